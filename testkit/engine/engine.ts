@@ -1,0 +1,286 @@
+/**
+ * A dialect-neutral SQL engine over one embedded in-memory DuckDB: one DuckDB instance per test server, one DuckDB
+ * connection per client session (so transactions, isolation and TEMP tables are per session, as DuckDB provides).
+ */
+import { DuckDBInstance, ResultReturnType } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResult, DuckDBType, DuckDBValue } from "@duckdb/node-api"
+import { chunkColumns, columnInfo } from "./columns.ts"
+import type { ColumnInfo, ColumnVector } from "./columns.ts"
+
+/** A bind value: DuckDB infers the type (numbers bind as DOUBLE, strings as VARCHAR and cast implicitly). */
+export type EngineValue = DuckDBValue
+
+/** Error raised by DuckDB, with DuckDB's message (e.g. `Catalog Error: Table with name X does not exist!`). */
+export class EngineError extends Error {
+  override readonly name = "EngineError"
+  constructor(
+    message: string,
+    /** DuckDB error class: the text before the first `:` (`Parser Error`, `Catalog Error`, `Constraint Error`...). */
+    readonly kind: string,
+    override readonly cause?: unknown
+  ) {
+    super(message)
+  }
+}
+
+const toEngineError = (e: unknown): EngineError => {
+  if (e instanceof EngineError) return e
+  const message = e instanceof Error ? e.message : String(e)
+  const colon = message.indexOf(":")
+  return new EngineError(message, colon > 0 ? message.slice(0, colon) : "Error", e)
+}
+
+const guard = async <A>(f: () => Promise<A>): Promise<A> => {
+  try {
+    return await f()
+  } catch (e) {
+    throw toEngineError(e)
+  }
+}
+
+/** Rows of a query, read chunk by chunk (≤ 2048 rows per chunk, DuckDB's vector size). */
+export interface Cursor {
+  readonly columns: readonly ColumnInfo[]
+  /** Next chunk of column vectors (views valid until the next call), or null at the end. */
+  next(): Promise<Chunk | null>
+  /** Releases the result; later `next()` returns null. Idempotent. */
+  close(): void
+}
+
+/** One chunk of rows, column-wise. */
+export interface Chunk {
+  readonly rowCount: number
+  readonly columns: readonly ColumnVector[]
+}
+
+/** Outcome of {@link Session.run}: rows (a cursor), a row count, or nothing (DDL, SET, transaction control). */
+export type Outcome =
+  | { readonly kind: "rows"; readonly cursor: Cursor }
+  | { readonly kind: "changed"; readonly rowsAffected: number }
+  | { readonly kind: "nothing" }
+
+/** A statement prepared once and run many times on its session. */
+export interface Prepared {
+  /** Number of `?`/`$n` parameters. */
+  readonly parameterCount: number
+  /** DuckDB's inferred type of parameter `i` (0-based), or undefined when DuckDB cannot infer it. */
+  parameterType(i: number): DuckDBType | undefined
+  /** Result columns (empty for statements that return no rows). */
+  readonly columns: readonly ColumnInfo[]
+  /** True when running it returns rows. */
+  readonly returnsRows: boolean
+  run(params: readonly EngineValue[], types?: readonly (DuckDBType | undefined)[]): Promise<Outcome>
+  close(): void
+}
+
+class ResultCursor implements Cursor {
+  private result: DuckDBResult | undefined
+  readonly columns: readonly ColumnInfo[]
+  constructor(result: DuckDBResult) {
+    this.result = result
+    const cols: ColumnInfo[] = []
+    for (let i = 0; i < result.columnCount; i++) cols.push(columnInfo(result.columnName(i), result.columnType(i)))
+    this.columns = cols
+  }
+  async next(): Promise<Chunk | null> {
+    const result = this.result
+    if (result === undefined) return null
+    const chunk = await guard(() => result.fetchChunk())
+    if (chunk === null || chunk.rowCount === 0) {
+      this.close()
+      return null
+    }
+    return { rowCount: chunk.rowCount, columns: chunkColumns(chunk, this.columns) }
+  }
+  close(): void {
+    this.result = undefined
+  }
+}
+
+const outcomeOf = (result: DuckDBResult): Outcome => {
+  switch (result.returnType) {
+    case ResultReturnType.QUERY_RESULT:
+      return { kind: "rows", cursor: new ResultCursor(result) }
+    case ResultReturnType.CHANGED_ROWS:
+      return { kind: "changed", rowsAffected: Number(result.rowsChanged) }
+    default:
+      return { kind: "nothing" }
+  }
+}
+
+const bindArgs = (
+  params: readonly EngineValue[] | undefined,
+  types: readonly (DuckDBType | undefined)[] | undefined
+): [DuckDBValue[]?, DuckDBType[]?] => {
+  if (params === undefined || params.length === 0) return []
+  if (types === undefined) return [params as DuckDBValue[]]
+  return [params as DuckDBValue[], types as DuckDBType[]]
+}
+
+/** One client session: one DuckDB connection. Calls must not overlap (except {@link Session.interrupt}). */
+export class Session {
+  private closed = false
+  private transaction = false
+  private readonly prepared = new Set<DuckDBPreparedStatement>()
+  /** @internal */
+  constructor(
+    /** Session number, unique within its engine, starting at 1. */
+    readonly id: number,
+    private readonly connection: DuckDBConnection,
+    private readonly onClose: (s: Session) => void
+  ) {}
+
+  /** True between {@link begin} and {@link commit}/{@link rollback}. */
+  get inTransaction(): boolean {
+    return this.transaction
+  }
+
+  /** True once {@link close} ran. */
+  get isClosed(): boolean {
+    return this.closed
+  }
+
+  /**
+   * Runs SQL (several `;`-separated statements allowed; the last one's outcome is returned). Results are
+   * materialized, so a cursor stays readable while the session runs other statements.
+   */
+  run(sql: string, params?: readonly EngineValue[], types?: readonly (DuckDBType | undefined)[]): Promise<Outcome> {
+    return guard(async () => outcomeOf(await this.connection.run(sql, ...bindArgs(params, types))))
+  }
+
+  /** Runs a statement that returns no rows; resolves to the rows affected (0 for DDL). */
+  async execute(sql: string, params?: readonly EngineValue[], types?: readonly (DuckDBType | undefined)[]): Promise<number> {
+    const outcome = await this.run(sql, params, types)
+    if (outcome.kind === "rows") outcome.cursor.close()
+    return outcome.kind === "changed" ? outcome.rowsAffected : 0
+  }
+
+  /** Runs a query; fails with {@link EngineError} when the statement returns no rows. */
+  async query(sql: string, params?: readonly EngineValue[], types?: readonly (DuckDBType | undefined)[]): Promise<Cursor> {
+    const outcome = await this.run(sql, params, types)
+    if (outcome.kind !== "rows") throw new EngineError("statement returns no rows", "Invalid Input Error")
+    return outcome.cursor
+  }
+
+  /** Reads a whole query into arrays of generic values (slow path; for small catalog queries). */
+  async queryAll(sql: string, params?: readonly EngineValue[]): Promise<Array<Array<ReturnType<ColumnVector["value"]>>>> {
+    const cursor = await this.query(sql, params)
+    const rows: Array<Array<ReturnType<ColumnVector["value"]>>> = []
+    for (let chunk = await cursor.next(); chunk !== null; chunk = await cursor.next()) {
+      for (let r = 0; r < chunk.rowCount; r++) rows.push(chunk.columns.map((c) => c.value(r)))
+    }
+    return rows
+  }
+
+  /** Prepares one statement. */
+  async prepare(sql: string): Promise<Prepared> {
+    const stmt = await guard(() => this.connection.prepare(sql))
+    this.prepared.add(stmt)
+    const columns: ColumnInfo[] = []
+    for (let i = 0; i < stmt.columnCount; i++) columns.push(columnInfo(stmt.columnName(i), stmt.columnType(i)))
+    const prepared = this.prepared
+    let open = true
+    return {
+      parameterCount: stmt.parameterCount,
+      parameterType: (i) => {
+        try {
+          return stmt.parameterType(i + 1)
+        } catch {
+          return undefined
+        }
+      },
+      columns,
+      returnsRows: columns.length > 0 && stmt.statementType !== 2 && stmt.statementType !== 3 && stmt.statementType !== 5,
+      run: (params, types) =>
+        guard(async () => {
+          if (!open) throw new EngineError("prepared statement is closed", "Invalid Input Error")
+          stmt.clearBindings()
+          if (params.length > 0) stmt.bind(params as DuckDBValue[], types as DuckDBType[] | undefined)
+          return outcomeOf(await stmt.run())
+        }),
+      close: () => {
+        if (!open) return
+        open = false
+        prepared.delete(stmt)
+        stmt.destroySync()
+      }
+    }
+  }
+
+  /** Starts an explicit transaction. */
+  async begin(): Promise<void> {
+    await this.run("BEGIN TRANSACTION")
+    this.transaction = true
+  }
+
+  /** Commits the explicit transaction, if any. */
+  async commit(): Promise<void> {
+    if (!this.transaction) return
+    this.transaction = false
+    await this.run("COMMIT")
+  }
+
+  /** Rolls back the explicit transaction, if any. */
+  async rollback(): Promise<void> {
+    if (!this.transaction) return
+    this.transaction = false
+    await this.run("ROLLBACK")
+  }
+
+  /** Interrupts the statement currently running on this session (it fails with an `INTERRUPT Error`). */
+  interrupt(): void {
+    if (!this.closed) this.connection.interrupt()
+  }
+
+  /** Rolls back any open transaction and closes the connection (TEMP tables vanish). Idempotent. */
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    for (const stmt of this.prepared) stmt.destroySync()
+    this.prepared.clear()
+    this.connection.closeSync()
+    this.onClose(this)
+  }
+}
+
+/** Options of {@link Engine.open}. */
+export interface EngineOptions {
+  /** DuckDB worker threads (default 2). */
+  readonly threads?: number
+}
+
+/** One in-memory DuckDB database shared by all sessions of a test server. */
+export class Engine {
+  private nextId = 1
+  private readonly sessions = new Set<Session>()
+  private closed = false
+  private constructor(private readonly instance: DuckDBInstance) {}
+
+  /** Opens a fresh in-memory database. */
+  static async open(options: EngineOptions = {}): Promise<Engine> {
+    const instance = await guard(() => DuckDBInstance.create(":memory:", { threads: String(options.threads ?? 2) }))
+    return new Engine(instance)
+  }
+
+  /** Opens a new session (its own DuckDB connection, autocommit until {@link Session.begin}). */
+  async session(): Promise<Session> {
+    if (this.closed) throw new EngineError("engine is closed", "Connection Error")
+    const connection = await guard(() => this.instance.connect())
+    const session = new Session(this.nextId++, connection, (s) => this.sessions.delete(s))
+    this.sessions.add(session)
+    return session
+  }
+
+  /** Sessions currently open. */
+  get openSessions(): number {
+    return this.sessions.size
+  }
+
+  /** Closes every session, then the database. Idempotent. */
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    for (const s of [...this.sessions]) s.close()
+    this.instance.closeSync()
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * Shared DuckDB-backed SQL engine of the wire-compatible test servers (see README.md in this folder).
+ */
+export { Engine, EngineError, Session } from "./engine.ts"
+export type { Chunk, Cursor, EngineOptions, EngineValue, Outcome, Prepared } from "./engine.ts"
+export { chunkColumns, columnInfo } from "./columns.ts"
+export type { ColumnInfo, ColumnLayout, ColumnVector } from "./columns.ts"
