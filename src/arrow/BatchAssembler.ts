@@ -1,0 +1,182 @@
+/**
+ * Cuts a stream of fetched pages into Arrow RecordBatches with a row cap, decoding every page directly into one
+ * column builder per field.
+ */
+import { type DataType, Field, makeData, RecordBatch, Schema, Struct } from "apache-arrow"
+import { ArrowAssemblyError } from "./ArrowAssemblyError.ts"
+import type { ColumnBuilder } from "./ColumnBuilder.ts"
+import { makeFieldBuilder } from "./makeColumnBuilder.ts"
+
+/**
+ * How the row cap applies.
+ *
+ * - `"best-effort"`: whole pages are appended; a batch is cut once it holds at least `maxRows` rows, so it may
+ *   exceed the cap by up to one page less one row (HANA's `dba.statement.read_batch_rows`).
+ * - `"hard"`: a batch never holds more than `maxRows` rows; a page is split across batches when needed
+ *   (Oracle's `redo.statement.read_batch_rows`).
+ */
+export type RowCapMode = "best-effort" | "hard"
+
+/** Options of a {@link BatchAssembler}. */
+export interface BatchAssemblerOptions {
+  /** Row cap per batch (positive integer). */
+  readonly maxRows: number
+  /** How the row cap applies. */
+  readonly mode: RowCapMode
+  /**
+   * Approximate byte cap per batch (0 or absent: none). Checked after each page (or page slice in hard mode), so a
+   * batch may exceed or undershoot it (Oracle's `redo.statement.read_batch_approx_bytes`).
+   */
+  readonly maxBytes?: number
+  /** Rows each builder allocates on first use (later batches reuse the previous batch's size). */
+  readonly initialCapacity?: number
+}
+
+/**
+ * A fetched page of rows that decodes itself into column builders. A page keeps its own read position.
+ */
+export interface Page {
+  /**
+   * Decodes up to `maxRows` of the remaining rows, appending exactly one value (or null) per row to every builder
+   * (builder `i` is schema field `i`), and returns how many rows were appended. Returning fewer than `maxRows`
+   * (including 0) means the page is exhausted. `maxRows` is `Infinity` in best-effort mode.
+   */
+  appendRows(builders: ReadonlyArray<ColumnBuilder>, maxRows: number): number
+}
+
+/** A field described without constructing an apache-arrow `Field`. */
+export interface FieldSpec {
+  readonly name: string
+  readonly type: DataType
+  /** Defaults to true. */
+  readonly nullable?: boolean
+  readonly metadata?: ReadonlyMap<string, string> | Readonly<Record<string, string>>
+}
+
+/** Builds an Arrow Schema from fields or field specs. */
+export const schemaOf = (fields: ReadonlyArray<Field | FieldSpec>): Schema =>
+  new Schema(
+    fields.map((f) => {
+      if (f instanceof Field) return f
+      const metadata = f.metadata === undefined
+        ? undefined
+        : f.metadata instanceof Map
+        ? new Map(f.metadata)
+        : new Map(Object.entries(f.metadata))
+      return new Field(f.name, f.type, f.nullable ?? true, metadata)
+    })
+  )
+
+/** Builds a RecordBatch from one finished `Data` per schema field (all of the same length). */
+export const recordBatchOf = (schema: Schema, columns: ReadonlyArray<ReturnType<ColumnBuilder["finish"]>>, length: number): RecordBatch =>
+  new RecordBatch(
+    schema,
+    makeData({ type: new Struct(schema.fields), length, nullCount: 0, children: columns as Array<never> })
+  )
+
+/**
+ * Holds one builder per schema field and cuts RecordBatches.
+ *
+ * Feed pages with {@link BatchAssembler.push} (returns the batches completed by that page), then call
+ * {@link BatchAssembler.flush} at end of results for the remainder. A result with zero rows produces no batch from
+ * `flush()` (ADBC readers may legitimately yield zero batches; the schema is on the reader); use
+ * {@link BatchAssembler.emptyBatch} when a zero-row batch carrying the schema is wanted.
+ */
+export class BatchAssembler {
+  /** Schema of every batch produced. */
+  readonly schema: Schema
+  /** One builder per schema field, in field order. */
+  readonly builders: ReadonlyArray<ColumnBuilder>
+  private readonly maxRows: number
+  private readonly hard: boolean
+  private readonly maxBytes: number
+  private pending = 0
+
+  constructor(schema: Schema | ReadonlyArray<Field | FieldSpec>, options: BatchAssemblerOptions) {
+    if (!(Number.isInteger(options.maxRows) && options.maxRows > 0)) {
+      throw new ArrowAssemblyError(`maxRows must be a positive integer, got ${options.maxRows}`)
+    }
+    const maxBytes = options.maxBytes ?? 0
+    if (!(Number.isFinite(maxBytes) && maxBytes >= 0)) {
+      throw new ArrowAssemblyError(`maxBytes must be a non-negative number, got ${maxBytes}`)
+    }
+    this.schema = schema instanceof Schema ? schema : schemaOf(schema)
+    this.maxRows = options.maxRows
+    this.hard = options.mode === "hard"
+    this.maxBytes = maxBytes
+    const capacity = Math.min(options.initialCapacity ?? 1024, options.maxRows)
+    this.builders = this.schema.fields.map((field) => makeFieldBuilder(field, { initialCapacity: capacity }))
+  }
+
+  /** Rows appended and not yet cut into a batch. */
+  get pendingRows(): number {
+    return this.pending
+  }
+
+  /** Approximate buffer bytes held by the pending rows. */
+  get pendingBytes(): number {
+    let bytes = 0
+    for (const builder of this.builders) bytes += builder.byteLength
+    return bytes
+  }
+
+  /** Decodes a whole page and returns the batches it completed (possibly none, possibly several in hard mode). */
+  push(page: Page): Array<RecordBatch> {
+    const out: Array<RecordBatch> = []
+    if (!this.hard) {
+      this.pending += this.checkCount(page.appendRows(this.builders, Infinity), Infinity)
+      if (this.pending >= this.maxRows || this.overBytes()) out.push(this.cut())
+      return out
+    }
+    for (;;) {
+      const room = this.maxRows - this.pending
+      const appended = this.checkCount(page.appendRows(this.builders, room), room)
+      this.pending += appended
+      if (this.pending >= this.maxRows || (appended > 0 && this.overBytes())) out.push(this.cut())
+      if (appended < room) return out
+    }
+  }
+
+  /** Cuts the pending rows into a final batch; `undefined` when there are none. */
+  flush(): RecordBatch | undefined {
+    return this.pending === 0 ? undefined : this.cut()
+  }
+
+  /** A zero-row batch with the schema (does not touch pending rows). */
+  emptyBatch(): RecordBatch {
+    const columns = this.schema.fields.map((field) => makeFieldBuilder(field).finish())
+    return recordBatchOf(this.schema, columns, 0)
+  }
+
+  private checkCount(appended: number, maxRows: number): number {
+    if (!(Number.isInteger(appended) && appended >= 0 && appended <= maxRows)) {
+      throw new ArrowAssemblyError(`page appended ${appended} rows, expected an integer in [0, ${maxRows}]`)
+    }
+    return appended
+  }
+
+  private overBytes(): boolean {
+    return this.maxBytes > 0 && this.pendingBytes >= this.maxBytes
+  }
+
+  private cut(): RecordBatch {
+    const length = this.pending
+    const fields = this.schema.fields
+    for (let i = 0; i < this.builders.length; i++) {
+      const builder = this.builders[i]!
+      if (builder.length !== length) {
+        throw new ArrowAssemblyError(`page decoder appended ${builder.length} values, expected ${length}`, builder.name)
+      }
+    }
+    this.pending = 0
+    const columns = this.builders.map((builder, i) => {
+      const nulls = builder.nullCount
+      const data = builder.finish()
+      if (nulls > 0 && !fields[i]!.nullable) {
+        throw new ArrowAssemblyError(`null in a non-nullable field`, builder.name)
+      }
+      return data
+    })
+    return recordBatchOf(this.schema, columns, length)
+  }
+}

@@ -1,0 +1,625 @@
+/**
+ * Builders for fixed-width Arrow types: bool (bit-packed), integers, floats, dates, times, timestamps, durations
+ * and intervals. Values go straight into typed arrays grown geometrically; each storage type has its own class so
+ * every hot append is a monomorphic typed-array store.
+ */
+import { Data, DataType, DateUnit } from "apache-arrow"
+import type {
+  Bool,
+  Date_,
+  Duration,
+  Float32,
+  Float64,
+  Int16,
+  Int32,
+  Int64,
+  Int8,
+  IntervalDayTime,
+  IntervalMonthDayNano,
+  IntervalYearMonth,
+  Time,
+  Timestamp,
+  Uint16,
+  Uint32,
+  Uint64,
+  Uint8
+} from "apache-arrow"
+import { BaseColumnBuilder, type ColumnBuilderOptions, grownCapacity } from "./ColumnBuilder.ts"
+
+type FixedArray =
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | Uint8Array
+  | Uint16Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array
+
+const TWO_POW_32 = 4294967296
+const TWO_POW_63 = 9223372036854775808
+const TWO_POW_64 = 18446744073709551616
+const MS_PER_DAY = 86_400_000
+
+/** Builds `Data` from buffers we filled ourselves (no copy, no per-value work). */
+export const dataFromBuffers = <T extends DataType>(
+  type: T,
+  length: number,
+  nullCount: number,
+  nullBitmap: Uint8Array | undefined,
+  values: unknown,
+  valueOffsets?: unknown
+): Data<T> => new Data<T>(type, 0, length, nullCount, [valueOffsets, values, nullBitmap] as never)
+
+/**
+ * Shared growth/finish logic for builders whose rows are `stride` elements of one typed array.
+ * Subclasses hold the typed array and implement the hot append methods.
+ */
+export abstract class FixedWidthBuilder<T extends DataType, A extends FixedArray> extends BaseColumnBuilder<T> {
+  protected abstract values: A
+  protected capacity = 0
+  /** Typed-array elements per row. */
+  protected readonly stride: number
+
+  constructor(type: T, stride: number, options?: ColumnBuilderOptions) {
+    super(type, options)
+    this.stride = stride
+  }
+
+  /** Allocates a zero-filled typed array of `elements` elements. */
+  protected abstract allocate(elements: number): A
+
+  /** Installs a new value array (subclasses keeping extra views of it override this). */
+  protected adopt(values: A): void {
+    this.values = values
+  }
+
+  protected grow(neededRows: number): void {
+    const capacity = grownCapacity(this.capacity, neededRows, this.capacityHint)
+    const next = this.allocate(capacity * this.stride)
+    ;(next as unknown as { set(source: ArrayLike<unknown>): void }).set(
+      this.values.subarray(0, this.rows * this.stride) as unknown as ArrayLike<unknown>
+    )
+    this.adopt(next)
+    this.capacity = capacity
+  }
+
+  reserve(additional: number): void {
+    if (this.rows + additional > this.capacity) this.grow(this.rows + additional)
+  }
+
+  appendNull(): void {
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.validity.setNull(i)
+    this.rows = i + 1
+  }
+
+  get byteLength(): number {
+    return this.rows * this.stride * this.values.BYTES_PER_ELEMENT + this.validity.byteLength
+  }
+
+  finish(): Data<T> {
+    const length = this.rows
+    const values = this.values.subarray(0, length * this.stride)
+    const { nullBitmap, nullCount } = this.finishValidity()
+    this.adopt(this.allocate(0))
+    this.capacity = 0
+    return dataFromBuffers(this.type, length, nullCount, nullBitmap, values)
+  }
+}
+
+/** Arrow bool: bit-packed values. `appendBoolean` is the fast path. */
+export class BoolBuilder extends BaseColumnBuilder<Bool> {
+  private bits = new Uint8Array(0)
+  private capacity = 0
+
+  private grow(neededRows: number): void {
+    const capacity = (grownCapacity(this.capacity, neededRows, this.capacityHint) + 7) & ~7
+    const next = new Uint8Array(capacity >>> 3)
+    next.set(this.bits.subarray(0, (this.rows + 7) >>> 3))
+    this.bits = next
+    this.capacity = capacity
+  }
+
+  /** Appends a non-null boolean. */
+  appendBoolean(value: boolean): void {
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    if (value) this.bits[i >>> 3] = this.bits[i >>> 3]! | (1 << (i & 7))
+    this.rows = i + 1
+  }
+
+  appendNull(): void {
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.validity.setNull(i)
+    this.rows = i + 1
+  }
+
+  append(value: unknown): void {
+    if (value === null || value === undefined) this.appendNull()
+    else if (typeof value === "boolean") this.appendBoolean(value)
+    else if (value === 0 || value === 1) this.appendBoolean(value === 1)
+    else throw this.invalid(value, "a boolean")
+  }
+
+  reserve(additional: number): void {
+    if (this.rows + additional > this.capacity) this.grow(this.rows + additional)
+  }
+
+  get byteLength(): number {
+    return ((this.rows + 7) >>> 3) + this.validity.byteLength
+  }
+
+  finish(): Data<Bool> {
+    const length = this.rows
+    const bits = this.bits.subarray(0, (length + 7) >>> 3)
+    const { nullBitmap, nullCount } = this.finishValidity()
+    this.bits = new Uint8Array(0)
+    this.capacity = 0
+    return dataFromBuffers(this.type, length, nullCount, nullBitmap, bits)
+  }
+}
+
+const numberOf = (value: unknown): number | undefined =>
+  typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : undefined
+
+/** Arrow int8. */
+export class Int8Builder extends FixedWidthBuilder<Int8, Int8Array> {
+  protected values = new Int8Array(0)
+  constructor(type: Int8, options?: ColumnBuilderOptions) {
+    super(type, 1, options)
+  }
+  protected allocate(elements: number): Int8Array {
+    return new Int8Array(elements)
+  }
+  /** Appends an integer in [-128, 127]. */
+  appendNumber(value: number): void {
+    if (((value << 24) >> 24) !== value) throw this.invalid(value, "an integer in [-128, 127]")
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.values[i] = value
+    this.rows = i + 1
+  }
+  append(value: unknown): void {
+    if (value === null || value === undefined) return this.appendNull()
+    const n = numberOf(value)
+    if (n === undefined) throw this.invalid(value, "an integer")
+    this.appendNumber(n)
+  }
+}
+
+/** Arrow int16. */
+export class Int16Builder extends FixedWidthBuilder<Int16, Int16Array> {
+  protected values = new Int16Array(0)
+  constructor(type: Int16, options?: ColumnBuilderOptions) {
+    super(type, 1, options)
+  }
+  protected allocate(elements: number): Int16Array {
+    return new Int16Array(elements)
+  }
+  /** Appends an integer in [-32768, 32767]. */
+  appendNumber(value: number): void {
+    if (((value << 16) >> 16) !== value) throw this.invalid(value, "an integer in [-32768, 32767]")
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.values[i] = value
+    this.rows = i + 1
+  }
+  append(value: unknown): void {
+    if (value === null || value === undefined) return this.appendNull()
+    const n = numberOf(value)
+    if (n === undefined) throw this.invalid(value, "an integer")
+    this.appendNumber(n)
+  }
+}
+
+/** Types stored as one int32 per row. */
+export type Int32StoredType = Int32 | Date_ | Time | IntervalYearMonth
+
+/**
+ * Arrow int32 and the types stored like it: date32 (days since the epoch), time32 (s or ms since midnight) and
+ * interval[year-month] (months).
+ */
+export class Int32Builder<T extends Int32StoredType = Int32> extends FixedWidthBuilder<T, Int32Array> {
+  protected values = new Int32Array(0)
+  private readonly isDateDay: boolean
+  constructor(type: T, options?: ColumnBuilderOptions) {
+    super(type, 1, options)
+    this.isDateDay = DataType.isDate(type) && type.unit === DateUnit.DAY
+  }
+  protected allocate(elements: number): Int32Array {
+    return new Int32Array(elements)
+  }
+  /** Appends a 32-bit signed integer (days for date32, units since midnight for time32, months for intervals). */
+  appendNumber(value: number): void {
+    if ((value | 0) !== value) throw this.invalid(value, "a 32-bit integer")
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.values[i] = value
+    this.rows = i + 1
+  }
+  /** date32 only: appends the UTC calendar day of a JS Date. */
+  appendDate(value: Date): void {
+    const ms = value.getTime()
+    if (!this.isDateDay || Number.isNaN(ms)) throw this.invalid(value, "a valid Date for a date32 column")
+    this.appendNumber(Math.floor(ms / MS_PER_DAY))
+  }
+  append(value: unknown): void {
+    if (value === null || value === undefined) return this.appendNull()
+    if (value instanceof Date) return this.appendDate(value)
+    const n = numberOf(value)
+    if (n === undefined) throw this.invalid(value, "a 32-bit integer")
+    this.appendNumber(n)
+  }
+}
+
+/** Arrow uint8. */
+export class Uint8Builder extends FixedWidthBuilder<Uint8, Uint8Array> {
+  protected values = new Uint8Array(0)
+  constructor(type: Uint8, options?: ColumnBuilderOptions) {
+    super(type, 1, options)
+  }
+  protected allocate(elements: number): Uint8Array {
+    return new Uint8Array(elements)
+  }
+  /** Appends an integer in [0, 255]. */
+  appendNumber(value: number): void {
+    if ((value & 0xff) !== value) throw this.invalid(value, "an integer in [0, 255]")
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.values[i] = value
+    this.rows = i + 1
+  }
+  append(value: unknown): void {
+    if (value === null || value === undefined) return this.appendNull()
+    const n = numberOf(value)
+    if (n === undefined) throw this.invalid(value, "an integer")
+    this.appendNumber(n)
+  }
+}
+
+/** Arrow uint16. */
+export class Uint16Builder extends FixedWidthBuilder<Uint16, Uint16Array> {
+  protected values = new Uint16Array(0)
+  constructor(type: Uint16, options?: ColumnBuilderOptions) {
+    super(type, 1, options)
+  }
+  protected allocate(elements: number): Uint16Array {
+    return new Uint16Array(elements)
+  }
+  /** Appends an integer in [0, 65535]. */
+  appendNumber(value: number): void {
+    if ((value & 0xffff) !== value) throw this.invalid(value, "an integer in [0, 65535]")
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.values[i] = value
+    this.rows = i + 1
+  }
+  append(value: unknown): void {
+    if (value === null || value === undefined) return this.appendNull()
+    const n = numberOf(value)
+    if (n === undefined) throw this.invalid(value, "an integer")
+    this.appendNumber(n)
+  }
+}
+
+/** Arrow uint32. */
+export class Uint32Builder extends FixedWidthBuilder<Uint32, Uint32Array> {
+  protected values = new Uint32Array(0)
+  constructor(type: Uint32, options?: ColumnBuilderOptions) {
+    super(type, 1, options)
+  }
+  protected allocate(elements: number): Uint32Array {
+    return new Uint32Array(elements)
+  }
+  /** Appends an integer in [0, 4294967295]. */
+  appendNumber(value: number): void {
+    if (value >>> 0 !== value) throw this.invalid(value, "an integer in [0, 4294967295]")
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.values[i] = value
+    this.rows = i + 1
+  }
+  append(value: unknown): void {
+    if (value === null || value === undefined) return this.appendNull()
+    const n = numberOf(value)
+    if (n === undefined) throw this.invalid(value, "an integer")
+    this.appendNumber(n)
+  }
+}
+
+const floatOf = (value: unknown): number | undefined => {
+  if (typeof value === "number") return value
+  if (typeof value === "bigint") return Number(value)
+  if (typeof value === "string") {
+    const n = Number(value)
+    return Number.isNaN(n) && value.trim() !== "NaN" ? undefined : n
+  }
+  return undefined
+}
+
+/** Arrow float (32-bit). Values are rounded to single precision as Float32Array does. */
+export class Float32Builder extends FixedWidthBuilder<Float32, Float32Array> {
+  protected values = new Float32Array(0)
+  constructor(type: Float32, options?: ColumnBuilderOptions) {
+    super(type, 1, options)
+  }
+  protected allocate(elements: number): Float32Array {
+    return new Float32Array(elements)
+  }
+  /** Appends a number. */
+  appendNumber(value: number): void {
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.values[i] = value
+    this.rows = i + 1
+  }
+  append(value: unknown): void {
+    if (value === null || value === undefined) return this.appendNull()
+    const n = floatOf(value)
+    if (n === undefined) throw this.invalid(value, "a number")
+    this.appendNumber(n)
+  }
+}
+
+/** Arrow double (64-bit float). */
+export class Float64Builder extends FixedWidthBuilder<Float64, Float64Array> {
+  protected values = new Float64Array(0)
+  constructor(type: Float64, options?: ColumnBuilderOptions) {
+    super(type, 1, options)
+  }
+  protected allocate(elements: number): Float64Array {
+    return new Float64Array(elements)
+  }
+  /** Appends a number. */
+  appendNumber(value: number): void {
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.values[i] = value
+    this.rows = i + 1
+  }
+  append(value: unknown): void {
+    if (value === null || value === undefined) return this.appendNull()
+    const n = floatOf(value)
+    if (n === undefined) throw this.invalid(value, "a number")
+    this.appendNumber(n)
+  }
+}
+
+/** Types stored as one signed int64 per row. */
+export type Int64StoredType = Int64 | Timestamp | Time | Duration | Date_
+
+/** How {@link Int64Builder.appendDate} converts epoch milliseconds: none, or the target unit. */
+const enum DateConversion {
+  None,
+  Seconds,
+  Milliseconds,
+  Microseconds,
+  Nanoseconds
+}
+
+const INTEGER_TEXT = /^[+-]?\d+$/
+
+/**
+ * Arrow int64 and the types stored like it: timestamp (any unit, with or without time zone; value since the epoch
+ * in that unit), time64 (us or ns since midnight), duration (any unit) and date64 (ms).
+ *
+ * `appendNumber` takes any integer-valued JS number in int64 range and writes it exactly without allocating a
+ * bigint; `appendBigInt` takes a bigint.
+ */
+export class Int64Builder<T extends Int64StoredType = Int64> extends FixedWidthBuilder<T, BigInt64Array> {
+  protected values: BigInt64Array = new BigInt64Array(0)
+  /** The same memory as `values`, as (low, high) 32-bit words per row. */
+  private words: Int32Array = new Int32Array(0)
+  private readonly dateConversion: DateConversion
+
+  constructor(type: T, options?: ColumnBuilderOptions) {
+    super(type, 1, options)
+    this.dateConversion = DataType.isTimestamp(type)
+      ? [DateConversion.Seconds, DateConversion.Milliseconds, DateConversion.Microseconds, DateConversion.Nanoseconds][
+        type.unit
+      ]!
+      : DataType.isDate(type) && type.unit === DateUnit.MILLISECOND
+      ? DateConversion.Milliseconds
+      : DateConversion.None
+  }
+  protected allocate(elements: number): BigInt64Array {
+    return new BigInt64Array(elements)
+  }
+  protected override adopt(values: BigInt64Array): void {
+    this.values = values
+    this.words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
+  }
+
+  /** Appends an integer-valued number in [-2^63, 2^63). */
+  appendNumber(value: number): void {
+    if (!(Number.isInteger(value) && value >= -TWO_POW_63 && value < TWO_POW_63)) {
+      throw this.invalid(value, "an integer in the int64 range")
+    }
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    const hi = Math.floor(value / TWO_POW_32)
+    this.words[2 * i] = value - hi * TWO_POW_32
+    this.words[2 * i + 1] = hi
+    this.rows = i + 1
+  }
+
+  /** Appends a bigint in [-2^63, 2^63). */
+  appendBigInt(value: bigint): void {
+    if (BigInt.asIntN(64, value) !== value) throw this.invalid(value, "an integer in the int64 range")
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.values[i] = value
+    this.rows = i + 1
+  }
+
+  /** Appends decimal integer text such as `"-9223372036854775808"`. */
+  appendString(value: string): void {
+    if (!INTEGER_TEXT.test(value)) throw this.invalid(value, "integer text")
+    this.appendBigInt(BigInt(value))
+  }
+
+  /** timestamp and date64 only: appends a JS Date (epoch milliseconds, converted to the column's unit). */
+  appendDate(value: Date): void {
+    const ms = value.getTime()
+    if (Number.isNaN(ms)) throw this.invalid(value, "a valid Date")
+    switch (this.dateConversion) {
+      case DateConversion.Seconds:
+        return this.appendNumber(Math.floor(ms / 1000))
+      case DateConversion.Milliseconds:
+        return this.appendNumber(ms)
+      case DateConversion.Microseconds:
+        return this.appendNumber(ms * 1000)
+      case DateConversion.Nanoseconds:
+        return this.appendBigInt(BigInt(ms) * 1_000_000n)
+      default:
+        throw this.invalid(value, `an integer (${this.type} does not take a Date)`)
+    }
+  }
+
+  append(value: unknown): void {
+    if (value === null || value === undefined) return this.appendNull()
+    if (typeof value === "number") return this.appendNumber(value)
+    if (typeof value === "bigint") return this.appendBigInt(value)
+    if (typeof value === "string") return this.appendString(value)
+    if (value instanceof Date) return this.appendDate(value)
+    throw this.invalid(value, "an integer")
+  }
+}
+
+/** Arrow uint64. */
+export class Uint64Builder extends FixedWidthBuilder<Uint64, BigUint64Array> {
+  protected values: BigUint64Array = new BigUint64Array(0)
+  private words: Uint32Array = new Uint32Array(0)
+  constructor(type: Uint64, options?: ColumnBuilderOptions) {
+    super(type, 1, options)
+  }
+  protected allocate(elements: number): BigUint64Array {
+    return new BigUint64Array(elements)
+  }
+  protected override adopt(values: BigUint64Array): void {
+    this.values = values
+    this.words = new Uint32Array(values.buffer, values.byteOffset, values.length * 2)
+  }
+  /** Appends an integer-valued number in [0, 2^64). */
+  appendNumber(value: number): void {
+    if (!(Number.isInteger(value) && value >= 0 && value < TWO_POW_64)) {
+      throw this.invalid(value, "an integer in the uint64 range")
+    }
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    const hi = Math.floor(value / TWO_POW_32)
+    this.words[2 * i] = value - hi * TWO_POW_32
+    this.words[2 * i + 1] = hi
+    this.rows = i + 1
+  }
+  /** Appends a bigint in [0, 2^64). */
+  appendBigInt(value: bigint): void {
+    if (BigInt.asUintN(64, value) !== value) throw this.invalid(value, "an integer in the uint64 range")
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.values[i] = value
+    this.rows = i + 1
+  }
+  append(value: unknown): void {
+    if (value === null || value === undefined) return this.appendNull()
+    if (typeof value === "number") return this.appendNumber(value)
+    if (typeof value === "bigint") return this.appendBigInt(value)
+    if (typeof value === "string" && /^\+?\d+$/.test(value)) return this.appendBigInt(BigInt(value))
+    throw this.invalid(value, "a non-negative integer")
+  }
+}
+
+/** A day-time interval as a JS object. */
+export interface DayTimeInterval {
+  readonly days: number
+  readonly milliseconds: number
+}
+
+/** Arrow interval[day-time]: two int32 per row (days, milliseconds). */
+export class IntervalDayTimeBuilder extends FixedWidthBuilder<IntervalDayTime, Int32Array> {
+  protected values = new Int32Array(0)
+  constructor(type: IntervalDayTime, options?: ColumnBuilderOptions) {
+    super(type, 2, options)
+  }
+  protected allocate(elements: number): Int32Array {
+    return new Int32Array(elements)
+  }
+  /** Appends days and milliseconds (each a 32-bit integer). */
+  appendDayTime(days: number, milliseconds: number): void {
+    if ((days | 0) !== days || (milliseconds | 0) !== milliseconds) {
+      throw this.invalid({ days, milliseconds }, "32-bit days and milliseconds")
+    }
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    this.values[2 * i] = days
+    this.values[2 * i + 1] = milliseconds
+    this.rows = i + 1
+  }
+  append(value: unknown): void {
+    if (value === null || value === undefined) return this.appendNull()
+    if (typeof value === "object" && "days" in value && "milliseconds" in value) {
+      const { days, milliseconds } = value as DayTimeInterval
+      return this.appendDayTime(days, milliseconds)
+    }
+    throw this.invalid(value, "{ days, milliseconds }")
+  }
+}
+
+/** A month-day-nano interval as a JS object. */
+export interface MonthDayNanoInterval {
+  readonly months: number
+  readonly days: number
+  readonly nanoseconds: number | bigint
+}
+
+/** Arrow interval[month-day-nano]: int32 months, int32 days, int64 nanoseconds per row. */
+export class IntervalMonthDayNanoBuilder extends FixedWidthBuilder<IntervalMonthDayNano, Int32Array> {
+  protected values = new Int32Array(0)
+  constructor(type: IntervalMonthDayNano, options?: ColumnBuilderOptions) {
+    super(type, 4, options)
+  }
+  protected allocate(elements: number): Int32Array {
+    return new Int32Array(elements)
+  }
+  /** Appends months and days (32-bit integers) and nanoseconds (int64 range; a number must be integer-valued). */
+  appendMonthDayNano(months: number, days: number, nanoseconds: number | bigint): void {
+    let lo: number
+    let hi: number
+    if (typeof nanoseconds === "bigint") {
+      if (BigInt.asIntN(64, nanoseconds) !== nanoseconds) throw this.invalid(nanoseconds, "int64 nanoseconds")
+      lo = Number(BigInt.asUintN(32, nanoseconds))
+      hi = Number(BigInt.asIntN(32, nanoseconds >> 32n))
+    } else {
+      if (!(Number.isInteger(nanoseconds) && nanoseconds >= -TWO_POW_63 && nanoseconds < TWO_POW_63)) {
+        throw this.invalid(nanoseconds, "int64 nanoseconds")
+      }
+      hi = Math.floor(nanoseconds / TWO_POW_32)
+      lo = nanoseconds - hi * TWO_POW_32
+    }
+    if ((months | 0) !== months || (days | 0) !== days) {
+      throw this.invalid({ months, days }, "32-bit months and days")
+    }
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    const v = this.values
+    v[4 * i] = months
+    v[4 * i + 1] = days
+    v[4 * i + 2] = lo
+    v[4 * i + 3] = hi
+    this.rows = i + 1
+  }
+  append(value: unknown): void {
+    if (value === null || value === undefined) return this.appendNull()
+    if (typeof value === "object" && "months" in value && "days" in value && "nanoseconds" in value) {
+      const { days, months, nanoseconds } = value as MonthDayNanoInterval
+      return this.appendMonthDayNano(months, days, nanoseconds)
+    }
+    throw this.invalid(value, "{ months, days, nanoseconds }")
+  }
+}
+

@@ -1,0 +1,47 @@
+/**
+ * Arrow batch assembly: column builders that write Arrow buffers directly, exact decimal conversion, and the
+ * batch assembler that cuts fetched pages into RecordBatches under a row cap.
+ */
+export { ArrowAssemblyError } from "./ArrowAssemblyError.ts"
+export {
+  type BatchAssemblerOptions,
+  BatchAssembler,
+  type FieldSpec,
+  type Page,
+  recordBatchOf,
+  type RowCapMode,
+  schemaOf
+} from "./BatchAssembler.ts"
+export { type ColumnBuilder, type ColumnBuilderOptions, DEFAULT_INITIAL_CAPACITY } from "./ColumnBuilder.ts"
+export {
+  DECIMAL128_MAX_PRECISION,
+  DECIMAL256_MAX_PRECISION,
+  formatDecimal,
+  parseDecimalText,
+  readDecimalWords,
+  writeDecimalWords
+} from "./Decimal.ts"
+export { DecimalBuilder } from "./DecimalBuilder.ts"
+export {
+  BoolBuilder,
+  type DayTimeInterval,
+  Float32Builder,
+  Float64Builder,
+  Int16Builder,
+  Int32Builder,
+  type Int32StoredType,
+  Int64Builder,
+  type Int64StoredType,
+  Int8Builder,
+  IntervalDayTimeBuilder,
+  IntervalMonthDayNanoBuilder,
+  type MonthDayNanoInterval,
+  Uint16Builder,
+  Uint32Builder,
+  Uint64Builder,
+  Uint8Builder
+} from "./FixedWidthBuilders.ts"
+export { makeColumnBuilder, makeFieldBuilder } from "./makeColumnBuilder.ts"
+export { NullBuilder } from "./NullBuilder.ts"
+export { columnsPage, recordsPage, rowsPage } from "./Pages.ts"
+export { LargeVarBinaryBuilder, VarBinaryBuilder } from "./VarBinaryBuilders.ts"
