@@ -1,0 +1,42 @@
+/**
+ * Catalog results built in the driver-independent core: GetInfo, GetObjects, GetTableTypes,
+ * GetTableSchema and GetParameterSchema, from plain values a driver supplies.
+ */
+export { CatalogError, type CatalogErrorKind, isCatalogError } from "./CatalogError.ts"
+export {
+  AdbcVersion,
+  buildGetInfo,
+  GET_INFO_SCHEMA,
+  InfoCode,
+  type InfoCodeName,
+  InfoValue,
+  InfoValueType,
+  InfoValueTypeId,
+  type InfoValues
+} from "./GetInfo.ts"
+export {
+  buildGetObjects,
+  type CatalogRows,
+  type ColumnRow,
+  CONSTRAINT_TYPES,
+  type ConstraintRow,
+  type ConstraintType,
+  type ConstraintUsageRow,
+  type GetObjectsFilters,
+  type SchemaRow,
+  type TableRow
+} from "./GetObjects.ts"
+export {
+  COLUMN_SCHEMA,
+  CONSTRAINT_SCHEMA,
+  DB_SCHEMA_SCHEMA,
+  GET_OBJECTS_SCHEMA,
+  isObjectDepth,
+  ObjectDepth,
+  TABLE_SCHEMA,
+  USAGE_SCHEMA
+} from "./GetObjectsSchema.ts"
+export { buildParameterSchema, type ParameterDescription } from "./ParameterSchema.ts"
+export { compilePattern, matchesPattern, type PatternMatcher, patternToRegExpSource } from "./Pattern.ts"
+export { buildTableSchema, type TableColumnDescription } from "./TableSchema.ts"
+export { buildTableTypes, GET_TABLE_TYPES_SCHEMA } from "./TableTypes.ts"
