@@ -1,0 +1,180 @@
+import { Field, Float64, Int32, Int64, Schema, Utf8 } from "apache-arrow"
+import { describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
+import {
+  ArrowAssemblyError,
+  BatchAssembler,
+  type ColumnBuilder,
+  columnsPage,
+  Int32Builder,
+  type Page,
+  recordsPage,
+  rowsPage,
+  VarBinaryBuilder
+} from "../../src/arrow/index.ts"
+import { ipcRoundTrip } from "./helpers.ts"
+
+const fields = [
+  { name: "id", type: new Int32(), nullable: false },
+  { name: "name", type: new Utf8() }
+]
+
+/** A page of `count` rows starting at id `start`, decoded with the type-specific fast paths as a driver would. */
+const idPage = (start: number, count: number): Page => {
+  let position = 0
+  return {
+    appendRows(builders: ReadonlyArray<ColumnBuilder>, maxRows: number): number {
+      const n = Math.min(maxRows, count - position)
+      const ids = builders[0] as Int32Builder<Int32>
+      const names = builders[1] as VarBinaryBuilder<Utf8>
+      for (let r = position; r < position + n; r++) {
+        ids.appendNumber(start + r)
+        if ((start + r) % 5 === 0) names.appendNull()
+        else names.appendString(`n${start + r}`)
+      }
+      position += n
+      return n
+    }
+  }
+}
+
+/** Runs pages of the given sizes through an assembler; returns the batches (including the flushed remainder). */
+const assemble = (sizes: ReadonlyArray<number>, maxRows: number, mode: "hard" | "best-effort") => {
+  const assembler = new BatchAssembler(fields, { maxRows, mode, initialCapacity: 2 })
+  const batches = []
+  let start = 0
+  for (const size of sizes) {
+    batches.push(...assembler.push(idPage(start, size)))
+    start += size
+  }
+  const last = assembler.flush()
+  if (last !== undefined) batches.push(last)
+  expect(assembler.pendingRows).toBe(0)
+  return batches
+}
+
+describe("BatchAssembler row caps", () => {
+  it("hard mode never exceeds the cap, splits pages, and keeps every row in order (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 12 }), fc.integer({ min: 1, max: 25 }), (sizes, cap) => {
+        const batches = assemble(sizes, cap, "hard")
+        const total = sizes.reduce((a, b) => a + b, 0)
+        expect(batches.reduce((n, b) => n + b.numRows, 0)).toBe(total)
+        for (const b of batches) expect(b.numRows).toBeGreaterThan(0)
+        for (const b of batches) expect(b.numRows).toBeLessThanOrEqual(cap)
+        // all but the last batch are exactly full
+        for (const b of batches.slice(0, -1)) expect(b.numRows).toBe(cap)
+        const table = ipcRoundTrip(...batches)
+        expect(Array.from(table.getChild("id")?.toArray() ?? [])).toEqual(Array.from({ length: total }, (_, i) => i))
+        for (let i = 0; i < total; i++) expect(table.getChild("name")!.get(i)).toBe(i % 5 === 0 ? null : `n${i}`)
+      })
+    )
+  })
+
+  it("best-effort mode appends whole pages and cuts once the cap is reached (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 12 }), fc.integer({ min: 1, max: 25 }), (sizes, cap) => {
+        const batches = assemble(sizes, cap, "best-effort")
+        const total = sizes.reduce((a, b) => a + b, 0)
+        expect(batches.reduce((n, b) => n + b.numRows, 0)).toBe(total)
+        // Expected cut points: accumulate whole pages until >= cap.
+        const expected: Array<number> = []
+        let pending = 0
+        for (const size of sizes) {
+          pending += size
+          if (pending >= cap) {
+            expected.push(pending)
+            pending = 0
+          }
+        }
+        if (pending > 0) expected.push(pending)
+        expect(batches.map((b) => b.numRows)).toEqual(expected)
+        const table = ipcRoundTrip(...batches)
+        expect(Array.from(table.getChild("id")?.toArray() ?? [])).toEqual(Array.from({ length: total }, (_, i) => i))
+      })
+    )
+  })
+
+  it("best-effort may exceed the cap by a page; hard splits the same page", () => {
+    expect(assemble([3, 10], 5, "best-effort").map((b) => b.numRows)).toEqual([13])
+    expect(assemble([3, 10], 5, "hard").map((b) => b.numRows)).toEqual([5, 5, 3])
+    expect(assemble([5], 5, "hard").map((b) => b.numRows)).toEqual([5])
+  })
+
+  it("approximate byte cap cuts batches early", () => {
+    const assembler = new BatchAssembler([{ name: "s", type: new Utf8() }], { maxRows: 1_000_000, mode: "hard", maxBytes: 1000 })
+    const rows = Array.from({ length: 100 }, (_, i) => [`${i}`.padStart(50, "x")])
+    const batches = []
+    for (let p = 0; p < 10; p++) batches.push(...assembler.push(rowsPage(rows.slice(p * 10, p * 10 + 10))))
+    const last = assembler.flush()
+    if (last) batches.push(last)
+    expect(batches.length).toBeGreaterThan(1)
+    expect(batches.reduce((n, b) => n + b.numRows, 0)).toBe(100)
+    for (const b of batches) expect(b.numRows).toBeLessThanOrEqual(30)
+  })
+})
+
+describe("BatchAssembler zero rows and schema", () => {
+  it("no rows: flush gives no batch, emptyBatch gives a zero-row batch with the schema", () => {
+    const assembler = new BatchAssembler(fields, { maxRows: 10, mode: "hard" })
+    expect(assembler.push(rowsPage([]))).toEqual([])
+    expect(assembler.flush()).toBeUndefined()
+    const empty = assembler.emptyBatch()
+    expect(empty.numRows).toBe(0)
+    const table = ipcRoundTrip(empty)
+    expect(table.numRows).toBe(0)
+    expect(table.schema.fields.map((f) => [f.name, String(f.type), f.nullable])).toEqual([
+      ["id", "Int32", false],
+      ["name", "Utf8", true]
+    ])
+  })
+
+  it("keeps field metadata and accepts a prebuilt Schema", () => {
+    const schema = new Schema([new Field("n", new Float64(), true, new Map([["oracle.type-name", "BINARY_DOUBLE"]]))])
+    const assembler = new BatchAssembler(schema, { maxRows: 2, mode: "best-effort" })
+    const [batch] = assembler.push(columnsPage([[1.5, null, 3]]))
+    expect(batch!.numRows).toBe(3)
+    const table = ipcRoundTrip(batch!)
+    expect(table.schema.fields[0]!.metadata.get("oracle.type-name")).toBe("BINARY_DOUBLE")
+    expect(Array.from({ length: 3 }, (_, i) => table.getChild("n")!.get(i))).toEqual([1.5, null, 3])
+    const withSpecMetadata = new BatchAssembler([{ name: "x", type: new Int64(), metadata: { k: "v" } }], {
+      maxRows: 1,
+      mode: "hard"
+    })
+    expect(withSpecMetadata.schema.fields[0]!.metadata.get("k")).toBe("v")
+  })
+
+  it("recordsPage reads hdb-style row objects by key", () => {
+    const assembler = new BatchAssembler(fields, { maxRows: 100, mode: "best-effort" })
+    assembler.push(recordsPage([{ ID: 1, NAME: "a" }, { ID: 2, NAME: null }], ["ID", "NAME"]))
+    const table = ipcRoundTrip(assembler.flush()!)
+    expect(table.toArray().map((r) => r.toJSON())).toEqual([{ id: 1, name: "a" }, { id: 2, name: null }])
+  })
+})
+
+describe("BatchAssembler guards", () => {
+  it("rejects a null in a non-nullable field", () => {
+    const assembler = new BatchAssembler(fields, { maxRows: 1, mode: "hard" })
+    expect(() => assembler.push(rowsPage([[null, "x"]]))).toThrow(/column "id": null in a non-nullable field/)
+  })
+
+  it("rejects a page decoder that appends unevenly", () => {
+    const assembler = new BatchAssembler(fields, { maxRows: 10, mode: "hard" })
+    const broken: Page = {
+      appendRows(builders) {
+        builders[0]!.append(1)
+        return 1
+      }
+    }
+    assembler.push(broken)
+    expect(() => assembler.flush()).toThrow(ArrowAssemblyError)
+  })
+
+  it("rejects a page reporting more rows than allowed, and bad options", () => {
+    const assembler = new BatchAssembler(fields, { maxRows: 2, mode: "hard" })
+    expect(() => assembler.push({ appendRows: () => 3 })).toThrow(/page appended 3 rows/)
+    expect(() => new BatchAssembler(fields, { maxRows: 0, mode: "hard" })).toThrow(/maxRows/)
+    expect(() => new BatchAssembler(fields, { maxRows: 1.5, mode: "hard" })).toThrow(/maxRows/)
+    expect(() => new BatchAssembler(fields, { maxRows: 1, mode: "hard", maxBytes: -1 })).toThrow(/maxBytes/)
+  })
+})
