@@ -34,7 +34,8 @@ import {
   DB_SCHEMA_SCHEMA,
   GET_OBJECTS_SCHEMA,
   isObjectDepth,
-  ObjectDepth,
+  type ObjectDepth,
+  objectDepthLevels,
   TABLE_SCHEMA,
   USAGE_SCHEMA
 } from "./GetObjectsSchema.ts"
@@ -250,9 +251,7 @@ const collect = (depth: ObjectDepth, filters: GetObjectsFilters, rows: CatalogRo
       ? undefined
       : new Set(filters.tableTypes)
 
-  const withSchemas = depth !== ObjectDepth.CATALOGS
-  const withTables = withSchemas && depth !== ObjectDepth.DB_SCHEMAS
-  const withColumns = withTables && depth !== ObjectDepth.TABLES
+  const { columns: withColumns, schemas: withSchemas, tables: withTables } = objectDepthLevels(depth)
 
   for (const catalog of rows.catalogs) checkName(catalog, "catalog name", true)
   const schemasByCatalog = groupBy(

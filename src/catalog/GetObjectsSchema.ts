@@ -27,6 +27,21 @@ export type ObjectDepth = 0 | 1 | 2 | 3
 /** True for the four valid depth values. */
 export const isObjectDepth = (u: unknown): u is ObjectDepth => u === 0 || u === 1 || u === 2 || u === 3
 
+/** Which levels below catalogs a depth lists, so drivers run only the dictionary queries they need. */
+export interface ObjectDepthLevels {
+  readonly schemas: boolean
+  readonly tables: boolean
+  /** Columns and constraints. */
+  readonly columns: boolean
+}
+
+/** The levels listed at `depth`: CATALOGS none, DB_SCHEMAS schemas, TABLES schemas and tables, ALL all. */
+export const objectDepthLevels = (depth: ObjectDepth): ObjectDepthLevels => ({
+  schemas: depth !== ObjectDepth.CATALOGS,
+  tables: depth === ObjectDepth.TABLES || depth === ObjectDepth.ALL,
+  columns: depth === ObjectDepth.ALL
+})
+
 const utf8 = (name: string, nullable = true) => new Field(name, new Utf8(), nullable)
 const int16 = (name: string) => new Field(name, new Int16(), true)
 const int32 = (name: string) => new Field(name, new Int32(), true)

@@ -65,3 +65,31 @@ export const compilePattern = (pattern: string | null | undefined): PatternMatch
 /** One-shot convenience: does `name` match `pattern`? */
 export const matchesPattern = (pattern: string | null | undefined, name: string | null | undefined): boolean =>
   compilePattern(pattern)(name)
+
+/**
+ * How a driver can pre-filter a dictionary query with a search pattern (the core filters again, so a
+ * pre-filter only has to be no narrower than the pattern):
+ * - `All`: no filter.
+ * - `Missing`: `""` — only objects without a name; a driver whose objects always have a name (every HANA and
+ *   Oracle schema and table does) can return nothing. Do not bind `""`: Oracle treats `''` as NULL.
+ * - `Equals`: no wildcard; `name = ?` with `value`.
+ * - `Like`: `name LIKE ?` with `pattern` unchanged and no ESCAPE clause. ADBC patterns are SQL LIKE patterns
+ *   without escaping, and neither HANA nor Oracle has a default LIKE escape character (SAP "Like predicate":
+ *   https://help.sap.com/saphelp_nwce10/helpdata/en/e0/4cc71fd0bb40d78c2a7cd6aa6a8b59/content.htm — ESCAPE is
+ *   optional; Oracle: "no default escape character", cited in https://issues.apache.org/jira/browse/FLINK-39402).
+ */
+export type PatternPushdown =
+  | { readonly _tag: "All" }
+  | { readonly _tag: "Missing" }
+  | { readonly _tag: "Equals"; readonly value: string }
+  | { readonly _tag: "Like"; readonly pattern: string }
+
+/** Classifies a search pattern for pushdown into a dictionary query (see {@link PatternPushdown}). */
+export const patternPushdown = (pattern: string | null | undefined): PatternPushdown =>
+  pattern === null || pattern === undefined
+    ? { _tag: "All" }
+    : pattern === ""
+    ? { _tag: "Missing" }
+    : /[%_]/.test(pattern)
+    ? { _tag: "Like", pattern }
+    : { _tag: "Equals", value: pattern }

@@ -33,10 +33,19 @@ export {
   GET_OBJECTS_SCHEMA,
   isObjectDepth,
   ObjectDepth,
+  objectDepthLevels,
+  type ObjectDepthLevels,
   TABLE_SCHEMA,
   USAGE_SCHEMA
 } from "./GetObjectsSchema.ts"
 export { buildParameterSchema, type ParameterDescription } from "./ParameterSchema.ts"
-export { compilePattern, matchesPattern, type PatternMatcher, patternToRegExpSource } from "./Pattern.ts"
+export {
+  compilePattern,
+  matchesPattern,
+  type PatternMatcher,
+  type PatternPushdown,
+  patternPushdown,
+  patternToRegExpSource
+} from "./Pattern.ts"
 export { buildTableSchema, type TableColumnDescription } from "./TableSchema.ts"
 export { buildTableTypes, GET_TABLE_TYPES_SCHEMA } from "./TableTypes.ts"

@@ -8,7 +8,7 @@ import {
   type ConstraintRow,
   type GetObjectsFilters
 } from "../../src/catalog/GetObjects.ts"
-import { GET_OBJECTS_SCHEMA, ObjectDepth } from "../../src/catalog/GetObjectsSchema.ts"
+import { GET_OBJECTS_SCHEMA, ObjectDepth, objectDepthLevels } from "../../src/catalog/GetObjectsSchema.ts"
 import { batchRows, describeField, type FieldSpec, roundTrip, tableRows } from "./arrowPlain.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -271,8 +271,14 @@ describe("GetObjects schema", () => {
     }
   })
 
-  it("defines the depth constants", () => {
+  it("defines the depth constants and the levels each depth lists", () => {
     expect(ObjectDepth).toEqual({ ALL: 0, CATALOGS: 1, DB_SCHEMAS: 2, TABLES: 3, COLUMNS: 0 })
+    expect([1, 2, 3, 0].map((d) => objectDepthLevels(d as 0 | 1 | 2 | 3))).toEqual([
+      { schemas: false, tables: false, columns: false },
+      { schemas: true, tables: false, columns: false },
+      { schemas: true, tables: true, columns: false },
+      { schemas: true, tables: true, columns: true }
+    ])
   })
 })
 

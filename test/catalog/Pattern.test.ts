@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { compilePattern, matchesPattern } from "../../src/catalog/Pattern.ts"
+import { compilePattern, matchesPattern, patternPushdown } from "../../src/catalog/Pattern.ts"
 
 /**
  * Independent reference: classic dynamic programming over code points, no regular expressions.
@@ -115,6 +115,28 @@ describe("compilePattern", () => {
           expect(compilePattern(pattern)(name)).toBe(true)
         }
       ),
+      { numRuns: 1000 }
+    )
+  })
+})
+
+describe("patternPushdown", () => {
+  it("classifies patterns for dictionary-query pre-filtering", () => {
+    expect(patternPushdown(undefined)).toEqual({ _tag: "All" })
+    expect(patternPushdown(null)).toEqual({ _tag: "All" })
+    expect(patternPushdown("")).toEqual({ _tag: "Missing" })
+    expect(patternPushdown("SALES")).toEqual({ _tag: "Equals", value: "SALES" })
+    expect(patternPushdown("a.b\\c")).toEqual({ _tag: "Equals", value: "a.b\\c" })
+    expect(patternPushdown("S%")).toEqual({ _tag: "Like", pattern: "S%" })
+    expect(patternPushdown("_SYS_BIC")).toEqual({ _tag: "Like", pattern: "_SYS_BIC" })
+  })
+
+  it("Equals means the matcher accepts exactly that name (property)", () => {
+    fc.assert(
+      fc.property(text(8), text(8), (pattern, name) => {
+        const pushdown = patternPushdown(pattern)
+        if (pushdown._tag === "Equals") expect(compilePattern(pattern)(name)).toBe(name === pushdown.value)
+      }),
       { numRuns: 1000 }
     )
   })

@@ -100,6 +100,8 @@ describe("catalog index", () => {
         "isCatalogError",
         "isObjectDepth",
         "matchesPattern",
+        "objectDepthLevels",
+        "patternPushdown",
         "patternToRegExpSource"
       ].sort()
     )
