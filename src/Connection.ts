@@ -1,0 +1,267 @@
+/**
+ * An open database connection: options, statements, catalog queries, transactions and bulk ingest.
+ *
+ * Lifetime: a connection lives in a Scope; readers opened on it live in nested scopes, so they are always released
+ * first. An explicit {@link ConnectionShape.close} fails with `cannot close connection while a statement reader is
+ * active` while a reader is still open.
+ *
+ * @since 0.1.0
+ */
+import * as Arrow from "apache-arrow"
+import { Context, Effect, Exit, Layer, Scope, Stream } from "effect"
+import {
+  type AdbcError,
+  invalidArgument,
+  invalidState,
+  READER_ACTIVE_MESSAGE
+} from "./AdbcError.ts"
+import {
+  AdbcVersion,
+  buildGetInfo,
+  buildGetObjects,
+  buildTableTypes,
+  type ObjectDepth,
+  type GetObjectsFilters,
+  InfoCode,
+  InfoValue
+} from "./catalog/index.ts"
+import { Database } from "./Database.ts"
+import { type IngestData, ingestOptionEntries, type IngestOptions } from "./Ingest.ts"
+import * as Ingest from "./Ingest.ts"
+import { makeSession, type Session } from "./internal/session.ts"
+import { ARROW_VERSION } from "./internal/versions.ts"
+import { getRaw, OptionStore } from "./Options.ts"
+import type { ReaderShape } from "./Reader.ts"
+import * as Std from "./StandardOptions.ts"
+import * as Statement from "./Statement.ts"
+
+/**
+ * Arguments of GetObjects.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface GetObjectsArgs extends GetObjectsFilters {
+  readonly depth: ObjectDepth
+}
+
+/**
+ * An open connection.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface ConnectionShape {
+  readonly driverName: string
+  readonly setOption: (key: string, value: string) => Effect.Effect<void, AdbcError>
+  readonly getOption: (key: string) => Effect.Effect<string, AdbcError>
+  /** A new statement with optional statement-level options, released with the current scope. */
+  readonly statement: (options?: Readonly<Record<string, string>>) => Effect.Effect<Statement.StatementShape, AdbcError>
+  /** Runs a query and opens a reader in the current scope. */
+  readonly executeQuery: (
+    sql: string,
+    options?: Readonly<Record<string, string>>
+  ) => Effect.Effect<ReaderShape, AdbcError, Scope.Scope>
+  /** Runs a query as a stream of batches; the cursor lives as long as the stream. */
+  readonly query: (
+    sql: string,
+    options?: Readonly<Record<string, string>>
+  ) => Stream.Stream<Arrow.RecordBatch, AdbcError>
+  /** Runs a statement that returns no rows; returns rows affected (-1 when unknown). */
+  readonly execute: (sql: string, options?: Readonly<Record<string, string>>) => Effect.Effect<number, AdbcError>
+  /** Bulk-ingests Arrow data; returns rows inserted. */
+  readonly ingest: (data: IngestData, options: IngestOptions) => Effect.Effect<number, AdbcError>
+  readonly getInfo: (codes?: ReadonlyArray<number>) => Effect.Effect<Arrow.RecordBatch, AdbcError>
+  readonly getObjects: (args: GetObjectsArgs) => Effect.Effect<Arrow.RecordBatch, AdbcError>
+  readonly getTableTypes: Effect.Effect<Arrow.RecordBatch, AdbcError>
+  readonly getTableSchema: (
+    catalog: string | undefined,
+    dbSchema: string | undefined,
+    table: string
+  ) => Effect.Effect<Arrow.Schema, AdbcError>
+  readonly commit: Effect.Effect<void, AdbcError>
+  readonly rollback: Effect.Effect<void, AdbcError>
+  /** Stops the statement running on this connection. */
+  readonly cancel: Effect.Effect<void, AdbcError>
+  /** Closes the connection now; fails while a reader is active. Further use fails INVALID_STATE. */
+  readonly close: Effect.Effect<void, AdbcError>
+}
+
+/**
+ * The connection in use.
+ *
+ * @category services
+ * @since 0.1.0
+ */
+export class Connection extends Context.Service<Connection, ConnectionShape>()("effect-adbc/Connection") {}
+
+const ADBC_VERSION = AdbcVersion.V1_1_0
+
+/**
+ * Opens a connection on `database` with connection-level options. Closed when the scope closes.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const make = Effect.fnUntraced(function*(
+  database: Database["Service"],
+  initial: Readonly<Record<string, string>> = {}
+): Effect.fn.Return<ConnectionShape, AdbcError, Scope.Scope> {
+  const { driver, registry } = database
+  const store = yield* Effect.fromResult(OptionStore.make(registry, "connection", initial))
+  const options = () => database.options().narrow(store)
+  yield* driver.validate(options())
+
+  const outer = yield* Effect.scope
+  const inner = yield* Scope.fork(outer, "sequential")
+  const driverConnection = yield* driver.connect(options()).pipe(
+    Scope.provide(inner),
+    Effect.onError(() => Scope.close(inner, Exit.void))
+  )
+  const session: Session = makeSession({ driver, connection: driverConnection, registry, options })
+  yield* Effect.addFinalizer(() =>
+    Effect.sync(() => {
+      session.state.closed = true
+    })
+  )
+
+  // Connection-level options that change the session are applied once connected.
+  const applyOption = (key: string, value: string): Effect.Effect<void, AdbcError> => {
+    switch (key) {
+      case Std.Autocommit.key: {
+        const enabled = value === "true"
+        if (enabled === session.state.autocommit) return Effect.void
+        return session.request(driverConnection.setAutocommit(enabled)).pipe(
+          Effect.tap(() =>
+            Effect.sync(() => {
+              session.state.autocommit = enabled
+            })
+          )
+        )
+      }
+      case Std.ReadOnly.key:
+        return session.request(driverConnection.setReadOnly(value === "true"))
+      case Std.IsolationLevel.key:
+        return session.request(driverConnection.setIsolationLevel(value))
+      case Std.CurrentCatalog.key:
+        return session.request(driverConnection.setCurrentCatalog(value))
+      case Std.CurrentDbSchema.key:
+        return session.request(driverConnection.setCurrentDbSchema(value))
+      default:
+        return Effect.void
+    }
+  }
+  for (const [key, value] of store.entries()) yield* applyOption(key, value)
+
+  const statement = (entries: Readonly<Record<string, string>> = {}) => Statement.make(session, entries)
+
+  const executeQuery = (sql: string, entries: Readonly<Record<string, string>> = {}) =>
+    Effect.gen(function*() {
+      const stmt = yield* statement(entries)
+      yield* stmt.setSqlQuery(sql)
+      return yield* stmt.executeQuery
+    })
+
+  const connection: ConnectionShape = {
+    driverName: driver.name,
+    setOption: (key, value) =>
+      Effect.gen(function*() {
+        const previous = store.raw(key)
+        yield* store.set(key, value)
+        yield* applyOption(key, value).pipe(
+          Effect.onError(() => Effect.sync(() => store.restore(key, previous)))
+        )
+      }),
+    getOption: (key) => {
+      switch (key) {
+        case Std.Autocommit.key:
+          return Effect.succeed(String(session.state.autocommit))
+        case Std.CurrentCatalog.key:
+          return session.request(driverConnection.currentCatalog)
+        case Std.CurrentDbSchema.key:
+          return session.request(driverConnection.currentDbSchema)
+        default:
+          return getRaw(options(), key)
+      }
+    },
+    statement,
+    executeQuery,
+    query: (sql, entries) => Stream.unwrap(Effect.map(executeQuery(sql, entries), (reader) => reader.batches)),
+    execute: (sql, entries = {}) =>
+      Effect.gen(function*() {
+        const stmt = yield* statement(entries)
+        yield* stmt.setSqlQuery(sql)
+        return yield* stmt.executeUpdate
+      }),
+    ingest: (data, ingestOptions) =>
+      Effect.gen(function*() {
+        const stmt = yield* statement(ingestOptionEntries(ingestOptions))
+        yield* stmt.bindStream(data.schema, data.batches)
+        return yield* stmt.executeUpdate
+      }),
+    getInfo: (codes) =>
+      Effect.gen(function*() {
+        const driverInfo = yield* session.request(driverConnection.info)
+        const values = new Map(driverInfo)
+        values.set(InfoCode.DRIVER_NAME, InfoValue.string(`effect-adbc ${driver.name}`))
+        values.set(InfoCode.DRIVER_VERSION, InfoValue.string(driver.version))
+        values.set(InfoCode.DRIVER_ARROW_VERSION, InfoValue.string(ARROW_VERSION))
+        values.set(InfoCode.DRIVER_ADBC_VERSION, InfoValue.int64(ADBC_VERSION))
+        values.set(InfoCode.VENDOR_SQL, InfoValue.bool(true))
+        values.set(InfoCode.VENDOR_SUBSTRAIT, InfoValue.bool(false))
+        return buildGetInfo(values, codes)
+      }),
+    getObjects: (args) =>
+      Effect.gen(function*() {
+        const { depth, ...filters } = args
+        const rows = yield* session.request(driverConnection.catalogRows(depth, filters))
+        return yield* Effect.try({
+          try: () => buildGetObjects(depth, filters, rows),
+          catch: (e) => invalidArgument(e instanceof Error ? e.message : String(e))
+        })
+      }),
+    getTableTypes: Effect.sync(() => buildTableTypes(driverConnection.tableTypes)),
+    getTableSchema: (catalog, dbSchema, table) =>
+      session.request(driverConnection.tableSchema(catalog, dbSchema, table)),
+    commit: Effect.suspend(() =>
+      session.state.autocommit
+        ? Effect.fail(invalidState("cannot commit: autocommit is enabled"))
+        : session.request(driverConnection.commit)
+    ),
+    rollback: Effect.suspend(() =>
+      session.state.autocommit
+        ? Effect.fail(invalidState("cannot roll back: autocommit is enabled"))
+        : session.request(driverConnection.rollback)
+    ),
+    cancel: session.guard(driverConnection.cancel),
+    close: Effect.suspend(() => {
+      if (session.state.closed) return Effect.void
+      if (session.readers.active() > 0) return Effect.fail(invalidState(READER_ACTIVE_MESSAGE))
+      session.state.closed = true
+      return Scope.close(inner, Exit.void)
+    })
+  }
+  return connection
+})
+
+/**
+ * A layer providing a {@link Connection} on the {@link Database}, closed when the layer is released.
+ *
+ * @category layers
+ * @since 0.1.0
+ */
+export const layer = (
+  options: Readonly<Record<string, string>> = {}
+): Layer.Layer<Connection, AdbcError, Database> =>
+  Layer.effect(Connection, Effect.flatMap(Database, (db) => make(db, options)))
+
+/**
+ * A layer providing {@link Ingest.Ingest} on the current {@link Connection}.
+ *
+ * @category layers
+ * @since 0.1.0
+ */
+export const layerIngest: Layer.Layer<Ingest.Ingest, never, Connection> = Layer.effect(
+  Ingest.Ingest,
+  Effect.map(Connection, (connection) => ({ ingest: connection.ingest }))
+)

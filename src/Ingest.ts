@@ -1,0 +1,196 @@
+/**
+ * Bulk ingest of Arrow data into a table, in the four ADBC modes. The core decides what each mode does and keeps the
+ * work atomic: a failed ingest leaves no partial rows and no half-created table. The driver supplies the type
+ * mapping, the DDL text and the insert path.
+ *
+ * @since 0.1.0
+ */
+import type * as Arrow from "apache-arrow"
+import { Context, Effect, Stream } from "effect"
+import { type AdbcError, alreadyExists, invalidArgument, notFound, notImplemented } from "./AdbcError.ts"
+import type { IngestColumn, IngestTarget } from "./Driver.ts"
+import type { Session } from "./internal/session.ts"
+import type { ResolvedOptions } from "./Options.ts"
+import * as Std from "./StandardOptions.ts"
+
+/**
+ * Arrow data to ingest: a schema and a stream of batches of that schema (possibly empty).
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface IngestData {
+  readonly schema: Arrow.Schema
+  readonly batches: Stream.Stream<Arrow.RecordBatch, AdbcError>
+}
+
+/**
+ * Ingest data from an in-memory Arrow table.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const fromTable = (table: Arrow.Table): IngestData => ({
+  schema: table.schema,
+  batches: Stream.fromIterable(table.batches)
+})
+
+/**
+ * Typed ingest settings; each maps to its `adbc.ingest.*` key.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface IngestOptions {
+  readonly targetTable: string
+  readonly mode?: "create" | "append" | "replace" | "create_append" | undefined
+  readonly targetDbSchema?: string | undefined
+  readonly targetCatalog?: string | undefined
+  readonly temporary?: boolean | undefined
+}
+
+/**
+ * The ADBC key/value form of {@link IngestOptions}.
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const ingestOptionEntries = (options: IngestOptions): Record<string, string> => ({
+  [Std.IngestTargetTable.key]: options.targetTable,
+  ...(options.mode !== undefined ? { [Std.IngestMode.key]: `adbc.ingest.mode.${options.mode}` } : {}),
+  ...(options.targetDbSchema !== undefined ? { [Std.IngestTargetDbSchema.key]: options.targetDbSchema } : {}),
+  ...(options.targetCatalog !== undefined ? { [Std.IngestTargetCatalog.key]: options.targetCatalog } : {}),
+  ...(options.temporary !== undefined ? { [Std.IngestTemporary.key]: String(options.temporary) } : {})
+})
+
+/**
+ * Bulk ingest on a connection, as a service.
+ *
+ * @category services
+ * @since 0.1.0
+ */
+export class Ingest extends Context.Service<Ingest, {
+  /** Ingests `data`; returns the number of rows inserted. */
+  readonly ingest: (data: IngestData, options: IngestOptions) => Effect.Effect<number, AdbcError>
+}>()("effect-adbc/Ingest") {}
+
+const describeTarget = (target: IngestTarget): string =>
+  (target.dbSchema !== undefined ? `${target.dbSchema}.` : "") + target.table
+
+const checkCompatible = (target: IngestTarget, incoming: Arrow.Schema, existing: Arrow.Schema, session: Session) => {
+  const byName = new Map(existing.fields.map((f) => [f.name, f]))
+  const problems: Array<string> = []
+  for (const field of incoming.fields) {
+    const column = byName.get(field.name)
+    if (column === undefined) problems.push(`column ${field.name} does not exist`)
+    else if (!session.connection.ingest.isCompatible(field, column)) {
+      problems.push(`column ${field.name} is ${column.type}, incoming data is ${field.type}`)
+    }
+    byName.delete(field.name)
+  }
+  for (const rest of byName.values()) {
+    if (!rest.nullable) problems.push(`NOT NULL column ${rest.name} is missing from the data`)
+  }
+  return problems.length === 0
+    ? Effect.void
+    : Effect.fail(
+      alreadyExists(`table ${describeTarget(target)} exists with an incompatible schema: ${problems.join("; ")}`)
+    )
+}
+
+/**
+ * Internal: runs an ingest with the statement's options.
+ *
+ * @category internals
+ * @since 0.1.0
+ */
+export const runIngest = Effect.fnUntraced(function*(
+  session: Session,
+  options: ResolvedOptions,
+  data: IngestData
+): Effect.fn.Return<number, AdbcError> {
+  const { driver, connection } = session
+  const table = options.get(Std.IngestTargetTable)
+  if (table === undefined) {
+    return yield* invalidArgument(`bulk ingest needs option ${Std.IngestTargetTable.key}`)
+  }
+  if (options.get(Std.IngestTargetCatalog) !== undefined && !driver.capabilities.ingestTargetCatalog) {
+    return yield* notImplemented(`the ${driver.name} driver does not support ${Std.IngestTargetCatalog.key}`)
+  }
+  const temporary = options.getOr(Std.IngestTemporary, false)
+  if (temporary && !driver.capabilities.ingestTemporary) {
+    return yield* notImplemented(`the ${driver.name} driver does not support ingest into a temporary table`)
+  }
+  const mode = options.getOr(Std.IngestMode, "adbc.ingest.mode.create")
+  const dbSchema = temporary ? undefined : options.get(Std.IngestTargetDbSchema)
+  const target: IngestTarget = { table, dbSchema, temporary }
+
+  // Type mapping first: an unsupported column fails before any I/O.
+  const columns: Array<IngestColumn> = []
+  for (const field of data.schema.fields) {
+    const sqlType = yield* connection.ingest.columnType(field)
+    columns.push({ field, sqlType, nullable: field.nullable })
+  }
+
+  const existing = yield* session.request(connection.ingest.describeTarget(target))
+  const exec = (sql: string) => session.request(Effect.scoped(connection.execute(sql, undefined, options)))
+  const create = exec(connection.ingest.createTableSql(target, columns))
+  const drop = exec(connection.ingest.dropTableSql(target))
+
+  let created = false
+  switch (mode) {
+    case "adbc.ingest.mode.create":
+      if (existing !== undefined) return yield* alreadyExists(`table ${describeTarget(target)} already exists`)
+      yield* create
+      created = true
+      break
+    case "adbc.ingest.mode.append":
+      if (existing === undefined) return yield* notFound(`table ${describeTarget(target)} does not exist`)
+      yield* checkCompatible(target, data.schema, existing, session)
+      break
+    case "adbc.ingest.mode.replace":
+      if (existing !== undefined) yield* drop
+      yield* create
+      created = true
+      break
+    case "adbc.ingest.mode.create_append":
+      if (existing === undefined) {
+        yield* create
+        created = true
+      } else {
+        yield* checkCompatible(target, data.schema, existing, session)
+      }
+      break
+  }
+
+  const insertAll = Stream.runFoldEffect(
+    data.batches,
+    () => 0,
+    (total, batch) =>
+      batch.numRows === 0
+        ? Effect.succeed(total)
+        : Effect.map(session.request(connection.ingest.insertBatch(target, batch, options)), (n) => total + n)
+  )
+  const undoCreate = created ? Effect.ignore(drop) : Effect.void
+
+  if (session.state.autocommit) {
+    // Our own transaction: commit all rows at once, or none.
+    yield* session.request(connection.setAutocommit(false))
+    const restore = Effect.ignore(session.request(connection.setAutocommit(true)))
+    return yield* insertAll.pipe(
+      Effect.tap(() => session.request(connection.commit)),
+      Effect.onError(() => Effect.ignore(session.request(connection.rollback)).pipe(Effect.andThen(undoCreate))),
+      Effect.ensuring(restore)
+    )
+  }
+  // Inside the caller's transaction: undo only our own rows.
+  const savepoint = "ADBC_INGEST"
+  if (driver.capabilities.savepoints) yield* session.request(connection.savepoint(savepoint))
+  return yield* insertAll.pipe(
+    Effect.onError(() =>
+      (driver.capabilities.savepoints
+        ? Effect.ignore(session.request(connection.rollbackToSavepoint(savepoint)))
+        : Effect.ignore(session.request(connection.rollback))).pipe(Effect.andThen(undoCreate))
+    )
+  )
+})

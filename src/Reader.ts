@@ -1,0 +1,100 @@
+/**
+ * A query result read as a Stream of Arrow record batches. The server cursor is released when the stream ends, fails
+ * or is interrupted, and in any case when the reader's scope closes, which is always before its connection's.
+ *
+ * @since 0.1.0
+ */
+import type * as Arrow from "apache-arrow"
+import { Context, Effect, Exit, Option, Scope, Stream } from "effect"
+import type { AdbcError } from "./AdbcError.ts"
+import { BatchAssembler } from "./arrow/index.ts"
+import type { BatchCapMode, DriverCursor } from "./Driver.ts"
+import type { Session } from "./internal/session.ts"
+
+/**
+ * An open result.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface ReaderShape {
+  /** The result schema, known before the first batch. */
+  readonly schema: Arrow.Schema
+  /** The record batches. Run it once; the cursor is released when it ends, fails or is interrupted. */
+  readonly batches: Stream.Stream<Arrow.RecordBatch, AdbcError>
+}
+
+/**
+ * The reader of the statement that last ran, for programs that provide it as a service.
+ *
+ * @category services
+ * @since 0.1.0
+ */
+export class Reader extends Context.Service<Reader, ReaderShape>()("effect-adbc/Reader") {}
+
+/**
+ * Row cap of each batch.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface BatchCap {
+  readonly rows: number
+  readonly mode: BatchCapMode
+}
+
+/**
+ * Internal: wraps an open driver cursor, registered as an active reader of `session` until released.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const fromCursor = Effect.fnUntraced(function*(
+  session: Session,
+  cursor: DriverCursor,
+  cap: BatchCap
+): Effect.fn.Return<ReaderShape, never, Scope.Scope> {
+  let released = false
+  const release = Effect.suspend(() => {
+    if (released) return Effect.void
+    released = true
+    session.readers.release()
+    return cursor.close
+  })
+  session.readers.acquire()
+  yield* Effect.addFinalizer(() => release)
+
+  const assembler = new BatchAssembler(cursor.schema, { maxRows: cap.rows, mode: cap.mode })
+  let exhausted = false
+  const step = (_: void): Effect.Effect<
+    readonly [ReadonlyArray<Arrow.RecordBatch>, Option.Option<void>],
+    AdbcError
+  > =>
+    Effect.gen(function*() {
+      while (!exhausted) {
+        const page = yield* session.request(cursor.nextPage)
+        if (page === undefined) {
+          exhausted = true
+          break
+        }
+        const ready = assembler.push(page)
+        if (ready.length > 0) return [ready, Option.some(undefined)] as const
+      }
+      const rest = assembler.flush()
+      yield* release
+      return [rest === undefined ? [] : [rest], Option.none<void>()] as const
+    })
+  const batches = Stream.paginate(undefined as void, step).pipe(
+    Stream.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : release)
+  )
+  return { schema: cursor.schema, batches }
+})
+
+/**
+ * Collects every batch of a reader (convenience for small results and tests).
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const collect = (reader: ReaderShape): Effect.Effect<Array<Arrow.RecordBatch>, AdbcError> =>
+  Stream.runCollect(reader.batches)

@@ -1,0 +1,14 @@
+/**
+ * effect-adbc: Arrow-native database connectivity on Effect.
+ *
+ * @since 0.1.0
+ */
+export * as AdbcError from "./AdbcError.ts"
+export * as Connection from "./Connection.ts"
+export * as Database from "./Database.ts"
+export * as Driver from "./Driver.ts"
+export * as Ingest from "./Ingest.ts"
+export * as Options from "./Options.ts"
+export * as Reader from "./Reader.ts"
+export * as StandardOptions from "./StandardOptions.ts"
+export * as Statement from "./Statement.ts"

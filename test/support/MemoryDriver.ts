@@ -1,0 +1,260 @@
+/**
+ * A small in-memory driver implementing the driver port, for testing the core without a database.
+ *
+ * Its "SQL" is a tiny command language:
+ * - `SELECT * FROM <key>` reads a table (key = `schema.table`, or `#table` for a temporary one)
+ * - `CREATE <json>` / `DROP <key>` come from its own ingest DDL
+ * - `UPDATE <n>` reports n rows affected, `FAIL <message>` fails, `SELECT PARAMS` returns the bound parameters.
+ *
+ * Rows inserted while autocommit is off stay pending until commit and are dropped on rollback.
+ */
+import * as Arrow from "apache-arrow"
+import { Effect, Schema } from "effect"
+import { adbcError, notFound } from "../../src/AdbcError.ts"
+import { type Page, rowsPage } from "../../src/arrow/index.ts"
+import { type CatalogRows, InfoCode, InfoValue } from "../../src/catalog/index.ts"
+import type { BatchCapMode, DriverConnection, DriverShape, IngestTarget } from "../../src/Driver.ts"
+import { option, OptionSchemas, ALL_LEVELS, DATABASE_LEVEL, type ResolvedOptions } from "../../src/Options.ts"
+import * as Std from "../../src/StandardOptions.ts"
+
+/** Page size of the memory driver's cursors. */
+export const PageRows = option({ key: "mem.page_rows", schema: OptionSchemas.positiveInt, accepted: "a positive integer", levels: ALL_LEVELS })
+/** Batch row cap. */
+export const ReadBatchRows = option({ key: "mem.read_batch_rows", schema: OptionSchemas.positiveInt, accepted: "a positive integer", levels: ALL_LEVELS })
+/** A secret option, to check redaction. */
+export const Token = option({
+  key: "mem.token",
+  schema: Schema.String.check(Schema.isPattern(/^tok-/)) as Schema.Codec<string, string>,
+  accepted: "a token starting with tok-",
+  levels: DATABASE_LEVEL,
+  secret: true
+})
+
+interface Table {
+  readonly schema: Arrow.Schema
+  rows: Array<Array<unknown>>
+}
+
+const TYPES: Record<string, () => Arrow.DataType> = {
+  INT32: () => new Arrow.Int32(),
+  INT64: () => new Arrow.Int64(),
+  FLOAT64: () => new Arrow.Float64(),
+  UTF8: () => new Arrow.Utf8(),
+  BOOL: () => new Arrow.Bool()
+}
+const sqlTypeOf = (type: Arrow.DataType): string | undefined =>
+  Object.keys(TYPES).find((name) => TYPES[name]!().toString() === type.toString())
+
+/** What the memory "server" saw, for assertions. */
+export class MemoryServer {
+  readonly tables = new Map<string, Table>()
+  readonly statements: Array<string> = []
+  openCursors = 0
+  closedCursors = 0
+  openConnections = 0
+  /** Fail the n-th insert batch (1-based) from now on; 0 = never. */
+  failInsertBatch = 0
+  insertBatches = 0
+  /** Message of a failure injected into connect. */
+  connectFailure: string | undefined
+}
+
+const keyOf = (target: IngestTarget) => (target.temporary ? `#${target.table}` : `${target.dbSchema ?? "MAIN"}.${target.table}`)
+
+const pagesOf = (rows: ReadonlyArray<ReadonlyArray<unknown>>, pageRows: number): Array<ReadonlyArray<ReadonlyArray<unknown>>> => {
+  const pages: Array<ReadonlyArray<ReadonlyArray<unknown>>> = []
+  for (let i = 0; i < rows.length; i += pageRows) pages.push(rows.slice(i, i + pageRows))
+  return pages
+}
+
+const rowsOfBatch = (batch: Arrow.RecordBatch): Array<Array<unknown>> => {
+  const out: Array<Array<unknown>> = []
+  for (let r = 0; r < batch.numRows; r++) {
+    out.push(batch.schema.fields.map((_, c) => batch.getChildAt(c)!.get(r)))
+  }
+  return out
+}
+
+/** Creates the memory driver over `server`, with the given batch cap mode. */
+export const memoryDriver = (server: MemoryServer, mode: BatchCapMode = "best-effort"): DriverShape => ({
+  name: "memory",
+  version: "0.0.0-test",
+  options: [PageRows, ReadBatchRows, Token],
+  capabilities: { ingestTemporary: true, ingestTargetCatalog: false, parameterSchema: true, savepoints: false },
+  batchCap: { mode, option: ReadBatchRows, defaultRows: 10 },
+  validate: (options) =>
+    options.raw(Std.Uri.key) === undefined
+      ? Effect.fail(adbcError("INVALID_ARGUMENT", "option uri is required"))
+      : Effect.void,
+  connect: () =>
+    Effect.gen(function*() {
+      if (server.connectFailure !== undefined) {
+        return yield* Effect.fail(adbcError("UNAUTHENTICATED", server.connectFailure))
+      }
+      server.openConnections++
+      yield* Effect.addFinalizer(() => Effect.sync(() => server.openConnections--))
+      return makeConnection(server)
+    })
+})
+
+const makeConnection = (server: MemoryServer): DriverConnection => {
+  let autocommit = true
+  let pending: Array<{ table: Table; rows: Array<Array<unknown>> }> = []
+  let schemaName = "MAIN"
+  const temps = new Map<string, Table>()
+  const lookup = (key: string) => (key.startsWith("#") ? temps.get(key) : server.tables.get(key))
+
+  const cursorOver = (schema: Arrow.Schema, rows: ReadonlyArray<ReadonlyArray<unknown>>, options: ResolvedOptions) =>
+    Effect.gen(function*() {
+      const pages = pagesOf(rows, options.getOr(PageRows, 4))
+      server.openCursors++
+      let closed = false
+      return {
+        _tag: "Rows" as const,
+        cursor: {
+          schema,
+          nextPage: Effect.sync((): Page | undefined => {
+            const page = pages.shift()
+            return page === undefined ? undefined : rowsPage(page)
+          }),
+          close: Effect.sync(() => {
+            if (closed) throw new Error("cursor closed twice")
+            closed = true
+            server.openCursors--
+            server.closedCursors++
+          })
+        }
+      }
+    })
+
+  const connection: DriverConnection = {
+    execute: (sql, parameters, options) =>
+      Effect.gen(function*() {
+        server.statements.push(sql)
+        const [verb, ...rest] = sql.split(" ")
+        const arg = rest.join(" ")
+        switch (verb) {
+          case "SELECT": {
+            if (arg === "PARAMS") {
+              if (parameters === undefined) return yield* Effect.fail(adbcError("INVALID_STATE", "no parameters bound"))
+              return yield* cursorOver(parameters.schema, parameters.batches.flatMap(rowsOfBatch), options)
+            }
+            const key = arg.replace(/^\* FROM /, "")
+            const table = lookup(key)
+            if (table === undefined) return yield* Effect.fail(adbcError("NOT_FOUND", `table ${key} not found`, { vendorCode: 259, sqlState: "42S02" }))
+            return yield* cursorOver(table.schema, table.rows, options)
+          }
+          case "CREATE": {
+            const spec = JSON.parse(arg) as { key: string; columns: Array<{ name: string; sqlType: string; nullable: boolean }> }
+            if (lookup(spec.key) !== undefined) return yield* Effect.fail(adbcError("ALREADY_EXISTS", `table ${spec.key} exists`))
+            const table: Table = {
+              schema: new Arrow.Schema(spec.columns.map((c) => new Arrow.Field(c.name, TYPES[c.sqlType]!(), c.nullable))),
+              rows: []
+            }
+            if (spec.key.startsWith("#")) temps.set(spec.key, table)
+            else server.tables.set(spec.key, table)
+            return { _tag: "Count" as const, rowsAffected: 0 }
+          }
+          case "DROP":
+            server.tables.delete(arg)
+            temps.delete(arg)
+            return { _tag: "Count" as const, rowsAffected: 0 }
+          case "UPDATE":
+            return { _tag: "Count" as const, rowsAffected: Number(arg) }
+          case "FAIL":
+            return yield* Effect.fail(adbcError("INVALID_ARGUMENT", arg, { vendorCode: 257, sqlState: "42000" }))
+          default:
+            return yield* Effect.fail(adbcError("INVALID_ARGUMENT", `syntax error near ${verb}`))
+        }
+      }),
+    describe: (sql) =>
+      Effect.suspend(() => {
+        const table = lookup(sql.replace(/^SELECT \* FROM /, ""))
+        return table === undefined ? Effect.fail(notFound(`cannot describe ${sql}`)) : Effect.succeed(table.schema)
+      }),
+    parameterSchema: (sql) =>
+      Effect.succeed(new Arrow.Schema([...sql.matchAll(/\?/g)].map(() => new Arrow.Field("", new Arrow.Null(), true)))),
+    setAutocommit: (enabled) =>
+      Effect.sync(() => {
+        if (enabled) applyPending()
+        autocommit = enabled
+      }),
+    commit: Effect.sync(() => applyPending()),
+    rollback: Effect.sync(() => {
+      pending = []
+    }),
+    savepoint: () => Effect.void,
+    rollbackToSavepoint: () => Effect.void,
+    setReadOnly: () => Effect.void,
+    setIsolationLevel: () => Effect.void,
+    currentCatalog: Effect.succeed("mem"),
+    setCurrentCatalog: () => Effect.fail(adbcError("NOT_IMPLEMENTED", "setting the catalog is not supported")),
+    currentDbSchema: Effect.sync(() => schemaName),
+    setCurrentDbSchema: (schema) =>
+      Effect.sync(() => {
+        schemaName = schema
+      }),
+    info: Effect.succeed(new Map([[InfoCode.VENDOR_NAME, InfoValue.string("Memory")]])),
+    catalogRows: () =>
+      Effect.sync((): CatalogRows => {
+        const entries = [...server.tables.entries()].map(([key, table]) => {
+          const [schema, name] = key.split(".") as [string, string]
+          return { schema, name, table }
+        })
+        return {
+          catalogs: ["mem"],
+          schemas: [...new Set(["MAIN", ...entries.map((e) => e.schema)])].map((schema) => ({ catalog: "mem", schema })),
+          tables: entries.map((e) => ({ catalog: "mem", schema: e.schema, name: e.name, type: "TABLE" })),
+          columns: entries.flatMap((e) =>
+            e.table.schema.fields.map((f, i) => ({
+              catalog: "mem",
+              schema: e.schema,
+              table: e.name,
+              name: f.name,
+              ordinalPosition: i + 1,
+              xdbcTypeName: sqlTypeOf(f.type) ?? null
+            }))
+          ),
+          constraints: []
+        }
+      }),
+    tableSchema: (_catalog, dbSchema, table) =>
+      Effect.suspend(() => {
+        const found = lookup(`${dbSchema ?? schemaName}.${table}`)
+        return found === undefined ? Effect.fail(notFound(`table ${table} not found`)) : Effect.succeed(found.schema)
+      }),
+    tableTypes: ["TABLE", "VIEW"],
+    ingest: {
+      columnType: (field) => {
+        const name = sqlTypeOf(field.type)
+        return name === undefined
+          ? Effect.fail(adbcError("NOT_IMPLEMENTED", `column ${field.name}: cannot create a column of type ${field.type}`))
+          : Effect.succeed(name)
+      },
+      createTableSql: (target, columns) =>
+        `CREATE ${JSON.stringify({ key: keyOf(target), columns: columns.map((c) => ({ name: c.field.name, sqlType: c.sqlType, nullable: c.nullable })) })}`,
+      dropTableSql: (target) => `DROP ${keyOf(target)}`,
+      describeTarget: (target) => Effect.sync(() => lookup(keyOf(target))?.schema),
+      isCompatible: (incoming, existing) => incoming.type.toString() === existing.type.toString(),
+      insertBatch: (target, batch) =>
+        Effect.gen(function*() {
+          server.insertBatches++
+          if (server.failInsertBatch > 0 && server.insertBatches >= server.failInsertBatch) {
+            return yield* Effect.fail(adbcError("IO", "connection lost during insert"))
+          }
+          const table = lookup(keyOf(target))
+          if (table === undefined) return yield* Effect.fail(notFound(`table ${keyOf(target)} not found`))
+          const rows = rowsOfBatch(batch)
+          if (autocommit) table.rows.push(...rows)
+          else pending.push({ table, rows })
+          return rows.length
+        })
+    },
+    cancel: Effect.void
+  }
+  function applyPending() {
+    for (const { table, rows } of pending) table.rows.push(...rows)
+    pending = []
+  }
+  return connection
+}
