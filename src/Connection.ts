@@ -11,6 +11,7 @@ import * as Arrow from "apache-arrow"
 import { Context, Effect, Exit, Layer, Scope, Stream } from "effect"
 import {
   type AdbcError,
+  fromUnknown,
   invalidArgument,
   invalidState,
   READER_ACTIVE_MESSAGE
@@ -115,8 +116,10 @@ export const make = Effect.fnUntraced(function*(
   const outer = yield* Effect.scope
   const inner = yield* Scope.fork(outer, "sequential")
   const driverConnection = yield* driver.connect(options()).pipe(
+    Effect.mapError((error) => fromUnknown(error, "IO", options().secrets())),
     Scope.provide(inner),
-    Effect.onError(() => Scope.close(inner, Exit.void))
+    Effect.onError(() => Scope.close(inner, Exit.void)),
+    Effect.withSpan("adbc.connect", { attributes: { "db.system.name": driver.name } })
   )
   const session: Session = makeSession({ driver, connection: driverConnection, registry, options })
   yield* Effect.addFinalizer(() =>

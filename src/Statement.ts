@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Context, Effect, Result, Stream } from "effect"
+import { Context, Effect, Stream } from "effect"
 import type { Scope } from "effect"
 import { type AdbcError, invalidState, notImplemented } from "./AdbcError.ts"
 import type { BoundParameters } from "./Driver.ts"
@@ -147,8 +147,8 @@ export const make = (
         Effect.sync(() => {
           bound = { _tag: "Stream", schema, batches }
         }),
-      executeQuery,
-      executeUpdate,
+      executeQuery: executeQuery.pipe(Effect.withSpan("adbc.execute_query", { attributes: { "db.system.name": session.driver.name } })),
+      executeUpdate: executeUpdate.pipe(Effect.withSpan("adbc.execute_update", { attributes: { "db.system.name": session.driver.name } })),
       executeSchema: Effect.gen(function*() {
         const text = yield* requireSql
         return yield* session.request(session.connection.describe(text, options()))
@@ -164,12 +164,3 @@ export const make = (
     }
     return statement
   })
-
-/**
- * Internal: validates statement-level options without creating a statement.
- *
- * @category internals
- * @since 0.1.0
- */
-export const validateOptions = (session: Session, entries: Readonly<Record<string, string>>) =>
-  Result.map(OptionStore.make(session.registry, "statement", entries), () => undefined)
