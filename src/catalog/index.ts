@@ -47,5 +47,18 @@ export {
   patternPushdown,
   patternToRegExpSource
 } from "./Pattern.ts"
+export {
+  buildGetStatisticNames,
+  buildGetStatistics,
+  GET_STATISTIC_NAMES_SCHEMA,
+  GET_STATISTICS_SCHEMA,
+  type GetStatisticsFilters,
+  StandardStatistic,
+  type StatisticRow,
+  STATISTICS_DB_SCHEMA_SCHEMA,
+  STATISTICS_SCHEMA,
+  type StatisticValue,
+  StatisticValueType
+} from "./Statistics.ts"
 export { buildTableSchema, type TableColumnDescription } from "./TableSchema.ts"
 export { buildTableTypes, GET_TABLE_TYPES_SCHEMA } from "./TableTypes.ts"

@@ -20,6 +20,10 @@ const typeTag = (type: DataType): string => {
       return "bool"
     case Type.Null:
       return "null"
+    case Type.Binary:
+      return "binary"
+    case Type.Float:
+      return `float${[16, 32, 64][(type as unknown as { precision: number }).precision]}`
     case Type.Int: {
       const { bitWidth, isSigned } = type as unknown as { bitWidth: number; isSigned: boolean }
       return `${isSigned ? "int" : "uint"}${bitWidth}`

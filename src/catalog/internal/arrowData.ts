@@ -7,12 +7,14 @@
  * @internal
  */
 import {
+  Binary,
   Bool,
   type Data,
   type DataType,
   DenseUnion,
   Int16,
   Int32,
+  Float64,
   Int64,
   List,
   makeData,
@@ -21,6 +23,7 @@ import {
   type Schema,
   Struct,
   Uint32,
+  Uint64,
   Utf8
 } from "apache-arrow"
 
@@ -50,10 +53,8 @@ const withValidity = <T extends DataType>(props: { type: T; length: number }, va
   return nullBitmap === undefined ? { ...props, nullCount } : { ...props, nullCount, nullBitmap }
 }
 
-/** UTF-8 string column. */
-export const utf8Data = (values: ReadonlyArray<Cell<string>>): Data<Utf8> => {
-  const encoded = values.map((v) => (isPresent(v) ? encoder.encode(v) : undefined))
-  const valueOffsets = new Int32Array(values.length + 1)
+const offsetsAndBytes = (encoded: ReadonlyArray<Uint8Array | undefined>) => {
+  const valueOffsets = new Int32Array(encoded.length + 1)
   let total = 0
   encoded.forEach((bytes, i) => {
     total += bytes?.length ?? 0
@@ -63,10 +64,22 @@ export const utf8Data = (values: ReadonlyArray<Cell<string>>): Data<Utf8> => {
   encoded.forEach((bytes, i) => {
     if (bytes !== undefined) data.set(bytes, valueOffsets[i]!)
   })
+  return { valueOffsets, data }
+}
+
+/** Binary column. */
+export const binaryData = (values: ReadonlyArray<Cell<Uint8Array>>): Data<Binary> =>
+  makeData({
+    ...withValidity({ type: new Binary(), length: values.length }, values.map(isPresent)),
+    ...offsetsAndBytes(values.map((v) => (isPresent(v) ? v : undefined)))
+  })
+
+/** UTF-8 string column. */
+export const utf8Data = (values: ReadonlyArray<Cell<string>>): Data<Utf8> => {
+  const encoded = values.map((v) => (isPresent(v) ? encoder.encode(v) : undefined))
   return makeData({
     ...withValidity({ type: new Utf8(), length: values.length }, values.map(isPresent)),
-    valueOffsets,
-    data
+    ...offsetsAndBytes(encoded)
   })
 }
 
@@ -104,6 +117,24 @@ export const int64Data = (values: ReadonlyArray<Cell<bigint>>): Data<Int64> => {
     if (isPresent(v)) data[i] = v
   })
   return makeData({ ...withValidity({ type: new Int64(), length: values.length }, values.map(isPresent)), data })
+}
+
+/** Uint64 column (values must already be range-checked). */
+export const uint64Data = (values: ReadonlyArray<Cell<bigint>>): Data<Uint64> => {
+  const data = new BigUint64Array(values.length)
+  values.forEach((v, i) => {
+    if (isPresent(v)) data[i] = v
+  })
+  return makeData({ ...withValidity({ type: new Uint64(), length: values.length }, values.map(isPresent)), data })
+}
+
+/** Float64 column. */
+export const float64Data = (values: ReadonlyArray<Cell<number>>): Data<Float64> => {
+  const data = new Float64Array(values.length)
+  values.forEach((v, i) => {
+    if (isPresent(v)) data[i] = v
+  })
+  return makeData({ ...withValidity({ type: new Float64(), length: values.length }, values.map(isPresent)), data })
 }
 
 /** Boolean column (bit-packed). */
