@@ -16,6 +16,12 @@ interface Utf8Writer {
 const hasUtf8Write = typeof (Buffer.prototype as Utf8Writer).utf8Write === "function"
 const INT32_MAX = 2147483647
 const TWO_POW_32 = 4294967296
+/** Strings up to this many UTF-16 units are tried as ASCII in JS before falling back to the native writer. */
+const SHORT_STRING = 12
+
+const writeNative = (data: Buffer & Utf8Writer, text: string, position: number): number =>
+  hasUtf8Write ? data.utf8Write!(text, position) : data.write(text, position, "utf8")
+
 /** Bytes per row assumed for the first data allocation when nothing better is known. */
 const INITIAL_BYTES_PER_ROW = 16
 
@@ -46,7 +52,18 @@ abstract class ByteDataBuilder<T extends Utf8 | Binary | LargeUtf8 | LargeBinary
     // A UTF-16 code unit never needs more than 3 UTF-8 bytes (a surrogate pair: 4 bytes for 2 units).
     if (position + text.length * 3 > this.data.length) this.growData(position + text.length * 3)
     const data = this.data as Buffer & Utf8Writer
-    return position + (hasUtf8Write ? data.utf8Write!(text, position) : data.write(text, position, "utf8"))
+    const n = text.length
+    if (n <= SHORT_STRING) {
+      // Short ASCII strings: a JS loop beats the native call's fixed cost; bail out at the first non-ASCII unit.
+      let end = position
+      for (let k = 0; k < n; k++) {
+        const code = text.charCodeAt(k)
+        if (code >= 0x80) return position + writeNative(data, text, position)
+        data[end++] = code
+      }
+      return end
+    }
+    return position + writeNative(data, text, position)
   }
 
   /** Copies `bytes` at the current position and returns the new end position (not yet committed). */
