@@ -6,7 +6,7 @@
  */
 import type * as Arrow from "apache-arrow"
 import { Context, Effect, Exit, Option, Scope, Stream } from "effect"
-import type { AdbcError } from "./AdbcError.ts"
+import { type AdbcError, adbcError } from "./AdbcError.ts"
 import { BatchAssembler } from "./arrow/index.ts"
 import type { BatchCapMode, DriverCursor } from "./Driver.ts"
 import type { Session } from "./internal/session.ts"
@@ -65,6 +65,9 @@ export const fromCursor = Effect.fnUntraced(function*(
   yield* Effect.addFinalizer(() => release)
 
   const assembler = new BatchAssembler(cursor.schema, { maxRows: cap.rows, mode: cap.mode })
+  // A value that does not fit its Arrow column (decimal overflow, bad text) is the data's fault, not a bug.
+  const assemble = <A>(f: () => A) =>
+    Effect.try({ try: f, catch: (e) => adbcError("INVALID_DATA", e instanceof Error ? e.message : String(e)) })
   let exhausted = false
   const step = (_: void): Effect.Effect<
     readonly [ReadonlyArray<Arrow.RecordBatch>, Option.Option<void>],
@@ -77,10 +80,10 @@ export const fromCursor = Effect.fnUntraced(function*(
           exhausted = true
           break
         }
-        const ready = assembler.push(page)
+        const ready = yield* assemble(() => assembler.push(page))
         if (ready.length > 0) return [ready, Option.some(undefined)] as const
       }
-      const rest = assembler.flush()
+      const rest = yield* assemble(() => assembler.flush())
       yield* release
       return [rest === undefined ? [] : [rest], Option.none<void>()] as const
     })

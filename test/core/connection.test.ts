@@ -113,6 +113,18 @@ describe("readers", () => {
     }).pipe(Effect.provide(setup(server)))
   })
 
+  it.effect("a value that does not fit its column fails INVALID_DATA and releases the cursor", () => {
+    const server = new MemoryServer()
+    return Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const error = failure(yield* Effect.exit(Stream.runCollect(conn.query("SELECT OVERFLOW"))))
+      expect(error.status).toBe("INVALID_DATA")
+      expect(error.message).toContain("d")
+      expect(server.openCursors).toBe(0)
+      yield* conn.close
+    }).pipe(Effect.provide(setup(server)))
+  })
+
   it.effect("bound parameters reach the driver", () => {
     const server = new MemoryServer()
     return Effect.gen(function*() {

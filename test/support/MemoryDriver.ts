@@ -4,7 +4,8 @@
  * Its "SQL" is a tiny command language:
  * - `SELECT * FROM <key>` reads a table (key = `schema.table`, or `#table` for a temporary one)
  * - `CREATE <json>` / `DROP <key>` come from its own ingest DDL
- * - `UPDATE <n>` reports n rows affected, `FAIL <message>` fails, `SELECT PARAMS` returns the bound parameters.
+ * - `UPDATE <n>` reports n rows affected, `FAIL <message>` fails, `SELECT PARAMS` returns the bound parameters,
+ *   `SELECT OVERFLOW` returns a value too wide for its decimal(5,2) column.
  *
  * Rows inserted while autocommit is off stay pending until commit and are dropped on rollback.
  */
@@ -135,6 +136,10 @@ const makeConnection = (server: MemoryServer): DriverConnection => {
         const arg = rest.join(" ")
         switch (verb) {
           case "SELECT": {
+            if (arg === "OVERFLOW") {
+              const schema = new Arrow.Schema([new Arrow.Field("d", new Arrow.Decimal(2, 5, 128), true)])
+              return yield* cursorOver(schema, [["1.5"], ["123456.78"]], options)
+            }
             if (arg === "PARAMS") {
               if (parameters === undefined) return yield* Effect.fail(adbcError("INVALID_STATE", "no parameters bound"))
               return yield* cursorOver(parameters.schema, parameters.batches.flatMap(rowsOfBatch), options)
