@@ -62,3 +62,10 @@ export {
 } from "./Statistics.ts"
 export { buildTableSchema, type TableColumnDescription } from "./TableSchema.ts"
 export { buildTableTypes, GET_TABLE_TYPES_SCHEMA } from "./TableTypes.ts"
+export {
+  type ColumnLocation,
+  columnRowFromField,
+  XdbcDataType,
+  xdbcDataTypeOf,
+  XdbcNullable
+} from "./Xdbc.ts"
