@@ -1,6 +1,7 @@
 /**
- * Catalog results built in the driver-independent core: GetInfo, GetObjects, GetTableTypes,
- * GetTableSchema and GetParameterSchema, from plain values a driver supplies.
+ * Catalog results built in the driver-independent core: GetInfo, GetObjects, GetTableTypes, GetStatistics,
+ * GetStatisticNames, GetTableSchema and GetParameterSchema, from plain values a driver supplies; plus the
+ * search-pattern matcher and XDBC helpers drivers use to produce those values.
  */
 export { CatalogError, type CatalogErrorKind, isCatalogError } from "./CatalogError.ts"
 export {
