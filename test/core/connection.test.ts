@@ -1,12 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
 import { Effect, Exit, Fiber, Layer, Scope, Stream } from "effect"
-import { AdbcError, READER_ACTIVE_MESSAGE } from "../../src/AdbcError.ts"
+import { READER_ACTIVE_MESSAGE } from "../../src/AdbcError.ts"
 import { GET_INFO_SCHEMA, GET_OBJECTS_SCHEMA, InfoCode, ObjectDepth } from "../../src/catalog/index.ts"
 import * as Connection from "../../src/Connection.ts"
 import * as Database from "../../src/Database.ts"
 import { type BatchCapMode, Driver } from "../../src/Driver.ts"
 import { fromTable } from "../../src/Ingest.ts"
+import { failure } from "../support/exits.ts"
 import { memoryDriver, MemoryServer } from "../support/MemoryDriver.ts"
 
 const numbers = (n: number) =>
@@ -27,12 +28,6 @@ const seed = (rows: number) =>
     yield* conn.ingest(fromTable(numbers(rows)), { targetTable: "T", targetDbSchema: "MAIN" })
   })
 
-const failure = <A>(exit: Exit.Exit<A, AdbcError>): AdbcError => {
-  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
-  const error = exit.cause.reasons.find((r) => r._tag === "Fail")
-  if (error === undefined || error._tag !== "Fail") throw new Error(`expected a typed failure: ${exit.cause}`)
-  return error.error
-}
 
 describe("readers", () => {
   it.effect("best-effort cap appends whole pages; batches sum to the result", () => {

@@ -6,6 +6,7 @@ import * as Connection from "../../src/Connection.ts"
 import * as Database from "../../src/Database.ts"
 import { Driver } from "../../src/Driver.ts"
 import { fromTable, type IngestData } from "../../src/Ingest.ts"
+import { failure } from "../support/exits.ts"
 import { memoryDriver, MemoryServer } from "../support/MemoryDriver.ts"
 
 const setup = (server: MemoryServer) =>
@@ -21,12 +22,6 @@ const data = (n: number, offset = 0) =>
   })
 const strings = (name: string, values: Array<string>) => new Arrow.Table({ [name]: Arrow.vectorFromArray(values, new Arrow.Utf8()) })
 
-const failure = <A>(exit: Exit.Exit<A, AdbcError>): AdbcError => {
-  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
-  const reason = exit.cause.reasons.find((r) => r._tag === "Fail")
-  if (reason === undefined || reason._tag !== "Fail") throw new Error(`expected a typed failure: ${exit.cause}`)
-  return reason.error
-}
 
 const run = <A>(server: MemoryServer, f: (conn: Connection.ConnectionShape) => Effect.Effect<A, AdbcError>) =>
   Effect.flatMap(Connection.Connection, f).pipe(Effect.provide(setup(server)))
