@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
-import { Effect, Exit, Layer, Stream } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
 import * as Database from "../../src/Database.ts"
