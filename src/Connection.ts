@@ -11,6 +11,7 @@ import * as Arrow from "apache-arrow"
 import { Context, Effect, Exit, Layer, Scope, Stream } from "effect"
 import {
   type AdbcError,
+  adbcError,
   fromUnknown,
   invalidArgument,
   invalidState,
@@ -24,7 +25,9 @@ import {
   type ObjectDepth,
   type GetObjectsFilters,
   InfoCode,
-  InfoValue
+  InfoValue,
+  isCatalogError,
+  isObjectDepth
 } from "./catalog/index.ts"
 import { Database } from "./Database.ts"
 import { type IngestData, ingestOptionEntries, type IngestOptions } from "./Ingest.ts"
@@ -217,10 +220,16 @@ export const make = Effect.fnUntraced(function*(
     getObjects: (args) =>
       Effect.gen(function*() {
         const { depth, ...filters } = args
+        if (!isObjectDepth(depth)) {
+          return yield* invalidArgument(`unknown GetObjects depth ${String(depth)}: expected 0 (all), 1, 2 or 3`)
+        }
         const rows = yield* session.request(driverConnection.catalogRows(depth, filters))
         return yield* Effect.try({
           try: () => buildGetObjects(depth, filters, rows),
-          catch: (e) => invalidArgument(e instanceof Error ? e.message : String(e))
+          catch: (e) =>
+            isCatalogError(e) && e.kind === "invalid-argument"
+              ? invalidArgument(e.message)
+              : adbcError("INTERNAL", `the ${driver.name} driver returned catalog rows the result cannot hold: ${String(e)}`)
         })
       }),
     getTableTypes: Effect.sync(() => buildTableTypes(driverConnection.tableTypes)),

@@ -252,6 +252,8 @@ describe("catalog through the connection", () => {
       expect(objects.schema.fields.map(String)).toEqual(GET_OBJECTS_SCHEMA.fields.map(String))
       const catalog = objects.get(0)!.toJSON() as { catalog_name: string; catalog_db_schemas: Arrow.Vector }
       expect(catalog.catalog_name).toBe("mem")
+      const badDepth = failure(yield* Effect.exit(conn.getObjects({ depth: 7 as ObjectDepth })))
+      expect(badDepth.status).toBe("INVALID_ARGUMENT")
       const types = yield* conn.getTableTypes
       expect([...types.getChild("table_type")!.toArray()]).toEqual(["TABLE", "VIEW"])
       const schema = yield* conn.getTableSchema(undefined, "MAIN", "T")
