@@ -25,6 +25,7 @@ import type {
   Uint8
 } from "apache-arrow"
 import { BaseColumnBuilder, type ColumnBuilderOptions, grownCapacity } from "./ColumnBuilder.ts"
+import { parseIsoDate, parseIsoTime, parseIsoTimestamp, type TemporalParts, writeSecondsAndNanos } from "./Temporal.ts"
 
 type FixedArray =
   | Int8Array
@@ -220,6 +221,8 @@ export class Int16Builder extends FixedWidthBuilder<Int16, Int16Array> {
 /** Types stored as one int32 per row. */
 export type Int32StoredType = Int32 | Date_ | Time | IntervalYearMonth
 
+const INTEGER_TEXT = /^[+-]?\d+$/
+
 /**
  * Arrow int32 and the types stored like it: date32 (days since the epoch), time32 (s or ms since midnight) and
  * interval[year-month] (months).
@@ -227,9 +230,13 @@ export type Int32StoredType = Int32 | Date_ | Time | IntervalYearMonth
 export class Int32Builder<T extends Int32StoredType = Int32> extends FixedWidthBuilder<T, Int32Array> {
   protected values = new Int32Array(0)
   private readonly isDateDay: boolean
+  /** For time32: units per second (1 or 1000); 0 otherwise. */
+  private readonly timeUnitsPerSecond: number
+  private readonly parts: TemporalParts = { seconds: 0, nanos: 0 }
   constructor(type: T, options?: ColumnBuilderOptions) {
     super(type, 1, options)
     this.isDateDay = DataType.isDate(type) && type.unit === DateUnit.DAY
+    this.timeUnitsPerSecond = DataType.isTime(type) ? (type.unit === 0 ? 1 : 1000) : 0
   }
   protected allocate(elements: number): Int32Array {
     return new Int32Array(elements)
@@ -248,8 +255,23 @@ export class Int32Builder<T extends Int32StoredType = Int32> extends FixedWidthB
     if (!this.isDateDay || Number.isNaN(ms)) throw this.invalid(value, "a valid Date for a date32 column")
     this.appendNumber(Math.floor(ms / MS_PER_DAY))
   }
+  /**
+   * Appends text: an ISO date (`2024-02-29`) for date32, an ISO time (`12:34:56.789`, sub-unit digits truncated)
+   * for time32, integer text otherwise.
+   */
+  appendString(value: string): void {
+    if (this.isDateDay) return this.appendNumber(parseIsoDate(value, this.name))
+    if (this.timeUnitsPerSecond !== 0) {
+      parseIsoTime(value, this.parts, this.name)
+      const perUnit = 1e9 / this.timeUnitsPerSecond
+      return this.appendNumber(this.parts.seconds * this.timeUnitsPerSecond + Math.floor(this.parts.nanos / perUnit))
+    }
+    if (!INTEGER_TEXT.test(value)) throw this.invalid(value, "integer text")
+    this.appendNumber(Number(value))
+  }
   append(value: unknown): void {
     if (value === null || value === undefined) return this.appendNull()
+    if (typeof value === "string") return this.appendString(value)
     if (value instanceof Date) return this.appendDate(value)
     const n = numberOf(value)
     if (n === undefined) throw this.invalid(value, "a 32-bit integer")
@@ -393,39 +415,49 @@ export class Float64Builder extends FixedWidthBuilder<Float64, Float64Array> {
 /** Types stored as one signed int64 per row. */
 export type Int64StoredType = Int64 | Timestamp | Time | Duration | Date_
 
-/** How {@link Int64Builder.appendDate} converts epoch milliseconds: none, or the target unit. */
-const enum DateConversion {
-  None,
-  Seconds,
-  Milliseconds,
-  Microseconds,
-  Nanoseconds
+/** What an int64-stored column holds, for text, Date and seconds+nanos conversions. */
+const enum Int64Kind {
+  Integer,
+  Timestamp,
+  Time,
+  Date64,
+  Duration
 }
-
-const INTEGER_TEXT = /^[+-]?\d+$/
 
 /**
  * Arrow int64 and the types stored like it: timestamp (any unit, with or without time zone; value since the epoch
  * in that unit), time64 (us or ns since midnight), duration (any unit) and date64 (ms).
  *
  * `appendNumber` takes any integer-valued JS number in int64 range and writes it exactly without allocating a
- * bigint; `appendBigInt` takes a bigint.
+ * bigint; `appendBigInt` takes a bigint; `appendSecondsAndNanos` converts to the column's unit exactly.
  */
 export class Int64Builder<T extends Int64StoredType = Int64> extends FixedWidthBuilder<T, BigInt64Array> {
   protected values: BigInt64Array = new BigInt64Array(0)
   /** The same memory as `values`, as (low, high) 32-bit words per row. */
   private words: Int32Array = new Int32Array(0)
-  private readonly dateConversion: DateConversion
+  private readonly kind: Int64Kind
+  /** Arrow TimeUnit of the column (milliseconds for date64; unused for plain int64). */
+  private readonly unit: number
+  private readonly parts: TemporalParts = { seconds: 0, nanos: 0 }
 
   constructor(type: T, options?: ColumnBuilderOptions) {
     super(type, 1, options)
-    this.dateConversion = DataType.isTimestamp(type)
-      ? [DateConversion.Seconds, DateConversion.Milliseconds, DateConversion.Microseconds, DateConversion.Nanoseconds][
-        type.unit
-      ]!
-      : DataType.isDate(type) && type.unit === DateUnit.MILLISECOND
-      ? DateConversion.Milliseconds
-      : DateConversion.None
+    if (DataType.isTimestamp(type)) {
+      this.kind = Int64Kind.Timestamp
+      this.unit = type.unit
+    } else if (DataType.isTime(type)) {
+      this.kind = Int64Kind.Time
+      this.unit = type.unit
+    } else if (DataType.isDuration(type)) {
+      this.kind = Int64Kind.Duration
+      this.unit = type.unit
+    } else if (DataType.isDate(type)) {
+      this.kind = Int64Kind.Date64
+      this.unit = 1
+    } else {
+      this.kind = Int64Kind.Integer
+      this.unit = 0
+    }
   }
   protected allocate(elements: number): BigInt64Array {
     return new BigInt64Array(elements)
@@ -457,28 +489,53 @@ export class Int64Builder<T extends Int64StoredType = Int64> extends FixedWidthB
     this.rows = i + 1
   }
 
-  /** Appends decimal integer text such as `"-9223372036854775808"`. */
+  /**
+   * timestamp, time64, duration and date64: appends `seconds` (since the epoch, since midnight, or elapsed) plus
+   * `nanos` (0 ≤ nanos < 1e9), converted exactly to the column's unit; digits finer than the unit are truncated.
+   */
+  appendSecondsAndNanos(seconds: number, nanos: number): void {
+    if (this.kind === Int64Kind.Integer) throw this.invalid(seconds, "an integer (int64 has no time unit)")
+    if (!(Number.isInteger(seconds) && Math.abs(seconds) < 2 ** 40 && Number.isInteger(nanos) && nanos >= 0 && nanos < 1e9)) {
+      throw this.invalid({ seconds, nanos }, "integer seconds and 0 <= nanos < 1e9")
+    }
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    if (!writeSecondsAndNanos(this.words, i, seconds, nanos, this.unit)) {
+      throw this.invalid({ seconds, nanos }, `a value within the int64 range of ${this.type}`)
+    }
+    this.rows = i + 1
+  }
+
+  /**
+   * Appends text: an ISO timestamp (`2024-02-29 12:34:56.123456789`, `T` or space, optional `Z`/`±HH:MM` offset
+   * which is applied to give UTC) for timestamps, an ISO time for time64, an ISO date for date64, integer text for
+   * int64 and durations.
+   */
   appendString(value: string): void {
-    if (!INTEGER_TEXT.test(value)) throw this.invalid(value, "integer text")
-    this.appendBigInt(BigInt(value))
+    switch (this.kind) {
+      case Int64Kind.Timestamp:
+        parseIsoTimestamp(value, this.parts, this.name)
+        return this.appendSecondsAndNanos(this.parts.seconds, this.parts.nanos)
+      case Int64Kind.Time:
+        parseIsoTime(value, this.parts, this.name)
+        return this.appendSecondsAndNanos(this.parts.seconds, this.parts.nanos)
+      case Int64Kind.Date64:
+        return this.appendNumber(parseIsoDate(value, this.name) * MS_PER_DAY)
+      default:
+        if (!INTEGER_TEXT.test(value)) throw this.invalid(value, "integer text")
+        return this.appendBigInt(BigInt(value))
+    }
   }
 
   /** timestamp and date64 only: appends a JS Date (epoch milliseconds, converted to the column's unit). */
   appendDate(value: Date): void {
     const ms = value.getTime()
     if (Number.isNaN(ms)) throw this.invalid(value, "a valid Date")
-    switch (this.dateConversion) {
-      case DateConversion.Seconds:
-        return this.appendNumber(Math.floor(ms / 1000))
-      case DateConversion.Milliseconds:
-        return this.appendNumber(ms)
-      case DateConversion.Microseconds:
-        return this.appendNumber(ms * 1000)
-      case DateConversion.Nanoseconds:
-        return this.appendBigInt(BigInt(ms) * 1_000_000n)
-      default:
-        throw this.invalid(value, `an integer (${this.type} does not take a Date)`)
+    if (this.kind !== Int64Kind.Timestamp && this.kind !== Int64Kind.Date64) {
+      throw this.invalid(value, `an integer (${this.type} does not take a Date)`)
     }
+    const seconds = Math.floor(ms / 1000)
+    this.appendSecondsAndNanos(seconds, (ms - seconds * 1000) * 1_000_000)
   }
 
   append(value: unknown): void {

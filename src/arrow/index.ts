@@ -44,4 +44,12 @@ export {
 export { makeColumnBuilder, makeFieldBuilder } from "./makeColumnBuilder.ts"
 export { NullBuilder } from "./NullBuilder.ts"
 export { columnsPage, recordsPage, rowsPage } from "./Pages.ts"
+export {
+  daysFromCivil,
+  parseIsoDate,
+  parseIsoTime,
+  parseIsoTimestamp,
+  type TemporalParts,
+  writeSecondsAndNanos
+} from "./Temporal.ts"
 export { LargeVarBinaryBuilder, VarBinaryBuilder } from "./VarBinaryBuilders.ts"
