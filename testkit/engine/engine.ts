@@ -172,6 +172,11 @@ export class Session {
     return rows
   }
 
+  /** Tables a query reads, as DuckDB resolves its text (quoted, schema-qualified where written so). */
+  tableNames(sql: string): string[] {
+    return [...this.connection.getTableNames(sql, true)]
+  }
+
   /** Prepares one statement. */
   async prepare(sql: string): Promise<Prepared> {
     const stmt = await guard(() => this.connection.prepare(sql))

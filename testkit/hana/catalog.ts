@@ -1,0 +1,158 @@
+/**
+ * HANA's system schema as DuckDB views over DuckDB's own catalog functions, with HANA's view and column names:
+ * SYS.SCHEMAS, TABLES, VIEWS, TABLE_COLUMNS, VIEW_COLUMNS, CONSTRAINTS, REFERENTIAL_CONSTRAINTS, USERS, M_DATABASE,
+ * M_TEMPORARY_TABLES, M_TEMPORARY_TABLE_COLUMNS, plus SYS.DUMMY.
+ *
+ * Column names follow the SAP HANA SQL and System Views Reference (help.sap.com, "System Views Reference": TABLES,
+ * TABLE_COLUMNS, CONSTRAINTS, REFERENTIAL_CONSTRAINTS, USERS, SCHEMAS, VIEWS, M_DATABASE, M_TEMPORARY_TABLES);
+ * only a documented subset of each view's columns is provided (testkit/hana/README.md lists them).
+ * Views run in the querying session, so DuckDB's catalog functions show that session's TEMP tables, and session
+ * values come from DuckDB variables set at login (`hana_user`, `hana_schema`, `hana_connection_id`).
+ */
+import type { Session } from "../engine/index.ts"
+import { quoteString } from "./names.ts"
+
+const decode = (expr: string): string => `regexp_replace(${expr}, '~(.)', '\\1', 'g')`
+
+/** HANA type text of a column: its comment (written by CREATE TABLE) or a mapping of the DuckDB type. */
+const HANA_TYPE = `COALESCE(NULLIF(c.comment, ''), CASE
+  WHEN c.data_type = 'INTEGER' THEN 'INTEGER'
+  WHEN c.data_type = 'BIGINT' THEN 'BIGINT'
+  WHEN c.data_type IN ('SMALLINT', 'TINYINT') THEN 'SMALLINT'
+  WHEN c.data_type = 'UTINYINT' THEN 'TINYINT'
+  WHEN c.data_type = 'DOUBLE' THEN 'DOUBLE'
+  WHEN c.data_type = 'FLOAT' THEN 'REAL'
+  WHEN c.data_type = 'BOOLEAN' THEN 'BOOLEAN'
+  WHEN c.data_type = 'DATE' THEN 'DATE'
+  WHEN c.data_type = 'TIME' THEN 'TIME'
+  WHEN c.data_type = 'TIMESTAMP_S' THEN 'SECONDDATE'
+  WHEN c.data_type LIKE 'TIMESTAMP%' THEN 'TIMESTAMP'
+  WHEN c.data_type = 'BLOB' THEN 'VARBINARY(5000)'
+  WHEN c.data_type LIKE 'DECIMAL%' THEN 'DECIMAL(' || c.numeric_precision || ',' || c.numeric_scale || ')'
+  WHEN c.data_type = 'BIT' THEN 'BIT'
+  ELSE 'NVARCHAR(5000)' END)`
+
+const TYPE_ID = (name: string): string => `CASE ${name}
+  WHEN 'TINYINT' THEN -6 WHEN 'SMALLINT' THEN 5 WHEN 'INTEGER' THEN 4 WHEN 'BIGINT' THEN -5
+  WHEN 'DECIMAL' THEN 3 WHEN 'SMALLDECIMAL' THEN 3 WHEN 'REAL' THEN 7 WHEN 'DOUBLE' THEN 8 WHEN 'BOOLEAN' THEN 16
+  WHEN 'VARCHAR' THEN 12 WHEN 'NVARCHAR' THEN -9 WHEN 'CHAR' THEN 1 WHEN 'NCHAR' THEN -15 WHEN 'ALPHANUM' THEN -9
+  WHEN 'SHORTTEXT' THEN -9 WHEN 'VARBINARY' THEN -3 WHEN 'BINARY' THEN -2 WHEN 'DATE' THEN 91 WHEN 'TIME' THEN 92
+  WHEN 'SECONDDATE' THEN 93 WHEN 'TIMESTAMP' THEN 93 WHEN 'CLOB' THEN 2005 WHEN 'NCLOB' THEN 2011 WHEN 'TEXT' THEN 2011
+  WHEN 'BLOB' THEN 2004 WHEN 'BIT' THEN -7 ELSE 1111 END`
+
+/** Options describing the server, shown by SYS.M_DATABASE. */
+export interface CatalogInfo {
+  readonly systemId: string
+  readonly databaseName: string
+  readonly version: string
+}
+
+/** SQL creating the SYS schema, the _SYS_* schemas and every catalog view. */
+export const catalogSql = (info: CatalogInfo): string => {
+  const columnsBase = `SELECT ${decode("c.schema_name")} AS SCHEMA_NAME, ${decode("c.table_name")} AS TABLE_NAME,
+      CAST(c.table_oid AS BIGINT) AS TABLE_OID, ${decode("c.column_name")} AS COLUMN_NAME,
+      CAST(c.column_index AS INTEGER) AS POSITION, ${HANA_TYPE} AS HANA_TYPE,
+      CASE WHEN c.is_nullable THEN 'TRUE' ELSE 'FALSE' END AS IS_NULLABLE, c.column_default AS DEFAULT_VALUE,
+      c.database_name AS DATABASE_NAME
+    FROM duckdb_columns() c`
+  const typed = (from: string): string => `SELECT *, regexp_extract(HANA_TYPE, '^([A-Z_]+)', 1) AS DATA_TYPE_NAME,
+      TRY_CAST(NULLIF(regexp_extract(HANA_TYPE, '\\((\\d+)', 1), '') AS INTEGER) AS DECLARED_LENGTH,
+      TRY_CAST(NULLIF(regexp_extract(HANA_TYPE, ',(\\d+)\\)', 1), '') AS INTEGER) AS DECLARED_SCALE FROM (${from})`
+  const columnList = `SCHEMA_NAME, TABLE_NAME, TABLE_OID, COLUMN_NAME, POSITION, ${TYPE_ID("DATA_TYPE_NAME")} AS DATA_TYPE_ID,
+      DATA_TYPE_NAME, CAST(0 AS INTEGER) AS OFFSET,
+      CAST(COALESCE(DECLARED_LENGTH, CASE DATA_TYPE_NAME WHEN 'TINYINT' THEN 3 WHEN 'SMALLINT' THEN 5 WHEN 'INTEGER' THEN 10
+        WHEN 'BIGINT' THEN 19 WHEN 'REAL' THEN 24 WHEN 'DOUBLE' THEN 53 WHEN 'BOOLEAN' THEN 1 WHEN 'DATE' THEN 10 WHEN 'TIME' THEN 8
+        WHEN 'SECONDDATE' THEN 19 WHEN 'TIMESTAMP' THEN 27 WHEN 'SMALLDECIMAL' THEN 16 WHEN 'DECIMAL' THEN 34 ELSE 0 END) AS INTEGER) AS LENGTH,
+      CAST(CASE WHEN DATA_TYPE_NAME = 'DECIMAL' THEN DECLARED_SCALE WHEN DATA_TYPE_NAME = 'TIMESTAMP' THEN 7 ELSE NULL END AS INTEGER) AS SCALE,
+      IS_NULLABLE, DEFAULT_VALUE, CAST(NULL AS VARCHAR) AS COLLATION, CAST(NULL AS VARCHAR) AS COMMENTS,
+      'NONE' AS GENERATION_TYPE`
+  const sysSchemas = ["SYS", "_SYS_BIC", "_SYS_REPO", "_SYS_STATISTICS", "_SYS_TASK", "_SYS_AFL"]
+  return [
+    ...sysSchemas.map((s) => `CREATE SCHEMA IF NOT EXISTS "${s}"`),
+    `CREATE TABLE "SYS"."DUMMY" ("DUMMY" VARCHAR)`,
+    `INSERT INTO "SYS"."DUMMY" VALUES ('X')`,
+    `COMMENT ON COLUMN "SYS"."DUMMY"."DUMMY" IS 'VARCHAR(1)'`,
+    `CREATE TABLE "SYS"."_USERS" (USER_NAME VARCHAR, USER_ID BIGINT, CREATOR VARCHAR, CREATE_TIME TIMESTAMP,
+      DEFAULT_SCHEMA VARCHAR)`,
+    `CREATE VIEW "SYS"."USERS" AS SELECT USER_NAME, USER_ID, CAST(NULL AS VARCHAR) AS USERGROUP_NAME, CREATOR, CREATE_TIME,
+      CAST(NULL AS TIMESTAMP) AS VALID_FROM, CAST(NULL AS TIMESTAMP) AS VALID_UNTIL,
+      CAST(NULL AS TIMESTAMP) AS LAST_SUCCESSFUL_CONNECT, 'FALSE' AS USER_DEACTIVATED, 'TRUE' AS IS_PASSWORD_ENABLED,
+      DEFAULT_SCHEMA AS DEFAULT_SCHEMA_NAME FROM "SYS"."_USERS"`,
+    `CREATE VIEW "SYS"."SCHEMAS" AS SELECT ${decode("schema_name")} AS SCHEMA_NAME,
+      CASE WHEN schema_name = 'SYS' OR schema_name LIKE '\\_SYS\\_%' ESCAPE '\\' THEN 'SYS' ELSE 'SYSTEM' END AS SCHEMA_OWNER,
+      'TRUE' AS HAS_PRIVILEGES, CAST(NULL AS TIMESTAMP) AS CREATE_TIME
+      FROM duckdb_schemas() WHERE database_name = current_database() AND schema_name NOT IN ('main', 'information_schema', 'pg_catalog')`,
+    `CREATE VIEW "SYS"."TABLES" AS SELECT ${decode("t.schema_name")} AS SCHEMA_NAME, ${decode("t.table_name")} AS TABLE_NAME,
+      CAST(t.table_oid AS BIGINT) AS TABLE_OID, t.comment AS COMMENTS,
+      CASE WHEN t.schema_name = 'SYS' THEN 'TRUE' ELSE 'FALSE' END AS IS_SYSTEM_TABLE, 'TRUE' AS IS_COLUMN_TABLE,
+      'COLUMN' AS TABLE_TYPE, 'FALSE' AS IS_TEMPORARY, 'NONE' AS TEMPORARY_TABLE_TYPE, 'TRUE' AS IS_LOGGED,
+      CASE WHEN t.has_primary_key THEN 'TRUE' ELSE 'FALSE' END AS HAS_PRIMARY_KEY, 'FALSE' AS IS_USER_DEFINED_TYPE,
+      CAST(NULL AS TIMESTAMP) AS CREATE_TIME
+      FROM duckdb_tables() t WHERE t.database_name = current_database() AND t.schema_name <> 'main'
+        AND NOT (t.schema_name = 'SYS' AND t.table_name LIKE '\\_%' ESCAPE '\\')`,
+    `CREATE VIEW "SYS"."VIEWS" AS SELECT ${decode("v.schema_name")} AS SCHEMA_NAME, ${decode("v.view_name")} AS VIEW_NAME,
+      CAST(v.view_oid AS BIGINT) AS VIEW_OID, 'SYSTEM' AS OWNER_NAME, v.comment AS COMMENTS, 'TRUE' AS IS_VALID,
+      v.sql AS DEFINITION, 'ROW' AS VIEW_TYPE, 'FALSE' AS IS_READ_ONLY, CAST(NULL AS TIMESTAMP) AS CREATE_TIME
+      FROM duckdb_views() v WHERE v.database_name = current_database() AND NOT v.internal AND v.schema_name <> 'main'`,
+    `CREATE VIEW "SYS"."_COLUMNS" AS ${typed(columnsBase)}`,
+    `CREATE VIEW "SYS"."TABLE_COLUMNS" AS SELECT ${columnList} FROM "SYS"."_COLUMNS" c
+      WHERE c.DATABASE_NAME = current_database() AND c.SCHEMA_NAME <> 'main'
+        AND EXISTS (SELECT 1 FROM duckdb_tables() t WHERE t.table_oid = c.TABLE_OID)`,
+    `CREATE VIEW "SYS"."VIEW_COLUMNS" AS SELECT SCHEMA_NAME, TABLE_NAME AS VIEW_NAME, TABLE_OID AS VIEW_OID, COLUMN_NAME, POSITION,
+      ${TYPE_ID("DATA_TYPE_NAME")} AS DATA_TYPE_ID, DATA_TYPE_NAME,
+      CAST(COALESCE(DECLARED_LENGTH, 0) AS INTEGER) AS LENGTH, CAST(DECLARED_SCALE AS INTEGER) AS SCALE, IS_NULLABLE,
+      DEFAULT_VALUE, CAST(NULL AS VARCHAR) AS COMMENTS
+      FROM "SYS"."_COLUMNS" c WHERE c.DATABASE_NAME = current_database()
+        AND EXISTS (SELECT 1 FROM duckdb_views() v WHERE v.view_oid = c.TABLE_OID AND NOT v.internal)`,
+    `CREATE VIEW "SYS"."CONSTRAINTS" AS SELECT ${decode("k.schema_name")} AS SCHEMA_NAME, ${decode("k.table_name")} AS TABLE_NAME,
+      ${decode("u.col")} AS COLUMN_NAME, CAST(u.pos AS INTEGER) AS POSITION, k.constraint_name AS CONSTRAINT_NAME,
+      CASE WHEN k.constraint_type = 'PRIMARY KEY' THEN 'TRUE' ELSE 'FALSE' END AS IS_PRIMARY_KEY,
+      'TRUE' AS IS_UNIQUE_KEY, CAST(NULL AS VARCHAR) AS CHECK_CONDITION
+      FROM duckdb_constraints() k,
+        LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
+      WHERE k.database_name = current_database() AND k.constraint_type IN ('PRIMARY KEY', 'UNIQUE')`,
+    `CREATE VIEW "SYS"."REFERENTIAL_CONSTRAINTS" AS SELECT ${decode("k.schema_name")} AS SCHEMA_NAME,
+      ${decode("k.table_name")} AS TABLE_NAME, ${decode("u.col")} AS COLUMN_NAME, CAST(u.pos AS INTEGER) AS POSITION,
+      k.constraint_name AS CONSTRAINT_NAME, ${decode("k.schema_name")} AS REFERENCED_SCHEMA_NAME,
+      ${decode("k.referenced_table")} AS REFERENCED_TABLE_NAME, ${decode("k.referenced_column_names[u.pos]")} AS REFERENCED_COLUMN_NAME,
+      CAST(NULL AS VARCHAR) AS REFERENCED_CONSTRAINT_NAME, 'RESTRICT' AS UPDATE_RULE, 'RESTRICT' AS DELETE_RULE,
+      'TRUE' AS IS_VALIDATED, 'TRUE' AS IS_ENABLED
+      FROM duckdb_constraints() k,
+        LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
+      WHERE k.database_name = current_database() AND k.constraint_type = 'FOREIGN KEY'`,
+    `CREATE VIEW "SYS"."M_DATABASE" AS SELECT ${quoteString(info.systemId)} AS SYSTEM_ID,
+      ${quoteString(info.databaseName)} AS DATABASE_NAME, 'localhost' AS HOST, CAST(TIMESTAMP '2024-01-01 00:00:00' AS TIMESTAMP) AS START_TIME,
+      ${quoteString(info.version)} AS VERSION, 'TEST' AS USAGE`,
+    `CREATE VIEW "SYS"."M_TEMPORARY_TABLES" AS SELECT 'localhost' AS HOST, 30015 AS PORT,
+      CAST(getvariable('hana_schema') AS VARCHAR) AS SCHEMA_NAME, ${decode("t.table_name")} AS TABLE_NAME, 'COLUMN' AS TABLE_TYPE,
+      'LOCAL' AS TEMPORARY_TABLE_TYPE, CAST(getvariable('hana_connection_id') AS INTEGER) AS CONNECTION_ID,
+      CAST(NULL AS TIMESTAMP) AS CREATE_TIME
+      FROM duckdb_tables() t WHERE t.database_name = 'temp'`,
+    `CREATE VIEW "SYS"."M_TEMPORARY_TABLE_COLUMNS" AS SELECT 'localhost' AS HOST, 30015 AS PORT,
+      CAST(getvariable('hana_schema') AS VARCHAR) AS SCHEMA_NAME, TABLE_NAME, COLUMN_NAME, POSITION,
+      ${TYPE_ID("DATA_TYPE_NAME")} AS DATA_TYPE_ID, DATA_TYPE_NAME,
+      CAST(COALESCE(DECLARED_LENGTH, 0) AS INTEGER) AS LENGTH, CAST(DECLARED_SCALE AS INTEGER) AS SCALE, IS_NULLABLE,
+      DEFAULT_VALUE, CAST(getvariable('hana_connection_id') AS INTEGER) AS CONNECTION_ID
+      FROM "SYS"."_COLUMNS" c WHERE c.DATABASE_NAME = 'temp'`
+  ].join(";\n")
+}
+
+/** Looks up the declared HANA types of the columns of the tables a query reads. */
+export const declaredTypes = async (
+  session: Session,
+  tables: readonly string[]
+): Promise<Map<string, { schema: string; table: string; type: string }>> => {
+  const out = new Map<string, { schema: string; table: string; type: string }>()
+  if (tables.length === 0) return out
+  const names = [...new Set(tables.map((t) => t.replace(/"/g, "").split(".").pop()!))]
+  const rows = await session.queryAll(
+    `SELECT column_name, schema_name, table_name, ${HANA_TYPE} FROM duckdb_columns() c
+     WHERE c.table_name IN (${names.map(() => "?").join(", ")}) ORDER BY c.database_name = 'temp' DESC`,
+    names
+  )
+  for (const [col, schema, table, type] of rows) {
+    const key = String(col)
+    if (!out.has(key)) out.set(key, { schema: String(schema), table: String(table), type: String(type) })
+  }
+  return out
+}

@@ -1,0 +1,807 @@
+/**
+ * One client connection of the HANA test server: the protocol state machine (init, DB_CONNECT_INFO, AUTHENTICATE,
+ * CONNECT, then SQL requests) over one engine session. Requests are handled one at a time, in arrival order.
+ */
+import * as crypto from "node:crypto"
+import type { Socket } from "node:net"
+import { DuckDBTypeId } from "@duckdb/node-api"
+import type { Outcome, Prepared, Session } from "../engine/index.ts"
+import { scramChallenge, verifyJwt, verifyScram, verifyX509 } from "./auth.ts"
+import type { ScramChallenge, ScramMethod } from "./auth.ts"
+import { cesu8, encodeParameterMetadata, fromCesu8 } from "./encode.ts"
+import { fromEngineError, HanaError } from "./errors.ts"
+import { decodeParameters, lobValue } from "./params.ts"
+import type { ParameterRow, PendingLob } from "./params.ts"
+import { describeColumns, OpenResult, resultSetMetadata } from "./results.ts"
+import type { ResultColumn } from "./results.ts"
+import type { ServerContext } from "./server-context.ts"
+import { SESSION_MACROS, translate } from "./sql.ts"
+import type { Translated } from "./sql.ts"
+import { encodeName, quoteName, quoteString } from "./names.ts"
+import { duckType, isCharacterType, parseTypeText, typeOfDuck, wireType } from "./types.ts"
+import type { HanaType } from "./types.ts"
+import {
+  decodeFields,
+  decodeOptions,
+  decodeRequest,
+  encodeFields,
+  encodeOptions,
+  encodeReply,
+  FunctionCode,
+  MalformedPacket,
+  MessageType,
+  OptionType,
+  PACKET_HEADER_LENGTH,
+  PartKind,
+  SegmentKind
+} from "./wire.ts"
+import type { ReplyPart, Request, RequestPart } from "./wire.ts"
+
+const INIT_REQUEST_LENGTH = 14
+const INIT_REPLY = Buffer.from("0414000401000000", "hex")
+
+interface StatementState {
+  readonly id: bigint
+  readonly translated: Translated
+  readonly prepared: Prepared | undefined
+  readonly parameterTypes: readonly HanaType[]
+  readonly columns: readonly ResultColumn[] | undefined
+  readonly tables: readonly string[]
+}
+
+interface PendingExecution {
+  readonly statement: StatementState
+  readonly row: ParameterRow
+  readonly locators: Map<string, PendingLob>
+}
+
+type Reply = { kind: number; functionCode: number; parts: ReplyPart[] }
+
+const ok = (functionCode: number, parts: ReplyPart[] = []): Reply => ({ kind: SegmentKind.REPLY, functionCode, parts })
+
+const u64 = (v: bigint): Buffer => {
+  const b = Buffer.alloc(8)
+  b.writeBigUInt64LE(v, 0)
+  return b
+}
+
+const i32s = (values: readonly number[]): Buffer => {
+  const b = Buffer.alloc(values.length * 4)
+  values.forEach((v, i) => b.writeInt32LE(v, i * 4))
+  return b
+}
+
+const errorPart = (e: HanaError): ReplyPart => {
+  const text = Buffer.from(e.message, "utf8")
+  const b = Buffer.alloc(18 + text.length)
+  b.writeInt32LE(e.code, 0)
+  b.writeInt32LE(e.position, 4)
+  b.writeInt32LE(text.length, 8)
+  b.writeInt8(e.level, 12)
+  b.write(e.sqlState.padEnd(5).slice(0, 5), 13, "ascii")
+  text.copy(b, 18)
+  return { kind: PartKind.ERROR, argc: 1, data: b }
+}
+
+/** One client connection. */
+export class HanaConnection {
+  /** HANA connection id (CURRENT_CONNECTION, ALTER SYSTEM CANCEL SESSION). */
+  readonly connectionId: number
+  private readonly sessionId: bigint
+  private buffered: Buffer[] = []
+  private bufferedLength = 0
+  private initialized = false
+  private queue: Promise<void> = Promise.resolve()
+  private closed = false
+  private replies = 0
+  private session: Session | undefined
+  private user = ""
+  private schema = ""
+  private dfv = 1
+  private scram: ScramChallenge | undefined
+  private x509Nonce: Buffer | undefined
+  private pendingUser: string | undefined
+  private authMethod = ""
+  private nextId = 1n
+  private readonly statements = new Map<bigint, StatementState>()
+  private readonly results = new Map<bigint, OpenResult>()
+  private readonly lobs = new Map<string, { value: string | Buffer; kind: string }>()
+  private pending: PendingExecution | undefined
+  private running = false
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly ctx: ServerContext
+  ) {
+    this.connectionId = ctx.nextConnectionId()
+    this.sessionId = BigInt(this.connectionId) + 300_000n
+    socket.setNoDelay(true)
+    socket.on("data", (chunk: Buffer) => this.onData(chunk))
+    socket.on("error", () => this.close())
+    socket.on("close", () => this.close())
+  }
+
+  /** True while a statement runs (used by cancel). */
+  get busy(): boolean {
+    return this.running
+  }
+
+  /** Interrupts the running statement (ALTER SYSTEM CANCEL SESSION). */
+  cancel(): void {
+    this.session?.interrupt()
+  }
+
+  /** Closes the socket and the engine session (rolls back, drops local temporary tables). */
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    for (const r of this.results.values()) r.close()
+    this.results.clear()
+    this.statements.clear()
+    this.lobs.clear()
+    this.socket.destroy()
+    const session = this.session
+    this.session = undefined
+    // Let a statement still running on the DuckDB connection finish before closing it.
+    void this.queue.finally(() => session?.close())
+    this.ctx.connections.delete(this.connectionId)
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.closed) return
+    this.buffered.push(chunk)
+    this.bufferedLength += chunk.length
+    this.drain()
+  }
+
+  private take(n: number): Buffer {
+    const all = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered, this.bufferedLength)
+    const head = all.subarray(0, n)
+    const rest = all.subarray(n)
+    this.buffered = rest.length > 0 ? [rest] : []
+    this.bufferedLength = rest.length
+    return head
+  }
+
+  private peek(n: number): Buffer {
+    if (this.buffered.length > 1) {
+      const all = Buffer.concat(this.buffered, this.bufferedLength)
+      this.buffered = [all]
+    }
+    return this.buffered[0]!.subarray(0, n)
+  }
+
+  private drain(): void {
+    for (;;) {
+      if (this.closed) return
+      if (!this.initialized) {
+        if (this.bufferedLength < INIT_REQUEST_LENGTH) return
+        const init = this.take(INIT_REQUEST_LENGTH)
+        if (init.readInt32LE(0) !== -1) return this.close()
+        this.initialized = true
+        this.socket.write(INIT_REPLY)
+        continue
+      }
+      if (this.bufferedLength < PACKET_HEADER_LENGTH) return
+      const varpart = this.peek(PACKET_HEADER_LENGTH).readUInt32LE(12)
+      if (varpart > this.ctx.maxPacketBytes) return this.close()
+      if (this.bufferedLength < PACKET_HEADER_LENGTH + varpart) return
+      const packet = Buffer.from(this.take(PACKET_HEADER_LENGTH + varpart))
+      this.queue = this.queue.then(() => this.handlePacket(packet)).catch(() => this.close())
+    }
+  }
+
+  private async handlePacket(packet: Buffer): Promise<void> {
+    if (this.closed) return
+    let request: Request
+    try {
+      request = decodeRequest(packet)
+    } catch {
+      // A malformed packet closes only this session.
+      return this.close()
+    }
+    let reply: Reply | undefined
+    try {
+      reply = await this.dispatch(request)
+    } catch (e) {
+      if (e instanceof MalformedPacket) return this.close()
+      const err = fromEngineError(e, this.schema)
+      reply = { kind: SegmentKind.ERROR, functionCode: 0, parts: [errorPart(err)] }
+    }
+    if (reply === undefined || this.closed) return
+    await this.send(request, reply)
+  }
+
+  private async send(request: Request, reply: Reply, partial = false): Promise<void> {
+    const faults = this.ctx.faults
+    if (faults.replyDelayMs > 0) await new Promise((r) => setTimeout(r, faults.replyDelayMs))
+    if (this.closed) return
+    const bytes = encodeReply(this.session === undefined ? 0n : this.sessionId, request.packetCount, reply.kind, reply.functionCode, reply.parts)
+    if (partial) {
+      this.socket.write(bytes.subarray(0, Math.max(PACKET_HEADER_LENGTH + 1, bytes.length >> 1)))
+      return this.close()
+    }
+    this.socket.write(bytes)
+    this.replies++
+    if (faults.dropAfterReplies !== undefined && this.session !== undefined && this.replies >= faults.dropAfterReplies) {
+      this.close()
+    }
+  }
+
+  private part(request: Request, kind: number): RequestPart | undefined {
+    return request.parts.find((p) => p.kind === kind)
+  }
+
+  private async dispatch(request: Request): Promise<Reply | undefined> {
+    switch (request.messageType) {
+      case MessageType.DB_CONNECT_INFO:
+        return this.dbConnectInfo(request)
+      case MessageType.AUTHENTICATE:
+        return this.authenticate(request)
+      case MessageType.CONNECT:
+        return this.connect(request)
+    }
+    if (this.session === undefined) throw new HanaError(10, "28000", "authentication failed: not connected")
+    const session = this.session
+    switch (request.messageType) {
+      case MessageType.EXECUTE_DIRECT: {
+        const command = this.part(request, PartKind.COMMAND)
+        if (command === undefined) throw new MalformedPacket("COMMAND part missing")
+        const sql = fromCesu8(command.data)
+        return this.executeDirect(session, sql, request.commit, request)
+      }
+      case MessageType.PREPARE: {
+        const command = this.part(request, PartKind.COMMAND)
+        if (command === undefined) throw new MalformedPacket("COMMAND part missing")
+        return this.prepare(session, fromCesu8(command.data))
+      }
+      case MessageType.EXECUTE:
+        return this.execute(session, request)
+      case MessageType.FETCH_NEXT:
+        return this.fetchNext(request)
+      case MessageType.CLOSE_RESULT_SET: {
+        const idPart = this.part(request, PartKind.RESULT_SET_ID)
+        if (idPart !== undefined && idPart.data.length >= 8) {
+          const id = idPart.data.readBigUInt64LE(0)
+          this.results.get(id)?.close()
+          this.results.delete(id)
+        }
+        return ok(FunctionCode.NIL)
+      }
+      case MessageType.DROP_STATEMENT_ID: {
+        const idPart = this.part(request, PartKind.STATEMENT_ID)
+        if (idPart !== undefined && idPart.data.length >= 8) {
+          const id = idPart.data.readBigUInt64LE(0)
+          this.statements.get(id)?.prepared?.close()
+          this.statements.delete(id)
+        }
+        return ok(FunctionCode.NIL)
+      }
+      case MessageType.COMMIT:
+        await session.commit()
+        return ok(FunctionCode.COMMIT, [this.transactionFlags(1)])
+      case MessageType.ROLLBACK:
+        await session.rollback()
+        return ok(FunctionCode.ROLLBACK, [this.transactionFlags(0)])
+      case MessageType.READ_LOB:
+        return this.readLob(request)
+      case MessageType.WRITE_LOB:
+        return this.writeLob(session, request)
+      case MessageType.CLIENT_PING:
+        return ok(FunctionCode.NIL)
+      case MessageType.DISCONNECT:
+        await this.send(request, ok(FunctionCode.DISCONNECT))
+        this.close()
+        return undefined
+      default:
+        throw HanaError.unsupported(`message type ${request.messageType}`)
+    }
+  }
+
+  private transactionFlags(flag: number): ReplyPart {
+    return { kind: PartKind.TRANSACTION_FLAGS, argc: 1, data: encodeOptions([{ name: flag, type: OptionType.BOOLEAN, value: true }]) }
+  }
+
+  // --- connect -----------------------------------------------------------------------------------------------
+
+  private dbConnectInfo(request: Request): Reply {
+    const p = this.part(request, PartKind.DB_CONNECT_INFO)
+    const name = p === undefined ? undefined : decodeOptions(p).get(1)
+    const correct = typeof name === "string" && name.toUpperCase() === this.ctx.options.databaseName.toUpperCase()
+    if (!correct) throw new HanaError(10, "28000", `authentication failed: unknown database ${String(name)}`)
+    return ok(FunctionCode.NIL, [
+      { kind: PartKind.DB_CONNECT_INFO, argc: 1, data: encodeOptions([{ name: 4, type: OptionType.BOOLEAN, value: true }]) }
+    ])
+  }
+
+  private authFail(): never {
+    throw HanaError.auth()
+  }
+
+  private authenticate(request: Request): Reply {
+    const p = this.part(request, PartKind.AUTHENTICATION)
+    if (p === undefined) throw new MalformedPacket("AUTHENTICATION part missing")
+    const fields = decodeFields(p.data)
+    const user = fields[0]?.toString("utf8") ?? ""
+    const offered = new Map<string, Buffer>()
+    for (let i = 1; i + 1 < fields.length; i += 2) offered.set(fields[i]!.toString("ascii"), fields[i + 1]!)
+    const { options, faults } = this.ctx
+    if (faults.refuseLogins(user)) this.authFail()
+    const jwtToken = offered.get("JWT")
+    if (jwtToken !== undefined) {
+      if (options.jwt === undefined) this.authFail()
+      const jwtUser = verifyJwt(jwtToken.toString("utf8"), options.jwt)
+      if (jwtUser === undefined || !this.ctx.users.has(jwtUser)) this.authFail()
+      this.pendingUser = jwtUser
+      this.authMethod = "JWT"
+      return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("JWT"), Buffer.from(jwtUser)]) }])
+    }
+    if (offered.has("X509")) {
+      if (options.x509 === undefined) this.authFail()
+      this.x509Nonce = crypto.randomBytes(64)
+      this.authMethod = "X509"
+      return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("X509"), this.x509Nonce]) }])
+    }
+    const cookie = offered.get("SessionCookie")
+    if (cookie !== undefined) {
+      const cookieUser = this.ctx.sessionCookies.get(cookie.toString("hex"))
+      if (cookieUser === undefined) this.authFail()
+      this.pendingUser = cookieUser
+      this.authMethod = "SessionCookie"
+      return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("SessionCookie"), Buffer.alloc(0)]) }])
+    }
+    const method = options.scramMethods.find((m: ScramMethod) => offered.has(m))
+    if (method === undefined) this.authFail()
+    this.scram = scramChallenge(method, offered.get(method)!, options.pbkdf2Iterations)
+    this.pendingUser = user
+    this.authMethod = method
+    return ok(FunctionCode.NIL, [
+      { kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from(method), this.scram.replyData]) }
+    ])
+  }
+
+  private async connect(request: Request): Promise<Reply> {
+    const p = this.part(request, PartKind.AUTHENTICATION)
+    if (p === undefined) throw new MalformedPacket("AUTHENTICATION part missing")
+    const fields = decodeFields(p.data)
+    const claimedUser = fields[0]?.toString("utf8") ?? ""
+    const method = fields[1]?.toString("ascii") ?? ""
+    const finalData = fields[2] ?? Buffer.alloc(0)
+    if (method !== this.authMethod) this.authFail()
+    let user: string
+    let serverData: Buffer = Buffer.alloc(0)
+    if (method === "SCRAMSHA256" || method === "SCRAMPBKDF2SHA256") {
+      const entry = this.ctx.users.get(claimedUser)
+      if (this.scram === undefined || entry === undefined || claimedUser !== this.pendingUser) this.authFail()
+      const proof = verifyScram(this.scram, entry.password, finalData)
+      if (proof === undefined) this.authFail()
+      serverData = proof
+      user = claimedUser
+    } else if (method === "X509") {
+      const x509 = this.ctx.options.x509
+      if (x509 === undefined || this.x509Nonce === undefined) this.authFail()
+      const certUser = verifyX509(decodeFields(finalData), this.x509Nonce, x509)
+      if (certUser === undefined || !this.ctx.users.has(certUser)) this.authFail()
+      user = certUser
+    } else if (method === "JWT" || method === "SessionCookie") {
+      if (this.pendingUser === undefined) this.authFail()
+      user = this.pendingUser
+    } else {
+      this.authFail()
+    }
+    if (this.ctx.faults.refuseLogins(user)) this.authFail()
+    if (method === "JWT" || method === "X509" || method === "SessionCookie") {
+      const cookie = crypto.randomBytes(32)
+      this.ctx.sessionCookies.set(cookie.toString("hex"), user)
+      serverData = cookie
+    }
+    const options = this.part(request, PartKind.CONNECT_OPTIONS)
+    const requested = options === undefined ? undefined : decodeOptions(options)
+    const dfv = requested?.get(23) ?? requested?.get(12)
+    this.dfv = typeof dfv === "number" ? Math.max(1, Math.min(dfv, 9)) : 1
+    if (this.ctx.connections.size >= this.ctx.options.maxSessions) {
+      throw new HanaError(1038, "HY000", "maximum number of connections reached")
+    }
+    const session = await this.ctx.engine.session()
+    const entry = this.ctx.users.get(user)!
+    this.user = user
+    this.schema = entry.defaultSchema
+    try {
+      await session.execute(
+        `${SESSION_MACROS}; SET VARIABLE hana_user = ${quoteString(user)}; SET VARIABLE hana_connection_id = ${this.connectionId}`
+      )
+      await this.applySchema(session, this.schema)
+    } catch (e) {
+      session.close()
+      throw e
+    }
+    this.session = session
+    this.ctx.connections.set(this.connectionId, this)
+    return ok(FunctionCode.NIL, [
+      { kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from(method), serverData]) },
+      {
+        kind: PartKind.CONNECT_OPTIONS,
+        argc: 5,
+        data: encodeOptions([
+          { name: 1, type: OptionType.INT, value: this.connectionId },
+          { name: 12, type: OptionType.INT, value: this.dfv },
+          { name: 23, type: OptionType.INT, value: this.dfv },
+          { name: 11, type: OptionType.STRING, value: this.ctx.options.systemId },
+          { name: 44, type: OptionType.STRING, value: this.ctx.options.version }
+        ])
+      }
+    ])
+  }
+
+  private async applySchema(session: Session, schema: string): Promise<void> {
+    const exists = await session.queryAll(`SELECT 1 FROM duckdb_schemas() WHERE database_name = current_database() AND schema_name = ?`, [
+      encodeName(schema)
+    ])
+    if (exists.length === 0) throw HanaError.invalidSchema(schema)
+    await session.execute(`SET schema = ${quoteString(encodeName(schema))}; SET VARIABLE hana_schema = ${quoteString(schema)}`)
+    this.schema = schema
+  }
+
+  // --- statements --------------------------------------------------------------------------------------------
+
+  private sessionValues() {
+    return { schema: this.schema, user: this.user, connectionId: this.connectionId }
+  }
+
+  /** Runs engine work with HANA's transaction semantics: `commit` = autocommit flag of the request. */
+  private async inTransaction<A>(session: Session, commit: boolean, work: () => Promise<A>, batch = false): Promise<A> {
+    if ((!commit || batch) && !session.inTransaction) await session.begin()
+    this.running = true
+    try {
+      const out = await work()
+      if (commit && session.inTransaction) await session.commit()
+      return out
+    } catch (e) {
+      // DuckDB aborts a transaction on a failed statement; HANA keeps it open. Roll back so the session stays usable.
+      if (session.inTransaction) {
+        await session.rollback().catch(() => undefined)
+        if (!commit) await session.begin().catch(() => undefined)
+      }
+      throw e
+    } finally {
+      this.running = false
+    }
+  }
+
+  private async executeDirect(session: Session, sql: string, commit: boolean, request: Request): Promise<Reply | undefined> {
+    const t = translate(sql, this.sessionValues())
+    if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t)
+    if (t.params > 0) throw HanaError.syntax("parameters are only allowed in prepared statements", 0)
+    const outcome = await this.inTransaction(session, commit, () => session.run(t.sql))
+    return this.outcomeReply(session, t, outcome, undefined, request)
+  }
+
+  private async sessionCommand(session: Session, t: Translated): Promise<Reply> {
+    switch (t.kind) {
+      case "commit":
+        await session.commit()
+        return ok(FunctionCode.DDL)
+      case "rollback":
+        await session.rollback()
+        return ok(FunctionCode.DDL)
+      case "setSchema":
+        await this.applySchema(session, t.schema)
+        return ok(FunctionCode.DDL)
+      case "cancelSession": {
+        const target = this.ctx.connections.get(t.connectionId)
+        if (target === undefined) throw new HanaError(2, "HY000", `general error: session ${t.connectionId} does not exist`)
+        if (t.disconnect) target.close()
+        else target.cancel()
+        return ok(FunctionCode.DDL)
+      }
+      case "createUser": {
+        if (this.ctx.users.has(t.user)) throw new HanaError(331, "HY000", `user name already exists: ${t.user}`)
+        await this.ctx.addUser({ name: t.user, password: t.password })
+        return ok(FunctionCode.DDL)
+      }
+      case "dropUser":
+        await this.ctx.dropUser(t.user)
+        return ok(FunctionCode.DDL)
+      default:
+        return ok(FunctionCode.DDL)
+    }
+  }
+
+  private async outcomeReply(
+    session: Session,
+    t: Translated,
+    outcome: Outcome,
+    statement: StatementState | undefined,
+    request: Request
+  ): Promise<Reply | undefined> {
+    if (outcome.kind === "rows") {
+      const columns =
+        statement?.columns ??
+        (await describeColumns(session, outcome.cursor.columns, this.tablesOf(session, t), this.dfv))
+      const id = this.nextId++
+      const result = new OpenResult(id, outcome.cursor, columns, (value, kind) => this.registerLob(value, kind))
+      const first = await result.fetch(this.ctx.options.firstFetchSize)
+      if (!first.last) this.results.set(id, result)
+      else result.close()
+      const parts: ReplyPart[] = [
+        { kind: PartKind.RESULT_SET_METADATA, argc: columns.length, data: resultSetMetadata(columns) },
+        { kind: PartKind.RESULT_SET_ID, argc: 1, data: u64(id) },
+        { kind: PartKind.RESULT_SET, attributes: first.last ? (first.rows === 0 ? 25 : 17) : 0, argc: first.rows, data: first.data }
+      ]
+      if (this.ctx.faults.dropMidResult) {
+        await this.send(request, ok(FunctionCode.SELECT, parts), true)
+        return undefined
+      }
+      return ok(FunctionCode.SELECT, parts)
+    }
+    if (t.kind === "dml") {
+      const n = outcome.kind === "changed" ? outcome.rowsAffected : 0
+      return ok(t.functionCode, [{ kind: PartKind.ROWS_AFFECTED, argc: 1, data: i32s([n]) }])
+    }
+    return ok(FunctionCode.DDL)
+  }
+
+  private tablesOf(session: Session, t: Translated): string[] {
+    if (t.kind !== "query") return []
+    try {
+      return session.tableNames(t.sql)
+    } catch {
+      return []
+    }
+  }
+
+  private registerLob(value: string | Buffer, kind: string): Buffer {
+    const id = crypto.randomBytes(8)
+    this.lobs.set(id.toString("hex"), { value, kind })
+    return id
+  }
+
+  private async prepare(session: Session, sql: string): Promise<Reply> {
+    const t = translate(sql, this.sessionValues())
+    let prepared: Prepared | undefined
+    let columns: ResultColumn[] | undefined
+    let parameterTypes: HanaType[] = []
+    let tables: string[] = []
+    if (t.kind === "query" || t.kind === "dml") {
+      prepared = await session.prepare(t.sql)
+      if (t.kind === "query") {
+        tables = this.tablesOf(session, t)
+        columns = await describeColumns(session, prepared.columns, tables, this.dfv)
+      }
+      parameterTypes = await this.parameterTypes(session, t, prepared)
+    }
+    const id = this.nextId++
+    this.statements.set(id, { id, translated: t, prepared, parameterTypes, columns, tables })
+    const fc = t.kind === "query" ? FunctionCode.SELECT : t.kind === "dml" ? t.functionCode : FunctionCode.DDL
+    const parts: ReplyPart[] = [
+      { kind: PartKind.STATEMENT_ID, argc: 1, data: u64(id) },
+      {
+        kind: PartKind.PARAMETER_METADATA,
+        argc: parameterTypes.length,
+        data: encodeParameterMetadata(parameterTypes.map((p) => ({ nullable: true, wire: wireType(p, this.dfv) })))
+      }
+    ]
+    if (columns !== undefined) parts.push({ kind: PartKind.RESULT_SET_METADATA, argc: columns.length, data: resultSetMetadata(columns) })
+    return ok(fc, parts)
+  }
+
+  private async parameterTypes(session: Session, t: Translated, prepared: Prepared): Promise<HanaType[]> {
+    const count = prepared.parameterCount
+    const out: HanaType[] = []
+    let declared: HanaType[] | undefined
+    if (t.kind === "dml" && t.insert !== undefined) {
+      const schemaName = t.insert.schema === undefined ? undefined : encodeName(t.insert.schema)
+      const rows = await session.queryAll(
+        `SELECT column_name, ${"COALESCE(NULLIF(comment, ''), data_type)"} FROM duckdb_columns()
+         WHERE table_name = ? ${schemaName === undefined ? "" : "AND schema_name = ?"}
+         ORDER BY database_name = 'temp' DESC, column_index`,
+        schemaName === undefined ? [encodeName(t.insert.table)] : [encodeName(t.insert.table), schemaName]
+      )
+      const byName = new Map<string, HanaType>()
+      const ordered: HanaType[] = []
+      for (const [name, type] of rows) {
+        const key = String(name)
+        if (byName.has(key)) continue
+        const parsed = parseTypeText(String(type)) ?? duckTypeToHana(String(type))
+        byName.set(key, parsed)
+        ordered.push(parsed)
+      }
+      declared = t.insert.columns === undefined ? ordered : t.insert.columns.map((c) => byName.get(encodeName(c)) ?? duckTypeToHana("VARCHAR"))
+    }
+    for (let i = 0; i < count; i++) {
+      const d = declared?.[i]
+      if (d !== undefined) {
+        out.push(d)
+        continue
+      }
+      const inferred = prepared.parameterType(i)
+      out.push(inferred === undefined ? { name: "NVARCHAR", length: 5000, scale: 0 } : typeOfDuck({ typeId: inferred.typeId, type: inferred, name: "", layout: "other", precision: (inferred as { width?: number }).width ?? 0, scale: (inferred as { scale?: number }).scale ?? 0 }))
+    }
+    return out
+  }
+
+  private async execute(session: Session, request: Request): Promise<Reply | undefined> {
+    const idPart = this.part(request, PartKind.STATEMENT_ID)
+    if (idPart === undefined || idPart.data.length < 8) throw new MalformedPacket("STATEMENT_ID part missing")
+    const statement = this.statements.get(idPart.data.readBigUInt64LE(0))
+    if (statement === undefined) throw new HanaError(213, "HY000", "invalid statement id")
+    const t = statement.translated
+    if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t)
+    if (t.kind === "ddl") {
+      await this.inTransaction(session, request.commit, () => session.run(t.sql))
+      return ok(FunctionCode.DDL)
+    }
+    const paramsPart = this.part(request, PartKind.PARAMETERS)
+    const count = statement.parameterTypes.length
+    const rows =
+      count === 0 || paramsPart === undefined
+        ? [{ values: [], pendingLobs: [] } as ParameterRow]
+        : decodeParameters(paramsPart.data, paramsPart.argc, count, statement.parameterTypes.map((p) => Math.max(p.scale, 0)))
+    const prepared = statement.prepared!
+    const types = statement.parameterTypes.map((p) => bindType(p))
+    if (t.kind === "query") {
+      const row = rows[0]!
+      const outcome = await this.inTransaction(session, request.commit, () => prepared.run(row.values, types))
+      return this.outcomeReply(session, t, outcome, statement, request)
+    }
+    // DML: one engine execution per parameter row; hdb reads one ROWS_AFFECTED entry per row.
+    const affected: number[] = []
+    let pendingRow: ParameterRow | undefined
+    try {
+      await this.inTransaction(session, request.commit && !rows.some((r) => r.pendingLobs.length > 0), async () => {
+        for (const row of rows) {
+          if (row.pendingLobs.length > 0) {
+            pendingRow = row
+            break
+          }
+          const outcome = await prepared.run(row.values, types)
+          affected.push(outcome.kind === "changed" ? outcome.rowsAffected : 0)
+        }
+      }, rows.length > 1)
+    } catch (e) {
+      const err = fromEngineError(e, this.schema)
+      return {
+        kind: SegmentKind.ERROR,
+        functionCode: t.functionCode,
+        parts: [errorPart(err), { kind: PartKind.ROWS_AFFECTED, argc: rows.length, data: i32s([...affected, ...rows.slice(affected.length).map(() => -3)]) }]
+      }
+    }
+    const parts: ReplyPart[] = []
+    if (pendingRow !== undefined) {
+      const locators = new Map<string, PendingLob>()
+      const ids: Buffer[] = []
+      for (const lob of pendingRow.pendingLobs) {
+        const locator = crypto.randomBytes(8)
+        locators.set(locator.toString("hex"), lob)
+        ids.push(locator)
+      }
+      this.pending = { statement, row: pendingRow, locators }
+      parts.push({ kind: PartKind.WRITE_LOB_REPLY, argc: ids.length, data: Buffer.concat(ids) })
+      parts.push({ kind: PartKind.ROWS_AFFECTED, argc: Math.max(affected.length, 1), data: i32s(affected.length > 0 ? affected : [-1]) })
+    } else {
+      parts.push({ kind: PartKind.ROWS_AFFECTED, argc: affected.length, data: i32s(affected) })
+    }
+    return ok(t.functionCode, parts)
+  }
+
+  private async writeLob(session: Session, request: Request): Promise<Reply> {
+    const p = this.part(request, PartKind.WRITE_LOB_REQUEST)
+    if (p === undefined) throw new MalformedPacket("WRITE_LOB_REQUEST part missing")
+    const pending = this.pending
+    if (pending === undefined) throw new HanaError(2, "HY000", "general error: no LOB is being written")
+    let o = 0
+    const b = p.data
+    for (let i = 0; i < p.argc; i++) {
+      if (o + 21 > b.length) throw new MalformedPacket("WRITE_LOB_REQUEST truncated")
+      const locator = b.subarray(o, o + 8).toString("hex")
+      const options = b[o + 8]!
+      const len = b.readInt32LE(o + 17)
+      const data = b.subarray(o + 21, o + 21 + len)
+      o += 21 + len
+      const lob = pending.locators.get(locator)
+      if (lob === undefined) throw new HanaError(2, "HY000", "general error: invalid LOB locator")
+      lob.chunks.push(Buffer.from(data))
+      if (options & 4) lob.done = true
+    }
+    if (![...pending.locators.values()].every((l) => l.done)) return ok(FunctionCode.NIL, [{ kind: PartKind.WRITE_LOB_REPLY, argc: 0, data: Buffer.alloc(0) }])
+    this.pending = undefined
+    const values = [...pending.row.values]
+    for (const lob of pending.locators.values()) values[lob.index] = lobValue(lob)
+    const t = pending.statement.translated
+    const types = pending.statement.parameterTypes.map((x) => bindType(x))
+    const outcome = await this.inTransaction(session, false, () => pending.statement.prepared!.run(values, types))
+    const n = outcome.kind === "changed" ? outcome.rowsAffected : 0
+    return ok(t.kind === "dml" ? t.functionCode : FunctionCode.NIL, [
+      { kind: PartKind.WRITE_LOB_REPLY, argc: 0, data: Buffer.alloc(0) },
+      { kind: PartKind.ROWS_AFFECTED, argc: 1, data: i32s([n]) }
+    ])
+  }
+
+  private async fetchNext(request: Request): Promise<Reply | undefined> {
+    const idPart = this.part(request, PartKind.RESULT_SET_ID)
+    const sizePart = this.part(request, PartKind.FETCH_SIZE)
+    if (idPart === undefined || idPart.data.length < 8) throw new MalformedPacket("RESULT_SET_ID part missing")
+    const id = idPart.data.readBigUInt64LE(0)
+    const result = this.results.get(id)
+    if (result === undefined) throw new HanaError(600, "HY000", "failed routed execution: invalid result set id")
+    const size = sizePart !== undefined && sizePart.data.length >= 4 ? Math.max(1, sizePart.data.readInt32LE(0)) : 1024
+    this.running = true
+    let rows
+    try {
+      rows = await result.fetch(size)
+    } finally {
+      this.running = false
+    }
+    if (rows.last) {
+      result.close()
+      this.results.delete(id)
+    }
+    const reply = ok(FunctionCode.FETCH, [
+      { kind: PartKind.RESULT_SET, attributes: rows.last ? (rows.rows === 0 ? 25 : 17) : 0, argc: rows.rows, data: rows.data }
+    ])
+    if (this.ctx.faults.dropMidResult) {
+      await this.send(request, reply, true)
+      return undefined
+    }
+    return reply
+  }
+
+  private readLob(request: Request): Reply {
+    const p = this.part(request, PartKind.READ_LOB_REQUEST)
+    if (p === undefined || p.data.length < 20) throw new MalformedPacket("READ_LOB_REQUEST part missing")
+    const locator = p.data.subarray(0, 8)
+    const offset = Number(p.data.readBigInt64LE(8))
+    const length = p.data.readInt32LE(16)
+    const lob = this.lobs.get(locator.toString("hex"))
+    if (lob === undefined) throw new HanaError(2, "HY000", "general error: invalid LOB locator")
+    let chunk: Buffer
+    let last: boolean
+    if (typeof lob.value === "string") {
+      const start = Math.max(0, offset - 1)
+      const end = Math.min(lob.value.length, start + length)
+      chunk = cesu8(lob.value.slice(start, end))
+      last = end >= lob.value.length
+    } else {
+      const start = Math.max(0, offset - 1)
+      const end = Math.min(lob.value.length, start + length)
+      chunk = lob.value.subarray(start, end)
+      last = end >= lob.value.length
+    }
+    const head = Buffer.alloc(16)
+    locator.copy(head, 0)
+    head[8] = 2 | (last ? 4 : 0)
+    head.writeInt32LE(chunk.length, 9)
+    return ok(FunctionCode.NIL, [{ kind: PartKind.READ_LOB_REPLY, argc: 1, data: Buffer.concat([head, chunk]) }])
+  }
+}
+
+/** The DuckDB bind type of a parameter of a declared HANA type (character data binds as VARCHAR). */
+const bindType = (t: HanaType): undefined => {
+  void t
+  void isCharacterType
+  return undefined
+}
+
+const duckTypeToHana = (duck: string): HanaType => {
+  const m = /^DECIMAL\((\d+),(\d+)\)$/.exec(duck)
+  if (m !== null) return { name: "DECIMAL", length: Number(m[1]), scale: Number(m[2]) }
+  const map: Record<string, HanaType> = {
+    INTEGER: { name: "INTEGER", length: 0, scale: 0 },
+    BIGINT: { name: "BIGINT", length: 0, scale: 0 },
+    SMALLINT: { name: "SMALLINT", length: 0, scale: 0 },
+    UTINYINT: { name: "TINYINT", length: 0, scale: 0 },
+    DOUBLE: { name: "DOUBLE", length: 0, scale: 0 },
+    FLOAT: { name: "REAL", length: 0, scale: 0 },
+    BOOLEAN: { name: "BOOLEAN", length: 0, scale: 0 },
+    DATE: { name: "DATE", length: 0, scale: 0 },
+    TIME: { name: "TIME", length: 0, scale: 0 },
+    TIMESTAMP: { name: "TIMESTAMP", length: 0, scale: 0 },
+    TIMESTAMP_S: { name: "SECONDDATE", length: 0, scale: 0 },
+    BLOB: { name: "VARBINARY", length: 5000, scale: 0 }
+  }
+  return map[duck] ?? { name: "NVARCHAR", length: 5000, scale: 0 }
+}
+
+void duckType
+void quoteName
+void DuckDBTypeId

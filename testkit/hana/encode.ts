@@ -1,0 +1,573 @@
+/**
+ * Value encodings of the HANA wire format (result cells and metadata parts), written straight from the engine's
+ * column vectors into a {@link ByteWriter}. Layouts: hdb lib/protocol/Reader.js and data/ResultSetMetadata.js,
+ * summarised in /work/shared/notes/hana-protocol.md §3.
+ */
+import type { ColumnVector } from "../engine/index.ts"
+import { TypeCode } from "./types.ts"
+import type { WireType } from "./types.ts"
+import { ByteWriter } from "./wire.ts"
+
+/** Days from 0001-01-01 (HANA day 1) to 1970-01-01 is 719164, so DAYDATE(1970-01-01) = 719165. */
+export const EPOCH_DAYDATE = 719165
+const EPOCH_SECONDS = 719164 * 86400
+const US_PER_DAY = 86_400_000_000
+const TWO32 = 4294967296
+// LONGDATE ticks = (µs since epoch + 719164·86400·10^6)·10 + 1, split in 32-bit limbs to stay exact in doubles.
+const LONGDATE_K = (719164n * 86400n * 1_000_000n) * 10n + 1n
+const K_LO = Number(LONGDATE_K & 0xffffffffn)
+const K_HI = Number(LONGDATE_K >> 32n)
+
+/** Civil date from days since 1970-01-01 (proleptic Gregorian; H. Hinnant's algorithm). */
+export const civilFromDays = (days: number): [number, number, number] => {
+  const z = days + 719468
+  const era = Math.floor(z / 146097)
+  const doe = z - era * 146097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const m = mp < 10 ? mp + 3 : mp - 9
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d]
+}
+
+/** Days since 1970-01-01 of a civil date. */
+export const daysFromCivil = (y: number, m: number, d: number): number => {
+  const yy = m <= 2 ? y - 1 : y
+  const era = Math.floor(yy / 400)
+  const yoe = yy - era * 400
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
+  return era * 146097 + doe - 719468
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/
+
+/** CESU-8 bytes of a string (UTF-8 except that supplementary characters are two 3-byte surrogate encodings). */
+export const cesu8 = (s: string): Buffer => {
+  if (!SURROGATE.test(s)) return Buffer.from(s, "utf8")
+  const out = Buffer.allocUnsafe(s.length * 3)
+  let o = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x80) out[o++] = c
+    else if (c < 0x800) {
+      out[o++] = 0xc0 | (c >> 6)
+      out[o++] = 0x80 | (c & 0x3f)
+    } else {
+      out[o++] = 0xe0 | (c >> 12)
+      out[o++] = 0x80 | ((c >> 6) & 0x3f)
+      out[o++] = 0x80 | (c & 0x3f)
+    }
+  }
+  return out.subarray(0, o)
+}
+
+/** Decodes CESU-8 (or plain UTF-8) bytes. */
+export const fromCesu8 = (b: Uint8Array): string => {
+  const buf = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.length)
+  let hasSurrogate = false
+  for (let i = 0; i + 1 < buf.length; i++) {
+    if (buf[i] === 0xed && buf[i + 1]! >= 0xa0) {
+      hasSurrogate = true
+      break
+    }
+  }
+  if (!hasSurrogate) return buf.toString("utf8")
+  let s = ""
+  let i = 0
+  while (i < buf.length) {
+    const c = buf[i]!
+    if (c < 0x80) {
+      s += String.fromCharCode(c)
+      i += 1
+    } else if (c < 0xe0) {
+      s += String.fromCharCode(((c & 0x1f) << 6) | (buf[i + 1]! & 0x3f))
+      i += 2
+    } else if (c < 0xf0) {
+      s += String.fromCharCode(((c & 0x0f) << 12) | ((buf[i + 1]! & 0x3f) << 6) | (buf[i + 2]! & 0x3f))
+      i += 3
+    } else {
+      s += buf.toString("utf8", i, i + 4)
+      i += 4
+    }
+  }
+  return s
+}
+
+/** Copies UTF-8 bytes as CESU-8 (identical unless a 4-byte sequence occurs). */
+const writeCesu = (w: ByteWriter, bytes: Uint8Array): void => {
+  let four = false
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i]! >= 0xf0) {
+      four = true
+      break
+    }
+  }
+  const data = four ? cesu8(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) : bytes
+  w.lengthIndicator(data.length)
+  w.bytes(data)
+}
+
+/** Writes one cell of row `r`. */
+export type CellWriter = (w: ByteWriter, r: number) => void
+
+/** Registers a LOB value and returns its 8-byte locator id. */
+export type LobRegistry = (value: string | Buffer, kind: "BLOB" | "CLOB" | "NCLOB") => Buffer
+
+/** How many leading bytes of a LOB travel inline with the row. */
+export const LOB_INLINE_BYTES = 1024
+
+const int32View = (col: ColumnVector): Int32Array =>
+  new Int32Array(col.data.buffer, col.data.byteOffset, col.length * 2)
+
+/** Unscaled decimal of row r as bigint (decimal layouts). */
+const unscaledBig = (col: ColumnVector, r: number): bigint => {
+  switch (col.info.layout) {
+    case "decimal128": {
+      const d = col.data as BigInt64Array
+      return (d[2 * r + 1]! << 64n) | BigInt.asUintN(64, d[2 * r]!)
+    }
+    case "decimal64":
+    case "int64":
+    case "uint64":
+      return BigInt((col.data as BigInt64Array)[r]!)
+    default:
+      return BigInt((col.data as Int32Array)[r]!)
+  }
+}
+
+/** Writes the 16-byte decimal128 of mantissa·10^exponent (34 significant digits at most). */
+export const writeDecimal128 = (w: ByteWriter, mantissa: bigint, exponent: number): void => {
+  w.ensure(16)
+  const neg = mantissa < 0n
+  let m = neg ? -mantissa : mantissa
+  while (m >= 1n << 113n) {
+    m /= 10n
+    exponent += 1
+  }
+  const buf = w.buf
+  const o = w.pos
+  for (let i = 0; i < 15; i++) {
+    buf[o + i] = Number(m & 0xffn)
+    m >>= 8n
+  }
+  const biased = exponent + 6176
+  buf[o + 14] = (buf[o + 14]! & 0x01) | ((biased & 0x7f) << 1)
+  buf[o + 15] = (neg ? 0x80 : 0) | ((biased >> 7) & 0x7f)
+  w.pos += 16
+}
+
+const NULL_DECIMAL = Buffer.from("00000000000000000000000000000070", "hex")
+
+const doubleToDecimal = (v: number): [bigint, number] => {
+  const [mant, expPart] = v.toExponential().split("e") as [string, string]
+  const digits = mant.replace(".", "").replace("-", "")
+  const frac = mant.includes(".") ? mant.split(".")[1]!.length : 0
+  return [BigInt((v < 0 ? "-" : "") + digits), Number(expPart) - frac]
+}
+
+const writeTimeParts = (w: ByteWriter, usOfDay: number): void => {
+  const ms = Math.floor(usOfDay / 1000)
+  const h = Math.floor(ms / 3_600_000)
+  const mi = Math.floor((ms % 3_600_000) / 60_000)
+  const msOfMinute = ms % 60_000
+  const b = w.buf
+  b[w.pos] = h | 0x80
+  b[w.pos + 1] = mi
+  b.writeUInt16LE(msOfMinute, w.pos + 2)
+  w.pos += 4
+}
+
+const writeDateParts = (w: ByteWriter, days: number): void => {
+  const [y, m, d] = civilFromDays(days)
+  const b = w.buf
+  b.writeUInt16LE((y & 0x3fff) | 0x8000, w.pos)
+  b[w.pos + 2] = m - 1
+  b[w.pos + 3] = d
+  w.pos += 4
+}
+
+/** Microseconds since epoch of row r for any timestamp layout (exact below 2^53). */
+const timestampMicros = (col: ColumnVector, r: number, i32: Int32Array): number => {
+  const raw = i32[2 * r + 1]! * TWO32 + (i32[2 * r]! >>> 0)
+  switch (col.info.layout) {
+    case "timestamp_s":
+      return raw * 1_000_000
+    case "timestamp_ms":
+      return raw * 1000
+    case "timestamp_ns":
+      return Math.floor(raw / 1000)
+    default:
+      return raw
+  }
+}
+
+const dateDays = (col: ColumnVector, r: number, i32: Int32Array | undefined): number =>
+  col.info.layout === "date" ? (col.data as Int32Array)[r]! : Math.floor(timestampMicros(col, r, i32!) / US_PER_DAY)
+
+/**
+ * A writer for one result column at its wire type. `lob` registers LOB values (needed only for LOB types).
+ */
+export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry): CellWriter => {
+  const layout = col.info.layout
+  const data = col.data
+  const isNull = (r: number): boolean => col.isNull(r)
+  const i32 =
+    layout === "timestamp" || layout === "timestamp_s" || layout === "timestamp_ms" || layout === "timestamp_ns" || layout === "time"
+      ? int32View(col)
+      : undefined
+  const num = (r: number): number => {
+    if (layout === "boolean") return data[r] as number
+    const v = data[r]!
+    return typeof v === "bigint" ? Number(v) : v
+  }
+  switch (wire.code) {
+    case TypeCode.TINYINT:
+      return (w, r) => {
+        w.ensure(2)
+        if (isNull(r)) w.buf[w.pos++] = 0
+        else {
+          w.buf[w.pos] = 1
+          w.buf[w.pos + 1] = num(r) & 0xff
+          w.pos += 2
+        }
+      }
+    case TypeCode.SMALLINT:
+      return (w, r) => {
+        w.ensure(3)
+        if (isNull(r)) w.buf[w.pos++] = 0
+        else {
+          w.buf[w.pos] = 1
+          w.buf.writeInt16LE(num(r), w.pos + 1)
+          w.pos += 3
+        }
+      }
+    case TypeCode.INT:
+      return (w, r) => {
+        w.ensure(5)
+        if (isNull(r)) w.buf[w.pos++] = 0
+        else {
+          w.buf[w.pos] = 1
+          w.buf.writeInt32LE(num(r), w.pos + 1)
+          w.pos += 5
+        }
+      }
+    case TypeCode.BIGINT: {
+      const wide = layout === "int64" || layout === "uint64"
+      const v32 = wide ? int32View(col) : undefined
+      return (w, r) => {
+        w.ensure(9)
+        if (isNull(r)) w.buf[w.pos++] = 0
+        else {
+          w.buf[w.pos] = 1
+          if (v32 !== undefined) {
+            w.buf.writeInt32LE(v32[2 * r]!, w.pos + 1)
+            w.buf.writeInt32LE(v32[2 * r + 1]!, w.pos + 5)
+          } else {
+            const v = num(r)
+            w.buf.writeInt32LE(v | 0, w.pos + 1)
+            w.buf.writeInt32LE(v < 0 ? -1 : 0, w.pos + 5)
+          }
+          w.pos += 9
+        }
+      }
+    }
+    case TypeCode.REAL:
+      return (w, r) => {
+        w.ensure(4)
+        if (isNull(r)) w.buf.writeUInt32LE(0xffffffff, w.pos)
+        else w.buf.writeFloatLE(num(r), w.pos)
+        w.pos += 4
+      }
+    case TypeCode.DOUBLE:
+      return (w, r) => {
+        w.ensure(8)
+        if (isNull(r)) {
+          w.buf.writeUInt32LE(0xffffffff, w.pos)
+          w.buf.writeUInt32LE(0xffffffff, w.pos + 4)
+        } else w.buf.writeDoubleLE(num(r), w.pos)
+        w.pos += 8
+      }
+    case TypeCode.DECIMAL: {
+      const scale = col.info.scale
+      const floating = layout === "float32" || layout === "float64"
+      return (w, r) => {
+        if (isNull(r)) return w.bytes(NULL_DECIMAL)
+        if (floating) {
+          const [m, e] = doubleToDecimal(num(r))
+          return writeDecimal128(w, m, e)
+        }
+        writeDecimal128(w, unscaledBig(col, r), -scale)
+      }
+    }
+    case TypeCode.FIXED8:
+    case TypeCode.FIXED12:
+    case TypeCode.FIXED16: {
+      const size = wire.code === TypeCode.FIXED8 ? 8 : wire.code === TypeCode.FIXED12 ? 12 : 16
+      const shift = wire.fraction - col.info.scale
+      const raw = new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+      const rawSize = layout === "decimal128" ? 16 : layout === "decimal64" || layout === "int64" ? 8 : 0
+      return (w, r) => {
+        w.ensure(1 + size)
+        if (isNull(r)) {
+          w.buf[w.pos++] = 0
+          return
+        }
+        w.buf[w.pos] = 1
+        if (shift === 0 && rawSize >= size) {
+          w.buf.set(raw.subarray(r * rawSize, r * rawSize + size), w.pos + 1)
+        } else {
+          let v = floatingOrUnscaled(col, r)
+          if (shift > 0) v *= 10n ** BigInt(shift)
+          else if (shift < 0) v /= 10n ** BigInt(-shift)
+          for (let i = 0; i < size; i++) {
+            w.buf[w.pos + 1 + i] = Number(v & 0xffn)
+            v >>= 8n
+          }
+        }
+        w.pos += 1 + size
+      }
+    }
+    case TypeCode.BOOLEAN:
+      return (w, r) => {
+        w.ensure(1)
+        w.buf[w.pos++] = isNull(r) ? 1 : num(r) !== 0 ? 2 : 0
+      }
+    case TypeCode.DATE:
+      return (w, r) => {
+        w.ensure(4)
+        if (isNull(r)) {
+          w.buf.writeUInt32LE(0, w.pos)
+          w.pos += 4
+        } else writeDateParts(w, dateDays(col, r, i32))
+      }
+    case TypeCode.TIME:
+      return (w, r) => {
+        w.ensure(4)
+        if (isNull(r)) {
+          w.buf.writeUInt32LE(0, w.pos)
+          w.pos += 4
+        } else writeTimeParts(w, i32![2 * r + 1]! * TWO32 + (i32![2 * r]! >>> 0))
+      }
+    case TypeCode.TIMESTAMP:
+      return (w, r) => {
+        w.ensure(8)
+        if (isNull(r)) {
+          w.buf.writeUInt32LE(0, w.pos)
+          w.buf.writeUInt32LE(0, w.pos + 4)
+          w.pos += 8
+          return
+        }
+        if (layout === "date") {
+          writeDateParts(w, (data as Int32Array)[r]!)
+          writeTimeParts(w, 0)
+          return
+        }
+        const us = timestampMicros(col, r, i32!)
+        const days = Math.floor(us / US_PER_DAY)
+        writeDateParts(w, days)
+        writeTimeParts(w, us - days * US_PER_DAY)
+      }
+    case TypeCode.DAYDATE:
+      return (w, r) => {
+        w.ensure(4)
+        w.buf.writeUInt32LE(isNull(r) ? 3652062 : dateDays(col, r, i32) + EPOCH_DAYDATE, w.pos)
+        w.pos += 4
+      }
+    case TypeCode.SECONDTIME:
+      return (w, r) => {
+        w.ensure(4)
+        w.buf.writeInt32LE(
+          isNull(r) ? 86402 : Math.floor((i32![2 * r + 1]! * TWO32 + (i32![2 * r]! >>> 0)) / 1_000_000) + 1,
+          w.pos
+        )
+        w.pos += 4
+      }
+    case TypeCode.SECONDDATE:
+      return (w, r) => {
+        w.ensure(8)
+        let v: number
+        if (isNull(r)) v = 315538070401
+        else if (layout === "date") v = (data as Int32Array)[r]! * 86400 + EPOCH_SECONDS + 1
+        else v = Math.floor(timestampMicros(col, r, i32!) / 1_000_000) + EPOCH_SECONDS + 1
+        w.buf.writeUInt32LE(v % TWO32, w.pos)
+        w.buf.writeUInt32LE(Math.floor(v / TWO32), w.pos + 4)
+        w.pos += 8
+      }
+    case TypeCode.LONGDATE:
+      return (w, r) => {
+        w.ensure(8)
+        if (isNull(r)) {
+          w.buf.writeBigInt64LE(3155380704000000001n, w.pos)
+          w.pos += 8
+          return
+        }
+        let lo: number
+        let hi: number
+        if (layout === "timestamp") {
+          lo = i32![2 * r]! >>> 0
+          hi = i32![2 * r + 1]!
+        } else {
+          const us = layout === "date" ? (data as Int32Array)[r]! * US_PER_DAY : timestampMicros(col, r, i32!)
+          hi = Math.floor(us / TWO32)
+          lo = us - hi * TWO32
+        }
+        const sumLo = lo * 10 + K_LO
+        const carry = Math.floor(sumLo / TWO32)
+        w.buf.writeUInt32LE(sumLo - carry * TWO32, w.pos)
+        w.buf.writeInt32LE(hi * 10 + K_HI + carry, w.pos + 4)
+        w.pos += 8
+      }
+    case TypeCode.ALPHANUM: {
+      const declared = wire.length & 0x7f
+      return (w, r) => {
+        const b = col.bytes(r)
+        if (b === null) return w.u8(255)
+        w.lengthIndicator(b.length + 1)
+        w.u8(declared)
+        w.bytes(b)
+      }
+    }
+    case TypeCode.CHAR:
+    case TypeCode.VARCHAR:
+    case TypeCode.NCHAR:
+    case TypeCode.NVARCHAR:
+    case TypeCode.STRING:
+    case TypeCode.NSTRING:
+    case TypeCode.SHORTTEXT:
+      return (w, r) => {
+        const b = col.bytes(r)
+        if (b === null) return w.u8(255)
+        writeCesu(w, b)
+      }
+    case TypeCode.BINARY:
+    case TypeCode.VARBINARY:
+    case TypeCode.BSTRING:
+    case TypeCode.ST_GEOMETRY:
+    case TypeCode.ST_POINT:
+      return (w, r) => {
+        const b = col.bytes(r)
+        if (b === null) return w.u8(255)
+        w.lengthIndicator(b.length)
+        w.bytes(b)
+      }
+    case TypeCode.CLOB:
+    case TypeCode.NCLOB:
+    case TypeCode.BLOB: {
+      const kind = wire.code === TypeCode.BLOB ? "BLOB" : wire.code === TypeCode.CLOB ? "CLOB" : "NCLOB"
+      const sourceType = kind === "BLOB" ? 1 : kind === "CLOB" ? 2 : 3
+      return (w, r) => {
+        if (isNull(r)) {
+          w.u8(sourceType)
+          w.u8(1)
+          return
+        }
+        let byteLength: number
+        let charLength: number
+        let inline: Buffer
+        let last: boolean
+        let locator: Buffer
+        if (kind === "BLOB") {
+          const bytes = Buffer.from(col.bytes(r) ?? new Uint8Array(0))
+          byteLength = charLength = bytes.length
+          last = bytes.length <= LOB_INLINE_BYTES
+          inline = last ? bytes : bytes.subarray(0, LOB_INLINE_BYTES)
+          locator = lob(bytes, kind)
+        } else {
+          const text = col.string(r) ?? ""
+          const full = cesu8(text)
+          byteLength = full.length
+          charLength = text.length
+          last = full.length <= LOB_INLINE_BYTES
+          inline = last ? full : cesu8(text.slice(0, LOB_INLINE_BYTES / 4))
+          locator = lob(text, kind)
+        }
+        w.u8(sourceType)
+        w.u8(last ? 6 : 2)
+        w.zeros(2)
+        w.i64(BigInt(charLength))
+        w.i64(BigInt(byteLength))
+        w.bytes(locator)
+        w.i32(inline.length)
+        w.bytes(inline)
+      }
+    }
+    default:
+      return (w, r) => {
+        const s = col.string(r)
+        if (s === null) return w.u8(255)
+        const b = cesu8(s)
+        w.lengthIndicator(b.length)
+        w.bytes(b)
+      }
+  }
+}
+
+const floatingOrUnscaled = (col: ColumnVector, r: number): bigint => {
+  const layout = col.info.layout
+  if (layout === "float32" || layout === "float64") return BigInt(Math.round(col.data[r] as number))
+  return unscaledBig(col, r)
+}
+
+/** One column of RESULT_SET_METADATA. */
+export interface ColumnMetadata {
+  readonly nullable: boolean
+  readonly wire: WireType
+  readonly tableName: string | undefined
+  readonly schemaName: string | undefined
+  readonly columnName: string
+  readonly displayName: string
+}
+
+/** Encodes a RESULT_SET_METADATA part body (24 bytes per column, then a text area). */
+export const encodeResultSetMetadata = (cols: readonly ColumnMetadata[]): Buffer => {
+  const head = new ByteWriter(24 * cols.length + 8)
+  const text = new ByteWriter(256)
+  const offsets = new Map<string, number>()
+  const nameOffset = (s: string | undefined): number => {
+    if (s === undefined) return -1
+    const known = offsets.get(s)
+    if (known !== undefined) return known
+    const off = text.pos
+    const b = Buffer.from(s, "utf8").subarray(0, 255)
+    text.u8(b.length)
+    text.bytes(b)
+    offsets.set(s, off)
+    return off
+  }
+  for (const c of cols) {
+    head.u8(c.nullable ? 2 : 1)
+    head.u8(c.wire.code)
+    head.i16(c.wire.fraction)
+    head.i16(Math.min(c.wire.length, 32767))
+    head.zeros(2)
+    head.i32(nameOffset(c.tableName))
+    head.i32(nameOffset(c.schemaName))
+    head.i32(nameOffset(c.columnName))
+    head.i32(nameOffset(c.displayName))
+  }
+  return Buffer.concat([head.result(), text.result()])
+}
+
+/** One parameter of PARAMETER_METADATA. */
+export interface ParameterMetadata {
+  readonly nullable: boolean
+  readonly wire: WireType
+}
+
+/** Encodes a PARAMETER_METADATA part body (16 bytes per parameter, all IN, unnamed). */
+export const encodeParameterMetadata = (params: readonly ParameterMetadata[]): Buffer => {
+  const w = new ByteWriter(16 * params.length + 8)
+  for (const p of params) {
+    w.u8(p.nullable ? 2 : 1)
+    w.u8(p.wire.code)
+    w.u8(1)
+    w.u8(0)
+    w.i32(-1)
+    w.i16(Math.min(p.wire.length, 32767))
+    w.i16(p.wire.fraction === 32767 ? 32767 : p.wire.fraction)
+    w.zeros(4)
+  }
+  return Buffer.from(w.result())
+}

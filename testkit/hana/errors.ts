@@ -1,0 +1,107 @@
+/**
+ * HANA SQL errors (code, SQLSTATE, message) and the mapping of DuckDB engine errors onto them.
+ *
+ * Codes and message wording follow HANA ("invalid table name: Could not find table/view X in schema Y", code 259).
+ * SQLSTATEs: 10 → 28000 was observed with real hdb against the research prototype (notes/hana-protocol.md §1);
+ * 259 → HY000 as hdb reports it (a @cap-js/hana error fixture quoting `{ code: 259, sqlState: 'HY000' }`);
+ * HANA reports most engine errors with the generic HY000. Syntax errors use 42000 and constraint violations 23000,
+ * the SQL-standard classes; these two are not confirmed against a real server.
+ */
+import { EngineError } from "../engine/index.ts"
+import { decodeName } from "./names.ts"
+
+/** A HANA SQL error as sent in an ERROR part. */
+export class HanaError extends Error {
+  override readonly name = "HanaError"
+  constructor(
+    readonly code: number,
+    readonly sqlState: string,
+    message: string,
+    readonly position = 0,
+    /** 1 = error, 2 = fatal (hdb then closes the connection). */
+    readonly level = 1
+  ) {
+    super(message)
+  }
+
+  static syntax(detail: string, position: number): HanaError {
+    return new HanaError(257, "42000", `sql syntax error: ${detail}`, position)
+  }
+  static unsupported(what: string): HanaError {
+    return new HanaError(7, "HY000", `feature not supported: ${what}`)
+  }
+  static auth(): HanaError {
+    return new HanaError(10, "28000", "authentication failed")
+  }
+  static privilege(detail: string): HanaError {
+    return new HanaError(258, "HY000", `insufficient privilege: ${detail}`)
+  }
+  static cancelled(): HanaError {
+    return new HanaError(139, "HY000", "current operation cancelled by request and transaction rolled back")
+  }
+  static invalidTable(table: string, schema: string): HanaError {
+    return new HanaError(259, "HY000", `invalid table name: Could not find table/view ${table} in schema ${schema}`)
+  }
+  static invalidSchema(schema: string): HanaError {
+    return new HanaError(362, "HY000", `invalid schema name: ${schema}`)
+  }
+  static general(detail: string): HanaError {
+    return new HanaError(2, "HY000", `general error: ${detail}`)
+  }
+}
+
+const quoted = (message: string): string | undefined => {
+  const m = /(?:with name|name) "?([^"!\s]+)"?/.exec(message)
+  return m?.[1] === undefined ? undefined : decodeName(m[1])
+}
+
+/** Maps a DuckDB failure to the HANA error a real server would raise for the same mistake. */
+export const fromEngineError = (e: unknown, schema: string): HanaError => {
+  if (e instanceof HanaError) return e
+  if (!(e instanceof EngineError)) return HanaError.general(e instanceof Error ? e.message : String(e))
+  const msg = e.message
+  const firstLine = msg.split("\n")[0] ?? msg
+  if (e.kind === "Parser Error") return HanaError.syntax(firstLine.replace(/^Parser Error: /, ""), 0)
+  if (e.kind === "INTERRUPT Error" || /Interrupted/i.test(msg)) return HanaError.cancelled()
+  if (e.kind === "Catalog Error") {
+    let m = /(?:Table|View) with name ([^ ]+) does not exist/.exec(msg)
+    if (m !== null) return HanaError.invalidTable(decodeName(m[1]!.replace(/"/g, "")), schema)
+    m = /Schema with name ([^ ]+) does not exist/.exec(msg)
+    if (m !== null) return HanaError.invalidSchema(decodeName(m[1]!.replace(/"/g, "")))
+    m = /(?:Table|View) with name "?([^"]+)"? already exists/.exec(msg)
+    if (m !== null) return new HanaError(288, "HY000", `cannot use duplicate table name: ${decodeName(m[1]!)}`)
+    m = /Schema with name "?([^"]+)"? already exists/.exec(msg)
+    if (m !== null) return new HanaError(386, "HY000", `cannot use duplicate schema name: ${decodeName(m[1]!)}`)
+    if (/Function with name/.test(msg)) return new HanaError(328, "HY000", `invalid name of function or procedure: ${quoted(msg) ?? firstLine}`)
+    return new HanaError(259, "HY000", `invalid table name: ${decodeName(firstLine.replace(/^Catalog Error: /, ""))}`)
+  }
+  if (e.kind === "Binder Error") {
+    const m = /Referenced column "?([^"]+)"? not found/.exec(msg) ?? /column "?([^" ]+)"? (?:not found|does not exist)/i.exec(msg)
+    if (m !== null) return new HanaError(260, "HY000", `invalid column name: ${decodeName(m[1]!)}`)
+    const t = /Referenced table "?([^"]+)"? not found/.exec(msg)
+    if (t !== null) return new HanaError(260, "HY000", `invalid column name: ${decodeName(t[1]!)}`)
+    if (/No function matches|Could not choose a best candidate/.test(msg)) {
+      return new HanaError(266, "HY000", `inconsistent datatype: ${firstLine.replace(/^Binder Error: /, "")}`)
+    }
+    return HanaError.syntax(decodeName(firstLine.replace(/^Binder Error: /, "")), 0)
+  }
+  if (e.kind === "Constraint Error") {
+    if (/NOT NULL constraint failed/.test(msg)) {
+      const col = /failed: (.+)$/.exec(firstLine)?.[1]
+      return new HanaError(287, "23000", `cannot insert NULL or update to NULL: ${col === undefined ? "" : decodeName(col)}`)
+    }
+    if (/PRIMARY KEY or UNIQUE constraint violat|Duplicate key/i.test(msg)) {
+      return new HanaError(301, "23000", `unique constraint violated: ${firstLine.replace(/^Constraint Error: /, "")}`)
+    }
+    if (/foreign key/i.test(msg)) return new HanaError(461, "23000", `foreign key constraint violation: ${firstLine.replace(/^Constraint Error: /, "")}`)
+    return new HanaError(301, "23000", firstLine)
+  }
+  if (e.kind === "TransactionContext Error") {
+    return new HanaError(133, "HY000", `transaction rolled back by detected deadlock or conflict: ${firstLine}`)
+  }
+  if (e.kind === "Conversion Error" || e.kind === "Invalid Input Error" || e.kind === "Out of Range Error") {
+    return new HanaError(339, "HY000", `invalid number: ${firstLine.replace(/^[A-Za-z ]+Error: /, "")}`)
+  }
+  if (e.kind === "Not implemented Error") return HanaError.unsupported(firstLine.replace(/^Not implemented Error: /, ""))
+  return HanaError.general(decodeName(firstLine))
+}

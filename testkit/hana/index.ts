@@ -1,0 +1,9 @@
+/**
+ * SAP HANA wire-compatible test server for the unmodified `hdb` client, backed by embedded DuckDB.
+ * See testkit/hana/README.md.
+ */
+export { startHanaTestServer } from "./server.ts"
+export type { HanaFaults, HanaTestServer, HanaTestServerOptions, HanaUser } from "./server.ts"
+export type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
+export { generateTestCertificates, issueCertificate } from "./tls.ts"
+export type { TestCertificates } from "./tls.ts"

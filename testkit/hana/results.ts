@@ -1,0 +1,121 @@
+/**
+ * Open result sets of a session: result metadata (declared HANA types where the column comes from a table) and
+ * row-major RESULT_SET encoding of engine chunks, exactly `n` rows per fetch.
+ */
+import type { Chunk, ColumnInfo, Cursor, Session } from "../engine/index.ts"
+import { declaredTypes } from "./catalog.ts"
+import { cellWriter, encodeResultSetMetadata } from "./encode.ts"
+import type { CellWriter, ColumnMetadata, LobRegistry } from "./encode.ts"
+import { decodeName } from "./names.ts"
+import { SPECIAL_COLUMN_NAMES } from "./sql.ts"
+import { duckType, parseTypeText, typeOfDuck, wireType } from "./types.ts"
+import type { HanaType, WireType } from "./types.ts"
+import { ByteWriter } from "./wire.ts"
+
+/** Resolved metadata of one result column. */
+export interface ResultColumn {
+  readonly type: HanaType
+  readonly wire: WireType
+  readonly metadata: ColumnMetadata
+}
+
+const sameStorage = (declared: HanaType, actual: ColumnInfo): boolean =>
+  duckType(declared).replace(/\s/g, "") === actual.type.toString().replace(/\s/g, "")
+
+/** Works out HANA types and names of a result's columns, using the declared types of the tables read. */
+export const describeColumns = async (
+  session: Session,
+  columns: readonly ColumnInfo[],
+  tables: readonly string[],
+  dfv: number
+): Promise<ResultColumn[]> => {
+  const declared = tables.length > 0 ? await declaredTypes(session, tables) : new Map()
+  return columns.map((c) => {
+    const d = declared.get(c.name)
+    const parsed = d === undefined ? undefined : parseTypeText(d.type)
+    const fromTable = parsed !== undefined && sameStorage(parsed, c)
+    const type = fromTable ? parsed : typeOfDuck(c)
+    const wire = wireType(type, dfv)
+    const name = SPECIAL_COLUMN_NAMES.get(c.name) ?? decodeName(c.name)
+    return {
+      type,
+      wire,
+      metadata: {
+        nullable: true,
+        wire,
+        tableName: fromTable ? decodeName(d!.table) : undefined,
+        schemaName: fromTable && d!.schema !== "main" ? decodeName(d!.schema) : undefined,
+        columnName: name,
+        displayName: name
+      }
+    }
+  })
+}
+
+/** RESULT_SET_METADATA body for resolved columns. */
+export const resultSetMetadata = (cols: readonly ResultColumn[]): Buffer =>
+  encodeResultSetMetadata(cols.map((c) => c.metadata))
+
+/** Rows encoded for one RESULT_SET part. */
+export interface EncodedRows {
+  readonly rows: number
+  readonly data: Buffer
+  /** True when the result has no rows left (the server then closes it). */
+  readonly last: boolean
+}
+
+/** One open result set: a cursor plus the chunk being sent. */
+export class OpenResult {
+  private chunk: Chunk | null = null
+  private offset = 0
+  private writers: CellWriter[] = []
+  private exhausted = false
+  constructor(
+    readonly id: bigint,
+    private readonly cursor: Cursor,
+    readonly columns: readonly ResultColumn[],
+    private readonly lob: LobRegistry
+  ) {}
+
+  private async advance(): Promise<boolean> {
+    if (this.exhausted) return false
+    const next = await this.cursor.next()
+    if (next === null) {
+      this.exhausted = true
+      this.chunk = null
+      return false
+    }
+    this.chunk = next
+    this.offset = 0
+    this.writers = next.columns.map((col, i) => cellWriter(col, this.columns[i]!.wire, this.lob))
+    return true
+  }
+
+  /** Encodes up to `max` rows. */
+  async fetch(max: number): Promise<EncodedRows> {
+    const w = new ByteWriter(Math.min(Math.max(max, 1) * 16 * Math.max(this.columns.length, 1), 1 << 24))
+    let rows = 0
+    while (rows < max) {
+      if (this.chunk === null || this.offset >= this.chunk.rowCount) {
+        if (!(await this.advance())) break
+      }
+      const chunk = this.chunk!
+      const writers = this.writers
+      const n = writers.length
+      const end = Math.min(chunk.rowCount, this.offset + (max - rows))
+      for (let r = this.offset; r < end; r++) {
+        for (let c = 0; c < n; c++) writers[c]!(w, r)
+      }
+      rows += end - this.offset
+      this.offset = end
+    }
+    if (!this.exhausted && (this.chunk === null || this.offset >= this.chunk.rowCount)) await this.advance()
+    return { rows, data: w.result(), last: this.exhausted }
+  }
+
+  close(): void {
+    this.cursor.close()
+    this.exhausted = true
+    this.chunk = null
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * State shared by every connection of one HANA test server.
+ */
+import type { Engine } from "../engine/index.ts"
+import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
+import type { HanaConnection } from "./connection.ts"
+
+/** A database user of the test server. */
+export interface HanaUser {
+  readonly name: string
+  readonly password: string
+  /** Schema selected at login (default: the user name; created if missing). */
+  readonly defaultSchema?: string
+}
+
+/** Fault injection, changeable at run time through the server handle. */
+export interface HanaFaults {
+  /** Close a session's socket right after its N-th reply (counted from login). */
+  dropAfterReplies?: number | undefined
+  /** Send only half of every result-set reply, then close the socket. */
+  dropMidResult?: boolean | undefined
+  /** Delay every reply by this many milliseconds. */
+  replyDelayMs?: number | undefined
+  /** Refuse every login (true) or the logins this predicate picks (error 10, SQLSTATE 28000). */
+  refuseLogins?: boolean | ((user: string) => boolean) | undefined
+}
+
+/** Options after defaults. */
+export interface ResolvedOptions {
+  readonly databaseName: string
+  readonly systemId: string
+  readonly version: string
+  readonly scramMethods: readonly ScramMethod[]
+  readonly pbkdf2Iterations: number
+  readonly jwt: JwtOptions | undefined
+  readonly x509: X509Options | undefined
+  readonly firstFetchSize: number
+  readonly maxSessions: number
+}
+
+/** Fault state as connections read it. */
+export interface FaultState {
+  readonly dropAfterReplies: number | undefined
+  readonly dropMidResult: boolean
+  readonly replyDelayMs: number
+  refuseLogins(user: string): boolean
+}
+
+/** What connections need from their server. */
+export interface ServerContext {
+  readonly engine: Engine
+  readonly options: ResolvedOptions
+  readonly users: ReadonlyMap<string, { readonly password: string; readonly defaultSchema: string }>
+  readonly connections: Map<number, HanaConnection>
+  readonly sessionCookies: Map<string, string>
+  readonly faults: FaultState
+  readonly maxPacketBytes: number
+  nextConnectionId(): number
+  addUser(user: HanaUser): Promise<void>
+  dropUser(name: string): Promise<void>
+}

@@ -1,0 +1,192 @@
+/**
+ * The HANA test server: a loopback TCP (or TLS-from-byte-0) listener speaking enough of the SAP HANA SQL Command
+ * Network Protocol for the unmodified `hdb` client, backed by one in-memory DuckDB engine.
+ */
+import * as net from "node:net"
+import * as tls from "node:tls"
+import { Engine } from "../engine/index.ts"
+import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
+import { catalogSql } from "./catalog.ts"
+import { HanaConnection } from "./connection.ts"
+import { encodeName, quoteName, quoteString } from "./names.ts"
+import type { FaultState, HanaFaults, HanaUser, ResolvedOptions, ServerContext } from "./server-context.ts"
+import { generateTestCertificates } from "./tls.ts"
+import type { TestCertificates } from "./tls.ts"
+
+export type { HanaFaults, HanaUser } from "./server-context.ts"
+
+/** Options of {@link startHanaTestServer}. */
+export interface HanaTestServerOptions {
+  /** Listen address (default `127.0.0.1`). */
+  readonly host?: string
+  /** Port; 0 (default) picks a free one. */
+  readonly port?: number
+  /** Users (default: one user `SYSTEM` with password `Manager1`). The first one appears in `uri`. */
+  readonly users?: readonly HanaUser[]
+  /** SCRAM methods the server accepts, in order of preference (default both, PBKDF2 first). */
+  readonly scramMethods?: readonly ScramMethod[]
+  /** PBKDF2 iterations of SCRAMPBKDF2SHA256 (default 15000). */
+  readonly pbkdf2Iterations?: number
+  /** Accept JWT logins signed by this key. */
+  readonly jwt?: JwtOptions
+  /** Accept X.509 logins by certificates this CA issued. */
+  readonly x509?: X509Options
+  /** TLS from byte 0: true generates a test CA and a certificate for localhost/127.0.0.1; or give your own PEMs. */
+  readonly tls?: boolean | { readonly key: string; readonly cert: string; readonly ca?: string }
+  /** Tenant database name checked by the DB_CONNECT_INFO step (hdb option `databaseName`; default `HXE`). */
+  readonly databaseName?: string
+  /** System id (default `HXE`). */
+  readonly systemId?: string
+  /** Version string reported by CONNECT and SYS.M_DATABASE (default a HANA 2.0 SPS 07 revision). */
+  readonly version?: string
+  /** Rows sent with the first result-set reply before the client fetches (default 32, like HANA). */
+  readonly firstFetchSize?: number
+  /** Maximum concurrent sessions (default 256). */
+  readonly maxSessions?: number
+  /** Fault injection (also changeable later through {@link HanaTestServer.faults}). */
+  readonly faults?: HanaFaults
+}
+
+/** A running HANA test server. */
+export interface HanaTestServer {
+  readonly host: string
+  readonly port: number
+  /** `hdb://USER:PASSWORD@HOST:PORT` for the first user, user and password percent-encoded. */
+  readonly uri: string
+  /** First user's name and password. */
+  readonly user: string
+  readonly password: string
+  /** Generated (or given) TLS material when TLS is on: pass `ca` to hdb as `ca`. */
+  readonly tls: TestCertificates | { readonly key: string; readonly cert: string; readonly ca?: string } | undefined
+  /** Fault injection switches, read on every request. */
+  readonly faults: HanaFaults
+  /** Number of logged-in sessions. */
+  readonly sessionCount: () => number
+  /** Adds a user (and its schema). */
+  readonly addUser: (user: HanaUser) => Promise<void>
+  /** Closes every session, the listener and the database; frees the port. */
+  readonly close: () => Promise<void>
+}
+
+const DEFAULT_USERS: readonly HanaUser[] = [{ name: "SYSTEM", password: "Manager1" }]
+
+/** Starts a HANA test server. */
+export const startHanaTestServer = async (options: HanaTestServerOptions = {}): Promise<HanaTestServer> => {
+  const host = options.host ?? "127.0.0.1"
+  const resolved: ResolvedOptions = {
+    databaseName: options.databaseName ?? "HXE",
+    systemId: options.systemId ?? "HXE",
+    version: options.version ?? "2.00.070.00.1686119400",
+    scramMethods: options.scramMethods ?? ["SCRAMPBKDF2SHA256", "SCRAMSHA256"],
+    pbkdf2Iterations: options.pbkdf2Iterations ?? 15000,
+    jwt: options.jwt,
+    x509: options.x509,
+    firstFetchSize: options.firstFetchSize ?? 32,
+    maxSessions: options.maxSessions ?? 256
+  }
+  const faults: HanaFaults = { ...options.faults }
+  const faultState: FaultState = {
+    get dropAfterReplies() {
+      return faults.dropAfterReplies
+    },
+    get dropMidResult() {
+      return faults.dropMidResult === true
+    },
+    get replyDelayMs() {
+      return faults.replyDelayMs ?? 0
+    },
+    refuseLogins: (user) => {
+      const r = faults.refuseLogins
+      return typeof r === "function" ? r(user) : r === true
+    }
+  }
+  const engine = await Engine.open()
+  const admin = await engine.session()
+  const users = new Map<string, { password: string; defaultSchema: string }>()
+  let userIds = 150000
+  const addUser = async (user: HanaUser): Promise<void> => {
+    const schema = user.defaultSchema ?? user.name
+    await admin.execute(
+      `CREATE SCHEMA IF NOT EXISTS ${quoteName(schema)}; INSERT INTO "SYS"."_USERS" VALUES (?, ?, 'SYSTEM', now()::TIMESTAMP, ?)`,
+      [user.name, userIds++, schema]
+    )
+    users.set(user.name, { password: user.password, defaultSchema: schema })
+  }
+  const dropUser = async (name: string): Promise<void> => {
+    if (!users.has(name)) return
+    users.delete(name)
+    await admin.execute(`DELETE FROM "SYS"."_USERS" WHERE USER_NAME = ${quoteString(name)}; DROP SCHEMA IF EXISTS ${quoteName(name)} CASCADE`)
+  }
+  let nextConnection = 200000
+  const ctx: ServerContext = {
+    engine,
+    options: resolved,
+    users,
+    connections: new Map(),
+    sessionCookies: new Map(),
+    faults: faultState,
+    maxPacketBytes: 1 << 30,
+    nextConnectionId: () => nextConnection++,
+    addUser,
+    dropUser
+  }
+  try {
+    await admin.execute(catalogSql({ systemId: resolved.systemId, databaseName: resolved.databaseName, version: resolved.version }))
+    for (const u of options.users ?? DEFAULT_USERS) await addUser(u)
+  } catch (e) {
+    engine.close()
+    throw e
+  }
+
+  const tlsMaterial =
+    options.tls === true ? generateTestCertificates([host === "127.0.0.1" ? "localhost" : host, "127.0.0.1"]) : options.tls === false ? undefined : options.tls
+  const sockets = new Set<net.Socket>()
+  const allConnections = new Set<HanaConnection>()
+  const onSocket = (socket: net.Socket): void => {
+    sockets.add(socket)
+    socket.on("close", () => sockets.delete(socket))
+    const connection = new HanaConnection(socket, ctx)
+    allConnections.add(connection)
+    socket.on("close", () => allConnections.delete(connection))
+  }
+  const server: net.Server =
+    tlsMaterial === undefined
+      ? net.createServer(onSocket)
+      : tls.createServer({ key: tlsMaterial.key, cert: tlsMaterial.cert }, onSocket)
+  if (tlsMaterial !== undefined) server.on("tlsClientError", () => undefined)
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject)
+      resolve()
+    })
+  })
+  const port = (server.address() as net.AddressInfo).port
+  const first = (options.users ?? DEFAULT_USERS)[0]!
+  let closed: Promise<void> | undefined
+  return {
+    host,
+    port,
+    uri: `hdb://${encodeURIComponent(first.name)}:${encodeURIComponent(first.password)}@${host}:${port}`,
+    user: first.name,
+    password: first.password,
+    tls: tlsMaterial,
+    faults,
+    sessionCount: () => ctx.connections.size,
+    addUser,
+    close: () => {
+      closed ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
+        for (const c of allConnections) c.close()
+        for (const s of sockets) s.destroy()
+        await stopped
+        // Connections close their DuckDB sessions once any running statement finishes.
+        await new Promise((r) => setTimeout(r, 10))
+        engine.close()
+      })()
+      return closed
+    }
+  }
+}
+
+void encodeName

@@ -1,0 +1,663 @@
+/**
+ * HANA SQL → DuckDB SQL translation for the accepted subset (testkit/hana/README.md): tokenizes, folds unquoted
+ * identifiers to upper case, encodes every identifier with {@link encodeName}, maps HANA types/functions/special
+ * values, and classifies the statement (function code, transaction control, session commands).
+ */
+import { HanaError } from "./errors.ts"
+import { encodeName, quoteName, quoteString } from "./names.ts"
+import { duckType, hanaType, TYPE_NAMES, typeText } from "./types.ts"
+import type { HanaType } from "./types.ts"
+
+type TokenType = "ws" | "word" | "qident" | "string" | "hex" | "number" | "param" | "op"
+
+interface Token {
+  readonly t: TokenType
+  readonly v: string
+}
+
+/** Splits SQL into tokens (comments become whitespace). */
+export const tokenize = (sql: string): Token[] => {
+  const out: Token[] = []
+  let i = 0
+  const n = sql.length
+  while (i < n) {
+    const c = sql[i]!
+    if (/\s/.test(c)) {
+      let j = i + 1
+      while (j < n && /\s/.test(sql[j]!)) j++
+      out.push({ t: "ws", v: " " })
+      i = j
+    } else if (c === "-" && sql[i + 1] === "-") {
+      let j = i + 2
+      while (j < n && sql[j] !== "\n") j++
+      out.push({ t: "ws", v: " " })
+      i = j
+    } else if (c === "/" && sql[i + 1] === "*") {
+      const j = sql.indexOf("*/", i + 2)
+      if (j < 0) throw HanaError.syntax("unterminated comment", i)
+      out.push({ t: "ws", v: " " })
+      i = j + 2
+    } else if (c === "'" || ((c === "N" || c === "n" || c === "X" || c === "x") && sql[i + 1] === "'")) {
+      const prefix = c === "'" ? "" : c.toUpperCase()
+      let j = c === "'" ? i + 1 : i + 2
+      let s = ""
+      for (;;) {
+        if (j >= n) throw HanaError.syntax("unterminated string literal", i)
+        if (sql[j] === "'") {
+          if (sql[j + 1] === "'") {
+            s += "'"
+            j += 2
+            continue
+          }
+          break
+        }
+        s += sql[j]
+        j++
+      }
+      out.push({ t: prefix === "X" ? "hex" : "string", v: s })
+      i = j + 1
+    } else if (c === '"') {
+      let j = i + 1
+      let s = ""
+      for (;;) {
+        if (j >= n) throw HanaError.syntax("unterminated quoted identifier", i)
+        if (sql[j] === '"') {
+          if (sql[j + 1] === '"') {
+            s += '"'
+            j += 2
+            continue
+          }
+          break
+        }
+        s += sql[j]
+        j++
+      }
+      if (s.length === 0) throw HanaError.syntax("zero-length identifier", i)
+      out.push({ t: "qident", v: s })
+      i = j + 1
+    } else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(sql[i + 1] ?? ""))) {
+      const m = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(sql.slice(i))!
+      out.push({ t: "number", v: m[0] })
+      i += m[0].length
+    } else if (/[\p{L}_#$]/u.test(c)) {
+      const m = /^[\p{L}\p{N}_#$]+/u.exec(sql.slice(i))!
+      out.push({ t: "word", v: m[0] })
+      i += m[0].length
+    } else if (c === "?") {
+      out.push({ t: "param", v: "?" })
+      i++
+    } else if (c === ":" && /[\p{L}_]/u.test(sql[i + 1] ?? "")) {
+      const m = /^:[\p{L}\p{N}_]+/u.exec(sql.slice(i))!
+      out.push({ t: "param", v: "?" })
+      i += m[0].length
+    } else {
+      const two = sql.slice(i, i + 2)
+      if (["||", "<=", ">=", "<>", "!=", "::"].includes(two)) {
+        out.push({ t: "op", v: two })
+        i += 2
+      } else {
+        out.push({ t: "op", v: c })
+        i++
+      }
+    }
+  }
+  return out
+}
+
+/** SQL keywords kept verbatim (everything else that is a bare word is an identifier). */
+const KEYWORDS = new Set(
+  (
+    "ADD ALL ALTER AND ANY AS ASC BETWEEN BY CASCADE CASE CAST CHECK COLUMN CONSTRAINT CREATE CROSS CURRENT DEFAULT " +
+    "DELETE DESC DISTINCT DROP ELSE END ESCAPE EXCEPT EXISTS FALSE FETCH FIRST FOLLOWING FOR FOREIGN FROM FULL GROUP " +
+    "HAVING IF IN INNER INSERT INTERSECT INTERVAL INTO IS JOIN KEY LEFT LIKE LIMIT MINUS NATURAL NEXT NO NOT NULL NULLS " +
+    "OFFSET ON ONLY OR ORDER OUTER OVER PARTITION PRECEDING PRIMARY RANGE RECURSIVE REFERENCES RESTRICT RIGHT ROW ROWS " +
+    "SELECT SET SOME TABLE THEN TO TRUE UNBOUNDED UNION UNIQUE UNKNOWN UPDATE USING VALUES VIEW WHEN WHERE WITH " +
+    "ACTION RENAME TEMPORARY TEMP LOCAL GLOBAL SCHEMA TRUNCATE COMMENT SECOND MINUTE HOUR DAY MONTH YEAR " +
+    "LATERAL FILTER WITHIN"
+  ).split(" ")
+)
+
+/** HANA functions renamed for DuckDB (others pass through; DuckDB's namesakes mostly match). */
+const FUNCTIONS = new Map([
+  ["NOW", "now"],
+  ["TO_VARCHAR", "hana_to_varchar"],
+  ["TO_NVARCHAR", "hana_to_varchar"],
+  ["TO_CHAR", "hana_to_varchar"],
+  ["TO_INTEGER", "hana_to_integer"],
+  ["TO_INT", "hana_to_integer"],
+  ["TO_BIGINT", "hana_to_bigint"],
+  ["TO_DOUBLE", "hana_to_double"],
+  ["TO_DECIMAL", "hana_to_decimal"],
+  ["TO_DATE", "hana_to_date"],
+  ["TO_TIMESTAMP", "hana_to_timestamp"],
+  ["TO_SECONDDATE", "hana_to_timestamp"],
+  ["ADD_DAYS", "hana_add_days"],
+  ["ADD_SECONDS", "hana_add_seconds"],
+  ["DAYS_BETWEEN", "hana_days_between"],
+  ["NVL", "coalesce"],
+  ["LOCATE", "hana_locate"],
+  ["LCASE", "lower"],
+  ["UCASE", "upper"],
+  ["SUBSTR", "substring"],
+  ["SESSION_CONTEXT", "hana_session_context"],
+  ["SLEEP_SECONDS", "hana_sleep"]
+])
+
+/**
+ * Per-session DuckDB macros backing {@link FUNCTIONS} (TEMP macros, so every schema search path finds them).
+ * `hana_sleep(s)` busy-waits inside DuckDB so a statement can be cancelled while it runs.
+ */
+export const SESSION_MACROS = [
+  "CREATE OR REPLACE TEMP MACRO hana_to_varchar(x, f := NULL) AS CAST(x AS VARCHAR)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_integer(x) AS CAST(x AS INTEGER)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_bigint(x) AS CAST(x AS BIGINT)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_double(x) AS CAST(x AS DOUBLE)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_decimal(x, p := 34, s := 10) AS CAST(x AS DECIMAL(34, 10))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_date(x, f := NULL) AS CAST(x AS DATE)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CAST(x AS TIMESTAMP)",
+  "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS d + to_days(CAST(n AS INTEGER))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS CAST(d AS TIMESTAMP) + to_microseconds(CAST(n * 1000000 AS BIGINT))",
+  "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS datediff('day', CAST(a AS DATE), CAST(b AS DATE))",
+  "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS instr(h, n)",
+  "CREATE OR REPLACE TEMP MACRO hana_session_context(k) AS CAST(NULL AS VARCHAR)",
+  "CREATE OR REPLACE TEMP MACRO series_generate_integer(inc, mn, mx) AS TABLE SELECT CAST(i AS BIGINT) AS GENERATED_PERIOD_START, CAST(i + inc AS BIGINT) AS GENERATED_PERIOD_END, CAST((i - mn) / inc + 1 AS BIGINT) AS ELEMENT_NUMBER, CAST((i - mn) / (mx - mn) AS DOUBLE) AS FRACTION_OF_MIN_MAX_RANGE FROM range(mn, mx, inc) t(i)",
+  "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM range(CAST(s * 60000000 AS BIGINT)) t(i) WHERE hash(i) = 0)"
+].join("; ")
+
+/** Session values substituted into SQL. */
+export interface SessionValues {
+  readonly schema: string
+  readonly user: string
+  readonly connectionId: number
+}
+
+/** A column declared by CREATE TABLE, remembered as the DuckDB column comment. */
+export interface DeclaredColumn {
+  readonly name: string
+  readonly type: HanaType
+}
+
+/** What a statement is, after translation. */
+export type Translated =
+  | {
+      readonly kind: "query"
+      readonly sql: string
+      readonly params: number
+      readonly forUpdate: boolean
+    }
+  | {
+      readonly kind: "dml"
+      readonly functionCode: 2 | 3 | 4
+      readonly sql: string
+      readonly params: number
+      /** For `INSERT INTO t [(cols)] VALUES (?, ...)`: the target and the column of each `?`, in order. */
+      readonly insert?: { readonly schema: string | undefined; readonly table: string; readonly columns: readonly string[] | undefined }
+    }
+  | { readonly kind: "ddl"; readonly sql: string; readonly params: number }
+  | { readonly kind: "commit" }
+  | { readonly kind: "rollback" }
+  | { readonly kind: "setSchema"; readonly schema: string }
+  | { readonly kind: "cancelSession"; readonly connectionId: number; readonly disconnect: boolean }
+  | { readonly kind: "createUser"; readonly user: string; readonly password: string }
+  | { readonly kind: "dropUser"; readonly user: string }
+  | { readonly kind: "noop" }
+
+const sig = (tokens: readonly Token[]): Token[] => tokens.filter((t) => t.t !== "ws")
+
+const upper = (t: Token | undefined): string => (t !== undefined && t.t === "word" ? t.v.toUpperCase() : "")
+
+/** Identifier value of a word or quoted identifier token (words fold to upper case). */
+const identOf = (t: Token | undefined): string | undefined =>
+  t === undefined ? undefined : t.t === "word" ? t.v.toUpperCase() : t.t === "qident" ? t.v : undefined
+
+const hexLiteral = (hex: string): string => {
+  if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length % 2 !== 0) throw HanaError.syntax("invalid binary literal", 0)
+  return `from_hex('${hex}')`
+}
+
+/**
+ * Rewrites a token sequence to DuckDB SQL: identifiers encoded, types and functions mapped, special values
+ * substituted. Tokens are significant tokens (no whitespace) joined with spaces.
+ */
+const rewrite = (tokens: readonly Token[], session: SessionValues): string => {
+  const parts: string[] = []
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i]!
+    const prev = tokens[i - 1]
+    const next = tokens[i + 1]
+    switch (tok.t) {
+      case "string":
+        parts.push(quoteString(tok.v))
+        break
+      case "hex":
+        parts.push(hexLiteral(tok.v))
+        break
+      case "number":
+      case "param":
+        parts.push(tok.v)
+        break
+      case "op":
+        parts.push(tok.v === "!=" ? "<>" : tok.v)
+        break
+      case "qident":
+        parts.push(quoteName(tok.v))
+        break
+      case "ws":
+        break
+      case "word": {
+        const U = tok.v.toUpperCase()
+        const qualified = prev?.t === "op" && prev.v === "."
+        const call = next?.t === "op" && next.v === "("
+        const prevWord = upper(prev)
+        if (!qualified && U === "AS" && next !== undefined && next.t === "word" && TYPE_NAMES.has(next.v.toUpperCase()) && castContext(tokens, i)) {
+          const [text, consumed] = typeAt(tokens, i + 1)
+          parts.push("AS", text)
+          i += consumed
+          break
+        }
+        if (!qualified && call && !KEYWORDS.has(U) && !["INTO", "TABLE", "REFERENCES", "VIEW", "EXISTS", "UPDATE", "JOIN", "FROM"].includes(prevWord)) {
+          parts.push(FUNCTIONS.get(U) ?? U.toLowerCase())
+          break
+        }
+        if (!qualified) {
+          const special = specialValue(U, session)
+          if (special !== undefined) {
+            parts.push(special)
+            break
+          }
+          if (U === "DUMMY" && !(next?.t === "op" && next.v === ".")) {
+            parts.push('"SYS"."DUMMY"')
+            break
+          }
+          if (KEYWORDS.has(U)) {
+            parts.push(U)
+            break
+          }
+        }
+        parts.push(quoteName(U))
+        break
+      }
+    }
+  }
+  return parts.join(" ").replace(/ \. /g, ".")
+}
+
+/** True when the AS at index i belongs to a CAST( … AS type ). */
+const castContext = (tokens: readonly Token[], i: number): boolean => {
+  let depth = 0
+  for (let j = i - 1; j >= 0; j--) {
+    const t = tokens[j]!
+    if (t.t === "op" && t.v === ")") depth++
+    else if (t.t === "op" && t.v === "(") {
+      if (depth === 0) return upper(tokens[j - 1]) === "CAST"
+      depth--
+    }
+  }
+  return false
+}
+
+const specialValue = (U: string, _s: SessionValues): string | undefined => {
+  switch (U) {
+    case "CURRENT_SCHEMA":
+      return "getvariable('hana_schema')"
+    case "CURRENT_USER":
+    case "SESSION_USER":
+      return "getvariable('hana_user')"
+    case "CURRENT_CONNECTION":
+      return "getvariable('hana_connection_id')"
+    case "CURRENT_UTCTIMESTAMP":
+      return "CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP)"
+    case "CURRENT_TIMESTAMP":
+      return "CAST(now() AS TIMESTAMP)"
+    case "CURRENT_DATE":
+    case "CURRENT_TIME":
+      return U
+    default:
+      return undefined
+  }
+}
+
+/** Result column names DuckDB gives substituted special values, mapped back to HANA's names. */
+export const SPECIAL_COLUMN_NAMES: ReadonlyMap<string, string> = new Map([
+  ["getvariable('hana_schema')", "CURRENT_SCHEMA"],
+  ["getvariable('hana_user')", "CURRENT_USER"],
+  ["getvariable('hana_connection_id')", "CURRENT_CONNECTION"],
+  ["CAST(now() AS TIMESTAMP)", "CURRENT_TIMESTAMP"],
+  ["CAST(timezone('UTC', now()) AS TIMESTAMP)", "CURRENT_UTCTIMESTAMP"],
+  ["CURRENT_DATE", "CURRENT_DATE"],
+  ["CURRENT_TIME", "CURRENT_TIME"]
+])
+
+/** Parses a type at tokens[i] (name and optional `(n[,m])`); returns the DuckDB type and tokens consumed. */
+const typeAt = (tokens: readonly Token[], i: number): [string, number, HanaType] => {
+  const [t, consumed] = parseType(tokens, i)
+  return [duckType(t), consumed, t]
+}
+
+const parseType = (tokens: readonly Token[], i: number): [HanaType, number] => {
+  const nameTok = tokens[i]
+  const name = upper(nameTok)
+  let consumed = 1
+  const args: number[] = []
+  if (tokens[i + 1]?.t === "op" && tokens[i + 1]!.v === "(") {
+    let j = i + 2
+    while (j < tokens.length && !(tokens[j]!.t === "op" && tokens[j]!.v === ")")) {
+      const t = tokens[j]!
+      if (t.t === "number") args.push(Number(t.v))
+      else if (!(t.t === "op" && t.v === ",")) throw HanaError.syntax(`invalid type arguments near ${t.v}`, 0)
+      j++
+    }
+    consumed = j - i + 1
+  }
+  // DOUBLE PRECISION
+  if (name === "DOUBLE" && upper(tokens[i + consumed]) === "PRECISION") consumed++
+  const t = hanaType(name, args)
+  if (t === undefined) throw HanaError.syntax(`invalid datatype: ${nameTok?.v ?? "<end>"}`, 0)
+  return [t, consumed]
+}
+
+/** Splits tokens on top-level commas. */
+const splitTopLevel = (tokens: readonly Token[]): Token[][] => {
+  const out: Token[][] = [[]]
+  let depth = 0
+  for (const t of tokens) {
+    if (t.t === "op" && t.v === "(") depth++
+    if (t.t === "op" && t.v === ")") depth--
+    if (depth === 0 && t.t === "op" && t.v === ",") out.push([])
+    else out[out.length - 1]!.push(t)
+  }
+  return out
+}
+
+/** Index of the `)` matching the `(` at tokens[open]. */
+const matching = (tokens: readonly Token[], open: number): number => {
+  let depth = 0
+  for (let j = open; j < tokens.length; j++) {
+    const t = tokens[j]!
+    if (t.t === "op" && t.v === "(") depth++
+    else if (t.t === "op" && t.v === ")") {
+      depth--
+      if (depth === 0) return j
+    }
+  }
+  throw HanaError.syntax("unbalanced parentheses", 0)
+}
+
+/** Reads a possibly schema-qualified name at tokens[i]; returns [schema, name, tokens consumed]. */
+const qualifiedName = (tokens: readonly Token[], i: number): [string | undefined, string, number] => {
+  const first = identOf(tokens[i])
+  if (first === undefined) throw HanaError.syntax(`identifier expected near ${tokens[i]?.v ?? "<end>"}`, 0)
+  if (tokens[i + 1]?.t === "op" && tokens[i + 1]!.v === ".") {
+    const second = identOf(tokens[i + 2])
+    if (second === undefined) throw HanaError.syntax("identifier expected after '.'", 0)
+    return [first, second, 3]
+  }
+  return [undefined, first, 1]
+}
+
+const qualified = (schema: string | undefined, name: string): string =>
+  schema === undefined ? quoteName(name) : `${quoteName(schema)}.${quoteName(name)}`
+
+const countParams = (tokens: readonly Token[]): number => tokens.filter((t) => t.t === "param").length
+
+/** Translates one HANA statement. */
+export const translate = (sql: string, session: SessionValues): Translated => {
+  const all = sig(tokenize(sql))
+  while (all.length > 0 && all[all.length - 1]!.t === "op" && all[all.length - 1]!.v === ";") all.pop()
+  if (all.length === 0) throw HanaError.syntax("empty statement", 0)
+  if (all.some((t) => t.t === "op" && t.v === ";")) throw HanaError.syntax("multiple statements are not supported", 0)
+  const w0 = upper(all[0])
+  const w1 = upper(all[1])
+  const params = countParams(all)
+  switch (w0) {
+    case "SELECT":
+    case "WITH":
+    case "(":
+    case "VALUES":
+      return translateQuery(all, session)
+    case "":
+      if (all[0]!.t === "op" && all[0]!.v === "(") return translateQuery(all, session)
+      break
+    case "INSERT":
+      return translateInsert(all, session)
+    case "UPSERT":
+    case "REPLACE":
+      return translateUpsert(all, session)
+    case "UPDATE":
+      return { kind: "dml", functionCode: 3, sql: rewrite(all, session), params }
+    case "DELETE":
+      return { kind: "dml", functionCode: 4, sql: rewrite(all, session), params }
+    case "COMMIT":
+      return { kind: "commit" }
+    case "ROLLBACK":
+      return { kind: "rollback" }
+    case "SET":
+      if (w1 === "SCHEMA") {
+        const name = identOf(all[2])
+        if (name === undefined || all.length !== 3) throw HanaError.syntax("SET SCHEMA <name> expected", 0)
+        return { kind: "setSchema", schema: name }
+      }
+      if (w1 === "TRANSACTION" || all[1]?.t === "string") return { kind: "noop" }
+      break
+    case "ALTER":
+      if (w1 === "SYSTEM") {
+        const words = all.map(upper)
+        const id = all.find((t) => t.t === "string")
+        if ((words.includes("CANCEL") || words.includes("DISCONNECT")) && words.includes("SESSION") && id !== undefined) {
+          return { kind: "cancelSession", connectionId: Number(id.v), disconnect: words.includes("DISCONNECT") }
+        }
+      }
+      if (w1 === "TABLE") return { kind: "ddl", sql: rewriteAlterTable(all, session), params }
+      if (w1 === "USER") return { kind: "noop" }
+      break
+    case "CREATE":
+      return translateCreate(all, session)
+    case "DROP":
+      return translateDrop(all, session)
+    case "TRUNCATE":
+      return { kind: "ddl", sql: rewrite(all, session), params }
+    case "COMMENT":
+      return { kind: "ddl", sql: rewrite(all, session), params }
+    case "GRANT":
+    case "REVOKE":
+      return { kind: "noop" }
+    default:
+      break
+  }
+  throw HanaError.syntax(`incorrect syntax near "${all[0]!.v}"`, 1)
+}
+
+const translateQuery = (all: Token[], session: SessionValues): Translated => {
+  let tokens = all
+  let forUpdate = false
+  // SELECT ... FOR UPDATE [NOWAIT]: DuckDB has no row locks; the statement runs as a plain SELECT.
+  const forIdx = tokens.findIndex((t, i) => upper(t) === "FOR" && upper(tokens[i + 1]) === "UPDATE")
+  if (forIdx > 0) {
+    tokens = tokens.slice(0, forIdx)
+    forUpdate = true
+  }
+  // SELECT [DISTINCT] TOP n ... → ... LIMIT n
+  let limit: string | undefined
+  if (upper(tokens[0]) === "SELECT") {
+    const at = upper(tokens[1]) === "DISTINCT" ? 2 : 1
+    if (upper(tokens[at]) === "TOP" && (tokens[at + 1]?.t === "number" || tokens[at + 1]?.t === "param")) {
+      limit = tokens[at + 1]!.v
+      tokens = [...tokens.slice(0, at), ...tokens.slice(at + 2)]
+    }
+  }
+  // WITH HINT (...) is accepted and ignored.
+  const hint = tokens.findIndex((t, i) => upper(t) === "WITH" && upper(tokens[i + 1]) === "HINT")
+  if (hint > 0 && tokens[hint + 2]?.v === "(") tokens = [...tokens.slice(0, hint), ...tokens.slice(matching(tokens, hint + 2) + 1)]
+  let sql = rewrite(tokens, session)
+  if (limit !== undefined) sql += ` LIMIT ${limit}`
+  return { kind: "query", sql, params: countParams(tokens), forUpdate }
+}
+
+const translateInsert = (all: Token[], session: SessionValues): Translated => {
+  const params = countParams(all)
+  if (upper(all[1]) !== "INTO") throw HanaError.syntax("INSERT INTO expected", 0)
+  const [schema, table, used] = qualifiedName(all, 2)
+  let i = 2 + used
+  let columns: string[] | undefined
+  if (all[i]?.t === "op" && all[i]!.v === "(") {
+    const close = matching(all, i)
+    columns = splitTopLevel(all.slice(i + 1, close)).map((c) => {
+      const name = identOf(c[0])
+      if (name === undefined || c.length !== 1) throw HanaError.syntax("column name expected", 0)
+      return name
+    })
+    i = close + 1
+  }
+  let insert: { schema: string | undefined; table: string; columns: readonly string[] | undefined } | undefined
+  if (upper(all[i]) === "VALUES" && all[i + 1]?.v === "(") {
+    const close = matching(all, i + 1)
+    const items = splitTopLevel(all.slice(i + 2, close))
+    if (close === all.length - 1 && items.every((it) => it.length === 1 && it[0]!.t === "param")) {
+      insert = { schema, table, columns }
+    }
+  }
+  const sql = rewrite(all, session)
+  return insert === undefined
+    ? { kind: "dml", functionCode: 2, sql, params }
+    : { kind: "dml", functionCode: 2, sql, params, insert }
+}
+
+/** `UPSERT t [(cols)] VALUES (...) [WITH PRIMARY KEY]` / `REPLACE ...` → DuckDB `INSERT OR REPLACE INTO`. */
+const translateUpsert = (all: Token[], session: SessionValues): Translated => {
+  let tokens = all.slice(1)
+  if (upper(tokens[0]) === "INTO") tokens = tokens.slice(1)
+  const wpk = tokens.findIndex((t, i) => upper(t) === "WITH" && upper(tokens[i + 1]) === "PRIMARY")
+  if (wpk >= 0) tokens = tokens.slice(0, wpk)
+  if (tokens.some((t) => upper(t) === "WHERE")) throw HanaError.unsupported("UPSERT ... WHERE")
+  const translated = translateInsert([{ t: "word", v: "INSERT" }, { t: "word", v: "INTO" }, ...tokens], session)
+  if (translated.kind !== "dml") return translated
+  return { ...translated, sql: translated.sql.replace(/^INSERT INTO/, "INSERT OR REPLACE INTO") }
+}
+
+const translateCreate = (all: Token[], session: SessionValues): Translated => {
+  let i = 1
+  const w = (k: number): string => upper(all[k])
+  if (w(i) === "USER") {
+    const user = identOf(all[i + 1])
+    const pwIdx = all.findIndex((t) => upper(t) === "PASSWORD")
+    const pw = all[pwIdx + 1]
+    if (user === undefined || pwIdx < 0 || pw === undefined) throw HanaError.syntax("CREATE USER <name> PASSWORD <password> expected", 0)
+    return { kind: "createUser", user, password: pw.t === "string" ? pw.v : pw.t === "qident" ? pw.v : pw.v }
+  }
+  if (w(i) === "SCHEMA") {
+    const name = identOf(all[i + 1])
+    if (name === undefined) throw HanaError.syntax("schema name expected", 0)
+    return { kind: "ddl", sql: `CREATE SCHEMA ${quoteName(name)}`, params: 0 }
+  }
+  if (w(i) === "OR" && w(i + 1) === "REPLACE") i += 2
+  let temporary = false
+  let local = false
+  if (w(i) === "GLOBAL" && w(i + 1) === "TEMPORARY") {
+    temporary = true
+    i += 2
+  } else if (w(i) === "LOCAL" && w(i + 1) === "TEMPORARY") {
+    temporary = true
+    local = true
+    i += 2
+  }
+  if (w(i) === "HISTORY") i++
+  if (w(i) === "COLUMN" || w(i) === "ROW") i++
+  if (w(i) === "VIEW") return { kind: "ddl", sql: rewrite(all, session).replace(/^CREATE VIEW/, "CREATE VIEW"), params: 0 }
+  if (w(i) === "SEQUENCE" || w(i) === "INDEX" || (w(i) === "UNIQUE" && w(i + 1) === "INDEX")) {
+    return { kind: "ddl", sql: rewrite(all, session), params: 0 }
+  }
+  if (w(i) !== "TABLE") throw HanaError.syntax(`incorrect syntax near "${all[i]?.v ?? "<end>"}"`, 0)
+  const [schema, name, used] = qualifiedName(all, i + 1)
+  if (local && (schema !== undefined || !name.startsWith("#"))) {
+    throw HanaError.syntax("local temporary table name must start with #", 0)
+  }
+  if (!local && name.startsWith("#")) throw HanaError.syntax("only local temporary tables can start with #", 0)
+  i += 1 + used
+  const target = local ? quoteName(name) : qualified(schema, name)
+  const create = local ? "CREATE TEMP TABLE" : "CREATE TABLE"
+  const rest = all.slice(i)
+  if (upper(rest[0]) === "LIKE") {
+    const [ls, ln, lu] = qualifiedName(rest, 1)
+    const withData = upper(rest[1 + lu]) === "WITH" && upper(rest[2 + lu]) === "DATA"
+    return { kind: "ddl", sql: `${create} ${target} AS SELECT * FROM ${qualified(ls, ln)}${withData ? "" : " LIMIT 0"}`, params: 0 }
+  }
+  if (upper(rest[0]) === "AS") {
+    let q = rest.slice(1)
+    let noData = false
+    const wi = q.findIndex((t, k) => upper(t) === "WITH" && (upper(q[k + 1]) === "DATA" || (upper(q[k + 1]) === "NO" && upper(q[k + 2]) === "DATA")))
+    if (wi >= 0) {
+      noData = upper(q[wi + 1]) === "NO"
+      q = q.slice(0, wi)
+    }
+    const query = translateQuery(q, session)
+    if (query.kind !== "query") throw HanaError.syntax("query expected", 0)
+    return { kind: "ddl", sql: `${create} ${target} AS ${query.sql}${noData ? " LIMIT 0" : ""}`, params: 0 }
+  }
+  if (!(rest[0]?.t === "op" && rest[0].v === "(")) throw HanaError.syntax("column list expected", 0)
+  const close = matching(rest, 0)
+  const elements = splitTopLevel(rest.slice(1, close))
+  const defs: string[] = []
+  const declared: DeclaredColumn[] = []
+  for (const el of elements) {
+    const head = upper(el[0])
+    if (["CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK"].includes(head)) {
+      defs.push(rewrite(el, session))
+      continue
+    }
+    const colName = identOf(el[0])
+    if (colName === undefined) throw HanaError.syntax(`column definition expected near ${el[0]?.v ?? "<end>"}`, 0)
+    const [duck, consumed, type] = typeAt(el, 1)
+    const tail = el.slice(1 + consumed)
+    if (tail.some((t) => upper(t) === "GENERATED" || upper(t) === "IDENTITY")) throw HanaError.unsupported("identity columns")
+    defs.push(`${quoteName(colName)} ${duck} ${rewrite(tail, session)}`.trimEnd())
+    declared.push({ name: colName, type })
+  }
+  // Column comments record the declared HANA type (DuckDB keeps no type aliases); see testkit/hana/catalog.ts.
+  const comments = declared.map((c) => `COMMENT ON COLUMN ${target}.${quoteName(c.name)} IS ${quoteString(typeText(c.type))}`)
+  return { kind: "ddl", sql: [`${create} ${target} (${defs.join(", ")})`, ...comments].join("; "), params: 0 }
+}
+
+const translateDrop = (all: Token[], session: SessionValues): Translated => {
+  const w1 = upper(all[1])
+  if (w1 === "USER") {
+    const user = identOf(all[2])
+    if (user === undefined) throw HanaError.syntax("user name expected", 0)
+    return { kind: "dropUser", user }
+  }
+  if (w1 === "SCHEMA") {
+    const name = identOf(all[2])
+    if (name === undefined) throw HanaError.syntax("schema name expected", 0)
+    return { kind: "ddl", sql: `DROP SCHEMA ${quoteName(name)}${upper(all[3]) === "CASCADE" ? " CASCADE" : ""}`, params: 0 }
+  }
+  if (w1 === "TABLE" || w1 === "VIEW" || w1 === "SEQUENCE" || w1 === "INDEX") {
+    const [schema, name] = qualifiedName(all, 2)
+    const cascade = all.some((t) => upper(t) === "CASCADE")
+    return { kind: "ddl", sql: `DROP ${w1} ${qualified(schema, name)}${cascade ? " CASCADE" : ""}`, params: 0 }
+  }
+  throw HanaError.syntax(`incorrect syntax near "${all[1]?.v ?? "<end>"}"`, 0)
+}
+
+/** ALTER TABLE t ADD (c type, ...) / DROP (c) / RENAME COLUMN — HANA's parenthesized forms become DuckDB's. */
+const rewriteAlterTable = (all: Token[], session: SessionValues): string => {
+  const [schema, name, used] = qualifiedName(all, 2)
+  const target = qualified(schema, name)
+  const rest = all.slice(2 + used)
+  const op = upper(rest[0])
+  if ((op === "ADD" || op === "DROP") && rest[1]?.v === "(") {
+    const close = matching(rest, 1)
+    const items = splitTopLevel(rest.slice(2, close))
+    return items
+      .map((el) => {
+        const col = identOf(el[0])
+        if (col === undefined) throw HanaError.syntax("column expected", 0)
+        if (op === "DROP") return `ALTER TABLE ${target} DROP COLUMN ${quoteName(col)}`
+        const [duck, consumed, type] = typeAt(el, 1)
+        return `ALTER TABLE ${target} ADD COLUMN ${quoteName(col)} ${duck} ${rewrite(el.slice(1 + consumed), session)}; COMMENT ON COLUMN ${target}.${quoteName(col)} IS ${quoteString(typeText(type))}`
+      })
+      .join("; ")
+  }
+  return rewrite(all, session)
+}
+
+/** Exposed for tests: the DuckDB identifier of a HANA name. */
+export const duckIdentifier = encodeName
