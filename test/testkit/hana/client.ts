@@ -54,8 +54,8 @@ const hdb = require("hdb") as { createClient(options: Record<string, unknown>): 
 export const createClient = (options: Record<string, unknown>): HdbClient => hdb.createClient(options)
 
 /** Calls a node-style function and resolves its result. */
-export const call = <A = unknown>(f: (cb: (err: Error | null, result?: A) => void) => void): Promise<A> =>
-  new Promise((resolve, reject) => f((err, result) => (err ? reject(err) : resolve(result as A))))
+export const call = <A = unknown>(f: (cb: (err: Error | null, result?: unknown) => void) => void): Promise<A> =>
+  new Promise((resolve, reject) => f((err: Error | null, result?: unknown) => (err ? reject(err) : resolve(result as A))))
 
 /** Connects an hdb client with the given options. */
 export const connect = async (options: Record<string, unknown>): Promise<HdbClient> => {
