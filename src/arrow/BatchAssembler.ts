@@ -2,7 +2,7 @@
  * Cuts a stream of fetched pages into Arrow RecordBatches with a row cap, decoding every page directly into one
  * column builder per field.
  */
-import { type DataType, Field, makeData, RecordBatch, Schema, Struct } from "apache-arrow"
+import { type Data, type DataType, Field, makeData, RecordBatch, Schema, Struct } from "apache-arrow"
 import { ArrowAssemblyError } from "./ArrowAssemblyError.ts"
 import type { ColumnBuilder } from "./ColumnBuilder.ts"
 import { makeFieldBuilder } from "./makeColumnBuilder.ts"
@@ -30,6 +30,12 @@ export interface BatchAssemblerOptions {
   readonly maxBytes?: number
   /** Rows each builder allocates on first use (later batches reuse the previous batch's size). */
   readonly initialCapacity?: number
+  /**
+   * Supplies the builder for a field (for example a driver's own builder that decodes a wire format straight into
+   * Arrow buffers); returning `undefined` falls back to {@link makeFieldBuilder}. The builder's `type` must equal
+   * the field's type.
+   */
+  readonly makeBuilder?: (field: Field, index: number) => ColumnBuilder | undefined
 }
 
 /**
@@ -68,7 +74,7 @@ export const schemaOf = (fields: ReadonlyArray<Field | FieldSpec>): Schema =>
   )
 
 /** Builds a RecordBatch from one finished `Data` per schema field (all of the same length). */
-export const recordBatchOf = (schema: Schema, columns: ReadonlyArray<ReturnType<ColumnBuilder["finish"]>>, length: number): RecordBatch =>
+export const recordBatchOf = (schema: Schema, columns: ReadonlyArray<Data>, length: number): RecordBatch =>
   new RecordBatch(
     schema,
     makeData({ type: new Struct(schema.fields), length, nullCount: 0, children: columns as Array<never> })
@@ -105,7 +111,13 @@ export class BatchAssembler {
     this.hard = options.mode === "hard"
     this.maxBytes = maxBytes
     const capacity = Math.min(options.initialCapacity ?? 1024, options.maxRows)
-    this.builders = this.schema.fields.map((field) => makeFieldBuilder(field, { initialCapacity: capacity }))
+    this.builders = this.schema.fields.map((field, index) => {
+      const builder = options.makeBuilder?.(field, index) ?? makeFieldBuilder(field, { initialCapacity: capacity })
+      if (builder.type.typeId !== field.type.typeId || String(builder.type) !== String(field.type)) {
+        throw new ArrowAssemblyError(`builder type ${builder.type} does not match field type ${field.type}`, field.name)
+      }
+      return builder
+    })
   }
 
   /** Rows appended and not yet cut into a batch. */
@@ -140,6 +152,12 @@ export class BatchAssembler {
   /** Cuts the pending rows into a final batch; `undefined` when there are none. */
   flush(): RecordBatch | undefined {
     return this.pending === 0 ? undefined : this.cut()
+  }
+
+  /** Discards the pending rows (for example after a failed fetch), leaving the assembler ready for new pages. */
+  clear(): void {
+    for (const builder of this.builders) builder.finish()
+    this.pending = 0
   }
 
   /** A zero-row batch with the schema (does not touch pending rows). */

@@ -152,6 +152,41 @@ describe("BatchAssembler zero rows and schema", () => {
   })
 })
 
+describe("BatchAssembler builders", () => {
+  it("uses a driver-supplied builder when given, and checks its type", () => {
+    let calls = 0
+    class CountingUtf8 extends VarBinaryBuilder<Utf8> {
+      override appendString(value: string): void {
+        calls++
+        super.appendString(value.toUpperCase())
+      }
+    }
+    const assembler = new BatchAssembler(fields, {
+      maxRows: 10,
+      mode: "hard",
+      makeBuilder: (field) => (field.name === "name" ? new CountingUtf8(new Utf8(), { name: field.name }) : undefined)
+    })
+    assembler.push(rowsPage([[1, "a"], [2, "b"]]))
+    const table = ipcRoundTrip(assembler.flush()!)
+    expect([table.getChild("name")!.get(0), table.getChild("name")!.get(1)]).toEqual(["A", "B"])
+    expect(calls).toBe(2)
+    expect(() => new BatchAssembler(fields, { maxRows: 1, mode: "hard", makeBuilder: () => new VarBinaryBuilder(new Utf8()) }))
+      .toThrow(/builder type Utf8 does not match field type Int32/)
+  })
+
+  it("clear() drops pending rows", () => {
+    const assembler = new BatchAssembler(fields, { maxRows: 10, mode: "hard" })
+    assembler.push(rowsPage([[1, "a"]]))
+    expect(assembler.pendingRows).toBe(1)
+    expect(assembler.pendingBytes).toBeGreaterThan(0)
+    assembler.clear()
+    expect(assembler.pendingRows).toBe(0)
+    expect(assembler.flush()).toBeUndefined()
+    assembler.push(rowsPage([[2, "b"]]))
+    expect(ipcRoundTrip(assembler.flush()!).getChild("id")!.get(0)).toBe(2)
+  })
+})
+
 describe("BatchAssembler guards", () => {
   it("rejects a null in a non-nullable field", () => {
     const assembler = new BatchAssembler(fields, { maxRows: 1, mode: "hard" })
