@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
-import type { HanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 describe("HANA test server with the raw hdb client: login, SQL, metadata", () => {
-  let server: HanaTestServer
+  let server: HanaTestServerHandle
   let client: HdbClient
   beforeAll(async () => {
     server = await startHanaTestServer({

@@ -476,6 +476,10 @@ export class HanaConnection {
     return this.outcomeReply(session, t, outcome, undefined, request)
   }
 
+  private requireAdmin(what: string): void {
+    if (this.user !== "SYSTEM") throw HanaError.privilege(what)
+  }
+
   private async sessionCommand(session: Session, t: Translated): Promise<Reply> {
     switch (t.kind) {
       case "commit":
@@ -488,6 +492,7 @@ export class HanaConnection {
         await this.applySchema(session, t.schema)
         return ok(FunctionCode.DDL)
       case "cancelSession": {
+        this.requireAdmin("ALTER SYSTEM requires SYSTEM")
         const target = this.ctx.connections.get(t.connectionId)
         if (target === undefined) throw new HanaError(2, "HY000", `general error: session ${t.connectionId} does not exist`)
         if (t.disconnect) target.close()
@@ -495,11 +500,13 @@ export class HanaConnection {
         return ok(FunctionCode.DDL)
       }
       case "createUser": {
+        this.requireAdmin("CREATE USER requires SYSTEM")
         if (this.ctx.users.has(t.user)) throw new HanaError(331, "HY000", `user name already exists: ${t.user}`)
         await this.ctx.addUser({ name: t.user, password: t.password })
         return ok(FunctionCode.DDL)
       }
       case "dropUser":
+        this.requireAdmin("DROP USER requires SYSTEM")
         await this.ctx.dropUser(t.user)
         return ok(FunctionCode.DDL)
       default:

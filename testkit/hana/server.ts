@@ -43,12 +43,12 @@ export interface HanaTestServerOptions {
   readonly firstFetchSize?: number
   /** Maximum concurrent sessions (default 256). */
   readonly maxSessions?: number
-  /** Fault injection (also changeable later through {@link HanaTestServer.faults}). */
+  /** Fault injection (also changeable later through {@link HanaTestServerHandle.faults}). */
   readonly faults?: HanaFaults
 }
 
 /** A running HANA test server. */
-export interface HanaTestServer {
+export interface HanaTestServerHandle {
   readonly host: string
   readonly port: number
   /** `hdb://USER:PASSWORD@HOST:PORT` for the first user, user and password percent-encoded. */
@@ -71,7 +71,7 @@ export interface HanaTestServer {
 const DEFAULT_USERS: readonly HanaUser[] = [{ name: "SYSTEM", password: "Manager1" }]
 
 /** Starts a HANA test server. */
-export const startHanaTestServer = async (options: HanaTestServerOptions = {}): Promise<HanaTestServer> => {
+export const startHanaTestServer = async (options: HanaTestServerOptions = {}): Promise<HanaTestServerHandle> => {
   const host = options.host ?? "127.0.0.1"
   const resolved: ResolvedOptions = {
     databaseName: options.databaseName ?? "HXE",
