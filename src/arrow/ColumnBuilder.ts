@@ -1,7 +1,7 @@
 /**
  * The contract every column builder fulfils, and the shared base that owns the row count and validity bitmap.
  */
-import type { Data, DataType } from "apache-arrow"
+import { Data, type DataType } from "apache-arrow"
 import { ArrowAssemblyError, previewValue } from "./ArrowAssemblyError.ts"
 import { ValidityBitmap } from "./Validity.ts"
 
@@ -92,3 +92,13 @@ export abstract class BaseColumnBuilder<T extends DataType> implements ColumnBui
 /** Next capacity when `needed` slots are required and `current` are allocated: at least double. */
 export const grownCapacity = (current: number, needed: number, hint: number): number =>
   Math.max(needed, current * 2, current === 0 ? hint : 0)
+
+/** Builds `Data` from buffers we filled ourselves (no copy, no per-value work). */
+export const dataFromBuffers = <T extends DataType>(
+  type: T,
+  length: number,
+  nullCount: number,
+  nullBitmap: Uint8Array | undefined,
+  values: unknown,
+  valueOffsets?: unknown
+): Data<T> => new Data<T>(type, 0, length, nullCount, [valueOffsets, values, nullBitmap] as never)

@@ -3,7 +3,7 @@
  * and intervals. Values go straight into typed arrays grown geometrically; each storage type has its own class so
  * every hot append is a monomorphic typed-array store.
  */
-import { Data, DataType, DateUnit } from "apache-arrow"
+import { type Data, DataType, DateUnit } from "apache-arrow"
 import type {
   Bool,
   Date_,
@@ -24,7 +24,7 @@ import type {
   Uint64,
   Uint8
 } from "apache-arrow"
-import { BaseColumnBuilder, type ColumnBuilderOptions, grownCapacity } from "./ColumnBuilder.ts"
+import { BaseColumnBuilder, type ColumnBuilderOptions, dataFromBuffers, grownCapacity } from "./ColumnBuilder.ts"
 import { parseIsoDate, parseIsoTime, parseIsoTimestamp, type TemporalParts, writeSecondsAndNanos } from "./Temporal.ts"
 
 type FixedArray =
@@ -43,16 +43,6 @@ const TWO_POW_32 = 4294967296
 const TWO_POW_63 = 9223372036854775808
 const TWO_POW_64 = 18446744073709551616
 const MS_PER_DAY = 86_400_000
-
-/** Builds `Data` from buffers we filled ourselves (no copy, no per-value work). */
-export const dataFromBuffers = <T extends DataType>(
-  type: T,
-  length: number,
-  nullCount: number,
-  nullBitmap: Uint8Array | undefined,
-  values: unknown,
-  valueOffsets?: unknown
-): Data<T> => new Data<T>(type, 0, length, nullCount, [valueOffsets, values, nullBitmap] as never)
 
 /**
  * Shared growth/finish logic for builders whose rows are `stride` elements of one typed array.
@@ -354,13 +344,13 @@ export class Uint32Builder extends FixedWidthBuilder<Uint32, Uint32Array> {
   }
 }
 
+/** Decimal float text as databases print it (no hex, no blanks, no digit separators). */
+const FLOAT_TEXT = /^(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?Infinity|NaN)$/
+
 const floatOf = (value: unknown): number | undefined => {
   if (typeof value === "number") return value
   if (typeof value === "bigint") return Number(value)
-  if (typeof value === "string") {
-    const n = Number(value)
-    return Number.isNaN(n) && value.trim() !== "NaN" ? undefined : n
-  }
+  if (typeof value === "string" && FLOAT_TEXT.test(value)) return Number(value)
   return undefined
 }
 

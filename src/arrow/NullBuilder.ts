@@ -2,8 +2,7 @@
  * Builder for the Arrow null type (a column whose every value is null, e.g. a bare `NULL` select item).
  */
 import type { Data, Null } from "apache-arrow"
-import { BaseColumnBuilder } from "./ColumnBuilder.ts"
-import { dataFromBuffers } from "./FixedWidthBuilders.ts"
+import { BaseColumnBuilder, dataFromBuffers } from "./ColumnBuilder.ts"
 
 /** Arrow null: only counts rows; any non-null value is rejected. */
 export class NullBuilder extends BaseColumnBuilder<Null> {

@@ -5,8 +5,7 @@
  */
 import type { Binary, Data, LargeBinary, LargeUtf8, Utf8 } from "apache-arrow"
 import { ArrowAssemblyError } from "./ArrowAssemblyError.ts"
-import { BaseColumnBuilder, type ColumnBuilderOptions, grownCapacity } from "./ColumnBuilder.ts"
-import { dataFromBuffers } from "./FixedWidthBuilders.ts"
+import { BaseColumnBuilder, type ColumnBuilderOptions, dataFromBuffers, grownCapacity } from "./ColumnBuilder.ts"
 
 /** Node's Buffer has an internal, undocumented but long-stable `utf8Write`; `write` is the public fallback. */
 interface Utf8Writer {

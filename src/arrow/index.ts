@@ -12,7 +12,14 @@ export {
   type RowCapMode,
   schemaOf
 } from "./BatchAssembler.ts"
-export { type ColumnBuilder, type ColumnBuilderOptions, DEFAULT_INITIAL_CAPACITY } from "./ColumnBuilder.ts"
+export {
+  BaseColumnBuilder,
+  type ColumnBuilder,
+  type ColumnBuilderOptions,
+  dataFromBuffers,
+  DEFAULT_INITIAL_CAPACITY,
+  grownCapacity
+} from "./ColumnBuilder.ts"
 export {
   DECIMAL128_MAX_PRECISION,
   DECIMAL256_MAX_PRECISION,
@@ -27,6 +34,7 @@ export {
   type DayTimeInterval,
   Float32Builder,
   Float64Builder,
+  FixedWidthBuilder,
   Int16Builder,
   Int32Builder,
   type Int32StoredType,
