@@ -1,6 +1,29 @@
 /**
- * Arrow batch assembly: column builders that write Arrow buffers directly, exact decimal conversion, and the
- * batch assembler that cuts fetched pages into RecordBatches under a row cap.
+ * Arrow batch assembly: column builders that write Arrow buffers directly, exact decimal and temporal conversion,
+ * and the batch assembler that cuts fetched pages into RecordBatches under a row cap. No Effect here: these are
+ * hot paths; failures throw {@link ArrowAssemblyError}.
+ *
+ * A driver implements {@link Page} for its fetched pages and decodes straight into the builders:
+ *
+ * ```ts
+ * const assembler = new BatchAssembler(schema, { maxRows: 65536, mode: "hard" })
+ * const page: Page = {
+ *   appendRows(builders, maxRows) {
+ *     const n = Math.min(maxRows, rows.length - position)
+ *     const ids = builders[0] as Int64Builder
+ *     const names = builders[1] as VarBinaryBuilder<Utf8>
+ *     for (let r = position; r < position + n; r++) {
+ *       ids.appendNumber(rows[r].id)
+ *       if (rows[r].name === null) names.appendNull()
+ *       else names.appendString(rows[r].name)
+ *     }
+ *     position += n
+ *     return n
+ *   }
+ * }
+ * const batches = assembler.push(page) // zero or more complete batches
+ * const last = assembler.flush()       // remainder at end of results, or undefined
+ * ```
  */
 export { ArrowAssemblyError } from "./ArrowAssemblyError.ts"
 export {
