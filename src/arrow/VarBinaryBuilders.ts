@@ -18,6 +18,9 @@ const TWO_POW_32 = 4294967296
 /** Strings up to this many UTF-16 units are tried as ASCII in JS before falling back to the native writer. */
 const SHORT_STRING = 12
 
+/** Strings longer than this many UTF-16 units are measured before reserving space. */
+const LONG_STRING = 65_536
+
 const writeNative = (data: Buffer & Utf8Writer, text: string, position: number): number =>
   hasUtf8Write ? data.utf8Write!(text, position) : data.write(text, position, "utf8")
 
@@ -48,8 +51,10 @@ abstract class ByteDataBuilder<T extends Utf8 | Binary | LargeUtf8 | LargeBinary
   /** Writes `text` as UTF-8 at the current position and returns the new end position (not yet committed). */
   protected writeUtf8(text: string): number {
     const position = this.position
-    // A UTF-16 code unit never needs more than 3 UTF-8 bytes (a surrogate pair: 4 bytes for 2 units).
-    if (position + text.length * 3 > this.data.length) this.growData(position + text.length * 3)
+    // A UTF-16 code unit never needs more than 3 UTF-8 bytes (a surrogate pair: 4 bytes for 2 units); long texts
+    // (CLOBs) are measured instead so they do not reserve three times their size.
+    const worst = text.length > LONG_STRING ? Buffer.byteLength(text, "utf8") : text.length * 3
+    if (position + worst > this.data.length) this.growData(position + worst)
     const data = this.data as Buffer & Utf8Writer
     const n = text.length
     if (n <= SHORT_STRING) {

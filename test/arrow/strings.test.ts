@@ -52,6 +52,17 @@ describe("utf8 and large_utf8", () => {
     expect(a.values.byteLength).toBe(8)
   })
 
+  it("long texts (CLOB-sized) are stored whole, ASCII and multi-byte", () => {
+    const builder = new LargeVarBinaryBuilder(new LargeUtf8(), { initialCapacity: 1 })
+    const ascii = "a".repeat(200_000)
+    const wide = "日😀".repeat(40_000)
+    builder.appendString(ascii)
+    builder.appendString(wide)
+    builder.appendString("end")
+    const vector = roundTripBuilder(builder)
+    expect([vector.get(0), vector.get(1), vector.get(2)]).toEqual([ascii, wide, "end"])
+  })
+
   it("grows data and offsets far past their initial capacity", () => {
     const builder = new VarBinaryBuilder(new Utf8(), { initialCapacity: 1 })
     const values = Array.from({ length: 20_000 }, (_, i) => (i % 97 === 0 ? null : `row-${i}-ü`))
