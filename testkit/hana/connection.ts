@@ -4,7 +4,8 @@
  */
 import * as crypto from "node:crypto"
 import type { Socket } from "node:net"
-import { DuckDBTypeId } from "@duckdb/node-api"
+import { DOUBLE } from "@duckdb/node-api"
+import type { DuckDBType } from "@duckdb/node-api"
 import type { Outcome, Prepared, Session } from "../engine/index.ts"
 import { scramChallenge, verifyJwt, verifyScram, verifyX509 } from "./auth.ts"
 import type { ScramChallenge, ScramMethod } from "./auth.ts"
@@ -17,8 +18,8 @@ import type { ResultColumn } from "./results.ts"
 import type { ServerContext } from "./server-context.ts"
 import { SESSION_MACROS, translate } from "./sql.ts"
 import type { Translated } from "./sql.ts"
-import { encodeName, quoteName, quoteString } from "./names.ts"
-import { duckType, isCharacterType, parseTypeText, typeOfDuck, wireType } from "./types.ts"
+import { encodeName, quoteString } from "./names.ts"
+import { parseTypeText, typeOfDuck, wireType } from "./types.ts"
 import type { HanaType } from "./types.ts"
 import {
   decodeFields,
@@ -645,10 +646,9 @@ export class HanaConnection {
         ? [{ values: [], pendingLobs: [] } as ParameterRow]
         : decodeParameters(paramsPart.data, paramsPart.argc, count, statement.parameterTypes.map((p) => Math.max(p.scale, 0)))
     const prepared = statement.prepared!
-    const types = statement.parameterTypes.map((p) => bindType(p))
     if (t.kind === "query") {
       const row = rows[0]!
-      const outcome = await this.inTransaction(session, request.commit, () => prepared.run(row.values, types))
+      const outcome = await this.inTransaction(session, request.commit, () => prepared.run(row.values, bindTypes(row.values)))
       return this.outcomeReply(session, t, outcome, statement, request)
     }
     // DML: one engine execution per parameter row; hdb reads one ROWS_AFFECTED entry per row.
@@ -661,7 +661,7 @@ export class HanaConnection {
             pendingRow = row
             break
           }
-          const outcome = await prepared.run(row.values, types)
+          const outcome = await prepared.run(row.values, bindTypes(row.values))
           affected.push(outcome.kind === "changed" ? outcome.rowsAffected : 0)
         }
       }, rows.length > 1)
@@ -715,8 +715,7 @@ export class HanaConnection {
     const values = [...pending.row.values]
     for (const lob of pending.locators.values()) values[lob.index] = lobValue(lob)
     const t = pending.statement.translated
-    const types = pending.statement.parameterTypes.map((x) => bindType(x))
-    const outcome = await this.inTransaction(session, false, () => pending.statement.prepared!.run(values, types))
+    const outcome = await this.inTransaction(session, false, () => pending.statement.prepared!.run(values, bindTypes(values)))
     const n = outcome.kind === "changed" ? outcome.rowsAffected : 0
     return ok(t.kind === "dml" ? t.functionCode : FunctionCode.NIL, [
       { kind: PartKind.WRITE_LOB_REPLY, argc: 0, data: Buffer.alloc(0) },
@@ -782,12 +781,12 @@ export class HanaConnection {
   }
 }
 
-/** The DuckDB bind type of a parameter of a declared HANA type (character data binds as VARCHAR). */
-const bindType = (t: HanaType): undefined => {
-  void t
-  void isCharacterType
-  return undefined
-}
+/**
+ * Bind types of one parameter row: DuckDB infers integral JS numbers as integers, which overflows for large
+ * doubles (e.g. -1e300), so integral numbers outside the safe-integer range bind as DOUBLE.
+ */
+const bindTypes = (values: readonly unknown[]): (DuckDBType | undefined)[] =>
+  values.map((v) => (typeof v === "number" && !Number.isSafeInteger(v) && Number.isFinite(v) && Number.isInteger(v) ? DOUBLE : undefined))
 
 const duckTypeToHana = (duck: string): HanaType => {
   const m = /^DECIMAL\((\d+),(\d+)\)$/.exec(duck)
@@ -809,6 +808,3 @@ const duckTypeToHana = (duck: string): HanaType => {
   return map[duck] ?? { name: "NVARCHAR", length: 5000, scale: 0 }
 }
 
-void duckType
-void quoteName
-void DuckDBTypeId

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
+
+describe("HANA test server: LOBs and the remaining types with the raw hdb client", () => {
+  let server: HanaTestServerHandle
+  let client: HdbClient
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+    client = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
+    await exec(client, "CREATE TABLE lobs (id INT, c CLOB, n NCLOB, t TEXT, b BLOB)")
+  })
+  afterAll(async () => {
+    closeQuietly(client)
+    await server.close()
+  })
+
+  it("returns small LOBs inline and reads large ones with READ_LOB", async () => {
+    const bigText = "ä😀xyz".repeat(60_000)
+    const bigBytes = Buffer.alloc(300_000, 7)
+    bigBytes[299_999] = 9
+    const st = await call<HdbStatement>((cb) => client.prepare("INSERT INTO lobs VALUES (?, ?, ?, ?, ?)", cb))
+    expect(st.parameterMetadata.map((p) => p.dataType)).toEqual([3, 25, 26, 26, 27])
+    expect(await call((cb) => st.exec([1, "small", "klein 😀", "tiny", Buffer.from([1, 2, 3])], cb))).toBe(1)
+    // The 300 kB values exceed hdb's 128 KiB packet: hdb streams them with WRITE_LOB after the EXECUTE.
+    expect(await call((cb) => st.exec([2, "c".repeat(1000), bigText, null, bigBytes], cb))).toBe(1)
+    const rs = await call<HdbResultSet>((cb) => client.execute("SELECT * FROM lobs ORDER BY id", cb))
+    expect(rs.metadata.map((m) => m.dataType)).toEqual([3, 25, 26, 26, 27])
+    const rows = await call<Array<Record<string, Buffer | number | null>>>((cb) => rs.fetch(cb))
+    expect(rows[0]).toEqual({ ID: 1, C: Buffer.from("small"), N: expect.any(Buffer), T: Buffer.from("tiny"), B: Buffer.from([1, 2, 3]) })
+    expect(decodeCesu8(rows[0]!["N"] as Buffer)).toBe("klein 😀")
+    const n = rows[1]!["N"] as Buffer
+    // NCLOB bytes arrive CESU-8 encoded: decode surrogate pairs back to compare.
+    expect(decodeCesu8(n)).toBe(bigText)
+    expect(rows[1]!["T"]).toBeNull()
+    expect((rows[1]!["B"] as Buffer).equals(bigBytes)).toBe(true)
+    expect((rows[1]!["C"] as Buffer).toString()).toBe("c".repeat(1000))
+  })
+
+  it("supports ALPHANUM, VARBINARY, BIT and JSON columns (BIT/JSON travel as type codes 74/75)", async () => {
+    await exec(client, "CREATE TABLE misc (a ALPHANUM(10), vb VARBINARY(4), bits BIT, doc JSON, st SHORTTEXT(20))")
+    await exec(client, `INSERT INTO misc VALUES ('A12', X'DEADBEEF', '1011', '{"k": [1, 2]}', 'short')`)
+    const rs = await call<HdbResultSet>((cb) => client.execute("SELECT * FROM misc", cb))
+    expect(rs.metadata.map((m) => m.dataType)).toEqual([55, 13, 74, 75, 11])
+    const rows = await call<Array<Record<string, unknown>>>((cb) => rs.fetch(cb))
+    expect(rows).toEqual([
+      { A: "A12", VB: Buffer.from("deadbeef", "hex"), BITS: Buffer.from("1011"), DOC: Buffer.from('{"k": [1, 2]}'), ST: "short" }
+    ])
+    const cols = await exec(client, "SELECT COLUMN_NAME, DATA_TYPE_NAME FROM SYS.TABLE_COLUMNS WHERE TABLE_NAME = 'MISC' ORDER BY POSITION")
+    expect(cols).toEqual([
+      { COLUMN_NAME: "A", DATA_TYPE_NAME: "ALPHANUM" },
+      { COLUMN_NAME: "VB", DATA_TYPE_NAME: "VARBINARY" },
+      { COLUMN_NAME: "BITS", DATA_TYPE_NAME: "BIT" },
+      { COLUMN_NAME: "DOC", DATA_TYPE_NAME: "JSON" },
+      { COLUMN_NAME: "ST", DATA_TYPE_NAME: "SHORTTEXT" }
+    ])
+  })
+
+  it("binds every scalar parameter type and reads it back", async () => {
+    await exec(client, `CREATE TABLE params (ti TINYINT, si SMALLINT, i INTEGER, bi BIGINT, de DECIMAL(20,4), re REAL, do DOUBLE,
+      bo BOOLEAN, vc VARCHAR(10), nv NVARCHAR(10), vb VARBINARY(10), da DATE, tm TIME, sd SECONDDATE, ts TIMESTAMP)`)
+    const st = await call<HdbStatement>((cb) => client.prepare("INSERT INTO params VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", cb))
+    const values = [7, -300, 70000, "-9007199254740993", "-1234567890123456.5678", 0.5, -1e300, true, "ascii", "ñ😀", Buffer.from([0, 255]), "1999-12-31", "23:59:59", "2000-01-01 00:00:01", "2000-01-01 00:00:01.25"]
+    expect(await call((cb) => st.exec(values, cb))).toBe(1)
+    expect(await call((cb) => st.exec(values.map(() => null), cb))).toBe(1)
+    const rows = await exec<Array<Record<string, unknown>>>(client, "SELECT * FROM params ORDER BY ti NULLS LAST")
+    expect(rows[0]).toEqual({
+      TI: 7, SI: -300, I: 70000, BI: "-9007199254740993", DE: "-1234567890123456.5678", RE: 0.5, DO: -1e300, BO: 1, VC: "ascii",
+      NV: "ñ😀", VB: Buffer.from([0, 255]), DA: "1999-12-31", TM: "23:59:59", SD: "2000-01-01T00:00:01", TS: "2000-01-01T00:00:01.25"
+    })
+    expect(Object.values(rows[1]!).every((v) => v === null)).toBe(true)
+  })
+})
+
+/** Decodes CESU-8 (surrogate pairs as two 3-byte sequences) to a JS string. */
+const decodeCesu8 = (b: Buffer): string => {
+  let s = ""
+  for (let i = 0; i < b.length; ) {
+    const c = b[i]!
+    if (c < 0x80) {
+      s += String.fromCharCode(c)
+      i += 1
+    } else if (c < 0xe0) {
+      s += String.fromCharCode(((c & 0x1f) << 6) | (b[i + 1]! & 0x3f))
+      i += 2
+    } else {
+      s += String.fromCharCode(((c & 0x0f) << 12) | ((b[i + 1]! & 0x3f) << 6) | (b[i + 2]! & 0x3f))
+      i += 3
+    }
+  }
+  return s
+}
