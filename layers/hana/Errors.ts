@@ -1,0 +1,96 @@
+/**
+ * HANA and hdb errors as ADBC errors. Server errors carry a numeric code and SQLSTATE (SqlError); client errors a
+ * string code (EHDB*, or Node socket codes). Messages come from the server or hdb and never contain credentials
+ * (the core redacts secrets from every error once more).
+ *
+ * Codes: SAP HANA SQL Reference, "SQL Error Codes" (help.sap.com/docs/SAP_HANA_PLATFORM, e.g. 259 invalid table name,
+ * 288 cannot use duplicate table name, 301 unique constraint violated, 287 cannot insert NULL, 10 authentication
+ * failed, 258 insufficient privilege, 257 sql syntax error, 139 current operation cancelled by request).
+ *
+ * @since 0.1.0
+ */
+import { type AdbcError, adbcError, AdbcError as AdbcErrorClass, type Status } from "../../src/AdbcError.ts"
+
+const SERVER_CODES: ReadonlyMap<number, Status> = new Map<number, Status>([
+  [10, "UNAUTHENTICATED"],
+  [414, "UNAUTHENTICATED"],
+  [663, "UNAUTHENTICATED"],
+  [258, "UNAUTHORIZED"],
+  [257, "INVALID_ARGUMENT"],
+  [260, "INVALID_ARGUMENT"],
+  [266, "INVALID_ARGUMENT"],
+  [268, "INVALID_ARGUMENT"],
+  [328, "INVALID_ARGUMENT"],
+  [259, "NOT_FOUND"],
+  [362, "NOT_FOUND"],
+  [397, "NOT_FOUND"],
+  [288, "ALREADY_EXISTS"],
+  [386, "ALREADY_EXISTS"],
+  [301, "INTEGRITY"],
+  [287, "INTEGRITY"],
+  [461, "INTEGRITY"],
+  [462, "INTEGRITY"],
+  [463, "INTEGRITY"],
+  [314, "INVALID_DATA"],
+  [339, "INVALID_DATA"],
+  [303, "INVALID_DATA"],
+  [139, "CANCELLED"],
+  [131, "TIMEOUT"],
+  [133, "UNKNOWN"],
+  [4, "INTERNAL"]
+])
+
+const CLIENT_CODES: ReadonlyMap<string, Status> = new Map<string, Status>([
+  ["EHDBCLOSE", "IO"],
+  ["EHDBOPENCONN", "IO"],
+  ["EHDBINIT", "IO"],
+  ["ECONNREFUSED", "IO"],
+  ["ECONNRESET", "IO"],
+  ["EPIPE", "IO"],
+  ["ENOTFOUND", "IO"],
+  ["ETIMEDOUT", "TIMEOUT"],
+  ["EHDBTIMEOUT", "TIMEOUT"],
+  ["EHDBNOAUTHMETH", "UNAUTHENTICATED"],
+  ["EHDBSERVERAUTH", "UNAUTHENTICATED"],
+  ["EHDBAUTHPROTOCOL", "UNAUTHENTICATED"],
+  ["EHDBAUTHCLIENTNONCE", "UNAUTHENTICATED"],
+  ["EHDBAUTHCAPABILITIES", "UNAUTHENTICATED"],
+  ["EHDBMSGPARSE", "INTERNAL"],
+  ["EHDBCOMMIT", "UNKNOWN"],
+  ["EHDBROLLBACK", "UNKNOWN"],
+  ["EHDBCONNECT", "INVALID_STATE"],
+  ["EHDBTX", "INVALID_STATE"]
+])
+
+/**
+ * The ADBC status of a HANA error code (UNKNOWN when unmapped).
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const statusOfCode = (code: number): Status => SERVER_CODES.get(code) ?? "UNKNOWN"
+
+/**
+ * Converts anything hdb reports (SqlError, client Error, thrown TypeError for a bad parameter value) to an
+ * {@link AdbcError}.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const fromHdbError = (cause: unknown): AdbcError => {
+  if (cause instanceof AdbcErrorClass) return cause
+  const e = (cause ?? {}) as { code?: unknown; sqlState?: unknown; message?: unknown }
+  const message = typeof e.message === "string" ? e.message : String(cause)
+  const sqlState = typeof e.sqlState === "string" && e.sqlState.trim() !== "" ? e.sqlState : undefined
+  if (typeof e.code === "number") {
+    return adbcError(statusOfCode(e.code), `[${e.code}] ${message}`, { vendorCode: e.code, sqlState })
+  }
+  if (typeof e.code === "string") {
+    const status = CLIENT_CODES.get(e.code) ?? (/^E[A-Z]+$/.test(e.code) && !e.code.startsWith("EHDB") ? "IO" : "UNKNOWN")
+    return adbcError(status, `${e.code}: ${message}`, { sqlState })
+  }
+  if (cause instanceof TypeError || cause instanceof RangeError || /Invalid input parameter|Argument must be/.test(message)) {
+    return adbcError("INVALID_ARGUMENT", message)
+  }
+  return adbcError("UNKNOWN", message)
+}

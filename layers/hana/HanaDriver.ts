@@ -1,0 +1,426 @@
+/**
+ * The SAP HANA driver (seed A) on the pure-JavaScript `hdb` client: the driver port of src/Driver.ts.
+ *
+ * - Connect: URI, basic / X.509 / JWT authentication and TLS resolved and checked before any I/O
+ *   (ConnectConfig.ts); data format version 8 is requested so timestamps carry 100 ns (LONGDATE) and BOOLEAN is a
+ *   real type; `defaultSchema` is applied with SET SCHEMA; the URI `timeout` bounds the whole connect.
+ * - Queries: SQL is normalized (SqlNormalize.ts), results are read page by page (`dba.statement.fetch_size` rows per
+ *   FETCH_NEXT) and decoded from the raw bytes into Arrow builders (ResultPage.ts); LOBs are read completely.
+ * - Parameters: Arrow batches converted by Params.ts; DML batches are split below hdb's 32,767-row limit; a query
+ *   with several parameter rows runs once per row and its results are concatenated.
+ * - Catalog (Catalog.ts), ingest DDL (Ddl.ts), type mappings (Types.ts), errors (Errors.ts).
+ *
+ * @since 0.1.0
+ */
+import * as Arrow from "apache-arrow"
+import { Duration, Effect, Result, type Scope } from "effect"
+import { type AdbcError, adbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
+import type { Page } from "../../src/arrow/index.ts"
+import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
+import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
+import type { ResolvedOptions } from "../../src/Options.ts"
+import * as Std from "../../src/StandardOptions.ts"
+import { CATALOG, catalogRows } from "./Catalog.ts"
+import { hdbClientOptions, resolveConnectConfig } from "./ConnectConfig.ts"
+import * as Ddl from "./Ddl.ts"
+import * as Hdb from "./Hdb.ts"
+import {
+  DEFAULT_FETCH_SIZE,
+  DEFAULT_READ_BATCH_ROWS,
+  FetchSize,
+  HanaOptions,
+  ReadBatchRows
+} from "./HanaOptions.ts"
+import { rowConverter } from "./Params.ts"
+import { hanaPage, scanLobs } from "./ResultPage.ts"
+import { normalizeSql } from "./SqlNormalize.ts"
+import {
+  arrowColumns,
+  columnTypeFor,
+  fromResultMetadata,
+  type HdbResultColumn,
+  isCompatible,
+  type MappedColumn
+} from "./Types.ts"
+
+/** The driver version. @category constants @since 0.1.0 */
+export const VERSION = "0.1.0"
+
+const FUNCTION_SELECT = 5
+const FUNCTION_SELECT_FOR_UPDATE = 6
+const FUNCTION_PROCEDURE_WITH_RESULTS = 9
+const IO_INPUT = 1
+const IO_IN_OUT = 2
+
+const mapColumns = (metadata: ReadonlyArray<HdbResultColumn>) =>
+  Effect.fromResult(arrowColumns(fromResultMetadata(metadata)))
+
+/** Total rows of bound parameters. */
+const boundRows = (parameters: BoundParameters): number =>
+  parameters.batches.reduce((sum, batch) => sum + batch.numRows, 0)
+
+/** Source of results for a cursor: the first one is open, more may follow (one per parameter row). */
+type NextOutcome = Effect.Effect<Hdb.ExecuteOutcome | undefined, AdbcError>
+
+/**
+ * A cursor over one or more open result sets (all of the same shape), read in pages of `fetchSize` rows.
+ */
+const makeCursor = (
+  client: Hdb.HdbClient,
+  first: Extract<Hdb.ExecuteOutcome, { _tag: "Rows" }>,
+  columns: ReadonlyArray<MappedColumn>,
+  fetchSize: number,
+  more: NextOutcome,
+  onClose: Effect.Effect<void>
+): DriverCursor => {
+  const schema = new Arrow.Schema(columns.map((c) => c.field))
+  const hasLobs = columns.some((c) => c.kind === "blob" || c.kind === "clob")
+  let current: Extract<Hdb.ExecuteOutcome, { _tag: "Rows" }> | undefined = first
+  let pending: Hdb.RawPage | undefined = first.first
+  let lastSeen = false
+  let serverClosed = false
+  let closed = false
+
+  const closeCurrent = Effect.suspend(() => {
+    const rs = current
+    current = undefined
+    if (rs === undefined || serverClosed) return Effect.void
+    return Hdb.closeResultSet(client, rs.id)
+  })
+
+  const pageOf = (raw: Hdb.RawPage): Effect.Effect<Page, AdbcError> =>
+    Effect.gen(function*() {
+      const buffer = raw.buffer ?? Buffer.alloc(0)
+      if (!hasLobs) return hanaPage(buffer, raw.argumentCount, columns)
+      const incomplete = scanLobs(buffer, raw.argumentCount, columns)
+      const contents: Array<Buffer> = []
+      for (const cell of incomplete) contents.push(yield* Hdb.readLob(client, cell))
+      return hanaPage(buffer, raw.argumentCount, columns, contents)
+    })
+
+  const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {
+    while (!closed) {
+      if (current === undefined) return undefined
+      let raw: Hdb.RawPage | undefined = pending
+      pending = undefined
+      if (raw === undefined) {
+        if (lastSeen) {
+          yield* closeCurrent
+          const next = yield* more
+          if (next === undefined || next._tag !== "Rows") return undefined
+          current = next
+          pending = next.first
+          lastSeen = false
+          serverClosed = false
+          continue
+        }
+        raw = yield* Hdb.fetchNext(client, current.id, fetchSize)
+      }
+      if (raw.attributes & 1) lastSeen = true
+      if (raw.attributes & 16) serverClosed = true
+      if (raw.argumentCount > 0) return yield* pageOf(raw)
+    }
+    return undefined
+  })
+
+  return {
+    schema,
+    nextPage,
+    close: Effect.suspend(() => {
+      if (closed) return Effect.void
+      closed = true
+      return closeCurrent.pipe(Effect.ensuring(onClose))
+    })
+  }
+}
+
+const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknown>): DriverConnection => {
+  /** Prepared INSERT statements of ingest, by SQL text; cleared by any DDL. */
+  const inserts = new Map<string, Hdb.HdbStatement>()
+  let autocommit = true
+  let busy = false
+
+  const clearInserts = Effect.suspend(() => {
+    const statements = [...inserts.values()]
+    inserts.clear()
+    return Effect.forEach(statements, Hdb.dropStatement, { discard: true })
+  })
+
+  const tracked = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.suspend(() => {
+      busy = true
+      return effect.pipe(
+        Effect.ensuring(Effect.sync(() => {
+          busy = false
+        }))
+      )
+    })
+
+  const cursorResult = (
+    outcome: Extract<Hdb.ExecuteOutcome, { _tag: "Rows" }>,
+    options: ResolvedOptions,
+    more: NextOutcome,
+    onClose: Effect.Effect<void>
+  ): Effect.Effect<DriverResult, AdbcError> =>
+    mapColumns([...outcome.metadata]).pipe(
+      Effect.tapError(() => Hdb.closeResultSet(client, outcome.id).pipe(Effect.andThen(onClose))),
+      Effect.map((columns) => ({
+        _tag: "Rows" as const,
+        cursor: makeCursor(client, outcome, columns, options.getOr(FetchSize, DEFAULT_FETCH_SIZE), more, onClose)
+      }))
+    )
+
+  const executeWithParameters = (
+    sql: string,
+    parameters: BoundParameters,
+    options: ResolvedOptions
+  ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
+    Effect.gen(function*() {
+      const statement = yield* Hdb.prepare(client, sql)
+      let dropped = false
+      const drop = Effect.suspend(() => {
+        if (dropped) return Effect.void
+        dropped = true
+        return Hdb.dropStatement(statement)
+      })
+      yield* Effect.addFinalizer(() => drop)
+      const inputs = statement.parameterMetadata.filter((p) => p.ioType === IO_INPUT || p.ioType === IO_IN_OUT)
+      if (parameters.schema.fields.length !== inputs.length) {
+        return yield* invalidArgument(
+          `the statement has ${inputs.length} parameters but ${parameters.schema.fields.length} columns are bound`
+        )
+      }
+      const types = inputs.map((p) => p.dataType)
+      const isQuery = statement.functionCode === FUNCTION_SELECT ||
+        statement.functionCode === FUNCTION_SELECT_FOR_UPDATE ||
+        statement.functionCode === FUNCTION_PROCEDURE_WITH_RESULTS ||
+        (statement.resultSetMetadata !== undefined && statement.resultSetMetadata.length > 0)
+      const converters = []
+      for (const batch of parameters.batches) {
+        const c = rowConverter(batch, types)
+        if (!c.ok) return yield* c.error
+        converters.push({ batch, converter: c.converter })
+      }
+      if (!isQuery) {
+        let total = 0
+        for (const { batch, converter } of converters) {
+          for (let start = 0; start < batch.numRows; start += Hdb.MAX_BATCH_ROWS) {
+            const end = Math.min(batch.numRows, start + Hdb.MAX_BATCH_ROWS)
+            const outcome = yield* Hdb.executePrepared(statement, converter.rows(start, end))
+            if (outcome._tag === "Count" && outcome.rowsAffected > 0) total += outcome.rowsAffected
+            if (outcome._tag === "Rows") yield* Hdb.closeResultSet(client, outcome.id)
+          }
+        }
+        yield* drop
+        return { _tag: "Count" as const, rowsAffected: total }
+      }
+      // A query runs once per parameter row; results are concatenated.
+      const rows: Array<ReadonlyArray<unknown>> = []
+      for (const { batch, converter } of converters) rows.push(...converter.rows(0, batch.numRows))
+      if (rows.length === 0) {
+        return yield* invalidArgument("no parameter rows are bound to the query")
+      }
+      let next = 0
+      const more: NextOutcome = Effect.suspend(() =>
+        next >= rows.length ? Effect.succeed(undefined) : Hdb.executePrepared(statement, rows[next++]!)
+      )
+      const first = yield* more
+      if (first === undefined || first._tag !== "Rows") {
+        yield* drop
+        return { _tag: "Count" as const, rowsAffected: first?._tag === "Count" ? first.rowsAffected : -1 }
+      }
+      return yield* cursorResult(first, options, more, drop)
+    })
+
+  const execute = (
+    sql: string,
+    parameters: BoundParameters | undefined,
+    options: ResolvedOptions
+  ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
+    tracked(Effect.gen(function*() {
+      const text = normalizeSql(sql)
+      if (parameters !== undefined && parameters.schema.fields.length > 0 && boundRows(parameters) > 0) {
+        return yield* executeWithParameters(text, parameters, options)
+      }
+      const outcome = yield* Hdb.executeDirect(client, text)
+      if (outcome._tag === "Rows") return yield* cursorResult(outcome, options, Effect.succeed(undefined), Effect.void)
+      if (outcome.rowsAffected < 0) yield* clearInserts
+      return outcome
+    }))
+
+  /** Result schema of a statement, from PREPARE (no execution). */
+  const describeStatement = (sql: string): Effect.Effect<Arrow.Schema, AdbcError> =>
+    Effect.acquireUseRelease(
+      Hdb.prepare(client, normalizeSql(sql)),
+      (statement) =>
+        Effect.map(mapColumns([...(statement.resultSetMetadata ?? [])]), (cols) => new Arrow.Schema(cols.map((c) => c.field))),
+      Hdb.dropStatement
+    )
+
+  const tableSql = (dbSchema: string | undefined, table: string) =>
+    `SELECT * FROM ${dbSchema === undefined ? "" : `${Ddl.quoteIdentifier(dbSchema)}.`}${Ddl.quoteIdentifier(table)}`
+
+  const tableSchema = (catalog: string | undefined, dbSchema: string | undefined, table: string) =>
+    Effect.suspend(() => {
+      if (catalog !== undefined && catalog !== CATALOG) {
+        return Effect.fail(notFound(`catalog ${JSON.stringify(catalog)} does not exist; the only catalog is "db"`))
+      }
+      return describeStatement(tableSql(dbSchema, table))
+    })
+
+  const describeTarget = (target: IngestTarget): Effect.Effect<Arrow.Schema | undefined, AdbcError> =>
+    tableSchema(undefined, target.temporary ? undefined : target.dbSchema, Ddl.targetTableName(target)).pipe(
+      Effect.map((schema): Arrow.Schema | undefined => schema),
+      Effect.catchIf((e) => e.status === "NOT_FOUND", () => Effect.succeed(undefined))
+    )
+
+  const insertStatement = (sql: string) =>
+    Effect.suspend(() => {
+      const cached = inserts.get(sql)
+      if (cached !== undefined) return Effect.succeed(cached)
+      return Effect.tap(Hdb.prepare(client, sql), (statement) => Effect.sync(() => inserts.set(sql, statement)))
+    })
+
+  const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch) =>
+    tracked(Effect.gen(function*() {
+      const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
+      const statement = yield* insertStatement(sql)
+      const c = rowConverter(batch, statement.parameterMetadata.map((p) => p.dataType))
+      if (!c.ok) return yield* c.error
+      let total = 0
+      for (let start = 0; start < batch.numRows; start += Hdb.MAX_BATCH_ROWS) {
+        const end = Math.min(batch.numRows, start + Hdb.MAX_BATCH_ROWS)
+        const outcome = yield* Hdb.executePrepared(statement, c.converter.rows(start, end))
+        total += outcome._tag === "Count" && outcome.rowsAffected >= 0 ? outcome.rowsAffected : end - start
+      }
+      return total
+    }))
+
+  const scalar = (sql: string) =>
+    Effect.map(Hdb.queryAll(client, sql), (rows) => (rows[0]?.[0] === undefined || rows[0][0] === null ? "" : String(rows[0][0])))
+
+  const ISOLATION: Readonly<Record<string, string>> = {
+    "adbc.connection.transaction.isolation.default": "READ COMMITTED",
+    "adbc.connection.transaction.isolation.read_committed": "READ COMMITTED",
+    "adbc.connection.transaction.isolation.repeatable_read": "REPEATABLE READ",
+    "adbc.connection.transaction.isolation.serializable": "SERIALIZABLE"
+  }
+
+  return {
+    execute,
+    describe: (sql) => describeStatement(sql),
+    parameterSchema: (sql) =>
+      Effect.acquireUseRelease(
+        Hdb.prepare(client, normalizeSql(sql)),
+        (statement) =>
+          Effect.gen(function*() {
+            const inputs = statement.parameterMetadata.filter((p) => p.ioType === IO_INPUT || p.ioType === IO_IN_OUT)
+            const fields: Array<Arrow.Field> = []
+            for (const p of inputs) {
+              const mapped = arrowColumns([{
+                name: p.name ?? "",
+                dataType: p.dataType,
+                length: p.length,
+                fraction: p.fraction,
+                nullable: true
+              }])
+              fields.push(
+                Result.isSuccess(mapped) ? mapped.success[0]!.field : new Arrow.Field(p.name ?? "", new Arrow.Null(), true)
+              )
+            }
+            return new Arrow.Schema(fields)
+          }),
+        Hdb.dropStatement
+      ),
+    setAutocommit: (enabled) =>
+      Effect.gen(function*() {
+        if (enabled && !autocommit) yield* Hdb.commit(client)
+        client.setAutoCommit(enabled)
+        autocommit = enabled
+      }),
+    commit: Hdb.commit(client),
+    rollback: Hdb.rollback(client),
+    savepoint: () => Effect.fail(notImplemented("savepoints are not supported by the hana driver")),
+    rollbackToSavepoint: () => Effect.fail(notImplemented("savepoints are not supported by the hana driver")),
+    setReadOnly: (readOnly) =>
+      readOnly ? Effect.fail(notImplemented("read-only connections are not supported by the hana driver")) : Effect.void,
+    setIsolationLevel: (level) => {
+      const sql = ISOLATION[level]
+      return sql === undefined
+        ? Effect.fail(notImplemented(`isolation level ${level} is not supported by SAP HANA`))
+        : Effect.asVoid(Hdb.executeDirect(client, `SET TRANSACTION ISOLATION LEVEL ${sql}`))
+    },
+    currentCatalog: Effect.succeed(CATALOG),
+    setCurrentCatalog: () =>
+      Effect.fail(notImplemented(`${Std.CurrentCatalog.key} is read-only: the hana driver has the one catalog "db"`)),
+    currentDbSchema: scalar("SELECT CURRENT_SCHEMA FROM DUMMY"),
+    setCurrentDbSchema: (schema) =>
+      Effect.andThen(Hdb.executeDirect(client, `SET SCHEMA ${Ddl.quoteIdentifier(schema)}`), clearInserts),
+    info: Effect.gen(function*() {
+      const version = yield* scalar("SELECT VERSION FROM SYS.M_DATABASE").pipe(Effect.orElseSucceed(() => ""))
+      const values = new Map<number, InfoValue>([[InfoCode.VENDOR_NAME, InfoValue.string("SAP HANA")]])
+      if (version !== "") values.set(InfoCode.VENDOR_VERSION, InfoValue.string(version))
+      return values
+    }),
+    catalogRows: (depth, filters) => catalogRows(client, depth, filters),
+    tableSchema,
+    tableTypes: ["TABLE", "VIEW"],
+    ingest: {
+      columnType: (field) => Effect.fromResult(columnTypeFor(field)),
+      createTableSql: (target, columns) => Ddl.createTableSql(target, columns),
+      dropTableSql: (target) => Ddl.dropTableSql(target),
+      describeTarget,
+      isCompatible,
+      insertBatch: (target, batch) => insertBatch(target, batch)
+    },
+    cancel: Effect.suspend(() => {
+      if (!busy) return Effect.fail(invalidState("no statement is running on this connection"))
+      const id = client._connection.connectOptions?.connectionId
+      if (id === undefined) return Effect.fail(notImplemented("the session id is unknown; cannot cancel"))
+      // A second session asks the server to cancel the first one's running statement.
+      return Effect.scoped(
+        Effect.gen(function*() {
+          const side = yield* Effect.acquireRelease(Hdb.connect({ ...hdbOptions }), Hdb.disconnect)
+          yield* Hdb.executeDirect(side, `ALTER SYSTEM CANCEL SESSION '${id}'`)
+        })
+      )
+    })
+  }
+}
+
+const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, AdbcError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const config = yield* Effect.fromResult(resolveConnectConfig(options))
+    const hdbOptions = yield* hdbClientOptions(config)
+    const timeout = config.uri.timeoutSeconds
+    const open = Hdb.connect({ ...hdbOptions })
+    const bounded = timeout !== undefined && timeout > 0
+      ? open.pipe(
+        Effect.timeoutOrElse({
+          duration: Duration.seconds(timeout),
+          orElse: () => Effect.fail(adbcError("TIMEOUT", `connecting timed out after ${timeout} s`))
+        })
+      )
+      : open
+    const client = yield* Effect.acquireRelease(bounded, Hdb.disconnect)
+    if (config.uri.defaultSchema !== undefined && config.uri.defaultSchema !== "") {
+      yield* Hdb.executeDirect(client, `SET SCHEMA ${Ddl.quoteIdentifier(config.uri.defaultSchema)}`)
+    }
+    return makeConnection(client, hdbOptions)
+  })
+
+/**
+ * The HANA driver.
+ *
+ * @category drivers
+ * @since 0.1.0
+ */
+export const HanaDriver: DriverShape = {
+  name: "hana",
+  version: VERSION,
+  options: HanaOptions,
+  capabilities: { ingestTemporary: true, ingestTargetCatalog: false, parameterSchema: true, savepoints: false },
+  batchCap: { mode: "best-effort", option: ReadBatchRows, defaultRows: DEFAULT_READ_BATCH_ROWS },
+  validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
+  connect
+}

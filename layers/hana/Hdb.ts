@@ -1,0 +1,291 @@
+/**
+ * A thin Effect wrapper over the `hdb` client (2.30.1): connect, execute, prepare, fetch raw result pages, read
+ * LOBs, transactions. Result pages are taken as raw bytes (`FETCH_NEXT` replies' RESULT_SET part) so the driver can
+ * decode them straight into Arrow builders; this uses hdb's internal `Connection.fetchNext` / `closeResultSet` /
+ * `readLob` (lib/protocol/Connection.js), the same calls its own ResultSet makes.
+ *
+ * hdb facts relied on (see notes/hana-protocol.md): at most one request in flight per client (the core serialises
+ * requests per connection), and parameter batches above 32,767 rows in one EXECUTE crash the process, so callers
+ * split batches ({@link MAX_BATCH_ROWS}).
+ *
+ * @since 0.1.0
+ */
+import { createRequire } from "node:module"
+import { Effect } from "effect"
+import type { AdbcError } from "../../src/AdbcError.ts"
+import { fromHdbError } from "./Errors.ts"
+import type { HdbResultColumn } from "./Types.ts"
+
+const require = createRequire(import.meta.url)
+
+/** The parts of hdb's module this driver uses. */
+interface HdbModule {
+  readonly createClient: (options: Record<string, unknown>) => HdbClient
+  readonly Lob: new(readLob: unknown, ld: unknown, options: Record<string, unknown>) => HdbLob
+  readonly Reader: { readonly LobDescriptor: new(...args: Array<unknown>) => unknown }
+  readonly util: { readonly convert: { readonly decode: (buffer: Buffer, useCesu8: boolean) => string } }
+}
+
+/** The hdb module (CommonJS). @category internals @since 0.1.0 */
+export const hdb: HdbModule = require("hdb")
+
+/** hdb's internal connection (lib/protocol/Connection.js). */
+interface HdbConnection {
+  fetchNext(options: { resultSetId: Buffer; fetchSize: number }, cb: (err: unknown, reply: FetchReply) => void): void
+  closeResultSet(options: { resultSetId: Buffer }, cb: (err: unknown) => void): void
+  readLob(options: unknown, cb: (err: unknown, reply: unknown) => void): void
+  readonly connectOptions?: { readonly connectionId?: number; readonly fullVersionString?: string }
+  readonly readyState?: string
+}
+
+interface FetchReply {
+  readonly resultSets: ReadonlyArray<{ readonly data: RawPage }>
+}
+
+/**
+ * One RESULT_SET part: `argumentCount` rows encoded in `buffer`; `attributes` bit 1 = last page, 16 = closed by the
+ * server.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface RawPage {
+  readonly argumentCount: number
+  readonly attributes: number
+  readonly buffer: Buffer | undefined
+}
+
+/** hdb's ResultSet as returned by `execute` (lib/protocol/ResultSet.js). */
+interface HdbResultSet {
+  readonly id: Buffer
+  readonly metadata: ReadonlyArray<HdbResultColumn>
+  readonly _data: RawPage | undefined
+}
+
+/** hdb's prepared Statement (lib/protocol/Statement.js). @category models @since 0.1.0 */
+export interface HdbStatement {
+  readonly id: Buffer
+  readonly functionCode: number
+  readonly parameterMetadata: ReadonlyArray<HdbParameter>
+  readonly resultSetMetadata: ReadonlyArray<HdbResultColumn> | undefined
+  execute(values: unknown, cb: (err: unknown, ...results: Array<unknown>) => void): void
+  drop(cb: (err: unknown) => void): void
+}
+
+/** Parameter metadata (lib/protocol/data/ParameterMetadata.js). @category models @since 0.1.0 */
+export interface HdbParameter {
+  readonly mode: number
+  readonly dataType: number
+  readonly ioType: number
+  readonly name: string | undefined
+  readonly length: number
+  readonly fraction: number
+}
+
+interface HdbLob {
+  read(cb: (err: unknown, buffer: Buffer) => void): void
+}
+
+/** The hdb client. @category models @since 0.1.0 */
+export interface HdbClient {
+  readonly _connection: HdbConnection
+  readonly readyState: string
+  connect(cb: (err: unknown) => void): void
+  execute(sql: string, cb: (err: unknown, ...results: Array<unknown>) => void): void
+  prepare(sql: string, cb: (err: unknown, statement: HdbStatement) => void): void
+  setAutoCommit(autoCommit: boolean): void
+  commit(cb: (err: unknown) => void): void
+  rollback(cb: (err: unknown) => void): void
+  disconnect(cb: (err: unknown) => void): void
+  close(): void
+  on(event: string, listener: (...args: Array<unknown>) => void): void
+}
+
+/** Most rows sent in one EXECUTE: hdb throws an uncaught RangeError above 32,767. @category constants @since 0.1.0 */
+export const MAX_BATCH_ROWS = 32_000
+
+/**
+ * What running a statement produced.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type ExecuteOutcome =
+  | {
+    readonly _tag: "Rows"
+    readonly id: Buffer
+    readonly metadata: ReadonlyArray<HdbResultColumn>
+    readonly first: RawPage | undefined
+  }
+  | { readonly _tag: "Count"; readonly rowsAffected: number }
+
+const isResultSet = (u: unknown): u is HdbResultSet =>
+  typeof u === "object" && u !== null && "metadata" in u && "id" in u && Buffer.isBuffer((u as HdbResultSet).id)
+
+const countOf = (value: unknown): number => {
+  if (typeof value === "number") return value < 0 ? (value === -2 ? 1 : 0) : value
+  if (Array.isArray(value)) return value.reduce((sum: number, v) => sum + countOf(v), 0)
+  return -1
+}
+
+const outcomeOf = (results: ReadonlyArray<unknown>): ExecuteOutcome => {
+  const rs = results.find(isResultSet)
+  if (rs !== undefined) return { _tag: "Rows", id: rs.id, metadata: rs.metadata, first: rs._data }
+  return { _tag: "Count", rowsAffected: results.length === 0 || results[0] === undefined ? -1 : countOf(results[0]) }
+}
+
+/** Wraps one hdb callback call; synchronous throws become failures. */
+const call = <A>(
+  run: (resume: (err: unknown, value?: A) => void) => void
+): Effect.Effect<A, AdbcError> =>
+  Effect.callback<A, AdbcError>((resume) => {
+    try {
+      run((err, value) => resume(err ? Effect.fail(fromHdbError(err)) : Effect.succeed(value as A)))
+    } catch (e) {
+      resume(Effect.fail(fromHdbError(e)))
+    }
+  })
+
+/** Opens a client. @category operations @since 0.1.0 */
+export const connect = (options: Record<string, unknown>): Effect.Effect<HdbClient, AdbcError> =>
+  Effect.suspend(() => {
+    const client = hdb.createClient(options)
+    // Without a listener an 'error' event (socket reset) would be thrown by EventEmitter.
+    client.on("error", () => {})
+    return Effect.as(call<void>((cb) => client.connect((err) => cb(err))), client)
+  })
+
+/** Closes a client: DISCONNECT, then the socket. Never fails. @category operations @since 0.1.0 */
+export const disconnect = (client: HdbClient): Effect.Effect<void> =>
+  Effect.callback<void>((resume) => {
+    const done = () => {
+      try {
+        client.close()
+      } catch {
+        // already closed
+      }
+      resume(Effect.void)
+    }
+    try {
+      if (client.readyState === "closed") return done()
+      client.disconnect(() => done())
+    } catch {
+      done()
+    }
+  })
+
+/** EXECUTE_DIRECT. @category operations @since 0.1.0 */
+export const executeDirect = (client: HdbClient, sql: string): Effect.Effect<ExecuteOutcome, AdbcError> =>
+  call<ReadonlyArray<unknown>>((cb) => client.execute(sql, (err, ...results) => cb(err, results))).pipe(
+    Effect.map(outcomeOf)
+  )
+
+/** PREPARE. @category operations @since 0.1.0 */
+export const prepare = (client: HdbClient, sql: string): Effect.Effect<HdbStatement, AdbcError> =>
+  call<HdbStatement>((cb) => client.prepare(sql, cb))
+
+/** EXECUTE of a prepared statement with one row (array) or a batch (array of arrays). @category operations @since 0.1.0 */
+export const executePrepared = (
+  statement: HdbStatement,
+  values: ReadonlyArray<unknown>
+): Effect.Effect<ExecuteOutcome, AdbcError> =>
+  call<ReadonlyArray<unknown>>((cb) => statement.execute(values, (err, ...results) => cb(err, results))).pipe(
+    Effect.map(outcomeOf)
+  )
+
+/** DROP_STATEMENT_ID; never fails. @category operations @since 0.1.0 */
+export const dropStatement = (statement: HdbStatement): Effect.Effect<void> =>
+  Effect.ignore(call<void>((cb) => statement.drop((err) => cb(err))))
+
+/** FETCH_NEXT of up to `fetchSize` rows. @category operations @since 0.1.0 */
+export const fetchNext = (client: HdbClient, id: Buffer, fetchSize: number): Effect.Effect<RawPage, AdbcError> =>
+  call<FetchReply>((cb) => client._connection.fetchNext({ resultSetId: id, fetchSize }, cb)).pipe(
+    Effect.map((reply) => reply.resultSets[0]!.data)
+  )
+
+/** CLOSE_RESULT_SET; never fails (a closed connection has no cursor left). @category operations @since 0.1.0 */
+export const closeResultSet = (client: HdbClient, id: Buffer): Effect.Effect<void> =>
+  Effect.ignore(
+    Effect.suspend(() =>
+      client.readyState === "closed" || client.readyState === "disconnected"
+        ? Effect.void
+        : call<void>((cb) => client._connection.closeResultSet({ resultSetId: id }, (err) => cb(err)))
+    )
+  )
+
+/** COMMIT. @category operations @since 0.1.0 */
+export const commit = (client: HdbClient): Effect.Effect<void, AdbcError> =>
+  call<void>((cb) => client.commit((err) => cb(err)))
+
+/** ROLLBACK. @category operations @since 0.1.0 */
+export const rollback = (client: HdbClient): Effect.Effect<void, AdbcError> =>
+  call<void>((cb) => client.rollback((err) => cb(err)))
+
+/**
+ * Reads the whole content of a LOB whose descriptor did not carry all of it (READ_LOB round trips), as raw bytes
+ * (CESU-8 for character LOBs).
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const readLob = (
+  client: HdbClient,
+  descriptor: {
+    readonly type: number
+    readonly options: number
+    readonly charLength: number
+    readonly byteLength: number
+    readonly locatorId: Buffer
+    readonly chunk: Buffer
+    readonly defaultType: number
+  }
+): Effect.Effect<Buffer, AdbcError> =>
+  call<Buffer>((cb) => {
+    const ld = new hdb.Reader.LobDescriptor(
+      descriptor.type,
+      descriptor.options,
+      descriptor.charLength,
+      descriptor.byteLength,
+      descriptor.locatorId,
+      descriptor.chunk,
+      descriptor.defaultType
+    )
+    const lob = new hdb.Lob(client._connection.readLob.bind(client._connection), ld, {
+      readSize: 2 ** 18,
+      useCesu8: true,
+      useDefaultType: true
+    })
+    lob.read(cb)
+  })
+
+/** Decodes CESU-8 (HANA's character encoding) to a string. @category operations @since 0.1.0 */
+export const decodeCesu8 = (buffer: Buffer): string => hdb.util.convert.decode(buffer, true)
+
+/**
+ * Runs a small internal query (catalog, session values) and returns all rows as arrays of hdb's JS values.
+ * With `values`, the query is prepared and run with them.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const queryAll = (
+  client: HdbClient,
+  sql: string,
+  values?: ReadonlyArray<unknown>
+): Effect.Effect<Array<Array<unknown>>, AdbcError> => {
+  type Exec = (sql: string, options: object, cb: (err: unknown, rows: Array<Array<unknown>>) => void) => void
+  if (values === undefined || values.length === 0) {
+    return call<Array<Array<unknown>>>((cb) =>
+      (client as unknown as { exec: Exec }).exec(sql, { rowsAsArray: true }, (err, rows) => cb(err, rows))
+    )
+  }
+  return Effect.acquireUseRelease(
+    prepare(client, sql),
+    (statement) =>
+      call<Array<Array<unknown>>>((cb) =>
+        (statement as unknown as { exec: (v: unknown, o: object, cb: (e: unknown, rows: Array<Array<unknown>>) => void) => void })
+          .exec(values, { rowsAsArray: true }, (err, rows) => cb(err, rows))
+      ),
+    dropStatement
+  )
+}

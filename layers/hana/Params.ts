@@ -1,0 +1,170 @@
+/**
+ * Arrow parameter batches to the JS values `hdb` binds (lib/protocol/Writer.js accepts, per parameter type:
+ * numbers or numeric strings for integers — never bigints —, text or numbers for DECIMAL/FIXED, strings for
+ * character types, Buffers (not plain Uint8Arrays) for binary, date/time text for temporal types, booleans).
+ *
+ * Seed A's Arrow → database mapping for binding: binary kinds → VARBINARY, bool → BOOLEAN, date32 → DATE,
+ * decimal128 → DECIMAL, double → DOUBLE, float → REAL, int16/32/64 → SMALLINT/INT/BIGINT, strings → VARCHAR,
+ * time32/64 → TIME, timestamps → TIMESTAMP (values with a time zone are bound as UTC wall-clock time).
+ *
+ * @since 0.1.0
+ */
+import type * as Arrow from "apache-arrow"
+import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
+import {
+  type ColumnCells,
+  columnCells,
+  formatEpochDay,
+  formatEpochNanos,
+  formatTimeOfDay,
+  UnsupportedColumnError
+} from "../shared/ArrowCells.ts"
+import { TypeCode } from "./Types.ts"
+
+/** A parameter's target, as far as value conversion cares. */
+type Target = "string" | "binary" | "float" | "integer" | "decimal" | "boolean" | "temporal" | "other"
+
+const targetOf = (typeCode: number | undefined): Target => {
+  switch (typeCode) {
+    case TypeCode.CHAR:
+    case TypeCode.VARCHAR1:
+    case TypeCode.VARCHAR2:
+    case TypeCode.NCHAR:
+    case TypeCode.NVARCHAR:
+    case TypeCode.STRING:
+    case TypeCode.NSTRING:
+    case TypeCode.SHORTTEXT:
+    case TypeCode.ALPHANUM:
+    case TypeCode.CLOB:
+    case TypeCode.NCLOB:
+    case TypeCode.TEXT:
+    case TypeCode.NLOCATOR:
+      return "string"
+    case TypeCode.BINARY:
+    case TypeCode.VARBINARY:
+    case TypeCode.BSTRING:
+    case TypeCode.BLOB:
+    case TypeCode.LOCATOR:
+    case TypeCode.BINTEXT:
+      return "binary"
+    case TypeCode.REAL:
+    case TypeCode.DOUBLE:
+      return "float"
+    case TypeCode.TINYINT:
+    case TypeCode.SMALLINT:
+    case TypeCode.INT:
+    case TypeCode.BIGINT:
+      return "integer"
+    case TypeCode.DECIMAL:
+    case TypeCode.FIXED8:
+    case TypeCode.FIXED12:
+    case TypeCode.FIXED16:
+      return "decimal"
+    case TypeCode.BOOLEAN:
+      return "boolean"
+    case TypeCode.DATE:
+    case TypeCode.TIME:
+    case TypeCode.TIMESTAMP:
+    case TypeCode.DAYDATE:
+    case TypeCode.SECONDTIME:
+    case TypeCode.LONGDATE:
+    case TypeCode.SECONDDATE:
+      return "temporal"
+    default:
+      return "other"
+  }
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
+/** A function reading row `i` of one column as the value hdb binds for a parameter of the given type. */
+type ValueReader = (i: number) => unknown
+
+const converter = (cells: ColumnCells, typeCode: number | undefined): ValueReader => {
+  const target = targetOf(typeCode)
+  switch (cells.kind) {
+    case "number":
+      return target === "string" ? (i) => nullOr(cells.get(i), String) : cells.get
+    case "bigint":
+      return (i) => {
+        const v = cells.get(i)
+        if (v === null) return null
+        if (target === "float") return Number(v)
+        return v <= MAX_SAFE && v >= -MAX_SAFE && target !== "string" ? Number(v) : v.toString()
+      }
+    case "decimal":
+      return target === "float" ? (i) => nullOr(cells.get(i), Number) : cells.get
+    case "bool":
+      if (target === "string") return (i) => nullOr(cells.get(i), (b) => (b ? "TRUE" : "FALSE"))
+      if (target === "integer" || target === "float" || target === "decimal") {
+        return (i) => nullOr(cells.get(i), (b) => (b ? 1 : 0))
+      }
+      return cells.get
+    case "string":
+      return target === "binary" ? (i) => nullOr(cells.get(i), (s) => Buffer.from(s, "utf8")) : cells.get
+    case "binary":
+      return (i) => nullOr(cells.get(i), toBuffer)
+    case "date":
+      return (i) => nullOr(cells.get(i), formatEpochDay)
+    case "time":
+      return (i) => nullOr(cells.get(i), formatTimeOfDay)
+    case "timestamp":
+      return (i) => nullOr(cells.get(i), formatEpochNanos)
+  }
+}
+
+const nullOr = <A, B>(value: A | null, f: (a: A) => B): B | null => (value === null ? null : f(value))
+
+/**
+ * Converts rows `[start, end)` of a batch to hdb parameter rows, column `c` bound to parameter `c`.
+ *
+ * @category conversion
+ * @since 0.1.0
+ */
+export interface RowConverter {
+  readonly rows: (start: number, end: number) => Array<Array<unknown>>
+}
+
+/**
+ * Builds the row converter of a batch for parameters of the given hdb type codes (undefined = unknown).
+ * Columns of a type that cannot be bound fail NOT_IMPLEMENTED naming the column.
+ *
+ * @category conversion
+ * @since 0.1.0
+ */
+export const rowConverter = (
+  batch: Arrow.RecordBatch,
+  parameterTypes: ReadonlyArray<number | undefined>
+): { readonly ok: true; readonly converter: RowConverter } | { readonly ok: false; readonly error: AdbcError } => {
+  const readers: Array<ValueReader> = []
+  const fields = batch.schema.fields
+  for (let c = 0; c < fields.length; c++) {
+    try {
+      readers.push(converter(columnCells(batch.data.children[c]!), parameterTypes[c]))
+    } catch (e) {
+      if (e instanceof UnsupportedColumnError) {
+        return {
+          ok: false,
+          error: adbcError("NOT_IMPLEMENTED", `parameter ${c + 1} (${JSON.stringify(fields[c]!.name)}): ${e.message}`)
+        }
+      }
+      throw e
+    }
+  }
+  const width = readers.length
+  return {
+    ok: true,
+    converter: {
+      rows: (start, end) => {
+        const out = new Array<Array<unknown>>(end - start)
+        for (let r = start; r < end; r++) {
+          const row = new Array<unknown>(width)
+          for (let c = 0; c < width; c++) row[c] = readers[c]!(r)
+          out[r - start] = row
+        }
+        return out
+      }
+    }
+  }
+}

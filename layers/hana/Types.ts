@@ -1,0 +1,398 @@
+/**
+ * Type mappings of seed A, both directions.
+ *
+ * Database → Arrow (result columns and parameters, by the wire type code at data format version 8):
+ * BIGINT int64; BINARY/VARBINARY/BSTRING binary; BOOLEAN bool; CHAR/VARCHAR/NCHAR/NVARCHAR/STRING/SHORTTEXT/ALPHANUM
+ * string; DATE/DAYDATE date32[day]; DECIMAL/SMALLDECIMAL (and their FIXED8/12/16 wire forms) decimal128; DOUBLE
+ * double; INTEGER int32; REAL float; SMALLINT int16; TINYINT uint8 (HANA's TINYINT is unsigned 0..255);
+ * TIME/SECONDTIME time64[us]; TIMESTAMP/LONGDATE/SECONDDATE timestamp[us, UTC]; BLOB binary; CLOB/NCLOB/TEXT/BINTEXT
+ * string. BIT, JSON and anything else fail NOT_IMPLEMENTED naming the column.
+ *
+ * Arrow → database (binding and ingest DDL): see {@link columnTypeFor}.
+ *
+ * @since 0.1.0
+ */
+import * as Arrow from "apache-arrow"
+import { Result } from "effect"
+import { type AdbcError, adbcError, notImplemented } from "../../src/AdbcError.ts"
+
+/** hdb type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). @category constants @since 0.1.0 */
+export const TypeCode = {
+  TINYINT: 1,
+  SMALLINT: 2,
+  INT: 3,
+  BIGINT: 4,
+  DECIMAL: 5,
+  REAL: 6,
+  DOUBLE: 7,
+  CHAR: 8,
+  VARCHAR1: 9,
+  NCHAR: 10,
+  NVARCHAR: 11,
+  BINARY: 12,
+  VARBINARY: 13,
+  DATE: 14,
+  TIME: 15,
+  TIMESTAMP: 16,
+  CLOB: 25,
+  NCLOB: 26,
+  BLOB: 27,
+  BOOLEAN: 28,
+  STRING: 29,
+  NSTRING: 30,
+  LOCATOR: 31,
+  NLOCATOR: 32,
+  BSTRING: 33,
+  VARCHAR2: 35,
+  TEXT: 51,
+  SHORTTEXT: 52,
+  BINTEXT: 53,
+  ALPHANUM: 55,
+  LONGDATE: 61,
+  SECONDDATE: 62,
+  DAYDATE: 63,
+  SECONDTIME: 64,
+  ST_GEOMETRY: 74,
+  ST_POINT: 75,
+  FIXED16: 76,
+  FIXED8: 81,
+  FIXED12: 82,
+  REAL_VECTOR: 96
+} as const
+
+const TYPE_NAMES: ReadonlyMap<number, string> = new Map(Object.entries(TypeCode).map(([k, v]) => [v, k]))
+
+/** The name of a wire type code (`NVARCHAR`, `FIXED8`, …). @category naming @since 0.1.0 */
+export const typeCodeName = (code: number): string => TYPE_NAMES.get(code) ?? `type code ${code}`
+
+/**
+ * How a column's cells are laid out on the wire and decoded; one decoder per kind.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type CellKind =
+  | "tinyint"
+  | "smallint"
+  | "int"
+  | "bigint"
+  | "real"
+  | "double"
+  | "decimal"
+  | "fixed8"
+  | "fixed12"
+  | "fixed16"
+  | "boolean"
+  | "string"
+  | "alphanum"
+  | "binary"
+  | "date"
+  | "daydate"
+  | "time"
+  | "secondtime"
+  | "timestamp"
+  | "longdate"
+  | "seconddate"
+  | "blob"
+  | "clob"
+
+/** Result or parameter column metadata as hdb reports it. @category models @since 0.1.0 */
+export interface HanaColumnMetadata {
+  readonly name: string
+  readonly dataType: number
+  readonly length: number
+  readonly fraction: number
+  readonly nullable: boolean
+}
+
+/** A column with its Arrow field and wire decoding. @category models @since 0.1.0 */
+export interface MappedColumn {
+  readonly field: Arrow.Field
+  readonly kind: CellKind
+  /** Scale of decimal columns. */
+  readonly scale: number
+}
+
+/** Arrow timestamp type of every HANA timestamp column. @category constants @since 0.1.0 */
+export const TIMESTAMP_TYPE = new Arrow.TimestampMicrosecond("UTC")
+/** Arrow time type of every HANA time column. @category constants @since 0.1.0 */
+export const TIME_TYPE = new Arrow.TimeMicrosecond()
+
+/**
+ * Precision and scale of a floating DECIMAL / SMALLDECIMAL (no declared precision): decimal128(38, 18). Values are
+ * stored exactly; one needing more than 18 fractional or 20 integer digits fails INVALID_DATA instead of losing
+ * digits (cast it to DECIMAL(p,s) in SQL to choose).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const FLOATING_DECIMAL = { precision: 38, scale: 18 } as const
+
+/** Field metadata key carrying the HANA wire type name. @category constants @since 0.1.0 */
+export const TYPE_NAME_METADATA = "hana.type-name"
+
+const mapped = (
+  column: HanaColumnMetadata,
+  type: Arrow.DataType,
+  kind: CellKind,
+  scale = 0
+): MappedColumn => ({
+  field: new Arrow.Field(
+    column.name,
+    type,
+    column.nullable,
+    new Map([[TYPE_NAME_METADATA, typeCodeName(column.dataType)]])
+  ),
+  kind,
+  scale
+})
+
+const decimalColumn = (column: HanaColumnMetadata, kind: CellKind): Result.Result<MappedColumn, AdbcError> => {
+  // fraction 32767 (or anything above 38) marks a floating decimal.
+  if (column.fraction > 38 || column.fraction < 0 || column.length <= 0 || column.length > 38) {
+    const { precision, scale } = FLOATING_DECIMAL
+    return Result.succeed(mapped(column, new Arrow.Decimal(scale, precision, 128), kind, scale))
+  }
+  const precision = Math.max(column.length, column.fraction, 1)
+  return Result.succeed(mapped(column, new Arrow.Decimal(column.fraction, precision, 128), kind, column.fraction))
+}
+
+/**
+ * Maps a result or parameter column to Arrow; unsupported types fail NOT_IMPLEMENTED naming the column.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const arrowColumn = (column: HanaColumnMetadata): Result.Result<MappedColumn, AdbcError> => {
+  switch (column.dataType) {
+    case TypeCode.TINYINT:
+      return Result.succeed(mapped(column, new Arrow.Uint8(), "tinyint"))
+    case TypeCode.SMALLINT:
+      return Result.succeed(mapped(column, new Arrow.Int16(), "smallint"))
+    case TypeCode.INT:
+      return Result.succeed(mapped(column, new Arrow.Int32(), "int"))
+    case TypeCode.BIGINT:
+      return Result.succeed(mapped(column, new Arrow.Int64(), "bigint"))
+    case TypeCode.REAL:
+      return Result.succeed(mapped(column, new Arrow.Float32(), "real"))
+    case TypeCode.DOUBLE:
+      return Result.succeed(mapped(column, new Arrow.Float64(), "double"))
+    case TypeCode.DECIMAL:
+      return decimalColumn(column, "decimal")
+    case TypeCode.FIXED8:
+      return decimalColumn(column, "fixed8")
+    case TypeCode.FIXED12:
+      return decimalColumn(column, "fixed12")
+    case TypeCode.FIXED16:
+      return decimalColumn(column, "fixed16")
+    case TypeCode.BOOLEAN:
+      return Result.succeed(mapped(column, new Arrow.Bool(), "boolean"))
+    case TypeCode.CHAR:
+    case TypeCode.VARCHAR1:
+    case TypeCode.VARCHAR2:
+    case TypeCode.NCHAR:
+    case TypeCode.NVARCHAR:
+    case TypeCode.STRING:
+    case TypeCode.NSTRING:
+    case TypeCode.SHORTTEXT:
+      return Result.succeed(mapped(column, new Arrow.Utf8(), "string"))
+    case TypeCode.ALPHANUM:
+      return Result.succeed(mapped(column, new Arrow.Utf8(), "alphanum"))
+    case TypeCode.BINARY:
+    case TypeCode.VARBINARY:
+    case TypeCode.BSTRING:
+      return Result.succeed(mapped(column, new Arrow.Binary(), "binary"))
+    case TypeCode.DATE:
+      return Result.succeed(mapped(column, new Arrow.DateDay(), "date"))
+    case TypeCode.DAYDATE:
+      return Result.succeed(mapped(column, new Arrow.DateDay(), "daydate"))
+    case TypeCode.TIME:
+      return Result.succeed(mapped(column, TIME_TYPE, "time"))
+    case TypeCode.SECONDTIME:
+      return Result.succeed(mapped(column, TIME_TYPE, "secondtime"))
+    case TypeCode.TIMESTAMP:
+      return Result.succeed(mapped(column, TIMESTAMP_TYPE, "timestamp"))
+    case TypeCode.LONGDATE:
+      return Result.succeed(mapped(column, TIMESTAMP_TYPE, "longdate"))
+    case TypeCode.SECONDDATE:
+      return Result.succeed(mapped(column, TIMESTAMP_TYPE, "seconddate"))
+    case TypeCode.BLOB:
+    case TypeCode.LOCATOR:
+      return Result.succeed(mapped(column, new Arrow.Binary(), "blob"))
+    case TypeCode.CLOB:
+    case TypeCode.NCLOB:
+    case TypeCode.NLOCATOR:
+    case TypeCode.TEXT:
+    case TypeCode.BINTEXT:
+      return Result.succeed(mapped(column, new Arrow.Utf8(), "clob"))
+    default:
+      return Result.fail(
+        notImplemented(
+          `column ${JSON.stringify(column.name)} has HANA type ${unsupportedName(column.dataType)}, which has no Arrow mapping (BIT and JSON are unsupported); cast it in SQL`
+        )
+      )
+  }
+}
+
+/**
+ * The HANA name shown for an unsupported wire type. The test server sends BIT as ST_GEOMETRY and JSON as ST_POINT
+ * codes (testkit/hana/types.ts), which no supported HANA column produces here either.
+ */
+const unsupportedName = (code: number): string =>
+  code === TypeCode.ST_GEOMETRY ? "BIT/ST_GEOMETRY" : code === TypeCode.ST_POINT ? "JSON/ST_POINT" : typeCodeName(code)
+
+/**
+ * Maps every column, failing on the first unsupported one.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const arrowColumns = (
+  columns: ReadonlyArray<HanaColumnMetadata>
+): Result.Result<Array<MappedColumn>, AdbcError> => {
+  const out: Array<MappedColumn> = []
+  for (const column of columns) {
+    const m = arrowColumn(column)
+    if (Result.isFailure(m)) return Result.fail(m.failure)
+    out.push(m.success)
+  }
+  return Result.succeed(out)
+}
+
+/** hdb result-set column metadata (lib/protocol/data/ResultSetMetadata.js). @category models @since 0.1.0 */
+export interface HdbResultColumn {
+  readonly mode: number
+  readonly dataType: number
+  readonly fraction: number
+  readonly length: number
+  readonly columnName?: string | undefined
+  readonly columnDisplayName?: string | undefined
+}
+
+/** Result columns as {@link HanaColumnMetadata}: display name, nullable when mode has OPTIONAL (2). @category mapping @since 0.1.0 */
+export const fromResultMetadata = (columns: ReadonlyArray<HdbResultColumn>): Array<HanaColumnMetadata> =>
+  columns.map((c) => ({
+    name: c.columnDisplayName ?? c.columnName ?? "",
+    dataType: c.dataType,
+    length: c.length,
+    fraction: c.fraction,
+    nullable: (c.mode & 2) !== 0 || (c.mode & 1) === 0
+  }))
+
+const unsupportedIngest = (field: Arrow.Field): AdbcError =>
+  notImplemented(
+    `cannot create a column for field ${JSON.stringify(field.name)} of Arrow type ${field.type}: pre-create the table and use append mode`
+  )
+
+/**
+ * The column type an automatically created table gets for an Arrow field (seed A, "Columns of an automatically
+ * created table" and "Type mapping, Arrow to database"). Nested and other types fail NOT_IMPLEMENTED with a message
+ * saying to pre-create the table and append.
+ *
+ * Note: the seed names `DATETIME` for timestamps without a time zone and `DOUBLE PRECISION` for double; HANA's own
+ * type names are TIMESTAMP and DOUBLE (SAP HANA SQL Reference, "Datetime Data Types" / "Numeric Data Types"), which
+ * are what the DDL uses. Both kinds of timestamps are stored as UTC wall-clock values.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const columnTypeFor = (field: Arrow.Field): Result.Result<string, AdbcError> => {
+  const t = field.type
+  switch (t.typeId) {
+    case Arrow.Type.Bool:
+      return Result.succeed("BOOLEAN")
+    case Arrow.Type.Int: {
+      const int = t as Arrow.Int
+      if (int.isSigned) {
+        return Result.succeed(int.bitWidth <= 16 ? "SMALLINT" : int.bitWidth === 32 ? "INTEGER" : "BIGINT")
+      }
+      return Result.succeed(
+        int.bitWidth === 8 ? "TINYINT" : int.bitWidth === 16 ? "INTEGER" : int.bitWidth === 32 ? "BIGINT" : "DECIMAL(20,0)"
+      )
+    }
+    case Arrow.Type.Float:
+      return Result.succeed((t as Arrow.Float).precision === Arrow.Precision.DOUBLE ? "DOUBLE" : "REAL")
+    case Arrow.Type.Decimal: {
+      const d = t as Arrow.Decimal
+      if (d.precision > 38 || d.scale < 0 || d.scale > d.precision) {
+        return Result.fail(
+          adbcError(
+            "NOT_IMPLEMENTED",
+            `field ${JSON.stringify(field.name)}: ${t} does not fit HANA's DECIMAL (precision at most 38, 0 <= scale <= precision); pre-create the table and use append mode`
+          )
+        )
+      }
+      return Result.succeed(`DECIMAL(${d.precision},${d.scale})`)
+    }
+    case Arrow.Type.Date:
+      return Result.succeed("DATE")
+    case Arrow.Type.Time:
+      return Result.succeed("TIME")
+    case Arrow.Type.Timestamp:
+      return Result.succeed("TIMESTAMP")
+    case Arrow.Type.Utf8:
+    case Arrow.Type.LargeUtf8:
+    case Arrow.Type.Utf8View:
+      return Result.succeed("NVARCHAR(5000)")
+    case Arrow.Type.Binary:
+    case Arrow.Type.LargeBinary:
+    case Arrow.Type.BinaryView:
+    case Arrow.Type.FixedSizeBinary:
+      return Result.succeed("VARBINARY(5000)")
+    default:
+      // Nested, dictionary, interval, duration, null, …
+      return Result.fail(unsupportedIngest(field))
+  }
+}
+
+type Family = "int" | "float" | "decimal" | "bool" | "string" | "binary" | "date" | "time" | "timestamp" | "other"
+
+const familyOf = (t: Arrow.DataType): Family => {
+  switch (t.typeId) {
+    case Arrow.Type.Int:
+      return "int"
+    case Arrow.Type.Float:
+      return "float"
+    case Arrow.Type.Decimal:
+      return "decimal"
+    case Arrow.Type.Bool:
+      return "bool"
+    case Arrow.Type.Utf8:
+    case Arrow.Type.LargeUtf8:
+    case Arrow.Type.Utf8View:
+      return "string"
+    case Arrow.Type.Binary:
+    case Arrow.Type.LargeBinary:
+    case Arrow.Type.BinaryView:
+    case Arrow.Type.FixedSizeBinary:
+      return "binary"
+    case Arrow.Type.Date:
+      return "date"
+    case Arrow.Type.Time:
+      return "time"
+    case Arrow.Type.Timestamp:
+      return "timestamp"
+    default:
+      return "other"
+  }
+}
+
+const NUMERIC: ReadonlySet<Family> = new Set(["int", "float", "decimal"])
+
+/**
+ * Whether Arrow data of `incoming` can be appended into an existing column read back as `existing` (numbers into
+ * numbers, text into text, bytes into bytes, booleans into booleans or numbers, dates/timestamps into each other).
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const isCompatible = (incoming: Arrow.Field, existing: Arrow.Field): boolean => {
+  const a = familyOf(incoming.type)
+  const b = familyOf(existing.type)
+  if (a === "other" || b === "other") return false
+  if (a === b) return true
+  if (NUMERIC.has(a) && NUMERIC.has(b)) return true
+  if (a === "bool" && NUMERIC.has(b)) return true
+  if ((a === "date" || a === "timestamp") && (b === "date" || b === "timestamp")) return true
+  return b === "string" && a !== "binary"
+}
