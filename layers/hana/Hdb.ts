@@ -26,8 +26,8 @@ interface HdbModule {
   readonly util: { readonly convert: { readonly decode: (buffer: Buffer, useCesu8: boolean) => string } }
 }
 
-/** The hdb module (CommonJS). @category internals @since 0.1.0 */
-export const hdb: HdbModule = require("hdb")
+/** The hdb module (CommonJS; its `lib/` exports the protocol classes the package root does not). @category internals @since 0.1.0 */
+export const hdb: HdbModule = require("hdb/lib")
 
 /** hdb's internal connection (lib/protocol/Connection.js). */
 interface HdbConnection {

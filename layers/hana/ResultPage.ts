@@ -45,11 +45,14 @@ const K: Record<CellKind, number> = {
 }
 
 const TWO_32 = 4294967296
-/** Unix epoch in LONGDATE microseconds since 0001-01-01: 719164 days. */
-const EPOCH_MICROS = 62135596800000000
-const EPOCH_MICROS_BIG = 62135596800000000n
-/** Unix epoch in SECONDDATE seconds: 719164 days. */
-const EPOCH_SECONDS = 62135596800
+/**
+ * Unix epoch in LONGDATE microseconds: 719164 days after day 1 (0001-01-01 in HANA's calendar, Julian before
+ * 1582-10-15, hence 2 days more than the proleptic Gregorian 719162; hdb lib/util/calendar.js).
+ */
+const EPOCH_MICROS = 62135769600000000
+const EPOCH_MICROS_BIG = 62135769600000000n
+/** Unix epoch in SECONDDATE seconds (719164 days). */
+const EPOCH_SECONDS = 62135769600
 /** Unix epoch as a DAYDATE. */
 const EPOCH_DAYDATE = 719165
 const LONGDATE_NULL_HI = Math.floor(3155380704000000001 / TWO_32)
