@@ -1,0 +1,102 @@
+import * as crypto from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { generateTestCertificates, issueCertificate, startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle, TestCertificates } from "../../testkit/hana/index.ts"
+import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
+
+const jwt = (payload: Record<string, unknown>, key: crypto.KeyObject): string => {
+  const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url")
+  const body = `${enc({ alg: "RS256", typ: "JWT" })}.${enc(payload)}`
+  return `${body}.${crypto.sign("sha256", Buffer.from(body), key).toString("base64url")}`
+}
+
+describe("HANA test server: TLS, JWT, X.509, SCRAMSHA256 and tenant database logins with the raw hdb client", () => {
+  let server: HanaTestServerHandle
+  let clientCa: TestCertificates
+  const signer = crypto.generateKeyPairSync("rsa", { modulusLength: 2048 })
+  const stranger = crypto.generateKeyPairSync("rsa", { modulusLength: 2048 })
+  beforeAll(async () => {
+    clientCa = generateTestCertificates()
+    server = await startHanaTestServer({
+      tls: true,
+      users: [{ name: "SYSTEM", password: "Manager1" }, { name: "APP_USER", password: "App12345" }],
+      jwt: { publicKey: signer.publicKey.export({ type: "spki", format: "pem" }).toString() },
+      x509: { ca: clientCa.ca },
+      databaseName: "TENANT1"
+    })
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+  const base = () => ({ host: "127.0.0.1", port: server.port, ca: [server.tls!.ca!], sslHanaCloudCertificates: false })
+
+  it("serves TLS from byte 0 with a certificate from the generated test CA", async () => {
+    const c = await connect({ ...base(), user: "SYSTEM", password: "Manager1" })
+    try {
+      expect(await exec(c, "SELECT CURRENT_USER FROM DUMMY")).toEqual([{ CURRENT_USER: "SYSTEM" }])
+    } finally {
+      closeQuietly(c)
+    }
+    const viaName = await connect({ ...base(), host: "localhost", user: "SYSTEM", password: "Manager1" })
+    closeQuietly(viaName)
+  })
+
+  it("fails for an unknown CA and for a host-name mismatch", async () => {
+    const unknownCa = await failure(connect({ host: "127.0.0.1", port: server.port, useTLS: true, user: "SYSTEM", password: "Manager1" }))
+    expect(unknownCa.code).toBe("EHDBOPENCONN")
+    expect(unknownCa.message).toMatch(/certificate/i)
+    const mismatch = await failure(connect({ ...base(), servername: "db.example.com", user: "SYSTEM", password: "Manager1" }))
+    expect(mismatch.code).toBe("EHDBOPENCONN")
+    expect(mismatch.message).toMatch(/Hostname\/IP does not match|altnames/i)
+  })
+
+  it("accepts a JWT signed with the configured key and rejects bad signatures and expired tokens", async () => {
+    const now = Math.floor(Date.now() / 1000)
+    const good = jwt({ user_name: "APP_USER", exp: now + 600 }, signer.privateKey)
+    const c = await connect({ ...base(), token: good })
+    try {
+      expect(await exec(c, "SELECT CURRENT_USER FROM DUMMY")).toEqual([{ CURRENT_USER: "APP_USER" }])
+    } finally {
+      closeQuietly(c)
+    }
+    const forged = await failure(connect({ ...base(), token: jwt({ user_name: "APP_USER", exp: now + 600 }, stranger.privateKey) }))
+    expect(forged.code).toBe(10)
+    const expired = await failure(connect({ ...base(), token: jwt({ user_name: "APP_USER", exp: now - 600 }, signer.privateKey) }))
+    expect(expired.code).toBe(10)
+    const unknownUser = await failure(connect({ ...base(), token: jwt({ user_name: "NOBODY", exp: now + 600 }, signer.privateKey) }))
+    expect(unknownUser.code).toBe(10)
+  })
+
+  it("accepts an X.509 client certificate from the configured CA mapped to its CN, and rejects others", async () => {
+    const leaf = issueCertificate(clientCa, "/CN=APP_USER", [], { clientAuth: true })
+    const c = await connect({ ...base(), authenticationX509: leaf.cert + leaf.key })
+    try {
+      expect(await exec(c, "SELECT CURRENT_USER FROM DUMMY")).toEqual([{ CURRENT_USER: "APP_USER" }])
+    } finally {
+      closeQuietly(c)
+    }
+    const otherCa = generateTestCertificates()
+    const foreign = issueCertificate(otherCa, "/CN=APP_USER", [], { clientAuth: true })
+    expect((await failure(connect({ ...base(), authenticationX509: foreign.cert + foreign.key }))).code).toBe(10)
+  })
+
+  it("checks the tenant database name of the DB_CONNECT_INFO step", async () => {
+    const c = await connect({ ...base(), databaseName: "TENANT1", user: "SYSTEM", password: "Manager1" })
+    closeQuietly(c)
+    // hdb wraps errors of the DB_CONNECT_INFO step into EHDBOPENCONN with the server's message.
+    const wrong = await failure(connect({ ...base(), databaseName: "OTHER", user: "SYSTEM", password: "Manager1" }))
+    expect(wrong.code).toBe("EHDBOPENCONN")
+    expect(wrong.message).toContain("unknown database OTHER")
+  })
+
+  it("logs in with SCRAMSHA256 when the server prefers it", async () => {
+    const plain = await startHanaTestServer({ scramMethods: ["SCRAMSHA256"] })
+    try {
+      const c = await connect({ host: plain.host, port: plain.port, user: plain.user, password: plain.password })
+      closeQuietly(c)
+      expect((await failure(connect({ host: plain.host, port: plain.port, user: plain.user, password: "nope" }))).code).toBe(10)
+    } finally {
+      await plain.close()
+    }
+  })
+})
