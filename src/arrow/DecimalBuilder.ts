@@ -10,6 +10,7 @@ import {
   DECIMAL256_MAX_PRECISION,
   decimalLimit,
   parseDecimalText,
+  writeDecimalText,
   writeDecimalWords
 } from "./Decimal.ts"
 import { FixedWidthBuilder } from "./FixedWidthBuilders.ts"
@@ -65,7 +66,10 @@ export class DecimalBuilder extends FixedWidthBuilder<Decimal, Uint32Array> {
 
   /** Appends decimal text (`"-12345.678"`, `"1.5E-3"`, …), rescaled exactly to the column scale. */
   appendString(value: string): void {
-    this.store(parseDecimalText(value, this.scale, this.precision, this.name))
+    const i = this.rows
+    if (i === this.capacity) this.grow(i + 1)
+    writeDecimalText(value, this.scale, this.precision, this.values, i * this.words, this.words, this.name)
+    this.rows = i + 1
   }
 
   /** Appends an unscaled value (the decimal times 10^scale). */

@@ -49,6 +49,7 @@ export {
   formatDecimal,
   parseDecimalText,
   readDecimalWords,
+  writeDecimalText,
   writeDecimalWords
 } from "./Decimal.ts"
 export { DecimalBuilder } from "./DecimalBuilder.ts"

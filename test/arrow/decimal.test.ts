@@ -7,6 +7,7 @@ import {
   formatDecimal,
   parseDecimalText,
   readDecimalWords,
+  writeDecimalText,
   writeDecimalWords
 } from "../../src/arrow/index.ts"
 import { roundTrip, roundTripBuilder, storedAll } from "./helpers.ts"
@@ -111,6 +112,42 @@ describe("decimal text parsing", () => {
           expect(Array.from(viaNumber)).toEqual(Array.from(out))
         }
       })
+    )
+  })
+
+  it("writeDecimalText (no bigints) writes the same words as the BigInt path (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("", "-", "+"),
+        fc.stringMatching(/^[0-9]{0,45}$/),
+        fc.stringMatching(/^[0-9]{0,40}$/),
+        fc.constantFrom("", "e3", "E-2", "e+0"),
+        fc.integer({ min: -5, max: 40 }),
+        fc.boolean(),
+        (sign, int, frac, exponent, scale, wide) => {
+          const text = `${sign}${int}${frac === "" ? "" : "."}${frac}${exponent}`
+          const words = wide ? 8 : 4
+          const precision = wide ? 76 : 38
+          let expected: Array<number> | string
+          try {
+            const out = new Uint32Array(words)
+            writeDecimalWords(parseDecimalText(text, scale, precision), out, 0, words)
+            expected = Array.from(out)
+          } catch (e) {
+            expected = (e as Error).message
+          }
+          let actual: Array<number> | string
+          try {
+            const out = new Uint32Array(words + 1).fill(7)
+            writeDecimalText(text, scale, precision, out, 1, words)
+            actual = Array.from(out.subarray(1))
+          } catch (e) {
+            actual = (e as Error).message
+          }
+          expect(actual).toEqual(expected)
+        }
+      ),
+      { numRuns: 500 }
     )
   })
 
