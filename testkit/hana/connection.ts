@@ -95,6 +95,7 @@ export class HanaConnection {
   private queue: Promise<void> = Promise.resolve()
   private closed = false
   private replies = 0
+  private repliesAtLogin = 0
   private session: Session | undefined
   private user = ""
   private schema = ""
@@ -224,7 +225,7 @@ export class HanaConnection {
     }
     this.socket.write(bytes)
     this.replies++
-    if (faults.dropAfterReplies !== undefined && this.session !== undefined && this.replies >= faults.dropAfterReplies) {
+    if (faults.dropAfterReplies !== undefined && this.session !== undefined && this.replies - this.repliesAtLogin >= faults.dropAfterReplies) {
       this.close()
     }
   }
@@ -417,6 +418,7 @@ export class HanaConnection {
       throw e
     }
     this.session = session
+    this.repliesAtLogin = this.replies + 1
     this.ctx.connections.set(this.connectionId, this)
     return ok(FunctionCode.NIL, [
       { kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from(method), serverData]) },

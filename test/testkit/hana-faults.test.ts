@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { HanaTestServer, startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import type { HdbClient } from "./hana/client.ts"
+
+describe("HANA test server: cancel and fault injection with the raw hdb client", () => {
+  let server: HanaTestServerHandle
+  const login = () => connect({ host: server.host, port: server.port, user: server.user, password: server.password })
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it("ALTER SYSTEM CANCEL SESSION stops a running statement with HANA's cancel error", async () => {
+    const worker = await login()
+    const admin = await login()
+    try {
+      const started = Date.now()
+      const running = failure(
+        exec(worker, "SELECT COUNT(*) FROM SERIES_GENERATE_INTEGER(1, 0, 200000) a, SERIES_GENERATE_INTEGER(1, 0, 200000) b")
+      )
+      await new Promise((r) => setTimeout(r, 300))
+      await exec(admin, `ALTER SYSTEM CANCEL SESSION '${worker.connectOptions.connectionId}'`)
+      const err = await running
+      expect(err.code).toBe(139)
+      expect(Date.now() - started).toBeLessThan(10_000)
+      expect(await exec(worker, "SELECT 'still here' AS S FROM DUMMY")).toEqual([{ S: "still here" }])
+      expect((await failure(exec(admin, "ALTER SYSTEM CANCEL SESSION '999'"))).code).toBe(2)
+    } finally {
+      closeQuietly(worker)
+      closeQuietly(admin)
+    }
+  })
+
+  it("refuses logins while refuseLogins is set", async () => {
+    server.faults.refuseLogins = true
+    try {
+      expect((await failure(login())).code).toBe(10)
+    } finally {
+      server.faults.refuseLogins = undefined
+    }
+    closeQuietly(await login())
+  })
+
+  it("delays replies by replyDelayMs", async () => {
+    const c = await login()
+    try {
+      server.faults.replyDelayMs = 150
+      const start = Date.now()
+      await exec(c, "SELECT 1 AS X FROM DUMMY")
+      expect(Date.now() - start).toBeGreaterThanOrEqual(140)
+    } finally {
+      server.faults.replyDelayMs = undefined
+      closeQuietly(c)
+    }
+  })
+
+  it("drops a session after N replies", async () => {
+    const c = await login()
+    const closed = new Promise<void>((resolve) => c.on("close", () => resolve()))
+    server.faults.dropAfterReplies = 2
+    try {
+      await exec(c, "SELECT 1 AS X FROM DUMMY")
+      await exec(c, "SELECT 2 AS X FROM DUMMY")
+      await closed
+      const err = await failure(exec(c, "SELECT 3 AS X FROM DUMMY"))
+      expect(String(err.code)).toMatch(/^EHDB/)
+    } finally {
+      server.faults.dropAfterReplies = undefined
+      closeQuietly(c)
+    }
+  })
+
+  it("drops a session in the middle of a result", async () => {
+    const c: HdbClient = await login()
+    try {
+      server.faults.dropMidResult = true
+      const err = await failure(exec(c, "SELECT * FROM SERIES_GENERATE_INTEGER(1, 0, 100)"))
+      expect(String(err.code)).toMatch(/^EHDB/)
+    } finally {
+      server.faults.dropMidResult = undefined
+      closeQuietly(c)
+    }
+    const other = await login()
+    expect(await exec(other, "SELECT 1 AS X FROM DUMMY")).toEqual([{ X: 1 }])
+    closeQuietly(other)
+  })
+})
+
+describe("HanaTestServer layer", () => {
+  it.effect("starts the server for the layer's scope and closes it afterwards", () =>
+    Effect.gen(function* () {
+      let port = 0
+      yield* Effect.gen(function* () {
+        const running = yield* HanaTestServer
+        port = running.port
+        const c = yield* Effect.promise(() => connect({ host: running.host, port: running.port, user: running.user, password: running.password }))
+        const rows = yield* Effect.promise(() => exec(c, "SELECT CURRENT_USER FROM DUMMY"))
+        expect(rows).toEqual([{ CURRENT_USER: "SYSTEM" }])
+        closeQuietly(c)
+      }).pipe(Effect.provide(HanaTestServer.layer()))
+      const refused = yield* Effect.promise(() => failure(connect({ host: "127.0.0.1", port, user: "SYSTEM", password: "Manager1" })))
+      expect(refused.code).toBe("EHDBOPENCONN")
+    })
+  )
+})
