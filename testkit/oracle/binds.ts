@@ -1,0 +1,186 @@
+/**
+ * Bind values: decoding what node-oracledb writes for each bind type
+ * (lib/thin/protocol/messages/withData.js writeBindParamsColumn) into DuckDB values, and encoding OUT values
+ * (PL/SQL) in the type the client declared.
+ */
+import { blobValue, intervalValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
+import type { DuckDBValue } from "@duckdb/node-api"
+import { civilFromMicros, civilFromOracle, microsFromCivil } from "./datetime.ts"
+import { decodeOson } from "./encode.ts"
+import { decodeNumber, writeNumber, writeNumberString } from "./number.ts"
+import type { BindSpec } from "./sqlsession.ts"
+import { Dty } from "./types.ts"
+import { NULL_LENGTH_INDICATOR, type ReadBuffer, type WriteBuffer } from "./wire.ts"
+
+/** Looks up the contents of a LOB locator sent as a bind (temporary LOBs). */
+export type LobResolver = (locator: Buffer) => string | Uint8Array | null
+
+const utf16be = (b: Buffer): string => Buffer.from(b).swap16().toString("utf16le")
+
+/** Converts an Oracle NUMBER's decimal text to the value bound to DuckDB. */
+export const numberValue = (text: string): DuckDBValue => {
+  const digits = text.replace(/^-/, "").replace(".", "").replace(/^0+/, "")
+  return digits.length <= 15 ? Number(text) : text
+}
+
+/** Reads one bind value of the given type. */
+export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number, lobs: LobResolver): DuckDBValue => {
+  switch (spec.dty) {
+    case Dty.BOOLEAN: {
+      const n = r.u8()
+      if (n === 0xfd) {
+        r.u8()
+        return null
+      }
+      if (n === 0 || n === NULL_LENGTH_INDICATOR) return null
+      const b = r.take(n)
+      return b[0] === 1
+    }
+    case Dty.CLOB:
+    case Dty.BLOB: {
+      const len = r.ub()
+      if (len === 0) return null
+      const loc = r.bytesWithLength()
+      if (loc === null) return null
+      const v = lobs(Buffer.from(loc))
+      if (v === null) return null
+      return typeof v === "string" ? (v.length === 0 ? null : v) : blobValue(v)
+    }
+    case Dty.JSON: {
+      const len = r.ub()
+      if (len === 0) return null
+      r.bytesWithLength() // QLocator
+      const img = r.bytesWithLength()
+      if (img === null) return null
+      const value = decodeOson(Buffer.from(img))
+      return value === null || value === undefined ? null : JSON.stringify(value)
+    }
+    case Dty.CURSOR: {
+      const present = r.ub()
+      if (present === 1) r.ub()
+      return null
+    }
+  }
+  const b = r.bytesWithLength()
+  if (b === null) return null
+  switch (spec.dty) {
+    case Dty.NUMBER:
+    case 3:
+      return numberValue(decodeNumber(b))
+    case Dty.VARCHAR:
+    case Dty.CHAR:
+    case Dty.LONG: {
+      const s = spec.csfrm === 2 ? utf16be(b) : b.toString("utf8")
+      return s.length === 0 ? null : s
+    }
+    case Dty.RAW:
+    case Dty.LONG_RAW:
+      return blobValue(Buffer.from(b))
+    case Dty.DATE:
+    case Dty.TIMESTAMP:
+      return timestampValue(microsFromCivil(civilFromOracle(b)))
+    case Dty.TIMESTAMP_TZ:
+      return timestampTZValue(microsFromCivil(civilFromOracle(b)))
+    case Dty.TIMESTAMP_LTZ:
+      return timestampTZValue(microsFromCivil(civilFromOracle(b)) - BigInt(dbOffsetMinutes) * 60_000_000n)
+    case Dty.BINARY_DOUBLE:
+    case Dty.BINARY_FLOAT: {
+      const c = Buffer.from(b)
+      if ((c[0]! & 0x80) !== 0) c[0] = c[0]! & 0x7f
+      else for (let k = 0; k < c.length; k++) c[k] = ~c[k]! & 0xff
+      return c.length === 8 ? c.readDoubleBE(0) : c.readFloatBE(0)
+    }
+    case Dty.INTERVAL_YM: {
+      const years = b.readUInt32BE(0) - 0x80000000
+      const months = b[4]! - 60
+      return intervalValue(years * 12 + months, 0, 0n)
+    }
+    case Dty.INTERVAL_DS: {
+      const days = b.readUInt32BE(0) - 0x80000000
+      const secs = (b[4]! - 60) * 3600 + (b[5]! - 60) * 60 + (b[6]! - 60)
+      const ns = b.readUInt32BE(7) - 0x80000000
+      return intervalValue(0, days, BigInt(secs) * 1_000_000n + BigInt(Math.trunc(ns / 1000)))
+    }
+    default:
+      return b.toString("utf8")
+  }
+}
+
+const writeDate = (w: WriteBuffer, text: string, dty: number): void => {
+  const m = text.match(/^(-?\d+)-(\d+)-(\d+)(?:[ T](\d+):(\d+):(\d+)(?:\.(\d+))?)?/)
+  if (m === null) {
+    w.u8(0)
+    return
+  }
+  const ns = Number((m[7] ?? "").padEnd(9, "0").slice(0, 9) || "0")
+  const y = Number(m[1])
+  const parts = [Math.floor(y / 100) + 100, (y % 100) + 100, Number(m[2]), Number(m[3]), Number(m[4] ?? 0) + 1, Number(m[5] ?? 0) + 1, Number(m[6] ?? 0) + 1]
+  if (dty === Dty.DATE) {
+    w.u8(7)
+    for (const p of parts) w.u8(p)
+    return
+  }
+  w.u8(dty === Dty.TIMESTAMP_TZ ? 13 : 11)
+  for (const p of parts) w.u8(p)
+  w.u32be(ns)
+  if (dty === Dty.TIMESTAMP_TZ) {
+    w.u8(20)
+    w.u8(60)
+  }
+}
+
+/** Writes an OUT bind value (a generic value from the engine) in the declared bind type. */
+export const writeOutValue = (w: WriteBuffer, spec: BindSpec, v: unknown): void => {
+  if (v === null || v === undefined) {
+    if (spec.dty === Dty.BOOLEAN) {
+      w.u8(0xfd)
+      w.u8(1)
+    } else w.u8(0)
+    return
+  }
+  switch (spec.dty) {
+    case Dty.NUMBER:
+    case 3:
+      if (typeof v === "number") writeNumber(w, v)
+      else if (typeof v === "boolean") writeNumber(w, v ? 1 : 0)
+      else writeNumberString(w, String(v))
+      return
+    case Dty.BINARY_DOUBLE:
+    case Dty.BINARY_FLOAT: {
+      const n = Number(v)
+      const dbl = spec.dty === Dty.BINARY_DOUBLE
+      const c = Buffer.alloc(dbl ? 8 : 4)
+      if (dbl) c.writeDoubleBE(n)
+      else c.writeFloatBE(n)
+      if ((c[0]! & 0x80) === 0) c[0] = c[0]! | 0x80
+      else for (let k = 0; k < c.length; k++) c[k] = ~c[k]! & 0xff
+      w.bytesWithLength(c)
+      return
+    }
+    case Dty.BOOLEAN: {
+      const t = v === true || v === 1 || v === "true" || v === "1"
+      w.u8(1)
+      w.u8(t ? 1 : 0)
+      return
+    }
+    case Dty.RAW:
+    case Dty.LONG_RAW:
+      w.bytesWithLength(v instanceof Uint8Array ? v : Buffer.from(String(v), "utf8"))
+      return
+    case Dty.DATE:
+    case Dty.TIMESTAMP:
+    case Dty.TIMESTAMP_TZ:
+    case Dty.TIMESTAMP_LTZ:
+      if (typeof v === "bigint") {
+        const c = civilFromMicros(v)
+        writeDate(w, `${c.year}-${c.month}-${c.day} ${c.hour}:${c.minute}:${c.second}.${String(c.nanos).padStart(9, "0")}`, spec.dty)
+      } else writeDate(w, String(v), spec.dty)
+      return
+    default: {
+      const s = v instanceof Uint8Array ? Buffer.from(v).toString("hex").toUpperCase() : String(v)
+      if (s.length === 0) w.u8(0)
+      else if (spec.csfrm === 2) w.bytesWithLength(Buffer.from(s, "utf16le").swap16())
+      else w.str(s)
+    }
+  }
+}

@@ -1,0 +1,398 @@
+/**
+ * One Oracle test database: the shared DuckDB engine, users, the Oracle catalog, SYS objects (DUAL,
+ * macros for Oracle functions, data dictionary views) and the list of live sessions for V$SESSION.
+ */
+import { Engine, type Session as EngineSession } from "../engine/index.ts"
+import type { Verifier } from "./auth.ts"
+import { makeVerifier } from "./auth.ts"
+import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type TableMeta } from "./catalog.ts"
+import type { OracleVersion } from "./errors.ts"
+import { duckIdent, encodeName } from "./names.ts"
+import type { PlsqlProcedure } from "./plsql.ts"
+
+/** Live-session facts shown by V$SESSION. */
+export interface SessionInfo {
+  readonly sid: number
+  readonly serial: number
+  readonly user: string
+  schema: string
+  status: "ACTIVE" | "INACTIVE"
+  sqlId: string | null
+  prevSqlId: string | null
+  readonly program: string
+  readonly machine: string
+  readonly osUser: string
+  readonly logonTime: Date
+}
+
+/** Settings of a database. */
+export interface DatabaseSettings {
+  readonly version: OracleVersion
+  readonly serviceName: string
+  readonly dbTimeZone: string
+  readonly users: ReadonlyArray<{ readonly name: string; readonly password: string }>
+}
+
+const ORACLE_MAINTAINED = ["SYS", "SYSTEM", "XDB", "OUTLN", "DBSNMP", "APPQOSSYS", "AUDSYS", "GSMADMIN_INTERNAL", "OJVMSYS", "DVSYS", "LBACSYS", "MDSYS", "CTXSYS", "ORDSYS", "PUBLIC"]
+
+/** Release strings per server version. */
+export const versionInfo = (v: OracleVersion) =>
+  v === "23ai"
+    ? {
+        banner: "Oracle Database 23ai Free Release 23.0.0.0.0 - Develop, Learn, and Run for Free",
+        full: "Oracle Database 23ai Free Release 23.0.0.0.0 - Develop, Learn, and Run for Free\nVersion 23.5.0.24.07",
+        version: "23.0.0.0.0",
+        versionFull: "23.5.0.24.07",
+        // AUTH_VERSION_NO for field version >= 11: major<<24 | release<<16 | update<<12 | port release<<4 | port update
+        authVersion: (23 << 24) | (5 << 16) | (0 << 12) | (24 << 4) | 7,
+        fieldVersion: 24
+      }
+    : {
+        banner: "Oracle Database 19c Enterprise Edition Release 19.0.0.0.0 - Production",
+        full: "Oracle Database 19c Enterprise Edition Release 19.0.0.0.0 - Production\nVersion 19.24.0.0.0",
+        version: "19.0.0.0.0",
+        versionFull: "19.24.0.0.0",
+        authVersion: (19 << 24) | (24 << 16) | (0 << 12) | (0 << 4) | 0,
+        fieldVersion: 13
+      }
+
+/** The database behind one test server. */
+export class OracleDatabase {
+  readonly catalog = new Catalog()
+  readonly procedures = new Map<string, PlsqlProcedure>()
+  readonly sessions = new Map<number, SessionInfo>()
+  private readonly verifiers = new Map<string, Verifier>()
+  private nextSid = 20
+  private dictionaryVersion = -1
+  private constructor(
+    readonly engine: Engine,
+    private readonly admin: EngineSession,
+    readonly settings: DatabaseSettings
+  ) {}
+
+  /** Creates the database, SYS objects and the configured users. */
+  static async create(settings: DatabaseSettings): Promise<OracleDatabase> {
+    const engine = await Engine.open({ threads: 2 })
+    const admin = await engine.session()
+    const db = new OracleDatabase(engine, admin, settings)
+    await db.bootstrap()
+    return db
+  }
+
+  private async bootstrap(): Promise<void> {
+    const a = this.admin
+    await a.execute("SET TimeZone = 'UTC'")
+    let uid = 0
+    for (const name of ORACLE_MAINTAINED) {
+      this.catalog.addUser(name, `${name.toLowerCase()}_locked_${Math.random()}`, true, uid++)
+      if (name !== "PUBLIC") await a.execute(`CREATE SCHEMA IF NOT EXISTS ${duckIdent(name)}`)
+    }
+    for (const u of this.settings.users) await this.createUser(u.name, u.password)
+    await a.execute(`CREATE TABLE "SYS"."DUAL" ("DUMMY" VARCHAR)`)
+    await a.execute(`INSERT INTO "SYS"."DUAL" VALUES ('X')`)
+    this.registerSysTable("DUAL")
+    const dbOff = this.dbOffsetMinutes()
+    const macros = [
+      `ora_sysdate() AS CAST(CAST(now() AS TIMESTAMP) + to_minutes(CAST(${dbOff} AS BIGINT)) AS TIMESTAMP_S)`,
+      `ora_current_date() AS CAST(CAST(now() AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) AS TIMESTAMP_S)`,
+      `ora_localtimestamp() AS CAST(now() AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT))`,
+      `ora_user() AS CAST(getvariable('ora_user') AS VARCHAR)`,
+      `ora_uid() AS CAST(getvariable('ora_uid') AS BIGINT)`,
+      `ora_to_char(x) AS CAST(x AS VARCHAR)`,
+      `ora_to_char_fmt(x, f) AS strftime(CAST(x AS TIMESTAMP), f)`,
+      `sys_context(ns, k) AS CASE WHEN upper(ns) <> 'USERENV' THEN NULL ELSE CASE upper(k)
+        WHEN 'CURRENT_SCHEMA' THEN CAST(getvariable('ora_schema') AS VARCHAR)
+        WHEN 'CURRENT_USER' THEN CAST(getvariable('ora_user') AS VARCHAR)
+        WHEN 'SESSION_USER' THEN CAST(getvariable('ora_user') AS VARCHAR)
+        WHEN 'AUTHENTICATED_IDENTITY' THEN CAST(getvariable('ora_user') AS VARCHAR)
+        WHEN 'CURRENT_SCHEMAID' THEN CAST(getvariable('ora_schema_id') AS VARCHAR)
+        WHEN 'CURRENT_USERID' THEN CAST(getvariable('ora_uid') AS VARCHAR)
+        WHEN 'SESSION_USERID' THEN CAST(getvariable('ora_uid') AS VARCHAR)
+        WHEN 'SID' THEN CAST(getvariable('ora_sid') AS VARCHAR)
+        WHEN 'SESSIONID' THEN CAST(getvariable('ora_sid') AS VARCHAR)
+        WHEN 'CON_NAME' THEN '${this.pdbName()}'
+        WHEN 'CON_ID' THEN '3'
+        WHEN 'DB_NAME' THEN '${this.pdbName()}'
+        WHEN 'DB_UNIQUE_NAME' THEN 'FREE'
+        WHEN 'INSTANCE_NAME' THEN 'FREE'
+        WHEN 'SERVICE_NAME' THEN '${this.settings.serviceName}'
+        WHEN 'DB_DOMAIN' THEN NULL
+        WHEN 'SERVER_HOST' THEN 'localhost'
+        WHEN 'HOST' THEN CAST(getvariable('ora_machine') AS VARCHAR)
+        WHEN 'OS_USER' THEN CAST(getvariable('ora_osuser') AS VARCHAR)
+        WHEN 'TERMINAL' THEN 'unknown'
+        WHEN 'ISDBA' THEN 'FALSE'
+        WHEN 'LANGUAGE' THEN 'AMERICAN_AMERICA.AL32UTF8'
+        WHEN 'LANG' THEN 'US'
+        WHEN 'NLS_TERRITORY' THEN 'AMERICA'
+        WHEN 'NLS_CALENDAR' THEN 'GREGORIAN'
+        WHEN 'NLS_DATE_FORMAT' THEN 'DD-MON-RR'
+        WHEN 'NLS_SORT' THEN 'BINARY'
+        WHEN 'MODULE' THEN CAST(getvariable('ora_module') AS VARCHAR)
+        WHEN 'ACTION' THEN CAST(getvariable('ora_action') AS VARCHAR)
+        WHEN 'CLIENT_IDENTIFIER' THEN CAST(getvariable('ora_client_id') AS VARCHAR)
+        WHEN 'CLIENT_INFO' THEN CAST(getvariable('ora_client_info') AS VARCHAR)
+        ELSE NULL END END`
+    ]
+    for (const m of macros) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
+    // dictionary storage tables (snapshots refreshed lazily) and the ALL_/USER_/DBA_ views
+    for (const [name, cols] of Object.entries(dictionaryShapes)) {
+      if (name === "DUAL") continue
+      const defs = cols.map((c) => `${duckIdent(c.name)} ${c.type.duck === "JSON" ? "VARCHAR" : c.type.duck}`).join(", ")
+      await a.execute(`CREATE TABLE "SYS".${duckIdent(`ORA$${name}`)} (${defs})`)
+      await a.execute(`CREATE VIEW "SYS".${duckIdent(name)} AS SELECT * FROM "SYS".${duckIdent(`ORA$${name}`)}`)
+      this.registerSysTable(name)
+      const ownerCol = OWNED_VIEWS[name]
+      if (ownerCol !== undefined) {
+        const base = name.slice(4)
+        await a.execute(`CREATE VIEW "SYS".${duckIdent(`DBA_${base}`)} AS SELECT * FROM "SYS".${duckIdent(`ORA$${name}`)}`)
+        this.registerSysTable(`DBA_${base}`, name)
+        const rest = cols.filter((c) => c.name !== ownerCol)
+        await a.execute(
+          `CREATE VIEW "SYS".${duckIdent(`USER_${base}`)} AS SELECT ${rest.map((c) => duckIdent(c.name)).join(", ")} FROM "SYS".${duckIdent(`ORA$${name}`)} WHERE ${duckIdent(ownerCol)} = getvariable('ora_user')`
+        )
+        this.registerSysTable(`USER_${base}`, name, ownerCol)
+      }
+    }
+    await a.execute(`CREATE VIEW "SYS"."DBA_USERS" AS SELECT * FROM "SYS"."ORA$$ALL_USERS"`)
+    this.registerSysTable("DBA_USERS", "ALL_USERS")
+    await a.execute(`CREATE VIEW "SYS"."USER_USERS" AS SELECT * FROM "SYS"."ORA$$ALL_USERS" WHERE "USERNAME" = getvariable('ora_user')`)
+    this.registerSysTable("USER_USERS", "ALL_USERS")
+    await a.execute(`CREATE VIEW "SYS"."TABS" AS SELECT * FROM "SYS"."USER_TABLES"`)
+    this.registerSysTable("TABS", "ALL_TABLES", "OWNER")
+    await a.execute(`CREATE VIEW "SYS"."COLS" AS SELECT * FROM "SYS"."USER_TAB_COLUMNS"`)
+    this.registerSysTable("COLS", "ALL_TAB_COLUMNS", "OWNER")
+  }
+
+  private registerSysTable(name: string, shapeOf = name, dropColumn?: string): void {
+    const cols = (dictionaryShapes[shapeOf] ?? []).filter((c) => c.name !== dropColumn)
+    const meta: TableMeta = { owner: "SYS", name, kind: name === "DUAL" ? "TABLE" : "VIEW", columns: cols, constraints: [], objectId: this.catalog.newObjectId(), created: new Date(Date.UTC(2024, 0, 1)), viewText: null }
+    this.catalog.putTable(meta)
+    this.catalog.putTable({ ...meta, owner: "PUBLIC" })
+  }
+
+  /** Name of the pluggable database (the service name's first label, upper-cased). */
+  pdbName(): string {
+    return this.settings.serviceName.split(".")[0]!.toUpperCase()
+  }
+
+  /** DB time zone offset in minutes east of UTC. */
+  dbOffsetMinutes(): number {
+    const m = this.settings.dbTimeZone.match(/^([+-])(\d{1,2}):(\d{2})$/)
+    if (m === null) return 0
+    const v = Number(m[2]) * 60 + Number(m[3])
+    return m[1] === "-" ? -v : v
+  }
+
+  /** Creates a user with its schema. */
+  async createUser(name: string, password: string): Promise<void> {
+    this.catalog.addUser(name, password, false)
+    this.verifiers.delete(name)
+    await this.admin.execute(`CREATE SCHEMA IF NOT EXISTS ${duckIdent(name)}`)
+  }
+
+  /** Drops a user and its schema. */
+  async dropUser(name: string): Promise<void> {
+    this.catalog.users.delete(name)
+    this.catalog.version++
+    await this.admin.execute(`DROP SCHEMA IF EXISTS ${duckIdent(name)} CASCADE`)
+    for (const t of [...this.catalog.allTables()]) if (t.owner === name) this.catalog.dropTable(name, t.name)
+  }
+
+  /** The 12c verifier of a user (derived once). */
+  verifier(user: string): Verifier | undefined {
+    const u = this.catalog.users.get(user)
+    if (u === undefined) return undefined
+    let v = this.verifiers.get(user)
+    if (v === undefined) {
+      v = makeVerifier(u.password)
+      this.verifiers.set(user, v)
+    }
+    return v
+  }
+
+  /** Allocates a session id. */
+  newSid(): number {
+    return this.nextSid++
+  }
+
+  private lock: Promise<unknown> = Promise.resolve()
+
+  /** Runs `f` with the admin session, one caller at a time. */
+  withAdmin<A>(f: (admin: EngineSession) => Promise<A>): Promise<A> {
+    const run = this.lock.then(() => f(this.admin))
+    this.lock = run.catch(() => undefined)
+    return run
+  }
+
+  /** Rewrites the dictionary snapshot tables when the catalog changed (and V$SESSION always); admin session only. */
+  async refreshDictionary(s: EngineSession, names: ReadonlySet<string>): Promise<void> {
+    const fill = async (table: string, rows: Array<Array<unknown>>) => {
+      await s.execute(`DELETE FROM "SYS".${duckIdent(`ORA$${table}`)}`)
+      if (rows.length === 0) return
+      const cols = dictionaryShapes[table]!
+      const values = rows.map((r) => `(${r.map(lit).join(", ")})`).join(",\n")
+      await s.execute(`INSERT INTO "SYS".${duckIdent(`ORA$${table}`)} (${cols.map((c) => duckIdent(c.name)).join(", ")}) VALUES ${values}`)
+    }
+    const vi = versionInfo(this.settings.version)
+    if (names.has("V$SESSION")) {
+      await fill(
+        "V$SESSION",
+        [...this.sessions.values()].map((x) => [
+          `00000000${x.sid.toString(16).toUpperCase()}`.slice(-16),
+          x.sid,
+          x.serial,
+          x.sid * 1000 + 7,
+          this.catalog.users.get(x.user)?.userId ?? 0,
+          x.user,
+          x.status,
+          x.schema,
+          x.osUser,
+          String(process.pid),
+          x.machine,
+          0,
+          "unknown",
+          x.program,
+          "USER",
+          x.sqlId,
+          x.prevSqlId,
+          x.program,
+          null,
+          null,
+          new Date(x.logonTime.getTime() - (x.logonTime.getTime() % 1000)),
+          this.settings.serviceName,
+          3
+        ])
+      )
+    }
+    if (this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
+    this.dictionaryVersion = this.catalog.version
+    // Only user tables appear in ALL_TABLES/ALL_TAB_COLUMNS; SYS views are listed in ALL_OBJECTS.
+    const tables = [...this.catalog.allTables()].filter((t) => t.owner !== "PUBLIC")
+    const userTables = tables.filter((t) => t.owner !== "SYS")
+    await fill(
+      "ALL_USERS",
+      [...this.catalog.users.values()].map((u) => [u.name, u.userId, u.created, "NO", u.oracleMaintained ? "Y" : "N", "NO", "USING_NLS_COMP", "NO", "NO"])
+    )
+    await fill(
+      "ALL_TABLES",
+      userTables.filter((t) => t.kind === "TABLE").map((t) => [t.owner, t.name, "USERS", null, null, "VALID", null, null, null, null, "NO", null, "N", "N", "NO", null, "NO", "NO", "NO"])
+    )
+    await fill(
+      "ALL_VIEWS",
+      tables.filter((t) => t.kind === "VIEW" && t.owner !== "SYS").map((t) => [t.owner, t.name, (t.viewText ?? "").length, t.viewText, t.viewText, null, null, null, null, null, null, null, "N", "N"])
+    )
+    await fill(
+      "ALL_TAB_COLUMNS",
+      tables
+        .filter((t) => t.owner !== "SYS")
+        .flatMap((t) =>
+          t.columns.map((c, i) => {
+            const isChar = c.type.kind === "varchar" || c.type.kind === "nvarchar"
+            return [
+              t.owner,
+              t.name,
+              c.name,
+              c.type.dictName,
+              null,
+              null,
+              dataLength(c.type),
+              c.type.dictPrecision,
+              c.type.dictScale,
+              c.nullable ? "Y" : "N",
+              i + 1,
+              c.defaultText === null ? null : c.defaultText.length,
+              c.defaultText,
+              isChar ? c.type.charSize : 0,
+              isChar ? c.type.charSize : 0,
+              isChar ? (c.type.kind === "nvarchar" ? "C" : "B") : null
+            ]
+          })
+        )
+    )
+    await fill(
+      "ALL_CONSTRAINTS",
+      userTables.flatMap((t) =>
+        t.constraints.map((c) => [
+          t.owner,
+          c.name,
+          c.type,
+          t.name,
+          c.searchCondition,
+          c.searchCondition,
+          c.refOwner,
+          c.refConstraint,
+          c.type === "R" ? "NO ACTION" : null,
+          "ENABLED",
+          "NOT DEFERRABLE",
+          "IMMEDIATE",
+          "VALIDATED",
+          c.generated ? "GENERATED NAME" : "USER NAME",
+          c.type === "P" || c.type === "U" ? t.owner : null,
+          c.type === "P" || c.type === "U" ? c.name : null
+        ])
+      )
+    )
+    await fill(
+      "ALL_CONS_COLUMNS",
+      userTables.flatMap((t) => t.constraints.flatMap((c) => c.columns.map((col, i) => [t.owner, c.name, t.name, col, c.type === "C" ? null : i + 1])))
+    )
+    const objRows: Array<Array<unknown>> = []
+    for (const t of tables) objRows.push([t.owner, t.name, null, t.objectId, t.kind === "TABLE" ? t.objectId : null, t.kind, t.created, t.created, t.created.toISOString().slice(0, 19).replace("T", ":"), "VALID", "N", "N", "N", 1, null, "NONE", t.kind === "VIEW" ? "Y" : null, t.owner === "SYS" ? "Y" : "N"])
+    for (const o of this.catalog.allObjects())
+      objRows.push([o.owner, o.name, null, o.objectId, o.type === "INDEX" ? o.objectId : null, o.type, o.created, o.created, o.created.toISOString().slice(0, 19).replace("T", ":"), "VALID", "N", "N", "N", o.type === "INDEX" ? 4 : 1, null, "NONE", o.type === "PROCEDURE" ? "Y" : null, "N"])
+    await fill("ALL_OBJECTS", objRows)
+    await fill("ALL_SEQUENCES", [])
+    await fill("V$VERSION", [[vi.banner, vi.full, vi.banner, 0]])
+    await fill("PRODUCT_COMPONENT_VERSION", [["Oracle Database " + (this.settings.version === "23ai" ? "23ai Free" : "19c Enterprise Edition"), vi.version, vi.versionFull, this.settings.version === "23ai" ? "Develop, Learn, and Run for Free" : "Production"]])
+    await fill("V$DATABASE", [[1234567890, "FREE", new Date(Date.UTC(2024, 0, 1)), "READ WRITE", "FREE", "YES", 0]])
+    await fill("V$INSTANCE", [[1, "FREE", "localhost", vi.version, vi.versionFull, "OPEN", "ACTIVE", 0]])
+    const pdbs = [
+      [2, 111, "PDB$SEED", "READ ONLY", new Date(Date.UTC(2024, 0, 1))],
+      [3, 222, this.pdbName(), "READ WRITE", new Date(Date.UTC(2024, 0, 1))]
+    ]
+    await fill("V$CONTAINERS", pdbs.slice(1))
+    await fill("V$PDBS", pdbs.slice(1))
+    await fill("GLOBAL_NAME", [[this.settings.serviceName.toUpperCase()]])
+    const nls = [
+      ["NLS_LANGUAGE", "AMERICAN"],
+      ["NLS_TERRITORY", "AMERICA"],
+      ["NLS_CHARACTERSET", "AL32UTF8"],
+      ["NLS_NCHAR_CHARACTERSET", "AL16UTF16"],
+      ["NLS_DATE_FORMAT", "DD-MON-RR"],
+      ["NLS_TIMESTAMP_FORMAT", "DD-MON-RR HH.MI.SSXFF AM"],
+      ["NLS_NUMERIC_CHARACTERS", ".,"],
+      ["NLS_LENGTH_SEMANTICS", "BYTE"]
+    ]
+    await fill("NLS_SESSION_PARAMETERS", nls.filter((r) => !r[0]!.includes("CHARACTERSET")))
+    await fill("NLS_DATABASE_PARAMETERS", nls)
+  }
+
+  /** Closes the engine (all sessions). */
+  close(): void {
+    this.engine.close()
+  }
+}
+
+const lit = (v: unknown): string => {
+  if (v === null || v === undefined) return "NULL"
+  if (typeof v === "number") return String(v)
+  if (v instanceof Date) return `TIMESTAMP '${v.toISOString().slice(0, 19).replace("T", " ")}'`
+  return `'${String(v).replace(/'/g, "''")}'`
+}
+
+/** Oracle-style SQL_ID: last 8 bytes of MD5(text || NUL) in base 32 (13 characters). */
+export const sqlIdOf = (text: string, md5: (b: Buffer) => Buffer): string => {
+  const h = md5(Buffer.concat([Buffer.from(text, "utf8"), Buffer.from([0])]))
+  const v = (BigInt(h.readUInt32LE(8)) << 32n) | BigInt(h.readUInt32LE(12))
+  const alphabet = "0123456789abcdfghjkmnpqrstuvwxyz"
+  let out = ""
+  let x = v
+  for (let i = 0; i < 13; i++) {
+    out = alphabet[Number(x & 31n)]! + out
+    x >>= 5n
+  }
+  return out
+}
+
+export { encodeName }

@@ -1,0 +1,90 @@
+/**
+ * Calendar arithmetic for Oracle DATE/TIMESTAMP wire values, done on integers (no JS Date and no
+ * process time zone involved). Civil-from-days / days-from-civil follow the well-known proleptic Gregorian
+ * algorithms (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms").
+ */
+
+/** Broken-down wall-clock time. */
+export interface Civil {
+  year: number
+  month: number
+  day: number
+  hour: number
+  minute: number
+  second: number
+  nanos: number
+}
+
+/** Days since 1970-01-01 to year/month/day. */
+export const civilFromDays = (z0: number): { year: number; month: number; day: number } => {
+  const z = z0 + 719468
+  const era = Math.floor(z / 146097)
+  const doe = z - era * 146097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
+  const y = yoe + era * 400
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  return { year: month <= 2 ? y + 1 : y, month, day }
+}
+
+/** Year/month/day to days since 1970-01-01. */
+export const daysFromCivil = (year: number, month: number, day: number): number => {
+  const y = month <= 2 ? year - 1 : year
+  const era = Math.floor(y / 400)
+  const yoe = y - era * 400
+  const mp = month > 2 ? month - 3 : month + 9
+  const doy = Math.floor((153 * mp + 2) / 5) + day - 1
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
+  return era * 146097 + doe - 719468
+}
+
+const US_PER_DAY = 86_400_000_000n
+
+/** Microseconds since the epoch (wall clock) to broken-down time. */
+export const civilFromMicros = (micros: bigint): Civil => {
+  let days = micros / US_PER_DAY
+  let rem = micros % US_PER_DAY
+  if (rem < 0n) {
+    rem += US_PER_DAY
+    days -= 1n
+  }
+  const d = civilFromDays(Number(days))
+  const r = Number(rem)
+  const secs = Math.floor(r / 1_000_000)
+  return {
+    year: d.year,
+    month: d.month,
+    day: d.day,
+    hour: Math.floor(secs / 3600),
+    minute: Math.floor(secs / 60) % 60,
+    second: secs % 60,
+    nanos: (r % 1_000_000) * 1000
+  }
+}
+
+/** Broken-down time to microseconds since the epoch. */
+export const microsFromCivil = (c: Civil): bigint =>
+  BigInt(daysFromCivil(c.year, c.month, c.day)) * US_PER_DAY +
+  BigInt(c.hour * 3600 + c.minute * 60 + c.second) * 1_000_000n +
+  BigInt(Math.floor(c.nanos / 1000))
+
+/** Decodes Oracle DATE/TIMESTAMP bytes (7, 11 or 13 long) to broken-down time. */
+export const civilFromOracle = (b: Uint8Array): Civil => ({
+  year: (b[0]! - 100) * 100 + (b[1]! - 100),
+  month: b[2]!,
+  day: b[3]!,
+  hour: b[4]! - 1,
+  minute: b[5]! - 1,
+  second: b[6]! - 1,
+  nanos: b.length >= 11 ? ((b[7]! << 24) >>> 0) + (b[8]! << 16) + (b[9]! << 8) + b[10]! : 0
+})
+
+/** Parses an offset such as "+02:00", "-05:30" or "UTC" to minutes east of UTC. */
+export const parseOffset = (tz: string): number => {
+  const m = tz.trim().match(/^([+-])(\d{1,2}):?(\d{2})?$/)
+  if (m === null) return 0
+  const v = Number(m[2]) * 60 + Number(m[3] ?? "0")
+  return m[1] === "-" ? -v : v
+}

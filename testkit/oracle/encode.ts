@@ -1,0 +1,423 @@
+/**
+ * Column encoders: DuckDB column vectors (testkit/engine) -> Oracle wire values in ROW_DATA messages,
+ * read straight from the vectors' typed arrays where possible.
+ *
+ * Wire layouts: node_modules/oracledb/lib/thin/protocol/messages/withData.js processColumnData and
+ * lib/impl/datahandlers/buffer.js (parseOracleDate, parseBinaryDouble, parseOracleIntervalDS/YM, readBool).
+ */
+import { createRequire } from "node:module"
+import type { ColumnVector } from "../engine/index.ts"
+import { civilFromDays, civilFromMicros, type Civil } from "./datetime.ts"
+import { writeNumber, writeNumberString, writeScaledBigInt } from "./number.ts"
+import type { OraType } from "./types.ts"
+import type { WriteBuffer } from "./wire.ts"
+
+const require = createRequire(import.meta.url)
+// node-oracledb's own OSON codec (JSON columns travel as OSON images); reused, not reimplemented.
+const oson = require("oracledb/lib/impl/datahandlers/oson.js") as {
+  OsonEncoder: new () => { encode(value: unknown, maxFieldNameSize: number): Buffer }
+  OsonDecoder: new (buf: Buffer) => { decode(): unknown }
+}
+
+/** Encodes a JS value as an OSON image. */
+export const encodeOson = (value: unknown): Buffer => new oson.OsonEncoder().encode(value, 65535)
+/** Decodes an OSON image. */
+export const decodeOson = (buf: Buffer): unknown => new oson.OsonDecoder(buf).decode()
+
+/** Writes one column value of row `i` (including the NULL case). */
+export type ColumnEncoder = (w: WriteBuffer, col: ColumnVector, i: number) => void
+
+/** How LOB columns travel: as locators (fetched as Lob objects) or inline as LONG data (fetched as string/Buffer). */
+export type LobMode = "locator" | "inline"
+
+/** Server-side LOB registry hook: returns the locator for a LOB value. */
+export type LobRegistrar = (value: string | Uint8Array, type: OraType) => Buffer
+
+const EMPTY = new Uint8Array(0)
+
+const writeDateParts = (w: WriteBuffer, c: Civil, withFraction: boolean): void => {
+  w.ensure(12)
+  const b = w.buf
+  let p = w.pos
+  b[p++] = withFraction ? 11 : 7
+  b[p++] = Math.floor(c.year / 100) + 100
+  b[p++] = (c.year % 100) + 100
+  b[p++] = c.month
+  b[p++] = c.day
+  b[p++] = c.hour + 1
+  b[p++] = c.minute + 1
+  b[p++] = c.second + 1
+  if (withFraction) {
+    b.writeUInt32BE(c.nanos, p)
+    p += 4
+  }
+  w.pos = p
+}
+
+/** Wall-clock microseconds of a temporal column row, or undefined for non-temporal layouts. */
+const microsOf = (col: ColumnVector, i: number): bigint | undefined => {
+  const d = col.data
+  switch (col.info.layout) {
+    case "timestamp":
+      return (d as BigInt64Array)[i]!
+    case "date":
+      return BigInt((d as Int32Array)[i]!) * 86_400_000_000n
+    case "timestamp_s":
+      return (d as BigInt64Array)[i]! * 1_000_000n
+    case "timestamp_ms":
+      return (d as BigInt64Array)[i]! * 1000n
+    case "timestamp_ns":
+      return (d as BigInt64Array)[i]! / 1000n
+    default:
+      return undefined
+  }
+}
+
+const civilOf = (col: ColumnVector, i: number, shiftMinutes = 0): Civil | undefined => {
+  if (col.info.layout === "date" && shiftMinutes === 0) {
+    const d = civilFromDays((col.data as Int32Array)[i]!)
+    return { ...d, hour: 0, minute: 0, second: 0, nanos: 0 }
+  }
+  let us = microsOf(col, i)
+  if (us === undefined) {
+    const v = col.value(i)
+    if (v === null) return undefined
+    const ms = Date.parse(String(v).replace(" ", "T") + (/[zZ+]|-\d\d:?\d\d$/.test(String(v)) ? "" : "Z"))
+    if (Number.isNaN(ms)) return undefined
+    us = BigInt(ms) * 1000n
+  }
+  const c = civilFromMicros(us + BigInt(shiftMinutes) * 60_000_000n)
+  if (col.info.layout === "timestamp_ns") c.nanos = Number(((col.data as BigInt64Array)[i]! % 1_000_000_000n + 1_000_000_000n) % 1_000_000_000n)
+  return c
+}
+
+/** Parses DuckDB's interval rendering ("1 year 2 months 3 days 04:05:06.123456", "-3 days -02:00:00"). */
+export const parseDuckInterval = (s: string): { months: number; days: number; micros: bigint } => {
+  let months = 0
+  let days = 0
+  let micros = 0n
+  const re = /(-?\d+) (year|years|mon|mons|month|months|day|days)|(-?)(\d+):(\d+):(\d+)(?:\.(\d+))?/g
+  let m: RegExpExecArray | null
+  while ((m = re.exec(s)) !== null) {
+    if (m[1] !== undefined) {
+      const n = Number(m[1])
+      if (m[2]!.startsWith("y")) months += n * 12
+      else if (m[2]!.startsWith("mon")) months += n
+      else days += n
+    } else {
+      const neg = m[3] === "-"
+      const frac = (m[7] ?? "").padEnd(6, "0").slice(0, 6)
+      const us = (BigInt(Number(m[4]) * 3600 + Number(m[5]) * 60 + Number(m[6])) * 1_000_000n) + BigInt(frac === "" ? 0 : Number(frac))
+      micros += neg ? -us : us
+    }
+  }
+  return { months, days, micros }
+}
+
+const writeIntervalDs = (w: WriteBuffer, days: number, micros: bigint): void => {
+  // normalise so that all fields share the sign of the total
+  let total = BigInt(days) * 86_400_000_000n + micros
+  const neg = total < 0n
+  if (neg) total = -total
+  const d = Number(total / 86_400_000_000n)
+  let rest = Number(total % 86_400_000_000n)
+  const h = Math.floor(rest / 3_600_000_000)
+  rest -= h * 3_600_000_000
+  const mi = Math.floor(rest / 60_000_000)
+  rest -= mi * 60_000_000
+  const s = Math.floor(rest / 1_000_000)
+  const ns = (rest - s * 1_000_000) * 1000
+  const sg = neg ? -1 : 1
+  w.u8(11)
+  w.u32be((0x80000000 + sg * d) >>> 0)
+  w.u8(60 + sg * h)
+  w.u8(60 + sg * mi)
+  w.u8(60 + sg * s)
+  w.u32be((0x80000000 + sg * ns) >>> 0)
+}
+
+const utf16be = (s: string): Buffer => Buffer.from(s, "utf16le").swap16()
+
+const numberOf = (col: ColumnVector, i: number): number => {
+  const d = col.data
+  switch (col.info.layout) {
+    case "int64":
+    case "uint64":
+      return Number((d as BigInt64Array)[i]!)
+    case "decimal16":
+    case "decimal32":
+      return (d as Int32Array)[i]! / 10 ** col.info.scale
+    case "decimal64":
+      return Number((d as BigInt64Array)[i]!) / 10 ** col.info.scale
+    case "boolean":
+      return d[i] !== 0 ? 1 : 0
+    case "varchar":
+    case "other":
+    case "decimal128":
+      return Number(col.value(i))
+    default:
+      return Number(d[i]!)
+  }
+}
+
+const writeBinary = (w: WriteBuffer, v: number, double: boolean): void => {
+  const n = double ? 8 : 4
+  w.ensure(n + 1)
+  w.buf[w.pos++] = n
+  const p = w.pos
+  if (double) w.buf.writeDoubleBE(v, p)
+  else w.buf.writeFloatBE(v, p)
+  if ((w.buf[p]! & 0x80) === 0) w.buf[p] = w.buf[p]! | 0x80
+  else for (let k = 0; k < n; k++) w.buf[p + k] = ~w.buf[p + k]! & 0xff
+  w.pos += n
+}
+
+/** Options that affect encoding. */
+export interface EncodeOptions {
+  readonly dbTzOffsetMinutes: number
+  readonly lobMode: LobMode
+  /** True when the client expects the SB4 indicator + UB4 return code after each value (LONG-like columns). */
+  readonly trailer: boolean
+  readonly registerLob: LobRegistrar
+}
+
+/** Builds the encoder of one result column. */
+export const columnEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
+  const base = baseEncoder(type, opts)
+  if (!opts.trailer) return base
+  return (w, col, i) => {
+    base(w, col, i)
+    w.u8(0) // SB4 indicator
+    w.u8(0) // UB4 return code
+  }
+}
+
+const nullGuard =
+  (f: ColumnEncoder): ColumnEncoder =>
+  (w, col, i) => {
+    if (col.validity !== null && col.isNull(i)) w.u8(0)
+    else f(w, col, i)
+  }
+
+const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
+  switch (type.kind) {
+    case "number":
+      return nullGuard((w, col, i) => {
+        const d = col.data
+        switch (col.info.layout) {
+          case "int8":
+          case "uint8":
+          case "int16":
+          case "uint16":
+          case "int32":
+          case "uint32":
+          case "float32":
+          case "float64":
+            writeNumber(w, d[i] as number)
+            return
+          case "int64":
+          case "uint64": {
+            const b = (d as BigInt64Array)[i]!
+            if (b >= -9007199254740991n && b <= 9007199254740991n) writeNumber(w, Number(b))
+            else writeNumberString(w, b.toString())
+            return
+          }
+          case "decimal16":
+          case "decimal32":
+            writeScaledBigInt(w, BigInt((d as Int32Array | Int16Array)[i]!), col.info.scale)
+            return
+          case "decimal64":
+            writeScaledBigInt(w, (d as BigInt64Array)[i]!, col.info.scale)
+            return
+          case "decimal128": {
+            const a = d as BigInt64Array
+            const v = (a[2 * i + 1]! << 64n) | BigInt.asUintN(64, a[2 * i]!)
+            writeScaledBigInt(w, v, col.info.scale)
+            return
+          }
+          case "boolean":
+            writeNumber(w, d[i] !== 0 ? 1 : 0)
+            return
+          default: {
+            const v = col.value(i)
+            if (v === null) w.u8(0)
+            else writeNumberString(w, String(v))
+          }
+        }
+      })
+    case "float":
+    case "double": {
+      const dbl = type.kind === "double"
+      return nullGuard((w, col, i) => writeBinary(w, numberOf(col, i), dbl))
+    }
+    case "varchar":
+    case "long":
+    case "clob": {
+      if (type.kind === "clob" && opts.lobMode === "locator")
+        return nullGuard((w, col, i) => writeLocator(w, col.string(i) ?? "", type, opts))
+      const pad = type.dty === 96 ? type.charSize : 0
+      return (w, col, i) => {
+        if (col.info.layout === "varchar" && pad === 0) {
+          const b = col.bytes(i)
+          if (b === null || b.length === 0) w.u8(0)
+          else w.bytesWithLength(b)
+          return
+        }
+        let s = col.info.layout === "blob" ? null : col.string(i)
+        if (col.info.layout === "blob") {
+          const b = col.bytes(i)
+          s = b === null ? null : Buffer.from(b).toString("hex").toUpperCase()
+        }
+        if (s === null || s.length === 0) {
+          w.u8(0)
+          return
+        }
+        if (pad > 0 && s.length < pad) s = s.padEnd(pad, " ")
+        w.str(s)
+      }
+    }
+    case "nvarchar":
+    case "nclob": {
+      if (type.kind === "nclob" && opts.lobMode === "locator")
+        return nullGuard((w, col, i) => writeLocator(w, col.string(i) ?? "", type, opts))
+      const pad = type.dty === 96 ? type.charSize : 0
+      return (w, col, i) => {
+        let s = col.string(i)
+        if (s === null || s.length === 0) {
+          w.u8(0)
+          return
+        }
+        if (pad > 0 && s.length < pad) s = s.padEnd(pad, " ")
+        w.bytesWithLength(utf16be(s))
+      }
+    }
+    case "raw":
+    case "longraw":
+    case "blob": {
+      if (type.kind === "blob" && opts.lobMode === "locator")
+        return nullGuard((w, col, i) => writeLocator(w, col.bytes(i) ?? EMPTY, type, opts))
+      return (w, col, i) => {
+        const b = col.info.layout === "varchar" ? (col.string(i) === null ? null : Buffer.from(col.string(i)!, "utf8")) : col.bytes(i)
+        if (b === null || b.length === 0) w.u8(0)
+        else w.bytesWithLength(b)
+      }
+    }
+    case "date":
+      return nullGuard((w, col, i) => {
+        const c = civilOf(col, i)
+        if (c === undefined) w.u8(0)
+        else writeDateParts(w, c, false)
+      })
+    case "timestamp":
+      return nullGuard((w, col, i) => {
+        const c = civilOf(col, i)
+        if (c === undefined) w.u8(0)
+        else {
+          if (type.scale < 9) {
+            const unit = 10 ** (9 - type.scale)
+            c.nanos = Math.floor(c.nanos / unit) * unit
+          }
+          writeDateParts(w, c, true)
+        }
+      })
+    case "timestampltz":
+      return nullGuard((w, col, i) => {
+        const c = civilOf(col, i, opts.dbTzOffsetMinutes)
+        if (c === undefined) w.u8(0)
+        else writeDateParts(w, c, true)
+      })
+    case "timestamptz":
+      return nullGuard((w, col, i) => {
+        const c = civilOf(col, i)
+        if (c === undefined) {
+          w.u8(0)
+          return
+        }
+        w.ensure(14)
+        const b = w.buf
+        let p = w.pos
+        b[p++] = 13
+        b[p++] = Math.floor(c.year / 100) + 100
+        b[p++] = (c.year % 100) + 100
+        b[p++] = c.month
+        b[p++] = c.day
+        b[p++] = c.hour + 1
+        b[p++] = c.minute + 1
+        b[p++] = c.second + 1
+        b.writeUInt32BE(c.nanos, p)
+        p += 4
+        b[p++] = 20 // UTC offset hours + 20
+        b[p++] = 60 // offset minutes + 60
+        w.pos = p
+      })
+    case "intervalds":
+      return nullGuard((w, col, i) => {
+        const v = col.value(i)
+        if (v === null) {
+          w.u8(0)
+          return
+        }
+        const iv = parseDuckInterval(String(v))
+        writeIntervalDs(w, iv.days + iv.months * 30, iv.micros)
+      })
+    case "intervalym":
+      return nullGuard((w, col, i) => {
+        const v = col.value(i)
+        if (v === null) {
+          w.u8(0)
+          return
+        }
+        const iv = parseDuckInterval(String(v))
+        const sg = iv.months < 0 ? -1 : 1
+        const a = Math.abs(iv.months)
+        w.u8(5)
+        w.u32be((0x80000000 + sg * Math.floor(a / 12)) >>> 0)
+        w.u8(60 + sg * (a % 12))
+      })
+    case "boolean":
+      return nullGuard((w, col, i) => {
+        const truthy = col.info.layout === "boolean" ? col.data[i] !== 0 : numberOf(col, i) !== 0
+        w.u8(1)
+        w.u8(truthy ? 1 : 0)
+      })
+    case "json":
+      return (w, col, i) => {
+        const s = col.string(i)
+        if (s === null) {
+          w.u8(0)
+          return
+        }
+        let value: unknown
+        try {
+          value = JSON.parse(s)
+        } catch {
+          value = s
+        }
+        const img = encodeOson(value)
+        w.ub(img.length)
+        w.ub(img.length)
+        w.ub(8060)
+        w.bytesWithLength(img)
+        w.u8(0) // locator (unused by the client)
+      }
+    case "rowid":
+      return nullGuard((w, col, i) => {
+        const n = numberOf(col, i)
+        w.u8(1)
+        w.ub(73000) // data object number
+        w.ub(12) // relative file number
+        w.u8(0)
+        w.ub(Math.floor(n / 65536) + 128) // block
+        w.ub(n % 65536) // slot
+      })
+  }
+}
+
+const writeLocator = (w: WriteBuffer, value: string | Uint8Array, type: OraType, opts: EncodeOptions): void => {
+  const locator = opts.registerLob(value, type)
+  const length = typeof value === "string" ? value.length : value.length
+  w.ub(locator.length)
+  w.ub(length)
+  w.ub(8132) // chunk size
+  w.bytesWithLength(locator)
+}

@@ -1,0 +1,184 @@
+/**
+ * Tokenizer for the Oracle SQL and PL/SQL subset the test server accepts. Bind placeholders are recognised
+ * the way node-oracledb's thin statement parser does (lib/thin/statement.js Parser): `:name`, `:1`, `:"Quoted"`,
+ * not inside strings, comments or quoted identifiers.
+ */
+import { OraError } from "./errors.ts"
+
+/** Token kinds. */
+export type TokKind = "ws" | "ident" | "qident" | "str" | "num" | "bind" | "op"
+
+/** One token: `text` is the source text, `value` the normalised value (upper-cased identifier, string body, bind name). */
+export interface Tok {
+  readonly kind: TokKind
+  readonly text: string
+  readonly value: string
+  readonly pos: number
+}
+
+const isIdentStart = (c: string) => /[\p{L}_]/u.test(c)
+const isIdentPart = (c: string) => /[\p{L}\p{N}_$#]/u.test(c)
+const TWO_CHAR_OPS = new Set(["||", "<=", ">=", "<>", "!=", "=>", ":=", "..", "**"])
+
+/** Splits SQL text into tokens; comments become whitespace tokens. */
+export const tokenize = (sql: string): Array<Tok> => {
+  const out: Array<Tok> = []
+  let i = 0
+  const n = sql.length
+  while (i < n) {
+    const c = sql[i]!
+    const start = i
+    if (/\s/.test(c)) {
+      while (i < n && /\s/.test(sql[i]!)) i++
+      out.push({ kind: "ws", text: sql.slice(start, i), value: " ", pos: start })
+      continue
+    }
+    if (c === "-" && sql[i + 1] === "-") {
+      while (i < n && sql[i] !== "\n") i++
+      out.push({ kind: "ws", text: " ", value: " ", pos: start })
+      continue
+    }
+    if (c === "/" && sql[i + 1] === "*") {
+      const end = sql.indexOf("*/", i + 2)
+      i = end < 0 ? n : end + 2
+      out.push({ kind: "ws", text: " ", value: " ", pos: start })
+      continue
+    }
+    // q'[...]' quoting and N'...' national literals
+    if ((c === "q" || c === "Q") && sql[i + 1] === "'") {
+      const open = sql[i + 2] ?? ""
+      const close = open === "[" ? "]" : open === "{" ? "}" : open === "(" ? ")" : open === "<" ? ">" : open
+      const end = sql.indexOf(close + "'", i + 3)
+      if (end < 0) throw new OraError(1756, "quoted string not properly terminated", start)
+      out.push({ kind: "str", text: sql.slice(start, end + 2), value: sql.slice(i + 3, end), pos: start })
+      i = end + 2
+      continue
+    }
+    if ((c === "n" || c === "N") && sql[i + 1] === "'") i++
+    if (sql[i] === "'") {
+      let v = ""
+      i++
+      for (;;) {
+        if (i >= n) throw new OraError(1756, "quoted string not properly terminated", start)
+        const ch = sql[i]!
+        if (ch === "'") {
+          if (sql[i + 1] === "'") {
+            v += "'"
+            i += 2
+            continue
+          }
+          i++
+          break
+        }
+        v += ch
+        i++
+      }
+      out.push({ kind: "str", text: sql.slice(start, i), value: v, pos: start })
+      continue
+    }
+    if (c === '"') {
+      const end = sql.indexOf('"', i + 1)
+      if (end < 0) throw new OraError(1740, "missing double quote in identifier", start)
+      const v = sql.slice(i + 1, end)
+      if (v.length === 0) throw new OraError(1741, "illegal zero-length identifier", start)
+      out.push({ kind: "qident", text: sql.slice(start, end + 1), value: v, pos: start })
+      i = end + 1
+      continue
+    }
+    if (c === ":" && sql[i + 1] !== "=") {
+      let j = i + 1
+      while (j < n && /\s/.test(sql[j]!)) j++
+      const d = sql[j] ?? ""
+      if (d === '"') {
+        const end = sql.indexOf('"', j + 1)
+        if (end > 0) {
+          out.push({ kind: "bind", text: sql.slice(start, end + 1), value: sql.slice(j + 1, end), pos: start })
+          i = end + 1
+          continue
+        }
+      } else if (/\p{N}/u.test(d)) {
+        let k = j
+        while (k < n && /\p{N}/u.test(sql[k]!)) k++
+        out.push({ kind: "bind", text: sql.slice(start, k), value: sql.slice(j, k), pos: start })
+        i = k
+        continue
+      } else if (/\p{L}/u.test(d)) {
+        let k = j
+        while (k < n && isIdentPart(sql[k]!)) k++
+        out.push({ kind: "bind", text: sql.slice(start, k), value: sql.slice(j, k).toUpperCase(), pos: start })
+        i = k
+        continue
+      }
+    }
+    if (isIdentStart(c)) {
+      while (i < n && isIdentPart(sql[i]!)) i++
+      const text = sql.slice(start, i)
+      out.push({ kind: "ident", text, value: text.toUpperCase(), pos: start })
+      continue
+    }
+    if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(sql[i + 1] ?? ""))) {
+      while (i < n && /[0-9]/.test(sql[i]!)) i++
+      if (sql[i] === "." && sql[i + 1] !== ".") {
+        i++
+        while (i < n && /[0-9]/.test(sql[i]!)) i++
+      }
+      if ((sql[i] === "e" || sql[i] === "E") && /[-+0-9]/.test(sql[i + 1] ?? "")) {
+        i += 2
+        while (i < n && /[0-9]/.test(sql[i]!)) i++
+      }
+      // Oracle numeric suffixes f/d (BINARY_FLOAT/BINARY_DOUBLE literals)
+      if (/[fFdD]/.test(sql[i] ?? "") && !isIdentPart(sql[i + 1] ?? " ")) i++
+      const text = sql.slice(start, i)
+      out.push({ kind: "num", text, value: text.replace(/[fFdD]$/, ""), pos: start })
+      continue
+    }
+    const two = sql.slice(i, i + 2)
+    if (TWO_CHAR_OPS.has(two)) {
+      out.push({ kind: "op", text: two, value: two, pos: start })
+      i += 2
+      continue
+    }
+    out.push({ kind: "op", text: c, value: c, pos: start })
+    i++
+  }
+  return out
+}
+
+/** Tokens without whitespace. */
+export const significant = (toks: ReadonlyArray<Tok>): Array<Tok> => toks.filter((t) => t.kind !== "ws")
+
+/** True when the token is the given keyword (identifier, case-insensitive). */
+export const isKw = (t: Tok | undefined, ...kws: Array<string>): boolean =>
+  t !== undefined && t.kind === "ident" && kws.includes(t.value)
+
+/** True when the token is the given operator/punctuation. */
+export const isOp = (t: Tok | undefined, op: string): boolean => t !== undefined && t.kind === "op" && t.value === op
+
+/** Index of the token closing the parenthesis opened at `open` (in a significant-token array). */
+export const matchParen = (toks: ReadonlyArray<Tok>, open: number): number => {
+  let depth = 0
+  for (let i = open; i < toks.length; i++) {
+    if (isOp(toks[i], "(")) depth++
+    else if (isOp(toks[i], ")")) {
+      depth--
+      if (depth === 0) return i
+    }
+  }
+  return -1
+}
+
+/** Splits a token range at top-level commas. */
+export const splitTopLevel = (toks: ReadonlyArray<Tok>, sep = ","): Array<Array<Tok>> => {
+  const parts: Array<Array<Tok>> = [[]]
+  let depth = 0
+  for (const t of toks) {
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    if (depth === 0 && isOp(t, sep)) {
+      parts.push([])
+      continue
+    }
+    parts[parts.length - 1]!.push(t)
+  }
+  return parts
+}

@@ -1,0 +1,159 @@
+/**
+ * Oracle NUMBER wire format (base-100 mantissa with a biased exponent byte).
+ *
+ * Positive values: exponent byte 0xC1 + e, digits d+1, value = 0.d1d2... * 100^(e+1).
+ * Negative values: exponent byte complemented, digits 101-d, trailing 102 when fewer than 20 digit pairs.
+ * Zero is the single byte 0x80. Matches parseOracleNumber/writeOracleNumber in
+ * node_modules/oracledb/lib/impl/datahandlers/buffer.js.
+ */
+import type { WriteBuffer } from "./wire.ts"
+
+const scratch = new Uint8Array(24)
+
+/** Writes `digits` (no sign, no leading zeros) scaled so that value = 0.digits * 10^exp10, with a length byte. */
+const writeDigits = (w: WriteBuffer, negative: boolean, digits: string, exp10: number): void => {
+  // strip trailing zeros
+  let end = digits.length
+  while (end > 0 && digits.charCodeAt(end - 1) === 48) end--
+  if (end === 0) {
+    w.u8(1)
+    w.u8(0x80)
+    return
+  }
+  let d = end === digits.length ? digits : digits.slice(0, end)
+  if (d.length > 40) d = d.slice(0, 40)
+  if ((exp10 & 1) !== 0) {
+    d = "0" + d
+    exp10 += 1
+  }
+  if ((d.length & 1) !== 0) d += "0"
+  const pairs = d.length >> 1
+  const exp100 = (exp10 >> 1) - 1
+  let n = 0
+  scratch[n++] = negative ? (~(193 + exp100)) & 0xff : 193 + exp100
+  for (let i = 0; i < pairs; i++) {
+    const v = (d.charCodeAt(2 * i) - 48) * 10 + (d.charCodeAt(2 * i + 1) - 48)
+    scratch[n++] = negative ? 101 - v : v + 1
+  }
+  if (negative && pairs < 20) scratch[n++] = 102
+  w.u8(n)
+  w.raw(scratch.subarray(0, n))
+}
+
+/** Writes a decimal string such as "-12.5", "1e+21" or "0.001" as an Oracle NUMBER with length byte. */
+export const writeNumberString = (w: WriteBuffer, text: string): void => {
+  let s = text.trim()
+  let negative = false
+  if (s.startsWith("-")) {
+    negative = true
+    s = s.slice(1)
+  } else if (s.startsWith("+")) {
+    s = s.slice(1)
+  }
+  let exp = 0
+  const e = s.search(/[eE]/)
+  if (e >= 0) {
+    exp = Number(s.slice(e + 1))
+    s = s.slice(0, e)
+  }
+  const dot = s.indexOf(".")
+  let intPart = dot >= 0 ? s.slice(0, dot) : s
+  const fracPart = dot >= 0 ? s.slice(dot + 1) : ""
+  intPart = intPart.replace(/^0+/, "")
+  let digits: string
+  let exp10: number
+  if (intPart.length > 0) {
+    digits = intPart + fracPart
+    exp10 = intPart.length + exp
+  } else {
+    const lead = fracPart.match(/^0*/)![0].length
+    digits = fracPart.slice(lead)
+    exp10 = -lead + exp
+  }
+  writeDigits(w, negative, digits, exp10)
+}
+
+/** Writes a JS number as an Oracle NUMBER (integers take an arithmetic fast path). */
+export const writeNumber = (w: WriteBuffer, v: number): void => {
+  if (v === 0) {
+    w.u8(1)
+    w.u8(0x80)
+    return
+  }
+  if (Number.isSafeInteger(v)) {
+    const negative = v < 0
+    let a = negative ? -v : v
+    // collect base-100 digits least significant first
+    let count = 0
+    const tmp = scratch
+    while (a > 0) {
+      const r = a % 100
+      tmp[count++] = r
+      a = (a - r) / 100
+    }
+    // drop trailing zero pairs (least significant)
+    let low = 0
+    while (tmp[low] === 0) low++
+    const pairs = count - low
+    const exp100 = count - 1
+    const out = new Uint8Array(pairs + 2)
+    let n = 0
+    out[n++] = negative ? (~(193 + exp100)) & 0xff : 193 + exp100
+    for (let i = count - 1; i >= low; i--) out[n++] = negative ? 101 - tmp[i]! : tmp[i]! + 1
+    if (negative && pairs < 20) out[n++] = 102
+    w.u8(n)
+    w.raw(out.subarray(0, n))
+    return
+  }
+  if (!Number.isFinite(v)) {
+    // Oracle NUMBER has no NaN/Infinity: ~ +/-1e126 markers
+    w.u8(2)
+    w.u8(v > 0 ? 0xff : 0x00)
+    w.u8(v > 0 ? 0x65 : 0x66)
+    return
+  }
+  writeNumberString(w, String(v))
+}
+
+/** Writes a scaled bigint (DECIMAL value * 10^scale) as an Oracle NUMBER. */
+export const writeScaledBigInt = (w: WriteBuffer, value: bigint, scale: number): void => {
+  const negative = value < 0n
+  const digits = (negative ? -value : value).toString()
+  if (digits === "0") {
+    w.u8(1)
+    w.u8(0x80)
+    return
+  }
+  writeDigits(w, negative, digits, digits.length - scale)
+}
+
+/** Decodes Oracle NUMBER bytes to a canonical decimal string. */
+export const decodeNumber = (b: Uint8Array): string => {
+  if (b.length === 0) return "0"
+  let e = b[0]!
+  const positive = (e & 0x80) !== 0
+  if (!positive) e = ~e & 0xff
+  const exp100 = e - 193
+  if (b.length === 1) return positive ? "0" : "-1e126"
+  let end = b.length
+  if (!positive && b[end - 1] === 102) end--
+  let digits = ""
+  for (let i = 1; i < end; i++) {
+    const v = positive ? b[i]! - 1 : 101 - b[i]!
+    digits += v < 10 ? "0" + v : String(v)
+  }
+  // value = 0.digits * 100^(exp100+1)
+  let point = (exp100 + 1) * 2
+  // normalise leading zeros
+  let lead = 0
+  while (lead < digits.length - 1 && digits[lead] === "0") lead++
+  digits = digits.slice(lead)
+  point -= lead
+  digits = digits.replace(/0+$/, "")
+  if (digits.length === 0) return "0"
+  let out: string
+  if (point <= 0) out = "0." + "0".repeat(-point) + digits
+  else if (point >= digits.length) out = digits + "0".repeat(point - digits.length)
+  else out = digits.slice(0, point) + "." + digits.slice(point)
+  return positive ? out : "-" + out
+}

@@ -1,0 +1,331 @@
+/**
+ * A small interpreter for the documented PL/SQL subset (README.md): anonymous blocks with DECLARE
+ * variables, assignments, SELECT ... INTO, DML, OPEN cursor FOR query, DBMS_SQL.RETURN_RESULT (implicit
+ * results), EXECUTE IMMEDIATE of a literal, COMMIT/ROLLBACK, NULL, DBMS_OUTPUT.PUT_LINE (ignored) and calls
+ * of procedures created with CREATE PROCEDURE (IN / OUT / IN OUT parameters, bodies in the same subset).
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import { ora, OraError } from "./errors.ts"
+import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import type { BindSpec, QueryResult, SqlSession } from "./sqlsession.ts"
+import { makeTranslator, oracleName, translateQuery, type QueryShape } from "./translate.ts"
+
+/** Bind directions as reported in the IO vector. */
+export const BIND_OUT = 16
+export const BIND_IN = 32
+export const BIND_INOUT = 48
+
+/** Outcome of a PL/SQL block. */
+export interface PlsqlResult {
+  readonly kind: "plsql"
+  /** Direction of each bind, in the client's bind order. */
+  readonly directions: ReadonlyArray<number>
+  /** Final values of all binds (OUT and IN OUT ones are sent back). */
+  readonly values: ReadonlyArray<DuckDBValue | QueryResult>
+  /** Cursors passed to DBMS_SQL.RETURN_RESULT, in order. */
+  readonly implicit: ReadonlyArray<QueryResult>
+}
+
+/** A stored procedure. */
+export interface PlsqlProcedure {
+  readonly owner: string
+  readonly name: string
+  readonly params: ReadonlyArray<{ readonly name: string; readonly mode: "IN" | "OUT" | "IN OUT" }>
+  readonly body: ReadonlyArray<Tok>
+  readonly source: string
+}
+
+type Value = DuckDBValue | QueryResult
+
+interface Env {
+  readonly vars: Map<string, Value>
+  readonly binds: Map<string, number>
+  readonly bindValues: Array<Value>
+  readonly assigned: Set<number>
+  readonly read: Set<number>
+  readonly implicit: Array<QueryResult>
+}
+
+const plsErr = (msg: string) => ora.plsql(msg)
+
+/** Unique bind names in order of first appearance (node-oracledb dedups PL/SQL binds the same way). */
+const bindNames = (toks: ReadonlyArray<Tok>): Array<string> => {
+  const out: Array<string> = []
+  for (const t of toks) if (t.kind === "bind" && !out.includes(t.value)) out.push(t.value)
+  return out
+}
+
+const sig = (sql: string) => tokenize(sql).filter((t) => t.kind !== "ws")
+
+/** Splits a statement list at top-level semicolons. */
+const statements = (toks: ReadonlyArray<Tok>): Array<Array<Tok>> => splitTopLevel(toks, ";").filter((s) => s.length > 0)
+
+/** Parses `[DECLARE decls] BEGIN body END [name]` (or a bare body for procedures). */
+const parseBlock = (toks: ReadonlyArray<Tok>): { decls: Array<Array<Tok>>; body: Array<Tok> } => {
+  let k = 0
+  let decls: Array<Array<Tok>> = []
+  if (isKw(toks[0], "DECLARE")) {
+    const begin = toks.findIndex((t) => isKw(t, "BEGIN"))
+    if (begin < 0) throw plsErr('Encountered the symbol "end-of-file" when expecting one of the following: begin')
+    decls = statements(toks.slice(1, begin))
+    k = begin
+  }
+  if (!isKw(toks[k], "BEGIN")) throw plsErr(`Encountered the symbol "${toks[k]?.text ?? "end-of-file"}" when expecting one of the following: begin declare`)
+  // find the matching END
+  let depth = 0
+  let end = -1
+  for (let j = k; j < toks.length; j++) {
+    if (isKw(toks[j], "BEGIN")) depth++
+    else if (isKw(toks[j], "END") && !isKw(toks[j + 1], "IF", "LOOP", "CASE")) {
+      depth--
+      if (depth === 0) {
+        end = j
+        break
+      }
+    }
+  }
+  if (end < 0) throw plsErr('Encountered the symbol "end-of-file" when expecting one of the following: end')
+  const body = toks.slice(k + 1, end)
+  if (body.some((t) => isKw(t, "BEGIN"))) throw ora.unimplemented("nested PL/SQL blocks")
+  if (body.some((t) => isKw(t, "EXCEPTION", "IF", "LOOP", "WHILE", "FOR", "CASE", "GOTO", "RAISE")))
+    throw ora.unimplemented("PL/SQL control structures (IF, LOOP, FOR, WHILE, CASE, EXCEPTION, RAISE)")
+  return { decls, body }
+}
+
+/** Renders expression tokens as DuckDB SQL, binding variables and bind placeholders as parameters. */
+const renderExpr = (
+  s: SqlSession,
+  env: Env,
+  toks: ReadonlyArray<Tok>,
+  asQuery = false
+): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } => {
+  const params: Array<DuckDBValue> = []
+  // variables become binds so the translator turns them into parameters
+  const rewritten = toks.map((t, i) => {
+    if (t.kind === "ident" && env.vars.has(t.value) && !isOp(toks[i + 1], "(") && !isOp(toks[i - 1], ".") && !isOp(toks[i + 1], "."))
+      return { ...t, kind: "bind" as const, text: `:${t.value}`, value: `\u0000VAR:${t.value}` }
+    return t
+  })
+  const withSpaces: Array<Tok> = []
+  for (const t of rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })
+  const { toks: tt, tr } = makeTranslator(withSpaces, {
+    bind: (name) => {
+      let v: Value
+      if (name.startsWith("\u0000VAR:")) v = env.vars.get(name.slice(5)) ?? null
+      else {
+        const idx = env.binds.get(name)
+        if (idx === undefined) throw ora.notAllBound()
+        env.read.add(idx)
+        v = env.bindValues[idx] ?? null
+      }
+      if (v !== null && typeof v === "object" && "kind" in v) throw plsErr("cursor variable used in an expression")
+      params.push(v as DuckDBValue)
+      return `$${params.length}`
+    },
+    dbTimeZone: s.db.settings.dbTimeZone
+  })
+  if (asQuery) {
+    const q = translateQuery(tt, tr)
+    return { sql: q.sql, params, shape: q.shape }
+  }
+  return { sql: tr.range(0, tt.length), params }
+}
+
+const firstRow = async (q: QueryResult): Promise<Array<DuckDBValue> | undefined> => {
+  const chunk = await q.cursor.next()
+  q.cursor.close()
+  if (chunk === null || chunk.rowCount === 0) return undefined
+  return chunk.columns.map((c) => {
+    const v = c.value(0)
+    return v instanceof Uint8Array ? (v as unknown as DuckDBValue) : (v as DuckDBValue)
+  })
+}
+
+const evalExpr = async (s: SqlSession, env: Env, toks: ReadonlyArray<Tok>): Promise<DuckDBValue> => {
+  const { sql, params } = renderExpr(s, env, toks)
+  const cursor = await s.engine.query(`SELECT ${sql}`, params).catch((e: unknown) => {
+    throw s.mapError(e)
+  })
+  const chunk = await cursor.next()
+  cursor.close()
+  const v = chunk?.columns[0]?.value(0) ?? null
+  return v as DuckDBValue
+}
+
+const assign = (env: Env, target: Tok, value: Value) => {
+  if (target.kind === "bind") {
+    const idx = env.binds.get(target.value)
+    if (idx === undefined) throw ora.notAllBound()
+    env.bindValues[idx] = value
+    env.assigned.add(idx)
+    return
+  }
+  const name = oracleName(target)
+  if (!env.vars.has(name)) throw plsErr(`identifier '${name}' must be declared`)
+  env.vars.set(name, value)
+}
+
+const runStatement = async (s: SqlSession, env: Env, st: ReadonlyArray<Tok>): Promise<void> => {
+  const head = st[0]!
+  // target := expr
+  const assignAt = st.findIndex((t) => isOp(t, ":="))
+  if (assignAt === 1) {
+    assign(env, head, await evalExpr(s, env, st.slice(2)))
+    return
+  }
+  if (isKw(head, "NULL") && st.length === 1) return
+  if (isKw(head, "COMMIT")) return s.commit()
+  if (isKw(head, "ROLLBACK")) return s.rollback()
+  if (isKw(head, "SELECT")) {
+    const into = st.findIndex((t) => isKw(t, "INTO"))
+    const from = st.findIndex((t) => isKw(t, "FROM"))
+    if (into < 0 || from < into) throw new OraError(6550, "line 1, column 7:\nPLS-00428: an INTO clause is expected in this SELECT statement")
+    const targets = splitTopLevel(st.slice(into + 1, from)).map((p) => p[0]!)
+    const q = [...st.slice(0, into), ...st.slice(from)]
+    const { sql, params, shape } = renderExpr(s, env, q, true)
+    const result = await s.queryDuck(sql, params, shape)
+    const row = await firstRow(result)
+    if (row === undefined) throw ora.noDataFound()
+    targets.forEach((t, i) => assign(env, t, row[i] ?? null))
+    return
+  }
+  if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
+    const { sql, params } = renderExpr(s, env, st)
+    await s.runLogged(sql, params)
+    return
+  }
+  if (isKw(head, "OPEN")) {
+    const forAt = st.findIndex((t) => isKw(t, "FOR"))
+    if (forAt !== 2) throw plsErr("OPEN cursor FOR query expected")
+    const { sql, params, shape } = renderExpr(s, env, st.slice(3), true)
+    assign(env, st[1]!, await s.queryDuck(sql, params, shape))
+    return
+  }
+  if (isKw(head, "EXECUTE") && isKw(st[1], "IMMEDIATE")) {
+    const lit = st[2]
+    if (lit?.kind !== "str") throw ora.unimplemented("EXECUTE IMMEDIATE of a non-literal")
+    if (st.length > 3) throw ora.unimplemented("EXECUTE IMMEDIATE ... USING/INTO")
+    await s.execute(lit.value, [], [], { batchErrors: false, dmlRowCounts: false })
+    return
+  }
+  // procedure call: [schema.]name[.name](args) or DBMS_SQL.RETURN_RESULT / DBMS_OUTPUT.PUT_LINE
+  let k = 0
+  const parts: Array<string> = [oracleName(head)]
+  while (isOp(st[k + 1], ".") && st[k + 2] !== undefined) {
+    parts.push(oracleName(st[k + 2]!))
+    k += 2
+  }
+  const full = parts.join(".")
+  const open = k + 1
+  const args = isOp(st[open], "(") ? splitTopLevel(st.slice(open + 1, matchParen(st, open))) : []
+  if (full === "DBMS_SQL.RETURN_RESULT" || full === "SYS.DBMS_SQL.RETURN_RESULT") {
+    const a = args[0]?.[0]
+    if (a === undefined) throw plsErr("wrong number or types of arguments in call to 'RETURN_RESULT'")
+    const v = a.kind === "bind" ? env.bindValues[env.binds.get(a.value) ?? -1] : env.vars.get(oracleName(a))
+    if (v === undefined || v === null || typeof v !== "object" || !("kind" in v)) throw new OraError(1001, "invalid cursor")
+    env.implicit.push(v)
+    return
+  }
+  if (full === "DBMS_OUTPUT.PUT_LINE" || full === "DBMS_OUTPUT.ENABLE" || full === "DBMS_SESSION.SET_IDENTIFIER") return
+  const owner = parts.length > 1 ? parts[0]! : s.schema
+  const pname = parts[parts.length - 1]!
+  const proc = s.db.procedures.get(`${owner}.${pname}`) ?? s.db.procedures.get(`${s.schema}.${pname}`)
+  if (proc === undefined) throw plsErr(`identifier '${full}' must be declared`)
+  // bind arguments (positional or named)
+  const actual: Array<ReadonlyArray<Tok> | undefined> = proc.params.map(() => undefined)
+  args.forEach((a, i) => {
+    if (a.length >= 3 && isOp(a[1], "=>")) {
+      const pi = proc.params.findIndex((p) => p.name === oracleName(a[0]!))
+      if (pi < 0) throw plsErr(`wrong number or types of arguments in call to '${pname}'`)
+      actual[pi] = a.slice(2)
+    } else actual[i] = a
+  })
+  if (args.length > proc.params.length) throw plsErr(`wrong number or types of arguments in call to '${pname}'`)
+  const inner: Env = { vars: new Map(), binds: new Map(), bindValues: [], assigned: new Set(), read: new Set(), implicit: env.implicit }
+  for (let i = 0; i < proc.params.length; i++) {
+    const p = proc.params[i]!
+    const a = actual[i]
+    if (a === undefined) throw plsErr(`wrong number or types of arguments in call to '${pname}'`)
+    inner.vars.set(p.name, p.mode === "OUT" ? null : await evalExpr(s, env, a))
+  }
+  await runBody(s, inner, proc.body)
+  for (let i = 0; i < proc.params.length; i++) {
+    const p = proc.params[i]!
+    if (p.mode === "IN") continue
+    const a = actual[i]!
+    if (a.length !== 1) throw plsErr(`expression '${a.map((t) => t.text).join("")}' cannot be used as an assignment target`)
+    assign(env, a[0]!, inner.vars.get(p.name) ?? null)
+  }
+}
+
+const declare = async (s: SqlSession, env: Env, decls: ReadonlyArray<ReadonlyArray<Tok>>) => {
+  for (const d of decls) {
+    const name = oracleName(d[0]!)
+    const init = d.findIndex((t) => isOp(t, ":=") || isKw(t, "DEFAULT"))
+    env.vars.set(name, init >= 0 ? await evalExpr(s, env, d.slice(init + 1)) : null)
+  }
+}
+
+const runBody = async (s: SqlSession, env: Env, toks: ReadonlyArray<Tok>) => {
+  const { decls, body } = parseBlock(toks)
+  await declare(s, env, decls)
+  for (const st of statements(body)) await runStatement(s, env, st)
+}
+
+/** Runs an anonymous block (or CALL statement). */
+export const runPlsql = async (s: SqlSession, sql: string, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<PlsqlResult> => {
+  let toks = sig(sql)
+  if (isKw(toks[0], "CALL")) {
+    const rest = toks.slice(1)
+    toks = [...sig("BEGIN"), ...rest, ...sig("; END;")]
+  }
+  const names = bindNames(toks)
+  const env: Env = {
+    vars: new Map(),
+    binds: new Map(names.map((n, i) => [n, i])),
+    bindValues: names.map((_, i) => values[i] ?? null),
+    assigned: new Set(),
+    read: new Set(),
+    implicit: []
+  }
+  void specs
+  await runBody(s, env, toks)
+  const directions = names.map((_, i) => (env.assigned.has(i) ? (env.read.has(i) ? BIND_INOUT : BIND_OUT) : BIND_IN))
+  return { kind: "plsql", directions, values: env.bindValues, implicit: env.implicit }
+}
+
+/** Registers CREATE [OR REPLACE] PROCEDURE name [(params)] IS|AS [decls] BEGIN ... END. */
+export const defineProcedure = (s: SqlSession, sql: string): void => {
+  const toks = sig(sql.replace(/\/\s*$/, ""))
+  let k = toks.findIndex((t) => isKw(t, "PROCEDURE")) + 1
+  let owner = s.schema
+  let name = oracleName(toks[k]!)
+  if (isOp(toks[k + 1], ".")) {
+    owner = name
+    name = oracleName(toks[k + 2]!)
+    k += 2
+  }
+  k++
+  const params: Array<{ name: string; mode: "IN" | "OUT" | "IN OUT" }> = []
+  if (isOp(toks[k], "(")) {
+    const close = matchParen(toks, k)
+    for (const p of splitTopLevel(toks.slice(k + 1, close))) {
+      const pn = oracleName(p[0]!)
+      let mode: "IN" | "OUT" | "IN OUT" = "IN"
+      if (isKw(p[1], "IN") && isKw(p[2], "OUT")) mode = "IN OUT"
+      else if (isKw(p[1], "OUT")) mode = "OUT"
+      params.push({ name: pn, mode })
+    }
+    k = close + 1
+  }
+  if (!isKw(toks[k], "IS", "AS")) throw plsErr(`Encountered the symbol "${toks[k]?.text ?? ""}" when expecting one of the following: ( ; is as`)
+  const rest = toks.slice(k + 1)
+  const begin = rest.findIndex((t) => isKw(t, "BEGIN"))
+  const body = begin > 0 ? [...sig("DECLARE"), ...rest] : rest
+  parseBlock(body) // validate now, as Oracle compiles at CREATE time
+  const key = `${owner}.${name}`
+  const existed = s.db.procedures.has(key)
+  if (existed && !/^\s*CREATE\s+OR\s+REPLACE/i.test(sql)) throw ora.nameInUse()
+  s.db.procedures.set(key, { owner, name, params, body, source: sql })
+  if (!existed) s.db.catalog.putObject({ owner, name, type: "PROCEDURE", objectId: s.db.catalog.newObjectId(), created: new Date() })
+}

@@ -1,0 +1,113 @@
+/**
+ * `startOracleTestServer`: a wire-compatible Oracle Database test server on loopback, backed by an
+ * embedded DuckDB, for the unmodified node-oracledb thin client (verified against oracledb 26.0.0).
+ */
+import * as net from "node:net"
+import { OracleDatabase } from "./database.ts"
+import type { OracleVersion } from "./errors.ts"
+import { ProtocolSession, type OracleFaults, type SessionHost } from "./session.ts"
+
+export type { OracleFaults } from "./session.ts"
+export type { OracleVersion } from "./errors.ts"
+
+/** The node-oracledb version whose thin-mode protocol the server was verified against. */
+export const VERIFIED_ORACLEDB_VERSION = "26.0.0"
+
+/** A database user of the test server. */
+export interface OracleUser {
+  readonly name: string
+  readonly password: string
+}
+
+/** Options of {@link startOracleTestServer}. */
+export interface OracleTestServerOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free port. */
+  readonly port?: number
+  /** Users (and their schemas). Default: one user `TEST` / `test`. Names are stored upper-cased. */
+  readonly users?: ReadonlyArray<OracleUser>
+  /** Service name the listener accepts (default `FREEPDB1`); others are refused with ORA-12514. */
+  readonly serviceName?: string
+  /** Message layout and reported release (default "23ai"). */
+  readonly version?: OracleVersion
+  /** DBTIMEZONE as an offset (default "+00:00"). */
+  readonly dbTimeZone?: string
+  /** Forces the session time zone instead of the one the client sends at logon. */
+  readonly sessionTimeZone?: string
+  /** Initial fault injection switches (can be changed later through the handle). */
+  readonly faults?: OracleFaults
+}
+
+/** A running server. */
+export interface OracleTestServerHandle {
+  readonly host: string
+  readonly port: number
+  /** `oracle://USER:PASS@127.0.0.1:PORT/SERVICE` for the first user. */
+  readonly uri: string
+  /** Easy Connect string `127.0.0.1:PORT/SERVICE` for `oracledb.getConnection({ connectString })`. */
+  readonly connectString: string
+  /** First configured user and password. */
+  readonly user: string
+  readonly password: string
+  readonly serviceName: string
+  readonly version: OracleVersion
+  /** Live fault switches; mutate to inject faults. */
+  readonly faults: OracleFaults
+  /** Number of open client sessions. */
+  readonly sessionCount: () => number
+  /** Closes every session, the listening port and the database. Idempotent. */
+  readonly close: () => Promise<void>
+}
+
+/** Starts a server on 127.0.0.1. */
+export const startOracleTestServer = async (options: OracleTestServerOptions = {}): Promise<OracleTestServerHandle> => {
+  const users = (options.users ?? [{ name: "TEST", password: "test" }]).map((u) => ({
+    name: u.name.startsWith('"') ? u.name.slice(1, -1) : u.name.toUpperCase(),
+    password: u.password
+  }))
+  const serviceName = options.serviceName ?? "FREEPDB1"
+  const version = options.version ?? "23ai"
+  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users })
+  const faults: OracleFaults = { ...options.faults }
+  const sessions = new Set<ProtocolSession>()
+  const host: SessionHost = {
+    db,
+    faults,
+    sessionTimeZone: options.sessionTimeZone,
+    onClose: (s) => {
+      sessions.delete(s)
+    }
+  }
+  const server = net.createServer((socket) => {
+    sessions.add(new ProtocolSession(socket, host))
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve())
+  })
+  const port = (server.address() as net.AddressInfo).port
+  let closed: Promise<void> | undefined
+  const first = users[0]!
+  return {
+    host: "127.0.0.1",
+    port,
+    uri: `oracle://${encodeURIComponent(first.name)}:${encodeURIComponent(first.password)}@127.0.0.1:${port}/${serviceName}`,
+    connectString: `127.0.0.1:${port}/${serviceName}`,
+    user: first.name,
+    password: first.password,
+    serviceName,
+    version,
+    faults,
+    sessionCount: () => sessions.size,
+    close: () => {
+      closed ??= (async () => {
+        const done = new Promise<void>((resolve) => server.close(() => resolve()))
+        for (const s of [...sessions]) s.close()
+        await done
+        // give in-flight statements a moment to settle before closing DuckDB
+        await new Promise((r) => setTimeout(r, 10))
+        db.close()
+      })()
+      return closed
+    }
+  }
+}

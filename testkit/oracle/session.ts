@@ -1,0 +1,1347 @@
+/**
+ * One client connection: TNS framing (CONNECT/ACCEPT/REFUSE, DATA, MARKER), TTC negotiation, O5LOGON,
+ * and the TTC functions node-oracledb 26.0.0 thin uses (execute, re-execute, fetch, commit, rollback,
+ * ping, logoff, LOB operations), plus break/reset handling and fault injection.
+ *
+ * Byte layouts: node_modules/oracledb/lib/thin/sqlnet/{packet,networkSession}.js and
+ * lib/thin/protocol/messages/*.js (see /work/shared/notes/oracle-protocol.md).
+ */
+import type * as net from "node:net"
+import type { DuckDBValue } from "@duckdb/node-api"
+import type { Chunk, Cursor } from "../engine/index.ts"
+import { checkPhaseTwo, makeChallenge, makeVerifier, serverResponse, SDER_COUNT, VERIFIER_12C, VGEN_COUNT, type LogonChallenge, type Verifier } from "./auth.ts"
+import { readBind, writeOutValue } from "./binds.ts"
+import { type OracleDatabase, type SessionInfo, versionInfo } from "./database.ts"
+import { columnEncoder, type ColumnEncoder } from "./encode.ts"
+import { ora, OraError } from "./errors.ts"
+import { type PlsqlResult } from "./plsql.ts"
+import { type BindSpec, classify, type QueryResult, type ResultColumn, SqlSession } from "./sqlsession.ts"
+import { Dty, type OraType } from "./types.ts"
+import { ReadBuffer, TruncatedRequestError, WriteBuffer } from "./wire.ts"
+
+/** Fault injection switches (all optional; may be changed while the server runs). */
+export interface OracleFaults {
+  /** Refuse new connections at the listener (TNS refuse with ORA-12516). */
+  refuseLogins?: boolean
+  /** Close a session's socket after it sent this many replies (counted after login). */
+  dropAfterReplies?: number
+  /** Close the socket in the middle of a reply that carries rows. */
+  dropMidResult?: boolean
+  /** Delay every reply by this many milliseconds. */
+  delayMs?: number
+}
+
+/** What a session needs from its server. */
+export interface SessionHost {
+  readonly db: OracleDatabase
+  readonly faults: OracleFaults
+  readonly sessionTimeZone: string | undefined
+  onClose(session: ProtocolSession): void
+}
+
+const PKT_CONNECT = 1
+const PKT_ACCEPT = 2
+const PKT_REFUSE = 4
+const PKT_DATA = 6
+const PKT_MARKER = 12
+const FLAG_EOF = 0x0040
+const FLAG_END_OF_REQUEST = 0x0800
+const FLAG_END_OF_RESPONSE = 0x2000
+const MAX_PACKET = 2_097_152
+
+const MSG_PROTOCOL = 1
+const MSG_DATA_TYPES = 2
+const MSG_FUNCTION = 3
+const MSG_ERROR = 4
+const MSG_ROW_DATA = 7
+const MSG_PARAMETER = 8
+const MSG_IO_VECTOR = 11
+const MSG_LOB_DATA = 14
+const MSG_DESCRIBE_INFO = 16
+const MSG_PIGGYBACK = 17
+const MSG_IMPLICIT_RESULTSET = 27
+const MSG_END_OF_REQUEST = 29
+
+const OPT_PARSE = 0x01
+const OPT_BIND = 0x08
+const OPT_DEFINE = 0x10
+const OPT_EXECUTE = 0x20
+const OPT_FETCH = 0x40
+const OPT_COMMIT = 0x100
+const OPT_BATCH_ERRORS = 0x80000
+const EXEC_DML_ROWCOUNTS = 0x4000
+
+const LOB_GET_LENGTH = 0x0001
+const LOB_READ = 0x0002
+const LOB_TRIM = 0x0020
+const LOB_WRITE = 0x0040
+const LOB_GET_CHUNK_SIZE = 0x4000
+const LOB_CREATE_TEMP = 0x0110
+const LOB_FREE_TEMP = 0x0111
+const LOB_OPEN = 0x8000
+const LOB_CLOSE = 0x10000
+const LOB_IS_OPEN = 0x11000
+const LOB_ARRAY = 0x80000
+const LOB_CHUNK = 8132
+
+interface ActiveResult {
+  readonly columns: ReadonlyArray<ResultColumn>
+  readonly cursor: Cursor
+  chunk: Chunk | null
+  pos: number
+  done: boolean
+  sent: number
+  encoders: Array<ColumnEncoder>
+}
+
+interface ServerCursor {
+  readonly id: number
+  sql: string
+  specs: Array<BindSpec>
+  directions: Array<number> | undefined
+  defines: Array<{ dty: number; maxSize: number }> | undefined
+  result: ActiveResult | undefined
+  dmlRowCounts: boolean
+}
+
+interface LobEntry {
+  data: string | Buffer
+  readonly blob: boolean
+  readonly temp: boolean
+}
+
+/** Reply assembled for one request. */
+interface Reply {
+  readonly w: WriteBuffer
+  /** True when the reply carries rows (for the mid-result fault). */
+  rows: boolean
+  /** Negotiation replies (PROTOCOL, DATA_TYPES) never carry the end-of-request message. */
+  negotiation?: boolean
+}
+
+class ProtocolError extends Error {}
+
+/** A client connection. */
+export class ProtocolSession {
+  private inbuf: Buffer = Buffer.alloc(0)
+  private largeSdu = false
+  private sdu = 8192
+  private fieldVersion: number
+  private endOfRequest = false
+  private phase: "connect" | "connect-data" | "ttc" | "closed" = "connect"
+  private pendingConnect: { cdLen: number } | undefined
+  private parts: Array<Buffer> = []
+  private queue: Promise<void> = Promise.resolve()
+  private processing = false
+  private breakPending = false
+  private awaitingReset = false
+  private pendingAfterReset: Buffer | undefined
+  private replies = 0
+  // authentication
+  private user = ""
+  private verifier: Verifier | undefined
+  private challenge: LogonChallenge | undefined
+  private sql: SqlSession | undefined
+  private info: SessionInfo | undefined
+  private readonly cursors = new Map<number, ServerCursor>()
+  private nextCursorId = 1
+  private readonly lobs = new Map<number, LobEntry>()
+  private nextLobId = 1
+  private clientTz = "+00:00"
+  private program = "node"
+  private machine = "localhost"
+  private osUser = "unknown"
+
+  constructor(
+    private readonly socket: net.Socket,
+    private readonly host: SessionHost
+  ) {
+    this.fieldVersion = versionInfo(host.db.settings.version).fieldVersion
+    socket.setNoDelay(true)
+    socket.on("data", (d) => this.onData(d))
+    socket.on("error", () => this.close())
+    socket.on("close", () => this.close())
+  }
+
+  private isClosed(): boolean {
+    return this.phase === "closed"
+  }
+
+  /** Closes the connection and releases the session. */
+  close(): void {
+    if (this.phase === "closed") return
+    this.phase = "closed"
+    this.socket.destroy()
+    if (this.info !== undefined) this.host.db.sessions.delete(this.info.sid)
+    for (const c of this.cursors.values()) c.result?.cursor.close()
+    this.cursors.clear()
+    const sql = this.sql
+    this.sql = undefined
+    if (sql !== undefined) {
+      // let a running statement finish before closing its engine session
+      void this.queue.then(() => sql.engine.close())
+    }
+    this.host.onClose(this)
+  }
+
+  // ------------------------------------------------------------------ framing
+
+  private onData(d: Buffer): void {
+    if (this.phase === "closed") return
+    this.inbuf = this.inbuf.length === 0 ? d : Buffer.concat([this.inbuf, d])
+    try {
+      while (this.inbuf.length >= 8) {
+        const len = this.largeSdu ? this.inbuf.readUInt32BE(0) : this.inbuf.readUInt16BE(0)
+        if (len < 8 || len > MAX_PACKET) throw new ProtocolError(`bad packet length ${len}`)
+        if (this.inbuf.length < len) break
+        const packet = this.inbuf.subarray(0, len)
+        this.inbuf = this.inbuf.subarray(len)
+        this.onPacket(packet)
+      }
+    } catch (e) {
+      if (process.env.ORACLE_TESTKIT_DEBUG !== undefined) console.error("oracle testkit framing:", e)
+      // malformed input closes only this session
+      this.close()
+    }
+  }
+
+  private onPacket(p: Buffer): void {
+    const type = p[4]!
+    if (this.phase === "connect") {
+      if (type !== PKT_CONNECT) throw new ProtocolError("expected CONNECT")
+      this.onConnect(p)
+      return
+    }
+    if (this.phase === "connect-data") {
+      if (type !== PKT_DATA) throw new ProtocolError("expected connect data")
+      this.finishConnect(p.subarray(10).toString("ascii"))
+      return
+    }
+    if (type === PKT_MARKER) {
+      this.onMarker(p)
+      return
+    }
+    if (type !== PKT_DATA) throw new ProtocolError(`unexpected packet type ${type}`)
+    if (p.length < 10) throw new ProtocolError("short data packet")
+    const flags = p.readUInt16BE(8)
+    if ((flags & FLAG_EOF) !== 0) {
+      this.close()
+      return
+    }
+    this.parts.push(p.subarray(10))
+    if ((flags & FLAG_END_OF_REQUEST) !== 0) {
+      const payload = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts)
+      this.parts = []
+      this.enqueue(payload)
+    }
+  }
+
+  private enqueue(payload: Buffer): void {
+    this.queue = this.queue.then(async () => {
+      if (this.phase === "closed") return
+      this.processing = true
+      let reply: Reply
+      try {
+        reply = await this.handle(payload)
+      } catch (e) {
+        if (process.env.ORACLE_TESTKIT_DEBUG !== undefined) console.error("oracle testkit:", e)
+        if (e instanceof TruncatedRequestError || e instanceof ProtocolError) {
+          this.processing = false
+          this.close()
+          return
+        }
+        reply = { w: new WriteBuffer(256), rows: false }
+        this.writeError(reply.w, toOra(e), 0, 0)
+      }
+      this.processing = false
+      await this.send(reply)
+    })
+  }
+
+  private onConnect(p: Buffer): void {
+    const version = p.readUInt16BE(8)
+    if (version < 315) throw new ProtocolError("client too old")
+    const sdu = p.readUInt32BE(58) || p.readUInt16BE(14)
+    this.sdu = Math.max(512, Math.min(sdu, 65535))
+    const cdLen = p.readUInt16BE(24)
+    const cdOff = p.readUInt16BE(26)
+    if (p.length >= cdOff + cdLen && cdLen > 0) this.finishConnect(p.subarray(cdOff, cdOff + cdLen).toString("ascii"))
+    else {
+      this.pendingConnect = { cdLen }
+      this.phase = "connect-data"
+    }
+  }
+
+  private finishConnect(cd: string): void {
+    const service = /\(SERVICE_NAME=([^)]*)\)/i.exec(cd)?.[1]
+    const sid = /\(SID=([^)]*)\)/i.exec(cd)?.[1]
+    this.program = /\(PROGRAM=([^)]*)\)/i.exec(cd)?.[1] ?? this.program
+    this.machine = /\(HOST=([^)]*)\)(?=[^(]*\(USER=)/i.exec(cd)?.[1] ?? this.machine
+    this.osUser = /\(USER=([^)]*)\)/i.exec(cd)?.[1] ?? this.osUser
+    const wanted = this.host.db.settings.serviceName.toUpperCase()
+    if (this.host.faults.refuseLogins === true) return this.refuse(12516)
+    if (sid !== undefined && service === undefined) {
+      if (sid.toUpperCase() !== wanted && sid.toUpperCase() !== "FREE") return this.refuse(12505)
+    } else if ((service ?? "").toUpperCase() !== wanted) {
+      // the listener refuses unknown services with TNS-12514 (ORA-12514)
+      return this.refuse(12514)
+    }
+    this.accept()
+  }
+
+  private refuse(code: number): void {
+    const data = Buffer.from(`(DESCRIPTION=(TMP=)(VSNNUM=0)(ERR=${code})(ERROR_STACK=(ERROR=(CODE=${code})(EMFI=4))))`, "ascii")
+    const b = Buffer.alloc(12 + data.length)
+    b.writeUInt16BE(b.length, 0)
+    b[4] = PKT_REFUSE
+    b[8] = 1
+    b[9] = 0
+    b.writeUInt16BE(data.length, 10)
+    data.copy(b, 12)
+    this.socket.end(b)
+    this.phase = "closed"
+    this.host.onClose(this)
+  }
+
+  private accept(): void {
+    const b = Buffer.alloc(45)
+    b.writeUInt16BE(45, 0)
+    b[4] = PKT_ACCEPT
+    b.writeUInt16BE(319, 8) // TNS version
+    b.writeUInt16BE(0x0001, 10) // options
+    b.writeUInt16BE(Math.min(this.sdu, 65535), 12)
+    b.writeUInt16BE(65535, 14)
+    b.writeUInt16BE(1, 16) // hardware byte order
+    b[22] = 0x00
+    b[23] = 0x08 // NSINANOSERVICES: no ANO negotiation
+    b.writeUInt32BE(this.sdu, 32)
+    b.writeUInt32BE(65535, 36)
+    b[40] = 0 // no compression
+    // 23ai servers announce end-of-response markers (flags2 HAS_END_OF_REQUEST); 19c does not
+    this.endOfRequest = this.host.db.settings.version === "23ai"
+    b.writeUInt32BE(this.endOfRequest ? 0x02000000 : 0, 41)
+    this.socket.write(b)
+    this.largeSdu = true
+    this.phase = "ttc"
+  }
+
+  private onMarker(p: Buffer): void {
+    const data = p.length > 10 ? p[10]! : p[9]!
+    if (data === 2) {
+      // client reset: answer with our reset marker, then the pending ORA-01013 reply
+      if (!this.awaitingReset) return
+      this.awaitingReset = false
+      this.socket.write(this.marker(2))
+      if (this.pendingAfterReset !== undefined) {
+        this.writePackets(this.pendingAfterReset, false)
+        this.pendingAfterReset = undefined
+      }
+      return
+    }
+    // break / interrupt
+    this.breakPending = true
+    if (this.processing) this.sql?.engine.interrupt()
+    else void this.queue.then(() => this.sendBreakReply())
+  }
+
+  private marker(data: number): Buffer {
+    const b = Buffer.alloc(11)
+    b.writeUInt32BE(11, 0)
+    b[4] = PKT_MARKER
+    b[8] = 1
+    b[10] = data
+    return b
+  }
+
+  private async sendBreakReply(): Promise<void> {
+    if (!this.breakPending) return
+    this.breakPending = false
+    const w = new WriteBuffer(256)
+    this.writeError(w, ora.cancelled(), 0, 0)
+    if (this.endOfRequest) w.u8(MSG_END_OF_REQUEST)
+    this.pendingAfterReset = Buffer.from(w.bytes())
+    this.awaitingReset = true
+    this.socket.write(this.marker(1))
+  }
+
+  private async send(reply: Reply): Promise<void> {
+    if (this.phase === "closed") return
+    if (this.breakPending) {
+      await this.sendBreakReply()
+      return
+    }
+    const faults = this.host.faults
+    if (faults.delayMs !== undefined && faults.delayMs > 0) await new Promise((r) => setTimeout(r, faults.delayMs))
+    if (this.isClosed()) return
+    const payload = reply.w
+    if (reply.negotiation !== true && this.endOfRequest) payload.u8(MSG_END_OF_REQUEST)
+    if (this.sql !== undefined) this.replies++
+    if (reply.rows && faults.dropMidResult === true) {
+      const bytes = payload.bytes()
+      this.writePackets(bytes.subarray(0, Math.max(1, bytes.length >> 1)), false)
+      this.close()
+      return
+    }
+    this.writePackets(payload.bytes(), this.endOfRequest)
+    if (faults.dropAfterReplies !== undefined && this.sql !== undefined && this.replies >= faults.dropAfterReplies) this.close()
+  }
+
+  /** Splits a TTC payload into DATA packets of at most one SDU. */
+  private writePackets(payload: Buffer, endOfResponse: boolean): void {
+    const max = this.sdu - 10
+    const count = Math.max(1, Math.ceil(payload.length / max))
+    const out = Buffer.allocUnsafe(payload.length + count * 10)
+    let o = 0
+    for (let k = 0; k < count; k++) {
+      const part = payload.subarray(k * max, Math.min(payload.length, (k + 1) * max))
+      const len = part.length + 10
+      out.writeUInt32BE(len, o)
+      out[o + 4] = PKT_DATA
+      out[o + 5] = 0
+      out.writeUInt16BE(0, o + 6)
+      out.writeUInt16BE(endOfResponse && k === count - 1 ? FLAG_END_OF_RESPONSE : 0, o + 8)
+      part.copy(out, o + 10)
+      o += len
+    }
+    this.socket.write(out)
+  }
+
+  // ------------------------------------------------------------------ TTC
+
+  private async handle(payload: Buffer): Promise<Reply> {
+    const r = new ReadBuffer(payload)
+    const reply: Reply = { w: new WriteBuffer(), rows: false }
+    for (;;) {
+      const msg = r.u8()
+      if (msg === MSG_PROTOCOL) {
+        this.protocolReply(reply.w)
+        reply.negotiation = true
+        return reply
+      }
+      if (msg === MSG_DATA_TYPES) {
+        this.dataTypesReply(r, reply.w)
+        reply.negotiation = true
+        return reply
+      }
+      if (msg === MSG_PIGGYBACK) {
+        await this.piggyback(r)
+        continue
+      }
+      if (msg !== MSG_FUNCTION) throw new ProtocolError(`unexpected message ${msg}`)
+      const fn = r.u8()
+      r.u8() // sequence number
+      if (this.fieldVersion >= 18) r.ub() // token number
+      await this.func(fn, r, reply)
+      return reply
+    }
+  }
+
+  private protocolReply(w: WriteBuffer): void {
+    w.u8(MSG_PROTOCOL)
+    w.u8(6) // protocol version
+    w.u8(0)
+    w.raw(Buffer.from("x86_64/Linux 2.4.xx\0", "ascii"))
+    w.u16le(873) // AL32UTF8
+    w.u8(1) // flags
+    w.u16le(0) // elements
+    // FDO: the client reads the national character set id at fdo[6 + fdo[5] + fdo[6] + 3..4]
+    const fdo = Buffer.alloc(11)
+    fdo.writeUInt16BE(2000, 9) // AL16UTF16
+    w.u16be(fdo.length)
+    w.raw(fdo)
+    const ccaps = Buffer.alloc(53)
+    ccaps[0] = 6 // SQL version
+    ccaps[4] = 0x08 | 0x02 | 0x20 | 0x40 | 0x80 // logon types
+    ccaps[7] = this.fieldVersion
+    ccaps[15] = 0x01 | 0x08 | 0x20
+    ccaps[37] = 0x10 | 0x20 | 0x80 // implicit results, big chunk clear, keep out order
+    w.bytesWithLength(ccaps)
+    const rcaps = Buffer.alloc(7)
+    rcaps[0] = 2 // compat 8.1
+    rcaps[1] = 0x01 // TZ_EX: DB time zone travels in the DATA_TYPES reply
+    rcaps[6] = 0x01 | 0x04 // zero copy, 32K strings
+    w.bytesWithLength(rcaps)
+  }
+
+  private dataTypesReply(r: ReadBuffer, w: WriteBuffer): void {
+    r.u16le()
+    r.u16le()
+    r.u8()
+    const ccaps = r.bytesWithLength()
+    if (ccaps !== null && ccaps.length > 7) this.fieldVersion = Math.min(this.fieldVersion, ccaps[7]!)
+    w.u8(MSG_DATA_TYPES)
+    // DB time zone as an 11-byte interval: days 0, hours + 60, minutes + 60, then 0x80 0 0 0 0
+    const off = this.host.db.dbOffsetMinutes()
+    const tz = Buffer.alloc(11)
+    tz.writeUInt32BE(0x80000000, 0)
+    tz[4] = Math.trunc(off / 60) + 60
+    tz[5] = (off % 60) + 60
+    tz[6] = 0x80
+    w.raw(tz)
+    w.u16be(0)
+  }
+
+  private async piggyback(r: ReadBuffer): Promise<void> {
+    const fn = r.u8()
+    r.u8()
+    if (this.fieldVersion >= 18) r.ub()
+    switch (fn) {
+      case 105: // close cursors
+      case 120: {
+        // cancel cursors
+        r.u8()
+        const n = r.ub()
+        for (let i = 0; i < n; i++) {
+          const id = r.ub()
+          if (fn === 105) {
+            this.cursors.get(id)?.result?.cursor.close()
+            this.cursors.delete(id)
+          }
+        }
+        return
+      }
+      case 152: {
+        // set current schema
+        r.u8()
+        const len = r.ub()
+        const name = len > 0 ? (r.bytesWithLength()?.toString("utf8") ?? "") : ""
+        if (this.sql !== undefined && name.length > 0) await this.sql.ddl(`ALTER SESSION SET CURRENT_SCHEMA = "${name.replace(/"/g, "")}"`)
+        return
+      }
+      case 135: {
+        // end-to-end attributes (module, action, client id, ...): parsed and ignored
+        r.u8()
+        r.u8()
+        r.ub()
+        const lens: Array<number> = []
+        for (let k = 0; k < 4; k++) {
+          const ptr = r.u8()
+          const len = r.ub()
+          lens.push(ptr === 1 ? len : 0)
+        }
+        r.u8()
+        r.ub()
+        {
+          const ptr = r.u8()
+          const len = r.ub()
+          lens.push(ptr === 1 ? len : 0)
+        }
+        r.u8()
+        r.ub()
+        r.u8()
+        r.ub()
+        {
+          const ptr = r.u8()
+          const len = r.ub()
+          lens.push(ptr === 1 ? len : 0)
+        }
+        for (const len of lens) if (len > 0) r.bytesWithLength()
+        return
+      }
+      case 96: {
+        // free temporary LOBs (array)
+        r.u8()
+        const total = r.ub()
+        r.u8()
+        r.ub()
+        r.ub()
+        r.ub()
+        r.u8()
+        r.u8()
+        r.u8()
+        r.ub()
+        r.u8()
+        r.ub()
+        r.ub()
+        r.ub()
+        r.u8()
+        r.u8()
+        r.ub()
+        r.u8()
+        r.ub()
+        r.u8()
+        r.ub()
+        const locs = r.take(total)
+        for (let o = 0; o + 40 <= locs.length; o += 40) this.lobs.delete(locs.readUInt32BE(o + 10))
+        return
+      }
+      default:
+        throw new OraError(3001, `unimplemented feature: piggyback function ${fn}`)
+    }
+  }
+
+  private async func(fn: number, r: ReadBuffer, reply: Reply): Promise<void> {
+    const w = reply.w
+    if (this.sql === undefined && fn !== 118 && fn !== 115) throw new OraError(1012, "not logged on")
+    switch (fn) {
+      case 118:
+        return this.authPhaseOne(r, w)
+      case 115:
+        return this.authPhaseTwo(r, w)
+      case 94:
+        return this.execute(r, reply)
+      case 4:
+      case 78:
+        return this.reexecute(fn, r, reply)
+      case 5: {
+        const id = r.ub()
+        const n = r.ub()
+        const cur = this.cursors.get(id)
+        if (cur?.result === undefined) {
+          this.writeError(w, ora.fetchOutOfSequence(), id, 0)
+          return
+        }
+        await this.writeRows(reply, cur, n)
+        return
+      }
+      case 14:
+        await this.sql!.commit()
+        this.writeEndOfCall(w, 0, 0)
+        return
+      case 15:
+        await this.sql!.rollback()
+        this.writeEndOfCall(w, 0, 0)
+        return
+      case 147:
+        this.writeEndOfCall(w, 0, 0)
+        return
+      case 9:
+        await this.sql!.rollback()
+        this.writeEndOfCall(w, 0, 0)
+        return
+      case 96:
+        return this.lobOp(r, w)
+      default:
+        this.writeError(w, ora.unimplemented(`TTC function ${fn}`), 0, 0)
+    }
+  }
+
+  // ------------------------------------------------------------------ authentication
+
+  private readAuthHeader(r: ReadBuffer): { user: string; pairs: Map<string, string> } {
+    const hasUser = r.u8()
+    const userLen = r.ub()
+    r.ub() // auth mode
+    r.u8()
+    const n = r.ub()
+    r.u8()
+    r.u8()
+    const user = hasUser === 1 && userLen > 0 ? (r.bytesWithLength()?.toString("utf8") ?? "") : ""
+    const pairs = new Map<string, string>()
+    for (let i = 0; i < n; i++) {
+      const kv = r.keyValue()
+      pairs.set(kv.key.replace(/\0$/, ""), kv.value)
+    }
+    return { user, pairs }
+  }
+
+  private writeParams(w: WriteBuffer, params: Array<[string, string, number?]>): void {
+    w.u8(MSG_PARAMETER)
+    w.ub(params.length)
+    for (const [k, v, flags] of params) {
+      const kb = Buffer.from(k, "utf8")
+      w.ub(kb.length)
+      w.bytesWithLength(kb)
+      const vb = Buffer.from(v, "utf8")
+      w.ub(vb.length)
+      if (vb.length > 0) w.bytesWithLength(vb)
+      w.ub(flags ?? 0)
+    }
+  }
+
+  private authPhaseOne(r: ReadBuffer, w: WriteBuffer): void {
+    const { user, pairs } = this.readAuthHeader(r)
+    // quoted user names keep their case; plain ones are case-insensitive
+    this.user = user.startsWith('"') && user.endsWith('"') ? user.slice(1, -1) : user.toUpperCase()
+    this.program = pairs.get("AUTH_PROGRAM_NM") ?? this.program
+    this.machine = pairs.get("AUTH_MACHINE") ?? this.machine
+    this.osUser = pairs.get("AUTH_SID") ?? this.osUser
+    // unknown users get a challenge too (the failure is reported after phase two, as Oracle does)
+    this.verifier = this.host.db.verifier(this.user) ?? makeVerifier(`\u0000unknown-${Math.random()}`)
+    this.challenge = makeChallenge(this.verifier)
+    this.writeParams(w, [
+      ["AUTH_SESSKEY", this.challenge.encodedServerKey, 1],
+      ["AUTH_VFR_DATA", this.verifier.vfrData.toString("hex").toUpperCase(), VERIFIER_12C],
+      ["AUTH_PBKDF2_CSK_SALT", this.challenge.cskSalt.toString("hex").toUpperCase()],
+      ["AUTH_PBKDF2_VGEN_COUNT", String(VGEN_COUNT)],
+      ["AUTH_PBKDF2_SDER_COUNT", String(SDER_COUNT)],
+      ["AUTH_GLOBALLY_UNIQUE_DBID\0", "6B2F1C8A4E3D2B1A0F9E8D7C6B5A4938"]
+    ])
+    this.writeEndOfCall(w, 0, 0)
+  }
+
+  private async authPhaseTwo(r: ReadBuffer, w: WriteBuffer): Promise<void> {
+    const { pairs } = this.readAuthHeader(r)
+    const db = this.host.db
+    const version = db.settings.version
+    const userMeta = db.catalog.users.get(this.user)
+    const ok =
+      userMeta !== undefined && !userMeta.oracleMaintained && this.verifier !== undefined && this.challenge !== undefined
+        ? checkPhaseTwo(this.verifier, this.challenge, pairs.get("AUTH_SESSKEY") ?? "", pairs.get("AUTH_PASSWORD") ?? "", userMeta.password)
+        : ({ ok: false } as const)
+    if (!ok.ok) {
+      this.writeError(w, ora.logonDenied(version), 0, 0)
+      return
+    }
+    const alter = (pairs.get("AUTH_ALTER_SESSION") ?? "").replace(/\0/g, "")
+    const tzm = /TIME_ZONE\s*=\s*'([^']*)'/i.exec(alter)
+    this.clientTz = this.host.sessionTimeZone ?? normaliseTz(tzm?.[1] ?? "+00:00")
+    const sid = db.newSid()
+    const info: SessionInfo = {
+      sid,
+      serial: 1000 + sid,
+      user: this.user,
+      schema: this.user,
+      status: "INACTIVE",
+      sqlId: null,
+      prevSqlId: null,
+      program: this.program,
+      machine: this.machine,
+      osUser: this.osUser,
+      logonTime: new Date()
+    }
+    const engineSession = await db.engine.session()
+    const sql = new SqlSession(db, engineSession, info)
+    await sql.init(this.clientTz)
+    this.sql = sql
+    this.info = info
+    db.sessions.set(sid, info)
+    const vi = versionInfo(version)
+    const pdb = db.pdbName()
+    this.writeParams(w, [
+      ["AUTH_VERSION_STRING", `- ${vi.banner.replace(/^Oracle Database /, "")}`],
+      ["AUTH_VERSION_SQL", "25"],
+      ["AUTH_XACTION_TRAITS", "3"],
+      ["AUTH_VERSION_NO", String(vi.authVersion)],
+      ["AUTH_VERSION_STATUS", "0"],
+      ["AUTH_CAPABILITY_TABLE", ""],
+      ["AUTH_LAST_LOGIN", ""],
+      ["AUTH_DBNAME", pdb],
+      ["AUTH_DB_MOUNT_ID", "1234567890"],
+      ["AUTH_DB_ID", "1234567890"],
+      ["AUTH_USER_ID", String(userMeta!.userId)],
+      ["AUTH_SESSION_ID", String(sid)],
+      ["AUTH_SERIAL_NUM", String(info.serial)],
+      ["AUTH_INSTANCE_NO", "1"],
+      ["AUTH_FAILOVER_ID", ""],
+      ["AUTH_SERVER_PID", String(process.pid)],
+      ["AUTH_SC_SERVER_HOST", "localhost"],
+      ["AUTH_SC_DBUNIQUE_NAME", "FREE"],
+      ["AUTH_SC_INSTANCE_NAME", "FREE"],
+      ["AUTH_SC_INSTANCE_ID", "1"],
+      ["AUTH_SC_INSTANCE_START_TIME", "2024-01-01 00:00:00.000000000 +00:00"],
+      ["AUTH_SC_DB_DOMAIN", ""],
+      ["AUTH_SC_SERVICE_NAME", db.settings.serviceName],
+      ["AUTH_SC_REAL_DBUNIQUE_NAME", "FREE"],
+      ["AUTH_INSTANCENAME", "FREE"],
+      ["AUTH_MAX_OPEN_CURSORS", "300"],
+      ["AUTH_MAX_IDEN_LENGTH", "128"],
+      ["AUTH_NLS_LXLAN", "AMERICAN"],
+      ["AUTH_NLS_LXCTERRITORY", "AMERICA"],
+      ["AUTH_NLS_LXCCHARSET", "AL32UTF8"],
+      ["AUTH_SVR_RESPONSE", serverResponse(ok.comboKey)]
+    ])
+    this.writeEndOfCall(w, 0, 0)
+  }
+
+  // ------------------------------------------------------------------ execute
+
+  private readMetadata(r: ReadBuffer): BindSpec {
+    const dty = r.u8()
+    r.u8() // flags
+    r.u8()
+    r.u8()
+    const maxSize = r.ub()
+    r.ub() // max array elements
+    r.ub() // cont flags
+    const oidLen = r.ub()
+    if (oidLen > 0) r.bytesWithLength()
+    r.ub() // version
+    r.ub() // charset
+    const csfrm = r.u8()
+    r.ub() // lob prefetch length
+    if (this.fieldVersion >= 8) r.ub() // oaccolid
+    return { dty, csfrm, maxSize }
+  }
+
+  /** Reads bind rows (each introduced by ROW_DATA) in the wire order, returned in bind order. */
+  private readRows(r: ReadBuffer, specs: ReadonlyArray<BindSpec>, plsql: boolean, limit = Number.MAX_SAFE_INTEGER, skip?: ReadonlyArray<boolean>): Array<Array<DuckDBValue>> {
+    const order: Array<number> = []
+    const present = specs.map((_, i) => skip?.[i] !== true)
+    for (let i = 0; i < specs.length; i++) if (present[i] && (plsql || specs[i]!.maxSize <= 32767)) order.push(i)
+    if (!plsql) for (let i = 0; i < specs.length; i++) if (present[i] && specs[i]!.maxSize > 32767) order.push(i)
+    const rows: Array<Array<DuckDBValue>> = []
+    const dbOff = this.host.db.dbOffsetMinutes()
+    const lobs = (loc: Buffer) => this.lobContent(loc)
+    while (rows.length < limit && r.remaining() > 0 && r.peek() === MSG_ROW_DATA) {
+      r.u8()
+      const row: Array<DuckDBValue> = new Array(specs.length).fill(null)
+      for (const i of order) row[i] = readBind(r, specs[i]!, dbOff, lobs)
+      rows.push(row)
+    }
+    return rows
+  }
+
+  private newCursor(sql: string): ServerCursor {
+    const c: ServerCursor = { id: this.nextCursorId++, sql, specs: [], directions: undefined, defines: undefined, result: undefined, dmlRowCounts: false }
+    this.cursors.set(c.id, c)
+    return c
+  }
+
+  private async execute(r: ReadBuffer, reply: Reply): Promise<void> {
+    const w = reply.w
+    const options = r.ub()
+    let cursorId = r.ub()
+    const sqlPtr = r.u8()
+    r.ub() // sql length
+    r.u8()
+    r.ub() // al8i4 length
+    r.u8()
+    r.u8()
+    r.u8()
+    const numIters = r.ub()
+    r.ub() // max long size
+    r.u8()
+    const numBinds = r.ub()
+    r.u8()
+    r.u8()
+    r.u8()
+    r.u8()
+    r.u8()
+    r.u8()
+    const numDefines = r.ub()
+    r.ub()
+    r.u8()
+    r.u8()
+    r.u8()
+    r.ub()
+    r.u8()
+    r.ub()
+    r.ub()
+    r.u8()
+    r.ub() // dml rowcount array size
+    r.u8()
+    if (this.fieldVersion >= 8) {
+      r.u8()
+      r.ub()
+      r.u8()
+      r.ub()
+      r.u8()
+      if (this.fieldVersion >= 9) {
+        r.u8()
+        r.ub()
+      }
+    }
+    let sqlText: string | undefined
+    if (sqlPtr === 1) {
+      sqlText = r.bytesWithLength()?.toString("utf8") ?? ""
+    }
+    const al8i4: Array<number> = []
+    for (let i = 0; i < 13; i++) al8i4.push(r.ub())
+    const execFlags = al8i4[9]!
+    const specs: Array<BindSpec> = []
+    const defines: Array<BindSpec> = []
+    if ((options & OPT_DEFINE) !== 0) for (let i = 0; i < numDefines; i++) defines.push(this.readMetadata(r))
+    else for (let i = 0; i < numBinds; i++) specs.push(this.readMetadata(r))
+
+    let cur: ServerCursor | undefined
+    if (sqlText !== undefined) {
+      const existing = cursorId !== 0 ? this.cursors.get(cursorId) : undefined
+      if (existing !== undefined) {
+        existing.result?.cursor.close()
+        existing.result = undefined
+        existing.sql = sqlText
+        existing.defines = undefined
+        cur = existing
+      } else cur = this.newCursor(sqlText)
+      cursorId = cur.id
+    } else {
+      cur = this.cursors.get(cursorId)
+      if (cur === undefined) {
+        this.writeError(w, ora.invalidCursor(), cursorId, 0)
+        return
+      }
+    }
+    if ((options & OPT_DEFINE) !== 0) {
+      cur.defines = defines.map((d) => ({ dty: d.dty, maxSize: d.maxSize }))
+      if (cur.result !== undefined) cur.result.encoders = this.encoders(cur.result.columns, cur.defines)
+      this.writeEndOfCall(w, cursorId, 0)
+      return
+    }
+    if (specs.length > 0) cur.specs = specs
+    const sql = this.sql!
+    const cls = classify(cur.sql)
+    const plsql = cls === "plsql"
+    const rows = specs.length > 0 ? this.readRows(r, cur.specs, plsql) : []
+    if ((options & OPT_EXECUTE) === 0) {
+      // fetch only (implicit result cursors are fetched this way)
+      if ((options & OPT_FETCH) !== 0 && cur.result !== undefined) await this.writeRows(reply, cur, numIters)
+      else this.writeEndOfCall(w, cursorId, 0)
+      return
+    }
+    cur.dmlRowCounts = (execFlags & EXEC_DML_ROWCOUNTS) !== 0
+    await this.run(reply, cur, rows, {
+      fetch: (options & OPT_FETCH) !== 0 ? numIters : 0,
+      describe: true,
+      commit: (options & OPT_COMMIT) !== 0,
+      batchErrors: (options & OPT_BATCH_ERRORS) !== 0,
+      parse: (options & OPT_PARSE) !== 0 || (options & OPT_BIND) !== 0
+    })
+    void sql
+  }
+
+  private async reexecute(fn: number, r: ReadBuffer, reply: Reply): Promise<void> {
+    const id = r.ub()
+    const numIters = r.ub()
+    r.ub() // execFlag1
+    const flag2 = r.ub()
+    const cur = this.cursors.get(id)
+    if (cur === undefined) {
+      this.writeError(reply.w, ora.invalidCursor(), id, 0)
+      return
+    }
+    const plsql = classify(cur.sql) === "plsql"
+    const skip = cur.directions?.map((d) => d === 16)
+    const rows = cur.specs.length > 0 ? this.readRows(r, cur.specs, plsql, Number.MAX_SAFE_INTEGER, skip) : []
+    await this.run(reply, cur, rows, { fetch: fn === 78 ? numIters : 0, describe: false, commit: (flag2 & 1) !== 0, batchErrors: false, parse: false })
+  }
+
+  private async run(
+    reply: Reply,
+    cur: ServerCursor,
+    rows: Array<Array<DuckDBValue>>,
+    o: { fetch: number; describe: boolean; commit: boolean; batchErrors: boolean; parse: boolean }
+  ): Promise<void> {
+    const w = reply.w
+    const sql = this.sql!
+    const info = this.info!
+    info.status = "ACTIVE"
+    sql.noteSql(cur.sql)
+    try {
+      cur.result?.cursor.close()
+      cur.result = undefined
+      const result = await sql.execute(cur.sql, rows.length > 0 ? rows : [[]], cur.specs, { batchErrors: o.batchErrors, dmlRowCounts: cur.dmlRowCounts })
+      if (o.commit) await sql.commit()
+      switch (result.kind) {
+        case "query": {
+          cur.result = { columns: result.columns, cursor: result.cursor, chunk: null, pos: 0, done: false, sent: 0, encoders: this.encoders(result.columns, cur.defines) }
+          if (o.describe) this.writeDescribe(w, result.columns)
+          const needsDefine = cur.defines === undefined && result.columns.some((c) => isLobLike(c.type))
+          if (o.fetch > 0 && !needsDefine) await this.writeRows(reply, cur, o.fetch)
+          else this.writeEndOfCall(w, cur.id, 0)
+          return
+        }
+        case "dml": {
+          if (cur.dmlRowCounts) {
+            w.u8(MSG_PARAMETER)
+            w.ub(0)
+            w.ub(0)
+            w.ub(0)
+            w.ub(0)
+            w.ub(result.rowCounts.length)
+            for (const n of result.rowCounts) w.ub(n)
+          }
+          this.writeEndOfCall(w, cur.id, result.rowCount, result.batchErrors)
+          return
+        }
+        case "plsql":
+          this.writePlsql(w, cur, result)
+          return
+        default:
+          this.writeEndOfCall(w, cur.id, 0)
+      }
+    } catch (e) {
+      const err = toOra(e)
+      this.writeError(w, err, cur.id, (err as OraError & { rowOffset?: number }).rowOffset ?? 0)
+    } finally {
+      info.status = "INACTIVE"
+    }
+  }
+
+  private encoders(columns: ReadonlyArray<ResultColumn>, defines: ReadonlyArray<{ dty: number; maxSize: number }> | undefined): Array<ColumnEncoder> {
+    const dbTzOffsetMinutes = this.host.db.dbOffsetMinutes()
+    return columns.map((c, i) => {
+      const d = defines?.[i]
+      const dty = d?.dty ?? c.type.dty
+      const maxSize = d?.maxSize ?? c.type.maxSize
+      const inline = dty === Dty.LONG || dty === Dty.LONG_RAW || dty === Dty.VARCHAR
+      return columnEncoder(c.type, {
+        dbTzOffsetMinutes,
+        lobMode: inline ? "inline" : "locator",
+        trailer: dty === Dty.LONG || dty === Dty.LONG_RAW || maxSize > 32767,
+        registerLob: (value, type) => this.registerLob(value, type, false)
+      })
+    })
+  }
+
+  private writeDescribe(w: WriteBuffer, columns: ReadonlyArray<ResultColumn>): void {
+    w.u8(MSG_DESCRIBE_INFO)
+    w.u8(0) // chunked bytes (none)
+    this.writeDescribeBody(w, columns)
+  }
+
+  private writeDescribeBody(w: WriteBuffer, columns: ReadonlyArray<ResultColumn>): void {
+    w.ub(columns.reduce((n, c) => n + Math.min(c.type.maxSize, 4000), 0))
+    w.ub(columns.length)
+    if (columns.length > 0) w.u8(0)
+    columns.forEach((c, i) => {
+      const t = c.type
+      w.u8(t.dty)
+      w.u8(0)
+      w.u8(t.precision & 0xff)
+      w.u8(t.scale & 0xff)
+      w.ub(t.maxSize)
+      w.ub(0) // max array elements
+      w.ub(0) // cont flags
+      w.ub(0) // OID
+      w.ub(0) // version
+      w.ub(t.csfrm !== 0 ? (t.csfrm === 2 ? 2000 : 873) : 0)
+      w.u8(t.csfrm)
+      w.ub(t.charSize)
+      if (this.fieldVersion >= 8) w.ub(0) // oaccolid
+      w.u8(c.nullable ? 1 : 0)
+      w.u8(0)
+      w.strWithUb4Length(c.name)
+      w.ub(0) // schema
+      w.ub(0) // type name
+      w.ub(i + 1)
+      w.ub(t.kind === "json" ? 0x100 | 0x800 : 0) // uds flags: IS_JSON, IS_OSON
+      if (this.fieldVersion >= 17) {
+        w.ub(0)
+        w.ub(0)
+      }
+      if (this.fieldVersion >= 20) w.ub(0)
+      if (this.fieldVersion >= 24) {
+        w.ub(0)
+        w.u8(0)
+        w.u8(0)
+      }
+    })
+    w.ub(0) // current date
+    w.ub(0)
+    w.ub(0)
+    w.ub(0)
+    w.ub(0)
+    w.ub(0)
+  }
+
+  /** Sends up to `max` rows of the cursor, then the end of call (ORA-01403 once exhausted). */
+  private async writeRows(reply: Reply, cur: ServerCursor, max: number): Promise<void> {
+    const w = reply.w
+    const res = cur.result!
+    let n = 0
+    while (n < max && !res.done) {
+      if (res.chunk === null || res.pos >= res.chunk.rowCount) {
+        res.chunk = await res.cursor.next()
+        res.pos = 0
+        if (res.chunk === null) {
+          res.done = true
+          break
+        }
+      }
+      const chunk = res.chunk
+      const cols = chunk.columns
+      const enc = res.encoders
+      const end = Math.min(chunk.rowCount, res.pos + (max - n))
+      for (let i = res.pos; i < end; i++) {
+        w.u8(MSG_ROW_DATA)
+        for (let c = 0; c < enc.length; c++) enc[c]!(w, cols[c]!, i)
+      }
+      n += end - res.pos
+      res.pos = end
+      if (this.breakPending) throw ora.cancelled()
+    }
+    if (!res.done && res.chunk !== null && res.pos >= res.chunk.rowCount) {
+      // peek whether more rows exist so the client sees ORA-01403 without another round trip
+      const next = await res.cursor.next()
+      res.chunk = next
+      res.pos = 0
+      if (next === null) res.done = true
+    }
+    if (n > 0) reply.rows = true
+    res.sent += n
+    if (res.done) this.writeEndOfCall(w, cur.id, res.sent, [], ora.noDataFound())
+    else this.writeEndOfCall(w, cur.id, res.sent)
+  }
+
+  private writePlsql(w: WriteBuffer, cur: ServerCursor, res: PlsqlResult): void {
+    cur.directions = [...res.directions]
+    const n = res.directions.length
+    if (n > 0) {
+      w.u8(MSG_IO_VECTOR)
+      w.u8(0)
+      w.ub(n % 256)
+      w.ub(Math.floor(n / 256))
+      w.ub(1)
+      w.ub(0)
+      w.ub(0) // bit vector
+      w.ub(0) // rowid
+      for (const d of res.directions) w.u8(d)
+      if (res.directions.some((d) => d !== 32)) {
+        w.u8(MSG_ROW_DATA)
+        res.directions.forEach((d, i) => {
+          if (d === 32) return
+          const spec = cur.specs[i] ?? { dty: Dty.VARCHAR, csfrm: 1, maxSize: 4000 }
+          const v = res.values[i]
+          if (spec.dty === Dty.CURSOR && v !== null && typeof v === "object" && "kind" in v) {
+            this.writeRefCursor(w, v as QueryResult)
+          } else {
+            writeOutValue(w, spec, v === null || (typeof v === "object" && "kind" in (v as object)) ? null : normaliseOut(v))
+          }
+          w.u8(0) // SB4 actual length
+        })
+      }
+    }
+    if (res.implicit.length > 0) {
+      w.u8(MSG_IMPLICIT_RESULTSET)
+      w.ub(res.implicit.length)
+      for (const q of res.implicit) {
+        const c = this.newCursor("SELECT implicit result")
+        c.result = { columns: q.columns, cursor: q.cursor, chunk: null, pos: 0, done: false, sent: 0, encoders: this.encoders(q.columns, undefined) }
+        w.u8(0)
+        this.writeDescribeBody(w, q.columns)
+        w.ub(c.id)
+      }
+    }
+    this.writeEndOfCall(w, cur.id, 0)
+  }
+
+  private writeRefCursor(w: WriteBuffer, q: QueryResult): void {
+    const c = this.newCursor("SELECT ref cursor")
+    c.result = { columns: q.columns, cursor: q.cursor, chunk: null, pos: 0, done: false, sent: 0, encoders: this.encoders(q.columns, undefined) }
+    w.u8(1)
+    this.writeDescribeBody(w, q.columns)
+    w.ub(c.id)
+  }
+
+  // ------------------------------------------------------------------ end of call
+
+  private callStatus(): number {
+    return this.sql?.transactionInProgress === true ? 0x2 : 0
+  }
+
+  private writeEndOfCall(
+    w: WriteBuffer,
+    cursorId: number,
+    rowCount: number,
+    batchErrors: ReadonlyArray<{ offset: number; error: OraError }> = [],
+    error?: OraError,
+    errorPos = 0
+  ): void {
+    const version = this.host.db.settings.version
+    const code = error?.code ?? 0
+    w.u8(MSG_ERROR)
+    w.ub(this.callStatus())
+    w.ub(0) // end-to-end sequence
+    w.ub(rowCount) // current row number
+    w.ub(code <= 0xffff ? code : 0)
+    w.ub(0)
+    w.ub(0)
+    w.ub(cursorId)
+    w.sb(errorPos)
+    w.u8(0) // sql type
+    w.u8(0) // fatal
+    w.u8(0) // flags
+    w.u8(0) // user cursor options
+    w.u8(0) // UPI parameter
+    w.u8(0) // warning flag
+    w.ub(0) // rowid rba
+    w.ub(0) // partition
+    w.u8(0)
+    w.ub(0) // block
+    w.ub(0) // slot
+    w.ub(0) // OS error
+    w.u8(0) // statement error
+    w.u8(0) // call number
+    w.ub(0) // padding
+    w.ub(0) // success iterations
+    w.ub(0) // oerrdd
+    if (batchErrors.length > 0) {
+      w.ub(batchErrors.length)
+      w.u8(1)
+      for (const b of batchErrors) w.ub(b.error.code)
+      w.ub(batchErrors.length)
+      w.u8(1)
+      for (const b of batchErrors) w.ub(b.offset)
+      w.ub(batchErrors.length)
+      w.u8(1)
+      for (const b of batchErrors) {
+        const text = Buffer.from(b.error.text(version), "utf8")
+        w.ub(text.length)
+        w.bytesWithLength(text)
+        w.u16be(0)
+      }
+    } else {
+      w.ub(0)
+      w.ub(0)
+      w.ub(0)
+    }
+    w.ub(code) // extended error number
+    w.ub(rowCount) // extended row count
+    if (this.fieldVersion >= 14) {
+      w.ub(0)
+      w.ub(0)
+    }
+    if (code !== 0) w.bytesWithLength(Buffer.from(error!.text(version) + "\n", "utf8"))
+  }
+
+  private writeError(w: WriteBuffer, error: OraError, cursorId: number, rowOffset: number): void {
+    this.writeEndOfCall(w, cursorId, rowOffset, [], error, error.position)
+  }
+
+  // ------------------------------------------------------------------ LOBs
+
+  private registerLob(value: string | Uint8Array, type: OraType, temp: boolean): Buffer {
+    const id = this.nextLobId++
+    const blob = type.kind === "blob" || type.kind === "raw" || type.kind === "longraw"
+    this.lobs.set(id, { data: typeof value === "string" ? value : Buffer.from(value), blob, temp })
+    return this.locator(id, blob, temp)
+  }
+
+  private locator(id: number, blob: boolean, temp: boolean): Buffer {
+    const loc = Buffer.alloc(40)
+    loc.writeUInt16BE(38, 0)
+    loc.writeUInt16BE(4, 2) // locator version
+    loc[4] = (blob ? 0x01 : 0) | (temp ? 0x40 : 0)
+    loc[5] = 0x08 // initialised
+    loc[7] = temp ? 0x01 : 0
+    loc.writeUInt32BE(id, 10)
+    loc.write("DKLOB", 20, "ascii")
+    return loc
+  }
+
+  private lobContent(loc: Buffer): string | Uint8Array | null {
+    if (loc.length < 14) return null
+    const e = this.lobs.get(loc.readUInt32BE(10))
+    return e === undefined ? null : e.data
+  }
+
+  private lobOp(r: ReadBuffer, w: WriteBuffer): void {
+    const srcPtr = r.u8()
+    const srcLen = r.ub()
+    r.u8()
+    r.ub() // dest length
+    r.ub()
+    r.ub()
+    r.u8()
+    r.u8()
+    r.u8()
+    const op = r.ub()
+    r.u8()
+    r.u8()
+    const srcOffset = r.ub()
+    const destOffset = r.ub()
+    const sendAmount = r.u8()
+    r.u16be()
+    r.u16be()
+    r.u16be()
+    const loc = srcPtr === 1 && srcLen > 0 ? Buffer.from(r.take(srcLen)) : Buffer.alloc(40)
+    let data: Buffer | null = null
+    if (op === LOB_CREATE_TEMP) r.ub()
+    if (r.remaining() > 0 && r.peek() === MSG_LOB_DATA) {
+      r.u8()
+      data = r.bytesWithLength() ?? Buffer.alloc(0)
+    }
+    const amount = sendAmount === 1 ? r.ub() : 0
+    const id = loc.length >= 14 ? loc.readUInt32BE(10) : 0
+    const entry = this.lobs.get(id)
+    const writeLocParam = (extra: (w: WriteBuffer) => void) => {
+      w.u8(MSG_PARAMETER)
+      w.raw(loc)
+      extra(w)
+    }
+    const baseOp = op & ~LOB_ARRAY
+    if (baseOp === LOB_CREATE_TEMP) {
+      const blob = destOffset === Dty.BLOB
+      const nid = this.nextLobId++
+      this.lobs.set(nid, { data: blob ? Buffer.alloc(0) : "", blob, temp: true })
+      this.locator(nid, blob, true).copy(loc)
+      if (srcOffset === 2) loc[6] = 0 // NCLOB data is exchanged in the national character set by the client
+      writeLocParam((w) => {
+        w.ub(873)
+        w.u8(0)
+      })
+      this.writeEndOfCall(w, 0, 0)
+      return
+    }
+    if (baseOp === LOB_FREE_TEMP) {
+      this.lobs.delete(id)
+      this.writeEndOfCall(w, 0, 0)
+      return
+    }
+    if (entry === undefined) {
+      this.writeError(w, new OraError(22922, "nonexistent LOB value"), 0, 0)
+      return
+    }
+    const length = entry.data.length
+    switch (baseOp) {
+      case LOB_GET_LENGTH:
+        writeLocParam((w) => w.sb(length))
+        break
+      case LOB_GET_CHUNK_SIZE:
+        writeLocParam((w) => w.sb(LOB_CHUNK))
+        break
+      case LOB_READ: {
+        const start = Math.max(0, srcOffset - 1)
+        const piece = entry.data.slice(start, start + amount)
+        if (piece.length > 0) {
+          w.u8(MSG_LOB_DATA)
+          w.bytesWithLength(typeof piece === "string" ? Buffer.from(piece, "utf8") : piece)
+        }
+        writeLocParam((w) => w.sb(piece.length))
+        break
+      }
+      case LOB_WRITE: {
+        const start = Math.max(0, srcOffset - 1)
+        if (entry.blob) {
+          const add = data ?? Buffer.alloc(0)
+          const cur = entry.data as Buffer
+          const out = Buffer.alloc(Math.max(cur.length, start + add.length))
+          cur.copy(out)
+          add.copy(out, start)
+          entry.data = out
+        } else {
+          const add = (data ?? Buffer.alloc(0)).toString("utf8")
+          const cur = (entry.data as string).padEnd(start, " ")
+          entry.data = cur.slice(0, start) + add + cur.slice(start + add.length)
+        }
+        writeLocParam(() => undefined)
+        break
+      }
+      case LOB_TRIM:
+        entry.data = entry.data.slice(0, amount)
+        writeLocParam((w) => w.sb(amount))
+        break
+      case LOB_OPEN:
+      case LOB_CLOSE:
+        writeLocParam((w) => {
+          if (sendAmount === 1) w.sb(amount)
+        })
+        break
+      case LOB_IS_OPEN:
+        writeLocParam((w) => w.u8(0))
+        break
+      default:
+        this.writeError(w, ora.unimplemented(`LOB operation ${op}`), 0, 0)
+        return
+    }
+    this.writeEndOfCall(w, 0, 0)
+  }
+}
+
+const isLobLike = (t: OraType) => t.kind === "clob" || t.kind === "nclob" || t.kind === "blob" || t.kind === "json"
+
+const toOra = (e: unknown): OraError => {
+  if (e instanceof OraError) return e
+  const message = e instanceof Error ? e.message : String(e)
+  if (/Interrupt/i.test(message)) return ora.cancelled()
+  return ora.internal(message.split("\n")[0] ?? "error")
+}
+
+const normaliseTz = (tz: string): string => {
+  const m = tz.match(/^([+-])(\d{1,2}):(\d{1,2})$/)
+  if (m === null) return tz
+  return `${m[1]}${m[2]!.padStart(2, "0")}:${m[3]!.padStart(2, "0")}`
+}
+
+const normaliseOut = (v: unknown): unknown => v

@@ -1,0 +1,1036 @@
+/**
+ * Oracle statement semantics for one session on top of a testkit/engine session: statement classes,
+ * translation, declared column types, transactions (implicit start, DDL commits, statement-level
+ * atomicity), executeMany (bulk path), DDL with catalog upkeep, ALTER SESSION and the data dictionary.
+ *
+ * DuckDB aborts a whole transaction when one statement fails, while Oracle only rolls back the failed
+ * statement. The session therefore keeps a log of the successful statements of the open transaction and,
+ * after a failure, rolls back and replays that log before reporting the error.
+ */
+import * as crypto from "node:crypto"
+import { DOUBLE, LIST, VARCHAR, BLOB, BOOLEAN, TIMESTAMP, TIMESTAMPTZ, INTERVAL, listValue } from "@duckdb/node-api"
+import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
+import { DuckDBTypeId } from "@duckdb/node-api"
+import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
+import { EngineError } from "../engine/index.ts"
+import type { ColumnMeta, ConstraintMeta, TableMeta } from "./catalog.ts"
+import { dictionaryShapes } from "./catalog.ts"
+import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
+import { fromDuckDb, ora, OraError } from "./errors.ts"
+import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { decodeName, duckIdent, encodeName, quoteDuck } from "./names.ts"
+import { runPlsql, type PlsqlResult } from "./plsql.ts"
+import { makeTranslator, oracleName, translateQuery, type QueryShape } from "./translate.ts"
+import { inferFromDuck, parseOracleType, rowidType, type OraType } from "./types.ts"
+
+/** A described result column. */
+export interface ResultColumn {
+  readonly name: string
+  readonly type: OraType
+  readonly nullable: boolean
+}
+
+/** Rows of a query, not yet sent. */
+export interface QueryResult {
+  readonly kind: "query"
+  readonly columns: ReadonlyArray<ResultColumn>
+  readonly cursor: Cursor
+}
+
+/** Outcome of DML. */
+export interface DmlResult {
+  readonly kind: "dml"
+  readonly rowCount: number
+  readonly rowCounts: ReadonlyArray<number>
+  readonly batchErrors: ReadonlyArray<{ readonly offset: number; readonly error: OraError }>
+}
+
+/** Outcome of DDL, ALTER SESSION and transaction control. */
+export interface DoneResult {
+  readonly kind: "done"
+}
+
+/** Any statement outcome. */
+export type StatementResult = QueryResult | DmlResult | DoneResult | PlsqlResult
+
+/** Statement classes, as node-oracledb's parser classifies them (lib/thin/statement.js). */
+export type StatementClass = "query" | "dml" | "ddl" | "plsql" | "commit" | "rollback" | "other"
+
+/** Classifies SQL by its first keyword. */
+export const classify = (sql: string): StatementClass => {
+  const m = sql.match(/^[\s(]*(?:--[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*([A-Za-z]+)/)
+  const kw = (m?.[1] ?? "").toUpperCase()
+  switch (kw) {
+    case "SELECT":
+    case "WITH":
+      return "query"
+    case "INSERT":
+    case "UPDATE":
+    case "DELETE":
+    case "MERGE":
+      return "dml"
+    case "CREATE":
+    case "DROP":
+    case "ALTER":
+    case "TRUNCATE":
+    case "COMMENT":
+    case "GRANT":
+    case "REVOKE":
+    case "ANALYZE":
+    case "AUDIT":
+    case "RENAME":
+      return "ddl"
+    case "BEGIN":
+    case "DECLARE":
+    case "CALL":
+      return "plsql"
+    case "COMMIT":
+      return "commit"
+    case "ROLLBACK":
+      return "rollback"
+    default:
+      return "other"
+  }
+}
+
+/** Options of one execution. */
+export interface ExecuteOptions {
+  readonly batchErrors: boolean
+  readonly dmlRowCounts: boolean
+}
+
+/** Bind types as declared by the client's bind metadata. */
+export interface BindSpec {
+  readonly dty: number
+  readonly csfrm: number
+  readonly maxSize: number
+}
+
+interface LogEntry {
+  readonly sql: string
+  readonly params: ReadonlyArray<DuckDBValue> | undefined
+  readonly types: ReadonlyArray<DuckDBType | undefined> | undefined
+}
+
+const DICTIONARY_NAMES = new Set(Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"))
+const isDictionaryName = (v: string) =>
+  DICTIONARY_NAMES.has(v) || /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS)$/.test(v) || v === "TABS" || v === "COLS"
+
+const md5 = (b: Buffer) => crypto.createHash("md5").update(b).digest()
+
+/** One Oracle session's SQL state. */
+export class SqlSession {
+  schema: string
+  sessionTz = "+00:00"
+  private inTxn = false
+  private log: Array<LogEntry> = []
+  private constraintSeq = 0
+
+  constructor(
+    readonly db: OracleDatabase,
+    readonly engine: EngineSession,
+    readonly info: SessionInfo
+  ) {
+    this.schema = info.user
+  }
+
+  /** Sets the session variables used by SYS_CONTEXT/USER and the DuckDB search path. */
+  async init(sessionTz: string): Promise<void> {
+    await this.engine.execute("SET TimeZone = 'UTC'")
+    this.sessionTz = sessionTz
+    await this.setVars(this.engine)
+    await this.setSearchPath()
+  }
+
+  private async setVars(s: EngineSession): Promise<void> {
+    const u = this.db.catalog.users.get(this.info.user)
+    const sch = this.db.catalog.users.get(this.schema)
+    const vars: Record<string, string | number> = {
+      ora_user: this.info.user,
+      ora_uid: u?.userId ?? 0,
+      ora_schema: this.schema,
+      ora_schema_id: sch?.userId ?? 0,
+      ora_sid: this.info.sid,
+      ora_machine: this.info.machine,
+      ora_osuser: this.info.osUser,
+      ora_module: this.info.program,
+      ora_action: "",
+      ora_client_id: "",
+      ora_client_info: "",
+      ora_session_tz: this.sessionTz,
+      ora_session_tz_min: offsetMinutes(this.sessionTz, this.db.dbOffsetMinutes())
+    }
+    await s.execute(
+      Object.entries(vars)
+        .map(([k, v]) => `SET VARIABLE ${k} = ${typeof v === "number" ? v : `'${v.replace(/'/g, "''")}'`}`)
+        .join("; ")
+    )
+  }
+
+  private async setSearchPath(): Promise<void> {
+    await this.engine.execute(`SET search_path = '${quoteDuck(encodeName(this.schema)).replace(/'/g, "''")},"SYS",main'`)
+  }
+
+  /** True while a transaction is open (reported to the client as "transaction in progress"). */
+  get transactionInProgress(): boolean {
+    return this.inTxn
+  }
+
+  /** Commits the open transaction. */
+  async commit(): Promise<void> {
+    if (!this.inTxn) return
+    this.inTxn = false
+    this.log = []
+    await this.engine.commit()
+  }
+
+  /** Rolls the open transaction back. */
+  async rollback(): Promise<void> {
+    if (!this.inTxn) return
+    this.inTxn = false
+    this.log = []
+    await this.engine.rollback()
+  }
+
+  private async begin(): Promise<void> {
+    if (this.inTxn) return
+    await this.engine.begin()
+    this.inTxn = true
+    this.log = []
+  }
+
+  /** Runs a statement inside the transaction with Oracle statement-level atomicity. */
+  async runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>): Promise<number> {
+    await this.begin()
+    try {
+      const n = await this.engine.execute(sql, params, types)
+      this.log.push({ sql, params, types })
+      return n
+    } catch (e) {
+      await this.recover()
+      throw this.mapError(e)
+    }
+  }
+
+  /** After a failed statement: roll back and replay the successful statements of the transaction. */
+  private async recover(): Promise<void> {
+    const log = this.log
+    try {
+      await this.engine.rollback()
+    } catch {
+      // already rolled back
+    }
+    this.inTxn = false
+    this.log = []
+    if (log.length === 0) return
+    await this.engine.begin()
+    this.inTxn = true
+    for (const entry of log) await this.engine.execute(entry.sql, entry.params, entry.types)
+    this.log = log
+  }
+
+  /** Maps an engine failure onto an ORA- error. */
+  mapError(e: unknown): OraError {
+    if (e instanceof OraError) return e
+    const message = e instanceof Error ? e.message : String(e)
+    return fromDuckDb(message, this.db.settings.version, decodeName, this.schema)
+  }
+
+  /** Records the statement for V$SESSION (SQL_ID / PREV_SQL_ID). */
+  noteSql(sql: string): void {
+    this.info.prevSqlId = this.info.sqlId
+    this.info.sqlId = sqlIdOf(sql, md5)
+  }
+
+  /** Executes one statement for each bind row (one row when there are no binds). */
+  async execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
+    const cls = classify(sql)
+    switch (cls) {
+      case "query":
+        return this.query(sql, rows[0] ?? [])
+      case "dml":
+        return this.dml(sql, rows, specs, opts)
+      case "ddl":
+        await this.commit()
+        await this.ddl(sql)
+        return { kind: "done" }
+      case "plsql":
+        return runPlsql(this, sql, rows[0] ?? [], specs)
+      case "commit":
+        await this.commit()
+        return { kind: "done" }
+      case "rollback":
+        if (/\bTO\b/i.test(sql)) throw ora.unimplemented("ROLLBACK TO SAVEPOINT")
+        await this.rollback()
+        return { kind: "done" }
+      default: {
+        const kw = sql.trim().split(/\s+/)[0]?.toUpperCase() ?? ""
+        if (kw === "SAVEPOINT" || kw === "SET") return { kind: "done" }
+        if (kw === "EXPLAIN" || kw === "LOCK") throw ora.unimplemented(kw)
+        throw ora.invalidSql()
+      }
+    }
+  }
+
+  /** Translates an Oracle expression/statement fragment with positional binds. */
+  translate(sql: string): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
+    const binds: Array<string> = []
+    const { toks, tr } = makeTranslator(tokenize(sql), {
+      bind: (name) => {
+        binds.push(name)
+        return `$${binds.length}`
+      },
+      dbTimeZone: this.db.settings.dbTimeZone
+    })
+    return { toks, text: (a, b) => tr.range(a, b), binds }
+  }
+
+  /** Runs a query and describes its columns. */
+  async query(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<QueryResult> {
+    const binds: Array<string> = []
+    const { toks, tr } = makeTranslator(tokenize(stripTerminator(sql)), {
+      bind: (name) => {
+        binds.push(name)
+        return `$${binds.length}`
+      },
+      dbTimeZone: this.db.settings.dbTimeZone
+    })
+    const { sql: duckSql, shape } = translateQuery(toks, tr)
+    if (binds.length > params.length) throw ora.notAllBound()
+    const p = params.slice(0, binds.length)
+    const dict = new Set(toks.filter((t) => t.kind === "ident" && isDictionaryName(t.value)).map((t) => t.value))
+    let cursor: Cursor
+    try {
+      if (dict.size > 0) {
+        const resolved = new Set([...dict].map((n) => n.replace(/^(USER|DBA)_/, "ALL_")).map((n) => (n === "TABS" ? "ALL_TABLES" : n === "COLS" ? "ALL_TAB_COLUMNS" : n)))
+        cursor = await this.db.withAdmin(async (admin) => {
+          await this.db.refreshDictionary(admin, resolved)
+          await this.setVars(admin)
+          await admin.execute(`SET search_path = '${quoteDuck(encodeName(this.schema)).replace(/'/g, "''")},"SYS",main'`)
+          return admin.query(duckSql, p)
+        })
+      } else {
+        cursor = await this.engine.query(duckSql, p)
+      }
+    } catch (e) {
+      if (this.inTxn) await this.recover()
+      throw this.mapError(e)
+    }
+    return { kind: "query", columns: this.describe(shape, cursor.columns), cursor }
+  }
+
+  /** Runs an already translated DuckDB query and describes its columns. */
+  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult> {
+    try {
+      const cursor = await this.engine.query(duckSql, params)
+      return { kind: "query", columns: this.describe(shape, cursor.columns), cursor }
+    } catch (e) {
+      if (this.inTxn) await this.recover()
+      throw this.mapError(e)
+    }
+  }
+
+  /** Resolves an unqualified or qualified table name visible to this session. */
+  lookupTable(schema: string | undefined, name: string): TableMeta | undefined {
+    if (schema !== undefined) return this.db.catalog.getTable(schema, name)
+    return this.db.catalog.getTable(this.schema, name) ?? this.db.catalog.getTable("SYS", name)
+  }
+
+  /** Maps result columns to declared types where the select list makes that possible. */
+  describe(shape: QueryShape | undefined, cols: ReadonlyArray<ColumnInfo>): Array<ResultColumn> {
+    const version = this.db.settings.version
+    const infer = (c: ColumnInfo): ResultColumn => ({ name: decodeName(c.name), type: inferFromDuck(c.type, version), nullable: true })
+    if (shape === undefined) return cols.map(infer)
+    const tables = shape.from.map((f) => ({ ref: f, meta: this.lookupTable(f.schema, f.table) }))
+    const out: Array<ResultColumn> = []
+    let k = 0
+    const declared = (c: ColumnInfo, meta: ColumnMeta | undefined): ResultColumn => {
+      if (meta === undefined || !compatible(meta.type, c)) return infer(c)
+      return { name: decodeName(c.name), type: meta.type, nullable: meta.nullable }
+    }
+    for (const item of shape.items) {
+      if (k >= cols.length) break
+      if (item.kind === "star") {
+        const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
+        if (sources.some((s) => s.meta === undefined)) return [...out, ...cols.slice(k).map(infer)]
+        for (const s of sources) for (const m of s.meta!.columns) if (k < cols.length) out.push(declared(cols[k++]!, m))
+      } else if (item.kind === "col") {
+        const c = cols[k++]!
+        const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
+        let meta: ColumnMeta | undefined
+        for (const s of sources) {
+          meta = s.meta?.columns.find((m) => m.name === item.column)
+          if (meta !== undefined) break
+        }
+        out.push(declared(c, meta))
+      } else if (item.kind === "rowid") {
+        const c = cols[k++]!
+        out.push({ name: "ROWID", type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })
+      } else {
+        out.push(infer(cols[k++]!))
+      }
+    }
+    for (; k < cols.length; k++) out.push(infer(cols[k]!))
+    return out
+  }
+
+  private async dml(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
+    const t = this.translate(stripTerminator(sql))
+    if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
+    if (t.toks.some((x) => isKw(x, "RETURNING", "RETURN")) && t.toks.some((x) => isKw(x, "INTO"))) {
+      throw ora.unimplemented("DML RETURNING INTO")
+    }
+    const duckSql = t.text(0, t.toks.length)
+    const nBinds = t.binds.length
+    for (const r of rows) if (r.length < nBinds) throw ora.notAllBound()
+    if (rows.length > 1 && !opts.batchErrors) {
+      const bulk = this.bulkInsert(t.toks, t.text, nBinds)
+      if (bulk !== undefined) {
+        const cols: Array<DuckDBValue> = []
+        const types: Array<DuckDBType> = []
+        for (let b = 0; b < nBinds; b++) {
+          const values = rows.map((r) => r[b] ?? null)
+          const lt = listType(specs[b], values)
+          cols.push(listOf(values, lt))
+          types.push(lt)
+        }
+        try {
+          const n = await this.runLogged(bulk, cols, types)
+          return { kind: "dml", rowCount: n, rowCounts: opts.dmlRowCounts ? rows.map(() => 1) : [], batchErrors: [] }
+        } catch (e) {
+          // fall through to row-by-row execution to locate the failing row
+          if (!(e instanceof OraError)) throw e
+        }
+      }
+    }
+    let total = 0
+    const counts: Array<number> = []
+    const errors: Array<{ offset: number; error: OraError }> = []
+    const list = rows.length === 0 ? [[]] : rows
+    for (let i = 0; i < list.length; i++) {
+      try {
+        const n = await this.runLogged(duckSql, list[i]!.slice(0, nBinds))
+        total += n
+        counts.push(n)
+      } catch (e) {
+        const err = this.mapError(e)
+        if (!opts.batchErrors) {
+          if (list.length > 1) (err as OraError & { rowOffset?: number }).rowOffset = i
+          throw err
+        }
+        errors.push({ offset: i, error: err })
+        counts.push(0)
+      }
+    }
+    return { kind: "dml", rowCount: total, rowCounts: opts.dmlRowCounts ? counts : [], batchErrors: errors }
+  }
+
+  /** INSERT INTO t [(cols)] VALUES (exprs) -> INSERT ... SELECT over unnest()ed bind columns, or undefined. */
+  private bulkInsert(toks: ReadonlyArray<Tok>, text: (a: number, b: number) => string, nBinds: number): string | undefined {
+    const valuesAt = toks.findIndex((x) => isKw(x, "VALUES"))
+    if (valuesAt < 0 || nBinds === 0 || !isOp(toks[valuesAt + 1], "(")) return undefined
+    const close = matchParen(toks, valuesAt + 1)
+    if (close !== toks.length - 1) return undefined
+    const head = text(0, valuesAt)
+    // re-render the VALUES expressions with bind k -> column p<k> of the unnest subquery
+    const inner = text(valuesAt + 2, close).replace(/\$(\d+)/g, (_, d: string) => `"p${d}"`)
+    const unnest = Array.from({ length: nBinds }, (_, k) => `unnest($${k + 1}) AS "p${k + 1}"`).join(", ")
+    return `${head} SELECT ${inner} FROM (SELECT ${unnest})`
+  }
+
+  // ---------------------------------------------------------------- DDL
+
+  private async runDdl(sql: string): Promise<void> {
+    try {
+      await this.engine.execute(sql)
+    } catch (e) {
+      throw this.mapError(e)
+    }
+  }
+
+  private qualified(toks: ReadonlyArray<Tok>, at: number): { schema: string; name: string; next: number } {
+    const a = toks[at]
+    if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) throw new OraError(903, "invalid table name")
+    if (isOp(toks[at + 1], ".") && (toks[at + 2]?.kind === "ident" || toks[at + 2]?.kind === "qident"))
+      return { schema: oracleName(a), name: oracleName(toks[at + 2]!), next: at + 3 }
+    return { schema: this.schema, name: oracleName(a), next: at + 1 }
+  }
+
+  private nextConstraintName(): string {
+    this.constraintSeq++
+    return `SYS_C00${(8000 + this.info.sid * 100 + this.constraintSeq).toString().padStart(4, "0")}`
+  }
+
+  /** Executes DDL (after the implicit commit). */
+  async ddl(sqlText: string): Promise<void> {
+    const sql = stripTerminator(sqlText)
+    const t = this.translate(sql)
+    const toks = t.toks
+    const kw = toks[0]?.value
+    if (t.binds.length > 0) throw new OraError(1027, "bind variables not allowed for data definition operations")
+    if (kw === "CREATE") {
+      let k = 1
+      let orReplace = false
+      if (isKw(toks[k], "OR") && isKw(toks[k + 1], "REPLACE")) {
+        orReplace = true
+        k += 2
+      }
+      if (isKw(toks[k], "GLOBAL", "PRIVATE") && isKw(toks[k + 1], "TEMPORARY")) k += 2
+      if (isKw(toks[k], "TABLE")) return this.createTable(toks, k + 1, t.text, sql)
+      if (isKw(toks[k], "FORCE", "NOFORCE", "EDITIONABLE", "NONEDITIONABLE")) k++
+      if (isKw(toks[k], "VIEW")) return this.createView(toks, k + 1, t.text, orReplace, sql)
+      if (isKw(toks[k], "UNIQUE", "BITMAP")) k++
+      if (isKw(toks[k], "INDEX")) return this.createIndex(toks, k, t.text)
+      if (isKw(toks[k], "SEQUENCE")) return this.createSequence(toks, k + 1)
+      if (isKw(toks[k], "USER")) {
+        const name = oracleName(toks[k + 1]!)
+        const pw = toks[k + 4]
+        if (!isKw(toks[k + 2], "IDENTIFIED") || !isKw(toks[k + 3], "BY") || pw === undefined) throw ora.invalidSql()
+        if (this.db.catalog.users.has(name)) throw new OraError(1920, `user name '${name}' conflicts with another user or role name`)
+        await this.db.withAdmin(() => this.db.createUser(name, pw.kind === "qident" || pw.kind === "str" ? pw.value : pw.text))
+        return
+      }
+      if (isKw(toks[k], "PROCEDURE")) {
+        const { defineProcedure } = await import("./plsql.ts")
+        defineProcedure(this, sql)
+        return
+      }
+      if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "FUNCTION", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
+        throw ora.unimplemented(`CREATE ${toks[k]!.value}`)
+      throw ora.invalidSql()
+    }
+    if (kw === "DROP") {
+      const what = toks[1]?.value
+      if (what === "TABLE") {
+        const q = this.qualified(toks, 2)
+        if (this.db.catalog.getTable(q.schema, q.name)?.kind !== "TABLE" && this.db.catalog.getTable(q.schema, q.name) !== undefined) throw ora.tableNotFound(this.db.settings.version, q.schema, q.name)
+        await this.runDdl(`DROP TABLE ${duckIdent(q.schema)}.${duckIdent(q.name)}${isKw(toks[q.next], "CASCADE") ? " CASCADE" : ""}`)
+        this.db.catalog.dropTable(q.schema, q.name)
+        return
+      }
+      if (what === "VIEW") {
+        const q = this.qualified(toks, 2)
+        await this.runDdl(`DROP VIEW ${duckIdent(q.schema)}.${duckIdent(q.name)}`)
+        this.db.catalog.dropTable(q.schema, q.name)
+        return
+      }
+      if (what === "SEQUENCE") {
+        const q = this.qualified(toks, 2)
+        await this.runDdl(`DROP SEQUENCE ${duckIdent(q.schema)}.${duckIdent(q.name)}`).catch(() => {
+          throw new OraError(2289, "sequence does not exist")
+        })
+        this.db.catalog.dropObject(q.schema, "SEQUENCE", q.name)
+        return
+      }
+      if (what === "INDEX") {
+        const q = this.qualified(toks, 2)
+        await this.runDdl(`DROP INDEX ${duckIdent(q.schema)}.${duckIdent(q.name)}`).catch(() => {
+          throw new OraError(1418, "specified index does not exist")
+        })
+        this.db.catalog.dropObject(q.schema, "INDEX", q.name)
+        return
+      }
+      if (what === "USER") {
+        const name = oracleName(toks[2]!)
+        if (!this.db.catalog.users.has(name)) throw ora.userNotFound(name)
+        await this.db.withAdmin(() => this.db.dropUser(name))
+        return
+      }
+      if (what === "PROCEDURE") {
+        const q = this.qualified(toks, 2)
+        if (!this.db.procedures.delete(`${q.schema}.${q.name}`)) throw new OraError(4043, `object ${q.name} does not exist`)
+        this.db.catalog.dropObject(q.schema, "PROCEDURE", q.name)
+        return
+      }
+      throw ora.unimplemented(`DROP ${what ?? ""}`)
+    }
+    if (kw === "TRUNCATE") {
+      const q = this.qualified(toks, 2)
+      await this.runDdl(`DELETE FROM ${duckIdent(q.schema)}.${duckIdent(q.name)}`)
+      return
+    }
+    if (kw === "ALTER") {
+      if (isKw(toks[1], "SESSION")) return this.alterSession(toks)
+      if (isKw(toks[1], "TABLE")) return this.alterTable(toks, t.text)
+      if (isKw(toks[1], "USER")) {
+        const name = oracleName(toks[2]!)
+        const u = this.db.catalog.users.get(name)
+        if (u === undefined) throw ora.userNotFound(name)
+        if (isKw(toks[3], "IDENTIFIED") && isKw(toks[4], "BY") && toks[5] !== undefined) {
+          u.password = toks[5].kind === "qident" ? toks[5].value : toks[5].text
+          await this.db.withAdmin(async () => this.db.createUser(name, u.password).catch(() => undefined))
+        }
+        return
+      }
+      throw ora.unimplemented(`ALTER ${toks[1]?.value ?? ""}`)
+    }
+    if (kw === "COMMENT" || kw === "GRANT" || kw === "REVOKE" || kw === "ANALYZE" || kw === "AUDIT") return
+    if (kw === "RENAME") {
+      const from = oracleName(toks[1]!)
+      const to = oracleName(toks[3]!)
+      await this.renameTable(this.schema, from, to)
+      return
+    }
+    throw ora.invalidSql()
+  }
+
+  private async alterSession(toks: ReadonlyArray<Tok>): Promise<void> {
+    if (!isKw(toks[2], "SET")) throw new OraError(922, "missing or invalid option")
+    const param = toks[3]?.value
+    const valueTok = toks[5]
+    if (!isOp(toks[4], "=") || valueTok === undefined) throw new OraError(922, "missing or invalid option")
+    if (param === "CURRENT_SCHEMA") {
+      const name = oracleName(valueTok)
+      if (!this.db.catalog.users.has(name)) throw ora.userNotFound(name)
+      this.schema = name
+      this.info.schema = name
+      await this.setVars(this.engine)
+      await this.setSearchPath()
+      return
+    }
+    if (param === "TIME_ZONE") {
+      const v = valueTok.kind === "str" ? valueTok.value : valueTok.value
+      if (v === "LOCAL" || v === "DBTIMEZONE") this.sessionTz = this.db.settings.dbTimeZone
+      else if (/^[+-]?\d{1,2}:\d{1,2}$/.test(v)) this.sessionTz = normaliseOffset(v)
+      else this.sessionTz = v
+      await this.setVars(this.engine)
+      return
+    }
+    // NLS_* and other parameters are accepted and ignored
+  }
+
+  private columnsOf(elements: ReadonlyArray<ReadonlyArray<Tok>>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>, owner: string, table: string) {
+    const columns: Array<ColumnMeta> = []
+    const constraints: Array<ConstraintMeta> = []
+    const duckDefs: Array<string> = []
+    const sequences: Array<string> = []
+    const idx = (tok: Tok) => all.indexOf(tok)
+    const consName = (name: string | undefined) => name ?? this.nextConstraintName()
+    const colList = (toksIn: ReadonlyArray<Tok>, open: number): Array<string> => {
+      const close = matchParen(toksIn, open)
+      return splitTopLevel(toksIn.slice(open + 1, close)).map((p) => oracleName(p[0]!))
+    }
+    for (const el of elements) {
+      if (el.length === 0) continue
+      let k = 0
+      let cname: string | undefined
+      if (isKw(el[0], "CONSTRAINT")) {
+        cname = oracleName(el[1]!)
+        k = 2
+      }
+      const head = el[k]
+      if (isKw(head, "PRIMARY", "UNIQUE", "FOREIGN", "CHECK")) {
+        if (isKw(head, "PRIMARY") || isKw(head, "UNIQUE")) {
+          const open = isKw(head, "PRIMARY") ? k + 2 : k + 1
+          const cols = colList(el, open)
+          constraints.push({ name: consName(cname), type: isKw(head, "PRIMARY") ? "P" : "U", columns: cols, searchCondition: null, refOwner: null, refConstraint: null, generated: cname === undefined })
+          duckDefs.push(`${isKw(head, "PRIMARY") ? "PRIMARY KEY" : "UNIQUE"} (${cols.map(duckIdent).join(", ")})`)
+          if (isKw(head, "PRIMARY")) for (const c of cols) markNotNull(columns, c)
+        } else if (isKw(head, "FOREIGN")) {
+          const cols = colList(el, k + 2)
+          const refAt = el.findIndex((x) => isKw(x, "REFERENCES"))
+          const refSchema = isOp(el[refAt + 2], ".") ? oracleName(el[refAt + 1]!) : owner
+          const refTable = isOp(el[refAt + 2], ".") ? oracleName(el[refAt + 3]!) : oracleName(el[refAt + 1]!)
+          const refOpen = el.findIndex((x, j) => j > refAt && isOp(x, "("))
+          const refCols = refOpen > 0 ? colList(el, refOpen) : []
+          const refCons = this.db.catalog.getTable(refSchema, refTable)?.constraints.find((c) => c.type === "P" || (c.type === "U" && c.columns.join() === refCols.join()))
+          constraints.push({ name: consName(cname), type: "R", columns: cols, searchCondition: null, refOwner: refSchema, refConstraint: refCons?.name ?? null, generated: cname === undefined })
+          duckDefs.push(`FOREIGN KEY (${cols.map(duckIdent).join(", ")}) REFERENCES ${duckIdent(refSchema)}.${duckIdent(refTable)}${refCols.length > 0 ? ` (${refCols.map(duckIdent).join(", ")})` : ""}`)
+        } else {
+          const open = k + 1
+          const close = matchParen(el, open)
+          const cond = el.slice(open + 1, close).map((x) => x.text).join(" ")
+          constraints.push({ name: consName(cname), type: "C", columns: [], searchCondition: cond, refOwner: null, refConstraint: null, generated: cname === undefined })
+          duckDefs.push(`CHECK (${text(idx(el[open + 1]!), idx(el[close]!))})`)
+        }
+        continue
+      }
+      // column definition
+      const colTok = el[0]!
+      if (colTok.kind !== "ident" && colTok.kind !== "qident") throw ora.invalidIdentifier(colTok.text)
+      const name = oracleName(colTok)
+      const stop = new Set(["DEFAULT", "NOT", "NULL", "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "REFERENCES", "GENERATED", "ENABLE", "DISABLE", "COLLATE", "VISIBLE", "INVISIBLE", "AS"])
+      let j = 1
+      let depth = 0
+      while (j < el.length) {
+        const x = el[j]!
+        if (isOp(x, "(")) depth++
+        else if (isOp(x, ")")) depth--
+        else if (depth === 0 && x.kind === "ident" && stop.has(x.value)) break
+        j++
+      }
+      const typeText = el
+        .slice(1, j)
+        .map((x) => x.text)
+        .join(" ")
+      const type = parseOracleType(typeText)
+      if (type === undefined) throw new OraError(902, "invalid datatype")
+      let nullable = true
+      let defaultText: string | null = null
+      let duckDefault = ""
+      const extra: Array<string> = []
+      while (j < el.length) {
+        const x = el[j]!
+        let ccName: string | undefined
+        if (isKw(x, "CONSTRAINT")) {
+          ccName = oracleName(el[j + 1]!)
+          j += 2
+          continue
+        }
+        if (isKw(x, "DEFAULT")) {
+          let e = j + 1
+          if (isKw(el[e], "ON") && isKw(el[e + 1], "NULL")) e += 2
+          let d = 0
+          let end = e
+          while (end < el.length) {
+            const y = el[end]!
+            if (isOp(y, "(")) d++
+            else if (isOp(y, ")")) d--
+            else if (d === 0 && y.kind === "ident" && ["NOT", "NULL", "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "REFERENCES", "ENABLE"].includes(y.value)) break
+            end++
+          }
+          defaultText = el
+            .slice(e, end)
+            .map((y) => y.text)
+            .join(" ")
+          duckDefault = ` DEFAULT ${text(idx(el[e]!), idx(el[end - 1]!) + 1)}`
+          j = end
+          continue
+        }
+        if (isKw(x, "NOT") && isKw(el[j + 1], "NULL")) {
+          nullable = false
+          constraints.push({ name: consName(ccName), type: "C", columns: [name], searchCondition: `"${name}" IS NOT NULL`, refOwner: null, refConstraint: null, generated: ccName === undefined })
+          extra.push("NOT NULL")
+          j += 2
+          continue
+        }
+        if (isKw(x, "NULL")) {
+          j++
+          continue
+        }
+        if (isKw(x, "PRIMARY") && isKw(el[j + 1], "KEY")) {
+          nullable = false
+          constraints.push({ name: consName(ccName), type: "P", columns: [name], searchCondition: null, refOwner: null, refConstraint: null, generated: ccName === undefined })
+          extra.push("PRIMARY KEY")
+          j += 2
+          continue
+        }
+        if (isKw(x, "UNIQUE")) {
+          constraints.push({ name: consName(ccName), type: "U", columns: [name], searchCondition: null, refOwner: null, refConstraint: null, generated: ccName === undefined })
+          extra.push("UNIQUE")
+          j++
+          continue
+        }
+        if (isKw(x, "CHECK") && isOp(el[j + 1], "(")) {
+          const close = matchParen(el, j + 1)
+          constraints.push({ name: consName(ccName), type: "C", columns: [name], searchCondition: el.slice(j + 2, close).map((y) => y.text).join(" "), refOwner: null, refConstraint: null, generated: ccName === undefined })
+          extra.push(`CHECK (${text(idx(el[j + 2]!), idx(el[close]!))})`)
+          j = close + 1
+          continue
+        }
+        if (isKw(x, "REFERENCES")) {
+          const refSchema = isOp(el[j + 2], ".") ? oracleName(el[j + 1]!) : owner
+          const refTable = isOp(el[j + 2], ".") ? oracleName(el[j + 3]!) : oracleName(el[j + 1]!)
+          let e = isOp(el[j + 2], ".") ? j + 4 : j + 2
+          let refCols: Array<string> = []
+          if (isOp(el[e], "(")) {
+            refCols = colList(el, e)
+            e = matchParen(el, e) + 1
+          }
+          const refCons = this.db.catalog.getTable(refSchema, refTable)?.constraints.find((c) => c.type === "P")
+          constraints.push({ name: consName(ccName), type: "R", columns: [name], searchCondition: null, refOwner: refSchema, refConstraint: refCons?.name ?? null, generated: ccName === undefined })
+          extra.push(`REFERENCES ${duckIdent(refSchema)}.${duckIdent(refTable)}${refCols.length > 0 ? ` (${refCols.map(duckIdent).join(", ")})` : ""}`)
+          j = e
+          continue
+        }
+        if (isKw(x, "GENERATED")) {
+          // GENERATED [ALWAYS | BY DEFAULT [ON NULL]] AS IDENTITY [(options)]
+          let e = j + 1
+          while (e < el.length && !isKw(el[e], "IDENTITY")) e++
+          e++
+          if (isOp(el[e], "(")) e = matchParen(el, e) + 1
+          const seq = `ISEQ$$_${this.db.catalog.newObjectId()}`
+          sequences.push(seq)
+          duckDefault = ` DEFAULT nextval('${encodeName(owner)}.${encodeName(seq)}')`
+          defaultText = `"${owner}"."${seq}".nextval`
+          nullable = false
+          constraints.push({ name: consName(undefined), type: "C", columns: [name], searchCondition: `"${name}" IS NOT NULL`, refOwner: null, refConstraint: null, generated: true })
+          extra.push("NOT NULL")
+          j = e
+          continue
+        }
+        if (isKw(x, "ENABLE", "DISABLE", "VISIBLE", "INVISIBLE", "VALIDATE", "NOVALIDATE")) {
+          j++
+          continue
+        }
+        throw new OraError(907, "missing right parenthesis")
+      }
+      if (columns.some((c) => c.name === name)) throw new OraError(957, "duplicate column name")
+      columns.push({ name, type, nullable, defaultText })
+      duckDefs.push(`${duckIdent(name)} ${type.duck}${duckDefault}${extra.length > 0 ? " " + extra.join(" ") : ""}`)
+    }
+    void table
+    return { columns, constraints, duckDefs, sequences }
+  }
+
+  private async createTable(toks: ReadonlyArray<Tok>, at: number, text: (a: number, b: number) => string, sql: string): Promise<void> {
+    const q = this.qualified(toks, at)
+    if (!this.db.catalog.users.has(q.schema)) throw ora.userNotFound(q.schema)
+    if (this.db.catalog.getTable(q.schema, q.name) !== undefined) throw ora.nameInUse()
+    const target = `${duckIdent(q.schema)}.${duckIdent(q.name)}`
+    let k = q.next
+    if (isKw(toks[k], "AS") || (isOp(toks[k], "(") && isKw(toks[matchParen(toks, k) + 1], "AS"))) {
+      // CREATE TABLE t [(names)] AS SELECT ...
+      let names: Array<string> | undefined
+      if (isOp(toks[k], "(")) {
+        const close = matchParen(toks, k)
+        names = splitTopLevel(toks.slice(k + 1, close)).map((p) => oracleName(p[0]!))
+        k = close + 1
+      }
+      const selectSql = sql.slice(toks[k + 1]!.pos)
+      const result = await this.query(selectSql, [])
+      result.cursor.close()
+      const { sql: duckSelect } = (() => {
+        const tt = makeTranslator(tokenize(selectSql), { bind: () => "NULL", dbTimeZone: this.db.settings.dbTimeZone })
+        return translateQuery(tt.toks, tt.tr)
+      })()
+      const cols: Array<ColumnMeta> = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: true, defaultText: null }))
+      const defs = cols.map((c) => `${duckIdent(c.name)} ${c.type.duck}`).join(", ")
+      await this.runDdl(`CREATE TABLE ${target} (${defs})`)
+      try {
+        await this.engine.execute(`INSERT INTO ${target} ${duckSelect}`)
+      } catch (e) {
+        await this.engine.execute(`DROP TABLE ${target}`).catch(() => undefined)
+        throw this.mapError(e)
+      }
+      this.db.catalog.putTable({ owner: q.schema, name: q.name, kind: "TABLE", columns: cols, constraints: [], objectId: this.db.catalog.newObjectId(), created: new Date(), viewText: null })
+      return
+    }
+    if (!isOp(toks[k], "(")) throw new OraError(906, "missing left parenthesis")
+    const close = matchParen(toks, k)
+    if (close < 0) throw new OraError(907, "missing right parenthesis")
+    const elements = splitTopLevel(toks.slice(k + 1, close))
+    const { columns, constraints, duckDefs, sequences } = this.columnsOf(elements, text, toks, q.schema, q.name)
+    if (columns.length === 0) throw new OraError(904, "invalid identifier")
+    for (const s of sequences) await this.runDdl(`CREATE SEQUENCE ${duckIdent(q.schema)}.${duckIdent(s)}`)
+    await this.runDdl(`CREATE TABLE ${target} (${duckDefs.join(", ")})`)
+    const meta: TableMeta = { owner: q.schema, name: q.name, kind: "TABLE", columns, constraints, objectId: this.db.catalog.newObjectId(), created: new Date(), viewText: null }
+    this.db.catalog.putTable(meta)
+    for (const c of constraints)
+      if (c.type === "P" || c.type === "U") this.db.catalog.putObject({ owner: q.schema, name: c.name, type: "INDEX", objectId: this.db.catalog.newObjectId(), created: new Date(), tableName: q.name })
+  }
+
+  private async createView(toks: ReadonlyArray<Tok>, at: number, _text: (a: number, b: number) => string, orReplace: boolean, sql: string): Promise<void> {
+    const q = this.qualified(toks, at)
+    let k = q.next
+    let names: Array<string> | undefined
+    if (isOp(toks[k], "(")) {
+      const close = matchParen(toks, k)
+      names = splitTopLevel(toks.slice(k + 1, close)).map((p) => oracleName(p[0]!))
+      k = close + 1
+    }
+    if (!isKw(toks[k], "AS")) throw new OraError(905, "missing keyword")
+    const existing = this.db.catalog.getTable(q.schema, q.name)
+    if (existing !== undefined && (!orReplace || existing.kind !== "VIEW")) throw ora.nameInUse()
+    const selectSql = sql.slice(toks[k + 1]!.pos)
+    const result = await this.query(selectSql, [])
+    result.cursor.close()
+    const tt = makeTranslator(tokenize(selectSql), { bind: () => "NULL", dbTimeZone: this.db.settings.dbTimeZone })
+    const { sql: duckSelect } = translateQuery(tt.toks, tt.tr)
+    const cols = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: c.nullable, defaultText: null }))
+    const aliases = names !== undefined ? ` (${names.map(duckIdent).join(", ")})` : ""
+    await this.runDdl(`CREATE OR REPLACE VIEW ${duckIdent(q.schema)}.${duckIdent(q.name)}${aliases} AS ${duckSelect}`)
+    this.db.catalog.putTable({ owner: q.schema, name: q.name, kind: "VIEW", columns: cols, constraints: [], objectId: existing?.objectId ?? this.db.catalog.newObjectId(), created: new Date(), viewText: selectSql.trim() })
+  }
+
+  private async createIndex(toks: ReadonlyArray<Tok>, at: number, _text: (a: number, b: number) => string): Promise<void> {
+    const unique = isKw(toks[at - 1], "UNIQUE")
+    const q = this.qualified(toks, at + 1)
+    if (!isKw(toks[q.next], "ON")) throw new OraError(969, "missing ON keyword")
+    const tq = this.qualified(toks, q.next + 1)
+    const open = tq.next
+    const close = matchParen(toks, open)
+    const cols = splitTopLevel(toks.slice(open + 1, close)).map((p) => `${duckIdent(oracleName(p[0]!))}${isKw(p[1], "DESC") ? " DESC" : ""}`)
+    await this.runDdl(`CREATE ${unique ? "UNIQUE " : ""}INDEX ${duckIdent(q.name)} ON ${duckIdent(tq.schema)}.${duckIdent(tq.name)} (${cols.join(", ")})`)
+    this.db.catalog.putObject({ owner: q.schema, name: q.name, type: "INDEX", objectId: this.db.catalog.newObjectId(), created: new Date(), tableName: tq.name })
+  }
+
+  private async createSequence(toks: ReadonlyArray<Tok>, at: number): Promise<void> {
+    const q = this.qualified(toks, at)
+    const opts: Array<string> = []
+    for (let k = q.next; k < toks.length; k++) {
+      const x = toks[k]!
+      const num = (j: number) => {
+        const neg = isOp(toks[j], "-")
+        const n = toks[neg ? j + 1 : j]!
+        return { text: (neg ? "-" : "") + n.value, next: neg ? j + 2 : j + 1 }
+      }
+      if (isKw(x, "START") && isKw(toks[k + 1], "WITH")) {
+        const n = num(k + 2)
+        opts.push(`START ${n.text}`)
+        k = n.next - 1
+      } else if (isKw(x, "INCREMENT") && isKw(toks[k + 1], "BY")) {
+        const n = num(k + 2)
+        opts.push(`INCREMENT BY ${n.text}`)
+        k = n.next - 1
+      } else if (isKw(x, "MINVALUE", "MAXVALUE")) {
+        const n = num(k + 1)
+        opts.push(`${x.value} ${n.text}`)
+        k = n.next - 1
+      } else if (isKw(x, "CYCLE")) opts.push("CYCLE")
+      else if (isKw(x, "CACHE")) k++
+    }
+    await this.runDdl(`CREATE SEQUENCE ${duckIdent(q.schema)}.${duckIdent(q.name)} ${opts.join(" ")}`).catch((e: unknown) => {
+      throw e instanceof OraError && e.code === 955 ? e : ora.nameInUse()
+    })
+    this.db.catalog.putObject({ owner: q.schema, name: q.name, type: "SEQUENCE", objectId: this.db.catalog.newObjectId(), created: new Date() })
+  }
+
+  private async renameTable(schema: string, from: string, to: string): Promise<void> {
+    const meta = this.db.catalog.getTable(schema, from)
+    await this.runDdl(`ALTER TABLE ${duckIdent(schema)}.${duckIdent(from)} RENAME TO ${duckIdent(to)}`)
+    if (meta !== undefined) {
+      this.db.catalog.dropTable(schema, from)
+      this.db.catalog.putTable({ ...meta, name: to })
+    }
+  }
+
+  private async alterTable(toks: ReadonlyArray<Tok>, text: (a: number, b: number) => string): Promise<void> {
+    const q = this.qualified(toks, 2)
+    const meta = this.db.catalog.getTable(q.schema, q.name)
+    if (meta === undefined) throw ora.tableNotFound(this.db.settings.version, q.schema, q.name)
+    const target = `${duckIdent(q.schema)}.${duckIdent(q.name)}`
+    let k = q.next
+    const action = toks[k]?.value
+    if (action === "ADD") {
+      k++
+      if (isKw(toks[k], "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK")) throw ora.unimplemented("ALTER TABLE ADD CONSTRAINT")
+      let elements: Array<Array<Tok>>
+      if (isOp(toks[k], "(")) elements = splitTopLevel(toks.slice(k + 1, matchParen(toks, k)))
+      else elements = [toks.slice(k)]
+      const { columns, constraints, duckDefs } = this.columnsOf(elements, text, toks, q.schema, q.name)
+      for (const d of duckDefs) await this.runDdl(`ALTER TABLE ${target} ADD COLUMN ${d.replace(/ PRIMARY KEY| UNIQUE/g, "")}`)
+      meta.columns.push(...columns)
+      meta.constraints.push(...constraints)
+      this.db.catalog.putTable(meta)
+      return
+    }
+    if (action === "DROP") {
+      k++
+      let names: Array<string>
+      if (isKw(toks[k], "COLUMN")) names = [oracleName(toks[k + 1]!)]
+      else if (isOp(toks[k], "(")) names = splitTopLevel(toks.slice(k + 1, matchParen(toks, k))).map((p) => oracleName(p[0]!))
+      else throw ora.unimplemented("ALTER TABLE DROP")
+      for (const n of names) await this.runDdl(`ALTER TABLE ${target} DROP COLUMN ${duckIdent(n)}`)
+      meta.columns = meta.columns.filter((c) => !names.includes(c.name))
+      this.db.catalog.putTable(meta)
+      return
+    }
+    if (action === "RENAME") {
+      if (isKw(toks[k + 1], "COLUMN")) {
+        const from = oracleName(toks[k + 2]!)
+        const to = oracleName(toks[k + 4]!)
+        await this.runDdl(`ALTER TABLE ${target} RENAME COLUMN ${duckIdent(from)} TO ${duckIdent(to)}`)
+        meta.columns = meta.columns.map((c) => (c.name === from ? { ...c, name: to } : c))
+        this.db.catalog.putTable(meta)
+        return
+      }
+      if (isKw(toks[k + 1], "TO")) return this.renameTable(q.schema, q.name, oracleName(toks[k + 2]!))
+    }
+    if (action === "MODIFY") {
+      k++
+      const elements = isOp(toks[k], "(") ? splitTopLevel(toks.slice(k + 1, matchParen(toks, k))) : [toks.slice(k)]
+      for (const el of elements) {
+        const name = oracleName(el[0]!)
+        const col = meta.columns.find((c) => c.name === name)
+        if (col === undefined) throw ora.invalidIdentifier(name)
+        const rest = el.slice(1).map((x) => x.text).join(" ")
+        const nn = /\bNOT\s+NULL\b/i.test(rest)
+        const typeText = rest.replace(/\bNOT\s+NULL\b|\bNULL\b/gi, "").trim()
+        let type = col.type
+        if (typeText.length > 0) {
+          type = parseOracleType(typeText) ?? col.type
+          if (type.duck !== col.type.duck) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} TYPE ${type.duck}`)
+        }
+        if (nn) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} SET NOT NULL`)
+        meta.columns = meta.columns.map((c) => (c.name === name ? { ...c, type, nullable: nn ? false : c.nullable } : c))
+      }
+      this.db.catalog.putTable(meta)
+      return
+    }
+    throw ora.unimplemented(`ALTER TABLE ${action ?? ""}`)
+  }
+}
+
+const markNotNull = (columns: Array<ColumnMeta>, name: string) => {
+  const i = columns.findIndex((c) => c.name === name)
+  if (i >= 0) columns[i] = { ...columns[i]!, nullable: false }
+}
+
+/** True when a DuckDB result column can carry values of the declared Oracle type. */
+const compatible = (t: OraType, c: ColumnInfo): boolean => {
+  const id = c.typeId
+  switch (t.duck) {
+    case "VARCHAR":
+    case "JSON":
+      return id === DuckDBTypeId.VARCHAR
+    case "BLOB":
+      return id === DuckDBTypeId.BLOB
+    case "DOUBLE":
+      return id === DuckDBTypeId.DOUBLE
+    case "FLOAT":
+      return id === DuckDBTypeId.FLOAT
+    case "BOOLEAN":
+      return id === DuckDBTypeId.BOOLEAN
+    case "TIMESTAMP":
+      return id === DuckDBTypeId.TIMESTAMP
+    case "TIMESTAMP_NS":
+      return id === DuckDBTypeId.TIMESTAMP_NS
+    case "TIMESTAMP_S":
+      return id === DuckDBTypeId.TIMESTAMP_S
+    case "TIMESTAMPTZ":
+      return id === DuckDBTypeId.TIMESTAMP_TZ
+    case "INTERVAL":
+      return id === DuckDBTypeId.INTERVAL
+    default:
+      return t.duck.startsWith("DECIMAL") ? id === DuckDBTypeId.DECIMAL && `DECIMAL(${c.precision},${c.scale})` === t.duck : false
+  }
+}
+
+/** Removes a trailing ";" (not inside PL/SQL). */
+export const stripTerminator = (sql: string): string => sql.replace(/;\s*$/, "")
+
+const offsetMinutes = (tz: string, fallback: number): number => {
+  const m = tz.match(/^([+-])(\d{1,2}):(\d{2})$/)
+  if (m === null) return fallback
+  const v = Number(m[2]) * 60 + Number(m[3])
+  return m[1] === "-" ? -v : v
+}
+
+const normaliseOffset = (v: string): string => {
+  const m = v.match(/^([+-]?)(\d{1,2}):(\d{1,2})$/)!
+  return `${m[1] === "-" ? "-" : "+"}${m[2]!.padStart(2, "0")}:${m[3]!.padStart(2, "0")}`
+}
+
+const listOf = (values: ReadonlyArray<DuckDBValue>, type: DuckDBType): DuckDBValue =>
+  type.toString() === "VARCHAR[]"
+    ? listValue(values.map((v) => (v === null || typeof v === "string" ? v : String(v))))
+    : listValue(values as Array<DuckDBValue>)
+
+/** DuckDB LIST type for a column of bind values. */
+const listType = (spec: BindSpec | undefined, values: ReadonlyArray<DuckDBValue>): DuckDBType => {
+  const first = values.find((v) => v !== null)
+  if (first === undefined) return LIST(VARCHAR)
+  if (typeof first === "number") return values.every((v) => v === null || typeof v === "number") ? LIST(DOUBLE) : LIST(VARCHAR)
+  if (typeof first === "boolean") return LIST(BOOLEAN)
+  if (typeof first === "string") return LIST(VARCHAR)
+  const ctor = (first as object).constructor?.name
+  if (ctor === "DuckDBTimestampValue") return LIST(TIMESTAMP)
+  if (ctor === "DuckDBTimestampTZValue") return LIST(TIMESTAMPTZ)
+  if (ctor === "DuckDBBlobValue") return LIST(BLOB)
+  if (ctor === "DuckDBIntervalValue") return LIST(INTERVAL)
+  void spec
+  return LIST(VARCHAR)
+}
+
+export { EngineError }

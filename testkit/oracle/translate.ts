@@ -1,0 +1,505 @@
+/**
+ * Oracle SQL -> DuckDB SQL translation for the accepted subset (see README.md): identifiers through the
+ * reversible name mapping, binds to DuckDB positional parameters, '' as NULL, Oracle functions and
+ * pseudo-columns, FETCH FIRST/ROWNUM limits, CAST target types, and the select-list shape used to
+ * report declared column types.
+ */
+import { ora, OraError } from "./errors.ts"
+import { isKw, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
+import { encodeName, quoteDuck } from "./names.ts"
+import { parseOracleType } from "./types.ts"
+
+/** A select-list item, as far as type resolution cares. */
+export type SelectItem =
+  | { readonly kind: "star"; readonly qualifier?: string }
+  | { readonly kind: "col"; readonly qualifier?: string; readonly column: string }
+  | { readonly kind: "rowid" }
+  | { readonly kind: "expr" }
+
+/** A table reference of the top-level FROM clause. */
+export interface FromRef {
+  readonly schema?: string
+  readonly table: string
+  readonly alias?: string
+}
+
+/** Shape of a top-level query used to map result columns to declared table columns. */
+export interface QueryShape {
+  readonly items: ReadonlyArray<SelectItem>
+  readonly from: ReadonlyArray<FromRef>
+}
+
+/** Translation context. */
+export interface TranslateContext {
+  /** Called for each bind placeholder in order; returns the DuckDB parameter text. */
+  readonly bind: (name: string) => string
+  /** DBTIMEZONE text, e.g. "+00:00". */
+  readonly dbTimeZone: string
+}
+
+const DUCK_KEYWORDS_NEEDING_QUOTES = new Set(["ROW", "KEY", "VALUE", "TYPE"])
+const NOT_ALIAS = new Set(["END", "NULL", "TRUE", "FALSE", "ASC", "DESC", "SYSDATE", "SYSTIMESTAMP", "ROWNUM", "LEVEL", "USER"])
+
+/** Renders an Oracle identifier token for DuckDB. */
+export const identOut = (t: Tok): string => {
+  if (t.kind === "qident") return quoteDuck(encodeName(t.value))
+  if (/[$#]/.test(t.text) || DUCK_KEYWORDS_NEEDING_QUOTES.has(t.value)) return quoteDuck(encodeName(t.value))
+  return t.text
+}
+
+/** Oracle name of an identifier token (upper-cased unless quoted). */
+export const oracleName = (t: Tok): string => (t.kind === "qident" ? t.value : t.value)
+
+const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`
+
+/** Converts an Oracle datetime format model to a strftime/strptime format. */
+export const convertDateFormat = (fmt: string): string => {
+  const map: Array<[RegExp, string]> = [
+    [/^YYYY/i, "%Y"],
+    [/^RRRR/i, "%Y"],
+    [/^YY/i, "%y"],
+    [/^MONTH/i, "%B"],
+    [/^MON/i, "%b"],
+    [/^MM/i, "%m"],
+    [/^DDD/i, "%j"],
+    [/^DD/i, "%d"],
+    [/^DY/i, "%a"],
+    [/^DAY/i, "%A"],
+    [/^HH24/i, "%H"],
+    [/^HH12/i, "%I"],
+    [/^HH/i, "%I"],
+    [/^MI/i, "%M"],
+    [/^SS/i, "%S"],
+    [/^FF[1-9]?/i, "%f"],
+    [/^AM|^PM/i, "%p"],
+    [/^TZH:TZM/i, "%z"]
+  ]
+  let out = ""
+  let s = fmt
+  while (s.length > 0) {
+    if (s.startsWith('"')) {
+      const end = s.indexOf('"', 1)
+      out += s.slice(1, end < 0 ? undefined : end).replace(/%/g, "%%")
+      s = end < 0 ? "" : s.slice(end + 1)
+      continue
+    }
+    const hit = map.find(([re]) => re.test(s))
+    if (hit !== undefined) {
+      const m = s.match(hit[0])!
+      out += hit[1]
+      s = s.slice(m[0].length)
+    } else {
+      out += s[0] === "%" ? "%%" : s[0]
+      s = s.slice(1)
+    }
+  }
+  return out
+}
+
+/**
+ * Translates a token list (significant tokens with their "space before" flags) to DuckDB SQL text.
+ */
+export class Translator {
+  constructor(
+    private readonly toks: ReadonlyArray<Tok>,
+    private readonly spaced: ReadonlyArray<boolean>,
+    private readonly ctx: TranslateContext
+  ) {}
+
+  /** Translates tokens [from, to). */
+  range(from: number, to: number): string {
+    let out = ""
+    let i = from
+    while (i < to) {
+      const [text, next] = this.one(i, to)
+      if (out.length > 0 && (this.spaced[i] ?? true)) out += " "
+      out += text
+      i = next
+    }
+    return out
+  }
+
+  private one(i: number, to: number): [string, number] {
+    const toks = this.toks
+    const t = toks[i]!
+    switch (t.kind) {
+      case "str":
+        return [t.value.length === 0 ? "NULL" : sqlString(t.value), i + 1]
+      case "num":
+        return [t.value, i + 1]
+      case "bind":
+        return [this.ctx.bind(t.value), i + 1]
+      case "qident":
+        return [identOut(t), i + 1]
+      case "op":
+        if (t.value === "(" && isOp(toks[i + 1], "+") && isOp(toks[i + 2], ")"))
+          throw ora.unimplemented("Oracle outer join operator (+)")
+        return [t.value, i + 1]
+      case "ws":
+        return [" ", i + 1]
+      case "ident":
+        return this.ident(i, to)
+    }
+  }
+
+  private args(open: number): { parts: Array<[number, number]>; close: number } {
+    const close = matchParen(this.toks, open)
+    if (close < 0) throw ora.missingExpression()
+    const parts: Array<[number, number]> = []
+    let depth = 0
+    let start = open + 1
+    for (let k = open + 1; k < close; k++) {
+      const t = this.toks[k]!
+      if (isOp(t, "(")) depth++
+      else if (isOp(t, ")")) depth--
+      else if (depth === 0 && isOp(t, ",")) {
+        parts.push([start, k])
+        start = k + 1
+      }
+    }
+    if (close > open + 1) parts.push([start, close])
+    return { parts, close }
+  }
+
+  private ident(i: number, to: number): [string, number] {
+    const toks = this.toks
+    const t = toks[i]!
+    const v = t.value
+    const next = toks[i + 1]
+    const call = isOp(next, "(")
+    // sequence pseudo-columns: seq.NEXTVAL / schema.seq.NEXTVAL
+    if (isOp(next, ".") && isKw(toks[i + 2], "NEXTVAL", "CURRVAL") && !isOp(toks[i - 1], ".")) {
+      return [`${toks[i + 2]!.value === "NEXTVAL" ? "nextval" : "currval"}(${sqlString(encodeName(oracleName(t)))})`, i + 3]
+    }
+    if (
+      isOp(next, ".") &&
+      (toks[i + 2]?.kind === "ident" || toks[i + 2]?.kind === "qident") &&
+      isOp(toks[i + 3], ".") &&
+      isKw(toks[i + 4], "NEXTVAL", "CURRVAL")
+    ) {
+      const name = `${encodeName(oracleName(t))}.${encodeName(oracleName(toks[i + 2]!))}`
+      return [`${toks[i + 4]!.value === "NEXTVAL" ? "nextval" : "currval"}(${sqlString(name)})`, i + 5]
+    }
+    if (isOp(toks[i - 1], ".")) return [identOut(t), i + 1]
+    if (!call) {
+      switch (v) {
+        case "SYSDATE":
+          return ["ora_sysdate()", i + 1]
+        case "CURRENT_DATE":
+          return ["ora_current_date()", i + 1]
+        case "SYSTIMESTAMP":
+        case "CURRENT_TIMESTAMP":
+          return ["current_timestamp", i + 1]
+        case "LOCALTIMESTAMP":
+          return ["ora_localtimestamp()", i + 1]
+        case "USER":
+          return ["ora_user()", i + 1]
+        case "UID":
+          return ["ora_uid()", i + 1]
+        case "DBTIMEZONE":
+          return [sqlString(this.ctx.dbTimeZone), i + 1]
+        case "SESSIONTIMEZONE":
+          return ["getvariable('ora_session_tz')", i + 1]
+        case "MINUS":
+          return ["EXCEPT", i + 1]
+        case "ROWNUM":
+          throw ora.unimplemented("ROWNUM outside a top-level 'WHERE ROWNUM <= n' predicate")
+        case "FETCH": {
+          // FETCH FIRST|NEXT n ROW|ROWS ONLY -> LIMIT n
+          if (isKw(toks[i + 1], "FIRST", "NEXT")) {
+            let k = i + 2
+            const count = toks[k]
+            if (count !== undefined && (count.kind === "num" || count.kind === "bind")) k++
+            if (isKw(toks[k], "ROW", "ROWS")) k++
+            if (isKw(toks[k], "ONLY")) k++
+            const n = count !== undefined && (count.kind === "num" || count.kind === "bind") ? this.range(i + 2, i + 3) : "1"
+            return [`LIMIT ${n}`, k]
+          }
+          break
+        }
+        case "OFFSET": {
+          if (isKw(toks[i + 2], "ROW", "ROWS")) return [`OFFSET ${this.range(i + 1, i + 2)}`, i + 3]
+          break
+        }
+      }
+      return [identOut(t), i + 1]
+    }
+    const { parts, close } = this.args(i + 1)
+    const arg = (k: number) => {
+      const p = parts[k]
+      return p === undefined ? "NULL" : this.range(p[0], p[1])
+    }
+    switch (v) {
+      case "NVL":
+        return [`coalesce(${arg(0)}, ${arg(1)})`, close + 1]
+      case "NVL2":
+        return [`(CASE WHEN (${arg(0)}) IS NOT NULL THEN ${arg(1)} ELSE ${arg(2)} END)`, close + 1]
+      case "DECODE": {
+        if (parts.length < 3) throw new OraError(938, "not enough arguments for function")
+        let s = `(CASE`
+        let k = 1
+        for (; k + 1 < parts.length; k += 2) s += ` WHEN (${arg(0)}) IS NOT DISTINCT FROM (${arg(k)}) THEN ${arg(k + 1)}`
+        if (k < parts.length) s += ` ELSE ${arg(k)}`
+        return [s + " END)", close + 1]
+      }
+      case "CAST": {
+        // CAST(expr AS type)
+        const p = parts[0]
+        if (p === undefined) throw ora.missingExpression()
+        let asAt = -1
+        let depth = 0
+        for (let k = p[0]; k < p[1]; k++) {
+          if (isOp(toks[k], "(")) depth++
+          else if (isOp(toks[k], ")")) depth--
+          else if (depth === 0 && isKw(toks[k], "AS")) asAt = k
+        }
+        if (asAt < 0) throw ora.missingExpression()
+        const typeText = toks
+          .slice(asAt + 1, p[1])
+          .map((x) => x.text)
+          .join(" ")
+        const ot = parseOracleType(typeText)
+        const duckType = ot !== undefined ? ot.duck : typeText
+        return [`CAST(${this.range(p[0], asAt)} AS ${duckType})`, close + 1]
+      }
+      case "TO_CHAR":
+        if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
+          return [`ora_to_char_fmt(${arg(0)}, ${sqlString(convertDateFormat(toks[parts[1]![0]]!.value))})`, close + 1]
+        return [`ora_to_char(${arg(0)})`, close + 1]
+      case "TO_DATE":
+      case "TO_TIMESTAMP":
+        if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
+          return [`CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(toks[parts[1]![0]]!.value))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+        return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+      case "TO_NUMBER":
+        return [`CAST(${arg(0)} AS DOUBLE)`, close + 1]
+      case "SUBSTR":
+        return [`substr(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
+      case "LENGTHB":
+        return [`octet_length(CAST(${arg(0)} AS BLOB))`, close + 1]
+      case "MOD":
+        return [`((${arg(0)}) % (${arg(1)}))`, close + 1]
+      case "SYS_GUID":
+        return [`unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))`, close + 1]
+      case "ADD_MONTHS":
+        return [`CAST((${arg(0)}) + to_months(CAST(${arg(1)} AS INTEGER)) AS TIMESTAMP)`, close + 1]
+      case "EMPTY_CLOB":
+        return ["''", close + 1]
+      case "EMPTY_BLOB":
+        return ["CAST('' AS BLOB)", close + 1]
+      case "TO_CLOB":
+      case "TO_NCLOB":
+        return [`CAST(${arg(0)} AS VARCHAR)`, close + 1]
+      case "HEXTORAW":
+        return [`unhex(${arg(0)})`, close + 1]
+      case "RAWTOHEX":
+        return [`upper(hex(${arg(0)}))`, close + 1]
+      case "LISTAGG":
+        return [`string_agg(${arg(0)}, ${parts.length > 1 ? arg(1) : "''"})`, this.skipWithinGroup(close + 1)]
+      case "REGEXP_LIKE":
+        return [`regexp_matches(${arg(0)}, ${arg(1)})`, close + 1]
+      case "SYS_CONTEXT":
+        return [`sys_context(${arg(0)}, ${arg(1)})`, close + 1]
+    }
+    return [`${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
+  }
+
+  private skipWithinGroup(k: number): number {
+    if (isKw(this.toks[k], "WITHIN") && isKw(this.toks[k + 1], "GROUP") && isOp(this.toks[k + 2], "(")) {
+      const close = matchParen(this.toks, k + 2)
+      return close + 1
+    }
+    return k
+  }
+}
+
+/** Builds a translator over significant tokens, remembering where whitespace separated them. */
+export const makeTranslator = (all: ReadonlyArray<Tok>, ctx: TranslateContext): { toks: Array<Tok>; tr: Translator } => {
+  const toks: Array<Tok> = []
+  const spaced: Array<boolean> = []
+  let pendingSpace = false
+  for (const t of all) {
+    if (t.kind === "ws") {
+      pendingSpace = true
+      continue
+    }
+    toks.push(t)
+    spaced.push(pendingSpace)
+    pendingSpace = false
+  }
+  return { toks, tr: new Translator(toks, spaced, ctx) }
+}
+
+/** Oracle's column heading for an unaliased select-list expression: upper-cased text without blanks. */
+export const headingOf = (toks: ReadonlyArray<Tok>): string =>
+  toks
+    .map((t) => (t.kind === "str" ? `'${t.value}'` : t.kind === "qident" ? t.value : t.kind === "bind" ? t.text.toUpperCase() : t.text.toUpperCase()))
+    .join("")
+
+/**
+ * Translates a top-level query: adds Oracle column headings as aliases, rewrites a trailing
+ * `WHERE ... ROWNUM <= n` into LIMIT, and reports the select-list shape.
+ */
+export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql: string; shape: QueryShape } => {
+  // locate the top-level SELECT that produces the result columns (skip WITH ... AS (...) blocks)
+  let selectAt = 0
+  if (isKw(toks[0], "WITH")) {
+    let depth = 0
+    for (let k = 0; k < toks.length; k++) {
+      if (isOp(toks[k], "(")) depth++
+      else if (isOp(toks[k], ")")) depth--
+      else if (depth === 0 && isKw(toks[k], "SELECT")) {
+        selectAt = k
+        break
+      }
+    }
+  }
+  let listStart = selectAt + 1
+  if (isKw(toks[listStart], "DISTINCT", "UNIQUE", "ALL")) listStart++
+  let fromAt = -1
+  let depth = 0
+  for (let k = listStart; k < toks.length; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && isKw(toks[k], "FROM")) {
+      fromAt = k
+      break
+    }
+  }
+  if (fromAt < 0) throw new OraError(923, "FROM keyword not found where expected")
+  // split the select list
+  const items: Array<SelectItem> = []
+  const pieces: Array<string> = []
+  let start = listStart
+  depth = 0
+  const flush = (end: number) => {
+    const part = toks.slice(start, end)
+    if (part.length === 0) throw ora.missingExpression()
+    const last = part[part.length - 1]!
+    const prev = part[part.length - 2]
+    const text = tr.range(start, end)
+    if (part.length === 1 && isOp(last, "*")) {
+      items.push({ kind: "star" })
+      pieces.push(text)
+    } else if (part.length === 3 && isOp(part[1], ".") && isOp(last, "*")) {
+      items.push({ kind: "star", qualifier: oracleName(part[0]!) })
+      pieces.push(text)
+    } else if (part.length === 1 && (last.kind === "ident" || last.kind === "qident") && !NOT_ALIAS.has(last.value)) {
+      items.push(last.kind === "ident" && last.value === "ROWID" ? { kind: "rowid" } : { kind: "col", column: oracleName(last) })
+      pieces.push(last.kind === "ident" && last.value === "ROWID" ? `rowid AS "ROWID"` : text)
+    } else if (part.length === 3 && isOp(part[1], ".") && (last.kind === "ident" || last.kind === "qident")) {
+      items.push(last.kind === "ident" && last.value === "ROWID" ? { kind: "rowid" } : { kind: "col", qualifier: oracleName(part[0]!), column: oracleName(last) })
+      pieces.push(last.kind === "ident" && last.value === "ROWID" ? `${identOut(part[0]!)}.rowid AS "ROWID"` : text)
+    } else if (
+      part.length >= 2 &&
+      (last.kind === "ident" || last.kind === "qident") &&
+      !NOT_ALIAS.has(last.value) &&
+      prev !== undefined &&
+      !isOp(prev, ".") &&
+      (prev.kind !== "op" || isOp(prev, ")")) || (part.length >= 2 && isKw(prev, "AS") && (last.kind === "ident" || last.kind === "qident"))
+    ) {
+      // explicit alias
+      items.push({ kind: "expr" })
+      pieces.push(text)
+    } else {
+      items.push({ kind: "expr" })
+      pieces.push(`${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)
+    }
+  }
+  for (let k = listStart; k < fromAt; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && isOp(toks[k], ",")) {
+      flush(k)
+      start = k + 1
+    }
+  }
+  flush(fromAt)
+  // FROM list (simple table references only)
+  const from: Array<FromRef> = []
+  let k = fromAt + 1
+  const tableRef = () => {
+    const a = toks[k]
+    if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return
+    let schema: string | undefined
+    let table = oracleName(a)
+    k++
+    if (isOp(toks[k], ".") && (toks[k + 1]?.kind === "ident" || toks[k + 1]?.kind === "qident")) {
+      schema = table
+      table = oracleName(toks[k + 1]!)
+      k += 2
+    }
+    let alias: string | undefined
+    if (isKw(toks[k], "AS")) k++
+    const al = toks[k]
+    if (
+      al !== undefined &&
+      (al.kind === "qident" || (al.kind === "ident" && !["WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "EXCEPT", "FETCH", "OFFSET", "HAVING", "CONNECT", "START", "NATURAL", "FOR"].includes(al.value)))
+    ) {
+      alias = oracleName(al)
+      k++
+    }
+    from.push({ ...(schema !== undefined ? { schema } : {}), table, ...(alias !== undefined ? { alias } : {}) })
+  }
+  tableRef()
+  depth = 0
+  for (; k < toks.length; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && (isOp(toks[k], ",") || isKw(toks[k], "JOIN"))) {
+      k++
+      tableRef()
+      k--
+    } else if (depth === 0 && isKw(toks[k], "WHERE", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT")) break
+  }
+  // ROWNUM limit at top level: WHERE [..AND] ROWNUM <(=) n [AND ..]
+  let limit: string | undefined
+  const rest: Array<[number, number]> = []
+  let whereAt = -1
+  depth = 0
+  for (let j = fromAt; j < toks.length; j++) {
+    if (isOp(toks[j], "(")) depth++
+    else if (isOp(toks[j], ")")) depth--
+    else if (depth === 0 && isKw(toks[j], "WHERE")) whereAt = j
+  }
+  let body = tr.range(fromAt, toks.length)
+  if (whereAt >= 0) {
+    depth = 0
+    for (let j = whereAt + 1; j < toks.length; j++) {
+      if (isOp(toks[j], "(")) depth++
+      else if (isOp(toks[j], ")")) depth--
+      else if (depth === 0 && isKw(toks[j], "ROWNUM")) {
+        const op = toks[j + 1]
+        const n = toks[j + 2]
+        if (op === undefined || n === undefined || (n.kind !== "num" && n.kind !== "bind")) throw ora.unimplemented("ROWNUM predicate")
+        const nText = tr.range(j + 2, j + 3)
+        if (isOp(op, "<=")) limit = nText
+        else if (isOp(op, "<")) limit = `(${nText}) - 1`
+        else if (isOp(op, "=") && n.kind === "num" && n.value === "1") limit = "1"
+        else throw ora.unimplemented("ROWNUM predicate")
+        // remove "ROWNUM op n" together with an adjacent AND
+        let from0 = j
+        let to0 = j + 3
+        if (isKw(toks[j - 1], "AND")) from0 = j - 1
+        else if (isKw(toks[j + 3], "AND")) to0 = j + 4
+        rest.push([from0, to0])
+        break
+      }
+    }
+    if (rest.length > 0) {
+      const [a, b] = rest[0]!
+      let left = tr.range(fromAt, a)
+      const right = tr.range(b, toks.length)
+      if (a === whereAt + 1 && (b >= toks.length || !isKw(toks[b - 1], "AND"))) {
+        // the predicate was the whole WHERE clause
+        const whereOnly = b >= toks.length || isKw(toks[b], "GROUP", "ORDER", "UNION")
+        if (whereOnly) left = tr.range(fromAt, whereAt)
+      }
+      body = `${left} ${right}`
+    }
+  }
+  const head = tr.range(0, listStart)
+  let sql = `${head} ${pieces.join(", ")} ${body}`
+  if (limit !== undefined) sql = `${sql} LIMIT ${limit}`
+  return { sql, shape: { items, from } }
+}

@@ -1,0 +1,248 @@
+/**
+ * Oracle column types as the server describes them on the wire (data type code, sizes, precision, scale,
+ * character set form), how Oracle DDL type names map onto DuckDB storage types, and how DuckDB result
+ * types are described when no declared Oracle type is known.
+ *
+ * Data type codes: node_modules/oracledb/lib/thin/protocol/constants.js (TNS_DATA_TYPE_*).
+ */
+import { DuckDBTypeId } from "@duckdb/node-api"
+import type { DuckDBType } from "@duckdb/node-api"
+
+/** Wire data type codes used by the server. */
+export const Dty = {
+  VARCHAR: 1,
+  NUMBER: 2,
+  LONG: 8,
+  ROWID: 11,
+  DATE: 12,
+  RAW: 23,
+  LONG_RAW: 24,
+  CHAR: 96,
+  BINARY_FLOAT: 100,
+  BINARY_DOUBLE: 101,
+  CURSOR: 102,
+  CLOB: 112,
+  BLOB: 113,
+  JSON: 119,
+  TIMESTAMP: 180,
+  TIMESTAMP_TZ: 181,
+  INTERVAL_YM: 182,
+  INTERVAL_DS: 183,
+  UROWID: 208,
+  TIMESTAMP_LTZ: 231,
+  BOOLEAN: 252
+} as const
+
+/** How values of a column are encoded on the wire. */
+export type ValueKind =
+  | "number"
+  | "float"
+  | "double"
+  | "varchar"
+  | "nvarchar"
+  | "raw"
+  | "date"
+  | "timestamp"
+  | "timestamptz"
+  | "timestampltz"
+  | "intervalds"
+  | "intervalym"
+  | "boolean"
+  | "clob"
+  | "nclob"
+  | "blob"
+  | "long"
+  | "longraw"
+  | "json"
+  | "rowid"
+
+/** A column type as Oracle declares and describes it. */
+export interface OraType {
+  readonly kind: ValueKind
+  readonly dty: number
+  readonly csfrm: number
+  /** Byte size sent as the describe max size. */
+  readonly maxSize: number
+  /** Size in characters (or bytes for byte-semantics types). */
+  readonly charSize: number
+  /** NUMBER precision, FLOAT binary precision, TIMESTAMP fractional precision (sent in the scale byte). */
+  readonly precision: number
+  readonly scale: number
+  /** DATA_TYPE as the data dictionary shows it. */
+  readonly dictName: string
+  /** DATA_PRECISION / DATA_SCALE as the dictionary shows them (null when Oracle shows NULL). */
+  readonly dictPrecision: number | null
+  readonly dictScale: number | null
+  /** DuckDB storage type. */
+  readonly duck: string
+}
+
+const t = (o: OraType): OraType => o
+
+/** NUMBER with optional precision/scale. */
+export const numberType = (p?: number, s?: number): OraType => {
+  if (p === undefined && s === undefined)
+    return t({ kind: "number", dty: Dty.NUMBER, csfrm: 0, maxSize: 22, charSize: 0, precision: 0, scale: -127, dictName: "NUMBER", dictPrecision: null, dictScale: null, duck: "DOUBLE" })
+  const prec = p ?? 38
+  const sc = s ?? 0
+  const duck = prec <= 38 && sc >= 0 && sc <= prec ? `DECIMAL(${prec},${sc})` : sc === 0 ? "DECIMAL(38,0)" : "DOUBLE"
+  return t({ kind: "number", dty: Dty.NUMBER, csfrm: 0, maxSize: 22, charSize: 0, precision: prec, scale: sc, dictName: "NUMBER", dictPrecision: p ?? null, dictScale: sc, duck })
+}
+
+/** FLOAT(b) (binary precision). */
+export const floatType = (b = 126): OraType =>
+  t({ kind: "number", dty: Dty.NUMBER, csfrm: 0, maxSize: 22, charSize: 0, precision: b, scale: -127, dictName: "FLOAT", dictPrecision: b, dictScale: null, duck: "DOUBLE" })
+
+/** VARCHAR2(n) / NVARCHAR2(n) / CHAR(n) / NCHAR(n). */
+export const charType = (base: "VARCHAR2" | "NVARCHAR2" | "CHAR" | "NCHAR", n: number): OraType => {
+  const national = base.startsWith("N")
+  const fixed = base === "CHAR" || base === "NCHAR"
+  return t({
+    kind: national ? "nvarchar" : "varchar",
+    dty: fixed ? Dty.CHAR : Dty.VARCHAR,
+    csfrm: national ? 2 : 1,
+    maxSize: national ? n * 2 : n,
+    charSize: n,
+    precision: 0,
+    scale: 0,
+    dictName: base,
+    dictPrecision: null,
+    dictScale: null,
+    duck: "VARCHAR"
+  })
+}
+
+export const rawType = (n: number): OraType =>
+  t({ kind: "raw", dty: Dty.RAW, csfrm: 0, maxSize: n, charSize: n, precision: 0, scale: 0, dictName: "RAW", dictPrecision: null, dictScale: null, duck: "BLOB" })
+
+export const dateType: OraType = t({ kind: "date", dty: Dty.DATE, csfrm: 0, maxSize: 7, charSize: 0, precision: 0, scale: 0, dictName: "DATE", dictPrecision: null, dictScale: null, duck: "TIMESTAMP_S" })
+
+export const timestampType = (fsp = 6, zone: "" | "tz" | "ltz" = ""): OraType =>
+  t({
+    kind: zone === "" ? "timestamp" : zone === "tz" ? "timestamptz" : "timestampltz",
+    dty: zone === "" ? Dty.TIMESTAMP : zone === "tz" ? Dty.TIMESTAMP_TZ : Dty.TIMESTAMP_LTZ,
+    csfrm: 0,
+    maxSize: zone === "tz" ? 13 : 11,
+    charSize: 0,
+    precision: 0,
+    scale: fsp,
+    dictName: `TIMESTAMP(${fsp})${zone === "tz" ? " WITH TIME ZONE" : zone === "ltz" ? " WITH LOCAL TIME ZONE" : ""}`,
+    dictPrecision: null,
+    dictScale: fsp,
+    duck: zone === "" ? (fsp > 6 ? "TIMESTAMP_NS" : "TIMESTAMP") : "TIMESTAMPTZ"
+  })
+
+export const intervalDsType = (lead = 2, fsp = 6): OraType =>
+  t({ kind: "intervalds", dty: Dty.INTERVAL_DS, csfrm: 0, maxSize: 11, charSize: 0, precision: lead, scale: fsp, dictName: `INTERVAL DAY(${lead}) TO SECOND(${fsp})`, dictPrecision: lead, dictScale: fsp, duck: "INTERVAL" })
+
+export const intervalYmType = (lead = 2): OraType =>
+  t({ kind: "intervalym", dty: Dty.INTERVAL_YM, csfrm: 0, maxSize: 5, charSize: 0, precision: lead, scale: 0, dictName: `INTERVAL YEAR(${lead}) TO MONTH`, dictPrecision: lead, dictScale: 0, duck: "INTERVAL" })
+
+const simple = (kind: ValueKind, dty: number, maxSize: number, dictName: string, duck: string, csfrm = 0): OraType =>
+  t({ kind, dty, csfrm, maxSize, charSize: 0, precision: 0, scale: 0, dictName, dictPrecision: null, dictScale: null, duck })
+
+export const binaryFloatType = simple("float", Dty.BINARY_FLOAT, 4, "BINARY_FLOAT", "FLOAT")
+export const binaryDoubleType = simple("double", Dty.BINARY_DOUBLE, 8, "BINARY_DOUBLE", "DOUBLE")
+export const booleanType = simple("boolean", Dty.BOOLEAN, 4, "BOOLEAN", "BOOLEAN")
+export const clobType = simple("clob", Dty.CLOB, 4000, "CLOB", "VARCHAR", 1)
+export const nclobType = simple("nclob", Dty.CLOB, 4000, "NCLOB", "VARCHAR", 2)
+export const blobType = simple("blob", Dty.BLOB, 4000, "BLOB", "BLOB")
+export const longType = simple("long", Dty.LONG, 0x7fffffff, "LONG", "VARCHAR", 1)
+export const longRawType = simple("longraw", Dty.LONG_RAW, 0x7fffffff, "LONG RAW", "BLOB")
+export const jsonType = simple("json", Dty.JSON, 8200, "JSON", "JSON")
+export const rowidType = simple("rowid", Dty.ROWID, 10, "ROWID", "VARCHAR")
+
+/** Parser input: upper-cased words and punctuation of a type specification. */
+export interface TypeTokens {
+  readonly words: ReadonlyArray<string>
+}
+
+/**
+ * Parses an Oracle type specification such as `VARCHAR2(20 CHAR)`, `NUMBER(*,2)`,
+ * `TIMESTAMP(3) WITH LOCAL TIME ZONE`, `INTERVAL DAY(3) TO SECOND`, `LONG RAW`.
+ * Returns undefined when the text is not a supported Oracle type.
+ */
+export const parseOracleType = (spec: string): OraType | undefined => {
+  const s = spec.trim().toUpperCase().replace(/\s+/g, " ").replace(/\s*\(\s*/g, "(").replace(/\s*\)\s*/g, ")").replace(/\s*,\s*/g, ",")
+  let m: RegExpMatchArray | null
+  const args = (x: string | undefined) => (x === undefined ? [] : x.split(","))
+  if ((m = s.match(/^(VARCHAR2|VARCHAR|NVARCHAR2|CHAR|NCHAR|CHARACTER)(?:\((\d+)(?: (?:CHAR|BYTE))?\))?$/)) !== null) {
+    const base = m[1] === "VARCHAR" ? "VARCHAR2" : m[1] === "CHARACTER" ? "CHAR" : (m[1] as "VARCHAR2" | "NVARCHAR2" | "CHAR" | "NCHAR")
+    const n = m[2] !== undefined ? Number(m[2]) : base === "CHAR" || base === "NCHAR" ? 1 : 4000
+    return charType(base, n)
+  }
+  if ((m = s.match(/^(?:NUMBER|NUMERIC|DECIMAL|DEC)(?:\(([^)]*)\))?$/)) !== null) {
+    const a = args(m[1])
+    if (a.length === 0) return s.startsWith("NUMBER") ? numberType() : numberType(38, 0)
+    const p = a[0] === "*" ? undefined : Number(a[0])
+    const sc = a[1] !== undefined ? Number(a[1]) : 0
+    return numberType(p ?? 38, sc)
+  }
+  if (/^(INTEGER|INT|SMALLINT)$/.test(s)) return numberType(38, 0)
+  if ((m = s.match(/^FLOAT(?:\((\d+)\))?$/)) !== null) return floatType(m[1] !== undefined ? Number(m[1]) : 126)
+  if (s === "REAL") return floatType(63)
+  if (s === "DOUBLE PRECISION") return floatType(126)
+  if (s === "BINARY_FLOAT") return binaryFloatType
+  if (s === "BINARY_DOUBLE") return binaryDoubleType
+  if ((m = s.match(/^RAW\((\d+)\)$/)) !== null) return rawType(Number(m[1]))
+  if (s === "DATE") return dateType
+  if ((m = s.match(/^TIMESTAMP(?:\((\d)\))?( WITH TIME ZONE| WITH LOCAL TIME ZONE)?$/)) !== null)
+    return timestampType(m[1] !== undefined ? Number(m[1]) : 6, m[2] === undefined ? "" : m[2].includes("LOCAL") ? "ltz" : "tz")
+  if ((m = s.match(/^INTERVAL DAY(?:\((\d)\))? TO SECOND(?:\((\d)\))?$/)) !== null)
+    return intervalDsType(m[1] !== undefined ? Number(m[1]) : 2, m[2] !== undefined ? Number(m[2]) : 6)
+  if ((m = s.match(/^INTERVAL YEAR(?:\((\d)\))? TO MONTH$/)) !== null) return intervalYmType(m[1] !== undefined ? Number(m[1]) : 2)
+  if (s === "BOOLEAN") return booleanType
+  if (s === "CLOB") return clobType
+  if (s === "NCLOB") return nclobType
+  if (s === "BLOB") return blobType
+  if (s === "LONG RAW") return longRawType
+  if (s === "LONG") return longType
+  if (s === "JSON") return jsonType
+  if (s === "ROWID" || (m = s.match(/^UROWID(?:\(\d+\))?$/)) !== null) return rowidType
+  return undefined
+}
+
+/** Describes a DuckDB result column that has no declared Oracle type. */
+export const inferFromDuck = (type: DuckDBType, version: "19c" | "23ai"): OraType => {
+  switch (type.typeId) {
+    case DuckDBTypeId.BOOLEAN:
+      return version === "23ai" ? booleanType : numberType()
+    case DuckDBTypeId.TINYINT:
+    case DuckDBTypeId.SMALLINT:
+    case DuckDBTypeId.INTEGER:
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.UTINYINT:
+    case DuckDBTypeId.USMALLINT:
+    case DuckDBTypeId.UINTEGER:
+    case DuckDBTypeId.UBIGINT:
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.UHUGEINT:
+    case DuckDBTypeId.DOUBLE:
+      return numberType()
+    case DuckDBTypeId.DECIMAL: {
+      const d = type as unknown as { width: number; scale: number }
+      return numberType(d.width, d.scale)
+    }
+    case DuckDBTypeId.FLOAT:
+      return binaryFloatType
+    case DuckDBTypeId.DATE:
+    case DuckDBTypeId.TIMESTAMP_S:
+      return dateType
+    case DuckDBTypeId.TIMESTAMP:
+      return timestampType(6)
+    case DuckDBTypeId.TIMESTAMP_MS:
+      return timestampType(3)
+    case DuckDBTypeId.TIMESTAMP_NS:
+      return timestampType(9)
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return timestampType(6, "tz")
+    case DuckDBTypeId.INTERVAL:
+      return intervalDsType(9, 6)
+    case DuckDBTypeId.BLOB:
+      return rawType(2000)
+    case DuckDBTypeId.VARCHAR:
+      return type.alias === "JSON" ? jsonType : charType("VARCHAR2", 4000)
+    default:
+      return charType("VARCHAR2", 4000)
+  }
+}
