@@ -475,7 +475,11 @@ export class HanaConnection {
     const t = translate(sql, this.sessionValues())
     if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t)
     if (t.params > 0) throw HanaError.syntax("parameters are only allowed in prepared statements", 0)
-    const outcome = await this.inTransaction(session, commit, () => session.run(t.sql))
+    const outcome = await this.inTransaction(session, commit, async () => {
+      const out = await session.run(t.sql)
+      if (t.kind === "ddl" && t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
+      return out
+    })
     return this.outcomeReply(session, t, outcome, undefined, request)
   }
 
@@ -789,6 +793,23 @@ export class HanaConnection {
  */
 const bindTypes = (values: readonly unknown[]): (DuckDBType | undefined)[] =>
   values.map((v) => (typeof v === "number" && !Number.isSafeInteger(v) && Number.isFinite(v) && Number.isInteger(v) ? DOUBLE : undefined))
+
+/** Copies the declared HANA column types (DuckDB column comments) of one table to another with the same columns. */
+const copyDeclaredTypes = async (session: Session, from: string, to: string): Promise<void> => {
+  const rows = await session.queryAll(`SELECT column_name, comment FROM duckdb_columns() WHERE table_oid = (SELECT table_oid FROM duckdb_tables() WHERE table_oid IN (SELECT table_oid FROM duckdb_columns()) AND ${oidMatch(from)}) AND comment IS NOT NULL AND comment <> ''`)
+  const statements = rows.map(([name, comment]) => `COMMENT ON COLUMN ${to}.${quoteIdent(String(name))} IS ${quoteString(String(comment))}`)
+  if (statements.length > 0) await session.execute(statements.join("; "))
+}
+
+const quoteIdent = (duckName: string): string => `"${duckName.replace(/"/g, '""')}"`
+
+/** SQL condition selecting a duckdb_tables() row by a quoted, possibly schema-qualified DuckDB name. */
+const oidMatch = (qualifiedName: string): string => {
+  const parts = qualifiedName.split(/"\."/).map((p) => p.replace(/^"|"$/g, "").replace(/""/g, '"'))
+  return parts.length === 2
+    ? `schema_name = ${quoteString(parts[0]!)} AND table_name = ${quoteString(parts[1]!)}`
+    : `table_name = ${quoteString(parts[0]!)} AND (database_name = 'temp' OR schema_name = current_schema()) ORDER BY database_name = 'temp' DESC LIMIT 1`
+}
 
 const duckTypeToHana = (duck: string): HanaType => {
   const m = /^DECIMAL\((\d+),(\d+)\)$/.exec(duck)

@@ -113,7 +113,7 @@ const KEYWORDS = new Set(
     "OFFSET ON ONLY OR ORDER OUTER OVER PARTITION PRECEDING PRIMARY RANGE RECURSIVE REFERENCES RESTRICT RIGHT ROW ROWS " +
     "SELECT SET SOME TABLE THEN TO TRUE UNBOUNDED UNION UNIQUE UNKNOWN UPDATE USING VALUES VIEW WHEN WHERE WITH " +
     "ACTION RENAME TEMPORARY TEMP LOCAL GLOBAL SCHEMA TRUNCATE COMMENT SECOND MINUTE HOUR DAY MONTH YEAR " +
-    "LATERAL FILTER WITHIN LAST ASYMMETRIC SYMMETRIC SIMILAR ILIKE GLOB ANTI SEMI POSITIONAL QUALIFY WINDOW GROUPING CUBE ROLLUP SETS TIES"
+    "LATERAL FILTER WITHIN INDEX SEQUENCE START INCREMENT MAXVALUE MINVALUE CYCLE LAST ASYMMETRIC SYMMETRIC SIMILAR ILIKE GLOB ANTI SEMI POSITIONAL QUALIFY WINDOW GROUPING CUBE ROLLUP SETS TIES"
   ).split(" ")
 )
 
@@ -155,7 +155,7 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_to_decimal(x, p := 34, s := 10) AS CAST(x AS DECIMAL(34, 10))",
   "CREATE OR REPLACE TEMP MACRO hana_to_date(x, f := NULL) AS CAST(x AS DATE)",
   "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CAST(x AS TIMESTAMP)",
-  "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS d + to_days(CAST(n AS INTEGER))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS d + CAST(n AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS CAST(d AS TIMESTAMP) + to_microseconds(CAST(n * 1000000 AS BIGINT))",
   "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS datediff('day', CAST(a AS DATE), CAST(b AS DATE))",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS instr(h, n)",
@@ -193,7 +193,13 @@ export type Translated =
       /** For `INSERT INTO t [(cols)] VALUES (?, ...)`: the target and the column of each `?`, in order. */
       readonly insert?: { readonly schema: string | undefined; readonly table: string; readonly columns: readonly string[] | undefined }
     }
-  | { readonly kind: "ddl"; readonly sql: string; readonly params: number }
+  | {
+      readonly kind: "ddl"
+      readonly sql: string
+      readonly params: number
+      /** CREATE TABLE … LIKE: copy the declared column types (comments) from this DuckDB table to the new one. */
+      readonly copyTypes?: { readonly from: string; readonly to: string }
+    }
   | { readonly kind: "commit" }
   | { readonly kind: "rollback" }
   | { readonly kind: "setSchema"; readonly schema: string }
@@ -247,6 +253,14 @@ const rewrite = (tokens: readonly Token[], session: SessionValues): string => {
       case "word": {
         const U = tok.v.toUpperCase()
         const qualified = prev?.t === "op" && prev.v === "."
+        if (qualified && (U === "NEXTVAL" || U === "CURRVAL")) {
+          // seq.NEXTVAL → nextval('"SEQ"'): drop the already emitted "SEQ" and "."
+          parts.pop()
+          const seq = parts.pop() ?? ""
+          const owner = tokens[i - 3]?.t === "op" && tokens[i - 3]!.v === "." ? parts.splice(-2, 2)[0] + "." : ""
+          parts.push(`${U.toLowerCase()}(${quoteString(owner + seq)})`)
+          break
+        }
         const call = next?.t === "op" && next.v === "("
         const prevWord = upper(prev)
         if (!qualified && U === "AS" && next !== undefined && next.t === "word" && TYPE_NAMES.has(next.v.toUpperCase()) && castContext(tokens, i)) {
@@ -323,7 +337,7 @@ export const SPECIAL_COLUMN_NAMES: ReadonlyMap<string, string> = new Map([
   ["getvariable('hana_user')", "CURRENT_USER"],
   ["getvariable('hana_connection_id')", "CURRENT_CONNECTION"],
   ["CAST(now() AS TIMESTAMP)", "CURRENT_TIMESTAMP"],
-  ["CAST(timezone('UTC', now()) AS TIMESTAMP)", "CURRENT_UTCTIMESTAMP"],
+  ["CAST(main.timezone('UTC', now()) AS TIMESTAMP)", "CURRENT_UTCTIMESTAMP"],
   ["CURRENT_DATE", "CURRENT_DATE"],
   ["CURRENT_TIME", "CURRENT_TIME"]
 ])
@@ -579,7 +593,8 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
   if (upper(rest[0]) === "LIKE") {
     const [ls, ln, lu] = qualifiedName(rest, 1)
     const withData = upper(rest[1 + lu]) === "WITH" && upper(rest[2 + lu]) === "DATA"
-    return { kind: "ddl", sql: `${create} ${target} AS SELECT * FROM ${qualified(ls, ln)}${withData ? "" : " LIMIT 0"}`, params: 0 }
+    const from = qualified(ls, ln)
+    return { kind: "ddl", sql: `${create} ${target} AS SELECT * FROM ${from}${withData ? "" : " LIMIT 0"}`, params: 0, copyTypes: { from, to: target } }
   }
   if (upper(rest[0]) === "AS") {
     let q = rest.slice(1)

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import type { HdbClient } from "./hana/client.ts"
+
+describe("HANA test server: the accepted SQL subset (testkit/hana/README.md)", () => {
+  let server: HanaTestServerHandle
+  let c: HdbClient
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
+    await exec(c, "CREATE TABLE s1 (id INT PRIMARY KEY, v NVARCHAR(10))")
+  })
+  afterAll(async () => {
+    closeQuietly(c)
+    await server.close()
+  })
+
+  it("runs INSERT … SELECT, UPSERT/REPLACE, TOP, LIMIT/OFFSET, CTEs, joins and FOR UPDATE", async () => {
+    await exec(c, "INSERT INTO s1 VALUES (1, N'one')")
+    await exec(c, "INSERT INTO s1 (id, v) SELECT 2, 'two' FROM DUMMY")
+    await exec(c, "UPSERT s1 VALUES (1, 'uno') WITH PRIMARY KEY")
+    await exec(c, "REPLACE s1 (id, v) VALUES (3, 'tres')")
+    expect(await exec(c, "SELECT * FROM s1 ORDER BY id")).toEqual([
+      { ID: 1, V: "uno" },
+      { ID: 2, V: "two" },
+      { ID: 3, V: "tres" }
+    ])
+    expect(await exec(c, "SELECT DISTINCT TOP 2 v FROM s1 ORDER BY v")).toEqual([{ V: "tres" }, { V: "two" }])
+    expect(await exec(c, "SELECT v FROM s1 ORDER BY id LIMIT 1 OFFSET 1")).toEqual([{ V: "two" }])
+    expect(await exec(c, "WITH x AS (SELECT id FROM s1) SELECT COUNT(*) AS N FROM x")).toEqual([{ N: 3 }])
+    expect(await exec(c, "SELECT a.id, b.v FROM s1 a INNER JOIN s1 b ON a.id = b.id WHERE a.id IN (1, 2) ORDER BY a.id")).toEqual([
+      { ID: 1, V: "uno" },
+      { ID: 2, V: "two" }
+    ])
+    expect(await exec(c, "SELECT id FROM s1 WHERE id = 1 FOR UPDATE")).toEqual([{ ID: 1 }])
+  })
+
+  it("maps HANA functions, casts, literals and special values", async () => {
+    expect(
+      await exec(c, `SELECT CAST(1.5 AS NVARCHAR(10)) AS A, TO_VARCHAR(42) AS T, ADD_DAYS(TO_DATE('2024-01-31'), 1) AS N,
+        DAYS_BETWEEN(TO_DATE('2024-01-01'), TO_DATE('2024-03-01')) AS B, LOCATE('hana', 'n') AS L, NVL(NULL, 2) AS V,
+        X'ABCD' AS X, UCASE('a') AS U FROM DUMMY`)
+    ).toEqual([{ A: "1.5", T: "42", N: "2024-02-01", B: 60, L: 3, V: 2, X: Buffer.from("abcd", "hex"), U: "A" }])
+    const [row] = await exec<Array<Record<string, unknown>>>(c, "SELECT CURRENT_DATE, CURRENT_TIMESTAMP, CURRENT_UTCTIMESTAMP FROM DUMMY")
+    expect(Object.keys(row!)).toEqual(["CURRENT_DATE", "CURRENT_TIMESTAMP", "CURRENT_UTCTIMESTAMP"])
+    expect(row!["CURRENT_DATE"]).toMatch(/^\d{4}-\d\d-\d\d$/)
+  })
+
+  it("runs CREATE TABLE LIKE / AS, ALTER TABLE ADD/DROP, TRUNCATE, indexes and sequences", async () => {
+    await exec(c, "CREATE TABLE s2 LIKE s1 WITH DATA")
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM s2")).toEqual([{ N: 3 }])
+    await exec(c, "ALTER TABLE s2 ADD (extra DECIMAL(5,1), note NVARCHAR(3))")
+    await exec(c, "ALTER TABLE s2 DROP (note)")
+    expect(await exec(c, "SELECT COLUMN_NAME, DATA_TYPE_NAME, LENGTH, SCALE FROM SYS.TABLE_COLUMNS WHERE TABLE_NAME = 'S2' ORDER BY POSITION")).toEqual([
+      { COLUMN_NAME: "ID", DATA_TYPE_NAME: "INTEGER", LENGTH: 10, SCALE: null },
+      { COLUMN_NAME: "V", DATA_TYPE_NAME: "NVARCHAR", LENGTH: 10, SCALE: null },
+      { COLUMN_NAME: "EXTRA", DATA_TYPE_NAME: "DECIMAL", LENGTH: 5, SCALE: 1 }
+    ])
+    await exec(c, "TRUNCATE TABLE s2")
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM s2")).toEqual([{ N: 0 }])
+    await exec(c, "CREATE TABLE s3 AS (SELECT id * 10 AS big FROM s1) WITH NO DATA")
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM s3")).toEqual([{ N: 0 }])
+    await exec(c, "CREATE INDEX i1 ON s1 (v)")
+    await exec(c, "CREATE SEQUENCE seq1")
+    const [first] = await exec<Array<Record<string, number>>>(c, "SELECT seq1.NEXTVAL FROM DUMMY")
+    expect(Object.values(first!)).toEqual([1])
+    await exec(c, "DROP SEQUENCE seq1")
+  })
+
+  it("accepts and ignores session settings, grants and isolation levels", async () => {
+    await exec(c, "GRANT SELECT ON s1 TO PUBLIC")
+    await exec(c, "SET 'APPLICATION' = 'tests'")
+    await exec(c, "SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM s1")).toEqual([{ N: 3 }])
+  })
+
+  it("rejects what is outside the subset with a HANA error", async () => {
+    expect((await failure(exec(c, "EXPLAIN PLAN FOR SELECT * FROM s1"))).code).toBe(257)
+    expect((await failure(exec(c, "CREATE PROCEDURE p AS BEGIN END"))).code).toBe(257)
+    expect((await failure(exec(c, "SELECT 'unterminated FROM DUMMY"))).code).toBe(257)
+    expect((await failure(exec(c, "DROP SCHEMA nope"))).code).toBe(362)
+    expect((await failure(exec(c, "SELECT CAST(1 AS FANCYTYPE) FROM DUMMY"))).code).toBe(257)
+  })
+})
