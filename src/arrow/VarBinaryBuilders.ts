@@ -1,7 +1,12 @@
 /**
  * Builders for variable-length Arrow types: utf8 and binary (Int32 offsets) and large_utf8 and large_binary
- * (64-bit offsets, used for Oracle CLOB/BLOB). Strings are encoded straight into a growing byte buffer with Node's
- * native UTF-8 writer; byte arrays are copied in.
+ * (64-bit offsets, used for Oracle CLOB/BLOB).
+ *
+ * Strings are encoded with Node's native UTF-8 writer. Because a native call per short string costs more than the
+ * encoding itself, strings are first collected and written a chunk at a time (one `join` + one write): their
+ * offsets are set assuming one byte per UTF-16 unit, and the write's byte count proves it (any non-ASCII unit
+ * takes more than one byte). When a chunk turns out not to be ASCII it is rewritten string by string and the
+ * builder writes strings one at a time for the rest of the batch. Byte arrays are copied in directly.
  */
 import type { Binary, Data, LargeBinary, LargeUtf8, Utf8 } from "apache-arrow"
 import { ArrowAssemblyError } from "./ArrowAssemblyError.ts"
@@ -15,32 +20,51 @@ interface Utf8Writer {
 const hasUtf8Write = typeof (Buffer.prototype as Utf8Writer).utf8Write === "function"
 const INT32_MAX = 2147483647
 const TWO_POW_32 = 4294967296
-/** Strings up to this many UTF-16 units are tried as ASCII in JS before falling back to the native writer. */
-const SHORT_STRING = 12
-
-/** Strings longer than this many UTF-16 units are measured before reserving space. */
-const LONG_STRING = 65_536
+/** Bytes per row assumed for the first data allocation when nothing better is known. */
+const INITIAL_BYTES_PER_ROW = 16
+/** Strings collected before a chunk is written. */
+const CHUNK_STRINGS = 2048
+/** UTF-16 units collected before a chunk is written (bounds the joined string). */
+const CHUNK_UNITS = 65_536
 
 const writeNative = (data: Buffer & Utf8Writer, text: string, position: number): number =>
   hasUtf8Write ? data.utf8Write!(text, position) : data.write(text, position, "utf8")
 
-/** Bytes per row assumed for the first data allocation when nothing better is known. */
-const INITIAL_BYTES_PER_ROW = 16
-
-/** Shared byte-buffer handling for both offset widths. */
+/** Shared byte-buffer, chunked string writing and validity handling for both offset widths. */
 abstract class ByteDataBuilder<T extends Utf8 | Binary | LargeUtf8 | LargeBinary> extends BaseColumnBuilder<T> {
   protected data: Buffer = Buffer.alloc(0)
-  /** Bytes used in `data`. */
+  /** Bytes written to `data`. */
   protected position = 0
   protected capacity = 0
   private dataHint: number
+  /** Non-empty strings appended but not yet written; their rows start at `chunkStartRow`. */
+  private pending: Array<string> = []
+  /** UTF-16 units in `pending`. */
+  private pendingUnits = 0
+  private chunkStartRow = 0
+  /** False once a chunk was found not to be ASCII: strings are then written one at a time until `finish()`. */
+  private chunked = true
 
   constructor(type: T, options?: ColumnBuilderOptions) {
     super(type, options)
     this.dataHint = this.capacityHint * INITIAL_BYTES_PER_ROW
   }
 
-  protected growData(minBytes: number): void {
+  /** Value bytes appended so far, counting pending strings at one byte per UTF-16 unit. */
+  protected get usedBytes(): number {
+    return this.position + this.pendingUnits
+  }
+
+  /** Stores end offset `value` of row `index - 1` (offset slot `index`). */
+  protected abstract setOffset(index: number, value: number): void
+  /** Reads offset slot `index`. */
+  protected abstract getOffset(index: number): number
+  /** Grows the offsets to hold at least `neededRows` rows. */
+  protected abstract growRows(neededRows: number): void
+  /** Throws when `end` bytes exceed what the offset width can address. */
+  protected abstract checkEnd(end: number): void
+
+  private growData(minBytes: number): void {
     const old = this.data
     const size = Math.max(minBytes, old.length * 2, old.length === 0 ? this.dataHint : 0, 1024)
     const next = Buffer.alloc(size)
@@ -48,41 +72,52 @@ abstract class ByteDataBuilder<T extends Utf8 | Binary | LargeUtf8 | LargeBinary
     this.data = next
   }
 
-  /** Writes `text` as UTF-8 at the current position and returns the new end position (not yet committed). */
-  protected writeUtf8(text: string): number {
-    const position = this.position
-    // A UTF-16 code unit never needs more than 3 UTF-8 bytes (a surrogate pair: 4 bytes for 2 units); long texts
-    // (CLOBs) are measured instead so they do not reserve three times their size.
-    const worst = text.length > LONG_STRING ? Buffer.byteLength(text, "utf8") : text.length * 3
-    if (position + worst > this.data.length) this.growData(position + worst)
-    const data = this.data as Buffer & Utf8Writer
-    const n = text.length
-    if (n <= SHORT_STRING) {
-      // Short ASCII strings: a JS loop beats the native call's fixed cost; bail out at the first non-ASCII unit.
-      let end = position
-      for (let k = 0; k < n; k++) {
-        const code = text.charCodeAt(k)
-        if (code >= 0x80) return position + writeNative(data, text, position)
-        data[end++] = code
-      }
-      return end
-    }
-    return position + writeNative(data, text, position)
-  }
-
-  /** Copies `bytes` at the current position and returns the new end position (not yet committed). */
-  protected writeBytes(bytes: Uint8Array): number {
-    const position = this.position
-    const end = position + bytes.byteLength
-    if (end > this.data.length) this.growData(end)
-    this.data.set(bytes, position)
-    return end
+  /** Makes room for `text` at the current position: 3 bytes per UTF-16 unit at most (4 per surrogate pair). */
+  private reserveText(text: string): void {
+    const worst = text.length > CHUNK_UNITS ? Buffer.byteLength(text, "utf8") : text.length * 3
+    if (this.position + worst > this.data.length) this.growData(this.position + worst)
   }
 
   /** Appends a non-null string, UTF-8 encoded. */
-  abstract appendString(value: string): void
+  appendString(value: string): void {
+    const i = this.rows
+    if (i === this.capacity) this.growRows(i + 1)
+    if (this.chunked && value.length <= CHUNK_UNITS) {
+      if (value.length > 0) {
+        this.pending.push(value)
+        this.pendingUnits += value.length
+      }
+      this.setOffset(i + 1, this.position + this.pendingUnits)
+      this.rows = i + 1
+      if (this.pending.length === CHUNK_STRINGS || this.pendingUnits >= CHUNK_UNITS) this.writePending()
+      return
+    }
+    this.writePending()
+    this.reserveText(value)
+    const end = this.position + writeNative(this.data, value, this.position)
+    this.checkEnd(end)
+    this.commit(i, end)
+  }
+
   /** Appends non-null bytes (for utf8 columns they must already be valid UTF-8). */
-  abstract appendBytes(value: Uint8Array): void
+  appendBytes(value: Uint8Array): void {
+    const i = this.rows
+    if (i === this.capacity) this.growRows(i + 1)
+    this.writePending()
+    const end = this.position + value.byteLength
+    this.checkEnd(end)
+    if (end > this.data.length) this.growData(end)
+    this.data.set(value, this.position)
+    this.commit(i, end)
+  }
+
+  appendNull(): void {
+    const i = this.rows
+    if (i === this.capacity) this.growRows(i + 1)
+    this.validity.setNull(i)
+    this.setOffset(i + 1, this.position + this.pendingUnits)
+    this.rows = i + 1
+  }
 
   append(value: unknown): void {
     if (value === null || value === undefined) this.appendNull()
@@ -91,12 +126,59 @@ abstract class ByteDataBuilder<T extends Utf8 | Binary | LargeUtf8 | LargeBinary
     else throw this.invalid(value, "a string or Uint8Array")
   }
 
+  reserve(additional: number): void {
+    if (this.rows + additional > this.capacity) this.growRows(this.rows + additional)
+  }
+
+  /** Records a row written directly (nothing pending) ending at byte `end`. */
+  private commit(i: number, end: number): void {
+    this.position = end
+    this.setOffset(i + 1, end)
+    this.rows = i + 1
+    this.chunkStartRow = this.rows
+  }
+
+  /** Writes the pending strings, fixing their rows' offsets if the chunk was not ASCII. */
+  protected writePending(): void {
+    const pending = this.pending
+    if (pending.length === 0) {
+      this.chunkStartRow = this.rows
+      return
+    }
+    const joined = pending.length === 1 ? pending[0]! : pending.join("")
+    this.reserveText(joined)
+    const start = this.position
+    const written = writeNative(this.data, joined, start)
+    let end = start + written
+    if (written !== joined.length) {
+      // Not all ASCII: rewrite string by string and correct every offset of the chunk.
+      this.chunked = false
+      let next = 0
+      let previous = start
+      end = start
+      for (let r = this.chunkStartRow; r < this.rows; r++) {
+        const assumed = this.getOffset(r + 1)
+        if (assumed !== previous) end += writeNative(this.data, pending[next++]!, end)
+        previous = assumed
+        this.setOffset(r + 1, end)
+      }
+    }
+    pending.length = 0
+    this.pendingUnits = 0
+    this.checkEnd(end)
+    this.position = end
+    this.chunkStartRow = this.rows
+  }
+
   /** Takes the used bytes and resets the data buffer, remembering its size as the next hint. */
   protected finishData(): Uint8Array {
+    this.writePending()
     const bytes = new Uint8Array(this.data.buffer, this.data.byteOffset, this.position)
     if (this.position > 0) this.dataHint = this.position
     this.data = Buffer.alloc(0)
     this.position = 0
+    this.chunkStartRow = 0
+    this.chunked = true
     return bytes
   }
 }
@@ -105,7 +187,7 @@ abstract class ByteDataBuilder<T extends Utf8 | Binary | LargeUtf8 | LargeBinary
 export class VarBinaryBuilder<T extends Utf8 | Binary> extends ByteDataBuilder<T> {
   private offsets = new Int32Array(1)
 
-  private growRows(neededRows: number): void {
+  protected growRows(neededRows: number): void {
     const capacity = grownCapacity(this.capacity, neededRows, this.capacityHint)
     const next = new Int32Array(capacity + 1)
     next.set(this.offsets.subarray(0, this.rows + 1))
@@ -113,50 +195,31 @@ export class VarBinaryBuilder<T extends Utf8 | Binary> extends ByteDataBuilder<T
     this.capacity = capacity
   }
 
-  private commit(i: number, end: number): void {
+  protected setOffset(index: number, value: number): void {
+    this.offsets[index] = value
+  }
+
+  protected getOffset(index: number): number {
+    return this.offsets[index]!
+  }
+
+  protected checkEnd(end: number): void {
     if (end > INT32_MAX) {
       throw new ArrowAssemblyError(
         `more than 2 GiB of ${this.type} data in one batch; use a large type or fewer rows per batch`,
         this.name
       )
     }
-    this.position = end
-    this.offsets[i + 1] = end
-    this.rows = i + 1
-  }
-
-  appendString(value: string): void {
-    const i = this.rows
-    if (i === this.capacity) this.growRows(i + 1)
-    this.commit(i, this.writeUtf8(value))
-  }
-
-  appendBytes(value: Uint8Array): void {
-    const i = this.rows
-    if (i === this.capacity) this.growRows(i + 1)
-    this.commit(i, this.writeBytes(value))
-  }
-
-  appendNull(): void {
-    const i = this.rows
-    if (i === this.capacity) this.growRows(i + 1)
-    this.validity.setNull(i)
-    this.offsets[i + 1] = this.position
-    this.rows = i + 1
-  }
-
-  reserve(additional: number): void {
-    if (this.rows + additional > this.capacity) this.growRows(this.rows + additional)
   }
 
   get byteLength(): number {
-    return this.position + (this.rows + 1) * 4 + this.validity.byteLength
+    return this.usedBytes + (this.rows + 1) * 4 + this.validity.byteLength
   }
 
   finish(): Data<T> {
+    const bytes = this.finishData()
     const length = this.rows
     const offsets = this.offsets.subarray(0, length + 1)
-    const bytes = this.finishData()
     const { nullBitmap, nullCount } = this.finishValidity()
     this.offsets = new Int32Array(1)
     this.capacity = 0
@@ -170,7 +233,7 @@ export class LargeVarBinaryBuilder<T extends LargeUtf8 | LargeBinary> extends By
   /** The same memory as `offsets`, as (low, high) 32-bit words, so offsets are written without bigints. */
   private offsetWords = new Int32Array(this.offsets.buffer)
 
-  private growRows(neededRows: number): void {
+  protected growRows(neededRows: number): void {
     const capacity = grownCapacity(this.capacity, neededRows, this.capacityHint)
     const next = new BigInt64Array(capacity + 1)
     next.set(this.offsets.subarray(0, this.rows + 1))
@@ -179,45 +242,26 @@ export class LargeVarBinaryBuilder<T extends LargeUtf8 | LargeBinary> extends By
     this.capacity = capacity
   }
 
-  private commit(i: number, end: number): void {
-    this.position = end
-    const hi = Math.floor(end / TWO_POW_32)
-    this.offsetWords[2 * i + 2] = end - hi * TWO_POW_32
-    this.offsetWords[2 * i + 3] = hi
-    this.rows = i + 1
+  protected setOffset(index: number, value: number): void {
+    const hi = Math.floor(value / TWO_POW_32)
+    this.offsetWords[2 * index] = value - hi * TWO_POW_32
+    this.offsetWords[2 * index + 1] = hi
   }
 
-  appendString(value: string): void {
-    const i = this.rows
-    if (i === this.capacity) this.growRows(i + 1)
-    this.commit(i, this.writeUtf8(value))
+  protected getOffset(index: number): number {
+    return (this.offsetWords[2 * index]! >>> 0) + this.offsetWords[2 * index + 1]! * TWO_POW_32
   }
 
-  appendBytes(value: Uint8Array): void {
-    const i = this.rows
-    if (i === this.capacity) this.growRows(i + 1)
-    this.commit(i, this.writeBytes(value))
-  }
-
-  appendNull(): void {
-    const i = this.rows
-    if (i === this.capacity) this.growRows(i + 1)
-    this.validity.setNull(i)
-    this.commit(i, this.position)
-  }
-
-  reserve(additional: number): void {
-    if (this.rows + additional > this.capacity) this.growRows(this.rows + additional)
-  }
+  protected checkEnd(_end: number): void {}
 
   get byteLength(): number {
-    return this.position + (this.rows + 1) * 8 + this.validity.byteLength
+    return this.usedBytes + (this.rows + 1) * 8 + this.validity.byteLength
   }
 
   finish(): Data<T> {
+    const bytes = this.finishData()
     const length = this.rows
     const offsets = this.offsets.subarray(0, length + 1)
-    const bytes = this.finishData()
     const { nullBitmap, nullCount } = this.finishValidity()
     this.offsets = new BigInt64Array(1)
     this.offsetWords = new Int32Array(this.offsets.buffer)

@@ -31,6 +31,47 @@ describe("utf8 and large_utf8", () => {
     })
   }
 
+  for (const type of [new Utf8(), new LargeUtf8()]) {
+    it(`${type}: chunked ASCII writing survives any mix of ASCII, non-ASCII, empty, null, bytes and long texts (property)`, () => {
+      type Op = { kind: "string"; value: string } | { kind: "bytes"; value: string } | { kind: "null" }
+      const op: fc.Arbitrary<Op> = fc.oneof(
+        { weight: 20, arbitrary: fc.stringMatching(/^[ -~]{0,30}$/).map((value) => ({ kind: "string", value }) as Op) },
+        { weight: 2, arbitrary: fc.string({ unit: "grapheme", maxLength: 8 }).map((value) => ({ kind: "string", value }) as Op) },
+        { weight: 1, arbitrary: fc.constant({ kind: "null" } as Op) },
+        { weight: 1, arbitrary: fc.constant({ kind: "string", value: "" } as Op) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 6 }).map((value) => ({ kind: "bytes", value }) as Op) },
+        { weight: 1, arbitrary: fc.constantFrom("x", "é").map((c) => ({ kind: "string", value: c.repeat(70_000) }) as Op) }
+      )
+      fc.assert(
+        fc.property(fc.array(op, { maxLength: 5000 }), fc.integer({ min: 1, max: 3 }), (ops, batches) => {
+          const builder = makeColumnBuilder(type, { initialCapacity: 1 })
+          // the same builder is reused for several batches: chunked mode must come back after a fallback
+          for (let b = 0; b < batches; b++) {
+            const expected: Array<string | null> = []
+            for (const o of ops) {
+              if (o.kind === "null") {
+                builder.appendNull()
+                expected.push(null)
+              } else if (o.kind === "bytes") {
+                builder.append(new TextEncoder().encode(o.value))
+                expected.push(new TextDecoder().decode(new TextEncoder().encode(o.value)))
+              } else {
+                builder.append(o.value)
+                expected.push(new TextDecoder().decode(new TextEncoder().encode(o.value)))
+              }
+            }
+            const vector = roundTripBuilder(builder)
+            expect(vector.length).toBe(expected.length)
+            for (let i = 0; i < expected.length; i++) {
+              if (vector.get(i) !== expected[i]) expect({ row: i, value: vector.get(i) }).toEqual({ row: i, value: expected[i] })
+            }
+          }
+        }),
+        { numRuns: 25 }
+      )
+    })
+  }
+
   it("lone surrogates are written as U+FFFD like TextEncoder", () => {
     const vector = roundTrip(new Utf8(), ["a\uD800b"])
     expect(vector.get(0)).toBe(new TextDecoder().decode(new TextEncoder().encode("a\uD800b")))
