@@ -260,12 +260,42 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
   const tableSql = (dbSchema: string | undefined, table: string) =>
     `SELECT * FROM ${dbSchema === undefined ? "" : `${Ddl.quoteIdentifier(dbSchema)}.`}${Ddl.quoteIdentifier(table)}`
 
+  /** Column nullability from the dictionary (result metadata does not always carry it). */
+  const dictionaryNullability = (dbSchema: string | undefined, table: string) => {
+    const schemaCondition = dbSchema === undefined ? "SCHEMA_NAME = CURRENT_SCHEMA" : "SCHEMA_NAME = ?"
+    const values = dbSchema === undefined ? [table] : [dbSchema, table]
+    return Effect.gen(function*() {
+      const rows = yield* Hdb.queryAll(
+        client,
+        `SELECT COLUMN_NAME, IS_NULLABLE FROM SYS.TABLE_COLUMNS WHERE ${schemaCondition} AND TABLE_NAME = ?`,
+        values
+      )
+      const temps = table.startsWith("#")
+        ? yield* Hdb.queryAll(
+          client,
+          `SELECT COLUMN_NAME, IS_NULLABLE FROM SYS.M_TEMPORARY_TABLE_COLUMNS WHERE CONNECTION_ID = CURRENT_CONNECTION AND TABLE_NAME = ?`,
+          [table]
+        )
+        : []
+      return new Map([...rows, ...temps].map((r) => [String(r[0]), String(r[1]).toUpperCase() === "TRUE"]))
+    }).pipe(Effect.orElseSucceed(() => new Map<string, boolean>()))
+  }
+
   const tableSchema = (catalog: string | undefined, dbSchema: string | undefined, table: string) =>
-    Effect.suspend(() => {
+    Effect.gen(function*() {
       if (catalog !== undefined && catalog !== CATALOG) {
-        return Effect.fail(notFound(`catalog ${JSON.stringify(catalog)} does not exist; the only catalog is "db"`))
+        return yield* notFound(`catalog ${JSON.stringify(catalog)} does not exist; the only catalog is "db"`)
       }
-      return describeStatement(tableSql(dbSchema, table))
+      const schema = yield* describeStatement(tableSql(dbSchema, table))
+      const nullable = yield* dictionaryNullability(dbSchema, table)
+      if (nullable.size === 0) return schema
+      return new Arrow.Schema(
+        schema.fields.map((f) => {
+          const n = nullable.get(f.name)
+          return n === undefined || n === f.nullable ? f : new Arrow.Field(f.name, f.type, n, f.metadata)
+        }),
+        schema.metadata
+      )
     })
 
   const describeTarget = (target: IngestTarget): Effect.Effect<Arrow.Schema | undefined, AdbcError> =>
