@@ -17,7 +17,7 @@ describe("Oracle test server: TNS connect and O5LOGON", () => {
         expect(server.uri).toBe(`oracle://APP:${encodeURIComponent("S3cret!")}@127.0.0.1:${server.port}/FREEPDB1`)
         const conn = await connect()
         expect(conn.oracleServerVersionString.startsWith(version === "23ai" ? "23." : "19.")).toBe(true)
-        const r = await conn.execute<[string, string]>("SELECT USER, SYS_CONTEXT('USERENV','CON_NAME') FROM DUAL")
+        const r = await conn.execute("SELECT USER, SYS_CONTEXT('USERENV','CON_NAME') FROM DUAL")
         expect(r.rows).toEqual([["APP", "FREEPDB1"]])
         await conn.close()
       } finally {

@@ -19,8 +19,10 @@ const oson = require("oracledb/lib/impl/datahandlers/oson.js") as {
   OsonDecoder: new (buf: Buffer) => { decode(): unknown }
 }
 
-/** Encodes a JS value as an OSON image. */
-export const encodeOson = (value: unknown): Buffer => new oson.OsonEncoder().encode(value, 65535)
+const transformer = require("oracledb/lib/transformer.js") as { transformJsonValue(value: unknown): unknown }
+
+/** Encodes a JS value as an OSON image (objects are first put in the encoder's {fields, values} form). */
+export const encodeOson = (value: unknown): Buffer => new oson.OsonEncoder().encode(transformer.transformJsonValue(value), 65535)
 /** Decodes an OSON image. */
 export const decodeOson = (buf: Buffer): unknown => new oson.OsonDecoder(buf).decode()
 
@@ -402,13 +404,14 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       }
     case "rowid":
       return nullGuard((w, col, i) => {
-        const n = numberOf(col, i)
+        // DuckDB row ids of uncommitted rows start at 2^62: keep 32 bits of block number
+        const v = col.info.layout === "int64" ? BigInt.asUintN(64, (col.data as BigInt64Array)[i]!) : BigInt(Math.trunc(numberOf(col, i)))
         w.u8(1)
         w.ub(73000) // data object number
         w.ub(12) // relative file number
         w.u8(0)
-        w.ub(Math.floor(n / 65536) + 128) // block
-        w.ub(n % 65536) // slot
+        w.ub(Number((v >> 16n) & 0x3fffffffn)) // block
+        w.ub(Number(v & 0xffffn)) // slot
       })
   }
 }

@@ -108,6 +108,8 @@ interface LobEntry {
   data: string | Buffer
   readonly blob: boolean
   readonly temp: boolean
+  /** NCLOB: the client exchanges data as UTF-16BE. */
+  readonly nchar: boolean
 }
 
 /** Reply assembled for one request. */
@@ -963,12 +965,13 @@ export class ProtocolSession {
     return columns.map((c, i) => {
       const d = defines?.[i]
       const dty = d?.dty ?? c.type.dty
-      const maxSize = d?.maxSize ?? c.type.maxSize
       const inline = dty === Dty.LONG || dty === Dty.LONG_RAW || dty === Dty.VARCHAR
       return columnEncoder(c.type, {
         dbTzOffsetMinutes,
         lobMode: inline ? "inline" : "locator",
-        trailer: dty === Dty.LONG || dty === Dty.LONG_RAW || maxSize > 32767,
+        // the client compares its own variable size with 32767: the described size, or the LONG size once a LOB is
+        // defined as string/buffer (the define metadata scales NCHAR sizes, so it cannot be used directly)
+        trailer: dty === Dty.LONG || dty === Dty.LONG_RAW || c.type.maxSize > 32767,
         registerLob: (value, type) => this.registerLob(value, type, false)
       })
     })
@@ -1194,7 +1197,7 @@ export class ProtocolSession {
   private registerLob(value: string | Uint8Array, type: OraType, temp: boolean): Buffer {
     const id = this.nextLobId++
     const blob = type.kind === "blob" || type.kind === "raw" || type.kind === "longraw"
-    this.lobs.set(id, { data: typeof value === "string" ? value : Buffer.from(value), blob, temp })
+    this.lobs.set(id, { data: typeof value === "string" ? value : Buffer.from(value), blob, temp, nchar: type.kind === "nclob" })
     return this.locator(id, blob, temp)
   }
 
@@ -1254,7 +1257,7 @@ export class ProtocolSession {
     if (baseOp === LOB_CREATE_TEMP) {
       const blob = destOffset === Dty.BLOB
       const nid = this.nextLobId++
-      this.lobs.set(nid, { data: blob ? Buffer.alloc(0) : "", blob, temp: true })
+      this.lobs.set(nid, { data: blob ? Buffer.alloc(0) : "", blob, temp: true, nchar: srcOffset === 2 })
       this.locator(nid, blob, true).copy(loc)
       if (srcOffset === 2) loc[6] = 0 // NCLOB data is exchanged in the national character set by the client
       writeLocParam((w) => {
@@ -1286,7 +1289,7 @@ export class ProtocolSession {
         const piece = entry.data.slice(start, start + amount)
         if (piece.length > 0) {
           w.u8(MSG_LOB_DATA)
-          w.bytesWithLength(typeof piece === "string" ? Buffer.from(piece, "utf8") : piece)
+          w.bytesWithLength(typeof piece === "string" ? (entry.nchar ? Buffer.from(piece, "utf16le").swap16() : Buffer.from(piece, "utf8")) : piece)
         }
         writeLocParam((w) => w.sb(piece.length))
         break
@@ -1301,7 +1304,8 @@ export class ProtocolSession {
           add.copy(out, start)
           entry.data = out
         } else {
-          const add = (data ?? Buffer.alloc(0)).toString("utf8")
+          const raw = data ?? Buffer.alloc(0)
+          const add = entry.nchar ? Buffer.from(raw).swap16().toString("utf16le") : raw.toString("utf8")
           const cur = (entry.data as string).padEnd(start, " ")
           entry.data = cur.slice(0, start) + add + cur.slice(start + add.length)
         }
@@ -1332,6 +1336,7 @@ export class ProtocolSession {
 const isLobLike = (t: OraType) => t.kind === "clob" || t.kind === "nclob" || t.kind === "blob" || t.kind === "json"
 
 const toOra = (e: unknown): OraError => {
+  if (process.env.ORACLE_TESTKIT_DEBUG !== undefined) console.error("oracle testkit error:", e)
   if (e instanceof OraError) return e
   const message = e instanceof Error ? e.message : String(e)
   if (/Interrupt/i.test(message)) return ora.cancelled()

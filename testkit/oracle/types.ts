@@ -163,7 +163,7 @@ export interface TypeTokens {
  * Returns undefined when the text is not a supported Oracle type.
  */
 export const parseOracleType = (spec: string): OraType | undefined => {
-  const s = spec.trim().toUpperCase().replace(/\s+/g, " ").replace(/\s*\(\s*/g, "(").replace(/\s*\)\s*/g, ")").replace(/\s*,\s*/g, ",")
+  const s = spec.trim().toUpperCase().replace(/\s+/g, " ").replace(/\s*\(\s*/g, "(").replace(/\s*\)/g, ")").replace(/\s*,\s*/g, ",").trim()
   let m: RegExpMatchArray | null
   const args = (x: string | undefined) => (x === undefined ? [] : x.split(","))
   if ((m = s.match(/^(VARCHAR2|VARCHAR|NVARCHAR2|CHAR|NCHAR|CHARACTER)(?:\((\d+)(?: (?:CHAR|BYTE))?\))?$/)) !== null) {

@@ -1,16 +1,21 @@
 /**
  * Shared helpers for the Oracle test server tests: start a server and open raw node-oracledb thin connections.
  */
-import oracledb from "oracledb"
+import { createRequire } from "node:module"
 import { startOracleTestServer } from "../../../testkit/oracle/index.ts"
 import type { OracleTestServerHandle, OracleTestServerOptions } from "../../../testkit/oracle/index.ts"
 
-export { oracledb }
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/** Raw node-oracledb (thin mode). Loaded through require: the package ships no type declarations. */
+export const oracledb: any = createRequire(import.meta.url)("oracledb")
+
+/** A raw node-oracledb connection (untyped: the package ships no declarations). */
+export type Conn = any
 
 /** Starts a server and returns it with a connection factory for its first user. */
 export const withServer = async (options: OracleTestServerOptions = {}) => {
   const server: OracleTestServerHandle = await startOracleTestServer(options)
-  const connect = (user = server.user, password = server.password) =>
+  const connect = (user = server.user, password = server.password): Promise<Conn> =>
     oracledb.getConnection({ user, password, connectString: server.connectString })
   return { server, connect }
 }
