@@ -94,7 +94,11 @@ export abstract class FixedWidthBuilder<T extends DataType, A extends FixedArray
 
   finish(): Data<T> {
     const length = this.rows
-    const values = this.values.subarray(0, length * this.stride)
+    // Less than half used (typically a short last batch allocated at the previous batch's size): hand out an
+    // exact copy so the batch does not pin the larger allocation.
+    const values = length * 2 < this.capacity
+      ? this.values.slice(0, length * this.stride)
+      : this.values.subarray(0, length * this.stride)
     const { nullBitmap, nullCount } = this.finishValidity()
     this.adopt(this.allocate(0))
     this.capacity = 0

@@ -173,7 +173,10 @@ abstract class ByteDataBuilder<T extends Utf8 | Binary | LargeUtf8 | LargeBinary
   /** Takes the used bytes and resets the data buffer, remembering its size as the next hint. */
   protected finishData(): Uint8Array {
     this.writePending()
-    const bytes = new Uint8Array(this.data.buffer, this.data.byteOffset, this.position)
+    // Less than half used: copy out exactly so the batch does not pin the larger allocation.
+    const bytes = this.position * 2 < this.data.length
+      ? new Uint8Array(this.data.subarray(0, this.position))
+      : new Uint8Array(this.data.buffer, this.data.byteOffset, this.position)
     if (this.position > 0) this.dataHint = this.position
     this.data = Buffer.alloc(0)
     this.position = 0

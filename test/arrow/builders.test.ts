@@ -302,6 +302,24 @@ describe("finish resets the builder for reuse", () => {
     }
   })
 
+  it("a short batch after a long one does not pin the long batch's allocation", () => {
+    const numbers = new Float64Builder(new Float64(), { initialCapacity: 4 })
+    const strings = new VarBinaryBuilder(new Utf8(), { initialCapacity: 4 })
+    for (let i = 0; i < 10_000; i++) {
+      numbers.appendNumber(i)
+      strings.appendString(`s${i}`)
+    }
+    numbers.finish()
+    strings.finish()
+    numbers.appendNumber(1)
+    strings.appendString("x")
+    const small = numbers.finish()
+    const smallStrings = strings.finish()
+    expect(small.values.buffer.byteLength).toBe(8)
+    expect(smallStrings.values.buffer.byteLength).toBe(1)
+    expect(Array.from(small.values)).toEqual([1])
+  })
+
   it("byteLength grows with appended data", () => {
     const builder = new VarBinaryBuilder(new Utf8())
     const before = builder.byteLength
