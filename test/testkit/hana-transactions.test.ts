@@ -44,6 +44,19 @@ describe("HANA test server: transactions, temporary tables, constraints, catalog
     }
   })
 
+  it("runs a failing batch atomically: error 301, no row inserted, session usable", async () => {
+    await exec(a, "CREATE TABLE batch_err (id INT PRIMARY KEY, label NVARCHAR(10), d DATE)")
+    const st = await call<HdbStatement>((cb) => a.prepare("INSERT INTO batch_err VALUES (?, ?, ?)", cb))
+    const err = await failure(call((cb) => st.exec([[1, "a", "2024-01-01"], [2, null, null], [1, "dup", "2024-01-02"]], cb)))
+    expect(err.code).toBe(301)
+    expect(await exec(a, "SELECT COUNT(*) AS N FROM batch_err")).toEqual([{ N: 0 }])
+    expect(await call((cb) => st.exec([[1, "a", "2024-01-01"], [2, null, null]], cb))).toEqual([1, 1])
+    expect(await exec(a, "SELECT id, label, d FROM batch_err ORDER BY id")).toEqual([
+      { ID: 1, LABEL: "a", D: "2024-01-01" },
+      { ID: 2, LABEL: null, D: null }
+    ])
+  })
+
   it("keeps local temporary tables per session and drops them at session end", async () => {
     await exec(a, `CREATE LOCAL TEMPORARY COLUMN TABLE "#SCRATCH" (k NVARCHAR(5), v DOUBLE)`)
     await exec(a, `INSERT INTO "#SCRATCH" VALUES ('x', 1.5)`)

@@ -2,7 +2,7 @@
  * A dialect-neutral SQL engine over one embedded in-memory DuckDB: one DuckDB instance per test server, one DuckDB
  * connection per client session (so transactions, isolation and TEMP tables are per session, as DuckDB provides).
  */
-import { DuckDBInstance, ResultReturnType } from "@duckdb/node-api"
+import { DuckDBDataChunk, DuckDBInstance, ResultReturnType } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResult, DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import { chunkColumns, columnInfo } from "./columns.ts"
 import type { ColumnInfo, ColumnVector } from "./columns.ts"
@@ -122,6 +122,7 @@ export class Session {
   private closed = false
   private transaction = false
   private readonly prepared = new Set<DuckDBPreparedStatement>()
+  private stageCounter = 0
   /** @internal */
   constructor(
     /** Session number, unique within its engine, starting at 1. */
@@ -170,6 +171,44 @@ export class Session {
       for (let r = 0; r < chunk.rowCount; r++) rows.push(chunk.columns.map((c) => c.value(r)))
     }
     return rows
+  }
+
+  /**
+   * Inserts many rows fast: the columns are appended (DuckDB appender, 2048-row chunks) to a private TEMP staging
+   * table whose column types are `columns[i].type`, then `${insertPrefix} SELECT * FROM <staging>` runs (so DuckDB
+   * casts to the target's column types) and the staging table is dropped. `insertPrefix` is e.g.
+   * `INSERT INTO "S"."T" ("A", "B")`. Resolves to the rows inserted. All rows or none.
+   */
+  async bulkInsert(
+    insertPrefix: string,
+    columns: ReadonlyArray<{ readonly type: DuckDBType; readonly values: readonly EngineValue[] }>
+  ): Promise<number> {
+    const rows = columns[0]?.values.length ?? 0
+    const stage = `__engine_stage_${this.id}_${this.stageCounter++}`
+    const defs = columns.map((c, i) => `c${i} ${c.type.toString()}`).join(", ")
+    await this.run(`CREATE TEMP TABLE "${stage}" (${defs})`)
+    try {
+      await guard(async () => {
+        const appender = await this.connection.createAppender(stage, "main", "temp")
+        try {
+          const types = columns.map((c) => c.type)
+          for (let start = 0; start < rows; start += 2048) {
+            const n = Math.min(2048, rows - start)
+            const chunk = DuckDBDataChunk.create(types, n)
+            for (let c = 0; c < columns.length; c++) {
+              chunk.setColumnValues(c, columns[c]!.values.slice(start, start + n) as DuckDBValue[])
+            }
+            appender.appendDataChunk(chunk)
+          }
+          appender.flushSync()
+        } finally {
+          appender.closeSync()
+        }
+      })
+      return await this.execute(`${insertPrefix} SELECT * FROM temp.main."${stage}"`)
+    } finally {
+      await this.run(`DROP TABLE IF EXISTS temp.main."${stage}"`).catch(() => undefined)
+    }
   }
 
   /** Tables a query reads, as DuckDB resolves its text (quoted, schema-qualified where written so). */

@@ -4,9 +4,9 @@
  */
 import * as crypto from "node:crypto"
 import type { Socket } from "node:net"
-import { DOUBLE } from "@duckdb/node-api"
+import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBType } from "@duckdb/node-api"
-import type { Outcome, Prepared, Session } from "../engine/index.ts"
+import type { EngineValue, Outcome, Prepared, Session } from "../engine/index.ts"
 import { scramChallenge, verifyJwt, verifyScram, verifyX509 } from "./auth.ts"
 import type { ScramChallenge, ScramMethod } from "./auth.ts"
 import { cesu8, encodeParameterMetadata, fromCesu8 } from "./encode.ts"
@@ -43,6 +43,8 @@ const INIT_REPLY = Buffer.from("0414000401000000", "hex")
 
 interface StatementState {
   readonly id: bigint
+  /** Multi-row INSERT statements by row count, for batches. */
+  readonly batches: Map<number, Prepared>
   readonly translated: Translated
   readonly prepared: Prepared | undefined
   readonly parameterTypes: readonly HanaType[]
@@ -274,7 +276,9 @@ export class HanaConnection {
         const idPart = this.part(request, PartKind.STATEMENT_ID)
         if (idPart !== undefined && idPart.data.length >= 8) {
           const id = idPart.data.readBigUInt64LE(0)
-          this.statements.get(id)?.prepared?.close()
+          const st = this.statements.get(id)
+          st?.prepared?.close()
+          st?.batches.forEach((p) => p.close())
           this.statements.delete(id)
         }
         return ok(FunctionCode.NIL)
@@ -585,7 +589,7 @@ export class HanaConnection {
       parameterTypes = await this.parameterTypes(session, t, prepared)
     }
     const id = this.nextId++
-    this.statements.set(id, { id, translated: t, prepared, parameterTypes, columns, tables })
+    this.statements.set(id, { id, batches: new Map(), translated: t, prepared, parameterTypes, columns, tables })
     const fc = t.kind === "query" ? FunctionCode.SELECT : t.kind === "dml" ? t.functionCode : FunctionCode.DDL
     const parts: ReplyPart[] = [
       { kind: PartKind.STATEMENT_ID, argc: 1, data: u64(id) },
@@ -657,6 +661,9 @@ export class HanaConnection {
       const outcome = await this.inTransaction(session, request.commit, () => prepared.run(row.values, bindTypes(row.values)))
       return this.outcomeReply(session, t, outcome, statement, request)
     }
+    if (t.insert !== undefined && rows.length > 1 && count > 0 && rows.every((r) => r.pendingLobs.length === 0)) {
+      return this.batchInsert(session, statement, t.insert.prefix, rows, request.commit)
+    }
     // DML: one engine execution per parameter row; hdb reads one ROWS_AFFECTED entry per row.
     const affected: number[] = []
     let pendingRow: ParameterRow | undefined
@@ -695,6 +702,44 @@ export class HanaConnection {
       parts.push({ kind: PartKind.ROWS_AFFECTED, argc: affected.length, data: i32s(affected) })
     }
     return ok(t.functionCode, parts)
+  }
+
+  /**
+   * A batch of `INSERT … VALUES (?, …)` rows as multi-row INSERTs (one engine call per up to ~2000 values), in one
+   * transaction: all rows or none (on error every row reports -3, EXECUTION_FAILED).
+   */
+  private async batchInsert(session: Session, statement: StatementState, prefix: string, rows: readonly ParameterRow[], commit: boolean): Promise<Reply> {
+    const count = statement.parameterTypes.length
+    const staged = stagedColumns(rows, count)
+    if (staged !== undefined) {
+      try {
+        await this.inTransaction(session, commit, () => session.bulkInsert(prefix, staged), true)
+      } catch (e) {
+        const err = fromEngineError(e, this.schema)
+        return { kind: SegmentKind.ERROR, functionCode: FunctionCode.INSERT, parts: [errorPart(err), { kind: PartKind.ROWS_AFFECTED, argc: rows.length, data: i32s(rows.map(() => -3)) }] }
+      }
+      return ok(FunctionCode.INSERT, [{ kind: PartKind.ROWS_AFFECTED, argc: rows.length, data: i32s(rows.map(() => 1)) }])
+    }
+    const perStatement = Math.max(1, Math.floor(2048 / count))
+    const rowSql = `(${Array.from({ length: count }, () => "?").join(", ")})`
+    try {
+      await this.inTransaction(session, commit, async () => {
+        for (let start = 0; start < rows.length; start += perStatement) {
+          const slice = rows.slice(start, start + perStatement)
+          let prepared = statement.batches.get(slice.length)
+          if (prepared === undefined) {
+            prepared = await session.prepare(`${prefix} VALUES ${Array.from({ length: slice.length }, () => rowSql).join(", ")}`)
+            statement.batches.set(slice.length, prepared)
+          }
+          const values = slice.flatMap((r) => r.values)
+          await prepared.run(values, bindTypes(values))
+        }
+      }, true)
+    } catch (e) {
+      const err = fromEngineError(e, this.schema)
+      return { kind: SegmentKind.ERROR, functionCode: FunctionCode.INSERT, parts: [errorPart(err), { kind: PartKind.ROWS_AFFECTED, argc: rows.length, data: i32s(rows.map(() => -3)) }] }
+    }
+    return ok(FunctionCode.INSERT, [{ kind: PartKind.ROWS_AFFECTED, argc: rows.length, data: i32s(rows.map(() => 1)) }])
   }
 
   private async writeLob(session: Session, request: Request): Promise<Reply> {
@@ -793,6 +838,32 @@ export class HanaConnection {
  */
 const bindTypes = (values: readonly unknown[]): (DuckDBType | undefined)[] =>
   values.map((v) => (typeof v === "number" && !Number.isSafeInteger(v) && Number.isFinite(v) && Number.isInteger(v) ? DOUBLE : undefined))
+
+/**
+ * Column-wise staging values of a batch, typed by the JS values hdb's parameters decoded to (numbers → DOUBLE,
+ * bigints → BIGINT, booleans, strings → VARCHAR, binaries → BLOB); undefined when a column mixes kinds.
+ */
+const stagedColumns = (
+  rows: readonly ParameterRow[],
+  count: number
+): Array<{ type: DuckDBType; values: EngineValue[] }> | undefined => {
+  const out: Array<{ type: DuckDBType; values: EngineValue[] }> = []
+  for (let c = 0; c < count; c++) {
+    let type: DuckDBType | undefined
+    const values: EngineValue[] = new Array(rows.length)
+    for (let r = 0; r < rows.length; r++) {
+      const v = rows[r]!.values[c] ?? null
+      values[r] = v
+      if (v === null) continue
+      const t =
+        typeof v === "number" ? DOUBLE : typeof v === "bigint" ? BIGINT : typeof v === "boolean" ? BOOLEAN : typeof v === "string" ? VARCHAR : v instanceof DuckDBBlobValue ? BLOB : undefined
+      if (t === undefined || (type !== undefined && type !== t)) return undefined
+      type = t
+    }
+    out.push({ type: type ?? VARCHAR, values })
+  }
+  return out
+}
 
 /** Copies the declared HANA column types (DuckDB column comments) of one table to another with the same columns. */
 const copyDeclaredTypes = async (session: Session, from: string, to: string): Promise<void> => {

@@ -191,7 +191,13 @@ export type Translated =
       readonly sql: string
       readonly params: number
       /** For `INSERT INTO t [(cols)] VALUES (?, ...)`: the target and the column of each `?`, in order. */
-      readonly insert?: { readonly schema: string | undefined; readonly table: string; readonly columns: readonly string[] | undefined }
+      readonly insert?: {
+        readonly schema: string | undefined
+        readonly table: string
+        readonly columns: readonly string[] | undefined
+        /** DuckDB SQL before `VALUES`, for multi-row batch statements. */
+        readonly prefix: string
+      }
     }
   | {
       readonly kind: "ddl"
@@ -522,12 +528,12 @@ const translateInsert = (all: Token[], session: SessionValues): Translated => {
     })
     i = close + 1
   }
-  let insert: { schema: string | undefined; table: string; columns: readonly string[] | undefined } | undefined
+  let insert: { schema: string | undefined; table: string; columns: readonly string[] | undefined; prefix: string } | undefined
   if (upper(all[i]) === "VALUES" && all[i + 1]?.v === "(") {
     const close = matching(all, i + 1)
     const items = splitTopLevel(all.slice(i + 2, close))
     if (close === all.length - 1 && items.every((it) => it.length === 1 && it[0]!.t === "param")) {
-      insert = { schema, table, columns }
+      insert = { schema, table, columns, prefix: rewrite(all.slice(0, i), session) }
     }
   }
   const sql = rewrite(all, session)
