@@ -59,6 +59,42 @@ const LONGDATE_NULL_HI = Math.floor(3155380704000000001 / TWO_32)
 const LONGDATE_NULL = 3155380704000000001n
 const SECONDDATE_NULL = 315538070401
 const SAFE = 2 ** 52
+/** HANA day number of 1582-10-15, the first Gregorian day; earlier day numbers count Julian calendar days. */
+const GREGORIAN_START = 577738
+/** The same day as days since 1970-01-01. */
+const GREGORIAN_START_EPOCH = GREGORIAN_START - 719165
+
+/**
+ * Days since 1970-01-01 (Arrow's proleptic Gregorian date32) of the calendar date a HANA day number stands for.
+ * HANA counts day 1 = 0001-01-01 and labels days before 1582-10-15 in the Julian calendar (hdb
+ * lib/util/calendar.js), so such dates are converted label for label.
+ */
+export const epochDayOfHanaDay = (dayNumber: number): number => {
+  if (dayNumber >= GREGORIAN_START) return dayNumber - 719165
+  // Julian calendar date of a Julian Day Number (JDN of Julian 0001-01-01 is 1721424).
+  const c = dayNumber + 1721423 + 32082
+  const d = Math.floor((4 * c + 3) / 1461)
+  const e = c - Math.floor((1461 * d) / 4)
+  const m = Math.floor((5 * e + 2) / 153)
+  const day = e - Math.floor((153 * m + 2) / 5) + 1
+  const month = m + 3 - 12 * Math.floor(m / 10)
+  const year = d - 4800 + Math.floor(m / 10)
+  return epochDayOf(year, month, day)
+}
+
+/** Microseconds since the epoch of a LONGDATE/SECONDDATE's linear microseconds, relabelling pre-1582 days. */
+const relabelMicros = (linear: bigint): bigint => {
+  const DAY = 86_400_000_000n
+  let days = linear / DAY
+  let rest = linear - days * DAY
+  if (rest < 0n) {
+    rest += DAY
+    days -= 1n
+  }
+  const epochDays = Number(days)
+  if (epochDays >= GREGORIAN_START_EPOCH) return linear
+  return BigInt(epochDayOfHanaDay(epochDays + 719165)) * DAY + rest
+}
 
 /** Any builder; the decoder knows each column's concrete class from its kind. */
 type AnyBuilder = ColumnBuilder & {
@@ -374,7 +410,7 @@ export const hanaPage = (
             case K.daydate: {
               const v = buf.readUInt32LE(o)
               if (v === 3652062 || v === 0) b.appendNull()
-              else b.appendNumber(v - EPOCH_DAYDATE)
+              else b.appendNumber(v >= GREGORIAN_START ? v - EPOCH_DAYDATE : epochDayOfHanaDay(v))
               o += 4
               break
             }
@@ -391,7 +427,7 @@ export const hanaPage = (
               else {
                 const seconds = v - 1 - EPOCH_SECONDS
                 if (Math.abs(seconds) < 9e9) b.appendNumber(seconds * 1e6)
-                else b.appendBigInt(BigInt(seconds) * 1_000_000n)
+                else b.appendBigInt(relabelMicros(BigInt(seconds) * 1_000_000n))
               }
               o += 8
               break
@@ -413,7 +449,7 @@ export const hanaPage = (
                 const lq = Math.floor(((thi - hq * 10) * TWO_32 + tlo) / 10)
                 const head = hq * TWO_32 - EPOCH_MICROS
                 if (Math.abs(head) < SAFE) b.appendNumber(head + lq)
-                else b.appendBigInt((buf.readBigInt64LE(o) - 1n) / 10n - EPOCH_MICROS_BIG)
+                else b.appendBigInt(relabelMicros((buf.readBigInt64LE(o) - 1n) / 10n - EPOCH_MICROS_BIG))
               }
               o += 8
               break
