@@ -62,6 +62,37 @@ describe("HANA test server: SQL errors and robustness with the raw hdb client", 
     expect(await exec(client, "SELECT 'alive' AS S FROM DUMMY")).toEqual([{ S: "alive" }])
   })
 
+  it("survives random packets before and after login without crashing", async () => {
+    let seed = 42
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff
+      return seed / 0x7fffffff
+    }
+    for (let round = 0; round < 20; round++) {
+      const socket = net.connect(server.port, server.host)
+      socket.on("error", () => undefined)
+      await new Promise<void>((resolve) => socket.once("connect", () => resolve()))
+      socket.write(Buffer.from("ffffffff0414000401000101 0101".replace(/ /g, ""), "hex"))
+      const body = Buffer.alloc(24 + Math.floor(random() * 200))
+      for (let i = 0; i < body.length; i++) body[i] = Math.floor(random() * 256)
+      const header = Buffer.alloc(32)
+      header.writeUInt32LE(body.length, 12)
+      header.writeInt16LE(1, 20)
+      // Plausible segment header with a random message type and part count.
+      body.writeInt32LE(body.length, 0)
+      body.writeInt16LE(Math.floor(random() * 4), 8)
+      body[13] = [2, 3, 13, 16, 17, 65, 66, 71, 82][Math.floor(random() * 9)]!
+      const done = new Promise<void>((resolve) => {
+        socket.once("close", () => resolve())
+        setTimeout(() => resolve(), 80)
+      })
+      socket.write(Buffer.concat([header, body]))
+      await done
+      socket.destroy()
+    }
+    expect(await exec(client, "SELECT 'alive' AS S FROM DUMMY")).toEqual([{ S: "alive" }])
+  })
+
   it("serves 32 concurrent sessions independently", async () => {
     const clients = await Promise.all(
       Array.from({ length: 32 }, () => connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1" }))

@@ -155,7 +155,11 @@ export class HanaConnection {
     if (this.closed) return
     this.buffered.push(chunk)
     this.bufferedLength += chunk.length
-    this.drain()
+    try {
+      this.drain()
+    } catch {
+      this.close()
+    }
   }
 
   private take(n: number): Buffer {
