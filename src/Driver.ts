@@ -187,6 +187,8 @@ export interface DriverShape {
     readonly mode: BatchCapMode
     readonly option: OptionSpec<number>
     readonly defaultRows: number
+    /** The option setting an approximate byte cap per batch (0 or unset: none), where the driver has one. */
+    readonly bytesOption?: OptionSpec<number> | undefined
   }
   /** Checks option combinations before any network I/O (URI shape, authentication pairs, ...). */
   readonly validate: (options: ResolvedOptions) => Effect.Effect<void, AdbcError>

@@ -41,6 +41,8 @@ export class Reader extends Context.Service<Reader, ReaderShape>()("effect-adbc/
 export interface BatchCap {
   readonly rows: number
   readonly mode: BatchCapMode
+  /** Approximate bytes per batch; 0 for none. */
+  readonly bytes: number
 }
 
 /**
@@ -64,7 +66,7 @@ export const fromCursor = Effect.fnUntraced(function*(
   session.readers.acquire()
   yield* Effect.addFinalizer(() => release)
 
-  const assembler = new BatchAssembler(cursor.schema, { maxRows: cap.rows, mode: cap.mode })
+  const assembler = new BatchAssembler(cursor.schema, { maxRows: cap.rows, mode: cap.mode, maxBytes: cap.bytes })
   // A value that does not fit its Arrow column (decimal overflow, bad text) is the data's fault, not a bug.
   const assemble = <A>(f: () => A) =>
     Effect.try({ try: f, catch: (e) => adbcError("INVALID_DATA", e instanceof Error ? e.message : String(e)) })

@@ -90,7 +90,15 @@ export const make = (
       return Effect.map(Stream.runCollect(bound.batches), (batches) => ({ schema, batches }))
     })
 
-    const capRows = () => options().getOr(session.driver.batchCap.option, session.driver.batchCap.defaultRows)
+    const batchCap = () => {
+      const { bytesOption, defaultRows, mode, option } = session.driver.batchCap
+      const resolved = options()
+      return {
+        rows: resolved.getOr(option, defaultRows),
+        mode,
+        bytes: bytesOption === undefined ? 0 : resolved.getOr(bytesOption, 0)
+      }
+    }
 
     const executeQuery = Effect.gen(function*() {
       if (isIngest()) return yield* invalidState("bulk ingest runs with executeUpdate, not executeQuery")
@@ -103,7 +111,7 @@ export const make = (
           batches: Stream.empty
         } satisfies ReaderShape
       }
-      return yield* fromCursor(session, result.cursor, { rows: capRows(), mode: session.driver.batchCap.mode })
+      return yield* fromCursor(session, result.cursor, batchCap())
     })
 
     const executeUpdate = Effect.gen(function*() {

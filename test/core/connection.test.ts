@@ -58,6 +58,19 @@ describe("readers", () => {
     }).pipe(Effect.provide(setup(server, "hard", { "mem.read_batch_rows": "9" })))
   })
 
+  it.effect("a byte cap cuts batches before the row cap is reached", () => {
+    const server = new MemoryServer()
+    return Effect.gen(function*() {
+      yield* seed(40)
+      const conn = yield* Connection.Connection
+      const unbounded = yield* Stream.runCollect(conn.query("SELECT * FROM MAIN.T", { "mem.read_batch_rows": "40" }))
+      expect(unbounded.map((b) => b.numRows)).toEqual([40])
+      // one page of 4 rows already holds more than 16 bytes: every page becomes its own batch
+      const capped = yield* Stream.runCollect(conn.query("SELECT * FROM MAIN.T", { "mem.read_batch_rows": "40", "mem.read_batch_bytes": "16" }))
+      expect(capped.map((b) => b.numRows)).toEqual(Array.from({ length: 10 }, () => 4))
+    }).pipe(Effect.provide(setup(server, "hard")))
+  })
+
   it.effect("the database level applies when nothing narrower is set", () => {
     const server = new MemoryServer()
     return Effect.gen(function*() {

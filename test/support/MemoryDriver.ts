@@ -22,6 +22,8 @@ import * as Std from "../../src/StandardOptions.ts"
 export const PageRows = option({ key: "mem.page_rows", schema: OptionSchemas.positiveInt, accepted: "a positive integer", levels: ALL_LEVELS })
 /** Batch row cap. */
 export const ReadBatchRows = option({ key: "mem.read_batch_rows", schema: OptionSchemas.positiveInt, accepted: "a positive integer", levels: ALL_LEVELS })
+/** Approximate bytes per batch. */
+export const ReadBatchBytes = option({ key: "mem.read_batch_bytes", schema: OptionSchemas.nonNegativeInt, accepted: "a non-negative integer", levels: ALL_LEVELS })
 /** A secret option, to check redaction. */
 export const Token = option({
   key: "mem.token",
@@ -80,9 +82,9 @@ const rowsOfBatch = (batch: Arrow.RecordBatch): Array<Array<unknown>> => {
 export const memoryDriver = (server: MemoryServer, mode: BatchCapMode = "best-effort"): DriverShape => ({
   name: "memory",
   version: "0.0.0-test",
-  options: [PageRows, ReadBatchRows, Token],
+  options: [PageRows, ReadBatchRows, ReadBatchBytes, Token],
   capabilities: { ingestTemporary: true, ingestTargetCatalog: false, parameterSchema: true, savepoints: false },
-  batchCap: { mode, option: ReadBatchRows, defaultRows: 10 },
+  batchCap: { mode, option: ReadBatchRows, defaultRows: 10, bytesOption: ReadBatchBytes },
   validate: (options) =>
     options.raw(Std.Uri.key) === undefined
       ? Effect.fail(adbcError("INVALID_ARGUMENT", "option uri is required"))
