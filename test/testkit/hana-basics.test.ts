@@ -158,6 +158,22 @@ describe("HANA test server with the raw hdb client: login, SQL, metadata", () =>
     rs.setFetchSize(100)
     const rows = await call<unknown[]>((cb) => rs.fetch(cb))
     expect(rows).toHaveLength(1000)
+    // Raw RESULT_SET bytes per reply: one INTEGER cell is 5 bytes, so each chunk's length / 5 is its row count.
+    const sized = await connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1", fetchSize: 300 })
+    try {
+      const raw = await call<HdbResultSet>((cb) => sized.execute("SELECT CAST(GENERATED_PERIOD_START AS INTEGER) AS X FROM paging ORDER BY 1", cb))
+      const chunkRows: number[] = []
+      await new Promise<void>((resolve, reject) => {
+        const stream = raw.createBinaryStream()
+        stream.on("data", (b: Buffer) => chunkRows.push(b.length / 5))
+        stream.on("end", () => resolve())
+        stream.on("error", reject)
+      })
+      expect(chunkRows).toEqual([32, 300, 300, 300, 68])
+      expect(await exec(sized, "SELECT 1 AS ONE FROM DUMMY")).toEqual([{ ONE: 1 }])
+    } finally {
+      closeQuietly(sized)
+    }
     const partial = await call<HdbResultSet>((cb) => client.execute("SELECT * FROM paging", cb))
     await call((cb) => partial.close(cb))
     expect(await exec(client, "SELECT COUNT(*) AS N FROM paging")).toEqual([{ N: 1000 }])

@@ -6,6 +6,7 @@ import * as crypto from "node:crypto"
 import type { Socket } from "node:net"
 import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBType } from "@duckdb/node-api"
+import { columnInfo } from "../engine/index.ts"
 import type { EngineValue, Outcome, Prepared, Session } from "../engine/index.ts"
 import { scramChallenge, verifyJwt, verifyScram, verifyX509 } from "./auth.ts"
 import type { ScramChallenge, ScramMethod } from "./auth.ts"
@@ -637,7 +638,7 @@ export class HanaConnection {
         continue
       }
       const inferred = prepared.parameterType(i)
-      out.push(inferred === undefined ? { name: "NVARCHAR", length: 5000, scale: 0 } : typeOfDuck({ typeId: inferred.typeId, type: inferred, name: "", layout: "other", precision: (inferred as { width?: number }).width ?? 0, scale: (inferred as { scale?: number }).scale ?? 0 }))
+      out.push(inferred === undefined ? { name: "NVARCHAR", length: 5000, scale: 0 } : typeOfDuck(columnInfo("", inferred)))
     }
     return out
   }

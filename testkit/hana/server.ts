@@ -8,7 +8,7 @@ import { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import { catalogSql } from "./catalog.ts"
 import { HanaConnection } from "./connection.ts"
-import { encodeName, quoteName, quoteString } from "./names.ts"
+import { quoteName, quoteString } from "./names.ts"
 import type { FaultState, HanaFaults, HanaUser, ResolvedOptions, ServerContext } from "./server-context.ts"
 import { generateTestCertificates } from "./tls.ts"
 import type { TestCertificates } from "./tls.ts"
@@ -189,4 +189,3 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   }
 }
 
-void encodeName

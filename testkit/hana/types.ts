@@ -181,11 +181,9 @@ export const duckType = (t: HanaType): string => {
   }
 }
 
-/** True for LOB types (sent as locators). */
-export const isLob = (t: HanaType): boolean => t.name === "CLOB" || t.name === "NCLOB" || t.name === "TEXT" || t.name === "BLOB"
 
 /** The HANA type reported for a DuckDB result column that is not a plain table column. */
-export const typeOfDuck = (c: ColumnInfo): HanaType => {
+export const typeOfDuck = (c: Pick<ColumnInfo, "typeId" | "precision" | "scale">): HanaType => {
   switch (c.typeId) {
     case DuckDBTypeId.BOOLEAN:
       return { name: "BOOLEAN", length: 0, scale: 0 }
@@ -305,7 +303,3 @@ export const wireType = (t: HanaType, dfv: number): WireType => {
       return { code: TypeCode.NVARCHAR, length: 5000, fraction: 0 }
   }
 }
-
-/** The DuckDB type a parameter value of a declared type should be bound as (for exact decimals/dates). */
-export const isCharacterType = (t: HanaType): boolean =>
-  ["VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "ALPHANUM", "SHORTTEXT", "CLOB", "NCLOB", "TEXT", "JSON"].includes(t.name)

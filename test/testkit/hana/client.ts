@@ -37,6 +37,7 @@ export interface HdbResultSet {
   fetch(cb: (err: Error | null, rows?: unknown[]) => void): void
   close(cb?: (err: Error | null) => void): void
   createArrayStream(options?: Record<string, unknown>): NodeJS.ReadableStream
+  createBinaryStream(options?: Record<string, unknown>): NodeJS.ReadableStream
   readonly closed: boolean
 }
 
