@@ -460,19 +460,31 @@ export class HanaConnection {
     return { schema: this.schema, user: this.user, connectionId: this.connectionId }
   }
 
-  /** Runs engine work with HANA's transaction semantics: `commit` = autocommit flag of the request. */
+  /**
+   * Runs engine work with HANA's transaction semantics: `commit` is the request's autocommit flag; `batch` runs
+   * several engine calls as one unit even in autocommit mode.
+   */
   private async inTransaction<A>(session: Session, commit: boolean, work: () => Promise<A>, batch = false): Promise<A> {
-    if ((!commit || batch) && !session.inTransaction) await session.begin()
+    const startedHere = (!commit || batch) && !session.inTransaction
+    if (startedHere) await session.begin()
     this.running = true
     try {
       const out = await work()
       if (commit && session.inTransaction) await session.commit()
       return out
     } catch (e) {
-      // DuckDB aborts a transaction on a failed statement; HANA keeps it open. Roll back so the session stays usable.
-      if (session.inTransaction) {
-        await session.rollback().catch(() => undefined)
-        if (!commit) await session.begin().catch(() => undefined)
+      if (startedHere && commit) await session.rollback().catch(() => undefined)
+      else if (session.inTransaction) {
+        // Parser, catalog and binder errors leave a DuckDB transaction usable (as in HANA); execution errors abort
+        // it. Then the transaction is rolled back and, without autocommit, a new one starts.
+        const aborted = await session.run("SELECT 1").then(
+          () => false,
+          () => true
+        )
+        if (aborted) {
+          await session.rollback().catch(() => undefined)
+          if (!commit) await session.begin().catch(() => undefined)
+        }
       }
       throw e
     } finally {
