@@ -31,8 +31,8 @@ export interface QueryShape {
 
 /** Translation context. */
 export interface TranslateContext {
-  /** Called for each bind placeholder in order; returns the DuckDB parameter text. */
-  readonly bind: (name: string) => string
+  /** Called for each bind placeholder when rendered (possibly more than once per token); returns the parameter text. */
+  readonly bind: (name: string, tok: Tok) => string
   /** DBTIMEZONE text, e.g. "+00:00". */
   readonly dbTimeZone: string
 }
@@ -128,7 +128,7 @@ export class Translator {
       case "num":
         return [t.value, i + 1]
       case "bind":
-        return [this.ctx.bind(t.value), i + 1]
+        return [this.ctx.bind(t.value, t), i + 1]
       case "qident":
         return [identOut(t), i + 1]
       case "op":

@@ -1,0 +1,103 @@
+import * as net from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+
+let server: OracleTestServerHandle
+let connect: (user?: string, password?: string) => Promise<Conn>
+let conn: Conn
+
+describe("Oracle test server: errors and robustness", () => {
+  beforeAll(async () => {
+    const s = await withServer({ version: "19c" })
+    server = s.server
+    connect = s.connect
+    conn = await connect()
+    await conn.execute("CREATE TABLE e (id NUMBER PRIMARY KEY, name VARCHAR2(10) NOT NULL)")
+    await conn.execute("INSERT INTO e VALUES (1, 'one')")
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  const code = async (sql: string, binds: unknown = []) => oraCode(await failure(() => conn.execute(sql, binds)))
+
+  it("maps failures to Oracle error numbers", async () => {
+    expect(await code("FROBNICATE THE DATABASE")).toBe("ORA-00900")
+    expect(await code("SELECT 1 FROM DUAL DUAL2 DUAL3")).toBe("ORA-00933")
+    expect(await code("SELECT nope FROM e")).toBe("ORA-00904")
+    expect(await code("SELECT * FROM no_such_table")).toBe("ORA-00942")
+    expect(await code("CREATE TABLE e (x NUMBER)")).toBe("ORA-00955")
+    expect(await code("INSERT INTO e VALUES (1, 'dup')")).toBe("ORA-00001")
+    expect(await code("INSERT INTO e (id) VALUES (2)")).toBe("ORA-01400")
+    expect(await code("SELECT * FROM e WHERE id = a.b (+)")).toBe("ORA-03001")
+    const e = await failure(() => conn.execute("SELECT * FROM no_such_table"))
+    expect(e.message).toContain("ORA-00942: table or view does not exist")
+    expect((e as any).errorNum).toBe(942)
+    // the session is still usable and nothing of the failed statements remained
+    expect((await conn.execute("SELECT COUNT(*) FROM e")).rows).toEqual([[1]])
+  })
+
+  it("names the object in ORA-00942 with the 23ai layout", async () => {
+    const s = await withServer({ version: "23ai" })
+    try {
+      const c = await s.connect()
+      const e = await failure(() => c.execute("SELECT * FROM missing_t"))
+      expect(e.message).toContain('ORA-00942: table or view "TEST"."MISSING_T" does not exist')
+      await c.close()
+    } finally {
+      await s.server.close()
+    }
+  })
+
+  it("keeps the transaction after a failed statement (statement-level rollback)", async () => {
+    await conn.execute("INSERT INTO e VALUES (10, 'ten')")
+    expect(await code("INSERT INTO e VALUES (10, 'again')")).toBe("ORA-00001")
+    await conn.execute("INSERT INTO e VALUES (11, 'eleven')")
+    await conn.rollback()
+    expect((await conn.execute("SELECT COUNT(*) FROM e WHERE id >= 10")).rows).toEqual([[0]])
+    await conn.execute("INSERT INTO e VALUES (12, 'twelve')")
+    expect(await code("INSERT INTO e VALUES (12, 'again')")).toBe("ORA-00001")
+    await conn.commit()
+    expect((await conn.execute("SELECT name FROM e WHERE id >= 10")).rows).toEqual([["twelve"]])
+  })
+
+  it("closes only the offending session on a malformed packet", async () => {
+    const other = await connect()
+    const socket = net.connect(server.port, "127.0.0.1")
+    await new Promise<void>((resolve) => socket.on("connect", () => resolve()))
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()))
+    socket.write(Buffer.from([0x00, 0x03, 0, 0, 0x01, 0, 0, 0, 1, 2, 3]))
+    await closed
+    // a garbage TTC request after a valid logon closes only that session too
+    expect((await other.execute("SELECT 1 FROM DUAL")).rows).toEqual([[1]])
+    await other.close()
+  })
+
+  it("serves 32 concurrent sessions", async () => {
+    const conns = await Promise.all(Array.from({ length: 32 }, () => connect()))
+    const rows = await Promise.all(conns.map((c: Conn, i: number) => c.execute("SELECT :1 * 2 FROM DUAL", [i])))
+    expect(rows.map((r: any) => r.rows[0][0])).toEqual(Array.from({ length: 32 }, (_, i) => i * 2))
+    const sids = await Promise.all(conns.map((c: Conn) => c.execute("SELECT SYS_CONTEXT('USERENV','SID') FROM DUAL")))
+    expect(new Set(sids.map((r: any) => r.rows[0][0])).size).toBe(32)
+    await Promise.all(conns.map((c: Conn) => c.close()))
+  })
+
+  it("closes every session and frees the port on close()", async () => {
+    const s = await withServer()
+    const c = await s.connect()
+    await s.server.close()
+    expect(s.server.sessionCount()).toBe(0)
+    await expect(c.execute("SELECT 1 FROM DUAL")).rejects.toThrow()
+    // the port can be bound again
+    const probe = net.createServer()
+    await new Promise<void>((resolve, reject) => {
+      probe.once("error", reject)
+      probe.listen(s.server.port, "127.0.0.1", () => resolve())
+    })
+    await new Promise<void>((resolve) => probe.close(() => resolve()))
+  })
+})

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+
+let server: OracleTestServerHandle
+let a: Conn
+let b: Conn
+
+describe("Oracle test server: transactions and executeMany", () => {
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    a = await s.connect()
+    b = await s.connect()
+    await a.execute("CREATE TABLE acct (id NUMBER(10) PRIMARY KEY, owner VARCHAR2(20) NOT NULL, balance NUMBER(12,2))")
+  })
+  afterAll(async () => {
+    await a?.close()
+    await b?.close()
+    await server?.close()
+  })
+
+  it("isolates uncommitted rows, commits and rolls back", async () => {
+    await a.execute("INSERT INTO acct VALUES (1, 'ann', 10.5)")
+    expect(a.transactionInProgress).toBe(true)
+    expect((await b.execute("SELECT COUNT(*) FROM acct")).rows).toEqual([[0]])
+    await a.commit()
+    expect(a.transactionInProgress).toBe(false)
+    expect((await b.execute("SELECT owner, balance FROM acct")).rows).toEqual([["ann", 10.5]])
+    await a.execute("UPDATE acct SET balance = balance + 1 WHERE id = 1")
+    await a.rollback()
+    expect((await a.execute("SELECT balance FROM acct")).rows).toEqual([[10.5]])
+    const r = await a.execute("INSERT INTO acct VALUES (2, 'bob', 0)", [], { autoCommit: true })
+    expect(r.rowsAffected).toBe(1)
+    expect((await b.execute("SELECT COUNT(*) FROM acct")).rows).toEqual([[2]])
+  })
+
+  it("commits implicitly before DDL", async () => {
+    await a.execute("INSERT INTO acct VALUES (3, 'cy', 1)")
+    await a.execute("CREATE TABLE ddl_marker (x NUMBER)")
+    expect(a.transactionInProgress).toBe(false)
+    expect((await b.execute("SELECT COUNT(*) FROM acct WHERE id = 3")).rows).toEqual([[1]])
+  })
+
+  it("runs executeMany with bindDefs, reports dmlRowCounts, and updates with binds", async () => {
+    const rows = Array.from({ length: 500 }, (_, i) => [100 + i, `user${i}`, i * 1.25])
+    const r = await a.executeMany("INSERT INTO acct (id, owner, balance) VALUES (:1, :2, :3)", rows, {
+      bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 20 }, { type: oracledb.NUMBER }],
+      dmlRowCounts: true
+    })
+    expect(r.rowsAffected).toBe(500)
+    expect(r.dmlRowCounts).toEqual(Array.from({ length: 500 }, () => 1))
+    const u = await a.executeMany("UPDATE acct SET balance = :b WHERE id >= :lo AND id < :hi", [
+      { b: 1, lo: 100, hi: 110 },
+      { b: 2, lo: 110, hi: 115 },
+      { b: 3, lo: 9000, hi: 9001 }
+    ], { dmlRowCounts: true })
+    expect(u.dmlRowCounts).toEqual([10, 5, 0])
+    await a.commit()
+    expect((await b.execute("SELECT COUNT(*), SUM(balance) FROM acct WHERE id >= 100 AND id < 115")).rows).toEqual([[15, 20]])
+  })
+
+  it("reports batch errors with offsets and keeps the good rows", async () => {
+    const r = await a.executeMany(
+      "INSERT INTO acct (id, owner) VALUES (:1, :2)",
+      [[1000, "ok1"], [1, "duplicate"], [1001, null], [1002, "ok2"]],
+      { batchErrors: true, dmlRowCounts: true, bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 20 }] }
+    )
+    expect(r.batchErrors.map((e: any) => [e.offset, oraCode(e)])).toEqual([[1, "ORA-00001"], [2, "ORA-01400"]])
+    expect(r.dmlRowCounts).toEqual([1, 0, 0, 1])
+    expect((await a.execute("SELECT id FROM acct WHERE id >= 1000 ORDER BY id")).rows).toEqual([[1000], [1002]])
+    await a.rollback()
+  })
+
+  it("fails executeMany without batchErrors at the offending row", async () => {
+    const e = await failure(() => a.executeMany("INSERT INTO acct (id, owner) VALUES (:1, :2)", [[2000, "x"], [2000, "y"]]))
+    expect(oraCode(e)).toBe("ORA-00001")
+    await a.rollback()
+  })
+
+  it("inserts 100k rows through executeMany in one request (bulk path)", async () => {
+    await a.execute("CREATE TABLE bulk_t (id NUMBER(10), name VARCHAR2(40), amount NUMBER, created DATE)")
+    const when = new Date(2024, 5, 1, 12, 0, 0)
+    const rows = Array.from({ length: 100_000 }, (_, i) => [i, `name ${i}`, i / 4, when])
+    const t0 = performance.now()
+    const r = await a.executeMany("INSERT INTO bulk_t VALUES (:1, :2, :3, :4)", rows, {
+      bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 40 }, { type: oracledb.NUMBER }, { type: oracledb.DATE }]
+    })
+    const ms = performance.now() - t0
+    expect(r.rowsAffected).toBe(100_000)
+    await a.commit()
+    const check = await b.execute("SELECT COUNT(*), MAX(id), SUM(amount), MIN(created) FROM bulk_t")
+    expect(check.rows[0].slice(0, 3)).toEqual([100_000, 99_999, 1249987500 / 1])
+    expect(check.rows[0][3]).toEqual(when)
+    // generous bound for a loaded CI machine; the benchmark measures throughput properly
+    expect(ms).toBeLessThan(20_000)
+  })
+})
