@@ -36,6 +36,18 @@ describe("HANA test server: cancel and fault injection with the raw hdb client",
     }
   })
 
+  it("close() interrupts running statements and returns promptly", async () => {
+    const other = await startHanaTestServer()
+    const c = await connect({ host: other.host, port: other.port, user: other.user, password: other.password })
+    const running = failure(exec(c, "SELECT COUNT(*) FROM SERIES_GENERATE_INTEGER(1, 0, 200000) a, SERIES_GENERATE_INTEGER(1, 0, 200000) b"))
+    await new Promise((r) => setTimeout(r, 200))
+    const started = Date.now()
+    await other.close()
+    expect(Date.now() - started).toBeLessThan(3000)
+    expect(String((await running).code)).toMatch(/^EHDB/)
+    closeQuietly(c)
+  })
+
   it("refuses logins while refuseLogins is set", async () => {
     server.faults.refuseLogins = true
     try {

@@ -97,6 +97,7 @@ export class HanaConnection {
   private initialized = false
   private queue: Promise<void> = Promise.resolve()
   private closed = false
+  private closing: Promise<void> | undefined
   private replies = 0
   private repliesAtLogin = 0
   private session: Session | undefined
@@ -122,8 +123,8 @@ export class HanaConnection {
     this.sessionId = BigInt(this.connectionId) + 300_000n
     socket.setNoDelay(true)
     socket.on("data", (chunk: Buffer) => this.onData(chunk))
-    socket.on("error", () => this.close())
-    socket.on("close", () => this.close())
+    socket.on("error", () => this.shutdown())
+    socket.on("close", () => this.shutdown())
   }
 
   /** True while a statement runs (used by cancel). */
@@ -137,8 +138,13 @@ export class HanaConnection {
   }
 
   /** Closes the socket and the engine session (rolls back, drops local temporary tables). */
-  close(): void {
-    if (this.closed) return
+  /** Closes without waiting (for use inside request handling, which close() itself waits for). */
+  private shutdown(): void {
+    void this.close()
+  }
+
+  close(): Promise<void> {
+    if (this.closing !== undefined) return this.closing
     this.closed = true
     for (const r of this.results.values()) r.close()
     this.results.clear()
@@ -147,9 +153,14 @@ export class HanaConnection {
     this.socket.destroy()
     const session = this.session
     this.session = undefined
-    // Let a statement still running on the DuckDB connection finish before closing it.
-    void this.queue.finally(() => session?.close())
     this.ctx.connections.delete(this.connectionId)
+    // Interrupt a statement still running on the DuckDB connection and let it end before closing the connection.
+    session?.interrupt()
+    this.closing = this.queue.then(
+      () => session?.close(),
+      () => session?.close()
+    )
+    return this.closing
   }
 
   private onData(chunk: Buffer): void {
@@ -159,7 +170,7 @@ export class HanaConnection {
     try {
       this.drain()
     } catch {
-      this.close()
+      this.shutdown()
     }
   }
 
@@ -186,17 +197,17 @@ export class HanaConnection {
       if (!this.initialized) {
         if (this.bufferedLength < INIT_REQUEST_LENGTH) return
         const init = this.take(INIT_REQUEST_LENGTH)
-        if (init.readInt32LE(0) !== -1) return this.close()
+        if (init.readInt32LE(0) !== -1) return this.shutdown()
         this.initialized = true
         this.socket.write(INIT_REPLY)
         continue
       }
       if (this.bufferedLength < PACKET_HEADER_LENGTH) return
       const varpart = this.peek(PACKET_HEADER_LENGTH).readUInt32LE(12)
-      if (varpart > this.ctx.maxPacketBytes) return this.close()
+      if (varpart > this.ctx.maxPacketBytes) return this.shutdown()
       if (this.bufferedLength < PACKET_HEADER_LENGTH + varpart) return
       const packet = Buffer.from(this.take(PACKET_HEADER_LENGTH + varpart))
-      this.queue = this.queue.then(() => this.handlePacket(packet)).catch(() => this.close())
+      this.queue = this.queue.then(() => this.handlePacket(packet)).catch(() => this.shutdown())
     }
   }
 
@@ -207,13 +218,13 @@ export class HanaConnection {
       request = decodeRequest(packet)
     } catch {
       // A malformed packet closes only this session.
-      return this.close()
+      return this.shutdown()
     }
     let reply: Reply | undefined
     try {
       reply = await this.dispatch(request)
     } catch (e) {
-      if (e instanceof MalformedPacket) return this.close()
+      if (e instanceof MalformedPacket) return this.shutdown()
       const err = fromEngineError(e, this.schema)
       reply = { kind: SegmentKind.ERROR, functionCode: 0, parts: [errorPart(err)] }
     }
@@ -228,12 +239,12 @@ export class HanaConnection {
     const bytes = encodeReply(this.session === undefined ? 0n : this.sessionId, request.packetCount, reply.kind, reply.functionCode, reply.parts)
     if (partial) {
       this.socket.write(bytes.subarray(0, Math.max(PACKET_HEADER_LENGTH + 1, bytes.length >> 1)))
-      return this.close()
+      return this.shutdown()
     }
     this.socket.write(bytes)
     this.replies++
     if (faults.dropAfterReplies !== undefined && this.session !== undefined && this.replies - this.repliesAtLogin >= faults.dropAfterReplies) {
-      this.close()
+      this.shutdown()
     }
   }
 
@@ -302,7 +313,7 @@ export class HanaConnection {
         return ok(FunctionCode.NIL)
       case MessageType.DISCONNECT:
         await this.send(request, ok(FunctionCode.DISCONNECT))
-        this.close()
+        this.shutdown()
         return undefined
       default:
         throw HanaError.unsupported(`message type ${request.messageType}`)
@@ -523,7 +534,7 @@ export class HanaConnection {
         this.requireAdmin("ALTER SYSTEM requires SYSTEM")
         const target = this.ctx.connections.get(t.connectionId)
         if (target === undefined) throw new HanaError(2, "HY000", `general error: session ${t.connectionId} does not exist`)
-        if (t.disconnect) target.close()
+        if (t.disconnect) void target.close()
         else target.cancel()
         return ok(FunctionCode.DDL)
       }

@@ -177,11 +177,12 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     close: () => {
       closed ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
-        for (const c of allConnections) c.close()
+        const sessionsClosed = Promise.all([...allConnections].map((c) => c.close()))
         for (const s of sockets) s.destroy()
         await stopped
-        // Connections close their DuckDB sessions once any running statement finishes.
-        await new Promise((r) => setTimeout(r, 10))
+        // Each connection interrupts its running statement and closes its DuckDB session when the statement ends.
+        await Promise.race([sessionsClosed, new Promise((r) => setTimeout(r, 5000))])
+        admin.close()
         engine.close()
       })()
       return closed
