@@ -15,7 +15,7 @@ import {
   type ColumnCells,
   columnCells,
   formatEpochDay,
-  formatEpochNanos,
+  formatEpochTicks,
   formatTimeOfDay,
   UnsupportedColumnError
 } from "../shared/ArrowCells.ts"
@@ -90,6 +90,7 @@ const converter = (cells: ColumnCells, typeCode: number | undefined): ValueReade
       return (i) => {
         const v = cells.get(i)
         if (v === null) return null
+        if (typeof v === "number") return target === "string" ? String(v) : v
         if (target === "float") return Number(v)
         return v <= MAX_SAFE && v >= -MAX_SAFE && target !== "string" ? Number(v) : v.toString()
       }
@@ -105,12 +106,25 @@ const converter = (cells: ColumnCells, typeCode: number | undefined): ValueReade
       return target === "binary" ? (i) => nullOr(cells.get(i), (s) => Buffer.from(s, "utf8")) : cells.get
     case "binary":
       return (i) => nullOr(cells.get(i), toBuffer)
-    case "date":
-      return (i) => nullOr(cells.get(i), formatEpochDay)
+    case "date": {
+      let lastDay = Number.NaN
+      let lastText = ""
+      return (i) => {
+        const day = cells.get(i)
+        if (day === null) return null
+        if (day !== lastDay) {
+          lastDay = day
+          lastText = formatEpochDay(day)
+        }
+        return lastText
+      }
+    }
     case "time":
       return (i) => nullOr(cells.get(i), formatTimeOfDay)
-    case "timestamp":
-      return (i) => nullOr(cells.get(i), formatEpochNanos)
+    case "timestamp": {
+      const tps = cells.ticksPerSecond
+      return (i) => nullOr(cells.getRaw(i), (ticks) => formatEpochTicks(ticks, tps))
+    }
   }
 }
 

@@ -11,7 +11,7 @@ import { formatDecimal, readDecimalWords } from "../../src/arrow/index.ts"
 /**
  * A column's cells by kind. `get(i)` returns `null` for a null cell.
  * - `number`: int8..int32, uint8..uint32, float16/32/64
- * - `bigint`: int64, uint64
+ * - `bigint`: int64, uint64 (a number when it is a safe integer, else a bigint)
  * - `decimal`: decimal128/256 as plain decimal text
  * - `bool`, `string`, `binary` (a view into the Arrow buffer; copy before keeping it)
  * - `date`: days since 1970-01-01
@@ -23,7 +23,7 @@ import { formatDecimal, readDecimalWords } from "../../src/arrow/index.ts"
  */
 export type ColumnCells =
   | { readonly kind: "number"; readonly get: (i: number) => number | null }
-  | { readonly kind: "bigint"; readonly get: (i: number) => bigint | null }
+  | { readonly kind: "bigint"; readonly get: (i: number) => number | bigint | null }
   | { readonly kind: "decimal"; readonly get: (i: number) => string | null }
   | { readonly kind: "bool"; readonly get: (i: number) => boolean | null }
   | { readonly kind: "string"; readonly get: (i: number) => string | null }
@@ -34,6 +34,9 @@ export type ColumnCells =
     readonly kind: "timestamp"
     readonly timezone: string | null
     readonly get: (i: number) => bigint | null
+    /** The value in the column's own unit (a number when safe, else a bigint), and that unit's ticks per second. */
+    readonly getRaw: (i: number) => number | bigint | null
+    readonly ticksPerSecond: number
   }
 
 /**
@@ -55,6 +58,16 @@ const validity = (data: Arrow.Data): ((i: number) => boolean) => {
 }
 
 const UNIT_TO_NANOS = [1_000_000_000n, 1_000_000n, 1_000n, 1n] as const
+const TWO_32 = 4294967296
+
+/** Decimal text of an unscaled safe integer at `scale`. */
+const formatSmallDecimal = (unscaled: number, scale: number): string => {
+  if (scale <= 0) return unscaled === 0 ? "0" : String(unscaled) + "0".repeat(-scale)
+  const negative = unscaled < 0
+  const digits = String(negative ? -unscaled : unscaled).padStart(scale + 1, "0")
+  const body = `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`
+  return negative ? `-${body}` : body
+}
 const UNIT_TO_NANOS_NUMBER = [1e9, 1e6, 1e3, 1] as const
 
 /**
@@ -72,7 +85,19 @@ export const columnCells = (data: Arrow.Data): ColumnCells => {
       const t = type as Arrow.Int
       if (t.bitWidth === 64) {
         const values = data.values as BigInt64Array | BigUint64Array
-        return { kind: "bigint", get: (i) => (valid(i) ? values[i + off]! : null) }
+        const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
+        const signed = t.isSigned
+        return {
+          kind: "bigint",
+          get: (i) => {
+            if (!valid(i)) return null
+            const k = (i + off) * 2
+            const hi = words[k + 1]!
+            // Safe integers: high word within ±2^21 (signed) or below 2^21 (unsigned).
+            if (hi >= -2097152 && hi < 2097152 && (signed || hi >= 0)) return hi * TWO_32 + (words[k]! >>> 0)
+            return values[i + off]!
+          }
+        }
       }
       const values = data.values as Int32Array
       return { kind: "number", get: (i) => (valid(i) ? values[i + off]! : null) }
@@ -92,7 +117,17 @@ export const columnCells = (data: Arrow.Data): ColumnCells => {
       const values = data.values as unknown as Uint32Array
       return {
         kind: "decimal",
-        get: (i) => (valid(i) ? formatDecimal(readDecimalWords(values, (i + off) * words, words), t.scale) : null)
+        get: (i) => {
+          if (!valid(i)) return null
+          const k = (i + off) * words
+          const hi = values[k + 1]! | 0
+          // Fast path: the upper words only extend the sign of a value below 2^53 in magnitude.
+          let small = hi >= -2097152 && hi < 2097152
+          const fill = hi < 0 ? 0xffffffff : 0
+          for (let w = 2; small && w < words; w++) small = values[k + w] === fill
+          if (small) return formatSmallDecimal(hi * TWO_32 + values[k]!, t.scale)
+          return formatDecimal(readDecimalWords(values, k, words), t.scale)
+        }
       }
     }
     case Arrow.Type.Bool: {
@@ -178,10 +213,19 @@ export const columnCells = (data: Arrow.Data): ColumnCells => {
       const t = type as Arrow.Timestamp
       const factor = UNIT_TO_NANOS[t.unit]
       const values = data.values as unknown as BigInt64Array
+      const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
       return {
         kind: "timestamp",
         timezone: t.timezone ?? null,
-        get: (i) => (valid(i) ? values[i + off]! * factor : null)
+        get: (i) => (valid(i) ? values[i + off]! * factor : null),
+        getRaw: (i) => {
+          if (!valid(i)) return null
+          const k = (i + off) * 2
+          const hi = words[k + 1]!
+          if (hi >= -2097152 && hi < 2097152) return hi * TWO_32 + (words[k]! >>> 0)
+          return values[i + off]!
+        },
+        ticksPerSecond: 1e9 / UNIT_TO_NANOS_NUMBER[t.unit]
       }
     }
     default:
@@ -257,4 +301,36 @@ export const formatEpochNanos = (nanos: bigint): string => {
     days -= 1n
   }
   return `${formatEpochDay(Number(days))} ${formatTimeOfDay(Number(rest))}`
+}
+
+let cachedDay = Number.NaN
+let cachedDayText = ""
+
+/** `formatEpochDay` with a one-entry cache (consecutive rows often share a day). */
+const dayText = (day: number): string => {
+  if (day !== cachedDay) {
+    cachedDay = day
+    cachedDayText = formatEpochDay(day)
+  }
+  return cachedDayText
+}
+
+/**
+ * `YYYY-MM-DD HH:MM:SS[.fraction]` (UTC) of a timestamp given in ticks of `ticksPerSecond` (1, 1e3, 1e6 or 1e9);
+ * the fraction is left out when zero. Safe-integer ticks are formatted without bigints.
+ *
+ * @category formatting
+ * @since 0.1.0
+ */
+export const formatEpochTicks = (ticks: number | bigint, ticksPerSecond: number): string => {
+  if (typeof ticks === "bigint") return formatEpochNanos(ticks * BigInt(1e9 / ticksPerSecond))
+  const perDay = 86400 * ticksPerSecond
+  const day = Math.floor(ticks / perDay)
+  const rest = ticks - day * perDay
+  const seconds = Math.floor(rest / ticksPerSecond)
+  const frac = rest - seconds * ticksPerSecond
+  const hms = `${pad2(Math.floor(seconds / 3600))}:${pad2(Math.floor(seconds / 60) % 60)}:${pad2(seconds % 60)}`
+  if (frac === 0) return `${dayText(day)} ${hms}`
+  const width = ticksPerSecond === 1e3 ? 3 : ticksPerSecond === 1e6 ? 6 : 9
+  return `${dayText(day)} ${hms}.${String(frac).padStart(width, "0")}`
 }

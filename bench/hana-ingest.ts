@@ -1,0 +1,171 @@
+/**
+ * HANA ingest path: rows × 8 mixed columns (INTEGER, BIGINT, DOUBLE, DECIMAL(18,2), NVARCHAR, DATE, TIMESTAMP,
+ * BOOLEAN) bulk-ingested by our driver from an Arrow table (create mode: DDL, prepared INSERT, batches split below
+ * hdb's 32,767-row limit, one transaction) against a hand-written raw hdb prepared batch insert of the same rows
+ * (already JS row arrays, chunks of 32,000, autocommit off and one COMMIT), into a fresh table on the same test
+ * server in the same run; runs alternate. ratio = ours / raw hdb (target ≤ 1.1).
+ *
+ * Rows: HANA_INGEST_ROWS (default 1,000,000). The test server inserts parameter rows one by one into DuckDB
+ * (about 0.3 ms per row), which dominates both sides at any size.
+ */
+import * as Arrow from "apache-arrow"
+import { createRequire } from "node:module"
+import { Effect, Layer } from "effect"
+import * as Hana from "../layers/hana/index.ts"
+import * as Connection from "../src/Connection.ts"
+import { fromTable } from "../src/Ingest.ts"
+import { startHanaTestServer } from "../testkit/hana/index.ts"
+
+const ROWS = Number(process.env["HANA_INGEST_ROWS"] ?? 1_000_000)
+const RUNS = Number(process.env["HANA_INGEST_RUNS"] ?? 3)
+const CHUNK = 32_000
+
+interface Statement {
+  exec(values: unknown, cb: (err: Error | null, result?: unknown) => void): void
+  drop(cb: (err: Error | null) => void): void
+}
+interface Client {
+  connect(cb: (err: Error | null) => void): void
+  exec(sql: string, cb: (err: Error | null, result?: unknown) => void): void
+  prepare(sql: string, cb: (err: Error | null, statement?: Statement) => void): void
+  setAutoCommit(on: boolean): void
+  commit(cb: (err: Error | null) => void): void
+  close(): void
+}
+const hdb = createRequire(import.meta.url)("hdb") as { createClient(options: Record<string, unknown>): Client }
+
+const promise = <A>(f: (cb: (err: Error | null, result?: unknown) => void) => void): Promise<A> =>
+  new Promise((resolve, reject) => f((err, result) => (err ? reject(err) : resolve(result as A))))
+
+const pad = (n: number, w = 2) => String(n).padStart(w, "0")
+const BASE_MS = Date.UTC(2020, 0, 1)
+
+/** The same data as an Arrow table and as raw row arrays (hdb's accepted inputs: numbers, strings, booleans). */
+const makeData = () => {
+  const id = new Int32Array(ROWS)
+  const big = new BigInt64Array(ROWS)
+  const ratio = new Float64Array(ROWS)
+  const amount = new Uint32Array(ROWS * 4)
+  const names: Array<string> = []
+  const days = new Int32Array(ROWS)
+  const ts = new BigInt64Array(ROWS)
+  const flags: Array<boolean> = []
+  const rows: Array<Array<unknown>> = new Array(ROWS)
+  for (let i = 0; i < ROWS; i++) {
+    id[i] = i
+    big[i] = BigInt(i) * 1000003n
+    ratio[i] = i * 1.5
+    amount[i * 4] = i * 7 // unscaled at scale 2
+    names.push(`name_${i}`)
+    days[i] = 18262 + (i % 1000)
+    const ms = BASE_MS + i * 1000
+    ts[i] = BigInt(ms) * 1000n
+    flags.push(i % 2 === 0)
+    const d = new Date(18262 * 86_400_000 + (i % 1000) * 86_400_000)
+    const t = new Date(ms)
+    rows[i] = [
+      i,
+      i * 1000003,
+      i * 1.5,
+      ((i * 7) / 100).toFixed(2),
+      `name_${i}`,
+      `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`,
+      `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())} ${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}`,
+      i % 2 === 0
+    ]
+  }
+  const data = (type: Arrow.DataType, values: ArrayBufferView) =>
+    Arrow.makeVector(Arrow.makeData({ type, length: ROWS, nullCount: 0, data: values } as never))
+  const table = new Arrow.Table({
+    ID: data(new Arrow.Int32(), id),
+    BIG: data(new Arrow.Int64(), big),
+    RATIO: data(new Arrow.Float64(), ratio),
+    AMOUNT: data(new Arrow.Decimal(2, 18, 128), amount),
+    NAME: Arrow.vectorFromArray(names, new Arrow.Utf8()),
+    DAY: data(new Arrow.DateDay(), days),
+    TS: data(new Arrow.TimestampMicrosecond(), ts),
+    FLAG: Arrow.vectorFromArray(flags, new Arrow.Bool())
+  })
+  return { table, rows }
+}
+
+const median = (xs: ReadonlyArray<number>) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+}
+
+/** Runs the comparison. */
+export const run = async (): Promise<Record<string, unknown>> => {
+  const server = await startHanaTestServer()
+  const raw = hdb.createClient({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
+  const { rows, table } = makeData()
+  let n = 0
+  try {
+    await promise((cb) => raw.connect(cb))
+    const layer = Connection.layer().pipe(Layer.provide(Hana.layerDatabase({ uri: server.uri })))
+    const oursS: Array<number> = []
+    const baseS: Array<number> = []
+    // One connection on each side for the whole run, opened before timing.
+    await Effect.runPromise(Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const ours = Effect.gen(function*() {
+        const count = yield* conn.ingest(fromTable(table), { targetTable: `ING_OURS_${n++}` })
+        if (count !== ROWS) throw new Error(`ingested ${count}`)
+      })
+      const baseline = Effect.promise(async () => {
+        const name = `ING_RAW_${n++}`
+        await promise((cb) =>
+          raw.exec(
+            `CREATE TABLE "${name}" ("ID" INTEGER, "BIG" BIGINT, "RATIO" DOUBLE, "AMOUNT" DECIMAL(18,2), "NAME" NVARCHAR(5000), "DAY" DATE, "TS" TIMESTAMP, "FLAG" BOOLEAN)`,
+            cb
+          )
+        )
+        const statement = await promise<Statement>((cb) => raw.prepare(`INSERT INTO "${name}" VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, cb))
+        raw.setAutoCommit(false)
+        for (let start = 0; start < ROWS; start += CHUNK) {
+          await promise((cb) => statement.exec(rows.slice(start, start + CHUNK), cb))
+        }
+        await promise((cb) => raw.commit(cb))
+        raw.setAutoCommit(true)
+        await promise((cb) => statement.drop(cb))
+      })
+      const timed = (f: Effect.Effect<void, unknown>, into: Array<number>) =>
+        Effect.gen(function*() {
+          const start = process.hrtime.bigint()
+          yield* f
+          into.push(Number(process.hrtime.bigint() - start) / 1e9)
+        })
+      yield* ours
+      yield* baseline
+      for (let i = 0; i < RUNS; i++) {
+        if (i % 2 === 0) {
+          yield* timed(ours, oursS)
+          yield* timed(baseline, baseS)
+        } else {
+          yield* timed(baseline, baseS)
+          yield* timed(ours, oursS)
+        }
+      }
+    }).pipe(Effect.provide(layer)))
+    const o = median(oursS)
+    const b = median(baseS)
+    return {
+      bench: "hana-ingest",
+      rows: ROWS,
+      columns: 8,
+      runs: RUNS,
+      ours_s: Math.round(o * 1000) / 1000,
+      raw_hdb_s: Math.round(b * 1000) / 1000,
+      ours_rows_per_s: Math.round(ROWS / o),
+      raw_hdb_rows_per_s: Math.round(ROWS / b),
+      ours_samples_s: oursS.map((x) => Math.round(x * 1000) / 1000),
+      raw_hdb_samples_s: baseS.map((x) => Math.round(x * 1000) / 1000),
+      baseline: "raw hdb prepared INSERT, exec of 32,000-row chunks of JS row arrays, one COMMIT",
+      ratio: Math.round((o / b) * 1000) / 1000,
+      target_ratio: 1.1
+    }
+  } finally {
+    raw.close()
+    await server.close()
+  }
+}

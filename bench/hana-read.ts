@@ -1,0 +1,111 @@
+/**
+ * HANA read path: 1M rows × 8 mixed columns (INTEGER, DECIMAL(18,2), DOUBLE, DATE, TIMESTAMP, two NVARCHAR,
+ * BOOLEAN) from the HANA test server, read by our driver into Arrow record batches (bytes decoded straight into
+ * the column builders), against raw hdb fetching the same SELECT as row arrays (`exec` with `rowsAsArray`), both
+ * at data format version 8 with fetch size 50000, on the same server in the same run; runs alternate.
+ * ratio = ours / raw hdb (target ≤ 1.0). Rows: HANA_READ_ROWS (default 1,000,000).
+ */
+import { createRequire } from "node:module"
+import { Effect, Layer, Stream } from "effect"
+import * as Hana from "../layers/hana/index.ts"
+import * as Connection from "../src/Connection.ts"
+import { startHanaTestServer } from "../testkit/hana/index.ts"
+
+const ROWS = Number(process.env["HANA_READ_ROWS"] ?? 1_000_000)
+const FETCH_SIZE = 50_000
+const RUNS = Number(process.env["HANA_READ_RUNS"] ?? 3)
+
+interface Client {
+  connect(cb: (err: Error | null) => void): void
+  exec(sql: string, options: object, cb: (err: Error | null, result?: unknown) => void): void
+  close(): void
+}
+const hdb = createRequire(import.meta.url)("hdb") as { createClient(options: Record<string, unknown>): Client }
+
+const CREATE = `CREATE COLUMN TABLE BENCH_READ AS (SELECT
+  CAST(GENERATED_PERIOD_START AS INTEGER) AS ID,
+  CAST(GENERATED_PERIOD_START / 100 AS DECIMAL(18,2)) AS AMOUNT,
+  GENERATED_PERIOD_START * 1.5 AS RATIO,
+  ADD_DAYS(TO_DATE('2020-01-01'), MOD(GENERATED_PERIOD_START, 1000)) AS DAY,
+  ADD_SECONDS(TO_TIMESTAMP('2020-01-01 00:00:00'), GENERATED_PERIOD_START) AS TS,
+  'name_' || GENERATED_PERIOD_START AS NAME,
+  'a somewhat longer text value ' || GENERATED_PERIOD_START AS NOTE,
+  MOD(GENERATED_PERIOD_START, 2) = 0 AS FLAG
+  FROM SERIES_GENERATE_INTEGER(1, 0, ${ROWS}))`
+const SELECT = "SELECT ID, AMOUNT, RATIO, DAY, TS, NAME, NOTE, FLAG FROM BENCH_READ"
+
+const promise = <A>(f: (cb: (err: Error | null, result?: unknown) => void) => void): Promise<A> =>
+  new Promise((resolve, reject) => f((err, result) => (err ? reject(err) : resolve(result as A))))
+
+const seconds = async (f: () => Promise<number>): Promise<{ s: number; rows: number }> => {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  const start = process.hrtime.bigint()
+  const rows = await f()
+  return { s: Number(process.hrtime.bigint() - start) / 1e9, rows }
+}
+
+const median = (xs: ReadonlyArray<number>) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+}
+
+/** Runs the comparison. */
+export const run = async (): Promise<Record<string, unknown>> => {
+  const server = await startHanaTestServer()
+  const raw = hdb.createClient({
+    host: server.host,
+    port: server.port,
+    user: server.user,
+    password: server.password,
+    fetchSize: FETCH_SIZE,
+    dataFormatSupport: 8
+  })
+  try {
+    await promise((cb) => raw.connect(cb))
+    await promise((cb) => raw.exec(CREATE, {}, cb))
+    const layer = Connection.layer().pipe(
+      Layer.provide(Hana.layerDatabase({ uri: server.uri, "dba.statement.fetch_size": String(FETCH_SIZE) }))
+    )
+    const ours = () =>
+      Effect.runPromise(
+        Effect.flatMap(Connection.Connection, (conn) =>
+          Stream.runFold(conn.query(SELECT), () => 0, (n, batch) => n + batch.numRows)).pipe(Effect.provide(layer))
+      )
+    const baseline = () =>
+      promise<Array<Array<unknown>>>((cb) => raw.exec(SELECT, { rowsAsArray: true }, cb)).then((rows) => rows.length)
+
+    await ours()
+    await baseline()
+    const oursS: Array<number> = []
+    const baseS: Array<number> = []
+    for (let i = 0; i < RUNS; i++) {
+      const order = i % 2 === 0 ? [ours, baseline] : [baseline, ours]
+      for (const f of order) {
+        const r = await seconds(f)
+        if (r.rows !== ROWS) throw new Error(`read ${r.rows} rows, expected ${ROWS}`)
+        ;(f === ours ? oursS : baseS).push(r.s)
+      }
+    }
+    const o = median(oursS)
+    const b = median(baseS)
+    return {
+      bench: "hana-read",
+      rows: ROWS,
+      columns: 8,
+      fetch_size: FETCH_SIZE,
+      runs: RUNS,
+      ours_s: Math.round(o * 1000) / 1000,
+      raw_hdb_s: Math.round(b * 1000) / 1000,
+      ours_rows_per_s: Math.round(ROWS / o),
+      raw_hdb_rows_per_s: Math.round(ROWS / b),
+      ours_samples_s: oursS.map((x) => Math.round(x * 1000) / 1000),
+      raw_hdb_samples_s: baseS.map((x) => Math.round(x * 1000) / 1000),
+      baseline: "raw hdb exec(SELECT, { rowsAsArray: true }) on the same server",
+      ratio: Math.round((o / b) * 1000) / 1000,
+      target_ratio: 1.0
+    }
+  } finally {
+    raw.close()
+    await server.close()
+  }
+}
