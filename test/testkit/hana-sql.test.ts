@@ -69,6 +69,11 @@ describe("HANA test server: the accepted SQL subset (testkit/hana/README.md)", (
     await exec(c, "DROP SEQUENCE seq1")
   })
 
+  it("names expression columns by their select-item text, like HANA", async () => {
+    expect(await exec(c, "SELECT COUNT(*), count(*) AS n, MAX(id) FROM s1")).toEqual([{ "COUNT(*)": 3, N: 3, "MAX(ID)": 3 }])
+    expect(await exec(c, "SELECT id + 1, upper(v), s1.v FROM s1 WHERE id = 1")).toEqual([{ "ID + 1": 2, "UPPER(V)": "UNO", V: "uno" }])
+  })
+
   it("accepts and ignores session settings, grants and isolation levels", async () => {
     await exec(c, "GRANT SELECT ON s1 TO PUBLIC")
     await exec(c, "SET 'APPLICATION' = 'tests'")

@@ -563,7 +563,7 @@ export class HanaConnection {
     if (outcome.kind === "rows") {
       const columns =
         statement?.columns ??
-        (await describeColumns(session, outcome.cursor.columns, this.tablesOf(session, t), this.dfv))
+        (await describeColumns(session, outcome.cursor.columns, this.tablesOf(session, t), this.dfv, t.kind === "query" ? t.columnNames : undefined))
       const id = this.nextId++
       const result = new OpenResult(id, outcome.cursor, columns, (value, kind) => this.registerLob(value, kind))
       const first = await result.fetch(this.ctx.options.firstFetchSize)
@@ -612,7 +612,7 @@ export class HanaConnection {
       prepared = await session.prepare(t.sql)
       if (t.kind === "query") {
         tables = this.tablesOf(session, t)
-        columns = await describeColumns(session, prepared.columns, tables, this.dfv)
+        columns = await describeColumns(session, prepared.columns, tables, this.dfv, t.columnNames)
       }
       parameterTypes = await this.parameterTypes(session, t, prepared)
     }

@@ -27,16 +27,18 @@ export const describeColumns = async (
   session: Session,
   columns: readonly ColumnInfo[],
   tables: readonly string[],
-  dfv: number
+  dfv: number,
+  names?: ReadonlyArray<string | undefined>
 ): Promise<ResultColumn[]> => {
   const declared = tables.length > 0 ? await declaredTypes(session, tables) : new Map()
-  return columns.map((c) => {
+  const useNames = names !== undefined && names.length === columns.length
+  return columns.map((c, i) => {
     const d = declared.get(c.name)
     const parsed = d === undefined ? undefined : parseTypeText(d.type)
     const fromTable = parsed !== undefined && sameStorage(parsed, c)
     const type = fromTable ? parsed : typeOfDuck(c)
     const wire = wireType(type, dfv)
-    const name = SPECIAL_COLUMN_NAMES.get(c.name) ?? decodeName(c.name)
+    const name = (useNames ? names[i] : undefined) ?? SPECIAL_COLUMN_NAMES.get(c.name) ?? decodeName(c.name)
     return {
       type,
       wire,

@@ -13,6 +13,9 @@ type TokenType = "ws" | "word" | "qident" | "string" | "hex" | "number" | "param
 interface Token {
   readonly t: TokenType
   readonly v: string
+  /** Offsets of the token in the original SQL text. */
+  readonly pos?: number
+  readonly end?: number
 }
 
 /** Splits SQL into tokens (comments become whitespace). */
@@ -21,6 +24,14 @@ export const tokenize = (sql: string): Token[] => {
   let i = 0
   const n = sql.length
   while (i < n) {
+    const start = i
+    const before = out.length
+    scan()
+    if (out.length > before) out[out.length - 1] = { ...out[out.length - 1]!, pos: start, end: i }
+  }
+  return out
+
+  function scan(): void {
     const c = sql[i]!
     if (/\s/.test(c)) {
       let j = i + 1
@@ -101,7 +112,6 @@ export const tokenize = (sql: string): Token[] => {
       }
     }
   }
-  return out
 }
 
 /** SQL keywords kept verbatim (everything else that is a bare word is an identifier). */
@@ -184,6 +194,8 @@ export type Translated =
       readonly sql: string
       readonly params: number
       readonly forUpdate: boolean
+      /** HANA's names of the result columns that are expressions (the select item's text), by position. */
+      readonly columnNames?: ReadonlyArray<string | undefined>
     }
   | {
       readonly kind: "dml"
@@ -434,7 +446,7 @@ export const translate = (sql: string, session: SessionValues): Translated => {
     case "WITH":
     case "(":
     case "VALUES":
-      return translateQuery(all, session)
+      return translateQuery(all, session, sql)
     case "":
       if (all[0]!.t === "op" && all[0]!.v === "(") return translateQuery(all, session)
       break
@@ -487,7 +499,54 @@ export const translate = (sql: string, session: SessionValues): Translated => {
   throw HanaError.syntax(`incorrect syntax near "${all[0]!.v}"`, 1)
 }
 
-const translateQuery = (all: Token[], session: SessionValues): Translated => {
+/**
+ * Names HANA gives unaliased expression columns: the select item's text with unquoted words in upper case
+ * (e.g. `COUNT(*)`). Undefined entries leave DuckDB's name (plain columns, aliases); undefined overall when a `*`
+ * makes positions unknowable.
+ */
+const selectItemNames = (tokens: readonly Token[], sql: string): Array<string | undefined> | undefined => {
+  let depth = 0
+  let start = -1
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!
+    if (t.t === "op" && t.v === "(") depth++
+    else if (t.t === "op" && t.v === ")") depth--
+    else if (depth === 0 && upper(t) === "SELECT") {
+      start = i + 1
+      break
+    }
+  }
+  if (start < 0) return undefined
+  if (upper(tokens[start]) === "DISTINCT" || upper(tokens[start]) === "ALL") start++
+  let end = tokens.length
+  depth = 0
+  for (let i = start; i < tokens.length; i++) {
+    const t = tokens[i]!
+    if (t.t === "op" && t.v === "(") depth++
+    else if (t.t === "op" && t.v === ")") depth--
+    else if (depth === 0 && ["FROM", "UNION", "INTERSECT", "EXCEPT", "MINUS", "ORDER", "LIMIT", "INTO"].includes(upper(t))) {
+      end = i
+      break
+    }
+  }
+  const names: Array<string | undefined> = []
+  for (const item of splitTopLevel(tokens.slice(start, end))) {
+    const last = item[item.length - 1]
+    if (item.length === 0 || last === undefined) return undefined
+    if (last.t === "op" && last.v === "*") return undefined
+    const plainColumn = item.every((t, k) => (k % 2 === 0 ? t.t === "word" || t.t === "qident" : t.t === "op" && t.v === "."))
+    const aliased = item.length >= 2 && (last.t === "word" || last.t === "qident") && !(item[item.length - 2]!.t === "op")
+    if (plainColumn || aliased || item[0]!.pos === undefined || last.end === undefined) {
+      names.push(undefined)
+      continue
+    }
+    const text = sql.slice(item[0]!.pos, last.end)
+    names.push(text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|[\p{L}_#$][\p{L}\p{N}_#$]*/gu, (m) => (m.startsWith("'") || m.startsWith('"') ? m : m.toUpperCase())))
+  }
+  return names
+}
+
+const translateQuery = (all: Token[], session: SessionValues, sqlText?: string): Translated => {
   let tokens = all
   let forUpdate = false
   // SELECT ... FOR UPDATE [NOWAIT]: DuckDB has no row locks; the statement runs as a plain SELECT.
@@ -510,7 +569,10 @@ const translateQuery = (all: Token[], session: SessionValues): Translated => {
   if (hint > 0 && tokens[hint + 2]?.v === "(") tokens = [...tokens.slice(0, hint), ...tokens.slice(matching(tokens, hint + 2) + 1)]
   let sql = rewrite(tokens, session)
   if (limit !== undefined) sql += ` LIMIT ${limit}`
-  return { kind: "query", sql, params: countParams(tokens), forUpdate }
+  const columnNames = sqlText === undefined ? undefined : selectItemNames(tokens, sqlText)
+  return columnNames === undefined
+    ? { kind: "query", sql, params: countParams(tokens), forUpdate }
+    : { kind: "query", sql, params: countParams(tokens), forUpdate, columnNames }
 }
 
 const translateInsert = (all: Token[], session: SessionValues): Translated => {
