@@ -28,6 +28,21 @@ describe("HANA test server with the raw hdb client: login, SQL, metadata", () =>
     expect(rows).toEqual([{ CURRENT_USER: "SYSTEM", CURRENT_SCHEMA: "SYSTEM", CURRENT_CONNECTION: client.connectOptions.connectionId }])
   })
 
+  it("answers CLIENT_PING (isValid) and DISCONNECT", async () => {
+    const c = await connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1" })
+    expect(await new Promise<boolean>((resolve) => c.isValid({}, resolve))).toBe(true)
+    const before = server.sessionCount()
+    await call((cb) => c.disconnect(cb))
+    await new Promise((r) => setTimeout(r, 50))
+    expect(server.sessionCount()).toBe(before - 1)
+    closeQuietly(c)
+    const victim = await connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1" })
+    await exec(client, `ALTER SYSTEM DISCONNECT SESSION '${victim.connectOptions.connectionId}'`)
+    await new Promise((r) => setTimeout(r, 50))
+    expect(await new Promise<boolean>((resolve) => victim.isValid({}, resolve))).toBe(false)
+    closeQuietly(victim)
+  })
+
   it("rejects a wrong password with SQL error 10 / SQLSTATE 28000", async () => {
     const err = await failure(connect({ host: server.host, port: server.port, user: "SYSTEM", password: "wrong" }))
     expect(err.code).toBe(10)

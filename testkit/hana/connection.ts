@@ -444,8 +444,10 @@ export class HanaConnection {
       { kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from(method), serverData]) },
       {
         kind: PartKind.CONNECT_OPTIONS,
-        argc: 5,
+        argc: 6,
         data: encodeOptions([
+          // FLAG_SET1 echoed: hdb then checks liveness with CLIENT_PING (SUPPORT_CLIENT_PING = 0x02000000).
+          { name: 53, type: OptionType.INT, value: (typeof requested?.get(53) === "number" ? (requested.get(53) as number) : 0) & 0x02000000 },
           { name: 1, type: OptionType.INT, value: this.connectionId },
           { name: 12, type: OptionType.INT, value: this.dfv },
           { name: 23, type: OptionType.INT, value: this.dfv },

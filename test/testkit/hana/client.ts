@@ -14,6 +14,7 @@ export interface HdbClient {
   commit(cb: (err: Error | null) => void): void
   rollback(cb: (err: Error | null) => void): void
   disconnect(cb: (err: Error | null) => void): void
+  isValid(options: Record<string, unknown>, cb: (valid: boolean) => void): void
   close(): void
   on(event: string, listener: (...args: unknown[]) => void): void
   readonly connectOptions: { readonly connectionId?: number; readonly dataFormatVersion2?: number; readonly fullVersionString?: string }
