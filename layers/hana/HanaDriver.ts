@@ -13,8 +13,8 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Duration, Effect, Result, type Scope } from "effect"
-import { type AdbcError, adbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
+import { Effect, Result, type Scope } from "effect"
+import { type AdbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
 import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
@@ -423,16 +423,8 @@ const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, Adbc
     const config = yield* Effect.fromResult(resolveConnectConfig(options))
     const hdbOptions = yield* hdbClientOptions(config)
     const timeout = config.uri.timeoutSeconds
-    const open = Hdb.connect({ ...hdbOptions })
-    const bounded = timeout !== undefined && timeout > 0
-      ? open.pipe(
-        Effect.timeoutOrElse({
-          duration: Duration.seconds(timeout),
-          orElse: () => Effect.fail(adbcError("TIMEOUT", `connecting timed out after ${timeout} s`))
-        })
-      )
-      : open
-    const client = yield* Effect.acquireRelease(bounded, Hdb.disconnect)
+    const bounded = Hdb.connect({ ...hdbOptions }, timeout !== undefined && timeout > 0 ? timeout * 1000 : undefined)
+    const client = yield* Effect.acquireRelease(bounded, Hdb.disconnect, { interruptible: true })
     if (config.uri.defaultSchema !== undefined && config.uri.defaultSchema !== "") {
       yield* Hdb.executeDirect(client, `SET SCHEMA ${Ddl.quoteIdentifier(config.uri.defaultSchema)}`)
     }

@@ -12,7 +12,7 @@
  */
 import { createRequire } from "node:module"
 import { Effect } from "effect"
-import type { AdbcError } from "../../src/AdbcError.ts"
+import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { fromHdbError } from "./Errors.ts"
 import type { HdbResultColumn } from "./Types.ts"
 
@@ -146,13 +146,52 @@ const call = <A>(
     }
   })
 
-/** Opens a client. @category operations @since 0.1.0 */
-export const connect = (options: Record<string, unknown>): Effect.Effect<HdbClient, AdbcError> =>
-  Effect.suspend(() => {
+/**
+ * Opens a client. Interruptible: an interrupted connect (a timeout) closes the half-open socket.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const connect = (
+  options: Record<string, unknown>,
+  timeoutMs?: number | undefined
+): Effect.Effect<HdbClient, AdbcError> =>
+  Effect.callback<HdbClient, AdbcError>((resume) => {
     const client = hdb.createClient(options)
     // Without a listener an 'error' event (socket reset) would be thrown by EventEmitter.
     client.on("error", () => {})
-    return Effect.as(call<void>((cb) => client.connect((err) => cb(err))), client)
+    let settled = false
+    const close = () => {
+      try {
+        client.close()
+      } catch {
+        // not open
+      }
+    }
+    // The timer runs here, not as an Effect timeout, so it also works where the caller is uninterruptible.
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+      if (settled) return
+      settled = true
+      close()
+      resume(Effect.fail(adbcError("TIMEOUT", `connecting timed out after ${timeoutMs / 1000} s`)))
+    }, timeoutMs)
+    try {
+      client.connect((err) => {
+        if (settled) return
+        settled = true
+        if (timer !== undefined) clearTimeout(timer)
+        resume(err ? Effect.fail(fromHdbError(err)) : Effect.succeed(client))
+      })
+    } catch (e) {
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
+      resume(Effect.fail(fromHdbError(e)))
+    }
+    return Effect.sync(() => {
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
+      close()
+    })
   })
 
 /** Closes a client: DISCONNECT, then the socket. Never fails. @category operations @since 0.1.0 */

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Stream } from "effect"
+import * as Connection from "../../src/Connection.ts"
+import { realHana, useServer, withConnection } from "./support.ts"
+
+// Network faults are injected by the test server; a real HANA cannot be asked to drop a socket.
+const server = useServer()
+
+describe.skipIf(realHana)("network faults and cancel", () => {
+  it.effect("a socket closed in the middle of a result fails the reader with IO, without crashing", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      yield* conn.execute("CREATE TABLE FAULT_T AS (SELECT GENERATED_PERIOD_START AS I FROM SERIES_GENERATE_INTEGER(1, 0, 5000))")
+      server.server!.faults.dropMidResult = true
+      const error = yield* Effect.flip(Stream.runCollect(conn.query("SELECT * FROM FAULT_T", { "dba.statement.fetch_size": "100" })))
+      server.server!.faults.dropMidResult = false
+      expect(error.status).toBe("IO")
+      const again = yield* Effect.flip(conn.execute("SELECT 1 FROM DUMMY"))
+      expect(["IO", "INVALID_STATE"]).toContain(again.status)
+    })))
+
+  it.effect("connect to a closed port is IO; refused login is UNAUTHENTICATED", () =>
+    Effect.gen(function*() {
+      const closed = yield* Effect.flip(withConnection("hdb://SYSTEM:Manager1@127.0.0.1:1", Effect.void))
+      expect(closed.status).toBe("IO")
+      server.server!.faults.refuseLogins = true
+      const refused = yield* Effect.flip(withConnection(server.uri, Effect.void))
+      server.server!.faults.refuseLogins = false
+      expect(refused.status).toBe("UNAUTHENTICATED")
+      expect(refused.vendorCode).toBe(10)
+      expect(refused.message).not.toContain("Manager1")
+    }))
+
+  it.effect("cancel with nothing running is INVALID_STATE", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const error = yield* Effect.flip(conn.cancel)
+      expect(error.status).toBe("INVALID_STATE")
+    })))
+
+  it.effect("the URI timeout bounds connecting", () =>
+    Effect.gen(function*() {
+      server.server!.faults.replyDelayMs = 3000
+      const sep = server.uri.includes("?") ? "&" : "?"
+      const start = Date.now()
+      const error = yield* Effect.flip(withConnection(`${server.uri}${sep}timeout=1`, Effect.void))
+      server.server!.faults.replyDelayMs = 0
+      expect(error.status).toBe("TIMEOUT")
+      expect(Date.now() - start).toBeLessThan(2900)
+    }))
+})
