@@ -156,10 +156,14 @@ export class HanaConnection {
     this.ctx.connections.delete(this.connectionId)
     // Interrupt a statement still running on the DuckDB connection and let it end before closing the connection.
     session?.interrupt()
-    this.closing = this.queue.then(
-      () => session?.close(),
-      () => session?.close()
-    )
+    const closeSession = (): void => {
+      try {
+        session?.close()
+      } catch {
+        // the engine is already closed
+      }
+    }
+    this.closing = this.queue.then(closeSession, closeSession)
     return this.closing
   }
 

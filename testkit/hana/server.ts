@@ -161,6 +161,8 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
       resolve()
     })
   })
+  // Accept errors after start-up (e.g. too many open files) must not crash the process.
+  server.on("error", () => undefined)
   const port = (server.address() as net.AddressInfo).port
   const first = (options.users ?? DEFAULT_USERS)[0]!
   let closed: Promise<void> | undefined
