@@ -3,7 +3,8 @@
  *
  * - Connect: URI, basic / X.509 / JWT authentication and TLS resolved and checked before any I/O
  *   (ConnectConfig.ts); data format version 8 is requested so timestamps carry 100 ns (LONGDATE) and BOOLEAN is a
- *   real type; `defaultSchema` is applied with SET SCHEMA; the URI `timeout` bounds the whole connect.
+ *   real type; `defaultSchema` is applied with SET SCHEMA; the URI `timeout` bounds the whole connect;
+ *   `pingInterval` pings the server every that many seconds while the session is idle.
  * - Queries: SQL is normalized (SqlNormalize.ts), results are read page by page (`dba.statement.fetch_size` rows per
  *   FETCH_NEXT) and decoded from the raw bytes into Arrow builders (ResultPage.ts); LOBs are read completely.
  * - Parameters: Arrow batches converted by Params.ts; DML batches are split below hdb's 32,767-row limit; a query
@@ -13,7 +14,7 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Effect, Result, type Scope } from "effect"
+import { Duration, Effect, Result, Schedule, type Scope } from "effect"
 import { type AdbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
@@ -425,6 +426,13 @@ const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, Adbc
     const timeout = config.uri.timeoutSeconds
     const bounded = Hdb.connect({ ...hdbOptions }, timeout !== undefined && timeout > 0 ? timeout * 1000 : undefined)
     const client = yield* Effect.acquireRelease(bounded, Hdb.disconnect, { interruptible: true })
+    const ping = config.uri.pingIntervalSeconds
+    if (ping !== undefined && ping > 0) {
+      // Background keep-alive for the connection's lifetime (URI parameter pingInterval).
+      yield* Effect.forkScoped(
+        Effect.repeat(Hdb.pingIfIdle(client), Schedule.spaced(Duration.seconds(ping)))
+      )
+    }
     if (config.uri.defaultSchema !== undefined && config.uri.defaultSchema !== "") {
       yield* Hdb.executeDirect(client, `SET SCHEMA ${Ddl.quoteIdentifier(config.uri.defaultSchema)}`)
     }

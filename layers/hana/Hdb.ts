@@ -36,6 +36,8 @@ interface HdbConnection {
   readLob(options: unknown, cb: (err: unknown, reply: unknown) => void): void
   readonly connectOptions?: { readonly connectionId?: number; readonly fullVersionString?: string }
   readonly readyState?: string
+  isIdle(): boolean
+  isValid(options: object, cb: (valid: boolean) => void): void
 }
 
 interface FetchReply {
@@ -328,3 +330,20 @@ export const queryAll = (
     dropStatement
   )
 }
+
+/**
+ * Pings the server (CLIENT_PING, or a trivial query) when the client has no request queued or running; keeps idle
+ * sessions alive through firewalls. Never fails.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const pingIfIdle = (client: HdbClient): Effect.Effect<void> =>
+  Effect.callback<void>((resume) => {
+    try {
+      if (client.readyState !== "connected" || !client._connection.isIdle()) return resume(Effect.void)
+      client._connection.isValid({}, () => resume(Effect.void))
+    } catch {
+      resume(Effect.void)
+    }
+  })

@@ -48,4 +48,20 @@ describe.skipIf(realHana)("network faults and cancel", () => {
       expect(error.status).toBe("TIMEOUT")
       expect(Date.now() - start).toBeLessThan(2900)
     }))
+
+  it.live("pingInterval pings an idle session (observed through the server's reply count)", () =>
+    Effect.gen(function*() {
+      const sep = server.uri.includes("?") ? "&" : "?"
+      const idleThenQuery = Effect.flatMap(Connection.Connection, (conn) =>
+        Effect.promise(() => new Promise((r) => setTimeout(r, 3500))).pipe(
+          Effect.andThen(Stream.runCollect(conn.query("SELECT 1 AS X FROM DUMMY")))
+        ))
+      // Login takes two replies (AUTHENTICATE, CONNECT); the server closes the socket after the 4th.
+      server.server!.faults.dropAfterReplies = 4
+      const quiet = yield* Effect.exit(withConnection(server.uri, idleThenQuery))
+      const pinging = yield* Effect.flip(withConnection(`${server.uri}${sep}pingInterval=1`, idleThenQuery))
+      server.server!.faults.dropAfterReplies = undefined
+      expect(quiet._tag).toBe("Success")
+      expect(pinging.status).toBe("IO")
+    }), 20_000)
 })
