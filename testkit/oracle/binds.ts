@@ -5,9 +5,9 @@
  */
 import { blobValue, intervalValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
-import { civilFromMicros, civilFromOracle, microsFromCivil } from "./datetime.ts"
+import { civilFromMicros, microsOfOracle } from "./datetime.ts"
 import { decodeOson } from "./encode.ts"
-import { decodeNumber, writeNumber, writeNumberString } from "./number.ts"
+import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
 import type { BindSpec } from "./sqlsession.ts"
 import { Dty } from "./types.ts"
 import { NULL_LENGTH_INDICATOR, type ReadBuffer, type WriteBuffer } from "./wire.ts"
@@ -66,7 +66,7 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
   switch (spec.dty) {
     case Dty.NUMBER:
     case 3:
-      return numberValue(decodeNumber(b))
+      return decodeNumberFast(b) ?? numberValue(decodeNumber(b))
     case Dty.VARCHAR:
     case Dty.CHAR:
     case Dty.LONG: {
@@ -78,11 +78,11 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
       return blobValue(Buffer.from(b))
     case Dty.DATE:
     case Dty.TIMESTAMP:
-      return timestampValue(microsFromCivil(civilFromOracle(b)))
+      return timestampValue(BigInt(microsOfOracle(b)))
     case Dty.TIMESTAMP_TZ:
-      return timestampTZValue(microsFromCivil(civilFromOracle(b)))
+      return timestampTZValue(BigInt(microsOfOracle(b)))
     case Dty.TIMESTAMP_LTZ:
-      return timestampTZValue(microsFromCivil(civilFromOracle(b)) - BigInt(dbOffsetMinutes) * 60_000_000n)
+      return timestampTZValue(BigInt(microsOfOracle(b) - dbOffsetMinutes * 60_000_000))
     case Dty.BINARY_DOUBLE:
     case Dty.BINARY_FLOAT: {
       const c = Buffer.from(b)

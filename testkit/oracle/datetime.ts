@@ -70,6 +70,14 @@ export const microsFromCivil = (c: Civil): bigint =>
   BigInt(c.hour * 3600 + c.minute * 60 + c.second) * 1_000_000n +
   BigInt(Math.floor(c.nanos / 1000))
 
+/** Microseconds since the epoch of Oracle DATE/TIMESTAMP bytes, as a JS number (exact for +-285,000 years). */
+export const microsOfOracle = (b: Uint8Array): number => {
+  const days = daysFromCivil((b[0]! - 100) * 100 + (b[1]! - 100), b[2]!, b[3]!)
+  const secs = (b[4]! - 1) * 3600 + (b[5]! - 1) * 60 + (b[6]! - 1)
+  const ns = b.length >= 11 ? ((b[7]! << 24) >>> 0) + (b[8]! << 16) + (b[9]! << 8) + b[10]! : 0
+  return days * 86_400_000_000 + secs * 1_000_000 + Math.floor(ns / 1000)
+}
+
 /** Decodes Oracle DATE/TIMESTAMP bytes (7, 11 or 13 long) to broken-down time. */
 export const civilFromOracle = (b: Uint8Array): Civil => ({
   year: (b[0]! - 100) * 100 + (b[1]! - 100),

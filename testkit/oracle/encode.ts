@@ -8,7 +8,7 @@
 import { createRequire } from "node:module"
 import type { ColumnVector } from "../engine/index.ts"
 import { civilFromDays, civilFromMicros, type Civil } from "./datetime.ts"
-import { writeNumber, writeNumberString, writeScaledBigInt } from "./number.ts"
+import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
 import type { OraType } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
 
@@ -36,6 +36,53 @@ export type LobMode = "locator" | "inline"
 export type LobRegistrar = (value: string | Uint8Array, type: OraType) => Buffer
 
 const EMPTY = new Uint8Array(0)
+
+const halvesCache = new WeakMap<object, Int32Array>()
+/** The 64-bit values of a column viewed as little-endian 32-bit halves (cached per chunk column). */
+const halves = (col: ColumnVector): Int32Array => {
+  let h = halvesCache.get(col)
+  if (h === undefined) {
+    const d = col.data as BigInt64Array
+    h = new Int32Array(d.buffer, d.byteOffset, d.length * 2)
+    halvesCache.set(col, h)
+  }
+  return h
+}
+
+/** Microseconds of a timestamp row as a JS number (exact for +-285,000 years). */
+const microsNumber = (col: ColumnVector, i: number): number => {
+  const h = halves(col)
+  return h[2 * i + 1]! * 4294967296 + (h[2 * i]! >>> 0)
+}
+
+/** Writes a wall-clock timestamp given in microseconds since the epoch (DATE: 7 bytes, else 11). */
+const writeMicros = (w: WriteBuffer, us: number, withFraction: boolean, fractionUnitNs: number): void => {
+  let days = Math.floor(us / 86_400_000_000)
+  let rem = us - days * 86_400_000_000
+  if (rem < 0) {
+    rem += 86_400_000_000
+    days -= 1
+  }
+  const d = civilFromDays(days)
+  const secs = Math.floor(rem / 1_000_000)
+  w.ensure(12)
+  const b = w.buf
+  let p = w.pos
+  b[p++] = withFraction ? 11 : 7
+  b[p++] = Math.floor(d.year / 100) + 100
+  b[p++] = (d.year % 100) + 100
+  b[p++] = d.month
+  b[p++] = d.day
+  b[p++] = Math.floor(secs / 3600) + 1
+  b[p++] = (Math.floor(secs / 60) % 60) + 1
+  b[p++] = (secs % 60) + 1
+  if (withFraction) {
+    const ns = (rem - secs * 1_000_000) * 1000
+    b.writeUInt32BE(Math.floor(ns / fractionUnitNs) * fractionUnitNs, p)
+    p += 4
+  }
+  w.pos = p
+}
 
 const writeDateParts = (w: WriteBuffer, c: Civil, withFraction: boolean): void => {
   w.ensure(12)
@@ -217,20 +264,33 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
           case "float64":
             writeNumber(w, d[i] as number)
             return
-          case "int64":
+          case "int64": {
+            const h = halves(col)
+            const lo = h[2 * i]!
+            const hi = h[2 * i + 1]!
+            if (hi >= -2097152 && hi < 2097152) writeNumber(w, hi * 4294967296 + (lo >>> 0))
+            else writeNumberString(w, (d as BigInt64Array)[i]!.toString())
+            return
+          }
           case "uint64": {
-            const b = (d as BigInt64Array)[i]!
-            if (b >= -9007199254740991n && b <= 9007199254740991n) writeNumber(w, Number(b))
+            const b = (d as BigUint64Array)[i]!
+            if (b <= 9007199254740991n) writeNumber(w, Number(b))
             else writeNumberString(w, b.toString())
             return
           }
           case "decimal16":
           case "decimal32":
-            writeScaledBigInt(w, BigInt((d as Int32Array | Int16Array)[i]!), col.info.scale)
+            writeScaledInt(w, (d as Int32Array | Int16Array)[i]!, col.info.scale)
             return
-          case "decimal64":
-            writeScaledBigInt(w, (d as BigInt64Array)[i]!, col.info.scale)
+          case "decimal64": {
+            // read the int64 as two 32-bit halves to avoid a BigInt per value
+            const h = halves(col)
+            const lo = h[2 * i]!
+            const hi = h[2 * i + 1]!
+            if (hi >= -2097152 && hi < 2097152) writeScaledInt(w, hi * 4294967296 + (lo >>> 0), col.info.scale)
+            else writeScaledBigInt(w, (d as BigInt64Array)[i]!, col.info.scale)
             return
+          }
           case "decimal128": {
             const a = d as BigInt64Array
             const v = (a[2 * i + 1]! << 64n) | BigInt.asUintN(64, a[2 * i]!)
@@ -306,12 +366,15 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
     }
     case "date":
       return nullGuard((w, col, i) => {
+        if (col.info.layout === "timestamp") return writeMicros(w, microsNumber(col, i), false, 1)
+        if (col.info.layout === "timestamp_s") return writeMicros(w, microsNumber(col, i) * 1_000_000, false, 1)
         const c = civilOf(col, i)
         if (c === undefined) w.u8(0)
         else writeDateParts(w, c, false)
       })
     case "timestamp":
       return nullGuard((w, col, i) => {
+        if (col.info.layout === "timestamp") return writeMicros(w, microsNumber(col, i), true, type.scale < 9 ? 10 ** (9 - type.scale) : 1)
         const c = civilOf(col, i)
         if (c === undefined) w.u8(0)
         else {

@@ -73,6 +73,35 @@ export const writeNumberString = (w: WriteBuffer, text: string): void => {
   writeDigits(w, negative, digits, exp10)
 }
 
+/**
+ * Writes |n| * 10^-scale (n a safe integer, scale >= 0 even) from its base-100 digits, straight into the buffer.
+ */
+const writeIntScaled = (w: WriteBuffer, n: number, scale: number): void => {
+  const negative = n < 0
+  let a = negative ? -n : n
+  let count = 0
+  const tmp = scratch
+  while (a > 0) {
+    const r = a % 100
+    tmp[count++] = r
+    a = (a - r) / 100
+  }
+  let low = 0
+  while (tmp[low] === 0) low++
+  const pairs = count - low
+  const exp100 = count - 1 - (scale >> 1)
+  const len = pairs + 1 + (negative && pairs < 20 ? 1 : 0)
+  w.ensure(len + 1)
+  const b = w.buf
+  let p = w.pos
+  b[p++] = len
+  b[p++] = negative ? ~(193 + exp100) & 0xff : 193 + exp100
+  if (negative) for (let i = count - 1; i >= low; i--) b[p++] = 101 - tmp[i]!
+  else for (let i = count - 1; i >= low; i--) b[p++] = tmp[i]! + 1
+  if (negative && pairs < 20) b[p++] = 102
+  w.pos = p
+}
+
 /** Writes a JS number as an Oracle NUMBER (integers take an arithmetic fast path). */
 export const writeNumber = (w: WriteBuffer, v: number): void => {
   if (v === 0) {
@@ -81,28 +110,7 @@ export const writeNumber = (w: WriteBuffer, v: number): void => {
     return
   }
   if (Number.isSafeInteger(v)) {
-    const negative = v < 0
-    let a = negative ? -v : v
-    // collect base-100 digits least significant first
-    let count = 0
-    const tmp = scratch
-    while (a > 0) {
-      const r = a % 100
-      tmp[count++] = r
-      a = (a - r) / 100
-    }
-    // drop trailing zero pairs (least significant)
-    let low = 0
-    while (tmp[low] === 0) low++
-    const pairs = count - low
-    const exp100 = count - 1
-    const out = new Uint8Array(pairs + 2)
-    let n = 0
-    out[n++] = negative ? (~(193 + exp100)) & 0xff : 193 + exp100
-    for (let i = count - 1; i >= low; i--) out[n++] = negative ? 101 - tmp[i]! : tmp[i]! + 1
-    if (negative && pairs < 20) out[n++] = 102
-    w.u8(n)
-    w.raw(out.subarray(0, n))
+    writeIntScaled(w, v, 0)
     return
   }
   if (!Number.isFinite(v)) {
@@ -115,6 +123,18 @@ export const writeNumber = (w: WriteBuffer, v: number): void => {
   writeNumberString(w, String(v))
 }
 
+/** Writes the DECIMAL value `unscaled * 10^-scale` (unscaled a safe integer). */
+export const writeScaledInt = (w: WriteBuffer, unscaled: number, scale: number): void => {
+  if (unscaled === 0) {
+    w.u8(1)
+    w.u8(0x80)
+    return
+  }
+  if ((scale & 1) === 0) writeIntScaled(w, unscaled, scale)
+  else if (Math.abs(unscaled) < 900719925474099) writeIntScaled(w, unscaled * 10, scale + 1)
+  else writeScaledBigInt(w, BigInt(unscaled), scale)
+}
+
 /** Writes a scaled bigint (DECIMAL value * 10^scale) as an Oracle NUMBER. */
 export const writeScaledBigInt = (w: WriteBuffer, value: bigint, scale: number): void => {
   const negative = value < 0n
@@ -125,6 +145,40 @@ export const writeScaledBigInt = (w: WriteBuffer, value: bigint, scale: number):
     return
   }
   writeDigits(w, negative, digits, digits.length - scale)
+}
+
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i)
+
+/**
+ * Decodes Oracle NUMBER bytes to a JS number when it has at most 15 significant digits (then the result equals
+ * parseFloat of the decimal text), otherwise returns undefined.
+ */
+export const decodeNumberFast = (b: Uint8Array): number | undefined => {
+  const n = b.length
+  if (n === 0) return undefined
+  let e = b[0]!
+  if (n === 1) return e === 0x80 ? 0 : undefined
+  const positive = (e & 0x80) !== 0
+  if (!positive) e = ~e & 0xff
+  let end = n
+  if (!positive && b[end - 1] === 102) end--
+  const pairs = end - 1
+  if (pairs > 8) return undefined
+  let d = 0
+  for (let i = 1; i < end; i++) d = d * 100 + (positive ? b[i]! - 1 : 101 - b[i]!)
+  if (d > 999999999999999) return undefined
+  // value = d * 100^(exp100 + 1 - pairs)
+  const exp10 = 2 * (e - 193 + 1 - pairs)
+  let v: number
+  if (exp10 >= 0) {
+    if (exp10 > 22) return undefined
+    v = d * POW10[exp10]!
+    if (!Number.isSafeInteger(v)) return undefined
+  } else {
+    if (-exp10 > 22) return undefined
+    v = d / POW10[-exp10]!
+  }
+  return positive ? v : -v
 }
 
 /** Decodes Oracle NUMBER bytes to a canonical decimal string. */

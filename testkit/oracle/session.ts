@@ -264,7 +264,7 @@ export class ProtocolSession {
     const version = p.readUInt16BE(8)
     if (version < 315) throw new ProtocolError("client too old")
     const sdu = p.readUInt32BE(58) || p.readUInt16BE(14)
-    this.sdu = Math.max(512, Math.min(sdu, 65535))
+    this.sdu = Math.max(512, Math.min(sdu, 2_097_152))
     const cdLen = p.readUInt16BE(24)
     const cdOff = p.readUInt16BE(26)
     if (p.length >= cdOff + cdLen && cdLen > 0) this.finishConnect(p.subarray(cdOff, cdOff + cdLen).toString("ascii"))

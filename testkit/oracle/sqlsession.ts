@@ -8,7 +8,7 @@
  * after a failure, rolls back and replays that log before reporting the error.
  */
 import * as crypto from "node:crypto"
-import { DuckDBBlobValue, DuckDBTimestampTZValue, DuckDBTimestampValue, timestampValue } from "@duckdb/node-api"
+import { DuckDBBlobValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import { DuckDBTypeId } from "@duckdb/node-api"
 import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
@@ -1033,42 +1033,49 @@ const normaliseOffset = (v: string): string => {
 
 /** A bind column as one JSON array parameter and the SQL expression that unnests it with the right type. */
 const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number): { json: string; expr: (p: string) => string } => {
-  let kind: "number" | "string" | "boolean" | "timestamp" | "timestamptz" | "blob" | "interval" | "null" = "null"
-  for (const r of rows) {
-    const v = r[b] ?? null
-    if (v === null) continue
-    const k =
-      typeof v === "number"
-        ? "number"
-        : typeof v === "string"
-          ? "string"
-          : typeof v === "boolean"
-            ? "boolean"
-            : v instanceof DuckDBTimestampValue
-              ? "timestamp"
-              : v instanceof DuckDBTimestampTZValue
-                ? "timestamptz"
-                : v instanceof DuckDBBlobValue
-                  ? "blob"
-                  : "interval"
-    if (kind === "null") kind = k
-    else if (kind !== k) kind = kind === "number" || k === "number" ? "string" : "string"
-  }
-  const values = rows.map((r) => {
-    const v = r[b] ?? null
-    if (v === null) return null
-    switch (kind) {
-      case "number":
-      case "boolean":
-        return v
-      case "blob":
-        return Buffer.from((v as DuckDBBlobValue).bytes).toString("hex")
-      case "timestamptz":
-        return `${String(timestampValue((v as DuckDBTimestampTZValue).micros))}+00`
-      default:
-        return typeof v === "string" ? v : String(v)
+  const n = rows.length
+  const values: Array<unknown> = new Array(n)
+  let kind: "number" | "string" | "boolean" | "timestamp" | "timestamptz" | "blob" | "other" | "null" = "null"
+  let mixed = false
+  for (let i = 0; i < n; i++) {
+    const v = rows[i]![b] ?? null
+    if (v === null) {
+      values[i] = null
+      continue
     }
-  })
+    const t = typeof v
+    if (t === "number" || t === "string" || t === "boolean") {
+      if (kind === "null") kind = t as "number" | "string" | "boolean"
+      else if (kind !== t) mixed = true
+      values[i] = v
+      continue
+    }
+    if (v instanceof DuckDBTimestampValue) {
+      if (kind === "null") kind = "timestamp"
+      else if (kind !== "timestamp") mixed = true
+      values[i] = Number(v.micros)
+    } else if (v instanceof DuckDBTimestampTZValue) {
+      if (kind === "null") kind = "timestamptz"
+      else if (kind !== "timestamptz") mixed = true
+      values[i] = Number(v.micros)
+    } else if (v instanceof DuckDBBlobValue) {
+      if (kind === "null") kind = "blob"
+      else if (kind !== "blob") mixed = true
+      values[i] = Buffer.from(v.bytes).toString("hex")
+    } else {
+      if (kind === "null") kind = "other"
+      else if (kind !== "other") mixed = true
+      values[i] = String(v)
+    }
+  }
+  if (mixed) {
+    // e.g. NUMBER binds where some values need exact decimal text: send everything as text
+    for (let i = 0; i < n; i++) {
+      const v = values[i]
+      if (v !== null && typeof v !== "string") values[i] = String(rows[i]![b])
+    }
+    kind = "string"
+  }
   const json = JSON.stringify(values)
   const list = (t: string) => (p: string) => `unnest(CAST(CAST(${p} AS JSON) AS ${t}[]))`
   switch (kind) {
@@ -1077,12 +1084,12 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
     case "boolean":
       return { json, expr: list("BOOLEAN") }
     case "timestamp":
-      return { json, expr: (p) => `CAST(${list("VARCHAR")(p)} AS TIMESTAMP)` }
+      return { json, expr: (p) => `make_timestamp(${list("BIGINT")(p)})` }
     case "timestamptz":
-      return { json, expr: (p) => `CAST(${list("VARCHAR")(p)} AS TIMESTAMPTZ)` }
+      return { json, expr: (p) => `CAST(make_timestamp(${list("BIGINT")(p)}) AS TIMESTAMPTZ)` }
     case "blob":
       return { json, expr: (p) => `unhex(${list("VARCHAR")(p)})` }
-    case "interval":
+    case "other":
       return { json, expr: (p) => `CAST(${list("VARCHAR")(p)} AS INTERVAL)` }
     default:
       return { json, expr: list("VARCHAR") }
