@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { INTEGER } from "@duckdb/node-api"
 import { Engine, EngineError } from "../../testkit/engine/index.ts"
 
 describe("testkit engine", () => {
@@ -72,6 +73,27 @@ describe("testkit engine", () => {
       await expect(b.execute("SELECT * FROM mine")).rejects.toBeInstanceOf(EngineError)
       a.close()
       expect(engine.openSessions).toBe(1)
+    } finally {
+      engine.close()
+    }
+  })
+
+  it("recovers a transaction after a failed statement (statement-level rollback)", async () => {
+    const engine = await Engine.open()
+    try {
+      const s = await engine.session()
+      await s.execute("CREATE TABLE r (id INTEGER PRIMARY KEY)")
+      await s.begin()
+      await s.execute("INSERT INTO r VALUES (1)")
+      const ins = await s.prepare("INSERT INTO r VALUES (?)")
+      await ins.run([2])
+      await s.bulkInsert('INSERT INTO r ("id")', [{ type: INTEGER, values: [3, 4] }])
+      await expect(s.execute("INSERT INTO r VALUES (1)")).rejects.toBeInstanceOf(EngineError)
+      expect(await s.recoverStatement()).toBe(true)
+      expect(s.inTransaction).toBe(true)
+      await s.execute("INSERT INTO r VALUES (5)")
+      await s.commit()
+      expect(await s.queryAll("SELECT id FROM r ORDER BY id")).toEqual([[1], [2], [3], [4], [5]])
     } finally {
       engine.close()
     }

@@ -37,11 +37,15 @@ describe("HANA test server: transactions, temporary tables, constraints, catalog
       await exec(a, "ROLLBACK")
       expect(await exec(a, "SELECT COUNT(*) AS N FROM tx")).toEqual([{ N: 1 }])
       await exec(a, "INSERT INTO tx VALUES (5)")
-      // A syntax or catalog error keeps the open transaction, as in HANA.
+      // A failing statement undoes only itself, as in HANA: syntax/catalog errors and execution errors alike.
       expect((await failure(exec(a, "SELECT * FROM no_such_table"))).code).toBe(259)
       expect(await exec(a, "SELECT COUNT(*) AS N FROM tx")).toEqual([{ N: 2 }])
+      await exec(a, "INSERT INTO tx VALUES (6)")
+      expect((await failure(exec(a, "INSERT INTO tx VALUES (6)"))).code).toBe(301)
+      expect((await failure(exec(a, "INSERT INTO tx VALUES ('x')"))).code).toBe(339)
+      expect(await exec(a, "SELECT id FROM tx ORDER BY id")).toEqual([{ ID: 1 }, { ID: 5 }, { ID: 6 }])
       await exec(a, "COMMIT")
-      expect(await exec(b, "SELECT id FROM tx ORDER BY id")).toEqual([{ ID: 1 }, { ID: 5 }])
+      expect(await exec(b, "SELECT id FROM tx ORDER BY id")).toEqual([{ ID: 1 }, { ID: 5 }, { ID: 6 }])
     } finally {
       a.setAutoCommit(true)
     }

@@ -117,12 +117,18 @@ const bindArgs = (
   return [params as DuckDBValue[], types as DuckDBType[]]
 }
 
+/** Values a transaction's replay journal may hold before statement-level recovery is given up. */
+const JOURNAL_LIMIT = 5_000_000
+
 /** One client session: one DuckDB connection. Calls must not overlap (except {@link Session.interrupt}). */
 export class Session {
   private closed = false
   private transaction = false
   private readonly prepared = new Set<DuckDBPreparedStatement>()
   private stageCounter = 0
+  /** Successful writes of the open transaction, replayed by {@link recoverStatement}; undefined once too large. */
+  private journal: Array<() => Promise<unknown>> | undefined
+  private journalWeight = 0
   /** @internal */
   constructor(
     /** Session number, unique within its engine, starting at 1. */
@@ -145,8 +151,52 @@ export class Session {
    * Runs SQL (several `;`-separated statements allowed; the last one's outcome is returned). Results are
    * materialized, so a cursor stays readable while the session runs other statements.
    */
-  run(sql: string, params?: readonly EngineValue[], types?: readonly (DuckDBType | undefined)[]): Promise<Outcome> {
+  async run(sql: string, params?: readonly EngineValue[], types?: readonly (DuckDBType | undefined)[]): Promise<Outcome> {
+    const outcome = await this.rawRun(sql, params, types)
+    if (outcome.kind !== "rows") this.record(() => this.rawRun(sql, params, types), params?.length ?? 0)
+    return outcome
+  }
+
+  private rawRun(sql: string, params?: readonly EngineValue[], types?: readonly (DuckDBType | undefined)[]): Promise<Outcome> {
     return guard(async () => outcomeOf(await this.connection.run(sql, ...bindArgs(params, types))))
+  }
+
+  /** Remembers a successful write of the open transaction for {@link recoverStatement}. */
+  private record(replay: () => Promise<unknown>, weight: number): void {
+    if (!this.transaction || this.journal === undefined) return
+    this.journalWeight += weight + 1
+    if (this.journalWeight > JOURNAL_LIMIT) this.journal = undefined
+    else this.journal.push(replay)
+  }
+
+  /**
+   * Call after a statement failed inside a transaction. DuckDB keeps the transaction after parser, catalog and
+   * binder errors but aborts it after execution errors (constraint violations, conversions); then this rolls
+   * back, starts a new transaction and replays the transaction's earlier successful writes, so only the failed
+   * statement is undone (statement-level rollback, as HANA and Oracle do). Resolves to false when the transaction
+   * could not be restored (too large to replay, or a replay failed): it has then been rolled back and ended.
+   */
+  async recoverStatement(): Promise<boolean> {
+    if (!this.transaction) return true
+    const aborted = await this.rawRun("SELECT 1").then(
+      () => false,
+      () => true
+    )
+    if (!aborted) return true
+    const journal = this.journal
+    await this.rawRun("ROLLBACK").catch(() => undefined)
+    if (journal !== undefined) {
+      try {
+        await this.rawRun("BEGIN TRANSACTION")
+        for (const replay of journal) await replay()
+        return true
+      } catch {
+        await this.rawRun("ROLLBACK").catch(() => undefined)
+      }
+    }
+    this.transaction = false
+    this.journal = undefined
+    return false
   }
 
   /** Runs a statement that returns no rows; resolves to the rows affected (0 for DDL). */
@@ -183,10 +233,19 @@ export class Session {
     insertPrefix: string,
     columns: ReadonlyArray<{ readonly type: DuckDBType; readonly values: readonly EngineValue[] }>
   ): Promise<number> {
+    const inserted = await this.rawBulkInsert(insertPrefix, columns)
+    this.record(() => this.rawBulkInsert(insertPrefix, columns), columns.length * (columns[0]?.values.length ?? 0))
+    return inserted
+  }
+
+  private async rawBulkInsert(
+    insertPrefix: string,
+    columns: ReadonlyArray<{ readonly type: DuckDBType; readonly values: readonly EngineValue[] }>
+  ): Promise<number> {
     const rows = columns[0]?.values.length ?? 0
     const stage = `__engine_stage_${this.id}_${this.stageCounter++}`
     const defs = columns.map((c, i) => `c${i} ${c.type.toString()}`).join(", ")
-    await this.run(`CREATE TEMP TABLE "${stage}" (${defs})`)
+    await this.rawRun(`CREATE TEMP TABLE "${stage}" (${defs})`)
     try {
       await guard(async () => {
         const appender = await this.connection.createAppender(stage, "main", "temp")
@@ -205,9 +264,10 @@ export class Session {
           appender.closeSync()
         }
       })
-      return await this.execute(`${insertPrefix} SELECT * FROM temp.main."${stage}"`)
+      const outcome = await this.rawRun(`${insertPrefix} SELECT * FROM temp.main."${stage}"`)
+      return outcome.kind === "changed" ? outcome.rowsAffected : 0
     } finally {
-      await this.run(`DROP TABLE IF EXISTS temp.main."${stage}"`).catch(() => undefined)
+      await this.rawRun(`DROP TABLE IF EXISTS temp.main."${stage}"`).catch(() => undefined)
     }
   }
 
@@ -235,13 +295,16 @@ export class Session {
       },
       columns,
       returnsRows: columns.length > 0 && stmt.statementType !== 2 && stmt.statementType !== 3 && stmt.statementType !== 5,
-      run: (params, types) =>
-        guard(async () => {
+      run: async (params, types) => {
+        const outcome = await guard(async () => {
           if (!open) throw new EngineError("prepared statement is closed", "Invalid Input Error")
           stmt.clearBindings()
           if (params.length > 0) stmt.bind(params as DuckDBValue[], types as DuckDBType[] | undefined)
           return outcomeOf(await stmt.run())
-        }),
+        })
+        if (outcome.kind !== "rows") this.record(() => this.rawRun(sql, params, types), params.length)
+        return outcome
+      },
       close: () => {
         if (!open) return
         open = false
@@ -253,22 +316,26 @@ export class Session {
 
   /** Starts an explicit transaction. */
   async begin(): Promise<void> {
-    await this.run("BEGIN TRANSACTION")
+    await this.rawRun("BEGIN TRANSACTION")
     this.transaction = true
+    this.journal = []
+    this.journalWeight = 0
   }
 
   /** Commits the explicit transaction, if any. */
   async commit(): Promise<void> {
     if (!this.transaction) return
     this.transaction = false
-    await this.run("COMMIT")
+    this.journal = undefined
+    await this.rawRun("COMMIT")
   }
 
   /** Rolls back the explicit transaction, if any. */
   async rollback(): Promise<void> {
     if (!this.transaction) return
     this.transaction = false
-    await this.run("ROLLBACK")
+    this.journal = undefined
+    await this.rawRun("ROLLBACK")
   }
 
   /** Interrupts the statement currently running on this session (it fails with an `INTERRUPT Error`). */

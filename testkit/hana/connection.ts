@@ -492,16 +492,9 @@ export class HanaConnection {
     } catch (e) {
       if (startedHere && commit) await session.rollback().catch(() => undefined)
       else if (session.inTransaction) {
-        // Parser, catalog and binder errors leave a DuckDB transaction usable (as in HANA); execution errors abort
-        // it. Then the transaction is rolled back and, without autocommit, a new one starts.
-        const aborted = await session.run("SELECT 1").then(
-          () => false,
-          () => true
-        )
-        if (aborted) {
-          await session.rollback().catch(() => undefined)
-          if (!commit) await session.begin().catch(() => undefined)
-        }
+        // HANA undoes only the failed statement; the engine restores the transaction (or reports it lost).
+        const kept = await session.recoverStatement().catch(() => false)
+        if (!kept && !commit) await session.begin().catch(() => undefined)
       }
       throw e
     } finally {
