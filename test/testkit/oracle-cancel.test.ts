@@ -1,0 +1,76 @@
+import { describe, expect, it } from "@effect/vitest"
+import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+describe("Oracle test server: cancel and fault injection", () => {
+  it("stops a running query on connection.break() with ORA-01013 and keeps the session usable", async () => {
+    const { server, connect } = await withServer()
+    try {
+      const conn = await connect()
+      await conn.execute("CREATE TABLE big (n NUMBER(10))")
+      await conn.executeMany("INSERT INTO big VALUES (:1)", Array.from({ length: 3000 }, (_, i) => [i]))
+      await conn.commit()
+      const started = Date.now()
+      const running = conn.execute("SELECT COUNT(*) FROM big a, big b, big c WHERE a.n + b.n + c.n < 0")
+      await sleep(300)
+      await conn.break()
+      const e = await failure(() => running)
+      expect(oraCode(e)).toBe("ORA-01013")
+      expect(Date.now() - started).toBeLessThan(15_000)
+      expect((await conn.execute("SELECT COUNT(*) FROM big")).rows).toEqual([[3000]])
+      await conn.close()
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("drops a session after N replies", async () => {
+    const { server, connect } = await withServer()
+    try {
+      const conn = await connect()
+      server.faults.dropAfterReplies = 2
+      await conn.execute("SELECT 1 FROM DUAL")
+      const e = await failure(async () => {
+        for (let i = 0; i < 5; i++) await conn.execute("SELECT 1 FROM DUAL")
+      })
+      expect(e.message).toMatch(/NJS-500|NJS-501|NJS-503|closed|ECONNRESET|EPIPE/)
+      server.faults.dropAfterReplies = undefined
+      const fresh = await connect()
+      expect((await fresh.execute("SELECT 2 FROM DUAL")).rows).toEqual([[2]])
+      await fresh.close()
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("drops a session in the middle of a result", async () => {
+    const { server, connect } = await withServer()
+    try {
+      const conn = await connect()
+      await conn.execute("CREATE TABLE r (n NUMBER)")
+      await conn.executeMany("INSERT INTO r VALUES (:1)", Array.from({ length: 5000 }, (_, i) => [i]))
+      await conn.commit()
+      server.faults.dropMidResult = true
+      const e = await failure(() => conn.execute("SELECT n FROM r", [], { fetchArraySize: 5000, prefetchRows: 5000 }))
+      expect(e.message).toMatch(/NJS-500|NJS-501|NJS-503|closed|ECONNRESET|EPIPE/)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("delays replies", async () => {
+    const { server, connect } = await withServer()
+    try {
+      const conn = await connect()
+      server.faults.delayMs = 150
+      const t0 = Date.now()
+      await conn.execute("SELECT 1 FROM DUAL")
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(140)
+      server.faults.delayMs = 0
+      await conn.close()
+    } finally {
+      await server.close()
+    }
+  })
+})
