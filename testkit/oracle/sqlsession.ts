@@ -688,14 +688,16 @@ export class SqlSession {
       let defaultText: string | null = null
       let duckDefault = ""
       const extra: Array<string> = []
+      let pendingName: string | undefined
       while (j < el.length) {
         const x = el[j]!
-        let ccName: string | undefined
         if (isKw(x, "CONSTRAINT")) {
-          ccName = oracleName(el[j + 1]!)
+          pendingName = oracleName(el[j + 1]!)
           j += 2
           continue
         }
+        const ccName = pendingName
+        pendingName = undefined
         if (isKw(x, "DEFAULT")) {
           let e = j + 1
           if (isKw(el[e], "ON") && isKw(el[e + 1], "NULL")) e += 2

@@ -462,7 +462,7 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
     else if (isOp(toks[j], ")")) depth--
     else if (depth === 0 && isKw(toks[j], "WHERE")) whereAt = j
   }
-  let body = tr.range(fromAt, toks.length)
+  let body: string | undefined
   if (whereAt >= 0) {
     depth = 0
     for (let j = whereAt + 1; j < toks.length; j++) {
@@ -499,6 +499,7 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
     }
   }
   const head = tr.range(0, listStart)
+  body ??= tr.range(fromAt, toks.length)
   let sql = `${head} ${pieces.join(", ")} ${body}`
   if (limit !== undefined) sql = `${sql} LIMIT ${limit}`
   return { sql, shape: { items, from } }

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { withServer } from "./oracle/helpers.ts"
+
+let server: OracleTestServerHandle
+let conn: Conn
+
+const objects = (r: any) => r.rows.map((row: Array<unknown>) => Object.fromEntries(r.metaData.map((m: any, i: number) => [m.name, row[i]])))
+
+describe("Oracle test server: data dictionary", () => {
+  beforeAll(async () => {
+    const s = await withServer({ version: "19c", users: [{ name: "hr", password: "hr" }] })
+    server = s.server
+    conn = await s.connect()
+    await conn.execute(`CREATE TABLE dept (deptno NUMBER(4) CONSTRAINT dept_pk PRIMARY KEY, dname VARCHAR2(30) NOT NULL, loc VARCHAR2(20) DEFAULT 'HQ')`)
+    await conn.execute(
+      `CREATE TABLE emp (empno NUMBER(6), ename NVARCHAR2(40), hired DATE, deptno NUMBER(4),
+        CONSTRAINT emp_pk PRIMARY KEY (empno), CONSTRAINT emp_dept_fk FOREIGN KEY (deptno) REFERENCES dept (deptno), UNIQUE (ename))`
+    )
+    await conn.execute(`CREATE VIEW emp_v AS SELECT empno, ename FROM emp`)
+    await conn.execute(`CREATE SEQUENCE emp_seq START WITH 10`)
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("lists users, including Oracle-maintained ones", async () => {
+    const r = await conn.execute("SELECT username, oracle_maintained FROM all_users ORDER BY username")
+    expect(r.metaData.map((m: any) => m.name)).toEqual(["USERNAME", "ORACLE_MAINTAINED"])
+    const users = Object.fromEntries(r.rows)
+    expect(users).toMatchObject({ HR: "N", SYS: "Y", SYSTEM: "Y" })
+    expect((await conn.execute("SELECT username FROM user_users")).rows).toEqual([["HR"]])
+  })
+
+  it("describes tables, views and columns with Oracle's column names", async () => {
+    expect((await conn.execute("SELECT table_name FROM user_tables ORDER BY table_name")).rows).toEqual([["DEPT"], ["EMP"]])
+    expect((await conn.execute("SELECT owner, table_name FROM all_tables WHERE owner = 'HR' ORDER BY 2")).rows).toEqual([
+      ["HR", "DEPT"],
+      ["HR", "EMP"]
+    ])
+    const v = objects(await conn.execute("SELECT view_name, text FROM all_views WHERE owner = 'HR'"))
+    expect(v).toEqual([{ VIEW_NAME: "EMP_V", TEXT: "SELECT empno, ename FROM emp" }])
+    const cols = objects(
+      await conn.execute(
+        `SELECT column_name, data_type, data_length, data_precision, data_scale, nullable, column_id, data_default, char_length
+         FROM all_tab_columns WHERE owner = 'HR' AND table_name = 'DEPT' ORDER BY column_id`
+      )
+    )
+    expect(cols).toEqual([
+      { COLUMN_NAME: "DEPTNO", DATA_TYPE: "NUMBER", DATA_LENGTH: 22, DATA_PRECISION: 4, DATA_SCALE: 0, NULLABLE: "N", COLUMN_ID: 1, DATA_DEFAULT: null, CHAR_LENGTH: 0 },
+      { COLUMN_NAME: "DNAME", DATA_TYPE: "VARCHAR2", DATA_LENGTH: 30, DATA_PRECISION: null, DATA_SCALE: null, NULLABLE: "N", COLUMN_ID: 2, DATA_DEFAULT: null, CHAR_LENGTH: 30 },
+      { COLUMN_NAME: "LOC", DATA_TYPE: "VARCHAR2", DATA_LENGTH: 20, DATA_PRECISION: null, DATA_SCALE: null, NULLABLE: "Y", COLUMN_ID: 3, DATA_DEFAULT: "'HQ'", CHAR_LENGTH: 20 }
+    ])
+    const emp = objects(await conn.execute("SELECT column_name, data_type FROM user_tab_columns WHERE table_name = 'EMP' ORDER BY column_id"))
+    expect(emp.map((c: any) => c.DATA_TYPE)).toEqual(["NUMBER", "NVARCHAR2", "DATE", "NUMBER"])
+  })
+
+  it("lists constraints and their columns", async () => {
+    const cons = objects(
+      await conn.execute(
+        "SELECT constraint_name, constraint_type, table_name, r_constraint_name FROM user_constraints WHERE constraint_type IN ('P','R','U') ORDER BY table_name, constraint_type"
+      )
+    )
+    expect(cons).toEqual([
+      { CONSTRAINT_NAME: "DEPT_PK", CONSTRAINT_TYPE: "P", TABLE_NAME: "DEPT", R_CONSTRAINT_NAME: null },
+      { CONSTRAINT_NAME: "EMP_PK", CONSTRAINT_TYPE: "P", TABLE_NAME: "EMP", R_CONSTRAINT_NAME: null },
+      { CONSTRAINT_NAME: "EMP_DEPT_FK", CONSTRAINT_TYPE: "R", TABLE_NAME: "EMP", R_CONSTRAINT_NAME: "DEPT_PK" },
+      expect.objectContaining({ CONSTRAINT_TYPE: "U", TABLE_NAME: "EMP" })
+    ])
+    expect(cons[3].CONSTRAINT_NAME).toMatch(/^SYS_C\d+$/)
+    const cc = await conn.execute("SELECT column_name, position FROM all_cons_columns WHERE owner = 'HR' AND constraint_name = 'EMP_DEPT_FK'")
+    expect(cc.rows).toEqual([["DEPTNO", 1]])
+    const nn = await conn.execute("SELECT search_condition FROM user_constraints WHERE table_name = 'DEPT' AND constraint_type = 'C'")
+    expect(nn.rows).toEqual([['"DNAME" IS NOT NULL']])
+  })
+
+  it("lists objects of every kind", async () => {
+    const r = await conn.execute("SELECT object_name, object_type, status FROM user_objects WHERE object_type IN ('TABLE','VIEW','SEQUENCE') ORDER BY 1")
+    expect(r.rows).toEqual([
+      ["DEPT", "TABLE", "VALID"],
+      ["EMP", "TABLE", "VALID"],
+      ["EMP_SEQ", "SEQUENCE", "VALID"],
+      ["EMP_V", "VIEW", "VALID"]
+    ])
+    const dual = await conn.execute("SELECT owner, object_type FROM all_objects WHERE object_name = 'DUAL' AND owner = 'SYS'")
+    expect(dual.rows).toEqual([["SYS", "TABLE"]])
+    expect((await conn.execute("SELECT emp_seq.NEXTVAL, emp_seq.NEXTVAL FROM DUAL")).rows[0][0]).toBe(10)
+  })
+
+  it("reports versions, the pluggable database and the session's own V$SESSION row", async () => {
+    const v = await conn.execute("SELECT banner FROM v$version")
+    expect(v.rows[0][0]).toMatch(/^Oracle Database 19c/)
+    const p = await conn.execute("SELECT product, version, version_full FROM product_component_version")
+    expect(p.rows[0][1]).toBe("19.0.0.0.0")
+    expect((await conn.execute("SELECT name, open_mode FROM v$pdbs")).rows).toEqual([["FREEPDB1", "READ WRITE"]])
+    expect((await conn.execute("SELECT SYS_CONTEXT('USERENV','CON_NAME') FROM DUAL")).rows).toEqual([["FREEPDB1"]])
+    await conn.execute("SELECT 'previous statement' FROM DUAL")
+    const s = objects(
+      await conn.execute("SELECT sid, status, username, sql_id, prev_sql_id FROM v$session WHERE sid = SYS_CONTEXT('USERENV','SID')")
+    )
+    expect(s).toHaveLength(1)
+    expect(s[0]).toMatchObject({ STATUS: "ACTIVE", USERNAME: "HR" })
+    expect(s[0].SQL_ID).toMatch(/^[0-9a-z]{13}$/)
+    expect(s[0].PREV_SQL_ID).toMatch(/^[0-9a-z]{13}$/)
+    expect(s[0].SQL_ID).not.toBe(s[0].PREV_SQL_ID)
+    const meta = (await conn.execute("SELECT * FROM v$session WHERE ROWNUM <= 1")).metaData.map((m: any) => m.name)
+    expect(meta).toEqual(expect.arrayContaining(["SID", "SERIAL#", "USERNAME", "STATUS", "SQL_ID", "PREV_SQL_ID", "SCHEMANAME"]))
+  })
+})
