@@ -5,6 +5,7 @@
  * of procedures created with CREATE PROCEDURE (IN / OUT / IN OUT parameters, bodies in the same subset).
  */
 import type { DuckDBValue } from "@duckdb/node-api"
+import type { ColumnVector } from "../engine/index.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import type { BindSpec, QueryResult, SqlSession } from "./sqlsession.ts"
@@ -87,7 +88,7 @@ const parseBlock = (toks: ReadonlyArray<Tok>): { decls: Array<Array<Tok>>; body:
   if (end < 0) throw plsErr('Encountered the symbol "end-of-file" when expecting one of the following: end')
   const body = toks.slice(k + 1, end)
   if (body.some((t) => isKw(t, "BEGIN"))) throw ora.unimplemented("nested PL/SQL blocks")
-  if (body.some((t) => isKw(t, "EXCEPTION", "IF", "LOOP", "WHILE", "FOR", "CASE", "GOTO", "RAISE")))
+  if (body.some((t) => isKw(t, "EXCEPTION")) || statements(body).some((st) => isKw(st[0], "IF", "LOOP", "WHILE", "FOR", "CASE", "GOTO", "RAISE", "FORALL", "EXIT", "RETURN")))
     throw ora.unimplemented("PL/SQL control structures (IF, LOOP, FOR, WHILE, CASE, EXCEPTION, RAISE)")
   return { decls, body }
 }
@@ -131,14 +132,23 @@ const renderExpr = (
   return { sql: tr.range(0, tt.length), params }
 }
 
+/** A generic engine value as a PL/SQL variable value (decimals become numbers when exact). */
+const plainValue = (c: ColumnVector, i: number): DuckDBValue => {
+  const v = c.value(i)
+  if (v === null) return null
+  if (c.info.layout.startsWith("decimal") && typeof v === "string") {
+    const n = Number(v)
+    return v.replace(/^-|\.|^0+/g, "").length <= 15 ? n : v
+  }
+  if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()
+  return v as DuckDBValue
+}
+
 const firstRow = async (q: QueryResult): Promise<Array<DuckDBValue> | undefined> => {
   const chunk = await q.cursor.next()
   q.cursor.close()
   if (chunk === null || chunk.rowCount === 0) return undefined
-  return chunk.columns.map((c) => {
-    const v = c.value(0)
-    return v instanceof Uint8Array ? (v as unknown as DuckDBValue) : (v as DuckDBValue)
-  })
+  return chunk.columns.map((c) => plainValue(c, 0))
 }
 
 const evalExpr = async (s: SqlSession, env: Env, toks: ReadonlyArray<Tok>): Promise<DuckDBValue> => {
@@ -148,8 +158,8 @@ const evalExpr = async (s: SqlSession, env: Env, toks: ReadonlyArray<Tok>): Prom
   })
   const chunk = await cursor.next()
   cursor.close()
-  const v = chunk?.columns[0]?.value(0) ?? null
-  return v as DuckDBValue
+  const col = chunk?.columns[0]
+  return col === undefined ? null : plainValue(col, 0)
 }
 
 const assign = (env: Env, target: Tok, value: Value) => {

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+
+let server: OracleTestServerHandle
+let conn: Conn
+
+describe("Oracle test server: PL/SQL, implicit results and LOBs", () => {
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TABLE items (id NUMBER(10) PRIMARY KEY, name VARCHAR2(30), price NUMBER(8,2))")
+    await conn.executeMany("INSERT INTO items VALUES (:1, :2, :3)", [[1, "apple", 0.5], [2, "pear", 0.75], [3, "plum", 1.25]])
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("returns OUT and IN OUT binds from anonymous blocks", async () => {
+    const r = await conn.execute(
+      `DECLARE
+         v_total NUMBER;
+       BEGIN
+         SELECT SUM(price), COUNT(*) INTO v_total, :cnt FROM items WHERE id <= :maxid;
+         :total := v_total * 2;
+         :greeting := 'hello ' || :who;
+         :counter := :counter + 1;
+       END;`,
+      {
+        maxid: 2,
+        cnt: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+        total: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+        greeting: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 },
+        who: "world",
+        counter: { dir: oracledb.BIND_INOUT, val: 41 }
+      }
+    )
+    expect(r.outBinds).toEqual({ cnt: 2, total: 2.5, greeting: "hello world", counter: 42 })
+  })
+
+  it("runs DML inside blocks and reports NO_DATA_FOUND for an empty SELECT INTO", async () => {
+    await conn.execute("BEGIN INSERT INTO items VALUES (:id, :name, 2); UPDATE items SET price = price + 1 WHERE id = :id; END;", { id: 4, name: "fig" })
+    expect((await conn.execute("SELECT price FROM items WHERE id = 4")).rows).toEqual([[3]])
+    const e = await failure(() =>
+      conn.execute("DECLARE x NUMBER; BEGIN SELECT price INTO x FROM items WHERE id = 999; END;")
+    )
+    expect(oraCode(e)).toBe("ORA-01403")
+    await conn.rollback()
+  })
+
+  it("calls procedures created with CREATE PROCEDURE (IN, OUT, IN OUT parameters)", async () => {
+    await conn.execute(`CREATE OR REPLACE PROCEDURE price_of (p_id IN NUMBER, p_price OUT NUMBER, p_tag IN OUT VARCHAR2) AS
+      BEGIN
+        SELECT price INTO p_price FROM items WHERE id = p_id;
+        p_tag := p_tag || '#' || p_id;
+      END;`)
+    const r = await conn.execute("BEGIN price_of(:id, :price, :tag); END;", {
+      id: 3,
+      price: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+      tag: { dir: oracledb.BIND_INOUT, val: "item", maxSize: 30 }
+    })
+    expect(r.outBinds).toEqual({ price: 1.25, tag: "item#3" })
+    const named = await conn.execute("BEGIN price_of(p_tag => :tag, p_price => :price, p_id => 1); END;", {
+      price: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+      tag: { dir: oracledb.BIND_INOUT, val: "x", maxSize: 30 }
+    })
+    expect(named.outBinds).toEqual({ price: 0.5, tag: "x#1" })
+    const objs = await conn.execute("SELECT object_name, object_type FROM user_objects WHERE object_type = 'PROCEDURE'")
+    expect(objs.rows).toEqual([["PRICE_OF", "PROCEDURE"]])
+  })
+
+  it("returns implicit results from DBMS_SQL.RETURN_RESULT", async () => {
+    const r = await conn.execute(`DECLARE
+        c1 SYS_REFCURSOR;
+        c2 SYS_REFCURSOR;
+      BEGIN
+        OPEN c1 FOR SELECT id, name FROM items ORDER BY id;
+        DBMS_SQL.RETURN_RESULT(c1);
+        OPEN c2 FOR SELECT COUNT(*) AS n FROM items;
+        DBMS_SQL.RETURN_RESULT(c2);
+      END;`)
+    expect(r.implicitResults).toHaveLength(2)
+    expect(r.implicitResults[0]).toEqual([[1, "apple"], [2, "pear"], [3, "plum"]])
+    expect(r.implicitResults[1]).toEqual([[3]])
+    const rs = await conn.execute(`DECLARE c SYS_REFCURSOR; BEGIN OPEN c FOR SELECT id FROM items ORDER BY id; DBMS_SQL.RETURN_RESULT(c); END;`, [], {
+      resultSet: true
+    })
+    const cursor = rs.implicitResults[0]
+    expect(await cursor.getRows(2)).toEqual([[1], [2]])
+    expect(await cursor.getRows(5)).toEqual([[3]])
+    await cursor.close()
+  })
+
+  it("returns a REF CURSOR as an OUT bind", async () => {
+    const r = await conn.execute("BEGIN OPEN :rc FOR SELECT name FROM items WHERE price > :p ORDER BY name; END;", {
+      rc: { dir: oracledb.BIND_OUT, type: oracledb.CURSOR },
+      p: 0.6
+    })
+    const rows = await r.outBinds.rc.getRows(10)
+    expect(rows).toEqual([["pear"], ["plum"]])
+    await r.outBinds.rc.close()
+  })
+
+  it("writes temporary LOBs and binds them", async () => {
+    await conn.execute("CREATE TABLE docs (id NUMBER, body CLOB, data BLOB)")
+    const clob = await conn.createLob(oracledb.CLOB)
+    await clob.write("hello ")
+    await clob.write("lob world")
+    const blob = await conn.createLob(oracledb.BLOB)
+    await blob.write(Buffer.from([1, 2, 3, 4]))
+    await conn.execute("INSERT INTO docs VALUES (1, :c, :b)", { c: clob, b: blob })
+    await clob.close()
+    await blob.close()
+    await conn.execute("INSERT INTO docs VALUES (2, :c, :b)", {
+      c: { val: "x".repeat(100_000), type: oracledb.CLOB },
+      b: { val: Buffer.alloc(70_000, 7), type: oracledb.BLOB }
+    })
+    const r = await conn.execute("SELECT body, data FROM docs ORDER BY id", [], { fetchInfo: { BODY: { type: oracledb.STRING }, DATA: { type: oracledb.BUFFER } } })
+    expect(r.rows[0]).toEqual(["hello lob world", Buffer.from([1, 2, 3, 4])])
+    expect(r.rows[1][0]).toBe("x".repeat(100_000))
+    expect(r.rows[1][1]).toEqual(Buffer.alloc(70_000, 7))
+    const lobs = await conn.execute("SELECT body FROM docs WHERE id = 2")
+    const lob = lobs.rows[0][0]
+    expect(lob.length).toBe(100_000)
+    expect((await lob.getData()).length).toBe(100_000)
+  })
+
+  it("rejects PL/SQL outside the subset with an ORA- error", async () => {
+    const e = await failure(() => conn.execute("BEGIN FOR i IN 1..3 LOOP NULL; END LOOP; END;"))
+    expect(oraCode(e)).toBe("ORA-03001")
+    const e2 = await failure(() => conn.execute("BEGIN no_such_proc(1); END;"))
+    expect(oraCode(e2)).toBe("ORA-06550")
+  })
+})
