@@ -56,10 +56,6 @@ const IO_IN_OUT = 2
 const mapColumns = (metadata: ReadonlyArray<HdbResultColumn>) =>
   Effect.fromResult(arrowColumns(fromResultMetadata(metadata)))
 
-/** Total rows of bound parameters. */
-const boundRows = (parameters: BoundParameters): number =>
-  parameters.batches.reduce((sum, batch) => sum + batch.numRows, 0)
-
 /** Source of results for a cursor: the first one is open, more may follow (one per parameter row). */
 type NextOutcome = Effect.Effect<Hdb.ExecuteOutcome | undefined, AdbcError>
 
@@ -240,7 +236,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
   ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
     tracked(Effect.gen(function*() {
       const text = normalizeSql(sql)
-      if (parameters !== undefined && parameters.schema.fields.length > 0 && boundRows(parameters) > 0) {
+      if (parameters !== undefined && parameters.schema.fields.length > 0) {
         return yield* executeWithParameters(text, parameters, options)
       }
       const outcome = yield* Hdb.executeDirect(client, text)

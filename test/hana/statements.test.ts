@@ -33,6 +33,8 @@ describe("prepared statements and parameters", () => {
       })
       yield* insert.bindStream(more.schema, Stream.make(more, more))
       expect(yield* insert.executeUpdate).toBe(4)
+      yield* insert.bind(more.slice(0, 0))
+      expect(yield* insert.executeUpdate).toBe(0)
 
       const select = yield* conn.statement()
       yield* select.setSqlQuery(`SELECT I, S FROM ${t} WHERE I = ? ORDER BY S`)
