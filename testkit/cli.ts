@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startHanaTestServer } from "./hana/index.ts"
+import { startOracleTestServer } from "./oracle/index.ts"
 
 /** Options every test server accepts from the command line. */
 export interface CliOptions {
@@ -31,6 +32,11 @@ export const starters: Record<string, (options: CliOptions) => Promise<CliServer
       writeFileSync(caFile, server.tls.ca)
       notes.push(`TLS on: trust the test CA in ${caFile} (hdb option ca, servername localhost)`)
     }
+    return { uri: server.uri, notes, close: server.close }
+  },
+  oracle: async ({ port }) => {
+    const server = await startOracleTestServer({ port })
+    const notes = [`oracledb thin: { user: "${server.user}", password: "${server.password}", connectString: "${server.connectString}" }`]
     return { uri: server.uri, notes, close: server.close }
   }
 }

@@ -35,7 +35,7 @@ describe("Oracle test server: cancel and fault injection", () => {
         for (let i = 0; i < 5; i++) await conn.execute("SELECT 1 FROM DUAL")
       })
       expect(e.message).toMatch(/NJS-500|NJS-501|NJS-503|closed|ECONNRESET|EPIPE/)
-      server.faults.dropAfterReplies = undefined
+      delete server.faults.dropAfterReplies
       const fresh = await connect()
       expect((await fresh.execute("SELECT 2 FROM DUAL")).rows).toEqual([[2]])
       await fresh.close()
