@@ -4,8 +4,6 @@
  */
 import * as crypto from "node:crypto"
 import type { Socket } from "node:net"
-import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, VARCHAR } from "@duckdb/node-api"
-import type { DuckDBType } from "@duckdb/node-api"
 import { columnInfo } from "../engine/index.ts"
 import type { EngineValue, Outcome, Prepared, Session } from "../engine/index.ts"
 import { scramChallenge, verifyJwt, verifyScram, verifyX509 } from "./auth.ts"
@@ -20,7 +18,10 @@ import type { ServerContext } from "./server-context.ts"
 import { SESSION_MACROS, translate } from "./sql.ts"
 import type { Translated } from "./sql.ts"
 import { encodeName, quoteString } from "./names.ts"
-import { parseTypeText, typeOfDuck, wireType } from "./types.ts"
+import { parseTypeText, typeOfDuck, typeOfDuckName, wireType } from "./types.ts"
+import { bindTypes, copyDeclaredTypes, stagedColumns } from "./binding.ts"
+import { errorPart, failedRows, i32s, ok, u64 } from "./replies.ts"
+import type { Reply } from "./replies.ts"
 import type { HanaType } from "./types.ts"
 import {
   decodeFields,
@@ -57,34 +58,6 @@ interface PendingExecution {
   readonly statement: StatementState
   readonly row: ParameterRow
   readonly locators: Map<string, PendingLob>
-}
-
-type Reply = { kind: number; functionCode: number; parts: ReplyPart[] }
-
-const ok = (functionCode: number, parts: ReplyPart[] = []): Reply => ({ kind: SegmentKind.REPLY, functionCode, parts })
-
-const u64 = (v: bigint): Buffer => {
-  const b = Buffer.alloc(8)
-  b.writeBigUInt64LE(v, 0)
-  return b
-}
-
-const i32s = (values: readonly number[]): Buffer => {
-  const b = Buffer.alloc(values.length * 4)
-  values.forEach((v, i) => b.writeInt32LE(v, i * 4))
-  return b
-}
-
-const errorPart = (e: HanaError): ReplyPart => {
-  const text = Buffer.from(e.message, "utf8")
-  const b = Buffer.alloc(18 + text.length)
-  b.writeInt32LE(e.code, 0)
-  b.writeInt32LE(e.position, 4)
-  b.writeInt32LE(text.length, 8)
-  b.writeInt8(e.level, 12)
-  b.write(e.sqlState.padEnd(5).slice(0, 5), 13, "ascii")
-  text.copy(b, 18)
-  return { kind: PartKind.ERROR, argc: 1, data: b }
 }
 
 /** One client connection. */
@@ -647,11 +620,11 @@ export class HanaConnection {
       for (const [name, type] of rows) {
         const key = String(name)
         if (byName.has(key)) continue
-        const parsed = parseTypeText(String(type)) ?? duckTypeToHana(String(type))
+        const parsed = parseTypeText(String(type)) ?? typeOfDuckName(String(type))
         byName.set(key, parsed)
         ordered.push(parsed)
       }
-      declared = t.insert.columns === undefined ? ordered : t.insert.columns.map((c) => byName.get(encodeName(c)) ?? duckTypeToHana("VARCHAR"))
+      declared = t.insert.columns === undefined ? ordered : t.insert.columns.map((c) => byName.get(encodeName(c)) ?? typeOfDuckName("VARCHAR"))
     }
     for (let i = 0; i < count; i++) {
       const d = declared?.[i]
@@ -707,6 +680,9 @@ export class HanaConnection {
       }, rows.length > 1)
     } catch (e) {
       const err = fromEngineError(e, this.schema)
+      // In autocommit mode the batch ran as one unit and was rolled back; in a transaction the rows before the
+      // failing one stay (statement-level rollback).
+      if (request.commit || affected.length === 0) return failedRows(err, t.functionCode, rows.length)
       return {
         kind: SegmentKind.ERROR,
         functionCode: t.functionCode,
@@ -743,7 +719,7 @@ export class HanaConnection {
         await this.inTransaction(session, commit, () => session.bulkInsert(prefix, staged), true)
       } catch (e) {
         const err = fromEngineError(e, this.schema)
-        return { kind: SegmentKind.ERROR, functionCode: FunctionCode.INSERT, parts: [errorPart(err), { kind: PartKind.ROWS_AFFECTED, argc: rows.length, data: i32s(rows.map(() => -3)) }] }
+        return failedRows(err, FunctionCode.INSERT, rows.length)
       }
       return ok(FunctionCode.INSERT, [{ kind: PartKind.ROWS_AFFECTED, argc: rows.length, data: i32s(rows.map(() => 1)) }])
     }
@@ -764,7 +740,7 @@ export class HanaConnection {
       }, true)
     } catch (e) {
       const err = fromEngineError(e, this.schema)
-      return { kind: SegmentKind.ERROR, functionCode: FunctionCode.INSERT, parts: [errorPart(err), { kind: PartKind.ROWS_AFFECTED, argc: rows.length, data: i32s(rows.map(() => -3)) }] }
+      return failedRows(err, FunctionCode.INSERT, rows.length)
     }
     return ok(FunctionCode.INSERT, [{ kind: PartKind.ROWS_AFFECTED, argc: rows.length, data: i32s(rows.map(() => 1)) }])
   }
@@ -858,74 +834,3 @@ export class HanaConnection {
     return ok(FunctionCode.NIL, [{ kind: PartKind.READ_LOB_REPLY, argc: 1, data: Buffer.concat([head, chunk]) }])
   }
 }
-
-/**
- * Bind types of one parameter row: DuckDB infers integral JS numbers as integers, which overflows for large
- * doubles (e.g. -1e300), so integral numbers outside the safe-integer range bind as DOUBLE.
- */
-const bindTypes = (values: readonly unknown[]): (DuckDBType | undefined)[] =>
-  values.map((v) => (typeof v === "number" && !Number.isSafeInteger(v) && Number.isFinite(v) && Number.isInteger(v) ? DOUBLE : undefined))
-
-/**
- * Column-wise staging values of a batch, typed by the JS values hdb's parameters decoded to (numbers → DOUBLE,
- * bigints → BIGINT, booleans, strings → VARCHAR, binaries → BLOB); undefined when a column mixes kinds.
- */
-const stagedColumns = (
-  rows: readonly ParameterRow[],
-  count: number
-): Array<{ type: DuckDBType; values: EngineValue[] }> | undefined => {
-  const out: Array<{ type: DuckDBType; values: EngineValue[] }> = []
-  for (let c = 0; c < count; c++) {
-    let type: DuckDBType | undefined
-    const values: EngineValue[] = new Array(rows.length)
-    for (let r = 0; r < rows.length; r++) {
-      const v = rows[r]!.values[c] ?? null
-      values[r] = v
-      if (v === null) continue
-      const t =
-        typeof v === "number" ? DOUBLE : typeof v === "bigint" ? BIGINT : typeof v === "boolean" ? BOOLEAN : typeof v === "string" ? VARCHAR : v instanceof DuckDBBlobValue ? BLOB : undefined
-      if (t === undefined || (type !== undefined && type !== t)) return undefined
-      type = t
-    }
-    out.push({ type: type ?? VARCHAR, values })
-  }
-  return out
-}
-
-/** Copies the declared HANA column types (DuckDB column comments) of one table to another with the same columns. */
-const copyDeclaredTypes = async (session: Session, from: string, to: string): Promise<void> => {
-  const rows = await session.queryAll(`SELECT column_name, comment FROM duckdb_columns() WHERE table_oid = (SELECT table_oid FROM duckdb_tables() WHERE table_oid IN (SELECT table_oid FROM duckdb_columns()) AND ${oidMatch(from)}) AND comment IS NOT NULL AND comment <> ''`)
-  const statements = rows.map(([name, comment]) => `COMMENT ON COLUMN ${to}.${quoteIdent(String(name))} IS ${quoteString(String(comment))}`)
-  if (statements.length > 0) await session.execute(statements.join("; "))
-}
-
-const quoteIdent = (duckName: string): string => `"${duckName.replace(/"/g, '""')}"`
-
-/** SQL condition selecting a duckdb_tables() row by a quoted, possibly schema-qualified DuckDB name. */
-const oidMatch = (qualifiedName: string): string => {
-  const parts = qualifiedName.split(/"\."/).map((p) => p.replace(/^"|"$/g, "").replace(/""/g, '"'))
-  return parts.length === 2
-    ? `schema_name = ${quoteString(parts[0]!)} AND table_name = ${quoteString(parts[1]!)}`
-    : `table_name = ${quoteString(parts[0]!)} AND (database_name = 'temp' OR schema_name = current_schema()) ORDER BY database_name = 'temp' DESC LIMIT 1`
-}
-
-const duckTypeToHana = (duck: string): HanaType => {
-  const m = /^DECIMAL\((\d+),(\d+)\)$/.exec(duck)
-  if (m !== null) return { name: "DECIMAL", length: Number(m[1]), scale: Number(m[2]) }
-  const map: Record<string, HanaType> = {
-    INTEGER: { name: "INTEGER", length: 0, scale: 0 },
-    BIGINT: { name: "BIGINT", length: 0, scale: 0 },
-    SMALLINT: { name: "SMALLINT", length: 0, scale: 0 },
-    UTINYINT: { name: "TINYINT", length: 0, scale: 0 },
-    DOUBLE: { name: "DOUBLE", length: 0, scale: 0 },
-    FLOAT: { name: "REAL", length: 0, scale: 0 },
-    BOOLEAN: { name: "BOOLEAN", length: 0, scale: 0 },
-    DATE: { name: "DATE", length: 0, scale: 0 },
-    TIME: { name: "TIME", length: 0, scale: 0 },
-    TIMESTAMP: { name: "TIMESTAMP", length: 0, scale: 0 },
-    TIMESTAMP_S: { name: "SECONDDATE", length: 0, scale: 0 },
-    BLOB: { name: "VARBINARY", length: 5000, scale: 0 }
-  }
-  return map[duck] ?? { name: "NVARCHAR", length: 5000, scale: 0 }
-}
-

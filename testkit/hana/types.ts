@@ -303,3 +303,25 @@ export const wireType = (t: HanaType, dfv: number): WireType => {
       return { code: TypeCode.NVARCHAR, length: 5000, fraction: 0 }
   }
 }
+
+/** The HANA type of a DuckDB type name (`DECIMAL(10,2)`, `UTINYINT`, …), for columns without a declared type. */
+export const typeOfDuckName = (duck: string): HanaType => {
+  const m = /^DECIMAL\((\d+),(\d+)\)$/.exec(duck)
+  if (m !== null) return { name: "DECIMAL", length: Number(m[1]), scale: Number(m[2]) }
+  const map: Record<string, HanaType> = {
+    INTEGER: { name: "INTEGER", length: 0, scale: 0 },
+    BIGINT: { name: "BIGINT", length: 0, scale: 0 },
+    SMALLINT: { name: "SMALLINT", length: 0, scale: 0 },
+    UTINYINT: { name: "TINYINT", length: 0, scale: 0 },
+    DOUBLE: { name: "DOUBLE", length: 0, scale: 0 },
+    FLOAT: { name: "REAL", length: 0, scale: 0 },
+    BOOLEAN: { name: "BOOLEAN", length: 0, scale: 0 },
+    DATE: { name: "DATE", length: 0, scale: 0 },
+    TIME: { name: "TIME", length: 0, scale: 0 },
+    TIMESTAMP: { name: "TIMESTAMP", length: 0, scale: 0 },
+    TIMESTAMP_S: { name: "SECONDDATE", length: 0, scale: 0 },
+    BLOB: { name: "VARBINARY", length: 5000, scale: 0 }
+  }
+  return map[duck] ?? { name: "NVARCHAR", length: 5000, scale: 0 }
+}
+

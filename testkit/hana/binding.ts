@@ -1,0 +1,58 @@
+/**
+ * Parameter binding helpers: bind types for DuckDB, column-wise staging of batches, and copying declared types.
+ */
+import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, VARCHAR } from "@duckdb/node-api"
+import type { DuckDBType } from "@duckdb/node-api"
+import type { EngineValue, Session } from "../engine/index.ts"
+import { quoteString } from "./names.ts"
+import type { ParameterRow } from "./params.ts"
+
+/**
+ * Bind types of one parameter row: DuckDB infers integral JS numbers as integers, which overflows for large
+ * doubles (e.g. -1e300), so integral numbers outside the safe-integer range bind as DOUBLE.
+ */
+export const bindTypes = (values: readonly unknown[]): (DuckDBType | undefined)[] =>
+  values.map((v) => (typeof v === "number" && !Number.isSafeInteger(v) && Number.isFinite(v) && Number.isInteger(v) ? DOUBLE : undefined))
+
+/**
+ * Column-wise staging values of a batch, typed by the JS values hdb's parameters decoded to (numbers → DOUBLE,
+ * bigints → BIGINT, booleans, strings → VARCHAR, binaries → BLOB); undefined when a column mixes kinds.
+ */
+export const stagedColumns = (
+  rows: readonly ParameterRow[],
+  count: number
+): Array<{ type: DuckDBType; values: EngineValue[] }> | undefined => {
+  const out: Array<{ type: DuckDBType; values: EngineValue[] }> = []
+  for (let c = 0; c < count; c++) {
+    let type: DuckDBType | undefined
+    const values: EngineValue[] = new Array(rows.length)
+    for (let r = 0; r < rows.length; r++) {
+      const v = rows[r]!.values[c] ?? null
+      values[r] = v
+      if (v === null) continue
+      const t =
+        typeof v === "number" ? DOUBLE : typeof v === "bigint" ? BIGINT : typeof v === "boolean" ? BOOLEAN : typeof v === "string" ? VARCHAR : v instanceof DuckDBBlobValue ? BLOB : undefined
+      if (t === undefined || (type !== undefined && type !== t)) return undefined
+      type = t
+    }
+    out.push({ type: type ?? VARCHAR, values })
+  }
+  return out
+}
+
+/** Copies the declared HANA column types (DuckDB column comments) of one table to another with the same columns. */
+export const copyDeclaredTypes = async (session: Session, from: string, to: string): Promise<void> => {
+  const rows = await session.queryAll(`SELECT column_name, comment FROM duckdb_columns() WHERE table_oid = (SELECT table_oid FROM duckdb_tables() WHERE table_oid IN (SELECT table_oid FROM duckdb_columns()) AND ${oidMatch(from)}) AND comment IS NOT NULL AND comment <> ''`)
+  const statements = rows.map(([name, comment]) => `COMMENT ON COLUMN ${to}.${quoteIdent(String(name))} IS ${quoteString(String(comment))}`)
+  if (statements.length > 0) await session.execute(statements.join("; "))
+}
+
+const quoteIdent = (duckName: string): string => `"${duckName.replace(/"/g, '""')}"`
+
+/** SQL condition selecting a duckdb_tables() row by a quoted, possibly schema-qualified DuckDB name. */
+const oidMatch = (qualifiedName: string): string => {
+  const parts = qualifiedName.split(/"\."/).map((p) => p.replace(/^"|"$/g, "").replace(/""/g, '"'))
+  return parts.length === 2
+    ? `schema_name = ${quoteString(parts[0]!)} AND table_name = ${quoteString(parts[1]!)}`
+    : `table_name = ${quoteString(parts[0]!)} AND (database_name = 'temp' OR schema_name = current_schema()) ORDER BY database_name = 'temp' DESC LIMIT 1`
+}
