@@ -37,3 +37,12 @@ export const layer: Layer.Layer<Driver> = Layer.succeed(Driver, HanaDriver)
 export const layerDatabase = (
   options: Readonly<Record<string, string>>
 ): Layer.Layer<Database.Database, AdbcError> => Database.layer(options).pipe(Layer.provide(layer))
+
+/**
+ * A {@link Database.Database} on HANA from the environment: every option read from `prefix` + the key in upper
+ * case (`HANA_URI`, `HANA_DBA_STATEMENT_FETCH_SIZE`, …), validated when the configuration loads.
+ *
+ * @category layers
+ * @since 0.1.0
+ */
+export const layerDatabaseConfig = (prefix = "HANA_") => Database.layerConfig(prefix).pipe(Layer.provide(layer))

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Result } from "effect"
+import { ConfigProvider, Effect, Layer, Result } from "effect"
 import { OptionRegistry, OptionStore, ResolvedOptions } from "../../src/Options.ts"
 import { StandardOptions } from "../../src/StandardOptions.ts"
 import * as Database from "../../src/Database.ts"
 import { Driver } from "../../src/Driver.ts"
 import { hdbClientOptions, resolveConnectConfig } from "../../layers/hana/ConnectConfig.ts"
 import { HanaOptions } from "../../layers/hana/HanaOptions.ts"
-import { HanaDriver } from "../../layers/hana/index.ts"
+import { HanaDriver, layerDatabaseConfig } from "../../layers/hana/index.ts"
 import { parseUri } from "../../layers/hana/Uri.ts"
 
 const registry = new OptionRegistry([...StandardOptions, ...HanaOptions])
@@ -157,5 +157,22 @@ describe("TLS resolution", () => {
         hdbClientOptions(Result.getOrThrow(config({ uri: "hdb://h:1", "dba.tls.root_ca_file": "/nonexistent.pem" })))
       )
       expect(String(missing)).toContain("cannot read root CA file")
+    }))
+})
+
+describe("configuration from the environment", () => {
+  it.effect("layerDatabaseConfig reads HANA_* variables through the same option schemas", () =>
+    Effect.gen(function*() {
+      const provider = ConfigProvider.fromEnv({
+        env: { HANA_URI: "hdb://u:p@h:30015", HANA_DBA_STATEMENT_FETCH_SIZE: "0" }
+      })
+      const error = yield* Effect.flip(
+        Effect.scoped(Layer.build(layerDatabaseConfig())).pipe(Effect.provide(ConfigProvider.layer(provider)))
+      )
+      expect(String(error)).toContain("dba.statement.fetch_size")
+      const ok = yield* Effect.scoped(Layer.build(layerDatabaseConfig())).pipe(
+        Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { HANA_URI: "hdb://u:p@h:30015" } })))
+      )
+      expect(ok).toBeDefined()
     }))
 })
