@@ -1,0 +1,97 @@
+import { createRequire } from "node:module"
+import { DuckDBTypeId, TIMESTAMP } from "@duckdb/node-api"
+import { describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
+import type { ColumnVector } from "../../testkit/engine/index.ts"
+import { columnInfo } from "../../testkit/engine/index.ts"
+import { cellWriter, cesu8, civilFromDays, daysFromCivil, fromCesu8, writeDecimal128 } from "../../testkit/hana/encode.ts"
+import { decodeName, encodeName } from "../../testkit/hana/names.ts"
+import { translate } from "../../testkit/hana/sql.ts"
+import { ByteWriter } from "../../testkit/hana/wire.ts"
+
+// hdb's own value reader: the encodings must decode to what the client expects.
+const require = createRequire(import.meta.url)
+const Reader = require("hdb/lib/protocol/Reader") as new (buffer: Buffer, lobFactory: unknown, options?: unknown) => {
+  readDecimal(fraction: number): string | null
+  readLongDate(): string | null
+}
+
+const session = { schema: "S", user: "U", connectionId: 7 }
+
+describe("HANA test server units", () => {
+  it("encodes identifiers reversibly and keeps case-distinct names distinct for DuckDB", () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 12 }), fc.string({ minLength: 1, maxLength: 12 }), (a, b) => {
+        expect(decodeName(encodeName(a))).toBe(a)
+        if (a !== b) expect(encodeName(a).toLowerCase()).not.toBe(encodeName(b).toLowerCase())
+      }),
+      { numRuns: 300 }
+    )
+    expect(encodeName("MYTABLE")).toBe("MYTABLE")
+    expect(encodeName("MyTable")).toBe("M~yT~a~b~l~e")
+  })
+
+  it("writes decimal128 values that hdb reads back exactly", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 20 }), (unscaled, scale) => {
+        const w = new ByteWriter(32)
+        writeDecimal128(w, unscaled, -scale)
+        const text = new Reader(Buffer.from(w.result()), undefined).readDecimal(scale)
+        const neg = unscaled < 0n
+        const digits = (neg ? -unscaled : unscaled).toString().padStart(scale + 1, "0")
+        const expected = (neg ? "-" : "") + (scale === 0 ? digits : `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`)
+        expect(text).toBe(expected)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("writes LONGDATE ticks that hdb reads back as the same instant", () => {
+    const info = columnInfo("TS", TIMESTAMP)
+    expect(info.typeId).toBe(DuckDBTypeId.TIMESTAMP)
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1600, 0, 1), max: Date.UTC(9999, 11, 31) }), fc.integer({ min: 0, max: 999 }), (ms, us) => {
+        const micros = BigInt(ms) * 1000n + BigInt(us)
+        const data = new BigInt64Array([micros])
+        const col: ColumnVector = {
+          info, length: 1, validity: null, data, isNull: () => false, bytes: () => null, string: () => null, value: () => null
+        }
+        const w = new ByteWriter(16)
+        cellWriter(col, { code: 61, length: 27, fraction: 7 }, () => Buffer.alloc(8))(w, 0)
+        const text = new Reader(Buffer.from(w.result()), undefined).readLongDate()
+        const iso = new Date(ms).toISOString()
+        expect(text).toBe(`${iso.slice(0, 10)} ${iso.slice(11, 19)}.${iso.slice(20, 23)}${String(us).padStart(3, "0")}000`)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("converts civil dates and CESU-8 both ways", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -700_000, max: 2_900_000 }), (days) => {
+        const [y, m, d] = civilFromDays(days)
+        expect(daysFromCivil(y, m, d)).toBe(days)
+      })
+    )
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 20 }), (s) => {
+        expect(fromCesu8(cesu8(s))).toBe(s)
+      })
+    )
+    expect(cesu8("😀").toString("hex")).toBe("eda0bdedb880")
+  })
+
+  it("translates HANA SQL: identifiers, TOP, DUMMY, special values, types", () => {
+    const q = translate(`SELECT TOP 5 "Mixed", plain, CURRENT_USER FROM DUMMY WHERE x = ? -- note`, session)
+    expect(q).toMatchObject({ kind: "query", params: 1 })
+    expect(q.kind === "query" && q.sql).toBe(`SELECT "M~i~x~e~d" , "PLAIN" , getvariable('hana_user') FROM "SYS"."DUMMY" WHERE "X" = ? LIMIT 5`)
+    const ddl = translate("CREATE COLUMN TABLE t (a NVARCHAR(10) NOT NULL, b DECIMAL(5,2), c TINYINT, PRIMARY KEY (a))", session)
+    expect(ddl.kind === "ddl" && ddl.sql).toBe(
+      `CREATE TABLE "T" ("A" VARCHAR NOT NULL, "B" DECIMAL(5,2), "C" UTINYINT, PRIMARY KEY ( "A" )); ` +
+        `COMMENT ON COLUMN "T"."A" IS 'NVARCHAR(10)'; COMMENT ON COLUMN "T"."B" IS 'DECIMAL(5,2)'; COMMENT ON COLUMN "T"."C" IS 'TINYINT'`
+    )
+    expect(translate("SET SCHEMA other", session)).toEqual({ kind: "setSchema", schema: "OTHER" })
+    expect(translate("ALTER SYSTEM CANCEL SESSION '42'", session)).toEqual({ kind: "cancelSession", connectionId: 42, disconnect: false })
+    expect(() => translate("SELECT 1 FROM DUMMY; DROP TABLE t", session)).toThrow(/multiple statements/)
+  })
+})
