@@ -32,6 +32,29 @@ describe("testkit engine", () => {
     }
   })
 
+  it("reads inlined, heap-stored and NULL strings and blobs across chunks", async () => {
+    const engine = await Engine.open()
+    try {
+      const s = await engine.session()
+      const cursor = await s.query(`SELECT CASE WHEN i % 7 = 0 THEN NULL WHEN i % 3 = 0 THEN 'short' || i
+        ELSE 'a much longer string value number ' || i || ' ' || repeat('x', i % 50) END AS v,
+        CASE WHEN i % 5 = 0 THEN NULL ELSE encode(repeat('b', i % 40)) END AS b FROM range(5000) t(i) ORDER BY i`)
+      let i = 0
+      for (let chunk = await cursor.next(); chunk !== null; chunk = await cursor.next()) {
+        const [v, b] = chunk.columns
+        for (let r = 0; r < chunk.rowCount; r++, i++) {
+          const expected = i % 7 === 0 ? null : i % 3 === 0 ? `short${i}` : `a much longer string value number ${i} ${"x".repeat(i % 50)}`
+          expect(v!.string(r)).toBe(expected)
+          const bytes = b!.bytes(r)
+          expect(bytes === null ? null : Buffer.from(bytes).toString()).toBe(i % 5 === 0 ? null : "b".repeat(i % 40))
+        }
+      }
+      expect(i).toBe(5000)
+    } finally {
+      engine.close()
+    }
+  })
+
   it("binds parameters and prepares statements with inferred types", async () => {
     const engine = await Engine.open()
     try {

@@ -219,6 +219,10 @@ class ChunkColumn implements ColumnVector {
   private readonly raw: Uint8Array
   private readonly view: DataView | undefined
   private generic: DuckDBVector | undefined
+  /** Non-inlined string bytes, copied per run of contiguous heap addresses (see {@link loadHeap}). */
+  private heapRuns: Uint8Array[] | undefined
+  private heapRun: Int32Array | undefined
+  private heapOffset: Int32Array | undefined
   constructor(
     readonly info: ColumnInfo,
     readonly length: number,
@@ -246,9 +250,48 @@ class ChunkColumn implements ColumnVector {
     }
     const offset = i * 16
     const len = view.getUint32(offset, true)
-    return len <= 12
-      ? new Uint8Array(view.buffer, view.byteOffset + offset + 4, len)
-      : duckdb.get_data_from_pointer(view.buffer as ArrayBuffer, view.byteOffset + offset + 8, len)
+    if (len <= 12) return new Uint8Array(view.buffer, view.byteOffset + offset + 4, len)
+    if (this.heapRuns === undefined) this.loadHeap(view)
+    const start = this.heapOffset![i]!
+    return this.heapRuns![this.heapRun![i]!]!.subarray(start, start + len)
+  }
+
+  /**
+   * Copies the bytes of all non-inlined strings of the chunk with one binding call per run of strings stored
+   * back to back in DuckDB's string heap (a run covers exactly those strings' bytes), instead of one call per row.
+   */
+  private loadHeap(view: DataView): void {
+    const n = this.length
+    const runs: Uint8Array[] = []
+    const runOf = new Int32Array(n)
+    const offsetOf = new Int32Array(n)
+    let runStartSlot = -1
+    let runStartPtr = 0
+    let runEndPtr = -1
+    const flush = (): void => {
+      if (runStartSlot < 0) return
+      const bytes = duckdb.get_data_from_pointer(view.buffer as ArrayBuffer, view.byteOffset + runStartSlot * 16 + 8, runEndPtr - runStartPtr)
+      runs.push(bytes)
+      runStartSlot = -1
+    }
+    for (let i = 0; i < n; i++) {
+      if (this.isNull(i)) continue
+      const len = view.getUint32(i * 16, true)
+      if (len <= 12) continue
+      const ptr = view.getUint32(i * 16 + 8, true) + view.getUint32(i * 16 + 12, true) * 4294967296
+      if (runStartSlot < 0 || ptr !== runEndPtr) {
+        flush()
+        runStartSlot = i
+        runStartPtr = ptr
+      }
+      runOf[i] = runs.length
+      offsetOf[i] = ptr - runStartPtr
+      runEndPtr = ptr + len
+    }
+    flush()
+    this.heapRuns = runs
+    this.heapRun = runOf
+    this.heapOffset = offsetOf
   }
   string(i: number): string | null {
     if (this.view === undefined) {
