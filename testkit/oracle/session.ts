@@ -15,7 +15,7 @@ import { type OracleDatabase, type SessionInfo, versionInfo } from "./database.t
 import { columnEncoder, type ColumnEncoder } from "./encode.ts"
 import { ora, OraError } from "./errors.ts"
 import { type PlsqlResult } from "./plsql.ts"
-import { type BindSpec, classify, type QueryResult, type ResultColumn, SqlSession } from "./sqlsession.ts"
+import { type BindSpec, classify, type QueryResult, type ResultColumn, returnBindFlags, SqlSession } from "./sqlsession.ts"
 import { Dty, type OraType } from "./types.ts"
 import { ReadBuffer, TruncatedRequestError, WriteBuffer } from "./wire.ts"
 
@@ -874,7 +874,8 @@ export class ProtocolSession {
     const sql = this.sql!
     const cls = classify(cur.sql)
     const plsql = cls === "plsql"
-    const rows = specs.length > 0 ? this.readRows(r, cur.specs, plsql) : []
+    const returnBinds = returnBindFlags(cur.sql, cur.specs.length)
+    const rows = specs.length > 0 ? this.readRows(r, cur.specs, plsql, Number.MAX_SAFE_INTEGER, returnBinds) : []
     if ((options & OPT_EXECUTE) === 0) {
       // fetch only (implicit result cursors are fetched this way)
       if ((options & OPT_FETCH) !== 0 && cur.result !== undefined) await this.writeRows(reply, cur, numIters)
@@ -903,7 +904,7 @@ export class ProtocolSession {
       return
     }
     const plsql = classify(cur.sql) === "plsql"
-    const skip = cur.directions?.map((d) => d === 16)
+    const skip = cur.directions?.map((d) => d === 16) ?? returnBindFlags(cur.sql, cur.specs.length)
     const rows = cur.specs.length > 0 ? this.readRows(r, cur.specs, plsql, Number.MAX_SAFE_INTEGER, skip) : []
     await this.run(reply, cur, rows, { fetch: fn === 78 ? numIters : 0, describe: false, commit: (flag2 & 1) !== 0, batchErrors: false, parse: false })
   }
@@ -934,6 +935,29 @@ export class ProtocolSession {
           return
         }
         case "dml": {
+          if (result.returning !== undefined) {
+            const flags = returnBindFlags(cur.sql, cur.specs.length) ?? []
+            w.u8(MSG_IO_VECTOR)
+            w.u8(0)
+            w.ub(flags.length % 256)
+            w.ub(Math.floor(flags.length / 256))
+            w.ub(1)
+            w.ub(0)
+            w.ub(0)
+            w.ub(0)
+            for (const f of flags) w.u8(f ? 16 : 32)
+            w.u8(MSG_ROW_DATA)
+            let k = 0
+            flags.forEach((f, i) => {
+              if (!f) return
+              const values = result.returning![k++] ?? []
+              w.ub(values.length)
+              for (const v of values) {
+                writeOutValue(w, cur.specs[i] ?? { dty: Dty.VARCHAR, csfrm: 1, maxSize: 4000 }, v)
+                w.u8(0) // SB4 actual length
+              }
+            })
+          }
           if (cur.dmlRowCounts) {
             w.u8(MSG_PARAMETER)
             w.ub(0)

@@ -43,6 +43,34 @@ export interface DmlResult {
   readonly rowCount: number
   readonly rowCounts: ReadonlyArray<number>
   readonly batchErrors: ReadonlyArray<{ readonly offset: number; readonly error: OraError }>
+  /** Values of RETURNING ... INTO binds: one array per returned expression. */
+  readonly returning?: ReadonlyArray<ReadonlyArray<unknown>>
+}
+
+/** Position of a top-level `RETURNING|RETURN exprs INTO binds` clause and the number of INTO binds. */
+export const returningClause = (toks: ReadonlyArray<Tok>): { at: number; into: number; outs: number } | undefined => {
+  let depth = 0
+  let at = -1
+  for (let k = 0; k < toks.length; k++) {
+    const x = toks[k]!
+    if (isOp(x, "(")) depth++
+    else if (isOp(x, ")")) depth--
+    else if (depth === 0 && at < 0 && isKw(x, "RETURNING", "RETURN")) at = k
+    else if (depth === 0 && at >= 0 && isKw(x, "INTO")) {
+      const outs = toks.slice(k + 1).filter((y) => y.kind === "bind").length
+      return { at, into: k, outs }
+    }
+  }
+  return undefined
+}
+
+/** For DML with RETURNING INTO: which binds (in order) are return binds, which the client does not send values for. */
+export const returnBindFlags = (sql: string, count: number): Array<boolean> | undefined => {
+  if (classify(sql) !== "dml") return undefined
+  const toks = tokenize(sql).filter((x) => x.kind !== "ws")
+  const ret = returningClause(toks)
+  if (ret === undefined) return undefined
+  return Array.from({ length: count }, (_, i) => i >= count - ret.outs)
 }
 
 /** Outcome of DDL, ALTER SESSION and transaction control. */
@@ -276,7 +304,7 @@ export class SqlSession {
   translate(sql: string): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
-    const { toks, tr } = makeTranslator(tokenize(sql), {
+    const { toks, tr } = makeTranslator(unqualifySetTargets(tokenize(sql)), {
       bind: (name, tok) => {
         let n = numbers.get(tok)
         if (n === undefined) {
@@ -396,9 +424,8 @@ export class SqlSession {
   private async dml(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
     const t = this.translate(stripTerminator(sql))
     if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
-    if (t.toks.some((x) => isKw(x, "RETURNING", "RETURN")) && t.toks.some((x) => isKw(x, "INTO"))) {
-      throw ora.unimplemented("DML RETURNING INTO")
-    }
+    const ret = returningClause(t.toks)
+    if (ret !== undefined) return this.dmlReturning(t, ret, rows)
     const duckSql = t.text(0, t.toks.length)
     const nBinds = t.binds.length
     for (const r of rows) if (r.length < nBinds) throw ora.notAllBound()
@@ -443,6 +470,34 @@ export class SqlSession {
       }
     }
     return { kind: "dml", rowCount: total, rowCounts: opts.dmlRowCounts ? counts : [], batchErrors: errors }
+  }
+
+  /** DML ... RETURNING exprs INTO :binds, executed per bind row with DuckDB's RETURNING. */
+  private async dmlReturning(
+    t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> },
+    ret: { at: number; into: number; outs: number },
+    rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>
+  ): Promise<DmlResult> {
+    const nIn = t.binds.length - ret.outs
+    const sql = `${t.text(0, ret.at)} RETURNING ${t.text(ret.at + 1, ret.into)}`
+    const returned: Array<Array<unknown>> = Array.from({ length: ret.outs }, () => [])
+    let total = 0
+    await this.begin()
+    for (const row of rows.length === 0 ? [[]] : rows) {
+      const params = row.slice(0, nIn)
+      try {
+        const cursor = await this.engine.query(sql, params)
+        for (let c = await cursor.next(); c !== null; c = await cursor.next()) {
+          for (let i = 0; i < c.rowCount; i++) for (let k = 0; k < ret.outs; k++) returned[k]!.push(c.columns[k]?.value(i) ?? null)
+          total += c.rowCount
+        }
+        this.log.push({ sql, params, types: undefined })
+      } catch (e) {
+        await this.recover()
+        throw this.mapError(e)
+      }
+    }
+    return { kind: "dml", rowCount: total, rowCounts: [], batchErrors: [], returning: returned }
   }
 
   /** INSERT INTO t [(cols)] VALUES (exprs) -> INSERT ... SELECT over unnest()ed bind columns, or undefined. */
@@ -981,6 +1036,34 @@ export class SqlSession {
     }
     throw ora.unimplemented(`ALTER TABLE ${action ?? ""}`)
   }
+}
+
+/**
+ * UPDATE/MERGE: Oracle allows `SET alias.col = ...`; DuckDB wants the bare column name, so the qualifier of
+ * SET targets is dropped.
+ */
+const unqualifySetTargets = (all: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
+  const sig = all.filter((t) => t.kind !== "ws")
+  if (!isKw(sig[0], "UPDATE", "MERGE")) return all
+  const drop = new Set<Tok>()
+  let inSet = false
+  let depth = 0
+  for (let k = 0; k < sig.length; k++) {
+    const t = sig[k]!
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    if (isKw(t, "SET")) {
+      inSet = true
+      continue
+    }
+    if (isKw(t, "WHERE", "WHEN", "RETURNING", "RETURN")) inSet = false
+    const prev = sig[k - 1]
+    if (inSet && depth === 0 && (isKw(prev, "SET") || isOp(prev, ",")) && (t.kind === "ident" || t.kind === "qident") && isOp(sig[k + 1], ".") && isOp(sig[k + 3], "=")) {
+      drop.add(t)
+      drop.add(sig[k + 1]!)
+    }
+  }
+  return all.filter((t) => !drop.has(t))
 }
 
 const markNotNull = (columns: Array<ColumnMeta>, name: string) => {

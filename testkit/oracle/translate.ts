@@ -38,7 +38,7 @@ export interface TranslateContext {
 }
 
 const DUCK_KEYWORDS_NEEDING_QUOTES = new Set(["ROW", "KEY", "VALUE", "TYPE"])
-const NOT_ALIAS = new Set(["END", "NULL", "TRUE", "FALSE", "ASC", "DESC", "SYSDATE", "SYSTIMESTAMP", "ROWNUM", "LEVEL", "USER"])
+const NOT_ALIAS = new Set(["END", "NULL", "TRUE", "FALSE", "ASC", "DESC", "SYSDATE", "SYSTIMESTAMP", "ROWNUM", "LEVEL", "USER", "UID", "DBTIMEZONE", "SESSIONTIMEZONE", "CURRENT_DATE", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP"])
 
 /** Renders an Oracle identifier token for DuckDB. */
 export const identOut = (t: Tok): string => {
@@ -333,7 +333,7 @@ export const makeTranslator = (all: ReadonlyArray<Tok>, ctx: TranslateContext): 
 /** Oracle's column heading for an unaliased select-list expression: upper-cased text without blanks. */
 export const headingOf = (toks: ReadonlyArray<Tok>): string =>
   toks
-    .map((t) => (t.kind === "str" ? `'${t.value}'` : t.kind === "qident" ? t.value : t.kind === "bind" ? t.text.toUpperCase() : t.text.toUpperCase()))
+    .map((t) => (t.kind === "str" ? `'${t.value.toUpperCase()}'` : t.kind === "qident" ? t.value : t.text.toUpperCase()))
     .join("")
 
 /**
@@ -387,6 +387,9 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
     } else if (part.length === 1 && (last.kind === "ident" || last.kind === "qident") && !NOT_ALIAS.has(last.value)) {
       items.push(last.kind === "ident" && last.value === "ROWID" ? { kind: "rowid" } : { kind: "col", column: oracleName(last) })
       pieces.push(last.kind === "ident" && last.value === "ROWID" ? `rowid AS "ROWID"` : text)
+    } else if (part.length === 3 && isOp(part[1], ".") && isKw(last, "NEXTVAL", "CURRVAL")) {
+      items.push({ kind: "expr" })
+      pieces.push(`${text} AS ${quoteDuck(encodeName(last.value))}`)
     } else if (part.length === 3 && isOp(part[1], ".") && (last.kind === "ident" || last.kind === "qident")) {
       items.push(last.kind === "ident" && last.value === "ROWID" ? { kind: "rowid" } : { kind: "col", qualifier: oracleName(part[0]!), column: oracleName(last) })
       pieces.push(last.kind === "ident" && last.value === "ROWID" ? `${identOut(part[0]!)}.rowid AS "ROWID"` : text)

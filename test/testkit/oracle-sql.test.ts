@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+
+let server: OracleTestServerHandle
+let conn: Conn
+
+const q = async (sql: string, binds: unknown = []) => (await conn.execute(sql, binds)).rows
+
+describe("Oracle test server: accepted SQL subset", () => {
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TABLE dept (id NUMBER GENERATED ALWAYS AS IDENTITY, dname VARCHAR2(20), created DATE DEFAULT SYSDATE)")
+    await conn.execute("INSERT INTO dept (dname) VALUES ('sales')")
+    await conn.execute("INSERT INTO dept (dname) VALUES ('ops')")
+    await conn.execute("CREATE SEQUENCE emp_seq START WITH 100 INCREMENT BY 10")
+    await conn.execute("CREATE TABLE emp (id NUMBER PRIMARY KEY, dept_id NUMBER, sal NUMBER(8,2), hired DATE)")
+    await conn.execute("INSERT INTO emp VALUES (emp_seq.NEXTVAL, 1, 100, DATE '2024-01-15')")
+    await conn.execute("INSERT INTO emp VALUES (emp_seq.NEXTVAL, 1, 200, TO_DATE('2024-02-20', 'YYYY-MM-DD'))")
+    await conn.execute("INSERT INTO emp VALUES (emp_seq.NEXTVAL, 2, 300, TIMESTAMP '2024-03-01 10:00:00')")
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("supports identity columns, defaults and sequences", async () => {
+    expect(await q("SELECT id, dname FROM dept ORDER BY id")).toEqual([[1, "sales"], [2, "ops"]])
+    expect((await q("SELECT created FROM dept WHERE id = 1"))[0][0]).toBeInstanceOf(Date)
+    expect(await q("SELECT id FROM emp ORDER BY id")).toEqual([[100], [110], [120]])
+    const cur = await conn.execute("SELECT emp_seq.CURRVAL FROM DUAL")
+    expect(cur.metaData[0].name).toBe("CURRVAL")
+    expect(cur.rows).toEqual([[120]])
+  })
+
+  it("runs joins, grouping, subqueries, set operators and analytic functions", async () => {
+    expect(await q("SELECT d.dname, COUNT(*) cnt, SUM(e.sal) total FROM emp e JOIN dept d ON d.id = e.dept_id GROUP BY d.dname ORDER BY d.dname")).toEqual([
+      ["ops", 1, 300],
+      ["sales", 2, 300]
+    ])
+    expect(await q("SELECT dname FROM dept WHERE id IN (SELECT dept_id FROM emp WHERE sal > 150) ORDER BY 1")).toEqual([["ops"], ["sales"]])
+    expect(await q("SELECT id FROM emp MINUS SELECT id FROM emp WHERE id = 100 ORDER BY 1")).toEqual([[110], [120]])
+    expect(await q("SELECT id FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY sal DESC) rn FROM emp) WHERE rn = 1")).toEqual([[120]])
+  })
+
+  it("limits rows with FETCH FIRST, OFFSET and ROWNUM", async () => {
+    expect(await q("SELECT id FROM emp ORDER BY id FETCH FIRST 2 ROWS ONLY")).toEqual([[100], [110]])
+    expect(await q("SELECT id FROM emp ORDER BY id OFFSET 1 ROWS FETCH NEXT 1 ROWS ONLY")).toEqual([[110]])
+    expect(await q("SELECT id FROM emp WHERE ROWNUM <= 2 AND sal > 0")).toHaveLength(2)
+    expect(await q("SELECT id FROM emp WHERE ROWNUM = 1")).toHaveLength(1)
+  })
+
+  it("translates Oracle functions and names unaliased expressions like Oracle", async () => {
+    const r = await conn.execute(
+      "SELECT CASE WHEN sal > 150 THEN 'high' ELSE 'low' END lvl, DECODE(dept_id, 1, 'one', 'other'), NVL2(hired, 'y', 'n'), TO_CHAR(hired, 'YYYY-MM-DD'), SUBSTR('hello', 2, 3), UPPER('abc') FROM emp WHERE id = 100"
+    )
+    expect(r.metaData.map((m: any) => m.name)).toEqual(["LVL", "DECODE(DEPT_ID,1,'ONE','OTHER')", "NVL2(HIRED,'Y','N')", "TO_CHAR(HIRED,'YYYY-MM-DD')", "SUBSTR('HELLO',2,3)", "UPPER('ABC')"])
+    expect(r.rows).toEqual([["low", "one", "y", "2024-01-15", "ell", "ABC"]])
+    expect(await q("SELECT q'[it's]', N'ünï', 'a' || 'b' FROM DUAL")).toEqual([["it's", "ünï", "ab"]])
+    expect(await q("SELECT TO_NUMBER('12.5'), ROUND(12.345, 2), MOD(7, 3), COALESCE(NULL, 2), INSTR('hello', 'l'), LENGTH('hello') FROM DUAL")).toEqual([
+      [12.5, 12.35, 1, 2, 3, 5]
+    ])
+  })
+
+  it("updates, deletes, merges and returns values with RETURNING INTO", async () => {
+    expect((await conn.execute("UPDATE emp SET sal = sal + 1 WHERE dept_id = 1")).rowsAffected).toBe(2)
+    expect((await conn.execute("MERGE INTO emp t USING (SELECT 100 AS id, 999 AS sal FROM DUAL) s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.sal = s.sal")).rowsAffected).toBe(1)
+    expect(await q("SELECT sal FROM emp WHERE id = 100")).toEqual([[999]])
+    const r = await conn.execute("INSERT INTO emp (id, dept_id, sal) VALUES (:1, :2, :3) RETURNING id, sal * 2 INTO :4, :5", [
+      7,
+      2,
+      21.5,
+      { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+      { dir: oracledb.BIND_OUT, type: oracledb.NUMBER }
+    ])
+    expect(r.outBinds).toEqual([[7], [43]])
+    const d = await conn.execute("DELETE FROM emp WHERE dept_id = :d RETURNING id INTO :ids", { d: 2, ids: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+    expect(d.rowsAffected).toBe(2)
+    expect([...d.outBinds.ids].sort((a: number, b: number) => a - b)).toEqual([7, 120])
+    await conn.rollback()
+  })
+
+  it("creates tables from queries, views, alters and drops tables", async () => {
+    await conn.execute("CREATE TABLE emp2 AS SELECT id, sal FROM emp")
+    expect((await conn.execute("SELECT * FROM emp2 ORDER BY id")).metaData.map((m: any) => [m.name, m.dbTypeName])).toEqual([
+      ["ID", "NUMBER"],
+      ["SAL", "NUMBER"]
+    ])
+    await conn.execute("ALTER TABLE emp2 ADD (note VARCHAR2(10))")
+    await conn.execute("ALTER TABLE emp2 RENAME COLUMN note TO remark")
+    expect((await conn.execute("SELECT remark FROM emp2")).metaData[0]).toMatchObject({ name: "REMARK", dbTypeName: "VARCHAR2", byteSize: 10 })
+    await conn.execute("TRUNCATE TABLE emp2")
+    expect(await q("SELECT COUNT(*) FROM emp2")).toEqual([[0]])
+    await conn.execute("CREATE OR REPLACE VIEW emp_v AS SELECT id, sal * 2 AS dbl FROM emp")
+    expect(await q("SELECT dbl FROM emp_v WHERE id = 110")).toEqual([[400]])
+    await conn.execute("DROP TABLE emp2 PURGE")
+    expect(oraCode(await failure(() => conn.execute("SELECT * FROM emp2")))).toBe("ORA-00942")
+  })
+})
