@@ -125,7 +125,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     connections: new Map(),
     sessionCookies: new Map(),
     faults: faultState,
-    maxPacketBytes: 1 << 30,
+    maxPacketBytes: 1 << 28,
     nextConnectionId: () => nextConnection++,
     addUser,
     dropUser

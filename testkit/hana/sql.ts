@@ -469,7 +469,7 @@ export const translate = (sql: string, session: SessionValues): Translated => {
         if (name === undefined || all.length !== 3) throw HanaError.syntax("SET SCHEMA <name> expected", 0)
         return { kind: "setSchema", schema: name }
       }
-      if (w1 === "TRANSACTION" || all[1]?.t === "string") return { kind: "noop" }
+      if (w1 === "TRANSACTION" || all[1]?.t === "string" || w1 === "PSE") return { kind: "noop" }
       break
     case "ALTER":
       if (w1 === "SYSTEM") {
@@ -480,12 +480,14 @@ export const translate = (sql: string, session: SessionValues): Translated => {
         }
       }
       if (w1 === "TABLE") return { kind: "ddl", sql: rewriteAlterTable(all, session), params }
-      if (w1 === "USER") return { kind: "noop" }
+      if (w1 === "USER" || isSecurityAdministration(all)) return { kind: "noop" }
       break
     case "CREATE":
-      return translateCreate(all, session)
     case "DROP":
-      return translateDrop(all, session)
+      // Security administration (X.509/JWT providers, PSEs, certificates) is accepted and ignored: the server
+      // trusts what its options configure (HanaTestServerOptions.x509 / .jwt).
+      if (isSecurityAdministration(all)) return { kind: "noop" }
+      return w0 === "CREATE" ? translateCreate(all, session) : translateDrop(all, session)
     case "TRUNCATE":
       return { kind: "ddl", sql: rewrite(all, session), params }
     case "COMMENT":
@@ -544,6 +546,13 @@ const selectItemNames = (tokens: readonly Token[], sql: string): Array<string | 
     names.push(text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|[\p{L}_#$][\p{L}\p{N}_#$]*/gu, (m) => (m.startsWith("'") || m.startsWith('"') ? m : m.toUpperCase())))
   }
   return names
+}
+
+/** `CREATE|ALTER|DROP [X509|JWT|SAML] PROVIDER`, `… PSE`, `… CERTIFICATE`. */
+const isSecurityAdministration = (all: readonly Token[]): boolean => {
+  const w1 = upper(all[1])
+  const w2 = upper(all[2])
+  return w1 === "PSE" || w1 === "CERTIFICATE" || (["X509", "JWT", "SAML", "LDAP"].includes(w1) && w2 === "PROVIDER")
 }
 
 const translateQuery = (all: Token[], session: SessionValues, sqlText?: string): Translated => {
