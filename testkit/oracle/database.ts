@@ -342,7 +342,10 @@ export class OracleDatabase {
     for (const o of this.catalog.allObjects())
       objRows.push([o.owner, o.name, null, o.objectId, o.type === "INDEX" ? o.objectId : null, o.type, o.created, o.created, o.created.toISOString().slice(0, 19).replace("T", ":"), "VALID", "N", "N", "N", o.type === "INDEX" ? 4 : 1, null, "NONE", o.type === "PROCEDURE" ? "Y" : null, "N"])
     await fill("ALL_OBJECTS", objRows)
-    await fill("ALL_SEQUENCES", [])
+    await fill(
+      "ALL_SEQUENCES",
+      [...this.catalog.allObjects()].filter((o) => o.type === "SEQUENCE").map((o) => [o.owner, o.name, 1, "9999999999999999999999999999", 1, "N", "N", 20, 1])
+    )
     await fill("V$VERSION", [[vi.banner, vi.full, vi.banner, 0]])
     await fill("PRODUCT_COMPONENT_VERSION", [["Oracle Database " + (this.settings.version === "23ai" ? "23ai Free" : "19c Enterprise Edition"), vi.version, vi.versionFull, this.settings.version === "23ai" ? "Develop, Learn, and Run for Free" : "Production"]])
     await fill("V$DATABASE", [[1234567890, "FREE", new Date(Date.UTC(2024, 0, 1)), "READ WRITE", "FREE", "YES", 0]])
