@@ -92,6 +92,8 @@ describe("HANA test server: the accepted SQL subset (testkit/hana/README.md)", (
 
   it("rejects what is outside the subset with a HANA error", async () => {
     expect((await failure(exec(c, "EXPLAIN PLAN FOR SELECT * FROM s1"))).code).toBe(257)
+    expect((await failure(exec(c, "SELECT 1"))).code).toBe(257)
+    expect((await failure(exec(c, "SELECT 1 FROM DUMMY UNION ALL SELECT 2"))).code).toBe(257)
     expect((await failure(exec(c, "CREATE PROCEDURE p AS BEGIN END"))).code).toBe(257)
     expect((await failure(exec(c, "SELECT 'unterminated FROM DUMMY"))).code).toBe(257)
     expect((await failure(exec(c, "DROP SCHEMA nope"))).code).toBe(362)

@@ -555,7 +555,27 @@ const isSecurityAdministration = (all: readonly Token[]): boolean => {
   return w1 === "PSE" || w1 === "CERTIFICATE" || (["X509", "JWT", "SAML", "LDAP"].includes(w1) && w2 === "PROVIDER")
 }
 
+/** HANA 2.0 requires a FROM clause in every top-level SELECT (`SELECT 1 FROM DUMMY`). */
+const requireFrom = (tokens: readonly Token[]): void => {
+  let depth = 0
+  let open = false
+  for (const t of tokens) {
+    if (t.t === "op" && t.v === "(") depth++
+    else if (t.t === "op" && t.v === ")") depth--
+    else if (depth === 0) {
+      const w = upper(t)
+      if (w === "SELECT") {
+        if (open) break
+        open = true
+      } else if (w === "FROM") open = false
+      else if ((w === "UNION" || w === "INTERSECT" || w === "EXCEPT" || w === "MINUS") && open) break
+    }
+  }
+  if (open) throw HanaError.syntax("incorrect syntax near end of statement: a SELECT needs a FROM clause (use FROM DUMMY)", 0)
+}
+
 const translateQuery = (all: Token[], session: SessionValues, sqlText?: string): Translated => {
+  requireFrom(all)
   let tokens = all
   let forUpdate = false
   // SELECT ... FOR UPDATE [NOWAIT]: DuckDB has no row locks; the statement runs as a plain SELECT.
