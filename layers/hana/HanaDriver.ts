@@ -213,7 +213,9 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       }
       // A query runs once per parameter row; results are concatenated.
       const rows: Array<ReadonlyArray<unknown>> = []
-      for (const { batch, converter } of converters) rows.push(...converter.rows(0, batch.numRows))
+      for (const { batch, converter } of converters) {
+        for (const row of converter.rows(0, batch.numRows)) rows.push([...row])
+      }
       if (rows.length === 0) {
         return yield* invalidArgument("no parameter rows are bound to the query")
       }

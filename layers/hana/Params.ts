@@ -131,7 +131,8 @@ const converter = (cells: ColumnCells, typeCode: number | undefined): ValueReade
 const nullOr = <A, B>(value: A | null, f: (a: A) => B): B | null => (value === null ? null : f(value))
 
 /**
- * Converts rows `[start, end)` of a batch to hdb parameter rows, column `c` bound to parameter `c`.
+ * Converts rows `[start, end)` of a batch to hdb parameter rows, column `c` bound to parameter `c`. The returned
+ * arrays are reused by the next call: hand them to hdb and let the EXECUTE finish before converting more.
  *
  * @category conversion
  * @since 0.1.0
@@ -167,15 +168,21 @@ export const rowConverter = (
     }
   }
   const width = readers.length
+  // Row arrays are reused from call to call: an ingest of millions of rows then allocates only the values.
+  let out: Array<Array<unknown>> = []
   return {
     ok: true,
     converter: {
       rows: (start, end) => {
-        const out = new Array<Array<unknown>>(end - start)
+        const n = end - start
+        if (out.length !== n) {
+          const next = new Array<Array<unknown>>(n)
+          for (let r = 0; r < n; r++) next[r] = out[r] ?? new Array<unknown>(width)
+          out = next
+        }
         for (let r = start; r < end; r++) {
-          const row = new Array<unknown>(width)
+          const row = out[r - start]!
           for (let c = 0; c < width; c++) row[c] = readers[c]!(r)
-          out[r - start] = row
         }
         return out
       }
