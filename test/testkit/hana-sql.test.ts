@@ -74,6 +74,15 @@ describe("HANA test server: the accepted SQL subset (testkit/hana/README.md)", (
     expect(await exec(c, "SELECT id + 1, upper(v), s1.v FROM s1 WHERE id = 1")).toEqual([{ "ID + 1": 2, "UPPER(V)": "UNO", V: "uno" }])
   })
 
+  it("answers SESSION_CONTEXT from the client's session variables (CLIENT_INFO)", async () => {
+    const app = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, "SESSIONVARIABLE:APPLICATION": "my-app" })
+    try {
+      expect(await exec(app, "SELECT SESSION_CONTEXT('APPLICATION') AS A, SESSION_CONTEXT('NOPE') AS N FROM DUMMY")).toEqual([{ A: "my-app", N: null }])
+    } finally {
+      closeQuietly(app)
+    }
+  })
+
   it("accepts and ignores session settings, grants and isolation levels", async () => {
     await exec(c, "GRANT SELECT ON s1 TO PUBLIC")
     await exec(c, "SET 'APPLICATION' = 'tests'")

@@ -86,6 +86,8 @@ export class HanaConnection {
   private readonly results = new Map<bigint, OpenResult>()
   private readonly lobs = new Map<string, { value: string | Buffer; kind: string }>()
   private pending: PendingExecution | undefined
+  /** Session context (CLIENT_INFO key/values, e.g. APPLICATION) for SESSION_CONTEXT. */
+  private readonly context = new Map<string, string>()
   private running = false
 
   constructor(
@@ -240,6 +242,8 @@ export class HanaConnection {
     }
     if (this.session === undefined) throw new HanaError(10, "28000", "authentication failed: not connected")
     const session = this.session
+    const clientInfo = this.part(request, PartKind.CLIENT_INFO)
+    if (clientInfo !== undefined) this.updateContext(clientInfo)
     switch (request.messageType) {
       case MessageType.EXECUTE_DIRECT: {
         const command = this.part(request, PartKind.COMMAND)
@@ -447,7 +451,36 @@ export class HanaConnection {
   // --- statements --------------------------------------------------------------------------------------------
 
   private sessionValues() {
-    return { schema: this.schema, user: this.user, connectionId: this.connectionId }
+    return { schema: this.schema, user: this.user, connectionId: this.connectionId, context: this.context }
+  }
+
+  /** Applies a CLIENT_INFO part: a text list of key, value pairs (length 255 = NULL value = remove). */
+  private updateContext(part: RequestPart): void {
+    const b = part.data
+    let o = 0
+    const texts: Array<string | null> = []
+    while (o < b.length) {
+      let len = b[o]!
+      o += 1
+      if (len === 255) {
+        texts.push(null)
+        continue
+      }
+      if (len === 246) {
+        len = b.readUInt16LE(o)
+        o += 2
+      }
+      if (o + len > b.length) throw new MalformedPacket("CLIENT_INFO truncated")
+      texts.push(fromCesu8(b.subarray(o, o + len)))
+      o += len
+    }
+    for (let i = 0; i + 1 < texts.length; i += 2) {
+      const key = texts[i]
+      const value = texts[i + 1]
+      if (key === null || key === undefined) continue
+      if (value === null || value === undefined || value === "") this.context.delete(key.toUpperCase())
+      else this.context.set(key.toUpperCase(), value)
+    }
   }
 
   /**

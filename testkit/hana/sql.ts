@@ -149,7 +149,6 @@ const FUNCTIONS = new Map([
   ["LCASE", "lower"],
   ["UCASE", "upper"],
   ["SUBSTR", "substring"],
-  ["SESSION_CONTEXT", "hana_session_context"],
   ["SLEEP_SECONDS", "hana_sleep"]
 ])
 
@@ -169,7 +168,6 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS CAST(d AS TIMESTAMP) + to_microseconds(CAST(n * 1000000 AS BIGINT))",
   "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS datediff('day', CAST(a AS DATE), CAST(b AS DATE))",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS instr(h, n)",
-  "CREATE OR REPLACE TEMP MACRO hana_session_context(k) AS CAST(NULL AS VARCHAR)",
   "CREATE OR REPLACE TEMP MACRO series_generate_integer(inc, mn, mx) AS TABLE SELECT CAST(i AS BIGINT) AS GENERATED_PERIOD_START, CAST(i + inc AS BIGINT) AS GENERATED_PERIOD_END, CAST((i - mn) / inc + 1 AS BIGINT) AS ELEMENT_NUMBER, CAST((i - mn) / (mx - mn) AS DOUBLE) AS FRACTION_OF_MIN_MAX_RANGE FROM range(mn, mx, inc) t(i)",
   "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM range(CAST(s * 60000000 AS BIGINT)) t(i) WHERE hash(i) = 0)"
 ].join("; ")
@@ -179,6 +177,8 @@ export interface SessionValues {
   readonly schema: string
   readonly user: string
   readonly connectionId: number
+  /** Session context variables (set by the client's CLIENT_INFO part, e.g. APPLICATION), read by SESSION_CONTEXT. */
+  readonly context?: ReadonlyMap<string, string>
 }
 
 /** A column declared by CREATE TABLE, remembered as the DuckDB column comment. */
@@ -285,6 +285,15 @@ const rewrite = (tokens: readonly Token[], session: SessionValues): string => {
           const [text, consumed] = typeAt(tokens, i + 1)
           parts.push("AS", text)
           i += consumed
+          break
+        }
+        if (!qualified && call && U === "SESSION_CONTEXT") {
+          // SESSION_CONTEXT('KEY') → the value the client set (CLIENT_INFO) as a literal, else NULL.
+          const key = tokens[i + 2]
+          if (key?.t !== "string" || tokens[i + 3]?.v !== ")") throw HanaError.unsupported("SESSION_CONTEXT needs a literal key")
+          const value = session.context?.get(key.v.toUpperCase())
+          parts.push(value === undefined ? "CAST(NULL AS VARCHAR)" : `CAST(${quoteString(value)} AS VARCHAR)`)
+          i += 3
           break
         }
         if (!qualified && call && !KEYWORDS.has(U) && !["INTO", "TABLE", "REFERENCES", "VIEW", "EXISTS", "UPDATE", "JOIN", "FROM"].includes(prevWord)) {
