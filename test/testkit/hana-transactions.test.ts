@@ -51,6 +51,19 @@ describe("HANA test server: transactions, temporary tables, constraints, catalog
     }
   })
 
+  it("reads committed data of other sessions inside an open read-only transaction (READ COMMITTED)", async () => {
+    await exec(a, "CREATE TABLE rc (id INT)")
+    b.setAutoCommit(false)
+    try {
+      expect(await exec(b, "SELECT COUNT(*) AS N FROM rc")).toEqual([{ N: 0 }])
+      await exec(a, "INSERT INTO rc VALUES (1)")
+      expect(await exec(b, "SELECT COUNT(*) AS N FROM rc")).toEqual([{ N: 1 }])
+      await exec(b, "ROLLBACK")
+    } finally {
+      b.setAutoCommit(true)
+    }
+  })
+
   it("runs a failing batch atomically: error 301, no row inserted, session usable", async () => {
     await exec(a, "CREATE TABLE batch_err (id INT PRIMARY KEY, label NVARCHAR(10), d DATE)")
     const st = await call<HdbStatement>((cb) => a.prepare("INSERT INTO batch_err VALUES (?, ?, ?)", cb))

@@ -170,6 +170,17 @@ export class Session {
   }
 
   /**
+   * Read-committed emulation: while the open transaction has written nothing, starts it anew so the next
+   * statement sees what other sessions committed meanwhile (DuckDB otherwise keeps the snapshot taken at BEGIN).
+   * After the first write the snapshot stays (snapshot isolation).
+   */
+  async refreshSnapshot(): Promise<void> {
+    if (!this.transaction || this.journal === undefined || this.journal.length > 0) return
+    await this.rawRun("COMMIT")
+    await this.rawRun("BEGIN TRANSACTION")
+  }
+
+  /**
    * Call after a statement failed inside a transaction. DuckDB keeps the transaction after parser, catalog and
    * binder errors but aborts it after execution errors (constraint violations, conversions); then this rolls
    * back, starts a new transaction and replays the transaction's earlier successful writes, so only the failed

@@ -490,6 +490,8 @@ export class HanaConnection {
   private async inTransaction<A>(session: Session, commit: boolean, work: () => Promise<A>, batch = false): Promise<A> {
     const startedHere = (!commit || batch) && !session.inTransaction
     if (startedHere) await session.begin()
+    // HANA's default isolation is READ COMMITTED: each statement sees the latest commits.
+    else await session.refreshSnapshot()
     this.running = true
     try {
       const out = await work()
