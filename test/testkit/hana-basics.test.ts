@@ -160,6 +160,8 @@ describe("HANA test server with the raw hdb client: login, SQL, metadata", () =>
     expect(await exec(client, "SELECT COUNT(*) AS N, SUM(amount) AS S FROM batch")).toEqual([{ N: 2500, S: "3124375.00" }])
     const upd = await call<HdbStatement>((cb) => client.prepare("UPDATE batch SET label = ? WHERE id < ?", cb))
     expect(await call((cb) => upd.exec(["small", 10], cb))).toBe(10)
+    const named = await call<HdbStatement>((cb) => client.prepare("SELECT label FROM batch WHERE id = :id AND label <> :skip", cb))
+    expect(await call((cb) => named.exec({ ID: 4, SKIP: "x" }, cb))).toEqual([{ LABEL: "small" }])
     const sel = await call<HdbStatement>((cb) => client.prepare("SELECT id, label FROM batch WHERE id = ?", cb))
     expect(sel.resultSetMetadata?.map((m) => m.columnDisplayName)).toEqual(["ID", "LABEL"])
     expect(await call((cb) => sel.exec([3], cb))).toEqual([{ ID: 3, LABEL: "small" }])

@@ -15,7 +15,7 @@ import type { ParameterRow, PendingLob } from "./params.ts"
 import { describeColumns, OpenResult, resultSetMetadata } from "./results.ts"
 import type { ResultColumn } from "./results.ts"
 import type { ServerContext } from "./server-context.ts"
-import { SESSION_MACROS, translate } from "./sql.ts"
+import { parameterNames, SESSION_MACROS, translate } from "./sql.ts"
 import type { Translated } from "./sql.ts"
 import { encodeName, quoteString } from "./names.ts"
 import { parseTypeText, typeOfDuck, typeOfDuckName, wireType } from "./types.ts"
@@ -623,6 +623,7 @@ export class HanaConnection {
       }
       parameterTypes = await this.parameterTypes(session, t, prepared)
     }
+    const names = parameterNames(sql)
     const id = this.nextId++
     this.statements.set(id, { id, batches: new Map(), translated: t, prepared, parameterTypes, columns, tables })
     const fc = t.kind === "query" ? FunctionCode.SELECT : t.kind === "dml" ? t.functionCode : FunctionCode.DDL
@@ -631,7 +632,9 @@ export class HanaConnection {
       {
         kind: PartKind.PARAMETER_METADATA,
         argc: parameterTypes.length,
-        data: encodeParameterMetadata(parameterTypes.map((p) => ({ nullable: true, wire: wireType(p, this.dfv) })))
+        data: encodeParameterMetadata(
+          parameterTypes.map((p, i) => ({ nullable: true, wire: wireType(p, this.dfv), name: names.length === parameterTypes.length ? names[i] : undefined }))
+        )
       }
     ]
     if (columns !== undefined) parts.push({ kind: PartKind.RESULT_SET_METADATA, argc: columns.length, data: resultSetMetadata(columns) })

@@ -554,20 +554,29 @@ export const encodeResultSetMetadata = (cols: readonly ColumnMetadata[]): Buffer
 export interface ParameterMetadata {
   readonly nullable: boolean
   readonly wire: WireType
+  /** Parameter name (`:name` parameters), if any. */
+  readonly name?: string | undefined
 }
 
 /** Encodes a PARAMETER_METADATA part body (16 bytes per parameter, all IN, unnamed). */
 export const encodeParameterMetadata = (params: readonly ParameterMetadata[]): Buffer => {
   const w = new ByteWriter(16 * params.length + 8)
+  const names = new ByteWriter(64)
   for (const p of params) {
     w.u8(p.nullable ? 2 : 1)
     w.u8(p.wire.code)
     w.u8(1)
     w.u8(0)
-    w.i32(-1)
+    if (p.name === undefined) w.i32(-1)
+    else {
+      w.i32(names.pos)
+      const b = Buffer.from(p.name, "utf8").subarray(0, 255)
+      names.u8(b.length)
+      names.bytes(b)
+    }
     w.i16(Math.min(p.wire.length, 32767))
     w.i16(p.wire.fraction === 32767 ? 32767 : p.wire.fraction)
     w.zeros(4)
   }
-  return Buffer.from(w.result())
+  return Buffer.concat([w.result(), names.result()])
 }

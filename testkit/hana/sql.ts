@@ -16,6 +16,8 @@ interface Token {
   /** Offsets of the token in the original SQL text. */
   readonly pos?: number
   readonly end?: number
+  /** Name of a `:name` parameter (upper case). */
+  readonly name?: string
 }
 
 /** Splits SQL into tokens (comments become whitespace). */
@@ -99,7 +101,7 @@ export const tokenize = (sql: string): Token[] => {
       i++
     } else if (c === ":" && /[\p{L}_]/u.test(sql[i + 1] ?? "")) {
       const m = /^:[\p{L}\p{N}_]+/u.exec(sql.slice(i))!
-      out.push({ t: "param", v: "?" })
+      out.push({ t: "param", v: "?", name: m[0].slice(1).toUpperCase() })
       i += m[0].length
     } else {
       const two = sql.slice(i, i + 2)
@@ -113,6 +115,12 @@ export const tokenize = (sql: string): Token[] => {
     }
   }
 }
+
+/** Names of the statement's parameters in order (`:name` → NAME, `?` → undefined). */
+export const parameterNames = (sql: string): Array<string | undefined> =>
+  tokenize(sql)
+    .filter((t) => t.t === "param")
+    .map((t) => t.name)
 
 /** SQL keywords kept verbatim (everything else that is a bare word is an identifier). */
 const KEYWORDS = new Set(

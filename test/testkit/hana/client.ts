@@ -25,7 +25,7 @@ export interface HdbClient {
 export interface HdbStatement {
   readonly parameterMetadata: ReadonlyArray<{ dataType: number; length: number; fraction: number; mode: number }>
   readonly resultSetMetadata?: ReadonlyArray<{ dataType: number; length: number; fraction: number; columnDisplayName: string }>
-  exec(values: unknown[], cb: (err: Error | null, result?: unknown) => void): void
+  exec(values: unknown[] | Record<string, unknown>, cb: (err: Error | null, result?: unknown) => void): void
   execute(values: unknown[], cb: (err: Error | null, rs?: HdbResultSet) => void): void
   drop(cb: (err: Error | null) => void): void
 }
