@@ -39,6 +39,30 @@ describe("HANA test server: LOBs and the remaining types with the raw hdb client
     expect((rows[1]!["C"] as Buffer).toString()).toBe("c".repeat(1000))
   })
 
+  it("streams several large LOB parameters of one row and of a batch with WRITE_LOB", async () => {
+    await exec(client, "CREATE TABLE lobs2 (id INT, a BLOB, b NCLOB)")
+    const st = await call<HdbStatement>((cb) => client.prepare("INSERT INTO lobs2 VALUES (?, ?, ?)", cb))
+    const a = Buffer.alloc(200_000, 1)
+    const b = "ü".repeat(150_000)
+    expect(await call((cb) => st.exec([1, a, b], cb))).toBe(1)
+    const rows = [
+      [2, Buffer.from("tiny"), "tiny"],
+      [3, Buffer.alloc(180_000, 3), "x".repeat(10)],
+      [4, null, "y".repeat(140_000)]
+    ]
+    const affected = await call<number[]>((cb) => st.exec(rows, cb))
+    expect(affected).toEqual([1, 1, 1])
+    const got = await exec<Array<{ ID: number; A: Buffer | null; B: Buffer | null }>>(client, "SELECT id, a, b FROM lobs2 ORDER BY id")
+    expect(got.map((r) => [r.ID, r.A?.length ?? null, r.B === null ? null : decodeCesu8(r.B).length])).toEqual([
+      [1, 200_000, 150_000],
+      [2, 4, 4],
+      [3, 180_000, 10],
+      [4, null, 140_000]
+    ])
+    expect(got[0]!.A!.equals(a)).toBe(true)
+    expect(decodeCesu8(got[0]!.B!)).toBe(b)
+  })
+
   it("supports ALPHANUM, VARBINARY, BIT and JSON columns (BIT/JSON travel as type codes 74/75)", async () => {
     await exec(client, "CREATE TABLE misc (a ALPHANUM(10), vb VARBINARY(4), bits BIT, doc JSON, st SHORTTEXT(20))")
     await exec(client, `INSERT INTO misc VALUES ('A12', X'DEADBEEF', '1011', '{"k": [1, 2]}', 'short')`)
