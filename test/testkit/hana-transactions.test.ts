@@ -51,6 +51,27 @@ describe("HANA test server: transactions, temporary tables, constraints, catalog
     }
   })
 
+  it("commits DDL immediately (with the open transaction) unless AUTOCOMMIT DDL is OFF", async () => {
+    a.setAutoCommit(false)
+    try {
+      await exec(a, "CREATE TABLE ddl1 (x INT)")
+      await exec(a, "INSERT INTO ddl1 VALUES (1)")
+      await exec(a, "CREATE TABLE ddl2 (y INT)")
+      await exec(a, "INSERT INTO ddl1 VALUES (2)")
+      await exec(a, "ROLLBACK")
+      // The second CREATE committed the first insert; the second insert was rolled back; both tables exist.
+      expect(await exec(b, "SELECT x FROM ddl1")).toEqual([{ X: 1 }])
+      expect(await exec(b, "SELECT COUNT(*) AS N FROM ddl2")).toEqual([{ N: 0 }])
+      await exec(a, "SET TRANSACTION AUTOCOMMIT DDL OFF")
+      await exec(a, "CREATE TABLE ddl3 (z INT)")
+      await exec(a, "ROLLBACK")
+      expect((await failure(exec(a, "SELECT * FROM ddl3"))).code).toBe(259)
+      await exec(a, "SET TRANSACTION AUTOCOMMIT DDL ON")
+    } finally {
+      a.setAutoCommit(true)
+    }
+  })
+
   it("reads committed data of other sessions inside an open read-only transaction (READ COMMITTED)", async () => {
     await exec(a, "CREATE TABLE rc (id INT)")
     b.setAutoCommit(false)

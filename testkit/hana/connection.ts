@@ -86,6 +86,8 @@ export class HanaConnection {
   private readonly results = new Map<bigint, OpenResult>()
   private readonly lobs = new Map<string, { value: string | Buffer; kind: string }>()
   private pending: PendingExecution | undefined
+  /** HANA commits DDL immediately (together with the open transaction) unless `SET TRANSACTION AUTOCOMMIT DDL OFF`. */
+  private ddlAutocommit = true
   /** Session context (CLIENT_INFO key/values, e.g. APPLICATION) for SESSION_CONTEXT. */
   private readonly context = new Map<string, string>()
   private running = false
@@ -510,15 +512,29 @@ export class HanaConnection {
     }
   }
 
+  /**
+   * DDL as HANA runs it by default: the open transaction is committed, the DDL commits on its own, and without
+   * autocommit a new transaction follows. With `SET TRANSACTION AUTOCOMMIT DDL OFF` the DDL joins the transaction.
+   */
+  private async runDdl(session: Session, commit: boolean, work: () => Promise<void>): Promise<void> {
+    if (!this.ddlAutocommit) return this.inTransaction(session, commit, work)
+    if (session.inTransaction) await session.commit()
+    await this.inTransaction(session, true, work)
+    if (!commit) await session.begin()
+  }
+
   private async executeDirect(session: Session, sql: string, commit: boolean, request: Request): Promise<Reply | undefined> {
     const t = translate(sql, this.sessionValues())
     if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t)
     if (t.params > 0) throw HanaError.syntax("parameters are only allowed in prepared statements", 0)
-    const outcome = await this.inTransaction(session, commit, async () => {
-      const out = await session.run(t.sql)
-      if (t.kind === "ddl" && t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
-      return out
-    })
+    if (t.kind === "ddl") {
+      await this.runDdl(session, commit, async () => {
+        await session.run(t.sql)
+        if (t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
+      })
+      return ok(FunctionCode.DDL)
+    }
+    const outcome = await this.inTransaction(session, commit, () => session.run(t.sql))
     return this.outcomeReply(session, t, outcome, undefined, request)
   }
 
@@ -536,6 +552,9 @@ export class HanaConnection {
         return ok(FunctionCode.DDL)
       case "setSchema":
         await this.applySchema(session, t.schema)
+        return ok(FunctionCode.DDL)
+      case "ddlAutocommit":
+        this.ddlAutocommit = t.on
         return ok(FunctionCode.DDL)
       case "cancelSession": {
         this.requireAdmin("ALTER SYSTEM requires SYSTEM")
@@ -684,7 +703,10 @@ export class HanaConnection {
     const t = statement.translated
     if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t)
     if (t.kind === "ddl") {
-      await this.inTransaction(session, request.commit, () => session.run(t.sql))
+      await this.runDdl(session, request.commit, async () => {
+        await session.run(t.sql)
+        if (t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
+      })
       return ok(FunctionCode.DDL)
     }
     const paramsPart = this.part(request, PartKind.PARAMETERS)

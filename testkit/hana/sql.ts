@@ -232,6 +232,7 @@ export type Translated =
   | { readonly kind: "cancelSession"; readonly connectionId: number; readonly disconnect: boolean }
   | { readonly kind: "createUser"; readonly user: string; readonly password: string }
   | { readonly kind: "dropUser"; readonly user: string }
+  | { readonly kind: "ddlAutocommit"; readonly on: boolean }
   | { readonly kind: "noop" }
 
 const sig = (tokens: readonly Token[]): Token[] => tokens.filter((t) => t.t !== "ws")
@@ -485,6 +486,11 @@ export const translate = (sql: string, session: SessionValues): Translated => {
         const name = identOf(all[2])
         if (name === undefined || all.length !== 3) throw HanaError.syntax("SET SCHEMA <name> expected", 0)
         return { kind: "setSchema", schema: name }
+      }
+      if (w1 === "TRANSACTION" && upper(all[2]) === "AUTOCOMMIT" && upper(all[3]) === "DDL") {
+        const mode = upper(all[4])
+        if (mode !== "ON" && mode !== "OFF") throw HanaError.syntax("SET TRANSACTION AUTOCOMMIT DDL ON|OFF expected", 0)
+        return { kind: "ddlAutocommit", on: mode === "ON" }
       }
       if (w1 === "TRANSACTION" || all[1]?.t === "string" || w1 === "PSE") return { kind: "noop" }
       break
