@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
-import type { HdbClient, HdbStatement } from "./hana/client.ts"
+import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 describe("HANA test server: transactions, temporary tables, constraints, catalog views", () => {
   let server: HanaTestServerHandle
@@ -162,10 +162,18 @@ describe("HANA test server: transactions, temporary tables, constraints, catalog
       { COLUMN_NAME: "LABEL", POSITION: 3, DATA_TYPE_NAME: "NVARCHAR", DATA_TYPE_ID: -9, LENGTH: 40, SCALE: null, IS_NULLABLE: "TRUE" },
       { COLUMN_NAME: "PAYLOAD", POSITION: 4, DATA_TYPE_NAME: "BLOB", DATA_TYPE_ID: 2004, LENGTH: 0, SCALE: null, IS_NULLABLE: "TRUE" }
     ])
-    expect(await exec(a, `SELECT VIEW_NAME, COLUMN_NAME, DATA_TYPE_NAME FROM SYS.VIEW_COLUMNS WHERE SCHEMA_NAME = 'Reporting' ORDER BY POSITION`)).toEqual([
-      { VIEW_NAME: "BIG_FACTS", COLUMN_NAME: "Id", DATA_TYPE_NAME: "BIGINT" },
-      { VIEW_NAME: "BIG_FACTS", COLUMN_NAME: "AMOUNT", DATA_TYPE_NAME: "DECIMAL" }
+    expect(await exec(a, `SELECT VIEW_NAME, COLUMN_NAME, DATA_TYPE_NAME, LENGTH, SCALE FROM SYS.VIEW_COLUMNS WHERE SCHEMA_NAME = 'Reporting' ORDER BY POSITION`)).toEqual([
+      { VIEW_NAME: "BIG_FACTS", COLUMN_NAME: "Id", DATA_TYPE_NAME: "BIGINT", LENGTH: 19, SCALE: null },
+      { VIEW_NAME: "BIG_FACTS", COLUMN_NAME: "AMOUNT", DATA_TYPE_NAME: "DECIMAL", LENGTH: 15, SCALE: 2 }
     ])
+    await exec(a, `CREATE VIEW "Reporting".labels AS SELECT label, UPPER(label) AS shout FROM "Reporting"."Facts"`)
+    const rs = await call<HdbResultSet>((cb) => a.execute(`SELECT * FROM "Reporting".labels`, cb))
+    expect(rs.metadata.map((m) => [m.columnDisplayName, m.dataType, m.length])).toEqual([
+      ["LABEL", 11, 40],
+      ["SHOUT", 11, 5000]
+    ])
+    await call((cb) => rs.close(cb))
+    await exec(a, `DROP VIEW "Reporting".labels`)
     expect(await exec(a, "SELECT USER_NAME FROM SYS.USERS")).toEqual([{ USER_NAME: "SYSTEM" }])
     const db = await exec<Array<Record<string, unknown>>>(a, "SELECT SYSTEM_ID, DATABASE_NAME, VERSION FROM SYS.M_DATABASE")
     expect(db).toEqual([{ SYSTEM_ID: "HXE", DATABASE_NAME: "HXE", VERSION: "2.00.070.00.1686119400" }])

@@ -4,7 +4,9 @@
 import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBType } from "@duckdb/node-api"
 import type { EngineValue, Session } from "../engine/index.ts"
+import { declaredTypes } from "./catalog.ts"
 import { quoteString } from "./names.ts"
+import { duckType, parseTypeText } from "./types.ts"
 import type { ParameterRow } from "./params.ts"
 
 /**
@@ -55,4 +57,31 @@ const oidMatch = (qualifiedName: string): string => {
   return parts.length === 2
     ? `schema_name = ${quoteString(parts[0]!)} AND table_name = ${quoteString(parts[1]!)}`
     : `table_name = ${quoteString(parts[0]!)} AND (database_name = 'temp' OR schema_name = current_schema()) ORDER BY database_name = 'temp' DESC LIMIT 1`
+}
+
+/**
+ * Gives a new view's columns the declared types of the table columns they pass through unchanged (same name and
+ * DuckDB storage type in a table the view reads), so results read through the view keep e.g. NVARCHAR(10) or NCLOB.
+ */
+export const copyViewTypes = async (session: Session, view: string, query: string): Promise<void> => {
+  let tables: string[]
+  try {
+    tables = session.tableNames(query)
+  } catch {
+    return
+  }
+  const declared = await declaredTypes(session, tables)
+  const viewName = view.split(/"\."/).pop()!.replace(/^"|"$/g, "").replace(/""/g, '"')
+  const columns = await session.queryAll(
+    `SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = ? ORDER BY database_name = 'temp' DESC, column_index`,
+    [viewName]
+  )
+  const statements: string[] = []
+  for (const [name, dataType] of columns) {
+    const d = declared.get(String(name))
+    const parsed = d === undefined ? undefined : parseTypeText(d.type)
+    if (parsed === undefined || duckType(parsed).replace(/\s/g, "") !== String(dataType).replace(/\s/g, "")) continue
+    statements.push(`COMMENT ON COLUMN ${view}.${quoteIdent(String(name))} IS ${quoteString(d!.type)}`)
+  }
+  if (statements.length > 0) await session.execute(statements.join("; "))
 }

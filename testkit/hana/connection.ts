@@ -19,7 +19,7 @@ import { parameterNames, SESSION_MACROS, translate } from "./sql.ts"
 import type { Translated } from "./sql.ts"
 import { encodeName, quoteString } from "./names.ts"
 import { parseTypeText, typeOfDuck, typeOfDuckName, wireType } from "./types.ts"
-import { bindTypes, copyDeclaredTypes, stagedColumns } from "./binding.ts"
+import { bindTypes, copyDeclaredTypes, copyViewTypes, stagedColumns } from "./binding.ts"
 import { errorPart, failedRows, i32s, ok, u64 } from "./replies.ts"
 import type { Reply } from "./replies.ts"
 import type { HanaType } from "./types.ts"
@@ -531,6 +531,7 @@ export class HanaConnection {
       await this.runDdl(session, commit, async () => {
         await session.run(t.sql)
         if (t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
+        if (t.view !== undefined) await copyViewTypes(session, t.view.target, t.view.query)
       })
       return ok(FunctionCode.DDL)
     }
@@ -706,6 +707,7 @@ export class HanaConnection {
       await this.runDdl(session, request.commit, async () => {
         await session.run(t.sql)
         if (t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
+        if (t.view !== undefined) await copyViewTypes(session, t.view.target, t.view.query)
       })
       return ok(FunctionCode.DDL)
     }

@@ -225,6 +225,8 @@ export type Translated =
       readonly params: number
       /** CREATE TABLE … LIKE: copy the declared column types (comments) from this DuckDB table to the new one. */
       readonly copyTypes?: { readonly from: string; readonly to: string }
+      /** CREATE VIEW: the view and its query, so the declared types of plain column references carry over. */
+      readonly view?: { readonly target: string; readonly query: string }
     }
   | { readonly kind: "commit" }
   | { readonly kind: "rollback" }
@@ -696,7 +698,13 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
   }
   if (w(i) === "HISTORY") i++
   if (w(i) === "COLUMN" || w(i) === "ROW") i++
-  if (w(i) === "VIEW") return { kind: "ddl", sql: rewrite(all, session).replace(/^CREATE VIEW/, "CREATE VIEW"), params: 0 }
+  if (w(i) === "VIEW") {
+    const [schema, name, used] = qualifiedName(all, i + 1)
+    const as = all.findIndex((t, k) => k > i + used && upper(t) === "AS")
+    const sql = rewrite(all, session)
+    if (as < 0) return { kind: "ddl", sql, params: 0 }
+    return { kind: "ddl", sql, params: 0, view: { target: qualified(schema, name), query: rewrite(all.slice(as + 1), session) } }
+  }
   if (w(i) === "SEQUENCE" || w(i) === "INDEX" || (w(i) === "UNIQUE" && w(i + 1) === "INDEX")) {
     return { kind: "ddl", sql: rewrite(all, session), params: 0 }
   }
