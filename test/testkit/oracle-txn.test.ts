@@ -79,6 +79,16 @@ describe("Oracle test server: transactions and executeMany", () => {
     await a.rollback()
   })
 
+  it("stops a large executeMany at the failing row and keeps the rows before it, like Oracle", async () => {
+    await a.execute("CREATE TABLE uniq_t (id NUMBER(10) PRIMARY KEY, v VARCHAR2(20))")
+    const rows = Array.from({ length: 80_000 }, (_, i) => [i === 60_000 ? 10 : i, `v${i}`])
+    const e = await failure(() => a.executeMany("INSERT INTO uniq_t VALUES (:1, :2)", rows, { bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 20 }] }))
+    expect(oraCode(e)).toBe("ORA-00001")
+    expect((await a.execute("SELECT COUNT(*), MAX(id) FROM uniq_t")).rows).toEqual([[60_000, 59_999]])
+    await a.rollback()
+    expect((await a.execute("SELECT COUNT(*) FROM uniq_t")).rows).toEqual([[0]])
+  })
+
   it("inserts 100k rows through executeMany in one request (bulk path)", async () => {
     await a.execute("CREATE TABLE bulk_t (id NUMBER(10), name VARCHAR2(40), amount NUMBER, created DATE)")
     const when = new Date(2024, 5, 1, 12, 0, 0)

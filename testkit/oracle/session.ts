@@ -94,6 +94,40 @@ interface ActiveResult {
   encoders: Array<ColumnEncoder>
 }
 
+interface ExecHeader {
+  readonly options: number
+  readonly cursorId: number
+  readonly sqlText: string | undefined
+  readonly numIters: number
+  readonly execFlags: number
+  readonly specs: Array<BindSpec>
+  readonly defines: Array<BindSpec>
+}
+
+/** Rows decoded ahead of execution: all of them, or (after chunk inserts) the rest with the rows already inserted. */
+type PreRows = Array<Array<DuckDBValue>> | (() => { rows: Array<Array<DuckDBValue>>; offset: number; inserted: number })
+
+const BULK_CHUNK = 25_000
+
+/** Bind rows decoded while a large request is still arriving. */
+interface IncrementalRows {
+  /** Request bytes up to the first bind row (re-parsed when the request is complete). */
+  readonly head: Buffer
+  readonly specs: ReadonlyArray<BindSpec>
+  readonly plsql: boolean
+  readonly skip: ReadonlyArray<boolean> | undefined
+  readonly order: ReadonlyArray<number>
+  readonly rows: Array<Array<DuckDBValue>>
+  /** SQL text when the statement is a bulk-capable INSERT: chunks are then inserted while the rest arrives. */
+  readonly bulkSql: string | undefined
+  /** Rows handed to chunk inserts so far, rows they inserted, and the first row of a failed chunk. */
+  flushed: number
+  inserted: number
+  failedAt: number | undefined
+  /** Bytes after the last complete row. */
+  rest: Buffer
+}
+
 interface ServerCursor {
   readonly id: number
   sql: string
@@ -230,21 +264,158 @@ export class ProtocolSession {
       this.close()
       return
     }
-    this.parts.push(p.subarray(10))
+    const part = p.subarray(10)
     if ((flags & FLAG_END_OF_REQUEST) !== 0) {
+      const inc = this.incremental
+      this.incremental = undefined
+      this.pendingBytes = 0
+      if (inc !== undefined && inc !== null) {
+        const bulkSql = inc.bulkSql
+        // no more chunk flushing: the final execution takes the rest
+        ;(inc as { bulkSql: string | undefined }).bulkSql = undefined
+        this.decodeMore(inc, Buffer.concat([inc.rest, part]))
+        if (inc.rest.length !== 0) throw new ProtocolError("trailing bytes after bind rows")
+        if (bulkSql === undefined || inc.flushed === 0) this.enqueue(inc.head, inc.rows)
+        else
+          this.enqueue(inc.head, () => {
+            const offset = inc.failedAt ?? inc.flushed
+            return { rows: inc.rows.slice(offset), offset, inserted: inc.inserted }
+          })
+        return
+      }
+      this.parts.push(part)
       const payload = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts)
       this.parts = []
       this.enqueue(payload)
+      return
+    }
+    // a large request (executeMany) is decoded while it arrives, overlapping the client's encoding
+    const inc = this.incremental
+    if (inc !== undefined && inc !== null) {
+      this.decodeMore(inc, inc.rest.length === 0 ? part : Buffer.concat([inc.rest, part]))
+      return
+    }
+    this.parts.push(part)
+    this.pendingBytes += part.length
+    if (inc === undefined && this.pendingBytes >= 262_144) this.startIncremental()
+  }
+
+  private incremental: IncrementalRows | null | undefined
+  private pendingBytes = 0
+
+  /** Tries to decode the header of the request being received; null when the request is not a bind-row request. */
+  private startIncremental(): void {
+    const payload = Buffer.concat(this.parts)
+    const r = new ReadBuffer(payload)
+    try {
+      if (r.u8() !== MSG_FUNCTION || this.sql === undefined) {
+        this.incremental = null
+        return
+      }
+      const fn = r.u8()
+      r.u8()
+      if (this.fieldVersion >= 18) r.ub()
+      let specs: ReadonlyArray<BindSpec>
+      let sql: string
+      let skip: ReadonlyArray<boolean> | undefined
+      if (fn === 94) {
+        const h = this.readExecuteHeader(r)
+        if ((h.options & OPT_DEFINE) !== 0 || h.specs.length === 0) {
+          this.incremental = null
+          return
+        }
+        sql = h.sqlText ?? this.cursors.get(h.cursorId)?.sql ?? ""
+        specs = h.specs
+        skip = returnBindFlags(sql, specs.length)
+      } else if (fn === 4) {
+        const cur = this.cursors.get(r.ub())
+        r.ub()
+        r.ub()
+        r.ub()
+        if (cur === undefined || cur.specs.length === 0) {
+          this.incremental = null
+          return
+        }
+        sql = cur.sql
+        specs = cur.specs
+        skip = cur.directions?.map((d) => d === 16) ?? returnBindFlags(sql, specs.length)
+      } else {
+        this.incremental = null
+        return
+      }
+      const plsql = classify(sql) === "plsql"
+      if (plsql) {
+        this.incremental = null
+        return
+      }
+      const batchErrors = fn === 94 && (this.readExecuteHeader(new ReadBuffer(payload, 3 + (this.fieldVersion >= 18 ? 1 + (payload[3] ?? 0) : 0))).options & OPT_BATCH_ERRORS) !== 0
+      const bulkSql = !batchErrors && skip === undefined && /^\s*INSERT\b/i.test(sql) ? sql : undefined
+      const inc: IncrementalRows = {
+        head: Buffer.from(payload.subarray(0, r.pos)),
+        specs,
+        plsql,
+        skip,
+        order: this.bindOrder(specs, plsql, skip),
+        rows: [],
+        rest: Buffer.alloc(0),
+        bulkSql,
+        flushed: 0,
+        inserted: 0,
+        failedAt: undefined
+      }
+      this.parts = []
+      this.incremental = inc
+      this.decodeMore(inc, payload.subarray(r.pos))
+    } catch (e) {
+      // not enough bytes for the header yet (try again with the next packet) or not decodable this way
+      if (!(e instanceof TruncatedRequestError)) this.incremental = null
     }
   }
 
-  private enqueue(payload: Buffer): void {
+  /** Decodes all complete bind rows in `bytes`, keeping the incomplete tail. */
+  private decodeMore(inc: IncrementalRows, bytes: Buffer): void {
+    const r = new ReadBuffer(bytes)
+    let pos = 0
+    try {
+      while (r.remaining() > 0 && r.peek() === MSG_ROW_DATA) {
+        r.u8()
+        inc.rows.push(this.readRow(r, inc.specs, inc.order))
+        pos = r.pos
+      }
+    } catch (e) {
+      if (!(e instanceof TruncatedRequestError)) throw e
+    }
+    inc.rest = pos === bytes.length ? Buffer.alloc(0) : Buffer.from(bytes.subarray(pos))
+    if (inc.bulkSql !== undefined && inc.rows.length - inc.flushed >= BULK_CHUNK) this.flushChunk(inc)
+  }
+
+  /** Queues the insert of the rows decoded so far (runs on DuckDB's threads while more rows arrive). */
+  private flushChunk(inc: IncrementalRows): void {
+    const from = inc.flushed
+    const chunk = inc.rows.slice(from)
+    inc.flushed = inc.rows.length
+    const sql = this.sql
+    const bulkSql = inc.bulkSql!
+    this.queue = this.queue.then(async () => {
+      if (inc.failedAt !== undefined || sql === undefined || this.isClosed()) return
+      try {
+        const n = await sql.bulkChunk(bulkSql, chunk)
+        if (n === undefined) inc.failedAt = from
+        else inc.inserted += n
+      } catch {
+        // the request's own execution re-runs these rows and reports the error with its row offset
+        inc.failedAt = from
+      }
+    })
+  }
+
+  private enqueue(payload: Buffer, preRows?: PreRows): void {
     this.queue = this.queue.then(async () => {
       if (this.phase === "closed") return
       this.processing = true
       let reply: Reply
       try {
-        reply = await this.handle(payload)
+        reply = await this.handle(payload, preRows)
       } catch (e) {
         if (process.env.ORACLE_TESTKIT_DEBUG !== undefined) console.error("oracle testkit:", e)
         if (e instanceof TruncatedRequestError || e instanceof ProtocolError) {
@@ -410,7 +581,7 @@ export class ProtocolSession {
 
   // ------------------------------------------------------------------ TTC
 
-  private async handle(payload: Buffer): Promise<Reply> {
+  private async handle(payload: Buffer, preRows?: PreRows): Promise<Reply> {
     const r = new ReadBuffer(payload)
     const reply: Reply = { w: new WriteBuffer(), rows: false }
     for (;;) {
@@ -433,7 +604,7 @@ export class ProtocolSession {
       const fn = r.u8()
       r.u8() // sequence number
       if (this.fieldVersion >= 18) r.ub() // token number
-      await this.func(fn, r, reply)
+      await this.func(fn, r, reply, preRows)
       return reply
     }
   }
@@ -572,7 +743,7 @@ export class ProtocolSession {
     }
   }
 
-  private async func(fn: number, r: ReadBuffer, reply: Reply): Promise<void> {
+  private async func(fn: number, r: ReadBuffer, reply: Reply, preRows?: PreRows): Promise<void> {
     const w = reply.w
     if (this.sql === undefined && fn !== 118 && fn !== 115) throw new OraError(1012, "not logged on")
     switch (fn) {
@@ -581,10 +752,10 @@ export class ProtocolSession {
       case 115:
         return this.authPhaseTwo(r, w)
       case 94:
-        return this.execute(r, reply)
+        return this.execute(r, reply, preRows)
       case 4:
       case 78:
-        return this.reexecute(fn, r, reply)
+        return this.reexecute(fn, r, reply, preRows)
       case 5: {
         const id = r.ub()
         const n = r.ub()
@@ -766,20 +937,31 @@ export class ProtocolSession {
     return { dty, csfrm, maxSize }
   }
 
+  /** Wire order of the bind values in a row: values longer than 32767 bytes come last for SQL (not PL/SQL). */
+  private bindOrder(specs: ReadonlyArray<BindSpec>, plsql: boolean, skip?: ReadonlyArray<boolean>): Array<number> {
+    const order: Array<number> = []
+    for (let i = 0; i < specs.length; i++) if (skip?.[i] !== true && (plsql || specs[i]!.maxSize <= 32767)) order.push(i)
+    if (!plsql) for (let i = 0; i < specs.length; i++) if (skip?.[i] !== true && specs[i]!.maxSize > 32767) order.push(i)
+    return order
+  }
+
+  private readonly lobResolver = (loc: Buffer) => this.lobContent(loc)
+
+  /** Reads one bind row (after its ROW_DATA byte). */
+  private readRow(r: ReadBuffer, specs: ReadonlyArray<BindSpec>, order: ReadonlyArray<number>): Array<DuckDBValue> {
+    const dbOff = this.host.db.dbOffsetMinutes()
+    const row: Array<DuckDBValue> = new Array(specs.length).fill(null)
+    for (const i of order) row[i] = readBind(r, specs[i]!, dbOff, this.lobResolver)
+    return row
+  }
+
   /** Reads bind rows (each introduced by ROW_DATA) in the wire order, returned in bind order. */
   private readRows(r: ReadBuffer, specs: ReadonlyArray<BindSpec>, plsql: boolean, limit = Number.MAX_SAFE_INTEGER, skip?: ReadonlyArray<boolean>): Array<Array<DuckDBValue>> {
-    const order: Array<number> = []
-    const present = specs.map((_, i) => skip?.[i] !== true)
-    for (let i = 0; i < specs.length; i++) if (present[i] && (plsql || specs[i]!.maxSize <= 32767)) order.push(i)
-    if (!plsql) for (let i = 0; i < specs.length; i++) if (present[i] && specs[i]!.maxSize > 32767) order.push(i)
+    const order = this.bindOrder(specs, plsql, skip)
     const rows: Array<Array<DuckDBValue>> = []
-    const dbOff = this.host.db.dbOffsetMinutes()
-    const lobs = (loc: Buffer) => this.lobContent(loc)
     while (rows.length < limit && r.remaining() > 0 && r.peek() === MSG_ROW_DATA) {
       r.u8()
-      const row: Array<DuckDBValue> = new Array(specs.length).fill(null)
-      for (const i of order) row[i] = readBind(r, specs[i]!, dbOff, lobs)
-      rows.push(row)
+      rows.push(this.readRow(r, specs, order))
     }
     return rows
   }
@@ -790,10 +972,10 @@ export class ProtocolSession {
     return c
   }
 
-  private async execute(r: ReadBuffer, reply: Reply): Promise<void> {
-    const w = reply.w
+  /** Reads the fixed part of an EXECUTE request (writeExecuteMessage in messages/execute.js) up to the bind rows. */
+  private readExecuteHeader(r: ReadBuffer): ExecHeader {
     const options = r.ub()
-    let cursorId = r.ub()
+    const cursorId = r.ub()
     const sqlPtr = r.u8()
     r.ub() // sql length
     r.u8()
@@ -840,12 +1022,18 @@ export class ProtocolSession {
     }
     const al8i4: Array<number> = []
     for (let i = 0; i < 13; i++) al8i4.push(r.ub())
-    const execFlags = al8i4[9]!
     const specs: Array<BindSpec> = []
     const defines: Array<BindSpec> = []
     if ((options & OPT_DEFINE) !== 0) for (let i = 0; i < numDefines; i++) defines.push(this.readMetadata(r))
     else for (let i = 0; i < numBinds; i++) specs.push(this.readMetadata(r))
+    return { options, cursorId, sqlText, numIters, execFlags: al8i4[9]!, specs, defines }
+  }
 
+  private async execute(r: ReadBuffer, reply: Reply, preRows?: PreRows): Promise<void> {
+    const w = reply.w
+    const header = this.readExecuteHeader(r)
+    const { options, sqlText, numIters, execFlags, specs, defines } = header
+    let cursorId = header.cursorId
     let cur: ServerCursor | undefined
     if (sqlText !== undefined) {
       const existing = cursorId !== 0 ? this.cursors.get(cursorId) : undefined
@@ -875,7 +1063,8 @@ export class ProtocolSession {
     const cls = classify(cur.sql)
     const plsql = cls === "plsql"
     const returnBinds = returnBindFlags(cur.sql, cur.specs.length)
-    const rows = specs.length > 0 ? this.readRows(r, cur.specs, plsql, Number.MAX_SAFE_INTEGER, returnBinds) : []
+    const resolved = typeof preRows === "function" ? preRows() : undefined
+    const rows = resolved?.rows ?? (preRows as Array<Array<DuckDBValue>> | undefined) ?? (specs.length > 0 ? this.readRows(r, cur.specs, plsql, Number.MAX_SAFE_INTEGER, returnBinds) : [])
     if ((options & OPT_EXECUTE) === 0) {
       // fetch only (implicit result cursors are fetched this way)
       if ((options & OPT_FETCH) !== 0 && cur.result !== undefined) await this.writeRows(reply, cur, numIters)
@@ -884,6 +1073,7 @@ export class ProtocolSession {
     }
     cur.dmlRowCounts = (execFlags & EXEC_DML_ROWCOUNTS) !== 0
     await this.run(reply, cur, rows, {
+      ...(resolved !== undefined ? { pre: resolved } : {}),
       fetch: (options & OPT_FETCH) !== 0 ? numIters : 0,
       describe: true,
       commit: (options & OPT_COMMIT) !== 0,
@@ -893,7 +1083,7 @@ export class ProtocolSession {
     void sql
   }
 
-  private async reexecute(fn: number, r: ReadBuffer, reply: Reply): Promise<void> {
+  private async reexecute(fn: number, r: ReadBuffer, reply: Reply, preRows?: PreRows): Promise<void> {
     const id = r.ub()
     const numIters = r.ub()
     r.ub() // execFlag1
@@ -905,15 +1095,16 @@ export class ProtocolSession {
     }
     const plsql = classify(cur.sql) === "plsql"
     const skip = cur.directions?.map((d) => d === 16) ?? returnBindFlags(cur.sql, cur.specs.length)
-    const rows = cur.specs.length > 0 ? this.readRows(r, cur.specs, plsql, Number.MAX_SAFE_INTEGER, skip) : []
-    await this.run(reply, cur, rows, { fetch: fn === 78 ? numIters : 0, describe: false, commit: (flag2 & 1) !== 0, batchErrors: false, parse: false })
+    const resolved = typeof preRows === "function" ? preRows() : undefined
+    const rows = resolved?.rows ?? (preRows as Array<Array<DuckDBValue>> | undefined) ?? (cur.specs.length > 0 ? this.readRows(r, cur.specs, plsql, Number.MAX_SAFE_INTEGER, skip) : [])
+    await this.run(reply, cur, rows, { ...(resolved !== undefined ? { pre: resolved } : {}), fetch: fn === 78 ? numIters : 0, describe: false, commit: (flag2 & 1) !== 0, batchErrors: false, parse: false })
   }
 
   private async run(
     reply: Reply,
     cur: ServerCursor,
     rows: Array<Array<DuckDBValue>>,
-    o: { fetch: number; describe: boolean; commit: boolean; batchErrors: boolean; parse: boolean }
+    o: { fetch: number; describe: boolean; commit: boolean; batchErrors: boolean; parse: boolean; pre?: { offset: number; inserted: number } }
   ): Promise<void> {
     const w = reply.w
     const sql = this.sql!
@@ -923,7 +1114,19 @@ export class ProtocolSession {
     try {
       cur.result?.cursor.close()
       cur.result = undefined
-      const result = await sql.execute(cur.sql, rows.length > 0 ? rows : [[]], cur.specs, { batchErrors: o.batchErrors, dmlRowCounts: cur.dmlRowCounts })
+      let result =
+        o.pre !== undefined && rows.length === 0
+          ? ({ kind: "dml", rowCount: 0, rowCounts: [], batchErrors: [] } as const)
+          : await sql.execute(cur.sql, rows.length > 0 ? rows : [[]], cur.specs, { batchErrors: o.batchErrors, dmlRowCounts: cur.dmlRowCounts })
+      if (o.pre !== undefined && result.kind === "dml") {
+        // rows inserted in chunks while the request arrived (bulk executeMany)
+        const pre = o.pre
+        result = {
+          ...result,
+          rowCount: result.rowCount + pre.inserted,
+          rowCounts: cur.dmlRowCounts ? [...Array.from({ length: pre.offset }, () => 1), ...result.rowCounts] : []
+        }
+      }
       if (o.commit) await sql.commit()
       switch (result.kind) {
         case "query": {
@@ -978,7 +1181,7 @@ export class ProtocolSession {
       }
     } catch (e) {
       const err = toOra(e)
-      this.writeError(w, err, cur.id, (err as OraError & { rowOffset?: number }).rowOffset ?? 0)
+      this.writeError(w, err, cur.id, ((err as OraError & { rowOffset?: number }).rowOffset ?? 0) + (o.pre?.offset ?? 0))
     } finally {
       info.status = "INACTIVE"
     }

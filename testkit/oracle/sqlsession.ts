@@ -445,9 +445,26 @@ export class SqlSession {
           const n = await this.runLogged(bulk(exprs), params)
           return { kind: "dml", rowCount: n, rowCounts: opts.dmlRowCounts ? rows.map(() => 1) : [], batchErrors: [] }
         } catch (e) {
-          // fall through to row-by-row execution to locate the failing row
           if (!(e instanceof OraError)) throw e
         }
+        // locate the failing row by bisection with bulk inserts; rows before it stay inserted, as in Oracle
+        let inserted = 0
+        const bisect = async (lo: number, hi: number): Promise<void> => {
+          try {
+            inserted += (await this.bulkChunk(sql, rows.slice(lo, hi))) ?? 0
+          } catch (e) {
+            if (hi - lo === 1) {
+              const err = this.mapError(e)
+              ;(err as OraError & { rowOffset?: number }).rowOffset = lo
+              throw err
+            }
+            const mid = (lo + hi) >> 1
+            await bisect(lo, mid)
+            await bisect(mid, hi)
+          }
+        }
+        await bisect(0, rows.length)
+        return { kind: "dml", rowCount: inserted, rowCounts: opts.dmlRowCounts ? rows.map(() => 1) : [], batchErrors: [] }
       }
     }
     let total = 0
@@ -470,6 +487,28 @@ export class SqlSession {
       }
     }
     return { kind: "dml", rowCount: total, rowCounts: opts.dmlRowCounts ? counts : [], batchErrors: errors }
+  }
+
+  /**
+   * For `INSERT ... VALUES (...)` with binds: inserts a chunk of bind rows through the bulk path and returns the
+   * number of rows inserted; undefined when the statement cannot take the bulk path. Failures are ORA- errors
+   * (the transaction is restored first).
+   */
+  async bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<number | undefined> {
+    if (classify(sql) !== "dml") return undefined
+    const t = this.translate(stripTerminator(sql))
+    if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
+    const nBinds = t.binds.length
+    const bulk = this.bulkInsert(t.toks, t.text, nBinds)
+    if (bulk === undefined) return undefined
+    const params: Array<DuckDBValue> = []
+    const exprs: Array<string> = []
+    for (let b = 0; b < nBinds; b++) {
+      const col = jsonColumn(rows, b)
+      params.push(col.json)
+      exprs.push(col.expr(`$${b + 1}`))
+    }
+    return this.runLogged(bulk(exprs), params)
   }
 
   /** DML ... RETURNING exprs INTO :binds, executed per bind row with DuckDB's RETURNING. */
