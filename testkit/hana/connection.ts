@@ -90,7 +90,6 @@ export class HanaConnection {
   private ddlAutocommit = true
   /** Session context (CLIENT_INFO key/values, e.g. APPLICATION) for SESSION_CONTEXT. */
   private readonly context = new Map<string, string>()
-  private running = false
 
   constructor(
     private readonly socket: Socket,
@@ -104,22 +103,17 @@ export class HanaConnection {
     socket.on("close", () => this.shutdown())
   }
 
-  /** True while a statement runs (used by cancel). */
-  get busy(): boolean {
-    return this.running
-  }
-
   /** Interrupts the running statement (ALTER SYSTEM CANCEL SESSION). */
   cancel(): void {
     this.session?.interrupt()
   }
 
-  /** Closes the socket and the engine session (rolls back, drops local temporary tables). */
   /** Closes without waiting (for use inside request handling, which close() itself waits for). */
   private shutdown(): void {
     void this.close()
   }
 
+  /** Closes the socket and the engine session (rolls back, drops local temporary tables). */
   close(): Promise<void> {
     if (this.closing !== undefined) return this.closing
     this.closed = true
@@ -165,7 +159,7 @@ export class HanaConnection {
   }
 
   private peek(n: number): Buffer {
-    if (this.buffered.length > 1) {
+    if (this.buffered.length > 1 && this.buffered[0]!.length < n) {
       const all = Buffer.concat(this.buffered, this.bufferedLength)
       this.buffered = [all]
     }
@@ -494,7 +488,6 @@ export class HanaConnection {
     if (startedHere) await session.begin()
     // HANA's default isolation is READ COMMITTED: each statement sees the latest commits.
     else await session.refreshSnapshot()
-    this.running = true
     try {
       const out = await work()
       if (commit && session.inTransaction) await session.commit()
@@ -507,8 +500,6 @@ export class HanaConnection {
         if (!kept && !commit) await session.begin().catch(() => undefined)
       }
       throw e
-    } finally {
-      this.running = false
     }
   }
 
@@ -847,13 +838,7 @@ export class HanaConnection {
     const result = this.results.get(id)
     if (result === undefined) throw new HanaError(600, "HY000", "failed routed execution: invalid result set id")
     const size = sizePart !== undefined && sizePart.data.length >= 4 ? Math.max(1, sizePart.data.readInt32LE(0)) : 1024
-    this.running = true
-    let rows
-    try {
-      rows = await result.fetch(size)
-    } finally {
-      this.running = false
-    }
+    const rows = await result.fetch(size)
     if (rows.last) {
       result.close()
       this.results.delete(id)
