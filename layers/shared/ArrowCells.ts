@@ -303,6 +303,9 @@ export const formatEpochNanos = (nanos: bigint): string => {
   return `${formatEpochDay(Number(days))} ${formatTimeOfDay(Number(rest))}`
 }
 
+/** `HH:MM:SS` texts by second of the day, filled on use. */
+const HMS: Array<string | undefined> = new Array(86400)
+
 let cachedDay = Number.NaN
 let cachedDayText = ""
 
@@ -329,7 +332,7 @@ export const formatEpochTicks = (ticks: number | bigint, ticksPerSecond: number)
   const rest = ticks - day * perDay
   const seconds = Math.floor(rest / ticksPerSecond)
   const frac = rest - seconds * ticksPerSecond
-  const hms = `${pad2(Math.floor(seconds / 3600))}:${pad2(Math.floor(seconds / 60) % 60)}:${pad2(seconds % 60)}`
+  const hms = HMS[seconds] ?? (HMS[seconds] = `${pad2(Math.floor(seconds / 3600))}:${pad2(Math.floor(seconds / 60) % 60)}:${pad2(seconds % 60)}`)
   if (frac === 0) return `${dayText(day)} ${hms}`
   const width = ticksPerSecond === 1e3 ? 3 : ticksPerSecond === 1e6 ? 6 : 9
   return `${dayText(day)} ${hms}.${String(frac).padStart(width, "0")}`
