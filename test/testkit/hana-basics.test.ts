@@ -49,6 +49,9 @@ describe("HANA test server with the raw hdb client: login, SQL, metadata", () =>
     expect(err.sqlState).toBe("28000")
     const unknown = await failure(connect({ host: server.host, port: server.port, user: "NOBODY", password: "x" }))
     expect(unknown.code).toBe(10)
+    const folded = await connect({ host: server.host, port: server.port, user: "system", password: "Manager1" })
+    expect(await exec(folded, "SELECT CURRENT_USER FROM DUMMY")).toEqual([{ CURRENT_USER: "SYSTEM" }])
+    closeQuietly(folded)
   })
 
   it("uses the user's default schema and SET SCHEMA", async () => {

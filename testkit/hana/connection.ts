@@ -370,12 +370,14 @@ export class HanaConnection {
     let user: string
     let serverData: Buffer = Buffer.alloc(0)
     if (method === "SCRAMSHA256" || method === "SCRAMPBKDF2SHA256") {
-      const entry = this.ctx.users.get(claimedUser)
+      // HANA user names are identifiers: `system` logs in as SYSTEM unless a user with that exact spelling exists.
+      const resolved = this.ctx.users.has(claimedUser) ? claimedUser : claimedUser.toUpperCase()
+      const entry = this.ctx.users.get(resolved)
       if (this.scram === undefined || entry === undefined || claimedUser !== this.pendingUser) this.authFail()
       const proof = verifyScram(this.scram, entry.password, finalData)
       if (proof === undefined) this.authFail()
       serverData = proof
-      user = claimedUser
+      user = resolved
     } else if (method === "X509") {
       const x509 = this.ctx.options.x509
       if (x509 === undefined || this.x509Nonce === undefined) this.authFail()
