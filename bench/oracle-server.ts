@@ -5,11 +5,13 @@
  *   NUMBER(1)) fetched with fetchArraySize = prefetchRows = 10000 through resultSet.getRows.
  * The server runs in a worker thread (as it would in its own process via `npm run testkit -- oracle`), so client
  * and server each get a core. node-oracledb decodes every row in JS, so `rows_per_s` is bounded by the client;
- * `server_encode_rows_per_s` isolates the server side (rows encoded into TTC row data per second of server CPU).
+ * `server_encode_rows_per_s` isolates the server side (rows encoded into TTC row data per second of server time).
+ * `load_average` records how busy the shared machine was during the run.
  * Baseline in the same run: the engine cursor reading the same SELECT in-process (no protocol).
  * ratio = served seconds / baseline seconds. Targets: rows_per_s >= 300000, insert_rows_per_s >= 100000.
  */
 import { createRequire } from "node:module"
+import { loadavg } from "node:os"
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads"
 
 const ROWS = 1_000_000
@@ -148,6 +150,7 @@ export const run = async (): Promise<Record<string, unknown>> => {
       insert_rows: ROWS,
       insert_seconds: insertSeconds,
       insert_rows_per_s: Math.round(ROWS / insertSeconds),
+      load_average: loadavg()[0],
       baseline: "testkit engine cursor, same SELECT, in-process",
       baseline_seconds: baselineSeconds,
       ratio: selectSeconds / baselineSeconds,
