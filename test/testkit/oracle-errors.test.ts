@@ -1,5 +1,6 @@
 import * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { failure, oraCode, withServer } from "./oracle/helpers.ts"
@@ -65,6 +66,48 @@ describe("Oracle test server: errors and robustness", () => {
     expect((await conn.execute("SELECT name FROM e WHERE id >= 10")).rows).toEqual([["twelve"]])
   })
 
+  it("answers anything outside the subset with an ORA- error and keeps the session", async () => {
+    await conn.commit()
+    const count = (await conn.execute("SELECT COUNT(*) FROM e")).rows
+    const odd = [
+      "",
+      ";",
+      "SELECT",
+      "SELECT 'unterminated FROM DUAL",
+      'SELECT "unterminated FROM DUAL',
+      "SELECT ((((1 FROM DUAL",
+      "SELECT * FROM DUAL CONNECT BY LEVEL < 3",
+      "INSERT INTO e VALUES",
+      "UPDATE e SET",
+      "CREATE TABLE x (a WEIRDTYPE)",
+      "CREATE FUNCTION f RETURN NUMBER IS BEGIN RETURN 1; END;",
+      "BEGIN IF 1 = 1 THEN NULL; END IF; END;",
+      "DECLARE x NUMBER; BEGIN x := ; END;",
+      "SELECT :1 FROM DUAL",
+      "ALTER SESSION SET",
+      "EXPLAIN PLAN FOR SELECT 1 FROM DUAL",
+      "SELECT TO_NUMBER('abc') FROM DUAL"
+    ]
+    for (const sql of odd) {
+      const e = await failure(() => conn.execute(sql))
+      expect(e.message, sql).toMatch(/^(ORA-\d{5}|NJS-\d{3})/)
+    }
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom("SELECT", "FROM", "DUAL", "e", "(", ")", ",", "'x'", "1", "*", "WHERE", "=", ":1", "INSERT", "INTO", "VALUES", "||", "ROWNUM", "BEGIN", "END", ";", "--", '"Q"'), { maxLength: 12 }), async (words) => {
+        const sql = words.join(" ")
+        try {
+          await conn.execute(sql, sql.includes(":1") ? [1] : [])
+        } catch (err) {
+          expect((err as Error).message, sql).toMatch(/^(ORA-\d{5}|NJS-\d{3})/)
+        }
+        return true
+      }),
+      { numRuns: 150, seed: 42 }
+    )
+    await conn.rollback()
+    expect((await conn.execute("SELECT COUNT(*) FROM e")).rows).toEqual(count)
+  })
+
   it("closes only the offending session on a malformed packet", async () => {
     const other = await connect()
     const socket = net.connect(server.port, "127.0.0.1")
@@ -72,8 +115,15 @@ describe("Oracle test server: errors and robustness", () => {
     const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()))
     socket.write(Buffer.from([0x00, 0x03, 0, 0, 0x01, 0, 0, 0, 1, 2, 3]))
     await closed
-    // a garbage TTC request after a valid logon closes only that session too
     expect((await other.execute("SELECT 1 FROM DUAL")).rows).toEqual([[1]])
+    // a garbage TTC request after a valid logon closes only that session too
+    const victim = await connect()
+    const before = server.sessionCount()
+    victim._impl.nscon.ntAdapter.stream.write(Buffer.from([0, 0, 0, 14, 6, 0, 0, 0, 0x08, 0x00, 3, 94, 1, 0]))
+    await expect(victim.execute("SELECT 1 FROM DUAL")).rejects.toThrow()
+    for (let i = 0; i < 50 && server.sessionCount() >= before; i++) await new Promise((r) => setTimeout(r, 10))
+    expect(server.sessionCount()).toBe(before - 1)
+    expect((await other.execute("SELECT 2 FROM DUAL")).rows).toEqual([[2]])
     await other.close()
   })
 
