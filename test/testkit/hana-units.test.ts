@@ -1,5 +1,5 @@
 import { createRequire } from "node:module"
-import { DuckDBTypeId, TIMESTAMP } from "@duckdb/node-api"
+import { DECIMAL, DuckDBTypeId, TIMESTAMP } from "@duckdb/node-api"
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import type { ColumnVector } from "../../testkit/engine/index.ts"
@@ -41,6 +41,24 @@ describe("HANA test server units", () => {
         const digits = (neg ? -unscaled : unscaled).toString().padStart(scale + 1, "0")
         const expected = (neg ? "-" : "") + (scale === 0 ? digits : `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`)
         expect(text).toBe(expected)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("writes DECIMAL(18,s) cells (fast number path) that hdb reads back exactly", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 18n) + 1n, max: 10n ** 18n - 1n }), fc.integer({ min: 0, max: 18 }), (unscaled, scale) => {
+        const info = columnInfo("D", DECIMAL(18, scale))
+        const col: ColumnVector = {
+          info, length: 1, validity: null, data: new BigInt64Array([unscaled]), isNull: () => false, bytes: () => null, string: () => null, value: () => null
+        }
+        const w = new ByteWriter(32)
+        cellWriter(col, { code: 5, length: 18, fraction: scale }, () => Buffer.alloc(8))(w, 0)
+        const neg = unscaled < 0n
+        const digits = (neg ? -unscaled : unscaled).toString().padStart(scale + 1, "0")
+        const expected = (neg ? "-" : "") + (scale === 0 ? digits : `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`)
+        expect(new Reader(Buffer.from(w.result()), undefined).readDecimal(scale)).toBe(expected)
       }),
       { numRuns: 300 }
     )

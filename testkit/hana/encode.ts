@@ -158,6 +158,23 @@ export const writeDecimal128 = (w: ByteWriter, mantissa: bigint, exponent: numbe
   w.pos += 16
 }
 
+/** {@link writeDecimal128} for a mantissa that is a safe integer (no BigInt arithmetic). */
+const writeDecimal128Safe = (w: ByteWriter, mantissa: number, exponent: number): void => {
+  w.ensure(16)
+  const buf = w.buf
+  const o = w.pos
+  const neg = mantissa < 0
+  let m = neg ? -mantissa : mantissa
+  for (let i = 0; i < 14; i++) {
+    buf[o + i] = m % 256
+    m = Math.floor(m / 256)
+  }
+  const biased = exponent + 6176
+  buf[o + 14] = (biased & 0x7f) << 1
+  buf[o + 15] = (neg ? 0x80 : 0) | ((biased >> 7) & 0x7f)
+  w.pos += 16
+}
+
 const NULL_DECIMAL = Buffer.from("00000000000000000000000000000070", "hex")
 
 const doubleToDecimal = (v: number): [bigint, number] => {
@@ -292,11 +309,18 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
     case TypeCode.DECIMAL: {
       const scale = col.info.scale
       const floating = layout === "float32" || layout === "float64"
+      const small = layout === "decimal16" || layout === "decimal32" || layout === "int8" || layout === "uint8" || layout === "int16" || layout === "uint16" || layout === "int32" || layout === "uint32"
+      const wide = layout === "decimal64" || layout === "int64" ? int32View(col) : undefined
       return (w, r) => {
         if (isNull(r)) return w.bytes(NULL_DECIMAL)
         if (floating) {
           const [m, e] = doubleToDecimal(num(r))
           return writeDecimal128(w, m, e)
+        }
+        if (small) return writeDecimal128Safe(w, data[r] as number, -scale)
+        if (wide !== undefined) {
+          const hi = wide[2 * r + 1]!
+          if (hi >= -0x200000 && hi < 0x200000) return writeDecimal128Safe(w, hi * TWO32 + (wide[2 * r]! >>> 0), -scale)
         }
         writeDecimal128(w, unscaledBig(col, r), -scale)
       }
