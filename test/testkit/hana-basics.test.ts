@@ -124,6 +124,13 @@ describe("HANA test server with the raw hdb client: login, SQL, metadata", () =>
     const c8 = await connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1", dataFormatSupport: 8 })
     try {
       expect(c8.connectOptions.dataFormatVersion2).toBe(8)
+      await exec(c8, "CREATE TABLE small8 (a DECIMAL(4,1), b DECIMAL(9,3))")
+      await exec(c8, "INSERT INTO small8 VALUES (-123.4, 123456.789)")
+      await exec(c8, "INSERT INTO small8 VALUES (5.5, -0.001)")
+      expect(await exec(c8, "SELECT a, b FROM small8")).toEqual([
+        { A: "-123.4", B: "123456.789" },
+        { A: "5.5", B: "-0.001" }
+      ])
       await exec(c8, "CREATE TABLE types8 (da DATE, tm TIME, sd SECONDDATE, ts TIMESTAMP, bo BOOLEAN, d1 DECIMAL(18,2), d2 DECIMAL(28,4), d3 DECIMAL(38,0), sm SMALLDECIMAL)")
       await exec(c8, "INSERT INTO types8 VALUES ('1970-01-01', '23:59:58', '2000-01-02 03:04:05', '2024-02-29 13:14:15.1234567', FALSE, -123.45, 1234567890123456789012.3456, 12345678901234567890123456789012345678, 1.25)")
       await exec(c8, "INSERT INTO types8 VALUES (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)")

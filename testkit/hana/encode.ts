@@ -341,6 +341,10 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         w.buf[w.pos] = 1
         if (shift === 0 && rawSize >= size) {
           w.buf.set(raw.subarray(r * rawSize, r * rawSize + size), w.pos + 1)
+        } else if (shift === 0 && (layout === "decimal16" || layout === "decimal32")) {
+          const v = data[r] as number
+          w.buf.writeInt32LE(v, w.pos + 1)
+          w.buf.fill(v < 0 ? 0xff : 0, w.pos + 5, w.pos + 1 + size)
         } else {
           let v = floatingOrUnscaled(col, r)
           if (shift > 0) v *= 10n ** BigInt(shift)
