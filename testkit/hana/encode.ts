@@ -175,6 +175,9 @@ const writeDecimal128Safe = (w: ByteWriter, mantissa: number, exponent: number):
   w.pos += 16
 }
 
+/** Locator of a LOB sent whole inline: hdb never reads it, so nothing is registered. */
+const NO_LOCATOR = Buffer.alloc(8)
+
 const NULL_DECIMAL = Buffer.from("00000000000000000000000000000070", "hex")
 
 const doubleToDecimal = (v: number): [bigint, number] => {
@@ -501,7 +504,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           byteLength = charLength = bytes.length
           last = bytes.length <= LOB_INLINE_BYTES
           inline = last ? bytes : bytes.subarray(0, LOB_INLINE_BYTES)
-          locator = lob(bytes, kind)
+          locator = last ? NO_LOCATOR : lob(bytes, kind)
         } else {
           const text = col.string(r) ?? ""
           const full = cesu8(text)
@@ -509,7 +512,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           charLength = text.length
           last = full.length <= LOB_INLINE_BYTES
           inline = last ? full : cesu8(text.slice(0, LOB_INLINE_BYTES / 4))
-          locator = lob(text, kind)
+          locator = last ? NO_LOCATOR : lob(text, kind)
         }
         w.u8(sourceType)
         w.u8(last ? 6 : 2)
