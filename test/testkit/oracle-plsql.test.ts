@@ -129,6 +129,20 @@ describe("Oracle test server: PL/SQL, implicit results and LOBs", () => {
     expect((await lob.getData()).length).toBe(100_000)
   })
 
+  it("re-executes cached LOB queries and binds long strings after the short ones", async () => {
+    await conn.execute("CREATE TABLE notes (id NUMBER, body CLOB, tag NVARCHAR2(10))")
+    const long = "é".repeat(40_000)
+    await conn.execute("INSERT INTO notes (id, body, tag) VALUES (:1, :2, :3)", [1, long, { val: "ünï", type: oracledb.DB_TYPE_NVARCHAR }])
+    await conn.execute("INSERT INTO notes (id, body, tag) VALUES (:1, :2, :3)", [2, "short", null])
+    for (let k = 0; k < 3; k++) {
+      const r = await conn.execute("SELECT id, body, tag FROM notes WHERE id = :1", [1], { fetchInfo: { BODY: { type: oracledb.STRING } } })
+      expect(r.rows).toEqual([[1, long, "ünï"]])
+      const l = await conn.execute("SELECT body FROM notes ORDER BY id")
+      expect(await l.rows[1][0].getData()).toBe("short")
+    }
+    await conn.rollback()
+  })
+
   it("rejects PL/SQL outside the subset with an ORA- error", async () => {
     const e = await failure(() => conn.execute("BEGIN FOR i IN 1..3 LOOP NULL; END LOOP; END;"))
     expect(oraCode(e)).toBe("ORA-03001")

@@ -61,6 +61,20 @@ describe("Oracle test server: transactions and executeMany", () => {
     expect((await b.execute("SELECT COUNT(*), SUM(balance) FROM acct WHERE id >= 100 AND id < 115")).rows).toEqual([[15, 20]])
   })
 
+  it("re-executes the same executeMany statement (cached cursor, large requests decoded while arriving)", async () => {
+    await a.execute("CREATE TABLE again_t (id NUMBER(10), s VARCHAR2(30), d TIMESTAMP)")
+    let total = 0
+    for (let k = 0; k < 3; k++) {
+      const rows = Array.from({ length: 30_000 }, (_, i) => [k * 30_000 + i, `row ${i}`, new Date(Date.UTC(2024, 0, 1, 0, 0, i % 60))])
+      const r = await a.executeMany("INSERT INTO again_t VALUES (:1, :2, :3)", rows, { dmlRowCounts: k === 0 })
+      total += r.rowsAffected
+      if (k === 0) expect(r.dmlRowCounts.length).toBe(30_000)
+    }
+    expect(total).toBe(90_000)
+    expect((await a.execute("SELECT COUNT(DISTINCT id), MIN(id), MAX(id) FROM again_t")).rows).toEqual([[90_000, 0, 89_999]])
+    await a.rollback()
+  })
+
   it("reports batch errors with offsets and keeps the good rows", async () => {
     const r = await a.executeMany(
       "INSERT INTO acct (id, owner) VALUES (:1, :2)",

@@ -1094,6 +1094,8 @@ export class ProtocolSession {
       return
     }
     const plsql = classify(cur.sql) === "plsql"
+    // re-executes cannot ask for DML row counts (messages/execute.js writeReExecuteMessage), so none are sent
+    cur.dmlRowCounts = false
     const skip = cur.directions?.map((d) => d === 16) ?? returnBindFlags(cur.sql, cur.specs.length)
     const resolved = typeof preRows === "function" ? preRows() : undefined
     const rows = resolved?.rows ?? (preRows as Array<Array<DuckDBValue>> | undefined) ?? (cur.specs.length > 0 ? this.readRows(r, cur.specs, plsql, Number.MAX_SAFE_INTEGER, skip) : [])
