@@ -190,6 +190,27 @@ describe("Oracle test server: execute and fetch", () => {
     expect(streamed.length).toBe(250)
   })
 
+  it("works with client features: end-to-end attributes, currentSchema, pools, fetch conversions, object rows", async () => {
+    conn.module = "mymod"
+    conn.action = "act"
+    conn.clientId = "cid"
+    conn.clientInfo = "info"
+    expect((await conn.execute("SELECT 1 FROM DUAL")).rows).toEqual([[1]])
+    conn.currentSchema = "TEST"
+    expect((await conn.execute("SELECT SYS_CONTEXT('USERENV','CURRENT_SCHEMA') FROM DUAL")).rows).toEqual([["TEST"]])
+    await conn.ping()
+    const pool = await oracledb.createPool({ user: server.user, password: server.password, connectString: server.connectString, poolMin: 1, poolMax: 3 })
+    const pooled = await Promise.all([pool.getConnection(), pool.getConnection()])
+    expect((await pooled[0].execute("SELECT 3 FROM DUAL")).rows).toEqual([[3]])
+    await Promise.all(pooled.map((c: any) => c.close()))
+    await pool.close(0)
+    const r = await conn.execute("SELECT 12.5 n, TIMESTAMP '2024-01-01 10:00:00' ts FROM DUAL", [], {
+      fetchTypeHandler: (m: any) => (m.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined),
+      outFormat: oracledb.OUT_FORMAT_OBJECT
+    })
+    expect(r.rows).toEqual([{ N: "12.5", TS: new Date(2024, 0, 1, 10) }])
+  })
+
   it("reports ROWID values", async () => {
     const r = await conn.execute("SELECT ROWID, id FROM t_all")
     expect(r.metaData[0].dbTypeName).toBe("ROWID")
