@@ -741,6 +741,7 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
   const elements = splitTopLevel(rest.slice(1, close))
   const defs: string[] = []
   const declared: DeclaredColumn[] = []
+  const sequences: string[] = []
   for (const el of elements) {
     const head = upper(el[0])
     if (["CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK"].includes(head)) {
@@ -750,14 +751,37 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
     const colName = identOf(el[0])
     if (colName === undefined) throw HanaError.syntax(`column definition expected near ${el[0]?.v ?? "<end>"}`, 0)
     const [duck, consumed, type] = typeAt(el, 1)
-    const tail = el.slice(1 + consumed)
-    if (tail.some((t) => upper(t) === "GENERATED" || upper(t) === "IDENTITY")) throw HanaError.unsupported("identity columns")
-    defs.push(`${quoteName(colName)} ${duck} ${rewrite(tail, session)}`.trimEnd())
+    let tail = el.slice(1 + consumed)
+    const generated = tail.findIndex((t) => upper(t) === "GENERATED")
+    if (generated >= 0) {
+      // GENERATED {ALWAYS|BY DEFAULT} AS IDENTITY [(START WITH n INCREMENT BY m)] → a sequence-backed default.
+      const identity = tail.findIndex((t, k) => k > generated && upper(t) === "IDENTITY")
+      if (identity < 0) throw HanaError.unsupported("generated columns other than IDENTITY")
+      let end = identity + 1
+      let start = "1"
+      let increment = "1"
+      if (tail[end]?.t === "op" && tail[end]!.v === "(") {
+        const close = matching(tail, end)
+        const opts = tail.slice(end + 1, close)
+        opts.forEach((t, k) => {
+          if (upper(t) === "START" && opts[k + 2]?.t === "number") start = opts[k + 2]!.v
+          if (upper(t) === "INCREMENT" && opts[k + 2]?.t === "number") increment = opts[k + 2]!.v
+        })
+        end = close + 1
+      }
+      const seqName = `${name}_${colName}_IDENTITY`
+      const seq = local ? quoteName(seqName) : qualified(schema, seqName)
+      sequences.push(`CREATE OR REPLACE ${local ? "TEMP " : ""}SEQUENCE ${seq} START WITH ${start} INCREMENT BY ${increment}`)
+      tail = [...tail.slice(0, generated), ...tail.slice(end)]
+      defs.push(`${quoteName(colName)} ${duck} DEFAULT nextval(${quoteString(seq)}) ${rewrite(tail, session)}`.trimEnd())
+    } else {
+      defs.push(`${quoteName(colName)} ${duck} ${rewrite(tail, session)}`.trimEnd())
+    }
     declared.push({ name: colName, type })
   }
   // Column comments record the declared HANA type (DuckDB keeps no type aliases); see testkit/hana/catalog.ts.
   const comments = declared.map((c) => `COMMENT ON COLUMN ${target}.${quoteName(c.name)} IS ${quoteString(typeText(c.type))}`)
-  return { kind: "ddl", sql: [`${create} ${target} (${defs.join(", ")})`, ...comments].join("; "), params: 0 }
+  return { kind: "ddl", sql: [...sequences, `${create} ${target} (${defs.join(", ")})`, ...comments].join("; "), params: 0 }
 }
 
 const translateDrop = (all: Token[], session: SessionValues): Translated => {
