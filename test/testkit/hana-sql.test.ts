@@ -43,6 +43,11 @@ describe("HANA test server: the accepted SQL subset (testkit/hana/README.md)", (
         DAYS_BETWEEN(TO_DATE('2024-01-01'), TO_DATE('2024-03-01')) AS B, LOCATE('hana', 'n') AS L, NVL(NULL, 2) AS V,
         X'ABCD' AS X, UCASE('a') AS U FROM DUMMY`)
     ).toEqual([{ A: "1.5", T: "42", N: "2024-02-01", B: 60, L: 3, V: 2, X: Buffer.from("abcd", "hex"), U: "A" }])
+    expect(
+      await exec(c, `SELECT SECONDS_BETWEEN(TO_TIMESTAMP('2024-01-01 00:00:00'), TO_TIMESTAMP('2024-01-01 00:01:30')) AS S,
+        ADD_MONTHS(TO_DATE('2024-01-31'), 1) AS M, ADD_YEARS(TO_DATE('2024-02-29'), 1) AS Y, BINTOHEX(X'0aff') AS H,
+        HEXTOBIN('0AFF') AS B, WEEKDAY(TO_DATE('2024-01-01')) AS W, LENGTH(BINTOHEX(NEWUID())) AS U FROM DUMMY`)
+    ).toEqual([{ S: 90, M: "2024-02-29", Y: "2025-02-28", H: "0AFF", B: Buffer.from("0aff", "hex"), W: 0, U: 32 }])
     const [row] = await exec<Array<Record<string, unknown>>>(c, "SELECT CURRENT_DATE, CURRENT_TIMESTAMP, CURRENT_UTCTIMESTAMP FROM DUMMY")
     expect(Object.keys(row!)).toEqual(["CURRENT_DATE", "CURRENT_TIMESTAMP", "CURRENT_UTCTIMESTAMP"])
     expect(row!["CURRENT_DATE"]).toMatch(/^\d{4}-\d\d-\d\d$/)

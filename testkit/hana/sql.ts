@@ -157,7 +157,20 @@ const FUNCTIONS = new Map([
   ["LCASE", "lower"],
   ["UCASE", "upper"],
   ["SUBSTR", "substring"],
-  ["SLEEP_SECONDS", "hana_sleep"]
+  ["SLEEP_SECONDS", "hana_sleep"],
+  ["SECONDS_BETWEEN", "hana_seconds_between"],
+  ["ADD_MONTHS", "hana_add_months"],
+  ["ADD_YEARS", "hana_add_years"],
+  ["BINTOHEX", "hana_bintohex"],
+  ["HEXTOBIN", "unhex"],
+  ["TO_BINARY", "hana_to_binary"],
+  ["TO_TINYINT", "hana_to_tinyint"],
+  ["TO_SMALLINT", "hana_to_smallint"],
+  ["TO_REAL", "hana_to_real"],
+  ["TO_NCLOB", "hana_to_varchar"],
+  ["TO_CLOB", "hana_to_varchar"],
+  ["WEEKDAY", "hana_weekday"],
+  ["NEWUID", "hana_newuid"]
 ])
 
 /**
@@ -176,6 +189,16 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS CAST(d AS TIMESTAMP) + to_microseconds(CAST(n * 1000000 AS BIGINT))",
   "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS datediff('day', CAST(a AS DATE), CAST(b AS DATE))",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS instr(h, n)",
+  "CREATE OR REPLACE TEMP MACRO hana_seconds_between(a, b) AS datediff('second', CAST(a AS TIMESTAMP), CAST(b AS TIMESTAMP))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_months(d, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS DATE)",
+  "CREATE OR REPLACE TEMP MACRO hana_add_years(d, n) AS CAST(d + to_years(CAST(n AS INTEGER)) AS DATE)",
+  "CREATE OR REPLACE TEMP MACRO hana_bintohex(b) AS upper(hex(b))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_binary(x) AS encode(CAST(x AS VARCHAR))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_tinyint(x) AS CAST(x AS UTINYINT)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_smallint(x) AS CAST(x AS SMALLINT)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_real(x) AS CAST(x AS FLOAT)",
+  "CREATE OR REPLACE TEMP MACRO hana_weekday(d) AS CAST(isodow(CAST(d AS DATE)) - 1 AS INTEGER)",
+  "CREATE OR REPLACE TEMP MACRO hana_newuid() AS unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))",
   "CREATE OR REPLACE TEMP MACRO series_generate_integer(inc, mn, mx) AS TABLE SELECT CAST(i AS BIGINT) AS GENERATED_PERIOD_START, CAST(i + inc AS BIGINT) AS GENERATED_PERIOD_END, CAST((i - mn) / inc + 1 AS BIGINT) AS ELEMENT_NUMBER, CAST((i - mn) / (mx - mn) AS DOUBLE) AS FRACTION_OF_MIN_MAX_RANGE FROM range(mn, mx, inc) t(i)",
   "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM range(CAST(s * 60000000 AS BIGINT)) t(i) WHERE hash(i) = 0)"
 ].join("; ")
