@@ -66,6 +66,18 @@ describe("Oracle test server: accepted SQL subset", () => {
     ])
   })
 
+  it("follows Oracle operator semantics for ||, division and date arithmetic", async () => {
+    expect(await q("SELECT 'a' || NULL || 'b', NULL || NULL, 1 || 'x', 'n=' || (2 + 3) FROM DUAL")).toEqual([["ab", null, "1x", "n=5"]])
+    expect(await q("SELECT 7 / 2, (1 + 2) / 3 * 2, COUNT(*) / 2 FROM DUAL")).toEqual([[3.5, 2, 0.5]])
+    expect(oraCode(await failure(() => conn.execute("SELECT 1 / 0 FROM DUAL")))).toBe("ORA-01476")
+    const r = await conn.execute("SELECT DATE '2024-01-31' + 1, DATE '2024-03-01' - DATE '2024-02-01', TO_DATE('2024-01-01', 'YYYY-MM-DD') - 0.5, SYSDATE - SYSDATE FROM DUAL")
+    expect(r.rows).toEqual([[new Date(2024, 1, 1), 29, new Date(2023, 11, 31, 12), 0]])
+    expect(r.metaData[0].dbTypeName).toBe("DATE")
+    const i = await conn.execute("SELECT SYSTIMESTAMP - INTERVAL '1' DAY FROM DUAL")
+    expect(i.metaData[0].name).toBe("SYSTIMESTAMP-INTERVAL'1'DAY")
+    expect(Math.abs(Date.now() - 86_400_000 - i.rows[0][0].getTime())).toBeLessThan(60_000)
+  })
+
   it("updates, deletes, merges and returns values with RETURNING INTO", async () => {
     expect((await conn.execute("UPDATE emp SET sal = sal + 1 WHERE dept_id = 1")).rowsAffected).toBe(2)
     expect((await conn.execute("MERGE INTO emp t USING (SELECT 100 AS id, 999 AS sal FROM DUAL) s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.sal = s.sal")).rowsAffected).toBe(1)

@@ -97,6 +97,11 @@ export class OracleDatabase {
       `ora_current_date() AS CAST(CAST(now() AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) AS TIMESTAMP_S)`,
       `ora_localtimestamp() AS CAST(now() AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT))`,
       `ora_user() AS CAST(getvariable('ora_user') AS VARCHAR)`,
+      // Oracle operator semantics the translator maps onto (see translate.ts expression())
+      `ora_cat(a, b) AS nullif(concat(a, b), '')`,
+      `ora_div(a, b) AS CASE WHEN b = 0 THEN error('ORA-01476: divisor is equal to zero') ELSE a / b END`,
+      `ora_date_add(d, n) AS CAST(CAST(d AS TIMESTAMP) + to_microseconds(CAST(round(n * 86400000000) AS BIGINT)) AS TIMESTAMP_S)`,
+      `ora_date_diff(a, b) AS (epoch_us(CAST(a AS TIMESTAMP)) - epoch_us(CAST(b AS TIMESTAMP))) / 86400000000.0`,
       `ora_uid() AS CAST(getvariable('ora_uid') AS BIGINT)`,
       `ora_to_char(x) AS CAST(x AS VARCHAR)`,
       `ora_to_char_fmt(x, f) AS strftime(CAST(x AS TIMESTAMP), f)`,

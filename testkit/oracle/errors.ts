@@ -75,6 +75,8 @@ export const fromDuckDb = (
 ): OraError => {
   let m: RegExpMatchArray | null
   if (/Interrupt/i.test(message)) return ora.cancelled()
+  // errors raised on purpose by the server's SQL macros carry their ORA- text
+  if ((m = message.match(/ORA-(\d{5}): ([^\n]*)/)) !== null) return new OraError(Number(m[1]), m[2]!)
   if ((m = message.match(/Table with name "?([^"\s]+)"? does not exist/i)) !== null)
     return ora.tableNotFound(version, schema, decodeName(m[1]!))
   if ((m = message.match(/(?:Table|View|Schema) with name "?([^"\s]+)"? does not exist/i)) !== null)

@@ -38,7 +38,46 @@ export interface TranslateContext {
 }
 
 const DUCK_KEYWORDS_NEEDING_QUOTES = new Set(["ROW", "KEY", "VALUE", "TYPE"])
-const NOT_ALIAS = new Set(["END", "NULL", "TRUE", "FALSE", "ASC", "DESC", "SYSDATE", "SYSTIMESTAMP", "ROWNUM", "LEVEL", "USER", "UID", "DBTIMEZONE", "SESSIONTIMEZONE", "CURRENT_DATE", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP"])
+const NOT_ALIAS = new Set(["END", "NULL", "TRUE", "FALSE", "ASC", "DESC", "SYSDATE", "SYSTIMESTAMP", "ROWNUM", "LEVEL", "USER", "UID", "DBTIMEZONE", "SESSIONTIMEZONE", "CURRENT_DATE", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR"])
+
+const SEPARATORS = new Set([
+  "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "THEN", "ELSE", "WHEN", "END", "AS", "ON", "IN", "IS", "BETWEEN", "LIKE",
+  "ORDER", "GROUP", "BY", "HAVING", "UNION", "MINUS", "INTERSECT", "EXCEPT", "JOIN", "LEFT", "RIGHT", "INNER", "OUTER",
+  "FULL", "CROSS", "USING", "VALUES", "SET", "INTO", "DISTINCT", "ALL", "ASC", "DESC", "NULLS", "FETCH", "OFFSET", "ROWS",
+  "ROW", "ONLY", "RETURNING", "RETURN", "WITH", "ESCAPE", "DEFAULT", "FOR", "OVER", "PARTITION", "WITHIN", "EXISTS",
+  "ANY", "SOME", "LIMIT", "UPDATE", "DELETE", "INSERT", "MERGE", "MATCHED", "TABLE", "CREATE", "VIEW", "REPLACE", "OPEN"
+])
+const isSeparator = (t: Tok): boolean =>
+  (t.kind === "ident" && SEPARATORS.has(t.value)) ||
+  (t.kind === "op" && [",", "=", "<>", "!=", "<", ">", "<=", ">=", ";", ":=", "=>"].includes(t.value))
+
+const DATE_WORDS = new Set(["SYSDATE", "CURRENT_DATE", "SYSTIMESTAMP", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP"])
+const DATE_FUNCTIONS = new Set(["TO_DATE", "TO_TIMESTAMP", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY"])
+const isDateWord = (t: Tok | undefined): boolean => t !== undefined && t.kind === "ident" && DATE_WORDS.has(t.value)
+/** True when tokens ending at `i` close a DATE/TIMESTAMP literal or a date function call. */
+const isDateLiteralEnd = (toks: ReadonlyArray<Tok>, i: number): boolean => {
+  const t = toks[i]
+  if (t === undefined) return false
+  if (t.kind === "str" && isKw(toks[i - 1], "DATE", "TIMESTAMP")) return true
+  if (isOp(t, ")")) {
+    let depth = 0
+    for (let k = i; k >= 0; k--) {
+      if (isOp(toks[k], ")")) depth++
+      else if (isOp(toks[k], "(")) {
+        depth--
+        if (depth === 0) return toks[k - 1]?.kind === "ident" && DATE_FUNCTIONS.has(toks[k - 1]!.value)
+      }
+    }
+  }
+  return false
+}
+/** True when the operand starting at `i` is recognisably a date/timestamp. */
+const isDateUnit = (toks: ReadonlyArray<Tok>, i: number): boolean => {
+  const t = toks[i]!
+  if (isDateWord(t) && !isOp(toks[i + 1], "(")) return true
+  if (isKw(t, "DATE", "TIMESTAMP") && toks[i + 1]?.kind === "str") return true
+  return t.kind === "ident" && DATE_FUNCTIONS.has(t.value) && isOp(toks[i + 1], "(")
+}
 
 /** Renders an Oracle identifier token for DuckDB. */
 export const identOut = (t: Tok): string => {
@@ -106,8 +145,35 @@ export class Translator {
     private readonly ctx: TranslateContext
   ) {}
 
-  /** Translates tokens [from, to). */
+  /** Translates tokens [from, to), rewriting Oracle operator semantics where needed (see `expression`). */
   range(from: number, to: number): string {
+    if (!this.needsOperatorRewrite(from, to)) return this.plain(from, to)
+    // split at top-level separators; rewrite the arithmetic/concatenation segments between them
+    const toks = this.toks
+    let out = ""
+    let segStart = from
+    let depth = 0
+    const flushSegment = (end: number) => {
+      if (end <= segStart) return
+      const text = this.needsOperatorRewrite(segStart, end) ? (this.expression(segStart, end) ?? this.plain(segStart, end)) : this.plain(segStart, end)
+      out += (out.length > 0 ? " " : "") + text
+    }
+    for (let i = from; i < to; i++) {
+      const t = toks[i]!
+      if (isOp(t, "(")) depth++
+      else if (isOp(t, ")")) depth--
+      else if (depth === 0 && isSeparator(t)) {
+        flushSegment(i)
+        out += (out.length > 0 ? " " : "") + this.plain(i, i + 1)
+        segStart = i + 1
+      }
+    }
+    flushSegment(to)
+    return out
+  }
+
+  /** Token-by-token translation. */
+  private plain(from: number, to: number): string {
     let out = ""
     let i = from
     while (i < to) {
@@ -117,6 +183,105 @@ export class Translator {
       i = next
     }
     return out
+  }
+
+  /** True when the range has a `||` or `/` operator, or `+`/`-` next to an obvious date value, at its top level. */
+  private needsOperatorRewrite(from: number, to: number): boolean {
+    const toks = this.toks
+    let depth = 0
+    for (let i = from; i < to; i++) {
+      const t = toks[i]!
+      if (isOp(t, "(")) depth++
+      else if (isOp(t, ")")) depth--
+      else if (depth === 0 && t.kind === "op" && (t.value === "||" || t.value === "/")) return true
+      else if (depth === 0 && t.kind === "op" && (t.value === "+" || t.value === "-") && (isDateWord(toks[i - 1]) || isDateWord(toks[i + 1]) || isDateLiteralEnd(toks, i - 1)))
+        return true
+    }
+    return false
+  }
+
+  /** End (exclusive) of the operand starting at `i`. */
+  private unitEnd(i: number, to: number): number {
+    const toks = this.toks
+    const t = toks[i]!
+    if (isOp(t, "(")) return matchParen(toks, i) + 1
+    if (isKw(t, "CASE")) {
+      let depth = 0
+      for (let k = i; k < to; k++) {
+        if (isKw(toks[k], "CASE")) depth++
+        else if (isKw(toks[k], "END")) {
+          depth--
+          if (depth === 0) return k + 1
+        }
+      }
+      return to
+    }
+    if (isKw(t, "DATE", "TIMESTAMP") && toks[i + 1]?.kind === "str") return i + 2
+    if (isKw(t, "INTERVAL") && toks[i + 1]?.kind === "str") {
+      let k = i + 2
+      while (k < to && (isKw(toks[k], "DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR", "TO") || isOp(toks[k], "("))) {
+        k = isOp(toks[k], "(") ? matchParen(toks, k) + 1 : k + 1
+      }
+      return k
+    }
+    if (t.kind === "ident" || t.kind === "qident") {
+      let k = i + 1
+      while (isOp(toks[k], ".") && toks[k + 1] !== undefined && (toks[k + 1]!.kind === "ident" || toks[k + 1]!.kind === "qident" || isOp(toks[k + 1], "*"))) k += 2
+      if (isOp(toks[k], "(")) k = matchParen(toks, k) + 1
+      return k
+    }
+    return i + 1
+  }
+
+  /**
+   * Renders an arithmetic/concatenation expression with Oracle semantics: `a || b` ignores NULL operands
+   * (`ora_cat`), `a / 0` raises ORA-01476 (`ora_div`), `date + n` / `date - n` add days and `date - date` gives
+   * days (for operands that are recognisably dates). Returns undefined when the range is not a plain expression.
+   */
+  private expression(from: number, to: number): string | undefined {
+    const toks = this.toks
+    type Node = { text: string; date: boolean; interval: boolean }
+    let i = from
+    const unit = (): Node | undefined => {
+      if (i >= to) return undefined
+      const t = toks[i]!
+      if (isOp(t, "-") || isOp(t, "+")) {
+        i++
+        const inner = unit()
+        return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval }
+      }
+      const end = this.unitEnd(i, to)
+      if (end > to || end <= i) return undefined
+      const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : this.plain(i, end)
+      const node = { text, date: isDateUnit(toks, i), interval: isKw(t, "INTERVAL") }
+      i = end
+      return node
+    }
+    const term = (): Node | undefined => {
+      let left = unit()
+      while (left !== undefined && i < to && (isOp(toks[i], "*") || isOp(toks[i], "/"))) {
+        const op = toks[i]!.value
+        i++
+        const right = unit()
+        if (right === undefined) return undefined
+        left = op === "/" ? { text: `ora_div(${left.text}, ${right.text})`, date: false, interval: false } : { text: `(${left.text} * ${right.text})`, date: false, interval: false }
+      }
+      return left
+    }
+    let left = term()
+    while (left !== undefined && i < to && (isOp(toks[i], "+") || isOp(toks[i], "-") || isOp(toks[i], "||"))) {
+      const op = toks[i]!.value
+      i++
+      const right = term()
+      if (right === undefined) return undefined
+      if (op === "||") left = { text: `ora_cat(${left.text}, ${right.text})`, date: false, interval: false }
+      else if (op === "+" && left.date && !right.interval && !right.date) left = { text: `ora_date_add(${left.text}, ${right.text})`, date: true, interval: false }
+      else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${left.text})`, date: true, interval: false }
+      else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false }
+      else if (op === "-" && left.date && !right.interval) left = { text: `ora_date_add(${left.text}, -(${right.text}))`, date: true, interval: false }
+      else left = { text: `(${left.text} ${op} ${right.text})`, date: left.date || right.date, interval: left.interval && right.interval }
+    }
+    return left !== undefined && i === to ? left.text : undefined
   }
 
   private one(i: number, to: number): [string, number] {
