@@ -130,6 +130,10 @@ export const catalogSql = (info: CatalogInfo): string => {
       'LOCAL' AS TEMPORARY_TABLE_TYPE, CAST(getvariable('hana_connection_id') AS INTEGER) AS CONNECTION_ID,
       CAST(NULL AS TIMESTAMP) AS CREATE_TIME
       FROM duckdb_tables() t WHERE t.database_name = 'temp'`,
+    // Columns SCHEMA_NAME, TABLE_NAME, COLUMN_NAME, POSITION, DATA_TYPE_NAME, LENGTH, SCALE are confirmed by public
+    // user code querying a real HANA (an ABAP class selecting `column_name, data_type_name, length, scale FROM
+    // M_TEMPORARY_TABLE_COLUMNS WHERE table_name = … AND schema_name = … ORDER BY position`, and a SQLScript procedure
+    // ordering by `position`); both views are listed among HANA's monitoring views by DBeaver's HANA system-view list.
     `CREATE VIEW "SYS"."M_TEMPORARY_TABLE_COLUMNS" AS SELECT 'localhost' AS HOST, 30015 AS PORT,
       CAST(getvariable('hana_schema') AS VARCHAR) AS SCHEMA_NAME, TABLE_NAME, COLUMN_NAME, POSITION,
       ${TYPE_ID("DATA_TYPE_NAME")} AS DATA_TYPE_ID, DATA_TYPE_NAME,
