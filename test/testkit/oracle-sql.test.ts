@@ -73,6 +73,10 @@ describe("Oracle test server: accepted SQL subset", () => {
     const r = await conn.execute("SELECT DATE '2024-01-31' + 1, DATE '2024-03-01' - DATE '2024-02-01', TO_DATE('2024-01-01', 'YYYY-MM-DD') - 0.5, SYSDATE - SYSDATE FROM DUAL")
     expect(r.rows).toEqual([[new Date(2024, 1, 1), 29, new Date(2023, 11, 31, 12), 0]])
     expect(r.metaData[0].dbTypeName).toBe("DATE")
+    expect(await q("SELECT hired + 1, hired - DATE '2024-01-01', TRUNC(hired + 0.75), TRUNC(hired, 'MM') FROM emp WHERE id = 110")).toEqual([
+      [new Date(2024, 1, 21), 50, new Date(2024, 1, 20), new Date(2024, 1, 1)]
+    ])
+    expect(await q("SELECT COUNT(*) FROM emp WHERE hired > DATE '2024-03-01' - 1")).toEqual([[1]])
     const i = await conn.execute("SELECT SYSTIMESTAMP - INTERVAL '1' DAY FROM DUAL")
     expect(i.metaData[0].name).toBe("SYSTIMESTAMP-INTERVAL'1'DAY")
     expect(Math.abs(Date.now() - 86_400_000 - i.rows[0][0].getTime())).toBeLessThan(60_000)

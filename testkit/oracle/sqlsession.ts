@@ -314,7 +314,8 @@ export class SqlSession {
         }
         return `$${n}`
       },
-      dbTimeZone: this.db.settings.dbTimeZone
+      dbTimeZone: this.db.settings.dbTimeZone,
+      dateColumns: this.dateColumnsOf(sql)
     })
     // number the placeholders in source order
     toks.forEach((t, k) => {
@@ -337,7 +338,8 @@ export class SqlSession {
         }
         return `$${n}`
       },
-      dbTimeZone: this.db.settings.dbTimeZone
+      dbTimeZone: this.db.settings.dbTimeZone,
+      dateColumns: this.dateColumnsOf(sql)
     })
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
@@ -364,6 +366,18 @@ export class SqlSession {
       throw this.mapError(e)
     }
     return { kind: "query", columns: this.describe(shape, cursor.columns), cursor }
+  }
+
+  /** DATE/TIMESTAMP column names of the tables a statement mentions (identifier match against the catalog). */
+  dateColumnsOf(sql: string): ReadonlySet<string> {
+    const out = new Set<string>()
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      const meta = this.lookupTable(undefined, oracleName(t))
+      if (meta === undefined) continue
+      for (const c of meta.columns) if (["date", "timestamp", "timestamptz", "timestampltz"].includes(c.type.kind)) out.add(c.name)
+    }
+    return out
   }
 
   /** Runs an already translated DuckDB query and describes its columns. */

@@ -35,6 +35,8 @@ export interface TranslateContext {
   readonly bind: (name: string, tok: Tok) => string
   /** DBTIMEZONE text, e.g. "+00:00". */
   readonly dbTimeZone: string
+  /** Names of DATE/TIMESTAMP columns of the tables the statement mentions (for date arithmetic and TRUNC). */
+  readonly dateColumns?: ReadonlySet<string>
 }
 
 const DUCK_KEYWORDS_NEEDING_QUOTES = new Set(["ROW", "KEY", "VALUE", "TYPE"])
@@ -71,12 +73,19 @@ const isDateLiteralEnd = (toks: ReadonlyArray<Tok>, i: number): boolean => {
   }
   return false
 }
-/** True when the operand starting at `i` is recognisably a date/timestamp. */
-const isDateUnit = (toks: ReadonlyArray<Tok>, i: number): boolean => {
+/** True when the operand starting at `i` (ending before `end`) is recognisably a date/timestamp. */
+const isDateUnit = (toks: ReadonlyArray<Tok>, i: number, end: number, dateColumns?: ReadonlySet<string>): boolean => {
   const t = toks[i]!
   if (isDateWord(t) && !isOp(toks[i + 1], "(")) return true
   if (isKw(t, "DATE", "TIMESTAMP") && toks[i + 1]?.kind === "str") return true
-  return t.kind === "ident" && DATE_FUNCTIONS.has(t.value) && isOp(toks[i + 1], "(")
+  if (t.kind === "ident" && DATE_FUNCTIONS.has(t.value) && isOp(toks[i + 1], "(")) return true
+  // a (possibly qualified) column of a DATE/TIMESTAMP type
+  const last = toks[end - 1]
+  if (dateColumns !== undefined && last !== undefined && (last.kind === "ident" || last.kind === "qident") && !isOp(toks[end], "(")) {
+    for (let k = i; k < end - 1; k += 2) if (!(toks[k]?.kind === "ident" || toks[k]?.kind === "qident") || !isOp(toks[k + 1], ".")) return false
+    return dateColumns.has(oracleName(last))
+  }
+  return false
 }
 
 /** Renders an Oracle identifier token for DuckDB. */
@@ -194,10 +203,19 @@ export class Translator {
       if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
       else if (depth === 0 && t.kind === "op" && (t.value === "||" || t.value === "/")) return true
-      else if (depth === 0 && t.kind === "op" && (t.value === "+" || t.value === "-") && (isDateWord(toks[i - 1]) || isDateWord(toks[i + 1]) || isDateLiteralEnd(toks, i - 1)))
+      else if (
+        depth === 0 &&
+        t.kind === "op" &&
+        (t.value === "+" || t.value === "-") &&
+        (isDateWord(toks[i - 1]) || isDateWord(toks[i + 1]) || isDateLiteralEnd(toks, i - 1) || this.isDateColumnTok(toks[i - 1]) || this.isDateColumnTok(toks[i + 1]))
+      )
         return true
     }
     return false
+  }
+
+  private isDateColumnTok(t: Tok | undefined): boolean {
+    return t !== undefined && (t.kind === "ident" || t.kind === "qident") && this.ctx.dateColumns?.has(oracleName(t)) === true
   }
 
   /** End (exclusive) of the operand starting at `i`. */
@@ -253,7 +271,7 @@ export class Translator {
       const end = this.unitEnd(i, to)
       if (end > to || end <= i) return undefined
       const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : this.plain(i, end)
-      const node = { text, date: isDateUnit(toks, i), interval: isKw(t, "INTERVAL") }
+      const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL") }
       i = end
       return node
     }
@@ -465,6 +483,19 @@ export class Translator {
         return [`regexp_matches(${arg(0)}, ${arg(1)})`, close + 1]
       case "SYS_CONTEXT":
         return [`sys_context(${arg(0)}, ${arg(1)})`, close + 1]
+      case "TRUNC":
+      case "ROUND": {
+        // TRUNC/ROUND of a date (recognisable operand or a datetime format model) -> date_trunc
+        const p0 = parts[0]
+        const fmtTok = parts[1] !== undefined ? toks[parts[1][0]] : undefined
+        const unitOf: Record<string, string> = { YYYY: "year", YEAR: "year", Y: "year", YY: "year", RRRR: "year", Q: "quarter", MM: "month", MON: "month", MONTH: "month", RM: "month", WW: "week", IW: "week", DD: "day", DDD: "day", J: "day", HH: "hour", HH12: "hour", HH24: "hour", MI: "minute" }
+        const fmt = fmtTok?.kind === "str" ? unitOf[fmtTok.value.toUpperCase()] : undefined
+        // the argument is a date when its first operand is one (`hired`, `hired + 1`, `SYSDATE - 7`)
+        const dateArg = p0 !== undefined && p0[1] - p0[0] >= 1 && isDateUnit(toks, p0[0], Math.min(p0[1], this.unitEnd(p0[0], p0[1])), this.ctx.dateColumns)
+        if (v === "TRUNC" && p0 !== undefined && (fmt !== undefined || (dateArg && parts.length === 1)))
+          return [`CAST(date_trunc('${fmt ?? "day"}', CAST(${arg(0)} AS TIMESTAMP)) AS TIMESTAMP_S)`, close + 1]
+        break
+      }
     }
     return [`${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
   }
