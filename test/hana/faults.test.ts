@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Stream } from "effect"
+import { Effect, Fiber, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { realHana, useServer, withConnection } from "./support.ts"
 
@@ -64,4 +64,20 @@ describe.skipIf(realHana)("network faults and cancel", () => {
       expect(quiet._tag).toBe("Success")
       expect(pinging.status).toBe("IO")
     }), 20_000)
+
+  it.live("cancel stops a running statement (ALTER SYSTEM CANCEL SESSION from a second session)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const running = yield* Effect.forkChild(Effect.flip(conn.execute(
+        "SELECT SUM(A.GENERATED_PERIOD_START * B.GENERATED_PERIOD_START) AS S FROM SERIES_GENERATE_INTEGER(1, 0, 200000) A, SERIES_GENERATE_INTEGER(1, 0, 200000) B"
+      )))
+      yield* Effect.sleep("500 millis")
+      yield* conn.cancel
+      const error = yield* Fiber.join(running).pipe(Effect.timeout("20 seconds"))
+      expect(error.status).toBe("CANCELLED")
+      expect(error.vendorCode).toBe(139)
+      // the session is still usable
+      const after = yield* Stream.runCollect(conn.query("SELECT 1 AS X FROM DUMMY"))
+      expect(after.length).toBe(1)
+    })), 30_000)
 })
