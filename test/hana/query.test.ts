@@ -106,4 +106,27 @@ describe("queries", () => {
       }),
       { "dba.statement.fetch_size": "100", "dba.statement.read_batch_rows": "250" }
     ))
+
+  it.effect("floating DECIMAL and SMALLDECIMAL decode exactly into decimal128(38,18)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("FLOATDEC")
+      yield* conn.execute(`CREATE TABLE ${t} (K INTEGER, D DECIMAL, S SMALLDECIMAL)`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (1, 1.25, -0.001)`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (2, 123456789012, 0)`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (3, NULL, NULL)`)
+      const table = new Arrow.Table(yield* collect(`SELECT D, S FROM ${t} ORDER BY K`))
+      expect(table.schema.fields.map((f) => String(f.type))).toEqual(["Decimal[38e+18]", "Decimal[38e+18]"])
+      const unscaled = (column: string, row: number) => {
+        const words = table.getChild(column)!.data[0]!.values as Uint32Array
+        let v = 0n
+        for (let k = 3; k >= 0; k--) v = (v << 32n) | BigInt(words[row * 4 + k]!)
+        return BigInt.asIntN(128, v)
+      }
+      expect(unscaled("D", 0)).toBe(1_250_000_000_000_000_000n)
+      expect(unscaled("S", 0)).toBe(-1_000_000_000_000_000n)
+      expect(unscaled("D", 1)).toBe(123456789012n * 10n ** 18n)
+      expect(unscaled("S", 1)).toBe(0n)
+      expect(table.getChild("D")!.get(2)).toBeNull()
+    })))
 })
