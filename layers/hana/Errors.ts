@@ -89,7 +89,12 @@ export const fromHdbError = (cause: unknown): AdbcError => {
     const status = CLIENT_CODES.get(e.code) ?? (/^E[A-Z]+$/.test(e.code) && !e.code.startsWith("EHDB") ? "IO" : "UNKNOWN")
     return adbcError(status, `${e.code}: ${message}`, { sqlState })
   }
-  if (cause instanceof TypeError || cause instanceof RangeError || /Invalid input parameter|Argument must be/.test(message)) {
+  // hdb's parameter writer (lib/protocol/Writer.js, ExecuteTask.js): "Cannot set parameter at row: N. …",
+  // "Wrong input for TINYINT type", "Argument must be a string", "Invalid length or indicator value …".
+  if (
+    cause instanceof TypeError || cause instanceof RangeError ||
+    /Cannot set parameter|Wrong input for|Invalid input parameter|Argument must be|Invalid length or indicator/.test(message)
+  ) {
     return adbcError("INVALID_ARGUMENT", message)
   }
   return adbcError("UNKNOWN", message)
