@@ -211,6 +211,45 @@ describe("Oracle test server: execute and fetch", () => {
     expect(r.rows).toEqual([{ N: "12.5", TS: new Date(2024, 0, 1, 10) }])
   })
 
+  it("stores and fetches LONG and LONG RAW columns", async () => {
+    await conn.execute("CREATE TABLE lt (id NUMBER, l LONG, lr LONG RAW)")
+    const text = "long text ".repeat(5000)
+    await conn.execute("INSERT INTO lt VALUES (:1, :2, :3)", [1, text, { val: Buffer.alloc(50_000, 3), type: oracledb.DB_TYPE_LONG_RAW }])
+    await conn.execute("INSERT INTO lt VALUES (2, 'short', NULL)")
+    const r = await conn.execute("SELECT id, l, lr FROM lt ORDER BY id")
+    expect(r.metaData.map((m: any) => m.dbTypeName)).toEqual(["NUMBER", "LONG", "LONG RAW"])
+    expect(r.rows[0]).toEqual([1, text, Buffer.alloc(50_000, 3)])
+    expect(r.rows[1]).toEqual([2, "short", null])
+    await conn.rollback()
+  })
+
+  it("orders long and national-character binds the way the client writes them", async () => {
+    await conn.execute("CREATE TABLE mix (nv NVARCHAR2(2000), big CLOB, n NUMBER, raw_long LONG RAW)")
+    const nv = "ü".repeat(20_000)
+    const big = "b".repeat(40_000)
+    await conn.execute("INSERT INTO mix VALUES (:1, :2, :3, :4)", [
+      { val: nv, type: oracledb.DB_TYPE_NVARCHAR },
+      big,
+      5,
+      { val: Buffer.alloc(10, 1), type: oracledb.DB_TYPE_LONG_RAW }
+    ])
+    const r = await conn.execute("SELECT nv, big, n, raw_long FROM mix", [], { fetchInfo: { BIG: { type: oracledb.STRING } } })
+    expect(r.rows).toEqual([[nv, big, 5, Buffer.alloc(10, 1)]])
+    await conn.rollback()
+  })
+
+  it("has no SQL BOOLEAN or JSON column types in the 19c layout", async () => {
+    const s = await withServer({ version: "19c" })
+    try {
+      const c = await s.connect()
+      await expect(c.execute("CREATE TABLE bt (b BOOLEAN)")).rejects.toThrow(/ORA-00902/)
+      expect((await c.execute("SELECT 1 = 1 FROM DUAL")).metaData[0].dbTypeName).toBe("NUMBER")
+      await c.close()
+    } finally {
+      await s.server.close()
+    }
+  })
+
   it("reports ROWID values", async () => {
     const r = await conn.execute("SELECT ROWID, id FROM t_all")
     expect(r.metaData[0].dbTypeName).toBe("ROWID")

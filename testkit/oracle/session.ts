@@ -937,11 +937,22 @@ export class ProtocolSession {
     return { dty, csfrm, maxSize }
   }
 
-  /** Wire order of the bind values in a row: values longer than 32767 bytes come last for SQL (not PL/SQL). */
+  /**
+   * Wire order of the bind values in a row: for SQL (not PL/SQL) the client writes binds whose variable size exceeds
+   * 32767 last (withData.js writeBindParamsRow). The metadata size is `variable.maxSize || type factor`, scaled by the
+   * factor for national character types, so the variable size is recovered from it here.
+   */
   private bindOrder(specs: ReadonlyArray<BindSpec>, plsql: boolean, skip?: ReadonlyArray<boolean>): Array<number> {
+    const variableSize = (b: BindSpec): number => {
+      if (b.dty === Dty.JSON || b.dty === 127) return 0
+      if (b.maxSize === 0x7fffffff && (b.dty === Dty.LONG || b.dty === Dty.LONG_RAW)) return 0
+      if (b.csfrm === 2) return Math.floor(b.maxSize / (b.dty === Dty.CLOB ? 112 : 4))
+      return b.maxSize
+    }
+    const long = specs.map((b) => !plsql && variableSize(b) > 32767)
     const order: Array<number> = []
-    for (let i = 0; i < specs.length; i++) if (skip?.[i] !== true && (plsql || specs[i]!.maxSize <= 32767)) order.push(i)
-    if (!plsql) for (let i = 0; i < specs.length; i++) if (skip?.[i] !== true && specs[i]!.maxSize > 32767) order.push(i)
+    for (let i = 0; i < specs.length; i++) if (skip?.[i] !== true && !long[i]) order.push(i)
+    for (let i = 0; i < specs.length; i++) if (skip?.[i] !== true && long[i]) order.push(i)
     return order
   }
 

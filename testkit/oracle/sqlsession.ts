@@ -791,7 +791,8 @@ export class SqlSession {
         .map((x) => x.text)
         .join(" ")
       const type = parseOracleType(typeText)
-      if (type === undefined) throw new OraError(902, "invalid datatype")
+      // SQL BOOLEAN and JSON columns exist from 23ai / 21c on
+      if (type === undefined || (this.db.settings.version === "19c" && (type.kind === "boolean" || type.kind === "json"))) throw new OraError(902, "invalid datatype")
       let nullable = true
       let defaultText: string | null = null
       let duckDefault = ""
