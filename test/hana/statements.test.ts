@@ -76,6 +76,13 @@ describe("prepared statements and parameters", () => {
       expect(rows.getChild("I")!.toArray()).toEqual(new Int32Array([2]))
       const error = yield* Effect.flip(conn.commit)
       expect(error.status).toBe("INVALID_STATE")
+      yield* conn.setOption("adbc.connection.transaction.isolation_level", "adbc.connection.transaction.isolation.serializable")
+      const linearizable = yield* Effect.flip(
+        conn.setOption("adbc.connection.transaction.isolation_level", "adbc.connection.transaction.isolation.linearizable")
+      )
+      expect(linearizable.status).toBe("NOT_IMPLEMENTED")
+      const readOnly = yield* Effect.flip(conn.setOption("adbc.connection.readonly", "true"))
+      expect(readOnly.status).toBe("NOT_IMPLEMENTED")
     })))
 
   it.effect("errors carry HANA codes and SQLSTATE mapped to ADBC statuses", () =>
