@@ -79,6 +79,8 @@ const UNIT_TO_NANOS_NUMBER = [1e9, 1e6, 1e3, 1] as const
 export const columnCells = (data: Arrow.Data): ColumnCells => {
   const valid = validity(data)
   const type = data.type as Arrow.DataType
+  // apache-arrow slices value and offset buffers with the Data (data.js `_sliceBuffers`); only the validity bitmap
+  // and bit-packed booleans are addressed through `data.offset`.
   const off = data.offset
   switch (type.typeId) {
     case Arrow.Type.Int: {
@@ -91,16 +93,16 @@ export const columnCells = (data: Arrow.Data): ColumnCells => {
           kind: "bigint",
           get: (i) => {
             if (!valid(i)) return null
-            const k = (i + off) * 2
+            const k = i * 2
             const hi = words[k + 1]!
             // Safe integers: high word within ±2^21 (signed) or below 2^21 (unsigned).
             if (hi >= -2097152 && hi < 2097152 && (signed || hi >= 0)) return hi * TWO_32 + (words[k]! >>> 0)
-            return values[i + off]!
+            return values[i]!
           }
         }
       }
       const values = data.values as Int32Array
-      return { kind: "number", get: (i) => (valid(i) ? values[i + off]! : null) }
+      return { kind: "number", get: (i) => (valid(i) ? values[i]! : null) }
     }
     case Arrow.Type.Float: {
       const t = type as Arrow.Float
@@ -109,7 +111,7 @@ export const columnCells = (data: Arrow.Data): ColumnCells => {
         return { kind: "number", get: (i) => (valid(i) ? Number(vector.get(i)) : null) }
       }
       const values = data.values as Float64Array
-      return { kind: "number", get: (i) => (valid(i) ? values[i + off]! : null) }
+      return { kind: "number", get: (i) => (valid(i) ? values[i]! : null) }
     }
     case Arrow.Type.Decimal: {
       const t = type as Arrow.Decimal
@@ -119,7 +121,7 @@ export const columnCells = (data: Arrow.Data): ColumnCells => {
         kind: "decimal",
         get: (i) => {
           if (!valid(i)) return null
-          const k = (i + off) * words
+          const k = i * words
           const hi = values[k + 1]! | 0
           // Fast path: the upper words only extend the sign of a value below 2^53 in magnitude.
           let small = hi >= -2097152 && hi < 2097152
@@ -151,9 +153,8 @@ export const columnCells = (data: Arrow.Data): ColumnCells => {
         kind: "string",
         get: (i) => {
           if (!valid(i)) return null
-          const k = i + off
-          const start = large ? Number(offsets[k]) : (offsets[k] as number)
-          const end = large ? Number(offsets[k + 1]) : (offsets[k + 1] as number)
+          const start = large ? Number(offsets[i]) : (offsets[i] as number)
+          const end = large ? Number(offsets[i + 1]) : (offsets[i + 1] as number)
           return buffer.toString("utf8", start, end)
         }
       }
@@ -167,9 +168,8 @@ export const columnCells = (data: Arrow.Data): ColumnCells => {
         kind: "binary",
         get: (i) => {
           if (!valid(i)) return null
-          const k = i + off
-          const start = large ? Number(offsets[k]) : (offsets[k] as number)
-          const end = large ? Number(offsets[k + 1]) : (offsets[k + 1] as number)
+          const start = large ? Number(offsets[i]) : (offsets[i] as number)
+          const end = large ? Number(offsets[i + 1]) : (offsets[i + 1] as number)
           return bytes.subarray(start, end)
         }
       }
@@ -179,7 +179,7 @@ export const columnCells = (data: Arrow.Data): ColumnCells => {
       const bytes = data.values as Uint8Array
       return {
         kind: "binary",
-        get: (i) => (valid(i) ? bytes.subarray((i + off) * width, (i + off + 1) * width) : null)
+        get: (i) => (valid(i) ? bytes.subarray(i * width, (i + 1) * width) : null)
       }
     }
     case Arrow.Type.Utf8View: {
@@ -194,20 +194,20 @@ export const columnCells = (data: Arrow.Data): ColumnCells => {
       const t = type as Arrow.Date_
       if (t.unit === Arrow.DateUnit.DAY) {
         const values = data.values as Int32Array
-        return { kind: "date", get: (i) => (valid(i) ? values[i + off]! : null) }
+        return { kind: "date", get: (i) => (valid(i) ? values[i]! : null) }
       }
       const values = data.values as unknown as BigInt64Array
-      return { kind: "date", get: (i) => (valid(i) ? Math.floor(Number(values[i + off]!) / 86_400_000) : null) }
+      return { kind: "date", get: (i) => (valid(i) ? Math.floor(Number(values[i]!) / 86_400_000) : null) }
     }
     case Arrow.Type.Time: {
       const t = type as Arrow.Time
       const factor = UNIT_TO_NANOS_NUMBER[t.unit]
       if (t.bitWidth === 32) {
         const values = data.values as Int32Array
-        return { kind: "time", get: (i) => (valid(i) ? values[i + off]! * factor : null) }
+        return { kind: "time", get: (i) => (valid(i) ? values[i]! * factor : null) }
       }
       const values = data.values as unknown as BigInt64Array
-      return { kind: "time", get: (i) => (valid(i) ? Number(values[i + off]!) * factor : null) }
+      return { kind: "time", get: (i) => (valid(i) ? Number(values[i]!) * factor : null) }
     }
     case Arrow.Type.Timestamp: {
       const t = type as Arrow.Timestamp
@@ -217,13 +217,13 @@ export const columnCells = (data: Arrow.Data): ColumnCells => {
       return {
         kind: "timestamp",
         timezone: t.timezone ?? null,
-        get: (i) => (valid(i) ? values[i + off]! * factor : null),
+        get: (i) => (valid(i) ? values[i]! * factor : null),
         getRaw: (i) => {
           if (!valid(i)) return null
-          const k = (i + off) * 2
+          const k = i * 2
           const hi = words[k + 1]!
           if (hi >= -2097152 && hi < 2097152) return hi * TWO_32 + (words[k]! >>> 0)
-          return values[i + off]!
+          return values[i]!
         },
         ticksPerSecond: 1e9 / UNIT_TO_NANOS_NUMBER[t.unit]
       }

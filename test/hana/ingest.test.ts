@@ -65,6 +65,16 @@ describe("bulk ingest", () => {
       yield* conn.execute(`DROP TABLE ${quoted}`)
     })))
 
+  it.effect("sliced batches bind the rows of the slice", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("SLICE")
+      expect(yield* conn.ingest(fromTable(numbers(20).slice(5, 12)), { targetTable: t })).toBe(7)
+      const table = yield* rowsOf(`SELECT "id", "name" FROM "${t}" ORDER BY "id"`)
+      expect([...table.getChild("id")!.toArray()]).toEqual([5, 6, 7, 8, 9, 10, 11])
+      expect(table.getChild("name")!.toArray()).toEqual(["row 5", "row 6", null, "row 8", "row 9", "row 10", "row 11"])
+    })))
+
   it.effect("temporary ingest creates a local temporary #table, ignoring the target schema", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
