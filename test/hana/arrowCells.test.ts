@@ -52,7 +52,7 @@ describe("shared Arrow cell reader", () => {
       data: new BigInt64Array(rows).map((_, i) => BigInt(i) * 1_000_001n)
     }))
     const table = new Arrow.Table({ dec, days, ts }).slice(4, 8)
-    const read = (name: string) => {
+    const read = (name: "dec" | "days" | "ts") => {
       const data = table.getChild(name)!.data[0]!
       const cells = columnCells(data)
       return Array.from({ length: data.length }, (_, i) => cells.get(i))
