@@ -64,6 +64,8 @@ describe("Oracle test server: accepted SQL subset", () => {
     expect(await q("SELECT TO_NUMBER('12.5'), ROUND(12.345, 2), MOD(7, 3), COALESCE(NULL, 2), INSTR('hello', 'l'), LENGTH('hello') FROM DUAL")).toEqual([
       [12.5, 12.35, 1, 2, 3, 5]
     ])
+    expect(await q("SELECT INSTR('abcabc', 'b', 3), REPLACE('aXb', 'X', ''), REPLACE('aXb', 'X'), LPAD('7', 3, '0') FROM DUAL")).toEqual([[5, "ab", "ab", "007"]])
+    expect(await q("SELECT id FROM emp WHERE id = 100 FOR UPDATE NOWAIT")).toEqual([[100]])
   })
 
   it("follows Oracle operator semantics for ||, division and date arithmetic", async () => {

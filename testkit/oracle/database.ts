@@ -99,6 +99,7 @@ export class OracleDatabase {
       `ora_user() AS CAST(getvariable('ora_user') AS VARCHAR)`,
       // Oracle operator semantics the translator maps onto (see translate.ts expression())
       `ora_cat(a, b) AS nullif(concat(a, b), '')`,
+      `ora_instr(s, sub, pos) AS CASE WHEN instr(substr(s, pos), sub) = 0 THEN 0 ELSE instr(substr(s, pos), sub) + pos - 1 END`,
       `ora_div(a, b) AS CASE WHEN b = 0 THEN error('ORA-01476: divisor is equal to zero') ELSE a / b END`,
       `ora_date_add(d, n) AS CAST(CAST(d AS TIMESTAMP) + to_microseconds(CAST(round(n * 86400000000) AS BIGINT)) AS TIMESTAMP_S)`,
       `ora_date_diff(a, b) AS (epoch_us(CAST(a AS TIMESTAMP)) - epoch_us(CAST(b AS TIMESTAMP))) / 86400000000.0`,

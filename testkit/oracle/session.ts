@@ -165,7 +165,6 @@ export class ProtocolSession {
   private fieldVersion: number
   private endOfRequest = false
   private phase: "connect" | "connect-data" | "ttc" | "closed" = "connect"
-  private pendingConnect: { cdLen: number } | undefined
   private parts: Array<Buffer> = []
   private queue: Promise<void> = Promise.resolve()
   private processing = false
@@ -438,11 +437,9 @@ export class ProtocolSession {
     this.sdu = Math.max(512, Math.min(sdu, 2_097_152))
     const cdLen = p.readUInt16BE(24)
     const cdOff = p.readUInt16BE(26)
+    // connect data longer than 230 bytes follows in its own DATA packet
     if (p.length >= cdOff + cdLen && cdLen > 0) this.finishConnect(p.subarray(cdOff, cdOff + cdLen).toString("ascii"))
-    else {
-      this.pendingConnect = { cdLen }
-      this.phase = "connect-data"
-    }
+    else this.phase = "connect-data"
   }
 
   private finishConnect(cd: string): void {
@@ -1329,7 +1326,7 @@ export class ProtocolSession {
           if (spec.dty === Dty.CURSOR && v !== null && typeof v === "object" && "kind" in v) {
             this.writeRefCursor(w, v as QueryResult)
           } else {
-            writeOutValue(w, spec, v === null || (typeof v === "object" && "kind" in (v as object)) ? null : normaliseOut(v))
+            writeOutValue(w, spec, v === null || (typeof v === "object" && "kind" in (v as object)) ? null : v)
           }
           w.u8(0) // SB4 actual length
         })
@@ -1588,5 +1585,3 @@ const normaliseTz = (tz: string): string => {
   if (m === null) return tz
   return `${m[1]}${m[2]!.padStart(2, "0")}:${m[3]!.padStart(2, "0")}`
 }
-
-const normaliseOut = (v: unknown): unknown => v

@@ -5,7 +5,7 @@
  * report declared column types.
  */
 import { ora, OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, splitTopLevel, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { parseOracleType } from "./types.ts"
 
@@ -483,6 +483,13 @@ export class Translator {
         return [`regexp_matches(${arg(0)}, ${arg(1)})`, close + 1]
       case "SYS_CONTEXT":
         return [`sys_context(${arg(0)}, ${arg(1)})`, close + 1]
+      case "REPLACE":
+        // Oracle: a NULL (or '') replacement removes the search string
+        return [`replace(${arg(0)}, ${arg(1)}, coalesce(${parts.length > 2 ? arg(2) : "NULL"}, ''))`, close + 1]
+      case "INSTR":
+        if (parts.length === 3) return [`ora_instr(${arg(0)}, ${arg(1)}, ${arg(2)})`, close + 1]
+        if (parts.length > 3) throw ora.unimplemented("INSTR with an occurrence argument")
+        break
       case "TRUNC":
       case "ROUND": {
         // TRUNC/ROUND of a date (recognisable operand or a datetime format model) -> date_trunc
@@ -651,12 +658,23 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
       k--
     } else if (depth === 0 && isKw(toks[k], "WHERE", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT")) break
   }
+  // FOR UPDATE [OF ...] [NOWAIT | WAIT n | SKIP LOCKED]: accepted without row locks (DuckDB has none)
+  let end = toks.length
+  depth = 0
+  for (let j = fromAt; j < toks.length; j++) {
+    if (isOp(toks[j], "(")) depth++
+    else if (isOp(toks[j], ")")) depth--
+    else if (depth === 0 && isKw(toks[j], "FOR") && isKw(toks[j + 1], "UPDATE")) {
+      end = j
+      break
+    }
+  }
   // ROWNUM limit at top level: WHERE [..AND] ROWNUM <(=) n [AND ..]
   let limit: string | undefined
   const rest: Array<[number, number]> = []
   let whereAt = -1
   depth = 0
-  for (let j = fromAt; j < toks.length; j++) {
+  for (let j = fromAt; j < end; j++) {
     if (isOp(toks[j], "(")) depth++
     else if (isOp(toks[j], ")")) depth--
     else if (depth === 0 && isKw(toks[j], "WHERE")) whereAt = j
@@ -664,7 +682,7 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
   let body: string | undefined
   if (whereAt >= 0) {
     depth = 0
-    for (let j = whereAt + 1; j < toks.length; j++) {
+    for (let j = whereAt + 1; j < end; j++) {
       if (isOp(toks[j], "(")) depth++
       else if (isOp(toks[j], ")")) depth--
       else if (depth === 0 && isKw(toks[j], "ROWNUM")) {
@@ -688,17 +706,17 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
     if (rest.length > 0) {
       const [a, b] = rest[0]!
       let left = tr.range(fromAt, a)
-      const right = tr.range(b, toks.length)
-      if (a === whereAt + 1 && (b >= toks.length || !isKw(toks[b - 1], "AND"))) {
+      const right = tr.range(b, end)
+      if (a === whereAt + 1 && (b >= end || !isKw(toks[b - 1], "AND"))) {
         // the predicate was the whole WHERE clause
-        const whereOnly = b >= toks.length || isKw(toks[b], "GROUP", "ORDER", "UNION")
+        const whereOnly = b >= end || isKw(toks[b], "GROUP", "ORDER", "UNION")
         if (whereOnly) left = tr.range(fromAt, whereAt)
       }
       body = `${left} ${right}`
     }
   }
   const head = tr.range(0, listStart)
-  body ??= tr.range(fromAt, toks.length)
+  body ??= tr.range(fromAt, end)
   let sql = `${head} ${pieces.join(", ")} ${body}`
   if (limit !== undefined) sql = `${sql} LIMIT ${limit}`
   return { sql, shape: { items, from } }
