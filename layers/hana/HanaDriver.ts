@@ -68,7 +68,8 @@ const makeCursor = (
   columns: ReadonlyArray<MappedColumn>,
   fetchSize: number,
   more: NextOutcome,
-  onClose: Effect.Effect<void>
+  onClose: Effect.Effect<void>,
+  track: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>
 ): DriverCursor => {
   const schema = new Arrow.Schema(columns.map((c) => c.field))
   const hasLobs = columns.some((c) => c.kind === "blob" || c.kind === "clob")
@@ -111,7 +112,7 @@ const makeCursor = (
           serverClosed = false
           continue
         }
-        raw = yield* Hdb.fetchNext(client, current.id, fetchSize)
+        raw = yield* track(Hdb.fetchNext(client, current.id, fetchSize))
       }
       if (raw.attributes & 1) lastSeen = true
       if (raw.attributes & 16) serverClosed = true
@@ -163,7 +164,15 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       Effect.tapError(() => Hdb.closeResultSet(client, outcome.id).pipe(Effect.andThen(onClose))),
       Effect.map((columns) => ({
         _tag: "Rows" as const,
-        cursor: makeCursor(client, outcome, columns, options.getOr(FetchSize, DEFAULT_FETCH_SIZE), more, onClose)
+        cursor: makeCursor(
+          client,
+          outcome,
+          columns,
+          options.getOr(FetchSize, DEFAULT_FETCH_SIZE),
+          tracked(more),
+          onClose,
+          tracked
+        )
       }))
     )
 
