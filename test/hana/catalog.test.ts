@@ -74,6 +74,14 @@ describe("catalog", () => {
       )
       expect(filtered[0]!.catalog_db_schemas![0]!.db_schema_tables![0]!.table_columns!.map((c) => [c["column_name"], c["ordinal_position"]]))
         .toEqual([["Note", 2]])
+      yield* conn.execute(
+        `CREATE TABLE "${schema}"."LINES" ("ORDER_ID" INTEGER, "N" INTEGER, FOREIGN KEY ("ORDER_ID") REFERENCES "${schema}"."ORDERS" ("ID"))`
+      )
+      const lines = objects(yield* conn.getObjects({ depth: ObjectDepth.ALL, dbSchema: schema, tableName: "LINES" }))
+      const fk = lines[0]!.catalog_db_schemas![0]!.db_schema_tables![0]!.table_constraints!
+      expect(fk.map((c) => [c["constraint_type"], c["constraint_column_names"], c["constraint_column_usage"]])).toEqual([
+        ["FOREIGN KEY", ["ORDER_ID"], [{ fk_catalog: "db", fk_db_schema: schema, fk_table: "ORDERS", fk_column_name: "ID" }]]
+      ])
       const otherCatalog = objects(yield* conn.getObjects({ depth: ObjectDepth.ALL, catalog: "other" }))
       expect(otherCatalog).toEqual([])
     })))
