@@ -290,8 +290,10 @@ const unsupportedIngest = (field: Arrow.Field): AdbcError =>
  * saying to pre-create the table and append.
  *
  * Note: the seed names `DATETIME` for timestamps without a time zone and `DOUBLE PRECISION` for double; HANA's own
- * type names are TIMESTAMP and DOUBLE (SAP HANA SQL Reference, "Datetime Data Types" / "Numeric Data Types"), which
- * are what the DDL uses. Both kinds of timestamps are stored as UTC wall-clock values.
+ * type names are TIMESTAMP and DOUBLE (its datetime types are DATE, TIME, SECONDDATE and TIMESTAMP; there is no
+ * DATETIME: https://learning.sap.com/courses/sap-hana-sql-script-basics-and-advanced-for-sap-hana/creating-and-modifying-tables,
+ * https://4js.com/online_documentation/fjs-fgl-3.10.00-manual-html/fgl-topics/c_fgl_odiaghdb_005.html), which are
+ * what the DDL uses. Both kinds of timestamps are stored as UTC wall-clock values.
  *
  * @category mapping
  * @since 0.1.0
