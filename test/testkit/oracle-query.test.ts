@@ -149,6 +149,7 @@ describe("Oracle test server: execute and fetch", () => {
       await cb.execute("INSERT INTO bt VALUES (7)")
       await cb.commit()
       await ca.execute("ALTER SESSION SET CURRENT_SCHEMA = b")
+      expect(ca.currentSchema).toBe("B")
       expect((await ca.execute("SELECT x, SYS_CONTEXT('USERENV','CURRENT_SCHEMA'), USER FROM bt")).rows).toEqual([[7, "B", "A"]])
       await ca.execute("ALTER SESSION SET TIME_ZONE = '+05:30'")
       expect((await ca.execute("SELECT SESSIONTIMEZONE FROM DUAL")).rows).toEqual([["+05:30"]])

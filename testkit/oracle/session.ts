@@ -1187,6 +1187,19 @@ export class ProtocolSession {
           this.writePlsql(w, cur, result)
           return
         default:
+          if (/^\s*ALTER\s+SESSION\s+SET\s+CURRENT_SCHEMA\b/i.test(cur.sql)) {
+            // tell the client its new current schema (keyword 168, read by messages/withData.js processReturnParameter)
+            const schema = Buffer.from(sql.schema, "utf8")
+            w.u8(MSG_PARAMETER)
+            w.ub(0)
+            w.ub(0)
+            w.ub(1)
+            w.ub(schema.length)
+            w.bytesWithLength(schema)
+            w.ub(0)
+            w.ub(168)
+            w.ub(0)
+          }
           this.writeEndOfCall(w, cur.id, 0)
       }
     } catch (e) {
