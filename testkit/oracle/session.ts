@@ -427,6 +427,11 @@ export class ProtocolSession {
       }
       this.processing = false
       await this.send(reply)
+    }).catch((e: unknown) => {
+      // a failure outside request handling (socket gone, ...) ends this session only
+      if (process.env.ORACLE_TESTKIT_DEBUG !== undefined) console.error("oracle testkit:", e)
+      this.processing = false
+      this.close()
     })
   }
 
