@@ -161,12 +161,15 @@ export const catalogRows = (
           [...schemaCond.values, ...tableCond.values]
         )
         for (const r of rows) tables.push({ catalog: CATALOG, schema: str(r[0]), name: str(r[1]), type: "TABLE" })
+        // Local temporary tables are the `#` ones of this connection (the filter real HANA code uses:
+        // `M_TEMPORARY_TABLES WHERE ... CONNECTION_ID = CURRENT_CONNECTION`); global temporary tables have no `#`.
         const temps = yield* queryAll(
           client,
-          `SELECT SCHEMA_NAME, TABLE_NAME FROM SYS.M_TEMPORARY_TABLES WHERE CONNECTION_ID = CURRENT_CONNECTION AND TEMPORARY_TABLE_TYPE = 'LOCAL'${schemaCond.sql}${tableCond.sql}`,
+          `SELECT SCHEMA_NAME, TABLE_NAME FROM SYS.M_TEMPORARY_TABLES WHERE CONNECTION_ID = CURRENT_CONNECTION${schemaCond.sql}${tableCond.sql}`,
           [...schemaCond.values, ...tableCond.values]
         )
         for (const r of temps) {
+          if (!str(r[1]).startsWith("#")) continue
           tables.push({ catalog: CATALOG, schema: str(r[0]), name: str(r[1]), type: "TABLE" })
           temporary.add(`${str(r[0])}\u0000${str(r[1])}`)
         }
