@@ -3,12 +3,13 @@ import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
-let server: OracleTestServerHandle
-let conn: Conn
 
-describe("Oracle test server: PL/SQL, implicit results and LOBs", () => {
+for (const version of ["23ai", "19c"] as const)
+describe(`Oracle test server: PL/SQL, implicit results and LOBs (${version} layout)`, () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
+    const s = await withServer({ version })
     server = s.server
     conn = await s.connect()
     await conn.execute("CREATE TABLE items (id NUMBER(10) PRIMARY KEY, name VARCHAR2(30), price NUMBER(8,2))")

@@ -3,14 +3,14 @@ import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
-let server: OracleTestServerHandle
-let conn: Conn
 
-const q = async (sql: string, binds: unknown = []) => (await conn.execute(sql, binds)).rows
-
-describe("Oracle test server: accepted SQL subset", () => {
+for (const version of ["23ai", "19c"] as const)
+describe(`Oracle test server: accepted SQL subset (${version} layout)`, () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  const q = async (sql: string, binds: unknown = []) => (await conn.execute(sql, binds)).rows
   beforeAll(async () => {
-    const s = await withServer()
+    const s = await withServer({ version })
     server = s.server
     conn = await s.connect()
     await conn.execute("CREATE TABLE dept (id NUMBER GENERATED ALWAYS AS IDENTITY, dname VARCHAR2(20), created DATE DEFAULT SYSDATE)")

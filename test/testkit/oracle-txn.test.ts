@@ -3,13 +3,13 @@ import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
-let server: OracleTestServerHandle
-let a: Conn
-let b: Conn
-
-describe("Oracle test server: transactions and executeMany", () => {
+for (const version of ["23ai", "19c"] as const)
+describe(`Oracle test server: transactions and executeMany (${version} layout)`, () => {
+  let server: OracleTestServerHandle
+  let a: Conn
+  let b: Conn
   beforeAll(async () => {
-    const s = await withServer()
+    const s = await withServer({ version })
     server = s.server
     a = await s.connect()
     b = await s.connect()
