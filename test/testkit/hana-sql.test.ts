@@ -37,6 +37,15 @@ describe("HANA test server: the accepted SQL subset (testkit/hana/README.md)", (
     expect(await exec(c, "SELECT id FROM s1 WHERE id = 1 FOR UPDATE")).toEqual([{ ID: 1 }])
   })
 
+  it("returns integer aggregates (DuckDB HUGEINT) exactly, negative and beyond 2^53 included", async () => {
+    await exec(c, "CREATE TABLE agg (x INTEGER)")
+    await exec(c, "INSERT INTO agg VALUES (5)")
+    await exec(c, "INSERT INTO agg VALUES (-7)")
+    expect(await exec(c, "SELECT SUM(x) AS S FROM agg")).toEqual([{ S: "-2" }])
+    expect(await exec(c, "SELECT SUM(CAST(x AS BIGINT) * 10000000000000) AS S FROM agg")).toEqual([{ S: "-20000000000000" }])
+    expect(await exec(c, "SELECT SUM(CAST(x AS BIGINT) * 1000000000000000000) AS S FROM agg")).toEqual([{ S: "-2000000000000000000" }])
+  })
+
   it("maps HANA functions, casts, literals and special values", async () => {
     expect(
       await exec(c, `SELECT CAST(1.5 AS NVARCHAR(10)) AS A, TO_VARCHAR(42) AS T, ADD_DAYS(TO_DATE('2024-01-31'), 1) AS N,

@@ -121,6 +121,10 @@ const layoutOf = (type: DuckDBType): ColumnLayout => {
       return "timestamp_ms"
     case DuckDBTypeId.TIMESTAMP_NS:
       return "timestamp_ns"
+    // SUM/COUNT over integers yield HUGEINT, stored like a decimal128 (lower uint64, then upper int64, little-endian).
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.UHUGEINT:
+      return "decimal128"
     case DuckDBTypeId.DECIMAL: {
       const width = (type as DuckDBDecimalType).width
       return width <= 4 ? "decimal16" : width <= 9 ? "decimal32" : width <= 18 ? "decimal64" : "decimal128"
@@ -142,7 +146,7 @@ export const columnInfo = (name: string, type: DuckDBType): ColumnInfo => {
     typeId: type.typeId,
     type,
     layout: layoutOf(type),
-    precision: decimal?.width ?? 0,
+    precision: decimal?.width ?? (type.typeId === DuckDBTypeId.HUGEINT || type.typeId === DuckDBTypeId.UHUGEINT ? 38 : 0),
     scale: decimal?.scale ?? 0
   }
 }
