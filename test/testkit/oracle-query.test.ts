@@ -251,6 +251,18 @@ describe("Oracle test server: execute and fetch", () => {
     }
   })
 
+  it("describes statements without executing them (getStatementInfo)", async () => {
+    const info = await conn.getStatementInfo("SELECT id, v FROM t_all WHERE id = :id")
+    expect(info.metaData.map((m: any) => [m.name, m.dbTypeName])).toEqual([
+      ["ID", "NUMBER"],
+      ["V", "VARCHAR2"]
+    ])
+    expect(info.bindNames).toEqual(["ID"])
+    const dml = await conn.getStatementInfo("DELETE FROM t_all WHERE id = :id")
+    expect(dml.metaData).toBeUndefined()
+    expect((await conn.execute("SELECT COUNT(*) FROM t_all")).rows).toEqual([[1]])
+  })
+
   it("reports ROWID values", async () => {
     const r = await conn.execute("SELECT ROWID, id FROM t_all")
     expect(r.metaData[0].dbTypeName).toBe("ROWID")

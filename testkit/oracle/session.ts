@@ -69,6 +69,7 @@ const OPT_EXECUTE = 0x20
 const OPT_FETCH = 0x40
 const OPT_COMMIT = 0x100
 const OPT_BATCH_ERRORS = 0x80000
+const OPT_DESCRIBE = 0x20000
 const EXEC_DML_ROWCOUNTS = 0x4000
 
 const LOB_GET_LENGTH = 0x0001
@@ -1078,6 +1079,21 @@ export class ProtocolSession {
     const returnBinds = returnBindFlags(cur.sql, cur.specs.length)
     const resolved = typeof preRows === "function" ? preRows() : undefined
     const rows = resolved?.rows ?? (preRows as Array<Array<DuckDBValue>> | undefined) ?? (specs.length > 0 ? this.readRows(r, cur.specs, plsql, Number.MAX_SAFE_INTEGER, returnBinds) : [])
+    if ((options & OPT_DESCRIBE) !== 0 && (options & OPT_EXECUTE) === 0) {
+      // parse only (connection.getStatementInfo): describe queries without fetching
+      if (cls === "query") {
+        try {
+          const res = await sql.query(cur.sql, new Array(1000).fill(null))
+          res.cursor.close()
+          this.writeDescribe(w, res.columns)
+        } catch (e) {
+          this.writeError(w, toOra(e), cursorId, 0)
+          return
+        }
+      }
+      this.writeEndOfCall(w, cursorId, 0)
+      return
+    }
     if ((options & OPT_EXECUTE) === 0) {
       // fetch only (implicit result cursors are fetched this way)
       if ((options & OPT_FETCH) !== 0 && cur.result !== undefined) await this.writeRows(reply, cur, numIters)
@@ -1093,7 +1109,6 @@ export class ProtocolSession {
       batchErrors: (options & OPT_BATCH_ERRORS) !== 0,
       parse: (options & OPT_PARSE) !== 0 || (options & OPT_BIND) !== 0
     })
-    void sql
   }
 
   private async reexecute(fn: number, r: ReadBuffer, reply: Reply, preRows?: PreRows): Promise<void> {
