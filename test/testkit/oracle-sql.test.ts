@@ -102,6 +102,20 @@ describe(`Oracle test server: accepted SQL subset (${version} layout)`, () => {
     await conn.rollback()
   })
 
+  it("accepts IS JSON check constraints and high-precision temporal types", async () => {
+    await conn.execute(
+      "CREATE TABLE docs_j (id NUMBER(19, 0), doc NVARCHAR2(2000) CONSTRAINT doc_json CHECK (doc IS JSON), raw_doc BLOB CHECK (raw_doc IS JSON), ts TIMESTAMP(9), iv INTERVAL DAY(9) TO SECOND(9), ym INTERVAL YEAR(9) TO MONTH)"
+    )
+    await conn.execute("INSERT INTO docs_j (id, doc) VALUES (1, '{\"a\": 1}')")
+    const r = await conn.execute("SELECT id, doc, ts, iv, ym FROM docs_j")
+    expect(r.metaData.map((m: any) => m.dbTypeName)).toEqual(["NUMBER", "NVARCHAR2", "TIMESTAMP", "INTERVAL DAY TO SECOND", "INTERVAL YEAR TO MONTH"])
+    expect(r.metaData[2].precision).toBe(9)
+    expect(r.rows).toEqual([[1, '{"a": 1}', null, null, null]])
+    const c = await conn.execute("SELECT search_condition FROM user_constraints WHERE constraint_name = 'DOC_JSON'")
+    expect(c.rows).toEqual([["doc IS JSON"]])
+    await conn.execute("DROP TABLE docs_j")
+  })
+
   it("creates tables from queries, views, alters and drops tables", async () => {
     await conn.execute("CREATE TABLE emp2 AS SELECT id, sal FROM emp")
     expect((await conn.execute("SELECT * FROM emp2 ORDER BY id")).metaData.map((m: any) => [m.name, m.dbTypeName])).toEqual([

@@ -768,7 +768,8 @@ export class SqlSession {
           const close = matchParen(el, open)
           const cond = el.slice(open + 1, close).map((x) => x.text).join(" ")
           constraints.push({ name: consName(cname), type: "C", columns: [], searchCondition: cond, refOwner: null, refConstraint: null, generated: cname === undefined })
-          duckDefs.push(`CHECK (${text(idx(el[open + 1]!), idx(el[close]!))})`)
+          // `IS JSON` conditions are recorded but not enforced (DuckDB has no such predicate)
+          if (!isJsonCheck(el.slice(open + 1, close))) duckDefs.push(`CHECK (${text(idx(el[open + 1]!), idx(el[close]!))})`)
         }
         continue
       }
@@ -854,7 +855,7 @@ export class SqlSession {
         if (isKw(x, "CHECK") && isOp(el[j + 1], "(")) {
           const close = matchParen(el, j + 1)
           constraints.push({ name: consName(ccName), type: "C", columns: [name], searchCondition: el.slice(j + 2, close).map((y) => y.text).join(" "), refOwner: null, refConstraint: null, generated: ccName === undefined })
-          extra.push(`CHECK (${text(idx(el[j + 2]!), idx(el[close]!))})`)
+          if (!isJsonCheck(el.slice(j + 2, close))) extra.push(`CHECK (${text(idx(el[j + 2]!), idx(el[close]!))})`)
           j = close + 1
           continue
         }
@@ -1119,6 +1120,9 @@ const unqualifySetTargets = (all: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
   }
   return all.filter((t) => !drop.has(t))
 }
+
+/** `col IS [NOT] JSON [...]` check conditions. */
+const isJsonCheck = (toks: ReadonlyArray<Tok>): boolean => toks.some((t, k) => isKw(t, "IS") && (isKw(toks[k + 1], "JSON") || (isKw(toks[k + 1], "NOT") && isKw(toks[k + 2], "JSON"))))
 
 const markNotNull = (columns: Array<ColumnMeta>, name: string) => {
   const i = columns.findIndex((c) => c.name === name)
