@@ -10,12 +10,12 @@
  * (about 0.3 ms per row), which dominates both sides at any size.
  */
 import * as Arrow from "apache-arrow"
-import { createRequire } from "node:module"
 import { Effect, Layer } from "effect"
 import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { fromTable } from "../src/Ingest.ts"
 import { startHanaTestServer } from "../testkit/hana/index.ts"
+import { createHdbClient, promise } from "./hana-data.ts"
 
 const ROWS = Number(process.env["HANA_INGEST_ROWS"] ?? 1_000_000)
 const RUNS = Number(process.env["HANA_INGEST_RUNS"] ?? 3)
@@ -33,10 +33,7 @@ interface Client {
   commit(cb: (err: Error | null) => void): void
   close(): void
 }
-const hdb = createRequire(import.meta.url)("hdb") as { createClient(options: Record<string, unknown>): Client }
 
-const promise = <A>(f: (cb: (err: Error | null, result?: unknown) => void) => void): Promise<A> =>
-  new Promise((resolve, reject) => f((err, result) => (err ? reject(err) : resolve(result as A))))
 
 const pad = (n: number, w = 2) => String(n).padStart(w, "0")
 const BASE_MS = Date.UTC(2020, 0, 1)
@@ -102,7 +99,7 @@ const median = (xs: ReadonlyArray<number>) => {
 /** Runs the comparison. */
 export const run = async (): Promise<Record<string, unknown>> => {
   const server = await startHanaTestServer()
-  const raw = hdb.createClient({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
+  const raw = createHdbClient<Client>({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
   const { table } = makeData()
   let n = 0
   try {

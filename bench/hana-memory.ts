@@ -13,6 +13,7 @@ import { Effect, Layer, Stream } from "effect"
 import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { startHanaTestServer } from "../testkit/hana/index.ts"
+import { createBenchTableSql, createHdbClient, promise } from "./hana-data.ts"
 
 const SMALL = Number(process.env["HANA_MEMORY_ROWS"] ?? 1_000_000)
 const LARGE = SMALL * 4
@@ -23,19 +24,7 @@ interface Client {
   close(): void
 }
 
-const promise = <A>(f: (cb: (err: Error | null, result?: unknown) => void) => void): Promise<A> =>
-  new Promise((resolve, reject) => f((err, result) => (err ? reject(err) : resolve(result as A))))
 
-const createSql = (name: string, rows: number) => `CREATE COLUMN TABLE ${name} AS (SELECT
-  CAST(GENERATED_PERIOD_START AS INTEGER) AS ID,
-  CAST(GENERATED_PERIOD_START / 100 AS DECIMAL(18,2)) AS AMOUNT,
-  GENERATED_PERIOD_START * 1.5 AS RATIO,
-  ADD_DAYS(TO_DATE('2020-01-01'), MOD(GENERATED_PERIOD_START, 1000)) AS DAY,
-  ADD_SECONDS(TO_TIMESTAMP('2020-01-01 00:00:00'), GENERATED_PERIOD_START) AS TS,
-  'name_' || GENERATED_PERIOD_START AS NAME,
-  'a somewhat longer text value ' || GENERATED_PERIOD_START AS NOTE,
-  MOD(GENERATED_PERIOD_START, 2) = 0 AS FLAG
-  FROM SERIES_GENERATE_INTEGER(1, 0, ${rows}))`
 
 /** Child: streams the table and prints {rows, baseline_rss, peak_rss}. */
 const child = async (uri: string, table: string): Promise<void> => {
@@ -80,12 +69,11 @@ const runChild = (uri: string, table: string): Promise<{ rows: number; baseline_
 /** Runs both sizes and compares their RSS growth. */
 export const run = async (): Promise<Record<string, unknown>> => {
   const server = await startHanaTestServer()
-  const hdb = createRequire(import.meta.url)("hdb") as { createClient(options: Record<string, unknown>): Client }
-  const raw = hdb.createClient({ host: server.host, port: server.port, user: server.user, password: server.password })
+  const raw = createHdbClient<Client>({ host: server.host, port: server.port, user: server.user, password: server.password })
   try {
     await promise((cb) => raw.connect(cb))
-    await promise((cb) => raw.exec(createSql("MEM_SMALL", SMALL), cb))
-    await promise((cb) => raw.exec(createSql("MEM_LARGE", LARGE), cb))
+    await promise((cb) => raw.exec(createBenchTableSql("MEM_SMALL", SMALL), cb))
+    await promise((cb) => raw.exec(createBenchTableSql("MEM_LARGE", LARGE), cb))
     const small = await runChild(server.uri, "MEM_SMALL")
     const large = await runChild(server.uri, "MEM_LARGE")
     if (small.rows !== SMALL || large.rows !== LARGE) throw new Error(`read ${small.rows} / ${large.rows} rows`)

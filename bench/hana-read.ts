@@ -5,11 +5,11 @@
  * at data format version 8 with fetch size 50000, on the same server in the same run; runs alternate.
  * ratio = ours / raw hdb (target ≤ 1.0). Rows: HANA_READ_ROWS (default 1,000,000).
  */
-import { createRequire } from "node:module"
 import { Effect, Layer, Stream } from "effect"
 import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { startHanaTestServer } from "../testkit/hana/index.ts"
+import { BENCH_COLUMNS, createBenchTableSql, createHdbClient, promise } from "./hana-data.ts"
 
 const ROWS = Number(process.env["HANA_READ_ROWS"] ?? 1_000_000)
 const FETCH_SIZE = 50_000
@@ -20,22 +20,10 @@ interface Client {
   exec(sql: string, options: object, cb: (err: Error | null, result?: unknown) => void): void
   close(): void
 }
-const hdb = createRequire(import.meta.url)("hdb") as { createClient(options: Record<string, unknown>): Client }
 
-const CREATE = `CREATE COLUMN TABLE BENCH_READ AS (SELECT
-  CAST(GENERATED_PERIOD_START AS INTEGER) AS ID,
-  CAST(GENERATED_PERIOD_START / 100 AS DECIMAL(18,2)) AS AMOUNT,
-  GENERATED_PERIOD_START * 1.5 AS RATIO,
-  ADD_DAYS(TO_DATE('2020-01-01'), MOD(GENERATED_PERIOD_START, 1000)) AS DAY,
-  ADD_SECONDS(TO_TIMESTAMP('2020-01-01 00:00:00'), GENERATED_PERIOD_START) AS TS,
-  'name_' || GENERATED_PERIOD_START AS NAME,
-  'a somewhat longer text value ' || GENERATED_PERIOD_START AS NOTE,
-  MOD(GENERATED_PERIOD_START, 2) = 0 AS FLAG
-  FROM SERIES_GENERATE_INTEGER(1, 0, ${ROWS}))`
-const SELECT = "SELECT ID, AMOUNT, RATIO, DAY, TS, NAME, NOTE, FLAG FROM BENCH_READ"
+const CREATE = createBenchTableSql("BENCH_READ", ROWS)
+const SELECT = `SELECT ${BENCH_COLUMNS} FROM BENCH_READ`
 
-const promise = <A>(f: (cb: (err: Error | null, result?: unknown) => void) => void): Promise<A> =>
-  new Promise((resolve, reject) => f((err, result) => (err ? reject(err) : resolve(result as A))))
 
 const seconds = async (f: () => Promise<number>): Promise<{ s: number; rows: number }> => {
   ;(globalThis as { gc?: () => void }).gc?.()
@@ -52,7 +40,7 @@ const median = (xs: ReadonlyArray<number>) => {
 /** Runs the comparison. */
 export const run = async (): Promise<Record<string, unknown>> => {
   const server = await startHanaTestServer()
-  const raw = hdb.createClient({
+  const raw = createHdbClient<Client>({
     host: server.host,
     port: server.port,
     user: server.user,

@@ -5,9 +5,9 @@
  * Baseline in the same run: the engine cursor reading the same SELECT in-process (no protocol).
  * ratio = server seconds / baseline seconds. Target: rows_per_s >= 300000.
  */
-import { createRequire } from "node:module"
 import { Engine } from "../testkit/engine/index.ts"
 import { startHanaTestServer } from "../testkit/hana/index.ts"
+import { BENCH_COLUMNS, createBenchTableSql, createHdbClient, promise } from "./hana-data.ts"
 
 const ROWS = 1_000_000
 const FETCH_SIZE = 50_000
@@ -19,24 +19,11 @@ interface Client {
   close(): void
 }
 
-const require = createRequire(import.meta.url)
-const hdb = require("hdb") as { createClient(options: Record<string, unknown>): Client }
 
-const CREATE = `CREATE COLUMN TABLE BENCH AS (SELECT
-  CAST(GENERATED_PERIOD_START AS INTEGER) AS ID,
-  CAST(GENERATED_PERIOD_START / 100 AS DECIMAL(18,2)) AS AMOUNT,
-  GENERATED_PERIOD_START * 1.5 AS RATIO,
-  ADD_DAYS(TO_DATE('2020-01-01'), MOD(GENERATED_PERIOD_START, 1000)) AS DAY,
-  ADD_SECONDS(TO_TIMESTAMP('2020-01-01 00:00:00'), GENERATED_PERIOD_START) AS TS,
-  'name_' || GENERATED_PERIOD_START AS NAME,
-  'a somewhat longer text value ' || GENERATED_PERIOD_START AS NOTE,
-  MOD(GENERATED_PERIOD_START, 2) = 0 AS FLAG
-  FROM SERIES_GENERATE_INTEGER(1, 0, ${ROWS}))`
 
-const SELECT = "SELECT ID, AMOUNT, RATIO, DAY, TS, NAME, NOTE, FLAG FROM BENCH"
+const CREATE = createBenchTableSql("BENCH", ROWS)
+const SELECT = `SELECT ${BENCH_COLUMNS} FROM BENCH`
 
-const promise = <A>(f: (cb: (err: Error | null, result?: unknown) => void) => void): Promise<A> =>
-  new Promise((resolve, reject) => f((err, result) => (err ? reject(err) : resolve(result as A))))
 
 const baselineSeconds = async (): Promise<number> => {
   const engine = await Engine.open()
@@ -63,7 +50,7 @@ const baselineSeconds = async (): Promise<number> => {
 /** Serves the SELECT to hdb and reports rows/s. */
 export const run = async (): Promise<Record<string, unknown>> => {
   const server = await startHanaTestServer()
-  const client = hdb.createClient({
+  const client = createHdbClient<Client>({
     host: server.host, port: server.port, user: server.user, password: server.password, fetchSize: FETCH_SIZE, dataFormatSupport: 8
   })
   try {
