@@ -93,6 +93,10 @@ interface ActiveResult {
   done: boolean
   sent: number
   encoders: Array<ColumnEncoder>
+  /** Rows already encoded ahead of the next FETCH. */
+  pending?: { readonly w: WriteBuffer; readonly ends: Array<number>; taken: number } | undefined
+  /** Set when the client closed the cursor or it was re-executed. */
+  closed?: boolean | undefined
 }
 
 interface ExecHeader {
@@ -209,7 +213,7 @@ export class ProtocolSession {
     this.phase = "closed"
     this.socket.destroy()
     if (this.info !== undefined) this.host.db.sessions.delete(this.info.sid)
-    for (const c of this.cursors.values()) c.result?.cursor.close()
+    for (const c of this.cursors.values()) if (c.result !== undefined) closeResult(c.result)
     this.cursors.clear()
     const sql = this.sql
     this.sql = undefined
@@ -428,6 +432,7 @@ export class ProtocolSession {
       }
       this.processing = false
       await this.send(reply)
+      if (this.prefetchAfterSend !== undefined && !this.isClosed()) await this.prefetch()
     }).catch((e: unknown) => {
       // a failure outside request handling (socket gone, ...) ends this session only
       if (process.env.ORACLE_TESTKIT_DEBUG !== undefined) console.error("oracle testkit:", e)
@@ -670,7 +675,8 @@ export class ProtocolSession {
         for (let i = 0; i < n; i++) {
           const id = r.ub()
           if (fn === 105) {
-            this.cursors.get(id)?.result?.cursor.close()
+            const r = this.cursors.get(id)?.result
+            if (r !== undefined) closeResult(r)
             this.cursors.delete(id)
           }
         }
@@ -1052,7 +1058,7 @@ export class ProtocolSession {
     if (sqlText !== undefined) {
       const existing = cursorId !== 0 ? this.cursors.get(cursorId) : undefined
       if (existing !== undefined) {
-        existing.result?.cursor.close()
+        if (existing.result !== undefined) closeResult(existing.result)
         existing.result = undefined
         existing.sql = sqlText
         existing.defines = undefined
@@ -1142,7 +1148,7 @@ export class ProtocolSession {
     info.status = "ACTIVE"
     sql.noteSql(cur.sql)
     try {
-      cur.result?.cursor.close()
+      if (cur.result !== undefined) closeResult(cur.result)
       cur.result = undefined
       let result =
         o.pre !== undefined && rows.length === 0
@@ -1298,10 +1304,8 @@ export class ProtocolSession {
     w.ub(0)
   }
 
-  /** Sends up to `max` rows of the cursor, then the end of call (ORA-01403 once exhausted). */
-  private async writeRows(reply: Reply, cur: ServerCursor, max: number): Promise<void> {
-    const w = reply.w
-    const res = cur.result!
+  /** Encodes up to `max` rows of the cursor into `w` (recording where each row ends when `ends` is given). */
+  private async encodeRows(w: WriteBuffer, res: ActiveResult, max: number, ends?: Array<number>): Promise<number> {
     let n = 0
     while (n < max && !res.done) {
       if (res.chunk === null || res.pos >= res.chunk.rowCount) {
@@ -1319,6 +1323,7 @@ export class ProtocolSession {
       for (let i = res.pos; i < end; i++) {
         w.u8(MSG_ROW_DATA)
         for (let c = 0; c < enc.length; c++) enc[c]!(w, cols[c]!, i)
+        ends?.push(w.pos)
       }
       n += end - res.pos
       res.pos = end
@@ -1331,10 +1336,53 @@ export class ProtocolSession {
       res.pos = 0
       if (next === null) res.done = true
     }
+    return n
+  }
+
+  /** Sends up to `max` rows of the cursor, then the end of call (ORA-01403 once exhausted). */
+  private async writeRows(reply: Reply, cur: ServerCursor, max: number): Promise<void> {
+    const w = reply.w
+    const res = cur.result!
+    let n = 0
+    const pending = res.pending
+    if (pending !== undefined) {
+      // rows encoded ahead while the client was busy with the previous batch
+      const k = Math.min(max, pending.ends.length - pending.taken)
+      const from = pending.taken === 0 ? 0 : pending.ends[pending.taken - 1]!
+      const to = pending.ends[pending.taken + k - 1]!
+      w.raw(pending.w.buf.subarray(from, to))
+      pending.taken += k
+      n += k
+      if (pending.taken === pending.ends.length) res.pending = undefined
+    }
+    if (n < max) n += await this.encodeRows(w, res, max - n)
     if (n > 0) reply.rows = true
     res.sent += n
-    if (res.done) this.writeEndOfCall(w, cur.id, res.sent, [], ora.noDataFound())
-    else this.writeEndOfCall(w, cur.id, res.sent)
+    const exhausted = res.done && res.pending === undefined
+    if (exhausted) this.writeEndOfCall(w, cur.id, res.sent, [], ora.noDataFound())
+    else {
+      this.writeEndOfCall(w, cur.id, res.sent)
+      this.prefetchAfterSend = { res, max }
+    }
+  }
+
+  /** After a reply with rows, what to encode ahead for the probable next FETCH. */
+  private prefetchAfterSend: { res: ActiveResult; max: number } | undefined
+
+  /** Encodes the next batch ahead of the client's FETCH (the server has a core of its own when run in a worker). */
+  private async prefetch(): Promise<void> {
+    const p = this.prefetchAfterSend
+    this.prefetchAfterSend = undefined
+    if (p === undefined || p.res.done || p.res.pending !== undefined || p.res.closed === true || this.breakPending) return
+    const w = new WriteBuffer(1 << 16)
+    const ends: Array<number> = []
+    try {
+      await this.encodeRows(w, p.res, p.max, ends)
+    } catch {
+      // a break arrived: the rows are simply not prepared (the cursor answers the next FETCH as usual)
+      return
+    }
+    if (ends.length > 0 && !isClosedResult(p.res)) p.res.pending = { w, ends, taken: 0 }
   }
 
   private writePlsql(w: WriteBuffer, cur: ServerCursor, res: PlsqlResult): void {
@@ -1601,6 +1649,14 @@ export class ProtocolSession {
     }
     this.writeEndOfCall(w, 0, 0)
   }
+}
+
+const isClosedResult = (r: ActiveResult): boolean => r.closed === true
+
+const closeResult = (r: ActiveResult): void => {
+  r.closed = true
+  r.pending = undefined
+  r.cursor.close()
 }
 
 const isLobLike = (t: OraType) => t.kind === "clob" || t.kind === "nclob" || t.kind === "blob" || t.kind === "json"
