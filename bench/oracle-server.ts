@@ -49,12 +49,12 @@ const serve = async (): Promise<void> => {
   const { Engine } = await import("../testkit/engine/index.ts")
   // account the server's row encoding time (FETCH replies)
   let encodeMs = 0
-  const proto = ProtocolSession.prototype as unknown as { writeRows: (...a: Array<unknown>) => Promise<void> }
-  const writeRows = proto.writeRows
-  proto.writeRows = async function (this: unknown, ...a: Array<unknown>) {
+  const proto = ProtocolSession.prototype as unknown as { encodeRows: (...a: Array<unknown>) => Promise<number> }
+  const encodeRows = proto.encodeRows
+  proto.encodeRows = async function (this: unknown, ...a: Array<unknown>) {
     const t0 = performance.now()
     try {
-      return await writeRows.apply(this, a)
+      return await encodeRows.apply(this, a)
     } finally {
       encodeMs += performance.now() - t0
     }
