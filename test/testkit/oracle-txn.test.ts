@@ -103,6 +103,29 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     expect((await a.execute("SELECT COUNT(*) FROM uniq_t")).rows).toEqual([[0]])
   })
 
+  it("loads rows with connection.directPathLoad (prepare, stream, finish; commits)", async () => {
+    await a.execute(
+      "CREATE TABLE dp (id NUMBER(10) NOT NULL, name VARCHAR2(40), amount NUMBER(12,2), d DATE, ts TIMESTAMP, nv NVARCHAR2(20), c CLOB, b BLOB, bd BINARY_DOUBLE)"
+    )
+    const rows = Array.from({ length: 3000 }, (_, i) => [
+      i,
+      i === 7 ? null : `name ${i}`,
+      i / 4,
+      new Date(2024, 0, 1 + (i % 28)),
+      new Date(2024, 0, 1, 0, 0, i % 60),
+      `ü${i}`,
+      i === 3 ? "x".repeat(100_000) : `clob ${i}`,
+      Buffer.from([i % 256]),
+      i * 0.5
+    ])
+    await a.directPathLoad(server.user, "DP", ["ID", "NAME", "AMOUNT", "D", "TS", "NV", "C", "B", "BD"], rows)
+    expect((await b.execute("SELECT COUNT(*), SUM(amount), MAX(LENGTH(c)), COUNT(name) FROM dp")).rows).toEqual([[3000, 1124625, 100_000, 2999]])
+    const one = await b.execute("SELECT * FROM dp WHERE id = 5", [], { fetchInfo: { C: { type: oracledb.STRING }, B: { type: oracledb.BUFFER } } })
+    expect(one.rows).toEqual([[5, "name 5", 1.25, new Date(2024, 0, 6), new Date(2024, 0, 1, 0, 0, 5), "ü5", "clob 5", Buffer.from([5]), 2.5]])
+    const e = await failure(() => a.directPathLoad(server.user, "NO_SUCH_TABLE", ["X"], [[1]]))
+    expect(oraCode(e)).toBe("ORA-00942")
+  })
+
   it("inserts 100k rows through executeMany in one request (bulk path)", async () => {
     await a.execute("CREATE TABLE bulk_t (id NUMBER(10), name VARCHAR2(40), amount NUMBER, created DATE)")
     const when = new Date(2024, 5, 1, 12, 0, 0)

@@ -10,9 +10,12 @@ import type * as net from "node:net"
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { Chunk, Cursor } from "../engine/index.ts"
 import { checkPhaseTwo, makeChallenge, makeVerifier, serverResponse, SDER_COUNT, VERIFIER_12C, VGEN_COUNT, type LogonChallenge, type Verifier } from "./auth.ts"
-import { readBind, writeOutValue } from "./binds.ts"
+import { blobValue, intervalValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
+import { numberValue, readBind, writeOutValue } from "./binds.ts"
+import { microsOfOracle } from "./datetime.ts"
+import { decodeNumber, decodeNumberFast } from "./number.ts"
 import { type OracleDatabase, type SessionInfo, versionInfo } from "./database.ts"
-import { columnEncoder, type ColumnEncoder } from "./encode.ts"
+import { columnEncoder, decodeOson, type ColumnEncoder } from "./encode.ts"
 import { ora, OraError } from "./errors.ts"
 import { type PlsqlResult } from "./plsql.ts"
 import { type BindSpec, classify, type QueryResult, type ResultColumn, returnBindFlags, SqlSession } from "./sqlsession.ts"
@@ -793,6 +796,12 @@ export class ProtocolSession {
         return
       case 96:
         return this.lobOp(r, w)
+      case 128:
+        return this.directPathPrepare(r, w)
+      case 129:
+        return this.directPathStream(r, w)
+      case 130:
+        return this.directPathOp(r, w)
       default:
         this.writeError(w, ora.unimplemented(`TTC function ${fn}`), 0, 0)
     }
@@ -1259,43 +1268,46 @@ export class ProtocolSession {
     this.writeDescribeBody(w, columns)
   }
 
+  /** One column of describe information (messages/base.js processColumnInfo). */
+  private writeColumnInfo(w: WriteBuffer, c: ResultColumn, i: number): void {
+    const t = c.type
+    w.u8(t.dty)
+    w.u8(0)
+    w.u8(t.precision & 0xff)
+    w.u8(t.scale & 0xff)
+    w.ub(t.maxSize)
+    w.ub(0) // max array elements
+    w.ub(0) // cont flags
+    w.ub(0) // OID
+    w.ub(0) // version
+    w.ub(t.csfrm !== 0 ? (t.csfrm === 2 ? 2000 : 873) : 0)
+    w.u8(t.csfrm)
+    w.ub(t.charSize)
+    if (this.fieldVersion >= 8) w.ub(0) // oaccolid
+    w.u8(c.nullable ? 1 : 0)
+    w.u8(0)
+    w.strWithUb4Length(c.name)
+    w.ub(0) // schema
+    w.ub(0) // type name
+    w.ub(i + 1)
+    w.ub(t.kind === "json" ? 0x100 | 0x800 : 0) // uds flags: IS_JSON, IS_OSON
+    if (this.fieldVersion >= 17) {
+      w.ub(0)
+      w.ub(0)
+    }
+    if (this.fieldVersion >= 20) w.ub(0)
+    if (this.fieldVersion >= 24) {
+      w.ub(0)
+      w.u8(0)
+      w.u8(0)
+    }
+  }
+
   private writeDescribeBody(w: WriteBuffer, columns: ReadonlyArray<ResultColumn>): void {
     w.ub(columns.reduce((n, c) => n + Math.min(c.type.maxSize, 4000), 0))
     w.ub(columns.length)
     if (columns.length > 0) w.u8(0)
-    columns.forEach((c, i) => {
-      const t = c.type
-      w.u8(t.dty)
-      w.u8(0)
-      w.u8(t.precision & 0xff)
-      w.u8(t.scale & 0xff)
-      w.ub(t.maxSize)
-      w.ub(0) // max array elements
-      w.ub(0) // cont flags
-      w.ub(0) // OID
-      w.ub(0) // version
-      w.ub(t.csfrm !== 0 ? (t.csfrm === 2 ? 2000 : 873) : 0)
-      w.u8(t.csfrm)
-      w.ub(t.charSize)
-      if (this.fieldVersion >= 8) w.ub(0) // oaccolid
-      w.u8(c.nullable ? 1 : 0)
-      w.u8(0)
-      w.strWithUb4Length(c.name)
-      w.ub(0) // schema
-      w.ub(0) // type name
-      w.ub(i + 1)
-      w.ub(t.kind === "json" ? 0x100 | 0x800 : 0) // uds flags: IS_JSON, IS_OSON
-      if (this.fieldVersion >= 17) {
-        w.ub(0)
-        w.ub(0)
-      }
-      if (this.fieldVersion >= 20) w.ub(0)
-      if (this.fieldVersion >= 24) {
-        w.ub(0)
-        w.u8(0)
-        w.u8(0)
-      }
-    })
+    columns.forEach((c, i) => this.writeColumnInfo(w, c, i))
     w.ub(0) // current date
     w.ub(0)
     w.ub(0)
@@ -1510,6 +1522,145 @@ export class ProtocolSession {
     this.writeEndOfCall(w, cursorId, rowOffset, [], error, error.position)
   }
 
+  // ------------------------------------------------------------------ direct path load
+
+  private readonly directPaths = new Map<number, { owner: string; table: string; columns: Array<ResultColumn>; rows: Array<Array<DuckDBValue>> }>()
+
+  /** Direct path prepare (messages/directPathPrepare.js): resolves the table and describes the listed columns. */
+  private directPathPrepare(r: ReadBuffer, w: WriteBuffer): void {
+    r.ub() // op code (load)
+    r.u8()
+    const numKeywords = r.ub()
+    r.u8()
+    const numIn = r.ub()
+    for (let k = 0; k < 6; k++) r.u8()
+    let schema = ""
+    let table = ""
+    const names: Array<string> = []
+    for (let k = 0; k < numKeywords; k++) {
+      r.ub()
+      const len = r.ub()
+      const value = len > 0 ? (r.bytesWithLength()?.toString("utf8") ?? "") : ""
+      const index = r.ub()
+      if (index === 3) schema = value
+      else if (index === 1) table = value
+      else if (index === 4) names.push(value)
+    }
+    for (let k = 0; k < numIn; k++) r.ub()
+    const sql = this.sql!
+    const pick = <A>(exact: string, find: (n: string) => A | undefined): { name: string; found: A | undefined } => {
+      const a = find(exact)
+      if (a !== undefined) return { name: exact, found: a }
+      return { name: exact.toUpperCase(), found: find(exact.toUpperCase()) }
+    }
+    const owner = schema.length > 0 ? pick(schema, (n) => this.host.db.catalog.users.get(n)).name : sql.schema
+    const t = pick(table, (n) => this.host.db.catalog.getTable(owner, n))
+    if (t.found === undefined || t.found.kind !== "TABLE") {
+      this.writeError(w, ora.tableNotFound(this.host.db.settings.version, owner, t.name), 0, 0)
+      return
+    }
+    const meta = t.found
+    const columns: Array<ResultColumn> = []
+    for (const n of names) {
+      const c = meta.columns.find((x) => x.name === n) ?? meta.columns.find((x) => x.name === n.toUpperCase())
+      if (c === undefined) {
+        this.writeError(w, ora.invalidIdentifier(n), 0, 0)
+        return
+      }
+      columns.push({ name: c.name, type: c.type, nullable: c.nullable })
+    }
+    const id = this.nextCursorId++
+    this.directPaths.set(id, { owner, table: meta.name, columns, rows: [] })
+    w.u8(MSG_PARAMETER)
+    w.ub(columns.length)
+    columns.forEach((c, i) => this.writeColumnInfo(w, c, i))
+    w.ub(0) // parameters
+    w.ub(4) // output values; [3] is the cursor
+    w.ub(0)
+    w.ub(0)
+    w.ub(0)
+    w.ub(id)
+    this.writeEndOfCall(w, 0, 0)
+  }
+
+  /** Direct path load stream (messages/directPathLoadStream.js): row pieces of column segments. */
+  private directPathStream(r: ReadBuffer, w: WriteBuffer): void {
+    const id = r.ub()
+    r.u8()
+    r.ub() // total piece length
+    r.ub() // stream version
+    r.u8()
+    r.ub()
+    r.u8()
+    r.u8()
+    const dp = this.directPaths.get(id)
+    if (dp === undefined) {
+      this.writeError(w, ora.invalidCursor(), 0, 0)
+      return
+    }
+    const dbOff = this.host.db.dbOffsetMinutes()
+    let values: Array<Buffer | null> = []
+    let longParts: Array<Buffer> | undefined
+    while (r.remaining() > 0) {
+      const flags = r.u8()
+      if ((flags & 0x20) !== 0) r.u16be() // fast row length
+      const segments = r.u8()
+      for (let k = 0; k < segments; k++) {
+        const b = r.u8()
+        if (b === 0xff) {
+          values.push(null)
+          continue
+        }
+        const bytes = b === 0xfe ? r.take(r.u16be()) : r.take(b)
+        const continues = b === 0xfe && k === 0 && (flags & 0x02) !== 0 && longParts !== undefined
+        const splits = b === 0xfe && k === segments - 1 && (flags & 0x01) !== 0
+        if (continues) longParts!.push(Buffer.from(bytes))
+        else if (splits) longParts = [Buffer.from(bytes)]
+        if (continues || splits) {
+          if (!splits) {
+            values.push(Buffer.concat(longParts!))
+            longParts = undefined
+          } else if (continues) {
+            // a middle piece of a value spread over several pieces: keep collecting
+          }
+          continue
+        }
+        values.push(Buffer.from(bytes))
+      }
+      if ((flags & 0x04) !== 0) {
+        if (values.length !== dp.columns.length) throw new ProtocolError("direct path row with a wrong number of values")
+        dp.rows.push(values.map((v, i) => (v === null ? null : directPathValue(dp.columns[i]!.type, v, dbOff))))
+        values = []
+      }
+    }
+    this.writeEndOfCall(w, 0, 0)
+  }
+
+  /** Direct path finish (inserts and commits, like Oracle's direct path load) or abort. */
+  private async directPathOp(r: ReadBuffer, w: WriteBuffer): Promise<void> {
+    const op = r.ub()
+    const id = r.ub()
+    const dp = this.directPaths.get(id)
+    this.directPaths.delete(id)
+    if (dp === undefined || op !== 2 || dp.rows.length === 0) {
+      this.writeEndOfCall(w, 0, 0)
+      return
+    }
+    const sql = this.sql!
+    const names = dp.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(", ")
+    const binds = dp.columns.map((_, i) => `:${i + 1}`).join(", ")
+    const insert = `INSERT INTO "${dp.owner}"."${dp.table}" (${names}) VALUES (${binds})`
+    try {
+      await sql.commit()
+      await sql.execute(insert, dp.rows, dp.columns.map((c) => ({ dty: c.type.dty, csfrm: c.type.csfrm, maxSize: c.type.maxSize })), { batchErrors: false, dmlRowCounts: false })
+      await sql.commit()
+      this.writeEndOfCall(w, 0, dp.rows.length)
+    } catch (e) {
+      await sql.rollback().catch(() => undefined)
+      this.writeError(w, toOra(e), 0, 0)
+    }
+  }
+
   // ------------------------------------------------------------------ LOBs
 
   private registerLob(value: string | Uint8Array, type: OraType, temp: boolean): Buffer {
@@ -1657,6 +1808,51 @@ const closeResult = (r: ActiveResult): void => {
   r.closed = true
   r.pending = undefined
   r.cursor.close()
+}
+
+/** Decodes one direct path column value (raw bytes, no length prefix) into a DuckDB value. */
+const directPathValue = (type: OraType, b: Buffer, dbOffsetMinutes: number): DuckDBValue => {
+  switch (type.kind) {
+    case "number":
+      return decodeNumberFast(b) ?? numberValue(decodeNumber(b))
+    case "float":
+    case "double": {
+      const c = Buffer.from(b)
+      if ((c[0]! & 0x80) !== 0) c[0] = c[0]! & 0x7f
+      else for (let k = 0; k < c.length; k++) c[k] = ~c[k]! & 0xff
+      return c.length === 8 ? c.readDoubleBE(0) : c.readFloatBE(0)
+    }
+    case "date":
+    case "timestamp":
+      return timestampValue(BigInt(microsOfOracle(b)))
+    case "timestamptz":
+      return timestampTZValue(BigInt(microsOfOracle(b)))
+    case "timestampltz":
+      return timestampTZValue(BigInt(microsOfOracle(b) - dbOffsetMinutes * 60_000_000))
+    case "boolean":
+      return b[0] === 1
+    case "raw":
+    case "blob":
+    case "longraw":
+      return blobValue(b)
+    case "nvarchar":
+    case "nclob":
+    case "clob":
+      // the client sends CLOB data as LONG in the national character set (directPathPrepare.js processColumnInfo)
+      return Buffer.from(b).swap16().toString("utf16le")
+    case "json":
+      return JSON.stringify(decodeOson(b))
+    case "intervalds": {
+      const days = b.readUInt32BE(0) - 0x80000000
+      const secs = (b[4]! - 60) * 3600 + (b[5]! - 60) * 60 + (b[6]! - 60)
+      const ns = b.readUInt32BE(7) - 0x80000000
+      return intervalValue(0, days, BigInt(secs) * 1_000_000n + BigInt(Math.trunc(ns / 1000)))
+    }
+    case "intervalym":
+      return intervalValue((b.readUInt32BE(0) - 0x80000000) * 12 + (b[4]! - 60), 0, 0n)
+    default:
+      return b.toString("utf8")
+  }
 }
 
 const isLobLike = (t: OraType) => t.kind === "clob" || t.kind === "nclob" || t.kind === "blob" || t.kind === "json"
