@@ -76,6 +76,19 @@ describe("Oracle test server: data dictionary", () => {
     expect(nn.rows).toEqual([['"DNAME" IS NOT NULL']])
   })
 
+  it("keeps table and column comments", async () => {
+    await conn.execute("COMMENT ON TABLE dept IS 'Departments'")
+    await conn.execute("COMMENT ON COLUMN dept.dname IS 'Department name'")
+    expect((await conn.execute("SELECT table_name, table_type, comments FROM user_tab_comments WHERE table_name = 'DEPT'")).rows).toEqual([
+      ["DEPT", "TABLE", "Departments"]
+    ])
+    expect((await conn.execute("SELECT column_name, comments FROM all_col_comments WHERE owner = 'HR' AND table_name = 'DEPT' ORDER BY column_name")).rows).toEqual([
+      ["DEPTNO", null],
+      ["DNAME", "Department name"],
+      ["LOC", null]
+    ])
+  })
+
   it("lists objects of every kind", async () => {
     const r = await conn.execute("SELECT object_name, object_type, status FROM user_objects WHERE object_type IN ('TABLE','VIEW','SEQUENCE') ORDER BY 1")
     expect(r.rows).toEqual([

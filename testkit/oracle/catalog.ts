@@ -41,6 +41,9 @@ export interface TableMeta {
   readonly objectId: number
   readonly created: Date
   viewText: string | null
+  /** COMMENT ON TABLE text, and COMMENT ON COLUMN texts by column name. */
+  comment?: string | null
+  columnComments?: Record<string, string>
 }
 
 /** Other schema objects (sequences, indexes, procedures). */
@@ -181,6 +184,8 @@ export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
     col("EDITIONABLE", v(1)),
     col("ORACLE_MAINTAINED", v(1))
   ],
+  ALL_TAB_COMMENTS: [col("OWNER", v(128), false), col("TABLE_NAME", v(128), false), col("TABLE_TYPE", v(11)), col("COMMENTS", v(4000)), col("ORIGIN_CON_ID", num)],
+  ALL_COL_COMMENTS: [col("OWNER", v(128), false), col("TABLE_NAME", v(128), false), col("COLUMN_NAME", v(128), false), col("COMMENTS", v(4000)), col("ORIGIN_CON_ID", num)],
   ALL_SEQUENCES: [
     col("SEQUENCE_OWNER", v(128), false),
     col("SEQUENCE_NAME", v(128), false),
@@ -237,7 +242,9 @@ export const OWNED_VIEWS: Record<string, string> = {
   ALL_CONSTRAINTS: "OWNER",
   ALL_CONS_COLUMNS: "OWNER",
   ALL_OBJECTS: "OWNER",
-  ALL_SEQUENCES: "SEQUENCE_OWNER"
+  ALL_SEQUENCES: "SEQUENCE_OWNER",
+  ALL_TAB_COMMENTS: "OWNER",
+  ALL_COL_COMMENTS: "OWNER"
 }
 
 /** In-memory catalog of Oracle metadata. */

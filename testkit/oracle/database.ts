@@ -349,6 +349,14 @@ export class OracleDatabase {
       objRows.push([o.owner, o.name, null, o.objectId, o.type === "INDEX" ? o.objectId : null, o.type, o.created, o.created, o.created.toISOString().slice(0, 19).replace("T", ":"), "VALID", "N", "N", "N", o.type === "INDEX" ? 4 : 1, null, "NONE", o.type === "PROCEDURE" ? "Y" : null, "N"])
     await fill("ALL_OBJECTS", objRows)
     await fill(
+      "ALL_TAB_COMMENTS",
+      tables.filter((t) => t.owner !== "SYS").map((t) => [t.owner, t.name, t.kind, t.comment ?? null, 3])
+    )
+    await fill(
+      "ALL_COL_COMMENTS",
+      tables.filter((t) => t.owner !== "SYS").flatMap((t) => t.columns.map((c) => [t.owner, t.name, c.name, t.columnComments?.[c.name] ?? null, 3]))
+    )
+    await fill(
       "ALL_SEQUENCES",
       [...this.catalog.allObjects()].filter((o) => o.type === "SEQUENCE").map((o) => [o.owner, o.name, 1, "9999999999999999999999999999", 1, "N", "N", 20, 1])
     )

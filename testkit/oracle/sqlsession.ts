@@ -142,7 +142,10 @@ interface LogEntry {
 
 const DICTIONARY_NAMES = new Set(Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"))
 const isDictionaryName = (v: string) =>
-  DICTIONARY_NAMES.has(v) || /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS)$/.test(v) || v === "TABS" || v === "COLS"
+  DICTIONARY_NAMES.has(v) ||
+  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS)$/.test(v) ||
+  v === "TABS" ||
+  v === "COLS"
 
 const md5 = (b: Buffer) => crypto.createHash("md5").update(b).digest()
 
@@ -691,7 +694,34 @@ export class SqlSession {
       }
       throw ora.unimplemented(`ALTER ${toks[1]?.value ?? ""}`)
     }
-    if (kw === "COMMENT" || kw === "GRANT" || kw === "REVOKE" || kw === "ANALYZE" || kw === "AUDIT") return
+    if (kw === "COMMENT") {
+      // COMMENT ON TABLE t IS '...' | COMMENT ON COLUMN t.c IS '...'
+      const isAt = toks.findIndex((x) => isKw(x, "IS"))
+      const text = toks[isAt + 1]
+      if (!isKw(toks[1], "ON") || isAt < 0 || text === undefined || (text.kind !== "str" && !isKw(text, "NULL"))) throw ora.invalidSql()
+      const value = text.kind === "str" && text.value.length > 0 ? text.value : null
+      const parts = toks.slice(3, isAt).filter((x) => x.kind === "ident" || x.kind === "qident").map(oracleName)
+      if (isKw(toks[2], "TABLE") && parts.length >= 1) {
+        const meta = this.lookupTable(parts.length > 1 ? parts[0] : undefined, parts[parts.length - 1]!)
+        if (meta === undefined) throw ora.tableNotFound(this.db.settings.version, this.schema, parts[parts.length - 1])
+        meta.comment = value
+        this.db.catalog.putTable(meta)
+        return
+      }
+      if (isKw(toks[2], "COLUMN") && parts.length >= 2) {
+        const col = parts[parts.length - 1]!
+        const meta = this.lookupTable(parts.length > 2 ? parts[0] : undefined, parts[parts.length - 2]!)
+        if (meta === undefined) throw ora.tableNotFound(this.db.settings.version, this.schema, parts[parts.length - 2])
+        if (!meta.columns.some((c) => c.name === col)) throw ora.invalidIdentifier(col)
+        meta.columnComments = { ...meta.columnComments }
+        if (value === null) delete meta.columnComments[col]
+        else meta.columnComments[col] = value
+        this.db.catalog.putTable(meta)
+        return
+      }
+      return
+    }
+    if (kw === "GRANT" || kw === "REVOKE" || kw === "ANALYZE" || kw === "AUDIT") return
     if (kw === "RENAME") {
       const from = oracleName(toks[1]!)
       const to = oracleName(toks[3]!)
