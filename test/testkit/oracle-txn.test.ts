@@ -36,6 +36,16 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     expect((await b.execute("SELECT COUNT(*) FROM acct")).rows).toEqual([[2]])
   })
 
+  it("reports a write-write conflict between sessions as ORA-08177 (no row-lock waits)", async () => {
+    await a.execute("CREATE TABLE conflict_t (id NUMBER PRIMARY KEY, v NUMBER)")
+    await a.execute("INSERT INTO conflict_t VALUES (1, 0)", [], { autoCommit: true })
+    await a.execute("UPDATE conflict_t SET v = 1 WHERE id = 1")
+    expect(oraCode(await failure(() => b.execute("UPDATE conflict_t SET v = 2 WHERE id = 1")))).toBe("ORA-08177")
+    await a.commit()
+    await b.rollback()
+    expect((await b.execute("SELECT v FROM conflict_t")).rows).toEqual([[1]])
+  })
+
   it("commits implicitly before DDL", async () => {
     await a.execute("INSERT INTO acct VALUES (3, 'cy', 1)")
     await a.execute("CREATE TABLE ddl_marker (x NUMBER)")

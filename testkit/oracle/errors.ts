@@ -82,6 +82,9 @@ export const fromDuckDb = (
   if ((m = message.match(/(?:Table|View|Schema) with name "?([^"\s]+)"? does not exist/i)) !== null)
     return ora.tableNotFound(version, schema, decodeName(m[1]!))
   if (/already exists/i.test(message)) return ora.nameInUse()
+  // DuckDB detects write-write conflicts optimistically where Oracle would wait for the row lock
+  if (/TransactionContext Error: (?:Conflict|Catalog write-write conflict)/i.test(message))
+    return new OraError(8177, "can't serialize access for this transaction")
   if ((m = message.match(/Referenced column "?([^"\s]+)"? not found/i)) !== null) return ora.invalidIdentifier(decodeName(m[1]!))
   if ((m = message.match(/column "?([^"\s]+)"? (?:not found|does not exist)/i)) !== null) return ora.invalidIdentifier(decodeName(m[1]!))
   if ((m = message.match(/Values list "?([^"\s]+)"? does not have a column named "?([^"\s]+)"?/i)) !== null)
