@@ -46,6 +46,21 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     expect((await b.execute("SELECT v FROM conflict_t")).rows).toEqual([[1]])
   })
 
+  it("rolls back to savepoints", async () => {
+    await a.execute("INSERT INTO acct VALUES (50, 'sp1', 1)")
+    await a.execute("SAVEPOINT first_sp")
+    await a.execute("INSERT INTO acct VALUES (51, 'sp2', 1)")
+    await a.execute("SAVEPOINT second_sp")
+    await a.execute("INSERT INTO acct VALUES (52, 'sp3', 1)")
+    await a.execute("ROLLBACK TO SAVEPOINT second_sp")
+    expect((await a.execute("SELECT id FROM acct WHERE id >= 50 ORDER BY id")).rows).toEqual([[50], [51]])
+    await a.execute("ROLLBACK TO first_sp")
+    expect((await a.execute("SELECT id FROM acct WHERE id >= 50 ORDER BY id")).rows).toEqual([[50]])
+    expect(oraCode(await failure(() => a.execute("ROLLBACK TO SAVEPOINT second_sp")))).toBe("ORA-01086")
+    await a.commit()
+    expect((await b.execute("SELECT id FROM acct WHERE id >= 50 ORDER BY id")).rows).toEqual([[50]])
+  })
+
   it("commits implicitly before DDL", async () => {
     await a.execute("INSERT INTO acct VALUES (3, 'cy', 1)")
     await a.execute("CREATE TABLE ddl_marker (x NUMBER)")

@@ -209,6 +209,7 @@ export class SqlSession {
 
   /** Commits the open transaction. */
   async commit(): Promise<void> {
+    this.savepoints.clear()
     if (!this.inTxn) return
     this.inTxn = false
     this.log = []
@@ -217,6 +218,7 @@ export class SqlSession {
 
   /** Rolls the open transaction back. */
   async rollback(): Promise<void> {
+    this.savepoints.clear()
     if (!this.inTxn) return
     this.inTxn = false
     this.log = []
@@ -240,6 +242,22 @@ export class SqlSession {
     } catch (e) {
       await this.recover()
       throw this.mapError(e)
+    }
+  }
+
+  private savepoints = new Map<string, number>()
+
+  /** ROLLBACK TO SAVEPOINT: roll back and replay the transaction's statements up to the savepoint. */
+  private async rollbackTo(name: string): Promise<void> {
+    const mark = this.savepoints.get(name)
+    if (mark === undefined || !this.inTxn) throw new OraError(1086, `savepoint '${name}' never established in this session or is invalid`)
+    const keep = this.log.slice(0, mark)
+    for (const [k, v] of this.savepoints) if (v > mark) this.savepoints.delete(k)
+    this.log = keep
+    await this.recover()
+    if (!this.inTxn) {
+      // nothing to replay: stay in a (new) transaction, as Oracle does after ROLLBACK TO SAVEPOINT
+      await this.begin()
     }
   }
 
@@ -290,13 +308,25 @@ export class SqlSession {
       case "commit":
         await this.commit()
         return { kind: "done" }
-      case "rollback":
-        if (/\bTO\b/i.test(sql)) throw ora.unimplemented("ROLLBACK TO SAVEPOINT")
+      case "rollback": {
+        const to = /^\s*ROLLBACK\s+(?:WORK\s+)?TO\s+(?:SAVEPOINT\s+)?("?)([^"\s;]+)\1\s*;?\s*$/i.exec(sql)
+        if (to !== null) {
+          await this.rollbackTo(to[1] === '"' ? to[2]! : to[2]!.toUpperCase())
+          return { kind: "done" }
+        }
         await this.rollback()
         return { kind: "done" }
+      }
       default: {
         const kw = sql.trim().split(/\s+/)[0]?.toUpperCase() ?? ""
-        if (kw === "SAVEPOINT" || kw === "SET") return { kind: "done" }
+        const sp = /^\s*SAVEPOINT\s+("?)([^"\s;]+)\1\s*;?\s*$/i.exec(sql)
+        if (sp !== null) {
+          // a savepoint is a position in the replay log of the transaction
+          await this.begin()
+          this.savepoints.set(sp[1] === '"' ? sp[2]! : sp[2]!.toUpperCase(), this.log.length)
+          return { kind: "done" }
+        }
+        if (kw === "SET") return { kind: "done" }
         if (kw === "EXPLAIN" || kw === "LOCK") throw ora.unimplemented(kw)
         throw ora.invalidSql()
       }
