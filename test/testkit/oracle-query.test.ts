@@ -239,6 +239,28 @@ describe("Oracle test server: execute and fetch", () => {
     await conn.rollback()
   })
 
+  it("stores and fetches VECTOR columns (23ai)", async () => {
+    await conn.execute("CREATE TABLE vt (id NUMBER, v VECTOR(3, FLOAT32), w VECTOR)")
+    await conn.execute("INSERT INTO vt VALUES (:1, :2, :3)", [1, new Float32Array([1.5, 2, 3]), new Float64Array([0.25, 4])])
+    await conn.executeMany(
+      "INSERT INTO vt VALUES (:1, :2, :3)",
+      [
+        [2, new Float32Array([1, 1, 1]), null],
+        [3, null, new Float64Array([9])]
+      ],
+      { bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_VECTOR }, { type: oracledb.DB_TYPE_VECTOR }] }
+    )
+    const r = await conn.execute("SELECT id, v, w FROM vt ORDER BY id")
+    expect(r.metaData[1]).toMatchObject({ dbTypeName: "VECTOR", vectorDimensions: 3, vectorFormat: oracledb.VECTOR_FORMAT_FLOAT32 })
+    expect(r.metaData[2].vectorDimensions).toBeUndefined()
+    expect(r.rows).toEqual([
+      [1, new Float32Array([1.5, 2, 3]), new Float64Array([0.25, 4])],
+      [2, new Float32Array([1, 1, 1]), null],
+      [3, null, new Float64Array([9])]
+    ])
+    await conn.rollback()
+  })
+
   it("has no SQL BOOLEAN or JSON column types in the 19c layout", async () => {
     const s = await withServer({ version: "19c" })
     try {

@@ -3,10 +3,10 @@
  * (lib/thin/protocol/messages/withData.js writeBindParamsColumn) into DuckDB values, and encoding OUT values
  * (PL/SQL) in the type the client declared.
  */
-import { blobValue, intervalValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
+import { blobValue, intervalValue, listValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
 import { civilFromMicros, microsOfOracle } from "./datetime.ts"
-import { decodeOson } from "./encode.ts"
+import { decodeOson, decodeVector } from "./encode.ts"
 import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
 import type { BindSpec } from "./sqlsession.ts"
 import { Dty } from "./types.ts"
@@ -54,6 +54,15 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
       if (img === null) return null
       const value = decodeOson(Buffer.from(img))
       return value === null || value === undefined ? null : JSON.stringify(value)
+    }
+    case Dty.VECTOR: {
+      const len = r.ub()
+      if (len === 0) return null
+      r.bytesWithLength() // QLocator
+      const img = r.bytesWithLength()
+      if (img === null) return null
+      const arr = decodeVector(Buffer.from(img)) as ArrayLike<number>
+      return listValue(Array.from(arr))
     }
     case Dty.CURSOR: {
       const present = r.ub()

@@ -20,6 +20,16 @@ const oson = require("oracledb/lib/impl/datahandlers/oson.js") as {
 }
 
 const transformer = require("oracledb/lib/transformer.js") as { transformJsonValue(value: unknown): unknown }
+// node-oracledb's own VECTOR image codec (reused, not reimplemented)
+const vectorCodec = require("oracledb/lib/impl/datahandlers/vector.js") as {
+  VectorEncoder: new () => { encode(value: unknown): Buffer }
+  VectorDecoder: new (buf: Buffer) => { decode(): unknown }
+}
+
+/** Encodes a typed array (Float32Array, Float64Array, Int8Array) as a VECTOR image. */
+export const encodeVector = (value: Float32Array | Float64Array | Int8Array): Buffer => new vectorCodec.VectorEncoder().encode(value)
+/** Decodes a VECTOR image to a typed array. */
+export const decodeVector = (buf: Buffer): unknown => new vectorCodec.VectorDecoder(buf).decode()
 
 /** Encodes a JS value as an OSON image (objects are first put in the encoder's {fields, values} form). */
 export const encodeOson = (value: unknown): Buffer => new oson.OsonEncoder().encode(transformer.transformJsonValue(value), 65535)
@@ -459,6 +469,25 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
           value = s
         }
         const img = encodeOson(value)
+        w.ub(img.length)
+        w.ub(img.length)
+        w.ub(8060)
+        w.bytesWithLength(img)
+        w.u8(0) // locator (unused by the client)
+      }
+    case "vector":
+      return (w, col, i) => {
+        const v = col.value(i)
+        if (v === null) {
+          w.u8(0)
+          return
+        }
+        const numbers = String(v)
+          .replace(/^\[|\]$/g, "")
+          .split(",")
+          .filter((x) => x.trim().length > 0)
+          .map(Number)
+        const img = encodeVector(type.scale === 2 ? Float32Array.from(numbers) : type.scale === 4 ? Int8Array.from(numbers) : Float64Array.from(numbers))
         w.ub(img.length)
         w.ub(img.length)
         w.ub(8060)

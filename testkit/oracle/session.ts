@@ -1297,9 +1297,11 @@ export class ProtocolSession {
     }
     if (this.fieldVersion >= 20) w.ub(0)
     if (this.fieldVersion >= 24) {
-      w.ub(0)
-      w.u8(0)
-      w.u8(0)
+      // vector dimensions (0 + flexible flag when unspecified) and format (0 = flexible)
+      const vector = t.kind === "vector"
+      w.ub(vector ? t.precision : 0)
+      w.u8(vector ? t.scale : 0)
+      w.u8(vector && t.precision === 0 ? 1 : 0)
     }
   }
 
@@ -1855,7 +1857,7 @@ const directPathValue = (type: OraType, b: Buffer, dbOffsetMinutes: number): Duc
   }
 }
 
-const isLobLike = (t: OraType) => t.kind === "clob" || t.kind === "nclob" || t.kind === "blob" || t.kind === "json"
+const isLobLike = (t: OraType) => t.kind === "clob" || t.kind === "nclob" || t.kind === "blob" || t.kind === "json" || t.kind === "vector"
 
 const toOra = (e: unknown): OraError => {
   if (process.env.ORACLE_TESTKIT_DEBUG !== undefined) console.error("oracle testkit error:", e)

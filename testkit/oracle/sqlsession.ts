@@ -8,7 +8,7 @@
  * after a failure, rolls back and replays that log before reporting the error.
  */
 import * as crypto from "node:crypto"
-import { DuckDBBlobValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
+import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import { DuckDBTypeId } from "@duckdb/node-api"
 import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
@@ -853,7 +853,8 @@ export class SqlSession {
         .join(" ")
       const type = parseOracleType(typeText)
       // SQL BOOLEAN and JSON columns exist from 23ai / 21c on
-      if (type === undefined || (this.db.settings.version === "19c" && (type.kind === "boolean" || type.kind === "json"))) throw new OraError(902, "invalid datatype")
+      if (type === undefined || (this.db.settings.version === "19c" && (type.kind === "boolean" || type.kind === "json" || type.kind === "vector")))
+        throw new OraError(902, "invalid datatype")
       let nullable = true
       let defaultText: string | null = null
       let duckDefault = ""
@@ -1214,6 +1215,10 @@ const compatible = (t: OraType, c: ColumnInfo): boolean => {
       return id === DuckDBTypeId.TIMESTAMP_TZ
     case "INTERVAL":
       return id === DuckDBTypeId.INTERVAL
+    case "FLOAT[]":
+    case "DOUBLE[]":
+    case "TINYINT[]":
+      return id === DuckDBTypeId.LIST && c.type.toString() === t.duck
     default:
       return t.duck.startsWith("DECIMAL") ? id === DuckDBTypeId.DECIMAL && `DECIMAL(${c.precision},${c.scale})` === t.duck : false
   }
@@ -1238,7 +1243,7 @@ const normaliseOffset = (v: string): string => {
 const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number): { json: string; expr: (p: string) => string } => {
   const n = rows.length
   const values: Array<unknown> = new Array(n)
-  let kind: "number" | "string" | "boolean" | "timestamp" | "timestamptz" | "blob" | "other" | "null" = "null"
+  let kind: "number" | "string" | "boolean" | "timestamp" | "timestamptz" | "blob" | "list" | "other" | "null" = "null"
   let mixed = false
   for (let i = 0; i < n; i++) {
     const v = rows[i]![b] ?? null
@@ -1261,6 +1266,10 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
       if (kind === "null") kind = "timestamptz"
       else if (kind !== "timestamptz") mixed = true
       values[i] = Number(v.micros)
+    } else if (v instanceof DuckDBListValue) {
+      if (kind === "null") kind = "list"
+      else if (kind !== "list") mixed = true
+      values[i] = v.items
     } else if (v instanceof DuckDBBlobValue) {
       if (kind === "null") kind = "blob"
       else if (kind !== "blob") mixed = true
@@ -1292,6 +1301,8 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
       return { json, expr: (p) => `CAST(make_timestamp(${list("BIGINT")(p)}) AS TIMESTAMPTZ)` }
     case "blob":
       return { json, expr: (p) => `unhex(${list("VARCHAR")(p)})` }
+    case "list":
+      return { json, expr: list("DOUBLE[]") }
     case "other":
       return { json, expr: (p) => `CAST(${list("VARCHAR")(p)} AS INTERVAL)` }
     default:

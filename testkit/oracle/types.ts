@@ -24,6 +24,7 @@ export const Dty = {
   CLOB: 112,
   BLOB: 113,
   JSON: 119,
+  VECTOR: 127,
   TIMESTAMP: 180,
   TIMESTAMP_TZ: 181,
   INTERVAL_YM: 182,
@@ -55,6 +56,7 @@ export type ValueKind =
   | "longraw"
   | "json"
   | "rowid"
+  | "vector"
 
 /** A column type as Oracle declares and describes it. */
 export interface OraType {
@@ -152,6 +154,25 @@ export const longRawType = simple("longraw", Dty.LONG_RAW, 0x7fffffff, "LONG RAW
 export const jsonType = simple("json", Dty.JSON, 8200, "JSON", "JSON")
 export const rowidType = simple("rowid", Dty.ROWID, 10, "ROWID", "VARCHAR")
 
+/** VECTOR format codes (node_modules/oracledb/lib/constants.js VECTOR_FORMAT_*); 0 = any (flexible). */
+const VECTOR_FORMATS: Record<string, number> = { "*": 0, FLOAT32: 2, FLOAT64: 3, INT8: 4 }
+
+/** VECTOR(dimensions, format): dimensions in `precision` (0 = flexible), format code in `scale`. */
+export const vectorType = (dims = 0, format = 0): OraType =>
+  t({
+    kind: "vector",
+    dty: Dty.VECTOR,
+    csfrm: 0,
+    maxSize: 8192,
+    charSize: 0,
+    precision: dims,
+    scale: format,
+    dictName: "VECTOR",
+    dictPrecision: null,
+    dictScale: null,
+    duck: format === 2 ? "FLOAT[]" : format === 4 ? "TINYINT[]" : "DOUBLE[]"
+  })
+
 /** Parser input: upper-cased words and punctuation of a type specification. */
 export interface TypeTokens {
   readonly words: ReadonlyArray<string>
@@ -199,6 +220,10 @@ export const parseOracleType = (spec: string): OraType | undefined => {
   if (s === "LONG") return longType
   if (s === "JSON") return jsonType
   if (s === "ROWID" || (m = s.match(/^UROWID(?:\(\d+\))?$/)) !== null) return rowidType
+  if ((m = s.match(/^VECTOR(?:\((\*|\d+)(?:,(\*|FLOAT32|FLOAT64|INT8))?\))?$/)) !== null) {
+    const format = VECTOR_FORMATS[m[2] ?? "*"]
+    return format === undefined ? undefined : vectorType(m[1] === undefined || m[1] === "*" ? 0 : Number(m[1]), format)
+  }
   return undefined
 }
 
