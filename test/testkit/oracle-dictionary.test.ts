@@ -76,6 +76,20 @@ describe("Oracle test server: data dictionary", () => {
     expect(nn.rows).toEqual([['"DNAME" IS NOT NULL']])
   })
 
+  it("lists indexes and their columns", async () => {
+    await conn.execute("CREATE INDEX emp_name_ix ON emp (ename, hired DESC)")
+    const ix = await conn.execute("SELECT index_name, table_name, uniqueness, constraint_index FROM user_indexes ORDER BY index_name")
+    expect(ix.rows).toEqual([
+      ["DEPT_PK", "DEPT", "UNIQUE", "YES"],
+      ["EMP_NAME_IX", "EMP", "NONUNIQUE", "NO"],
+      ["EMP_PK", "EMP", "UNIQUE", "YES"],
+      [expect.stringMatching(/^SYS_C/), "EMP", "UNIQUE", "YES"]
+    ])
+    const cols = await conn.execute("SELECT column_name, column_position, descend FROM all_ind_columns WHERE index_owner = 'HR' AND index_name = 'EMP_NAME_IX' ORDER BY 2")
+    expect(cols.rows).toEqual([["ENAME", 1, "ASC"], ["HIRED", 2, "DESC"]])
+    await conn.execute("DROP INDEX emp_name_ix")
+  })
+
   it("keeps table and column comments", async () => {
     await conn.execute("COMMENT ON TABLE dept IS 'Departments'")
     await conn.execute("COMMENT ON COLUMN dept.dname IS 'Department name'")

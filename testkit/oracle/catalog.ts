@@ -54,6 +54,10 @@ export interface ObjectMeta {
   readonly objectId: number
   readonly created: Date
   readonly tableName?: string
+  /** Indexes: key columns (with DESC), uniqueness, and whether a constraint created it. */
+  readonly indexColumns?: ReadonlyArray<{ readonly name: string; readonly descending: boolean }>
+  readonly unique?: boolean
+  readonly constraintIndex?: boolean
 }
 
 /** A database user (and schema). */
@@ -184,6 +188,30 @@ export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
     col("EDITIONABLE", v(1)),
     col("ORACLE_MAINTAINED", v(1))
   ],
+  ALL_INDEXES: [
+    col("OWNER", v(128), false),
+    col("INDEX_NAME", v(128), false),
+    col("INDEX_TYPE", v(27)),
+    col("TABLE_OWNER", v(128), false),
+    col("TABLE_NAME", v(128), false),
+    col("TABLE_TYPE", v(11)),
+    col("UNIQUENESS", v(9)),
+    col("TABLESPACE_NAME", v(30)),
+    col("STATUS", v(8)),
+    col("GENERATED", v(1)),
+    col("CONSTRAINT_INDEX", v(3))
+  ],
+  ALL_IND_COLUMNS: [
+    col("INDEX_OWNER", v(128), false),
+    col("INDEX_NAME", v(128), false),
+    col("TABLE_OWNER", v(128), false),
+    col("TABLE_NAME", v(128), false),
+    col("COLUMN_NAME", v(4000)),
+    col("COLUMN_POSITION", num, false),
+    col("COLUMN_LENGTH", num, false),
+    col("CHAR_LENGTH", num),
+    col("DESCEND", v(4))
+  ],
   ALL_TAB_COMMENTS: [col("OWNER", v(128), false), col("TABLE_NAME", v(128), false), col("TABLE_TYPE", v(11)), col("COMMENTS", v(4000)), col("ORIGIN_CON_ID", num)],
   ALL_COL_COMMENTS: [col("OWNER", v(128), false), col("TABLE_NAME", v(128), false), col("COLUMN_NAME", v(128), false), col("COMMENTS", v(4000)), col("ORIGIN_CON_ID", num)],
   ALL_SEQUENCES: [
@@ -244,6 +272,8 @@ export const OWNED_VIEWS: Record<string, string> = {
   ALL_OBJECTS: "OWNER",
   ALL_SEQUENCES: "SEQUENCE_OWNER",
   ALL_TAB_COMMENTS: "OWNER",
+  ALL_INDEXES: "OWNER",
+  ALL_IND_COLUMNS: "INDEX_OWNER",
   ALL_COL_COMMENTS: "OWNER"
 }
 

@@ -348,6 +348,21 @@ export class OracleDatabase {
     for (const o of this.catalog.allObjects())
       objRows.push([o.owner, o.name, null, o.objectId, o.type === "INDEX" ? o.objectId : null, o.type, o.created, o.created, o.created.toISOString().slice(0, 19).replace("T", ":"), "VALID", "N", "N", "N", o.type === "INDEX" ? 4 : 1, null, "NONE", o.type === "PROCEDURE" ? "Y" : null, "N"])
     await fill("ALL_OBJECTS", objRows)
+    const indexes = [...this.catalog.allObjects()].filter((o) => o.type === "INDEX")
+    await fill(
+      "ALL_INDEXES",
+      indexes.map((o) => [o.owner, o.name, "NORMAL", o.owner, o.tableName ?? null, "TABLE", o.unique === true ? "UNIQUE" : "NONUNIQUE", "USERS", "VALID", o.constraintIndex === true && /^SYS_C/.test(o.name) ? "Y" : "N", o.constraintIndex === true ? "YES" : "NO"])
+    )
+    await fill(
+      "ALL_IND_COLUMNS",
+      indexes.flatMap((o) => {
+        const table = o.tableName !== undefined ? this.catalog.getTable(o.owner, o.tableName) : undefined
+        return (o.indexColumns ?? []).map((c, i) => {
+          const meta = table?.columns.find((x) => x.name === c.name)
+          return [o.owner, o.name, o.owner, o.tableName ?? null, c.name, i + 1, meta !== undefined ? dataLength(meta.type) : 0, meta?.type.charSize ?? 0, c.descending ? "DESC" : "ASC"]
+        })
+      })
+    )
     await fill(
       "ALL_TAB_COMMENTS",
       tables.filter((t) => t.owner !== "SYS").map((t) => [t.owner, t.name, t.kind, t.comment ?? null, 3])

@@ -143,7 +143,7 @@ interface LogEntry {
 const DICTIONARY_NAMES = new Set(Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"))
 const isDictionaryName = (v: string) =>
   DICTIONARY_NAMES.has(v) ||
-  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS)$/.test(v) ||
+  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS)$/.test(v) ||
   v === "TABS" ||
   v === "COLS"
 
@@ -1009,7 +1009,18 @@ export class SqlSession {
     const meta: TableMeta = { owner: q.schema, name: q.name, kind: "TABLE", columns, constraints, objectId: this.db.catalog.newObjectId(), created: new Date(), viewText: null }
     this.db.catalog.putTable(meta)
     for (const c of constraints)
-      if (c.type === "P" || c.type === "U") this.db.catalog.putObject({ owner: q.schema, name: c.name, type: "INDEX", objectId: this.db.catalog.newObjectId(), created: new Date(), tableName: q.name })
+      if (c.type === "P" || c.type === "U")
+        this.db.catalog.putObject({
+          owner: q.schema,
+          name: c.name,
+          type: "INDEX",
+          objectId: this.db.catalog.newObjectId(),
+          created: new Date(),
+          tableName: q.name,
+          indexColumns: c.columns.map((name) => ({ name, descending: false })),
+          unique: true,
+          constraintIndex: true
+        })
   }
 
   private async createView(toks: ReadonlyArray<Tok>, at: number, _text: (a: number, b: number) => string, orReplace: boolean, sql: string): Promise<void> {
@@ -1042,9 +1053,10 @@ export class SqlSession {
     const tq = this.qualified(toks, q.next + 1)
     const open = tq.next
     const close = matchParen(toks, open)
-    const cols = splitTopLevel(toks.slice(open + 1, close)).map((p) => `${duckIdent(oracleName(p[0]!))}${isKw(p[1], "DESC") ? " DESC" : ""}`)
+    const keys = splitTopLevel(toks.slice(open + 1, close)).map((p) => ({ name: oracleName(p[0]!), descending: isKw(p[1], "DESC") }))
+    const cols = keys.map((k) => `${duckIdent(k.name)}${k.descending ? " DESC" : ""}`)
     await this.runDdl(`CREATE ${unique ? "UNIQUE " : ""}INDEX ${duckIdent(q.name)} ON ${duckIdent(tq.schema)}.${duckIdent(tq.name)} (${cols.join(", ")})`)
-    this.db.catalog.putObject({ owner: q.schema, name: q.name, type: "INDEX", objectId: this.db.catalog.newObjectId(), created: new Date(), tableName: tq.name })
+    this.db.catalog.putObject({ owner: q.schema, name: q.name, type: "INDEX", objectId: this.db.catalog.newObjectId(), created: new Date(), tableName: tq.name, indexColumns: keys, unique })
   }
 
   private async createSequence(toks: ReadonlyArray<Tok>, at: number): Promise<void> {
