@@ -11,9 +11,11 @@ import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lex
 import type { BindSpec, QueryResult, SqlSession } from "./sqlsession.ts"
 import { makeTranslator, oracleName, translateQuery, type QueryShape } from "./translate.ts"
 
-/** Bind directions as reported in the IO vector. */
+/** Bind direction OUT, as reported in the IO vector. */
 export const BIND_OUT = 16
+/** Bind direction IN. */
 export const BIND_IN = 32
+/** Bind direction IN OUT. */
 export const BIND_INOUT = 48
 
 /** Outcome of a PL/SQL block. */

@@ -114,11 +114,14 @@ export const charType = (base: "VARCHAR2" | "NVARCHAR2" | "CHAR" | "NCHAR", n: n
   })
 }
 
+/** RAW(n). */
 export const rawType = (n: number): OraType =>
   t({ kind: "raw", dty: Dty.RAW, csfrm: 0, maxSize: n, charSize: n, precision: 0, scale: 0, dictName: "RAW", dictPrecision: null, dictScale: null, duck: "BLOB" })
 
+/** DATE (second precision; stored as DuckDB TIMESTAMP_S). */
 export const dateType: OraType = t({ kind: "date", dty: Dty.DATE, csfrm: 0, maxSize: 7, charSize: 0, precision: 0, scale: 0, dictName: "DATE", dictPrecision: null, dictScale: null, duck: "TIMESTAMP_S" })
 
+/** TIMESTAMP(fsp) [WITH [LOCAL] TIME ZONE]. */
 export const timestampType = (fsp = 6, zone: "" | "tz" | "ltz" = ""): OraType =>
   t({
     kind: zone === "" ? "timestamp" : zone === "tz" ? "timestamptz" : "timestampltz",
@@ -134,15 +137,18 @@ export const timestampType = (fsp = 6, zone: "" | "tz" | "ltz" = ""): OraType =>
     duck: zone === "" ? (fsp > 6 ? "TIMESTAMP_NS" : "TIMESTAMP") : "TIMESTAMPTZ"
   })
 
+/** INTERVAL DAY(lead) TO SECOND(fsp). */
 export const intervalDsType = (lead = 2, fsp = 6): OraType =>
   t({ kind: "intervalds", dty: Dty.INTERVAL_DS, csfrm: 0, maxSize: 11, charSize: 0, precision: lead, scale: fsp, dictName: `INTERVAL DAY(${lead}) TO SECOND(${fsp})`, dictPrecision: lead, dictScale: fsp, duck: "INTERVAL" })
 
+/** INTERVAL YEAR(lead) TO MONTH. */
 export const intervalYmType = (lead = 2): OraType =>
   t({ kind: "intervalym", dty: Dty.INTERVAL_YM, csfrm: 0, maxSize: 5, charSize: 0, precision: lead, scale: 0, dictName: `INTERVAL YEAR(${lead}) TO MONTH`, dictPrecision: lead, dictScale: 0, duck: "INTERVAL" })
 
 const simple = (kind: ValueKind, dty: number, maxSize: number, dictName: string, duck: string, csfrm = 0): OraType =>
   t({ kind, dty, csfrm, maxSize, charSize: 0, precision: 0, scale: 0, dictName, dictPrecision: null, dictScale: null, duck })
 
+/** Fixed-size types without parameters. */
 export const binaryFloatType = simple("float", Dty.BINARY_FLOAT, 4, "BINARY_FLOAT", "FLOAT")
 export const binaryDoubleType = simple("double", Dty.BINARY_DOUBLE, 8, "BINARY_DOUBLE", "DOUBLE")
 export const booleanType = simple("boolean", Dty.BOOLEAN, 4, "BOOLEAN", "BOOLEAN")
