@@ -37,17 +37,23 @@ describe("Oracle test server: errors and robustness", () => {
     expect(await code("SELECT * FROM e WHERE id = a.b (+)")).toBe("ORA-03001")
     const e = await failure(() => conn.execute("SELECT * FROM no_such_table"))
     expect(e.message).toContain("ORA-00942: table or view does not exist")
+    const dup = await failure(() => conn.execute("INSERT INTO e VALUES (1, 'dup')"))
+    expect(dup.message).toMatch(/^ORA-00001: unique constraint \(TEST\.SYS_C\d+\) violated$/m)
     expect((e as any).errorNum).toBe(942)
     // the session is still usable and nothing of the failed statements remained
     expect((await conn.execute("SELECT COUNT(*) FROM e")).rows).toEqual([[1]])
   })
 
-  it("names the object in ORA-00942 with the 23ai layout", async () => {
+  it("names the objects in ORA-00942 and ORA-00001 with the 23ai layout", async () => {
     const s = await withServer({ version: "23ai" })
     try {
       const c = await s.connect()
       const e = await failure(() => c.execute("SELECT * FROM missing_t"))
       expect(e.message).toContain('ORA-00942: table or view "TEST"."MISSING_T" does not exist')
+      await c.execute("CREATE TABLE u (id NUMBER CONSTRAINT u_pk PRIMARY KEY)")
+      await c.execute("INSERT INTO u VALUES (1)")
+      const dup = await failure(() => c.execute("INSERT INTO u VALUES (1)"))
+      expect(dup.message).toContain("ORA-00001: unique constraint (TEST.U_PK) violated on table TEST.U columns (ID)")
       await c.close()
     } finally {
       await s.server.close()

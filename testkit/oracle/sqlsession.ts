@@ -282,8 +282,21 @@ export class SqlSession {
   mapError(e: unknown): OraError {
     if (e instanceof OraError) return e
     const message = e instanceof Error ? e.message : String(e)
-    return fromDuckDb(message, this.db.settings.version, decodeName, this.schema)
+    const err = fromDuckDb(message, this.db.settings.version, decodeName, this.schema)
+    const target = this.dmlTarget
+    if (err.code === 1 && target !== undefined) {
+      // name the table's primary key / unique constraint (23ai also names the table and columns)
+      const c = target.constraints.find((x) => x.type === "P") ?? target.constraints.find((x) => x.type === "U")
+      if (c !== undefined) {
+        const tail = this.db.settings.version === "23ai" ? ` on table ${target.owner}.${target.name} columns (${c.columns.join(", ")})` : ""
+        return new OraError(1, `unique constraint (${target.owner}.${c.name}) violated${tail}`)
+      }
+    }
+    return err
   }
+
+  /** Table written by the DML statement being executed (for constraint names in errors). */
+  private dmlTarget: TableMeta | undefined
 
   /** Records the statement for V$SESSION (SQL_ID / PREV_SQL_ID). */
   noteSql(sql: string): void {
@@ -471,6 +484,17 @@ export class SqlSession {
   private async dml(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
     const t = this.translate(stripTerminator(sql))
     if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
+    {
+      const at = isKw(t.toks[1], "INTO") ? 2 : 1
+      const a = t.toks[at]
+      const qualifiedName = isOp(t.toks[at + 1], ".") && t.toks[at + 2] !== undefined
+      this.dmlTarget =
+        a === undefined || (a.kind !== "ident" && a.kind !== "qident")
+          ? undefined
+          : qualifiedName
+            ? this.lookupTable(oracleName(a), oracleName(t.toks[at + 2]!))
+            : this.lookupTable(undefined, oracleName(a))
+    }
     const ret = returningClause(t.toks)
     if (ret !== undefined) return this.dmlReturning(t, ret, rows)
     const duckSql = t.text(0, t.toks.length)
