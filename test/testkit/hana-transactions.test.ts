@@ -51,6 +51,31 @@ describe("HANA test server: transactions, temporary tables, constraints, catalog
     }
   })
 
+  it("SAVEPOINT / ROLLBACK TO SAVEPOINT / RELEASE SAVEPOINT undo only the work after the savepoint", async () => {
+    await exec(a, "CREATE TABLE sp (id INT PRIMARY KEY)")
+    a.setAutoCommit(false)
+    try {
+      await exec(a, "INSERT INTO sp VALUES (1)")
+      await exec(a, "SAVEPOINT s1")
+      await exec(a, "INSERT INTO sp VALUES (2)")
+      await exec(a, "SAVEPOINT s2")
+      await exec(a, "INSERT INTO sp VALUES (3)")
+      await exec(a, "ROLLBACK TO SAVEPOINT s2")
+      expect(await exec(a, "SELECT id FROM sp ORDER BY id")).toEqual([{ ID: 1 }, { ID: 2 }])
+      await exec(a, "ROLLBACK TO SAVEPOINT s1")
+      expect(await exec(a, "SELECT id FROM sp ORDER BY id")).toEqual([{ ID: 1 }])
+      // s2 was set after s1: rolling back to s1 released it
+      expect((await failure(exec(a, "ROLLBACK TO SAVEPOINT s2"))).message).toContain("S2")
+      await exec(a, "RELEASE SAVEPOINT s1")
+      expect((await failure(exec(a, "ROLLBACK TO SAVEPOINT s1"))).message).toContain("S1")
+      expect(await exec(b, "SELECT COUNT(*) AS N FROM sp")).toEqual([{ N: 0 }])
+      await exec(a, "COMMIT")
+      expect(await exec(b, "SELECT id FROM sp ORDER BY id")).toEqual([{ ID: 1 }])
+    } finally {
+      a.setAutoCommit(true)
+    }
+  })
+
   it("commits DDL immediately (with the open transaction) unless AUTOCOMMIT DDL is OFF", async () => {
     a.setAutoCommit(false)
     try {

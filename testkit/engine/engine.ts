@@ -129,6 +129,8 @@ export class Session {
   /** Successful writes of the open transaction, replayed by {@link recoverStatement}; undefined once too large. */
   private journal: Array<() => Promise<unknown>> | undefined
   private journalWeight = 0
+  /** Savepoints of the open transaction: name and the journal length when it was set. */
+  private savepoints: Array<{ readonly name: string; readonly mark: number }> = []
   /** @internal */
   constructor(
     /** Session number, unique within its engine, starting at 1. */
@@ -207,7 +209,52 @@ export class Session {
     }
     this.transaction = false
     this.journal = undefined
+    this.savepoints = []
     return false
+  }
+
+  /**
+   * Sets a savepoint in the open transaction (a name set again moves to the newest position). DuckDB has no
+   * savepoints, so rolling back to one replays the transaction's journal up to it.
+   */
+  savepoint(name: string): void {
+    if (!this.transaction) throw new EngineError(`savepoint ${name}: no transaction is open`, "Transaction Error")
+    if (this.journal === undefined) {
+      throw new EngineError(`savepoint ${name}: the transaction is too large to keep savepoints`, "Transaction Error")
+    }
+    this.savepoints = this.savepoints.filter((s) => s.name !== name)
+    this.savepoints.push({ name, mark: this.journal.length })
+  }
+
+  /** Undoes every write since savepoint `name`; the savepoint stays, later ones are released. */
+  async rollbackToSavepoint(name: string): Promise<void> {
+    const index = this.savepoints.findIndex((s) => s.name === name)
+    const journal = this.journal
+    if (!this.transaction || index < 0 || journal === undefined) {
+      throw new EngineError(`savepoint ${name} does not exist`, "Transaction Error")
+    }
+    const mark = this.savepoints[index]!.mark
+    const kept = journal.slice(0, mark)
+    await this.rawRun("ROLLBACK").catch(() => undefined)
+    try {
+      await this.rawRun("BEGIN TRANSACTION")
+      for (const replay of kept) await replay()
+    } catch (e) {
+      await this.rawRun("ROLLBACK").catch(() => undefined)
+      this.transaction = false
+      this.journal = undefined
+      this.savepoints = []
+      throw new EngineError(`rollback to savepoint ${name} failed; the transaction was rolled back`, "Transaction Error", e)
+    }
+    this.journal = kept
+    this.savepoints = this.savepoints.slice(0, index + 1)
+  }
+
+  /** Forgets savepoint `name` (and the ones set after it). */
+  releaseSavepoint(name: string): void {
+    const index = this.savepoints.findIndex((s) => s.name === name)
+    if (index < 0) throw new EngineError(`savepoint ${name} does not exist`, "Transaction Error")
+    this.savepoints = this.savepoints.slice(0, index)
   }
 
   /** Runs a statement that returns no rows; resolves to the rows affected (0 for DDL). */
@@ -331,6 +378,7 @@ export class Session {
     this.transaction = true
     this.journal = []
     this.journalWeight = 0
+    this.savepoints = []
   }
 
   /** Commits the explicit transaction, if any. */
@@ -338,6 +386,7 @@ export class Session {
     if (!this.transaction) return
     this.transaction = false
     this.journal = undefined
+    this.savepoints = []
     await this.rawRun("COMMIT")
   }
 
@@ -346,6 +395,7 @@ export class Session {
     if (!this.transaction) return
     this.transaction = false
     this.journal = undefined
+    this.savepoints = []
     await this.rawRun("ROLLBACK")
   }
 

@@ -518,7 +518,7 @@ export class HanaConnection {
 
   private async executeDirect(session: Session, sql: string, commit: boolean, request: Request): Promise<Reply | undefined> {
     const t = translate(sql, this.sessionValues())
-    if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t)
+    if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t, commit)
     if (t.params > 0) throw HanaError.syntax("parameters are only allowed in prepared statements", 0)
     if (t.kind === "ddl") {
       await this.runDdl(session, commit, async () => {
@@ -532,12 +532,26 @@ export class HanaConnection {
     return this.outcomeReply(session, t, outcome, undefined, request)
   }
 
+  private async savepointAction(action: () => Promise<void>): Promise<void> {
+    try {
+      await action()
+    } catch (e) {
+      throw HanaError.general(e instanceof Error ? e.message : String(e))
+    }
+  }
+
   private requireAdmin(what: string): void {
     if (this.user !== "SYSTEM") throw HanaError.privilege(what)
   }
 
-  private async sessionCommand(session: Session, t: Translated): Promise<Reply> {
+  private async sessionCommand(session: Session, t: Translated, commit: boolean): Promise<Reply> {
     switch (t.kind) {
+      case "savepoint":
+        // In autocommit mode there is no transaction to mark, as on HANA the savepoint has no effect.
+        if (t.action === "set") await this.inTransaction(session, commit, async () => session.savepoint(t.name))
+        else if (t.action === "rollback") await this.savepointAction(() => session.rollbackToSavepoint(t.name))
+        else await this.savepointAction(async () => session.releaseSavepoint(t.name))
+        return ok(FunctionCode.DDL)
       case "commit":
         await session.commit()
         return ok(FunctionCode.DDL)
@@ -695,7 +709,7 @@ export class HanaConnection {
     const statement = this.statements.get(idPart.data.readBigUInt64LE(0))
     if (statement === undefined) throw new HanaError(213, "HY000", "invalid statement id")
     const t = statement.translated
-    if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t)
+    if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t, request.commit)
     if (t.kind === "ddl") {
       await this.runDdl(session, request.commit, async () => {
         await session.run(t.sql)

@@ -253,12 +253,19 @@ export type Translated =
     }
   | { readonly kind: "commit" }
   | { readonly kind: "rollback" }
+  | { readonly kind: "savepoint"; readonly action: "set" | "rollback" | "release"; readonly name: string }
   | { readonly kind: "setSchema"; readonly schema: string }
   | { readonly kind: "cancelSession"; readonly connectionId: number; readonly disconnect: boolean }
   | { readonly kind: "createUser"; readonly user: string; readonly password: string }
   | { readonly kind: "dropUser"; readonly user: string }
   | { readonly kind: "ddlAutocommit"; readonly on: boolean }
   | { readonly kind: "noop" }
+
+const savepointOf = (action: "set" | "rollback" | "release", name: Token | undefined, wellFormed: boolean): Translated => {
+  const ident = identOf(name)
+  if (!wellFormed || ident === undefined) throw HanaError.syntax(`savepoint name expected`, 0)
+  return { kind: "savepoint", action, name: ident }
+}
 
 const sig = (tokens: readonly Token[]): Token[] => tokens.filter((t) => t.t !== "ws")
 
@@ -504,7 +511,15 @@ export const translate = (sql: string, session: SessionValues): Translated => {
       return { kind: "dml", functionCode: 4, sql: rewrite(all, session), params }
     case "COMMIT":
       return { kind: "commit" }
+    // SAVEPOINT <name>, ROLLBACK TO SAVEPOINT <name>, RELEASE SAVEPOINT <name> (HANA SQL reference, transaction
+    // management statements).
+    case "SAVEPOINT":
+      return savepointOf("set", all[1], all.length === 2)
+    case "RELEASE":
+      if (w1 === "SAVEPOINT") return savepointOf("release", all[2], all.length === 3)
+      break
     case "ROLLBACK":
+      if (w1 === "TO") return savepointOf("rollback", all[3], upper(all[2]) === "SAVEPOINT" && all.length === 4)
       return { kind: "rollback" }
     case "SET":
       if (w1 === "SCHEMA") {
