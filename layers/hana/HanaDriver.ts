@@ -378,8 +378,9 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       }),
     commit: Hdb.commit(client),
     rollback: Hdb.rollback(client),
-    savepoint: () => Effect.fail(notImplemented("savepoints are not supported by the hana driver")),
-    rollbackToSavepoint: () => Effect.fail(notImplemented("savepoints are not supported by the hana driver")),
+    savepoint: (name) => Effect.asVoid(Hdb.executeDirect(client, `SAVEPOINT ${Ddl.quoteIdentifier(name)}`)),
+    rollbackToSavepoint: (name) =>
+      Effect.asVoid(Hdb.executeDirect(client, `ROLLBACK TO SAVEPOINT ${Ddl.quoteIdentifier(name)}`)),
     setReadOnly: (readOnly) =>
       readOnly ? Effect.fail(notImplemented("read-only connections are not supported by the hana driver")) : Effect.void,
     setIsolationLevel: (level) => {
@@ -456,7 +457,7 @@ export const HanaDriver: DriverShape = {
   name: "hana",
   version: VERSION,
   options: HanaOptions,
-  capabilities: { ingestTemporary: true, ingestTargetCatalog: false, parameterSchema: true, savepoints: false },
+  capabilities: { ingestTemporary: true, ingestTargetCatalog: false, parameterSchema: true, savepoints: true },
   batchCap: { mode: "best-effort", option: ReadBatchRows, defaultRows: DEFAULT_READ_BATCH_ROWS },
   validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
   connect
