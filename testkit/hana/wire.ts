@@ -3,6 +3,7 @@
  * packet header (32 B), segment header (24 B), part header (16 B), option lists and "Fields".
  * Layouts: /work/shared/notes/hana-protocol.md §2 (checked against node_modules/hdb/lib/protocol).
  */
+import { GrowableBuffer } from "../shared/GrowableBuffer.ts"
 
 /** Message types of request segments (hdb lib/protocol/common/MessageType.js). */
 export const MessageType = {
@@ -139,23 +140,9 @@ export const decodeRequest = (packet: Buffer): Request => {
 export const align8 = (n: number): number => (n + 7) & ~7
 
 /** A growable byte buffer with little-endian writers; hot loops may use `buf`/`pos` directly after `ensure`. */
-export class ByteWriter {
-  buf: Buffer
-  pos = 0
+export class ByteWriter extends GrowableBuffer {
   constructor(initial = 4096) {
-    this.buf = Buffer.allocUnsafe(initial)
-  }
-  ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return
-    let size = this.buf.length * 2
-    while (size < this.pos + n) size *= 2
-    const next = Buffer.allocUnsafe(size)
-    this.buf.copy(next, 0, 0, this.pos)
-    this.buf = next
-  }
-  u8(v: number): void {
-    this.ensure(1)
-    this.buf[this.pos++] = v & 0xff
+    super(initial)
   }
   i16(v: number): void {
     this.ensure(2)

@@ -7,6 +7,8 @@
  * length byte (<= 252) or 0xFE followed by UB4-prefixed chunks and a UB4 0 terminator.
  */
 
+import { GrowableBuffer } from "../shared/GrowableBuffer.ts"
+
 /** Length byte announcing a chunked value. */
 export const LONG_LENGTH_INDICATOR = 0xfe
 /** Length byte announcing NULL. */
@@ -22,32 +24,14 @@ export class TruncatedRequestError extends Error {
 }
 
 /** Growable output buffer with the TTC primitive writers. */
-export class WriteBuffer {
-  buf: Buffer
-  pos = 0
-
+export class WriteBuffer extends GrowableBuffer {
   constructor(initialSize = 8192) {
-    this.buf = Buffer.allocUnsafe(initialSize)
-  }
-
-  /** Makes room for `n` more bytes. */
-  ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return
-    let size = this.buf.length * 2
-    while (size < this.pos + n) size *= 2
-    const next = Buffer.allocUnsafe(size)
-    this.buf.copy(next, 0, 0, this.pos)
-    this.buf = next
+    super(initialSize)
   }
 
   /** The bytes written so far (a view, not a copy). */
   bytes(): Buffer {
     return this.buf.subarray(0, this.pos)
-  }
-
-  u8(v: number): void {
-    this.ensure(1)
-    this.buf[this.pos++] = v & 0xff
   }
 
   u16be(v: number): void {
