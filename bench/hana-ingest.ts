@@ -15,7 +15,8 @@ import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { fromTable } from "../src/Ingest.ts"
 import { startHanaTestServer } from "../testkit/hana/index.ts"
-import { createHdbClient, promise } from "./hana-data.ts"
+import { createHdbClient, promise } from "./support/hana.ts"
+import { median } from "./run.ts"
 
 const ROWS = Number(process.env["HANA_INGEST_ROWS"] ?? 1_000_000)
 const RUNS = Number(process.env["HANA_INGEST_RUNS"] ?? 3)
@@ -91,10 +92,6 @@ const makeData = (withRows = false) => {
   return { table, rows }
 }
 
-const median = (xs: ReadonlyArray<number>) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
-}
 
 /** Runs the comparison. */
 export const run = async (): Promise<Record<string, unknown>> => {

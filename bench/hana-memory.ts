@@ -13,7 +13,7 @@ import { Effect, Layer, Stream } from "effect"
 import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { startHanaTestServer } from "../testkit/hana/index.ts"
-import { createBenchTableSql, createHdbClient, promise } from "./hana-data.ts"
+import { createBenchTableSql, createHdbClient, promise } from "./support/hana.ts"
 
 const SMALL = Number(process.env["HANA_MEMORY_ROWS"] ?? 1_000_000)
 const LARGE = SMALL * 4

@@ -9,7 +9,8 @@ import { Effect, Layer, Stream } from "effect"
 import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { startHanaTestServer } from "../testkit/hana/index.ts"
-import { BENCH_COLUMNS, createBenchTableSql, createHdbClient, promise } from "./hana-data.ts"
+import { BENCH_COLUMNS, createBenchTableSql, createHdbClient, promise } from "./support/hana.ts"
+import { median } from "./run.ts"
 
 const ROWS = Number(process.env["HANA_READ_ROWS"] ?? 1_000_000)
 const FETCH_SIZE = 50_000
@@ -32,10 +33,6 @@ const seconds = async (f: () => Promise<number>): Promise<{ s: number; rows: num
   return { s: Number(process.hrtime.bigint() - start) / 1e9, rows }
 }
 
-const median = (xs: ReadonlyArray<number>) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
-}
 
 /** Runs the comparison. */
 export const run = async (): Promise<Record<string, unknown>> => {

@@ -7,7 +7,7 @@
  */
 import { Engine } from "../testkit/engine/index.ts"
 import { startHanaTestServer } from "../testkit/hana/index.ts"
-import { BENCH_COLUMNS, createBenchTableSql, createHdbClient, promise } from "./hana-data.ts"
+import { BENCH_COLUMNS, createBenchTableSql, createHdbClient, promise } from "./support/hana.ts"
 
 const ROWS = 1_000_000
 const FETCH_SIZE = 50_000
