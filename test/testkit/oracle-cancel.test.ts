@@ -17,6 +17,7 @@ describe("Oracle test server: cancel and fault injection", () => {
       await conn.break()
       const e = await failure(() => running)
       expect(oraCode(e)).toBe("ORA-01013")
+      expect(e.message).toMatch(/^ORA-01013: user requested cancel of current operation$/m)
       expect(Date.now() - started).toBeLessThan(15_000)
       expect((await conn.execute("SELECT COUNT(*) FROM big")).rows).toEqual([[3000]])
       await conn.close()

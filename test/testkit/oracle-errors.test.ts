@@ -157,3 +157,38 @@ describe("Oracle test server: errors and robustness", () => {
     await new Promise<void>((resolve) => probe.close(() => resolve()))
   })
 })
+
+// Message texts: Oracle Database Error Messages (https://docs.oracle.com/en/error-help/db/ora-00900/, ora-00933,
+// ora-00904, ora-00942, ora-00955, ora-00001, ora-01400). 23ai names the object in ORA-00942 and the table and
+// columns in ORA-00001; the other texts are the same in both releases.
+for (const version of ["23ai", "19c"] as const)
+describe(`Oracle test server: ORA- message texts (${version} layout)`, () => {
+  it("sends Oracle's message text for each mapped error", async () => {
+    const s = await withServer({ version })
+    try {
+      const c = await s.connect()
+      await c.execute("CREATE TABLE e (id NUMBER CONSTRAINT e_pk PRIMARY KEY, name VARCHAR2(10) NOT NULL)")
+      await c.execute("INSERT INTO e VALUES (1, 'one')")
+      const first = async (sql: string) => {
+        const e = await failure(() => c.execute(sql))
+        return { line: e.message.split("\n")[0], errorNum: (e as any).errorNum }
+      }
+      expect(await first("FROBNICATE THE DATABASE")).toEqual({ line: "ORA-00900: invalid SQL statement", errorNum: 900 })
+      expect(await first("SELECT 1 FROM DUAL DUAL2 DUAL3")).toEqual({ line: "ORA-00933: SQL command not properly ended", errorNum: 933 })
+      expect(await first("SELECT nope FROM e")).toEqual({ line: 'ORA-00904: "NOPE": invalid identifier', errorNum: 904 })
+      expect(await first("SELECT * FROM missing_t")).toEqual({
+        line: version === "23ai" ? 'ORA-00942: table or view "TEST"."MISSING_T" does not exist' : "ORA-00942: table or view does not exist",
+        errorNum: 942
+      })
+      expect(await first("CREATE TABLE e (x NUMBER)")).toEqual({ line: "ORA-00955: name is already used by an existing object", errorNum: 955 })
+      expect(await first("INSERT INTO e VALUES (1, 'dup')")).toEqual({
+        line: version === "23ai" ? "ORA-00001: unique constraint (TEST.E_PK) violated on table TEST.E columns (ID)" : "ORA-00001: unique constraint (TEST.E_PK) violated",
+        errorNum: 1
+      })
+      expect(await first("INSERT INTO e (id) VALUES (2)")).toEqual({ line: 'ORA-01400: cannot insert NULL into ("TEST"."E"."NAME")', errorNum: 1400 })
+      await c.close()
+    } finally {
+      await s.server.close()
+    }
+  })
+})

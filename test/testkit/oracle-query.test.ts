@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Conn } from "./oracle/helpers.ts"
 import { oracledb, withServer } from "./oracle/helpers.ts"
+import { startRoundTripProxy } from "./oracle/proxy.ts"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 
 let server: OracleTestServerHandle
@@ -189,6 +190,36 @@ describe("Oracle test server: execute and fetch", () => {
       st.on("error", reject)
     })
     expect(streamed.length).toBe(250)
+  })
+
+  it("sends prefetchRows rows with the execute and fetchArraySize rows per FETCH round trip", async () => {
+    const proxy = await startRoundTripProxy(server.port)
+    const c = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
+    try {
+      const trips = async (prefetchRows: number, fetchArraySize: number) => {
+        proxy.reset()
+        const r = await c.execute("SELECT n FROM many ORDER BY n", [], { prefetchRows, fetchArraySize })
+        expect(r.rows).toHaveLength(1000)
+        expect(r.rows[999]).toEqual([999])
+        return proxy.roundTrips()
+      }
+      // 7 rows with the execute, then 993 rows in FETCHes of 50 (the last one, 43 rows, also reports the end)
+      expect(await trips(7, 50)).toBe(21)
+      expect(await trips(2, 100)).toBe(11)
+      expect(await trips(1000, 1000)).toBe(1)
+      proxy.reset()
+      const rs = (await c.execute("SELECT n FROM many ORDER BY n", [], { resultSet: true, prefetchRows: 7, fetchArraySize: 50 })).resultSet
+      expect(proxy.roundTrips()).toBe(1)
+      expect(await rs.getRows(7)).toHaveLength(7)
+      expect(proxy.roundTrips()).toBe(1) // served from the prefetched rows
+      const page = await rs.getRows(50)
+      expect(page[0]).toEqual([7])
+      expect(proxy.roundTrips()).toBe(2)
+      await rs.close()
+    } finally {
+      await c.close()
+      await proxy.close()
+    }
   })
 
   it("works with client features: end-to-end attributes, currentSchema, pools, fetch conversions, object rows", async () => {

@@ -100,6 +100,46 @@ export const oracleName = (t: Tok): string => (t.kind === "qident" ? t.value : t
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`
 
+const INTERVAL_FIELDS = ["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"] as const
+
+/**
+ * Renders an Oracle interval literal (`INTERVAL '-1 02:03:04.5' DAY TO SECOND`, `INTERVAL '1-2' YEAR TO MONTH`,
+ * `INTERVAL '90' MINUTE`) as a DuckDB interval: DuckDB has no `X TO Y` qualifiers and no sign inside the string.
+ * Field order and separators follow Oracle's SQL Language Reference, "Interval Literals":
+ * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Literals.html
+ */
+const intervalLiteral = (text: string, units: ReadonlyArray<string>): string => {
+  const lead = INTERVAL_FIELDS.indexOf(units[0] as (typeof INTERVAL_FIELDS)[number])
+  const trailIdx = units.indexOf("TO")
+  const trail = trailIdx >= 0 ? INTERVAL_FIELDS.indexOf(units[trailIdx + 1] as (typeof INTERVAL_FIELDS)[number]) : lead
+  const body = text.trim()
+  const negative = body.startsWith("-")
+  const values = body.replace(/^[+-]/, "").split(/[\s:-]+/)
+  if (lead < 0 || trail < lead || values.length !== trail - lead + 1 || values.some((x) => !/^\d+(\.\d*)?$/.test(x))) {
+    throw ora.unimplemented(`interval literal '${text}' ${units.join(" ")}`)
+  }
+  const parts = values.map((x, n) => `${x} ${INTERVAL_FIELDS[lead + n]!.toLowerCase()}s`)
+  return `(${negative ? "-" : ""}INTERVAL ${sqlString(parts.join(" "))})`
+}
+
+/**
+ * Renders `TIMESTAMP '<datetime> [<offset> | <region>]'`. Oracle accepts a time zone offset (`+05:30`) or a region name
+ * (`Europe/Paris`, optionally followed by an abbreviation such as `CEST`) after the time and then the literal is a
+ * TIMESTAMP WITH TIME ZONE (Oracle SQL Language Reference, "Datetime Literals":
+ * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Literals.html). DuckDB (session time zone UTC)
+ * only parses offsets written right after the time, and region names after a blank.
+ */
+const timestampLiteral = (text: string): string => {
+  const m = /^\s*(\d{1,4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d{1,9})?)?)?)\s*(.*?)\s*$/.exec(text)
+  if (m === null || m[2] === "") return `TIMESTAMP ${sqlString(text)}`
+  const [, datetime, zone] = m as unknown as [string, string, string]
+  const offset = /^([+-])(\d{1,2}):(\d{2})$/.exec(zone)
+  if (offset !== null) return `TIMESTAMPTZ ${sqlString(`${datetime}${offset[1]}${offset[2]!.padStart(2, "0")}:${offset[3]}`)}`
+  const region = zone.split(/\s+/)[0]!
+  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/.test(region)) return `TIMESTAMP ${sqlString(text)}`
+  return `TIMESTAMPTZ ${sqlString(`${datetime} ${region}`)}`
+}
+
 /** Converts an Oracle datetime format model to a strftime/strptime format. */
 export const convertDateFormat = (fmt: string): string => {
   const map: Array<[RegExp, string]> = [
@@ -364,6 +404,16 @@ export class Translator {
       return [`${toks[i + 4]!.value === "NEXTVAL" ? "nextval" : "currval"}(${sqlString(name)})`, i + 5]
     }
     if (isOp(toks[i - 1], ".")) return [identOut(t), i + 1]
+    if (v === "TIMESTAMP" && next?.kind === "str") return [timestampLiteral(next.value), i + 2]
+    if (v === "INTERVAL" && next?.kind === "str") {
+      let k = i + 2
+      const units: string[] = []
+      while (k < to && (isKw(toks[k], "DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR", "TO") || isOp(toks[k], "(") || toks[k]!.kind === "ws")) {
+        if (toks[k]!.kind === "ident") units.push(toks[k]!.value)
+        k = isOp(toks[k], "(") ? matchParen(toks, k) + 1 : k + 1
+      }
+      return [intervalLiteral(next.value, units), k]
+    }
     if (!call) {
       switch (v) {
         case "SYSDATE":

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { oracledb, withServer } from "./oracle/helpers.ts"
+
+// Datetime literal forms (offsets, region names with optional abbreviation) and interval literal forms
+// (signed, `DAY TO SECOND`, `YEAR TO MONTH`, `HOUR TO MINUTE`) follow the Oracle SQL Language Reference,
+// "Literals": https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Literals.html
+for (const version of ["23ai", "19c"] as const)
+describe(`Oracle test server: time zones, sub-second values and intervals (${version} layout)`, () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    const s = await withServer({ version })
+    server = s.server
+    conn = await s.connect()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("turns TIMESTAMP literals with offsets and region names into the right instants (DST included)", async () => {
+    const r = await conn.execute(
+      `SELECT TIMESTAMP '2024-01-02 03:04:05.123 +05:30' a, TIMESTAMP '2024-01-02 03:04:05 -8:00' b,
+              TIMESTAMP '2024-07-01 12:00:00 Europe/Paris' summer, TIMESTAMP '2024-01-15 12:00:00 Europe/Paris CET' winter,
+              TIMESTAMP '2024-01-02 03:04:05' plain FROM DUAL`
+    )
+    expect(r.metaData.map((m: any) => m.dbTypeName)).toEqual([
+      "TIMESTAMP WITH TIME ZONE", "TIMESTAMP WITH TIME ZONE", "TIMESTAMP WITH TIME ZONE", "TIMESTAMP WITH TIME ZONE", "TIMESTAMP"
+    ])
+    expect(r.rows[0].slice(0, 4)).toEqual([
+      new Date(Date.UTC(2024, 0, 1, 21, 34, 5, 123)),
+      new Date(Date.UTC(2024, 0, 2, 11, 4, 5)),
+      new Date(Date.UTC(2024, 6, 1, 10, 0, 0)), // CEST = UTC+2
+      new Date(Date.UTC(2024, 0, 15, 11, 0, 0)) // CET = UTC+1
+    ])
+    expect(r.rows[0][4]).toEqual(new Date(2024, 0, 2, 3, 4, 5))
+  })
+
+  it("stores time-zone values in tables and keeps the instant across session time zones", async () => {
+    await conn.execute("CREATE TABLE tzt (id NUMBER, a TIMESTAMP(6) WITH TIME ZONE, l TIMESTAMP WITH LOCAL TIME ZONE, ts TIMESTAMP(9))")
+    await conn.execute(
+      `INSERT INTO tzt VALUES (1, TIMESTAMP '2024-07-01 12:00:00.5 America/New_York', TIMESTAMP '2024-01-01 00:00:00 -05:00',
+        TIMESTAMP '2024-01-02 03:04:05.123456789')`
+    )
+    await conn.execute("INSERT INTO tzt VALUES (:1, :2, :3, :4)", [
+      2,
+      { val: new Date(Date.UTC(2024, 2, 3, 4, 5, 6, 789)), type: oracledb.DB_TYPE_TIMESTAMP_TZ },
+      { val: new Date(Date.UTC(2024, 2, 3, 4, 5, 6, 789)), type: oracledb.DB_TYPE_TIMESTAMP_LTZ },
+      new Date(2024, 2, 3, 4, 5, 6, 789)
+    ])
+    const read = async () => (await conn.execute("SELECT a, l, ts FROM tzt ORDER BY id")).rows
+    const expected = [
+      [new Date(Date.UTC(2024, 6, 1, 16, 0, 0, 500)), new Date(Date.UTC(2024, 0, 1, 5)), new Date(2024, 0, 2, 3, 4, 5, 123)],
+      [new Date(Date.UTC(2024, 2, 3, 4, 5, 6, 789)), new Date(Date.UTC(2024, 2, 3, 4, 5, 6, 789)), new Date(2024, 2, 3, 4, 5, 6, 789)]
+    ]
+    expect(await read()).toEqual(expected)
+    await conn.execute("ALTER SESSION SET TIME_ZONE = 'Asia/Kolkata'")
+    expect((await conn.execute("SELECT SESSIONTIMEZONE FROM DUAL")).rows).toEqual([["Asia/Kolkata"]])
+    expect(await read()).toEqual(expected)
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '-03:00'")
+    expect((await conn.execute("SELECT SESSIONTIMEZONE FROM DUAL")).rows).toEqual([["-03:00"]])
+    expect(await read()).toEqual(expected)
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
+    // sub-second digits below the millisecond (which node-oracledb drops) survive in the database
+    expect((await conn.execute("SELECT TO_CHAR(ts, 'HH24:MI:SS.FF6') FROM tzt WHERE id = 1")).rows).toEqual([["03:04:05.123456"]])
+    await conn.rollback()
+  })
+
+  it("reads and writes intervals, negative ones included, as literals, binds and columns", async () => {
+    const lit = await conn.execute(
+      `SELECT INTERVAL '-1 02:03:04.5' DAY TO SECOND, INTERVAL '3 04:05:06.25' DAY(3) TO SECOND(2), INTERVAL '90' MINUTE,
+              INTERVAL '2:30' HOUR TO MINUTE FROM DUAL`
+    )
+    expect(lit.metaData.map((m: any) => m.dbTypeName)).toEqual(Array(4).fill("INTERVAL DAY TO SECOND"))
+    expect(lit.rows[0].map((v: any) => ({ ...v }))).toEqual([
+      { days: -1, hours: -2, minutes: -3, seconds: -4, fseconds: -500_000_000 },
+      { days: 3, hours: 4, minutes: 5, seconds: 6, fseconds: 250_000_000 },
+      { days: 0, hours: 1, minutes: 30, seconds: 0, fseconds: 0 },
+      { days: 0, hours: 2, minutes: 30, seconds: 0, fseconds: 0 }
+    ])
+    await conn.execute("CREATE TABLE ivt (id NUMBER, ds INTERVAL DAY(3) TO SECOND(2), ym INTERVAL YEAR(4) TO MONTH)")
+    await conn.execute("INSERT INTO ivt VALUES (1, INTERVAL '-3 04:05:06.25' DAY TO SECOND, INTERVAL '-2-3' YEAR TO MONTH)")
+    await conn.execute("INSERT INTO ivt VALUES (:1, :2, :3)", [
+      2,
+      { val: new oracledb.IntervalDS({ days: -5, hours: -1, minutes: 0, seconds: -2, fseconds: -10_000_000 }), type: oracledb.DB_TYPE_INTERVAL_DS },
+      { val: new oracledb.IntervalYM({ years: 12, months: 11 }), type: oracledb.DB_TYPE_INTERVAL_YM }
+    ])
+    const r = await conn.execute("SELECT ds, ym FROM ivt ORDER BY id")
+    expect(r.metaData.map((m: any) => m.dbTypeName)).toEqual(["INTERVAL DAY TO SECOND", "INTERVAL YEAR TO MONTH"])
+    expect(r.rows.map((row: any[]) => row.map((v) => ({ ...v })))).toEqual([
+      [{ days: -3, hours: -4, minutes: -5, seconds: -6, fseconds: -250_000_000 }, { years: -2, months: -3 }],
+      [{ days: -5, hours: -1, minutes: 0, seconds: -2, fseconds: -10_000_000 }, { years: 12, months: 11 }]
+    ])
+    const dict = await conn.execute("SELECT data_type, data_precision, data_scale FROM user_tab_columns WHERE table_name = 'IVT' AND column_id > 1 ORDER BY column_id")
+    expect(dict.rows).toEqual([
+      ["INTERVAL DAY(3) TO SECOND(2)", 3, 2],
+      ["INTERVAL YEAR(4) TO MONTH", 4, 0]
+    ])
+    await conn.rollback()
+  })
+})

@@ -1,0 +1,53 @@
+/**
+ * A loopback TCP proxy that counts request/response round trips between node-oracledb and the test server:
+ * each burst of client bytes that follows server bytes (or starts the conversation) is one round trip.
+ */
+import * as net from "node:net"
+
+/** A running counting proxy. */
+export interface RoundTripProxy {
+  readonly port: number
+  /** Round trips since the proxy started or since the last `reset()`. */
+  readonly roundTrips: () => number
+  readonly reset: () => void
+  readonly close: () => Promise<void>
+}
+
+/** Starts a proxy on 127.0.0.1 in front of `targetPort`. */
+export const startRoundTripProxy = async (targetPort: number): Promise<RoundTripProxy> => {
+  let count = 0
+  const sockets = new Set<net.Socket>()
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, "127.0.0.1")
+    sockets.add(client).add(upstream)
+    let clientTurn = false
+    client.on("data", (chunk) => {
+      if (!clientTurn) count++
+      clientTurn = true
+      upstream.write(chunk)
+    })
+    upstream.on("data", (chunk) => {
+      clientTurn = false
+      client.write(chunk)
+    })
+    const end = () => {
+      client.destroy()
+      upstream.destroy()
+    }
+    client.on("close", end).on("error", end)
+    upstream.on("close", end).on("error", end)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    roundTrips: () => count,
+    reset: () => {
+      count = 0
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
+      })
+  }
+}
