@@ -278,3 +278,132 @@ describe("Arrow → database for the Arrow types the round-trip property does no
       })))
   }
 })
+
+describe("mixed-case rule through SQL (seed: errors table)", () => {
+  it.effect("a quoted mixed-case table is found only by its exact quoted name; an unquoted one by its upper-case name", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const base = uniqueName("mc")
+      const mixed = `Mc${base.toLowerCase()}`
+      yield* conn.execute(`CREATE TABLE "${mixed}" (A INTEGER)`)
+      const unquoted = yield* Effect.flip(collect(`SELECT * FROM ${mixed}`))
+      expect(unquoted.status).toBe("NOT_FOUND")
+      expect(sizes(yield* collect(`SELECT * FROM "${mixed}"`)).reduce((a, b) => a + b, 0)).toBe(0)
+      const lower = `lc${base.toLowerCase()}`
+      yield* conn.execute(`CREATE TABLE ${lower} (A INTEGER)`)
+      yield* conn.execute(`INSERT INTO "${lower.toUpperCase()}" VALUES (1)`)
+      const quotedLower = yield* Effect.flip(collect(`SELECT * FROM "${lower}"`))
+      expect(quotedLower.status).toBe("NOT_FOUND")
+      // ingest quotes the name: an ingest into the lower-case spelling does not reach the upper-case table
+      const appended = yield* Effect.flip(
+        conn.ingest(fromTable(new Arrow.Table({ A: Arrow.vectorFromArray([2], new Arrow.Int32()) })), { targetTable: lower, mode: "append" })
+      )
+      expect(appended.status).toBe("NOT_FOUND")
+      expect(yield* conn.ingest(
+        fromTable(new Arrow.Table({ A: Arrow.vectorFromArray([2], new Arrow.Int32()) })),
+        { targetTable: lower.toUpperCase(), mode: "append" }
+      )).toBe(1)
+      expect(sizes(yield* collect(`SELECT * FROM ${lower}`))).toEqual([2])
+    })))
+})
+
+describe("SQL normalization reaches the server", () => {
+  // The test server accepts TIMESTAMP(n) itself, so only the literal staying untouched and FROM DUMMY (which the
+  // server requires) are observable here; the stripping is proven by test/hana/sqlNormalize.test.ts.
+  it.effect.skipIf(realHana)("SELECT without FROM gets FROM DUMMY on the direct and prepared paths; literals untouched", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("NORM")
+      yield* conn.execute(`CREATE TABLE ${t} (TS TIMESTAMP(6), TM TIME(7), S NVARCHAR(20))`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (CAST('2020-01-02 03:04:05' AS TIMESTAMP(3)), '01:02:03', 'TIMESTAMP(6)')`)
+      const table = new Arrow.Table(yield* collect(`SELECT TS, TM, S FROM ${t}`))
+      expect(table.schema.fields.map((f) => String(f.type))).toEqual(["Timestamp<MICROSECOND, UTC>", "Time64<MICROSECOND>", "Utf8"])
+      expect(table.getChild("S")!.get(0)).toBe("TIMESTAMP(6)")
+      const columns = batchRows(new Arrow.Table(yield* collect(
+        `SELECT DATA_TYPE_NAME FROM SYS.TABLE_COLUMNS WHERE TABLE_NAME = '${t}' ORDER BY POSITION`
+      )).batches[0]!)
+      expect(columns.map((c) => c["DATA_TYPE_NAME"])).toEqual(["TIMESTAMP", "TIME", "NVARCHAR"])
+      // the server itself refuses a SELECT without FROM, so a result proves the driver appended FROM DUMMY
+      expect(sizes(yield* collect("SELECT 'no from' AS X"))).toEqual([1])
+      const prepared = yield* conn.statement()
+      yield* prepared.setSqlQuery("SELECT CAST(? AS INTEGER) AS X")
+      yield* prepared.prepare
+      yield* prepared.bind(new Arrow.Table({ p: Arrow.vectorFromArray([41], new Arrow.Int32()) }).batches[0]!)
+      const rows = yield* Effect.scoped(Effect.flatMap(prepared.executeQuery, (r) => Stream.runCollect(r.batches)))
+      expect(Number(rows[0]!.getChild("X")!.get(0))).toBe(41)
+    })))
+})
+
+describe("catalog: temporary tables of other connections and filters", () => {
+  it.effect("another connection's local temporary table is not listed; this connection's is", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const mine = `#${uniqueName("MINE")}`
+      yield* conn.execute(`CREATE LOCAL TEMPORARY TABLE "${mine}" (K INTEGER)`)
+      const theirs = `#${uniqueName("THEIRS")}`
+      const listedElsewhere = yield* withConnection(server.uri, Effect.gen(function*() {
+        const other = yield* Connection.Connection
+        yield* other.execute(`CREATE LOCAL TEMPORARY TABLE "${theirs}" (K INTEGER)`)
+        return yield* conn.getObjects({ depth: ObjectDepth.TABLES, tableName: "#%" })
+      }))
+      const names = (batchRows(listedElsewhere) as Array<{ catalog_db_schemas: Array<{ db_schema_tables: Array<{ table_name: string }> | null }> }>)
+        .flatMap((c) => c.catalog_db_schemas.flatMap((s) => (s.db_schema_tables ?? []).map((t) => t.table_name)))
+      expect(names).toContain(mine)
+      expect(names).not.toContain(theirs)
+    })))
+
+  it.effect("db_schema pattern, TABLE-only type filter and column depth", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const prefix = uniqueName("PAT")
+      for (const suffix of ["A", "B"]) {
+        yield* conn.execute(`CREATE SCHEMA "${prefix}_${suffix}"`)
+        yield* conn.execute(`CREATE TABLE "${prefix}_${suffix}"."T" (X INTEGER)`)
+        yield* conn.execute(`CREATE VIEW "${prefix}_${suffix}"."V" AS SELECT X FROM "${prefix}_${suffix}"."T"`)
+      }
+      type Plain = Array<{ catalog_db_schemas: Array<{ db_schema_name: string; db_schema_tables: Array<{ table_name: string; table_columns: Array<{ column_name: string }> | null }> | null }> }>
+      const schemas = batchRows(yield* conn.getObjects({ depth: ObjectDepth.DB_SCHEMAS, dbSchema: `${prefix}_%` })) as Plain
+      expect(schemas[0]!.catalog_db_schemas.map((s) => s.db_schema_name).sort()).toEqual([`${prefix}_A`, `${prefix}_B`])
+      const one = batchRows(yield* conn.getObjects({ depth: ObjectDepth.TABLES, dbSchema: `${prefix}__`, tableTypes: ["TABLE"] })) as Plain
+      expect(one[0]!.catalog_db_schemas.map((s) => [s.db_schema_name, s.db_schema_tables!.map((t) => t.table_name)])).toEqual([
+        [`${prefix}_A`, ["T"]],
+        [`${prefix}_B`, ["T"]]
+      ])
+      const columns = batchRows(yield* conn.getObjects({ depth: ObjectDepth.ALL, dbSchema: `${prefix}_A`, tableName: "V" })) as Plain
+      expect(columns[0]!.catalog_db_schemas[0]!.db_schema_tables!.map((t) => [t.table_name, t.table_columns!.map((c) => c.column_name)]))
+        .toEqual([["V", ["X"]]])
+    })))
+})
+
+describe.skipIf(realHana)("connect: URI parameters and validation before any I/O", () => {
+  it.effect("a malformed URI, an unknown parameter or a missing uri fails INVALID_ARGUMENT and opens no session", () =>
+    Effect.gen(function*() {
+      const before = server.server!.sessionCount()
+      const hostPort = server.uri.replace(/^hdb:\/\/[^@]*@/, "")
+      const build = (options: Record<string, string>) =>
+        Effect.flip(Effect.scoped(Layer.build(Connection.layer().pipe(
+          Layer.provide(Database.layer(options)),
+          Layer.provide(Layer.succeed(Driver, HanaDriver))
+        ))))
+      for (const options of [
+        { uri: `hdb://SYSTEM:Manager1@${hostPort}?bogus=1` },
+        { uri: `hdb://SYSTEM:Manager1@${hostPort}/path` },
+        { uri: `hdb://SYSTEM:Man%zzager1@${hostPort}` },
+        { uri: `hdb://SYSTEM:Manager1@${hostPort}?timeout=soon` },
+        {}
+      ]) {
+        const error = yield* build(options)
+        expect(error.status).toBe("INVALID_ARGUMENT")
+        expect(server.server!.sessionCount()).toBe(before)
+      }
+    }))
+
+  it.effect("databaseName selects the tenant: the right name connects, a wrong one fails", () =>
+    Effect.gen(function*() {
+      const sep = server.uri.includes("?") ? "&" : "?"
+      const ok = yield* withConnection(`${server.uri}${sep}databaseName=HXE`, collect("SELECT 1 AS X FROM DUMMY"))
+      expect(sizes(ok)).toEqual([1])
+      const wrong = yield* Effect.flip(withConnection(`${server.uri}${sep}databaseName=NO_SUCH_TENANT`, Effect.void))
+      expect(wrong.message).toContain("NO_SUCH_TENANT")
+    }))
+})
