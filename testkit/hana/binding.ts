@@ -85,3 +85,18 @@ export const copyViewTypes = async (session: Session, view: string, query: strin
   }
   if (statements.length > 0) await session.execute(statements.join("; "))
 }
+
+/**
+ * The test-only BIT and JSON types travel as binary (hdb writes a Buffer as is, a string as hex): their parameter
+ * bytes are the same text a result carries ('0101', UTF-8 JSON), so a value read can be written back unchanged.
+ */
+export const textForTestOnlyTypes = (rows: readonly ParameterRow[], types: ReadonlyArray<{ readonly name: string }>): void => {
+  const textual = types.flatMap((t, i) => (t.name === "BIT" || t.name === "JSON" ? [i] : []))
+  if (textual.length === 0) return
+  for (const row of rows) {
+    for (const i of textual) {
+      const v = row.values[i]
+      if (v instanceof DuckDBBlobValue) row.values[i] = Buffer.from(v.bytes).toString("utf8")
+    }
+  }
+}

@@ -18,8 +18,11 @@ import type { ServerContext } from "./server-context.ts"
 import { parameterNames, SESSION_MACROS, translate } from "./sql.ts"
 import type { Translated } from "./sql.ts"
 import { encodeName, quoteString } from "./names.ts"
-import { parseTypeText, typeOfDuck, typeOfDuckName, wireType } from "./types.ts"
-import { bindTypes, copyDeclaredTypes, copyViewTypes, stagedColumns } from "./binding.ts"
+import { duckType, parseTypeText, typeOfDuck, typeOfDuckName, wireType } from "./types.ts"
+import { declaredTypes } from "./catalog.ts"
+import { parameterColumns } from "./parameter-columns.ts"
+import { prepareTyped, withoutPlaceholders } from "./untyped-parameters.ts"
+import { bindTypes, copyDeclaredTypes, copyViewTypes, stagedColumns, textForTestOnlyTypes } from "./binding.ts"
 import { errorPart, failedRows, i32s, ok, u64 } from "./replies.ts"
 import type { Reply } from "./replies.ts"
 import type { HanaType } from "./types.ts"
@@ -623,11 +626,15 @@ export class HanaConnection {
 
   private tablesOf(session: Session, t: Translated): string[] {
     if (t.kind !== "query") return []
+    let tables: string[] = []
     try {
-      return session.tableNames(t.sql)
+      tables = session.tableNames(withoutPlaceholders(t.sql))
     } catch {
-      return []
+      // fall through to the target table below
     }
+    // DuckDB names no tables for UPDATE/DELETE: take the target from the statement text.
+    const target = /^\s*(?:UPDATE|DELETE\s+FROM)\s+((?:"(?:[^"]|"")*"|\w+)(?:\.(?:"(?:[^"]|"")*"|\w+))?)/i.exec(t.sql)?.[1]
+    return target === undefined ? tables : [...tables, target]
   }
 
   private registerLob(value: string | Buffer, kind: string): Buffer {
@@ -643,12 +650,12 @@ export class HanaConnection {
     let parameterTypes: HanaType[] = []
     let tables: string[] = []
     if (t.kind === "query" || t.kind === "dml") {
-      prepared = await session.prepare(t.sql)
+      prepared = await prepareTyped(session, t.sql)
       if (t.kind === "query") {
         tables = this.tablesOf(session, t)
         columns = await describeColumns(session, prepared.columns, tables, this.dfv, t.columnNames)
       }
-      parameterTypes = await this.parameterTypes(session, t, prepared)
+      parameterTypes = await this.parameterTypes(session, sql, t, prepared)
     }
     const names = parameterNames(sql)
     const id = this.nextId++
@@ -668,7 +675,7 @@ export class HanaConnection {
     return ok(fc, parts)
   }
 
-  private async parameterTypes(session: Session, t: Translated, prepared: Prepared): Promise<HanaType[]> {
+  private async parameterTypes(session: Session, sql: string, t: Translated, prepared: Prepared): Promise<HanaType[]> {
     const count = prepared.parameterCount
     const out: HanaType[] = []
     let declared: HanaType[] | undefined
@@ -691,6 +698,8 @@ export class HanaConnection {
       }
       declared = t.insert.columns === undefined ? ordered : t.insert.columns.map((c) => byName.get(encodeName(c)) ?? typeOfDuckName("VARCHAR"))
     }
+    const columns = parameterColumns(sql)
+    let tableColumns: Map<string, { type: string }> | undefined
     for (let i = 0; i < count; i++) {
       const d = declared?.[i]
       if (d !== undefined) {
@@ -698,9 +707,38 @@ export class HanaConnection {
         continue
       }
       const inferred = prepared.parameterType(i)
-      out.push(inferred === undefined ? { name: "NVARCHAR", length: 5000, scale: 0 } : typeOfDuck(columnInfo("", inferred)))
+      if (inferred === undefined) {
+        out.push({ name: "NVARCHAR", length: 5000, scale: 0 })
+        continue
+      }
+      const column = columns.length === count ? columns[i] : undefined
+      if (column !== undefined) {
+        tableColumns ??= await declaredTypes(session, this.tablesRead(session, t))
+        const text = tableColumns.get(encodeName(column))?.type
+        const parsed = text === undefined ? undefined : parseTypeText(text)
+        // Only when the column's storage is what DuckDB inferred: then the declared type describes the value exactly.
+        if (parsed !== undefined && duckType(parsed).replace(/\s/g, "") === inferred.toString().replace(/\s/g, "")) {
+          out.push(parsed)
+          continue
+        }
+      }
+      out.push(typeOfDuck(columnInfo("", inferred)))
     }
     return out
+  }
+
+  /** Tables a query or DML statement reads or writes (empty when DuckDB cannot tell). */
+  private tablesRead(session: Session, t: Translated): string[] {
+    if (t.kind !== "query" && t.kind !== "dml") return []
+    let tables: string[] = []
+    try {
+      tables = session.tableNames(withoutPlaceholders(t.sql))
+    } catch {
+      // fall through to the target table below
+    }
+    // DuckDB names no tables for UPDATE/DELETE: take the target from the statement text.
+    const target = /^\s*(?:UPDATE|DELETE\s+FROM)\s+((?:"(?:[^"]|"")*"|\w+)(?:\.(?:"(?:[^"]|"")*"|\w+))?)/i.exec(t.sql)?.[1]
+    return target === undefined ? tables : [...tables, target]
   }
 
   private async execute(session: Session, request: Request): Promise<Reply | undefined> {
@@ -724,6 +762,7 @@ export class HanaConnection {
       count === 0 || paramsPart === undefined
         ? [{ values: [], pendingLobs: [] } as ParameterRow]
         : decodeParameters(paramsPart.data, paramsPart.argc, count, statement.parameterTypes.map((p) => Math.max(p.scale, 0)))
+    textForTestOnlyTypes(rows, statement.parameterTypes)
     const prepared = statement.prepared!
     if (t.kind === "query") {
       const row = rows[0]!

@@ -347,7 +347,8 @@ const rewrite = (tokens: readonly Token[], session: SessionValues): string => {
             parts.push(special)
             break
           }
-          if (U === "DUMMY" && !(next?.t === "op" && next.v === ".")) {
+          // DUMMY is both the table and its column: only a table position (after FROM/JOIN) means SYS.DUMMY.
+          if (U === "DUMMY" && (prevWord === "FROM" || prevWord === "JOIN") && !(next?.t === "op" && next.v === ".")) {
             parts.push('"SYS"."DUMMY"')
             break
           }

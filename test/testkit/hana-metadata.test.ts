@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
+
+// Every declared type of the issue, one column each.
+const COLUMNS =
+  "ti TINYINT, si SMALLINT, i INTEGER, bi BIGINT, de DECIMAL(12,3), sd SMALLDECIMAL, re REAL, do DOUBLE, bo BOOLEAN, " +
+  "vc VARCHAR(10), nv NVARCHAR(20), an ALPHANUM(8), vb VARBINARY(6), da DATE, tm TIME, sc SECONDDATE, ts TIMESTAMP, " +
+  "cl CLOB, nc NCLOB, bl BLOB, tx TEXT, bt BIT, js JSON"
+const NAMES = ["TI", "SI", "I", "BI", "DE", "SD", "RE", "DO", "BO", "VC", "NV", "AN", "VB", "DA", "TM", "SC", "TS", "CL", "NC", "BL", "TX", "BT", "JS"]
+
+// [type code, length, fraction] per column (hdb common/TypeCode.js; notes/hana-protocol.md §3 for the DFV switches).
+const SHARED: Record<string, readonly [number, number, number]> = {
+  TI: [1, 3, 0], SI: [2, 5, 0], I: [3, 10, 0], BI: [4, 19, 0], SD: [5, 16, 32767], RE: [6, 24, 0], DO: [7, 53, 0],
+  VC: [9, 10, 0], NV: [11, 20, 0], AN: [55, 8, 0], VB: [13, 6, 0], CL: [25, 0, 0], NC: [26, 0, 0], BL: [27, 0, 0],
+  TX: [26, 0, 0], BT: [74, 0, 0], JS: [75, 0, 0]
+}
+const BY_DFV: Record<1 | 8, Record<string, readonly [number, number, number]>> = {
+  1: { DE: [5, 12, 3], BO: [1, 3, 0], DA: [14, 10, 0], TM: [15, 8, 0], SC: [16, 19, 0], TS: [16, 27, 7] },
+  8: { DE: [81, 12, 3], BO: [28, 1, 0], DA: [63, 10, 0], TM: [64, 8, 0], SC: [62, 19, 0], TS: [61, 27, 7] }
+}
+const expected = (dfv: 1 | 8) => NAMES.map((n) => [n, ...(SHARED[n] ?? BY_DFV[dfv][n]!)])
+
+describe("HANA test server: declared types in result and parameter metadata at data format versions 1 and 8", () => {
+  let server: HanaTestServerHandle
+  const clients: HdbClient[] = []
+  const login = async (dfv: number) => {
+    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: dfv })
+    clients.push(c)
+    return c
+  }
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+    const c = await login(1)
+    await exec(c, `CREATE TABLE alltypes (${COLUMNS})`)
+  })
+  afterAll(async () => {
+    clients.forEach(closeQuietly)
+    await server.close()
+  })
+
+  it.each([1, 8] as const)("describes every declared type at DFV %i: INSERT parameters, prepared and executed queries", async (dfv) => {
+    const c = await login(dfv)
+    expect(c.connectOptions.dataFormatVersion2).toBe(dfv)
+    const insert = await call<HdbStatement>((cb) => c.prepare(`INSERT INTO alltypes VALUES (${NAMES.map(() => "?").join(", ")})`, cb))
+    expect(insert.parameterMetadata.map((p, i) => [NAMES[i], p.dataType, p.length, p.fraction])).toEqual(expected(dfv))
+    const update = await call<HdbStatement>((cb) => c.prepare("UPDATE alltypes SET vc = ?, de = ? WHERE ts = ?", cb))
+    expect(update.parameterMetadata.map((p) => [p.dataType, p.length, p.fraction])).toEqual(
+      [expected(dfv)[9]!, expected(dfv)[4]!, expected(dfv)[16]!].map((e) => e.slice(1))
+    )
+    const query = await call<HdbStatement>((cb) => c.prepare("SELECT * FROM alltypes WHERE i = ?", cb))
+    expect(query.parameterMetadata.map((p) => [p.dataType, p.length, p.fraction])).toEqual([[3, 10, 0]])
+    expect(query.resultSetMetadata?.map((m) => [m.columnDisplayName, m.dataType, m.length, m.fraction])).toEqual(expected(dfv))
+    const rs = await call<HdbResultSet>((cb) => c.execute("SELECT * FROM alltypes", cb))
+    expect(rs.metadata.map((m) => [m.columnDisplayName, m.dataType, m.length, m.fraction])).toEqual(expected(dfv))
+    await call((cb) => rs.close(cb))
+  })
+
+  it.each([1, 8] as const)("binds every declared type as a parameter and reads it back at DFV %i", async (dfv) => {
+    const c = await login(dfv)
+    const insert = await call<HdbStatement>((cb) => c.prepare(`INSERT INTO alltypes VALUES (${NAMES.map(() => "?").join(", ")})`, cb))
+    const row = [
+      200 + dfv, -2, dfv, "9007199254740993", "-12.5", "1.25", 0.5, -2.25, true, "ascii", "ñ😀", "A1", Buffer.from([0, 255]), "2024-02-29",
+      "13:14:15", "2000-01-02 03:04:05", "2024-02-29 13:14:15.125", "clob", "nclob 😀", Buffer.from([1, 2, 3]), "text", Buffer.from("1011"), Buffer.from('{"k":1}')
+    ]
+    expect(await call((cb) => insert.exec(row, cb))).toBe(1)
+    const sel = await call<HdbStatement>((cb) => c.prepare("SELECT * FROM alltypes WHERE i = ?", cb))
+    const [got] = await call<Array<Record<string, unknown>>>((cb) => sel.exec([dfv], cb))
+    const common = {
+      TI: 200 + dfv, SI: -2, I: dfv, BI: "9007199254740993", SD: "1.25e+0", RE: 0.5, DO: -2.25, VC: "ascii", NV: "ñ😀", AN: "A1",
+      VB: Buffer.from([0, 255]), CL: Buffer.from("clob"), BL: Buffer.from([1, 2, 3]),
+      TX: Buffer.from("text"), BT: Buffer.from("1011"), JS: Buffer.from('{"k":1}')
+    }
+    const { NC, ...rest } = got!
+    expect(rest).toEqual(
+      dfv === 1
+        ? { ...common, DE: "-12.500", BO: 1, DA: "2024-02-29", TM: "13:14:15", SC: "2000-01-02T03:04:05", TS: "2024-02-29T13:14:15.125" }
+        : { ...common, DE: "-12.500", BO: true, DA: "2024-02-29", TM: "13:14:15", SC: "2000-01-02 03:04:05", TS: "2024-02-29 13:14:15.125000000" }
+    )
+    // NCLOB arrives as CESU-8: the emoji is two 3-byte surrogate sequences.
+    expect((NC as Buffer).toString("hex")).toBe(Buffer.concat([Buffer.from("nclob "), Buffer.from("eda0bdedb880", "hex")]).toString("hex"))
+  })
+
+  it("describes an untyped parameter as NVARCHAR (as HANA does) and fails cleanly where no type fits", async () => {
+    const c = await login(8)
+    const st = await call<HdbStatement>((cb) => c.prepare("SELECT ? AS A FROM DUMMY", cb))
+    expect(st.parameterMetadata.map((p) => [p.dataType, p.length])).toEqual([[11, 5000]])
+    expect(st.resultSetMetadata?.map((m) => [m.columnDisplayName, m.dataType])).toEqual([["A", 11]])
+    expect(await call((cb) => st.exec(["hello"], cb))).toEqual([{ A: "hello" }])
+    // A typed parameter next to an untyped one keeps its type.
+    const mixed = await call<HdbStatement>((cb) => c.prepare("SELECT DUMMY, ? AS B FROM DUMMY WHERE DUMMY = ? AND ? IS NOT NULL", cb))
+    expect(mixed.parameterMetadata.map((p) => [p.dataType, p.length])).toEqual([[11, 5000], [9, 1], [11, 5000]])
+    expect(mixed.resultSetMetadata?.map((m) => [m.columnDisplayName, m.dataType, m.length])).toEqual([["DUMMY", 9, 1], ["B", 11, 5000]])
+    expect(await call((cb) => mixed.exec(["b", "X", "z"], cb))).toEqual([{ DUMMY: "X", B: "b" }])
+    const err = await failure(call((cb) => c.prepare("SELECT ? + 1 AS A FROM DUMMY", cb)))
+    expect(err.code).toBe(266)
+    expect(err.sqlState).toBe("HY000")
+    expect(err.message).not.toMatch(/type id/i)
+    expect(await exec(c, "SELECT 'ok' AS S FROM DUMMY")).toEqual([{ S: "ok" }])
+  })
+
+  it("keeps declared column types in prepared queries with parameters", async () => {
+    const c = await login(1)
+    await exec(c, "CREATE TABLE narrow (id INT, label VARCHAR(7), code NVARCHAR(3))")
+    const st = await call<HdbStatement>((cb) => c.prepare("SELECT label, code FROM narrow WHERE id = ? AND label <> ?", cb))
+    expect(st.parameterMetadata.map((p) => [p.dataType, p.length])).toEqual([[3, 10], [9, 7]])
+    expect(st.resultSetMetadata?.map((m) => [m.columnDisplayName, m.dataType, m.length])).toEqual([["LABEL", 9, 7], ["CODE", 11, 3]])
+  })
+})

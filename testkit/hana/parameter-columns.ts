@@ -1,0 +1,35 @@
+/**
+ * The column each `?` of a statement is compared with or assigned to (`col = ?`, `? < t.col`, `SET col = ?`,
+ * `col LIKE ?`), so its parameter metadata can carry the column's declared type (VARCHAR(10), not the NVARCHAR(5000)
+ * DuckDB's VARCHAR storage would give), as HANA describes such parameters.
+ */
+import { tokenize } from "./sql.ts"
+
+const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
+
+type Tok = ReturnType<typeof tokenize>[number]
+
+const columnName = (tok: Tok | undefined): string | undefined =>
+  tok?.t === "word" ? tok.v.toUpperCase() : tok?.t === "qident" ? tok.v : undefined
+
+const isComparison = (tok: Tok | undefined): boolean =>
+  tok !== undefined && ((tok.t === "op" && COMPARISONS.has(tok.v)) || (tok.t === "word" && tok.v.toUpperCase() === "LIKE"))
+
+/** Per placeholder (in text order) the HANA name of the column it meets, when the statement says so directly. */
+export const parameterColumns = (sql: string): Array<string | undefined> => {
+  const tokens = tokenize(sql).filter((t) => t.t !== "ws")
+  const out: Array<string | undefined> = []
+  tokens.forEach((tok, i) => {
+    if (tok.t !== "param") return
+    let column: string | undefined
+    if (isComparison(tokens[i - 1])) column = columnName(tokens[i - 2])
+    if (column === undefined && isComparison(tokens[i + 1])) {
+      // `? = t.col`: the column is the last word of a dotted name
+      let j = i + 2
+      while (tokens[j + 1]?.t === "op" && tokens[j + 1]?.v === ".") j += 2
+      column = columnName(tokens[j])
+    }
+    out.push(column)
+  })
+  return out
+}

@@ -1,0 +1,92 @@
+/**
+ * Preparing statements whose parameters have no type DuckDB can infer (`SELECT ? AS A FROM DUMMY`).
+ *
+ * DuckDB leaves such a parameter (and every result column depending on it) unresolved, which the node API reports
+ * as "Unexpected type id: 0". Real HANA describes an untyped placeholder as NVARCHAR: "in certain cases a place
+ * holder will default to `nvarchar`" (https://github.com/cap-js/cds-dbs/pull/671, the SAP CAP HANA adapter, which
+ * converts every value for such placeholders to a string for that reason). The test server does the same by
+ * casting the unresolved parameters to VARCHAR (described to the client as NVARCHAR(5000)); a statement that still
+ * cannot be typed fails with a HANA SQL error instead of an internal message.
+ */
+import type { Prepared, Session } from "../engine/index.ts"
+import { HanaError } from "./errors.ts"
+
+const UNRESOLVED = /Unexpected type id/
+
+/** Whether `e` is DuckDB's "a parameter (or a column derived from one) has no type" failure. */
+const isUnresolved = (e: unknown): boolean => e instanceof Error && UNRESOLVED.test(e.message)
+
+/**
+ * Offsets of the `?` placeholders of a translated (DuckDB) statement, skipping string literals, quoted identifiers
+ * and comments.
+ */
+export const placeholderOffsets = (sql: string): number[] => {
+  const out: number[] = []
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]
+    if (c === "'" || c === '"') {
+      const close = sql.indexOf(c, i + 1)
+      i = close < 0 ? sql.length : close
+      // a doubled quote inside a literal ('it''s') reopens it on the next iteration
+    } else if (c === "-" && sql[i + 1] === "-") {
+      const nl = sql.indexOf("\n", i)
+      i = nl < 0 ? sql.length : nl
+    } else if (c === "/" && sql[i + 1] === "*") {
+      const end = sql.indexOf("*/", i + 2)
+      i = end < 0 ? sql.length : end + 1
+    } else if (c === "?") {
+      out.push(i)
+    }
+  }
+  return out
+}
+
+/** `sql` with the placeholders at the given indexes (0-based, in text order) wrapped in `CAST(? AS VARCHAR)`. */
+export const castPlaceholders = (sql: string, indexes: ReadonlySet<number>): string => {
+  const offsets = placeholderOffsets(sql)
+  let out = ""
+  let from = 0
+  offsets.forEach((offset, n) => {
+    if (!indexes.has(n)) return
+    out += `${sql.slice(from, offset)}CAST(? AS VARCHAR)`
+    from = offset + 1
+  })
+  return out + sql.slice(from)
+}
+
+/**
+ * Prepares `sql`; if DuckDB cannot type a parameter, casts placeholders to VARCHAR one at a time (keeping a cast only
+ * while it does not introduce a different error) until the statement prepares.
+ */
+export const prepareTyped = async (session: Session, sql: string): Promise<Prepared> => {
+  try {
+    return await session.prepare(sql)
+  } catch (e) {
+    if (!isUnresolved(e)) throw e
+  }
+  const count = placeholderOffsets(sql).length
+  const cast = new Set<number>()
+  for (let i = 0; i < count; i++) {
+    cast.add(i)
+    try {
+      return await session.prepare(castPlaceholders(sql, cast))
+    } catch (e) {
+      if (!isUnresolved(e)) cast.delete(i)
+    }
+  }
+  throw new HanaError(266, "HY000", "inconsistent datatype: the type of a parameter cannot be determined; write CAST(? AS <type>)")
+}
+
+/**
+ * `sql` with every placeholder replaced by `NULL`: DuckDB's table-name extraction (`getTableNames`) returns nothing
+ * for a statement with parameters, which would lose the declared column types of prepared queries.
+ */
+export const withoutPlaceholders = (sql: string): string => {
+  let out = ""
+  let from = 0
+  for (const offset of placeholderOffsets(sql)) {
+    out += `${sql.slice(from, offset)}NULL`
+    from = offset + 1
+  }
+  return out + sql.slice(from)
+}
