@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { OracleTestServer, VERIFIED_ORACLEDB_VERSION } from "../../testkit/oracle/index.ts"
 import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { startRoundTripProxy } from "./oracle/proxy.ts"
 
 describe("Oracle test server: TNS connect and O5LOGON", () => {
   it("is verified against the installed node-oracledb", () => {
@@ -44,6 +45,49 @@ describe("Oracle test server: TNS connect and O5LOGON", () => {
     })
   }
 
+  it("offers the 12c password verifier (0x4815, PBKDF2) and checks passwords case-sensitively", async () => {
+    const { server, connect } = await withServer({ users: [{ name: "app", password: "S3cret!" }] })
+    const proxy = await startRoundTripProxy(server.port)
+    try {
+      const conn = await oracledb.getConnection({ user: "app", password: "S3cret!", connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
+      await conn.close()
+      const bytes = proxy.serverBytes()
+      // phase-one reply: AUTH_VFR_DATA's key/value flags carry the verifier type (UB4 0x4815 = 02 48 15), and the
+      // PBKDF2 parameters that only the 12c verifier uses are present (node-oracledb lib/thin/protocol/messages/auth.js)
+      const at = bytes.indexOf("AUTH_VFR_DATA")
+      expect(at).toBeGreaterThan(0)
+      expect(bytes.subarray(at, at + 120).indexOf(Buffer.from([0x02, 0x48, 0x15]))).toBeGreaterThan(0)
+      expect(bytes.includes("AUTH_PBKDF2_VGEN_COUNT")).toBe(true)
+      expect(bytes.includes("AUTH_PBKDF2_CSK_SALT")).toBe(true)
+      // the password never crosses the wire in clear text
+      expect(bytes.includes("S3cret!")).toBe(false)
+      expect(oraCode(await failure(() => connect("APP", "s3cret!")))).toBe("ORA-01017")
+      expect(oraCode(await failure(() => connect("APP", "S3cret")))).toBe("ORA-01017")
+      const ok = await connect("app", "S3cret!")
+      await ok.close()
+    } finally {
+      await proxy.close()
+      await server.close()
+    }
+  })
+
+  it("refuses an unknown SID like the listener (ORA-12505)", async () => {
+    const { server } = await withServer()
+    try {
+      const e = await failure(() =>
+        oracledb.getConnection({
+          user: server.user,
+          password: server.password,
+          connectString: `(DESCRIPTION=(ADDRESS=(PROTOCOL=TCP)(HOST=127.0.0.1)(PORT=${server.port}))(CONNECT_DATA=(SID=NOSUCHSID)))`
+        })
+      )
+      expect(e.message).toContain("NJS-519")
+      expect(e.message).toContain("NOSUCHSID")
+    } finally {
+      await server.close()
+    }
+  })
+
   it("refuses an unknown service name like the listener (ORA-12514)", async () => {
     const { server } = await withServer()
     try {
@@ -85,5 +129,22 @@ describe("Oracle test server: TNS connect and O5LOGON", () => {
       })
       expect(rows).toEqual([[42]])
     }).pipe(Effect.provide(OracleTestServer.layer({ version: "19c" })))
+  )
+
+  it.effect("closes the server and frees its port when the layer's scope ends", () =>
+    Effect.gen(function* () {
+      const port = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const server = yield* OracleTestServer
+          const conn = yield* Effect.promise(() => oracledb.getConnection({ user: server.user, password: server.password, connectString: server.connectString }))
+          expect((yield* Effect.promise(() => conn.execute("SELECT 1 FROM DUAL"))).rows).toEqual([[1]])
+          return server.port
+        }).pipe(Effect.provide(OracleTestServer.layer()))
+      )
+      const refused = yield* Effect.promise(() =>
+        failure(() => oracledb.getConnection({ user: "TEST", password: "test", connectString: `127.0.0.1:${port}/FREEPDB1`, connectTimeout: 2 }))
+      )
+      expect(refused.message).toMatch(/NJS-503|NJS-500|NJS-510|ECONNREFUSED/)
+    })
   )
 })

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
@@ -5,6 +6,21 @@ import { withServer } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
+
+/**
+ * Oracle's SQL_ID of a statement text, written here independently of the server: the last 8 bytes of MD5(text || NUL)
+ * as two little-endian 32-bit words, in base 32 with the alphabet 0-9a-z minus e, i, l, o
+ * (https://renenyffenegger.ch/notes/development/databases/Oracle/SQL/statement/index,
+ * https://nenadnoveljic.com/blog/converting-hash_value-to-sql_id).
+ */
+const sqlId = (text: string): string => {
+  const md5 = createHash("md5").update(Buffer.concat([Buffer.from(text, "utf8"), Buffer.from([0])])).digest()
+  let n = (BigInt(md5.readUInt32LE(8)) << 32n) | BigInt(md5.readUInt32LE(12))
+  const alphabet = "0123456789abcdfghjkmnpqrstuvwxyz"
+  let out = ""
+  for (let k = 0; k < 13; k++, n >>= 5n) out = alphabet[Number(n & 31n)]! + out
+  return out
+}
 
 const objects = (r: any) => r.rows.map((row: Array<unknown>) => Object.fromEntries(r.metaData.map((m: any, i: number) => [m.name, row[i]])))
 
@@ -76,6 +92,16 @@ describe("Oracle test server: data dictionary", () => {
     expect(nn.rows).toEqual([['"DNAME" IS NOT NULL']])
   })
 
+  it("answers ALL_CONSTRAINTS, USER_VIEWS and USER_CONS_COLUMNS like their ALL_/USER_ counterparts", async () => {
+    const all = objects(await conn.execute("SELECT owner, constraint_name, constraint_type, table_name, status FROM all_constraints WHERE owner = 'HR' AND table_name = 'DEPT' ORDER BY constraint_type DESC"))
+    expect(all).toEqual([
+      { OWNER: "HR", CONSTRAINT_NAME: "DEPT_PK", CONSTRAINT_TYPE: "P", TABLE_NAME: "DEPT", STATUS: "ENABLED" },
+      expect.objectContaining({ OWNER: "HR", CONSTRAINT_TYPE: "C", TABLE_NAME: "DEPT" })
+    ])
+    expect((await conn.execute("SELECT view_name, text FROM user_views")).rows).toEqual([["EMP_V", "SELECT empno, ename FROM emp"]])
+    expect((await conn.execute("SELECT table_name, column_name, position FROM user_cons_columns WHERE constraint_name = 'EMP_PK'")).rows).toEqual([["EMP", "EMPNO", 1]])
+  })
+
   it("lists indexes and their columns", async () => {
     await conn.execute("CREATE INDEX emp_name_ix ON emp (ename, hired DESC)")
     const ix = await conn.execute("SELECT index_name, table_name, uniqueness, constraint_index FROM user_indexes ORDER BY index_name")
@@ -132,7 +158,29 @@ describe("Oracle test server: data dictionary", () => {
     expect(s[0].SQL_ID).toMatch(/^[0-9a-z]{13}$/)
     expect(s[0].PREV_SQL_ID).toMatch(/^[0-9a-z]{13}$/)
     expect(s[0].SQL_ID).not.toBe(s[0].PREV_SQL_ID)
+    // SQL_ID / PREV_SQL_ID are Oracle's hashes of the statement texts: "SELECT * FROM DUAL" is 9g6pyx7qz035v
+    // (DBMS_SQL_TRANSLATOR.SQL_ID output in http://ricramblings.blogspot.com/2013/12/getting-sqlid-for-statement.html)
+    expect(sqlId("SELECT * FROM DUAL")).toBe("9g6pyx7qz035v")
+    await conn.execute("SELECT * FROM DUAL")
+    const own = "SELECT sql_id, prev_sql_id FROM v$session WHERE sid = SYS_CONTEXT('USERENV','SID')"
+    expect((await conn.execute(own)).rows).toEqual([[sqlId(own), "9g6pyx7qz035v"]])
     const meta = (await conn.execute("SELECT * FROM v$session WHERE ROWNUM <= 1")).metaData.map((m: any) => m.name)
     expect(meta).toEqual(expect.arrayContaining(["SID", "SERIAL#", "USERNAME", "STATUS", "SQL_ID", "PREV_SQL_ID", "SCHEMANAME"]))
+  })
+
+  it("reports the 23ai release in V$VERSION and PRODUCT_COMPONENT_VERSION and the PDB name in the 23ai layout", async () => {
+    const s23 = await withServer({ version: "23ai" })
+    try {
+      const c = await s23.connect()
+      expect((await c.execute("SELECT banner FROM v$version")).rows[0][0]).toMatch(/^Oracle Database 23ai/)
+      const p = (await c.execute("SELECT version, version_full FROM product_component_version")).rows[0]
+      expect(p[0]).toBe("23.0.0.0.0")
+      expect(p[1]).toMatch(/^23\.\d+\.\d+\.\d+\.\d+$/)
+      expect(c.oracleServerVersionString.startsWith(p[1].split(".").slice(0, 2).join("."))).toBe(true)
+      expect((await c.execute("SELECT name FROM v$pdbs")).rows).toEqual([["FREEPDB1"]])
+      await c.close()
+    } finally {
+      await s23.server.close()
+    }
   })
 })

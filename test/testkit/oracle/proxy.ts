@@ -9,6 +9,8 @@ export interface RoundTripProxy {
   readonly port: number
   /** Round trips since the proxy started or since the last `reset()`. */
   readonly roundTrips: () => number
+  /** Every byte the server sent so far, in order (all connections). */
+  readonly serverBytes: () => Buffer
   readonly reset: () => void
   readonly close: () => Promise<void>
 }
@@ -16,6 +18,7 @@ export interface RoundTripProxy {
 /** Starts a proxy on 127.0.0.1 in front of `targetPort`. */
 export const startRoundTripProxy = async (targetPort: number): Promise<RoundTripProxy> => {
   let count = 0
+  const fromServer: Buffer[] = []
   const sockets = new Set<net.Socket>()
   const server = net.createServer((client) => {
     const upstream = net.connect(targetPort, "127.0.0.1")
@@ -28,6 +31,7 @@ export const startRoundTripProxy = async (targetPort: number): Promise<RoundTrip
     })
     upstream.on("data", (chunk) => {
       clientTurn = false
+      fromServer.push(chunk)
       client.write(chunk)
     })
     const end = () => {
@@ -41,6 +45,7 @@ export const startRoundTripProxy = async (targetPort: number): Promise<RoundTrip
   return {
     port: (server.address() as net.AddressInfo).port,
     roundTrips: () => count,
+    serverBytes: () => Buffer.concat(fromServer),
     reset: () => {
       count = 0
     },
