@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { OracleTestServer, VERIFIED_ORACLEDB_VERSION } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
 import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 import { startRoundTripProxy } from "./oracle/proxy.ts"
 
@@ -136,8 +137,8 @@ describe("Oracle test server: TNS connect and O5LOGON", () => {
       const port = yield* Effect.scoped(
         Effect.gen(function* () {
           const server = yield* OracleTestServer
-          const conn = yield* Effect.promise(() => oracledb.getConnection({ user: server.user, password: server.password, connectString: server.connectString }))
-          expect((yield* Effect.promise(() => conn.execute("SELECT 1 FROM DUAL"))).rows).toEqual([[1]])
+          const conn: Conn = yield* Effect.promise((): Promise<Conn> => oracledb.getConnection({ user: server.user, password: server.password, connectString: server.connectString }))
+          expect((yield* Effect.promise((): Promise<any> => conn.execute("SELECT 1 FROM DUAL"))).rows).toEqual([[1]])
           return server.port
         }).pipe(Effect.provide(OracleTestServer.layer()))
       )
