@@ -41,6 +41,14 @@ describe("HANA test server: TLS, JWT, X.509, SCRAMSHA256 and tenant database log
     closeQuietly(viaName)
   })
 
+  it("speaks TLS from the first byte: a plain-TCP client gets no init reply", async () => {
+    const plain = await failure(connect({ host: "127.0.0.1", port: server.port, user: "SYSTEM", password: "Manager1", initializationTimeout: 500 }))
+    expect(plain.code).toBe("EHDBOPENCONN")
+    // and a TLS login after that still works (the failed plain session did not disturb the server)
+    const c = await connect({ ...base(), user: "SYSTEM", password: "Manager1" })
+    closeQuietly(c)
+  })
+
   it("fails for an unknown CA and for a host-name mismatch", async () => {
     const unknownCa = await failure(connect({ host: "127.0.0.1", port: server.port, useTLS: true, user: "SYSTEM", password: "Manager1" }))
     expect(unknownCa.code).toBe("EHDBOPENCONN")
@@ -65,6 +73,18 @@ describe("HANA test server: TLS, JWT, X.509, SCRAMSHA256 and tenant database log
     expect(expired.code).toBe(10)
     const unknownUser = await failure(connect({ ...base(), token: jwt({ user_name: "NOBODY", exp: now + 600 }, signer.privateKey) }))
     expect(unknownUser.code).toBe(10)
+    expect(unknownUser.sqlState).toBe("28000")
+    // Only RS256 is accepted: an unsigned token (alg "none") and an HMAC token keyed with the public key fail.
+    const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url")
+    const unsigned = `${enc({ alg: "none", typ: "JWT" })}.${enc({ user_name: "APP_USER", exp: now + 600 })}.`
+    expect((await failure(connect({ ...base(), token: unsigned }))).code).toBe(10)
+    const hsBody = `${enc({ alg: "HS256", typ: "JWT" })}.${enc({ user_name: "APP_USER", exp: now + 600 })}`
+    const hsKey = signer.publicKey.export({ type: "spki", format: "pem" }).toString()
+    const hs = `${hsBody}.${crypto.createHmac("sha256", hsKey).update(hsBody).digest("base64url")}`
+    expect((await failure(connect({ ...base(), token: hs }))).code).toBe(10)
+    // A valid signature over a tampered payload fails.
+    const [h, , sig] = good.split(".")
+    expect((await failure(connect({ ...base(), token: `${h}.${enc({ user_name: "SYSTEM", exp: now + 600 })}.${sig}` }))).code).toBe(10)
   })
 
   it("accepts an X.509 client certificate from the configured CA mapped to its CN, and rejects others", async () => {
@@ -78,6 +98,14 @@ describe("HANA test server: TLS, JWT, X.509, SCRAMSHA256 and tenant database log
     const otherCa = generateTestCertificates()
     const foreign = issueCertificate(otherCa, "/CN=APP_USER", [], { clientAuth: true })
     expect((await failure(connect({ ...base(), authenticationX509: foreign.cert + foreign.key }))).code).toBe(10)
+    // The right CA's certificate with somebody else's key: the signature over the server nonce does not verify.
+    const other = issueCertificate(clientCa, "/CN=SYSTEM", [], { clientAuth: true })
+    const wrongKey = await failure(connect({ ...base(), authenticationX509: leaf.cert + other.key }))
+    expect(wrongKey.code).toBe(10)
+    expect(wrongKey.sqlState).toBe("28000")
+    // A certificate whose CN names no user fails too.
+    const nobody = issueCertificate(clientCa, "/CN=NOBODY", [], { clientAuth: true })
+    expect((await failure(connect({ ...base(), authenticationX509: nobody.cert + nobody.key }))).code).toBe(10)
   })
 
   it("checks the tenant database name of the DB_CONNECT_INFO step", async () => {
@@ -94,7 +122,9 @@ describe("HANA test server: TLS, JWT, X.509, SCRAMSHA256 and tenant database log
     try {
       const c = await connect({ host: plain.host, port: plain.port, user: plain.user, password: plain.password })
       closeQuietly(c)
-      expect((await failure(connect({ host: plain.host, port: plain.port, user: plain.user, password: "nope" }))).code).toBe(10)
+      const wrong = await failure(connect({ host: plain.host, port: plain.port, user: plain.user, password: "nope" }))
+      expect(wrong.code).toBe(10)
+      expect(wrong.sqlState).toBe("28000")
     } finally {
       await plain.close()
     }

@@ -43,6 +43,8 @@ describe("HANA test server: SQL errors and robustness with the raw hdb client", 
     try {
       const err = await failure(exec(bob, "CREATE USER EVE PASSWORD Eve12345"))
       expect(err.code).toBe(258)
+      expect(err.sqlState).toBe("HY000")
+      expect(err.message).toMatch(/^insufficient privilege/)
       expect((await failure(exec(bob, "ALTER SYSTEM CANCEL SESSION '1'"))).code).toBe(258)
     } finally {
       closeQuietly(bob)
