@@ -407,3 +407,57 @@ describe.skipIf(realHana)("connect: URI parameters and validation before any I/O
       expect(wrong.message).toContain("NO_SUCH_TENANT")
     }))
 })
+
+describe("ingest: modes on a missing table, temporary tables are session-local", () => {
+  it.effect("create_append and replace create a missing table; append to a temporary table", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const data = (ids: ReadonlyArray<number>) => fromTable(new Arrow.Table({ id: Arrow.vectorFromArray(ids, new Arrow.Int32()) }))
+      const ids = (sql: string) => Effect.map(collect(sql), (b) => [...new Arrow.Table(b).getChild("id")!.toArray()])
+      const a = uniqueName("CA")
+      expect(yield* conn.ingest(data([1, 2]), { targetTable: a, mode: "create_append" })).toBe(2)
+      expect(yield* ids(`SELECT "id" FROM "${a}" ORDER BY "id"`)).toEqual([1, 2])
+      const r = uniqueName("RP")
+      expect(yield* conn.ingest(data([3]), { targetTable: r, mode: "replace" })).toBe(1)
+      expect(yield* ids(`SELECT "id" FROM "${r}"`)).toEqual([3])
+      const tmp = uniqueName("TA")
+      expect(yield* conn.ingest(data([4]), { targetTable: tmp, temporary: true })).toBe(1)
+      expect(yield* conn.ingest(data([5]), { targetTable: tmp, temporary: true, mode: "append" })).toBe(1)
+      expect(yield* ids(`SELECT "id" FROM "#${tmp}" ORDER BY "id"`)).toEqual([4, 5])
+      // a second session does not see it: it is a local temporary table of this connection
+      const elsewhere = yield* Effect.flip(withConnection(server.uri, collect(`SELECT * FROM "#${tmp}"`)))
+      expect(elsewhere.status).toBe("NOT_FOUND")
+      const temporary = new Arrow.Table(yield* collect(`SELECT TABLE_NAME FROM SYS.M_TEMPORARY_TABLES WHERE TABLE_NAME = '#${tmp}'`))
+      expect(temporary.numRows).toBe(1)
+    })))
+})
+
+describe("GetParameterSchema follows the database → Arrow table", () => {
+  it.effect("parameters of an INSERT into every mapped column type", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("PS")
+      yield* conn.execute(
+        `CREATE TABLE ${t} (A BIGINT, B VARBINARY(8), C BOOLEAN, D VARCHAR(5), E DATE, F DECIMAL(9,3), G DOUBLE, H INTEGER, I REAL, J SMALLINT, K TIME, L TIMESTAMP, M SECONDDATE)`
+      )
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery(`INSERT INTO ${t} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      yield* stmt.prepare
+      const schema = yield* stmt.getParameterSchema
+      expect(schema.fields.map((f) => String(f.type))).toEqual([
+        "Int64",
+        "Binary",
+        "Bool",
+        "Utf8",
+        "Date32<DAY>",
+        "Decimal[9e+3]",
+        "Float64",
+        "Int32",
+        "Float32",
+        "Int16",
+        "Time64<MICROSECOND>",
+        "Timestamp<MICROSECOND, UTC>",
+        "Timestamp<MICROSECOND, UTC>"
+      ])
+    })))
+})
