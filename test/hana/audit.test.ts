@@ -461,3 +461,37 @@ describe("GetParameterSchema follows the database → Arrow table", () => {
       ])
     })))
 })
+
+describe("transactions and table schemas of views and temporary tables", () => {
+  it.effect("an append ingest with autocommit off is undone by rollback and kept by commit", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("TXI")
+      yield* conn.execute(`CREATE TABLE "${t}" ("id" INTEGER)`)
+      const data = (ids: ReadonlyArray<number>) => fromTable(new Arrow.Table({ id: Arrow.vectorFromArray(ids, new Arrow.Int32()) }))
+      const count = Effect.map(withConnection(server.uri, collect(`SELECT COUNT(*) AS C FROM "${t}"`)), (b) => Number(b[0]!.getChild("C")!.get(0)))
+      yield* conn.setOption("adbc.connection.autocommit", "false")
+      expect(yield* conn.ingest(data([1, 2, 3]), { targetTable: t, mode: "append" })).toBe(3)
+      expect(yield* count).toBe(0) // not visible to another session before commit
+      yield* conn.rollback
+      expect(yield* conn.ingest(data([4]), { targetTable: t, mode: "append" })).toBe(1)
+      yield* conn.commit
+      expect(yield* count).toBe(1)
+    })))
+
+  it.effect("GetTableSchema of a view and of this connection's local temporary table", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("GTS")
+      // in a schema of its own: the test server cannot resolve "SYSTEM"."X" (see the audit file)
+      yield* conn.execute(`CREATE SCHEMA ${t}`)
+      yield* conn.execute(`CREATE TABLE ${t}.${t} (A INTEGER NOT NULL, B NVARCHAR(10))`)
+      yield* conn.execute(`CREATE VIEW ${t}.${t}_V AS SELECT B, A FROM ${t}.${t}`)
+      const view = yield* conn.getTableSchema(undefined, t, `${t}_V`)
+      expect(view.fields.map((f) => [f.name, String(f.type)])).toEqual([["B", "Utf8"], ["A", "Int32"]])
+      const tmp = `#${t}`
+      yield* conn.execute(`CREATE LOCAL TEMPORARY TABLE "${tmp}" (K BIGINT, V VARBINARY(4))`)
+      const temp = yield* conn.getTableSchema(undefined, undefined, tmp)
+      expect(temp.fields.map((f) => [f.name, String(f.type)])).toEqual([["K", "Int64"], ["V", "Binary"]])
+    })))
+})
