@@ -130,6 +130,22 @@ describe(`Oracle test server: PL/SQL, implicit results and LOBs (${version} layo
     expect((await lob.getData()).length).toBe(100_000)
   })
 
+  it("refuses writes through a LOB locator fetched from a table instead of silently losing them", async () => {
+    await conn.execute("CREATE TABLE pdocs (id NUMBER, body CLOB)")
+    await conn.execute("INSERT INTO pdocs VALUES (1, 'hello')")
+    const lob = (await conn.execute("SELECT body FROM pdocs WHERE id = 1 FOR UPDATE")).rows[0][0]
+    const e = await failure(() => new Promise((resolve, reject) => {
+      lob.on("finish", resolve)
+      lob.on("error", reject)
+      lob.end("HELLO")
+    }))
+    expect(oraCode(e)).toBe("ORA-03001")
+    // the supported way: bind a string (or a temporary LOB) in UPDATE
+    await conn.execute("UPDATE pdocs SET body = :b WHERE id = 1", { b: { val: "HELLO", type: oracledb.CLOB } })
+    expect((await conn.execute("SELECT body FROM pdocs", [], { fetchInfo: { BODY: { type: oracledb.STRING } } })).rows).toEqual([["HELLO"]])
+    await conn.rollback()
+  })
+
   it("re-executes cached LOB queries and binds long strings after the short ones", async () => {
     await conn.execute("CREATE TABLE notes (id NUMBER, body CLOB, tag NVARCHAR2(10))")
     const long = "é".repeat(40_000)

@@ -8,7 +8,7 @@ let server: OracleTestServerHandle
 let conn: Conn
 
 const DDL = `CREATE TABLE t_all (
-  id NUMBER(10) PRIMARY KEY, n NUMBER, n52 NUMBER(5,2), ns NUMBER(*,3), f FLOAT, i INTEGER, si SMALLINT,
+  id NUMBER(10) PRIMARY KEY, n NUMBER, n52 NUMBER(5,2), ns NUMBER(*,3), f FLOAT, i INTEGER, ii INT, si SMALLINT,
   bf BINARY_FLOAT, bd BINARY_DOUBLE, r REAL, dp DOUBLE PRECISION,
   c CHAR(5), nc NCHAR(4), v VARCHAR2(20) NOT NULL, nv NVARCHAR2(10), rw RAW(16),
   d DATE, ts TIMESTAMP(3), tstz TIMESTAMP(6) WITH TIME ZONE, tsltz TIMESTAMP WITH LOCAL TIME ZONE,
@@ -21,10 +21,10 @@ describe("Oracle test server: execute and fetch", () => {
     conn = await s.connect()
     await conn.execute(DDL)
     await conn.execute(
-      `INSERT INTO t_all (id, n, n52, ns, f, i, si, bf, bd, r, dp, c, nc, v, nv, rw, d, ts, tstz, tsltz, ids, iym, b, cl, ncl, bl, j)
-       VALUES (:1, :2, :3, :4, :5, :6, :7, :8, :9, :10, :11, :12, :13, :14, :15, :16, :17, :18, :19, :20, :21, :22, :23, :24, :25, :26, :27)`,
+      `INSERT INTO t_all (id, n, n52, ns, f, i, ii, si, bf, bd, r, dp, c, nc, v, nv, rw, d, ts, tstz, tsltz, ids, iym, b, cl, ncl, bl, j)
+       VALUES (:1, :2, :3, :4, :5, :6, :7, :8, :9, :10, :11, :12, :13, :14, :15, :16, :17, :18, :19, :20, :21, :22, :23, :24, :25, :26, :27, :28)`,
       [
-        1, 123.456, 12.34, 1.2345, 1.5, 42, 7,
+        1, 123.456, 12.34, 1.2345, 1.5, 42, -5, 7,
         { val: 1.25, type: oracledb.DB_TYPE_BINARY_FLOAT }, { val: 2.5, type: oracledb.DB_TYPE_BINARY_DOUBLE }, 3.5, 4.5,
         "ab", "xy", "hello", "ünï", Buffer.from([1, 2, 3]),
         new Date(2024, 0, 2, 3, 4, 5), new Date(2024, 0, 2, 3, 4, 5, 678),
@@ -54,13 +54,21 @@ describe("Oracle test server: execute and fetch", () => {
     expectMeta("NS", { dbTypeName: "NUMBER", precision: 38, scale: 3 })
     expectMeta("F", { dbTypeName: "NUMBER", precision: 126, scale: -127 })
     expectMeta("I", { dbTypeName: "NUMBER", precision: 38, scale: 0 })
+    expectMeta("II", { dbTypeName: "NUMBER", precision: 38, scale: 0 })
+    expectMeta("SI", { dbTypeName: "NUMBER", precision: 38, scale: 0 })
+    expectMeta("DP", { dbTypeName: "NUMBER", precision: 126, scale: -127 })
     expectMeta("R", { dbTypeName: "NUMBER", precision: 63, scale: -127 })
     expectMeta("BF", { dbTypeName: "BINARY_FLOAT" })
     expectMeta("BD", { dbTypeName: "BINARY_DOUBLE" })
     expectMeta("C", { dbTypeName: "CHAR", byteSize: 5 })
-    expectMeta("NC", { dbTypeName: "NCHAR" })
+    expectMeta("NC", { dbTypeName: "NCHAR", byteSize: 4, nullable: true })
     expectMeta("V", { dbTypeName: "VARCHAR2", byteSize: 20, nullable: false })
-    expectMeta("NV", { dbTypeName: "NVARCHAR2" })
+    expectMeta("NV", { dbTypeName: "NVARCHAR2", byteSize: 10 })
+    expectMeta("TS", { dbType: oracledb.DB_TYPE_TIMESTAMP })
+    expectMeta("IDS", { dbType: oracledb.DB_TYPE_INTERVAL_DS })
+    expectMeta("IYM", { dbType: oracledb.DB_TYPE_INTERVAL_YM })
+    expectMeta("B", { dbType: oracledb.DB_TYPE_BOOLEAN })
+    expectMeta("J", { dbType: oracledb.DB_TYPE_JSON })
     expectMeta("RW", { dbTypeName: "RAW", byteSize: 16 })
     expectMeta("D", { dbTypeName: "DATE" })
     expectMeta("TS", { dbTypeName: "TIMESTAMP", precision: 3 })
@@ -76,7 +84,7 @@ describe("Oracle test server: execute and fetch", () => {
     const row = r.rows[0]
     const byName = Object.fromEntries(r.metaData.map((m: any, i: number) => [m.name, row[i]]))
     expect(byName).toMatchObject({
-      ID: 1, N: 123.456, N52: 12.34, NS: 1.235, F: 1.5, I: 42, SI: 7, BF: 1.25, BD: 2.5, R: 3.5, DP: 4.5,
+      ID: 1, N: 123.456, N52: 12.34, NS: 1.235, F: 1.5, I: 42, II: -5, SI: 7, BF: 1.25, BD: 2.5, R: 3.5, DP: 4.5,
       C: "ab   ", NC: "xy  ", V: "hello", NV: "ünï", B: true, CL: "clob text", NCL: "nclob ü", J: { a: 1, b: [true, null, "x"] }
     })
     expect(byName.RW).toEqual(Buffer.from([1, 2, 3]))
@@ -320,5 +328,10 @@ describe("Oracle test server: execute and fetch", () => {
     const r = await conn.execute("SELECT ROWID, id FROM t_all")
     expect(r.metaData[0].dbTypeName).toBe("ROWID")
     expect(r.rows[0][0]).toMatch(/^[A-Za-z0-9+/]{18}$/)
+    // a fetched ROWID finds its row again, in queries and DML
+    expect((await conn.execute("SELECT id FROM t_all WHERE ROWID = :r", [r.rows[0][0]])).rows).toEqual([[1]])
+    expect((await conn.execute("UPDATE t_all SET v = v WHERE ROWID = :r", [r.rows[0][0]])).rowsAffected).toBe(1)
+    expect((await conn.execute("SELECT COUNT(*) FROM t_all WHERE ROWID = 'AAAR0oAAMAAAAAAAZZ'")).rows).toEqual([[0]])
+    await conn.rollback()
   })
 })

@@ -104,6 +104,10 @@ export class OracleDatabase {
       `ora_date_add(d, n) AS CAST(CAST(d AS TIMESTAMP) + to_microseconds(CAST(round(n * 86400000000) AS BIGINT)) AS TIMESTAMP_S)`,
       `ora_date_diff(a, b) AS (epoch_us(CAST(a AS TIMESTAMP)) - epoch_us(CAST(b AS TIMESTAMP))) / 86400000000.0`,
       `ora_uid() AS CAST(getvariable('ora_uid') AS BIGINT)`,
+      // ROWID in expressions (WHERE ROWID = :r): the 18-character text the encoder sends for DuckDB's row id
+      // (encode.ts "rowid": data object 73000, file 12, block = bits 16..45, slot = bits 0..15)
+      `ora_b64(n, k) AS list_reduce(list_transform(range(k - 1, -1, -1), p -> substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', CAST((n >> (6 * p)) & 63 AS INTEGER) + 1, 1)), (a, b) -> a || b)`,
+      `ora_rowid(r) AS 'AAAR0oAAM' || ora_b64((CAST(r AS UBIGINT) >> 16) & 1073741823, 6) || ora_b64(CAST(r AS UBIGINT) & 65535, 3)`,
       `ora_to_char(x) AS CAST(x AS VARCHAR)`,
       `ora_to_char_fmt(x, f) AS strftime(CAST(x AS TIMESTAMP), f)`,
       `sys_context(ns, k) AS CASE WHEN upper(ns) <> 'USERENV' THEN NULL ELSE CASE upper(k)

@@ -1747,6 +1747,12 @@ export class ProtocolSession {
       this.writeError(w, new OraError(22922, "nonexistent LOB value"), 0, 0)
       return
     }
+    if ((baseOp === LOB_WRITE || baseOp === LOB_TRIM) && !entry.temp) {
+      // Locators fetched from table rows carry no link back to their row here, so a write could not reach the
+      // table: refuse it instead of losing it (write a temporary LOB and bind it in UPDATE/INSERT instead).
+      this.writeError(w, ora.unimplemented("writing to a LOB locator fetched from a table; bind a temporary LOB, string or Buffer instead"), 0, 0)
+      return
+    }
     const length = entry.data.length
     switch (baseOp) {
       case LOB_GET_LENGTH:

@@ -404,6 +404,7 @@ export class Translator {
       return [`${toks[i + 4]!.value === "NEXTVAL" ? "nextval" : "currval"}(${sqlString(name)})`, i + 5]
     }
     if (isOp(toks[i - 1], ".")) return [identOut(t), i + 1]
+    if (v === "ROWID" && !call) return ["ora_rowid(rowid)", i + 1]
     if (v === "TIMESTAMP" && next?.kind === "str") return [timestampLiteral(next.value), i + 2]
     if (v === "INTERVAL" && next?.kind === "str") {
       let k = i + 2
