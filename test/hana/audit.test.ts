@@ -495,3 +495,40 @@ describe("transactions and table schemas of views and temporary tables", () => {
       expect(temp.fields.map((f) => [f.name, String(f.type)])).toEqual([["K", "Int64"], ["V", "Binary"]])
     })))
 })
+
+describe("auto-created columns for the remaining scalar kinds", () => {
+  it.effect("uint16 → INTEGER, uint64 → DECIMAL(20,0), decimal256 → DECIMAL(p,s), float16 → REAL; values kept", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("KINDS")
+      const d256 = new Uint32Array(16)
+      d256.set([12345, 0, 0, 0, 0, 0, 0, 0], 0) // 123.45 at scale 2
+      d256.set([(-1 >>> 0) - 99, ...new Array(7).fill(0xffffffff)], 8) // -1.00
+      const data = new Arrow.Table({
+        k: Arrow.vectorFromArray([0, 1, 2], new Arrow.Int32()),
+        u16: Arrow.vectorFromArray([65535, null, 0], new Arrow.Uint16()),
+        u64: rawVector(new Arrow.Uint64(), new BigUint64Array([2n ** 64n - 1n, 0n, 7n]), [true, false, true]),
+        d256: rawVector(new Arrow.Decimal(2, 30, 256), new Uint32Array([...d256, ...new Uint32Array(8)]), [true, true, false]),
+        f16: Arrow.vectorFromArray([1.5, null, -2], new Arrow.Float16())
+      })
+      expect(yield* conn.ingest(fromTable(data), { targetTable: t })).toBe(3)
+      const declared = batchRows(new Arrow.Table(yield* collect(
+        `SELECT COLUMN_NAME, DATA_TYPE_NAME, LENGTH, SCALE FROM SYS.TABLE_COLUMNS WHERE TABLE_NAME = '${t}' ORDER BY POSITION`
+      )).batches[0]!)
+      expect(declared.slice(1).map((r) => [r["COLUMN_NAME"], r["DATA_TYPE_NAME"]])).toEqual([
+        ["u16", "INTEGER"],
+        ["u64", "DECIMAL"],
+        ["d256", "DECIMAL"],
+        ["f16", "REAL"]
+      ])
+      expect(declared.slice(2, 4).map((r) => [r["LENGTH"], r["SCALE"]])).toEqual([[20, 0], [30, 2]])
+      const back = new Arrow.Table(yield* collect(`SELECT "u16", CAST("u64" AS NVARCHAR(30)) AS U64, CAST("d256" AS NVARCHAR(40)) AS D, "f16" FROM "${t}" ORDER BY "k"`))
+      expect(columnOf(back, "u16")).toEqual({ type: "Int32", values: [65535, null, 0] })
+      expect(columnOf(back, "U64").values).toEqual(["18446744073709551615", null, "7"])
+      expect(columnOf(back, "D").values.map((v) => (v === null ? null : Number(v)))).toEqual([123.45, -1, null])
+      expect(columnOf(back, "f16")).toEqual({ type: "Float32", values: [1.5, null, -2] })
+      const tooWide = new Arrow.Table({ w: rawVector(new Arrow.Decimal(2, 40, 256), new Uint32Array(8), [true]) })
+      const refused = yield* Effect.flip(conn.ingest(fromTable(tooWide), { targetTable: uniqueName("WIDE") }))
+      expect([refused.status, refused.message.includes("pre-create the table and use append")]).toEqual(["NOT_IMPLEMENTED", true])
+    })))
+})
