@@ -4,13 +4,17 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
-import { generateTestCertificates, startHanaTestServer, type TestCertificates } from "../../testkit/hana/index.ts"
+import { generateTestCertificates, issueCertificate, startHanaTestServer, type TestCertificates } from "../../testkit/hana/index.ts"
 import { realHana, useServer, withConnection } from "./support.ts"
 
 // TLS rules of seed A over real sockets: several root CA files, option-over-URI precedence, and port 443.
 const certs: TestCertificates = generateTestCertificates()
 const stranger: TestCertificates = generateTestCertificates()
-const server = useServer({ tls: { key: certs.key, cert: certs.cert, ca: certs.ca } })
+const server = useServer({
+  tls: { key: certs.key, cert: certs.cert, ca: certs.ca },
+  users: [{ name: "SYSTEM", password: "Manager1" }, { name: "ALICE", password: "Alice1" }],
+  x509: { ca: certs.ca }
+})
 
 const dir = mkdtempSync(join(tmpdir(), "hana-tls-audit-"))
 const file = (name: string, content: string) => {
@@ -66,4 +70,26 @@ describe.skipIf(realHana || process.getuid?.() !== 0)("port 443", () => {
       )
       expect(wrongHost.status).toBe("IO")
     })))
+})
+
+describe.skipIf(realHana)("X.509 with credentials in the URI", () => {
+  it.effect("the certificate decides the user; URI credentials do not turn X.509 into a password login", () =>
+    Effect.gen(function*() {
+      const client = issueCertificate(certs, "/CN=ALICE", [], { clientAuth: true })
+      const options = {
+        "dba.tls.root_ca_file": rightCa(),
+        "dba.auth.x509.cert": client.cert,
+        "dba.auth.x509.key": client.key
+      }
+      expect(yield* withConnection(uri(), whoAmI, options)).toBe("ALICE")
+      // a certificate from an untrusted CA fails even though the URI carries a valid password
+      const foreign = issueCertificate(stranger, "/CN=ALICE", [], { clientAuth: true })
+      const error = yield* Effect.flip(withConnection(uri(), whoAmI, {
+        ...options,
+        "dba.auth.x509.cert": foreign.cert,
+        "dba.auth.x509.key": foreign.key
+      }))
+      expect(error.status).toBe("UNAUTHENTICATED")
+      expect(error.message).not.toContain("PRIVATE KEY")
+    }))
 })
