@@ -62,18 +62,24 @@ describe("HANA test server: result-set and statement lifecycle, batches, catalog
     expect(schemas.map((s) => s.SCHEMA_NAME).filter((n) => n === "SYS" || n.startsWith("_SYS_"))).toEqual(["SYS", "_SYS_AFL", "_SYS_BIC", "_SYS_REPO", "_SYS_STATISTICS", "_SYS_TASK"])
   })
 
-  it("creates ROW, COLUMN and plain tables alike (all listed in SYS.TABLES)", async () => {
+  it("creates ROW, COLUMN and plain tables and reports their TABLE_TYPE", async () => {
     await exec(c, "CREATE ROW TABLE kind_row (x INT)")
     await exec(c, "CREATE COLUMN TABLE kind_col (x INT)")
     await exec(c, "CREATE TABLE kind_plain (x INT)")
+    await exec(c, 'CREATE SCHEMA "Other"')
+    await exec(c, 'CREATE ROW TABLE "Other"."Kind_Row" (x INT)')
     await exec(c, "INSERT INTO kind_row VALUES (1)")
     expect(await exec(c, "SELECT x FROM kind_row")).toEqual([{ X: 1 }])
-    // TABLE_TYPE is 'COLUMN' for all three here (HANA says 'ROW' for a row table): see testkit/hana/README.md.
-    expect(await exec(c, "SELECT TABLE_NAME FROM SYS.TABLES WHERE TABLE_NAME LIKE 'KIND%' ORDER BY 1")).toEqual([
-      { TABLE_NAME: "KIND_COL" },
-      { TABLE_NAME: "KIND_PLAIN" },
-      { TABLE_NAME: "KIND_ROW" }
+    expect(await exec(c, "SELECT TABLE_NAME, TABLE_TYPE, IS_COLUMN_TABLE FROM SYS.TABLES WHERE UPPER(TABLE_NAME) LIKE 'KIND%' ORDER BY 1")).toEqual([
+      { TABLE_NAME: "KIND_COL", TABLE_TYPE: "COLUMN", IS_COLUMN_TABLE: "TRUE" },
+      { TABLE_NAME: "KIND_PLAIN", TABLE_TYPE: "COLUMN", IS_COLUMN_TABLE: "TRUE" },
+      { TABLE_NAME: "KIND_ROW", TABLE_TYPE: "ROW", IS_COLUMN_TABLE: "FALSE" },
+      { TABLE_NAME: "Kind_Row", TABLE_TYPE: "ROW", IS_COLUMN_TABLE: "FALSE" }
     ])
+    // Dropped and re-created as a column table, the name is a column table again.
+    await exec(c, "DROP TABLE kind_row")
+    await exec(c, "CREATE COLUMN TABLE kind_row (x INT)")
+    expect(await exec(c, "SELECT TABLE_TYPE FROM SYS.TABLES WHERE TABLE_NAME = 'KIND_ROW'")).toEqual([{ TABLE_TYPE: "COLUMN" }])
   })
 
   // Column names of the SAP HANA System Views Reference (the subset the README documents).

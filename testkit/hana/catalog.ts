@@ -74,6 +74,7 @@ export const catalogSql = (info: CatalogInfo): string => {
     `CREATE TABLE "SYS"."DUMMY" ("DUMMY" VARCHAR)`,
     `INSERT INTO "SYS"."DUMMY" VALUES ('X')`,
     `COMMENT ON COLUMN "SYS"."DUMMY"."DUMMY" IS 'VARCHAR(1)'`,
+    `CREATE TABLE "SYS"."_ROW_TABLES" (TABLE_OID BIGINT)`,
     `CREATE TABLE "SYS"."_USERS" (USER_NAME VARCHAR, USER_ID BIGINT, CREATOR VARCHAR, CREATE_TIME TIMESTAMP,
       DEFAULT_SCHEMA VARCHAR)`,
     `CREATE VIEW "SYS"."USERS" AS SELECT USER_NAME, USER_ID, CAST(NULL AS VARCHAR) AS USERGROUP_NAME, CREATOR, CREATE_TIME,
@@ -86,8 +87,9 @@ export const catalogSql = (info: CatalogInfo): string => {
       FROM duckdb_schemas() WHERE database_name = current_database() AND schema_name NOT IN ('main', 'information_schema', 'pg_catalog')`,
     `CREATE VIEW "SYS"."TABLES" AS SELECT ${decode("t.schema_name")} AS SCHEMA_NAME, ${decode("t.table_name")} AS TABLE_NAME,
       CAST(t.table_oid AS BIGINT) AS TABLE_OID, t.comment AS COMMENTS,
-      CASE WHEN t.schema_name = 'SYS' THEN 'TRUE' ELSE 'FALSE' END AS IS_SYSTEM_TABLE, 'TRUE' AS IS_COLUMN_TABLE,
-      'COLUMN' AS TABLE_TYPE, 'FALSE' AS IS_TEMPORARY, 'NONE' AS TEMPORARY_TABLE_TYPE, 'TRUE' AS IS_LOGGED,
+      CASE WHEN t.schema_name = 'SYS' THEN 'TRUE' ELSE 'FALSE' END AS IS_SYSTEM_TABLE,
+      CASE WHEN t.table_oid IN (SELECT TABLE_OID FROM "SYS"."_ROW_TABLES") THEN 'FALSE' ELSE 'TRUE' END AS IS_COLUMN_TABLE,
+      CASE WHEN t.table_oid IN (SELECT TABLE_OID FROM "SYS"."_ROW_TABLES") THEN 'ROW' ELSE 'COLUMN' END AS TABLE_TYPE, 'FALSE' AS IS_TEMPORARY, 'NONE' AS TEMPORARY_TABLE_TYPE, 'TRUE' AS IS_LOGGED,
       CASE WHEN t.has_primary_key THEN 'TRUE' ELSE 'FALSE' END AS HAS_PRIMARY_KEY, 'FALSE' AS IS_USER_DEFINED_TYPE,
       CAST(NULL AS TIMESTAMP) AS CREATE_TIME
       FROM duckdb_tables() t WHERE t.database_name = current_database() AND t.schema_name <> 'main'

@@ -736,6 +736,7 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
     i += 2
   }
   if (w(i) === "HISTORY") i++
+  const rowStore = w(i) === "ROW"
   if (w(i) === "COLUMN" || w(i) === "ROW") i++
   if (w(i) === "VIEW") {
     const [schema, name, used] = qualifiedName(all, i + 1)
@@ -820,7 +821,12 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
   }
   // Column comments record the declared HANA type (DuckDB keeps no type aliases); see testkit/hana/catalog.ts.
   const comments = declared.map((c) => `COMMENT ON COLUMN ${target}.${quoteName(c.name)} IS ${quoteString(typeText(c.type))}`)
-  return { kind: "ddl", sql: [...sequences, `${create} ${target} (${defs.join(", ")})`, ...comments].join("; "), params: 0 }
+  // Row-store tables are remembered by oid so SYS.TABLES can report TABLE_TYPE 'ROW' (catalog.ts).
+  const rowMark = rowStore && !temporary
+    ? [`INSERT INTO "SYS"."_ROW_TABLES" SELECT table_oid FROM duckdb_tables() WHERE database_name = current_database()
+        AND table_name = ${quoteString(encodeName(name))} AND schema_name = ${schema === undefined ? "current_schema()" : quoteString(encodeName(schema))}`]
+    : []
+  return { kind: "ddl", sql: [...sequences, `${create} ${target} (${defs.join(", ")})`, ...comments, ...rowMark].join("; "), params: 0 }
 }
 
 const translateDrop = (all: Token[], session: SessionValues): Translated => {
