@@ -26,19 +26,19 @@ describe("Oracle test server: cancel and fault injection", () => {
     }
   })
 
-  it("drops a session after N replies", async () => {
+  it("drops a session after N replies, exactly after the Nth", async () => {
     const { server, connect } = await withServer()
     try {
-      const conn = await connect()
+      // replies are counted per session from the end of the logon
       server.faults.dropAfterReplies = 2
-      await conn.execute("SELECT 1 FROM DUAL")
-      const e = await failure(async () => {
-        for (let i = 0; i < 5; i++) await conn.execute("SELECT 1 FROM DUAL")
-      })
+      const conn = await connect()
+      expect((await conn.execute("SELECT 1 FROM DUAL")).rows).toEqual([[1]])
+      expect((await conn.execute("SELECT 2 FROM DUAL")).rows).toEqual([[2]])
+      const e = await failure(() => conn.execute("SELECT 3 FROM DUAL"))
       expect(e.message).toMatch(/NJS-500|NJS-501|NJS-503|closed|ECONNRESET|EPIPE/)
       delete server.faults.dropAfterReplies
       const fresh = await connect()
-      expect((await fresh.execute("SELECT 2 FROM DUAL")).rows).toEqual([[2]])
+      for (let i = 0; i < 4; i++) expect((await fresh.execute("SELECT :1 FROM DUAL", [i])).rows).toEqual([[i]])
       await fresh.close()
     } finally {
       await server.close()

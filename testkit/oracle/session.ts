@@ -180,6 +180,7 @@ export class ProtocolSession {
   private awaitingReset = false
   private pendingAfterReset: Buffer | undefined
   private replies = 0
+  private loggedOnReplySent = false
   // authentication
   private user = ""
   private verifier: Verifier | undefined
@@ -559,7 +560,9 @@ export class ProtocolSession {
     if (this.isClosed()) return
     const payload = reply.w
     if (reply.negotiation !== true && this.endOfRequest) payload.u8(MSG_END_OF_REQUEST)
-    if (this.sql !== undefined) this.replies++
+    // the logon reply is sent once `sql` exists but is not one of the session's replies (OracleFaults.dropAfterReplies)
+    if (this.sql !== undefined && this.loggedOnReplySent) this.replies++
+    else if (this.sql !== undefined) this.loggedOnReplySent = true
     if (reply.rows && faults.dropMidResult === true) {
       const bytes = payload.bytes()
       this.writePackets(bytes.subarray(0, Math.max(1, bytes.length >> 1)), false)
