@@ -27,6 +27,8 @@ describe("HANA test server: cancel and fault injection with the raw hdb client",
       await exec(admin, `ALTER SYSTEM CANCEL SESSION '${worker.connectOptions.connectionId}'`)
       const err = await running
       expect(err.code).toBe(139)
+      expect(err.sqlState).toBe("HY000")
+      expect(err.message).toMatch(/cancelled by request/)
       expect(Date.now() - started).toBeLessThan(10_000)
       expect(await exec(worker, "SELECT 'still here' AS S FROM DUMMY")).toEqual([{ S: "still here" }])
       expect((await failure(exec(admin, "ALTER SYSTEM CANCEL SESSION '999'"))).code).toBe(2)

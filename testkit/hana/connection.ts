@@ -745,7 +745,7 @@ export class HanaConnection {
     const idPart = this.part(request, PartKind.STATEMENT_ID)
     if (idPart === undefined || idPart.data.length < 8) throw new MalformedPacket("STATEMENT_ID part missing")
     const statement = this.statements.get(idPart.data.readBigUInt64LE(0))
-    if (statement === undefined) throw new HanaError(213, "HY000", "invalid statement id")
+    if (statement === undefined) throw HanaError.invalidStatement()
     const t = statement.translated
     if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t, request.commit)
     if (t.kind === "ddl") {
@@ -891,7 +891,7 @@ export class HanaConnection {
     if (idPart === undefined || idPart.data.length < 8) throw new MalformedPacket("RESULT_SET_ID part missing")
     const id = idPart.data.readBigUInt64LE(0)
     const result = this.results.get(id)
-    if (result === undefined) throw new HanaError(600, "HY000", "failed routed execution: invalid result set id")
+    if (result === undefined) throw HanaError.invalidResultSet()
     const size = sizePart !== undefined && sizePart.data.length >= 4 ? Math.max(1, sizePart.data.readInt32LE(0)) : 1024
     const rows = await result.fetch(size)
     if (rows.last) {

@@ -45,6 +45,14 @@ export class HanaError extends Error {
   static invalidSchema(schema: string): HanaError {
     return new HanaError(362, "HY000", `invalid schema name: ${schema}`)
   }
+  // Codes from the SAP HANA SQL Reference, "SQL Error Codes" (help.sap.com, loio 20a78d3275191014b41bae7c4a46d835):
+  // 578 ERR_API_INV_STATEMENT "invalid statement", 587 ERR_API_INV_RESULTSET "result set is currently invalid".
+  static invalidStatement(): HanaError {
+    return new HanaError(578, "HY000", "invalid statement")
+  }
+  static invalidResultSet(): HanaError {
+    return new HanaError(587, "HY000", "result set is currently invalid")
+  }
   static general(detail: string): HanaError {
     return new HanaError(2, "HY000", `general error: ${detail}`)
   }

@@ -1,6 +1,6 @@
 /**
  * The column each `?` of a statement is compared with or assigned to (`col = ?`, `? < t.col`, `SET col = ?`,
- * `col LIKE ?`), so its parameter metadata can carry the column's declared type (VARCHAR(10), not the NVARCHAR(5000)
+ * `col LIKE ?`, `col IN (?, ?)`, `col BETWEEN ? AND ?`), so its parameter metadata can carry the column's declared type (VARCHAR(10), not the NVARCHAR(5000)
  * DuckDB's VARCHAR storage would give), as HANA describes such parameters.
  */
 import { tokenize } from "./sql.ts"
@@ -22,7 +22,16 @@ export const parameterColumns = (sql: string): Array<string | undefined> => {
   tokens.forEach((tok, i) => {
     if (tok.t !== "param") return
     let column: string | undefined
-    if (isComparison(tokens[i - 1])) column = columnName(tokens[i - 2])
+    const word = (k: number) => (tokens[k]?.t === "word" ? tokens[k]!.v.toUpperCase() : undefined)
+    if (isComparison(tokens[i - 1]) || word(i - 1) === "BETWEEN") column = columnName(tokens[i - 2])
+    // `col BETWEEN ? AND ?`: the second bound
+    if (column === undefined && word(i - 1) === "AND" && tokens[i - 2]?.t === "param" && word(i - 3) === "BETWEEN") column = columnName(tokens[i - 4])
+    // `col IN (?, ?, …)`
+    if (column === undefined && tokens[i - 1]?.t === "op" && (tokens[i - 1]!.v === "(" || tokens[i - 1]!.v === ",")) {
+      let k = i - 1
+      while (tokens[k]?.t === "op" && tokens[k]!.v === "," && tokens[k - 1]?.t === "param") k -= 2
+      if (tokens[k]?.t === "op" && tokens[k]!.v === "(" && word(k - 1) === "IN") column = columnName(tokens[k - 2])
+    }
     if (column === undefined && isComparison(tokens[i + 1])) {
       // `? = t.col`: the column is the last word of a dotted name
       let j = i + 2
