@@ -80,6 +80,13 @@ describe(`Oracle test server: time zones, sub-second values and intervals (${ver
       { days: 0, hours: 1, minutes: 30, seconds: 0, fseconds: 0 },
       { days: 0, hours: 2, minutes: 30, seconds: 0, fseconds: 0 }
     ])
+    const ym = await conn.execute("SELECT INTERVAL '1-2' YEAR TO MONTH, INTERVAL '-3' MONTH m, INTERVAL '5' YEAR(3) AS y FROM DUAL")
+    expect(ym.metaData.map((m: any) => [m.name, m.dbTypeName])).toEqual([
+      ["INTERVAL'1-2'YEARTOMONTH", "INTERVAL YEAR TO MONTH"],
+      ["M", "INTERVAL YEAR TO MONTH"],
+      ["Y", "INTERVAL YEAR TO MONTH"]
+    ])
+    expect(ym.rows[0].map((v: any) => ({ ...v }))).toEqual([{ years: 1, months: 2 }, { years: 0, months: -3 }, { years: 5, months: 0 }])
     await conn.execute("CREATE TABLE ivt (id NUMBER, ds INTERVAL DAY(3) TO SECOND(2), ym INTERVAL YEAR(4) TO MONTH)")
     await conn.execute("INSERT INTO ivt VALUES (1, INTERVAL '-3 04:05:06.25' DAY TO SECOND, INTERVAL '-2-3' YEAR TO MONTH)")
     await conn.execute("INSERT INTO ivt VALUES (:1, :2, :3)", [

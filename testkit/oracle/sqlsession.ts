@@ -470,6 +470,9 @@ export class SqlSession {
           if (meta !== undefined) break
         }
         out.push(declared(c, meta))
+      } else if (item.kind === "typed") {
+        const c = cols[k++]!
+        out.push({ name: decodeName(c.name), type: item.type, nullable: true })
       } else if (item.kind === "rowid") {
         const c = cols[k++]!
         out.push({ name: "ROWID", type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })

@@ -7,7 +7,7 @@
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { encodeName, quoteDuck } from "./names.ts"
-import { parseOracleType } from "./types.ts"
+import { intervalYmType, parseOracleType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
 export type SelectItem =
@@ -15,6 +15,8 @@ export type SelectItem =
   | { readonly kind: "col"; readonly qualifier?: string; readonly column: string }
   | { readonly kind: "rowid" }
   | { readonly kind: "expr" }
+  /** An expression whose Oracle type the DuckDB result type cannot tell (an INTERVAL YEAR TO MONTH literal). */
+  | { readonly kind: "typed"; readonly type: OraType }
 
 /** A table reference of the top-level FROM clause. */
 export interface FromRef {
@@ -626,8 +628,23 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
   const pieces: Array<string> = []
   let start = listStart
   depth = 0
+  /** `INTERVAL '...' YEAR[(p)] [TO MONTH]` or `... MONTH`, optionally aliased: DuckDB has one INTERVAL type. */
+  const yearMonthLiteral = (part: ReadonlyArray<Tok>): OraType | undefined => {
+    if (!isKw(part[0], "INTERVAL") || part[1]?.kind !== "str" || !isKw(part[2], "YEAR", "MONTH")) return undefined
+    let k = 3
+    let lead = 2
+    if (isOp(part[k], "(") && part[k + 1]?.kind === "num" && isOp(part[k + 2], ")")) {
+      lead = Number(part[k + 1]!.value)
+      k += 3
+    }
+    if (isKw(part[k], "TO") && isKw(part[k + 1], "MONTH")) k += 2
+    if (isKw(part[k], "AS")) k++
+    if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
+    return intervalYmType(lead)
+  }
   const flush = (end: number) => {
     const part = toks.slice(start, end)
+    const ym = yearMonthLiteral(part)
     if (part.length === 0) throw ora.missingExpression()
     const last = part[part.length - 1]!
     const prev = part[part.length - 2]
@@ -656,10 +673,10 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
       (prev.kind !== "op" || isOp(prev, ")")) || (part.length >= 2 && isKw(prev, "AS") && (last.kind === "ident" || last.kind === "qident"))
     ) {
       // explicit alias
-      items.push({ kind: "expr" })
+      items.push(ym !== undefined ? { kind: "typed", type: ym } : { kind: "expr" })
       pieces.push(text)
     } else {
-      items.push({ kind: "expr" })
+      items.push(ym !== undefined ? { kind: "typed", type: ym } : { kind: "expr" })
       pieces.push(`${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)
     }
   }
