@@ -230,6 +230,28 @@ describe("Oracle test server: execute and fetch", () => {
     }
   })
 
+  it("re-executes cached statements by cursor id, without the SQL text being sent again", async () => {
+    const proxy = await startRoundTripProxy(server.port)
+    const c = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
+    try {
+      const query = "SELECT COUNT(*) /* cached query marker */ FROM many WHERE n < :1"
+      const dml = "UPDATE many SET s = s /* cached dml marker */ WHERE n = :1"
+      for (let k = 1; k <= 4; k++) {
+        expect((await c.execute(query, [k * 10])).rows).toEqual([[k * 10]])
+        expect((await c.execute(dml, [k])).rowsAffected).toBe(1)
+      }
+      const sent = proxy.clientBytes()
+      const occurrences = (text: string) => sent.toString("latin1").split(text).length - 1
+      // the statement cache (stmtCacheSize 30 by default) re-executes through REEXECUTE / REEXECUTE_AND_FETCH
+      expect(occurrences("cached query marker")).toBe(1)
+      expect(occurrences("cached dml marker")).toBe(1)
+      await c.rollback()
+    } finally {
+      await c.close()
+      await proxy.close()
+    }
+  })
+
   it("works with client features: end-to-end attributes, currentSchema, pools, fetch conversions, object rows", async () => {
     conn.module = "mymod"
     conn.action = "act"

@@ -11,6 +11,8 @@ export interface RoundTripProxy {
   readonly roundTrips: () => number
   /** Every byte the server sent so far, in order (all connections). */
   readonly serverBytes: () => Buffer
+  /** Every byte the clients sent so far, in order (all connections). */
+  readonly clientBytes: () => Buffer
   readonly reset: () => void
   readonly close: () => Promise<void>
 }
@@ -19,6 +21,7 @@ export interface RoundTripProxy {
 export const startRoundTripProxy = async (targetPort: number): Promise<RoundTripProxy> => {
   let count = 0
   const fromServer: Buffer[] = []
+  const fromClient: Buffer[] = []
   const sockets = new Set<net.Socket>()
   const server = net.createServer((client) => {
     const upstream = net.connect(targetPort, "127.0.0.1")
@@ -27,6 +30,7 @@ export const startRoundTripProxy = async (targetPort: number): Promise<RoundTrip
     client.on("data", (chunk) => {
       if (!clientTurn) count++
       clientTurn = true
+      fromClient.push(chunk)
       upstream.write(chunk)
     })
     upstream.on("data", (chunk) => {
@@ -46,6 +50,7 @@ export const startRoundTripProxy = async (targetPort: number): Promise<RoundTrip
     port: (server.address() as net.AddressInfo).port,
     roundTrips: () => count,
     serverBytes: () => Buffer.concat(fromServer),
+    clientBytes: () => Buffer.concat(fromClient),
     reset: () => {
       count = 0
     },
