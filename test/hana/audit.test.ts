@@ -532,3 +532,39 @@ describe("auto-created columns for the remaining scalar kinds", () => {
       expect([refused.status, refused.message.includes("pre-create the table and use append")]).toEqual(["NOT_IMPLEMENTED", true])
     })))
 })
+
+describe("edge cases of the rules above", () => {
+  it.effect("a statement's own setOption applies the fetch size; a partly read stream releases its reader", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("EDGE")
+      yield* fill(t, 200)
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery(`SELECT I FROM ${t}`)
+      yield* stmt.setOption("dba.statement.fetch_size", "60")
+      yield* stmt.setOption("dba.statement.read_batch_rows", "1")
+      const batches = yield* Effect.scoped(Effect.flatMap(stmt.executeQuery, (r) => Stream.runCollect(r.batches)))
+      expect(sizes(batches)).toEqual([32, 60, 60, 48])
+      // only the first batch of a multi-page result is read: the stream's end releases the reader
+      const first = yield* Stream.runCollect(Stream.take(conn.query(`SELECT I FROM ${t}`, { "dba.statement.fetch_size": "10", "dba.statement.read_batch_rows": "1" }), 1))
+      expect(sizes(first)).toEqual([32])
+      yield* conn.close
+    })))
+
+  it.effect("setting db_schema to a missing schema fails and keeps the current one; temp tables are not VIEWs", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const before = yield* conn.getOption("adbc.connection.db_schema")
+      const error = yield* Effect.flip(conn.setOption("adbc.connection.db_schema", uniqueName("NO_SUCH_SCHEMA")))
+      expect(error.status).toBe("NOT_FOUND")
+      expect(yield* conn.getOption("adbc.connection.db_schema")).toBe(before)
+      const tmp = `#${uniqueName("TV")}`
+      yield* conn.execute(`CREATE LOCAL TEMPORARY TABLE "${tmp}" (K INTEGER)`)
+      type Plain = Array<{ catalog_db_schemas: Array<{ db_schema_tables: Array<{ table_name: string }> | null }> }>
+      const tables = (types: ReadonlyArray<string>) =>
+        Effect.map(conn.getObjects({ depth: ObjectDepth.TABLES, tableName: tmp, tableTypes: types }), (b) =>
+          (batchRows(b) as Plain).flatMap((c) => c.catalog_db_schemas.flatMap((s) => (s.db_schema_tables ?? []).map((x) => x.table_name))))
+      expect(yield* tables(["VIEW"])).toEqual([])
+      expect(yield* tables(["TABLE"])).toEqual([tmp])
+    })))
+})
