@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { startRoundTripProxy } from "./oracle/proxy.ts"
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -47,15 +48,21 @@ describe("Oracle test server: cancel and fault injection", () => {
 
   it("drops a session in the middle of a result", async () => {
     const { server, connect } = await withServer()
+    const proxy = await startRoundTripProxy(server.port)
     try {
       const conn = await connect()
       await conn.execute("CREATE TABLE r (n NUMBER)")
       await conn.executeMany("INSERT INTO r VALUES (:1)", Array.from({ length: 5000 }, (_, i) => [i]))
       await conn.commit()
+      const viaProxy = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
+      const before = proxy.serverBytes().length
       server.faults.dropMidResult = true
-      const e = await failure(() => conn.execute("SELECT n FROM r", [], { fetchArraySize: 5000, prefetchRows: 5000 }))
+      const e = await failure(() => viaProxy.execute("SELECT n FROM r", [], { fetchArraySize: 5000, prefetchRows: 5000 }))
       expect(e.message).toMatch(/NJS-500|NJS-501|NJS-503|closed|ECONNRESET|EPIPE/)
+      // part of the rows went out before the connection was cut (5000 NUMBERs take well over 8 KB)
+      expect(proxy.serverBytes().length - before).toBeGreaterThan(4000)
     } finally {
+      await proxy.close()
       await server.close()
     }
   })
