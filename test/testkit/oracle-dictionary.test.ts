@@ -2,7 +2,7 @@ import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { oracledb, withServer } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -164,6 +164,13 @@ describe("Oracle test server: data dictionary", () => {
     await conn.execute("SELECT * FROM DUAL")
     const own = "SELECT sql_id, prev_sql_id FROM v$session WHERE sid = SYS_CONTEXT('USERENV','SID')"
     expect((await conn.execute(own)).rows).toEqual([[sqlId(own), "9g6pyx7qz035v"]])
+    // another, idle session is listed as INACTIVE with its own SID
+    const other = await oracledb.getConnection({ user: "hr", password: "hr", connectString: server.connectString })
+    const otherSid = (await other.execute("SELECT SYS_CONTEXT('USERENV','SID') FROM DUAL")).rows[0][0]
+    expect(Number(otherSid)).not.toBe(s[0].SID)
+    expect((await conn.execute("SELECT status, username FROM v$session WHERE sid = :1", [Number(otherSid)])).rows).toEqual([["INACTIVE", "HR"]])
+    await other.close()
+    expect((await conn.execute("SELECT COUNT(*) FROM v$session WHERE sid = :1", [Number(otherSid)])).rows).toEqual([[0]])
     const meta = (await conn.execute("SELECT * FROM v$session WHERE ROWNUM <= 1")).metaData.map((m: any) => m.name)
     expect(meta).toEqual(expect.arrayContaining(["SID", "SERIAL#", "USERNAME", "STATUS", "SQL_ID", "PREV_SQL_ID", "SCHEMANAME"]))
   })
