@@ -31,6 +31,9 @@ const SERVER_CODES: ReadonlyMap<number, Status> = new Map<number, Status>([
   [461, "INTEGRITY"],
   [462, "INTEGRITY"],
   [463, "INTEGRITY"],
+  // 274 ERR_SQL_INS_LARGE_VALUE "inserted value too large for column" (SAP HANA SQL Reference, SQL Error Codes,
+  // help.sap.com loio20a78d3275191014b41bae7c4a46d835): e.g. a string longer than a created NVARCHAR(5000)
+  [274, "INVALID_DATA"],
   [314, "INVALID_DATA"],
   [339, "INVALID_DATA"],
   [303, "INVALID_DATA"],

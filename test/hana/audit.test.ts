@@ -568,3 +568,23 @@ describe("edge cases of the rules above", () => {
       expect(yield* tables(["TABLE"])).toEqual([tmp])
     })))
 })
+
+describe("larger text needs a pre-created table", () => {
+  it.effect("a 6000-character string does not fit the created NVARCHAR(5000) but appends into a pre-created NCLOB", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const long = "x".repeat(5999) + "ü"
+      const data = fromTable(new Arrow.Table({ s: Arrow.vectorFromArray([long], new Arrow.Utf8()) }))
+      const created = uniqueName("LONG")
+      const error = yield* Effect.flip(conn.ingest(data, { targetTable: created }))
+      expect([error.status, error.vendorCode]).toEqual(["INVALID_DATA", 274])
+      // the table the failed create-mode ingest made is gone again
+      const left = yield* Effect.flip(collect(`SELECT COUNT(*) AS C FROM "${created}"`))
+      expect(left.status).toBe("NOT_FOUND")
+      const pre = uniqueName("PRE")
+      yield* conn.execute(`CREATE TABLE "${pre}" ("s" NCLOB)`)
+      expect(yield* conn.ingest(fromTable(new Arrow.Table({ s: Arrow.vectorFromArray([long], new Arrow.Utf8()) })), { targetTable: pre, mode: "append" }))
+        .toBe(1)
+      expect(columnOf(new Arrow.Table(yield* collect(`SELECT "s" FROM "${pre}"`)), "s").values).toEqual([long])
+    })))
+})

@@ -7,6 +7,7 @@ describe("hdb errors → ADBC statuses", () => {
     [{ code: 288, sqlState: "HY000", message: "cannot use duplicate table name" }, "ALREADY_EXISTS"],
     [{ code: 301, sqlState: "23000", message: "unique constraint violated" }, "INTEGRITY"],
     [{ code: 287, sqlState: "23000", message: "cannot insert NULL" }, "INTEGRITY"],
+    [{ code: 274, sqlState: "HY000", message: "inserted value too large for column" }, "INVALID_DATA"],
     [{ code: 10, sqlState: "28000", message: "authentication failed" }, "UNAUTHENTICATED"],
     [{ code: 258, sqlState: "HY000", message: "insufficient privilege" }, "UNAUTHORIZED"],
     [{ code: 257, sqlState: "HY000", message: "sql syntax error" }, "INVALID_ARGUMENT"],
