@@ -36,6 +36,10 @@ describe(`Oracle test server: time zones, sub-second values and intervals (${ver
       new Date(Date.UTC(2024, 0, 15, 11, 0, 0)) // CET = UTC+1
     ])
     expect(r.rows[0][4]).toEqual(new Date(2024, 0, 2, 3, 4, 5))
+    // TO_CHAR with TZH:TZM names the same instant (real Oracle prints the stored zone, this server +00:00)
+    const text = (await conn.execute("SELECT TO_CHAR(TIMESTAMP '2024-07-01 12:00:00 Europe/Paris', 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') FROM DUAL")).rows[0][0]
+    expect(text).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)
+    expect(new Date(text)).toEqual(new Date(Date.UTC(2024, 6, 1, 10, 0, 0)))
   })
 
   it("stores time-zone values in tables and keeps the instant across session time zones", async () => {

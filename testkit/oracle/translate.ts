@@ -162,7 +162,11 @@ export const convertDateFormat = (fmt: string): string => {
     [/^SS/i, "%S"],
     [/^FF[1-9]?/i, "%f"],
     [/^AM|^PM/i, "%p"],
-    [/^TZH:TZM/i, "%z"]
+    // TIMESTAMP WITH TIME ZONE values are kept as UTC instants (see README), so their zone is +00:00
+    [/^TZH:TZM/i, "+00:00"],
+    [/^TZR/i, "+00:00"],
+    [/^TZH/i, "+00"],
+    [/^TZM/i, "00"]
   ]
   let out = ""
   let s = fmt
