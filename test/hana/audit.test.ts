@@ -588,3 +588,27 @@ describe("larger text needs a pre-created table", () => {
       expect(columnOf(new Arrow.Table(yield* collect(`SELECT "s" FROM "${pre}"`)), "s").values).toEqual([long])
     })))
 })
+
+describe("ingest through the standard statement options", () => {
+  it.effect("adbc.ingest.target_table / mode / target_db_schema / temporary as strings on a statement", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const schema = uniqueName("SOPT")
+      yield* conn.execute(`CREATE SCHEMA "${schema}"`)
+      const batch = new Arrow.Table({ id: Arrow.vectorFromArray([1, 2], new Arrow.Int32()) }).batches[0]!
+      const run = (options: Record<string, string>) =>
+        Effect.gen(function*() {
+          const stmt = yield* conn.statement()
+          for (const [k, v] of Object.entries(options)) yield* stmt.setOption(k, v)
+          yield* stmt.bind(batch)
+          return yield* stmt.executeUpdate
+        })
+      expect(yield* run({ "adbc.ingest.target_table": "T", "adbc.ingest.target_db_schema": schema })).toBe(2)
+      expect(yield* run({ "adbc.ingest.target_table": "T", "adbc.ingest.target_db_schema": schema, "adbc.ingest.mode": "adbc.ingest.mode.append" })).toBe(2)
+      expect(Number((yield* collect(`SELECT COUNT(*) AS C FROM "${schema}"."T"`))[0]!.getChild("C")!.get(0))).toBe(4)
+      expect(yield* run({ "adbc.ingest.target_table": "T", "adbc.ingest.target_db_schema": schema, "adbc.ingest.temporary": "true" })).toBe(2)
+      expect(Number((yield* collect(`SELECT COUNT(*) AS C FROM "#T"`))[0]!.getChild("C")!.get(0))).toBe(2)
+      const bad = yield* Effect.flip(run({ "adbc.ingest.target_table": "T", "adbc.ingest.mode": "adbc.ingest.mode.upsert" }))
+      expect(bad.status).toBe("INVALID_ARGUMENT")
+    })))
+})
