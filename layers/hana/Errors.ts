@@ -16,15 +16,23 @@ const SERVER_CODES: ReadonlyMap<number, Status> = new Map<number, Status>([
   [414, "UNAUTHENTICATED"],
   [663, "UNAUTHENTICATED"],
   [258, "UNAUTHORIZED"],
+  [7, "NOT_IMPLEMENTED"], // ERR_FEATURE_NOT_SUPPORTED
   [257, "INVALID_ARGUMENT"],
   [260, "INVALID_ARGUMENT"],
+  [264, "INVALID_ARGUMENT"], // invalid datatype
+  [269, "INVALID_ARGUMENT"], // too many values
+  [270, "INVALID_ARGUMENT"], // not enough values
+  [292, "INVALID_ARGUMENT"], // wrong number of arguments
+  [293, "INVALID_ARGUMENT"], // argument type mismatch
   [266, "INVALID_ARGUMENT"],
   [268, "INVALID_ARGUMENT"],
   [328, "INVALID_ARGUMENT"],
   [259, "NOT_FOUND"],
+  [261, "NOT_FOUND"], // invalid index name
   [362, "NOT_FOUND"],
   [397, "NOT_FOUND"],
   [288, "ALREADY_EXISTS"],
+  [289, "ALREADY_EXISTS"], // duplicate index name
   [386, "ALREADY_EXISTS"],
   [301, "INTEGRITY"],
   [287, "INTEGRITY"],

@@ -612,3 +612,12 @@ describe("ingest through the standard statement options", () => {
       expect(bad.status).toBe("INVALID_ARGUMENT")
     })))
 })
+
+describe.skipIf(realHana)("server error codes over the wire", () => {
+  it.effect("feature not supported (7) is NOT_IMPLEMENTED", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const error = yield* Effect.flip(conn.execute(`CREATE TABLE ${uniqueName("GEN")} (A INTEGER, B INTEGER GENERATED ALWAYS AS A + 1)`))
+      expect([error.status, error.vendorCode]).toEqual(["NOT_IMPLEMENTED", 7])
+    })))
+})
