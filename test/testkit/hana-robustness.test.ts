@@ -28,7 +28,11 @@ describe("HANA test server: SQL errors and robustness with the raw hdb client", 
     ["INSERT INTO errs VALUES (1, 'dup')", 301, "23000"],
     ["CALL some_procedure()", 257, "42000"],
     ["SELECT 1 FROM DUMMY; SELECT 2 FROM DUMMY", 257, "42000"],
-    ["CREATE TABLE gencol (a INT, b INT GENERATED ALWAYS AS (a + 1))", 7, "HY000"]
+    ["CREATE TABLE gencol (a INT, b INT GENERATED ALWAYS AS (a + 1))", 7, "HY000"],
+    // HANA codes from the SAP HANA SQL Reference "SQL Error Codes": 274 ERR_SQL_INS_LARGE_VALUE, 308 ERR_SQL_EXST_COLUMN
+    ["INSERT INTO errs VALUES (3, 'elevenchars')", 274, "HY000"],
+    ["CREATE TABLE dupcol (a INT, a INT)", 308, "HY000"],
+    ["ALTER TABLE errs ADD (name INT)", 308, "HY000"]
   ] as const)("maps %s to HANA error %i", async (sql, code, sqlState) => {
     const err = await failure(exec(client, sql))
     expect(err.code).toBe(code)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 describe("HANA test server: LOBs and the remaining types with the raw hdb client", () => {
@@ -95,6 +95,20 @@ describe("HANA test server: LOBs and the remaining types with the raw hdb client
       NV: "ñ😀", VB: Buffer.from([0, 255]), DA: "1999-12-31", TM: "23:59:59", SD: "2000-01-01T00:00:01", TS: "2000-01-01T00:00:01.25"
     })
     expect(Object.values(rows[1]!).every((v) => v === null)).toBe(true)
+  })
+
+  it("enforces declared lengths of character and binary columns (274), for literals, parameters and batches", async () => {
+    await exec(client, "CREATE TABLE lens (vc VARCHAR(3), nv NVARCHAR(2), vb VARBINARY(2), an ALPHANUM(4))")
+    await exec(client, "INSERT INTO lens VALUES ('abc', 'ñ😀', X'0102', 'A123')")
+    const st = await call<HdbStatement>((cb) => client.prepare("INSERT INTO lens VALUES (?, ?, ?, ?)", cb))
+    for (const row of [["abcd", null, null, null], [null, "ñña", null, null], [null, null, Buffer.from([1, 2, 3]), null], [null, null, null, "A1234"]]) {
+      const err = await failure(call((cb) => st.exec(row, cb)))
+      expect([err.code, err.sqlState]).toEqual([274, "HY000"])
+    }
+    const batch = await failure(call((cb) => st.exec([["ok", null, null, null], ["toolong", null, null, null]], cb)))
+    expect(batch.code).toBe(274)
+    expect((await failure(exec(client, "UPDATE lens SET vc = 'wxyz'"))).code).toBe(274)
+    expect(await exec(client, "SELECT vc, nv FROM lens")).toEqual([{ VC: "abc", NV: "ñ😀" }])
   })
 })
 

@@ -868,7 +868,7 @@ export class HanaConnection {
       const data = b.subarray(o + 21, o + 21 + len)
       o += 21 + len
       const lob = pending.locators.get(locator)
-      if (lob === undefined) throw new HanaError(2, "HY000", "general error: invalid LOB locator")
+      if (lob === undefined) throw new HanaError(603, "HY000", "invalid LOB: unknown locator")
       lob.chunks.push(Buffer.from(data))
       if (options & 4) lob.done = true
     }
@@ -915,7 +915,7 @@ export class HanaConnection {
     const offset = Number(p.data.readBigInt64LE(8))
     const length = p.data.readInt32LE(16)
     const lob = this.lobs.get(locator.toString("hex"))
-    if (lob === undefined) throw new HanaError(2, "HY000", "general error: invalid LOB locator")
+    if (lob === undefined) throw new HanaError(603, "HY000", "invalid LOB: unknown locator")
     let chunk: Buffer
     let last: boolean
     if (typeof lob.value === "string") {

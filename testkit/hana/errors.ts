@@ -78,6 +78,8 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (m !== null) return HanaError.invalidSchema(decodeName(m[1]!.replace(/"/g, "")))
     m = /(?:Table|View) with name "?([^"]+)"? already exists/.exec(msg)
     if (m !== null) return new HanaError(288, "HY000", `cannot use duplicate table name: ${decodeName(m[1]!)}`)
+    m = /Column with name "?([^"]+)"? already exists/.exec(msg)
+    if (m !== null) return new HanaError(308, "HY000", `column name already exists: ${decodeName(m[1]!)}`)
     m = /Schema with name "?([^"]+)"? already exists/.exec(msg)
     if (m !== null) return new HanaError(386, "HY000", `cannot use duplicate schema name: ${decodeName(m[1]!)}`)
     m = /Type with name "?([^" ]+)"? does not exist/.exec(msg)
@@ -103,6 +105,10 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (/PRIMARY KEY or UNIQUE constraint violat|Duplicate key/i.test(msg)) {
       return new HanaError(301, "23000", `unique constraint violated: ${firstLine.replace(/^Constraint Error: /, "")}`)
     }
+    // Declared lengths are CHECK (length(col) <= n) constraints (sql.ts lengthCheck).
+    const tooLong = /CHECK constraint failed.*CHECK\(\((?:octet_)?length\("?([^")]+)"?\) <= \d+\)\)/.exec(firstLine)
+    if (tooLong !== null) return new HanaError(274, "HY000", `inserted value too large for column: ${decodeName(tooLong[1]!)}`)
+    if (/CHECK constraint failed/.test(msg)) return new HanaError(677, "HY000", `check constraint violation: ${firstLine.replace(/^Constraint Error: /, "")}`)
     if (/foreign key/i.test(msg)) return new HanaError(461, "23000", `foreign key constraint violation: ${firstLine.replace(/^Constraint Error: /, "")}`)
     return new HanaError(301, "23000", firstLine)
   }

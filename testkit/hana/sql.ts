@@ -412,6 +412,19 @@ export const SPECIAL_COLUMN_NAMES: ReadonlyMap<string, string> = new Map([
 ])
 
 /** Parses a type at tokens[i] (name and optional `(n[,m])`); returns the DuckDB type and tokens consumed. */
+const CHARACTER_TYPES = new Set(["VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "ALPHANUM", "SHORTTEXT"])
+const BINARY_TYPES = new Set(["VARBINARY", "BINARY"])
+
+/**
+ * A CHECK that enforces a declared length (DuckDB's VARCHAR(n) does not), so an over-long value fails as in HANA with
+ * 274 "inserted value too large for column" (mapped from the CHECK failure in errors.ts).
+ */
+const lengthCheck = (column: string, type: HanaType): string => {
+  if (type.length <= 0) return ""
+  const fn = CHARACTER_TYPES.has(type.name) ? "length" : BINARY_TYPES.has(type.name) ? "octet_length" : undefined
+  return fn === undefined ? "" : ` CHECK (${fn}(${quoteName(column)}) <= ${type.length})`
+}
+
 const typeAt = (tokens: readonly Token[], i: number): [string, number, HanaType] => {
   const [t, consumed] = parseType(tokens, i)
   return [duckType(t), consumed, t]
@@ -815,7 +828,7 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
       tail = [...tail.slice(0, generated), ...tail.slice(end)]
       defs.push(`${quoteName(colName)} ${duck} DEFAULT nextval(${quoteString(seq)}) ${rewrite(tail, session)}`.trimEnd())
     } else {
-      defs.push(`${quoteName(colName)} ${duck} ${rewrite(tail, session)}`.trimEnd())
+      defs.push(`${quoteName(colName)} ${duck}${lengthCheck(colName, type)} ${rewrite(tail, session)}`.trimEnd())
     }
     declared.push({ name: colName, type })
   }
