@@ -621,3 +621,36 @@ describe.skipIf(realHana)("server error codes over the wire", () => {
       expect([error.status, error.vendorCode]).toEqual(["NOT_IMPLEMENTED", 7])
     })))
 })
+
+describe("wire decoding of long values and LOBs across fetch pages", () => {
+  it.effect("5000-character NVARCHAR (2- and 4-byte characters), 5000-byte VARBINARY and >1 kB LOBs on later pages", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("LONGV")
+      yield* conn.execute(`CREATE TABLE ${t} (K INTEGER, S NVARCHAR(5000), B VARBINARY(5000), C NCLOB, L BLOB)`)
+      const n = 60
+      const text = (k: number) => (k % 2 === 0 ? "ü".repeat(5000) : `${k}${"😀".repeat(2000)}`)
+      const bytes = (k: number) => new Uint8Array(5000).map((_, i) => (i * 7 + k) % 256)
+      const lob = (k: number) => `${k}:${"ab€".repeat(700 + k)}`
+      const insert = yield* conn.statement()
+      yield* insert.setSqlQuery(`INSERT INTO ${t} VALUES (?, ?, ?, ?, ?)`)
+      yield* insert.bind(new Arrow.Table({
+        k: Arrow.vectorFromArray(Array.from({ length: n }, (_, k) => k), new Arrow.Int32()),
+        s: Arrow.vectorFromArray(Array.from({ length: n }, (_, k) => text(k)), new Arrow.Utf8()),
+        b: Arrow.vectorFromArray(Array.from({ length: n }, (_, k) => bytes(k)), new Arrow.Binary()),
+        c: Arrow.vectorFromArray(Array.from({ length: n }, (_, k) => (k % 5 === 4 ? null : lob(k))), new Arrow.Utf8()),
+        l: Arrow.vectorFromArray(Array.from({ length: n }, (_, k) => bytes(k + 1)), new Arrow.Binary())
+      }).batches[0]!)
+      expect(yield* insert.executeUpdate).toBe(n)
+      const table = new Arrow.Table(yield* collect(`SELECT K, S, B, C, L FROM ${t} ORDER BY K`, { "dba.statement.fetch_size": "7" }))
+      expect(table.numRows).toBe(n)
+      for (let k = 0; k < n; k++) {
+        const row = table.get(k)!
+        expect(row["K"]).toBe(k)
+        expect(row["S"]).toBe(text(k))
+        expect(row["B"]).toEqual(bytes(k))
+        expect(row["C"]).toBe(k % 5 === 4 ? null : lob(k))
+        expect(row["L"]).toEqual(bytes(k + 1))
+      }
+    })), 60_000)
+})
