@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { oracledb, withServer } from "./oracle/helpers.ts"
+import { startRoundTripProxy } from "./oracle/proxy.ts"
 
 // Datetime literal forms (offsets, region names with optional abbreviation) and interval literal forms
 // (signed, `DAY TO SECOND`, `YEAR TO MONTH`, `HOUR TO MINUTE`) follow the Oracle SQL Language Reference,
@@ -70,6 +71,28 @@ describe(`Oracle test server: time zones, sub-second values and intervals (${ver
     // sub-second digits below the millisecond (which node-oracledb drops) survive in the database
     expect((await conn.execute("SELECT TO_CHAR(ts, 'HH24:MI:SS.FF6') FROM tzt WHERE id = 1")).rows).toEqual([["03:04:05.123456"]])
     await conn.rollback()
+  })
+
+  it("keeps nanoseconds of TIMESTAMP(9) in storage, TO_CHAR and the wire value", async () => {
+    await conn.execute("CREATE TABLE nst (ts TIMESTAMP(9))")
+    await conn.execute("INSERT INTO nst VALUES (TIMESTAMP '2024-01-02 03:04:05.123456789')")
+    const r = await conn.execute("SELECT ts, TO_CHAR(ts, 'HH24:MI:SS.FF9'), TO_CHAR(ts, 'SS.FF3') FROM nst")
+    expect(r.metaData[0]).toMatchObject({ dbTypeName: "TIMESTAMP", precision: 9 })
+    expect(r.rows).toEqual([[new Date(2024, 0, 2, 3, 4, 5, 123), "03:04:05.123456789", "05.123"]])
+    await conn.commit()
+    // node-oracledb keeps milliseconds only; the 11-byte wire value carries the nanoseconds as UInt32BE at offset 7
+    const proxy = await startRoundTripProxy(server.port)
+    try {
+      const c = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
+      await c.execute("SELECT ts FROM nst")
+      await c.close()
+      const ns = Buffer.alloc(4)
+      ns.writeUInt32BE(123_456_789)
+      const wire = Buffer.concat([Buffer.from([11, 120, 124, 1, 2, 4, 5, 6]), ns]) // length 11, 2024-01-02 03:04:05
+      expect(proxy.serverBytes().includes(wire)).toBe(true)
+    } finally {
+      await proxy.close()
+    }
   })
 
   it("reads and writes intervals, negative ones included, as literals, binds and columns", async () => {

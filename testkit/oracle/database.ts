@@ -110,6 +110,7 @@ export class OracleDatabase {
       `ora_rowid(r) AS 'AAAR0oAAM' || ora_b64((CAST(r AS UBIGINT) >> 16) & 1073741823, 6) || ora_b64(CAST(r AS UBIGINT) & 65535, 3)`,
       `ora_to_char(x) AS CAST(x AS VARCHAR)`,
       `ora_to_char_fmt(x, f) AS strftime(CAST(x AS TIMESTAMP), f)`,
+      `ora_to_char_fmt_ns(x, f) AS strftime(CAST(x AS TIMESTAMP_NS), f)`,
       `sys_context(ns, k) AS CASE WHEN upper(ns) <> 'USERENV' THEN NULL ELSE CASE upper(k)
         WHEN 'CURRENT_SCHEMA' THEN CAST(getvariable('ora_schema') AS VARCHAR)
         WHEN 'CURRENT_USER' THEN CAST(getvariable('ora_user') AS VARCHAR)

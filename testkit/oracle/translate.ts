@@ -133,7 +133,7 @@ const intervalLiteral = (text: string, units: ReadonlyArray<string>): string => 
  */
 const timestampLiteral = (text: string): string => {
   const m = /^\s*(\d{1,4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d{1,9})?)?)?)\s*(.*?)\s*$/.exec(text)
-  if (m === null || m[2] === "") return `TIMESTAMP ${sqlString(text)}`
+  if (m === null || m[2] === "") return `${/\.\d{7,}/.test(text) ? "TIMESTAMP_NS" : "TIMESTAMP"} ${sqlString(text)}`
   const [, datetime, zone] = m as unknown as [string, string, string]
   const offset = /^([+-])(\d{1,2}):(\d{2})$/.exec(zone)
   if (offset !== null) return `TIMESTAMPTZ ${sqlString(`${datetime}${offset[1]}${offset[2]!.padStart(2, "0")}:${offset[3]}`)}`
@@ -160,7 +160,9 @@ export const convertDateFormat = (fmt: string): string => {
     [/^HH/i, "%I"],
     [/^MI/i, "%M"],
     [/^SS/i, "%S"],
-    [/^FF[1-9]?/i, "%f"],
+    [/^FF[7-9]/i, "%n"],
+    [/^FF[1-3]/i, "%g"],
+    [/^FF[4-6]?/i, "%f"],
     [/^AM|^PM/i, "%p"],
     // TIMESTAMP WITH TIME ZONE values are kept as UTC instants (see README), so their zone is +00:00
     [/^TZH:TZM/i, "+00:00"],
@@ -504,7 +506,11 @@ export class Translator {
       }
       case "TO_CHAR":
         if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
-          return [`ora_to_char_fmt(${arg(0)}, ${sqlString(convertDateFormat(toks[parts[1]![0]]!.value))})`, close + 1]
+        {
+          const fmt = convertDateFormat(toks[parts[1]![0]]!.value)
+          // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
+          return [`${fmt.includes("%n") ? "ora_to_char_fmt_ns" : "ora_to_char_fmt"}(${arg(0)}, ${sqlString(fmt)})`, close + 1]
+        }
         return [`ora_to_char(${arg(0)})`, close + 1]
       case "TO_DATE":
       case "TO_TIMESTAMP":
