@@ -654,3 +654,47 @@ describe("wire decoding of long values and LOBs across fetch pages", () => {
       }
     })), 60_000)
 })
+
+describe("readers and prepared statements reused", () => {
+  it.effect("two readers open on one connection read interleaved pages; a prepared query re-executes with new parameters", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("TWO")
+      yield* fill(t, 100)
+      const options = { "dba.statement.fetch_size": "10", "dba.statement.read_batch_rows": "1" }
+      const [a, b] = yield* Effect.scoped(Effect.gen(function*() {
+        const ra = yield* conn.executeQuery(`SELECT I FROM ${t} ORDER BY I`, options)
+        const rb = yield* conn.executeQuery(`SELECT I * 2 AS J FROM ${t} ORDER BY I`, options)
+        const pa = yield* Stream.toPull(ra.batches)
+        const pb = yield* Stream.toPull(rb.batches)
+        const seenA: Array<number> = []
+        const seenB: Array<number> = []
+        const drain = (pull: typeof pa, into: Array<number>, column: string) =>
+          Effect.map(Effect.option(pull), (o) => {
+            if (o._tag === "None") return false
+            for (const batch of o.value) into.push(...Array.from(batch.getChild(column)!.toArray() as ArrayLike<bigint | number>, Number))
+            return true
+          }).pipe(Effect.catch(() => Effect.succeed(false)))
+        let more = true
+        while (more) {
+          const x = yield* drain(pa, seenA, "I")
+          const y = yield* drain(pb, seenB, "J")
+          more = x || y
+        }
+        return [seenA, seenB] as const
+      }))
+      expect(a).toEqual(Array.from({ length: 100 }, (_, i) => i))
+      expect(b).toEqual(Array.from({ length: 100 }, (_, i) => i * 2))
+
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery(`SELECT COUNT(*) AS C FROM ${t} WHERE I < ?`)
+      yield* stmt.prepare
+      const countBelow = (limit: number) =>
+        Effect.gen(function*() {
+          yield* stmt.bind(new Arrow.Table({ p: Arrow.vectorFromArray([limit], new Arrow.Int32()) }).batches[0]!)
+          const rows = yield* Effect.scoped(Effect.flatMap(stmt.executeQuery, (r) => Stream.runCollect(r.batches)))
+          return Number(rows[0]!.getChild("C")!.get(0))
+        })
+      expect([yield* countBelow(10), yield* countBelow(55), yield* countBelow(0)]).toEqual([10, 55, 0])
+    })))
+})
