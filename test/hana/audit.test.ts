@@ -698,3 +698,23 @@ describe("readers and prepared statements reused", () => {
       expect([yield* countBelow(10), yield* countBelow(55), yield* countBelow(0)]).toEqual([10, 55, 0])
     })))
 })
+
+describe("local temporary tables in the schema listing", () => {
+  // Not asserted: the schema after a later SET SCHEMA (the test server reports the current schema; see the audit file).
+  it.effect("are listed under the schema they were created in, and not under a filter for another schema", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const home = yield* conn.getOption("adbc.connection.db_schema")
+      const tmp = `#${uniqueName("WHERE")}`
+      yield* conn.execute(`CREATE LOCAL TEMPORARY TABLE "${tmp}" (K INTEGER)`)
+      const other = uniqueName("OTHER")
+      yield* conn.execute(`CREATE SCHEMA "${other}"`)
+      type Plain = Array<{ catalog_db_schemas: Array<{ db_schema_name: string; db_schema_tables: Array<{ table_name: string }> | null }> }>
+      const where = (dbSchema?: string) =>
+        Effect.map(conn.getObjects({ depth: ObjectDepth.TABLES, tableName: tmp, ...(dbSchema === undefined ? {} : { dbSchema }) }), (b) =>
+          (batchRows(b) as Plain).flatMap((c) =>
+            c.catalog_db_schemas.filter((s) => (s.db_schema_tables ?? []).some((x) => x.table_name === tmp)).map((s) => s.db_schema_name)))
+      expect(yield* where()).toEqual([home])
+      expect(yield* where(other)).toEqual([])
+    })))
+})
