@@ -109,6 +109,8 @@ describe("HANA test server: declared types in result and parameter metadata at d
     expect(st.resultSetMetadata?.map((m) => [m.columnDisplayName, m.dataType, m.length])).toEqual([["LABEL", 9, 7], ["CODE", 11, 3]])
     const lists = await call<HdbStatement>((cb) => c.prepare("SELECT id FROM narrow WHERE code IN (?, ?) OR label BETWEEN ? AND ? OR ? = narrow.code", cb))
     expect(lists.parameterMetadata.map((p) => [p.dataType, p.length])).toEqual([[11, 3], [11, 3], [9, 7], [9, 7], [11, 3]])
+    const expr = await call<HdbStatement>((cb) => c.prepare("SELECT id FROM narrow WHERE label LIKE ? || '%'", cb))
+    expect(expr.parameterMetadata.map((p) => [p.dataType, p.length])).toEqual([[11, 5000]])
     await exec(c, "INSERT INTO narrow VALUES (1, 'b', 'x')")
     expect(await call((cb) => lists.exec(["x", "y", "a", "c", "z"], cb))).toEqual([{ ID: 1 }])
   })

@@ -21,6 +21,12 @@ export const parameterColumns = (sql: string): Array<string | undefined> => {
   const out: Array<string | undefined> = []
   tokens.forEach((tok, i) => {
     if (tok.t !== "param") return
+    // `col LIKE ? || '%'`: the parameter is an operand of an expression, not the compared value itself
+    const after = tokens[i + 1]
+    if (after?.t === "op" && ["||", "+", "-", "*", "/"].includes(after.v)) {
+      out.push(undefined)
+      return
+    }
     let column: string | undefined
     const word = (k: number) => (tokens[k]?.t === "word" ? tokens[k]!.v.toUpperCase() : undefined)
     if (isComparison(tokens[i - 1]) || word(i - 1) === "BETWEEN") column = columnName(tokens[i - 2])
