@@ -59,7 +59,10 @@ describe("HANA test server: SQL errors and robustness with the raw hdb client", 
     const socket = net.connect(server.port, server.host)
     await new Promise<void>((resolve) => socket.once("connect", () => resolve()))
     socket.write(Buffer.from("ffffffff04140004010001010101", "hex").subarray(0, 14))
-    await new Promise<void>((resolve) => socket.once("data", () => resolve()))
+    const init = await new Promise<Buffer>((resolve) => socket.once("data", (b: Buffer) => resolve(b)))
+    // Init reply (hdb PhysicalConnection): int8 product major, int16 minor, int8 protocol major 4, int16 minor, 2 filler.
+    expect(init.length).toBe(8)
+    expect([init[0], init[3]]).toEqual([4, 4])
     const garbage = Buffer.alloc(64, 0x41)
     garbage.writeUInt32LE(32, 12)
     const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()))
