@@ -718,3 +718,24 @@ describe("local temporary tables in the schema listing", () => {
       expect(yield* where(other)).toEqual([])
     })))
 })
+
+describe("append ingest matches columns by name", () => {
+  it.effect("columns in another order land in the right columns; an unknown column fails without inserting", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("BYNAME")
+      yield* conn.execute(`CREATE TABLE "${t}" ("b" NVARCHAR(10), "a" INTEGER)`)
+      const data = new Arrow.Table({
+        a: Arrow.vectorFromArray([1, 2], new Arrow.Int32()),
+        b: Arrow.vectorFromArray(["one", "two"], new Arrow.Utf8())
+      })
+      expect(yield* conn.ingest(fromTable(data), { targetTable: t, mode: "append" })).toBe(2)
+      const back = new Arrow.Table(yield* collect(`SELECT "a", "b" FROM "${t}" ORDER BY "a"`))
+      expect(columnOf(back, "b").values).toEqual(["one", "two"])
+      const unknown = new Arrow.Table({ a: Arrow.vectorFromArray([3], new Arrow.Int32()), zz: Arrow.vectorFromArray([4], new Arrow.Int32()) })
+      const error = yield* Effect.flip(conn.ingest(fromTable(unknown), { targetTable: t, mode: "append" }))
+      expect(["INVALID_ARGUMENT", "ALREADY_EXISTS", "NOT_FOUND"]).toContain(error.status)
+      expect(error.message).toContain("zz")
+      expect(new Arrow.Table(yield* collect(`SELECT COUNT(*) AS C FROM "${t}"`)).getChild("C")!.get(0)).toBe(2n)
+    })))
+})
