@@ -739,3 +739,19 @@ describe("append ingest matches columns by name", () => {
       expect(new Arrow.Table(yield* collect(`SELECT COUNT(*) AS C FROM "${t}"`)).getChild("C")!.get(0)).toBe(2n)
     })))
 })
+
+describe("binding more rows than hdb takes in one EXECUTE", () => {
+  it.effect("a 40,000-row batch bound to a prepared INSERT is split, not sent whole (hdb fails above 32,767 rows)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("BIGBIND")
+      yield* conn.execute(`CREATE TABLE ${t} (I INTEGER)`)
+      const n = 40_000
+      const insert = yield* conn.statement()
+      yield* insert.setSqlQuery(`INSERT INTO ${t} VALUES (?)`)
+      yield* insert.bind(new Arrow.Table({ i: Arrow.vectorFromArray(Array.from({ length: n }, (_, i) => i), new Arrow.Int32()) }).batches[0]!)
+      expect(yield* insert.executeUpdate).toBe(n)
+      const back = new Arrow.Table(yield* collect(`SELECT COUNT(*) AS C, MAX(I) AS M FROM ${t}`))
+      expect([back.getChild("C")!.get(0), Number(back.getChild("M")!.get(0))]).toEqual([BigInt(n), n - 1])
+    })), 60_000)
+})
