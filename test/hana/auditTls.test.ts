@@ -92,4 +92,24 @@ describe.skipIf(realHana)("X.509 with credentials in the URI", () => {
       expect(error.status).toBe("UNAUTHENTICATED")
       expect(error.message).not.toContain("PRIVATE KEY")
     }))
+
+  it.effect("an unusable inline key or token never appears in the error", () =>
+    Effect.gen(function*() {
+      const client = issueCertificate(certs, "/CN=ALICE", [], { clientAuth: true })
+      const secretKey = "-----BEGIN PRIVATE KEY-----\nNOTAKEYsecret123\n-----END PRIVATE KEY-----"
+      const badKey = yield* Effect.flip(withConnection(`hdb://${hostPort()}`, whoAmI, {
+        "dba.tls.root_ca_file": rightCa(),
+        "dba.auth.x509.cert": client.cert,
+        "dba.auth.x509.key": secretKey
+      }))
+      expect(String(badKey.message)).not.toContain("NOTAKEYsecret123")
+      expect(JSON.stringify(badKey)).not.toContain("NOTAKEYsecret123")
+      const token = "eyJhbGciOiJSUzI1NiJ9.eyJ1c2VyX25hbWUiOiJBTElDRSJ9.c2VjcmV0c2ln"
+      const badToken = yield* Effect.flip(withConnection(`hdb://${hostPort()}`, whoAmI, {
+        "dba.tls.root_ca_file": rightCa(),
+        "dba.auth.jwt.token": token
+      }))
+      expect(badToken.status).toBe("UNAUTHENTICATED")
+      expect(JSON.stringify(badToken)).not.toContain("c2VjcmV0c2ln")
+    }))
 })
