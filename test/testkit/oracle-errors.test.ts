@@ -186,6 +186,16 @@ describe(`Oracle test server: ORA- message texts (${version} layout)`, () => {
         errorNum: 1
       })
       expect(await first("INSERT INTO e (id) VALUES (2)")).toEqual({ line: 'ORA-01400: cannot insert NULL into ("TEST"."E"."NAME")', errorNum: 1400 })
+      // sizes are enforced: VARCHAR2(10) counts bytes (BYTE semantics by default), https://docs.oracle.com/en/error-help/db/ora-12899/
+      expect(await first("INSERT INTO e VALUES (3, 'eleven chrs')")).toEqual({ line: 'ORA-12899: value too large for column "TEST"."E"."NAME" (actual: 11, maximum: 10)', errorNum: 12899 })
+      expect((await c.execute("INSERT INTO e VALUES (3, 'ten chars!')")).rowsAffected).toBe(1)
+      expect(await first("UPDATE e SET name = 'ünïcödé!' WHERE id = 1")).toEqual({ line: 'ORA-12899: value too large for column "TEST"."E"."NAME" (actual: 12, maximum: 10)', errorNum: 12899 })
+      await c.execute("CREATE TABLE nums (p5 NUMBER(5), p52 NUMBER(5,2))")
+      const tooBig = await first("INSERT INTO nums (p52) VALUES (1234.567)")
+      expect(tooBig.errorNum).toBe(1438)
+      if (version === "19c") expect(tooBig.line).toBe("ORA-01438: value larger than specified precision allowed for this column")
+      expect((await first("INSERT INTO nums (p5) VALUES (123456)")).errorNum).toBe(1438)
+      expect((await c.execute("INSERT INTO nums VALUES (99999, 999.994)")).rowsAffected).toBe(1)
       await c.close()
     } finally {
       await s.server.close()

@@ -286,7 +286,8 @@ describe("Oracle test server: execute and fetch", () => {
   })
 
   it("orders long and national-character binds the way the client writes them", async () => {
-    await conn.execute("CREATE TABLE mix (nv NVARCHAR2(2000), big CLOB, n NUMBER, raw_long LONG RAW)")
+    // NCLOB: Oracle rejects 20,000 characters in NVARCHAR2(2000) with ORA-12899; a long national bind goes to an NCLOB
+    await conn.execute("CREATE TABLE mix (nv NCLOB, big CLOB, n NUMBER, raw_long LONG RAW)")
     const nv = "ü".repeat(20_000)
     const big = "b".repeat(40_000)
     await conn.execute("INSERT INTO mix VALUES (:1, :2, :3, :4)", [
@@ -295,7 +296,7 @@ describe("Oracle test server: execute and fetch", () => {
       5,
       { val: Buffer.alloc(10, 1), type: oracledb.DB_TYPE_LONG_RAW }
     ])
-    const r = await conn.execute("SELECT nv, big, n, raw_long FROM mix", [], { fetchInfo: { BIG: { type: oracledb.STRING } } })
+    const r = await conn.execute("SELECT nv, big, n, raw_long FROM mix", [], { fetchInfo: { NV: { type: oracledb.STRING }, BIG: { type: oracledb.STRING } } })
     expect(r.rows).toEqual([[nv, big, 5, Buffer.alloc(10, 1)]])
     await conn.rollback()
   })

@@ -103,11 +103,11 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
   it("reports batch errors with offsets and keeps the good rows", async () => {
     const r = await a.executeMany(
       "INSERT INTO acct (id, owner) VALUES (:1, :2)",
-      [[1000, "ok1"], [1, "duplicate"], [1001, null], [1002, "ok2"]],
-      { batchErrors: true, dmlRowCounts: true, bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 20 }] }
+      [[1000, "ok1"], [1, "duplicate"], [1001, null], [1002, "ok2"], [1003, "x".repeat(21)]],
+      { batchErrors: true, dmlRowCounts: true, bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 30 }] }
     )
-    expect(r.batchErrors.map((e: any) => [e.offset, oraCode(e)])).toEqual([[1, "ORA-00001"], [2, "ORA-01400"]])
-    expect(r.dmlRowCounts).toEqual([1, 0, 0, 1])
+    expect(r.batchErrors.map((e: any) => [e.offset, oraCode(e)])).toEqual([[1, "ORA-00001"], [2, "ORA-01400"], [4, "ORA-12899"]])
+    expect(r.dmlRowCounts).toEqual([1, 0, 0, 1, 0])
     expect((await a.execute("SELECT id FROM acct WHERE id >= 1000 ORDER BY id")).rows).toEqual([[1000], [1002]])
     await a.rollback()
   })

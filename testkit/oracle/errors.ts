@@ -76,6 +76,8 @@ export const fromDuckDb = (
   let m: RegExpMatchArray | null
   if (/Interrupt/i.test(message)) return ora.cancelled()
   // errors raised on purpose by the server's SQL macros carry their ORA- text
+  // (a failed CHECK quotes its expression, which holds the ORA- text too: take the raised one, "(Error: ORA-...)")
+  if ((m = message.match(/\(Error: ORA-(\d{5}): ([^\n]*)\)\s*$/m)) !== null) return new OraError(Number(m[1]), m[2]!)
   if ((m = message.match(/ORA-(\d{5}): ([^\n]*)/)) !== null) return new OraError(Number(m[1]), m[2]!)
   if ((m = message.match(/Table with name "?([^"\s]+)"? does not exist/i)) !== null)
     return ora.tableNotFound(version, schema, decodeName(m[1]!))
@@ -93,6 +95,9 @@ export const fromDuckDb = (
     return ora.uniqueViolated(`${schema}.SYS_C00${(message.length % 9000) + 1000}`)
   if ((m = message.match(/NOT NULL constraint failed: ([^\s.]+)\.([^\s]+)/i)) !== null)
     return ora.cannotInsertNull(`"${schema}"."${decodeName(m[1]!)}"."${decodeName(m[2]!)}"`)
+  // a number that does not fit NUMBER(p,s) (DuckDB DECIMAL(p,s)) is ORA-01438, not an invalid number
+  if (/Casting value "[-+0-9.eE]+" to type DECIMAL\(\d+,\d+\) failed: value is out of range|Could not cast value [-+0-9.eE]+ to DECIMAL/i.test(message))
+    return new OraError(1438, "value larger than specified precision allowed for this column")
   if (/Could not convert string|Conversion Error.*(?:INT|DECIMAL|DOUBLE|FLOAT|NUMERIC)/i.test(message)) return ora.invalidNumber()
   if (/out of range|overflow/i.test(message)) return new OraError(1438, "value larger than specified precision allowed for this column")
   if (/Parser Error/i.test(message)) return /at end of input|at or near/i.test(message) ? ora.notProperlyEnded() : ora.invalidSql()

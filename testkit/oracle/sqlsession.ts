@@ -985,10 +985,18 @@ export class SqlSession {
         throw new OraError(907, "missing right parenthesis")
       }
       if (columns.some((c) => c.name === name)) throw new OraError(957, "duplicate column name")
+      // Oracle rejects values longer than the declared size with ORA-12899 (DuckDB ignores VARCHAR(n)). Sizes are in
+      // bytes unless declared `n CHAR` or national (https://docs.oracle.com/en/error-help/db/ora-12899/).
+      // CASE, not OR: DuckDB evaluates both sides of OR, and error() must only run for too-long values.
+      if ((type.kind === "varchar" || type.kind === "nvarchar" || type.kind === "raw") && type.charSize > 0) {
+        const col = duckIdent(name)
+        const len = type.kind === "raw" ? `octet_length(${col})` : type.kind === "nvarchar" || /\bCHAR\s*\)/i.test(typeText) ? `length(${col})` : `strlen(${col})`
+        const where = `"${owner}"."${table}"."${name}"`.replace(/'/g, "''")
+        extra.push(`CHECK (CASE WHEN ${len} <= ${type.charSize} THEN true ELSE error('ORA-12899: value too large for column ${where} (actual: ' || ${len} || ', maximum: ${type.charSize})') END)`)
+      }
       columns.push({ name, type, nullable, defaultText })
       duckDefs.push(`${duckIdent(name)} ${type.duck}${duckDefault}${extra.length > 0 ? " " + extra.join(" ") : ""}`)
     }
-    void table
     return { columns, constraints, duckDefs, sequences }
   }
 
@@ -1140,7 +1148,12 @@ export class SqlSession {
       if (isOp(toks[k], "(")) elements = splitTopLevel(toks.slice(k + 1, matchParen(toks, k)))
       else elements = [toks.slice(k)]
       const { columns, constraints, duckDefs } = this.columnsOf(elements, text, toks, q.schema, q.name)
-      for (const d of duckDefs) await this.runDdl(`ALTER TABLE ${target} ADD COLUMN ${d.replace(/ PRIMARY KEY| UNIQUE/g, "")}`)
+      // DuckDB's ADD COLUMN takes no CHECK: added columns go without the ORA-12899 length check (it is always last)
+      const withoutLengthCheck = (d: string) => {
+        const at = d.lastIndexOf(" CHECK (CASE WHEN ")
+        return at >= 0 && d.includes("ORA-12899", at) ? d.slice(0, at) : d
+      }
+      for (const d of duckDefs) await this.runDdl(`ALTER TABLE ${target} ADD COLUMN ${withoutLengthCheck(d).replace(/ PRIMARY KEY| UNIQUE/g, "")}`)
       meta.columns.push(...columns)
       meta.constraints.push(...constraints)
       this.db.catalog.putTable(meta)
