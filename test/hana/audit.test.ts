@@ -755,3 +755,23 @@ describe("binding more rows than hdb takes in one EXECUTE", () => {
       expect([back.getChild("C")!.get(0), Number(back.getChild("M")!.get(0))]).toEqual([BigInt(n), n - 1])
     })), 60_000)
 })
+
+describe("transaction boundaries", () => {
+  it.effect("switching autocommit back on commits pending work; closing with pending work discards it", () =>
+    Effect.gen(function*() {
+      const t = uniqueName("TXB")
+      yield* withConnection(server.uri, Effect.flatMap(Connection.Connection, (conn) => conn.execute(`CREATE TABLE ${t} (I INTEGER)`)))
+      const count = Effect.map(withConnection(server.uri, collect(`SELECT COUNT(*) AS C FROM ${t}`)), (b) => Number(b[0]!.getChild("C")!.get(0)))
+      yield* withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        yield* conn.setOption("adbc.connection.autocommit", "false")
+        yield* conn.execute(`INSERT INTO ${t} VALUES (1)`)
+        expect(yield* count).toBe(0)
+        yield* conn.setOption("adbc.connection.autocommit", "true")
+        expect(yield* count).toBe(1)
+        yield* conn.setOption("adbc.connection.autocommit", "false")
+        yield* conn.execute(`INSERT INTO ${t} VALUES (2)`)
+      }))
+      expect(yield* count).toBe(1)
+    }))
+})
