@@ -775,3 +775,22 @@ describe("transaction boundaries", () => {
       expect(yield* count).toBe(1)
     }))
 })
+
+describe("reader-close rule for statement readers", () => {
+  it.effect("a prepared statement's open reader also blocks close; releasing it lets close succeed", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery("SELECT CAST(? AS INTEGER) AS X FROM DUMMY")
+      yield* stmt.prepare
+      yield* stmt.bind(new Arrow.Table({ p: Arrow.vectorFromArray([7], new Arrow.Int32()) }).batches[0]!)
+      yield* Effect.scoped(Effect.gen(function*() {
+        const reader = yield* stmt.executeQuery
+        const error = yield* Effect.flip(conn.close)
+        expect(error.message).toBe("cannot close connection while a statement reader is active")
+        const rows = yield* Stream.runCollect(reader.batches)
+        expect(Number(rows[0]!.getChild("X")!.get(0))).toBe(7)
+      }))
+      yield* conn.close
+    })))
+})
