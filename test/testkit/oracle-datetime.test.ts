@@ -73,6 +73,25 @@ describe(`Oracle test server: time zones, sub-second values and intervals (${ver
     await conn.rollback()
   })
 
+  it("follows the session time zone (offset or region) in LOCALTIMESTAMP and CURRENT_DATE, and rejects unknown regions", async () => {
+    // node-oracledb builds DATE/TIMESTAMP values from their wall-clock fields in the process time zone
+    const wall = (d: Date) => Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds())
+    for (const tz of ["+05:30", "Asia/Kolkata"]) {
+      await conn.execute(`ALTER SESSION SET TIME_ZONE = '${tz}'`)
+      const r = await conn.execute("SELECT LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIMESTAMP, SYSTIMESTAMP, SESSIONTIMEZONE FROM DUAL")
+      const [local, date, current, sys, name] = r.rows[0]
+      const expected = Date.now() + 330 * 60_000 // India has no DST
+      expect(Math.abs(wall(local) - expected)).toBeLessThan(60_000)
+      expect(Math.abs(wall(date) - expected)).toBeLessThan(60_000)
+      expect(Math.abs(current.getTime() - Date.now())).toBeLessThan(60_000)
+      expect(Math.abs(sys.getTime() - Date.now())).toBeLessThan(60_000)
+      expect(name).toBe(tz)
+    }
+    const e = await conn.execute("ALTER SESSION SET TIME_ZONE = 'Mars/Olympus'").catch((err: Error) => err)
+    expect(e.message).toMatch(/^ORA-01882: timezone region not found/)
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
+  })
+
   it("keeps nanoseconds of TIMESTAMP(9) in storage, TO_CHAR and the wire value", async () => {
     await conn.execute("CREATE TABLE nst (ts TIMESTAMP(9))")
     await conn.execute("INSERT INTO nst VALUES (TIMESTAMP '2024-01-02 03:04:05.123456789')")

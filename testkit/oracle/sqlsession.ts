@@ -806,6 +806,7 @@ export class SqlSession {
       const v = valueTok.kind === "str" ? valueTok.value : valueTok.value
       if (v === "LOCAL" || v === "DBTIMEZONE") this.sessionTz = this.db.settings.dbTimeZone
       else if (/^[+-]?\d{1,2}:\d{1,2}$/.test(v)) this.sessionTz = normaliseOffset(v)
+      else if (regionOffsetMinutes(v) === undefined) throw new OraError(1882, "timezone region not found")
       else this.sessionTz = v
       await this.setVars(this.engine)
       return
@@ -1279,9 +1280,22 @@ const compatible = (t: OraType, c: ColumnInfo): boolean => {
 /** Removes a trailing ";" (not inside PL/SQL). */
 export const stripTerminator = (sql: string): string => sql.replace(/;\s*$/, "")
 
+/** UTC offset of a region name (e.g. Asia/Kolkata) now, from the IANA data Node ships; undefined if unknown. */
+const regionOffsetMinutes = (tz: string): number | undefined => {
+  try {
+    const name = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "longOffset" }).formatToParts(new Date()).find((p) => p.type === "timeZoneName")?.value
+    const m = name?.match(/^GMT(?:([+-])(\d{2}):(\d{2}))?$/)
+    if (m === null || m === undefined) return undefined
+    const v = m[1] === undefined ? 0 : Number(m[2]) * 60 + Number(m[3])
+    return m[1] === "-" ? -v : v
+  } catch {
+    return undefined
+  }
+}
+
 const offsetMinutes = (tz: string, fallback: number): number => {
   const m = tz.match(/^([+-])(\d{1,2}):(\d{2})$/)
-  if (m === null) return fallback
+  if (m === null) return regionOffsetMinutes(tz) ?? fallback
   const v = Number(m[2]) * 60 + Number(m[3])
   return m[1] === "-" ? -v : v
 }

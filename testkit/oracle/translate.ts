@@ -431,7 +431,8 @@ export class Translator {
           return ["ora_current_date()", i + 1]
         case "SYSTIMESTAMP":
         case "CURRENT_TIMESTAMP":
-          return ["current_timestamp", i + 1]
+          // a function call, not `current_timestamp`: DuckDB would resolve that word to an earlier select-list alias
+          return ["get_current_timestamp()", i + 1]
         case "LOCALTIMESTAMP":
           return ["ora_localtimestamp()", i + 1]
         case "USER":
