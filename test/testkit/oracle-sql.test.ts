@@ -66,6 +66,10 @@ describe(`Oracle test server: accepted SQL subset (${version} layout)`, () => {
     ])
     expect(await q("SELECT INSTR('abcabc', 'b', 3), REPLACE('aXb', 'X', ''), REPLACE('aXb', 'X'), LPAD('7', 3, '0') FROM DUAL")).toEqual([[5, "ab", "ab", "007"]])
     expect(await q("SELECT id FROM emp WHERE id = 100 FOR UPDATE NOWAIT")).toEqual([[100]])
+    // TO_CHAR(number) without a format: no leading zero, no trailing fraction zeros (Oracle's TM9 text)
+    expect(await q("SELECT TO_CHAR(0.5), TO_CHAR(-0.25), TO_CHAR(10), TO_CHAR(123.45), TO_CHAR(CAST(2.50 AS NUMBER(5,2))), TO_CHAR('0.50') FROM DUAL")).toEqual([
+      [".5", "-.25", "10", "123.45", "2.5", "0.50"]
+    ])
   })
 
   it("follows Oracle operator semantics for ||, division and date arithmetic", async () => {

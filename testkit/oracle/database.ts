@@ -108,7 +108,9 @@ export class OracleDatabase {
       // (encode.ts "rowid": data object 73000, file 12, block = bits 16..45, slot = bits 0..15)
       `ora_b64(n, k) AS list_reduce(list_transform(range(k - 1, -1, -1), p -> substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', CAST((n >> (6 * p)) & 63 AS INTEGER) + 1, 1)), (a, b) -> a || b)`,
       `ora_rowid(r) AS 'AAAR0oAAM' || ora_b64((CAST(r AS UBIGINT) >> 16) & 1073741823, 6) || ora_b64(CAST(r AS UBIGINT) & 65535, 3)`,
-      `ora_to_char(x) AS CAST(x AS VARCHAR)`,
+      // TO_CHAR(number) prints no leading zero before the point and no trailing fraction zeros (.5, -.5, 1.5, 10)
+      `ora_num_text(s) AS regexp_replace(regexp_replace(regexp_replace(s, '(\\.[0-9]*?)0+$', '\\1'), '\\.$', ''), '^(-?)0\\.', '\\1.')`,
+      `ora_to_char(x) AS CASE WHEN typeof(x) IN ('DOUBLE', 'FLOAT') OR typeof(x) LIKE 'DECIMAL%' THEN ora_num_text(CAST(x AS VARCHAR)) ELSE CAST(x AS VARCHAR) END`,
       `ora_to_char_fmt(x, f) AS strftime(CAST(x AS TIMESTAMP), f)`,
       `ora_to_char_fmt_ns(x, f) AS strftime(CAST(x AS TIMESTAMP_NS), f)`,
       `sys_context(ns, k) AS CASE WHEN upper(ns) <> 'USERENV' THEN NULL ELSE CASE upper(k)
