@@ -43,6 +43,22 @@ describe(`Oracle test server: PL/SQL, implicit results and LOBs (${version} layo
     expect(r.outBinds).toEqual({ cnt: 2, total: 2.5, greeting: "hello world", counter: 42 })
   })
 
+  it("returns CLOB, NCLOB and BLOB OUT binds as temporary LOBs", async () => {
+    const r = await conn.execute("BEGIN :c := 'clob ü value'; :b := HEXTORAW('0102'); :n := NULL; :nc := N'ünï'; END;", {
+      c: { dir: oracledb.BIND_OUT, type: oracledb.CLOB },
+      b: { dir: oracledb.BIND_OUT, type: oracledb.BLOB },
+      n: { dir: oracledb.BIND_OUT, type: oracledb.CLOB },
+      nc: { dir: oracledb.BIND_OUT, type: oracledb.DB_TYPE_NCLOB }
+    })
+    expect(r.outBinds.c.type).toBe(oracledb.DB_TYPE_CLOB)
+    expect(r.outBinds.c.length).toBe(12)
+    expect(await r.outBinds.c.getData()).toBe("clob ü value")
+    expect(await r.outBinds.b.getData()).toEqual(Buffer.from([1, 2]))
+    expect(r.outBinds.n).toBeNull()
+    expect(await r.outBinds.nc.getData()).toBe("ünï")
+    for (const lob of [r.outBinds.c, r.outBinds.b, r.outBinds.nc]) await lob.close()
+  })
+
   it("runs DML inside blocks and reports NO_DATA_FOUND for an empty SELECT INTO", async () => {
     await conn.execute("BEGIN INSERT INTO items VALUES (:id, :name, 2); UPDATE items SET price = price + 1 WHERE id = :id; END;", { id: 4, name: "fig" })
     expect((await conn.execute("SELECT price FROM items WHERE id = 4")).rows).toEqual([[3]])

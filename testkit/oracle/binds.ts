@@ -139,7 +139,13 @@ const writeDate = (w: WriteBuffer, text: string, dty: number): void => {
 }
 
 /** Writes an OUT bind value (a generic value from the engine) in the declared bind type. */
-export const writeOutValue = (w: WriteBuffer, spec: BindSpec, v: unknown): void => {
+export const writeOutValue = (
+  w: WriteBuffer,
+  spec: BindSpec,
+  v: unknown,
+  /** Registers a temporary LOB holding the value and returns its locator (CLOB/NCLOB/BLOB OUT binds). */
+  lob?: (value: string | Uint8Array, blob: boolean) => Buffer
+): void => {
   if (v === null || v === undefined) {
     if (spec.dty === Dty.BOOLEAN) {
       w.u8(0xfd)
@@ -176,6 +182,21 @@ export const writeOutValue = (w: WriteBuffer, spec: BindSpec, v: unknown): void 
     case Dty.LONG_RAW:
       w.bytesWithLength(v instanceof Uint8Array ? v : Buffer.from(String(v), "utf8"))
       return
+    case Dty.CLOB:
+    case Dty.BLOB:
+      if (lob !== undefined) {
+        // same layout as a LOB column value: UB4 locator length, UB8 length (characters for CLOB), UB4 chunk size, locator
+        const blob = spec.dty === Dty.BLOB
+        const value = blob ? (v instanceof Uint8Array ? v : Buffer.from(String(v), "utf8")) : v instanceof Uint8Array ? Buffer.from(v).toString("utf8") : String(v)
+        const locator = lob(value, blob)
+        w.ub(locator.length)
+        w.ub(value.length)
+        w.ub(8132)
+        w.bytesWithLength(locator)
+        return
+      }
+      writeOutText(w, spec, v)
+      return
     case Dty.DATE:
     case Dty.TIMESTAMP:
     case Dty.TIMESTAMP_TZ:
@@ -185,11 +206,14 @@ export const writeOutValue = (w: WriteBuffer, spec: BindSpec, v: unknown): void 
         writeDate(w, `${c.year}-${c.month}-${c.day} ${c.hour}:${c.minute}:${c.second}.${String(c.nanos).padStart(9, "0")}`, spec.dty)
       } else writeDate(w, String(v), spec.dty)
       return
-    default: {
-      const s = v instanceof Uint8Array ? Buffer.from(v).toString("hex").toUpperCase() : String(v)
-      if (s.length === 0) w.u8(0)
-      else if (spec.csfrm === 2) w.bytesWithLength(Buffer.from(s, "utf16le").swap16())
-      else w.str(s)
-    }
+    default:
+      writeOutText(w, spec, v)
   }
+}
+
+const writeOutText = (w: WriteBuffer, spec: BindSpec, v: unknown): void => {
+  const s = v instanceof Uint8Array ? Buffer.from(v).toString("hex").toUpperCase() : String(v)
+  if (s.length === 0) w.u8(0)
+  else if (spec.csfrm === 2) w.bytesWithLength(Buffer.from(s, "utf16le").swap16())
+  else w.str(s)
 }

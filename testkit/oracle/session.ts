@@ -19,7 +19,7 @@ import { columnEncoder, decodeOson, type ColumnEncoder } from "./encode.ts"
 import { ora, OraError } from "./errors.ts"
 import { type PlsqlResult } from "./plsql.ts"
 import { type BindSpec, classify, type QueryResult, type ResultColumn, returnBindFlags, SqlSession } from "./sqlsession.ts"
-import { Dty, type OraType } from "./types.ts"
+import { blobType, clobType, Dty, nclobType, type OraType } from "./types.ts"
 import { ReadBuffer, TruncatedRequestError, WriteBuffer } from "./wire.ts"
 
 /** Fault injection switches (all optional; may be changed while the server runs). */
@@ -1424,7 +1424,9 @@ export class ProtocolSession {
           if (spec.dty === Dty.CURSOR && v !== null && typeof v === "object" && "kind" in v) {
             this.writeRefCursor(w, v as QueryResult)
           } else {
-            writeOutValue(w, spec, v === null || (typeof v === "object" && "kind" in (v as object)) ? null : v)
+            writeOutValue(w, spec, v === null || (typeof v === "object" && "kind" in (v as object)) ? null : v, (value, blob) =>
+              this.registerLob(value, blob ? blobType : spec.csfrm === 2 ? nclobType : clobType, true)
+            )
           }
           w.u8(0) // SB4 actual length
         })
