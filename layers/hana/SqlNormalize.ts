@@ -70,6 +70,15 @@ const tokenize = (sql: string): Array<Token> => {
 
 const TEMPORAL_PRECISION = /(?<![A-Za-z0-9_$#])(TIMESTAMP|TIME)(\s*)\(\s*\d+\s*\)/gi
 
+/** Removes precision suffixes until none is left (`TIME (3) (1)` would otherwise leave `TIME (1)` behind). */
+const stripTemporalPrecision = (code: string): string => {
+  for (;;) {
+    const next = code.replace(TEMPORAL_PRECISION, "$1")
+    if (next === code) return code
+    code = next
+  }
+}
+
 /** A word of code with its position: token index and offset inside the token. */
 interface Word {
   readonly upper: string
@@ -194,7 +203,7 @@ export const normalizeSql = (sql: string): string => {
   for (let t = 0; t < tokens.length; t++) {
     const token = tokens[t]!
     if (token.kind === "code") {
-      tokens[t] = { kind: "code", text: token.text.replace(TEMPORAL_PRECISION, "$1") }
+      tokens[t] = { kind: "code", text: stripTemporalPrecision(token.text) }
     }
   }
   addFromDummy(tokens)

@@ -21,6 +21,7 @@ describe("SQL normalization", () => {
     ["SELECT CAST(X AS TIMESTAMP(9)) FROM T", "SELECT CAST(X AS TIMESTAMP) FROM T"],
     ["SELECT 'TIMESTAMP(6)', \"TIME(7)\" FROM T -- TIME(3)", "SELECT 'TIMESTAMP(6)', \"TIME(7)\" FROM T -- TIME(3)"],
     ["SELECT MY_TIMESTAMP(3) FROM T", "SELECT MY_TIMESTAMP(3) FROM T"],
+    ["SELECT CAST(X AS TIME (3) ( 1 )) FROM T", "SELECT CAST(X AS TIME) FROM T"],
     ["SELECT 'it''s' ", "SELECT 'it''s' FROM DUMMY "]
   ])("%j → %j", (input, expected) => {
     expect(normalizeSql(input)).toBe(expected)
