@@ -37,6 +37,20 @@ describe("HANA test server: the accepted SQL subset (testkit/hana/README.md)", (
     expect(await exec(c, "SELECT id FROM s1 WHERE id = 1 FOR UPDATE")).toEqual([{ ID: 1 }])
   })
 
+  it("a schema named like one of DuckDB's own catalogs (SYSTEM, the default user's) works qualified", async () => {
+    await exec(c, "CREATE TABLE q1 (x INT)")
+    await exec(c, "INSERT INTO \"SYSTEM\".q1 VALUES (1)")
+    expect(await exec(c, "SELECT x FROM SYSTEM.q1")).toEqual([{ X: 1 }])
+    await exec(c, "CREATE SCHEMA MEMORY")
+    await exec(c, "CREATE TABLE MEMORY.q2 (y INT)")
+    await exec(c, "INSERT INTO MEMORY.q2 VALUES (2)")
+    expect(await exec(c, "SELECT y FROM MEMORY.q2")).toEqual([{ Y: 2 }])
+    expect(await exec(c, "SELECT SCHEMA_NAME FROM SYS.TABLES WHERE TABLE_NAME IN ('Q1', 'Q2') ORDER BY TABLE_NAME")).toEqual([
+      { SCHEMA_NAME: "SYSTEM" },
+      { SCHEMA_NAME: "MEMORY" }
+    ])
+  })
+
   it("returns integer aggregates (DuckDB HUGEINT) exactly, negative and beyond 2^53 included", async () => {
     await exec(c, "CREATE TABLE agg (x INTEGER)")
     await exec(c, "INSERT INTO agg VALUES (5)")

@@ -6,8 +6,15 @@
 
 const NEEDS_ESCAPE = /[~\p{Ll}]/u
 
+/**
+ * Upper-case names that DuckDB would read as one of its own catalogs (a schema `SYSTEM`, the default user's, would
+ * be ambiguous with DuckDB's `system` catalog): they get a leading `~`, which decodes away like any other escape.
+ */
+const DUCKDB_CATALOGS: ReadonlySet<string> = new Set(["SYSTEM", "TEMP", "MEMORY"])
+
 /** HANA identifier → DuckDB identifier (unquoted text). */
 export const encodeName = (name: string): string => {
+  if (DUCKDB_CATALOGS.has(name)) return "~" + name
   if (!NEEDS_ESCAPE.test(name)) return name
   let out = ""
   for (const ch of name) {
