@@ -181,6 +181,13 @@ describe(`Oracle test server: ORA- message texts (${version} layout)`, () => {
         errorNum: 942
       })
       expect(await first("CREATE TABLE e (x NUMBER)")).toEqual({ line: "ORA-00955: name is already used by an existing object", errorNum: 955 })
+      // tables, views and sequences share one namespace; indexes have their own
+      // (https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Database-Object-Names-and-Qualifiers.html)
+      expect((await first("CREATE SEQUENCE e")).errorNum).toBe(955)
+      await c.execute("CREATE SEQUENCE e_seq")
+      expect((await first("CREATE TABLE e_seq (x NUMBER)")).errorNum).toBe(955)
+      expect((await first("CREATE VIEW e_seq AS SELECT 1 x FROM DUAL")).errorNum).toBe(955)
+      await c.execute("CREATE INDEX e_seq ON e (name)")
       expect(await first("INSERT INTO e VALUES (1, 'dup')")).toEqual({
         line: version === "23ai" ? "ORA-00001: unique constraint (TEST.E_PK) violated on table TEST.E columns (ID)" : "ORA-00001: unique constraint (TEST.E_PK) violated",
         errorNum: 1

@@ -1004,7 +1004,7 @@ export class SqlSession {
   private async createTable(toks: ReadonlyArray<Tok>, at: number, text: (a: number, b: number) => string, sql: string): Promise<void> {
     const q = this.qualified(toks, at)
     if (!this.db.catalog.users.has(q.schema)) throw ora.userNotFound(q.schema)
-    if (this.db.catalog.getTable(q.schema, q.name) !== undefined) throw ora.nameInUse()
+    if (this.db.catalog.getTable(q.schema, q.name) !== undefined || this.nonTableNameTaken(q.schema, q.name)) throw ora.nameInUse()
     const target = `${duckIdent(q.schema)}.${duckIdent(q.name)}`
     let k = q.next
     if (isKw(toks[k], "AS") || (isOp(toks[k], "(") && isKw(toks[matchParen(toks, k) + 1], "AS"))) {
@@ -1070,7 +1070,7 @@ export class SqlSession {
     }
     if (!isKw(toks[k], "AS")) throw new OraError(905, "missing keyword")
     const existing = this.db.catalog.getTable(q.schema, q.name)
-    if (existing !== undefined && (!orReplace || existing.kind !== "VIEW")) throw ora.nameInUse()
+    if ((existing !== undefined && (!orReplace || existing.kind !== "VIEW")) || this.nonTableNameTaken(q.schema, q.name)) throw ora.nameInUse()
     const selectSql = sql.slice(toks[k + 1]!.pos)
     const result = await this.query(selectSql, [])
     result.cursor.close()
@@ -1095,8 +1095,17 @@ export class SqlSession {
     this.db.catalog.putObject({ owner: q.schema, name: q.name, type: "INDEX", objectId: this.db.catalog.newObjectId(), created: new Date(), tableName: tq.name, indexColumns: keys, unique })
   }
 
+  /**
+   * Tables, views, sequences and procedures share one namespace per schema (indexes and constraints have their own):
+   * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Database-Object-Names-and-Qualifiers.html
+   */
+  private nonTableNameTaken(schema: string, name: string): boolean {
+    return this.db.catalog.getObject(schema, "SEQUENCE", name) !== undefined || this.db.catalog.getObject(schema, "PROCEDURE", name) !== undefined
+  }
+
   private async createSequence(toks: ReadonlyArray<Tok>, at: number): Promise<void> {
     const q = this.qualified(toks, at)
+    if (this.db.catalog.getTable(q.schema, q.name) !== undefined || this.db.catalog.getObject(q.schema, "PROCEDURE", q.name) !== undefined) throw ora.nameInUse()
     const opts: Array<string> = []
     for (let k = q.next; k < toks.length; k++) {
       const x = toks[k]!
