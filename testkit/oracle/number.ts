@@ -120,7 +120,20 @@ export const writeNumber = (w: WriteBuffer, v: number): void => {
     w.u8(v > 0 ? 0x65 : 0x66)
     return
   }
-  writeNumberString(w, String(v))
+  writeNumberString(w, numberText(v))
+}
+
+/**
+ * Decimal text of a double. NUMBER columns without precision are DuckDB DOUBLEs, so sums of decimal inputs carry
+ * binary noise (0.1 + 0.2 = 0.30000000000000004) where Oracle's decimal arithmetic gives .3: when rounding to 15
+ * significant digits (all a double keeps exactly) leaves at most 12, that shorter text is the decimal meant.
+ * Other values (1/3) keep JavaScript's shortest round-trip text, which is what node-oracledb makes of Oracle's digits.
+ */
+const numberText = (v: number): string => {
+  const text = String(v)
+  if (text.length <= 16) return text
+  const rounded = String(Number(v.toPrecision(15)))
+  return rounded.replace(/e.*$/, "").replace(/[-.]/g, "").replace(/^0+|0+$/g, "").length <= 12 ? rounded : text
 }
 
 /** Writes the DECIMAL value `unscaled * 10^-scale` (unscaled a safe integer). */
