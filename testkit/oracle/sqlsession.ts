@@ -348,9 +348,15 @@ export class SqlSession {
 
   /** Translates an Oracle expression/statement fragment with positional binds. */
   translate(sql: string): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
+    const { toks, tr, binds } = this.bindNumberingTranslator(unqualifySetTargets(tokenize(sql)), sql)
+    return { toks, text: (a, b) => tr.range(a, b), binds }
+  }
+
+  /** A translator over `tokens` whose bind variables become `$1…$n`, numbered in source order. */
+  private bindNumberingTranslator(tokens: ReadonlyArray<Tok>, sql: string) {
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
-    const { toks, tr } = makeTranslator(unqualifySetTargets(tokenize(sql)), {
+    const { toks, tr } = makeTranslator(tokens, {
       bind: (name, tok) => {
         let n = numbers.get(tok)
         if (n === undefined) {
@@ -363,33 +369,15 @@ export class SqlSession {
       dbTimeZone: this.db.settings.dbTimeZone,
       dateColumns: this.dateColumnsOf(sql)
     })
-    // number the placeholders in source order
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
     })
-    return { toks, text: (a, b) => tr.range(a, b), binds }
+    return { toks, tr, binds }
   }
 
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<QueryResult> {
-    const binds: Array<string> = []
-    const numbers = new Map<Tok, number>()
-    const { toks, tr } = makeTranslator(tokenize(stripTerminator(sql)), {
-      bind: (name, tok) => {
-        let n = numbers.get(tok)
-        if (n === undefined) {
-          binds.push(name)
-          n = binds.length
-          numbers.set(tok, n)
-        }
-        return `$${n}`
-      },
-      dbTimeZone: this.db.settings.dbTimeZone,
-      dateColumns: this.dateColumnsOf(sql)
-    })
-    toks.forEach((t, k) => {
-      if (t.kind === "bind") tr.range(k, k + 1)
-    })
+    const { toks, tr, binds } = this.bindNumberingTranslator(tokenize(stripTerminator(sql)), sql)
     const { sql: duckSql, shape } = translateQuery(toks, tr)
     if (binds.length > params.length) throw ora.notAllBound()
     const p = params.slice(0, binds.length)
