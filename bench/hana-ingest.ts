@@ -15,8 +15,7 @@ import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { fromTable } from "../src/Ingest.ts"
 import { startHanaTestServer } from "../testkit/hana/index.ts"
-import { createHdbClient, promise } from "./support/hana.ts"
-import { median } from "./run.ts"
+import { createHdbClient, promise, rawHdbComparison } from "./support/hana.ts"
 
 const ROWS = Number(process.env["HANA_INGEST_ROWS"] ?? 1_000_000)
 const RUNS = Number(process.env["HANA_INGEST_RUNS"] ?? 3)
@@ -158,21 +157,13 @@ export const run = async (): Promise<Record<string, unknown>> => {
         }
       }
     }).pipe(Effect.provide(layer)))
-    const o = median(oursS)
-    const b = median(baseS)
     return {
       bench: "hana-ingest",
       rows: ROWS,
       columns: 8,
       runs: RUNS,
-      ours_s: Math.round(o * 1000) / 1000,
-      raw_hdb_s: Math.round(b * 1000) / 1000,
-      ours_rows_per_s: Math.round(ROWS / o),
-      raw_hdb_rows_per_s: Math.round(ROWS / b),
-      ours_samples_s: oursS.map((x) => Math.round(x * 1000) / 1000),
-      raw_hdb_samples_s: baseS.map((x) => Math.round(x * 1000) / 1000),
+      ...rawHdbComparison(ROWS, oursS, baseS),
       baseline: "raw hdb prepared INSERT, exec of 32,000-row chunks of JS row arrays, one COMMIT",
-      ratio: Math.round((o / b) * 1000) / 1000,
       target_ratio: 1.1
     }
   } finally {

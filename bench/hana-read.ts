@@ -9,8 +9,7 @@ import { Effect, Layer, Stream } from "effect"
 import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { startHanaTestServer } from "../testkit/hana/index.ts"
-import { BENCH_COLUMNS, createBenchTableSql, createHdbClient, promise } from "./support/hana.ts"
-import { median } from "./run.ts"
+import { BENCH_COLUMNS, createBenchTableSql, createHdbClient, promise, rawHdbComparison } from "./support/hana.ts"
 
 const ROWS = Number(process.env["HANA_READ_ROWS"] ?? 1_000_000)
 const FETCH_SIZE = 50_000
@@ -71,22 +70,14 @@ export const run = async (): Promise<Record<string, unknown>> => {
         ;(f === ours ? oursS : baseS).push(r.s)
       }
     }
-    const o = median(oursS)
-    const b = median(baseS)
     return {
       bench: "hana-read",
       rows: ROWS,
       columns: 8,
       fetch_size: FETCH_SIZE,
       runs: RUNS,
-      ours_s: Math.round(o * 1000) / 1000,
-      raw_hdb_s: Math.round(b * 1000) / 1000,
-      ours_rows_per_s: Math.round(ROWS / o),
-      raw_hdb_rows_per_s: Math.round(ROWS / b),
-      ours_samples_s: oursS.map((x) => Math.round(x * 1000) / 1000),
-      raw_hdb_samples_s: baseS.map((x) => Math.round(x * 1000) / 1000),
+      ...rawHdbComparison(ROWS, oursS, baseS),
       baseline: "raw hdb exec(SELECT, { rowsAsArray: true }) on the same server",
-      ratio: Math.round((o / b) * 1000) / 1000,
       target_ratio: 1.0
     }
   } finally {

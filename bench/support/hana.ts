@@ -4,6 +4,7 @@
  * generated on the HANA test server.
  */
 import { createRequire } from "node:module"
+import { median } from "../run.ts"
 
 /** A node-style callback. */
 export type Callback = (err: Error | null, result?: unknown) => void
@@ -31,3 +32,20 @@ export const createBenchTableSql = (name: string, rows: number): string => `CREA
   'a somewhat longer text value ' || GENERATED_PERIOD_START AS NOTE,
   MOD(GENERATED_PERIOD_START, 2) = 0 AS FLAG
   FROM SERIES_GENERATE_INTEGER(1, 0, ${rows}))`
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000
+
+/** The figures every HANA ours-versus-raw-hdb benchmark reports, from per-run seconds of each side. */
+export const rawHdbComparison = (rows: number, ours: ReadonlyArray<number>, raw: ReadonlyArray<number>) => {
+  const o = median(ours)
+  const b = median(raw)
+  return {
+    ours_s: round3(o),
+    raw_hdb_s: round3(b),
+    ours_rows_per_s: Math.round(rows / o),
+    raw_hdb_rows_per_s: Math.round(rows / b),
+    ours_samples_s: ours.map(round3),
+    raw_hdb_samples_s: raw.map(round3),
+    ratio: round3(o / b)
+  }
+}
