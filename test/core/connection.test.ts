@@ -6,7 +6,9 @@ import { GET_INFO_SCHEMA, GET_OBJECTS_SCHEMA, InfoCode, ObjectDepth } from "../.
 import * as Connection from "../../src/Connection.ts"
 import * as Database from "../../src/Database.ts"
 import { type BatchCapMode, Driver } from "../../src/Driver.ts"
+import * as Ingest from "../../src/Ingest.ts"
 import { fromTable } from "../../src/Ingest.ts"
+import * as Reader from "../../src/Reader.ts"
 import { failure } from "../support/exits.ts"
 import { memoryDriver, MemoryServer } from "../support/MemoryDriver.ts"
 
@@ -144,6 +146,19 @@ describe("readers", () => {
       const rows = yield* Stream.runCollect(reader.batches)
       expect(rows.flatMap((b) => [...b.getChild("name")!.toArray()])).toEqual(["row 0", "row 1", "row 2"])
     }).pipe(Effect.scoped, Effect.provide(setup(server)))
+  })
+})
+
+describe("service conveniences", () => {
+  it.effect("Ingest from Connection.layerIngest and Reader.collect reach the same rows as the connection", () => {
+    const server = new MemoryServer()
+    return Effect.gen(function*() {
+      const ingest = yield* Ingest.Ingest
+      expect(yield* ingest.ingest(fromTable(numbers(6)), { targetTable: "S", targetDbSchema: "MAIN" })).toBe(6)
+      const conn = yield* Connection.Connection
+      const batches = yield* Reader.collect(yield* conn.executeQuery("SELECT * FROM MAIN.S"))
+      expect(batches.flatMap((b) => [...b.getChild("id")!.toArray()])).toEqual([0, 1, 2, 3, 4, 5])
+    }).pipe(Effect.scoped, Effect.provide(Connection.layerIngest.pipe(Layer.provideMerge(setup(server)))))
   })
 })
 
