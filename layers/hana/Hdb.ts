@@ -31,6 +31,9 @@ export const hdb: HdbModule = require("hdb/lib")
 
 /** hdb's internal connection (lib/protocol/Connection.js). */
 interface HdbConnection {
+  send(message: unknown, receive: (err: unknown, reply?: unknown) => void): void
+  readonly _state: object | undefined
+  on(event: "close", listener: () => void): void
   fetchNext(options: { resultSetId: Buffer; fetchSize: number }, cb: (err: unknown, reply: FetchReply) => void): void
   closeResultSet(options: { resultSetId: Buffer }, cb: (err: unknown) => void): void
   readLob(options: unknown, cb: (err: unknown, reply: unknown) => void): void
@@ -148,6 +151,43 @@ const call = <A>(
     }
   })
 
+const connectionClosed = () => Object.assign(new Error("Connection closed"), { code: "EHDBCLOSE" })
+
+/**
+ * Makes a socket that closes under a request fail that request instead of hanging or crashing the process. hdb
+ * 2.30.1 (lib/protocol/Connection.js) does not expect it:
+ * - on close, `_cleanup` aborts only the queued tasks: the request in flight is never answered, its caller hangs;
+ * - a multi-packet EXECUTE (lib/protocol/ExecuteTask.js) sends its next packet on a later tick through
+ *   `Connection.send`, which sets `this._state.messageType` while `_state` is already undefined: an uncaught
+ *   `TypeError: Cannot set properties of undefined (setting 'messageType')` ends the Node process.
+ * Both now fail with hdb's own EHDBCLOSE error, which the driver maps to IO.
+ */
+const guardClosedSocket = (client: HdbClient): void => {
+  const connection = client._connection
+  const send = connection.send.bind(connection)
+  let inFlight: ((err: unknown) => void) | undefined
+  connection.send = (message, receive) => {
+    if (connection._state === undefined) {
+      process.nextTick(() => receive(connectionClosed()))
+      return
+    }
+    let answered = false
+    const answer = (err: unknown, reply?: unknown) => {
+      if (answered) return
+      answered = true
+      if (inFlight === answer) inFlight = undefined
+      receive(err, reply)
+    }
+    inFlight = answer
+    send(message, answer)
+  }
+  connection.on("close", () => {
+    const pending = inFlight
+    inFlight = undefined
+    if (pending !== undefined) process.nextTick(() => pending(connectionClosed()))
+  })
+}
+
 /**
  * Opens a client. Interruptible: an interrupted connect (a timeout) closes the half-open socket.
  *
@@ -182,6 +222,7 @@ export const connect = (
         if (settled) return
         settled = true
         if (timer !== undefined) clearTimeout(timer)
+        if (!err) guardClosedSocket(client)
         resume(err ? Effect.fail(fromHdbError(err)) : Effect.succeed(client))
       })
     } catch (e) {
