@@ -150,8 +150,8 @@ describe.skipIf(realHana)("a connection dropped during multi-packet EXECUTEs", (
       const onCrash = (e: unknown) => crashes.push(e)
       process.on("uncaughtException", onCrash)
       const text = "x".repeat(600)
-      const big = Arrow.tableFromArrays({
-        ID: Int32Array.from({ length: 4000 }, (_, i) => i),
+      const big = new Arrow.Table({
+        ID: Arrow.vectorFromArray(Array.from({ length: 4000 }, (_, i) => i), new Arrow.Int32()),
         S: Arrow.vectorFromArray(Array.from({ length: 4000 }, () => text), new Arrow.Utf8())
       })
       const data: IngestData = { schema: big.schema, batches: Stream.fromIterable([...big.batches, ...big.batches]) }
