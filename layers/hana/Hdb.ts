@@ -40,6 +40,7 @@ interface HdbConnection {
   readonly connectOptions?: { readonly connectionId?: number; readonly fullVersionString?: string }
   readonly readyState?: string
   isIdle(): boolean
+  destroy(err?: unknown): void
   isValid(options: object, cb: (valid: boolean) => void): void
 }
 
@@ -237,24 +238,61 @@ export const connect = (
     })
   })
 
-/** Closes a client: DISCONNECT, then the socket. Never fails. @category operations @since 0.1.0 */
-export const disconnect = (client: HdbClient): Effect.Effect<void> =>
-  Effect.callback<void>((resume) => {
-    const done = () => {
-      try {
-        client.close()
-      } catch {
-        // already closed
-      }
-      resume(Effect.void)
-    }
+/**
+ * How long a cancel, a cursor close or a DISCONNECT may wait for the server before the socket is given up: the
+ * connection is then broken (closed), so an interrupted fiber or a closing scope returns within about a second even
+ * when the server stopped answering.
+ *
+ * @category constants
+ * @since 0.2.0
+ */
+export const ANSWER_BUDGET_MS = 800
+
+/** Closes the socket at once; requests in flight fail EHDBCLOSE (IO). @category operations @since 0.2.0 */
+export const breakConnection = (client: HdbClient): Effect.Effect<void> =>
+  Effect.sync(() => {
     try {
-      if (client.readyState === "closed") return done()
-      client.disconnect(() => done())
+      client._connection.destroy()
     } catch {
-      done()
+      // already closed
     }
   })
+
+/**
+ * Runs `effect` (interruptibly, even inside a finalizer); when the server has not answered within
+ * {@link ANSWER_BUDGET_MS}, breaks the connection instead. Never fails.
+ *
+ * @category operations
+ * @since 0.2.0
+ */
+export const withinBudget = (client: HdbClient, effect: Effect.Effect<unknown, unknown>): Effect.Effect<void> =>
+  Effect.interruptible(effect).pipe(
+    Effect.timeoutOption(ANSWER_BUDGET_MS),
+    Effect.flatMap((answered) => answered._tag === "None" ? breakConnection(client) : Effect.void),
+    Effect.catchCause(() => Effect.void)
+  )
+
+/** Closes a client: DISCONNECT, then the socket; a silent server gets its socket closed. Never fails. @category operations @since 0.1.0 */
+export const disconnect = (client: HdbClient): Effect.Effect<void> =>
+  withinBudget(
+    client,
+    Effect.callback<void>((resume) => {
+      const done = () => {
+        try {
+          client.close()
+        } catch {
+          // already closed
+        }
+        resume(Effect.void)
+      }
+      try {
+        if (client.readyState === "closed") return done()
+        client.disconnect(() => done())
+      } catch {
+        done()
+      }
+    })
+  ).pipe(Effect.andThen(breakConnection(client)))
 
 /** EXECUTE_DIRECT. @category operations @since 0.1.0 */
 export const executeDirect = (client: HdbClient, sql: string): Effect.Effect<ExecuteOutcome, AdbcError> =>
@@ -285,14 +323,15 @@ export const fetchNext = (client: HdbClient, id: Buffer, fetchSize: number): Eff
     Effect.map((reply) => reply.resultSets[0]!.data)
   )
 
-/** CLOSE_RESULT_SET; never fails (a closed connection has no cursor left). @category operations @since 0.1.0 */
+/**
+ * CLOSE_RESULT_SET; never fails (a closed connection has no cursor left); a server that does not answer within
+ * {@link ANSWER_BUDGET_MS} gets its socket closed. @category operations @since 0.1.0
+ */
 export const closeResultSet = (client: HdbClient, id: Buffer): Effect.Effect<void> =>
-  Effect.ignore(
-    Effect.suspend(() =>
-      client.readyState === "closed" || client.readyState === "disconnected"
-        ? Effect.void
-        : call<void>((cb) => client._connection.closeResultSet({ resultSetId: id }, (err) => cb(err)))
-    )
+  Effect.suspend(() =>
+    client.readyState === "closed" || client.readyState === "disconnected"
+      ? Effect.void
+      : withinBudget(client, call<void>((cb) => client._connection.closeResultSet({ resultSetId: id }, (err) => cb(err))))
   )
 
 /** COMMIT. @category operations @since 0.1.0 */
