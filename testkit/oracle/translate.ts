@@ -15,6 +15,8 @@ export type SelectItem =
   | { readonly kind: "col"; readonly qualifier?: string; readonly column: string }
   | { readonly kind: "rowid" }
   | { readonly kind: "expr" }
+  /** COUNT / SUM / AVG over the whole item: Oracle describes their numeric results as unbounded NUMBER. */
+  | { readonly kind: "aggregate" }
   /** An expression whose Oracle type the DuckDB result type cannot tell (an INTERVAL YEAR TO MONTH literal). */
   | { readonly kind: "typed"; readonly type: OraType }
 
@@ -653,6 +655,15 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
     if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
     return intervalYmType(lead)
   }
+  /** `COUNT|SUM|AVG(...) [[AS] alias]` as the whole item. */
+  const isAggregate = (part: ReadonlyArray<Tok>): boolean => {
+    if (!isKw(part[0], "COUNT", "SUM", "AVG") || !isOp(part[1], "(")) return false
+    let k = matchParen(part, 1) + 1
+    if (isKw(part[k], "AS")) k++
+    return k === part.length || (k === part.length - 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
+  }
+  const exprItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem =>
+    ym !== undefined ? { kind: "typed", type: ym } : isAggregate(part) ? { kind: "aggregate" } : { kind: "expr" }
   const flush = (end: number) => {
     const part = toks.slice(start, end)
     const ym = yearMonthLiteral(part)
@@ -684,10 +695,10 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
       (prev.kind !== "op" || isOp(prev, ")")) || (part.length >= 2 && isKw(prev, "AS") && (last.kind === "ident" || last.kind === "qident"))
     ) {
       // explicit alias
-      items.push(ym !== undefined ? { kind: "typed", type: ym } : { kind: "expr" })
+      items.push(exprItem(part, ym))
       pieces.push(text)
     } else {
-      items.push(ym !== undefined ? { kind: "typed", type: ym } : { kind: "expr" })
+      items.push(exprItem(part, ym))
       pieces.push(`${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)
     }
   }
