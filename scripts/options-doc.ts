@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
 import * as HanaOptions from "../layers/hana/HanaOptions.ts"
+import * as OracleOptions from "../layers/oracle/OracleOptions.ts"
 import { OptionSchemas, type OptionSpec } from "../src/Options.ts"
 import * as StandardOptions from "../src/StandardOptions.ts"
 
@@ -32,6 +33,12 @@ const sections: ReadonlyArray<OptionSection> = [
     intro: "URI parameters (`hdb://…?TLSServerName=…`) are described in [layers/hana/README.md](../layers/hana/README.md).",
     source: "layers/hana/HanaOptions.ts",
     specs: HanaOptions.HanaOptions
+  },
+  {
+    title: "Oracle driver (`effect-adbc/oracle`, `redo.*`)",
+    intro: "The Oracle driver's own keys, on node-oracledb in thin mode.",
+    source: "layers/oracle/OracleOptions.ts",
+    specs: OracleOptions.OracleOptions
   }
 ]
 
@@ -72,12 +79,21 @@ const typeOf = (spec: OptionSpec<unknown>): string => {
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|")
 
-/** The meaning and default of an option, from its JSDoc: `Rows per fetch round trip (default 50000).` */
+const defaultWords: Readonly<Record<string, string>> = { on: "true", off: "false" }
+
+/**
+ * The meaning and default of an option, from its JSDoc: `Rows per fetch round trip (default 50000).`; what follows
+ * the default in the parentheses (`(default \`date32\`, the day only)`) stays in the meaning.
+ */
 const meaningAndDefault = (doc: string): { readonly meaning: string; readonly fallback: string } => {
-  const match = /\s*\(default ([^)]*)\)/.exec(doc)
-  return match === null
-    ? { meaning: doc, fallback: "" }
-    : { meaning: doc.replace(match[0], ""), fallback: match[1] === "on" ? "true" : match[1] === "off" ? "false" : match[1] ?? "" }
+  const match = /\s*\(default ([^,;)]*)[,;]?\s*([^)]*)\)/.exec(doc)
+  if (match === null) return { meaning: doc, fallback: "" }
+  const fallback = match[1] ?? ""
+  const rest = match[2] ?? ""
+  return {
+    meaning: doc.replace(match[0], rest === "" ? "" : ` (${rest})`),
+    fallback: defaultWords[fallback] ?? fallback
+  }
 }
 
 const renderSection = (section: OptionSection): string => {

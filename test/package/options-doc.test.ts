@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { OPTIONS_DOC_PATH, renderOptionsDoc } from "../../scripts/options-doc.ts"
 import { HanaOptions } from "../../layers/hana/HanaOptions.ts"
+import { OracleOptions } from "../../layers/oracle/OracleOptions.ts"
 import { StandardOptions } from "../../src/StandardOptions.ts"
 
 describe("docs/options.md", () => {
@@ -11,7 +12,7 @@ describe("docs/options.md", () => {
 
   it("documents every declared key with its levels and accepted values", () => {
     const doc = renderOptionsDoc()
-    for (const spec of [...StandardOptions, ...HanaOptions]) {
+    for (const spec of [...StandardOptions, ...HanaOptions, ...OracleOptions]) {
       const row = doc.split("\n").find((line) => line.startsWith(`| \`${spec.key}\` |`))
       expect(row, spec.key).toBeDefined()
       expect(row).toContain(spec.levels.join(", "))
