@@ -30,6 +30,7 @@ import {
   isObjectDepth
 } from "./catalog/index.ts"
 import { Database } from "./Database.ts"
+import { unsupported } from "./Driver.ts"
 import { type IngestData, ingestOptionEntries, type IngestOptions } from "./Ingest.ts"
 import * as Ingest from "./Ingest.ts"
 import { makeSession, type Session } from "./internal/session.ts"
@@ -145,12 +146,21 @@ export const make = Effect.fnUntraced(function*(
           )
         )
       }
-      case Std.ReadOnly.key:
-        return session.request(driverConnection.setReadOnly(value === "true"))
-      case Std.IsolationLevel.key:
-        return session.request(driverConnection.setIsolationLevel(value))
-      case Std.CurrentCatalog.key:
-        return session.request(driverConnection.setCurrentCatalog(value))
+      case Std.ReadOnly.key: {
+        const hook = driverConnection.setReadOnly
+        if (hook !== undefined) return session.request(hook(value === "true"))
+        return value === "true" ? Effect.fail(unsupported(driver, `read-only connections (${key})`)) : Effect.void
+      }
+      case Std.IsolationLevel.key: {
+        const hook = driverConnection.setIsolationLevel
+        if (hook === undefined) return Effect.fail(unsupported(driver, `setting the isolation level (${key})`))
+        return session.request(hook(value))
+      }
+      case Std.CurrentCatalog.key: {
+        const hook = driverConnection.setCurrentCatalog
+        if (hook === undefined) return Effect.fail(unsupported(driver, `switching catalogs (${key} is read-only)`))
+        return session.request(hook(value))
+      }
       case Std.CurrentDbSchema.key:
         return session.request(driverConnection.setCurrentDbSchema(value))
       default:

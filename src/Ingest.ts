@@ -7,8 +7,8 @@
  */
 import type * as Arrow from "apache-arrow"
 import { Context, Effect, Stream } from "effect"
-import { type AdbcError, alreadyExists, invalidArgument, notFound, notImplemented } from "./AdbcError.ts"
-import type { IngestColumn, IngestTarget } from "./Driver.ts"
+import { type AdbcError, alreadyExists, invalidArgument, notFound } from "./AdbcError.ts"
+import { type IngestColumn, type IngestTarget, unsupported } from "./Driver.ts"
 import type { Session } from "./internal/session.ts"
 import type { ResolvedOptions } from "./Options.ts"
 import * as Std from "./StandardOptions.ts"
@@ -114,27 +114,29 @@ export const runIngest = Effect.fnUntraced(function*(
   if (table === undefined) {
     return yield* invalidArgument(`bulk ingest needs option ${Std.IngestTargetTable.key}`)
   }
-  if (options.get(Std.IngestTargetCatalog) !== undefined && !driver.capabilities.ingestTargetCatalog) {
-    return yield* notImplemented(`the ${driver.name} driver does not support ${Std.IngestTargetCatalog.key}`)
+  const catalog = options.get(Std.IngestTargetCatalog)
+  if (catalog !== undefined && connection.ingest.targets?.catalog !== true) {
+    return yield* unsupported(driver, `ingest with a target catalog (${Std.IngestTargetCatalog.key})`)
   }
   const temporary = options.getOr(Std.IngestTemporary, false)
-  if (temporary && !driver.capabilities.ingestTemporary) {
-    return yield* notImplemented(`the ${driver.name} driver does not support ingest into a temporary table`)
+  if (temporary && connection.ingest.targets?.temporary !== true) {
+    return yield* unsupported(driver, `ingest into a temporary table (${Std.IngestTemporary.key})`)
   }
   const mode = options.getOr(Std.IngestMode, "adbc.ingest.mode.create")
   const dbSchema = temporary ? undefined : options.get(Std.IngestTargetDbSchema)
-  const target: IngestTarget = { table, dbSchema, temporary }
+  const target: IngestTarget = { table, dbSchema, catalog, temporary }
 
   // Type mapping first: an unsupported column fails before any I/O.
   const columns: Array<IngestColumn> = []
   for (const field of data.schema.fields) {
-    const sqlType = yield* connection.ingest.columnType(field)
+    const sqlType = yield* connection.ingest.columnType(field, options)
     columns.push({ field, sqlType, nullable: field.nullable })
   }
 
   const existing = yield* session.request(connection.ingest.describeTarget(target))
-  const exec = (sql: string) => session.request(Effect.scoped(connection.execute(sql, undefined, options)))
-  const create = exec(connection.ingest.createTableSql(target, columns))
+  const exec = (sql: string) =>
+    session.request(Effect.scoped(connection.execute({ sql, parameters: undefined, options, intent: "update" })))
+  const create = exec(connection.ingest.createTableSql(target, columns, options))
   const drop = exec(connection.ingest.dropTableSql(target))
 
   let created = false
@@ -185,11 +187,12 @@ export const runIngest = Effect.fnUntraced(function*(
   }
   // Inside the caller's transaction: undo only our own rows.
   const savepoint = "ADBC_INGEST"
-  if (driver.capabilities.savepoints) yield* session.request(connection.savepoint(savepoint))
+  const savepoints = connection.savepoints
+  if (savepoints !== undefined) yield* session.request(savepoints.create(savepoint))
   return yield* insertAll.pipe(
     Effect.onError(() =>
-      (driver.capabilities.savepoints
-        ? Effect.ignore(session.request(connection.rollbackToSavepoint(savepoint)))
+      (savepoints !== undefined
+        ? Effect.ignore(session.request(savepoints.rollbackTo(savepoint)))
         : Effect.ignore(session.request(connection.rollback))).pipe(Effect.andThen(undoCreate))
     )
   )

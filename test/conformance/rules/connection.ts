@@ -22,6 +22,8 @@ export const connectionRules = (driver: ConformanceDriver, env: () => Conformanc
         expect(set.status).toBe("NOT_IMPLEMENTED")
         expect(set.message).toContain("conformance.no_such_key")
         expect(failure(yield* Effect.exit(conn.getOption("conformance.no_such_key"))).status).toBe("NOT_FOUND")
+        // a known key that was never set is NOT_FOUND too
+        expect(failure(yield* Effect.exit(conn.getOption("adbc.connection.readonly"))).status).toBe("NOT_FOUND")
       }).pipe(Effect.provide(env().layer())))
 
     it.effect("a bad value fails INVALID_ARGUMENT naming the key and keeps the previous value", () =>
