@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { INTEGER } from "@duckdb/node-api"
-import { Engine, EngineError } from "../../testkit/engine/index.ts"
+import { BIGINT, BLOB, BOOLEAN, DATE, DECIMAL, DOUBLE, INTEGER, TIMESTAMP, VARCHAR } from "@duckdb/node-api"
+import { BulkInsertError, BulkRows, Engine, EngineError } from "../../testkit/engine/index.ts"
 
 describe("testkit engine", () => {
   it("runs DDL/DML, reports rows affected and reads column-wise chunks", async () => {
@@ -129,6 +129,88 @@ describe("testkit engine", () => {
       const err = await s.execute("SELEC 1").catch((e: unknown) => e)
       expect(err).toBeInstanceOf(EngineError)
       expect((err as EngineError).kind).toBe("Parser Error")
+    } finally {
+      engine.close()
+    }
+  })
+
+  it("appendRows inserts typed columns across chunks with NULLs, short and long strings, into a column subset", async () => {
+    const engine = await Engine.open()
+    try {
+      const s = await engine.session()
+      await s.execute(`CREATE TABLE b (id INTEGER NOT NULL, big BIGINT, amount DECIMAL(18,2), wide DECIMAL(30,3), ratio DOUBLE,
+        day DATE, ts TIMESTAMP, name VARCHAR, bin BLOB, flag BOOLEAN, extra VARCHAR DEFAULT 'dflt')`)
+      const n = 5000
+      const rows = new BulkRows(
+        [
+          { name: "id", type: INTEGER, notNull: true },
+          { name: "big", type: BIGINT },
+          { name: "amount", type: DECIMAL(18, 2) },
+          { name: "wide", type: DECIMAL(30, 3) },
+          { name: "ratio", type: DOUBLE },
+          { name: "day", type: DATE },
+          { name: "ts", type: TIMESTAMP },
+          { name: "name", type: VARCHAR, maxLength: 40 },
+          { name: "bin", type: BLOB },
+          { name: "flag", type: BOOLEAN }
+        ],
+        n
+      )
+      const enc = new TextEncoder()
+      for (let i = 0; i < n; i++) {
+        rows.setNumber(0, i, i)
+        if (i % 5 !== 0) rows.setBigInt(1, i, BigInt(i) * 10_000_000_000n)
+        rows.setBigInt(2, i, BigInt(i * 100 + 1))
+        rows.setBigInt(3, i, -(10n ** 25n) - BigInt(i))
+        rows.setNumber(4, i, i / 4)
+        rows.setNumber(5, i, -719162 + i)
+        rows.setBigInt(6, i, BigInt(i) * 1_000_000n)
+        if (i % 7 !== 0) rows.setBytes(7, i, enc.encode(i % 2 === 0 ? `n${i}` : `a longer name ü ${i}`))
+        rows.setBytes(8, i, new Uint8Array([i & 0xff, 1, 2]))
+        rows.setNumber(9, i, i % 2)
+      }
+      expect(await s.appendRows('"b"', rows)).toBe(n)
+      const got = await s.queryAll(`SELECT id, big, amount::VARCHAR, wide::VARCHAR, ratio, day::VARCHAR, ts::VARCHAR, name, octet_length(bin), flag, extra
+        FROM b WHERE id IN (0, 1, 4097) ORDER BY id`)
+      expect(got).toEqual([
+        [0, null, "0.01", "-10000000000000000000000.000", 0, "0001-01-01", "1970-01-01 00:00:00", null, 3n, false, "dflt"],
+        [1, 10_000_000_000n, "1.01", "-10000000000000000000000.001", 0.25, "0001-01-02", "1970-01-01 00:00:01", "a longer name ü 1", 3n, true, "dflt"],
+        [4097, 40_970_000_000_000n, "4097.01", "-10000000000000000000004.097", 1024.25, "0012-03-21", "1970-01-01 01:08:17", "a longer name ü 4097", 3n, true, "dflt"]
+      ])
+    } finally {
+      engine.close()
+    }
+  })
+
+  it("appendRows refuses NULL in NOT NULL, over-long text and decimal overflow naming the row, and inserts nothing", async () => {
+    const engine = await Engine.open()
+    try {
+      const s = await engine.session()
+      await s.execute("CREATE TABLE c (id INTEGER NOT NULL, name VARCHAR, amount DECIMAL(5,2))")
+      const specs = [
+        { name: "id", type: INTEGER, notNull: true },
+        { name: "name", type: VARCHAR, maxLength: 3 },
+        { name: "amount", type: DECIMAL(5, 2) }
+      ] as const
+      const rows = new BulkRows(specs, 3)
+      rows.setNumber(0, 0, 1)
+      rows.setNumber(0, 2, 3)
+      const err = await s.appendRows('"c"', rows).catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(BulkInsertError)
+      expect([(err as BulkInsertError).violation, (err as BulkInsertError).row, (err as BulkInsertError).column]).toEqual(["null", 1, "id"])
+      const more = new BulkRows(specs, 2)
+      more.setString(1, 0, "äöü")
+      const long = (() => {
+        try {
+          more.setString(1, 1, "abcd")
+        } catch (e) {
+          return e
+        }
+      })()
+      expect([(long as BulkInsertError).violation, (long as BulkInsertError).row]).toEqual(["length", 1])
+      expect(() => more.setBigInt(2, 1, 100_000n)).toThrow(/row 1, column amount/)
+      expect(() => more.setNumber(0, 1, 2 ** 31)).toThrow(BulkInsertError)
+      expect(await s.queryAll("SELECT count(*) FROM c")).toEqual([[0n]])
     } finally {
       engine.close()
     }

@@ -154,7 +154,8 @@ export const columnInfo = (name: string, type: DuckDBType): ColumnInfo => {
 const EMPTY = new Uint8Array(0)
 const textDecoder = new TextDecoder()
 
-const bytesPerRow = (layout: ColumnLayout): number => {
+/** Bytes one value of `layout` takes in a DuckDB vector (16 for strings and blobs: DuckDB's string struct). */
+export const bytesPerRow = (layout: ColumnLayout): number => {
   switch (layout) {
     case "boolean":
     case "int8":

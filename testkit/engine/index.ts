@@ -1,7 +1,10 @@
 /**
  * Shared DuckDB-backed SQL engine of the wire-compatible test servers (see README.md in this folder).
  */
-export { Engine, EngineError, Session } from "./engine.ts"
+export { Engine, Session } from "./engine.ts"
+export { EngineError } from "./errors.ts"
+export { BulkInsertError, BulkRows } from "./bulk.ts"
+export type { BulkColumn, BulkViolation } from "./bulk.ts"
 export type { Chunk, Cursor, EngineOptions, EngineValue, Outcome, Prepared } from "./engine.ts"
 export { chunkColumns, columnInfo } from "./columns.ts"
 export type { ColumnInfo, ColumnLayout, ColumnVector } from "./columns.ts"

@@ -5,10 +5,9 @@
 import { Engine, type Session as EngineSession } from "../engine/index.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
-import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type TableMeta } from "./catalog.ts"
+import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
-import type { PlsqlProcedure } from "./plsql.ts"
 
 /** Live-session facts shown by V$SESSION. */
 export interface SessionInfo {

@@ -5,9 +5,10 @@
 import * as net from "node:net"
 import { OracleDatabase } from "./database.ts"
 import type { OracleVersion } from "./errors.ts"
-import { ProtocolSession, type OracleFaults, type SessionHost } from "./session.ts"
+import type { OracleFaults } from "./faults.ts"
+import { ProtocolSession, type SessionHost } from "./session.ts"
 
-export type { OracleFaults } from "./session.ts"
+export type { OracleFaults } from "./faults.ts"
 export type { OracleVersion } from "./errors.ts"
 
 /** The node-oracledb version whose thin-mode protocol the server was verified against. */

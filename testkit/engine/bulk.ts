@@ -1,0 +1,288 @@
+/**
+ * Column-wise bulk insert rows: values are written straight into their DuckDB storage layout (typed arrays, UTF-8
+ * bytes), checked against the target columns' constraints as they are set, and handed to DuckDB's appender one
+ * 2048-row data chunk at a time (see `Session.appendRows`). No per-value JS objects, no casts in DuckDB.
+ */
+import duckdb from "@duckdb/node-bindings"
+import { DuckDBDataChunk } from "@duckdb/node-api"
+import type { DuckDBType } from "@duckdb/node-api"
+import { bytesPerRow, columnInfo } from "./columns.ts"
+import type { ColumnInfo, ColumnLayout } from "./columns.ts"
+import { EngineError } from "./errors.ts"
+
+/** One target column of a bulk insert. */
+export interface BulkColumn {
+  /** The column's name in DuckDB (the engine quotes it). */
+  readonly name: string
+  /** The column's DuckDB storage type; values are written in its layout. */
+  readonly type: DuckDBType
+  /** NULL is refused (checked when the rows are appended). */
+  readonly notNull?: boolean
+  /** Declared length: characters for VARCHAR, bytes for BLOB; absent or 0 = unchecked. */
+  readonly maxLength?: number
+}
+
+/** What a rejected value broke. */
+export type BulkViolation = "null" | "length" | "precision" | "range"
+
+/** A value refused by a {@link BulkRows} check; `row` is 0-based, `column` the {@link BulkColumn.name}. */
+export class BulkInsertError extends EngineError {
+  constructor(
+    readonly violation: BulkViolation,
+    readonly row: number,
+    readonly column: string,
+    detail: string
+  ) {
+    super(`Bulk Insert Error: row ${row}, column ${column}: ${detail}`, "Bulk Insert Error")
+  }
+}
+
+/** Chunk size of DuckDB's vectors. */
+export const CHUNK_ROWS = 2048
+
+const INT_RANGES: Partial<Record<ColumnLayout, readonly [number, number]>> = {
+  boolean: [0, 1],
+  int8: [-128, 127],
+  uint8: [0, 255],
+  int16: [-32768, 32767],
+  uint16: [0, 65535],
+  int32: [-2147483648, 2147483647],
+  uint32: [0, 4294967295],
+  date: [-2147483647, 2147483647]
+}
+
+interface ColumnState {
+  readonly spec: BulkColumn
+  readonly info: ColumnInfo
+  readonly width: number
+  /** Fixed-width values (for VARCHAR/BLOB: the 16-byte string structs of inlined values). */
+  readonly bytes: Uint8Array
+  readonly view: Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array
+  /** 1 = a value was set, 0 = NULL. */
+  readonly valid: Uint8Array
+  /** VARCHAR/BLOB values longer than 12 bytes: copied into `arena`, located by `longAt` (row → offset+1, 0 = none). */
+  arena: Uint8Array
+  arenaUsed: number
+  readonly longAt: Int32Array | undefined
+  readonly longLength: Int32Array | undefined
+  readonly decimalLimit: bigint | undefined
+  readonly numberLimit: number | undefined
+}
+
+const typedView = (layout: ColumnLayout, buffer: ArrayBuffer, rows: number): ColumnState["view"] => {
+  switch (layout) {
+    case "boolean":
+    case "uint8":
+      return new Uint8Array(buffer)
+    case "int8":
+      return new Int8Array(buffer)
+    case "int16":
+    case "decimal16":
+      return new Int16Array(buffer)
+    case "uint16":
+      return new Uint16Array(buffer)
+    case "int32":
+    case "date":
+    case "decimal32":
+      return new Int32Array(buffer)
+    case "uint32":
+      return new Uint32Array(buffer)
+    case "float32":
+      return new Float32Array(buffer)
+    case "float64":
+      return new Float64Array(buffer)
+    case "uint64":
+      return new BigUint64Array(buffer)
+    case "decimal128":
+      return new BigInt64Array(buffer, 0, rows * 2)
+    default:
+      return new BigInt64Array(buffer)
+  }
+}
+
+/**
+ * Rows of a bulk insert, filled cell by cell in the target columns' storage layouts. A cell never set is NULL.
+ * Setters check what the column declares (integer ranges, decimal precision, declared length) and throw
+ * {@link BulkInsertError} naming the row and column; NOT NULL is checked by `Session.appendRows`.
+ */
+export class BulkRows {
+  /** @internal */
+  readonly states: readonly ColumnState[]
+  constructor(
+    readonly columns: readonly BulkColumn[],
+    readonly rowCount: number
+  ) {
+    this.states = columns.map((spec) => {
+      const info = columnInfo(spec.name, spec.type)
+      if (info.layout === "other") throw new EngineError(`Bulk Insert Error: column ${spec.name}: type ${spec.type.toString()} cannot be bulk inserted`, "Bulk Insert Error")
+      const width = bytesPerRow(info.layout)
+      const buffer = new ArrayBuffer(Math.max(1, rowCount) * width)
+      const text = info.layout === "varchar" || info.layout === "blob"
+      const decimal = info.layout.startsWith("decimal")
+      return {
+        spec,
+        info,
+        width,
+        bytes: new Uint8Array(buffer),
+        view: typedView(info.layout, buffer, rowCount),
+        valid: new Uint8Array(rowCount),
+        arena: new Uint8Array(text ? 1024 : 0),
+        arenaUsed: 0,
+        longAt: text ? new Int32Array(rowCount) : undefined,
+        longLength: text ? new Int32Array(rowCount) : undefined,
+        decimalLimit: decimal ? 10n ** BigInt(info.precision) : undefined,
+        numberLimit: decimal && info.precision <= 15 ? 10 ** info.precision : undefined
+      }
+    })
+  }
+
+  private state(column: number): ColumnState {
+    const s = this.states[column]
+    if (s === undefined) throw new EngineError(`Bulk Insert Error: no column ${column}`, "Bulk Insert Error")
+    return s
+  }
+
+  /** Sets cell (row, column) to NULL (the default). */
+  setNull(column: number, row: number): void {
+    this.state(column).valid[row] = 0
+  }
+
+  /**
+   * Sets a number-valued cell: integers up to 32 bits, BOOLEAN (0/1), FLOAT/DOUBLE, DATE (days since 1970-01-01),
+   * DECIMAL up to 9 digits (unscaled).
+   */
+  setNumber(column: number, row: number, value: number): void {
+    const s = this.state(column)
+    const layout = s.info.layout
+    const range = INT_RANGES[layout]
+    if (range !== undefined && !(Number.isInteger(value) && value >= range[0] && value <= range[1])) {
+      throw new BulkInsertError("range", row, s.spec.name, `${value} is out of range for ${s.spec.type.toString()}`)
+    }
+    if (s.numberLimit !== undefined && !(Number.isInteger(value) && Math.abs(value) < s.numberLimit)) {
+      throw new BulkInsertError("precision", row, s.spec.name, `unscaled ${value} exceeds the precision of ${s.spec.type.toString()}`)
+    }
+    if (layout === "decimal64" || layout === "decimal128" || s.view instanceof BigInt64Array || s.view instanceof BigUint64Array) {
+      this.setBigInt(column, row, BigInt(value))
+      return
+    }
+    if (layout === "varchar" || layout === "blob") throw new EngineError(`Bulk Insert Error: column ${s.spec.name} takes bytes`, "Bulk Insert Error")
+    ;(s.view as Int32Array)[row] = value
+    s.valid[row] = 1
+  }
+
+  /**
+   * Sets a bigint-valued cell: BIGINT/UBIGINT, TIMESTAMP (µs; TIMESTAMP_S/_MS/_NS in their unit), TIME (µs since
+   * midnight), DECIMAL of any width (unscaled).
+   */
+  setBigInt(column: number, row: number, value: bigint): void {
+    const s = this.state(column)
+    if (s.decimalLimit !== undefined && (value >= s.decimalLimit || -value >= s.decimalLimit)) {
+      throw new BulkInsertError("precision", row, s.spec.name, `unscaled ${value} exceeds the precision of ${s.spec.type.toString()}`)
+    }
+    switch (s.info.layout) {
+      case "decimal16":
+      case "decimal32":
+        ;(s.view as Int32Array)[row] = Number(value)
+        break
+      case "decimal128": {
+        const v = s.view as BigInt64Array
+        v[row * 2] = BigInt.asIntN(64, value)
+        v[row * 2 + 1] = value >> 64n
+        break
+      }
+      case "uint64":
+        if (value < 0n || value > 0xffffffffffffffffn) throw new BulkInsertError("range", row, s.spec.name, `${value} is out of range for ${s.spec.type.toString()}`)
+        ;(s.view as BigUint64Array)[row] = value
+        break
+      default:
+        if (!(s.view instanceof BigInt64Array)) {
+          this.setNumber(column, row, Number(value))
+          return
+        }
+        if (value < -0x8000000000000000n || value > 0x7fffffffffffffffn) throw new BulkInsertError("range", row, s.spec.name, `${value} is out of range for ${s.spec.type.toString()}`)
+        s.view[row] = value
+    }
+    s.valid[row] = 1
+  }
+
+  /** Sets a VARCHAR (UTF-8 bytes) or BLOB cell; the bytes are copied. */
+  setBytes(column: number, row: number, bytes: Uint8Array): void {
+    const s = this.state(column)
+    const max = s.spec.maxLength ?? 0
+    if (max > 0 && bytes.length > max) {
+      const length = s.info.layout === "varchar" ? utf8Length(bytes) : bytes.length
+      if (length > max) throw new BulkInsertError("length", row, s.spec.name, `length ${length} exceeds the declared ${max}`)
+    }
+    if (s.longAt === undefined || s.longLength === undefined) throw new EngineError(`Bulk Insert Error: column ${s.spec.name} does not take bytes`, "Bulk Insert Error")
+    const n = bytes.length
+    const at = row * 16
+    s.bytes[at] = n & 0xff
+    s.bytes[at + 1] = (n >>> 8) & 0xff
+    s.bytes[at + 2] = (n >>> 16) & 0xff
+    s.bytes[at + 3] = (n >>> 24) & 0xff
+    if (n <= 12) {
+      s.bytes.set(bytes, at + 4)
+      s.longAt[row] = 0
+    } else {
+      if (s.arenaUsed + n > s.arena.length) {
+        const grown = new Uint8Array(Math.max(s.arena.length * 2, s.arenaUsed + n))
+        grown.set(s.arena.subarray(0, s.arenaUsed))
+        s.arena = grown
+      }
+      s.arena.set(bytes, s.arenaUsed)
+      s.longAt[row] = s.arenaUsed + 1
+      s.longLength[row] = n
+      s.arenaUsed += n
+    }
+    s.valid[row] = 1
+  }
+
+  /** Sets a VARCHAR cell from a JS string. */
+  setString(column: number, row: number, value: string): void {
+    this.setBytes(column, row, encoder.encode(value))
+  }
+
+  /** First row whose NOT NULL column is NULL, as a {@link BulkInsertError}; undefined when none. */
+  nullViolation(): BulkInsertError | undefined {
+    for (const s of this.states) {
+      if (s.spec.notNull !== true) continue
+      const row = s.valid.indexOf(0)
+      if (row >= 0) return new BulkInsertError("null", row, s.spec.name, "NULL in a NOT NULL column")
+    }
+    return undefined
+  }
+
+  /** @internal Builds the data chunk of rows [start, start + n). */
+  chunk(start: number, n: number): DuckDBDataChunk {
+    const chunk = DuckDBDataChunk.create(this.columns.map((c) => c.type), n)
+    for (let c = 0; c < this.states.length; c++) {
+      const s = this.states[c]!
+      const vector = duckdb.data_chunk_get_vector(chunk.chunk, c)
+      duckdb.copy_data_to_vector(vector, 0, s.bytes.buffer as ArrayBuffer, start * s.width, n * s.width)
+      if (s.longAt !== undefined && s.longLength !== undefined) {
+        for (let r = 0; r < n; r++) {
+          const at = s.longAt[start + r]!
+          if (at > 0 && s.valid[start + r] === 1) duckdb.vector_assign_string_element_len(vector, r, s.arena.subarray(at - 1, at - 1 + s.longLength[start + r]!))
+        }
+      }
+      const valid = s.valid.subarray(start, start + n)
+      if (valid.indexOf(0) >= 0) {
+        const words = new BigUint64Array(Math.ceil(n / 64))
+        const bits = new Uint8Array(words.buffer)
+        for (let r = 0; r < n; r++) if (valid[r] === 1) bits[r >> 3]! |= 1 << (r & 7)
+        duckdb.vector_ensure_validity_writable(vector)
+        duckdb.copy_data_to_vector_validity(vector, 0, words.buffer, 0, words.byteLength)
+      }
+    }
+    return chunk
+  }
+}
+
+const encoder = new TextEncoder()
+
+/** Characters (code points) of UTF-8 bytes: every byte that is not a continuation byte starts one. */
+const utf8Length = (bytes: Uint8Array): number => {
+  let n = 0
+  for (let i = 0; i < bytes.length; i++) if ((bytes[i]! & 0xc0) !== 0x80) n++
+  return n
+}
