@@ -72,6 +72,19 @@ export const readerRules = (driver: ConformanceDriver, env: () => ConformanceEnv
         yield* conn.close
       }).pipe(Effect.provide(env().layer())))
 
+    it.effect("a query stream opens its cursor when it runs: each run executes again and reads the whole result", () =>
+      Effect.gen(function*() {
+        const table = yield* seeded(9)
+        const stream = Connection.query(driver.sql.selectAll(table, "id"))
+        const conn = yield* Connection.Connection
+        yield* conn.ingest(fromTable(numbers(2, 9)), { targetTable: table, mode: "append" })
+        // built before the append, run after it: the stream sees the table as it is when it runs
+        expect(idsOf(yield* Stream.runCollect(stream))).toEqual(Array.from({ length: 11 }, (_, i) => i))
+        expect(idsOf(yield* Stream.runCollect(stream))).toHaveLength(11)
+        const open = env().openCursors
+        if (open !== undefined) expect(open()).toBe(0)
+      }).pipe(Effect.provide(env().layer())))
+
     it.effect("a reader's stream runs once: a second run fails INVALID_STATE instead of yielding nothing", () =>
       Effect.gen(function*() {
         const table = yield* seeded(12)
