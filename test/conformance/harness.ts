@@ -15,8 +15,9 @@ import type { BatchCapMode } from "../../src/Driver.ts"
 export type ConformanceLayer = Layer.Layer<Connection.Connection | Database.Database, AdbcError>
 
 /**
- * Fault switches of a test server. Each turns a fault on (`true`) or off (`false`); an absent switch means the
- * driver's test server cannot inject that fault, and the rules that need it are not registered for that driver.
+ * Fault switches of a started test server. Each turns a fault on (`true`) or off (`false`). Which faults a server can
+ * inject is declared on the driver record (`ConformanceDriver.faults`), because rules are registered before the
+ * server starts; a rule needing a fault is registered only where it is declared.
  */
 export interface ConformanceFaults {
   /** The server closes the socket in the middle of a result. */
@@ -82,6 +83,8 @@ export interface ConformanceDriver {
   readonly tableTypes: ReadonlyArray<string>
   /** The catalog name the connection reports. */
   readonly catalog: string
+  /** Faults the driver's test server can inject (the switches themselves are on the started env). */
+  readonly faults: { readonly [K in keyof ConformanceFaults]-?: boolean }
   /** Optional features; rules for missing features check the NOT_IMPLEMENTED error instead. */
   readonly capabilities: {
     readonly parameterSchema: boolean

@@ -41,5 +41,6 @@ export const hana: ConformanceDriver = {
   badOption: { key: "dba.statement.fetch_size", value: "0" },
   tableTypes: ["TABLE", "VIEW"],
   catalog: "db",
+  faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
   capabilities: { parameterSchema: true, ingestTemporary: true, ingestTargetCatalog: false }
 }

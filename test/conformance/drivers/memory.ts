@@ -39,5 +39,6 @@ export const memory: ConformanceDriver = {
   badOption: { key: "mem.page_rows", value: "0" },
   tableTypes: ["TABLE", "VIEW"],
   catalog: "mem",
+  faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
   capabilities: { parameterSchema: true, ingestTemporary: true, ingestTargetCatalog: false }
 }
