@@ -79,6 +79,8 @@ export interface ConformanceDriver {
   readonly smallPages: Readonly<Record<string, string>>
   /** A driver option key (any level) with a value it rejects. */
   readonly badOption: { readonly key: string; readonly value: string }
+  /** The Arrow types (as printed) the `numbers` table's columns read back as after ingest. */
+  readonly ingestedTypes: { readonly id: string; readonly name: string }
   /** Table types GetTableTypes returns, in order. */
   readonly tableTypes: ReadonlyArray<string>
   /** The catalog name the connection reports. */

@@ -39,6 +39,7 @@ export const hana: ConformanceDriver = {
   batchRows: { key: "dba.statement.read_batch_rows", mode: "best-effort" },
   smallPages: { "dba.statement.fetch_size": "4" },
   badOption: { key: "dba.statement.fetch_size", value: "0" },
+  ingestedTypes: { id: "Int32", name: "Utf8" },
   tableTypes: ["TABLE", "VIEW"],
   catalog: "db",
   faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },

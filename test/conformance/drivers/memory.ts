@@ -37,6 +37,7 @@ export const memory: ConformanceDriver = {
   batchRows: { key: "mem.read_batch_rows", mode: "hard" },
   smallPages: { "mem.page_rows": "4" },
   badOption: { key: "mem.page_rows", value: "0" },
+  ingestedTypes: { id: "Int32", name: "Utf8" },
   tableTypes: ["TABLE", "VIEW"],
   catalog: "mem",
   faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
