@@ -75,6 +75,8 @@ export interface ConformanceDriver {
   }
   /** The option setting the row cap of reader batches, and how the driver applies it. */
   readonly batchRows: { readonly key: string; readonly mode: BatchCapMode }
+  /** The option setting the approximate byte cap of reader batches, where the driver has one. */
+  readonly batchBytes?: { readonly key: string } | undefined
   /** Database options that make the server send small pages (a few rows each), so caps have pages to combine. */
   readonly smallPages: Readonly<Record<string, string>>
   /** A driver option key (any level) with a value it rejects. */

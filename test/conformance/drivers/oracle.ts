@@ -40,6 +40,7 @@ export const oracle: ConformanceDriver = {
     missingTable: { sql: "SELECT * FROM NO_SUCH_TABLE_X", error: { status: "NOT_FOUND", vendorCode: 942 } }
   },
   batchRows: { key: "redo.statement.read_batch_rows", mode: "hard" },
+  batchBytes: { key: "redo.statement.read_batch_approx_bytes" },
   smallPages: { "redo.statement.fetch_array_size": "4" },
   badOption: { key: "redo.statement.fetch_array_size", value: "0" },
   // ingest creates NUMBER(10,0), which reads back as int64 (NUMBER(p,0), p <= 18), and NVARCHAR2(2000)

@@ -41,6 +41,22 @@ export const readerRules = (driver: ConformanceDriver, env: () => ConformanceEnv
         for (const batches of [fromDatabase, fromConnection, fromStatement]) expect(idsOf(batches)).toHaveLength(100)
       }).pipe(Effect.provide(env().layer({ ...driver.smallPages, [driver.batchRows.key]: "5" }))))
 
+    if (driver.batchBytes !== undefined) {
+      const bytesKey = driver.batchBytes.key
+      it.effect("an approximate byte cap makes batches smaller than the row cap alone, and loses no row", () =>
+        Effect.gen(function*() {
+          const table = yield* seeded(200)
+          const sql = driver.sql.selectAll(table, "id")
+          const rowsOnly = yield* rowsOf(sql, { ...driver.smallPages, [driver.batchRows.key]: "200" })
+          const capped = yield* rowsOf(sql, { ...driver.smallPages, [driver.batchRows.key]: "200", [bytesKey]: "64" })
+          expect(rowsOnly).toHaveLength(1)
+          expect(capped.length).toBeGreaterThan(1)
+          expect(idsOf(capped)).toEqual(Array.from({ length: 200 }, (_, i) => i))
+          // 0 means no byte cap
+          expect(yield* rowsOf(sql, { [driver.batchRows.key]: "200", [bytesKey]: "0" })).toHaveLength(1)
+        }).pipe(Effect.provide(env().layer())))
+    }
+
     it.effect("a zero-row result has the schema and no rows", () =>
       Effect.gen(function*() {
         const table = yield* seeded(0)
