@@ -200,3 +200,12 @@ export const fromCursor = Effect.fnUntraced(function*(
  */
 export const collect = (reader: ReaderShape): Effect.Effect<Array<Arrow.RecordBatch>, AdbcError> =>
   Stream.runCollect(reader.batches)
+
+/**
+ * Collects a reader into one Arrow Table with the reader's schema, so a result without rows still has its columns.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const toTable = (reader: ReaderShape): Effect.Effect<Arrow.Table, AdbcError> =>
+  Effect.map(collect(reader), (batches) => new Arrow.Table(reader.schema, batches))
