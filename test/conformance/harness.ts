@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
-import { Effect, Exit, type Layer, Stream } from "effect"
+import { Effect, Exit, Layer, Stream } from "effect"
 import type { AdbcError } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
 import type * as Database from "../../src/Database.ts"
@@ -94,6 +94,54 @@ export interface ConformanceDriver {
     readonly parameterSchema: boolean
     readonly ingestTemporary: boolean
     readonly ingestTargetCatalog: boolean
+  }
+}
+
+/** A test server reached over a socket by a driver's real client. */
+export interface SocketServer {
+  readonly uri: string
+  readonly sessionCount: () => number
+  readonly faults: { dropMidResult?: boolean | undefined }
+  readonly close: () => Promise<void>
+}
+
+/**
+ * The environment of a socket test server: Connection + Database layers from the driver's `layerDatabase`, its
+ * session count and its drop-mid-result switch.
+ */
+export const socketEnv = (
+  server: SocketServer,
+  layerDatabase: (options: Readonly<Record<string, string>>) => Layer.Layer<Database.Database, AdbcError>
+): ConformanceEnv => ({
+  layer: (databaseOptions = {}, connectionOptions = {}) =>
+    Connection.layer(connectionOptions).pipe(
+      Layer.provideMerge(layerDatabase({ uri: server.uri, ...databaseOptions }))
+    ),
+  // The test servers do not expose their open cursors yet.
+  openCursors: undefined,
+  openSessions: () => server.sessionCount(),
+  faults: {
+    dropMidFetch: (on) => {
+      server.faults.dropMidResult = on
+    }
+  },
+  close: () => server.close()
+})
+
+/** SQL spellings with double-quoted identifiers, for drivers whose SQL quotes that way. */
+export const quotedSql = (input: {
+  /** The FROM clause of a query without a table (` FROM DUMMY`, ` FROM DUAL`). */
+  readonly fromNothing: string
+  /** Placeholder `i` (0-based). */
+  readonly placeholder: (i: number) => string
+}): Pick<ConformanceDriver["sql"], "selectAll" | "count" | "selectParameters"> => {
+  const quote = (name: string) => `"${name.replaceAll("\"", "\"\"")}"`
+  return {
+    selectAll: (table, orderBy) =>
+      `SELECT * FROM ${quote(table)}${orderBy === undefined ? "" : ` ORDER BY ${quote(orderBy)}`}`,
+    count: (table) => `SELECT COUNT(*) AS C FROM ${quote(table)}`,
+    selectParameters: (n) =>
+      `SELECT ${Array.from({ length: n }, (_, i) => `${input.placeholder(i)} AS P${i}`).join(", ")}${input.fromNothing}`
   }
 }
 

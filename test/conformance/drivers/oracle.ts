@@ -3,39 +3,15 @@
  * server. Not yet run by a test file: `oracle.test.ts` (`runConformance(oracle)`) is added once the driver maps
  * ORA-00900 (SQLSTATE 42000) to INVALID_ARGUMENT; every other rule passes.
  */
-import { Layer } from "effect"
-import * as Connection from "../../../src/Connection.ts"
 import * as Oracle from "../../../layers/oracle/index.ts"
 import { startOracleTestServer } from "../../../testkit/oracle/index.ts"
-import type { ConformanceDriver } from "../harness.ts"
-
-const quote = (name: string) => `"${name.replaceAll("\"", "\"\"")}"`
+import { type ConformanceDriver, quotedSql, socketEnv } from "../harness.ts"
 
 export const oracle: ConformanceDriver = {
   name: "oracle",
-  start: async () => {
-    const server = await startOracleTestServer()
-    return {
-      layer: (databaseOptions = {}, connectionOptions = {}) =>
-        Connection.layer(connectionOptions).pipe(
-          Layer.provideMerge(Oracle.layerDatabase({ uri: server.uri, ...databaseOptions }))
-        ),
-      // The test server does not expose its open cursors yet.
-      openCursors: undefined,
-      openSessions: () => server.sessionCount(),
-      faults: {
-        dropMidFetch: (on) => {
-          server.faults.dropMidResult = on
-        }
-      },
-      close: () => server.close()
-    }
-  },
+  start: async () => socketEnv(await startOracleTestServer(), Oracle.layerDatabase),
   sql: {
-    selectAll: (table, orderBy) =>
-      `SELECT * FROM ${quote(table)}${orderBy === undefined ? "" : ` ORDER BY ${quote(orderBy)}`}`,
-    count: (table) => `SELECT COUNT(*) AS C FROM ${quote(table)}`,
-    selectParameters: (n) => `SELECT ${Array.from({ length: n }, (_, i) => `:${i + 1} AS P${i}`).join(", ")} FROM DUAL`,
+    ...quotedSql({ fromNothing: " FROM DUAL", placeholder: (i) => `:${i + 1}` }),
     failing: { sql: "SELEC 1", error: { status: "INVALID_ARGUMENT", vendorCode: 900 } },
     missingTable: { sql: "SELECT * FROM NO_SUCH_TABLE_X", error: { status: "NOT_FOUND", vendorCode: 942 } }
   },
