@@ -18,7 +18,7 @@ import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { fromDuckDb, ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
-import { describeColumns } from "./results.ts"
+import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, encodeName, quoteDuck } from "./names.ts"
 import { runPlsql } from "./plsql.ts"
 import {
@@ -211,7 +211,7 @@ export class SqlSession {
     const cls = classify(sql)
     switch (cls) {
       case "query":
-        return this.query(sql, rows[0] ?? [])
+        return this.query(sql, rows[0] ?? [], specs)
       case "dml":
         return this.dml(sql, rows, specs, opts)
       case "ddl":
@@ -278,7 +278,7 @@ export class SqlSession {
   }
 
   /** Runs a query and describes its columns. */
-  async query(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<QueryResult> {
+  async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = []): Promise<QueryResult> {
     const { toks, tr, binds } = this.bindNumberingTranslator(tokenize(stripTerminator(sql)), sql)
     const { sql: duckSql, shape } = translateQuery(toks, tr)
     if (binds.length > params.length) throw ora.notAllBound()
@@ -301,7 +301,7 @@ export class SqlSession {
       if (this.inTxn) await this.recover()
       throw this.mapError(e)
     }
-    return { kind: "query", columns: this.describe(shape, cursor.columns), cursor }
+    return { kind: "query", columns: this.describe(shape, cursor.columns, specs), cursor }
   }
 
   /** DATE/TIMESTAMP column names of the tables a statement mentions (identifier match against the catalog). */
@@ -334,8 +334,8 @@ export class SqlSession {
   }
 
   /** Maps result columns to declared types where the select list makes that possible. */
-  describe(shape: QueryShape | undefined, cols: ReadonlyArray<ColumnInfo>): Array<ResultColumn> {
-    return describeColumns(shape, cols, this.db.settings.version, (schema, name) => this.lookupTable(schema, name))
+  describe(shape: QueryShape | undefined, cols: ReadonlyArray<ColumnInfo>, specs: ReadonlyArray<BindSpec> = []): Array<ResultColumn> {
+    return describeColumns(shape, cols, this.db.settings.version, (schema, name) => this.lookupTable(schema, name), (n) => bindSpecType(specs[n - 1]))
   }
 
   private async dml(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {

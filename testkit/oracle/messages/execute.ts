@@ -135,7 +135,7 @@ export const execute = async (s: SessionState, r: ReadBuffer, reply: Reply, preR
     // parse only (connection.getStatementInfo): describe queries without fetching
     if (cls === "query") {
       try {
-        const res = await sql.query(cur.sql, new Array(1000).fill(null))
+        const res = await sql.query(cur.sql, new Array(1000).fill(null), cur.specs)
         res.cursor.close()
         writeDescribe(s, w, res.columns)
       } catch (e) {
