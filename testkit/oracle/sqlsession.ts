@@ -200,10 +200,31 @@ export class SqlSession {
   /** Table written by the DML statement being executed (for constraint names in errors). */
   private dmlTarget: TableMeta | undefined
 
-  /** Records the statement for V$SESSION (SQL_ID / PREV_SQL_ID). */
+  /** SQL_ID of the statement the session ran last (V$SESSION.PREV_SQL_ID once the next one starts). */
+  private lastSqlId: string | null = null
+
+  /** A call starts running `sql`: V$SESSION shows it ACTIVE with the statement's SQL_ID, the previous one as PREV_SQL_ID. */
   noteSql(sql: string): void {
-    this.info.prevSqlId = this.info.sqlId
+    if (this.lastSqlId !== null) this.info.prevSqlId = this.lastSqlId
+    this.info.sqlId = this.lastSqlId = sqlIdOf(sql, md5)
+    this.info.status = "ACTIVE"
+  }
+
+  /** A FETCH continues the query `sql` (ACTIVE again, PREV_SQL_ID unchanged). */
+  resumeSql(sql: string): void {
     this.info.sqlId = sqlIdOf(sql, md5)
+    this.info.status = "ACTIVE"
+  }
+
+  /**
+   * The call ended: INACTIVE, and SQL_ID back to NULL, except after a cancel, where the cancelled statement's SQL_ID
+   * stays until the next statement runs (as Oracle shows a cancelled query in V$SESSION).
+   */
+  finishSql(cancelled: boolean): void {
+    this.info.status = "INACTIVE"
+    if (cancelled || this.info.sqlId === null) return
+    this.info.prevSqlId = this.info.sqlId
+    this.info.sqlId = null
   }
 
   /** Executes one statement for each bind row (one row when there are no binds). */
