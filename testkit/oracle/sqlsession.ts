@@ -114,6 +114,7 @@ export class SqlSession {
     this.inTxn = false
     this.log = []
     await this.engine.commit()
+    this.db.transactionEnded()
   }
 
   /** Rolls the open transaction back. */
@@ -123,7 +124,18 @@ export class SqlSession {
     this.inTxn = false
     this.log = []
     await this.engine.rollback()
+    this.db.transactionEnded()
   }
+
+  /** Cancels the running statement (break): interrupts the engine and ends a wait for a row lock. */
+  interrupt(): void {
+    this.interrupted = true
+    this.engine.interrupt()
+    this.lockWait?.abort()
+  }
+
+  private interrupted = false
+  private lockWait: { readonly abort: () => void } | undefined
 
   private async begin(): Promise<void> {
     if (this.inTxn) return
@@ -134,15 +146,40 @@ export class SqlSession {
 
   /** Runs a statement inside the transaction with Oracle statement-level atomicity. */
   async runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>): Promise<number> {
-    await this.begin()
-    try {
-      const n = await this.engine.execute(sql, params, types)
-      this.log.push({ sql, params, types })
-      return n
-    } catch (e) {
-      await this.recover()
-      throw this.mapError(e)
+    this.interrupted = false
+    const deadline = Date.now() + this.db.settings.lockWaitMs
+    for (;;) {
+      await this.begin()
+      try {
+        const n = await this.engine.execute(sql, params, types)
+        this.log.push({ sql, params, types })
+        return n
+      } catch (e) {
+        await this.recover()
+        if (!isWriteConflict(e)) throw this.mapError(e)
+        await this.waitForRowLock(deadline)
+      }
     }
+  }
+
+  /**
+   * Another transaction changed a row this statement writes. Oracle makes the writer wait for the row lock until that
+   * transaction ends; DuckDB reports the conflict at once, so the statement is retried (on a fresh snapshot, after
+   * the statement-level rollback) whenever a transaction ends, and at short intervals, until `deadline`: then
+   * ORA-30006, as Oracle reports a lock wait that timed out (SELECT ... FOR UPDATE WAIT n). A break ends the wait
+   * with ORA-01013.
+   */
+  private async waitForRowLock(deadline: number): Promise<void> {
+    const left = deadline - Date.now()
+    if (left <= 0) throw new OraError(30006, "resource busy; acquire with WAIT timeout expired")
+    const wait = this.db.nextTransactionEnd(Math.min(left, 50))
+    this.lockWait = wait
+    try {
+      await wait.ended
+    } finally {
+      this.lockWait = undefined
+    }
+    if (this.interrupted) throw ora.cancelled()
   }
 
   private savepoints = new Map<string, number>()
@@ -689,3 +726,7 @@ const integrityError = (message: string, target: TableMeta | undefined, tables: 
   }
   return undefined
 }
+
+/** DuckDB's write-write conflict: another transaction changed (or holds an uncommitted change of) the row. */
+const isWriteConflict = (e: unknown): boolean =>
+  /TransactionContext Error: (?:Conflict|Catalog write-write conflict)/i.test(e instanceof Error ? e.message : String(e))
