@@ -4,9 +4,9 @@
  *
  * @since 0.1.0
  */
-import type * as Arrow from "apache-arrow"
+import * as Arrow from "apache-arrow"
 import { Context, Effect, Exit, Option, Scope, Stream } from "effect"
-import { type AdbcError, adbcError } from "./AdbcError.ts"
+import { type AdbcError, adbcError, invalidState } from "./AdbcError.ts"
 import { BatchAssembler } from "./arrow/index.ts"
 import type { BatchCapMode, DriverCursor } from "./Driver.ts"
 import type { Session } from "./internal/session.ts"
@@ -20,7 +20,10 @@ import type { Session } from "./internal/session.ts"
 export interface ReaderShape {
   /** The result schema, known before the first batch. */
   readonly schema: Arrow.Schema
-  /** The record batches. Run it once; the cursor is released when it ends, fails or is interrupted. */
+  /**
+   * The record batches. Runs once, inside the reader's scope: a second run, or a run after the scope closed, fails
+   * INVALID_STATE. The cursor is released when the stream ends, fails or is interrupted.
+   */
   readonly batches: Stream.Stream<Arrow.RecordBatch, AdbcError>
 }
 
@@ -57,6 +60,8 @@ export const fromCursor = Effect.fnUntraced(function*(
   cap: BatchCap
 ): Effect.fn.Return<ReaderShape, never, Scope.Scope> {
   let released = false
+  let started = false
+  let scopeClosed = false
   const release = Effect.suspend(() => {
     if (released) return Effect.void
     released = true
@@ -64,7 +69,12 @@ export const fromCursor = Effect.fnUntraced(function*(
     return cursor.close
   })
   session.readers.acquire()
-  yield* Effect.addFinalizer(() => release)
+  yield* Effect.addFinalizer(() =>
+    Effect.suspend(() => {
+      scopeClosed = true
+      return release
+    })
+  )
 
   const assembler = new BatchAssembler(cursor.schema, { maxRows: cap.rows, mode: cap.mode, maxBytes: cap.bytes })
   // A value that does not fit its Arrow column (decimal overflow, bad text) is the data's fault, not a bug.
@@ -89,7 +99,15 @@ export const fromCursor = Effect.fnUntraced(function*(
       yield* release
       return [rest === undefined ? [] : [rest], Option.none<void>()] as const
     })
-  const batches = Stream.paginate(undefined as void, step).pipe(
+  // A second run, or a run after the scope closed, would yield nothing or the rest of a result: a short result
+  // reported as success. Both fail instead.
+  const begin = Effect.suspend(() => {
+    if (scopeClosed) return Effect.fail(invalidState("the reader's scope is closed; read its batches inside that scope"))
+    if (started) return Effect.fail(invalidState("the reader's batches were already read; a reader's stream runs once"))
+    started = true
+    return Effect.void
+  })
+  const batches = Stream.unwrap(Effect.as(begin, Stream.paginate(undefined as void, step))).pipe(
     Stream.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : release)
   )
   return { schema: cursor.schema, batches }
@@ -103,3 +121,12 @@ export const fromCursor = Effect.fnUntraced(function*(
  */
 export const collect = (reader: ReaderShape): Effect.Effect<Array<Arrow.RecordBatch>, AdbcError> =>
   Stream.runCollect(reader.batches)
+
+/**
+ * Collects a reader into one Arrow Table with the reader's schema, so a result without rows still has its columns.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const toTable = (reader: ReaderShape): Effect.Effect<Arrow.Table, AdbcError> =>
+  Effect.map(collect(reader), (batches) => new Arrow.Table(reader.schema, batches))

@@ -6,6 +6,8 @@
  *
  * @since 0.1.0
  */
+import { isIP } from "node:net"
+import { checkServerIdentity, type PeerCertificate } from "node:tls"
 import { readFile } from "node:fs/promises"
 import { Effect, Result } from "effect"
 import { type AdbcError, invalidArgument } from "../../src/AdbcError.ts"
@@ -212,7 +214,17 @@ export const hdbClientOptions = (config: ConnectConfig): Effect.Effect<Record<st
     }
     if (tls.enabled) {
       out["useTLS"] = true
-      if (tls.serverName !== undefined) out["servername"] = tls.serverName
+      if (tls.serverName !== undefined && isIP(tls.serverName) === 0) out["servername"] = tls.serverName
+      else {
+        // An IP address is no SNI name (RFC 6066 section 3) and Node prints DEP0123 for one. The key present but
+        // undefined also keeps hdb's default (the host, lib/protocol/tcp.js) out; the certificate is still checked
+        // against the address.
+        out["servername"] = undefined
+        const address = tls.serverName
+        if (address !== undefined && address !== uri.host && !tls.insecureSkipVerify) {
+          out["checkServerIdentity"] = (_host: string, cert: PeerCertificate) => checkServerIdentity(address, cert)
+        }
+      }
       if (tls.rootCaFiles.length > 0) {
         const cas: Array<string> = []
         for (const file of tls.rootCaFiles) cas.push(yield* readText(file, "root CA file"))

@@ -74,12 +74,43 @@ const CLIENT_CODES: ReadonlyMap<string, Status> = new Map<string, Status>([
 ])
 
 /**
- * The ADBC status of a HANA error code (UNKNOWN when unmapped).
+ * ADBC statuses by SQLSTATE class (the first two characters), for server codes the table above does not name.
+ * Classes from ISO/IEC 9075-2 (SQL:2016) section 24.1 "SQLSTATE"; HANA reports many errors with the generic class
+ * HY (CLI-specific condition), which stays UNKNOWN.
+ */
+const SQLSTATE_CLASSES: ReadonlyMap<string, Status> = new Map<string, Status>([
+  ["08", "IO"], // connection exception
+  ["0A", "NOT_IMPLEMENTED"], // feature not supported
+  ["21", "INVALID_ARGUMENT"], // cardinality violation
+  ["22", "INVALID_DATA"], // data exception
+  ["23", "INTEGRITY"], // integrity constraint violation
+  ["24", "INVALID_STATE"], // invalid cursor state
+  ["25", "INVALID_STATE"], // invalid transaction state
+  ["28", "UNAUTHENTICATED"], // invalid authorization specification
+  ["40", "INVALID_STATE"], // transaction rollback (serialization failure, deadlock)
+  ["42", "INVALID_ARGUMENT"], // syntax error or access rule violation
+  ["44", "INTEGRITY"], // WITH CHECK OPTION violation
+  ["57", "CANCELLED"], // operator intervention
+  ["HYT", "TIMEOUT"] // HYT00 / HYT01: timeout expired
+])
+
+/**
+ * The ADBC status of a HANA error code; an unmapped code falls back on the class of its SQLSTATE, then UNKNOWN.
  *
  * @category mapping
  * @since 0.1.0
  */
-export const statusOfCode = (code: number): Status => SERVER_CODES.get(code) ?? "UNKNOWN"
+export const statusOfCode = (code: number, sqlState?: string | undefined): Status =>
+  SERVER_CODES.get(code) ?? (sqlState === undefined ? undefined : statusOfSqlState(sqlState)) ?? "UNKNOWN"
+
+/**
+ * The ADBC status of a SQLSTATE's class, or undefined when the class says nothing more specific than UNKNOWN.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const statusOfSqlState = (sqlState: string): Status | undefined =>
+  SQLSTATE_CLASSES.get(sqlState.slice(0, 3).toUpperCase()) ?? SQLSTATE_CLASSES.get(sqlState.slice(0, 2).toUpperCase())
 
 /**
  * Converts anything hdb reports (SqlError, client Error, thrown TypeError for a bad parameter value) to an
@@ -94,7 +125,7 @@ export const fromHdbError = (cause: unknown): AdbcError => {
   const message = typeof e.message === "string" ? e.message : String(cause)
   const sqlState = typeof e.sqlState === "string" && e.sqlState.trim() !== "" ? e.sqlState : undefined
   if (typeof e.code === "number") {
-    return adbcError(statusOfCode(e.code), `[${e.code}] ${message}`, { vendorCode: e.code, sqlState })
+    return adbcError(statusOfCode(e.code, sqlState), `[${e.code}] ${message}`, { vendorCode: e.code, sqlState })
   }
   if (typeof e.code === "string") {
     const status = CLIENT_CODES.get(e.code) ?? (/^E[A-Z]+$/.test(e.code) && !e.code.startsWith("EHDB") ? "IO" : "UNKNOWN")

@@ -2,9 +2,11 @@
  * A small in-memory driver implementing the driver port, for testing the core without a database.
  *
  * Its "SQL" is a tiny command language:
- * - `SELECT * FROM <key>` reads a table (key = `schema.table`, or `#table` for a temporary one)
+ * - `SELECT * FROM <key> [ORDER BY <column>]` reads a table (key = `schema.table`, or `#table` for a temporary one)
+ *   in insertion order; `SELECT COUNT(*) FROM <key>` counts its rows
  * - `CREATE <json>` / `DROP <key>` come from its own ingest DDL
- * - `UPDATE <n>` reports n rows affected, `FAIL <message>` fails, `SELECT PARAMS` returns the bound parameters,
+ * - `UPDATE <n>` reports n rows affected, `FAIL <message>` fails, `SELECT PARAMS [?, ...]` returns the bound
+ *   parameters (its parameter schema has one field per `?`),
  *   `SELECT OVERFLOW` returns a value too wide for its decimal(5,2) column.
  *
  * Rows inserted while autocommit is off stay pending until commit and are dropped on rollback.
@@ -58,6 +60,8 @@ export class MemoryServer {
   /** Fail the n-th insert batch (1-based) from now on; 0 = never. */
   failInsertBatch = 0
   insertBatches = 0
+  /** Fail the next page fetched with an IO error (a connection lost mid-fetch). */
+  failNextPage = false
   /** Message of a failure injected into connect. */
   connectFailure: string | undefined
 }
@@ -116,9 +120,10 @@ const makeConnection = (server: MemoryServer): DriverConnection => {
         _tag: "Rows" as const,
         cursor: {
           schema,
-          nextPage: Effect.sync((): Page | undefined => {
+          nextPage: Effect.suspend(() => {
+            if (server.failNextPage) return Effect.fail(adbcError("IO", "connection lost during fetch"))
             const page = pages.shift()
-            return page === undefined ? undefined : rowsPage(page)
+            return Effect.succeed<Page | undefined>(page === undefined ? undefined : rowsPage(page))
           }),
           close: Effect.sync(() => {
             if (closed) throw new Error("cursor closed twice")
@@ -142,13 +147,18 @@ const makeConnection = (server: MemoryServer): DriverConnection => {
               const schema = new Arrow.Schema([new Arrow.Field("d", new Arrow.Decimal(2, 5, 128), true)])
               return yield* cursorOver(schema, [["1.5"], ["123456.78"]], options)
             }
-            if (arg === "PARAMS") {
+            if (arg === "PARAMS" || arg.startsWith("PARAMS ")) {
               if (parameters === undefined) return yield* Effect.fail(adbcError("INVALID_STATE", "no parameters bound"))
               return yield* cursorOver(parameters.schema, parameters.batches.flatMap(rowsOfBatch), options)
             }
-            const key = arg.replace(/^\* FROM /, "")
+            const counting = arg.startsWith("COUNT(*) FROM ")
+            const key = arg.replace(/^(\*|COUNT\(\*\)) FROM /, "").replace(/ ORDER BY .*$/, "")
             const table = lookup(key)
             if (table === undefined) return yield* Effect.fail(adbcError("NOT_FOUND", `table ${key} not found`, { vendorCode: 259, sqlState: "42S02" }))
+            if (counting) {
+              const schema = new Arrow.Schema([new Arrow.Field("count", new Arrow.Int32(), false)])
+              return yield* cursorOver(schema, [[table.rows.length]], options)
+            }
             return yield* cursorOver(table.schema, table.rows, options)
           }
           case "CREATE": {
@@ -160,6 +170,16 @@ const makeConnection = (server: MemoryServer): DriverConnection => {
             }
             if (spec.key.startsWith("#")) temps.set(spec.key, table)
             else server.tables.set(spec.key, table)
+            return { _tag: "Count" as const, rowsAffected: 0 }
+          }
+          case "RENAME": {
+            // build-and-swap ingest (src/Ingest.ts): `RENAME <key> <key>`, auto-committed like all its DDL
+            const [from, to] = arg.split(" ") as [string, string]
+            const table = server.tables.get(from)
+            if (table === undefined) return yield* Effect.fail(notFound(`table ${from} not found`))
+            if (server.tables.has(to)) return yield* Effect.fail(adbcError("ALREADY_EXISTS", `table ${to} exists`))
+            server.tables.delete(from)
+            server.tables.set(to, table)
             return { _tag: "Count" as const, rowsAffected: 0 }
           }
           case "DROP":
@@ -241,6 +261,8 @@ const makeConnection = (server: MemoryServer): DriverConnection => {
       createTableSql: (target, columns) =>
         `CREATE ${JSON.stringify({ key: keyOf(target), columns: columns.map((c) => ({ name: c.field.name, sqlType: c.sqlType, nullable: c.nullable })) })}`,
       dropTableSql: (target) => `DROP ${keyOf(target)}`,
+      // Its DDL commits at once (as Oracle's does): create and replace build a new table and swap names.
+      ddl: { _tag: "BuildAndSwap", renameTableSql: (from, to) => `RENAME ${keyOf(from)} ${keyOf({ ...from, table: to })}` },
       describeTarget: (target) => Effect.sync(() => lookup(keyOf(target))?.schema),
       isCompatible: (incoming, existing) => incoming.type.toString() === existing.type.toString(),
       insertBatch: (target, batch) =>

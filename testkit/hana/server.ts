@@ -190,7 +190,9 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
         for (const s of sockets) s.destroy()
         await stopped
         // Each connection interrupts its running statement and closes its DuckDB session when the statement ends.
-        await Promise.race([sessionsClosed, new Promise((r) => setTimeout(r, 5000))])
+        let timer: ReturnType<typeof setTimeout> | undefined
+        await Promise.race([sessionsClosed, new Promise((r) => (timer = setTimeout(r, 5000)))])
+        clearTimeout(timer) // a pending timer would keep the process alive for 5 s after close
         admin.close()
         engine.close()
       })()

@@ -8,7 +8,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import { civilFromMicros, microsOfOracle } from "./datetime.ts"
 import { decodeOson, decodeVector } from "./encode.ts"
 import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
-import type { BindSpec } from "./sqlsession.ts"
+import type { BindSpec } from "./statement.ts"
 import { Dty } from "./types.ts"
 import { NULL_LENGTH_INDICATOR, type ReadBuffer, type WriteBuffer } from "./wire.ts"
 

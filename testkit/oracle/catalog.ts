@@ -8,6 +8,7 @@
  * .../ALL_TABLES.html, .../ALL_CONSTRAINTS.html, .../ALL_CONS_COLUMNS.html, .../ALL_OBJECTS.html,
  * .../ALL_USERS.html, .../ALL_VIEWS.html, .../V-VERSION.html, .../V-SESSION.html, .../PRODUCT_COMPONENT_VERSION.html.
  */
+import type { Tok } from "./lexer.ts"
 import type { OraType } from "./types.ts"
 import { charType, dateType, numberType, timestampType } from "./types.ts"
 
@@ -382,4 +383,13 @@ export const dataLength = (t: OraType): number => {
     default:
       return t.maxSize
   }
+}
+
+/** A stored procedure. */
+export interface PlsqlProcedure {
+  readonly owner: string
+  readonly name: string
+  readonly params: ReadonlyArray<{ readonly name: string; readonly mode: "IN" | "OUT" | "IN OUT" }>
+  readonly body: ReadonlyArray<Tok>
+  readonly source: string
 }

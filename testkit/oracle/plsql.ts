@@ -5,10 +5,11 @@
  * of procedures created with CREATE PROCEDURE (IN / OUT / IN OUT parameters, bodies in the same subset).
  */
 import type { DuckDBValue } from "@duckdb/node-api"
-import type { ColumnVector } from "../engine/index.ts"
+import type { ColumnVector, Session as EngineSession } from "../engine/index.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
-import type { BindSpec, QueryResult, SqlSession } from "./sqlsession.ts"
+import type { OracleDatabase } from "./database.ts"
+import type { BindSpec, ExecuteOptions, PlsqlResult, QueryResult, StatementResult } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery, type QueryShape } from "./translate.ts"
 
 /** Bind direction OUT, as reported in the IO vector. */
@@ -18,24 +19,17 @@ export const BIND_IN = 32
 /** Bind direction IN OUT. */
 export const BIND_INOUT = 48
 
-/** Outcome of a PL/SQL block. */
-export interface PlsqlResult {
-  readonly kind: "plsql"
-  /** Direction of each bind, in the client's bind order. */
-  readonly directions: ReadonlyArray<number>
-  /** Final values of all binds (OUT and IN OUT ones are sent back). */
-  readonly values: ReadonlyArray<DuckDBValue | QueryResult>
-  /** Cursors passed to DBMS_SQL.RETURN_RESULT, in order. */
-  readonly implicit: ReadonlyArray<QueryResult>
-}
-
-/** A stored procedure. */
-export interface PlsqlProcedure {
-  readonly owner: string
-  readonly name: string
-  readonly params: ReadonlyArray<{ readonly name: string; readonly mode: "IN" | "OUT" | "IN OUT" }>
-  readonly body: ReadonlyArray<Tok>
-  readonly source: string
+/** What the interpreter needs from the SQL session it runs in. */
+export interface PlsqlHost {
+  readonly db: OracleDatabase
+  readonly engine: EngineSession
+  readonly schema: string
+  commit(): Promise<void>
+  rollback(): Promise<void>
+  mapError(e: unknown): OraError
+  runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>): Promise<number>
+  queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult>
+  execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult>
 }
 
 type Value = DuckDBValue | QueryResult
@@ -97,7 +91,7 @@ const parseBlock = (toks: ReadonlyArray<Tok>): { decls: Array<Array<Tok>>; body:
 
 /** Renders expression tokens as DuckDB SQL, binding variables and bind placeholders as parameters. */
 const renderExpr = (
-  s: SqlSession,
+  s: PlsqlHost,
   env: Env,
   toks: ReadonlyArray<Tok>,
   asQuery = false
@@ -153,7 +147,7 @@ const firstRow = async (q: QueryResult): Promise<Array<DuckDBValue> | undefined>
   return chunk.columns.map((c) => plainValue(c, 0))
 }
 
-const evalExpr = async (s: SqlSession, env: Env, toks: ReadonlyArray<Tok>): Promise<DuckDBValue> => {
+const evalExpr = async (s: PlsqlHost, env: Env, toks: ReadonlyArray<Tok>): Promise<DuckDBValue> => {
   const { sql, params } = renderExpr(s, env, toks)
   const cursor = await s.engine.query(`SELECT ${sql}`, params).catch((e: unknown) => {
     throw s.mapError(e)
@@ -177,7 +171,7 @@ const assign = (env: Env, target: Tok, value: Value) => {
   env.vars.set(name, value)
 }
 
-const runStatement = async (s: SqlSession, env: Env, st: ReadonlyArray<Tok>): Promise<void> => {
+const runStatement = async (s: PlsqlHost, env: Env, st: ReadonlyArray<Tok>): Promise<void> => {
   const head = st[0]!
   // target := expr
   const assignAt = st.findIndex((t) => isOp(t, ":="))
@@ -270,7 +264,7 @@ const runStatement = async (s: SqlSession, env: Env, st: ReadonlyArray<Tok>): Pr
   }
 }
 
-const declare = async (s: SqlSession, env: Env, decls: ReadonlyArray<ReadonlyArray<Tok>>) => {
+const declare = async (s: PlsqlHost, env: Env, decls: ReadonlyArray<ReadonlyArray<Tok>>) => {
   for (const d of decls) {
     const name = oracleName(d[0]!)
     const init = d.findIndex((t) => isOp(t, ":=") || isKw(t, "DEFAULT"))
@@ -278,14 +272,14 @@ const declare = async (s: SqlSession, env: Env, decls: ReadonlyArray<ReadonlyArr
   }
 }
 
-const runBody = async (s: SqlSession, env: Env, toks: ReadonlyArray<Tok>) => {
+const runBody = async (s: PlsqlHost, env: Env, toks: ReadonlyArray<Tok>) => {
   const { decls, body } = parseBlock(toks)
   await declare(s, env, decls)
   for (const st of statements(body)) await runStatement(s, env, st)
 }
 
 /** Runs an anonymous block (or CALL statement). */
-export const runPlsql = async (s: SqlSession, sql: string, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<PlsqlResult> => {
+export const runPlsql = async (s: PlsqlHost, sql: string, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<PlsqlResult> => {
   let toks = sig(sql)
   if (isKw(toks[0], "CALL")) {
     const rest = toks.slice(1)
@@ -307,7 +301,7 @@ export const runPlsql = async (s: SqlSession, sql: string, values: ReadonlyArray
 }
 
 /** Registers CREATE [OR REPLACE] PROCEDURE name [(params)] IS|AS [decls] BEGIN ... END. */
-export const defineProcedure = (s: SqlSession, sql: string): void => {
+export const defineProcedure = (s: PlsqlHost, sql: string): void => {
   const toks = sig(sql.replace(/\/\s*$/, ""))
   let k = toks.findIndex((t) => isKw(t, "PROCEDURE")) + 1
   let owner = s.schema

@@ -10,129 +10,29 @@
 import * as crypto from "node:crypto"
 import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
-import { DuckDBTypeId } from "@duckdb/node-api"
 import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
 import { EngineError } from "../engine/index.ts"
-import type { ColumnMeta, ConstraintMeta, TableMeta } from "./catalog.ts"
+import type { TableMeta } from "./catalog.ts"
 import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { fromDuckDb, ora, OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
-import { decodeName, duckIdent, encodeName, quoteDuck } from "./names.ts"
-import { runPlsql, type PlsqlResult } from "./plsql.ts"
+import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
+import { Ddl } from "./ddl.ts"
+import { describeColumns } from "./results.ts"
+import { decodeName, encodeName, quoteDuck } from "./names.ts"
+import { runPlsql } from "./plsql.ts"
+import {
+  type BindSpec,
+  classify,
+  type DmlResult,
+  type ExecuteOptions,
+  type QueryResult,
+  type ResultColumn,
+  returningClause,
+  type StatementResult,
+  stripTerminator
+} from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery, type QueryShape } from "./translate.ts"
-import { inferFromDuck, parseOracleType, rowidType, type OraType } from "./types.ts"
-
-/** A described result column. */
-export interface ResultColumn {
-  readonly name: string
-  readonly type: OraType
-  readonly nullable: boolean
-}
-
-/** Rows of a query, not yet sent. */
-export interface QueryResult {
-  readonly kind: "query"
-  readonly columns: ReadonlyArray<ResultColumn>
-  readonly cursor: Cursor
-}
-
-/** Outcome of DML. */
-export interface DmlResult {
-  readonly kind: "dml"
-  readonly rowCount: number
-  readonly rowCounts: ReadonlyArray<number>
-  readonly batchErrors: ReadonlyArray<{ readonly offset: number; readonly error: OraError }>
-  /** Values of RETURNING ... INTO binds: one array per returned expression. */
-  readonly returning?: ReadonlyArray<ReadonlyArray<unknown>>
-}
-
-/** Position of a top-level `RETURNING|RETURN exprs INTO binds` clause and the number of INTO binds. */
-export const returningClause = (toks: ReadonlyArray<Tok>): { at: number; into: number; outs: number } | undefined => {
-  let depth = 0
-  let at = -1
-  for (let k = 0; k < toks.length; k++) {
-    const x = toks[k]!
-    if (isOp(x, "(")) depth++
-    else if (isOp(x, ")")) depth--
-    else if (depth === 0 && at < 0 && isKw(x, "RETURNING", "RETURN")) at = k
-    else if (depth === 0 && at >= 0 && isKw(x, "INTO")) {
-      const outs = toks.slice(k + 1).filter((y) => y.kind === "bind").length
-      return { at, into: k, outs }
-    }
-  }
-  return undefined
-}
-
-/** For DML with RETURNING INTO: which binds (in order) are return binds, which the client does not send values for. */
-export const returnBindFlags = (sql: string, count: number): Array<boolean> | undefined => {
-  if (classify(sql) !== "dml") return undefined
-  const toks = tokenize(sql).filter((x) => x.kind !== "ws")
-  const ret = returningClause(toks)
-  if (ret === undefined) return undefined
-  return Array.from({ length: count }, (_, i) => i >= count - ret.outs)
-}
-
-/** Outcome of DDL, ALTER SESSION and transaction control. */
-export interface DoneResult {
-  readonly kind: "done"
-}
-
-/** Any statement outcome. */
-export type StatementResult = QueryResult | DmlResult | DoneResult | PlsqlResult
-
-/** Statement classes, as node-oracledb's parser classifies them (lib/thin/statement.js). */
-export type StatementClass = "query" | "dml" | "ddl" | "plsql" | "commit" | "rollback" | "other"
-
-/** Classifies SQL by its first keyword. */
-export const classify = (sql: string): StatementClass => {
-  const m = sql.match(/^[\s(]*(?:--[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*([A-Za-z]+)/)
-  const kw = (m?.[1] ?? "").toUpperCase()
-  switch (kw) {
-    case "SELECT":
-    case "WITH":
-      return "query"
-    case "INSERT":
-    case "UPDATE":
-    case "DELETE":
-    case "MERGE":
-      return "dml"
-    case "CREATE":
-    case "DROP":
-    case "ALTER":
-    case "TRUNCATE":
-    case "COMMENT":
-    case "GRANT":
-    case "REVOKE":
-    case "ANALYZE":
-    case "AUDIT":
-    case "RENAME":
-      return "ddl"
-    case "BEGIN":
-    case "DECLARE":
-    case "CALL":
-      return "plsql"
-    case "COMMIT":
-      return "commit"
-    case "ROLLBACK":
-      return "rollback"
-    default:
-      return "other"
-  }
-}
-
-/** Options of one execution. */
-export interface ExecuteOptions {
-  readonly batchErrors: boolean
-  readonly dmlRowCounts: boolean
-}
-
-/** Bind types as declared by the client's bind metadata. */
-export interface BindSpec {
-  readonly dty: number
-  readonly csfrm: number
-  readonly maxSize: number
-}
 
 interface LogEntry {
   readonly sql: string
@@ -155,7 +55,7 @@ export class SqlSession {
   sessionTz = "+00:00"
   private inTxn = false
   private log: Array<LogEntry> = []
-  private constraintSeq = 0
+  private readonly ddlRunner: Ddl = new Ddl(this)
 
   constructor(
     readonly db: OracleDatabase,
@@ -282,8 +182,10 @@ export class SqlSession {
   mapError(e: unknown): OraError {
     if (e instanceof OraError) return e
     const message = e instanceof Error ? e.message : String(e)
-    const err = fromDuckDb(message, this.db.settings.version, decodeName, this.schema)
     const target = this.dmlTarget
+    const integrity = integrityError(message, target, this.db.catalog.allTables())
+    if (integrity !== undefined) return integrity
+    const err = fromDuckDb(message, this.db.settings.version, decodeName, this.schema)
     if (err.code === 1 && target !== undefined) {
       // name the table's primary key / unique constraint (23ai also names the table and columns)
       const c = target.constraints.find((x) => x.type === "P") ?? target.constraints.find((x) => x.type === "U")
@@ -433,50 +335,14 @@ export class SqlSession {
 
   /** Maps result columns to declared types where the select list makes that possible. */
   describe(shape: QueryShape | undefined, cols: ReadonlyArray<ColumnInfo>): Array<ResultColumn> {
-    const version = this.db.settings.version
-    const infer = (c: ColumnInfo): ResultColumn => ({ name: decodeName(c.name), type: inferFromDuck(c.type, version), nullable: true })
-    if (shape === undefined) return cols.map(infer)
-    const tables = shape.from.map((f) => ({ ref: f, meta: this.lookupTable(f.schema, f.table) }))
-    const out: Array<ResultColumn> = []
-    let k = 0
-    const declared = (c: ColumnInfo, meta: ColumnMeta | undefined): ResultColumn => {
-      if (meta === undefined || !compatible(meta.type, c)) return infer(c)
-      return { name: decodeName(c.name), type: meta.type, nullable: meta.nullable }
-    }
-    for (const item of shape.items) {
-      if (k >= cols.length) break
-      if (item.kind === "star") {
-        const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
-        if (sources.some((s) => s.meta === undefined)) return [...out, ...cols.slice(k).map(infer)]
-        for (const s of sources) for (const m of s.meta!.columns) if (k < cols.length) out.push(declared(cols[k++]!, m))
-      } else if (item.kind === "col") {
-        const c = cols[k++]!
-        const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
-        let meta: ColumnMeta | undefined
-        for (const s of sources) {
-          meta = s.meta?.columns.find((m) => m.name === item.column)
-          if (meta !== undefined) break
-        }
-        out.push(declared(c, meta))
-      } else if (item.kind === "typed") {
-        const c = cols[k++]!
-        out.push({ name: decodeName(c.name), type: item.type, nullable: true })
-      } else if (item.kind === "rowid") {
-        const c = cols[k++]!
-        out.push({ name: "ROWID", type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })
-      } else {
-        out.push(infer(cols[k++]!))
-      }
-    }
-    for (; k < cols.length; k++) out.push(infer(cols[k]!))
-    return out
+    return describeColumns(shape, cols, this.db.settings.version, (schema, name) => this.lookupTable(schema, name))
   }
 
   private async dml(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
     const t = this.translate(stripTerminator(sql))
     if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
     {
-      const at = isKw(t.toks[1], "INTO") ? 2 : 1
+      const at = isKw(t.toks[1], "INTO", "FROM") ? 2 : 1
       const a = t.toks[at]
       const qualifiedName = isOp(t.toks[at + 1], ".") && t.toks[at + 2] !== undefined
       this.dmlTarget =
@@ -613,170 +479,13 @@ export class SqlSession {
     return (exprs) => `${head} SELECT ${inner} FROM (SELECT ${exprs.map((e, k) => `${e} AS "p${k + 1}"`).join(", ")})`
   }
 
-  // ---------------------------------------------------------------- DDL
-
-  private async runDdl(sql: string): Promise<void> {
-    try {
-      await this.engine.execute(sql)
-    } catch (e) {
-      throw this.mapError(e)
-    }
-  }
-
-  private qualified(toks: ReadonlyArray<Tok>, at: number): { schema: string; name: string; next: number } {
-    const a = toks[at]
-    if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) throw new OraError(903, "invalid table name")
-    if (isOp(toks[at + 1], ".") && (toks[at + 2]?.kind === "ident" || toks[at + 2]?.kind === "qident"))
-      return { schema: oracleName(a), name: oracleName(toks[at + 2]!), next: at + 3 }
-    return { schema: this.schema, name: oracleName(a), next: at + 1 }
-  }
-
-  private nextConstraintName(): string {
-    this.constraintSeq++
-    return `SYS_C00${(8000 + this.info.sid * 100 + this.constraintSeq).toString().padStart(4, "0")}`
-  }
-
   /** Executes DDL (after the implicit commit). */
-  async ddl(sqlText: string): Promise<void> {
-    const sql = stripTerminator(sqlText)
-    const t = this.translate(sql)
-    const toks = t.toks
-    const kw = toks[0]?.value
-    if (t.binds.length > 0) throw new OraError(1027, "bind variables not allowed for data definition operations")
-    if (kw === "CREATE") {
-      let k = 1
-      let orReplace = false
-      if (isKw(toks[k], "OR") && isKw(toks[k + 1], "REPLACE")) {
-        orReplace = true
-        k += 2
-      }
-      if (isKw(toks[k], "GLOBAL", "PRIVATE") && isKw(toks[k + 1], "TEMPORARY")) k += 2
-      if (isKw(toks[k], "TABLE")) return this.createTable(toks, k + 1, t.text, sql)
-      if (isKw(toks[k], "FORCE", "NOFORCE", "EDITIONABLE", "NONEDITIONABLE")) k++
-      if (isKw(toks[k], "VIEW")) return this.createView(toks, k + 1, t.text, orReplace, sql)
-      if (isKw(toks[k], "UNIQUE", "BITMAP")) k++
-      if (isKw(toks[k], "INDEX")) return this.createIndex(toks, k, t.text)
-      if (isKw(toks[k], "SEQUENCE")) return this.createSequence(toks, k + 1)
-      if (isKw(toks[k], "USER")) {
-        const name = oracleName(toks[k + 1]!)
-        const pw = toks[k + 4]
-        if (!isKw(toks[k + 2], "IDENTIFIED") || !isKw(toks[k + 3], "BY") || pw === undefined) throw ora.invalidSql()
-        if (this.db.catalog.users.has(name)) throw new OraError(1920, `user name '${name}' conflicts with another user or role name`)
-        await this.db.withAdmin(() => this.db.createUser(name, pw.kind === "qident" || pw.kind === "str" ? pw.value : pw.text))
-        return
-      }
-      if (isKw(toks[k], "PROCEDURE")) {
-        const { defineProcedure } = await import("./plsql.ts")
-        defineProcedure(this, sql)
-        return
-      }
-      if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "FUNCTION", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
-        throw ora.unimplemented(`CREATE ${toks[k]!.value}`)
-      throw ora.invalidSql()
-    }
-    if (kw === "DROP") {
-      const what = toks[1]?.value
-      if (what === "TABLE") {
-        const q = this.qualified(toks, 2)
-        if (this.db.catalog.getTable(q.schema, q.name)?.kind !== "TABLE" && this.db.catalog.getTable(q.schema, q.name) !== undefined) throw ora.tableNotFound(this.db.settings.version, q.schema, q.name)
-        await this.runDdl(`DROP TABLE ${duckIdent(q.schema)}.${duckIdent(q.name)}${isKw(toks[q.next], "CASCADE") ? " CASCADE" : ""}`)
-        this.db.catalog.dropTable(q.schema, q.name)
-        return
-      }
-      if (what === "VIEW") {
-        const q = this.qualified(toks, 2)
-        await this.runDdl(`DROP VIEW ${duckIdent(q.schema)}.${duckIdent(q.name)}`)
-        this.db.catalog.dropTable(q.schema, q.name)
-        return
-      }
-      if (what === "SEQUENCE") {
-        const q = this.qualified(toks, 2)
-        await this.runDdl(`DROP SEQUENCE ${duckIdent(q.schema)}.${duckIdent(q.name)}`).catch(() => {
-          throw new OraError(2289, "sequence does not exist")
-        })
-        this.db.catalog.dropObject(q.schema, "SEQUENCE", q.name)
-        return
-      }
-      if (what === "INDEX") {
-        const q = this.qualified(toks, 2)
-        await this.runDdl(`DROP INDEX ${duckIdent(q.schema)}.${duckIdent(q.name)}`).catch(() => {
-          throw new OraError(1418, "specified index does not exist")
-        })
-        this.db.catalog.dropObject(q.schema, "INDEX", q.name)
-        return
-      }
-      if (what === "USER") {
-        const name = oracleName(toks[2]!)
-        if (!this.db.catalog.users.has(name)) throw ora.userNotFound(name)
-        await this.db.withAdmin(() => this.db.dropUser(name))
-        return
-      }
-      if (what === "PROCEDURE") {
-        const q = this.qualified(toks, 2)
-        if (!this.db.procedures.delete(`${q.schema}.${q.name}`)) throw new OraError(4043, `object ${q.name} does not exist`)
-        this.db.catalog.dropObject(q.schema, "PROCEDURE", q.name)
-        return
-      }
-      throw ora.unimplemented(`DROP ${what ?? ""}`)
-    }
-    if (kw === "TRUNCATE") {
-      const q = this.qualified(toks, 2)
-      await this.runDdl(`DELETE FROM ${duckIdent(q.schema)}.${duckIdent(q.name)}`)
-      return
-    }
-    if (kw === "ALTER") {
-      if (isKw(toks[1], "SESSION")) return this.alterSession(toks)
-      if (isKw(toks[1], "TABLE")) return this.alterTable(toks, t.text)
-      if (isKw(toks[1], "USER")) {
-        const name = oracleName(toks[2]!)
-        const u = this.db.catalog.users.get(name)
-        if (u === undefined) throw ora.userNotFound(name)
-        if (isKw(toks[3], "IDENTIFIED") && isKw(toks[4], "BY") && toks[5] !== undefined) {
-          u.password = toks[5].kind === "qident" ? toks[5].value : toks[5].text
-          await this.db.withAdmin(async () => this.db.createUser(name, u.password).catch(() => undefined))
-        }
-        return
-      }
-      throw ora.unimplemented(`ALTER ${toks[1]?.value ?? ""}`)
-    }
-    if (kw === "COMMENT") {
-      // COMMENT ON TABLE t IS '...' | COMMENT ON COLUMN t.c IS '...'
-      const isAt = toks.findIndex((x) => isKw(x, "IS"))
-      const text = toks[isAt + 1]
-      if (!isKw(toks[1], "ON") || isAt < 0 || text === undefined || (text.kind !== "str" && !isKw(text, "NULL"))) throw ora.invalidSql()
-      const value = text.kind === "str" && text.value.length > 0 ? text.value : null
-      const parts = toks.slice(3, isAt).filter((x) => x.kind === "ident" || x.kind === "qident").map(oracleName)
-      if (isKw(toks[2], "TABLE") && parts.length >= 1) {
-        const meta = this.lookupTable(parts.length > 1 ? parts[0] : undefined, parts[parts.length - 1]!)
-        if (meta === undefined) throw ora.tableNotFound(this.db.settings.version, this.schema, parts[parts.length - 1])
-        meta.comment = value
-        this.db.catalog.putTable(meta)
-        return
-      }
-      if (isKw(toks[2], "COLUMN") && parts.length >= 2) {
-        const col = parts[parts.length - 1]!
-        const meta = this.lookupTable(parts.length > 2 ? parts[0] : undefined, parts[parts.length - 2]!)
-        if (meta === undefined) throw ora.tableNotFound(this.db.settings.version, this.schema, parts[parts.length - 2])
-        if (!meta.columns.some((c) => c.name === col)) throw ora.invalidIdentifier(col)
-        meta.columnComments = { ...meta.columnComments }
-        if (value === null) delete meta.columnComments[col]
-        else meta.columnComments[col] = value
-        this.db.catalog.putTable(meta)
-        return
-      }
-      return
-    }
-    if (kw === "GRANT" || kw === "REVOKE" || kw === "ANALYZE" || kw === "AUDIT") return
-    if (kw === "RENAME") {
-      const from = oracleName(toks[1]!)
-      const to = oracleName(toks[3]!)
-      await this.renameTable(this.schema, from, to)
-      return
-    }
-    throw ora.invalidSql()
+  ddl(sql: string): Promise<void> {
+    return this.ddlRunner.run(sql)
   }
 
-  private async alterSession(toks: ReadonlyArray<Tok>): Promise<void> {
+  /** ALTER SESSION SET CURRENT_SCHEMA | TIME_ZONE (others are accepted and ignored). */
+  async alterSession(toks: ReadonlyArray<Tok>): Promise<void> {
     if (!isKw(toks[2], "SET")) throw new OraError(922, "missing or invalid option")
     const param = toks[3]?.value
     const valueTok = toks[5]
@@ -802,406 +511,6 @@ export class SqlSession {
     // NLS_* and other parameters are accepted and ignored
   }
 
-  private columnsOf(elements: ReadonlyArray<ReadonlyArray<Tok>>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>, owner: string, table: string) {
-    const columns: Array<ColumnMeta> = []
-    const constraints: Array<ConstraintMeta> = []
-    const duckDefs: Array<string> = []
-    const sequences: Array<string> = []
-    const idx = (tok: Tok) => all.indexOf(tok)
-    const consName = (name: string | undefined) => name ?? this.nextConstraintName()
-    const colList = (toksIn: ReadonlyArray<Tok>, open: number): Array<string> => {
-      const close = matchParen(toksIn, open)
-      return splitTopLevel(toksIn.slice(open + 1, close)).map((p) => oracleName(p[0]!))
-    }
-    for (const el of elements) {
-      if (el.length === 0) continue
-      let k = 0
-      let cname: string | undefined
-      if (isKw(el[0], "CONSTRAINT")) {
-        cname = oracleName(el[1]!)
-        k = 2
-      }
-      const head = el[k]
-      if (isKw(head, "PRIMARY", "UNIQUE", "FOREIGN", "CHECK")) {
-        if (isKw(head, "PRIMARY") || isKw(head, "UNIQUE")) {
-          const open = isKw(head, "PRIMARY") ? k + 2 : k + 1
-          const cols = colList(el, open)
-          constraints.push({ name: consName(cname), type: isKw(head, "PRIMARY") ? "P" : "U", columns: cols, searchCondition: null, refOwner: null, refConstraint: null, generated: cname === undefined })
-          duckDefs.push(`${isKw(head, "PRIMARY") ? "PRIMARY KEY" : "UNIQUE"} (${cols.map(duckIdent).join(", ")})`)
-          if (isKw(head, "PRIMARY")) for (const c of cols) markNotNull(columns, c)
-        } else if (isKw(head, "FOREIGN")) {
-          const cols = colList(el, k + 2)
-          const refAt = el.findIndex((x) => isKw(x, "REFERENCES"))
-          const refSchema = isOp(el[refAt + 2], ".") ? oracleName(el[refAt + 1]!) : owner
-          const refTable = isOp(el[refAt + 2], ".") ? oracleName(el[refAt + 3]!) : oracleName(el[refAt + 1]!)
-          const refOpen = el.findIndex((x, j) => j > refAt && isOp(x, "("))
-          const refCols = refOpen > 0 ? colList(el, refOpen) : []
-          const refCons = this.db.catalog.getTable(refSchema, refTable)?.constraints.find((c) => c.type === "P" || (c.type === "U" && c.columns.join() === refCols.join()))
-          constraints.push({ name: consName(cname), type: "R", columns: cols, searchCondition: null, refOwner: refSchema, refConstraint: refCons?.name ?? null, generated: cname === undefined })
-          duckDefs.push(`FOREIGN KEY (${cols.map(duckIdent).join(", ")}) REFERENCES ${duckIdent(refSchema)}.${duckIdent(refTable)}${refCols.length > 0 ? ` (${refCols.map(duckIdent).join(", ")})` : ""}`)
-        } else {
-          const open = k + 1
-          const close = matchParen(el, open)
-          const cond = el.slice(open + 1, close).map((x) => x.text).join(" ")
-          constraints.push({ name: consName(cname), type: "C", columns: [], searchCondition: cond, refOwner: null, refConstraint: null, generated: cname === undefined })
-          // `IS JSON` conditions are recorded but not enforced (DuckDB has no such predicate)
-          if (!isJsonCheck(el.slice(open + 1, close))) duckDefs.push(`CHECK (${text(idx(el[open + 1]!), idx(el[close]!))})`)
-        }
-        continue
-      }
-      // column definition
-      const colTok = el[0]!
-      if (colTok.kind !== "ident" && colTok.kind !== "qident") throw ora.invalidIdentifier(colTok.text)
-      const name = oracleName(colTok)
-      const stop = new Set(["DEFAULT", "NOT", "NULL", "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "REFERENCES", "GENERATED", "ENABLE", "DISABLE", "COLLATE", "VISIBLE", "INVISIBLE", "AS"])
-      let j = 1
-      let depth = 0
-      while (j < el.length) {
-        const x = el[j]!
-        if (isOp(x, "(")) depth++
-        else if (isOp(x, ")")) depth--
-        else if (depth === 0 && x.kind === "ident" && stop.has(x.value)) break
-        j++
-      }
-      const typeText = el
-        .slice(1, j)
-        .map((x) => x.text)
-        .join(" ")
-      const type = parseOracleType(typeText)
-      // SQL BOOLEAN and JSON columns exist from 23ai / 21c on
-      if (type === undefined || (this.db.settings.version === "19c" && (type.kind === "boolean" || type.kind === "json" || type.kind === "vector")))
-        throw new OraError(902, "invalid datatype")
-      let nullable = true
-      let defaultText: string | null = null
-      let duckDefault = ""
-      const extra: Array<string> = []
-      let pendingName: string | undefined
-      while (j < el.length) {
-        const x = el[j]!
-        if (isKw(x, "CONSTRAINT")) {
-          pendingName = oracleName(el[j + 1]!)
-          j += 2
-          continue
-        }
-        const ccName = pendingName
-        pendingName = undefined
-        if (isKw(x, "DEFAULT")) {
-          let e = j + 1
-          if (isKw(el[e], "ON") && isKw(el[e + 1], "NULL")) e += 2
-          let d = 0
-          let end = e
-          while (end < el.length) {
-            const y = el[end]!
-            if (isOp(y, "(")) d++
-            else if (isOp(y, ")")) d--
-            else if (d === 0 && y.kind === "ident" && ["NOT", "NULL", "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "REFERENCES", "ENABLE"].includes(y.value)) break
-            end++
-          }
-          defaultText = el
-            .slice(e, end)
-            .map((y) => y.text)
-            .join(" ")
-          duckDefault = ` DEFAULT ${text(idx(el[e]!), idx(el[end - 1]!) + 1)}`
-          j = end
-          continue
-        }
-        if (isKw(x, "NOT") && isKw(el[j + 1], "NULL")) {
-          nullable = false
-          constraints.push({ name: consName(ccName), type: "C", columns: [name], searchCondition: `"${name}" IS NOT NULL`, refOwner: null, refConstraint: null, generated: ccName === undefined })
-          extra.push("NOT NULL")
-          j += 2
-          continue
-        }
-        if (isKw(x, "NULL")) {
-          j++
-          continue
-        }
-        if (isKw(x, "PRIMARY") && isKw(el[j + 1], "KEY")) {
-          nullable = false
-          constraints.push({ name: consName(ccName), type: "P", columns: [name], searchCondition: null, refOwner: null, refConstraint: null, generated: ccName === undefined })
-          extra.push("PRIMARY KEY")
-          j += 2
-          continue
-        }
-        if (isKw(x, "UNIQUE")) {
-          constraints.push({ name: consName(ccName), type: "U", columns: [name], searchCondition: null, refOwner: null, refConstraint: null, generated: ccName === undefined })
-          extra.push("UNIQUE")
-          j++
-          continue
-        }
-        if (isKw(x, "CHECK") && isOp(el[j + 1], "(")) {
-          const close = matchParen(el, j + 1)
-          constraints.push({ name: consName(ccName), type: "C", columns: [name], searchCondition: el.slice(j + 2, close).map((y) => y.text).join(" "), refOwner: null, refConstraint: null, generated: ccName === undefined })
-          if (!isJsonCheck(el.slice(j + 2, close))) extra.push(`CHECK (${text(idx(el[j + 2]!), idx(el[close]!))})`)
-          j = close + 1
-          continue
-        }
-        if (isKw(x, "REFERENCES")) {
-          const refSchema = isOp(el[j + 2], ".") ? oracleName(el[j + 1]!) : owner
-          const refTable = isOp(el[j + 2], ".") ? oracleName(el[j + 3]!) : oracleName(el[j + 1]!)
-          let e = isOp(el[j + 2], ".") ? j + 4 : j + 2
-          let refCols: Array<string> = []
-          if (isOp(el[e], "(")) {
-            refCols = colList(el, e)
-            e = matchParen(el, e) + 1
-          }
-          const refCons = this.db.catalog.getTable(refSchema, refTable)?.constraints.find((c) => c.type === "P")
-          constraints.push({ name: consName(ccName), type: "R", columns: [name], searchCondition: null, refOwner: refSchema, refConstraint: refCons?.name ?? null, generated: ccName === undefined })
-          extra.push(`REFERENCES ${duckIdent(refSchema)}.${duckIdent(refTable)}${refCols.length > 0 ? ` (${refCols.map(duckIdent).join(", ")})` : ""}`)
-          j = e
-          continue
-        }
-        if (isKw(x, "GENERATED")) {
-          // GENERATED [ALWAYS | BY DEFAULT [ON NULL]] AS IDENTITY [(options)]
-          let e = j + 1
-          while (e < el.length && !isKw(el[e], "IDENTITY")) e++
-          e++
-          if (isOp(el[e], "(")) e = matchParen(el, e) + 1
-          const seq = `ISEQ$$_${this.db.catalog.newObjectId()}`
-          sequences.push(seq)
-          duckDefault = ` DEFAULT nextval('${encodeName(owner)}.${encodeName(seq)}')`
-          defaultText = `"${owner}"."${seq}".nextval`
-          nullable = false
-          constraints.push({ name: consName(undefined), type: "C", columns: [name], searchCondition: `"${name}" IS NOT NULL`, refOwner: null, refConstraint: null, generated: true })
-          extra.push("NOT NULL")
-          j = e
-          continue
-        }
-        if (isKw(x, "ENABLE", "DISABLE", "VISIBLE", "INVISIBLE", "VALIDATE", "NOVALIDATE")) {
-          j++
-          continue
-        }
-        throw new OraError(907, "missing right parenthesis")
-      }
-      if (columns.some((c) => c.name === name)) throw new OraError(957, "duplicate column name")
-      // Oracle rejects values longer than the declared size with ORA-12899 (DuckDB ignores VARCHAR(n)). Sizes are in
-      // bytes unless declared `n CHAR` or national (https://docs.oracle.com/en/error-help/db/ora-12899/).
-      // CASE, not OR: DuckDB evaluates both sides of OR, and error() must only run for too-long values.
-      if ((type.kind === "varchar" || type.kind === "nvarchar" || type.kind === "raw") && type.charSize > 0) {
-        const col = duckIdent(name)
-        const len = type.kind === "raw" ? `octet_length(${col})` : type.kind === "nvarchar" || /\bCHAR\s*\)/i.test(typeText) ? `length(${col})` : `strlen(${col})`
-        const where = `"${owner}"."${table}"."${name}"`.replace(/'/g, "''")
-        extra.push(`CHECK (CASE WHEN ${len} <= ${type.charSize} THEN true ELSE error('ORA-12899: value too large for column ${where} (actual: ' || ${len} || ', maximum: ${type.charSize})') END)`)
-      }
-      columns.push({ name, type, nullable, defaultText })
-      duckDefs.push(`${duckIdent(name)} ${type.duck}${duckDefault}${extra.length > 0 ? " " + extra.join(" ") : ""}`)
-    }
-    return { columns, constraints, duckDefs, sequences }
-  }
-
-  private async createTable(toks: ReadonlyArray<Tok>, at: number, text: (a: number, b: number) => string, sql: string): Promise<void> {
-    const q = this.qualified(toks, at)
-    if (!this.db.catalog.users.has(q.schema)) throw ora.userNotFound(q.schema)
-    if (this.db.catalog.getTable(q.schema, q.name) !== undefined || this.nonTableNameTaken(q.schema, q.name)) throw ora.nameInUse()
-    const target = `${duckIdent(q.schema)}.${duckIdent(q.name)}`
-    let k = q.next
-    if (isKw(toks[k], "AS") || (isOp(toks[k], "(") && isKw(toks[matchParen(toks, k) + 1], "AS"))) {
-      // CREATE TABLE t [(names)] AS SELECT ...
-      let names: Array<string> | undefined
-      if (isOp(toks[k], "(")) {
-        const close = matchParen(toks, k)
-        names = splitTopLevel(toks.slice(k + 1, close)).map((p) => oracleName(p[0]!))
-        k = close + 1
-      }
-      const selectSql = sql.slice(toks[k + 1]!.pos)
-      const result = await this.query(selectSql, [])
-      result.cursor.close()
-      const { sql: duckSelect } = (() => {
-        const tt = makeTranslator(tokenize(selectSql), { bind: () => "NULL", dbTimeZone: this.db.settings.dbTimeZone })
-        return translateQuery(tt.toks, tt.tr)
-      })()
-      const cols: Array<ColumnMeta> = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: true, defaultText: null }))
-      const defs = cols.map((c) => `${duckIdent(c.name)} ${c.type.duck}`).join(", ")
-      await this.runDdl(`CREATE TABLE ${target} (${defs})`)
-      try {
-        await this.engine.execute(`INSERT INTO ${target} ${duckSelect}`)
-      } catch (e) {
-        await this.engine.execute(`DROP TABLE ${target}`).catch(() => undefined)
-        throw this.mapError(e)
-      }
-      this.db.catalog.putTable({ owner: q.schema, name: q.name, kind: "TABLE", columns: cols, constraints: [], objectId: this.db.catalog.newObjectId(), created: new Date(), viewText: null })
-      return
-    }
-    if (!isOp(toks[k], "(")) throw new OraError(906, "missing left parenthesis")
-    const close = matchParen(toks, k)
-    if (close < 0) throw new OraError(907, "missing right parenthesis")
-    const elements = splitTopLevel(toks.slice(k + 1, close))
-    const { columns, constraints, duckDefs, sequences } = this.columnsOf(elements, text, toks, q.schema, q.name)
-    if (columns.length === 0) throw new OraError(904, "invalid identifier")
-    for (const s of sequences) await this.runDdl(`CREATE SEQUENCE ${duckIdent(q.schema)}.${duckIdent(s)}`)
-    await this.runDdl(`CREATE TABLE ${target} (${duckDefs.join(", ")})`)
-    const meta: TableMeta = { owner: q.schema, name: q.name, kind: "TABLE", columns, constraints, objectId: this.db.catalog.newObjectId(), created: new Date(), viewText: null }
-    this.db.catalog.putTable(meta)
-    for (const c of constraints)
-      if (c.type === "P" || c.type === "U")
-        this.db.catalog.putObject({
-          owner: q.schema,
-          name: c.name,
-          type: "INDEX",
-          objectId: this.db.catalog.newObjectId(),
-          created: new Date(),
-          tableName: q.name,
-          indexColumns: c.columns.map((name) => ({ name, descending: false })),
-          unique: true,
-          constraintIndex: true
-        })
-  }
-
-  private async createView(toks: ReadonlyArray<Tok>, at: number, _text: (a: number, b: number) => string, orReplace: boolean, sql: string): Promise<void> {
-    const q = this.qualified(toks, at)
-    let k = q.next
-    let names: Array<string> | undefined
-    if (isOp(toks[k], "(")) {
-      const close = matchParen(toks, k)
-      names = splitTopLevel(toks.slice(k + 1, close)).map((p) => oracleName(p[0]!))
-      k = close + 1
-    }
-    if (!isKw(toks[k], "AS")) throw new OraError(905, "missing keyword")
-    const existing = this.db.catalog.getTable(q.schema, q.name)
-    if ((existing !== undefined && (!orReplace || existing.kind !== "VIEW")) || this.nonTableNameTaken(q.schema, q.name)) throw ora.nameInUse()
-    const selectSql = sql.slice(toks[k + 1]!.pos)
-    const result = await this.query(selectSql, [])
-    result.cursor.close()
-    const tt = makeTranslator(tokenize(selectSql), { bind: () => "NULL", dbTimeZone: this.db.settings.dbTimeZone })
-    const { sql: duckSelect } = translateQuery(tt.toks, tt.tr)
-    const cols = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: c.nullable, defaultText: null }))
-    const aliases = names !== undefined ? ` (${names.map(duckIdent).join(", ")})` : ""
-    await this.runDdl(`CREATE OR REPLACE VIEW ${duckIdent(q.schema)}.${duckIdent(q.name)}${aliases} AS ${duckSelect}`)
-    this.db.catalog.putTable({ owner: q.schema, name: q.name, kind: "VIEW", columns: cols, constraints: [], objectId: existing?.objectId ?? this.db.catalog.newObjectId(), created: new Date(), viewText: selectSql.trim() })
-  }
-
-  private async createIndex(toks: ReadonlyArray<Tok>, at: number, _text: (a: number, b: number) => string): Promise<void> {
-    const unique = isKw(toks[at - 1], "UNIQUE")
-    const q = this.qualified(toks, at + 1)
-    if (!isKw(toks[q.next], "ON")) throw new OraError(969, "missing ON keyword")
-    const tq = this.qualified(toks, q.next + 1)
-    const open = tq.next
-    const close = matchParen(toks, open)
-    const keys = splitTopLevel(toks.slice(open + 1, close)).map((p) => ({ name: oracleName(p[0]!), descending: isKw(p[1], "DESC") }))
-    const cols = keys.map((k) => `${duckIdent(k.name)}${k.descending ? " DESC" : ""}`)
-    await this.runDdl(`CREATE ${unique ? "UNIQUE " : ""}INDEX ${duckIdent(q.name)} ON ${duckIdent(tq.schema)}.${duckIdent(tq.name)} (${cols.join(", ")})`)
-    this.db.catalog.putObject({ owner: q.schema, name: q.name, type: "INDEX", objectId: this.db.catalog.newObjectId(), created: new Date(), tableName: tq.name, indexColumns: keys, unique })
-  }
-
-  /**
-   * Tables, views, sequences and procedures share one namespace per schema (indexes and constraints have their own):
-   * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Database-Object-Names-and-Qualifiers.html
-   */
-  private nonTableNameTaken(schema: string, name: string): boolean {
-    return this.db.catalog.getObject(schema, "SEQUENCE", name) !== undefined || this.db.catalog.getObject(schema, "PROCEDURE", name) !== undefined
-  }
-
-  private async createSequence(toks: ReadonlyArray<Tok>, at: number): Promise<void> {
-    const q = this.qualified(toks, at)
-    if (this.db.catalog.getTable(q.schema, q.name) !== undefined || this.db.catalog.getObject(q.schema, "PROCEDURE", q.name) !== undefined) throw ora.nameInUse()
-    const opts: Array<string> = []
-    for (let k = q.next; k < toks.length; k++) {
-      const x = toks[k]!
-      const num = (j: number) => {
-        const neg = isOp(toks[j], "-")
-        const n = toks[neg ? j + 1 : j]!
-        return { text: (neg ? "-" : "") + n.value, next: neg ? j + 2 : j + 1 }
-      }
-      if (isKw(x, "START") && isKw(toks[k + 1], "WITH")) {
-        const n = num(k + 2)
-        opts.push(`START ${n.text}`)
-        k = n.next - 1
-      } else if (isKw(x, "INCREMENT") && isKw(toks[k + 1], "BY")) {
-        const n = num(k + 2)
-        opts.push(`INCREMENT BY ${n.text}`)
-        k = n.next - 1
-      } else if (isKw(x, "MINVALUE", "MAXVALUE")) {
-        const n = num(k + 1)
-        opts.push(`${x.value} ${n.text}`)
-        k = n.next - 1
-      } else if (isKw(x, "CYCLE")) opts.push("CYCLE")
-      else if (isKw(x, "CACHE")) k++
-    }
-    await this.runDdl(`CREATE SEQUENCE ${duckIdent(q.schema)}.${duckIdent(q.name)} ${opts.join(" ")}`).catch((e: unknown) => {
-      throw e instanceof OraError && e.code === 955 ? e : ora.nameInUse()
-    })
-    this.db.catalog.putObject({ owner: q.schema, name: q.name, type: "SEQUENCE", objectId: this.db.catalog.newObjectId(), created: new Date() })
-  }
-
-  private async renameTable(schema: string, from: string, to: string): Promise<void> {
-    const meta = this.db.catalog.getTable(schema, from)
-    await this.runDdl(`ALTER TABLE ${duckIdent(schema)}.${duckIdent(from)} RENAME TO ${duckIdent(to)}`)
-    if (meta !== undefined) {
-      this.db.catalog.dropTable(schema, from)
-      this.db.catalog.putTable({ ...meta, name: to })
-    }
-  }
-
-  private async alterTable(toks: ReadonlyArray<Tok>, text: (a: number, b: number) => string): Promise<void> {
-    const q = this.qualified(toks, 2)
-    const meta = this.db.catalog.getTable(q.schema, q.name)
-    if (meta === undefined) throw ora.tableNotFound(this.db.settings.version, q.schema, q.name)
-    const target = `${duckIdent(q.schema)}.${duckIdent(q.name)}`
-    let k = q.next
-    const action = toks[k]?.value
-    if (action === "ADD") {
-      k++
-      if (isKw(toks[k], "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK")) throw ora.unimplemented("ALTER TABLE ADD CONSTRAINT")
-      let elements: Array<Array<Tok>>
-      if (isOp(toks[k], "(")) elements = splitTopLevel(toks.slice(k + 1, matchParen(toks, k)))
-      else elements = [toks.slice(k)]
-      const { columns, constraints, duckDefs } = this.columnsOf(elements, text, toks, q.schema, q.name)
-      // DuckDB's ADD COLUMN takes no CHECK: added columns go without the ORA-12899 length check (it is always last)
-      const withoutLengthCheck = (d: string) => {
-        const at = d.lastIndexOf(" CHECK (CASE WHEN ")
-        return at >= 0 && d.includes("ORA-12899", at) ? d.slice(0, at) : d
-      }
-      for (const d of duckDefs) await this.runDdl(`ALTER TABLE ${target} ADD COLUMN ${withoutLengthCheck(d).replace(/ PRIMARY KEY| UNIQUE/g, "")}`)
-      meta.columns.push(...columns)
-      meta.constraints.push(...constraints)
-      this.db.catalog.putTable(meta)
-      return
-    }
-    if (action === "DROP") {
-      k++
-      let names: Array<string>
-      if (isKw(toks[k], "COLUMN")) names = [oracleName(toks[k + 1]!)]
-      else if (isOp(toks[k], "(")) names = splitTopLevel(toks.slice(k + 1, matchParen(toks, k))).map((p) => oracleName(p[0]!))
-      else throw ora.unimplemented("ALTER TABLE DROP")
-      for (const n of names) await this.runDdl(`ALTER TABLE ${target} DROP COLUMN ${duckIdent(n)}`)
-      meta.columns = meta.columns.filter((c) => !names.includes(c.name))
-      this.db.catalog.putTable(meta)
-      return
-    }
-    if (action === "RENAME") {
-      if (isKw(toks[k + 1], "COLUMN")) {
-        const from = oracleName(toks[k + 2]!)
-        const to = oracleName(toks[k + 4]!)
-        await this.runDdl(`ALTER TABLE ${target} RENAME COLUMN ${duckIdent(from)} TO ${duckIdent(to)}`)
-        meta.columns = meta.columns.map((c) => (c.name === from ? { ...c, name: to } : c))
-        this.db.catalog.putTable(meta)
-        return
-      }
-      if (isKw(toks[k + 1], "TO")) return this.renameTable(q.schema, q.name, oracleName(toks[k + 2]!))
-    }
-    if (action === "MODIFY") {
-      k++
-      const elements = isOp(toks[k], "(") ? splitTopLevel(toks.slice(k + 1, matchParen(toks, k))) : [toks.slice(k)]
-      for (const el of elements) {
-        const name = oracleName(el[0]!)
-        const col = meta.columns.find((c) => c.name === name)
-        if (col === undefined) throw ora.invalidIdentifier(name)
-        const rest = el.slice(1).map((x) => x.text).join(" ")
-        const nn = /\bNOT\s+NULL\b/i.test(rest)
-        const typeText = rest.replace(/\bNOT\s+NULL\b|\bNULL\b/gi, "").trim()
-        let type = col.type
-        if (typeText.length > 0) {
-          type = parseOracleType(typeText) ?? col.type
-          if (type.duck !== col.type.duck) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} TYPE ${type.duck}`)
-        }
-        if (nn) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} SET NOT NULL`)
-        meta.columns = meta.columns.map((c) => (c.name === name ? { ...c, type, nullable: nn ? false : c.nullable } : c))
-      }
-      this.db.catalog.putTable(meta)
-      return
-    }
-    throw ora.unimplemented(`ALTER TABLE ${action ?? ""}`)
-  }
 }
 
 /**
@@ -1231,51 +540,6 @@ const unqualifySetTargets = (all: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
   }
   return all.filter((t) => !drop.has(t))
 }
-
-/** `col IS [NOT] JSON [...]` check conditions. */
-const isJsonCheck = (toks: ReadonlyArray<Tok>): boolean => toks.some((t, k) => isKw(t, "IS") && (isKw(toks[k + 1], "JSON") || (isKw(toks[k + 1], "NOT") && isKw(toks[k + 2], "JSON"))))
-
-const markNotNull = (columns: Array<ColumnMeta>, name: string) => {
-  const i = columns.findIndex((c) => c.name === name)
-  if (i >= 0) columns[i] = { ...columns[i]!, nullable: false }
-}
-
-/** True when a DuckDB result column can carry values of the declared Oracle type. */
-const compatible = (t: OraType, c: ColumnInfo): boolean => {
-  const id = c.typeId
-  switch (t.duck) {
-    case "VARCHAR":
-    case "JSON":
-      return id === DuckDBTypeId.VARCHAR
-    case "BLOB":
-      return id === DuckDBTypeId.BLOB
-    case "DOUBLE":
-      return id === DuckDBTypeId.DOUBLE
-    case "FLOAT":
-      return id === DuckDBTypeId.FLOAT
-    case "BOOLEAN":
-      return id === DuckDBTypeId.BOOLEAN
-    case "TIMESTAMP":
-      return id === DuckDBTypeId.TIMESTAMP
-    case "TIMESTAMP_NS":
-      return id === DuckDBTypeId.TIMESTAMP_NS
-    case "TIMESTAMP_S":
-      return id === DuckDBTypeId.TIMESTAMP_S
-    case "TIMESTAMPTZ":
-      return id === DuckDBTypeId.TIMESTAMP_TZ
-    case "INTERVAL":
-      return id === DuckDBTypeId.INTERVAL
-    case "FLOAT[]":
-    case "DOUBLE[]":
-    case "TINYINT[]":
-      return id === DuckDBTypeId.LIST && c.type.toString() === t.duck
-    default:
-      return t.duck.startsWith("DECIMAL") ? id === DuckDBTypeId.DECIMAL && `DECIMAL(${c.precision},${c.scale})` === t.duck : false
-  }
-}
-
-/** Removes a trailing ";" (not inside PL/SQL). */
-export const stripTerminator = (sql: string): string => sql.replace(/;\s*$/, "")
 
 /** UTC offset of a region name (e.g. Asia/Kolkata) now, from the IANA data Node ships; undefined if unknown. */
 const regionOffsetMinutes = (tz: string): number | undefined => {
@@ -1374,3 +638,33 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
 }
 
 export { EngineError }
+
+/**
+ * Foreign-key and check violations as Oracle reports them, naming the constraint: ORA-02291 (parent key not found),
+ * ORA-02292 (child record found) and ORA-02290 (check constraint violated).
+ */
+const integrityError = (message: string, target: TableMeta | undefined, tables: Iterable<TableMeta>): OraError | undefined => {
+  // checks the server adds itself (declared sizes) raise their own ORA- error
+  if (target === undefined || /ORA-\d{5}/.test(message)) return undefined
+  const name = (c: { name: string } | undefined) => `${target.owner}.${c?.name ?? "SYS_C00"}`
+  if (/Violates foreign key constraint because key .* does not exist in the referenced table/i.test(message)) {
+    const fk = target.constraints.find((c) => c.type === "R")
+    return new OraError(2291, `integrity constraint (${name(fk)}) violated - parent key not found`)
+  }
+  if (/Violates foreign key constraint because key .* (?:is still referenced|still referenced)/i.test(message)) {
+    const keys = new Set(target.constraints.filter((c) => c.type === "P" || c.type === "U").map((c) => c.name))
+    for (const t of tables)
+      for (const c of t.constraints)
+        if (c.type === "R" && c.refOwner === target.owner && c.refConstraint !== null && keys.has(c.refConstraint))
+          return new OraError(2292, `integrity constraint (${t.owner}.${c.name}) violated - child record found`)
+    return new OraError(2292, `integrity constraint (${name(undefined)}) violated - child record found`)
+  }
+  const check = /CHECK constraint failed on table \S+ with expression CHECK\((.*)\)\s*$/im.exec(message)
+  if (check !== null) {
+    const expression = check[1]!.toUpperCase()
+    const checks = target.constraints.filter((c) => c.type === "C" && c.searchCondition !== null && !/IS NOT NULL$/i.test(c.searchCondition))
+    const named = checks.find((c) => c.columns.length > 0 && c.columns.every((col) => expression.includes(col.toUpperCase()))) ?? checks[0]
+    return new OraError(2290, `check constraint (${name(named)}) violated`)
+  }
+  return undefined
+}

@@ -1,0 +1,97 @@
+/**
+ * From ADBC options to the attributes of `oracledb.getConnection`: the connection string (URI or native connect
+ * string), credentials (the `username` / `password` options win over the URI's), timeouts, configuration directory
+ * and session time zone. Everything is checked without network or file system I/O by {@link resolveConnectConfig},
+ * which the driver runs in `validate`.
+ *
+ * @since 0.1.0
+ */
+import { Result } from "effect"
+import { type AdbcError, invalidArgument } from "../../src/AdbcError.ts"
+import type { ResolvedOptions } from "../../src/Options.ts"
+import * as Std from "../../src/StandardOptions.ts"
+import * as Opt from "./OracleOptions.ts"
+import { type OracleUri, parseUri } from "./Uri.ts"
+
+/**
+ * Everything needed to open a session, validated.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface ConnectConfig {
+  readonly uri: OracleUri
+  readonly user: string | undefined
+  readonly password: string | undefined
+  /** Session time zone: the `timezone` option, else the URI's `timezone` parameter, else none (the client's). */
+  readonly timezone: string | undefined
+}
+
+const TIME_ZONE = /^(UTC|GMT|Z|[+-]\d{1,2}:\d{2}|[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*)$/
+
+/**
+ * Parses the URI and resolves credentials and the session time zone without any I/O.
+ *
+ * @category resolving
+ * @since 0.1.0
+ */
+export const resolveConnectConfig = (options: ResolvedOptions): Result.Result<ConnectConfig, AdbcError> => {
+  const raw = options.get(Std.Uri)
+  if (raw === undefined) {
+    return Result.fail(
+      invalidArgument("option uri is required (oracle://[user[:password]@]host[:port][/serviceName][?...])")
+    )
+  }
+  const uri = parseUri(raw)
+  if (Result.isFailure(uri)) return Result.fail(uri.failure)
+  const timezone = options.get(Opt.TimeZone) ?? uri.success.timezone
+  if (timezone !== undefined && !TIME_ZONE.test(timezone)) {
+    return Result.fail(
+      invalidArgument(
+        `invalid time zone '${timezone}': expected UTC, an offset such as -05:00, or a region name such as Europe/Paris`
+      )
+    )
+  }
+  return Result.succeed({
+    uri: uri.success,
+    user: options.get(Std.Username) ?? uri.success.user,
+    password: options.get(Std.Password) ?? uri.success.password,
+    timezone
+  })
+}
+
+/** A UTC offset or region as Oracle's TIME_ZONE session parameter takes it (`UTC` becomes `+00:00`). */
+const sessionTimeZone = (zone: string): string => (/^(UTC|GMT|Z)$/i.test(zone) ? "+00:00" : zone)
+
+/**
+ * The SQL setting the session time zone, or undefined when none is configured.
+ *
+ * @category resolving
+ * @since 0.1.0
+ */
+export const timeZoneSql = (config: ConnectConfig): string | undefined =>
+  config.timezone === undefined ? undefined : `ALTER SESSION SET TIME_ZONE = '${sessionTimeZone(config.timezone)}'`
+
+/**
+ * The attributes for `oracledb.getConnection`. Contains the password: never log it. node-oracledb takes whole
+ * seconds for `connectTimeout` / `transportConnectTimeout` and whole minutes for `expireTime`, so those are rounded
+ * up; the driver also bounds the whole connect by the exact `connectTimeout`.
+ *
+ * @category resolving
+ * @since 0.1.0
+ */
+export const connectionAttributes = (config: ConnectConfig): Record<string, unknown> => {
+  const { uri } = config
+  const out: Record<string, unknown> = { connectString: uri.connectString }
+  if (config.user !== undefined) out["user"] = config.user
+  if (config.password !== undefined) out["password"] = config.password
+  if (uri.connectTimeoutMs !== undefined) out["connectTimeout"] = Math.max(1, Math.ceil(uri.connectTimeoutMs / 1000))
+  if (uri.transportConnectTimeoutMs !== undefined) {
+    out["transportConnectTimeout"] = Math.max(1, Math.ceil(uri.transportConnectTimeoutMs / 1000))
+  }
+  if (uri.expireTimeMs !== undefined) out["expireTime"] = Math.ceil(uri.expireTimeMs / 60_000)
+  if (uri.configDir !== undefined) out["configDir"] = uri.configDir
+  if (uri.sdu !== undefined) out["sdu"] = uri.sdu
+  if (uri.stmtCacheSize !== undefined) out["stmtCacheSize"] = uri.stmtCacheSize
+  return out
+}

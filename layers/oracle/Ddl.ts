@@ -1,0 +1,44 @@
+/**
+ * SQL text the driver generates for ingest: identifiers are always double-quoted (so case is kept exactly and
+ * reserved words work), created string columns are NVARCHAR2(2000), struct storage in BLOB / NVARCHAR2 gets an
+ * `IS JSON` check, `redo.ingest.tablespace` adds a TABLESPACE clause. Binds are positional (`:1`, `:2`, …).
+ *
+ * @since 0.1.0
+ */
+import type { IngestColumn, IngestTarget } from "../../src/Driver.ts"
+import { jsonCheckOf } from "./Types.ts"
+
+/** Double-quotes an identifier, doubling embedded quotes. @category sql @since 0.1.0 */
+export const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, "\"\"")}"`
+
+/** The quoted, schema-qualified name of a target. @category sql @since 0.1.0 */
+export const qualifiedTarget = (target: IngestTarget): string => {
+  const table = quoteIdentifier(target.table)
+  return target.dbSchema !== undefined ? `${quoteIdentifier(target.dbSchema)}.${table}` : table
+}
+
+/** `CREATE TABLE …` for an ingest target. @category sql @since 0.1.0 */
+export const createTableSql = (
+  target: IngestTarget,
+  columns: ReadonlyArray<IngestColumn>,
+  tablespace?: string | undefined
+): string => {
+  const body = columns
+    .map((c) => {
+      const name = quoteIdentifier(c.field.name)
+      return `${name} ${c.sqlType}${c.nullable ? "" : " NOT NULL"}${jsonCheckOf(c.field, c.sqlType, name)}`
+    })
+    .join(", ")
+  return `CREATE TABLE ${qualifiedTarget(target)} (${body})${
+    tablespace === undefined ? "" : ` TABLESPACE ${quoteIdentifier(tablespace)}`
+  }`
+}
+
+/** `DROP TABLE … PURGE` for an ingest target. @category sql @since 0.1.0 */
+export const dropTableSql = (target: IngestTarget): string => `DROP TABLE ${qualifiedTarget(target)} PURGE`
+
+/** `INSERT INTO … (cols) VALUES (:1, …)`. @category sql @since 0.1.0 */
+export const insertSql = (target: IngestTarget, columnNames: ReadonlyArray<string>): string =>
+  `INSERT INTO ${qualifiedTarget(target)} (${columnNames.map(quoteIdentifier).join(", ")}) VALUES (${
+    columnNames.map((_, i) => `:${i + 1}`).join(", ")
+  })`

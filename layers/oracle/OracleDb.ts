@@ -1,0 +1,312 @@
+/**
+ * A thin Effect wrapper over node-oracledb 26 in thin mode (pure JavaScript, no Oracle Client libraries): connect,
+ * execute, fetch pages of rows, executeMany, transactions, break.
+ *
+ * Two narrow hooks into oracledb's thin protocol code keep full precision where its JS values lose it; both only
+ * act on connections this driver opened (their protocol capabilities carry {@link RAW_TEMPORAL}), so other users
+ * of oracledb in the same process see its normal behaviour:
+ * - DATE / TIMESTAMP / TIMESTAMP WITH [LOCAL] TIME ZONE: oracledb builds a JS Date in milliseconds, and DATE /
+ *   TIMESTAMP in the *process's* local time zone (impl/datahandlers/buffer.js `parseOracleDate`). The hook returns
+ *   the wire bytes instead ({@link RawTemporal}: century, year, month, day, hour, minute, second, nanoseconds), which
+ *   the decoder turns into exact Arrow values independent of the Node process's TZ.
+ * - Column describe info: oracledb keeps precision/scale only for NUMBER and TIMESTAMP (thin/protocol/messages/
+ *   base.js `processColumnInfo`). The hook records both raw bytes on every column (`adbcPrecision`,
+ *   `adbcScale`), which gives the fractional-second and leading precision of INTERVAL columns.
+ * NUMBER needs no hook: fetched as STRING, thin mode returns the exact decimal digits of the wire value.
+ *
+ * @since 0.1.0
+ */
+import { createRequire } from "node:module"
+import { Effect } from "effect"
+import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
+import { fromOracleError } from "./Errors.ts"
+
+const require = createRequire(import.meta.url)
+
+/** node-oracledb's module (typed loosely: the driver uses a small, stable part of it). @category internals @since 0.1.0 */
+export const oracledb: OracleDbModule = require("oracledb")
+
+/** The parts of node-oracledb's module this driver uses. @category models @since 0.1.0 */
+export interface OracleDbModule {
+  readonly getConnection: (attributes: Record<string, unknown>) => Promise<OracleConnection>
+  readonly OUT_FORMAT_ARRAY: number
+  readonly STRING: DbType
+  readonly BUFFER: DbType
+  readonly BIND_IN: number
+  readonly BIND_OUT: number
+  readonly BIND_INOUT: number
+  readonly versionString: string
+  readonly thin: boolean
+  readonly [dbType: `DB_TYPE_${string}`]: DbType
+}
+
+/** An oracledb DbType. @category models @since 0.1.0 */
+export interface DbType {
+  readonly num: number
+  readonly name: string
+  readonly columnTypeName: string
+}
+
+/** Column metadata as oracledb reports it, with the hook's raw precision and scale. @category models @since 0.1.0 */
+export interface OracleMetaData {
+  readonly name: string
+  readonly dbType: DbType
+  readonly dbTypeName?: string
+  readonly precision?: number
+  readonly scale?: number
+  readonly byteSize?: number
+  readonly nullable: boolean
+  readonly isJson?: boolean
+  readonly dbTypeClass?: { readonly fqn?: string; readonly isCollection?: boolean }
+  readonly adbcPrecision?: number
+  readonly adbcScale?: number
+}
+
+/** oracledb's ResultSet. @category models @since 0.1.0 */
+export interface OracleResultSet {
+  readonly metaData: ReadonlyArray<OracleMetaData>
+  getRows(n: number): Promise<Array<Array<unknown>>>
+  close(): Promise<void>
+}
+
+/** What `connection.execute` returns. @category models @since 0.1.0 */
+export interface OracleExecuteResult {
+  readonly metaData?: ReadonlyArray<OracleMetaData>
+  readonly resultSet?: OracleResultSet
+  readonly rows?: Array<Array<unknown>>
+  readonly rowsAffected?: number
+  readonly outBinds?: unknown
+  readonly implicitResults?: ReadonlyArray<OracleResultSet>
+}
+
+/** oracledb's Connection. @category models @since 0.1.0 */
+export interface OracleConnection {
+  execute(sql: string, binds: unknown, options: Record<string, unknown>): Promise<OracleExecuteResult>
+  executeMany(sql: string, binds: unknown, options: Record<string, unknown>): Promise<{ rowsAffected?: number }>
+  getStatementInfo(sql: string): Promise<{ metaData?: ReadonlyArray<OracleMetaData>; statementType: number; bindNames: Array<string> }>
+  commit(): Promise<void>
+  rollback(): Promise<void>
+  close(): Promise<void>
+  breakExecution(): Promise<void>
+  ping(): Promise<void>
+  currentSchema: string
+  readonly oracleServerVersionString: string
+  readonly transactionInProgress: boolean
+  readonly _impl?: { readonly _protocol?: { readonly caps?: Record<PropertyKey, unknown> } }
+}
+
+/** Capability flag marking this driver's connections for the precision hooks. @category internals @since 0.1.0 */
+export const RAW_TEMPORAL: unique symbol = Symbol.for("effect-adbc/oracle/raw-temporal")
+
+/**
+ * A DATE / TIMESTAMP / TIMESTAMP WITH [LOCAL] TIME ZONE value as sent on the wire: 7 bytes (DATE), 11 (with
+ * nanoseconds) or 13 (with time zone; the time is then UTC). LOCAL TIME ZONE values are in the database time zone,
+ * `dbTzOffsetMinutes` ahead of UTC.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export class RawTemporal {
+  constructor(readonly bytes: Buffer, readonly dbTzOffsetMinutes: number) {}
+}
+
+/**
+ * A DATE / TIMESTAMP bind value carrying exact seconds and nanoseconds. It is a Date (so oracledb accepts it as a
+ * bind value), but the write hook encodes `seconds` / `nanos` itself: as a UTC wall clock for DATE and TIMESTAMP
+ * (never the process's local time, which oracledb would otherwise use), as the UTC instant for TIMESTAMP WITH TIME
+ * ZONE, and shifted into the database time zone for TIMESTAMP WITH LOCAL TIME ZONE.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export class WireTimestamp extends Date {
+  constructor(readonly seconds: number, readonly nanos: number) {
+    super(seconds * 1000 + Math.floor(nanos / 1_000_000))
+  }
+}
+
+const TZ_OFFSET_BYTES = [20, 60] as const
+
+let hooksInstalled = false
+
+/** Installs the two precision hooks once per process (see the module comment). */
+const installHooks = (): void => {
+  if (hooksInstalled) return
+  hooksInstalled = true
+  const { BaseBuffer } = require("oracledb/lib/impl/datahandlers/buffer.js") as {
+    BaseBuffer: { prototype: Record<string, unknown> }
+  }
+  const parseOracleDate = BaseBuffer.prototype["parseOracleDate"] as (this: unknown, ...args: Array<unknown>) => unknown
+  BaseBuffer.prototype["parseOracleDate"] = function(
+    this: { caps?: Record<PropertyKey, unknown> },
+    buf: Buffer,
+    ...rest: Array<unknown>
+  ) {
+    if (this.caps?.[RAW_TEMPORAL] === true) {
+      return new RawTemporal(Buffer.from(buf), typeof this.caps["dbTzOffset"] === "number" ? this.caps["dbTzOffset"] : 0)
+    }
+    return parseOracleDate.call(this, buf, ...rest)
+  }
+  const writeOracleDate = BaseBuffer.prototype["writeOracleDate"] as (this: unknown, ...args: Array<unknown>) => void
+  BaseBuffer.prototype["writeOracleDate"] = function(
+    this: {
+      caps?: Record<PropertyKey, unknown>
+      buf: Buffer
+      writeUInt8: (v: number) => void
+      reserveBytes: (n: number) => number
+    },
+    date: unknown,
+    type: { _bufferSizeFactor: number; _oraTypeNum: number },
+    writeLength = true
+  ) {
+    if (!(date instanceof WireTimestamp)) return writeOracleDate.call(this, date, type, writeLength)
+    const length = type._bufferSizeFactor
+    // 231 = TIMESTAMP WITH LOCAL TIME ZONE: sent in the database time zone.
+    const shift = type._oraTypeNum === 231 && typeof this.caps?.["dbTzOffset"] === "number"
+      ? this.caps["dbTzOffset"] * 60
+      : 0
+    const d = new Date((date.seconds + shift) * 1000)
+    if (writeLength) this.writeUInt8(length)
+    const pos = this.reserveBytes(length)
+    const year = d.getUTCFullYear()
+    this.buf[pos] = Math.trunc(year / 100) + 100
+    this.buf[pos + 1] = (year % 100) + 100
+    this.buf[pos + 2] = d.getUTCMonth() + 1
+    this.buf[pos + 3] = d.getUTCDate()
+    this.buf[pos + 4] = d.getUTCHours() + 1
+    this.buf[pos + 5] = d.getUTCMinutes() + 1
+    this.buf[pos + 6] = d.getUTCSeconds() + 1
+    if (length > 7) this.buf.writeUInt32BE(date.nanos, pos + 7)
+    if (length > 11) {
+      this.buf[pos + 11] = TZ_OFFSET_BYTES[0]
+      this.buf[pos + 12] = TZ_OFFSET_BYTES[1]
+    }
+  }
+  const Message = require("oracledb/lib/thin/protocol/messages/base.js") as { prototype: Record<string, unknown> }
+  const processColumnInfo = Message.prototype["processColumnInfo"] as (this: unknown, ...args: Array<unknown>) => {
+    fetchInfo: Record<string, unknown>
+  }
+  Message.prototype["processColumnInfo"] = function(
+    this: unknown,
+    buf: { caps?: Record<PropertyKey, unknown>; readInt8: () => number },
+    ...rest: Array<unknown>
+  ) {
+    if (buf.caps?.[RAW_TEMPORAL] !== true) return processColumnInfo.call(this, buf, ...rest)
+    // processColumnInfo reads exactly two signed bytes, precision then scale, right after the type and flags.
+    const captured: Array<number> = []
+    const own = Object.prototype.hasOwnProperty.call(buf, "readInt8")
+    const readInt8 = buf.readInt8
+    buf.readInt8 = function(this: unknown) {
+      const value = readInt8.call(this)
+      captured.push(value)
+      return value
+    }
+    try {
+      const result = processColumnInfo.call(this, buf, ...rest)
+      result.fetchInfo["adbcPrecision"] = captured[0]
+      result.fetchInfo["adbcScale"] = captured[1]
+      return result
+    } finally {
+      if (own) buf.readInt8 = readInt8
+      else delete (buf as { readInt8?: unknown }).readInt8
+    }
+  }
+}
+
+/**
+ * Runs one oracledb call. Interrupting the fiber breaks the running call on the server (`breakExecution`, which
+ * makes the call fail with ORA-01013), so an interrupted query never keeps running.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const call = <A>(connection: OracleConnection | undefined, run: () => Promise<A>): Effect.Effect<A, AdbcError> =>
+  Effect.callback<A, AdbcError>((resume) => {
+    let promise: Promise<A>
+    try {
+      promise = run()
+    } catch (e) {
+      resume(Effect.fail(fromOracleError(e)))
+      return
+    }
+    promise.then(
+      (value) => resume(Effect.succeed(value)),
+      (e) => resume(Effect.fail(fromOracleError(e)))
+    )
+    if (connection === undefined) return
+    return Effect.promise(() => connection.breakExecution().catch(() => undefined))
+  })
+
+/**
+ * Opens a connection and marks it for the precision hooks. `timeoutMs` bounds the whole connect.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const connect = (
+  attributes: Record<string, unknown>,
+  timeoutMs?: number | undefined
+): Effect.Effect<OracleConnection, AdbcError> => {
+  installHooks()
+  const open = Effect.callback<OracleConnection, AdbcError>((resume) => {
+    let settled = false
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+      if (settled) return
+      settled = true
+      resume(Effect.fail(adbcError("TIMEOUT", `connecting timed out after ${timeoutMs} ms`)))
+    }, timeoutMs)
+    oracledb.getConnection({ ...attributes }).then(
+      (connection) => {
+        if (settled) {
+          connection.close().catch(() => undefined)
+          return
+        }
+        settled = true
+        if (timer !== undefined) clearTimeout(timer)
+        const caps = connection._impl?._protocol?.caps
+        if (caps === undefined) {
+          connection.close().catch(() => undefined)
+          resume(Effect.fail(adbcError("INTERNAL", "node-oracledb is not in thin mode; the Oracle driver needs thin mode")))
+          return
+        }
+        caps[RAW_TEMPORAL] = true
+        resume(Effect.succeed(connection))
+      },
+      (e) => {
+        if (settled) return
+        settled = true
+        if (timer !== undefined) clearTimeout(timer)
+        resume(Effect.fail(fromOracleError(e)))
+      }
+    )
+    return Effect.sync(() => {
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
+    })
+  })
+  return open
+}
+
+/** Closes a connection; never fails. @category operations @since 0.1.0 */
+export const disconnect = (connection: OracleConnection): Effect.Effect<void> =>
+  Effect.promise(() => connection.close().catch(() => undefined))
+
+/** Closes a result set; never fails. @category operations @since 0.1.0 */
+export const closeResultSet = (resultSet: OracleResultSet): Effect.Effect<void> =>
+  Effect.promise(() => resultSet.close().catch(() => undefined))
+
+/**
+ * Runs a small internal query (catalog, session values) and returns all rows as arrays.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const queryAll = (
+  connection: OracleConnection,
+  sql: string,
+  binds: ReadonlyArray<unknown> = []
+): Effect.Effect<Array<Array<unknown>>, AdbcError> =>
+  Effect.map(
+    call(connection, () => connection.execute(sql, [...binds], { outFormat: oracledb.OUT_FORMAT_ARRAY, maxRows: 0 })),
+    (result) => result.rows ?? []
+  )

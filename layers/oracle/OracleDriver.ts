@@ -1,0 +1,456 @@
+/**
+ * The Oracle driver on node-oracledb in thin mode (no Oracle Client libraries): the driver port of src/Driver.ts.
+ *
+ * - Connect: URI or native connect string and credentials resolved and checked before any I/O (ConnectConfig.ts);
+ *   the whole connect is bounded by `connectTimeout`; the `timezone` option sets the session time zone.
+ * - Queries: results are fetched `redo.statement.fetch_array_size` rows per round trip (first execute:
+ *   `redo.statement.prefetch_rows`), NUMBER as exact digits, dates and timestamps as wire bytes (OracleDb.ts), and
+ *   decoded into Arrow builders (ResultPage.ts); the core cuts batches at `redo.statement.read_batch_rows` (hard).
+ * - Parameters: Arrow batches converted by Params.ts; DML runs through executeMany in chunks of
+ *   `redo.statement.insert_batch_rows`; a query with several parameter rows runs once per row, results concatenated.
+ * - PL/SQL: implicit result sets (DBMS_SQL.RETURN_RESULT) in batch mode only, first cursor; OUT / IN OUT binds
+ *   declared by `ORACLE:parameter_type` come back as extra columns of a one-row result.
+ * - Catalog (Catalog.ts), ingest DDL (Ddl.ts), type mappings (Types.ts), errors (Errors.ts).
+ *
+ * @since 0.1.0
+ */
+import * as Arrow from "apache-arrow"
+import { Effect, type Scope } from "effect"
+import { type AdbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
+import type { Page } from "../../src/arrow/index.ts"
+import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
+import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
+import type { ResolvedOptions } from "../../src/Options.ts"
+import { catalogRows, CURRENT_CATALOG_SQL } from "./Catalog.ts"
+import { connectionAttributes, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
+import * as Ddl from "./Ddl.ts"
+import * as Db from "./OracleDb.ts"
+import * as Opt from "./OracleOptions.ts"
+import { bindRows, type BoundColumn, ingestColumns, parameterColumns } from "./Params.ts"
+import { oraclePage } from "./ResultPage.ts"
+import {
+  arrowColumns,
+  ingestColumnType,
+  isCompatible,
+  type MappedColumn,
+  type MappingOptions,
+  type OracleColumnMetadata,
+  type OracleTypeName
+} from "./Types.ts"
+
+/** The driver version. @category constants @since 0.1.0 */
+export const VERSION = "0.1.0"
+
+/** Rows per round trip when `redo.statement.fetch_array_size` is unset (node-oracledb's default). */
+const DEFAULT_FETCH_ARRAY_SIZE = 100
+
+/** The type mapping options in force. @category options @since 0.1.0 */
+export const mappingOptions = (options: ResolvedOptions): MappingOptions => ({
+  dayTimeInterval: options.getOr(Opt.DayTimeIntervalType, Opt.DEFAULT_DAY_TIME_INTERVAL_TYPE),
+  yearMonthInterval: options.getOr(Opt.YearMonthIntervalType, Opt.DEFAULT_YEAR_MONTH_INTERVAL_TYPE),
+  unboundedNumber: options.getOr(Opt.UnboundedNumberType, Opt.DEFAULT_UNBOUNDED_NUMBER_TYPE),
+  date: options.getOr(Opt.DateType, Opt.DEFAULT_DATE_TYPE),
+  useExtensionType: options.getOr(Opt.UseExtensionType, Opt.DEFAULT_USE_EXTENSION_TYPE),
+  useHighPrecision: options.getOr(Opt.UseHighPrecision, Opt.DEFAULT_USE_HIGH_PRECISION)
+})
+
+/** oracledb's metadata as the driver's column description (raw precision/scale from the describe hook). */
+export const columnMetadata = (m: Db.OracleMetaData): OracleColumnMetadata => {
+  const type = m.dbType.name.replace(/^DB_TYPE_/, "") as OracleTypeName
+  const base = { name: m.name, type, nullable: m.nullable !== false, isJson: m.isJson === true }
+  switch (type) {
+    case "NUMBER":
+      return { ...base, precision: m.precision ?? m.adbcPrecision ?? 0, scale: m.scale ?? m.adbcScale ?? -127 }
+    case "TIMESTAMP":
+    case "TIMESTAMP_TZ":
+    case "TIMESTAMP_LTZ":
+      return { ...base, precision: m.precision ?? m.adbcScale }
+    case "INTERVAL_DS":
+      // Describe info of INTERVAL DAY(d) TO SECOND(f): precision byte d, scale byte f.
+      return { ...base, precision: m.adbcScale, scale: m.adbcPrecision }
+    case "INTERVAL_YM":
+      return { ...base, scale: m.adbcPrecision }
+    case "OBJECT":
+      return {
+        ...base,
+        objectTypeName: m.dbTypeClass?.fqn ?? m.dbTypeName,
+        isCollection: m.dbTypeClass?.isCollection === true
+      }
+    default:
+      return m.byteSize !== undefined ? { ...base, byteSize: m.byteSize } : base
+  }
+}
+
+/** fetchTypeHandler: NUMBER as exact digits, LOBs read whole (CLOB/NCLOB as strings, BLOB as bytes). */
+const fetchTypeHandler = (m: Db.OracleMetaData): { type: Db.DbType } | undefined => {
+  switch (m.dbType.name) {
+    case "DB_TYPE_NUMBER":
+    case "DB_TYPE_CLOB":
+    case "DB_TYPE_NCLOB":
+      return { type: Db.oracledb.STRING }
+    case "DB_TYPE_BLOB":
+      return { type: Db.oracledb.BUFFER }
+    default:
+      return undefined
+  }
+}
+
+const queryOptions = (options: ResolvedOptions, resultSet = true): Record<string, unknown> => {
+  const fetchArraySize = options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE)
+  return {
+    resultSet,
+    outFormat: Db.oracledb.OUT_FORMAT_ARRAY,
+    fetchArraySize,
+    prefetchRows: options.getOr(Opt.PrefetchRows, Opt.DEFAULT_PREFETCH_ROWS),
+    fetchTypeHandler
+  }
+}
+
+const mapColumns = (metaData: ReadonlyArray<Db.OracleMetaData>, options: ResolvedOptions) =>
+  Effect.fromResult(arrowColumns(metaData.map(columnMetadata), mappingOptions(options)))
+
+/** A cursor over consecutive result sets of one shape, read `fetchArraySize` rows at a time. */
+const makeCursor = (
+  connection: Db.OracleConnection,
+  first: Db.OracleResultSet,
+  columns: ReadonlyArray<MappedColumn>,
+  fetchArraySize: number,
+  more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>
+): DriverCursor => {
+  const schema = new Arrow.Schema(columns.map((c) => c.field))
+  let current: Db.OracleResultSet | undefined = first
+  let rowsSeen = 0
+  let closed = false
+  const closeCurrent = Effect.suspend(() => {
+    const rs = current
+    current = undefined
+    return rs === undefined ? Effect.void : Db.closeResultSet(rs)
+  })
+  const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {
+    while (!closed && current !== undefined) {
+      const rs: Db.OracleResultSet = current
+      const rows = yield* Db.call(connection, () => rs.getRows(fetchArraySize))
+      if (rows.length > 0) {
+        const firstRow = rowsSeen
+        rowsSeen += rows.length
+        return oraclePage(rows, columns, firstRow)
+      }
+      yield* closeCurrent
+      current = yield* more
+    }
+    return undefined
+  })
+  return {
+    schema,
+    nextPage,
+    close: Effect.suspend(() => {
+      if (closed) return Effect.void
+      closed = true
+      return closeCurrent
+    })
+  }
+}
+
+/** A one-row result of OUT / IN OUT values. */
+const outValuesCursor = (fields: ReadonlyArray<Arrow.Field>, values: ReadonlyArray<unknown>): DriverCursor => {
+  const schema = new Arrow.Schema([...fields])
+  let done = false
+  return {
+    schema,
+    nextPage: Effect.sync(() => {
+      if (done) return undefined
+      done = true
+      return {
+        appendRows: (builders, maxRows) => {
+          if (maxRows < 1) return 0
+          builders.forEach((b, i) => b.append(values[i] ?? null))
+          return 1
+        }
+      } satisfies Page
+    }),
+    close: Effect.void
+  }
+}
+
+const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
+  let autocommit = true
+  let busy = false
+
+  const tracked = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.suspend(() => {
+      busy = true
+      return effect.pipe(Effect.ensuring(Effect.sync(() => {
+        busy = false
+      })))
+    })
+
+  const run = (sql: string, binds: unknown, options: Record<string, unknown>) =>
+    Db.call(connection, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }))
+
+  const rowsResult = (
+    rs: Db.OracleResultSet,
+    options: ResolvedOptions,
+    more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>
+  ): Effect.Effect<DriverResult, AdbcError> =>
+    mapColumns(rs.metaData, options).pipe(
+      Effect.tapError(() => Db.closeResultSet(rs)),
+      Effect.map((columns) => ({
+        _tag: "Rows" as const,
+        cursor: makeCursor(connection, rs, columns, options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE), more)
+      }))
+    )
+
+  /** What one execute produced: rows (result set or implicit result), OUT values, or a count. */
+  const outcome = (
+    result: Db.OracleExecuteResult,
+    options: ResolvedOptions,
+    columns: ReadonlyArray<BoundColumn> | undefined
+  ): Effect.Effect<DriverResult, AdbcError> =>
+    Effect.gen(function*() {
+      if (result.resultSet !== undefined) return yield* rowsResult(result.resultSet, options, Effect.succeed(undefined))
+      const implicit = result.implicitResults ?? []
+      if (implicit.length > 0) {
+        const first = implicit[0]!
+        for (const other of implicit.slice(1)) yield* Db.closeResultSet(other)
+        if (options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) !== "batch") {
+          yield* Db.closeResultSet(first)
+          return yield* notImplemented(
+            "implicit result sets (DBMS_SQL.RETURN_RESULT) are only supported with redo.statement.execution_mode=batch"
+          )
+        }
+        return yield* rowsResult(first, options, Effect.succeed(undefined))
+      }
+      const outs = (columns ?? []).filter((c) => c.direction !== "in")
+      if (outs.length > 0) {
+        const values = Array.isArray(result.outBinds) ? result.outBinds : []
+        return { _tag: "Rows" as const, cursor: outValuesCursor(outs.map((c) => c.field), values) }
+      }
+      return { _tag: "Count" as const, rowsAffected: result.rowsAffected ?? -1 }
+    })
+
+  const executeWithParameters = (
+    sql: string,
+    parameters: BoundParameters,
+    options: ResolvedOptions
+  ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
+    Effect.gen(function*() {
+      const prepared: Array<{ columns: Array<BoundColumn>; rows: number }> = []
+      for (const batch of parameters.batches) {
+        const columns = yield* Effect.fromResult(parameterColumns(batch))
+        prepared.push({ columns, rows: batch.numRows })
+      }
+      const total = prepared.reduce((n, p) => n + p.rows, 0)
+      if (total === 0) return yield* invalidArgument("no parameter rows are bound to the statement")
+      const info = yield* Db.call(connection, () => connection.getStatementInfo(sql))
+      const isQuery = info.metaData !== undefined && info.metaData.length > 0
+      const hasOut = prepared.some((p) => p.columns.some((c) => c.direction !== "in"))
+      if (!isQuery && !hasOut && total > 1) {
+        const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
+        let affected = 0
+        for (const { columns, rows } of prepared) {
+          for (let start = 0; start < rows; start += chunk) {
+            const end = Math.min(rows, start + chunk)
+            const result = yield* Db.call(connection, () =>
+              connection.executeMany(sql, bindRows(columns, start, end), {
+                autoCommit: autocommit,
+                bindDefs: columns.map((c) => c.def)
+              }))
+            affected += result.rowsAffected ?? 0
+          }
+        }
+        return { _tag: "Count" as const, rowsAffected: affected }
+      }
+      // Queries (and PL/SQL with OUT binds) run once per parameter row; query results are concatenated.
+      const rows: Array<{ columns: Array<BoundColumn>; values: Array<unknown> }> = []
+      for (const { columns, rows: n } of prepared) {
+        for (const values of bindRows(columns, 0, n)) rows.push({ columns, values })
+      }
+      const bindsOf = (r: { columns: Array<BoundColumn>; values: Array<unknown> }) =>
+        r.columns.map((c, i) => ({ dir: c.def.dir, type: c.def.type, ...(c.def.maxSize !== undefined ? { maxSize: c.def.maxSize } : {}), val: r.values[i] }))
+      const first = yield* run(sql, bindsOf(rows[0]!), queryOptions(options))
+      if (first.resultSet === undefined || rows.length === 1) return yield* outcome(first, options, rows[0]!.columns)
+      let next = 1
+      const more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError> = Effect.suspend(() => {
+        if (next >= rows.length) return Effect.succeed(undefined)
+        const r = rows[next++]!
+        return Effect.map(run(sql, bindsOf(r), queryOptions(options)), (res) => res.resultSet)
+      })
+      return yield* rowsResult(first.resultSet, options, more)
+    })
+
+  const execute = (
+    sql: string,
+    parameters: BoundParameters | undefined,
+    options: ResolvedOptions
+  ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
+    tracked(Effect.gen(function*() {
+      if (parameters !== undefined && parameters.schema.fields.length > 0) {
+        return yield* executeWithParameters(sql, parameters, options)
+      }
+      const result = yield* run(sql, [], queryOptions(options))
+      return yield* outcome(result, options, undefined)
+    }))
+
+  const describe = (sql: string, options: ResolvedOptions): Effect.Effect<Arrow.Schema, AdbcError> =>
+    Effect.gen(function*() {
+      const info = yield* Db.call(connection, () => connection.getStatementInfo(sql))
+      const columns = yield* mapColumns(info.metaData ?? [], options)
+      return new Arrow.Schema(columns.map((c) => c.field))
+    })
+
+  const scalar = (sql: string) =>
+    Effect.map(Db.queryAll(connection, sql), (rows) => (rows[0]?.[0] === undefined || rows[0][0] === null ? "" : String(rows[0][0])))
+
+  const tableSchema = (catalog: string | undefined, dbSchema: string | undefined, table: string) =>
+    Effect.gen(function*() {
+      if (catalog !== undefined) {
+        const current = yield* scalar(CURRENT_CATALOG_SQL)
+        if (catalog !== current) {
+          return yield* notFound(`catalog ${JSON.stringify(catalog)} does not exist; the only catalog is ${JSON.stringify(current)}`)
+        }
+      }
+      const name = `${dbSchema === undefined ? "" : `${Ddl.quoteIdentifier(dbSchema)}.`}${Ddl.quoteIdentifier(table)}`
+      return yield* describe(`SELECT * FROM ${name}`, connectOptions)
+    })
+
+  const ingestTarget = (target: IngestTarget): Effect.Effect<void, AdbcError> =>
+    target.temporary
+      ? Effect.fail(notImplemented("ingest into a temporary table is not supported by the Oracle driver"))
+      : Effect.void
+
+  const describeTarget = (target: IngestTarget): Effect.Effect<Arrow.Schema | undefined, AdbcError> =>
+    ingestTarget(target).pipe(
+      Effect.andThen(tableSchema(undefined, target.dbSchema, target.table)),
+      Effect.map((schema): Arrow.Schema | undefined => schema),
+      Effect.catchIf((e) => e.status === "NOT_FOUND", () => Effect.succeed(undefined))
+    )
+
+  /** Tables this connection created by ingest, whose string columns are NVARCHAR2(2000). */
+  const created = new Set<string>()
+
+  const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions) =>
+    tracked(Effect.gen(function*() {
+      yield* ingestTarget(target)
+      if (batch.numRows === 0) return 0
+      const structType = options.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE)
+      const columns = yield* Effect.fromResult(ingestColumns(batch, structType, created.has(Ddl.qualifiedTarget(target))))
+      const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
+      const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
+      let total = 0
+      for (let start = 0; start < batch.numRows; start += chunk) {
+        const end = Math.min(batch.numRows, start + chunk)
+        const result = yield* Db.call(connection, () =>
+          connection.executeMany(sql, bindRows(columns, start, end), {
+            autoCommit: autocommit,
+            bindDefs: columns.map((c) => c.def)
+          }))
+        total += result.rowsAffected ?? end - start
+      }
+      return total
+    }))
+
+  const ISOLATION: Readonly<Record<string, string>> = {
+    "adbc.connection.transaction.isolation.default": "READ COMMITTED",
+    "adbc.connection.transaction.isolation.read_committed": "READ COMMITTED",
+    "adbc.connection.transaction.isolation.serializable": "SERIALIZABLE"
+  }
+
+  return {
+    execute,
+    describe,
+    parameterSchema: () => Effect.fail(notImplemented("GetParameterSchema is not supported by the Oracle driver")),
+    setAutocommit: (enabled) =>
+      Effect.gen(function*() {
+        if (enabled && !autocommit) yield* Db.call(connection, () => connection.commit())
+        autocommit = enabled
+      }),
+    commit: Db.call(connection, () => connection.commit()),
+    rollback: Db.call(connection, () => connection.rollback()),
+    savepoint: (name) => Effect.asVoid(run(`SAVEPOINT ${Ddl.quoteIdentifier(name)}`, [], {})),
+    rollbackToSavepoint: (name) => Effect.asVoid(run(`ROLLBACK TO SAVEPOINT ${Ddl.quoteIdentifier(name)}`, [], {})),
+    setReadOnly: (readOnly) =>
+      readOnly
+        ? Effect.asVoid(run("SET TRANSACTION READ ONLY", [], { autoCommit: false }))
+        : Effect.void,
+    setIsolationLevel: (level) => {
+      const sql = ISOLATION[level]
+      return sql === undefined
+        ? Effect.fail(notImplemented(`isolation level ${level} is not supported by Oracle (read committed, serializable)`))
+        : Effect.asVoid(run(`ALTER SESSION SET ISOLATION_LEVEL = ${sql === "READ COMMITTED" ? "READ COMMITTED" : "SERIALIZABLE"}`, [], {}))
+    },
+    currentCatalog: scalar(CURRENT_CATALOG_SQL),
+    setCurrentCatalog: () =>
+      Effect.fail(notImplemented("adbc.connection.catalog is read-only: the catalog is the current pluggable database")),
+    currentDbSchema: scalar("SELECT SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA') FROM DUAL"),
+    setCurrentDbSchema: (schema) =>
+      Effect.asVoid(run(`ALTER SESSION SET CURRENT_SCHEMA = ${Ddl.quoteIdentifier(schema)}`, [], {})),
+    info: Effect.gen(function*() {
+      const values = new Map<number, InfoValue>([[InfoCode.VENDOR_NAME, InfoValue.string("Oracle")]])
+      if (connection.oracleServerVersionString !== "") {
+        values.set(InfoCode.VENDOR_VERSION, InfoValue.string(connection.oracleServerVersionString))
+      }
+      return values
+    }),
+    catalogRows: (depth, filters) => catalogRows(connection, depth, filters),
+    tableSchema,
+    tableTypes: ["TABLE", "VIEW"],
+    ingest: {
+      columnType: (field) =>
+        Effect.fromResult(
+          ingestColumnType(field, connectOptions.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE))
+        ),
+      createTableSql: (target, columns) => {
+        created.add(Ddl.qualifiedTarget(target))
+        return Ddl.createTableSql(target, columns, connectOptions.get(Opt.IngestTablespace))
+      },
+      dropTableSql: (target) => {
+        created.delete(Ddl.qualifiedTarget(target))
+        return Ddl.dropTableSql(target)
+      },
+      describeTarget,
+      isCompatible,
+      insertBatch
+    },
+    cancel: Effect.suspend(() =>
+      busy
+        ? Effect.promise(() => connection.breakExecution().catch(() => undefined))
+        : Effect.fail(invalidState("no statement is running on this connection"))
+    )
+  }
+}
+
+const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, AdbcError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const config = yield* Effect.fromResult(resolveConnectConfig(options))
+    const connection = yield* Effect.acquireRelease(
+      Db.connect(connectionAttributes(config), config.uri.connectTimeoutMs),
+      Db.disconnect,
+      { interruptible: true }
+    )
+    const zone = timeZoneSql(config)
+    if (zone !== undefined) yield* Db.call(connection, () => connection.execute(zone, [], {}))
+    return makeConnection(connection, options)
+  })
+
+/**
+ * The Oracle driver.
+ *
+ * @category drivers
+ * @since 0.1.0
+ */
+export const OracleDriver: DriverShape = {
+  name: "oracle",
+  version: VERSION,
+  options: Opt.OracleOptions,
+  capabilities: { ingestTemporary: false, ingestTargetCatalog: false, parameterSchema: false, savepoints: true },
+  batchCap: {
+    mode: "hard",
+    option: Opt.ReadBatchRows,
+    defaultRows: Opt.DEFAULT_READ_BATCH_ROWS,
+    bytesOption: Opt.ReadBatchApproxBytes
+  },
+  validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
+  connect
+}
+
+

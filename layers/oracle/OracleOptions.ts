@@ -1,0 +1,177 @@
+/**
+ * The Oracle driver's own option keys (`redo.*`), exactly as the Oracle driver specification's query option and
+ * bulk-ingest option tables name them, each with its default and accepted values, plus the `timezone` connection
+ * option (the session time zone). The core resolves precedence (statement, then connection, then database).
+ *
+ * @since 0.1.0
+ */
+import { ALL_LEVELS, CONNECT_LEVELS, option, OptionSchemas } from "../../src/Options.ts"
+
+/** Mapping of INTERVAL DAY TO SECOND (default `auto`). @category options @since 0.1.0 */
+export const DayTimeIntervalType = option({
+  key: "redo.query.day_time_interval_type",
+  schema: OptionSchemas.literals(["auto", "duration", "monthdaynano", "string"] as const),
+  accepted: "`auto`, `duration`, `monthdaynano` or `string`",
+  levels: ALL_LEVELS
+})
+/** Mapping of INTERVAL YEAR TO MONTH (default `auto`). @category options @since 0.1.0 */
+export const YearMonthIntervalType = option({
+  key: "redo.query.year_month_interval_type",
+  schema: OptionSchemas.literals(["auto", "monthdaynano", "string"] as const),
+  accepted: "`auto`, `monthdaynano` or `string`",
+  levels: ALL_LEVELS
+})
+/** Mapping of NUMBER without precision and scale (default `float64`). @category options @since 0.1.0 */
+export const UnboundedNumberType = option({
+  key: "redo.query.unbounded_number_type",
+  schema: OptionSchemas.literals(["float64", "string", "int64"] as const),
+  accepted: "`float64`, `string` or `int64`",
+  levels: ALL_LEVELS
+})
+/** Mapping of DATE (default `date32`, the day only; `timestamp` keeps the time of day). @category options @since 0.1.0 */
+export const DateType = option({
+  key: "redo.query.date_type",
+  schema: OptionSchemas.literals(["date32", "timestamp"] as const),
+  accepted: "`date32` or `timestamp`",
+  levels: ALL_LEVELS
+})
+/** Annotate result columns with Arrow extension types (default false). @category options @since 0.1.0 */
+export const UseExtensionType = option({
+  key: "redo.use_extension_type",
+  schema: OptionSchemas.boolean,
+  accepted: "`true` or `false`",
+  levels: ALL_LEVELS
+})
+/** Decimal (true, default) versus double mapping of bounded NUMBER. @category options @since 0.1.0 */
+export const UseHighPrecision = option({
+  key: "redo.use_high_precision",
+  schema: OptionSchemas.boolean,
+  accepted: "`true` or `false`",
+  levels: ALL_LEVELS
+})
+/** How results are parsed internally (default `row`). @category options @since 0.1.0 */
+export const ExecutionMode = option({
+  key: "redo.statement.execution_mode",
+  schema: OptionSchemas.literals(["row", "batch"] as const),
+  accepted: "`row` or `batch`",
+  levels: ALL_LEVELS
+})
+/** Bytes fetched on initial execution (whole rows that fit; unset by default). @category options @since 0.1.0 */
+export const PrefetchBytes = option({
+  key: "redo.statement.prefetch_bytes",
+  schema: OptionSchemas.positiveInt,
+  accepted: "a positive integer",
+  levels: ALL_LEVELS
+})
+/** Rows fetched on initial execution (default 1). @category options @since 0.1.0 */
+export const PrefetchRows = option({
+  key: "redo.statement.prefetch_rows",
+  schema: OptionSchemas.positiveInt,
+  accepted: "a positive integer",
+  levels: ALL_LEVELS
+})
+/** Rows per server round trip (unset by default: the client's own default). @category options @since 0.1.0 */
+export const FetchArraySize = option({
+  key: "redo.statement.fetch_array_size",
+  schema: OptionSchemas.positiveInt,
+  accepted: "a positive integer",
+  levels: ALL_LEVELS
+})
+/** Approximate byte limit per Arrow batch (default 0: no limit). @category options @since 0.1.0 */
+export const ReadBatchApproxBytes = option({
+  key: "redo.statement.read_batch_approx_bytes",
+  schema: OptionSchemas.nonNegativeInt,
+  accepted: "a nonnegative integer",
+  levels: ALL_LEVELS
+})
+/** Hard limit of rows per Arrow batch (default 65536). @category options @since 0.1.0 */
+export const ReadBatchRows = option({
+  key: "redo.statement.read_batch_rows",
+  schema: OptionSchemas.positiveInt,
+  accepted: "a positive integer",
+  levels: ALL_LEVELS
+})
+/** Rows inserted per database call by bulk ingest (default 65536). @category options @since 0.1.0 */
+export const InsertBatchRows = option({
+  key: "redo.statement.insert_batch_rows",
+  schema: OptionSchemas.positiveInt,
+  accepted: "a positive integer",
+  levels: ALL_LEVELS
+})
+/** Database type of ingested struct and list columns (default `object`, not implemented). @category options @since 0.1.0 */
+export const IngestStructType = option({
+  key: "redo.ingest.struct_type",
+  schema: OptionSchemas.literals(["blob", "json", "nvarchar2", "object"] as const),
+  accepted: "`blob`, `json`, `nvarchar2` or `object`",
+  levels: ALL_LEVELS
+})
+/** Tablespace in which ingest creates its table (unset by default). @category options @since 0.1.0 */
+export const IngestTablespace = option({
+  key: "redo.ingest.tablespace",
+  schema: OptionSchemas.nonEmptyString,
+  accepted: "a tablespace name",
+  levels: ALL_LEVELS
+})
+/**
+ * The session time zone (`UTC`, an offset such as `-05:00`, or a region such as `Europe/Paris`): sent at logon, so
+ * TIMESTAMP WITH LOCAL TIME ZONE values and SYSTIMESTAMP-like functions use it. UTC is recommended.
+ *
+ * @category options
+ * @since 0.1.0
+ */
+export const TimeZone = option({
+  key: "timezone",
+  schema: OptionSchemas.nonEmptyString,
+  accepted: "a time zone: UTC, an offset such as -05:00, or a region name",
+  levels: CONNECT_LEVELS
+})
+
+/** Default of {@link DayTimeIntervalType}. @category constants @since 0.1.0 */
+export const DEFAULT_DAY_TIME_INTERVAL_TYPE = "auto"
+/** Default of {@link YearMonthIntervalType}. @category constants @since 0.1.0 */
+export const DEFAULT_YEAR_MONTH_INTERVAL_TYPE = "auto"
+/** Default of {@link UnboundedNumberType}. @category constants @since 0.1.0 */
+export const DEFAULT_UNBOUNDED_NUMBER_TYPE = "float64"
+/** Default of {@link DateType}. @category constants @since 0.1.0 */
+export const DEFAULT_DATE_TYPE = "date32"
+/** Default of {@link UseExtensionType}. @category constants @since 0.1.0 */
+export const DEFAULT_USE_EXTENSION_TYPE = false
+/** Default of {@link UseHighPrecision}. @category constants @since 0.1.0 */
+export const DEFAULT_USE_HIGH_PRECISION = true
+/** Default of {@link ExecutionMode}. @category constants @since 0.1.0 */
+export const DEFAULT_EXECUTION_MODE = "row"
+/** Default of {@link PrefetchRows}. @category constants @since 0.1.0 */
+export const DEFAULT_PREFETCH_ROWS = 1
+/** Default of {@link ReadBatchApproxBytes} (no limit). @category constants @since 0.1.0 */
+export const DEFAULT_READ_BATCH_APPROX_BYTES = 0
+/** Default of {@link ReadBatchRows}. @category constants @since 0.1.0 */
+export const DEFAULT_READ_BATCH_ROWS = 65_536
+/** Default of {@link InsertBatchRows}. @category constants @since 0.1.0 */
+export const DEFAULT_INSERT_BATCH_ROWS = 65_536
+/** Default of {@link IngestStructType}. @category constants @since 0.1.0 */
+export const DEFAULT_INGEST_STRUCT_TYPE = "object"
+
+/**
+ * Every option this driver declares.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const OracleOptions = [
+  DayTimeIntervalType,
+  YearMonthIntervalType,
+  UnboundedNumberType,
+  DateType,
+  UseExtensionType,
+  UseHighPrecision,
+  ExecutionMode,
+  PrefetchBytes,
+  PrefetchRows,
+  FetchArraySize,
+  ReadBatchApproxBytes,
+  ReadBatchRows,
+  InsertBatchRows,
+  IngestStructType,
+  IngestTablespace,
+  TimeZone
+] as const

@@ -1,0 +1,277 @@
+/**
+ * Arrow record batches as node-oracledb binds: one bind definition per column (type, size, direction from the
+ * `ORACLE:parameter_type` field metadata) and row arrays of JS values read straight from the Arrow buffers
+ * (layers/shared/ArrowCells.ts). Exactness: int64 values above 2^53 go as bigint, decimals as their decimal text
+ * (bound as text; Oracle converts it to NUMBER without a binary floating step), dates and timestamps as
+ * {@link WireTimestamp} (seconds and nanoseconds, encoded by the driver's write hook).
+ *
+ * @since 0.1.0
+ */
+import * as Arrow from "apache-arrow"
+import { Result } from "effect"
+import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
+import { type ColumnCells, columnCells, UnsupportedColumnError } from "../shared/ArrowCells.ts"
+import { type DbType, oracledb, WireTimestamp } from "./OracleDb.ts"
+import { bindTypeFor, ingestColumnType, NVARCHAR2_MAX, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
+
+/** A parameter direction. @category models @since 0.1.0 */
+export type Direction = "in" | "out" | "inout"
+
+/** One bind definition (node-oracledb `bindDefs` entry). @category models @since 0.1.0 */
+export interface BindDef {
+  readonly type: DbType
+  readonly maxSize?: number
+  readonly dir: number
+}
+
+/** A column's binds: definition, direction and a reader of row `i`'s JS value. @category models @since 0.1.0 */
+export interface BoundColumn {
+  readonly field: Arrow.Field
+  readonly direction: Direction
+  readonly def: BindDef
+  readonly get: (i: number) => unknown
+}
+
+/** The direction declared by a field's `ORACLE:parameter_type` metadata (default `in`). @category binding @since 0.1.0 */
+export const directionOf = (field: Arrow.Field): Result.Result<Direction, AdbcError> => {
+  const raw = field.metadata.get(PARAMETER_TYPE_METADATA)
+  if (raw === undefined) return Result.succeed("in")
+  const value = raw.toLowerCase()
+  if (value === "in" || value === "out" || value === "inout") return Result.succeed(value)
+  return Result.fail(
+    invalidArgument(`field ${JSON.stringify(field.name)}: ${PARAMETER_TYPE_METADATA} must be in, out or inout, got '${raw}'`)
+  )
+}
+
+const DIRS: Readonly<Record<Direction, number>> = { in: oracledb.BIND_IN, out: oracledb.BIND_OUT, inout: oracledb.BIND_INOUT }
+
+const floorDiv = (a: number | bigint, b: number): [number, number] => {
+  if (typeof a === "bigint") {
+    const B = BigInt(b)
+    let q = a / B
+    let r = a - q * B
+    if (r < 0n) {
+      q -= 1n
+      r += B
+    }
+    return [Number(q), Number(r)]
+  }
+  const q = Math.floor(a / b)
+  return [q, a - q * b]
+}
+
+const dbType = (name: string): DbType => oracledb[`DB_TYPE_${name}`]!
+
+/** The oracledb type and value reader of a column, for a given Oracle type name (from the Types.ts mappings). */
+const reader = (
+  field: Arrow.Field,
+  cells: ColumnCells,
+  sqlType: string,
+  data: Arrow.Data,
+  maxChars: number | undefined
+): Result.Result<{ type: DbType; get: (i: number) => unknown; maxSize?: number }, AdbcError> => {
+  switch (cells.kind) {
+    case "number":
+      return Result.succeed({
+        type: sqlType === "BINARY_DOUBLE"
+          ? dbType("BINARY_DOUBLE")
+          : sqlType === "BINARY_FLOAT"
+          ? dbType("BINARY_FLOAT")
+          : dbType("NUMBER"),
+        get: cells.get
+      })
+    case "bigint":
+      return Result.succeed({ type: dbType("NUMBER"), get: cells.get })
+    case "decimal":
+      return Result.succeed({ type: dbType("VARCHAR"), get: cells.get, maxSize: 82 })
+    case "bool":
+      return Result.succeed({ type: dbType("BOOLEAN"), get: cells.get })
+    case "string": {
+      let longest = 1
+      for (let i = 0; i < data.length; i++) {
+        const v = cells.get(i)
+        if (v === null) continue
+        if (maxChars !== undefined && v.length > maxChars) {
+          return Result.fail(
+            adbcError(
+              "INVALID_DATA",
+              `column ${JSON.stringify(field.name)}: row ${i + 1} holds ${v.length} characters, more than the ${maxChars} of its NVARCHAR2(${maxChars}) column; pre-create the table with a wider type and append`
+            )
+          )
+        }
+        const bytes = Buffer.byteLength(v)
+        if (bytes > longest) longest = bytes
+      }
+      if (sqlType === "RAW") {
+        return Result.succeed({
+          type: dbType("RAW"),
+          get: (i) => {
+            const v = cells.get(i)
+            return v === null ? null : Buffer.from(v)
+          },
+          maxSize: longest
+        })
+      }
+      return Result.succeed({ type: dbType("NVARCHAR"), get: cells.get, maxSize: longest })
+    }
+    case "binary": {
+      let longest = 1
+      for (let i = 0; i < data.length; i++) longest = Math.max(longest, cells.get(i)?.length ?? 0)
+      return Result.succeed({
+        type: dbType("RAW"),
+        get: (i) => {
+          const v = cells.get(i)
+          return v === null ? null : Buffer.from(v.buffer, v.byteOffset, v.byteLength)
+        },
+        maxSize: longest
+      })
+    }
+    case "date":
+      return Result.succeed({
+        type: dbType("DATE"),
+        get: (i) => {
+          const days = cells.get(i)
+          return days === null ? null : new WireTimestamp(days * 86_400, 0)
+        }
+      })
+    case "timestamp": {
+      const perSecond = cells.ticksPerSecond
+      return Result.succeed({
+        type: cells.timezone === null ? dbType("TIMESTAMP") : dbType("TIMESTAMP_TZ"),
+        get: (i) => {
+          const raw = cells.getRaw(i)
+          if (raw === null) return null
+          const [seconds, ticks] = floorDiv(raw, perSecond)
+          return new WireTimestamp(seconds, ticks * (1_000_000_000 / perSecond))
+        }
+      })
+    }
+    default:
+      return Result.fail(
+        adbcError("NOT_IMPLEMENTED", `field ${JSON.stringify(field.name)} of Arrow type ${field.type} cannot be bound`)
+      )
+  }
+}
+
+/** JSON text of a nested value (struct, list) for struct storage in BLOB, NVARCHAR2 or JSON columns. */
+const nestedReader = (field: Arrow.Field, data: Arrow.Data, storage: StructStorage) => {
+  const vector = Arrow.makeVector(data)
+  const text = (i: number): string | null => {
+    const v = vector.get(i) as { toJSON?: () => unknown } | null
+    if (v === null || v === undefined) return null
+    return JSON.stringify(typeof v.toJSON === "function" ? v.toJSON() : v, (_k, x) => (typeof x === "bigint" ? x.toString() : x))
+  }
+  if (storage === "blob") {
+    return { type: dbType("RAW"), get: (i: number) => {
+      const t = text(i)
+      return t === null ? null : Buffer.from(t)
+    }, maxSize: 32767 }
+  }
+  return { type: dbType("NVARCHAR"), get: text, maxSize: 32767, field }
+}
+
+const cellsOf = (field: Arrow.Field, data: Arrow.Data): Result.Result<ColumnCells, AdbcError> => {
+  try {
+    return Result.succeed(columnCells(data))
+  } catch (e) {
+    if (e instanceof UnsupportedColumnError) {
+      return Result.fail(adbcError("NOT_IMPLEMENTED", `field ${JSON.stringify(field.name)} of Arrow type ${field.type} cannot be bound`))
+    }
+    throw e
+  }
+}
+
+/**
+ * The binds of one batch of statement parameters (the specification's "Bind" column: NA types fail
+ * NOT_IMPLEMENTED naming the type).
+ *
+ * @category binding
+ * @since 0.1.0
+ */
+export const parameterColumns = (batch: Arrow.RecordBatch): Result.Result<Array<BoundColumn>, AdbcError> => {
+  const out: Array<BoundColumn> = []
+  for (let c = 0; c < batch.schema.fields.length; c++) {
+    const field = batch.schema.fields[c]!
+    const direction = directionOf(field)
+    if (Result.isFailure(direction)) return Result.fail(direction.failure)
+    const sqlType = bindTypeFor(field)
+    if (Result.isFailure(sqlType)) return Result.fail(sqlType.failure)
+    const data = batch.getChildAt(c)!.data[0]!
+    const cells = cellsOf(field, data)
+    if (Result.isFailure(cells)) return Result.fail(cells.failure)
+    const r = sqlType.success === "JSON"
+      ? Result.succeed({ type: dbType("VARCHAR"), get: (cells.success as { get: (i: number) => unknown }).get, maxSize: 32767 })
+      : reader(field, cells.success, sqlType.success, data, undefined)
+    if (Result.isFailure(r)) return Result.fail(r.failure)
+    const def: BindDef = {
+      type: r.success.type,
+      dir: DIRS[direction.success],
+      ...(r.success.maxSize !== undefined || direction.success !== "in"
+        ? { maxSize: Math.max(r.success.maxSize ?? 0, direction.success === "in" ? 0 : 4000) }
+        : {})
+    }
+    out.push({ field, direction: direction.success, def, get: r.success.get })
+  }
+  return Result.succeed(out)
+}
+
+/**
+ * The binds of one batch of ingested rows (the specification's "Ingest" column), strings checked against the
+ * NVARCHAR2(2000) of created tables when `checkLength` is set.
+ *
+ * @category binding
+ * @since 0.1.0
+ */
+export const ingestColumns = (
+  batch: Arrow.RecordBatch,
+  structType: StructStorage,
+  checkLength: boolean
+): Result.Result<Array<BoundColumn>, AdbcError> => {
+  const out: Array<BoundColumn> = []
+  for (let c = 0; c < batch.schema.fields.length; c++) {
+    const field = batch.schema.fields[c]!
+    const sqlType = ingestColumnType(field, structType)
+    if (Result.isFailure(sqlType)) return Result.fail(sqlType.failure)
+    const data = batch.getChildAt(c)!.data[0]!
+    const t = field.type.typeId
+    if (t === Arrow.Type.Struct || t === Arrow.Type.List || t === Arrow.Type.FixedSizeList) {
+      const r = nestedReader(field, data, structType)
+      out.push({ field, direction: "in", def: { type: r.type, maxSize: r.maxSize, dir: oracledb.BIND_IN }, get: r.get })
+      continue
+    }
+    if (t === Arrow.Type.Null) {
+      out.push({ field, direction: "in", def: { type: dbType("NUMBER"), dir: oracledb.BIND_IN }, get: () => null })
+      continue
+    }
+    const cells = cellsOf(field, data)
+    if (Result.isFailure(cells)) return Result.fail(cells.failure)
+    const r = reader(field, cells.success, sqlType.success, data, checkLength ? NVARCHAR2_MAX : undefined)
+    if (Result.isFailure(r)) return Result.fail(r.failure)
+    out.push({
+      field,
+      direction: "in",
+      def: { type: r.success.type, dir: oracledb.BIND_IN, ...(r.success.maxSize !== undefined ? { maxSize: r.success.maxSize } : {}) },
+      get: r.success.get
+    })
+  }
+  return Result.succeed(out)
+}
+
+/**
+ * Row arrays `[start, end)` of the IN and IN OUT columns (OUT columns get undefined).
+ *
+ * @category binding
+ * @since 0.1.0
+ */
+export const bindRows = (columns: ReadonlyArray<BoundColumn>, start: number, end: number): Array<Array<unknown>> => {
+  const rows: Array<Array<unknown>> = new Array(end - start)
+  for (let r = start; r < end; r++) {
+    const row = new Array<unknown>(columns.length)
+    for (let c = 0; c < columns.length; c++) {
+      const column = columns[c]!
+      row[c] = column.direction === "out" ? undefined : column.get(r)
+    }
+    rows[r - start] = row
+  }
+  return rows
+}

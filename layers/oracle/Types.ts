@@ -1,0 +1,604 @@
+/**
+ * Type mappings of the Oracle driver, both directions.
+ *
+ * Database → Arrow ({@link arrowColumn}): the specification's "database to Arrow" table with the NUMBER rules:
+ * 1. NUMBER without precision and scale (also REAL, DOUBLE PRECISION, FLOAT(b) and aggregates) maps per
+ *    `redo.query.unbounded_number_type` (double by default, int64 or string);
+ * 2. NUMBER(p,0) with p ≤ 18 is always int64;
+ * 3. with `redo.use_high_precision` (default) any other bounded NUMBER is decimal128 (p ≤ 38) or decimal256
+ *    (p > 38); without it, double;
+ * 4. a NUMBER without precision (FLOAT) is always double whatever `redo.use_high_precision` says.
+ * NUMBER(*,s) (scale known, precision not) counts as bounded with precision 38. Every field carries
+ * `oracle.type-name` (`NUMBER(10,2)`, `VARCHAR2(20)`, `TIMESTAMP(6) WITH TIME ZONE`, …).
+ *
+ * Arrow → database: {@link bindTypeFor} (parameters) and {@link ingestColumnType} (created columns) follow the
+ * specification's two columns; cells marked NA there fail NOT_IMPLEMENTED naming the Arrow type.
+ *
+ * @since 0.1.0
+ */
+import * as Arrow from "apache-arrow"
+import { Result } from "effect"
+import { type AdbcError, adbcError, notImplemented } from "../../src/AdbcError.ts"
+
+/** Field metadata key carrying the Oracle type name. @category constants @since 0.1.0 */
+export const TYPE_NAME_METADATA = "oracle.type-name"
+/** Bind field metadata key declaring a parameter direction (`in`, `out`, `inout`). @category constants @since 0.1.0 */
+export const PARAMETER_TYPE_METADATA = "ORACLE:parameter_type"
+/** Arrow's extension name metadata key. @category constants @since 0.1.0 */
+export const EXTENSION_NAME = "ARROW:extension:name"
+/** Arrow's extension metadata key. @category constants @since 0.1.0 */
+export const EXTENSION_METADATA = "ARROW:extension:metadata"
+/** The vendor name written into arrow.opaque metadata. @category constants @since 0.1.0 */
+export const VENDOR_NAME = "Oracle"
+
+/**
+ * The Oracle types the driver tells apart (node-oracledb's `DB_TYPE_*` names without the prefix).
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type OracleTypeName =
+  | "NUMBER"
+  | "BINARY_FLOAT"
+  | "BINARY_DOUBLE"
+  | "BINARY_INTEGER"
+  | "VARCHAR"
+  | "NVARCHAR"
+  | "CHAR"
+  | "NCHAR"
+  | "LONG"
+  | "LONG_NVARCHAR"
+  | "RAW"
+  | "LONG_RAW"
+  | "CLOB"
+  | "NCLOB"
+  | "BLOB"
+  | "BFILE"
+  | "DATE"
+  | "TIMESTAMP"
+  | "TIMESTAMP_TZ"
+  | "TIMESTAMP_LTZ"
+  | "INTERVAL_DS"
+  | "INTERVAL_YM"
+  | "BOOLEAN"
+  | "JSON"
+  | "ROWID"
+  | "UROWID"
+  | "OBJECT"
+  | "XMLTYPE"
+  | "VECTOR"
+  | "CURSOR"
+
+/**
+ * A result or parameter column as described by the server.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface OracleColumnMetadata {
+  readonly name: string
+  readonly type: OracleTypeName
+  /** NUMBER precision (0 = none); fractional-second precision of TIMESTAMP and INTERVAL DAY TO SECOND. */
+  readonly precision?: number | undefined
+  /** NUMBER scale (-127 = floating); leading field precision of intervals. */
+  readonly scale?: number | undefined
+  /** Maximum size of character and RAW columns (bytes or characters as the server reports). */
+  readonly byteSize?: number | undefined
+  readonly nullable: boolean
+  readonly isJson?: boolean | undefined
+  /** Object type name (`SCHEMA.TYPE`) of OBJECT columns; `SDO_GEOMETRY` columns are spatial. */
+  readonly objectTypeName?: string | undefined
+  /** Whether an object type is a collection (VARRAY / nested table). */
+  readonly isCollection?: boolean | undefined
+}
+
+/**
+ * How a column's values are decoded.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type CellKind =
+  | "int64"
+  | "float64"
+  | "float32"
+  | "decimal"
+  | "number-string"
+  | "string"
+  | "binary"
+  | "bool"
+  | "date32"
+  | "date-timestamp"
+  | "timestamp"
+  | "timestamp-tz"
+  | "timestamp-ltz"
+  | "interval-ds-daytime"
+  | "interval-ds-monthdaynano"
+  | "interval-ds-duration"
+  | "interval-ds-string"
+  | "interval-ym"
+  | "interval-ym-monthdaynano"
+  | "interval-ym-string"
+  | "json"
+  | "object-json"
+  | "xml"
+  | "geometry"
+  | "rowid"
+
+/** A column with its Arrow field and decoding. @category models @since 0.1.0 */
+export interface MappedColumn {
+  readonly field: Arrow.Field
+  readonly kind: CellKind
+  /** Decimal scale; fractional-second digits of intervals and timestamps. */
+  readonly scale: number
+}
+
+/**
+ * The query options that steer the mapping, already resolved with their defaults.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface MappingOptions {
+  readonly dayTimeInterval: "auto" | "duration" | "monthdaynano" | "string"
+  readonly yearMonthInterval: "auto" | "monthdaynano" | "string"
+  readonly unboundedNumber: "float64" | "string" | "int64"
+  readonly date: "date32" | "timestamp"
+  readonly useExtensionType: boolean
+  readonly useHighPrecision: boolean
+}
+
+/** The specification's defaults. @category constants @since 0.1.0 */
+export const DEFAULT_MAPPING: MappingOptions = {
+  dayTimeInterval: "auto",
+  yearMonthInterval: "auto",
+  unboundedNumber: "float64",
+  date: "date32",
+  useExtensionType: false,
+  useHighPrecision: true
+}
+
+const FLOATING_SCALE = -127
+/** Leading precision Oracle uses when none is declared (INTERVAL DAY TO SECOND / YEAR TO MONTH). */
+const DEFAULT_LEADING = 2
+/** Fractional-second precision Oracle uses when none is declared. */
+const DEFAULT_FSP = 6
+
+/**
+ * The Oracle type name shown in `oracle.type-name`, as Oracle writes the column type.
+ *
+ * @category naming
+ * @since 0.1.0
+ */
+export const typeNameOf = (c: OracleColumnMetadata): string => {
+  const p = c.precision ?? 0
+  const s = c.scale ?? 0
+  const size = c.byteSize !== undefined && c.byteSize > 0 ? `(${c.byteSize})` : ""
+  switch (c.type) {
+    case "NUMBER":
+      if (s === FLOATING_SCALE) return p === 0 ? "NUMBER" : `FLOAT(${p})`
+      if (p === 0) return s === 0 ? "NUMBER" : `NUMBER(*,${s})`
+      return s === 0 ? `NUMBER(${p})` : `NUMBER(${p},${s})`
+    case "VARCHAR":
+      return `VARCHAR2${size}`
+    case "NVARCHAR":
+      return `NVARCHAR2${size}`
+    case "CHAR":
+    case "NCHAR":
+    case "RAW":
+      return `${c.type}${size}`
+    case "LONG_RAW":
+      return "LONG RAW"
+    case "LONG_NVARCHAR":
+      return "LONG"
+    case "TIMESTAMP":
+      return `TIMESTAMP(${c.precision ?? DEFAULT_FSP})`
+    case "TIMESTAMP_TZ":
+      return `TIMESTAMP(${c.precision ?? DEFAULT_FSP}) WITH TIME ZONE`
+    case "TIMESTAMP_LTZ":
+      return `TIMESTAMP(${c.precision ?? DEFAULT_FSP}) WITH LOCAL TIME ZONE`
+    case "INTERVAL_DS":
+      return `INTERVAL DAY(${c.scale ?? DEFAULT_LEADING}) TO SECOND(${c.precision ?? DEFAULT_FSP})`
+    case "INTERVAL_YM":
+      return `INTERVAL YEAR(${c.scale ?? DEFAULT_LEADING}) TO MONTH`
+    case "XMLTYPE":
+      return "XMLType"
+    case "OBJECT":
+      return c.objectTypeName ?? "OBJECT"
+    case "BINARY_INTEGER":
+      return "PLS_INTEGER"
+    default:
+      return c.type
+  }
+}
+
+const fieldOf = (c: OracleColumnMetadata, type: Arrow.DataType, extra: ReadonlyArray<readonly [string, string]> = []) =>
+  new Arrow.Field(c.name, type, c.nullable, new Map([[TYPE_NAME_METADATA, typeNameOf(c)], ...extra]))
+
+const col = (
+  c: OracleColumnMetadata,
+  type: Arrow.DataType,
+  kind: CellKind,
+  scale = 0,
+  extra: ReadonlyArray<readonly [string, string]> = []
+): Result.Result<MappedColumn, AdbcError> => Result.succeed({ field: fieldOf(c, type, extra), kind, scale })
+
+const jsonExtension = (o: MappingOptions): ReadonlyArray<readonly [string, string]> =>
+  o.useExtensionType ? [[EXTENSION_NAME, "arrow.json"], [EXTENSION_METADATA, ""]] : []
+
+const numberColumn = (c: OracleColumnMetadata, o: MappingOptions): Result.Result<MappedColumn, AdbcError> => {
+  const p = c.precision ?? 0
+  const s = c.scale ?? 0
+  if (s === FLOATING_SCALE) {
+    // Rule 4 (FLOAT(b), REAL, DOUBLE PRECISION: binary precision, no decimal precision) and rule 1 (plain NUMBER).
+    if (p !== 0) return col(c, new Arrow.Float64(), "float64")
+    switch (o.unboundedNumber) {
+      case "int64":
+        return col(c, new Arrow.Int64(), "int64")
+      case "string":
+        return col(c, new Arrow.Utf8(), "number-string")
+      default:
+        return col(c, new Arrow.Float64(), "float64")
+    }
+  }
+  if (p === 0 && s === 0) {
+    // NUMBER described with neither precision nor scale: unbounded (rule 1).
+    return numberColumn({ ...c, scale: FLOATING_SCALE }, o)
+  }
+  const precision = p === 0 ? 38 : p
+  if (s === 0 && precision <= 18) return col(c, new Arrow.Int64(), "int64") // rule 2
+  if (!o.useHighPrecision) return col(c, new Arrow.Float64(), "float64") // rule 3, high precision off
+  if (s < 0) {
+    // NUMBER(p,-k): integers with up to p+k digits.
+    const digits = precision - s
+    if (digits <= 18) return col(c, new Arrow.Int64(), "int64")
+    return col(c, new Arrow.Decimal(0, digits, digits > 38 ? 256 : 128), "decimal", 0)
+  }
+  const width = Math.max(precision, s)
+  return col(c, new Arrow.Decimal(s, width, width > 38 ? 256 : 128), "decimal", s)
+}
+
+const dayToSecondColumn = (c: OracleColumnMetadata, o: MappingOptions): Result.Result<MappedColumn, AdbcError> => {
+  const fsp = c.precision ?? DEFAULT_FSP
+  const subMilli = fsp > 3
+  switch (o.dayTimeInterval) {
+    case "string":
+      return col(c, new Arrow.Utf8(), "interval-ds-string", fsp)
+    case "monthdaynano":
+      return col(c, new Arrow.IntervalMonthDayNano(), "interval-ds-monthdaynano", fsp)
+    case "duration": {
+      const type = fsp === 0
+        ? new Arrow.DurationSecond()
+        : fsp <= 3
+        ? new Arrow.DurationMillisecond()
+        : fsp <= 6
+        ? new Arrow.DurationMicrosecond()
+        : new Arrow.DurationNanosecond()
+      return col(c, type, "interval-ds-duration", fsp)
+    }
+    default:
+      return subMilli
+        ? col(c, new Arrow.IntervalMonthDayNano(), "interval-ds-monthdaynano", fsp)
+        : col(c, new Arrow.IntervalDayTime(), "interval-ds-daytime", fsp)
+  }
+}
+
+const yearToMonthColumn = (c: OracleColumnMetadata, o: MappingOptions): Result.Result<MappedColumn, AdbcError> => {
+  switch (o.yearMonthInterval) {
+    case "string":
+      return col(c, new Arrow.Utf8(), "interval-ym-string")
+    case "monthdaynano":
+      return col(c, new Arrow.IntervalMonthDayNano(), "interval-ym-monthdaynano")
+    default:
+      return col(c, new Arrow.IntervalYearMonth(), "interval-ym")
+  }
+}
+
+/** Timestamps with up to 6 fractional digits are microseconds, 7 to 9 nanoseconds. */
+const timestampType = (fsp: number, timezone: string | null): Arrow.DataType =>
+  fsp > 6 ? new Arrow.TimestampNanosecond(timezone) : new Arrow.TimestampMicrosecond(timezone)
+
+/**
+ * Maps a result column to Arrow; types without a mapping (BFILE, VECTOR, cursors) fail NOT_IMPLEMENTED naming the
+ * column.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const arrowColumn = (
+  c: OracleColumnMetadata,
+  o: MappingOptions = DEFAULT_MAPPING
+): Result.Result<MappedColumn, AdbcError> => {
+  switch (c.type) {
+    case "NUMBER":
+      return numberColumn(c, o)
+    case "BINARY_INTEGER":
+      return col(c, new Arrow.Int64(), "int64")
+    case "BINARY_DOUBLE":
+      return col(c, new Arrow.Float64(), "float64")
+    case "BINARY_FLOAT":
+      return col(c, new Arrow.Float32(), "float32")
+    case "VARCHAR":
+    case "NVARCHAR":
+    case "CHAR":
+    case "NCHAR":
+      return c.isJson ? col(c, new Arrow.Utf8(), "json", 0, jsonExtension(o)) : col(c, new Arrow.Utf8(), "string")
+    case "LONG":
+    case "LONG_NVARCHAR":
+    case "CLOB":
+    case "NCLOB":
+      return c.isJson
+        ? col(c, new Arrow.LargeUtf8(), "json", 0, jsonExtension(o))
+        : col(c, new Arrow.LargeUtf8(), "string")
+    case "RAW":
+      return col(c, new Arrow.Binary(), "binary")
+    case "LONG_RAW":
+    case "BLOB":
+      return c.isJson
+        ? col(c, new Arrow.LargeUtf8(), "json", 0, jsonExtension(o))
+        : col(c, new Arrow.LargeBinary(), "binary")
+    case "BOOLEAN":
+      return col(c, new Arrow.Bool(), "bool")
+    case "DATE":
+      return o.date === "timestamp"
+        ? col(c, new Arrow.TimestampSecond(), "date-timestamp")
+        : col(c, new Arrow.DateDay(), "date32")
+    case "TIMESTAMP": {
+      const fsp = c.precision ?? DEFAULT_FSP
+      return col(c, timestampType(fsp, null), "timestamp", fsp)
+    }
+    case "TIMESTAMP_TZ": {
+      const fsp = c.precision ?? DEFAULT_FSP
+      return col(c, timestampType(fsp, "UTC"), "timestamp-tz", fsp)
+    }
+    case "TIMESTAMP_LTZ":
+      return col(c, new Arrow.TimestampMicrosecond("UTC"), "timestamp-ltz", c.precision ?? DEFAULT_FSP)
+    case "INTERVAL_DS":
+      return dayToSecondColumn(c, o)
+    case "INTERVAL_YM":
+      return yearToMonthColumn(c, o)
+    case "JSON":
+      return col(c, new Arrow.Utf8(), "json", 0, [[EXTENSION_NAME, "arrow.json"], [EXTENSION_METADATA, ""]])
+    case "ROWID":
+    case "UROWID":
+      return col(c, new Arrow.Utf8(), "rowid")
+    case "XMLTYPE":
+      return col(c, new Arrow.Utf8(), "xml", 0, o.useExtensionType
+        ? [[EXTENSION_NAME, "arrow.opaque"], [
+          EXTENSION_METADATA,
+          JSON.stringify({ type_name: "XMLType", vendor_name: VENDOR_NAME })
+        ]]
+        : [])
+    case "OBJECT":
+      if (/(^|\.)SDO_GEOMETRY$/i.test(c.objectTypeName ?? "")) {
+        return col(c, new Arrow.Binary(), "geometry", 0, o.useExtensionType
+          ? [[EXTENSION_NAME, "geoarrow.wkb"], [EXTENSION_METADATA, "{}"]]
+          : [])
+      }
+      return col(c, new Arrow.Utf8(), "object-json", 0, [[EXTENSION_NAME, "arrow.json"], [EXTENSION_METADATA, ""]])
+    default:
+      return Result.fail(
+        notImplemented(
+          `column ${JSON.stringify(c.name)} has Oracle type ${typeNameOf(c)}, which has no Arrow mapping; cast it in SQL`
+        )
+      )
+  }
+}
+
+/**
+ * Maps every column, failing on the first unsupported one.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const arrowColumns = (
+  columns: ReadonlyArray<OracleColumnMetadata>,
+  o: MappingOptions = DEFAULT_MAPPING
+): Result.Result<Array<MappedColumn>, AdbcError> => {
+  const out: Array<MappedColumn> = []
+  for (const c of columns) {
+    const m = arrowColumn(c, o)
+    if (Result.isFailure(m)) return Result.fail(m.failure)
+    out.push(m.success)
+  }
+  return Result.succeed(out)
+}
+
+const extensionName = (field: Arrow.Field): string | undefined => field.metadata.get(EXTENSION_NAME)
+
+const notApplicable = (field: Arrow.Field, what: "bound as a parameter" | "ingested"): AdbcError =>
+  notImplemented(
+    `field ${JSON.stringify(field.name)} of Arrow type ${extensionName(field) ?? String(field.type)} cannot be ${what} (not supported by the Oracle driver)`
+  )
+
+const TIMESTAMP_DIGITS = [0, 3, 6, 9] as const
+
+const timestampDdl = (t: Arrow.Timestamp): string =>
+  `TIMESTAMP(${TIMESTAMP_DIGITS[t.unit]})${t.timezone === null || t.timezone === undefined ? "" : " WITH TIME ZONE"}`
+
+/**
+ * The Oracle type a bound parameter of this Arrow field is sent as (the specification's "Bind" column).
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const bindTypeFor = (field: Arrow.Field): Result.Result<string, AdbcError> => {
+  const ext = extensionName(field)
+  if (ext === "arrow.json") return Result.succeed("JSON")
+  if (ext !== undefined) return Result.fail(notApplicable(field, "bound as a parameter"))
+  const t = field.type
+  switch (t.typeId) {
+    case Arrow.Type.Binary:
+    case Arrow.Type.LargeBinary:
+    case Arrow.Type.BinaryView:
+    case Arrow.Type.FixedSizeBinary:
+    case Arrow.Type.Utf8View:
+      return Result.succeed("RAW")
+    case Arrow.Type.Bool:
+      return Result.succeed("BOOLEAN")
+    case Arrow.Type.Date:
+      return Result.succeed("DATE")
+    case Arrow.Type.Decimal: {
+      const d = t as Arrow.Decimal
+      return d.bitWidth === 128 ? Result.succeed(`NUMBER(${d.precision},${d.scale})`) : Result.fail(notApplicable(field, "bound as a parameter"))
+    }
+    case Arrow.Type.Float: {
+      const f = t as Arrow.Float
+      return Result.succeed(f.precision === Arrow.Precision.DOUBLE ? "BINARY_DOUBLE" : "BINARY_FLOAT")
+    }
+    case Arrow.Type.Int: {
+      const i = t as Arrow.Int
+      if (i.isSigned && (i.bitWidth === 16 || i.bitWidth === 32)) return Result.succeed("NUMBER(38,0)")
+      return Result.fail(notApplicable(field, "bound as a parameter"))
+    }
+    case Arrow.Type.Utf8:
+    case Arrow.Type.LargeUtf8:
+      return Result.succeed("NVARCHAR2")
+    case Arrow.Type.Timestamp:
+      return Result.succeed(timestampDdl(t as Arrow.Timestamp))
+    default:
+      return Result.fail(notApplicable(field, "bound as a parameter"))
+  }
+}
+
+/** Struct and list storage of ingest (`redo.ingest.struct_type`). @category models @since 0.1.0 */
+export type StructStorage = "blob" | "json" | "nvarchar2" | "object"
+
+/** Largest NVARCHAR2 Oracle creates with the default MAX_STRING_SIZE = STANDARD. @category constants @since 0.1.0 */
+export const NVARCHAR2_MAX = 2000
+
+/**
+ * The column type ingest creates for an Arrow field (the specification's "Ingest" column); NA cells fail
+ * NOT_IMPLEMENTED naming the Arrow type, struct storage `object` fails NOT_IMPLEMENTED saying which storages work.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const ingestColumnType = (
+  field: Arrow.Field,
+  structType: StructStorage = "object"
+): Result.Result<string, AdbcError> => {
+  const ext = extensionName(field)
+  if (ext === "geoarrow.wkb" || ext === "geoarrow.wkt") return Result.succeed("SDO_GEOMETRY")
+  if (ext !== undefined) return Result.fail(notApplicable(field, "ingested"))
+  const t = field.type
+  switch (t.typeId) {
+    case Arrow.Type.Binary:
+    case Arrow.Type.LargeBinary:
+    case Arrow.Type.BinaryView:
+    case Arrow.Type.FixedSizeBinary:
+      return Result.succeed("BLOB")
+    case Arrow.Type.Bool:
+      return Result.succeed("BOOLEAN")
+    case Arrow.Type.Date:
+      return Result.succeed("DATE")
+    case Arrow.Type.Decimal: {
+      const d = t as Arrow.Decimal
+      if (d.bitWidth !== 128) return Result.fail(notApplicable(field, "ingested"))
+      return Result.succeed(`NUMBER(${d.precision},${d.scale})`)
+    }
+    case Arrow.Type.Float: {
+      const f = t as Arrow.Float
+      if (f.precision === Arrow.Precision.HALF) return Result.fail(notApplicable(field, "ingested"))
+      return Result.succeed(f.precision === Arrow.Precision.DOUBLE ? "BINARY_DOUBLE" : "BINARY_FLOAT")
+    }
+    case Arrow.Type.Int: {
+      const i = t as Arrow.Int
+      if (!i.isSigned || i.bitWidth === 8) return Result.fail(notApplicable(field, "ingested"))
+      return Result.succeed(i.bitWidth === 16 ? "NUMBER(5,0)" : i.bitWidth === 32 ? "NUMBER(10,0)" : "NUMBER(19,0)")
+    }
+    case Arrow.Type.Utf8:
+    case Arrow.Type.LargeUtf8:
+    case Arrow.Type.Utf8View:
+      return Result.succeed(`NVARCHAR2(${NVARCHAR2_MAX})`)
+    case Arrow.Type.List:
+    case Arrow.Type.FixedSizeList:
+    case Arrow.Type.Struct: {
+      switch (structType) {
+        case "blob":
+          return Result.succeed("BLOB")
+        case "json":
+          return Result.succeed("JSON")
+        case "nvarchar2":
+          return Result.succeed(`NVARCHAR2(${NVARCHAR2_MAX})`)
+        default:
+          return Result.fail(
+            adbcError(
+              "NOT_IMPLEMENTED",
+              `field ${JSON.stringify(field.name)} of Arrow type ${t}: redo.ingest.struct_type=object (Oracle OBJECT columns) is not implemented; set it to blob, json or nvarchar2`
+            )
+          )
+      }
+    }
+    case Arrow.Type.Interval:
+      return (t as Arrow.Interval).unit === Arrow.IntervalUnit.YEAR_MONTH
+        ? Result.succeed("INTERVAL YEAR(9) TO MONTH")
+        : Result.succeed("INTERVAL DAY(9) TO SECOND(9)")
+    case Arrow.Type.Null:
+      return Result.succeed("NUMBER")
+    case Arrow.Type.Timestamp:
+      return Result.succeed(timestampDdl(t as Arrow.Timestamp))
+    default:
+      return Result.fail(notApplicable(field, "ingested"))
+  }
+}
+
+/**
+ * A JSON check constraint suffix of struct storage in BLOB or NVARCHAR2 columns (`CHECK (col IS JSON)`).
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const jsonCheckOf = (field: Arrow.Field, sqlType: string, quoted: string): string =>
+  (sqlType === "BLOB" || sqlType.startsWith("NVARCHAR2")) &&
+    (field.type.typeId === Arrow.Type.List || field.type.typeId === Arrow.Type.FixedSizeList ||
+      field.type.typeId === Arrow.Type.Struct)
+    ? ` CHECK (${quoted} IS JSON)`
+    : ""
+
+type Family = "number" | "bool" | "string" | "binary" | "date" | "timestamp" | "interval" | "other"
+
+const familyOf = (t: Arrow.DataType): Family => {
+  switch (t.typeId) {
+    case Arrow.Type.Int:
+    case Arrow.Type.Float:
+    case Arrow.Type.Decimal:
+      return "number"
+    case Arrow.Type.Bool:
+      return "bool"
+    case Arrow.Type.Utf8:
+    case Arrow.Type.LargeUtf8:
+    case Arrow.Type.Utf8View:
+      return "string"
+    case Arrow.Type.Binary:
+    case Arrow.Type.LargeBinary:
+    case Arrow.Type.BinaryView:
+    case Arrow.Type.FixedSizeBinary:
+      return "binary"
+    case Arrow.Type.Date:
+      return "date"
+    case Arrow.Type.Timestamp:
+      return "timestamp"
+    case Arrow.Type.Interval:
+    case Arrow.Type.Duration:
+      return "interval"
+    default:
+      return "other"
+  }
+}
+
+/**
+ * Whether Arrow data of `incoming` can be appended into an existing column read back as `existing`.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const isCompatible = (incoming: Arrow.Field, existing: Arrow.Field): boolean => {
+  const a = familyOf(incoming.type)
+  const b = familyOf(existing.type)
+  if (a === "other" || b === "other") return a === "other" && b === "string" // nested as JSON text
+  if (a === b) return true
+  if (a === "bool" && b === "number") return true
+  if ((a === "date" || a === "timestamp") && (b === "date" || b === "timestamp")) return true
+  return b === "string" && a !== "binary"
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The consumer check: pack the package, install the tarball into an empty ESM project with the README's install
+# command (effect-adbc replaced by the tarball, effect and apache-arrow at the lowest versions the peer ranges
+# accept), then type-check the README's "Use it in your app" program with plain tsc (nodenext, no
+# allowImportingTsExtensions) and run the compiled JavaScript with plain node. The program starts the HANA test
+# server from effect-adbc/testkit/hana and must exit by itself.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+node="$root/node_modules/.bin/node"
+tsc="$root/node_modules/.bin/tsc"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+cd "$root"
+npm pack --silent --pack-destination "$work" >/dev/null # prepack runs the build
+tarball="$(ls "$work"/effect-adbc-*.tgz)"
+lowest() { "$node" -e 'const r = require(process.argv[1]).peerDependencies[process.argv[2]]; console.log(r.match(/\d+\.\d+\.\d+(-[\w.]+)?/)[0])' "$root/package.json" "$1"; }
+effect_lowest="$(lowest effect)"
+arrow_lowest="$(lowest apache-arrow)"
+install="$("$node" scripts/readme-example.mjs README.md sh)"
+"$node" scripts/readme-example.mjs README.md ts >/dev/null
+
+mkdir "$work/app"
+cd "$work/app"
+echo '{ "name": "consumer", "private": true, "type": "module" }' >package.json
+"$node" "$root/scripts/readme-example.mjs" "$root/README.md" ts >main.ts
+cat >tsconfig.json <<JSON
+{
+  "compilerOptions": {
+    "target": "ES2023", "module": "nodenext", "moduleResolution": "nodenext",
+    "strict": true, "outDir": "out", "types": ["node"], "typeRoots": ["$root/node_modules/@types"]
+  },
+  "files": ["main.ts"]
+}
+JSON
+# The README's install command, word for word but for the package itself and the peers' lower bounds.
+install="$(echo "$install" | sed -E "s#(^| )effect-adbc( |\$)#\1$tarball\2#; s#(^| )effect( |\$)#\1effect@$effect_lowest\2#; s#(^| )apache-arrow( |\$)#\1apache-arrow@$arrow_lowest\2#")"
+echo "consumer check: $install"
+eval "$install --no-audit --no-fund --loglevel=error"
+test "$("$node" -p 'require("./node_modules/effect/package.json").version')" = "$effect_lowest"
+test "$("$node" -p 'require("./node_modules/apache-arrow/package.json").version')" = "$arrow_lowest"
+
+"$tsc" -p tsconfig.json
+timeout 120 "$node" out/main.js
+echo "consumer check: passed (effect $effect_lowest, apache-arrow $arrow_lowest)"

@@ -1,0 +1,4 @@
+import { hana } from "./drivers/hana.ts"
+import { runConformance } from "./conformance.ts"
+
+runConformance(hana)

@@ -1,0 +1,141 @@
+/**
+ * The conformance harness: one record of quirks per driver ({@link ConformanceDriver}) and the helpers every rule
+ * uses. A rule file exports a function taking the driver record and registering its `describe` blocks; a driver's
+ * test file (`memory.test.ts`, `hana.test.ts`) calls {@link runConformance} with its record.
+ */
+import { afterAll, beforeAll } from "@effect/vitest"
+import * as Arrow from "apache-arrow"
+import { Effect, Exit, type Layer, Stream } from "effect"
+import type { AdbcError } from "../../src/AdbcError.ts"
+import * as Connection from "../../src/Connection.ts"
+import type * as Database from "../../src/Database.ts"
+import type { BatchCapMode } from "../../src/Driver.ts"
+
+/** The layers a rule runs its program with: a connection and its database. */
+export type ConformanceLayer = Layer.Layer<Connection.Connection | Database.Database, AdbcError>
+
+/**
+ * Fault switches of a test server. Each turns a fault on (`true`) or off (`false`); an absent switch means the
+ * driver's test server cannot inject that fault, and the rules that need it are not registered for that driver.
+ */
+export interface ConformanceFaults {
+  /** The server closes the socket in the middle of a result. */
+  readonly dropMidFetch?: ((on: boolean) => void) | undefined
+  /** The server closes the socket while rows are being ingested. */
+  readonly dropMidIngest?: ((on: boolean) => void) | undefined
+  /** The server answers the handshake, then goes silent. */
+  readonly stallAfterHandshake?: ((on: boolean) => void) | undefined
+  /** The server stops answering in the middle of a result. */
+  readonly stallMidResult?: ((on: boolean) => void) | undefined
+}
+
+/** A started test server (or in-memory store) for one test file. */
+export interface ConformanceEnv {
+  /** Connection + Database layers on this server, with extra database and connection options. */
+  readonly layer: (
+    databaseOptions?: Readonly<Record<string, string>>,
+    connectionOptions?: Readonly<Record<string, string>>
+  ) => ConformanceLayer
+  /** Server cursors (result sets) open right now across all sessions, where the server can count them. */
+  readonly openCursors?: (() => number) | undefined
+  /** Sessions open right now on the server. */
+  readonly openSessions: () => number
+  readonly faults: ConformanceFaults
+  readonly close: () => Promise<void>
+}
+
+/** The error a driver reports for one known failing statement. */
+export interface ExpectedError {
+  readonly status: AdbcError["status"]
+  readonly vendorCode?: number | undefined
+  readonly sqlState?: string | undefined
+}
+
+/**
+ * Everything the conformance rules need to know about a driver. Document new fields in test/conformance/README.md.
+ */
+export interface ConformanceDriver {
+  /** Shown in test names. */
+  readonly name: string
+  /** Starts a fresh server for one test file. */
+  readonly start: () => Promise<ConformanceEnv>
+  /** SQL spellings. `table` is a name created by ingest into the connection's current schema. */
+  readonly sql: {
+    /** Every column of `table`, ordered by `orderBy` when given. */
+    readonly selectAll: (table: string, orderBy?: string) => string
+    /** The number of rows of `table` in one column (any name), one row. */
+    readonly count: (table: string) => string
+    /** A query returning its `n` bound parameters as one row per parameter row. */
+    readonly selectParameters: (n: number) => string
+    /** A statement that fails, and the error the driver reports for it. */
+    readonly failing: { readonly sql: string; readonly error: ExpectedError }
+    /** A query over a table that does not exist, and the error. */
+    readonly missingTable: { readonly sql: string; readonly error: ExpectedError }
+  }
+  /** The option setting the row cap of reader batches, and how the driver applies it. */
+  readonly batchRows: { readonly key: string; readonly mode: BatchCapMode }
+  /** Database options that make the server send small pages (a few rows each), so caps have pages to combine. */
+  readonly smallPages: Readonly<Record<string, string>>
+  /** A driver option key (any level) with a value it rejects. */
+  readonly badOption: { readonly key: string; readonly value: string }
+  /** Table types GetTableTypes returns, in order. */
+  readonly tableTypes: ReadonlyArray<string>
+  /** The catalog name the connection reports. */
+  readonly catalog: string
+  /** Optional features; rules for missing features check the NOT_IMPLEMENTED error instead. */
+  readonly capabilities: {
+    readonly parameterSchema: boolean
+    readonly ingestTemporary: boolean
+    readonly ingestTargetCatalog: boolean
+  }
+}
+
+/** Starts the driver's server before a file's tests and closes it after; read `env()` inside tests. */
+export const useEnv = (driver: ConformanceDriver): () => ConformanceEnv => {
+  let env: ConformanceEnv | undefined
+  beforeAll(async () => {
+    env = await driver.start()
+  })
+  afterAll(async () => {
+    await env?.close()
+  })
+  return () => {
+    if (env === undefined) throw new Error(`the ${driver.name} conformance server is not started`)
+    return env
+  }
+}
+
+let counter = 0
+/** A table name unique within the run (upper case, so unquoted and quoted spellings agree). */
+export const uniqueTable = (prefix: string): string => `${prefix}_${Date.now().toString(36)}_${counter++}`.toUpperCase()
+
+/** `n` rows of (id Int32, name Utf8 with a null every 7th row), ids starting at `offset`. */
+export const numbers = (n: number, offset = 0): Arrow.Table =>
+  new Arrow.Table({
+    id: Arrow.vectorFromArray(Array.from({ length: n }, (_, i) => i + offset), new Arrow.Int32()),
+    name: Arrow.vectorFromArray(
+      Array.from({ length: n }, (_, i) => (i % 7 === 0 ? null : `row ${i + offset}`)),
+      new Arrow.Utf8()
+    )
+  })
+
+/** All rows of a query, as one Arrow table. */
+export const rowsOf = (sql: string, options?: Readonly<Record<string, string>>) =>
+  Effect.flatMap(Connection.Connection, (conn) =>
+    Effect.map(Stream.runCollect(conn.query(sql, options)), (batches) => batches))
+
+/** The ids (column `id`, numbers) of batches. */
+export const idsOf = (batches: ReadonlyArray<Arrow.RecordBatch>): Array<number> =>
+  batches.flatMap((b) => Array.from(b.getChild("id")!.toArray() as ArrayLike<number>, Number))
+
+/** The count a driver's `count` SQL returns. */
+export const countOf = (driver: ConformanceDriver, table: string) =>
+  Effect.map(rowsOf(driver.sql.count(table)), (batches) => Number(batches[0]!.getChildAt(0)!.get(0)))
+
+/** The typed failure of an exit; throws (failing the test) on success or on a defect. */
+export const failure = <A>(exit: Exit.Exit<A, AdbcError>): AdbcError => {
+  if (Exit.isSuccess(exit)) throw new Error("expected a failure, got a success")
+  const reason = exit.cause.reasons.find((r) => r._tag === "Fail")
+  if (reason === undefined || reason._tag !== "Fail") throw new Error(`expected a typed failure: ${exit.cause}`)
+  return reason.error
+}

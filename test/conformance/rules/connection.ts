@@ -1,0 +1,114 @@
+/** ADBC rules of connections: options and their errors, close while a reader is active, transactions. */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Layer, Scope, Stream } from "effect"
+import { READER_ACTIVE_MESSAGE } from "../../../src/AdbcError.ts"
+import * as Connection from "../../../src/Connection.ts"
+import { fromTable } from "../../../src/Ingest.ts"
+import {
+  type ConformanceDriver,
+  type ConformanceEnv,
+  countOf,
+  failure,
+  numbers,
+  uniqueTable
+} from "../harness.ts"
+
+export const connectionRules = (driver: ConformanceDriver, env: () => ConformanceEnv) => {
+  describe(`${driver.name}: options`, () => {
+    it.effect("an unknown key fails NOT_IMPLEMENTED on set and NOT_FOUND on get, naming the key", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const set = failure(yield* Effect.exit(conn.setOption("conformance.no_such_key", "1")))
+        expect(set.status).toBe("NOT_IMPLEMENTED")
+        expect(set.message).toContain("conformance.no_such_key")
+        expect(failure(yield* Effect.exit(conn.getOption("conformance.no_such_key"))).status).toBe("NOT_FOUND")
+      }).pipe(Effect.provide(env().layer())))
+
+    it.effect("a bad value fails INVALID_ARGUMENT naming the key and keeps the previous value", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        yield* conn.setOption(driver.batchRows.key, "7")
+        const error = failure(yield* Effect.exit(conn.setOption(driver.batchRows.key, "zero")))
+        expect(error.status).toBe("INVALID_ARGUMENT")
+        expect(error.message).toContain(driver.batchRows.key)
+        expect(yield* conn.getOption(driver.batchRows.key)).toBe("7")
+      }).pipe(Effect.provide(env().layer())))
+
+    it.effect("a bad database option fails before any session is opened", () =>
+      Effect.gen(function*() {
+        const before = env().openSessions()
+        const exit = yield* Effect.exit(
+          Layer.build(env().layer({ [driver.badOption.key]: driver.badOption.value })).pipe(Effect.scoped)
+        )
+        const error = failure(exit)
+        expect(error.status).toBe("INVALID_ARGUMENT")
+        expect(error.message).toContain(driver.badOption.key)
+        expect(env().openSessions()).toBe(before)
+      }))
+  })
+
+  describe(`${driver.name}: close`, () => {
+    it.effect("close fails while a reader is active, succeeds once it is released; later use is INVALID_STATE", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const table = uniqueTable("CL")
+        yield* conn.ingest(fromTable(numbers(10)), { targetTable: table })
+        const readerScope = yield* Scope.make()
+        yield* conn.executeQuery(driver.sql.selectAll(table)).pipe(Scope.provide(readerScope))
+        const error = failure(yield* Effect.exit(conn.close))
+        expect(error.status).toBe("INVALID_STATE")
+        expect(error.message).toBe(READER_ACTIVE_MESSAGE)
+        expect(yield* countOf(driver, table)).toBe(10)
+        yield* Scope.close(readerScope, Exit.void)
+        yield* conn.close
+        const after = failure(yield* Effect.exit(Stream.runCollect(conn.query(driver.sql.selectAll(table)))))
+        expect(after.status).toBe("INVALID_STATE")
+      }).pipe(Effect.provide(env().layer())))
+
+    it.effect("a fully read reader no longer blocks close", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const table = uniqueTable("CL")
+        yield* conn.ingest(fromTable(numbers(5)), { targetTable: table })
+        const reader = yield* conn.executeQuery(driver.sql.selectAll(table))
+        yield* Stream.runDrain(reader.batches)
+        yield* conn.close
+      }).pipe(Effect.scoped, Effect.provide(env().layer())))
+
+    it.live("releasing the layer closes the session", () =>
+      Effect.gen(function*() {
+        const before = env().openSessions()
+        yield* Effect.scoped(
+          Layer.build(env().layer()).pipe(Effect.tap(() => Effect.sync(() => expect(env().openSessions()).toBe(before + 1))))
+        )
+        // the server may notice the disconnect a moment later
+        for (let i = 0; i < 50 && env().openSessions() !== before; i++) yield* Effect.sleep("20 millis")
+        expect(env().openSessions()).toBe(before)
+      }))
+  })
+
+  describe(`${driver.name}: transactions`, () => {
+    it.effect("autocommit is on by default; commit and rollback then fail INVALID_STATE", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        expect(yield* conn.getOption("adbc.connection.autocommit")).toBe("true")
+        expect(failure(yield* Effect.exit(conn.commit)).status).toBe("INVALID_STATE")
+        expect(failure(yield* Effect.exit(conn.rollback)).status).toBe("INVALID_STATE")
+      }).pipe(Effect.provide(env().layer())))
+
+    it.effect("with autocommit off, rollback discards and commit keeps", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const table = uniqueTable("TX")
+        yield* conn.ingest(fromTable(numbers(0)), { targetTable: table })
+        yield* conn.setOption("adbc.connection.autocommit", "false")
+        expect(yield* conn.getOption("adbc.connection.autocommit")).toBe("false")
+        yield* conn.ingest(fromTable(numbers(3)), { targetTable: table, mode: "append" })
+        yield* conn.rollback
+        expect(yield* countOf(driver, table)).toBe(0)
+        yield* conn.ingest(fromTable(numbers(2)), { targetTable: table, mode: "append" })
+        yield* conn.commit
+        expect(yield* countOf(driver, table)).toBe(2)
+      }).pipe(Effect.provide(env().layer())))
+  })
+}

@@ -1,0 +1,93 @@
+/** ADBC rules of readers: batch caps, complete results, cursors released on every path. */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, Stream } from "effect"
+import * as Connection from "../../../src/Connection.ts"
+import { fromTable } from "../../../src/Ingest.ts"
+import { type ConformanceDriver, type ConformanceEnv, failure, idsOf, numbers, rowsOf, uniqueTable } from "../harness.ts"
+
+export const readerRules = (driver: ConformanceDriver, env: () => ConformanceEnv) =>
+  describe(`${driver.name}: readers`, () => {
+    const seeded = (rows: number) =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const table = uniqueTable("RD")
+        yield* conn.ingest(fromTable(numbers(rows)), { targetTable: table })
+        return table
+      })
+
+    it.effect("batches hold every row once, in order, each within the row cap", () =>
+      Effect.gen(function*() {
+        const table = yield* seeded(45)
+        const batches = yield* rowsOf(driver.sql.selectAll(table, "id"), { ...driver.smallPages, [driver.batchRows.key]: "10" })
+        expect(idsOf(batches)).toEqual(Array.from({ length: 45 }, (_, i) => i))
+        expect(batches.length).toBeGreaterThan(1)
+        if (driver.batchRows.mode === "hard") {
+          for (const batch of batches) expect(batch.numRows).toBeLessThanOrEqual(10)
+        }
+      }).pipe(Effect.provide(env().layer())))
+
+    it.effect("the statement's row cap beats the connection's, which beats the database's", () =>
+      Effect.gen(function*() {
+        const table = yield* seeded(100)
+        const conn = yield* Connection.Connection
+        const sql = driver.sql.selectAll(table, "id")
+        const fromDatabase = yield* rowsOf(sql)
+        yield* conn.setOption(driver.batchRows.key, "20")
+        const fromConnection = yield* rowsOf(sql)
+        const fromStatement = yield* rowsOf(sql, { [driver.batchRows.key]: "100" })
+        expect(fromDatabase.length).toBeGreaterThan(fromConnection.length)
+        expect(fromConnection.length).toBeGreaterThan(fromStatement.length)
+        expect(fromStatement).toHaveLength(1)
+        for (const batches of [fromDatabase, fromConnection, fromStatement]) expect(idsOf(batches)).toHaveLength(100)
+      }).pipe(Effect.provide(env().layer({ ...driver.smallPages, [driver.batchRows.key]: "5" }))))
+
+    it.effect("a zero-row result has the schema and no rows", () =>
+      Effect.gen(function*() {
+        const table = yield* seeded(0)
+        const conn = yield* Connection.Connection
+        const reader = yield* conn.executeQuery(driver.sql.selectAll(table))
+        expect(reader.schema.fields.map((f) => f.name)).toEqual(["id", "name"])
+        const batches = yield* Stream.runCollect(reader.batches)
+        expect(batches.reduce((n, b) => n + b.numRows, 0)).toBe(0)
+      }).pipe(Effect.scoped, Effect.provide(env().layer())))
+
+    it.live("the cursor is released when the stream ends, is cut short or is interrupted", () =>
+      Effect.gen(function*() {
+        const table = yield* seeded(40)
+        const conn = yield* Connection.Connection
+        const sql = driver.sql.selectAll(table, "id")
+        const options = { [driver.batchRows.key]: "4" }
+        yield* Stream.runDrain(conn.query(sql, options))
+        const first = yield* Stream.runCollect(conn.query(sql, options).pipe(Stream.take(1)))
+        expect(first).toHaveLength(1)
+        const fiber = yield* Stream.runDrain(conn.query(sql, options).pipe(Stream.tap(() => Effect.never))).pipe(
+          Effect.forkChild
+        )
+        yield* Effect.sleep("50 millis")
+        yield* Fiber.interrupt(fiber)
+        const open = env().openCursors
+        if (open !== undefined) expect(open()).toBe(0)
+        // the connection is usable afterwards
+        expect(idsOf(yield* rowsOf(sql))).toHaveLength(40)
+        yield* conn.close
+      }).pipe(Effect.provide(env().layer())))
+
+    it.effect("a reader's stream runs once: a second run fails INVALID_STATE instead of yielding nothing", () =>
+      Effect.gen(function*() {
+        const table = yield* seeded(12)
+        const conn = yield* Connection.Connection
+        const reader = yield* conn.executeQuery(driver.sql.selectAll(table, "id"))
+        expect(idsOf(yield* Stream.runCollect(reader.batches))).toHaveLength(12)
+        const again = failure(yield* Effect.exit(Stream.runCollect(reader.batches)))
+        expect(again.status).toBe("INVALID_STATE")
+      }).pipe(Effect.scoped, Effect.provide(env().layer())))
+
+    it.effect("a reader run after its scope closed fails INVALID_STATE", () =>
+      Effect.gen(function*() {
+        const table = yield* seeded(12)
+        const conn = yield* Connection.Connection
+        const reader = yield* Effect.scoped(conn.executeQuery(driver.sql.selectAll(table, "id")))
+        const late = failure(yield* Effect.exit(Stream.runCollect(reader.batches)))
+        expect(late.status).toBe("INVALID_STATE")
+      }).pipe(Effect.provide(env().layer())))
+  })

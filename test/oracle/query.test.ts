@@ -1,0 +1,108 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Arrow from "apache-arrow"
+import { Effect, Stream } from "effect"
+import * as Connection from "../../src/Connection.ts"
+import { uniqueName, useServer, withConnection } from "./support.ts"
+
+const server = useServer()
+
+const collect = (sql: string, options?: Record<string, string>) =>
+  Effect.flatMap(Connection.Connection, (conn) => Stream.runCollect(conn.query(sql, options)))
+
+describe("queries", () => {
+  it.effect("mixed column types decode into Arrow with oracle.type-name metadata", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("MIXED")
+      yield* conn.execute(
+        `CREATE TABLE ${t} (ID NUMBER(10), AMT NUMBER(12,2), BIG NUMBER(38,10), F BINARY_DOUBLE, BF BINARY_FLOAT, N NUMBER, V VARCHAR2(20), NV NVARCHAR2(20), D DATE, TS TIMESTAMP(6), TS9 TIMESTAMP(9), TZ TIMESTAMP(9) WITH TIME ZONE, B BOOLEAN, R RAW(8), C CLOB)`
+      )
+      yield* conn.execute(
+        `INSERT INTO ${t} VALUES (1, 12345.67, 1234567890123456789012345678.0123456789, 1.5, 2.5, 0.1, 'héllo', 'wörld 😀', TIMESTAMP '2024-02-29 13:45:56', TIMESTAMP '2024-02-29 13:45:56.123456', TIMESTAMP '1999-12-31 23:59:59.123456789', TIMESTAMP '2024-06-01 12:00:00.987654 +02:00', TRUE, HEXTORAW('0102FF'), 'a clob')`
+      )
+      yield* conn.execute(
+        `INSERT INTO ${t} (ID) VALUES (2)`
+      )
+      const table = new Arrow.Table(yield* collect(`SELECT * FROM ${t} ORDER BY ID`))
+      expect(table.numRows).toBe(2)
+      const types = Object.fromEntries(table.schema.fields.map((f) => [f.name, String(f.type)]))
+      expect(types).toMatchObject({
+        ID: "Int64",
+        F: "Float64",
+        BF: "Float32",
+        N: "Float64",
+        V: "Utf8",
+        NV: "Utf8",
+        D: "Date32<DAY>",
+        TS: "Timestamp<MICROSECOND>",
+        TS9: "Timestamp<NANOSECOND>",
+        TZ: "Timestamp<NANOSECOND, UTC>",
+        B: "Bool",
+        R: "Binary",
+        C: "LargeUtf8"
+      })
+      const names = Object.fromEntries(table.schema.fields.map((f) => [f.name, f.metadata.get("oracle.type-name")]))
+      expect(names).toMatchObject({ ID: "NUMBER(10)", AMT: "NUMBER(12,2)", BIG: "NUMBER(38,10)", N: "NUMBER", TS9: "TIMESTAMP(9)" })
+      const amt = table.schema.fields.find((f) => f.name === "AMT")!.type as Arrow.Decimal
+      expect([amt.precision, amt.scale, amt.bitWidth]).toEqual([12, 2, 128])
+      const row = table.get(0)!.toJSON() as Record<string, unknown>
+      expect(row["ID"]).toBe(1n)
+      expect(row["F"]).toBe(1.5)
+      expect(row["BF"]).toBe(2.5)
+      expect(row["N"]).toBe(0.1)
+      expect(row["V"]).toBe("héllo")
+      expect(row["NV"]).toBe("wörld 😀")
+      expect(row["D"]).toBe(Date.UTC(2024, 1, 29))
+      expect(table.getChild("TS")!.data[0]!.values[0]).toBe(1709214356123456n)
+      expect(table.getChild("TS9")!.data[0]!.values[0]).toBe(946684799123456789n)
+      expect(table.getChild("TZ")!.data[0]!.values[0]).toBe(1717236000987654000n)
+      expect(row["B"]).toBe(true)
+      expect([...(row["R"] as Uint8Array)]).toEqual([1, 2, 255])
+      expect(row["C"]).toBe("a clob")
+      const second = table.get(1)!.toJSON() as Record<string, unknown>
+      expect(second["AMT"]).toBeNull()
+      expect(second["TS9"]).toBeNull()
+      expect(second["V"]).toBeNull()
+    })))
+
+  it.effect("decimals keep every digit (never through a JS double)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("DEC")
+      yield* conn.execute(`CREATE TABLE ${t} (A NUMBER(38,10), B NUMBER(20,0))`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (1234567890123456789012345678.0123456789, 12345678901234567890)`)
+      const table = new Arrow.Table(yield* collect(`SELECT A, B FROM ${t}`))
+      const a = table.getChild("A")!
+      const words = a.data[0]!.values as Uint32Array
+      let unscaled = 0n
+      for (let i = 3; i >= 0; i--) unscaled = (unscaled << 32n) | BigInt(words[i]!)
+      expect(unscaled).toBe(12345678901234567890123456780123456789n)
+      expect(String(table.schema.fields[1]!.type)).toMatch(/^Decimal/)
+    })))
+
+  it.effect("read_batch_rows is a hard limit and results are complete", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("MANY")
+      yield* conn.execute(`CREATE TABLE ${t} (ID NUMBER(10))`)
+      yield* conn.execute(`INSERT INTO ${t} SELECT LEVEL FROM DUAL CONNECT BY LEVEL <= 1000`).pipe(
+        Effect.catch(() => Effect.forEach(Array.from({ length: 100 }, (_, i) => i + 1), (i) => conn.execute(`INSERT INTO ${t} VALUES (${i})`), { discard: true }))
+      )
+      const expected = Number((new Arrow.Table(yield* collect(`SELECT COUNT(*) AS N FROM ${t}`)).get(0)!.toJSON() as { N: number }).N)
+      const batches = yield* collect(`SELECT ID FROM ${t}`, {
+        "redo.statement.read_batch_rows": "7",
+        "redo.statement.fetch_array_size": "10",
+        "redo.statement.execution_mode": "batch"
+      })
+      expect(batches.every((b) => b.numRows <= 7)).toBe(true)
+      expect(batches.reduce((n, b) => n + b.numRows, 0)).toBe(expected)
+    })))
+
+  it.effect("unknown tables fail NOT_FOUND with ORA-00942", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const error = yield* Effect.flip(collect("SELECT * FROM NO_SUCH_TABLE_X"))
+      expect(error.status).toBe("NOT_FOUND")
+      expect(error.vendorCode).toBe(942)
+      expect(error.message).toContain("ORA-00942")
+    })))
+})

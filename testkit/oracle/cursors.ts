@@ -1,0 +1,54 @@
+/**
+ * Server-side cursors of one session: the statement a cursor id stands for and the result it is fetching.
+ */
+import type { Chunk, Cursor } from "../engine/index.ts"
+import type { ColumnEncoder } from "./encode.ts"
+import type { BindSpec, ResultColumn } from "./statement.ts"
+import type { WriteBuffer } from "./wire.ts"
+
+/** A query result being fetched. */
+export interface ActiveResult {
+  readonly columns: ReadonlyArray<ResultColumn>
+  readonly cursor: Cursor
+  chunk: Chunk | null
+  pos: number
+  done: boolean
+  sent: number
+  encoders: Array<ColumnEncoder>
+  /** Rows already encoded ahead of the next FETCH. */
+  pending?: { readonly w: WriteBuffer; readonly ends: Array<number>; taken: number } | undefined
+  /** Set when the client closed the cursor or it was re-executed. */
+  closed?: boolean | undefined
+}
+
+/** A cursor id the client holds. */
+export interface ServerCursor {
+  readonly id: number
+  sql: string
+  specs: Array<BindSpec>
+  directions: Array<number> | undefined
+  defines: Array<{ dty: number; maxSize: number }> | undefined
+  result: ActiveResult | undefined
+  dmlRowCounts: boolean
+}
+
+/** A fresh result over an engine cursor. */
+export const activeResult = (columns: ReadonlyArray<ResultColumn>, cursor: Cursor, encoders: Array<ColumnEncoder>): ActiveResult => ({
+  columns,
+  cursor,
+  chunk: null,
+  pos: 0,
+  done: false,
+  sent: 0,
+  encoders
+})
+
+/** True once the client closed the result or re-executed its cursor. */
+export const isClosedResult = (r: ActiveResult): boolean => r.closed === true
+
+/** Closes a result and its engine cursor. */
+export const closeResult = (r: ActiveResult): void => {
+  r.closed = true
+  r.pending = undefined
+  r.cursor.close()
+}

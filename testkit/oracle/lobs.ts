@@ -1,0 +1,63 @@
+/**
+ * LOB values of one session, addressed by the 40-byte locators the client holds.
+ */
+import type { OraType } from "./types.ts"
+
+/** A LOB's content. */
+export interface LobEntry {
+  data: string | Buffer
+  readonly blob: boolean
+  readonly temp: boolean
+  /** NCLOB: the client exchanges data as UTF-16BE. */
+  readonly nchar: boolean
+}
+
+/** Byte offset of the LOB id inside a locator. */
+const ID_OFFSET = 10
+
+/** The LOBs a session handed out. */
+export class LobStore {
+  private readonly entries = new Map<number, LobEntry>()
+  private nextId = 1
+
+  /** Registers a value and returns its locator. */
+  register(value: string | Uint8Array, type: OraType, temp: boolean): Buffer {
+    const blob = type.kind === "blob" || type.kind === "raw" || type.kind === "longraw"
+    return this.add({ data: typeof value === "string" ? value : Buffer.from(value), blob, temp, nchar: type.kind === "nclob" })
+  }
+
+  /** Registers an entry and returns its locator. */
+  add(entry: LobEntry): Buffer {
+    const id = this.nextId++
+    this.entries.set(id, entry)
+    return locator(id, entry.blob, entry.temp)
+  }
+
+  /** The entry a locator names. */
+  get(loc: Buffer): LobEntry | undefined {
+    return loc.length >= ID_OFFSET + 4 ? this.entries.get(loc.readUInt32BE(ID_OFFSET)) : undefined
+  }
+
+  /** The content a locator names (bind values may be locators). */
+  content(loc: Buffer): string | Uint8Array | null {
+    return this.get(loc)?.data ?? null
+  }
+
+  /** Frees the LOB a locator names. */
+  free(loc: Buffer): void {
+    if (loc.length >= ID_OFFSET + 4) this.entries.delete(loc.readUInt32BE(ID_OFFSET))
+  }
+}
+
+/** A locator for LOB `id`. */
+const locator = (id: number, blob: boolean, temp: boolean): Buffer => {
+  const loc = Buffer.alloc(40)
+  loc.writeUInt16BE(38, 0)
+  loc.writeUInt16BE(4, 2) // locator version
+  loc[4] = (blob ? 0x01 : 0) | (temp ? 0x40 : 0)
+  loc[5] = 0x08 // initialised
+  loc[7] = temp ? 0x01 : 0
+  loc.writeUInt32BE(id, ID_OFFSET)
+  loc.write("DKLOB", 20, "ascii")
+  return loc
+}

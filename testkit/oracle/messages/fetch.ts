@@ -1,0 +1,100 @@
+/**
+ * Row data for queries (ROW_DATA, FETCH function 5): encodes rows of a cursor's result, ends with ORA-01403 once
+ * exhausted, and encodes the next batch ahead while the client decodes the previous one.
+ */
+import { type ActiveResult, isClosedResult, type ServerCursor } from "../cursors.ts"
+import { ora } from "../errors.ts"
+import type { Reply, SessionState } from "../session-state.ts"
+import { type ReadBuffer, WriteBuffer } from "../wire.ts"
+import { Msg } from "./constants.ts"
+import { writeEndOfCall, writeError } from "./end-of-call.ts"
+
+/** FETCH (function 5): the next rows of an open cursor. */
+export const fetch = async (s: SessionState, r: ReadBuffer, reply: Reply): Promise<void> => {
+  const id = r.ub()
+  const n = r.ub()
+  const cur = s.cursors.get(id)
+  if (cur?.result === undefined) {
+    writeError(s, reply.w, ora.fetchOutOfSequence(), id, 0)
+    return
+  }
+  await writeRows(s, reply, cur, n)
+}
+
+/** Encodes up to `max` rows of the result into `w` (recording where each row ends when `ends` is given). */
+const encodeRows = async (s: SessionState, w: WriteBuffer, res: ActiveResult, max: number, ends?: Array<number>): Promise<number> => {
+  let n = 0
+  while (n < max && !res.done) {
+    if (res.chunk === null || res.pos >= res.chunk.rowCount) {
+      res.chunk = await res.cursor.next()
+      res.pos = 0
+      if (res.chunk === null) {
+        res.done = true
+        break
+      }
+    }
+    const chunk = res.chunk
+    const cols = chunk.columns
+    const enc = res.encoders
+    const end = Math.min(chunk.rowCount, res.pos + (max - n))
+    for (let i = res.pos; i < end; i++) {
+      w.u8(Msg.ROW_DATA)
+      for (let c = 0; c < enc.length; c++) enc[c]!(w, cols[c]!, i)
+      ends?.push(w.pos)
+    }
+    n += end - res.pos
+    res.pos = end
+    if (s.breakPending) throw ora.cancelled()
+  }
+  if (!res.done && res.chunk !== null && res.pos >= res.chunk.rowCount) {
+    // peek whether more rows exist so the client sees ORA-01403 without another round trip
+    const next = await res.cursor.next()
+    res.chunk = next
+    res.pos = 0
+    if (next === null) res.done = true
+  }
+  return n
+}
+
+/** Sends up to `max` rows of the cursor, then the end of call (ORA-01403 once exhausted). */
+export const writeRows = async (s: SessionState, reply: Reply, cur: ServerCursor, max: number): Promise<void> => {
+  const w = reply.w
+  const res = cur.result!
+  let n = 0
+  const pending = res.pending
+  if (pending !== undefined) {
+    // rows encoded ahead while the client was busy with the previous batch
+    const k = Math.min(max, pending.ends.length - pending.taken)
+    const from = pending.taken === 0 ? 0 : pending.ends[pending.taken - 1]!
+    const to = pending.ends[pending.taken + k - 1]!
+    w.raw(pending.w.buf.subarray(from, to))
+    pending.taken += k
+    n += k
+    if (pending.taken === pending.ends.length) res.pending = undefined
+  }
+  if (n < max) n += await encodeRows(s, w, res, max - n)
+  if (n > 0) reply.rows = true
+  res.sent += n
+  const exhausted = res.done && res.pending === undefined
+  if (exhausted) writeEndOfCall(s, w, cur.id, res.sent, [], ora.noDataFound())
+  else {
+    writeEndOfCall(s, w, cur.id, res.sent)
+    s.prefetchAfterSend = { res, max }
+  }
+}
+
+/** Encodes the next batch ahead of the client's FETCH (the server has a core of its own when run in a worker). */
+export const prefetch = async (s: SessionState): Promise<void> => {
+  const p = s.prefetchAfterSend
+  s.prefetchAfterSend = undefined
+  if (p === undefined || p.res.done || p.res.pending !== undefined || p.res.closed === true || s.breakPending) return
+  const w = new WriteBuffer(1 << 16)
+  const ends: Array<number> = []
+  try {
+    await encodeRows(s, w, p.res, p.max, ends)
+  } catch {
+    // a break arrived: the rows are simply not prepared (the cursor answers the next FETCH as usual)
+    return
+  }
+  if (ends.length > 0 && !isClosedResult(p.res)) p.res.pending = { w, ends, taken: 0 }
+}

@@ -1,0 +1,90 @@
+/**
+ * OUT values of a call: the IO vector (messages/withData.js processIOVector) with PL/SQL OUT and RETURNING INTO
+ * values, REF CURSOR values, and implicit result sets (DBMS_SQL.RETURN_RESULT).
+ */
+import { writeOutValue } from "../binds.ts"
+import type { ServerCursor } from "../cursors.ts"
+import type { SessionState } from "../session-state.ts"
+import type { PlsqlResult, QueryResult } from "../statement.ts"
+import { blobType, clobType, Dty, nclobType } from "../types.ts"
+import type { WriteBuffer } from "../wire.ts"
+import { BindDirection, Msg } from "./constants.ts"
+import { writeDescribeBody } from "./describe.ts"
+import { writeEndOfCall } from "./end-of-call.ts"
+
+const DEFAULT_SPEC = { dty: Dty.VARCHAR, csfrm: 1, maxSize: 4000 }
+
+const writeIoVectorHeader = (w: WriteBuffer, directions: ReadonlyArray<number>): void => {
+  const n = directions.length
+  w.u8(Msg.IO_VECTOR)
+  w.u8(0)
+  w.ub(n % 256)
+  w.ub(Math.floor(n / 256))
+  w.ub(1)
+  w.ub(0)
+  w.ub(0) // bit vector
+  w.ub(0) // rowid
+  for (const d of directions) w.u8(d)
+}
+
+/** RETURNING ... INTO values: one array of returned values per OUT bind. */
+export const writeReturning = (w: WriteBuffer, cur: ServerCursor, outFlags: ReadonlyArray<boolean>, returning: ReadonlyArray<ReadonlyArray<unknown>>): void => {
+  writeIoVectorHeader(
+    w,
+    outFlags.map((f) => (f ? BindDirection.OUT : BindDirection.IN))
+  )
+  w.u8(Msg.ROW_DATA)
+  let k = 0
+  outFlags.forEach((f, i) => {
+    if (!f) return
+    const values = returning[k++] ?? []
+    w.ub(values.length)
+    for (const v of values) {
+      writeOutValue(w, cur.specs[i] ?? DEFAULT_SPEC, v)
+      w.u8(0) // SB4 actual length
+    }
+  })
+}
+
+/** The outcome of a PL/SQL block: OUT binds, implicit results, end of call. */
+export const writePlsql = (s: SessionState, w: WriteBuffer, cur: ServerCursor, res: PlsqlResult): void => {
+  cur.directions = [...res.directions]
+  if (res.directions.length > 0) {
+    writeIoVectorHeader(w, res.directions)
+    if (res.directions.some((d) => d !== BindDirection.IN)) {
+      w.u8(Msg.ROW_DATA)
+      res.directions.forEach((d, i) => {
+        if (d === BindDirection.IN) return
+        const spec = cur.specs[i] ?? DEFAULT_SPEC
+        const v = res.values[i]
+        if (spec.dty === Dty.CURSOR && v !== null && typeof v === "object" && "kind" in v) {
+          writeRefCursor(s, w, v as QueryResult)
+        } else {
+          writeOutValue(w, spec, v === null || (typeof v === "object" && "kind" in (v as object)) ? null : v, (value, blob) =>
+            s.lobs.register(value, blob ? blobType : spec.csfrm === 2 ? nclobType : clobType, true)
+          )
+        }
+        w.u8(0) // SB4 actual length
+      })
+    }
+  }
+  if (res.implicit.length > 0) {
+    w.u8(Msg.IMPLICIT_RESULTSET)
+    w.ub(res.implicit.length)
+    for (const q of res.implicit) {
+      const c = s.cursorFor("SELECT implicit result", q)
+      w.u8(0)
+      writeDescribeBody(s, w, q.columns)
+      w.ub(c.id)
+    }
+  }
+  writeEndOfCall(s, w, cur.id, 0)
+}
+
+/** A REF CURSOR value: its describe information and the cursor id the client fetches from. */
+const writeRefCursor = (s: SessionState, w: WriteBuffer, q: QueryResult): void => {
+  const c = s.cursorFor("SELECT ref cursor", q)
+  w.u8(1)
+  writeDescribeBody(s, w, q.columns)
+  w.ub(c.id)
+}

@@ -1,0 +1,97 @@
+/**
+ * Piggybacked functions that precede a request (messages/base.js writePiggybacks): close and cancel cursors, set
+ * the current schema, end-to-end attributes (ignored) and freeing temporary LOBs.
+ */
+import { closeResult } from "../cursors.ts"
+import { OraError } from "../errors.ts"
+import type { SessionState } from "../session-state.ts"
+import type { ReadBuffer } from "../wire.ts"
+import { Fn } from "./constants.ts"
+
+/** Reads and applies one piggyback (after its message type byte). */
+export const runPiggyback = async (s: SessionState, r: ReadBuffer): Promise<void> => {
+  const fn = r.u8()
+  r.u8()
+  if (s.fieldVersion >= 18) r.ub()
+  switch (fn) {
+    case Fn.CLOSE_CURSORS:
+    case Fn.CANCEL_CURSORS: {
+      r.u8()
+      const n = r.ub()
+      for (let i = 0; i < n; i++) {
+        const id = r.ub()
+        if (fn === Fn.CLOSE_CURSORS) {
+          const result = s.cursors.get(id)?.result
+          if (result !== undefined) closeResult(result)
+          s.cursors.delete(id)
+        }
+      }
+      return
+    }
+    case Fn.SET_SCHEMA: {
+      r.u8()
+      const len = r.ub()
+      const name = len > 0 ? (r.bytesWithLength()?.toString("utf8") ?? "") : ""
+      if (s.sql !== undefined && name.length > 0) await s.sql.ddl(`ALTER SESSION SET CURRENT_SCHEMA = "${name.replace(/"/g, "")}"`)
+      return
+    }
+    case Fn.SESSION_STATE:
+      skipEndToEndAttributes(r)
+      return
+    case Fn.LOB_OP:
+      freeTemporaryLobs(s, r)
+      return
+    default:
+      throw new OraError(3001, `unimplemented feature: piggyback function ${fn}`)
+  }
+}
+
+/** End-to-end attributes (module, action, client id, ...): parsed and ignored. */
+const skipEndToEndAttributes = (r: ReadBuffer): void => {
+  r.u8()
+  r.u8()
+  r.ub()
+  const lens: Array<number> = []
+  const field = () => {
+    const ptr = r.u8()
+    const len = r.ub()
+    lens.push(ptr === 1 ? len : 0)
+  }
+  for (let k = 0; k < 4; k++) field()
+  r.u8()
+  r.ub()
+  field()
+  r.u8()
+  r.ub()
+  r.u8()
+  r.ub()
+  field()
+  for (const len of lens) if (len > 0) r.bytesWithLength()
+}
+
+/** Frees an array of temporary LOB locators (LOB op FREE_TEMP | ARRAY). */
+const freeTemporaryLobs = (s: SessionState, r: ReadBuffer): void => {
+  r.u8()
+  const total = r.ub()
+  r.u8()
+  r.ub()
+  r.ub()
+  r.ub()
+  r.u8()
+  r.u8()
+  r.u8()
+  r.ub()
+  r.u8()
+  r.ub()
+  r.ub()
+  r.ub()
+  r.u8()
+  r.u8()
+  r.ub()
+  r.u8()
+  r.ub()
+  r.u8()
+  r.ub()
+  const locs = r.take(total)
+  for (let o = 0; o + 40 <= locs.length; o += 40) s.lobs.free(locs.subarray(o, o + 40))
+}

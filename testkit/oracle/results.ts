@@ -1,0 +1,97 @@
+/**
+ * Result building: describes a query's columns with the declared Oracle types of the table columns its select list
+ * names, and with types inferred from DuckDB's for everything else.
+ */
+import { DuckDBTypeId } from "@duckdb/node-api"
+import type { ColumnInfo } from "../engine/index.ts"
+import type { ColumnMeta, TableMeta } from "./catalog.ts"
+import type { OracleVersion } from "./errors.ts"
+import { decodeName } from "./names.ts"
+import type { ResultColumn } from "./statement.ts"
+import type { QueryShape } from "./translate.ts"
+import { inferFromDuck, numberType, rowidType, type OraType } from "./types.ts"
+
+/** Maps result columns to declared types where the select list makes that possible. */
+export const describeColumns = (
+  shape: QueryShape | undefined,
+  cols: ReadonlyArray<ColumnInfo>,
+  version: OracleVersion,
+  lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined
+): Array<ResultColumn> => {
+  const infer = (c: ColumnInfo): ResultColumn => ({ name: decodeName(c.name), type: inferFromDuck(c.type, version), nullable: true })
+  if (shape === undefined) return cols.map(infer)
+  const tables = shape.from.map((f) => ({ ref: f, meta: lookupTable(f.schema, f.table) }))
+  const out: Array<ResultColumn> = []
+  let k = 0
+  const declared = (c: ColumnInfo, meta: ColumnMeta | undefined): ResultColumn => {
+    if (meta === undefined || !compatible(meta.type, c)) return infer(c)
+    return { name: decodeName(c.name), type: meta.type, nullable: meta.nullable }
+  }
+  for (const item of shape.items) {
+    if (k >= cols.length) break
+    if (item.kind === "star") {
+      const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
+      if (sources.some((s) => s.meta === undefined)) return [...out, ...cols.slice(k).map(infer)]
+      for (const s of sources) for (const m of s.meta!.columns) if (k < cols.length) out.push(declared(cols[k++]!, m))
+    } else if (item.kind === "col") {
+      const c = cols[k++]!
+      const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
+      let meta: ColumnMeta | undefined
+      for (const s of sources) {
+        meta = s.meta?.columns.find((m) => m.name === item.column)
+        if (meta !== undefined) break
+      }
+      out.push(declared(c, meta))
+    } else if (item.kind === "typed") {
+      const c = cols[k++]!
+      out.push({ name: decodeName(c.name), type: item.type, nullable: true })
+    } else if (item.kind === "aggregate") {
+      // COUNT returns NUMBER, SUM and AVG "the same data type as the numeric data type of the argument" (Oracle SQL
+      // Language Reference, SUM / AVG / COUNT): for NUMBER(p,s) arguments that is NUMBER without precision or scale,
+      // described as precision 0, scale -127 (a BINARY_DOUBLE argument stays BINARY_DOUBLE)
+      const inferred = infer(cols[k++]!)
+      out.push(inferred.type.kind === "number" ? { ...inferred, type: numberType() } : inferred)
+    } else if (item.kind === "rowid") {
+      const c = cols[k++]!
+      out.push({ name: "ROWID", type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })
+    } else {
+      out.push(infer(cols[k++]!))
+    }
+  }
+  for (; k < cols.length; k++) out.push(infer(cols[k]!))
+  return out
+}
+
+/** True when a DuckDB result column can carry values of the declared Oracle type. */
+const compatible = (t: OraType, c: ColumnInfo): boolean => {
+  const id = c.typeId
+  switch (t.duck) {
+    case "VARCHAR":
+    case "JSON":
+      return id === DuckDBTypeId.VARCHAR
+    case "BLOB":
+      return id === DuckDBTypeId.BLOB
+    case "DOUBLE":
+      return id === DuckDBTypeId.DOUBLE
+    case "FLOAT":
+      return id === DuckDBTypeId.FLOAT
+    case "BOOLEAN":
+      return id === DuckDBTypeId.BOOLEAN
+    case "TIMESTAMP":
+      return id === DuckDBTypeId.TIMESTAMP
+    case "TIMESTAMP_NS":
+      return id === DuckDBTypeId.TIMESTAMP_NS
+    case "TIMESTAMP_S":
+      return id === DuckDBTypeId.TIMESTAMP_S
+    case "TIMESTAMPTZ":
+      return id === DuckDBTypeId.TIMESTAMP_TZ
+    case "INTERVAL":
+      return id === DuckDBTypeId.INTERVAL
+    case "FLOAT[]":
+    case "DOUBLE[]":
+    case "TINYINT[]":
+      return id === DuckDBTypeId.LIST && c.type.toString() === t.duck
+    default:
+      return t.duck.startsWith("DECIMAL") ? id === DuckDBTypeId.DECIMAL && `DECIMAL(${c.precision},${c.scale})` === t.duck : false
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The state one client session shares between the TTC message handlers: negotiated layout, logon, the SQL
+ * session, cursors and LOBs.
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import type { LogonChallenge, Verifier } from "./auth.ts"
+import { activeResult, type ActiveResult, type ServerCursor } from "./cursors.ts"
+import type { OracleDatabase, SessionInfo } from "./database.ts"
+import { columnEncoder, type ColumnEncoder } from "./encode.ts"
+import type { OracleFaults } from "./faults.ts"
+import { LobStore } from "./lobs.ts"
+import type { SqlSession } from "./sqlsession.ts"
+import type { QueryResult, ResultColumn } from "./statement.ts"
+import { Dty } from "./types.ts"
+import type { WriteBuffer } from "./wire.ts"
+
+/** What the sessions of one server share. */
+export interface ServerContext {
+  readonly db: OracleDatabase
+  readonly faults: OracleFaults
+  readonly sessionTimeZone: string | undefined
+}
+
+/** Reply assembled for one request. */
+export interface Reply {
+  readonly w: WriteBuffer
+  /** True when the reply carries rows (for the mid-result fault). */
+  rows: boolean
+  /** Negotiation replies (PROTOCOL, DATA_TYPES) never carry the end-of-request message. */
+  negotiation?: boolean
+}
+
+/** Client details shown in V$SESSION. */
+export interface ClientDetails {
+  program: string
+  machine: string
+  osUser: string
+}
+
+/** A direct path load in progress. */
+export interface DirectPathLoad {
+  readonly owner: string
+  readonly table: string
+  readonly columns: Array<ResultColumn>
+  readonly rows: Array<Array<DuckDBValue>>
+}
+
+/** Per-session state the message handlers read and update. */
+export class SessionState {
+  /** TTC field version: the server's, lowered to the client's in DATA_TYPES. */
+  fieldVersion: number
+  /** Set once logged on. */
+  sql: SqlSession | undefined
+  info: SessionInfo | undefined
+  /** Logon in progress. */
+  user = ""
+  verifier: Verifier | undefined
+  challenge: LogonChallenge | undefined
+  readonly client: ClientDetails = { program: "node", machine: "localhost", osUser: "unknown" }
+  /** A break marker arrived and is not answered yet. */
+  breakPending = false
+  /** After a reply with rows, what to encode ahead for the probable next FETCH. */
+  prefetchAfterSend: { res: ActiveResult; max: number } | undefined
+  readonly cursors = new Map<number, ServerCursor>()
+  readonly lobs = new LobStore()
+  /** Resolves LOB locators bound as values. */
+  readonly lobContent = (loc: Buffer): string | Uint8Array | null => this.lobs.content(loc)
+  readonly directPaths = new Map<number, DirectPathLoad>()
+  private nextCursorId = 1
+
+  constructor(
+    readonly host: ServerContext,
+    fieldVersion: number
+  ) {
+    this.fieldVersion = fieldVersion
+  }
+
+  get db(): OracleDatabase {
+    return this.host.db
+  }
+
+  /** A new cursor id (cursors and direct path loads share the numbering). */
+  nextId(): number {
+    return this.nextCursorId++
+  }
+
+  /** Opens a cursor for `sql`. */
+  newCursor(sql: string): ServerCursor {
+    const c: ServerCursor = { id: this.nextId(), sql, specs: [], directions: undefined, defines: undefined, result: undefined, dmlRowCounts: false }
+    this.cursors.set(c.id, c)
+    return c
+  }
+
+  /** Opens a cursor over a query result the client fetches later (implicit results, REF CURSOR binds). */
+  cursorFor(label: string, q: QueryResult): ServerCursor {
+    const c = this.newCursor(label)
+    c.result = activeResult(q.columns, q.cursor, this.encoders(q.columns, undefined))
+    return c
+  }
+
+  /** Row encoders for the columns, as the client defined them (LOBs as locators or inline). */
+  encoders(columns: ReadonlyArray<ResultColumn>, defines: ReadonlyArray<{ dty: number; maxSize: number }> | undefined): Array<ColumnEncoder> {
+    const dbTzOffsetMinutes = this.db.dbOffsetMinutes()
+    return columns.map((c, i) => {
+      const d = defines?.[i]
+      const dty = d?.dty ?? c.type.dty
+      const inline = dty === Dty.LONG || dty === Dty.LONG_RAW || dty === Dty.VARCHAR
+      return columnEncoder(c.type, {
+        dbTzOffsetMinutes,
+        lobMode: inline ? "inline" : "locator",
+        // the client compares its own variable size with 32767: the described size, or the LONG size once a LOB is
+        // defined as string/buffer (the define metadata scales NCHAR sizes, so it cannot be used directly)
+        trailer: dty === Dty.LONG || dty === Dty.LONG_RAW || c.type.maxSize > 32767,
+        registerLob: (value, type) => this.lobs.register(value, type, false)
+      })
+    })
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * What a statement is and what it gives back: statement classes (as node-oracledb classifies them), bind
+ * metadata, described result columns and the result of each statement class.
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import type { Cursor } from "../engine/index.ts"
+import type { OraError } from "./errors.ts"
+import { isKw, isOp, tokenize, type Tok } from "./lexer.ts"
+import type { OraType } from "./types.ts"
+
+/** A described result column. */
+export interface ResultColumn {
+  readonly name: string
+  readonly type: OraType
+  readonly nullable: boolean
+}
+
+/** Rows of a query, not yet sent. */
+export interface QueryResult {
+  readonly kind: "query"
+  readonly columns: ReadonlyArray<ResultColumn>
+  readonly cursor: Cursor
+}
+
+/** Outcome of DML. */
+export interface DmlResult {
+  readonly kind: "dml"
+  readonly rowCount: number
+  readonly rowCounts: ReadonlyArray<number>
+  readonly batchErrors: ReadonlyArray<{ readonly offset: number; readonly error: OraError }>
+  /** Values of RETURNING ... INTO binds: one array per returned expression. */
+  readonly returning?: ReadonlyArray<ReadonlyArray<unknown>>
+}
+
+/** Position of a top-level `RETURNING|RETURN exprs INTO binds` clause and the number of INTO binds. */
+export const returningClause = (toks: ReadonlyArray<Tok>): { at: number; into: number; outs: number } | undefined => {
+  let depth = 0
+  let at = -1
+  for (let k = 0; k < toks.length; k++) {
+    const x = toks[k]!
+    if (isOp(x, "(")) depth++
+    else if (isOp(x, ")")) depth--
+    else if (depth === 0 && at < 0 && isKw(x, "RETURNING", "RETURN")) at = k
+    else if (depth === 0 && at >= 0 && isKw(x, "INTO")) {
+      const outs = toks.slice(k + 1).filter((y) => y.kind === "bind").length
+      return { at, into: k, outs }
+    }
+  }
+  return undefined
+}
+
+/** For DML with RETURNING INTO: which binds (in order) are return binds, which the client does not send values for. */
+export const returnBindFlags = (sql: string, count: number): Array<boolean> | undefined => {
+  if (classify(sql) !== "dml") return undefined
+  const toks = tokenize(sql).filter((x) => x.kind !== "ws")
+  const ret = returningClause(toks)
+  if (ret === undefined) return undefined
+  return Array.from({ length: count }, (_, i) => i >= count - ret.outs)
+}
+
+/** Outcome of DDL, ALTER SESSION and transaction control. */
+export interface DoneResult {
+  readonly kind: "done"
+}
+
+/** Any statement outcome. */
+export type StatementResult = QueryResult | DmlResult | DoneResult | PlsqlResult
+
+/** Statement classes, as node-oracledb's parser classifies them (lib/thin/statement.js). */
+export type StatementClass = "query" | "dml" | "ddl" | "plsql" | "commit" | "rollback" | "other"
+
+/** Classifies SQL by its first keyword. */
+export const classify = (sql: string): StatementClass => {
+  const m = sql.match(/^[\s(]*(?:--[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*([A-Za-z]+)/)
+  const kw = (m?.[1] ?? "").toUpperCase()
+  switch (kw) {
+    case "SELECT":
+    case "WITH":
+      return "query"
+    case "INSERT":
+    case "UPDATE":
+    case "DELETE":
+    case "MERGE":
+      return "dml"
+    case "CREATE":
+    case "DROP":
+    case "ALTER":
+    case "TRUNCATE":
+    case "COMMENT":
+    case "GRANT":
+    case "REVOKE":
+    case "ANALYZE":
+    case "AUDIT":
+    case "RENAME":
+      return "ddl"
+    case "BEGIN":
+    case "DECLARE":
+    case "CALL":
+      return "plsql"
+    case "COMMIT":
+      return "commit"
+    case "ROLLBACK":
+      return "rollback"
+    default:
+      return "other"
+  }
+}
+
+/** Options of one execution. */
+export interface ExecuteOptions {
+  readonly batchErrors: boolean
+  readonly dmlRowCounts: boolean
+}
+
+/** Bind types as declared by the client's bind metadata. */
+export interface BindSpec {
+  readonly dty: number
+  readonly csfrm: number
+  readonly maxSize: number
+}
+
+/** Outcome of a PL/SQL block. */
+export interface PlsqlResult {
+  readonly kind: "plsql"
+  /** Direction of each bind, in the client's bind order. */
+  readonly directions: ReadonlyArray<number>
+  /** Final values of all binds (OUT and IN OUT ones are sent back). */
+  readonly values: ReadonlyArray<DuckDBValue | QueryResult>
+  /** Cursors passed to DBMS_SQL.RETURN_RESULT, in order. */
+  readonly implicit: ReadonlyArray<QueryResult>
+}
+
+/** Removes a trailing ";" (not inside PL/SQL). */
+export const stripTerminator = (sql: string): string => sql.replace(/;\s*$/, "")
+
