@@ -96,8 +96,15 @@ const CLIENT_CODES: ReadonlyMap<number, Status> = new Map<number, Status>([
   [533, "IO"] // connection refused (ORA-12660)
 ])
 
-/** The ADBC status of an ORA code (UNKNOWN when unmapped). @category mapping @since 0.1.0 */
-export const statusOfCode = (code: number): Status => SERVER_CODES.get(code)?.[0] ?? "UNKNOWN"
+/**
+ * The ADBC status of an ORA code: the table above, INVALID_ARGUMENT for the other SQL parse errors
+ * (ORA-00900..00999), else UNKNOWN.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const statusOfCode = (code: number): Status =>
+  SERVER_CODES.get(code)?.[0] ?? (code >= 900 && code <= 999 ? "INVALID_ARGUMENT" : "UNKNOWN")
 
 /** The SQLSTATE of an ORA code (`HY000`, general error, when unmapped). @category mapping @since 0.1.0 */
 export const sqlStateOfCode = (code: number): string => {

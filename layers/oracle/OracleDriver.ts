@@ -16,8 +16,8 @@
  */
 import * as Arrow from "apache-arrow"
 import { Effect, type Scope } from "effect"
-import { type AdbcError, adbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
-import { ArrowAssemblyError, type Page } from "../../src/arrow/index.ts"
+import { type AdbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
+import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
 import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
 import type { ResolvedOptions } from "../../src/Options.ts"
@@ -109,12 +109,6 @@ const queryOptions = (options: ResolvedOptions, resultSet = true): Record<string
 const mapColumns = (metaData: ReadonlyArray<Db.OracleMetaData>, options: ResolvedOptions) =>
   Effect.fromResult(arrowColumns(metaData.map(columnMetadata), mappingOptions(options)))
 
-/** Decoding failures (an int64 column holding a fraction, an overflowing interval) as INVALID_DATA. */
-const decodeFailure = (e: unknown): AdbcError =>
-  e instanceof ArrowAssemblyError
-    ? adbcError("INVALID_DATA", `column ${JSON.stringify(e.column ?? "")}: ${e.message}`)
-    : adbcError("INTERNAL", e instanceof Error ? e.message : String(e))
-
 /** A cursor over consecutive result sets of one shape, read `fetchArraySize` rows at a time. */
 const makeCursor = (
   connection: Db.OracleConnection,
@@ -139,17 +133,7 @@ const makeCursor = (
       if (rows.length > 0) {
         const firstRow = rowsSeen
         rowsSeen += rows.length
-        const page = oraclePage(rows, columns, firstRow)
-        return {
-          appendRows: (builders, maxRows) => {
-            try {
-              return page.appendRows(builders, maxRows)
-            } catch (e) {
-              if (e instanceof ArrowAssemblyError) throw new ArrowAssemblyError(decodeFailure(e).message, e.column)
-              throw e
-            }
-          }
-        } satisfies Page
+        return oraclePage(rows, columns, firstRow)
       }
       yield* closeCurrent
       current = yield* more

@@ -32,6 +32,7 @@ describe("Oracle errors", () => {
     expect(statusOfCode(20001)).toBe("UNKNOWN")
     expect(sqlStateOfCode(20001)).toBe("HY000")
     expect(sqlStateOfCode(933)).toBe("42000")
+    expect(statusOfCode(900)).toBe("INVALID_ARGUMENT")
     expect(fromOracleError(oraError(20001, "custom")).vendorCode).toBe(20001)
   })
 

@@ -1,0 +1,160 @@
+/**
+ * Oracle read path: ORACLE_READ_ROWS (default 1,000,000) rows × 8 columns (NUMBER(10), NUMBER(12,2),
+ * BINARY_DOUBLE, DATE, TIMESTAMP(6), two VARCHAR2, BOOLEAN) from the Oracle test server (in a worker thread, so it
+ * has its own core), read by our driver into Arrow record batches in batch mode, against raw node-oracledb fetching
+ * the same SELECT as row arrays through resultSet.getRows, both with fetchArraySize = prefetchRows = 10000, on the
+ * same server in the same run; runs alternate. ratio = ours / raw oracledb (required ≤ 1.0, goal ≤ 0.5).
+ * Also exports the server/table helpers of the other Oracle benchmarks.
+ */
+import { createRequire } from "node:module"
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads"
+import { Effect, Layer, ManagedRuntime, Stream } from "effect"
+import * as Oracle from "../layers/oracle/index.ts"
+import * as Connection from "../src/Connection.ts"
+import { collectGarbage, median } from "./run.ts"
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const oracledb: any = createRequire(import.meta.url)("oracledb")
+
+const ROWS = Number(process.env["ORACLE_READ_ROWS"] ?? 1_000_000)
+const RUNS = Number(process.env["ORACLE_READ_RUNS"] ?? 2)
+/** Rows per round trip on both sides. */
+export const FETCH = 10_000
+/** The benchmark table's columns. */
+export const BENCH_DDL =
+  "(ID NUMBER(10), AMOUNT NUMBER(12,2), RATIO BINARY_DOUBLE, DAY DATE, TS TIMESTAMP(6), NAME VARCHAR2(40), NOTE VARCHAR2(80), FLAG BOOLEAN)"
+/** Bind definitions of a raw executeMany into the benchmark table. */
+export const bindDefs = () => [
+  { type: oracledb.NUMBER },
+  { type: oracledb.NUMBER },
+  { type: oracledb.DB_TYPE_BINARY_DOUBLE },
+  { type: oracledb.DATE },
+  { type: oracledb.DB_TYPE_TIMESTAMP },
+  { type: oracledb.STRING, maxSize: 40 },
+  { type: oracledb.STRING, maxSize: 80 },
+  { type: oracledb.DB_TYPE_BOOLEAN }
+]
+const DAY0 = Date.UTC(2020, 0, 1)
+/** Row `i` of the benchmark data as raw oracledb bind values. */
+export const rawRow = (i: number): Array<unknown> => [
+  i,
+  i / 100,
+  i * 1.5,
+  new Date(DAY0 + (i % 1000) * 86_400_000),
+  new Date(DAY0 + i * 1000),
+  `name_${i}`,
+  `a somewhat longer text value ${i}`,
+  i % 2 === 0
+]
+
+const serve = async (): Promise<void> => {
+  const { startOracleTestServer } = await import("../testkit/oracle/index.ts")
+  const server = await startOracleTestServer({ users: [{ name: "bench", password: "bench" }] })
+  parentPort!.on("message", async () => {
+    await server.close()
+    parentPort!.postMessage({})
+    parentPort!.close()
+  })
+  parentPort!.postMessage({ uri: server.uri, connectString: server.connectString })
+}
+
+if (!isMainThread && (workerData as { role?: string } | null)?.role === "oracle-bench-server") void serve()
+
+/** Starts the Oracle test server in a worker thread. */
+export const startServer = async (): Promise<{ uri: string; connectString: string; close: () => Promise<void> }> => {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { role: "oracle-bench-server" } })
+  const first = await new Promise<{ uri: string; connectString: string }>((resolve, reject) => {
+    worker.once("message", resolve)
+    worker.once("error", reject)
+  })
+  return {
+    ...first,
+    close: () =>
+      new Promise<void>((resolve) => {
+        worker.once("message", () => resolve())
+        worker.postMessage("close")
+      }).then(() => worker.terminate()).then(() => undefined)
+  }
+}
+
+/** Creates table `name` with `rows` benchmark rows through raw executeMany. */
+export const fillTable = async (conn: any, name: string, rows: number): Promise<void> => {
+  await conn.execute(`CREATE TABLE ${name} ${BENCH_DDL}`)
+  for (let start = 0; start < rows; start += 100_000) {
+    const batch: Array<Array<unknown>> = []
+    for (let i = start; i < Math.min(rows, start + 100_000); i++) batch.push(rawRow(i))
+    await conn.executeMany(`INSERT INTO ${name} VALUES (:1, :2, :3, :4, :5, :6, :7, :8)`, batch, { bindDefs: bindDefs() })
+  }
+  await conn.commit()
+}
+
+/** Our driver's layer on the server with the benchmark's fetch settings. */
+export const oursLayer = (uri: string) =>
+  Connection.layer().pipe(
+    Layer.provide(Oracle.layerDatabase({
+      uri,
+      timezone: "UTC",
+      "redo.statement.execution_mode": "batch",
+      "redo.statement.fetch_array_size": String(FETCH),
+      "redo.statement.prefetch_rows": String(FETCH)
+    }))
+  )
+
+const SELECT = "SELECT ID, AMOUNT, RATIO, DAY, TS, NAME, NOTE, FLAG FROM BENCH_READ"
+
+const seconds = async (f: () => Promise<number>): Promise<{ s: number; rows: number }> => {
+  collectGarbage()
+  const start = process.hrtime.bigint()
+  const rows = await f()
+  return { s: Number(process.hrtime.bigint() - start) / 1e9, rows }
+}
+
+/** Runs the comparison. */
+export const run = async (): Promise<Record<string, unknown>> => {
+  const server = await startServer()
+  const conn = await oracledb.getConnection({ user: "bench", password: "bench", connectString: server.connectString })
+  const runtime = ManagedRuntime.make(oursLayer(server.uri))
+  try {
+    await fillTable(conn, "BENCH_READ", ROWS)
+    // One connection for all of our runs, as the baseline keeps its one connection.
+    const ours = () =>
+      runtime.runPromise(
+        Effect.flatMap(Connection.Connection, (c) => Stream.runFold(c.query(SELECT), () => 0, (n, batch) => n + batch.numRows))
+      )
+    const baseline = async () => {
+      const r = await conn.execute(SELECT, [], { resultSet: true, fetchArraySize: FETCH, prefetchRows: FETCH, outFormat: oracledb.OUT_FORMAT_ARRAY })
+      let n = 0
+      for (let rows = await r.resultSet.getRows(FETCH); rows.length > 0; rows = await r.resultSet.getRows(FETCH)) n += rows.length
+      await r.resultSet.close()
+      return n
+    }
+    const oursS: Array<number> = []
+    const baseS: Array<number> = []
+    for (let i = 0; i < RUNS; i++) {
+      for (const f of i % 2 === 0 ? [ours, baseline] : [baseline, ours]) {
+        const r = await seconds(f)
+        if (r.rows !== ROWS) throw new Error(`read ${r.rows} rows, expected ${ROWS}`)
+        ;(f === ours ? oursS : baseS).push(r.s)
+      }
+    }
+    const o = median(oursS)
+    const b = median(baseS)
+    return {
+      bench: "oracle-read",
+      rows: ROWS,
+      columns: 8,
+      fetch_array_size: FETCH,
+      runs: RUNS,
+      ours_s: o,
+      baseline_s: b,
+      ours_rows_per_s: Math.round(ROWS / o),
+      baseline_rows_per_s: Math.round(ROWS / b),
+      baseline: "raw node-oracledb execute(resultSet) + getRows arrays on the same server",
+      ratio: o / b
+    }
+  } finally {
+    await runtime.dispose()
+    await conn.close()
+    await server.close()
+  }
+}

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Arrow from "apache-arrow"
+import { Effect, Stream } from "effect"
+import * as Connection from "../../src/Connection.ts"
+import { uniqueName, useServer, withConnection } from "./support.ts"
+
+const server = useServer()
+
+// Results must not depend on the Node process's time zone: run this file under a zone with DST.
+const previousTz = process.env["TZ"]
+beforeAll(() => {
+  process.env["TZ"] = "America/New_York"
+})
+afterAll(() => {
+  if (previousTz === undefined) delete process.env["TZ"]
+  else process.env["TZ"] = previousTz
+})
+
+const tableOf = (sql: string, options?: Record<string, string>) =>
+  Effect.flatMap(Connection.Connection, (conn) =>
+    Effect.map(Stream.runCollect(conn.query(sql, options)), (batches) => new Arrow.Table(batches)))
+const raw = (table: Arrow.Table, column: string) => table.getChild(column)!.data[0]!.values
+
+describe("dates, timestamps and time zones", () => {
+  it.effect("DATE maps to date32 (the day); redo.query.date_type=timestamp keeps the time of day", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("DT")
+      yield* conn.execute(`CREATE TABLE ${t} (D DATE)`)
+      // 2024-03-10 02:30 does not exist in New York (DST gap): it must come back unchanged.
+      yield* conn.execute(`INSERT INTO ${t} VALUES (TIMESTAMP '2024-03-10 02:30:45')`)
+      const day = yield* tableOf(`SELECT D FROM ${t}`)
+      expect(String(day.schema.fields[0]!.type)).toBe("Date32<DAY>")
+      expect(raw(day, "D")[0]).toBe(19792)
+      const full = yield* tableOf(`SELECT D FROM ${t}`, { "redo.query.date_type": "timestamp" })
+      expect(String(full.schema.fields[0]!.type)).toBe("Timestamp<SECOND>")
+      expect(raw(full, "D")[0]).toBe(BigInt(Date.UTC(2024, 2, 10, 2, 30, 45) / 1000))
+    })))
+
+  it.effect("the timezone option sets the session time zone; zoned values are instants; region names work", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const zone = yield* tableOf("SELECT SESSIONTIMEZONE AS Z FROM DUAL")
+      expect(zone.getChild("Z")!.get(0)).toBe("+05:30")
+      const ts = yield* tableOf(
+        "SELECT TIMESTAMP '2024-07-01 12:00:00 Europe/Paris' AS P, TIMESTAMP '2024-07-01 12:00:00.5 -05:00' AS N FROM DUAL"
+      )
+      expect(String(ts.schema.fields[0]!.type)).toMatch(/UTC/)
+      expect(raw(ts, "P")[0]).toBe(BigInt(Date.UTC(2024, 6, 1, 10)) * 1000n)
+      expect(raw(ts, "N")[0]).toBe(BigInt(Date.UTC(2024, 6, 1, 17, 0, 0, 500)) * 1000n)
+    }), { timezone: "+05:30" }))
+})
+
+describe("intervals", () => {
+  const ds = "INTERVAL '-1 02:03:04.123456' DAY(2) TO SECOND(6)"
+  const dsMilli = "INTERVAL '1 02:03:04.5' DAY(2) TO SECOND(3)"
+  const ym = "INTERVAL '1-2' YEAR(2) TO MONTH"
+
+  it.effect("INTERVAL DAY TO SECOND in every mode (declared fractional-second precision decides auto and duration)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("IDS")
+      yield* conn.execute(`CREATE TABLE ${t} (M INTERVAL DAY(2) TO SECOND(3), U INTERVAL DAY(2) TO SECOND(6))`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (${dsMilli}, ${ds})`)
+      const sql = `SELECT M, U FROM ${t}`
+      const auto = yield* tableOf(sql)
+      expect(auto.schema.fields.map((f) => String(f.type))).toEqual(["Interval<DAY_TIME>", "Interval<MONTH_DAY_NANO>"])
+      expect([...(raw(auto, "M") as Int32Array)]).toEqual([1, (2 * 3600 + 3 * 60 + 4) * 1000 + 500])
+      const u = raw(auto, "U") as Int32Array
+      expect(u[0]).toBe(0)
+      expect(u[1]).toBe(-1)
+      const nanos = BigInt.asIntN(64, (BigInt(u[3]! >>> 0) << 32n) | BigInt(u[2]! >>> 0))
+      expect(nanos).toBe(-(7384123456000n))
+      const duration = yield* tableOf(sql, { "redo.query.day_time_interval_type": "duration" })
+      expect(duration.schema.fields.map((f) => String(f.type))).toEqual(["Duration<MILLISECOND>", "Duration<MICROSECOND>"])
+      expect(raw(duration, "M")[0]).toBe(93784500n)
+      expect(raw(duration, "U")[0]).toBe(-(86400000000n + 7384123456n))
+      const mdn = yield* tableOf(sql, { "redo.query.day_time_interval_type": "monthdaynano" })
+      expect(mdn.schema.fields.map((f) => String(f.type))).toEqual(["Interval<MONTH_DAY_NANO>", "Interval<MONTH_DAY_NANO>"])
+      const text = yield* tableOf(sql, { "redo.query.day_time_interval_type": "string" })
+      expect([text.getChild("M")!.get(0), text.getChild("U")!.get(0)]).toEqual(["P1DT2H3M4.5S", "-P1DT2H3M4.123456S"])
+    })))
+
+  it.effect("INTERVAL YEAR TO MONTH in every mode", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const auto = yield* tableOf(`SELECT ${ym} AS Y FROM DUAL`)
+      expect(String(auto.schema.fields[0]!.type)).toBe("Interval<YEAR_MONTH>")
+      expect(raw(auto, "Y")[0]).toBe(14)
+      const mdn = yield* tableOf(`SELECT ${ym} AS Y FROM DUAL`, { "redo.query.year_month_interval_type": "monthdaynano" })
+      expect([...(raw(mdn, "Y") as Int32Array)].slice(0, 2)).toEqual([14, 0])
+      const text = yield* tableOf(`SELECT ${ym} AS Y FROM DUAL`, { "redo.query.year_month_interval_type": "string" })
+      expect(text.getChild("Y")!.get(0)).toBe("P1Y2M")
+    })))
+})
