@@ -134,7 +134,7 @@ export const notFound = (message: string): AdbcError => adbcError("NOT_FOUND", m
 export const alreadyExists = (message: string): AdbcError => adbcError("ALREADY_EXISTS", message)
 
 /**
- * The exact message of seed A's "States and transitions" table.
+ * The exact message for closing a connection while one of its readers is active.
  *
  * @category constants
  * @since 0.1.0

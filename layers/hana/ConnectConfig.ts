@@ -59,7 +59,7 @@ export interface ConnectConfig {
 const fail = (message: string) => Result.fail(invalidArgument(message))
 
 /**
- * Resolves the authentication method, enforcing seed A's constraints: `cert_file` needs `key_file`, `cert` needs
+ * Resolves the authentication method, enforcing the driver's constraints: `cert_file` needs `key_file`, `cert` needs
  * `key`, file-based and inline X.509 exclude each other, X.509 and JWT exclude each other. With X.509 or JWT the
  * URI's or options' password is not sent (a URI without credentials is preferred for X.509).
  *

@@ -3,7 +3,7 @@
  * names such as `a"b` work, and case is kept exactly), temporary tables get their `#` prefix.
  *
  * HANA stores unquoted identifiers in upper case; a table created with a quoted mixed-case name must be referred
- * to by that exact quoted name (seed A, errors table). Ingest quotes the name exactly as given.
+ * to by that exact quoted name (the driver's errors rule). Ingest quotes the name exactly as given.
  *
  * @since 0.1.0
  */

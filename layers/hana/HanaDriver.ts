@@ -1,5 +1,5 @@
 /**
- * The SAP HANA driver (seed A) on the pure-JavaScript `hdb` client: the driver port of src/Driver.ts.
+ * The SAP HANA driver on the pure-JavaScript `hdb` client: the driver port of src/Driver.ts.
  *
  * - Connect: URI, basic / X.509 / JWT authentication and TLS resolved and checked before any I/O
  *   (ConnectConfig.ts); data format version 8 is requested so timestamps carry 100 ns (LONGDATE) and BOOLEAN is a

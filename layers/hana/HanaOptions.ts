@@ -1,5 +1,5 @@
 /**
- * The HANA driver's own option keys (`dba.*`), as listed in seed A's connection and query option tables.
+ * The HANA driver's own option keys (`dba.*`), listed with the others in docs/options.md.
  *
  * @since 0.1.0
  */

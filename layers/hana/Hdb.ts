@@ -4,7 +4,7 @@
  * decode them straight into Arrow builders; this uses hdb's internal `Connection.fetchNext` / `closeResultSet` /
  * `readLob` (lib/protocol/Connection.js), the same calls its own ResultSet makes.
  *
- * hdb facts relied on (see notes/hana-protocol.md): at most one request in flight per client (the core serialises
+ * hdb facts relied on: at most one request in flight per client (the core serialises
  * requests per connection), and parameter batches above 32,767 rows in one EXECUTE crash the process, so callers
  * split batches ({@link MAX_BATCH_ROWS}).
  *

@@ -3,7 +3,7 @@
  * numbers or numeric strings for integers — never bigints —, text or numbers for DECIMAL/FIXED, strings for
  * character types, Buffers (not plain Uint8Arrays) for binary, date/time text for temporal types, booleans).
  *
- * Seed A's Arrow → database mapping for binding: binary kinds → VARBINARY, bool → BOOLEAN, date32 → DATE,
+ * The driver's Arrow → database mapping for binding (layers/hana/README.md): binary kinds → VARBINARY, bool → BOOLEAN, date32 → DATE,
  * decimal128 → DECIMAL, double → DOUBLE, float → REAL, int16/32/64 → SMALLINT/INT/BIGINT, strings → VARCHAR,
  * time32/64 → TIME, timestamps → TIMESTAMP (values with a time zone are bound as UTC wall-clock time).
  *

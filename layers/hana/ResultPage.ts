@@ -1,7 +1,7 @@
 /**
  * Decodes HANA result rows straight from the RESULT_SET part bytes into Arrow column builders: no JS row objects,
  * no intermediate strings for numbers, dates or timestamps. Cell layouts (no per-cell type byte; hdb
- * lib/protocol/Reader.js, notes/hana-protocol.md §3):
+ * lib/protocol/Reader.js):
  * - TINYINT/SMALLINT/INT/BIGINT: [indicator 0 = NULL][value LE]; REAL/DOUBLE: IEEE LE, all 0xFF = NULL
  * - FIXED8/12/16: [indicator][8/12/16-byte two's complement unscaled LE]; DECIMAL: 16-byte decimal128
  * - character/binary: length indicator (≤245 one byte, 246 + i16, 247 + i32, 255 NULL) + bytes (CESU-8 text)

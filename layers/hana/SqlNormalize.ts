@@ -1,5 +1,5 @@
 /**
- * SQL normalization before execution (seed A, "SQL normalization before execution"):
+ * SQL normalization before execution:
  *
  * 1. A top-level SELECT without a FROM clause gets `FROM DUMMY` (HANA requires a FROM; `DUMMY` is its one-row
  *    table). Each SELECT of a top-level UNION/INTERSECT/EXCEPT/MINUS chain is treated alike, and `FROM DUMMY` goes

@@ -1,5 +1,5 @@
 /**
- * Type mappings of seed A, both directions.
+ * Type mappings of the HANA driver, both directions (tables in layers/hana/README.md).
  *
  * Database → Arrow (result columns and parameters, by the wire type code at data format version 8):
  * BIGINT int64; BINARY/VARBINARY/BSTRING binary; BOOLEAN bool; CHAR/VARCHAR/NCHAR/NVARCHAR/STRING/SHORTTEXT/ALPHANUM
@@ -285,11 +285,11 @@ const unsupportedIngest = (field: Arrow.Field): AdbcError =>
   )
 
 /**
- * The column type an automatically created table gets for an Arrow field (seed A, "Columns of an automatically
- * created table" and "Type mapping, Arrow to database"). Nested and other types fail NOT_IMPLEMENTED with a message
+ * The column type an automatically created table gets for an Arrow field (layers/hana/README.md, "Queries
+ * and types"). Nested and other types fail NOT_IMPLEMENTED with a message
  * saying to pre-create the table and append.
  *
- * Note: the seed names `DATETIME` for timestamps without a time zone and `DOUBLE PRECISION` for double; HANA's own
+ * Note: ADBC type tables name `DATETIME` for timestamps without a time zone and `DOUBLE PRECISION` for double; HANA's own
  * type names are TIMESTAMP and DOUBLE (its datetime types are DATE, TIME, SECONDDATE and TIMESTAMP; there is no
  * DATETIME: https://learning.sap.com/courses/sap-hana-sql-script-basics-and-advanced-for-sap-hana/creating-and-modifying-tables,
  * https://4js.com/online_documentation/fjs-fgl-3.10.00-manual-html/fgl-topics/c_fgl_odiaghdb_005.html), which are

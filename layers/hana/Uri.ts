@@ -3,7 +3,7 @@
  * alias). Every element is percent-decoded; a malformed URI fails with INVALID_ARGUMENT before any I/O, and no
  * message ever repeats the URI (it may hold a password).
  *
- * Query parameters are those of seed A's URI table (the go-hdb DSN names): databaseName, defaultSchema, timeout,
+ * Query parameters are the go-hdb DSN names: databaseName, defaultSchema, timeout,
  * pingInterval, TLSServerName, TLSRootCAFile (repeatable), TLSInsecureSkipVerify.
  *
  * @since 0.1.0

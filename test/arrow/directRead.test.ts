@@ -17,7 +17,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { BatchAssembler, rowsPage } from "../../src/arrow/index.ts"
 import { ipcRoundTrip } from "./helpers.ts"
 
-/** One row per seed column type (HANA and Oracle mappings), read back without and with IPC. */
+/** One row per mapped column type (HANA and Oracle mappings), read back without and with IPC. */
 const fields = [
   { name: "b", type: new Bool() },
   { name: "i32", type: new Int32() },

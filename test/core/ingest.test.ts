@@ -107,7 +107,7 @@ describe("ingest modes", () => {
       Effect.gen(function*() {
         yield* conn.ingest(fromTable(data(1)), { targetTable: "T", targetDbSchema: "S2" })
         expect(server.tables.has("S2.T")).toBe(true)
-        // temporary: the target schema is ignored (seed A)
+        // temporary: the target schema is ignored (as the HANA driver does)
         yield* conn.ingest(fromTable(data(1)), { targetTable: "tmp", temporary: true, targetDbSchema: "S2" })
         expect(server.statements.some((s) => s.includes(`"key":"#tmp"`))).toBe(true)
         const catalog = failure(yield* Effect.exit(conn.ingest(fromTable(data(1)), { targetTable: "T", targetCatalog: "c" })))

@@ -10,7 +10,7 @@ import { HanaDriver } from "../../layers/hana/index.ts"
 import { batchRows } from "../catalog/arrowPlain.ts"
 import { realHana, uniqueName, useServer, withConnection } from "./support.ts"
 
-// Gaps found by the audit of the driver against seed A (/work/coord/audit-hana-driver.md), each proven through the
+// Gaps found by the audit of the driver against its specification (docs/audits/audit-hana-driver.md), each proven through the
 // real hdb client against the test server.
 const server = useServer()
 
@@ -89,7 +89,7 @@ const rawValues = (table: Arrow.Table, name: string) => {
   return Array.from({ length: vector.length }, (_, i) => (vector.isValid(i) ? vector.data[0]!.values[i] : null))
 }
 
-describe("database → Arrow through the wire: the seed's types not covered elsewhere", () => {
+describe("database → Arrow through the wire: the specified types not covered elsewhere", () => {
   it.effect("CHAR, VARCHAR, NCHAR, ALPHANUM, SHORTTEXT, BINARY, DAYDATE, SECONDTIME, LONGDATE, TEXT, BINTEXT, SMALLDECIMAL", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
@@ -279,7 +279,7 @@ describe("Arrow → database for the Arrow types the round-trip property does no
   }
 })
 
-describe("mixed-case rule through SQL (seed: errors table)", () => {
+describe("mixed-case rule through SQL (quoted names are exact)", () => {
   it.effect("a quoted mixed-case table is found only by its exact quoted name; an unquoted one by its upper-case name", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

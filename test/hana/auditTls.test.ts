@@ -7,7 +7,7 @@ import * as Connection from "../../src/Connection.ts"
 import { generateTestCertificates, issueCertificate, startHanaTestServer, type TestCertificates } from "../../testkit/hana/index.ts"
 import { realHana, useServer, withConnection } from "./support.ts"
 
-// TLS rules of seed A over real sockets: several root CA files, option-over-URI precedence, and port 443.
+// The driver's TLS rules (layers/hana/README.md, Connecting) over real sockets: several root CA files, option-over-URI precedence, and port 443.
 const certs: TestCertificates = generateTestCertificates()
 const stranger: TestCertificates = generateTestCertificates()
 const server = useServer({

@@ -11,7 +11,7 @@ const COLUMNS =
   "cl CLOB, nc NCLOB, bl BLOB, tx TEXT, bt BIT, js JSON"
 const NAMES = ["TI", "SI", "I", "BI", "DE", "SD", "RE", "DO", "BO", "VC", "NV", "AN", "VB", "DA", "TM", "SC", "TS", "CL", "NC", "BL", "TX", "BT", "JS"]
 
-// [type code, length, fraction] per column (hdb common/TypeCode.js; notes/hana-protocol.md §3 for the DFV switches).
+// [type code, length, fraction] per column (hdb lib/protocol/common/TypeCode.js; the data format version decides the switches).
 const SHARED: Record<string, readonly [number, number, number]> = {
   TI: [1, 3, 0], SI: [2, 5, 0], I: [3, 10, 0], BI: [4, 19, 0], SD: [5, 16, 32767], RE: [6, 24, 0], DO: [7, 53, 0],
   VC: [9, 10, 0], NV: [11, 20, 0], AN: [55, 8, 0], VB: [13, 6, 0], CL: [25, 0, 0], NC: [26, 0, 0], BL: [27, 0, 0],

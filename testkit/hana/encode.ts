@@ -1,7 +1,6 @@
 /**
  * Value encodings of the HANA wire format (result cells and metadata parts), written straight from the engine's
- * column vectors into a {@link ByteWriter}. Layouts: hdb lib/protocol/Reader.js and data/ResultSetMetadata.js,
- * summarised in /work/shared/notes/hana-protocol.md §3.
+ * column vectors into a {@link ByteWriter}. Layouts: hdb lib/protocol/Reader.js and data/ResultSetMetadata.js.
  */
 import type { ColumnVector } from "../engine/index.ts"
 import { TypeCode } from "./types.ts"

@@ -2,7 +2,7 @@
  * HANA SQL errors (code, SQLSTATE, message) and the mapping of DuckDB engine errors onto them.
  *
  * Codes and message wording follow HANA ("invalid table name: Could not find table/view X in schema Y", code 259).
- * SQLSTATEs: 10 → 28000 was observed with real hdb against the research prototype (notes/hana-protocol.md §1);
+ * SQLSTATEs: 10 → 28000 as observed with real hdb;
  * 259 → HY000 as hdb reports it (a @cap-js/hana error fixture quoting `{ code: 259, sqlState: 'HY000' }`);
  * HANA reports most engine errors with the generic HY000. Syntax errors use 42000 and constraint violations 23000,
  * the SQL-standard classes; these two are not confirmed against a real server.

@@ -1,7 +1,7 @@
 /**
  * Decoding of the PARAMETERS part hdb sends with EXECUTE: per row, per parameter `[type][value]`, NULL as
  * `type | 0x80`, LOBs as `[type][options][i32 length][i32 position]` with their bytes after the row's fields.
- * Layout: hdb lib/protocol/Writer.js (see /work/shared/notes/hana-protocol.md §3 "Parameter encodings").
+ * Layout: hdb lib/protocol/Writer.js (parameter encodings).
  */
 import { blobValue } from "@duckdb/node-api"
 import type { EngineValue } from "../engine/index.ts"

@@ -1,7 +1,7 @@
 /**
  * Byte-level framing of the SAP HANA SQL Command Network Protocol as spoken by hdb 2.30.1:
  * packet header (32 B), segment header (24 B), part header (16 B), option lists and "Fields".
- * Layouts: /work/shared/notes/hana-protocol.md §2 (checked against node_modules/hdb/lib/protocol).
+ * Layouts: as hdb's lib/protocol reads and writes them (node_modules/hdb/lib/protocol).
  */
 import { GrowableBuffer } from "../shared/GrowableBuffer.ts"
 
