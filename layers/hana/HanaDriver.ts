@@ -452,6 +452,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       },
       insertBatch: (target, batch) => insertBatch(target, batch)
     },
+    isUsable: () => client.readyState === "connected",
     cancel: Effect.suspend(() =>
       busy ? cancelOnServer : Effect.fail(invalidState("no statement is running on this connection"))
     )
