@@ -35,7 +35,17 @@ export interface OptionSpec<A> {
   readonly levels: ReadonlyArray<OptionLevel>
   /** The value is a secret: it never appears in an error, log or span. */
   readonly secret?: boolean | undefined
+  /** The value in force when no level sets the key; declared here so the default lives in one place. */
+  readonly default?: A | undefined
 }
+
+/**
+ * An option declared with its default.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type OptionWithDefault<A> = OptionSpec<A> & { readonly default: A }
 
 /**
  * Declares an option key.
@@ -43,7 +53,11 @@ export interface OptionSpec<A> {
  * @category constructors
  * @since 0.1.0
  */
-export const option = <A>(spec: OptionSpec<A>): OptionSpec<A> => spec
+export function option<A>(spec: OptionWithDefault<A>): OptionWithDefault<A>
+export function option<A>(spec: OptionSpec<A>): OptionSpec<A>
+export function option<A>(spec: OptionSpec<A>): OptionSpec<A> {
+  return spec
+}
 
 /**
  * Levels shorthands.
@@ -272,6 +286,11 @@ export class ResolvedOptions {
   getOr<A>(spec: OptionSpec<A>, fallback: A): A {
     const value = this.get(spec)
     return value === undefined ? fallback : value
+  }
+
+  /** The decoded value of `spec`, or its declared default. */
+  value<A>(spec: OptionWithDefault<A>): A {
+    return this.getOr(spec, spec.default)
   }
 
   /** Values of every secret option in force, for redaction. */

@@ -18,20 +18,21 @@ import { Duration, Effect, Result, Schedule, type Scope } from "effect"
 import { type AdbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
-import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
+import type {
+  BoundParameters,
+  DriverConnection,
+  DriverCursor,
+  DriverResult,
+  DriverShape,
+  ExecuteRequest,
+  IngestTarget
+} from "../../src/Driver.ts"
 import type { ResolvedOptions } from "../../src/Options.ts"
-import * as Std from "../../src/StandardOptions.ts"
 import { CATALOG, catalogRows } from "./Catalog.ts"
 import { hdbClientOptions, resolveConnectConfig } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
 import * as Hdb from "./Hdb.ts"
-import {
-  DEFAULT_FETCH_SIZE,
-  DEFAULT_READ_BATCH_ROWS,
-  FetchSize,
-  HanaOptions,
-  ReadBatchRows
-} from "./HanaOptions.ts"
+import { FetchSize, HanaOptions, ReadBatchRows } from "./HanaOptions.ts"
 import { rowConverter } from "./Params.ts"
 import { hanaPage, scanLobs } from "./ResultPage.ts"
 import { normalizeSql } from "./SqlNormalize.ts"
@@ -199,7 +200,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
           client,
           outcome,
           columns,
-          options.getOr(FetchSize, DEFAULT_FETCH_SIZE),
+          options.value(FetchSize),
           tracked(more),
           onClose,
           tracked
@@ -272,9 +273,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
     })
 
   const execute = (
-    sql: string,
-    parameters: BoundParameters | undefined,
-    options: ResolvedOptions
+    { options, parameters, sql }: ExecuteRequest
   ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
     tracked(Effect.gen(function*() {
       const text = normalizeSql(sql)
@@ -409,11 +408,11 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       }),
     commit: Hdb.commit(client),
     rollback: Hdb.rollback(client),
-    savepoint: (name) => Effect.asVoid(Hdb.executeDirect(client, `SAVEPOINT ${Ddl.quoteIdentifier(name)}`)),
-    rollbackToSavepoint: (name) =>
-      Effect.asVoid(Hdb.executeDirect(client, `ROLLBACK TO SAVEPOINT ${Ddl.quoteIdentifier(name)}`)),
-    setReadOnly: (readOnly) =>
-      readOnly ? Effect.fail(notImplemented("read-only connections are not supported by the hana driver")) : Effect.void,
+    savepoints: {
+      create: (name) => Effect.asVoid(Hdb.executeDirect(client, `SAVEPOINT ${Ddl.quoteIdentifier(name)}`)),
+      rollbackTo: (name) =>
+        Effect.asVoid(Hdb.executeDirect(client, `ROLLBACK TO SAVEPOINT ${Ddl.quoteIdentifier(name)}`))
+    },
     setIsolationLevel: (level) => {
       const sql = ISOLATION[level]
       return sql === undefined
@@ -421,8 +420,6 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         : Effect.asVoid(Hdb.executeDirect(client, `SET TRANSACTION ISOLATION LEVEL ${sql}`))
     },
     currentCatalog: Effect.succeed(CATALOG),
-    setCurrentCatalog: () =>
-      Effect.fail(notImplemented(`${Std.CurrentCatalog.key} is read-only: the hana driver has the one catalog "db"`)),
     currentDbSchema: scalar("SELECT CURRENT_SCHEMA FROM DUMMY"),
     setCurrentDbSchema: (schema) =>
       Effect.andThen(Hdb.executeDirect(client, `SET SCHEMA ${Ddl.quoteIdentifier(schema)}`), clearInserts),
@@ -450,7 +447,8 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         enable: Effect.asVoid(Hdb.executeDirect(client, "SET TRANSACTION AUTOCOMMIT DDL OFF")),
         restore: Effect.asVoid(Hdb.executeDirect(client, "SET TRANSACTION AUTOCOMMIT DDL ON"))
       },
-      insertBatch: (target, batch) => insertBatch(target, batch)
+      insertBatch: (target, batch) => insertBatch(target, batch),
+      targets: { temporary: true }
     },
     isUsable: () => client.readyState === "connected",
     cancel: Effect.suspend(() =>
@@ -491,8 +489,7 @@ export const HanaDriver: DriverShape = {
   name: "hana",
   version: VERSION,
   options: HanaOptions,
-  capabilities: { ingestTemporary: true, ingestTargetCatalog: false, parameterSchema: true, savepoints: true },
-  batchCap: { mode: "best-effort", option: ReadBatchRows, defaultRows: DEFAULT_READ_BATCH_ROWS },
+  batchCap: { mode: "best-effort", rows: ReadBatchRows },
   validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
   connect
 }
