@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { Config, ConfigProvider, Effect, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { Config, ConfigProvider, Effect, Redacted, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { type AdbcError, invalidArgument, notFound, notImplemented } from "./AdbcError.ts"
 
 /**
@@ -207,7 +207,8 @@ const editDistance = (a: string, b: string): number => {
  * @since 0.1.0
  */
 export class OptionStore {
-  private readonly values = new Map<string, string>()
+  /** Secrets are held as `Redacted` from the moment they are set, so no dump or log of the store shows them. */
+  private readonly values = new Map<string, string | Redacted.Redacted<string>>()
 
   constructor(readonly registry: OptionRegistry, readonly level: OptionLevel) {}
 
@@ -228,7 +229,7 @@ export class OptionStore {
   /** Validates and stores a value. */
   setSync(key: string, value: string): Result.Result<void, AdbcError> {
     const valid = this.registry.validate(this.level, key, value)
-    if (Result.isSuccess(valid)) this.values.set(key, value)
+    if (Result.isSuccess(valid)) this.values.set(key, this.registry.lookup(key)?.secret ? Redacted.make(value) : value)
     return valid
   }
 
@@ -240,17 +241,18 @@ export class OptionStore {
   /** Puts back a value read before a failed change (undefined removes the key). */
   restore(key: string, previous: string | undefined): void {
     if (previous === undefined) this.values.delete(key)
-    else this.values.set(key, previous)
+    else this.values.set(key, this.registry.lookup(key)?.secret ? Redacted.make(previous) : previous)
   }
 
-  /** The raw value at this level. */
+  /** The raw value at this level (a secret in clear: for the driver only, never for GetOption). */
   raw(key: string): string | undefined {
-    return this.values.get(key)
+    const value = this.values.get(key)
+    return value === undefined || typeof value === "string" ? value : Redacted.value(value)
   }
 
-  /** All raw values at this level. */
+  /** All raw values at this level (secrets in clear, as {@link raw}). */
   entries(): ReadonlyArray<readonly [string, string]> {
-    return [...this.values]
+    return [...this.values.keys()].map((key) => [key, this.raw(key)!] as const)
   }
 }
 
@@ -301,6 +303,11 @@ export class ResolvedOptions {
     })
   }
 
+  /** Whether `key` is declared as a secret. */
+  isSecret(key: string): boolean {
+    return this.levels[0]?.registry.lookup(key)?.secret === true
+  }
+
   /** A view with `narrower` in front. */
   narrow(narrower: OptionStore): ResolvedOptions {
     return new ResolvedOptions([narrower, ...this.levels])
@@ -319,15 +326,34 @@ const uriPassword = (value: string): ReadonlyArray<string> => {
   return [match[1], decoded]
 }
 
+/** The mark that replaces a password in a URI read back with GetOption. */
+export const MASK = "***"
+
 /**
- * Reads ADBC GetOption semantics from a store chain: NOT_FOUND when no level has the key.
+ * A URI with its password masked: the userinfo password (`scheme://user:***@host`) and any `password` query
+ * parameter.
+ *
+ * @category getters
+ * @since 0.2.0
+ */
+export const maskUri = (uri: string): string =>
+  uri
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)[^@/]*@/i, `$1${MASK}@`)
+    .replace(/([?&](?:password|pwd)=)[^&#]*/gi, `$1${MASK}`)
+
+/**
+ * Reads ADBC GetOption semantics from a store chain: NOT_FOUND when no level has the key. A secret is never read
+ * back: the URI comes with its password masked, any other secret key fails NOT_FOUND.
  *
  * @category getters
  * @since 0.1.0
  */
 export const getRaw = (options: ResolvedOptions, key: string): Effect.Effect<string, AdbcError> => {
   const value = options.raw(key)
-  return value === undefined ? Effect.fail(notFound(`option ${key} is not set`)) : Effect.succeed(value)
+  if (value === undefined) return Effect.fail(notFound(`option ${key} is not set`))
+  if (!options.isSecret(key)) return Effect.succeed(value)
+  if (key === "uri") return Effect.succeed(maskUri(value))
+  return Effect.fail(notFound(`option ${key} holds a secret, which is never read back`))
 }
 
 /**

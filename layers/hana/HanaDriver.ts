@@ -45,6 +45,9 @@ import {
   type MappedColumn
 } from "./Types.ts"
 
+/** Seconds a connect may take when the URI sets no `timeout`. @category constants @since 0.2.0 */
+export const DEFAULT_CONNECT_TIMEOUT_S = 30
+
 /** The driver version. @category constants @since 0.1.0 */
 export const VERSION = "0.1.0"
 
@@ -145,10 +148,38 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
     return Effect.forEach(statements, Hdb.dropStatement, { discard: true })
   })
 
+  /** Asks the server, from a second session, to cancel the statement this session is running. */
+  const cancelOnServer = Effect.suspend(() => {
+    const id = client._connection.connectOptions?.connectionId
+    if (id === undefined) return Effect.fail(notImplemented("the session id is unknown; cannot cancel"))
+    return Effect.scoped(
+      Effect.gen(function*() {
+        const side = yield* Effect.acquireRelease(Hdb.connect({ ...hdbOptions }), Hdb.disconnect)
+        yield* Hdb.executeDirect(side, `ALTER SYSTEM CANCEL SESSION '${id}'`)
+      })
+    )
+  })
+
+  /** Resolves once hdb has no request running or queued on this session. */
+  const idle = Effect.suspend(function poll(): Effect.Effect<void> {
+    return client._connection.isIdle() || client.readyState === "closed"
+      ? Effect.void
+      : Effect.andThen(Effect.sleep(5), Effect.suspend(poll))
+  })
+
+  /**
+   * An interrupted request: the server is asked to cancel it and its answer awaited, all within the answer budget;
+   * a server that does not answer in time gets the socket closed (the connection is broken, later calls fail IO).
+   */
+  const stopInterrupted = Effect.suspend(() =>
+    client._connection.isIdle() ? Effect.void : Hdb.withinBudget(client, Effect.andThen(Effect.ignore(cancelOnServer), idle))
+  )
+
   const tracked = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.suspend(() => {
       busy = true
       return effect.pipe(
+        Effect.onInterrupt(() => stopInterrupted),
         Effect.ensuring(Effect.sync(() => {
           busy = false
         }))
@@ -419,18 +450,9 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       insertBatch: (target, batch) => insertBatch(target, batch),
       targets: { temporary: true }
     },
-    cancel: Effect.suspend(() => {
-      if (!busy) return Effect.fail(invalidState("no statement is running on this connection"))
-      const id = client._connection.connectOptions?.connectionId
-      if (id === undefined) return Effect.fail(notImplemented("the session id is unknown; cannot cancel"))
-      // A second session asks the server to cancel the first one's running statement.
-      return Effect.scoped(
-        Effect.gen(function*() {
-          const side = yield* Effect.acquireRelease(Hdb.connect({ ...hdbOptions }), Hdb.disconnect)
-          yield* Hdb.executeDirect(side, `ALTER SYSTEM CANCEL SESSION '${id}'`)
-        })
-      )
-    })
+    cancel: Effect.suspend(() =>
+      busy ? cancelOnServer : Effect.fail(invalidState("no statement is running on this connection"))
+    )
   }
 }
 
@@ -439,7 +461,9 @@ const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, Adbc
     const config = yield* Effect.fromResult(resolveConnectConfig(options))
     const hdbOptions = yield* hdbClientOptions(config)
     const timeout = config.uri.timeoutSeconds
-    const bounded = Hdb.connect({ ...hdbOptions }, timeout !== undefined && timeout > 0 ? timeout * 1000 : undefined)
+    // The URI's timeout (seconds) bounds the whole connect; without one, DEFAULT_CONNECT_TIMEOUT_S does; 0 = none.
+    const seconds = timeout ?? DEFAULT_CONNECT_TIMEOUT_S
+    const bounded = Hdb.connect({ ...hdbOptions }, seconds > 0 ? seconds * 1000 : undefined)
     const client = yield* Effect.acquireRelease(bounded, Hdb.disconnect, { interruptible: true })
     const ping = config.uri.pingIntervalSeconds
     if (ping !== undefined && ping > 0) {
