@@ -107,4 +107,23 @@ describe("bulk ingest", () => {
       expect(object.status).toBe("NOT_IMPLEMENTED")
       expect(object.message).toContain("redo.ingest.struct_type")
     }), { "redo.ingest.struct_type": "object" }))
+
+  it.effect("struct and list columns stored as JSON text in NVARCHAR2 (with an IS JSON check) read back as their JSON", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("DOC")
+      const struct = Arrow.vectorFromArray([{ a: 1, b: "x" }, null], new Arrow.Struct([
+        new Arrow.Field("a", new Arrow.Int32()),
+        new Arrow.Field("b", new Arrow.Utf8())
+      ]))
+      const list = Arrow.vectorFromArray([[1, 2], [3]], new Arrow.List(new Arrow.Field("item", new Arrow.Int32())))
+      const data = new Arrow.Table({ id: Arrow.vectorFromArray([1, 2], new Arrow.Int32()), doc: struct, xs: list })
+      expect(yield* conn.ingest(fromTable(data), { targetTable: t })).toBe(2)
+      const schema = yield* conn.getTableSchema(undefined, undefined, t)
+      expect(schema.fields.map((f) => f.metadata.get("oracle.type-name"))).toEqual(["NUMBER(10)", "NVARCHAR2(2000)", "NVARCHAR2(2000)"])
+      const back = yield* rowsOf(`SELECT "doc", "xs" FROM "${t}" ORDER BY "id"`)
+      expect(JSON.parse(back.getChild("doc")!.get(0) as string)).toEqual({ a: 1, b: "x" })
+      expect(back.getChild("doc")!.get(1)).toBeNull()
+      expect(JSON.parse(back.getChild("xs")!.get(0) as string)).toEqual([1, 2])
+    }), { "redo.ingest.struct_type": "nvarchar2" }))
 })
