@@ -81,6 +81,15 @@ export class AdbcError extends Schema.TaggedError<AdbcError>("effect-adbc/AdbcEr
   get statusCode(): number {
     return StatusCode[this.status]
   }
+
+  /** `AdbcError [STATUS]: message (vendor code N, SQLSTATE S)`, what `String(error)` and plain logs show. */
+  override toString(): string {
+    const details = [
+      ...(this.vendorCode !== undefined ? [`vendor code ${this.vendorCode}`] : []),
+      ...(this.sqlState !== undefined ? [`SQLSTATE ${this.sqlState}`] : [])
+    ]
+    return `AdbcError [${this.status}]: ${this.message}${details.length > 0 ? ` (${details.join(", ")})` : ""}`
+  }
 }
 
 /**

@@ -5,10 +5,10 @@
  * @since 0.1.0
  */
 import { type Config, Context, Effect, Layer, type Scope } from "effect"
-import type { AdbcError } from "./AdbcError.ts"
+import { type AdbcError, adbcError } from "./AdbcError.ts"
 import * as Connection from "./Connection.ts"
 import { Driver, type DriverShape } from "./Driver.ts"
-import { getRaw, OptionRegistry, optionsConfig, OptionStore, ResolvedOptions } from "./Options.ts"
+import { envName, getRaw, OptionRegistry, optionsConfig, OptionStore, ResolvedOptions } from "./Options.ts"
 import { StandardOptions } from "./StandardOptions.ts"
 
 /**
@@ -99,6 +99,12 @@ export const layerConfig = (
     Effect.gen(function*() {
       const driver = yield* Driver
       const options = yield* optionsConfig(registryFor(driver), { prefix })
-      return yield* make(options)
+      if (options["uri"] !== undefined) return yield* make(options)
+      // The driver's "uri is required" error, told where the value was looked for.
+      return yield* make(options).pipe(Effect.mapError((error) =>
+        error.status === "INVALID_ARGUMENT" && error.message.startsWith("option uri is required")
+          ? adbcError("INVALID_ARGUMENT", `${error.message}; the environment variable ${envName(prefix, "uri")} is not set`)
+          : error
+      ))
     })
   )

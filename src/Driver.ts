@@ -84,6 +84,25 @@ export interface IngestColumn {
 }
 
 /**
+ * How a driver keeps the DDL of an ingest atomic with its rows, so that a failed ingest leaves the target as it was.
+ * - `Transactional`: DDL can run inside a transaction once `enable` ran (HANA: `SET TRANSACTION AUTOCOMMIT DDL OFF`);
+ *   the core drops and creates inside the ingest's transaction and one rollback undoes all of it. `restore` switches
+ *   the session back afterwards.
+ * - `BuildAndSwap`: DDL commits implicitly (Oracle); the core fills a new table and renames it into place at the end
+ *   (`renameTableSql` renames a table of the target's schema to another name in it).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type IngestDdl =
+  | {
+    readonly _tag: "Transactional"
+    readonly enable: Effect.Effect<void, AdbcError>
+    readonly restore: Effect.Effect<void, AdbcError>
+  }
+  | { readonly _tag: "BuildAndSwap"; readonly renameTableSql: (from: IngestTarget, toTable: string) => string }
+
+/**
  * The driver's part of bulk ingest: type mapping, DDL text and the bulk insert path. The core decides what happens
  * in each mode, keeps the work atomic and counts rows.
  *
@@ -101,6 +120,8 @@ export interface DriverIngest {
   readonly describeTarget: (target: IngestTarget) => Effect.Effect<Arrow.Schema | undefined, AdbcError>
   /** Whether an Arrow field can be appended into an existing column of the given Arrow type. */
   readonly isCompatible: (incoming: Arrow.Field, existing: Arrow.Field) => boolean
+  /** How ingest DDL is made atomic; without it a failed create or replace may leave the table created or dropped. */
+  readonly ddl?: IngestDdl | undefined
   /** Inserts one batch; returns rows inserted. */
   readonly insertBatch: (
     target: IngestTarget,

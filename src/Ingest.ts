@@ -99,12 +99,23 @@ const checkCompatible = (target: IngestTarget, incoming: Arrow.Schema, existing:
 }
 
 /**
- * Internal: runs an ingest with the statement's options.
+ * Internal: runs an ingest with the statement's options. The ingest holds the connection for its whole duration, so
+ * no other fiber's statement runs inside its transaction.
  *
  * @category internals
  * @since 0.1.0
  */
-export const runIngest = Effect.fnUntraced(function*(
+export const runIngest = (
+  session: Session,
+  options: ResolvedOptions,
+  data: IngestData
+): Effect.Effect<number, AdbcError> => session.exclusive(ingestHoldingConnection(session, options, data))
+
+/** A name for a table that lives only during one ingest (build-and-swap), unlikely to clash with any other. */
+const sideTableName = (table: string, role: "NEW" | "OLD") =>
+  `${table}__ADBC_${role}_${Math.random().toString(36).slice(2, 8).toUpperCase()}`
+
+const ingestHoldingConnection = Effect.fnUntraced(function*(
   session: Session,
   options: ResolvedOptions,
   data: IngestData
@@ -134,63 +145,103 @@ export const runIngest = Effect.fnUntraced(function*(
 
   const existing = yield* session.request(connection.ingest.describeTarget(target))
   const exec = (sql: string) => session.request(Effect.scoped(connection.execute(sql, undefined, options)))
-  const create = exec(connection.ingest.createTableSql(target, columns))
-  const drop = exec(connection.ingest.dropTableSql(target))
 
-  let created = false
+  let create = false
+  let dropFirst = false
   switch (mode) {
     case "adbc.ingest.mode.create":
       if (existing !== undefined) return yield* alreadyExists(`table ${describeTarget(target)} already exists`)
-      yield* create
-      created = true
+      create = true
       break
     case "adbc.ingest.mode.append":
       if (existing === undefined) return yield* notFound(`table ${describeTarget(target)} does not exist`)
       yield* checkCompatible(target, data.schema, existing, session)
       break
     case "adbc.ingest.mode.replace":
-      if (existing !== undefined) yield* drop
-      yield* create
-      created = true
+      dropFirst = existing !== undefined
+      create = true
       break
     case "adbc.ingest.mode.create_append":
-      if (existing === undefined) {
-        yield* create
-        created = true
-      } else {
-        yield* checkCompatible(target, data.schema, existing, session)
-      }
+      if (existing === undefined) create = true
+      else yield* checkCompatible(target, data.schema, existing, session)
       break
   }
 
-  const insertAll = Stream.runFoldEffect(
-    data.batches,
-    () => 0,
-    (total, batch) =>
-      batch.numRows === 0
-        ? Effect.succeed(total)
-        : Effect.map(session.request(connection.ingest.insertBatch(target, batch, options)), (n) => total + n)
-  )
-  const undoCreate = created ? Effect.ignore(drop) : Effect.void
+  const insertAll = (into: IngestTarget) =>
+    Stream.runFoldEffect(
+      data.batches,
+      () => 0,
+      (total, batch) =>
+        batch.numRows === 0
+          ? Effect.succeed(total)
+          : Effect.map(session.request(connection.ingest.insertBatch(into, batch, options)), (n) => total + n)
+    )
 
-  if (session.state.autocommit) {
-    // Our own transaction: commit all rows at once, or none.
-    yield* session.request(connection.setAutocommit(false))
-    const restore = Effect.ignore(session.request(connection.setAutocommit(true)))
-    return yield* insertAll.pipe(
-      Effect.tap(() => session.request(connection.commit)),
-      Effect.onError(() => Effect.ignore(session.request(connection.rollback)).pipe(Effect.andThen(undoCreate))),
-      Effect.ensuring(restore)
+  /** Runs `work` so that its writes commit together or not at all (undoing `undo` too on failure). */
+  const atomically = <A>(work: Effect.Effect<A, AdbcError>, undo: Effect.Effect<void> = Effect.void) => {
+    if (session.state.autocommit) {
+      // Our own transaction: commit all at once, or nothing.
+      const restore = Effect.ignore(session.request(connection.setAutocommit(true)))
+      return session.request(connection.setAutocommit(false)).pipe(
+        Effect.andThen(work),
+        Effect.tap(() => session.request(connection.commit)),
+        Effect.onError(() => Effect.ignore(session.request(connection.rollback)).pipe(Effect.andThen(undo))),
+        Effect.ensuring(restore)
+      )
+    }
+    // Inside the caller's transaction: undo only our own work.
+    const savepoint = "ADBC_INGEST"
+    const rollback = driver.capabilities.savepoints
+      ? session.request(connection.rollbackToSavepoint(savepoint))
+      : session.request(connection.rollback)
+    return (driver.capabilities.savepoints ? session.request(connection.savepoint(savepoint)) : Effect.void).pipe(
+      Effect.andThen(work),
+      Effect.onError(() => Effect.ignore(rollback).pipe(Effect.andThen(undo)))
     )
   }
-  // Inside the caller's transaction: undo only our own rows.
-  const savepoint = "ADBC_INGEST"
-  if (driver.capabilities.savepoints) yield* session.request(connection.savepoint(savepoint))
-  return yield* insertAll.pipe(
-    Effect.onError(() =>
-      (driver.capabilities.savepoints
-        ? Effect.ignore(session.request(connection.rollbackToSavepoint(savepoint)))
-        : Effect.ignore(session.request(connection.rollback))).pipe(Effect.andThen(undoCreate))
+
+  const ddl = connection.ingest.ddl
+  if (!create) return yield* atomically(insertAll(target))
+
+  if (ddl?._tag === "Transactional") {
+    // DROP, CREATE and the rows share one transaction: a rollback restores the old table or removes the new one.
+    return yield* session.request(ddl.enable).pipe(
+      Effect.andThen(atomically(
+        Effect.gen(function*() {
+          if (dropFirst) yield* exec(connection.ingest.dropTableSql(target))
+          yield* exec(connection.ingest.createTableSql(target, columns))
+          return yield* insertAll(target)
+        })
+      )),
+      Effect.ensuring(Effect.ignore(session.request(ddl.restore)))
     )
-  )
+  }
+
+  if (ddl?._tag === "BuildAndSwap" && !temporary) {
+    // DDL commits implicitly: fill a new table, then rename it into place; the target is untouched until then.
+    const fresh: IngestTarget = { ...target, table: sideTableName(table, "NEW") }
+    const dropFresh = Effect.ignore(exec(connection.ingest.dropTableSql(fresh)))
+    yield* exec(connection.ingest.createTableSql(fresh, columns))
+    const rows = yield* atomically(insertAll(fresh), dropFresh)
+    const swap = Effect.gen(function*() {
+      if (!dropFirst) {
+        return yield* exec(ddl.renameTableSql(fresh, table)).pipe(Effect.onError(() => dropFresh))
+      }
+      const old = sideTableName(table, "OLD")
+      yield* exec(ddl.renameTableSql(target, old)).pipe(Effect.onError(() => dropFresh))
+      yield* exec(ddl.renameTableSql(fresh, table)).pipe(
+        Effect.onError(() =>
+          Effect.ignore(exec(ddl.renameTableSql({ ...target, table: old }, table))).pipe(Effect.andThen(dropFresh))
+        )
+      )
+      yield* Effect.ignore(exec(connection.ingest.dropTableSql({ ...target, table: old })))
+    })
+    yield* Effect.uninterruptible(swap)
+    return rows
+  }
+
+  // No atomic DDL known for this driver: DDL runs on its own, undone by hand on failure (see docs/reliability.md).
+  if (dropFirst) yield* exec(connection.ingest.dropTableSql(target))
+  yield* exec(connection.ingest.createTableSql(target, columns))
+  return yield* atomically(insertAll(target), Effect.ignore(exec(connection.ingest.dropTableSql(target))))
 })

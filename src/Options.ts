@@ -131,6 +131,22 @@ export class OptionRegistry {
     return [...this.byKey.values()]
   }
 
+  /**
+   * The declared key an unknown `key` most likely meant: one that ends with it (`fetch_size`), else the nearest by
+   * edit distance when at most a quarter of the key (at least 2 edits) differs.
+   */
+  closestKey(key: string): string | undefined {
+    const keys = [...this.byKey.keys()]
+    const suffixed = keys.find((candidate) => candidate.endsWith(`.${key}`))
+    if (suffixed !== undefined) return suffixed
+    let best: { readonly key: string; readonly distance: number } | undefined
+    for (const candidate of keys) {
+      const distance = editDistance(key.toLowerCase(), candidate)
+      if (best === undefined || distance < best.distance) best = { key: candidate, distance }
+    }
+    return best !== undefined && best.distance <= Math.max(2, Math.floor(key.length / 4)) ? best.key : undefined
+  }
+
   /** Keys whose values are secrets. */
   get secretKeys(): ReadonlyArray<string> {
     return this.specs.filter((s) => s.secret).map((s) => s.key)
@@ -142,7 +158,10 @@ export class OptionRegistry {
    */
   validate(level: OptionLevel, key: string, raw: string): Result.Result<void, AdbcError> {
     const spec = this.lookup(key)
-    if (spec === undefined) return Result.fail(notImplemented(`unknown option ${key}`))
+    if (spec === undefined) {
+      const closest = this.closestKey(key)
+      return Result.fail(notImplemented(`unknown option ${key}${closest === undefined ? "" : `; did you mean ${closest}?`}`))
+    }
     if (!spec.levels.includes(level)) {
       return Result.fail(
         notImplemented(`option ${key} cannot be set on a ${level}; it is accepted on: ${spec.levels.join(", ")}`)
@@ -151,6 +170,20 @@ export class OptionRegistry {
     const decoded = decodeOption(spec, raw)
     return Result.isFailure(decoded) ? Result.fail(decoded.failure) : Result.void
   }
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions turning `a` into `b`. */
+const editDistance = (a: string, b: string): number => {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution))
+    }
+    previous = current
+  }
+  return previous[b.length]!
 }
 
 /**

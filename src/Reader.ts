@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type * as Arrow from "apache-arrow"
+import * as Arrow from "apache-arrow"
 import { Context, Effect, Exit, Option, Scope, Stream } from "effect"
 import { type AdbcError, adbcError, invalidState } from "./AdbcError.ts"
 import { BatchAssembler } from "./arrow/index.ts"
@@ -121,3 +121,12 @@ export const fromCursor = Effect.fnUntraced(function*(
  */
 export const collect = (reader: ReaderShape): Effect.Effect<Array<Arrow.RecordBatch>, AdbcError> =>
   Stream.runCollect(reader.batches)
+
+/**
+ * Collects a reader into one Arrow Table with the reader's schema, so a result without rows still has its columns.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const toTable = (reader: ReaderShape): Effect.Effect<Arrow.Table, AdbcError> =>
+  Effect.map(collect(reader), (batches) => new Arrow.Table(reader.schema, batches))

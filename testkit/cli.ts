@@ -7,6 +7,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startHanaTestServer } from "./hana/index.ts"
 import { startOracleTestServer } from "./oracle/index.ts"
+import type { ChildMessage } from "./shared/child-process.ts"
+import type { ServerStats } from "./shared/stats.ts"
 
 /** Options every test server accepts from the command line. */
 export interface CliOptions {
@@ -20,6 +22,8 @@ export interface CliServer {
   /** Extra lines printed after the URI (e.g. where the TLS CA was written). */
   readonly notes: readonly string[]
   readonly close: () => Promise<void>
+  /** The server's work counters, when it keeps them (sent to a parent that asks over IPC). */
+  readonly stats?: () => ServerStats
 }
 
 /** Server name → starter. Add a server by adding an entry. */
@@ -32,7 +36,7 @@ export const starters: Record<string, (options: CliOptions) => Promise<CliServer
       writeFileSync(caFile, server.tls.ca)
       notes.push(`TLS on: trust the test CA in ${caFile} (hdb option ca, servername localhost)`)
     }
-    return { uri: server.uri, notes, close: server.close }
+    return { uri: server.uri, notes, close: server.close, stats: () => server.stats }
   },
   oracle: async ({ port }) => {
     const server = await startOracleTestServer({ port })
@@ -80,6 +84,16 @@ const main = async (): Promise<void> => {
   }
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
+  // Forked by startInChildProcess: report readiness and answer stats requests over IPC.
+  const send = process.send?.bind(process)
+  if (send !== undefined) {
+    const reply = (m: ChildMessage): void => void send(m)
+    process.on("message", (m: { type?: string }) => {
+      if (m.type === "stats") reply({ type: "stats", stats: server.stats?.() })
+    })
+    process.on("disconnect", stop)
+    reply({ type: "ready", uri: server.uri })
+  }
 }
 
 void main()

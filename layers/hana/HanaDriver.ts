@@ -410,6 +410,15 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       dropTableSql: (target) => Ddl.dropTableSql(target),
       describeTarget,
       isCompatible,
+      // HANA commits each DDL statement unless the session switched that off; with it off, DROP and CREATE join the
+      // open transaction and a rollback undoes them ("SET TRANSACTION AUTOCOMMIT DDL [ON | OFF]: OFF: manual
+      // execution of COMMIT is required", stechies.com/kind-auto-commit-options-exist-sap-hana; listed among HANA's
+      // SET TRANSACTION statements in the ABAP keyword documentation, abenhana_set_transaction).
+      ddl: {
+        _tag: "Transactional",
+        enable: Effect.asVoid(Hdb.executeDirect(client, "SET TRANSACTION AUTOCOMMIT DDL OFF")),
+        restore: Effect.asVoid(Hdb.executeDirect(client, "SET TRANSACTION AUTOCOMMIT DDL ON"))
+      },
       insertBatch: (target, batch) => insertBatch(target, batch)
     },
     cancel: Effect.suspend(() => {

@@ -1,8 +1,9 @@
 /**
  * The state one open connection shares with its statements and readers: the driver session, a lock that keeps one
- * request in flight per client, the count of active readers, and the secrets to keep out of errors.
+ * request in flight per client (or one whole transaction or ingest, see {@link Session.exclusive}), the count of
+ * active readers, and the secrets to keep out of errors.
  */
-import { Effect, Semaphore } from "effect"
+import { Context, Effect, Semaphore } from "effect"
 import { type AdbcError, fromUnknown, invalidState } from "../AdbcError.ts"
 import type { DriverConnection, DriverShape } from "../Driver.ts"
 import type { OptionRegistry, ResolvedOptions } from "../Options.ts"
@@ -16,6 +17,12 @@ export interface Session {
   readonly options: () => ResolvedOptions
   /** Runs one driver request: fails if the connection is closed, serialises requests, redacts secrets. */
   readonly request: <A, R>(effect: Effect.Effect<A, AdbcError, R>) => Effect.Effect<A, AdbcError, R>
+  /**
+   * Runs `effect` holding the connection for its whole duration: requests of other fibers wait until it ends, the
+   * effect's own requests (and those of fibers it forks) run without waiting. A transaction or an ingest that
+   * switches autocommit off runs here, so no other fiber's statement lands inside it.
+   */
+  readonly exclusive: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** Redacts secrets from errors of an effect that does not take the lock. */
   readonly guard: <A, R>(effect: Effect.Effect<A, AdbcError, R>) => Effect.Effect<A, AdbcError, R>
   readonly readers: {
@@ -25,6 +32,11 @@ export interface Session {
   }
   readonly state: { autocommit: boolean; closed: boolean }
 }
+
+/** The sessions the current fiber holds exclusively (inherited by the fibers it forks). */
+const HeldSessions = Context.Reference<ReadonlySet<object>>("effect-adbc/internal/session/HeldSessions", {
+  defaultValue: () => new Set()
+})
 
 /** Internal: builds a {@link Session}. */
 export const makeSession = (input: {
@@ -41,13 +53,22 @@ export const makeSession = (input: {
       Effect.catchDefect((defect) => Effect.fail(fromUnknown(defect, "INTERNAL"))),
       Effect.mapError((error) => fromUnknown(error, "UNKNOWN", input.options().secrets()))
     )
+  const token = {}
+  const locked = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(HeldSessions, (held) => held.has(token) ? effect : lock.withPermit(effect))
   const request = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
     guard(
-      Effect.suspend(() => state.closed ? Effect.fail(invalidState("connection is closed")) : lock.withPermit(effect))
+      Effect.suspend(() => state.closed ? Effect.fail(invalidState("connection is closed")) : locked(effect))
     )
+  const exclusive = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(HeldSessions, (held) =>
+      held.has(token)
+        ? effect
+        : lock.withPermit(Effect.provideService(effect, HeldSessions, new Set([...held, token]))))
   return {
     ...input,
     request,
+    exclusive,
     guard,
     readers: {
       acquire: () => {

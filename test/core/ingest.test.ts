@@ -183,3 +183,66 @@ describe("ingest atomicity", () => {
       }))
   })
 })
+
+describe("ingest atomicity by build-and-swap (a driver whose DDL commits at once)", () => {
+  const batches = (count: number, size: number): IngestData => ({
+    schema: data(0).schema,
+    batches: Stream.fromIterable(Array.from({ length: count }, (_, i) => data(size, i * size).batches[0]!))
+  })
+  const onlyTables = (server: MemoryServer) => [...server.tables.keys()].sort()
+
+  it.effect("a failed replace keeps the old table and rows, and leaves no side table", () => {
+    const server = new MemoryServer()
+    return run(server, (conn) =>
+      Effect.gen(function*() {
+        yield* conn.ingest(fromTable(data(3)), { targetTable: "T" })
+        server.insertBatches = 0
+        server.failInsertBatch = 2
+        const error = failure(yield* Effect.exit(conn.ingest(batches(4, 10), { targetTable: "T", mode: "replace" })))
+        expect(error.status).toBe("IO")
+        expect(server.tables.get("MAIN.T")!.rows.map((r) => r[0])).toEqual([0, 1, 2])
+        expect(onlyTables(server)).toEqual(["MAIN.T"])
+      }))
+  })
+
+  it.live("an interrupted replace keeps the old table and rows", () => {
+    const server = new MemoryServer()
+    const endless: IngestData = {
+      schema: data(0).schema,
+      batches: Stream.concat(Stream.make(data(5).batches[0]!), Stream.never)
+    }
+    return run(server, (conn) =>
+      Effect.gen(function*() {
+        yield* conn.ingest(fromTable(data(3)), { targetTable: "T" })
+        const exit = yield* Effect.exit(Effect.timeout(conn.ingest(endless, { targetTable: "T", mode: "replace" }), "50 millis"))
+        expect(exit._tag).toBe("Failure")
+        expect(server.tables.get("MAIN.T")!.rows).toHaveLength(3)
+        expect(onlyTables(server)).toEqual(["MAIN.T"])
+      }))
+  })
+
+  it.effect("the target is untouched until the swap: a successful replace renames the filled table into place", () => {
+    const server = new MemoryServer()
+    return run(server, (conn) =>
+      Effect.gen(function*() {
+        yield* conn.ingest(fromTable(data(3)), { targetTable: "T" })
+        server.statements.length = 0
+        expect(yield* conn.ingest(batches(2, 5), { targetTable: "T", mode: "replace" })).toBe(10)
+        expect(server.tables.get("MAIN.T")!.rows).toHaveLength(10)
+        expect(onlyTables(server)).toEqual(["MAIN.T"])
+        const verbs = server.statements.map((s) => s.split(" ")[0])
+        expect(verbs.indexOf("RENAME")).toBeGreaterThan(verbs.indexOf("CREATE"))
+        expect(server.statements.filter((s) => s.startsWith("DROP MAIN.T ") || s === "DROP MAIN.T")).toHaveLength(0)
+      }))
+  })
+
+  it.effect("a failed create leaves no table at all", () => {
+    const server = new MemoryServer()
+    server.failInsertBatch = 2
+    return run(server, (conn) =>
+      Effect.gen(function*() {
+        yield* Effect.exit(conn.ingest(batches(3, 10), { targetTable: "NEW", mode: "create" }))
+        expect(onlyTables(server)).toEqual([])
+      }))
+  })
+})

@@ -172,6 +172,16 @@ const makeConnection = (server: MemoryServer): DriverConnection => {
             else server.tables.set(spec.key, table)
             return { _tag: "Count" as const, rowsAffected: 0 }
           }
+          case "RENAME": {
+            // build-and-swap ingest (src/Ingest.ts): `RENAME <key> <key>`, auto-committed like all its DDL
+            const [from, to] = arg.split(" ") as [string, string]
+            const table = server.tables.get(from)
+            if (table === undefined) return yield* Effect.fail(notFound(`table ${from} not found`))
+            if (server.tables.has(to)) return yield* Effect.fail(adbcError("ALREADY_EXISTS", `table ${to} exists`))
+            server.tables.delete(from)
+            server.tables.set(to, table)
+            return { _tag: "Count" as const, rowsAffected: 0 }
+          }
           case "DROP":
             server.tables.delete(arg)
             temps.delete(arg)
@@ -251,6 +261,8 @@ const makeConnection = (server: MemoryServer): DriverConnection => {
       createTableSql: (target, columns) =>
         `CREATE ${JSON.stringify({ key: keyOf(target), columns: columns.map((c) => ({ name: c.field.name, sqlType: c.sqlType, nullable: c.nullable })) })}`,
       dropTableSql: (target) => `DROP ${keyOf(target)}`,
+      // Its DDL commits at once (as Oracle's does): create and replace build a new table and swap names.
+      ddl: { _tag: "BuildAndSwap", renameTableSql: (from, to) => `RENAME ${keyOf(from)} ${keyOf({ ...from, table: to })}` },
       describeTarget: (target) => Effect.sync(() => lookup(keyOf(target))?.schema),
       isCompatible: (incoming, existing) => incoming.type.toString() === existing.type.toString(),
       insertBatch: (target, batch) =>

@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
-import { closeQuietly, connect, exec } from "./hana/client.ts"
+import { startInChildProcess } from "../../testkit/shared/child-process.ts"
+import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import type { HdbStatement } from "./hana/client.ts"
 
 const startCli = (args: readonly string[]) => {
   const child = spawn("node_modules/.bin/tsx", ["testkit/cli.ts", ...args], { stdio: ["ignore", "pipe", "pipe"] })
@@ -53,5 +55,27 @@ describe("npm run testkit -- hana", () => {
     const cli = startCli(["nosuchdb"])
     expect(await cli.exited).toBe(2)
     expect(cli.stderr()).toContain("usage: npm run testkit --")
+  })
+})
+
+describe("startInChildProcess", () => {
+  it("runs the HANA server in a child process that reports its work counters and exits on close", async () => {
+    const server = await startInChildProcess("hana")
+    try {
+      expect(server.pid).not.toBe(process.pid)
+      const uri = new URL(server.uri)
+      const c = await connect({ host: uri.hostname, port: Number(uri.port), user: "SYSTEM", password: "Manager1" })
+      await exec(c, "CREATE TABLE child_t (id INTEGER)")
+      const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO child_t VALUES (?)", cb))
+      await call((cb) => st.exec([[1], [2], [3]], cb))
+      expect(await exec(c, "SELECT id FROM child_t ORDER BY id")).toEqual([{ ID: 1 }, { ID: 2 }, { ID: 3 }])
+      closeQuietly(c)
+      const stats = await server.stats()
+      expect(stats?.insertRows).toBe(3)
+      expect(stats?.encodedRows).toBe(3)
+    } finally {
+      await server.close()
+    }
+    expect(() => process.kill(server.pid, 0)).toThrow()
   })
 })

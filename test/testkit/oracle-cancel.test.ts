@@ -27,6 +27,46 @@ describe("Oracle test server: cancel and fault injection", () => {
     }
   })
 
+  it("answers a break that lands between two fetch round trips (client resets at once), every time", async () => {
+    const { server, connect } = await withServer()
+    // even rounds: BREAK and the client's RESET reach the server in one chunk
+    const proxy = await startRoundTripProxy(server.port, { coalesceMs: 20 })
+    try {
+      const viaProxy = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
+      const direct = await connect()
+      await direct.execute("CREATE TABLE pages (n NUMBER(10), pad VARCHAR2(200))")
+      await direct.executeMany("INSERT INTO pages VALUES (:1, :2)", Array.from({ length: 20000 }, (_, i) => [i, "x".repeat(150)]))
+      await direct.commit()
+      const within = <A>(p: Promise<A>, ms: number): Promise<A> =>
+        Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`no answer within ${ms} ms (session hangs)`)))])
+      for (let round = 0; round < 12; round++) {
+        // odd rounds: direct, with large batches the server encodes ahead while the client decodes
+        const conn = round % 2 === 0 ? viaProxy : direct
+        const rs = (await conn.execute("SELECT n, pad FROM pages ORDER BY n", [], { resultSet: true, fetchArraySize: 2000, prefetchRows: 2000 })).resultSet
+        expect((await rs.getRows(2000)).length).toBe(2000)
+        let e: Error
+        if (round % 2 === 0) {
+          // break while no call is in flight: the client drops its next FETCH and resets once our BREAK arrives
+          await conn.break()
+          e = await within(failure(() => rs.getRows(2000)), 5000)
+        } else {
+          // break right behind a FETCH: when the reply is already on its way, the client resets at once
+          const next = failure(() => rs.getRows(2000))
+          await conn.break()
+          e = await within(next, 5000)
+        }
+        expect(oraCode(e)).toBe("ORA-01013")
+        await rs.close().catch(() => undefined)
+        expect(((await within(conn.execute("SELECT COUNT(*) FROM pages"), 5000)) as { rows: unknown }).rows).toEqual([[20000]])
+      }
+      await viaProxy.close()
+      await direct.close()
+    } finally {
+      await proxy.close()
+      await server.close()
+    }
+  })
+
   it("drops a session after N replies, exactly after the Nth", async () => {
     const { server, connect } = await withServer()
     try {

@@ -67,6 +67,12 @@ interface ColumnState {
   readonly longLength: Int32Array | undefined
   readonly decimalLimit: bigint | undefined
   readonly numberLimit: number | undefined
+  /** Integer range of a number-valued layout (undefined: not range-checked, e.g. floats). */
+  readonly min: number | undefined
+  readonly max: number | undefined
+  /** Values are bigints in `view` (64-bit and 128-bit layouts). */
+  readonly wide: boolean
+  readonly text: boolean
 }
 
 const typedView = (layout: ColumnLayout, buffer: ArrayBuffer, rows: number): ColumnState["view"] => {
@@ -131,7 +137,11 @@ export class BulkRows {
         longAt: text ? new Int32Array(rowCount) : undefined,
         longLength: text ? new Int32Array(rowCount) : undefined,
         decimalLimit: decimal ? 10n ** BigInt(info.precision) : undefined,
-        numberLimit: decimal && info.precision <= 15 ? 10 ** info.precision : undefined
+        numberLimit: decimal && info.precision <= 15 ? 10 ** info.precision : undefined,
+        min: INT_RANGES[info.layout]?.[0],
+        max: INT_RANGES[info.layout]?.[1],
+        wide: width >= 8 && !text && info.layout !== "float64",
+        text
       }
     })
   }
@@ -153,19 +163,17 @@ export class BulkRows {
    */
   setNumber(column: number, row: number, value: number): void {
     const s = this.state(column)
-    const layout = s.info.layout
-    const range = INT_RANGES[layout]
-    if (range !== undefined && !(Number.isInteger(value) && value >= range[0] && value <= range[1])) {
+    if (s.min !== undefined && !(value >= s.min && value <= s.max! && Number.isInteger(value))) {
       throw new BulkInsertError("range", row, s.spec.name, `${value} is out of range for ${s.spec.type.toString()}`)
     }
     if (s.numberLimit !== undefined && !(Number.isInteger(value) && Math.abs(value) < s.numberLimit)) {
       throw new BulkInsertError("precision", row, s.spec.name, `unscaled ${value} exceeds the precision of ${s.spec.type.toString()}`)
     }
-    if (layout === "decimal64" || layout === "decimal128" || s.view instanceof BigInt64Array || s.view instanceof BigUint64Array) {
+    if (s.wide) {
       this.setBigInt(column, row, BigInt(value))
       return
     }
-    if (layout === "varchar" || layout === "blob") throw new EngineError(`Bulk Insert Error: column ${s.spec.name} takes bytes`, "Bulk Insert Error")
+    if (s.text) throw new EngineError(`Bulk Insert Error: column ${s.spec.name} takes bytes`, "Bulk Insert Error")
     ;(s.view as Int32Array)[row] = value
     s.valid[row] = 1
   }
@@ -195,44 +203,53 @@ export class BulkRows {
         ;(s.view as BigUint64Array)[row] = value
         break
       default:
-        if (!(s.view instanceof BigInt64Array)) {
+        if (!s.wide) {
           this.setNumber(column, row, Number(value))
           return
         }
         if (value < -0x8000000000000000n || value > 0x7fffffffffffffffn) throw new BulkInsertError("range", row, s.spec.name, `${value} is out of range for ${s.spec.type.toString()}`)
-        s.view[row] = value
+        ;(s.view as BigInt64Array)[row] = value
     }
     s.valid[row] = 1
   }
 
   /** Sets a VARCHAR (UTF-8 bytes) or BLOB cell; the bytes are copied. */
   setBytes(column: number, row: number, bytes: Uint8Array): void {
+    this.setBytesFrom(column, row, bytes, 0, bytes.length)
+  }
+
+  /** Sets a VARCHAR (UTF-8) or BLOB cell from `length` bytes of `source` at `start` (copied; no view is made). */
+  setBytesFrom(column: number, row: number, source: Uint8Array, start: number, length: number): void {
     const s = this.state(column)
     const max = s.spec.maxLength ?? 0
-    if (max > 0 && bytes.length > max) {
-      const length = s.info.layout === "varchar" ? utf8Length(bytes) : bytes.length
-      if (length > max) throw new BulkInsertError("length", row, s.spec.name, `length ${length} exceeds the declared ${max}`)
+    if (max > 0 && length > max) {
+      const chars = s.info.layout === "varchar" ? utf8Length(source, start, length) : length
+      if (chars > max) throw new BulkInsertError("length", row, s.spec.name, `length ${chars} exceeds the declared ${max}`)
     }
-    if (s.longAt === undefined || s.longLength === undefined) throw new EngineError(`Bulk Insert Error: column ${s.spec.name} does not take bytes`, "Bulk Insert Error")
-    const n = bytes.length
+    const longAt = s.longAt
+    if (longAt === undefined) throw new EngineError(`Bulk Insert Error: column ${s.spec.name} does not take bytes`, "Bulk Insert Error")
     const at = row * 16
-    s.bytes[at] = n & 0xff
-    s.bytes[at + 1] = (n >>> 8) & 0xff
-    s.bytes[at + 2] = (n >>> 16) & 0xff
-    s.bytes[at + 3] = (n >>> 24) & 0xff
-    if (n <= 12) {
-      s.bytes.set(bytes, at + 4)
-      s.longAt[row] = 0
+    const b = s.bytes
+    b[at] = length & 0xff
+    b[at + 1] = (length >>> 8) & 0xff
+    b[at + 2] = (length >>> 16) & 0xff
+    b[at + 3] = (length >>> 24) & 0xff
+    if (length <= 12) {
+      for (let i = 0; i < length; i++) b[at + 4 + i] = source[start + i]!
+      longAt[row] = 0
     } else {
-      if (s.arenaUsed + n > s.arena.length) {
-        const grown = new Uint8Array(Math.max(s.arena.length * 2, s.arenaUsed + n))
+      if (s.arenaUsed + length > s.arena.length) {
+        const grown = new Uint8Array(Math.max(s.arena.length * 2, s.arenaUsed + length))
         grown.set(s.arena.subarray(0, s.arenaUsed))
         s.arena = grown
       }
-      s.arena.set(bytes, s.arenaUsed)
-      s.longAt[row] = s.arenaUsed + 1
-      s.longLength[row] = n
-      s.arenaUsed += n
+      const arena = s.arena
+      const base = s.arenaUsed
+      if (length <= 64) for (let i = 0; i < length; i++) arena[base + i] = source[start + i]!
+      else arena.set(source.subarray(start, start + length), base)
+      longAt[row] = base + 1
+      s.longLength![row] = length
+      s.arenaUsed += length
     }
     s.valid[row] = 1
   }
@@ -281,8 +298,8 @@ export class BulkRows {
 const encoder = new TextEncoder()
 
 /** Characters (code points) of UTF-8 bytes: every byte that is not a continuation byte starts one. */
-const utf8Length = (bytes: Uint8Array): number => {
+const utf8Length = (bytes: Uint8Array, start: number, length: number): number => {
   let n = 0
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i]! & 0xc0) !== 0x80) n++
+  for (let i = start; i < start + length; i++) if ((bytes[i]! & 0xc0) !== 0x80) n++
   return n
 }

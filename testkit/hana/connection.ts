@@ -4,8 +4,10 @@
  */
 import * as crypto from "node:crypto"
 import type { Socket } from "node:net"
-import { columnInfo } from "../engine/index.ts"
-import type { EngineValue, Outcome, Prepared, Session } from "../engine/index.ts"
+import { BulkInsertError, columnInfo } from "../engine/index.ts"
+import type { BulkRows, EngineValue, Outcome, Prepared, Session } from "../engine/index.ts"
+import { batchError, batchTarget, decodeBatch } from "./batch.ts"
+import type { BatchTarget } from "./batch.ts"
 import { scramChallenge, verifyJwt, verifyScram, verifyX509 } from "./auth.ts"
 import type { ScramChallenge, ScramMethod } from "./auth.ts"
 import { cesu8, encodeParameterMetadata, fromCesu8 } from "./encode.ts"
@@ -13,7 +15,8 @@ import { fromEngineError, HanaError } from "./errors.ts"
 import { decodeParameters, lobValue } from "./params.ts"
 import type { ParameterRow, PendingLob } from "./params.ts"
 import { describeColumns, OpenResult, resultSetMetadata } from "./results.ts"
-import type { ResultColumn } from "./results.ts"
+import type { EncodedRows, ResultColumn } from "./results.ts"
+import { timed } from "../shared/stats.ts"
 import type { ServerContext } from "./server-context.ts"
 import { parameterNames, SESSION_MACROS, translate } from "./sql.ts"
 import type { Translated } from "./sql.ts"
@@ -55,6 +58,8 @@ interface StatementState {
   readonly parameterTypes: readonly HanaType[]
   readonly columns: readonly ResultColumn[] | undefined
   readonly tables: readonly string[]
+  /** Where a batch INSERT's fast path appends (null: the fast path does not apply); resolved on first use. */
+  batchTarget?: BatchTarget | null
 }
 
 interface PendingExecution {
@@ -603,7 +608,7 @@ export class HanaConnection {
         (await describeColumns(session, outcome.cursor.columns, this.tablesOf(session, t), this.dfv, t.kind === "query" ? t.columnNames : undefined))
       const id = this.nextId++
       const result = new OpenResult(id, outcome.cursor, columns, (value, kind) => this.registerLob(value, kind))
-      const first = await result.fetch(this.ctx.options.firstFetchSize)
+      const first = await this.fetchRows(result, this.ctx.options.firstFetchSize)
       if (!first.last) this.results.set(id, result)
       else result.close()
       const parts: ReplyPart[] = [
@@ -742,6 +747,13 @@ export class HanaConnection {
   }
 
   private async execute(session: Session, request: Request): Promise<Reply | undefined> {
+    const rows = this.part(request, PartKind.PARAMETERS)?.argc ?? 0
+    if (rows <= 1) return this.executeStatement(session, request)
+    this.ctx.stats.insertRows += rows
+    return timed(this.ctx.stats, "insertMs", () => this.executeStatement(session, request))
+  }
+
+  private async executeStatement(session: Session, request: Request): Promise<Reply | undefined> {
     const idPart = this.part(request, PartKind.STATEMENT_ID)
     if (idPart === undefined || idPart.data.length < 8) throw new MalformedPacket("STATEMENT_ID part missing")
     const statement = this.statements.get(idPart.data.readBigUInt64LE(0))
@@ -758,6 +770,10 @@ export class HanaConnection {
     }
     const paramsPart = this.part(request, PartKind.PARAMETERS)
     const count = statement.parameterTypes.length
+    if (t.kind === "dml" && t.insert !== undefined && paramsPart !== undefined && paramsPart.argc > 1 && count > 0) {
+      const reply = await this.appendBatch(session, statement, t.insert, paramsPart, request.commit)
+      if (reply !== undefined) return reply
+    }
     const rows =
       count === 0 || paramsPart === undefined
         ? [{ values: [], pendingLobs: [] } as ParameterRow]
@@ -813,6 +829,43 @@ export class HanaConnection {
       parts.push({ kind: PartKind.ROWS_AFFECTED, argc: affected.length, data: i32s(affected) })
     }
     return ok(t.functionCode, parts)
+  }
+
+  /** Encodes up to `max` rows of `result`, counted in the server's stats. */
+  private async fetchRows(result: OpenResult, max: number): Promise<EncodedRows> {
+    const rows = await timed(this.ctx.stats, "encodeMs", () => result.fetch(max))
+    this.ctx.stats.encodedRows += rows.rows
+    return rows
+  }
+
+  /**
+   * A batch of `INSERT … VALUES (?, …)` rows decoded straight into the target columns' storage and appended in one
+   * engine call (all rows or none; on error every row reports -3, EXECUTION_FAILED); undefined when some value
+   * needs the general path.
+   */
+  private async appendBatch(
+    session: Session,
+    statement: StatementState,
+    insert: NonNullable<Extract<Translated, { kind: "dml" }>["insert"]>,
+    params: RequestPart,
+    commit: boolean
+  ): Promise<Reply | undefined> {
+    if (statement.batchTarget === undefined) {
+      statement.batchTarget = (await batchTarget(session, insert, this.schema, statement.prepared!)) ?? null
+    }
+    const target = statement.batchTarget
+    if (target === null) return undefined
+    let rows: BulkRows | undefined
+    try {
+      rows = decodeBatch(params.data, params.argc, target)
+      if (rows === undefined) return undefined
+      const bulk = rows
+      await this.inTransaction(session, commit, () => session.appendRows(target.table, bulk), true)
+    } catch (e) {
+      const err = e instanceof BulkInsertError ? batchError(e) : fromEngineError(e, this.schema)
+      return failedRows(err, FunctionCode.INSERT, params.argc)
+    }
+    return ok(FunctionCode.INSERT, [{ kind: PartKind.ROWS_AFFECTED, argc: params.argc, data: i32s(Array.from({ length: params.argc }, () => 1)) }])
   }
 
   /**
@@ -893,7 +946,7 @@ export class HanaConnection {
     const result = this.results.get(id)
     if (result === undefined) throw HanaError.invalidResultSet()
     const size = sizePart !== undefined && sizePart.data.length >= 4 ? Math.max(1, sizePart.data.readInt32LE(0)) : 1024
-    const rows = await result.fetch(size)
+    const rows = await this.fetchRows(result, size)
     if (rows.last) {
       result.close()
       this.results.delete(id)

@@ -4,6 +4,7 @@
 import type { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import type { HanaConnection } from "./connection.ts"
+import type { ServerStats } from "../shared/stats.ts"
 
 /** A database user of the test server. */
 export interface HanaUser {
@@ -55,6 +56,8 @@ export interface ServerContext {
   readonly sessionCookies: Map<string, string>
   readonly faults: FaultState
   readonly maxPacketBytes: number
+  /** Work counters for benchmarks (batch inserts, result encoding). */
+  readonly stats: ServerStats
   nextConnectionId(): number
   addUser(user: HanaUser): Promise<void>
   dropUser(name: string): Promise<void>

@@ -11,6 +11,8 @@ import { HanaConnection } from "./connection.ts"
 import { quoteName, quoteString } from "./names.ts"
 import type { FaultState, HanaFaults, HanaUser, ResolvedOptions, ServerContext } from "./server-context.ts"
 import { generateTestCertificates } from "./tls.ts"
+import { emptyStats } from "../shared/stats.ts"
+import type { ServerStats } from "../shared/stats.ts"
 import type { TestCertificates } from "./tls.ts"
 
 export type { HanaFaults, HanaUser } from "./server-context.ts"
@@ -60,6 +62,8 @@ export interface HanaTestServerHandle {
   readonly tls: TestCertificates | { readonly key: string; readonly cert: string; readonly ca?: string } | undefined
   /** Fault injection switches, read on every request. */
   readonly faults: HanaFaults
+  /** Server-side work counters (rows and milliseconds of batch inserts and result encoding), for benchmarks. */
+  readonly stats: ServerStats
   /** Number of logged-in sessions. */
   readonly sessionCount: () => number
   /** Adds a user (and its schema). */
@@ -118,6 +122,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     await admin.execute(`DELETE FROM "SYS"."_USERS" WHERE USER_NAME = ${quoteString(name)}; DROP SCHEMA IF EXISTS ${quoteName(name)} CASCADE`)
   }
   let nextConnection = 200000
+  const stats = emptyStats()
   const ctx: ServerContext = {
     engine,
     options: resolved,
@@ -126,6 +131,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     sessionCookies: new Map(),
     faults: faultState,
     maxPacketBytes: 1 << 28,
+    stats,
     nextConnectionId: () => nextConnection++,
     addUser,
     dropUser
@@ -174,6 +180,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     password: first.password,
     tls: tlsMaterial,
     faults,
+    stats,
     sessionCount: () => ctx.connections.size,
     addUser,
     close: () => {
@@ -183,7 +190,9 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
         for (const s of sockets) s.destroy()
         await stopped
         // Each connection interrupts its running statement and closes its DuckDB session when the statement ends.
-        await Promise.race([sessionsClosed, new Promise((r) => setTimeout(r, 5000))])
+        let timer: ReturnType<typeof setTimeout> | undefined
+        await Promise.race([sessionsClosed, new Promise((r) => (timer = setTimeout(r, 5000)))])
+        clearTimeout(timer) // a pending timer would keep the process alive for 5 s after close
         admin.close()
         engine.close()
       })()

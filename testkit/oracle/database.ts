@@ -29,7 +29,7 @@ export interface DatabaseSettings {
   readonly version: OracleVersion
   readonly serviceName: string
   readonly dbTimeZone: string
-  readonly users: ReadonlyArray<{ readonly name: string; readonly password: string }>
+  readonly users: ReadonlyArray<{ readonly name: string; readonly password: string; readonly dba: boolean }>
 }
 
 const ORACLE_MAINTAINED = ["SYS", "SYSTEM", "XDB", "OUTLN", "DBSNMP", "APPQOSSYS", "AUDSYS", "GSMADMIN_INTERNAL", "OJVMSYS", "DVSYS", "LBACSYS", "MDSYS", "CTXSYS", "ORDSYS", "PUBLIC"]
@@ -59,6 +59,8 @@ export const versionInfo = (v: OracleVersion) =>
 export class OracleDatabase {
   readonly catalog = new Catalog()
   readonly procedures = new Map<string, PlsqlProcedure>()
+  /** Users granted the DBA role (user management needs it). */
+  readonly dbaUsers = new Set<string>()
   readonly sessions = new Map<number, SessionInfo>()
   private readonly verifiers = new Map<string, Verifier>()
   private nextSid = 20
@@ -86,7 +88,10 @@ export class OracleDatabase {
       this.catalog.addUser(name, `${name.toLowerCase()}_locked_${Math.random()}`, true, uid++)
       if (name !== "PUBLIC") await a.execute(`CREATE SCHEMA IF NOT EXISTS ${duckIdent(name)}`)
     }
-    for (const u of this.settings.users) await this.createUser(u.name, u.password)
+    for (const u of this.settings.users) {
+      await this.createUser(u.name, u.password)
+      if (u.dba) this.dbaUsers.add(u.name)
+    }
     await a.execute(`CREATE TABLE "SYS"."DUAL" ("DUMMY" VARCHAR)`)
     await a.execute(`INSERT INTO "SYS"."DUAL" VALUES ('X')`)
     this.registerSysTable("DUAL")

@@ -54,6 +54,11 @@ export class Ddl {
     return `SYS_C00${(8000 + this.s.info.sid * 100 + this.constraintSeq).toString().padStart(4, "0")}`
   }
 
+  /** User management needs the CREATE / ALTER / DROP USER system privileges (here: the DBA role). */
+  private requireDba(): void {
+    if (!this.s.db.dbaUsers.has(this.s.info.user)) throw new OraError(1031, "insufficient privileges")
+  }
+
   /** Executes one DDL statement (after the implicit commit). */
   async run(sqlText: string): Promise<void> {
     const sql = stripTerminator(sqlText)
@@ -61,6 +66,7 @@ export class Ddl {
     const toks = t.toks
     const kw = toks[0]?.value
     if (t.binds.length > 0) throw new OraError(1027, "bind variables not allowed for data definition operations")
+    checkTablespaces(toks)
     if (kw === "CREATE") {
       let k = 1
       let orReplace = false
@@ -76,6 +82,7 @@ export class Ddl {
       if (isKw(toks[k], "INDEX")) return this.createIndex(toks, k, t.text)
       if (isKw(toks[k], "SEQUENCE")) return this.createSequence(toks, k + 1)
       if (isKw(toks[k], "USER")) {
+        this.requireDba()
         const name = oracleName(toks[k + 1]!)
         const pw = toks[k + 4]
         if (!isKw(toks[k + 2], "IDENTIFIED") || !isKw(toks[k + 3], "BY") || pw === undefined) throw ora.invalidSql()
@@ -123,6 +130,7 @@ export class Ddl {
         return
       }
       if (what === "USER") {
+        this.requireDba()
         const name = oracleName(toks[2]!)
         if (!this.s.db.catalog.users.has(name)) throw ora.userNotFound(name)
         await this.s.db.withAdmin(() => this.s.db.dropUser(name))
@@ -146,6 +154,8 @@ export class Ddl {
       if (isKw(toks[1], "TABLE")) return this.alterTable(toks, t.text)
       if (isKw(toks[1], "USER")) {
         const name = oracleName(toks[2]!)
+        // a user may change its own password without the ALTER USER privilege
+        if (name !== this.s.info.user) this.requireDba()
         const u = this.s.db.catalog.users.get(name)
         if (u === undefined) throw ora.userNotFound(name)
         if (isKw(toks[3], "IDENTIFIED") && isKw(toks[4], "BY") && toks[5] !== undefined) {
@@ -601,4 +611,17 @@ const isJsonCheck = (toks: ReadonlyArray<Tok>): boolean => toks.some((t, k) => i
 const markNotNull = (columns: Array<ColumnMeta>, name: string) => {
   const i = columns.findIndex((c) => c.name === name)
   if (i >= 0) columns[i] = { ...columns[i]!, nullable: false }
+}
+
+/** The tablespaces of an Oracle Database Free installation (DBA_TABLESPACES there). */
+const TABLESPACES = new Set(["SYSTEM", "SYSAUX", "UNDOTBS1", "TEMP", "USERS"])
+
+/** `TABLESPACE name` and `DEFAULT|TEMPORARY TABLESPACE name` clauses must name an existing tablespace (ORA-00959). */
+const checkTablespaces = (toks: ReadonlyArray<Tok>): void => {
+  toks.forEach((t, k) => {
+    const name = toks[k + 1]
+    if (!isKw(t, "TABLESPACE") || isKw(toks[k - 1], "CREATE", "ALTER", "DROP") || name === undefined || (name.kind !== "ident" && name.kind !== "qident")) return
+    const ts = oracleName(name)
+    if (!TABLESPACES.has(ts)) throw new OraError(959, `tablespace '${ts}' does not exist`)
+  })
 }

@@ -9,7 +9,7 @@ import type { OracleVersion } from "./errors.ts"
 import { decodeName } from "./names.ts"
 import type { ResultColumn } from "./statement.ts"
 import type { QueryShape } from "./translate.ts"
-import { inferFromDuck, rowidType, type OraType } from "./types.ts"
+import { inferFromDuck, numberType, rowidType, type OraType } from "./types.ts"
 
 /** Maps result columns to declared types where the select list makes that possible. */
 export const describeColumns = (
@@ -45,6 +45,12 @@ export const describeColumns = (
     } else if (item.kind === "typed") {
       const c = cols[k++]!
       out.push({ name: decodeName(c.name), type: item.type, nullable: true })
+    } else if (item.kind === "aggregate") {
+      // COUNT returns NUMBER, SUM and AVG "the same data type as the numeric data type of the argument" (Oracle SQL
+      // Language Reference, SUM / AVG / COUNT): for NUMBER(p,s) arguments that is NUMBER without precision or scale,
+      // described as precision 0, scale -127 (a BINARY_DOUBLE argument stays BINARY_DOUBLE)
+      const inferred = infer(cols[k++]!)
+      out.push(inferred.type.kind === "number" ? { ...inferred, type: numberType() } : inferred)
     } else if (item.kind === "rowid") {
       const c = cols[k++]!
       out.push({ name: "ROWID", type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })

@@ -18,6 +18,8 @@ export const VERIFIED_ORACLEDB_VERSION = "26.0.0"
 export interface OracleUser {
   readonly name: string
   readonly password: string
+  /** Holds the DBA role: may CREATE, ALTER and DROP other users (others get ORA-01031, as on Oracle). Default false. */
+  readonly dba?: boolean
 }
 
 /** Options of {@link startOracleTestServer}. */
@@ -63,7 +65,8 @@ export interface OracleTestServerHandle {
 export const startOracleTestServer = async (options: OracleTestServerOptions = {}): Promise<OracleTestServerHandle> => {
   const users = (options.users ?? [{ name: "TEST", password: "test" }]).map((u) => ({
     name: u.name.startsWith('"') ? u.name.slice(1, -1) : u.name.toUpperCase(),
-    password: u.password
+    password: u.password,
+    dba: u.dba === true
   }))
   const serviceName = options.serviceName ?? "FREEPDB1"
   const version = options.version ?? "23ai"

@@ -52,6 +52,8 @@ export class ProtocolSession {
   private queue: Promise<void> = Promise.resolve()
   private processing = false
   private awaitingReset = false
+  /** The client's RESET arrived before the break was answered. */
+  private resetReceived = false
   private pendingAfterReset: Buffer | undefined
   private replies = 0
   private loggedOnReplySent = false
@@ -176,13 +178,10 @@ export class ProtocolSession {
   private onMarker(p: Buffer): void {
     if (markerKind(p) === MarkerKind.RESET) {
       // client reset: answer with our reset marker, then the pending ORA-01013 reply
-      if (!this.awaitingReset) return
-      this.awaitingReset = false
-      this.socket.write(markerPacket(MarkerKind.RESET))
-      if (this.pendingAfterReset !== undefined) {
-        this.writePackets(this.pendingAfterReset, false)
-        this.pendingAfterReset = undefined
-      }
+      if (this.awaitingReset) this.answerReset()
+      // A client that sees its own break while decoding a reply resets at once, without waiting for our BREAK
+      // (node-oracledb protocol.js _decodeMessage): that RESET can arrive before the break is answered.
+      else if (this.state.breakPending) this.resetReceived = true
       return
     }
     // break / interrupt
@@ -200,6 +199,18 @@ export class ProtocolSession {
     this.pendingAfterReset = Buffer.from(w.bytes())
     this.awaitingReset = true
     this.socket.write(markerPacket(MarkerKind.BREAK))
+    if (this.resetReceived) this.answerReset()
+  }
+
+  /** Answers the client's RESET: our RESET marker, then the ORA-01013 reply of the cancelled call. */
+  private answerReset(): void {
+    this.awaitingReset = false
+    this.resetReceived = false
+    this.socket.write(markerPacket(MarkerKind.RESET))
+    if (this.pendingAfterReset !== undefined) {
+      this.writePackets(this.pendingAfterReset, false)
+      this.pendingAfterReset = undefined
+    }
   }
 
   // ------------------------------------------------------------------ requests and replies

@@ -182,8 +182,10 @@ export class SqlSession {
   mapError(e: unknown): OraError {
     if (e instanceof OraError) return e
     const message = e instanceof Error ? e.message : String(e)
-    const err = fromDuckDb(message, this.db.settings.version, decodeName, this.schema)
     const target = this.dmlTarget
+    const integrity = integrityError(message, target, this.db.catalog.allTables())
+    if (integrity !== undefined) return integrity
+    const err = fromDuckDb(message, this.db.settings.version, decodeName, this.schema)
     if (err.code === 1 && target !== undefined) {
       // name the table's primary key / unique constraint (23ai also names the table and columns)
       const c = target.constraints.find((x) => x.type === "P") ?? target.constraints.find((x) => x.type === "U")
@@ -340,7 +342,7 @@ export class SqlSession {
     const t = this.translate(stripTerminator(sql))
     if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
     {
-      const at = isKw(t.toks[1], "INTO") ? 2 : 1
+      const at = isKw(t.toks[1], "INTO", "FROM") ? 2 : 1
       const a = t.toks[at]
       const qualifiedName = isOp(t.toks[at + 1], ".") && t.toks[at + 2] !== undefined
       this.dmlTarget =
@@ -636,3 +638,33 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
 }
 
 export { EngineError }
+
+/**
+ * Foreign-key and check violations as Oracle reports them, naming the constraint: ORA-02291 (parent key not found),
+ * ORA-02292 (child record found) and ORA-02290 (check constraint violated).
+ */
+const integrityError = (message: string, target: TableMeta | undefined, tables: Iterable<TableMeta>): OraError | undefined => {
+  // checks the server adds itself (declared sizes) raise their own ORA- error
+  if (target === undefined || /ORA-\d{5}/.test(message)) return undefined
+  const name = (c: { name: string } | undefined) => `${target.owner}.${c?.name ?? "SYS_C00"}`
+  if (/Violates foreign key constraint because key .* does not exist in the referenced table/i.test(message)) {
+    const fk = target.constraints.find((c) => c.type === "R")
+    return new OraError(2291, `integrity constraint (${name(fk)}) violated - parent key not found`)
+  }
+  if (/Violates foreign key constraint because key .* (?:is still referenced|still referenced)/i.test(message)) {
+    const keys = new Set(target.constraints.filter((c) => c.type === "P" || c.type === "U").map((c) => c.name))
+    for (const t of tables)
+      for (const c of t.constraints)
+        if (c.type === "R" && c.refOwner === target.owner && c.refConstraint !== null && keys.has(c.refConstraint))
+          return new OraError(2292, `integrity constraint (${t.owner}.${c.name}) violated - child record found`)
+    return new OraError(2292, `integrity constraint (${name(undefined)}) violated - child record found`)
+  }
+  const check = /CHECK constraint failed on table \S+ with expression CHECK\((.*)\)\s*$/im.exec(message)
+  if (check !== null) {
+    const expression = check[1]!.toUpperCase()
+    const checks = target.constraints.filter((c) => c.type === "C" && c.searchCondition !== null && !/IS NOT NULL$/i.test(c.searchCondition))
+    const named = checks.find((c) => c.columns.length > 0 && c.columns.every((col) => expression.includes(col.toUpperCase()))) ?? checks[0]
+    return new OraError(2290, `check constraint (${name(named)}) violated`)
+  }
+  return undefined
+}

@@ -7,7 +7,7 @@
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { encodeName, quoteDuck } from "./names.ts"
-import { intervalYmType, parseOracleType, type OraType } from "./types.ts"
+import { binaryDoubleType, intervalYmType, parseOracleType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
 export type SelectItem =
@@ -15,6 +15,8 @@ export type SelectItem =
   | { readonly kind: "col"; readonly qualifier?: string; readonly column: string }
   | { readonly kind: "rowid" }
   | { readonly kind: "expr" }
+  /** COUNT / SUM / AVG over the whole item: Oracle describes their numeric results as unbounded NUMBER. */
+  | { readonly kind: "aggregate" }
   /** An expression whose Oracle type the DuckDB result type cannot tell (an INTERVAL YEAR TO MONTH literal). */
   | { readonly kind: "typed"; readonly type: OraType }
 
@@ -42,7 +44,15 @@ export interface TranslateContext {
 }
 
 const DUCK_KEYWORDS_NEEDING_QUOTES = new Set(["ROW", "KEY", "VALUE", "TYPE"])
-const NOT_ALIAS = new Set(["END", "NULL", "TRUE", "FALSE", "ASC", "DESC", "SYSDATE", "SYSTIMESTAMP", "ROWNUM", "LEVEL", "USER", "UID", "DBTIMEZONE", "SESSIONTIMEZONE", "CURRENT_DATE", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR"])
+/** Oracle's BINARY_DOUBLE / BINARY_FLOAT constants (SQL Language Reference, "Floating-Point Conditions"). */
+const BINARY_CONSTANTS: Record<string, string> = {
+  BINARY_DOUBLE_NAN: "CAST('NaN' AS DOUBLE)",
+  BINARY_DOUBLE_INFINITY: "CAST('Infinity' AS DOUBLE)",
+  BINARY_FLOAT_NAN: "CAST('NaN' AS FLOAT)",
+  BINARY_FLOAT_INFINITY: "CAST('Infinity' AS FLOAT)"
+}
+
+const NOT_ALIAS = new Set(["END", "NULL", "TRUE", "FALSE", "ASC", "DESC", "SYSDATE", "SYSTIMESTAMP", "ROWNUM", "LEVEL", "USER", "UID", "DBTIMEZONE", "SESSIONTIMEZONE", "CURRENT_DATE", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR", ...Object.keys(BINARY_CONSTANTS)])
 
 const SEPARATORS = new Set([
   "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "THEN", "ELSE", "WHEN", "END", "AS", "ON", "IN", "IS", "BETWEEN", "LIKE",
@@ -427,6 +437,11 @@ export class Translator {
       switch (v) {
         case "SYSDATE":
           return ["ora_sysdate()", i + 1]
+        case "BINARY_DOUBLE_NAN":
+        case "BINARY_DOUBLE_INFINITY":
+        case "BINARY_FLOAT_NAN":
+        case "BINARY_FLOAT_INFINITY":
+          return [BINARY_CONSTANTS[v]!, i + 1]
         case "CURRENT_DATE":
           return ["ora_current_date()", i + 1]
         case "SYSTIMESTAMP":
@@ -653,6 +668,33 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
     if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
     return intervalYmType(lead)
   }
+  /** `COUNT|SUM|AVG(...) [[AS] alias]` as the whole item. */
+  const isAggregate = (part: ReadonlyArray<Tok>): boolean => {
+    if (!isKw(part[0], "COUNT", "SUM", "AVG") || !isOp(part[1], "(")) return false
+    let k = matchParen(part, 1) + 1
+    if (isKw(part[k], "AS")) k++
+    return k === part.length || (k === part.length - 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
+  }
+  /** `[-]BINARY_DOUBLE_NAN|INFINITY` or `CAST(... AS BINARY_DOUBLE)` as the whole item: DuckDB's DOUBLE alone reads as NUMBER. */
+  const binaryDouble = (part: ReadonlyArray<Tok>): boolean => {
+    let k = isOp(part[0], "-") ? 1 : 0
+    if (isKw(part[k], "BINARY_DOUBLE_NAN", "BINARY_DOUBLE_INFINITY")) k++
+    else if (isKw(part[k], "CAST") && isOp(part[k + 1], "(")) {
+      const close = matchParen(part, k + 1)
+      if (!isKw(part[close - 1], "BINARY_DOUBLE") || !isKw(part[close - 2], "AS")) return false
+      k = close + 1
+    } else return false
+    if (isKw(part[k], "AS")) k++
+    return k === part.length || (k === part.length - 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
+  }
+  const exprItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem =>
+    ym !== undefined
+      ? { kind: "typed", type: ym }
+      : binaryDouble(part)
+        ? { kind: "typed", type: binaryDoubleType }
+        : isAggregate(part)
+          ? { kind: "aggregate" }
+          : { kind: "expr" }
   const flush = (end: number) => {
     const part = toks.slice(start, end)
     const ym = yearMonthLiteral(part)
@@ -684,10 +726,10 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
       (prev.kind !== "op" || isOp(prev, ")")) || (part.length >= 2 && isKw(prev, "AS") && (last.kind === "ident" || last.kind === "qident"))
     ) {
       // explicit alias
-      items.push(ym !== undefined ? { kind: "typed", type: ym } : { kind: "expr" })
+      items.push(exprItem(part, ym))
       pieces.push(text)
     } else {
-      items.push(ym !== undefined ? { kind: "typed", type: ym } : { kind: "expr" })
+      items.push(exprItem(part, ym))
       pieces.push(`${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)
     }
   }

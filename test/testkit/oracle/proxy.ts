@@ -17,8 +17,12 @@ export interface RoundTripProxy {
   readonly close: () => Promise<void>
 }
 
-/** Starts a proxy on 127.0.0.1 in front of `targetPort`. */
-export const startRoundTripProxy = async (targetPort: number): Promise<RoundTripProxy> => {
+/**
+ * Starts a proxy on 127.0.0.1 in front of `targetPort`. With `coalesceMs`, client bytes are held that long and
+ * forwarded in one write, so packets the client sent back to back (a BREAK marker and the RESET behind it) reach
+ * the server in one chunk, as they may on a loaded machine.
+ */
+export const startRoundTripProxy = async (targetPort: number, options: { readonly coalesceMs?: number } = {}): Promise<RoundTripProxy> => {
   let count = 0
   const fromServer: Buffer[] = []
   const fromClient: Buffer[] = []
@@ -27,11 +31,19 @@ export const startRoundTripProxy = async (targetPort: number): Promise<RoundTrip
     const upstream = net.connect(targetPort, "127.0.0.1")
     sockets.add(client).add(upstream)
     let clientTurn = false
+    const held: Buffer[] = []
     client.on("data", (chunk) => {
       if (!clientTurn) count++
       clientTurn = true
       fromClient.push(chunk)
-      upstream.write(chunk)
+      if (options.coalesceMs === undefined) upstream.write(chunk)
+      else {
+        held.push(chunk)
+        if (held.length === 1)
+          setTimeout(() => {
+            upstream.write(Buffer.concat(held.splice(0)))
+          }, options.coalesceMs)
+      }
     })
     upstream.on("data", (chunk) => {
       clientTurn = false

@@ -1,0 +1,71 @@
+/**
+ * Frictions a first-day user hits: what String(error) shows, a misspelt option key, a missing HANA_URI, an empty
+ * result collected into a Table, (the test servers' release: testkit-release.test.ts).
+ */
+import { ConfigProvider, Effect, Exit, Layer } from "effect"
+import { describe, expect, it } from "vitest"
+import * as Hana from "../../layers/hana/index.ts"
+import { adbcError, type AdbcError } from "../../src/AdbcError.ts"
+import * as Connection from "../../src/Connection.ts"
+import * as Database from "../../src/Database.ts"
+import * as Reader from "../../src/Reader.ts"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+
+const failure = <A>(exit: Exit.Exit<A, unknown>): AdbcError => {
+  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
+  const error = exit.cause.reasons.find((reason) => reason._tag === "Fail")
+  if (error === undefined || error._tag !== "Fail") throw new Error(`expected a typed failure: ${String(exit.cause)}`)
+  return error.error as AdbcError
+}
+
+describe("first-day frictions", () => {
+  it("String(error) shows the ADBC status, the vendor code and the SQLSTATE; message stays the plain text", () => {
+    const error = adbcError("INVALID_ARGUMENT", "invalid column name: NOPE", { vendorCode: 260, sqlState: "HY000" })
+    expect(String(error)).toBe("AdbcError [INVALID_ARGUMENT]: invalid column name: NOPE (vendor code 260, SQLSTATE HY000)")
+    expect(error.message).toBe("invalid column name: NOPE")
+    expect(String(adbcError("TIMEOUT", "connecting timed out"))).toBe("AdbcError [TIMEOUT]: connecting timed out")
+  })
+
+  it("an unknown option key names the closest known key", () => {
+    const registry = Database.registryFor(Hana.HanaDriver)
+    const misspelt = registry.validate("statement", "dba.statement.fetchsize", "10")
+    expect(misspelt._tag === "Failure" && misspelt.failure.message).toBe(
+      "unknown option dba.statement.fetchsize; did you mean dba.statement.fetch_size?"
+    )
+    const bare = registry.validate("connection", "autocommit", "true")
+    expect(bare._tag === "Failure" && bare.failure.message).toBe(
+      "unknown option autocommit; did you mean adbc.connection.autocommit?"
+    )
+    const unrelated = registry.validate("database", "color", "blue")
+    expect(unrelated._tag === "Failure" && unrelated.failure.message).toBe("unknown option color")
+  })
+
+  it("a missing uri from layerDatabaseConfig names the environment variable it read", async () => {
+    const exit = await Effect.runPromiseExit(
+      Effect.scoped(Layer.build(Hana.layerDatabaseConfig("MYAPP_HANA_"))).pipe(
+        Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: {} })))
+      )
+    )
+    const error = failure(exit)
+    expect(error.status).toBe("INVALID_ARGUMENT")
+    expect(error.message).toContain("the environment variable MYAPP_HANA_URI is not set")
+  })
+
+  it("Reader.toTable keeps the schema of a result without rows", async () => {
+    const server = await startHanaTestServer({})
+    try {
+      const table = await Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        yield* conn.execute(`CREATE TABLE "EMPTY_T" ("ID" INTEGER, "NAME" NVARCHAR(10))`)
+        return yield* Effect.scoped(Effect.flatMap(conn.executeQuery(`SELECT * FROM "EMPTY_T"`), Reader.toTable))
+      }).pipe(
+        Effect.provide(Connection.layer().pipe(Layer.provide(Hana.layerDatabase({ uri: server.uri })))),
+        Effect.runPromise
+      )
+      expect(table.numRows).toBe(0)
+      expect(table.schema.fields.map((field) => `${field.name}: ${field.type}`)).toEqual(["ID: Int32", "NAME: Utf8"])
+    } finally {
+      await server.close()
+    }
+  })
+})

@@ -1,0 +1,304 @@
+/**
+ * The fast path of batch `INSERT … VALUES (?, …)`: hdb's PARAMETERS part (per row, per parameter `[type][value]`,
+ * NULL as `type | 0x80`; hdb lib/protocol/Writer.js) is decoded straight into the target columns' DuckDB storage
+ * layouts ({@link BulkRows}) and inserted with `Session.appendRows`, with no JS value per cell.
+ */
+import { columnInfo } from "../engine/index.ts"
+import { BulkInsertError, BulkRows } from "../engine/index.ts"
+import type { BulkColumn, ColumnLayout, Prepared, Session } from "../engine/index.ts"
+import { epochDayOfHanaDay } from "./calendar.ts"
+import { fromCesu8 } from "./encode.ts"
+import { HanaError } from "./errors.ts"
+import { decodeName, encodeName } from "./names.ts"
+import { parseTypeText, TypeCode } from "./types.ts"
+import { MalformedPacket } from "./wire.ts"
+
+/** Where a batch goes: the quoted DuckDB table, its target columns, and their layouts and decimal scales. */
+export interface BatchTarget {
+  readonly table: string
+  readonly columns: readonly BulkColumn[]
+  readonly layouts: readonly ColumnLayout[]
+  readonly scales: readonly number[]
+}
+
+const LENGTH_CHECKED = new Set(["VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "ALPHANUM", "SHORTTEXT", "VARBINARY", "BINARY"])
+
+const quote = (duckName: string): string => `"${duckName.replace(/"/g, '""')}"`
+
+/**
+ * The target of an `INSERT INTO [schema.]table [(columns)] VALUES (?, …)` whose parameters are exactly the listed
+ * columns; undefined when the fast path does not apply (a parameter DuckDB cannot type, a type it cannot append).
+ */
+export const batchTarget = async (
+  session: Session,
+  insert: { readonly schema: string | undefined; readonly table: string; readonly columns: readonly string[] | undefined },
+  currentSchema: string,
+  prepared: Prepared
+): Promise<BatchTarget | undefined> => {
+  const table = encodeName(insert.table)
+  const rows = await session.queryAll(
+    `SELECT database_name, schema_name, column_name, is_nullable, comment FROM duckdb_columns()
+     WHERE table_name = ? AND (database_name = 'temp' OR schema_name = ?) ORDER BY database_name = 'temp' DESC, column_index`,
+    [table, encodeName(insert.schema ?? currentSchema)]
+  )
+  if (rows.length === 0) return undefined
+  const [database, schema] = [String(rows[0]![0]), String(rows[0]![1])]
+  const own = rows.filter((r) => String(r[0]) === database && String(r[1]) === schema)
+  const byName = new Map(own.map((r) => [String(r[2]), r]))
+  const names = insert.columns?.map(encodeName) ?? own.map((r) => String(r[2]))
+  if (names.length !== prepared.parameterCount) return undefined
+  const columns: BulkColumn[] = []
+  for (let i = 0; i < names.length; i++) {
+    const row = byName.get(names[i]!)
+    const type = prepared.parameterType(i)
+    if (row === undefined || type === undefined) return undefined
+    const declared = row[4] === null ? undefined : parseTypeText(String(row[4]))
+    const maxLength = declared !== undefined && LENGTH_CHECKED.has(declared.name) && declared.length > 0 ? declared.length : 0
+    columns.push({ name: names[i]!, type, notNull: row[3] === false, maxLength })
+  }
+  const infos = columns.map((c) => columnInfo(c.name, c.type))
+  if (infos.some((c) => c.layout === "other" || c.layout === "uint64")) return undefined
+  return {
+    table: database === "temp" ? `temp.main.${quote(table)}` : `${quote(schema)}.${quote(table)}`,
+    columns,
+    layouts: infos.map((c) => c.layout),
+    scales: infos.map((c) => c.scale)
+  }
+}
+
+/** Signals that a value needs the general (per-value) path; the batch is then decoded again that way. */
+class NotFast extends Error {}
+
+const POW10: readonly bigint[] = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i))
+const US_PER_DAY = 86_400_000_000n
+/** 0001-01-01 (HANA day 1) to 1970-01-01 in 100 ns ticks (a LONGDATE is these ticks + 1). */
+const EPOCH_TICKS_1 = 719164n * 86_400n * 10_000_000n + 1n
+/** 1582-10-15, the first Gregorian day, in microseconds since 1970. */
+const GREGORIAN_START_MICROS = -141427n * US_PER_DAY
+
+/** Rescales an unscaled decimal from `from` to `to` fraction digits; NotFast when digits would be lost. */
+const rescale = (unscaled: bigint, from: number, to: number): bigint => {
+  if (from === to) return unscaled
+  if (from < to) return unscaled * POW10[to - from]!
+  const div = POW10[from - to]!
+  if (unscaled % div !== 0n) throw new NotFast()
+  return unscaled / div
+}
+
+/** Microseconds since 1970 of a LONGDATE (its day relabelled by HANA's calendar; 100 ns digits floored). */
+const microsOfLongdate = (longdate: bigint): bigint => {
+  const ticks = longdate - EPOCH_TICKS_1
+  if (ticks >= 0n) return ticks / 10n
+  const micros = ticks % 10n === 0n ? ticks / 10n : ticks / 10n - 1n
+  if (micros >= GREGORIAN_START_MICROS) return micros
+  let days = micros / US_PER_DAY
+  let rest = micros - days * US_PER_DAY
+  if (rest < 0n) {
+    rest += US_PER_DAY
+    days -= 1n
+  }
+  return BigInt(epochDayOfHanaDay(Number(days) + 719165)) * US_PER_DAY + rest
+}
+
+/** True when the CESU-8 bytes [start, start + length) of `b` hold a surrogate (a supplementary character). */
+const hasSurrogate = (b: Buffer, start: number, length: number): boolean => {
+  const end = start + length
+  for (let i = start; i < end; i++) if (b[i] === 0xed && i + 1 < end && b[i + 1]! >= 0xa0) return true
+  return false
+}
+
+/**
+ * Decodes `count` rows of a PARAMETERS part into {@link BulkRows} for `target`; undefined when some value needs the
+ * general path (LOBs, text for a number column, digits a DECIMAL column would round away, …). Constraint
+ * violations throw {@link BulkInsertError} naming the row.
+ */
+export const decodeBatch = (data: Buffer, count: number, target: BatchTarget): BulkRows | undefined => {
+  const out = new BulkRows(target.columns, count)
+  const { layouts, scales } = target
+  const width = layouts.length
+  const isDecimal = layouts.map((l) => l.startsWith("decimal"))
+  const takesInteger = layouts.map((l) => !(l === "varchar" || l === "blob" || l === "date" || l.startsWith("time")))
+  const unscaledOne = scales.map((s) => POW10[s]!)
+  let o = 0
+  const need = (n: number): void => {
+    if (o + n > data.length) throw new MalformedPacket("parameter data truncated")
+  }
+  const integer = (c: number, row: number, v: number): void => {
+    if (isDecimal[c]) out.setBigInt(c, row, BigInt(v) * unscaledOne[c]!)
+    else if (!takesInteger[c]) throw new NotFast()
+    else out.setNumber(c, row, layouts[c] === "boolean" ? (v === 0 ? 0 : 1) : v)
+  }
+  const bigInteger = (c: number, row: number, v: bigint): void => {
+    const layout = layouts[c]!
+    if (isDecimal[c]) out.setBigInt(c, row, v * unscaledOne[c]!)
+    else if (layout === "int64") out.setBigInt(c, row, v)
+    else if (layout === "float64" || layout === "float32") out.setNumber(c, row, Number(v))
+    else if (v >= -2147483648n && v <= 4294967295n) integer(c, row, Number(v))
+    else throw new NotFast()
+  }
+  const decimal = (c: number, row: number, unscaled: bigint, scale: number): void => {
+    const layout = layouts[c]!
+    if (isDecimal[c]) out.setBigInt(c, row, scale === scales[c] ? unscaled : rescale(unscaled, scale, scales[c]!))
+    else if (layout === "float64" || layout === "float32") out.setNumber(c, row, Number(unscaled) / 10 ** scale)
+    else if (scale === 0 || unscaled % POW10[scale]! === 0n) bigInteger(c, row, unscaled / POW10[Math.max(scale, 0)]!)
+    else throw new NotFast()
+  }
+  try {
+    for (let row = 0; row < count; row++) {
+      for (let c = 0; c < width; c++) {
+        need(1)
+        const type = data[o++]!
+        if (type & 0x80) continue
+        const layout = layouts[c]!
+        switch (type) {
+          case TypeCode.TINYINT:
+            need(1)
+            integer(c, row, data[o]!)
+            o += 1
+            break
+          case TypeCode.SMALLINT:
+            need(2)
+            integer(c, row, data.readInt16LE(o))
+            o += 2
+            break
+          case TypeCode.INT:
+            need(4)
+            integer(c, row, data.readInt32LE(o))
+            o += 4
+            break
+          case TypeCode.BIGINT:
+            need(8)
+            bigInteger(c, row, data.readBigInt64LE(o))
+            o += 8
+            break
+          case TypeCode.FIXED8:
+            need(8)
+            decimal(c, row, data.readBigInt64LE(o), scales[c]!)
+            o += 8
+            break
+          case TypeCode.FIXED12:
+          case TypeCode.FIXED16: {
+            const size = type === TypeCode.FIXED12 ? 12 : 16
+            need(size)
+            let v = 0n
+            for (let i = size - 1; i >= 0; i--) v = (v << 8n) | BigInt(data[o + i]!)
+            decimal(c, row, BigInt.asIntN(size * 8, v), scales[c]!)
+            o += size
+            break
+          }
+          case TypeCode.DECIMAL: {
+            need(16)
+            let m = 0n
+            for (let i = 14; i >= 0; i--) m = (m << 8n) | BigInt(i === 14 ? data[o + i]! & 0x01 : data[o + i]!)
+            const exp = (((data[o + 15]! & 0x7f) << 7) | (data[o + 14]! >> 1)) - 6176
+            if ((data[o + 15]! & 0x80) !== 0) m = -m
+            if (exp > 0) decimal(c, row, m * POW10[Math.min(exp, 39)]!, 0)
+            else decimal(c, row, m, -exp)
+            o += 16
+            break
+          }
+          case TypeCode.REAL:
+          case TypeCode.DOUBLE: {
+            const size = type === TypeCode.REAL ? 4 : 8
+            need(size)
+            if (layout !== "float64" && layout !== "float32") throw new NotFast()
+            out.setNumber(c, row, size === 4 ? data.readFloatLE(o) : data.readDoubleLE(o))
+            o += size
+            break
+          }
+          case TypeCode.BOOLEAN:
+            need(1)
+            if (data[o] !== 1) integer(c, row, data[o] === 2 ? 1 : 0)
+            o += 1
+            break
+          case TypeCode.STRING:
+          case TypeCode.NSTRING:
+          case TypeCode.VARCHAR:
+          case TypeCode.NVARCHAR:
+          case TypeCode.CHAR:
+          case TypeCode.NCHAR:
+          case TypeCode.SHORTTEXT:
+          case TypeCode.ALPHANUM:
+          case TypeCode.BINARY:
+          case TypeCode.VARBINARY:
+          case TypeCode.BSTRING: {
+            need(1)
+            let len = data[o++]!
+            if (len === 246) {
+              need(2)
+              len = data.readInt16LE(o)
+              o += 2
+            } else if (len === 247) {
+              need(4)
+              len = data.readInt32LE(o)
+              o += 4
+            } else if (len === 255) break
+            need(len)
+            const binary = type === TypeCode.BINARY || type === TypeCode.VARBINARY || type === TypeCode.BSTRING
+            if (binary ? layout !== "blob" : layout !== "varchar") throw new NotFast()
+            if (!binary && hasSurrogate(data, o, len)) out.setString(c, row, fromCesu8(data.subarray(o, o + len)))
+            else out.setBytesFrom(c, row, data, o, len)
+            o += len
+            break
+          }
+          case TypeCode.DAYDATE: {
+            need(4)
+            const v = data.readUInt32LE(o)
+            o += 4
+            if (v === 0 || v === 3652062) break
+            if (layout !== "date") throw new NotFast()
+            out.setNumber(c, row, epochDayOfHanaDay(v))
+            break
+          }
+          case TypeCode.SECONDTIME: {
+            need(4)
+            const v = data.readInt32LE(o)
+            o += 4
+            if (v === 0 || v === 86402) break
+            if (layout !== "time") throw new NotFast()
+            out.setBigInt(c, row, BigInt(v - 1) * 1_000_000n)
+            break
+          }
+          case TypeCode.SECONDDATE:
+          case TypeCode.LONGDATE: {
+            need(8)
+            const v = data.readBigInt64LE(o)
+            o += 8
+            if (v === 0n || v === 315538070401n || v === 3155380704000000001n) break
+            const micros = microsOfLongdate(type === TypeCode.SECONDDATE ? (v - 1n) * 10_000_000n + 1n : v)
+            if (layout === "timestamp") out.setBigInt(c, row, micros)
+            else if (layout === "timestamp_s") {
+              if (micros % 1_000_000n !== 0n) throw new NotFast()
+              out.setBigInt(c, row, micros / 1_000_000n)
+            } else throw new NotFast()
+            break
+          }
+          default:
+            // LOBs, DFV-1 DATE/TIME/TIMESTAMP and anything else: the general path.
+            throw new NotFast()
+        }
+      }
+    }
+  } catch (e) {
+    if (e instanceof NotFast) return undefined
+    throw e
+  }
+  if (o !== data.length) return undefined
+  return out
+}
+
+/**
+ * The HANA error for a refused batch value, naming the column and the (1-based) batch row: 287 for NULL in a NOT
+ * NULL column, 274 for a value longer than declared, 314 numeric overflow for digits beyond a DECIMAL's precision.
+ */
+export const batchError = (e: BulkInsertError): HanaError => {
+  const where = `${decodeName(e.column)} (batch row ${e.row + 1})`
+  switch (e.violation) {
+    case "null":
+      return new HanaError(287, "23000", `cannot insert NULL or update to NULL: ${where}`)
+    case "length":
+      return new HanaError(274, "HY000", `inserted value too large for column: ${where}`)
+    default:
+      return new HanaError(314, "HY000", `numeric overflow: ${where}`)
+  }
+}
