@@ -409,6 +409,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       },
       describeTarget,
       isCompatible,
+      // Oracle DDL commits implicitly: the core builds a new table and renames it into place.
+      ddl: { _tag: "BuildAndSwap", renameTableSql: Ddl.renameTableSql },
       insertBatch
     },
     cancel: Effect.suspend(() =>

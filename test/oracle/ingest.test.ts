@@ -126,4 +126,24 @@ describe("bulk ingest", () => {
       expect(back.getChild("doc")!.get(1)).toBeNull()
       expect(JSON.parse(back.getChild("xs")!.get(0) as string)).toEqual([1, 2])
     }), { "redo.ingest.struct_type": "nvarchar2" }))
+
+  it.effect("a failed replace keeps the old table and its rows (build a new table, then swap)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("SWAP")
+      expect(yield* conn.ingest(fromTable(numbers(3)), { targetTable: t })).toBe(3)
+      const bad = new Arrow.Table({
+        id: Arrow.vectorFromArray([1, 2], new Arrow.Int32()),
+        name: Arrow.vectorFromArray(["fine", "y".repeat(2001)], new Arrow.Utf8())
+      })
+      const error = yield* Effect.flip(conn.ingest(fromTable(bad), { targetTable: t, mode: "replace" }))
+      expect(error.status).toBe("INVALID_DATA")
+      const kept = yield* rowsOf(`SELECT "id" FROM "${t}" ORDER BY "id"`)
+      expect(kept.toArray().map((r) => r.toJSON()["id"])).toEqual([0n, 1n, 2n])
+      const tables = yield* rowsOf(`SELECT TABLE_NAME FROM USER_TABLES WHERE TABLE_NAME LIKE '${t}%'`)
+      expect(tables.toArray().map((r) => r.toJSON()["TABLE_NAME"])).toEqual([t])
+      expect(yield* conn.ingest(fromTable(numbers(2, 50)), { targetTable: t, mode: "replace" })).toBe(2)
+      const replaced = yield* rowsOf(`SELECT "id" FROM "${t}" ORDER BY "id"`)
+      expect(replaced.toArray().map((r) => r.toJSON()["id"])).toEqual([50n, 51n])
+    })))
 })
