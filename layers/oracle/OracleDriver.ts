@@ -368,10 +368,9 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     rollback: Db.call(connection, () => connection.rollback()),
     savepoint: (name) => Effect.asVoid(run(`SAVEPOINT ${Ddl.quoteIdentifier(name)}`, [], {})),
     rollbackToSavepoint: (name) => Effect.asVoid(run(`ROLLBACK TO SAVEPOINT ${Ddl.quoteIdentifier(name)}`, [], {})),
+    // Oracle's SET TRANSACTION READ ONLY lasts one transaction only, so a read-only connection cannot be promised.
     setReadOnly: (readOnly) =>
-      readOnly
-        ? Effect.asVoid(run("SET TRANSACTION READ ONLY", [], { autoCommit: false }))
-        : Effect.void,
+      readOnly ? Effect.fail(notImplemented("read-only connections are not supported by the oracle driver")) : Effect.void,
     setIsolationLevel: (level) => {
       const sql = ISOLATION[level]
       return sql === undefined
