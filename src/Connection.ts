@@ -5,6 +5,11 @@
  * first. An explicit {@link ConnectionShape.close} fails with `cannot close connection while a statement reader is
  * active` while a reader is still open.
  *
+ * The main way to read is {@link query}: a Stream that opens its cursor when it runs and releases it when it ends,
+ * fails or is interrupted. {@link executeQuery} opens a reader in the caller's Scope, for those who need the schema
+ * before the first batch. The accessors below need a {@link Connection} in context, so a statement cannot be run
+ * without one.
+ *
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
@@ -30,6 +35,7 @@ import {
   isObjectDepth
 } from "./catalog/index.ts"
 import { Database } from "./Database.ts"
+import { unsupported } from "./Driver.ts"
 import { type IngestData, ingestOptionEntries, type IngestOptions } from "./Ingest.ts"
 import * as Ingest from "./Ingest.ts"
 import { makeSession, type Session } from "./internal/session.ts"
@@ -61,12 +67,12 @@ export interface ConnectionShape {
   readonly getOption: (key: string) => Effect.Effect<string, AdbcError>
   /** A new statement with optional statement-level options, released with the current scope. */
   readonly statement: (options?: Readonly<Record<string, string>>) => Effect.Effect<Statement.StatementShape, AdbcError>
-  /** Runs a query and opens a reader in the current scope. */
+  /** Runs a query and opens a reader in the current scope (the schema is known before the first batch). */
   readonly executeQuery: (
     sql: string,
     options?: Readonly<Record<string, string>>
   ) => Effect.Effect<ReaderShape, AdbcError, Scope.Scope>
-  /** Runs a query as a stream of batches; the cursor lives as long as the stream. */
+  /** Runs a query as a stream of batches: the cursor is opened when the stream runs and released when it ends. */
   readonly query: (
     sql: string,
     options?: Readonly<Record<string, string>>
@@ -145,12 +151,21 @@ export const make = Effect.fnUntraced(function*(
           )
         )
       }
-      case Std.ReadOnly.key:
-        return session.request(driverConnection.setReadOnly(value === "true"))
-      case Std.IsolationLevel.key:
-        return session.request(driverConnection.setIsolationLevel(value))
-      case Std.CurrentCatalog.key:
-        return session.request(driverConnection.setCurrentCatalog(value))
+      case Std.ReadOnly.key: {
+        const hook = driverConnection.setReadOnly
+        if (hook !== undefined) return session.request(hook(value === "true"))
+        return value === "true" ? Effect.fail(unsupported(driver, `read-only connections (${key})`)) : Effect.void
+      }
+      case Std.IsolationLevel.key: {
+        const hook = driverConnection.setIsolationLevel
+        if (hook === undefined) return Effect.fail(unsupported(driver, `setting the isolation level (${key})`))
+        return session.request(hook(value))
+      }
+      case Std.CurrentCatalog.key: {
+        const hook = driverConnection.setCurrentCatalog
+        if (hook === undefined) return Effect.fail(unsupported(driver, `switching catalogs (${key} is read-only)`))
+        return session.request(hook(value))
+      }
       case Std.CurrentDbSchema.key:
         return session.request(driverConnection.setCurrentDbSchema(value))
       default:
@@ -277,3 +292,52 @@ export const layerIngest: Layer.Layer<Ingest.Ingest, never, Connection> = Layer.
   Ingest.Ingest,
   Effect.map(Connection, (connection) => ({ ingest: connection.ingest }))
 )
+
+/**
+ * Runs a query on the {@link Connection} in context as a stream of Arrow batches. The cursor is opened when the
+ * stream runs and released when it ends, fails or is interrupted; each run executes the query again.
+ *
+ * @category accessors
+ * @since 0.1.0
+ */
+export const query = (
+  sql: string,
+  options?: Readonly<Record<string, string>>
+): Stream.Stream<Arrow.RecordBatch, AdbcError, Connection> =>
+  Stream.unwrap(Effect.map(Connection, (connection) => connection.query(sql, options)))
+
+/**
+ * Runs a query on the {@link Connection} in context and opens a reader in the caller's Scope. The reader's stream
+ * runs once, inside that Scope.
+ *
+ * @category accessors
+ * @since 0.1.0
+ */
+export const executeQuery = (
+  sql: string,
+  options?: Readonly<Record<string, string>>
+): Effect.Effect<ReaderShape, AdbcError, Connection | Scope.Scope> =>
+  Effect.flatMap(Connection, (connection) => connection.executeQuery(sql, options))
+
+/**
+ * Runs a statement that returns no rows on the {@link Connection} in context; returns rows affected (-1 if unknown).
+ *
+ * @category accessors
+ * @since 0.1.0
+ */
+export const execute = (
+  sql: string,
+  options?: Readonly<Record<string, string>>
+): Effect.Effect<number, AdbcError, Connection> =>
+  Effect.flatMap(Connection, (connection) => connection.execute(sql, options))
+
+/**
+ * A new statement on the {@link Connection} in context.
+ *
+ * @category accessors
+ * @since 0.1.0
+ */
+export const statement = (
+  options?: Readonly<Record<string, string>>
+): Effect.Effect<Statement.StatementShape, AdbcError, Connection> =>
+  Effect.flatMap(Connection, (connection) => connection.statement(options))

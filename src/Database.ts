@@ -1,12 +1,12 @@
 /**
- * A database: a driver plus database-level options, validated before any network I/O. Connections are opened from
- * it.
+ * A database: a driver plus database-level options, validated before any network I/O. Connections are opened on it
+ * with `Connection.make` / `Connection.layer` (this module does not depend on Connection, so the two do not import
+ * each other).
  *
  * @since 0.1.0
  */
-import { type Config, Context, Effect, Layer, type Scope } from "effect"
+import { type Config, Context, Effect, Layer } from "effect"
 import { type AdbcError, adbcError } from "./AdbcError.ts"
-import * as Connection from "./Connection.ts"
 import { Driver, type DriverShape } from "./Driver.ts"
 import { envName, getRaw, OptionRegistry, optionsConfig, OptionStore, ResolvedOptions } from "./Options.ts"
 import { StandardOptions } from "./StandardOptions.ts"
@@ -25,10 +25,6 @@ export interface DatabaseShape {
   readonly options: () => ResolvedOptions
   readonly setOption: (key: string, value: string) => Effect.Effect<void, AdbcError>
   readonly getOption: (key: string) => Effect.Effect<string, AdbcError>
-  /** Opens a connection with optional connection-level options; closed when the scope closes. */
-  readonly connect: (
-    options?: Readonly<Record<string, string>>
-  ) => Effect.Effect<Connection.ConnectionShape, AdbcError, Scope.Scope>
 }
 
 /**
@@ -68,8 +64,7 @@ export const make = Effect.fnUntraced(function*(
     registry,
     options: resolved,
     setOption: (key, value) => store.set(key, value),
-    getOption: (key) => getRaw(resolved(), key),
-    connect: (connectionOptions) => Connection.make(database, connectionOptions)
+    getOption: (key) => getRaw(resolved(), key)
   }
   return database
 })

@@ -1,27 +1,50 @@
 /**
- * The driver port: the small set of operations a database driver supplies. The core turns it into ADBC behaviour
- * (option precedence, readers with row caps, catalog results, ingest modes, transactions), so a driver only says
- * how to talk to its database.
+ * The driver port (v2): the operations a database driver supplies. The core turns them into ADBC behaviour (option
+ * precedence, readers with row and byte caps, OUT-parameter columns, catalog results, ingest modes, transactions),
+ * so a driver only says how to talk to its database.
+ *
+ * Required hooks are what every relational database has. Optional features are optional members
+ * (`parameterSchema`, `savepoints`, `readOnly`, `isolationLevel`, `setCurrentCatalog`, `describe`, ingest `targets`,
+ * `outParameters`): a driver leaves out what its database lacks, and the core answers NOT_IMPLEMENTED naming the
+ * feature and the driver. No driver writes a NOT_IMPLEMENTED stub.
  *
  * @since 0.1.0
  */
 import type * as Arrow from "apache-arrow"
 import { Context } from "effect"
 import type { Effect, Scope } from "effect"
-import type { AdbcError } from "./AdbcError.ts"
+import { type AdbcError, notImplemented } from "./AdbcError.ts"
 import type { Page } from "./arrow/index.ts"
-import type { CatalogRows, ObjectDepth, GetObjectsFilters, InfoValue } from "./catalog/index.ts"
-import type { OptionSpec, ResolvedOptions } from "./Options.ts"
+import type { CatalogRows, GetObjectsFilters, InfoValue, ObjectDepth } from "./catalog/index.ts"
+import type { OptionSpec, OptionWithDefault, ResolvedOptions } from "./Options.ts"
 
 /**
  * How a reader caps the rows of each Arrow batch.
- * - `best-effort`: whole fetched pages are appended; a batch may slightly exceed the cap (seed A).
- * - `hard`: no batch ever exceeds the cap (seed B).
+ * - `best-effort`: whole fetched pages are appended; a batch may exceed the cap by less than one page (HANA).
+ * - `hard`: no batch ever exceeds the cap (Oracle's `read_batch_rows`).
  *
  * @category models
  * @since 0.1.0
  */
 export type BatchCapMode = "best-effort" | "hard"
+
+/**
+ * What the caller asked for: `query` (ADBC ExecuteQuery: a result is read) or `update` (ExecuteUpdate: rows affected
+ * only). Drivers use it to pick the client call (a cursor or not, prefetch or not); a query that returns no rows
+ * under `query` is still a valid empty result.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type CallIntent = "query" | "update"
+
+/**
+ * The direction of a bound parameter.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type ParameterDirection = "in" | "out" | "inout"
 
 /**
  * An open server-side result: a schema and its pages of rows.
@@ -38,14 +61,53 @@ export interface DriverCursor {
 }
 
 /**
+ * Values of OUT and IN/OUT parameters after a call: one field and one value per such parameter, in bind order.
+ * Values are what `Arrow.vectorFromArray([value], field.type)` accepts.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface OutValues {
+  readonly schema: Arrow.Schema
+  readonly values: ReadonlyArray<unknown>
+}
+
+/**
+ * A result with rows. `more` holds further result sets the call produced (Oracle's implicit result sets beyond the
+ * first); the core exposes `cursor` only and closes every cursor of `more` unread when the reader is released.
+ * `out` holds OUT-parameter values, which the core appends to the result as columns: the first row holds them,
+ * later rows hold NULL.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface DriverRows {
+  readonly _tag: "Rows"
+  readonly cursor: DriverCursor
+  readonly more?: ReadonlyArray<DriverCursor> | undefined
+  readonly out?: OutValues | undefined
+}
+
+/**
+ * A result without rows: the number of rows affected (-1 when unknown) and OUT-parameter values, if any. Under
+ * ExecuteQuery, OUT values become a one-row result.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface DriverCount {
+  readonly _tag: "Count"
+  readonly rowsAffected: number
+  readonly out?: OutValues | undefined
+}
+
+/**
  * The outcome of running one SQL statement.
  *
  * @category models
  * @since 0.1.0
  */
-export type DriverResult =
-  | { readonly _tag: "Rows"; readonly cursor: DriverCursor }
-  | { readonly _tag: "Count"; readonly rowsAffected: number }
+export type DriverResult = DriverRows | DriverCount
 
 /**
  * Parameters bound to a statement: Arrow record batches whose columns are the parameters in order.
@@ -59,7 +121,20 @@ export interface BoundParameters {
 }
 
 /**
- * Where ingested rows go.
+ * One call of {@link DriverConnection.execute}.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface ExecuteRequest {
+  readonly sql: string
+  readonly parameters: BoundParameters | undefined
+  readonly options: ResolvedOptions
+  readonly intent: CallIntent
+}
+
+/**
+ * Where ingested rows go. `catalog` is set only when the driver declares {@link DriverIngest.targets} `catalog`.
  *
  * @category models
  * @since 0.1.0
@@ -67,6 +142,7 @@ export interface BoundParameters {
 export interface IngestTarget {
   readonly table: string
   readonly dbSchema?: string | undefined
+  readonly catalog?: string | undefined
   readonly temporary: boolean
 }
 
@@ -111,9 +187,9 @@ export type IngestDdl =
  */
 export interface DriverIngest {
   /** The database column type for an Arrow field, or a failure naming the field when it cannot be created. */
-  readonly columnType: (field: Arrow.Field) => Effect.Effect<string, AdbcError>
+  readonly columnType: (field: Arrow.Field, options: ResolvedOptions) => Effect.Effect<string, AdbcError>
   /** SQL creating the target table. */
-  readonly createTableSql: (target: IngestTarget, columns: ReadonlyArray<IngestColumn>) => string
+  readonly createTableSql: (target: IngestTarget, columns: ReadonlyArray<IngestColumn>, options: ResolvedOptions) => string
   /** SQL dropping the target table. */
   readonly dropTableSql: (target: IngestTarget) => string
   /** The columns of the existing target table as an Arrow schema, or undefined when it does not exist. */
@@ -128,19 +204,22 @@ export interface DriverIngest {
     batch: Arrow.RecordBatch,
     options: ResolvedOptions
   ) => Effect.Effect<number, AdbcError>
+  /**
+   * Optional targets: `temporary` (ADBC `adbc.ingest.temporary`), `catalog` (`adbc.ingest.target_catalog`). Absent
+   * ones fail NOT_IMPLEMENTED in the core before any I/O.
+   */
+  readonly targets?: { readonly temporary?: boolean | undefined; readonly catalog?: boolean | undefined } | undefined
 }
 
 /**
- * Optional features a driver declares.
+ * Savepoints inside a transaction (used by ingest within the caller's transaction to undo only its own rows).
  *
  * @category models
  * @since 0.1.0
  */
-export interface DriverCapabilities {
-  readonly ingestTemporary: boolean
-  readonly ingestTargetCatalog: boolean
-  readonly parameterSchema: boolean
-  readonly savepoints: boolean
+export interface DriverSavepoints {
+  readonly create: (name: string) => Effect.Effect<void, AdbcError>
+  readonly rollbackTo: (name: string) => Effect.Effect<void, AdbcError>
 }
 
 /**
@@ -151,24 +230,25 @@ export interface DriverCapabilities {
  */
 export interface DriverConnection {
   /** Runs SQL (with optional bound parameters); returns rows or a count. Cursors live in the given scope. */
-  readonly execute: (
-    sql: string,
-    parameters: BoundParameters | undefined,
-    options: ResolvedOptions
-  ) => Effect.Effect<DriverResult, AdbcError, Scope.Scope>
-  /** The result schema of `sql` without running it; NOT_IMPLEMENTED where the database cannot tell. */
-  readonly describe: (sql: string, options: ResolvedOptions) => Effect.Effect<Arrow.Schema, AdbcError>
-  /** The parameter schema of `sql`. */
-  readonly parameterSchema: (sql: string, options: ResolvedOptions) => Effect.Effect<Arrow.Schema, AdbcError>
+  readonly execute: (request: ExecuteRequest) => Effect.Effect<DriverResult, AdbcError, Scope.Scope>
+  /** The result schema of `sql` without running it (Prepare, ExecuteSchema). Optional. */
+  readonly describe?: ((sql: string, options: ResolvedOptions) => Effect.Effect<Arrow.Schema, AdbcError>) | undefined
+  /** The parameter schema of `sql` (GetParameterSchema). Optional. */
+  readonly parameterSchema?:
+    | ((sql: string, options: ResolvedOptions) => Effect.Effect<Arrow.Schema, AdbcError>)
+    | undefined
   readonly setAutocommit: (enabled: boolean) => Effect.Effect<void, AdbcError>
   readonly commit: Effect.Effect<void, AdbcError>
   readonly rollback: Effect.Effect<void, AdbcError>
-  readonly savepoint: (name: string) => Effect.Effect<void, AdbcError>
-  readonly rollbackToSavepoint: (name: string) => Effect.Effect<void, AdbcError>
-  readonly setReadOnly: (readOnly: boolean) => Effect.Effect<void, AdbcError>
-  readonly setIsolationLevel: (level: string) => Effect.Effect<void, AdbcError>
+  /** Optional savepoints. */
+  readonly savepoints?: DriverSavepoints | undefined
+  /** Optional read-only sessions (`adbc.connection.readonly`); without it only `false` is accepted. */
+  readonly setReadOnly?: ((readOnly: boolean) => Effect.Effect<void, AdbcError>) | undefined
+  /** Optional isolation levels (`adbc.connection.transaction.isolation_level`); fails for levels the database lacks. */
+  readonly setIsolationLevel?: ((level: string) => Effect.Effect<void, AdbcError>) | undefined
   readonly currentCatalog: Effect.Effect<string, AdbcError>
-  readonly setCurrentCatalog: (catalog: string) => Effect.Effect<void, AdbcError>
+  /** Optional: switching catalogs (`adbc.connection.catalog`); without it the catalog is read-only. */
+  readonly setCurrentCatalog?: ((catalog: string) => Effect.Effect<void, AdbcError>) | undefined
   readonly currentDbSchema: Effect.Effect<string, AdbcError>
   readonly setCurrentDbSchema: (schema: string) => Effect.Effect<void, AdbcError>
   /** Info values this connection knows (vendor name and version, ...). */
@@ -191,6 +271,30 @@ export interface DriverConnection {
 }
 
 /**
+ * How readers cut batches: the row cap (an option carrying its default) applied `mode`-wise, and optionally an
+ * approximate byte cap (0 or unset: none).
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface DriverBatchCap {
+  readonly mode: BatchCapMode
+  readonly rows: OptionWithDefault<number>
+  readonly bytes?: OptionWithDefault<number> | undefined
+}
+
+/**
+ * OUT and IN/OUT parameters: how the driver reads a bound field's direction (Oracle: field metadata
+ * `<prefix>:parameter_type` = `out` / `inout`). Without it every bound field is an IN parameter.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface DriverOutParameters {
+  readonly direction: (field: Arrow.Field) => ParameterDirection
+}
+
+/**
  * A database driver.
  *
  * @category models
@@ -200,22 +304,25 @@ export interface DriverShape {
   /** Driver-manager name (`hana`, `oracle`). */
   readonly name: string
   readonly version: string
-  /** The driver's own option keys (`dba.*`, `redo.*`). */
+  /** The driver's own option keys (`dba.*`, `redo.*`), each with its default where it has one. */
   readonly options: ReadonlyArray<OptionSpec<any>>
-  readonly capabilities: DriverCapabilities
-  /** How readers cap batch rows, and the option that sets the cap with its default. */
-  readonly batchCap: {
-    readonly mode: BatchCapMode
-    readonly option: OptionSpec<number>
-    readonly defaultRows: number
-    /** The option setting an approximate byte cap per batch (0 or unset: none), where the driver has one. */
-    readonly bytesOption?: OptionSpec<number> | undefined
-  }
+  readonly batchCap: DriverBatchCap
+  /** Optional OUT-parameter support. */
+  readonly outParameters?: DriverOutParameters | undefined
   /** Checks option combinations before any network I/O (URI shape, authentication pairs, ...). */
   readonly validate: (options: ResolvedOptions) => Effect.Effect<void, AdbcError>
   /** Opens a session; closed when the scope closes. */
   readonly connect: (options: ResolvedOptions) => Effect.Effect<DriverConnection, AdbcError, Scope.Scope>
 }
+
+/**
+ * The NOT_IMPLEMENTED error the core returns for an optional feature a driver leaves out, naming both.
+ *
+ * @category errors
+ * @since 0.1.0
+ */
+export const unsupported = (driver: Pick<DriverShape, "name">, feature: string): AdbcError =>
+  notImplemented(`the ${driver.name} driver does not support ${feature}`)
 
 /**
  * The driver in use, provided by a driver Layer (`layers/hana`, `layers/oracle`).

@@ -7,8 +7,8 @@
  */
 import type * as Arrow from "apache-arrow"
 import { Context, Effect, Stream } from "effect"
-import { type AdbcError, alreadyExists, invalidArgument, notFound, notImplemented } from "./AdbcError.ts"
-import type { IngestColumn, IngestTarget } from "./Driver.ts"
+import { type AdbcError, alreadyExists, invalidArgument, notFound } from "./AdbcError.ts"
+import { type IngestColumn, type IngestTarget, unsupported } from "./Driver.ts"
 import type { Session } from "./internal/session.ts"
 import type { ResolvedOptions } from "./Options.ts"
 import * as Std from "./StandardOptions.ts"
@@ -125,26 +125,28 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
   if (table === undefined) {
     return yield* invalidArgument(`bulk ingest needs option ${Std.IngestTargetTable.key}`)
   }
-  if (options.get(Std.IngestTargetCatalog) !== undefined && !driver.capabilities.ingestTargetCatalog) {
-    return yield* notImplemented(`the ${driver.name} driver does not support ${Std.IngestTargetCatalog.key}`)
+  const catalog = options.get(Std.IngestTargetCatalog)
+  if (catalog !== undefined && connection.ingest.targets?.catalog !== true) {
+    return yield* unsupported(driver, `ingest with a target catalog (${Std.IngestTargetCatalog.key})`)
   }
   const temporary = options.getOr(Std.IngestTemporary, false)
-  if (temporary && !driver.capabilities.ingestTemporary) {
-    return yield* notImplemented(`the ${driver.name} driver does not support ingest into a temporary table`)
+  if (temporary && connection.ingest.targets?.temporary !== true) {
+    return yield* unsupported(driver, `ingest into a temporary table (${Std.IngestTemporary.key})`)
   }
   const mode = options.getOr(Std.IngestMode, "adbc.ingest.mode.create")
   const dbSchema = temporary ? undefined : options.get(Std.IngestTargetDbSchema)
-  const target: IngestTarget = { table, dbSchema, temporary }
+  const target: IngestTarget = { table, dbSchema, catalog, temporary }
 
   // Type mapping first: an unsupported column fails before any I/O.
   const columns: Array<IngestColumn> = []
   for (const field of data.schema.fields) {
-    const sqlType = yield* connection.ingest.columnType(field)
+    const sqlType = yield* connection.ingest.columnType(field, options)
     columns.push({ field, sqlType, nullable: field.nullable })
   }
 
   const existing = yield* session.request(connection.ingest.describeTarget(target))
-  const exec = (sql: string) => session.request(Effect.scoped(connection.execute(sql, undefined, options)))
+  const exec = (sql: string) =>
+    session.request(Effect.scoped(connection.execute({ sql, parameters: undefined, options, intent: "update" })))
 
   let create = false
   let dropFirst = false
@@ -191,10 +193,11 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
     }
     // Inside the caller's transaction: undo only our own work.
     const savepoint = "ADBC_INGEST"
-    const rollback = driver.capabilities.savepoints
-      ? session.request(connection.rollbackToSavepoint(savepoint))
+    const savepoints = connection.savepoints
+    const rollback = savepoints !== undefined
+      ? session.request(savepoints.rollbackTo(savepoint))
       : session.request(connection.rollback)
-    return (driver.capabilities.savepoints ? session.request(connection.savepoint(savepoint)) : Effect.void).pipe(
+    return (savepoints !== undefined ? session.request(savepoints.create(savepoint)) : Effect.void).pipe(
       Effect.andThen(work),
       Effect.onError(() => Effect.ignore(rollback).pipe(Effect.andThen(undo)))
     )
@@ -209,7 +212,7 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
       Effect.andThen(atomically(
         Effect.gen(function*() {
           if (dropFirst) yield* exec(connection.ingest.dropTableSql(target))
-          yield* exec(connection.ingest.createTableSql(target, columns))
+          yield* exec(connection.ingest.createTableSql(target, columns, options))
           return yield* insertAll(target)
         })
       )),
@@ -221,7 +224,7 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
     // DDL commits implicitly: fill a new table, then rename it into place; the target is untouched until then.
     const fresh: IngestTarget = { ...target, table: sideTableName(table, "NEW") }
     const dropFresh = Effect.ignore(exec(connection.ingest.dropTableSql(fresh)))
-    yield* exec(connection.ingest.createTableSql(fresh, columns))
+    yield* exec(connection.ingest.createTableSql(fresh, columns, options))
     const rows = yield* atomically(insertAll(fresh), dropFresh)
     const swap = Effect.gen(function*() {
       if (!dropFirst) {
@@ -242,6 +245,6 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
 
   // No atomic DDL known for this driver: DDL runs on its own, undone by hand on failure (see docs/reliability.md).
   if (dropFirst) yield* exec(connection.ingest.dropTableSql(target))
-  yield* exec(connection.ingest.createTableSql(target, columns))
+  yield* exec(connection.ingest.createTableSql(target, columns, options))
   return yield* atomically(insertAll(target), Effect.ignore(exec(connection.ingest.dropTableSql(target))))
 })

@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { Config, ConfigProvider, Effect, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { Config, ConfigProvider, Effect, Redacted, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { type AdbcError, invalidArgument, notFound, notImplemented } from "./AdbcError.ts"
 
 /**
@@ -35,7 +35,17 @@ export interface OptionSpec<A> {
   readonly levels: ReadonlyArray<OptionLevel>
   /** The value is a secret: it never appears in an error, log or span. */
   readonly secret?: boolean | undefined
+  /** The value in force when no level sets the key; declared here so the default lives in one place. */
+  readonly default?: A | undefined
 }
+
+/**
+ * An option declared with its default.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type OptionWithDefault<A> = OptionSpec<A> & { readonly default: A }
 
 /**
  * Declares an option key.
@@ -43,7 +53,11 @@ export interface OptionSpec<A> {
  * @category constructors
  * @since 0.1.0
  */
-export const option = <A>(spec: OptionSpec<A>): OptionSpec<A> => spec
+export function option<A>(spec: OptionWithDefault<A>): OptionWithDefault<A>
+export function option<A>(spec: OptionSpec<A>): OptionSpec<A>
+export function option<A>(spec: OptionSpec<A>): OptionSpec<A> {
+  return spec
+}
 
 /**
  * Levels shorthands.
@@ -193,7 +207,8 @@ const editDistance = (a: string, b: string): number => {
  * @since 0.1.0
  */
 export class OptionStore {
-  private readonly values = new Map<string, string>()
+  /** Secrets are held as `Redacted` from the moment they are set, so no dump or log of the store shows them. */
+  private readonly values = new Map<string, string | Redacted.Redacted<string>>()
 
   constructor(readonly registry: OptionRegistry, readonly level: OptionLevel) {}
 
@@ -214,7 +229,7 @@ export class OptionStore {
   /** Validates and stores a value. */
   setSync(key: string, value: string): Result.Result<void, AdbcError> {
     const valid = this.registry.validate(this.level, key, value)
-    if (Result.isSuccess(valid)) this.values.set(key, value)
+    if (Result.isSuccess(valid)) this.values.set(key, this.registry.lookup(key)?.secret ? Redacted.make(value) : value)
     return valid
   }
 
@@ -226,17 +241,18 @@ export class OptionStore {
   /** Puts back a value read before a failed change (undefined removes the key). */
   restore(key: string, previous: string | undefined): void {
     if (previous === undefined) this.values.delete(key)
-    else this.values.set(key, previous)
+    else this.values.set(key, this.registry.lookup(key)?.secret ? Redacted.make(previous) : previous)
   }
 
-  /** The raw value at this level. */
+  /** The raw value at this level (a secret in clear: for the driver only, never for GetOption). */
   raw(key: string): string | undefined {
-    return this.values.get(key)
+    const value = this.values.get(key)
+    return value === undefined || typeof value === "string" ? value : Redacted.value(value)
   }
 
-  /** All raw values at this level. */
+  /** All raw values at this level (secrets in clear, as {@link raw}). */
   entries(): ReadonlyArray<readonly [string, string]> {
-    return [...this.values]
+    return [...this.values.keys()].map((key) => [key, this.raw(key)!] as const)
   }
 }
 
@@ -272,6 +288,11 @@ export class ResolvedOptions {
     return value === undefined ? fallback : value
   }
 
+  /** The decoded value of `spec`, or its declared default. */
+  value<A>(spec: OptionWithDefault<A>): A {
+    return this.getOr(spec, spec.default)
+  }
+
   /** Values of every secret option in force, for redaction. */
   secrets(): ReadonlyArray<string> {
     const registry = this.levels[0]?.registry
@@ -280,6 +301,11 @@ export class ResolvedOptions {
       const value = this.raw(key)
       return value === undefined ? [] : [value, ...uriPassword(value)]
     })
+  }
+
+  /** Whether `key` is declared as a secret. */
+  isSecret(key: string): boolean {
+    return this.levels[0]?.registry.lookup(key)?.secret === true
   }
 
   /** A view with `narrower` in front. */
@@ -300,15 +326,34 @@ const uriPassword = (value: string): ReadonlyArray<string> => {
   return [match[1], decoded]
 }
 
+/** The mark that replaces a password in a URI read back with GetOption. */
+export const MASK = "***"
+
 /**
- * Reads ADBC GetOption semantics from a store chain: NOT_FOUND when no level has the key.
+ * A URI with its password masked: the userinfo password (`scheme://user:***@host`) and any `password` query
+ * parameter.
+ *
+ * @category getters
+ * @since 0.2.0
+ */
+export const maskUri = (uri: string): string =>
+  uri
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)[^@/]*@/i, `$1${MASK}@`)
+    .replace(/([?&](?:password|pwd)=)[^&#]*/gi, `$1${MASK}`)
+
+/**
+ * Reads ADBC GetOption semantics from a store chain: NOT_FOUND when no level has the key. A secret is never read
+ * back: the URI comes with its password masked, any other secret key fails NOT_FOUND.
  *
  * @category getters
  * @since 0.1.0
  */
 export const getRaw = (options: ResolvedOptions, key: string): Effect.Effect<string, AdbcError> => {
   const value = options.raw(key)
-  return value === undefined ? Effect.fail(notFound(`option ${key} is not set`)) : Effect.succeed(value)
+  if (value === undefined) return Effect.fail(notFound(`option ${key} is not set`))
+  if (!options.isSecret(key)) return Effect.succeed(value)
+  if (key === "uri") return Effect.succeed(maskUri(value))
+  return Effect.fail(notFound(`option ${key} holds a secret, which is never read back`))
 }
 
 /**

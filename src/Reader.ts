@@ -7,8 +7,8 @@
 import * as Arrow from "apache-arrow"
 import { Context, Effect, Exit, Option, Scope, Stream } from "effect"
 import { type AdbcError, adbcError, invalidState } from "./AdbcError.ts"
-import { BatchAssembler } from "./arrow/index.ts"
-import type { BatchCapMode, DriverCursor } from "./Driver.ts"
+import { BatchAssembler, type ColumnBuilder, type Page } from "./arrow/index.ts"
+import type { BatchCapMode, DriverCursor, DriverRows, OutValues } from "./Driver.ts"
 import type { Session } from "./internal/session.ts"
 
 /**
@@ -46,6 +46,85 @@ export interface BatchCap {
   readonly mode: BatchCapMode
   /** Approximate bytes per batch; 0 for none. */
   readonly bytes: number
+}
+
+/**
+ * Internal: a cursor whose rows carry OUT-parameter values as extra columns: the first row holds the values, later
+ * rows NULL. An empty result becomes one row (NULL in the result's columns) so the values are never lost.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const withOutColumns = (cursor: DriverCursor, out: OutValues): DriverCursor => {
+  const width = cursor.schema.fields.length
+  let pending = true
+  let exhausted = false
+  const appendOut = (builders: ReadonlyArray<ColumnBuilder>, rows: number) => {
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < out.values.length; c++) builders[width + c]!.append(pending ? out.values[c] : null)
+      pending = false
+    }
+  }
+  const wrap = (page: Page): Page => ({
+    appendRows(builders, maxRows) {
+      const rows = page.appendRows(builders.slice(0, width), maxRows)
+      appendOut(builders, rows)
+      return rows
+    }
+  })
+  const onlyRow: Page = {
+    appendRows(builders, maxRows) {
+      if (!pending || maxRows < 1) return 0
+      for (let c = 0; c < width; c++) builders[c]!.append(null)
+      appendOut(builders, 1)
+      return 1
+    }
+  }
+  return {
+    schema: new Arrow.Schema([...cursor.schema.fields, ...out.schema.fields], cursor.schema.metadata),
+    nextPage: Effect.suspend(() => {
+      if (exhausted) return Effect.succeed(undefined)
+      return Effect.map(cursor.nextPage, (page) => {
+        if (page !== undefined) return wrap(page)
+        exhausted = true
+        return pending ? onlyRow : undefined
+      })
+    }),
+    close: cursor.close
+  }
+}
+
+/**
+ * Internal: a cursor over no columns and no rows, for OUT values of a call that returned no result set.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const emptyCursor: DriverCursor = {
+  schema: new Arrow.Schema([]),
+  nextPage: Effect.succeed(undefined),
+  close: Effect.void
+}
+
+/**
+ * Internal: wraps an open driver result, registered as an active reader of `session` until released. Exposes the
+ * first result set (with OUT values appended as columns); further result sets are closed unread on release.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const fromRows = (
+  session: Session,
+  rows: Omit<DriverRows, "_tag">,
+  cap: BatchCap
+): Effect.Effect<ReaderShape, never, Scope.Scope> => {
+  const more = rows.more ?? []
+  const first = rows.out === undefined ? rows.cursor : withOutColumns(rows.cursor, rows.out)
+  const cursor: DriverCursor = more.length === 0 ? first : {
+    ...first,
+    close: first.close.pipe(Effect.ensuring(Effect.forEach(more, (c) => c.close, { discard: true })))
+  }
+  return fromCursor(session, cursor, cap)
 }
 
 /**

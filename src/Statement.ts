@@ -8,11 +8,11 @@ import * as Arrow from "apache-arrow"
 import { Context, Effect, Stream } from "effect"
 import type { Scope } from "effect"
 import { type AdbcError, invalidState, notImplemented } from "./AdbcError.ts"
-import type { BoundParameters } from "./Driver.ts"
+import { type BoundParameters, type CallIntent, type DriverResult, unsupported } from "./Driver.ts"
 import { runIngest } from "./Ingest.ts"
 import type { Session } from "./internal/session.ts"
 import { getRaw, OptionStore, type ResolvedOptions } from "./Options.ts"
-import { fromCursor, type ReaderShape } from "./Reader.ts"
+import { emptyCursor, fromCursor, fromRows, type ReaderShape } from "./Reader.ts"
 import * as Std from "./StandardOptions.ts"
 
 /**
@@ -91,27 +91,39 @@ export const make = (
     })
 
     const batchCap = () => {
-      const { bytesOption, defaultRows, mode, option } = session.driver.batchCap
+      const { bytes, mode, rows } = session.driver.batchCap
       const resolved = options()
-      return {
-        rows: resolved.getOr(option, defaultRows),
-        mode,
-        bytes: bytesOption === undefined ? 0 : resolved.getOr(bytesOption, 0)
-      }
+      return { rows: resolved.value(rows), mode, bytes: bytes === undefined ? 0 : resolved.value(bytes) }
     }
+
+    const run = (intent: CallIntent): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
+      Effect.gen(function*() {
+        const text = yield* requireSql
+        const params = yield* parameters
+        return yield* session.request(
+          session.connection.execute({ sql: text, parameters: params, options: options(), intent })
+        )
+      })
+
+    /** OUT and IN/OUT parameters come back as result columns, which an update has no place for. */
+    const refuseOutParameters = Effect.suspend(() => {
+      const direction = session.driver.outParameters?.direction
+      if (bound === undefined || direction === undefined) return Effect.void
+      const index = bound.schema.fields.findIndex((f) => direction(f) !== "in")
+      if (index < 0) return Effect.void
+      const field = bound.schema.fields[index]!
+      return Effect.fail(notImplemented(
+        `executeUpdate does not support OUT or IN/OUT parameters (parameter ${index + 1} ${JSON.stringify(field.name)} ` +
+          `is ${direction(field).toUpperCase()}); run the statement with executeQuery, which returns their values as columns`
+      ))
+    })
 
     const executeQuery = Effect.gen(function*() {
       if (isIngest()) return yield* invalidState("bulk ingest runs with executeUpdate, not executeQuery")
-      const text = yield* requireSql
-      const params = yield* parameters
-      const result = yield* session.request(session.connection.execute(text, params, options()))
-      if (result._tag === "Count") {
-        return {
-          schema: new Arrow.Schema([]),
-          batches: Stream.empty
-        } satisfies ReaderShape
-      }
-      return yield* fromCursor(session, result.cursor, batchCap())
+      const result = yield* run("query")
+      if (result._tag === "Rows") return yield* fromRows(session, result, batchCap())
+      if (result.out !== undefined) return yield* fromRows(session, { cursor: emptyCursor, out: result.out }, batchCap())
+      return yield* fromCursor(session, emptyCursor, batchCap())
     })
 
     const executeUpdate = Effect.gen(function*() {
@@ -122,16 +134,23 @@ export const make = (
           : bound
         return yield* runIngest(session, options(), data)
       }
-      const text = yield* requireSql
-      const params = yield* parameters
+      yield* refuseOutParameters
       return yield* Effect.scoped(
         Effect.gen(function*() {
-          const result = yield* session.request(session.connection.execute(text, params, options()))
+          const result = yield* run("update")
           if (result._tag === "Count") return result.rowsAffected
           yield* result.cursor.close
+          yield* Effect.forEach(result.more ?? [], (c) => c.close, { discard: true })
           return -1
         })
       )
+    })
+
+    const describe = Effect.gen(function*() {
+      const text = yield* requireSql
+      const hook = session.connection.describe
+      if (hook === undefined) return yield* unsupported(session.driver, "describing a statement's result schema")
+      return yield* session.request(hook(text, options()))
     })
 
     const statement: StatementShape = {
@@ -141,10 +160,7 @@ export const make = (
         }),
       setOption: (key, value) => Effect.fromResult(store.setSync(key, value)),
       getOption: (key) => getRaw(options(), key),
-      prepare: Effect.gen(function*() {
-        const text = yield* requireSql
-        yield* session.request(session.connection.describe(text, options()))
-      }),
+      prepare: Effect.asVoid(describe),
       bind: (data) =>
         Effect.sync(() => {
           bound = data instanceof Arrow.Table
@@ -157,16 +173,12 @@ export const make = (
         }),
       executeQuery: executeQuery.pipe(Effect.withSpan("adbc.execute_query", { attributes: { "db.system.name": session.driver.name } })),
       executeUpdate: executeUpdate.pipe(Effect.withSpan("adbc.execute_update", { attributes: { "db.system.name": session.driver.name } })),
-      executeSchema: Effect.gen(function*() {
-        const text = yield* requireSql
-        return yield* session.request(session.connection.describe(text, options()))
-      }),
+      executeSchema: describe,
       getParameterSchema: Effect.gen(function*() {
-        if (!session.driver.capabilities.parameterSchema) {
-          return yield* notImplemented(`the ${session.driver.name} driver cannot describe statement parameters`)
-        }
+        const hook = session.connection.parameterSchema
+        if (hook === undefined) return yield* unsupported(session.driver, "describing statement parameters")
         const text = yield* requireSql
-        return yield* session.request(session.connection.parameterSchema(text, options()))
+        return yield* session.request(hook(text, options()))
       }),
       cancel: session.guard(session.connection.cancel)
     }

@@ -18,20 +18,21 @@ import { Duration, Effect, Result, Schedule, type Scope } from "effect"
 import { type AdbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
-import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
+import type {
+  BoundParameters,
+  DriverConnection,
+  DriverCursor,
+  DriverResult,
+  DriverShape,
+  ExecuteRequest,
+  IngestTarget
+} from "../../src/Driver.ts"
 import type { ResolvedOptions } from "../../src/Options.ts"
-import * as Std from "../../src/StandardOptions.ts"
 import { CATALOG, catalogRows } from "./Catalog.ts"
 import { hdbClientOptions, resolveConnectConfig } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
 import * as Hdb from "./Hdb.ts"
-import {
-  DEFAULT_FETCH_SIZE,
-  DEFAULT_READ_BATCH_ROWS,
-  FetchSize,
-  HanaOptions,
-  ReadBatchRows
-} from "./HanaOptions.ts"
+import { FetchSize, HanaOptions, ReadBatchRows } from "./HanaOptions.ts"
 import { rowConverter } from "./Params.ts"
 import { hanaPage, scanLobs } from "./ResultPage.ts"
 import { normalizeSql } from "./SqlNormalize.ts"
@@ -43,6 +44,9 @@ import {
   isCompatible,
   type MappedColumn
 } from "./Types.ts"
+
+/** Seconds a connect may take when the URI sets no `timeout`. @category constants @since 0.2.0 */
+export const DEFAULT_CONNECT_TIMEOUT_S = 30
 
 /** The driver version. @category constants @since 0.1.0 */
 export const VERSION = "0.1.0"
@@ -144,10 +148,38 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
     return Effect.forEach(statements, Hdb.dropStatement, { discard: true })
   })
 
+  /** Asks the server, from a second session, to cancel the statement this session is running. */
+  const cancelOnServer = Effect.suspend(() => {
+    const id = client._connection.connectOptions?.connectionId
+    if (id === undefined) return Effect.fail(notImplemented("the session id is unknown; cannot cancel"))
+    return Effect.scoped(
+      Effect.gen(function*() {
+        const side = yield* Effect.acquireRelease(Hdb.connect({ ...hdbOptions }), Hdb.disconnect)
+        yield* Hdb.executeDirect(side, `ALTER SYSTEM CANCEL SESSION '${id}'`)
+      })
+    )
+  })
+
+  /** Resolves once hdb has no request running or queued on this session. */
+  const idle = Effect.suspend(function poll(): Effect.Effect<void> {
+    return client._connection.isIdle() || client.readyState === "closed"
+      ? Effect.void
+      : Effect.andThen(Effect.sleep(5), Effect.suspend(poll))
+  })
+
+  /**
+   * An interrupted request: the server is asked to cancel it and its answer awaited, all within the answer budget;
+   * a server that does not answer in time gets the socket closed (the connection is broken, later calls fail IO).
+   */
+  const stopInterrupted = Effect.suspend(() =>
+    client._connection.isIdle() ? Effect.void : Hdb.withinBudget(client, Effect.andThen(Effect.ignore(cancelOnServer), idle))
+  )
+
   const tracked = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.suspend(() => {
       busy = true
       return effect.pipe(
+        Effect.onInterrupt(() => stopInterrupted),
         Effect.ensuring(Effect.sync(() => {
           busy = false
         }))
@@ -168,7 +200,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
           client,
           outcome,
           columns,
-          options.getOr(FetchSize, DEFAULT_FETCH_SIZE),
+          options.value(FetchSize),
           tracked(more),
           onClose,
           tracked
@@ -241,9 +273,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
     })
 
   const execute = (
-    sql: string,
-    parameters: BoundParameters | undefined,
-    options: ResolvedOptions
+    { options, parameters, sql }: ExecuteRequest
   ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
     tracked(Effect.gen(function*() {
       const text = normalizeSql(sql)
@@ -378,11 +408,11 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       }),
     commit: Hdb.commit(client),
     rollback: Hdb.rollback(client),
-    savepoint: (name) => Effect.asVoid(Hdb.executeDirect(client, `SAVEPOINT ${Ddl.quoteIdentifier(name)}`)),
-    rollbackToSavepoint: (name) =>
-      Effect.asVoid(Hdb.executeDirect(client, `ROLLBACK TO SAVEPOINT ${Ddl.quoteIdentifier(name)}`)),
-    setReadOnly: (readOnly) =>
-      readOnly ? Effect.fail(notImplemented("read-only connections are not supported by the hana driver")) : Effect.void,
+    savepoints: {
+      create: (name) => Effect.asVoid(Hdb.executeDirect(client, `SAVEPOINT ${Ddl.quoteIdentifier(name)}`)),
+      rollbackTo: (name) =>
+        Effect.asVoid(Hdb.executeDirect(client, `ROLLBACK TO SAVEPOINT ${Ddl.quoteIdentifier(name)}`))
+    },
     setIsolationLevel: (level) => {
       const sql = ISOLATION[level]
       return sql === undefined
@@ -390,8 +420,6 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         : Effect.asVoid(Hdb.executeDirect(client, `SET TRANSACTION ISOLATION LEVEL ${sql}`))
     },
     currentCatalog: Effect.succeed(CATALOG),
-    setCurrentCatalog: () =>
-      Effect.fail(notImplemented(`${Std.CurrentCatalog.key} is read-only: the hana driver has the one catalog "db"`)),
     currentDbSchema: scalar("SELECT CURRENT_SCHEMA FROM DUMMY"),
     setCurrentDbSchema: (schema) =>
       Effect.andThen(Hdb.executeDirect(client, `SET SCHEMA ${Ddl.quoteIdentifier(schema)}`), clearInserts),
@@ -419,20 +447,12 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         enable: Effect.asVoid(Hdb.executeDirect(client, "SET TRANSACTION AUTOCOMMIT DDL OFF")),
         restore: Effect.asVoid(Hdb.executeDirect(client, "SET TRANSACTION AUTOCOMMIT DDL ON"))
       },
-      insertBatch: (target, batch) => insertBatch(target, batch)
+      insertBatch: (target, batch) => insertBatch(target, batch),
+      targets: { temporary: true }
     },
-    cancel: Effect.suspend(() => {
-      if (!busy) return Effect.fail(invalidState("no statement is running on this connection"))
-      const id = client._connection.connectOptions?.connectionId
-      if (id === undefined) return Effect.fail(notImplemented("the session id is unknown; cannot cancel"))
-      // A second session asks the server to cancel the first one's running statement.
-      return Effect.scoped(
-        Effect.gen(function*() {
-          const side = yield* Effect.acquireRelease(Hdb.connect({ ...hdbOptions }), Hdb.disconnect)
-          yield* Hdb.executeDirect(side, `ALTER SYSTEM CANCEL SESSION '${id}'`)
-        })
-      )
-    })
+    cancel: Effect.suspend(() =>
+      busy ? cancelOnServer : Effect.fail(invalidState("no statement is running on this connection"))
+    )
   }
 }
 
@@ -441,7 +461,9 @@ const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, Adbc
     const config = yield* Effect.fromResult(resolveConnectConfig(options))
     const hdbOptions = yield* hdbClientOptions(config)
     const timeout = config.uri.timeoutSeconds
-    const bounded = Hdb.connect({ ...hdbOptions }, timeout !== undefined && timeout > 0 ? timeout * 1000 : undefined)
+    // The URI's timeout (seconds) bounds the whole connect; without one, DEFAULT_CONNECT_TIMEOUT_S does; 0 = none.
+    const seconds = timeout ?? DEFAULT_CONNECT_TIMEOUT_S
+    const bounded = Hdb.connect({ ...hdbOptions }, seconds > 0 ? seconds * 1000 : undefined)
     const client = yield* Effect.acquireRelease(bounded, Hdb.disconnect, { interruptible: true })
     const ping = config.uri.pingIntervalSeconds
     if (ping !== undefined && ping > 0) {
@@ -466,8 +488,7 @@ export const HanaDriver: DriverShape = {
   name: "hana",
   version: VERSION,
   options: HanaOptions,
-  capabilities: { ingestTemporary: true, ingestTargetCatalog: false, parameterSchema: true, savepoints: true },
-  batchCap: { mode: "best-effort", option: ReadBatchRows, defaultRows: DEFAULT_READ_BATCH_ROWS },
+  batchCap: { mode: "best-effort", rows: ReadBatchRows },
   validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
   connect
 }

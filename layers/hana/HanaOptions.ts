@@ -68,20 +68,17 @@ export const FetchSize = option({
   key: "dba.statement.fetch_size",
   schema: OptionSchemas.positiveInt,
   accepted: "a positive integer",
-  levels: ALL_LEVELS
+  levels: ALL_LEVELS,
+  default: 50_000
 })
 /** Best-effort row cap per Arrow batch (default 100000). @category options @since 0.1.0 */
 export const ReadBatchRows = option({
   key: "dba.statement.read_batch_rows",
   schema: OptionSchemas.positiveInt,
   accepted: "a positive integer",
-  levels: ALL_LEVELS
+  levels: ALL_LEVELS,
+  default: 100_000
 })
-
-/** Default of {@link FetchSize}. @category constants @since 0.1.0 */
-export const DEFAULT_FETCH_SIZE = 50_000
-/** Default of {@link ReadBatchRows}. @category constants @since 0.1.0 */
-export const DEFAULT_READ_BATCH_ROWS = 100_000
 
 /**
  * Every `dba.*` key.

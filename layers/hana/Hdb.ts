@@ -31,12 +31,16 @@ export const hdb: HdbModule = require("hdb/lib")
 
 /** hdb's internal connection (lib/protocol/Connection.js). */
 interface HdbConnection {
+  send(message: unknown, receive: (err: unknown, reply?: unknown) => void): void
+  readonly _state: object | undefined
+  on(event: "close", listener: () => void): void
   fetchNext(options: { resultSetId: Buffer; fetchSize: number }, cb: (err: unknown, reply: FetchReply) => void): void
   closeResultSet(options: { resultSetId: Buffer }, cb: (err: unknown) => void): void
   readLob(options: unknown, cb: (err: unknown, reply: unknown) => void): void
   readonly connectOptions?: { readonly connectionId?: number; readonly fullVersionString?: string }
   readonly readyState?: string
   isIdle(): boolean
+  destroy(err?: unknown): void
   isValid(options: object, cb: (valid: boolean) => void): void
 }
 
@@ -148,6 +152,43 @@ const call = <A>(
     }
   })
 
+const connectionClosed = () => Object.assign(new Error("Connection closed"), { code: "EHDBCLOSE" })
+
+/**
+ * Makes a socket that closes under a request fail that request instead of hanging or crashing the process. hdb
+ * 2.30.1 (lib/protocol/Connection.js) does not expect it:
+ * - on close, `_cleanup` aborts only the queued tasks: the request in flight is never answered, its caller hangs;
+ * - a multi-packet EXECUTE (lib/protocol/ExecuteTask.js) sends its next packet on a later tick through
+ *   `Connection.send`, which sets `this._state.messageType` while `_state` is already undefined: an uncaught
+ *   `TypeError: Cannot set properties of undefined (setting 'messageType')` ends the Node process.
+ * Both now fail with hdb's own EHDBCLOSE error, which the driver maps to IO.
+ */
+const guardClosedSocket = (client: HdbClient): void => {
+  const connection = client._connection
+  const send = connection.send.bind(connection)
+  let inFlight: ((err: unknown) => void) | undefined
+  connection.send = (message, receive) => {
+    if (connection._state === undefined) {
+      process.nextTick(() => receive(connectionClosed()))
+      return
+    }
+    let answered = false
+    const answer = (err: unknown, reply?: unknown) => {
+      if (answered) return
+      answered = true
+      if (inFlight === answer) inFlight = undefined
+      receive(err, reply)
+    }
+    inFlight = answer
+    send(message, answer)
+  }
+  connection.on("close", () => {
+    const pending = inFlight
+    inFlight = undefined
+    if (pending !== undefined) process.nextTick(() => pending(connectionClosed()))
+  })
+}
+
 /**
  * Opens a client. Interruptible: an interrupted connect (a timeout) closes the half-open socket.
  *
@@ -182,6 +223,7 @@ export const connect = (
         if (settled) return
         settled = true
         if (timer !== undefined) clearTimeout(timer)
+        if (!err) guardClosedSocket(client)
         resume(err ? Effect.fail(fromHdbError(err)) : Effect.succeed(client))
       })
     } catch (e) {
@@ -196,24 +238,61 @@ export const connect = (
     })
   })
 
-/** Closes a client: DISCONNECT, then the socket. Never fails. @category operations @since 0.1.0 */
-export const disconnect = (client: HdbClient): Effect.Effect<void> =>
-  Effect.callback<void>((resume) => {
-    const done = () => {
-      try {
-        client.close()
-      } catch {
-        // already closed
-      }
-      resume(Effect.void)
-    }
+/**
+ * How long a cancel, a cursor close or a DISCONNECT may wait for the server before the socket is given up: the
+ * connection is then broken (closed), so an interrupted fiber or a closing scope returns within about a second even
+ * when the server stopped answering.
+ *
+ * @category constants
+ * @since 0.2.0
+ */
+export const ANSWER_BUDGET_MS = 800
+
+/** Closes the socket at once; requests in flight fail EHDBCLOSE (IO). @category operations @since 0.2.0 */
+export const breakConnection = (client: HdbClient): Effect.Effect<void> =>
+  Effect.sync(() => {
     try {
-      if (client.readyState === "closed") return done()
-      client.disconnect(() => done())
+      client._connection.destroy()
     } catch {
-      done()
+      // already closed
     }
   })
+
+/**
+ * Runs `effect` (interruptibly, even inside a finalizer); when the server has not answered within
+ * {@link ANSWER_BUDGET_MS}, breaks the connection instead. Never fails.
+ *
+ * @category operations
+ * @since 0.2.0
+ */
+export const withinBudget = (client: HdbClient, effect: Effect.Effect<unknown, unknown>): Effect.Effect<void> =>
+  Effect.interruptible(effect).pipe(
+    Effect.timeoutOption(ANSWER_BUDGET_MS),
+    Effect.flatMap((answered) => answered._tag === "None" ? breakConnection(client) : Effect.void),
+    Effect.catchCause(() => Effect.void)
+  )
+
+/** Closes a client: DISCONNECT, then the socket; a silent server gets its socket closed. Never fails. @category operations @since 0.1.0 */
+export const disconnect = (client: HdbClient): Effect.Effect<void> =>
+  withinBudget(
+    client,
+    Effect.callback<void>((resume) => {
+      const done = () => {
+        try {
+          client.close()
+        } catch {
+          // already closed
+        }
+        resume(Effect.void)
+      }
+      try {
+        if (client.readyState === "closed") return done()
+        client.disconnect(() => done())
+      } catch {
+        done()
+      }
+    })
+  ).pipe(Effect.andThen(breakConnection(client)))
 
 /** EXECUTE_DIRECT. @category operations @since 0.1.0 */
 export const executeDirect = (client: HdbClient, sql: string): Effect.Effect<ExecuteOutcome, AdbcError> =>
@@ -244,14 +323,15 @@ export const fetchNext = (client: HdbClient, id: Buffer, fetchSize: number): Eff
     Effect.map((reply) => reply.resultSets[0]!.data)
   )
 
-/** CLOSE_RESULT_SET; never fails (a closed connection has no cursor left). @category operations @since 0.1.0 */
+/**
+ * CLOSE_RESULT_SET; never fails (a closed connection has no cursor left); a server that does not answer within
+ * {@link ANSWER_BUDGET_MS} gets its socket closed. @category operations @since 0.1.0
+ */
 export const closeResultSet = (client: HdbClient, id: Buffer): Effect.Effect<void> =>
-  Effect.ignore(
-    Effect.suspend(() =>
-      client.readyState === "closed" || client.readyState === "disconnected"
-        ? Effect.void
-        : call<void>((cb) => client._connection.closeResultSet({ resultSetId: id }, (err) => cb(err)))
-    )
+  Effect.suspend(() =>
+    client.readyState === "closed" || client.readyState === "disconnected"
+      ? Effect.void
+      : withinBudget(client, call<void>((cb) => client._connection.closeResultSet({ resultSetId: id }, (err) => cb(err))))
   )
 
 /** COMMIT. @category operations @since 0.1.0 */

@@ -356,9 +356,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   }
 
   return {
-    execute,
+    execute: (request) => execute(request.sql, request.parameters, request.options),
     describe,
-    parameterSchema: () => Effect.fail(notImplemented("GetParameterSchema is not supported by the Oracle driver")),
     setAutocommit: (enabled) =>
       Effect.gen(function*() {
         if (enabled && !autocommit) yield* Db.call(connection, () => connection.commit())
@@ -366,11 +365,11 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }),
     commit: Db.call(connection, () => connection.commit()),
     rollback: Db.call(connection, () => connection.rollback()),
-    savepoint: (name) => Effect.asVoid(run(`SAVEPOINT ${Ddl.quoteIdentifier(name)}`, [], {})),
-    rollbackToSavepoint: (name) => Effect.asVoid(run(`ROLLBACK TO SAVEPOINT ${Ddl.quoteIdentifier(name)}`, [], {})),
-    // Oracle's SET TRANSACTION READ ONLY lasts one transaction only, so a read-only connection cannot be promised.
-    setReadOnly: (readOnly) =>
-      readOnly ? Effect.fail(notImplemented("read-only connections are not supported by the oracle driver")) : Effect.void,
+    savepoints: {
+      create: (name) => Effect.asVoid(run(`SAVEPOINT ${Ddl.quoteIdentifier(name)}`, [], {})),
+      rollbackTo: (name) => Effect.asVoid(run(`ROLLBACK TO SAVEPOINT ${Ddl.quoteIdentifier(name)}`, [], {}))
+    },
+    // No setReadOnly: Oracle's SET TRANSACTION READ ONLY lasts one transaction, so the core accepts only `false`.
     setIsolationLevel: (level) => {
       const sql = ISOLATION[level]
       return sql === undefined
@@ -378,8 +377,6 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         : Effect.asVoid(run(`ALTER SESSION SET ISOLATION_LEVEL = ${sql === "READ COMMITTED" ? "READ COMMITTED" : "SERIALIZABLE"}`, [], {}))
     },
     currentCatalog: scalar(CURRENT_CATALOG_SQL),
-    setCurrentCatalog: () =>
-      Effect.fail(notImplemented("adbc.connection.catalog is read-only: the catalog is the current pluggable database")),
     currentDbSchema: scalar("SELECT SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA') FROM DUAL"),
     setCurrentDbSchema: (schema) =>
       Effect.asVoid(run(`ALTER SESSION SET CURRENT_SCHEMA = ${Ddl.quoteIdentifier(schema)}`, [], {})),
@@ -443,12 +440,10 @@ export const OracleDriver: DriverShape = {
   name: "oracle",
   version: VERSION,
   options: Opt.OracleOptions,
-  capabilities: { ingestTemporary: false, ingestTargetCatalog: false, parameterSchema: false, savepoints: true },
   batchCap: {
     mode: "hard",
-    option: Opt.ReadBatchRows,
-    defaultRows: Opt.DEFAULT_READ_BATCH_ROWS,
-    bytesOption: Opt.ReadBatchApproxBytes
+    rows: { ...Opt.ReadBatchRows, default: Opt.DEFAULT_READ_BATCH_ROWS },
+    bytes: { ...Opt.ReadBatchApproxBytes, default: Opt.DEFAULT_READ_BATCH_APPROX_BYTES }
   },
   validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
   connect

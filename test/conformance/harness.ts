@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
-import { Effect, Exit, type Layer, Stream } from "effect"
+import { Effect, Exit, Layer, Stream } from "effect"
 import type { AdbcError } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
 import type * as Database from "../../src/Database.ts"
@@ -15,8 +15,9 @@ import type { BatchCapMode } from "../../src/Driver.ts"
 export type ConformanceLayer = Layer.Layer<Connection.Connection | Database.Database, AdbcError>
 
 /**
- * Fault switches of a test server. Each turns a fault on (`true`) or off (`false`); an absent switch means the
- * driver's test server cannot inject that fault, and the rules that need it are not registered for that driver.
+ * Fault switches of a started test server. Each turns a fault on (`true`) or off (`false`). Which faults a server can
+ * inject is declared on the driver record (`ConformanceDriver.faults`), because rules are registered before the
+ * server starts; a rule needing a fault is registered only where it is declared.
  */
 export interface ConformanceFaults {
   /** The server closes the socket in the middle of a result. */
@@ -74,19 +75,73 @@ export interface ConformanceDriver {
   }
   /** The option setting the row cap of reader batches, and how the driver applies it. */
   readonly batchRows: { readonly key: string; readonly mode: BatchCapMode }
+  /** The option setting the approximate byte cap of reader batches, where the driver has one. */
+  readonly batchBytes?: { readonly key: string } | undefined
   /** Database options that make the server send small pages (a few rows each), so caps have pages to combine. */
   readonly smallPages: Readonly<Record<string, string>>
   /** A driver option key (any level) with a value it rejects. */
   readonly badOption: { readonly key: string; readonly value: string }
+  /** The Arrow types (as printed) the `numbers` table's columns read back as after ingest. */
+  readonly ingestedTypes: { readonly id: string; readonly name: string }
   /** Table types GetTableTypes returns, in order. */
   readonly tableTypes: ReadonlyArray<string>
   /** The catalog name the connection reports. */
   readonly catalog: string
+  /** Faults the driver's test server can inject (the switches themselves are on the started env). */
+  readonly faults: { readonly [K in keyof ConformanceFaults]-?: boolean }
   /** Optional features; rules for missing features check the NOT_IMPLEMENTED error instead. */
   readonly capabilities: {
     readonly parameterSchema: boolean
     readonly ingestTemporary: boolean
     readonly ingestTargetCatalog: boolean
+  }
+}
+
+/** A test server reached over a socket by a driver's real client. */
+export interface SocketServer {
+  readonly uri: string
+  readonly sessionCount: () => number
+  readonly faults: { dropMidResult?: boolean | undefined }
+  readonly close: () => Promise<void>
+}
+
+/**
+ * The environment of a socket test server: Connection + Database layers from the driver's `layerDatabase`, its
+ * session count and its drop-mid-result switch.
+ */
+export const socketEnv = (
+  server: SocketServer,
+  layerDatabase: (options: Readonly<Record<string, string>>) => Layer.Layer<Database.Database, AdbcError>
+): ConformanceEnv => ({
+  layer: (databaseOptions = {}, connectionOptions = {}) =>
+    Connection.layer(connectionOptions).pipe(
+      Layer.provideMerge(layerDatabase({ uri: server.uri, ...databaseOptions }))
+    ),
+  // The test servers do not expose their open cursors yet.
+  openCursors: undefined,
+  openSessions: () => server.sessionCount(),
+  faults: {
+    dropMidFetch: (on) => {
+      server.faults.dropMidResult = on
+    }
+  },
+  close: () => server.close()
+})
+
+/** SQL spellings with double-quoted identifiers, for drivers whose SQL quotes that way. */
+export const quotedSql = (input: {
+  /** The FROM clause of a query without a table (` FROM DUMMY`, ` FROM DUAL`). */
+  readonly fromNothing: string
+  /** Placeholder `i` (0-based). */
+  readonly placeholder: (i: number) => string
+}): Pick<ConformanceDriver["sql"], "selectAll" | "count" | "selectParameters"> => {
+  const quote = (name: string) => `"${name.replaceAll("\"", "\"\"")}"`
+  return {
+    selectAll: (table, orderBy) =>
+      `SELECT * FROM ${quote(table)}${orderBy === undefined ? "" : ` ORDER BY ${quote(orderBy)}`}`,
+    count: (table) => `SELECT COUNT(*) AS C FROM ${quote(table)}`,
+    selectParameters: (n) =>
+      `SELECT ${Array.from({ length: n }, (_, i) => `${input.placeholder(i)} AS P${i}`).join(", ")}${input.fromNothing}`
   }
 }
 

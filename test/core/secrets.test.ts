@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, Stream, Tracer } from "effect"
+import { inspect } from "node:util"
+import { Effect, Exit, Layer, Result, Stream, Tracer } from "effect"
 import { redact } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
 import * as Database from "../../src/Database.ts"
 import { Driver } from "../../src/Driver.ts"
+import { maskUri, OptionStore } from "../../src/Options.ts"
 import { memoryDriver, MemoryServer } from "../support/MemoryDriver.ts"
 
 const PASSWORD = "hunter2-Secret!"
@@ -76,11 +78,36 @@ describe("secrets", () => {
     }).pipe(Effect.provide(layerFor(server)), Effect.provideService(Tracer.Tracer, tracer))
   })
 
-  it.effect("GetOption on a secret key returns it to the caller only", () => {
+  it.effect("GetOption never reads a secret back: NOT_FOUND for secret keys, the URI with its password masked", () => {
     const server = new MemoryServer()
     return Effect.gen(function*() {
       const db = yield* Database.Database
-      expect(yield* db.getOption("password")).toBe(PASSWORD)
+      const conn = yield* Connection.Connection
+      for (const get of [db.getOption, conn.getOption]) {
+        const password = yield* Effect.flip(get("password"))
+        expect(password.status).toBe("NOT_FOUND")
+        expect(password.message).toContain("secret")
+        expect((yield* Effect.flip(get("mem.token"))).status).toBe("NOT_FOUND")
+        const shown = yield* get("uri")
+        expect(shown).toBe("mem://user:***@host:1")
+        assertClean(shown)
+      }
+      const stmt = yield* Effect.scoped(Effect.flatMap(conn.statement(), (s) => Effect.flip(s.getOption("password"))))
+      expect(stmt.status).toBe("NOT_FOUND")
     }).pipe(Effect.provide(layerFor(server)))
+  })
+
+  it("a store holds secrets as Redacted: printing or serialising it shows none of them", () => {
+    const registry = Database.registryFor(memoryDriver(new MemoryServer()))
+    const store = Result.getOrThrow(OptionStore.make(registry, "database", { uri, password: PASSWORD, "mem.token": TOKEN }))
+    assertClean(JSON.stringify(store))
+    assertClean(inspect(store, { depth: 5 }))
+    expect(store.raw("password")).toBe(PASSWORD)
+  })
+
+  it("maskUri masks userinfo and query passwords", () => {
+    expect(maskUri("hdb://SYSTEM:Manager1@h:1?x=1")).toBe("hdb://SYSTEM:***@h:1?x=1")
+    expect(maskUri("hdb://h:1?user=A&password=B&z=1")).toBe("hdb://h:1?user=A&password=***&z=1")
+    expect(maskUri("hdb://h:1")).toBe("hdb://h:1")
   })
 })

@@ -7,18 +7,6 @@ import { realHana, useServer, withConnection } from "./support.ts"
 const server = useServer()
 
 describe.skipIf(realHana)("network faults and cancel", () => {
-  it.effect("a socket closed in the middle of a result fails the reader with IO, without crashing", () =>
-    withConnection(server.uri, Effect.gen(function*() {
-      const conn = yield* Connection.Connection
-      yield* conn.execute("CREATE TABLE FAULT_T AS (SELECT GENERATED_PERIOD_START AS I FROM SERIES_GENERATE_INTEGER(1, 0, 5000))")
-      server.server!.faults.dropMidResult = true
-      const error = yield* Effect.flip(Stream.runCollect(conn.query("SELECT * FROM FAULT_T", { "dba.statement.fetch_size": "100" })))
-      server.server!.faults.dropMidResult = false
-      expect(error.status).toBe("IO")
-      const again = yield* Effect.flip(conn.execute("SELECT 1 FROM DUMMY"))
-      expect(["IO", "INVALID_STATE"]).toContain(again.status)
-    })))
-
   it.effect("connect to a closed port is IO; refused login is UNAUTHENTICATED", () =>
     Effect.gen(function*() {
       const closed = yield* Effect.flip(withConnection("hdb://SYSTEM:Manager1@127.0.0.1:1", Effect.void))

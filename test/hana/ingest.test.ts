@@ -20,33 +20,6 @@ const numbers = (n: number, offset = 0) =>
 const failureOf = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.flip(effect)
 
 describe("bulk ingest", () => {
-  it.effect("create, append, replace and create_append; NOT_FOUND and ALREADY_EXISTS as ADBC says", () =>
-    withConnection(server.uri, Effect.gen(function*() {
-      const conn = yield* Connection.Connection
-      const t = uniqueName("ING")
-      expect(yield* conn.ingest(fromTable(numbers(5)), { targetTable: t })).toBe(5)
-      const again = yield* failureOf(conn.ingest(fromTable(numbers(1)), { targetTable: t }))
-      expect(again.status).toBe("ALREADY_EXISTS")
-      expect(yield* conn.ingest(fromTable(numbers(3, 100)), { targetTable: t, mode: "append" })).toBe(3)
-      expect(yield* conn.ingest(fromTable(numbers(2, 200)), { targetTable: t, mode: "create_append" })).toBe(2)
-      let table = yield* rowsOf(`SELECT COUNT(*) AS C FROM "${t}"`)
-      expect(Number(table.getChild("C")!.get(0))).toBe(10)
-      expect(yield* conn.ingest(fromTable(numbers(4, 300)), { targetTable: t, mode: "replace" })).toBe(4)
-      table = yield* rowsOf(`SELECT "id", "name" FROM "${t}" ORDER BY "id"`)
-      expect(table.getChild("id")!.toArray()).toEqual(new Int32Array([300, 301, 302, 303]))
-      expect(table.getChild("name")!.toArray()).toEqual([null, "row 301", "row 302", "row 303"])
-      const missing = yield* failureOf(conn.ingest(fromTable(numbers(1)), { targetTable: uniqueName("NOPE"), mode: "append" }))
-      expect(missing.status).toBe("NOT_FOUND")
-      const incompatible = yield* failureOf(
-        conn.ingest(fromTable(new Arrow.Table({ id: Arrow.vectorFromArray(["a"], new Arrow.Utf8()) })), {
-          targetTable: t,
-          mode: "append"
-        })
-      )
-      expect(incompatible.status).toBe("ALREADY_EXISTS")
-      yield* conn.execute(`DROP TABLE "${t}"`)
-    })))
-
   it.effect("quoted identifiers: reserved words and embedded quotes; mixed case kept exactly", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

@@ -4,6 +4,7 @@ import { Effect, Fiber, Stream } from "effect"
 import { adbcError } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
 import type { IngestData } from "../../src/Ingest.ts"
+import { failure } from "../support/exits.ts"
 import { realHana, useServer, withConnection } from "./support.ts"
 
 // A failed ingest leaves the target exactly as it was, in every mode, whatever the failure.
@@ -104,4 +105,65 @@ describe.skipIf(realHana)("ingest is atomic (HANA: DDL inside the transaction)",
       yield* Fiber.interrupt(fiber)
       expect(yield* contents("ATOMIC_INTR")).toBe("2 rows, sum 15")
     }))
+})
+
+describe.skipIf(realHana)("a connection dropped mid-ingest, many times", () => {
+  it.live("25 drops at different points: the process survives, each fails IO, the table is unchanged", () =>
+    Effect.gen(function*() {
+      yield* seed("ATOMIC_DROPS")
+      const crashes: Array<unknown> = []
+      const onCrash = (e: unknown) => crashes.push(e)
+      process.on("uncaughtException", onCrash)
+      const many: IngestData = {
+        schema,
+        batches: Stream.fromIterable(Array.from({ length: 30 }, (_, i) => batchOf(i * 100, 100)))
+      }
+      const statuses: Array<string> = []
+      for (let run = 0; run < 25; run++) {
+        // login takes two replies; the ingest then needs about 40 more
+        server.server!.faults.dropAfterReplies = 3 + run
+        const mode = run % 2 === 0 ? "replace" : "append"
+        const exit = yield* Effect.exit(withConnection(server.uri, ingest(many, "ATOMIC_DROPS", mode)))
+        server.server!.faults.dropAfterReplies = undefined
+        statuses.push(exit._tag === "Failure" ? "failed" : "succeeded")
+        if (exit._tag === "Failure") expect(failure(exit).status).toBe("IO")
+        // let any late callback of the client fire before looking
+        yield* Effect.sleep("20 millis")
+        expect(yield* contents("ATOMIC_DROPS")).toBe("2 rows, sum 15")
+      }
+      process.off("uncaughtException", onCrash)
+      expect(crashes).toEqual([])
+      expect(statuses.filter((s) => s === "failed")).toHaveLength(25)
+    }), 120_000)
+})
+
+describe.skipIf(realHana)("a connection dropped during multi-packet EXECUTEs", () => {
+  it.live("20 drops while batches larger than one packet are sent: no process crash, IO, table unchanged", () =>
+    Effect.gen(function*() {
+      yield* withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        yield* conn.execute(`CREATE TABLE "ATOMIC_BIG" (ID INTEGER, S NVARCHAR(1000))`)
+        yield* conn.execute(`INSERT INTO "ATOMIC_BIG" VALUES (7, 'a')`)
+        yield* conn.execute(`INSERT INTO "ATOMIC_BIG" VALUES (8, 'b')`)
+      }))
+      const crashes: Array<unknown> = []
+      const onCrash = (e: unknown) => crashes.push(e)
+      process.on("uncaughtException", onCrash)
+      const text = "x".repeat(600)
+      const big = new Arrow.Table({
+        ID: Arrow.vectorFromArray(Array.from({ length: 4000 }, (_, i) => i), new Arrow.Int32()),
+        S: Arrow.vectorFromArray(Array.from({ length: 4000 }, () => text), new Arrow.Utf8())
+      })
+      const data: IngestData = { schema: big.schema, batches: Stream.fromIterable([...big.batches, ...big.batches]) }
+      for (let run = 0; run < 20; run++) {
+        server.server!.faults.dropAfterReplies = 4 + run
+        const exit = yield* Effect.exit(withConnection(server.uri, ingest(data, "ATOMIC_BIG", run % 2 === 0 ? "replace" : "append")))
+        server.server!.faults.dropAfterReplies = undefined
+        if (exit._tag === "Failure") expect(failure(exit).status).toBe("IO")
+        yield* Effect.sleep("20 millis")
+        expect(yield* contents("ATOMIC_BIG")).toBe("2 rows, sum 15")
+      }
+      process.off("uncaughtException", onCrash)
+      expect(crashes.map(String)).toEqual([])
+    }), 120_000)
 })

@@ -129,15 +129,4 @@ describe("queries", () => {
       expect(unscaled("S", 1)).toBe(0n)
       expect(table.getChild("D")!.get(2)).toBeNull()
     })))
-
-  it.effect("an empty result has its schema and no rows", () =>
-    withConnection(server.uri, Effect.gen(function*() {
-      const conn = yield* Connection.Connection
-      const batches = yield* Effect.scoped(Effect.gen(function*() {
-        const reader = yield* conn.executeQuery("SELECT 1 AS A, 'x' AS B FROM DUMMY WHERE 1 = 0")
-        expect(reader.schema.fields.map((f) => [f.name, String(f.type)])).toEqual([["A", "Int32"], ["B", "Utf8"]])
-        return yield* Stream.runCollect(reader.batches)
-      }))
-      expect(batches.reduce((n, b) => n + b.numRows, 0)).toBe(0)
-    })))
 })

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
-import { READER_ACTIVE_MESSAGE } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
 import { realHana, uniqueName, useServer, withConnection } from "./support.ts"
 
@@ -141,24 +140,5 @@ describe("prepared statements and parameters", () => {
       expect(table.getChild("C")!.get(0)).toBe("short")
       expect(table.getChild("N")!.get(0)).toBe(big)
       expect(table.getChild("N")!.get(1)).toBeNull()
-    })))
-})
-
-describe("reader-close rule", () => {
-  it.effect("closing a connection with an active reader fails; after release it closes", () =>
-    withConnection(server.uri, Effect.gen(function*() {
-      const conn = yield* Connection.Connection
-      yield* Effect.scoped(Effect.gen(function*() {
-        const reader = yield* conn.executeQuery("SELECT 1 AS X FROM DUMMY")
-        expect(reader.schema.fields[0]!.name).toBe("X")
-        const error = yield* Effect.flip(conn.close)
-        expect(error.message).toBe(READER_ACTIVE_MESSAGE)
-        // the connection still works
-        const again = yield* Stream.runCollect(conn.query("SELECT 2 AS Y FROM DUMMY"))
-        expect(Number(again[0]!.getChild("Y")!.get(0))).toBe(2)
-      }))
-      yield* conn.close
-      const closed = yield* Effect.flip(conn.execute("SELECT 1 FROM DUMMY"))
-      expect(closed.status).toBe("INVALID_STATE")
     })))
 })

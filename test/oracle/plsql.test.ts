@@ -79,9 +79,9 @@ const driverConnection = (uri: string) =>
 const fill = (connection: DriverConnection, table: string) =>
   Effect.gen(function*() {
     const options = new ResolvedOptions([])
-    yield* connection.execute(`CREATE TABLE ${table} (N NUMBER(10))`, undefined, options)
+    yield* connection.execute({ sql: `CREATE TABLE ${table} (N NUMBER(10))`, parameters: undefined, options, intent: "update" })
     const rows = new Arrow.Table({ n: Arrow.vectorFromArray(Array.from({ length: 3000 }, (_, i) => i), new Arrow.Int32()) })
-    yield* connection.execute(`INSERT INTO ${table} VALUES (:1)`, { schema: rows.schema, batches: rows.batches }, options)
+    yield* connection.execute({ sql: `INSERT INTO ${table} VALUES (:1)`, parameters: { schema: rows.schema, batches: rows.batches }, options, intent: "update" })
   })
 
 describe("cancellation", () => {
@@ -92,13 +92,13 @@ describe("cancellation", () => {
       yield* fill(connection, t)
       const started = Date.now()
       const fiber = yield* Effect.forkChild(
-        Effect.scoped(connection.execute(`SELECT COUNT(*) FROM ${t} a, ${t} b, ${t} c WHERE a.N + b.N + c.N < 0`, undefined, new ResolvedOptions([])))
+        Effect.scoped(connection.execute({ sql: `SELECT COUNT(*) FROM ${t} a, ${t} b, ${t} c WHERE a.N + b.N + c.N < 0`, parameters: undefined, options: new ResolvedOptions([]), intent: "query" }))
       )
       yield* Effect.sleep(Duration.millis(300))
       yield* Fiber.interrupt(fiber)
       expect(Date.now() - started).toBeLessThan(15_000)
       const result = yield* Effect.scoped(Effect.flatMap(
-        connection.execute(`SELECT COUNT(*) AS C FROM ${t}`, undefined, new ResolvedOptions([])),
+        connection.execute({ sql: `SELECT COUNT(*) AS C FROM ${t}`, parameters: undefined, options: new ResolvedOptions([]), intent: "query" }),
         (r) => r._tag === "Rows" ? r.cursor.nextPage : Effect.succeed(undefined)
       ))
       expect(result).toBeDefined()
@@ -110,7 +110,7 @@ describe("cancellation", () => {
       const t = uniqueName("BRK")
       yield* fill(connection, t)
       const fiber = yield* Effect.forkChild(
-        Effect.scoped(connection.execute(`SELECT COUNT(*) FROM ${t} a, ${t} b, ${t} c WHERE a.N + b.N + c.N < 0`, undefined, new ResolvedOptions([])))
+        Effect.scoped(connection.execute({ sql: `SELECT COUNT(*) FROM ${t} a, ${t} b, ${t} c WHERE a.N + b.N + c.N < 0`, parameters: undefined, options: new ResolvedOptions([]), intent: "query" }))
       )
       yield* Effect.sleep(Duration.millis(300))
       yield* connection.cancel

@@ -7,6 +7,9 @@
  * - `CREATE <json>` / `DROP <key>` come from its own ingest DDL
  * - `UPDATE <n>` reports n rows affected, `FAIL <message>` fails, `SELECT PARAMS [?, ...]` returns the bound
  *   parameters (its parameter schema has one field per `?`),
+ * - `SELECT MANY <key>, <key>, ...` returns one result set per table (implicit result sets),
+ * - `CALL` runs a "procedure" whose OUT / IN/OUT parameters (bound fields with metadata `mem:parameter_type` =
+ *   `out` / `inout`) come back holding the first bound row's value; `CALL <key>` also returns that table's rows,
  *   `SELECT OVERFLOW` returns a value too wide for its decimal(5,2) column.
  *
  * Rows inserted while autocommit is off stay pending until commit and are dropped on rollback.
@@ -16,16 +19,49 @@ import { Effect, Schema } from "effect"
 import { adbcError, notFound } from "../../src/AdbcError.ts"
 import { type Page, rowsPage } from "../../src/arrow/index.ts"
 import { type CatalogRows, InfoCode, InfoValue } from "../../src/catalog/index.ts"
-import type { BatchCapMode, DriverConnection, DriverShape, IngestTarget } from "../../src/Driver.ts"
+import type {
+  BatchCapMode,
+  BoundParameters,
+  CallIntent,
+  DriverConnection,
+  DriverShape,
+  IngestTarget,
+  OutValues,
+  ParameterDirection
+} from "../../src/Driver.ts"
 import { option, OptionSchemas, ALL_LEVELS, DATABASE_LEVEL, type ResolvedOptions } from "../../src/Options.ts"
 import * as Std from "../../src/StandardOptions.ts"
 
 /** Page size of the memory driver's cursors. */
-export const PageRows = option({ key: "mem.page_rows", schema: OptionSchemas.positiveInt, accepted: "a positive integer", levels: ALL_LEVELS })
+export const PageRows = option({ key: "mem.page_rows", schema: OptionSchemas.positiveInt, accepted: "a positive integer", levels: ALL_LEVELS, default: 4 })
 /** Batch row cap. */
-export const ReadBatchRows = option({ key: "mem.read_batch_rows", schema: OptionSchemas.positiveInt, accepted: "a positive integer", levels: ALL_LEVELS })
+export const ReadBatchRows = option({ key: "mem.read_batch_rows", schema: OptionSchemas.positiveInt, accepted: "a positive integer", levels: ALL_LEVELS, default: 10 })
 /** Approximate bytes per batch. */
-export const ReadBatchBytes = option({ key: "mem.read_batch_bytes", schema: OptionSchemas.nonNegativeInt, accepted: "a non-negative integer", levels: ALL_LEVELS })
+export const ReadBatchBytes = option({ key: "mem.read_batch_bytes", schema: OptionSchemas.nonNegativeInt, accepted: "a non-negative integer", levels: ALL_LEVELS, default: 0 })
+
+/** The field metadata key declaring a bound parameter's direction. */
+export const PARAMETER_TYPE_KEY = "mem:parameter_type"
+
+/**
+ * Optional feature groups of the memory driver; each defaults to present, so tests can take one away and see the
+ * core's NOT_IMPLEMENTED.
+ */
+export interface MemoryFeatures {
+  readonly describe?: boolean
+  readonly parameterSchema?: boolean
+  readonly savepoints?: boolean
+  readonly readOnly?: boolean
+  readonly isolationLevel?: boolean
+  readonly setCatalog?: boolean
+  readonly ingestTemporary?: boolean
+  readonly ingestCatalog?: boolean
+  readonly outParameters?: boolean
+}
+
+const directionOf = (field: Arrow.Field): ParameterDirection => {
+  const value = field.metadata.get(PARAMETER_TYPE_KEY)
+  return value === "out" || value === "inout" ? value : "in"
+}
 /** A secret option, to check redaction. */
 export const Token = option({
   key: "mem.token",
@@ -60,6 +96,12 @@ export class MemoryServer {
   /** Fail the n-th insert batch (1-based) from now on; 0 = never. */
   failInsertBatch = 0
   insertBatches = 0
+  /** The intent of every execute call, in order. */
+  readonly intents: Array<CallIntent> = []
+  /** Savepoints created and rolled back to, in order (`create:NAME`, `rollback:NAME`). */
+  readonly savepoints: Array<string> = []
+  /** Read-only and isolation-level settings received. */
+  readonly settings: Array<string> = []
   /** Fail the next page fetched with an IO error (a connection lost mid-fetch). */
   failNextPage = false
   /** Message of a failure injected into connect. */
@@ -82,13 +124,17 @@ const rowsOfBatch = (batch: Arrow.RecordBatch): Array<Array<unknown>> => {
   return out
 }
 
-/** Creates the memory driver over `server`, with the given batch cap mode. */
-export const memoryDriver = (server: MemoryServer, mode: BatchCapMode = "best-effort"): DriverShape => ({
+/** Creates the memory driver over `server`, with the given batch cap mode and optional features. */
+export const memoryDriver = (
+  server: MemoryServer,
+  mode: BatchCapMode = "best-effort",
+  features: MemoryFeatures = {}
+): DriverShape => ({
   name: "memory",
   version: "0.0.0-test",
   options: [PageRows, ReadBatchRows, ReadBatchBytes, Token],
-  capabilities: { ingestTemporary: true, ingestTargetCatalog: false, parameterSchema: true, savepoints: false },
-  batchCap: { mode, option: ReadBatchRows, defaultRows: 10, bytesOption: ReadBatchBytes },
+  batchCap: { mode, rows: ReadBatchRows, bytes: ReadBatchBytes },
+  ...(features.outParameters === false ? {} : { outParameters: { direction: directionOf } }),
   validate: (options) =>
     options.raw(Std.Uri.key) === undefined
       ? Effect.fail(adbcError("INVALID_ARGUMENT", "option uri is required"))
@@ -100,20 +146,37 @@ export const memoryDriver = (server: MemoryServer, mode: BatchCapMode = "best-ef
       }
       server.openConnections++
       yield* Effect.addFinalizer(() => Effect.sync(() => server.openConnections--))
-      return makeConnection(server)
+      return makeConnection(server, features)
     })
 })
 
-const makeConnection = (server: MemoryServer): DriverConnection => {
+/** OUT values of a call: each OUT / IN/OUT parameter holds the first bound row's value. */
+const outValuesOf = (parameters: BoundParameters | undefined): OutValues | undefined => {
+  if (parameters === undefined) return undefined
+  const indexes = parameters.schema.fields.flatMap((f, i) => (directionOf(f) === "in" ? [] : [i]))
+  if (indexes.length === 0) return undefined
+  const first = parameters.batches.find((b) => b.numRows > 0)
+  return {
+    schema: new Arrow.Schema(indexes.map((i) => {
+      const f = parameters.schema.fields[i]!
+      return new Arrow.Field(f.name, f.type, true)
+    })),
+    values: indexes.map((i) => first?.getChildAt(i)?.get(0) ?? null)
+  }
+}
+
+const makeConnection = (server: MemoryServer, features: MemoryFeatures): DriverConnection => {
   let autocommit = true
   let pending: Array<{ table: Table; rows: Array<Array<unknown>> }> = []
   let schemaName = "MAIN"
+  let catalogName = "mem"
+  const savepointMarks = new Map<string, number>()
   const temps = new Map<string, Table>()
   const lookup = (key: string) => (key.startsWith("#") ? temps.get(key) : server.tables.get(key))
 
   const cursorOver = (schema: Arrow.Schema, rows: ReadonlyArray<ReadonlyArray<unknown>>, options: ResolvedOptions) =>
     Effect.gen(function*() {
-      const pages = pagesOf(rows, options.getOr(PageRows, 4))
+      const pages = pagesOf(rows, options.value(PageRows))
       server.openCursors++
       let closed = false
       return {
@@ -135,14 +198,36 @@ const makeConnection = (server: MemoryServer): DriverConnection => {
       }
     })
 
+  const tableOrFail = (key: string) => {
+    const table = lookup(key)
+    return table === undefined
+      ? Effect.fail(adbcError("NOT_FOUND", `table ${key} not found`, { vendorCode: 259, sqlState: "42S02" }))
+      : Effect.succeed(table)
+  }
+
   const connection: DriverConnection = {
-    execute: (sql, parameters, options) =>
+    execute: ({ intent, options, parameters, sql }) =>
       Effect.gen(function*() {
         server.statements.push(sql)
+        server.intents.push(intent)
         const [verb, ...rest] = sql.split(" ")
         const arg = rest.join(" ")
         switch (verb) {
+          case "CALL": {
+            const out = outValuesOf(parameters)
+            if (arg === "") return { _tag: "Count" as const, rowsAffected: 0, out }
+            const table = yield* tableOrFail(arg)
+            const rows = yield* cursorOver(table.schema, table.rows, options)
+            return { ...rows, out }
+          }
           case "SELECT": {
+            if (arg.startsWith("MANY ")) {
+              const tables = []
+              for (const key of arg.slice(5).split(", ")) tables.push(yield* tableOrFail(key))
+              const cursors = []
+              for (const table of tables) cursors.push((yield* cursorOver(table.schema, table.rows, options)).cursor)
+              return { _tag: "Rows" as const, cursor: cursors[0]!, more: cursors.slice(1) }
+            }
             if (arg === "OVERFLOW") {
               const schema = new Arrow.Schema([new Arrow.Field("d", new Arrow.Decimal(2, 5, 128), true)])
               return yield* cursorOver(schema, [["1.5"], ["123456.78"]], options)
@@ -194,13 +279,17 @@ const makeConnection = (server: MemoryServer): DriverConnection => {
             return yield* Effect.fail(adbcError("INVALID_ARGUMENT", `syntax error near ${verb}`))
         }
       }),
-    describe: (sql) =>
-      Effect.suspend(() => {
-        const table = lookup(sql.replace(/^SELECT \* FROM /, ""))
-        return table === undefined ? Effect.fail(notFound(`cannot describe ${sql}`)) : Effect.succeed(table.schema)
-      }),
-    parameterSchema: (sql) =>
-      Effect.succeed(new Arrow.Schema([...sql.matchAll(/\?/g)].map(() => new Arrow.Field("", new Arrow.Null(), true)))),
+    ...(features.describe === false ? {} : {
+      describe: (sql: string) =>
+        Effect.suspend(() => {
+          const table = lookup(sql.replace(/^SELECT \* FROM /, ""))
+          return table === undefined ? Effect.fail(notFound(`cannot describe ${sql}`)) : Effect.succeed(table.schema)
+        })
+    }),
+    ...(features.parameterSchema === false ? {} : {
+      parameterSchema: (sql: string) =>
+        Effect.succeed(new Arrow.Schema([...sql.matchAll(/\?/g)].map(() => new Arrow.Field("", new Arrow.Null(), true))))
+    }),
     setAutocommit: (enabled) =>
       Effect.sync(() => {
         if (enabled) applyPending()
@@ -210,12 +299,33 @@ const makeConnection = (server: MemoryServer): DriverConnection => {
     rollback: Effect.sync(() => {
       pending = []
     }),
-    savepoint: () => Effect.void,
-    rollbackToSavepoint: () => Effect.void,
-    setReadOnly: () => Effect.void,
-    setIsolationLevel: () => Effect.void,
-    currentCatalog: Effect.succeed("mem"),
-    setCurrentCatalog: () => Effect.fail(adbcError("NOT_IMPLEMENTED", "setting the catalog is not supported")),
+    ...(features.savepoints === false ? {} : {
+      savepoints: {
+        create: (name: string) =>
+          Effect.sync(() => {
+            server.savepoints.push(`create:${name}`)
+            savepointMarks.set(name, pending.length)
+          }),
+        rollbackTo: (name: string) =>
+          Effect.sync(() => {
+            server.savepoints.push(`rollback:${name}`)
+            pending = pending.slice(0, savepointMarks.get(name) ?? 0)
+          })
+      }
+    }),
+    ...(features.readOnly === false ? {} : {
+      setReadOnly: (readOnly: boolean) => Effect.sync(() => void server.settings.push(`readonly:${readOnly}`))
+    }),
+    ...(features.isolationLevel === false ? {} : {
+      setIsolationLevel: (level: string) => Effect.sync(() => void server.settings.push(`isolation:${level}`))
+    }),
+    currentCatalog: Effect.sync(() => catalogName),
+    ...(features.setCatalog === false ? {} : {
+      setCurrentCatalog: (catalog: string) =>
+        Effect.sync(() => {
+          catalogName = catalog
+        })
+    }),
     currentDbSchema: Effect.sync(() => schemaName),
     setCurrentDbSchema: (schema) =>
       Effect.sync(() => {
@@ -258,6 +368,7 @@ const makeConnection = (server: MemoryServer): DriverConnection => {
           ? Effect.fail(adbcError("NOT_IMPLEMENTED", `column ${field.name}: cannot create a column of type ${field.type}`))
           : Effect.succeed(name)
       },
+      targets: { temporary: features.ingestTemporary !== false, catalog: features.ingestCatalog === true },
       createTableSql: (target, columns) =>
         `CREATE ${JSON.stringify({ key: keyOf(target), columns: columns.map((c) => ({ name: c.field.name, sqlType: c.sqlType, nullable: c.nullable })) })}`,
       dropTableSql: (target) => `DROP ${keyOf(target)}`,

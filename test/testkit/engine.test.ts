@@ -211,6 +211,16 @@ describe("testkit engine", () => {
       expect(() => more.setBigInt(2, 1, 100_000n)).toThrow(/row 1, column amount/)
       expect(() => more.setNumber(0, 1, 2 ** 31)).toThrow(BulkInsertError)
       expect(await s.queryAll("SELECT count(*) FROM c")).toEqual([[0n]])
+      // Appended straight into the table: its own constraints answer, as a Constraint Error, and nothing stays.
+      await s.execute("CREATE TABLE u (id INTEGER PRIMARY KEY)")
+      const direct = new BulkRows([{ name: "id", type: INTEGER }], 3000)
+      for (let i = 0; i < 3000; i++) direct.setNumber(0, i, i === 2999 ? 0 : i)
+      const dup = await s.appendRows({ schema: "main", table: "u" }, direct).catch((e: unknown) => e)
+      expect((dup as EngineError).kind).toBe("Constraint Error")
+      expect(await s.queryAll("SELECT count(*) FROM u")).toEqual([[0n]])
+      direct.setNumber(0, 2999, 2999)
+      expect(await s.appendRows({ schema: "main", table: "u" }, direct)).toBe(3000)
+      expect(await s.queryAll("SELECT count(*) FROM u")).toEqual([[3000n]])
     } finally {
       engine.close()
     }

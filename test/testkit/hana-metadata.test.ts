@@ -83,6 +83,16 @@ describe("HANA test server: declared types in result and parameter metadata at d
     expect((NC as Buffer).toString("hex")).toBe(Buffer.concat([Buffer.from("nclob "), Buffer.from("eda0bdedb880", "hex")]).toString("hex"))
   })
 
+  it("reports NOT NULL columns as mandatory (mode 1) and others and computed columns as nullable (mode 2)", async () => {
+    const c = await login(8)
+    await exec(c, "CREATE TABLE modes (id INTEGER NOT NULL PRIMARY KEY, name NVARCHAR(10) NOT NULL, note NVARCHAR(10))")
+    const rs = await call<HdbResultSet>((cb) => c.execute("SELECT id, name, note, id + 1 AS next FROM modes", cb))
+    expect(rs.metadata.map((m) => [m.columnDisplayName, (m as unknown as { mode: number }).mode])).toEqual([
+      ["ID", 1], ["NAME", 1], ["NOTE", 2], ["NEXT", 2]
+    ])
+    await call((cb) => rs.close(cb))
+  })
+
   it("describes an untyped parameter as NVARCHAR (as HANA does) and fails cleanly where no type fits", async () => {
     const c = await login(8)
     const st = await call<HdbStatement>((cb) => c.prepare("SELECT ? AS A FROM DUMMY", cb))

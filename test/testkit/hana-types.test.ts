@@ -130,3 +130,35 @@ const decodeCesu8 = (b: Buffer): string => {
   }
   return s
 }
+
+describe("HANA test server: dates before 1582-10-15 numbered as HANA does (raw hdb client)", () => {
+  let server: HanaTestServerHandle
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  const DATES: readonly string[] = ["0001-01-01", "1500-03-01", "1582-10-04", "1582-10-15", "2024-02-29"]
+  const FIRST = "0001-01-01"
+
+  it.each([1, 8])("round-trips early dates through literals, parameters and batches at data format %i", async (dfv) => {
+    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: dfv })
+    try {
+      const t = `early_${dfv}`
+      await exec(c, `CREATE TABLE ${t} (id INTEGER, d DATE, sd SECONDDATE, ts TIMESTAMP)`)
+      for (const [i, d] of DATES.entries()) await exec(c, `INSERT INTO ${t} VALUES (${i}, '${d}', '${d} 01:02:03', '${d} 04:05:06.5')`)
+      const st = await call<HdbStatement>((cb) => c.prepare(`INSERT INTO ${t} VALUES (?, ?, ?, ?)`, cb))
+      await call((cb) => st.exec([100, FIRST, `${FIRST} 01:02:03`, `${FIRST} 04:05:06.5`], cb))
+      await call((cb) => st.exec(DATES.map((d, i) => [200 + i, d, `${d} 01:02:03`, `${d} 04:05:06.5`]), cb))
+      const rows = await exec<Array<{ ID: number; D: string; SD: string; TS: string }>>(c, `SELECT id, d, sd, ts FROM ${t} ORDER BY id`)
+      const ts = dfv >= 4 ? ".500000000" : ".5"
+      const sep = dfv >= 4 ? " " : "T"
+      const expected = (d: string) => ({ D: d, SD: `${d}${sep}01:02:03`, TS: `${d}${sep}04:05:06${ts}` })
+      expect(rows.map(({ ID: _, ...r }) => r)).toEqual([...DATES, FIRST, ...DATES].map(expected))
+    } finally {
+      closeQuietly(c)
+    }
+  })
+})

@@ -4,7 +4,9 @@ import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import type { ColumnVector } from "../../testkit/engine/index.ts"
 import { columnInfo } from "../../testkit/engine/index.ts"
-import { cellWriter, cesu8, civilFromDays, daysFromCivil, fromCesu8, writeDecimal128 } from "../../testkit/hana/encode.ts"
+import { cellWriter, cesu8, fromCesu8, writeDecimal128 } from "../../testkit/hana/encode.ts"
+import { epochDayOfHanaDay, hanaDayOfEpochDay } from "../../testkit/hana/calendar.ts"
+import { civilFromDays, daysFromCivil, daysFromJulianCivil, julianCivilFromDays } from "../../testkit/shared/civil.ts"
 import { decodeName, encodeName } from "../../testkit/hana/names.ts"
 import { translate } from "../../testkit/hana/sql.ts"
 import { ByteWriter } from "../../testkit/hana/wire.ts"
@@ -84,11 +86,32 @@ describe("HANA test server units", () => {
     )
   })
 
+  it("numbers days as HANA does: Julian labels before 1582-10-15, day 1 = 0001-01-01 (as hdb lib/util/calendar.js)", () => {
+    const hana = (y: number, m: number, d: number) => hanaDayOfEpochDay(daysFromCivil(y, m, d))
+    expect(hana(1, 1, 1)).toBe(1)
+    expect(hana(1582, 10, 4)).toBe(577737)
+    expect(hana(1582, 10, 15)).toBe(577738)
+    expect(hana(1970, 1, 1)).toBe(719165)
+    expect(hana(9999, 12, 31)).toBe(3652061)
+    // 1500 is a Julian leap year: 1500-03-01 is two days after 1500-02-28 in HANA's numbering.
+    expect(hana(1500, 3, 1) - hana(1500, 2, 28)).toBe(2)
+    fc.assert(
+      fc.property(fc.integer({ min: -719162, max: 2_932_896 }), (days) => {
+        const { year, month, day } = civilFromDays(days)
+        // Labels that exist in both calendars come back unchanged (not the ten dropped days of October 1582).
+        if (year === 1582 && month === 10 && day > 4 && day < 15) return
+        expect(epochDayOfHanaDay(hanaDayOfEpochDay(days))).toBe(days)
+      })
+    )
+  })
+
   it("converts civil dates and CESU-8 both ways", () => {
     fc.assert(
       fc.property(fc.integer({ min: -700_000, max: 2_900_000 }), (days) => {
-        const [y, m, d] = civilFromDays(days)
-        expect(daysFromCivil(y, m, d)).toBe(days)
+        const { year, month, day } = civilFromDays(days)
+        expect(daysFromCivil(year, month, day)).toBe(days)
+        const julian = julianCivilFromDays(days)
+        expect(daysFromJulianCivil(julian.year, julian.month, julian.day)).toBe(days)
       })
     )
     fc.assert(

@@ -67,6 +67,42 @@ describe("Oracle test server: cancel and fault injection", () => {
     }
   })
 
+  it("shows a cancelled query in V$SESSION as INACTIVE with its SQL_ID until the next statement; completed ones reset it", async () => {
+    const { server, connect } = await withServer()
+    try {
+      const runner = await connect()
+      const watcher = await connect()
+      await runner.execute("CREATE TABLE vs (n NUMBER(10))")
+      await runner.executeMany("INSERT INTO vs VALUES (:1)", Array.from({ length: 3000 }, (_, i) => [i]))
+      await runner.commit()
+      const sid = Number((await runner.execute("SELECT SYS_CONTEXT('USERENV','SID') FROM DUAL")).rows[0][0])
+      const view = async () => (await watcher.execute("SELECT status, sql_id, prev_sql_id FROM v$session WHERE sid = :1", [sid])).rows[0]
+      const slow = "SELECT COUNT(*) FROM vs a, vs b, vs c WHERE a.n + b.n + c.n < 0"
+      // after a completed statement: INACTIVE, SQL_ID NULL
+      const idle = await view()
+      expect(idle[0]).toBe("INACTIVE")
+      expect(idle[1]).toBeNull()
+      const running = runner.execute(slow)
+      await sleep(300)
+      const during = await view()
+      expect(during[0]).toBe("ACTIVE")
+      const runningId = during[1]
+      expect(runningId).toMatch(/^[0-9a-z]{13}$/)
+      await runner.break()
+      expect(oraCode(await failure(() => running))).toBe("ORA-01013")
+      expect(await view()).toEqual(["INACTIVE", runningId, expect.any(String)])
+      await runner.execute("SELECT 1 FROM DUAL")
+      const after = await view()
+      expect(after[0]).toBe("INACTIVE")
+      expect(after[1]).toBeNull()
+      expect(after[2]).not.toBe(runningId)
+      await runner.close()
+      await watcher.close()
+    } finally {
+      await server.close()
+    }
+  })
+
   it("drops a session after N replies, exactly after the Nth", async () => {
     const { server, connect } = await withServer()
     try {

@@ -89,6 +89,32 @@ describe("Oracle test server: TNS connect and O5LOGON", () => {
     }
   })
 
+  it("accepts Easy Connect Plus and descriptor forms the listener knows, refuses the others as Oracle's listener does", async () => {
+    const { server } = await withServer()
+    const at = (cs: string) => oracledb.getConnection({ user: server.user, password: server.password, connectString: cs })
+    const descriptor = (data: string) => `(DESCRIPTION=(ADDRESS=(PROTOCOL=TCP)(HOST=127.0.0.1)(PORT=${server.port}))(CONNECT_DATA=${data}))`
+    try {
+      for (const cs of [
+        `127.0.0.1:${server.port}/FREEPDB1`,
+        `127.0.0.1:${server.port}/freepdb1:dedicated`,
+        `127.0.0.1:${server.port}/FREEPDB1:dedicated/FREE`,
+        descriptor("(SERVICE_NAME=FREEPDB1)(SERVER=DEDICATED)"),
+        descriptor("(SID=FREE)")
+      ]) {
+        const c = await at(cs)
+        expect((await c.execute("SELECT 1 FROM DUAL")).rows).toEqual([[1]])
+        await c.close()
+      }
+      // an instance the listener does not know
+      expect((await failure(() => at(`127.0.0.1:${server.port}/FREEPDB1:dedicated/OTHER`))).message).toContain("ORA-12521")
+      // a pluggable database is a service, not an instance: its name is not a SID
+      expect((await failure(() => at(descriptor("(SID=FREEPDB1)")))).message).toContain("NJS-519")
+      expect(server.sessionCount()).toBe(0)
+    } finally {
+      await server.close()
+    }
+  })
+
   it("refuses an unknown service name like the listener (ORA-12514)", async () => {
     const { server } = await withServer()
     try {

@@ -36,14 +36,31 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     expect((await b.execute("SELECT COUNT(*) FROM acct")).rows).toEqual([[2]])
   })
 
-  it("reports a write-write conflict between sessions as ORA-08177 (no row-lock waits)", async () => {
+  it("makes a conflicting writer wait for the other transaction's row, then write; a break ends the wait with ORA-01013", async () => {
     await a.execute("CREATE TABLE conflict_t (id NUMBER PRIMARY KEY, v NUMBER)")
     await a.execute("INSERT INTO conflict_t VALUES (1, 0)", [], { autoCommit: true })
     await a.execute("UPDATE conflict_t SET v = 1 WHERE id = 1")
-    expect(oraCode(await failure(() => b.execute("UPDATE conflict_t SET v = 2 WHERE id = 1")))).toBe("ORA-08177")
+    const started = Date.now()
+    const waiting = b.execute("UPDATE conflict_t SET v = v + 10 WHERE id = 1")
+    let settled = false
+    void waiting.then(() => (settled = true), () => (settled = true))
+    await new Promise((r) => setTimeout(r, 300))
+    expect(settled).toBe(false)
     await a.commit()
+    expect((await waiting).rowsAffected).toBe(1)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290)
+    await b.commit()
+    // the waiter wrote on top of the committed value, as after Oracle's row-lock wait
+    expect((await a.execute("SELECT v FROM conflict_t")).rows).toEqual([[11]])
+    // a waiting statement cancelled by a break gets ORA-01013 and leaves its session usable
+    await a.execute("UPDATE conflict_t SET v = 100 WHERE id = 1")
+    const cancelled = b.execute("UPDATE conflict_t SET v = 200 WHERE id = 1")
+    await new Promise((r) => setTimeout(r, 200))
+    await b.break()
+    expect(oraCode(await failure(() => cancelled))).toBe("ORA-01013")
+    await a.commit()
+    expect((await b.execute("SELECT v FROM conflict_t")).rows).toEqual([[100]])
     await b.rollback()
-    expect((await b.execute("SELECT v FROM conflict_t")).rows).toEqual([[1]])
   })
 
   it("rolls back to savepoints", async () => {
@@ -167,5 +184,27 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     expect(check.rows[0][3]).toEqual(when)
     // generous bound for a loaded CI machine; the benchmark measures throughput properly
     expect(ms).toBeLessThan(20_000)
+  })
+})
+
+describe("Oracle test server: bounded row-lock wait", () => {
+  it("fails a writer that waited lockWaitMs for another transaction's row with ORA-30006, and leaves the table as it was", async () => {
+    const { server, connect } = await withServer({ lockWaitMs: 400 })
+    try {
+      const a = await connect()
+      const b = await connect()
+      await a.execute("CREATE TABLE locked (id NUMBER PRIMARY KEY, v NUMBER)")
+      await a.execute("INSERT INTO locked VALUES (1, 0)", [], { autoCommit: true })
+      await a.execute("UPDATE locked SET v = 1 WHERE id = 1")
+      const started = Date.now()
+      expect(oraCode(await failure(() => b.execute("UPDATE locked SET v = 2 WHERE id = 1")))).toBe("ORA-30006")
+      expect(Date.now() - started).toBeGreaterThanOrEqual(390)
+      await a.rollback()
+      expect((await b.execute("SELECT v FROM locked")).rows).toEqual([[0]])
+      await a.close()
+      await b.close()
+    } finally {
+      await server.close()
+    }
   })
 })

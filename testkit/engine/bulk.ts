@@ -73,6 +73,10 @@ interface ColumnState {
   /** Values are bigints in `view` (64-bit and 128-bit layouts). */
   readonly wide: boolean
   readonly text: boolean
+  /** 64-bit layouts: the values as pairs of 32-bit words (little-endian), for {@link BulkRows.setInt64Parts}. */
+  readonly words: Int32Array | undefined
+  /** 10^precision of a DECIMAL stored in 64 bits, as a double. */
+  readonly numberLimit64: number | undefined
 }
 
 const typedView = (layout: ColumnLayout, buffer: ArrayBuffer, rows: number): ColumnState["view"] => {
@@ -141,7 +145,9 @@ export class BulkRows {
         min: INT_RANGES[info.layout]?.[0],
         max: INT_RANGES[info.layout]?.[1],
         wide: width >= 8 && !text && info.layout !== "float64",
-        text
+        text,
+        words: width === 8 && !text && info.layout !== "float64" && info.layout !== "uint64" ? new Int32Array(buffer) : undefined,
+        numberLimit64: info.layout === "decimal64" ? 10 ** info.precision : undefined
       }
     })
   }
@@ -210,6 +216,30 @@ export class BulkRows {
         if (value < -0x8000000000000000n || value > 0x7fffffffffffffffn) throw new BulkInsertError("range", row, s.spec.name, `${value} is out of range for ${s.spec.type.toString()}`)
         ;(s.view as BigInt64Array)[row] = value
     }
+    s.valid[row] = 1
+  }
+
+  /**
+   * Sets a 64-bit cell (BIGINT, TIMESTAMP*, TIME, DECIMAL up to 18 digits, unscaled) from the low and high 32-bit
+   * halves of its two's-complement value, with no bigint: the fast path for values decoded from wire bytes.
+   */
+  setInt64Parts(column: number, row: number, low: number, high: number): void {
+    const s = this.state(column)
+    const words = s.words
+    if (words === undefined) {
+      this.setBigInt(column, row, (BigInt(high | 0) << 32n) | BigInt(low >>> 0))
+      return
+    }
+    if (s.numberLimit64 !== undefined) {
+      const approx = Math.abs((high | 0) * 4294967296 + (low >>> 0))
+      // Near the limit the double is inexact: decide with a bigint there.
+      if (approx >= s.numberLimit64 * 0.999999) {
+        this.setBigInt(column, row, (BigInt(high | 0) << 32n) | BigInt(low >>> 0))
+        return
+      }
+    }
+    words[row * 2] = low | 0
+    words[row * 2 + 1] = high | 0
     s.valid[row] = 1
   }
 

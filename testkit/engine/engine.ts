@@ -100,6 +100,25 @@ const bindArgs = (
   return [params as DuckDBValue[], types as DuckDBType[]]
 }
 
+/** A table `Session.appendRows` appends to directly: the rows hold all of its columns, in table order. */
+export interface AppendTarget {
+  /** DuckDB catalog (e.g. `temp` for TEMP tables); default: the session's. */
+  readonly database?: string
+  readonly schema: string
+  readonly table: string
+}
+
+/**
+ * DuckDB's appender reports a constraint violation as `Failed to append: NOT NULL constraint failed: …`; this
+ * gives it the class a statement's violation has (`Constraint Error`).
+ */
+const appendError = (e: unknown): EngineError => {
+  const message = e instanceof Error ? e.message : String(e)
+  const inner = message.replace(/^Failed to append: /, "")
+  if (inner !== message && /constraint|duplicate key/i.test(inner)) return new EngineError(`Constraint Error: ${inner}`, "Constraint Error", e)
+  return toEngineError(e)
+}
+
 /** Values a transaction's replay journal may hold before statement-level recovery is given up. */
 const JOURNAL_LIMIT = 5_000_000
 
@@ -313,13 +332,15 @@ export class Session {
   }
 
   /**
-   * Inserts the rows of `rows` into `table` (a quoted, possibly schema-qualified DuckDB name) fast: each 2048-row
-   * chunk goes through DuckDB's appender into a private TEMP staging table typed like the target columns, then one
-   * `INSERT INTO table (columns) SELECT` moves them (no casts; the table's own constraints are checked too).
-   * NOT NULL columns are checked first and fail with {@link BulkInsertError} naming the row. All rows or none.
-   * Resolves to the rows inserted.
+   * Inserts `rows` fast, all rows or none, and resolves to the rows inserted. NOT NULL columns are checked first
+   * and fail with {@link BulkInsertError} naming the row.
+   * - `table` as an {@link AppendTarget} (`rows.columns` are all of the table's columns, in table order): the
+   *   2048-row chunks go through DuckDB's appender straight into the table (which checks its constraints).
+   * - `table` as a quoted, possibly schema-qualified name (`rows.columns` any subset; defaults fill the rest): the
+   *   chunks are appended to a private TEMP staging table typed like the targets, then one
+   *   `INSERT INTO table (columns) SELECT` moves them (no casts; the table's constraints are checked too).
    */
-  async appendRows(table: string, rows: BulkRows): Promise<number> {
+  async appendRows(table: string | AppendTarget, rows: BulkRows): Promise<number> {
     const violation = rows.nullViolation()
     if (violation !== undefined) throw violation
     const inserted = await this.rawAppendRows(table, rows)
@@ -327,27 +348,40 @@ export class Session {
     return inserted
   }
 
-  private async rawAppendRows(table: string, rows: BulkRows): Promise<number> {
+  private async rawAppendRows(table: string | AppendTarget, rows: BulkRows): Promise<number> {
+    if (typeof table !== "string") {
+      await this.appendChunks(table.table, table.schema, table.database, rows)
+      return rows.rowCount
+    }
     const stage = `__engine_stage_${this.id}_${this.stageCounter++}`
     const defs = rows.columns.map((c, i) => `c${i} ${c.type.toString()}`).join(", ")
     await this.rawRun(`CREATE TEMP TABLE "${stage}" (${defs})`)
     try {
-      await guard(async () => {
-        const appender = await this.connection.createAppender(stage, "main", "temp")
-        try {
-          for (let start = 0; start < rows.rowCount; start += CHUNK_ROWS) {
-            appender.appendDataChunk(rows.chunk(start, Math.min(CHUNK_ROWS, rows.rowCount - start)))
-          }
-          appender.flushSync()
-        } finally {
-          appender.closeSync()
-        }
-      })
+      await this.appendChunks(stage, "main", "temp", rows)
       const names = rows.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(", ")
       const outcome = await this.rawRun(`INSERT INTO ${table} (${names}) SELECT * FROM temp.main."${stage}"`)
       return outcome.kind === "changed" ? outcome.rowsAffected : 0
     } finally {
       await this.rawRun(`DROP TABLE IF EXISTS temp.main."${stage}"`).catch(() => undefined)
+    }
+  }
+
+  /** Appends every chunk of `rows` with one DuckDB appender and one flush (so a failure appends nothing). */
+  private async appendChunks(table: string, schema: string, database: string | undefined, rows: BulkRows): Promise<void> {
+    const appender = await guard(() => this.connection.createAppender(table, schema, database ?? null))
+    try {
+      for (let start = 0; start < rows.rowCount; start += CHUNK_ROWS) {
+        appender.appendDataChunk(rows.chunk(start, Math.min(CHUNK_ROWS, rows.rowCount - start)))
+      }
+      appender.flushSync()
+    } catch (e) {
+      throw appendError(e)
+    } finally {
+      try {
+        appender.closeSync()
+      } catch {
+        // closing after a failed flush repeats its error (or reports the aborted transaction): the first one counts
+      }
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import { columnInfo } from "../engine/index.ts"
 import { BulkInsertError, BulkRows } from "../engine/index.ts"
-import type { BulkColumn, ColumnLayout, Prepared, Session } from "../engine/index.ts"
+import type { AppendTarget, BulkColumn, ColumnLayout, Prepared, Session } from "../engine/index.ts"
 import { epochDayOfHanaDay } from "./calendar.ts"
 import { fromCesu8 } from "./encode.ts"
 import { HanaError } from "./errors.ts"
@@ -13,9 +13,12 @@ import { decodeName, encodeName } from "./names.ts"
 import { parseTypeText, TypeCode } from "./types.ts"
 import { MalformedPacket } from "./wire.ts"
 
-/** Where a batch goes: the quoted DuckDB table, its target columns, and their layouts and decimal scales. */
+/**
+ * Where a batch goes: the table (appended to directly when the parameters are all its columns in order, else its
+ * quoted name for a staged INSERT), its target columns, and their layouts and decimal scales.
+ */
 export interface BatchTarget {
-  readonly table: string
+  readonly table: string | AppendTarget
   readonly columns: readonly BulkColumn[]
   readonly layouts: readonly ColumnLayout[]
   readonly scales: readonly number[]
@@ -58,8 +61,9 @@ export const batchTarget = async (
   }
   const infos = columns.map((c) => columnInfo(c.name, c.type))
   if (infos.some((c) => c.layout === "other" || c.layout === "uint64")) return undefined
+  const whole = names.length === own.length && names.every((n, i) => n === String(own[i]![2]))
   return {
-    table: database === "temp" ? `temp.main.${quote(table)}` : `${quote(schema)}.${quote(table)}`,
+    table: whole ? { database, schema, table } : database === "temp" ? `temp.main.${quote(table)}` : `${quote(schema)}.${quote(table)}`,
     columns,
     layouts: infos.map((c) => c.layout),
     scales: infos.map((c) => c.scale)
@@ -98,6 +102,32 @@ const microsOfLongdate = (longdate: bigint): bigint => {
     days -= 1n
   }
   return BigInt(epochDayOfHanaDay(Number(days) + 719165)) * US_PER_DAY + rest
+}
+
+const TWO32 = 4294967296
+/** High word of LONGDATE's NULL value 3155380704000000001. */
+const LONGDATE_NULL_HIGH = Number(3155380704000000001n >> 32n)
+const EPOCH_TICKS_1_HI = Number(EPOCH_TICKS_1 >> 32n)
+const EPOCH_TICKS_1_LO = Number(EPOCH_TICKS_1 & 0xffffffffn)
+/** Seconds from 0001-01-01 to 1970-01-01 (a SECONDDATE is these + seconds since 1970 + 1). */
+const EPOCH_SECONDS = 719164 * 86_400
+
+/**
+ * Writes the microseconds since 1970 of a LONGDATE given as 32-bit halves into `out` at `row`, in 32-bit limbs (no
+ * bigint); false for dates before 1970, which take the exact bigint path (and HANA's calendar relabelling).
+ */
+const setLongdateMicros = (out: BulkRows, c: number, row: number, low: number, high: number): boolean => {
+  let lo = (low >>> 0) - EPOCH_TICKS_1_LO
+  let hi = high - EPOCH_TICKS_1_HI
+  if (lo < 0) {
+    lo += TWO32
+    hi -= 1
+  }
+  if (hi < 0) return false
+  const qHi = Math.floor(hi / 10)
+  const qLo = Math.floor(((hi - qHi * 10) * TWO32 + lo) / 10)
+  out.setInt64Parts(c, row, qLo, qHi)
+  return true
 }
 
 /** True when the CESU-8 bytes [start, start + length) of `b` hold a surrogate (a supplementary character). */
@@ -168,12 +198,14 @@ export const decodeBatch = (data: Buffer, count: number, target: BatchTarget): B
             break
           case TypeCode.BIGINT:
             need(8)
-            bigInteger(c, row, data.readBigInt64LE(o))
+            if (layout === "int64") out.setInt64Parts(c, row, data.readInt32LE(o), data.readInt32LE(o + 4))
+            else bigInteger(c, row, data.readBigInt64LE(o))
             o += 8
             break
           case TypeCode.FIXED8:
             need(8)
-            decimal(c, row, data.readBigInt64LE(o), scales[c]!)
+            if (layout === "decimal64") out.setInt64Parts(c, row, data.readInt32LE(o), data.readInt32LE(o + 4))
+            else decimal(c, row, data.readBigInt64LE(o), scales[c]!)
             o += 8
             break
           case TypeCode.FIXED12:
@@ -262,6 +294,21 @@ export const decodeBatch = (data: Buffer, count: number, target: BatchTarget): B
           case TypeCode.SECONDDATE:
           case TypeCode.LONGDATE: {
             need(8)
+            const low = data.readInt32LE(o)
+            const high = data.readInt32LE(o + 4)
+            if (type === TypeCode.LONGDATE && layout === "timestamp" && high !== 0 && high !== LONGDATE_NULL_HIGH && setLongdateMicros(out, c, row, low, high)) {
+              o += 8
+              break
+            }
+            if (type === TypeCode.SECONDDATE && layout === "timestamp_s" && high >= 0 && high < 0x100) {
+              const value = high * TWO32 + (low >>> 0)
+              const seconds = value - 1 - EPOCH_SECONDS
+              if (seconds >= 0 && value !== 315538070401) {
+                out.setInt64Parts(c, row, seconds % TWO32, Math.floor(seconds / TWO32))
+                o += 8
+                break
+              }
+            }
             const v = data.readBigInt64LE(o)
             o += 8
             if (v === 0n || v === 315538070401n || v === 3155380704000000001n) break

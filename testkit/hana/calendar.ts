@@ -26,3 +26,6 @@ export const epochDayOfHanaDay = (dayNumber: number): number => {
   const { year, month, day } = julianCivilFromDays(actual)
   return daysFromCivil(year, month, day)
 }
+
+/** Days HANA's numbering of `epochDay` differs from its proleptic Gregorian count (0 from 1582-10-15 on). */
+export const hanaDayShift = (epochDay: number): number => hanaDayOfEpochDay(epochDay) - EPOCH_DAYDATE - epochDay

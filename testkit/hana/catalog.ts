@@ -149,18 +149,18 @@ export const catalogSql = (info: CatalogInfo): string => {
 export const declaredTypes = async (
   session: Session,
   tables: readonly string[]
-): Promise<Map<string, { schema: string; table: string; type: string }>> => {
-  const out = new Map<string, { schema: string; table: string; type: string }>()
+): Promise<Map<string, { schema: string; table: string; type: string; nullable: boolean }>> => {
+  const out = new Map<string, { schema: string; table: string; type: string; nullable: boolean }>()
   if (tables.length === 0) return out
   const names = [...new Set(tables.map((t) => t.replace(/"/g, "").split(".").pop()!))]
   const rows = await session.queryAll(
-    `SELECT column_name, schema_name, table_name, ${HANA_TYPE} FROM duckdb_columns() c
+    `SELECT column_name, schema_name, table_name, ${HANA_TYPE}, c.is_nullable FROM duckdb_columns() c
      WHERE c.table_name IN (${names.map(() => "?").join(", ")}) ORDER BY c.database_name = 'temp' DESC`,
     names
   )
-  for (const [col, schema, table, type] of rows) {
+  for (const [col, schema, table, type, nullable] of rows) {
     const key = String(col)
-    if (!out.has(key)) out.set(key, { schema: String(schema), table: String(table), type: String(type) })
+    if (!out.has(key)) out.set(key, { schema: String(schema), table: String(table), type: String(type), nullable: nullable !== false })
   }
   return out
 }

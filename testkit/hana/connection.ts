@@ -750,7 +750,7 @@ export class HanaConnection {
     const rows = this.part(request, PartKind.PARAMETERS)?.argc ?? 0
     if (rows <= 1) return this.executeStatement(session, request)
     this.ctx.stats.insertRows += rows
-    return timed(this.ctx.stats, "insertMs", () => this.executeStatement(session, request))
+    return timed(this.ctx.stats, "insert", () => this.executeStatement(session, request))
   }
 
   private async executeStatement(session: Session, request: Request): Promise<Reply | undefined> {
@@ -833,7 +833,7 @@ export class HanaConnection {
 
   /** Encodes up to `max` rows of `result`, counted in the server's stats. */
   private async fetchRows(result: OpenResult, max: number): Promise<EncodedRows> {
-    const rows = await timed(this.ctx.stats, "encodeMs", () => result.fetch(max))
+    const rows = await timed(this.ctx.stats, "encode", () => result.fetch(max))
     this.ctx.stats.encodedRows += rows.rows
     return rows
   }

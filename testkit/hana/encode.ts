@@ -7,39 +7,18 @@ import type { ColumnVector } from "../engine/index.ts"
 import { TypeCode } from "./types.ts"
 import type { WireType } from "./types.ts"
 import { ByteWriter } from "./wire.ts"
+import { hanaDayOfEpochDay, hanaDayShift } from "./calendar.ts"
+import { civilFromDays } from "../shared/civil.ts"
 
-/** Days from 0001-01-01 (HANA day 1) to 1970-01-01 is 719164, so DAYDATE(1970-01-01) = 719165. */
-export const EPOCH_DAYDATE = 719165
 const EPOCH_SECONDS = 719164 * 86400
 const US_PER_DAY = 86_400_000_000
+/** High 32-bit word below which a µs timestamp may lie before 1582-10-15 (-141427 days). */
+const BEFORE_GREGORIAN_HIGH = Math.floor((-141427 * US_PER_DAY) / 4294967296) + 1
 const TWO32 = 4294967296
 // LONGDATE ticks = (µs since epoch + 719164·86400·10^6)·10 + 1, split in 32-bit limbs to stay exact in doubles.
 const LONGDATE_K = (719164n * 86400n * 1_000_000n) * 10n + 1n
 const K_LO = Number(LONGDATE_K & 0xffffffffn)
 const K_HI = Number(LONGDATE_K >> 32n)
-
-/** Civil date from days since 1970-01-01 (proleptic Gregorian; H. Hinnant's algorithm). */
-export const civilFromDays = (days: number): [number, number, number] => {
-  const z = days + 719468
-  const era = Math.floor(z / 146097)
-  const doe = z - era * 146097
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1
-  const m = mp < 10 ? mp + 3 : mp - 9
-  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d]
-}
-
-/** Days since 1970-01-01 of a civil date. */
-export const daysFromCivil = (y: number, m: number, d: number): number => {
-  const yy = m <= 2 ? y - 1 : y
-  const era = Math.floor(yy / 400)
-  const yoe = yy - era * 400
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
-  return era * 146097 + doe - 719468
-}
 
 const SURROGATE = /[\uD800-\uDFFF]/
 
@@ -200,7 +179,7 @@ const writeTimeParts = (w: ByteWriter, usOfDay: number): void => {
 }
 
 const writeDateParts = (w: ByteWriter, days: number): void => {
-  const [y, m, d] = civilFromDays(days)
+  const { year: y, month: m, day: d } = civilFromDays(days)
   const b = w.buf
   b.writeUInt16LE((y & 0x3fff) | 0x8000, w.pos)
   b[w.pos + 2] = m - 1
@@ -221,6 +200,16 @@ const timestampMicros = (col: ColumnVector, r: number, i32: Int32Array): number 
     default:
       return raw
   }
+}
+
+/** LONGDATE of row r of a timestamp column, day relabelled by HANA's calendar (bigint arithmetic, any date). */
+const relabelledLongdate = (col: ColumnVector, r: number, i32: Int32Array): bigint => {
+  const raw = (BigInt(i32[2 * r + 1]!) << 32n) | BigInt(i32[2 * r]! >>> 0)
+  const layout = col.info.layout
+  const us = layout === "timestamp_s" ? raw * 1_000_000n : layout === "timestamp_ms" ? raw * 1000n : layout === "timestamp_ns" ? raw / 1000n : raw
+  const day = 86_400_000_000n
+  const days = us >= 0n || us % day === 0n ? us / day : us / day - 1n
+  return (us + BigInt(hanaDayShift(Number(days))) * day) * 10n + LONGDATE_K
 }
 
 const dateDays = (col: ColumnVector, r: number, i32: Int32Array | undefined): number =>
@@ -403,7 +392,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
     case TypeCode.DAYDATE:
       return (w, r) => {
         w.ensure(4)
-        w.buf.writeUInt32LE(isNull(r) ? 3652062 : dateDays(col, r, i32) + EPOCH_DAYDATE, w.pos)
+        w.buf.writeUInt32LE(isNull(r) ? 3652062 : hanaDayOfEpochDay(dateDays(col, r, i32)), w.pos)
         w.pos += 4
       }
     case TypeCode.SECONDTIME:
@@ -420,8 +409,10 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         w.ensure(8)
         let v: number
         if (isNull(r)) v = 315538070401
-        else if (layout === "date") v = (data as Int32Array)[r]! * 86400 + EPOCH_SECONDS + 1
-        else v = Math.floor(timestampMicros(col, r, i32!) / 1_000_000) + EPOCH_SECONDS + 1
+        else {
+          const seconds = layout === "date" ? (data as Int32Array)[r]! * 86400 : Math.floor(timestampMicros(col, r, i32!) / 1_000_000)
+          v = seconds + hanaDayShift(Math.floor(seconds / 86400)) * 86400 + EPOCH_SECONDS + 1
+        }
         w.buf.writeUInt32LE(v % TWO32, w.pos)
         w.buf.writeUInt32LE(Math.floor(v / TWO32), w.pos + 4)
         w.pos += 8
@@ -436,6 +427,12 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         }
         let lo: number
         let hi: number
+        if (layout !== "date" && i32![2 * r + 1]! < BEFORE_GREGORIAN_HIGH) {
+          // Before 1582-10-15 (beyond 2^53 µs): exact, with HANA's Julian day labels.
+          w.buf.writeBigInt64LE(relabelledLongdate(col, r, i32!), w.pos)
+          w.pos += 8
+          return
+        }
         if (layout === "timestamp") {
           lo = i32![2 * r]! >>> 0
           hi = i32![2 * r + 1]!

@@ -5,7 +5,9 @@
  */
 import { blobValue } from "@duckdb/node-api"
 import type { EngineValue } from "../engine/index.ts"
-import { civilFromDays, EPOCH_DAYDATE, fromCesu8 } from "./encode.ts"
+import { civilFromDays } from "../shared/civil.ts"
+import { epochDayOfHanaDay, EPOCH_DAYDATE } from "./calendar.ts"
+import { fromCesu8 } from "./encode.ts"
 import { TypeCode } from "./types.ts"
 import { MalformedPacket } from "./wire.ts"
 
@@ -27,7 +29,7 @@ export interface ParameterRow {
 const pad = (n: number, w = 2): string => String(n).padStart(w, "0")
 
 const dateString = (days: number): string => {
-  const [y, m, d] = civilFromDays(days)
+  const { year: y, month: m, day: d } = civilFromDays(days)
   return `${pad(y, 4)}-${pad(m)}-${pad(d)}`
 }
 
@@ -187,7 +189,7 @@ export const decodeParameters = (
         case TypeCode.DAYDATE: {
           need(4)
           const v = data.readUInt32LE(o)
-          values.push(v === 0 || v === 3652062 ? null : dateString(v - EPOCH_DAYDATE))
+          values.push(v === 0 || v === 3652062 ? null : dateString(epochDayOfHanaDay(v)))
           o += 4
           break
         }
@@ -224,7 +226,7 @@ export const decodeParameters = (
           const secs = Number(rem / 10_000_000n)
           const frac = Number(rem % 10_000_000n)
           values.push(
-            `${dateString(Number(days))} ${pad(Math.floor(secs / 3600))}:${pad(Math.floor(secs / 60) % 60)}:${pad(secs % 60)}.${pad(Math.floor(frac / 10), 6)}`
+            `${dateString(epochDayOfHanaDay(Number(days) + EPOCH_DAYDATE))} ${pad(Math.floor(secs / 3600))}:${pad(Math.floor(secs / 60) % 60)}:${pad(secs % 60)}.${pad(Math.floor(frac / 10), 6)}`
           )
           break
         }

@@ -43,7 +43,8 @@ export const describeColumns = async (
       type,
       wire,
       metadata: {
-        nullable: true,
+        // A plain NOT NULL table column is reported as such (mode MANDATORY), as HANA does.
+        nullable: fromTable ? d!.nullable : true,
         wire,
         tableName: fromTable ? decodeName(d!.table) : undefined,
         schemaName: fromTable && d!.schema !== "main" ? decodeName(d!.schema) : undefined,

@@ -30,6 +30,8 @@ export interface DatabaseSettings {
   readonly serviceName: string
   readonly dbTimeZone: string
   readonly users: ReadonlyArray<{ readonly name: string; readonly password: string; readonly dba: boolean }>
+  /** How long a write waits for a row another transaction holds before failing with ORA-30006. */
+  readonly lockWaitMs: number
 }
 
 const ORACLE_MAINTAINED = ["SYS", "SYSTEM", "XDB", "OUTLN", "DBSNMP", "APPQOSSYS", "AUDSYS", "GSMADMIN_INTERNAL", "OJVMSYS", "DVSYS", "LBACSYS", "MDSYS", "CTXSYS", "ORDSYS", "PUBLIC"]
@@ -59,6 +61,30 @@ export const versionInfo = (v: OracleVersion) =>
 export class OracleDatabase {
   readonly catalog = new Catalog()
   readonly procedures = new Map<string, PlsqlProcedure>()
+  private readonly transactionEndWaiters = new Set<() => void>()
+
+  /** A session committed or rolled back (or closed): writers waiting for its rows retry. */
+  transactionEnded(): void {
+    const waiters = [...this.transactionEndWaiters]
+    this.transactionEndWaiters.clear()
+    for (const w of waiters) w()
+  }
+
+  /** Resolves when some transaction ends or after `ms`, whichever comes first; `abort` resolves it at once. */
+  nextTransactionEnd(ms: number): { readonly ended: Promise<void>; readonly abort: () => void } {
+    let done: () => void = () => undefined
+    const ended = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => done(), ms)
+      done = () => {
+        clearTimeout(timer)
+        this.transactionEndWaiters.delete(done)
+        resolve()
+      }
+      this.transactionEndWaiters.add(done)
+    })
+    return { ended, abort: () => done() }
+  }
+
   /** Users granted the DBA role (user management needs it). */
   readonly dbaUsers = new Set<string>()
   readonly sessions = new Map<number, SessionInfo>()

@@ -3,6 +3,9 @@
  * anything else with the TNS error Oracle's listener gives.
  */
 
+/** The one instance behind the listener (AUTH_INSTANCENAME at logon, V$INSTANCE). */
+const INSTANCE_NAME = "FREE"
+
 /** Client details a connect descriptor carries (shown in V$SESSION). */
 export interface ClientIdentity {
   readonly program: string | undefined
@@ -23,13 +26,20 @@ export const listen = (connectData: string, serviceName: string, refuseLogins: b
     machine: /\(HOST=([^)]*)\)(?=[^(]*\(USER=)/i.exec(cd)?.[1],
     osUser: /\(USER=([^)]*)\)/i.exec(cd)?.[1]
   }
+  const instance = /\(INSTANCE_NAME=([^)]*)\)/i.exec(cd)?.[1]
   const wanted = serviceName.toUpperCase()
   if (refuseLogins) return { accept: false, code: 12516 }
   if (sid !== undefined && service === undefined) {
-    if (sid.toUpperCase() !== wanted && sid.toUpperCase() !== "FREE") return { accept: false, code: 12505 }
+    // a SID names an instance: the pluggable database is a service, not an instance, so only the instance (FREE)
+    // is known by SID (Oracle Support note "ORA-12505 connecting to a PDB with SID", unless the listener sets
+    // USE_SID_AS_SERVICE_<listener>=ON): anything else is TNS-12505
+    if (sid.toUpperCase() !== INSTANCE_NAME) return { accept: false, code: 12505 }
   } else if ((service ?? "").toUpperCase() !== wanted) {
     // the listener refuses unknown services with TNS-12514 (ORA-12514)
     return { accept: false, code: 12514 }
   }
+  // Easy Connect `/service:server/instance` adds INSTANCE_NAME: an instance the listener does not know is TNS-12521
+  // ("listener does not currently know of instance requested in connect descriptor")
+  if (instance !== undefined && instance.toUpperCase() !== INSTANCE_NAME) return { accept: false, code: 12521 }
   return { accept: true, client }
 }

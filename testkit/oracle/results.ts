@@ -7,16 +7,18 @@ import type { ColumnInfo } from "../engine/index.ts"
 import type { ColumnMeta, TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { decodeName } from "./names.ts"
-import type { ResultColumn } from "./statement.ts"
+import type { BindSpec, ResultColumn } from "./statement.ts"
 import type { QueryShape } from "./translate.ts"
-import { inferFromDuck, numberType, rowidType, type OraType } from "./types.ts"
+import { binaryDoubleType, binaryFloatType, booleanType, charType, dateType, Dty, inferFromDuck, jsonType, numberType, rowidType, timestampType, type OraType } from "./types.ts"
 
 /** Maps result columns to declared types where the select list makes that possible. */
 export const describeColumns = (
   shape: QueryShape | undefined,
   cols: ReadonlyArray<ColumnInfo>,
   version: OracleVersion,
-  lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined
+  lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined,
+  /** The declared type of bind parameter `$n` (1-based), when the client sent its metadata. */
+  bindType: (param: number) => OraType | undefined = () => undefined
 ): Array<ResultColumn> => {
   const infer = (c: ColumnInfo): ResultColumn => ({ name: decodeName(c.name), type: inferFromDuck(c.type, version), nullable: true })
   if (shape === undefined) return cols.map(infer)
@@ -45,6 +47,10 @@ export const describeColumns = (
     } else if (item.kind === "typed") {
       const c = cols[k++]!
       out.push({ name: decodeName(c.name), type: item.type, nullable: true })
+    } else if (item.kind === "bind") {
+      const c = cols[k++]!
+      const declared = bindType(item.param)
+      out.push(declared === undefined ? infer(c) : { name: decodeName(c.name), type: declared, nullable: true })
     } else if (item.kind === "aggregate") {
       // COUNT returns NUMBER, SUM and AVG "the same data type as the numeric data type of the argument" (Oracle SQL
       // Language Reference, SUM / AVG / COUNT): for NUMBER(p,s) arguments that is NUMBER without precision or scale,
@@ -93,5 +99,38 @@ const compatible = (t: OraType, c: ColumnInfo): boolean => {
       return id === DuckDBTypeId.LIST && c.type.toString() === t.duck
     default:
       return t.duck.startsWith("DECIMAL") ? id === DuckDBTypeId.DECIMAL && `DECIMAL(${c.precision},${c.scale})` === t.duck : false
+  }
+}
+
+/**
+ * The Oracle type a bind's metadata declares (dty and character set form): a bind selected as a column is
+ * described with it, as Oracle does, rather than with the type DuckDB gives the parameter.
+ */
+export const bindSpecType = (spec: BindSpec | undefined): OraType | undefined => {
+  if (spec === undefined) return undefined
+  switch (spec.dty) {
+    case Dty.BINARY_DOUBLE:
+      return binaryDoubleType
+    case Dty.BINARY_FLOAT:
+      return binaryFloatType
+    case Dty.VARCHAR:
+    case Dty.CHAR:
+      return spec.csfrm === 2 ? charType("NVARCHAR2", 2000) : charType("VARCHAR2", 4000)
+    case Dty.DATE:
+      return dateType
+    case Dty.TIMESTAMP:
+      return timestampType(9)
+    case Dty.TIMESTAMP_TZ:
+      return timestampType(9, "tz")
+    case Dty.TIMESTAMP_LTZ:
+      return timestampType(9, "ltz")
+    case Dty.JSON:
+      return jsonType
+    case Dty.BOOLEAN:
+      return booleanType
+    case Dty.NUMBER:
+      return numberType()
+    default:
+      return undefined
   }
 }

@@ -36,6 +36,11 @@ export interface OracleTestServerOptions {
   readonly dbTimeZone?: string
   /** Forces the session time zone instead of the one the client sends at logon. */
   readonly sessionTimeZone?: string
+  /**
+   * How long a write waits for a row another session's open transaction changed before failing with ORA-30006
+   * (default 30 000 ms; Oracle itself waits until that transaction ends).
+   */
+  readonly lockWaitMs?: number
   /** Initial fault injection switches (can be changed later through the handle). */
   readonly faults?: OracleFaults
 }
@@ -70,7 +75,7 @@ export const startOracleTestServer = async (options: OracleTestServerOptions = {
   }))
   const serviceName = options.serviceName ?? "FREEPDB1"
   const version = options.version ?? "23ai"
-  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users })
+  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? 30_000 })
   const faults: OracleFaults = { ...options.faults }
   const sessions = new Set<ProtocolSession>()
   const host: SessionHost = {

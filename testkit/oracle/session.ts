@@ -95,7 +95,10 @@ export class ProtocolSession {
     s.sql = undefined
     if (sql !== undefined) {
       // let a running statement finish before closing its engine session
-      void this.queue.then(() => sql.engine.close())
+      void this.queue.then(async () => {
+        await sql.engine.close()
+        this.host.db.transactionEnded()
+      })
     }
     this.host.onClose(this)
   }
@@ -186,7 +189,7 @@ export class ProtocolSession {
     }
     // break / interrupt
     this.state.breakPending = true
-    if (this.processing) this.state.sql?.engine.interrupt()
+    if (this.processing) this.state.sql?.interrupt()
     else void this.queue.then(() => this.sendBreakReply())
   }
 

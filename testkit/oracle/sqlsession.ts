@@ -18,7 +18,7 @@ import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { fromDuckDb, ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
-import { describeColumns } from "./results.ts"
+import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, encodeName, quoteDuck } from "./names.ts"
 import { runPlsql } from "./plsql.ts"
 import {
@@ -114,6 +114,7 @@ export class SqlSession {
     this.inTxn = false
     this.log = []
     await this.engine.commit()
+    this.db.transactionEnded()
   }
 
   /** Rolls the open transaction back. */
@@ -123,7 +124,18 @@ export class SqlSession {
     this.inTxn = false
     this.log = []
     await this.engine.rollback()
+    this.db.transactionEnded()
   }
+
+  /** Cancels the running statement (break): interrupts the engine and ends a wait for a row lock. */
+  interrupt(): void {
+    this.interrupted = true
+    this.engine.interrupt()
+    this.lockWait?.abort()
+  }
+
+  private interrupted = false
+  private lockWait: { readonly abort: () => void } | undefined
 
   private async begin(): Promise<void> {
     if (this.inTxn) return
@@ -134,15 +146,40 @@ export class SqlSession {
 
   /** Runs a statement inside the transaction with Oracle statement-level atomicity. */
   async runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>): Promise<number> {
-    await this.begin()
-    try {
-      const n = await this.engine.execute(sql, params, types)
-      this.log.push({ sql, params, types })
-      return n
-    } catch (e) {
-      await this.recover()
-      throw this.mapError(e)
+    this.interrupted = false
+    const deadline = Date.now() + this.db.settings.lockWaitMs
+    for (;;) {
+      await this.begin()
+      try {
+        const n = await this.engine.execute(sql, params, types)
+        this.log.push({ sql, params, types })
+        return n
+      } catch (e) {
+        await this.recover()
+        if (!isWriteConflict(e)) throw this.mapError(e)
+        await this.waitForRowLock(deadline)
+      }
     }
+  }
+
+  /**
+   * Another transaction changed a row this statement writes. Oracle makes the writer wait for the row lock until that
+   * transaction ends; DuckDB reports the conflict at once, so the statement is retried (on a fresh snapshot, after
+   * the statement-level rollback) whenever a transaction ends, and at short intervals, until `deadline`: then
+   * ORA-30006, as Oracle reports a lock wait that timed out (SELECT ... FOR UPDATE WAIT n). A break ends the wait
+   * with ORA-01013.
+   */
+  private async waitForRowLock(deadline: number): Promise<void> {
+    const left = deadline - Date.now()
+    if (left <= 0) throw new OraError(30006, "resource busy; acquire with WAIT timeout expired")
+    const wait = this.db.nextTransactionEnd(Math.min(left, 50))
+    this.lockWait = wait
+    try {
+      await wait.ended
+    } finally {
+      this.lockWait = undefined
+    }
+    if (this.interrupted) throw ora.cancelled()
   }
 
   private savepoints = new Map<string, number>()
@@ -200,10 +237,31 @@ export class SqlSession {
   /** Table written by the DML statement being executed (for constraint names in errors). */
   private dmlTarget: TableMeta | undefined
 
-  /** Records the statement for V$SESSION (SQL_ID / PREV_SQL_ID). */
+  /** SQL_ID of the statement the session ran last (V$SESSION.PREV_SQL_ID once the next one starts). */
+  private lastSqlId: string | null = null
+
+  /** A call starts running `sql`: V$SESSION shows it ACTIVE with the statement's SQL_ID, the previous one as PREV_SQL_ID. */
   noteSql(sql: string): void {
-    this.info.prevSqlId = this.info.sqlId
+    if (this.lastSqlId !== null) this.info.prevSqlId = this.lastSqlId
+    this.info.sqlId = this.lastSqlId = sqlIdOf(sql, md5)
+    this.info.status = "ACTIVE"
+  }
+
+  /** A FETCH continues the query `sql` (ACTIVE again, PREV_SQL_ID unchanged). */
+  resumeSql(sql: string): void {
     this.info.sqlId = sqlIdOf(sql, md5)
+    this.info.status = "ACTIVE"
+  }
+
+  /**
+   * The call ended: INACTIVE, and SQL_ID back to NULL, except after a cancel, where the cancelled statement's SQL_ID
+   * stays until the next statement runs (as Oracle shows a cancelled query in V$SESSION).
+   */
+  finishSql(cancelled: boolean): void {
+    this.info.status = "INACTIVE"
+    if (cancelled || this.info.sqlId === null) return
+    this.info.prevSqlId = this.info.sqlId
+    this.info.sqlId = null
   }
 
   /** Executes one statement for each bind row (one row when there are no binds). */
@@ -211,7 +269,7 @@ export class SqlSession {
     const cls = classify(sql)
     switch (cls) {
       case "query":
-        return this.query(sql, rows[0] ?? [])
+        return this.query(sql, rows[0] ?? [], specs)
       case "dml":
         return this.dml(sql, rows, specs, opts)
       case "ddl":
@@ -278,7 +336,7 @@ export class SqlSession {
   }
 
   /** Runs a query and describes its columns. */
-  async query(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<QueryResult> {
+  async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = []): Promise<QueryResult> {
     const { toks, tr, binds } = this.bindNumberingTranslator(tokenize(stripTerminator(sql)), sql)
     const { sql: duckSql, shape } = translateQuery(toks, tr)
     if (binds.length > params.length) throw ora.notAllBound()
@@ -301,7 +359,7 @@ export class SqlSession {
       if (this.inTxn) await this.recover()
       throw this.mapError(e)
     }
-    return { kind: "query", columns: this.describe(shape, cursor.columns), cursor }
+    return { kind: "query", columns: this.describe(shape, cursor.columns, specs), cursor }
   }
 
   /** DATE/TIMESTAMP column names of the tables a statement mentions (identifier match against the catalog). */
@@ -334,8 +392,8 @@ export class SqlSession {
   }
 
   /** Maps result columns to declared types where the select list makes that possible. */
-  describe(shape: QueryShape | undefined, cols: ReadonlyArray<ColumnInfo>): Array<ResultColumn> {
-    return describeColumns(shape, cols, this.db.settings.version, (schema, name) => this.lookupTable(schema, name))
+  describe(shape: QueryShape | undefined, cols: ReadonlyArray<ColumnInfo>, specs: ReadonlyArray<BindSpec> = []): Array<ResultColumn> {
+    return describeColumns(shape, cols, this.db.settings.version, (schema, name) => this.lookupTable(schema, name), (n) => bindSpecType(specs[n - 1]))
   }
 
   private async dml(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
@@ -668,3 +726,7 @@ const integrityError = (message: string, target: TableMeta | undefined, tables: 
   }
   return undefined
 }
+
+/** DuckDB's write-write conflict: another transaction changed (or holds an uncommitted change of) the row. */
+const isWriteConflict = (e: unknown): boolean =>
+  /TransactionContext Error: (?:Conflict|Catalog write-write conflict)/i.test(e instanceof Error ? e.message : String(e))

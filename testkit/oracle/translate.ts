@@ -17,6 +17,8 @@ export type SelectItem =
   | { readonly kind: "expr" }
   /** COUNT / SUM / AVG over the whole item: Oracle describes their numeric results as unbounded NUMBER. */
   | { readonly kind: "aggregate" }
+  /** A bind variable as the whole item (`$param` after translation): described with the bind's own type. */
+  | { readonly kind: "bind"; readonly param: number }
   /** An expression whose Oracle type the DuckDB result type cannot tell (an INTERVAL YEAR TO MONTH literal). */
   | { readonly kind: "typed"; readonly type: OraType }
 
@@ -687,7 +689,20 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
     if (isKw(part[k], "AS")) k++
     return k === part.length || (k === part.length - 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
   }
-  const exprItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem =>
+  /** `:bind [[AS] alias]` as the whole item: the parameter number it was rendered as. */
+  const bindParam = (part: ReadonlyArray<Tok>, text: string): number | undefined => {
+    if (part[0]?.kind !== "bind") return undefined
+    let k = 1
+    if (isKw(part[k], "AS")) k++
+    if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
+    const m = /^\s*\$(\d+)/.exec(text)
+    return m === null ? undefined : Number(m[1])
+  }
+  const exprItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined, text: string): SelectItem => {
+    const param = bindParam(part, text)
+    return param !== undefined ? { kind: "bind", param } : valueItem(part, ym)
+  }
+  const valueItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem =>
     ym !== undefined
       ? { kind: "typed", type: ym }
       : binaryDouble(part)
@@ -726,10 +741,10 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
       (prev.kind !== "op" || isOp(prev, ")")) || (part.length >= 2 && isKw(prev, "AS") && (last.kind === "ident" || last.kind === "qident"))
     ) {
       // explicit alias
-      items.push(exprItem(part, ym))
+      items.push(exprItem(part, ym, text))
       pieces.push(text)
     } else {
-      items.push(exprItem(part, ym))
+      items.push(exprItem(part, ym, text))
       pieces.push(`${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)
     }
   }

@@ -35,9 +35,12 @@ export const memory: ConformanceDriver = {
     missingTable: { sql: "SELECT * FROM MAIN.NOPE", error: { status: "NOT_FOUND", vendorCode: 259, sqlState: "42S02" } }
   },
   batchRows: { key: "mem.read_batch_rows", mode: "hard" },
+  batchBytes: { key: "mem.read_batch_bytes" },
   smallPages: { "mem.page_rows": "4" },
   badOption: { key: "mem.page_rows", value: "0" },
+  ingestedTypes: { id: "Int32", name: "Utf8" },
   tableTypes: ["TABLE", "VIEW"],
   catalog: "mem",
+  faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
   capabilities: { parameterSchema: true, ingestTemporary: true, ingestTargetCatalog: false }
 }

@@ -41,6 +41,22 @@ export const readerRules = (driver: ConformanceDriver, env: () => ConformanceEnv
         for (const batches of [fromDatabase, fromConnection, fromStatement]) expect(idsOf(batches)).toHaveLength(100)
       }).pipe(Effect.provide(env().layer({ ...driver.smallPages, [driver.batchRows.key]: "5" }))))
 
+    if (driver.batchBytes !== undefined) {
+      const bytesKey = driver.batchBytes.key
+      it.effect("an approximate byte cap makes batches smaller than the row cap alone, and loses no row", () =>
+        Effect.gen(function*() {
+          const table = yield* seeded(200)
+          const sql = driver.sql.selectAll(table, "id")
+          const rowsOnly = yield* rowsOf(sql, { ...driver.smallPages, [driver.batchRows.key]: "200" })
+          const capped = yield* rowsOf(sql, { ...driver.smallPages, [driver.batchRows.key]: "200", [bytesKey]: "64" })
+          expect(rowsOnly).toHaveLength(1)
+          expect(capped.length).toBeGreaterThan(1)
+          expect(idsOf(capped)).toEqual(Array.from({ length: 200 }, (_, i) => i))
+          // 0 means no byte cap
+          expect(yield* rowsOf(sql, { [driver.batchRows.key]: "200", [bytesKey]: "0" })).toHaveLength(1)
+        }).pipe(Effect.provide(env().layer())))
+    }
+
     it.effect("a zero-row result has the schema and no rows", () =>
       Effect.gen(function*() {
         const table = yield* seeded(0)
@@ -70,6 +86,19 @@ export const readerRules = (driver: ConformanceDriver, env: () => ConformanceEnv
         // the connection is usable afterwards
         expect(idsOf(yield* rowsOf(sql))).toHaveLength(40)
         yield* conn.close
+      }).pipe(Effect.provide(env().layer())))
+
+    it.effect("a query stream opens its cursor when it runs: each run executes again and reads the whole result", () =>
+      Effect.gen(function*() {
+        const table = yield* seeded(9)
+        const stream = Connection.query(driver.sql.selectAll(table, "id"))
+        const conn = yield* Connection.Connection
+        yield* conn.ingest(fromTable(numbers(2, 9)), { targetTable: table, mode: "append" })
+        // built before the append, run after it: the stream sees the table as it is when it runs
+        expect(idsOf(yield* Stream.runCollect(stream))).toEqual(Array.from({ length: 11 }, (_, i) => i))
+        expect(idsOf(yield* Stream.runCollect(stream))).toHaveLength(11)
+        const open = env().openCursors
+        if (open !== undefined) expect(open()).toBe(0)
       }).pipe(Effect.provide(env().layer())))
 
     it.effect("a reader's stream runs once: a second run fails INVALID_STATE instead of yielding nothing", () =>

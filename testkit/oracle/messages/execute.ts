@@ -135,7 +135,7 @@ export const execute = async (s: SessionState, r: ReadBuffer, reply: Reply, preR
     // parse only (connection.getStatementInfo): describe queries without fetching
     if (cls === "query") {
       try {
-        const res = await sql.query(cur.sql, new Array(1000).fill(null))
+        const res = await sql.query(cur.sql, new Array(1000).fill(null), cur.specs)
         res.cursor.close()
         writeDescribe(s, w, res.columns)
       } catch (e) {
@@ -197,8 +197,7 @@ interface RunOptions {
 const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array<Array<DuckDBValue>>, o: RunOptions): Promise<void> => {
   const w = reply.w
   const sql = s.sql!
-  const info = s.info!
-  info.status = "ACTIVE"
+  let cancelled = false
   sql.noteSql(cur.sql)
   try {
     if (cur.result !== undefined) closeResult(cur.result)
@@ -240,9 +239,10 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
     }
   } catch (e) {
     const err = toOra(e)
+    cancelled = err.code === ora.cancelled().code
     writeError(s, w, err, cur.id, ((err as OraError & { rowOffset?: number }).rowOffset ?? 0) + (o.pre?.offset ?? 0))
   } finally {
-    info.status = "INACTIVE"
+    sql.finishSql(cancelled || s.breakPending)
   }
 }
 

@@ -18,7 +18,14 @@ export const fetch = async (s: SessionState, r: ReadBuffer, reply: Reply): Promi
     writeError(s, reply.w, ora.fetchOutOfSequence(), id, 0)
     return
   }
-  await writeRows(s, reply, cur, n)
+  const sql = s.sql!
+  sql.resumeSql(cur.sql)
+  try {
+    await writeRows(s, reply, cur, n)
+  } finally {
+    // a break answered instead of this reply leaves the statement's SQL_ID in V$SESSION
+    sql.finishSql(s.breakPending)
+  }
 }
 
 /** Encodes up to `max` rows of the result into `w` (recording where each row ends when `ends` is given). */

@@ -1,0 +1,28 @@
+/**
+ * The Oracle driver's conformance record: the real `oracledb` thin client over sockets against the Oracle test
+ * server. Not yet run by a test file: `oracle.test.ts` (`runConformance(oracle)`) is added once the driver maps
+ * ORA-00900 (SQLSTATE 42000) to INVALID_ARGUMENT; every other rule passes.
+ */
+import * as Oracle from "../../../layers/oracle/index.ts"
+import { startOracleTestServer } from "../../../testkit/oracle/index.ts"
+import { type ConformanceDriver, quotedSql, socketEnv } from "../harness.ts"
+
+export const oracle: ConformanceDriver = {
+  name: "oracle",
+  start: async () => socketEnv(await startOracleTestServer(), Oracle.layerDatabase),
+  sql: {
+    ...quotedSql({ fromNothing: " FROM DUAL", placeholder: (i) => `:${i + 1}` }),
+    failing: { sql: "SELEC 1", error: { status: "INVALID_ARGUMENT", vendorCode: 900 } },
+    missingTable: { sql: "SELECT * FROM NO_SUCH_TABLE_X", error: { status: "NOT_FOUND", vendorCode: 942 } }
+  },
+  batchRows: { key: "redo.statement.read_batch_rows", mode: "hard" },
+  batchBytes: { key: "redo.statement.read_batch_approx_bytes" },
+  smallPages: { "redo.statement.fetch_array_size": "4" },
+  badOption: { key: "redo.statement.fetch_array_size", value: "0" },
+  // ingest creates NUMBER(10,0), which reads back as int64 (NUMBER(p,0), p <= 18), and NVARCHAR2(2000)
+  ingestedTypes: { id: "Int64", name: "Utf8" },
+  tableTypes: ["TABLE", "VIEW"],
+  catalog: "FREEPDB1",
+  faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
+  capabilities: { parameterSchema: false, ingestTemporary: false, ingestTargetCatalog: false }
+}

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { oracledb, withServer } from "./oracle/helpers.ts"
+
+let server: OracleTestServerHandle
+let conn: Conn
+
+describe("Oracle test server: binds selected as columns, through raw node-oracledb", () => {
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("describes each bind with the type its metadata declares", async () => {
+    const when = new Date(Date.UTC(2024, 0, 2, 3, 4, 5))
+    const r = await conn.execute("SELECT :1, :2, :3 AS d, :4 j, :5, :6, :7 FROM dual", [
+      { val: 1.5, type: oracledb.DB_TYPE_BINARY_DOUBLE },
+      { val: "héllo", type: oracledb.DB_TYPE_NVARCHAR },
+      { val: when, type: oracledb.DB_TYPE_DATE },
+      { val: { a: [1, 2, { b: "x" }] }, type: oracledb.DB_TYPE_JSON },
+      42,
+      "plain",
+      { val: when, type: oracledb.DB_TYPE_TIMESTAMP }
+    ])
+    expect(r.metaData.map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["BINARY_DOUBLE", "NVARCHAR2", "DATE", "JSON", "NUMBER", "VARCHAR2", "TIMESTAMP"])
+    expect(r.metaData.map((m: { name: string }) => m.name).slice(2, 4)).toEqual(["D", "J"])
+    expect(r.rows[0].slice(0, 2)).toEqual([1.5, "héllo"])
+    expect((r.rows[0][2] as Date).getTime()).toBe(when.getTime())
+    expect(r.rows[0].slice(3, 6)).toEqual([{ a: [1, 2, { b: "x" }] }, 42, "plain"])
+    expect((r.rows[0][6] as Date).getTime()).toBe(when.getTime())
+  })
+})
