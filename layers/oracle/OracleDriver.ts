@@ -35,7 +35,8 @@ import {
   type MappedColumn,
   type MappingOptions,
   type OracleColumnMetadata,
-  type OracleTypeName
+  type OracleTypeName,
+  PARAMETER_TYPE_METADATA
 } from "./Types.ts"
 
 /** The driver version. @category constants @since 0.1.0 */
@@ -171,6 +172,14 @@ const outValuesCursor = (fields: ReadonlyArray<Arrow.Field>, values: ReadonlyArr
     close: Effect.void
   }
 }
+
+/** Whether a bound field declares an OUT or IN OUT parameter (checked before anything runs). */
+const hasOutParameters = (parameters: BoundParameters | undefined): boolean =>
+  parameters !== undefined &&
+  parameters.schema.fields.some((f) => {
+    const d = f.metadata.get(PARAMETER_TYPE_METADATA)?.toLowerCase()
+    return d === "out" || d === "inout"
+  })
 
 const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
   let autocommit = true
@@ -356,7 +365,12 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   }
 
   return {
-    execute: (request) => execute(request.sql, request.parameters, request.options),
+    execute: (request) =>
+      request.intent === "update" && hasOutParameters(request.parameters)
+        ? Effect.fail(
+          notImplemented("Execute update does not support OUT or IN OUT parameters (ORACLE:parameter_type); use Execute query")
+        )
+        : execute(request.sql, request.parameters, request.options),
     describe,
     setAutocommit: (enabled) =>
       Effect.gen(function*() {
