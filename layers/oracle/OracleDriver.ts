@@ -405,13 +405,11 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     tableSchema,
     tableTypes: ["TABLE", "VIEW"],
     ingest: {
-      columnType: (field) =>
-        Effect.fromResult(
-          ingestColumnType(field, connectOptions.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE))
-        ),
-      createTableSql: (target, columns) => {
+      columnType: (field, options) =>
+        Effect.fromResult(ingestColumnType(field, options.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE))),
+      createTableSql: (target, columns, options) => {
         created.add(Ddl.qualifiedTarget(target))
-        return Ddl.createTableSql(target, columns, connectOptions.get(Opt.IngestTablespace))
+        return Ddl.createTableSql(target, columns, options.get(Opt.IngestTablespace))
       },
       dropTableSql: (target) => {
         created.delete(Ddl.qualifiedTarget(target))
