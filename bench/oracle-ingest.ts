@@ -2,7 +2,7 @@
  * Oracle ingest path: ORACLE_INGEST_ROWS (default 1,000,000) rows of the 8-column benchmark table appended by our
  * driver's bulk ingest from an Arrow table (executeMany in chunks of redo.statement.insert_batch_rows), against a
  * hand-written raw node-oracledb executeMany with bindDefs of the same rows (prebuilt JS arrays, same chunk size),
- * on the same test server (worker thread) in the same run. ratio = ours / raw (target ≤ 1.1).
+ * on the same test server (child process) in the same run. ratio = ours / raw (target ≤ 1.1).
  */
 import { createRequire } from "node:module"
 import * as Arrow from "apache-arrow"
@@ -50,7 +50,7 @@ const seconds = async (f: () => Promise<unknown>): Promise<number> => {
 /** Runs the comparison. */
 export const run = async (): Promise<Record<string, unknown>> => {
   const server = await startServer()
-  const conn = await oracledb.getConnection({ user: "bench", password: "bench", connectString: server.connectString })
+  const conn = await oracledb.getConnection({ user: server.user, password: server.password, connectString: server.connectString })
   const runtime = ManagedRuntime.make(oursLayer(server.uri))
   try {
     await conn.execute(`CREATE TABLE INGEST_OURS ${BENCH_DDL}`)

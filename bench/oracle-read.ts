@@ -1,15 +1,16 @@
 /**
  * Oracle read path: ORACLE_READ_ROWS (default 1,000,000) rows × 8 columns (NUMBER(10), NUMBER(12,2),
- * BINARY_DOUBLE, DATE, TIMESTAMP(6), two VARCHAR2, BOOLEAN) from the Oracle test server (in a worker thread, so it
+ * BINARY_DOUBLE, DATE, TIMESTAMP(6), two VARCHAR2, BOOLEAN) from the Oracle test server (in a child process, so it
  * has its own core), read by our driver into Arrow record batches in batch mode, against raw node-oracledb fetching
  * the same SELECT as row arrays through resultSet.getRows, both with fetchArraySize = prefetchRows = 10000, on the
  * same server in the same run; runs alternate. ratio = ours / raw oracledb (required ≤ 1.0, goal ≤ 0.5).
  * Also exports the server/table helpers of the other Oracle benchmarks.
  */
 import { createRequire } from "node:module"
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads"
-import { Effect, Layer, ManagedRuntime, Stream } from "effect"
+import { Effect, Layer, ManagedRuntime, Result, Stream } from "effect"
 import * as Oracle from "../layers/oracle/index.ts"
+import { parseUri } from "../layers/oracle/Uri.ts"
+import { startInChildProcess } from "../testkit/shared/child-process.ts"
 import * as Connection from "../src/Connection.ts"
 import { collectGarbage, median } from "./run.ts"
 
@@ -47,34 +48,17 @@ export const rawRow = (i: number): Array<unknown> => [
   i % 2 === 0
 ]
 
-const serve = async (): Promise<void> => {
-  const { startOracleTestServer } = await import("../testkit/oracle/index.ts")
-  const server = await startOracleTestServer({ users: [{ name: "bench", password: "bench" }] })
-  parentPort!.on("message", async () => {
-    await server.close()
-    parentPort!.postMessage({})
-    parentPort!.close()
-  })
-  parentPort!.postMessage({ uri: server.uri, connectString: server.connectString })
-}
-
-if (!isMainThread && (workerData as { role?: string } | null)?.role === "oracle-bench-server") void serve()
-
-/** Starts the Oracle test server in a worker thread. */
-export const startServer = async (): Promise<{ uri: string; connectString: string; close: () => Promise<void> }> => {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { role: "oracle-bench-server" } })
-  const first = await new Promise<{ uri: string; connectString: string }>((resolve, reject) => {
-    worker.once("message", resolve)
-    worker.once("error", reject)
-  })
-  return {
-    ...first,
-    close: () =>
-      new Promise<void>((resolve) => {
-        worker.once("message", () => resolve())
-        worker.postMessage("close")
-      }).then(() => worker.terminate()).then(() => undefined)
-  }
+/** The Oracle test server in a child process (its CPU and memory are not the measuring process's). */
+export const startServer = async (): Promise<{
+  uri: string
+  user: string | undefined
+  password: string | undefined
+  connectString: string
+  close: () => Promise<void>
+}> => {
+  const child = await startInChildProcess("oracle")
+  const parsed = Result.getOrThrow(parseUri(child.uri))
+  return { uri: child.uri, user: parsed.user, password: parsed.password, connectString: parsed.connectString, close: child.close }
 }
 
 /** Creates table `name` with `rows` benchmark rows through raw executeMany. */
@@ -112,7 +96,7 @@ const seconds = async (f: () => Promise<number>): Promise<{ s: number; rows: num
 /** Runs the comparison. */
 export const run = async (): Promise<Record<string, unknown>> => {
   const server = await startServer()
-  const conn = await oracledb.getConnection({ user: "bench", password: "bench", connectString: server.connectString })
+  const conn = await oracledb.getConnection({ user: server.user, password: server.password, connectString: server.connectString })
   const runtime = ManagedRuntime.make(oursLayer(server.uri))
   try {
     await fillTable(conn, "BENCH_READ", ROWS)

@@ -45,23 +45,13 @@ const startWorker = async (): Promise<{ worker: Worker; connectString: string; a
 
 const serve = async (): Promise<void> => {
   const { startOracleTestServer } = await import("../testkit/oracle/index.ts")
-  const { ProtocolSession } = await import("../testkit/oracle/session.ts")
+  const { rowEncodingTime } = await import("../testkit/oracle/messages/fetch.ts")
   const { Engine } = await import("../testkit/engine/index.ts")
   // account the server's row encoding time (FETCH replies)
-  let encodeMs = 0
-  const proto = ProtocolSession.prototype as unknown as { encodeRows: (...a: Array<unknown>) => Promise<number> }
-  const encodeRows = proto.encodeRows
-  proto.encodeRows = async function (this: unknown, ...a: Array<unknown>) {
-    const t0 = performance.now()
-    try {
-      return await encodeRows.apply(this, a)
-    } finally {
-      encodeMs += performance.now() - t0
-    }
-  }
+  rowEncodingTime.enabled = true
   const server = await startOracleTestServer({ users: [{ name: "bench", password: "bench" }] })
   parentPort!.on("message", async (msg: string) => {
-    if (msg === "encode") parentPort!.postMessage({ encodeMs })
+    if (msg === "encode") parentPort!.postMessage({ encodeMs: rowEncodingTime.ms })
     else if (msg === "baseline") {
       const engine = await Engine.open()
       const s = await engine.session()

@@ -93,6 +93,8 @@ export interface ConnectionShape {
   readonly rollback: Effect.Effect<void, AdbcError>
   /** Stops the statement running on this connection. */
   readonly cancel: Effect.Effect<void, AdbcError>
+  /** Whether the connection is open and its session usable (checked without I/O); pools discard it when not. */
+  readonly isUsable: Effect.Effect<boolean>
   /** Closes the connection now; fails while a reader is active. Further use fails INVALID_STATE. */
   readonly close: Effect.Effect<void, AdbcError>
 }
@@ -261,6 +263,7 @@ export const make = Effect.fnUntraced(function*(
         : session.request(driverConnection.rollback)
     ),
     cancel: session.guard(driverConnection.cancel),
+    isUsable: Effect.sync(() => !session.state.closed && (driverConnection.isUsable?.() ?? true)),
     close: Effect.suspend(() => {
       if (session.state.closed) return Effect.void
       if (session.readers.active() > 0) return Effect.fail(invalidState(READER_ACTIVE_MESSAGE))

@@ -268,6 +268,8 @@ export interface DriverConnection {
   readonly ingest: DriverIngest
   /** Stops the statement currently running on this session, if any. */
   readonly cancel: Effect.Effect<void, AdbcError>
+  /** Whether the session can still be used, judged without I/O (its socket is open); a pool discards it when not. */
+  readonly isUsable?: (() => boolean) | undefined
 }
 
 /**

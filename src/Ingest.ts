@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
-import type * as Arrow from "apache-arrow"
-import { Context, Effect, Stream } from "effect"
+import * as Arrow from "apache-arrow"
+import { Context, Effect, Result, Stream } from "effect"
 import { type AdbcError, alreadyExists, invalidArgument, notFound } from "./AdbcError.ts"
 import { type IngestColumn, type IngestTarget, unsupported } from "./Driver.ts"
 import type { Session } from "./internal/session.ts"
@@ -98,6 +98,54 @@ const checkCompatible = (target: IngestTarget, incoming: Arrow.Schema, existing:
     )
 }
 
+/** A field with a dictionary-encoded type replaced by its value type (other fields unchanged). */
+const valueField = (field: Arrow.Field): Arrow.Field =>
+  Arrow.DataType.isDictionary(field.type)
+    ? new Arrow.Field(field.name, field.type.dictionary, field.nullable, field.metadata)
+    : field
+
+/** The schema ingest creates and checks against: dictionary-encoded columns count as their value type. */
+const valueSchema = (schema: Arrow.Schema): Arrow.Schema =>
+  schema.fields.some((f) => Arrow.DataType.isDictionary(f.type))
+    ? new Arrow.Schema(schema.fields.map(valueField), schema.metadata)
+    : schema
+
+/**
+ * A batch checked against the declared schema (same column names in the same order, same types once dictionaries
+ * are decoded), with its dictionary-encoded columns decoded; a mismatch fails INVALID_ARGUMENT naming the column.
+ */
+const checkedBatch = (declared: Arrow.Schema, batch: Arrow.RecordBatch): Result.Result<Arrow.RecordBatch, AdbcError> => {
+  const fields = batch.schema.fields
+  for (let i = 0; i < Math.max(fields.length, declared.fields.length); i++) {
+    const want = declared.fields[i]
+    const got = fields[i]
+    if (want === undefined) {
+      return Result.fail(invalidArgument(`a batch has column ${got!.name}, which the declared schema does not have`))
+    }
+    if (got === undefined || got.name !== want.name) {
+      return Result.fail(invalidArgument(
+        `a batch has ${got === undefined ? "no" : `column ${got.name} instead of`} column ${want.name} at position ${i + 1}; batches must have the declared schema`
+      ))
+    }
+    if (!Arrow.util.compareTypes(valueField(got).type, want.type)) {
+      return Result.fail(invalidArgument(
+        `column ${want.name}: a batch holds ${valueField(got).type}, the declared schema says ${want.type}`
+      ))
+    }
+  }
+  if (!fields.some((f) => Arrow.DataType.isDictionary(f.type))) return Result.succeed(batch)
+  const children = fields.map((field, i) => {
+    const column = batch.getChildAt(i)!
+    if (!Arrow.DataType.isDictionary(field.type)) return column.data[0]!
+    const builder = Arrow.makeBuilder({ type: field.type.dictionary, nullValues: [null, undefined] })
+    for (const value of column) builder.append(value)
+    return builder.finish().flush()
+  })
+  return Result.succeed(
+    new Arrow.RecordBatch(declared, Arrow.makeData({ type: new Arrow.Struct(declared.fields), length: batch.numRows, nullCount: 0, children }))
+  )
+}
+
 /**
  * Internal: runs an ingest with the statement's options. The ingest holds the connection for its whole duration, so
  * no other fiber's statement runs inside its transaction.
@@ -138,8 +186,9 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
   const target: IngestTarget = { table, dbSchema, catalog, temporary }
 
   // Type mapping first: an unsupported column fails before any I/O.
+  const schema = valueSchema(data.schema)
   const columns: Array<IngestColumn> = []
-  for (const field of data.schema.fields) {
+  for (const field of schema.fields) {
     const sqlType = yield* connection.ingest.columnType(field, options)
     columns.push({ field, sqlType, nullable: field.nullable })
   }
@@ -157,7 +206,7 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
       break
     case "adbc.ingest.mode.append":
       if (existing === undefined) return yield* notFound(`table ${describeTarget(target)} does not exist`)
-      yield* checkCompatible(target, data.schema, existing, session)
+      yield* checkCompatible(target, schema, existing, session)
       break
     case "adbc.ingest.mode.replace":
       dropFirst = existing !== undefined
@@ -165,7 +214,7 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
       break
     case "adbc.ingest.mode.create_append":
       if (existing === undefined) create = true
-      else yield* checkCompatible(target, data.schema, existing, session)
+      else yield* checkCompatible(target, schema, existing, session)
       break
   }
 
@@ -173,10 +222,11 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
     Stream.runFoldEffect(
       data.batches,
       () => 0,
-      (total, batch) =>
-        batch.numRows === 0
+      (total, raw) =>
+        raw.numRows === 0
           ? Effect.succeed(total)
-          : Effect.map(session.request(connection.ingest.insertBatch(into, batch, options)), (n) => total + n)
+          : Effect.flatMap(Effect.fromResult(checkedBatch(schema, raw)), (batch) =>
+            Effect.map(session.request(connection.ingest.insertBatch(into, batch, options)), (n) => total + n))
     )
 
   /** Runs `work` so that its writes commit together or not at all (undoing `undo` too on failure). */

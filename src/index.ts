@@ -5,6 +5,7 @@
  */
 export * as AdbcError from "./AdbcError.ts"
 export * as Connection from "./Connection.ts"
+export * as ConnectionPool from "./ConnectionPool.ts"
 export * as Database from "./Database.ts"
 export * as Driver from "./Driver.ts"
 export * as Ingest from "./Ingest.ts"

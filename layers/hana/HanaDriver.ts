@@ -149,12 +149,13 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
   })
 
   /** Asks the server, from a second session, to cancel the statement this session is running. */
+  // The side session connects within the answer budget itself: acquireRelease connects uninterruptibly.
   const cancelOnServer = Effect.suspend(() => {
     const id = client._connection.connectOptions?.connectionId
     if (id === undefined) return Effect.fail(notImplemented("the session id is unknown; cannot cancel"))
     return Effect.scoped(
       Effect.gen(function*() {
-        const side = yield* Effect.acquireRelease(Hdb.connect({ ...hdbOptions }), Hdb.disconnect)
+        const side = yield* Effect.acquireRelease(Hdb.connect({ ...hdbOptions }, Hdb.ANSWER_BUDGET_MS), Hdb.disconnect)
         yield* Hdb.executeDirect(side, `ALTER SYSTEM CANCEL SESSION '${id}'`)
       })
     )
@@ -450,6 +451,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       insertBatch: (target, batch) => insertBatch(target, batch),
       targets: { temporary: true }
     },
+    isUsable: () => client.readyState === "connected",
     cancel: Effect.suspend(() =>
       busy ? cancelOnServer : Effect.fail(invalidState("no statement is running on this connection"))
     )

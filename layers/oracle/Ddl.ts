@@ -42,3 +42,14 @@ export const insertSql = (target: IngestTarget, columnNames: ReadonlyArray<strin
   `INSERT INTO ${qualifiedTarget(target)} (${columnNames.map(quoteIdentifier).join(", ")}) VALUES (${
     columnNames.map((_, i) => `:${i + 1}`).join(", ")
   })`
+
+/**
+ * `ALTER TABLE … RENAME TO …`: renames a table within its schema (the new name is not qualified; Oracle Database
+ * SQL Language Reference, ALTER TABLE, rename_table_clause). Used by the core's build-and-swap ingest, since Oracle
+ * DDL commits implicitly.
+ *
+ * @category sql
+ * @since 0.1.0
+ */
+export const renameTableSql = (from: IngestTarget, toTable: string): string =>
+  `ALTER TABLE ${qualifiedTarget(from)} RENAME TO ${quoteIdentifier(toTable)}`

@@ -19,6 +19,7 @@
 import { createRequire } from "node:module"
 import { Effect } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
+import { epochDayOf } from "../shared/ArrowCells.ts"
 import { fromOracleError } from "./Errors.ts"
 
 const require = createRequire(import.meta.url)
@@ -99,15 +100,24 @@ export interface OracleConnection {
 export const RAW_TEMPORAL: unique symbol = Symbol.for("effect-adbc/oracle/raw-temporal")
 
 /**
- * A DATE / TIMESTAMP / TIMESTAMP WITH [LOCAL] TIME ZONE value as sent on the wire: 7 bytes (DATE), 11 (with
- * nanoseconds) or 13 (with time zone; the time is then UTC). LOCAL TIME ZONE values are in the database time zone,
- * `dbTzOffsetMinutes` ahead of UTC.
+ * A DATE / TIMESTAMP / TIMESTAMP WITH [LOCAL] TIME ZONE value decoded from its wire bytes (7 bytes for DATE, 11
+ * with nanoseconds, 13 with a time zone, whose date and time are then UTC): `seconds` since 1970-01-01 of the
+ * wall clock read as UTC, and `nanos`. LOCAL TIME ZONE values are in the database time zone, `dbTzOffsetMinutes`
+ * ahead of UTC.
  *
  * @category models
  * @since 0.1.0
  */
 export class RawTemporal {
-  constructor(readonly bytes: Buffer, readonly dbTzOffsetMinutes: number) {}
+  constructor(readonly seconds: number, readonly nanos: number, readonly dbTzOffsetMinutes: number) {}
+
+  /** Decodes the wire bytes (century+100, year+100, month, day, hour+1, minute+1, second+1, [u32 BE nanos]). */
+  static fromWire(b: Uint8Array, dbTzOffsetMinutes: number): RawTemporal {
+    const year = (b[0]! - 100) * 100 + b[1]! - 100
+    const seconds = epochDayOf(year, b[2]!, b[3]!) * 86_400 + (b[4]! - 1) * 3600 + (b[5]! - 1) * 60 + (b[6]! - 1)
+    const nanos = b.length >= 11 ? ((b[7]! << 24) >>> 0) + (b[8]! << 16) + (b[9]! << 8) + b[10]! : 0
+    return new RawTemporal(seconds, nanos, dbTzOffsetMinutes)
+  }
 }
 
 /**
@@ -143,7 +153,7 @@ const installHooks = (): void => {
     ...rest: Array<unknown>
   ) {
     if (this.caps?.[RAW_TEMPORAL] === true) {
-      return new RawTemporal(Buffer.from(buf), typeof this.caps["dbTzOffset"] === "number" ? this.caps["dbTzOffset"] : 0)
+      return RawTemporal.fromWire(buf, typeof this.caps["dbTzOffset"] === "number" ? this.caps["dbTzOffset"] : 0)
     }
     return parseOracleDate.call(this, buf, ...rest)
   }

@@ -35,7 +35,8 @@ import {
   type MappedColumn,
   type MappingOptions,
   type OracleColumnMetadata,
-  type OracleTypeName
+  type OracleTypeName,
+  PARAMETER_TYPE_METADATA
 } from "./Types.ts"
 
 /** The driver version. @category constants @since 0.1.0 */
@@ -171,6 +172,14 @@ const outValuesCursor = (fields: ReadonlyArray<Arrow.Field>, values: ReadonlyArr
     close: Effect.void
   }
 }
+
+/** Whether a bound field declares an OUT or IN OUT parameter (checked before anything runs). */
+const hasOutParameters = (parameters: BoundParameters | undefined): boolean =>
+  parameters !== undefined &&
+  parameters.schema.fields.some((f) => {
+    const d = f.metadata.get(PARAMETER_TYPE_METADATA)?.toLowerCase()
+    return d === "out" || d === "inout"
+  })
 
 const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
   let autocommit = true
@@ -356,7 +365,12 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   }
 
   return {
-    execute: (request) => execute(request.sql, request.parameters, request.options),
+    execute: (request) =>
+      request.intent === "update" && hasOutParameters(request.parameters)
+        ? Effect.fail(
+          notImplemented("Execute update does not support OUT or IN OUT parameters (ORACLE:parameter_type); use Execute query")
+        )
+        : execute(request.sql, request.parameters, request.options),
     describe,
     setAutocommit: (enabled) =>
       Effect.gen(function*() {
@@ -369,10 +383,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       create: (name) => Effect.asVoid(run(`SAVEPOINT ${Ddl.quoteIdentifier(name)}`, [], {})),
       rollbackTo: (name) => Effect.asVoid(run(`ROLLBACK TO SAVEPOINT ${Ddl.quoteIdentifier(name)}`, [], {}))
     },
-    setReadOnly: (readOnly) =>
-      readOnly
-        ? Effect.asVoid(run("SET TRANSACTION READ ONLY", [], { autoCommit: false }))
-        : Effect.void,
+    // No setReadOnly: Oracle's SET TRANSACTION READ ONLY lasts one transaction, so the core accepts only `false`.
     setIsolationLevel: (level) => {
       const sql = ISOLATION[level]
       return sql === undefined
@@ -394,13 +405,11 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     tableSchema,
     tableTypes: ["TABLE", "VIEW"],
     ingest: {
-      columnType: (field) =>
-        Effect.fromResult(
-          ingestColumnType(field, connectOptions.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE))
-        ),
-      createTableSql: (target, columns) => {
+      columnType: (field, options) =>
+        Effect.fromResult(ingestColumnType(field, options.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE))),
+      createTableSql: (target, columns, options) => {
         created.add(Ddl.qualifiedTarget(target))
-        return Ddl.createTableSql(target, columns, connectOptions.get(Opt.IngestTablespace))
+        return Ddl.createTableSql(target, columns, options.get(Opt.IngestTablespace))
       },
       dropTableSql: (target) => {
         created.delete(Ddl.qualifiedTarget(target))
@@ -408,6 +417,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       },
       describeTarget,
       isCompatible,
+      // Oracle DDL commits implicitly: the core builds a new table and renames it into place.
+      ddl: { _tag: "BuildAndSwap", renameTableSql: Ddl.renameTableSql },
       insertBatch
     },
     cancel: Effect.suspend(() =>

@@ -8,13 +8,12 @@
  * Wire layout of dates (Oracle Call Interface Programmer's Guide, "DATE" external datatype, and node-oracledb
  * impl/datahandlers/buffer.js): century+100, year+100, month, day, hour+1, minute+1, second+1, then a big-endian
  * uint32 of nanoseconds for TIMESTAMP, then time zone hour+20 and minute+60 for TIMESTAMP WITH TIME ZONE (whose
- * date and time are UTC).
+ * date and time are UTC); OracleDb.ts's hook turns them into {@link RawTemporal} seconds and nanoseconds.
  *
  * @since 0.1.0
  */
 import type { ColumnBuilder, Page } from "../../src/arrow/index.ts"
 import { ArrowAssemblyError } from "../../src/arrow/index.ts"
-import { epochDayOf } from "../shared/ArrowCells.ts"
 import { RawTemporal } from "./OracleDb.ts"
 import type { CellKind, MappedColumn } from "./Types.ts"
 
@@ -45,14 +44,6 @@ interface IntervalYM {
 const INT32_MAX = 2 ** 31 - 1
 const INT32_MIN = -(2 ** 31)
 const NANOS_PER_DAY = 86_400_000_000_000n
-
-/** Seconds since the epoch and nanoseconds of a wire date, read as a UTC wall clock. */
-const wireSeconds = (b: Buffer): number => {
-  const year = (b[0]! - 100) * 100 + b[1]! - 100
-  const days = epochDayOf(year, b[2]!, b[3]!)
-  return days * 86_400 + (b[4]! - 1) * 3600 + (b[5]! - 1) * 60 + (b[6]! - 1)
-}
-const wireNanos = (b: Buffer): number => (b.length >= 11 ? b.readUInt32BE(7) : 0)
 
 const invalid = (column: MappedColumn, message: string) => new ArrowAssemblyError(message, column.field.name)
 
@@ -105,11 +96,13 @@ const integerText = /^-?\d+$/
 const appendValue = (builder: AnyBuilder, column: MappedColumn, kind: CellKind, value: unknown, row: number): void => {
   switch (kind) {
     case "int64": {
-      const text = typeof value === "string" ? value : String(value)
+      const n = typeof value === "number" ? value : Number(value)
+      if (Number.isSafeInteger(n)) return builder.appendNumber(n)
+      const text = String(value)
       if (!integerText.test(text)) {
         throw invalid(column, `row ${row}: NUMBER value ${text} is not an integer, so it does not fit int64`)
       }
-      return text.length < 16 ? builder.appendNumber(Number(text)) : builder.appendBigInt(BigInt(text))
+      return builder.appendBigInt(BigInt(text))
     }
     case "float64":
     case "float32":
@@ -139,11 +132,9 @@ const appendValue = (builder: AnyBuilder, column: MappedColumn, kind: CellKind, 
         if (value instanceof Date) return builder.append(value)
         throw invalid(column, `row ${row}: expected a date or timestamp value`)
       }
-      const b = value.bytes
-      let seconds = wireSeconds(b)
-      if (kind === "date32") return builder.appendNumber(Math.floor(seconds / 86_400))
-      if (kind === "timestamp-ltz") seconds -= value.dbTzOffsetMinutes * 60
-      return builder.appendSecondsAndNanos(seconds, wireNanos(b))
+      if (kind === "date32") return builder.appendNumber(Math.floor(value.seconds / 86_400))
+      const seconds = kind === "timestamp-ltz" ? value.seconds - value.dbTzOffsetMinutes * 60 : value.seconds
+      return builder.appendSecondsAndNanos(seconds, value.nanos)
     }
     case "interval-ds-daytime": {
       const v = value as IntervalDS

@@ -246,3 +246,49 @@ describe("ingest atomicity by build-and-swap (a driver whose DDL commits at once
       }))
   })
 })
+
+describe("ingest checks each batch against the declared schema", () => {
+  it.effect("a batch whose column type differs fails INVALID_ARGUMENT naming the column; nothing is written", () => {
+    const server = new MemoryServer()
+    const declared = data(0).schema
+    const other = new Arrow.Table({
+      id: Arrow.vectorFromArray([1.9], new Arrow.Float64()),
+      v: Arrow.vectorFromArray([1], new Arrow.Float64())
+    })
+    const mixed: IngestData = { schema: declared, batches: Stream.make(data(2).batches[0]!, other.batches[0]!) }
+    return run(server, (conn) =>
+      Effect.gen(function*() {
+        const error = failure(yield* Effect.exit(conn.ingest(mixed, { targetTable: "T" })))
+        expect(error.status).toBe("INVALID_ARGUMENT")
+        expect(error.message).toContain("column id")
+        expect(error.message).toContain("Float64")
+        expect(server.tables.has("MAIN.T")).toBe(false)
+      }))
+  })
+
+  it.effect("a batch missing a column fails INVALID_ARGUMENT naming it", () => {
+    const server = new MemoryServer()
+    const short = new Arrow.Table({ id: Arrow.vectorFromArray([1], new Arrow.Int32()) })
+    return run(server, (conn) =>
+      Effect.gen(function*() {
+        const error = failure(yield* Effect.exit(conn.ingest({ schema: data(0).schema, batches: Stream.make(short.batches[0]!) }, { targetTable: "T" })))
+        expect(error.status).toBe("INVALID_ARGUMENT")
+        expect(error.message).toContain("column v")
+      }))
+  })
+
+  it.effect("dictionary-encoded columns (tableFromArrays / tableFromJSON) are ingested as their value type", () => {
+    const server = new MemoryServer()
+    const fromArrays = Arrow.tableFromArrays({ name: ["a", "b", "a", null] })
+    const fromJson = Arrow.tableFromJSON([{ name: "x" }, { name: "y" }])
+    expect(Arrow.DataType.isDictionary(fromArrays.schema.fields[0]!.type)).toBe(true)
+    return run(server, (conn) =>
+      Effect.gen(function*() {
+        expect(yield* conn.ingest(fromTable(fromArrays), { targetTable: "D" })).toBe(4)
+        expect(yield* conn.ingest(fromTable(fromJson), { targetTable: "D", mode: "append" })).toBe(2)
+        const table = server.tables.get("MAIN.D")!
+        expect(String(table.schema.fields[0]!.type)).toBe("Utf8")
+        expect(table.rows.map((r) => r[0])).toEqual(["a", "b", "a", null, "x", "y"])
+      }))
+  })
+})

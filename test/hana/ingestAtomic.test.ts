@@ -3,7 +3,7 @@ import * as Arrow from "apache-arrow"
 import { Effect, Fiber, Stream } from "effect"
 import { adbcError } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
-import type { IngestData } from "../../src/Ingest.ts"
+import { fromTable, type IngestData } from "../../src/Ingest.ts"
 import { failure } from "../support/exits.ts"
 import { realHana, useServer, withConnection } from "./support.ts"
 
@@ -166,4 +166,15 @@ describe.skipIf(realHana)("a connection dropped during multi-packet EXECUTEs", (
       process.off("uncaughtException", onCrash)
       expect(crashes.map(String)).toEqual([])
     }), 120_000)
+})
+
+describe.skipIf(realHana)("dictionary-encoded columns", () => {
+  it.effect("tableFromArrays / tableFromJSON strings create and append as NVARCHAR and read back", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      yield* conn.ingest(fromTable(Arrow.tableFromArrays({ NAME: ["a", "b", null] })), { targetTable: "DICT_T" })
+      yield* conn.ingest(fromTable(Arrow.tableFromJSON([{ NAME: "c" }])), { targetTable: "DICT_T", mode: "append" })
+      const batches = yield* Stream.runCollect(conn.query(`SELECT NAME FROM "DICT_T"`))
+      expect(batches.flatMap((b) => [...b.getChild("NAME")!])).toEqual(["a", "b", null, "c"])
+    })))
 })

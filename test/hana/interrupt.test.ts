@@ -46,7 +46,7 @@ describe.skipIf(realHana)("interruption cancels on the server", () => {
       const outcome = yield* withConnection(server.uri, Effect.gen(function*() {
         const conn = yield* Connection.Connection
         yield* conn.execute("CREATE TABLE INTR_STALL AS (SELECT GENERATED_PERIOD_START AS I FROM SERIES_GENERATE_INTEGER(1, 0, 5000))")
-        const stream = conn.query("SELECT * FROM INTR_STALL", { "dba.statement.fetch_size": "100" }).pipe(
+        const stream = conn.query("SELECT * FROM INTR_STALL", { "dba.statement.fetch_size": "100", "dba.statement.read_batch_rows": "100" }).pipe(
           Stream.tap((batch) =>
             Effect.sync(() => {
               // the server goes silent once the first page arrived
@@ -71,4 +71,21 @@ describe.skipIf(realHana)("interruption cancels on the server", () => {
       }
     }), 30_000)
 
+
+  it.live("a server that answers the handshake then goes silent: Effect.timeout on a statement returns within 1 s, closing does not hang", () =>
+    Effect.gen(function*() {
+      const { ms, exit } = yield* elapsed(withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        server.server!.faults.replyDelayMs = 60_000
+        return yield* elapsed(conn.execute("SELECT 1 AS X FROM DUMMY").pipe(Effect.timeout("200 millis")))
+      })).pipe(Effect.ensuring(Effect.sync(() => {
+        server.server!.faults.replyDelayMs = 0
+      }))))
+      expect(exit._tag).toBe("Success")
+      if (exit._tag === "Success") {
+        expect(exit.value.exit._tag).toBe("Failure")
+        expect(exit.value.ms).toBeLessThan(1300)
+      }
+      expect(ms).toBeLessThan(3000)
+    }), 30_000)
 })

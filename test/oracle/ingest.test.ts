@@ -107,4 +107,43 @@ describe("bulk ingest", () => {
       expect(object.status).toBe("NOT_IMPLEMENTED")
       expect(object.message).toContain("redo.ingest.struct_type")
     }), { "redo.ingest.struct_type": "object" }))
+
+  it.effect("struct and list columns stored as JSON text in NVARCHAR2 (with an IS JSON check) read back as their JSON", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("DOC")
+      const struct = Arrow.vectorFromArray([{ a: 1, b: "x" }, null], new Arrow.Struct([
+        new Arrow.Field("a", new Arrow.Int32()),
+        new Arrow.Field("b", new Arrow.Utf8())
+      ]))
+      const list = Arrow.vectorFromArray([[1, 2], [3]], new Arrow.List(new Arrow.Field("item", new Arrow.Int32())))
+      const data = new Arrow.Table({ id: Arrow.vectorFromArray([1, 2], new Arrow.Int32()), doc: struct, xs: list })
+      expect(yield* conn.ingest(fromTable(data), { targetTable: t })).toBe(2)
+      const schema = yield* conn.getTableSchema(undefined, undefined, t)
+      expect(schema.fields.map((f) => f.metadata.get("oracle.type-name"))).toEqual(["NUMBER(10)", "NVARCHAR2(2000)", "NVARCHAR2(2000)"])
+      const back = yield* rowsOf(`SELECT "doc", "xs" FROM "${t}" ORDER BY "id"`)
+      expect(JSON.parse(back.getChild("doc")!.get(0) as string)).toEqual({ a: 1, b: "x" })
+      expect(back.getChild("doc")!.get(1)).toBeNull()
+      expect(JSON.parse(back.getChild("xs")!.get(0) as string)).toEqual([1, 2])
+    }), { "redo.ingest.struct_type": "nvarchar2" }))
+
+  it.effect("a failed replace keeps the old table and its rows (build a new table, then swap)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("SWAP")
+      expect(yield* conn.ingest(fromTable(numbers(3)), { targetTable: t })).toBe(3)
+      const bad = new Arrow.Table({
+        id: Arrow.vectorFromArray([1, 2], new Arrow.Int32()),
+        name: Arrow.vectorFromArray(["fine", "y".repeat(2001)], new Arrow.Utf8())
+      })
+      const error = yield* Effect.flip(conn.ingest(fromTable(bad), { targetTable: t, mode: "replace" }))
+      expect(error.status).toBe("INVALID_DATA")
+      const kept = yield* rowsOf(`SELECT "id" FROM "${t}" ORDER BY "id"`)
+      expect(kept.toArray().map((r) => r.toJSON()["id"])).toEqual([0n, 1n, 2n])
+      const tables = yield* rowsOf(`SELECT TABLE_NAME FROM USER_TABLES WHERE TABLE_NAME LIKE '${t}%'`)
+      expect(tables.toArray().map((r) => r.toJSON()["TABLE_NAME"])).toEqual([t])
+      expect(yield* conn.ingest(fromTable(numbers(2, 50)), { targetTable: t, mode: "replace" })).toBe(2)
+      const replaced = yield* rowsOf(`SELECT "id" FROM "${t}" ORDER BY "id"`)
+      expect(replaced.toArray().map((r) => r.toJSON()["id"])).toEqual([50n, 51n])
+    })))
 })

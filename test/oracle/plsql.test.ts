@@ -60,6 +60,9 @@ describe("PL/SQL", () => {
       const table = new Arrow.Table(batches)
       expect(table.schema.fields.map((f) => f.name)).toEqual(["doubled", "counter"])
       expect(table.toArray().map((r) => r.toJSON())).toEqual([{ doubled: 42, counter: 42 }])
+      const update = yield* Effect.flip(stmt.executeUpdate)
+      expect(update.status).toBe("NOT_IMPLEMENTED")
+      expect(update.message).toContain("Execute query")
       const bad = yield* Effect.flip(stmt.bind(batchOf([new Arrow.Field("y", new Arrow.Int32(), true, new Map([["ORACLE:parameter_type", "sideways"]]))], [
         Arrow.vectorFromArray([1], new Arrow.Int32())
       ])).pipe(Effect.andThen(Effect.scoped(stmt.executeQuery))))

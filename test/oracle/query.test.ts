@@ -105,4 +105,27 @@ describe("queries", () => {
       expect(error.vendorCode).toBe(942)
       expect(error.message).toContain("ORA-00942")
     })))
+
+  it.effect("row and batch execution modes give identical Arrow results; read_batch_approx_bytes cuts smaller batches", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("MODES")
+      yield* conn.execute(`CREATE TABLE ${t} (ID NUMBER(10), NAME VARCHAR2(40), AMT NUMBER(12,2), TS TIMESTAMP(9))`)
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery(`INSERT INTO ${t} (ID, NAME) VALUES (:1, :2)`)
+      yield* stmt.bind(new Arrow.Table({
+        id: Arrow.vectorFromArray(Array.from({ length: 500 }, (_, i) => i), new Arrow.Int32()),
+        name: Arrow.vectorFromArray(Array.from({ length: 500 }, (_, i) => `a name of some length ${i}`), new Arrow.Utf8())
+      }).batches[0]!)
+      yield* stmt.executeUpdate
+      const sql = `SELECT ID, NAME, AMT, TS FROM ${t} ORDER BY ID`
+      const row = new Arrow.Table(yield* collect(sql, { "redo.statement.execution_mode": "row" }))
+      const batch = new Arrow.Table(yield* collect(sql, { "redo.statement.execution_mode": "batch" }))
+      expect(batch.schema.fields.map(String)).toEqual(row.schema.fields.map(String))
+      expect(batch.toArray().map((r) => r.toJSON())).toEqual(row.toArray().map((r) => r.toJSON()))
+      const whole = yield* collect(sql, { "redo.statement.fetch_array_size": "50" })
+      const capped = yield* collect(sql, { "redo.statement.fetch_array_size": "50", "redo.statement.read_batch_approx_bytes": "2000" })
+      expect(capped.length).toBeGreaterThan(whole.length)
+      expect(capped.reduce((n, b) => n + b.numRows, 0)).toBe(500)
+    })))
 })

@@ -40,7 +40,7 @@ describe("result decoding", () => {
         fc.integer({ min: Date.UTC(1678, 0, 1) / 1000, max: Date.UTC(2262, 0, 1) / 1000 }),
         fc.integer({ min: 0, max: 999_999_999 }),
         (seconds, nanos) => {
-          const table = decode([{ name: "T", type: "TIMESTAMP", precision: 9, nullable: true }], [[new RawTemporal(wire(seconds * 1000, nanos), 0)], [null]])
+          const table = decode([{ name: "T", type: "TIMESTAMP", precision: 9, nullable: true }], [[RawTemporal.fromWire(wire(seconds * 1000, nanos), 0)], [null]])
           const values = table.getChild("T")!.data[0]!.values as BigInt64Array
           expect(values[0]).toBe(BigInt(seconds) * 1_000_000_000n + BigInt(nanos))
           expect(table.getChild("T")!.get(1)).toBeNull()
@@ -53,13 +53,13 @@ describe("result decoding", () => {
   it("a TIMESTAMP(9) outside timestamp[ns]'s range fails instead of wrapping", () => {
     const d = new Date(0)
     d.setUTCFullYear(1, 0, 1)
-    const year1 = new RawTemporal(wire(d.getTime(), 0), 0)
+    const year1 = RawTemporal.fromWire(wire(d.getTime(), 0), 0)
     expect(() => decode([{ name: "T", type: "TIMESTAMP", precision: 9, nullable: true }], [[year1]])).toThrow(/column "T"/)
   })
 
   it("TIMESTAMP WITH LOCAL TIME ZONE subtracts the database time zone offset", () => {
     const ms = Date.UTC(2024, 0, 1, 12)
-    const table = decode([{ name: "L", type: "TIMESTAMP_LTZ", precision: 6, nullable: true }], [[new RawTemporal(wire(ms, 0), 120)]])
+    const table = decode([{ name: "L", type: "TIMESTAMP_LTZ", precision: 6, nullable: true }], [[RawTemporal.fromWire(wire(ms, 0), 120)]])
     expect((table.getChild("L")!.data[0]!.values as BigInt64Array)[0]).toBe(BigInt(ms - 120 * 60_000) * 1000n)
   })
 

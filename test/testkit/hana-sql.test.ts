@@ -154,3 +154,21 @@ describe("HANA test server: the accepted SQL subset (testkit/hana/README.md)", (
     expect((await failure(exec(c, "SELECT CAST(1 AS FANCYTYPE) FROM DUMMY"))).code).toBe(257)
   })
 })
+
+describe("HANA test server: datetime types in DDL (raw hdb client)", () => {
+  it("rejects a length or precision on TIMESTAMP and the other datetime types with 257, as HANA does", async () => {
+    const server = await startHanaTestServer()
+    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
+    try {
+      for (const type of ["TIMESTAMP(6)", "SECONDDATE(0)", "DATE(10)", "TIME(3)"]) {
+        const err = await failure(exec(c, `CREATE TABLE dt_bad (c ${type})`))
+        expect([type, err.code]).toEqual([type, 257])
+      }
+      await exec(c, "CREATE TABLE dt_ok (a TIMESTAMP, b SECONDDATE, c DATE, d TIME)")
+      expect(await exec(c, "SELECT COUNT(*) AS N FROM dt_ok")).toEqual([{ N: 0 }])
+    } finally {
+      closeQuietly(c)
+      await server.close()
+    }
+  })
+})

@@ -3,7 +3,6 @@
  */
 import type { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
-import type { HanaConnection } from "./connection.ts"
 import type { ServerStats } from "../shared/stats.ts"
 
 /** A database user of the test server. */
@@ -47,12 +46,21 @@ export interface FaultState {
   refuseLogins(user: string): boolean
 }
 
+/** What one connection lets another do to it (ALTER SYSTEM CANCEL / DISCONNECT SESSION). */
+export interface SessionControl {
+  /** Interrupts the statement the session is running. */
+  cancel(): void
+  /** Ends the session and closes its socket. */
+  close(): Promise<void>
+}
+
 /** What connections need from their server. */
 export interface ServerContext {
   readonly engine: Engine
   readonly options: ResolvedOptions
   readonly users: ReadonlyMap<string, { readonly password: string; readonly defaultSchema: string }>
-  readonly connections: Map<number, HanaConnection>
+  /** Logged-in sessions by connection id. */
+  readonly connections: Map<number, SessionControl>
   readonly sessionCookies: Map<string, string>
   readonly faults: FaultState
   readonly maxPacketBytes: number

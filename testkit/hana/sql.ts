@@ -430,12 +430,18 @@ const typeAt = (tokens: readonly Token[], i: number): [string, number, HanaType]
   return [duckType(t), consumed, t]
 }
 
+const DATETIME_TYPES = new Set(["DATE", "TIME", "SECONDDATE", "TIMESTAMP", "LONGDATE", "DAYDATE", "SECONDTIME"])
+
 const parseType = (tokens: readonly Token[], i: number): [HanaType, number] => {
   const nameTok = tokens[i]
   const name = upper(nameTok)
   let consumed = 1
   const args: number[] = []
   if (tokens[i + 1]?.t === "op" && tokens[i + 1]!.v === "(") {
+    // HANA's datetime types take no length or precision (SAP HANA SQL Reference, "Datetime Data Types": DATE, TIME,
+    // SECONDDATE, TIMESTAMP are declared bare; TIMESTAMP always keeps 7 fractional digits), so `TIMESTAMP(6)` is a
+    // syntax error there, as here.
+    if (DATETIME_TYPES.has(name)) throw HanaError.syntax(`incorrect syntax near "(": ${name} takes no length or precision`, 0)
     let j = i + 2
     while (j < tokens.length && !(tokens[j]!.t === "op" && tokens[j]!.v === ")")) {
       const t = tokens[j]!

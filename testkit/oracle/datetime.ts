@@ -1,8 +1,8 @@
 /**
  * Calendar arithmetic for Oracle DATE/TIMESTAMP wire values, done on integers (no JS Date and no
- * process time zone involved). Civil-from-days / days-from-civil follow the well-known proleptic Gregorian
- * algorithms (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms").
+ * process time zone involved). Day arithmetic is the servers' shared civil calendar (../shared/civil.ts).
  */
+import { civilFromDays, daysFromCivil } from "../shared/civil.ts"
 
 /** Broken-down wall-clock time. */
 export interface Civil {
@@ -13,31 +13,6 @@ export interface Civil {
   minute: number
   second: number
   nanos: number
-}
-
-/** Days since 1970-01-01 to year/month/day. */
-export const civilFromDays = (z0: number): { year: number; month: number; day: number } => {
-  const z = z0 + 719468
-  const era = Math.floor(z / 146097)
-  const doe = z - era * 146097
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
-  const y = yoe + era * 400
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
-  const month = mp < 10 ? mp + 3 : mp - 9
-  return { year: month <= 2 ? y + 1 : y, month, day }
-}
-
-/** Year/month/day to days since 1970-01-01. */
-export const daysFromCivil = (year: number, month: number, day: number): number => {
-  const y = month <= 2 ? year - 1 : year
-  const era = Math.floor(y / 400)
-  const yoe = y - era * 400
-  const mp = month > 2 ? month - 3 : month + 9
-  const doy = Math.floor((153 * mp + 2) / 5) + day - 1
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
-  return era * 146097 + doe - 719468
 }
 
 const US_PER_DAY = 86_400_000_000n

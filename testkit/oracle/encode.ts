@@ -7,7 +7,8 @@
  */
 import { createRequire } from "node:module"
 import type { ColumnVector } from "../engine/index.ts"
-import { civilFromDays, civilFromMicros, type Civil } from "./datetime.ts"
+import { civilFromDays } from "../shared/civil.ts"
+import { civilFromMicros, type Civil } from "./datetime.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
 import type { OraType } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"

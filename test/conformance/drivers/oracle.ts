@@ -1,7 +1,6 @@
 /**
  * The Oracle driver's conformance record: the real `oracledb` thin client over sockets against the Oracle test
- * server. Not yet run by a test file: `oracle.test.ts` (`runConformance(oracle)`) is added once the driver maps
- * ORA-00900 (SQLSTATE 42000) to INVALID_ARGUMENT; every other rule passes.
+ * server, run by `oracle.test.ts`.
  */
 import * as Oracle from "../../../layers/oracle/index.ts"
 import { startOracleTestServer } from "../../../testkit/oracle/index.ts"

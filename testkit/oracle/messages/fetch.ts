@@ -28,8 +28,21 @@ export const fetch = async (s: SessionState, r: ReadBuffer, reply: Reply): Promi
   }
 }
 
+/** Time spent encoding rows, for the server benchmark (`enabled` turns the accounting on). */
+export const rowEncodingTime = { enabled: false, ms: 0 }
+
 /** Encodes up to `max` rows of the result into `w` (recording where each row ends when `ends` is given). */
 const encodeRows = async (s: SessionState, w: WriteBuffer, res: ActiveResult, max: number, ends?: Array<number>): Promise<number> => {
+  if (!rowEncodingTime.enabled) return encodeRowsUntimed(s, w, res, max, ends)
+  const t0 = performance.now()
+  try {
+    return await encodeRowsUntimed(s, w, res, max, ends)
+  } finally {
+    rowEncodingTime.ms += performance.now() - t0
+  }
+}
+
+const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveResult, max: number, ends?: Array<number>): Promise<number> => {
   let n = 0
   while (n < max && !res.done) {
     if (res.chunk === null || res.pos >= res.chunk.rowCount) {

@@ -1,0 +1,4 @@
+import { oracle } from "./drivers/oracle.ts"
+import { runConformance } from "./conformance.ts"
+
+runConformance(oracle)
