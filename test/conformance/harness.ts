@@ -92,6 +92,11 @@ export interface ConformanceDriver {
    * count are registered only where this is `true`.
    */
   readonly countsCursors: boolean
+  /**
+   * Whether statements run as calls to a server over a socket, so that a timer can interrupt one in the middle
+   * (an in-process driver finishes a read before a millisecond timer fires).
+   */
+  readonly overSocket: boolean
   /** Faults the driver's test server can inject (the switches themselves are on the started env). */
   readonly faults: { readonly [K in keyof ConformanceFaults]-?: boolean }
   /** Optional features; rules for missing features check the NOT_IMPLEMENTED error instead. */

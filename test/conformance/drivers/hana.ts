@@ -18,6 +18,7 @@ export const hana: ConformanceDriver = {
   tableTypes: ["TABLE", "VIEW"],
   catalog: "db",
   countsCursors: true,
+  overSocket: true,
   faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
   capabilities: { parameterSchema: true, ingestTemporary: true, ingestTargetCatalog: false }
 }

@@ -42,6 +42,7 @@ export const memory: ConformanceDriver = {
   tableTypes: ["TABLE", "VIEW"],
   catalog: "mem",
   countsCursors: true,
+  overSocket: false,
   faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
   capabilities: { parameterSchema: true, ingestTemporary: true, ingestTargetCatalog: false }
 }

@@ -24,6 +24,7 @@ export const oracle: ConformanceDriver = {
   catalog: "FREEPDB1",
   // the Oracle test server does not count its open cursors
   countsCursors: false,
+  overSocket: true,
   faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
   capabilities: { parameterSchema: false, ingestTemporary: false, ingestTargetCatalog: false }
 }
