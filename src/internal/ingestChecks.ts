@@ -173,11 +173,51 @@ const fitsWithin = (incoming: Capacity, target: Capacity): boolean =>
   incoming.min * 10n ** BigInt(target.scale - incoming.scale) >= target.min &&
   incoming.max * 10n ** BigInt(target.scale - incoming.scale) <= target.max
 
+/** The scale of an exact value (0 for integers, the shortest decimal form's for floats). */
+const scaleOf = (value: Exact): number =>
+  value.kind === "int" ? 0 : value.kind === "decimal" ? value.scale : floatAsDecimal(value.value).scale
+
+/** Whether the binary float `stored` reads back as exactly the value `value` (digit for digit). */
+const sameNumber = (value: Exact, stored: number): boolean => {
+  if (!Number.isFinite(stored)) return value.kind === "float" && Object.is(value.value, stored)
+  const back: Exact = { kind: "float", value: stored }
+  const scale = Math.max(scaleOf(value), scaleOf(back))
+  return atScale(value, scale) === atScale(back, scale)
+}
+
 /**
- * The check for numbers of `incoming` type appended into an existing column of `target` type (integer or decimal):
- * every value must keep all its digits and decimal places. Undefined when no value can lose anything.
+ * The check for numbers appended into an existing floating-point column: integers beyond the float's exact range
+ * (above 2^53 into DOUBLE, 2^24 into REAL), DOUBLE values REAL cannot hold, and decimals DOUBLE does not read back
+ * digit for digit. Decimals into REAL are not checked (its shortest decimal form is not at hand).
+ */
+const floatCheck = (incoming: Arrow.DataType, target: Arrow.Float): ValueCheck | undefined => {
+  const single = target.precision === Arrow.Precision.SINGLE
+  const read = readerOf(incoming)
+  if (read === undefined || target.precision === Arrow.Precision.HALF) return undefined
+  if (Arrow.DataType.isInt(incoming) && incoming.bitWidth <= (single ? 16 : 32)) return undefined
+  if (Arrow.DataType.isFloat(incoming) && (!single || incoming.precision !== Arrow.Precision.DOUBLE)) return undefined
+  if (Arrow.DataType.isDecimal(incoming) && single) return undefined
+  const name = single ? "REAL (Float32)" : "DOUBLE (Float64)"
+  return (data) => {
+    for (let row = 0; row < data.length; row++) {
+      if (!isValid(data, row)) continue
+      const value = read(data, row)
+      const asDouble = value.kind === "float" ? value.value : Number(show(value))
+      const stored = single ? Math.fround(asDouble) : asDouble
+      if (!sameNumber(value, stored)) {
+        return { row, problem: `${show(value)} would lose digits in the existing column of type ${name} (it would read back as ${stored})` }
+      }
+    }
+    return undefined
+  }
+}
+
+/**
+ * The check for numbers of `incoming` type appended into an existing numeric column of `target` type: every value
+ * must keep all its digits and decimal places. Undefined when no value can lose anything.
  */
 const numberCheck = (incoming: Arrow.DataType, target: Arrow.DataType): ValueCheck | undefined => {
+  if (Arrow.DataType.isFloat(target)) return floatCheck(incoming, target)
   const capacity = capacityOf(target)
   const read = readerOf(incoming)
   if (capacity === undefined || read === undefined) return undefined

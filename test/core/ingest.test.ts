@@ -383,6 +383,22 @@ describe("ingest refuses values the column would store changed", () => {
       }))
   })
 
+  it.effect("an Int64 beyond 2^53 appended into a Float64 column fails INVALID_DATA; exact integers pass", () => {
+    const server = new MemoryServer()
+    const rows = (values: Array<bigint>) =>
+      new Arrow.Table({ id: Arrow.vectorFromArray(values.map(() => 1), new Arrow.Int32()), v: Arrow.vectorFromArray(values, new Arrow.Int64()) })
+    return runNumericAppend(server, (conn) =>
+      Effect.gen(function*() {
+        yield* conn.ingest(fromTable(data(2)), { targetTable: "T" })
+        const error = failure(yield* Effect.exit(conn.ingest(fromTable(rows([1n, 2n ** 53n + 1n])), { targetTable: "T", mode: "append" })))
+        expect(error.status).toBe("INVALID_DATA")
+        expect(error.message).toContain("column v, row 2")
+        expect(error.message).toContain("9007199254740993 would lose digits")
+        expect(server.tables.get("MAIN.T")!.rows).toHaveLength(2)
+        expect(yield* conn.ingest(fromTable(rows([2n ** 53n, -5n])), { targetTable: "T", mode: "append" })).toBe(2)
+      }))
+  })
+
   it.effect("DECIMAL(10,4) values appended into DECIMAL(10,2) fail INVALID_DATA when they have more places; others pass", () => {
     const server = new MemoryServer()
     const priceSchema = new Arrow.Schema([new Arrow.Field("price", new Arrow.Decimal(2, 10, 128), true)])
