@@ -6,6 +6,7 @@ import * as Connection from "../../src/Connection.ts"
 import * as Database from "../../src/Database.ts"
 import { Driver, type DriverShape } from "../../src/Driver.ts"
 import { fromTable, type IngestData } from "../../src/Ingest.ts"
+import { decimals, rawUtf8 } from "../support/arrowVectors.ts"
 import { failure } from "../support/exits.ts"
 import { memoryDriver, MemoryServer } from "../support/MemoryDriver.ts"
 
@@ -326,24 +327,6 @@ const runNumericAppend = <A>(server: MemoryServer, f: (conn: Connection.Connecti
     )
   )
 
-/** A DECIMAL(precision, scale) column from unscaled values. */
-const decimals = (precision: number, scale: number, unscaled: Array<bigint>): Arrow.Vector => {
-  const words = new Uint32Array(unscaled.length * 4)
-  unscaled.forEach((v, i) => {
-    const bits = BigInt.asUintN(128, v)
-    for (let w = 0; w < 4; w++) words[i * 4 + w] = Number((bits >> BigInt(32 * w)) & 0xffffffffn)
-  })
-  return Arrow.makeVector(Arrow.makeData({ type: new Arrow.Decimal(scale, precision, 128), length: unscaled.length, data: words }))
-}
-
-/** A utf8 column from raw byte values (which need not be valid UTF-8). */
-const rawUtf8 = (values: Array<Array<number>>): Arrow.Vector => {
-  const offsets = new Int32Array(values.length + 1)
-  values.forEach((v, i) => (offsets[i + 1] = offsets[i]! + v.length))
-  return Arrow.makeVector(
-    Arrow.makeData({ type: new Arrow.Utf8(), length: values.length, valueOffsets: offsets, data: Uint8Array.from(values.flat()) })
-  )
-}
 const utf8 = (text: string) => Array.from(new TextEncoder().encode(text))
 
 describe("ingest refuses values the column would store changed", () => {

@@ -3,6 +3,7 @@ import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
+import { decimals, rawUtf8 } from "../support/arrowVectors.ts"
 import { failure } from "../support/exits.ts"
 import { useServer, withConnection } from "./support.ts"
 
@@ -10,23 +11,6 @@ import { useServer, withConnection } from "./support.ts"
 const server = useServer()
 
 const TABLE = "INGEST_CHECKS"
-
-const decimals = (precision: number, scale: number, unscaled: Array<bigint>): Arrow.Vector => {
-  const words = new Uint32Array(unscaled.length * 4)
-  unscaled.forEach((v, i) => {
-    const bits = BigInt.asUintN(128, v)
-    for (let w = 0; w < 4; w++) words[i * 4 + w] = Number((bits >> BigInt(32 * w)) & 0xffffffffn)
-  })
-  return Arrow.makeVector(Arrow.makeData({ type: new Arrow.Decimal(scale, precision, 128), length: unscaled.length, data: words }))
-}
-
-const rawUtf8 = (values: Array<Array<number>>): Arrow.Vector => {
-  const offsets = new Int32Array(values.length + 1)
-  values.forEach((v, i) => (offsets[i + 1] = offsets[i]! + v.length))
-  return Arrow.makeVector(
-    Arrow.makeData({ type: new Arrow.Utf8(), length: values.length, valueOffsets: offsets, data: Uint8Array.from(values.flat()) })
-  )
-}
 
 const contents = Effect.suspend(() => withConnection(server.uri, Effect.gen(function*() {
   const conn = yield* Connection.Connection
