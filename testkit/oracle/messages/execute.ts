@@ -97,8 +97,25 @@ const takeRows = (s: SessionState, r: ReadBuffer, cur: ServerCursor, skip: Reado
   return { rows, resolved }
 }
 
+/**
+ * Starts timing server work for executeMany: the returned function adds the wall and CPU time since the start to the
+ * server's insert counters, with `rows` rows (none for work that is part of a request counted elsewhere).
+ */
+export const startInsertTimer = (s: SessionState): ((rows: number) => void) => {
+  const start = performance.now()
+  const cpu = process.cpuUsage()
+  return (rows) => {
+    const used = process.cpuUsage(cpu)
+    const stats = s.host.stats
+    stats.insertMs += performance.now() - start
+    stats.insertCpuMs += (used.user + used.system) / 1000
+    stats.insertRows += rows
+  }
+}
+
 /** EXECUTE (function 94). */
 export const execute = async (s: SessionState, r: ReadBuffer, reply: Reply, preRows?: PreRows): Promise<void> => {
+  const timer = startInsertTimer(s)
   const w = reply.w
   const header = readExecuteHeader(s, r)
   const { options, sqlText, numIters, execFlags, specs, defines } = header
@@ -153,7 +170,7 @@ export const execute = async (s: SessionState, r: ReadBuffer, reply: Reply, preR
     return
   }
   cur.dmlRowCounts = (execFlags & EXEC_DML_ROWCOUNTS) !== 0
-  await run(s, reply, cur, rows, {
+  await runCounted(s, reply, cur, rows, timer, {
     ...(resolved !== undefined ? { pre: resolved } : {}),
     fetch: (options & ExecOption.FETCH) !== 0 ? numIters : 0,
     describe: true,
@@ -168,6 +185,7 @@ export const reexecute = async (s: SessionState, fn: number, r: ReadBuffer, repl
   const numIters = r.ub()
   r.ub() // execFlag1
   const flag2 = r.ub()
+  const timer = startInsertTimer(s)
   const cur = s.cursors.get(id)
   if (cur === undefined) {
     writeError(s, reply.w, ora.invalidCursor(), id, 0)
@@ -176,7 +194,7 @@ export const reexecute = async (s: SessionState, fn: number, r: ReadBuffer, repl
   // re-executes cannot ask for DML row counts (messages/execute.js writeReExecuteMessage), so none are sent
   cur.dmlRowCounts = false
   const { rows, resolved } = takeRows(s, r, cur, outOnlyBinds(cur), preRows)
-  await run(s, reply, cur, rows, {
+  await runCounted(s, reply, cur, rows, timer, {
     ...(resolved !== undefined ? { pre: resolved } : {}),
     fetch: fn === Fn.REEXECUTE_AND_FETCH ? numIters : 0,
     describe: false,
@@ -192,6 +210,16 @@ interface RunOptions {
   readonly batchErrors: boolean
   /** Rows inserted in chunks while the request arrived (bulk executeMany). */
   readonly pre?: { readonly offset: number; readonly inserted: number }
+}
+
+/** {@link run}, counting a multi-row execution (executeMany) in the server's insert stats. */
+const runCounted = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array<Array<DuckDBValue>>, timer: (rows: number) => void, o: RunOptions): Promise<void> => {
+  const total = rows.length + (o.pre?.offset ?? 0)
+  try {
+    await run(s, reply, cur, rows, o)
+  } finally {
+    if (total > 1) timer(total)
+  }
 }
 
 const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array<Array<DuckDBValue>>, o: RunOptions): Promise<void> => {
