@@ -12,7 +12,7 @@ import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampTZValue, DuckDBTimesta
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
 import { EngineError } from "../engine/index.ts"
-import type { BulkColumn, BulkRows } from "../engine/index.ts"
+import type { AppendTarget, BulkColumn, BulkRows } from "../engine/index.ts"
 import { bulkRowsOfBinds } from "./bulk-binds.ts"
 import type { TableMeta } from "./catalog.ts"
 import { dictionaryShapes } from "./catalog.ts"
@@ -41,7 +41,7 @@ interface LogEntry {
   readonly params: ReadonlyArray<DuckDBValue> | undefined
   readonly types: ReadonlyArray<DuckDBType | undefined> | undefined
   /** A batch appended column-wise (executeMany's fast path), replayed as such instead of `sql`. */
-  readonly append?: { readonly table: string; readonly rows: BulkRows }
+  readonly append?: { readonly table: string | AppendTarget; readonly rows: BulkRows }
 }
 
 const DICTIONARY_NAMES = new Set(Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"))
@@ -532,8 +532,14 @@ export class SqlSession {
     }
   }
 
-  /** The DuckDB table and target columns of an INSERT whose VALUES are exactly `$1, …, $n`, or undefined. */
-  private async appendTarget(t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }): Promise<{ table: string; columns: Array<BulkColumn> } | undefined> {
+  /** Append targets by INSERT text and table definition (executeMany sends the same INSERT chunk after chunk). */
+  private readonly appendTargets = new Map<string, { readonly table: string | AppendTarget; readonly columns: Array<BulkColumn> }>()
+
+  /**
+   * The DuckDB table and target columns of an INSERT whose VALUES are exactly `$1, …, $n`, or undefined. Binds for
+   * all of the table's columns in table order append to the table directly; a column subset goes through staging.
+   */
+  private async appendTarget(t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }): Promise<{ table: string | AppendTarget; columns: Array<BulkColumn> } | undefined> {
     const toks = t.toks
     const n = t.binds.length
     const valuesAt = toks.findIndex((x) => isKw(x, "VALUES"))
@@ -558,7 +564,11 @@ export class SqlSession {
       }
     } else return undefined
     if (names.length !== n) return undefined
-    const prepared = await this.engine.prepare(t.text(0, toks.length))
+    const duckSql = t.text(0, toks.length)
+    const key = `${meta.objectId}\u0000${JSON.stringify(meta.columns)}\u0000${duckSql}`
+    const known = this.appendTargets.get(key)
+    if (known !== undefined) return known
+    const prepared = await this.engine.prepare(duckSql)
     try {
       const columns: Array<BulkColumn> = []
       for (let i = 0; i < n; i++) {
@@ -566,7 +576,14 @@ export class SqlSession {
         if (type === undefined) return undefined
         columns.push({ name: encodeName(names[i]!), type })
       }
-      return { table: t.text(2, after), columns }
+      // a key violation in DuckDB's appender leaves part of the batch behind (seen with a duplicate primary key), so
+      // tables with keys go through the staged INSERT, which is all or nothing
+      const keyed = meta.constraints.some((c) => c.type === "P" || c.type === "U" || c.type === "R")
+      const whole = !keyed && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
+      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns }
+      if (this.appendTargets.size >= 64) this.appendTargets.clear()
+      this.appendTargets.set(key, target)
+      return target
     } finally {
       prepared.close()
     }

@@ -167,7 +167,7 @@ export class RequestReceiver {
     try {
       this.decodeRows(inc, bytes)
     } finally {
-      timer(0)
+      timer(0, true)
     }
   }
 
@@ -205,7 +205,7 @@ export class RequestReceiver {
         // the request's own execution re-runs these rows and reports the error with its row offset
         inc.failedAt = from
       } finally {
-        timer(0)
+        timer(0, true)
       }
     })
   }
