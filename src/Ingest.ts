@@ -9,6 +9,7 @@ import * as Arrow from "apache-arrow"
 import { Context, Effect, Result, Stream } from "effect"
 import { type AdbcError, alreadyExists, invalidArgument, notFound } from "./AdbcError.ts"
 import { type IngestColumn, type IngestTarget, unsupported } from "./Driver.ts"
+import { valueChecker } from "./internal/ingestChecks.ts"
 import type { Session } from "./internal/session.ts"
 import type { ResolvedOptions } from "./Options.ts"
 import * as Std from "./StandardOptions.ts"
@@ -199,6 +200,7 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
 
   let create = false
   let dropFirst = false
+  let appendTo: Arrow.Schema | undefined
   switch (mode) {
     case "adbc.ingest.mode.create":
       if (existing !== undefined) return yield* alreadyExists(`table ${describeTarget(target)} already exists`)
@@ -207,6 +209,7 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
     case "adbc.ingest.mode.append":
       if (existing === undefined) return yield* notFound(`table ${describeTarget(target)} does not exist`)
       yield* checkCompatible(target, schema, existing, session)
+      appendTo = existing
       break
     case "adbc.ingest.mode.replace":
       dropFirst = existing !== undefined
@@ -214,20 +217,28 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
       break
     case "adbc.ingest.mode.create_append":
       if (existing === undefined) create = true
-      else yield* checkCompatible(target, schema, existing, session)
+      else {
+        yield* checkCompatible(target, schema, existing, session)
+        appendTo = existing
+      }
       break
   }
 
+  // Values the target would store changed (lost digits, invalid UTF-8) fail before their batch is sent.
+  const checkValues = valueChecker(schema, appendTo)
   const insertAll = (into: IngestTarget) =>
     Stream.runFoldEffect(
       data.batches,
-      () => 0,
-      (total, raw) =>
+      () => ({ rows: 0, inserted: 0 }),
+      (seen, raw) =>
         raw.numRows === 0
-          ? Effect.succeed(total)
-          : Effect.flatMap(Effect.fromResult(checkedBatch(schema, raw)), (batch) =>
-            Effect.map(session.request(connection.ingest.insertBatch(into, batch, options)), (n) => total + n))
-    )
+          ? Effect.succeed(seen)
+          : Effect.fromResult(checkedBatch(schema, raw)).pipe(
+            Effect.tap((batch) => Effect.fromResult(checkValues(batch, seen.rows))),
+            Effect.flatMap((batch) => session.request(connection.ingest.insertBatch(into, batch, options))),
+            Effect.map((n) => ({ rows: seen.rows + raw.numRows, inserted: seen.inserted + n }))
+          )
+    ).pipe(Effect.map((seen) => seen.inserted))
 
   /** Runs `work` so that its writes commit together or not at all (undoing `undo` too on failure). */
   const atomically = <A>(work: Effect.Effect<A, AdbcError>, undo: Effect.Effect<void> = Effect.void) => {

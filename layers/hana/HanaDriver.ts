@@ -245,7 +245,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         for (const { batch, converter } of converters) {
           for (let start = 0; start < batch.numRows; start += Hdb.MAX_BATCH_ROWS) {
             const end = Math.min(batch.numRows, start + Hdb.MAX_BATCH_ROWS)
-            const outcome = yield* Hdb.executePrepared(statement, converter.rows(start, end))
+            const outcome = yield* Hdb.executePrepared(client, statement, converter.rows(start, end))
             if (outcome._tag === "Count" && outcome.rowsAffected > 0) total += outcome.rowsAffected
             if (outcome._tag === "Rows") yield* Hdb.closeResultSet(client, outcome.id)
           }
@@ -263,7 +263,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       }
       let next = 0
       const more: NextOutcome = Effect.suspend(() =>
-        next >= rows.length ? Effect.succeed(undefined) : Hdb.executePrepared(statement, rows[next++]!)
+        next >= rows.length ? Effect.succeed(undefined) : Hdb.executePrepared(client, statement, rows[next++]!)
       )
       const first = yield* more
       if (first === undefined || first._tag !== "Rows") {
@@ -359,7 +359,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       let total = 0
       for (let start = 0; start < batch.numRows; start += Hdb.MAX_BATCH_ROWS) {
         const end = Math.min(batch.numRows, start + Hdb.MAX_BATCH_ROWS)
-        const outcome = yield* Hdb.executePrepared(statement, c.converter.rows(start, end))
+        const outcome = yield* Hdb.executePrepared(client, statement, c.converter.rows(start, end))
         total += outcome._tag === "Count" && outcome.rowsAffected >= 0 ? outcome.rowsAffected : end - start
       }
       return total

@@ -294,11 +294,45 @@ export const disconnect = (client: HdbClient): Effect.Effect<void> =>
     })
   ).pipe(Effect.andThen(breakConnection(client)))
 
+/**
+ * Wraps one hdb EXECUTE. When the caller is interrupted before the reply arrives, the late reply may still open a
+ * result set on the server (the statement had finished): nobody will read or close it, so it is closed here.
+ */
+const executeCall = (
+  client: HdbClient,
+  run: (resume: (err: unknown, results: ReadonlyArray<unknown>) => void) => void
+): Effect.Effect<ExecuteOutcome, AdbcError> =>
+  Effect.callback<ExecuteOutcome, AdbcError>((resume) => {
+    let abandoned = false
+    try {
+      run((err, results) => {
+        if (abandoned) {
+          if (!err) closeAbandoned(client, results)
+          return
+        }
+        resume(err ? Effect.fail(fromHdbError(err)) : Effect.sync(() => outcomeOf(results)))
+      })
+    } catch (e) {
+      resume(Effect.fail(fromHdbError(e)))
+    }
+    return Effect.sync(() => {
+      abandoned = true
+    })
+  })
+
+const closeAbandoned = (client: HdbClient, results: ReadonlyArray<unknown>): void => {
+  const rs = results.find(isResultSet)
+  if (rs === undefined || client.readyState === "closed" || client.readyState === "disconnected") return
+  try {
+    client._connection.closeResultSet({ resultSetId: rs.id }, () => {})
+  } catch {
+    // the connection is gone, and its cursors with it
+  }
+}
+
 /** EXECUTE_DIRECT. @category operations @since 0.1.0 */
 export const executeDirect = (client: HdbClient, sql: string): Effect.Effect<ExecuteOutcome, AdbcError> =>
-  call<ReadonlyArray<unknown>>((cb) => client.execute(sql, (err, ...results) => cb(err, results))).pipe(
-    Effect.map(outcomeOf)
-  )
+  executeCall(client, (cb) => client.execute(sql, (err, ...results) => cb(err, results)))
 
 /** PREPARE. @category operations @since 0.1.0 */
 export const prepare = (client: HdbClient, sql: string): Effect.Effect<HdbStatement, AdbcError> =>
@@ -306,12 +340,11 @@ export const prepare = (client: HdbClient, sql: string): Effect.Effect<HdbStatem
 
 /** EXECUTE of a prepared statement with one row (array) or a batch (array of arrays). @category operations @since 0.1.0 */
 export const executePrepared = (
+  client: HdbClient,
   statement: HdbStatement,
   values: ReadonlyArray<unknown>
 ): Effect.Effect<ExecuteOutcome, AdbcError> =>
-  call<ReadonlyArray<unknown>>((cb) => statement.execute(values, (err, ...results) => cb(err, results))).pipe(
-    Effect.map(outcomeOf)
-  )
+  executeCall(client, (cb) => statement.execute(values, (err, ...results) => cb(err, results)))
 
 /** DROP_STATEMENT_ID; never fails. @category operations @since 0.1.0 */
 export const dropStatement = (statement: HdbStatement): Effect.Effect<void> =>

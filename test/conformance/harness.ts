@@ -87,6 +87,16 @@ export interface ConformanceDriver {
   readonly tableTypes: ReadonlyArray<string>
   /** The catalog name the connection reports. */
   readonly catalog: string
+  /**
+   * Whether the started env counts the server's open cursors (`ConformanceEnv.openCursors`); rules that need the
+   * count are registered only where this is `true`.
+   */
+  readonly countsCursors: boolean
+  /**
+   * Whether statements run as calls to a server over a socket, so that a timer can interrupt one in the middle
+   * (an in-process driver finishes a read before a millisecond timer fires).
+   */
+  readonly overSocket: boolean
   /** Faults the driver's test server can inject (the switches themselves are on the started env). */
   readonly faults: { readonly [K in keyof ConformanceFaults]-?: boolean }
   /** Optional features; rules for missing features check the NOT_IMPLEMENTED error instead. */
@@ -101,13 +111,15 @@ export interface ConformanceDriver {
 export interface SocketServer {
   readonly uri: string
   readonly sessionCount: () => number
+  /** Result sets (server cursors) open right now across all sessions, where the server counts them. */
+  readonly openResultSets?: (() => number) | undefined
   readonly faults: { dropMidResult?: boolean | undefined }
   readonly close: () => Promise<void>
 }
 
 /**
  * The environment of a socket test server: Connection + Database layers from the driver's `layerDatabase`, its
- * session count and its drop-mid-result switch.
+ * session and open-cursor counts and its drop-mid-result switch.
  */
 export const socketEnv = (
   server: SocketServer,
@@ -117,8 +129,7 @@ export const socketEnv = (
     Connection.layer(connectionOptions).pipe(
       Layer.provideMerge(layerDatabase({ uri: server.uri, ...databaseOptions }))
     ),
-  // The test servers do not expose their open cursors yet.
-  openCursors: undefined,
+  openCursors: server.openResultSets,
   openSessions: () => server.sessionCount(),
   faults: {
     dropMidFetch: (on) => {

@@ -4,8 +4,9 @@ import { Effect, Layer, Stream } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
 import * as Database from "../../src/Database.ts"
-import { Driver } from "../../src/Driver.ts"
+import { Driver, type DriverShape } from "../../src/Driver.ts"
 import { fromTable, type IngestData } from "../../src/Ingest.ts"
+import { decimals, rawUtf8 } from "../support/arrowVectors.ts"
 import { failure } from "../support/exits.ts"
 import { memoryDriver, MemoryServer } from "../support/MemoryDriver.ts"
 
@@ -289,6 +290,137 @@ describe("ingest checks each batch against the declared schema", () => {
         const table = server.tables.get("MAIN.D")!
         expect(String(table.schema.fields[0]!.type)).toBe("Utf8")
         expect(table.rows.map((r) => r[0])).toEqual(["a", "b", "a", null, "x", "y"])
+      }))
+  })
+})
+
+/** The memory driver, naming decimal columns and accepting numbers of any numeric type into a numeric column on append (as SQL databases do). */
+const numericAppendDriver = (server: MemoryServer): DriverShape => {
+  const driver = memoryDriver(server)
+  const numeric = (type: Arrow.DataType) =>
+    Arrow.DataType.isInt(type) || Arrow.DataType.isFloat(type) || Arrow.DataType.isDecimal(type)
+  return {
+    ...driver,
+    connect: (options) =>
+      Effect.map(driver.connect(options), (connection) => ({
+        ...connection,
+        ingest: {
+          ...connection.ingest,
+          columnType: (field, options) =>
+            Arrow.DataType.isDecimal(field.type)
+              ? Effect.succeed(`DECIMAL(${field.type.precision},${field.type.scale})`)
+              : connection.ingest.columnType(field, options),
+          isCompatible: (incoming, existing) =>
+            (numeric(incoming.type) && numeric(existing.type)) || connection.ingest.isCompatible(incoming, existing)
+        }
+      }))
+  }
+}
+
+const runNumericAppend = <A>(server: MemoryServer, f: (conn: Connection.ConnectionShape) => Effect.Effect<A, AdbcError>) =>
+  Effect.flatMap(Connection.Connection, f).pipe(
+    Effect.provide(
+      Connection.layer().pipe(
+        Layer.provideMerge(Database.layer({ uri: "mem://local" })),
+        Layer.provide(Layer.succeed(Driver, numericAppendDriver(server)))
+      )
+    )
+  )
+
+const utf8 = (text: string) => Array.from(new TextEncoder().encode(text))
+
+describe("ingest refuses values the column would store changed", () => {
+  it.effect("Float64 1.9 appended into an Int32 column fails INVALID_DATA naming column and row; 2.0 is accepted", () => {
+    const server = new MemoryServer()
+    return runNumericAppend(server, (conn) =>
+      Effect.gen(function*() {
+        yield* conn.ingest(fromTable(data(2)), { targetTable: "T" })
+        const floats = (ids: Array<number>) =>
+          new Arrow.Table({ id: Arrow.vectorFromArray(ids, new Arrow.Float64()), v: Arrow.vectorFromArray(ids.map(() => 0), new Arrow.Float64()) })
+        for (const mode of ["append", "create_append"] as const) {
+          const error = failure(yield* Effect.exit(conn.ingest(fromTable(floats([2, 1.9])), { targetTable: "T", mode })))
+          expect(error.status).toBe("INVALID_DATA")
+          expect(error.message).toContain("column id, row 2")
+          expect(error.message).toContain("1.9")
+          expect(error.message).toContain("Int32")
+        }
+        expect(server.tables.get("MAIN.T")!.rows).toHaveLength(2)
+        expect(yield* conn.ingest(fromTable(floats([2, -7])), { targetTable: "T", mode: "append" })).toBe(2)
+      }))
+  })
+
+  it.effect("a value out of the Int32 column's range fails INVALID_DATA naming column and row", () => {
+    const server = new MemoryServer()
+    return runNumericAppend(server, (conn) =>
+      Effect.gen(function*() {
+        yield* conn.ingest(fromTable(data(2)), { targetTable: "T" })
+        const wide = new Arrow.Table({
+          id: Arrow.vectorFromArray([5n, 2147483647n, 2147483648n], new Arrow.Int64()),
+          v: Arrow.vectorFromArray([0, 0, 0], new Arrow.Float64())
+        })
+        const error = failure(yield* Effect.exit(conn.ingest(fromTable(wide), { targetTable: "T", mode: "append" })))
+        expect(error.status).toBe("INVALID_DATA")
+        expect(error.message).toContain("column id, row 3")
+        expect(error.message).toContain("2147483648 is out of range")
+        expect(server.tables.get("MAIN.T")!.rows).toHaveLength(2)
+      }))
+  })
+
+  it.effect("an Int64 beyond 2^53 appended into a Float64 column fails INVALID_DATA; exact integers pass", () => {
+    const server = new MemoryServer()
+    const rows = (values: Array<bigint>) =>
+      new Arrow.Table({ id: Arrow.vectorFromArray(values.map(() => 1), new Arrow.Int32()), v: Arrow.vectorFromArray(values, new Arrow.Int64()) })
+    return runNumericAppend(server, (conn) =>
+      Effect.gen(function*() {
+        yield* conn.ingest(fromTable(data(2)), { targetTable: "T" })
+        const error = failure(yield* Effect.exit(conn.ingest(fromTable(rows([1n, 2n ** 53n + 1n])), { targetTable: "T", mode: "append" })))
+        expect(error.status).toBe("INVALID_DATA")
+        expect(error.message).toContain("column v, row 2")
+        expect(error.message).toContain("9007199254740993 would lose digits")
+        expect(server.tables.get("MAIN.T")!.rows).toHaveLength(2)
+        expect(yield* conn.ingest(fromTable(rows([2n ** 53n, -5n])), { targetTable: "T", mode: "append" })).toBe(2)
+      }))
+  })
+
+  it.effect("DECIMAL(10,4) values appended into DECIMAL(10,2) fail INVALID_DATA when they have more places; others pass", () => {
+    const server = new MemoryServer()
+    const priceSchema = new Arrow.Schema([new Arrow.Field("price", new Arrow.Decimal(2, 10, 128), true)])
+    server.tables.set("MAIN.P", { schema: priceSchema, rows: [] })
+    const prices = (unscaled: Array<bigint>) => new Arrow.Table({ price: decimals(10, 4, unscaled) })
+    return runNumericAppend(server, (conn) =>
+      Effect.gen(function*() {
+        const error = failure(yield* Effect.exit(conn.ingest(fromTable(prices([12300n, -12345n])), { targetTable: "P", mode: "append" })))
+        expect(error.status).toBe("INVALID_DATA")
+        expect(error.message).toContain("column price, row 2")
+        expect(error.message).toContain("-1.2345 would lose decimal places")
+        expect(error.message).toContain("DECIMAL(10,2)")
+        expect(server.tables.get("MAIN.P")!.rows).toHaveLength(0)
+        expect(yield* conn.ingest(fromTable(prices([12300n, -10000n])), { targetTable: "P", mode: "append" })).toBe(2)
+        const tooBig = failure(yield* Effect.exit(conn.ingest(fromTable(new Arrow.Table({ price: decimals(12, 2, [10n ** 10n]) })), { targetTable: "P", mode: "append" })))
+        expect(tooBig.status).toBe("INVALID_DATA")
+        expect(tooBig.message).toContain("100000000.00 is out of range")
+        expect(server.tables.get("MAIN.P")!.rows).toHaveLength(2)
+      }))
+  })
+
+  it.effect("invalid UTF-8 in a utf8 column fails INVALID_DATA naming column and row (counted across batches); nothing is written", () => {
+    const server = new MemoryServer()
+    const first = new Arrow.Table({ name: rawUtf8([utf8("a"), utf8("é")]) })
+    const bad = new Arrow.Table({ name: rawUtf8([utf8("ok"), [0x61, 0xff, 0x62]]) })
+    // Valid as a whole, but the value boundary splits "é" (C3 A9) in two: each value is invalid on its own.
+    const split = new Arrow.Table({ name: rawUtf8([utf8("x"), [0xc3], [0xa9]]) })
+    return run(server, (conn) =>
+      Effect.gen(function*() {
+        const error = failure(yield* Effect.exit(conn.ingest({ schema: first.schema, batches: Stream.make(first.batches[0]!, bad.batches[0]!) }, { targetTable: "S" })))
+        expect(error.status).toBe("INVALID_DATA")
+        expect(error.message).toContain("column name, row 4")
+        expect(error.message).toContain("UTF-8")
+        expect(server.tables.has("MAIN.S")).toBe(false)
+        const splitError = failure(yield* Effect.exit(conn.ingest(fromTable(split), { targetTable: "S" })))
+        expect(splitError.message).toContain("column name, row 2")
+        expect(server.tables.has("MAIN.S")).toBe(false)
+        expect(yield* conn.ingest(fromTable(first), { targetTable: "S" })).toBe(2)
+        expect(server.tables.get("MAIN.S")!.rows.map((r) => r[0])).toEqual(["a", "é"])
       }))
   })
 })

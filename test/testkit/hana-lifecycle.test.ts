@@ -11,6 +11,12 @@ interface RawConnection {
 }
 const raw = (client: HdbClient): RawConnection => (client as unknown as { _connection: RawConnection })._connection
 
+/** Resolves once `done()` holds (checked every 10 ms); fails after 2 s. */
+const waitFor = async (done: () => boolean): Promise<void> => {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10))
+  if (!done()) throw new Error("condition not met within 2 s")
+}
+
 describe("HANA test server: result-set and statement lifecycle, batches, catalog shape (raw hdb client)", () => {
   let server: HanaTestServerHandle
   let c: HdbClient
@@ -34,6 +40,30 @@ describe("HANA test server: result-set and statement lifecycle, batches, catalog
     expect(err.code).toBe(587)
     expect(err.sqlState).toBe("HY000")
     expect(await exec(c, "SELECT COUNT(*) AS N FROM life")).toEqual([{ N: 500 }])
+  })
+
+  it("openResultSets counts the server cursors open across sessions: closed by the client or with the session, 0", async () => {
+    const other = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
+    try {
+      expect(server.openResultSets()).toBe(0)
+      // A result that fits in the first reply (32 rows) is closed by the server at once.
+      await call<HdbResultSet>((cb) => c.execute("SELECT id FROM life WHERE id <= 10", cb))
+      expect(server.openResultSets()).toBe(0)
+      // 500 rows with a fetch size of 10: the first reply carries 32, the cursor stays open on the server.
+      const mine = await call<HdbResultSet>((cb) => c.execute("SELECT id FROM life ORDER BY id", cb))
+      mine.setFetchSize(10)
+      expect(server.openResultSets()).toBe(1)
+      const theirs = await call<HdbResultSet>((cb) => other.execute("SELECT id FROM life ORDER BY id", cb))
+      expect(server.openResultSets()).toBe(2)
+      await call((cb) => mine.close(cb))
+      expect(server.openResultSets()).toBe(1)
+      expect(theirs.closed).toBe(false)
+      await call((cb) => other.disconnect(cb))
+      await waitFor(() => server.sessionCount() === 1)
+      expect(server.openResultSets()).toBe(0)
+    } finally {
+      closeQuietly(other)
+    }
   })
 
   it("DROP_STATEMENT_ID forgets the statement: EXECUTE of its id fails afterwards", async () => {

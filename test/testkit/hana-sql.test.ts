@@ -144,6 +144,30 @@ describe("HANA test server: the accepted SQL subset (testkit/hana/README.md)", (
     expect(await exec(c, "SELECT COUNT(*) AS N FROM s1")).toEqual([{ N: 3 }])
   })
 
+  it("fails a division by zero with error 304 where DuckDB would return NULL, and divides as before otherwise", async () => {
+    await exec(c, "CREATE TABLE div0 (id INT, n INT)")
+    await exec(c, "INSERT INTO div0 VALUES (1, 5)")
+    await exec(c, "INSERT INTO div0 VALUES (2, 0)")
+    await exec(c, "INSERT INTO div0 VALUES (3, NULL)")
+    for (const sql of [
+      "SELECT 1/0 FROM DUMMY",
+      "SELECT 10 / -0 FROM DUMMY",
+      "SELECT id / n AS Q FROM div0",
+      "SELECT id FROM div0 WHERE 10 / (n - 0) > 1",
+      "SELECT 1 + 10 / div0.n * 2 AS Q FROM div0 WHERE id = 2",
+      "SELECT 10 / CASE WHEN id = 2 THEN 0 ELSE 1 END AS Q FROM div0",
+      "SELECT 10 / ABS(n) AS Q FROM div0 WHERE id = 2",
+      "UPDATE div0 SET n = 1 / n WHERE id = 2"
+    ]) {
+      const err = await failure(exec(c, sql))
+      expect({ sql, code: err.code, message: err.message }).toEqual({ sql, code: 304, message: "division by zero undefined" })
+    }
+    // the failed UPDATE changed nothing; non-zero and NULL divisors divide as before (NULL gives NULL), precedence kept
+    expect(await exec(c, "SELECT id, 10 / n AS Q FROM div0 WHERE id <> 2 ORDER BY id")).toEqual([{ ID: 1, Q: 2 }, { ID: 3, Q: null }])
+    expect(await exec(c, "SELECT 1 + 12 / n * 5 - (8 / 2) / 2 AS Q FROM div0 WHERE id = 2 - 1")).toEqual([{ Q: 11 }])
+    expect(await exec(c, "SELECT n FROM div0 WHERE id = 2")).toEqual([{ N: 0 }])
+  })
+
   it("rejects what is outside the subset with a HANA error", async () => {
     expect((await failure(exec(c, "EXPLAIN PLAN FOR SELECT * FROM s1"))).code).toBe(257)
     expect((await failure(exec(c, "SELECT 1"))).code).toBe(257)

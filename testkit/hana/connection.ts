@@ -111,6 +111,11 @@ export class HanaConnection {
     socket.on("close", () => this.shutdown())
   }
 
+  /** Result sets this session holds open (server cursors not yet read to the end or closed by the client). */
+  openResultSets(): number {
+    return this.results.size
+  }
+
   /** Interrupts the running statement (ALTER SYSTEM CANCEL SESSION). */
   cancel(): void {
     this.session?.interrupt()

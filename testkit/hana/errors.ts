@@ -115,6 +115,10 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
   if (e.kind === "TransactionContext Error") {
     return new HanaError(133, "HY000", `transaction rolled back by detected deadlock or conflict: ${firstLine}`)
   }
+  // Raised by the hana_divisor macro (sql.ts). SQLSTATE 22012 is the SQL standard's "division by zero"; not confirmed
+  // against a real server. Code and wording as HANA reports them ("[304]: division by zero undefined: …", SAP
+  // Community, "SAP HANA SQL Error: [304]: division by zero", 2017).
+  if (/division by zero undefined/.test(firstLine)) return new HanaError(304, "22012", "division by zero undefined")
   if (e.kind === "Conversion Error" || e.kind === "Invalid Input Error" || e.kind === "Out of Range Error") {
     return new HanaError(339, "HY000", `invalid number: ${firstLine.replace(/^[A-Za-z ]+Error: /, "")}`)
   }

@@ -66,6 +66,11 @@ export interface HanaTestServerHandle {
   readonly stats: ServerStats
   /** Number of logged-in sessions. */
   readonly sessionCount: () => number
+  /**
+   * Result sets (server cursors) open right now across all sessions: opened by a query whose rows did not all fit
+   * in the first reply, and not yet fetched to the end, closed by the client, or ended with their session.
+   */
+  readonly openResultSets: () => number
   /** Adds a user (and its schema). */
   readonly addUser: (user: HanaUser) => Promise<void>
   /** Closes every session, the listener and the database; frees the port. */
@@ -182,6 +187,11 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     faults,
     stats,
     sessionCount: () => ctx.connections.size,
+    openResultSets: () => {
+      let open = 0
+      for (const connection of allConnections) open += connection.openResultSets()
+      return open
+    },
     addUser,
     close: () => {
       closed ??= (async () => {

@@ -200,6 +200,8 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_weekday(d) AS CAST(isodow(CAST(d AS DATE)) - 1 AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_newuid() AS unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))",
   "CREATE OR REPLACE TEMP MACRO series_generate_integer(inc, mn, mx) AS TABLE SELECT CAST(i AS BIGINT) AS GENERATED_PERIOD_START, CAST(i + inc AS BIGINT) AS GENERATED_PERIOD_END, CAST((i - mn) / inc + 1 AS BIGINT) AS ELEMENT_NUMBER, CAST((i - mn) / (mx - mn) AS DOUBLE) AS FRACTION_OF_MIN_MAX_RANGE FROM range(mn, mx, inc) t(i)",
+  // HANA fails a division by zero with error 304 "division by zero undefined" where DuckDB returns NULL.
+  "CREATE OR REPLACE TEMP MACRO hana_divisor(d) AS CASE WHEN d = 0 THEN error('division by zero undefined') ELSE d END",
   "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM range(CAST(s * 60000000 AS BIGINT)) t(i) WHERE hash(i) = 0)"
 ].join("; ")
 
@@ -284,7 +286,55 @@ const hexLiteral = (hex: string): string => {
  * Rewrites a token sequence to DuckDB SQL: identifiers encoded, types and functions mapped, special values
  * substituted. Tokens are significant tokens (no whitespace) joined with spaces.
  */
-const rewrite = (tokens: readonly Token[], session: SessionValues): string => {
+/** End (exclusive) of the operand starting at `i`: a literal, a `( … )` group, a CASE … END, or a name with its call. */
+const operandEnd = (tokens: readonly Token[], i: number): number | undefined => {
+  const t = tokens[i]
+  if (t === undefined) return undefined
+  const closing = (open: number, opens: (t: Token) => boolean, closes: (t: Token) => boolean): number | undefined => {
+    let depth = 0
+    for (let j = open; j < tokens.length; j++) {
+      if (opens(tokens[j]!)) depth++
+      else if (closes(tokens[j]!) && --depth === 0) return j + 1
+    }
+    return undefined
+  }
+  const isOp = (v: string) => (x: Token) => x.t === "op" && x.v === v
+  if (t.t === "op" && (t.v === "-" || t.v === "+")) return operandEnd(tokens, i + 1)
+  if (t.t === "op" && t.v === "(") return closing(i, isOp("("), isOp(")"))
+  if (t.t === "number" || t.t === "string" || t.t === "hex" || t.t === "param") return i + 1
+  if (upper(t) === "CASE") return closing(i, (x) => upper(x) === "CASE", (x) => upper(x) === "END")
+  if (t.t !== "word" && t.t !== "qident") return undefined
+  let end = i + 1
+  while (tokens[end] !== undefined && isOp(".")(tokens[end]!) && (tokens[end + 1]?.t === "word" || tokens[end + 1]?.t === "qident")) end += 2
+  return tokens[end]?.t === "op" && tokens[end]!.v === "(" ? closing(end, isOp("("), isOp(")")) : end
+}
+
+/**
+ * Wraps the divisor of every `/` in `hana_divisor( … )`, which raises "division by zero undefined" for 0 (mapped to
+ * error 304 in errors.ts). `/` binds tighter than `+`/`-`, so its divisor is the single operand after it. Bind
+ * parameters are left unwrapped (the wrapper would change the type DuckDB infers for them), and so are non-zero
+ * number literals, which cannot be 0.
+ */
+const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
+  if (!tokens.some((t) => t.t === "op" && t.v === "/")) return tokens
+  const out: Token[] = []
+  let i = 0
+  while (i < tokens.length) {
+    const t = tokens[i]!
+    out.push(t)
+    i++
+    if (t.t !== "op" || t.v !== "/") continue
+    const end = operandEnd(tokens, i)
+    const only = end === i + 1 ? tokens[i]! : undefined
+    if (end === undefined || only?.t === "param" || (only?.t === "number" && Number(only.v) !== 0)) continue
+    out.push({ t: "word", v: "hana_divisor" }, { t: "op", v: "(" }, ...guardDivisors(tokens.slice(i, end)), { t: "op", v: ")" })
+    i = end
+  }
+  return out
+}
+
+const rewrite = (input: readonly Token[], session: SessionValues): string => {
+  const tokens = guardDivisors(input)
   const parts: string[] = []
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!

@@ -17,6 +17,8 @@ export const hana: ConformanceDriver = {
   ingestedTypes: { id: "Int32", name: "Utf8" },
   tableTypes: ["TABLE", "VIEW"],
   catalog: "db",
+  countsCursors: true,
+  overSocket: true,
   faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
   capabilities: { parameterSchema: true, ingestTemporary: true, ingestTargetCatalog: false }
 }

@@ -41,6 +41,8 @@ export const memory: ConformanceDriver = {
   ingestedTypes: { id: "Int32", name: "Utf8" },
   tableTypes: ["TABLE", "VIEW"],
   catalog: "mem",
+  countsCursors: true,
+  overSocket: false,
   faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
   capabilities: { parameterSchema: true, ingestTemporary: true, ingestTargetCatalog: false }
 }

@@ -1,6 +1,6 @@
 /** ADBC rules of readers: batch caps, complete results, cursors released on every path. */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Stream } from "effect"
+import { Cause, Effect, Exit, Fiber, Stream } from "effect"
 import * as Connection from "../../../src/Connection.ts"
 import { fromTable } from "../../../src/Ingest.ts"
 import { type ConformanceDriver, type ConformanceEnv, failure, idsOf, numbers, rowsOf, uniqueTable } from "../harness.ts"
@@ -87,6 +87,40 @@ export const readerRules = (driver: ConformanceDriver, env: () => ConformanceEnv
         expect(idsOf(yield* rowsOf(sql))).toHaveLength(40)
         yield* conn.close
       }).pipe(Effect.provide(env().layer())))
+
+    if (driver.countsCursors && driver.overSocket) {
+      it.live("interrupting running streams at random moments (Effect.timeout within one full read time) leaves no server cursor open", () =>
+        Effect.gen(function*() {
+          const table = yield* seeded(3000)
+          const conn = yield* Connection.Connection
+          const sql = driver.sql.selectAll(table, "id")
+          const options = { ...driver.smallPages, [driver.batchRows.key]: "8" }
+          const openCursors = env().openCursors!
+          const leaks: Array<string> = []
+          let interrupted = 0
+          // timeouts spread over the time one whole read takes on this driver, so most runs are cut short
+          const started = Date.now()
+          yield* Stream.runDrain(conn.query(sql, options))
+          const fullReadMs = Math.max(2, Date.now() - started)
+          for (let run = 0; run < 50; run++) {
+            const ms = 1 + Math.floor(Math.random() * fullReadMs)
+            const exit = yield* Effect.exit(Stream.runDrain(conn.query(sql, options)).pipe(Effect.timeout(`${ms} millis`)))
+            if (Exit.isFailure(exit)) {
+              const reason = exit.cause.reasons[0]
+              expect(reason?._tag === "Fail" && Cause.isTimeoutError(reason.error)).toBe(true)
+              interrupted++
+            }
+            const open = openCursors()
+            if (open !== 0) leaks.push(`run ${run}, timeout ${ms} ms: ${open} cursor(s) open`)
+          }
+          // the runs must really have been cut short, or the rule proves nothing
+          expect(interrupted).toBeGreaterThan(15)
+          expect(leaks).toEqual([])
+          // the connection is usable afterwards and reads the whole result
+          expect(idsOf(yield* rowsOf(sql, options))).toHaveLength(3000)
+          expect(openCursors()).toBe(0)
+        }).pipe(Effect.provide(env().layer())), 60_000)
+    }
 
     it.effect("a query stream opens its cursor when it runs: each run executes again and reads the whole result", () =>
       Effect.gen(function*() {
