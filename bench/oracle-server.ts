@@ -18,7 +18,7 @@ import { createRequire } from "node:module"
 import { loadavg } from "node:os"
 import { Engine } from "../testkit/engine/index.ts"
 import { startInChildProcess } from "../testkit/shared/child-process.ts"
-import type { ServerStats } from "../testkit/shared/stats.ts"
+import { perSecond, statsDelta } from "./support/server-stats.ts"
 
 const ROWS = 1_000_000
 const BATCH = 100_000
@@ -47,16 +47,6 @@ const baselineSeconds = async (): Promise<number> => {
     engine.close()
   }
 }
-
-const perSecond = (rows: number, ms: number): number => Math.round(rows / (ms / 1000))
-const delta = (after: ServerStats, before: ServerStats): ServerStats => ({
-  insertRows: after.insertRows - before.insertRows,
-  insertMs: after.insertMs - before.insertMs,
-  insertCpuMs: after.insertCpuMs - before.insertCpuMs,
-  encodedRows: after.encodedRows - before.encodedRows,
-  encodeMs: after.encodeMs - before.encodeMs,
-  encodeCpuMs: after.encodeCpuMs - before.encodeCpuMs
-})
 
 /** Runs the benchmark and returns its figures. */
 export const run = async (): Promise<Record<string, unknown>> => {
@@ -93,7 +83,7 @@ export const run = async (): Promise<Record<string, unknown>> => {
       await conn.executeMany("INSERT INTO bench VALUES (:1, :2, :3, :4, :5, :6, :7, :8)", rows, { bindDefs })
       insertSeconds += (performance.now() - t0) / 1000
     }
-    const inserted = delta((await server.stats())!, beforeInsert)
+    const inserted = statsDelta((await server.stats())!, beforeInsert)
     if (inserted.insertRows !== ROWS) throw new Error(`server counted ${inserted.insertRows} inserted rows, expected ${ROWS}`)
     await conn.commit()
     const count = (await conn.execute("SELECT COUNT(*) FROM bench")).rows[0][0]
@@ -115,7 +105,7 @@ export const run = async (): Promise<Record<string, unknown>> => {
     await select() // warm-up
     const beforeSelect = (await server.stats())!
     const selectSeconds = await select()
-    const served = delta((await server.stats())!, beforeSelect)
+    const served = statsDelta((await server.stats())!, beforeSelect)
     if (served.encodedRows !== ROWS) throw new Error(`server encoded ${served.encodedRows} rows, expected ${ROWS}`)
     const baseline = await baselineSeconds()
     return {
