@@ -16,7 +16,7 @@
 import { loadavg } from "node:os"
 import { Engine } from "../testkit/engine/index.ts"
 import { startInChildProcess } from "../testkit/shared/child-process.ts"
-import type { ServerStats } from "../testkit/shared/stats.ts"
+import { perSecond, statsDelta } from "./support/server-stats.ts"
 import { BENCH_COLUMNS, createHdbClient, promise } from "./support/hana.ts"
 
 const ROWS = 1_000_000
@@ -85,16 +85,6 @@ const baselineSeconds = async (): Promise<number> => {
   }
 }
 
-const perSecond = (rows: number, ms: number): number => Math.round(rows / (ms / 1000))
-const delta = (after: ServerStats, before: ServerStats): ServerStats => ({
-  insertRows: after.insertRows - before.insertRows,
-  insertMs: after.insertMs - before.insertMs,
-  insertCpuMs: after.insertCpuMs - before.insertCpuMs,
-  encodedRows: after.encodedRows - before.encodedRows,
-  encodeMs: after.encodeMs - before.encodeMs,
-  encodeCpuMs: after.encodeCpuMs - before.encodeCpuMs
-})
-
 /** Inserts and serves the benchmark table through hdb and reports rows/s. */
 export const run = async (): Promise<Record<string, unknown>> => {
   const server = await startInChildProcess("hana")
@@ -121,7 +111,7 @@ export const run = async (): Promise<Record<string, unknown>> => {
       await promise((cb) => insert.exec(rows, cb))
       insertSeconds += Number(process.hrtime.bigint() - t0) / 1e9
     }
-    const inserted = delta((await server.stats())!, beforeInsert)
+    const inserted = statsDelta((await server.stats())!, beforeInsert)
     const count = await promise<Array<{ N: number }>>((cb) => client.exec("SELECT COUNT(*) AS N FROM BENCH", cb))
     if (count[0]?.N !== ROWS) throw new Error(`expected ${ROWS} rows, found ${count[0]?.N}`)
 
@@ -138,7 +128,7 @@ export const run = async (): Promise<Record<string, unknown>> => {
       stream.on("error", reject)
     })
     const seconds = Number(process.hrtime.bigint() - start) / 1e9
-    const served = delta((await server.stats())!, beforeSelect)
+    const served = statsDelta((await server.stats())!, beforeSelect)
     if (served.encodedRows !== ROWS) throw new Error(`server encoded ${served.encodedRows} rows, expected ${ROWS}`)
     const baseline = await baselineSeconds()
     return {

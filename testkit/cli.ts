@@ -41,7 +41,7 @@ export const starters: Record<string, (options: CliOptions) => Promise<CliServer
   oracle: async ({ port }) => {
     const server = await startOracleTestServer({ port })
     const notes = [`oracledb thin: { user: "${server.user}", password: "${server.password}", connectString: "${server.connectString}" }`]
-    return { uri: server.uri, notes, close: server.close }
+    return { uri: server.uri, notes, close: server.close, stats: () => server.stats }
   }
 }
 

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process"
 import * as net from "node:net"
 import { describe, expect, it } from "@effect/vitest"
+import { startInChildProcess } from "../../testkit/shared/child-process.ts"
 import { oracledb } from "./oracle/helpers.ts"
 
 describe("npm run testkit -- oracle", () => {
@@ -41,5 +42,44 @@ describe("npm run testkit -- oracle", () => {
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL")
     }
+  })
+})
+
+describe("startInChildProcess", () => {
+  it("runs the Oracle server in a child process that counts executeMany rows and encoded rows, and exits on close", async () => {
+    const server = await startInChildProcess("oracle")
+    try {
+      expect(server.pid).not.toBe(process.pid)
+      const uri = new URL(server.uri)
+      const conn = await oracledb.getConnection({
+        user: decodeURIComponent(uri.username),
+        password: decodeURIComponent(uri.password),
+        connectString: `${uri.hostname}:${uri.port}${uri.pathname}`
+      })
+      try {
+        await conn.execute("CREATE TABLE child_t (id NUMBER(10), amount NUMBER(18,2), name VARCHAR2(10), ts TIMESTAMP)")
+        const ts = new Date(Date.UTC(2024, 1, 29, 12, 30, 15, 250))
+        await conn.executeMany("INSERT INTO child_t VALUES (:1, :2, :3, :4)", [
+          [1, 12.34, "a", ts],
+          [2, -0.05, null, null],
+          [3, 1e15, "ccc", ts]
+        ])
+        const rows = (await conn.execute("SELECT id, amount, name, ts FROM child_t ORDER BY id")).rows
+        expect(rows).toEqual([
+          [1, 12.34, "a", ts],
+          [2, -0.05, null, null],
+          [3, 1e15, "ccc", ts]
+        ])
+      } finally {
+        await conn.close()
+      }
+      const stats = await server.stats()
+      expect(stats?.insertRows).toBe(3)
+      expect(stats?.insertMs).toBeGreaterThan(0)
+      expect(stats?.encodedRows).toBe(3)
+    } finally {
+      await server.close()
+    }
+    expect(() => process.kill(server.pid, 0)).toThrow()
   })
 })

@@ -7,6 +7,7 @@ import { OracleDatabase } from "./database.ts"
 import type { OracleVersion } from "./errors.ts"
 import type { OracleFaults } from "./faults.ts"
 import { ProtocolSession, type SessionHost } from "./session.ts"
+import { emptyStats, type ServerStats } from "../shared/stats.ts"
 
 export type { OracleFaults } from "./faults.ts"
 export type { OracleVersion } from "./errors.ts"
@@ -62,6 +63,8 @@ export interface OracleTestServerHandle {
   readonly faults: OracleFaults
   /** Number of open client sessions. */
   readonly sessionCount: () => number
+  /** Cumulative work counters: executeMany rows and the server time they took, rows encoded into FETCH replies. */
+  readonly stats: ServerStats
   /** Closes every session, the listening port and the database. Idempotent. */
   readonly close: () => Promise<void>
 }
@@ -78,9 +81,11 @@ export const startOracleTestServer = async (options: OracleTestServerOptions = {
   const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? 30_000 })
   const faults: OracleFaults = { ...options.faults }
   const sessions = new Set<ProtocolSession>()
+  const stats = emptyStats()
   const host: SessionHost = {
     db,
     faults,
+    stats,
     sessionTimeZone: options.sessionTimeZone,
     onClose: (s) => {
       sessions.delete(s)
@@ -107,6 +112,7 @@ export const startOracleTestServer = async (options: OracleTestServerOptions = {
     version,
     faults,
     sessionCount: () => sessions.size,
+    stats,
     close: () => {
       closed ??= (async () => {
         const done = new Promise<void>((resolve) => server.close(() => resolve()))

@@ -13,12 +13,15 @@ import type { SqlSession } from "./sqlsession.ts"
 import type { QueryResult, ResultColumn } from "./statement.ts"
 import { Dty } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
+import type { ServerStats } from "../shared/stats.ts"
 
 /** What the sessions of one server share. */
 export interface ServerContext {
   readonly db: OracleDatabase
   readonly faults: OracleFaults
   readonly sessionTimeZone: string | undefined
+  /** Work counters of the server (executeMany inserts, row encoding), read by benchmarks. */
+  readonly stats: ServerStats
 }
 
 /** Reply assembled for one request. */

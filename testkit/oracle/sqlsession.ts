@@ -12,6 +12,8 @@ import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampTZValue, DuckDBTimesta
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
 import { EngineError } from "../engine/index.ts"
+import type { AppendTarget, BulkColumn, BulkRows } from "../engine/index.ts"
+import { bulkRowsOfBinds } from "./bulk-binds.ts"
 import type { TableMeta } from "./catalog.ts"
 import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
@@ -38,6 +40,8 @@ interface LogEntry {
   readonly sql: string
   readonly params: ReadonlyArray<DuckDBValue> | undefined
   readonly types: ReadonlyArray<DuckDBType | undefined> | undefined
+  /** A batch appended column-wise (executeMany's fast path), replayed as such instead of `sql`. */
+  readonly append?: { readonly table: string | AppendTarget; readonly rows: BulkRows }
 }
 
 const DICTIONARY_NAMES = new Set(Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"))
@@ -211,7 +215,10 @@ export class SqlSession {
     if (log.length === 0) return
     await this.engine.begin()
     this.inTxn = true
-    for (const entry of log) await this.engine.execute(entry.sql, entry.params, entry.types)
+    for (const entry of log) {
+      if (entry.append !== undefined) await this.engine.appendRows(entry.append.table, entry.append.rows)
+      else await this.engine.execute(entry.sql, entry.params, entry.types)
+    }
     this.log = log
   }
 
@@ -415,6 +422,11 @@ export class SqlSession {
     const duckSql = t.text(0, t.toks.length)
     const nBinds = t.binds.length
     for (const r of rows) if (r.length < nBinds) throw ora.notAllBound()
+    if (rows.length > 1) {
+      // all rows or none, so a success has no batch errors
+      const appended = await this.appendBinds(t, rows)
+      if (appended !== undefined) return { kind: "dml", rowCount: appended, rowCounts: opts.dmlRowCounts ? rows.map(() => 1) : [], batchErrors: [] }
+    }
     if (rows.length > 1 && !opts.batchErrors) {
       const bulk = this.bulkInsert(t.toks, t.text, nBinds)
       if (bulk !== undefined) {
@@ -484,6 +496,8 @@ export class SqlSession {
     if (classify(sql) !== "dml") return undefined
     const t = this.translate(stripTerminator(sql))
     if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
+    const appended = await this.appendBinds(t, rows)
+    if (appended !== undefined) return appended
     const nBinds = t.binds.length
     const bulk = this.bulkInsert(t.toks, t.text, nBinds)
     if (bulk === undefined) return undefined
@@ -495,6 +509,84 @@ export class SqlSession {
       exprs.push(col.expr(`$${b + 1}`))
     }
     return this.runLogged(bulk(exprs), params)
+  }
+
+  /**
+   * executeMany's fast path: `INSERT INTO t [(columns)] VALUES (:1, …, :n)` with one bind per target column is
+   * appended column-wise (`Session.appendRows`); undefined, with nothing written, when the statement or a value needs
+   * the general path (which then also reports any error with its row offset).
+   */
+  private async appendBinds(t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<number | undefined> {
+    const target = await this.appendTarget(t)
+    if (target === undefined) return undefined
+    const bulk = bulkRowsOfBinds(rows, target.columns)
+    if (bulk === undefined) return undefined
+    await this.begin()
+    try {
+      const n = await this.engine.appendRows(target.table, bulk)
+      this.log.push({ sql: "", params: undefined, types: undefined, append: { table: target.table, rows: bulk } })
+      return n
+    } catch {
+      await this.recover()
+      return undefined
+    }
+  }
+
+  /** Append targets by INSERT text and table definition (executeMany sends the same INSERT chunk after chunk). */
+  private readonly appendTargets = new Map<string, { readonly table: string | AppendTarget; readonly columns: Array<BulkColumn> }>()
+
+  /**
+   * The DuckDB table and target columns of an INSERT whose VALUES are exactly `$1, …, $n`, or undefined. Binds for
+   * all of the table's columns in table order append to the table directly; a column subset goes through staging.
+   */
+  private async appendTarget(t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }): Promise<{ table: string | AppendTarget; columns: Array<BulkColumn> } | undefined> {
+    const toks = t.toks
+    const n = t.binds.length
+    const valuesAt = toks.findIndex((x) => isKw(x, "VALUES"))
+    if (n === 0 || !isKw(toks[0], "INSERT") || !isKw(toks[1], "INTO") || valuesAt < 0 || !isOp(toks[valuesAt + 1], "(")) return undefined
+    if (matchParen(toks, valuesAt + 1) !== toks.length - 1) return undefined
+    const expected = Array.from({ length: n }, (_, i) => `$${i + 1}`).join(",")
+    if (t.text(valuesAt + 2, toks.length - 1).replace(/\s+/g, "") !== expected) return undefined
+    const a = toks[2]
+    if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
+    const qualified = isOp(toks[3], ".") && (toks[4]?.kind === "ident" || toks[4]?.kind === "qident")
+    const after = qualified ? 5 : 3
+    const meta = qualified ? this.lookupTable(oracleName(a), oracleName(toks[4]!)) : this.lookupTable(undefined, oracleName(a))
+    if (meta === undefined || meta.kind !== "TABLE") return undefined
+    let names: Array<string>
+    if (after === valuesAt) names = meta.columns.map((c) => c.name)
+    else if (isOp(toks[after], "(") && matchParen(toks, after) === valuesAt - 1) {
+      names = []
+      for (let k = after + 1; k < valuesAt - 1; k++) {
+        const tok = toks[k]!
+        if (tok.kind === "ident" || tok.kind === "qident") names.push(oracleName(tok))
+        else if (!isOp(tok, ",")) return undefined
+      }
+    } else return undefined
+    if (names.length !== n) return undefined
+    const duckSql = t.text(0, toks.length)
+    const key = `${meta.objectId}\u0000${JSON.stringify(meta.columns)}\u0000${duckSql}`
+    const known = this.appendTargets.get(key)
+    if (known !== undefined) return known
+    const prepared = await this.engine.prepare(duckSql)
+    try {
+      const columns: Array<BulkColumn> = []
+      for (let i = 0; i < n; i++) {
+        const type = prepared.parameterType(i)
+        if (type === undefined) return undefined
+        columns.push({ name: encodeName(names[i]!), type })
+      }
+      // a key violation in DuckDB's appender leaves part of the batch behind (seen with a duplicate primary key), so
+      // tables with keys go through the staged INSERT, which is all or nothing
+      const keyed = meta.constraints.some((c) => c.type === "P" || c.type === "U" || c.type === "R")
+      const whole = !keyed && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
+      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns }
+      if (this.appendTargets.size >= 64) this.appendTargets.clear()
+      this.appendTargets.set(key, target)
+      return target
+    } finally {
+      prepared.close()
+    }
   }
 
   /** DML ... RETURNING exprs INTO :binds, executed per bind row with DuckDB's RETURNING. */

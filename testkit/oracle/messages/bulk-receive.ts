@@ -10,7 +10,7 @@ import { ProtocolError } from "../tns.ts"
 import { ReadBuffer, TruncatedRequestError } from "../wire.ts"
 import { bindOrder, readRow } from "./bind-rows.ts"
 import { ExecOption, Fn, Msg } from "./constants.ts"
-import { outOnlyBinds, type PreRows, readExecuteHeader } from "./execute.ts"
+import { outOnlyBinds, type PreRows, readExecuteHeader, startInsertTimer } from "./execute.ts"
 
 /** Rows per chunk insert while a request arrives. */
 const BULK_CHUNK = 25_000
@@ -162,6 +162,16 @@ export class RequestReceiver {
 
   /** Decodes all complete bind rows in `bytes`, keeping the incomplete tail. */
   private decodeMore(inc: IncrementalRows, bytes: Buffer): void {
+    // server work of the executeMany whose rows these are (the request counts the rows when it runs)
+    const timer = startInsertTimer(this.s)
+    try {
+      this.decodeRows(inc, bytes)
+    } finally {
+      timer(0, true)
+    }
+  }
+
+  private decodeRows(inc: IncrementalRows, bytes: Buffer): void {
     const r = new ReadBuffer(bytes)
     let pos = 0
     try {
@@ -186,6 +196,7 @@ export class RequestReceiver {
     const bulkSql = inc.bulkSql!
     this.schedule(async () => {
       if (inc.failedAt !== undefined || sql === undefined || this.isClosed()) return
+      const timer = startInsertTimer(this.s)
       try {
         const n = await sql.bulkChunk(bulkSql, chunk)
         if (n === undefined) inc.failedAt = from
@@ -193,6 +204,8 @@ export class RequestReceiver {
       } catch {
         // the request's own execution re-runs these rows and reports the error with its row offset
         inc.failedAt = from
+      } finally {
+        timer(0, true)
       }
     })
   }

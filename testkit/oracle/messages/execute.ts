@@ -6,6 +6,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import { activeResult, closeResult, type ServerCursor } from "../cursors.ts"
 import { ora, type OraError } from "../errors.ts"
 import type { Reply, SessionState } from "../session-state.ts"
+import type { ServerStats } from "../../shared/stats.ts"
 import { type BindSpec, classify, returnBindFlags } from "../statement.ts"
 import type { OraType } from "../types.ts"
 import type { ReadBuffer, WriteBuffer } from "../wire.ts"
@@ -97,8 +98,60 @@ const takeRows = (s: SessionState, r: ReadBuffer, cur: ServerCursor, skip: Reado
   return { rows, resolved }
 }
 
+/** Insert work in progress per server: nested and overlapping timers count their union once. */
+const insertClocks = new WeakMap<ServerStats, { depth: number; start: number; cpu: NodeJS.CpuUsage; counted: boolean }>()
+
+/**
+ * Starts timing server work for executeMany (decoding bind rows while a request arrives, chunk inserts, the
+ * execution): the returned function adds `rows` to the server's insert counters and, when no other insert work of
+ * the server is still running, the wall and CPU time since the first of them started (so overlapping work counts
+ * once), unless every timer of that span ended with `counted` false (work that turned out not to be executeMany).
+ * Call it once.
+ */
+export const startInsertTimer = (s: SessionState): ((rows: number, counted: boolean) => void) => {
+  const stats = s.host.stats
+  let clock = insertClocks.get(stats)
+  if (clock === undefined) {
+    clock = { depth: 0, start: 0, cpu: { user: 0, system: 0 }, counted: false }
+    insertClocks.set(stats, clock)
+  }
+  if (clock.depth++ === 0) {
+    clock.start = performance.now()
+    clock.cpu = process.cpuUsage()
+    clock.counted = false
+  }
+  const running = clock
+  return (rows, counted) => {
+    stats.insertRows += rows
+    running.counted ||= counted
+    if (--running.depth > 0 || !running.counted) return
+    const used = process.cpuUsage(running.cpu)
+    stats.insertMs += performance.now() - running.start
+    stats.insertCpuMs += (used.user + used.system) / 1000
+  }
+}
+
+/**
+ * Runs the handling of an EXECUTE or REEXECUTE request, counted as insert work when it executes several bind rows
+ * (`batch` is called with the number of rows).
+ */
+const countingBatch = async (s: SessionState, handle: (batch: (rows: number) => void) => Promise<void>): Promise<void> => {
+  const timer = startInsertTimer(s)
+  let rows = 0
+  try {
+    await handle((n) => {
+      rows = n
+    })
+  } finally {
+    timer(rows > 1 ? rows : 0, rows > 1)
+  }
+}
+
 /** EXECUTE (function 94). */
-export const execute = async (s: SessionState, r: ReadBuffer, reply: Reply, preRows?: PreRows): Promise<void> => {
+export const execute = (s: SessionState, r: ReadBuffer, reply: Reply, preRows?: PreRows): Promise<void> =>
+  countingBatch(s, (batch) => executeRequest(s, r, reply, batch, preRows))
+
+const executeRequest = async (s: SessionState, r: ReadBuffer, reply: Reply, batch: (rows: number) => void, preRows?: PreRows): Promise<void> => {
   const w = reply.w
   const header = readExecuteHeader(s, r)
   const { options, sqlText, numIters, execFlags, specs, defines } = header
@@ -153,6 +206,7 @@ export const execute = async (s: SessionState, r: ReadBuffer, reply: Reply, preR
     return
   }
   cur.dmlRowCounts = (execFlags & EXEC_DML_ROWCOUNTS) !== 0
+  batch(rows.length + (resolved?.offset ?? 0))
   await run(s, reply, cur, rows, {
     ...(resolved !== undefined ? { pre: resolved } : {}),
     fetch: (options & ExecOption.FETCH) !== 0 ? numIters : 0,
@@ -163,7 +217,10 @@ export const execute = async (s: SessionState, r: ReadBuffer, reply: Reply, preR
 }
 
 /** REEXECUTE (4) and REEXECUTE_AND_FETCH (78) of a cursor the client holds. */
-export const reexecute = async (s: SessionState, fn: number, r: ReadBuffer, reply: Reply, preRows?: PreRows): Promise<void> => {
+export const reexecute = (s: SessionState, fn: number, r: ReadBuffer, reply: Reply, preRows?: PreRows): Promise<void> =>
+  countingBatch(s, (batch) => reexecuteRequest(s, fn, r, reply, batch, preRows))
+
+const reexecuteRequest = async (s: SessionState, fn: number, r: ReadBuffer, reply: Reply, batch: (rows: number) => void, preRows?: PreRows): Promise<void> => {
   const id = r.ub()
   const numIters = r.ub()
   r.ub() // execFlag1
@@ -176,6 +233,7 @@ export const reexecute = async (s: SessionState, fn: number, r: ReadBuffer, repl
   // re-executes cannot ask for DML row counts (messages/execute.js writeReExecuteMessage), so none are sent
   cur.dmlRowCounts = false
   const { rows, resolved } = takeRows(s, r, cur, outOnlyBinds(cur), preRows)
+  batch(rows.length + (resolved?.offset ?? 0))
   await run(s, reply, cur, rows, {
     ...(resolved !== undefined ? { pre: resolved } : {}),
     fetch: fn === Fn.REEXECUTE_AND_FETCH ? numIters : 0,

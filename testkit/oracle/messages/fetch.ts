@@ -7,6 +7,7 @@ import { ora } from "../errors.ts"
 import type { Reply, SessionState } from "../session-state.ts"
 import { type ReadBuffer, WriteBuffer } from "../wire.ts"
 import { Msg } from "./constants.ts"
+import { timed } from "../../shared/stats.ts"
 import { writeEndOfCall, writeError } from "./end-of-call.ts"
 
 /** FETCH (function 5): the next rows of an open cursor. */
@@ -28,18 +29,14 @@ export const fetch = async (s: SessionState, r: ReadBuffer, reply: Reply): Promi
   }
 }
 
-/** Time spent encoding rows, for the server benchmark (`enabled` turns the accounting on). */
-export const rowEncodingTime = { enabled: false, ms: 0 }
-
-/** Encodes up to `max` rows of the result into `w` (recording where each row ends when `ends` is given). */
+/**
+ * Encodes up to `max` rows of the result into `w` (recording where each row ends when `ends` is given), counted in
+ * the server's stats.
+ */
 const encodeRows = async (s: SessionState, w: WriteBuffer, res: ActiveResult, max: number, ends?: Array<number>): Promise<number> => {
-  if (!rowEncodingTime.enabled) return encodeRowsUntimed(s, w, res, max, ends)
-  const t0 = performance.now()
-  try {
-    return await encodeRowsUntimed(s, w, res, max, ends)
-  } finally {
-    rowEncodingTime.ms += performance.now() - t0
-  }
+  const n = await timed(s.host.stats, "encode", () => encodeRowsUntimed(s, w, res, max, ends))
+  s.host.stats.encodedRows += n
+  return n
 }
 
 const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveResult, max: number, ends?: Array<number>): Promise<number> => {
