@@ -7,9 +7,9 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import { blobValue, intervalValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import { numberValue } from "../binds.ts"
 import { microsOfOracle } from "../datetime.ts"
-import { decodeOson } from "../encode.ts"
 import { ora } from "../errors.ts"
 import { decodeNumber, decodeNumberFast } from "../number.ts"
+import { storedJsonOfOson } from "../oson.ts"
 import type { SessionState } from "../session-state.ts"
 import type { ResultColumn } from "../statement.ts"
 import { ProtocolError } from "../tns.ts"
@@ -184,7 +184,7 @@ const directPathValue = (type: OraType, b: Buffer, dbOffsetMinutes: number): Duc
       // the client sends CLOB data as LONG in the national character set (directPathPrepare.js processColumnInfo)
       return Buffer.from(b).swap16().toString("utf16le")
     case "json":
-      return JSON.stringify(decodeOson(b))
+      return storedJsonOfOson(b)
     case "intervalds": {
       const days = b.readUInt32BE(0) - 0x80000000
       const secs = (b[4]! - 60) * 3600 + (b[5]! - 60) * 60 + (b[6]! - 60)
