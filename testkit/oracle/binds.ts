@@ -6,9 +6,10 @@
 import { blobValue, listValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
 import { civilFromMicros, microsOfOracle } from "./datetime.ts"
-import { decodeOson, decodeVector } from "./encode.ts"
+import { decodeVector } from "./encode.ts"
 import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "./intervals.ts"
 import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
+import { storedJsonOfOson } from "./oson.ts"
 import type { BindSpec } from "./statement.ts"
 import { Dty } from "./types.ts"
 import { NULL_LENGTH_INDICATOR, type ReadBuffer, type WriteBuffer } from "./wire.ts"
@@ -53,8 +54,7 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
       r.bytesWithLength() // QLocator
       const img = r.bytesWithLength()
       if (img === null) return null
-      const value = decodeOson(Buffer.from(img))
-      return value === null || value === undefined ? null : JSON.stringify(value)
+      return storedJsonOfOson(img)
     }
     case Dty.VECTOR: {
       const len = r.ub()

@@ -11,17 +11,11 @@ import { civilFromDays } from "../shared/civil.ts"
 import { civilFromMicros, type Civil } from "./datetime.ts"
 import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
+import { osonOfStoredJson } from "./oson.ts"
 import type { OraType } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
 
 const require = createRequire(import.meta.url)
-// node-oracledb's own OSON codec (JSON columns travel as OSON images); reused, not reimplemented.
-const oson = require("oracledb/lib/impl/datahandlers/oson.js") as {
-  OsonEncoder: new () => { encode(value: unknown, maxFieldNameSize: number): Buffer }
-  OsonDecoder: new (buf: Buffer) => { decode(): unknown }
-}
-
-const transformer = require("oracledb/lib/transformer.js") as { transformJsonValue(value: unknown): unknown }
 // node-oracledb's own VECTOR image codec (reused, not reimplemented)
 const vectorCodec = require("oracledb/lib/impl/datahandlers/vector.js") as {
   VectorEncoder: new () => { encode(value: unknown): Buffer }
@@ -33,10 +27,6 @@ export const encodeVector = (value: Float32Array | Float64Array | Int8Array): Bu
 /** Decodes a VECTOR image to a typed array. */
 export const decodeVector = (buf: Buffer): unknown => new vectorCodec.VectorDecoder(buf).decode()
 
-/** Encodes a JS value as an OSON image (objects are first put in the encoder's {fields, values} form). */
-export const encodeOson = (value: unknown): Buffer => new oson.OsonEncoder().encode(transformer.transformJsonValue(value), 65535)
-/** Decodes an OSON image. */
-export const decodeOson = (buf: Buffer): unknown => new oson.OsonDecoder(buf).decode()
 
 /** Writes one column value of row `i` (including the NULL case). */
 export type ColumnEncoder = (w: WriteBuffer, col: ColumnVector, i: number) => void
@@ -450,13 +440,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
           w.u8(0)
           return
         }
-        let value: unknown
-        try {
-          value = JSON.parse(s)
-        } catch {
-          value = s
-        }
-        const img = encodeOson(value)
+        const img = osonOfStoredJson(s)
         w.ub(img.length)
         w.ub(img.length)
         w.ub(8060)

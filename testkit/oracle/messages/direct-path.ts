@@ -7,10 +7,10 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import { blobValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import { numberValue } from "../binds.ts"
 import { microsOfOracle } from "../datetime.ts"
-import { decodeOson } from "../encode.ts"
 import { ora } from "../errors.ts"
 import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "../intervals.ts"
 import { decodeNumber, decodeNumberFast } from "../number.ts"
+import { storedJsonOfOson } from "../oson.ts"
 import type { SessionState } from "../session-state.ts"
 import type { ResultColumn } from "../statement.ts"
 import { ProtocolError } from "../tns.ts"
@@ -185,7 +185,7 @@ const directPathValue = (type: OraType, b: Buffer, dbOffsetMinutes: number): Duc
       // the client sends CLOB data as LONG in the national character set (directPathPrepare.js processColumnInfo)
       return Buffer.from(b).swap16().toString("utf16le")
     case "json":
-      return JSON.stringify(decodeOson(b))
+      return storedJsonOfOson(b)
     case "intervalds":
       return intervalDsBind(nanosOfIntervalDs(b))
     case "intervalym":
