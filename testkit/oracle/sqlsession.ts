@@ -22,6 +22,7 @@ import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, encodeName, quoteDuck } from "./names.ts"
+import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import { runPlsql } from "./plsql.ts"
 import {
   type BindSpec,
@@ -284,7 +285,7 @@ export class SqlSession {
         await this.ddl(sql)
         return { kind: "done" }
       case "plsql":
-        return runPlsql(this, sql, rows[0] ?? [], specs)
+        return (await describeTypeBlock(namedTypesOf(this.db), this.schema, this.engine, sql, rows[0] ?? [])) ?? runPlsql(this, sql, rows[0] ?? [], specs)
       case "commit":
         await this.commit()
         return { kind: "done" }
@@ -320,7 +321,8 @@ export class SqlSession {
   }
 
   /** A translator over `tokens` whose bind variables become `$1…$n`, numbered in source order. */
-  private bindNumberingTranslator(tokens: ReadonlyArray<Tok>, sql: string) {
+  private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string) {
+    const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, source)
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
     const { toks, tr } = makeTranslator(tokens, {
