@@ -9,6 +9,7 @@ import { createRequire } from "node:module"
 import type { ColumnVector } from "../engine/index.ts"
 import { civilFromDays } from "../shared/civil.ts"
 import { civilFromMicros, type Civil } from "./datetime.ts"
+import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
 import { writeNamedValue } from "./named-types.ts"
 import { osonOfStoredJson } from "./oson.ts"
@@ -165,28 +166,6 @@ export const parseDuckInterval = (s: string): { months: number; days: number; mi
   return { months, days, micros }
 }
 
-const writeIntervalDs = (w: WriteBuffer, days: number, micros: bigint): void => {
-  // normalise so that all fields share the sign of the total
-  let total = BigInt(days) * 86_400_000_000n + micros
-  const neg = total < 0n
-  if (neg) total = -total
-  const d = Number(total / 86_400_000_000n)
-  let rest = Number(total % 86_400_000_000n)
-  const h = Math.floor(rest / 3_600_000_000)
-  rest -= h * 3_600_000_000
-  const mi = Math.floor(rest / 60_000_000)
-  rest -= mi * 60_000_000
-  const s = Math.floor(rest / 1_000_000)
-  const ns = (rest - s * 1_000_000) * 1000
-  const sg = neg ? -1 : 1
-  w.u8(11)
-  w.u32be((0x80000000 + sg * d) >>> 0)
-  w.u8(60 + sg * h)
-  w.u8(60 + sg * mi)
-  w.u8(60 + sg * s)
-  w.u32be((0x80000000 + sg * ns) >>> 0)
-}
-
 const utf16be = (s: string): Buffer => Buffer.from(s, "utf16le").swap16()
 
 const numberOf = (col: ColumnVector, i: number): number => {
@@ -209,6 +188,12 @@ const numberOf = (col: ColumnVector, i: number): number => {
     default:
       return Number(d[i]!)
   }
+}
+
+/** The unscaled value of a DECIMAL row stored as 64 or 128 bits. */
+const decimalUnscaled = (col: ColumnVector, i: number): bigint => {
+  const a = col.data as BigInt64Array
+  return col.info.layout === "decimal128" ? (a[2 * i + 1]! << 64n) | BigInt.asUintN(64, a[2 * i]!) : a[i]!
 }
 
 const writeBinary = (w: WriteBuffer, v: number, double: boolean): void => {
@@ -293,12 +278,9 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
             else writeScaledBigInt(w, (d as BigInt64Array)[i]!, col.info.scale)
             return
           }
-          case "decimal128": {
-            const a = d as BigInt64Array
-            const v = (a[2 * i + 1]! << 64n) | BigInt.asUintN(64, a[2 * i]!)
-            writeScaledBigInt(w, v, col.info.scale)
+          case "decimal128":
+            writeScaledBigInt(w, decimalUnscaled(col, i), col.info.scale)
             return
-          }
           case "boolean":
             writeNumber(w, d[i] !== 0 ? 1 : 0)
             return
@@ -419,27 +401,32 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       })
     case "intervalds":
       return nullGuard((w, col, i) => {
+        // DAY TO SECOND(7..9) columns hold DECIMAL seconds (intervals.ts), others DuckDB INTERVALs
+        if (col.info.layout === "decimal64" || col.info.layout === "decimal128") {
+          writeIntervalDsNanos(w, decimalUnscaled(col, i) * 10n ** BigInt(9 - col.info.scale))
+          return
+        }
         const v = col.value(i)
         if (v === null) {
           w.u8(0)
           return
         }
         const iv = parseDuckInterval(String(v))
-        writeIntervalDs(w, iv.days + iv.months * 30, iv.micros)
+        writeIntervalDsNanos(w, nanosOfDuckInterval(iv.months, iv.days, iv.micros))
       })
     case "intervalym":
       return nullGuard((w, col, i) => {
+        // YEAR(9) TO MONTH columns hold BIGINT months (intervals.ts), others DuckDB INTERVALs
+        if (col.info.layout === "int64") {
+          writeIntervalYmMonths(w, Number((col.data as BigInt64Array)[i]!))
+          return
+        }
         const v = col.value(i)
         if (v === null) {
           w.u8(0)
           return
         }
-        const iv = parseDuckInterval(String(v))
-        const sg = iv.months < 0 ? -1 : 1
-        const a = Math.abs(iv.months)
-        w.u8(5)
-        w.u32be((0x80000000 + sg * Math.floor(a / 12)) >>> 0)
-        w.u8(60 + sg * (a % 12))
+        writeIntervalYmMonths(w, parseDuckInterval(String(v)).months)
       })
     case "boolean":
       return nullGuard((w, col, i) => {
