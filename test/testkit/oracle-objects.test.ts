@@ -130,3 +130,67 @@ describe("Oracle test server: user-defined OBJECT and VARRAY types through raw n
     expect(oraCode(await failure(() => conn.execute("CREATE TABLE temps (t temp_t)")))).toBe("ORA-00902")
   })
 })
+
+describe("Oracle test server: collections of objects and the type dictionary views", () => {
+  let server2: OracleTestServerHandle
+  let c: Conn
+  beforeAll(async () => {
+    const s = await withServer()
+    server2 = s.server
+    c = await s.connect()
+    await c.execute("CREATE TYPE item_t AS OBJECT (sku VARCHAR2(10), qty NUMBER(5), price NUMBER(8,2))")
+    await c.execute("CREATE TYPE items_t AS VARRAY(100) OF item_t")
+    await c.execute("CREATE TYPE tags_t AS TABLE OF VARCHAR2(20)")
+    await c.execute("CREATE TABLE orders (id NUMBER PRIMARY KEY, items items_t, tags tags_t) NESTED TABLE tags STORE AS orders_tags")
+  })
+  afterAll(async () => {
+    await c?.close()
+    await server2?.close()
+  })
+
+  it("fetches and binds a VARRAY of objects (element type learnt from ALL_COLL_TYPES)", async () => {
+    await c.execute("INSERT INTO orders (id, items) VALUES (1, items_t(item_t('A-1', 2, 9.99), NULL, item_t('B-2', NULL, 0.5)))")
+    const Items = await c.getDbObjectClass("ITEMS_T")
+    const Item = await c.getDbObjectClass("ITEM_T")
+    const bound = new Items([new Item({ SKU: "C-3", QTY: 1, PRICE: 100 }), new Item({ SKU: "D-4", QTY: 7, PRICE: 1.25 })])
+    await c.execute("INSERT INTO orders (id, items) VALUES (2, :1)", [bound])
+    await c.execute("INSERT INTO orders (id, items) VALUES (3, items_t())")
+    const r = await c.execute("SELECT items FROM orders WHERE id IN (1, 2, 3) ORDER BY id")
+    // (DbObject.toJSON of node-oracledb cannot serialise a null element, so elements are compared one by one)
+    expect(r.rows[0][0].getValues().map((e: any) => plain(e))).toEqual([{ SKU: "A-1", QTY: 2, PRICE: 9.99 }, null, { SKU: "B-2", QTY: null, PRICE: 0.5 }])
+    expect(plain(r.rows[1][0])).toEqual(plain(bound))
+    expect(plain(r.rows[2][0])).toEqual([])
+    expect(r.metaData[0].dbTypeClass.prototype.elementTypeClass.prototype.fqn).toBe("TEST.ITEM_T")
+  })
+
+  it("fetches and binds nested tables", async () => {
+    await c.execute("INSERT INTO orders (id, tags) VALUES (10, tags_t('red', 'blue'))")
+    const Tags = await c.getDbObjectClass("TAGS_T")
+    await c.execute("INSERT INTO orders (id, tags) VALUES (11, :1)", [new Tags(["x", "y", "z"])])
+    const r = await c.execute("SELECT tags FROM orders WHERE id IN (10, 11) ORDER BY id")
+    expect(r.rows.map((row: Array<any>) => row[0].getValues())).toEqual([["red", "blue"], ["x", "y", "z"]])
+    expect(r.metaData[0].dbTypeClass.prototype.isCollection).toBe(true)
+  })
+
+  it("lists types, attributes and collection types in the dictionary views", async () => {
+    const types = await c.execute("SELECT type_name, typecode, attributes FROM user_types ORDER BY type_name")
+    expect(types.rows).toEqual([
+      ["ITEMS_T", "COLLECTION", 0],
+      ["ITEM_T", "OBJECT", 3],
+      ["TAGS_T", "COLLECTION", 0]
+    ])
+    const attrs = await c.execute("SELECT attr_name, attr_type_name, length, precision, scale, attr_no FROM user_type_attrs WHERE type_name = 'ITEM_T' ORDER BY attr_no")
+    expect(attrs.rows).toEqual([
+      ["SKU", "VARCHAR2", 10, null, null, 1],
+      ["QTY", "NUMBER", null, 5, 0, 2],
+      ["PRICE", "NUMBER", null, 8, 2, 3]
+    ])
+    const colls = await c.execute("SELECT type_name, coll_type, upper_bound, elem_type_owner, elem_type_name FROM all_coll_types WHERE owner = USER ORDER BY type_name")
+    expect(colls.rows).toEqual([
+      ["ITEMS_T", "VARYING ARRAY", 100, "TEST", "ITEM_T"],
+      ["TAGS_T", "TABLE", null, null, "VARCHAR2"]
+    ])
+    const geo = await c.execute("SELECT owner, typecode FROM all_types WHERE type_name = 'SDO_GEOMETRY'")
+    expect(geo.rows).toEqual([["MDSYS", "OBJECT"]])
+  })
+})
