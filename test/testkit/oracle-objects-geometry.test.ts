@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let server: OracleTestServerHandle
@@ -100,5 +100,36 @@ describe("Oracle test server: SDO_GEOMETRY and XMLType through raw node-oracledb
       [3, "<empty/>"],
       [4, null]
     ])
+  })
+})
+
+describe("Oracle test server: constructor calls in SQL", () => {
+  let server3: OracleTestServerHandle
+  let c: Conn
+  beforeAll(async () => {
+    const s = await withServer()
+    server3 = s.server
+    c = await s.connect()
+    await c.execute("CREATE TYPE pair_t AS OBJECT (a NUMBER, b VARCHAR2(5))")
+    await c.execute("CREATE TYPE trio_t AS VARRAY(3) OF NUMBER")
+    await c.execute("CREATE TABLE pairs (id NUMBER, p pair_t, t trio_t)")
+  })
+  afterAll(async () => {
+    await c?.close()
+    await server3?.close()
+  })
+
+  it("describes a constructor in the select list as the type it constructs", async () => {
+    const r = await c.execute("SELECT pair_t(1, 'x') AS p, SDO_GEOMETRY(2001, NULL, SDO_POINT_TYPE(3, 4, NULL), NULL, NULL) g, XMLTYPE('<x/>') x FROM dual")
+    expect(r.metaData.map((m: any) => m.dbTypeName)).toEqual(["TEST.PAIR_T", "MDSYS.SDO_GEOMETRY", "SYS.XMLTYPE"])
+    expect(plain(r.rows[0][0])).toEqual({ A: 1, B: "x" })
+    expect(r.rows[0][1].SDO_POINT.Y).toBe(4)
+    expect(r.rows[0][2]).toBe("<x/>")
+  })
+
+  it("refuses constructors with the wrong number of attributes or too many elements, leaving the table as it was", async () => {
+    expect(oraCode(await failure(() => c.execute("INSERT INTO pairs (id, p) VALUES (1, pair_t(1))")))).toBe("ORA-02315")
+    expect(oraCode(await failure(() => c.execute("INSERT INTO pairs (id, t) VALUES (1, trio_t(1, 2, 3, 4))")))).toBe("ORA-22909")
+    expect((await c.execute("SELECT COUNT(*) FROM pairs")).rows[0][0]).toBe(0)
   })
 })

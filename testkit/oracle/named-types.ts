@@ -12,7 +12,7 @@ import * as crypto from "node:crypto"
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { Session as EngineSession } from "../engine/index.ts"
 import { OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { fromExtendedJson, toExtendedJson } from "./oson.ts"
 import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
 import type { PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
@@ -214,12 +214,42 @@ export class NamedTypes {
         out.push(t)
         continue
       }
-      out.push({ kind: "ident", text: type.kind === "xmltype" ? "" : "json_array", value: type.kind === "xmltype" ? "" : "JSON_ARRAY", pos: t.pos })
+      checkArguments(type, toks, j)
+      const call: ConstructorTok = { kind: "ident", text: type.kind === "xmltype" ? "" : "json_array", value: type.kind === "xmltype" ? "" : "JSON_ARRAY", pos: t.pos, constructs: type }
+      out.push(call)
       constructorOpen = true
       i = j - 1
     }
     return out
   }
+}
+
+/** The token a constructor call's name becomes, remembering the type it constructs (for describing select items). */
+interface ConstructorTok extends Tok {
+  readonly constructs: NamedType
+}
+
+/** Refuses constructor calls Oracle refuses: a wrong number of attributes, more elements than a VARRAY's limit. */
+const checkArguments = (type: NamedType, toks: ReadonlyArray<Tok>, open: number): void => {
+  const close = matchParen(toks, open)
+  const count = splitTop(toks.slice(open + 1, close < 0 ? toks.length : close)).length
+  if ((type.kind === "object" && count !== type.attributes.length) || (type.kind === "xmltype" && count !== 1)) throw ora2()
+  if (type.kind === "varray" && type.limit > 0 && count > type.limit) throw new OraError(22909, "exceeded maximum VARRAY limit")
+}
+
+/**
+ * The column type of a select item that is one constructor call (`point_t(1, 2) [AS] [alias]`), described as the
+ * named type it constructs, as Oracle does; undefined for any other item.
+ */
+export const constructedType = (item: ReadonlyArray<Tok>): OraType | undefined => {
+  const part = item.filter((t) => t.kind !== "ws")
+  const call = part[0] as Partial<ConstructorTok> | undefined
+  if (call?.constructs === undefined || !isOp(part[1], "(")) return undefined
+  let k = matchParen(part, 1) + 1
+  if (k === 0) return undefined
+  if (isKw(part[k], "AS")) k++
+  if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
+  return namedColumnType(call.constructs)
 }
 
 const ora2 = () => new OraError(2315, "incorrect number of arguments for default constructor")
@@ -229,18 +259,8 @@ const stripNotNull = (toks: ReadonlyArray<Tok>) => {
   return k >= 0 && isKw(toks[k + 1], "NULL") ? toks.slice(0, k) : toks
 }
 
-/** Splits a token list at top-level commas. */
-const splitTop = (toks: ReadonlyArray<Tok>): Array<Array<Tok>> => {
-  const parts: Array<Array<Tok>> = [[]]
-  let depth = 0
-  for (const t of toks) {
-    if (isOp(t, "(")) depth++
-    else if (isOp(t, ")")) depth--
-    if (depth === 0 && isOp(t, ",")) parts.push([])
-    else parts.at(-1)!.push(t)
-  }
-  return parts.filter((p) => p.length > 0)
-}
+/** Top-level comma-separated parts that hold more than blanks. */
+const splitTop = (toks: ReadonlyArray<Tok>): Array<Array<Tok>> => splitTopLevel(toks).filter((p) => p.some((t) => t.kind !== "ws"))
 
 const databases = new WeakMap<object, NamedTypes>()
 
