@@ -87,6 +87,14 @@ describe("Oracle test server: SDO_GEOMETRY and XMLType through raw node-oracledb
     expect([ordinates.isCollection, ordinates.elementType]).toEqual([true, oracledb.DB_TYPE_NUMBER])
   })
 
+  it("shows object-type columns with their type and owner in ALL_TAB_COLUMNS", async () => {
+    const r = await conn.execute("SELECT table_name, column_name, data_type, data_type_owner FROM user_tab_columns WHERE data_type_owner IS NOT NULL ORDER BY table_name")
+    expect(r.rows).toEqual([
+      ["DOCS", "BODY", "XMLTYPE", "SYS"],
+      ["PARCELS", "SHAPE", "SDO_GEOMETRY", "MDSYS"]
+    ])
+  })
+
   it("fetches XMLType columns as strings, from constructors, string binds and NULL", async () => {
     await conn.execute("INSERT INTO docs VALUES (1, XMLTYPE('<order id=\"7\"><item>tea</item></order>'))")
     await conn.execute("INSERT INTO docs VALUES (2, SYS.XMLTYPE(:1))", ["<a>ünïcode &amp; more</a>"])

@@ -343,7 +343,7 @@ export class OracleDatabase {
               c.name,
               c.type.dictName,
               null,
-              null,
+              c.type.named?.schema ?? null, // DATA_TYPE_OWNER of an object-type column
               dataLength(c.type),
               c.type.dictPrecision,
               c.type.dictScale,
