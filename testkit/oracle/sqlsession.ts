@@ -634,10 +634,29 @@ export class SqlSession {
     if (target === undefined) return undefined
     const bulk = bulkRowsOfBinds(rows, target.columns)
     if (bulk === undefined) return undefined
+    return this.appendBulk(target.table, bulk)
+  }
+
+  /**
+   * The append target of an executeMany INSERT (see {@link appendTarget}), for bind rows decoded straight into
+   * {@link BulkRows} while the request arrives; undefined when the statement needs the general path.
+   */
+  async appendTargetOf(sql: string): Promise<{ readonly table: string | AppendTarget; readonly columns: ReadonlyArray<BulkColumn> } | undefined> {
+    if (classify(sql) !== "dml") return undefined
+    const t = this.translate(stripTerminator(sql))
+    if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
+    return this.appendTarget(t)
+  }
+
+  /**
+   * Appends rows laid out for an append target inside the transaction (logged for statement-level recovery); on a
+   * failure the transaction is restored and undefined returned (the general path then reports the error).
+   */
+  async appendBulk(table: string | AppendTarget, bulk: BulkRows): Promise<number | undefined> {
     await this.begin()
     try {
-      const n = await this.engine.appendRows(target.table, bulk)
-      this.log.push({ sql: "", params: undefined, types: undefined, append: { table: target.table, rows: bulk } })
+      const n = await this.engine.appendRows(table, bulk)
+      this.log.push({ sql: "", params: undefined, types: undefined, append: { table, rows: bulk } })
       return n
     } catch {
       await this.recover()
