@@ -27,7 +27,7 @@ import * as Ddl from "./Ddl.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
 import { bindRows, type BoundColumn, ingestColumns, parameterColumns } from "./Params.ts"
-import { oraclePage } from "./ResultPage.ts"
+import { canDecodeWire, oraclePage, WireDecoder } from "./ResultPage.ts"
 import {
   arrowColumns,
   ingestColumnType,
@@ -110,31 +110,59 @@ const queryOptions = (options: ResolvedOptions, resultSet = true): Record<string
 const mapColumns = (metaData: ReadonlyArray<Db.OracleMetaData>, options: ResolvedOptions) =>
   Effect.fromResult(arrowColumns(metaData.map(columnMetadata), mappingOptions(options)))
 
-/** A cursor over consecutive result sets of one shape, read `fetchArraySize` rows at a time. */
+/**
+ * A cursor over consecutive result sets of one shape, read `fetchArraySize` rows at a time. With `wire` (batch
+ * mode), once oracledb's buffered rows (the first round trip's) are read, the rows of each later round trip are
+ * kept as TTC bytes and decoded straight into the Arrow builders (ResultPage.ts `WireDecoder`), provided every
+ * column has a wire decoder; otherwise, and in row mode, oracledb decodes each row into JS values first.
+ */
 const makeCursor = (
   connection: Db.OracleConnection,
   first: Db.OracleResultSet,
   columns: ReadonlyArray<MappedColumn>,
   fetchArraySize: number,
-  more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>
+  more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>,
+  wire: boolean
 ): DriverCursor => {
   const schema = new Arrow.Schema(columns.map((c) => c.field))
   let current: Db.OracleResultSet | undefined = first
+  let decoder: WireDecoder | undefined
   let rowsSeen = 0
   let closed = false
   const closeCurrent = Effect.suspend(() => {
     const rs = current
     current = undefined
-    return rs === undefined ? Effect.void : Db.closeResultSet(rs)
+    decoder = undefined
+    if (rs === undefined) return Effect.void
+    Db.stopCapture(rs)
+    return Db.closeResultSet(rs)
   })
+  /** The wire decoder for `rs` once its buffered rows are read, when every column has one. */
+  const wireDecoder = (rs: Db.OracleResultSet): WireDecoder | undefined => {
+    if (!wire || Db.bufferedRowCount(rs) !== 0) return undefined
+    if (decoder !== undefined) return decoder
+    const wireColumns = Db.wireColumns(rs)
+    if (wireColumns === undefined || !canDecodeWire(columns, wireColumns)) return undefined
+    decoder = new WireDecoder(columns, wireColumns, Db.dbTzOffsetMinutes(connection), Db.lastDecodedValues(rs))
+    return decoder
+  }
   const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {
     while (!closed && current !== undefined) {
       const rs: Db.OracleResultSet = current
-      const rows = yield* Db.call(connection, () => rs.getRows(fetchArraySize))
-      if (rows.length > 0) {
-        const firstRow = rowsSeen
-        rowsSeen += rows.length
-        return oraclePage(rows, columns, firstRow)
+      const firstRow = rowsSeen
+      const fast = rowsSeen === 0 ? undefined : wireDecoder(rs)
+      if (fast !== undefined) {
+        const rows = yield* Db.call(connection, () => Db.fetchWireRows(rs, fetchArraySize))
+        if (rows.length > 0) {
+          rowsSeen += rows.length
+          return fast.page(rows, firstRow)
+        }
+      } else {
+        const rows = yield* Db.call(connection, () => rs.getRows(fetchArraySize))
+        if (rows.length > 0) {
+          rowsSeen += rows.length
+          return oraclePage(rows, columns, firstRow)
+        }
       }
       yield* closeCurrent
       current = yield* more
@@ -205,7 +233,14 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       Effect.tapError(() => Db.closeResultSet(rs)),
       Effect.map((columns) => ({
         _tag: "Rows" as const,
-        cursor: makeCursor(connection, rs, columns, options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE), more)
+        cursor: makeCursor(
+          connection,
+          rs,
+          columns,
+          options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE),
+          more,
+          options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) === "batch"
+        )
       }))
     )
 
