@@ -15,7 +15,7 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Effect, type Scope } from "effect"
+import { Effect, Result, type Scope } from "effect"
 import { type AdbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
@@ -26,7 +26,8 @@ import { connectionAttributes, resolveConnectConfig, timeZoneSql } from "./Conne
 import * as Ddl from "./Ddl.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
-import { bindRows, type BoundColumn, ingestColumns, parameterColumns } from "./Params.ts"
+import { formatEpochTicks } from "../shared/ArrowCells.ts"
+import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns } from "./Params.ts"
 import { canDecodeWire, oraclePage, WireDecoder } from "./ResultPage.ts"
 import {
   arrowColumns,
@@ -35,8 +36,7 @@ import {
   type MappedColumn,
   type MappingOptions,
   type OracleColumnMetadata,
-  type OracleTypeName,
-  PARAMETER_TYPE_METADATA
+  type OracleTypeName
 } from "./Types.ts"
 
 /** The driver version. @category constants @since 0.1.0 */
@@ -180,34 +180,14 @@ const makeCursor = (
   }
 }
 
-/** A one-row result of OUT / IN OUT values. */
-const outValuesCursor = (fields: ReadonlyArray<Arrow.Field>, values: ReadonlyArray<unknown>): DriverCursor => {
-  const schema = new Arrow.Schema([...fields])
-  let done = false
-  return {
-    schema,
-    nextPage: Effect.sync(() => {
-      if (done) return undefined
-      done = true
-      return {
-        appendRows: (builders, maxRows) => {
-          if (maxRows < 1) return 0
-          builders.forEach((b, i) => b.append(values[i] ?? null))
-          return 1
-        }
-      } satisfies Page
-    }),
-    close: Effect.void
-  }
-}
-
-/** Whether a bound field declares an OUT or IN OUT parameter (checked before anything runs). */
-const hasOutParameters = (parameters: BoundParameters | undefined): boolean =>
-  parameters !== undefined &&
-  parameters.schema.fields.some((f) => {
-    const d = f.metadata.get(PARAMETER_TYPE_METADATA)?.toLowerCase()
-    return d === "out" || d === "inout"
-  })
+/**
+ * An OUT value as the core's builders take it: dates and timestamps (wire bytes through the precision hook) as
+ * `YYYY-MM-DD HH:MM:SS.fffffffff` text, which keeps their nanoseconds; anything else as oracledb returns it.
+ */
+const outValue = (value: unknown): unknown =>
+  value instanceof Db.RawTemporal
+    ? formatEpochTicks(BigInt(value.seconds) * 1_000_000_000n + BigInt(value.nanos), 1e9)
+    : value
 
 const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
   let autocommit = true
@@ -224,16 +204,15 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   const run = (sql: string, binds: unknown, options: Record<string, unknown>) =>
     Db.call(connection, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }))
 
-  const rowsResult = (
+  const cursorOf = (
     rs: Db.OracleResultSet,
     options: ResolvedOptions,
     more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>
-  ): Effect.Effect<DriverResult, AdbcError> =>
+  ): Effect.Effect<DriverCursor, AdbcError> =>
     mapColumns(rs.metaData, options).pipe(
       Effect.tapError(() => Db.closeResultSet(rs)),
-      Effect.map((columns) => ({
-        _tag: "Rows" as const,
-        cursor: makeCursor(
+      Effect.map((columns) =>
+        makeCursor(
           connection,
           rs,
           columns,
@@ -241,10 +220,21 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
           more,
           options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) === "batch"
         )
-      }))
+      )
     )
 
-  /** What one execute produced: rows (result set or implicit result), OUT values, or a count. */
+  const rowsResult = (
+    rs: Db.OracleResultSet,
+    options: ResolvedOptions,
+    more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>
+  ): Effect.Effect<DriverResult, AdbcError> =>
+    Effect.map(cursorOf(rs, options, more), (cursor) => ({ _tag: "Rows" as const, cursor }))
+
+  /**
+   * What one execute produced: rows of a result set, implicit result sets (the first as the result, the others as
+   * port v2's `more`, which the core closes unread), OUT values (port v2's `out`: the core appends them as columns
+   * holding values in the first row), or a count.
+   */
   const outcome = (
     result: Db.OracleExecuteResult,
     options: ResolvedOptions,
@@ -252,24 +242,35 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   ): Effect.Effect<DriverResult, AdbcError> =>
     Effect.gen(function*() {
       if (result.resultSet !== undefined) return yield* rowsResult(result.resultSet, options, Effect.succeed(undefined))
+      const outs = (columns ?? []).filter((c) => c.direction !== "in")
+      const outBinds = Array.isArray(result.outBinds) ? result.outBinds : []
+      const out = outs.length === 0 ? undefined : {
+        schema: new Arrow.Schema(outs.map((c) => c.field)),
+        values: outs.map((_, i) => outValue(outBinds[i] ?? null))
+      }
       const implicit = result.implicitResults ?? []
       if (implicit.length > 0) {
-        const first = implicit[0]!
-        for (const other of implicit.slice(1)) yield* Db.closeResultSet(other)
         if (options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) !== "batch") {
-          yield* Db.closeResultSet(first)
+          yield* Effect.forEach(implicit, Db.closeResultSet, { discard: true })
           return yield* notImplemented(
             "implicit result sets (DBMS_SQL.RETURN_RESULT) are only supported with redo.statement.execution_mode=batch"
           )
         }
-        return yield* rowsResult(first, options, Effect.succeed(undefined))
+        const cursors: Array<DriverCursor> = []
+        for (const [i, rs] of implicit.entries()) {
+          const cursor = yield* cursorOf(rs, options, Effect.succeed(undefined)).pipe(
+            Effect.tapError(() =>
+              Effect.andThen(
+                Effect.forEach(cursors, (c) => c.close, { discard: true }),
+                Effect.forEach(implicit.slice(i + 1), Db.closeResultSet, { discard: true })
+              )
+            )
+          )
+          cursors.push(cursor)
+        }
+        return { _tag: "Rows" as const, cursor: cursors[0]!, more: cursors.slice(1), out }
       }
-      const outs = (columns ?? []).filter((c) => c.direction !== "in")
-      if (outs.length > 0) {
-        const values = Array.isArray(result.outBinds) ? result.outBinds : []
-        return { _tag: "Rows" as const, cursor: outValuesCursor(outs.map((c) => c.field), values) }
-      }
-      return { _tag: "Count" as const, rowsAffected: result.rowsAffected ?? -1 }
+      return { _tag: "Count" as const, rowsAffected: result.rowsAffected ?? -1, out }
     })
 
   const executeWithParameters = (
@@ -400,12 +401,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   }
 
   return {
-    execute: (request) =>
-      request.intent === "update" && hasOutParameters(request.parameters)
-        ? Effect.fail(
-          notImplemented("Execute update does not support OUT or IN OUT parameters (ORACLE:parameter_type); use Execute query")
-        )
-        : execute(request.sql, request.parameters, request.options),
+    // Execute update with OUT parameters is refused by the core (the driver declares `outParameters`).
+    execute: (request) => execute(request.sql, request.parameters, request.options),
     describe,
     setAutocommit: (enabled) =>
       Effect.gen(function*() {
@@ -487,6 +484,7 @@ export const OracleDriver: DriverShape = {
   name: "oracle",
   version: VERSION,
   options: Opt.OracleOptions,
+  outParameters: { direction: (field) => Result.getOrElse(directionOf(field), () => "in" as const) },
   batchCap: {
     mode: "hard",
     rows: { ...Opt.ReadBatchRows, default: Opt.DEFAULT_READ_BATCH_ROWS },
