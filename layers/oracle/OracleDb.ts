@@ -285,6 +285,8 @@ interface ReadPacket {
 const NULL_LENGTH = 255
 const LONG_LENGTH = 254
 const MAX_SHORT_LENGTH = 252
+/** TTC message type of a row (oracledb constants.js TNS_MSG_TYPE_ROW_DATA). */
+const ROW_DATA_MESSAGE = 7
 
 /** End offset of a chunked value whose first chunk length starts at `p`, or -1 when it runs past `size`. */
 const chunkedEnd = (b: Uint8Array, p: number, size: number): number => {
@@ -317,26 +319,41 @@ class RowCapture {
     return rows
   }
 
-  /** Records the row at the read position and moves past it; throws oracledb's OutOfPacketsError unchanged. */
+  /**
+   * Records the row at the read position and moves past it, then every further ROW_DATA message that lies wholly
+   * in the same packet (so oracledb's per-message dispatch runs once per run of rows; a row that is not wholly
+   * there is left to the next message, so a wait for packets never repeats a recorded row). Throws oracledb's
+   * OutOfPacketsError unchanged, having recorded nothing.
+   */
   capture(packet: ReadPacket, bitVector: Uint8Array | null): void {
     const vector = bitVector ?? undefined
+    if (!this.captureInPacket(packet, packet.pos, vector)) this.captureAcrossPackets(packet, vector)
+    const b = packet.buf
+    while (packet.pos < packet.size && b[packet.pos] === ROW_DATA_MESSAGE) {
+      if (!this.captureInPacket(packet, packet.pos + 1, undefined)) break
+    }
+  }
+
+  /** Records the row starting at `start` if it ends within the current packet. */
+  private captureInPacket(packet: ReadPacket, start: number, vector: Uint8Array | undefined): boolean {
     const b = packet.buf
     const size = packet.size
-    const start = packet.pos
     let p = start
     for (let c = 0; c < this.width && p >= 0; c++) {
-      if (isDuplicate(vector, c)) continue
+      if (vector !== undefined && isDuplicate(vector, c)) continue
       if (p >= size) p = -1
       else {
         const length = b[p]!
         p = length === 0 || length === NULL_LENGTH ? p + 1 : length === LONG_LENGTH ? chunkedEnd(b, p + 1, size) : p + 1 + length
       }
     }
-    if (p >= 0 && p <= size) {
-      this.record(b, start, vector)
-      packet.pos = p
-      return
-    }
+    if (p < 0 || p > size) return false
+    this.record(b, start, vector)
+    packet.pos = p
+    return true
+  }
+
+  private captureAcrossPackets(packet: ReadPacket, vector: Uint8Array | undefined): void {
     // The row spans packets: read it through oracledb (which waits for the next packet, or throws
     // OutOfPacketsError to have the whole row read again) and keep a contiguous copy.
     const values: Array<Uint8Array | null> = []

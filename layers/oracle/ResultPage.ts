@@ -29,6 +29,7 @@ type AnyBuilder = ColumnBuilder & {
   appendDayTime(days: number, milliseconds: number): void
   appendMonthDayNano(months: number, days: number, nanoseconds: number | bigint): void
   appendUnscaledNumber(v: number): void
+  appendBytesRange(source: Uint8Array, start: number, end: number): void
 }
 
 interface IntervalDS {
@@ -585,7 +586,7 @@ export class WireDecoder {
         break
       case K.string:
       case K.binary:
-        builder.appendBytes(b.subarray(p, p + len))
+        builder.appendBytesRange(b, p, p + len)
         break
       case K.nstring:
         builder.appendString(Buffer.from(b.subarray(p, p + len)).swap16().toString("utf16le"))

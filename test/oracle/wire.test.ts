@@ -23,7 +23,7 @@ const MessageWithData = require("oracledb/lib/thin/protocol/messages/withData.js
 
 const server = useServer()
 
-/** Counts rows that reach oracledb's row processing while this driver's wire capture is installed. */
+/** Counts rows this driver's wire capture records (instead of oracledb decoding them). */
 const capturedRows = (() => {
   const CAPTURE = Symbol.for("effect-adbc/oracle/row-capture")
   const state = { rows: 0, wrapped: false }
@@ -33,8 +33,11 @@ const capturedRows = (() => {
         state.wrapped = true
         const original = MessageWithData.prototype.processRowData
         MessageWithData.prototype.processRowData = function(this: any, buf: unknown) {
-          if (this.statement?.[CAPTURE]?.owner === this.resultSet) state.rows++
-          return original.call(this, buf)
+          const capture = this.statement?.[CAPTURE]
+          const before: number = capture?.rows.length ?? 0
+          const result = original.call(this, buf)
+          if (capture !== undefined && capture.owner === this.resultSet) state.rows += capture.rows.length - before
+          return result
         }
       }
       state.rows = 0
