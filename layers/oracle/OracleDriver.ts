@@ -96,16 +96,51 @@ const fetchTypeHandler = (m: Db.OracleMetaData): { type: Db.DbType } | undefined
   }
 }
 
-const queryOptions = (options: ResolvedOptions, resultSet = true): Record<string, unknown> => {
-  const fetchArraySize = options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE)
-  return {
-    resultSet,
-    outFormat: Db.oracledb.OUT_FORMAT_ARRAY,
-    fetchArraySize,
-    prefetchRows: options.getOr(Opt.PrefetchRows, Opt.DEFAULT_PREFETCH_ROWS),
-    fetchTypeHandler
-  }
+/** Define buffer bytes of fixed-size types (Oracle's internal lengths; a LOB counts its locator and prefetch). */
+const FIXED_DEFINE_BYTES: Readonly<Record<string, number>> = {
+  DB_TYPE_NUMBER: 22,
+  DB_TYPE_BINARY_INTEGER: 22,
+  DB_TYPE_DATE: 7,
+  DB_TYPE_TIMESTAMP: 11,
+  DB_TYPE_TIMESTAMP_LTZ: 11,
+  DB_TYPE_TIMESTAMP_TZ: 13,
+  DB_TYPE_BINARY_DOUBLE: 8,
+  DB_TYPE_BINARY_FLOAT: 4,
+  DB_TYPE_BOOLEAN: 4,
+  DB_TYPE_INTERVAL_DS: 11,
+  DB_TYPE_INTERVAL_YM: 5,
+  DB_TYPE_ROWID: 18
 }
+/** Bytes assumed for a column of unbounded size (LOB locator plus prefetched data, JSON, objects). */
+const UNBOUNDED_DEFINE_BYTES = 4000
+
+/**
+ * Rows of the first round trip: `redo.statement.prefetch_rows`, lowered so that the rows fit in
+ * `redo.statement.prefetch_bytes` when that is set (whichever limit is reached first; at least one row). A row
+ * counts its define buffer sizes (declared byte sizes, fixed sizes of the other types), the upper bound Oracle
+ * Call Interface's prefetch memory limit also works with.
+ */
+export const prefetchRowsFor = (
+  metaData: ReadonlyArray<Db.OracleMetaData> | undefined,
+  options: ResolvedOptions
+): number => {
+  const rows = options.getOr(Opt.PrefetchRows, Opt.DEFAULT_PREFETCH_ROWS)
+  const bytes = options.get(Opt.PrefetchBytes)
+  if (bytes === undefined || metaData === undefined || metaData.length === 0) return rows
+  const rowBytes = metaData.reduce(
+    (n, m) => n + (FIXED_DEFINE_BYTES[m.dbType.name] ?? (m.byteSize !== undefined && m.byteSize > 0 ? m.byteSize : UNBOUNDED_DEFINE_BYTES)),
+    0
+  )
+  return Math.max(1, Math.min(rows, Math.floor(bytes / rowBytes)))
+}
+
+const queryOptions = (options: ResolvedOptions, prefetchRows: number): Record<string, unknown> => ({
+  resultSet: true,
+  outFormat: Db.oracledb.OUT_FORMAT_ARRAY,
+  fetchArraySize: options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE),
+  prefetchRows,
+  fetchTypeHandler
+})
 
 const mapColumns = (metaData: ReadonlyArray<Db.OracleMetaData>, options: ResolvedOptions) =>
   Effect.fromResult(arrowColumns(metaData.map(columnMetadata), mappingOptions(options)))
@@ -312,13 +347,14 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const bindsOf = (r: { columns: Array<BoundColumn>; values: Array<unknown> }) =>
         r.columns.map((c, i) => ({ dir: c.def.dir, type: c.def.type, ...(c.def.maxSize !== undefined ? { maxSize: c.def.maxSize } : {}), val: r.values[i] }))
-      const first = yield* run(sql, bindsOf(rows[0]!), queryOptions(options))
+      const prefetchRows = prefetchRowsFor(info.metaData, options)
+      const first = yield* run(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows))
       if (first.resultSet === undefined || rows.length === 1) return yield* outcome(first, options, rows[0]!.columns)
       let next = 1
       const more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError> = Effect.suspend(() => {
         if (next >= rows.length) return Effect.succeed(undefined)
         const r = rows[next++]!
-        return Effect.map(run(sql, bindsOf(r), queryOptions(options)), (res) => res.resultSet)
+        return Effect.map(run(sql, bindsOf(r), queryOptions(options, prefetchRows)), (res) => res.resultSet)
       })
       return yield* rowsResult(first.resultSet, options, more)
     })
@@ -332,7 +368,11 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       if (parameters !== undefined && parameters.schema.fields.length > 0) {
         return yield* executeWithParameters(sql, parameters, options)
       }
-      const result = yield* run(sql, [], queryOptions(options))
+      // prefetch_bytes needs the row size before the first round trip: one describe (parse only) when it is set.
+      const info = options.get(Opt.PrefetchBytes) === undefined
+        ? undefined
+        : yield* Db.call(connection, () => connection.getStatementInfo(sql))
+      const result = yield* run(sql, [], queryOptions(options, prefetchRowsFor(info?.metaData, options)))
       return yield* outcome(result, options, undefined)
     }))
 

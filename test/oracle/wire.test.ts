@@ -26,7 +26,7 @@ const server = useServer()
 /** Counts rows this driver's wire capture records (instead of oracledb decoding them). */
 const capturedRows = (() => {
   const CAPTURE = Symbol.for("effect-adbc/oracle/row-capture")
-  const state = { rows: 0, wrapped: false }
+  const state = { rows: 0, executeRows: 0, wrapped: false }
   return {
     start() {
       if (!state.wrapped) {
@@ -37,13 +37,19 @@ const capturedRows = (() => {
           const before: number = capture?.rows.length ?? 0
           const result = original.call(this, buf)
           if (capture !== undefined && capture.owner === this.resultSet) state.rows += capture.rows.length - before
+          else if (this.constructor.name === "ExecuteMessage" && this.inFetch) state.executeRows++
           return result
         }
       }
       state.rows = 0
+      state.executeRows = 0
     },
     get count() {
       return state.rows
+    },
+    /** Rows oracledb decoded from the first round trip (the execute's prefetch). */
+    get prefetched() {
+      return state.executeRows
     }
   }
 })()
@@ -254,3 +260,31 @@ const connectParts = (uri: string) => {
     connectString: `${url.hostname}:${url.port || 1521}${url.pathname}`
   }
 }
+
+describe("prefetch limits", () => {
+  it.effect("redo.statement.prefetch_bytes lowers the first round trip's rows to whole rows that fit; prefetch_rows applies when reached first", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("PREF")
+      // A row's define buffers: NUMBER 22 bytes + VARCHAR2(100) 100 bytes = 122 bytes.
+      yield* conn.execute(`CREATE TABLE ${t} (ID NUMBER(10), NAME VARCHAR2(100))`)
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery(`INSERT INTO ${t} VALUES (:1, :2)`)
+      yield* stmt.bind(new Arrow.Table({
+        id: Arrow.vectorFromArray(Array.from({ length: 200 }, (_, i) => i), new Arrow.Int32()),
+        name: Arrow.vectorFromArray(Array.from({ length: 200 }, (_, i) => `n${i}`), new Arrow.Utf8())
+      }).batches[0]!)
+      yield* stmt.executeUpdate
+      const read = (options: Record<string, string>) =>
+        Effect.gen(function*() {
+          capturedRows.start()
+          const table = new Arrow.Table(yield* collect(`SELECT ID, NAME FROM ${t}`, { "redo.statement.fetch_array_size": "100", ...options }))
+          expect(table.numRows).toBe(200)
+          return capturedRows.prefetched
+        })
+      expect(yield* read({ "redo.statement.prefetch_rows": "50", "redo.statement.prefetch_bytes": "500" })).toBe(4)
+      expect(yield* read({ "redo.statement.prefetch_rows": "50", "redo.statement.prefetch_bytes": "100000" })).toBe(50)
+      expect(yield* read({ "redo.statement.prefetch_rows": "50", "redo.statement.prefetch_bytes": "10" })).toBe(1)
+      expect(yield* read({ "redo.statement.prefetch_rows": "30" })).toBe(30)
+    })))
+})
