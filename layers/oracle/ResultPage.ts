@@ -87,6 +87,25 @@ export const isoYearToMonth = (v: IntervalYM): string => {
   return negative ? `-${text}` : text
 }
 
+const isIntervalDS = (v: unknown): v is IntervalDS =>
+  typeof v === "object" && v !== null && "fseconds" in v && "days" in v
+const isIntervalYM = (v: unknown): v is IntervalYM =>
+  typeof v === "object" && v !== null && "years" in v && "months" in v && !("days" in v)
+
+/**
+ * JSON text of a value node-oracledb decoded from OSON. The scalars JSON text lacks are written as strings: binary
+ * in base 16 (as Oracle's JDBC `OracleJsonBinary.getString()` does), dates and timestamps in ISO 8601 (the Date's
+ * own `toJSON`), intervals as ISO 8601 durations.
+ */
+export const jsonText = (value: unknown): string =>
+  JSON.stringify(value, function(this: Record<string, unknown>, key: string, converted: unknown) {
+    const raw = this[key]
+    if (raw instanceof Uint8Array) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("hex").toUpperCase()
+    if (isIntervalDS(raw)) return isoDayToSecond(raw, 9)
+    if (isIntervalYM(raw)) return isoYearToMonth(raw)
+    return converted
+  })
+
 const DURATION_UNIT_NANOS = [1_000_000_000n, 1_000_000n, 1_000n, 1n] as const
 
 const dsNanos = (v: IntervalDS): bigint =>
@@ -124,7 +143,7 @@ const appendValue = (builder: AnyBuilder, column: MappedColumn, kind: CellKind, 
       return typeof value === "string" ? builder.appendString(value) : builder.appendString(String(value))
     case "json":
     case "object-json":
-      return builder.appendString(typeof value === "string" ? value : JSON.stringify(value))
+      return builder.appendString(typeof value === "string" ? value : jsonText(value))
     case "binary":
     case "geometry":
       if (value instanceof Uint8Array) return builder.appendBytes(value)
