@@ -38,6 +38,8 @@ export interface OracleDbModule {
   readonly BIND_INOUT: number
   readonly versionString: string
   readonly thin: boolean
+  readonly IntervalDS: new (fields: { days: number; hours: number; minutes: number; seconds: number; fseconds: number }) => unknown
+  readonly IntervalYM: new (fields: { years: number; months: number }) => unknown
   readonly [dbType: `DB_TYPE_${string}`]: DbType
 }
 
