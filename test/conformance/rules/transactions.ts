@@ -125,7 +125,6 @@ export const transactionRules = (driver: ConformanceDriver, env: () => Conforman
   describe(`${driver.name}: one connection shared by fibers`, () => {
     it.live("another fiber's write waits for a transaction and is not rolled back with it", () =>
       Effect.gen(function*() {
-        const conn = yield* Connection.Connection
         const { target, neighbour } = yield* twoTables
         const inside = yield* Deferred.make<void>()
         const finish = yield* Deferred.make<void>()
