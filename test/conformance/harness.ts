@@ -197,6 +197,12 @@ export const numbers = (n: number, offset = 0): Arrow.Table =>
     )
   })
 
+/** `count` batches of 100 rows of (id, name), ids starting at `offset`, as an ingest source stream. */
+export const hundreds = (count: number, offset = 0): Stream.Stream<Arrow.RecordBatch> => {
+  const rows = numbers(count * 100, offset)
+  return Stream.fromIterable(Array.from({ length: count }, (_, i) => rows.slice(i * 100, (i + 1) * 100).batches).flat())
+}
+
 /** All rows of a query, as one Arrow table. */
 export const rowsOf = (sql: string, options?: Readonly<Record<string, string>>) =>
   Effect.flatMap(Connection.Connection, (conn) =>

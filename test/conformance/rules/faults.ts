@@ -13,6 +13,7 @@ import {
   type ConformanceEnv,
   countOf,
   failure,
+  hundreds,
   idsOf,
   numbers,
   rowsOf,
@@ -41,13 +42,7 @@ const uncaughtDuring = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   )
 
 /** 30 batches of 100 rows, ids from 1000: an ingest that takes many round trips. */
-const manyBatches = (): IngestData => {
-  const rows = numbers(3000, 1000)
-  return {
-    schema: rows.schema,
-    batches: Stream.fromIterable(Array.from({ length: 30 }, (_, i) => rows.slice(i * 100, (i + 1) * 100).batches).flat())
-  }
-}
+const manyBatches = (): IngestData => ({ schema: numbers(0).schema, batches: hundreds(30, 1000) })
 
 export const faultRules = (driver: ConformanceDriver, env: () => ConformanceEnv) =>
   describe(`${driver.name}: faults`, () => {

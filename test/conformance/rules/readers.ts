@@ -123,7 +123,7 @@ export const readerRules = (driver: ConformanceDriver, env: () => ConformanceEnv
           // the connection is usable afterwards and reads the whole result
           expect(idsOf(yield* rowsOf(sql, options))).toHaveLength(3000)
           expect(openCursors()).toBe(0)
-        }).pipe(Effect.provide(env().layer())), 60_000)
+        }).pipe(Effect.provide(env().layer())), 120_000)
     }
 
     it.effect("a query stream opens its cursor when it runs: each run executes again and reads the whole result", () =>

@@ -8,7 +8,7 @@ import { Deferred, Effect, Fiber, Stream } from "effect"
 import { adbcError } from "../../../src/AdbcError.ts"
 import * as Connection from "../../../src/Connection.ts"
 import { fromTable, type IngestData } from "../../../src/Ingest.ts"
-import { type ConformanceDriver, type ConformanceEnv, countOf, failure, numbers, uniqueTable } from "../harness.ts"
+import { type ConformanceDriver, type ConformanceEnv, countOf, failure, hundreds, numbers, uniqueTable } from "../harness.ts"
 
 const AUTOCOMMIT = "adbc.connection.autocommit"
 
@@ -35,10 +35,9 @@ const running = (fiber: Fiber.Fiber<unknown, unknown>) => fiber.pollUnsafe() ===
  * so neighbours have time to try to run in between.
  */
 const slowFailing = (inside: Deferred.Deferred<void>): IngestData => {
-  const rows = numbers(500, 1000)
   return {
-    schema: rows.schema,
-    batches: Stream.fromIterable(Array.from({ length: 5 }, (_, i) => rows.slice(i * 100, (i + 1) * 100).batches).flat()).pipe(
+    schema: numbers(0).schema,
+    batches: hundreds(5, 1000).pipe(
       Stream.tap((batch) =>
         Effect.andThen(
           (batch.getChild("id")!.get(0) as number) === 1100 ? Deferred.succeed(inside, undefined) : Effect.void,
