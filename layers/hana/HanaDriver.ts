@@ -492,5 +492,16 @@ export const HanaDriver: DriverShape = {
   options: HanaOptions,
   batchCap: { mode: "best-effort", rows: ReadBatchRows },
   validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
+  // "sap.hana" is the conventions' db.system.name for SAP HANA (registry/attributes/db, db.system.name values); the
+  // tenant database the URI names is the namespace.
+  telemetry: {
+    systemName: "sap.hana",
+    endpoint: (options) => {
+      const config = resolveConnectConfig(options)
+      if (Result.isFailure(config)) return {}
+      const { databaseName, host, port } = config.success.uri
+      return { address: host, port, namespace: databaseName }
+    }
+  },
   connect
 }

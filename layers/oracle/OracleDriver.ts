@@ -15,7 +15,7 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Effect, type Scope } from "effect"
+import { Effect, Result, type Scope } from "effect"
 import { type AdbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
@@ -24,10 +24,12 @@ import type { ResolvedOptions } from "../../src/Options.ts"
 import { catalogRows, CURRENT_CATALOG_SQL } from "./Catalog.ts"
 import { connectionAttributes, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
+import { oraCode } from "./Errors.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
 import { bindRows, type BoundColumn, ingestColumns, parameterColumns } from "./Params.ts"
 import { oraclePage } from "./ResultPage.ts"
+import { DEFAULT_PORT } from "./Uri.ts"
 import {
   arrowColumns,
   ingestColumnType,
@@ -458,6 +460,19 @@ export const OracleDriver: DriverShape = {
     bytes: { ...Opt.ReadBatchApproxBytes, default: Opt.DEFAULT_READ_BATCH_APPROX_BYTES }
   },
   validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
+  // The conventions for Oracle Database (opentelemetry.io/docs/specs/semconv/db/oracledb): db.system.name
+  // "oracle.db", db.response.status_code the ORA- number ("ORA-02813"); the namespace is what the URI knows without a
+  // round trip, its service name.
+  telemetry: {
+    systemName: "oracle.db",
+    endpoint: (options) => {
+      const config = resolveConnectConfig(options)
+      if (Result.isFailure(config)) return {}
+      const { host, port, serviceName } = config.success.uri
+      return { address: host, port: host === undefined ? undefined : port ?? DEFAULT_PORT, namespace: serviceName }
+    },
+    statusCode: oraCode
+  },
   connect
 }
 
