@@ -171,7 +171,9 @@ export const fromCursor = Effect.fnUntraced(function*(
     Effect.try({ try: f, catch: (e) => adbcError("INVALID_DATA", e instanceof Error ? e.message : String(e)) })
   let exhausted = false
   const counted = (tracker: BatchTracker, batches: ReadonlyArray<Arrow.RecordBatch>) =>
-    Effect.forEach(batches, (batch) => tracker.batch(batch.numRows, batchBytes(batch)), { discard: true })
+    batches.length === 1
+      ? tracker.batch(batches[0]!.numRows, batchBytes(batches[0]!))
+      : Effect.forEach(batches, (batch) => tracker.batch(batch.numRows, batchBytes(batch)), { discard: true })
   const step = (tracker: BatchTracker) => (_: void): Effect.Effect<
     readonly [ReadonlyArray<Arrow.RecordBatch>, Option.Option<void>],
     AdbcError

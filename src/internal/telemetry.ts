@@ -4,7 +4,7 @@
  * attribute registry, registry/attributes/db). Everything here is per call or per batch, never per row.
  */
 import type * as Arrow from "apache-arrow"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, LogLevel } from "effect"
 import type { Tracer } from "effect"
 import type { AdbcError } from "../AdbcError.ts"
 import type { DriverShape } from "../Driver.ts"
@@ -132,20 +132,30 @@ export const batchBytes = (batch: Arrow.RecordBatch): number => batch.data.byteL
 export interface BatchTracker {
   readonly batch: (rows: number, bytes: number) => Effect.Effect<void>
   readonly done: Effect.Effect<void>
-  readonly rows: () => number
+}
+
+/** Internal: what a batch tracker works with, read once when the operation starts. */
+export interface TrackerContext {
+  readonly span: Tracer.Span | undefined
+  readonly listener: ProgressListener | undefined
+  readonly clock: Clock.Clock
+  /** Whether debug lines would be written; when not, no per-batch log effect is built. */
+  readonly debug: boolean
 }
 
 /**
- * Internal: a tracker for the operation whose span is `span` (or none), reporting to `listener`. `rowsAttribute`, if
- * given, is set on the span after every batch, so it holds the rows seen when the span ends, however it ends.
+ * Internal: a tracker for one operation, reporting to the context's span and listener. `rowsAttribute`, if given, is
+ * set on the span after every batch, so it holds the rows seen when the span ends, however it ends.
  */
 export const batchTracker = (
-  span: Tracer.Span | undefined,
-  listener: ProgressListener | undefined,
+  context: TrackerContext,
   base: Pick<Progress, "operation" | "target">,
   rowsAttribute: string | undefined,
   annotations: SpanAttributes
 ): BatchTracker => {
+  const { clock, debug, listener, span } = context
+  const eventName = `adbc.${base.operation}.batch`
+  const logMessage = `adbc: ${base.operation} batch`
   let rows = 0
   let bytes = 0
   let batches = 0
@@ -158,37 +168,36 @@ export const batchTracker = (
         bytes += batchBytes
         batches++
         const event = { [Attr.batchRows]: batchRows, [Attr.batchBytes]: batchBytes }
-        return Clock.currentTimeNanos.pipe(
-          Effect.tap((now) =>
-            Effect.sync(() => {
-              span?.event(`adbc.${base.operation}.batch`, now, event)
-              if (rowsAttribute !== undefined) span?.attribute(rowsAttribute, rows)
-            })
-          ),
-          Effect.andThen(report(false)),
-          Effect.andThen(
-            Effect.logDebug(`adbc: ${base.operation} batch`).pipe(
-              Effect.annotateLogs({ ...annotations, ...event, "adbc.rows_so_far": rows, "adbc.bytes_so_far": bytes })
-            )
-          )
+        if (span !== undefined) {
+          span.event(eventName, clock.currentTimeNanosUnsafe(), event)
+          if (rowsAttribute !== undefined) span.attribute(rowsAttribute, rows)
+        }
+        if (!debug) return report(false)
+        const line = Effect.logDebug(logMessage).pipe(
+          Effect.annotateLogs({ ...annotations, ...event, "adbc.rows_so_far": rows, "adbc.bytes_so_far": bytes })
         )
+        return listener === undefined ? line : Effect.andThen(report(false), line)
       }),
     done: Effect.suspend(() => {
       if (rowsAttribute !== undefined) span?.attribute(rowsAttribute, rows)
       return report(true)
-    }),
-    rows: () => rows
+    })
   }
 }
 
-/** Internal: a tracker for the current span and progress listener; `annotations` go on its log lines. */
+/** Internal: a tracker for the current span, progress listener, clock and log level. */
 export const currentBatchTracker = (
   base: Pick<Progress, "operation" | "target">,
   rowsAttribute: string | undefined,
   annotations: SpanAttributes
 ): Effect.Effect<BatchTracker> =>
   Effect.map(
-    Effect.all([Effect.option(Effect.currentSpan), CurrentProgressListener]),
-    ([span, listener]) =>
-      batchTracker(span._tag === "Some" ? span.value : undefined, listener, base, rowsAttribute, annotations)
+    Effect.all([Effect.option(Effect.currentSpan), CurrentProgressListener, Clock.Clock, LogLevel.isEnabled("Debug")]),
+    ([span, listener, clock, debug]) =>
+      batchTracker(
+        { span: span._tag === "Some" ? span.value : undefined, listener, clock, debug },
+        base,
+        rowsAttribute,
+        annotations
+      )
   )
