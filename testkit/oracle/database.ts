@@ -8,6 +8,7 @@ import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
+import { RowLocks } from "./row-locks.ts"
 
 /** Live-session facts shown by V$SESSION. */
 export interface SessionInfo {
@@ -62,6 +63,8 @@ export class OracleDatabase {
   readonly catalog = new Catalog()
   readonly procedures = new Map<string, PlsqlProcedure>()
   private readonly transactionEndWaiters = new Set<() => void>()
+  /** Row locks of SELECT ... FOR UPDATE. */
+  readonly rowLocks = new RowLocks()
 
   /** A session committed or rolled back (or closed): writers waiting for its rows retry. */
   transactionEnded(): void {

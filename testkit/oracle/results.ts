@@ -93,6 +93,8 @@ const compatible = (t: OraType, c: ColumnInfo): boolean => {
       return id === DuckDBTypeId.TIMESTAMP_TZ
     case "INTERVAL":
       return id === DuckDBTypeId.INTERVAL
+    case "BIGINT":
+      return id === DuckDBTypeId.BIGINT
     case "FLOAT[]":
     case "DOUBLE[]":
     case "TINYINT[]":

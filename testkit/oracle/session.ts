@@ -88,7 +88,10 @@ export class ProtocolSession {
     this.phase = "closed"
     this.socket.destroy()
     const s = this.state
-    if (s.info !== undefined) this.host.db.sessions.delete(s.info.sid)
+    if (s.info !== undefined) {
+      this.host.db.sessions.delete(s.info.sid)
+      if (this.host.db.rowLocks.release(s.info.sid)) this.host.db.transactionEnded()
+    }
     for (const c of s.cursors.values()) if (c.result !== undefined) closeResult(c.result)
     s.cursors.clear()
     const sql = s.sql

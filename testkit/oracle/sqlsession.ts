@@ -18,10 +18,11 @@ import type { TableMeta } from "./catalog.ts"
 import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { fromDuckDb, ora, OraError } from "./errors.ts"
+import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
-import { decodeName, encodeName, quoteDuck } from "./names.ts"
+import { decodeName, duckIdent, encodeName, quoteDuck } from "./names.ts"
 import { runPlsql } from "./plsql.ts"
 import {
   type BindSpec,
@@ -34,7 +35,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
-import { makeTranslator, oracleName, translateQuery, type QueryShape } from "./translate.ts"
+import { type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
 
 interface LogEntry {
   readonly sql: string
@@ -118,6 +119,7 @@ export class SqlSession {
     this.inTxn = false
     this.log = []
     await this.engine.commit()
+    this.db.rowLocks.release(this.info.sid)
     this.db.transactionEnded()
   }
 
@@ -128,6 +130,7 @@ export class SqlSession {
     this.inTxn = false
     this.log = []
     await this.engine.rollback()
+    this.db.rowLocks.release(this.info.sid)
     this.db.transactionEnded()
   }
 
@@ -149,12 +152,13 @@ export class SqlSession {
   }
 
   /** Runs a statement inside the transaction with Oracle statement-level atomicity. */
-  async runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>): Promise<number> {
+  async runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>, lockWaitMs = this.db.settings.lockWaitMs): Promise<number> {
     this.interrupted = false
-    const deadline = Date.now() + this.db.settings.lockWaitMs
+    const deadline = Date.now() + lockWaitMs
     for (;;) {
       await this.begin()
       try {
+        if (hasIntervalBinds(params)) params = await this.intervalParams(sql, params!)
         const n = await this.engine.execute(sql, params, types)
         this.log.push({ sql, params, types })
         return n
@@ -163,6 +167,16 @@ export class SqlSession {
         if (!isWriteConflict(e)) throw this.mapError(e)
         await this.waitForRowLock(deadline)
       }
+    }
+  }
+
+  /** Bound intervals as the storage of their parameters takes them (intervals.ts). */
+  private async intervalParams(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<DuckDBValue>> {
+    const prepared = await this.engine.prepare(sql)
+    try {
+      return intervalParamsFor(params, (i) => prepared.parameterType(i))
+    } finally {
+      prepared.close()
     }
   }
 
@@ -347,7 +361,8 @@ export class SqlSession {
     const { toks, tr, binds } = this.bindNumberingTranslator(tokenize(stripTerminator(sql)), sql)
     const { sql: duckSql, shape } = translateQuery(toks, tr)
     if (binds.length > params.length) throw ora.notAllBound()
-    const p = params.slice(0, binds.length)
+    let p = params.slice(0, binds.length)
+    if (shape.lock !== undefined && shape.lock.wait !== "skip" && shape.from[0] !== undefined) await this.lockRows(shape.from[0], shape.lock, p, shape.from.length > 1)
     const dict = new Set(toks.filter((t) => t.kind === "ident" && isDictionaryName(t.value)).map((t) => t.value))
     let cursor: Cursor
     try {
@@ -360,6 +375,7 @@ export class SqlSession {
           return admin.query(duckSql, p)
         })
       } else {
+        if (hasIntervalBinds(p)) p = await this.intervalParams(duckSql, p)
         cursor = await this.engine.query(duckSql, p)
       }
     } catch (e) {
@@ -367,6 +383,74 @@ export class SqlSession {
       throw this.mapError(e)
     }
     return { kind: "query", columns: this.describe(shape, cursor.columns, specs), cursor }
+  }
+
+  /**
+   * SELECT ... FOR UPDATE: locks the rows the query selects from its first table until the transaction ends
+   * (row-locks.ts), after waiting for rows another transaction locked. NOWAIT fails at once with ORA-00054 and
+   * WAIT n after n seconds with ORA-30006, as the SQL Language Reference describes the for_update_clause:
+   * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/SELECT.html
+   */
+  private async lockRows(ref: FromRef, lock: RowLockClause, params: ReadonlyArray<DuckDBValue>, qualify: boolean): Promise<void> {
+    const meta = this.lookupTable(ref.schema, ref.table)
+    if (meta === undefined || meta.kind !== "TABLE") return
+    const rowid = qualify ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid"
+    const waitMs = lock.wait === "nowait" ? 0 : typeof lock.wait === "number" ? lock.wait * 1000 : this.db.settings.lockWaitMs
+    this.interrupted = false
+    const rows = await this.waitForLockedRows(meta, `SELECT ${rowid} ${lock.source}`, params, waitMs, lock.wait === "nowait")
+    await this.begin()
+    this.db.rowLocks.take(this.info.sid, lockKey(meta), rows)
+  }
+
+  /**
+   * The DuckDB row ids `rowidSql` selects from `meta`, once no other transaction holds a lock on any of them: waits
+   * (as for a row another transaction wrote) until their holders end, `waitMs` passes (ORA-30006; ORA-00054 when
+   * `nowait`) or a break arrives (ORA-01013).
+   */
+  private async waitForLockedRows(meta: TableMeta, rowidSql: string, params: ReadonlyArray<DuckDBValue>, waitMs: number, nowait: boolean): Promise<Array<bigint>> {
+    const { sql, values } = renumberParams(rowidSql, params)
+    const deadline = Date.now() + waitMs
+    for (;;) {
+      let rows: Array<bigint>
+      try {
+        rows = (await this.engine.queryAll(sql, values)).map((r) => BigInt(String(r[0])))
+      } catch (e) {
+        if (this.inTxn) await this.recover()
+        throw this.mapError(e)
+      }
+      if (!this.db.rowLocks.othersHold(this.info.sid, lockKey(meta), rows)) return rows
+      if (nowait) throw new OraError(54, "resource busy and acquire with NOWAIT specified or timeout expired")
+      await this.waitForRowLock(deadline)
+    }
+  }
+
+  /** UPDATE / DELETE of a table with rows another session locked FOR UPDATE: waits until the rows it writes are free. */
+  private async waitForRowLocksOf(t: { toks: Array<Tok>; text: (a: number, b: number) => string }, params: ReadonlyArray<DuckDBValue>): Promise<void> {
+    const meta = this.dmlTarget
+    if (meta === undefined || !this.db.rowLocks.othersHoldIn(this.info.sid, lockKey(meta))) return
+    const toks = t.toks
+    const update = isKw(toks[0], "UPDATE")
+    if (!update && !isKw(toks[0], "DELETE")) return
+    let setAt = -1
+    let whereAt = -1
+    let end = toks.length
+    let depth = 0
+    for (let k = 1; k < toks.length; k++) {
+      if (isOp(toks[k], "(")) depth++
+      else if (isOp(toks[k], ")")) depth--
+      else if (depth === 0 && update && setAt < 0 && isKw(toks[k], "SET")) setAt = k
+      else if (depth === 0 && whereAt < 0 && isKw(toks[k], "WHERE")) whereAt = k
+      else if (depth === 0 && isKw(toks[k], "RETURNING", "RETURN")) {
+        end = k
+        break
+      }
+    }
+    const tableFrom = update ? 1 : isKw(toks[1], "FROM") ? 2 : 1
+    const tableTo = update ? setAt : whereAt >= 0 ? whereAt : end
+    if (tableTo < 0) return
+    const where = whereAt >= 0 ? ` WHERE ${t.text(whereAt + 1, end)}` : ""
+    this.interrupted = false
+    await this.waitForLockedRows(meta, `SELECT rowid FROM ${t.text(tableFrom, tableTo)}${where}`, params, this.db.settings.lockWaitMs, false)
   }
 
   /** DATE/TIMESTAMP column names of the tables a statement mentions (identifier match against the catalog). */
@@ -417,17 +501,21 @@ export class SqlSession {
             ? this.lookupTable(oracleName(a), oracleName(t.toks[at + 2]!))
             : this.lookupTable(undefined, oracleName(a))
     }
+    if (this.dmlTarget !== undefined && this.db.rowLocks.othersHoldIn(this.info.sid, lockKey(this.dmlTarget)))
+      for (const r of rows.length === 0 ? [[]] : rows) await this.waitForRowLocksOf(t, r)
     const ret = returningClause(t.toks)
     if (ret !== undefined) return this.dmlReturning(t, ret, rows)
     const duckSql = t.text(0, t.toks.length)
     const nBinds = t.binds.length
     for (const r of rows) if (r.length < nBinds) throw ora.notAllBound()
-    if (rows.length > 1) {
+    // bound intervals need their parameter's storage type (intervalParams), known only per statement
+    const bulkable = rows.length > 1 && !hasIntervalBinds(rows[0])
+    if (bulkable) {
       // all rows or none, so a success has no batch errors
       const appended = await this.appendBinds(t, rows)
       if (appended !== undefined) return { kind: "dml", rowCount: appended, rowCounts: opts.dmlRowCounts ? rows.map(() => 1) : [], batchErrors: [] }
     }
-    if (rows.length > 1 && !opts.batchErrors) {
+    if (bulkable && !opts.batchErrors) {
       const bulk = this.bulkInsert(t.toks, t.text, nBinds)
       if (bulk !== undefined) {
         // one VARCHAR parameter per bind column holding a JSON array: DuckDB's JSON reader turns it into a list
@@ -493,7 +581,7 @@ export class SqlSession {
    * (the transaction is restored first).
    */
   async bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<number | undefined> {
-    if (classify(sql) !== "dml") return undefined
+    if (classify(sql) !== "dml" || hasIntervalBinds(rows[0])) return undefined
     const t = this.translate(stripTerminator(sql))
     if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
     const appended = await this.appendBinds(t, rows)
@@ -817,6 +905,25 @@ const integrityError = (message: string, target: TableMeta | undefined, tables: 
     return new OraError(2290, `check constraint (${name(named)}) violated`)
   }
   return undefined
+}
+
+/** The row-lock key of a table. */
+const lockKey = (meta: TableMeta): string => `${meta.owner}.${meta.name}`
+
+/** `sql` with its `$n` parameters renumbered 1, 2, … in order of appearance, and the values they take from `params`. */
+const renumberParams = (sql: string, params: ReadonlyArray<DuckDBValue>): { sql: string; values: Array<DuckDBValue> } => {
+  const values: Array<DuckDBValue> = []
+  const numbers = new Map<string, number>()
+  const text = sql.replace(/\$(\d+)/g, (_, d: string) => {
+    let n = numbers.get(d)
+    if (n === undefined) {
+      values.push(params[Number(d) - 1] ?? null)
+      n = values.length
+      numbers.set(d, n)
+    }
+    return `$${n}`
+  })
+  return { sql: text, values }
 }
 
 /** DuckDB's write-write conflict: another transaction changed (or holds an uncommitted change of) the row. */

@@ -137,13 +137,13 @@ export const timestampType = (fsp = 6, zone: "" | "tz" | "ltz" = ""): OraType =>
     duck: zone === "" ? (fsp > 6 ? "TIMESTAMP_NS" : "TIMESTAMP") : "TIMESTAMPTZ"
   })
 
-/** INTERVAL DAY(lead) TO SECOND(fsp). */
+/** INTERVAL DAY(lead) TO SECOND(fsp); 7-9 fraction digits are kept as DECIMAL seconds (intervals.ts). */
 export const intervalDsType = (lead = 2, fsp = 6): OraType =>
-  t({ kind: "intervalds", dty: Dty.INTERVAL_DS, csfrm: 0, maxSize: 11, charSize: 0, precision: lead, scale: fsp, dictName: `INTERVAL DAY(${lead}) TO SECOND(${fsp})`, dictPrecision: lead, dictScale: fsp, duck: "INTERVAL" })
+  t({ kind: "intervalds", dty: Dty.INTERVAL_DS, csfrm: 0, maxSize: 11, charSize: 0, precision: lead, scale: fsp, dictName: `INTERVAL DAY(${lead}) TO SECOND(${fsp})`, dictPrecision: lead, dictScale: fsp, duck: fsp > 6 ? "DECIMAL(38,9)" : "INTERVAL" })
 
-/** INTERVAL YEAR(lead) TO MONTH. */
+/** INTERVAL YEAR(lead) TO MONTH; YEAR(9) is kept as BIGINT months, beyond DuckDB's 32-bit months (intervals.ts). */
 export const intervalYmType = (lead = 2): OraType =>
-  t({ kind: "intervalym", dty: Dty.INTERVAL_YM, csfrm: 0, maxSize: 5, charSize: 0, precision: lead, scale: 0, dictName: `INTERVAL YEAR(${lead}) TO MONTH`, dictPrecision: lead, dictScale: 0, duck: "INTERVAL" })
+  t({ kind: "intervalym", dty: Dty.INTERVAL_YM, csfrm: 0, maxSize: 5, charSize: 0, precision: lead, scale: 0, dictName: `INTERVAL YEAR(${lead}) TO MONTH`, dictPrecision: lead, dictScale: 0, duck: lead >= 9 ? "BIGINT" : "INTERVAL" })
 
 const simple = (kind: ValueKind, dty: number, maxSize: number, dictName: string, duck: string, csfrm = 0): OraType =>
   t({ kind, dty, csfrm, maxSize, charSize: 0, precision: 0, scale: 0, dictName, dictPrecision: null, dictScale: null, duck })
