@@ -497,10 +497,8 @@ export const HanaDriver: DriverShape = {
   telemetry: {
     systemName: "sap.hana",
     endpoint: (options) => {
-      const config = resolveConnectConfig(options)
-      if (Result.isFailure(config)) return {}
-      const { databaseName, host, port } = config.success.uri
-      return { address: host, port, namespace: databaseName }
+      const uri = Result.getOrUndefined(resolveConnectConfig(options))?.uri
+      return { address: uri?.host, port: uri?.port, namespace: uri?.databaseName }
     }
   },
   connect

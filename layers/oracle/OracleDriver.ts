@@ -466,10 +466,9 @@ export const OracleDriver: DriverShape = {
   telemetry: {
     systemName: "oracle.db",
     endpoint: (options) => {
-      const config = resolveConnectConfig(options)
-      if (Result.isFailure(config)) return {}
-      const { host, port, serviceName } = config.success.uri
-      return { address: host, port: host === undefined ? undefined : port ?? DEFAULT_PORT, namespace: serviceName }
+      const uri = Result.getOrUndefined(resolveConnectConfig(options))?.uri
+      const port = uri?.host === undefined ? undefined : uri.port ?? DEFAULT_PORT
+      return { address: uri?.host, port, namespace: uri?.serviceName }
     },
     statusCode: oraCode
   },
