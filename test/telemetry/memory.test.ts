@@ -95,6 +95,32 @@ describe("telemetry on the memory driver", () => {
     }).pipe(Effect.provide(setup(new MemoryServer())), Effect.provide(recorder.layer))
   })
 
+  it.effect("a failed connect ends its span with error.type and logs it, naming no secret", () => {
+    const recorder = makeRecorder()
+    const server = new MemoryServer()
+    server.connectFailure = `login refused for password ${PASSWORD}`
+    return Effect.gen(function*() {
+      const error = failure(yield* Effect.exit(Layer.build(setup(server)).pipe(Effect.scoped)))
+      const [span] = recorder.named("connect")
+      expect(span?.attributes.get("error.type")).toBe(error.status)
+      expect(recorder.logs.find((l) => l.message === "adbc: connect failed")?.annotations["error.type"]).toBe(error.status)
+      expect(recorder.dump()).not.toContain(PASSWORD)
+    }).pipe(Effect.provide(recorder.layer))
+  })
+
+  it.effect("a read cut short still ends its fetch span, with the rows it returned", () => {
+    const recorder = makeRecorder()
+    return Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      yield* conn.ingest(fromTable(numberedTable(50, 50)), { targetTable: "SHORT" })
+      const first = yield* Stream.runCollect(conn.query("SELECT * FROM MAIN.SHORT", { "mem.read_batch_rows": "10", "mem.page_rows": "5" }).pipe(Stream.take(1)))
+      expect(first[0]?.numRows).toBe(10)
+      const [fetch] = recorder.named("fetch")
+      expect(fetch?.attributes.get("db.response.returned_rows")).toBe(10)
+      expect(recorder.spans.filter((s) => s.status._tag !== "Ended")).toEqual([])
+    }).pipe(Effect.provide(setup(new MemoryServer())), Effect.provide(recorder.layer))
+  })
+
   it.effect("an ingest of 1M rows reports progress batch by batch; the read back does too", () => {
     const recorder = makeRecorder()
     const total = 1_000_000
