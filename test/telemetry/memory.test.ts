@@ -113,7 +113,8 @@ describe("telemetry on the memory driver", () => {
     return Effect.gen(function*() {
       const conn = yield* Connection.Connection
       yield* conn.ingest(fromTable(numberedTable(50, 50)), { targetTable: "SHORT" })
-      const first = yield* Stream.runCollect(conn.query("SELECT * FROM MAIN.SHORT", { "mem.read_batch_rows": "10", "mem.page_rows": "5" }).pipe(Stream.take(1)))
+      const smallBatches = { "mem.read_batch_rows": "10", "mem.page_rows": "5" }
+      const first = yield* Stream.runCollect(conn.query("SELECT * FROM MAIN.SHORT", smallBatches).pipe(Stream.take(1)))
       expect(first[0]?.numRows).toBe(10)
       const [fetch] = recorder.named("fetch")
       expect(fetch?.attributes.get("db.response.returned_rows")).toBe(10)
