@@ -56,31 +56,32 @@ const canonicalDecimal = (text: string): string =>
 /** A function hashing row `i` of `data` (NULL included), by the data's Arrow type. */
 const valueHasher = (data: Arrow.Data): (i: number) => number => {
   const type = data.type
-  const at = data.offset
+  // apache-arrow slices the value and offset buffers with the Data, so row i is at index i (data.offset only
+  // matters for the validity bitmap, which getValid handles).
   const isNull = (i: number) => data.nullCount > 0 && !data.getValid(i)
   const nullable = (f: (i: number) => number) => (i: number) => isNull(i) ? NULL_HASH : f(i)
   if (Arrow.DataType.isInt(type)) {
     const values = data.values as ArrayLike<number | bigint>
-    return nullable((i) => hashAscii(String(values[at + i])))
+    return nullable((i) => hashAscii(String(values[i])))
   }
   if (Arrow.DataType.isDecimal(type)) {
     const words = type.bitWidth / 32
     const values = data.values as Uint32Array
-    return nullable((i) => hashAscii(canonicalDecimal(formatDecimal(readDecimalWords(values, (at + i) * words, words), type.scale))))
+    return nullable((i) => hashAscii(canonicalDecimal(formatDecimal(readDecimalWords(values, i * words, words), type.scale))))
   }
   if (Arrow.DataType.isDate(type)) {
     const values = data.values as Int32Array | BigInt64Array
     const perDay = type.unit === Arrow.DateUnit.DAY ? 1 : 86_400_000
-    return nullable((i) => hashAscii(`d${Math.floor(Number(values[at + i]) / perDay)}`))
+    return nullable((i) => hashAscii(`d${Math.floor(Number(values[i]) / perDay)}`))
   }
   if (Arrow.DataType.isUtf8(type) || Arrow.DataType.isLargeUtf8(type) || Arrow.DataType.isBinary(type)) {
     const offsets = data.valueOffsets as Int32Array | BigInt64Array
     const bytes = data.values as Uint8Array
-    return nullable((i) => hashBytes(bytes, Number(offsets[at + i]), Number(offsets[at + i + 1])))
+    return nullable((i) => hashBytes(bytes, Number(offsets[i]), Number(offsets[i + 1])))
   }
   if (Arrow.DataType.isFloat(type)) {
     const values = data.values as Float32Array | Float64Array
-    return nullable((i) => hashAscii(String(values[at + i])))
+    return nullable((i) => hashAscii(String(values[i])))
   }
   const vector = Arrow.makeVector(data)
   return nullable((i) => hashAscii(String(vector.get(i))))
