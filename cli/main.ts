@@ -4,15 +4,23 @@
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Effect, Exit } from "effect"
-import { Command } from "effect/cli"
+import { Command, Flag, GlobalFlag } from "effect/cli"
 import { VERSION } from "../layers/hana/index.ts"
+import { info, objects, query, tableSchema, tableTypes } from "./commands/database.ts"
 import { demo } from "./commands/demo.ts"
+import { testkit } from "./commands/testkit.ts"
 import { describeExit } from "./errors.ts"
+
+/** `--verbose`: errors also print their cause (read from the arguments before parsing, so usage errors get it too). */
+export const Verbose = GlobalFlag.Setting("verbose")({
+  flag: Flag.Boolean("verbose").pipe(Flag.withDefault(false), Flag.withDescription("on failure, also print the cause"))
+})
 
 /** The `adbc` command and its subcommands. */
 export const adbc = Command.make("adbc").pipe(
   Command.withDescription("Arrow-native database connectivity for HANA and Oracle, from the shell"),
-  Command.withSubcommands([demo])
+  Command.withGlobalFlags([Verbose]),
+  Command.withSubcommands([query, info, objects, tableSchema, tableTypes, testkit, demo])
 )
 
 const argv = process.argv.slice(2)
