@@ -15,25 +15,35 @@ import { databaseLayer, DriverName, drivers, resolveDriver } from "./drivers.ts"
 
 const driverNames = Object.keys(drivers).join("|")
 
-/** `--driver`, `--uri` and `--option`, with `prefix` before each name (`from-` / `to-` for `adbc copy`). */
-export const connectionFlags = (prefix = "") => ({
-  driver: Flag.Literals(`${prefix}driver`, DriverName.literals).pipe(
-    Flag.withFallbackConfig(Config.schema(DriverName, `ADBC_${prefix.replace("-", "_").toUpperCase()}DRIVER`)),
+const envName = (prefix: string, name: string) => `ADBC_${prefix.replace("-", "_").toUpperCase()}${name}`
+
+/** `--driver` (or `--PREFIXdriver`), also read from `ADBC_DRIVER` (`ADBC_FROM_DRIVER`, …). */
+export const driverFlag = (prefix = "") =>
+  Flag.Literals(`${prefix}driver`, DriverName.literals).pipe(
+    Flag.withFallbackConfig(Config.schema(DriverName, envName(prefix, "DRIVER"))),
     Flag.optional,
-    Flag.withDescription(`${driverNames}; inferred from the URI scheme when absent (env ADBC_${prefix.replace("-", "_").toUpperCase()}DRIVER)`)
-  ),
-  uri: Flag.Redacted(`${prefix}uri`).pipe(
-    Flag.withFallbackConfig(Config.Redacted(`ADBC_${prefix.replace("-", "_").toUpperCase()}URI`)),
+    Flag.withDescription(`${driverNames}; inferred from the URI scheme when absent (env ${envName(prefix, "DRIVER")})`)
+  )
+
+/** `--uri`, also read from `ADBC_URI`; a Redacted value, never printed. */
+export const uriFlag = (prefix = "") =>
+  Flag.Redacted(`${prefix}uri`).pipe(
+    Flag.withFallbackConfig(Config.Redacted(envName(prefix, "URI"))),
     Flag.optional,
     Flag.withDescription(
-      `connection URI (hdb://user:password@host:port, oracle://user:password@host:port/service); never printed. Default: env ADBC_${prefix.replace("-", "_").toUpperCase()}URI, else the driver's HANA_URI / ORACLE_URI`
+      `connection URI (hdb://user:password@host:port, oracle://user:password@host:port/service); never printed. Default: env ${envName(prefix, "URI")}, else the driver's HANA_URI / ORACLE_URI`
     )
-  ),
-  option: Flag.KeyValuePair(`${prefix}option`).pipe(
+  )
+
+/** Repeated `--option key=value`. */
+export const optionFlag = (prefix = "") =>
+  Flag.KeyValuePair(`${prefix}option`).pipe(
     Flag.withDefault({}),
     Flag.withDescription("an ADBC option key=value (repeatable), e.g. dba.statement.fetch_size=50000")
   )
-})
+
+/** `--driver`, `--uri` and `--option`. */
+export const connectionFlags = () => ({ driver: driverFlag(), uri: uriFlag(), option: optionFlag() })
 
 /** The parsed connection flags. */
 export interface ConnectionArgs {

@@ -3,13 +3,9 @@
  * from the environment, or on a test server started for the layer's lifetime.
  */
 import { Config, Effect, Layer, Schema, type Scope } from "effect"
-import * as Hana from "../layers/hana/index.ts"
-import * as Oracle from "../layers/oracle/index.ts"
 import { type AdbcError, invalidArgument } from "../src/AdbcError.ts"
 import * as Database from "../src/Database.ts"
 import type { Driver } from "../src/Driver.ts"
-import * as HanaTestkit from "../testkit/hana/index.ts"
-import * as OracleTestkit from "../testkit/oracle/index.ts"
 
 /** A driver name as the command line accepts it. */
 export const DriverName = Schema.Literals(["hana", "oracle"])
@@ -28,19 +24,34 @@ export interface DriverEntry {
   readonly startTestServer: (port?: number) => Effect.Effect<string, never, Scope.Scope>
 }
 
+// Drivers and test servers are imported when first used, so a command loads only the client it talks to (and
+// `--help` none): each pulls in its client library, the test servers an embedded DuckDB.
+const lazyLayer = (load: () => Promise<{ readonly layer: Layer.Layer<Driver> }>): Layer.Layer<Driver> =>
+  Layer.unwrap(Effect.map(Effect.promise(load), (module) => module.layer))
+
+const portOption = (port: number | undefined) => (port === undefined ? {} : { port })
+
 /** The known drivers. */
 export const drivers: Record<DriverName, DriverEntry> = {
   hana: {
-    layer: Hana.layer,
+    layer: lazyLayer(() => import("../layers/hana/index.ts")),
     schemes: ["hdb", "hana"],
     envPrefix: "HANA_",
-    startTestServer: (port) => Effect.map(HanaTestkit.acquire(port === undefined ? {} : { port }), (s) => s.uri)
+    startTestServer: (port) =>
+      Effect.promise(() => import("../testkit/hana/index.ts")).pipe(
+        Effect.flatMap((testkit) => testkit.acquire(portOption(port))),
+        Effect.map((server) => server.uri)
+      )
   },
   oracle: {
-    layer: Oracle.layer,
+    layer: lazyLayer(() => import("../layers/oracle/index.ts")),
     schemes: ["oracle"],
     envPrefix: "ORACLE_",
-    startTestServer: (port) => Effect.map(OracleTestkit.acquire(port === undefined ? {} : { port }), (s) => s.uri)
+    startTestServer: (port) =>
+      Effect.promise(() => import("../testkit/oracle/index.ts")).pipe(
+        Effect.flatMap((testkit) => testkit.acquire(portOption(port))),
+        Effect.map((server) => server.uri)
+      )
   }
 }
 

@@ -11,10 +11,11 @@ import type { AdbcError } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
 import type * as Database from "../../src/Database.ts"
 import { databaseFromEnv, databaseOnTestServer, type DriverName, hasEnvUri } from "../drivers.ts"
-import { formatCount, formatMegabytes, Progress, type StepFigures, tracked } from "../progress.ts"
+import { copyQuery } from "../copy.ts"
+import { formatCount, formatMegabytes, type Progress, type StepFigures } from "../progress.ts"
 import { ChecksumAccumulator, compareChecksums } from "./checksum.ts"
 import { lineitem, lineitemSchema } from "./lineitem.ts"
-import { ingestStep, listTables, type ListedTable, verifyStep } from "./steps.ts"
+import { ingestStep, listTables, type ListedTable, quote, verifyStep } from "./steps.ts"
 
 /** Options of the main job. */
 export interface DemoOptions {
@@ -89,16 +90,13 @@ export const runDemo = (options: DemoOptions): Effect.Effect<DemoSummary, AdbcEr
     }))
 
     // 2. Copy HANA → Oracle: HANA's reader streams Arrow batches straight into Oracle's bulk ingest.
-    yield* Effect.scoped(Effect.gen(function*() {
-      const hanaConn = Context.get(hana.context, Connection.Connection)
-      const oracleConn = Context.get(oracle.context, Connection.Connection)
-      const reader = yield* hanaConn.executeQuery(`SELECT ${columns.map((c) => `"${c}"`).join(", ")} FROM "${table}"`)
-      const progress = yield* Progress
-      const batches = tracked("copy HANA → Oracle", reader.batches, { totalRows: rows, onFinish: record }).pipe(
-        Stream.provideService(Progress, progress)
-      )
-      yield* oracleConn.ingest({ schema: reader.schema, batches }, { targetTable: table, mode: "replace" })
-    }))
+    yield* copyQuery(
+      Context.get(hana.context, Connection.Connection),
+      Context.get(oracle.context, Connection.Connection),
+      `SELECT ${columns.map(quote).join(", ")} FROM ${quote(table)}`,
+      { targetTable: table, mode: "replace" },
+      { step: "copy HANA → Oracle", totalRows: rows, onFinish: record }
+    )
 
     // 3. Verify both sides with the same program.
     const verify = (side: string) => verifyStep(`verify ${side}`, table, columns, { totalRows: rows, onFinish: record })
