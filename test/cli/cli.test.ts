@@ -44,7 +44,7 @@ afterAll(async () => {
 
 const QUERY = `SELECT "L_ORDERKEY", "L_QUANTITY", "L_SHIPDATE", "L_COMMENT" FROM "ITEMS" WHERE "L_ORDERKEY" <= 2 ORDER BY "L_ORDERKEY", "L_LINENUMBER"`
 
-describe.concurrent("adbc query", { timeout: 120_000 }, () => {
+describe.concurrent("adbc query", { timeout: 240_000 }, () => {
   it("prints an aligned table with the row count, truncated to --max-rows", async () => {
     const run = await runCli(["query", "--uri", hana.uri, "--max-rows", "3", QUERY])
     expect(run.stderr).toBe("")
@@ -82,8 +82,114 @@ describe.concurrent("adbc query", { timeout: 120_000 }, () => {
     ])
     expect([asFile.code, asStream.code]).toEqual([0, 0])
     const fromFile = Arrow.tableFromIPC(readFileSync(file))
-    const fromStream = Arrow.tableFromIPC(Buffer.from(asStream.stdout, "latin1"))
+    const fromStream = Arrow.tableFromIPC(asStream.stdoutBytes)
     expect(fromFile.toArray().map((r) => ({ A: Number(r.A), B: r.B }))).toEqual([{ A: 1, B: "x" }, { A: 2, B: null }])
     expect(fromStream.numRows).toBe(2)
+  })
+})
+
+describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240_000 }, () => {
+  it("ingests a CSV file with a given and inferred column types, then appends an Arrow IPC stream file", async () => {
+    const csv = join(dir, "cities.csv")
+    writeFileSync(csv, `CITY,POPULATION,FOUNDED,AREA\nWalldorf,15000,0793-01-01,19.90\n"Zürich, CH",421000,,87.88\n`)
+    const run = await runCli(["ingest", csv, "--uri", hana.uri, "--table", "CITIES_CSV", "--column", "AREA:decimal(10,2)"])
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("2 rows ingested into CITIES_CSV")
+    expect(await onHana(rowsOf(`SELECT "CITY", "POPULATION", "FOUNDED", "AREA" FROM "CITIES_CSV" ORDER BY "CITY"`))).toEqual([
+      { CITY: "Walldorf", POPULATION: 15000, FOUNDED: expect.anything(), AREA: expect.anything() },
+      { CITY: "Zürich, CH", POPULATION: 421000, FOUNDED: null, AREA: expect.anything() }
+    ])
+    const schema = await onHana(Effect.flatMap(Connection.Connection, (c) => c.getTableSchema(undefined, undefined, "CITIES_CSV")))
+    expect(schema.fields.map((f) => String(f.type))).toEqual(["Utf8", "Int32", "Date32<DAY>", "Decimal[10e+2]"])
+
+    const arrows = join(dir, "more.arrows")
+    const more = new Arrow.Table({
+      CITY: Arrow.vectorFromArray(["Potsdam"], new Arrow.Utf8()),
+      POPULATION: Arrow.vectorFromArray([183_000], new Arrow.Int32())
+    })
+    writeFileSync(arrows, Arrow.tableToIPC(more, "stream"))
+    const appended = await runCli(["ingest", arrows, "--driver", "hana", "--table", "CITIES_CSV", "--mode", "append"], {
+      env: { ADBC_URI: hana.uri }
+    })
+    expect(appended.code).toBe(0)
+    expect(await onHana(rowsOf(`SELECT COUNT(*) AS N FROM "CITIES_CSV"`))).toEqual([{ N: 3n }])
+  })
+
+  it("copies a query's result from HANA to Oracle", async () => {
+    const run = await runCli([
+      "copy", "--from-uri", hana.uri, "--query", `SELECT * FROM "ITEMS"`, "--to-uri", oracle.uri, "--table", "ITEMS_COPY", "--mode", "replace"
+    ])
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("1,000 rows copied into ITEMS_COPY")
+    expect(await onOracle(rowsOf(`SELECT COUNT(*) AS N, SUM("L_QUANTITY") AS Q FROM "ITEMS_COPY"`))).toEqual(
+      (await onHana(rowsOf(`SELECT COUNT(*) AS N, SUM("L_QUANTITY") AS Q FROM "ITEMS"`))).map((r) => ({ N: Number(r["N"]), Q: r["Q"] }))
+        .map((r) => expect.objectContaining({ N: r.N }))
+    )
+  })
+
+  it("lists objects, info, a table's schema and the table types", async () => {
+    const [objects, info, schema, types] = await Promise.all([
+      runCli(["objects", "--uri", hana.uri, "--schema", "SYSTEM", "--table", "ITEMS"]),
+      runCli(["info", "--uri", hana.uri, "--format", "csv"]),
+      runCli(["table-schema", "ITEMS", "--uri", hana.uri]),
+      runCli(["table-types", "--uri", oracle.uri, "--format", "jsonl"])
+    ])
+    expect([objects.code, info.code, schema.code, types.code]).toEqual([0, 0, 0, 0])
+    expect(objects.stdout).toMatch(/^catalog \S+\n  schema SYSTEM\n    table ITEMS\n      L_ORDERKEY BIGINT( NOT NULL)?\n/m)
+    expect(info.stdout).toMatch(/^VENDOR_NAME,0,SAP HANA$/m)
+    expect(info.stdout).toMatch(/^DRIVER_NAME,100,/m)
+    expect(schema.stdout).toMatch(/^L_ORDERKEY +\| Int64 +\| false/m)
+    expect(types.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as unknown)).toContainEqual({ table_type: "TABLE" })
+  })
+})
+
+describe.concurrent("adbc failures", { timeout: 240_000 }, () => {
+  it("prints one line with status, vendor code and SQLSTATE and exits 1; --verbose adds the cause", async () => {
+    const [plain, verbose] = await Promise.all([
+      runCli(["query", "--uri", hana.uri, "SELEC 1 FROM DUMMY"]),
+      runCli(["query", "--verbose", "--uri", hana.uri, "SELEC 1 FROM DUMMY"])
+    ])
+    expect(plain.code).toBe(1)
+    expect(plain.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(/^error: INVALID_ARGUMENT \(vendor code 257, SQLSTATE 42000\): .*syntax error/)])
+    expect(verbose.code).toBe(1)
+    expect(verbose.stderr.trimEnd().split("\n").length).toBeGreaterThan(1)
+  })
+
+  it("rejects bad input before connecting: unknown option key (exit 1), bad flag value (exit 2), no driver (exit 1)", async () => {
+    const [option, format, driver] = await Promise.all([
+      runCli(["query", "--uri", "hdb://u:p@127.0.0.1:1", "--option", "dba.statement.fetch_sise=10", "SELECT 1 FROM DUMMY"]),
+      runCli(["query", "--uri", hana.uri, "--format", "xml", "SELECT 1 FROM DUMMY"]),
+      runCli(["query", "--uri", "postgres://u:p@h/d", "SELECT 1"])
+    ])
+    expect(option.code).toBe(1)
+    expect(option.stderr).toMatch(/^error: NOT_IMPLEMENTED: .*dba\.statement\.fetch_sise.*dba\.statement\.fetch_size/m)
+    expect(format.code).toBe(2)
+    expect(format.stderr).toMatch(/xml/)
+    expect(driver.code).toBe(1)
+    expect(driver.stderr).toMatch(/^error: INVALID_ARGUMENT: cannot tell the driver from the URI's scheme: pass --driver \(hana, oracle\)/m)
+  })
+
+  it("never prints the password of a URI, even with --verbose", async () => {
+    const wrong = hana.uri.replace(/:([^:@/]+)@/, ":Sup3rSecretPw@")
+    const run = await runCli(["info", "--verbose", "--uri", wrong])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/^error: UNAUTHENTICATED/m)
+    expect(run.stdout + run.stderr).not.toContain("Sup3rSecretPw")
+  })
+
+  it("stops a long query on SIGINT with exit 130, leaving no open cursor or session on the server", async () => {
+    const query = startCli(["query", "--uri", hana.uri, "--format", "csv", "--option", "dba.statement.fetch_size=1000",
+      "SELECT GENERATED_PERIOD_START AS I FROM SERIES_GENERATE_INTEGER(1, 0, 3000000)"])
+    await query.waitFor(/^\d+\n\d+\n/m)
+    expect(hana.openResultSets()).toBeGreaterThan(0)
+    query.child.kill("SIGINT")
+    const run = await query.done
+    expect(run.code).toBe(130)
+    expect(run.stdout.trimEnd().split("\n").length).toBeLessThan(3_000_001)
+    const deadline = Date.now() + 5_000
+    while (hana.openResultSets() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect(hana.openResultSets()).toBe(0)
   })
 })

@@ -13,6 +13,8 @@ export interface CliRun {
   readonly code: number | null
   readonly signal: NodeJS.Signals | null
   readonly stdout: string
+  /** stdout as bytes (binary output such as Arrow IPC). */
+  readonly stdoutBytes: Buffer
   readonly stderr: string
 }
 
@@ -40,17 +42,19 @@ export const startCli = (args: ReadonlyArray<string>, options: CliOptions = {}):
   const env: Record<string, string | undefined> = { ...process.env, HANA_URI: undefined, ORACLE_URI: undefined, ...options.env }
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key]
   const child = spawn(process.execPath, [...entry, ...args], { cwd: root, env, stdio: ["pipe", "pipe", "pipe"] })
+  const chunks: Array<Buffer> = []
   let stdout = ""
   let stderr = ""
   const watchers: Array<() => void> = []
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk
+  child.stdout!.on("data", (chunk: Buffer) => {
+    chunks.push(chunk)
+    stdout += chunk.toString("utf8")
     for (const watcher of [...watchers]) watcher()
   })
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => void (stderr += chunk))
   child.stdin!.end(options.stdin ?? "")
   const done = new Promise<CliRun>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
+    child.on("close", (code, signal) => resolve({ code, signal, stdout: Buffer.concat(chunks).toString("utf8"), stdoutBytes: Buffer.concat(chunks), stderr }))
   )
   return {
     child,
