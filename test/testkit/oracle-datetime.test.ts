@@ -153,4 +153,45 @@ describe(`Oracle test server: time zones, sub-second values and intervals (${ver
     ])
     await conn.rollback()
   })
+
+  // Ranges from the Oracle SQL Language Reference, "Data Types" (INTERVAL YEAR(year_precision) TO MONTH: 0..9 year digits;
+  // INTERVAL DAY(day_precision) TO SECOND(fractional_seconds_precision): 0..9 each):
+  // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Data-Types.html
+  it("keeps INTERVAL DAY(9) TO SECOND(9) and YEAR(9) TO MONTH at their extremes, nanoseconds and signs included", async () => {
+    await conn.execute("CREATE TABLE ivx (id NUMBER, ds INTERVAL DAY(9) TO SECOND(9), ym INTERVAL YEAR(9) TO MONTH)")
+    const ds = (days: number, hours: number, minutes: number, seconds: number, fseconds: number) => ({
+      val: new oracledb.IntervalDS({ days, hours, minutes, seconds, fseconds }),
+      type: oracledb.DB_TYPE_INTERVAL_DS
+    })
+    const ym = (years: number, months: number) => ({ val: new oracledb.IntervalYM({ years, months }), type: oracledb.DB_TYPE_INTERVAL_YM })
+    await conn.execute("INSERT INTO ivx VALUES (:1, :2, :3)", [1, ds(999_999_999, 23, 59, 59, 999_999_999), ym(999_999_999, 11)])
+    await conn.execute("INSERT INTO ivx VALUES (:1, :2, :3)", [2, ds(-999_999_999, -23, -59, -59, -999_999_999), ym(-999_999_999, -11)])
+    await conn.executeMany("INSERT INTO ivx VALUES (:1, :2, :3)", [
+      [3, ds(0, 0, 0, 0, 1).val, ym(0, -1).val],
+      [4, ds(-1, -2, -3, -4, -123_456_789).val, ym(178_956_971, 0).val]
+    ], { bindDefs: [{ type: oracledb.DB_TYPE_NUMBER }, { type: oracledb.DB_TYPE_INTERVAL_DS }, { type: oracledb.DB_TYPE_INTERVAL_YM }] })
+    await conn.execute(
+      "INSERT INTO ivx VALUES (5, INTERVAL '-12 03:04:05.000000007' DAY(9) TO SECOND(9), INTERVAL '999999999-11' YEAR(9) TO MONTH)"
+    )
+    const r = await conn.execute("SELECT ds, ym FROM ivx ORDER BY id")
+    expect(r.metaData.map((m: any) => m.dbTypeName)).toEqual(["INTERVAL DAY TO SECOND", "INTERVAL YEAR TO MONTH"])
+    expect(r.rows.map((row: any[]) => row.map((v) => ({ ...v })))).toEqual([
+      [{ days: 999_999_999, hours: 23, minutes: 59, seconds: 59, fseconds: 999_999_999 }, { years: 999_999_999, months: 11 }],
+      [{ days: -999_999_999, hours: -23, minutes: -59, seconds: -59, fseconds: -999_999_999 }, { years: -999_999_999, months: -11 }],
+      [{ days: 0, hours: 0, minutes: 0, seconds: 0, fseconds: 1 }, { years: 0, months: -1 }],
+      [{ days: -1, hours: -2, minutes: -3, seconds: -4, fseconds: -123_456_789 }, { years: 178_956_971, months: 0 }],
+      [{ days: -12, hours: -3, minutes: -4, seconds: -5, fseconds: -7 }, { years: 999_999_999, months: 11 }]
+    ])
+    // a bound interval compares with the stored one exactly (one nanosecond apart is another value)
+    const found = await conn.execute("SELECT id FROM ivx WHERE ds = :1 ORDER BY id", [ds(0, 0, 0, 0, 1)])
+    expect(found.rows).toEqual([[3]])
+    const none = await conn.execute("SELECT id FROM ivx WHERE ds = :1", [ds(0, 0, 0, 0, 2)])
+    expect(none.rows).toEqual([])
+    const ordered = await conn.execute("SELECT id FROM ivx ORDER BY ds")
+    expect(ordered.rows).toEqual([[2], [5], [4], [3], [1]])
+    const lit = await conn.execute("SELECT INTERVAL '0 00:00:00.123456789' DAY TO SECOND(9) FROM DUAL")
+    expect(lit.metaData[0]).toMatchObject({ dbTypeName: "INTERVAL DAY TO SECOND" })
+    expect({ ...lit.rows[0][0] }).toEqual({ days: 0, hours: 0, minutes: 0, seconds: 0, fseconds: 123_456_789 })
+    await conn.rollback()
+  })
 })

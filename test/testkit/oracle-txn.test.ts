@@ -63,6 +63,56 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     await b.rollback()
   })
 
+  // for_update_clause (SQL Language Reference, SELECT): the selected rows are locked until the transaction ends; other
+  // writers wait, NOWAIT returns ORA-00054 at once, WAIT n waits n seconds (ORA-30006).
+  // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/SELECT.html
+  it("locks the rows SELECT ... FOR UPDATE returns: writers and other FOR UPDATE wait, NOWAIT gets ORA-00054, a break ORA-01013", async () => {
+    await a.execute("CREATE TABLE fu_t (id NUMBER PRIMARY KEY, v NUMBER)")
+    await a.execute("INSERT INTO fu_t VALUES (1, 0)", [], { autoCommit: true })
+    await a.execute("INSERT INTO fu_t VALUES (2, 0)", [], { autoCommit: true })
+    const locked = await a.execute("SELECT id, v FROM fu_t WHERE id = :1 FOR UPDATE", [1])
+    expect(locked.rows).toEqual([[1, 0]])
+    expect(a.transactionInProgress).toBe(true)
+    // a row the query did not select stays free
+    expect((await b.execute("UPDATE fu_t SET v = 5 WHERE id = 2")).rowsAffected).toBe(1)
+    await b.commit()
+    const waiting = b.execute("UPDATE fu_t SET v = v + 10 WHERE id = 1")
+    let settled = false
+    void waiting.then(() => (settled = true), () => (settled = true))
+    await new Promise((r) => setTimeout(r, 300))
+    expect(settled).toBe(false)
+    await a.execute("UPDATE fu_t SET v = 1 WHERE id = 1")
+    await a.commit()
+    expect((await waiting).rowsAffected).toBe(1)
+    await b.commit()
+    expect((await a.execute("SELECT v FROM fu_t ORDER BY id")).rows).toEqual([[11], [5]])
+    // NOWAIT on a locked row fails at once; without NOWAIT a second FOR UPDATE waits and a break ends it
+    await a.execute("SELECT * FROM fu_t t WHERE t.id = 1 FOR UPDATE")
+    const started = Date.now()
+    expect(oraCode(await failure(() => b.execute("SELECT * FROM fu_t WHERE id = 1 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
+    expect(Date.now() - started).toBeLessThan(5_000)
+    const second = b.execute("SELECT v FROM fu_t WHERE id = 1 FOR UPDATE")
+    await new Promise((r) => setTimeout(r, 200))
+    await b.break()
+    expect(oraCode(await failure(() => second))).toBe("ORA-01013")
+    // WAIT n gives up after n seconds with ORA-30006
+    const t0 = Date.now()
+    expect(oraCode(await failure(() => b.execute("SELECT v FROM fu_t WHERE id = 1 FOR UPDATE WAIT 1")))).toBe("ORA-30006")
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950)
+    // a DELETE of a locked row waits too, and deletes once the lock holder rolled back
+    const deleting = b.execute("DELETE FROM fu_t WHERE id = 1")
+    let deleted = false
+    void deleting.then(() => (deleted = true), () => (deleted = true))
+    await new Promise((r) => setTimeout(r, 300))
+    expect(deleted).toBe(false)
+    await a.rollback()
+    expect((await deleting).rowsAffected).toBe(1)
+    await b.rollback()
+    // once the lock holder ended its transaction, FOR UPDATE succeeds
+    expect((await b.execute("SELECT v FROM fu_t WHERE id = 1 FOR UPDATE NOWAIT")).rows).toEqual([[11]])
+    await b.rollback()
+  })
+
   it("rolls back to savepoints", async () => {
     await a.execute("INSERT INTO acct VALUES (50, 'sp1', 1)")
     await a.execute("SAVEPOINT first_sp")

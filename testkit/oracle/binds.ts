@@ -3,11 +3,14 @@
  * (lib/thin/protocol/messages/withData.js writeBindParamsColumn) into DuckDB values, and encoding OUT values
  * (PL/SQL) in the type the client declared.
  */
-import { blobValue, intervalValue, listValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
+import { blobValue, listValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
 import { civilFromMicros, microsOfOracle } from "./datetime.ts"
-import { decodeOson, decodeVector } from "./encode.ts"
+import { decodeVector } from "./encode.ts"
+import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "./intervals.ts"
 import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
+import { readNamedBind } from "./named-types.ts"
+import { storedJsonOfOson } from "./oson.ts"
 import type { BindSpec } from "./statement.ts"
 import { Dty } from "./types.ts"
 import { NULL_LENGTH_INDICATOR, type ReadBuffer, type WriteBuffer } from "./wire.ts"
@@ -46,14 +49,15 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
       if (v === null) return null
       return typeof v === "string" ? (v.length === 0 ? null : v) : blobValue(v)
     }
+    case Dty.INT_NAMED:
+      return readNamedBind(r)
     case Dty.JSON: {
       const len = r.ub()
       if (len === 0) return null
       r.bytesWithLength() // QLocator
       const img = r.bytesWithLength()
       if (img === null) return null
-      const value = decodeOson(Buffer.from(img))
-      return value === null || value === undefined ? null : JSON.stringify(value)
+      return storedJsonOfOson(img)
     }
     case Dty.VECTOR: {
       const len = r.ub()
@@ -99,17 +103,10 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
       else for (let k = 0; k < c.length; k++) c[k] = ~c[k]! & 0xff
       return c.length === 8 ? c.readDoubleBE(0) : c.readFloatBE(0)
     }
-    case Dty.INTERVAL_YM: {
-      const years = b.readUInt32BE(0) - 0x80000000
-      const months = b[4]! - 60
-      return intervalValue(years * 12 + months, 0, 0n)
-    }
-    case Dty.INTERVAL_DS: {
-      const days = b.readUInt32BE(0) - 0x80000000
-      const secs = (b[4]! - 60) * 3600 + (b[5]! - 60) * 60 + (b[6]! - 60)
-      const ns = b.readUInt32BE(7) - 0x80000000
-      return intervalValue(0, days, BigInt(secs) * 1_000_000n + BigInt(Math.trunc(ns / 1000)))
-    }
+    case Dty.INTERVAL_YM:
+      return intervalYmBind(monthsOfIntervalYm(b))
+    case Dty.INTERVAL_DS:
+      return intervalDsBind(nanosOfIntervalDs(b))
     default:
       return b.toString("utf8")
   }

@@ -9,18 +9,14 @@ import { createRequire } from "node:module"
 import type { ColumnVector } from "../engine/index.ts"
 import { civilFromDays } from "../shared/civil.ts"
 import { civilFromMicros, type Civil } from "./datetime.ts"
+import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
+import { writeNamedValue } from "./named-types.ts"
+import { osonOfStoredJson } from "./oson.ts"
 import type { OraType } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
 
 const require = createRequire(import.meta.url)
-// node-oracledb's own OSON codec (JSON columns travel as OSON images); reused, not reimplemented.
-const oson = require("oracledb/lib/impl/datahandlers/oson.js") as {
-  OsonEncoder: new () => { encode(value: unknown, maxFieldNameSize: number): Buffer }
-  OsonDecoder: new (buf: Buffer) => { decode(): unknown }
-}
-
-const transformer = require("oracledb/lib/transformer.js") as { transformJsonValue(value: unknown): unknown }
 // node-oracledb's own VECTOR image codec (reused, not reimplemented)
 const vectorCodec = require("oracledb/lib/impl/datahandlers/vector.js") as {
   VectorEncoder: new () => { encode(value: unknown): Buffer }
@@ -32,10 +28,6 @@ export const encodeVector = (value: Float32Array | Float64Array | Int8Array): Bu
 /** Decodes a VECTOR image to a typed array. */
 export const decodeVector = (buf: Buffer): unknown => new vectorCodec.VectorDecoder(buf).decode()
 
-/** Encodes a JS value as an OSON image (objects are first put in the encoder's {fields, values} form). */
-export const encodeOson = (value: unknown): Buffer => new oson.OsonEncoder().encode(transformer.transformJsonValue(value), 65535)
-/** Decodes an OSON image. */
-export const decodeOson = (buf: Buffer): unknown => new oson.OsonDecoder(buf).decode()
 
 /** Writes one column value of row `i` (including the NULL case). */
 export type ColumnEncoder = (w: WriteBuffer, col: ColumnVector, i: number) => void
@@ -43,8 +35,8 @@ export type ColumnEncoder = (w: WriteBuffer, col: ColumnVector, i: number) => vo
 /** How LOB columns travel: as locators (fetched as Lob objects) or inline as LONG data (fetched as string/Buffer). */
 export type LobMode = "locator" | "inline"
 
-/** Server-side LOB registry hook: returns the locator for a LOB value. */
-export type LobRegistrar = (value: string | Uint8Array, type: OraType) => Buffer
+/** Server-side LOB registry hook: returns the locator for a LOB value of row `row` of the current chunk. */
+export type LobRegistrar = (value: string | Uint8Array, type: OraType, row: number) => Buffer
 
 const EMPTY = new Uint8Array(0)
 
@@ -174,28 +166,6 @@ export const parseDuckInterval = (s: string): { months: number; days: number; mi
   return { months, days, micros }
 }
 
-const writeIntervalDs = (w: WriteBuffer, days: number, micros: bigint): void => {
-  // normalise so that all fields share the sign of the total
-  let total = BigInt(days) * 86_400_000_000n + micros
-  const neg = total < 0n
-  if (neg) total = -total
-  const d = Number(total / 86_400_000_000n)
-  let rest = Number(total % 86_400_000_000n)
-  const h = Math.floor(rest / 3_600_000_000)
-  rest -= h * 3_600_000_000
-  const mi = Math.floor(rest / 60_000_000)
-  rest -= mi * 60_000_000
-  const s = Math.floor(rest / 1_000_000)
-  const ns = (rest - s * 1_000_000) * 1000
-  const sg = neg ? -1 : 1
-  w.u8(11)
-  w.u32be((0x80000000 + sg * d) >>> 0)
-  w.u8(60 + sg * h)
-  w.u8(60 + sg * mi)
-  w.u8(60 + sg * s)
-  w.u32be((0x80000000 + sg * ns) >>> 0)
-}
-
 const utf16be = (s: string): Buffer => Buffer.from(s, "utf16le").swap16()
 
 const numberOf = (col: ColumnVector, i: number): number => {
@@ -218,6 +188,12 @@ const numberOf = (col: ColumnVector, i: number): number => {
     default:
       return Number(d[i]!)
   }
+}
+
+/** The unscaled value of a DECIMAL row stored as 64 or 128 bits. */
+const decimalUnscaled = (col: ColumnVector, i: number): bigint => {
+  const a = col.data as BigInt64Array
+  return col.info.layout === "decimal128" ? (a[2 * i + 1]! << 64n) | BigInt.asUintN(64, a[2 * i]!) : a[i]!
 }
 
 const writeBinary = (w: WriteBuffer, v: number, double: boolean): void => {
@@ -302,12 +278,9 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
             else writeScaledBigInt(w, (d as BigInt64Array)[i]!, col.info.scale)
             return
           }
-          case "decimal128": {
-            const a = d as BigInt64Array
-            const v = (a[2 * i + 1]! << 64n) | BigInt.asUintN(64, a[2 * i]!)
-            writeScaledBigInt(w, v, col.info.scale)
+          case "decimal128":
+            writeScaledBigInt(w, decimalUnscaled(col, i), col.info.scale)
             return
-          }
           case "boolean":
             writeNumber(w, d[i] !== 0 ? 1 : 0)
             return
@@ -327,7 +300,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
     case "long":
     case "clob": {
       if (type.kind === "clob" && opts.lobMode === "locator")
-        return nullGuard((w, col, i) => writeLocator(w, col.string(i) ?? "", type, opts))
+        return nullGuard((w, col, i) => writeLocator(w, col.string(i) ?? "", type, opts, i))
       const pad = type.dty === 96 ? type.charSize : 0
       return (w, col, i) => {
         if (col.info.layout === "varchar" && pad === 0) {
@@ -352,7 +325,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
     case "nvarchar":
     case "nclob": {
       if (type.kind === "nclob" && opts.lobMode === "locator")
-        return nullGuard((w, col, i) => writeLocator(w, col.string(i) ?? "", type, opts))
+        return nullGuard((w, col, i) => writeLocator(w, col.string(i) ?? "", type, opts, i))
       const pad = type.dty === 96 ? type.charSize : 0
       return (w, col, i) => {
         let s = col.string(i)
@@ -368,7 +341,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
     case "longraw":
     case "blob": {
       if (type.kind === "blob" && opts.lobMode === "locator")
-        return nullGuard((w, col, i) => writeLocator(w, col.bytes(i) ?? EMPTY, type, opts))
+        return nullGuard((w, col, i) => writeLocator(w, col.bytes(i) ?? EMPTY, type, opts, i))
       return (w, col, i) => {
         const b = col.info.layout === "varchar" ? (col.string(i) === null ? null : Buffer.from(col.string(i)!, "utf8")) : col.bytes(i)
         if (b === null || b.length === 0) w.u8(0)
@@ -428,27 +401,32 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       })
     case "intervalds":
       return nullGuard((w, col, i) => {
+        // DAY TO SECOND(7..9) columns hold DECIMAL seconds (intervals.ts), others DuckDB INTERVALs
+        if (col.info.layout === "decimal64" || col.info.layout === "decimal128") {
+          writeIntervalDsNanos(w, decimalUnscaled(col, i) * 10n ** BigInt(9 - col.info.scale))
+          return
+        }
         const v = col.value(i)
         if (v === null) {
           w.u8(0)
           return
         }
         const iv = parseDuckInterval(String(v))
-        writeIntervalDs(w, iv.days + iv.months * 30, iv.micros)
+        writeIntervalDsNanos(w, nanosOfDuckInterval(iv.months, iv.days, iv.micros))
       })
     case "intervalym":
       return nullGuard((w, col, i) => {
+        // YEAR(9) TO MONTH columns hold BIGINT months (intervals.ts), others DuckDB INTERVALs
+        if (col.info.layout === "int64") {
+          writeIntervalYmMonths(w, Number((col.data as BigInt64Array)[i]!))
+          return
+        }
         const v = col.value(i)
         if (v === null) {
           w.u8(0)
           return
         }
-        const iv = parseDuckInterval(String(v))
-        const sg = iv.months < 0 ? -1 : 1
-        const a = Math.abs(iv.months)
-        w.u8(5)
-        w.u32be((0x80000000 + sg * Math.floor(a / 12)) >>> 0)
-        w.u8(60 + sg * (a % 12))
+        writeIntervalYmMonths(w, parseDuckInterval(String(v)).months)
       })
     case "boolean":
       return nullGuard((w, col, i) => {
@@ -463,13 +441,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
           w.u8(0)
           return
         }
-        let value: unknown
-        try {
-          value = JSON.parse(s)
-        } catch {
-          value = s
-        }
-        const img = encodeOson(value)
+        const img = osonOfStoredJson(s)
         w.ub(img.length)
         w.ub(img.length)
         w.ub(8060)
@@ -495,6 +467,10 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         w.bytesWithLength(img)
         w.u8(0) // locator (unused by the client)
       }
+    case "object": {
+      const named = type.named!
+      return (w, col, i) => writeNamedValue(w, named, col.string(i))
+    }
     case "rowid":
       return nullGuard((w, col, i) => {
         // DuckDB row ids of uncommitted rows start at 2^62: keep 32 bits of block number
@@ -509,8 +485,8 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
   }
 }
 
-const writeLocator = (w: WriteBuffer, value: string | Uint8Array, type: OraType, opts: EncodeOptions): void => {
-  const locator = opts.registerLob(value, type)
+const writeLocator = (w: WriteBuffer, value: string | Uint8Array, type: OraType, opts: EncodeOptions, row: number): void => {
+  const locator = opts.registerLob(value, type, row)
   const length = typeof value === "string" ? value.length : value.length
   w.ub(locator.length)
   w.ub(length)

@@ -18,10 +18,12 @@ import type { TableMeta } from "./catalog.ts"
 import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { fromDuckDb, ora, OraError } from "./errors.ts"
+import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
-import { decodeName, encodeName, quoteDuck } from "./names.ts"
+import { decodeName, duckIdent, encodeName, quoteDuck } from "./names.ts"
+import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import { runPlsql } from "./plsql.ts"
 import {
   type BindSpec,
@@ -34,7 +36,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
-import { makeTranslator, oracleName, translateQuery, type QueryShape } from "./translate.ts"
+import { type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
 
 interface LogEntry {
   readonly sql: string
@@ -47,7 +49,7 @@ interface LogEntry {
 const DICTIONARY_NAMES = new Set(Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"))
 const isDictionaryName = (v: string) =>
   DICTIONARY_NAMES.has(v) ||
-  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS)$/.test(v) ||
+  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS|TYPES|TYPE_ATTRS|COLL_TYPES)$/.test(v) ||
   v === "TABS" ||
   v === "COLS"
 
@@ -118,6 +120,7 @@ export class SqlSession {
     this.inTxn = false
     this.log = []
     await this.engine.commit()
+    this.db.rowLocks.release(this.info.sid)
     this.db.transactionEnded()
   }
 
@@ -128,6 +131,7 @@ export class SqlSession {
     this.inTxn = false
     this.log = []
     await this.engine.rollback()
+    this.db.rowLocks.release(this.info.sid)
     this.db.transactionEnded()
   }
 
@@ -149,12 +153,13 @@ export class SqlSession {
   }
 
   /** Runs a statement inside the transaction with Oracle statement-level atomicity. */
-  async runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>): Promise<number> {
+  async runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>, lockWaitMs = this.db.settings.lockWaitMs): Promise<number> {
     this.interrupted = false
-    const deadline = Date.now() + this.db.settings.lockWaitMs
+    const deadline = Date.now() + lockWaitMs
     for (;;) {
       await this.begin()
       try {
+        if (hasIntervalBinds(params)) params = await this.intervalParams(sql, params!)
         const n = await this.engine.execute(sql, params, types)
         this.log.push({ sql, params, types })
         return n
@@ -163,6 +168,16 @@ export class SqlSession {
         if (!isWriteConflict(e)) throw this.mapError(e)
         await this.waitForRowLock(deadline)
       }
+    }
+  }
+
+  /** Bound intervals as the storage of their parameters takes them (intervals.ts). */
+  private async intervalParams(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<DuckDBValue>> {
+    const prepared = await this.engine.prepare(sql)
+    try {
+      return intervalParamsFor(params, (i) => prepared.parameterType(i))
+    } finally {
+      prepared.close()
     }
   }
 
@@ -284,7 +299,7 @@ export class SqlSession {
         await this.ddl(sql)
         return { kind: "done" }
       case "plsql":
-        return runPlsql(this, sql, rows[0] ?? [], specs)
+        return (await describeTypeBlock(namedTypesOf(this.db), this.schema, this.engine, sql, rows[0] ?? [])) ?? runPlsql(this, sql, rows[0] ?? [], specs)
       case "commit":
         await this.commit()
         return { kind: "done" }
@@ -320,7 +335,8 @@ export class SqlSession {
   }
 
   /** A translator over `tokens` whose bind variables become `$1…$n`, numbered in source order. */
-  private bindNumberingTranslator(tokens: ReadonlyArray<Tok>, sql: string) {
+  private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string) {
+    const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, source)
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
     const { toks, tr } = makeTranslator(tokens, {
@@ -345,9 +361,12 @@ export class SqlSession {
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = []): Promise<QueryResult> {
     const { toks, tr, binds } = this.bindNumberingTranslator(tokenize(stripTerminator(sql)), sql)
-    const { sql: duckSql, shape } = translateQuery(toks, tr)
+    let { sql: duckSql, shape } = translateQuery(toks, tr)
+    const withRowid = this.selectsTableLob(toks, shape)
+    if (withRowid) duckSql = translateQuery(toks, tr, true).sql
     if (binds.length > params.length) throw ora.notAllBound()
-    const p = params.slice(0, binds.length)
+    let p = params.slice(0, binds.length)
+    if (shape.lock !== undefined && shape.lock.wait !== "skip" && shape.from[0] !== undefined) await this.lockRows(shape.from[0], shape.lock, p, shape.from.length > 1)
     const dict = new Set(toks.filter((t) => t.kind === "ident" && isDictionaryName(t.value)).map((t) => t.value))
     let cursor: Cursor
     try {
@@ -360,13 +379,103 @@ export class SqlSession {
           return admin.query(duckSql, p)
         })
       } else {
+        if (hasIntervalBinds(p)) p = await this.intervalParams(duckSql, p)
         cursor = await this.engine.query(duckSql, p)
       }
     } catch (e) {
       if (this.inTxn) await this.recover()
       throw this.mapError(e)
     }
-    return { kind: "query", columns: this.describe(shape, cursor.columns, specs), cursor }
+    if (!withRowid) return { kind: "query", columns: this.describe(shape, cursor.columns, specs), cursor }
+    const described = cursor.columns.length - 1
+    return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), specs), cursor, rowidColumn: described }
+  }
+
+  /**
+   * True when a query reads LOB columns of its one table row by row (no grouping, DISTINCT or set operation), so
+   * that their locators can name the row a LOB write goes to.
+   */
+  private selectsTableLob(toks: ReadonlyArray<Tok>, shape: QueryShape): boolean {
+    if (shape.from.length !== 1 || shape.items.some((i) => i.kind === "aggregate")) return false
+    const meta = this.lookupTable(shape.from[0]!.schema, shape.from[0]!.table)
+    if (meta === undefined || meta.kind !== "TABLE") return false
+    const isLob = (name: string) => meta.columns.some((c) => c.name === name && (c.type.kind === "clob" || c.type.kind === "nclob" || c.type.kind === "blob"))
+    if (!shape.items.some((i) => (i.kind === "star" && meta.columns.some((c) => isLob(c.name))) || (i.kind === "col" && isLob(i.column)))) return false
+    let depth = 0
+    for (const t of toks) {
+      if (isOp(t, "(")) depth++
+      else if (isOp(t, ")")) depth--
+      else if (depth === 0 && isKw(t, "GROUP", "DISTINCT", "UNIQUE", "UNION", "INTERSECT", "MINUS", "EXCEPT", "HAVING", "CONNECT")) return false
+    }
+    return true
+  }
+
+  /**
+   * SELECT ... FOR UPDATE: locks the rows the query selects from its first table until the transaction ends
+   * (row-locks.ts), after waiting for rows another transaction locked. NOWAIT fails at once with ORA-00054 and
+   * WAIT n after n seconds with ORA-30006, as the SQL Language Reference describes the for_update_clause:
+   * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/SELECT.html
+   */
+  private async lockRows(ref: FromRef, lock: RowLockClause, params: ReadonlyArray<DuckDBValue>, qualify: boolean): Promise<void> {
+    const meta = this.lookupTable(ref.schema, ref.table)
+    if (meta === undefined || meta.kind !== "TABLE") return
+    const rowid = qualify ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid"
+    const waitMs = lock.wait === "nowait" ? 0 : typeof lock.wait === "number" ? lock.wait * 1000 : this.db.settings.lockWaitMs
+    this.interrupted = false
+    const rows = await this.waitForLockedRows(meta, `SELECT ${rowid} ${lock.source}`, params, waitMs, lock.wait === "nowait")
+    await this.begin()
+    this.db.rowLocks.take(this.info.sid, lockKey(meta), rows)
+  }
+
+  /**
+   * The DuckDB row ids `rowidSql` selects from `meta`, once no other transaction holds a lock on any of them: waits
+   * (as for a row another transaction wrote) until their holders end, `waitMs` passes (ORA-30006; ORA-00054 when
+   * `nowait`) or a break arrives (ORA-01013).
+   */
+  private async waitForLockedRows(meta: TableMeta, rowidSql: string, params: ReadonlyArray<DuckDBValue>, waitMs: number, nowait: boolean): Promise<Array<bigint>> {
+    const { sql, values } = renumberParams(rowidSql, params)
+    const deadline = Date.now() + waitMs
+    for (;;) {
+      let rows: Array<bigint>
+      try {
+        rows = (await this.engine.queryAll(sql, values)).map((r) => BigInt(String(r[0])))
+      } catch (e) {
+        if (this.inTxn) await this.recover()
+        throw this.mapError(e)
+      }
+      if (!this.db.rowLocks.othersHold(this.info.sid, lockKey(meta), rows)) return rows
+      if (nowait) throw new OraError(54, "resource busy and acquire with NOWAIT specified or timeout expired")
+      await this.waitForRowLock(deadline)
+    }
+  }
+
+  /** UPDATE / DELETE of a table with rows another session locked FOR UPDATE: waits until the rows it writes are free. */
+  private async waitForRowLocksOf(t: { toks: Array<Tok>; text: (a: number, b: number) => string }, params: ReadonlyArray<DuckDBValue>): Promise<void> {
+    const meta = this.dmlTarget
+    if (meta === undefined || !this.db.rowLocks.othersHoldIn(this.info.sid, lockKey(meta))) return
+    const toks = t.toks
+    const update = isKw(toks[0], "UPDATE")
+    if (!update && !isKw(toks[0], "DELETE")) return
+    let setAt = -1
+    let whereAt = -1
+    let end = toks.length
+    let depth = 0
+    for (let k = 1; k < toks.length; k++) {
+      if (isOp(toks[k], "(")) depth++
+      else if (isOp(toks[k], ")")) depth--
+      else if (depth === 0 && update && setAt < 0 && isKw(toks[k], "SET")) setAt = k
+      else if (depth === 0 && whereAt < 0 && isKw(toks[k], "WHERE")) whereAt = k
+      else if (depth === 0 && isKw(toks[k], "RETURNING", "RETURN")) {
+        end = k
+        break
+      }
+    }
+    const tableFrom = update ? 1 : isKw(toks[1], "FROM") ? 2 : 1
+    const tableTo = update ? setAt : whereAt >= 0 ? whereAt : end
+    if (tableTo < 0) return
+    const where = whereAt >= 0 ? ` WHERE ${t.text(whereAt + 1, end)}` : ""
+    this.interrupted = false
+    await this.waitForLockedRows(meta, `SELECT rowid FROM ${t.text(tableFrom, tableTo)}${where}`, params, this.db.settings.lockWaitMs, false)
   }
 
   /** DATE/TIMESTAMP column names of the tables a statement mentions (identifier match against the catalog). */
@@ -417,17 +526,21 @@ export class SqlSession {
             ? this.lookupTable(oracleName(a), oracleName(t.toks[at + 2]!))
             : this.lookupTable(undefined, oracleName(a))
     }
+    if (this.dmlTarget !== undefined && this.db.rowLocks.othersHoldIn(this.info.sid, lockKey(this.dmlTarget)))
+      for (const r of rows.length === 0 ? [[]] : rows) await this.waitForRowLocksOf(t, r)
     const ret = returningClause(t.toks)
     if (ret !== undefined) return this.dmlReturning(t, ret, rows)
     const duckSql = t.text(0, t.toks.length)
     const nBinds = t.binds.length
     for (const r of rows) if (r.length < nBinds) throw ora.notAllBound()
-    if (rows.length > 1) {
+    // bound intervals need their parameter's storage type (intervalParams), known only per statement
+    const bulkable = rows.length > 1 && !hasIntervalBinds(rows[0])
+    if (bulkable) {
       // all rows or none, so a success has no batch errors
       const appended = await this.appendBinds(t, rows)
       if (appended !== undefined) return { kind: "dml", rowCount: appended, rowCounts: opts.dmlRowCounts ? rows.map(() => 1) : [], batchErrors: [] }
     }
-    if (rows.length > 1 && !opts.batchErrors) {
+    if (bulkable && !opts.batchErrors) {
       const bulk = this.bulkInsert(t.toks, t.text, nBinds)
       if (bulk !== undefined) {
         // one VARCHAR parameter per bind column holding a JSON array: DuckDB's JSON reader turns it into a list
@@ -493,7 +606,7 @@ export class SqlSession {
    * (the transaction is restored first).
    */
   async bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<number | undefined> {
-    if (classify(sql) !== "dml") return undefined
+    if (classify(sql) !== "dml" || hasIntervalBinds(rows[0])) return undefined
     const t = this.translate(stripTerminator(sql))
     if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
     const appended = await this.appendBinds(t, rows)
@@ -521,10 +634,29 @@ export class SqlSession {
     if (target === undefined) return undefined
     const bulk = bulkRowsOfBinds(rows, target.columns)
     if (bulk === undefined) return undefined
+    return this.appendBulk(target.table, bulk)
+  }
+
+  /**
+   * The append target of an executeMany INSERT (see {@link appendTarget}), for bind rows decoded straight into
+   * {@link BulkRows} while the request arrives; undefined when the statement needs the general path.
+   */
+  async appendTargetOf(sql: string): Promise<{ readonly table: string | AppendTarget; readonly columns: ReadonlyArray<BulkColumn> } | undefined> {
+    if (classify(sql) !== "dml") return undefined
+    const t = this.translate(stripTerminator(sql))
+    if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
+    return this.appendTarget(t)
+  }
+
+  /**
+   * Appends rows laid out for an append target inside the transaction (logged for statement-level recovery); on a
+   * failure the transaction is restored and undefined returned (the general path then reports the error).
+   */
+  async appendBulk(table: string | AppendTarget, bulk: BulkRows): Promise<number | undefined> {
     await this.begin()
     try {
-      const n = await this.engine.appendRows(target.table, bulk)
-      this.log.push({ sql: "", params: undefined, types: undefined, append: { table: target.table, rows: bulk } })
+      const n = await this.engine.appendRows(table, bulk)
+      this.log.push({ sql: "", params: undefined, types: undefined, append: { table, rows: bulk } })
       return n
     } catch {
       await this.recover()
@@ -817,6 +949,25 @@ const integrityError = (message: string, target: TableMeta | undefined, tables: 
     return new OraError(2290, `check constraint (${name(named)}) violated`)
   }
   return undefined
+}
+
+/** The row-lock key of a table. */
+const lockKey = (meta: TableMeta): string => `${meta.owner}.${meta.name}`
+
+/** `sql` with its `$n` parameters renumbered 1, 2, … in order of appearance, and the values they take from `params`. */
+const renumberParams = (sql: string, params: ReadonlyArray<DuckDBValue>): { sql: string; values: Array<DuckDBValue> } => {
+  const values: Array<DuckDBValue> = []
+  const numbers = new Map<string, number>()
+  const text = sql.replace(/\$(\d+)/g, (_, d: string) => {
+    let n = numbers.get(d)
+    if (n === undefined) {
+      values.push(params[Number(d) - 1] ?? null)
+      n = values.length
+      numbers.set(d, n)
+    }
+    return `$${n}`
+  })
+  return { sql: text, values }
 }
 
 /** DuckDB's write-write conflict: another transaction changed (or holds an uncommitted change of) the row. */

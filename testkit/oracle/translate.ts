@@ -6,8 +6,9 @@
  */
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
-import { binaryDoubleType, intervalYmType, parseOracleType, type OraType } from "./types.ts"
+import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
 export type SelectItem =
@@ -33,6 +34,16 @@ export interface FromRef {
 export interface QueryShape {
   readonly items: ReadonlyArray<SelectItem>
   readonly from: ReadonlyArray<FromRef>
+  /** `FOR UPDATE`: the rows of the first FROM table the query selects are locked. */
+  readonly lock?: RowLockClause
+}
+
+/** `FOR UPDATE [OF ...] [NOWAIT | WAIT n | SKIP LOCKED]` of a query. */
+export interface RowLockClause {
+  /** How long to wait for rows another transaction locked: "nowait", seconds, or undefined (until the lock is free). */
+  readonly wait: "nowait" | "skip" | number | undefined
+  /** The query's translated `FROM ... [WHERE ...]` (without ROWNUM limits), selecting the rows to lock. */
+  readonly source: string
 }
 
 /** Translation context. */
@@ -132,8 +143,28 @@ const intervalLiteral = (text: string, units: ReadonlyArray<string>): string => 
   if (lead < 0 || trail < lead || values.length !== trail - lead + 1 || values.some((x) => !/^\d+(\.\d*)?$/.test(x))) {
     throw ora.unimplemented(`interval literal '${text}' ${units.join(" ")}`)
   }
+  const exact = exactIntervalLiteral(values, lead, negative)
+  if (exact !== undefined) return exact
   const parts = values.map((x, n) => `${x} ${INTERVAL_FIELDS[lead + n]!.toLowerCase()}s`)
   return `(${negative ? "-" : ""}INTERVAL ${sqlString(parts.join(" "))})`
+}
+
+/**
+ * An interval literal DuckDB's INTERVAL cannot hold (nanosecond digits, more than 2^31 months) in the exact storage of
+ * intervals.ts: DECIMAL(38,9) seconds or BIGINT months; undefined for the others.
+ */
+const exactIntervalLiteral = (values: ReadonlyArray<string>, lead: number, negative: boolean): string | undefined => {
+  const sign = negative ? "-" : ""
+  if (lead <= 1) {
+    const months = values.reduce((acc, x, n) => acc + BigInt(x) * (lead + n === 0 ? 12n : 1n), 0n)
+    return months > 2_147_483_647n ? `CAST(${sign}${months} AS BIGINT)` : undefined
+  }
+  const last = values[values.length - 1]!
+  const fraction = last.includes(".") ? last.slice(last.indexOf(".") + 1) : ""
+  if (INTERVAL_FIELDS[lead + values.length - 1] !== "SECOND" || !/[1-9]/.test(fraction.slice(6, 9))) return undefined
+  const unitSeconds = [86_400n, 3_600n, 60n, 1n]
+  const whole = values.reduce((acc, x, n) => acc + BigInt(x.split(".")[0]!) * unitSeconds[lead + n - 2]!, 0n)
+  return `CAST('${sign}${whole}.${fraction.padEnd(9, "0").slice(0, 9)}' AS DECIMAL(38,9))`
 }
 
 /**
@@ -624,7 +655,12 @@ export const headingOf = (toks: ReadonlyArray<Tok>): string =>
  * Translates a top-level query: adds Oracle column headings as aliases, rewrites a trailing
  * `WHERE ... ROWNUM <= n` into LIMIT, and reports the select-list shape.
  */
-export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql: string; shape: QueryShape } => {
+export const translateQuery = (
+  toks: ReadonlyArray<Tok>,
+  tr: Translator,
+  /** Adds the row id of the (single) FROM table as a last, undescribed column (LOB locators that write back). */
+  withRowid = false
+): { sql: string; shape: QueryShape } => {
   // locate the top-level SELECT that produces the result columns (skip WITH ... AS (...) blocks)
   let selectAt = 0
   if (isKw(toks[0], "WITH")) {
@@ -670,6 +706,17 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
     if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
     return intervalYmType(lead)
   }
+  /** `INTERVAL '...' DAY|HOUR|MINUTE|SECOND ...` with nanosecond digits as the whole item: DuckDB holds it as DECIMAL seconds. */
+  const dayTimeNanosLiteral = (part: ReadonlyArray<Tok>): OraType | undefined => {
+    if (!isKw(part[0], "INTERVAL") || part[1]?.kind !== "str" || !isKw(part[2], "DAY", "HOUR", "MINUTE", "SECOND")) return undefined
+    const fraction = /\.(\d+)\s*$/.exec(part[1].value)?.[1] ?? ""
+    if (!/[1-9]/.test(fraction.slice(6, 9))) return undefined
+    let k = 3
+    while (k < part.length && (isKw(part[k], "DAY", "HOUR", "MINUTE", "SECOND", "TO") || part[k]!.kind === "num" || isOp(part[k], "(") || isOp(part[k], ")") || isOp(part[k], ","))) k++
+    if (isKw(part[k], "AS")) k++
+    if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
+    return intervalDsType(9, 9)
+  }
   /** `COUNT|SUM|AVG(...) [[AS] alias]` as the whole item. */
   const isAggregate = (part: ReadonlyArray<Tok>): boolean => {
     if (!isKw(part[0], "COUNT", "SUM", "AVG") || !isOp(part[1], "(")) return false
@@ -702,7 +749,11 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
     const param = bindParam(part, text)
     return param !== undefined ? { kind: "bind", param } : valueItem(part, ym)
   }
-  const valueItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem =>
+  const valueItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem => {
+    const constructed = constructedType(part)
+    return constructed !== undefined ? { kind: "typed", type: constructed } : literalItem(part, ym)
+  }
+  const literalItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem =>
     ym !== undefined
       ? { kind: "typed", type: ym }
       : binaryDouble(part)
@@ -712,7 +763,7 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
           : { kind: "expr" }
   const flush = (end: number) => {
     const part = toks.slice(start, end)
-    const ym = yearMonthLiteral(part)
+    const ym = yearMonthLiteral(part) ?? dayTimeNanosLiteral(part)
     if (part.length === 0) throw ora.missingExpression()
     const last = part[part.length - 1]!
     const prev = part[part.length - 2]
@@ -794,14 +845,19 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
       k--
     } else if (depth === 0 && isKw(toks[k], "WHERE", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT")) break
   }
-  // FOR UPDATE [OF ...] [NOWAIT | WAIT n | SKIP LOCKED]: accepted without row locks (DuckDB has none)
+  // FOR UPDATE [OF ...] [NOWAIT | WAIT n | SKIP LOCKED]: the session locks the selected rows (sqlsession.ts)
   let end = toks.length
+  let lockWait: RowLockClause["wait"] | null = null
   depth = 0
   for (let j = fromAt; j < toks.length; j++) {
     if (isOp(toks[j], "(")) depth++
     else if (isOp(toks[j], ")")) depth--
     else if (depth === 0 && isKw(toks[j], "FOR") && isKw(toks[j + 1], "UPDATE")) {
       end = j
+      const nowait = toks.findIndex((x, n) => n > j && isKw(x, "NOWAIT"))
+      const wait = toks.findIndex((x, n) => n > j && isKw(x, "WAIT"))
+      const skip = toks.findIndex((x, n) => n > j && isKw(x, "SKIP"))
+      lockWait = nowait > 0 ? "nowait" : skip > 0 ? "skip" : wait > 0 && toks[wait + 1]?.kind === "num" ? Number(toks[wait + 1]!.value) : undefined
       break
     }
   }
@@ -853,7 +909,8 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
   }
   const head = tr.range(0, listStart)
   body ??= tr.range(fromAt, end)
-  let sql = `${head} ${pieces.join(", ")} ${body}`
+  let sql = `${head} ${[...pieces, ...(withRowid ? [`rowid AS "ora$lob_rowid"`] : [])].join(", ")} ${body}`
   if (limit !== undefined) sql = `${sql} LIMIT ${limit}`
-  return { sql, shape: { items, from } }
+  const lock = lockWait === null ? undefined : { wait: lockWait, source: tr.range(fromAt, end) }
+  return { sql, shape: { items, from, ...(lock !== undefined ? { lock } : {}) } }
 }

@@ -7,6 +7,7 @@
  */
 import { DuckDBTypeId } from "@duckdb/node-api"
 import type { DuckDBType } from "@duckdb/node-api"
+import type { NamedType } from "./pickle.ts"
 
 /** Wire data type codes used by the server. */
 export const Dty = {
@@ -21,6 +22,7 @@ export const Dty = {
   BINARY_FLOAT: 100,
   BINARY_DOUBLE: 101,
   CURSOR: 102,
+  INT_NAMED: 109,
   CLOB: 112,
   BLOB: 113,
   JSON: 119,
@@ -57,6 +59,7 @@ export type ValueKind =
   | "json"
   | "rowid"
   | "vector"
+  | "object"
 
 /** A column type as Oracle declares and describes it. */
 export interface OraType {
@@ -77,6 +80,8 @@ export interface OraType {
   readonly dictScale: number | null
   /** DuckDB storage type. */
   readonly duck: string
+  /** The named type of an OBJECT, collection or XMLType column (named-types.ts). */
+  readonly named?: NamedType
 }
 
 const t = (o: OraType): OraType => o
@@ -137,13 +142,13 @@ export const timestampType = (fsp = 6, zone: "" | "tz" | "ltz" = ""): OraType =>
     duck: zone === "" ? (fsp > 6 ? "TIMESTAMP_NS" : "TIMESTAMP") : "TIMESTAMPTZ"
   })
 
-/** INTERVAL DAY(lead) TO SECOND(fsp). */
+/** INTERVAL DAY(lead) TO SECOND(fsp); 7-9 fraction digits are kept as DECIMAL seconds (intervals.ts). */
 export const intervalDsType = (lead = 2, fsp = 6): OraType =>
-  t({ kind: "intervalds", dty: Dty.INTERVAL_DS, csfrm: 0, maxSize: 11, charSize: 0, precision: lead, scale: fsp, dictName: `INTERVAL DAY(${lead}) TO SECOND(${fsp})`, dictPrecision: lead, dictScale: fsp, duck: "INTERVAL" })
+  t({ kind: "intervalds", dty: Dty.INTERVAL_DS, csfrm: 0, maxSize: 11, charSize: 0, precision: lead, scale: fsp, dictName: `INTERVAL DAY(${lead}) TO SECOND(${fsp})`, dictPrecision: lead, dictScale: fsp, duck: fsp > 6 ? "DECIMAL(38,9)" : "INTERVAL" })
 
-/** INTERVAL YEAR(lead) TO MONTH. */
+/** INTERVAL YEAR(lead) TO MONTH; YEAR(9) is kept as BIGINT months, beyond DuckDB's 32-bit months (intervals.ts). */
 export const intervalYmType = (lead = 2): OraType =>
-  t({ kind: "intervalym", dty: Dty.INTERVAL_YM, csfrm: 0, maxSize: 5, charSize: 0, precision: lead, scale: 0, dictName: `INTERVAL YEAR(${lead}) TO MONTH`, dictPrecision: lead, dictScale: 0, duck: "INTERVAL" })
+  t({ kind: "intervalym", dty: Dty.INTERVAL_YM, csfrm: 0, maxSize: 5, charSize: 0, precision: lead, scale: 0, dictName: `INTERVAL YEAR(${lead}) TO MONTH`, dictPrecision: lead, dictScale: 0, duck: lead >= 9 ? "BIGINT" : "INTERVAL" })
 
 const simple = (kind: ValueKind, dty: number, maxSize: number, dictName: string, duck: string, csfrm = 0): OraType =>
   t({ kind, dty, csfrm, maxSize, charSize: 0, precision: 0, scale: 0, dictName, dictPrecision: null, dictScale: null, duck })

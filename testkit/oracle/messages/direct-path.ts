@@ -4,12 +4,13 @@
  * inserts them and commits as Oracle's direct path load does, abort drops them.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
-import { blobValue, intervalValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
+import { blobValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import { numberValue } from "../binds.ts"
 import { microsOfOracle } from "../datetime.ts"
-import { decodeOson } from "../encode.ts"
 import { ora } from "../errors.ts"
+import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "../intervals.ts"
 import { decodeNumber, decodeNumberFast } from "../number.ts"
+import { storedJsonOfOson } from "../oson.ts"
 import type { SessionState } from "../session-state.ts"
 import type { ResultColumn } from "../statement.ts"
 import { ProtocolError } from "../tns.ts"
@@ -184,15 +185,11 @@ const directPathValue = (type: OraType, b: Buffer, dbOffsetMinutes: number): Duc
       // the client sends CLOB data as LONG in the national character set (directPathPrepare.js processColumnInfo)
       return Buffer.from(b).swap16().toString("utf16le")
     case "json":
-      return JSON.stringify(decodeOson(b))
-    case "intervalds": {
-      const days = b.readUInt32BE(0) - 0x80000000
-      const secs = (b[4]! - 60) * 3600 + (b[5]! - 60) * 60 + (b[6]! - 60)
-      const ns = b.readUInt32BE(7) - 0x80000000
-      return intervalValue(0, days, BigInt(secs) * 1_000_000n + BigInt(Math.trunc(ns / 1000)))
-    }
+      return storedJsonOfOson(b)
+    case "intervalds":
+      return intervalDsBind(nanosOfIntervalDs(b))
     case "intervalym":
-      return intervalValue((b.readUInt32BE(0) - 0x80000000) * 12 + (b[4]! - 60), 0, 0n)
+      return intervalYmBind(monthsOfIntervalYm(b))
     default:
       return b.toString("utf8")
   }

@@ -1,0 +1,129 @@
+/**
+ * INTERVAL DAY TO SECOND and INTERVAL YEAR TO MONTH values at Oracle's full declared ranges.
+ *
+ * DuckDB's INTERVAL keeps microseconds and 32-bit months, while Oracle keeps up to nanoseconds
+ * (`INTERVAL DAY(9) TO SECOND(9)`) and up to 999,999,999 years (`INTERVAL YEAR(9) TO MONTH`). Columns declared
+ * beyond what DuckDB's INTERVAL holds are stored exactly instead (see `types.ts`): DAY TO SECOND with 7-9 fraction
+ * digits as DECIMAL(38,9) seconds, YEAR(9) TO MONTH as BIGINT months. A bound interval keeps its exact value here
+ * until the statement it is bound to shows which storage the parameter goes to.
+ *
+ * Wire layouts: node_modules/oracledb/lib/impl/datahandlers/buffer.js (parseOracleIntervalDS / parseOracleIntervalYM):
+ * DS = UInt32BE days + 2^31, hours + 60, minutes + 60, seconds + 60, UInt32BE nanoseconds + 2^31 (11 bytes);
+ * YM = UInt32BE years + 2^31, months + 60 (5 bytes); every field carries the sign of the whole value.
+ */
+import { decimalValue, DuckDBIntervalValue, DuckDBTypeId, intervalValue } from "@duckdb/node-api"
+import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
+import type { WriteBuffer } from "./wire.ts"
+
+const NS_PER_SECOND = 1_000_000_000n
+const NS_PER_DAY = 86_400n * NS_PER_SECOND
+const INT32_MAX = 2_147_483_647
+
+/** The exact value behind a bound interval: nanoseconds (DAY TO SECOND) or months (YEAR TO MONTH). */
+type Exact = { readonly nanos: bigint } | { readonly months: number }
+
+const exactOfBind = new WeakMap<DuckDBIntervalValue, Exact>()
+
+/** Total nanoseconds of an 11-byte INTERVAL DAY TO SECOND wire value. */
+export const nanosOfIntervalDs = (b: Uint8Array): bigint => {
+  const v = Buffer.from(b.buffer, b.byteOffset, b.length)
+  const days = BigInt(v.readUInt32BE(0) - 0x80000000)
+  const secs = BigInt((v[4]! - 60) * 3600 + (v[5]! - 60) * 60 + (v[6]! - 60))
+  const ns = BigInt(v.readUInt32BE(7) - 0x80000000)
+  return days * NS_PER_DAY + secs * NS_PER_SECOND + ns
+}
+
+/** Total months of a 5-byte INTERVAL YEAR TO MONTH wire value. */
+export const monthsOfIntervalYm = (b: Uint8Array): number => {
+  const v = Buffer.from(b.buffer, b.byteOffset, b.length)
+  return (v.readUInt32BE(0) - 0x80000000) * 12 + (v[4]! - 60)
+}
+
+/** Writes an INTERVAL DAY TO SECOND (length byte + 11 bytes) from total nanoseconds. */
+export const writeIntervalDsNanos = (w: WriteBuffer, total: bigint): void => {
+  const negative = total < 0n
+  const a = negative ? -total : total
+  const days = Number(a / NS_PER_DAY)
+  const inDay = a % NS_PER_DAY
+  const secs = Number(inDay / NS_PER_SECOND)
+  const ns = Number(inDay % NS_PER_SECOND)
+  const sg = negative ? -1 : 1
+  w.u8(11)
+  w.u32be((0x80000000 + sg * days) >>> 0)
+  w.u8(60 + sg * Math.floor(secs / 3600))
+  w.u8(60 + sg * (Math.floor(secs / 60) % 60))
+  w.u8(60 + sg * (secs % 60))
+  w.u32be((0x80000000 + sg * ns) >>> 0)
+}
+
+/** Writes an INTERVAL YEAR TO MONTH (length byte + 5 bytes) from total months. */
+export const writeIntervalYmMonths = (w: WriteBuffer, months: number): void => {
+  const sg = months < 0 ? -1 : 1
+  const a = Math.abs(months)
+  w.u8(5)
+  w.u32be((0x80000000 + sg * Math.floor(a / 12)) >>> 0)
+  w.u8(60 + sg * (a % 12))
+}
+
+/** Nanoseconds of a DuckDB INTERVAL (a month counts 30 days, as DuckDB's own comparisons do). */
+export const nanosOfDuckInterval = (months: number, days: number, micros: bigint): bigint =>
+  (BigInt(months) * 30n + BigInt(days)) * NS_PER_DAY + micros * 1000n
+
+const duckIntervalOfNanos = (nanos: bigint): DuckDBIntervalValue => {
+  const days = nanos / NS_PER_DAY
+  return intervalValue(0, Number(days), (nanos - days * NS_PER_DAY) / 1000n)
+}
+
+/** A bound INTERVAL DAY TO SECOND: a DuckDB INTERVAL (microseconds) that remembers its nanoseconds. */
+export const intervalDsBind = (nanos: bigint): DuckDBIntervalValue => {
+  const v = duckIntervalOfNanos(nanos)
+  exactOfBind.set(v, { nanos })
+  return v
+}
+
+/** A bound INTERVAL YEAR TO MONTH: a DuckDB INTERVAL that remembers months beyond DuckDB's 32-bit range. */
+export const intervalYmBind = (months: number): DuckDBIntervalValue => {
+  const v = intervalValue(Math.max(-INT32_MAX, Math.min(INT32_MAX, months)), 0, 0n)
+  exactOfBind.set(v, { months })
+  return v
+}
+
+/** The value of an interval for a column stored as `type` (DuckDB INTERVAL, DECIMAL seconds or BIGINT months). */
+export const intervalStorageValue = (exact: Exact, type: DuckDBType): DuckDBValue => {
+  switch (type.typeId) {
+    case DuckDBTypeId.DECIMAL: {
+      const { width, scale } = type as DuckDBType & { width: number; scale: number }
+      const nanos = "nanos" in exact ? exact.nanos : BigInt(exact.months) * 30n * NS_PER_DAY
+      return decimalValue(nanos / 10n ** BigInt(9 - scale), width, scale)
+    }
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.INTEGER:
+      return "months" in exact ? BigInt(exact.months) : exact.nanos / NS_PER_DAY
+    case DuckDBTypeId.INTERVAL:
+      if ("nanos" in exact) return duckIntervalOfNanos(exact.nanos)
+      if (Math.abs(exact.months) > INT32_MAX) throw new RangeError("interval out of range")
+      return intervalValue(exact.months, 0, 0n)
+    default:
+      return "nanos" in exact ? duckIntervalOfNanos(exact.nanos) : intervalValue(exact.months, 0, 0n)
+  }
+}
+
+/** True when some parameter is a bound interval (whose storage value depends on the statement). */
+export const hasIntervalBinds = (params: ReadonlyArray<DuckDBValue> | undefined): boolean =>
+  params !== undefined && params.some((p) => p instanceof DuckDBIntervalValue && exactOfBind.has(p))
+
+/**
+ * Replaces bound intervals by the value their parameter's storage takes (`parameterType` is DuckDB's inference for
+ * the prepared statement: the target column's type in INSERT / UPDATE SET / comparisons).
+ */
+export const intervalParamsFor = (
+  params: ReadonlyArray<DuckDBValue>,
+  parameterType: (i: number) => DuckDBType | undefined
+): Array<DuckDBValue> =>
+  params.map((p, i) => {
+    const exact = p instanceof DuckDBIntervalValue ? exactOfBind.get(p) : undefined
+    if (exact === undefined) return p
+    const type = parameterType(i)
+    return type === undefined ? p : intervalStorageValue(exact, type)
+  })
