@@ -13,7 +13,7 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Context, Effect, Exit, Layer, Scope, Stream } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Scope, Stream } from "effect"
 import {
   type AdbcError,
   adbcError,
@@ -116,8 +116,6 @@ export interface ConnectionShape {
 export class Connection extends Context.Service<Connection, ConnectionShape>()("effect-adbc/Connection") {}
 
 const ADBC_VERSION = AdbcVersion.V1_1_0
-/** How long an interrupted transaction waits for its rollback; a session dropped instead is rolled back by the server. */
-const ROLLBACK_ON_INTERRUPT = "1 second"
 
 /**
  * Opens a connection on `database` with connection-level options. Closed when the scope closes.
@@ -211,13 +209,9 @@ export const make = Effect.fnUntraced(function*(
     session.exclusive(Effect.uninterruptibleMask((restore) =>
       Effect.suspend((): Effect.Effect<A, E | AdbcError, R> => {
         if (!session.state.autocommit) return nestedTransaction(restore(effect))
+        // an interrupted fiber returns promptly even from a silent server: the session is dropped instead
         const rollback = (exit: Exit.Exit<unknown, unknown>) =>
-          Effect.ignore(
-            // an interrupted fiber must return promptly even from a silent server (the driver then drops the session)
-            Exit.hasInterrupts(exit)
-              ? session.request(driverConnection.rollback).pipe(Effect.timeout(ROLLBACK_ON_INTERRUPT))
-              : session.request(driverConnection.rollback)
-          )
+          session.settle(session.request(driverConnection.rollback), Exit.hasInterrupts(exit))
         return Effect.gen(function*() {
           yield* setAutocommit(false)
           const exit = yield* Effect.exit(restore(effect))
@@ -226,7 +220,7 @@ export const make = Effect.fnUntraced(function*(
               Effect.onExit((committed) => Exit.isFailure(committed) ? rollback(committed) : Effect.void)
             ))
             : yield* Effect.andThen(rollback(exit), Effect.exit(Effect.void))
-          yield* Effect.ignore(setAutocommit(true))
+          yield* session.settle(setAutocommit(true), Exit.hasInterrupts(exit) || Exit.hasInterrupts(ended))
           if (Exit.isFailure(ended)) return yield* Effect.failCause(ended.cause)
           return yield* exit
         })
@@ -239,7 +233,7 @@ export const make = Effect.fnUntraced(function*(
     const name = `ADBC_TX_${++savepointDepth}`
     return session.request(savepoints.create(name)).pipe(
       Effect.andThen(effect),
-      Effect.onError(() => Effect.ignore(session.request(savepoints.rollbackTo(name)))),
+      Effect.onError((cause) => session.settle(session.request(savepoints.rollbackTo(name)), Cause.hasInterrupts(cause))),
       Effect.ensuring(Effect.sync(() => {
         savepointDepth--
       }))

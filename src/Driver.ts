@@ -270,6 +270,12 @@ export interface DriverConnection {
   readonly cancel: Effect.Effect<void, AdbcError>
   /** Whether the session can still be used, judged without I/O (its socket is open); a pool discards it when not. */
   readonly isUsable?: (() => boolean) | undefined
+  /**
+   * Optional: gives the session up at once without asking the server (closes its socket), so requests in flight fail
+   * IO and the server rolls back what was open. The core calls it when a rollback after an interruption or a failure
+   * got no answer in time; without it the session is only marked broken until its scope closes.
+   */
+  readonly abort?: Effect.Effect<void> | undefined
 }
 
 /**

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Context, Effect, Result, Stream } from "effect"
+import { Cause, Context, Effect, Exit, Result, Stream } from "effect"
 import { type AdbcError, alreadyExists, invalidArgument, notFound } from "./AdbcError.ts"
 import { type IngestColumn, type IngestTarget, unsupported } from "./Driver.ts"
 import { valueChecker } from "./internal/ingestChecks.ts"
@@ -278,16 +278,23 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
           )
     ).pipe(Effect.map((seen) => seen.inserted))
 
-  /** Runs `work` so that its writes commit together or not at all (undoing `undo` too on failure). */
-  const atomically = <A>(work: Effect.Effect<A, AdbcError>, undo: Effect.Effect<void> = Effect.void) => {
+  /**
+   * Runs `work` so that its writes commit together or not at all (running `undo` too on failure). Cleanup is bounded
+   * ({@link Session.settle}): on a silent server the session is dropped, which rolls back on the server.
+   */
+  const atomically = <A>(work: Effect.Effect<A, AdbcError>, undo: Effect.Effect<unknown, AdbcError> = Effect.void) => {
+    const undone = (rollback: Effect.Effect<unknown, AdbcError>) => (cause: Cause.Cause<AdbcError>) =>
+      Effect.andThen(
+        session.settle(rollback, Cause.hasInterrupts(cause)),
+        session.settle(undo, Cause.hasInterrupts(cause))
+      )
     if (session.state.autocommit) {
       // Our own transaction: commit all at once, or nothing.
-      const restore = Effect.ignore(session.request(connection.setAutocommit(true)))
       return session.request(connection.setAutocommit(false)).pipe(
         Effect.andThen(work),
         Effect.tap(() => session.request(connection.commit)),
-        Effect.onError(() => Effect.ignore(session.request(connection.rollback)).pipe(Effect.andThen(undo))),
-        Effect.ensuring(restore)
+        Effect.onError(undone(session.request(connection.rollback))),
+        Effect.onExit((exit) => session.settle(session.request(connection.setAutocommit(true)), Exit.hasInterrupts(exit)))
       )
     }
     // Inside the caller's transaction: undo only our own work.
@@ -298,7 +305,7 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
       : session.request(connection.rollback)
     return (savepoints !== undefined ? session.request(savepoints.create(savepoint)) : Effect.void).pipe(
       Effect.andThen(work),
-      Effect.onError(() => Effect.ignore(rollback).pipe(Effect.andThen(undo)))
+      Effect.onError(undone(rollback))
     )
   }
 
@@ -315,7 +322,7 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
           return yield* insertAll(target)
         })
       )),
-      Effect.ensuring(Effect.ignore(session.request(ddl.restore)))
+      Effect.onExit((exit) => session.settle(session.request(ddl.restore), Exit.hasInterrupts(exit)))
     )
   }
 
@@ -345,5 +352,5 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
   // No atomic DDL known for this driver: DDL runs on its own, undone by hand on failure (see docs/reliability.md).
   if (dropFirst) yield* exec(connection.ingest.dropTableSql(target))
   yield* exec(connection.ingest.createTableSql(target, columns, options))
-  return yield* atomically(insertAll(target), Effect.ignore(exec(connection.ingest.dropTableSql(target))))
+  return yield* atomically(insertAll(target), exec(connection.ingest.dropTableSql(target)))
 })

@@ -481,6 +481,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       targets: { temporary: true }
     },
     isUsable: () => client.readyState === "connected",
+    abort: Hdb.breakConnection(client),
     cancel: Effect.suspend(() =>
       busy ? cancelOnServer : Effect.fail(invalidState("no statement is running on this connection"))
     )

@@ -3,7 +3,7 @@
  * request in flight per client (or one whole transaction or ingest, see {@link Session.exclusive}), the count of
  * active readers, and the secrets to keep out of errors.
  */
-import { Context, Effect, Fiber, Semaphore } from "effect"
+import { Context, Effect, Fiber, Option, Semaphore } from "effect"
 import { type AdbcError, fromUnknown, invalidState } from "../AdbcError.ts"
 import type { DriverConnection, DriverShape } from "../Driver.ts"
 import type { OptionRegistry, ResolvedOptions } from "../Options.ts"
@@ -41,10 +41,30 @@ export interface Session {
     readonly release: () => void
     readonly active: () => number
   }
-  readonly state: { autocommit: boolean; closed: boolean }
+  /**
+   * Runs cleanup after a failure or an interruption (a rollback, switching a session setting back) within a time
+   * budget, also when the calling fiber is interrupted and uninterruptible: the cleanup runs in a fiber of its own.
+   * When the server has not answered in time the session is given up: the driver's `abort` closes it and later
+   * requests fail INVALID_STATE. Never fails.
+   */
+  readonly settle: (cleanup: Effect.Effect<unknown, AdbcError>, interrupted: boolean) => Effect.Effect<void>
+  /** `broken`: why the session was given up, when it was (see {@link Session.settle}). */
+  readonly state: { autocommit: boolean; closed: boolean; broken: string | undefined }
   /** Marks the session closed and ends any claim, so fibers waiting for the connection fail instead of hanging. */
   readonly markClosed: Effect.Effect<void>
 }
+
+/**
+ * How long cleanup after an interruption may wait for the server: an interrupted fiber returns within a second even
+ * when the server stopped answering.
+ */
+export const SETTLE_AFTER_INTERRUPT_MS = 800
+
+/**
+ * How long cleanup after a failure may wait: long enough for the rollback of a large transaction, bounded so that a
+ * silent server cannot hold the fiber forever.
+ */
+export const SETTLE_AFTER_FAILURE_MS = 30_000
 
 /** The sessions the current fiber holds exclusively (inherited by the fibers it forks). */
 const HeldSessions = Context.Reference<ReadonlySet<object>>("effect-adbc/internal/session/HeldSessions", {
@@ -60,7 +80,7 @@ export const makeSession = (input: {
   readonly telemetry: ConnectionTelemetry
 }): Session => {
   const lock = Semaphore.makeUnsafe(1)
-  const state = { autocommit: true, closed: false }
+  const state: Session["state"] = { autocommit: true, closed: false, broken: undefined }
   let readers = 0
   const guard = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
     effect.pipe(
@@ -74,13 +94,15 @@ export const makeSession = (input: {
     holder !== undefined && (fiber.getRef(HeldSessions).has(holder) || claimed?.fiber === fiber.id)
   const locked = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.withFiber((fiber) => holds(fiber) ? effect : lock.withPermit(effect))
+  const closedError = () =>
+    invalidState(state.broken === undefined ? "connection is closed" : `connection is broken: ${state.broken}`)
   const request = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
     guard(
       Effect.suspend(() =>
         state.closed
-          ? Effect.fail(invalidState("connection is closed"))
+          ? Effect.fail(closedError())
           // a request that waited for the lock may find the connection closed meanwhile
-          : locked(Effect.suspend(() => state.closed ? Effect.fail(invalidState("connection is closed")) : effect))
+          : locked(Effect.suspend(() => state.closed ? Effect.fail(closedError()) : effect))
       )
     )
   const exclusive = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -119,6 +141,24 @@ export const makeSession = (input: {
         claimed = { fiber: fiber.id, detach }
       })))
     })
+  const giveUp = (ms: number) =>
+    Effect.suspend(() => {
+      if (state.closed) return Effect.void
+      state.closed = true
+      state.broken = `the server did not answer a rollback or reset within ${ms} ms, so the session was dropped`
+      return Effect.andThen(Effect.ignore(input.connection.abort ?? Effect.void), releaseClaim)
+    })
+  const settle = (cleanup: Effect.Effect<unknown, AdbcError>, interrupted: boolean): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      if (state.closed) return Effect.void
+      const ms = interrupted ? SETTLE_AFTER_INTERRUPT_MS : SETTLE_AFTER_FAILURE_MS
+      // A fresh fiber (it inherits the held-session token): a timeout inside the interrupted caller would interrupt
+      // the cleanup at once, or never fire where the caller is uninterruptible.
+      return Effect.forkDetach(Effect.timeoutOption(Effect.exit(cleanup), ms)).pipe(
+        Effect.flatMap(Fiber.join),
+        Effect.flatMap((answered) => Option.isNone(answered) ? giveUp(ms) : Effect.void)
+      )
+    })
   const unclaim = Effect.withFiber((fiber) => claimed?.fiber === fiber.id ? releaseClaim : Effect.void)
   return {
     ...input,
@@ -126,6 +166,7 @@ export const makeSession = (input: {
     exclusive,
     claim,
     unclaim,
+    settle,
     guard,
     readers: {
       acquire: () => {

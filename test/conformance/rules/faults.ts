@@ -5,7 +5,7 @@
  * server, so each rule turns its fault off before it uses another connection.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Stream } from "effect"
+import { Deferred, Effect, Fiber, Layer, Stream } from "effect"
 import * as Connection from "../../../src/Connection.ts"
 import { fromTable, type IngestData } from "../../../src/Ingest.ts"
 import {
@@ -119,6 +119,62 @@ export const faultRules = (driver: ConformanceDriver, env: () => ConformanceEnv)
           }
           // the statement's return plus closing the connection
           expect(whole.ms).toBeLessThan(3000)
+        }), 30_000)
+    }
+
+    if (driver.faults.stallAfterHandshake) {
+      it.live("a server that goes silent inside withTransaction: interrupting it returns within 1 s, the connection is dropped and nothing is committed", () =>
+        Effect.gen(function*() {
+          const table = uniqueTable("FLT")
+          yield* Effect.flatMap(Connection.Connection, (conn) => conn.ingest(fromTable(numbers(5)), { targetTable: table })).pipe(
+            Effect.provide(env().layer())
+          )
+          const whole = yield* timed(Effect.scoped(Effect.gen(function*() {
+            const conn = yield* Effect.provide(Connection.Connection, yield* Layer.build(env().layer()))
+            const inside = yield* Deferred.make<void>()
+            const fiber = yield* Effect.forkChild(conn.withTransaction(
+              conn.ingest(fromTable(numbers(3, 100)), { targetTable: table, mode: "append" }).pipe(
+                Effect.andThen(Deferred.succeed(inside, undefined)),
+                Effect.andThen(Effect.never)
+              )
+            ))
+            yield* Deferred.await(inside)
+            env().faults.stallAfterHandshake!(true)
+            const interrupted = yield* timed(Fiber.interrupt(fiber))
+            return { interruptMs: interrupted.ms, usable: yield* conn.isUsable }
+          })).pipe(Effect.ensuring(Effect.sync(() => env().faults.stallAfterHandshake!(false)))))
+          expect(whole.exit._tag).toBe("Success")
+          if (whole.exit._tag === "Success") {
+            // the contract says 1 s; the margin is for a loaded machine (a fault test, not a timing test)
+            expect(whole.exit.value.interruptMs).toBeLessThan(3000)
+            expect(whole.exit.value.usable).toBe(false)
+          }
+          expect(whole.ms).toBeLessThan(5000)
+          expect(yield* countOf(driver, table).pipe(Effect.provide(env().layer()))).toBe(5)
+        }), 30_000)
+
+      it.live("a server that goes silent during an ingest: Effect.timeout returns within 1 s and the target keeps its rows", () =>
+        Effect.gen(function*() {
+          const table = uniqueTable("FLG")
+          yield* Effect.flatMap(Connection.Connection, (conn) => conn.ingest(fromTable(numbers(5)), { targetTable: table })).pipe(
+            Effect.provide(env().layer())
+          )
+          const goSilent = Stream.fromEffect(Effect.sync(() => env().faults.stallAfterHandshake!(true)))
+          const source: IngestData = {
+            schema: numbers(0).schema,
+            batches: Stream.concat(hundreds(2, 1000), goSilent.pipe(Stream.flatMap(() => Stream.never)))
+          }
+          const whole = yield* timed(Effect.scoped(Effect.gen(function*() {
+            const conn = yield* Effect.provide(Connection.Connection, yield* Layer.build(env().layer()))
+            return yield* timed(conn.ingest(source, { targetTable: table, mode: "replace" }).pipe(Effect.timeout("300 millis")))
+          })).pipe(Effect.ensuring(Effect.sync(() => env().faults.stallAfterHandshake!(false)))))
+          expect(whole.exit._tag).toBe("Success")
+          if (whole.exit._tag === "Success") {
+            expect(whole.exit.value.exit._tag).toBe("Failure")
+            expect(whole.exit.value.ms).toBeLessThan(3000)
+          }
+          expect(whole.ms).toBeLessThan(5000)
+          expect(idsOf(yield* rowsOf(driver.sql.selectAll(table, "id")).pipe(Effect.provide(env().layer())))).toEqual([0, 1, 2, 3, 4])
         }), 30_000)
     }
 
