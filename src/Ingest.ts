@@ -7,7 +7,7 @@
  */
 import * as Arrow from "apache-arrow"
 import { Cause, Context, Effect, Exit, Result, Stream } from "effect"
-import { type AdbcError, alreadyExists, invalidArgument, notFound } from "./AdbcError.ts"
+import { type AdbcError, alreadyExists, invalidArgument, invalidState, notFound } from "./AdbcError.ts"
 import { type IngestColumn, type IngestTarget, unsupported } from "./Driver.ts"
 import { valueChecker } from "./internal/ingestChecks.ts"
 import type { Session } from "./internal/session.ts"
@@ -258,6 +258,18 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
       break
   }
 
+  const ddl = connection.ingest.ddl
+  if (create && ddl?._tag === "BuildAndSwap" && !session.state.autocommit) {
+    // Its CREATE and RENAME would commit the caller's open transaction (its earlier work included) and could not be
+    // rolled back with it.
+    return yield* invalidState(
+      `the ${driver.name} driver cannot run a ${mode.replace("adbc.ingest.mode.", "")} ingest into ${describeTarget(target)} ` +
+        `inside an open transaction: its DDL (CREATE, RENAME) commits implicitly, which would commit the transaction's ` +
+        `earlier work and could not be rolled back; ingest outside the transaction, or create the table first and use ` +
+        `mode append`
+    )
+  }
+
   // Values the target would store changed (lost digits, invalid UTF-8) fail before their batch is sent.
   const checkValues = valueChecker(schema, appendTo)
   const insertAll = (into: IngestTarget) =>
@@ -309,7 +321,6 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
     )
   }
 
-  const ddl = connection.ingest.ddl
   if (!create) return yield* atomically(insertAll(target))
 
   if (ddl?._tag === "Transactional") {

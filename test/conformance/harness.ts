@@ -102,6 +102,12 @@ export interface ConformanceDriver {
   readonly overSocket: boolean
   /** Faults the driver's test server can inject (the switches themselves are on the started env). */
   readonly faults: { readonly [K in keyof ConformanceFaults]-?: boolean }
+  /**
+   * What an ingest that needs DDL (create, replace, create_append into a missing table) does inside the caller's
+   * transaction: `rolls back` (its DDL joins the transaction: HANA) or `refused` (its DDL would commit the
+   * transaction, so it fails INVALID_STATE before any DDL: build-and-swap drivers).
+   */
+  readonly ddlInTransaction: "rolls back" | "refused"
   /** Optional features; rules for missing features check the NOT_IMPLEMENTED error instead. */
   readonly capabilities: {
     readonly parameterSchema: boolean

@@ -25,5 +25,6 @@ export const hana: ConformanceDriver = {
   countsCursors: true,
   overSocket: true,
   faults: { dropMidFetch: true, dropMidIngest: true, stallAfterHandshake: true, stallMidResult: true },
+  ddlInTransaction: "rolls back",
   capabilities: { parameterSchema: true, ingestTemporary: true, ingestTargetCatalog: false }
 }

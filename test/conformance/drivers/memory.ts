@@ -44,5 +44,6 @@ export const memory: ConformanceDriver = {
   countsCursors: true,
   overSocket: false,
   faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
+  ddlInTransaction: "refused",
   capabilities: { parameterSchema: true, ingestTemporary: true, ingestTargetCatalog: false }
 }

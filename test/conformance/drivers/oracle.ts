@@ -33,5 +33,6 @@ export const oracle: ConformanceDriver = {
   // The server can stall too, but the driver's close still waits for a silent server (about 20 s with replies held
   // 10 s) where the stall rules allow 3-4 s; they are switched on once close is bounded.
   faults: { dropMidFetch: true, dropMidIngest: true, stallAfterHandshake: false, stallMidResult: false },
+  ddlInTransaction: "refused",
   capabilities: { parameterSchema: false, ingestTemporary: false, ingestTargetCatalog: false }
 }

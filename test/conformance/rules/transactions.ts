@@ -102,6 +102,33 @@ export const transactionRules = (driver: ConformanceDriver, env: () => Conforman
         expect(yield* countOf(driver, target)).toBe(0)
       }).pipe(Effect.provide(env().layer())))
 
+    for (const mode of ["replace", "create", "create_append"] as const) {
+      it.effect(`a ${mode} ingest inside withTransaction: ${driver.ddlInTransaction === "refused" ? "refused before any DDL" : "rolled back with the transaction"}; the caller's earlier work is not committed`, () =>
+        Effect.gen(function*() {
+          const conn = yield* Connection.Connection
+          const { target: existing, neighbour } = yield* twoTables
+          yield* append(existing, 3)
+          const target = mode === "replace" ? existing : uniqueTable("TXD")
+          const error = failure(yield* Effect.exit(Connection.withTransaction(
+            append(neighbour, 2).pipe(
+              Effect.andThen(conn.ingest(fromTable(numbers(5, 100)), { targetTable: target, mode })),
+              Effect.andThen(Effect.fail(adbcError("CANCELLED", "the caller gives up")))
+            )
+          )))
+          if (driver.ddlInTransaction === "refused") {
+            expect(error.status).toBe("INVALID_STATE")
+            expect(error.message).toContain(`the ${driver.name} driver cannot run a ${mode} ingest`)
+            expect(error.message).toContain("ingest outside the transaction")
+          } else {
+            expect(error.message).toBe("the caller gives up")
+          }
+          expect(yield* conn.getOption(AUTOCOMMIT)).toBe("true")
+          expect(yield* countOf(driver, neighbour)).toBe(0)
+          if (mode === "replace") expect(yield* countOf(driver, existing)).toBe(3)
+          else expect(failure(yield* Effect.exit(conn.getTableSchema(undefined, undefined, target))).status).toBe("NOT_FOUND")
+        }).pipe(Effect.provide(env().layer())))
+    }
+
     it.live("withTransaction rolls back when its fiber is interrupted, and the connection stays usable", () =>
       Effect.gen(function*() {
         const conn = yield* Connection.Connection
