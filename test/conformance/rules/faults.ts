@@ -41,6 +41,9 @@ const uncaughtDuring = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     ({ onError }) => Effect.sync(() => process.off("uncaughtException", onError))
   )
 
+/** The ingest modes the drop-mid-ingest rule cycles through (create into a table of its own each time). */
+const MODES_UNDER_DROP = ["replace", "append", "create"] as const
+
 /** 30 batches of 100 rows, ids from 1000: an ingest that takes many round trips. */
 const manyBatches = (): IngestData => ({ schema: numbers(0).schema, batches: hundreds(30, 1000) })
 
@@ -64,7 +67,7 @@ export const faultRules = (driver: ConformanceDriver, env: () => ConformanceEnv)
     }
 
     if (driver.faults.dropMidIngest) {
-      it.live("a connection lost in the middle of an ingest, at 8 different points, fails IO; the target keeps its rows; no crash", () =>
+      it.live("a connection lost in the middle of an ingest, at 8 different points, fails IO; the target keeps its rows (create: no table is left); no crash", () =>
         Effect.gen(function*() {
           const conn = yield* Connection.Connection
           const table = uniqueTable("FLI")
@@ -74,6 +77,8 @@ export const faultRules = (driver: ConformanceDriver, env: () => ConformanceEnv)
           const { value: outcomes, uncaught } = yield* uncaughtDuring(Effect.forEach(dropAt, (replies, run) =>
             Effect.gen(function*() {
               let started = false
+              const mode = MODES_UNDER_DROP[run % MODES_UNDER_DROP.length]!
+              const target = mode === "create" ? uniqueTable("FLC") : table
               env().faults.dropMidIngest!(replies)
               const exit = yield* Effect.exit(
                 Effect.flatMap(Connection.Connection, (fresh) =>
@@ -81,13 +86,17 @@ export const faultRules = (driver: ConformanceDriver, env: () => ConformanceEnv)
                     Effect.sync(() => {
                       started = true
                     }),
-                    fresh.ingest(manyBatches(), { targetTable: table, mode: run % 2 === 0 ? "replace" : "append" })
+                    fresh.ingest(manyBatches(), { targetTable: target, mode })
                   )).pipe(Effect.provide(env().layer()))
               ).pipe(Effect.ensuring(Effect.sync(() => env().faults.dropMidIngest!(undefined))))
               // let a late callback of the client fire before looking
               yield* Effect.sleep("20 millis")
               expect(failure(exit).status).toBe("IO")
               expect(idsOf(yield* rowsOf(driver.sql.selectAll(table, "id")))).toEqual(before)
+              if (mode === "create") {
+                const conn = yield* Connection.Connection
+                expect(failure(yield* Effect.exit(conn.getTableSchema(undefined, undefined, target))).status).toBe("NOT_FOUND")
+              }
               return started
             })))
           expect(uncaught.map(String)).toEqual([])
