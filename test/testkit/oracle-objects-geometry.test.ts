@@ -117,6 +117,15 @@ describe("Oracle test server: SDO_GEOMETRY and XMLType through raw node-oracledb
     expect((await conn.execute("SELECT body FROM docs WHERE id = 100")).rows[0][0]).toBe(xml)
   })
 
+  it("returns object columns through REF CURSOR binds and implicit results", async () => {
+    const r = await conn.execute("BEGIN OPEN :rc FOR SELECT id, shape FROM parcels WHERE id = 1; END;", { rc: { dir: oracledb.BIND_OUT, type: oracledb.CURSOR } })
+    const rows = await r.outBinds.rc.getRows(10)
+    await r.outBinds.rc.close()
+    expect(rows[0][1].SDO_POINT.X).toBe(-122.4194)
+    const implicit = await conn.execute("DECLARE c SYS_REFCURSOR; BEGIN OPEN c FOR SELECT shape FROM parcels WHERE id = 2; DBMS_SQL.RETURN_RESULT(c); END;")
+    expect(implicit.implicitResults[0][0][0].SDO_ORDINATES.getValues()).toEqual([10, 10, 20.5, 25.25, 30, 10])
+  })
+
   it("shows object-type columns with their type and owner in ALL_TAB_COLUMNS", async () => {
     const r = await conn.execute("SELECT table_name, column_name, data_type, data_type_owner FROM user_tab_columns WHERE data_type_owner IS NOT NULL ORDER BY table_name")
     expect(r.rows).toEqual([
@@ -169,5 +178,23 @@ describe("Oracle test server: constructor calls in SQL", () => {
     expect(oraCode(await failure(() => c.execute("INSERT INTO pairs (id, p) VALUES (1, pair_t(1))")))).toBe("ORA-02315")
     expect(oraCode(await failure(() => c.execute("INSERT INTO pairs (id, t) VALUES (1, trio_t(1, 2, 3, 4))")))).toBe("ORA-22909")
     expect((await c.execute("SELECT COUNT(*) FROM pairs")).rows[0][0]).toBe(0)
+  })
+})
+
+describe("Oracle test server: object types in the 19c protocol layout", () => {
+  it("creates, binds and fetches objects when the server is a 19c", async () => {
+    const { server: s19, connect } = await withServer({ version: "19c" })
+    const c = await connect()
+    try {
+      await c.execute("CREATE TABLE places (id NUMBER, g SDO_GEOMETRY)")
+      const Geometry = await c.getDbObjectClass("MDSYS.SDO_GEOMETRY")
+      const Point = await c.getDbObjectClass("MDSYS.SDO_POINT_TYPE")
+      await c.execute("INSERT INTO places VALUES (1, :1)", [new Geometry({ SDO_GTYPE: 2001, SDO_POINT: new Point({ X: 5, Y: 6 }) })])
+      const g = (await c.execute("SELECT g FROM places")).rows[0][0]
+      expect([g.SDO_GTYPE, g.SDO_POINT.X, g.SDO_POINT.Y, g.SDO_POINT.Z]).toEqual([2001, 5, 6, null])
+    } finally {
+      await c.close()
+      await s19.close()
+    }
   })
 })
