@@ -361,7 +361,9 @@ export class SqlSession {
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = []): Promise<QueryResult> {
     const { toks, tr, binds } = this.bindNumberingTranslator(tokenize(stripTerminator(sql)), sql)
-    const { sql: duckSql, shape } = translateQuery(toks, tr)
+    let { sql: duckSql, shape } = translateQuery(toks, tr)
+    const withRowid = this.selectsTableLob(toks, shape)
+    if (withRowid) duckSql = translateQuery(toks, tr, true).sql
     if (binds.length > params.length) throw ora.notAllBound()
     let p = params.slice(0, binds.length)
     if (shape.lock !== undefined && shape.lock.wait !== "skip" && shape.from[0] !== undefined) await this.lockRows(shape.from[0], shape.lock, p, shape.from.length > 1)
@@ -384,7 +386,28 @@ export class SqlSession {
       if (this.inTxn) await this.recover()
       throw this.mapError(e)
     }
-    return { kind: "query", columns: this.describe(shape, cursor.columns, specs), cursor }
+    if (!withRowid) return { kind: "query", columns: this.describe(shape, cursor.columns, specs), cursor }
+    const described = cursor.columns.length - 1
+    return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), specs), cursor, rowidColumn: described }
+  }
+
+  /**
+   * True when a query reads LOB columns of its one table row by row (no grouping, DISTINCT or set operation), so
+   * that their locators can name the row a LOB write goes to.
+   */
+  private selectsTableLob(toks: ReadonlyArray<Tok>, shape: QueryShape): boolean {
+    if (shape.from.length !== 1 || shape.items.some((i) => i.kind === "aggregate")) return false
+    const meta = this.lookupTable(shape.from[0]!.schema, shape.from[0]!.table)
+    if (meta === undefined || meta.kind !== "TABLE") return false
+    const isLob = (name: string) => meta.columns.some((c) => c.name === name && (c.type.kind === "clob" || c.type.kind === "nclob" || c.type.kind === "blob"))
+    if (!shape.items.some((i) => (i.kind === "star" && meta.columns.some((c) => isLob(c.name))) || (i.kind === "col" && isLob(i.column)))) return false
+    let depth = 0
+    for (const t of toks) {
+      if (isOp(t, "(")) depth++
+      else if (isOp(t, ")")) depth--
+      else if (depth === 0 && isKw(t, "GROUP", "DISTINCT", "UNIQUE", "UNION", "INTERSECT", "MINUS", "EXCEPT", "HAVING", "CONNECT")) return false
+    }
+    return true
   }
 
   /**
@@ -611,10 +634,29 @@ export class SqlSession {
     if (target === undefined) return undefined
     const bulk = bulkRowsOfBinds(rows, target.columns)
     if (bulk === undefined) return undefined
+    return this.appendBulk(target.table, bulk)
+  }
+
+  /**
+   * The append target of an executeMany INSERT (see {@link appendTarget}), for bind rows decoded straight into
+   * {@link BulkRows} while the request arrives; undefined when the statement needs the general path.
+   */
+  async appendTargetOf(sql: string): Promise<{ readonly table: string | AppendTarget; readonly columns: ReadonlyArray<BulkColumn> } | undefined> {
+    if (classify(sql) !== "dml") return undefined
+    const t = this.translate(stripTerminator(sql))
+    if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
+    return this.appendTarget(t)
+  }
+
+  /**
+   * Appends rows laid out for an append target inside the transaction (logged for statement-level recovery); on a
+   * failure the transaction is restored and undefined returned (the general path then reports the error).
+   */
+  async appendBulk(table: string | AppendTarget, bulk: BulkRows): Promise<number | undefined> {
     await this.begin()
     try {
-      const n = await this.engine.appendRows(target.table, bulk)
-      this.log.push({ sql: "", params: undefined, types: undefined, append: { table: target.table, rows: bulk } })
+      const n = await this.engine.appendRows(table, bulk)
+      this.log.push({ sql: "", params: undefined, types: undefined, append: { table, rows: bulk } })
       return n
     } catch {
       await this.recover()

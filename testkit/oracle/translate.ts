@@ -655,7 +655,12 @@ export const headingOf = (toks: ReadonlyArray<Tok>): string =>
  * Translates a top-level query: adds Oracle column headings as aliases, rewrites a trailing
  * `WHERE ... ROWNUM <= n` into LIMIT, and reports the select-list shape.
  */
-export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql: string; shape: QueryShape } => {
+export const translateQuery = (
+  toks: ReadonlyArray<Tok>,
+  tr: Translator,
+  /** Adds the row id of the (single) FROM table as a last, undescribed column (LOB locators that write back). */
+  withRowid = false
+): { sql: string; shape: QueryShape } => {
   // locate the top-level SELECT that produces the result columns (skip WITH ... AS (...) blocks)
   let selectAt = 0
   if (isKw(toks[0], "WITH")) {
@@ -904,7 +909,7 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
   }
   const head = tr.range(0, listStart)
   body ??= tr.range(fromAt, end)
-  let sql = `${head} ${pieces.join(", ")} ${body}`
+  let sql = `${head} ${[...pieces, ...(withRowid ? [`rowid AS "ora$lob_rowid"`] : [])].join(", ")} ${body}`
   if (limit !== undefined) sql = `${sql} LIMIT ${limit}`
   const lock = lockWait === null ? undefined : { wait: lockWait, source: tr.range(fromAt, end) }
   return { sql, shape: { items, from, ...(lock !== undefined ? { lock } : {}) } }
