@@ -118,6 +118,27 @@ describe("Oracle test server: user-defined OBJECT and VARRAY types through raw n
     expect(e.message).toMatch(/NJS-101|invalid object type name/i)
   })
 
+  it("carries NVARCHAR2, CHAR, FLOAT, BINARY_FLOAT and TIMESTAMP WITH TIME ZONE attributes", async () => {
+    await conn.execute("CREATE TYPE misc_t AS OBJECT (nv NVARCHAR2(10), ch CHAR(3), fl FLOAT(20), bf BINARY_FLOAT, tz TIMESTAMP(3) WITH TIME ZONE)")
+    await conn.execute("CREATE TABLE miscs (id NUMBER, m misc_t)")
+    await conn.execute("INSERT INTO miscs VALUES (1, misc_t('ünï', 'abc', 12.5, 0.5, TIMESTAMP '2024-02-03 04:05:06.789 +02:00'))")
+    const Misc = await conn.getDbObjectClass("MISC_T")
+    const when = new Date(Date.UTC(2019, 11, 31, 23, 59, 59, 500))
+    await conn.execute("INSERT INTO miscs VALUES (2, :1)", [new Misc({ NV: "日本", CH: "xyz", FL: -3.25, BF: 1.5, TZ: when })])
+    const r = await conn.execute("SELECT m FROM miscs ORDER BY id")
+    const [a, b] = r.rows.map((row: Array<any>) => row[0])
+    expect([a.NV, a.CH, a.FL, a.BF]).toEqual(["ünï", "abc", 12.5, 0.5])
+    expect(a.TZ).toEqual(new Date(Date.UTC(2024, 1, 3, 2, 5, 6, 789)))
+    expect([b.NV, b.CH, b.FL, b.BF]).toEqual(["日本", "xyz", -3.25, 1.5])
+    expect(b.TZ).toEqual(when)
+    expect(r.metaData[0].dbTypeClass.prototype.attributes).toMatchObject({
+      NV: { type: oracledb.DB_TYPE_NVARCHAR },
+      CH: { type: oracledb.DB_TYPE_CHAR },
+      BF: { type: oracledb.DB_TYPE_BINARY_FLOAT },
+      TZ: { type: oracledb.DB_TYPE_TIMESTAMP_TZ }
+    })
+  })
+
   it("manages types with CREATE OR REPLACE and DROP, refusing to drop a type a table uses", async () => {
     await conn.execute("CREATE TYPE temp_t AS OBJECT (a NUMBER)")
     expect(oraCode(await failure(() => conn.execute("CREATE TYPE temp_t AS OBJECT (a NUMBER)")))).toBe("ORA-00955")

@@ -513,7 +513,10 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0")
 
 /** ISO 8601 text of Oracle DATE/TIMESTAMP[/TZ] bytes (fraction with 9 digits, trailing zeros dropped). */
 const isoOfOracle = (bytes: Uint8Array, withFraction: boolean): string => {
-  const c = civilFromOracle(bytes)
+  const zoned = bytes.length >= 13 ? Buffer.from(bytes) : undefined
+  // a TIMESTAMP WITH TIME ZONE is written in its own offset's local time
+  if (zoned !== undefined) shiftMinutes(zoned, (bytes[11]! - 20) * 60 + (bytes[12]! - 60))
+  const c = civilFromOracle(zoned ?? bytes)
   const year = c.year < 0 ? `-${pad(-c.year, 4)}` : pad(c.year, 4)
   let s = `${year}-${pad(c.month)}-${pad(c.day)}T${pad(c.hour)}:${pad(c.minute)}:${pad(c.second)}`
   if (withFraction && c.nanos > 0) s += `.${pad(c.nanos, 9).replace(/0+$/, "")}`
@@ -530,7 +533,7 @@ const isoOfOracle = (bytes: Uint8Array, withFraction: boolean): string => {
  * a blank between date and time); undefined if malformed.
  */
 export const oracleDateBytes = (text: string, length: 7 | 11 | 13): Buffer | undefined => {
-  const m = /^(-?\d{4,})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:\d{2})?$/.exec(text)
+  const m = /^(-?\d{4,})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(text)
   if (m === null) return undefined
   const year = Number(m[1])
   const b = Buffer.alloc(length)
@@ -545,10 +548,32 @@ export const oracleDateBytes = (text: string, length: 7 | 11 | 13): Buffer | und
   if (length === 13) {
     const z = m[8] ?? "Z"
     const sign = z.startsWith("-") ? -1 : 1
-    b[11] = z === "Z" ? 20 : sign * Number(z.slice(1, 3)) + 20
-    b[12] = z === "Z" ? 60 : sign * Number(z.slice(4, 6)) + 60
+    // Z, +HH, +HHMM or +HH:MM
+    const hours = z === "Z" ? 0 : Number(z.slice(1, 3))
+    const minutes = z.length > 3 ? Number(z.slice(-2)) : 0
+    b[11] = sign * hours + 20
+    b[12] = sign * minutes + 60
+    // the date and time of a TIMESTAMP WITH TIME ZONE travel in UTC, the offset beside them
+    shiftMinutes(b, -sign * (hours * 60 + minutes))
   }
   return b
+}
+
+/** Moves the date and time fields (first 7 bytes) of Oracle DATE/TIMESTAMP bytes by `minutes`. */
+const shiftMinutes = (b: Buffer, minutes: number): void => {
+  if (minutes === 0) return
+  const c = civilFromOracle(b)
+  const d = new Date(0)
+  d.setUTCFullYear(c.year, c.month - 1, c.day)
+  d.setUTCHours(c.hour, c.minute + minutes, c.second)
+  const year = d.getUTCFullYear()
+  b[0] = Math.floor(year / 100) + 100
+  b[1] = (((year % 100) + 100) % 100) + 100
+  b[2] = d.getUTCMonth() + 1
+  b[3] = d.getUTCDate()
+  b[4] = d.getUTCHours() + 1
+  b[5] = d.getUTCMinutes() + 1
+  b[6] = d.getUTCSeconds() + 1
 }
 
 /** ISO 8601 duration of INTERVAL YEAR TO MONTH bytes, e.g. P1Y2M or -P3M. */
