@@ -102,7 +102,7 @@ export class NamedTypes {
     }
     k++
     if (isKw(sig[k], "FORCE")) k++
-    if (!isKw(sig[k], "AS", "IS")) throw new OraError(2315, "incorrect number of arguments for default constructor")
+    if (!isKw(sig[k], "AS", "IS")) throw compilationError()
     k++
     const key = `${owner}.${name}`
     const existing = this.types.get(key)
@@ -111,25 +111,25 @@ export class NamedTypes {
     const oid = existing?.oid ?? crypto.randomBytes(16)
     let type: NamedType
     if (isKw(sig[k], "OBJECT")) {
-      if (!isOp(sig[k + 1], "(")) throw ora2()
+      if (!isOp(sig[k + 1], "(")) throw compilationError()
       const close = matchParen(sig, k + 1)
       const attributes: Array<Attribute> = []
       for (const part of splitTop(sig.slice(k + 2, close))) {
         const attrName = part[0]
-        if (attrName === undefined || (attrName.kind !== "ident" && attrName.kind !== "qident")) throw ora2()
-        if (attributes.some((a) => a.name === identName(attrName))) throw new OraError(2306, "cannot create a type that already has valid dependent(s)")
+        if (attrName === undefined || (attrName.kind !== "ident" && attrName.kind !== "qident")) throw compilationError()
+        if (attributes.some((a) => a.name === identName(attrName))) throw compilationError()
         attributes.push({ name: identName(attrName), member: this.member(schema, part.slice(1)) })
       }
-      if (attributes.length === 0) throw ora2()
+      if (attributes.length === 0) throw compilationError()
       type = { schema: owner, name, oid, kind: "object", attributes, element: undefined, limit: 0 }
     } else if (isKw(sig[k], "VARRAY") || (isKw(sig[k], "VARYING") && isKw(sig[k + 1], "ARRAY"))) {
       if (isKw(sig[k], "VARYING")) k++
-      if (!isOp(sig[k + 1], "(") || sig[k + 2]?.kind !== "num" || !isOp(sig[k + 3], ")") || !isKw(sig[k + 4], "OF")) throw ora2()
+      if (!isOp(sig[k + 1], "(") || sig[k + 2]?.kind !== "num" || !isOp(sig[k + 3], ")") || !isKw(sig[k + 4], "OF")) throw compilationError()
       const limit = Number(sig[k + 2]!.value)
       type = { schema: owner, name, oid, kind: "varray", attributes: [], element: this.member(schema, stripNotNull(sig.slice(k + 5))), limit }
     } else if (isKw(sig[k], "TABLE") && isKw(sig[k + 1], "OF")) {
       type = { schema: owner, name, oid, kind: "table", attributes: [], element: this.member(schema, stripNotNull(sig.slice(k + 2))), limit: 0 }
-    } else throw ora2()
+    } else throw compilationError()
     this.types.set(key, register(type))
   }
 
@@ -252,6 +252,8 @@ export const constructedType = (item: ReadonlyArray<Tok>): OraType | undefined =
   return namedColumnType(call.constructs)
 }
 
+/** A type specification Oracle would compile with errors (the type is then unusable); here it is not created. */
+const compilationError = () => new OraError(24344, "success with compilation error")
 const ora2 = () => new OraError(2315, "incorrect number of arguments for default constructor")
 const identName = (t: Tok): string => (t.kind === "qident" ? t.value : t.value.toUpperCase())
 const stripNotNull = (toks: ReadonlyArray<Tok>) => {

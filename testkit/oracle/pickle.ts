@@ -274,9 +274,10 @@ const scalarBytes = (t: OraType, v: JsonNode): Uint8Array => {
       return Buffer.from(scratch.buf.subarray(1, scratch.pos))
     }
     case "varchar":
-      return Buffer.from(text(v), "utf8")
+      // CHAR(n) values are blank-padded to their length
+      return Buffer.from(t.dty === 96 ? text(v).padEnd(t.charSize, " ") : text(v), "utf8")
     case "nvarchar":
-      return Buffer.from(text(v), "utf16le").swap16()
+      return Buffer.from(t.dty === 96 ? text(v).padEnd(t.charSize, " ") : text(v), "utf16le").swap16()
     case "raw":
       return v.kind === "binary" ? v.bytes : rawOfText(text(v))
     case "date":
