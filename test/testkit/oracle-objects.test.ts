@@ -139,6 +139,15 @@ describe("Oracle test server: user-defined OBJECT and VARRAY types through raw n
     })
   })
 
+  it("passes objects into PL/SQL blocks and returns them as OUT binds", async () => {
+    const Point = await conn.getDbObjectClass("POINT_T")
+    await conn.execute("BEGIN INSERT INTO things (id, p) VALUES (:id, :p); END;", { id: 30, p: new Point({ X: 30, LABEL: "plsql" }) })
+    const r = await conn.execute("BEGIN SELECT p INTO :o FROM things WHERE id = :id; END;", { id: 30, o: { dir: oracledb.BIND_OUT, type: Point } })
+    expect(plain(r.outBinds.o)).toEqual({ X: 30, Y: null, LABEL: "plsql", SEEN: null, STAMP: null, TAG: null, WEIGHT: null })
+    const n = await conn.execute("BEGIN SELECT p INTO :o FROM things WHERE id = 6; END;", { o: { dir: oracledb.BIND_OUT, type: Point } })
+    expect(n.outBinds.o).toBeNull()
+  })
+
   it("manages types with CREATE OR REPLACE and DROP, refusing to drop a type a table uses", async () => {
     await conn.execute("CREATE TYPE temp_t AS OBJECT (a NUMBER)")
     expect(oraCode(await failure(() => conn.execute("CREATE TYPE temp_t AS OBJECT (a NUMBER)")))).toBe("ORA-00955")

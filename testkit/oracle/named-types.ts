@@ -15,7 +15,7 @@ import { OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { fromExtendedJson, toExtendedJson } from "./oson.ts"
 import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
-import type { PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
+import type { BindSpec, PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
 import { charType, Dty, numberType, parseOracleType, rawType, type OraType } from "./types.ts"
 import type { ReadBuffer, WriteBuffer } from "./wire.ts"
 
@@ -301,6 +301,13 @@ export const writeNamedValue = (w: WriteBuffer, t: NamedType, stored: string | n
   const value = fromExtendedJson(stored)
   if (value.kind === "null") return writeDbObject(w, t, null)
   writeDbObject(w, t, packImage(t, value))
+}
+
+/** Writes an OUT bind value of the named type the bind's metadata names (by OID). */
+export const writeNamedOutValue = (w: WriteBuffer, spec: BindSpec, stored: string | null): void => {
+  const type = spec.oid === undefined ? undefined : typesByOid.get(spec.oid.toString("hex"))
+  if (type === undefined) throw new OraError(22303, "type not found")
+  writeNamedValue(w, type, stored)
 }
 
 /** Reads a named-type bind value (writeDbObject layout) into its stored text; null for an atomically null value. */
