@@ -152,6 +152,7 @@ describe("Oracle test server: user-defined OBJECT and VARRAY types through raw n
     await conn.execute("CREATE TYPE temp_t AS OBJECT (a NUMBER)")
     expect(oraCode(await failure(() => conn.execute("CREATE TYPE temp_t AS OBJECT (a NUMBER)")))).toBe("ORA-00955")
     await conn.execute("CREATE OR REPLACE TYPE temp_t AS OBJECT (a NUMBER, b VARCHAR2(5))")
+    expect(oraCode(await failure(() => conn.execute("CREATE OR REPLACE TYPE point_t AS OBJECT (x NUMBER)")))).toBe("ORA-02303")
     await conn.execute("CREATE TABLE temps (t temp_t)")
     expect(oraCode(await failure(() => conn.execute("DROP TYPE temp_t")))).toBe("ORA-02303")
     await conn.execute("DROP TABLE temps")

@@ -107,7 +107,8 @@ export class NamedTypes {
     const key = `${owner}.${name}`
     const existing = this.types.get(key)
     if (existing !== undefined && (!orReplace || PUBLIC_TYPES.includes(existing))) throw new OraError(955, "name is already used by an existing object")
-    if (existing !== undefined && columnUses(existing)) throw new OraError(2303, "cannot drop or replace a type with type or table dependents")
+    if (existing !== undefined && (columnUses(existing) || this.hasTypeDependents(existing)))
+      throw new OraError(2303, "cannot drop or replace a type with type or table dependents")
     const oid = existing?.oid ?? crypto.randomBytes(16)
     let type: NamedType
     if (isKw(sig[k], "OBJECT")) {
@@ -143,9 +144,13 @@ export class NamedTypes {
     const type = this.types.get(`${owner}.${name}`)
     if (type === undefined || PUBLIC_TYPES.includes(type)) throw new OraError(4043, `object ${name} does not exist`)
     const force = isKw(sig[qualified ? k + 3 : k + 1], "FORCE")
-    const dependentTypes = [...this.types.values()].some((t) => t !== type && [...t.attributes.map((a) => a.member), ...(t.element ? [t.element] : [])].some((m) => "named" in m && m.named === type))
-    if (!force && (dependentTypes || columnUses(type))) throw new OraError(2303, "cannot drop or replace a type with type or table dependents")
+    if (!force && (this.hasTypeDependents(type) || columnUses(type))) throw new OraError(2303, "cannot drop or replace a type with type or table dependents")
     this.types.delete(`${owner}.${name}`)
+  }
+
+  /** Whether another type has an attribute or element of type `type`. */
+  private hasTypeDependents(type: NamedType): boolean {
+    return [...this.types.values()].some((t) => t !== type && [...t.attributes.map((a) => a.member), ...(t.element ? [t.element] : [])].some((m) => "named" in m && m.named === type))
   }
 
   private member(schema: string, typeToks: ReadonlyArray<Tok>): Member {
@@ -179,7 +184,7 @@ export class NamedTypes {
    * into `(x)`, so that the stored text is the value tree.
    */
   rewriteConstructors(schema: string, toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> {
-    if (!toks.some((t) => t.kind === "ident" && (this.hasName(t.value) || PUBLIC_TYPES.some((p) => p.name === t.value)))) return toks
+    if (!toks.some((t) => (t.kind === "ident" || t.kind === "qident") && this.hasName(t.value))) return toks
     const out: Array<Tok> = []
     // open parentheses, true for those of a constructor call
     const parens: Array<boolean> = []
