@@ -134,6 +134,12 @@ describe("Oracle test server: JSON (OSON) columns through raw node-oracledb", ()
     expect(back).toBe(`{"a":12345678901234567890.123456789,"b":[-0.000000000000000000000000000001,1${"0".repeat(125)}],"c":3.14159265358979323846264338327950288}`)
   })
 
+  it("rejects malformed and truncated images with an error instead of a wrong value", () => {
+    expect(() => decodeOson(Buffer.from("not oson"))).toThrow(/ORA-40441|not an OSON image/)
+    const image = clientEncode({ a: [1, "two", { b: Buffer.from([3]) }], c: "x".repeat(300) })
+    for (let n = 4; n < image.length; n += 7) expect(() => decodeOson(image.subarray(0, n))).toThrow()
+  })
+
   it("writes images node-oracledb decodes, and decodes node-oracledb's images", () => {
     const doc = { a: [1, { b: "x".repeat(40) }], c: new Date(Date.UTC(2001, 0, 2, 3, 4, 5, 6)), d: Buffer.from([9]), e: null, f: false, g: -7.25 }
     expect(clientDecode(encodeOson(decodeOson(clientEncode(doc))))).toEqual(doc)
