@@ -139,7 +139,9 @@ const queryOptions = (options: ResolvedOptions, prefetchRows: number): Record<st
   outFormat: Db.oracledb.OUT_FORMAT_ARRAY,
   fetchArraySize: options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE),
   prefetchRows,
-  fetchTypeHandler
+  fetchTypeHandler,
+  // OBJECT / VARRAY / SDO_GEOMETRY values as plain objects and arrays (JSON text, WKB) rather than DbObject proxies.
+  dbObjectAsPojo: true
 })
 
 const mapColumns = (metaData: ReadonlyArray<Db.OracleMetaData>, options: ResolvedOptions) =>
