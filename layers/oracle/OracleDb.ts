@@ -310,8 +310,11 @@ export const isDuplicate = (vector: Uint8Array | undefined, c: number): boolean 
 /**
  * Collects the rows oracledb receives for one result set as wire bytes instead of JS values (see the
  * `processRowData` hook). Only installed for result sets whose every column is a length-prefixed scalar.
+ *
+ * @category internals
+ * @since 0.1.0
  */
-class RowCapture {
+export class RowCapture {
   rows = new WireRows()
   constructor(readonly owner: unknown, readonly width: number) {}
 

@@ -10,7 +10,7 @@ import fc from "fast-check"
 import { createRequire } from "node:module"
 import { BatchAssembler } from "../../src/arrow/index.ts"
 import * as Connection from "../../src/Connection.ts"
-import { WireRows } from "../../layers/oracle/OracleDb.ts"
+import { RowCapture, WireRows } from "../../layers/oracle/OracleDb.ts"
 import { canDecodeWire, WireDecoder } from "../../layers/oracle/ResultPage.ts"
 import { arrowColumns, DEFAULT_MAPPING, type MappingOptions, type OracleColumnMetadata } from "../../layers/oracle/Types.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
@@ -138,6 +138,56 @@ describe("wire decoding of NUMBER", () => {
         unboundedNumber: "int64"
       })
     ).toThrow(/column "I".*row 2: NUMBER value 1\.5 is not an integer/s)
+  })
+})
+
+describe("duplicate columns (bit vectors)", () => {
+  it("a column a row leaves out repeats the previous row's value, also across fetches and from oracledb's last value", () => {
+    const mapped = Result.getOrThrow(arrowColumns([
+      { name: "ID", type: "NUMBER", precision: 10, scale: 0, nullable: true },
+      { name: "NAME", type: "VARCHAR", byteSize: 20, nullable: true }
+    ], DEFAULT_MAPPING))
+    const wire = [{ oraTypeNum: 2, csfrm: 0, maxSize: 22 }, { oraTypeNum: 1, csfrm: 1, maxSize: 20 }]
+    const value = (bytes: Buffer) => Buffer.concat([Buffer.from([bytes.length]), bytes])
+    const name = (text: string) => value(Buffer.from(text))
+    // Packet: row 1 (both columns), a BIT_VECTOR message (21, left to oracledb), row 2 (NAME left out), then a
+    // ROW_DATA message (7) with row 3 (both), which the capture takes in the same call as row 2.
+    const row1 = Buffer.concat([value(numberBytes("5")), name("xy")])
+    const vectorMessage = Buffer.from([21, 1, 2, 0b01])
+    const row2 = value(numberBytes("6"))
+    const row3 = Buffer.concat([Buffer.from([7]), value(numberBytes("7")), Buffer.from([0])])
+    const buf = Buffer.concat([row1, vectorMessage, row2, row3])
+    const packet = { buf, pos: 0, size: buf.length, readBytesWithLength: () => { throw new Error("not in this packet") } }
+    const capture = new RowCapture(undefined, 2)
+    capture.capture(packet, null)
+    expect(packet.pos).toBe(row1.length)
+    packet.pos += vectorMessage.length
+    capture.capture(packet, Buffer.from([0b01]))
+    expect(packet.pos).toBe(buf.length)
+    const first = capture.take()
+    expect(first.length).toBe(3)
+    // A later fetch whose first row leaves out ID: it repeats row 3's ID.
+    const later = Buffer.concat([name("zz")])
+    const packet2 = { ...packet, buf: later, pos: 0, size: later.length }
+    capture.capture(packet2, Buffer.from([0b10]))
+    const second = capture.take()
+    const decoder = new WireDecoder(mapped, wire, 0, [4n, "js"])
+    const table = (rows: WireRows, firstRow: number) => {
+      const assembler = new BatchAssembler(new Arrow.Schema(mapped.map((m) => m.field)), { maxRows: 100, mode: "hard" })
+      assembler.push(decoder.page(rows, firstRow))
+      return assembler.flush()!.toArray().map((r) => r.toJSON())
+    }
+    expect(table(first, 0)).toEqual([{ ID: 5n, NAME: "xy" }, { ID: 6n, NAME: "xy" }, { ID: 7n, NAME: null }])
+    expect(table(second, 3)).toEqual([{ ID: 7n, NAME: "zz" }])
+    // Before any wire row, a left-out column takes oracledb's own last decoded value.
+    const fresh = new WireDecoder(mapped, wire, 0, [4n, "js"])
+    const rows = new WireRows()
+    rows.bufs.push(later)
+    rows.starts.push(0)
+    rows.vectors.set(0, Buffer.from([0b10]))
+    const assembler = new BatchAssembler(new Arrow.Schema(mapped.map((m) => m.field)), { maxRows: 100, mode: "hard" })
+    assembler.push(fresh.page(rows, 0))
+    expect(assembler.flush()!.toArray().map((r) => r.toJSON())).toEqual([{ ID: 4n, NAME: "zz" }])
   })
 })
 
