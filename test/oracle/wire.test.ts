@@ -250,8 +250,12 @@ describe("batch mode reads TTC rows straight into Arrow", () => {
         "redo.query.date_type": "timestamp"
       }
       capturedRows.start()
-      const batch = new Arrow.Table(yield* collect(sql, { ...options, "redo.statement.execution_mode": "batch" }))
+      const batches = yield* collect(sql, { ...options, "redo.statement.execution_mode": "batch" })
       expect(capturedRows.count).toBe(ROWS - 120)
+      // read_batch_rows is a hard limit on the wire path too: round trips of 120 rows cut into batches of at most 17.
+      expect(batches.every((b) => b.numRows <= 17)).toBe(true)
+      expect(batches.filter((b) => b.numRows === 17).length).toBeGreaterThan(10)
+      const batch = new Arrow.Table(batches)
       capturedRows.start()
       const row = new Arrow.Table(yield* collect(sql, { ...options, "redo.statement.execution_mode": "row" }))
       expect(capturedRows.count).toBe(0)
