@@ -303,7 +303,7 @@ const chunkedEnd = (b: Uint8Array, p: number, size: number): number => {
   return -1
 }
 
-/** Whether column `c` was left out of a row as a duplicate of the previous row's value. */
+/** Whether column `c` was left out of a row as a duplicate of the previous row's value. @category internals @since 0.1.0 */
 export const isDuplicate = (vector: Uint8Array | undefined, c: number): boolean =>
   vector !== undefined && (vector[c >>> 3]! & (1 << (c & 7))) === 0
 
@@ -439,7 +439,7 @@ export const bufferedRowCount = (resultSet: OracleResultSet): number => {
 }
 
 /**
- * The last value oracledb decoded for each column (a later wire row may repeat it as a duplicate), or undefined.
+ * The last value oracledb decoded for each column (a later wire row may repeat it as a duplicate).
  *
  * @category operations
  * @since 0.1.0
@@ -479,7 +479,7 @@ export const stopCapture = (resultSet: OracleResultSet): void => {
   if (statement !== undefined) delete statement[ROW_CAPTURE]
 }
 
-/** The database time zone's offset from UTC in minutes (TIMESTAMP WITH LOCAL TIME ZONE values are in it). */
+/** The database time zone's offset from UTC in minutes (TIMESTAMP WITH LOCAL TIME ZONE values are in it). @category operations @since 0.1.0 */
 export const dbTzOffsetMinutes = (connection: OracleConnection): number => {
   const offset = connection._impl?._protocol?.caps?.["dbTzOffset"]
   return typeof offset === "number" ? offset : 0

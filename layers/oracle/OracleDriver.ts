@@ -119,6 +119,9 @@ const UNBOUNDED_DEFINE_BYTES = 4000
  * `redo.statement.prefetch_bytes` when that is set (whichever limit is reached first; at least one row). A row
  * counts its define buffer sizes (declared byte sizes, fixed sizes of the other types), the upper bound Oracle
  * Call Interface's prefetch memory limit also works with.
+ *
+ * @category options
+ * @since 0.1.0
  */
 export const prefetchRowsFor = (
   metaData: ReadonlyArray<Db.OracleMetaData> | undefined,

@@ -250,6 +250,9 @@ interface SdoValue {
  * Point (SDO_POINT), LineString, Polygon (exterior ring 1003, interior rings 2003, vertices as given),
  * MultiPoint (a point cluster), MultiLineString, MultiPolygon. Oracle Spatial Developer's Guide, "SDO_GEOMETRY
  * Object Type". M coordinates and geometry collections throw.
+ *
+ * @category binding
+ * @since 0.1.0
  */
 export const wkbToSdoGeometry = (wkb: Uint8Array): SdoValue => {
   const view = new DataView(wkb.buffer, wkb.byteOffset, wkb.byteLength)

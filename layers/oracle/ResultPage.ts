@@ -96,6 +96,9 @@ const isIntervalYM = (v: unknown): v is IntervalYM =>
  * JSON text of a value node-oracledb decoded from OSON. The scalars JSON text lacks are written as strings: binary
  * in base 16 (as Oracle's JDBC `OracleJsonBinary.getString()` does), dates and timestamps in ISO 8601 (the Date's
  * own `toJSON`), intervals as ISO 8601 durations.
+ *
+ * @category decoding
+ * @since 0.1.0
  */
 export const jsonText = (value: unknown): string =>
   JSON.stringify(value, function(this: Record<string, unknown>, key: string, converted: unknown) {
