@@ -2,9 +2,13 @@
  * A thin Effect wrapper over node-oracledb 26 in thin mode (pure JavaScript, no Oracle Client libraries): connect,
  * execute, fetch pages of rows, executeMany, transactions, break.
  *
- * Two narrow hooks into oracledb's thin protocol code keep full precision where its JS values lose it; both only
- * act on connections this driver opened (their protocol capabilities carry {@link RAW_TEMPORAL}), so other users
- * of oracledb in the same process see its normal behaviour:
+ * Narrow hooks into oracledb's thin protocol code keep full precision where its JS values lose it and let batch
+ * mode skip them altogether; they only act on connections (their protocol capabilities carry
+ * {@link RAW_TEMPORAL}) or result sets this driver opened, so other users of oracledb in the same process see its
+ * normal behaviour:
+ * - Row data (batch mode): `processRowData` keeps each fetched row's TTC bytes ({@link WireRows}) for the result
+ *   set a {@link RowCapture} was installed for, instead of decoding a JS value per cell (see ResultPage.ts).
+ * - Binds: `writeOracleDate` encodes {@link WireTimestamp} values exactly (seconds + nanoseconds, UTC wall clock).
  * - DATE / TIMESTAMP / TIMESTAMP WITH [LOCAL] TIME ZONE: oracledb builds a JS Date in milliseconds, and DATE /
  *   TIMESTAMP in the *process's* local time zone (impl/datahandlers/buffer.js `parseOracleDate`). The hook returns
  *   the wire bytes instead ({@link RawTemporal}: century, year, month, day, hour, minute, second, nanoseconds), which

@@ -4,8 +4,10 @@
  * - Connect: URI or native connect string and credentials resolved and checked before any I/O (ConnectConfig.ts);
  *   the whole connect is bounded by `connectTimeout`; the `timezone` option sets the session time zone.
  * - Queries: results are fetched `redo.statement.fetch_array_size` rows per round trip (first execute:
- *   `redo.statement.prefetch_rows`), NUMBER as exact digits, dates and timestamps as wire bytes (OracleDb.ts), and
- *   decoded into Arrow builders (ResultPage.ts); the core cuts batches at `redo.statement.read_batch_rows` (hard).
+ *   `redo.statement.prefetch_rows`, lowered to fit `redo.statement.prefetch_bytes`); batch mode decodes the TTC
+ *   row bytes straight into Arrow builders, row mode oracledb's JS values (ResultPage.ts); the core cuts batches at
+ *   `redo.statement.read_batch_rows` (hard).
+ * - OUT values and implicit result sets beyond the first go through port v2's `out` and `more`.
  * - Parameters: Arrow batches converted by Params.ts; DML runs through executeMany in chunks of
  *   `redo.statement.insert_batch_rows`; a query with several parameter rows runs once per row, results concatenated.
  * - PL/SQL: implicit result sets (DBMS_SQL.RETURN_RESULT) in batch mode only, first cursor; OUT / IN OUT binds

@@ -1,6 +1,7 @@
 /**
- * Decodes a page of oracledb rows (arrays) into Arrow column builders, column by column, with one decoder per
- * {@link CellKind}. Values arrive as node-oracledb hands them over with this driver's fetch settings: NUMBER as its
+ * Decodes result rows into Arrow column builders: {@link WireDecoder} straight from TTC row bytes (batch mode), and
+ * {@link oraclePage} from oracledb's JS row arrays (row mode, and result types the wire decoder does not read),
+ * column by column, with one decoder per {@link CellKind}. For the JS rows: Values arrive as node-oracledb hands them over with this driver's fetch settings: NUMBER as its
  * exact decimal digits (fetched as STRING), dates and timestamps as their wire bytes ({@link RawTemporal}),
  * intervals as oracledb's IntervalDS / IntervalYM (exact: nanoseconds are integers), LOBs fetched as string or
  * Buffer, JSON as JS values.
