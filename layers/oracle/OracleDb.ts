@@ -145,8 +145,8 @@ const TZ_OFFSET_BYTES = [20, 60] as const
 
 let hooksInstalled = false
 
-/** Installs the two precision hooks once per process (see the module comment). */
-const installHooks = (): void => {
+/** Installs the hooks once per process (see the module comment). @category internals @since 0.1.0 */
+export const installHooks = (): void => {
   if (hooksInstalled) return
   hooksInstalled = true
   const { BaseBuffer } = require("oracledb/lib/impl/datahandlers/buffer.js") as {
@@ -158,7 +158,9 @@ const installHooks = (): void => {
     buf: Buffer,
     ...rest: Array<unknown>
   ) {
-    if (this.caps?.[RAW_TEMPORAL] === true) {
+    // rest = [useLocalTime, useDbTz]: LOCAL TIME ZONE values in a region-named database time zone are left to
+    // oracledb, which refuses them (NJS-201) rather than guessing an offset.
+    if (this.caps?.[RAW_TEMPORAL] === true && !(rest[1] === true && typeof this.caps["dbTzRegion"] === "string")) {
       return RawTemporal.fromWire(buf, typeof this.caps["dbTzOffset"] === "number" ? this.caps["dbTzOffset"] : 0)
     }
     return parseOracleDate.call(this, buf, ...rest)
@@ -483,9 +485,17 @@ export const stopCapture = (resultSet: OracleResultSet): void => {
   if (statement !== undefined) delete statement[ROW_CAPTURE]
 }
 
-/** The database time zone's offset from UTC in minutes (TIMESTAMP WITH LOCAL TIME ZONE values are in it). @category operations @since 0.1.0 */
-export const dbTzOffsetMinutes = (connection: OracleConnection): number => {
-  const offset = connection._impl?._protocol?.caps?.["dbTzOffset"]
+/**
+ * The database time zone's offset from UTC in minutes (TIMESTAMP WITH LOCAL TIME ZONE values are in it), or
+ * undefined when the database time zone is a region (node-oracledb then refuses such values, NJS-201).
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const dbTzOffsetMinutes = (connection: OracleConnection): number | undefined => {
+  const caps = connection._impl?._protocol?.caps
+  if (typeof caps?.["dbTzRegion"] === "string") return undefined
+  const offset = caps?.["dbTzOffset"]
   return typeof offset === "number" ? offset : 0
 }
 

@@ -187,7 +187,10 @@ const makeCursor = (
     if (decoder !== undefined) return decoder
     const wireColumns = Db.wireColumns(rs)
     if (wireColumns === undefined || !canDecodeWire(columns, wireColumns)) return undefined
-    decoder = new WireDecoder(columns, wireColumns, Db.dbTzOffsetMinutes(connection), Db.lastDecodedValues(rs))
+    // A region as database time zone leaves LOCAL TIME ZONE values to oracledb, which refuses them clearly.
+    const offset = Db.dbTzOffsetMinutes(connection)
+    if (offset === undefined && columns.some((c) => c.kind === "timestamp-ltz")) return undefined
+    decoder = new WireDecoder(columns, wireColumns, offset ?? 0, Db.lastDecodedValues(rs))
     return decoder
   }
   const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {

@@ -10,7 +10,7 @@ import fc from "fast-check"
 import { createRequire } from "node:module"
 import { BatchAssembler } from "../../src/arrow/index.ts"
 import * as Connection from "../../src/Connection.ts"
-import { RowCapture, WireRows } from "../../layers/oracle/OracleDb.ts"
+import { installHooks, RAW_TEMPORAL, RawTemporal, RowCapture, WireRows } from "../../layers/oracle/OracleDb.ts"
 import { canDecodeWire, WireDecoder } from "../../layers/oracle/ResultPage.ts"
 import { arrowColumns, DEFAULT_MAPPING, type MappingOptions, type OracleColumnMetadata } from "../../layers/oracle/Types.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
@@ -342,4 +342,16 @@ describe("prefetch limits", () => {
       expect(yield* read({ "redo.statement.prefetch_rows": "50", "redo.statement.prefetch_bytes": "10" })).toBe(1)
       expect(yield* read({ "redo.statement.prefetch_rows": "30" })).toBe(30)
     })))
+})
+
+describe("TIMESTAMP WITH LOCAL TIME ZONE and a region-named database time zone", () => {
+  it("is left to oracledb, which refuses it (NJS-201), instead of being shifted by a guessed offset", () => {
+    installHooks()
+    const bytes = Buffer.from([120, 124, 2, 29, 13, 35, 57, 0, 0, 0, 0])
+    const parse = (caps: Record<PropertyKey, unknown>, useDbTz: boolean) =>
+      BaseBuffer.prototype.parseOracleDate.call({ caps: { [RAW_TEMPORAL]: true, ...caps } }, bytes, false, useDbTz)
+    expect(parse({ dbTzOffset: 60, dbTzRegion: null }, true)).toEqual(new RawTemporal(Date.UTC(2024, 1, 29, 12, 34, 56) / 1000, 0, 60))
+    expect(parse({ dbTzOffset: null, dbTzRegion: "Europe/Paris" }, false)).toBeInstanceOf(RawTemporal)
+    expect(() => parse({ dbTzOffset: null, dbTzRegion: "Europe/Paris" }, true)).toThrow(/NJS-201/)
+  })
 })
