@@ -24,7 +24,7 @@ import { duckType, parseTypeText, typeOfDuck, typeOfDuckName, wireType } from ".
 import { declaredTypes } from "./catalog.ts"
 import { parameterColumns } from "./parameter-columns.ts"
 import { prepareTyped, withoutPlaceholders } from "./untyped-parameters.ts"
-import { bindTypes, copyDeclaredTypes, copyViewTypes, stagedColumns, textForTestOnlyTypes } from "./binding.ts"
+import { bindTypes, copyDeclaredTypes, copyViewTypes, enforceDeclaredLengths, stagedColumns, textForTestOnlyTypes } from "./binding.ts"
 import { errorPart, failedRows, i32s, ok, u64 } from "./replies.ts"
 import type { Reply } from "./replies.ts"
 import type { HanaType } from "./types.ts"
@@ -41,6 +41,14 @@ import {
 import type { ReplyPart, Request, RequestPart } from "./wire.ts"
 import type { PendingExecution, StatementState } from "./statement.ts"
 
+
+/** Runs a translated DDL statement and the catalog upkeep it needs (declared types, declared lengths). */
+const runDdlStatement = async (session: Session, t: Extract<Translated, { kind: "ddl" }>): Promise<void> => {
+  await session.run(t.sql)
+  if (t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
+  if (t.view !== undefined) await copyViewTypes(session, t.view.target, t.view.query)
+  if (t.declaredLengths !== undefined) await enforceDeclaredLengths(session, t.declaredLengths.table, t.declaredLengths.columns)
+}
 
 /** Sends half of a reply and closes the connection (the dropMidResult fault). */
 export type SendPartial = (request: Request, reply: Reply) => Promise<void>
@@ -233,11 +241,7 @@ export class SqlSession {
     if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t, commit)
     if (t.params > 0) throw HanaError.syntax("parameters are only allowed in prepared statements", 0)
     if (t.kind === "ddl") {
-      await this.runDdl(session, commit, async () => {
-        await session.run(t.sql)
-        if (t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
-        if (t.view !== undefined) await copyViewTypes(session, t.view.target, t.view.query)
-      })
+      await this.runDdl(session, commit, () => runDdlStatement(session, t))
       return ok(FunctionCode.DDL)
     }
     const outcome = await this.inTransaction(session, commit, () => session.run(t.sql))
@@ -465,11 +469,7 @@ export class SqlSession {
     const t = statement.translated
     if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t, request.commit)
     if (t.kind === "ddl") {
-      await this.runDdl(session, request.commit, async () => {
-        await session.run(t.sql)
-        if (t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
-        if (t.view !== undefined) await copyViewTypes(session, t.view.target, t.view.query)
-      })
+      await this.runDdl(session, request.commit, () => runDdlStatement(session, t))
       return ok(FunctionCode.DDL)
     }
     const paramsPart = requestPart(request, PartKind.PARAMETERS)

@@ -138,8 +138,16 @@ export type Translated =
       readonly params: number
       /** CREATE TABLE … LIKE: copy the declared column types (comments) from this DuckDB table to the new one. */
       readonly copyTypes?: { readonly from: string; readonly to: string }
-      /** CREATE VIEW: the view and its query, so the declared types of plain column references carry over. */
+      /**
+       * CREATE VIEW (and CREATE TABLE … AS query): the new object and its query, so the declared types of plain
+       * column references carry over.
+       */
       readonly view?: { readonly target: string; readonly query: string }
+      /**
+       * ALTER TABLE … ADD and CREATE TABLE … AS / LIKE make columns DuckDB cannot give a CHECK: their declared
+       * lengths are enforced afterwards (binding.ts enforceDeclaredLengths) for these columns (absent: all).
+       */
+      readonly declaredLengths?: { readonly table: string; readonly columns?: readonly string[] }
     }
   | { readonly kind: "commit" }
   | { readonly kind: "rollback" }
@@ -349,7 +357,8 @@ const BINARY_TYPES = new Set(["VARBINARY", "BINARY"])
  * A CHECK that enforces a declared length (DuckDB's VARCHAR(n) does not), so an over-long value fails as in HANA with
  * 274 "inserted value too large for column" (mapped from the CHECK failure in errors.ts).
  */
-const lengthCheck = (column: string, type: HanaType): string => {
+/** The CHECK (after a space) enforcing a column's declared length, or "" when its type has none. */
+export const lengthCheck = (column: string, type: HanaType): string => {
   if (type.length <= 0) return ""
   const fn = CHARACTER_TYPES.has(type.name) ? "length" : BINARY_TYPES.has(type.name) ? "octet_length" : undefined
   return fn === undefined ? "" : ` CHECK (${fn}(${quoteName(column)}) <= ${type.length})`
@@ -369,7 +378,8 @@ const parseType = (tokens: readonly Token[], i: number): [HanaType, number] => {
   const args: number[] = []
   if (tokens[i + 1]?.t === "op" && tokens[i + 1]!.v === "(") {
     // HANA's datetime types take no length or precision (SAP HANA SQL Reference, "Datetime Data Types": DATE, TIME,
-    // SECONDDATE, TIMESTAMP are declared bare; TIMESTAMP always keeps 7 fractional digits), so `TIMESTAMP(6)` is a
+    // SECONDDATE, TIMESTAMP are declared bare; TIMESTAMP always keeps 7 fractional digits;
+    // http://help.sap.com/hana/html/_csql_data_types.html), so `TIMESTAMP(6)` is a
     // syntax error there, as here.
     if (DATETIME_TYPES.has(name)) throw HanaError.syntax(`incorrect syntax near "(": ${name} takes no length or precision`, 0)
     let j = i + 2
@@ -465,7 +475,7 @@ export const translate = (sql: string, session: SessionValues): Translated => {
           return { kind: "cancelSession", connectionId: Number(id.v), disconnect: words.includes("DISCONNECT") }
         }
       }
-      if (w1 === "TABLE") return { kind: "ddl", sql: rewriteAlterTable(all, session), params }
+      if (w1 === "TABLE") return { kind: "ddl", ...rewriteAlterTable(all, session), params }
       if (w1 === "USER" || isSecurityAdministration(all)) return { kind: "noop" }
       break
     case "CREATE":
@@ -684,7 +694,13 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
     const [ls, ln, lu] = qualifiedName(rest, 1)
     const withData = upper(rest[1 + lu]) === "WITH" && upper(rest[2 + lu]) === "DATA"
     const from = qualified(ls, ln)
-    return { kind: "ddl", sql: `${create} ${target} AS SELECT * FROM ${from}${withData ? "" : " LIMIT 0"}`, params: 0, copyTypes: { from, to: target } }
+    return {
+      kind: "ddl",
+      sql: `${create} ${target} AS SELECT * FROM ${from}${withData ? "" : " LIMIT 0"}`,
+      params: 0,
+      copyTypes: { from, to: target },
+      declaredLengths: { table: target }
+    }
   }
   if (upper(rest[0]) === "AS") {
     let q = rest.slice(1)
@@ -696,7 +712,13 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
     }
     const query = translateQuery(q, session)
     if (query.kind !== "query") throw HanaError.syntax("query expected", 0)
-    return { kind: "ddl", sql: `${create} ${target} AS ${query.sql}${noData ? " LIMIT 0" : ""}`, params: 0 }
+    return {
+      kind: "ddl",
+      sql: `${create} ${target} AS ${query.sql}${noData ? " LIMIT 0" : ""}`,
+      params: 0,
+      view: { target, query: query.sql },
+      declaredLengths: { table: target }
+    }
   }
   if (!(rest[0]?.t === "op" && rest[0].v === "(")) throw HanaError.syntax("column list expected", 0)
   const close = matching(rest, 0)
@@ -772,7 +794,7 @@ const translateDrop = (all: Token[], session: SessionValues): Translated => {
 }
 
 /** ALTER TABLE t ADD (c type, ...) / DROP (c) / RENAME COLUMN — HANA's parenthesized forms become DuckDB's. */
-const rewriteAlterTable = (all: Token[], session: SessionValues): string => {
+const rewriteAlterTable = (all: Token[], session: SessionValues): { sql: string; declaredLengths?: { table: string; columns: string[] } } => {
   const [schema, name, used] = qualifiedName(all, 2)
   const target = qualified(schema, name)
   const rest = all.slice(2 + used)
@@ -780,17 +802,20 @@ const rewriteAlterTable = (all: Token[], session: SessionValues): string => {
   if ((op === "ADD" || op === "DROP") && rest[1]?.v === "(") {
     const close = matching(rest, 1)
     const items = splitTopLevel(rest.slice(2, close))
-    return items
+    const sized: string[] = []
+    const sql = items
       .map((el) => {
         const col = identOf(el[0])
         if (col === undefined) throw HanaError.syntax("column expected", 0)
         if (op === "DROP") return `ALTER TABLE ${target} DROP COLUMN ${quoteName(col)}`
         const [duck, consumed, type] = typeAt(el, 1)
+        if (lengthCheck(col, type) !== "") sized.push(encodeName(col))
         return `ALTER TABLE ${target} ADD COLUMN ${quoteName(col)} ${duck} ${rewrite(el.slice(1 + consumed), session)}; COMMENT ON COLUMN ${target}.${quoteName(col)} IS ${quoteString(typeText(type))}`
       })
       .join("; ")
+    return sized.length > 0 ? { sql, declaredLengths: { table: target, columns: sized } } : { sql }
   }
-  return rewrite(all, session)
+  return { sql: rewrite(all, session) }
 }
 
 /** Exposed for tests: the DuckDB identifier of a HANA name. */
