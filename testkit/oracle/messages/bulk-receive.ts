@@ -97,6 +97,19 @@ export class RequestReceiver {
     if (inc === undefined && this.pendingBytes >= INCREMENTAL_FROM_BYTES) this.startIncremental()
   }
 
+  /** Drops a partly received request (the client broke off sending it). */
+  discard(): void {
+    this.parts = []
+    this.pendingBytes = 0
+    const inc = this.incremental
+    this.incremental = undefined
+    // chunks already queued for insertion are skipped (failedAt), and no more are flushed
+    if (inc !== undefined && inc !== null) {
+      inc.bulkSql = undefined
+      inc.failedAt ??= inc.flushed
+    }
+  }
+
   /** The last packet of a request (END_OF_REQUEST). */
   finish(part: Buffer): ReceivedRequest {
     const inc = this.incremental
