@@ -206,6 +206,7 @@ describe("HANA test server: declared lengths of columns made by ALTER TABLE ADD 
     try {
       await exec(c, "CREATE TABLE grown (id INT PRIMARY KEY, note NVARCHAR(5) NOT NULL)")
       await exec(c, "INSERT INTO grown VALUES (1, 'one')")
+      await exec(c, "CREATE UNIQUE INDEX grown_note ON grown (note)")
       await exec(c, "ALTER TABLE grown ADD (tag NVARCHAR(3), raw VARBINARY(2), n INT)")
       await exec(c, "INSERT INTO grown VALUES (2, 'two', 'abc', x'0102', 7)")
       expect((await failure(exec(c, "INSERT INTO grown VALUES (3, 'x', 'abcd', NULL, NULL)"))).code).toBe(274)
@@ -214,6 +215,7 @@ describe("HANA test server: declared lengths of columns made by ALTER TABLE ADD 
       expect((await failure(exec(c, "INSERT INTO grown VALUES (4, 'sixsix', NULL, NULL, NULL)"))).code).toBe(274)
       expect((await failure(exec(c, "INSERT INTO grown VALUES (1, 'dup', NULL, NULL, NULL)"))).code).toBe(301)
       expect((await failure(exec(c, "INSERT INTO grown (id) VALUES (5)"))).code).toBe(287)
+      expect((await failure(exec(c, "INSERT INTO grown VALUES (6, 'one', NULL, NULL, NULL)"))).code).toBe(301)
       expect(await exec(c, "SELECT id, note, tag, n FROM grown ORDER BY id")).toEqual([
         { ID: 1, NOTE: "one", TAG: null, N: null },
         { ID: 2, NOTE: "two", TAG: "abc", N: 7 }

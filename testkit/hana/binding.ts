@@ -67,7 +67,7 @@ const CREATE_TABLE_HEAD = /^CREATE TABLE (?:"(?:[^"]|"")*"|[^."(]+)(?:\.(?:"(?:[
  * DuckDB's ADD COLUMN and CREATE TABLE AS take no CHECK, so the columns they make would accept values longer than
  * their declared length (kept as the column comment), where HANA refuses them with error 274. This rebuilds the
  * table from the DDL DuckDB keeps for it, with the length checks (translate.ts lengthCheck) of `columns` (DuckDB
- * names; absent: all) added as table constraints, then moves the rows, comments and name over. Temporary tables and
+ * names; absent: all) added as table constraints, then moves the rows, comments, indexes and name over. Temporary tables and
  * tables other tables reference by foreign key are left as they are (README.md, "Differences").
  */
 export const enforceDeclaredLengths = async (session: Session, table: string, columns?: readonly string[]): Promise<void> => {
@@ -95,7 +95,9 @@ export const enforceDeclaredLengths = async (session: Session, table: string, co
   await session.execute(`CREATE TABLE ${staging}${body}, ${checks.join(", ")})`)
   await session.execute(`INSERT INTO ${staging} SELECT * FROM ${qualifiedSchema}.${quoteIdent(String(name))}`)
   await copyDeclaredTypes(session, `${qualifiedSchema}.${quoteIdent(String(name))}`, staging)
+  const indexes = await session.queryAll(`SELECT sql FROM duckdb_indexes() WHERE table_oid = ? AND sql IS NOT NULL`, [oid as number])
   await session.execute(`DROP TABLE ${qualifiedSchema}.${quoteIdent(String(name))}; ALTER TABLE ${staging} RENAME TO ${quoteIdent(String(name))}`)
+  for (const [index] of indexes) await session.execute(String(index))
   if (comment !== null && comment !== undefined && comment !== "") {
     await session.execute(`COMMENT ON TABLE ${qualifiedSchema}.${quoteIdent(String(name))} IS ${quoteString(String(comment))}`)
   }
