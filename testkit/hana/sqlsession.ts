@@ -50,6 +50,18 @@ const runDdlStatement = async (session: Session, t: Extract<Translated, { kind: 
   if (t.declaredLengths !== undefined) await enforceDeclaredLengths(session, t.declaredLengths.table, t.declaredLengths.columns)
 }
 
+/** Tables DuckDB SQL reads or writes, as DuckDB resolves them, plus an UPDATE/DELETE target (which it does not name). */
+const tablesNamed = (session: Session, sql: string): string[] => {
+  let tables: string[] = []
+  try {
+    tables = session.tableNames(withoutPlaceholders(sql))
+  } catch {
+    // fall through to the target table below
+  }
+  const target = /^\s*(?:UPDATE|DELETE\s+FROM)\s+((?:"(?:[^"]|"")*"|\w+)(?:\.(?:"(?:[^"]|"")*"|\w+))?)/i.exec(sql)?.[1]
+  return target === undefined ? tables : [...tables, target]
+}
+
 /** Sends half of a reply and closes the connection (the dropMidResult fault). */
 export type SendPartial = (request: Request, reply: Reply) => Promise<void>
 
@@ -338,16 +350,7 @@ export class SqlSession {
   }
 
   private tablesOf(session: Session, t: Translated): string[] {
-    if (t.kind !== "query") return []
-    let tables: string[] = []
-    try {
-      tables = session.tableNames(withoutPlaceholders(t.sql))
-    } catch {
-      // fall through to the target table below
-    }
-    // DuckDB names no tables for UPDATE/DELETE: take the target from the statement text.
-    const target = /^\s*(?:UPDATE|DELETE\s+FROM)\s+((?:"(?:[^"]|"")*"|\w+)(?:\.(?:"(?:[^"]|"")*"|\w+))?)/i.exec(t.sql)?.[1]
-    return target === undefined ? tables : [...tables, target]
+    return t.kind === "query" ? tablesNamed(session, t.sql) : []
   }
 
   private registerLob(value: string | Buffer, kind: string): Buffer {
@@ -442,16 +445,7 @@ export class SqlSession {
 
   /** Tables a query or DML statement reads or writes (empty when DuckDB cannot tell). */
   private tablesRead(session: Session, t: Translated): string[] {
-    if (t.kind !== "query" && t.kind !== "dml") return []
-    let tables: string[] = []
-    try {
-      tables = session.tableNames(withoutPlaceholders(t.sql))
-    } catch {
-      // fall through to the target table below
-    }
-    // DuckDB names no tables for UPDATE/DELETE: take the target from the statement text.
-    const target = /^\s*(?:UPDATE|DELETE\s+FROM)\s+((?:"(?:[^"]|"")*"|\w+)(?:\.(?:"(?:[^"]|"")*"|\w+))?)/i.exec(t.sql)?.[1]
-    return target === undefined ? tables : [...tables, target]
+    return t.kind === "query" || t.kind === "dml" ? tablesNamed(session, t.sql) : []
   }
 
   private async execute(session: Session, request: Request): Promise<Reply | undefined> {
