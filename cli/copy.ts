@@ -1,7 +1,7 @@
 /**
  * Copies a query's result from one connection into a table on another as a stream of Arrow batches: the source
- * reader's batches feed the target's bulk ingest one at a time, so memory holds a batch, never the table. Used by
- * `adbc copy` and the main job.
+ * reader's batches feed the target's bulk ingest, at most two read ahead, so memory holds a few batches, never the
+ * table. Used by `adbc copy` and the main job.
  */
 import { Effect, Stream } from "effect"
 import type { AdbcError } from "../src/AdbcError.ts"
@@ -30,6 +30,10 @@ export const copyQuery = (
   Effect.scoped(Effect.gen(function*() {
     const reader = yield* from.executeQuery(sql, options.readOptions)
     const progress = yield* Progress
-    const batches = tracked(options.step, reader.batches, options).pipe(Stream.provideService(Progress, progress))
+    // Up to two batches read ahead: the source fetches the next batch while the target inserts the last one.
+    const batches = tracked(options.step, reader.batches, options).pipe(
+      Stream.provideService(Progress, progress),
+      Stream.buffer({ capacity: 2 })
+    )
     return yield* to.ingest({ schema: reader.schema, batches }, ingest)
   }))
