@@ -39,6 +39,7 @@ import { unsupported } from "./Driver.ts"
 import { type IngestData, ingestOptionEntries, type IngestOptions } from "./Ingest.ts"
 import * as Ingest from "./Ingest.ts"
 import { makeSession, type Session } from "./internal/session.ts"
+import { connectionTelemetry, traced } from "./internal/telemetry.ts"
 import { ARROW_VERSION } from "./internal/versions.ts"
 import { getRaw, OptionStore } from "./Options.ts"
 import type { ReaderShape } from "./Reader.ts"
@@ -135,13 +136,18 @@ export const make = Effect.fnUntraced(function*(
 
   const outer = yield* Effect.scope
   const inner = yield* Scope.fork(outer, "sequential")
-  const driverConnection = yield* driver.connect(options()).pipe(
-    Effect.mapError((error) => fromUnknown(error, "IO", options().secrets())),
-    Scope.provide(inner),
-    Effect.onError(() => Scope.close(inner, Exit.void)),
-    Effect.withSpan("adbc.connect", { attributes: { "db.system.name": driver.name } })
+  const telemetry = connectionTelemetry(driver, options())
+  const driverConnection = yield* traced(
+    telemetry,
+    "connect",
+    telemetry.attributes,
+    driver.connect(options()).pipe(
+      Effect.mapError((error) => fromUnknown(error, "IO", options().secrets())),
+      Scope.provide(inner),
+      Effect.onError(() => Scope.close(inner, Exit.void))
+    )
   )
-  const session: Session = makeSession({ driver, connection: driverConnection, registry, options })
+  const session: Session = makeSession({ driver, connection: driverConnection, registry, options, telemetry })
   yield* Effect.addFinalizer(() => session.markClosed)
 
   const setAutocommit = (enabled: boolean) =>

@@ -521,5 +521,14 @@ export const HanaDriver: DriverShape = {
   options: HanaOptions,
   batchCap: { mode: "best-effort", rows: ReadBatchRows },
   validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
+  // "sap.hana" is the conventions' db.system.name for SAP HANA (registry/attributes/db, db.system.name values); the
+  // tenant database the URI names is the namespace.
+  telemetry: {
+    systemName: "sap.hana",
+    endpoint: (options) => {
+      const uri = Result.getOrUndefined(resolveConnectConfig(options))?.uri
+      return { address: uri?.host, port: uri?.port, namespace: uri?.databaseName }
+    }
+  },
   connect
 }

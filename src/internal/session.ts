@@ -7,6 +7,7 @@ import { Context, Effect, Fiber, Semaphore } from "effect"
 import { type AdbcError, fromUnknown, invalidState } from "../AdbcError.ts"
 import type { DriverConnection, DriverShape } from "../Driver.ts"
 import type { OptionRegistry, ResolvedOptions } from "../Options.ts"
+import type { ConnectionTelemetry } from "./telemetry.ts"
 
 /** Internal: one open connection. */
 export interface Session {
@@ -15,6 +16,8 @@ export interface Session {
   readonly registry: OptionRegistry
   /** Connection and database options, narrowest first. */
   readonly options: () => ResolvedOptions
+  /** What spans and log lines say about this connection. */
+  readonly telemetry: ConnectionTelemetry
   /** Runs one driver request: fails if the connection is closed, serialises requests, redacts secrets. */
   readonly request: <A, R>(effect: Effect.Effect<A, AdbcError, R>) => Effect.Effect<A, AdbcError, R>
   /**
@@ -54,6 +57,7 @@ export const makeSession = (input: {
   readonly connection: DriverConnection
   readonly registry: OptionRegistry
   readonly options: () => ResolvedOptions
+  readonly telemetry: ConnectionTelemetry
 }): Session => {
   const lock = Semaphore.makeUnsafe(1)
   const state = { autocommit: true, closed: false }
