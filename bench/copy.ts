@@ -36,7 +36,7 @@ interface HdbClient {
   disconnect(cb?: () => void): void
 }
 
-const silentProgress = Layer.succeed(Progress, { start: (step: string) => ({ advance: () => {}, finish: () => ({ step, rows: 0, bytes: 0, seconds: 0 }) }) })
+const silentProgress = Layer.succeed(Progress, { start: (step: string) => ({ update: () => {}, finish: () => ({ step, rows: 0, bytes: 0, seconds: 0 }) }) })
 
 /** Runs the benchmark. */
 export const run = async (): Promise<Record<string, unknown>> => {
