@@ -38,7 +38,7 @@ export interface ProgressSink {
   readonly columns?: number | undefined
 }
 
-const BAR_WIDTH = 28
+const BAR_WIDTH = 20
 const REDRAW_MS = 100
 
 const rate = (count: number, seconds: number): number => (seconds > 0 ? count / seconds : 0)
@@ -71,7 +71,9 @@ export const make = (sink: ProgressSink): Progress["Service"] => ({
       } rows/s`
     const draw = () => {
       const text = line()
-      sink.write(`\r${text.slice(0, Math.max(20, (sink.columns ?? 80) - 1)).padEnd(Math.min(text.length, 79))}`)
+      // A terminal that reports no width (0) gets 80 columns; the line is cut one short of the width.
+      const width = sink.columns !== undefined && sink.columns > 20 ? sink.columns - 1 : 79
+      sink.write(`\r${text.slice(0, width).padEnd(Math.min(text.length, width))}`)
     }
     if (!sink.isTerminal) sink.write(`${step}: started\n`)
     return {
