@@ -719,26 +719,6 @@ describe("local temporary tables in the schema listing", () => {
     })))
 })
 
-describe("append ingest matches columns by name", () => {
-  it.effect("columns in another order land in the right columns; an unknown column fails without inserting", () =>
-    withConnection(server.uri, Effect.gen(function*() {
-      const conn = yield* Connection.Connection
-      const t = uniqueName("BYNAME")
-      yield* conn.execute(`CREATE TABLE "${t}" ("b" NVARCHAR(10), "a" INTEGER)`)
-      const data = new Arrow.Table({
-        a: Arrow.vectorFromArray([1, 2], new Arrow.Int32()),
-        b: Arrow.vectorFromArray(["one", "two"], new Arrow.Utf8())
-      })
-      expect(yield* conn.ingest(fromTable(data), { targetTable: t, mode: "append" })).toBe(2)
-      const back = new Arrow.Table(yield* collect(`SELECT "a", "b" FROM "${t}" ORDER BY "a"`))
-      expect(columnOf(back, "b").values).toEqual(["one", "two"])
-      const unknown = new Arrow.Table({ a: Arrow.vectorFromArray([3], new Arrow.Int32()), zz: Arrow.vectorFromArray([4], new Arrow.Int32()) })
-      const error = yield* Effect.flip(conn.ingest(fromTable(unknown), { targetTable: t, mode: "append" }))
-      expect(["INVALID_ARGUMENT", "ALREADY_EXISTS", "NOT_FOUND"]).toContain(error.status)
-      expect(error.message).toContain("zz")
-      expect(new Arrow.Table(yield* collect(`SELECT COUNT(*) AS C FROM "${t}"`)).getChild("C")!.get(0)).toBe(2n)
-    })))
-})
 
 describe("binding more rows than hdb takes in one EXECUTE", () => {
   it.effect("a 40,000-row batch bound to a prepared INSERT is split, not sent whole (hdb fails above 32,767 rows)", () =>
@@ -756,41 +736,4 @@ describe("binding more rows than hdb takes in one EXECUTE", () => {
     })), 60_000)
 })
 
-describe("transaction boundaries", () => {
-  it.effect("switching autocommit back on commits pending work; closing with pending work discards it", () =>
-    Effect.gen(function*() {
-      const t = uniqueName("TXB")
-      yield* withConnection(server.uri, Effect.flatMap(Connection.Connection, (conn) => conn.execute(`CREATE TABLE ${t} (I INTEGER)`)))
-      const count = Effect.map(withConnection(server.uri, collect(`SELECT COUNT(*) AS C FROM ${t}`)), (b) => Number(b[0]!.getChild("C")!.get(0)))
-      yield* withConnection(server.uri, Effect.gen(function*() {
-        const conn = yield* Connection.Connection
-        yield* conn.setOption("adbc.connection.autocommit", "false")
-        yield* conn.execute(`INSERT INTO ${t} VALUES (1)`)
-        expect(yield* count).toBe(0)
-        yield* conn.setOption("adbc.connection.autocommit", "true")
-        expect(yield* count).toBe(1)
-        yield* conn.setOption("adbc.connection.autocommit", "false")
-        yield* conn.execute(`INSERT INTO ${t} VALUES (2)`)
-      }))
-      expect(yield* count).toBe(1)
-    }))
-})
 
-describe("reader-close rule for statement readers", () => {
-  it.effect("a prepared statement's open reader also blocks close; releasing it lets close succeed", () =>
-    withConnection(server.uri, Effect.gen(function*() {
-      const conn = yield* Connection.Connection
-      const stmt = yield* conn.statement()
-      yield* stmt.setSqlQuery("SELECT CAST(? AS INTEGER) AS X FROM DUMMY")
-      yield* stmt.prepare
-      yield* stmt.bind(new Arrow.Table({ p: Arrow.vectorFromArray([7], new Arrow.Int32()) }).batches[0]!)
-      yield* Effect.scoped(Effect.gen(function*() {
-        const reader = yield* stmt.executeQuery
-        const error = yield* Effect.flip(conn.close)
-        expect(error.message).toBe("cannot close connection while a statement reader is active")
-        const rows = yield* Stream.runCollect(reader.batches)
-        expect(Number(rows[0]!.getChild("X")!.get(0))).toBe(7)
-      }))
-      yield* conn.close
-    })))
-})

@@ -104,23 +104,4 @@ describe("bulk ingest", () => {
       expect(error.status).toBe("NOT_IMPLEMENTED")
       expect(error.message).toContain("pre-create the table and use append")
     })))
-  it.effect("a failed ingest inside the caller's transaction undoes only its own rows (savepoint)", () =>
-    withConnection(server.uri, Effect.gen(function*() {
-      const conn = yield* Connection.Connection
-      const t = uniqueName("SPT")
-      yield* conn.execute(`CREATE TABLE "${t}" ("id" INTEGER PRIMARY KEY, "name" NVARCHAR(50))`)
-      yield* conn.setOption("adbc.connection.autocommit", "false")
-      yield* conn.execute(`INSERT INTO "${t}" VALUES (-1, 'mine')`)
-      // the second batch repeats id 0: the insert fails with a unique violation after the first batch went in
-      const data = { schema: numbers(0).schema, batches: Stream.make(numbers(3).batches[0]!, numbers(2).batches[0]!) }
-      const error = yield* failureOf(conn.ingest(data, { targetTable: t, mode: "append" }))
-      expect(error.status).toBe("INTEGRITY")
-      let table = yield* rowsOf(`SELECT "id" FROM "${t}" ORDER BY "id"`)
-      expect(table.getChild("id")!.toArray()).toEqual(new Int32Array([-1]))
-      yield* conn.commit
-      yield* conn.setOption("adbc.connection.autocommit", "true")
-      table = yield* rowsOf(`SELECT "id", "name" FROM "${t}" ORDER BY "id"`)
-      expect(table.getChild("name")!.toArray()).toEqual(["mine"])
-      yield* conn.execute(`DROP TABLE "${t}"`)
-    })))
 })

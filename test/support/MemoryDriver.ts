@@ -116,11 +116,11 @@ const pagesOf = (rows: ReadonlyArray<ReadonlyArray<unknown>>, pageRows: number):
   return pages
 }
 
-const rowsOfBatch = (batch: Arrow.RecordBatch): Array<Array<unknown>> => {
+/** The rows of a batch, in the column order of `into` (columns by name; a column the batch lacks is null). */
+const rowsOfBatch = (batch: Arrow.RecordBatch, into: Arrow.Schema = batch.schema): Array<Array<unknown>> => {
+  const columns = into.fields.map((field) => batch.getChild(field.name))
   const out: Array<Array<unknown>> = []
-  for (let r = 0; r < batch.numRows; r++) {
-    out.push(batch.schema.fields.map((_, c) => batch.getChildAt(c)!.get(r)))
-  }
+  for (let r = 0; r < batch.numRows; r++) out.push(columns.map((column) => column?.get(r) ?? null))
   return out
 }
 
@@ -234,7 +234,7 @@ const makeConnection = (server: MemoryServer, features: MemoryFeatures): DriverC
             }
             if (arg === "PARAMS" || arg.startsWith("PARAMS ")) {
               if (parameters === undefined) return yield* Effect.fail(adbcError("INVALID_STATE", "no parameters bound"))
-              return yield* cursorOver(parameters.schema, parameters.batches.flatMap(rowsOfBatch), options)
+              return yield* cursorOver(parameters.schema, parameters.batches.flatMap((batch) => rowsOfBatch(batch)), options)
             }
             const counting = arg.startsWith("COUNT(*) FROM ")
             const key = arg.replace(/^(\*|COUNT\(\*\)) FROM /, "").replace(/ ORDER BY .*$/, "")
@@ -282,6 +282,10 @@ const makeConnection = (server: MemoryServer, features: MemoryFeatures): DriverC
     ...(features.describe === false ? {} : {
       describe: (sql: string) =>
         Effect.suspend(() => {
+          // the parameters' types are known only once bound
+          if (sql.startsWith("SELECT PARAMS")) {
+            return Effect.succeed(new Arrow.Schema([...sql.matchAll(/\?/g)].map((_, i) => new Arrow.Field(`P${i}`, new Arrow.Null(), true))))
+          }
           const table = lookup(sql.replace(/^SELECT \* FROM /, ""))
           return table === undefined ? Effect.fail(notFound(`cannot describe ${sql}`)) : Effect.succeed(table.schema)
         })
@@ -384,7 +388,8 @@ const makeConnection = (server: MemoryServer, features: MemoryFeatures): DriverC
           }
           const table = lookup(keyOf(target))
           if (table === undefined) return yield* Effect.fail(notFound(`table ${keyOf(target)} not found`))
-          const rows = rowsOfBatch(batch)
+          // by column name, as a database's INSERT (col, ...) does
+          const rows = rowsOfBatch(batch, table.schema)
           if (autocommit) table.rows.push(...rows)
           else pending.push({ table, rows })
           return rows.length

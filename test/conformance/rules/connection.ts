@@ -1,8 +1,10 @@
 /** ADBC rules of connections: options and their errors, close while a reader is active. */
 import { describe, expect, it } from "@effect/vitest"
+import * as Arrow from "apache-arrow"
 import { Effect, Exit, Layer, Scope, Stream } from "effect"
 import { READER_ACTIVE_MESSAGE } from "../../../src/AdbcError.ts"
 import * as Connection from "../../../src/Connection.ts"
+import * as Database from "../../../src/Database.ts"
 import { fromTable } from "../../../src/Ingest.ts"
 import {
   type ConformanceDriver,
@@ -28,6 +30,19 @@ const settledSessions = (env: () => ConformanceEnv) =>
 
 export const connectionRules = (driver: ConformanceDriver, env: () => ConformanceEnv) => {
   describe(`${driver.name}: options`, () => {
+    it.effect("getOption never reads a secret back: every secret key the driver declares fails NOT_FOUND, the URI's password is masked", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const database = yield* Database.Database
+        const secrets = [...database.driver.options.filter((spec) => spec.secret === true).map((spec) => spec.key), "password"]
+        for (const key of secrets.filter((key) => key !== "uri")) {
+          expect(failure(yield* Effect.exit(conn.getOption(key))).status).toBe("NOT_FOUND")
+        }
+        const uri = yield* conn.getOption("uri")
+        const password = /^[^:]+:\/\/[^:@/]+:([^@/]*)@/.exec(uri)?.[1]
+        if (password !== undefined) expect(password).toBe("***")
+      }).pipe(Effect.provide(env().layer())))
+
     it.effect("an unknown key fails NOT_IMPLEMENTED on set and NOT_FOUND on get, naming the key", () =>
       Effect.gen(function*() {
         const conn = yield* Connection.Connection
@@ -78,6 +93,22 @@ export const connectionRules = (driver: ConformanceDriver, env: () => Conformanc
         yield* conn.close
         const after = failure(yield* Effect.exit(Stream.runCollect(conn.query(driver.sql.selectAll(table)))))
         expect(after.status).toBe("INVALID_STATE")
+      }).pipe(Effect.provide(env().layer())))
+
+    it.effect("a prepared statement's open reader also blocks close; releasing it lets close succeed", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const stmt = yield* conn.statement()
+        yield* stmt.setSqlQuery(driver.sql.selectParameters(1))
+        yield* stmt.prepare
+        yield* stmt.bind(new Arrow.Table({ p: Arrow.vectorFromArray([7], new Arrow.Int32()) }).batches[0]!)
+        yield* Effect.scoped(Effect.gen(function*() {
+          const reader = yield* stmt.executeQuery
+          expect(failure(yield* Effect.exit(conn.close)).message).toBe(READER_ACTIVE_MESSAGE)
+          const rows = yield* Stream.runCollect(reader.batches)
+          expect(Number(rows[0]!.getChildAt(0)!.get(0))).toBe(7)
+        }))
+        yield* conn.close
       }).pipe(Effect.provide(env().layer())))
 
     it.effect("a fully read reader no longer blocks close", () =>

@@ -5,6 +5,7 @@ import { Effect, Fiber, Stream } from "effect"
 import { adbcError } from "../../../src/AdbcError.ts"
 import * as Connection from "../../../src/Connection.ts"
 import { fromTable, type IngestData } from "../../../src/Ingest.ts"
+import { rawUtf8 } from "../../support/arrowVectors.ts"
 import {
   type ConformanceDriver,
   type ConformanceEnv,
@@ -41,6 +42,63 @@ const exists = (table: string) =>
     ))
 
 export const ingestRules = (driver: ConformanceDriver, env: () => ConformanceEnv) => {
+  describe(`${driver.name}: ingest rules`, () => {
+    it.effect("append matches columns by name: columns in another order land in the right columns; an unknown column fails naming it and inserts nothing", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const table = uniqueTable("BYNAME")
+        const nameFirst = new Arrow.Table({
+          name: Arrow.vectorFromArray(["zero"], new Arrow.Utf8()),
+          id: Arrow.vectorFromArray([0], new Arrow.Int32())
+        })
+        yield* conn.ingest(fromTable(nameFirst), { targetTable: table })
+        expect(yield* conn.ingest(fromTable(numbers(3, 1)), { targetTable: table, mode: "append" })).toBe(3)
+        const back = new Arrow.Table(yield* rowsOf(driver.sql.selectAll(table, "id")))
+        expect(back.toArray().map((row) => `${row.id}:${row.name}`)).toEqual(["0:zero", "1:null", "2:row 2", "3:row 3"])
+        const unknown = new Arrow.Table({
+          id: Arrow.vectorFromArray([9], new Arrow.Int32()),
+          zz: Arrow.vectorFromArray(["x"], new Arrow.Utf8())
+        })
+        const error = failure(yield* Effect.exit(conn.ingest(fromTable(unknown), { targetTable: table, mode: "append" })))
+        expect(error.status).toBe("ALREADY_EXISTS")
+        expect(error.message).toContain("zz")
+        expect(yield* countOf(driver, table)).toBe(4)
+      }).pipe(Effect.provide(env().layer())))
+
+    it.effect("invalid UTF-8 in a utf8 column fails INVALID_DATA naming column and row (create and append); nothing is written", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const table = uniqueTable("UTF")
+        yield* conn.ingest(fromTable(numbers(2)), { targetTable: table })
+        const bad = new Arrow.Table({
+          id: Arrow.vectorFromArray([7, 8], new Arrow.Int32()),
+          name: rawUtf8([[0x6f, 0x6b], [0x61, 0xff]])
+        })
+        for (const [target, mode] of [[table, "append"], [uniqueTable("UTFC"), "create"]] as const) {
+          const error = failure(yield* Effect.exit(conn.ingest(fromTable(bad), { targetTable: target, mode })))
+          expect(error.status).toBe("INVALID_DATA")
+          expect(error.message).toContain("column name, row 2")
+          expect(error.message).toContain("not valid UTF-8")
+        }
+        expect(yield* countOf(driver, table)).toBe(2)
+      }).pipe(Effect.provide(env().layer())))
+
+    it.effect("a failed ingest inside the caller's transaction undoes only its own rows", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const table = uniqueTable("SPT")
+        yield* conn.ingest(fromTable(numbers(0)), { targetTable: table })
+        yield* conn.setOption("adbc.connection.autocommit", "false")
+        yield* conn.ingest(fromTable(numbers(1, -1)), { targetTable: table, mode: "append" })
+        // the source fails after its first batch went in
+        const error = failure(yield* Effect.exit(conn.ingest(failingSource(1), { targetTable: table, mode: "append" })))
+        expect(error.message).toContain("source stream broke")
+        yield* conn.commit
+        yield* conn.setOption("adbc.connection.autocommit", "true")
+        expect(idsOf(yield* rowsOf(driver.sql.selectAll(table, "id")))).toEqual([-1])
+      }).pipe(Effect.provide(env().layer())))
+  })
+
   describe(`${driver.name}: ingest is atomic`, () => {
     for (const mode of ["replace", "append", "create_append"] as const) {
       it.effect(`${mode}: a source stream error keeps the old table and rows`, () =>

@@ -75,6 +75,25 @@ export const transactionRules = (driver: ConformanceDriver, env: () => Conforman
         yield* conn.setOption(AUTOCOMMIT, "true")
       }).pipe(Effect.provide(env().layer())))
 
+    it.effect("switching autocommit back on commits pending work; closing with pending work discards it", () =>
+      Effect.gen(function*() {
+        const table = uniqueTable("TXB")
+        yield* Effect.flatMap(Connection.Connection, (conn) => conn.ingest(fromTable(numbers(0)), { targetTable: table }))
+        // counted on a connection of its own, which sees committed rows only
+        const committed = countOf(driver, table).pipe(Effect.provide(env().layer()))
+        yield* Effect.gen(function*() {
+          const conn = yield* Connection.Connection
+          yield* conn.setOption(AUTOCOMMIT, "false")
+          yield* append(table, 1)
+          expect(yield* committed).toBe(0)
+          yield* conn.setOption(AUTOCOMMIT, "true")
+          expect(yield* committed).toBe(1)
+          yield* conn.setOption(AUTOCOMMIT, "false")
+          yield* append(table, 1, 1)
+        }).pipe(Effect.provide(env().layer()))
+        expect(yield* committed).toBe(1)
+      }).pipe(Effect.provide(env().layer())))
+
     it.effect("withTransaction commits on success and switches autocommit back on", () =>
       Effect.gen(function*() {
         const conn = yield* Connection.Connection
