@@ -48,6 +48,18 @@ import {
 /** Seconds a connect may take when the URI sets no `timeout`. @category constants @since 0.2.0 */
 export const DEFAULT_CONNECT_TIMEOUT_S = 30
 
+/**
+ * The milliseconds a connect may take: the URI's `timeout` (seconds) when it has one, else
+ * {@link DEFAULT_CONNECT_TIMEOUT_S}; undefined (no limit) for `timeout=0`.
+ *
+ * @category config
+ * @since 0.2.0
+ */
+export const connectTimeoutMs = (uriTimeoutSeconds: number | undefined): number | undefined => {
+  const seconds = uriTimeoutSeconds ?? DEFAULT_CONNECT_TIMEOUT_S
+  return seconds > 0 ? seconds * 1000 : undefined
+}
+
 /** The driver version. @category constants @since 0.1.0 */
 export const VERSION = "0.1.0"
 
@@ -492,10 +504,7 @@ const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, Adbc
   Effect.gen(function*() {
     const config = yield* Effect.fromResult(resolveConnectConfig(options))
     const hdbOptions = yield* hdbClientOptions(config)
-    const timeout = config.uri.timeoutSeconds
-    // The URI's timeout (seconds) bounds the whole connect; without one, DEFAULT_CONNECT_TIMEOUT_S does; 0 = none.
-    const seconds = timeout ?? DEFAULT_CONNECT_TIMEOUT_S
-    const bounded = Hdb.connect({ ...hdbOptions }, seconds > 0 ? seconds * 1000 : undefined)
+    const bounded = Hdb.connect({ ...hdbOptions }, connectTimeoutMs(config.uri.timeoutSeconds))
     const client = yield* Effect.acquireRelease(bounded, Hdb.disconnect, { interruptible: true })
     const ping = config.uri.pingIntervalSeconds
     if (ping !== undefined && ping > 0) {
