@@ -66,7 +66,10 @@ export interface ConnectionShape {
   readonly driverName: string
   readonly setOption: (key: string, value: string) => Effect.Effect<void, AdbcError>
   readonly getOption: (key: string) => Effect.Effect<string, AdbcError>
-  /** A new statement with optional statement-level options, released with the current scope. */
+  /**
+   * A new statement with optional statement-level options. It holds no server resource between calls: each
+   * execution acquires and releases its own, and a reader it opens lives in the caller's Scope.
+   */
   readonly statement: (options?: Readonly<Record<string, string>>) => Effect.Effect<Statement.StatementShape, AdbcError>
   /** Runs a query and opens a reader in the current scope (the schema is known before the first batch). */
   readonly executeQuery: (

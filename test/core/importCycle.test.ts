@@ -1,0 +1,39 @@
+import { describe, expect, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
+import { dirname, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+// The Database module is below Connection: a connection is opened on a database, never the other way round.
+const src = fileURLToPath(new URL("../../src/", import.meta.url))
+
+/** The relative `.ts` modules a source file imports (static, re-exports and type-only imports included). */
+const importsOf = (file: string): Array<string> =>
+  [...readFileSync(file, "utf8").matchAll(/\bfrom\s+"(\.{1,2}\/[^"]+\.ts)"|\bimport\s*\(\s*"(\.{1,2}\/[^"]+\.ts)"\s*\)/g)]
+    .map((match) => resolve(dirname(file), (match[1] ?? match[2])!))
+
+/** Every module `entry` reaches through relative imports. */
+const reachableFrom = (entry: string): Set<string> => {
+  const seen = new Set<string>()
+  const pending = [entry]
+  while (pending.length > 0) {
+    const file = pending.pop()!
+    if (seen.has(file)) continue
+    seen.add(file)
+    pending.push(...importsOf(file))
+  }
+  return seen
+}
+
+describe("import structure", () => {
+  it("src/Database.ts does not import src/Connection.ts, directly or transitively", () => {
+    const reached = reachableFrom(`${src}Database.ts`)
+    expect(reached.size).toBeGreaterThan(1)
+    expect([...reached].filter((file) => file === `${src}Connection.ts`)).toEqual([])
+  })
+
+  it("the walk finds a transitive import (Connection.ts reaches Database.ts and Driver.ts)", () => {
+    const reached = reachableFrom(`${src}Connection.ts`)
+    expect(reached.has(`${src}Database.ts`)).toBe(true)
+    expect(reached.has(`${src}Driver.ts`)).toBe(true)
+  })
+})
