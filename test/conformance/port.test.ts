@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
 import { Effect, Layer, type Scope, Stream } from "effect"
-import type { AdbcError } from "../../src/AdbcError.ts"
+import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
 import * as Database from "../../src/Database.ts"
 import { type BatchCapMode, Driver } from "../../src/Driver.ts"
@@ -109,6 +109,53 @@ describe("port: call intent", () => {
         yield* Stream.runDrain(conn.query("SELECT * FROM MAIN.T"))
         expect(yield* conn.execute("UPDATE 3")).toBe(3)
         expect(server.intents).toEqual(["query", "update"])
+        // ingest DDL: a replace builds a new table and swaps it in (CREATE, RENAME, RENAME, DROP)
+        server.statements.length = 0
+        server.intents.length = 0
+        yield* conn.ingest(fromTable(numbers(2)), { targetTable: "T", mode: "replace" })
+        const ddl = server.statements.flatMap((sql, i) => /^(CREATE|DROP|RENAME) /.test(sql) ? [`${sql.split(" ")[0]} ${server.intents[i]}`] : [])
+        expect(ddl).toEqual(["CREATE update", "RENAME update", "RENAME update", "DROP update"])
+      })))
+})
+
+describe("port: ingest DDL kinds", () => {
+  const failingReplace = {
+    schema: numbers(0).schema,
+    batches: Stream.concat(Stream.fromIterable(numbers(3, 100).batches), Stream.fail(adbcError("IO", "source broke")))
+  }
+  for (const kind of ["buildAndSwap", "transactional"] as const) {
+    it.effect(`${kind}: a failed replace keeps the old table and rows; a successful one replaces them`, () =>
+      withMemory((server) =>
+        Effect.gen(function*() {
+          const conn = yield* Connection.Connection
+          yield* seed(2)
+          server.statements.length = 0
+          server.settings.length = 0
+          failure(yield* Effect.exit(conn.ingest(failingReplace, { targetTable: "T", mode: "replace" })))
+          expect(server.tables.get("MAIN.T")!.rows).toEqual([[0, null], [1, "row 1"]])
+          expect(yield* conn.ingest(fromTable(numbers(3, 10)), { targetTable: "T", mode: "replace" })).toBe(3)
+          expect(server.tables.get("MAIN.T")!.rows.map((row) => row[0])).toEqual([10, 11, 12])
+          expect([...server.tables.keys()]).toEqual(["MAIN.T"])
+          const verbs = server.statements.map((sql) => sql.split(" ")[0])
+          if (kind === "transactional") {
+            // DROP and CREATE of the target inside the ingest's transaction, DDL mode switched and restored twice
+            expect(verbs).toEqual(["DROP", "CREATE", "DROP", "CREATE"])
+            expect(server.settings).toEqual(["ddl:transactional", "ddl:autocommit", "ddl:transactional", "ddl:autocommit"])
+          } else {
+            expect(verbs).toEqual(["CREATE", "DROP", "CREATE", "RENAME", "RENAME", "DROP"])
+          }
+        }), { features: { ingestDdl: kind } }))
+  }
+})
+
+describe("port: isUsable", () => {
+  it.effect("Connection.isUsable answers the driver's hook", () =>
+    withMemory((server) =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        expect(yield* conn.isUsable).toBe(true)
+        server.usable = false
+        expect(yield* conn.isUsable).toBe(false)
       })))
 })
 

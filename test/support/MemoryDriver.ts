@@ -56,6 +56,12 @@ export interface MemoryFeatures {
   readonly ingestTemporary?: boolean
   readonly ingestCatalog?: boolean
   readonly outParameters?: boolean
+  /**
+   * How ingest DDL is kept atomic: `buildAndSwap` (default; its DDL commits at once, as Oracle's does) or
+   * `transactional` (as HANA with AUTOCOMMIT DDL OFF: CREATE and DROP join the open transaction and a rollback undoes
+   * them).
+   */
+  readonly ingestDdl?: "buildAndSwap" | "transactional"
 }
 
 const directionOf = (field: Arrow.Field): ParameterDirection => {
@@ -106,6 +112,8 @@ export class MemoryServer {
   failNextPage = false
   /** Message of a failure injected into connect. */
   connectFailure: string | undefined
+  /** What every connection's `isUsable` hook answers (false: as if its socket had closed). */
+  usable = true
 }
 
 const keyOf = (target: IngestTarget) => (target.temporary ? `#${target.table}` : `${target.dbSchema ?? "MAIN"}.${target.table}`)
@@ -170,7 +178,18 @@ const makeConnection = (server: MemoryServer, features: MemoryFeatures): DriverC
   let pending: Array<{ table: Table; rows: Array<Array<unknown>> }> = []
   let schemaName = "MAIN"
   let catalogName = "mem"
-  const savepointMarks = new Map<string, number>()
+  const savepointMarks = new Map<string, { rows: number; ddl: number }>()
+  /** With transactional DDL switched on: how to undo each DDL statement of the open transaction, in order. */
+  let ddlUndo: Array<() => void> = []
+  let ddlInTransaction = false
+  const undoDdlTo = (mark: number) => {
+    for (const undo of ddlUndo.splice(mark).reverse()) undo()
+  }
+  /** Runs a DDL change; inside a transaction with transactional DDL, keeps how to undo it. */
+  const ddlChange = (change: () => void, undo: () => void) => {
+    change()
+    if (ddlInTransaction && !autocommit) ddlUndo.push(undo)
+  }
   const temps = new Map<string, Table>()
   const lookup = (key: string) => (key.startsWith("#") ? temps.get(key) : server.tables.get(key))
 
@@ -253,8 +272,8 @@ const makeConnection = (server: MemoryServer, features: MemoryFeatures): DriverC
               schema: new Arrow.Schema(spec.columns.map((c) => new Arrow.Field(c.name, TYPES[c.sqlType]!(), c.nullable))),
               rows: []
             }
-            if (spec.key.startsWith("#")) temps.set(spec.key, table)
-            else server.tables.set(spec.key, table)
+            const home = spec.key.startsWith("#") ? temps : server.tables
+            ddlChange(() => home.set(spec.key, table), () => home.delete(spec.key))
             return { _tag: "Count" as const, rowsAffected: 0 }
           }
           case "RENAME": {
@@ -267,10 +286,12 @@ const makeConnection = (server: MemoryServer, features: MemoryFeatures): DriverC
             server.tables.set(to, table)
             return { _tag: "Count" as const, rowsAffected: 0 }
           }
-          case "DROP":
-            server.tables.delete(arg)
-            temps.delete(arg)
+          case "DROP": {
+            const home = temps.has(arg) ? temps : server.tables
+            const dropped = home.get(arg)
+            ddlChange(() => home.delete(arg), () => dropped !== undefined && home.set(arg, dropped))
             return { _tag: "Count" as const, rowsAffected: 0 }
+          }
           case "UPDATE":
             return { _tag: "Count" as const, rowsAffected: Number(arg) }
           case "FAIL":
@@ -302,18 +323,21 @@ const makeConnection = (server: MemoryServer, features: MemoryFeatures): DriverC
     commit: Effect.sync(() => applyPending()),
     rollback: Effect.sync(() => {
       pending = []
+      undoDdlTo(0)
     }),
     ...(features.savepoints === false ? {} : {
       savepoints: {
         create: (name: string) =>
           Effect.sync(() => {
             server.savepoints.push(`create:${name}`)
-            savepointMarks.set(name, pending.length)
+            savepointMarks.set(name, { rows: pending.length, ddl: ddlUndo.length })
           }),
         rollbackTo: (name: string) =>
           Effect.sync(() => {
             server.savepoints.push(`rollback:${name}`)
-            pending = pending.slice(0, savepointMarks.get(name) ?? 0)
+            const mark = savepointMarks.get(name) ?? { rows: 0, ddl: 0 }
+            pending = pending.slice(0, mark.rows)
+            undoDdlTo(mark.ddl)
           })
       }
     }),
@@ -376,8 +400,20 @@ const makeConnection = (server: MemoryServer, features: MemoryFeatures): DriverC
       createTableSql: (target, columns) =>
         `CREATE ${JSON.stringify({ key: keyOf(target), columns: columns.map((c) => ({ name: c.field.name, sqlType: c.sqlType, nullable: c.nullable })) })}`,
       dropTableSql: (target) => `DROP ${keyOf(target)}`,
-      // Its DDL commits at once (as Oracle's does): create and replace build a new table and swap names.
-      ddl: { _tag: "BuildAndSwap", renameTableSql: (from, to) => `RENAME ${keyOf(from)} ${keyOf({ ...from, table: to })}` },
+      // By default its DDL commits at once (as Oracle's does): create and replace build a new table and swap names.
+      ddl: features.ingestDdl === "transactional"
+        ? {
+          _tag: "Transactional",
+          enable: Effect.sync(() => {
+            server.settings.push("ddl:transactional")
+            ddlInTransaction = true
+          }),
+          restore: Effect.sync(() => {
+            server.settings.push("ddl:autocommit")
+            ddlInTransaction = false
+          })
+        }
+        : { _tag: "BuildAndSwap", renameTableSql: (from, to) => `RENAME ${keyOf(from)} ${keyOf({ ...from, table: to })}` },
       describeTarget: (target) => Effect.sync(() => lookup(keyOf(target))?.schema),
       isCompatible: (incoming, existing) => incoming.type.toString() === existing.type.toString(),
       insertBatch: (target, batch) =>
@@ -395,11 +431,13 @@ const makeConnection = (server: MemoryServer, features: MemoryFeatures): DriverC
           return rows.length
         })
     },
-    cancel: Effect.void
+    cancel: Effect.void,
+    isUsable: () => server.usable
   }
   function applyPending() {
     for (const { table, rows } of pending) table.rows.push(...rows)
     pending = []
+    ddlUndo = []
   }
   return connection
 }
