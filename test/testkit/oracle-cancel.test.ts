@@ -27,7 +27,7 @@ describe("Oracle test server: cancel and fault injection", () => {
     }
   })
 
-  it("answers a break that lands between two fetch round trips (client resets at once), every time", async () => {
+  it("answers a break between two fetch round trips or at any point of a long fetch, 20 times, never hanging", async () => {
     const { server, connect } = await withServer()
     // even rounds: BREAK and the client's RESET reach the server in one chunk
     const proxy = await startRoundTripProxy(server.port, { coalesceMs: 20 })
@@ -39,25 +39,40 @@ describe("Oracle test server: cancel and fault injection", () => {
       await direct.commit()
       const within = <A>(p: Promise<A>, ms: number): Promise<A> =>
         Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`no answer within ${ms} ms (session hangs)`)))])
-      for (let round = 0; round < 12; round++) {
-        // odd rounds: direct, with large batches the server encodes ahead while the client decodes
+      for (let round = 0; round < 20; round++) {
+        // even rounds through the proxy, odd rounds direct (large batches: the server encodes ahead while the client decodes)
         const conn = round % 2 === 0 ? viaProxy : direct
         const rs = (await conn.execute("SELECT n, pad FROM pages ORDER BY n", [], { resultSet: true, fetchArraySize: 2000, prefetchRows: 2000 })).resultSet
         expect((await rs.getRows(2000)).length).toBe(2000)
-        let e: Error
-        if (round % 2 === 0) {
-          // break while no call is in flight: the client drops its next FETCH and resets once our BREAK arrives
+        const mode = round % 4
+        if (mode === 3) {
+          // break at a random point of a long fetch: the fetch ends with its rows or ORA-01013, never hangs
+          const next = rs.getRows(15000).then((rows: Array<unknown>) => rows, (e: Error) => e)
+          await sleep(Math.floor(Math.random() * 40))
           await conn.break()
-          e = await within(failure(() => rs.getRows(2000)), 5000)
+          const outcome = (await within(next, 5000)) as Array<unknown> | Error
+          if (outcome instanceof Error) expect(oraCode(outcome)).toBe("ORA-01013")
+          else expect(outcome.length).toBe(15000)
         } else {
-          // break right behind a FETCH: when the reply is already on its way, the client resets at once
-          const next = failure(() => rs.getRows(2000))
-          await conn.break()
-          e = await within(next, 5000)
+          let e: Error
+          if (mode < 2) {
+            // break while no call is in flight: the client drops its next FETCH and resets once our BREAK arrives
+            await conn.break()
+            e = await within(failure(() => rs.getRows(2000)), 5000)
+          } else {
+            // break right behind a FETCH: when the reply is already on its way, the client resets at once
+            const next = failure(() => rs.getRows(2000))
+            await conn.break()
+            e = await within(next, 5000)
+          }
+          expect(oraCode(e)).toBe("ORA-01013")
         }
-        expect(oraCode(e)).toBe("ORA-01013")
-        await rs.close().catch(() => undefined)
-        expect(((await within(conn.execute("SELECT COUNT(*) FROM pages"), 5000)) as { rows: unknown }).rows).toEqual([[20000]])
+        await within(rs.close().catch(() => undefined), 5000)
+        // the session answers its next statement (a break that arrived after the fetch ended cancels at most that one)
+        const count = () => within(conn.execute("SELECT COUNT(*) FROM pages"), 5000) as Promise<{ rows: unknown }>
+        const first = await count().then((r) => r, (e: Error) => e)
+        if (first instanceof Error) expect(oraCode(first)).toBe("ORA-01013")
+        expect((first instanceof Error ? await count() : first).rows).toEqual([[20000]])
       }
       await viaProxy.close()
       await direct.close()

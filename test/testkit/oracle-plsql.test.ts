@@ -146,20 +146,57 @@ describe(`Oracle test server: PL/SQL, implicit results and LOBs (${version} layo
     expect((await lob.getData()).length).toBe(100_000)
   })
 
-  it("refuses writes through a LOB locator fetched from a table instead of silently losing them", async () => {
-    await conn.execute("CREATE TABLE pdocs (id NUMBER, body CLOB)")
-    await conn.execute("INSERT INTO pdocs VALUES (1, 'hello')")
-    const lob = (await conn.execute("SELECT body FROM pdocs WHERE id = 1 FOR UPDATE")).rows[0][0]
-    const e = await failure(() => new Promise((resolve, reject) => {
+  const writeLob = (lob: any, data: string | Buffer) =>
+    new Promise((resolve, reject) => {
       lob.on("finish", resolve)
       lob.on("error", reject)
-      lob.end("HELLO")
-    }))
-    expect(oraCode(e)).toBe("ORA-03001")
-    // the supported way: bind a string (or a temporary LOB) in UPDATE
-    await conn.execute("UPDATE pdocs SET body = :b WHERE id = 1", { b: { val: "HELLO", type: oracledb.CLOB } })
-    expect((await conn.execute("SELECT body FROM pdocs", [], { fetchInfo: { BODY: { type: oracledb.STRING } } })).rows).toEqual([["HELLO"]])
+      lob.end(data)
+    })
+
+  it("writes through a LOB locator fetched from a locked table row, and refuses it without the row lock (ORA-22920)", async () => {
+    await conn.execute("CREATE TABLE pdocs (id NUMBER, body CLOB, img BLOB)")
+    await conn.execute("INSERT INTO pdocs VALUES (1, 'hello', HEXTORAW('0102'))")
+    await conn.execute("INSERT INTO pdocs VALUES (2, 'other', NULL)")
+    await conn.commit()
+    // no transaction holds the row: Oracle refuses the write (https://docs.oracle.com/en/error-help/db/ora-22920)
+    const unlocked = (await conn.execute("SELECT body FROM pdocs WHERE id = 1")).rows[0][0]
+    expect(oraCode(await failure(() => writeLob(unlocked, "NOPE")))).toBe("ORA-22920")
+    const row = (await conn.execute("SELECT body, img FROM pdocs WHERE id = 1 FOR UPDATE")).rows[0]
+    await writeLob(row[0], "HELLO, LOB")
+    await writeLob(row[1], Buffer.from([9, 8, 7, 6]))
+    const read = async () => (await conn.execute("SELECT id, body, img FROM pdocs ORDER BY id", [], { fetchInfo: { BODY: { type: oracledb.STRING }, IMG: { type: oracledb.BUFFER } } })).rows
+    expect(await read()).toEqual([[1, "HELLO, LOB", Buffer.from([9, 8, 7, 6])], [2, "other", null]])
+    // the write belongs to the transaction: a rollback undoes it
     await conn.rollback()
+    expect(await read()).toEqual([[1, "hello", Buffer.from([1, 2])], [2, "other", null]])
+    // SELECT * and an aliased table name the row as well
+    const star = (await conn.execute("SELECT * FROM pdocs p WHERE p.id = 2 FOR UPDATE")).rows[0]
+    await writeLob(star[1], "changed")
+    await conn.commit()
+    expect((await read())[1]).toEqual([2, "changed", null])
+  })
+
+  it("moves CLOB and BLOB values of several MB (many packets) both ways, as locators and as strings/Buffers", async () => {
+    await conn.execute("CREATE TABLE bigdocs (id NUMBER, body CLOB, img BLOB)")
+    const text = Array.from({ length: 6 * 1024 * 1024 / 16 }, (_, i) => `line ${String(i).padStart(9, "0")}\n`).join("") // 6 MB
+    const bytes = Buffer.alloc(5 * 1024 * 1024)
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + 7) & 0xff
+    await conn.execute("INSERT INTO bigdocs VALUES (:1, :2, :3)", [1, { val: text, type: oracledb.CLOB }, { val: bytes, type: oracledb.BLOB }])
+    await conn.commit()
+    const inline = await conn.execute("SELECT body, img FROM bigdocs", [], { fetchInfo: { BODY: { type: oracledb.STRING }, IMG: { type: oracledb.BUFFER } } })
+    expect(inline.rows[0][0].length).toBe(text.length)
+    expect(inline.rows[0][0] === text).toBe(true)
+    expect(Buffer.compare(inline.rows[0][1], bytes)).toBe(0)
+    const locators = (await conn.execute("SELECT body, img FROM bigdocs FOR UPDATE")).rows[0]
+    expect(locators[0].length).toBe(text.length)
+    expect((await locators[0].getData()) === text).toBe(true)
+    expect(Buffer.compare(await locators[1].getData(), bytes)).toBe(0)
+    // and back through the locators: the client writes in chunks
+    const upper = text.toUpperCase()
+    await writeLob(locators[0], upper)
+    await conn.commit()
+    const again = await conn.execute("SELECT body FROM bigdocs", [], { fetchInfo: { BODY: { type: oracledb.STRING } } })
+    expect(again.rows[0][0] === upper).toBe(true)
   })
 
   it("re-executes cached LOB queries and binds long strings after the short ones", async () => {

@@ -1,7 +1,7 @@
 /**
  * Server-side cursors of one session: the statement a cursor id stands for and the result it is fetching.
  */
-import type { Chunk, Cursor } from "../engine/index.ts"
+import type { Chunk, ColumnVector, Cursor } from "../engine/index.ts"
 import type { ColumnEncoder } from "./encode.ts"
 import type { BindSpec, ResultColumn } from "./statement.ts"
 import type { WriteBuffer } from "./wire.ts"
@@ -19,6 +19,9 @@ export interface ActiveResult {
   pending?: { readonly w: WriteBuffer; readonly ends: Array<number>; taken: number } | undefined
   /** Set when the client closed the cursor or it was re-executed. */
   closed?: boolean | undefined
+  /** Cursor column holding the row ids of the rows (QueryResult.rowidColumn), and its vector in the current chunk. */
+  readonly rowidColumn?: number | undefined
+  rowids?: ColumnVector | undefined
 }
 
 /** A cursor id the client holds. */
@@ -33,14 +36,15 @@ export interface ServerCursor {
 }
 
 /** A fresh result over an engine cursor. */
-export const activeResult = (columns: ReadonlyArray<ResultColumn>, cursor: Cursor, encoders: Array<ColumnEncoder>): ActiveResult => ({
+export const activeResult = (columns: ReadonlyArray<ResultColumn>, cursor: Cursor, encoders: Array<ColumnEncoder>, rowidColumn?: number): ActiveResult => ({
   columns,
   cursor,
   chunk: null,
   pos: 0,
   done: false,
   sent: 0,
-  encoders
+  encoders,
+  rowidColumn
 })
 
 /** True once the client closed the result or re-executed its cursor. */

@@ -11,6 +11,7 @@ import { civilFromDays } from "../shared/civil.ts"
 import { civilFromMicros, type Civil } from "./datetime.ts"
 import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
+import { writeNamedValue } from "./named-types.ts"
 import { osonOfStoredJson } from "./oson.ts"
 import type { OraType } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
@@ -34,8 +35,8 @@ export type ColumnEncoder = (w: WriteBuffer, col: ColumnVector, i: number) => vo
 /** How LOB columns travel: as locators (fetched as Lob objects) or inline as LONG data (fetched as string/Buffer). */
 export type LobMode = "locator" | "inline"
 
-/** Server-side LOB registry hook: returns the locator for a LOB value. */
-export type LobRegistrar = (value: string | Uint8Array, type: OraType) => Buffer
+/** Server-side LOB registry hook: returns the locator for a LOB value of row `row` of the current chunk. */
+export type LobRegistrar = (value: string | Uint8Array, type: OraType, row: number) => Buffer
 
 const EMPTY = new Uint8Array(0)
 
@@ -299,7 +300,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
     case "long":
     case "clob": {
       if (type.kind === "clob" && opts.lobMode === "locator")
-        return nullGuard((w, col, i) => writeLocator(w, col.string(i) ?? "", type, opts))
+        return nullGuard((w, col, i) => writeLocator(w, col.string(i) ?? "", type, opts, i))
       const pad = type.dty === 96 ? type.charSize : 0
       return (w, col, i) => {
         if (col.info.layout === "varchar" && pad === 0) {
@@ -324,7 +325,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
     case "nvarchar":
     case "nclob": {
       if (type.kind === "nclob" && opts.lobMode === "locator")
-        return nullGuard((w, col, i) => writeLocator(w, col.string(i) ?? "", type, opts))
+        return nullGuard((w, col, i) => writeLocator(w, col.string(i) ?? "", type, opts, i))
       const pad = type.dty === 96 ? type.charSize : 0
       return (w, col, i) => {
         let s = col.string(i)
@@ -340,7 +341,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
     case "longraw":
     case "blob": {
       if (type.kind === "blob" && opts.lobMode === "locator")
-        return nullGuard((w, col, i) => writeLocator(w, col.bytes(i) ?? EMPTY, type, opts))
+        return nullGuard((w, col, i) => writeLocator(w, col.bytes(i) ?? EMPTY, type, opts, i))
       return (w, col, i) => {
         const b = col.info.layout === "varchar" ? (col.string(i) === null ? null : Buffer.from(col.string(i)!, "utf8")) : col.bytes(i)
         if (b === null || b.length === 0) w.u8(0)
@@ -466,6 +467,10 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         w.bytesWithLength(img)
         w.u8(0) // locator (unused by the client)
       }
+    case "object": {
+      const named = type.named!
+      return (w, col, i) => writeNamedValue(w, named, col.string(i))
+    }
     case "rowid":
       return nullGuard((w, col, i) => {
         // DuckDB row ids of uncommitted rows start at 2^62: keep 32 bits of block number
@@ -480,8 +485,8 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
   }
 }
 
-const writeLocator = (w: WriteBuffer, value: string | Uint8Array, type: OraType, opts: EncodeOptions): void => {
-  const locator = opts.registerLob(value, type)
+const writeLocator = (w: WriteBuffer, value: string | Uint8Array, type: OraType, opts: EncodeOptions, row: number): void => {
+  const locator = opts.registerLob(value, type, row)
   const length = typeof value === "string" ? value.length : value.length
   w.ub(locator.length)
   w.ub(length)

@@ -1,6 +1,7 @@
 /**
  * LOB values of one session, addressed by the 40-byte locators the client holds.
  */
+import type { LobSource } from "./statement.ts"
 import type { OraType } from "./types.ts"
 
 /** A LOB's content. */
@@ -10,6 +11,8 @@ export interface LobEntry {
   readonly temp: boolean
   /** NCLOB: the client exchanges data as UTF-16BE. */
   readonly nchar: boolean
+  /** The table row and column a persistent LOB was read from (writes through its locator update that row). */
+  readonly source?: LobSource & { readonly rowid: bigint }
 }
 
 /** Byte offset of the LOB id inside a locator. */
@@ -21,9 +24,10 @@ export class LobStore {
   private nextId = 1
 
   /** Registers a value and returns its locator. */
-  register(value: string | Uint8Array, type: OraType, temp: boolean): Buffer {
+  register(value: string | Uint8Array, type: OraType, temp: boolean, source?: LobEntry["source"]): Buffer {
     const blob = type.kind === "blob" || type.kind === "raw" || type.kind === "longraw"
-    return this.add({ data: typeof value === "string" ? value : Buffer.from(value), blob, temp, nchar: type.kind === "nclob" })
+    const data = typeof value === "string" ? value : Buffer.from(value)
+    return this.add({ data, blob, temp, nchar: type.kind === "nclob", ...(source !== undefined ? { source } : {}) })
   }
 
   /** Registers an entry and returns its locator. */

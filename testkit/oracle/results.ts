@@ -25,25 +25,28 @@ export const describeColumns = (
   const tables = shape.from.map((f) => ({ ref: f, meta: lookupTable(f.schema, f.table) }))
   const out: Array<ResultColumn> = []
   let k = 0
-  const declared = (c: ColumnInfo, meta: ColumnMeta | undefined): ResultColumn => {
+  const declared = (c: ColumnInfo, meta: ColumnMeta | undefined, table?: TableMeta): ResultColumn => {
     if (meta === undefined || !compatible(meta.type, c)) return infer(c)
-    return { name: decodeName(c.name), type: meta.type, nullable: meta.nullable }
+    const lob = table !== undefined && shape.from.length === 1 && (meta.type.kind === "clob" || meta.type.kind === "nclob" || meta.type.kind === "blob")
+    return { name: decodeName(c.name), type: meta.type, nullable: meta.nullable, ...(lob ? { lobSource: { owner: table.owner, table: table.name, column: meta.name } } : {}) }
   }
   for (const item of shape.items) {
     if (k >= cols.length) break
     if (item.kind === "star") {
       const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
       if (sources.some((s) => s.meta === undefined)) return [...out, ...cols.slice(k).map(infer)]
-      for (const s of sources) for (const m of s.meta!.columns) if (k < cols.length) out.push(declared(cols[k++]!, m))
+      for (const s of sources) for (const m of s.meta!.columns) if (k < cols.length) out.push(declared(cols[k++]!, m, s.meta))
     } else if (item.kind === "col") {
       const c = cols[k++]!
       const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
       let meta: ColumnMeta | undefined
+      let table: TableMeta | undefined
       for (const s of sources) {
         meta = s.meta?.columns.find((m) => m.name === item.column)
+        table = s.meta
         if (meta !== undefined) break
       }
-      out.push(declared(c, meta))
+      out.push(declared(c, meta, table))
     } else if (item.kind === "typed") {
       const c = cols[k++]!
       out.push({ name: decodeName(c.name), type: item.type, nullable: true })

@@ -97,12 +97,20 @@ export class SessionState {
   /** Opens a cursor over a query result the client fetches later (implicit results, REF CURSOR binds). */
   cursorFor(label: string, q: QueryResult): ServerCursor {
     const c = this.newCursor(label)
-    c.result = activeResult(q.columns, q.cursor, this.encoders(q.columns, undefined))
+    c.result = this.result(q, undefined)
     return c
   }
 
-  /** Row encoders for the columns, as the client defined them (LOBs as locators or inline). */
-  encoders(columns: ReadonlyArray<ResultColumn>, defines: ReadonlyArray<{ dty: number; maxSize: number }> | undefined): Array<ColumnEncoder> {
+  /** A result the client fetches, with encoders for its columns as the client defined them. */
+  result(q: QueryResult, defines: ReadonlyArray<{ dty: number; maxSize: number }> | undefined): ActiveResult {
+    const res = activeResult(q.columns, q.cursor, [], q.rowidColumn)
+    res.encoders = this.encoders(res, defines)
+    return res
+  }
+
+  /** Row encoders for the columns of `res`, as the client defined them (LOBs as locators or inline). */
+  encoders(res: ActiveResult, defines: ReadonlyArray<{ dty: number; maxSize: number }> | undefined): Array<ColumnEncoder> {
+    const columns = res.columns
     const dbTzOffsetMinutes = this.db.dbOffsetMinutes()
     return columns.map((c, i) => {
       const d = defines?.[i]
@@ -114,7 +122,12 @@ export class SessionState {
         // the client compares its own variable size with 32767: the described size, or the LONG size once a LOB is
         // defined as string/buffer (the define metadata scales NCHAR sizes, so it cannot be used directly)
         trailer: dty === Dty.LONG || dty === Dty.LONG_RAW || c.type.maxSize > 32767,
-        registerLob: (value, type) => this.lobs.register(value, type, false)
+        registerLob: (value, type, row) => {
+          // a LOB read from a table row remembers that row, so that writes through its locator reach the table
+          const rowid = c.lobSource !== undefined ? res.rowids?.value(row) : undefined
+          const source = c.lobSource !== undefined && typeof rowid === "bigint" ? { ...c.lobSource, rowid } : undefined
+          return this.lobs.register(value, type, false, source)
+        }
       })
     })
   }

@@ -154,6 +154,13 @@ export class ProtocolSession {
       return
     }
     const part = p.subarray(10)
+    if (this.state.breakPending || this.awaitingReset) {
+      // Between a BREAK and the RESET that ends it, data is discarded: a call the client sent in that window (it
+      // may send one when its break crossed the end of a reply) is answered by the pending ORA-01013 alone.
+      // Answering it as well would leave its reply queued in front of the answer to the client's next call.
+      this.receiver.discard()
+      return
+    }
     if ((flags & DataFlag.END_OF_REQUEST) !== 0) {
       const request = this.receiver.finish(part)
       this.enqueue(request.payload, request.preRows)
@@ -212,6 +219,8 @@ export class ProtocolSession {
   private answerReset(): void {
     this.awaitingReset = false
     this.resetReceived = false
+    // a request the client broke off before its BREAK never gets its last packet
+    this.receiver.discard()
     this.socket.write(markerPacket(MarkerKind.RESET))
     if (this.pendingAfterReset !== undefined) {
       this.writePackets(this.pendingAfterReset, false)

@@ -13,6 +13,15 @@ export interface ResultColumn {
   readonly name: string
   readonly type: OraType
   readonly nullable: boolean
+  /** A LOB column read straight from a table: its locators can be written back to the row. */
+  readonly lobSource?: LobSource
+}
+
+/** The table column a LOB value was read from. */
+export interface LobSource {
+  readonly owner: string
+  readonly table: string
+  readonly column: string
 }
 
 /** Rows of a query, not yet sent. */
@@ -20,6 +29,8 @@ export interface QueryResult {
   readonly kind: "query"
   readonly columns: ReadonlyArray<ResultColumn>
   readonly cursor: Cursor
+  /** Index of a cursor column (after the described ones) holding each row's DuckDB row id, for LOB locators. */
+  readonly rowidColumn?: number
 }
 
 /** Outcome of DML. */

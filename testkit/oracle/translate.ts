@@ -6,6 +6,7 @@
  */
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, type OraType } from "./types.ts"
 
@@ -654,7 +655,12 @@ export const headingOf = (toks: ReadonlyArray<Tok>): string =>
  * Translates a top-level query: adds Oracle column headings as aliases, rewrites a trailing
  * `WHERE ... ROWNUM <= n` into LIMIT, and reports the select-list shape.
  */
-export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql: string; shape: QueryShape } => {
+export const translateQuery = (
+  toks: ReadonlyArray<Tok>,
+  tr: Translator,
+  /** Adds the row id of the (single) FROM table as a last, undescribed column (LOB locators that write back). */
+  withRowid = false
+): { sql: string; shape: QueryShape } => {
   // locate the top-level SELECT that produces the result columns (skip WITH ... AS (...) blocks)
   let selectAt = 0
   if (isKw(toks[0], "WITH")) {
@@ -743,7 +749,11 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
     const param = bindParam(part, text)
     return param !== undefined ? { kind: "bind", param } : valueItem(part, ym)
   }
-  const valueItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem =>
+  const valueItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem => {
+    const constructed = constructedType(part)
+    return constructed !== undefined ? { kind: "typed", type: constructed } : literalItem(part, ym)
+  }
+  const literalItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem =>
     ym !== undefined
       ? { kind: "typed", type: ym }
       : binaryDouble(part)
@@ -899,7 +909,7 @@ export const translateQuery = (toks: ReadonlyArray<Tok>, tr: Translator): { sql:
   }
   const head = tr.range(0, listStart)
   body ??= tr.range(fromAt, end)
-  let sql = `${head} ${pieces.join(", ")} ${body}`
+  let sql = `${head} ${[...pieces, ...(withRowid ? [`rowid AS "ora$lob_rowid"`] : [])].join(", ")} ${body}`
   if (limit !== undefined) sql = `${sql} LIMIT ${limit}`
   const lock = lockWait === null ? undefined : { wait: lockWait, source: tr.range(fromAt, end) }
   return { sql, shape: { items, from, ...(lock !== undefined ? { lock } : {}) } }

@@ -3,7 +3,7 @@
  * (functions 4 and 78): parse, define, bind, execute and the first fetch, then what each statement class sends back.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
-import { activeResult, closeResult, type ServerCursor } from "../cursors.ts"
+import { closeResult, type ServerCursor } from "../cursors.ts"
 import { ora, type OraError } from "../errors.ts"
 import type { Reply, SessionState } from "../session-state.ts"
 import type { ServerStats } from "../../shared/stats.ts"
@@ -176,7 +176,7 @@ const executeRequest = async (s: SessionState, r: ReadBuffer, reply: Reply, batc
   }
   if ((options & ExecOption.DEFINE) !== 0) {
     cur.defines = defines.map((d) => ({ dty: d.dty, maxSize: d.maxSize }))
-    if (cur.result !== undefined) cur.result.encoders = s.encoders(cur.result.columns, cur.defines)
+    if (cur.result !== undefined) cur.result.encoders = s.encoders(cur.result, cur.defines)
     writeEndOfCall(s, w, cursorId, 0)
     return
   }
@@ -275,7 +275,7 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
     if (o.commit) await sql.commit()
     switch (result.kind) {
       case "query": {
-        cur.result = activeResult(result.columns, result.cursor, s.encoders(result.columns, cur.defines))
+        cur.result = s.result(result, cur.defines)
         if (o.describe) writeDescribe(s, w, result.columns)
         const needsDefine = cur.defines === undefined && result.columns.some((c) => isLobLike(c.type))
         if (o.fetch > 0 && !needsDefine) await writeRows(s, reply, cur, o.fetch)

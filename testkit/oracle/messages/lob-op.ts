@@ -1,13 +1,16 @@
 /**
  * LOB operations (function 96, messages/lobOp.js): length, read, write, trim, chunk size, temporary LOBs and
- * open/close on the locators of ../lobs.ts.
+ * open/close on the locators of ../lobs.ts. Writes through a locator read from a table row update that row.
  */
+import { blobValue } from "@duckdb/node-api"
 import { ora, OraError } from "../errors.ts"
+import type { LobEntry } from "../lobs.ts"
+import { duckIdent } from "../names.ts"
 import type { SessionState } from "../session-state.ts"
 import { Dty } from "../types.ts"
 import type { ReadBuffer, WriteBuffer } from "../wire.ts"
 import { Msg } from "./constants.ts"
-import { writeEndOfCall, writeError } from "./end-of-call.ts"
+import { toOra, writeEndOfCall, writeError } from "./end-of-call.ts"
 
 /** LOB operation codes. */
 const LobOpCode = {
@@ -28,7 +31,7 @@ const LobOpCode = {
 const LOB_CHUNK = 8132
 
 /** Runs one LOB operation. */
-export const lobOp = (s: SessionState, r: ReadBuffer, w: WriteBuffer): void => {
+export const lobOp = async (s: SessionState, r: ReadBuffer, w: WriteBuffer): Promise<void> => {
   const srcPtr = r.u8()
   const srcLen = r.ub()
   r.u8()
@@ -82,12 +85,15 @@ export const lobOp = (s: SessionState, r: ReadBuffer, w: WriteBuffer): void => {
     writeError(s, w, new OraError(22922, "nonexistent LOB value"), 0, 0)
     return
   }
-  if ((baseOp === LobOpCode.WRITE || baseOp === LobOpCode.TRIM) && !entry.temp) {
-    // Locators fetched from table rows carry no link back to their row here, so a write could not reach the
-    // table: refuse it instead of losing it (write a temporary LOB and bind it in UPDATE/INSERT instead).
-    writeError(s, w, ora.unimplemented("writing to a LOB locator fetched from a table; bind a temporary LOB, string or Buffer instead"), 0, 0)
-    return
+  const writes = baseOp === LobOpCode.WRITE || baseOp === LobOpCode.TRIM
+  if (writes && !entry.temp) {
+    const refusal = persistentWriteRefusal(s, entry)
+    if (refusal !== undefined) {
+      writeError(s, w, refusal, 0, 0)
+      return
+    }
   }
+  const before = entry.data
   const length = entry.data.length
   switch (baseOp) {
     case LobOpCode.GET_LENGTH:
@@ -141,5 +147,38 @@ export const lobOp = (s: SessionState, r: ReadBuffer, w: WriteBuffer): void => {
       writeError(s, w, ora.unimplemented(`LOB operation ${op}`), 0, 0)
       return
   }
+  if (writes && entry.source !== undefined && !entry.temp) {
+    try {
+      await writeBack(s, entry)
+    } catch (e) {
+      entry.data = before
+      writeError(s, w, toOra(e), 0, 0)
+      return
+    }
+  }
   writeEndOfCall(s, w, 0, 0)
+}
+
+/**
+ * Why a write through a locator read from a table cannot be done, if it cannot. Oracle requires the row to be
+ * locked first (ORA-22920, "row containing the LOB value is not locked": https://docs.oracle.com/en/error-help/db/ora-22920),
+ * by SELECT ... FOR UPDATE or a DML statement of the same transaction; the server checks FOR UPDATE locks of other
+ * sessions and that this session has a transaction (it does not track rows locked by DML).
+ */
+const persistentWriteRefusal = (s: SessionState, entry: LobEntry): OraError | undefined => {
+  const src = entry.source
+  if (src === undefined) return ora.unimplemented("writing to a LOB locator not read from a table row; bind a temporary LOB, string or Buffer instead")
+  const table = `${src.owner}.${src.table}`
+  const sid = s.info?.sid ?? -1
+  if (s.db.rowLocks.othersHold(sid, table, [src.rowid]) || s.sql?.transactionInProgress !== true)
+    return new OraError(22920, "row containing the LOB value is not locked")
+  return undefined
+}
+
+/** Writes a persistent LOB's new content back to its table row, inside the session's transaction. */
+const writeBack = async (s: SessionState, entry: LobEntry): Promise<void> => {
+  const src = entry.source!
+  const value = typeof entry.data === "string" ? (entry.data.length === 0 ? null : entry.data) : blobValue(entry.data)
+  const column = duckIdent(src.column)
+  await s.sql!.runLogged(`UPDATE ${duckIdent(src.owner)}.${duckIdent(src.table)} SET ${column} = $1 WHERE rowid = $2`, [value, src.rowid])
 }
