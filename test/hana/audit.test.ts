@@ -787,7 +787,7 @@ describe("reader-close rule for statement readers", () => {
       yield* Effect.scoped(Effect.gen(function*() {
         const reader = yield* stmt.executeQuery
         const error = yield* Effect.flip(conn.close)
-        expect(error.message).toBe("cannot close connection while a statement reader is active")
+        expect(error.text).toBe("cannot close connection while a statement reader is active")
         const rows = yield* Stream.runCollect(reader.batches)
         expect(Number(rows[0]!.getChild("X")!.get(0))).toBe(7)
       }))

@@ -2,7 +2,7 @@
  * Frictions a first-day user hits: what String(error) shows, a misspelt option key, a missing HANA_URI, an empty
  * result collected into a Table, (the test servers' release: testkit-release.test.ts).
  */
-import { ConfigProvider, Effect, Exit, Layer } from "effect"
+import { Cause, ConfigProvider, Effect, Exit, Layer } from "effect"
 import { describe, expect, it } from "vitest"
 import * as Hana from "../../layers/hana/index.ts"
 import { adbcError, type AdbcError } from "../../src/AdbcError.ts"
@@ -19,25 +19,33 @@ const failure = <A>(exit: Exit.Exit<A, unknown>): AdbcError => {
 }
 
 describe("first-day frictions", () => {
-  it("String(error) shows the ADBC status, the vendor code and the SQLSTATE; message stays the plain text", () => {
-    const error = adbcError("INVALID_ARGUMENT", "invalid column name: NOPE", { vendorCode: 260, sqlState: "HY000" })
-    expect(String(error)).toBe("AdbcError [INVALID_ARGUMENT]: invalid column name: NOPE (vendor code 260, SQLSTATE HY000)")
-    expect(error.message).toBe("invalid column name: NOPE")
+  it("String(error), error.message and Cause.pretty show the ADBC status, the vendor code and the SQLSTATE", async () => {
+    const error = adbcError("NOT_FOUND", "invalid column name: NOPE", { vendorCode: 260, sqlState: "HY000" })
+    expect(String(error)).toBe("AdbcError [NOT_FOUND]: invalid column name: NOPE (vendor code 260, SQLSTATE HY000)")
+    expect(error.message).toBe("invalid column name: NOPE [NOT_FOUND, vendor code 260, SQLSTATE HY000]")
+    expect(error.text).toBe("invalid column name: NOPE")
+    const exit = await Effect.runPromiseExit(Effect.fail(error))
+    expect(Exit.isFailure(exit) && Cause.pretty(exit.cause).split("\n")[0]).toBe(
+      "effect-adbc/AdbcError: invalid column name: NOPE [NOT_FOUND, vendor code 260, SQLSTATE HY000]"
+    )
     expect(String(adbcError("TIMEOUT", "connecting timed out"))).toBe("AdbcError [TIMEOUT]: connecting timed out")
+    expect(adbcError("TIMEOUT", "connecting timed out").message).toBe("connecting timed out [TIMEOUT]")
+    // re-wrapping (fromUnknown, a decoded error) does not repeat the suffix
+    expect(adbcError(error.status, error.message, error).message).toBe(error.message)
   })
 
   it("an unknown option key names the closest known key", () => {
     const registry = Database.registryFor(Hana.HanaDriver)
     const misspelt = registry.validate("statement", "dba.statement.fetchsize", "10")
-    expect(misspelt._tag === "Failure" && misspelt.failure.message).toBe(
+    expect(misspelt._tag === "Failure" && misspelt.failure.text).toBe(
       "unknown option dba.statement.fetchsize; did you mean dba.statement.fetch_size?"
     )
     const bare = registry.validate("connection", "autocommit", "true")
-    expect(bare._tag === "Failure" && bare.failure.message).toBe(
+    expect(bare._tag === "Failure" && bare.failure.text).toBe(
       "unknown option autocommit; did you mean adbc.connection.autocommit?"
     )
     const unrelated = registry.validate("database", "color", "blue")
-    expect(unrelated._tag === "Failure" && unrelated.failure.message).toBe("unknown option color")
+    expect(unrelated._tag === "Failure" && unrelated.failure.text).toBe("unknown option color")
   })
 
   it("a missing uri from layerDatabaseConfig names the environment variable it read", async () => {
