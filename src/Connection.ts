@@ -42,7 +42,7 @@ import { makeSession, type Session } from "./internal/session.ts"
 import { connectionTelemetry, traced } from "./internal/telemetry.ts"
 import { ARROW_VERSION } from "./internal/versions.ts"
 import { getRaw, OptionStore } from "./Options.ts"
-import type { ReaderShape } from "./Reader.ts"
+import { type ReaderShape, toTable } from "./Reader.ts"
 import * as Std from "./StandardOptions.ts"
 import * as Statement from "./Statement.ts"
 
@@ -78,6 +78,12 @@ export interface ConnectionShape {
     sql: string,
     options?: Readonly<Record<string, string>>
   ) => Stream.Stream<Arrow.RecordBatch, AdbcError>
+  /**
+   * Runs a query and collects the whole result into an Arrow Table that carries the result's schema, also when no
+   * row comes back (`new Arrow.Table(batches)` has no schema to give an empty batch list). The cursor is released
+   * before the Table is returned.
+   */
+  readonly queryTable: (sql: string, options?: Readonly<Record<string, string>>) => Effect.Effect<Arrow.Table, AdbcError>
   /** Runs a statement that returns no rows; returns rows affected (-1 when unknown). */
   readonly execute: (sql: string, options?: Readonly<Record<string, string>>) => Effect.Effect<number, AdbcError>
   /** Bulk-ingests Arrow data; returns rows inserted. */
@@ -278,6 +284,7 @@ export const make = Effect.fnUntraced(function*(
     statement,
     executeQuery,
     query: (sql, entries) => Stream.unwrap(Effect.map(executeQuery(sql, entries), (reader) => reader.batches)),
+    queryTable: (sql, entries) => Effect.scoped(Effect.flatMap(executeQuery(sql, entries), toTable)),
     execute: (sql, entries = {}) =>
       Effect.gen(function*() {
         const stmt = yield* statement(entries)
@@ -376,6 +383,20 @@ export const query = (
   options?: Readonly<Record<string, string>>
 ): Stream.Stream<Arrow.RecordBatch, AdbcError, Connection> =>
   Stream.unwrap(Effect.map(Connection, (connection) => connection.query(sql, options)))
+
+/**
+ * Runs a query on the {@link Connection} in context and collects it into an Arrow Table with the result's schema,
+ * which a result without rows keeps (zero rows, every column named and typed). For results that fit in memory; use
+ * {@link query} to stream larger ones.
+ *
+ * @category accessors
+ * @since 0.1.0
+ */
+export const queryTable = (
+  sql: string,
+  options?: Readonly<Record<string, string>>
+): Effect.Effect<Arrow.Table, AdbcError, Connection> =>
+  Effect.flatMap(Connection, (connection) => connection.queryTable(sql, options))
 
 /**
  * Runs a query on the {@link Connection} in context and opens a reader in the caller's Scope. The reader's stream

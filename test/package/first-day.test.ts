@@ -2,14 +2,18 @@
  * Frictions a first-day user hits: what String(error) shows, a misspelt option key, a missing HANA_URI, an empty
  * result collected into a Table, (the test servers' release: testkit-release.test.ts).
  */
+import * as Arrow from "apache-arrow"
 import { Cause, ConfigProvider, Effect, Exit, Layer } from "effect"
 import { describe, expect, it } from "vitest"
 import * as Hana from "../../layers/hana/index.ts"
 import { adbcError, type AdbcError } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
 import * as Database from "../../src/Database.ts"
+import { Driver } from "../../src/Driver.ts"
+import { fromTable } from "../../src/Ingest.ts"
 import * as Reader from "../../src/Reader.ts"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import { memoryDriver, MemoryServer } from "../support/MemoryDriver.ts"
 
 const failure = <A>(exit: Exit.Exit<A, unknown>): AdbcError => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure")
@@ -59,13 +63,43 @@ describe("first-day frictions", () => {
     expect(error.message).toContain("the environment variable MYAPP_HANA_URI is not set")
   })
 
-  it("Reader.toTable keeps the schema of a result without rows", async () => {
+  it("Connection.queryTable keeps the schema of a result without rows (memory driver)", async () => {
+    const server = new MemoryServer()
+    const empty = new Arrow.Table({
+      ID: Arrow.vectorFromArray([] as Array<number>, new Arrow.Int32()),
+      NAME: Arrow.vectorFromArray([] as Array<string>, new Arrow.Utf8())
+    })
+    const [none, some] = await Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      yield* conn.ingest(fromTable(empty), { targetTable: "EMPTY_T" })
+      const none = yield* Connection.queryTable("SELECT * FROM MAIN.EMPTY_T")
+      yield* conn.ingest(fromTable(new Arrow.Table({
+        ID: Arrow.vectorFromArray([7], new Arrow.Int32()),
+        NAME: Arrow.vectorFromArray(["seven"], new Arrow.Utf8())
+      })), { targetTable: "EMPTY_T", mode: "append" })
+      return [none, yield* conn.queryTable("SELECT * FROM MAIN.EMPTY_T")] as const
+    }).pipe(
+      Effect.provide(Connection.layer().pipe(
+        Layer.provideMerge(Database.layer({ uri: "mem://local" })),
+        Layer.provide(Layer.succeed(Driver, memoryDriver(server)))
+      )),
+      Effect.runPromise
+    )
+    expect(none.numRows).toBe(0)
+    expect(none.schema.fields.map((field) => `${field.name}: ${field.type}`)).toEqual(["ID: Int32", "NAME: Utf8"])
+    expect(some.numRows).toBe(1)
+    expect(some.toArray().map((row) => row.toJSON())).toEqual([{ ID: 7, NAME: "seven" }])
+  })
+
+  it("Connection.queryTable and Reader.toTable keep the schema of a result without rows (HANA)", async () => {
     const server = await startHanaTestServer({})
     try {
       const table = await Effect.gen(function*() {
         const conn = yield* Connection.Connection
         yield* conn.execute(`CREATE TABLE "EMPTY_T" ("ID" INTEGER, "NAME" NVARCHAR(10))`)
-        return yield* Effect.scoped(Effect.flatMap(conn.executeQuery(`SELECT * FROM "EMPTY_T"`), Reader.toTable))
+        const viaReader = yield* Effect.scoped(Effect.flatMap(conn.executeQuery(`SELECT * FROM "EMPTY_T"`), Reader.toTable))
+        expect(viaReader.schema.fields.map((field) => `${field.name}: ${field.type}`)).toEqual(["ID: Int32", "NAME: Utf8"])
+        return yield* Connection.queryTable(`SELECT * FROM "EMPTY_T"`)
       }).pipe(
         Effect.provide(Connection.layer().pipe(Layer.provide(Hana.layerDatabase({ uri: server.uri })))),
         Effect.runPromise
