@@ -440,7 +440,7 @@ export const statement = (
  * {@link ConnectionShape.withTransaction}.
  *
  * @category accessors
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const withTransaction = <A, E, R>(
   effect: Effect.Effect<A, E, R>

@@ -168,7 +168,7 @@ export interface IngestColumn {
  *   (`renameTableSql` renames a table of the target's schema to another name in it).
  *
  * @category models
- * @since 0.2.0
+ * @since 0.1.0
  */
 export type IngestDdl =
   | {
@@ -301,7 +301,7 @@ export interface DriverOutParameters {
  * the options without I/O; never holds a user name, a password or the URI itself.
  *
  * @category models
- * @since 0.3.0
+ * @since 0.1.0
  */
 export interface DriverEndpoint {
   readonly address?: string | undefined
@@ -314,7 +314,7 @@ export interface DriverEndpoint {
  * connection, and how a vendor code reads as `db.response.status_code` (default: the number as decimal text).
  *
  * @category models
- * @since 0.3.0
+ * @since 0.1.0
  */
 export interface DriverTelemetry {
   readonly systemName: string
