@@ -39,7 +39,7 @@ import { unsupported } from "./Driver.ts"
 import { type IngestData, ingestOptionEntries, type IngestOptions } from "./Ingest.ts"
 import * as Ingest from "./Ingest.ts"
 import { makeSession, type Session } from "./internal/session.ts"
-import { connectionTelemetry, traced } from "./internal/telemetry.ts"
+import { connectedTelemetry, connectionTelemetry, traced } from "./internal/telemetry.ts"
 import { ARROW_VERSION } from "./internal/versions.ts"
 import { getRaw, OptionStore } from "./Options.ts"
 import { type ReaderShape, toTable } from "./Reader.ts"
@@ -153,7 +153,13 @@ export const make = Effect.fnUntraced(function*(
       Effect.onError(() => Scope.close(inner, Exit.void))
     )
   )
-  const session: Session = makeSession({ driver, connection: driverConnection, registry, options, telemetry })
+  const session: Session = makeSession({
+    driver,
+    connection: driverConnection,
+    registry,
+    options,
+    telemetry: connectedTelemetry(telemetry, driverConnection.namespace)
+  })
   yield* Effect.addFinalizer(() => session.markClosed)
 
   const setAutocommit = (enabled: boolean) =>

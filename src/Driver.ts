@@ -237,6 +237,11 @@ export interface DriverConnection {
   readonly parameterSchema?:
     | ((sql: string, options: ResolvedOptions) => Effect.Effect<Arrow.Schema, AdbcError>)
     | undefined
+  /**
+   * Optional: the `db.namespace` the server reported while connecting (no extra round trip); it replaces the
+   * endpoint's namespace on the spans after the connect span.
+   */
+  readonly namespace?: string | undefined
   readonly setAutocommit: (enabled: boolean) => Effect.Effect<void, AdbcError>
   readonly commit: Effect.Effect<void, AdbcError>
   readonly rollback: Effect.Effect<void, AdbcError>
@@ -307,6 +312,8 @@ export interface DriverEndpoint {
   readonly address?: string | undefined
   readonly port?: number | undefined
   readonly namespace?: string | undefined
+  /** The database's own span attributes (`oracle.db.service`), on every span of the connection. */
+  readonly attributes?: Readonly<Record<string, string>> | undefined
 }
 
 /**
