@@ -1,13 +1,13 @@
 /**
  * Copies a query's result from one connection into a table on another as a stream of Arrow batches: the source
- * reader's batches feed the target's bulk ingest one at a time, so memory holds a batch, never the table. Used by
- * `adbc copy` and the main job.
+ * reader's batches feed the target's bulk ingest, at most two read ahead, so memory holds a few batches, never the
+ * table. Used by `adbc copy` and the main job.
  */
 import { Effect, Stream } from "effect"
 import type { AdbcError } from "../src/AdbcError.ts"
 import type { ConnectionShape } from "../src/Connection.ts"
 import type { IngestOptions } from "../src/Ingest.ts"
-import { Progress, type StepFigures, tracked } from "./progress.ts"
+import { type Progress, type StepFigures, tracked } from "./progress.ts"
 
 /** Options of {@link copyQuery}. */
 export interface CopyOptions {
@@ -29,7 +29,7 @@ export const copyQuery = (
 ): Effect.Effect<number, AdbcError, Progress> =>
   Effect.scoped(Effect.gen(function*() {
     const reader = yield* from.executeQuery(sql, options.readOptions)
-    const progress = yield* Progress
-    const batches = tracked(options.step, reader.batches, options).pipe(Stream.provideService(Progress, progress))
+    // Up to two batches read ahead: the source fetches the next batch while the target inserts the last one.
+    const batches = reader.batches.pipe(Stream.buffer({ capacity: 2 }))
     return yield* to.ingest({ schema: reader.schema, batches }, ingest)
-  }))
+  }).pipe(tracked(options.step, { ...options, operation: "ingest" })))

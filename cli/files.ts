@@ -6,7 +6,6 @@
 import { createReadStream } from "node:fs"
 import { open } from "node:fs/promises"
 import * as Arrow from "apache-arrow"
-import { parse } from "csv-parse"
 import { Effect, Stream } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../src/AdbcError.ts"
 import { makeFieldBuilder, parseIsoDate, parseIsoTimestamp, recordBatchOf } from "../src/arrow/index.ts"
@@ -121,7 +120,16 @@ const converter = (type: Arrow.DataType): (text: string) => unknown => {
   return (t) => t
 }
 
-const csvRecords = (path: string) => createReadStream(path).pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: false }))
+// csv-parse is an optional peer dependency of the package, loaded only when a CSV file is read.
+const csvParser = Effect.tryPromise({
+  try: () => import("csv-parse"),
+  catch: () => adbcError("NOT_IMPLEMENTED", "reading CSV needs the csv-parse package: npm install csv-parse")
+})
+
+type CsvModule = Effect.Success<typeof csvParser>
+
+const csvRecords = (csv: CsvModule, path: string) =>
+  createReadStream(path).pipe(csv.parse({ bom: true, skip_empty_lines: true, relax_column_count: false }))
 
 /** Options of {@link readCsv}. */
 export interface CsvOptions {
@@ -137,9 +145,10 @@ export interface CsvOptions {
 export const readCsv = (path: string, options: CsvOptions): Effect.Effect<IngestData, AdbcError> =>
   Effect.gen(function*() {
     const sampleRows = options.sampleRows ?? 1000
+    const csv = yield* csvParser
     const sample = yield* Effect.tryPromise({
       try: async () => {
-        const parser = csvRecords(path)
+        const parser = csvRecords(csv, path)
         const rows: Array<Array<string>> = []
         for await (const record of parser) {
           rows.push(record as Array<string>)
@@ -182,7 +191,7 @@ export const readCsv = (path: string, options: CsvOptions): Effect.Effect<Ingest
         },
         catch: (cause) => adbcError("INVALID_DATA", `${path}: ${(cause as Error).message}`)
       })
-    const batches = Stream.fromAsyncIterable(csvRecords(path), (cause) =>
+    const batches = Stream.fromAsyncIterable(csvRecords(csv, path), (cause) =>
       adbcError("INVALID_DATA", `${path}: ${cause instanceof Error ? cause.message : String(cause)}`)).pipe(
         Stream.drop(1),
         Stream.map((record) => record as Array<string>),

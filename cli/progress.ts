@@ -1,11 +1,11 @@
 /**
  * Progress of long steps (ingest, copy, verification): a bar redrawn in place when the output is a terminal, plain
- * lines otherwise. Steps report rows and Arrow bytes per batch; the finished step's figures (rows/s, MB/s) feed the
- * summary table. Everything goes through the {@link Progress} service, so the rendering can be swapped (or fed by
- * the library's telemetry) without touching the steps.
+ * lines otherwise. The rows and Arrow bytes come from the library's own progress reports (`Telemetry.withProgress`,
+ * one per fetched or ingested batch); the finished step's figures (rows/s, MB/s) feed the summary table. Rendering
+ * goes through the {@link Progress} service, so it can be swapped without touching the steps.
  */
-import type * as Arrow from "apache-arrow"
-import { Context, Effect, Layer, Stream } from "effect"
+import { Context, Effect, Layer } from "effect"
+import * as Telemetry from "../src/Telemetry.ts"
 
 /** Figures of one finished step. */
 export interface StepFigures {
@@ -17,8 +17,8 @@ export interface StepFigures {
 
 /** A step in progress. */
 export interface ProgressTask {
-  /** Counts `rows` more rows and `bytes` more bytes. */
-  readonly advance: (rows: number, bytes: number) => void
+  /** The step has handled `rows` rows and `bytes` Arrow bytes so far. */
+  readonly update: (rows: number, bytes: number) => void
   /** Ends the step and returns its figures. */
   readonly finish: () => StepFigures
 }
@@ -38,7 +38,7 @@ export interface ProgressSink {
   readonly columns?: number | undefined
 }
 
-const BAR_WIDTH = 28
+const BAR_WIDTH = 20
 const REDRAW_MS = 100
 
 const rate = (count: number, seconds: number): number => (seconds > 0 ? count / seconds : 0)
@@ -71,13 +71,15 @@ export const make = (sink: ProgressSink): Progress["Service"] => ({
       } rows/s`
     const draw = () => {
       const text = line()
-      sink.write(`\r${text.slice(0, Math.max(20, (sink.columns ?? 80) - 1)).padEnd(Math.min(text.length, 79))}`)
+      // A terminal that reports no width (0) gets 80 columns; the line is cut one short of the width.
+      const width = sink.columns !== undefined && sink.columns > 20 ? sink.columns - 1 : 79
+      sink.write(`\r${text.slice(0, width).padEnd(Math.min(text.length, width))}`)
     }
     if (!sink.isTerminal) sink.write(`${step}: started\n`)
     return {
-      advance: (n, b) => {
-        rows += n
-        bytes += b
+      update: (n, b) => {
+        rows = n
+        bytes = b
         if (!sink.isTerminal) return
         const now = performance.now()
         if (now - lastDraw >= REDRAW_MS) {
@@ -107,19 +109,29 @@ export const layerStdout: Layer.Layer<Progress> = Layer.sync(Progress, () =>
     columns: process.stdout.columns
   }))
 
+/** Options of {@link tracked}. */
+export interface TrackOptions {
+  /** Which of the library's progress reports count for the step: a fetch's or an ingest's. */
+  readonly operation: Telemetry.Progress["operation"]
+  readonly totalRows?: number | undefined
+  /** Receives the step's figures when it completes. */
+  readonly onFinish: (figures: StepFigures) => void
+}
+
 /**
- * Runs `stream` as the step `step`, counting each batch's rows and Arrow bytes as it passes; `onFinish` receives
- * the step's figures when the stream completes.
+ * Runs `effect` as the step `step`: the library's progress reports of its fetches or ingests (per `operation`) move
+ * the step's bar; `onFinish` receives the step's figures when the effect succeeds.
  */
-export const tracked = <E, R>(
-  step: string,
-  stream: Stream.Stream<Arrow.RecordBatch, E, R>,
-  options: { readonly totalRows?: number | undefined; readonly onFinish: (figures: StepFigures) => void }
-): Stream.Stream<Arrow.RecordBatch, E, R | Progress> =>
-  Stream.unwrap(Effect.map(Progress, (progress) => {
+export const tracked = (step: string, options: TrackOptions) =>
+<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Progress> =>
+  Effect.flatMap(Progress, (progress) => {
     const task = progress.start(step, options.totalRows)
-    return stream.pipe(
-      Stream.tap((batch) => Effect.sync(() => task.advance(batch.numRows, batch.data.byteLength))),
-      Stream.onEnd(Effect.sync(() => options.onFinish(task.finish())))
+    return effect.pipe(
+      Telemetry.withProgress((report) =>
+        Effect.sync(() => {
+          if (report.operation === options.operation) task.update(report.rows, report.bytes)
+        })
+      ),
+      Effect.tap(() => Effect.sync(() => options.onFinish(task.finish())))
     )
-  }))
+  })

@@ -1,23 +1,27 @@
 /**
- * `npm run example`: the quickstart on the HANA driver, against the HANA test server started in-process (no HANA
- * needed). Set HANA_URI to run it against a real HANA instead.
+ * `npm run example -- NAME [--driver hana|oracle]`: runs examples/NAME.ts (default: quickstart) on the test servers
+ * started in-process, or on the real database named by HANA_URI / ORACLE_URI. `--driver` picks the database of the
+ * quickstart (default hana); the other examples say in their file which database they use.
  */
-import { Effect, Layer } from "effect"
-import * as Connection from "../src/Connection.ts"
-import * as Hana from "../layers/hana/index.ts"
-import { HanaTestServer } from "../testkit/hana/index.ts"
+import { Effect } from "effect"
+import { readdirSync } from "node:fs"
 import { quickstart } from "./quickstart.ts"
+import { connection, type ExampleDriver } from "./support.ts"
 
-const database = process.env["HANA_URI"] !== undefined
-  ? Hana.layerDatabase({ uri: process.env["HANA_URI"] })
-  : Layer.unwrap(Effect.map(HanaTestServer, (server) => Hana.layerDatabase({ uri: server.uri }))).pipe(
-    Layer.provide(HanaTestServer.layer({}))
-  )
+const args = process.argv.slice(2)
+const name = args.find((a) => !a.startsWith("--") && args[args.indexOf(a) - 1] !== "--driver") ?? "quickstart"
+const driver: ExampleDriver = args[args.indexOf("--driver") + 1] === "oracle" ? "oracle" : "hana"
+const available = readdirSync(new URL(".", import.meta.url)).filter((f) => f.endsWith(".ts") && !["run.ts", "support.ts"].includes(f))
+  .map((f) => f.slice(0, -3))
 
-quickstart.pipe(
-  Effect.provide(Connection.layer().pipe(Layer.provide(database))),
-  Effect.runPromise
-).then(
+const load = async (): Promise<Effect.Effect<unknown, unknown>> => {
+  if (name === "quickstart") return quickstart.pipe(Effect.provide(connection(driver)))
+  if (!available.includes(name)) throw new Error(`no example named ${name}; available: ${available.join(", ")}`)
+  const module = (await import(`./${name}.ts`)) as { main: Effect.Effect<unknown, unknown> }
+  return module.main
+}
+
+load().then(Effect.runPromise).then(
   () => process.exit(0),
   (error: unknown) => {
     console.error(String(error))

@@ -3,7 +3,8 @@
 # command (effect-adbc replaced by the tarball, effect and apache-arrow at the lowest versions the peer ranges
 # accept), then type-check the README's "Use it in your app" program with plain tsc (nodenext, no
 # allowImportingTsExtensions) and run the compiled JavaScript with plain node. The program starts the HANA test
-# server from effect-adbc/testkit/hana and must exit by itself.
+# server from effect-adbc/testkit/hana and must exit by itself. Then the `adbc` bin: it names its optional peers when
+# they are missing and runs once they are installed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 node="$root/node_modules/.bin/node"
@@ -42,4 +43,12 @@ test "$("$node" -p 'require("./node_modules/apache-arrow/package.json").version'
 
 "$tsc" -p tsconfig.json
 timeout 120 "$node" out/main.js
+
+# The adbc bin: without its optional peers it names what to install; with them it runs.
+PATH="$(dirname "$node"):$PATH"
+if hint="$(npx --no-install adbc --help 2>&1)"; then echo "adbc ran without its CLI peers"; exit 1; fi
+echo "$hint" | grep -q "npm install @effect/platform-node csv-parse"
+npm install --no-audit --no-fund --loglevel=error @effect/platform-node csv-parse
+npx --no-install adbc --version
+npx --no-install adbc --help | grep -q "table-schema"
 echo "consumer check: passed (effect $effect_lowest, apache-arrow $arrow_lowest)"

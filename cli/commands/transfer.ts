@@ -4,7 +4,7 @@
  * leaves the target table as it was.
  */
 import type * as Arrow from "apache-arrow"
-import { Console, Context, Effect, Layer, Option, Stream } from "effect"
+import { Console, Context, Effect, Layer, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { invalidArgument } from "../../src/AdbcError.ts"
 import { Connection } from "../../src/Connection.ts"
@@ -82,11 +82,9 @@ export const ingest = Command.make(
       }
       const data = format === "arrow" ? yield* readArrow(args.file) : yield* readCsv(args.file, { columns, batchRows: args.batchRows })
       const conn = yield* Connection
-      const progress = yield* Progress.Progress
-      const batches = Progress.tracked(`ingest ${args.file}`, data.batches, { onFinish: () => {} }).pipe(
-        Stream.provideService(Progress.Progress, progress)
+      const rows = yield* conn.ingest(data, ingestOptions(args)).pipe(
+        Progress.tracked(`ingest ${args.file}`, { operation: "ingest", onFinish: () => {} })
       )
-      const rows = yield* conn.ingest({ schema: data.schema, batches }, ingestOptions(args))
       yield* Console.log(`${formatCount(rows)} rows ingested into ${args.table}`)
     }).pipe(Effect.provide(Layer.merge(connectionOf(args), Progress.layerStdout)))
 ).pipe(Command.withDescription("Bulk-ingest an Arrow IPC or CSV file into a table, streamed in batches (atomic)"))

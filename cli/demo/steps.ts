@@ -8,7 +8,7 @@ import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { ObjectDepth } from "../../src/catalog/index.ts"
 import { Connection } from "../../src/Connection.ts"
 import type { IngestData, IngestOptions } from "../../src/Ingest.ts"
-import { Progress, type StepFigures, tracked } from "../progress.ts"
+import { type Progress, type StepFigures, tracked } from "../progress.ts"
 import { ChecksumAccumulator, type ResultChecksum } from "./checksum.ts"
 
 /** Quotes an identifier for either database (both take ANSI double quotes). */
@@ -20,12 +20,9 @@ export const ingestStep = (
   data: IngestData,
   options: IngestOptions & { readonly totalRows?: number | undefined; readonly onFinish: (figures: StepFigures) => void }
 ): Effect.Effect<number, AdbcError, Connection | Progress> =>
-  Effect.gen(function*() {
-    const conn = yield* Connection
-    const progress = yield* Progress
-    const batches = tracked(step, data.batches, options).pipe(Stream.provideService(Progress, progress))
-    return yield* conn.ingest({ schema: data.schema, batches }, options)
-  })
+  Effect.flatMap(Connection, (conn) => conn.ingest(data, options)).pipe(
+    tracked(step, { ...options, operation: "ingest" })
+  )
 
 /** What {@link verifyStep} found. */
 export interface Verified {
@@ -48,8 +45,9 @@ export const verifyStep = (
     const cell = counted[0]?.getChildAt(0)?.get(0) as unknown
     if (cell === undefined || cell === null) return yield* adbcError("INTERNAL", `COUNT(*) of ${table} returned no row`)
     const accumulator = new ChecksumAccumulator()
-    yield* tracked(step, conn.query(`SELECT ${columns.map(quote).join(", ")} FROM ${quote(table)}`), options).pipe(
-      Stream.runForEach((batch) => Effect.sync(() => accumulator.add(batch)))
+    yield* conn.query(`SELECT ${columns.map(quote).join(", ")} FROM ${quote(table)}`).pipe(
+      Stream.runForEach((batch) => Effect.sync(() => accumulator.add(batch))),
+      tracked(step, { ...options, operation: "fetch" })
     )
     return { count: Number(cell), checksum: accumulator.result() }
   })

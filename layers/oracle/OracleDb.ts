@@ -2,9 +2,13 @@
  * A thin Effect wrapper over node-oracledb 26 in thin mode (pure JavaScript, no Oracle Client libraries): connect,
  * execute, fetch pages of rows, executeMany, transactions, break.
  *
- * Two narrow hooks into oracledb's thin protocol code keep full precision where its JS values lose it; both only
- * act on connections this driver opened (their protocol capabilities carry {@link RAW_TEMPORAL}), so other users
- * of oracledb in the same process see its normal behaviour:
+ * Narrow hooks into oracledb's thin protocol code keep full precision where its JS values lose it and let batch
+ * mode skip them altogether; they only act on connections (their protocol capabilities carry
+ * {@link RAW_TEMPORAL}) or result sets this driver opened, so other users of oracledb in the same process see its
+ * normal behaviour:
+ * - Row data (batch mode): `processRowData` keeps each fetched row's TTC bytes ({@link WireRows}) for the result
+ *   set a {@link RowCapture} was installed for, instead of decoding a JS value per cell (see ResultPage.ts).
+ * - Binds: `writeOracleDate` encodes {@link WireTimestamp} values exactly (seconds + nanoseconds, UTC wall clock).
  * - DATE / TIMESTAMP / TIMESTAMP WITH [LOCAL] TIME ZONE: oracledb builds a JS Date in milliseconds, and DATE /
  *   TIMESTAMP in the *process's* local time zone (impl/datahandlers/buffer.js `parseOracleDate`). The hook returns
  *   the wire bytes instead ({@link RawTemporal}: century, year, month, day, hour, minute, second, nanoseconds), which
@@ -143,8 +147,8 @@ const TZ_OFFSET_BYTES = [20, 60] as const
 
 let hooksInstalled = false
 
-/** Installs the two precision hooks once per process (see the module comment). */
-const installHooks = (): void => {
+/** Installs the hooks once per process (see the module comment). @category internals @since 0.1.0 */
+export const installHooks = (): void => {
   if (hooksInstalled) return
   hooksInstalled = true
   const { BaseBuffer } = require("oracledb/lib/impl/datahandlers/buffer.js") as {
@@ -156,7 +160,9 @@ const installHooks = (): void => {
     buf: Buffer,
     ...rest: Array<unknown>
   ) {
-    if (this.caps?.[RAW_TEMPORAL] === true) {
+    // rest = [useLocalTime, useDbTz]: LOCAL TIME ZONE values in a region-named database time zone are left to
+    // oracledb, which refuses them (NJS-201) rather than guessing an offset.
+    if (this.caps?.[RAW_TEMPORAL] === true && !(rest[1] === true && typeof this.caps["dbTzRegion"] === "string")) {
       return RawTemporal.fromWire(buf, typeof this.caps["dbTzOffset"] === "number" ? this.caps["dbTzOffset"] : 0)
     }
     return parseOracleDate.call(this, buf, ...rest)
@@ -305,15 +311,18 @@ const chunkedEnd = (b: Uint8Array, p: number, size: number): number => {
   return -1
 }
 
-/** Whether column `c` was left out of a row as a duplicate of the previous row's value. */
+/** Whether column `c` was left out of a row as a duplicate of the previous row's value. @category internals @since 0.1.0 */
 export const isDuplicate = (vector: Uint8Array | undefined, c: number): boolean =>
   vector !== undefined && (vector[c >>> 3]! & (1 << (c & 7))) === 0
 
 /**
  * Collects the rows oracledb receives for one result set as wire bytes instead of JS values (see the
  * `processRowData` hook). Only installed for result sets whose every column is a length-prefixed scalar.
+ *
+ * @category internals
+ * @since 0.1.0
  */
-class RowCapture {
+export class RowCapture {
   rows = new WireRows()
   constructor(readonly owner: unknown, readonly width: number) {}
 
@@ -438,7 +447,7 @@ export const bufferedRowCount = (resultSet: OracleResultSet): number => {
 }
 
 /**
- * The last value oracledb decoded for each column (a later wire row may repeat it as a duplicate), or undefined.
+ * The last value oracledb decoded for each column (a later wire row may repeat it as a duplicate).
  *
  * @category operations
  * @since 0.1.0
@@ -478,9 +487,17 @@ export const stopCapture = (resultSet: OracleResultSet): void => {
   if (statement !== undefined) delete statement[ROW_CAPTURE]
 }
 
-/** The database time zone's offset from UTC in minutes (TIMESTAMP WITH LOCAL TIME ZONE values are in it). */
-export const dbTzOffsetMinutes = (connection: OracleConnection): number => {
-  const offset = connection._impl?._protocol?.caps?.["dbTzOffset"]
+/**
+ * The database time zone's offset from UTC in minutes (TIMESTAMP WITH LOCAL TIME ZONE values are in it), or
+ * undefined when the database time zone is a region (node-oracledb then refuses such values, NJS-201).
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const dbTzOffsetMinutes = (connection: OracleConnection): number | undefined => {
+  const caps = connection._impl?._protocol?.caps
+  if (typeof caps?.["dbTzRegion"] === "string") return undefined
+  const offset = caps?.["dbTzOffset"]
   return typeof offset === "number" ? offset : 0
 }
 

@@ -4,8 +4,10 @@
  * - Connect: URI or native connect string and credentials resolved and checked before any I/O (ConnectConfig.ts);
  *   the whole connect is bounded by `connectTimeout`; the `timezone` option sets the session time zone.
  * - Queries: results are fetched `redo.statement.fetch_array_size` rows per round trip (first execute:
- *   `redo.statement.prefetch_rows`), NUMBER as exact digits, dates and timestamps as wire bytes (OracleDb.ts), and
- *   decoded into Arrow builders (ResultPage.ts); the core cuts batches at `redo.statement.read_batch_rows` (hard).
+ *   `redo.statement.prefetch_rows`, lowered to fit `redo.statement.prefetch_bytes`); batch mode decodes the TTC
+ *   row bytes straight into Arrow builders, row mode oracledb's JS values (ResultPage.ts); the core cuts batches at
+ *   `redo.statement.read_batch_rows` (hard).
+ * - OUT values and implicit result sets beyond the first go through port v2's `out` and `more`.
  * - Parameters: Arrow batches converted by Params.ts; DML runs through executeMany in chunks of
  *   `redo.statement.insert_batch_rows`; a query with several parameter rows runs once per row, results concatenated.
  * - PL/SQL: implicit result sets (DBMS_SQL.RETURN_RESULT) in batch mode only, first cursor; OUT / IN OUT binds
@@ -121,6 +123,9 @@ const UNBOUNDED_DEFINE_BYTES = 4000
  * `redo.statement.prefetch_bytes` when that is set (whichever limit is reached first; at least one row). A row
  * counts its define buffer sizes (declared byte sizes, fixed sizes of the other types), the upper bound Oracle
  * Call Interface's prefetch memory limit also works with.
+ *
+ * @category options
+ * @since 0.1.0
  */
 export const prefetchRowsFor = (
   metaData: ReadonlyArray<Db.OracleMetaData> | undefined,
@@ -141,7 +146,9 @@ const queryOptions = (options: ResolvedOptions, prefetchRows: number): Record<st
   outFormat: Db.oracledb.OUT_FORMAT_ARRAY,
   fetchArraySize: options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE),
   prefetchRows,
-  fetchTypeHandler
+  fetchTypeHandler,
+  // OBJECT / VARRAY / SDO_GEOMETRY values as plain objects and arrays (JSON text, WKB) rather than DbObject proxies.
+  dbObjectAsPojo: true
 })
 
 const mapColumns = (metaData: ReadonlyArray<Db.OracleMetaData>, options: ResolvedOptions) =>
@@ -180,7 +187,10 @@ const makeCursor = (
     if (decoder !== undefined) return decoder
     const wireColumns = Db.wireColumns(rs)
     if (wireColumns === undefined || !canDecodeWire(columns, wireColumns)) return undefined
-    decoder = new WireDecoder(columns, wireColumns, Db.dbTzOffsetMinutes(connection), Db.lastDecodedValues(rs))
+    // A region as database time zone leaves LOCAL TIME ZONE values to oracledb, which refuses them clearly.
+    const offset = Db.dbTzOffsetMinutes(connection)
+    if (offset === undefined && columns.some((c) => c.kind === "timestamp-ltz")) return undefined
+    decoder = new WireDecoder(columns, wireColumns, offset ?? 0, Db.lastDecodedValues(rs))
     return decoder
   }
   const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {

@@ -120,6 +120,54 @@ describe("bulk ingest", () => {
       expect(error.message).toContain('column "mdn": row 2 has 2 months')
     })))
 
+  it.effect("geoarrow.wkb columns ingest into SDO_GEOMETRY and read back as the same WKB; a malformed value fails naming column and row", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("GEO")
+      const wkb = (type: number, ...parts: Array<number | Array<number>>): Uint8Array => {
+        const out: Array<Buffer> = [Buffer.from([1]), Buffer.alloc(4)]
+        out[1]!.writeUInt32LE(type)
+        for (const p of parts) {
+          const b = Buffer.alloc(Array.isArray(p) ? p.length * 8 : 4)
+          if (Array.isArray(p)) p.forEach((v, i) => b.writeDoubleLE(v, i * 8))
+          else b.writeUInt32LE(p)
+          out.push(b)
+        }
+        return new Uint8Array(Buffer.concat(out))
+      }
+      const square = [0, 0, 10, 0, 10, 10, 0, 10, 0, 0]
+      const hole = [2, 2, 2, 4, 4, 4, 4, 2, 2, 2]
+      const values = [
+        wkb(1, [1.5, -2.25]),
+        wkb(2, 3, [0, 0, 1, 1, 2, 0]),
+        wkb(3, 2, 5, square, 5, hole),
+        new Uint8Array(Buffer.concat([Buffer.from(wkb(4, 2)), Buffer.from(wkb(1, [1, 2])), Buffer.from(wkb(1, [3, 4]))])),
+        new Uint8Array(Buffer.concat([Buffer.from(wkb(6, 2)), Buffer.from(wkb(3, 1, 5, square)), Buffer.from(wkb(3, 1, 5, hole))])),
+        null
+      ]
+      const geo = new Arrow.Field("geom", new Arrow.Binary(), true, new Map([["ARROW:extension:name", "geoarrow.wkb"], ["ARROW:extension:metadata", "{}"]]))
+      const id = new Arrow.Field("id", new Arrow.Int32())
+      const batch = (field: Arrow.Field, rows: Array<Uint8Array | null>) =>
+        new Arrow.RecordBatch(new Arrow.Schema([id, field]), Arrow.makeData({
+          type: new Arrow.Struct([id, field]),
+          length: rows.length,
+          nullCount: 0,
+          children: [Arrow.vectorFromArray(rows.map((_, i) => i), new Arrow.Int32()).data[0]!, Arrow.vectorFromArray(rows, new Arrow.Binary()).data[0]!]
+        }))
+      const data = batch(geo, values)
+      expect(yield* conn.ingest({ schema: data.schema, batches: Stream.make(data) }, { targetTable: t })).toBe(values.length)
+      const schema = yield* conn.getTableSchema(undefined, undefined, t)
+      expect(schema.fields.find((f) => f.name === "geom")!.metadata.get("oracle.type-name")).toContain("SDO_GEOMETRY")
+      const back = yield* rowsOf(`SELECT "geom" FROM "${t}" ORDER BY "id"`, { "redo.use_extension_type": "true" })
+      expect(back.schema.fields[0]!.metadata.get("ARROW:extension:name")).toBe("geoarrow.wkb")
+      expect((back.getChild("geom")!.toArray() as Array<Uint8Array | null>).map((v) => (v === null ? null : Buffer.from(v).toString("hex"))))
+        .toEqual(values.map((v) => (v === null ? null : Buffer.from(v).toString("hex"))))
+      const bad = batch(geo, [wkb(1, [1, 2]), new Uint8Array([1, 7, 0, 0, 0])])
+      const error = yield* Effect.flip(conn.ingest({ schema: bad.schema, batches: Stream.make(bad) }, { targetTable: uniqueName("GEOBAD") }))
+      expect(error.status).toBe("INVALID_DATA")
+      expect(error.message).toContain('column "geom": row 2')
+    })))
+
   it.effect("a string longer than NVARCHAR2(2000) fails naming the column and leaves nothing behind", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

@@ -162,4 +162,47 @@ describe("queries", () => {
         expect(annotated.schema.fields[1]!.metadata.get("ARROW:extension:name")).toBe("arrow.json")
       }
     })))
+
+  it.effect("OBJECT and VARRAY as JSON text (arrow.json), SDO_GEOMETRY as WKB (geoarrow.wkb), XMLType as text (arrow.opaque), in both modes", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const suffix = uniqueName("").slice(1)
+      const pointType = `PT_${suffix}`
+      const numsType = `NUMS_${suffix}`
+      const t = `OBJS_${suffix}`
+      yield* conn.execute(`CREATE TYPE ${pointType} AS OBJECT (X NUMBER, LABEL VARCHAR2(20))`)
+      yield* conn.execute(`CREATE TYPE ${numsType} AS VARRAY(5) OF NUMBER`)
+      yield* conn.execute(`CREATE TABLE ${t} (ID NUMBER(10), P ${pointType}, NS ${numsType}, G SDO_GEOMETRY, X XMLTYPE)`)
+      yield* conn.execute(
+        `INSERT INTO ${t} VALUES (1, ${pointType}(1.5, 'a'), ${numsType}(1, 2, 3), SDO_GEOMETRY(2003, 8307, NULL, SDO_ELEM_INFO_ARRAY(1, 1003, 1), SDO_ORDINATE_ARRAY(0, 0, 10, 0, 10, 10, 0, 0)), XMLTYPE('<a b="1">x</a>'))`
+      )
+      yield* conn.execute(`INSERT INTO ${t} VALUES (2, NULL, NULL, SDO_GEOMETRY(2001, 4326, SDO_POINT_TYPE(7, 8, NULL), NULL, NULL), NULL)`)
+      const sql = `SELECT ID, P, NS, G, X FROM ${t} ORDER BY ID`
+      const wkbPolygon = (() => {
+        const ring = [0, 0, 10, 0, 10, 10, 0, 0]
+        const b = Buffer.alloc(13 + ring.length * 8)
+        b[0] = 1
+        b.writeUInt32LE(3, 1)
+        b.writeUInt32LE(1, 5)
+        b.writeUInt32LE(4, 9)
+        ring.forEach((v, i) => b.writeDoubleLE(v, 13 + i * 8))
+        return b.toString("hex")
+      })()
+      const wkbPoint = "0101000000" + Buffer.from(new Float64Array([7, 8]).buffer).toString("hex")
+      for (const mode of ["row", "batch"]) {
+        const table = new Arrow.Table(yield* collect(sql, { "redo.statement.execution_mode": mode, "redo.use_extension_type": "true" }))
+        const ext = Object.fromEntries(table.schema.fields.map((f) => [f.name, f.metadata.get("ARROW:extension:name")]))
+        expect(ext).toEqual({ ID: undefined, P: "arrow.json", NS: "arrow.json", G: "geoarrow.wkb", X: "arrow.opaque" })
+        expect(table.schema.fields.find((f) => f.name === "P")!.metadata.get("oracle.type-name")).toContain(pointType)
+        const p = table.getChild("P")!
+        expect(JSON.parse(p.get(0) as string)).toEqual({ X: 1.5, LABEL: "a" })
+        expect(p.get(1)).toBeNull()
+        expect(JSON.parse(table.getChild("NS")!.get(0) as string)).toEqual([1, 2, 3])
+        const g = table.getChild("G")!
+        expect(Buffer.from(g.get(0) as Uint8Array).toString("hex")).toBe(wkbPolygon)
+        expect(Buffer.from(g.get(1) as Uint8Array).toString("hex")).toBe(wkbPoint)
+        expect(table.getChild("X")!.get(0)).toContain('<a b="1">x</a>')
+        expect(table.getChild("X")!.get(1)).toBeNull()
+      }
+    })))
 })

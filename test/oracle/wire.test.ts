@@ -10,7 +10,7 @@ import fc from "fast-check"
 import { createRequire } from "node:module"
 import { BatchAssembler } from "../../src/arrow/index.ts"
 import * as Connection from "../../src/Connection.ts"
-import { WireRows } from "../../layers/oracle/OracleDb.ts"
+import { installHooks, RAW_TEMPORAL, RawTemporal, RowCapture, WireRows } from "../../layers/oracle/OracleDb.ts"
 import { canDecodeWire, WireDecoder } from "../../layers/oracle/ResultPage.ts"
 import { arrowColumns, DEFAULT_MAPPING, type MappingOptions, type OracleColumnMetadata } from "../../layers/oracle/Types.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
@@ -141,6 +141,56 @@ describe("wire decoding of NUMBER", () => {
   })
 })
 
+describe("duplicate columns (bit vectors)", () => {
+  it("a column a row leaves out repeats the previous row's value, also across fetches and from oracledb's last value", () => {
+    const mapped = Result.getOrThrow(arrowColumns([
+      { name: "ID", type: "NUMBER", precision: 10, scale: 0, nullable: true },
+      { name: "NAME", type: "VARCHAR", byteSize: 20, nullable: true }
+    ], DEFAULT_MAPPING))
+    const wire = [{ oraTypeNum: 2, csfrm: 0, maxSize: 22 }, { oraTypeNum: 1, csfrm: 1, maxSize: 20 }]
+    const value = (bytes: Buffer) => Buffer.concat([Buffer.from([bytes.length]), bytes])
+    const name = (text: string) => value(Buffer.from(text))
+    // Packet: row 1 (both columns), a BIT_VECTOR message (21, left to oracledb), row 2 (NAME left out), then a
+    // ROW_DATA message (7) with row 3 (both), which the capture takes in the same call as row 2.
+    const row1 = Buffer.concat([value(numberBytes("5")), name("xy")])
+    const vectorMessage = Buffer.from([21, 1, 2, 0b01])
+    const row2 = value(numberBytes("6"))
+    const row3 = Buffer.concat([Buffer.from([7]), value(numberBytes("7")), Buffer.from([0])])
+    const buf = Buffer.concat([row1, vectorMessage, row2, row3])
+    const packet = { buf, pos: 0, size: buf.length, readBytesWithLength: () => { throw new Error("not in this packet") } }
+    const capture = new RowCapture(undefined, 2)
+    capture.capture(packet, null)
+    expect(packet.pos).toBe(row1.length)
+    packet.pos += vectorMessage.length
+    capture.capture(packet, Buffer.from([0b01]))
+    expect(packet.pos).toBe(buf.length)
+    const first = capture.take()
+    expect(first.length).toBe(3)
+    // A later fetch whose first row leaves out ID: it repeats row 3's ID.
+    const later = Buffer.concat([name("zz")])
+    const packet2 = { ...packet, buf: later, pos: 0, size: later.length }
+    capture.capture(packet2, Buffer.from([0b10]))
+    const second = capture.take()
+    const decoder = new WireDecoder(mapped, wire, 0, [4n, "js"])
+    const table = (rows: WireRows, firstRow: number) => {
+      const assembler = new BatchAssembler(new Arrow.Schema(mapped.map((m) => m.field)), { maxRows: 100, mode: "hard" })
+      assembler.push(decoder.page(rows, firstRow))
+      return assembler.flush()!.toArray().map((r) => r.toJSON())
+    }
+    expect(table(first, 0)).toEqual([{ ID: 5n, NAME: "xy" }, { ID: 6n, NAME: "xy" }, { ID: 7n, NAME: null }])
+    expect(table(second, 3)).toEqual([{ ID: 7n, NAME: "zz" }])
+    // Before any wire row, a left-out column takes oracledb's own last decoded value.
+    const fresh = new WireDecoder(mapped, wire, 0, [4n, "js"])
+    const rows = new WireRows()
+    rows.bufs.push(later)
+    rows.starts.push(0)
+    rows.vectors.set(0, Buffer.from([0b10]))
+    const assembler = new BatchAssembler(new Arrow.Schema(mapped.map((m) => m.field)), { maxRows: 100, mode: "hard" })
+    assembler.push(fresh.page(rows, 0))
+    expect(assembler.flush()!.toArray().map((r) => r.toJSON())).toEqual([{ ID: 4n, NAME: "zz" }])
+  })
+})
+
 const collect = (sql: string, options: Record<string, string>) =>
   Effect.flatMap(Connection.Connection, (conn) => Stream.runCollect(conn.query(sql, options)))
 
@@ -200,8 +250,12 @@ describe("batch mode reads TTC rows straight into Arrow", () => {
         "redo.query.date_type": "timestamp"
       }
       capturedRows.start()
-      const batch = new Arrow.Table(yield* collect(sql, { ...options, "redo.statement.execution_mode": "batch" }))
+      const batches = yield* collect(sql, { ...options, "redo.statement.execution_mode": "batch" })
       expect(capturedRows.count).toBe(ROWS - 120)
+      // read_batch_rows is a hard limit on the wire path too: round trips of 120 rows cut into batches of at most 17.
+      expect(batches.every((b) => b.numRows <= 17)).toBe(true)
+      expect(batches.filter((b) => b.numRows === 17).length).toBeGreaterThan(10)
+      const batch = new Arrow.Table(batches)
       capturedRows.start()
       const row = new Arrow.Table(yield* collect(sql, { ...options, "redo.statement.execution_mode": "row" }))
       expect(capturedRows.count).toBe(0)
@@ -288,4 +342,16 @@ describe("prefetch limits", () => {
       expect(yield* read({ "redo.statement.prefetch_rows": "50", "redo.statement.prefetch_bytes": "10" })).toBe(1)
       expect(yield* read({ "redo.statement.prefetch_rows": "30" })).toBe(30)
     })))
+})
+
+describe("TIMESTAMP WITH LOCAL TIME ZONE and a region-named database time zone", () => {
+  it("is left to oracledb, which refuses it (NJS-201), instead of being shifted by a guessed offset", () => {
+    installHooks()
+    const bytes = Buffer.from([120, 124, 2, 29, 13, 35, 57, 0, 0, 0, 0])
+    const parse = (caps: Record<PropertyKey, unknown>, useDbTz: boolean) =>
+      BaseBuffer.prototype.parseOracleDate.call({ caps: { [RAW_TEMPORAL]: true, ...caps } }, bytes, false, useDbTz)
+    expect(parse({ dbTzOffset: 60, dbTzRegion: null }, true)).toEqual(new RawTemporal(Date.UTC(2024, 1, 29, 12, 34, 56) / 1000, 0, 60))
+    expect(parse({ dbTzOffset: null, dbTzRegion: "Europe/Paris" }, false)).toBeInstanceOf(RawTemporal)
+    expect(() => parse({ dbTzOffset: null, dbTzRegion: "Europe/Paris" }, true)).toThrow(/NJS-201/)
+  })
 })

@@ -196,3 +196,50 @@ describe("HANA test server: datetime types in DDL (raw hdb client)", () => {
     }
   })
 })
+
+describe("HANA test server: declared lengths of columns made by ALTER TABLE ADD and CREATE TABLE AS (raw hdb client)", () => {
+  // HANA refuses a value longer than the column's declared length with 274 ERR_SQL_INS_LARGE_VALUE (SAP HANA SQL
+  // Reference, "SQL Error Codes"), whichever statement made the column.
+  it("refuses an over-long value with 274 and keeps the table's rows, constraints and other columns", async () => {
+    const server = await startHanaTestServer()
+    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
+    try {
+      await exec(c, "CREATE TABLE grown (id INT PRIMARY KEY, note NVARCHAR(5) NOT NULL)")
+      await exec(c, "INSERT INTO grown VALUES (1, 'one')")
+      await exec(c, "CREATE UNIQUE INDEX grown_note ON grown (note)")
+      await exec(c, "ALTER TABLE grown ADD (tag NVARCHAR(3), raw VARBINARY(2), n INT)")
+      await exec(c, "INSERT INTO grown VALUES (2, 'two', 'abc', x'0102', 7)")
+      expect((await failure(exec(c, "INSERT INTO grown VALUES (3, 'x', 'abcd', NULL, NULL)"))).code).toBe(274)
+      expect((await failure(exec(c, "UPDATE grown SET raw = x'010203' WHERE id = 2"))).code).toBe(274)
+      // what the table had before the ADD still holds
+      expect((await failure(exec(c, "INSERT INTO grown VALUES (4, 'sixsix', NULL, NULL, NULL)"))).code).toBe(274)
+      expect((await failure(exec(c, "INSERT INTO grown VALUES (1, 'dup', NULL, NULL, NULL)"))).code).toBe(301)
+      expect((await failure(exec(c, "INSERT INTO grown (id) VALUES (5)"))).code).toBe(287)
+      expect((await failure(exec(c, "INSERT INTO grown VALUES (6, 'one', NULL, NULL, NULL)"))).code).toBe(301)
+      expect(await exec(c, "SELECT id, note, tag, n FROM grown ORDER BY id")).toEqual([
+        { ID: 1, NOTE: "one", TAG: null, N: null },
+        { ID: 2, NOTE: "two", TAG: "abc", N: 7 }
+      ])
+      const declared = await exec<Array<Record<string, unknown>>>(c, "SELECT COLUMN_NAME, DATA_TYPE_NAME, LENGTH FROM SYS.TABLE_COLUMNS WHERE TABLE_NAME = 'GROWN' ORDER BY POSITION")
+      expect(declared.map((r) => [r.COLUMN_NAME, r.DATA_TYPE_NAME, r.LENGTH])).toEqual([
+        ["ID", "INTEGER", 10],
+        ["NOTE", "NVARCHAR", 5],
+        ["TAG", "NVARCHAR", 3],
+        ["RAW", "VARBINARY", 2],
+        ["N", "INTEGER", 10]
+      ])
+
+      await exec(c, "CREATE TABLE copied AS (SELECT id, tag FROM grown)")
+      await exec(c, "CREATE TABLE liked LIKE grown WITH DATA")
+      expect(await exec(c, "SELECT COUNT(*) AS N FROM copied")).toEqual([{ N: 2 }])
+      expect(await exec(c, "SELECT COUNT(*) AS N FROM liked")).toEqual([{ N: 2 }])
+      expect((await failure(exec(c, "INSERT INTO copied VALUES (9, 'wxyz')"))).code).toBe(274)
+      expect((await failure(exec(c, "INSERT INTO liked (id, note) VALUES (9, 'toolong')"))).code).toBe(274)
+      await exec(c, "INSERT INTO copied VALUES (9, 'xyz')")
+      expect(await exec(c, "SELECT tag FROM copied WHERE id = 9")).toEqual([{ TAG: "xyz" }])
+    } finally {
+      closeQuietly(c)
+      await server.close()
+    }
+  })
+})

@@ -8,7 +8,7 @@ import { cellWriter, cesu8, fromCesu8, writeDecimal128 } from "../../testkit/han
 import { epochDayOfHanaDay, hanaDayOfEpochDay } from "../../testkit/hana/calendar.ts"
 import { civilFromDays, daysFromCivil, daysFromJulianCivil, julianCivilFromDays } from "../../testkit/shared/civil.ts"
 import { decodeName, encodeName } from "../../testkit/hana/names.ts"
-import { translate } from "../../testkit/hana/sql.ts"
+import { translate } from "../../testkit/hana/translate.ts"
 import { ByteWriter } from "../../testkit/hana/wire.ts"
 
 // hdb's own value reader: the encodings must decode to what the client expects.

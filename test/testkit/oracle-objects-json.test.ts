@@ -100,6 +100,23 @@ describe("Oracle test server: JSON (OSON) columns through raw node-oracledb", ()
     })
   })
 
+  it("inserts documents with executeMany and reads each back", async () => {
+    const docs = Array.from({ length: 200 }, (_, i) => ({ i, name: `doc ${i}`, at: new Date(Date.UTC(2020, 0, 1 + i)), bytes: Buffer.from([i % 256]), nested: { even: i % 2 === 0, list: [i, i / 4] } }))
+    await conn.executeMany(
+      "INSERT INTO jdocs (id, doc) VALUES (:1, :2)",
+      docs.map((d, i) => [1000 + i, d]),
+      { bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_JSON }] }
+    )
+    const r = await conn.execute("SELECT doc FROM jdocs WHERE id >= 1000 ORDER BY id", [], { fetchArraySize: 37 })
+    expect(r.rows.map((row: Array<unknown>) => row[0])).toEqual(docs)
+  })
+
+  it("reads a TIMESTAMP WITH TIME ZONE scalar written as extended JSON text", async () => {
+    await conn.execute(`INSERT INTO jdocs (id, doc) VALUES (41, '{"tz": {"$oracleTimestampTZ": "2024-05-06T07:08:09.25Z"}}')`)
+    const r = await conn.execute("SELECT doc FROM jdocs WHERE id = 41")
+    expect(r.rows[0][0]).toEqual({ tz: new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 250)) })
+  })
+
   it("updates a JSON column through a bind and selects several rows", async () => {
     await conn.execute("UPDATE jdocs SET doc = :1 WHERE id = 10", [{ val: { replaced: [1, 2, 3] }, type: oracledb.DB_TYPE_JSON }])
     const r = await conn.execute("SELECT id, doc FROM jdocs WHERE id IN (10, 12) ORDER BY id")
@@ -115,6 +132,12 @@ describe("Oracle test server: JSON (OSON) columns through raw node-oracledb", ()
     const image = encodeOson(fromExtendedJson(text))
     const back = toExtendedJson(decodeOson(image))
     expect(back).toBe(`{"a":12345678901234567890.123456789,"b":[-0.000000000000000000000000000001,1${"0".repeat(125)}],"c":3.14159265358979323846264338327950288}`)
+  })
+
+  it("rejects malformed and truncated images with an error instead of a wrong value", () => {
+    expect(() => decodeOson(Buffer.from("not oson"))).toThrow(/ORA-40441|not an OSON image/)
+    const image = clientEncode({ a: [1, "two", { b: Buffer.from([3]) }], c: "x".repeat(300) })
+    for (let n = 4; n < image.length; n += 7) expect(() => decodeOson(image.subarray(0, n))).toThrow()
   })
 
   it("writes images node-oracledb decodes, and decodes node-oracledb's images", () => {

@@ -118,16 +118,49 @@ describe("Oracle test server: user-defined OBJECT and VARRAY types through raw n
     expect(e.message).toMatch(/NJS-101|invalid object type name/i)
   })
 
+  it("carries NVARCHAR2, CHAR, FLOAT, BINARY_FLOAT and TIMESTAMP WITH TIME ZONE attributes", async () => {
+    await conn.execute("CREATE TYPE misc_t AS OBJECT (nv NVARCHAR2(10), ch CHAR(3), fl FLOAT(20), bf BINARY_FLOAT, tz TIMESTAMP(3) WITH TIME ZONE)")
+    await conn.execute("CREATE TABLE miscs (id NUMBER, m misc_t)")
+    await conn.execute("INSERT INTO miscs VALUES (1, misc_t('ünï', 'ab', 12.5, 0.5, TIMESTAMP '2024-02-03 04:05:06.789 +02:00'))")
+    const Misc = await conn.getDbObjectClass("MISC_T")
+    const when = new Date(Date.UTC(2019, 11, 31, 23, 59, 59, 500))
+    await conn.execute("INSERT INTO miscs VALUES (2, :1)", [new Misc({ NV: "日本", CH: "xyz", FL: -3.25, BF: 1.5, TZ: when })])
+    const r = await conn.execute("SELECT m FROM miscs ORDER BY id")
+    const [a, b] = r.rows.map((row: Array<any>) => row[0])
+    expect([a.NV, a.CH, a.FL, a.BF]).toEqual(["ünï", "ab ", 12.5, 0.5])
+    expect(a.TZ).toEqual(new Date(Date.UTC(2024, 1, 3, 2, 5, 6, 789)))
+    expect([b.NV, b.CH, b.FL, b.BF]).toEqual(["日本", "xyz", -3.25, 1.5])
+    expect(b.TZ).toEqual(when)
+    expect(r.metaData[0].dbTypeClass.prototype.attributes).toMatchObject({
+      NV: { type: oracledb.DB_TYPE_NVARCHAR },
+      CH: { type: oracledb.DB_TYPE_CHAR },
+      BF: { type: oracledb.DB_TYPE_BINARY_FLOAT },
+      TZ: { type: oracledb.DB_TYPE_TIMESTAMP_TZ }
+    })
+  })
+
+  it("passes objects into PL/SQL blocks and returns them as OUT binds", async () => {
+    const Point = await conn.getDbObjectClass("POINT_T")
+    await conn.execute("BEGIN INSERT INTO things (id, p) VALUES (:id, :p); END;", { id: 30, p: new Point({ X: 30, LABEL: "plsql" }) })
+    const r = await conn.execute("BEGIN SELECT p INTO :o FROM things WHERE id = :id; END;", { id: 30, o: { dir: oracledb.BIND_OUT, type: Point } })
+    expect(plain(r.outBinds.o)).toEqual({ X: 30, Y: null, LABEL: "plsql", SEEN: null, STAMP: null, TAG: null, WEIGHT: null })
+    const n = await conn.execute("BEGIN SELECT p INTO :o FROM things WHERE id = 6; END;", { o: { dir: oracledb.BIND_OUT, type: Point } })
+    expect(n.outBinds.o).toBeNull()
+  })
+
   it("manages types with CREATE OR REPLACE and DROP, refusing to drop a type a table uses", async () => {
     await conn.execute("CREATE TYPE temp_t AS OBJECT (a NUMBER)")
     expect(oraCode(await failure(() => conn.execute("CREATE TYPE temp_t AS OBJECT (a NUMBER)")))).toBe("ORA-00955")
     await conn.execute("CREATE OR REPLACE TYPE temp_t AS OBJECT (a NUMBER, b VARCHAR2(5))")
+    expect(oraCode(await failure(() => conn.execute("CREATE OR REPLACE TYPE point_t AS OBJECT (x NUMBER)")))).toBe("ORA-02303")
     await conn.execute("CREATE TABLE temps (t temp_t)")
     expect(oraCode(await failure(() => conn.execute("DROP TYPE temp_t")))).toBe("ORA-02303")
     await conn.execute("DROP TABLE temps")
     await conn.execute("DROP TYPE temp_t")
     expect(oraCode(await failure(() => conn.execute("DROP TYPE temp_t")))).toBe("ORA-04043")
     expect(oraCode(await failure(() => conn.execute("CREATE TABLE temps (t temp_t)")))).toBe("ORA-00902")
+    expect(oraCode(await failure(() => conn.execute("CREATE TYPE bad_t AS OBJECT (a NUMBER, a NUMBER)")))).toBe("ORA-24344")
+    expect(oraCode(await failure(() => conn.execute("CREATE TYPE bad_t AS OBJECT (a LONG)")))).toBe("ORA-22800")
   })
 })
 

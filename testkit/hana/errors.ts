@@ -105,7 +105,7 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (/PRIMARY KEY or UNIQUE constraint violat|Duplicate key/i.test(msg)) {
       return new HanaError(301, "23000", `unique constraint violated: ${firstLine.replace(/^Constraint Error: /, "")}`)
     }
-    // Declared lengths are CHECK (length(col) <= n) constraints (sql.ts lengthCheck).
+    // Declared lengths are CHECK (length(col) <= n) constraints (translate.ts lengthCheck).
     const tooLong = /CHECK constraint failed.*CHECK\(\((?:octet_)?length\("?([^")]+)"?\) <= \d+\)\)/.exec(firstLine)
     if (tooLong !== null) return new HanaError(274, "HY000", `inserted value too large for column: ${decodeName(tooLong[1]!)}`)
     if (/CHECK constraint failed/.test(msg)) return new HanaError(677, "HY000", `check constraint violation: ${firstLine.replace(/^Constraint Error: /, "")}`)
@@ -115,7 +115,7 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
   if (e.kind === "TransactionContext Error") {
     return new HanaError(133, "HY000", `transaction rolled back by detected deadlock or conflict: ${firstLine}`)
   }
-  // Raised by the hana_divisor macro (sql.ts). SQLSTATE 22012 is the SQL standard's "division by zero"; not confirmed
+  // Raised by the hana_divisor macro (translate.ts). SQLSTATE 22012 is the SQL standard's "division by zero"; not confirmed
   // against a real server. Code and wording as HANA reports them ("[304]: division by zero undefined: …", SAP
   // Community, "SAP HANA SQL Error: [304]: division by zero", 2017).
   if (/division by zero undefined/.test(firstLine)) return new HanaError(304, "22012", "division by zero undefined")

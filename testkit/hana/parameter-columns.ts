@@ -3,7 +3,7 @@
  * `col LIKE ?`, `col IN (?, ?)`, `col BETWEEN ? AND ?`), so its parameter metadata can carry the column's declared type (VARCHAR(10), not the NVARCHAR(5000)
  * DuckDB's VARCHAR storage would give), as HANA describes such parameters.
  */
-import { tokenize } from "./sql.ts"
+import { tokenize } from "./lexer.ts"
 
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
 

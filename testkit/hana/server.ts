@@ -7,7 +7,7 @@ import * as tls from "node:tls"
 import { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import { catalogSql } from "./catalog.ts"
-import { HanaConnection } from "./connection.ts"
+import { ProtocolSession } from "./session.ts"
 import { quoteName, quoteString } from "./names.ts"
 import type { FaultState, HanaFaults, HanaUser, ResolvedOptions, ServerContext } from "./server-context.ts"
 import { generateTestCertificates } from "./tls.ts"
@@ -152,11 +152,11 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   const tlsMaterial =
     options.tls === true ? generateTestCertificates([host === "127.0.0.1" ? "localhost" : host, "127.0.0.1"]) : options.tls === false ? undefined : options.tls
   const sockets = new Set<net.Socket>()
-  const allConnections = new Set<HanaConnection>()
+  const allConnections = new Set<ProtocolSession>()
   const onSocket = (socket: net.Socket): void => {
     sockets.add(socket)
     socket.on("close", () => sockets.delete(socket))
-    const connection = new HanaConnection(socket, ctx)
+    const connection = new ProtocolSession(socket, ctx)
     allConnections.add(connection)
     socket.on("close", () => allConnections.delete(connection))
   }

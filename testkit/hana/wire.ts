@@ -101,6 +101,9 @@ export class MalformedPacket extends Error {
 }
 
 /** Decodes one request packet (header + varpart). */
+/** The request's first part of `kind`, if any. */
+export const requestPart = (request: Request, kind: number): RequestPart | undefined => request.parts.find((p) => p.kind === kind)
+
 export const decodeRequest = (packet: Buffer): Request => {
   if (packet.length < PACKET_HEADER_LENGTH + SEGMENT_HEADER_LENGTH) throw new MalformedPacket("packet too short")
   const sessionId = packet.readBigInt64LE(0)

@@ -9,7 +9,7 @@ import { civilFromMicros, microsOfOracle } from "./datetime.ts"
 import { decodeVector } from "./encode.ts"
 import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "./intervals.ts"
 import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
-import { readNamedBind } from "./named-types.ts"
+import { readNamedBind, writeNamedOutValue } from "./named-types.ts"
 import { storedJsonOfOson } from "./oson.ts"
 import type { BindSpec } from "./statement.ts"
 import { Dty } from "./types.ts"
@@ -147,10 +147,14 @@ export const writeOutValue = (
     if (spec.dty === Dty.BOOLEAN) {
       w.u8(0xfd)
       w.u8(1)
-    } else w.u8(0)
+    } else if (spec.dty === Dty.INT_NAMED) writeNamedOutValue(w, spec, null)
+    else w.u8(0)
     return
   }
   switch (spec.dty) {
+    case Dty.INT_NAMED:
+      writeNamedOutValue(w, spec, typeof v === "string" ? v : String(v))
+      return
     case Dty.NUMBER:
     case 3:
       if (typeof v === "number") writeNumber(w, v)

@@ -15,7 +15,7 @@ import { OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { fromExtendedJson, toExtendedJson } from "./oson.ts"
 import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
-import type { PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
+import type { BindSpec, PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
 import { charType, Dty, numberType, parseOracleType, rawType, type OraType } from "./types.ts"
 import type { ReadBuffer, WriteBuffer } from "./wire.ts"
 
@@ -102,34 +102,35 @@ export class NamedTypes {
     }
     k++
     if (isKw(sig[k], "FORCE")) k++
-    if (!isKw(sig[k], "AS", "IS")) throw new OraError(2315, "incorrect number of arguments for default constructor")
+    if (!isKw(sig[k], "AS", "IS")) throw compilationError()
     k++
     const key = `${owner}.${name}`
     const existing = this.types.get(key)
     if (existing !== undefined && (!orReplace || PUBLIC_TYPES.includes(existing))) throw new OraError(955, "name is already used by an existing object")
-    if (existing !== undefined && columnUses(existing)) throw new OraError(2303, "cannot drop or replace a type with type or table dependents")
+    if (existing !== undefined && (columnUses(existing) || this.hasTypeDependents(existing)))
+      throw new OraError(2303, "cannot drop or replace a type with type or table dependents")
     const oid = existing?.oid ?? crypto.randomBytes(16)
     let type: NamedType
     if (isKw(sig[k], "OBJECT")) {
-      if (!isOp(sig[k + 1], "(")) throw ora2()
+      if (!isOp(sig[k + 1], "(")) throw compilationError()
       const close = matchParen(sig, k + 1)
       const attributes: Array<Attribute> = []
       for (const part of splitTop(sig.slice(k + 2, close))) {
         const attrName = part[0]
-        if (attrName === undefined || (attrName.kind !== "ident" && attrName.kind !== "qident")) throw ora2()
-        if (attributes.some((a) => a.name === identName(attrName))) throw new OraError(2306, "cannot create a type that already has valid dependent(s)")
+        if (attrName === undefined || (attrName.kind !== "ident" && attrName.kind !== "qident")) throw compilationError()
+        if (attributes.some((a) => a.name === identName(attrName))) throw compilationError()
         attributes.push({ name: identName(attrName), member: this.member(schema, part.slice(1)) })
       }
-      if (attributes.length === 0) throw ora2()
+      if (attributes.length === 0) throw compilationError()
       type = { schema: owner, name, oid, kind: "object", attributes, element: undefined, limit: 0 }
     } else if (isKw(sig[k], "VARRAY") || (isKw(sig[k], "VARYING") && isKw(sig[k + 1], "ARRAY"))) {
       if (isKw(sig[k], "VARYING")) k++
-      if (!isOp(sig[k + 1], "(") || sig[k + 2]?.kind !== "num" || !isOp(sig[k + 3], ")") || !isKw(sig[k + 4], "OF")) throw ora2()
+      if (!isOp(sig[k + 1], "(") || sig[k + 2]?.kind !== "num" || !isOp(sig[k + 3], ")") || !isKw(sig[k + 4], "OF")) throw compilationError()
       const limit = Number(sig[k + 2]!.value)
       type = { schema: owner, name, oid, kind: "varray", attributes: [], element: this.member(schema, stripNotNull(sig.slice(k + 5))), limit }
     } else if (isKw(sig[k], "TABLE") && isKw(sig[k + 1], "OF")) {
       type = { schema: owner, name, oid, kind: "table", attributes: [], element: this.member(schema, stripNotNull(sig.slice(k + 2))), limit: 0 }
-    } else throw ora2()
+    } else throw compilationError()
     this.types.set(key, register(type))
   }
 
@@ -143,9 +144,13 @@ export class NamedTypes {
     const type = this.types.get(`${owner}.${name}`)
     if (type === undefined || PUBLIC_TYPES.includes(type)) throw new OraError(4043, `object ${name} does not exist`)
     const force = isKw(sig[qualified ? k + 3 : k + 1], "FORCE")
-    const dependentTypes = [...this.types.values()].some((t) => t !== type && [...t.attributes.map((a) => a.member), ...(t.element ? [t.element] : [])].some((m) => "named" in m && m.named === type))
-    if (!force && (dependentTypes || columnUses(type))) throw new OraError(2303, "cannot drop or replace a type with type or table dependents")
+    if (!force && (this.hasTypeDependents(type) || columnUses(type))) throw new OraError(2303, "cannot drop or replace a type with type or table dependents")
     this.types.delete(`${owner}.${name}`)
+  }
+
+  /** Whether another type has an attribute or element of type `type`. */
+  private hasTypeDependents(type: NamedType): boolean {
+    return [...this.types.values()].some((t) => t !== type && [...t.attributes.map((a) => a.member), ...(t.element ? [t.element] : [])].some((m) => "named" in m && m.named === type))
   }
 
   private member(schema: string, typeToks: ReadonlyArray<Tok>): Member {
@@ -179,7 +184,7 @@ export class NamedTypes {
    * into `(x)`, so that the stored text is the value tree.
    */
   rewriteConstructors(schema: string, toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> {
-    if (!toks.some((t) => t.kind === "ident" && (this.hasName(t.value) || PUBLIC_TYPES.some((p) => p.name === t.value)))) return toks
+    if (!toks.some((t) => (t.kind === "ident" || t.kind === "qident") && this.hasName(t.value))) return toks
     const out: Array<Tok> = []
     // open parentheses, true for those of a constructor call
     const parens: Array<boolean> = []
@@ -252,6 +257,8 @@ export const constructedType = (item: ReadonlyArray<Tok>): OraType | undefined =
   return namedColumnType(call.constructs)
 }
 
+/** A type specification Oracle would compile with errors (the type is then unusable); here it is not created. */
+const compilationError = () => new OraError(24344, "success with compilation error")
 const ora2 = () => new OraError(2315, "incorrect number of arguments for default constructor")
 const identName = (t: Tok): string => (t.kind === "qident" ? t.value : t.value.toUpperCase())
 const stripNotNull = (toks: ReadonlyArray<Tok>) => {
@@ -299,6 +306,13 @@ export const writeNamedValue = (w: WriteBuffer, t: NamedType, stored: string | n
   const value = fromExtendedJson(stored)
   if (value.kind === "null") return writeDbObject(w, t, null)
   writeDbObject(w, t, packImage(t, value))
+}
+
+/** Writes an OUT bind value of the named type the bind's metadata names (by OID). */
+export const writeNamedOutValue = (w: WriteBuffer, spec: BindSpec, stored: string | null): void => {
+  const type = spec.oid === undefined ? undefined : typesByOid.get(spec.oid.toString("hex"))
+  if (type === undefined) throw new OraError(22303, "type not found")
+  writeNamedValue(w, type, stored)
 }
 
 /** Reads a named-type bind value (writeDbObject layout) into its stored text; null for an atomically null value. */

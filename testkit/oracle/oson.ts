@@ -94,7 +94,12 @@ export const decodeOson = (image: Uint8Array): JsonNode => {
   const flags = b.readUInt16BE(4)
   let pos = 6
   const treeSizeWidth = (flags & Flag.TREE_SEG_UINT32) !== 0 ? 4 : 2
-  if ((flags & Flag.IS_SCALAR) !== 0) return new TreeReader(b, pos + treeSizeWidth, [], 1, false).node(pos + treeSizeWidth)
+  const treeSize = (at: number) => (treeSizeWidth === 4 ? b.readUInt32BE(at) : b.readUInt16BE(at))
+  if ((flags & Flag.IS_SCALAR) !== 0) {
+    const base = pos + treeSizeWidth
+    if (base + treeSize(pos) > b.length) throw truncated()
+    return new TreeReader(b, base, [], 1, false).node(base)
+  }
   const fieldIdWidth = (flags & Flag.NUM_FNAMES_UINT32) !== 0 ? 4 : (flags & Flag.NUM_FNAMES_UINT16) !== 0 ? 2 : 1
   const numShort = fieldIdWidth === 4 ? b.readUInt32BE(pos) : fieldIdWidth === 2 ? b.readUInt16BE(pos) : b[pos]!
   pos += fieldIdWidth
@@ -110,6 +115,7 @@ export const decodeOson = (image: Uint8Array): JsonNode => {
     longSegSize = b.readUInt32BE(pos + 6)
     pos += 10
   }
+  const declaredTreeSize = treeSize(pos)
   pos += treeSizeWidth + 2 // tree segment size, tiny node count
   const names: Array<string> = []
   const readNames = (count: number, hashWidth: number, offsetWidth: number, segSize: number, lengthWidth: number) => {
@@ -117,15 +123,19 @@ export const decodeOson = (image: Uint8Array): JsonNode => {
     const seg = offsets + count * offsetWidth
     for (let i = 0; i < count; i++) {
       const at = seg + (offsetWidth === 2 ? b.readUInt16BE(offsets + 2 * i) : b.readUInt32BE(offsets + 4 * i))
-      const len = lengthWidth === 1 ? b[at]! : b.readUInt16BE(at)
+      const len = lengthWidth === 1 ? b.readUInt8(at) : b.readUInt16BE(at)
+      if (at + lengthWidth + len > b.length) throw truncated()
       names.push(b.toString("utf8", at + lengthWidth, at + lengthWidth + len))
     }
     pos = seg + segSize
   }
   if (numShort > 0) readNames(numShort, 1, shortOffsetWidth, shortSegSize, 1)
   if (numLong > 0) readNames(numLong, 2, longOffsetWidth, longSegSize, 2)
+  if (pos + declaredTreeSize > b.length) throw truncated()
   return new TreeReader(b, pos, names, fieldIdWidth, (flags & Flag.REL_OFFSET_MODE) !== 0).node(pos)
 }
+
+const truncated = () => new OraError(40441, "JSON syntax error: truncated OSON image")
 
 /** Reads nodes of a tree segment starting at `base`. */
 class TreeReader {
@@ -137,9 +147,19 @@ class TreeReader {
     private readonly relative: boolean
   ) {}
 
+  /** Bytes [from, to) of the image; a range beyond its end is a truncated image. */
+  private bytes(from: number, to: number): Buffer {
+    if (to > this.b.length) throw truncated()
+    return this.b.subarray(from, to)
+  }
+
+  private text(from: number, to: number): string {
+    return this.bytes(from, to).toString("utf8")
+  }
+
   node(at: number): JsonNode {
     const b = this.b
-    const type = b[at]!
+    const type = b.readUInt8(at)
     if ((type & 0x80) !== 0) return this.container(at, type)
     const p = at + 1
     switch (type) {
@@ -150,33 +170,33 @@ class TreeReader {
       case Node.FALSE:
         return { kind: "boolean", value: false }
       case Node.DATE:
-        return { kind: "date", bytes: b.subarray(p, p + 7) }
+        return { kind: "date", bytes: this.bytes(p, p + 7) }
       case Node.TIMESTAMP7:
-        return { kind: "timestamp", bytes: b.subarray(p, p + 7) }
+        return { kind: "timestamp", bytes: this.bytes(p, p + 7) }
       case Node.TIMESTAMP:
-        return { kind: "timestamp", bytes: b.subarray(p, p + 11) }
+        return { kind: "timestamp", bytes: this.bytes(p, p + 11) }
       case Node.TIMESTAMP_TZ:
-        return { kind: "timestamptz", bytes: b.subarray(p, p + 13) }
+        return { kind: "timestamptz", bytes: this.bytes(p, p + 13) }
       case Node.BINARY_FLOAT:
-        return { kind: "float", value: decodeBinaryFloat(b.subarray(p, p + 4)) }
+        return { kind: "float", value: decodeBinaryFloat(this.bytes(p, p + 4)) }
       case Node.BINARY_DOUBLE:
-        return { kind: "double", value: decodeBinaryDouble(b.subarray(p, p + 8)) }
+        return { kind: "double", value: decodeBinaryDouble(this.bytes(p, p + 8)) }
       case Node.INTERVAL_YM:
-        return { kind: "intervalym", bytes: b.subarray(p, p + 5) }
+        return { kind: "intervalym", bytes: this.bytes(p, p + 5) }
       case Node.INTERVAL_DS:
-        return { kind: "intervalds", bytes: b.subarray(p, p + 11) }
+        return { kind: "intervalds", bytes: this.bytes(p, p + 11) }
       case Node.STRING_UINT8:
-        return { kind: "string", value: b.toString("utf8", p + 1, p + 1 + b[p]!) }
+        return { kind: "string", value: this.text(p + 1, p + 1 + b.readUInt8(p)) }
       case Node.STRING_UINT16:
-        return { kind: "string", value: b.toString("utf8", p + 2, p + 2 + b.readUInt16BE(p)) }
+        return { kind: "string", value: this.text(p + 2, p + 2 + b.readUInt16BE(p)) }
       case Node.STRING_UINT32:
-        return { kind: "string", value: b.toString("utf8", p + 4, p + 4 + b.readUInt32BE(p)) }
+        return { kind: "string", value: this.text(p + 4, p + 4 + b.readUInt32BE(p)) }
       case Node.NUMBER_UINT8:
-        return { kind: "number", text: decodeNumber(b.subarray(p + 1, p + 1 + b[p]!)) }
+        return { kind: "number", text: decodeNumber(this.bytes(p + 1, p + 1 + b.readUInt8(p))) }
       case Node.BINARY_UINT16:
-        return { kind: "binary", bytes: b.subarray(p + 2, p + 2 + b.readUInt16BE(p)) }
+        return { kind: "binary", bytes: this.bytes(p + 2, p + 2 + b.readUInt16BE(p)) }
       case Node.BINARY_UINT32:
-        return { kind: "binary", bytes: b.subarray(p + 4, p + 4 + b.readUInt32BE(p)) }
+        return { kind: "binary", bytes: this.bytes(p + 4, p + 4 + b.readUInt32BE(p)) }
       case Node.ID:
         throw unsupported("document id")
       case Node.EXTENDED:
@@ -184,10 +204,10 @@ class TreeReader {
     }
     const high = type & 0xf0
     // numbers with their length in the node type: 0x20 / 0x60 families carry length - 1, 0x40 / 0x50 the length
-    if (high === 0x20 || high === 0x60) return { kind: "number", text: decodeNumber(b.subarray(p, p + (type & 0x0f) + 1)) }
-    if (high === 0x40 || high === 0x50) return { kind: "number", text: decodeNumber(b.subarray(p, p + (type & 0x0f))) }
+    if (high === 0x20 || high === 0x60) return { kind: "number", text: decodeNumber(this.bytes(p, p + (type & 0x0f) + 1)) }
+    if (high === 0x40 || high === 0x50) return { kind: "number", text: decodeNumber(this.bytes(p, p + (type & 0x0f))) }
     // short strings: the node type is the length (0..31)
-    if ((type & 0xe0) === 0) return { kind: "string", value: b.toString("utf8", p, p + type) }
+    if ((type & 0xe0) === 0) return { kind: "string", value: this.text(p, p + type) }
     throw unsupported(`node type 0x${type.toString(16)}`)
   }
 
@@ -205,14 +225,14 @@ class TreeReader {
       // the field ids are shared with another object: an offset to that object's node
       const shared = this.base + readOffset(p)
       p += offsetWidth
-      const sharedType = b[shared]!
+      const sharedType = b.readUInt8(shared)
       const sharedBits = sharedType & 0x18
-      count = sharedBits === 0 ? b[shared + 1]! : sharedBits === 0x08 ? b.readUInt16BE(shared + 1) : b.readUInt32BE(shared + 1)
+      count = sharedBits === 0 ? b.readUInt8(shared + 1) : sharedBits === 0x08 ? b.readUInt16BE(shared + 1) : b.readUInt32BE(shared + 1)
       fieldIdsAt = shared + 1 + (sharedBits === 0 ? 1 : sharedBits === 0x08 ? 2 : 4)
       offsetsAt = p
     } else {
       const width = countBits === 0 ? 1 : countBits === 0x08 ? 2 : 4
-      count = width === 1 ? b[p]! : width === 2 ? b.readUInt16BE(p) : b.readUInt32BE(p)
+      count = width === 1 ? b.readUInt8(p) : width === 2 ? b.readUInt16BE(p) : b.readUInt32BE(p)
       p += width
       fieldIdsAt = p
       offsetsAt = isObject ? p + count * this.fieldIdWidth : p
@@ -226,7 +246,7 @@ class TreeReader {
     const fields: Array<readonly [string, JsonNode]> = []
     for (let i = 0; i < count; i++) {
       const idAt = fieldIdsAt + i * this.fieldIdWidth
-      const id = this.fieldIdWidth === 1 ? b[idAt]! : this.fieldIdWidth === 2 ? b.readUInt16BE(idAt) : b.readUInt32BE(idAt)
+      const id = this.fieldIdWidth === 1 ? b.readUInt8(idAt) : this.fieldIdWidth === 2 ? b.readUInt16BE(idAt) : b.readUInt32BE(idAt)
       const name = this.names[id - 1]
       if (name === undefined) throw new OraError(40441, `JSON syntax error: OSON field id ${id} out of range`)
       fields.push([name, child(i)])
@@ -513,7 +533,10 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0")
 
 /** ISO 8601 text of Oracle DATE/TIMESTAMP[/TZ] bytes (fraction with 9 digits, trailing zeros dropped). */
 const isoOfOracle = (bytes: Uint8Array, withFraction: boolean): string => {
-  const c = civilFromOracle(bytes)
+  const zoned = bytes.length >= 13 ? Buffer.from(bytes) : undefined
+  // a TIMESTAMP WITH TIME ZONE is written in its own offset's local time
+  if (zoned !== undefined) shiftMinutes(zoned, (bytes[11]! - 20) * 60 + (bytes[12]! - 60))
+  const c = civilFromOracle(zoned ?? bytes)
   const year = c.year < 0 ? `-${pad(-c.year, 4)}` : pad(c.year, 4)
   let s = `${year}-${pad(c.month)}-${pad(c.day)}T${pad(c.hour)}:${pad(c.minute)}:${pad(c.second)}`
   if (withFraction && c.nanos > 0) s += `.${pad(c.nanos, 9).replace(/0+$/, "")}`
@@ -530,7 +553,7 @@ const isoOfOracle = (bytes: Uint8Array, withFraction: boolean): string => {
  * a blank between date and time); undefined if malformed.
  */
 export const oracleDateBytes = (text: string, length: 7 | 11 | 13): Buffer | undefined => {
-  const m = /^(-?\d{4,})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:\d{2})?$/.exec(text)
+  const m = /^(-?\d{4,})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(text)
   if (m === null) return undefined
   const year = Number(m[1])
   const b = Buffer.alloc(length)
@@ -545,10 +568,32 @@ export const oracleDateBytes = (text: string, length: 7 | 11 | 13): Buffer | und
   if (length === 13) {
     const z = m[8] ?? "Z"
     const sign = z.startsWith("-") ? -1 : 1
-    b[11] = z === "Z" ? 20 : sign * Number(z.slice(1, 3)) + 20
-    b[12] = z === "Z" ? 60 : sign * Number(z.slice(4, 6)) + 60
+    // Z, +HH, +HHMM or +HH:MM
+    const hours = z === "Z" ? 0 : Number(z.slice(1, 3))
+    const minutes = z.length > 3 ? Number(z.slice(-2)) : 0
+    b[11] = sign * hours + 20
+    b[12] = sign * minutes + 60
+    // the date and time of a TIMESTAMP WITH TIME ZONE travel in UTC, the offset beside them
+    shiftMinutes(b, -sign * (hours * 60 + minutes))
   }
   return b
+}
+
+/** Moves the date and time fields (first 7 bytes) of Oracle DATE/TIMESTAMP bytes by `minutes`. */
+const shiftMinutes = (b: Buffer, minutes: number): void => {
+  if (minutes === 0) return
+  const c = civilFromOracle(b)
+  const d = new Date(0)
+  d.setUTCFullYear(c.year, c.month - 1, c.day)
+  d.setUTCHours(c.hour, c.minute + minutes, c.second)
+  const year = d.getUTCFullYear()
+  b[0] = Math.floor(year / 100) + 100
+  b[1] = (((year % 100) + 100) % 100) + 100
+  b[2] = d.getUTCMonth() + 1
+  b[3] = d.getUTCDate()
+  b[4] = d.getUTCHours() + 1
+  b[5] = d.getUTCMinutes() + 1
+  b[6] = d.getUTCSeconds() + 1
 }
 
 /** ISO 8601 duration of INTERVAL YEAR TO MONTH bytes, e.g. P1Y2M or -P3M. */

@@ -274,9 +274,10 @@ const scalarBytes = (t: OraType, v: JsonNode): Uint8Array => {
       return Buffer.from(scratch.buf.subarray(1, scratch.pos))
     }
     case "varchar":
-      return Buffer.from(text(v), "utf8")
+      // CHAR(n) values are blank-padded to their length
+      return Buffer.from(t.dty === 96 ? text(v).padEnd(t.charSize, " ") : text(v), "utf8")
     case "nvarchar":
-      return Buffer.from(text(v), "utf16le").swap16()
+      return Buffer.from(t.dty === 96 ? text(v).padEnd(t.charSize, " ") : text(v), "utf16le").swap16()
     case "raw":
       return v.kind === "binary" ? v.bytes : rawOfText(text(v))
     case "date":
@@ -318,7 +319,7 @@ class ImageReader {
   constructor(private readonly b: Buffer) {}
 
   u8(): number {
-    return this.b[this.pos++]!
+    return this.b.readUInt8(this.pos++)
   }
 
   length(): number {
@@ -330,6 +331,7 @@ class ImageReader {
   }
 
   bytes(n: number): Buffer {
+    if (this.pos + n > this.b.length) throw new OraError(3137, "malformed TTC packet from client rejected: truncated object image")
     const out = this.b.subarray(this.pos, this.pos + n)
     this.pos += n
     return out
@@ -354,7 +356,7 @@ class ImageReader {
   }
 
   private value(m: Member, inCollection: boolean): JsonNode {
-    const first = this.b[this.pos]!
+    const first = this.b.readUInt8(this.pos)
     if ("named" in m) {
       const t = m.named
       if (first === Image.ATOMIC_NULL || first === Image.NULL_LENGTH) {

@@ -128,6 +128,8 @@ export interface BindSpec {
   readonly dty: number
   readonly csfrm: number
   readonly maxSize: number
+  /** Type OID of a named-type (OBJECT, collection) bind. */
+  readonly oid?: Buffer
 }
 
 /** Outcome of a PL/SQL block. */

@@ -19,14 +19,13 @@ export const readMetadata = (s: SessionState, r: ReadBuffer): BindSpec => {
   const maxSize = r.ub()
   r.ub() // max array elements
   r.ub() // cont flags
-  const oidLen = r.ub()
-  if (oidLen > 0) r.bytesWithLength()
+  const oid = r.ub() > 0 ? r.bytesWithLength() : null
   r.ub() // version
   r.ub() // charset
   const csfrm = r.u8()
   r.ub() // lob prefetch length
   if (s.fieldVersion >= 8) r.ub() // oaccolid
-  return { dty, csfrm, maxSize }
+  return oid === null ? { dty, csfrm, maxSize } : { dty, csfrm, maxSize, oid: Buffer.from(oid) }
 }
 
 /**

@@ -1,15 +1,13 @@
 /**
- * One client connection of the HANA test server: the protocol state machine (init, DB_CONNECT_INFO, AUTHENTICATE,
- * CONNECT, then SQL requests) over one engine session. Requests are handled one at a time, in arrival order.
+ * The SQL session of one HANA connection (after login): prepared statements, open result sets and LOBs, HANA's
+ * transaction semantics over the engine session, and the SQL request kinds (EXECUTE_DIRECT, PREPARE, EXECUTE,
+ * FETCH_NEXT, LOB reads and writes, COMMIT/ROLLBACK, session commands). The connection (session.ts) hands it every
+ * request once the client is logged in.
  */
 import * as crypto from "node:crypto"
-import type { Socket } from "node:net"
 import { BulkInsertError, columnInfo } from "../engine/index.ts"
-import type { BulkRows, EngineValue, Outcome, Prepared, Session } from "../engine/index.ts"
+import type { BulkRows, Outcome, Prepared, Session } from "../engine/index.ts"
 import { batchError, batchTarget, decodeBatch } from "./batch.ts"
-import type { BatchTarget } from "./batch.ts"
-import { scramChallenge, verifyJwt, verifyScram, verifyX509 } from "./auth.ts"
-import type { ScramChallenge, ScramMethod } from "./auth.ts"
 import { cesu8, encodeParameterMetadata, fromCesu8 } from "./encode.ts"
 import { fromEngineError, HanaError } from "./errors.ts"
 import { decodeParameters, lobValue } from "./params.ts"
@@ -18,77 +16,58 @@ import { describeColumns, OpenResult, resultSetMetadata } from "./results.ts"
 import type { EncodedRows, ResultColumn } from "./results.ts"
 import { timed } from "../shared/stats.ts"
 import type { ServerContext } from "./server-context.ts"
-import { parameterNames, SESSION_MACROS, translate } from "./sql.ts"
-import type { Translated } from "./sql.ts"
+import { parameterNames } from "./lexer.ts"
+import { translate } from "./translate.ts"
+import type { Translated } from "./translate.ts"
 import { encodeName, quoteString } from "./names.ts"
 import { duckType, parseTypeText, typeOfDuck, typeOfDuckName, wireType } from "./types.ts"
 import { declaredTypes } from "./catalog.ts"
 import { parameterColumns } from "./parameter-columns.ts"
 import { prepareTyped, withoutPlaceholders } from "./untyped-parameters.ts"
-import { bindTypes, copyDeclaredTypes, copyViewTypes, stagedColumns, textForTestOnlyTypes } from "./binding.ts"
+import { bindTypes, copyDeclaredTypes, copyViewTypes, enforceDeclaredLengths, stagedColumns, textForTestOnlyTypes } from "./binding.ts"
 import { errorPart, failedRows, i32s, ok, u64 } from "./replies.ts"
 import type { Reply } from "./replies.ts"
 import type { HanaType } from "./types.ts"
 import {
-  decodeFields,
-  decodeOptions,
-  decodeRequest,
-  encodeFields,
   encodeOptions,
-  encodeReply,
   FunctionCode,
   MalformedPacket,
   MessageType,
   OptionType,
-  PACKET_HEADER_LENGTH,
   PartKind,
+  requestPart,
   SegmentKind
 } from "./wire.ts"
 import type { ReplyPart, Request, RequestPart } from "./wire.ts"
+import type { PendingExecution, StatementState } from "./statement.ts"
 
-const INIT_REQUEST_LENGTH = 14
-const INIT_REPLY = Buffer.from("0414000401000000", "hex")
 
-interface StatementState {
-  readonly id: bigint
-  /** Multi-row INSERT statements by row count, for batches. */
-  readonly batches: Map<number, Prepared>
-  readonly translated: Translated
-  readonly prepared: Prepared | undefined
-  readonly parameterTypes: readonly HanaType[]
-  readonly columns: readonly ResultColumn[] | undefined
-  readonly tables: readonly string[]
-  /** Where a batch INSERT's fast path appends (null: the fast path does not apply); resolved on first use. */
-  batchTarget?: BatchTarget | null
+/** Runs a translated DDL statement and the catalog upkeep it needs (declared types, declared lengths). */
+const runDdlStatement = async (session: Session, t: Extract<Translated, { kind: "ddl" }>): Promise<void> => {
+  await session.run(t.sql)
+  if (t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
+  if (t.view !== undefined) await copyViewTypes(session, t.view.target, t.view.query)
+  if (t.declaredLengths !== undefined) await enforceDeclaredLengths(session, t.declaredLengths.table, t.declaredLengths.columns)
 }
 
-interface PendingExecution {
-  readonly statement: StatementState
-  readonly row: ParameterRow
-  readonly locators: Map<string, PendingLob>
+/** Tables DuckDB SQL reads or writes, as DuckDB resolves them, plus an UPDATE/DELETE target (which it does not name). */
+const tablesNamed = (session: Session, sql: string): string[] => {
+  let tables: string[] = []
+  try {
+    tables = session.tableNames(withoutPlaceholders(sql))
+  } catch {
+    // fall through to the target table below
+  }
+  const target = /^\s*(?:UPDATE|DELETE\s+FROM)\s+((?:"(?:[^"]|"")*"|\w+)(?:\.(?:"(?:[^"]|"")*"|\w+))?)/i.exec(sql)?.[1]
+  return target === undefined ? tables : [...tables, target]
 }
 
-/** One client connection. */
-export class HanaConnection {
-  /** HANA connection id (CURRENT_CONNECTION, ALTER SYSTEM CANCEL SESSION). */
-  readonly connectionId: number
-  private readonly sessionId: bigint
-  private buffered: Buffer[] = []
-  private bufferedLength = 0
-  private initialized = false
-  private queue: Promise<void> = Promise.resolve()
-  private closed = false
-  private closing: Promise<void> | undefined
-  private replies = 0
-  private repliesAtLogin = 0
-  private session: Session | undefined
-  private user = ""
+/** Sends half of a reply and closes the connection (the dropMidResult fault). */
+export type SendPartial = (request: Request, reply: Reply) => Promise<void>
+
+/** The SQL session of one logged-in connection. */
+export class SqlSession {
   private schema = ""
-  private dfv = 1
-  private scram: ScramChallenge | undefined
-  private x509Nonce: Buffer | undefined
-  private pendingUser: string | undefined
-  private authMethod = ""
   private nextId = 1n
   private readonly statements = new Map<bigint, StatementState>()
   private readonly results = new Map<bigint, OpenResult>()
@@ -100,15 +79,19 @@ export class HanaConnection {
   private readonly context = new Map<string, string>()
 
   constructor(
-    private readonly socket: Socket,
-    private readonly ctx: ServerContext
-  ) {
-    this.connectionId = ctx.nextConnectionId()
-    this.sessionId = BigInt(this.connectionId) + 300_000n
-    socket.setNoDelay(true)
-    socket.on("data", (chunk: Buffer) => this.onData(chunk))
-    socket.on("error", () => this.shutdown())
-    socket.on("close", () => this.shutdown())
+    /** The engine session the SQL runs on. */
+    readonly session: Session,
+    private readonly ctx: ServerContext,
+    private readonly connectionId: number,
+    private readonly user: string,
+    /** Data format version agreed at CONNECT. */
+    private readonly dfv: number,
+    private readonly sendPartial: SendPartial
+  ) {}
+
+  /** The current schema (for error texts). */
+  get currentSchema(): string {
+    return this.schema
   }
 
   /** Result sets this session holds open (server cursors not yet read to the end or closed by the client). */
@@ -116,152 +99,28 @@ export class HanaConnection {
     return this.results.size
   }
 
-  /** Interrupts the running statement (ALTER SYSTEM CANCEL SESSION). */
-  cancel(): void {
-    this.session?.interrupt()
-  }
-
-  /** Closes without waiting (for use inside request handling, which close() itself waits for). */
-  private shutdown(): void {
-    void this.close()
-  }
-
-  /** Closes the socket and the engine session (rolls back, drops local temporary tables). */
-  close(): Promise<void> {
-    if (this.closing !== undefined) return this.closing
-    this.closed = true
+  /** Closes the open result sets and forgets statements and LOBs (the engine session is closed by the connection). */
+  release(): void {
     for (const r of this.results.values()) r.close()
     this.results.clear()
     this.statements.clear()
     this.lobs.clear()
-    this.socket.destroy()
+  }
+
+  /** Handles one SQL request; undefined when its reply was already sent. */
+  async handle(request: Request): Promise<Reply | undefined> {
     const session = this.session
-    this.session = undefined
-    this.ctx.connections.delete(this.connectionId)
-    // Interrupt a statement still running on the DuckDB connection and let it end before closing the connection.
-    session?.interrupt()
-    const closeSession = (): void => {
-      try {
-        session?.close()
-      } catch {
-        // the engine is already closed
-      }
-    }
-    this.closing = this.queue.then(closeSession, closeSession)
-    return this.closing
-  }
-
-  private onData(chunk: Buffer): void {
-    if (this.closed) return
-    this.buffered.push(chunk)
-    this.bufferedLength += chunk.length
-    try {
-      this.drain()
-    } catch {
-      this.shutdown()
-    }
-  }
-
-  private take(n: number): Buffer {
-    const all = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered, this.bufferedLength)
-    const head = all.subarray(0, n)
-    const rest = all.subarray(n)
-    this.buffered = rest.length > 0 ? [rest] : []
-    this.bufferedLength = rest.length
-    return head
-  }
-
-  private peek(n: number): Buffer {
-    if (this.buffered.length > 1 && this.buffered[0]!.length < n) {
-      const all = Buffer.concat(this.buffered, this.bufferedLength)
-      this.buffered = [all]
-    }
-    return this.buffered[0]!.subarray(0, n)
-  }
-
-  private drain(): void {
-    for (;;) {
-      if (this.closed) return
-      if (!this.initialized) {
-        if (this.bufferedLength < INIT_REQUEST_LENGTH) return
-        const init = this.take(INIT_REQUEST_LENGTH)
-        if (init.readInt32LE(0) !== -1) return this.shutdown()
-        this.initialized = true
-        this.socket.write(INIT_REPLY)
-        continue
-      }
-      if (this.bufferedLength < PACKET_HEADER_LENGTH) return
-      const varpart = this.peek(PACKET_HEADER_LENGTH).readUInt32LE(12)
-      if (varpart > this.ctx.maxPacketBytes) return this.shutdown()
-      if (this.bufferedLength < PACKET_HEADER_LENGTH + varpart) return
-      const packet = Buffer.from(this.take(PACKET_HEADER_LENGTH + varpart))
-      this.queue = this.queue.then(() => this.handlePacket(packet)).catch(() => this.shutdown())
-    }
-  }
-
-  private async handlePacket(packet: Buffer): Promise<void> {
-    if (this.closed) return
-    let request: Request
-    try {
-      request = decodeRequest(packet)
-    } catch {
-      // A malformed packet closes only this session.
-      return this.shutdown()
-    }
-    let reply: Reply | undefined
-    try {
-      reply = await this.dispatch(request)
-    } catch (e) {
-      if (e instanceof MalformedPacket) return this.shutdown()
-      const err = fromEngineError(e, this.schema)
-      reply = { kind: SegmentKind.ERROR, functionCode: 0, parts: [errorPart(err)] }
-    }
-    if (reply === undefined || this.closed) return
-    await this.send(request, reply)
-  }
-
-  private async send(request: Request, reply: Reply, partial = false): Promise<void> {
-    const faults = this.ctx.faults
-    if (faults.replyDelayMs > 0) await new Promise((r) => setTimeout(r, faults.replyDelayMs))
-    if (this.closed) return
-    const bytes = encodeReply(this.session === undefined ? 0n : this.sessionId, request.packetCount, reply.kind, reply.functionCode, reply.parts)
-    if (partial) {
-      this.socket.write(bytes.subarray(0, Math.max(PACKET_HEADER_LENGTH + 1, bytes.length >> 1)))
-      return this.shutdown()
-    }
-    this.socket.write(bytes)
-    this.replies++
-    if (faults.dropAfterReplies !== undefined && this.session !== undefined && this.replies - this.repliesAtLogin >= faults.dropAfterReplies) {
-      this.shutdown()
-    }
-  }
-
-  private part(request: Request, kind: number): RequestPart | undefined {
-    return request.parts.find((p) => p.kind === kind)
-  }
-
-  private async dispatch(request: Request): Promise<Reply | undefined> {
-    switch (request.messageType) {
-      case MessageType.DB_CONNECT_INFO:
-        return this.dbConnectInfo(request)
-      case MessageType.AUTHENTICATE:
-        return this.authenticate(request)
-      case MessageType.CONNECT:
-        return this.connect(request)
-    }
-    if (this.session === undefined) throw new HanaError(10, "28000", "authentication failed: not connected")
-    const session = this.session
-    const clientInfo = this.part(request, PartKind.CLIENT_INFO)
+    const clientInfo = requestPart(request, PartKind.CLIENT_INFO)
     if (clientInfo !== undefined) this.updateContext(clientInfo)
     switch (request.messageType) {
       case MessageType.EXECUTE_DIRECT: {
-        const command = this.part(request, PartKind.COMMAND)
+        const command = requestPart(request, PartKind.COMMAND)
         if (command === undefined) throw new MalformedPacket("COMMAND part missing")
         const sql = fromCesu8(command.data)
         return this.executeDirect(session, sql, request.commit, request)
       }
       case MessageType.PREPARE: {
-        const command = this.part(request, PartKind.COMMAND)
+        const command = requestPart(request, PartKind.COMMAND)
         if (command === undefined) throw new MalformedPacket("COMMAND part missing")
         return this.prepare(session, fromCesu8(command.data))
       }
@@ -270,7 +129,7 @@ export class HanaConnection {
       case MessageType.FETCH_NEXT:
         return this.fetchNext(request)
       case MessageType.CLOSE_RESULT_SET: {
-        const idPart = this.part(request, PartKind.RESULT_SET_ID)
+        const idPart = requestPart(request, PartKind.RESULT_SET_ID)
         if (idPart !== undefined && idPart.data.length >= 8) {
           const id = idPart.data.readBigUInt64LE(0)
           this.results.get(id)?.close()
@@ -279,7 +138,7 @@ export class HanaConnection {
         return ok(FunctionCode.NIL)
       }
       case MessageType.DROP_STATEMENT_ID: {
-        const idPart = this.part(request, PartKind.STATEMENT_ID)
+        const idPart = requestPart(request, PartKind.STATEMENT_ID)
         if (idPart !== undefined && idPart.data.length >= 8) {
           const id = idPart.data.readBigUInt64LE(0)
           const st = this.statements.get(id)
@@ -301,10 +160,6 @@ export class HanaConnection {
         return this.writeLob(session, request)
       case MessageType.CLIENT_PING:
         return ok(FunctionCode.NIL)
-      case MessageType.DISCONNECT:
-        await this.send(request, ok(FunctionCode.DISCONNECT))
-        this.shutdown()
-        return undefined
       default:
         throw HanaError.unsupported(`message type ${request.messageType}`)
     }
@@ -314,143 +169,8 @@ export class HanaConnection {
     return { kind: PartKind.TRANSACTION_FLAGS, argc: 1, data: encodeOptions([{ name: flag, type: OptionType.BOOLEAN, value: true }]) }
   }
 
-  // --- connect -----------------------------------------------------------------------------------------------
-
-  private dbConnectInfo(request: Request): Reply {
-    const p = this.part(request, PartKind.DB_CONNECT_INFO)
-    const name = p === undefined ? undefined : decodeOptions(p).get(1)
-    const correct = typeof name === "string" && name.toUpperCase() === this.ctx.options.databaseName.toUpperCase()
-    if (!correct) throw new HanaError(10, "28000", `authentication failed: unknown database ${String(name)}`)
-    return ok(FunctionCode.NIL, [
-      { kind: PartKind.DB_CONNECT_INFO, argc: 1, data: encodeOptions([{ name: 4, type: OptionType.BOOLEAN, value: true }]) }
-    ])
-  }
-
-  private authFail(): never {
-    throw HanaError.auth()
-  }
-
-  private authenticate(request: Request): Reply {
-    const p = this.part(request, PartKind.AUTHENTICATION)
-    if (p === undefined) throw new MalformedPacket("AUTHENTICATION part missing")
-    const fields = decodeFields(p.data)
-    const user = fields[0]?.toString("utf8") ?? ""
-    const offered = new Map<string, Buffer>()
-    for (let i = 1; i + 1 < fields.length; i += 2) offered.set(fields[i]!.toString("ascii"), fields[i + 1]!)
-    const { options, faults } = this.ctx
-    if (faults.refuseLogins(user)) this.authFail()
-    const jwtToken = offered.get("JWT")
-    if (jwtToken !== undefined) {
-      if (options.jwt === undefined) this.authFail()
-      const jwtUser = verifyJwt(jwtToken.toString("utf8"), options.jwt)
-      if (jwtUser === undefined || !this.ctx.users.has(jwtUser)) this.authFail()
-      this.pendingUser = jwtUser
-      this.authMethod = "JWT"
-      return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("JWT"), Buffer.from(jwtUser)]) }])
-    }
-    if (offered.has("X509")) {
-      if (options.x509 === undefined) this.authFail()
-      this.x509Nonce = crypto.randomBytes(64)
-      this.authMethod = "X509"
-      return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("X509"), this.x509Nonce]) }])
-    }
-    const cookie = offered.get("SessionCookie")
-    if (cookie !== undefined) {
-      const cookieUser = this.ctx.sessionCookies.get(cookie.toString("hex"))
-      if (cookieUser === undefined) this.authFail()
-      this.pendingUser = cookieUser
-      this.authMethod = "SessionCookie"
-      return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("SessionCookie"), Buffer.alloc(0)]) }])
-    }
-    const method = options.scramMethods.find((m: ScramMethod) => offered.has(m))
-    if (method === undefined) this.authFail()
-    this.scram = scramChallenge(method, offered.get(method)!, options.pbkdf2Iterations)
-    this.pendingUser = user
-    this.authMethod = method
-    return ok(FunctionCode.NIL, [
-      { kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from(method), this.scram.replyData]) }
-    ])
-  }
-
-  private async connect(request: Request): Promise<Reply> {
-    const p = this.part(request, PartKind.AUTHENTICATION)
-    if (p === undefined) throw new MalformedPacket("AUTHENTICATION part missing")
-    const fields = decodeFields(p.data)
-    const claimedUser = fields[0]?.toString("utf8") ?? ""
-    const method = fields[1]?.toString("ascii") ?? ""
-    const finalData = fields[2] ?? Buffer.alloc(0)
-    if (method !== this.authMethod) this.authFail()
-    let user: string
-    let serverData: Buffer = Buffer.alloc(0)
-    if (method === "SCRAMSHA256" || method === "SCRAMPBKDF2SHA256") {
-      // HANA user names are identifiers: `system` logs in as SYSTEM unless a user with that exact spelling exists.
-      const resolved = this.ctx.users.has(claimedUser) ? claimedUser : claimedUser.toUpperCase()
-      const entry = this.ctx.users.get(resolved)
-      if (this.scram === undefined || entry === undefined || claimedUser !== this.pendingUser) this.authFail()
-      const proof = verifyScram(this.scram, entry.password, finalData)
-      if (proof === undefined) this.authFail()
-      serverData = proof
-      user = resolved
-    } else if (method === "X509") {
-      const x509 = this.ctx.options.x509
-      if (x509 === undefined || this.x509Nonce === undefined) this.authFail()
-      const certUser = verifyX509(decodeFields(finalData), this.x509Nonce, x509)
-      if (certUser === undefined || !this.ctx.users.has(certUser)) this.authFail()
-      user = certUser
-    } else if (method === "JWT" || method === "SessionCookie") {
-      if (this.pendingUser === undefined) this.authFail()
-      user = this.pendingUser
-    } else {
-      this.authFail()
-    }
-    if (this.ctx.faults.refuseLogins(user)) this.authFail()
-    if (method === "JWT" || method === "X509" || method === "SessionCookie") {
-      const cookie = crypto.randomBytes(32)
-      this.ctx.sessionCookies.set(cookie.toString("hex"), user)
-      serverData = cookie
-    }
-    const options = this.part(request, PartKind.CONNECT_OPTIONS)
-    const requested = options === undefined ? undefined : decodeOptions(options)
-    const dfv = requested?.get(23) ?? requested?.get(12)
-    this.dfv = typeof dfv === "number" ? Math.max(1, Math.min(dfv, 9)) : 1
-    if (this.ctx.connections.size >= this.ctx.options.maxSessions) {
-      throw new HanaError(1038, "HY000", "maximum number of connections reached")
-    }
-    const session = await this.ctx.engine.session()
-    const entry = this.ctx.users.get(user)!
-    this.user = user
-    this.schema = entry.defaultSchema
-    try {
-      await session.execute(
-        `${SESSION_MACROS}; SET VARIABLE hana_user = ${quoteString(user)}; SET VARIABLE hana_connection_id = ${this.connectionId}`
-      )
-      await this.applySchema(session, this.schema)
-    } catch (e) {
-      session.close()
-      throw e
-    }
-    this.session = session
-    this.repliesAtLogin = this.replies + 1
-    this.ctx.connections.set(this.connectionId, this)
-    return ok(FunctionCode.NIL, [
-      { kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from(method), serverData]) },
-      {
-        kind: PartKind.CONNECT_OPTIONS,
-        argc: 6,
-        data: encodeOptions([
-          // FLAG_SET1 echoed: hdb then checks liveness with CLIENT_PING (SUPPORT_CLIENT_PING = 0x02000000).
-          { name: 53, type: OptionType.INT, value: (typeof requested?.get(53) === "number" ? (requested.get(53) as number) : 0) & 0x02000000 },
-          { name: 1, type: OptionType.INT, value: this.connectionId },
-          { name: 12, type: OptionType.INT, value: this.dfv },
-          { name: 23, type: OptionType.INT, value: this.dfv },
-          { name: 11, type: OptionType.STRING, value: this.ctx.options.systemId },
-          { name: 44, type: OptionType.STRING, value: this.ctx.options.version }
-        ])
-      }
-    ])
-  }
-
-  private async applySchema(session: Session, schema: string): Promise<void> {
+  /** Sets the current schema (SET SCHEMA, and the user's default schema at login). */
+  async applySchema(session: Session, schema: string): Promise<void> {
     const exists = await session.queryAll(`SELECT 1 FROM duckdb_schemas() WHERE database_name = current_database() AND schema_name = ?`, [
       encodeName(schema)
     ])
@@ -459,7 +179,6 @@ export class HanaConnection {
     this.schema = schema
   }
 
-  // --- statements --------------------------------------------------------------------------------------------
 
   private sessionValues() {
     return { schema: this.schema, user: this.user, connectionId: this.connectionId, context: this.context }
@@ -534,11 +253,7 @@ export class HanaConnection {
     if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t, commit)
     if (t.params > 0) throw HanaError.syntax("parameters are only allowed in prepared statements", 0)
     if (t.kind === "ddl") {
-      await this.runDdl(session, commit, async () => {
-        await session.run(t.sql)
-        if (t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
-        if (t.view !== undefined) await copyViewTypes(session, t.view.target, t.view.query)
-      })
+      await this.runDdl(session, commit, () => runDdlStatement(session, t))
       return ok(FunctionCode.DDL)
     }
     const outcome = await this.inTransaction(session, commit, () => session.run(t.sql))
@@ -622,7 +337,7 @@ export class HanaConnection {
         { kind: PartKind.RESULT_SET, attributes: first.last ? (first.rows === 0 ? 25 : 17) : 0, argc: first.rows, data: first.data }
       ]
       if (this.ctx.faults.dropMidResult) {
-        await this.send(request, ok(FunctionCode.SELECT, parts), true)
+        await this.sendPartial(request, ok(FunctionCode.SELECT, parts))
         return undefined
       }
       return ok(FunctionCode.SELECT, parts)
@@ -635,16 +350,7 @@ export class HanaConnection {
   }
 
   private tablesOf(session: Session, t: Translated): string[] {
-    if (t.kind !== "query") return []
-    let tables: string[] = []
-    try {
-      tables = session.tableNames(withoutPlaceholders(t.sql))
-    } catch {
-      // fall through to the target table below
-    }
-    // DuckDB names no tables for UPDATE/DELETE: take the target from the statement text.
-    const target = /^\s*(?:UPDATE|DELETE\s+FROM)\s+((?:"(?:[^"]|"")*"|\w+)(?:\.(?:"(?:[^"]|"")*"|\w+))?)/i.exec(t.sql)?.[1]
-    return target === undefined ? tables : [...tables, target]
+    return t.kind === "query" ? tablesNamed(session, t.sql) : []
   }
 
   private registerLob(value: string | Buffer, kind: string): Buffer {
@@ -739,41 +445,28 @@ export class HanaConnection {
 
   /** Tables a query or DML statement reads or writes (empty when DuckDB cannot tell). */
   private tablesRead(session: Session, t: Translated): string[] {
-    if (t.kind !== "query" && t.kind !== "dml") return []
-    let tables: string[] = []
-    try {
-      tables = session.tableNames(withoutPlaceholders(t.sql))
-    } catch {
-      // fall through to the target table below
-    }
-    // DuckDB names no tables for UPDATE/DELETE: take the target from the statement text.
-    const target = /^\s*(?:UPDATE|DELETE\s+FROM)\s+((?:"(?:[^"]|"")*"|\w+)(?:\.(?:"(?:[^"]|"")*"|\w+))?)/i.exec(t.sql)?.[1]
-    return target === undefined ? tables : [...tables, target]
+    return t.kind === "query" || t.kind === "dml" ? tablesNamed(session, t.sql) : []
   }
 
   private async execute(session: Session, request: Request): Promise<Reply | undefined> {
-    const rows = this.part(request, PartKind.PARAMETERS)?.argc ?? 0
+    const rows = requestPart(request, PartKind.PARAMETERS)?.argc ?? 0
     if (rows <= 1) return this.executeStatement(session, request)
     this.ctx.stats.insertRows += rows
     return timed(this.ctx.stats, "insert", () => this.executeStatement(session, request))
   }
 
   private async executeStatement(session: Session, request: Request): Promise<Reply | undefined> {
-    const idPart = this.part(request, PartKind.STATEMENT_ID)
+    const idPart = requestPart(request, PartKind.STATEMENT_ID)
     if (idPart === undefined || idPart.data.length < 8) throw new MalformedPacket("STATEMENT_ID part missing")
     const statement = this.statements.get(idPart.data.readBigUInt64LE(0))
     if (statement === undefined) throw HanaError.invalidStatement()
     const t = statement.translated
     if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t, request.commit)
     if (t.kind === "ddl") {
-      await this.runDdl(session, request.commit, async () => {
-        await session.run(t.sql)
-        if (t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
-        if (t.view !== undefined) await copyViewTypes(session, t.view.target, t.view.query)
-      })
+      await this.runDdl(session, request.commit, () => runDdlStatement(session, t))
       return ok(FunctionCode.DDL)
     }
-    const paramsPart = this.part(request, PartKind.PARAMETERS)
+    const paramsPart = requestPart(request, PartKind.PARAMETERS)
     const count = statement.parameterTypes.length
     if (t.kind === "dml" && t.insert !== undefined && paramsPart !== undefined && paramsPart.argc > 1 && count > 0) {
       const reply = await this.appendBatch(session, statement, t.insert, paramsPart, request.commit)
@@ -912,7 +605,7 @@ export class HanaConnection {
   }
 
   private async writeLob(session: Session, request: Request): Promise<Reply> {
-    const p = this.part(request, PartKind.WRITE_LOB_REQUEST)
+    const p = requestPart(request, PartKind.WRITE_LOB_REQUEST)
     if (p === undefined) throw new MalformedPacket("WRITE_LOB_REQUEST part missing")
     const pending = this.pending
     if (pending === undefined) throw new HanaError(2, "HY000", "general error: no LOB is being written")
@@ -944,8 +637,8 @@ export class HanaConnection {
   }
 
   private async fetchNext(request: Request): Promise<Reply | undefined> {
-    const idPart = this.part(request, PartKind.RESULT_SET_ID)
-    const sizePart = this.part(request, PartKind.FETCH_SIZE)
+    const idPart = requestPart(request, PartKind.RESULT_SET_ID)
+    const sizePart = requestPart(request, PartKind.FETCH_SIZE)
     if (idPart === undefined || idPart.data.length < 8) throw new MalformedPacket("RESULT_SET_ID part missing")
     const id = idPart.data.readBigUInt64LE(0)
     const result = this.results.get(id)
@@ -960,14 +653,14 @@ export class HanaConnection {
       { kind: PartKind.RESULT_SET, attributes: rows.last ? (rows.rows === 0 ? 25 : 17) : 0, argc: rows.rows, data: rows.data }
     ])
     if (this.ctx.faults.dropMidResult) {
-      await this.send(request, reply, true)
+      await this.sendPartial(request, reply)
       return undefined
     }
     return reply
   }
 
   private readLob(request: Request): Reply {
-    const p = this.part(request, PartKind.READ_LOB_REQUEST)
+    const p = requestPart(request, PartKind.READ_LOB_REQUEST)
     if (p === undefined || p.data.length < 20) throw new MalformedPacket("READ_LOB_REQUEST part missing")
     const locator = p.data.subarray(0, 8)
     const offset = Number(p.data.readBigInt64LE(8))

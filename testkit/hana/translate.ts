@@ -4,123 +4,11 @@
  * values, and classifies the statement (function code, transaction control, session commands).
  */
 import { HanaError } from "./errors.ts"
+import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
+import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
 import { duckType, hanaType, TYPE_NAMES, typeText } from "./types.ts"
 import type { HanaType } from "./types.ts"
-
-type TokenType = "ws" | "word" | "qident" | "string" | "hex" | "number" | "param" | "op"
-
-interface Token {
-  readonly t: TokenType
-  readonly v: string
-  /** Offsets of the token in the original SQL text. */
-  readonly pos?: number
-  readonly end?: number
-  /** Name of a `:name` parameter (upper case). */
-  readonly name?: string
-}
-
-/** Splits SQL into tokens (comments become whitespace). */
-export const tokenize = (sql: string): Token[] => {
-  const out: Token[] = []
-  let i = 0
-  const n = sql.length
-  while (i < n) {
-    const start = i
-    const before = out.length
-    scan()
-    if (out.length > before) out[out.length - 1] = { ...out[out.length - 1]!, pos: start, end: i }
-  }
-  return out
-
-  function scan(): void {
-    const c = sql[i]!
-    if (/\s/.test(c)) {
-      let j = i + 1
-      while (j < n && /\s/.test(sql[j]!)) j++
-      out.push({ t: "ws", v: " " })
-      i = j
-    } else if (c === "-" && sql[i + 1] === "-") {
-      let j = i + 2
-      while (j < n && sql[j] !== "\n") j++
-      out.push({ t: "ws", v: " " })
-      i = j
-    } else if (c === "/" && sql[i + 1] === "*") {
-      const j = sql.indexOf("*/", i + 2)
-      if (j < 0) throw HanaError.syntax("unterminated comment", i)
-      out.push({ t: "ws", v: " " })
-      i = j + 2
-    } else if (c === "'" || ((c === "N" || c === "n" || c === "X" || c === "x") && sql[i + 1] === "'")) {
-      const prefix = c === "'" ? "" : c.toUpperCase()
-      let j = c === "'" ? i + 1 : i + 2
-      let s = ""
-      for (;;) {
-        if (j >= n) throw HanaError.syntax("unterminated string literal", i)
-        if (sql[j] === "'") {
-          if (sql[j + 1] === "'") {
-            s += "'"
-            j += 2
-            continue
-          }
-          break
-        }
-        s += sql[j]
-        j++
-      }
-      out.push({ t: prefix === "X" ? "hex" : "string", v: s })
-      i = j + 1
-    } else if (c === '"') {
-      let j = i + 1
-      let s = ""
-      for (;;) {
-        if (j >= n) throw HanaError.syntax("unterminated quoted identifier", i)
-        if (sql[j] === '"') {
-          if (sql[j + 1] === '"') {
-            s += '"'
-            j += 2
-            continue
-          }
-          break
-        }
-        s += sql[j]
-        j++
-      }
-      if (s.length === 0) throw HanaError.syntax("zero-length identifier", i)
-      out.push({ t: "qident", v: s })
-      i = j + 1
-    } else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(sql[i + 1] ?? ""))) {
-      const m = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(sql.slice(i))!
-      out.push({ t: "number", v: m[0] })
-      i += m[0].length
-    } else if (/[\p{L}_#$]/u.test(c)) {
-      const m = /^[\p{L}\p{N}_#$]+/u.exec(sql.slice(i))!
-      out.push({ t: "word", v: m[0] })
-      i += m[0].length
-    } else if (c === "?") {
-      out.push({ t: "param", v: "?" })
-      i++
-    } else if (c === ":" && /[\p{L}_]/u.test(sql[i + 1] ?? "")) {
-      const m = /^:[\p{L}\p{N}_]+/u.exec(sql.slice(i))!
-      out.push({ t: "param", v: "?", name: m[0].slice(1).toUpperCase() })
-      i += m[0].length
-    } else {
-      const two = sql.slice(i, i + 2)
-      if (["||", "<=", ">=", "<>", "!=", "::"].includes(two)) {
-        out.push({ t: "op", v: two })
-        i += 2
-      } else {
-        out.push({ t: "op", v: c })
-        i++
-      }
-    }
-  }
-}
-
-/** Names of the statement's parameters in order (`:name` → NAME, `?` → undefined). */
-export const parameterNames = (sql: string): Array<string | undefined> =>
-  tokenize(sql)
-    .filter((t) => t.t === "param")
-    .map((t) => t.name)
 
 /** SQL keywords kept verbatim (everything else that is a bare word is an identifier). */
 const KEYWORDS = new Set(
@@ -250,8 +138,16 @@ export type Translated =
       readonly params: number
       /** CREATE TABLE … LIKE: copy the declared column types (comments) from this DuckDB table to the new one. */
       readonly copyTypes?: { readonly from: string; readonly to: string }
-      /** CREATE VIEW: the view and its query, so the declared types of plain column references carry over. */
+      /**
+       * CREATE VIEW (and CREATE TABLE … AS query): the new object and its query, so the declared types of plain
+       * column references carry over.
+       */
       readonly view?: { readonly target: string; readonly query: string }
+      /**
+       * ALTER TABLE … ADD and CREATE TABLE … AS / LIKE make columns DuckDB cannot give a CHECK: their declared
+       * lengths are enforced afterwards (binding.ts enforceDeclaredLengths) for these columns (absent: all).
+       */
+      readonly declaredLengths?: { readonly table: string; readonly columns?: readonly string[] }
     }
   | { readonly kind: "commit" }
   | { readonly kind: "rollback" }
@@ -268,14 +164,6 @@ const savepointOf = (action: "set" | "rollback" | "release", name: Token | undef
   if (!wellFormed || ident === undefined) throw HanaError.syntax(`savepoint name expected`, 0)
   return { kind: "savepoint", action, name: ident }
 }
-
-const sig = (tokens: readonly Token[]): Token[] => tokens.filter((t) => t.t !== "ws")
-
-const upper = (t: Token | undefined): string => (t !== undefined && t.t === "word" ? t.v.toUpperCase() : "")
-
-/** Identifier value of a word or quoted identifier token (words fold to upper case). */
-const identOf = (t: Token | undefined): string | undefined =>
-  t === undefined ? undefined : t.t === "word" ? t.v.toUpperCase() : t.t === "qident" ? t.v : undefined
 
 const hexLiteral = (hex: string): string => {
   if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length % 2 !== 0) throw HanaError.syntax("invalid binary literal", 0)
@@ -469,7 +357,8 @@ const BINARY_TYPES = new Set(["VARBINARY", "BINARY"])
  * A CHECK that enforces a declared length (DuckDB's VARCHAR(n) does not), so an over-long value fails as in HANA with
  * 274 "inserted value too large for column" (mapped from the CHECK failure in errors.ts).
  */
-const lengthCheck = (column: string, type: HanaType): string => {
+/** The CHECK (after a space) enforcing a column's declared length, or "" when its type has none. */
+export const lengthCheck = (column: string, type: HanaType): string => {
   if (type.length <= 0) return ""
   const fn = CHARACTER_TYPES.has(type.name) ? "length" : BINARY_TYPES.has(type.name) ? "octet_length" : undefined
   return fn === undefined ? "" : ` CHECK (${fn}(${quoteName(column)}) <= ${type.length})`
@@ -489,7 +378,8 @@ const parseType = (tokens: readonly Token[], i: number): [HanaType, number] => {
   const args: number[] = []
   if (tokens[i + 1]?.t === "op" && tokens[i + 1]!.v === "(") {
     // HANA's datetime types take no length or precision (SAP HANA SQL Reference, "Datetime Data Types": DATE, TIME,
-    // SECONDDATE, TIMESTAMP are declared bare; TIMESTAMP always keeps 7 fractional digits), so `TIMESTAMP(6)` is a
+    // SECONDDATE, TIMESTAMP are declared bare; TIMESTAMP always keeps 7 fractional digits;
+    // http://help.sap.com/hana/html/_csql_data_types.html), so `TIMESTAMP(6)` is a
     // syntax error there, as here.
     if (DATETIME_TYPES.has(name)) throw HanaError.syntax(`incorrect syntax near "(": ${name} takes no length or precision`, 0)
     let j = i + 2
@@ -506,33 +396,6 @@ const parseType = (tokens: readonly Token[], i: number): [HanaType, number] => {
   const t = hanaType(name, args)
   if (t === undefined) throw HanaError.syntax(`invalid datatype: ${nameTok?.v ?? "<end>"}`, 0)
   return [t, consumed]
-}
-
-/** Splits tokens on top-level commas. */
-const splitTopLevel = (tokens: readonly Token[]): Token[][] => {
-  const out: Token[][] = [[]]
-  let depth = 0
-  for (const t of tokens) {
-    if (t.t === "op" && t.v === "(") depth++
-    if (t.t === "op" && t.v === ")") depth--
-    if (depth === 0 && t.t === "op" && t.v === ",") out.push([])
-    else out[out.length - 1]!.push(t)
-  }
-  return out
-}
-
-/** Index of the `)` matching the `(` at tokens[open]. */
-const matching = (tokens: readonly Token[], open: number): number => {
-  let depth = 0
-  for (let j = open; j < tokens.length; j++) {
-    const t = tokens[j]!
-    if (t.t === "op" && t.v === "(") depth++
-    else if (t.t === "op" && t.v === ")") {
-      depth--
-      if (depth === 0) return j
-    }
-  }
-  throw HanaError.syntax("unbalanced parentheses", 0)
 }
 
 /** Reads a possibly schema-qualified name at tokens[i]; returns [schema, name, tokens consumed]. */
@@ -612,7 +475,7 @@ export const translate = (sql: string, session: SessionValues): Translated => {
           return { kind: "cancelSession", connectionId: Number(id.v), disconnect: words.includes("DISCONNECT") }
         }
       }
-      if (w1 === "TABLE") return { kind: "ddl", sql: rewriteAlterTable(all, session), params }
+      if (w1 === "TABLE") return { kind: "ddl", ...rewriteAlterTable(all, session), params }
       if (w1 === "USER" || isSecurityAdministration(all)) return { kind: "noop" }
       break
     case "CREATE":
@@ -831,7 +694,13 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
     const [ls, ln, lu] = qualifiedName(rest, 1)
     const withData = upper(rest[1 + lu]) === "WITH" && upper(rest[2 + lu]) === "DATA"
     const from = qualified(ls, ln)
-    return { kind: "ddl", sql: `${create} ${target} AS SELECT * FROM ${from}${withData ? "" : " LIMIT 0"}`, params: 0, copyTypes: { from, to: target } }
+    return {
+      kind: "ddl",
+      sql: `${create} ${target} AS SELECT * FROM ${from}${withData ? "" : " LIMIT 0"}`,
+      params: 0,
+      copyTypes: { from, to: target },
+      declaredLengths: { table: target }
+    }
   }
   if (upper(rest[0]) === "AS") {
     let q = rest.slice(1)
@@ -843,7 +712,13 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
     }
     const query = translateQuery(q, session)
     if (query.kind !== "query") throw HanaError.syntax("query expected", 0)
-    return { kind: "ddl", sql: `${create} ${target} AS ${query.sql}${noData ? " LIMIT 0" : ""}`, params: 0 }
+    return {
+      kind: "ddl",
+      sql: `${create} ${target} AS ${query.sql}${noData ? " LIMIT 0" : ""}`,
+      params: 0,
+      view: { target, query: query.sql },
+      declaredLengths: { table: target }
+    }
   }
   if (!(rest[0]?.t === "op" && rest[0].v === "(")) throw HanaError.syntax("column list expected", 0)
   const close = matching(rest, 0)
@@ -919,7 +794,7 @@ const translateDrop = (all: Token[], session: SessionValues): Translated => {
 }
 
 /** ALTER TABLE t ADD (c type, ...) / DROP (c) / RENAME COLUMN — HANA's parenthesized forms become DuckDB's. */
-const rewriteAlterTable = (all: Token[], session: SessionValues): string => {
+const rewriteAlterTable = (all: Token[], session: SessionValues): { sql: string; declaredLengths?: { table: string; columns: string[] } } => {
   const [schema, name, used] = qualifiedName(all, 2)
   const target = qualified(schema, name)
   const rest = all.slice(2 + used)
@@ -927,17 +802,20 @@ const rewriteAlterTable = (all: Token[], session: SessionValues): string => {
   if ((op === "ADD" || op === "DROP") && rest[1]?.v === "(") {
     const close = matching(rest, 1)
     const items = splitTopLevel(rest.slice(2, close))
-    return items
+    const sized: string[] = []
+    const sql = items
       .map((el) => {
         const col = identOf(el[0])
         if (col === undefined) throw HanaError.syntax("column expected", 0)
         if (op === "DROP") return `ALTER TABLE ${target} DROP COLUMN ${quoteName(col)}`
         const [duck, consumed, type] = typeAt(el, 1)
+        if (lengthCheck(col, type) !== "") sized.push(encodeName(col))
         return `ALTER TABLE ${target} ADD COLUMN ${quoteName(col)} ${duck} ${rewrite(el.slice(1 + consumed), session)}; COMMENT ON COLUMN ${target}.${quoteName(col)} IS ${quoteString(typeText(type))}`
       })
       .join("; ")
+    return sized.length > 0 ? { sql, declaredLengths: { table: target, columns: sized } } : { sql }
   }
-  return rewrite(all, session)
+  return { sql: rewrite(all, session) }
 }
 
 /** Exposed for tests: the DuckDB identifier of a HANA name. */

@@ -1,0 +1,110 @@
+/**
+ * `npm run bench -- copy`: the HANA → Oracle copy of the main job (cli/copy.ts: the HANA reader's Arrow batches
+ * streamed into the Oracle driver's bulk ingest) against the same copy with the raw clients: hdb's result set read
+ * as a stream of row arrays, each chunk of 10,000 rows converted to oracledb bind values and written with
+ * executeMany (bindDefs), one commit at the end. Both test servers run in child processes
+ * (testkit/shared/child-process.ts), so their CPU time is not charged to either side. COPY_ROWS (default 1,000,000)
+ * rows of the 8-column benchmark table (INTEGER, DECIMAL(18,2), DECIMAL, DATE, TIMESTAMP, two NVARCHAR, BOOLEAN).
+ * ratio = ours / raw.
+ */
+import { createRequire } from "node:module"
+import { Context, Effect, Layer, ManagedRuntime } from "effect"
+import * as Hana from "../layers/hana/index.ts"
+import * as Oracle from "../layers/oracle/index.ts"
+import * as Connection from "../src/Connection.ts"
+import { copyQuery } from "../cli/copy.ts"
+import { Progress } from "../cli/progress.ts"
+import { startInChildProcess } from "../testkit/shared/child-process.ts"
+import { BENCH_COLUMNS, createBenchTableSql, createHdbClient, promise } from "./support/hana.ts"
+import { collectGarbage } from "./run.ts"
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const oracledb: any = createRequire(import.meta.url)("oracledb")
+
+const CHUNK = 10_000
+const SELECT = `SELECT ${BENCH_COLUMNS} FROM COPY_SOURCE`
+
+interface HdbResultSet {
+  createArrayStream(options: { arrayMode: number }): AsyncIterable<Array<Record<string, unknown>>>
+  close(cb?: () => void): void
+}
+interface HdbClient {
+  connect(cb: (err: Error | null) => void): void
+  exec(sql: string, cb: (err: Error | null, result?: unknown) => void): void
+  execute(sql: string, cb: (err: Error | null, rs?: HdbResultSet) => void): void
+  setAutoCommit(on: boolean): void
+  disconnect(cb?: () => void): void
+}
+
+const silentProgress = Layer.succeed(Progress, { start: (step: string) => ({ update: () => {}, finish: () => ({ step, rows: 0, bytes: 0, seconds: 0 }) }) })
+
+/** Runs the benchmark. */
+export const run = async (): Promise<Record<string, unknown>> => {
+  const rows = Number(process.env["COPY_ROWS"] ?? 1_000_000)
+  const [hanaServer, oracleServer] = await Promise.all([startInChildProcess("hana"), startInChildProcess("oracle")])
+  const hana = Connection.layer().pipe(Layer.provide(Hana.layerDatabase({ uri: hanaServer.uri })))
+  const oracle = Connection.layer().pipe(Layer.provide(Oracle.layerDatabase({ uri: oracleServer.uri })))
+  const runtime = ManagedRuntime.make(Layer.empty)
+  try {
+    await runtime.runPromise(Effect.provide(Connection.execute(createBenchTableSql("COPY_SOURCE", rows)), hana))
+
+    // ours: the main job's copy
+    collectGarbage()
+    const oursStart = performance.now()
+    const copied = await runtime.runPromise(Effect.scoped(Effect.gen(function*() {
+      const from = yield* Layer.build(hana)
+      const to = yield* Layer.build(oracle)
+      return yield* copyQuery(Context.get(from, Connection.Connection), Context.get(to, Connection.Connection), SELECT, {
+        targetTable: "COPY_OURS",
+        mode: "replace"
+      }, { step: "copy", onFinish: () => {}, readOptions: { "dba.statement.fetch_size": "10000" } })
+    }).pipe(Effect.provide(silentProgress))))
+    const oursSeconds = (performance.now() - oursStart) / 1000
+
+    // raw: hdb rows in, oracledb executeMany out
+    const { username: user, password, hostname: host, port } = new URL(hanaServer.uri.replace(/^hdb:/, "http:"))
+    const source = createHdbClient<HdbClient>({ host, port: Number(port), user: decodeURIComponent(user), password: decodeURIComponent(password) })
+    await promise((cb) => source.connect(cb))
+    const target = await oracledb.getConnection({
+      user: "TEST", password: "test", connectString: oracleServer.uri.replace(/^oracle:\/\/[^@]*@/, "")
+    })
+    await target.execute(
+      "CREATE TABLE COPY_RAW (ID NUMBER(10), AMOUNT NUMBER(18,2), RATIO NUMBER, DAY DATE, TS TIMESTAMP(6), NAME NVARCHAR2(2000), NOTE NVARCHAR2(2000), FLAG BOOLEAN)"
+    )
+    const bindDefs = [
+      { type: oracledb.NUMBER }, { type: oracledb.NUMBER }, { type: oracledb.NUMBER }, { type: oracledb.DATE },
+      { type: oracledb.DB_TYPE_TIMESTAMP }, { type: oracledb.STRING, maxSize: 2000 }, { type: oracledb.STRING, maxSize: 2000 },
+      { type: oracledb.DB_TYPE_BOOLEAN }
+    ]
+    collectGarbage()
+    const rawStart = performance.now()
+    const rs = await promise<HdbResultSet>((cb) => source.execute(SELECT, cb))
+    let rawRows = 0
+    for await (const chunk of rs.createArrayStream({ arrayMode: CHUNK })) {
+      const binds = chunk.map((r) => [
+        r["ID"], Number(r["AMOUNT"]), Number(r["RATIO"]), new Date(`${r["DAY"]}T00:00:00Z`), new Date(`${r["TS"]}Z`),
+        r["NAME"], r["NOTE"], r["FLAG"] === null ? null : Boolean(r["FLAG"])
+      ])
+      await target.executeMany("INSERT INTO COPY_RAW VALUES (:1, :2, :3, :4, :5, :6, :7, :8)", binds, { bindDefs, autoCommit: false })
+      rawRows += binds.length
+    }
+    await target.commit()
+    const rawSeconds = (performance.now() - rawStart) / 1000
+    await target.close()
+    source.disconnect()
+
+    if (copied !== rows || rawRows !== rows) throw new Error(`copied ${copied} (ours) and ${rawRows} (raw) of ${rows} rows`)
+    return {
+      rows,
+      ours_s: Math.round(oursSeconds * 1000) / 1000,
+      raw_s: Math.round(rawSeconds * 1000) / 1000,
+      ours_rows_per_s: Math.round(rows / oursSeconds),
+      raw_rows_per_s: Math.round(rows / rawSeconds),
+      baseline: "raw hdb result-set array stream (10,000-row chunks) into raw oracledb executeMany with bindDefs, one commit",
+      ratio: Math.round((oursSeconds / rawSeconds) * 10000) / 10000
+    }
+  } finally {
+    await runtime.dispose()
+    await Promise.all([hanaServer.close(), oracleServer.close()])
+  }
+}

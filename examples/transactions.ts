@@ -1,0 +1,44 @@
+/**
+ * Transactions with the connection pool: each fiber borrows its own connection; `withTransaction` commits when the
+ * effect succeeds and rolls back when it fails, so a failed transfer leaves both balances as they were.
+ */
+import { Console, Effect, Stream } from "effect"
+import { ConnectionPool } from "../src/ConnectionPool.ts"
+import type { ConnectionShape } from "../src/Connection.ts"
+import { pool } from "./support.ts"
+
+const balance = (conn: ConnectionShape, name: string) =>
+  Effect.map(
+    Stream.runCollect(conn.query(`SELECT "BALANCE" FROM "ACCOUNTS" WHERE "NAME" = '${name}'`)),
+    (batches) => Number(batches[0]?.getChildAt(0)?.get(0))
+  )
+
+const transfer = (conn: ConnectionShape, amount: number) =>
+  conn.withTransaction(Effect.gen(function*() {
+    yield* conn.execute(`UPDATE "ACCOUNTS" SET "BALANCE" = "BALANCE" - ${amount} WHERE "NAME" = 'alice'`)
+    yield* conn.execute(`UPDATE "ACCOUNTS" SET "BALANCE" = "BALANCE" + ${amount} WHERE "NAME" = 'bob'`)
+    if ((yield* balance(conn, "alice")) < 0) return yield* Effect.fail(`alice cannot pay ${amount}`)
+  }))
+
+/** Two transfers on pooled connections, one of which fails and is rolled back; returns the final balances. */
+export const program = Effect.gen(function*() {
+  const connections = yield* ConnectionPool
+  yield* connections.use((conn) =>
+    Effect.gen(function*() {
+      yield* conn.execute(`CREATE TABLE "ACCOUNTS" ("NAME" NVARCHAR(10), "BALANCE" INTEGER)`).pipe(Effect.ignore)
+      yield* conn.execute(`DELETE FROM "ACCOUNTS"`)
+      yield* conn.execute(`INSERT INTO "ACCOUNTS" VALUES ('alice', 100)`)
+      yield* conn.execute(`INSERT INTO "ACCOUNTS" VALUES ('bob', 0)`)
+    })
+  )
+  const outcomes = yield* Effect.all([
+    connections.use((conn) => transfer(conn, 30)).pipe(Effect.as("30 moved"), Effect.catch((e) => Effect.succeed(`failed: ${e}`))),
+    connections.use((conn) => transfer(conn, 500)).pipe(Effect.as("500 moved"), Effect.catch((e) => Effect.succeed(`rolled back: ${String(e)}`)))
+  ], { concurrency: 1 })
+  const balances = yield* connections.use((conn) => Effect.all([balance(conn, "alice"), balance(conn, "bob")]))
+  yield* Console.log(`${outcomes.join("; ")}; alice ${balances[0]}, bob ${balances[1]}`)
+  return { outcomes, balances }
+})
+
+/** On HANA with a pool of 4. */
+export const main = program.pipe(Effect.provide(pool("hana")))

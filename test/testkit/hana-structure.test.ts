@@ -1,0 +1,83 @@
+import { readdirSync, readFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "@effect/vitest"
+
+/**
+ * The test servers are cut along the protocols' seams with no import cycles between their modules (a cycle makes
+ * module order matter and hides which module owns what). This walks the relative imports (`import`, `import type`
+ * and `export … from`) of every module of a server directory and lists the cycles.
+ */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
+
+const modulesOf = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? modulesOf(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []
+  )
+
+/** Relative imports of one module, resolved to files; `import type` / `export type` ones only when `withTypes`. */
+const importsOf = (file: string, withTypes = true): string[] => {
+  const text = readFileSync(file, "utf8")
+  const out: string[] = []
+  for (const m of text.matchAll(/^(import type|export type|import|export)\b[^;]*?\bfrom\s+"(\.{1,2}\/[^"]+)"/gms)) {
+    if (withTypes || !m[1]!.endsWith(" type")) out.push(resolve(dirname(file), m[2]!))
+  }
+  return out
+}
+
+/** Every cycle of an import graph (module → modules it imports), each as its path back to its first module. */
+const findCycles = (edges: ReadonlyMap<string, readonly string[]>): string[][] => {
+  const cycles: string[][] = []
+  const state = new Map<string, "open" | "done">()
+  const stack: string[] = []
+  const visit = (f: string): void => {
+    state.set(f, "open")
+    stack.push(f)
+    for (const g of edges.get(f) ?? []) {
+      if (state.get(g) === "open") cycles.push([...stack.slice(stack.indexOf(g)), g])
+      else if (state.get(g) === undefined) visit(g)
+    }
+    stack.pop()
+    state.set(f, "done")
+  }
+  for (const f of edges.keys()) if (state.get(f) === undefined) visit(f)
+  return cycles
+}
+
+/**
+ * The import cycles among the modules under `dir`, as paths relative to the repository; with `withTypes` false only
+ * cycles of value imports (the ones that make module evaluation order matter).
+ */
+const cyclesIn = (dir: string, withTypes = true): string[][] => {
+  const files = modulesOf(join(root, dir))
+  const inside = new Set(files)
+  const edges = new Map(files.map((f) => [f, importsOf(f, withTypes).filter((g) => inside.has(g))]))
+  return findCycles(edges).map((c) => c.map((p) => p.slice(root.length + 1)))
+}
+
+describe("test server structure", () => {
+  it("finds the cycles of an import graph (the checker itself)", () => {
+    const graph = new Map([
+      ["connection", ["server-context", "wire"]],
+      ["server-context", ["connection"]],
+      ["wire", []]
+    ])
+    expect(findCycles(graph)).toEqual([["connection", "server-context", "connection"]])
+    expect(findCycles(new Map([["a", ["b"]], ["b", []]]))).toEqual([])
+    const server = join(root, "testkit/hana/server.ts")
+    const context = join(root, "testkit/hana/server-context.ts")
+    expect(importsOf(server)).toContain(context)
+    // server.ts imports server-context.ts for types only
+    expect(importsOf(server, false)).not.toContain(context)
+  })
+
+  it("has no import cycle among the HANA server's modules (server-context ↔ connection is gone)", () => {
+    expect(cyclesIn("testkit/hana")).toEqual([])
+  })
+
+  it("has no value-import cycle among the Oracle server's modules, and none at all among the engine's", () => {
+    // (testkit/oracle has a type-only one, pickle.ts <-> types.ts, which does not affect module evaluation)
+    expect(cyclesIn("testkit/oracle", false)).toEqual([])
+    expect(cyclesIn("testkit/engine")).toEqual([])
+  })
+})

@@ -1,0 +1,350 @@
+/**
+ * One client connection of the HANA test server: packet framing, the protocol state machine (init,
+ * DB_CONNECT_INFO, AUTHENTICATE, CONNECT, DISCONNECT) and the dispatch of every other request to the connection's
+ * SQL session (sqlsession.ts). Requests are handled one at a time, in arrival order.
+ */
+import * as crypto from "node:crypto"
+import type { Socket } from "node:net"
+import { scramChallenge, verifyJwt, verifyScram, verifyX509 } from "./auth.ts"
+import type { ScramChallenge, ScramMethod } from "./auth.ts"
+import { fromEngineError, HanaError } from "./errors.ts"
+import type { ServerContext } from "./server-context.ts"
+import { SESSION_MACROS } from "./translate.ts"
+import { quoteString } from "./names.ts"
+import { errorPart, ok } from "./replies.ts"
+import type { Reply } from "./replies.ts"
+import {
+  decodeFields,
+  decodeOptions,
+  decodeRequest,
+  encodeFields,
+  encodeOptions,
+  encodeReply,
+  FunctionCode,
+  MalformedPacket,
+  MessageType,
+  OptionType,
+  PACKET_HEADER_LENGTH,
+  PartKind,
+  requestPart,
+  SegmentKind
+} from "./wire.ts"
+import type { Request } from "./wire.ts"
+import { SqlSession } from "./sqlsession.ts"
+
+const INIT_REQUEST_LENGTH = 14
+const INIT_REPLY = Buffer.from("0414000401000000", "hex")
+
+
+/** One client connection. */
+export class ProtocolSession {
+  /** HANA connection id (CURRENT_CONNECTION, ALTER SYSTEM CANCEL SESSION). */
+  readonly connectionId: number
+  private readonly sessionId: bigint
+  private buffered: Buffer[] = []
+  private bufferedLength = 0
+  private initialized = false
+  private queue: Promise<void> = Promise.resolve()
+  private closed = false
+  private closing: Promise<void> | undefined
+  private replies = 0
+  private repliesAtLogin = 0
+  /** The SQL session, once the client has logged in. */
+  private sql: SqlSession | undefined
+  private scram: ScramChallenge | undefined
+  private x509Nonce: Buffer | undefined
+  private pendingUser: string | undefined
+  private authMethod = ""
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly ctx: ServerContext
+  ) {
+    this.connectionId = ctx.nextConnectionId()
+    this.sessionId = BigInt(this.connectionId) + 300_000n
+    socket.setNoDelay(true)
+    socket.on("data", (chunk: Buffer) => this.onData(chunk))
+    socket.on("error", () => this.shutdown())
+    socket.on("close", () => this.shutdown())
+  }
+
+  /** Result sets this session holds open (server cursors not yet read to the end or closed by the client). */
+  openResultSets(): number {
+    return this.sql?.openResultSets() ?? 0
+  }
+
+  /** Interrupts the running statement (ALTER SYSTEM CANCEL SESSION). */
+  cancel(): void {
+    this.sql?.session.interrupt()
+  }
+
+  /** Closes without waiting (for use inside request handling, which close() itself waits for). */
+  private shutdown(): void {
+    void this.close()
+  }
+
+  /** Closes the socket and the engine session (rolls back, drops local temporary tables). */
+  close(): Promise<void> {
+    if (this.closing !== undefined) return this.closing
+    this.closed = true
+    this.sql?.release()
+    this.socket.destroy()
+    const session = this.sql?.session
+    this.sql = undefined
+    this.ctx.connections.delete(this.connectionId)
+    // Interrupt a statement still running on the DuckDB connection and let it end before closing the connection.
+    session?.interrupt()
+    const closeSession = (): void => {
+      try {
+        session?.close()
+      } catch {
+        // the engine is already closed
+      }
+    }
+    this.closing = this.queue.then(closeSession, closeSession)
+    return this.closing
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.closed) return
+    this.buffered.push(chunk)
+    this.bufferedLength += chunk.length
+    try {
+      this.drain()
+    } catch {
+      this.shutdown()
+    }
+  }
+
+  private take(n: number): Buffer {
+    const all = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered, this.bufferedLength)
+    const head = all.subarray(0, n)
+    const rest = all.subarray(n)
+    this.buffered = rest.length > 0 ? [rest] : []
+    this.bufferedLength = rest.length
+    return head
+  }
+
+  private peek(n: number): Buffer {
+    if (this.buffered.length > 1 && this.buffered[0]!.length < n) {
+      const all = Buffer.concat(this.buffered, this.bufferedLength)
+      this.buffered = [all]
+    }
+    return this.buffered[0]!.subarray(0, n)
+  }
+
+  private drain(): void {
+    for (;;) {
+      if (this.closed) return
+      if (!this.initialized) {
+        if (this.bufferedLength < INIT_REQUEST_LENGTH) return
+        const init = this.take(INIT_REQUEST_LENGTH)
+        if (init.readInt32LE(0) !== -1) return this.shutdown()
+        this.initialized = true
+        this.socket.write(INIT_REPLY)
+        continue
+      }
+      if (this.bufferedLength < PACKET_HEADER_LENGTH) return
+      const varpart = this.peek(PACKET_HEADER_LENGTH).readUInt32LE(12)
+      if (varpart > this.ctx.maxPacketBytes) return this.shutdown()
+      if (this.bufferedLength < PACKET_HEADER_LENGTH + varpart) return
+      const packet = Buffer.from(this.take(PACKET_HEADER_LENGTH + varpart))
+      this.queue = this.queue.then(() => this.handlePacket(packet)).catch(() => this.shutdown())
+    }
+  }
+
+  private async handlePacket(packet: Buffer): Promise<void> {
+    if (this.closed) return
+    let request: Request
+    try {
+      request = decodeRequest(packet)
+    } catch {
+      // A malformed packet closes only this session.
+      return this.shutdown()
+    }
+    let reply: Reply | undefined
+    try {
+      reply = await this.dispatch(request)
+    } catch (e) {
+      if (e instanceof MalformedPacket) return this.shutdown()
+      const err = fromEngineError(e, this.sql?.currentSchema ?? "")
+      reply = { kind: SegmentKind.ERROR, functionCode: 0, parts: [errorPart(err)] }
+    }
+    if (reply === undefined || this.closed) return
+    await this.send(request, reply)
+  }
+
+  private async send(request: Request, reply: Reply, partial = false): Promise<void> {
+    const faults = this.ctx.faults
+    if (faults.replyDelayMs > 0) await new Promise((r) => setTimeout(r, faults.replyDelayMs))
+    if (this.closed) return
+    const bytes = encodeReply(this.sql === undefined ? 0n : this.sessionId, request.packetCount, reply.kind, reply.functionCode, reply.parts)
+    if (partial) {
+      this.socket.write(bytes.subarray(0, Math.max(PACKET_HEADER_LENGTH + 1, bytes.length >> 1)))
+      return this.shutdown()
+    }
+    this.socket.write(bytes)
+    this.replies++
+    if (faults.dropAfterReplies !== undefined && this.sql !== undefined && this.replies - this.repliesAtLogin >= faults.dropAfterReplies) {
+      this.shutdown()
+    }
+  }
+
+  private async dispatch(request: Request): Promise<Reply | undefined> {
+    switch (request.messageType) {
+      case MessageType.DB_CONNECT_INFO:
+        return this.dbConnectInfo(request)
+      case MessageType.AUTHENTICATE:
+        return this.authenticate(request)
+      case MessageType.CONNECT:
+        return this.connect(request)
+    }
+    const sql = this.sql
+    if (sql === undefined) throw new HanaError(10, "28000", "authentication failed: not connected")
+    if (request.messageType !== MessageType.DISCONNECT) return sql.handle(request)
+    switch (request.messageType) {
+      case MessageType.DISCONNECT:
+        await this.send(request, ok(FunctionCode.DISCONNECT))
+        this.shutdown()
+        return undefined
+      default:
+        throw HanaError.unsupported(`message type ${request.messageType}`)
+    }
+  }
+
+
+  // --- connect -----------------------------------------------------------------------------------------------
+
+  private dbConnectInfo(request: Request): Reply {
+    const p = requestPart(request, PartKind.DB_CONNECT_INFO)
+    const name = p === undefined ? undefined : decodeOptions(p).get(1)
+    const correct = typeof name === "string" && name.toUpperCase() === this.ctx.options.databaseName.toUpperCase()
+    if (!correct) throw new HanaError(10, "28000", `authentication failed: unknown database ${String(name)}`)
+    return ok(FunctionCode.NIL, [
+      { kind: PartKind.DB_CONNECT_INFO, argc: 1, data: encodeOptions([{ name: 4, type: OptionType.BOOLEAN, value: true }]) }
+    ])
+  }
+
+  private authFail(): never {
+    throw HanaError.auth()
+  }
+
+  private authenticate(request: Request): Reply {
+    const p = requestPart(request, PartKind.AUTHENTICATION)
+    if (p === undefined) throw new MalformedPacket("AUTHENTICATION part missing")
+    const fields = decodeFields(p.data)
+    const user = fields[0]?.toString("utf8") ?? ""
+    const offered = new Map<string, Buffer>()
+    for (let i = 1; i + 1 < fields.length; i += 2) offered.set(fields[i]!.toString("ascii"), fields[i + 1]!)
+    const { options, faults } = this.ctx
+    if (faults.refuseLogins(user)) this.authFail()
+    const jwtToken = offered.get("JWT")
+    if (jwtToken !== undefined) {
+      if (options.jwt === undefined) this.authFail()
+      const jwtUser = verifyJwt(jwtToken.toString("utf8"), options.jwt)
+      if (jwtUser === undefined || !this.ctx.users.has(jwtUser)) this.authFail()
+      this.pendingUser = jwtUser
+      this.authMethod = "JWT"
+      return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("JWT"), Buffer.from(jwtUser)]) }])
+    }
+    if (offered.has("X509")) {
+      if (options.x509 === undefined) this.authFail()
+      this.x509Nonce = crypto.randomBytes(64)
+      this.authMethod = "X509"
+      return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("X509"), this.x509Nonce]) }])
+    }
+    const cookie = offered.get("SessionCookie")
+    if (cookie !== undefined) {
+      const cookieUser = this.ctx.sessionCookies.get(cookie.toString("hex"))
+      if (cookieUser === undefined) this.authFail()
+      this.pendingUser = cookieUser
+      this.authMethod = "SessionCookie"
+      return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("SessionCookie"), Buffer.alloc(0)]) }])
+    }
+    const method = options.scramMethods.find((m: ScramMethod) => offered.has(m))
+    if (method === undefined) this.authFail()
+    this.scram = scramChallenge(method, offered.get(method)!, options.pbkdf2Iterations)
+    this.pendingUser = user
+    this.authMethod = method
+    return ok(FunctionCode.NIL, [
+      { kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from(method), this.scram.replyData]) }
+    ])
+  }
+
+  private async connect(request: Request): Promise<Reply> {
+    const p = requestPart(request, PartKind.AUTHENTICATION)
+    if (p === undefined) throw new MalformedPacket("AUTHENTICATION part missing")
+    const fields = decodeFields(p.data)
+    const claimedUser = fields[0]?.toString("utf8") ?? ""
+    const method = fields[1]?.toString("ascii") ?? ""
+    const finalData = fields[2] ?? Buffer.alloc(0)
+    if (method !== this.authMethod) this.authFail()
+    let user: string
+    let serverData: Buffer = Buffer.alloc(0)
+    if (method === "SCRAMSHA256" || method === "SCRAMPBKDF2SHA256") {
+      // HANA user names are identifiers: `system` logs in as SYSTEM unless a user with that exact spelling exists.
+      const resolved = this.ctx.users.has(claimedUser) ? claimedUser : claimedUser.toUpperCase()
+      const entry = this.ctx.users.get(resolved)
+      if (this.scram === undefined || entry === undefined || claimedUser !== this.pendingUser) this.authFail()
+      const proof = verifyScram(this.scram, entry.password, finalData)
+      if (proof === undefined) this.authFail()
+      serverData = proof
+      user = resolved
+    } else if (method === "X509") {
+      const x509 = this.ctx.options.x509
+      if (x509 === undefined || this.x509Nonce === undefined) this.authFail()
+      const certUser = verifyX509(decodeFields(finalData), this.x509Nonce, x509)
+      if (certUser === undefined || !this.ctx.users.has(certUser)) this.authFail()
+      user = certUser
+    } else if (method === "JWT" || method === "SessionCookie") {
+      if (this.pendingUser === undefined) this.authFail()
+      user = this.pendingUser
+    } else {
+      this.authFail()
+    }
+    if (this.ctx.faults.refuseLogins(user)) this.authFail()
+    if (method === "JWT" || method === "X509" || method === "SessionCookie") {
+      const cookie = crypto.randomBytes(32)
+      this.ctx.sessionCookies.set(cookie.toString("hex"), user)
+      serverData = cookie
+    }
+    const options = requestPart(request, PartKind.CONNECT_OPTIONS)
+    const requested = options === undefined ? undefined : decodeOptions(options)
+    const dfv = requested?.get(23) ?? requested?.get(12)
+    const agreedDfv = typeof dfv === "number" ? Math.max(1, Math.min(dfv, 9)) : 1
+    if (this.ctx.connections.size >= this.ctx.options.maxSessions) {
+      throw new HanaError(1038, "HY000", "maximum number of connections reached")
+    }
+    const session = await this.ctx.engine.session()
+    const entry = this.ctx.users.get(user)!
+    const sql = new SqlSession(session, this.ctx, this.connectionId, user, agreedDfv, (request, reply) => this.send(request, reply, true))
+    try {
+      await session.execute(
+        `${SESSION_MACROS}; SET VARIABLE hana_user = ${quoteString(user)}; SET VARIABLE hana_connection_id = ${this.connectionId}`
+      )
+      await sql.applySchema(session, entry.defaultSchema)
+    } catch (e) {
+      session.close()
+      throw e
+    }
+    this.sql = sql
+    this.repliesAtLogin = this.replies + 1
+    this.ctx.connections.set(this.connectionId, this)
+    return ok(FunctionCode.NIL, [
+      { kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from(method), serverData]) },
+      {
+        kind: PartKind.CONNECT_OPTIONS,
+        argc: 6,
+        data: encodeOptions([
+          // FLAG_SET1 echoed: hdb then checks liveness with CLIENT_PING (SUPPORT_CLIENT_PING = 0x02000000).
+          { name: 53, type: OptionType.INT, value: (typeof requested?.get(53) === "number" ? (requested.get(53) as number) : 0) & 0x02000000 },
+          { name: 1, type: OptionType.INT, value: this.connectionId },
+          { name: 12, type: OptionType.INT, value: agreedDfv },
+          { name: 23, type: OptionType.INT, value: agreedDfv },
+          { name: 11, type: OptionType.STRING, value: this.ctx.options.systemId },
+          { name: 44, type: OptionType.STRING, value: this.ctx.options.version }
+        ])
+      }
+    ])
+  }
+}
