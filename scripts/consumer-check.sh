@@ -3,7 +3,7 @@
 # command (effect-adbc replaced by the tarball, effect and apache-arrow at the lowest versions the peer ranges
 # accept), then type-check the README's "Use it in your app" program with plain tsc (nodenext, no
 # allowImportingTsExtensions) and run the compiled JavaScript with plain node. The program starts the HANA test
-# server from effect-adbc/testkit/hana and must exit by itself. Then the `adbc` bin: it names its optional peers when
+# server from effect-adbc/testkit/hana and must exit by itself. Every map's sources are in the package. Then the `adbc` bin: it names its optional peers when
 # they are missing and runs once they are installed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -43,6 +43,21 @@ test "$("$node" -p 'require("./node_modules/apache-arrow/package.json").version'
 
 "$tsc" -p tsconfig.json
 timeout 120 "$node" out/main.js
+
+# Every source a declaration map or source map names is in the package (go-to-definition and stack traces land in
+# the TypeScript sources).
+"$node" -e '
+const fs = require("node:fs"), path = require("node:path")
+const missing = []
+const walk = (dir) => { for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+  const p = path.join(dir, e.name)
+  if (e.isDirectory()) walk(p)
+  else if (p.endsWith(".map")) for (const s of JSON.parse(fs.readFileSync(p, "utf8")).sources) {
+    if (!fs.existsSync(path.resolve(path.dirname(p), s))) missing.push(`${p} -> ${s}`)
+  }
+} }
+walk("node_modules/effect-adbc/dist")
+if (missing.length > 0) { console.error(`map sources missing from the package:\n${missing.slice(0, 10).join("\n")}`); process.exit(1) }'
 
 # The adbc bin: without its optional peers it names what to install; with them it runs.
 PATH="$(dirname "$node"):$PATH"

@@ -63,10 +63,22 @@ export const Status = Schema.Literals([
 ])
 
 /**
+ * The bracketed status and database codes {@link AdbcError} appends to its message:
+ * `[NOT_FOUND, vendor code 260, SQLSTATE HY000]`.
+ */
+const detailsSuffix = (status: Status, vendorCode: number | undefined, sqlState: string | undefined): string =>
+  ` [${[status, ...(vendorCode !== undefined ? [`vendor code ${vendorCode}`] : []), ...(sqlState !== undefined ? [`SQLSTATE ${sqlState}`] : [])].join(", ")}]`
+
+/**
  * A failed ADBC operation.
  *
  * `vendorCode` is the database's own error number (HANA SQL error code, the number of an `ORA-` error);
  * `sqlState` the five-character SQLSTATE when the database or the driver knows it.
+ *
+ * `message` ends with the status and codes (`invalid column name: NOPE [NOT_FOUND, vendor code 260, SQLSTATE
+ * HY000]`), so that `Cause.pretty`, Effect's default error report and anything printing `error.message` show them;
+ * `text` is the message without them. Constructing from a message that already ends with its own suffix (a decoded
+ * or re-wrapped error) does not repeat it.
  *
  * @category errors
  * @since 0.1.0
@@ -77,18 +89,35 @@ export class AdbcError extends Schema.TaggedError<AdbcError>("effect-adbc/AdbcEr
   vendorCode: Schema.optionalKey(Schema.Number),
   sqlState: Schema.optionalKey(Schema.String)
 }) {
+  /** The message without the bracketed status and codes. */
+  declare readonly text: string
+
+  constructor(props: {
+    readonly status: Status
+    readonly message: string
+    readonly vendorCode?: number
+    readonly sqlState?: string
+  }) {
+    super(props)
+    const suffix = detailsSuffix(this.status, this.vendorCode, this.sqlState)
+    const given = this.message
+    const text = given.endsWith(suffix) ? given.slice(0, -suffix.length) : given
+    Object.defineProperty(this, "text", { value: text, enumerable: false, configurable: true })
+    Object.defineProperty(this, "message", { value: `${text}${suffix}`, enumerable: true, writable: true, configurable: true })
+  }
+
   /** The numeric ADBC status code. */
   get statusCode(): number {
     return StatusCode[this.status]
   }
 
-  /** `AdbcError [STATUS]: message (vendor code N, SQLSTATE S)`, what `String(error)` and plain logs show. */
+  /** `AdbcError [STATUS]: text (vendor code N, SQLSTATE S)`, what `String(error)` and plain logs show. */
   override toString(): string {
     const details = [
       ...(this.vendorCode !== undefined ? [`vendor code ${this.vendorCode}`] : []),
       ...(this.sqlState !== undefined ? [`SQLSTATE ${this.sqlState}`] : [])
     ]
-    return `AdbcError [${this.status}]: ${this.message}${details.length > 0 ? ` (${details.join(", ")})` : ""}`
+    return `AdbcError [${this.status}]: ${this.text}${details.length > 0 ? ` (${details.join(", ")})` : ""}`
   }
 }
 
@@ -175,8 +204,8 @@ export const fromUnknown = (
 ): AdbcError => {
   const secretList = [...secrets]
   if (cause instanceof AdbcError) {
-    const message = redact(cause.message, secretList)
-    return message === cause.message ? cause : adbcError(cause.status, message, cause)
+    const text = redact(cause.text, secretList)
+    return text === cause.text ? cause : adbcError(cause.status, text, cause)
   }
   const message = cause instanceof Error ? cause.message : typeof cause === "string" ? cause : String(cause)
   return adbcError(fallback, redact(message, secretList))

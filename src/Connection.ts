@@ -39,10 +39,10 @@ import { unsupported } from "./Driver.ts"
 import { type IngestData, ingestOptionEntries, type IngestOptions } from "./Ingest.ts"
 import * as Ingest from "./Ingest.ts"
 import { makeSession, type Session } from "./internal/session.ts"
-import { connectionTelemetry, traced } from "./internal/telemetry.ts"
+import { connectedTelemetry, connectionTelemetry, traced } from "./internal/telemetry.ts"
 import { ARROW_VERSION } from "./internal/versions.ts"
 import { getRaw, OptionStore } from "./Options.ts"
-import type { ReaderShape } from "./Reader.ts"
+import { type ReaderShape, toTable } from "./Reader.ts"
 import * as Std from "./StandardOptions.ts"
 import * as Statement from "./Statement.ts"
 
@@ -81,6 +81,12 @@ export interface ConnectionShape {
     sql: string,
     options?: Readonly<Record<string, string>>
   ) => Stream.Stream<Arrow.RecordBatch, AdbcError>
+  /**
+   * Runs a query and collects the whole result into an Arrow Table that carries the result's schema, also when no
+   * row comes back (`new Arrow.Table(batches)` has no schema to give an empty batch list). The cursor is released
+   * before the Table is returned.
+   */
+  readonly queryTable: (sql: string, options?: Readonly<Record<string, string>>) => Effect.Effect<Arrow.Table, AdbcError>
   /** Runs a statement that returns no rows; returns rows affected (-1 when unknown). */
   readonly execute: (sql: string, options?: Readonly<Record<string, string>>) => Effect.Effect<number, AdbcError>
   /** Bulk-ingests Arrow data; returns rows inserted. */
@@ -148,7 +154,13 @@ export const make = Effect.fnUntraced(function*(
       Effect.onError(() => Scope.close(inner, Exit.void))
     )
   )
-  const session: Session = makeSession({ driver, connection: driverConnection, registry, options, telemetry })
+  const session: Session = makeSession({
+    driver,
+    connection: driverConnection,
+    registry,
+    options,
+    telemetry: connectedTelemetry(telemetry, driverConnection.namespace)
+  })
   yield* Effect.addFinalizer(() => session.markClosed)
 
   const setAutocommit = (enabled: boolean) =>
@@ -275,6 +287,7 @@ export const make = Effect.fnUntraced(function*(
     statement,
     executeQuery,
     query: (sql, entries) => Stream.unwrap(Effect.map(executeQuery(sql, entries), (reader) => reader.batches)),
+    queryTable: (sql, entries) => Effect.scoped(Effect.flatMap(executeQuery(sql, entries), toTable)),
     execute: (sql, entries = {}) =>
       Effect.gen(function*() {
         const stmt = yield* statement(entries)
@@ -375,6 +388,20 @@ export const query = (
   Stream.unwrap(Effect.map(Connection, (connection) => connection.query(sql, options)))
 
 /**
+ * Runs a query on the {@link Connection} in context and collects it into an Arrow Table with the result's schema,
+ * which a result without rows keeps (zero rows, every column named and typed). For results that fit in memory; use
+ * {@link query} to stream larger ones.
+ *
+ * @category accessors
+ * @since 0.1.0
+ */
+export const queryTable = (
+  sql: string,
+  options?: Readonly<Record<string, string>>
+): Effect.Effect<Arrow.Table, AdbcError, Connection> =>
+  Effect.flatMap(Connection, (connection) => connection.queryTable(sql, options))
+
+/**
  * Runs a query on the {@link Connection} in context and opens a reader in the caller's Scope. The reader's stream
  * runs once, inside that Scope.
  *
@@ -416,7 +443,7 @@ export const statement = (
  * {@link ConnectionShape.withTransaction}.
  *
  * @category accessors
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const withTransaction = <A, E, R>(
   effect: Effect.Effect<A, E, R>

@@ -3,7 +3,7 @@
  * of queueing on one session. A connection is checked on checkout (discarded and replaced when its session is gone)
  * and discarded when an operation on it failed with IO.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 import { Context, Effect, Exit, Layer, Pool, Scope } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "./AdbcError.ts"
@@ -14,7 +14,7 @@ import { Database } from "./Database.ts"
  * Connections of a pool.
  *
  * @category models
- * @since 0.2.0
+ * @since 0.1.0
  */
 export interface ConnectionPoolShape {
   /** Borrows a usable connection until the current scope closes. */
@@ -29,7 +29,7 @@ export interface ConnectionPoolShape {
  * The connection pool in use.
  *
  * @category services
- * @since 0.2.0
+ * @since 0.1.0
  */
 export class ConnectionPool extends Context.Service<ConnectionPool, ConnectionPoolShape>()("effect-adbc/ConnectionPool") {}
 
@@ -38,14 +38,14 @@ export class ConnectionPool extends Context.Service<ConnectionPool, ConnectionPo
  * options each connection is opened with.
  *
  * @category models
- * @since 0.2.0
+ * @since 0.1.0
  */
 export interface PoolOptions {
   readonly size?: number | undefined
   readonly connectionOptions?: Readonly<Record<string, string>> | undefined
 }
 
-/** Connections a pool opens at most when no size is given. @category constants @since 0.2.0 */
+/** Connections a pool opens at most when no size is given. @category constants @since 0.1.0 */
 export const DEFAULT_POOL_SIZE = 4
 
 const isIo = (error: unknown) =>
@@ -55,7 +55,7 @@ const isIo = (error: unknown) =>
  * Creates a pool on `database`, closed with the current scope. Connections are opened on demand.
  *
  * @category constructors
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const make = Effect.fnUntraced(function*(
   database: Database["Service"],
@@ -107,7 +107,7 @@ export const make = Effect.fnUntraced(function*(
  * A layer providing a {@link ConnectionPool} on the {@link Database}, closed when the layer is released.
  *
  * @category layers
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const layer = (options: PoolOptions = {}): Layer.Layer<ConnectionPool, AdbcError, Database> =>
   Layer.effect(ConnectionPool, Effect.flatMap(Database, (database) => make(database, options)))

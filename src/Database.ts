@@ -98,8 +98,8 @@ export const layerConfig = (
       if (options["uri"] !== undefined) return yield* make(options)
       // The driver's "uri is required" error, told where the value was looked for.
       return yield* make(options).pipe(Effect.mapError((error) =>
-        error.status === "INVALID_ARGUMENT" && error.message.startsWith("option uri is required")
-          ? adbcError("INVALID_ARGUMENT", `${error.message}; the environment variable ${envName(prefix, "uri")} is not set`)
+        error.status === "INVALID_ARGUMENT" && error.text.startsWith("option uri is required")
+          ? adbcError("INVALID_ARGUMENT", `${error.text}; the environment variable ${envName(prefix, "uri")} is not set`)
           : error
       ))
     })

@@ -168,7 +168,7 @@ export interface IngestColumn {
  *   (`renameTableSql` renames a table of the target's schema to another name in it).
  *
  * @category models
- * @since 0.2.0
+ * @since 0.1.0
  */
 export type IngestDdl =
   | {
@@ -237,6 +237,11 @@ export interface DriverConnection {
   readonly parameterSchema?:
     | ((sql: string, options: ResolvedOptions) => Effect.Effect<Arrow.Schema, AdbcError>)
     | undefined
+  /**
+   * Optional: the `db.namespace` the server reported while connecting (no extra round trip); it replaces the
+   * endpoint's namespace on the spans after the connect span.
+   */
+  readonly namespace?: string | undefined
   readonly setAutocommit: (enabled: boolean) => Effect.Effect<void, AdbcError>
   readonly commit: Effect.Effect<void, AdbcError>
   readonly rollback: Effect.Effect<void, AdbcError>
@@ -307,12 +312,14 @@ export interface DriverOutParameters {
  * the options without I/O; never holds a user name, a password or the URI itself.
  *
  * @category models
- * @since 0.3.0
+ * @since 0.1.0
  */
 export interface DriverEndpoint {
   readonly address?: string | undefined
   readonly port?: number | undefined
   readonly namespace?: string | undefined
+  /** The database's own span attributes (`oracle.db.service`), on every span of the connection. */
+  readonly attributes?: Readonly<Record<string, string>> | undefined
 }
 
 /**
@@ -320,7 +327,7 @@ export interface DriverEndpoint {
  * connection, and how a vendor code reads as `db.response.status_code` (default: the number as decimal text).
  *
  * @category models
- * @since 0.3.0
+ * @since 0.1.0
  */
 export interface DriverTelemetry {
   readonly systemName: string

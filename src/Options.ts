@@ -334,7 +334,7 @@ export const MASK = "***"
  * parameter.
  *
  * @category getters
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const maskUri = (uri: string): string =>
   uri

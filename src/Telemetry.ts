@@ -5,7 +5,7 @@
  * Spans follow OpenTelemetry's semantic conventions for database client calls and go to whatever Tracer the program
  * provides; debug lines go to Effect's logger. docs/telemetry.md lists span names, attributes, events and log lines.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import { Context, Effect, Stream } from "effect"
 import { dual } from "effect/Function"
@@ -17,7 +17,7 @@ import { ALL_LEVELS, option, OptionSchemas } from "./Options.ts"
  * it on only where query text may be recorded.
  *
  * @category options
- * @since 0.3.0
+ * @since 0.1.0
  */
 export const QueryText = option({
   key: "telemetry.query_text",
@@ -31,7 +31,7 @@ export const QueryText = option({
  * Every telemetry option key.
  *
  * @category constants
- * @since 0.3.0
+ * @since 0.1.0
  */
 export const TelemetryOptions = [QueryText] as const
 
@@ -41,7 +41,7 @@ export const TelemetryOptions = [QueryText] as const
  * operation (an operation that fails or is interrupted simply stops reporting).
  *
  * @category models
- * @since 0.3.0
+ * @since 0.1.0
  */
 export interface Progress {
   readonly operation: "fetch" | "ingest"
@@ -57,7 +57,7 @@ export interface Progress {
  * Receives progress reports, one per batch and one when the operation completes.
  *
  * @category models
- * @since 0.3.0
+ * @since 0.1.0
  */
 export type ProgressListener = (progress: Progress) => Effect.Effect<void>
 
@@ -65,7 +65,7 @@ export type ProgressListener = (progress: Progress) => Effect.Effect<void>
  * The listener of the current fiber; none by default, so nothing is reported unless a caller asks.
  *
  * @category services
- * @since 0.3.0
+ * @since 0.1.0
  */
 export const CurrentProgressListener = Context.Reference<ProgressListener | undefined>(
   "effect-adbc/Telemetry/CurrentProgressListener",
@@ -77,7 +77,7 @@ export const CurrentProgressListener = Context.Reference<ProgressListener | unde
  * bar can follow its `changes`: `withProgress(program, (p) => SubscriptionRef.set(ref, p))`.
  *
  * @category combinators
- * @since 0.3.0
+ * @since 0.1.0
  */
 export const withProgress: {
   (listener: ProgressListener): <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
@@ -92,7 +92,7 @@ export const withProgress: {
  * Reports the progress of the fetches a stream runs (`Connection.query`) to `listener`.
  *
  * @category combinators
- * @since 0.3.0
+ * @since 0.1.0
  */
 export const withProgressStream = (listener: ProgressListener) =>
 <A, E, R>(self: Stream.Stream<A, E, R>): Stream.Stream<A, E, R> =>

@@ -45,7 +45,7 @@ import {
   type MappedColumn
 } from "./Types.ts"
 
-/** Seconds a connect may take when the URI sets no `timeout`. @category constants @since 0.2.0 */
+/** Seconds a connect may take when the URI sets no `timeout`. @category constants @since 0.1.0 */
 export const DEFAULT_CONNECT_TIMEOUT_S = 30
 
 /**

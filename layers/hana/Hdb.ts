@@ -246,11 +246,11 @@ export const connect = (
  * when the server stopped answering.
  *
  * @category constants
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const ANSWER_BUDGET_MS = 800
 
-/** Closes the socket at once; requests in flight fail EHDBCLOSE (IO). @category operations @since 0.2.0 */
+/** Closes the socket at once; requests in flight fail EHDBCLOSE (IO). @category operations @since 0.1.0 */
 export const breakConnection = (client: HdbClient): Effect.Effect<void> =>
   Effect.sync(() => {
     try {
@@ -265,7 +265,7 @@ export const breakConnection = (client: HdbClient): Effect.Effect<void> =>
  * {@link ANSWER_BUDGET_MS}, breaks the connection instead. Never fails.
  *
  * @category operations
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const withinBudget = (client: HdbClient, effect: Effect.Effect<unknown, unknown>): Effect.Effect<void> =>
   Effect.interruptible(effect).pipe(
@@ -348,7 +348,7 @@ export const executePrepared = (
 ): Effect.Effect<ExecuteOutcome, AdbcError> =>
   executeCall(client, (cb) => statement.execute(values, (err, ...results) => cb(err, results)))
 
-/** The bytes one request packet of this connection may hold: one row's parameter values must fit in it. @category operations @since 0.2.0 */
+/** The bytes one request packet of this connection may hold: one row's parameter values must fit in it. @category operations @since 0.1.0 */
 export const packetSizeLimit = (client: HdbClient): number => client._connection.packetSizeLimit
 
 /** DROP_STATEMENT_ID; never fails. @category operations @since 0.1.0 */

@@ -237,7 +237,7 @@ const valueLengths = (data: Arrow.Data): ((row: number) => number) | undefined =
  * the limit, or undefined when every row fits. Text and binary columns are sized from their Arrow offsets.
  *
  * @category conversion
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const oversizedRow = (
   batch: Arrow.RecordBatch,
@@ -277,7 +277,7 @@ const valueBytes = (value: unknown): number =>
  * Other errors pass unchanged.
  *
  * @category conversion
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const nameOversizedParameter = (
   error: AdbcError,

@@ -98,6 +98,8 @@ export interface OracleConnection {
   ping(): Promise<void>
   currentSchema: string
   readonly oracleServerVersionString: string
+  /** The instance the session is bound to, from the logon reply (thin mode). */
+  readonly instanceName?: string | undefined
   readonly transactionInProgress: boolean
   readonly _impl?: { readonly _protocol?: { readonly caps?: Record<PropertyKey, unknown> } }
 }

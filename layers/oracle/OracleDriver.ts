@@ -453,6 +453,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   }
 
   return {
+    namespace: connection.instanceName,
     // Execute update with OUT parameters is refused by the core (the driver declares `outParameters`).
     execute: (request) => execute(request.sql, request.parameters, request.options),
     describe,
@@ -544,14 +545,22 @@ export const OracleDriver: DriverShape = {
   },
   validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
   // The conventions for Oracle Database (opentelemetry.io/docs/specs/semconv/db/oracledb): db.system.name
-  // "oracle.db", db.response.status_code the ORA- number ("ORA-02813"); the namespace is what the URI knows without a
-  // round trip, its service name.
+  // "oracle.db", db.response.status_code the ORA- number ("ORA-02813"), oracle.db.service "the service name
+  // originally provided at connection establishment" when the current one needs a query (registry/attributes/
+  // oracledb), and db.namespace "the unique identifier of the database" (ORCL1) "if available without an additional
+  // network call": before logon that is the URI's instance name, if it names one; after logon the instance name the
+  // server sent in its logon reply (the connection's `namespace`).
   telemetry: {
     systemName: "oracle.db",
     endpoint: (options) => {
       const uri = Result.getOrUndefined(resolveConnectConfig(options))?.uri
       const port = uri?.host === undefined ? undefined : uri.port ?? DEFAULT_PORT
-      return { address: uri?.host, port, namespace: uri?.serviceName }
+      return {
+        address: uri?.host,
+        port,
+        namespace: uri?.instanceName,
+        attributes: uri?.serviceName === undefined ? {} : { "oracle.db.service": uri.serviceName }
+      }
     },
     statusCode: oraCode
   },

@@ -50,8 +50,15 @@ export const connectionTelemetry = (driver: DriverShape, options: ResolvedOption
   if (endpoint.namespace !== undefined && endpoint.namespace !== "") attributes[Attr.namespace] = endpoint.namespace
   if (endpoint.address !== undefined && endpoint.address !== "") attributes[Attr.serverAddress] = endpoint.address
   if (endpoint.port !== undefined) attributes[Attr.serverPort] = endpoint.port
+  for (const [key, value] of Object.entries(endpoint.attributes ?? {})) if (value !== "") attributes[key] = value
   return { attributes, statusCode: hook?.statusCode ?? String }
 }
+
+/** Internal: the connection's telemetry once connected, with the namespace the server reported, if any. */
+export const connectedTelemetry = (telemetry: ConnectionTelemetry, namespace: string | undefined): ConnectionTelemetry =>
+  namespace === undefined || namespace === ""
+    ? telemetry
+    : { ...telemetry, attributes: { ...telemetry.attributes, [Attr.namespace]: namespace } }
 
 const LEADING_NOISE = /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/|\()*/
 const FIRST_WORD = /^[A-Za-z]+/

@@ -179,7 +179,7 @@ describe("ingest atomicity", () => {
     return run(server, (conn) =>
       Effect.gen(function*() {
         const error = failure(yield* Effect.exit(conn.ingest(broken, { targetTable: "T" })))
-        expect(error.message).toBe("source broke")
+        expect(error.text).toBe("source broke")
         expect(server.tables.has("MAIN.T")).toBe(false)
       }))
   })

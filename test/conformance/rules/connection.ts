@@ -87,7 +87,7 @@ export const connectionRules = (driver: ConformanceDriver, env: () => Conformanc
         yield* conn.executeQuery(driver.sql.selectAll(table)).pipe(Scope.provide(readerScope))
         const error = failure(yield* Effect.exit(conn.close))
         expect(error.status).toBe("INVALID_STATE")
-        expect(error.message).toBe(READER_ACTIVE_MESSAGE)
+        expect(error.text).toBe(READER_ACTIVE_MESSAGE)
         expect(yield* countOf(driver, table)).toBe(10)
         yield* Scope.close(readerScope, Exit.void)
         yield* conn.close
