@@ -104,7 +104,7 @@ export const connectionRules = (driver: ConformanceDriver, env: () => Conformanc
         yield* stmt.bind(new Arrow.Table({ p: Arrow.vectorFromArray([7], new Arrow.Int32()) }).batches[0]!)
         yield* Effect.scoped(Effect.gen(function*() {
           const reader = yield* stmt.executeQuery
-          expect(failure(yield* Effect.exit(conn.close)).message).toBe(READER_ACTIVE_MESSAGE)
+          expect(failure(yield* Effect.exit(conn.close)).text).toBe(READER_ACTIVE_MESSAGE)
           const rows = yield* Stream.runCollect(reader.batches)
           expect(Number(rows[0]!.getChildAt(0)!.get(0))).toBe(7)
         }))

@@ -139,7 +139,7 @@ export const transactionRules = (driver: ConformanceDriver, env: () => Conforman
             expect(error.message).toContain(`the ${driver.name} driver cannot run a ${mode} ingest`)
             expect(error.message).toContain("ingest outside the transaction")
           } else {
-            expect(error.message).toBe("the caller gives up")
+            expect(error.text).toBe("the caller gives up")
           }
           expect(yield* conn.getOption(AUTOCOMMIT)).toBe("true")
           expect(yield* countOf(driver, neighbour)).toBe(0)
