@@ -33,7 +33,7 @@ export const errorLine = (error: unknown): string => {
       ...(error.vendorCode !== undefined ? [`vendor code ${error.vendorCode}`] : []),
       ...(error.sqlState !== undefined ? [`SQLSTATE ${error.sqlState}`] : [])
     ]
-    return maskUris(`error: ${error.status}${details.length > 0 ? ` (${details.join(", ")})` : ""}: ${error.message}`)
+    return maskUris(`error: ${error.status}${details.length > 0 ? ` (${details.join(", ")})` : ""}: ${error.text}`)
   }
   if (error instanceof Error) return maskUris(`error: ${error.message}`)
   return maskUris(`error: ${String(error)}`)

@@ -41,6 +41,16 @@ const uncaughtDuring = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     ({ onError }) => Effect.sync(() => process.off("uncaughtException", onError))
   )
 
+/** A new table of `rows` rows of `numbers`, ingested on a connection of its own (closed before the fault starts). */
+const seeded = (env: () => ConformanceEnv, prefix: string, rows: number) =>
+  Effect.gen(function*() {
+    const table = uniqueTable(prefix)
+    yield* Effect.flatMap(Connection.Connection, (conn) => conn.ingest(fromTable(numbers(rows)), { targetTable: table })).pipe(
+      Effect.provide(env().layer())
+    )
+    return table
+  })
+
 /** The ingest modes the drop-mid-ingest rule cycles through (create into a table of its own each time). */
 const MODES_UNDER_DROP = ["replace", "append", "create"] as const
 
@@ -108,10 +118,7 @@ export const faultRules = (driver: ConformanceDriver, env: () => ConformanceEnv)
     if (driver.faults.stallAfterHandshake) {
       it.live("a server that goes silent after the handshake: Effect.timeout returns within 1 s and closing does not hang", () =>
         Effect.gen(function*() {
-          const table = uniqueTable("FLS")
-          yield* Effect.flatMap(Connection.Connection, (conn) => conn.ingest(fromTable(numbers(5)), { targetTable: table })).pipe(
-            Effect.provide(env().layer())
-          )
+          const table = yield* seeded(env, "FLS", 5)
           const whole = yield* timed(Effect.scoped(Effect.gen(function*() {
             const context = yield* Layer.build(env().layer())
             const conn = Effect.provide(Connection.Connection, context)
@@ -129,15 +136,10 @@ export const faultRules = (driver: ConformanceDriver, env: () => ConformanceEnv)
           // the statement's return plus closing the connection
           expect(whole.ms).toBeLessThan(3000)
         }), 30_000)
-    }
 
-    if (driver.faults.stallAfterHandshake) {
       it.live("a server that goes silent inside withTransaction: interrupting it returns within 1 s, the connection is dropped and nothing is committed", () =>
         Effect.gen(function*() {
-          const table = uniqueTable("FLT")
-          yield* Effect.flatMap(Connection.Connection, (conn) => conn.ingest(fromTable(numbers(5)), { targetTable: table })).pipe(
-            Effect.provide(env().layer())
-          )
+          const table = yield* seeded(env, "FLT", 5)
           const whole = yield* timed(Effect.scoped(Effect.gen(function*() {
             const conn = yield* Effect.provide(Connection.Connection, yield* Layer.build(env().layer()))
             const inside = yield* Deferred.make<void>()
@@ -164,10 +166,7 @@ export const faultRules = (driver: ConformanceDriver, env: () => ConformanceEnv)
 
       it.live("a server that goes silent during an ingest: Effect.timeout returns within 1 s and the target keeps its rows", () =>
         Effect.gen(function*() {
-          const table = uniqueTable("FLG")
-          yield* Effect.flatMap(Connection.Connection, (conn) => conn.ingest(fromTable(numbers(5)), { targetTable: table })).pipe(
-            Effect.provide(env().layer())
-          )
+          const table = yield* seeded(env, "FLG", 5)
           const goSilent = Stream.fromEffect(Effect.sync(() => env().faults.stallAfterHandshake!(true)))
           const source: IngestData = {
             schema: numbers(0).schema,
@@ -190,10 +189,7 @@ export const faultRules = (driver: ConformanceDriver, env: () => ConformanceEnv)
     if (driver.faults.stallMidResult) {
       it.live("a server that goes silent in the middle of a result: interrupting the stream returns within 1 s and closing does not hang", () =>
         Effect.gen(function*() {
-          const table = uniqueTable("FLM")
-          yield* Effect.flatMap(Connection.Connection, (conn) => conn.ingest(fromTable(numbers(2000)), { targetTable: table })).pipe(
-            Effect.provide(env().layer())
-          )
+          const table = yield* seeded(env, "FLM", 2000)
           let batches = 0
           const whole = yield* timed(Effect.gen(function*() {
             const conn = yield* Connection.Connection
