@@ -171,9 +171,13 @@ export const make = Effect.fnUntraced(function*(
         })
       )
     )
-  /** What a fiber that switched autocommit off and ended without switching it back leaves: nothing uncommitted. */
-  const abandonTransaction = Effect.ignore(
-    session.request(driverConnection.rollback).pipe(Effect.andThen(setAutocommit(true)))
+  /**
+   * What a fiber that switched autocommit off and ended without switching it back leaves: nothing uncommitted. Bounded
+   * like every cleanup: a server that does not answer gets the session dropped rather than a hang.
+   */
+  const abandonTransaction = session.settle(
+    session.request(driverConnection.rollback).pipe(Effect.andThen(setAutocommit(true))),
+    true
   )
 
   // Connection-level options that change the session are applied once connected (`byFiber`: set by a running

@@ -164,6 +164,33 @@ export const faultRules = (driver: ConformanceDriver, env: () => ConformanceEnv)
           expect(yield* countOf(driver, table).pipe(Effect.provide(env().layer()))).toBe(5)
         }), 30_000)
 
+      it.live("a server that goes silent while a fiber holds autocommit off: interrupting it returns within 1 s and nothing is committed", () =>
+        Effect.gen(function*() {
+          const table = yield* seeded(env, "FLA", 5)
+          const whole = yield* timed(Effect.scoped(Effect.gen(function*() {
+            const conn = yield* Effect.provide(Connection.Connection, yield* Layer.build(env().layer()))
+            const inside = yield* Deferred.make<void>()
+            const fiber = yield* Effect.forkChild(
+              conn.setOption("adbc.connection.autocommit", "false").pipe(
+                Effect.andThen(conn.ingest(fromTable(numbers(3, 100)), { targetTable: table, mode: "append" })),
+                Effect.andThen(Deferred.succeed(inside, undefined)),
+                Effect.andThen(Effect.never)
+              )
+            )
+            yield* Deferred.await(inside)
+            env().faults.stallAfterHandshake!(true)
+            const interrupted = yield* timed(Fiber.interrupt(fiber))
+            return { interruptMs: interrupted.ms }
+          })).pipe(Effect.ensuring(Effect.sync(() => env().faults.stallAfterHandshake!(false)))))
+          expect(whole.exit._tag).toBe("Success")
+          if (whole.exit._tag === "Success") {
+            // the contract says 1 s; the margin is for a loaded machine (a fault test, not a timing test)
+            expect(whole.exit.value.interruptMs).toBeLessThan(3000)
+          }
+          expect(whole.ms).toBeLessThan(5000)
+          expect(yield* countOf(driver, table).pipe(Effect.provide(env().layer()))).toBe(5)
+        }), 30_000)
+
       it.live("a server that goes silent during an ingest: Effect.timeout returns within 1 s and the target keeps its rows", () =>
         Effect.gen(function*() {
           const table = yield* seeded(env, "FLG", 5)
