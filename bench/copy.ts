@@ -3,7 +3,7 @@
  * streamed into the Oracle driver's bulk ingest) against the same copy with the raw clients: hdb's result set read
  * as a stream of row arrays, each chunk of 10,000 rows converted to oracledb bind values and written with
  * executeMany (bindDefs), one commit at the end. Both test servers run in child processes
- * (testkit/shared/child-process.ts), so their CPU time is not charged to either side. COPY_ROWS (default 1,000,000)
+ * (testkit/common/child-process.ts), so their CPU time is not charged to either side. COPY_ROWS (default 1,000,000)
  * rows of the 8-column benchmark table (INTEGER, DECIMAL(18,2), DECIMAL, DATE, TIMESTAMP, two NVARCHAR, BOOLEAN).
  * ratio = ours / raw.
  */
@@ -14,7 +14,7 @@ import * as Oracle from "../layers/oracle/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { copyQuery } from "../cli/copy.ts"
 import { Progress } from "../cli/progress.ts"
-import { startInChildProcess } from "../testkit/shared/child-process.ts"
+import { startInChildProcess } from "../testkit/common/child-process.ts"
 import { BENCH_COLUMNS, createBenchTableSql, createHdbClient, promise } from "./support/hana.ts"
 import { collectGarbage } from "./run.ts"
 

@@ -15,7 +15,7 @@
  */
 import { loadavg } from "node:os"
 import { Engine } from "../testkit/engine/index.ts"
-import { startInChildProcess } from "../testkit/shared/child-process.ts"
+import { startInChildProcess } from "../testkit/common/child-process.ts"
 import { perSecond, statsDelta } from "./support/server-stats.ts"
 import { BENCH_COLUMNS, createHdbClient, promise } from "./support/hana.ts"
 

@@ -10,7 +10,7 @@ import { createRequire } from "node:module"
 import { Effect, Layer, ManagedRuntime, Result, Stream } from "effect"
 import * as Oracle from "../layers/oracle/index.ts"
 import { parseUri } from "../layers/oracle/Uri.ts"
-import { startInChildProcess } from "../testkit/shared/child-process.ts"
+import { startInChildProcess } from "../testkit/common/child-process.ts"
 import * as Connection from "../src/Connection.ts"
 import { collectGarbage, median } from "./run.ts"
 

@@ -17,7 +17,7 @@
 import { createRequire } from "node:module"
 import { loadavg } from "node:os"
 import { Engine } from "../testkit/engine/index.ts"
-import { startInChildProcess } from "../testkit/shared/child-process.ts"
+import { startInChildProcess } from "../testkit/common/child-process.ts"
 import { perSecond, statsDelta } from "./support/server-stats.ts"
 
 const ROWS = 1_000_000

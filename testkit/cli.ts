@@ -7,8 +7,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startHanaTestServer } from "./hana/index.ts"
 import { startOracleTestServer } from "./oracle/index.ts"
-import type { ChildMessage } from "./shared/child-process.ts"
-import type { ServerStats } from "./shared/stats.ts"
+import type { ChildMessage } from "./common/child-process.ts"
+import type { ServerStats } from "./common/stats.ts"
 
 /** Options every test server accepts from the command line. */
 export interface CliOptions {

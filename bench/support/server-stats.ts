@@ -1,5 +1,5 @@
 /** Figures the server benchmarks derive from a test server's work counters (`ServerStats`). */
-import type { ServerStats } from "../../testkit/shared/stats.ts"
+import type { ServerStats } from "../../testkit/common/stats.ts"
 
 /** Rows per second of `ms` milliseconds, rounded. */
 export const perSecond = (rows: number, ms: number): number => Math.round(rows / (ms / 1000))

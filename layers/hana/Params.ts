@@ -18,7 +18,7 @@ import {
   formatEpochTicks,
   formatTimeOfDay,
   UnsupportedColumnError
-} from "../shared/ArrowCells.ts"
+} from "../common/ArrowCells.ts"
 import { TypeCode } from "./Types.ts"
 
 /** A parameter's target, as far as value conversion cares. */

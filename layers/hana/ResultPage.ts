@@ -14,7 +14,7 @@
  */
 import type { ColumnBuilder, Page } from "../../src/arrow/index.ts"
 import { ArrowAssemblyError } from "../../src/arrow/index.ts"
-import { epochDayOf } from "../shared/ArrowCells.ts"
+import { epochDayOf } from "../common/ArrowCells.ts"
 import { decodeCesu8 } from "./Hdb.ts"
 import type { CellKind, MappedColumn } from "./Types.ts"
 

@@ -23,7 +23,7 @@
 import { createRequire } from "node:module"
 import { Effect } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
-import { epochDayOf } from "../shared/ArrowCells.ts"
+import { epochDayOf } from "../common/ArrowCells.ts"
 import { fromOracleError } from "./Errors.ts"
 
 const require = createRequire(import.meta.url)

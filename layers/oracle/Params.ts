@@ -1,7 +1,7 @@
 /**
  * Arrow record batches as node-oracledb binds: one bind definition per column (type, size, direction from the
  * `ORACLE:parameter_type` field metadata) and row arrays of JS values read straight from the Arrow buffers
- * (layers/shared/ArrowCells.ts). Exactness: int64 values above 2^53 go as bigint, decimals as their decimal text
+ * (layers/common/ArrowCells.ts). Exactness: int64 values above 2^53 go as bigint, decimals as their decimal text
  * (bound as text; Oracle converts it to NUMBER without a binary floating step), dates and timestamps as
  * {@link WireTimestamp} (seconds and nanoseconds, encoded by the driver's write hook).
  *
@@ -10,7 +10,7 @@
 import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
-import { type ColumnCells, columnCells, UnsupportedColumnError } from "../shared/ArrowCells.ts"
+import { type ColumnCells, columnCells, UnsupportedColumnError } from "../common/ArrowCells.ts"
 import { type DbType, oracledb, WireTimestamp } from "./OracleDb.ts"
 import { bindTypeFor, ingestColumnType, NVARCHAR2_MAX, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
 

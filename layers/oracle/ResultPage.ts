@@ -15,7 +15,7 @@
  */
 import type { ColumnBuilder, Page } from "../../src/arrow/index.ts"
 import { ArrowAssemblyError } from "../../src/arrow/index.ts"
-import { epochDayOf } from "../shared/ArrowCells.ts"
+import { epochDayOf } from "../common/ArrowCells.ts"
 import { isDuplicate, RawTemporal, type WireColumn, type WireRows } from "./OracleDb.ts"
 import type { CellKind, MappedColumn } from "./Types.ts"
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
-import { columnCells } from "../../layers/shared/ArrowCells.ts"
+import { columnCells } from "../../layers/common/ArrowCells.ts"
 
 const plain = (v: unknown) => (v instanceof Uint8Array ? [...v] : typeof v === "bigint" ? Number(v) : v)
 

@@ -3,7 +3,7 @@ import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
 import fc from "fast-check"
 import * as Connection from "../../src/Connection.ts"
-import { columnCells, epochDayOf } from "../../layers/shared/ArrowCells.ts"
+import { columnCells, epochDayOf } from "../../layers/common/ArrowCells.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 // Property: Arrow values bound to a prepared INSERT into pre-created columns of the mapped types (the binding path,

@@ -4,8 +4,8 @@ import { Effect, Stream } from "effect"
 import fc from "fast-check"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
-import { columnCells } from "../../layers/shared/ArrowCells.ts"
-import { epochDayOf } from "../../layers/shared/ArrowCells.ts"
+import { columnCells } from "../../layers/common/ArrowCells.ts"
+import { epochDayOf } from "../../layers/common/ArrowCells.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 // Property: Arrow values bound through ingest (Arrow → HANA) and read back (HANA → Arrow) come back equal, nulls

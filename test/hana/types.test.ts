@@ -5,7 +5,7 @@ import { createRequire } from "node:module"
 import { Result } from "effect"
 import { epochDayOfHanaDay } from "../../layers/hana/ResultPage.ts"
 import { arrowColumn, columnTypeFor, TypeCode } from "../../layers/hana/Types.ts"
-import { epochDayOf, formatEpochDay, formatEpochNanos, formatTimeOfDay } from "../../layers/shared/ArrowCells.ts"
+import { epochDayOf, formatEpochDay, formatEpochNanos, formatTimeOfDay } from "../../layers/common/ArrowCells.ts"
 
 const calendar = createRequire(import.meta.url)("hdb/lib/util/calendar.js") as {
   DATE: (day: number) => { y: number; m: number; d: number }

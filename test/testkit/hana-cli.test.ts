@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
-import { startInChildProcess } from "../../testkit/shared/child-process.ts"
+import { startInChildProcess } from "../../testkit/common/child-process.ts"
 import { call, closeQuietly, connect, exec } from "./hana/client.ts"
 import type { HdbStatement } from "./hana/client.ts"
 

@@ -3,7 +3,7 @@ import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
-import { epochDayOf } from "../../layers/shared/ArrowCells.ts"
+import { epochDayOf } from "../../layers/common/ArrowCells.ts"
 import { useServer, withConnection } from "../hana/support.ts"
 
 // The HANA driver and the test server number days before 1582-10-15 as HANA does (Julian labels, day 1 =

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process"
 import * as net from "node:net"
 import { describe, expect, it } from "@effect/vitest"
-import { startInChildProcess } from "../../testkit/shared/child-process.ts"
+import { startInChildProcess } from "../../testkit/common/child-process.ts"
 import { oracledb } from "./oracle/helpers.ts"
 
 describe("npm run testkit -- oracle", () => {

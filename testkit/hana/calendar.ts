@@ -5,7 +5,7 @@
  * JDN 2299161). DuckDB stores dates as proleptic Gregorian day counts, so a stored date is mapped label for label:
  * DuckDB's 0001-01-01 is HANA day 1, as a client reads it back.
  */
-import { civilFromDays, daysFromCivil, daysFromJulianCivil, julianCivilFromDays } from "../shared/civil.ts"
+import { civilFromDays, daysFromCivil, daysFromJulianCivil, julianCivilFromDays } from "../common/civil.ts"
 
 /** HANA day number of 1970-01-01. */
 export const EPOCH_DAYDATE = 719165

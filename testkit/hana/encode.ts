@@ -7,7 +7,7 @@ import { TypeCode } from "./types.ts"
 import type { WireType } from "./types.ts"
 import { ByteWriter } from "./wire.ts"
 import { hanaDayOfEpochDay, hanaDayShift } from "./calendar.ts"
-import { civilFromDays } from "../shared/civil.ts"
+import { civilFromDays } from "../common/civil.ts"
 
 const EPOCH_SECONDS = 719164 * 86400
 const US_PER_DAY = 86_400_000_000

@@ -5,7 +5,7 @@
  */
 import { blobValue } from "@duckdb/node-api"
 import type { EngineValue } from "../engine/index.ts"
-import { civilFromDays } from "../shared/civil.ts"
+import { civilFromDays } from "../common/civil.ts"
 import { epochDayOfHanaDay, EPOCH_DAYDATE } from "./calendar.ts"
 import { fromCesu8 } from "./encode.ts"
 import { TypeCode } from "./types.ts"

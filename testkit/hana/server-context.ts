@@ -3,7 +3,7 @@
  */
 import type { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
-import type { ServerStats } from "../shared/stats.ts"
+import type { ServerStats } from "../common/stats.ts"
 
 /** A database user of the test server. */
 export interface HanaUser {

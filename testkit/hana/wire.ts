@@ -3,7 +3,7 @@
  * packet header (32 B), segment header (24 B), part header (16 B), option lists and "Fields".
  * Layouts: as hdb's lib/protocol reads and writes them (node_modules/hdb/lib/protocol).
  */
-import { GrowableBuffer } from "../shared/GrowableBuffer.ts"
+import { GrowableBuffer } from "../common/GrowableBuffer.ts"
 
 /** Message types of request segments (hdb lib/protocol/common/MessageType.js). */
 export const MessageType = {

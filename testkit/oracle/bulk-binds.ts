@@ -10,7 +10,7 @@ import { DuckDBBlobValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { BulkInsertError, BulkRows, columnInfo } from "../engine/index.ts"
 import type { BulkColumn, ColumnLayout } from "../engine/index.ts"
-import { daysFromCivil } from "../shared/civil.ts"
+import { daysFromCivil } from "../common/civil.ts"
 import type { BindSpec } from "./statement.ts"
 import { Dty } from "./types.ts"
 import { LONG_LENGTH_INDICATOR, NULL_LENGTH_INDICATOR } from "./wire.ts"

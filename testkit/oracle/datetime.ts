@@ -1,8 +1,8 @@
 /**
  * Calendar arithmetic for Oracle DATE/TIMESTAMP wire values, done on integers (no JS Date and no
- * process time zone involved). Day arithmetic is the servers' shared civil calendar (../shared/civil.ts).
+ * process time zone involved). Day arithmetic is the servers' shared civil calendar (../common/civil.ts).
  */
-import { civilFromDays, daysFromCivil } from "../shared/civil.ts"
+import { civilFromDays, daysFromCivil } from "../common/civil.ts"
 
 /** Broken-down wall-clock time. */
 export interface Civil {

@@ -7,7 +7,7 @@
  */
 import { createRequire } from "node:module"
 import type { ColumnVector } from "../engine/index.ts"
-import { civilFromDays } from "../shared/civil.ts"
+import { civilFromDays } from "../common/civil.ts"
 import { civilFromMicros, type Civil } from "./datetime.ts"
 import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"

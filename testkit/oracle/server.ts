@@ -7,7 +7,7 @@ import { OracleDatabase } from "./database.ts"
 import type { OracleVersion } from "./errors.ts"
 import type { OracleFaults } from "./faults.ts"
 import { ProtocolSession, type SessionHost } from "./session.ts"
-import { emptyStats, type ServerStats } from "../shared/stats.ts"
+import { emptyStats, type ServerStats } from "../common/stats.ts"
 
 export type { OracleFaults } from "./faults.ts"
 export type { OracleVersion } from "./errors.ts"

@@ -13,7 +13,7 @@ import type { SqlSession } from "./sqlsession.ts"
 import type { QueryResult, ResultColumn } from "./statement.ts"
 import { Dty } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
-import type { ServerStats } from "../shared/stats.ts"
+import type { ServerStats } from "../common/stats.ts"
 
 /** What the sessions of one server share. */
 export interface ServerContext {

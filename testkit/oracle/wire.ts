@@ -7,7 +7,7 @@
  * length byte (<= 252) or 0xFE followed by UB4-prefixed chunks and a UB4 0 terminator.
  */
 
-import { GrowableBuffer } from "../shared/GrowableBuffer.ts"
+import { GrowableBuffer } from "../common/GrowableBuffer.ts"
 
 /** Length byte announcing a chunked value. */
 export const LONG_LENGTH_INDICATOR = 0xfe

@@ -7,7 +7,7 @@ import { ora } from "../errors.ts"
 import type { Reply, SessionState } from "../session-state.ts"
 import { type ReadBuffer, WriteBuffer } from "../wire.ts"
 import { Msg } from "./constants.ts"
-import { timed } from "../../shared/stats.ts"
+import { timed } from "../../common/stats.ts"
 import { writeEndOfCall, writeError } from "./end-of-call.ts"
 
 /** FETCH (function 5): the next rows of an open cursor. */
