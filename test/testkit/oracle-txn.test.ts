@@ -3,6 +3,14 @@ import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
+/** True when `p` has neither resolved nor rejected after `ms` (a statement waiting for a row lock). */
+const stillPendingAfter = async (p: Promise<unknown>, ms: number): Promise<boolean> => {
+  let settled = false
+  void p.then(() => (settled = true), () => (settled = true))
+  await new Promise((r) => setTimeout(r, ms))
+  return !settled
+}
+
 for (const version of ["23ai", "19c"] as const)
 describe(`Oracle test server: transactions and executeMany (${version} layout)`, () => {
   let server: OracleTestServerHandle
@@ -42,10 +50,7 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     await a.execute("UPDATE conflict_t SET v = 1 WHERE id = 1")
     const started = Date.now()
     const waiting = b.execute("UPDATE conflict_t SET v = v + 10 WHERE id = 1")
-    let settled = false
-    void waiting.then(() => (settled = true), () => (settled = true))
-    await new Promise((r) => setTimeout(r, 300))
-    expect(settled).toBe(false)
+    expect(await stillPendingAfter(waiting, 300)).toBe(true)
     await a.commit()
     expect((await waiting).rowsAffected).toBe(1)
     expect(Date.now() - started).toBeGreaterThanOrEqual(290)
@@ -77,10 +82,7 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     expect((await b.execute("UPDATE fu_t SET v = 5 WHERE id = 2")).rowsAffected).toBe(1)
     await b.commit()
     const waiting = b.execute("UPDATE fu_t SET v = v + 10 WHERE id = 1")
-    let settled = false
-    void waiting.then(() => (settled = true), () => (settled = true))
-    await new Promise((r) => setTimeout(r, 300))
-    expect(settled).toBe(false)
+    expect(await stillPendingAfter(waiting, 300)).toBe(true)
     await a.execute("UPDATE fu_t SET v = 1 WHERE id = 1")
     await a.commit()
     expect((await waiting).rowsAffected).toBe(1)
@@ -101,10 +103,7 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950)
     // a DELETE of a locked row waits too, and deletes once the lock holder rolled back
     const deleting = b.execute("DELETE FROM fu_t WHERE id = 1")
-    let deleted = false
-    void deleting.then(() => (deleted = true), () => (deleted = true))
-    await new Promise((r) => setTimeout(r, 300))
-    expect(deleted).toBe(false)
+    expect(await stillPendingAfter(deleting, 300)).toBe(true)
     await a.rollback()
     expect((await deleting).rowsAffected).toBe(1)
     await b.rollback()
