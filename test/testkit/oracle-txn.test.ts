@@ -75,6 +75,9 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     await a.execute("CREATE TABLE fu_t (id NUMBER PRIMARY KEY, v NUMBER)")
     await a.execute("INSERT INTO fu_t VALUES (1, 0)", [], { autoCommit: true })
     await a.execute("INSERT INTO fu_t VALUES (2, 0)", [], { autoCommit: true })
+    // describing the statement (parse only) locks nothing
+    await b.getStatementInfo("SELECT id, v FROM fu_t FOR UPDATE")
+    expect(b.transactionInProgress).toBe(false)
     const locked = await a.execute("SELECT id, v FROM fu_t WHERE id = :1 FOR UPDATE", [1])
     expect(locked.rows).toEqual([[1, 0]])
     expect(a.transactionInProgress).toBe(true)

@@ -357,14 +357,15 @@ export class SqlSession {
   }
 
   /** Runs a query and describes its columns. */
-  async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = []): Promise<QueryResult> {
+  async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const { toks, tr, binds } = this.bindNumberingTranslator(tokenize(stripTerminator(sql)), sql)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
     const withRowid = this.selectsTableLob(toks, shape)
     if (withRowid) duckSql = translateQuery(toks, tr, true).sql
     if (binds.length > params.length) throw ora.notAllBound()
     let p = params.slice(0, binds.length)
-    if (shape.lock !== undefined && shape.lock.wait !== "skip" && shape.from[0] !== undefined) await this.lockRows(shape.from[0], shape.lock, p, shape.from.length > 1)
+    // describing a statement (parse only) takes no row locks
+    if (!describeOnly && shape.lock !== undefined && shape.lock.wait !== "skip" && shape.from[0] !== undefined) await this.lockRows(shape.from[0], shape.lock, p, shape.from.length > 1)
     const dict = new Set(toks.filter((t) => t.kind === "ident" && isDictionaryName(t.value)).map((t) => t.value))
     let cursor: Cursor
     try {
