@@ -15,7 +15,7 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Effect, type Scope } from "effect"
+import { Effect, Result, type Scope } from "effect"
 import { type AdbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
@@ -26,8 +26,9 @@ import { connectionAttributes, resolveConnectConfig, timeZoneSql } from "./Conne
 import * as Ddl from "./Ddl.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
-import { bindRows, type BoundColumn, ingestColumns, parameterColumns } from "./Params.ts"
-import { oraclePage } from "./ResultPage.ts"
+import { formatEpochTicks } from "../shared/ArrowCells.ts"
+import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns } from "./Params.ts"
+import { canDecodeWire, oraclePage, WireDecoder } from "./ResultPage.ts"
 import {
   arrowColumns,
   ingestColumnType,
@@ -35,8 +36,7 @@ import {
   type MappedColumn,
   type MappingOptions,
   type OracleColumnMetadata,
-  type OracleTypeName,
-  PARAMETER_TYPE_METADATA
+  type OracleTypeName
 } from "./Types.ts"
 
 /** The driver version. @category constants @since 0.1.0 */
@@ -96,45 +96,108 @@ const fetchTypeHandler = (m: Db.OracleMetaData): { type: Db.DbType } | undefined
   }
 }
 
-const queryOptions = (options: ResolvedOptions, resultSet = true): Record<string, unknown> => {
-  const fetchArraySize = options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE)
-  return {
-    resultSet,
-    outFormat: Db.oracledb.OUT_FORMAT_ARRAY,
-    fetchArraySize,
-    prefetchRows: options.getOr(Opt.PrefetchRows, Opt.DEFAULT_PREFETCH_ROWS),
-    fetchTypeHandler
-  }
+/** Define buffer bytes of fixed-size types (Oracle's internal lengths; a LOB counts its locator and prefetch). */
+const FIXED_DEFINE_BYTES: Readonly<Record<string, number>> = {
+  DB_TYPE_NUMBER: 22,
+  DB_TYPE_BINARY_INTEGER: 22,
+  DB_TYPE_DATE: 7,
+  DB_TYPE_TIMESTAMP: 11,
+  DB_TYPE_TIMESTAMP_LTZ: 11,
+  DB_TYPE_TIMESTAMP_TZ: 13,
+  DB_TYPE_BINARY_DOUBLE: 8,
+  DB_TYPE_BINARY_FLOAT: 4,
+  DB_TYPE_BOOLEAN: 4,
+  DB_TYPE_INTERVAL_DS: 11,
+  DB_TYPE_INTERVAL_YM: 5,
+  DB_TYPE_ROWID: 18
 }
+/** Bytes assumed for a column of unbounded size (LOB locator plus prefetched data, JSON, objects). */
+const UNBOUNDED_DEFINE_BYTES = 4000
+
+/**
+ * Rows of the first round trip: `redo.statement.prefetch_rows`, lowered so that the rows fit in
+ * `redo.statement.prefetch_bytes` when that is set (whichever limit is reached first; at least one row). A row
+ * counts its define buffer sizes (declared byte sizes, fixed sizes of the other types), the upper bound Oracle
+ * Call Interface's prefetch memory limit also works with.
+ */
+export const prefetchRowsFor = (
+  metaData: ReadonlyArray<Db.OracleMetaData> | undefined,
+  options: ResolvedOptions
+): number => {
+  const rows = options.getOr(Opt.PrefetchRows, Opt.DEFAULT_PREFETCH_ROWS)
+  const bytes = options.get(Opt.PrefetchBytes)
+  if (bytes === undefined || metaData === undefined || metaData.length === 0) return rows
+  const rowBytes = metaData.reduce(
+    (n, m) => n + (FIXED_DEFINE_BYTES[m.dbType.name] ?? (m.byteSize !== undefined && m.byteSize > 0 ? m.byteSize : UNBOUNDED_DEFINE_BYTES)),
+    0
+  )
+  return Math.max(1, Math.min(rows, Math.floor(bytes / rowBytes)))
+}
+
+const queryOptions = (options: ResolvedOptions, prefetchRows: number): Record<string, unknown> => ({
+  resultSet: true,
+  outFormat: Db.oracledb.OUT_FORMAT_ARRAY,
+  fetchArraySize: options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE),
+  prefetchRows,
+  fetchTypeHandler
+})
 
 const mapColumns = (metaData: ReadonlyArray<Db.OracleMetaData>, options: ResolvedOptions) =>
   Effect.fromResult(arrowColumns(metaData.map(columnMetadata), mappingOptions(options)))
 
-/** A cursor over consecutive result sets of one shape, read `fetchArraySize` rows at a time. */
+/**
+ * A cursor over consecutive result sets of one shape, read `fetchArraySize` rows at a time. With `wire` (batch
+ * mode), once oracledb's buffered rows (the first round trip's) are read, the rows of each later round trip are
+ * kept as TTC bytes and decoded straight into the Arrow builders (ResultPage.ts `WireDecoder`), provided every
+ * column has a wire decoder; otherwise, and in row mode, oracledb decodes each row into JS values first.
+ */
 const makeCursor = (
   connection: Db.OracleConnection,
   first: Db.OracleResultSet,
   columns: ReadonlyArray<MappedColumn>,
   fetchArraySize: number,
-  more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>
+  more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>,
+  wire: boolean
 ): DriverCursor => {
   const schema = new Arrow.Schema(columns.map((c) => c.field))
   let current: Db.OracleResultSet | undefined = first
+  let decoder: WireDecoder | undefined
   let rowsSeen = 0
   let closed = false
   const closeCurrent = Effect.suspend(() => {
     const rs = current
     current = undefined
-    return rs === undefined ? Effect.void : Db.closeResultSet(rs)
+    decoder = undefined
+    if (rs === undefined) return Effect.void
+    Db.stopCapture(rs)
+    return Db.closeResultSet(rs)
   })
+  /** The wire decoder for `rs` once its buffered rows are read, when every column has one. */
+  const wireDecoder = (rs: Db.OracleResultSet): WireDecoder | undefined => {
+    if (!wire || Db.bufferedRowCount(rs) !== 0) return undefined
+    if (decoder !== undefined) return decoder
+    const wireColumns = Db.wireColumns(rs)
+    if (wireColumns === undefined || !canDecodeWire(columns, wireColumns)) return undefined
+    decoder = new WireDecoder(columns, wireColumns, Db.dbTzOffsetMinutes(connection), Db.lastDecodedValues(rs))
+    return decoder
+  }
   const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {
     while (!closed && current !== undefined) {
       const rs: Db.OracleResultSet = current
-      const rows = yield* Db.call(connection, () => rs.getRows(fetchArraySize))
-      if (rows.length > 0) {
-        const firstRow = rowsSeen
-        rowsSeen += rows.length
-        return oraclePage(rows, columns, firstRow)
+      const firstRow = rowsSeen
+      const fast = rowsSeen === 0 ? undefined : wireDecoder(rs)
+      if (fast !== undefined) {
+        const rows = yield* Db.call(connection, () => Db.fetchWireRows(rs, fetchArraySize))
+        if (rows.length > 0) {
+          rowsSeen += rows.length
+          return fast.page(rows, firstRow)
+        }
+      } else {
+        const rows = yield* Db.call(connection, () => rs.getRows(fetchArraySize))
+        if (rows.length > 0) {
+          rowsSeen += rows.length
+          return oraclePage(rows, columns, firstRow)
+        }
       }
       yield* closeCurrent
       current = yield* more
@@ -152,34 +215,14 @@ const makeCursor = (
   }
 }
 
-/** A one-row result of OUT / IN OUT values. */
-const outValuesCursor = (fields: ReadonlyArray<Arrow.Field>, values: ReadonlyArray<unknown>): DriverCursor => {
-  const schema = new Arrow.Schema([...fields])
-  let done = false
-  return {
-    schema,
-    nextPage: Effect.sync(() => {
-      if (done) return undefined
-      done = true
-      return {
-        appendRows: (builders, maxRows) => {
-          if (maxRows < 1) return 0
-          builders.forEach((b, i) => b.append(values[i] ?? null))
-          return 1
-        }
-      } satisfies Page
-    }),
-    close: Effect.void
-  }
-}
-
-/** Whether a bound field declares an OUT or IN OUT parameter (checked before anything runs). */
-const hasOutParameters = (parameters: BoundParameters | undefined): boolean =>
-  parameters !== undefined &&
-  parameters.schema.fields.some((f) => {
-    const d = f.metadata.get(PARAMETER_TYPE_METADATA)?.toLowerCase()
-    return d === "out" || d === "inout"
-  })
+/**
+ * An OUT value as the core's builders take it: dates and timestamps (wire bytes through the precision hook) as
+ * `YYYY-MM-DD HH:MM:SS.fffffffff` text, which keeps their nanoseconds; anything else as oracledb returns it.
+ */
+const outValue = (value: unknown): unknown =>
+  value instanceof Db.RawTemporal
+    ? formatEpochTicks(BigInt(value.seconds) * 1_000_000_000n + BigInt(value.nanos), 1e9)
+    : value
 
 const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
   let autocommit = true
@@ -196,20 +239,37 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   const run = (sql: string, binds: unknown, options: Record<string, unknown>) =>
     Db.call(connection, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }))
 
+  const cursorOf = (
+    rs: Db.OracleResultSet,
+    options: ResolvedOptions,
+    more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>
+  ): Effect.Effect<DriverCursor, AdbcError> =>
+    mapColumns(rs.metaData, options).pipe(
+      Effect.tapError(() => Db.closeResultSet(rs)),
+      Effect.map((columns) =>
+        makeCursor(
+          connection,
+          rs,
+          columns,
+          options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE),
+          more,
+          options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) === "batch"
+        )
+      )
+    )
+
   const rowsResult = (
     rs: Db.OracleResultSet,
     options: ResolvedOptions,
     more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>
   ): Effect.Effect<DriverResult, AdbcError> =>
-    mapColumns(rs.metaData, options).pipe(
-      Effect.tapError(() => Db.closeResultSet(rs)),
-      Effect.map((columns) => ({
-        _tag: "Rows" as const,
-        cursor: makeCursor(connection, rs, columns, options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE), more)
-      }))
-    )
+    Effect.map(cursorOf(rs, options, more), (cursor) => ({ _tag: "Rows" as const, cursor }))
 
-  /** What one execute produced: rows (result set or implicit result), OUT values, or a count. */
+  /**
+   * What one execute produced: rows of a result set, implicit result sets (the first as the result, the others as
+   * port v2's `more`, which the core closes unread), OUT values (port v2's `out`: the core appends them as columns
+   * holding values in the first row), or a count.
+   */
   const outcome = (
     result: Db.OracleExecuteResult,
     options: ResolvedOptions,
@@ -217,24 +277,35 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   ): Effect.Effect<DriverResult, AdbcError> =>
     Effect.gen(function*() {
       if (result.resultSet !== undefined) return yield* rowsResult(result.resultSet, options, Effect.succeed(undefined))
+      const outs = (columns ?? []).filter((c) => c.direction !== "in")
+      const outBinds = Array.isArray(result.outBinds) ? result.outBinds : []
+      const out = outs.length === 0 ? undefined : {
+        schema: new Arrow.Schema(outs.map((c) => c.field)),
+        values: outs.map((_, i) => outValue(outBinds[i] ?? null))
+      }
       const implicit = result.implicitResults ?? []
       if (implicit.length > 0) {
-        const first = implicit[0]!
-        for (const other of implicit.slice(1)) yield* Db.closeResultSet(other)
         if (options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) !== "batch") {
-          yield* Db.closeResultSet(first)
+          yield* Effect.forEach(implicit, Db.closeResultSet, { discard: true })
           return yield* notImplemented(
             "implicit result sets (DBMS_SQL.RETURN_RESULT) are only supported with redo.statement.execution_mode=batch"
           )
         }
-        return yield* rowsResult(first, options, Effect.succeed(undefined))
+        const cursors: Array<DriverCursor> = []
+        for (const [i, rs] of implicit.entries()) {
+          const cursor = yield* cursorOf(rs, options, Effect.succeed(undefined)).pipe(
+            Effect.tapError(() =>
+              Effect.andThen(
+                Effect.forEach(cursors, (c) => c.close, { discard: true }),
+                Effect.forEach(implicit.slice(i + 1), Db.closeResultSet, { discard: true })
+              )
+            )
+          )
+          cursors.push(cursor)
+        }
+        return { _tag: "Rows" as const, cursor: cursors[0]!, more: cursors.slice(1), out }
       }
-      const outs = (columns ?? []).filter((c) => c.direction !== "in")
-      if (outs.length > 0) {
-        const values = Array.isArray(result.outBinds) ? result.outBinds : []
-        return { _tag: "Rows" as const, cursor: outValuesCursor(outs.map((c) => c.field), values) }
-      }
-      return { _tag: "Count" as const, rowsAffected: result.rowsAffected ?? -1 }
+      return { _tag: "Count" as const, rowsAffected: result.rowsAffected ?? -1, out }
     })
 
   const executeWithParameters = (
@@ -276,13 +347,14 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const bindsOf = (r: { columns: Array<BoundColumn>; values: Array<unknown> }) =>
         r.columns.map((c, i) => ({ dir: c.def.dir, type: c.def.type, ...(c.def.maxSize !== undefined ? { maxSize: c.def.maxSize } : {}), val: r.values[i] }))
-      const first = yield* run(sql, bindsOf(rows[0]!), queryOptions(options))
+      const prefetchRows = prefetchRowsFor(info.metaData, options)
+      const first = yield* run(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows))
       if (first.resultSet === undefined || rows.length === 1) return yield* outcome(first, options, rows[0]!.columns)
       let next = 1
       const more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError> = Effect.suspend(() => {
         if (next >= rows.length) return Effect.succeed(undefined)
         const r = rows[next++]!
-        return Effect.map(run(sql, bindsOf(r), queryOptions(options)), (res) => res.resultSet)
+        return Effect.map(run(sql, bindsOf(r), queryOptions(options, prefetchRows)), (res) => res.resultSet)
       })
       return yield* rowsResult(first.resultSet, options, more)
     })
@@ -296,7 +368,11 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       if (parameters !== undefined && parameters.schema.fields.length > 0) {
         return yield* executeWithParameters(sql, parameters, options)
       }
-      const result = yield* run(sql, [], queryOptions(options))
+      // prefetch_bytes needs the row size before the first round trip: one describe (parse only) when it is set.
+      const info = options.get(Opt.PrefetchBytes) === undefined
+        ? undefined
+        : yield* Db.call(connection, () => connection.getStatementInfo(sql))
+      const result = yield* run(sql, [], queryOptions(options, prefetchRowsFor(info?.metaData, options)))
       return yield* outcome(result, options, undefined)
     }))
 
@@ -365,12 +441,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   }
 
   return {
-    execute: (request) =>
-      request.intent === "update" && hasOutParameters(request.parameters)
-        ? Effect.fail(
-          notImplemented("Execute update does not support OUT or IN OUT parameters (ORACLE:parameter_type); use Execute query")
-        )
-        : execute(request.sql, request.parameters, request.options),
+    // Execute update with OUT parameters is refused by the core (the driver declares `outParameters`).
+    execute: (request) => execute(request.sql, request.parameters, request.options),
     describe,
     setAutocommit: (enabled) =>
       Effect.gen(function*() {
@@ -452,6 +524,7 @@ export const OracleDriver: DriverShape = {
   name: "oracle",
   version: VERSION,
   options: Opt.OracleOptions,
+  outParameters: { direction: (field) => Result.getOrElse(directionOf(field), () => "in" as const) },
   batchCap: {
     mode: "hard",
     rows: { ...Opt.ReadBatchRows, default: Opt.DEFAULT_READ_BATCH_ROWS },

@@ -170,6 +170,71 @@ const nestedReader = (field: Arrow.Field, data: Arrow.Data, storage: StructStora
   return { type: dbType("NVARCHAR"), get: text, maxSize: 32767, field }
 }
 
+const NANOS_PER_DAY = 86_400_000_000_000n
+
+/** An oracledb IntervalDS of a signed total of nanoseconds (every field carries the sign, as Oracle stores it). */
+const intervalDS = (total: bigint): unknown => {
+  const sign = total < 0n ? -1 : 1
+  let rest = total < 0n ? -total : total
+  const days = rest / NANOS_PER_DAY
+  rest -= days * NANOS_PER_DAY
+  const seconds = rest / 1_000_000_000n
+  const fseconds = Number(rest - seconds * 1_000_000_000n)
+  const s = Number(seconds)
+  return new oracledb.IntervalDS({
+    days: sign * Number(days),
+    hours: sign * Math.floor(s / 3600),
+    minutes: sign * (Math.floor(s / 60) % 60),
+    seconds: sign * (s % 60),
+    fseconds: sign * fseconds
+  })
+}
+
+/**
+ * Interval columns for ingest: year_month into INTERVAL YEAR(9) TO MONTH, day_time and month_day_nano into
+ * INTERVAL DAY(9) TO SECOND(9). A month_day_nano value with months fails INVALID_DATA naming column and row: a
+ * month has no fixed length in days, so DAY TO SECOND cannot hold it exactly.
+ */
+const intervalReader = (field: Arrow.Field, data: Arrow.Data): Result.Result<{ type: DbType; get: (i: number) => unknown }, AdbcError> => {
+  const unit = (field.type as Arrow.Interval).unit
+  const v = data.values as Int32Array
+  const valid = (i: number) => data.nullCount === 0 || data.getValid(i)
+  if (unit === Arrow.IntervalUnit.YEAR_MONTH) {
+    return Result.succeed({
+      type: dbType("INTERVAL_YM"),
+      get: (i) => {
+        if (!valid(i)) return null
+        const months = v[i]!
+        return new oracledb.IntervalYM({ years: Math.trunc(months / 12), months: months % 12 })
+      }
+    })
+  }
+  if (unit === Arrow.IntervalUnit.DAY_TIME) {
+    return Result.succeed({
+      type: dbType("INTERVAL_DS"),
+      get: (i) => (valid(i) ? intervalDS(BigInt(v[2 * i]!) * NANOS_PER_DAY + BigInt(v[2 * i + 1]!) * 1_000_000n) : null)
+    })
+  }
+  for (let i = 0; i < data.length; i++) {
+    if (valid(i) && v[4 * i] !== 0) {
+      return Result.fail(
+        adbcError(
+          "INVALID_DATA",
+          `column ${JSON.stringify(field.name)}: row ${i + 1} has ${v[4 * i]} months, which INTERVAL DAY(9) TO SECOND(9) cannot hold (a month has no fixed number of days); ingest months as an interval[year_month] column`
+        )
+      )
+    }
+  }
+  return Result.succeed({
+    type: dbType("INTERVAL_DS"),
+    get: (i) => {
+      if (!valid(i)) return null
+      const nanos = (BigInt(v[4 * i + 3]!) << 32n) | BigInt(v[4 * i + 2]! >>> 0)
+      return intervalDS(BigInt(v[4 * i + 1]!) * NANOS_PER_DAY + nanos)
+    }
+  })
+}
+
 const cellsOf = (field: Arrow.Field, data: Arrow.Data): Result.Result<ColumnCells, AdbcError> => {
   try {
     return Result.succeed(columnCells(data))
@@ -241,6 +306,12 @@ export const ingestColumns = (
     }
     if (t === Arrow.Type.Null) {
       out.push({ field, direction: "in", def: { type: dbType("NUMBER"), dir: oracledb.BIND_IN }, get: () => null })
+      continue
+    }
+    if (t === Arrow.Type.Interval) {
+      const r = intervalReader(field, data)
+      if (Result.isFailure(r)) return Result.fail(r.failure)
+      out.push({ field, direction: "in", def: { type: r.success.type, dir: oracledb.BIND_IN }, get: r.success.get })
       continue
     }
     const cells = cellsOf(field, data)

@@ -358,7 +358,9 @@ export const arrowColumn = (
     case "INTERVAL_YM":
       return yearToMonthColumn(c, o)
     case "JSON":
-      return col(c, new Arrow.Utf8(), "json", 0, [[EXTENSION_NAME, "arrow.json"], [EXTENSION_METADATA, ""]])
+      // Plain text unless redo.use_extension_type: "With it true they are Arrow string columns carrying the JSON
+      // canonical extension type" (the driver specification's extension-type rule 2).
+      return col(c, new Arrow.Utf8(), "json", 0, jsonExtension(o))
     case "ROWID":
     case "UROWID":
       return col(c, new Arrow.Utf8(), "rowid")

@@ -29,6 +29,8 @@ export class DecimalBuilder extends FixedWidthBuilder<Decimal, Uint32Array> {
   private readonly scale: number
   private readonly precision: number
   private readonly limit: bigint
+  /** 10^precision as a number (beyond 2^53 it only has to exceed every safe integer). */
+  private readonly numberLimit: number
 
   constructor(type: Decimal, options?: ColumnBuilderOptions) {
     const words = type.bitWidth / 32
@@ -51,6 +53,7 @@ export class DecimalBuilder extends FixedWidthBuilder<Decimal, Uint32Array> {
       )
     }
     this.limit = decimalLimit(type.precision)
+    this.numberLimit = 10 ** type.precision
   }
 
   protected allocate(elements: number): Uint32Array {
@@ -75,6 +78,14 @@ export class DecimalBuilder extends FixedWidthBuilder<Decimal, Uint32Array> {
   /** Appends an unscaled value (the decimal times 10^scale). */
   appendBigInt(unscaled: bigint): void {
     this.store(checkUnscaled(unscaled, this.limit, this.precision, this.name))
+  }
+
+  /** Appends an unscaled value held exactly in a safe-integer number (no bigint allocated). */
+  appendUnscaledNumber(unscaled: number): void {
+    if (!(Number.isSafeInteger(unscaled) && Math.abs(unscaled) < this.numberLimit)) {
+      throw this.invalid(unscaled, `a safe integer with at most ${this.precision} digits`)
+    }
+    this.store(unscaled)
   }
 
   /** Appends a finite JS number by its shortest round-trip decimal text. */

@@ -24,6 +24,8 @@ const TWO_POW_32 = 4294967296
 const INITIAL_BYTES_PER_ROW = 16
 /** Strings collected before a chunk is written. */
 const CHUNK_STRINGS = 2048
+/** Byte ranges up to this long are copied in a loop (cheaper than a native copy of a view). */
+const SHORT_COPY = 48
 /** UTF-16 units collected before a chunk is written (bounds the joined string). */
 const CHUNK_UNITS = 65_536
 
@@ -109,6 +111,22 @@ abstract class ByteDataBuilder<T extends Utf8 | Binary | LargeUtf8 | LargeBinary
     if (end > this.data.length) this.growData(end)
     this.data.set(value, this.position)
     this.commit(i, end)
+  }
+
+  /** Appends non-null bytes `source[start, end)` without making a view of them (a wire decoder's hot path). */
+  appendBytesRange(source: Uint8Array, start: number, end: number): void {
+    const i = this.rows
+    if (i === this.capacity) this.growRows(i + 1)
+    this.writePending()
+    const length = end - start
+    const stop = this.position + length
+    this.checkEnd(stop)
+    if (stop > this.data.length) this.growData(stop)
+    const data = this.data
+    if (length <= SHORT_COPY) {
+      for (let k = 0, o = this.position; k < length; k++) data[o + k] = source[start + k]!
+    } else data.set(source.subarray(start, end), this.position)
+    this.commit(i, stop)
   }
 
   appendNull(): void {

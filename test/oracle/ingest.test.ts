@@ -3,13 +3,14 @@ import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
+import { makeFieldBuilder } from "../../src/arrow/index.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 const server = useServer()
 
-const rowsOf = (sql: string) =>
+const rowsOf = (sql: string, options?: Record<string, string>) =>
   Effect.flatMap(Connection.Connection, (conn) =>
-    Effect.map(Stream.runCollect(conn.query(sql)), (batches) => new Arrow.Table(batches)))
+    Effect.map(Stream.runCollect(conn.query(sql, options)), (batches) => new Arrow.Table(batches)))
 
 const numbers = (n: number, offset = 0) =>
   new Arrow.Table({
@@ -71,6 +72,52 @@ describe("bulk ingest", () => {
       expect(BigInt(words[1]!) * 2n ** 32n + BigInt(words[0]!)).toBe(9007199254740993n)
       const { k: _k, ...rest } = back.get(0)!.toJSON()
       expect(rest).toEqual({ s: 1n, f: 0.5, b: true, t: "x" })
+    })))
+
+  it.effect("interval columns: year_month into INTERVAL YEAR(9) TO MONTH, month_day_nano and day_time into INTERVAL DAY(9) TO SECOND(9), values exact to the nanosecond; months in month_day_nano fail naming column and row", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("IVL")
+      const ym = new Arrow.IntervalYearMonth()
+      const mdn = new Arrow.IntervalMonthDayNano()
+      const dt = new Arrow.IntervalDayTime()
+      const builder = (type: Arrow.DataType, rows: Array<unknown>) => {
+        const b = makeFieldBuilder(new Arrow.Field("x", type))
+        for (const r of rows) b.append(r)
+        return Arrow.makeVector(b.finish())
+      }
+      const table = new Arrow.Table({
+        id: Arrow.vectorFromArray([1, 2, 3, 4], new Arrow.Int32()),
+        ym: builder(ym, [14, -25, 2 ** 31 - 1, null]),
+        mdn: builder(mdn, [
+          { months: 0, days: 3, nanoseconds: 3_723_000_000_001n },
+          { months: 0, days: -1, nanoseconds: -1n },
+          { months: 0, days: 999_999_999, nanoseconds: 86_399_999_999_999n },
+          null
+        ]),
+        dt: builder(dt, [{ days: 1, milliseconds: 1500 }, { days: -2, milliseconds: -1 }, null, { days: 0, milliseconds: 0 }])
+      })
+      expect(yield* conn.ingest(fromTable(table), { targetTable: t })).toBe(4)
+      const schema = yield* conn.getTableSchema(undefined, undefined, t)
+      expect(Object.fromEntries(schema.fields.map((f) => [f.name, f.metadata.get("oracle.type-name")]))).toMatchObject({
+        ym: "INTERVAL YEAR(9) TO MONTH",
+        mdn: "INTERVAL DAY(9) TO SECOND(9)",
+        dt: "INTERVAL DAY(9) TO SECOND(9)"
+      })
+      const back = yield* rowsOf(`SELECT "ym", "mdn", "dt" FROM "${t}" ORDER BY "id"`, {
+        "redo.query.day_time_interval_type": "string",
+        "redo.query.year_month_interval_type": "string"
+      })
+      expect(back.toArray().map((r) => r.toJSON())).toEqual([
+        { ym: "P1Y2M", mdn: "P3DT1H2M3.000000001S", dt: "P1DT1.5S" },
+        { ym: "-P2Y1M", mdn: "-P1DT0.000000001S", dt: "-P2DT0.001S" },
+        { ym: "P178956970Y7M", mdn: "P999999999DT23H59M59.999999999S", dt: null },
+        { ym: null, mdn: null, dt: "PT0S" }
+      ])
+      const bad = new Arrow.Table({ mdn: builder(mdn, [{ months: 0, days: 1, nanoseconds: 0n }, { months: 2, days: 0, nanoseconds: 0n }]) })
+      const error = yield* Effect.flip(conn.ingest(fromTable(bad), { targetTable: uniqueName("IVLBAD") }))
+      expect(error.status).toBe("INVALID_DATA")
+      expect(error.message).toContain('column "mdn": row 2 has 2 months')
     })))
 
   it.effect("a string longer than NVARCHAR2(2000) fails naming the column and leaves nothing behind", () =>

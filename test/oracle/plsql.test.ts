@@ -5,6 +5,7 @@ import * as Connection from "../../src/Connection.ts"
 import type { DriverConnection } from "../../src/Driver.ts"
 import { OptionRegistry, OptionStore, ResolvedOptions } from "../../src/Options.ts"
 import { StandardOptions } from "../../src/StandardOptions.ts"
+import { BatchAssembler } from "../../src/arrow/index.ts"
 import { OracleDriver } from "../../layers/oracle/index.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
@@ -62,7 +63,8 @@ describe("PL/SQL", () => {
       expect(table.toArray().map((r) => r.toJSON())).toEqual([{ doubled: 42, counter: 42 }])
       const update = yield* Effect.flip(stmt.executeUpdate)
       expect(update.status).toBe("NOT_IMPLEMENTED")
-      expect(update.message).toContain("Execute query")
+      expect(update.message).toContain("parameter 2 \"doubled\" is OUT")
+      expect(update.message).toContain("executeQuery")
       const bad = yield* Effect.flip(stmt.bind(batchOf([new Arrow.Field("y", new Arrow.Int32(), true, new Map([["ORACLE:parameter_type", "sideways"]]))], [
         Arrow.vectorFromArray([1], new Arrow.Int32())
       ])).pipe(Effect.andThen(Effect.scoped(stmt.executeQuery))))
@@ -78,6 +80,52 @@ const driverConnection = (uri: string) =>
     if (Result.isFailure(store)) return yield* store.failure
     return yield* OracleDriver.connect(new ResolvedOptions([store.success]))
   })
+
+describe("PL/SQL through the driver port", () => {
+  it.live("implicit result sets beyond the first come back as port v2's `more`; OUT values as `out`", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const connection = yield* driverConnection(server.uri)
+      const t = uniqueName("MORE")
+      const none = new ResolvedOptions([])
+      yield* connection.execute({ sql: `CREATE TABLE ${t} (ID NUMBER(10))`, parameters: undefined, options: none, intent: "update" })
+      yield* connection.execute({ sql: `INSERT INTO ${t} VALUES (7)`, parameters: undefined, options: none, intent: "update" })
+      const store = OptionStore.make(new OptionRegistry([...StandardOptions, ...OracleDriver.options]), "statement", {
+        "redo.statement.execution_mode": "batch"
+      })
+      if (Result.isFailure(store)) return yield* store.failure
+      const batch = new ResolvedOptions([store.success])
+      const result = yield* connection.execute({ sql: block(t), parameters: undefined, options: batch, intent: "query" })
+      if (result._tag !== "Rows") throw new Error("expected rows")
+      expect(result.cursor.schema.fields.map((f) => f.name)).toEqual(["ID"])
+      expect(result.more?.map((c) => c.schema.fields.map((f) => f.name))).toEqual([["N"]])
+      const readAll = (cursor: NonNullable<typeof result.more>[number]) =>
+        Effect.gen(function*() {
+          const page = yield* cursor.nextPage
+          const assembler = new BatchAssembler(cursor.schema, { maxRows: 100, mode: "hard" })
+          if (page !== undefined) assembler.push(page)
+          return assembler.flush()?.toArray().map((r) => r.toJSON())
+        })
+      expect(yield* readAll(result.more![0]!)).toEqual([{ N: 1 }])
+      expect(yield* readAll(result.cursor)).toEqual([{ ID: 7n }])
+      yield* result.cursor.close
+      yield* result.more![0]!.close
+
+      const fields = [
+        new Arrow.Field("x", new Arrow.Int32()),
+        new Arrow.Field("when", new Arrow.Timestamp(Arrow.TimeUnit.NANOSECOND), true, new Map([["ORACLE:parameter_type", "out"]]))
+      ]
+      const params = batchOf(fields, [Arrow.vectorFromArray([5], new Arrow.Int32()), Arrow.vectorFromArray([null], fields[1]!.type)])
+      const outs = yield* connection.execute({
+        sql: "DECLARE v NUMBER := :1; BEGIN :2 := TIMESTAMP '2024-02-29 12:34:56.123456789'; END;",
+        parameters: { schema: params.schema, batches: [params] },
+        options: none,
+        intent: "query"
+      })
+      expect(outs._tag).toBe("Count")
+      expect(outs.out?.schema.fields.map((f) => f.name)).toEqual(["when"])
+      expect(outs.out?.values).toEqual(["2024-02-29 12:34:56.123456789"])
+    })))
+})
 
 const fill = (connection: DriverConnection, table: string) =>
   Effect.gen(function*() {

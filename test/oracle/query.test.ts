@@ -128,4 +128,38 @@ describe("queries", () => {
       expect(capped.length).toBeGreaterThan(whole.length)
       expect(capped.reduce((n, b) => n + b.numRows, 0)).toBe(500)
     })))
+
+  it.effect("JSON columns (OSON on the wire) read as JSON text in both modes; arrow.json only with redo.use_extension_type; arrow.json binds as JSON", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("JDOC")
+      yield* conn.execute(`CREATE TABLE ${t} (ID NUMBER(10), DOC JSON)`)
+      const docs = [
+        { name: "widget", tags: ["a", ["b", []], {}], dims: { w: 1.5, h: -0.001, n: 42 }, flags: { on: true, none: null }, text: "héllo ☃" },
+        [1, "two", false],
+        null
+      ]
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery(`INSERT INTO ${t} VALUES (:1, :2)`)
+      const json = new Arrow.Field("doc", new Arrow.Utf8(), true, new Map([["ARROW:extension:name", "arrow.json"], ["ARROW:extension:metadata", ""]]))
+      const ids = Arrow.vectorFromArray(docs.map((_, i) => i), new Arrow.Int32())
+      const texts = Arrow.vectorFromArray(docs.map((d) => (d === null ? null : JSON.stringify(d))), new Arrow.Utf8())
+      yield* stmt.bind(new Arrow.RecordBatch(
+        new Arrow.Schema([new Arrow.Field("id", new Arrow.Int32()), json]),
+        Arrow.makeData({ type: new Arrow.Struct([new Arrow.Field("id", new Arrow.Int32()), json]), length: docs.length, nullCount: 0, children: [ids.data[0]!, texts.data[0]!] })
+      ))
+      yield* stmt.executeUpdate
+      const sql = `SELECT ID, DOC FROM ${t} ORDER BY ID`
+      for (const mode of ["row", "batch"]) {
+        const plain = new Arrow.Table(yield* collect(sql, { "redo.statement.execution_mode": mode }))
+        const field = plain.schema.fields[1]!
+        expect(String(field.type)).toBe("Utf8")
+        expect(field.metadata.get("ARROW:extension:name")).toBeUndefined()
+        expect(field.metadata.get("oracle.type-name")).toBe("JSON")
+        const values = plain.getChild("DOC")!.toArray() as Array<string | null>
+        expect(values.map((v) => (v === null ? null : JSON.parse(v)))).toEqual(docs)
+        const annotated = new Arrow.Table(yield* collect(sql, { "redo.statement.execution_mode": mode, "redo.use_extension_type": "true" }))
+        expect(annotated.schema.fields[1]!.metadata.get("ARROW:extension:name")).toBe("arrow.json")
+      }
+    })))
 })

@@ -4,7 +4,7 @@ import fc from "fast-check"
 import { Result } from "effect"
 import { BatchAssembler } from "../../src/arrow/index.ts"
 import { RawTemporal } from "../../layers/oracle/OracleDb.ts"
-import { isoDayToSecond, isoYearToMonth, oraclePage } from "../../layers/oracle/ResultPage.ts"
+import { isoDayToSecond, isoYearToMonth, jsonText, oraclePage } from "../../layers/oracle/ResultPage.ts"
 import { arrowColumns, DEFAULT_MAPPING, type MappingOptions, type OracleColumnMetadata } from "../../layers/oracle/Types.ts"
 
 const decode = (columns: ReadonlyArray<OracleColumnMetadata>, rows: Array<Array<unknown>>, o: Partial<MappingOptions> = {}) => {
@@ -92,5 +92,22 @@ describe("result decoding", () => {
     expect(isoDayToSecond({ days: 0, hours: 0, minutes: 0, seconds: 0, fseconds: -1000 }, 9)).toBe("-PT0.000001S")
     expect(isoDayToSecond({ days: 3, hours: 0, minutes: 0, seconds: 0, fseconds: 0 }, 6)).toBe("P3D")
     expect(isoYearToMonth({ years: 0, months: 0 })).toBe("P0M")
+  })
+
+  it("JSON text of OSON values writes binary in base 16, dates in ISO 8601 and intervals as ISO durations", () => {
+    const text = jsonText({
+      raw: Buffer.from([0, 1, 254, 255]),
+      when: new Date(Date.UTC(2024, 1, 29, 12, 0, 0, 250)),
+      span: { days: 1, hours: 2, minutes: 3, seconds: 4, fseconds: 500_000_000 },
+      age: { years: 3, months: 2 },
+      list: [1, "x", null, true]
+    })
+    expect(JSON.parse(text)).toEqual({
+      raw: "0001FEFF",
+      when: "2024-02-29T12:00:00.250Z",
+      span: "P1DT2H3M4.5S",
+      age: "P3Y2M",
+      list: [1, "x", null, true]
+    })
   })
 })

@@ -117,10 +117,11 @@ describe("other database to Arrow mappings", () => {
     expect(ym("string")).toBe("Utf8")
   })
 
-  it("annotates extension types: JSON always, JSON-checked text, XMLType and SDO_GEOMETRY only when asked", () => {
+  it("annotates extension types: JSON, JSON-checked text, XMLType and SDO_GEOMETRY only when asked; OBJECT always", () => {
     const meta = (c: Partial<OracleColumnMetadata> & Pick<OracleColumnMetadata, "type">, o: Partial<MappingOptions> = {}) =>
       Object.fromEntries(mapped({ name: "C", nullable: true, ...c }, o).field.metadata)
-    expect(meta({ type: "JSON" })["ARROW:extension:name"]).toBe("arrow.json")
+    expect(meta({ type: "JSON" })["ARROW:extension:name"]).toBeUndefined()
+    expect(meta({ type: "JSON" }, { useExtensionType: true })["ARROW:extension:name"]).toBe("arrow.json")
     expect(meta({ type: "VARCHAR", isJson: true })["ARROW:extension:name"]).toBeUndefined()
     expect(meta({ type: "VARCHAR", isJson: true }, { useExtensionType: true })["ARROW:extension:name"]).toBe("arrow.json")
     const xml = meta({ type: "XMLTYPE" }, { useExtensionType: true })

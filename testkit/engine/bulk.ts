@@ -118,15 +118,18 @@ const typedView = (layout: ColumnLayout, buffer: ArrayBuffer, rows: number): Col
 export class BulkRows {
   /** @internal */
   readonly states: readonly ColumnState[]
+  private rows: number
   constructor(
     readonly columns: readonly BulkColumn[],
-    readonly rowCount: number
+    /** Rows the buffers hold; {@link BulkRows.truncate} can lower {@link BulkRows.rowCount} below it. */
+    readonly capacity: number
   ) {
+    this.rows = capacity
     this.states = columns.map((spec) => {
       const info = columnInfo(spec.name, spec.type)
       if (info.layout === "other") throw new EngineError(`Bulk Insert Error: column ${spec.name}: type ${spec.type.toString()} cannot be bulk inserted`, "Bulk Insert Error")
       const width = bytesPerRow(info.layout)
-      const buffer = new ArrayBuffer(Math.max(1, rowCount) * width)
+      const buffer = new ArrayBuffer(Math.max(1, capacity) * width)
       const text = info.layout === "varchar" || info.layout === "blob"
       const decimal = info.layout.startsWith("decimal")
       return {
@@ -134,12 +137,12 @@ export class BulkRows {
         info,
         width,
         bytes: new Uint8Array(buffer),
-        view: typedView(info.layout, buffer, rowCount),
-        valid: new Uint8Array(rowCount),
+        view: typedView(info.layout, buffer, capacity),
+        valid: new Uint8Array(capacity),
         arena: new Uint8Array(text ? 1024 : 0),
         arenaUsed: 0,
-        longAt: text ? new Int32Array(rowCount) : undefined,
-        longLength: text ? new Int32Array(rowCount) : undefined,
+        longAt: text ? new Int32Array(capacity) : undefined,
+        longLength: text ? new Int32Array(capacity) : undefined,
         decimalLimit: decimal ? 10n ** BigInt(info.precision) : undefined,
         numberLimit: decimal && info.precision <= 15 ? 10 ** info.precision : undefined,
         min: INT_RANGES[info.layout]?.[0],
@@ -150,6 +153,17 @@ export class BulkRows {
         numberLimit64: info.layout === "decimal64" ? 10 ** info.precision : undefined
       }
     })
+  }
+
+  /** Rows to append: the first `rowCount` rows of the buffers. */
+  get rowCount(): number {
+    return this.rows
+  }
+
+  /** Keeps only the first `rowCount` rows (for rows decoded into a buffer sized before their number was known). */
+  truncate(rowCount: number): void {
+    if (!(rowCount >= 0 && rowCount <= this.capacity)) throw new EngineError(`Bulk Insert Error: cannot keep ${rowCount} of ${this.capacity} rows`, "Bulk Insert Error")
+    this.rows = rowCount
   }
 
   private state(column: number): ColumnState {
@@ -293,7 +307,7 @@ export class BulkRows {
   nullViolation(): BulkInsertError | undefined {
     for (const s of this.states) {
       if (s.spec.notNull !== true) continue
-      const row = s.valid.indexOf(0)
+      const row = s.valid.subarray(0, this.rows).indexOf(0)
       if (row >= 0) return new BulkInsertError("null", row, s.spec.name, "NULL in a NOT NULL column")
     }
     return undefined

@@ -9,6 +9,7 @@ import { civilFromMicros, microsOfOracle } from "./datetime.ts"
 import { decodeVector } from "./encode.ts"
 import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "./intervals.ts"
 import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
+import { readNamedBind } from "./named-types.ts"
 import { storedJsonOfOson } from "./oson.ts"
 import type { BindSpec } from "./statement.ts"
 import { Dty } from "./types.ts"
@@ -48,6 +49,8 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
       if (v === null) return null
       return typeof v === "string" ? (v.length === 0 ? null : v) : blobValue(v)
     }
+    case Dty.INT_NAMED:
+      return readNamedBind(r)
     case Dty.JSON: {
       const len = r.ub()
       if (len === 0) return null

@@ -9,6 +9,7 @@
  * .../ALL_USERS.html, .../ALL_VIEWS.html, .../V-VERSION.html, .../V-SESSION.html, .../PRODUCT_COMPONENT_VERSION.html.
  */
 import type { Tok } from "./lexer.ts"
+import { typeDictionaryShapes } from "./named-types.ts"
 import type { OraType } from "./types.ts"
 import { charType, dateType, numberType, timestampType } from "./types.ts"
 
@@ -78,6 +79,7 @@ const col = (name: string, type: OraType, nullable = true): ColumnMeta => ({ nam
 
 /** Declared shapes of the dictionary views (the server describes their columns with these types). */
 export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
+  ...typeDictionaryShapes,
   ALL_USERS: [
     col("USERNAME", v(128), false),
     col("USER_ID", num, false),
@@ -265,6 +267,9 @@ export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
 
 /** Views that exist as ALL_x, USER_x (filtered by owner, without the owner column) and DBA_x. */
 export const OWNED_VIEWS: Record<string, string> = {
+  ALL_TYPES: "OWNER",
+  ALL_TYPE_ATTRS: "OWNER",
+  ALL_COLL_TYPES: "OWNER",
   ALL_TABLES: "OWNER",
   ALL_VIEWS: "OWNER",
   ALL_TAB_COLUMNS: "OWNER",

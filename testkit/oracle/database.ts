@@ -8,6 +8,7 @@ import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
+import { namedTypesOf, typeDictionaryRows } from "./named-types.ts"
 import { RowLocks } from "./row-locks.ts"
 
 /** Live-session facts shown by V$SESSION. */
@@ -311,6 +312,7 @@ export class OracleDatabase {
         ])
       )
     }
+    for (const [view, rows] of typeDictionaryRows(namedTypesOf(this))) if (names.has(view)) await fill(view, rows)
     if (this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
     this.dictionaryVersion = this.catalog.version
     // Only user tables appear in ALL_TABLES/ALL_TAB_COLUMNS; SYS views are listed in ALL_OBJECTS.
@@ -341,7 +343,7 @@ export class OracleDatabase {
               c.name,
               c.type.dictName,
               null,
-              null,
+              c.type.named?.schema ?? null, // DATA_TYPE_OWNER of an object-type column
               dataLength(c.type),
               c.type.dictPrecision,
               c.type.dictScale,

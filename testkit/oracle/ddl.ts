@@ -12,6 +12,8 @@ import { duckIdent, encodeName } from "./names.ts"
 import { defineProcedure, type PlsqlHost } from "./plsql.ts"
 import { type QueryResult, stripTerminator } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
+import { namedTypesOf } from "./named-types.ts"
+import type { NamedType } from "./pickle.ts"
 import { parseOracleType } from "./types.ts"
 
 /** What DDL needs from the SQL session it runs in. */
@@ -54,6 +56,12 @@ export class Ddl {
     return `SYS_C00${(8000 + this.s.info.sid * 100 + this.constraintSeq).toString().padStart(4, "0")}`
   }
 
+  /** Whether a table column has the named type `t`. */
+  private columnsUse(t: NamedType): boolean {
+    for (const table of this.s.db.catalog.allTables()) if (table.columns.some((c) => c.type.named === t)) return true
+    return false
+  }
+
   /** User management needs the CREATE / ALTER / DROP USER system privileges (here: the DBA role). */
   private requireDba(): void {
     if (!this.s.db.dbaUsers.has(this.s.info.user)) throw new OraError(1031, "insufficient privileges")
@@ -94,6 +102,7 @@ export class Ddl {
         defineProcedure(this.s, sql)
         return
       }
+      if (isKw(toks[k], "TYPE") && !isKw(toks[k + 1], "BODY")) return namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
       if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "FUNCTION", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
         throw ora.unimplemented(`CREATE ${toks[k]!.value}`)
       throw ora.invalidSql()
@@ -136,6 +145,7 @@ export class Ddl {
         await this.s.db.withAdmin(() => this.s.db.dropUser(name))
         return
       }
+      if (what === "TYPE") return namedTypesOf(this.s.db).drop(this.s.schema, toks, 2, (t) => this.columnsUse(t))
       if (what === "PROCEDURE") {
         const q = this.qualified(toks, 2)
         if (!this.s.db.procedures.delete(`${q.schema}.${q.name}`)) throw new OraError(4043, `object ${q.name} does not exist`)
@@ -268,7 +278,7 @@ export class Ddl {
         .slice(1, j)
         .map((x) => x.text)
         .join(" ")
-      const type = parseOracleType(typeText)
+      const type = parseOracleType(typeText) ?? namedTypesOf(this.s.db).columnType(this.s.schema, typeText)
       // SQL BOOLEAN and JSON columns exist from 23ai / 21c on
       if (type === undefined || (this.s.db.settings.version === "19c" && (type.kind === "boolean" || type.kind === "json" || type.kind === "vector")))
         throw new OraError(902, "invalid datatype")

@@ -11,6 +11,7 @@ import { civilFromDays } from "../shared/civil.ts"
 import { civilFromMicros, type Civil } from "./datetime.ts"
 import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
+import { writeNamedValue } from "./named-types.ts"
 import { osonOfStoredJson } from "./oson.ts"
 import type { OraType } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
@@ -466,6 +467,10 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         w.bytesWithLength(img)
         w.u8(0) // locator (unused by the client)
       }
+    case "object": {
+      const named = type.named!
+      return (w, col, i) => writeNamedValue(w, named, col.string(i))
+    }
     case "rowid":
       return nullGuard((w, col, i) => {
         // DuckDB row ids of uncommitted rows start at 2^62: keep 32 bits of block number

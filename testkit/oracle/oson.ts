@@ -490,18 +490,22 @@ const fromOracleIeee = (b: Uint8Array): Buffer => {
   else for (let k = 0; k < c.length; k++) c[k] = ~c[k]! & 0xff
   return c
 }
-const encodeBinaryDouble = (v: number): Buffer => {
+/** BINARY_DOUBLE bytes of a number. */
+export const encodeBinaryDouble = (v: number): Buffer => {
   const c = Buffer.alloc(8)
   c.writeDoubleBE(v)
   return toOracleIeee(c)
 }
-const encodeBinaryFloat = (v: number): Buffer => {
+/** BINARY_FLOAT bytes of a number. */
+export const encodeBinaryFloat = (v: number): Buffer => {
   const c = Buffer.alloc(4)
   c.writeFloatBE(v)
   return toOracleIeee(c)
 }
-const decodeBinaryDouble = (b: Uint8Array): number => fromOracleIeee(b).readDoubleBE(0)
-const decodeBinaryFloat = (b: Uint8Array): number => fromOracleIeee(b).readFloatBE(0)
+/** The number of BINARY_DOUBLE bytes. */
+export const decodeBinaryDouble = (b: Uint8Array): number => fromOracleIeee(b).readDoubleBE(0)
+/** The number of BINARY_FLOAT bytes. */
+export const decodeBinaryFloat = (b: Uint8Array): number => fromOracleIeee(b).readFloatBE(0)
 
 // ------------------------------------------------------------------------------------------------ extended JSON text
 
@@ -521,9 +525,12 @@ const isoOfOracle = (bytes: Uint8Array, withFraction: boolean): string => {
   return s
 }
 
-/** Oracle DATE (7), TIMESTAMP (11) or TIMESTAMP WITH TIME ZONE (13) bytes of ISO 8601 text; undefined if malformed. */
-const oracleOfIso = (text: string, length: 7 | 11 | 13): Buffer | undefined => {
-  const m = /^(-?\d{4,})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:\d{2})?$/.exec(text)
+/**
+ * Oracle DATE (7), TIMESTAMP (11) or TIMESTAMP WITH TIME ZONE (13) bytes of ISO 8601 text (or DuckDB's text form, with
+ * a blank between date and time); undefined if malformed.
+ */
+export const oracleDateBytes = (text: string, length: 7 | 11 | 13): Buffer | undefined => {
+  const m = /^(-?\d{4,})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:\d{2})?$/.exec(text)
   if (m === null) return undefined
   const year = Number(m[1])
   const b = Buffer.alloc(length)
@@ -655,15 +662,15 @@ const extendedScalar = (key: string, v: unknown): JsonNode | undefined => {
     case "$numberFloat":
       return { kind: "float", value: ieee() }
     case "$oracleDate": {
-      const bytes = oracleOfIso(text, 7)
+      const bytes = oracleDateBytes(text, 7)
       return bytes === undefined ? undefined : { kind: "date", bytes }
     }
     case "$oracleTimestamp": {
-      const bytes = oracleOfIso(text, 11)
+      const bytes = oracleDateBytes(text, 11)
       return bytes === undefined ? undefined : { kind: "timestamp", bytes }
     }
     case "$oracleTimestampTZ": {
-      const bytes = oracleOfIso(text, 13)
+      const bytes = oracleDateBytes(text, 13)
       return bytes === undefined ? undefined : { kind: "timestamptz", bytes }
     }
     case "$rawhex":

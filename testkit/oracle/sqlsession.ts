@@ -23,6 +23,7 @@ import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, duckIdent, encodeName, quoteDuck } from "./names.ts"
+import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import { runPlsql } from "./plsql.ts"
 import {
   type BindSpec,
@@ -48,7 +49,7 @@ interface LogEntry {
 const DICTIONARY_NAMES = new Set(Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"))
 const isDictionaryName = (v: string) =>
   DICTIONARY_NAMES.has(v) ||
-  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS)$/.test(v) ||
+  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS|TYPES|TYPE_ATTRS|COLL_TYPES)$/.test(v) ||
   v === "TABS" ||
   v === "COLS"
 
@@ -298,7 +299,7 @@ export class SqlSession {
         await this.ddl(sql)
         return { kind: "done" }
       case "plsql":
-        return runPlsql(this, sql, rows[0] ?? [], specs)
+        return (await describeTypeBlock(namedTypesOf(this.db), this.schema, this.engine, sql, rows[0] ?? [])) ?? runPlsql(this, sql, rows[0] ?? [], specs)
       case "commit":
         await this.commit()
         return { kind: "done" }
@@ -334,7 +335,8 @@ export class SqlSession {
   }
 
   /** A translator over `tokens` whose bind variables become `$1…$n`, numbered in source order. */
-  private bindNumberingTranslator(tokens: ReadonlyArray<Tok>, sql: string) {
+  private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string) {
+    const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, source)
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
     const { toks, tr } = makeTranslator(tokens, {
@@ -633,10 +635,29 @@ export class SqlSession {
     if (target === undefined) return undefined
     const bulk = bulkRowsOfBinds(rows, target.columns)
     if (bulk === undefined) return undefined
+    return this.appendBulk(target.table, bulk)
+  }
+
+  /**
+   * The append target of an executeMany INSERT (see {@link appendTarget}), for bind rows decoded straight into
+   * {@link BulkRows} while the request arrives; undefined when the statement needs the general path.
+   */
+  async appendTargetOf(sql: string): Promise<{ readonly table: string | AppendTarget; readonly columns: ReadonlyArray<BulkColumn> } | undefined> {
+    if (classify(sql) !== "dml") return undefined
+    const t = this.translate(stripTerminator(sql))
+    if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
+    return this.appendTarget(t)
+  }
+
+  /**
+   * Appends rows laid out for an append target inside the transaction (logged for statement-level recovery); on a
+   * failure the transaction is restored and undefined returned (the general path then reports the error).
+   */
+  async appendBulk(table: string | AppendTarget, bulk: BulkRows): Promise<number | undefined> {
     await this.begin()
     try {
-      const n = await this.engine.appendRows(target.table, bulk)
-      this.log.push({ sql: "", params: undefined, types: undefined, append: { table: target.table, rows: bulk } })
+      const n = await this.engine.appendRows(table, bulk)
+      this.log.push({ sql: "", params: undefined, types: undefined, append: { table, rows: bulk } })
       return n
     } catch {
       await this.recover()

@@ -6,6 +6,7 @@
  */
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, type OraType } from "./types.ts"
 
@@ -748,7 +749,11 @@ export const translateQuery = (
     const param = bindParam(part, text)
     return param !== undefined ? { kind: "bind", param } : valueItem(part, ym)
   }
-  const valueItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem =>
+  const valueItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem => {
+    const constructed = constructedType(part)
+    return constructed !== undefined ? { kind: "typed", type: constructed } : literalItem(part, ym)
+  }
+  const literalItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem =>
     ym !== undefined
       ? { kind: "typed", type: ym }
       : binaryDouble(part)

@@ -7,6 +7,7 @@
  */
 import { DuckDBTypeId } from "@duckdb/node-api"
 import type { DuckDBType } from "@duckdb/node-api"
+import type { NamedType } from "./pickle.ts"
 
 /** Wire data type codes used by the server. */
 export const Dty = {
@@ -21,6 +22,7 @@ export const Dty = {
   BINARY_FLOAT: 100,
   BINARY_DOUBLE: 101,
   CURSOR: 102,
+  INT_NAMED: 109,
   CLOB: 112,
   BLOB: 113,
   JSON: 119,
@@ -57,6 +59,7 @@ export type ValueKind =
   | "json"
   | "rowid"
   | "vector"
+  | "object"
 
 /** A column type as Oracle declares and describes it. */
 export interface OraType {
@@ -77,6 +80,8 @@ export interface OraType {
   readonly dictScale: number | null
   /** DuckDB storage type. */
   readonly duck: string
+  /** The named type of an OBJECT, collection or XMLType column (named-types.ts). */
+  readonly named?: NamedType
 }
 
 const t = (o: OraType): OraType => o

@@ -1,9 +1,15 @@
 /**
  * Reassembly of a request from its DATA packets. A large executeMany request has its bind rows decoded while it is
- * still arriving (overlapping the client's encoding), and for a plain INSERT the rows decoded so far are inserted
- * in chunks meanwhile; the request's own execution then takes only the rest.
+ * still arriving (overlapping the client's encoding). For a plain `INSERT … VALUES (:1, …, :n)` the rows go straight
+ * from their TTC bytes into column-wise {@link BulkRows} chunks that are appended meanwhile; other statements, and
+ * rows with a value only the general path takes, are decoded into bind values (still inserted in chunks for an
+ * INSERT). The request's own execution then takes only the rest, or re-runs the rows from a failed chunk on so that
+ * the general path reports the error with its row offset.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
+import { BulkInsertError, BulkRows } from "../../engine/index.ts"
+import type { AppendTarget } from "../../engine/index.ts"
+import { BindRowDecoder, NotExact } from "../bulk-binds.ts"
 import type { SessionState } from "../session-state.ts"
 import { type BindSpec, classify, returnBindFlags } from "../statement.ts"
 import { ProtocolError } from "../tns.ts"
@@ -11,11 +17,23 @@ import { ReadBuffer, TruncatedRequestError } from "../wire.ts"
 import { bindOrder, readRow } from "./bind-rows.ts"
 import { ExecOption, Fn, Msg } from "./constants.ts"
 import { outOnlyBinds, type PreRows, readExecuteHeader, startInsertTimer } from "./execute.ts"
+import { readPiggyback } from "./piggyback.ts"
 
 /** Rows per chunk insert while a request arrives. */
 const BULK_CHUNK = 25_000
 /** Request size from which bind rows are decoded while it arrives. */
 const INCREMENTAL_FROM_BYTES = 262_144
+
+/** Rows decoded straight from their bytes into column-wise chunks. */
+interface ColumnChunks {
+  readonly table: string | AppendTarget
+  readonly decoder: BindRowDecoder
+  /** The chunk being filled and its rows so far. */
+  current: BulkRows
+  filled: number
+  /** The bytes of every row decoded this way, by first row: the general path re-reads them after a failure. */
+  readonly raw: Array<{ readonly from: number; readonly bytes: Buffer }>
+}
 
 /** Bind rows decoded while a large request is still arriving. */
 interface IncrementalRows {
@@ -23,7 +41,19 @@ interface IncrementalRows {
   readonly head: Buffer
   readonly specs: ReadonlyArray<BindSpec>
   readonly order: ReadonlyArray<number>
+  /**
+   * pending: bytes are kept while the INSERT's append target is looked up; columns: rows go into {@link ColumnChunks};
+   * values: rows are decoded into bind values.
+   */
+  mode: "pending" | "columns" | "values"
+  /** Bytes received while pending. */
+  pending: Array<Buffer>
+  columns: ColumnChunks | undefined
+  /** Rows decoded so far (in either mode). */
+  total: number
+  /** Bind values of rows `valuesFrom …` (the rows decoded in values mode; none while in columns mode). */
   readonly rows: Array<Array<DuckDBValue>>
+  valuesFrom: number
   /** SQL text while the statement is a bulk-capable INSERT: chunks are then inserted while the rest arrives. */
   bulkSql: string | undefined
   /** Rows handed to chunk inserts so far, rows they inserted, and the first row of a failed chunk. */
@@ -58,7 +88,8 @@ export class RequestReceiver {
   add(part: Buffer): void {
     const inc = this.incremental
     if (inc !== undefined && inc !== null) {
-      this.decodeMore(inc, inc.rest.length === 0 ? part : Buffer.concat([inc.rest, part]))
+      if (inc.mode === "pending") inc.pending.push(part)
+      else this.decodeMore(inc, inc.rest.length === 0 ? part : Buffer.concat([inc.rest, part]))
       return
     }
     this.parts.push(part)
@@ -85,17 +116,24 @@ export class RequestReceiver {
     this.incremental = undefined
     this.pendingBytes = 0
     if (inc !== undefined && inc !== null) {
-      const bulkSql = inc.bulkSql
-      // no more chunk flushing: the final execution takes the rest
-      inc.bulkSql = undefined
-      this.decodeMore(inc, Buffer.concat([inc.rest, part]))
+      if (inc.mode === "pending") {
+        // the append target is not known yet: the final execution takes all rows as bind values
+        inc.mode = "values"
+        inc.bulkSql = undefined
+        this.decodeMore(inc, Buffer.concat([...inc.pending, part]))
+      } else {
+        // no more chunk flushing of bind values: the final execution takes the rest
+        if (inc.mode === "values") inc.bulkSql = undefined
+        this.decodeMore(inc, Buffer.concat([inc.rest, part]))
+        if (inc.mode === "columns") this.flushColumns(inc)
+      }
       if (inc.rest.length !== 0) throw new ProtocolError("trailing bytes after bind rows")
-      if (bulkSql === undefined || inc.flushed === 0) return { payload: inc.head, preRows: inc.rows }
+      if (inc.flushed === 0) return { payload: inc.head, preRows: this.rowsFrom(inc, 0) }
       return {
         payload: inc.head,
         preRows: () => {
           const offset = inc.failedAt ?? inc.flushed
-          return { rows: inc.rows.slice(offset), offset, inserted: inc.inserted }
+          return { rows: this.rowsFrom(inc, offset), offset, inserted: inc.inserted }
         }
       }
     }
@@ -111,7 +149,13 @@ export class RequestReceiver {
     const payload = Buffer.concat(this.parts)
     const r = new ReadBuffer(payload)
     try {
-      if (r.u8() !== Msg.FUNCTION || s.sql === undefined) {
+      let msg = r.u8()
+      // piggybacks run when the request executes; here they are only read past
+      while (msg === Msg.PIGGYBACK) {
+        readPiggyback(s, r)
+        msg = r.u8()
+      }
+      if (msg !== Msg.FUNCTION || s.sql === undefined) {
         this.incremental = null
         return
       }
@@ -157,7 +201,12 @@ export class RequestReceiver {
         head: Buffer.from(payload.subarray(0, r.pos)),
         specs,
         order: bindOrder(specs, false, skip),
+        mode: bulkSql === undefined ? "values" : "pending",
+        pending: [],
+        columns: undefined,
+        total: 0,
         rows: [],
+        valuesFrom: 0,
         rest: Buffer.alloc(0),
         bulkSql,
         flushed: 0,
@@ -166,11 +215,36 @@ export class RequestReceiver {
       }
       this.parts = []
       this.incremental = inc
-      this.decodeMore(inc, payload.subarray(r.pos))
+      if (bulkSql === undefined) this.decodeMore(inc, payload.subarray(r.pos))
+      else {
+        inc.pending.push(payload.subarray(r.pos))
+        this.resolveTarget(inc, bulkSql)
+      }
     } catch (e) {
       // not enough bytes for the header yet (try again with the next packet) or not decodable this way
       if (!(e instanceof TruncatedRequestError)) this.incremental = null
     }
+  }
+
+  /**
+   * Looks up the INSERT's append target (on the session's queue, as it may prepare a statement) and then decodes the
+   * bytes received meanwhile: straight into column-wise chunks when every bind has a layout writer, else as values.
+   */
+  private resolveTarget(inc: IncrementalRows, bulkSql: string): void {
+    const sql = this.s.sql
+    this.schedule(async () => {
+      const target = sql === undefined || this.isClosed() ? undefined : await sql.appendTargetOf(bulkSql).catch(() => undefined)
+      // finish() took the request as values meanwhile
+      if (inc.mode !== "pending") return
+      const decoder = target === undefined ? undefined : BindRowDecoder.of(inc.specs, inc.order, target.columns)
+      if (target !== undefined && decoder !== undefined) {
+        inc.mode = "columns"
+        inc.columns = { table: target.table, decoder, current: new BulkRows(decoder.columns, BULK_CHUNK), filled: 0, raw: [] }
+      } else inc.mode = "values"
+      const bytes = Buffer.concat(inc.pending)
+      inc.pending = []
+      this.decodeMore(inc, bytes)
+    })
   }
 
   /** Decodes all complete bind rows in `bytes`, keeping the incomplete tail. */
@@ -185,26 +259,121 @@ export class RequestReceiver {
   }
 
   private decodeRows(inc: IncrementalRows, bytes: Buffer): void {
-    const r = new ReadBuffer(bytes)
     let pos = 0
-    try {
-      while (r.remaining() > 0 && r.peek() === Msg.ROW_DATA) {
-        r.u8()
-        inc.rows.push(readRow(this.s, r, inc.specs, inc.order))
-        pos = r.pos
+    if (inc.mode === "columns") pos = this.decodeColumns(inc, inc.columns!, bytes)
+    if (inc.mode === "values") {
+      const r = new ReadBuffer(bytes, pos)
+      try {
+        while (r.remaining() > 0 && r.peek() === Msg.ROW_DATA) {
+          r.u8()
+          inc.rows.push(readRow(this.s, r, inc.specs, inc.order))
+          inc.total++
+          pos = r.pos
+        }
+      } catch (e) {
+        if (!(e instanceof TruncatedRequestError)) throw e
       }
-    } catch (e) {
-      if (!(e instanceof TruncatedRequestError)) throw e
     }
     inc.rest = pos === bytes.length ? Buffer.alloc(0) : Buffer.from(bytes.subarray(pos))
-    if (inc.bulkSql !== undefined && inc.rows.length - inc.flushed >= BULK_CHUNK) this.flushChunk(inc)
+    if (inc.mode === "values" && inc.bulkSql !== undefined && inc.total - inc.flushed >= BULK_CHUNK) this.flushChunk(inc)
   }
 
-  /** Queues the insert of the rows decoded so far (runs on DuckDB's threads while more rows arrive). */
+  /**
+   * Decodes rows straight into column-wise chunks, flushing each full chunk; returns the position after the last
+   * complete row. A value that needs the general path switches the request to values mode from the current chunk on.
+   */
+  private decodeColumns(inc: IncrementalRows, cols: ColumnChunks, bytes: Buffer): number {
+    const decoder = cols.decoder
+    const first = inc.total
+    let pos = 0
+    try {
+      while (pos < bytes.length && bytes[pos] === Msg.ROW_DATA) {
+        const next = decoder.decodeRow(bytes, pos + 1, cols.current, cols.filled)
+        // a row that continues in the next packet is decoded again from its start then
+        if (next < 0) break
+        pos = next
+        inc.total++
+        if (++cols.filled === BULK_CHUNK) this.flushColumns(inc)
+      }
+    } catch (e) {
+      if (!(e instanceof NotExact || e instanceof BulkInsertError)) throw e
+      this.keepRaw(cols, first, inc.total, bytes.subarray(0, pos))
+      this.toValues(inc, cols)
+      return pos
+    }
+    this.keepRaw(cols, first, inc.total, bytes.subarray(0, pos))
+    return pos
+  }
+
+  private keepRaw(cols: ColumnChunks, from: number, to: number, bytes: Buffer): void {
+    if (to > from) cols.raw.push({ from, bytes })
+  }
+
+  /** Queues the append of the chunk being filled (if it has rows) and starts the next one. */
+  private flushColumns(inc: IncrementalRows): void {
+    const cols = inc.columns!
+    if (cols.filled === 0) return
+    const bulk = cols.current
+    bulk.truncate(cols.filled)
+    const from = inc.flushed
+    inc.flushed = inc.total
+    cols.current = new BulkRows(cols.decoder.columns, BULK_CHUNK)
+    cols.filled = 0
+    const sql = this.s.sql
+    this.schedule(async () => {
+      if (inc.failedAt !== undefined || sql === undefined || this.isClosed()) return
+      const timer = startInsertTimer(this.s)
+      try {
+        const n = await sql.appendBulk(cols.table, bulk)
+        if (n === undefined) inc.failedAt = from
+        else inc.inserted += n
+      } catch {
+        // the request's own execution re-runs these rows and reports the error with its row offset
+        inc.failedAt = from
+      } finally {
+        timer(0, true)
+      }
+    })
+  }
+
+  /** Continues in values mode: the rows of the chunk being filled become bind values. */
+  private toValues(inc: IncrementalRows, cols: ColumnChunks): void {
+    inc.mode = "values"
+    inc.valuesFrom = inc.flushed
+    for (const row of this.rawRows(inc, cols, inc.flushed, inc.total)) inc.rows.push(row)
+    cols.current = new BulkRows(cols.decoder.columns, 0)
+    cols.filled = 0
+  }
+
+  /** Bind values of rows [from, to) decoded in columns mode, re-read from their bytes. */
+  private rawRows(inc: IncrementalRows, cols: ColumnChunks, from: number, to: number): Array<Array<DuckDBValue>> {
+    const out: Array<Array<DuckDBValue>> = []
+    for (const { from: first, bytes } of cols.raw) {
+      if (first >= to) break
+      const r = new ReadBuffer(bytes)
+      for (let row = first; row < to && r.remaining() > 0; row++) {
+        r.u8() // ROW_DATA
+        const values = readRow(this.s, r, inc.specs, inc.order)
+        if (row >= from) out.push(values)
+      }
+    }
+    return out
+  }
+
+  /** Bind values of rows `offset …` of the request, for its execution. */
+  private rowsFrom(inc: IncrementalRows, offset: number): Array<Array<DuckDBValue>> {
+    // rows before `valuesFrom` were decoded in columns mode (all of them while it lasts)
+    const valuesFrom = inc.mode === "values" ? inc.valuesFrom : inc.total
+    const fromValues = inc.rows.slice(Math.max(0, offset - valuesFrom))
+    if (offset >= valuesFrom || inc.columns === undefined) return fromValues
+    return [...this.rawRows(inc, inc.columns, offset, valuesFrom), ...fromValues]
+  }
+
+  /** Queues the insert of the bind values decoded so far (runs on DuckDB's threads while more rows arrive). */
   private flushChunk(inc: IncrementalRows): void {
     const from = inc.flushed
-    const chunk = inc.rows.slice(from)
-    inc.flushed = inc.rows.length
+    const chunk = inc.rows.slice(from - inc.valuesFrom)
+    inc.flushed = inc.total
     const sql = this.s.sql
     const bulkSql = inc.bulkSql!
     this.schedule(async () => {

@@ -24,8 +24,14 @@ export const writeColumnInfo = (s: SessionState, w: WriteBuffer, c: ResultColumn
   w.ub(t.maxSize)
   w.ub(0) // max array elements
   w.ub(0) // cont flags
-  w.ub(0) // OID
-  w.ub(0) // version
+  if (t.named !== undefined) {
+    w.ub(t.named.oid.length)
+    w.bytesWithLength(t.named.oid)
+    w.ub(1) // type version
+  } else {
+    w.ub(0) // OID
+    w.ub(0) // version
+  }
   w.ub(t.csfrm !== 0 ? (t.csfrm === 2 ? 2000 : 873) : 0)
   w.u8(t.csfrm)
   w.ub(t.charSize)
@@ -33,8 +39,8 @@ export const writeColumnInfo = (s: SessionState, w: WriteBuffer, c: ResultColumn
   w.u8(c.nullable ? 1 : 0)
   w.u8(0)
   w.strWithUb4Length(c.name)
-  w.ub(0) // schema
-  w.ub(0) // type name
+  w.strWithUb4Length(t.named?.schema) // schema of a named type
+  w.strWithUb4Length(t.named?.name) // type name
   w.ub(i + 1)
   w.ub(t.kind === "json" ? 0x100 | 0x800 : 0) // uds flags: IS_JSON, IS_OSON
   if (s.fieldVersion >= 17) {

@@ -9,7 +9,10 @@ import type { ReadBuffer } from "../wire.ts"
 import { Fn } from "./constants.ts"
 
 /** Reads and applies one piggyback (after its message type byte). */
-export const runPiggyback = async (s: SessionState, r: ReadBuffer): Promise<void> => {
+export const runPiggyback = (s: SessionState, r: ReadBuffer): Promise<void> => readPiggyback(s, r)()
+
+/** Reads one piggyback (after its message type byte) and returns its effect, not yet applied. */
+export const readPiggyback = (s: SessionState, r: ReadBuffer): (() => Promise<void>) => {
   const fn = r.u8()
   r.u8()
   if (s.fieldVersion >= 18) r.ub()
@@ -18,29 +21,34 @@ export const runPiggyback = async (s: SessionState, r: ReadBuffer): Promise<void
     case Fn.CANCEL_CURSORS: {
       r.u8()
       const n = r.ub()
-      for (let i = 0; i < n; i++) {
-        const id = r.ub()
-        if (fn === Fn.CLOSE_CURSORS) {
+      const ids: Array<number> = []
+      for (let i = 0; i < n; i++) ids.push(r.ub())
+      return async () => {
+        if (fn !== Fn.CLOSE_CURSORS) return
+        for (const id of ids) {
           const result = s.cursors.get(id)?.result
           if (result !== undefined) closeResult(result)
           s.cursors.delete(id)
         }
       }
-      return
     }
     case Fn.SET_SCHEMA: {
       r.u8()
       const len = r.ub()
       const name = len > 0 ? (r.bytesWithLength()?.toString("utf8") ?? "") : ""
-      if (s.sql !== undefined && name.length > 0) await s.sql.ddl(`ALTER SESSION SET CURRENT_SCHEMA = "${name.replace(/"/g, "")}"`)
-      return
+      return async () => {
+        if (s.sql !== undefined && name.length > 0) await s.sql.ddl(`ALTER SESSION SET CURRENT_SCHEMA = "${name.replace(/"/g, "")}"`)
+      }
     }
     case Fn.SESSION_STATE:
       skipEndToEndAttributes(r)
-      return
-    case Fn.LOB_OP:
-      freeTemporaryLobs(s, r)
-      return
+      return async () => {}
+    case Fn.LOB_OP: {
+      const locators = readTemporaryLobs(r)
+      return async () => {
+        for (let o = 0; o + 40 <= locators.length; o += 40) s.lobs.free(locators.subarray(o, o + 40))
+      }
+    }
     default:
       throw new OraError(3001, `unimplemented feature: piggyback function ${fn}`)
   }
@@ -69,8 +77,8 @@ const skipEndToEndAttributes = (r: ReadBuffer): void => {
   for (const len of lens) if (len > 0) r.bytesWithLength()
 }
 
-/** Frees an array of temporary LOB locators (LOB op FREE_TEMP | ARRAY). */
-const freeTemporaryLobs = (s: SessionState, r: ReadBuffer): void => {
+/** The locators of a LOB op FREE_TEMP | ARRAY (40 bytes each), to be freed. */
+const readTemporaryLobs = (r: ReadBuffer): Buffer => {
   r.u8()
   const total = r.ub()
   r.u8()
@@ -92,6 +100,5 @@ const freeTemporaryLobs = (s: SessionState, r: ReadBuffer): void => {
   r.ub()
   r.u8()
   r.ub()
-  const locs = r.take(total)
-  for (let o = 0; o + 40 <= locs.length; o += 40) s.lobs.free(locs.subarray(o, o + 40))
+  return r.take(total)
 }

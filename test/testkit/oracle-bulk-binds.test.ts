@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+
+/**
+ * executeMany requests from 256 KiB on are decoded while they arrive, and a plain INSERT's bind rows go straight from
+ * their TTC bytes into column-wise chunks (testkit/oracle/bulk-binds.ts BindRowDecoder). These tests send such large
+ * requests with the raw oracledb client and compare with the same rows sent in small requests (decoded into bind
+ * values first), so the two decoders must agree value for value.
+ */
+
+/** Rows per large request: well above the incremental threshold and spanning several 25,000-row chunks. */
+const ROWS = 60_000
+/** Rows per request of the reference inserts: small requests take the general decoding. */
+const SMALL = 200
+
+const columns = "id NUMBER(10), amount NUMBER(18,2), big NUMBER(38), tiny NUMBER(1), ratio BINARY_DOUBLE, day DATE, ts TIMESTAMP, name VARCHAR2(40), nv NVARCHAR2(20)"
+const bindDefs = () => [
+  { type: oracledb.NUMBER },
+  { type: oracledb.NUMBER },
+  { type: oracledb.NUMBER },
+  { type: oracledb.NUMBER },
+  { type: oracledb.DB_TYPE_BINARY_DOUBLE },
+  { type: oracledb.DATE },
+  { type: oracledb.DB_TYPE_TIMESTAMP },
+  { type: oracledb.STRING, maxSize: 40 },
+  { type: oracledb.DB_TYPE_NVARCHAR, maxSize: 20 }
+]
+
+/** Edge values, cycled through the rows: NULLs, signs, scale limits, >15 digits, pre-1970 and far dates, Unicode. */
+const amounts = [0, -0.01, 0.01, 1234567890123456.7, -99999999999999.99, 12.5, null, 100, -1e15]
+const bigs = [0, 1e20, -1e37, 123456789012345680000, 2 ** 53 + 2, null, -1, 7]
+const ratios = [0, -0, 1.5, -2.25e-300, 1.7976931348623157e308, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, null, Math.PI]
+const days = [Date.UTC(1970, 0, 1), Date.UTC(1899, 11, 31, 23, 59, 59), Date.UTC(2038, 0, 19, 3, 14, 8), Date.parse("0100-03-01T00:00:00Z"), Date.UTC(9999, 11, 31, 23, 59, 59), null]
+const stamps = [Date.UTC(2020, 1, 29, 12, 0, 0, 1), Date.UTC(1969, 11, 31, 23, 59, 59, 999), Date.UTC(1582, 9, 4, 1, 2, 3, 4), Date.UTC(9999, 11, 31, 23, 59, 59, 999), null]
+const names = ["", "x", "twelve chars", "thirteen char", "ü€𝄞 multi-byte", "a".repeat(40), null, "trailing  "]
+const nvs = ["", "ñandú", "𝄞 clef", null, "z".repeat(20)]
+
+const at = <T,>(values: ReadonlyArray<T>, i: number): T => values[i % values.length]!
+const dateOf = (ms: number | null) => (ms === null ? null : new Date(ms))
+
+const row = (i: number): Array<unknown> => [
+  i,
+  at(amounts, i),
+  at(bigs, i),
+  i % 3 === 2 ? null : i % 2,
+  at(ratios, i),
+  dateOf(at(days, i)),
+  dateOf(at(stamps, i)),
+  at(names, i),
+  at(nvs, i)
+]
+
+describe("Oracle test server: executeMany bind rows decoded straight into columns", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  const selectAll = async (table: string) =>
+    (
+      await conn.execute(`SELECT * FROM ${table} ORDER BY id`, [], {
+        fetchTypeHandler: (m: { dbType: unknown }) => (m.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined)
+      })
+    ).rows
+
+  it("stores every edge value exactly as the general decoding does", async () => {
+    await conn.execute(`CREATE TABLE fast_t (${columns})`)
+    await conn.execute(`CREATE TABLE ref_t (${columns})`)
+    const rows = Array.from({ length: ROWS }, (_, i) => row(i))
+    const r = await conn.executeMany("INSERT INTO fast_t VALUES (:1, :2, :3, :4, :5, :6, :7, :8, :9)", rows, { bindDefs: bindDefs(), dmlRowCounts: true })
+    expect(r.rowsAffected).toBe(ROWS)
+    expect(r.dmlRowCounts.length).toBe(ROWS)
+    const sample = rows.slice(0, 2 * 9 * 8 * 6 * 5)
+    for (let k = 0; k < sample.length; k += SMALL)
+      await conn.executeMany("INSERT INTO ref_t VALUES (:1, :2, :3, :4, :5, :6, :7, :8, :9)", sample.slice(k, k + SMALL), { bindDefs: bindDefs() })
+    const fast = await selectAll(`fast_t WHERE id < ${sample.length}`)
+    expect(fast).toEqual(await selectAll("ref_t"))
+    // a few values spelled out, so that an error shared by both decodings shows too
+    const byId = new Map<number, Array<unknown>>(fast.map((x: Array<unknown>) => [Number(x[0]), x]))
+    const numbers = (id: number) => byId.get(id)!.slice(1, 4).map((v) => (v === null ? null : Number(v)))
+    expect(numbers(3)).toEqual([1234567890123456.7, 123456789012345680000, 1])
+    expect(numbers(4)).toEqual([-99999999999999.99, 2 ** 53 + 2, 0])
+    expect(numbers(5)[2]).toBeNull()
+    expect(byId.get(5)![4]).toBe(Number.POSITIVE_INFINITY)
+    expect(byId.get(3)![5]).toEqual(new Date("0100-03-01T00:00:00Z"))
+    expect(byId.get(3)![6]).toEqual(new Date(Date.UTC(9999, 11, 31, 23, 59, 59, 999)))
+    expect(byId.get(2)![6]).toEqual(new Date(Date.UTC(1582, 9, 4, 1, 2, 3, 4)))
+    expect(byId.get(4)![7]).toBe("ü€𝄞 multi-byte")
+    expect(byId.get(0)![7]).toBeNull() // '' is NULL in Oracle
+    expect(byId.get(2)![8]).toBe("𝄞 clef")
+    const counts = (await conn.execute("SELECT COUNT(*), COUNT(amount), COUNT(tiny), COUNT(name) FROM fast_t")).rows[0]
+    expect(counts).toEqual([ROWS, ROWS - Math.ceil((ROWS - 6) / 9), ROWS - ROWS / 3, ROWS - ROWS / 8 - ROWS / 8])
+    await conn.rollback()
+  })
+
+  it("takes a value the columns cannot hold exactly in the middle of a request through the general path", async () => {
+    await conn.execute("CREATE TABLE round_t (id NUMBER(10), p NUMBER(10,2))")
+    // 1.005 has more fraction digits than NUMBER(10,2) keeps: Oracle rounds it on insert
+    const rows = Array.from({ length: ROWS }, (_, i) => [i, i === 37_123 ? 1.005 : i / 4])
+    const r = await conn.executeMany("INSERT INTO round_t VALUES (:1, :2)", rows, { bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.NUMBER }] })
+    expect(r.rowsAffected).toBe(ROWS)
+    const check = await conn.execute("SELECT COUNT(*), SUM(p) FROM round_t WHERE id <> 37123")
+    expect(check.rows).toEqual([[ROWS - 1, rows.reduce((s, x) => s + (x[0] === 37_123 ? 0 : (x[1] as number)), 0)]])
+    const rounded = await conn.execute("SELECT p FROM round_t WHERE id = 37123")
+    expect([[1], [1.01]]).toContainEqual(rounded.rows[0])
+    await conn.rollback()
+  })
+
+  it("fails at the offending row with Oracle's error and keeps the rows before it", async () => {
+    await conn.execute("CREATE TABLE strict_t (id NUMBER(10) NOT NULL, small NUMBER(4), name VARCHAR2(10))")
+    const cases = [
+      { at: 17_001, value: [null, 1, "ok"], code: "ORA-01400" },
+      { at: 30_002, value: [1, 1, "x".repeat(11)], code: "ORA-12899" },
+      { at: 52_003, value: [1, 12_345, "ok"], code: "ORA-01438" }
+    ]
+    for (const c of cases) {
+      const rows = Array.from({ length: ROWS }, (_, i) => (i === c.at ? c.value : [i, i % 1000, `n${i % 100}`]))
+      const e = await failure(() =>
+        conn.executeMany("INSERT INTO strict_t VALUES (:1, :2, :3)", rows, {
+          bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 20 }]
+        })
+      )
+      expect(oraCode(e), e.message).toBe(c.code)
+      expect((await conn.execute("SELECT COUNT(*), MAX(id) FROM strict_t")).rows).toEqual([[c.at, c.at - 1]])
+      await conn.rollback()
+      expect((await conn.execute("SELECT COUNT(*) FROM strict_t")).rows).toEqual([[0]])
+    }
+  })
+})

@@ -1,0 +1,530 @@
+/**
+ * Named types of one database: user-defined OBJECT, VARRAY and nested TABLE types (CREATE / DROP TYPE), the
+ * predefined MDSYS.SDO_GEOMETRY family and SYS.XMLTYPE; columns of those types, their constructors in SQL, and the
+ * type-description call node-oracledb thin makes to learn a type (dbms_pickler.get_type_shape).
+ *
+ * Values are stored in DuckDB as VARCHAR: XMLType as its document text, the others as extended JSON text of their
+ * value tree (an object as the array of its attribute values, a collection as the array of its elements; see
+ * pickle.ts), which is also what a constructor call such as `SDO_GEOMETRY(2001, NULL, SDO_POINT_TYPE(1, 2, NULL),
+ * NULL, NULL)` becomes (DuckDB `json_array`).
+ */
+import * as crypto from "node:crypto"
+import type { DuckDBValue } from "@duckdb/node-api"
+import type { Session as EngineSession } from "../engine/index.ts"
+import { OraError } from "./errors.ts"
+import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { fromExtendedJson, toExtendedJson } from "./oson.ts"
+import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
+import type { PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
+import { charType, Dty, numberType, parseOracleType, rawType, type OraType } from "./types.ts"
+import type { ReadBuffer, WriteBuffer } from "./wire.ts"
+
+/** Every named type by OID (hex): bind values name their type only by its TOID. */
+const typesByOid = new Map<string, NamedType>()
+
+const register = (t: NamedType): NamedType => {
+  typesByOid.set(t.oid.toString("hex"), t)
+  return t
+}
+
+const fixedOid = (fqn: string) => crypto.createHash("md5").update(fqn).digest()
+
+const NUMBER = numberType()
+
+// Oracle Spatial's definitions ("2.2 SDO_GEOMETRY Object Type", Oracle Spatial Developer's Guide 23,
+// https://docs.oracle.com/en/database/oracle/oracle-database/23/spatl/sdo_geometry-object-type.html)
+const sdoPointType = register({
+  schema: "MDSYS",
+  name: "SDO_POINT_TYPE",
+  oid: fixedOid("MDSYS.SDO_POINT_TYPE"),
+  kind: "object",
+  attributes: ["X", "Y", "Z"].map((name) => ({ name, member: { scalar: NUMBER } })),
+  element: undefined,
+  limit: 0
+})
+const sdoArray = (name: string) =>
+  register({ schema: "MDSYS", name, oid: fixedOid(`MDSYS.${name}`), kind: "varray", attributes: [], element: { scalar: NUMBER }, limit: 1048576 })
+const sdoElemInfoArray = sdoArray("SDO_ELEM_INFO_ARRAY")
+const sdoOrdinateArray = sdoArray("SDO_ORDINATE_ARRAY")
+const sdoGeometry = register({
+  schema: "MDSYS",
+  name: "SDO_GEOMETRY",
+  oid: fixedOid("MDSYS.SDO_GEOMETRY"),
+  kind: "object",
+  attributes: [
+    { name: "SDO_GTYPE", member: { scalar: NUMBER } },
+    { name: "SDO_SRID", member: { scalar: NUMBER } },
+    { name: "SDO_POINT", member: { named: sdoPointType } },
+    { name: "SDO_ELEM_INFO", member: { named: sdoElemInfoArray } },
+    { name: "SDO_ORDINATES", member: { named: sdoOrdinateArray } }
+  ],
+  element: undefined,
+  limit: 0
+})
+const xmlType = register({ schema: "SYS", name: "XMLTYPE", oid: fixedOid("SYS.XMLTYPE"), kind: "xmltype", attributes: [], element: undefined, limit: 0 })
+
+/** Types every schema sees through public synonyms. */
+const PUBLIC_TYPES: ReadonlyArray<NamedType> = [sdoPointType, sdoElemInfoArray, sdoOrdinateArray, sdoGeometry, xmlType]
+
+/** The named types of one database. */
+export class NamedTypes {
+  private readonly types = new Map<string, NamedType>(PUBLIC_TYPES.map((t) => [`${t.schema}.${t.name}`, t]))
+
+  /** Resolves a type name as seen from `schema`: its own types, then the public synonyms. */
+  lookup(schema: string, owner: string | undefined, name: string): NamedType | undefined {
+    if (owner !== undefined) return this.types.get(`${owner}.${name}`)
+    return this.types.get(`${schema}.${name}`) ?? PUBLIC_TYPES.find((t) => t.name === name)
+  }
+
+  /** Every type, in creation order. */
+  all(): Array<NamedType> {
+    return [...this.types.values()]
+  }
+
+  /** Whether any type (visible or not) has this simple name: a cheap test before rewriting SQL. */
+  hasName(name: string): boolean {
+    for (const t of this.types.values()) if (t.name === name) return true
+    return false
+  }
+
+  /** CREATE [OR REPLACE] TYPE name [FORCE] AS|IS OBJECT (...) | VARRAY(n) OF t | VARYING ARRAY(n) OF t | TABLE OF t. */
+  create(schema: string, toks: ReadonlyArray<Tok>, at: number, orReplace: boolean, columnUses: (t: NamedType) => boolean): void {
+    const sig = toks.filter((t) => t.kind !== "ws")
+    let k = sig.indexOf(toks[at]!)
+    const first = sig[k]
+    if (first === undefined || (first.kind !== "ident" && first.kind !== "qident")) throw new OraError(902, "invalid datatype")
+    let owner = schema
+    let name = identName(first)
+    if (isOp(sig[k + 1], ".")) {
+      owner = name
+      name = identName(sig[k + 2]!)
+      k += 2
+    }
+    k++
+    if (isKw(sig[k], "FORCE")) k++
+    if (!isKw(sig[k], "AS", "IS")) throw new OraError(2315, "incorrect number of arguments for default constructor")
+    k++
+    const key = `${owner}.${name}`
+    const existing = this.types.get(key)
+    if (existing !== undefined && (!orReplace || PUBLIC_TYPES.includes(existing))) throw new OraError(955, "name is already used by an existing object")
+    if (existing !== undefined && columnUses(existing)) throw new OraError(2303, "cannot drop or replace a type with type or table dependents")
+    const oid = existing?.oid ?? crypto.randomBytes(16)
+    let type: NamedType
+    if (isKw(sig[k], "OBJECT")) {
+      if (!isOp(sig[k + 1], "(")) throw ora2()
+      const close = matchParen(sig, k + 1)
+      const attributes: Array<Attribute> = []
+      for (const part of splitTop(sig.slice(k + 2, close))) {
+        const attrName = part[0]
+        if (attrName === undefined || (attrName.kind !== "ident" && attrName.kind !== "qident")) throw ora2()
+        if (attributes.some((a) => a.name === identName(attrName))) throw new OraError(2306, "cannot create a type that already has valid dependent(s)")
+        attributes.push({ name: identName(attrName), member: this.member(schema, part.slice(1)) })
+      }
+      if (attributes.length === 0) throw ora2()
+      type = { schema: owner, name, oid, kind: "object", attributes, element: undefined, limit: 0 }
+    } else if (isKw(sig[k], "VARRAY") || (isKw(sig[k], "VARYING") && isKw(sig[k + 1], "ARRAY"))) {
+      if (isKw(sig[k], "VARYING")) k++
+      if (!isOp(sig[k + 1], "(") || sig[k + 2]?.kind !== "num" || !isOp(sig[k + 3], ")") || !isKw(sig[k + 4], "OF")) throw ora2()
+      const limit = Number(sig[k + 2]!.value)
+      type = { schema: owner, name, oid, kind: "varray", attributes: [], element: this.member(schema, stripNotNull(sig.slice(k + 5))), limit }
+    } else if (isKw(sig[k], "TABLE") && isKw(sig[k + 1], "OF")) {
+      type = { schema: owner, name, oid, kind: "table", attributes: [], element: this.member(schema, stripNotNull(sig.slice(k + 2))), limit: 0 }
+    } else throw ora2()
+    this.types.set(key, register(type))
+  }
+
+  /** DROP TYPE name [FORCE]. */
+  drop(schema: string, toks: ReadonlyArray<Tok>, at: number, columnUses: (t: NamedType) => boolean): void {
+    const sig = toks.filter((t) => t.kind !== "ws")
+    const k = sig.indexOf(toks[at]!)
+    const qualified = isOp(sig[k + 1], ".")
+    const owner = qualified ? identName(sig[k]!) : schema
+    const name = identName(sig[qualified ? k + 2 : k]!)
+    const type = this.types.get(`${owner}.${name}`)
+    if (type === undefined || PUBLIC_TYPES.includes(type)) throw new OraError(4043, `object ${name} does not exist`)
+    const force = isKw(sig[qualified ? k + 3 : k + 1], "FORCE")
+    const dependentTypes = [...this.types.values()].some((t) => t !== type && [...t.attributes.map((a) => a.member), ...(t.element ? [t.element] : [])].some((m) => "named" in m && m.named === type))
+    if (!force && (dependentTypes || columnUses(type))) throw new OraError(2303, "cannot drop or replace a type with type or table dependents")
+    this.types.delete(`${owner}.${name}`)
+  }
+
+  private member(schema: string, typeToks: ReadonlyArray<Tok>): Member {
+    const text = typeToks.map((t) => t.text).join(" ")
+    const scalar = parseOracleType(text)
+    if (scalar !== undefined) {
+      if (!supportedMember(scalar)) throw new OraError(22800, `invalid user-defined type: ${scalar.dictName} attributes are not supported by the test server`)
+      return { scalar }
+    }
+    const named = this.resolveTokens(schema, typeToks)
+    if (named === undefined) throw new OraError(902, "invalid datatype")
+    if (named.kind === "xmltype") throw new OraError(22800, "invalid user-defined type: XMLTYPE attributes are not supported by the test server")
+    return { named }
+  }
+
+  private resolveTokens(schema: string, typeToks: ReadonlyArray<Tok>): NamedType | undefined {
+    const sig = typeToks.filter((t) => t.kind !== "ws")
+    if (sig.length === 1 && (sig[0]!.kind === "ident" || sig[0]!.kind === "qident")) return this.lookup(schema, undefined, identName(sig[0]!))
+    if (sig.length === 3 && isOp(sig[1], ".")) return this.lookup(schema, identName(sig[0]!), identName(sig[2]!))
+    return undefined
+  }
+
+  /** The column type of a type name used in CREATE TABLE, or undefined when it names no type. */
+  columnType(schema: string, typeText: string): OraType | undefined {
+    const named = this.resolveTokens(schema, tokenize(typeText))
+    return named === undefined ? undefined : namedColumnType(named)
+  }
+
+  /**
+   * Rewrites constructor calls (`TYPE(args)`, `SCHEMA.TYPE(args)`) into DuckDB `json_array(args)`, and `XMLTYPE(x)`
+   * into `(x)`, so that the stored text is the value tree.
+   */
+  rewriteConstructors(schema: string, toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> {
+    if (!toks.some((t) => t.kind === "ident" && (this.hasName(t.value) || PUBLIC_TYPES.some((p) => p.name === t.value)))) return toks
+    const out: Array<Tok> = []
+    // open parentheses, true for those of a constructor call
+    const parens: Array<boolean> = []
+    let constructorOpen = false
+    for (let i = 0; i < toks.length; i++) {
+      const t = toks[i]!
+      if (isOp(t, "(")) {
+        parens.push(constructorOpen)
+        constructorOpen = false
+      } else if (isOp(t, ")")) parens.pop()
+      if (t.kind !== "ident" && t.kind !== "qident") {
+        out.push(t)
+        continue
+      }
+      // RAW attributes are held as hex text, so HEXTORAW inside a constructor keeps its argument's text
+      if (t.value === "HEXTORAW" && parens.includes(true)) {
+        out.push({ kind: "ident", text: "upper", value: "UPPER", pos: t.pos })
+        continue
+      }
+      let j = i + 1
+      let owner: string | undefined
+      let name = identName(t)
+      if (isOp(toks[j], ".") && (toks[j + 1]?.kind === "ident" || toks[j + 1]?.kind === "qident")) {
+        owner = name
+        name = identName(toks[j + 1]!)
+        j += 2
+      }
+      while (toks[j]?.kind === "ws") j++
+      const prev = out.filter((x) => x.kind !== "ws").at(-1)
+      const type = isOp(toks[j], "(") && !isOp(prev, ".") ? this.lookup(schema, owner, name) : undefined
+      if (type === undefined) {
+        out.push(t)
+        continue
+      }
+      checkArguments(type, toks, j)
+      const call: ConstructorTok = { kind: "ident", text: type.kind === "xmltype" ? "" : "json_array", value: type.kind === "xmltype" ? "" : "JSON_ARRAY", pos: t.pos, constructs: type }
+      out.push(call)
+      constructorOpen = true
+      i = j - 1
+    }
+    return out
+  }
+}
+
+/** The token a constructor call's name becomes, remembering the type it constructs (for describing select items). */
+interface ConstructorTok extends Tok {
+  readonly constructs: NamedType
+}
+
+/** Refuses constructor calls Oracle refuses: a wrong number of attributes, more elements than a VARRAY's limit. */
+const checkArguments = (type: NamedType, toks: ReadonlyArray<Tok>, open: number): void => {
+  const close = matchParen(toks, open)
+  const count = splitTop(toks.slice(open + 1, close < 0 ? toks.length : close)).length
+  if ((type.kind === "object" && count !== type.attributes.length) || (type.kind === "xmltype" && count !== 1)) throw ora2()
+  if (type.kind === "varray" && type.limit > 0 && count > type.limit) throw new OraError(22909, "exceeded maximum VARRAY limit")
+}
+
+/**
+ * The column type of a select item that is one constructor call (`point_t(1, 2) [AS] [alias]`), described as the
+ * named type it constructs, as Oracle does; undefined for any other item.
+ */
+export const constructedType = (item: ReadonlyArray<Tok>): OraType | undefined => {
+  const part = item.filter((t) => t.kind !== "ws")
+  const call = part[0] as Partial<ConstructorTok> | undefined
+  if (call?.constructs === undefined || !isOp(part[1], "(")) return undefined
+  let k = matchParen(part, 1) + 1
+  if (k === 0) return undefined
+  if (isKw(part[k], "AS")) k++
+  if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
+  return namedColumnType(call.constructs)
+}
+
+const ora2 = () => new OraError(2315, "incorrect number of arguments for default constructor")
+const identName = (t: Tok): string => (t.kind === "qident" ? t.value : t.value.toUpperCase())
+const stripNotNull = (toks: ReadonlyArray<Tok>) => {
+  const k = toks.findIndex((t) => isKw(t, "NOT"))
+  return k >= 0 && isKw(toks[k + 1], "NULL") ? toks.slice(0, k) : toks
+}
+
+/** Top-level comma-separated parts that hold more than blanks. */
+const splitTop = (toks: ReadonlyArray<Tok>): Array<Array<Tok>> => splitTopLevel(toks).filter((p) => p.some((t) => t.kind !== "ws"))
+
+const databases = new WeakMap<object, NamedTypes>()
+
+/** The named types of a database. */
+export const namedTypesOf = (db: object): NamedTypes => {
+  let n = databases.get(db)
+  if (n === undefined) {
+    n = new NamedTypes()
+    databases.set(db, n)
+  }
+  return n
+}
+
+/** The column type of a named type: data type code 109 (internal named type), stored as VARCHAR. */
+export const namedColumnType = (named: NamedType): OraType => ({
+  kind: "object",
+  dty: Dty.INT_NAMED,
+  csfrm: 0,
+  maxSize: 2000,
+  charSize: 0,
+  precision: 0,
+  scale: 0,
+  dictName: named.name,
+  dictPrecision: null,
+  dictScale: null,
+  duck: "VARCHAR",
+  named
+})
+
+// ------------------------------------------------------------------------------------------------ values
+
+/** Writes a stored named-type value (or NULL) as a column value. */
+export const writeNamedValue = (w: WriteBuffer, t: NamedType, stored: string | null): void => {
+  if (stored === null) return writeDbObject(w, t, null)
+  if (t.kind === "xmltype") return writeDbObject(w, t, xmlImage(stored))
+  const value = fromExtendedJson(stored)
+  if (value.kind === "null") return writeDbObject(w, t, null)
+  writeDbObject(w, t, packImage(t, value))
+}
+
+/** Reads a named-type bind value (writeDbObject layout) into its stored text; null for an atomically null value. */
+export const readNamedBind = (r: ReadBuffer): DuckDBValue => {
+  const toid = r.ub() > 0 ? r.bytesWithLength() : null
+  if (r.ub() > 0) r.bytesWithLength() // OID
+  if (r.ub() > 0) r.bytesWithLength() // snapshot
+  r.ub() // version
+  const length = r.ub()
+  r.ub() // flags
+  const image = length > 0 ? r.bytesWithLength() : null
+  if (image === null || toid === null) return null
+  const type = typesByOid.get(Buffer.from(toid).subarray(4, 20).toString("hex"))
+  if (type === undefined) throw new OraError(22303, "type not found")
+  return toExtendedJson(unpackImage(type, image))
+}
+
+// ------------------------------------------------------------------------------------------------ type description
+
+/** The attribute cursor of get_type_shape: one row per attribute (none for collections). */
+const ATTRIBUTE_COLUMNS: ReadonlyArray<ResultColumn> = [
+  { name: "ATTR_NO", type: NUMBER, nullable: true },
+  { name: "ATTR_NAME", type: charType("VARCHAR2", 128), nullable: true },
+  { name: "ATTR_TYPE_MOD", type: charType("VARCHAR2", 7), nullable: true },
+  { name: "ATTR_TYPE_NAME", type: charType("VARCHAR2", 128), nullable: true },
+  { name: "ATTR_TYPE_OWNER", type: charType("VARCHAR2", 128), nullable: true },
+  { name: "ATTR_TYPE_PACKAGE", type: charType("VARCHAR2", 128), nullable: true },
+  { name: "ATTR_TYPE_OID", type: rawType(16), nullable: true }
+]
+
+/** The type name node-oracledb maps back to a type (lib/types.js column type names). */
+const attributeTypeName = (t: OraType): string => {
+  switch (t.kind) {
+    case "timestamp":
+      return "TIMESTAMP"
+    case "timestamptz":
+      return "TIMESTAMP WITH TIME ZONE"
+    case "timestampltz":
+      return "TIMESTAMP WITH LOCAL TIME ZONE"
+    default:
+      return t.dictName
+  }
+}
+
+const sqlText = (v: string | null) => (v === null ? "CAST(NULL AS VARCHAR)" : `'${v.replace(/'/g, "''")}'`)
+
+/**
+ * Answers the anonymous block node-oracledb thin runs to describe a type (lib/thin/connection.js
+ * _populateDbObjectTypeInfo: `:ret_val := dbms_pickler.get_type_shape(:full_name, :oid, :version, :tds, ...,
+ * :attrs_rc, ...)` followed by lookups of the owner and name in ALL_TYPES), or returns undefined for any other block.
+ */
+export const describeTypeBlock = async (
+  types: NamedTypes,
+  schema: string,
+  engine: EngineSession,
+  sql: string,
+  params: ReadonlyArray<DuckDBValue>
+): Promise<PlsqlResult | undefined> => {
+  if (!/dbms_pickler\s*\.\s*get_type_shape/i.test(sql)) return undefined
+  // PL/SQL binds are sent once per distinct name, in order of first appearance (lib/thin/statement.js)
+  const names: Array<string> = []
+  for (const m of sql.matchAll(/:\s*([A-Za-z][\w$#]*)/g)) if (!names.includes(m[1]!.toLowerCase())) names.push(m[1]!.toLowerCase())
+  const fullName = String(params[names.indexOf("full_name")] ?? "")
+  const type = resolveFullName(types, schema, fullName)
+  const rows = type === undefined || type.kind !== "object" ? [] : type.attributes
+  const select =
+    rows.length === 0
+      ? `SELECT ${ATTRIBUTE_COLUMNS.map((c, i) => `CAST(NULL AS ${i === 0 ? "INTEGER" : i === 6 ? "BLOB" : "VARCHAR"}) AS "${c.name}"`).join(", ")} WHERE false`
+      : rows
+          .map((a, i) => {
+            const named = "named" in a.member ? a.member.named : undefined
+            const cells = [
+              String(i + 1),
+              sqlText(a.name),
+              sqlText(null),
+              sqlText(named !== undefined ? named.name : attributeTypeName((a.member as { scalar: OraType }).scalar)),
+              sqlText(named?.schema ?? null),
+              sqlText(null),
+              named === undefined ? "CAST(NULL AS BLOB)" : `unhex('${named.oid.toString("hex")}')`
+            ]
+            return `SELECT ${cells.map((c, k) => `${c} AS "${ATTRIBUTE_COLUMNS[k]!.name}"`).join(", ")}`
+          })
+          .join(" UNION ALL ")
+  const attrs: QueryResult = { kind: "query", columns: [...ATTRIBUTE_COLUMNS], cursor: await engine.query(`SELECT * FROM (${select}) ORDER BY 1`) }
+  // RAW OUT values are written from their bytes (binds.ts writeOutValue)
+  const raw = (b: Buffer) => b as unknown as DuckDBValue
+  const values: Record<string, DuckDBValue | QueryResult> = {
+    full_name: fullName,
+    ret_val: type === undefined ? 1 : 0,
+    oid: type === undefined ? null : raw(type.oid),
+    version: 1,
+    tds: type === undefined ? null : raw(typeDescriptor(type)),
+    attrs_rc: attrs,
+    package_name: null,
+    schema: type?.schema ?? null,
+    name: type?.name ?? null
+  }
+  return {
+    kind: "plsql",
+    directions: names.map((n) => (n === "full_name" ? 48 : 16)),
+    values: names.map((n) => values[n] ?? null),
+    implicit: []
+  }
+}
+
+/** `"SCHEMA"."NAME"`, `SCHEMA.NAME` or `NAME` (current schema, then public synonyms). */
+const resolveFullName = (types: NamedTypes, schema: string, fullName: string): NamedType | undefined => {
+  const parts = [...fullName.matchAll(/"([^"]*)"|([^."]+)/g)].map((m) => (m[1] !== undefined ? m[1] : m[2]!.trim().toUpperCase()))
+  if (parts.length === 1) return types.lookup(schema, undefined, parts[0]!)
+  if (parts.length === 2) return types.lookup(schema, parts[0], parts[1]!)
+  return undefined
+}
+
+
+// ------------------------------------------------------------------------------------------------ data dictionary
+
+const dictColumn = (name: string, type: OraType): { name: string; type: OraType; nullable: boolean; defaultText: null } => ({ name, type, nullable: true, defaultText: null })
+const v128 = charType("VARCHAR2", 128)
+
+/**
+ * ALL_TYPES, ALL_TYPE_ATTRS and ALL_COLL_TYPES (a subset of each view's columns, named as in the Oracle Database
+ * Reference); node-oracledb thin reads ALL_COLL_TYPES to learn the element type of a collection of objects
+ * (lib/thin/connection.js _getElementTypeObj).
+ */
+export const typeDictionaryShapes = {
+  ALL_TYPES: [
+    dictColumn("OWNER", v128),
+    dictColumn("TYPE_NAME", v128),
+    dictColumn("TYPE_OID", rawType(16)),
+    dictColumn("TYPECODE", v128),
+    dictColumn("ATTRIBUTES", NUMBER),
+    dictColumn("METHODS", NUMBER),
+    dictColumn("PREDEFINED", charType("VARCHAR2", 3)),
+    dictColumn("INCOMPLETE", charType("VARCHAR2", 3)),
+    dictColumn("FINAL", charType("VARCHAR2", 3)),
+    dictColumn("INSTANTIABLE", charType("VARCHAR2", 3)),
+    dictColumn("SUPERTYPE_OWNER", v128),
+    dictColumn("SUPERTYPE_NAME", v128)
+  ],
+  ALL_TYPE_ATTRS: [
+    dictColumn("OWNER", v128),
+    dictColumn("TYPE_NAME", v128),
+    dictColumn("ATTR_NAME", v128),
+    dictColumn("ATTR_TYPE_MOD", charType("VARCHAR2", 7)),
+    dictColumn("ATTR_TYPE_OWNER", v128),
+    dictColumn("ATTR_TYPE_NAME", v128),
+    dictColumn("LENGTH", NUMBER),
+    dictColumn("PRECISION", NUMBER),
+    dictColumn("SCALE", NUMBER),
+    dictColumn("CHARACTER_SET_NAME", charType("VARCHAR2", 44)),
+    dictColumn("ATTR_NO", NUMBER),
+    dictColumn("INHERITED", charType("VARCHAR2", 3))
+  ],
+  ALL_COLL_TYPES: [
+    dictColumn("OWNER", v128),
+    dictColumn("TYPE_NAME", v128),
+    dictColumn("COLL_TYPE", v128),
+    dictColumn("UPPER_BOUND", NUMBER),
+    dictColumn("ELEM_TYPE_MOD", charType("VARCHAR2", 7)),
+    dictColumn("ELEM_TYPE_OWNER", v128),
+    dictColumn("ELEM_TYPE_NAME", v128),
+    dictColumn("LENGTH", NUMBER),
+    dictColumn("PRECISION", NUMBER),
+    dictColumn("SCALE", NUMBER),
+    dictColumn("CHARACTER_SET_NAME", charType("VARCHAR2", 44)),
+    dictColumn("ELEM_STORAGE", charType("VARCHAR2", 7)),
+    dictColumn("NULLS_STORED", charType("VARCHAR2", 3))
+  ]
+}
+
+/** A RAW value as DuckDB BLOB literal text. */
+const blobText = (b: Buffer) => [...b].map((x) => `\\x${x.toString(16).padStart(2, "0").toUpperCase()}`).join("")
+
+/** Type name, owner, length, precision, scale and character set of an attribute or element, as the views show them. */
+const memberRow = (m: Member): [string | null, string, number | null, number | null, number | null, string | null] => {
+  if ("named" in m) return [m.named.schema, m.named.name, null, null, null, null]
+  const t = m.scalar
+  const chars = t.kind === "varchar" || t.kind === "nvarchar"
+  return [
+    null,
+    t.kind === "number" && t.dictName !== "FLOAT" ? "NUMBER" : t.dictName,
+    chars || t.kind === "raw" ? t.charSize : null,
+    t.dictPrecision,
+    t.kind.startsWith("timestamp") ? t.scale : t.dictScale,
+    chars ? (t.csfrm === 2 ? "NCHAR_CS" : "CHAR_CS") : null
+  ]
+}
+
+/** Rows of the type views, by view name. */
+export const typeDictionaryRows = (types: NamedTypes): ReadonlyArray<readonly [string, Array<Array<unknown>>]> => {
+  const all = types.all()
+  return [
+    [
+      "ALL_TYPES",
+      all.map((t) => [
+        t.schema,
+        t.name,
+        blobText(t.oid),
+        t.kind === "object" ? "OBJECT" : t.kind === "xmltype" ? "OBJECT" : "COLLECTION",
+        t.attributes.length,
+        0,
+        t.kind === "xmltype" ? "YES" : "NO",
+        "NO",
+        "YES",
+        "YES",
+        null,
+        null
+      ])
+    ],
+    [
+      "ALL_TYPE_ATTRS",
+      all.flatMap((t) =>
+        t.attributes.map((a, i) => {
+          const [owner, name, length, precision, scale, cs] = memberRow(a.member)
+          return [t.schema, t.name, a.name, null, owner, name, length, precision, scale, cs, i + 1, "NO"]
+        })
+      )
+    ],
+    [
+      "ALL_COLL_TYPES",
+      all
+        .filter((t) => t.element !== undefined)
+        .map((t) => {
+          const [owner, name, length, precision, scale, cs] = memberRow(t.element!)
+          return [t.schema, t.name, t.kind === "varray" ? "VARYING ARRAY" : "TABLE", t.kind === "varray" ? t.limit : null, null, owner, name, length, precision, scale, cs, "VALUE", "YES"]
+        })
+    ]
+  ]
+}
