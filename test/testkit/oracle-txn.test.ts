@@ -115,6 +115,26 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     await b.rollback()
   })
 
+  it("locks the rows of every joined table with FOR UPDATE, and only the OF columns' tables with FOR UPDATE OF", async () => {
+    await a.execute("CREATE TABLE fu_p (id NUMBER PRIMARY KEY, name VARCHAR2(10))")
+    await a.execute("CREATE TABLE fu_c (id NUMBER PRIMARY KEY, pid NUMBER, v NUMBER)")
+    await a.execute("INSERT INTO fu_p VALUES (1, 'p')")
+    await a.execute("INSERT INTO fu_c VALUES (10, 1, 0)")
+    await a.commit()
+    const nowait = (sql: string) => failure(() => b.execute(sql)).then(oraCode, () => "no error")
+    await a.execute("SELECT c.v FROM fu_c c JOIN fu_p p ON c.pid = p.id WHERE c.id = 10 FOR UPDATE OF c.v")
+    expect(await nowait("SELECT id FROM fu_c WHERE id = 10 FOR UPDATE NOWAIT")).toBe("ORA-00054")
+    expect((await b.execute("SELECT id FROM fu_p WHERE id = 1 FOR UPDATE NOWAIT")).rows).toEqual([[1]])
+    await b.rollback()
+    await a.rollback()
+    await a.execute("SELECT c.v, p.name FROM fu_c c, fu_p p WHERE c.pid = p.id FOR UPDATE")
+    expect(await nowait("SELECT id FROM fu_c WHERE id = 10 FOR UPDATE NOWAIT")).toBe("ORA-00054")
+    expect(await nowait("SELECT id FROM fu_p WHERE id = 1 FOR UPDATE NOWAIT")).toBe("ORA-00054")
+    await a.rollback()
+    expect((await b.execute("SELECT id FROM fu_p WHERE id = 1 FOR UPDATE NOWAIT")).rows).toEqual([[1]])
+    await b.rollback()
+  })
+
   it("rolls back to savepoints", async () => {
     await a.execute("INSERT INTO acct VALUES (50, 'sp1', 1)")
     await a.execute("SAVEPOINT first_sp")
