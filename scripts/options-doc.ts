@@ -11,6 +11,7 @@ import * as HanaOptions from "../layers/hana/HanaOptions.ts"
 import * as OracleOptions from "../layers/oracle/OracleOptions.ts"
 import { OptionSchemas, type OptionSpec } from "../src/Options.ts"
 import * as StandardOptions from "../src/StandardOptions.ts"
+import * as Telemetry from "../src/Telemetry.ts"
 
 /** One table of the document: a set of option declarations and the module that declares them. */
 interface OptionSection {
@@ -27,6 +28,12 @@ const sections: ReadonlyArray<OptionSection> = [
     intro: "The keys ADBC 1.1.0 defines, accepted by every driver.",
     source: "src/StandardOptions.ts",
     specs: StandardOptions.StandardOptions
+  },
+  {
+    title: "Telemetry options (every driver)",
+    intro: "What spans and debug log lines may record; see [telemetry.md](telemetry.md).",
+    source: "src/Telemetry.ts",
+    specs: Telemetry.TelemetryOptions
   },
   {
     title: "SAP HANA driver (`effect-adbc/hana`, `dba.*`)",

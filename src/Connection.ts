@@ -39,6 +39,7 @@ import { unsupported } from "./Driver.ts"
 import { type IngestData, ingestOptionEntries, type IngestOptions } from "./Ingest.ts"
 import * as Ingest from "./Ingest.ts"
 import { makeSession, type Session } from "./internal/session.ts"
+import { connectionTelemetry, traced } from "./internal/telemetry.ts"
 import { ARROW_VERSION } from "./internal/versions.ts"
 import { getRaw, OptionStore } from "./Options.ts"
 import type { ReaderShape } from "./Reader.ts"
@@ -91,6 +92,13 @@ export interface ConnectionShape {
   ) => Effect.Effect<Arrow.Schema, AdbcError>
   readonly commit: Effect.Effect<void, AdbcError>
   readonly rollback: Effect.Effect<void, AdbcError>
+  /**
+   * Runs `effect` as one transaction that holds the connection: other fibers' statements wait until it ends. It
+   * commits when `effect` succeeds and rolls back when it fails or is interrupted, then switches autocommit back on.
+   * Inside another transaction (or with autocommit already off) it joins that transaction and, where the driver has
+   * savepoints, undoes only its own work on failure; the enclosing transaction decides the commit.
+   */
+  readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | AdbcError, R>
   /** Stops the statement running on this connection. */
   readonly cancel: Effect.Effect<void, AdbcError>
   /** Whether the connection is open and its session usable (checked without I/O); pools discard it when not. */
@@ -108,6 +116,8 @@ export interface ConnectionShape {
 export class Connection extends Context.Service<Connection, ConnectionShape>()("effect-adbc/Connection") {}
 
 const ADBC_VERSION = AdbcVersion.V1_1_0
+/** How long an interrupted transaction waits for its rollback; a session dropped instead is rolled back by the server. */
+const ROLLBACK_ON_INTERRUPT = "1 second"
 
 /**
  * Opens a connection on `database` with connection-level options. Closed when the scope closes.
@@ -126,31 +136,49 @@ export const make = Effect.fnUntraced(function*(
 
   const outer = yield* Effect.scope
   const inner = yield* Scope.fork(outer, "sequential")
-  const driverConnection = yield* driver.connect(options()).pipe(
-    Effect.mapError((error) => fromUnknown(error, "IO", options().secrets())),
-    Scope.provide(inner),
-    Effect.onError(() => Scope.close(inner, Exit.void)),
-    Effect.withSpan("adbc.connect", { attributes: { "db.system.name": driver.name } })
+  const telemetry = connectionTelemetry(driver, options())
+  const driverConnection = yield* traced(
+    telemetry,
+    "connect",
+    telemetry.attributes,
+    driver.connect(options()).pipe(
+      Effect.mapError((error) => fromUnknown(error, "IO", options().secrets())),
+      Scope.provide(inner),
+      Effect.onError(() => Scope.close(inner, Exit.void))
+    )
   )
-  const session: Session = makeSession({ driver, connection: driverConnection, registry, options })
-  yield* Effect.addFinalizer(() =>
-    Effect.sync(() => {
-      session.state.closed = true
-    })
+  const session: Session = makeSession({ driver, connection: driverConnection, registry, options, telemetry })
+  yield* Effect.addFinalizer(() => session.markClosed)
+
+  const setAutocommit = (enabled: boolean) =>
+    session.request(driverConnection.setAutocommit(enabled)).pipe(
+      Effect.tap(() =>
+        Effect.sync(() => {
+          session.state.autocommit = enabled
+        })
+      )
+    )
+  /** What a fiber that switched autocommit off and ended without switching it back leaves: nothing uncommitted. */
+  const abandonTransaction = Effect.ignore(
+    session.request(driverConnection.rollback).pipe(Effect.andThen(setAutocommit(true)))
   )
 
-  // Connection-level options that change the session are applied once connected.
-  const applyOption = (key: string, value: string): Effect.Effect<void, AdbcError> => {
+  // Connection-level options that change the session are applied once connected (`byFiber`: set by a running
+  // fiber through setOption, rather than when connecting).
+  const applyOption = (key: string, value: string, byFiber: boolean): Effect.Effect<void, AdbcError> => {
     switch (key) {
       case Std.Autocommit.key: {
         const enabled = value === "true"
-        if (enabled === session.state.autocommit) return Effect.void
-        return session.request(driverConnection.setAutocommit(enabled)).pipe(
-          Effect.tap(() =>
-            Effect.sync(() => {
-              session.state.autocommit = enabled
-            })
-          )
+        if (enabled) {
+          return Effect.andThen(enabled === session.state.autocommit ? Effect.void : setAutocommit(true), session.unclaim)
+        }
+        // Manual commit mode set by a fiber holds the connection for that fiber until it switches autocommit back
+        // on (or ends): other fibers' statements wait rather than land inside its transaction.
+        const switchOff = session.state.autocommit ? setAutocommit(false) : Effect.void
+        if (!byFiber) return switchOff
+        return session.claim(abandonTransaction).pipe(
+          Effect.andThen(switchOff),
+          Effect.onError(() => session.unclaim)
         )
       }
       case Std.ReadOnly.key: {
@@ -174,9 +202,49 @@ export const make = Effect.fnUntraced(function*(
         return Effect.void
     }
   }
-  for (const [key, value] of store.entries()) yield* applyOption(key, value)
+  for (const [key, value] of store.entries()) yield* applyOption(key, value, false)
 
   const statement = (entries: Readonly<Record<string, string>> = {}) => Statement.make(session, entries)
+
+  let savepointDepth = 0
+  const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | AdbcError, R> =>
+    session.exclusive(Effect.uninterruptibleMask((restore) =>
+      Effect.suspend((): Effect.Effect<A, E | AdbcError, R> => {
+        if (!session.state.autocommit) return nestedTransaction(restore(effect))
+        const rollback = (exit: Exit.Exit<unknown, unknown>) =>
+          Effect.ignore(
+            // an interrupted fiber must return promptly even from a silent server (the driver then drops the session)
+            Exit.hasInterrupts(exit)
+              ? session.request(driverConnection.rollback).pipe(Effect.timeout(ROLLBACK_ON_INTERRUPT))
+              : session.request(driverConnection.rollback)
+          )
+        return Effect.gen(function*() {
+          yield* setAutocommit(false)
+          const exit = yield* Effect.exit(restore(effect))
+          const ended = Exit.isSuccess(exit)
+            ? yield* Effect.exit(restore(session.request(driverConnection.commit)).pipe(
+              Effect.onExit((committed) => Exit.isFailure(committed) ? rollback(committed) : Effect.void)
+            ))
+            : yield* Effect.andThen(rollback(exit), Effect.exit(Effect.void))
+          yield* Effect.ignore(setAutocommit(true))
+          if (Exit.isFailure(ended)) return yield* Effect.failCause(ended.cause)
+          return yield* exit
+        })
+      })
+    ))
+  /** A transaction inside another: a savepoint where the driver has them, so a failure undoes only its own work. */
+  const nestedTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | AdbcError, R> => {
+    const savepoints = driverConnection.savepoints
+    if (savepoints === undefined) return effect
+    const name = `ADBC_TX_${++savepointDepth}`
+    return session.request(savepoints.create(name)).pipe(
+      Effect.andThen(effect),
+      Effect.onError(() => Effect.ignore(session.request(savepoints.rollbackTo(name)))),
+      Effect.ensuring(Effect.sync(() => {
+        savepointDepth--
+      }))
+    )
+  }
 
   const executeQuery = (sql: string, entries: Readonly<Record<string, string>> = {}) =>
     Effect.gen(function*() {
@@ -191,7 +259,7 @@ export const make = Effect.fnUntraced(function*(
       Effect.gen(function*() {
         const previous = store.raw(key)
         yield* store.set(key, value)
-        yield* applyOption(key, value).pipe(
+        yield* applyOption(key, value, true).pipe(
           Effect.onError(() => Effect.sync(() => store.restore(key, previous)))
         )
       }),
@@ -262,13 +330,13 @@ export const make = Effect.fnUntraced(function*(
         ? Effect.fail(invalidState("cannot roll back: autocommit is enabled"))
         : session.request(driverConnection.rollback)
     ),
+    withTransaction,
     cancel: session.guard(driverConnection.cancel),
     isUsable: Effect.sync(() => !session.state.closed && (driverConnection.isUsable?.() ?? true)),
     close: Effect.suspend(() => {
       if (session.state.closed) return Effect.void
       if (session.readers.active() > 0) return Effect.fail(invalidState(READER_ACTIVE_MESSAGE))
-      session.state.closed = true
-      return Scope.close(inner, Exit.void)
+      return Effect.andThen(session.markClosed, Scope.close(inner, Exit.void))
     })
   }
   return connection
@@ -344,3 +412,16 @@ export const statement = (
   options?: Readonly<Record<string, string>>
 ): Effect.Effect<Statement.StatementShape, AdbcError, Connection> =>
   Effect.flatMap(Connection, (connection) => connection.statement(options))
+
+/**
+ * Runs `effect` as one transaction on the {@link Connection} in context: it holds the connection (other fibers'
+ * statements wait), commits on success, rolls back on failure or interruption. See
+ * {@link ConnectionShape.withTransaction}.
+ *
+ * @category accessors
+ * @since 0.2.0
+ */
+export const withTransaction = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | AdbcError, R | Connection> =>
+  Effect.flatMap(Connection, (connection) => connection.withTransaction(effect))

@@ -10,6 +10,7 @@ import { type AdbcError, adbcError } from "./AdbcError.ts"
 import { Driver, type DriverShape } from "./Driver.ts"
 import { envName, getRaw, OptionRegistry, optionsConfig, OptionStore, ResolvedOptions } from "./Options.ts"
 import { StandardOptions } from "./StandardOptions.ts"
+import { TelemetryOptions } from "./Telemetry.ts"
 
 /**
  * A configured database.
@@ -36,13 +37,13 @@ export interface DatabaseShape {
 export class Database extends Context.Service<Database, DatabaseShape>()("effect-adbc/Database") {}
 
 /**
- * The option registry of a driver: standard ADBC keys plus the driver's own.
+ * The option registry of a driver: standard ADBC keys, telemetry keys and the driver's own.
  *
  * @category constructors
  * @since 0.1.0
  */
 export const registryFor = (driver: DriverShape): OptionRegistry =>
-  new OptionRegistry([...StandardOptions, ...driver.options])
+  new OptionRegistry([...StandardOptions, ...TelemetryOptions, ...driver.options])
 
 /**
  * Creates a database from ADBC options. Unknown keys fail NOT_IMPLEMENTED, bad values and bad combinations

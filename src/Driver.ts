@@ -297,6 +297,32 @@ export interface DriverOutParameters {
 }
 
 /**
+ * Where a connection goes, for telemetry (OpenTelemetry `server.address`, `server.port`, `db.namespace`). Read from
+ * the options without I/O; never holds a user name, a password or the URI itself.
+ *
+ * @category models
+ * @since 0.3.0
+ */
+export interface DriverEndpoint {
+  readonly address?: string | undefined
+  readonly port?: number | undefined
+  readonly namespace?: string | undefined
+}
+
+/**
+ * What a driver tells telemetry about its database: the OpenTelemetry `db.system.name`, the endpoint of a
+ * connection, and how a vendor code reads as `db.response.status_code` (default: the number as decimal text).
+ *
+ * @category models
+ * @since 0.3.0
+ */
+export interface DriverTelemetry {
+  readonly systemName: string
+  readonly endpoint: (options: ResolvedOptions) => DriverEndpoint
+  readonly statusCode?: ((vendorCode: number) => string) | undefined
+}
+
+/**
  * A database driver.
  *
  * @category models
@@ -313,6 +339,8 @@ export interface DriverShape {
   readonly outParameters?: DriverOutParameters | undefined
   /** Checks option combinations before any network I/O (URI shape, authentication pairs, ...). */
   readonly validate: (options: ResolvedOptions) => Effect.Effect<void, AdbcError>
+  /** Optional: telemetry facts; without it spans carry the driver's name as `db.system.name` and no endpoint. */
+  readonly telemetry?: DriverTelemetry | undefined
   /** Opens a session; closed when the scope closes. */
   readonly connect: (options: ResolvedOptions) => Effect.Effect<DriverConnection, AdbcError, Scope.Scope>
 }

@@ -11,6 +11,15 @@ import { type AdbcError, alreadyExists, invalidArgument, notFound } from "./Adbc
 import { type IngestColumn, type IngestTarget, unsupported } from "./Driver.ts"
 import { valueChecker } from "./internal/ingestChecks.ts"
 import type { Session } from "./internal/session.ts"
+import {
+  Attr,
+  batchBytes,
+  type BatchTracker,
+  currentBatchTracker,
+  type SpanAttributes,
+  spanName,
+  traced
+} from "./internal/telemetry.ts"
 import type { ResolvedOptions } from "./Options.ts"
 import * as Std from "./StandardOptions.ts"
 
@@ -158,7 +167,31 @@ export const runIngest = (
   session: Session,
   options: ResolvedOptions,
   data: IngestData
-): Effect.Effect<number, AdbcError> => session.exclusive(ingestHoldingConnection(session, options, data))
+): Effect.Effect<number, AdbcError> => {
+  const collection = collectionName(options)
+  const attributes: SpanAttributes = {
+    ...session.telemetry.attributes,
+    [Attr.operationName]: "ingest",
+    [Attr.ingestMode]: options.getOr(Std.IngestMode, "adbc.ingest.mode.create"),
+    ...(collection !== undefined ? { [Attr.collectionName]: collection } : {})
+  }
+  return traced(
+    session.telemetry,
+    spanName(attributes, collection),
+    attributes,
+    Effect.flatMap(currentBatchTracker({ operation: "ingest", target: collection }, undefined, attributes), (tracker) =>
+      session.exclusive(ingestHoldingConnection(session, options, data, tracker)).pipe(Effect.tap(() => tracker.done))),
+    (rows): SpanAttributes => ({ [Attr.affectedRows]: rows })
+  )
+}
+
+/** The target table as telemetry names it: `schema.table` when a schema is given (and the table is not temporary). */
+const collectionName = (options: ResolvedOptions): string | undefined => {
+  const table = options.get(Std.IngestTargetTable)
+  if (table === undefined) return undefined
+  const dbSchema = options.getOr(Std.IngestTemporary, false) ? undefined : options.get(Std.IngestTargetDbSchema)
+  return dbSchema === undefined ? table : `${dbSchema}.${table}`
+}
 
 /** A name for a table that lives only during one ingest (build-and-swap), unlikely to clash with any other. */
 const sideTableName = (table: string, role: "NEW" | "OLD") =>
@@ -167,7 +200,8 @@ const sideTableName = (table: string, role: "NEW" | "OLD") =>
 const ingestHoldingConnection = Effect.fnUntraced(function*(
   session: Session,
   options: ResolvedOptions,
-  data: IngestData
+  data: IngestData,
+  tracker: BatchTracker
 ): Effect.fn.Return<number, AdbcError> {
   const { driver, connection } = session
   const table = options.get(Std.IngestTargetTable)
@@ -235,7 +269,11 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
           ? Effect.succeed(seen)
           : Effect.fromResult(checkedBatch(schema, raw)).pipe(
             Effect.tap((batch) => Effect.fromResult(checkValues(batch, seen.rows))),
-            Effect.flatMap((batch) => session.request(connection.ingest.insertBatch(into, batch, options))),
+            Effect.flatMap((batch) =>
+              session.request(connection.ingest.insertBatch(into, batch, options)).pipe(
+                Effect.tap(() => tracker.batch(raw.numRows, batchBytes(batch)))
+              )
+            ),
             Effect.map((n) => ({ rows: seen.rows + raw.numRows, inserted: seen.inserted + n }))
           )
     ).pipe(Effect.map((seen) => seen.inserted))

@@ -10,6 +10,13 @@ import { type AdbcError, adbcError, invalidState } from "./AdbcError.ts"
 import { BatchAssembler, type ColumnBuilder, type Page } from "./arrow/index.ts"
 import type { BatchCapMode, DriverCursor, DriverRows, OutValues } from "./Driver.ts"
 import type { Session } from "./internal/session.ts"
+import {
+  Attr,
+  batchBytes,
+  type BatchTracker,
+  currentBatchTracker,
+  type SpanAttributes
+} from "./internal/telemetry.ts"
 
 /**
  * An open result.
@@ -116,7 +123,8 @@ export const emptyCursor: DriverCursor = {
 export const fromRows = (
   session: Session,
   rows: Omit<DriverRows, "_tag">,
-  cap: BatchCap
+  cap: BatchCap,
+  attributes: SpanAttributes = session.telemetry.attributes
 ): Effect.Effect<ReaderShape, never, Scope.Scope> => {
   const more = rows.more ?? []
   const first = rows.out === undefined ? rows.cursor : withOutColumns(rows.cursor, rows.out)
@@ -124,11 +132,12 @@ export const fromRows = (
     ...first,
     close: first.close.pipe(Effect.ensuring(Effect.forEach(more, (c) => c.close, { discard: true })))
   }
-  return fromCursor(session, cursor, cap)
+  return fromCursor(session, cursor, cap, attributes)
 }
 
 /**
- * Internal: wraps an open driver cursor, registered as an active reader of `session` until released.
+ * Internal: wraps an open driver cursor, registered as an active reader of `session` until released. Reading runs
+ * in a `fetch` span with the statement's `attributes`, an event per batch and the rows returned so far.
  *
  * @category constructors
  * @since 0.1.0
@@ -136,7 +145,8 @@ export const fromRows = (
 export const fromCursor = Effect.fnUntraced(function*(
   session: Session,
   cursor: DriverCursor,
-  cap: BatchCap
+  cap: BatchCap,
+  attributes: SpanAttributes = session.telemetry.attributes
 ): Effect.fn.Return<ReaderShape, never, Scope.Scope> {
   let released = false
   let started = false
@@ -160,7 +170,11 @@ export const fromCursor = Effect.fnUntraced(function*(
   const assemble = <A>(f: () => A) =>
     Effect.try({ try: f, catch: (e) => adbcError("INVALID_DATA", e instanceof Error ? e.message : String(e)) })
   let exhausted = false
-  const step = (_: void): Effect.Effect<
+  const counted = (tracker: BatchTracker, batches: ReadonlyArray<Arrow.RecordBatch>) =>
+    batches.length === 1
+      ? tracker.batch(batches[0]!.numRows, batchBytes(batches[0]!))
+      : Effect.forEach(batches, (batch) => tracker.batch(batch.numRows, batchBytes(batch)), { discard: true })
+  const step = (tracker: BatchTracker) => (_: void): Effect.Effect<
     readonly [ReadonlyArray<Arrow.RecordBatch>, Option.Option<void>],
     AdbcError
   > =>
@@ -172,11 +186,17 @@ export const fromCursor = Effect.fnUntraced(function*(
           break
         }
         const ready = yield* assemble(() => assembler.push(page))
-        if (ready.length > 0) return [ready, Option.some(undefined)] as const
+        if (ready.length > 0) {
+          yield* counted(tracker, ready)
+          return [ready, Option.some(undefined)] as const
+        }
       }
       const rest = yield* assemble(() => assembler.flush())
       yield* release
-      return [rest === undefined ? [] : [rest], Option.none<void>()] as const
+      const last = rest === undefined ? [] : [rest]
+      yield* counted(tracker, last)
+      yield* tracker.done
+      return [last, Option.none<void>()] as const
     })
   // A second run, or a run after the scope closed, would yield nothing or the rest of a result: a short result
   // reported as success. Both fail instead.
@@ -186,8 +206,10 @@ export const fromCursor = Effect.fnUntraced(function*(
     started = true
     return Effect.void
   })
-  const batches = Stream.unwrap(Effect.as(begin, Stream.paginate(undefined as void, step))).pipe(
-    Stream.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : release)
+  const read = Effect.andThen(begin, currentBatchTracker({ operation: "fetch" }, Attr.returnedRows, attributes))
+  const batches = Stream.unwrap(Effect.map(read, (tracker) => Stream.paginate(undefined as void, step(tracker)))).pipe(
+    Stream.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : release),
+    Stream.withSpan("fetch", { kind: "client", attributes })
   )
   return { schema: cursor.schema, batches }
 })

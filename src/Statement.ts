@@ -11,6 +11,7 @@ import { type AdbcError, invalidState, notImplemented } from "./AdbcError.ts"
 import { type BoundParameters, type CallIntent, type DriverResult, unsupported } from "./Driver.ts"
 import { runIngest } from "./Ingest.ts"
 import type { Session } from "./internal/session.ts"
+import { Attr, type SpanAttributes, spanName, statementAttributes, traced } from "./internal/telemetry.ts"
 import { getRaw, OptionStore, type ResolvedOptions } from "./Options.ts"
 import { emptyCursor, fromCursor, fromRows, type ReaderShape } from "./Reader.ts"
 import * as Std from "./StandardOptions.ts"
@@ -118,12 +119,27 @@ export const make = (
       ))
     })
 
-    const executeQuery = Effect.gen(function*() {
-      if (isIngest()) return yield* invalidState("bulk ingest runs with executeUpdate, not executeQuery")
-      const result = yield* run("query")
-      if (result._tag === "Rows") return yield* fromRows(session, result, batchCap())
-      if (result.out !== undefined) return yield* fromRows(session, { cursor: emptyCursor, out: result.out }, batchCap())
-      return yield* fromCursor(session, emptyCursor, batchCap())
+    /** Runs `effect` in the statement's span, named and attributed after its SQL. */
+    const tracedCall = <A, R>(
+      effect: (attributes: SpanAttributes) => Effect.Effect<A, AdbcError, R>,
+      outcome?: (value: A) => SpanAttributes
+    ) =>
+      Effect.flatMap(requireSql, (text) => {
+        const attributes = statementAttributes(session.telemetry, options(), text)
+        return traced(session.telemetry, spanName(attributes), attributes, effect(attributes), outcome)
+      })
+
+    const executeQuery = Effect.suspend(() => {
+      if (isIngest()) return Effect.fail(invalidState("bulk ingest runs with executeUpdate, not executeQuery"))
+      return tracedCall((attributes) =>
+        Effect.gen(function*() {
+          const result = yield* run("query")
+          if (result._tag === "Rows") return yield* fromRows(session, result, batchCap(), attributes)
+          const out = result.out
+          if (out !== undefined) return yield* fromRows(session, { cursor: emptyCursor, out }, batchCap(), attributes)
+          return yield* fromCursor(session, emptyCursor, batchCap(), attributes)
+        })
+      )
     })
 
     const executeUpdate = Effect.gen(function*() {
@@ -135,14 +151,17 @@ export const make = (
         return yield* runIngest(session, options(), data)
       }
       yield* refuseOutParameters
-      return yield* Effect.scoped(
-        Effect.gen(function*() {
-          const result = yield* run("update")
-          if (result._tag === "Count") return result.rowsAffected
-          yield* result.cursor.close
-          yield* Effect.forEach(result.more ?? [], (c) => c.close, { discard: true })
-          return -1
-        })
+      return yield* tracedCall(() =>
+        Effect.scoped(
+          Effect.gen(function*() {
+            const result = yield* run("update")
+            if (result._tag === "Count") return result.rowsAffected
+            yield* result.cursor.close
+            yield* Effect.forEach(result.more ?? [], (c) => c.close, { discard: true })
+            return -1
+          })
+        ),
+        (rows): SpanAttributes => rows >= 0 ? { [Attr.affectedRows]: rows } : {}
       )
     })
 
@@ -171,8 +190,8 @@ export const make = (
         Effect.sync(() => {
           bound = { _tag: "Stream", schema, batches }
         }),
-      executeQuery: executeQuery.pipe(Effect.withSpan("adbc.execute_query", { attributes: { "db.system.name": session.driver.name } })),
-      executeUpdate: executeUpdate.pipe(Effect.withSpan("adbc.execute_update", { attributes: { "db.system.name": session.driver.name } })),
+      executeQuery,
+      executeUpdate,
       executeSchema: describe,
       getParameterSchema: Effect.gen(function*() {
         const hook = session.connection.parameterSchema

@@ -33,7 +33,7 @@ import { hdbClientOptions, resolveConnectConfig } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
 import * as Hdb from "./Hdb.ts"
 import { FetchSize, HanaOptions, ReadBatchRows } from "./HanaOptions.ts"
-import { rowConverter } from "./Params.ts"
+import { nameOversizedParameter, oversizedRow, rowConverter } from "./Params.ts"
 import { hanaPage, scanLobs } from "./ResultPage.ts"
 import { normalizeSql } from "./SqlNormalize.ts"
 import {
@@ -209,6 +209,29 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       }))
     )
 
+  /**
+   * EXECUTE of one parameter row (`single`) or a batch of rows; a row too large for one packet fails naming its
+   * largest parameter.
+   */
+  const executeRows = (
+    statement: Hdb.HdbStatement,
+    rows: ReadonlyArray<ReadonlyArray<unknown>>,
+    single: boolean,
+    firstRow: number,
+    names: ReadonlyArray<string>
+  ) =>
+    Hdb.executePrepared(client, statement, single ? rows[0]! : rows).pipe(
+      Effect.mapError((error) =>
+        nameOversizedParameter(error, {
+          rows,
+          firstRow,
+          names,
+          parameterTypes: statement.parameterMetadata.map((p) => p.dataType),
+          packetBytes: Hdb.packetSizeLimit(client)
+        })
+      )
+    )
+
   const executeWithParameters = (
     sql: string,
     parameters: BoundParameters,
@@ -230,6 +253,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         )
       }
       const types = inputs.map((p) => p.dataType)
+      const names = parameters.schema.fields.map((f) => f.name)
       const isQuery = statement.functionCode === FUNCTION_SELECT ||
         statement.functionCode === FUNCTION_SELECT_FOR_UPDATE ||
         statement.functionCode === FUNCTION_PROCEDURE_WITH_RESULTS ||
@@ -238,6 +262,8 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       for (const batch of parameters.batches) {
         const c = rowConverter(batch, types)
         if (!c.ok) return yield* c.error
+        const tooLarge = oversizedRow(batch, types, Hdb.packetSizeLimit(client))
+        if (tooLarge !== undefined) return yield* tooLarge
         converters.push({ batch, converter: c.converter })
       }
       if (!isQuery) {
@@ -245,7 +271,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         for (const { batch, converter } of converters) {
           for (let start = 0; start < batch.numRows; start += Hdb.MAX_BATCH_ROWS) {
             const end = Math.min(batch.numRows, start + Hdb.MAX_BATCH_ROWS)
-            const outcome = yield* Hdb.executePrepared(client, statement, converter.rows(start, end))
+            const outcome = yield* executeRows(statement, converter.rows(start, end), false, start, names)
             if (outcome._tag === "Count" && outcome.rowsAffected > 0) total += outcome.rowsAffected
             if (outcome._tag === "Rows") yield* Hdb.closeResultSet(client, outcome.id)
           }
@@ -263,7 +289,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       }
       let next = 0
       const more: NextOutcome = Effect.suspend(() =>
-        next >= rows.length ? Effect.succeed(undefined) : Hdb.executePrepared(client, statement, rows[next++]!)
+        next >= rows.length ? Effect.succeed(undefined) : executeRows(statement, [rows[next]!], true, next++, names)
       )
       const first = yield* more
       if (first === undefined || first._tag !== "Rows") {
@@ -354,12 +380,15 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
     tracked(Effect.gen(function*() {
       const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
       const statement = yield* insertStatement(sql)
-      const c = rowConverter(batch, statement.parameterMetadata.map((p) => p.dataType))
+      const types = statement.parameterMetadata.map((p) => p.dataType)
+      const c = rowConverter(batch, types)
       if (!c.ok) return yield* c.error
+      const tooLarge = oversizedRow(batch, types, Hdb.packetSizeLimit(client))
+      if (tooLarge !== undefined) return yield* tooLarge
       let total = 0
       for (let start = 0; start < batch.numRows; start += Hdb.MAX_BATCH_ROWS) {
         const end = Math.min(batch.numRows, start + Hdb.MAX_BATCH_ROWS)
-        const outcome = yield* Hdb.executePrepared(client, statement, c.converter.rows(start, end))
+        const outcome = yield* executeRows(statement, c.converter.rows(start, end), false, start, batch.schema.fields.map((f) => f.name))
         total += outcome._tag === "Count" && outcome.rowsAffected >= 0 ? outcome.rowsAffected : end - start
       }
       return total
@@ -492,5 +521,14 @@ export const HanaDriver: DriverShape = {
   options: HanaOptions,
   batchCap: { mode: "best-effort", rows: ReadBatchRows },
   validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
+  // "sap.hana" is the conventions' db.system.name for SAP HANA (registry/attributes/db, db.system.name values); the
+  // tenant database the URI names is the namespace.
+  telemetry: {
+    systemName: "sap.hana",
+    endpoint: (options) => {
+      const uri = Result.getOrUndefined(resolveConnectConfig(options))?.uri
+      return { address: uri?.host, port: uri?.port, namespace: uri?.databaseName }
+    }
+  },
   connect
 }

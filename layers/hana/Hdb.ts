@@ -42,6 +42,8 @@ interface HdbConnection {
   isIdle(): boolean
   destroy(err?: unknown): void
   isValid(options: object, cb: (valid: boolean) => void): void
+  /** Bytes one request packet may hold (lib/protocol/Connection.js: the `packetSizeLimit` setting, 128 KiB by default). */
+  readonly packetSizeLimit: number
 }
 
 interface FetchReply {
@@ -345,6 +347,9 @@ export const executePrepared = (
   values: ReadonlyArray<unknown>
 ): Effect.Effect<ExecuteOutcome, AdbcError> =>
   executeCall(client, (cb) => statement.execute(values, (err, ...results) => cb(err, results)))
+
+/** The bytes one request packet of this connection may hold: one row's parameter values must fit in it. @category operations @since 0.2.0 */
+export const packetSizeLimit = (client: HdbClient): number => client._connection.packetSizeLimit
 
 /** DROP_STATEMENT_ID; never fails. @category operations @since 0.1.0 */
 export const dropStatement = (statement: HdbStatement): Effect.Effect<void> =>

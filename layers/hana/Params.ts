@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import type * as Arrow from "apache-arrow"
+import * as Arrow from "apache-arrow"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import {
   type ColumnCells,
@@ -188,4 +188,116 @@ export const rowConverter = (
       }
     }
   }
+}
+
+/** Whether a parameter type is sent in pieces after the EXECUTE (WRITE_LOB), so its size is not bound by a packet. */
+const isLob = (typeCode: number | undefined): boolean =>
+  typeCode === TypeCode.BLOB || typeCode === TypeCode.CLOB || typeCode === TypeCode.NCLOB ||
+  typeCode === TypeCode.TEXT || typeCode === TypeCode.BINTEXT || typeCode === TypeCode.LOCATOR ||
+  typeCode === TypeCode.NLOCATOR
+
+/**
+ * Bytes of a request packet not available to parameter values: hdb subtracts the packet, segment and part headers,
+ * the statement context, client info (lib/protocol/Connection.js `getAvailableSize`) and the statement id
+ * (ExecuteTask.js); this is a margin above their sum. Each value also has a type and length header of up to 5 bytes.
+ */
+const PACKET_OVERHEAD = 1024
+const VALUE_HEADER = 5
+
+const oversized = (parameter: number, name: string, row: number, bytes: number, packetBytes: number): AdbcError =>
+  adbcError(
+    "INVALID_ARGUMENT",
+    `parameter ${parameter + 1} (${JSON.stringify(name)}) of row ${row + 1} takes ${bytes} bytes; one row's values ` +
+      `must fit in one request packet of ${packetBytes} bytes (hdb packetSizeLimit). Larger values are accepted by ` +
+      `BLOB, CLOB and NCLOB parameters, which are sent in pieces`
+  )
+
+/** The byte length of each row's value of a variable-width (text or binary) column, from its Arrow offsets. */
+const valueLengths = (data: Arrow.Data): ((row: number) => number) | undefined => {
+  switch (data.type.typeId) {
+    case Arrow.Type.Utf8:
+    case Arrow.Type.Binary: {
+      const offsets = data.valueOffsets as Int32Array
+      return (row) => offsets[row + 1]! - offsets[row]!
+    }
+    case Arrow.Type.LargeUtf8:
+    case Arrow.Type.LargeBinary: {
+      const offsets = data.valueOffsets as unknown as BigInt64Array
+      return (row) => Number(offsets[row + 1]! - offsets[row]!)
+    }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Checks, before anything is sent, that each row of a batch fits in one request packet: hdb sends a row's non-LOB
+ * values in one packet and otherwise fails "maximum packet size exceeded" after earlier packets of the same EXECUTE
+ * were already sent. Returns INVALID_ARGUMENT naming the row, its largest parameter (position and name), its size and
+ * the limit, or undefined when every row fits. Text and binary columns are sized from their Arrow offsets.
+ *
+ * @category conversion
+ * @since 0.2.0
+ */
+export const oversizedRow = (
+  batch: Arrow.RecordBatch,
+  parameterTypes: ReadonlyArray<number | undefined>,
+  packetBytes: number
+): AdbcError | undefined => {
+  const varying: Array<{ readonly column: number; readonly length: (row: number) => number }> = []
+  let fixed = 0
+  batch.data.children.forEach((data, column) => {
+    if (isLob(parameterTypes[column])) return
+    const length = valueLengths(data)
+    if (length === undefined) fixed += 16 + VALUE_HEADER
+    else varying.push({ column, length })
+  })
+  const available = packetBytes - PACKET_OVERHEAD - fixed
+  if (varying.length === 0) return undefined
+  for (let row = 0; row < batch.numRows; row++) {
+    let total = 0
+    for (const v of varying) total += v.length(row) + VALUE_HEADER
+    if (total > available) {
+      let worst = varying[0]!
+      for (const v of varying) if (v.length(row) > worst.length(row)) worst = v
+      return oversized(worst.column, batch.schema.fields[worst.column]!.name, row, worst.length(row), packetBytes)
+    }
+  }
+  return undefined
+}
+
+/** Request bytes a bound value takes, roughly: text as UTF-8 (as long as CESU-8 outside surrogate pairs). */
+const valueBytes = (value: unknown): number =>
+  typeof value === "string" ? Buffer.byteLength(value) : Buffer.isBuffer(value) ? value.length : 16
+
+/**
+ * Names the parameter behind hdb's "maximum packet size exceeded" (lib/protocol/ExecuteTask.js `getParameters`
+ * fails that way when one row's values do not fit in one request packet), for rows {@link oversizedRow} let pass:
+ * the error becomes INVALID_ARGUMENT naming the row, the parameter (position and name), its size and the limit.
+ * Other errors pass unchanged.
+ *
+ * @category conversion
+ * @since 0.2.0
+ */
+export const nameOversizedParameter = (
+  error: AdbcError,
+  input: {
+    readonly rows: ReadonlyArray<ReadonlyArray<unknown>>
+    /** Row number (0-based) of `rows[0]` in the bound data. */
+    readonly firstRow: number
+    readonly names: ReadonlyArray<string>
+    readonly parameterTypes: ReadonlyArray<number | undefined>
+    readonly packetBytes: number
+  }
+): AdbcError => {
+  if (!error.message.includes("maximum packet size exceeded")) return error
+  let worst = { row: 0, parameter: 0, bytes: -1 }
+  input.rows.forEach((row, r) =>
+    row.forEach((value, p) => {
+      const bytes = isLob(input.parameterTypes[p]) ? 0 : valueBytes(value)
+      if (bytes > worst.bytes) worst = { row: r, parameter: p, bytes }
+    })
+  )
+  const name = input.names[worst.parameter] ?? ""
+  return oversized(worst.parameter, name, input.firstRow + worst.row, worst.bytes, input.packetBytes)
 }

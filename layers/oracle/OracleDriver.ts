@@ -24,11 +24,13 @@ import type { ResolvedOptions } from "../../src/Options.ts"
 import { catalogRows, CURRENT_CATALOG_SQL } from "./Catalog.ts"
 import { connectionAttributes, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
+import { oraCode } from "./Errors.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
 import { formatEpochTicks } from "../shared/ArrowCells.ts"
 import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns } from "./Params.ts"
 import { canDecodeWire, oraclePage, WireDecoder } from "./ResultPage.ts"
+import { DEFAULT_PORT } from "./Uri.ts"
 import {
   arrowColumns,
   ingestColumnType,
@@ -531,6 +533,18 @@ export const OracleDriver: DriverShape = {
     bytes: { ...Opt.ReadBatchApproxBytes, default: Opt.DEFAULT_READ_BATCH_APPROX_BYTES }
   },
   validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
+  // The conventions for Oracle Database (opentelemetry.io/docs/specs/semconv/db/oracledb): db.system.name
+  // "oracle.db", db.response.status_code the ORA- number ("ORA-02813"); the namespace is what the URI knows without a
+  // round trip, its service name.
+  telemetry: {
+    systemName: "oracle.db",
+    endpoint: (options) => {
+      const uri = Result.getOrUndefined(resolveConnectConfig(options))?.uri
+      const port = uri?.host === undefined ? undefined : uri.port ?? DEFAULT_PORT
+      return { address: uri?.host, port, namespace: uri?.serviceName }
+    },
+    statusCode: oraCode
+  },
   connect
 }
 

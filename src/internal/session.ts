@@ -3,10 +3,11 @@
  * request in flight per client (or one whole transaction or ingest, see {@link Session.exclusive}), the count of
  * active readers, and the secrets to keep out of errors.
  */
-import { Context, Effect, Semaphore } from "effect"
+import { Context, Effect, Fiber, Semaphore } from "effect"
 import { type AdbcError, fromUnknown, invalidState } from "../AdbcError.ts"
 import type { DriverConnection, DriverShape } from "../Driver.ts"
 import type { OptionRegistry, ResolvedOptions } from "../Options.ts"
+import type { ConnectionTelemetry } from "./telemetry.ts"
 
 /** Internal: one open connection. */
 export interface Session {
@@ -15,6 +16,8 @@ export interface Session {
   readonly registry: OptionRegistry
   /** Connection and database options, narrowest first. */
   readonly options: () => ResolvedOptions
+  /** What spans and log lines say about this connection. */
+  readonly telemetry: ConnectionTelemetry
   /** Runs one driver request: fails if the connection is closed, serialises requests, redacts secrets. */
   readonly request: <A, R>(effect: Effect.Effect<A, AdbcError, R>) => Effect.Effect<A, AdbcError, R>
   /**
@@ -23,6 +26,14 @@ export interface Session {
    * switches autocommit off runs here, so no other fiber's statement lands inside it.
    */
   readonly exclusive: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
+   * Holds the connection for the calling fiber (and the fibers it forks from now on) until {@link Session.unclaim}
+   * or until that fiber ends, when `onAbandon` runs first (it rolls back what was left open). Autocommit switched
+   * off through an option claims the session this way. A no-op when the fiber already holds it.
+   */
+  readonly claim: (onAbandon: Effect.Effect<void>) => Effect.Effect<void>
+  /** Ends the calling fiber's {@link Session.claim}; a no-op when it holds none. */
+  readonly unclaim: Effect.Effect<void>
   /** Redacts secrets from errors of an effect that does not take the lock. */
   readonly guard: <A, R>(effect: Effect.Effect<A, AdbcError, R>) => Effect.Effect<A, AdbcError, R>
   readonly readers: {
@@ -31,6 +42,8 @@ export interface Session {
     readonly active: () => number
   }
   readonly state: { autocommit: boolean; closed: boolean }
+  /** Marks the session closed and ends any claim, so fibers waiting for the connection fail instead of hanging. */
+  readonly markClosed: Effect.Effect<void>
 }
 
 /** The sessions the current fiber holds exclusively (inherited by the fibers it forks). */
@@ -44,6 +57,7 @@ export const makeSession = (input: {
   readonly connection: DriverConnection
   readonly registry: OptionRegistry
   readonly options: () => ResolvedOptions
+  readonly telemetry: ConnectionTelemetry
 }): Session => {
   const lock = Semaphore.makeUnsafe(1)
   const state = { autocommit: true, closed: false }
@@ -53,22 +67,65 @@ export const makeSession = (input: {
       Effect.catchDefect((defect) => Effect.fail(fromUnknown(defect, "INTERNAL"))),
       Effect.mapError((error) => fromUnknown(error, "UNKNOWN", input.options().secrets()))
     )
-  const token = {}
+  /** The token of whoever holds the lock now (an exclusive region or a claim); fibers carrying it pass. */
+  let holder: object | undefined
+  let claimed: { readonly fiber: number; readonly detach: () => void } | undefined
+  const holds = (fiber: Fiber.Fiber<unknown, unknown>) =>
+    holder !== undefined && (fiber.getRef(HeldSessions).has(holder) || claimed?.fiber === fiber.id)
   const locked = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(HeldSessions, (held) => held.has(token) ? effect : lock.withPermit(effect))
+    Effect.withFiber((fiber) => holds(fiber) ? effect : lock.withPermit(effect))
   const request = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
     guard(
-      Effect.suspend(() => state.closed ? Effect.fail(invalidState("connection is closed")) : locked(effect))
+      Effect.suspend(() =>
+        state.closed
+          ? Effect.fail(invalidState("connection is closed"))
+          // a request that waited for the lock may find the connection closed meanwhile
+          : locked(Effect.suspend(() => state.closed ? Effect.fail(invalidState("connection is closed")) : effect))
+      )
     )
   const exclusive = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(HeldSessions, (held) =>
-      held.has(token)
-        ? effect
-        : lock.withPermit(Effect.provideService(effect, HeldSessions, new Set([...held, token]))))
+    Effect.withFiber((fiber) => {
+      if (holds(fiber)) return effect
+      const token = {}
+      return lock.withPermit(
+        Effect.suspend(() => {
+          holder = token
+          return Effect.provideService(effect, HeldSessions, new Set([...fiber.getRef(HeldSessions), token]))
+        }).pipe(Effect.ensuring(Effect.sync(() => {
+          holder = undefined
+        })))
+      )
+    })
+  const releaseClaim = Effect.suspend(() => {
+    if (claimed === undefined) return Effect.void
+    claimed.detach()
+    claimed = undefined
+    holder = undefined
+    return Effect.asVoid(lock.release(1))
+  })
+  const claim = (onAbandon: Effect.Effect<void>): Effect.Effect<void> =>
+    Effect.withFiber((fiber) => {
+      if (holds(fiber)) return Effect.void
+      return Effect.uninterruptibleMask((restore) => Effect.andThen(restore(lock.take(1)), Effect.sync(() => {
+        const token = {}
+        holder = token
+        // fibers forked from now on inherit the token and share the claim
+        fiber.setContext(Context.add(fiber.context, HeldSessions, new Set([...fiber.getRef(HeldSessions), token])))
+        const detach = fiber.addObserver(() => {
+          if (claimed?.fiber !== fiber.id) return
+          const abandon = state.closed ? Effect.void : Effect.provideService(onAbandon, HeldSessions, new Set([token]))
+          Effect.runFork(Effect.ensuring(abandon, releaseClaim))
+        })
+        claimed = { fiber: fiber.id, detach }
+      })))
+    })
+  const unclaim = Effect.withFiber((fiber) => claimed?.fiber === fiber.id ? releaseClaim : Effect.void)
   return {
     ...input,
     request,
     exclusive,
+    claim,
+    unclaim,
     guard,
     readers: {
       acquire: () => {
@@ -79,6 +136,10 @@ export const makeSession = (input: {
       },
       active: () => readers
     },
-    state
+    state,
+    markClosed: Effect.suspend(() => {
+      state.closed = true
+      return releaseClaim
+    })
   }
 }

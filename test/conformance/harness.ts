@@ -15,18 +15,21 @@ import type { BatchCapMode } from "../../src/Driver.ts"
 export type ConformanceLayer = Layer.Layer<Connection.Connection | Database.Database, AdbcError>
 
 /**
- * Fault switches of a started test server. Each turns a fault on (`true`) or off (`false`). Which faults a server can
- * inject is declared on the driver record (`ConformanceDriver.faults`), because rules are registered before the
- * server starts; a rule needing a fault is registered only where it is declared.
+ * Fault switches of a started test server; they act on every session of the server. Which faults a server can inject
+ * is declared on the driver record (`ConformanceDriver.faults`), because rules are registered before the server
+ * starts; a rule needing a fault is registered only where it is declared.
  */
 export interface ConformanceFaults {
-  /** The server closes the socket in the middle of a result. */
+  /** The server closes the socket in the middle of a result (`true`) or stops doing so (`false`). */
   readonly dropMidFetch?: ((on: boolean) => void) | undefined
-  /** The server closes the socket while rows are being ingested. */
-  readonly dropMidIngest?: ((on: boolean) => void) | undefined
-  /** The server answers the handshake, then goes silent. */
+  /**
+   * The server closes a session's socket once it sent `replies` replies after login (`undefined` turns it off); the
+   * rules open a fresh connection with it on and start an ingest, so the drop comes in the middle of the ingest.
+   */
+  readonly dropMidIngest?: ((replies: number | undefined) => void) | undefined
+  /** The server stops answering open sessions (`true`) after they logged in, or answers again (`false`). */
   readonly stallAfterHandshake?: ((on: boolean) => void) | undefined
-  /** The server stops answering in the middle of a result. */
+  /** The server stops answering (`true`); the rules switch it on once the first batch of a result arrived. */
   readonly stallMidResult?: ((on: boolean) => void) | undefined
 }
 
@@ -113,17 +116,21 @@ export interface SocketServer {
   readonly sessionCount: () => number
   /** Result sets (server cursors) open right now across all sessions, where the server counts them. */
   readonly openResultSets?: (() => number) | undefined
-  readonly faults: { dropMidResult?: boolean | undefined }
+  readonly faults: { dropMidResult?: boolean | undefined; dropAfterReplies?: number | undefined }
   readonly close: () => Promise<void>
 }
 
+/** How long a stalled test server stays silent: far beyond the 1 second within which interruption must return. */
+export const STALL_MS = 10_000
+
 /**
  * The environment of a socket test server: Connection + Database layers from the driver's `layerDatabase`, its
- * session and open-cursor counts and its drop-mid-result switch.
+ * session and open-cursor counts and its fault switches (`delayReplies` sets the server's reply delay in ms).
  */
 export const socketEnv = (
   server: SocketServer,
-  layerDatabase: (options: Readonly<Record<string, string>>) => Layer.Layer<Database.Database, AdbcError>
+  layerDatabase: (options: Readonly<Record<string, string>>) => Layer.Layer<Database.Database, AdbcError>,
+  delayReplies: (ms: number) => void
 ): ConformanceEnv => ({
   layer: (databaseOptions = {}, connectionOptions = {}) =>
     Connection.layer(connectionOptions).pipe(
@@ -134,7 +141,12 @@ export const socketEnv = (
   faults: {
     dropMidFetch: (on) => {
       server.faults.dropMidResult = on
-    }
+    },
+    dropMidIngest: (replies) => {
+      server.faults.dropAfterReplies = replies
+    },
+    stallAfterHandshake: (on) => delayReplies(on ? STALL_MS : 0),
+    stallMidResult: (on) => delayReplies(on ? STALL_MS : 0)
   },
   close: () => server.close()
 })
@@ -184,6 +196,12 @@ export const numbers = (n: number, offset = 0): Arrow.Table =>
       new Arrow.Utf8()
     )
   })
+
+/** `count` batches of 100 rows of (id, name), ids starting at `offset`, as an ingest source stream. */
+export const hundreds = (count: number, offset = 0): Stream.Stream<Arrow.RecordBatch> => {
+  const rows = numbers(count * 100, offset)
+  return Stream.fromIterable(Array.from({ length: count }, (_, i) => rows.slice(i * 100, (i + 1) * 100).batches).flat())
+}
 
 /** All rows of a query, as one Arrow table. */
 export const rowsOf = (sql: string, options?: Readonly<Record<string, string>>) =>

@@ -5,7 +5,12 @@ import { type ConformanceDriver, quotedSql, socketEnv } from "../harness.ts"
 
 export const hana: ConformanceDriver = {
   name: "hana",
-  start: async () => socketEnv(await startHanaTestServer(), Hana.layerDatabase),
+  start: async () => {
+    const server = await startHanaTestServer()
+    return socketEnv(server, Hana.layerDatabase, (ms) => {
+      server.faults.replyDelayMs = ms
+    })
+  },
   sql: {
     ...quotedSql({ fromNothing: " FROM DUMMY", placeholder: () => "?" }),
     failing: { sql: "SELEC 1", error: { status: "INVALID_ARGUMENT", vendorCode: 257 } },
@@ -19,6 +24,6 @@ export const hana: ConformanceDriver = {
   catalog: "db",
   countsCursors: true,
   overSocket: true,
-  faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
+  faults: { dropMidFetch: true, dropMidIngest: true, stallAfterHandshake: true, stallMidResult: true },
   capabilities: { parameterSchema: true, ingestTemporary: true, ingestTargetCatalog: false }
 }

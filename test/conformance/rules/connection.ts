@@ -1,4 +1,4 @@
-/** ADBC rules of connections: options and their errors, close while a reader is active, transactions. */
+/** ADBC rules of connections: options and their errors, close while a reader is active. */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Scope, Stream } from "effect"
 import { READER_ACTIVE_MESSAGE } from "../../../src/AdbcError.ts"
@@ -100,30 +100,5 @@ export const connectionRules = (driver: ConformanceDriver, env: () => Conformanc
         for (let i = 0; i < 50 && env().openSessions() !== before; i++) yield* Effect.sleep("20 millis")
         expect(env().openSessions()).toBe(before)
       }))
-  })
-
-  describe(`${driver.name}: transactions`, () => {
-    it.effect("autocommit is on by default; commit and rollback then fail INVALID_STATE", () =>
-      Effect.gen(function*() {
-        const conn = yield* Connection.Connection
-        expect(yield* conn.getOption("adbc.connection.autocommit")).toBe("true")
-        expect(failure(yield* Effect.exit(conn.commit)).status).toBe("INVALID_STATE")
-        expect(failure(yield* Effect.exit(conn.rollback)).status).toBe("INVALID_STATE")
-      }).pipe(Effect.provide(env().layer())))
-
-    it.effect("with autocommit off, rollback discards and commit keeps", () =>
-      Effect.gen(function*() {
-        const conn = yield* Connection.Connection
-        const table = uniqueTable("TX")
-        yield* conn.ingest(fromTable(numbers(0)), { targetTable: table })
-        yield* conn.setOption("adbc.connection.autocommit", "false")
-        expect(yield* conn.getOption("adbc.connection.autocommit")).toBe("false")
-        yield* conn.ingest(fromTable(numbers(3)), { targetTable: table, mode: "append" })
-        yield* conn.rollback
-        expect(yield* countOf(driver, table)).toBe(0)
-        yield* conn.ingest(fromTable(numbers(2)), { targetTable: table, mode: "append" })
-        yield* conn.commit
-        expect(yield* countOf(driver, table)).toBe(2)
-      }).pipe(Effect.provide(env().layer())))
   })
 }

@@ -1,21 +1,120 @@
-/** ADBC rules of bulk ingest: the four modes and their errors, optional targets. */
+/** ADBC rules of bulk ingest: the four modes and their errors, optional targets, atomicity, dictionary columns. */
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
-import { Effect } from "effect"
+import { Effect, Fiber, Stream } from "effect"
+import { adbcError } from "../../../src/AdbcError.ts"
 import * as Connection from "../../../src/Connection.ts"
-import { fromTable } from "../../../src/Ingest.ts"
+import { fromTable, type IngestData } from "../../../src/Ingest.ts"
 import {
   type ConformanceDriver,
   type ConformanceEnv,
   countOf,
   failure,
+  hundreds,
   idsOf,
   numbers,
   rowsOf,
   uniqueTable
 } from "../harness.ts"
 
-export const ingestRules = (driver: ConformanceDriver, env: () => ConformanceEnv) =>
+/** Batches of 100 rows (ids from 1000), then a failure of the source after `goodBatches` of them. */
+const failingSource = (goodBatches: number): IngestData => ({
+  schema: numbers(0).schema,
+  batches: Stream.concat(hundreds(goodBatches, 1000), Stream.fail(adbcError("IO", "source stream broke")))
+})
+
+/** A table of 10 rows, and its ids as read back. */
+const seededTable = (driver: ConformanceDriver) =>
+  Effect.gen(function*() {
+    const conn = yield* Connection.Connection
+    const table = uniqueTable("ATM")
+    yield* conn.ingest(fromTable(numbers(10)), { targetTable: table })
+    return { table, ids: idsOf(yield* rowsOf(driver.sql.selectAll(table, "id"))) }
+  })
+
+/** Whether `table` exists (GetTableSchema fails NOT_FOUND when not). */
+const exists = (table: string) =>
+  Effect.flatMap(Connection.Connection, (conn) =>
+    conn.getTableSchema(undefined, undefined, table).pipe(
+      Effect.as(true),
+      Effect.catchIf((e) => e.status === "NOT_FOUND", () => Effect.succeed(false))
+    ))
+
+export const ingestRules = (driver: ConformanceDriver, env: () => ConformanceEnv) => {
+  describe(`${driver.name}: ingest is atomic`, () => {
+    for (const mode of ["replace", "append", "create_append"] as const) {
+      it.effect(`${mode}: a source stream error keeps the old table and rows`, () =>
+        Effect.gen(function*() {
+          const conn = yield* Connection.Connection
+          const { table, ids } = yield* seededTable(driver)
+          const error = failure(yield* Effect.exit(conn.ingest(failingSource(3), { targetTable: table, mode })))
+          expect(error.message).toContain("source stream broke")
+          expect(idsOf(yield* rowsOf(driver.sql.selectAll(table, "id")))).toEqual(ids)
+        }).pipe(Effect.provide(env().layer())))
+    }
+
+    for (const mode of ["create", "replace", "create_append"] as const) {
+      it.effect(`${mode} into a missing table: a failure leaves no table`, () =>
+        Effect.gen(function*() {
+          const conn = yield* Connection.Connection
+          const table = uniqueTable("ATN")
+          failure(yield* Effect.exit(conn.ingest(failingSource(2), { targetTable: table, mode })))
+          expect(yield* exists(table)).toBe(false)
+        }).pipe(Effect.provide(env().layer())))
+    }
+
+    it.effect("replace: a batch whose schema differs from the data's fails INVALID_ARGUMENT and keeps the old table", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const { table, ids } = yield* seededTable(driver)
+        const good = numbers(2, 1000)
+        const other = new Arrow.Table({
+          id: Arrow.vectorFromArray([3], new Arrow.Int32()),
+          extra: Arrow.vectorFromArray(["x"], new Arrow.Utf8())
+        })
+        const data: IngestData = { schema: good.schema, batches: Stream.make(good.batches[0]!, other.batches[0]!) }
+        const error = failure(yield* Effect.exit(conn.ingest(data, { targetTable: table, mode: "replace" })))
+        expect(error.status).toBe("INVALID_ARGUMENT")
+        expect(idsOf(yield* rowsOf(driver.sql.selectAll(table, "id")))).toEqual(ids)
+      }).pipe(Effect.provide(env().layer())))
+
+    it.live("replace: an interrupted ingest keeps the old table and rows", () =>
+      Effect.gen(function*() {
+        const { table, ids } = yield* seededTable(driver)
+        const slow: IngestData = {
+          schema: numbers(0).schema,
+          batches: hundreds(50, 1000).pipe(Stream.tap(() => Effect.sleep("20 millis")))
+        }
+        // on a connection of its own, as a program that gives up on a long ingest would
+        const fiber = yield* Effect.forkChild(
+          Effect.flatMap(Connection.Connection, (conn) => conn.ingest(slow, { targetTable: table, mode: "replace" })).pipe(
+            Effect.provide(env().layer())
+          )
+        )
+        yield* Effect.sleep("300 millis")
+        yield* Fiber.interrupt(fiber)
+        expect(idsOf(yield* rowsOf(driver.sql.selectAll(table, "id")))).toEqual(ids)
+      }).pipe(Effect.provide(env().layer())))
+  })
+
+  describe(`${driver.name}: dictionary-encoded columns`, () => {
+    it.effect("strings from tableFromArrays / tableFromJSON (dictionary-encoded) create and append like their value type", () =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const table = uniqueTable("DICT")
+        const ids = (values: Array<number>) => Arrow.vectorFromArray(values, new Arrow.Int32())
+        const first = Arrow.tableFromArrays({ name: ["a", "b", null] })
+        yield* conn.ingest(fromTable(new Arrow.Table({ id: ids([0, 1, 2]), name: first.getChild("name")! })), { targetTable: table })
+        const more = Arrow.tableFromJSON([{ name: "c" }])
+        yield* conn.ingest(fromTable(new Arrow.Table({ id: ids([3]), name: more.getChild("name")! })), {
+          targetTable: table,
+          mode: "append"
+        })
+        const rows = yield* rowsOf(driver.sql.selectAll(table, "id"))
+        expect(rows.flatMap((b) => [...b.getChild("name")!.toArray()])).toEqual(["a", "b", null, "c"])
+      }).pipe(Effect.provide(env().layer())))
+  })
+
   describe(`${driver.name}: bulk ingest`, () => {
     it.effect("create, append, create_append and replace; ALREADY_EXISTS and NOT_FOUND as ADBC says", () =>
       Effect.gen(function*() {
@@ -75,3 +174,4 @@ export const ingestRules = (driver: ConformanceDriver, env: () => ConformanceEnv
         }).pipe(Effect.provide(env().layer()))
     )
   })
+}

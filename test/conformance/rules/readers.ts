@@ -98,10 +98,14 @@ export const readerRules = (driver: ConformanceDriver, env: () => ConformanceEnv
           const openCursors = env().openCursors!
           const leaks: Array<string> = []
           let interrupted = 0
-          // timeouts spread over the time one whole read takes on this driver, so most runs are cut short
-          const started = Date.now()
-          yield* Stream.runDrain(conn.query(sql, options))
-          const fullReadMs = Math.max(2, Date.now() - started)
+          // timeouts spread over the time one whole warm read takes on this driver (the fastest of three, as the
+          // first read is slower), so most runs are cut short
+          let fullReadMs = Number.POSITIVE_INFINITY
+          for (let i = 0; i < 3; i++) {
+            const started = Date.now()
+            yield* Stream.runDrain(conn.query(sql, options))
+            fullReadMs = Math.min(fullReadMs, Math.max(2, Date.now() - started))
+          }
           for (let run = 0; run < 50; run++) {
             const ms = 1 + Math.floor(Math.random() * fullReadMs)
             const exit = yield* Effect.exit(Stream.runDrain(conn.query(sql, options)).pipe(Effect.timeout(`${ms} millis`)))
@@ -119,7 +123,7 @@ export const readerRules = (driver: ConformanceDriver, env: () => ConformanceEnv
           // the connection is usable afterwards and reads the whole result
           expect(idsOf(yield* rowsOf(sql, options))).toHaveLength(3000)
           expect(openCursors()).toBe(0)
-        }).pipe(Effect.provide(env().layer())), 60_000)
+        }).pipe(Effect.provide(env().layer())), 120_000)
     }
 
     it.effect("a query stream opens its cursor when it runs: each run executes again and reads the whole result", () =>

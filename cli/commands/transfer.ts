@@ -1,0 +1,120 @@
+/**
+ * The commands that write: `ingest` (a file into a table) and `copy` (a query's result from one database into a
+ * table on another). Both stream Arrow batches with a progress bar and are atomic: a failed or interrupted run
+ * leaves the target table as it was.
+ */
+import type * as Arrow from "apache-arrow"
+import { Console, Context, Effect, Layer, Option, Stream } from "effect"
+import { Argument, Command, Flag } from "effect/cli"
+import { invalidArgument } from "../../src/AdbcError.ts"
+import { Connection } from "../../src/Connection.ts"
+import * as Std from "../../src/StandardOptions.ts"
+import { OptionSchemas } from "../../src/Options.ts"
+import { connectionFlags, connectionOf, driverFlag, optionFlag, uriFlag } from "../connect.ts"
+import { copyQuery } from "../copy.ts"
+import { csvType, formatOfPath, InputFormats, readArrow, readCsv } from "../files.ts"
+import * as Progress from "../progress.ts"
+import { formatCount } from "../progress.ts"
+
+/** Ingest modes, as the ADBC `adbc.ingest.mode.*` values name them. */
+const modes = Std.IngestModes.map((m) => m.slice("adbc.ingest.mode.".length)) as Array<
+  "create" | "append" | "replace" | "create_append"
+>
+
+const targetFlags = {
+  table: Flag.String("table").pipe(
+    Flag.withSchema(OptionSchemas.nonEmptyString),
+    Flag.withDescription("target table")
+  ),
+  mode: Flag.Literals("mode", modes).pipe(
+    Flag.withDefault("create" as const),
+    Flag.withDescription("create (fails if it exists), append, replace, or create_append")
+  ),
+  temporary: Flag.Boolean("temporary").pipe(Flag.withDefault(false), Flag.withDescription("create a temporary table")),
+  dbSchema: Flag.String("schema").pipe(Flag.optional, Flag.withDescription("target schema"))
+}
+
+const ingestOptions = (args: {
+  readonly table: string
+  readonly mode: (typeof modes)[number]
+  readonly temporary: boolean
+  readonly dbSchema: Option.Option<string>
+}) => ({
+  targetTable: args.table,
+  mode: args.mode,
+  ...(args.temporary ? { temporary: true } : {}),
+  ...(Option.isSome(args.dbSchema) ? { targetDbSchema: args.dbSchema.value } : {})
+})
+
+/** `adbc ingest FILE --table T`. */
+export const ingest = Command.make(
+  "ingest",
+  {
+    file: Argument.String("file").pipe(Argument.withDescription("Arrow IPC (file or stream) or CSV file")),
+    format: Flag.Literals("format", InputFormats).pipe(
+      Flag.optional,
+      Flag.withDescription("file format; default from the extension (.arrow/.arrows/.feather/.ipc, .csv)")
+    ),
+    column: Flag.String("column").pipe(
+      Flag.atLeast(0),
+      Flag.withDescription("CSV column type NAME:TYPE (repeatable; int32, int64, float64, decimal(P,S), bool, date, timestamp, utf8); others inferred")
+    ),
+    batchRows: Flag.String("batch-rows").pipe(
+      Flag.withSchema(OptionSchemas.positiveInt),
+      Flag.withDefault(10_000),
+      Flag.withDescription("CSV rows per Arrow batch")
+    ),
+    ...targetFlags,
+    ...connectionFlags()
+  },
+  (args) =>
+    Effect.gen(function*() {
+      const format = Option.getOrUndefined(args.format) ?? formatOfPath(args.file)
+      if (format === undefined) {
+        return yield* invalidArgument(`cannot tell the format of ${args.file} from its extension: pass --format ${InputFormats.join("|")}`)
+      }
+      const columns: Record<string, Arrow.DataType> = {}
+      for (const spec of args.column) {
+        const at = spec.lastIndexOf(":")
+        const type = at > 0 ? csvType(spec.slice(at + 1)) : `expected NAME:TYPE`
+        if (typeof type === "string") return yield* invalidArgument(`--column ${spec}: ${type}`)
+        columns[spec.slice(0, at)] = type
+      }
+      const data = format === "arrow" ? yield* readArrow(args.file) : yield* readCsv(args.file, { columns, batchRows: args.batchRows })
+      const conn = yield* Connection
+      const progress = yield* Progress.Progress
+      const batches = Progress.tracked(`ingest ${args.file}`, data.batches, { onFinish: () => {} }).pipe(
+        Stream.provideService(Progress.Progress, progress)
+      )
+      const rows = yield* conn.ingest({ schema: data.schema, batches }, ingestOptions(args))
+      yield* Console.log(`${formatCount(rows)} rows ingested into ${args.table}`)
+    }).pipe(Effect.provide(Layer.merge(connectionOf(args), Progress.layerStdout)))
+).pipe(Command.withDescription("Bulk-ingest an Arrow IPC or CSV file into a table, streamed in batches (atomic)"))
+
+/** `adbc copy --from-uri … --query SQL --to-uri … --table T`. */
+export const copy = Command.make(
+  "copy",
+  {
+    query: Flag.String("query").pipe(Flag.withAlias("q"), Flag.withDescription("the query whose rows are copied")),
+    ...targetFlags,
+    fromDriver: driverFlag("from-"),
+    fromUri: uriFlag("from-"),
+    fromOption: optionFlag("from-"),
+    toDriver: driverFlag("to-"),
+    toUri: uriFlag("to-"),
+    toOption: optionFlag("to-")
+  },
+  (args) =>
+    Effect.gen(function*() {
+      const from = yield* Layer.build(connectionOf({ driver: args.fromDriver, uri: args.fromUri, option: args.fromOption }))
+      const to = yield* Layer.build(connectionOf({ driver: args.toDriver, uri: args.toUri, option: args.toOption }))
+      const rows = yield* copyQuery(
+        Context.get(from, Connection),
+        Context.get(to, Connection),
+        args.query,
+        ingestOptions(args),
+        { step: `copy into ${args.table}`, onFinish: () => {} }
+      )
+      yield* Console.log(`${formatCount(rows)} rows copied into ${args.table}`)
+    }).pipe(Effect.scoped, Effect.provide(Progress.layerStdout))
+).pipe(Command.withDescription("Copy a query's result from one database into a table on another, streamed as Arrow batches (atomic)"))

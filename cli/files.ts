@@ -1,0 +1,193 @@
+/**
+ * Files `adbc ingest` reads, as {@link IngestData} streamed in batches: Arrow IPC (file or stream format, told apart
+ * by apache-arrow) and CSV (parsed by csv-parse; column types given with `--column NAME:TYPE` or inferred from the
+ * first rows). Parquet is not read: see cli/README.md.
+ */
+import { createReadStream } from "node:fs"
+import { open } from "node:fs/promises"
+import * as Arrow from "apache-arrow"
+import { parse } from "csv-parse"
+import { Effect, Stream } from "effect"
+import { type AdbcError, adbcError, invalidArgument } from "../src/AdbcError.ts"
+import { makeFieldBuilder, parseIsoDate, parseIsoTimestamp, recordBatchOf } from "../src/arrow/index.ts"
+import type { IngestData } from "../src/Ingest.ts"
+
+/** File formats `adbc ingest` reads. */
+export const InputFormats = ["arrow", "csv"] as const
+
+/** A file format. */
+export type InputFormat = (typeof InputFormats)[number]
+
+/** The format a file name's extension says, if any. */
+export const formatOfPath = (path: string): InputFormat | undefined => {
+  const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase()
+  if (ext === "csv" || ext === "tsv" || ext === "txt") return "csv"
+  if (ext === "arrow" || ext === "arrows" || ext === "feather" || ext === "ipc") return "arrow"
+  return undefined
+}
+
+const ioError = (path: string) => (cause: unknown) =>
+  adbcError("IO", `cannot read ${path}: ${cause instanceof Error ? cause.message : String(cause)}`)
+
+/** An Arrow IPC file or stream, batch by batch. */
+export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError> =>
+  Effect.tryPromise({
+    try: async () => {
+      const handle = await open(path)
+      const reader = await Arrow.RecordBatchReader.from(handle)
+      await reader.open()
+      return reader
+    },
+    catch: ioError(path)
+  }).pipe(Effect.map((reader) => ({
+    schema: reader.schema,
+    batches: Stream.fromAsyncIterable(reader, (cause) => adbcError("INVALID_DATA", `${path}: ${cause instanceof Error ? cause.message : String(cause)}`))
+  })))
+
+/** Column types CSV columns can be given or inferred as. */
+export const CsvTypes: Record<string, () => Arrow.DataType> = {
+  int32: () => new Arrow.Int32(),
+  int64: () => new Arrow.Int64(),
+  float64: () => new Arrow.Float64(),
+  bool: () => new Arrow.Bool(),
+  date: () => new Arrow.DateDay(),
+  timestamp: () => new Arrow.TimestampMicrosecond(),
+  utf8: () => new Arrow.Utf8()
+}
+
+const DECIMAL_TYPE = /^decimal\((\d+),\s*(\d+)\)$/i
+
+/** The Arrow type of a `--column NAME:TYPE` type name (`int64`, `decimal(15,2)`, …), or a message naming the accepted ones. */
+export const csvType = (name: string): Arrow.DataType | string => {
+  const decimal = DECIMAL_TYPE.exec(name)
+  if (decimal !== null) return new Arrow.Decimal(Number(decimal[2]), Number(decimal[1]), 128)
+  const make = CsvTypes[name.toLowerCase()]
+  return make !== undefined ? make() : `unknown column type ${name}; accepted: ${Object.keys(CsvTypes).join(", ")}, decimal(P,S)`
+}
+
+const INTEGER = /^[+-]?\d+$/
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z?$/
+const BOOLEAN = /^(true|false)$/i
+
+/** The narrowest type holding every non-empty sample value (text when none is non-empty). */
+const inferType = (values: ReadonlyArray<string>): Arrow.DataType => {
+  const present = values.filter((v) => v !== "")
+  const all = (re: RegExp) => present.length > 0 && present.every((v) => re.test(v))
+  if (all(INTEGER)) {
+    return present.every((v) => Math.abs(Number(v)) <= 2_147_483_647) ? new Arrow.Int32() : new Arrow.Int64()
+  }
+  if (all(NUMBER)) return new Arrow.Float64()
+  if (all(DATE)) return new Arrow.DateDay()
+  if (all(TIMESTAMP)) return new Arrow.TimestampMicrosecond()
+  if (all(BOOLEAN)) return new Arrow.Bool()
+  return new Arrow.Utf8()
+}
+
+/** A converter from CSV text to what the column's builder appends; throws a message naming what was wrong. */
+const converter = (type: Arrow.DataType): (text: string) => unknown => {
+  const parts = { seconds: 0, nanos: 0 }
+  if (Arrow.DataType.isInt(type)) {
+    return type.bitWidth === 64
+      ? (t) => {
+        if (!INTEGER.test(t)) throw new Error("expected an integer")
+        return BigInt(t)
+      }
+      : (t) => {
+        if (!INTEGER.test(t)) throw new Error("expected an integer")
+        return Number(t)
+      }
+  }
+  if (Arrow.DataType.isFloat(type)) {
+    return (t) => {
+      if (!NUMBER.test(t)) throw new Error("expected a number")
+      return Number(t)
+    }
+  }
+  if (Arrow.DataType.isBool(type)) {
+    return (t) => {
+      if (!BOOLEAN.test(t)) throw new Error("expected true or false")
+      return t.toLowerCase() === "true"
+    }
+  }
+  if (Arrow.DataType.isDate(type)) return (t) => parseIsoDate(t)
+  if (Arrow.DataType.isTimestamp(type)) {
+    return (t) => {
+      parseIsoTimestamp(t.endsWith("Z") ? t.slice(0, -1) : t, parts)
+      return BigInt(parts.seconds) * 1_000_000n + BigInt(Math.floor(parts.nanos / 1000))
+    }
+  }
+  return (t) => t
+}
+
+const csvRecords = (path: string) => createReadStream(path).pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: false }))
+
+/** Options of {@link readCsv}. */
+export interface CsvOptions {
+  /** Column types by name; the others are inferred. */
+  readonly columns: Readonly<Record<string, Arrow.DataType>>
+  /** Rows per batch. */
+  readonly batchRows: number
+  /** Rows read to infer types. */
+  readonly sampleRows?: number | undefined
+}
+
+/** A CSV file with a header line: types inferred from its first rows, unless given. */
+export const readCsv = (path: string, options: CsvOptions): Effect.Effect<IngestData, AdbcError> =>
+  Effect.gen(function*() {
+    const sampleRows = options.sampleRows ?? 1000
+    const sample = yield* Effect.tryPromise({
+      try: async () => {
+        const parser = csvRecords(path)
+        const rows: Array<Array<string>> = []
+        for await (const record of parser) {
+          rows.push(record as Array<string>)
+          if (rows.length > sampleRows) break
+        }
+        parser.destroy()
+        return rows
+      },
+      catch: ioError(path)
+    })
+    const header = sample[0]
+    if (header === undefined) return yield* invalidArgument(`${path} is empty: a CSV file needs a header line`)
+    for (const name of Object.keys(options.columns)) {
+      if (!header.includes(name)) return yield* invalidArgument(`--column ${name}: ${path} has no such column; its columns: ${header.join(", ")}`)
+    }
+    const schema = new Arrow.Schema(header.map((name, c) =>
+      new Arrow.Field(name, options.columns[name] ?? inferType(sample.slice(1).map((row) => row[c] ?? "")), true)
+    ))
+    const converters = schema.fields.map((f) => converter(f.type))
+    let line = 1
+    const toBatch = (records: ReadonlyArray<Array<string>>): Effect.Effect<Arrow.RecordBatch, AdbcError> =>
+      Effect.try({
+        try: () => {
+          const builders = schema.fields.map((f) => makeFieldBuilder(f, { initialCapacity: records.length }))
+          for (const record of records) {
+            line++
+            for (let c = 0; c < builders.length; c++) {
+              const text = record[c] ?? ""
+              if (text === "") builders[c]!.appendNull()
+              else {
+                try {
+                  builders[c]!.append(converters[c]!(text))
+                } catch (cause) {
+                  throw new Error(`line ${line}, column ${header[c]} (${schema.fields[c]!.type}): ${JSON.stringify(text)}: ${(cause as Error).message}`)
+                }
+              }
+            }
+          }
+          return recordBatchOf(schema, builders.map((b) => b.finish()), records.length)
+        },
+        catch: (cause) => adbcError("INVALID_DATA", `${path}: ${(cause as Error).message}`)
+      })
+    const batches = Stream.fromAsyncIterable(csvRecords(path), (cause) =>
+      adbcError("INVALID_DATA", `${path}: ${cause instanceof Error ? cause.message : String(cause)}`)).pipe(
+        Stream.drop(1),
+        Stream.map((record) => record as Array<string>),
+        Stream.grouped(options.batchRows),
+        Stream.mapEffect(toBatch)
+      )
+    return { schema, batches }
+  })

@@ -1,0 +1,156 @@
+/**
+ * Query results written out as they stream: an aligned table (first rows only, with the row count), CSV, JSON lines,
+ * or Arrow IPC (file or stream format). Output goes to stdout or a file, with backpressure.
+ */
+import { createWriteStream } from "node:fs"
+import type { Writable } from "node:stream"
+import * as Arrow from "apache-arrow"
+import { Effect, Fiber, Schema, type Scope, Stream } from "effect"
+import { type AdbcError, adbcError } from "../src/AdbcError.ts"
+import { type Cell, cellText, rowReaders } from "./cells.ts"
+
+/** The output formats of `adbc query`. */
+export const OutputFormat = Schema.Literals(["table", "csv", "jsonl", "arrow", "arrows"])
+
+/** An output format. */
+export type OutputFormat = typeof OutputFormat.Type
+
+/** Where output goes. */
+export interface Sink {
+  readonly write: (chunk: string | Uint8Array) => Effect.Effect<void, AdbcError>
+}
+
+const ioError = (what: string) => (cause: unknown) =>
+  adbcError("IO", `cannot write ${what}: ${cause instanceof Error ? cause.message : String(cause)}`)
+
+/** A sink on a Node writable: waits for 'drain' when its buffer is full. */
+const writableSink = (stream: Writable, what: string): Sink => ({
+  write: (chunk) =>
+    Effect.callback<void, AdbcError>((resume) => {
+      const onError = (error: unknown) => resume(Effect.fail(ioError(what)(error)))
+      stream.once("error", onError)
+      const ready = () => {
+        stream.off("error", onError)
+        resume(Effect.void)
+      }
+      if (stream.write(chunk)) ready()
+      else stream.once("drain", ready)
+    })
+})
+
+/** stdout, or the file at `path` (created or truncated, closed with the scope). */
+export const openSink = (path: string | undefined): Effect.Effect<Sink, AdbcError, Scope.Scope> =>
+  path === undefined
+    ? Effect.succeed(writableSink(process.stdout, "to stdout"))
+    : Effect.acquireRelease(
+      Effect.callback<Writable, AdbcError>((resume) => {
+        const file = createWriteStream(path)
+        file.once("open", () => resume(Effect.succeed(file)))
+        file.once("error", (error) => resume(Effect.fail(ioError(path)(error))))
+      }),
+      (file) => Effect.callback<void>((resume) => void file.end(() => resume(Effect.void)))
+    ).pipe(Effect.map((file) => writableSink(file, path)))
+
+/** Options of {@link writeResult}. */
+export interface WriteOptions {
+  /** Rows the table format shows (the rest are counted). */
+  readonly maxRows: number
+  /** Widest column of the table format, in characters. */
+  readonly maxWidth: number
+}
+
+const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll(`"`, `""`)}"` : text)
+
+const truncate = (text: string, width: number): string =>
+  text.length <= width ? text : `${text.slice(0, Math.max(1, width - 1))}…`
+
+/** Writes `batches` of `schema` to `sink` in `format`; returns the number of rows. */
+export const writeResult = (
+  format: OutputFormat,
+  schema: Arrow.Schema,
+  batches: Stream.Stream<Arrow.RecordBatch, AdbcError>,
+  sink: Sink,
+  options: WriteOptions
+): Effect.Effect<number, AdbcError> => {
+  const names = schema.fields.map((f) => f.name)
+  const countRows = (perBatch: (batch: Arrow.RecordBatch) => Effect.Effect<void, AdbcError>) =>
+    Effect.gen(function*() {
+      let rows = 0
+      yield* Stream.runForEach(batches, (batch) => {
+        rows += batch.numRows
+        return perBatch(batch)
+      })
+      return rows
+    })
+  switch (format) {
+    case "csv":
+      return Effect.gen(function*() {
+        yield* sink.write(`${names.map(csvField).join(",")}\n`)
+        return yield* countRows((batch) => {
+          const readers = rowReaders(batch)
+          let out = ""
+          for (let i = 0; i < batch.numRows; i++) out += `${readers.map((read) => csvField(cellText(read(i)))).join(",")}\n`
+          return sink.write(out)
+        })
+      })
+    case "jsonl":
+      return countRows((batch) => {
+        const readers = rowReaders(batch)
+        let out = ""
+        for (let i = 0; i < batch.numRows; i++) {
+          const row: Record<string, Cell> = {}
+          for (let c = 0; c < names.length; c++) row[names[c]!] = readers[c]!(i)
+          out += `${JSON.stringify(row)}\n`
+        }
+        return sink.write(out)
+      })
+    case "arrow":
+    case "arrows":
+      return Effect.gen(function*() {
+        const writer = format === "arrow" ? new Arrow.RecordBatchFileWriter() : new Arrow.RecordBatchStreamWriter()
+        // The writer is an async iterable of the bytes written so far; a fiber moves them to the sink.
+        const forward = yield* Effect.forkChild(
+          Stream.fromAsyncIterable(writer, ioError("Arrow IPC")).pipe(Stream.runForEach(sink.write))
+        )
+        writer.reset(undefined, schema)
+        const rows = yield* countRows((batch) => Effect.sync(() => void writer.write(batch))).pipe(
+          Effect.onExit(() => Effect.sync(() => void writer.close()))
+        )
+        yield* Fiber.join(forward)
+        return rows
+      })
+    case "table":
+      return Effect.gen(function*() {
+        const shown: Array<Array<string>> = []
+        const rows = yield* countRows((batch) =>
+          Effect.sync(() => {
+            if (shown.length >= options.maxRows) return
+            const readers = rowReaders(batch)
+            for (let i = 0; i < batch.numRows && shown.length < options.maxRows; i++) {
+              shown.push(readers.map((read) => {
+                const cell = read(i)
+                return cell === null ? "NULL" : truncate(cellText(cell).replace(/[\r\n\t]/g, " "), options.maxWidth)
+              }))
+            }
+          })
+        )
+        const numeric = schema.fields.map((f) =>
+          Arrow.DataType.isInt(f.type) || Arrow.DataType.isFloat(f.type) || Arrow.DataType.isDecimal(f.type)
+        )
+        const header = names.map((n) => truncate(n, options.maxWidth))
+        const widths = header.map((h, c) => Math.max(h.length, ...shown.map((r) => r[c]!.length)))
+        const line = (cells: ReadonlyArray<string>) =>
+          cells.map((cell, c) => (numeric[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join(" | ").trimEnd()
+        const text = [
+          line(header),
+          widths.map((w) => "-".repeat(w)).join("-+-"),
+          ...shown.map(line),
+          rows > shown.length
+            ? `(${rows.toLocaleString("en-US")} rows; first ${shown.length.toLocaleString("en-US")} shown)`
+            : `(${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"})`
+        ].join("\n")
+        yield* sink.write(`${text}\n`)
+        return rows
+      })
+  }
+}

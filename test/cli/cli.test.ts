@@ -1,0 +1,195 @@
+/**
+ * `adbc` end to end: each command spawned as a child process against test servers owned by this test, checked
+ * through its output, its exit code, and what it left in the databases (read back with the library in-process).
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Arrow from "apache-arrow"
+import { Effect, Layer, Stream } from "effect"
+import * as Hana from "../../layers/hana/index.ts"
+import * as Oracle from "../../layers/oracle/index.ts"
+import * as Connection from "../../src/Connection.ts"
+import { fromTable } from "../../src/Ingest.ts"
+import { type HanaTestServerHandle, startHanaTestServer } from "../../testkit/hana/index.ts"
+import { type OracleTestServerHandle, startOracleTestServer } from "../../testkit/oracle/index.ts"
+import { lineitemBatch } from "../../cli/demo/lineitem.ts"
+import { runCli, startCli } from "./support.ts"
+
+let hana: HanaTestServerHandle
+let oracle: OracleTestServerHandle
+const dir = mkdtempSync(join(tmpdir(), "adbc-cli-"))
+
+const onHana = <A, E>(program: Effect.Effect<A, E, Connection.Connection>) =>
+  Effect.runPromise(program.pipe(Effect.provide(Connection.layer().pipe(Layer.provide(Hana.layerDatabase({ uri: hana.uri }))))))
+const onOracle = <A, E>(program: Effect.Effect<A, E, Connection.Connection>) =>
+  Effect.runPromise(program.pipe(Effect.provide(Connection.layer().pipe(Layer.provide(Oracle.layerDatabase({ uri: oracle.uri }))))))
+const rowsOf = (sql: string) =>
+  Effect.gen(function*() {
+    const conn = yield* Connection.Connection
+    return new Arrow.Table(yield* Stream.runCollect(conn.query(sql))).toArray().map((r) => r.toJSON())
+  })
+
+beforeAll(async () => {
+  ;[hana, oracle] = await Promise.all([startHanaTestServer(), startOracleTestServer()])
+  await onHana(Effect.gen(function*() {
+    const conn = yield* Connection.Connection
+    yield* conn.ingest(fromTable(new Arrow.Table([lineitemBatch(3, 0, 1000)])), { targetTable: "ITEMS", mode: "replace" })
+  }))
+}, 120_000)
+afterAll(async () => {
+  await Promise.all([hana?.close(), oracle?.close()])
+})
+
+const QUERY = `SELECT "L_ORDERKEY", "L_QUANTITY", "L_SHIPDATE", "L_COMMENT" FROM "ITEMS" WHERE "L_ORDERKEY" <= 2 ORDER BY "L_ORDERKEY", "L_LINENUMBER"`
+
+describe.concurrent("adbc query", { timeout: 240_000 }, () => {
+  it("prints an aligned table with the row count, truncated to --max-rows", async () => {
+    const run = await runCli(["query", "--uri", hana.uri, "--max-rows", "3", QUERY])
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    const lines = run.stdout.trimEnd().split("\n")
+    expect(lines[0]).toMatch(/^L_ORDERKEY \| L_QUANTITY \| L_SHIPDATE +\| L_COMMENT/)
+    expect(lines).toHaveLength(2 + 3 + 1)
+    expect(lines[2]).toMatch(/^ +1 \| +\d+\.00 \| \d{4}-\d{2}-\d{2} \| NULL/)
+    expect(lines.at(-1)).toBe("(8 rows; first 3 shown)")
+  })
+
+  it("writes CSV and JSON lines with exact decimals and ISO dates", async () => {
+    const [csv, jsonl] = await Promise.all([
+      runCli(["query", "--uri", hana.uri, "--format", "csv", QUERY]),
+      runCli(["query", "--uri", hana.uri, "--format", "jsonl", QUERY])
+    ])
+    expect([csv.code, jsonl.code]).toEqual([0, 0])
+    const expected = await onHana(rowsOf(QUERY))
+    const csvLines = csv.stdout.trimEnd().split("\n")
+    expect(csvLines[0]).toBe("L_ORDERKEY,L_QUANTITY,L_SHIPDATE,L_COMMENT")
+    expect(csvLines).toHaveLength(1 + expected.length)
+    const json = jsonl.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(json.map((r) => r["L_ORDERKEY"])).toEqual(expected.map((r) => Number(r["L_ORDERKEY"])))
+    expect(json[0]!["L_COMMENT"]).toBeNull()
+    expect(json[1]!["L_COMMENT"]).toBe(expected[1]!["L_COMMENT"])
+    expect(String(json[1]!["L_QUANTITY"])).toMatch(/^\d+\.00$/)
+    expect(csvLines[2]).toBe(`${json[1]!["L_ORDERKEY"]},${json[1]!["L_QUANTITY"]},${json[1]!["L_SHIPDATE"]},${json[1]!["L_COMMENT"]}`)
+  })
+
+  it("writes Arrow IPC files (--output) and streams (stdout) that read back to the same table", async () => {
+    const file = join(dir, "items.arrow")
+    const [asFile, asStream] = await Promise.all([
+      runCli(["query", "--uri", oracle.uri, "--format", "arrow", "--output", file, `SELECT 1 AS A, 'x' AS B FROM DUAL UNION ALL SELECT 2, NULL FROM DUAL`]),
+      runCli(["query", "--uri", oracle.uri, "--format", "arrows", `SELECT 1 AS A, 'x' AS B FROM DUAL UNION ALL SELECT 2, NULL FROM DUAL`])
+    ])
+    expect([asFile.code, asStream.code]).toEqual([0, 0])
+    const fromFile = Arrow.tableFromIPC(readFileSync(file))
+    const fromStream = Arrow.tableFromIPC(asStream.stdoutBytes)
+    expect(fromFile.toArray().map((r) => ({ A: Number(r.A), B: r.B }))).toEqual([{ A: 1, B: "x" }, { A: 2, B: null }])
+    expect(fromStream.numRows).toBe(2)
+  })
+})
+
+describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240_000 }, () => {
+  it("ingests a CSV file with a given and inferred column types, then appends an Arrow IPC stream file", async () => {
+    const csv = join(dir, "cities.csv")
+    writeFileSync(csv, `CITY,POPULATION,FOUNDED,AREA\nWalldorf,15000,0793-01-01,19.90\n"Zürich, CH",421000,,87.88\n`)
+    const run = await runCli(["ingest", csv, "--uri", hana.uri, "--table", "CITIES_CSV", "--column", "AREA:decimal(10,2)"])
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("2 rows ingested into CITIES_CSV")
+    expect(await onHana(rowsOf(`SELECT "CITY", "POPULATION", "FOUNDED", "AREA" FROM "CITIES_CSV" ORDER BY "CITY"`))).toEqual([
+      { CITY: "Walldorf", POPULATION: 15000, FOUNDED: expect.anything(), AREA: expect.anything() },
+      { CITY: "Zürich, CH", POPULATION: 421000, FOUNDED: null, AREA: expect.anything() }
+    ])
+    const schema = await onHana(Effect.flatMap(Connection.Connection, (c) => c.getTableSchema(undefined, undefined, "CITIES_CSV")))
+    expect(schema.fields.map((f) => String(f.type))).toEqual(["Utf8", "Int32", "Date32<DAY>", "Decimal[10e+2]"])
+
+    const arrows = join(dir, "more.arrows")
+    const more = new Arrow.Table({
+      CITY: Arrow.vectorFromArray(["Potsdam"], new Arrow.Utf8()),
+      POPULATION: Arrow.vectorFromArray([183_000], new Arrow.Int32())
+    })
+    writeFileSync(arrows, Arrow.tableToIPC(more, "stream"))
+    const appended = await runCli(["ingest", arrows, "--driver", "hana", "--table", "CITIES_CSV", "--mode", "append"], {
+      env: { ADBC_URI: hana.uri }
+    })
+    expect(appended.code).toBe(0)
+    expect(await onHana(rowsOf(`SELECT COUNT(*) AS N FROM "CITIES_CSV"`))).toEqual([{ N: 3n }])
+  })
+
+  it("copies a query's result from HANA to Oracle", async () => {
+    const run = await runCli([
+      "copy", "--from-uri", hana.uri, "--query", `SELECT * FROM "ITEMS"`, "--to-uri", oracle.uri, "--table", "ITEMS_COPY", "--mode", "replace"
+    ])
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("1,000 rows copied into ITEMS_COPY")
+    expect(await onOracle(rowsOf(`SELECT COUNT(*) AS N, SUM("L_QUANTITY") AS Q FROM "ITEMS_COPY"`))).toEqual(
+      (await onHana(rowsOf(`SELECT COUNT(*) AS N, SUM("L_QUANTITY") AS Q FROM "ITEMS"`))).map((r) => ({ N: Number(r["N"]), Q: r["Q"] }))
+        .map((r) => expect.objectContaining({ N: r.N }))
+    )
+  })
+
+  it("lists objects, info, a table's schema and the table types", async () => {
+    const [objects, info, schema, types] = await Promise.all([
+      runCli(["objects", "--uri", hana.uri, "--schema", "SYSTEM", "--table", "ITEMS"]),
+      runCli(["info", "--uri", hana.uri, "--format", "csv"]),
+      runCli(["table-schema", "ITEMS", "--uri", hana.uri]),
+      runCli(["table-types", "--uri", oracle.uri, "--format", "jsonl"])
+    ])
+    expect([objects.code, info.code, schema.code, types.code]).toEqual([0, 0, 0, 0])
+    expect(objects.stdout).toMatch(/^catalog \S+\n  schema SYSTEM\n    table ITEMS\n      L_ORDERKEY BIGINT( NOT NULL)?\n/m)
+    expect(info.stdout).toMatch(/^VENDOR_NAME,0,SAP HANA$/m)
+    expect(info.stdout).toMatch(/^DRIVER_NAME,100,/m)
+    expect(schema.stdout).toMatch(/^L_ORDERKEY +\| Int64 +\| false/m)
+    expect(types.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as unknown)).toContainEqual({ table_type: "TABLE" })
+  })
+})
+
+describe.concurrent("adbc failures", { timeout: 240_000 }, () => {
+  it("prints one line with status, vendor code and SQLSTATE and exits 1; --verbose adds the cause", async () => {
+    const [plain, verbose] = await Promise.all([
+      runCli(["query", "--uri", hana.uri, "SELEC 1 FROM DUMMY"]),
+      runCli(["query", "--verbose", "--uri", hana.uri, "SELEC 1 FROM DUMMY"])
+    ])
+    expect(plain.code).toBe(1)
+    expect(plain.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(/^error: INVALID_ARGUMENT \(vendor code 257, SQLSTATE 42000\): .*syntax error/)])
+    expect(verbose.code).toBe(1)
+    expect(verbose.stderr.trimEnd().split("\n").length).toBeGreaterThan(1)
+  })
+
+  it("rejects bad input before connecting: unknown option key (exit 1), bad flag value (exit 2), no driver (exit 1)", async () => {
+    const [option, format, driver] = await Promise.all([
+      runCli(["query", "--uri", "hdb://u:p@127.0.0.1:1", "--option", "dba.statement.fetch_sise=10", "SELECT 1 FROM DUMMY"]),
+      runCli(["query", "--uri", hana.uri, "--format", "xml", "SELECT 1 FROM DUMMY"]),
+      runCli(["query", "--uri", "postgres://u:p@h/d", "SELECT 1"])
+    ])
+    expect(option.code).toBe(1)
+    expect(option.stderr).toMatch(/^error: NOT_IMPLEMENTED: .*dba\.statement\.fetch_sise.*dba\.statement\.fetch_size/m)
+    expect(format.code).toBe(2)
+    expect(format.stderr).toMatch(/xml/)
+    expect(driver.code).toBe(1)
+    expect(driver.stderr).toMatch(/^error: INVALID_ARGUMENT: cannot tell the driver from the URI's scheme: pass --driver \(hana, oracle\)/m)
+  })
+
+  it("never prints the password of a URI, even with --verbose", async () => {
+    const wrong = hana.uri.replace(/:([^:@/]+)@/, ":Sup3rSecretPw@")
+    const run = await runCli(["info", "--verbose", "--uri", wrong])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/^error: UNAUTHENTICATED/m)
+    expect(run.stdout + run.stderr).not.toContain("Sup3rSecretPw")
+  })
+
+  it("stops a long query on SIGINT with exit 130, leaving no open cursor or session on the server", async () => {
+    const query = startCli(["query", "--uri", hana.uri, "--format", "csv", "--option", "dba.statement.fetch_size=1000",
+      "SELECT GENERATED_PERIOD_START AS I FROM SERIES_GENERATE_INTEGER(1, 0, 3000000)"])
+    await query.waitFor(/^\d+\n\d+\n/m)
+    expect(hana.openResultSets()).toBeGreaterThan(0)
+    query.child.kill("SIGINT")
+    const run = await query.done
+    expect(run.code).toBe(130)
+    expect(run.stdout.trimEnd().split("\n").length).toBeLessThan(3_000_001)
+    const deadline = Date.now() + 5_000
+    while (hana.openResultSets() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect(hana.openResultSets()).toBe(0)
+  })
+})
