@@ -3,6 +3,14 @@ import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
+/** True when `p` has neither resolved nor rejected after `ms` (a statement waiting for a row lock). */
+const stillPendingAfter = async (p: Promise<unknown>, ms: number): Promise<boolean> => {
+  let settled = false
+  void p.then(() => (settled = true), () => (settled = true))
+  await new Promise((r) => setTimeout(r, ms))
+  return !settled
+}
+
 for (const version of ["23ai", "19c"] as const)
 describe(`Oracle test server: transactions and executeMany (${version} layout)`, () => {
   let server: OracleTestServerHandle
@@ -42,10 +50,7 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     await a.execute("UPDATE conflict_t SET v = 1 WHERE id = 1")
     const started = Date.now()
     const waiting = b.execute("UPDATE conflict_t SET v = v + 10 WHERE id = 1")
-    let settled = false
-    void waiting.then(() => (settled = true), () => (settled = true))
-    await new Promise((r) => setTimeout(r, 300))
-    expect(settled).toBe(false)
+    expect(await stillPendingAfter(waiting, 300)).toBe(true)
     await a.commit()
     expect((await waiting).rowsAffected).toBe(1)
     expect(Date.now() - started).toBeGreaterThanOrEqual(290)
@@ -70,6 +75,9 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     await a.execute("CREATE TABLE fu_t (id NUMBER PRIMARY KEY, v NUMBER)")
     await a.execute("INSERT INTO fu_t VALUES (1, 0)", [], { autoCommit: true })
     await a.execute("INSERT INTO fu_t VALUES (2, 0)", [], { autoCommit: true })
+    // describing the statement (parse only) locks nothing
+    await b.getStatementInfo("SELECT id, v FROM fu_t FOR UPDATE")
+    expect(b.transactionInProgress).toBe(false)
     const locked = await a.execute("SELECT id, v FROM fu_t WHERE id = :1 FOR UPDATE", [1])
     expect(locked.rows).toEqual([[1, 0]])
     expect(a.transactionInProgress).toBe(true)
@@ -77,10 +85,7 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     expect((await b.execute("UPDATE fu_t SET v = 5 WHERE id = 2")).rowsAffected).toBe(1)
     await b.commit()
     const waiting = b.execute("UPDATE fu_t SET v = v + 10 WHERE id = 1")
-    let settled = false
-    void waiting.then(() => (settled = true), () => (settled = true))
-    await new Promise((r) => setTimeout(r, 300))
-    expect(settled).toBe(false)
+    expect(await stillPendingAfter(waiting, 300)).toBe(true)
     await a.execute("UPDATE fu_t SET v = 1 WHERE id = 1")
     await a.commit()
     expect((await waiting).rowsAffected).toBe(1)
@@ -101,15 +106,32 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950)
     // a DELETE of a locked row waits too, and deletes once the lock holder rolled back
     const deleting = b.execute("DELETE FROM fu_t WHERE id = 1")
-    let deleted = false
-    void deleting.then(() => (deleted = true), () => (deleted = true))
-    await new Promise((r) => setTimeout(r, 300))
-    expect(deleted).toBe(false)
+    expect(await stillPendingAfter(deleting, 300)).toBe(true)
     await a.rollback()
     expect((await deleting).rowsAffected).toBe(1)
     await b.rollback()
     // once the lock holder ended its transaction, FOR UPDATE succeeds
     expect((await b.execute("SELECT v FROM fu_t WHERE id = 1 FOR UPDATE NOWAIT")).rows).toEqual([[11]])
+    await b.rollback()
+  })
+
+  it("locks the rows of every joined table with FOR UPDATE, and only the OF columns' tables with FOR UPDATE OF", async () => {
+    await a.execute("CREATE TABLE fu_p (id NUMBER PRIMARY KEY, name VARCHAR2(10))")
+    await a.execute("CREATE TABLE fu_c (id NUMBER PRIMARY KEY, pid NUMBER, v NUMBER)")
+    await a.execute("INSERT INTO fu_p VALUES (1, 'p')")
+    await a.execute("INSERT INTO fu_c VALUES (10, 1, 0)")
+    await a.commit()
+    const nowait = (sql: string) => failure(() => b.execute(sql)).then(oraCode, () => "no error")
+    await a.execute("SELECT c.v FROM fu_c c JOIN fu_p p ON c.pid = p.id WHERE c.id = 10 FOR UPDATE OF c.v")
+    expect(await nowait("SELECT id FROM fu_c WHERE id = 10 FOR UPDATE NOWAIT")).toBe("ORA-00054")
+    expect((await b.execute("SELECT id FROM fu_p WHERE id = 1 FOR UPDATE NOWAIT")).rows).toEqual([[1]])
+    await b.rollback()
+    await a.rollback()
+    await a.execute("SELECT c.v, p.name FROM fu_c c, fu_p p WHERE c.pid = p.id FOR UPDATE")
+    expect(await nowait("SELECT id FROM fu_c WHERE id = 10 FOR UPDATE NOWAIT")).toBe("ORA-00054")
+    expect(await nowait("SELECT id FROM fu_p WHERE id = 1 FOR UPDATE NOWAIT")).toBe("ORA-00054")
+    await a.rollback()
+    expect((await b.execute("SELECT id FROM fu_p WHERE id = 1 FOR UPDATE NOWAIT")).rows).toEqual([[1]])
     await b.rollback()
   })
 

@@ -359,14 +359,15 @@ export class SqlSession {
   }
 
   /** Runs a query and describes its columns. */
-  async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = []): Promise<QueryResult> {
+  async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const { toks, tr, binds } = this.bindNumberingTranslator(tokenize(stripTerminator(sql)), sql)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
     const withRowid = this.selectsTableLob(toks, shape)
     if (withRowid) duckSql = translateQuery(toks, tr, true).sql
     if (binds.length > params.length) throw ora.notAllBound()
     let p = params.slice(0, binds.length)
-    if (shape.lock !== undefined && shape.lock.wait !== "skip" && shape.from[0] !== undefined) await this.lockRows(shape.from[0], shape.lock, p, shape.from.length > 1)
+    // describing a statement (parse only) takes no row locks
+    if (!describeOnly && shape.lock !== undefined && shape.lock.wait !== "skip") await this.lockRows(shape.from, shape.lock, p)
     const dict = new Set(toks.filter((t) => t.kind === "ident" && isDictionaryName(t.value)).map((t) => t.value))
     let cursor: Cursor
     try {
@@ -411,20 +412,28 @@ export class SqlSession {
   }
 
   /**
-   * SELECT ... FOR UPDATE: locks the rows the query selects from its first table until the transaction ends
-   * (row-locks.ts), after waiting for rows another transaction locked. NOWAIT fails at once with ORA-00054 and
-   * WAIT n after n seconds with ORA-30006, as the SQL Language Reference describes the for_update_clause:
-   * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/SELECT.html
+   * SELECT ... FOR UPDATE: locks the rows the query selects from each of its tables (those of the `OF` columns when
+   * given) until the transaction ends (row-locks.ts), after waiting for rows another transaction locked. NOWAIT fails
+   * at once with ORA-00054 and WAIT n after n seconds with ORA-30006, as the SQL Language Reference describes the
+   * for_update_clause: https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/SELECT.html
    */
-  private async lockRows(ref: FromRef, lock: RowLockClause, params: ReadonlyArray<DuckDBValue>, qualify: boolean): Promise<void> {
-    const meta = this.lookupTable(ref.schema, ref.table)
-    if (meta === undefined || meta.kind !== "TABLE") return
-    const rowid = qualify ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid"
+  private async lockRows(from: ReadonlyArray<FromRef>, lock: RowLockClause, params: ReadonlyArray<DuckDBValue>): Promise<void> {
     const waitMs = lock.wait === "nowait" ? 0 : typeof lock.wait === "number" ? lock.wait * 1000 : this.db.settings.lockWaitMs
+    const deadline = Date.now() + waitMs
     this.interrupted = false
-    const rows = await this.waitForLockedRows(meta, `SELECT ${rowid} ${lock.source}`, params, waitMs, lock.wait === "nowait")
+    const taken: Array<{ key: string; rows: Array<bigint> }> = []
+    for (const ref of from) {
+      const meta = this.lookupTable(ref.schema, ref.table)
+      if (meta === undefined || meta.kind !== "TABLE") continue
+      const named = (q: string | undefined) => q === undefined || q === (ref.alias ?? ref.table)
+      if (lock.of.length > 0 && !lock.of.some((c) => named(c.qualifier) && meta.columns.some((m) => m.name === c.column))) continue
+      const rowid = from.length > 1 ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid"
+      const rows = await this.waitForLockedRows(meta, `SELECT ${rowid} ${lock.source}`, params, Math.max(0, deadline - Date.now()), lock.wait === "nowait")
+      taken.push({ key: lockKey(meta), rows })
+    }
+    if (taken.length === 0) return
     await this.begin()
-    this.db.rowLocks.take(this.info.sid, lockKey(meta), rows)
+    for (const t of taken) this.db.rowLocks.take(this.info.sid, t.key, t.rows)
   }
 
   /**

@@ -34,12 +34,14 @@ export interface FromRef {
 export interface QueryShape {
   readonly items: ReadonlyArray<SelectItem>
   readonly from: ReadonlyArray<FromRef>
-  /** `FOR UPDATE`: the rows of the first FROM table the query selects are locked. */
+  /** `FOR UPDATE`: the rows the query selects are locked in its FROM tables (or the `OF` columns' tables). */
   readonly lock?: RowLockClause
 }
 
 /** `FOR UPDATE [OF ...] [NOWAIT | WAIT n | SKIP LOCKED]` of a query. */
 export interface RowLockClause {
+  /** The `OF` columns: only the tables they belong to are locked (all FROM tables without OF). */
+  readonly of: ReadonlyArray<{ readonly qualifier?: string; readonly column: string }>
   /** How long to wait for rows another transaction locked: "nowait", seconds, or undefined (until the lock is free). */
   readonly wait: "nowait" | "skip" | number | undefined
   /** The query's translated `FROM ... [WHERE ...]` (without ROWNUM limits), selecting the rows to lock. */
@@ -848,6 +850,7 @@ export const translateQuery = (
   // FOR UPDATE [OF ...] [NOWAIT | WAIT n | SKIP LOCKED]: the session locks the selected rows (sqlsession.ts)
   let end = toks.length
   let lockWait: RowLockClause["wait"] | null = null
+  const lockOf: Array<{ qualifier?: string; column: string }> = []
   depth = 0
   for (let j = fromAt; j < toks.length; j++) {
     if (isOp(toks[j], "(")) depth++
@@ -858,6 +861,13 @@ export const translateQuery = (
       const wait = toks.findIndex((x, n) => n > j && isKw(x, "WAIT"))
       const skip = toks.findIndex((x, n) => n > j && isKw(x, "SKIP"))
       lockWait = nowait > 0 ? "nowait" : skip > 0 ? "skip" : wait > 0 && toks[wait + 1]?.kind === "num" ? Number(toks[wait + 1]!.value) : undefined
+      if (isKw(toks[j + 2], "OF"))
+        for (let m = j + 3; m < toks.length && !isKw(toks[m], "NOWAIT", "WAIT", "SKIP"); m++) {
+          const t = toks[m]!
+          if ((t.kind !== "ident" && t.kind !== "qident") || isOp(toks[m + 1], ".")) continue
+          const qualified = isOp(toks[m - 1], ".") && (toks[m - 2]?.kind === "ident" || toks[m - 2]?.kind === "qident")
+          lockOf.push({ ...(qualified ? { qualifier: oracleName(toks[m - 2]!) } : {}), column: oracleName(t) })
+        }
       break
     }
   }
@@ -911,6 +921,6 @@ export const translateQuery = (
   body ??= tr.range(fromAt, end)
   let sql = `${head} ${[...pieces, ...(withRowid ? [`rowid AS "ora$lob_rowid"`] : [])].join(", ")} ${body}`
   if (limit !== undefined) sql = `${sql} LIMIT ${limit}`
-  const lock = lockWait === null ? undefined : { wait: lockWait, source: tr.range(fromAt, end) }
+  const lock = lockWait === null ? undefined : { wait: lockWait, of: lockOf, source: tr.range(fromAt, end) }
   return { sql, shape: { items, from, ...(lock !== undefined ? { lock } : {}) } }
 }

@@ -188,7 +188,7 @@ const executeRequest = async (s: SessionState, r: ReadBuffer, reply: Reply, batc
     // parse only (connection.getStatementInfo): describe queries without fetching
     if (cls === "query") {
       try {
-        const res = await sql.query(cur.sql, new Array(1000).fill(null), cur.specs)
+        const res = await sql.query(cur.sql, new Array(1000).fill(null), cur.specs, true)
         res.cursor.close()
         writeDescribe(s, w, res.columns)
       } catch (e) {
