@@ -36,7 +36,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
-import { type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
+import { type ExactIntervals, type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
 
 interface LogEntry {
   readonly sql: string
@@ -350,7 +350,8 @@ export class SqlSession {
         return `$${n}`
       },
       dbTimeZone: this.db.settings.dbTimeZone,
-      dateColumns: this.dateColumnsOf(sql)
+      dateColumns: this.dateColumnsOf(sql),
+      exactIntervals: this.exactIntervalsOf(sql)
     })
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
@@ -497,6 +498,20 @@ export class SqlSession {
       for (const c of meta.columns) if (["date", "timestamp", "timestamptz", "timestampltz"].includes(c.type.kind)) out.add(c.name)
     }
     return out
+  }
+
+  /** Interval kinds all of whose columns in the tables a statement mentions are stored exactly (intervals.ts). */
+  exactIntervalsOf(sql: string): ExactIntervals {
+    const exact = { ds: false, ym: false }
+    const plain = { ds: false, ym: false }
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      for (const c of this.lookupTable(undefined, oracleName(t))?.columns ?? []) {
+        const kind = c.type.kind === "intervalds" ? "ds" : c.type.kind === "intervalym" ? "ym" : undefined
+        if (kind !== undefined) (c.type.duck === "INTERVAL" ? plain : exact)[kind] = true
+      }
+    }
+    return { dayToSecond: exact.ds && !plain.ds, yearToMonth: exact.ym && !plain.ym }
   }
 
   /** Runs an already translated DuckDB query and describes its columns. */
