@@ -24,6 +24,7 @@ import { Ddl } from "./ddl.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, duckIdent, encodeName, quoteDuck } from "./names.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
+import type { ValueKind } from "./types.ts"
 import { runPlsql } from "./plsql.ts"
 import {
   type BindSpec,
@@ -95,7 +96,8 @@ export class SqlSession {
       ora_client_id: "",
       ora_client_info: "",
       ora_session_tz: this.sessionTz,
-      ora_session_tz_min: offsetMinutes(this.sessionTz, this.db.dbOffsetMinutes())
+      ora_session_tz_min: offsetMinutes(this.sessionTz, this.db.dbOffsetMinutes()),
+      ora_session_tz_region: /^[+-]\d{1,2}:\d{2}$/.test(this.sessionTz) ? "" : this.sessionTz
     }
     await s.execute(
       Object.entries(vars)
@@ -351,7 +353,8 @@ export class SqlSession {
       },
       dbTimeZone: this.db.settings.dbTimeZone,
       dateColumns: this.dateColumnsOf(sql),
-      exactIntervals: this.exactIntervalsOf(sql)
+      exactIntervals: this.exactIntervalsOf(sql),
+      localZoneColumns: this.columnsOfKind(sql, "timestampltz")
     })
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
@@ -496,6 +499,16 @@ export class SqlSession {
       const meta = this.lookupTable(undefined, oracleName(t))
       if (meta === undefined) continue
       for (const c of meta.columns) if (["date", "timestamp", "timestamptz", "timestampltz"].includes(c.type.kind)) out.add(c.name)
+    }
+    return out
+  }
+
+  /** Names of the columns of `kind` of the tables a statement mentions (identifier match against the catalog). */
+  columnsOfKind(sql: string, kind: ValueKind): ReadonlySet<string> {
+    const out = new Set<string>()
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      for (const c of this.lookupTable(undefined, oracleName(t))?.columns ?? []) if (c.type.kind === kind) out.add(c.name)
     }
     return out
   }
