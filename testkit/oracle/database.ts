@@ -34,6 +34,8 @@ export interface DatabaseSettings {
   readonly users: ReadonlyArray<{ readonly name: string; readonly password: string; readonly dba: boolean }>
   /** How long a write waits for a row another transaction holds before failing with ORA-30006. */
   readonly lockWaitMs: number
+  /** NLS_NUMERIC_CHARACTERS, decimal character then group separator (default ".,"): each session starts with it. */
+  readonly numericCharacters?: string
 }
 
 const ORACLE_MAINTAINED = ["SYS", "SYSTEM", "XDB", "OUTLN", "DBSNMP", "APPQOSSYS", "AUDSYS", "GSMADMIN_INTERNAL", "OJVMSYS", "DVSYS", "LBACSYS", "MDSYS", "CTXSYS", "ORDSYS", "PUBLIC"]
@@ -144,7 +146,7 @@ export class OracleDatabase {
       `ora_rowid(r) AS 'AAAR0oAAM' || ora_b64((CAST(r AS UBIGINT) >> 16) & 1073741823, 6) || ora_b64(CAST(r AS UBIGINT) & 65535, 3)`,
       // TO_CHAR(number) prints no leading zero before the point and no trailing fraction zeros (.5, -.5, 1.5, 10)
       `ora_num_text(s) AS regexp_replace(regexp_replace(regexp_replace(s, '(\\.[0-9]*?)0+$', '\\1'), '\\.$', ''), '^(-?)0\\.', '\\1.')`,
-      `ora_to_char(x) AS CASE WHEN typeof(x) IN ('DOUBLE', 'FLOAT') OR typeof(x) LIKE 'DECIMAL%' THEN ora_num_text(CAST(x AS VARCHAR)) ELSE CAST(x AS VARCHAR) END`,
+      `ora_to_char(x) AS CASE WHEN typeof(x) IN ('DOUBLE', 'FLOAT') OR typeof(x) LIKE 'DECIMAL%' THEN replace(ora_num_text(CAST(x AS VARCHAR)), '.', left(coalesce(getvariable('ora_nls_numeric'), '.'), 1)) ELSE CAST(x AS VARCHAR) END`,
       `ora_to_char_fmt(x, f) AS strftime(CAST(x AS TIMESTAMP), f)`,
       `ora_to_char_fmt_ns(x, f) AS strftime(CAST(x AS TIMESTAMP_NS), f)`,
       `sys_context(ns, k) AS CASE WHEN upper(ns) <> 'USERENV' THEN NULL ELSE CASE upper(k)
@@ -435,7 +437,7 @@ export class OracleDatabase {
       ["NLS_NCHAR_CHARACTERSET", "AL16UTF16"],
       ["NLS_DATE_FORMAT", "DD-MON-RR"],
       ["NLS_TIMESTAMP_FORMAT", "DD-MON-RR HH.MI.SSXFF AM"],
-      ["NLS_NUMERIC_CHARACTERS", ".,"],
+      ["NLS_NUMERIC_CHARACTERS", this.settings.numericCharacters ?? ".,"],
       ["NLS_LENGTH_SEMANTICS", "BYTE"]
     ]
     await fill("NLS_SESSION_PARAMETERS", nls.filter((r) => !r[0]!.includes("CHARACTERSET")))

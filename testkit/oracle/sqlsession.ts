@@ -59,6 +59,8 @@ const md5 = (b: Buffer) => crypto.createHash("md5").update(b).digest()
 export class SqlSession {
   schema: string
   sessionTz = "+00:00"
+  /** NLS_NUMERIC_CHARACTERS of the session (TO_CHAR of a number writes its decimal character). */
+  numericCharacters: string
   private inTxn = false
   private log: Array<LogEntry> = []
   private readonly ddlRunner: Ddl = new Ddl(this)
@@ -69,6 +71,7 @@ export class SqlSession {
     readonly info: SessionInfo
   ) {
     this.schema = info.user
+    this.numericCharacters = db.settings.numericCharacters ?? ".,"
   }
 
   /** Sets the session variables used by SYS_CONTEXT/USER and the DuckDB search path. */
@@ -95,6 +98,7 @@ export class SqlSession {
       ora_client_id: "",
       ora_client_info: "",
       ora_session_tz: this.sessionTz,
+      ora_nls_numeric: this.numericCharacters,
       ora_session_tz_min: offsetMinutes(this.sessionTz, this.db.dbOffsetMinutes())
     }
     await s.execute(
@@ -775,7 +779,7 @@ export class SqlSession {
     return this.ddlRunner.run(sql)
   }
 
-  /** ALTER SESSION SET CURRENT_SCHEMA | TIME_ZONE (others are accepted and ignored). */
+  /** ALTER SESSION SET CURRENT_SCHEMA | TIME_ZONE | NLS_NUMERIC_CHARACTERS (others are accepted and ignored). */
   async alterSession(toks: ReadonlyArray<Tok>): Promise<void> {
     if (!isKw(toks[2], "SET")) throw new OraError(922, "missing or invalid option")
     const param = toks[3]?.value
@@ -799,7 +803,12 @@ export class SqlSession {
       await this.setVars(this.engine)
       return
     }
-    // NLS_* and other parameters are accepted and ignored
+    if (param === "NLS_NUMERIC_CHARACTERS" && valueTok.kind === "str") {
+      this.numericCharacters = valueTok.value
+      await this.setVars(this.engine)
+      return
+    }
+    // other NLS_* and other parameters are accepted and ignored
   }
 
 }
