@@ -8,7 +8,9 @@
  * normal behaviour:
  * - Row data (batch mode): `processRowData` keeps each fetched row's TTC bytes ({@link WireRows}) for the result
  *   set a {@link RowCapture} was installed for, instead of decoding a JS value per cell (see ResultPage.ts).
- * - Binds: `writeOracleDate` encodes {@link WireTimestamp} values exactly (seconds + nanoseconds, UTC wall clock).
+ * - Binds: `writeOracleDate` encodes {@link WireTimestamp} values exactly (seconds + nanoseconds, UTC wall clock);
+ *   the bind-value check (`transformer.transformValueIn`) lets a {@link WireDecimal} through as a NUMBER, whose
+ *   decimal text oracledb's own `writeOracleNumber` then encodes digit for digit (no JS double, no NLS).
  * - DATE / TIMESTAMP / TIMESTAMP WITH [LOCAL] TIME ZONE: oracledb builds a JS Date in milliseconds, and DATE /
  *   TIMESTAMP in the *process's* local time zone (impl/datahandlers/buffer.js `parseOracleDate`). The hook returns
  *   the wire bytes instead ({@link RawTemporal}: century, year, month, day, hour, minute, second, nanoseconds), which
@@ -143,6 +145,23 @@ export class WireTimestamp extends Date {
   }
 }
 
+/**
+ * A NUMBER bind value given as plain decimal text (`-123.4500`), so a scaled decimal reaches the wire with every
+ * digit. oracledb writes a NUMBER bind as `writeOracleNumber(value.toString())` (thin/protocol/messages/
+ * withData.js `writeBindParamsColumn`), which parses that text itself, never through a JS double; the hook only
+ * has to let this object pass oracledb's bind-value check, which accepts numbers and bigints alone.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export class WireDecimal {
+  constructor(readonly text: string) {}
+
+  toString(): string {
+    return this.text
+  }
+}
+
 const TZ_OFFSET_BYTES = [20, 60] as const
 
 let hooksInstalled = false
@@ -201,6 +220,14 @@ export const installHooks = (): void => {
       this.buf[pos + 11] = TZ_OFFSET_BYTES[0]
       this.buf[pos + 12] = TZ_OFFSET_BYTES[1]
     }
+  }
+  const transformer = require("oracledb/lib/transformer.js") as {
+    transformValueIn: (info: { type?: unknown }, value: unknown, options: unknown) => unknown
+  }
+  const transformValueIn = transformer.transformValueIn
+  transformer.transformValueIn = function(info, value, options) {
+    if (value instanceof WireDecimal && info.type === oracledb.DB_TYPE_NUMBER) return value
+    return transformValueIn(info, value, options)
   }
   const MessageWithData = require("oracledb/lib/thin/protocol/messages/withData.js") as {
     prototype: Record<string, unknown>

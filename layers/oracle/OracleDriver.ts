@@ -24,7 +24,7 @@ import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
 import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
 import type { ResolvedOptions } from "../../src/Options.ts"
 import { catalogRows, CURRENT_CATALOG_SQL } from "./Catalog.ts"
-import { connectionAttributes, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
+import { connectionAttributes, NLS_SETUP_SQL, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
 import { oraCode } from "./Errors.ts"
 import * as Db from "./OracleDb.ts"
@@ -522,6 +522,7 @@ const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, Adbc
       Db.disconnect,
       { interruptible: true }
     )
+    yield* Db.call(connection, () => connection.execute(NLS_SETUP_SQL, [], {}))
     const zone = timeZoneSql(config)
     if (zone !== undefined) yield* Db.call(connection, () => connection.execute(zone, [], {}))
     return makeConnection(connection, options)
