@@ -35,12 +35,14 @@ import { canDecodeWire, oraclePage, WireDecoder } from "./ResultPage.ts"
 import { DEFAULT_PORT } from "./Uri.ts"
 import {
   arrowColumns,
+  bindTypeFor,
   ingestColumnType,
   isCompatible,
   type MappedColumn,
   type MappingOptions,
   type OracleColumnMetadata,
-  type OracleTypeName
+  type OracleTypeName,
+  TYPE_NAME_METADATA
 } from "./Types.ts"
 
 /** The driver version. @category constants @since 0.1.0 */
@@ -231,6 +233,12 @@ const makeCursor = (
  * An OUT value as the core's builders take it: dates and timestamps (wire bytes through the precision hook) as
  * `YYYY-MM-DD HH:MM:SS.fffffffff` text, which keeps their nanoseconds; anything else as oracledb returns it.
  */
+/** An OUT parameter's column: its bound field, with the Oracle type it was bound as in `oracle.type-name`. */
+const outField = (column: BoundColumn): Arrow.Field => {
+  const typeName = Result.getOrElse(bindTypeFor(column.field), () => typeof column.def.type === "string" ? column.def.type : column.def.type.columnTypeName)
+  return column.field.clone({ metadata: new Map([...column.field.metadata, [TYPE_NAME_METADATA, typeName]]) })
+}
+
 const outValue = (value: unknown): unknown =>
   value instanceof Db.RawTemporal
     ? formatEpochTicks(BigInt(value.seconds) * 1_000_000_000n + BigInt(value.nanos), 1e9)
@@ -292,7 +300,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const outs = (columns ?? []).filter((c) => c.direction !== "in")
       const outBinds = Array.isArray(result.outBinds) ? result.outBinds : []
       const out = outs.length === 0 ? undefined : {
-        schema: new Arrow.Schema(outs.map((c) => c.field)),
+        schema: new Arrow.Schema(outs.map(outField)),
         values: outs.map((_, i) => outValue(outBinds[i] ?? null))
       }
       const implicit = result.implicitResults ?? []
