@@ -66,6 +66,14 @@ export class OracleDatabase {
   private readonly transactionEndWaiters = new Set<() => void>()
   /** Row locks of SELECT ... FOR UPDATE. */
   readonly rowLocks = new RowLocks()
+  /** Primary / unique keys inserted by open transactions (key-locks.ts). */
+  readonly keyLocks = new RowLocks<string>()
+
+  /** Releases the row and key locks of session `sid` (its transaction ended); true when it held any. */
+  releaseLocks(sid: number): boolean {
+    const rows = this.rowLocks.release(sid)
+    return this.keyLocks.release(sid) || rows
+  }
 
   /** A session committed or rolled back (or closed): writers waiting for its rows retry. */
   transactionEnded(): void {
