@@ -266,7 +266,10 @@ export class SqlSession {
     const target = this.dmlTarget
     const integrity = integrityError(message, target, this.db.catalog.allTables())
     if (integrity !== undefined) return integrity
-    const err = fromDuckDb(message, this.db.settings.version, decodeName, this.schema)
+    const err = fromDuckDb(message, this.db.settings.version, decodeName, target?.owner ?? this.schema)
+    // an UPDATE to NULL is ORA-01407, an INSERT of NULL ORA-01400 (Error Messages, ORA-01407)
+    const nulled = err.code === 1400 && this.dmlIsUpdate ? /\((.*)\)$/.exec(err.detail) : null
+    if (nulled !== null) return new OraError(1407, `cannot update (${nulled[1]}) to NULL`)
     if (err.code === 1 && target !== undefined) {
       // name the table's primary key / unique constraint (23ai also names the table and columns)
       const c = target.constraints.find((x) => x.type === "P") ?? target.constraints.find((x) => x.type === "U")
@@ -280,6 +283,8 @@ export class SqlSession {
 
   /** Table written by the DML statement being executed (for constraint names in errors). */
   private dmlTarget: TableMeta | undefined
+  /** True while the DML statement being executed is an UPDATE (or MERGE), whose NOT NULL failures are ORA-01407. */
+  private dmlIsUpdate = false
 
   /** SQL_ID of the statement the session ran last (V$SESSION.PREV_SQL_ID once the next one starts). */
   private lastSqlId: string | null = null
@@ -608,6 +613,7 @@ export class SqlSession {
     const t = this.translate(stripTerminator(sql))
     if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
     this.dmlTarget = this.targetOf(t.toks)
+    this.dmlIsUpdate = isKw(t.toks[0], "UPDATE", "MERGE")
     const keyed = isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(this.dmlTarget) : undefined
     if (keyed === undefined) return this.dmlOnce(sql, t, rows, opts)
     return (await this.claimingKeys(keyed, () => this.dmlOnce(sql, t, rows, opts), true))!
