@@ -37,7 +37,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
-import { type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
+import { type BinaryKind, type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
 
 interface LogEntry {
   readonly sql: string
@@ -377,7 +377,8 @@ export class SqlSession {
         return `$${n}`
       },
       dbTimeZone: this.db.settings.dbTimeZone,
-      dateColumns: this.dateColumnsOf(sql)
+      dateColumns: this.dateColumnsOf(sql),
+      binaryColumns: this.binaryColumnsOf(sql)
     })
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
@@ -522,6 +523,18 @@ export class SqlSession {
       const meta = this.lookupTable(undefined, oracleName(t))
       if (meta === undefined) continue
       for (const c of meta.columns) if (["date", "timestamp", "timestamptz", "timestampltz"].includes(c.type.kind)) out.add(c.name)
+    }
+    return out
+  }
+
+  /** BINARY_DOUBLE / BINARY_FLOAT column names of the tables a statement mentions (identifier match, as dateColumnsOf). */
+  binaryColumnsOf(sql: string): ReadonlyMap<string, BinaryKind> {
+    const out = new Map<string, BinaryKind>()
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      const meta = this.lookupTable(undefined, oracleName(t))
+      if (meta === undefined) continue
+      for (const c of meta.columns) if (c.type.kind === "double" || c.type.kind === "float") out.set(c.name, c.type.kind)
     }
     return out
   }
