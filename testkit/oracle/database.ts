@@ -9,6 +9,7 @@ import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { namedTypesOf, typeDictionaryRows } from "./named-types.ts"
+import { Grants } from "./privileges.ts"
 import { RowLocks } from "./row-locks.ts"
 
 /** Live-session facts shown by V$SESSION. */
@@ -97,6 +98,8 @@ export class OracleDatabase {
     return { ended, abort: () => done() }
   }
 
+  /** Object privileges granted on tables and views (privileges.ts). */
+  readonly grants = new Grants()
   /** Users granted the DBA role (user management needs it). */
   readonly dbaUsers = new Set<string>()
   readonly sessions = new Map<number, SessionInfo>()

@@ -21,6 +21,7 @@ import { fromDuckDb, ora, OraError } from "./errors.ts"
 import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
+import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
 import { type KeyedTable, keyedTable, keysOfBulk, keysOfRows, returningKeys } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, duckIdent, encodeName, quoteDuck } from "./names.ts"
@@ -386,10 +387,46 @@ export class SqlSession {
     return { toks, tr, binds }
   }
 
+  /** The session user's rights, for privilege checks (privileges.ts). */
+  get requester(): Requester {
+    return { user: this.info.user, dba: this.db.dbaUsers.has(this.info.user), grants: this.db.grants, version: this.db.settings.version }
+  }
+
+  /**
+   * Checks the privileges a statement needs on other schemas' tables and views: `target.privileges` on the table a
+   * DML statement writes, SELECT on every other one it names (qualified, or in `from` unqualified under another
+   * CURRENT_SCHEMA), and SELECT ANY DICTIONARY (here: DBA) for the DBA_* views.
+   */
+  private checkAccess(toks: ReadonlyArray<Tok>, from: ReadonlyArray<FromRef>, target?: { readonly meta: TableMeta; readonly privileges: ReadonlyArray<ObjectPrivilege> }): void {
+    const who = this.requester
+    if (who.dba) return
+    const dbaView = toks.find((t) => t.kind === "ident" && t.value.startsWith("DBA_") && isDictionaryName(t.value))
+    if (dbaView !== undefined) throw ora.tableNotFound(who.version, undefined, dbaView.value)
+    const check = (meta: TableMeta, privilege: ObjectPrivilege) => {
+      const e = objectAccessError(who, meta.owner, meta.name, privilege)
+      if (e !== undefined) throw e
+    }
+    if (target !== undefined) for (const p of target.privileges) check(target.meta, p)
+    const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+    for (let k = 0; k + 2 < toks.length; k++) {
+      if (!isName(toks[k]) || !isOp(toks[k + 1], ".") || !isName(toks[k + 2]) || isOp(toks[k + 3], ".") || isOp(toks[k + 3], "(") || isOp(toks[k - 1], ".")) continue
+      const owner = oracleName(toks[k]!)
+      if (owner === who.user || !this.db.catalog.users.has(owner)) continue
+      const meta = this.db.catalog.getTable(owner, oracleName(toks[k + 2]!))
+      if (meta !== undefined && meta !== target?.meta) check(meta, "SELECT")
+    }
+    if (this.schema === who.user) return
+    for (const f of from) {
+      const meta = f.schema === undefined ? this.lookupTable(undefined, f.table) : undefined
+      if (meta !== undefined && meta !== target?.meta) check(meta, "SELECT")
+    }
+  }
+
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const { toks, tr, binds } = this.bindNumberingTranslator(tokenize(stripTerminator(sql)), sql)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
+    this.checkAccess(toks, shape.from)
     const withRowid = this.selectsTableLob(toks, shape)
     if (withRowid) duckSql = translateQuery(toks, tr, true).sql
     if (binds.length > params.length) throw ora.notAllBound()
@@ -627,6 +664,9 @@ export class SqlSession {
     if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
     this.dmlTarget = this.targetOf(t.toks)
     this.dmlIsUpdate = isKw(t.toks[0], "UPDATE", "MERGE")
+    const verb = t.toks[0]?.value
+    const privileges: Array<ObjectPrivilege> = verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : []
+    this.checkAccess(t.toks, [], this.dmlTarget === undefined ? undefined : { meta: this.dmlTarget, privileges })
     const keyed = isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(this.dmlTarget) : undefined
     if (keyed === undefined) return this.dmlOnce(sql, t, rows, opts)
     return (await this.claimingKeys(keyed, () => this.dmlOnce(sql, t, rows, opts), true))!
