@@ -91,6 +91,7 @@ export class SessionState {
   newCursor(sql: string): ServerCursor {
     const c: ServerCursor = { id: this.nextId(), sql, specs: [], directions: undefined, defines: undefined, result: undefined, dmlRowCounts: false }
     this.cursors.set(c.id, c)
+    if (this.info !== undefined) this.info.cursorsOpened++
     return c
   }
 

@@ -4,7 +4,7 @@
  * lib/thin/protocol/messages/ is cut), answers break/reset markers, and applies the fault switches.
  */
 import type * as net from "node:net"
-import { closeResult } from "./cursors.ts"
+import { closeResult, hasOpenResult } from "./cursors.ts"
 import { versionInfo } from "./database.ts"
 import { ora, OraError } from "./errors.ts"
 import { delayReply } from "./faults.ts"
@@ -80,6 +80,18 @@ export class ProtocolSession {
 
   private isClosed(): boolean {
     return this.phase === "closed"
+  }
+
+  /** Cursors the client holds open ('opened cursors current'). */
+  openCursors(): number {
+    return this.state.cursors.size
+  }
+
+  /** Cursors whose result the client has neither fetched to the end nor closed or cancelled. */
+  openResults(): number {
+    let open = 0
+    for (const c of this.state.cursors.values()) if (hasOpenResult(c)) open++
+    return open
   }
 
   /** Closes the connection and releases the session. */
