@@ -7,7 +7,7 @@ import type * as net from "node:net"
 import { closeResult, hasOpenResult } from "./cursors.ts"
 import { versionInfo } from "./database.ts"
 import { ora, OraError } from "./errors.ts"
-import { delayReply } from "./faults.ts"
+import { delayReply, dropKind } from "./faults.ts"
 import { listen } from "./listener.ts"
 import { RequestReceiver } from "./messages/bulk-receive.ts"
 import { Fn, Msg } from "./messages/constants.ts"
@@ -56,6 +56,8 @@ export class ProtocolSession {
   private resetReceived = false
   private pendingAfterReset: Buffer | undefined
   private replies = 0
+  /** The TTC function of the request being answered (for OracleFaults.dropOn). */
+  private lastFunction: number | undefined
   private loggedOnReplySent = false
   private readonly state: SessionState
   private readonly receiver: RequestReceiver
@@ -98,7 +100,8 @@ export class ProtocolSession {
   close(): void {
     if (this.phase === "closed") return
     this.phase = "closed"
-    this.socket.destroy()
+    if (this.host.faults.reset === true) this.socket.resetAndDestroy()
+    else this.socket.destroy()
     const s = this.state
     if (s.info !== undefined) {
       this.host.db.sessions.delete(s.info.sid)
@@ -287,7 +290,9 @@ export class ProtocolSession {
     // the logon reply is sent once `sql` exists but is not one of the session's replies (OracleFaults.dropAfterReplies)
     if (loggedOn && this.loggedOnReplySent) this.replies++
     else if (loggedOn) this.loggedOnReplySent = true
-    if (reply.rows && faults.dropMidResult === true) {
+    const dropNow = faults.dropOn !== undefined && faults.dropOn === dropKind(this.lastFunction)
+    if (dropNow) delete faults.dropOn
+    if ((reply.rows && faults.dropMidResult === true) || dropNow) {
       const bytes = payload.bytes()
       this.writePackets(bytes.subarray(0, Math.max(1, bytes.length >> 1)), false)
       this.close()
@@ -306,6 +311,7 @@ export class ProtocolSession {
     const s = this.state
     const r = new ReadBuffer(payload)
     const reply: Reply = { w: new WriteBuffer(), rows: false }
+    this.lastFunction = undefined
     for (;;) {
       const msg = r.u8()
       if (msg === Msg.PROTOCOL) {
@@ -326,6 +332,7 @@ export class ProtocolSession {
       }
       if (msg !== Msg.FUNCTION) throw new ProtocolError(`unexpected message ${msg}`)
       const fn = r.u8()
+      this.lastFunction = fn
       r.u8() // sequence number
       if (s.fieldVersion >= 18) r.ub() // token number
       await this.dispatch(fn, r, reply, preRows)
