@@ -4,7 +4,7 @@
  * lib/thin/protocol/messages/ is cut), answers break/reset markers, and applies the fault switches.
  */
 import type * as net from "node:net"
-import { closeResult, hasOpenResult } from "./cursors.ts"
+import { cancelResult, closeResult, hasOpenResult } from "./cursors.ts"
 import { versionInfo } from "./database.ts"
 import { ora, OraError } from "./errors.ts"
 import { delayReply, dropKind } from "./faults.ts"
@@ -222,7 +222,13 @@ export class ProtocolSession {
     if (!this.state.breakPending) return
     this.state.breakPending = false
     const w = new WriteBuffer(256)
-    writeError(this.state, w, ora.cancelled(), 0, 0)
+    // The cancelled call ends its cursor's execution (a fetch from it needs a new execute), and the error names the
+    // cursor, so that the client closes it (oracledb messages/withData.js processErrorInfo: an error with a cursor
+    // id clears the statement's cursor) even when the call was the statement's first execute.
+    const cursor = this.state.callCursor
+    this.state.callCursor = undefined
+    if (cursor !== undefined) cancelResult(cursor)
+    writeError(this.state, w, ora.cancelled(), cursor?.id ?? 0, 0)
     if (this.endOfRequest) w.u8(Msg.END_OF_REQUEST)
     this.pendingAfterReset = Buffer.from(w.bytes())
     this.awaitingReset = true
@@ -298,6 +304,7 @@ export class ProtocolSession {
       this.close()
       return
     }
+    this.state.callCursor = undefined
     this.writePackets(payload.bytes(), this.endOfRequest)
     if (faults.dropAfterReplies !== undefined && loggedOn && this.replies >= faults.dropAfterReplies) this.close()
   }
