@@ -175,14 +175,16 @@ const makeCursor = (
   let decoder: WireDecoder | undefined
   let rowsSeen = 0
   let closed = false
-  const closeCurrent = Effect.suspend(() => {
-    const rs = current
-    current = undefined
-    decoder = undefined
-    if (rs === undefined) return Effect.void
-    Db.stopCapture(rs)
-    return Db.closeResultSet(rs)
-  })
+  /** Closes the current result set; one closed before its end has its server cursor released now. */
+  const closeCurrent = (exhausted: boolean) =>
+    Effect.suspend(() => {
+      const rs = current
+      current = undefined
+      decoder = undefined
+      if (rs === undefined) return Effect.void
+      Db.stopCapture(rs)
+      return Effect.flatMap(Db.closeResultSet(rs), (wasOpen) => wasOpen && !exhausted ? Db.releaseCursors(connection) : Effect.void)
+    })
   /** The wire decoder for `rs` once its buffered rows are read, when every column has one. */
   const wireDecoder = (rs: Db.OracleResultSet): WireDecoder | undefined => {
     if (!wire || Db.bufferedRowCount(rs) !== 0) return undefined
@@ -213,7 +215,7 @@ const makeCursor = (
           return oraclePage(rows, columns, firstRow)
         }
       }
-      yield* closeCurrent
+      yield* closeCurrent(true)
       current = yield* more
     }
     return undefined
@@ -224,7 +226,7 @@ const makeCursor = (
     close: Effect.suspend(() => {
       if (closed) return Effect.void
       closed = true
-      return closeCurrent
+      return closeCurrent(false)
     })
   }
 }
@@ -257,7 +259,16 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     })
 
   const run = (sql: string, binds: unknown, options: Record<string, unknown>) =>
-    Db.call(connection, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }))
+    Db.call(connection, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }), Db.closeResults)
+
+  /**
+   * `run` whose result sets are closed when the scope closes, in case an interruption stops them from reaching a
+   * cursor (a cursor closes them itself, once).
+   */
+  const runScoped = (sql: string, binds: unknown, options: Record<string, unknown>) =>
+    Effect.acquireRelease(run(sql, binds, options), (result) => Db.releaseResults(connection, result), {
+      interruptible: true
+    })
 
   const cursorOf = (
     rs: Db.OracleResultSet,
@@ -265,7 +276,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>
   ): Effect.Effect<DriverCursor, AdbcError> =>
     mapColumns(rs.metaData, options).pipe(
-      Effect.tapError(() => Db.closeResultSet(rs)),
+      Effect.tapError(() => Effect.andThen(Db.closeResultSet(rs), Db.releaseCursors(connection))),
       Effect.map((columns) =>
         makeCursor(
           connection,
@@ -307,6 +318,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       if (implicit.length > 0) {
         if (options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) !== "batch") {
           yield* Effect.forEach(implicit, Db.closeResultSet, { discard: true })
+          yield* Db.releaseCursors(connection)
           return yield* notImplemented(
             "implicit result sets (DBMS_SQL.RETURN_RESULT) are only supported with redo.statement.execution_mode=batch"
           )
@@ -317,7 +329,10 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
             Effect.tapError(() =>
               Effect.andThen(
                 Effect.forEach(cursors, (c) => c.close, { discard: true }),
-                Effect.forEach(implicit.slice(i + 1), Db.closeResultSet, { discard: true })
+                Effect.andThen(
+                  Effect.forEach(implicit.slice(i + 1), Db.closeResultSet, { discard: true }),
+                  Db.releaseCursors(connection)
+                )
               )
             )
           )
@@ -368,7 +383,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const bindsOf = (r: { columns: Array<BoundColumn>; values: Array<unknown> }) =>
         r.columns.map((c, i) => ({ dir: c.def.dir, type: c.def.type, ...(c.def.maxSize !== undefined ? { maxSize: c.def.maxSize } : {}), val: r.values[i] }))
       const prefetchRows = prefetchRowsFor(info.metaData, options)
-      const first = yield* run(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows))
+      const first = yield* runScoped(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows))
       if (first.resultSet === undefined || rows.length === 1) return yield* outcome(first, options, rows[0]!.columns)
       let next = 1
       const more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError> = Effect.suspend(() => {
@@ -392,7 +407,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const info = options.get(Opt.PrefetchBytes) === undefined
         ? undefined
         : yield* Db.call(connection, () => connection.getStatementInfo(sql))
-      const result = yield* run(sql, [], queryOptions(options, prefetchRowsFor(info?.metaData, options)))
+      const result = yield* runScoped(sql, [], queryOptions(options, prefetchRowsFor(info?.metaData, options)))
       return yield* outcome(result, options, undefined)
     }))
 
@@ -518,7 +533,9 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       busy
         ? Effect.promise(() => connection.breakExecution().catch(() => undefined))
         : Effect.fail(invalidState("no statement is running on this connection"))
-    )
+    ),
+    isUsable: () => connection.isHealthy(),
+    abort: Db.abort(connection)
   }
 }
 

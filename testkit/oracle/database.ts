@@ -2,6 +2,7 @@
  * One Oracle test database: the shared DuckDB engine, users, the Oracle catalog, SYS objects (DUAL,
  * macros for Oracle functions, data dictionary views) and the list of live sessions for V$SESSION.
  */
+import { createHash } from "node:crypto"
 import { Engine, type Session as EngineSession } from "../engine/index.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
@@ -25,7 +26,17 @@ export interface SessionInfo {
   readonly machine: string
   readonly osUser: string
   readonly logonTime: Date
+  /** The cursors the client holds open, by cursor id (V$OPEN_CURSOR, 'opened cursors current'). */
+  readonly cursors: ReadonlyMap<number, { readonly sql: string }>
+  /** Cursors opened since logon ('opened cursors cumulative'). */
+  cursorsOpened: number
 }
+
+/** V$STATNAME rows the server keeps statistics for: number, name, class (1 = user). */
+const STATISTICS = [
+  [3, "opened cursors cumulative", 1],
+  [4, "opened cursors current", 1]
+] as const
 
 /** Settings of a database. */
 export interface DatabaseSettings {
@@ -328,6 +339,29 @@ export class OracleDatabase {
           this.settings.serviceName,
           3
         ])
+      )
+    }
+    if (names.has("V$OPEN_CURSOR")) {
+      await fill(
+        "V$OPEN_CURSOR",
+        [...this.sessions.values()].flatMap((x) =>
+          [...x.cursors.values()].map((c) => [
+            `00000000${x.sid.toString(16).toUpperCase()}`.slice(-16),
+            x.sid,
+            x.user,
+            sqlIdOf(c.sql, (b) => createHash("md5").update(b).digest()),
+            c.sql.slice(0, 60),
+            "OPEN",
+            3
+          ])
+        )
+      )
+    }
+    if (names.has("V$STATNAME")) await fill("V$STATNAME", STATISTICS.map(([n, name, cls]) => [n, name, cls, 0]))
+    if (names.has("V$SESSTAT")) {
+      await fill(
+        "V$SESSTAT",
+        [...this.sessions.values()].flatMap((x) => [[x.sid, 3, x.cursorsOpened, 3], [x.sid, 4, x.cursors.size, 3]])
       )
     }
     for (const [view, rows] of typeDictionaryRows(namedTypesOf(this))) if (names.has(view)) await fill(view, rows)
