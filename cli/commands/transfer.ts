@@ -13,7 +13,7 @@ import { OptionSchemas } from "../../src/Options.ts"
 import { connectionFlags, connectionOf, driverFlag, optionFlag, uriFlag } from "../connect.ts"
 import { copyQuery } from "../copy.ts"
 import { envName, withEnvDefault, withEnvOptional } from "../flags.ts"
-import { csvType, formatOfPath, InputFormats, readArrow, readCsv } from "../files.ts"
+import { csvType, formatOfPath, InputFormats, readArrow, readCsv, readParquet } from "../files.ts"
 import * as Progress from "../progress.ts"
 import { formatCount } from "../progress.ts"
 
@@ -61,12 +61,12 @@ const ingestOptions = (args: {
 export const ingest = Command.make(
   "ingest",
   {
-    file: Argument.String("file").pipe(Argument.withDescription("Arrow IPC (file or stream) or CSV file")),
+    file: Argument.String("file").pipe(Argument.withDescription("Arrow IPC (file or stream), Parquet or CSV file")),
     format: Flag.Literals("format", InputFormats).pipe(
       withEnvOptional(
         envName("ingest", "format"),
         OptionSchemas.literals(InputFormats),
-        "file format; default from the extension (.arrow/.arrows/.feather/.ipc, .csv/.tsv/.txt)"
+        "file format; default from the extension (.arrow/.arrows/.feather/.ipc, .parquet/.pq, .csv/.tsv/.txt)"
       )
     ),
     column: Flag.String("column").pipe(
@@ -75,7 +75,12 @@ export const ingest = Command.make(
     ),
     batchRows: Flag.String("batch-rows").pipe(
       Flag.withSchema(OptionSchemas.positiveInt),
-      withEnvDefault(envName("ingest", "batch-rows"), OptionSchemas.positiveInt, 10_000, "CSV rows per Arrow batch")
+      withEnvDefault(
+        envName("ingest", "batch-rows"),
+        OptionSchemas.positiveInt,
+        10_000,
+        "rows per Arrow batch read from CSV and Parquet"
+      )
     ),
     ...targetFlags("ingest"),
     ...connectionFlags()
@@ -93,14 +98,19 @@ export const ingest = Command.make(
         if (typeof type === "string") return yield* invalidArgument(`--column ${spec}: ${type}`)
         columns[spec.slice(0, at)] = type
       }
-      const data = format === "arrow" ? yield* readArrow(args.file) : yield* readCsv(args.file, { columns, batchRows: args.batchRows })
-      const conn = yield* Connection
-      const rows = yield* conn.ingest(data, ingestOptions(args)).pipe(
-        Progress.tracked(`ingest ${args.file}`, { operation: "ingest", onFinish: () => {} })
+      // The file is opened (and its schema read) before connecting: a bad file fails without network I/O.
+      const data = format === "arrow"
+        ? yield* readArrow(args.file)
+        : format === "parquet"
+        ? yield* readParquet(args.file, { batchRows: args.batchRows })
+        : yield* readCsv(args.file, { columns, batchRows: args.batchRows })
+      const rows = yield* Effect.flatMap(Connection, (conn) => conn.ingest(data, ingestOptions(args))).pipe(
+        Progress.tracked(`ingest ${args.file}`, { operation: "ingest", onFinish: () => {} }),
+        Effect.provide(connectionOf(args))
       )
       yield* Console.log(`${formatCount(rows)} rows ingested into ${args.table}`)
-    }).pipe(Effect.provide(Layer.merge(connectionOf(args), Progress.layerStdout)))
-).pipe(Command.withDescription("Bulk-ingest an Arrow IPC or CSV file into a table, streamed in batches (atomic)"))
+    }).pipe(Effect.provide(Progress.layerStdout))
+).pipe(Command.withDescription("Bulk-ingest an Arrow IPC, Parquet or CSV file into a table, streamed in batches (atomic)"))
 
 /** `adbc copy --from-uri … --query SQL --to-uri … --table T`. */
 export const copy = Command.make(

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { DuckDBInstance } from "@duckdb/node-api"
 import * as Arrow from "apache-arrow"
 import { Effect, Exit, Layer, Stream } from "effect"
 import * as Hana from "../../layers/hana/index.ts"
@@ -170,6 +171,47 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     expect([first.code, second.code]).toEqual([0, 0])
     expect(second.stdout).toContain("500 rows ingested into ITEMS_IPC")
     expect(await onOracle(rowsOf(`SELECT COUNT(*) AS N FROM "ITEMS_IPC"`))).toEqual([{ N: 500 }])
+  })
+
+  it("ingests a Parquet file written by DuckDB (3 row groups, 7 types, NULLs) into HANA in 4,000-row batches", async () => {
+    const file = join(dir, "events.parquet")
+    const duck = await DuckDBInstance.create(":memory:")
+    const session = await duck.connect()
+    await session.run(`COPY (
+      SELECT i::INTEGER AS ID, (i * 1.25)::DECIMAL(18,2) AS AMOUNT, 'event ' || i AS NAME, DATE '2020-01-01' + i::INTEGER AS DAY,
+        TIMESTAMP '2020-01-01 00:00:00' + i * INTERVAL 1 SECOND AS TS, i % 2 = 0 AS EVEN,
+        CASE WHEN i % 7 = 0 THEN NULL ELSE i::BIGINT * 1000000 END AS BIG
+      FROM range(25000) t(i)) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 10000)`)
+    session.closeSync()
+    const run = await runCli(["ingest", file, "--uri", hana.uri, "--table", "EVENTS_PARQUET", "--batch-rows", "4000"])
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("25,000 rows ingested into EVENTS_PARQUET")
+    const schema = await onHana(Effect.flatMap(Connection.Connection, (c) => c.getTableSchema(undefined, undefined, "EVENTS_PARQUET")))
+    expect(schema.fields.map((f) => `${f.name}:${f.type}`)).toEqual([
+      "ID:Int32", "AMOUNT:Decimal[18e+2]", "NAME:Utf8", "DAY:Date32<DAY>", expect.stringMatching(/^TS:Timestamp<MICROSECOND/), "EVEN:Bool",
+      "BIG:Int64"
+    ])
+    expect(await onHana(rowsOf(
+      `SELECT COUNT(*) AS N, CAST(SUM("ID") AS BIGINT) AS S, COUNT("BIG") AS B,
+        CAST(SUM(CASE WHEN "EVEN" THEN 1 ELSE 0 END) AS BIGINT) AS E FROM "EVENTS_PARQUET"`
+    ))).toEqual([{ N: 25000n, S: BigInt((24999 * 25000) / 2), B: 25000n - 3572n, E: 12500n }])
+    const [row] = await onHana(rowsOf(
+      `SELECT "AMOUNT", "NAME", TO_VARCHAR("DAY", 'YYYY-MM-DD') AS D, TO_VARCHAR("TS", 'YYYY-MM-DD HH24:MI:SS') AS T, "BIG" FROM "EVENTS_PARQUET" WHERE "ID" = 12345`
+    ))
+    expect(row).toEqual({ AMOUNT: expect.anything(), NAME: "event 12345", D: "2053-10-19", T: "2020-01-01 03:25:45", BIG: 12345000000n })
+    expect(String(row!["AMOUNT"])).toMatch(/^15431\.25$|^1543125$/)
+
+    const fake = join(dir, "fake.parquet")
+    writeFileSync(fake, "ID,NAME\n1,x\n")
+    const [notParquet, missing] = await Promise.all([
+      runCli(["ingest", fake, "--uri", "hdb://u:p@127.0.0.1:1", "--table", "X"]),
+      runCli(["ingest", join(dir, "missing.parquet"), "--uri", "hdb://u:p@127.0.0.1:1", "--table", "X"])
+    ])
+    // Both fail on the file, before any connection attempt (the URI points at a closed port).
+    expect([notParquet.code, missing.code]).toEqual([1, 1])
+    expect(notParquet.stderr).toMatch(/^error: INVALID_DATA: .*fake\.parquet is not a readable Parquet file/m)
+    expect(missing.stderr).toMatch(/^error: IO: cannot read .*missing\.parquet: /m)
   })
 
   it("copies a query's result from HANA to Oracle", async () => {
