@@ -14,7 +14,7 @@ import { Effect, Layer } from "effect"
 import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { fromTable } from "../src/Ingest.ts"
-import { startHanaTestServer } from "../testkit/hana/index.ts"
+import { startInChildProcess } from "../testkit/common/child-process.ts"
 import { createHdbClient, promise, rawHdbComparison } from "./support/hana.ts"
 
 const ROWS = Number(process.env["HANA_INGEST_ROWS"] ?? 1_000_000)
@@ -94,8 +94,15 @@ const makeData = (withRows = false) => {
 
 /** Runs the comparison. */
 export const run = async (): Promise<Record<string, unknown>> => {
-  const server = await startHanaTestServer()
-  const raw = createHdbClient<Client>({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
+  const server = await startInChildProcess("hana")
+  const uri = new URL(server.uri)
+  const raw = createHdbClient<Client>({
+    host: uri.hostname,
+    port: Number(uri.port),
+    user: decodeURIComponent(uri.username),
+    password: decodeURIComponent(uri.password),
+    dataFormatSupport: 8
+  })
   const { table } = makeData()
   let n = 0
   try {
