@@ -456,13 +456,13 @@ const intervalEncoder = (field: Arrow.Field, data: Arrow.Data): Result.Result<Co
 /** Bytes the length prefix (and chunk framing) of a value of `n` bytes adds. */
 const framing = (n: number): number => (n <= SHORT_MAX ? 1 : 2 + Math.ceil(n / CHUNK) * 5)
 
-/** Writes UB4 `v` (length byte, then big-endian bytes without leading zeros). */
+/** Writes UB4 `v` as oracledb does (buffer.js `writeUB4`: a length byte 0, 1, 2 or 4, then big-endian bytes). */
 const writeUB4 = (v: number, out: Uint8Array, pos: number): number => {
   if (v === 0) {
     out[pos] = 0
     return pos + 1
   }
-  const n = v < 0x100 ? 1 : v < 0x10000 ? 2 : v < 0x1000000 ? 3 : 4
+  const n = v <= 0xff ? 1 : v <= 0xffff ? 2 : 4
   out[pos++] = n
   for (let k = n - 1; k >= 0; k--) out[pos++] = (v >>> (8 * k)) & 0xff
   return pos
