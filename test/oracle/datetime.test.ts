@@ -55,6 +55,27 @@ describe("dates, timestamps and time zones", () => {
     }), { timezone: "+05:30" }))
 })
 
+describe("region-named time zones", () => {
+  it.effect("a region as session time zone (no ORA-01805 in thin mode): zoned and local-zone values are exact instants in both modes", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("TZR")
+      yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(2), Z TIMESTAMP(6) WITH TIME ZONE, L TIMESTAMP(6) WITH LOCAL TIME ZONE)`)
+      // a wall clock read in the session time zone (New York: -05:00 in January, -04:00 in July)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (1, TIMESTAMP '2024-01-15 12:00:00.5 Europe/Paris', CAST(TIMESTAMP '2024-01-15 07:00:00' AS TIMESTAMP WITH LOCAL TIME ZONE))`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (2, TIMESTAMP '2024-07-15 12:00:00 America/New_York', CAST(TIMESTAMP '2024-07-15 08:00:00' AS TIMESTAMP WITH LOCAL TIME ZONE))`)
+      for (const mode of ["row", "batch"]) {
+        const options = { "redo.statement.execution_mode": mode }
+        const zone = yield* tableOf("SELECT SESSIONTIMEZONE AS Z, TIMESTAMP '2024-07-01 12:00:00 Europe/Paris' AS P, TIMESTAMP '2024-07-01 12:00:00 Asia/Kolkata' AS K FROM DUAL", options)
+        expect(zone.getChild("Z")!.get(0)).toBe("America/New_York")
+        expect([raw(zone, "P")[0], raw(zone, "K")[0]]).toEqual([BigInt(Date.UTC(2024, 6, 1, 10)) * 1000n, BigInt(Date.UTC(2024, 6, 1, 6, 30)) * 1000n])
+        const stored = yield* tableOf(`SELECT Z, L FROM ${t} ORDER BY K`, options)
+        expect([...(raw(stored, "Z") as BigInt64Array)], mode).toEqual([BigInt(Date.UTC(2024, 0, 15, 11, 0, 0, 500)) * 1000n, BigInt(Date.UTC(2024, 6, 15, 16)) * 1000n])
+        expect([...(raw(stored, "L") as BigInt64Array)], mode).toEqual([BigInt(Date.UTC(2024, 0, 15, 12)) * 1000n, BigInt(Date.UTC(2024, 6, 15, 12)) * 1000n])
+      }
+    }), { timezone: "America/New_York" }))
+})
+
 describe("timestamps outside an Arrow unit's range", () => {
   it.effect("TIMESTAMP(6) keeps years before 1678 and after 2261 exactly (microseconds cover every Oracle year)", () =>
     withConnection(server.uri, Effect.gen(function*() {

@@ -43,6 +43,31 @@ describe(`Oracle test server: time zones, sub-second values and intervals (${ver
     expect(new Date(text)).toEqual(new Date(Date.UTC(2024, 6, 1, 10, 0, 0)))
   })
 
+  // A TIMESTAMP WITH TIME ZONE wire value is the UTC date and time, then two zone bytes: a region as its Oracle id
+  // (0x80 | id >> 6, (id & 0x3f) << 2; Europe/Paris is 382), an offset as hours + 20 and minutes + 60 (go-ora,
+  // v2/converters/type_conversion.go EncodeTimeStamp / DecodeDate). node-oracledb's thin decoder ignores both zone
+  // bytes (lib/impl/datahandlers/buffer.js parseOracleDate): the Date is the instant whatever the zone.
+  it("sends zoned literals with their region id or offset, which node-oracledb thin reads as the same instant", async () => {
+    const proxy = await startRoundTripProxy(server.port)
+    try {
+      const c = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
+      const r = await c.execute(
+        "SELECT TIMESTAMP '2024-07-01 12:00:00 Europe/Paris' p, TIMESTAMP '2024-01-02 03:04:05 +05:30' o, TIMESTAMP '2024-07-01 12:00:00 America/Phoenix' x FROM DUAL"
+      )
+      await c.close()
+      expect(r.metaData.map((m: any) => m.dbTypeName)).toEqual(Array(3).fill("TIMESTAMP WITH TIME ZONE"))
+      expect(r.rows[0]).toEqual([new Date(Date.UTC(2024, 6, 1, 10)), new Date(Date.UTC(2024, 0, 1, 21, 34, 5)), new Date(Date.UTC(2024, 6, 1, 19))])
+      const value = (utc: ReadonlyArray<number>, zone: ReadonlyArray<number>) => Buffer.from([13, ...utc, 0, 0, 0, 0, ...zone])
+      const bytes = proxy.serverBytes()
+      expect(bytes.includes(value([120, 124, 7, 1, 11, 1, 1], [0x80 | (382 >> 6), (382 & 0x3f) << 2]))).toBe(true)
+      expect(bytes.includes(value([120, 124, 1, 1, 22, 35, 6], [20 + 5, 60 + 30]))).toBe(true)
+      // a region without an id in the server's table goes as its offset at that instant (Phoenix: -07:00)
+      expect(bytes.includes(value([120, 124, 7, 1, 20, 1, 1], [20 - 7, 60]))).toBe(true)
+    } finally {
+      await proxy.close()
+    }
+  })
+
   it("stores time-zone values in tables and keeps the instant across session time zones", async () => {
     await conn.execute("CREATE TABLE tzt (id NUMBER, a TIMESTAMP(6) WITH TIME ZONE, l TIMESTAMP WITH LOCAL TIME ZONE, ts TIMESTAMP(9))")
     await conn.execute(

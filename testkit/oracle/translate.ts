@@ -8,7 +8,7 @@ import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
-import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, type OraType } from "./types.ts"
+import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
 export type SelectItem =
@@ -874,6 +874,15 @@ export const translateQuery = (
     if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
     return intervalDsType(9, 9)
   }
+  /** `TIMESTAMP '... <offset or region>'`, optionally aliased, as the whole item: all its values are in that zone. */
+  const zonedLiteral = (part: ReadonlyArray<Tok>): OraType | undefined => {
+    if (!isKw(part[0], "TIMESTAMP") || part[1]?.kind !== "str") return undefined
+    let k = 2
+    if (isKw(part[k], "AS")) k++
+    if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
+    const zone = literalZone(part[1].value)
+    return zone === undefined ? undefined : { ...timestampType(6, "tz"), zone: zone.name }
+  }
   /** `COUNT|SUM|AVG(...) [[AS] alias]` as the whole item. */
   const isAggregate = (part: ReadonlyArray<Tok>): boolean => {
     if (!isKw(part[0], "COUNT", "SUM", "AVG") || !isOp(part[1], "(")) return false
@@ -921,7 +930,7 @@ export const translateQuery = (
   }
   const flush = (end: number) => {
     const part = toks.slice(start, end)
-    const ym = yearMonthLiteral(part) ?? dayTimeNanosLiteral(part)
+    const ym = yearMonthLiteral(part) ?? dayTimeNanosLiteral(part) ?? zonedLiteral(part)
     if (part.length === 0) throw ora.missingExpression()
     const last = part[part.length - 1]!
     const prev = part[part.length - 2]
