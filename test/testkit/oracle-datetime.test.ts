@@ -47,14 +47,21 @@ describe(`Oracle test server: time zones, sub-second values and intervals (${ver
   // (0x80 | id >> 6, (id & 0x3f) << 2; Europe/Paris is 382), an offset as hours + 20 and minutes + 60 (go-ora,
   // v2/converters/type_conversion.go EncodeTimeStamp / DecodeDate). node-oracledb's thin decoder ignores both zone
   // bytes (lib/impl/datahandlers/buffer.js parseOracleDate): the Date is the instant whatever the zone.
-  it("sends zoned literals with their region id or offset, which node-oracledb thin reads as the same instant", async () => {
+  it("sends zoned literals and CURRENT_TIMESTAMP with their region id or offset, which node-oracledb thin reads as the same instant", async () => {
     const proxy = await startRoundTripProxy(server.port)
     try {
       const c = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
       const r = await c.execute(
         "SELECT TIMESTAMP '2024-07-01 12:00:00 Europe/Paris' p, TIMESTAMP '2024-01-02 03:04:05 +05:30' o, TIMESTAMP '2024-07-01 12:00:00 America/Phoenix' x FROM DUAL"
       )
+      // CURRENT_TIMESTAMP is in the session time zone (Asia/Kolkata is region 772)
+      await c.execute("ALTER SESSION SET TIME_ZONE = 'Asia/Kolkata'")
+      const now = await c.execute("SELECT CURRENT_TIMESTAMP FROM DUAL")
       await c.close()
+      expect(Math.abs(now.rows[0][0].getTime() - Date.now())).toBeLessThan(60_000)
+      const sent = proxy.serverBytes()
+      const kolkata = [...sent.keys()].filter((p) => sent[p] === 13 && sent[p + 1] === 120 && sent[p + 12] === (0x80 | (772 >> 6)) && sent[p + 13] === (772 & 0x3f) << 2)
+      expect(kolkata.length).toBe(1)
       expect(r.metaData.map((m: any) => m.dbTypeName)).toEqual(Array(3).fill("TIMESTAMP WITH TIME ZONE"))
       expect(r.rows[0]).toEqual([new Date(Date.UTC(2024, 6, 1, 10)), new Date(Date.UTC(2024, 0, 1, 21, 34, 5)), new Date(Date.UTC(2024, 6, 1, 19))])
       const value = (utc: ReadonlyArray<number>, zone: ReadonlyArray<number>) => Buffer.from([13, ...utc, 0, 0, 0, 0, ...zone])

@@ -387,6 +387,7 @@ export class SqlSession {
       dateColumns: this.dateColumnsOf(sql),
       exactIntervals: this.exactIntervalsOf(sql),
       localZoneColumns: this.columnsOfKind(sql, "timestampltz"),
+      sessionTimeZone: this.sessionTz,
       binaryColumns: this.binaryColumnsOf(sql)
     })
     toks.forEach((t, k) => {

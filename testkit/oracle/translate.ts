@@ -64,6 +64,8 @@ export interface TranslateContext {
   readonly exactIntervals?: ExactIntervals
   /** Names of TIMESTAMP WITH LOCAL TIME ZONE columns of the tables the statement mentions (shown in the session zone). */
   readonly localZoneColumns?: ReadonlySet<string>
+  /** SESSIONTIMEZONE text (an offset or a region): CURRENT_TIMESTAMP's zone. */
+  readonly sessionTimeZone?: string
   /** BINARY_DOUBLE / BINARY_FLOAT columns of the tables the statement mentions, by name (IEEE arithmetic). */
   readonly binaryColumns?: ReadonlyMap<string, BinaryKind>
 }
@@ -352,6 +354,11 @@ export class Translator {
   /** The BINARY_DOUBLE / BINARY_FLOAT columns of the statement's tables (see {@link binaryKindOf}). */
   get binaryColumns(): ReadonlyMap<string, BinaryKind> | undefined {
     return this.ctx.binaryColumns
+  }
+
+  /** The zone of CURRENT_TIMESTAMP (the session's) and SYSTIMESTAMP (the database's), when known. */
+  zoneOf(word: "CURRENT_TIMESTAMP" | "SYSTIMESTAMP"): string | undefined {
+    return word === "SYSTIMESTAMP" ? this.ctx.dbTimeZone : this.ctx.sessionTimeZone
   }
 
   /** Translates tokens [from, to), rewriting Oracle operator semantics where needed (see `expression`). */
@@ -874,8 +881,18 @@ export const translateQuery = (
     if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
     return intervalDsType(9, 9)
   }
-  /** `TIMESTAMP '... <offset or region>'`, optionally aliased, as the whole item: all its values are in that zone. */
+  /**
+   * `TIMESTAMP '... <offset or region>'`, CURRENT_TIMESTAMP or SYSTIMESTAMP, optionally aliased, as the whole item: all
+   * its values are in one known zone.
+   */
   const zonedLiteral = (part: ReadonlyArray<Tok>): OraType | undefined => {
+    if (isKw(part[0], "CURRENT_TIMESTAMP", "SYSTIMESTAMP")) {
+      // CURRENT_TIMESTAMP is in the session time zone, SYSTIMESTAMP in the database's
+      const zone = tr.zoneOf(part[0]!.value as "CURRENT_TIMESTAMP" | "SYSTIMESTAMP")
+      const k = isKw(part[1], "AS") ? 2 : 1
+      const whole = part.length === k || (part.length === k + 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
+      return whole && zone !== undefined ? { ...timestampType(6, "tz"), zone } : undefined
+    }
     if (!isKw(part[0], "TIMESTAMP") || part[1]?.kind !== "str") return undefined
     let k = 2
     if (isKw(part[k], "AS")) k++
