@@ -110,6 +110,18 @@ describe("timestamps outside an Arrow unit's range", () => {
 })
 
 describe("intervals", () => {
+  it("an INTERVAL DAY TO SECOND a duration cannot hold fails naming the column and the row, never wraps", () => {
+    const mapped = Result.getOrThrow(arrowColumns([{ name: "IV", type: "INTERVAL_DS", precision: 9, scale: 9, nullable: true }], { ...DEFAULT_MAPPING, dayTimeInterval: "duration" }))
+    expect(String(mapped[0]!.field.type)).toBe("Duration<NANOSECOND>")
+    const assembler = new BatchAssembler(new Arrow.Schema(mapped.map((m) => m.field)), { maxRows: 100, mode: "hard" })
+    const fits = { days: 106_751, hours: 23, minutes: 47, seconds: 16, fseconds: 854_775_807 } // 2^63 - 1 nanoseconds
+    const over = { days: -106_752, hours: 0, minutes: 0, seconds: 0, fseconds: 0 }
+    expect([...assembler.push(oraclePage([[fits]], mapped, 0))]).toEqual([])
+    expect(() => [...assembler.push(oraclePage([[over]], mapped, 6))]).toThrow(
+      `column "IV": row 7: INTERVAL DAY TO SECOND value -P106752D overflows the int64 of Duration<NANOSECOND>`
+    )
+  })
+
   const ds = "INTERVAL '-1 02:03:04.123456' DAY(2) TO SECOND(6)"
   const dsMilli = "INTERVAL '1 02:03:04.5' DAY(2) TO SECOND(3)"
   const ym = "INTERVAL '1-2' YEAR(2) TO MONTH"
