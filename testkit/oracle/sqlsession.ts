@@ -8,7 +8,7 @@
  * after a failure, rolls back and replays that log before reporting the error.
  */
 import * as crypto from "node:crypto"
-import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
+import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampNanosecondsValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
 import { EngineError } from "../engine/index.ts"
@@ -18,7 +18,7 @@ import type { TableMeta } from "./catalog.ts"
 import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { fromDuckDb, ora, OraError } from "./errors.ts"
-import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
+import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
@@ -38,7 +38,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
-import { type BinaryKind, type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
+import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
 
 interface LogEntry {
   readonly sql: string
@@ -383,7 +383,8 @@ export class SqlSession {
       },
       dbTimeZone: this.db.settings.dbTimeZone,
       dateColumns: this.dateColumnsOf(sql),
-      binaryColumns: this.binaryColumnsOf(sql)
+      binaryColumns: this.binaryColumnsOf(sql),
+      exactIntervals: this.exactIntervalsOf(sql)
     })
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
@@ -580,6 +581,20 @@ export class SqlSession {
     return out
   }
 
+  /** Interval kinds all of whose columns in the tables a statement mentions are stored exactly (intervals.ts). */
+  exactIntervalsOf(sql: string): ExactIntervals {
+    const exact = { ds: false, ym: false }
+    const plain = { ds: false, ym: false }
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      for (const c of this.lookupTable(undefined, oracleName(t))?.columns ?? []) {
+        const kind = c.type.kind === "intervalds" ? "ds" : c.type.kind === "intervalym" ? "ym" : undefined
+        if (kind !== undefined) (c.type.duck === "INTERVAL" ? plain : exact)[kind] = true
+      }
+    }
+    return { dayToSecond: exact.ds && !plain.ds, yearToMonth: exact.ym && !plain.ym }
+  }
+
   /** Runs an already translated DuckDB query and describes its columns. */
   async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult> {
     try {
@@ -685,7 +700,7 @@ export class SqlSession {
     const nBinds = t.binds.length
     for (const r of rows) if (r.length < nBinds) throw ora.notAllBound()
     // bound intervals need their parameter's storage type (intervalParams), known only per statement
-    const bulkable = rows.length > 1 && !hasIntervalBinds(rows[0])
+    const bulkable = rows.length > 1 && !anyIntervalBinds(rows)
     if (bulkable) {
       // all rows or none, so a success has no batch errors
       const appended = await this.appendBinds(t, rows)
@@ -757,7 +772,7 @@ export class SqlSession {
    * (the transaction is restored first).
    */
   async bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<number | undefined> {
-    if (classify(sql) !== "dml" || hasIntervalBinds(rows[0])) return undefined
+    if (classify(sql) !== "dml" || anyIntervalBinds(rows)) return undefined
     const t = this.translate(stripTerminator(sql))
     if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
     const nBinds = t.binds.length
@@ -1023,7 +1038,7 @@ const normaliseOffset = (v: string): string => {
 const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number): { json: string; expr: (p: string) => string } => {
   const n = rows.length
   const values: Array<unknown> = new Array(n)
-  let kind: "number" | "string" | "boolean" | "timestamp" | "timestamptz" | "blob" | "list" | "other" | "null" = "null"
+  let kind: "number" | "string" | "boolean" | "timestamp" | "timestamp_ns" | "timestamptz" | "blob" | "list" | "other" | "null" = "null"
   let mixed = false
   for (let i = 0; i < n; i++) {
     const v = rows[i]![b] ?? null
@@ -1041,11 +1056,15 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
     if (v instanceof DuckDBTimestampValue) {
       if (kind === "null") kind = "timestamp"
       else if (kind !== "timestamp") mixed = true
-      values[i] = Number(v.micros)
+      values[i] = v.micros
+    } else if (v instanceof DuckDBTimestampNanosecondsValue) {
+      if (kind === "null") kind = "timestamp_ns"
+      else if (kind !== "timestamp_ns") mixed = true
+      values[i] = v.nanos
     } else if (v instanceof DuckDBTimestampTZValue) {
       if (kind === "null") kind = "timestamptz"
       else if (kind !== "timestamptz") mixed = true
-      values[i] = Number(v.micros)
+      values[i] = v.micros
     } else if (v instanceof DuckDBListValue) {
       if (kind === "null") kind = "list"
       else if (kind !== "list") mixed = true
@@ -1068,7 +1087,8 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
     }
     kind = "string"
   }
-  const json = JSON.stringify(values)
+  // microseconds beyond 2^53 (before 1685, after 2255) are no JS numbers: bigints are written as JSON integers
+  const json = kind === "timestamp" || kind === "timestamp_ns" || kind === "timestamptz" ? `[${values.map((v) => (v === null ? "null" : String(v))).join(",")}]` : JSON.stringify(values)
   const list = (t: string) => (p: string) => `unnest(CAST(CAST(${p} AS JSON) AS ${t}[]))`
   switch (kind) {
     case "number":
@@ -1077,6 +1097,8 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
       return { json, expr: list("BOOLEAN") }
     case "timestamp":
       return { json, expr: (p) => `make_timestamp(${list("BIGINT")(p)})` }
+    case "timestamp_ns":
+      return { json, expr: (p) => `make_timestamp_ns(${list("BIGINT")(p)})` }
     case "timestamptz":
       return { json, expr: (p) => `CAST(make_timestamp(${list("BIGINT")(p)}) AS TIMESTAMPTZ)` }
     case "blob":
