@@ -70,12 +70,6 @@ export interface TranslateContext {
   readonly binaryColumns?: ReadonlyMap<string, BinaryKind>
 }
 
-/** Which interval kinds a statement's literals are written in exact storage. */
-export interface ExactIntervals {
-  readonly dayToSecond: boolean
-  readonly yearToMonth: boolean
-}
-
 /** A native floating-point type: BINARY_DOUBLE or BINARY_FLOAT. */
 export type BinaryKind = "double" | "float"
 
@@ -111,6 +105,12 @@ export const binaryKindOf = (toks: ReadonlyArray<Tok>, from: number, to: number,
     }
   }
   return kind
+}
+
+/** Which interval kinds a statement's literals are written in exact storage. */
+export interface ExactIntervals {
+  readonly dayToSecond: boolean
+  readonly yearToMonth: boolean
 }
 
 const DUCK_KEYWORDS_NEEDING_QUOTES = new Set(["ROW", "KEY", "VALUE", "TYPE"])
