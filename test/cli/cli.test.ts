@@ -214,6 +214,20 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     expect(missing.stderr).toMatch(/^error: IO: cannot read .*missing\.parquet: /m)
   })
 
+  it("stops an ingest on interrupt (Ctrl-C) with exit 130 and leaves the target table as it was", async () => {
+    const file = join(dir, "many.arrows")
+    const batches = Array.from({ length: 20 }, (_, i) => lineitemBatch(4, i * 5_000, 5_000))
+    writeFileSync(file, Arrow.tableToIPC(new Arrow.Table(batches), "stream"))
+    await onHana(Effect.flatMap(Connection.Connection, (conn) =>
+      conn.ingest(fromTable(new Arrow.Table([lineitemBatch(4, 0, 3)])), { targetTable: "ITEMS_KEPT", mode: "replace" })))
+    const ingest = startInProcess(["ingest", file, "--uri", hana.uri, "--table", "ITEMS_KEPT", "--mode", "append"])
+    await ingest.waitFor(/ingest .*many\.arrows: started/)
+    const run = await ingest.interrupt()
+    expect(run.code).toBe(130)
+    expect(run.stdout).not.toContain("rows ingested")
+    expect(await onHana(rowsOf(`SELECT COUNT(*) AS N FROM "ITEMS_KEPT"`))).toEqual([{ N: 3n }])
+  })
+
   it("copies a query's result from HANA to Oracle", async () => {
     const run = await runCli([
       "copy", "--from-uri", hana.uri, "--query", `SELECT * FROM "ITEMS"`, "--to-uri", oracle.uri, "--table", "ITEMS_COPY", "--mode", "replace"
