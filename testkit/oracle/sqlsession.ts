@@ -8,7 +8,7 @@
  * after a failure, rolls back and replays that log before reporting the error.
  */
 import * as crypto from "node:crypto"
-import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
+import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampNanosecondsValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
 import { EngineError } from "../engine/index.ts"
@@ -18,7 +18,7 @@ import type { TableMeta } from "./catalog.ts"
 import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { fromDuckDb, ora, OraError } from "./errors.ts"
-import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
+import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
@@ -38,7 +38,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
-import { type BinaryKind, type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
+import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
 
 interface LogEntry {
   readonly sql: string
@@ -61,6 +61,8 @@ const md5 = (b: Buffer) => crypto.createHash("md5").update(b).digest()
 export class SqlSession {
   schema: string
   sessionTz = "+00:00"
+  /** NLS_NUMERIC_CHARACTERS of the session (TO_CHAR of a number writes its decimal character). */
+  numericCharacters: string
   private inTxn = false
   private log: Array<LogEntry> = []
   private readonly ddlRunner: Ddl = new Ddl(this)
@@ -71,6 +73,7 @@ export class SqlSession {
     readonly info: SessionInfo
   ) {
     this.schema = info.user
+    this.numericCharacters = db.settings.numericCharacters ?? ".,"
   }
 
   /** Sets the session variables used by SYS_CONTEXT/USER and the DuckDB search path. */
@@ -97,6 +100,7 @@ export class SqlSession {
       ora_client_id: "",
       ora_client_info: "",
       ora_session_tz: this.sessionTz,
+      ora_nls_numeric: this.numericCharacters,
       ora_session_tz_min: offsetMinutes(this.sessionTz, this.db.dbOffsetMinutes())
     }
     await s.execute(
@@ -379,7 +383,8 @@ export class SqlSession {
       },
       dbTimeZone: this.db.settings.dbTimeZone,
       dateColumns: this.dateColumnsOf(sql),
-      binaryColumns: this.binaryColumnsOf(sql)
+      binaryColumns: this.binaryColumnsOf(sql),
+      exactIntervals: this.exactIntervalsOf(sql)
     })
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
@@ -576,6 +581,20 @@ export class SqlSession {
     return out
   }
 
+  /** Interval kinds all of whose columns in the tables a statement mentions are stored exactly (intervals.ts). */
+  exactIntervalsOf(sql: string): ExactIntervals {
+    const exact = { ds: false, ym: false }
+    const plain = { ds: false, ym: false }
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      for (const c of this.lookupTable(undefined, oracleName(t))?.columns ?? []) {
+        const kind = c.type.kind === "intervalds" ? "ds" : c.type.kind === "intervalym" ? "ym" : undefined
+        if (kind !== undefined) (c.type.duck === "INTERVAL" ? plain : exact)[kind] = true
+      }
+    }
+    return { dayToSecond: exact.ds && !plain.ds, yearToMonth: exact.ym && !plain.ym }
+  }
+
   /** Runs an already translated DuckDB query and describes its columns. */
   async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult> {
     try {
@@ -681,7 +700,7 @@ export class SqlSession {
     const nBinds = t.binds.length
     for (const r of rows) if (r.length < nBinds) throw ora.notAllBound()
     // bound intervals need their parameter's storage type (intervalParams), known only per statement
-    const bulkable = rows.length > 1 && !hasIntervalBinds(rows[0])
+    const bulkable = rows.length > 1 && !anyIntervalBinds(rows)
     if (bulkable) {
       // all rows or none, so a success has no batch errors
       const appended = await this.appendBinds(t, rows)
@@ -753,7 +772,7 @@ export class SqlSession {
    * (the transaction is restored first).
    */
   async bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<number | undefined> {
-    if (classify(sql) !== "dml" || hasIntervalBinds(rows[0])) return undefined
+    if (classify(sql) !== "dml" || anyIntervalBinds(rows)) return undefined
     const t = this.translate(stripTerminator(sql))
     if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
     const nBinds = t.binds.length
@@ -928,7 +947,7 @@ export class SqlSession {
     return this.ddlRunner.run(sql)
   }
 
-  /** ALTER SESSION SET CURRENT_SCHEMA | TIME_ZONE (others are accepted and ignored). */
+  /** ALTER SESSION SET CURRENT_SCHEMA | TIME_ZONE | NLS_NUMERIC_CHARACTERS (others are accepted and ignored). */
   async alterSession(toks: ReadonlyArray<Tok>): Promise<void> {
     if (!isKw(toks[2], "SET")) throw new OraError(922, "missing or invalid option")
     const param = toks[3]?.value
@@ -952,7 +971,12 @@ export class SqlSession {
       await this.setVars(this.engine)
       return
     }
-    // NLS_* and other parameters are accepted and ignored
+    if (param === "NLS_NUMERIC_CHARACTERS" && valueTok.kind === "str") {
+      this.numericCharacters = valueTok.value
+      await this.setVars(this.engine)
+      return
+    }
+    // other NLS_* and other parameters are accepted and ignored
   }
 
 }
@@ -1014,7 +1038,7 @@ const normaliseOffset = (v: string): string => {
 const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number): { json: string; expr: (p: string) => string } => {
   const n = rows.length
   const values: Array<unknown> = new Array(n)
-  let kind: "number" | "string" | "boolean" | "timestamp" | "timestamptz" | "blob" | "list" | "other" | "null" = "null"
+  let kind: "number" | "string" | "boolean" | "timestamp" | "timestamp_ns" | "timestamptz" | "blob" | "list" | "other" | "null" = "null"
   let mixed = false
   for (let i = 0; i < n; i++) {
     const v = rows[i]![b] ?? null
@@ -1032,11 +1056,15 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
     if (v instanceof DuckDBTimestampValue) {
       if (kind === "null") kind = "timestamp"
       else if (kind !== "timestamp") mixed = true
-      values[i] = Number(v.micros)
+      values[i] = v.micros
+    } else if (v instanceof DuckDBTimestampNanosecondsValue) {
+      if (kind === "null") kind = "timestamp_ns"
+      else if (kind !== "timestamp_ns") mixed = true
+      values[i] = v.nanos
     } else if (v instanceof DuckDBTimestampTZValue) {
       if (kind === "null") kind = "timestamptz"
       else if (kind !== "timestamptz") mixed = true
-      values[i] = Number(v.micros)
+      values[i] = v.micros
     } else if (v instanceof DuckDBListValue) {
       if (kind === "null") kind = "list"
       else if (kind !== "list") mixed = true
@@ -1059,7 +1087,8 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
     }
     kind = "string"
   }
-  const json = JSON.stringify(values)
+  // microseconds beyond 2^53 (before 1685, after 2255) are no JS numbers: bigints are written as JSON integers
+  const json = kind === "timestamp" || kind === "timestamp_ns" || kind === "timestamptz" ? `[${values.map((v) => (v === null ? "null" : String(v))).join(",")}]` : JSON.stringify(values)
   const list = (t: string) => (p: string) => `unnest(CAST(CAST(${p} AS JSON) AS ${t}[]))`
   switch (kind) {
     case "number":
@@ -1068,6 +1097,8 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
       return { json, expr: list("BOOLEAN") }
     case "timestamp":
       return { json, expr: (p) => `make_timestamp(${list("BIGINT")(p)})` }
+    case "timestamp_ns":
+      return { json, expr: (p) => `make_timestamp_ns(${list("BIGINT")(p)})` }
     case "timestamptz":
       return { json, expr: (p) => `CAST(make_timestamp(${list("BIGINT")(p)}) AS TIMESTAMPTZ)` }
     case "blob":

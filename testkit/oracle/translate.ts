@@ -59,6 +59,11 @@ export interface TranslateContext {
   readonly dateColumns?: ReadonlySet<string>
   /** BINARY_DOUBLE / BINARY_FLOAT columns of the tables the statement mentions, by name (IEEE arithmetic). */
   readonly binaryColumns?: ReadonlyMap<string, BinaryKind>
+  /**
+   * Interval kinds whose columns in the tables the statement mentions are all stored exactly (intervals.ts): their
+   * literals are written in that storage (DECIMAL seconds, BIGINT months), since DuckDB casts no INTERVAL to it.
+   */
+  readonly exactIntervals?: ExactIntervals
 }
 
 /** A native floating-point type: BINARY_DOUBLE or BINARY_FLOAT. */
@@ -96,6 +101,12 @@ export const binaryKindOf = (toks: ReadonlyArray<Tok>, from: number, to: number,
     }
   }
   return kind
+}
+
+/** Which interval kinds a statement's literals are written in exact storage. */
+export interface ExactIntervals {
+  readonly dayToSecond: boolean
+  readonly yearToMonth: boolean
 }
 
 const DUCK_KEYWORDS_NEEDING_QUOTES = new Set(["ROW", "KEY", "VALUE", "TYPE"])
@@ -175,7 +186,7 @@ const INTERVAL_FIELDS = ["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"] as 
  * Field order and separators follow Oracle's SQL Language Reference, "Interval Literals":
  * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Literals.html
  */
-const intervalLiteral = (text: string, units: ReadonlyArray<string>): string => {
+const intervalLiteral = (text: string, units: ReadonlyArray<string>, exactStorage?: ExactIntervals): string => {
   const lead = INTERVAL_FIELDS.indexOf(units[0] as (typeof INTERVAL_FIELDS)[number])
   const trailIdx = units.indexOf("TO")
   const trail = trailIdx >= 0 ? INTERVAL_FIELDS.indexOf(units[trailIdx + 1] as (typeof INTERVAL_FIELDS)[number]) : lead
@@ -185,25 +196,27 @@ const intervalLiteral = (text: string, units: ReadonlyArray<string>): string => 
   if (lead < 0 || trail < lead || values.length !== trail - lead + 1 || values.some((x) => !/^\d+(\.\d*)?$/.test(x))) {
     throw ora.unimplemented(`interval literal '${text}' ${units.join(" ")}`)
   }
-  const exact = exactIntervalLiteral(values, lead, negative)
+  const exact = exactIntervalLiteral(values, lead, negative, (lead <= 1 ? exactStorage?.yearToMonth : exactStorage?.dayToSecond) === true)
   if (exact !== undefined) return exact
   const parts = values.map((x, n) => `${x} ${INTERVAL_FIELDS[lead + n]!.toLowerCase()}s`)
   return `(${negative ? "-" : ""}INTERVAL ${sqlString(parts.join(" "))})`
 }
 
 /**
- * An interval literal DuckDB's INTERVAL cannot hold (nanosecond digits, more than 2^31 months) in the exact storage of
- * intervals.ts: DECIMAL(38,9) seconds or BIGINT months; undefined for the others.
+ * An interval literal in the exact storage of intervals.ts (DECIMAL(38,9) seconds or BIGINT months): when DuckDB's
+ * INTERVAL cannot hold it (nanosecond digits, more than 2^31 months) or `always` (the statement's columns of its kind
+ * are stored so); undefined for the others.
  */
-const exactIntervalLiteral = (values: ReadonlyArray<string>, lead: number, negative: boolean): string | undefined => {
+const exactIntervalLiteral = (values: ReadonlyArray<string>, lead: number, negative: boolean, always: boolean): string | undefined => {
   const sign = negative ? "-" : ""
   if (lead <= 1) {
     const months = values.reduce((acc, x, n) => acc + BigInt(x) * (lead + n === 0 ? 12n : 1n), 0n)
-    return months > 2_147_483_647n ? `CAST(${sign}${months} AS BIGINT)` : undefined
+    return always || months > 2_147_483_647n ? `CAST(${sign}${months} AS BIGINT)` : undefined
   }
   const last = values[values.length - 1]!
-  const fraction = last.includes(".") ? last.slice(last.indexOf(".") + 1) : ""
-  if (INTERVAL_FIELDS[lead + values.length - 1] !== "SECOND" || !/[1-9]/.test(fraction.slice(6, 9))) return undefined
+  const seconds = INTERVAL_FIELDS[lead + values.length - 1] === "SECOND"
+  const fraction = seconds && last.includes(".") ? last.slice(last.indexOf(".") + 1) : ""
+  if (!always && !/[1-9]/.test(fraction.slice(6, 9))) return undefined
   const unitSeconds = [86_400n, 3_600n, 60n, 1n]
   const whole = values.reduce((acc, x, n) => acc + BigInt(x.split(".")[0]!) * unitSeconds[lead + n - 2]!, 0n)
   return `CAST('${sign}${whole}.${fraction.padEnd(9, "0").slice(0, 9)}' AS DECIMAL(38,9))`
@@ -518,7 +531,7 @@ export class Translator {
         if (toks[k]!.kind === "ident") units.push(toks[k]!.value)
         k = isOp(toks[k], "(") ? matchParen(toks, k) + 1 : k + 1
       }
-      return [intervalLiteral(next.value, units), k]
+      return [intervalLiteral(next.value, units, this.ctx.exactIntervals), k]
     }
     if (!call) {
       switch (v) {
