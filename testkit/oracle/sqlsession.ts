@@ -744,6 +744,29 @@ export class SqlSession {
         return { kind: "dml", rowCount: inserted, rowCounts: opts.dmlRowCounts ? rows.map(() => 1) : [], batchErrors: [] }
       }
     }
+    if (bulkable && opts.batchErrors && !opts.dmlRowCounts && this.bulkInsert(t.toks, t.text, nBinds) !== undefined) {
+      // batch errors: chunks inserted whole, a failing chunk bisected down to its failing rows, each reported alone
+      // with its own error (a row-by-row insert would also be far slower for large requests)
+      const errors: Array<{ offset: number; error: OraError }> = []
+      let inserted = 0
+      const bisect = async (lo: number, hi: number): Promise<void> => {
+        try {
+          inserted += (await this.bulkChunk(sql, rows.slice(lo, hi))) ?? 0
+        } catch (e) {
+          if (hi - lo === 1) {
+            errors.push({ offset: lo, error: this.mapError(e) })
+            return
+          }
+          const mid = (lo + hi) >> 1
+          await bisect(lo, mid)
+          await bisect(mid, hi)
+        }
+      }
+      await bisect(0, rows.length)
+      // a failed attempt can leave DuckDB's transaction aborted: roll back to the statements and chunks that succeeded
+      if (errors.length > 0) await this.recover()
+      return { kind: "dml", rowCount: inserted, rowCounts: [], batchErrors: errors }
+    }
     let total = 0
     const counts: Array<number> = []
     const errors: Array<{ offset: number; error: OraError }> = []
