@@ -82,7 +82,9 @@ export interface StringLimit {
 /**
  * The character limit of a string column from its Oracle type name (`NVARCHAR2(2000)`, `NCHAR(10)`,
  * `VARCHAR2(40 CHAR)`, `VARCHAR2(40)`), or undefined for other types. VARCHAR2 without CHAR counts bytes in Oracle;
- * a value within the limit in characters but not in bytes is then refused by the database (ORA-12899).
+ * a value within the limit in characters but not in bytes is then refused by the database with ORA-12899, whose
+ * widths are in characters under character length semantics, else in bytes
+ * (https://docs.oracle.com/en/error-help/db/ora-12899/).
  *
  * @category encoding
  * @since 0.1.0
