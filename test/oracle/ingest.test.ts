@@ -179,6 +179,21 @@ describe("bulk ingest", () => {
       expect((yield* Effect.flip(conn.getTableSchema(undefined, undefined, t))).status).toBe("NOT_FOUND")
     })))
 
+  it.effect("appending a 10 MB string to an existing NVARCHAR2(2000) column fails before sending, naming column, row, length and limit", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("WIDE")
+      yield* conn.execute(`CREATE TABLE "${t}" ("id" NUMBER(10), "note" NVARCHAR2(2000))`)
+      const data = new Arrow.Table({
+        id: Arrow.vectorFromArray([1, 2, 3], new Arrow.Int32()),
+        note: Arrow.vectorFromArray(["a", "ü".repeat(2000), "x".repeat(10 * 1024 * 1024)], new Arrow.Utf8())
+      })
+      const error = yield* Effect.flip(conn.ingest(fromTable(data), { targetTable: t, mode: "append" }))
+      expect(error.status).toBe("INVALID_ARGUMENT")
+      expect(error.message).toContain('column "note": row 3 holds 10485760 characters, more than the 2000 its NVARCHAR2(2000) column accepts')
+      expect(Number((yield* rowsOf(`SELECT COUNT(*) AS C FROM "${t}"`)).getChild("C")!.get(0))).toBe(0)
+    })))
+
   it.effect("temporary ingest and a target catalog fail NOT_IMPLEMENTED; target schema works", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
