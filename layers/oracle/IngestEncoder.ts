@@ -72,7 +72,12 @@ export interface EncodedRows {
   readonly offsets: Uint32Array
 }
 
-/** The limit of a string column the target has: values longer than `max` UTF-16 code units are refused. */
+/**
+ * The limit of a string column the target has: values longer than `max` UTF-16 code units are refused.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export interface StringLimit {
   readonly max: number
   /** The column's Oracle type, for the message (`NVARCHAR2(2000)`). */
