@@ -741,24 +741,21 @@ export class SqlSession {
           if (!(e instanceof OraError)) throw e
         }
         // locate the failing row by bisection with bulk inserts; rows before it stay inserted, as in Oracle
-        let inserted = 0
-        const bisect = async (lo: number, hi: number): Promise<void> => {
-          try {
-            inserted += (await this.bulkChunk(sql, rows.slice(lo, hi))) ?? 0
-          } catch (e) {
-            if (hi - lo === 1) {
-              const err = this.mapError(e)
-              ;(err as OraError & { rowOffset?: number }).rowOffset = lo
-              throw err
-            }
-            const mid = (lo + hi) >> 1
-            await bisect(lo, mid)
-            await bisect(mid, hi)
-          }
-        }
-        await bisect(0, rows.length)
+        const inserted = await this.bisectInsert(sql, rows, (offset, err) => {
+          ;(err as OraError & { rowOffset?: number }).rowOffset = offset
+          throw err
+        })
         return { kind: "dml", rowCount: inserted, rowCounts: opts.dmlRowCounts ? rows.map(() => 1) : [], batchErrors: [] }
       }
+    }
+    if (bulkable && opts.batchErrors && !opts.dmlRowCounts && this.bulkInsert(t.toks, t.text, nBinds) !== undefined) {
+      // batch errors: chunks inserted whole, a failing chunk bisected down to its failing rows, each reported alone
+      // with its own error (a row-by-row insert would also be far slower for large requests)
+      const errors: Array<{ offset: number; error: OraError }> = []
+      const inserted = await this.bisectInsert(sql, rows, (offset, error) => errors.push({ offset, error }))
+      // a failed attempt can leave DuckDB's transaction aborted: roll back to the statements and chunks that succeeded
+      if (errors.length > 0) await this.recover()
+      return { kind: "dml", rowCount: inserted, rowCounts: [], batchErrors: errors }
     }
     let total = 0
     const counts: Array<number> = []
@@ -780,6 +777,30 @@ export class SqlSession {
       }
     }
     return { kind: "dml", rowCount: total, rowCounts: opts.dmlRowCounts ? counts : [], batchErrors: errors }
+  }
+
+  /**
+   * Inserts `rows` in bulk chunks, a failing chunk bisected down to its failing rows, each handed to `failed` (which
+   * may throw to stop); returns the rows inserted.
+   */
+  private async bisectInsert(
+    sql: string,
+    rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
+    failed: (offset: number, error: OraError) => void
+  ): Promise<number> {
+    let inserted = 0
+    const bisect = async (lo: number, hi: number): Promise<void> => {
+      try {
+        inserted += (await this.bulkChunk(sql, rows.slice(lo, hi))) ?? 0
+      } catch (e) {
+        if (hi - lo === 1) return failed(lo, this.mapError(e))
+        const mid = (lo + hi) >> 1
+        await bisect(lo, mid)
+        await bisect(mid, hi)
+      }
+    }
+    await bisect(0, rows.length)
+    return inserted
   }
 
   /**
