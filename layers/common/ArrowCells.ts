@@ -239,7 +239,7 @@ const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`)
  * Proleptic Gregorian year, month (1–12) and day of a day number (days since 1970-01-01).
  *
  * @category formatting
- * @since 0.3.0
+ * @since 0.1.0
  */
 export const civilFromDays = (days: number): { readonly year: number; readonly month: number; readonly day: number } => {
   // Howard Hinnant's civil_from_days (http://howardhinnant.github.io/date_algorithms.html#civil_from_days).

@@ -15,7 +15,7 @@
  * names the column and the driver binds that batch through hdb's own writer (LOB parameters, floating DECIMAL,
  * data format version 1 date types, half floats, text to numbers and the like).
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
 import { isAscii } from "node:buffer"
@@ -23,14 +23,14 @@ import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { civilFromDays } from "../common/ArrowCells.ts"
 import { TypeCode, typeCodeName } from "./Types.ts"
 
-/** A parameter as PREPARE described it (hdb's ParameterMetadata). @category models @since 0.3.0 */
+/** A parameter as PREPARE described it (hdb's ParameterMetadata). @category models @since 0.1.0 */
 export interface EncodedParameter {
   readonly dataType: number
   readonly fraction: number
   readonly length: number
 }
 
-/** Rows written into one PARAMETERS part. @category models @since 0.3.0 */
+/** Rows written into one PARAMETERS part. @category models @since 0.1.0 */
 export interface EncodedPart {
   readonly rows: number
   readonly bytes: number
@@ -42,7 +42,7 @@ export interface EncodedPart {
  * A value the parameter cannot take fails INVALID_ARGUMENT naming row and column.
  *
  * @category models
- * @since 0.3.0
+ * @since 0.1.0
  */
 export type PartEncoder = (start: number, end: number, limit: number) => EncodedPart & { readonly data: Buffer } | AdbcError
 
@@ -50,7 +50,7 @@ export type PartEncoder = (start: number, end: number, limit: number) => Encoded
  * Whether a batch is encoded here, or bound through hdb's writer and why.
  *
  * @category models
- * @since 0.3.0
+ * @since 0.1.0
  */
 export type EncodePlan =
   | { readonly _tag: "Encoded"; readonly encode: PartEncoder }
@@ -771,7 +771,7 @@ const oversizedRow = (
  * hdb's writer instead.
  *
  * @category constructors
- * @since 0.3.0
+ * @since 0.1.0
  */
 export const planEncoding = (batch: Arrow.RecordBatch, parameters: ReadonlyArray<EncodedParameter>): EncodePlan => {
   const fields = batch.schema.fields
