@@ -62,7 +62,7 @@ export const describeColumns = (
       out.push(inferred.type.kind === "number" ? { ...inferred, type: numberType() } : inferred)
     } else if (item.kind === "rowid") {
       const c = cols[k++]!
-      out.push({ name: "ROWID", type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })
+      out.push({ name: decodeName(c.name), type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })
     } else {
       out.push(infer(cols[k++]!))
     }
