@@ -5,7 +5,7 @@
  */
 import { blobValue, listValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
-import { civilFromMicros, microsOfOracle } from "./datetime.ts"
+import { civilFromMicros, civilFromOracle, microsFromCivil } from "./datetime.ts"
 import { decodeVector } from "./encode.ts"
 import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "./intervals.ts"
 import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
@@ -89,13 +89,14 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
     case Dty.RAW:
     case Dty.LONG_RAW:
       return blobValue(Buffer.from(b))
+    // exact bigint microseconds: a JS number holds every microsecond only within 2^53 of the epoch (1685-2255)
     case Dty.DATE:
     case Dty.TIMESTAMP:
-      return timestampValue(BigInt(microsOfOracle(b)))
+      return timestampValue(microsFromCivil(civilFromOracle(b)))
     case Dty.TIMESTAMP_TZ:
-      return timestampTZValue(BigInt(microsOfOracle(b)))
+      return timestampTZValue(microsFromCivil(civilFromOracle(b)))
     case Dty.TIMESTAMP_LTZ:
-      return timestampTZValue(BigInt(microsOfOracle(b) - dbOffsetMinutes * 60_000_000))
+      return timestampTZValue(microsFromCivil(civilFromOracle(b)) - BigInt(dbOffsetMinutes) * 60_000_000n)
     case Dty.BINARY_DOUBLE:
     case Dty.BINARY_FLOAT: {
       const c = Buffer.from(b)

@@ -52,10 +52,16 @@ const halves = (col: ColumnVector): Int32Array => {
   return h
 }
 
-/** Microseconds of a timestamp row as a JS number (exact for +-285,000 years). */
+/** Microseconds of a timestamp row as a JS number (exact only when {@link safeMicros}: years 1685-2255). */
 const microsNumber = (col: ColumnVector, i: number): number => {
   const h = halves(col)
   return h[2 * i + 1]! * 4294967296 + (h[2 * i]! >>> 0)
+}
+
+/** Whether a timestamp row's microseconds fit a JS number exactly (|value| < 2^53); else the bigint path encodes it. */
+const safeMicros = (col: ColumnVector, i: number): boolean => {
+  const hi = halves(col)[2 * i + 1]!
+  return hi >= -2097152 && hi < 2097152
 }
 
 /** Writes a wall-clock timestamp given in microseconds since the epoch (DATE: 7 bytes, else 11). */
@@ -350,7 +356,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
     }
     case "date":
       return nullGuard((w, col, i) => {
-        if (col.info.layout === "timestamp") return writeMicros(w, microsNumber(col, i), false, 1)
+        if (col.info.layout === "timestamp" && safeMicros(col, i)) return writeMicros(w, microsNumber(col, i), false, 1)
         if (col.info.layout === "timestamp_s") return writeMicros(w, microsNumber(col, i) * 1_000_000, false, 1)
         const c = civilOf(col, i)
         if (c === undefined) w.u8(0)
@@ -358,7 +364,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       })
     case "timestamp":
       return nullGuard((w, col, i) => {
-        if (col.info.layout === "timestamp") return writeMicros(w, microsNumber(col, i), true, type.scale < 9 ? 10 ** (9 - type.scale) : 1)
+        if (col.info.layout === "timestamp" && safeMicros(col, i)) return writeMicros(w, microsNumber(col, i), true, type.scale < 9 ? 10 ** (9 - type.scale) : 1)
         const c = civilOf(col, i)
         if (c === undefined) w.u8(0)
         else {
