@@ -13,7 +13,8 @@ import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { type ColumnCells, columnCells, UnsupportedColumnError } from "../common/ArrowCells.ts"
 import { type DbType, oracledb, WireDecimal, WireTimestamp } from "./OracleDb.ts"
-import { bindTypeFor, ingestColumnType, NVARCHAR2_MAX, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
+import { type StringLimit, stringTooLong } from "./IngestEncoder.ts"
+import { bindTypeFor, ingestColumnType, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
 
 /** A parameter direction. @category models @since 0.1.0 */
 export type Direction = "in" | "out" | "inout"
@@ -70,7 +71,7 @@ const reader = (
   cells: ColumnCells,
   sqlType: string,
   data: Arrow.Data,
-  maxChars: number | undefined
+  limit: StringLimit | undefined
 ): Result.Result<{ type: DbType; get: (i: number) => unknown; maxSize?: number }, AdbcError> => {
   switch (cells.kind) {
     case "number":
@@ -93,14 +94,7 @@ const reader = (
       for (let i = 0; i < data.length; i++) {
         const v = cells.get(i)
         if (v === null) continue
-        if (maxChars !== undefined && v.length > maxChars) {
-          return Result.fail(
-            adbcError(
-              "INVALID_DATA",
-              `column ${JSON.stringify(field.name)}: row ${i + 1} holds ${v.length} characters, more than the ${maxChars} of its NVARCHAR2(${maxChars}) column; pre-create the table with a wider type and append`
-            )
-          )
-        }
+        if (limit !== undefined && v.length > limit.max) return Result.fail(stringTooLong(field, i, v.length, limit))
         const bytes = Buffer.byteLength(v)
         if (bytes > longest) longest = bytes
       }
@@ -423,8 +417,8 @@ export const parameterColumns = (batch: Arrow.RecordBatch): Result.Result<Array<
 }
 
 /**
- * The binds of one batch of ingested rows (the specification's "Ingest" column), strings checked against the
- * NVARCHAR2(2000) of created tables when `checkLength` is set.
+ * The binds of one batch of ingested rows (the specification's "Ingest" column), strings checked against their
+ * columns' limits (`limitOf`).
  *
  * @category binding
  * @since 0.1.0
@@ -432,7 +426,7 @@ export const parameterColumns = (batch: Arrow.RecordBatch): Result.Result<Array<
 export const ingestColumns = (
   batch: Arrow.RecordBatch,
   structType: StructStorage,
-  checkLength: boolean
+  limitOf: (column: string) => StringLimit | undefined
 ): Result.Result<Array<BoundColumn>, AdbcError> => {
   const out: Array<BoundColumn> = []
   for (let c = 0; c < batch.schema.fields.length; c++) {
@@ -464,7 +458,7 @@ export const ingestColumns = (
     }
     const cells = cellsOf(field, data)
     if (Result.isFailure(cells)) return Result.fail(cells.failure)
-    const r = reader(field, cells.success, sqlType.success, data, checkLength ? NVARCHAR2_MAX : undefined)
+    const r = reader(field, cells.success, sqlType.success, data, limitOf(field.name))
     if (Result.isFailure(r)) return Result.fail(r.failure)
     out.push({
       field,

@@ -65,6 +65,13 @@ export interface OracleTestServerHandle {
   readonly faults: OracleFaults
   /** Number of open client sessions. */
   readonly sessionCount: () => number
+  /** Cursors the clients hold open across all sessions (V$OPEN_CURSOR rows; client statement caches included). */
+  readonly openCursors: () => number
+  /**
+   * Cursors across all sessions whose result still has rows the client has neither fetched, closed nor cancelled:
+   * 0 once every reader released its cursor.
+   */
+  readonly openResultSets: () => number
   /** Cumulative work counters: executeMany rows and the server time they took, rows encoded into FETCH replies. */
   readonly stats: ServerStats
   /** Closes every session, the listening port and the database. Idempotent. */
@@ -114,6 +121,8 @@ export const startOracleTestServer = async (options: OracleTestServerOptions = {
     version,
     faults,
     sessionCount: () => sessions.size,
+    openCursors: () => [...sessions].reduce((n, s) => n + s.openCursors(), 0),
+    openResultSets: () => [...sessions].reduce((n, s) => n + s.openResults(), 0),
     stats,
     close: () => {
       closed ??= (async () => {
