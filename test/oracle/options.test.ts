@@ -142,14 +142,16 @@ describe("redo.ingest.tablespace", () => {
     }))
 })
 
-describe("redo.ingest.struct_type blob and json", () => {
+describe("redo.ingest.struct_type blob and json (struct, list and large_list columns)", () => {
   const nested = () => {
     const doc = Arrow.vectorFromArray([{ a: 1, b: "x" }, null, { a: -2, b: "ü" }], new Arrow.Struct([
       new Arrow.Field("a", new Arrow.Int32()),
       new Arrow.Field("b", new Arrow.Utf8())
     ]))
     const xs = Arrow.vectorFromArray([[1, 2], [], [3]], new Arrow.List(new Arrow.Field("item", new Arrow.Int32())))
-    return fromTable(new Arrow.Table({ id: Arrow.vectorFromArray([1, 2, 3], new Arrow.Int32()), doc, xs }))
+    // a LargeList (64-bit offsets) is stored like a List
+    const ls = Arrow.vectorFromArray([["a"], null, ["b", "c"]], new Arrow.LargeList(new Arrow.Field("item", new Arrow.Utf8())))
+    return fromTable(new Arrow.Table({ id: Arrow.vectorFromArray([1, 2, 3], new Arrow.Int32()), doc, xs, ls }))
   }
 
   for (const [storage, typeName] of [["blob", "BLOB"], ["json", "JSON"]] as const) {
@@ -159,11 +161,12 @@ describe("redo.ingest.struct_type blob and json", () => {
         const t = uniqueName(`ST${storage.toUpperCase()}`)
         expect(yield* conn.ingest(nested(), { targetTable: t })).toBe(3)
         const schema = yield* conn.getTableSchema(undefined, undefined, t)
-        expect(schema.fields.filter((f) => f.name !== "id").map((f) => f.metadata.get("oracle.type-name"))).toEqual([typeName, typeName])
-        const back = yield* conn.queryTable(`SELECT "doc", "xs" FROM "${t}" ORDER BY "id"`)
+        expect(schema.fields.filter((f) => f.name !== "id").map((f) => f.metadata.get("oracle.type-name"))).toEqual([typeName, typeName, typeName])
+        const back = yield* conn.queryTable(`SELECT "doc", "xs", "ls" FROM "${t}" ORDER BY "id"`)
         const parse = (v: unknown) => (v === null ? null : JSON.parse(typeof v === "string" ? v : new TextDecoder().decode(v as Uint8Array)))
         expect(back.getChild("doc")!.toArray().map(parse)).toEqual([{ a: 1, b: "x" }, null, { a: -2, b: "ü" }])
         expect(back.getChild("xs")!.toArray().map(parse)).toEqual([[1, 2], [], [3]])
+        expect(back.getChild("ls")!.toArray().map(parse)).toEqual([["a"], null, ["b", "c"]])
       }), { "redo.ingest.struct_type": storage }))
   }
 })
