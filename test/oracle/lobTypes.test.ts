@@ -1,8 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
+import { createRequire } from "node:module"
 import * as Connection from "../../src/Connection.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const oracledb: any = createRequire(import.meta.url)("oracledb")
 
 // Oracle types read through the server that the other tests never read: LOBs of both character sets, LONG and
 // LONG RAW, NCHAR, and ROWID / UROWID (the ROWID pseudocolumn and a UROWID column holding one).
@@ -74,4 +78,24 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
         expect(u.toArray().map((r) => r.toJSON()["U"])).toEqual([null, null])
       })))
   }
+
+  it.effect("raw oracledb sees the ROWID pseudocolumn, bare or aliased, described as ROWID (Oracle type 11)", () =>
+    Effect.promise(async () => {
+      const u = new URL(server.uri)
+      const raw = await oracledb.getConnection({ user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectString: `${u.host}${u.pathname}` })
+      try {
+        const t = uniqueName("RIDRAW")
+        await raw.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
+        await raw.execute(`INSERT INTO ${t} VALUES (1)`)
+        const result = await raw.execute(`SELECT ROWID, ROWID AS R, x.ROWID X2 FROM ${t} x`)
+        expect(result.metaData.map((m: any) => [m.name, m.dbType])).toEqual([
+          ["ROWID", oracledb.DB_TYPE_ROWID],
+          ["R", oracledb.DB_TYPE_ROWID],
+          ["X2", oracledb.DB_TYPE_ROWID]
+        ])
+        await raw.execute(`DROP TABLE ${t} PURGE`)
+      } finally {
+        await raw.close()
+      }
+    }))
 })
