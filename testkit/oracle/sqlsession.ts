@@ -250,7 +250,9 @@ export class SqlSession {
     try {
       await this.engine.rollback()
     } catch {
-      // already rolled back
+      // already rolled back, or a break's interrupt landed on the ROLLBACK itself, which leaves DuckDB's transaction
+      // open and aborted ("Current transaction is aborted" for every later statement): end it
+      await this.engine.execute("ROLLBACK").catch(() => undefined)
     }
     this.inTxn = false
     this.log = []
