@@ -617,7 +617,9 @@ export const fastPathRefusal = (field: Arrow.Field, utf8Database: boolean): stri
   if (!utf8Database) return "the database character set is not AL32UTF8"
   if (field.metadata.get("ARROW:extension:name") !== undefined) return `extension type ${field.metadata.get("ARROW:extension:name")}`
   const t = field.type.typeId
-  if (t === Arrow.Type.Struct || t === Arrow.Type.List || t === Arrow.Type.FixedSizeList) return `Arrow type ${field.type} (JSON text)`
+  if (t === Arrow.Type.Struct || t === Arrow.Type.List || t === Arrow.Type.LargeList || t === Arrow.Type.FixedSizeList) {
+    return `Arrow type ${field.type} (JSON text)`
+  }
   return undefined
 }
 

@@ -945,6 +945,14 @@ export const translateQuery = (
     const typing = { ...(binary !== undefined ? { binary } : {}), ...(params.length > 0 ? { params } : {}) }
     return isAggregate(part) ? { kind: "aggregate", ...typing } : { kind: "expr", ...typing }
   }
+  /** The DuckDB row id expression of an aliased ROWID item (`ROWID [AS] a`, `q.ROWID [AS] a`), or undefined. */
+  const aliasedRowid = (part: ReadonlyArray<Tok>): string | undefined => {
+    const expression = isKw(part[part.length - 2], "AS") ? part.slice(0, -2) : part.slice(0, -1)
+    const isRowid = (t: Tok | undefined) => t?.kind === "ident" && t.value === "ROWID"
+    if (expression.length === 1 && isRowid(expression[0])) return "rowid"
+    if (expression.length === 3 && isOp(expression[1], ".") && isRowid(expression[2])) return `${identOut(expression[0]!)}.rowid`
+    return undefined
+  }
   const flush = (end: number) => {
     const part = toks.slice(start, end)
     const ym = yearMonthLiteral(part) ?? dayTimeNanosLiteral(part) ?? zonedLiteral(part)
@@ -976,8 +984,16 @@ export const translateQuery = (
       (prev.kind !== "op" || isOp(prev, ")")) || (part.length >= 2 && isKw(prev, "AS") && (last.kind === "ident" || last.kind === "qident"))
     ) {
       // explicit alias
-      items.push(exprItem(part, ym, text))
-      pieces.push(text)
+      const rowid = aliasedRowid(part)
+      if (rowid !== undefined) {
+        // `ROWID r` / `t.ROWID AS r`: still the pseudocolumn, whose values "have the data type ROWID" (Oracle SQL
+        // Language Reference, "ROWID Pseudocolumn"), described as type 11 like the bare item
+        items.push({ kind: "rowid" })
+        pieces.push(`${rowid} AS ${identOut(last)}`)
+      } else {
+        items.push(exprItem(part, ym, text))
+        pieces.push(text)
+      }
     } else {
       items.push(exprItem(part, ym, text))
       pieces.push(`${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)
