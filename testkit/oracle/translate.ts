@@ -56,6 +56,8 @@ export interface TranslateContext {
   readonly dbTimeZone: string
   /** Names of DATE/TIMESTAMP columns of the tables the statement mentions (for date arithmetic and TRUNC). */
   readonly dateColumns?: ReadonlySet<string>
+  /** Names of the NUMBER columns without precision (stored as exact decimal text) of the tables the statement mentions. */
+  readonly exactNumberColumns?: ReadonlySet<string>
 }
 
 const DUCK_KEYWORDS_NEEDING_QUOTES = new Set(["ROW", "KEY", "VALUE", "TYPE"])
@@ -79,6 +81,18 @@ const SEPARATORS = new Set([
 const isSeparator = (t: Tok): boolean =>
   (t.kind === "ident" && SEPARATORS.has(t.value)) ||
   (t.kind === "op" && [",", "=", "<>", "!=", "<", ">", "<=", ">=", ";", ":=", "=>"].includes(t.value))
+
+/** A translated range's pieces: top-level separators and the segments between them. */
+interface Part {
+  text: string
+  readonly from: number
+  readonly to: number
+  readonly separator: boolean
+}
+const EXACT_OPERATIONS: Record<string, string> = { "+": "add", "-": "sub", "*": "mul", "/": "div" }
+const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
+/** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
+const EXACT_RESULT = /^\(*ora_number(?:_add|_sub|_mul|_div|_sum|_avg)?\(/
 
 const DATE_WORDS = new Set(["SYSDATE", "CURRENT_DATE", "SYSTIMESTAMP", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP"])
 const DATE_FUNCTIONS = new Set(["TO_DATE", "TO_TIMESTAMP", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY"])
@@ -249,16 +263,21 @@ export class Translator {
 
   /** Translates tokens [from, to), rewriting Oracle operator semantics where needed (see `expression`). */
   range(from: number, to: number): string {
-    if (!this.needsOperatorRewrite(from, to)) return this.plain(from, to)
+    if (!this.needsOperatorRewrite(from, to) && !this.mentionsExactNumber(from, to)) return this.plain(from, to)
     // split at top-level separators; rewrite the arithmetic/concatenation segments between them
     const toks = this.toks
-    let out = ""
+    const parts: Array<Part> = []
     let segStart = from
     let depth = 0
     const flushSegment = (end: number) => {
       if (end <= segStart) return
-      const text = this.needsOperatorRewrite(segStart, end) ? (this.expression(segStart, end) ?? this.plain(segStart, end)) : this.plain(segStart, end)
-      out += (out.length > 0 ? " " : "") + text
+      const text =
+        isOp(toks[segStart], "(") && matchParen(toks, segStart) === end - 1
+          ? `(${this.range(segStart + 1, end - 1)})`
+          : this.needsOperatorRewrite(segStart, end)
+            ? (this.expression(segStart, end) ?? this.aliasedExpression(segStart, end) ?? this.plain(segStart, end))
+            : this.plain(segStart, end)
+      parts.push({ text, from: segStart, to: end, separator: false })
     }
     for (let i = from; i < to; i++) {
       const t = toks[i]!
@@ -266,12 +285,131 @@ export class Translator {
       else if (isOp(t, ")")) depth--
       else if (depth === 0 && isSeparator(t)) {
         flushSegment(i)
-        out += (out.length > 0 ? " " : "") + this.plain(i, i + 1)
-        segStart = i + 1
+        // a separator may start a construct of several tokens (FETCH FIRST n ROWS ONLY); one before a parenthesis
+        // (`IN (`, `FROM (`) is a keyword, not a call
+        const [text, next] = t.kind === "ident" && isOp(toks[i + 1], "(") ? [t.value === "MINUS" ? "EXCEPT" : t.text, i + 1] : this.one(i, to)
+        parts.push({ text, from: i, to: next, separator: true })
+        i = next - 1
+        segStart = next
       }
     }
     flushSegment(to)
-    return out
+    this.exactNumberParts(parts)
+    return parts
+      .map((p) => p.text)
+      .filter((text) => text.length > 0)
+      .join(" ")
+  }
+
+  /** `expression alias` (a select item aliased without AS), when the expression alone is one `expression` rewrites. */
+  private aliasedExpression(from: number, to: number): string | undefined {
+    const alias = this.toks[to - 1]
+    if (to - from < 2 || alias === undefined || (alias.kind !== "ident" && alias.kind !== "qident") || NOT_ALIAS.has(alias.value)) return undefined
+    const text = this.expression(from, to - 1)
+    return text === undefined ? undefined : `${text} ${identOut(alias)}`
+  }
+
+  /**
+   * Comparisons and ORDER BY items over exact NUMBER values (columns without precision, stored as decimal text, and
+   * results of number-functions.ts): compared with `ora_number_cmp` and ordered by `ora_number_key`, never as text.
+   */
+  private exactNumberParts(parts: Array<Part>): void {
+    if (this.ctx.exactNumberColumns === undefined || this.ctx.exactNumberColumns.size === 0) return
+    let inSet = false
+    let inOrder = false
+    for (let j = 0; j < parts.length; j++) {
+      const p = parts[j]!
+      const tok = this.toks[p.from]!
+      if (p.separator) {
+        if (isKw(tok, "SET")) inSet = true
+        else if (isKw(tok, "WHERE", "RETURNING", "RETURN", "WHEN", "FROM")) inSet = false
+        if (isKw(tok, "BY") && j > 0 && isKw(this.toks[parts[j - 1]!.from], "ORDER")) inOrder = true
+        else if (!isOp(tok, ",") && !isKw(tok, "ASC", "DESC", "NULLS")) inOrder = false
+        const left = parts[j - 1]
+        const right = parts[j + 1]
+        if (inSet || !(tok.kind === "op" && COMPARISONS.has(tok.value)) || left === undefined || right === undefined || left.separator || right.separator) continue
+        if (!this.isExactPart(left) && !this.isExactPart(right)) continue
+        left.text = `ora_number_cmp(${this.exactArgument(left)}, ${this.exactArgument(right)})`
+        right.text = "0"
+        j++
+      } else if (inOrder && this.isExactPart(p)) p.text = `ora_number_key(${this.exactArgument(p)})`
+      else if (p.text.length > 0 && this.isExactPart(p)) this.exactOperand(parts, j)
+    }
+  }
+
+  /**
+   * An exact NUMBER segment `parts[j]` as the operand of BETWEEN or IN, or as an item of a nested query's select list
+   * (kept typed ORA_NUMBER, so that the outer query still describes and computes it as NUMBER).
+   */
+  private exactOperand(parts: Array<Part>, j: number): void {
+    const p = parts[j]!
+    const at = (k: number) => (parts[k]?.separator === true ? this.toks[parts[k]!.from] : undefined)
+    const negated = isKw(at(j + 1), "NOT") ? 1 : 0
+    const lo = parts[j + 2 + negated]
+    const hi = parts[j + 4 + negated]
+    if (isKw(at(j + 1 + negated), "BETWEEN") && isKw(at(j + 3 + negated), "AND") && lo !== undefined && hi !== undefined && !lo.separator && !hi.separator) {
+      const v = this.exactArgument(p)
+      p.text = `${negated === 1 ? "NOT " : ""}(ora_number_cmp(${v}, ${this.exactArgument(lo)}) >= 0 AND ora_number_cmp(${v}, ${this.exactArgument(hi)}) <= 0)`
+      for (let k = j + 1; k <= j + 4 + negated; k++) parts[k]!.text = ""
+      return
+    }
+    const list = parts[j + 2 + negated]
+    if (isKw(at(j + 1 + negated), "IN") && list !== undefined && isOp(this.toks[list.from], "(") && !isKw(this.toks[list.from + 1], "SELECT", "WITH")) {
+      const { parts: items } = this.args(list.from)
+      p.text = `ora_number_key(${this.exactArgument(p)})`
+      list.text = `(${items.map(([a, b]) => `ora_number_key(CAST(${this.range(a, b)} AS VARCHAR))`).join(", ")})`
+      return
+    }
+    const before = at(j - 1)
+    const after = at(j + 1)
+    const column = this.exactColumnAt(p.from, p.to)
+    if (column !== undefined && (isKw(before, "SELECT", "DISTINCT", "UNIQUE", "ALL") || isOp(before, ",")) && (isKw(after, "FROM", "INTO") || isOp(after, ",")) && this.inSelectList(parts, j)) {
+      p.text = `ora_number(${this.exactArgument(p)}) AS ${identOut(this.toks[p.to - 1]!)}`
+    }
+  }
+
+  /** True when segment `j` lies between a SELECT and its FROM/INTO at this level. */
+  private inSelectList(parts: ReadonlyArray<Part>, j: number): boolean {
+    for (let k = j - 1; k >= 0; k--) {
+      const q = parts[k]!
+      if (!q.separator) continue
+      const t = this.toks[q.from]!
+      if (isKw(t, "SELECT")) return true
+      if (!isOp(t, ",") && !isKw(t, "DISTINCT", "UNIQUE", "ALL")) return false
+    }
+    return false
+  }
+
+  private isExactPart(p: Part): boolean {
+    return this.exactColumnAt(p.from, p.to) !== undefined || EXACT_RESULT.test(p.text)
+  }
+
+  /** A value as number-functions.ts takes it: its (exact or DuckDB) decimal text, typed plain VARCHAR. */
+  private exactArgument(p: Part): string {
+    return `CAST(${p.text} AS VARCHAR)`
+  }
+
+  /** The column when tokens [from, to) are one (possibly qualified) exact NUMBER column reference. */
+  exactColumnAt(from: number, to: number): { readonly qualifier?: string; readonly column: string } | undefined {
+    const names = this.ctx.exactNumberColumns
+    const toks = this.toks
+    const last = toks[to - 1]
+    if (names === undefined || to <= from || last === undefined || (last.kind !== "ident" && last.kind !== "qident") || isOp(toks[to], "(")) return undefined
+    for (let k = from; k < to - 1; k += 2)
+      if (!(toks[k]?.kind === "ident" || toks[k]?.kind === "qident") || !isOp(toks[k + 1], ".")) return undefined
+    if (!names.has(oracleName(last))) return undefined
+    return to - from >= 3 ? { qualifier: oracleName(toks[to - 3]!), column: oracleName(last) } : { column: oracleName(last) }
+  }
+
+  /** True when the range names an exact NUMBER column anywhere. */
+  private mentionsExactNumber(from: number, to: number): boolean {
+    const names = this.ctx.exactNumberColumns
+    if (names === undefined || names.size === 0) return false
+    for (let i = from; i < to; i++) {
+      const t = this.toks[i]!
+      if ((t.kind === "ident" || t.kind === "qident") && names.has(oracleName(t)) && !isOp(this.toks[i + 1], "(")) return true
+    }
+    return false
   }
 
   /** Token-by-token translation. */
@@ -291,12 +429,14 @@ export class Translator {
   private needsOperatorRewrite(from: number, to: number): boolean {
     const toks = this.toks
     let depth = 0
+    let arithmetic = false
     for (let i = from; i < to; i++) {
       const t = toks[i]!
       if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
       else if (depth === 0 && t.kind === "op" && (t.value === "||" || t.value === "/")) return true
-      else if (
+      if (depth === 0 && t.kind === "op" && (t.value === "+" || t.value === "-" || t.value === "*")) arithmetic = true
+      if (
         depth === 0 &&
         t.kind === "op" &&
         (t.value === "+" || t.value === "-") &&
@@ -304,7 +444,7 @@ export class Translator {
       )
         return true
     }
-    return false
+    return arithmetic && this.mentionsExactNumber(from, to)
   }
 
   private isDateColumnTok(t: Tok | undefined): boolean {
@@ -351,7 +491,14 @@ export class Translator {
    */
   private expression(from: number, to: number): string | undefined {
     const toks = this.toks
-    type Node = { text: string; date: boolean; interval: boolean }
+    /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
+    type Node = { text: string; date: boolean; interval: boolean; exact?: boolean }
+    const exactArg = (n: Node) => `CAST(${n.text} AS VARCHAR)`
+    /** `a op b` on every digit when either operand is an exact NUMBER (and neither a date or interval). */
+    const exactArithmetic = (op: string, a: Node, b: Node): Node | undefined =>
+      (a.exact === true || b.exact === true) && !a.date && !b.date && !a.interval && !b.interval
+        ? { text: `ora_number_${EXACT_OPERATIONS[op]}(${exactArg(a)}, ${exactArg(b)})`, date: false, interval: false, exact: true }
+        : undefined
     let i = from
     const unit = (): Node | undefined => {
       if (i >= to) return undefined
@@ -359,12 +506,14 @@ export class Translator {
       if (isOp(t, "-") || isOp(t, "+")) {
         i++
         const inner = unit()
+        if (inner?.exact === true) return t.value === "-" ? exactArithmetic("-", { text: "'0'", date: false, interval: false }, inner) : inner
         return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval }
       }
       const end = this.unitEnd(i, to)
       if (end > to || end <= i) return undefined
       const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : this.plain(i, end)
-      const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL") }
+      const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text)
+      const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), exact }
       i = end
       return node
     }
@@ -375,7 +524,7 @@ export class Translator {
         i++
         const right = unit()
         if (right === undefined) return undefined
-        left = op === "/" ? { text: `ora_div(${left.text}, ${right.text})`, date: false, interval: false } : { text: `(${left.text} * ${right.text})`, date: false, interval: false }
+        left = exactArithmetic(op, left, right) ?? (op === "/" ? { text: `ora_div(${left.text}, ${right.text})`, date: false, interval: false } : { text: `(${left.text} * ${right.text})`, date: false, interval: false })
       }
       return left
     }
@@ -385,7 +534,9 @@ export class Translator {
       i++
       const right = term()
       if (right === undefined) return undefined
-      if (op === "||") left = { text: `ora_cat(${left.text}, ${right.text})`, date: false, interval: false }
+      const exact = op === "||" ? undefined : exactArithmetic(op, left, right)
+      if (exact !== undefined) left = exact
+      else if (op === "||") left = { text: `ora_cat(${left.text}, ${right.text})`, date: false, interval: false }
       else if (op === "+" && left.date && !right.interval && !right.date) left = { text: `ora_date_add(${left.text}, ${right.text})`, date: true, interval: false }
       else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${left.text})`, date: true, interval: false }
       else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false }
@@ -522,6 +673,8 @@ export class Translator {
       const p = parts[k]
       return p === undefined ? "NULL" : this.range(p[0], p[1])
     }
+    const exactAggregate = this.exactAggregate(v, parts, close)
+    if (exactAggregate !== undefined) return [exactAggregate, close + 1]
     switch (v) {
       case "NVL":
         return [`coalesce(${arg(0)}, ${arg(1)})`, close + 1]
@@ -553,6 +706,8 @@ export class Translator {
           .join(" ")
         const ot = parseOracleType(typeText)
         const duckType = ot !== undefined ? ot.duck : typeText
+        // NUMBER without precision keeps every digit of the value (number-functions.ts)
+        if (ot?.kind === "number" && ot.duck === "VARCHAR") return [`ora_number(CAST(${this.range(p[0], asAt)} AS VARCHAR))`, close + 1]
         return [`CAST(${this.range(p[0], asAt)} AS ${duckType})`, close + 1]
       }
       case "TO_CHAR":
@@ -562,6 +717,8 @@ export class Translator {
           // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
           return [`${fmt.includes("%n") ? "ora_to_char_fmt_ns" : "ora_to_char_fmt"}(${arg(0)}, ${sqlString(fmt)})`, close + 1]
         }
+        if (parts[0] !== undefined && (this.exactColumnAt(parts[0][0], parts[0][1]) !== undefined || EXACT_RESULT.test(arg(0))))
+          return [`CAST(ora_number(CAST(${arg(0)} AS VARCHAR)) AS VARCHAR)`, close + 1]
         return [`ora_to_char(${arg(0)})`, close + 1]
       case "TO_DATE":
       case "TO_TIMESTAMP":
@@ -619,6 +776,22 @@ export class Translator {
       }
     }
     return [`${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
+  }
+
+  /**
+   * SUM / AVG / MIN / MAX of an exact NUMBER (not as a window function): SUM and AVG on every digit over the group's
+   * list of values, MIN and MAX by the order key; undefined for other calls.
+   */
+  private exactAggregate(name: string, parts: ReadonlyArray<[number, number]>, close: number): string | undefined {
+    if (!["SUM", "AVG", "MIN", "MAX"].includes(name) || parts.length !== 1 || isKw(this.toks[close + 1], "OVER")) return undefined
+    const [start, end] = parts[0]!
+    const distinct = isKw(this.toks[start], "DISTINCT")
+    const from = distinct ? start + 1 : start
+    const value = this.range(from, end)
+    if (this.exactColumnAt(from, end) === undefined && !EXACT_RESULT.test(value)) return undefined
+    const text = `CAST(${value} AS VARCHAR)`
+    if (name === "MIN" || name === "MAX") return `ora_number(${name === "MIN" ? "arg_min" : "arg_max"}(${text}, ora_number_key(${text})))`
+    return `ora_number_${name.toLowerCase()}(list(${distinct ? "DISTINCT " : ""}${text}))`
   }
 
   private skipWithinGroup(k: number): number {
@@ -794,7 +967,8 @@ export const translateQuery = (
       (prev.kind !== "op" || isOp(prev, ")")) || (part.length >= 2 && isKw(prev, "AS") && (last.kind === "ident" || last.kind === "qident"))
     ) {
       // explicit alias
-      items.push(exprItem(part, ym, text))
+      const aliased = tr.exactColumnAt(start, end - (isKw(prev, "AS") ? 2 : 1))
+      items.push(aliased !== undefined ? { kind: "col", ...aliased } : exprItem(part, ym, text))
       pieces.push(text)
     } else {
       items.push(exprItem(part, ym, text))
