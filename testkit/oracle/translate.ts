@@ -4,6 +4,7 @@
  * pseudo-columns, FETCH FIRST/ROWNUM limits, CAST target types, and the select-list shape used to
  * report declared column types.
  */
+import { decimalOf } from "./decimal.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
@@ -127,6 +128,19 @@ const isDateUnit = (toks: ReadonlyArray<Tok>, i: number, end: number, dateColumn
     return dateColumns.has(oracleName(last))
   }
   return false
+}
+
+/**
+ * A numeric literal DuckDB would read as a DOUBLE (more than 38 digits, or an exponent with more than 15 significant
+ * digits) as an exact NUMBER (number-functions.ts), so that no digit is lost; others as written.
+ */
+const numberLiteral = (text: string): string => {
+  const [mantissa = "", exponent] = text.split(/[eE]/)
+  const digits = mantissa.replace(/\D/g, "").replace(/^0+/, "")
+  const significant = digits.replace(/0+$/, "").length
+  // beyond NUMBER's range a literal fails as on Oracle (ORA-01426), not when the stored text is read back
+  if (exponent !== undefined) decimalOf(text)
+  return digits.length > 38 || (exponent !== undefined && significant > 15) ? `ora_number('${text}')` : text
 }
 
 /** Renders an Oracle identifier token for DuckDB. */
@@ -553,7 +567,7 @@ export class Translator {
       case "str":
         return [t.value.length === 0 ? "NULL" : sqlString(t.value), i + 1]
       case "num":
-        return [t.value, i + 1]
+        return [numberLiteral(t.value), i + 1]
       case "bind":
         return [this.ctx.bind(t.value, t), i + 1]
       case "qident":
