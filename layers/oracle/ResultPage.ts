@@ -284,6 +284,12 @@ const dsNanos = (v: IntervalDS): bigint =>
 
 const integerText = /^-?\d+$/
 
+/** `v` when int64 holds it; otherwise an error naming the column and row (never a wrapped value). */
+const int64Of = (v: bigint, column: MappedColumn, row: number): bigint => {
+  if (BigInt.asIntN(64, v) === v) return v
+  throw invalid(column, `row ${row}: NUMBER value ${v} is outside the int64 range [-2^63, 2^63)`)
+}
+
 /** oracledb writes fractions below one without the leading zero (`.5`, `-.5`); the Arrow text has it. */
 const plainNumberText = (text: string): string =>
   text.startsWith(".") ? `0${text}` : text.startsWith("-.") ? `-0${text.slice(1)}` : text
@@ -298,7 +304,7 @@ const appendValue = (builder: AnyBuilder, column: MappedColumn, kind: CellKind, 
       if (!integerText.test(text)) {
         throw invalid(column, `row ${row}: NUMBER value ${text} is not an integer, so it does not fit int64`)
       }
-      return builder.appendBigInt(BigInt(text))
+      return builder.appendBigInt(int64Of(BigInt(text), column, row))
     }
     case "float64":
     case "float32":
@@ -752,7 +758,7 @@ export class WireDecoder {
           throw invalid(this.columns[c]!, `row ${row}: NUMBER value ${n.text(b)} is not an integer, so it does not fit int64`)
         }
         if (typeof v === "number") builder.appendNumber(v)
-        else builder.appendBigInt(v)
+        else builder.appendBigInt(int64Of(v, this.columns[c]!, row))
         break
       }
       case K.decimal: {
