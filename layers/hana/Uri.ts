@@ -8,8 +8,15 @@
  *
  * @since 0.1.0
  */
-import { Result } from "effect"
-import { type AdbcError, invalidArgument } from "../../src/AdbcError.ts"
+import type { Result } from "effect"
+import type { AdbcError } from "../../src/AdbcError.ts"
+import {
+  parseAuthority,
+  parseOrInvalid,
+  queryPairs,
+  splitUserInfo,
+  UriError
+} from "../common/UriParts.ts"
 
 /** The port used when the URI names none: instance 00's SQL port (`3<instance>15`). @category constants @since 0.1.0 */
 export const DEFAULT_PORT = 30015
@@ -51,16 +58,6 @@ export const URI_PARAMETERS = [
   "TLSInsecureSkipVerify"
 ] as const
 
-class UriError extends Error {}
-
-const decode = (text: string, what: string): string => {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    throw new UriError(`the ${what} is not correctly percent-encoded`)
-  }
-}
-
 const seconds = (raw: string, name: string): number => {
   if (!/^\d+$/.test(raw)) throw new UriError(`URI parameter ${name} must be a whole number of seconds, got '${raw}'`)
   return Number(raw)
@@ -100,82 +97,39 @@ const parseUnsafe = (uri: string): HanaUri => {
     if (rest.slice(slash) !== "/") throw new UriError("the URI must not have a path after host[:port]")
     rest = rest.slice(0, slash)
   }
-  let user: string | undefined
-  let password: string | undefined
-  const at = rest.lastIndexOf("@")
-  if (at >= 0) {
-    const userinfo = rest.slice(0, at)
-    rest = rest.slice(at + 1)
-    const colon = userinfo.indexOf(":")
-    if (colon >= 0) {
-      user = decode(userinfo.slice(0, colon), "user name")
-      password = decode(userinfo.slice(colon + 1), "password")
-    } else {
-      user = decode(userinfo, "user name")
-    }
-    if (user === "") throw new UriError("the URI has an empty user name before '@'")
-  }
-  let host: string
-  let portText: string | undefined
-  if (rest.startsWith("[")) {
-    const close = rest.indexOf("]")
-    if (close < 0) throw new UriError("the URI has an unterminated IPv6 address")
-    host = rest.slice(1, close)
-    const after = rest.slice(close + 1)
-    if (after !== "" && !after.startsWith(":")) throw new UriError("unexpected text after the IPv6 address")
-    portText = after === "" ? undefined : after.slice(1)
-  } else {
-    const colon = rest.lastIndexOf(":")
-    host = colon >= 0 ? rest.slice(0, colon) : rest
-    portText = colon >= 0 ? rest.slice(colon + 1) : undefined
-    host = decode(host, "host")
-  }
-  if (host === "") throw new UriError("the URI has no host")
-  if (/[\s/@?#]/.test(host)) throw new UriError("the URI host contains an invalid character")
-  let port = DEFAULT_PORT
-  if (portText !== undefined) {
-    if (!/^\d{1,5}$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
-      throw new UriError("the URI port must be a number from 1 to 65535")
-    }
-    port = Number(portText)
-  }
+  const { user, password, rest: authority } = splitUserInfo(rest)
+  const { host, port, portGiven } = parseAuthority(authority, DEFAULT_PORT, /[\s/@?#]/)
 
   const out: {
     -readonly [K in keyof HanaUri]: HanaUri[K]
-  } = { user, password, host, port, portGiven: portText !== undefined, tlsRootCaFiles: [] }
+  } = { user, password, host, port, portGiven, tlsRootCaFiles: [] }
   const roots: Array<string> = []
-  if (query !== "") {
-    for (const pair of query.split("&")) {
-      if (pair === "") continue
-      const eq = pair.indexOf("=")
-      const name = decode((eq >= 0 ? pair.slice(0, eq) : pair).replace(/\+/g, " "), "query parameter name")
-      const value = decode((eq >= 0 ? pair.slice(eq + 1) : "").replace(/\+/g, " "), `value of URI parameter ${name}`)
-      switch (name) {
-        case "databaseName":
-          out.databaseName = value
-          break
-        case "defaultSchema":
-          out.defaultSchema = value
-          break
-        case "timeout":
-          out.timeoutSeconds = seconds(value, name)
-          break
-        case "pingInterval":
-          out.pingIntervalSeconds = seconds(value, name)
-          break
-        case "TLSServerName":
-          out.tlsServerName = value
-          break
-        case "TLSRootCAFile":
-          if (value === "") throw new UriError("URI parameter TLSRootCAFile needs a file name")
-          roots.push(value)
-          break
-        case "TLSInsecureSkipVerify":
-          out.tlsInsecureSkipVerify = bool(value, name)
-          break
-        default:
-          throw new UriError(`unknown URI parameter '${name}'; accepted: ${URI_PARAMETERS.join(", ")}`)
-      }
+  for (const [name, value] of queryPairs(query, true)) {
+    switch (name) {
+      case "databaseName":
+        out.databaseName = value
+        break
+      case "defaultSchema":
+        out.defaultSchema = value
+        break
+      case "timeout":
+        out.timeoutSeconds = seconds(value, name)
+        break
+      case "pingInterval":
+        out.pingIntervalSeconds = seconds(value, name)
+        break
+      case "TLSServerName":
+        out.tlsServerName = value
+        break
+      case "TLSRootCAFile":
+        if (value === "") throw new UriError("URI parameter TLSRootCAFile needs a file name")
+        roots.push(value)
+        break
+      case "TLSInsecureSkipVerify":
+        out.tlsInsecureSkipVerify = bool(value, name)
+        break
+      default:
+        throw new UriError(`unknown URI parameter '${name}'; accepted: ${URI_PARAMETERS.join(", ")}`)
     }
   }
   out.tlsRootCaFiles = roots
@@ -188,11 +142,4 @@ const parseUnsafe = (uri: string): HanaUri => {
  * @category parsing
  * @since 0.1.0
  */
-export const parseUri = (uri: string): Result.Result<HanaUri, AdbcError> => {
-  try {
-    return Result.succeed(parseUnsafe(uri))
-  } catch (e) {
-    if (e instanceof UriError) return Result.fail(invalidArgument(`invalid option uri: ${e.message}`))
-    throw e
-  }
-}
+export const parseUri = (uri: string): Result.Result<HanaUri, AdbcError> => parseOrInvalid(() => parseUnsafe(uri))

@@ -1,6 +1,6 @@
 /**
  * A thin Effect wrapper over node-oracledb 26 in thin mode (pure JavaScript, no Oracle Client libraries): connect,
- * execute, fetch pages of rows, executeMany, transactions, break.
+ * execute, fetch pages of rows, executeMany, transactions, break, and a bounded close and abort.
  *
  * Narrow hooks into oracledb's thin protocol code keep full precision where its JS values lose it and let batch
  * mode skip them altogether; they only act on connections (their protocol capabilities carry
@@ -8,7 +8,9 @@
  * normal behaviour:
  * - Row data (batch mode): `processRowData` keeps each fetched row's TTC bytes ({@link WireRows}) for the result
  *   set a {@link RowCapture} was installed for, instead of decoding a JS value per cell (see ResultPage.ts).
- * - Binds: `writeOracleDate` encodes {@link WireTimestamp} values exactly (seconds + nanoseconds, UTC wall clock).
+ * - Binds: `writeOracleDate` encodes {@link WireTimestamp} values exactly (seconds + nanoseconds, UTC wall clock);
+ *   the bind-value check (`transformer.transformValueIn`) lets a {@link WireDecimal} through as a NUMBER, whose
+ *   decimal text oracledb's own `writeOracleNumber` then encodes digit for digit (no JS double, no NLS).
  * - DATE / TIMESTAMP / TIMESTAMP WITH [LOCAL] TIME ZONE: oracledb builds a JS Date in milliseconds, and DATE /
  *   TIMESTAMP in the *process's* local time zone (impl/datahandlers/buffer.js `parseOracleDate`). The hook returns
  *   the wire bytes instead ({@link RawTemporal}: century, year, month, day, hour, minute, second, nanoseconds), which
@@ -21,7 +23,7 @@
  * @since 0.1.0
  */
 import { createRequire } from "node:module"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { epochDayOf } from "../common/ArrowCells.ts"
 import { fromOracleError } from "./Errors.ts"
@@ -101,7 +103,12 @@ export interface OracleConnection {
   /** The instance the session is bound to, from the logon reply (thin mode). */
   readonly instanceName?: string | undefined
   readonly transactionInProgress: boolean
-  readonly _impl?: { readonly _protocol?: { readonly caps?: Record<PropertyKey, unknown> } }
+  isHealthy(): boolean
+  readonly _impl?: {
+    readonly _protocol?: { readonly caps?: Record<PropertyKey, unknown> }
+    /** Thin mode's network session: `forceDisconnect` destroys its socket (what oracledb's pool does to a hung connection). */
+    readonly nscon?: { forceDisconnect?: (error?: Error) => void }
+  }
 }
 
 /** Capability flag marking this driver's connections for the precision hooks. @category internals @since 0.1.0 */
@@ -143,17 +150,88 @@ export class WireTimestamp extends Date {
   }
 }
 
+/**
+ * A NUMBER bind value given as plain decimal text (`-123.4500`), so a scaled decimal reaches the wire with every
+ * digit. oracledb writes a NUMBER bind as `writeOracleNumber(value.toString())` (thin/protocol/messages/
+ * withData.js `writeBindParamsColumn`), which parses that text itself, never through a JS double; the hook only
+ * has to let this object pass oracledb's bind-value check, which accepts numbers and bigints alone.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export class WireDecimal {
+  constructor(readonly text: string) {}
+
+  toString(): string {
+    return this.text
+  }
+}
+
 const TZ_OFFSET_BYTES = [20, 60] as const
 
-let hooksInstalled = false
+/**
+ * The one node-oracledb release whose thin-mode internals the hooks were written against (package.json pins it).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const SUPPORTED_ORACLEDB_VERSION = "26.0.0"
 
-/** Installs the hooks once per process (see the module comment). @category internals @since 0.1.0 */
-export const installHooks = (): void => {
-  if (hooksInstalled) return
-  hooksInstalled = true
+/**
+ * Why this oracledb cannot be used (a version other than {@link SUPPORTED_ORACLEDB_VERSION}, or a hooked internal
+ * missing), or undefined. The hooks patch private functions, so another release could decode values wrongly
+ * instead of failing: the driver refuses it up front.
+ *
+ * @category internals
+ * @since 0.1.0
+ */
+export const unsupportedOracledb = (version: string, missing: ReadonlyArray<string> = []): AdbcError | undefined => {
+  if (version !== SUPPORTED_ORACLEDB_VERSION) {
+    return adbcError(
+      "INTERNAL",
+      `node-oracledb ${version} is installed, but the Oracle driver supports exactly oracledb ${SUPPORTED_ORACLEDB_VERSION} (it hooks thin-mode internals that change between releases); install oracledb@${SUPPORTED_ORACLEDB_VERSION}`
+    )
+  }
+  if (missing.length > 0) {
+    return adbcError("INTERNAL", `node-oracledb ${version} lacks the internals the Oracle driver hooks (${missing.join(", ")}); reinstall oracledb@${SUPPORTED_ORACLEDB_VERSION}`)
+  }
+  return undefined
+}
+
+let hooksInstalled: { readonly error: AdbcError | undefined } | undefined
+
+/**
+ * Installs the hooks once per process (see the module comment), after checking the oracledb release; returns the
+ * reason it cannot, which `connect` fails with before any network I/O.
+ *
+ * @category internals
+ * @since 0.1.0
+ */
+export const installHooks = (): AdbcError | undefined => {
+  if (hooksInstalled !== undefined) return hooksInstalled.error
   const { BaseBuffer } = require("oracledb/lib/impl/datahandlers/buffer.js") as {
     BaseBuffer: { prototype: Record<string, unknown> }
   }
+  const transformer = require("oracledb/lib/transformer.js") as {
+    transformValueIn: (info: { type?: unknown }, value: unknown, options: unknown) => unknown
+  }
+  const MessageWithData = require("oracledb/lib/thin/protocol/messages/withData.js") as {
+    prototype: Record<string, unknown>
+  }
+  const Message = require("oracledb/lib/thin/protocol/messages/base.js") as { prototype: Record<string, unknown> }
+  const hooked: Record<string, unknown> = {
+    "BaseBuffer.parseOracleDate": BaseBuffer?.prototype["parseOracleDate"],
+    "BaseBuffer.writeOracleDate": BaseBuffer?.prototype["writeOracleDate"],
+    "transformer.transformValueIn": transformer.transformValueIn,
+    "MessageWithData.processRowData": MessageWithData.prototype?.["processRowData"],
+    "Message.processColumnInfo": Message.prototype?.["processColumnInfo"]
+  }
+  const error = unsupportedOracledb(
+    oracledb.versionString,
+    Object.keys(hooked).filter((name) => typeof hooked[name] !== "function")
+  )
+  hooksInstalled = { error }
+  if (error !== undefined) return error
   const parseOracleDate = BaseBuffer.prototype["parseOracleDate"] as (this: unknown, ...args: Array<unknown>) => unknown
   BaseBuffer.prototype["parseOracleDate"] = function(
     this: { caps?: Record<PropertyKey, unknown> },
@@ -202,8 +280,10 @@ export const installHooks = (): void => {
       this.buf[pos + 12] = TZ_OFFSET_BYTES[1]
     }
   }
-  const MessageWithData = require("oracledb/lib/thin/protocol/messages/withData.js") as {
-    prototype: Record<string, unknown>
+  const transformValueIn = transformer.transformValueIn
+  transformer.transformValueIn = function(info, value, options) {
+    if (value instanceof WireDecimal && info.type === oracledb.DB_TYPE_NUMBER) return value
+    return transformValueIn(info, value, options)
   }
   const processRowData = MessageWithData.prototype["processRowData"] as (this: unknown, buf: unknown) => void
   MessageWithData.prototype["processRowData"] = function(
@@ -223,7 +303,6 @@ export const installHooks = (): void => {
     capture.capture(buf, this.bitVector ?? null)
     this.bitVector = null
   }
-  const Message = require("oracledb/lib/thin/protocol/messages/base.js") as { prototype: Record<string, unknown> }
   const processColumnInfo = Message.prototype["processColumnInfo"] as (this: unknown, ...args: Array<unknown>) => {
     fetchInfo: Record<string, unknown>
   }
@@ -252,6 +331,7 @@ export const installHooks = (): void => {
       else delete (buf as { readInt8?: unknown }).readInt8
     }
   }
+  return undefined
 }
 
 /** Wire facts of one fetched column, from oracledb's statement variables. @category models @since 0.1.0 */
@@ -502,13 +582,91 @@ export const dbTzOffsetMinutes = (connection: OracleConnection): number | undefi
 }
 
 /**
- * Runs one oracledb call. Interrupting the fiber breaks the running call on the server (`breakExecution`, which
- * makes the call fail with ORA-01013), so an interrupted query never keeps running.
+ * How long a break, a cursor release or a LOGOFF may wait for the server before the connection is given up
+ * ({@link abort}): an interrupted fiber or a closing scope returns within about a second even when the server
+ * stopped answering.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const ANSWER_BUDGET_MS = 800
+
+/**
+ * Drops the connection at once without asking the server: its socket is destroyed (thin mode's
+ * `NetworkSession.forceDisconnect`, which oracledb's own pool uses on a hung connection), calls in flight fail NJS-500
+ * (IO) and the server rolls back what was open. Never fails.
  *
  * @category operations
  * @since 0.1.0
  */
-export const call = <A>(connection: OracleConnection | undefined, run: () => Promise<A>): Effect.Effect<A, AdbcError> =>
+export const abort = (connection: OracleConnection): Effect.Effect<void> =>
+  Effect.sync(() => {
+    try {
+      connection._impl?.nscon?.forceDisconnect?.(
+        new Error(`the driver dropped the connection: the server did not answer within ${ANSWER_BUDGET_MS} ms`)
+      )
+    } catch {
+      // already closed
+    }
+  })
+
+/**
+ * Runs `effect` (interruptibly, even inside a finalizer); when the server has not answered within
+ * {@link ANSWER_BUDGET_MS}, drops the connection instead. Never fails.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const withinBudget = (connection: OracleConnection, effect: Effect.Effect<unknown, unknown>): Effect.Effect<void> =>
+  Effect.interruptible(effect).pipe(
+    Effect.timeoutOption(ANSWER_BUDGET_MS),
+    Effect.flatMap((answered) => Option.isNone(answered) ? abort(connection) : Effect.void),
+    Effect.catchCause(() => Effect.void)
+  )
+
+/** How a call ended: its value, or its error. */
+type Outcome<A> = { readonly _tag: "Value"; readonly value: A } | { readonly _tag: "Error"; readonly error: AdbcError }
+
+/**
+ * Stops a call whose caller was interrupted: a break (the call then fails ORA-01013 after the break/reset exchange),
+ * then its end is awaited, so that the connection is idle again when the interrupted fiber returns. A call answered
+ * before the break reached it has what it opened released (`release`, for result sets nobody will read) and leaves
+ * the break pending, which would fail the connection's next call with ORA-01013: a ping takes it instead (and
+ * carries the released cursors' closes). A server that does not answer within {@link ANSWER_BUDGET_MS} gets the
+ * connection dropped.
+ */
+const interruptCall = <A>(
+  connection: OracleConnection,
+  ended: Promise<Outcome<A>>,
+  release: ((value: A) => Promise<unknown>) | undefined
+): Effect.Effect<void> =>
+  withinBudget(
+    connection,
+    Effect.promise(async () => {
+      await connection.breakExecution().catch(() => undefined)
+      const outcome = await ended
+      if (outcome._tag === "Error" && outcome.error.vendorCode === CANCELLED_CODE) return
+      if (outcome._tag === "Value") await release?.(outcome.value).catch(() => undefined)
+      await connection.ping().catch(() => undefined)
+    })
+  )
+
+/** ORA-01013: user requested cancel of current operation (the answer to a break). */
+const CANCELLED_CODE = 1013
+
+/**
+ * Runs one oracledb call. Interrupting the fiber breaks the running call on the server and waits (bounded) for it to
+ * end, so an interrupted query never keeps running and the connection is ready for the next call; `release` closes
+ * what a call answered after its caller was interrupted had opened.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const call = <A>(
+  connection: OracleConnection | undefined,
+  run: () => Promise<A>,
+  release?: ((value: A) => Promise<unknown>) | undefined
+): Effect.Effect<A, AdbcError> =>
   Effect.callback<A, AdbcError>((resume) => {
     let promise: Promise<A>
     try {
@@ -517,12 +675,22 @@ export const call = <A>(connection: OracleConnection | undefined, run: () => Pro
       resume(Effect.fail(fromOracleError(e)))
       return
     }
-    promise.then(
-      (value) => resume(Effect.succeed(value)),
-      (e) => resume(Effect.fail(fromOracleError(e)))
+    let settled = false
+    const ended = promise.then(
+      (value): Outcome<A> => {
+        settled = true
+        resume(Effect.succeed(value))
+        return { _tag: "Value", value }
+      },
+      (e): Outcome<A> => {
+        settled = true
+        const error = fromOracleError(e)
+        resume(Effect.fail(error))
+        return { _tag: "Error", error }
+      }
     )
     if (connection === undefined) return
-    return Effect.promise(() => connection.breakExecution().catch(() => undefined))
+    return Effect.suspend(() => settled ? Effect.void : interruptCall(connection, ended, release))
   })
 
 /**
@@ -535,7 +703,8 @@ export const connect = (
   attributes: Record<string, unknown>,
   timeoutMs?: number | undefined
 ): Effect.Effect<OracleConnection, AdbcError> => {
-  installHooks()
+  const unsupported = installHooks()
+  if (unsupported !== undefined) return Effect.fail(unsupported)
   const open = Effect.callback<OracleConnection, AdbcError>((resume) => {
     let settled = false
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
@@ -575,13 +744,73 @@ export const connect = (
   return open
 }
 
-/** Closes a connection; never fails. @category operations @since 0.1.0 */
+/**
+ * Closes a connection (rollback when a transaction is open, then LOGOFF); a server that does not answer within
+ * {@link ANSWER_BUDGET_MS} gets the connection dropped. Never fails.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
 export const disconnect = (connection: OracleConnection): Effect.Effect<void> =>
-  Effect.promise(() => connection.close().catch(() => undefined))
+  withinBudget(connection, Effect.promise(() => connection.close().catch(() => undefined)))
 
-/** Closes a result set; never fails. @category operations @since 0.1.0 */
-export const closeResultSet = (resultSet: OracleResultSet): Effect.Effect<void> =>
-  Effect.promise(() => resultSet.close().catch(() => undefined))
+/** Result sets this driver closed (a result set is closed once, whichever of its owners gets there first). */
+const closedResultSets = new WeakSet<OracleResultSet>()
+
+/** Closes a result set on the client unless it was closed already; true when it was still open. */
+const closeOnce = async (resultSet: OracleResultSet): Promise<boolean> => {
+  if (closedResultSets.has(resultSet)) return false
+  closedResultSets.add(resultSet)
+  await resultSet.close().catch(() => undefined)
+  return true
+}
+
+/**
+ * Closes a result set on the client (once; never fails); true when it was still open. oracledb keeps the statement
+ * for reuse and asks the server to close or cancel its cursor on the connection's next round trip
+ * ({@link releaseCursors} makes that now).
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const closeResultSet = (resultSet: OracleResultSet): Effect.Effect<boolean> =>
+  Effect.promise(() => closeOnce(resultSet))
+
+/**
+ * Closes the result sets of an execute's result (its result set and implicit results) that are still open, on the
+ * client; true when one was. For results nobody will read: a call answered after its caller was interrupted.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const closeResults = async (result: OracleExecuteResult): Promise<boolean> => {
+  let closed = false
+  for (const rs of [result.resultSet, ...(result.implicitResults ?? [])]) {
+    if (rs !== undefined && await closeOnce(rs)) closed = true
+  }
+  return closed
+}
+
+/**
+ * Closes what a result still holds open (see {@link closeResults}) and releases the server cursors at once; the
+ * finalizer of an execute, in case its result never reached a reader. Never fails.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const releaseResults = (connection: OracleConnection, result: OracleExecuteResult): Effect.Effect<void> =>
+  Effect.flatMap(Effect.promise(() => closeResults(result)), (closed) => closed ? releaseCursors(connection) : Effect.void)
+
+/**
+ * Sends the cursor closes and cancels oracledb holds back for the next round trip (piggybacked on a ping), so that a
+ * result set closed before its end releases its server cursor now rather than at the next statement, which may
+ * come much later. Bounded like every cleanup; never fails.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const releaseCursors = (connection: OracleConnection): Effect.Effect<void> =>
+  withinBudget(connection, Effect.promise(() => connection.ping().catch(() => undefined)))
 
 /**
  * Runs a small internal query (catalog, session values) and returns all rows as arrays.

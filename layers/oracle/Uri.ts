@@ -14,8 +14,16 @@
  *
  * @since 0.1.0
  */
-import { Result } from "effect"
-import { type AdbcError, invalidArgument } from "../../src/AdbcError.ts"
+import type { Result } from "effect"
+import type { AdbcError } from "../../src/AdbcError.ts"
+import {
+  decodeComponent,
+  parseAuthority,
+  parseOrInvalid,
+  queryPairs,
+  splitUserInfo,
+  UriError
+} from "../common/UriParts.ts"
 
 /** The listener port used when the URI names none. @category constants @since 0.1.0 */
 export const DEFAULT_PORT = 1521
@@ -68,16 +76,6 @@ export const URI_PARAMETERS = [
   "timezone"
 ] as const
 
-class UriError extends Error {}
-
-const decode = (text: string, what: string): string => {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    throw new UriError(`the ${what} is not correctly percent-encoded`)
-  }
-}
-
 const UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 
 /**
@@ -110,12 +108,7 @@ const positiveInt = (raw: string, name: string): number => {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.$#-]*$/
 
 const parseQuery = (query: string, out: Record<string, unknown>) => {
-  if (query === "") return
-  for (const pair of query.split("&")) {
-    if (pair === "") continue
-    const eq = pair.indexOf("=")
-    const name = decode(eq >= 0 ? pair.slice(0, eq) : pair, "parameter name")
-    const value = decode(eq >= 0 ? pair.slice(eq + 1) : "", `value of parameter ${name}`)
+  for (const [name, value] of queryPairs(query, false)) {
     switch (name) {
       case "connectTimeout":
         out["connectTimeoutMs"] = duration(value, name)
@@ -156,52 +149,25 @@ const parseUriUnsafe = (uri: string): OracleUri => {
     rest = rest.slice(0, q)
   }
   if (rest.includes("#")) throw new UriError("the URI must not contain a fragment")
+  const userInfo = splitUserInfo(rest)
+  rest = userInfo.rest
   const out: Record<string, unknown> = {}
-  const at = rest.lastIndexOf("@")
-  if (at >= 0) {
-    const userinfo = rest.slice(0, at)
-    rest = rest.slice(at + 1)
-    const colon = userinfo.indexOf(":")
-    out["user"] = decode(colon >= 0 ? userinfo.slice(0, colon) : userinfo, "user name")
-    if (colon >= 0) out["password"] = decode(userinfo.slice(colon + 1), "password")
-    if (out["user"] === "") throw new UriError("the URI has an empty user name before '@'")
-  }
+  if (userInfo.user !== undefined) out["user"] = userInfo.user
+  if (userInfo.password !== undefined) out["password"] = userInfo.password
   parseQuery(query, out)
   const slash = rest.indexOf("/")
   const authority = slash >= 0 ? rest.slice(0, slash) : rest
   const path = slash >= 0 ? rest.slice(slash + 1) : ""
   if (authority === "") {
     // oracle://user:password@/alias?configDir=... : a tnsnames.ora alias.
-    const alias = decode(path, "tnsnames alias")
+    const alias = decodeComponent(path, "tnsnames alias")
     if (alias === "" || !NAME.test(alias)) {
       throw new UriError("the URI has no host (or, with an empty host, no tnsnames alias after '/')")
     }
     if (out["configDir"] === undefined) throw new UriError("a tnsnames alias needs the configDir parameter")
     return { ...out, tnsAlias: alias, connectString: alias } as OracleUri
   }
-  let host: string
-  let portText: string | undefined
-  if (authority.startsWith("[")) {
-    const close = authority.indexOf("]")
-    if (close < 0) throw new UriError("the URI has an unterminated IPv6 address")
-    host = authority.slice(1, close)
-    const after = authority.slice(close + 1)
-    if (after !== "" && !after.startsWith(":")) throw new UriError("unexpected text after the IPv6 address")
-    portText = after === "" ? undefined : after.slice(1)
-  } else {
-    const colon = authority.lastIndexOf(":")
-    host = decode(colon >= 0 ? authority.slice(0, colon) : authority, "host")
-    portText = colon >= 0 ? authority.slice(colon + 1) : undefined
-  }
-  if (host === "") throw new UriError("the URI has no host")
-  if (/[\s/@?#()=,]/.test(host)) throw new UriError("the URI host contains an invalid character")
-  let port = DEFAULT_PORT
-  if (portText !== undefined) {
-    if (!/^\d{1,5}$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
-      throw new UriError("the URI port must be a number from 1 to 65535")
-    }
-    port = Number(portText)
-  }
+  const { host, port } = parseAuthority(authority, DEFAULT_PORT, /[\s/@?#()=,]/)
   const segments = path === "" ? [] : path.split("/")
   if (segments.length > 2) throw new UriError("the URI path must be /serviceName[:serverType][/instanceName]")
   let serviceName: string | undefined
@@ -209,7 +175,7 @@ const parseUriUnsafe = (uri: string): OracleUri => {
   let instanceName: string | undefined
   if (segments[0] !== undefined && segments[0] !== "") {
     const [service, type, ...extra] = segments[0].split(":")
-    serviceName = decode(service!, "service name")
+    serviceName = decodeComponent(service!, "service name")
     if (!NAME.test(serviceName)) throw new UriError("the URI service name contains an invalid character")
     if (extra.length > 0) throw new UriError("the URI service name has more than one ':serverType'")
     if (type !== undefined) {
@@ -221,7 +187,7 @@ const parseUriUnsafe = (uri: string): OracleUri => {
   }
   if (segments[1] !== undefined) {
     if (serviceName === undefined) throw new UriError("an instance name needs a service name before it")
-    instanceName = decode(segments[1], "instance name")
+    instanceName = decodeComponent(segments[1], "instance name")
     if (!NAME.test(instanceName)) throw new UriError("the URI instance name contains an invalid character")
   }
   const hostPart = host.includes(":") ? `[${host}]` : host
@@ -239,10 +205,10 @@ const parseUriUnsafe = (uri: string): OracleUri => {
  * @category parsing
  * @since 0.1.0
  */
-export const parseUri = (uri: string): Result.Result<OracleUri, AdbcError> => {
-  try {
+export const parseUri = (uri: string): Result.Result<OracleUri, AdbcError> =>
+  parseOrInvalid((): OracleUri => {
     const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(uri)
-    if (scheme !== null && scheme[1]!.toLowerCase() === "oracle") return Result.succeed(parseUriUnsafe(uri))
+    if (scheme !== null && scheme[1]!.toLowerCase() === "oracle") return parseUriUnsafe(uri)
     if (scheme !== null && !["tcp", "tcps"].includes(scheme[1]!.toLowerCase())) {
       throw new UriError(`unsupported URI scheme '${scheme[1]}': expected oracle:// or an Oracle connect string`)
     }
@@ -251,9 +217,5 @@ export const parseUri = (uri: string): Result.Result<OracleUri, AdbcError> => {
     if (text.startsWith("(") && !/^\(\s*DESCRIPTION(_LIST)?\s*=/i.test(text)) {
       throw new UriError("a connect descriptor must start with (DESCRIPTION= or (DESCRIPTION_LIST=")
     }
-    return Result.succeed({ connectString: text })
-  } catch (e) {
-    if (e instanceof UriError) return Result.fail(invalidArgument(`invalid option uri: ${e.message}`))
-    throw e
-  }
-}
+    return { connectString: text }
+  })

@@ -255,6 +255,20 @@ export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
     col("SERVICE_NAME", v(64)),
     col("CON_ID", num)
   ],
+  // V$OPEN_CURSOR lists the cursors each session "currently has opened and parsed, or cached"
+  // (docs.oracle.com/en/database/oracle/oracle-database/23/refrn/V-OPEN_CURSOR.html); V$SESSTAT holds per-session
+  // statistics by V$STATNAME number, among them 'opened cursors current' and 'opened cursors cumulative'.
+  V$OPEN_CURSOR: [
+    col("SADDR", v(16)),
+    col("SID", num),
+    col("USER_NAME", v(128)),
+    col("SQL_ID", v(13)),
+    col("SQL_TEXT", v(60)),
+    col("CURSOR_TYPE", v(64)),
+    col("CON_ID", num)
+  ],
+  V$STATNAME: [col("STATISTIC#", num), col("NAME", v(64)), col("CLASS", num), col("CON_ID", num)],
+  V$SESSTAT: [col("SID", num), col("STATISTIC#", num), col("VALUE", num), col("CON_ID", num)],
   V$DATABASE: [col("DBID", num), col("NAME", v(9)), col("CREATED", dateType), col("OPEN_MODE", v(20)), col("DB_UNIQUE_NAME", v(30)), col("CDB", v(3)), col("CON_ID", num)],
   V$INSTANCE: [col("INSTANCE_NUMBER", num), col("INSTANCE_NAME", v(16)), col("HOST_NAME", v(64)), col("VERSION", v(17)), col("VERSION_FULL", v(17)), col("STATUS", v(12)), col("DATABASE_STATUS", v(17)), col("CON_ID", num)],
   V$CONTAINERS: [col("CON_ID", num), col("DBID", num), col("NAME", v(128)), col("OPEN_MODE", v(10)), col("OPEN_TIME", timestampType(3, "tz"))],

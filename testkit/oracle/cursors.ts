@@ -1,5 +1,6 @@
 /**
- * Server-side cursors of one session: the statement a cursor id stands for and the result it is fetching.
+ * Server-side cursors of one session: the statement a cursor id stands for and the result it is fetching, and the
+ * counts the server reports (V$OPEN_CURSOR, 'opened cursors current', open results for leak checks).
  */
 import type { Chunk, ColumnVector, Cursor } from "../engine/index.ts"
 import type { ColumnEncoder } from "./encode.ts"
@@ -55,4 +56,17 @@ export const closeResult = (r: ActiveResult): void => {
   r.closed = true
   r.pending = undefined
   r.cursor.close()
+}
+
+/** True while a cursor's result still has rows for the client: neither fetched to the end, nor closed, nor cancelled. */
+export const hasOpenResult = (c: ServerCursor): boolean =>
+  c.result !== undefined && !isClosedResult(c.result) && !(c.result.done && c.result.pending === undefined)
+
+/**
+ * Ends a cursor's fetch but keeps the cursor (the client's CANCEL_CURSORS piggyback, sent for a statement it keeps
+ * cached): the result is released, a later FETCH fails ORA-01002 until the cursor is executed again.
+ */
+export const cancelResult = (c: ServerCursor): void => {
+  if (c.result !== undefined) closeResult(c.result)
+  c.result = undefined
 }

@@ -35,6 +35,8 @@ export interface OracleTestServerOptions {
   readonly version?: OracleVersion
   /** DBTIMEZONE as an offset (default "+00:00"). */
   readonly dbTimeZone?: string
+  /** NLS_NUMERIC_CHARACTERS of the database, which every session starts with (default ".,"; ",." as in much of Europe). */
+  readonly numericCharacters?: string
   /** Forces the session time zone instead of the one the client sends at logon. */
   readonly sessionTimeZone?: string
   /**
@@ -63,6 +65,13 @@ export interface OracleTestServerHandle {
   readonly faults: OracleFaults
   /** Number of open client sessions. */
   readonly sessionCount: () => number
+  /** Cursors the clients hold open across all sessions (V$OPEN_CURSOR rows; client statement caches included). */
+  readonly openCursors: () => number
+  /**
+   * Cursors across all sessions whose result still has rows the client has neither fetched, closed nor cancelled:
+   * 0 once every reader released its cursor.
+   */
+  readonly openResultSets: () => number
   /** Cumulative work counters: executeMany rows and the server time they took, rows encoded into FETCH replies. */
   readonly stats: ServerStats
   /** Closes every session, the listening port and the database. Idempotent. */
@@ -78,7 +87,7 @@ export const startOracleTestServer = async (options: OracleTestServerOptions = {
   }))
   const serviceName = options.serviceName ?? "FREEPDB1"
   const version = options.version ?? "23ai"
-  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? 30_000 })
+  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? 30_000, ...(options.numericCharacters === undefined ? {} : { numericCharacters: options.numericCharacters }) })
   const faults: OracleFaults = { ...options.faults }
   const sessions = new Set<ProtocolSession>()
   const stats = emptyStats()
@@ -112,6 +121,8 @@ export const startOracleTestServer = async (options: OracleTestServerOptions = {
     version,
     faults,
     sessionCount: () => sessions.size,
+    openCursors: () => [...sessions].reduce((n, s) => n + s.openCursors(), 0),
+    openResultSets: () => [...sessions].reduce((n, s) => n + s.openResults(), 0),
     stats,
     close: () => {
       closed ??= (async () => {

@@ -65,6 +65,8 @@ export class SessionState {
   /** After a reply with rows, what to encode ahead for the probable next FETCH. */
   prefetchAfterSend: { res: ActiveResult; max: number } | undefined
   readonly cursors = new Map<number, ServerCursor>()
+  /** The cursor the call being answered works on: a break answering the call names it and ends its result. */
+  callCursor: ServerCursor | undefined
   readonly lobs = new LobStore()
   /** Resolves LOB locators bound as values. */
   readonly lobContent = (loc: Buffer): string | Uint8Array | null => this.lobs.content(loc)
@@ -91,6 +93,7 @@ export class SessionState {
   newCursor(sql: string): ServerCursor {
     const c: ServerCursor = { id: this.nextId(), sql, specs: [], directions: undefined, defines: undefined, result: undefined, dmlRowCounts: false }
     this.cursors.set(c.id, c)
+    if (this.info !== undefined) this.info.cursorsOpened++
     return c
   }
 

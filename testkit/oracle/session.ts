@@ -4,10 +4,10 @@
  * lib/thin/protocol/messages/ is cut), answers break/reset markers, and applies the fault switches.
  */
 import type * as net from "node:net"
-import { closeResult } from "./cursors.ts"
+import { cancelResult, closeResult, hasOpenResult } from "./cursors.ts"
 import { versionInfo } from "./database.ts"
 import { ora, OraError } from "./errors.ts"
-import { delayReply } from "./faults.ts"
+import { delayReply, dropKind } from "./faults.ts"
 import { listen } from "./listener.ts"
 import { RequestReceiver } from "./messages/bulk-receive.ts"
 import { Fn, Msg } from "./messages/constants.ts"
@@ -56,6 +56,8 @@ export class ProtocolSession {
   private resetReceived = false
   private pendingAfterReset: Buffer | undefined
   private replies = 0
+  /** The TTC function of the request being answered (for OracleFaults.dropOn). */
+  private lastFunction: number | undefined
   private loggedOnReplySent = false
   private readonly state: SessionState
   private readonly receiver: RequestReceiver
@@ -82,15 +84,28 @@ export class ProtocolSession {
     return this.phase === "closed"
   }
 
+  /** Cursors the client holds open ('opened cursors current'). */
+  openCursors(): number {
+    return this.state.cursors.size
+  }
+
+  /** Cursors whose result the client has neither fetched to the end nor closed or cancelled. */
+  openResults(): number {
+    let open = 0
+    for (const c of this.state.cursors.values()) if (hasOpenResult(c)) open++
+    return open
+  }
+
   /** Closes the connection and releases the session. */
   close(): void {
     if (this.phase === "closed") return
     this.phase = "closed"
-    this.socket.destroy()
+    if (this.host.faults.reset === true) this.socket.resetAndDestroy()
+    else this.socket.destroy()
     const s = this.state
     if (s.info !== undefined) {
       this.host.db.sessions.delete(s.info.sid)
-      if (this.host.db.rowLocks.release(s.info.sid)) this.host.db.transactionEnded()
+      if (this.host.db.releaseLocks(s.info.sid)) this.host.db.transactionEnded()
     }
     for (const c of s.cursors.values()) if (c.result !== undefined) closeResult(c.result)
     s.cursors.clear()
@@ -207,7 +222,13 @@ export class ProtocolSession {
     if (!this.state.breakPending) return
     this.state.breakPending = false
     const w = new WriteBuffer(256)
-    writeError(this.state, w, ora.cancelled(), 0, 0)
+    // The cancelled call ends its cursor's execution (a fetch from it needs a new execute), and the error names the
+    // cursor, so that the client closes it (oracledb messages/withData.js processErrorInfo: an error with a cursor
+    // id clears the statement's cursor) even when the call was the statement's first execute.
+    const cursor = this.state.callCursor
+    this.state.callCursor = undefined
+    if (cursor !== undefined) cancelResult(cursor)
+    writeError(this.state, w, ora.cancelled(), cursor?.id ?? 0, 0)
     if (this.endOfRequest) w.u8(Msg.END_OF_REQUEST)
     this.pendingAfterReset = Buffer.from(w.bytes())
     this.awaitingReset = true
@@ -275,12 +296,15 @@ export class ProtocolSession {
     // the logon reply is sent once `sql` exists but is not one of the session's replies (OracleFaults.dropAfterReplies)
     if (loggedOn && this.loggedOnReplySent) this.replies++
     else if (loggedOn) this.loggedOnReplySent = true
-    if (reply.rows && faults.dropMidResult === true) {
+    const dropNow = faults.dropOn !== undefined && faults.dropOn === dropKind(this.lastFunction)
+    if (dropNow) delete faults.dropOn
+    if ((reply.rows && faults.dropMidResult === true) || dropNow) {
       const bytes = payload.bytes()
       this.writePackets(bytes.subarray(0, Math.max(1, bytes.length >> 1)), false)
       this.close()
       return
     }
+    this.state.callCursor = undefined
     this.writePackets(payload.bytes(), this.endOfRequest)
     if (faults.dropAfterReplies !== undefined && loggedOn && this.replies >= faults.dropAfterReplies) this.close()
   }
@@ -294,6 +318,7 @@ export class ProtocolSession {
     const s = this.state
     const r = new ReadBuffer(payload)
     const reply: Reply = { w: new WriteBuffer(), rows: false }
+    this.lastFunction = undefined
     for (;;) {
       const msg = r.u8()
       if (msg === Msg.PROTOCOL) {
@@ -314,6 +339,7 @@ export class ProtocolSession {
       }
       if (msg !== Msg.FUNCTION) throw new ProtocolError(`unexpected message ${msg}`)
       const fn = r.u8()
+      this.lastFunction = fn
       r.u8() // sequence number
       if (s.fieldVersion >= 18) r.ub() // token number
       await this.dispatch(fn, r, reply, preRows)

@@ -27,12 +27,10 @@ export const oracle: ConformanceDriver = {
   ingestedTypes: { id: "Int64", name: "Utf8" },
   tableTypes: ["TABLE", "VIEW"],
   catalog: "FREEPDB1",
-  // the Oracle test server does not count its open cursors
-  countsCursors: false,
+  // the test server counts results the client has not fetched, closed or cancelled (openResultSets)
+  countsCursors: true,
   overSocket: true,
-  // The server can stall too, but the driver's close still waits for a silent server (about 20 s with replies held
-  // 10 s) where the stall rules allow 3-4 s; they are switched on once close is bounded.
-  faults: { dropMidFetch: true, dropMidIngest: true, stallAfterHandshake: false, stallMidResult: false },
+  faults: { dropMidFetch: true, dropMidIngest: true, stallAfterHandshake: true, stallMidResult: true },
   ddlInTransaction: "refused",
   capabilities: { parameterSchema: false, ingestTemporary: false, ingestTargetCatalog: false }
 }

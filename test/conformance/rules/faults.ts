@@ -28,17 +28,25 @@ const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     return { exit, ms: Date.now() - started }
   })
 
-/** Errors the process reports outside any fiber (an uncaught exception of a client library), while `effect` runs. */
-const uncaughtDuring = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+/**
+ * Errors the process reports outside any fiber (an uncaught exception or an unhandled rejection of a client
+ * library), while `effect` runs.
+ */
+export const uncaughtDuring = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.acquireUseRelease(
     Effect.sync(() => {
       const seen: Array<unknown> = []
       const onError = (e: unknown) => seen.push(e)
       process.on("uncaughtException", onError)
+      process.on("unhandledRejection", onError)
       return { seen, onError }
     }),
     ({ seen }) => Effect.map(effect, (value) => ({ value, uncaught: seen })),
-    ({ onError }) => Effect.sync(() => process.off("uncaughtException", onError))
+    ({ onError }) =>
+      Effect.sync(() => {
+        process.off("uncaughtException", onError)
+        process.off("unhandledRejection", onError)
+      })
   )
 
 /** A new table of `rows` rows of `numbers`, ingested on a connection of its own (closed before the fault starts). */

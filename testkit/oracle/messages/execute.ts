@@ -167,6 +167,7 @@ const executeRequest = async (s: SessionState, r: ReadBuffer, reply: Reply, batc
       cur = existing
     } else cur = s.newCursor(sqlText)
     cursorId = cur.id
+    s.callCursor = cur
   } else {
     cur = s.cursors.get(cursorId)
     if (cur === undefined) {
@@ -230,6 +231,7 @@ const reexecuteRequest = async (s: SessionState, fn: number, r: ReadBuffer, repl
     writeError(s, reply.w, ora.invalidCursor(), id, 0)
     return
   }
+  s.callCursor = cur
   // re-executes cannot ask for DML row counts (messages/execute.js writeReExecuteMessage), so none are sent
   cur.dmlRowCounts = false
   const { rows, resolved } = takeRows(s, r, cur, outOnlyBinds(cur), preRows)

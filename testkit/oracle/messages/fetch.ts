@@ -19,6 +19,7 @@ export const fetch = async (s: SessionState, r: ReadBuffer, reply: Reply): Promi
     writeError(s, reply.w, ora.fetchOutOfSequence(), id, 0)
     return
   }
+  s.callCursor = cur
   const sql = s.sql!
   sql.resumeSql(cur.sql)
   try {

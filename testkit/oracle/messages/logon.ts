@@ -81,7 +81,9 @@ export const authPhaseTwo = async (s: SessionState, r: ReadBuffer, w: WriteBuffe
     program: s.client.program,
     machine: s.client.machine,
     osUser: s.client.osUser,
-    logonTime: new Date()
+    logonTime: new Date(),
+    cursors: s.cursors,
+    cursorsOpened: 0
   }
   const engineSession = await db.engine.session()
   const sql = new SqlSession(db, engineSession, info)

@@ -2,7 +2,7 @@
  * Piggybacked functions that precede a request (messages/base.js writePiggybacks): close and cancel cursors, set
  * the current schema, end-to-end attributes (ignored) and freeing temporary LOBs.
  */
-import { closeResult } from "../cursors.ts"
+import { cancelResult } from "../cursors.ts"
 import { OraError } from "../errors.ts"
 import type { SessionState } from "../session-state.ts"
 import type { ReadBuffer } from "../wire.ts"
@@ -24,11 +24,10 @@ export const readPiggyback = (s: SessionState, r: ReadBuffer): (() => Promise<vo
       const ids: Array<number> = []
       for (let i = 0; i < n; i++) ids.push(r.ub())
       return async () => {
-        if (fn !== Fn.CLOSE_CURSORS) return
         for (const id of ids) {
-          const result = s.cursors.get(id)?.result
-          if (result !== undefined) closeResult(result)
-          s.cursors.delete(id)
+          const cursor = s.cursors.get(id)
+          if (cursor !== undefined) cancelResult(cursor)
+          if (fn === Fn.CLOSE_CURSORS) s.cursors.delete(id)
         }
       }
     }

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Arrow from "apache-arrow"
+import { Cause, Effect, Exit, Fiber, Stream } from "effect"
+import * as Connection from "../../src/Connection.ts"
+import { fromTable } from "../../src/Ingest.ts"
+import { failure } from "../conformance/harness.ts"
+import { realOracle, uniqueName, useServer, withConnection } from "./support.ts"
+
+// Interruption is cancellation: the server call is broken (break/reset, ORA-01013 on the server side) and the fiber
+// returns within a second. Silent servers (stall after handshake, stall mid-result) are conformance rules
+// (test/conformance/rules/faults.ts).
+const server = useServer()
+
+const elapsed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const start = Date.now()
+    const exit = yield* Effect.exit(effect)
+    return { exit, ms: Date.now() - start }
+  })
+
+/** A table of 3000 numbers (N) and a query over it that runs for a long time (a three-way cartesian product). */
+const longRunning = Effect.gen(function*() {
+  const conn = yield* Connection.Connection
+  const table = uniqueName("BIG")
+  const data = new Arrow.Table({ N: Arrow.vectorFromArray(Array.from({ length: 3000 }, (_, i) => i), new Arrow.Int32()) })
+  yield* conn.ingest(fromTable(data), { targetTable: table })
+  return { table, sql: `SELECT COUNT(*) AS C FROM ${table} a, ${table} b, ${table} c WHERE a.N + b.N + c.N < 0` }
+})
+
+describe.skipIf(realOracle)("interruption cancels on the server", () => {
+  it.live("Effect.timeout on a long query returns within 1 s and the next query runs at once", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const { sql } = yield* longRunning
+      const { exit, ms } = yield* elapsed(Stream.runCollect(conn.query(sql)).pipe(Effect.timeout("300 millis")))
+      expect(exit._tag).toBe("Failure")
+      // the contract says 1 s after the interrupt; the margin is for a loaded machine
+      expect(ms).toBeLessThan(1800)
+      const next = yield* elapsed(Stream.runCollect(conn.query("SELECT 1 AS X FROM DUAL")))
+      expect(next.exit._tag).toBe("Success")
+      expect(next.ms).toBeLessThan(1000)
+      expect(server.server!.openResultSets()).toBe(0)
+    })), 30_000)
+
+  it.live("an interrupted INSERT ... SELECT never commits its rows", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const { table } = yield* longRunning
+      const target = uniqueName("INTR")
+      yield* conn.execute(`CREATE TABLE ${target} (C NUMBER)`)
+      const fiber = yield* Effect.forkChild(
+        conn.execute(`INSERT INTO ${target} SELECT COUNT(*) FROM ${table} a, ${table} b, ${table} c WHERE a.N + b.N + c.N < 0`)
+      )
+      yield* Effect.sleep("300 millis")
+      const { ms } = yield* elapsed(Fiber.interrupt(fiber))
+      expect(ms).toBeLessThan(1500)
+      const rows = yield* Stream.runCollect(conn.query(`SELECT COUNT(*) AS N FROM ${target}`))
+      expect(Number(rows[0]!.getChild("N")!.get(0))).toBe(0)
+    })), 30_000)
+
+  it.live("a query cancelled on the server (Connection.cancel) fails the stream reading it with ORA-01013, status CANCELLED; the connection stays usable", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const { sql } = yield* longRunning
+      const reading = yield* Effect.forkChild(Stream.runCollect(conn.query(sql)))
+      yield* Effect.sleep("300 millis")
+      yield* conn.cancel
+      const error = failure(yield* Fiber.await(reading))
+      expect(error.status).toBe("CANCELLED")
+      expect(error.vendorCode).toBe(1013)
+      expect(error.message).toMatch(/^ORA-01013/)
+      expect(yield* Stream.runCollect(conn.query("SELECT 1 AS X FROM DUAL"))).toHaveLength(1)
+    })), 30_000)
+
+  it.live("40 interrupts around a short query's reply: the next statement always succeeds and no result stays open on the server", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const failures: Array<string> = []
+      let interrupted = 0
+      for (let run = 0; run < 40; run++) {
+        // a short query and a timeout around its own duration: the interrupt comes before, during or after the execute
+        const exit = yield* Effect.exit(
+          Stream.runCollect(conn.query("SELECT 1 AS X FROM DUAL")).pipe(Effect.timeout(`${run % 4} millis`))
+        )
+        if (Exit.isFailure(exit) && Cause.hasFails(exit.cause)) interrupted++
+        const next = yield* Effect.exit(Stream.runCollect(conn.query("SELECT 2 AS X FROM DUAL")))
+        if (Exit.isFailure(next)) failures.push(`run ${run}: ${failure(next).message}`)
+      }
+      expect(failures).toEqual([])
+      expect(interrupted).toBeGreaterThan(0)
+      expect(server.server!.openResultSets()).toBe(0)
+    })), 60_000)
+})
