@@ -72,13 +72,21 @@ const EXTREMES: ReadonlyArray<string> = [
   "-0.5"
 ]
 
+/** A new table `(id, v NUMBER)` holding {@link EXTREMES} with ids 0, 1, … (inserted as text literals, which Oracle converts). */
+const extremesTable = (prefix: string) =>
+  Effect.gen(function*() {
+    const conn = yield* Connection.Connection
+    const t = uniqueName(prefix)
+    yield* conn.execute(`CREATE TABLE ${t} (id NUMBER(3), v NUMBER)`)
+    for (const [k, v] of EXTREMES.entries()) yield* conn.execute(`INSERT INTO ${t} VALUES (${k}, '${v}')`)
+    return t
+  })
+
 describe("NUMBER through the driver", () => {
   it.effect("unbounded_number_type=string gives every digit of NUMBER without precision, in both execution modes", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
-      const t = uniqueName("NUM_STR")
-      yield* conn.execute(`CREATE TABLE ${t} (id NUMBER(3), v NUMBER)`)
-      for (const [k, v] of EXTREMES.entries()) yield* conn.execute(`INSERT INTO ${t} VALUES (${k}, '${v}')`)
+      const t = yield* extremesTable("NUM_STR")
       for (const mode of MODES) {
         const table = yield* conn.queryTable(`SELECT v FROM ${t} ORDER BY id`, unbounded("string", mode))
         expect(String(table.schema.fields[0]!.type)).toBe("Utf8")
@@ -90,9 +98,7 @@ describe("NUMBER through the driver", () => {
   it.effect("float64 gives the nearest double of every value; aggregates follow the option too", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
-      const t = uniqueName("NUM_DBL")
-      yield* conn.execute(`CREATE TABLE ${t} (id NUMBER(3), v NUMBER)`)
-      for (const [k, v] of EXTREMES.entries()) yield* conn.execute(`INSERT INTO ${t} VALUES (${k}, '${v}')`)
+      const t = yield* extremesTable("NUM_DBL")
       for (const mode of MODES) {
         const table = yield* conn.queryTable(`SELECT v FROM ${t} ORDER BY id`, unbounded("float64", mode))
         expect(String(table.schema.fields[0]!.type)).toBe("Float64")
