@@ -109,6 +109,10 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
       expect(await texts("SELECT id FROM exact_num WHERE v BETWEEN -1 AND 1 ORDER BY id")).toEqual([["4"], ["7"], ["8"], ["9"], ["10"]])
       expect(await texts("SELECT id FROM exact_num WHERE v IN (0, -.5, 12345678901234567890123456789012345678) ORDER BY id")).toEqual([["1"], ["9"], ["10"]])
       expect(await texts("SELECT MIN(v), MAX(v) FROM exact_num WHERE id <= 4")).toEqual([["-9876543210987654321098765432109876543.21", big]])
+      // ORDER BY a select-list position or alias orders by the number, not by its text (as text ".1…" sorts before "0")
+      const byNumber = [["10"], ["9"], ["4"], ["1"]]
+      expect(await texts("SELECT id, v AS x FROM exact_num WHERE id IN (1, 4, 9, 10) ORDER BY 2")).toEqual(byNumber.map(([id]) => [id, EXTREMES[Number(id) - 1]![1]]))
+      expect(await texts("SELECT id, v x FROM exact_num WHERE id IN (1, 4, 9, 10) ORDER BY x DESC")).toEqual([...byNumber].reverse().map(([id]) => [id, EXTREMES[Number(id) - 1]![1]]))
     })
 
     it("computes + - * / on every digit as Oracle's decimal arithmetic does, rounding to 40 digits", async () => {

@@ -335,7 +335,7 @@ export class Translator {
 
   /** Translates tokens [from, to), rewriting Oracle operator semantics where needed (see `expression`). */
   range(from: number, to: number): string {
-    if (!this.needsOperatorRewrite(from, to) && !this.mentionsExactNumber(from, to)) return this.plain(from, to)
+    if (!this.needsOperatorRewrite(from, to) && !this.mentionsExactNumber(from, to) && this.exactOrderItems.size === 0) return this.plain(from, to)
     // split at top-level separators; rewrite the arithmetic/concatenation segments between them
     const toks = this.toks
     const parts: Array<Part> = []
@@ -405,6 +405,8 @@ export class Translator {
         right.text = "0"
         j++
       } else if (inOrder && this.isExactPart(p)) p.text = `ora_number_key(${this.exactArgument(p)})`
+      else if (inOrder && p.to === p.from + 1 && this.exactOrderItems.has(this.toks[p.from]!.value))
+        p.text = `ora_number_key(CAST(${this.exactOrderItems.get(this.toks[p.from]!.value)} AS VARCHAR))`
       else if (p.text.length > 0 && this.isExactPart(p)) this.exactOperand(parts, j)
     }
   }
@@ -450,6 +452,14 @@ export class Translator {
       if (!isOp(t, ",") && !isKw(t, "DISTINCT", "UNIQUE", "ALL")) return false
     }
     return false
+  }
+
+  /** Select-list positions and names of exact NUMBER columns, by what ORDER BY may call them (their column text). */
+  private exactOrderItems: ReadonlyMap<string, string> = new Map()
+
+  /** Sets the select list's exact NUMBER columns that ORDER BY may name by position or alias (see translateQuery). */
+  orderByExactItems(items: ReadonlyMap<string, string>): void {
+    this.exactOrderItems = items
   }
 
   private isExactPart(p: Part): boolean {
@@ -946,6 +956,8 @@ export const translateQuery = (
   // split the select list
   const items: Array<SelectItem> = []
   const pieces: Array<string> = []
+  /** Exact NUMBER columns of the select list by position ("1") and name, with their column text. */
+  const exactOrder = new Map<string, string>()
   let start = listStart
   depth = 0
   /** `INTERVAL '...' YEAR[(p)] [TO MONTH]` or `... MONTH`, optionally aliased: DuckDB has one INTERVAL type. */
@@ -1033,6 +1045,7 @@ export const translateQuery = (
       pieces.push(text)
     } else if (part.length === 1 && (last.kind === "ident" || last.kind === "qident") && !NOT_ALIAS.has(last.value)) {
       items.push(last.kind === "ident" && last.value === "ROWID" ? { kind: "rowid" } : { kind: "col", column: oracleName(last) })
+      if (tr.exactColumnAt(start, end) !== undefined) exactOrder.set(oracleName(last), text).set(String(items.length), text)
       pieces.push(last.kind === "ident" && last.value === "ROWID" ? `rowid AS "ROWID"` : text)
     } else if (part.length === 3 && isOp(part[1], ".") && isKw(last, "NEXTVAL", "CURRVAL")) {
       items.push({ kind: "expr" })
@@ -1049,8 +1062,10 @@ export const translateQuery = (
       (prev.kind !== "op" || isOp(prev, ")")) || (part.length >= 2 && isKw(prev, "AS") && (last.kind === "ident" || last.kind === "qident"))
     ) {
       // explicit alias
-      const aliased = tr.exactColumnAt(start, end - (isKw(prev, "AS") ? 2 : 1))
+      const columnEnd = end - (isKw(prev, "AS") ? 2 : 1)
+      const aliased = tr.exactColumnAt(start, columnEnd)
       items.push(aliased !== undefined ? { kind: "col", ...aliased } : exprItem(part, ym, text))
+      if (aliased !== undefined) exactOrder.set(oracleName(last), tr.range(start, columnEnd)).set(String(items.length), tr.range(start, columnEnd))
       pieces.push(text)
     } else {
       items.push(exprItem(part, ym, text))
@@ -1066,6 +1081,9 @@ export const translateQuery = (
     }
   }
   flush(fromAt)
+  // ORDER BY a position or alias of an exact NUMBER column orders by its number (not with set operations, whose
+  // ORDER BY names the combined result's columns)
+  if (!toks.some((t, k) => k > fromAt && isKw(t, "UNION", "MINUS", "INTERSECT", "EXCEPT"))) tr.orderByExactItems(exactOrder)
   // FROM list (simple table references only)
   const from: Array<FromRef> = []
   let k = fromAt + 1
