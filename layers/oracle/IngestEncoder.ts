@@ -28,7 +28,7 @@
 import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
-import { columnCells } from "../common/ArrowCells.ts"
+import { civilFromDays, columnCells } from "../common/ArrowCells.ts"
 
 /** The bind type an encoded column declares to oracledb (a `DB_TYPE_*` name). @category models @since 0.1.0 */
 export type EncodedBindType =
@@ -289,16 +289,7 @@ const boolEncoder = (data: Arrow.Data): ColumnEncoder => {
 
 /** Writes the 7 date bytes of day `days` since 1970-01-01 and `second` of that day at `pos`. */
 const writeCivil = (days: number, second: number, out: Uint8Array, pos: number): void => {
-  // Howard Hinnant's civil_from_days (http://howardhinnant.github.io/date_algorithms.html#civil_from_days).
-  const z = days + 719468
-  const era = Math.floor(z / 146097)
-  const doe = z - era * 146097
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1
-  const m = mp < 10 ? mp + 3 : mp - 9
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+  const { day: d, month: m, year: y } = civilFromDays(days)
   // as oracledb: century and year of century each + 100 (truncating division, so BC years stay below 100)
   out[pos] = Math.trunc(y / 100) + 100
   out[pos + 1] = (y % 100) + 100
