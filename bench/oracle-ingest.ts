@@ -11,6 +11,8 @@ import * as Connection from "../src/Connection.ts"
 import { fromTable } from "../src/Ingest.ts"
 import { BENCH_DDL, bindDefs, oursLayer, rawRow, startServer } from "./oracle-read.ts"
 import { collectGarbage } from "./run.ts"
+import { statsDelta } from "./support/server-stats.ts"
+import type { ServerStats } from "../testkit/common/stats.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const oracledb: any = createRequire(import.meta.url)("oracledb")
@@ -19,7 +21,7 @@ const ROWS = Number(process.env["ORACLE_INGEST_ROWS"] ?? 1_000_000)
 const CHUNK = 65_536
 
 /** The benchmark rows as an Arrow table with the columns' natural Arrow types. */
-const arrowTable = (rows: number): Arrow.Table => {
+export const arrowTable = (rows: number): Arrow.Table => {
   const day0 = Date.UTC(2020, 0, 1) / 86_400_000
   const ts0 = BigInt(Date.UTC(2020, 0, 1)) * 1000n
   const amount = new Uint32Array(rows * 4)
@@ -40,11 +42,24 @@ const arrowTable = (rows: number): Arrow.Table => {
   })
 }
 
-const seconds = async (f: () => Promise<unknown>): Promise<number> => {
+/**
+ * Wall-clock seconds of `f`, the CPU seconds the measuring process spent, and the server's CPU seconds in its batch
+ * executions (it runs in a child process).
+ */
+const seconds = async (
+  f: () => Promise<unknown>,
+  stats: () => Promise<ServerStats | undefined>
+): Promise<{ wall: number; cpu: number; serverCpu: number }> => {
   collectGarbage()
+  const before = await stats()
+  const cpu = process.cpuUsage()
   const start = process.hrtime.bigint()
   await f()
-  return Number(process.hrtime.bigint() - start) / 1e9
+  const used = process.cpuUsage(cpu)
+  const wall = Number(process.hrtime.bigint() - start) / 1e9
+  const after = await stats()
+  const serverCpu = before === undefined || after === undefined ? Number.NaN : statsDelta(after, before).insertCpuMs / 1000
+  return { wall, cpu: (used.user + used.system) / 1e6, serverCpu }
 }
 
 /** Runs the comparison. */
@@ -69,8 +84,8 @@ export const run = async (): Promise<Record<string, unknown>> => {
       runtime.runPromise(
         Effect.flatMap(Connection.Connection, (c) => c.ingest(fromTable(table), { targetTable: "INGEST_OURS", mode: "append" }))
       )
-    const baseS = await seconds(baseline)
-    const oursS = await seconds(ours)
+    const baseS = await seconds(baseline, server.stats)
+    const oursS = await seconds(ours, server.stats)
     const o = (await conn.execute("SELECT COUNT(*) FROM INGEST_OURS")).rows[0][0]
     const r = (await conn.execute("SELECT COUNT(*) FROM INGEST_RAW")).rows[0][0]
     if (o !== ROWS || r !== ROWS) throw new Error(`inserted ${o} / ${r} rows, expected ${ROWS}`)
@@ -79,10 +94,14 @@ export const run = async (): Promise<Record<string, unknown>> => {
       rows: ROWS,
       columns: 8,
       chunk_rows: CHUNK,
-      ours_s: oursS,
-      baseline_s: baseS,
+      ours_s: oursS.wall,
+      baseline_s: baseS.wall,
+      ours_client_cpu_s: oursS.cpu,
+      baseline_client_cpu_s: baseS.cpu,
+      ours_server_cpu_s: oursS.serverCpu,
+      baseline_server_cpu_s: baseS.serverCpu,
       baseline: "raw node-oracledb executeMany with bindDefs, same chunks, same server",
-      ratio: oursS / baseS
+      ratio: oursS.wall / baseS.wall
     }
   } finally {
     await runtime.dispose()

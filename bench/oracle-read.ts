@@ -10,7 +10,7 @@ import { createRequire } from "node:module"
 import { Effect, Layer, ManagedRuntime, Result, Stream } from "effect"
 import * as Oracle from "../layers/oracle/index.ts"
 import { parseUri } from "../layers/oracle/Uri.ts"
-import { startInChildProcess } from "../testkit/common/child-process.ts"
+import { type ChildServer, startInChildProcess } from "../testkit/common/child-process.ts"
 import * as Connection from "../src/Connection.ts"
 import { collectGarbage, median } from "./run.ts"
 
@@ -54,11 +54,12 @@ export const startServer = async (): Promise<{
   user: string | undefined
   password: string | undefined
   connectString: string
+  stats: ChildServer["stats"]
   close: () => Promise<void>
 }> => {
   const child = await startInChildProcess("oracle")
   const parsed = Result.getOrThrow(parseUri(child.uri))
-  return { uri: child.uri, user: parsed.user, password: parsed.password, connectString: parsed.connectString, close: child.close }
+  return { uri: child.uri, user: parsed.user, password: parsed.password, connectString: parsed.connectString, stats: child.stats, close: child.close }
 }
 
 /** Creates table `name` with `rows` benchmark rows through raw executeMany. */

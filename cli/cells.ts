@@ -93,3 +93,9 @@ export const rowReaders = (batch: Arrow.RecordBatch): Array<(i: number) => Cell>
 /** A cell as text: empty for NULL, JSON for nested values. */
 export const cellText = (cell: Cell): string =>
   cell === null ? "" : typeof cell === "object" ? JSON.stringify(cell) : String(cell)
+
+/** The rows of a struct or list value (GetObjects' nested lists) as plain objects; none for NULL. */
+export const rowsOf = (value: unknown): Array<Record<string, unknown>> =>
+  value === null || value === undefined
+    ? []
+    : [...(value as Iterable<{ toJSON(): Record<string, unknown> }>)].map((r) => r.toJSON())

@@ -12,26 +12,26 @@ import * as Database from "../src/Database.ts"
 import { Driver } from "../src/Driver.ts"
 import { optionsConfig } from "../src/Options.ts"
 import { databaseLayer, DriverName, drivers, resolveDriver } from "./drivers.ts"
+import { envName } from "./flags.ts"
 
 const driverNames = Object.keys(drivers).join("|")
 
-const envName = (prefix: string, name: string) => `ADBC_${prefix.replace("-", "_").toUpperCase()}${name}`
 
 /** `--driver` (or `--PREFIXdriver`), also read from `ADBC_DRIVER` (`ADBC_FROM_DRIVER`, …). */
 export const driverFlag = (prefix = "") =>
   Flag.Literals(`${prefix}driver`, DriverName.literals).pipe(
-    Flag.withFallbackConfig(Config.schema(DriverName, envName(prefix, "DRIVER"))),
+    Flag.withFallbackConfig(Config.schema(DriverName, envName(`${prefix}driver`))),
     Flag.optional,
-    Flag.withDescription(`${driverNames}; inferred from the URI scheme when absent (env ${envName(prefix, "DRIVER")})`)
+    Flag.withDescription(`${driverNames}; inferred from the URI scheme when absent (env ${envName(`${prefix}driver`)})`)
   )
 
 /** `--uri`, also read from `ADBC_URI`; a Redacted value, never printed. */
 export const uriFlag = (prefix = "") =>
   Flag.Redacted(`${prefix}uri`).pipe(
-    Flag.withFallbackConfig(Config.Redacted(envName(prefix, "URI"))),
+    Flag.withFallbackConfig(Config.Redacted(envName(`${prefix}uri`))),
     Flag.optional,
     Flag.withDescription(
-      `connection URI (hdb://user:password@host:port, oracle://user:password@host:port/service); never printed. Default: env ${envName(prefix, "URI")}, else the driver's HANA_URI / ORACLE_URI`
+      `connection URI (hdb://user:password@host:port, oracle://user:password@host:port/service); never printed. Default: env ${envName(`${prefix}uri`)}, else the driver's HANA_URI / ORACLE_URI`
     )
   )
 

@@ -1,18 +1,19 @@
 /**
  * Files `adbc ingest` reads, as {@link IngestData} streamed in batches: Arrow IPC (file or stream format, told apart
- * by apache-arrow) and CSV (parsed by csv-parse; column types given with `--column NAME:TYPE` or inferred from the
- * first rows). Parquet is not read: see cli/README.md.
+ * by apache-arrow), Parquet (decoded row group by row group into Arrow by parquet-wasm) and CSV (parsed by csv-parse;
+ * column types given with `--column NAME:TYPE` or inferred from the first rows).
  */
-import { createReadStream } from "node:fs"
+import { createReadStream, openAsBlob } from "node:fs"
 import { open } from "node:fs/promises"
 import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
+import type { ParquetFile } from "parquet-wasm"
 import { type AdbcError, adbcError, invalidArgument } from "../src/AdbcError.ts"
 import { makeFieldBuilder, parseIsoDate, parseIsoTimestamp, recordBatchOf } from "../src/arrow/index.ts"
 import type { IngestData } from "../src/Ingest.ts"
 
 /** File formats `adbc ingest` reads. */
-export const InputFormats = ["arrow", "csv"] as const
+export const InputFormats = ["arrow", "parquet", "csv"] as const
 
 /** A file format. */
 export type InputFormat = (typeof InputFormats)[number]
@@ -22,6 +23,7 @@ export const formatOfPath = (path: string): InputFormat | undefined => {
   const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase()
   if (ext === "csv" || ext === "tsv" || ext === "txt") return "csv"
   if (ext === "arrow" || ext === "arrows" || ext === "feather" || ext === "ipc") return "arrow"
+  if (ext === "parquet" || ext === "pq") return "parquet"
   return undefined
 }
 
@@ -42,6 +44,55 @@ export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError> =>
     schema: reader.schema,
     batches: Stream.fromAsyncIterable(reader, (cause) => adbcError("INVALID_DATA", `${path}: ${cause instanceof Error ? cause.message : String(cause)}`))
   })))
+
+// parquet-wasm is an optional peer dependency of the package (a 5 MB WebAssembly module), loaded only when a Parquet
+// file is read.
+const parquetModule = Effect.tryPromise({
+  try: () => import("parquet-wasm"),
+  catch: () => adbcError("NOT_IMPLEMENTED", "reading Parquet needs the parquet-wasm package: npm install parquet-wasm")
+})
+
+type ParquetModule = Effect.Success<typeof parquetModule>
+
+/** Opens a Parquet file for the current scope: a Blob on the file, read in slices (footer, then row group by row group). */
+const openParquet = (parquet: ParquetModule, path: string) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({ try: () => openAsBlob(path), catch: ioError(path) }).pipe(
+      Effect.flatMap((blob) =>
+        Effect.tryPromise({
+          try: () => parquet.ParquetFile.fromFile(blob),
+          catch: (cause) =>
+            adbcError("INVALID_DATA", `${path} is not a readable Parquet file: ${cause instanceof Error ? cause.message : String(cause)}`)
+        })
+      )
+    ),
+    (file) => Effect.sync(() => file.free())
+  )
+
+/** The file's record batches: each row group decoded by parquet-wasm into Arrow IPC, read back by apache-arrow. */
+async function* parquetBatches(file: ParquetFile, batchRows: number): AsyncGenerator<Arrow.RecordBatch> {
+  const stream = (await file.stream({ batchSize: batchRows })) as unknown as AsyncIterable<{ intoIPCStream(): Uint8Array }>
+  for await (const batch of stream) yield* Arrow.tableFromIPC(batch.intoIPCStream()).batches
+}
+
+/**
+ * A Parquet file, streamed row group by row group in batches of at most `batchRows` rows (never the whole file in
+ * memory). Its Arrow schema is the one parquet-wasm derives from the Parquet schema (logical types: DECIMAL to
+ * decimal128, DATE to date32, TIMESTAMP to timestamp, STRING to utf8, …).
+ */
+export const readParquet = (path: string, options: { readonly batchRows: number }): Effect.Effect<IngestData, AdbcError> =>
+  Effect.gen(function*() {
+    const parquet = yield* parquetModule
+    const schema = yield* Effect.scoped(Effect.flatMap(openParquet(parquet, path), (file) =>
+      Effect.try({
+        try: () => Arrow.tableFromIPC(file.schema().intoIPCStream()).schema,
+        catch: (cause) => adbcError("INVALID_DATA", `${path}: ${cause instanceof Error ? cause.message : String(cause)}`)
+      })))
+    const batches = Stream.unwrap(Effect.map(openParquet(parquet, path), (file) =>
+      Stream.fromAsyncIterable(parquetBatches(file, options.batchRows), (cause) =>
+        adbcError("INVALID_DATA", `${path}: ${cause instanceof Error ? cause.message : String(cause)}`))))
+    return { schema, batches }
+  })
 
 /** Column types CSV columns can be given or inferred as. */
 export const CsvTypes: Record<string, () => Arrow.DataType> = {

@@ -8,6 +8,7 @@ import * as Arrow from "apache-arrow"
 import { Effect, Fiber, Schema, type Scope, Stream } from "effect"
 import { type AdbcError, adbcError } from "../src/AdbcError.ts"
 import { type Cell, cellText, rowReaders } from "./cells.ts"
+import { CliStdio } from "./stdio.ts"
 
 /** The output formats of `adbc query`. */
 export const OutputFormat = Schema.Literals(["table", "csv", "jsonl", "arrow", "arrows"])
@@ -39,9 +40,9 @@ const writableSink = (stream: Writable, what: string): Sink => ({
 })
 
 /** stdout, or the file at `path` (created or truncated, closed with the scope). */
-export const openSink = (path: string | undefined): Effect.Effect<Sink, AdbcError, Scope.Scope> =>
+export const openSink = (path: string | undefined): Effect.Effect<Sink, AdbcError, Scope.Scope | CliStdio> =>
   path === undefined
-    ? Effect.succeed(writableSink(process.stdout, "to stdout"))
+    ? Effect.map(CliStdio, (stdio) => writableSink(stdio.stdout, "to stdout"))
     : Effect.acquireRelease(
       Effect.callback<Writable, AdbcError>((resume) => {
         const file = createWriteStream(path)

@@ -6,6 +6,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import * as Telemetry from "../src/Telemetry.ts"
+import { CliStdio } from "./stdio.ts"
 
 /** Figures of one finished step. */
 export interface StepFigures {
@@ -101,13 +102,15 @@ export const make = (sink: ProgressSink): Progress["Service"] => ({
   }
 })
 
-/** Progress on the process's stdout: bars when it is a terminal, plain lines otherwise. */
-export const layerStdout: Layer.Layer<Progress> = Layer.sync(Progress, () =>
-  make({
-    write: (text) => void process.stdout.write(text),
-    isTerminal: process.stdout.isTTY === true,
-    columns: process.stdout.columns
-  }))
+/** Progress on the command line's stdout: bars when it is a terminal, plain lines otherwise. */
+export const layerStdout: Layer.Layer<Progress, never, CliStdio> = Layer.effect(Progress)(
+  Effect.map(CliStdio, (stdio) =>
+    make({
+      write: (text) => void stdio.stdout.write(text),
+      isTerminal: stdio.isTerminal,
+      columns: stdio.columns
+    }))
+)
 
 /** Options of {@link tracked}. */
 export interface TrackOptions {

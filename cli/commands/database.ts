@@ -3,36 +3,38 @@
  */
 import { readFile } from "node:fs/promises"
 import * as Arrow from "apache-arrow"
-import { Config, Effect, Option, Stream } from "effect"
+import { Effect, Option, Stream } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { InfoCode, ObjectDepth } from "../../src/catalog/index.ts"
 import { Connection } from "../../src/Connection.ts"
 import { OptionSchemas } from "../../src/Options.ts"
+import { rowsOf } from "../cells.ts"
 import { connectionFlags, connectionOf } from "../connect.ts"
+import { envName, withEnvDefault, withEnvOptional } from "../flags.ts"
 import { openSink, OutputFormat, writeResult } from "../output.ts"
 
 /** `--format`, `--output`, `--max-rows`, `--max-width`: how results are written. */
 const outputFlags = {
   format: Flag.Literals("format", OutputFormat.literals).pipe(
-    Flag.withFallbackConfig(Config.Literals(OutputFormat.literals, "ADBC_FORMAT")),
-    Flag.withDefault("table" as const),
-    Flag.withDescription("table (aligned, first rows), csv, jsonl, arrow (IPC file) or arrows (IPC stream) (env ADBC_FORMAT)")
+    withEnvDefault(
+      envName("format"),
+      OptionSchemas.literals(OutputFormat.literals),
+      "table",
+      "table (aligned, first rows), csv, jsonl, arrow (IPC file) or arrows (IPC stream)"
+    )
   ),
   output: Flag.String("output").pipe(
     Flag.withAlias("o"),
-    Flag.optional,
-    Flag.withDescription("write to this file instead of stdout")
+    withEnvOptional(envName("output"), OptionSchemas.nonEmptyString, "write to this file instead of stdout")
   ),
   maxRows: Flag.String("max-rows").pipe(
     Flag.withSchema(OptionSchemas.positiveInt),
-    Flag.withDefault(100),
-    Flag.withDescription("rows the table format shows; the rest are counted")
+    withEnvDefault(envName("max-rows"), OptionSchemas.positiveInt, 100, "rows the table format shows; the rest are counted")
   ),
   maxWidth: Flag.String("max-width").pipe(
     Flag.withSchema(OptionSchemas.positiveInt),
-    Flag.withDefault(40),
-    Flag.withDescription("widest column of the table format, in characters")
+    withEnvDefault(envName("max-width"), OptionSchemas.positiveInt, 40, "widest column of the table format, in characters")
   )
 }
 
@@ -58,7 +60,10 @@ export const query = Command.make(
   "query",
   {
     sql: Argument.String("sql").pipe(Argument.optional, Argument.withDescription("the SQL to run")),
-    file: Flag.String("file").pipe(Flag.withAlias("f"), Flag.optional, Flag.withDescription("read the SQL from this file")),
+    file: Flag.String("file").pipe(
+      Flag.withAlias("f"),
+      withEnvOptional(envName("query", "file"), OptionSchemas.nonEmptyString, "read the SQL from this file")
+    ),
     ...outputFlags,
     ...connectionFlags()
   },
@@ -100,27 +105,38 @@ export const info = Command.make(
     }).pipe(Effect.scoped, Effect.provide(connectionOf(args)))
 ).pipe(Command.withDescription("Print the driver's and database's GetInfo values"))
 
-const depths = { all: ObjectDepth.ALL, catalogs: ObjectDepth.CATALOGS, db_schemas: ObjectDepth.DB_SCHEMAS, tables: ObjectDepth.TABLES, columns: ObjectDepth.COLUMNS } as const
+const depths = {
+  all: ObjectDepth.ALL,
+  catalogs: ObjectDepth.CATALOGS,
+  db_schemas: ObjectDepth.DB_SCHEMAS,
+  tables: ObjectDepth.TABLES,
+  columns: ObjectDepth.COLUMNS
+} as const
+const depthNames = Object.keys(depths) as Array<keyof typeof depths>
 const pattern = (name: string, what: string) =>
-  Flag.String(name).pipe(Flag.optional, Flag.withDescription(`${what} name pattern (SQL LIKE: % and _)`))
-
-type Row = Record<string, unknown>
-const rowsOf = (value: unknown): Array<Row> =>
-  value === null || value === undefined ? [] : [...(value as Iterable<{ toJSON(): Row }>)].map((r) => r.toJSON())
+  Flag.String(name).pipe(
+    withEnvOptional(envName("objects", name), OptionSchemas.string, `${what} name pattern (SQL LIKE: % and _)`)
+  )
 
 /** `adbc objects`. */
 export const objects = Command.make(
   "objects",
   {
-    depth: Flag.Literals("depth", Object.keys(depths) as Array<keyof typeof depths>).pipe(
-      Flag.withDefault("all" as const),
-      Flag.withDescription("how deep to list: all (= columns), catalogs, db_schemas, tables")
+    depth: Flag.Literals("depth", depthNames).pipe(
+      withEnvDefault(
+        envName("objects", "depth"),
+        OptionSchemas.literals(depthNames),
+        "all",
+        "how deep to list: all (= columns), catalogs, db_schemas, tables"
+      )
     ),
     catalog: pattern("catalog", "catalog"),
     dbSchema: pattern("schema", "schema"),
     table: pattern("table", "table"),
     column: pattern("column", "column"),
-    json: Flag.Boolean("json").pipe(Flag.withDefault(false), Flag.withDescription("print GetObjects' nested result as JSON lines")),
+    json: Flag.Boolean("json").pipe(
+      withEnvDefault(envName("objects", "json"), OptionSchemas.boolean, false, "print GetObjects' nested result as JSON lines")
+    ),
     ...connectionFlags()
   },
   (args) =>
@@ -161,8 +177,12 @@ export const tableSchema = Command.make(
   "table-schema",
   {
     table: Argument.String("table").pipe(Argument.withDescription("the table's name (exact, not a pattern)")),
-    catalog: Flag.String("catalog").pipe(Flag.optional, Flag.withDescription("the table's catalog")),
-    dbSchema: Flag.String("schema").pipe(Flag.optional, Flag.withDescription("the table's schema")),
+    catalog: Flag.String("catalog").pipe(
+      withEnvOptional(envName("table-schema", "catalog"), OptionSchemas.nonEmptyString, "the table's catalog")
+    ),
+    dbSchema: Flag.String("schema").pipe(
+      withEnvOptional(envName("table-schema", "schema"), OptionSchemas.nonEmptyString, "the table's schema")
+    ),
     ...outputFlags,
     ...connectionFlags()
   },

@@ -1,10 +1,11 @@
 /**
  * `adbc demo` (also `npm start`): the main job.
  */
-import { Config, Effect } from "effect"
+import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import { OptionSchemas } from "../../src/Options.ts"
 import { demoDefaults, runDemo } from "../demo/job.ts"
+import { envName, withEnvDefault } from "../flags.ts"
 import * as Progress from "../progress.ts"
 
 /** `adbc demo [--rows N] [--seed N] [--table T]`. */
@@ -13,20 +14,25 @@ export const demo = Command.make(
   {
     rows: Flag.String("rows").pipe(
       Flag.withSchema(OptionSchemas.positiveInt),
-      Flag.withFallbackConfig(Config.Int("ADBC_DEMO_ROWS")),
-      Flag.withDefault(demoDefaults.rows),
-      Flag.withDescription("rows of lineitem data to generate (env ADBC_DEMO_ROWS)")
+      withEnvDefault(envName("demo", "rows"), OptionSchemas.positiveInt, demoDefaults.rows, "rows of lineitem data to generate")
     ),
     seed: Flag.String("seed").pipe(
       Flag.withSchema(OptionSchemas.nonNegativeInt),
-      Flag.withFallbackConfig(Config.Int("ADBC_DEMO_SEED")),
-      Flag.withDefault(demoDefaults.seed),
-      Flag.withDescription("seed of the generated data: the same seed gives the same rows (env ADBC_DEMO_SEED)")
+      withEnvDefault(
+        envName("demo", "seed"),
+        OptionSchemas.nonNegativeInt,
+        demoDefaults.seed,
+        "seed of the generated data: the same seed gives the same rows"
+      )
     ),
     table: Flag.String("table").pipe(
       Flag.withSchema(OptionSchemas.nonEmptyString),
-      Flag.withDefault(demoDefaults.table),
-      Flag.withDescription("table created (replaced) on both databases")
+      withEnvDefault(
+        envName("demo", "table"),
+        OptionSchemas.nonEmptyString,
+        demoDefaults.table,
+        "table created (replaced) on both databases"
+      )
     )
   },
   (options) => Effect.scoped(runDemo(options)).pipe(Effect.asVoid, Effect.provide(Progress.layerStdout))

@@ -5,6 +5,7 @@ import { Console, Effect } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { OptionSchemas } from "../../src/Options.ts"
 import { DriverName, drivers } from "../drivers.ts"
+import { envName, withEnvDefault } from "../flags.ts"
 
 const probe: Record<DriverName, string> = { hana: "SELECT * FROM DUMMY", oracle: "SELECT * FROM DUAL" }
 
@@ -15,8 +16,7 @@ export const testkit = Command.make(
     server: Argument.Literals("server", DriverName.literals).pipe(Argument.withDescription("which test server: hana or oracle")),
     port: Flag.String("port").pipe(
       Flag.withSchema(OptionSchemas.nonNegativeInt),
-      Flag.withDefault(0),
-      Flag.withDescription("port to listen on (0: any free port)")
+      withEnvDefault(envName("testkit", "port"), OptionSchemas.nonNegativeInt, 0, "port to listen on (0: any free port)")
     )
   },
   ({ port, server }) =>

@@ -4,7 +4,7 @@
  * leaves the target table as it was.
  */
 import type * as Arrow from "apache-arrow"
-import { Console, Context, Effect, Layer, Option } from "effect"
+import { Config, Console, Context, Effect, Layer, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { invalidArgument } from "../../src/AdbcError.ts"
 import { Connection } from "../../src/Connection.ts"
@@ -12,7 +12,8 @@ import * as Std from "../../src/StandardOptions.ts"
 import { OptionSchemas } from "../../src/Options.ts"
 import { connectionFlags, connectionOf, driverFlag, optionFlag, uriFlag } from "../connect.ts"
 import { copyQuery } from "../copy.ts"
-import { csvType, formatOfPath, InputFormats, readArrow, readCsv } from "../files.ts"
+import { envName, withEnvDefault, withEnvOptional } from "../flags.ts"
+import { csvType, formatOfPath, InputFormats, readArrow, readCsv, readParquet } from "../files.ts"
 import * as Progress from "../progress.ts"
 import { formatCount } from "../progress.ts"
 
@@ -21,18 +22,28 @@ const modes = Std.IngestModes.map((m) => m.slice("adbc.ingest.mode.".length)) as
   "create" | "append" | "replace" | "create_append"
 >
 
-const targetFlags = {
+/** `--table`, `--mode`, `--temporary`, `--schema` of `command` (their variables: `ADBC_INGEST_TABLE`, …). */
+const targetFlags = (command: string) => ({
   table: Flag.String("table").pipe(
     Flag.withSchema(OptionSchemas.nonEmptyString),
-    Flag.withDescription("target table")
+    Flag.withFallbackConfig(Config.schema(OptionSchemas.nonEmptyString, envName(command, "table"))),
+    Flag.withDescription(`target table (env ${envName(command, "table")})`)
   ),
   mode: Flag.Literals("mode", modes).pipe(
-    Flag.withDefault("create" as const),
-    Flag.withDescription("create (fails if it exists), append, replace, or create_append")
+    withEnvDefault(
+      envName(command, "mode"),
+      OptionSchemas.literals(modes),
+      "create",
+      "create (fails if it exists), append, replace, or create_append"
+    )
   ),
-  temporary: Flag.Boolean("temporary").pipe(Flag.withDefault(false), Flag.withDescription("create a temporary table")),
-  dbSchema: Flag.String("schema").pipe(Flag.optional, Flag.withDescription("target schema"))
-}
+  temporary: Flag.Boolean("temporary").pipe(
+    withEnvDefault(envName(command, "temporary"), OptionSchemas.boolean, false, "create a temporary table")
+  ),
+  dbSchema: Flag.String("schema").pipe(
+    withEnvOptional(envName(command, "schema"), OptionSchemas.nonEmptyString, "target schema")
+  )
+})
 
 const ingestOptions = (args: {
   readonly table: string
@@ -50,10 +61,13 @@ const ingestOptions = (args: {
 export const ingest = Command.make(
   "ingest",
   {
-    file: Argument.String("file").pipe(Argument.withDescription("Arrow IPC (file or stream) or CSV file")),
+    file: Argument.String("file").pipe(Argument.withDescription("Arrow IPC (file or stream), Parquet or CSV file")),
     format: Flag.Literals("format", InputFormats).pipe(
-      Flag.optional,
-      Flag.withDescription("file format; default from the extension (.arrow/.arrows/.feather/.ipc, .csv)")
+      withEnvOptional(
+        envName("ingest", "format"),
+        OptionSchemas.literals(InputFormats),
+        "file format; default from the extension (.arrow/.arrows/.feather/.ipc, .parquet/.pq, .csv/.tsv/.txt)"
+      )
     ),
     column: Flag.String("column").pipe(
       Flag.atLeast(0),
@@ -61,10 +75,14 @@ export const ingest = Command.make(
     ),
     batchRows: Flag.String("batch-rows").pipe(
       Flag.withSchema(OptionSchemas.positiveInt),
-      Flag.withDefault(10_000),
-      Flag.withDescription("CSV rows per Arrow batch")
+      withEnvDefault(
+        envName("ingest", "batch-rows"),
+        OptionSchemas.positiveInt,
+        10_000,
+        "rows per Arrow batch read from CSV and Parquet"
+      )
     ),
-    ...targetFlags,
+    ...targetFlags("ingest"),
     ...connectionFlags()
   },
   (args) =>
@@ -80,21 +98,30 @@ export const ingest = Command.make(
         if (typeof type === "string") return yield* invalidArgument(`--column ${spec}: ${type}`)
         columns[spec.slice(0, at)] = type
       }
-      const data = format === "arrow" ? yield* readArrow(args.file) : yield* readCsv(args.file, { columns, batchRows: args.batchRows })
-      const conn = yield* Connection
-      const rows = yield* conn.ingest(data, ingestOptions(args)).pipe(
-        Progress.tracked(`ingest ${args.file}`, { operation: "ingest", onFinish: () => {} })
+      // The file is opened (and its schema read) before connecting: a bad file fails without network I/O.
+      const data = format === "arrow"
+        ? yield* readArrow(args.file)
+        : format === "parquet"
+        ? yield* readParquet(args.file, { batchRows: args.batchRows })
+        : yield* readCsv(args.file, { columns, batchRows: args.batchRows })
+      const rows = yield* Effect.flatMap(Connection, (conn) => conn.ingest(data, ingestOptions(args))).pipe(
+        Progress.tracked(`ingest ${args.file}`, { operation: "ingest", onFinish: () => {} }),
+        Effect.provide(connectionOf(args))
       )
       yield* Console.log(`${formatCount(rows)} rows ingested into ${args.table}`)
-    }).pipe(Effect.provide(Layer.merge(connectionOf(args), Progress.layerStdout)))
-).pipe(Command.withDescription("Bulk-ingest an Arrow IPC or CSV file into a table, streamed in batches (atomic)"))
+    }).pipe(Effect.provide(Progress.layerStdout))
+).pipe(Command.withDescription("Bulk-ingest an Arrow IPC, Parquet or CSV file into a table, streamed in batches (atomic)"))
 
 /** `adbc copy --from-uri … --query SQL --to-uri … --table T`. */
 export const copy = Command.make(
   "copy",
   {
-    query: Flag.String("query").pipe(Flag.withAlias("q"), Flag.withDescription("the query whose rows are copied")),
-    ...targetFlags,
+    query: Flag.String("query").pipe(
+      Flag.withAlias("q"),
+      Flag.withFallbackConfig(Config.String(envName("copy", "query"))),
+      Flag.withDescription(`the query whose rows are copied (env ${envName("copy", "query")})`)
+    ),
+    ...targetFlags("copy"),
     fromDriver: driverFlag("from-"),
     fromUri: uriFlag("from-"),
     fromOption: optionFlag("from-"),

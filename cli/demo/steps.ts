@@ -8,6 +8,7 @@ import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { ObjectDepth } from "../../src/catalog/index.ts"
 import { Connection } from "../../src/Connection.ts"
 import type { IngestData, IngestOptions } from "../../src/Ingest.ts"
+import { rowsOf } from "../cells.ts"
 import { type Progress, type StepFigures, tracked } from "../progress.ts"
 import { ChecksumAccumulator, type ResultChecksum } from "./checksum.ts"
 
@@ -68,10 +69,6 @@ export const listTables = (pattern: string): Effect.Effect<Array<ListedTable>, A
     const batch = yield* conn.getObjects({ depth: ObjectDepth.ALL, tableName: pattern })
     return flattenObjects(batch)
   })
-
-type Row = Record<string, unknown>
-const rowsOf = (value: unknown): Array<Row> =>
-  value === null || value === undefined ? [] : [...(value as Iterable<{ toJSON(): Row }>)].map((r) => r.toJSON())
 
 /** GetObjects' nested result as one entry per table. */
 export const flattenObjects = (batch: Arrow.RecordBatch): Array<ListedTable> => {

@@ -33,6 +33,7 @@ import { hdbClientOptions, resolveConnectConfig } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
 import * as Hdb from "./Hdb.ts"
 import { FetchSize, HanaOptions, ReadBatchRows } from "./HanaOptions.ts"
+import { type EncodePlan, type PartEncoder, planEncoding } from "./IngestEncoder.ts"
 import { nameOversizedParameter, oversizedRow, rowConverter } from "./Params.ts"
 import { hanaPage, scanLobs } from "./ResultPage.ts"
 import { normalizeSql } from "./SqlNormalize.ts"
@@ -388,15 +389,35 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       return Effect.tap(Hdb.prepare(client, sql), (statement) => Effect.sync(() => inserts.set(sql, statement)))
     })
 
-  const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch) =>
-    tracked(Effect.gen(function*() {
-      const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
-      const statement = yield* insertStatement(sql)
-      const types = statement.parameterMetadata.map((p) => p.dataType)
+  /** Batch EXECUTEs of rows encoded by IngestEncoder.ts; the next part is encoded while the server works on one. */
+  const insertEncoded = (statement: Hdb.HdbStatement, batch: Arrow.RecordBatch, encode: PartEncoder) =>
+    Effect.gen(function*() {
+      const rows = batch.numRows
+      const partOf = (start: number) => {
+        const part = encode(start, Math.min(rows, start + Hdb.MAX_BATCH_ROWS), Hdb.parameterBytesAvailable(client))
+        return "status" in part ? Effect.fail(part) : Effect.succeed(part)
+      }
+      let total = 0
+      let part = rows === 0 ? undefined : yield* partOf(0)
+      let start = 0
+      while (part !== undefined) {
+        // A reply may have grown the statement context since the part was encoded: measure again before sending.
+        if (part.bytes > Hdb.parameterBytesAvailable(client)) part = yield* partOf(start)
+        const reply = yield* Hdb.startEncodedExecute(client, statement, part.rows, part.data)
+        start += part.rows
+        const next = start < rows ? partOf(start) : Effect.succeed(undefined)
+        const encoded = yield* Effect.result(next)
+        total += yield* reply
+        part = yield* Effect.fromResult(encoded)
+      }
+      return total
+    })
+
+  /** Batch EXECUTEs through hdb's writer, from JS rows (the path for batches the encoder does not take). */
+  const insertRows = (statement: Hdb.HdbStatement, batch: Arrow.RecordBatch, types: ReadonlyArray<number>) =>
+    Effect.gen(function*() {
       const c = rowConverter(batch, types)
       if (!c.ok) return yield* c.error
-      const tooLarge = oversizedRow(batch, types, Hdb.packetSizeLimit(client))
-      if (tooLarge !== undefined) return yield* tooLarge
       let total = 0
       for (let start = 0; start < batch.numRows; start += Hdb.MAX_BATCH_ROWS) {
         const end = Math.min(batch.numRows, start + Hdb.MAX_BATCH_ROWS)
@@ -404,6 +425,27 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         total += outcome._tag === "Count" && outcome.rowsAffected >= 0 ? outcome.rowsAffected : end - start
       }
       return total
+    })
+
+  const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch) =>
+    tracked(Effect.gen(function*() {
+      const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
+      const statement = yield* insertStatement(sql)
+      const types = statement.parameterMetadata.map((p) => p.dataType)
+      const tooLarge = oversizedRow(batch, types, Hdb.packetSizeLimit(client))
+      if (tooLarge !== undefined) return yield* tooLarge
+      // With autocommit on, hdb's own batch EXECUTE brackets several packets in one transaction (ExecuteTask).
+      const plan: EncodePlan = Hdb.isAutoCommit(client)
+        ? { _tag: "Fallback", reason: "autocommit is on" }
+        : planEncoding(batch, statement.parameterMetadata)
+      yield* Effect.logDebug(
+        plan._tag === "Encoded"
+          ? "hana: ingest batch encoded from Arrow columns"
+          : `hana: ingest batch bound through hdb's writer: ${plan.reason}`
+      ).pipe(Effect.annotateLogs({ "hana.ingest.path": plan._tag === "Encoded" ? "encoded" : "hdb", "hana.ingest.rows": batch.numRows }))
+      return plan._tag === "Encoded"
+        ? yield* insertEncoded(statement, batch, plan.encode)
+        : yield* insertRows(statement, batch, types)
     }))
 
   const scalar = (sql: string) =>

@@ -24,6 +24,25 @@ interface HdbModule {
   readonly Lob: new(readLob: unknown, ld: unknown, options: Record<string, unknown>) => HdbLob
   readonly Reader: { readonly LobDescriptor: new(...args: Array<unknown>) => unknown }
   readonly util: { readonly convert: { readonly decode: (buffer: Buffer, useCesu8: boolean) => string } }
+  readonly request: {
+    readonly Segment: new(type: number, commit: number, commandOptions: number, useCesu8: boolean) => HdbSegment
+  }
+  readonly common: {
+    readonly MessageType: { readonly EXECUTE: number }
+    readonly PartKind: { readonly STATEMENT_ID: number; readonly PARAMETERS: number }
+    readonly CommandOption: { readonly HOLD_CURSORS_OVER_COMMIT: number }
+  }
+}
+
+/** A request segment (lib/protocol/request/Segment.js); a part given as `{ kind, module }` is written by `module`. */
+interface HdbSegment {
+  add(kind: number | { readonly kind: number; readonly module: HdbPartWriter }, args: unknown): void
+}
+
+/** What lib/protocol/request/Segment.js `partToBuffer` asks of a part's module. */
+interface HdbPartWriter {
+  getArgumentCount(args: unknown): number
+  write(part: { argumentCount: number; buffer: Buffer | undefined }, args: unknown): unknown
 }
 
 /** The hdb module (CommonJS; its `lib/` exports the protocol classes the package root does not). @category internals @since 0.1.0 */
@@ -44,6 +63,13 @@ interface HdbConnection {
   isValid(options: object, cb: (valid: boolean) => void): void
   /** Bytes one request packet may hold (lib/protocol/Connection.js: the `packetSizeLimit` setting, 128 KiB by default). */
   readonly packetSizeLimit: number
+  /** Queues a request segment (or task); requests run one at a time, in order. */
+  enqueue(segment: HdbSegment, cb: (err: unknown, reply?: { readonly rowsAffected?: unknown }) => void): void
+  /** Bytes of a packet left for one part after the headers, statement context and client info. */
+  getAvailableSize(forLobs: boolean): number
+  readonly autoCommit: boolean
+  readonly holdCursorsOverCommit: boolean
+  readonly useCesu8: boolean
 }
 
 interface FetchReply {
@@ -350,6 +376,80 @@ export const executePrepared = (
 
 /** The bytes one request packet of this connection may hold: one row's parameter values must fit in it. @category operations @since 0.1.0 */
 export const packetSizeLimit = (client: HdbClient): number => client._connection.packetSizeLimit
+
+/** Bytes of the STATEMENT_ID part of an EXECUTE: 16 header + 8 id (lib/protocol/ExecuteTask.js STATEMENT_ID_PART_LENGTH). */
+const STATEMENT_ID_PART_BYTES = 24
+
+/**
+ * Bytes the PARAMETERS part of one EXECUTE may take on this connection, measured as hdb measures it
+ * (Connection.getAvailableSize: the packet size limit less packet, segment and part headers, statement context and
+ * client info; ExecuteTask: less the STATEMENT_ID part), less 7 for the padding to 8 bytes that Part.toBuffer adds
+ * after the data and getAvailableSize leaves out.
+ *
+ * @category operations
+ * @since 0.3.0
+ */
+export const parameterBytesAvailable = (client: HdbClient): number =>
+  client._connection.getAvailableSize(false) - STATEMENT_ID_PART_BYTES - 7
+
+/** Whether the session commits each statement itself (hdb's autocommit). @category operations @since 0.3.0 */
+export const isAutoCommit = (client: HdbClient): boolean => client._connection.autoCommit
+
+/**
+ * Sends one EXECUTE of a prepared statement whose PARAMETERS part is `rows` rows already encoded (layers/hana/
+ * IngestEncoder.ts), through hdb's request queue and session, as its ExecuteTask sends a batch packet; the commit
+ * flag is the session's autocommit. The request is on its way when this effect returns; the returned effect waits
+ * for the reply: the rows affected, or the server's error. `data` may be reused once the reply has arrived.
+ *
+ * @category operations
+ * @since 0.3.0
+ */
+export const startEncodedExecute = (
+  client: HdbClient,
+  statement: HdbStatement,
+  rows: number,
+  data: Buffer
+): Effect.Effect<Effect.Effect<number, AdbcError>> =>
+  Effect.sync(() => {
+    let outcome: Effect.Effect<number, AdbcError> | undefined
+    let waiting: ((outcome: Effect.Effect<number, AdbcError>) => void) | undefined
+    const settle = (result: Effect.Effect<number, AdbcError>) => {
+      if (waiting !== undefined) waiting(result)
+      else outcome = result
+    }
+    try {
+      const connection = client._connection
+      const segment = new hdb.request.Segment(
+        hdb.common.MessageType.EXECUTE,
+        connection.autoCommit ? 1 : 0,
+        connection.holdCursorsOverCommit ? hdb.common.CommandOption.HOLD_CURSORS_OVER_COMMIT : 0,
+        connection.useCesu8
+      )
+      segment.add(hdb.common.PartKind.STATEMENT_ID, statement.id)
+      segment.add({
+        kind: hdb.common.PartKind.PARAMETERS,
+        module: {
+          getArgumentCount: () => rows,
+          write: (part) => {
+            part.argumentCount = rows
+            part.buffer = data
+            return part
+          }
+        }
+      }, data)
+      connection.enqueue(segment, (err, reply) => {
+        const affected = countOf(reply?.rowsAffected)
+        settle(err ? Effect.fail(fromHdbError(err)) : Effect.succeed(affected < 0 ? rows : affected))
+      })
+    } catch (e) {
+      settle(Effect.fail(fromHdbError(e)))
+    }
+    return Effect.suspend(() =>
+      outcome ?? Effect.callback<number, AdbcError>((resume) => {
+        waiting = resume
+      })
+    )
+  })
 
 /** DROP_STATEMENT_ID; never fails. @category operations @since 0.1.0 */
 export const dropStatement = (statement: HdbStatement): Effect.Effect<void> =>

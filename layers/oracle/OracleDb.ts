@@ -8,7 +8,9 @@
  * normal behaviour:
  * - Row data (batch mode): `processRowData` keeps each fetched row's TTC bytes ({@link WireRows}) for the result
  *   set a {@link RowCapture} was installed for, instead of decoding a JS value per cell (see ResultPage.ts).
- * - Binds: `writeOracleDate` encodes {@link WireTimestamp} values exactly (seconds + nanoseconds, UTC wall clock).
+ * - Binds: `writeOracleDate` encodes {@link WireTimestamp} values exactly (seconds + nanoseconds, UTC wall clock);
+ *   the bind-value check (`transformer.transformValueIn`) lets a {@link WireDecimal} through as a NUMBER, whose
+ *   decimal text oracledb's own `writeOracleNumber` then encodes digit for digit (no JS double, no NLS).
  * - DATE / TIMESTAMP / TIMESTAMP WITH [LOCAL] TIME ZONE: oracledb builds a JS Date in milliseconds, and DATE /
  *   TIMESTAMP in the *process's* local time zone (impl/datahandlers/buffer.js `parseOracleDate`). The hook returns
  *   the wire bytes instead ({@link RawTemporal}: century, year, month, day, hour, minute, second, nanoseconds), which
@@ -148,17 +150,88 @@ export class WireTimestamp extends Date {
   }
 }
 
+/**
+ * A NUMBER bind value given as plain decimal text (`-123.4500`), so a scaled decimal reaches the wire with every
+ * digit. oracledb writes a NUMBER bind as `writeOracleNumber(value.toString())` (thin/protocol/messages/
+ * withData.js `writeBindParamsColumn`), which parses that text itself, never through a JS double; the hook only
+ * has to let this object pass oracledb's bind-value check, which accepts numbers and bigints alone.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export class WireDecimal {
+  constructor(readonly text: string) {}
+
+  toString(): string {
+    return this.text
+  }
+}
+
 const TZ_OFFSET_BYTES = [20, 60] as const
 
-let hooksInstalled = false
+/**
+ * The one node-oracledb release whose thin-mode internals the hooks were written against (package.json pins it).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const SUPPORTED_ORACLEDB_VERSION = "26.0.0"
 
-/** Installs the hooks once per process (see the module comment). @category internals @since 0.1.0 */
-export const installHooks = (): void => {
-  if (hooksInstalled) return
-  hooksInstalled = true
+/**
+ * Why this oracledb cannot be used (a version other than {@link SUPPORTED_ORACLEDB_VERSION}, or a hooked internal
+ * missing), or undefined. The hooks patch private functions, so another release could decode values wrongly
+ * instead of failing: the driver refuses it up front.
+ *
+ * @category internals
+ * @since 0.1.0
+ */
+export const unsupportedOracledb = (version: string, missing: ReadonlyArray<string> = []): AdbcError | undefined => {
+  if (version !== SUPPORTED_ORACLEDB_VERSION) {
+    return adbcError(
+      "INTERNAL",
+      `node-oracledb ${version} is installed, but the Oracle driver supports exactly oracledb ${SUPPORTED_ORACLEDB_VERSION} (it hooks thin-mode internals that change between releases); install oracledb@${SUPPORTED_ORACLEDB_VERSION}`
+    )
+  }
+  if (missing.length > 0) {
+    return adbcError("INTERNAL", `node-oracledb ${version} lacks the internals the Oracle driver hooks (${missing.join(", ")}); reinstall oracledb@${SUPPORTED_ORACLEDB_VERSION}`)
+  }
+  return undefined
+}
+
+let hooksInstalled: { readonly error: AdbcError | undefined } | undefined
+
+/**
+ * Installs the hooks once per process (see the module comment), after checking the oracledb release; returns the
+ * reason it cannot, which `connect` fails with before any network I/O.
+ *
+ * @category internals
+ * @since 0.1.0
+ */
+export const installHooks = (): AdbcError | undefined => {
+  if (hooksInstalled !== undefined) return hooksInstalled.error
   const { BaseBuffer } = require("oracledb/lib/impl/datahandlers/buffer.js") as {
     BaseBuffer: { prototype: Record<string, unknown> }
   }
+  const transformer = require("oracledb/lib/transformer.js") as {
+    transformValueIn: (info: { type?: unknown }, value: unknown, options: unknown) => unknown
+  }
+  const MessageWithData = require("oracledb/lib/thin/protocol/messages/withData.js") as {
+    prototype: Record<string, unknown>
+  }
+  const Message = require("oracledb/lib/thin/protocol/messages/base.js") as { prototype: Record<string, unknown> }
+  const hooked: Record<string, unknown> = {
+    "BaseBuffer.parseOracleDate": BaseBuffer?.prototype["parseOracleDate"],
+    "BaseBuffer.writeOracleDate": BaseBuffer?.prototype["writeOracleDate"],
+    "transformer.transformValueIn": transformer.transformValueIn,
+    "MessageWithData.processRowData": MessageWithData.prototype?.["processRowData"],
+    "Message.processColumnInfo": Message.prototype?.["processColumnInfo"]
+  }
+  const error = unsupportedOracledb(
+    oracledb.versionString,
+    Object.keys(hooked).filter((name) => typeof hooked[name] !== "function")
+  )
+  hooksInstalled = { error }
+  if (error !== undefined) return error
   const parseOracleDate = BaseBuffer.prototype["parseOracleDate"] as (this: unknown, ...args: Array<unknown>) => unknown
   BaseBuffer.prototype["parseOracleDate"] = function(
     this: { caps?: Record<PropertyKey, unknown> },
@@ -207,8 +280,10 @@ export const installHooks = (): void => {
       this.buf[pos + 12] = TZ_OFFSET_BYTES[1]
     }
   }
-  const MessageWithData = require("oracledb/lib/thin/protocol/messages/withData.js") as {
-    prototype: Record<string, unknown>
+  const transformValueIn = transformer.transformValueIn
+  transformer.transformValueIn = function(info, value, options) {
+    if (value instanceof WireDecimal && info.type === oracledb.DB_TYPE_NUMBER) return value
+    return transformValueIn(info, value, options)
   }
   const processRowData = MessageWithData.prototype["processRowData"] as (this: unknown, buf: unknown) => void
   MessageWithData.prototype["processRowData"] = function(
@@ -228,7 +303,6 @@ export const installHooks = (): void => {
     capture.capture(buf, this.bitVector ?? null)
     this.bitVector = null
   }
-  const Message = require("oracledb/lib/thin/protocol/messages/base.js") as { prototype: Record<string, unknown> }
   const processColumnInfo = Message.prototype["processColumnInfo"] as (this: unknown, ...args: Array<unknown>) => {
     fetchInfo: Record<string, unknown>
   }
@@ -257,6 +331,7 @@ export const installHooks = (): void => {
       else delete (buf as { readInt8?: unknown }).readInt8
     }
   }
+  return undefined
 }
 
 /** Wire facts of one fetched column, from oracledb's statement variables. @category models @since 0.1.0 */
@@ -624,7 +699,8 @@ export const connect = (
   attributes: Record<string, unknown>,
   timeoutMs?: number | undefined
 ): Effect.Effect<OracleConnection, AdbcError> => {
-  installHooks()
+  const unsupported = installHooks()
+  if (unsupported !== undefined) return Effect.fail(unsupported)
   const open = Effect.callback<OracleConnection, AdbcError>((resume) => {
     let settled = false
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => {

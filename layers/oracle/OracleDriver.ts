@@ -24,23 +24,27 @@ import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
 import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
 import type { ResolvedOptions } from "../../src/Options.ts"
 import { catalogRows, CURRENT_CATALOG_SQL } from "./Catalog.ts"
-import { connectionAttributes, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
+import { connectionAttributes, NLS_SETUP_SQL, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
 import { oraCode } from "./Errors.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
 import { formatEpochTicks } from "../common/ArrowCells.ts"
+import { executeManyEncoded, seamInfo, wireOrder } from "./EncodedBinds.ts"
+import { batchEncoders, encodeRows, type StringLimit, stringLimitOfType } from "./IngestEncoder.ts"
 import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns } from "./Params.ts"
 import { canDecodeWire, oraclePage, WireDecoder } from "./ResultPage.ts"
 import { DEFAULT_PORT } from "./Uri.ts"
 import {
   arrowColumns,
+  bindTypeFor,
   ingestColumnType,
   isCompatible,
   type MappedColumn,
   type MappingOptions,
   type OracleColumnMetadata,
-  type OracleTypeName
+  type OracleTypeName,
+  TYPE_NAME_METADATA
 } from "./Types.ts"
 
 /** The driver version. @category constants @since 0.1.0 */
@@ -251,6 +255,12 @@ const makeCursor = (
  * An OUT value as the core's builders take it: dates and timestamps (wire bytes through the precision hook) as
  * `YYYY-MM-DD HH:MM:SS.fffffffff` text, which keeps their nanoseconds; anything else as oracledb returns it.
  */
+/** An OUT parameter's column: its bound field, with the Oracle type it was bound as in `oracle.type-name`. */
+const outField = (column: BoundColumn): Arrow.Field => {
+  const typeName = Result.getOrElse(bindTypeFor(column.field), () => typeof column.def.type === "string" ? column.def.type : column.def.type.columnTypeName)
+  return column.field.clone({ metadata: new Map([...column.field.metadata, [TYPE_NAME_METADATA, typeName]]) })
+}
+
 const outValue = (value: unknown): unknown =>
   value instanceof Db.RawTemporal
     ? formatEpochTicks(BigInt(value.seconds) * 1_000_000_000n + BigInt(value.nanos), 1e9)
@@ -321,7 +331,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const outs = (columns ?? []).filter((c) => c.direction !== "in")
       const outBinds = Array.isArray(result.outBinds) ? result.outBinds : []
       const out = outs.length === 0 ? undefined : {
-        schema: new Arrow.Schema(outs.map((c) => c.field)),
+        schema: new Arrow.Schema(outs.map(outField)),
         values: outs.map((_, i) => outValue(outBinds[i] ?? null))
       }
       const implicit = result.implicitResults ?? []
@@ -448,25 +458,55 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       ? Effect.fail(notImplemented("ingest into a temporary table is not supported by the Oracle driver"))
       : Effect.void
 
+  /** Per target: its string columns' limits (NVARCHAR2(2000) when ingest created it, else as described). */
+  const stringLimits = new Map<string, Map<string, StringLimit>>()
+
   const describeTarget = (target: IngestTarget): Effect.Effect<Arrow.Schema | undefined, AdbcError> =>
     ingestTarget(target).pipe(
       Effect.andThen(tableSchema(undefined, target.dbSchema, target.table)),
+      Effect.tap((schema) =>
+        Effect.sync(() => {
+          const limits = new Map<string, StringLimit>()
+          for (const f of schema.fields) {
+            const limit = stringLimitOfType(f.metadata.get(TYPE_NAME_METADATA) ?? "")
+            if (limit !== undefined) limits.set(f.name, limit)
+          }
+          stringLimits.set(Ddl.qualifiedTarget(target), limits)
+        })),
       Effect.map((schema): Arrow.Schema | undefined => schema),
       Effect.catchIf((e) => e.status === "NOT_FOUND", () => Effect.succeed(undefined))
     )
-
-  /** Tables this connection created by ingest, whose string columns are NVARCHAR2(2000). */
-  const created = new Set<string>()
 
   const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions) =>
     tracked(Effect.gen(function*() {
       yield* ingestTarget(target)
       if (batch.numRows === 0) return 0
-      const structType = options.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE)
-      const columns = yield* Effect.fromResult(ingestColumns(batch, structType, created.has(Ddl.qualifiedTarget(target))))
+      const limits = stringLimits.get(Ddl.qualifiedTarget(target))
+      const limitOf = (column: string) => limits?.get(column)
       const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
       const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
+      const seam = seamInfo(connection, Db.oracledb.versionString)
+      const encoders = seam === undefined ? undefined : yield* Effect.fromResult(batchEncoders(batch, limitOf, seam.utf8Database))
       let total = 0
+      if (seam !== undefined && encoders !== undefined) {
+        // the fast path: bind rows encoded from the Arrow buffers (IngestEncoder.ts, EncodedBinds.ts)
+        const bindDefs = encoders.map((e) => ({
+          type: Db.oracledb[`DB_TYPE_${e.type}`]!,
+          dir: Db.oracledb.BIND_IN,
+          ...(e.type === "VARCHAR" || e.type === "RAW" ? { maxSize: e.maxSize } : {})
+        }))
+        const wire = wireOrder(bindDefs.map((d) => d.maxSize ?? 0), seam.maxStringSize).map((i) => encoders[i]!)
+        for (let start = 0; start < batch.numRows; start += chunk) {
+          const end = Math.min(batch.numRows, start + chunk)
+          const rows = encodeRows(wire, start, end)
+          const result = yield* Db.call(connection, () =>
+            executeManyEncoded(connection, sql, rows, bindDefs, seam.maxStringSize, { autoCommit: autocommit }))
+          total += result.rowsAffected ?? end - start
+        }
+        return total
+      }
+      const structType = options.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE)
+      const columns = yield* Effect.fromResult(ingestColumns(batch, structType, limitOf))
       for (let start = 0; start < batch.numRows; start += chunk) {
         const end = Math.min(batch.numRows, start + chunk)
         const result = yield* Db.call(connection, () =>
@@ -526,11 +566,17 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       columnType: (field, options) =>
         Effect.fromResult(ingestColumnType(field, options.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE))),
       createTableSql: (target, columns, options) => {
-        created.add(Ddl.qualifiedTarget(target))
+        stringLimits.set(
+          Ddl.qualifiedTarget(target),
+          new Map(columns.flatMap((c) => {
+            const limit = stringLimitOfType(c.sqlType)
+            return limit === undefined ? [] : [[c.field.name, limit] as const]
+          }))
+        )
         return Ddl.createTableSql(target, columns, options.get(Opt.IngestTablespace))
       },
       dropTableSql: (target) => {
-        created.delete(Ddl.qualifiedTarget(target))
+        stringLimits.delete(Ddl.qualifiedTarget(target))
         return Ddl.dropTableSql(target)
       },
       describeTarget,
@@ -557,6 +603,7 @@ const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, Adbc
       Db.disconnect,
       { interruptible: true }
     )
+    yield* Db.call(connection, () => connection.execute(NLS_SETUP_SQL, [], {}))
     const zone = timeZoneSql(config)
     if (zone !== undefined) yield* Db.call(connection, () => connection.execute(zone, [], {}))
     return makeConnection(connection, options)

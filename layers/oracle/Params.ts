@@ -1,9 +1,10 @@
 /**
  * Arrow record batches as node-oracledb binds: one bind definition per column (type, size, direction from the
  * `ORACLE:parameter_type` field metadata) and row arrays of JS values read straight from the Arrow buffers
- * (layers/common/ArrowCells.ts). Exactness: int64 values above 2^53 go as bigint, decimals as their decimal text
- * (bound as text; Oracle converts it to NUMBER without a binary floating step), dates and timestamps as
- * {@link WireTimestamp} (seconds and nanoseconds, encoded by the driver's write hook).
+ * (layers/common/ArrowCells.ts). Exactness: int64 values above 2^53 go as bigint; decimal parameters bind as NUMBER,
+ * whole values as bigint and scaled ones as {@link WireDecimal} (encoded from their decimal text, never through a JS
+ * double or the session's NLS_NUMERIC_CHARACTERS); dates and timestamps as {@link WireTimestamp} (seconds and
+ * nanoseconds, encoded by the driver's write hook).
  *
  * @since 0.1.0
  */
@@ -11,8 +12,9 @@ import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { type ColumnCells, columnCells, UnsupportedColumnError } from "../common/ArrowCells.ts"
-import { type DbType, oracledb, WireTimestamp } from "./OracleDb.ts"
-import { bindTypeFor, ingestColumnType, NVARCHAR2_MAX, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
+import { type DbType, oracledb, WireDecimal, WireTimestamp } from "./OracleDb.ts"
+import { type StringLimit, stringTooLong } from "./IngestEncoder.ts"
+import { bindTypeFor, ingestColumnType, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
 
 /** A parameter direction. @category models @since 0.1.0 */
 export type Direction = "in" | "out" | "inout"
@@ -69,7 +71,7 @@ const reader = (
   cells: ColumnCells,
   sqlType: string,
   data: Arrow.Data,
-  maxChars: number | undefined
+  limit: StringLimit | undefined
 ): Result.Result<{ type: DbType; get: (i: number) => unknown; maxSize?: number }, AdbcError> => {
   switch (cells.kind) {
     case "number":
@@ -92,14 +94,7 @@ const reader = (
       for (let i = 0; i < data.length; i++) {
         const v = cells.get(i)
         if (v === null) continue
-        if (maxChars !== undefined && v.length > maxChars) {
-          return Result.fail(
-            adbcError(
-              "INVALID_DATA",
-              `column ${JSON.stringify(field.name)}: row ${i + 1} holds ${v.length} characters, more than the ${maxChars} of its NVARCHAR2(${maxChars}) column; pre-create the table with a wider type and append`
-            )
-          )
-        }
+        if (limit !== undefined && v.length > limit.max) return Result.fail(stringTooLong(field, i, v.length, limit))
         const bytes = Buffer.byteLength(v)
         if (bytes > longest) longest = bytes
       }
@@ -153,6 +148,16 @@ const reader = (
       )
   }
 }
+
+/** A decimal parameter as NUMBER: whole values as bigint, scaled values as {@link WireDecimal}. */
+const decimalParameter = (get: (i: number) => string | null) => ({
+  type: dbType("NUMBER"),
+  get: (i: number): bigint | WireDecimal | null => {
+    const text = get(i)
+    if (text === null) return null
+    return text.includes(".") ? new WireDecimal(text) : BigInt(text)
+  }
+})
 
 /** JSON text of a nested value (struct, list) for struct storage in BLOB, NVARCHAR2 or JSON columns. */
 const nestedReader = (field: Arrow.Field, data: Arrow.Data, storage: StructStorage) => {
@@ -393,8 +398,10 @@ export const parameterColumns = (batch: Arrow.RecordBatch): Result.Result<Array<
     const data = batch.getChildAt(c)!.data[0]!
     const cells = cellsOf(field, data)
     if (Result.isFailure(cells)) return Result.fail(cells.failure)
-    const r = sqlType.success === "JSON"
+    const r: Result.Result<{ type: DbType; get: (i: number) => unknown; maxSize?: number }, AdbcError> = sqlType.success === "JSON"
       ? Result.succeed({ type: dbType("VARCHAR"), get: (cells.success as { get: (i: number) => unknown }).get, maxSize: 32767 })
+      : cells.success.kind === "decimal"
+      ? Result.succeed(decimalParameter(cells.success.get))
       : reader(field, cells.success, sqlType.success, data, undefined)
     if (Result.isFailure(r)) return Result.fail(r.failure)
     const def: BindDef = {
@@ -410,8 +417,8 @@ export const parameterColumns = (batch: Arrow.RecordBatch): Result.Result<Array<
 }
 
 /**
- * The binds of one batch of ingested rows (the specification's "Ingest" column), strings checked against the
- * NVARCHAR2(2000) of created tables when `checkLength` is set.
+ * The binds of one batch of ingested rows (the specification's "Ingest" column), strings checked against their
+ * columns' limits (`limitOf`).
  *
  * @category binding
  * @since 0.1.0
@@ -419,7 +426,7 @@ export const parameterColumns = (batch: Arrow.RecordBatch): Result.Result<Array<
 export const ingestColumns = (
   batch: Arrow.RecordBatch,
   structType: StructStorage,
-  checkLength: boolean
+  limitOf: (column: string) => StringLimit | undefined
 ): Result.Result<Array<BoundColumn>, AdbcError> => {
   const out: Array<BoundColumn> = []
   for (let c = 0; c < batch.schema.fields.length; c++) {
@@ -451,7 +458,7 @@ export const ingestColumns = (
     }
     const cells = cellsOf(field, data)
     if (Result.isFailure(cells)) return Result.fail(cells.failure)
-    const r = reader(field, cells.success, sqlType.success, data, checkLength ? NVARCHAR2_MAX : undefined)
+    const r = reader(field, cells.success, sqlType.success, data, limitOf(field.name))
     if (Result.isFailure(r)) return Result.fail(r.failure)
     out.push({
       field,

@@ -15,9 +15,9 @@
  */
 import type { ColumnBuilder, Page } from "../../src/arrow/index.ts"
 import { ArrowAssemblyError } from "../../src/arrow/index.ts"
-import { epochDayOf } from "../common/ArrowCells.ts"
+import { epochDayOf, formatEpochTicks } from "../common/ArrowCells.ts"
 import { isDuplicate, RawTemporal, type WireColumn, type WireRows } from "./OracleDb.ts"
-import type { CellKind, MappedColumn } from "./Types.ts"
+import { type CellKind, type MappedColumn, TYPE_NAME_METADATA } from "./Types.ts"
 
 /** Any builder; the decoder knows each column's concrete class from its kind. */
 type AnyBuilder = ColumnBuilder & {
@@ -284,6 +284,24 @@ const dsNanos = (v: IntervalDS): bigint =>
 
 const integerText = /^-?\d+$/
 
+/**
+ * Appends a DATE / TIMESTAMP value given as seconds and nanoseconds since the epoch. A value the column's unit cannot
+ * hold (timestamp[ns] is an int64 of nanoseconds: 1677-09-21 .. 2262-04-11) fails naming the column and row; it is
+ * never wrapped or clamped.
+ */
+const appendTimestamp = (builder: AnyBuilder, column: MappedColumn, seconds: number, nanos: number, row: number): void => {
+  try {
+    builder.appendSecondsAndNanos(seconds, nanos)
+  } catch (e) {
+    if (!(e instanceof ArrowAssemblyError)) throw e
+    const value = formatEpochTicks(BigInt(seconds) * 1_000_000_000n + BigInt(nanos), 1e9)
+    throw invalid(
+      column,
+      `row ${row}: ${column.field.metadata.get(TYPE_NAME_METADATA) ?? "TIMESTAMP"} value ${value} is outside the range of ${column.field.type} (1677-09-21 to 2262-04-11 for nanoseconds); select it as CAST(... AS TIMESTAMP(6)) for microseconds, which cover every Oracle year`
+    )
+  }
+}
+
 /** oracledb writes fractions below one without the leading zero (`.5`, `-.5`); the Arrow text has it. */
 const plainNumberText = (text: string): string =>
   text.startsWith(".") ? `0${text}` : text.startsWith("-.") ? `-0${text.slice(1)}` : text
@@ -337,7 +355,7 @@ const appendValue = (builder: AnyBuilder, column: MappedColumn, kind: CellKind, 
       }
       if (kind === "date32") return builder.appendNumber(Math.floor(value.seconds / 86_400))
       const seconds = kind === "timestamp-ltz" ? value.seconds - value.dbTzOffsetMinutes * 60 : value.seconds
-      return builder.appendSecondsAndNanos(seconds, value.nanos)
+      return appendTimestamp(builder, column, seconds, value.nanos, row)
     }
     case "interval-ds-daytime": {
       const v = value as IntervalDS
@@ -793,10 +811,10 @@ export class WireDecoder {
         builder.appendNumber(epochDayOf((b[p]! - 100) * 100 + b[p + 1]! - 100, b[p + 2]!, b[p + 3]!))
         break
       case K.timestamp:
-        builder.appendSecondsAndNanos(wireSeconds(b, p), len >= 11 ? u32(b, p + 7) : 0)
+        appendTimestamp(builder, this.columns[c]!, wireSeconds(b, p), len >= 11 ? u32(b, p + 7) : 0, row)
         break
       case K.timestampLtz:
-        builder.appendSecondsAndNanos(wireSeconds(b, p) - this.dbTzOffsetMinutes * 60, len >= 11 ? u32(b, p + 7) : 0)
+        appendTimestamp(builder, this.columns[c]!, wireSeconds(b, p) - this.dbTzOffsetMinutes * 60, len >= 11 ? u32(b, p + 7) : 0, row)
         break
       default: {
         const column = this.columns[c]!

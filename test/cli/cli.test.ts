@@ -1,21 +1,27 @@
 /**
- * `adbc` end to end: each command spawned as a child process against test servers owned by this test, checked
- * through its output, its exit code, and what it left in the databases (read back with the library in-process).
+ * `adbc` end to end against test servers owned by this test: each command line run in-process through the CLI's own
+ * Effect program (`cli/program.ts`, what the bin runs) with its output captured, checked through its output, its exit
+ * code, and what it left in the databases (read back with the library). What only a child process shows (the built
+ * bin, SIGINT, the process's exit code) is in process.test.ts.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { DuckDBInstance } from "@duckdb/node-api"
 import * as Arrow from "apache-arrow"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Exit, Layer, Stream } from "effect"
 import * as Hana from "../../layers/hana/index.ts"
 import * as Oracle from "../../layers/oracle/index.ts"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
 import { type HanaTestServerHandle, startHanaTestServer } from "../../testkit/hana/index.ts"
 import { type OracleTestServerHandle, startOracleTestServer } from "../../testkit/oracle/index.ts"
+import { DemoCheckFailed } from "../../cli/demo/job.ts"
 import { lineitemBatch } from "../../cli/demo/lineitem.ts"
-import { runCli, startCli } from "./support.ts"
+import { describeExit } from "../../cli/errors.ts"
+import * as Progress from "../../cli/progress.ts"
+import { runInProcess as runCli, startInProcess } from "./support.ts"
 
 let hana: HanaTestServerHandle
 let oracle: OracleTestServerHandle
@@ -88,6 +94,46 @@ describe.concurrent("adbc query", { timeout: 240_000 }, () => {
   })
 })
 
+describe.concurrent("adbc query from a file, options from the environment", { timeout: 240_000 }, () => {
+  it("reads the SQL from --file (trailing semicolon dropped) and the format and row limit from ADBC_FORMAT / ADBC_MAX_ROWS", async () => {
+    const file = join(dir, "report.sql")
+    writeFileSync(file, `${QUERY};\n`)
+    const run = await runCli(["query", "--file", file], {
+      env: { ADBC_URI: hana.uri, ADBC_FORMAT: "jsonl" }
+    })
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)).toHaveLength(8)
+    const limited = await runCli(["query", "--uri", hana.uri, QUERY], { env: { ADBC_MAX_ROWS: "2" } })
+    expect(limited.stdout.trimEnd().split("\n").at(-1)).toBe("(8 rows; first 2 shown)")
+    const bad = await runCli(["query", "--uri", hana.uri, QUERY], { env: { ADBC_MAX_ROWS: "0" } })
+    expect(bad.code).toBe(2)
+    expect(bad.stdout + bad.stderr).toMatch(/ADBC_MAX_ROWS/)
+  })
+
+  it("lists every flag of every command with its default and its environment variable in --help", async () => {
+    const commands = ["query", "ingest", "copy", "objects", "info", "table-schema", "table-types", "testkit", "demo"]
+    const helps = await Promise.all(commands.map((command) => runCli([command, "--help"])))
+    for (const [i, help] of helps.entries()) {
+      expect(help.code).toBe(0)
+      const flags = help.stdout.slice(help.stdout.indexOf("\nFLAGS\n"), help.stdout.indexOf("\nGLOBAL FLAGS\n")).split("\n")
+        .filter((line) => line.startsWith("  --"))
+      expect(flags.length, commands[i]).toBeGreaterThan(0)
+      // Repeatable key=value and NAME:TYPE flags have no single variable; every other flag names its variable.
+      for (const line of flags.filter((l) => !/^ {2}--(\S+-)?(option|column) /.test(l))) expect(line).toMatch(/env ADBC_[A-Z_]+/)
+    }
+    const text = Object.fromEntries(commands.map((c, i) => [c, helps[i]!.stdout]))
+    expect(text["query"]).toMatch(/--max-rows .*\(default 100; env ADBC_MAX_ROWS\)/)
+    expect(text["query"]).toMatch(/--format .*\(default table; env ADBC_FORMAT\)/)
+    expect(text["ingest"]).toMatch(/--mode .*\(default create; env ADBC_INGEST_MODE\)/)
+    expect(text["copy"]).toMatch(/--table .*\(env ADBC_COPY_TABLE\)/)
+    expect(text["objects"]).toMatch(/--depth .*\(default all; env ADBC_OBJECTS_DEPTH\)/)
+    expect(text["testkit"]).toMatch(/--port .*\(default 0; env ADBC_TESTKIT_PORT\)/)
+    expect(text["demo"]).toMatch(/--rows .*\(default 200000; env ADBC_DEMO_ROWS\)/)
+    expect(text["demo"]).toMatch(/--table .*\(default ADBC_DEMO_LINEITEM; env ADBC_DEMO_TABLE\)/)
+  })
+})
+
 describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240_000 }, () => {
   it("ingests a CSV file with a given and inferred column types, then appends an Arrow IPC stream file", async () => {
     const csv = join(dir, "cities.csv")
@@ -116,6 +162,58 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     expect(await onHana(rowsOf(`SELECT COUNT(*) AS N FROM "CITIES_CSV"`))).toEqual([{ N: 3n }])
   })
 
+  it("ingests an Arrow IPC file (file format) into Oracle, the table and mode from the environment", async () => {
+    const file = join(dir, "lineitems.arrow")
+    writeFileSync(file, Arrow.tableToIPC(new Arrow.Table([lineitemBatch(9, 0, 500)]), "file"))
+    const env = { ADBC_URI: oracle.uri, ADBC_INGEST_TABLE: "ITEMS_IPC", ADBC_INGEST_MODE: "replace" }
+    const [first, second] = [await runCli(["ingest", file], { env }), await runCli(["ingest", file], { env })]
+    expect(first.stderr).toBe("")
+    expect([first.code, second.code]).toEqual([0, 0])
+    expect(second.stdout).toContain("500 rows ingested into ITEMS_IPC")
+    expect(await onOracle(rowsOf(`SELECT COUNT(*) AS N FROM "ITEMS_IPC"`))).toEqual([{ N: 500 }])
+  })
+
+  it("ingests a Parquet file written by DuckDB (3 row groups, 7 types, NULLs) into HANA in 4,000-row batches", async () => {
+    const file = join(dir, "events.parquet")
+    const duck = await DuckDBInstance.create(":memory:")
+    const session = await duck.connect()
+    await session.run(`COPY (
+      SELECT i::INTEGER AS ID, (i * 1.25)::DECIMAL(18,2) AS AMOUNT, 'event ' || i AS NAME, DATE '2020-01-01' + i::INTEGER AS DAY,
+        TIMESTAMP '2020-01-01 00:00:00' + i * INTERVAL 1 SECOND AS TS, i % 2 = 0 AS EVEN,
+        CASE WHEN i % 7 = 0 THEN NULL ELSE i::BIGINT * 1000000 END AS BIG
+      FROM range(25000) t(i)) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 10000)`)
+    session.closeSync()
+    const run = await runCli(["ingest", file, "--uri", hana.uri, "--table", "EVENTS_PARQUET", "--batch-rows", "4000"])
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("25,000 rows ingested into EVENTS_PARQUET")
+    const schema = await onHana(Effect.flatMap(Connection.Connection, (c) => c.getTableSchema(undefined, undefined, "EVENTS_PARQUET")))
+    expect(schema.fields.map((f) => `${f.name}:${f.type}`)).toEqual([
+      "ID:Int32", "AMOUNT:Decimal[18e+2]", "NAME:Utf8", "DAY:Date32<DAY>", expect.stringMatching(/^TS:Timestamp<MICROSECOND/), "EVEN:Bool",
+      "BIG:Int64"
+    ])
+    expect(await onHana(rowsOf(
+      `SELECT COUNT(*) AS N, CAST(SUM("ID") AS BIGINT) AS S, COUNT("BIG") AS B,
+        CAST(SUM(CASE WHEN "EVEN" THEN 1 ELSE 0 END) AS BIGINT) AS E FROM "EVENTS_PARQUET"`
+    ))).toEqual([{ N: 25000n, S: BigInt((24999 * 25000) / 2), B: 25000n - 3572n, E: 12500n }])
+    const [row] = await onHana(rowsOf(
+      `SELECT "AMOUNT", "NAME", TO_VARCHAR("DAY", 'YYYY-MM-DD') AS D, TO_VARCHAR("TS", 'YYYY-MM-DD HH24:MI:SS') AS T, "BIG" FROM "EVENTS_PARQUET" WHERE "ID" = 12345`
+    ))
+    expect(row).toEqual({ AMOUNT: expect.anything(), NAME: "event 12345", D: "2053-10-19", T: "2020-01-01 03:25:45", BIG: 12345000000n })
+    expect(String(row!["AMOUNT"])).toMatch(/^15431\.25$|^1543125$/)
+
+    const fake = join(dir, "fake.parquet")
+    writeFileSync(fake, "ID,NAME\n1,x\n")
+    const [notParquet, missing] = await Promise.all([
+      runCli(["ingest", fake, "--uri", "hdb://u:p@127.0.0.1:1", "--table", "X"]),
+      runCli(["ingest", join(dir, "missing.parquet"), "--uri", "hdb://u:p@127.0.0.1:1", "--table", "X"])
+    ])
+    // Both fail on the file, before any connection attempt (the URI points at a closed port).
+    expect([notParquet.code, missing.code]).toEqual([1, 1])
+    expect(notParquet.stderr).toMatch(/^error: INVALID_DATA: .*fake\.parquet is not a readable Parquet file/m)
+    expect(missing.stderr).toMatch(/^error: IO: cannot read .*missing\.parquet: /m)
+  })
+
   it("copies a query's result from HANA to Oracle", async () => {
     const run = await runCli([
       "copy", "--from-uri", hana.uri, "--query", `SELECT * FROM "ITEMS"`, "--to-uri", oracle.uri, "--table", "ITEMS_COPY", "--mode", "replace"
@@ -127,6 +225,23 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
       (await onHana(rowsOf(`SELECT COUNT(*) AS N, SUM("L_QUANTITY") AS Q FROM "ITEMS"`))).map((r) => ({ N: Number(r["N"]), Q: r["Q"] }))
         .map((r) => expect.objectContaining({ N: r.N }))
     )
+  })
+
+  it("testkit starts a server, prints its URI and a command line that connects, and stops on interrupt", async () => {
+    const server = startInProcess(["testkit", "oracle"])
+    await server.waitFor(/Ctrl-C stops it/)
+    const uri = server.stdout().trim()
+    expect(uri).toMatch(/^oracle:\/\/\S+@127\.0\.0\.1:\d+\/\S+$/)
+    const suggested = /adbc (query --uri '(\S+)' '([^']+)')/.exec(server.stderr())
+    expect(suggested?.[2]).toBe(uri)
+    const run = await runCli(["query", "--uri", suggested![2]!, "--format", "csv", suggested![3]!])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toBe("DUMMY\nX\n")
+    const stopped = await server.interrupt()
+    expect(stopped.code).toBe(130)
+    const refused = await runCli(["query", "--uri", uri, "SELECT 1 FROM DUAL"])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/^error: [A-Z_]+/)
   })
 
   it("lists objects, info, a table's schema and the table types", async () => {
@@ -142,6 +257,33 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     expect(info.stdout).toMatch(/^DRIVER_NAME,100,/m)
     expect(schema.stdout).toMatch(/^L_ORDERKEY +\| Int64 +\| false/m)
     expect(types.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as unknown)).toContainEqual({ table_type: "TABLE" })
+  })
+})
+
+describe("how adbc ends and shows progress", () => {
+  it("exits 3 with the failed checks when the main job's checks fail, 130 when interrupted", () => {
+    const failed = describeExit(Exit.fail(new DemoCheckFailed({ problems: ["Oracle: COUNT(*) is 9, expected 10"] })), false)
+    expect(failed).toEqual({ code: 3, lines: ["error: checks failed: Oracle: COUNT(*) is 9, expected 10"] })
+    expect(describeExit(Exit.interrupt(1), false).code).toBe(130)
+  })
+
+  it("draws a bar redrawn in place on a terminal and prints one line per step start and end otherwise", () => {
+    const written: Record<"tty" | "narrow" | "plain", string> = { tty: "", narrow: "", plain: "" }
+    for (const kind of ["tty", "narrow", "plain"] as const) {
+      const progress = Progress.make({
+        write: (text) => void (written[kind] += text),
+        isTerminal: kind !== "plain",
+        columns: kind === "narrow" ? 30 : 200
+      })
+      const task = progress.start("copy", 1000)
+      task.update(500, 4000)
+      const figures = task.finish()
+      expect(figures).toMatchObject({ step: "copy", rows: 500, bytes: 4000 })
+    }
+    expect(written.tty).toMatch(/^\rcopy: \[#{10}-{10}\] +50% 500\/1,000 rows, [\d,]+ rows\/s/)
+    expect(written.tty.endsWith("\n")).toBe(true)
+    expect(written.narrow.split("\n")[0]!.split("\r").map((line) => line.length)).toEqual([0, 29, 29])
+    expect(written.plain).toMatch(/^copy: started\ncopy: 500 rows in \d+\.\d\d s\n$/)
   })
 })
 
@@ -177,19 +319,5 @@ describe.concurrent("adbc failures", { timeout: 240_000 }, () => {
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/^error: UNAUTHENTICATED/m)
     expect(run.stdout + run.stderr).not.toContain("Sup3rSecretPw")
-  })
-
-  it("stops a long query on SIGINT with exit 130, leaving no open cursor or session on the server", async () => {
-    const query = startCli(["query", "--uri", hana.uri, "--format", "csv", "--option", "dba.statement.fetch_size=1000",
-      "SELECT GENERATED_PERIOD_START AS I FROM SERIES_GENERATE_INTEGER(1, 0, 3000000)"])
-    await query.waitFor(/^\d+\n\d+\n/m)
-    expect(hana.openResultSets()).toBeGreaterThan(0)
-    query.child.kill("SIGINT")
-    const run = await query.done
-    expect(run.code).toBe(130)
-    expect(run.stdout.trimEnd().split("\n").length).toBeLessThan(3_000_001)
-    const deadline = Date.now() + 5_000
-    while (hana.openResultSets() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-    expect(hana.openResultSets()).toBe(0)
   })
 })

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
+import { BatchAssembler } from "../../src/arrow/index.ts"
 import * as Connection from "../../src/Connection.ts"
+import { RawTemporal } from "../../layers/oracle/OracleDb.ts"
+import { oraclePage } from "../../layers/oracle/ResultPage.ts"
+import { arrowColumns, DEFAULT_MAPPING } from "../../layers/oracle/Types.ts"
+import { Result } from "effect"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 const server = useServer()
@@ -48,6 +53,39 @@ describe("dates, timestamps and time zones", () => {
       expect(raw(ts, "P")[0]).toBe(BigInt(Date.UTC(2024, 6, 1, 10)) * 1000n)
       expect(raw(ts, "N")[0]).toBe(BigInt(Date.UTC(2024, 6, 1, 17, 0, 0, 500)) * 1000n)
     }), { timezone: "+05:30" }))
+})
+
+describe("timestamps outside an Arrow unit's range", () => {
+  it.effect("TIMESTAMP(6) keeps years before 1678 and after 2261 exactly (microseconds cover every Oracle year)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("TSR")
+      yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(2), T TIMESTAMP(6), Z TIMESTAMP(6) WITH TIME ZONE)`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (1, TIMESTAMP '0001-01-01 00:00:00.000001', TIMESTAMP '1000-06-15 12:34:56.654321 +00:00')`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (2, TIMESTAMP '9999-12-31 23:59:59.999999', TIMESTAMP '9999-12-31 23:59:59.999999 +00:00')`)
+      for (const mode of ["row", "batch"]) {
+        const table = yield* tableOf(`SELECT T, Z FROM ${t} ORDER BY K`, { "redo.statement.execution_mode": mode })
+        const us = (y: number, mo: number, d: number, h: number, mi: number, s: number, micros: number) =>
+          BigInt(Date.UTC(y, mo - 1, d, h, mi, s)) * 1000n + BigInt(micros)
+        const year1 = new Date(0) // Date.UTC would read year 1 as 1901
+
+        year1.setUTCFullYear(1, 0, 1)
+        expect([...(raw(table, "T") as BigInt64Array)], mode).toEqual([BigInt(year1.getTime()) * 1000n + 1n, us(9999, 12, 31, 23, 59, 59, 999_999)])
+        expect([...(raw(table, "Z") as BigInt64Array)], mode).toEqual([us(1000, 6, 15, 12, 34, 56, 654_321), us(9999, 12, 31, 23, 59, 59, 999_999)])
+      }
+    })))
+
+  it("a value timestamp[ns] cannot hold fails naming the column and the row, never wraps", () => {
+    const mapped = Result.getOrThrow(arrowColumns([{ name: "TS", type: "TIMESTAMP", precision: 9, nullable: true }], DEFAULT_MAPPING))
+    const assembler = new BatchAssembler(new Arrow.Schema(mapped.map((m) => m.field)), { maxRows: 100, mode: "hard" })
+    // 1000-01-01 00:00:00.123456789, and the first second past int64 nanoseconds (2262-04-11 23:47:16.854775807)
+    const rows = [[new RawTemporal(-30610224000, 123_456_789, 0)], [new RawTemporal(9_223_372_037, 0, 0)]]
+    for (const [k, row] of rows.entries()) {
+      expect(() => [...assembler.push(oraclePage([row], mapped, 41 + k))]).toThrow(
+        `column "TS": row ${42 + k}: TIMESTAMP(9) value ${k === 0 ? "1000-01-01 00:00:00.123456789" : "2262-04-11 23:47:17.000000000"} is outside the range of Timestamp<NANOSECOND>`
+      )
+    }
+  })
 })
 
 describe("intervals", () => {

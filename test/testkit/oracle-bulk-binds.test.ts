@@ -15,7 +15,7 @@ const ROWS = 60_000
 /** Rows per request of the reference inserts: small requests take the general decoding. */
 const SMALL = 200
 
-const columns = "id NUMBER(10), amount NUMBER(18,2), big NUMBER(38), tiny NUMBER(1), ratio BINARY_DOUBLE, day DATE, ts TIMESTAMP, name VARCHAR2(40), nv NVARCHAR2(20)"
+const columns = "id NUMBER(10), amount NUMBER(18,2), big NUMBER(38), tiny NUMBER(1), ratio BINARY_DOUBLE, day DATE, ts TIMESTAMP, name VARCHAR2(40), nv NVARCHAR2(20), flag BOOLEAN"
 const bindDefs = () => [
   { type: oracledb.NUMBER },
   { type: oracledb.NUMBER },
@@ -25,7 +25,8 @@ const bindDefs = () => [
   { type: oracledb.DATE },
   { type: oracledb.DB_TYPE_TIMESTAMP },
   { type: oracledb.STRING, maxSize: 40 },
-  { type: oracledb.DB_TYPE_NVARCHAR, maxSize: 20 }
+  { type: oracledb.DB_TYPE_NVARCHAR, maxSize: 20 },
+  { type: oracledb.DB_TYPE_BOOLEAN }
 ]
 
 /** Edge values, cycled through the rows: NULLs, signs, scale limits, >15 digits, pre-1970 and far dates, Unicode. */
@@ -49,7 +50,8 @@ const row = (i: number): Array<unknown> => [
   dateOf(at(days, i)),
   dateOf(at(stamps, i)),
   at(names, i),
-  at(nvs, i)
+  at(nvs, i),
+  i % 3 === 0 ? null : i % 3 === 1
 ]
 
 describe("Oracle test server: executeMany bind rows decoded straight into columns", () => {
@@ -77,12 +79,12 @@ describe("Oracle test server: executeMany bind rows decoded straight into column
     await conn.execute(`CREATE TABLE fast_t (${columns})`)
     await conn.execute(`CREATE TABLE ref_t (${columns})`)
     const rows = Array.from({ length: ROWS }, (_, i) => row(i))
-    const r = await conn.executeMany("INSERT INTO fast_t VALUES (:1, :2, :3, :4, :5, :6, :7, :8, :9)", rows, { bindDefs: bindDefs(), dmlRowCounts: true })
+    const r = await conn.executeMany("INSERT INTO fast_t VALUES (:1, :2, :3, :4, :5, :6, :7, :8, :9, :10)", rows, { bindDefs: bindDefs(), dmlRowCounts: true })
     expect(r.rowsAffected).toBe(ROWS)
     expect(r.dmlRowCounts.length).toBe(ROWS)
     const sample = rows.slice(0, 2 * 9 * 8 * 6 * 5)
     for (let k = 0; k < sample.length; k += SMALL)
-      await conn.executeMany("INSERT INTO ref_t VALUES (:1, :2, :3, :4, :5, :6, :7, :8, :9)", sample.slice(k, k + SMALL), { bindDefs: bindDefs() })
+      await conn.executeMany("INSERT INTO ref_t VALUES (:1, :2, :3, :4, :5, :6, :7, :8, :9, :10)", sample.slice(k, k + SMALL), { bindDefs: bindDefs() })
     const fast = await selectAll(`fast_t WHERE id < ${sample.length}`)
     expect(fast).toEqual(await selectAll("ref_t"))
     // a few values spelled out, so that an error shared by both decodings shows too
@@ -98,6 +100,8 @@ describe("Oracle test server: executeMany bind rows decoded straight into column
     expect(byId.get(4)![7]).toBe("ü€𝄞 multi-byte")
     expect(byId.get(0)![7]).toBeNull() // '' is NULL in Oracle
     expect(byId.get(2)![8]).toBe("𝄞 clef")
+    // BOOLEAN, NULL included (its NULL is the escape byte 0xFD and 1 on the wire)
+    expect([0, 1, 2].map((id) => byId.get(id)![9])).toEqual([null, true, false])
     const counts = (await conn.execute("SELECT COUNT(*), COUNT(amount), COUNT(tiny), COUNT(name) FROM fast_t")).rows[0]
     expect(counts).toEqual([ROWS, ROWS - Math.ceil((ROWS - 6) / 9), ROWS - ROWS / 3, ROWS - ROWS / 8 - ROWS / 8])
     await conn.rollback()

@@ -154,6 +154,32 @@ describe(`Oracle test server: time zones, sub-second values and intervals (${ver
     await conn.rollback()
   })
 
+  it("takes interval literals of any precision into DAY TO SECOND(7-9) and YEAR(9) TO MONTH columns and compares them", async () => {
+    const r = await conn.execute("SELECT INTERVAL '0 01:02:03.000000000' DAY(3) TO SECOND(9) FROM dual")
+    expect({ ...r.rows[0][0] }).toEqual({ days: 0, hours: 1, minutes: 2, seconds: 3, fseconds: 0 })
+    await conn.execute("CREATE TABLE ivl (id NUMBER, ds INTERVAL DAY(3) TO SECOND(9), ym INTERVAL YEAR(9) TO MONTH)")
+    await conn.execute("INSERT INTO ivl VALUES (1, INTERVAL '0 01:02:03.000000000' DAY(3) TO SECOND(9), INTERVAL '1-2' YEAR TO MONTH)")
+    await conn.execute("INSERT INTO ivl VALUES (2, INTERVAL '-2 00:00:00' DAY TO SECOND, INTERVAL '-5' MONTH)")
+    await conn.execute("INSERT INTO ivl VALUES (3, INTERVAL '90' MINUTE, INTERVAL '999999999' YEAR(9))")
+    await conn.execute("INSERT INTO ivl VALUES (4, INTERVAL '0 00:00:00.000000001' DAY TO SECOND(9), INTERVAL '0' YEAR)")
+    const rows = await conn.execute("SELECT ds, ym FROM ivl ORDER BY id")
+    expect(rows.rows.map((row: any[]) => row.map((v) => ({ ...v })))).toEqual([
+      [{ days: 0, hours: 1, minutes: 2, seconds: 3, fseconds: 0 }, { years: 1, months: 2 }],
+      [{ days: -2, hours: 0, minutes: 0, seconds: 0, fseconds: 0 }, { years: 0, months: -5 }],
+      [{ days: 0, hours: 1, minutes: 30, seconds: 0, fseconds: 0 }, { years: 999_999_999, months: 0 }],
+      [{ days: 0, hours: 0, minutes: 0, seconds: 0, fseconds: 1 }, { years: 0, months: 0 }]
+    ])
+    const between = await conn.execute("SELECT id FROM ivl WHERE ds BETWEEN INTERVAL '0' SECOND AND INTERVAL '1:30' HOUR TO MINUTE ORDER BY ds")
+    expect(between.rows).toEqual([[4], [1], [3]])
+    const ym = await conn.execute("SELECT id FROM ivl WHERE ym > INTERVAL '1' YEAR ORDER BY ym DESC")
+    expect(ym.rows).toEqual([[3], [1]])
+    await conn.execute("UPDATE ivl SET ds = INTERVAL '1' DAY, ym = INTERVAL '3' MONTH WHERE id = 2")
+    expect((await conn.execute("SELECT ds, ym FROM ivl WHERE id = 2")).rows.map((row: any[]) => row.map((v) => ({ ...v })))).toEqual([
+      [{ days: 1, hours: 0, minutes: 0, seconds: 0, fseconds: 0 }, { years: 0, months: 3 }]
+    ])
+    await conn.rollback()
+  })
+
   // Ranges from the Oracle SQL Language Reference, "Data Types" (INTERVAL YEAR(year_precision) TO MONTH: 0..9 year digits;
   // INTERVAL DAY(day_precision) TO SECOND(fractional_seconds_precision): 0..9 each):
   // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Data-Types.html

@@ -35,6 +35,16 @@ describe("Oracle test server: integrity, privilege and tablespace errors, BINARY
     expect(rows.rows).toEqual([[1, 1, 5]])
   })
 
+  // ORA-01400 for an INSERT of NULL, ORA-01407 for an UPDATE to NULL (https://docs.oracle.com/en/error-help/db/ora-01407/)
+  it("raises ORA-01407 for an UPDATE of a NOT NULL column to NULL, naming the table's owner", async () => {
+    await app.execute("CREATE TABLE nn_t (id NUMBER PRIMARY KEY, name VARCHAR2(5) NOT NULL)")
+    await app.execute("INSERT INTO nn_t VALUES (1, 'a')")
+    expect(await message("UPDATE nn_t SET name = NULL")).toBe('ORA-01407: cannot update ("APP"."NN_T"."NAME") to NULL')
+    expect(await message("INSERT INTO nn_t VALUES (2, NULL)")).toBe('ORA-01400: cannot insert NULL into ("APP"."NN_T"."NAME")')
+    expect((await app.execute("SELECT name FROM nn_t")).rows).toEqual([["a"]])
+    await app.rollback()
+  })
+
   it("refuses user management without the privilege (ORA-01031) and allows it to a DBA", async () => {
     expect(oraCode(await failure(() => app.execute("CREATE USER eve IDENTIFIED BY eve")))).toBe("ORA-01031")
     expect(oraCode(await failure(() => app.execute("DROP USER dba")))).toBe("ORA-01031")

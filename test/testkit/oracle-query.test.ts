@@ -157,6 +157,8 @@ describe("Oracle test server: execute and fetch", () => {
       await cb.execute("CREATE TABLE bt (x NUMBER)")
       await cb.execute("INSERT INTO bt VALUES (7)")
       await cb.commit()
+      // another schema's table needs a grant (test/testkit/oracle-privileges.test.ts)
+      await cb.execute("GRANT SELECT ON bt TO a")
       await ca.execute("ALTER SESSION SET CURRENT_SCHEMA = b")
       expect(ca.currentSchema).toBe("B")
       expect((await ca.execute("SELECT x, SYS_CONTEXT('USERENV','CURRENT_SCHEMA'), USER FROM bt")).rows).toEqual([[7, "B", "A"]])

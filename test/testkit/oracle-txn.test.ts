@@ -135,6 +135,58 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     await b.rollback()
   })
 
+  // An insert of a key another open transaction inserted waits for that transaction's row lock; then ORA-00001 when it
+  // committed, or the insert goes ahead when it rolled back (Database Concepts, Data Concurrency and Consistency).
+  it("makes an insert of a key another transaction inserted wait, then raise ORA-00001 after its commit (keeping the waiter's transaction)", async () => {
+    await a.execute("CREATE TABLE dupkey_t (id NUMBER PRIMARY KEY, code VARCHAR2(10) UNIQUE, v NUMBER)")
+    await b.execute("INSERT INTO dupkey_t VALUES (100, 'b-own', 0)")
+    await a.execute("INSERT INTO dupkey_t VALUES (1, 'one', 0)")
+    const waiting = b.execute("INSERT INTO dupkey_t VALUES (1, 'uno', 1)")
+    expect(await stillPendingAfter(waiting, 300)).toBe(true)
+    await a.commit()
+    const err = await failure(() => waiting)
+    expect(oraCode(err)).toBe("ORA-00001")
+    expect(String(err)).toMatch(/unique constraint \(\w+\.SYS_C\d+\) violated|unique constraint \(\w+\.\w+\) violated/)
+    // only the statement failed: B's earlier row is still there and commits
+    expect(b.transactionInProgress).toBe(true)
+    await b.commit()
+    expect((await a.execute("SELECT id, code FROM dupkey_t ORDER BY id")).rows).toEqual([[1, "one"], [100, "b-own"]])
+    // a unique (not primary) key waits the same way
+    await a.execute("INSERT INTO dupkey_t VALUES (2, 'two', 0)")
+    const second = b.execute("INSERT INTO dupkey_t VALUES (3, 'two', 0)")
+    expect(await stillPendingAfter(second, 300)).toBe(true)
+    await a.commit()
+    expect(oraCode(await failure(() => second))).toBe("ORA-00001")
+    await b.rollback()
+  })
+
+  it("lets a waiting insert of the same key go ahead when the other transaction rolls back (single rows and executeMany)", async () => {
+    await a.execute("CREATE TABLE dupkey_r (id NUMBER PRIMARY KEY, v NUMBER)")
+    await a.execute("INSERT INTO dupkey_r VALUES (1, 0)")
+    const waiting = b.execute("INSERT INTO dupkey_r VALUES (1, 1)")
+    expect(await stillPendingAfter(waiting, 300)).toBe(true)
+    await a.rollback()
+    expect((await waiting).rowsAffected).toBe(1)
+    await b.commit()
+    // executeMany (bulk path) waits for a key inside its batch too, and commits without ORA-00001 after a rollback
+    await a.execute("INSERT INTO dupkey_r VALUES (50, 0)")
+    const rows = Array.from({ length: 100 }, (_, i) => [i + 10, i])
+    const many = b.executeMany("INSERT INTO dupkey_r VALUES (:1, :2)", rows)
+    expect(await stillPendingAfter(many, 300)).toBe(true)
+    await a.rollback()
+    expect((await many).rowsAffected).toBe(100)
+    await b.commit()
+    expect((await a.execute("SELECT COUNT(*), MAX(v) FROM dupkey_r")).rows).toEqual([[101, 99]])
+    // and raises ORA-00001 when the other transaction commits
+    await a.execute("INSERT INTO dupkey_r VALUES (500, 0)", [], {})
+    const clash = b.executeMany("INSERT INTO dupkey_r VALUES (:1, :2)", [[499, 0], [500, 0]])
+    expect(await stillPendingAfter(clash, 300)).toBe(true)
+    await a.commit()
+    expect(oraCode(await failure(() => clash))).toBe("ORA-00001")
+    await b.rollback()
+    expect((await b.execute("SELECT COUNT(*) FROM dupkey_r WHERE id IN (499, 500)")).rows).toEqual([[1]])
+  })
+
   it("rolls back to savepoints", async () => {
     await a.execute("INSERT INTO acct VALUES (50, 'sp1', 1)")
     await a.execute("SAVEPOINT first_sp")

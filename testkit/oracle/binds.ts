@@ -3,9 +3,9 @@
  * (lib/thin/protocol/messages/withData.js writeBindParamsColumn) into DuckDB values, and encoding OUT values
  * (PL/SQL) in the type the client declared.
  */
-import { blobValue, listValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
+import { blobValue, type DuckDBTimestampNanosecondsValue, listValue, timestampNanosValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
-import { civilFromMicros, microsOfOracle } from "./datetime.ts"
+import { civilFromMicros, microsOfOracle, nanosOfOracle } from "./datetime.ts"
 import { decodeVector } from "./encode.ts"
 import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "./intervals.ts"
 import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
@@ -91,11 +91,11 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
       return blobValue(Buffer.from(b))
     case Dty.DATE:
     case Dty.TIMESTAMP:
-      return timestampValue(BigInt(microsOfOracle(b)))
+      return subMicros(b) ?? timestampValue(microsOfOracle(b))
     case Dty.TIMESTAMP_TZ:
-      return timestampTZValue(BigInt(microsOfOracle(b)))
+      return subMicros(b) ?? timestampTZValue(microsOfOracle(b))
     case Dty.TIMESTAMP_LTZ:
-      return timestampTZValue(BigInt(microsOfOracle(b) - dbOffsetMinutes * 60_000_000))
+      return subMicros(b, dbOffsetMinutes) ?? timestampTZValue(microsOfOracle(b) - BigInt(dbOffsetMinutes) * 60_000_000n)
     case Dty.BINARY_DOUBLE:
     case Dty.BINARY_FLOAT: {
       const c = Buffer.from(b)
@@ -110,6 +110,20 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
     default:
       return b.toString("utf8")
   }
+}
+
+/** DuckDB's nanosecond timestamps (int64) reach from 1677-09-21 to 2262-04-11. */
+const NS_MIN = -(2n ** 63n) + 1n
+const NS_MAX = 2n ** 63n - 1n
+
+/**
+ * A bound TIMESTAMP with digits below the microsecond as a DuckDB nanosecond timestamp (UTC wall clock; LOCAL TIME
+ * ZONE values shifted from the database time zone), so TIMESTAMP(7-9) columns keep them; undefined otherwise.
+ */
+const subMicros = (b: Buffer, shiftMinutes = 0): DuckDBTimestampNanosecondsValue | undefined => {
+  if (b.length < 11 || b.readUInt32BE(7) % 1000 === 0) return undefined
+  const ns = nanosOfOracle(b) - BigInt(shiftMinutes) * 60_000_000_000n
+  return ns < NS_MIN || ns > NS_MAX ? undefined : timestampNanosValue(ns)
 }
 
 const writeDate = (w: WriteBuffer, text: string, dty: number): void => {

@@ -15,6 +15,9 @@ import type { BindSpec } from "./statement.ts"
 import { Dty } from "./types.ts"
 import { LONG_LENGTH_INDICATOR, NULL_LENGTH_INDICATOR } from "./wire.ts"
 
+/** The escape byte that starts a NULL BOOLEAN bind (TNS_ESCAPE_CHAR); 253 is no valid short length otherwise. */
+const BOOLEAN_NULL = 0xfd
+
 /** Signals a value the column-wise layout cannot hold exactly. */
 export class NotExact extends Error {}
 
@@ -319,6 +322,9 @@ const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number): CellWr
     case Dty.DATE:
     case Dty.TIMESTAMP:
       return dateWriter(layout)
+    case Dty.BOOLEAN:
+      // as readBind: true is the value whose first byte is 1
+      return layout === "boolean" ? (b, start, _length, out, c, row) => out.setNumber(c, row, b[start] === 1 ? 1 : 0) : undefined
     default:
       return undefined
   }
@@ -359,6 +365,13 @@ export class BindRowDecoder {
       if (pos >= end) return -1
       const n = b[pos++]!
       if (n === 0 || n === NULL_LENGTH_INDICATOR) {
+        out.setNull(column, row)
+        continue
+      }
+      if (n === BOOLEAN_NULL) {
+        // a NULL BOOLEAN: the escape byte and 1 (withData.js writeBindParamsColumn)
+        if (pos >= end) return -1
+        pos++
         out.setNull(column, row)
         continue
       }

@@ -10,6 +10,7 @@ import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { namedTypesOf, typeDictionaryRows } from "./named-types.ts"
+import { Grants } from "./privileges.ts"
 import { RowLocks } from "./row-locks.ts"
 
 /** Live-session facts shown by V$SESSION. */
@@ -45,6 +46,8 @@ export interface DatabaseSettings {
   readonly users: ReadonlyArray<{ readonly name: string; readonly password: string; readonly dba: boolean }>
   /** How long a write waits for a row another transaction holds before failing with ORA-30006. */
   readonly lockWaitMs: number
+  /** NLS_NUMERIC_CHARACTERS, decimal character then group separator (default ".,"): each session starts with it. */
+  readonly numericCharacters?: string
 }
 
 const ORACLE_MAINTAINED = ["SYS", "SYSTEM", "XDB", "OUTLN", "DBSNMP", "APPQOSSYS", "AUDSYS", "GSMADMIN_INTERNAL", "OJVMSYS", "DVSYS", "LBACSYS", "MDSYS", "CTXSYS", "ORDSYS", "PUBLIC"]
@@ -77,6 +80,14 @@ export class OracleDatabase {
   private readonly transactionEndWaiters = new Set<() => void>()
   /** Row locks of SELECT ... FOR UPDATE. */
   readonly rowLocks = new RowLocks()
+  /** Primary / unique keys inserted by open transactions (key-locks.ts). */
+  readonly keyLocks = new RowLocks<string>()
+
+  /** Releases the row and key locks of session `sid` (its transaction ended); true when it held any. */
+  releaseLocks(sid: number): boolean {
+    const rows = this.rowLocks.release(sid)
+    return this.keyLocks.release(sid) || rows
+  }
 
   /** A session committed or rolled back (or closed): writers waiting for its rows retry. */
   transactionEnded(): void {
@@ -100,6 +111,8 @@ export class OracleDatabase {
     return { ended, abort: () => done() }
   }
 
+  /** Object privileges granted on tables and views (privileges.ts). */
+  readonly grants = new Grants()
   /** Users granted the DBA role (user management needs it). */
   readonly dbaUsers = new Set<string>()
   readonly sessions = new Map<number, SessionInfo>()
@@ -146,6 +159,7 @@ export class OracleDatabase {
       `ora_cat(a, b) AS nullif(concat(a, b), '')`,
       `ora_instr(s, sub, pos) AS CASE WHEN instr(substr(s, pos), sub) = 0 THEN 0 ELSE instr(substr(s, pos), sub) + pos - 1 END`,
       `ora_div(a, b) AS CASE WHEN b = 0 THEN error('ORA-01476: divisor is equal to zero') ELSE a / b END`,
+      `ora_mod(a, b) AS CASE WHEN b = 0 THEN a ELSE a % b END`,
       `ora_date_add(d, n) AS CAST(CAST(d AS TIMESTAMP) + to_microseconds(CAST(round(n * 86400000000) AS BIGINT)) AS TIMESTAMP_S)`,
       `ora_date_diff(a, b) AS (epoch_us(CAST(a AS TIMESTAMP)) - epoch_us(CAST(b AS TIMESTAMP))) / 86400000000.0`,
       `ora_uid() AS CAST(getvariable('ora_uid') AS BIGINT)`,
@@ -155,7 +169,11 @@ export class OracleDatabase {
       `ora_rowid(r) AS 'AAAR0oAAM' || ora_b64((CAST(r AS UBIGINT) >> 16) & 1073741823, 6) || ora_b64(CAST(r AS UBIGINT) & 65535, 3)`,
       // TO_CHAR(number) prints no leading zero before the point and no trailing fraction zeros (.5, -.5, 1.5, 10)
       `ora_num_text(s) AS regexp_replace(regexp_replace(regexp_replace(s, '(\\.[0-9]*?)0+$', '\\1'), '\\.$', ''), '^(-?)0\\.', '\\1.')`,
-      `ora_to_char(x) AS CASE WHEN typeof(x) IN ('DOUBLE', 'FLOAT') OR typeof(x) LIKE 'DECIMAL%' THEN ora_num_text(CAST(x AS VARCHAR)) ELSE CAST(x AS VARCHAR) END`,
+      // infinities and NaN print as Inf, -Inf and Nan (as Oracle shows BINARY_DOUBLE_INFINITY + 1:
+      // https://exadatadba.blog/2019/03/22/when-is-an-oracle-database-number-column-not-a-number-nan/)
+      `ora_to_char(x) AS CASE WHEN typeof(x) IN ('DOUBLE', 'FLOAT') AND isnan(CAST(x AS DOUBLE)) THEN 'Nan'
+        WHEN typeof(x) IN ('DOUBLE', 'FLOAT') AND isinf(CAST(x AS DOUBLE)) THEN CASE WHEN CAST(x AS DOUBLE) > 0 THEN 'Inf' ELSE '-Inf' END
+        WHEN typeof(x) IN ('DOUBLE', 'FLOAT') OR typeof(x) LIKE 'DECIMAL%' THEN replace(ora_num_text(CAST(x AS VARCHAR)), '.', left(coalesce(getvariable('ora_nls_numeric'), '.'), 1)) ELSE CAST(x AS VARCHAR) END`,
       `ora_to_char_fmt(x, f) AS strftime(CAST(x AS TIMESTAMP), f)`,
       `ora_to_char_fmt_ns(x, f) AS strftime(CAST(x AS TIMESTAMP_NS), f)`,
       `sys_context(ns, k) AS CASE WHEN upper(ns) <> 'USERENV' THEN NULL ELSE CASE upper(k)
@@ -469,7 +487,7 @@ export class OracleDatabase {
       ["NLS_NCHAR_CHARACTERSET", "AL16UTF16"],
       ["NLS_DATE_FORMAT", "DD-MON-RR"],
       ["NLS_TIMESTAMP_FORMAT", "DD-MON-RR HH.MI.SSXFF AM"],
-      ["NLS_NUMERIC_CHARACTERS", ".,"],
+      ["NLS_NUMERIC_CHARACTERS", this.settings.numericCharacters ?? ".,"],
       ["NLS_LENGTH_SEMANTICS", "BYTE"]
     ]
     await fill("NLS_SESSION_PARAMETERS", nls.filter((r) => !r[0]!.includes("CHARACTERSET")))

@@ -45,12 +45,22 @@ export const microsFromCivil = (c: Civil): bigint =>
   BigInt(c.hour * 3600 + c.minute * 60 + c.second) * 1_000_000n +
   BigInt(Math.floor(c.nanos / 1000))
 
-/** Microseconds since the epoch of Oracle DATE/TIMESTAMP bytes, as a JS number (exact for +-285,000 years). */
-export const microsOfOracle = (b: Uint8Array): number => {
+/** Nanoseconds since the epoch (wall clock) of Oracle DATE/TIMESTAMP bytes, exact for every Oracle year. */
+export const nanosOfOracle = (b: Uint8Array): bigint => {
   const days = daysFromCivil((b[0]! - 100) * 100 + (b[1]! - 100), b[2]!, b[3]!)
-  const secs = (b[4]! - 1) * 3600 + (b[5]! - 1) * 60 + (b[6]! - 1)
+  const secs = days * 86_400 + (b[4]! - 1) * 3600 + (b[5]! - 1) * 60 + (b[6]! - 1)
   const ns = b.length >= 11 ? ((b[7]! << 24) >>> 0) + (b[8]! << 16) + (b[9]! << 8) + b[10]! : 0
-  return days * 86_400_000_000 + secs * 1_000_000 + Math.floor(ns / 1000)
+  return BigInt(secs) * 1_000_000_000n + BigInt(ns)
+}
+
+/**
+ * Microseconds since the epoch of Oracle DATE/TIMESTAMP bytes, exact (a bigint: microseconds of years before 1685
+ * or after 2255 are beyond 2^53); digits below the microsecond are dropped (floor).
+ */
+export const microsOfOracle = (b: Uint8Array): bigint => {
+  const ns = nanosOfOracle(b)
+  const us = ns / 1000n
+  return ns < 0n && us * 1000n !== ns ? us - 1n : us
 }
 
 /** Decodes Oracle DATE/TIMESTAMP bytes (7, 11 or 13 long) to broken-down time. */

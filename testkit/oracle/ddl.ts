@@ -7,6 +7,7 @@ import type { Session as EngineSession } from "../engine/index.ts"
 import type { ColumnMeta, ConstraintMeta, TableMeta } from "./catalog.ts"
 import type { OracleDatabase, SessionInfo } from "./database.ts"
 import { ora, OraError } from "./errors.ts"
+import { insufficientPrivileges, objectAccessError, objectPrivileges, type Requester } from "./privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { defineProcedure, type PlsqlHost } from "./plsql.ts"
@@ -26,6 +27,7 @@ export interface DdlHost extends PlsqlHost {
   query(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<QueryResult>
   translate(sql: string): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> }
   alterSession(toks: ReadonlyArray<Tok>): Promise<void>
+  readonly requester: Requester
 }
 
 /** Runs the DDL of one session. */
@@ -62,6 +64,74 @@ export class Ddl {
     return false
   }
 
+  /**
+   * The system privileges DDL on another schema needs (CREATE ANY TABLE, DROP ANY TABLE, ALTER ANY TABLE, ...; here:
+   * the DBA role), and user management's: ORA-01031 without them, or ORA-00942 for a table or view the user holds no
+   * privilege on (privileges.ts).
+   */
+  private checkPrivileges(toks: ReadonlyArray<Tok>): void {
+    const who = this.s.requester
+    if (who.dba) return
+    const kw = toks[0]?.value
+    if (kw === "CREATE" || kw === "DROP") {
+      let k = 1
+      while (isKw(toks[k], "OR", "REPLACE", "GLOBAL", "PRIVATE", "TEMPORARY", "FORCE", "NOFORCE", "EDITIONABLE", "NONEDITIONABLE", "UNIQUE", "BITMAP")) k++
+      const what = toks[k]?.value
+      if (what === "USER") {
+        this.requireDba()
+        return
+      }
+      if (!isKw(toks[k], "TABLE", "VIEW", "INDEX", "SEQUENCE", "PROCEDURE", "TYPE") || toks[k + 1] === undefined) return
+      const q = this.qualified(toks, k + 1)
+      if (q.schema === who.user) return
+      const meta = kw === "DROP" && (what === "TABLE" || what === "VIEW") ? this.s.db.catalog.getTable(q.schema, q.name) : undefined
+      const e = meta !== undefined ? objectAccessError(who, meta.owner, meta.name, "DROP") : kw === "CREATE" ? insufficientPrivileges() : undefined
+      if (e !== undefined) throw e
+      if (kw === "DROP" && meta === undefined && this.s.db.catalog.users.has(q.schema) && what !== "TABLE" && what !== "VIEW") throw insufficientPrivileges()
+      return
+    }
+    if ((kw === "ALTER" || kw === "TRUNCATE") && isKw(toks[1], "TABLE") && toks[2] !== undefined) {
+      const q = this.qualified(toks, 2)
+      const meta = q.schema === who.user ? undefined : this.s.db.catalog.getTable(q.schema, q.name)
+      const e = meta === undefined ? undefined : objectAccessError(who, meta.owner, meta.name, kw === "ALTER" ? "ALTER" : "DROP")
+      if (e !== undefined) throw e
+    }
+  }
+
+  /**
+   * GRANT / REVOKE. Object privileges (`GRANT SELECT, INSERT ON t TO u, PUBLIC`) are recorded for the privilege
+   * checks; the owner or a DBA may grant them. Of the system privileges and roles only DBA is kept (a DBA grants it);
+   * the others (CREATE SESSION, CREATE TABLE, ...) are what every user of the server already has.
+   */
+  private grant(toks: ReadonlyArray<Tok>, revoke: boolean): void {
+    const on = toks.findIndex((t) => isKw(t, "ON"))
+    const toAt = toks.findIndex((t) => isKw(t, revoke ? "FROM" : "TO"))
+    if (toAt < 0) throw new OraError(revoke ? 996 : 905, revoke ? "missing FROM keyword" : "missing keyword")
+    const grantees: Array<string> = []
+    for (let k = toAt + 1; k < toks.length && !isKw(toks[k], "WITH"); k++) {
+      const t = toks[k]!
+      if (isOp(t, ",")) continue
+      const name = oracleName(t)
+      if (name !== "PUBLIC" && !this.s.db.catalog.users.has(name)) throw new OraError(1917, `user or role '${name}' does not exist`)
+      grantees.push(name)
+    }
+    const words = toks.slice(1, on < 0 ? toAt : on).filter((t) => !isOp(t, ",")).map((t) => t.value)
+    const who = this.s.requester
+    if (on < 0) {
+      // system privileges and roles
+      if (!who.dba) throw insufficientPrivileges()
+      if (words.includes("DBA")) for (const g of grantees) revoke ? this.s.db.dbaUsers.delete(g) : this.s.db.dbaUsers.add(g)
+      return
+    }
+    const privileges = objectPrivileges(words.filter((w) => w !== "PRIVILEGES"))
+    if (privileges === undefined) throw new OraError(990, "missing or invalid privilege")
+    const q = this.qualified(toks, on + 1)
+    const meta = this.s.db.catalog.getTable(q.schema, q.name)
+    if (meta === undefined) throw ora.tableNotFound(who.version, q.schema, q.name)
+    if (!who.dba && meta.owner !== who.user) throw objectAccessError(who, meta.owner, meta.name, "DROP")!
+    for (const g of grantees) (revoke ? this.s.db.grants.revoke : this.s.db.grants.grant).call(this.s.db.grants, meta.owner, meta.name, g, privileges)
+  }
+
   /** User management needs the CREATE / ALTER / DROP USER system privileges (here: the DBA role). */
   private requireDba(): void {
     if (!this.s.db.dbaUsers.has(this.s.info.user)) throw new OraError(1031, "insufficient privileges")
@@ -74,6 +144,8 @@ export class Ddl {
     const toks = t.toks
     const kw = toks[0]?.value
     if (t.binds.length > 0) throw new OraError(1027, "bind variables not allowed for data definition operations")
+    // privileges are checked before the statement's names (an unknown tablespace of a refused CREATE USER is ORA-01031)
+    this.checkPrivileges(toks)
     checkTablespaces(toks)
     if (kw === "CREATE") {
       let k = 1
@@ -114,6 +186,7 @@ export class Ddl {
         if (this.s.db.catalog.getTable(q.schema, q.name)?.kind !== "TABLE" && this.s.db.catalog.getTable(q.schema, q.name) !== undefined) throw ora.tableNotFound(this.s.db.settings.version, q.schema, q.name)
         await this.runDdl(`DROP TABLE ${duckIdent(q.schema)}.${duckIdent(q.name)}${isKw(toks[q.next], "CASCADE") ? " CASCADE" : ""}`)
         this.s.db.catalog.dropTable(q.schema, q.name)
+        this.s.db.grants.dropObject(q.schema, q.name)
         return
       }
       if (what === "VIEW") {
@@ -203,7 +276,8 @@ export class Ddl {
       }
       return
     }
-    if (kw === "GRANT" || kw === "REVOKE" || kw === "ANALYZE" || kw === "AUDIT") return
+    if (kw === "GRANT" || kw === "REVOKE") return this.grant(toks, kw === "REVOKE")
+    if (kw === "ANALYZE" || kw === "AUDIT") return
     if (kw === "RENAME") {
       const from = oracleName(toks[1]!)
       const to = oracleName(toks[3]!)

@@ -52,10 +52,16 @@ const halves = (col: ColumnVector): Int32Array => {
   return h
 }
 
-/** Microseconds of a timestamp row as a JS number (exact for +-285,000 years). */
+/** Microseconds of a timestamp row as a JS number (exact within 2^53, about 1685-2255). */
 const microsNumber = (col: ColumnVector, i: number): number => {
   const h = halves(col)
   return h[2 * i + 1]! * 4294967296 + (h[2 * i]! >>> 0)
+}
+
+/** True when the int64 of row `i` is a safe integer (its high word within +-2^21). */
+const safeInt64 = (col: ColumnVector, i: number): boolean => {
+  const hi = halves(col)[2 * i + 1]!
+  return hi >= -2097152 && hi < 2097152
 }
 
 /** Writes a wall-clock timestamp given in microseconds since the epoch (DATE: 7 bytes, else 11). */
@@ -118,8 +124,12 @@ const microsOf = (col: ColumnVector, i: number): bigint | undefined => {
       return (d as BigInt64Array)[i]! * 1_000_000n
     case "timestamp_ms":
       return (d as BigInt64Array)[i]! * 1000n
-    case "timestamp_ns":
-      return (d as BigInt64Array)[i]! / 1000n
+    case "timestamp_ns": {
+      // floor, not truncation: 8 ns before the epoch is in the microsecond before it
+      const ns = (d as BigInt64Array)[i]!
+      const us = ns / 1000n
+      return us * 1000n > ns ? us - 1n : us
+    }
     default:
       return undefined
   }
@@ -358,7 +368,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       })
     case "timestamp":
       return nullGuard((w, col, i) => {
-        if (col.info.layout === "timestamp") return writeMicros(w, microsNumber(col, i), true, type.scale < 9 ? 10 ** (9 - type.scale) : 1)
+        if (col.info.layout === "timestamp" && safeInt64(col, i)) return writeMicros(w, microsNumber(col, i), true, type.scale < 9 ? 10 ** (9 - type.scale) : 1)
         const c = civilOf(col, i)
         if (c === undefined) w.u8(0)
         else {

@@ -113,6 +113,9 @@ export const intervalStorageValue = (exact: Exact, type: DuckDBType): DuckDBValu
 export const hasIntervalBinds = (params: ReadonlyArray<DuckDBValue> | undefined): boolean =>
   params !== undefined && params.some((p) => p instanceof DuckDBIntervalValue && exactOfBind.has(p))
 
+/** True when some row of an executeMany has a bound interval (a first row's NULL says nothing about the others). */
+export const anyIntervalBinds = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): boolean => rows.some(hasIntervalBinds)
+
 /**
  * Replaces bound intervals by the value their parameter's storage takes (`parameterType` is DuckDB's inference for
  * the prepared statement: the target column's type in INSERT / UPDATE SET / comparisons).

@@ -8,7 +8,7 @@ import type { ColumnMeta, TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { decodeName } from "./names.ts"
 import type { BindSpec, ResultColumn } from "./statement.ts"
-import type { QueryShape } from "./translate.ts"
+import type { BinaryKind, QueryShape } from "./translate.ts"
 import { binaryDoubleType, binaryFloatType, booleanType, charType, dateType, Dty, inferFromDuck, jsonType, numberType, rowidType, timestampType, type OraType } from "./types.ts"
 
 /** Maps result columns to declared types where the select list makes that possible. */
@@ -57,9 +57,16 @@ export const describeColumns = (
     } else if (item.kind === "aggregate") {
       // COUNT returns NUMBER, SUM and AVG "the same data type as the numeric data type of the argument" (Oracle SQL
       // Language Reference, SUM / AVG / COUNT): for NUMBER(p,s) arguments that is NUMBER without precision or scale,
-      // described as precision 0, scale -127 (a BINARY_DOUBLE argument stays BINARY_DOUBLE)
-      const inferred = infer(cols[k++]!)
-      out.push(inferred.type.kind === "number" ? { ...inferred, type: numberType() } : inferred)
+      // described as precision 0, scale -127; a BINARY_DOUBLE / BINARY_FLOAT argument keeps its type (binaryType)
+      const c = cols[k++]!
+      const inferred = infer(c)
+      const binary = binaryType(item, c, bindType)
+      out.push(binary !== undefined ? { ...inferred, type: binary } : inferred.type.kind === "number" ? { ...inferred, type: numberType() } : inferred)
+    } else if (item.kind === "expr") {
+      // arithmetic with a BINARY_DOUBLE / BINARY_FLOAT operand (column, literal, constant or bind) is of that type
+      const c = cols[k++]!
+      const binary = binaryType(item, c, bindType)
+      out.push(binary !== undefined ? { name: decodeName(c.name), type: binary, nullable: true } : infer(c))
     } else if (item.kind === "rowid") {
       const c = cols[k++]!
       out.push({ name: "ROWID", type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })
@@ -69,6 +76,22 @@ export const describeColumns = (
   }
   for (; k < cols.length; k++) out.push(infer(cols[k]!))
   return out
+}
+
+/**
+ * The native floating-point type of an expression item whose DuckDB result is a float (DuckDB's DOUBLE alone cannot
+ * tell BINARY_DOUBLE from NUMBER): BINARY_DOUBLE when an operand or bind is one, else BINARY_FLOAT when one is.
+ */
+const binaryType = (
+  item: { readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number> },
+  c: ColumnInfo,
+  bindType: (param: number) => OraType | undefined
+): OraType | undefined => {
+  if (c.typeId !== DuckDBTypeId.DOUBLE && c.typeId !== DuckDBTypeId.FLOAT) return undefined
+  const binds = (item.params ?? []).map((p) => bindType(p)?.kind)
+  if (item.binary === "double" || binds.includes("double")) return binaryDoubleType
+  if (item.binary === "float" || binds.includes("float")) return binaryFloatType
+  return undefined
 }
 
 /** True when a DuckDB result column can carry values of the declared Oracle type. */

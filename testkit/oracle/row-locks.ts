@@ -1,16 +1,20 @@
 /**
- * Row locks taken by `SELECT ... FOR UPDATE`, held until the locking session's transaction ends.
+ * Locks held until the locking session's transaction ends, by table and key.
  *
  * DuckDB has no row locks (and records no write conflict between an UPDATE and a later DELETE of the same row), so
- * the database keeps them itself, by table and DuckDB row id: other sessions' FOR UPDATE and UPDATE / DELETE of a
- * locked row wait for its release (sqlsession.ts), as they wait for Oracle's row lock.
+ * the database keeps them itself:
+ * - row locks of `SELECT ... FOR UPDATE`, by DuckDB row id: other sessions' FOR UPDATE and UPDATE / DELETE of a
+ *   locked row wait for its release (sqlsession.ts), as they wait for Oracle's row lock;
+ * - the primary / unique keys a transaction inserted, by constraint and key values: DuckDB lets a second transaction
+ *   insert the same key and fails only its COMMIT, where Oracle makes the second insert wait for the first
+ *   transaction and then raise ORA-00001 or go ahead (key-locks.ts).
  */
-export class RowLocks {
-  private readonly byTable = new Map<string, Map<bigint, number>>()
-  private readonly bySession = new Map<number, Array<readonly [string, bigint]>>()
+export class RowLocks<K = bigint> {
+  private readonly byTable = new Map<string, Map<K, number>>()
+  private readonly bySession = new Map<number, Array<readonly [string, K]>>()
 
   /** Locks `rows` of `table` for session `sid` (rows it already holds stay held). */
-  take(sid: number, table: string, rows: ReadonlyArray<bigint>): void {
+  take(sid: number, table: string, rows: ReadonlyArray<K>): void {
     let locks = this.byTable.get(table)
     if (locks === undefined) this.byTable.set(table, (locks = new Map()))
     let held = this.bySession.get(sid)
@@ -31,7 +35,7 @@ export class RowLocks {
   }
 
   /** True when another session than `sid` holds one of `rows` of `table`. */
-  othersHold(sid: number, table: string, rows: ReadonlyArray<bigint>): boolean {
+  othersHold(sid: number, table: string, rows: ReadonlyArray<K>): boolean {
     const locks = this.byTable.get(table)
     if (locks === undefined) return false
     return rows.some((row) => {

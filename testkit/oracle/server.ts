@@ -35,6 +35,8 @@ export interface OracleTestServerOptions {
   readonly version?: OracleVersion
   /** DBTIMEZONE as an offset (default "+00:00"). */
   readonly dbTimeZone?: string
+  /** NLS_NUMERIC_CHARACTERS of the database, which every session starts with (default ".,"; ",." as in much of Europe). */
+  readonly numericCharacters?: string
   /** Forces the session time zone instead of the one the client sends at logon. */
   readonly sessionTimeZone?: string
   /**
@@ -85,7 +87,7 @@ export const startOracleTestServer = async (options: OracleTestServerOptions = {
   }))
   const serviceName = options.serviceName ?? "FREEPDB1"
   const version = options.version ?? "23ai"
-  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? 30_000 })
+  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? 30_000, ...(options.numericCharacters === undefined ? {} : { numericCharacters: options.numericCharacters }) })
   const faults: OracleFaults = { ...options.faults }
   const sessions = new Set<ProtocolSession>()
   const stats = emptyStats()

@@ -105,7 +105,7 @@ export class ProtocolSession {
     const s = this.state
     if (s.info !== undefined) {
       this.host.db.sessions.delete(s.info.sid)
-      if (this.host.db.rowLocks.release(s.info.sid)) this.host.db.transactionEnded()
+      if (this.host.db.releaseLocks(s.info.sid)) this.host.db.transactionEnded()
     }
     for (const c of s.cursors.values()) if (c.result !== undefined) closeResult(c.result)
     s.cursors.clear()

@@ -8,7 +8,7 @@
  * after a failure, rolls back and replays that log before reporting the error.
  */
 import * as crypto from "node:crypto"
-import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
+import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampNanosecondsValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
 import { EngineError } from "../engine/index.ts"
@@ -18,9 +18,11 @@ import type { TableMeta } from "./catalog.ts"
 import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { fromDuckDb, ora, OraError } from "./errors.ts"
-import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
+import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
+import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
+import { type KeyedTable, keyedTable, keysOfBulk, keysOfRows, returningKeys } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, duckIdent, encodeName, quoteDuck } from "./names.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
@@ -36,7 +38,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
-import { type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
+import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
 
 interface LogEntry {
   readonly sql: string
@@ -59,6 +61,8 @@ const md5 = (b: Buffer) => crypto.createHash("md5").update(b).digest()
 export class SqlSession {
   schema: string
   sessionTz = "+00:00"
+  /** NLS_NUMERIC_CHARACTERS of the session (TO_CHAR of a number writes its decimal character). */
+  numericCharacters: string
   private inTxn = false
   private log: Array<LogEntry> = []
   private readonly ddlRunner: Ddl = new Ddl(this)
@@ -69,6 +73,7 @@ export class SqlSession {
     readonly info: SessionInfo
   ) {
     this.schema = info.user
+    this.numericCharacters = db.settings.numericCharacters ?? ".,"
   }
 
   /** Sets the session variables used by SYS_CONTEXT/USER and the DuckDB search path. */
@@ -95,6 +100,7 @@ export class SqlSession {
       ora_client_id: "",
       ora_client_info: "",
       ora_session_tz: this.sessionTz,
+      ora_nls_numeric: this.numericCharacters,
       ora_session_tz_min: offsetMinutes(this.sessionTz, this.db.dbOffsetMinutes())
     }
     await s.execute(
@@ -119,9 +125,15 @@ export class SqlSession {
     if (!this.inTxn) return
     this.inTxn = false
     this.log = []
-    await this.engine.commit()
-    this.db.rowLocks.release(this.info.sid)
-    this.db.transactionEnded()
+    try {
+      await this.engine.commit()
+    } catch (e) {
+      // DuckDB checks some constraints only at commit (the transaction is then rolled back, as after Oracle's ORA-02091)
+      throw this.mapError(e)
+    } finally {
+      this.db.releaseLocks(this.info.sid)
+      this.db.transactionEnded()
+    }
   }
 
   /** Rolls the open transaction back. */
@@ -131,7 +143,7 @@ export class SqlSession {
     this.inTxn = false
     this.log = []
     await this.engine.rollback()
-    this.db.rowLocks.release(this.info.sid)
+    this.db.releaseLocks(this.info.sid)
     this.db.transactionEnded()
   }
 
@@ -153,16 +165,31 @@ export class SqlSession {
   }
 
   /** Runs a statement inside the transaction with Oracle statement-level atomicity. */
-  async runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>, lockWaitMs = this.db.settings.lockWaitMs): Promise<number> {
+  runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>, lockWaitMs = this.db.settings.lockWaitMs): Promise<number> {
+    return this.logged(sql, params, types, lockWaitMs, (p) => this.engine.execute(sql, p, types))
+  }
+
+  /** {@link runLogged} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote). */
+  private runLoggedReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined): Promise<ReadonlyArray<ReadonlyArray<unknown>>> {
+    return this.logged(sql, params, undefined, this.db.settings.lockWaitMs, (p) => this.engine.queryAll(sql, p))
+  }
+
+  private async logged<T>(
+    sql: string,
+    params: ReadonlyArray<DuckDBValue> | undefined,
+    types: ReadonlyArray<DuckDBType | undefined> | undefined,
+    lockWaitMs: number,
+    run: (params: ReadonlyArray<DuckDBValue> | undefined) => Promise<T>
+  ): Promise<T> {
     this.interrupted = false
     const deadline = Date.now() + lockWaitMs
     for (;;) {
       await this.begin()
       try {
         if (hasIntervalBinds(params)) params = await this.intervalParams(sql, params!)
-        const n = await this.engine.execute(sql, params, types)
+        const out = await run(params)
         this.log.push({ sql, params, types })
-        return n
+        return out
       } catch (e) {
         await this.recover()
         if (!isWriteConflict(e)) throw this.mapError(e)
@@ -244,7 +271,10 @@ export class SqlSession {
     const target = this.dmlTarget
     const integrity = integrityError(message, target, this.db.catalog.allTables())
     if (integrity !== undefined) return integrity
-    const err = fromDuckDb(message, this.db.settings.version, decodeName, this.schema)
+    const err = fromDuckDb(message, this.db.settings.version, decodeName, target?.owner ?? this.schema)
+    // an UPDATE to NULL is ORA-01407, an INSERT of NULL ORA-01400 (Error Messages, ORA-01407)
+    const nulled = err.code === 1400 && this.dmlIsUpdate ? /\((.*)\)$/.exec(err.detail) : null
+    if (nulled !== null) return new OraError(1407, `cannot update (${nulled[1]}) to NULL`)
     if (err.code === 1 && target !== undefined) {
       // name the table's primary key / unique constraint (23ai also names the table and columns)
       const c = target.constraints.find((x) => x.type === "P") ?? target.constraints.find((x) => x.type === "U")
@@ -258,6 +288,8 @@ export class SqlSession {
 
   /** Table written by the DML statement being executed (for constraint names in errors). */
   private dmlTarget: TableMeta | undefined
+  /** True while the DML statement being executed is an UPDATE (or MERGE), whose NOT NULL failures are ORA-01407. */
+  private dmlIsUpdate = false
 
   /** SQL_ID of the statement the session ran last (V$SESSION.PREV_SQL_ID once the next one starts). */
   private lastSqlId: string | null = null
@@ -350,7 +382,9 @@ export class SqlSession {
         return `$${n}`
       },
       dbTimeZone: this.db.settings.dbTimeZone,
-      dateColumns: this.dateColumnsOf(sql)
+      dateColumns: this.dateColumnsOf(sql),
+      binaryColumns: this.binaryColumnsOf(sql),
+      exactIntervals: this.exactIntervalsOf(sql)
     })
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
@@ -358,10 +392,46 @@ export class SqlSession {
     return { toks, tr, binds }
   }
 
+  /** The session user's rights, for privilege checks (privileges.ts). */
+  get requester(): Requester {
+    return { user: this.info.user, dba: this.db.dbaUsers.has(this.info.user), grants: this.db.grants, version: this.db.settings.version }
+  }
+
+  /**
+   * Checks the privileges a statement needs on other schemas' tables and views: `target.privileges` on the table a
+   * DML statement writes, SELECT on every other one it names (qualified, or in `from` unqualified under another
+   * CURRENT_SCHEMA), and SELECT ANY DICTIONARY (here: DBA) for the DBA_* views.
+   */
+  private checkAccess(toks: ReadonlyArray<Tok>, from: ReadonlyArray<FromRef>, target?: { readonly meta: TableMeta; readonly privileges: ReadonlyArray<ObjectPrivilege> }): void {
+    const who = this.requester
+    if (who.dba) return
+    const dbaView = toks.find((t) => t.kind === "ident" && t.value.startsWith("DBA_") && isDictionaryName(t.value))
+    if (dbaView !== undefined) throw ora.tableNotFound(who.version, undefined, dbaView.value)
+    const check = (meta: TableMeta, privilege: ObjectPrivilege) => {
+      const e = objectAccessError(who, meta.owner, meta.name, privilege)
+      if (e !== undefined) throw e
+    }
+    if (target !== undefined) for (const p of target.privileges) check(target.meta, p)
+    const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+    for (let k = 0; k + 2 < toks.length; k++) {
+      if (!isName(toks[k]) || !isOp(toks[k + 1], ".") || !isName(toks[k + 2]) || isOp(toks[k + 3], ".") || isOp(toks[k + 3], "(") || isOp(toks[k - 1], ".")) continue
+      const owner = oracleName(toks[k]!)
+      if (owner === who.user || !this.db.catalog.users.has(owner)) continue
+      const meta = this.db.catalog.getTable(owner, oracleName(toks[k + 2]!))
+      if (meta !== undefined && meta !== target?.meta) check(meta, "SELECT")
+    }
+    if (this.schema === who.user) return
+    for (const f of from) {
+      const meta = f.schema === undefined ? this.lookupTable(undefined, f.table) : undefined
+      if (meta !== undefined && meta !== target?.meta) check(meta, "SELECT")
+    }
+  }
+
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const { toks, tr, binds } = this.bindNumberingTranslator(tokenize(stripTerminator(sql)), sql)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
+    this.checkAccess(toks, shape.from)
     const withRowid = this.selectsTableLob(toks, shape)
     if (withRowid) duckSql = translateQuery(toks, tr, true).sql
     if (binds.length > params.length) throw ora.notAllBound()
@@ -499,6 +569,32 @@ export class SqlSession {
     return out
   }
 
+  /** BINARY_DOUBLE / BINARY_FLOAT column names of the tables a statement mentions (identifier match, as dateColumnsOf). */
+  binaryColumnsOf(sql: string): ReadonlyMap<string, BinaryKind> {
+    const out = new Map<string, BinaryKind>()
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      const meta = this.lookupTable(undefined, oracleName(t))
+      if (meta === undefined) continue
+      for (const c of meta.columns) if (c.type.kind === "double" || c.type.kind === "float") out.set(c.name, c.type.kind)
+    }
+    return out
+  }
+
+  /** Interval kinds all of whose columns in the tables a statement mentions are stored exactly (intervals.ts). */
+  exactIntervalsOf(sql: string): ExactIntervals {
+    const exact = { ds: false, ym: false }
+    const plain = { ds: false, ym: false }
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      for (const c of this.lookupTable(undefined, oracleName(t))?.columns ?? []) {
+        const kind = c.type.kind === "intervalds" ? "ds" : c.type.kind === "intervalym" ? "ym" : undefined
+        if (kind !== undefined) (c.type.duck === "INTERVAL" ? plain : exact)[kind] = true
+      }
+    }
+    return { dayToSecond: exact.ds && !plain.ds, yearToMonth: exact.ym && !plain.ym }
+  }
+
   /** Runs an already translated DuckDB query and describes its columns. */
   async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult> {
     try {
@@ -521,20 +617,81 @@ export class SqlSession {
     return describeColumns(shape, cols, this.db.settings.version, (schema, name) => this.lookupTable(schema, name), (n) => bindSpecType(specs[n - 1]))
   }
 
+  /** The table an INSERT / UPDATE / DELETE / MERGE writes, when the catalog knows it. */
+  private targetOf(toks: ReadonlyArray<Tok>): TableMeta | undefined {
+    const at = isKw(toks[1], "INTO", "FROM") ? 2 : 1
+    const a = toks[at]
+    if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
+    return isOp(toks[at + 1], ".") && toks[at + 2] !== undefined
+      ? this.lookupTable(oracleName(a), oracleName(toks[at + 2]!))
+      : this.lookupTable(undefined, oracleName(a))
+  }
+
+  /** Keys the running INSERT wrote into a table with primary-key or unique constraints (key-locks.ts). */
+  private insertKeys: { readonly keyed: KeyedTable; readonly keys: Array<string> } | undefined
+
+  /**
+   * Runs `write` (an INSERT into `keyed`, which records the keys it writes in {@link insertKeys}) and claims its keys.
+   * When another open transaction inserted one of them, the write is undone and, with `wait`, retried whenever a
+   * transaction ends (then DuckDB raises the duplicate key if that transaction committed), until the lock wait
+   * bound (ORA-30006) or a break (ORA-01013); without `wait` undefined is returned (the general path then waits).
+   */
+  private async claimingKeys<T>(keyed: KeyedTable, write: () => Promise<T>, wait: boolean): Promise<T | undefined> {
+    if (this.insertKeys !== undefined) return write()
+    this.interrupted = false
+    const deadline = Date.now() + this.db.settings.lockWaitMs
+    for (;;) {
+      const mark = this.log.length
+      const claim = { keyed, keys: new Array<string>() }
+      this.insertKeys = claim
+      let out: T
+      try {
+        out = await write()
+      } catch (e) {
+        // rows written before the failing one stay (executeMany without batchErrors), and so do their keys
+        this.takeKeys(keyed, claim.keys.filter((k) => !this.db.keyLocks.othersHold(this.info.sid, keyed.table, [k])))
+        throw e
+      } finally {
+        this.insertKeys = undefined
+      }
+      if (!this.db.keyLocks.othersHold(this.info.sid, keyed.table, claim.keys)) {
+        this.takeKeys(keyed, claim.keys)
+        return out
+      }
+      this.log = this.log.slice(0, mark)
+      await this.recover()
+      if (!wait) return undefined
+      await this.waitForRowLock(deadline)
+    }
+  }
+
+  private takeKeys(keyed: KeyedTable, keys: ReadonlyArray<string>): void {
+    if (keys.length > 0 && this.inTxn) this.db.keyLocks.take(this.info.sid, keyed.table, keys)
+  }
+
+  /** Runs an INSERT logged; into a keyed table (inside {@link claimingKeys}) it returns and records the keys it wrote. */
+  private async runInsert(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
+    const claim = this.insertKeys
+    if (claim === undefined) return this.runLogged(sql, params)
+    const written = await this.runLoggedReturning(sql + returningKeys(claim.keyed), params)
+    claim.keys.push(...keysOfRows(claim.keyed, written))
+    return written.length
+  }
+
   private async dml(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
     const t = this.translate(stripTerminator(sql))
     if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
-    {
-      const at = isKw(t.toks[1], "INTO", "FROM") ? 2 : 1
-      const a = t.toks[at]
-      const qualifiedName = isOp(t.toks[at + 1], ".") && t.toks[at + 2] !== undefined
-      this.dmlTarget =
-        a === undefined || (a.kind !== "ident" && a.kind !== "qident")
-          ? undefined
-          : qualifiedName
-            ? this.lookupTable(oracleName(a), oracleName(t.toks[at + 2]!))
-            : this.lookupTable(undefined, oracleName(a))
-    }
+    this.dmlTarget = this.targetOf(t.toks)
+    this.dmlIsUpdate = isKw(t.toks[0], "UPDATE", "MERGE")
+    const verb = t.toks[0]?.value
+    const privileges: Array<ObjectPrivilege> = verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : []
+    this.checkAccess(t.toks, [], this.dmlTarget === undefined ? undefined : { meta: this.dmlTarget, privileges })
+    const keyed = isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(this.dmlTarget) : undefined
+    if (keyed === undefined) return this.dmlOnce(sql, t, rows, opts)
+    return (await this.claimingKeys(keyed, () => this.dmlOnce(sql, t, rows, opts), true))!
+  }
+
+  private async dmlOnce(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, opts: ExecuteOptions): Promise<DmlResult> {
     if (this.dmlTarget !== undefined && this.db.rowLocks.othersHoldIn(this.info.sid, lockKey(this.dmlTarget)))
       for (const r of rows.length === 0 ? [[]] : rows) await this.waitForRowLocksOf(t, r)
     const ret = returningClause(t.toks)
@@ -543,7 +700,7 @@ export class SqlSession {
     const nBinds = t.binds.length
     for (const r of rows) if (r.length < nBinds) throw ora.notAllBound()
     // bound intervals need their parameter's storage type (intervalParams), known only per statement
-    const bulkable = rows.length > 1 && !hasIntervalBinds(rows[0])
+    const bulkable = rows.length > 1 && !anyIntervalBinds(rows)
     if (bulkable) {
       // all rows or none, so a success has no batch errors
       const appended = await this.appendBinds(t, rows)
@@ -562,7 +719,7 @@ export class SqlSession {
           exprs.push(col.expr(`$${b + 1}`))
         }
         try {
-          const n = await this.runLogged(bulk(exprs), params)
+          const n = await this.runInsert(bulk(exprs), params)
           return { kind: "dml", rowCount: n, rowCounts: opts.dmlRowCounts ? rows.map(() => 1) : [], batchErrors: [] }
         } catch (e) {
           if (!(e instanceof OraError)) throw e
@@ -593,7 +750,7 @@ export class SqlSession {
     const list = rows.length === 0 ? [[]] : rows
     for (let i = 0; i < list.length; i++) {
       try {
-        const n = await this.runLogged(duckSql, list[i]!.slice(0, nBinds))
+        const n = await this.runInsert(duckSql, list[i]!.slice(0, nBinds))
         total += n
         counts.push(n)
       } catch (e) {
@@ -615,22 +772,25 @@ export class SqlSession {
    * (the transaction is restored first).
    */
   async bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<number | undefined> {
-    if (classify(sql) !== "dml" || hasIntervalBinds(rows[0])) return undefined
+    if (classify(sql) !== "dml" || anyIntervalBinds(rows)) return undefined
     const t = this.translate(stripTerminator(sql))
     if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
-    const appended = await this.appendBinds(t, rows)
-    if (appended !== undefined) return appended
     const nBinds = t.binds.length
     const bulk = this.bulkInsert(t.toks, t.text, nBinds)
-    if (bulk === undefined) return undefined
-    const params: Array<DuckDBValue> = []
-    const exprs: Array<string> = []
-    for (let b = 0; b < nBinds; b++) {
-      const col = jsonColumn(rows, b)
-      params.push(col.json)
-      exprs.push(col.expr(`$${b + 1}`))
+    const write = async (): Promise<number | undefined> => {
+      const appended = await this.appendBinds(t, rows)
+      if (appended !== undefined || bulk === undefined) return appended
+      const params: Array<DuckDBValue> = []
+      const exprs: Array<string> = []
+      for (let b = 0; b < nBinds; b++) {
+        const col = jsonColumn(rows, b)
+        params.push(col.json)
+        exprs.push(col.expr(`$${b + 1}`))
+      }
+      return this.runInsert(bulk(exprs), params)
     }
-    return this.runLogged(bulk(exprs), params)
+    const keyed = keyedTable(this.targetOf(t.toks))
+    return keyed === undefined ? write() : this.claimingKeys(keyed, write, false)
   }
 
   /**
@@ -662,16 +822,26 @@ export class SqlSession {
    * failure the transaction is restored and undefined returned (the general path then reports the error).
    */
   async appendBulk(table: string | AppendTarget, bulk: BulkRows): Promise<number | undefined> {
-    await this.begin()
-    try {
-      const n = await this.engine.appendRows(table, bulk)
-      this.log.push({ sql: "", params: undefined, types: undefined, append: { table, rows: bulk } })
-      return n
-    } catch {
-      await this.recover()
-      return undefined
+    const append = async (): Promise<number | undefined> => {
+      await this.begin()
+      try {
+        const n = await this.engine.appendRows(table, bulk)
+        this.log.push({ sql: "", params: undefined, types: undefined, append: { table, rows: bulk } })
+        const claim = this.insertKeys
+        if (claim !== undefined) claim.keys.push(...(keysOfBulk(claim.keyed, bulk) ?? []))
+        return n
+      } catch {
+        await this.recover()
+        return undefined
+      }
     }
+    // tables with keys are appended through staging, by their INSERT's table text (appendTarget)
+    const keyed = typeof table === "string" ? this.keyedAppendTargets.get(`${this.schema}\u0000${table}`) : undefined
+    return keyed === undefined ? append() : this.claimingKeys(keyed, append, false)
   }
+
+  /** The keys of the tables that keyed append targets name (by current schema and table text). */
+  private readonly keyedAppendTargets = new Map<string, KeyedTable>()
 
   /** Append targets by INSERT text and table definition (executeMany sends the same INSERT chunk after chunk). */
   private readonly appendTargets = new Map<string, { readonly table: string | AppendTarget; readonly columns: Array<BulkColumn> }>()
@@ -719,9 +889,11 @@ export class SqlSession {
       }
       // a key violation in DuckDB's appender leaves part of the batch behind (seen with a duplicate primary key), so
       // tables with keys go through the staged INSERT, which is all or nothing
-      const keyed = meta.constraints.some((c) => c.type === "P" || c.type === "U" || c.type === "R")
-      const whole = !keyed && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
+      const constrained = meta.constraints.some((c) => c.type === "P" || c.type === "U" || c.type === "R")
+      const whole = !constrained && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
       const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns }
+      const keys = keyedTable(meta)
+      if (keys !== undefined && typeof target.table === "string") this.keyedAppendTargets.set(`${this.schema}\u0000${target.table}`, keys)
       if (this.appendTargets.size >= 64) this.appendTargets.clear()
       this.appendTargets.set(key, target)
       return target
@@ -775,7 +947,7 @@ export class SqlSession {
     return this.ddlRunner.run(sql)
   }
 
-  /** ALTER SESSION SET CURRENT_SCHEMA | TIME_ZONE (others are accepted and ignored). */
+  /** ALTER SESSION SET CURRENT_SCHEMA | TIME_ZONE | NLS_NUMERIC_CHARACTERS (others are accepted and ignored). */
   async alterSession(toks: ReadonlyArray<Tok>): Promise<void> {
     if (!isKw(toks[2], "SET")) throw new OraError(922, "missing or invalid option")
     const param = toks[3]?.value
@@ -799,7 +971,12 @@ export class SqlSession {
       await this.setVars(this.engine)
       return
     }
-    // NLS_* and other parameters are accepted and ignored
+    if (param === "NLS_NUMERIC_CHARACTERS" && valueTok.kind === "str") {
+      this.numericCharacters = valueTok.value
+      await this.setVars(this.engine)
+      return
+    }
+    // other NLS_* and other parameters are accepted and ignored
   }
 
 }
@@ -861,7 +1038,7 @@ const normaliseOffset = (v: string): string => {
 const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number): { json: string; expr: (p: string) => string } => {
   const n = rows.length
   const values: Array<unknown> = new Array(n)
-  let kind: "number" | "string" | "boolean" | "timestamp" | "timestamptz" | "blob" | "list" | "other" | "null" = "null"
+  let kind: "number" | "string" | "boolean" | "timestamp" | "timestamp_ns" | "timestamptz" | "blob" | "list" | "other" | "null" = "null"
   let mixed = false
   for (let i = 0; i < n; i++) {
     const v = rows[i]![b] ?? null
@@ -879,11 +1056,15 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
     if (v instanceof DuckDBTimestampValue) {
       if (kind === "null") kind = "timestamp"
       else if (kind !== "timestamp") mixed = true
-      values[i] = Number(v.micros)
+      values[i] = v.micros
+    } else if (v instanceof DuckDBTimestampNanosecondsValue) {
+      if (kind === "null") kind = "timestamp_ns"
+      else if (kind !== "timestamp_ns") mixed = true
+      values[i] = v.nanos
     } else if (v instanceof DuckDBTimestampTZValue) {
       if (kind === "null") kind = "timestamptz"
       else if (kind !== "timestamptz") mixed = true
-      values[i] = Number(v.micros)
+      values[i] = v.micros
     } else if (v instanceof DuckDBListValue) {
       if (kind === "null") kind = "list"
       else if (kind !== "list") mixed = true
@@ -906,7 +1087,8 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
     }
     kind = "string"
   }
-  const json = JSON.stringify(values)
+  // microseconds beyond 2^53 (before 1685, after 2255) are no JS numbers: bigints are written as JSON integers
+  const json = kind === "timestamp" || kind === "timestamp_ns" || kind === "timestamptz" ? `[${values.map((v) => (v === null ? "null" : String(v))).join(",")}]` : JSON.stringify(values)
   const list = (t: string) => (p: string) => `unnest(CAST(CAST(${p} AS JSON) AS ${t}[]))`
   switch (kind) {
     case "number":
@@ -915,6 +1097,8 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
       return { json, expr: list("BOOLEAN") }
     case "timestamp":
       return { json, expr: (p) => `make_timestamp(${list("BIGINT")(p)})` }
+    case "timestamp_ns":
+      return { json, expr: (p) => `make_timestamp_ns(${list("BIGINT")(p)})` }
     case "timestamptz":
       return { json, expr: (p) => `CAST(make_timestamp(${list("BIGINT")(p)}) AS TIMESTAMPTZ)` }
     case "blob":

@@ -15,9 +15,10 @@ export type SelectItem =
   | { readonly kind: "star"; readonly qualifier?: string }
   | { readonly kind: "col"; readonly qualifier?: string; readonly column: string }
   | { readonly kind: "rowid" }
-  | { readonly kind: "expr" }
+  /** Any other expression; `binary` when it is of a native floating-point type, `params` the binds it uses. */
+  | { readonly kind: "expr"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number> }
   /** COUNT / SUM / AVG over the whole item: Oracle describes their numeric results as unbounded NUMBER. */
-  | { readonly kind: "aggregate" }
+  | { readonly kind: "aggregate"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number> }
   /** A bind variable as the whole item (`$param` after translation): described with the bind's own type. */
   | { readonly kind: "bind"; readonly param: number }
   /** An expression whose Oracle type the DuckDB result type cannot tell (an INTERVAL YEAR TO MONTH literal). */
@@ -56,6 +57,56 @@ export interface TranslateContext {
   readonly dbTimeZone: string
   /** Names of DATE/TIMESTAMP columns of the tables the statement mentions (for date arithmetic and TRUNC). */
   readonly dateColumns?: ReadonlySet<string>
+  /** BINARY_DOUBLE / BINARY_FLOAT columns of the tables the statement mentions, by name (IEEE arithmetic). */
+  readonly binaryColumns?: ReadonlyMap<string, BinaryKind>
+  /**
+   * Interval kinds whose columns in the tables the statement mentions are all stored exactly (intervals.ts): their
+   * literals are written in that storage (DECIMAL seconds, BIGINT months), since DuckDB casts no INTERVAL to it.
+   */
+  readonly exactIntervals?: ExactIntervals
+}
+
+/** A native floating-point type: BINARY_DOUBLE or BINARY_FLOAT. */
+export type BinaryKind = "double" | "float"
+
+/** Functions whose result is not of their arguments' numeric type (a binary-float argument does not make it one). */
+const NOT_NUMERIC_OF_ARGUMENT = new Set(["TO_CHAR", "TO_NCHAR", "TO_NUMBER", "COUNT", "LENGTH", "LENGTHB", "INSTR", "TO_DATE", "TO_TIMESTAMP", "SIGN", "DUMP"])
+
+/**
+ * The native floating-point type of the expression in tokens [from, to), or undefined for NUMBER (or non-numeric):
+ * BINARY_DOUBLE when any operand is one (a `d` literal, a BINARY_DOUBLE_* constant, a CAST or TO_BINARY_DOUBLE, a
+ * BINARY_DOUBLE column), else BINARY_FLOAT when any operand is one, as Oracle's numeric precedence converts the
+ * other operands (SQL Language Reference, "Numeric Precedence":
+ * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Data-Type-Comparison-Rules.html).
+ */
+export const binaryKindOf = (toks: ReadonlyArray<Tok>, from: number, to: number, columns?: ReadonlyMap<string, BinaryKind>): BinaryKind | undefined => {
+  let kind: BinaryKind | undefined
+  const note = (k: BinaryKind) => {
+    if (kind !== "double") kind = k
+  }
+  for (let k = from; k < to; k++) {
+    const t = toks[k]!
+    if (t.kind === "num") {
+      if (/[dD]$/.test(t.text)) note("double")
+      else if (/[fF]$/.test(t.text)) note("float")
+    } else if (t.kind === "ident" && isOp(toks[k + 1], "(") && (NOT_NUMERIC_OF_ARGUMENT.has(t.value) || t.value === "CAST")) {
+      const close = Math.min(matchParen(toks, k + 1), to)
+      if (t.value === "CAST" && isKw(toks[close - 1], "BINARY_DOUBLE", "BINARY_FLOAT")) note(toks[close - 1]!.value === "BINARY_DOUBLE" ? "double" : "float")
+      k = close
+    } else if (isKw(t, "BINARY_DOUBLE_NAN", "BINARY_DOUBLE_INFINITY", "TO_BINARY_DOUBLE")) note("double")
+    else if (isKw(t, "BINARY_FLOAT_NAN", "BINARY_FLOAT_INFINITY", "TO_BINARY_FLOAT")) note("float")
+    else if ((t.kind === "ident" || t.kind === "qident") && !isOp(toks[k + 1], "(") && !isOp(toks[k + 1], ".")) {
+      const c = columns?.get(oracleName(t))
+      if (c !== undefined) note(c)
+    }
+  }
+  return kind
+}
+
+/** Which interval kinds a statement's literals are written in exact storage. */
+export interface ExactIntervals {
+  readonly dayToSecond: boolean
+  readonly yearToMonth: boolean
 }
 
 const DUCK_KEYWORDS_NEEDING_QUOTES = new Set(["ROW", "KEY", "VALUE", "TYPE"])
@@ -135,7 +186,7 @@ const INTERVAL_FIELDS = ["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"] as 
  * Field order and separators follow Oracle's SQL Language Reference, "Interval Literals":
  * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Literals.html
  */
-const intervalLiteral = (text: string, units: ReadonlyArray<string>): string => {
+const intervalLiteral = (text: string, units: ReadonlyArray<string>, exactStorage?: ExactIntervals): string => {
   const lead = INTERVAL_FIELDS.indexOf(units[0] as (typeof INTERVAL_FIELDS)[number])
   const trailIdx = units.indexOf("TO")
   const trail = trailIdx >= 0 ? INTERVAL_FIELDS.indexOf(units[trailIdx + 1] as (typeof INTERVAL_FIELDS)[number]) : lead
@@ -145,25 +196,27 @@ const intervalLiteral = (text: string, units: ReadonlyArray<string>): string => 
   if (lead < 0 || trail < lead || values.length !== trail - lead + 1 || values.some((x) => !/^\d+(\.\d*)?$/.test(x))) {
     throw ora.unimplemented(`interval literal '${text}' ${units.join(" ")}`)
   }
-  const exact = exactIntervalLiteral(values, lead, negative)
+  const exact = exactIntervalLiteral(values, lead, negative, (lead <= 1 ? exactStorage?.yearToMonth : exactStorage?.dayToSecond) === true)
   if (exact !== undefined) return exact
   const parts = values.map((x, n) => `${x} ${INTERVAL_FIELDS[lead + n]!.toLowerCase()}s`)
   return `(${negative ? "-" : ""}INTERVAL ${sqlString(parts.join(" "))})`
 }
 
 /**
- * An interval literal DuckDB's INTERVAL cannot hold (nanosecond digits, more than 2^31 months) in the exact storage of
- * intervals.ts: DECIMAL(38,9) seconds or BIGINT months; undefined for the others.
+ * An interval literal in the exact storage of intervals.ts (DECIMAL(38,9) seconds or BIGINT months): when DuckDB's
+ * INTERVAL cannot hold it (nanosecond digits, more than 2^31 months) or `always` (the statement's columns of its kind
+ * are stored so); undefined for the others.
  */
-const exactIntervalLiteral = (values: ReadonlyArray<string>, lead: number, negative: boolean): string | undefined => {
+const exactIntervalLiteral = (values: ReadonlyArray<string>, lead: number, negative: boolean, always: boolean): string | undefined => {
   const sign = negative ? "-" : ""
   if (lead <= 1) {
     const months = values.reduce((acc, x, n) => acc + BigInt(x) * (lead + n === 0 ? 12n : 1n), 0n)
-    return months > 2_147_483_647n ? `CAST(${sign}${months} AS BIGINT)` : undefined
+    return always || months > 2_147_483_647n ? `CAST(${sign}${months} AS BIGINT)` : undefined
   }
   const last = values[values.length - 1]!
-  const fraction = last.includes(".") ? last.slice(last.indexOf(".") + 1) : ""
-  if (INTERVAL_FIELDS[lead + values.length - 1] !== "SECOND" || !/[1-9]/.test(fraction.slice(6, 9))) return undefined
+  const seconds = INTERVAL_FIELDS[lead + values.length - 1] === "SECOND"
+  const fraction = seconds && last.includes(".") ? last.slice(last.indexOf(".") + 1) : ""
+  if (!always && !/[1-9]/.test(fraction.slice(6, 9))) return undefined
   const unitSeconds = [86_400n, 3_600n, 60n, 1n]
   const whole = values.reduce((acc, x, n) => acc + BigInt(x.split(".")[0]!) * unitSeconds[lead + n - 2]!, 0n)
   return `CAST('${sign}${whole}.${fraction.padEnd(9, "0").slice(0, 9)}' AS DECIMAL(38,9))`
@@ -246,6 +299,11 @@ export class Translator {
     private readonly spaced: ReadonlyArray<boolean>,
     private readonly ctx: TranslateContext
   ) {}
+
+  /** The BINARY_DOUBLE / BINARY_FLOAT columns of the statement's tables (see {@link binaryKindOf}). */
+  get binaryColumns(): ReadonlyMap<string, BinaryKind> | undefined {
+    return this.ctx.binaryColumns
+  }
 
   /** Translates tokens [from, to), rewriting Oracle operator semantics where needed (see `expression`). */
   range(from: number, to: number): string {
@@ -351,7 +409,7 @@ export class Translator {
    */
   private expression(from: number, to: number): string | undefined {
     const toks = this.toks
-    type Node = { text: string; date: boolean; interval: boolean }
+    type Node = { text: string; date: boolean; interval: boolean; binary?: boolean }
     let i = from
     const unit = (): Node | undefined => {
       if (i >= to) return undefined
@@ -359,12 +417,12 @@ export class Translator {
       if (isOp(t, "-") || isOp(t, "+")) {
         i++
         const inner = unit()
-        return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval }
+        return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, binary: inner.binary === true }
       }
       const end = this.unitEnd(i, to)
       if (end > to || end <= i) return undefined
       const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : this.plain(i, end)
-      const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL") }
+      const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns) !== undefined }
       i = end
       return node
     }
@@ -375,7 +433,13 @@ export class Translator {
         i++
         const right = unit()
         if (right === undefined) return undefined
-        left = op === "/" ? { text: `ora_div(${left.text}, ${right.text})`, date: false, interval: false } : { text: `(${left.text} * ${right.text})`, date: false, interval: false }
+        // native floating-point division follows IEEE 754 (x/0 is ±Inf or NaN; "IEEE 754 exceptions are not raised",
+        // Database Concepts, "Floating-Point Numbers"); NUMBER division by zero raises ORA-01476 (ora_div)
+        const binary = left.binary === true || right.binary === true
+        left =
+          op === "/"
+            ? { text: binary ? `(${left.text} / ${right.text})` : `ora_div(${left.text}, ${right.text})`, date: false, interval: false, binary }
+            : { text: `(${left.text} * ${right.text})`, date: false, interval: false, binary }
       }
       return left
     }
@@ -390,7 +454,7 @@ export class Translator {
       else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${left.text})`, date: true, interval: false }
       else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false }
       else if (op === "-" && left.date && !right.interval) left = { text: `ora_date_add(${left.text}, -(${right.text}))`, date: true, interval: false }
-      else left = { text: `(${left.text} ${op} ${right.text})`, date: left.date || right.date, interval: left.interval && right.interval }
+      else left = { text: `(${left.text} ${op} ${right.text})`, date: left.date || right.date, interval: left.interval && right.interval, binary: left.binary === true || right.binary === true }
     }
     return left !== undefined && i === to ? left.text : undefined
   }
@@ -402,7 +466,8 @@ export class Translator {
       case "str":
         return [t.value.length === 0 ? "NULL" : sqlString(t.value), i + 1]
       case "num":
-        return [t.value, i + 1]
+        // 1.5f / 2.5d are BINARY_FLOAT / BINARY_DOUBLE literals
+        return [/[fF]$/.test(t.text) ? `CAST(${t.value} AS FLOAT)` : /[dD]$/.test(t.text) ? `CAST(${t.value} AS DOUBLE)` : t.value, i + 1]
       case "bind":
         return [this.ctx.bind(t.value, t), i + 1]
       case "qident":
@@ -466,7 +531,7 @@ export class Translator {
         if (toks[k]!.kind === "ident") units.push(toks[k]!.value)
         k = isOp(toks[k], "(") ? matchParen(toks, k) + 1 : k + 1
       }
-      return [intervalLiteral(next.value, units), k]
+      return [intervalLiteral(next.value, units, this.ctx.exactIntervals), k]
     }
     if (!call) {
       switch (v) {
@@ -575,7 +640,8 @@ export class Translator {
       case "LENGTHB":
         return [`octet_length(CAST(${arg(0)} AS BLOB))`, close + 1]
       case "MOD":
-        return [`((${arg(0)}) % (${arg(1)}))`, close + 1]
+        // "Returns n2 if n1 is 0" (SQL Language Reference, MOD)
+        return [`ora_mod(${arg(0)}, ${arg(1)})`, close + 1]
       case "SYS_GUID":
         return [`unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))`, close + 1]
       case "ADD_MONTHS":
@@ -749,20 +815,21 @@ export const translateQuery = (
   }
   const exprItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined, text: string): SelectItem => {
     const param = bindParam(part, text)
-    return param !== undefined ? { kind: "bind", param } : valueItem(part, ym)
+    return param !== undefined ? { kind: "bind", param } : valueItem(part, ym, text)
   }
-  const valueItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem => {
+  const valueItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined, text: string): SelectItem => {
     const constructed = constructedType(part)
-    return constructed !== undefined ? { kind: "typed", type: constructed } : literalItem(part, ym)
+    return constructed !== undefined ? { kind: "typed", type: constructed } : literalItem(part, ym, text)
   }
-  const literalItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined): SelectItem =>
-    ym !== undefined
-      ? { kind: "typed", type: ym }
-      : binaryDouble(part)
-        ? { kind: "typed", type: binaryDoubleType }
-        : isAggregate(part)
-          ? { kind: "aggregate" }
-          : { kind: "expr" }
+  const literalItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined, text: string): SelectItem => {
+    if (ym !== undefined) return { kind: "typed", type: ym }
+    if (binaryDouble(part)) return { kind: "typed", type: binaryDoubleType }
+    // the numeric type of the operands (results.ts describes the item with it when DuckDB's result is a float)
+    const binary = binaryKindOf(part, 0, part.length, tr.binaryColumns)
+    const params = [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))
+    const typing = { ...(binary !== undefined ? { binary } : {}), ...(params.length > 0 ? { params } : {}) }
+    return isAggregate(part) ? { kind: "aggregate", ...typing } : { kind: "expr", ...typing }
+  }
   const flush = (end: number) => {
     const part = toks.slice(start, end)
     const ym = yearMonthLiteral(part) ?? dayTimeNanosLiteral(part)

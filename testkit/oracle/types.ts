@@ -139,7 +139,8 @@ export const timestampType = (fsp = 6, zone: "" | "tz" | "ltz" = ""): OraType =>
     dictName: `TIMESTAMP(${fsp})${zone === "tz" ? " WITH TIME ZONE" : zone === "ltz" ? " WITH LOCAL TIME ZONE" : ""}`,
     dictPrecision: null,
     dictScale: fsp,
-    duck: zone === "" ? (fsp > 6 ? "TIMESTAMP_NS" : "TIMESTAMP") : "TIMESTAMPTZ"
+    // 7-9 digits need DuckDB's nanosecond timestamps (years 1678-2261); zoned ones then hold the UTC wall clock
+    duck: fsp > 6 ? "TIMESTAMP_NS" : zone === "" ? "TIMESTAMP" : "TIMESTAMPTZ"
   })
 
 /** INTERVAL DAY(lead) TO SECOND(fsp); 7-9 fraction digits are kept as DECIMAL seconds (intervals.ts). */

@@ -22,6 +22,12 @@ import { readPiggyback } from "./piggyback.ts"
 /** Rows per chunk insert while a request arrives. */
 const BULK_CHUNK = 25_000
 /** Request size from which bind rows are decoded while it arrives. */
+/**
+ * Bytes of a packet joined to the incomplete row before it: enough for most rows, and small enough that the joined
+ * buffer comes from Node's buffer pool (below 4 KiB) rather than a fresh allocation per packet.
+ */
+const SPLICE_BYTES = 1024
+
 const INCREMENTAL_FROM_BYTES = 262_144
 
 /** Rows decoded straight from their bytes into column-wise chunks. */
@@ -62,12 +68,26 @@ interface IncrementalRows {
   failedAt: number | undefined
   /** Bytes after the last complete row. */
   rest: Buffer
+  /**
+   * Ends the insert timer started when the request began to be decoded: one span for all its packets (timing each
+   * packet would cost two process.cpuUsage calls per packet).
+   */
+  readonly endTimer: (rows: number, counted: boolean) => void
 }
 
 /** A complete request: its payload and, for large executeMany requests, the bind rows already decoded. */
 export interface ReceivedRequest {
   readonly payload: Buffer
   readonly preRows?: PreRows
+}
+
+/** An insert timer (messages/execute.ts) whose end counts only the first time it is called. */
+const onceTimer = (s: SessionState): ((rows: number, counted: boolean) => void) => {
+  let end: ((rows: number, counted: boolean) => void) | undefined = startInsertTimer(s)
+  return (rows, counted) => {
+    end?.(rows, counted)
+    end = undefined
+  }
 }
 
 /** Collects the DATA packets of one request at a time. */
@@ -89,7 +109,7 @@ export class RequestReceiver {
     const inc = this.incremental
     if (inc !== undefined && inc !== null) {
       if (inc.mode === "pending") inc.pending.push(part)
-      else this.decodeMore(inc, inc.rest.length === 0 ? part : Buffer.concat([inc.rest, part]))
+      else this.decodeAfterRest(inc, part)
       return
     }
     this.parts.push(part)
@@ -107,6 +127,7 @@ export class RequestReceiver {
     if (inc !== undefined && inc !== null) {
       inc.bulkSql = undefined
       inc.failedAt ??= inc.flushed
+      inc.endTimer(0, false)
     }
   }
 
@@ -116,16 +137,20 @@ export class RequestReceiver {
     this.incremental = undefined
     this.pendingBytes = 0
     if (inc !== undefined && inc !== null) {
-      if (inc.mode === "pending") {
-        // the append target is not known yet: the final execution takes all rows as bind values
-        inc.mode = "values"
-        inc.bulkSql = undefined
-        this.decodeMore(inc, Buffer.concat([...inc.pending, part]))
-      } else {
-        // no more chunk flushing of bind values: the final execution takes the rest
-        if (inc.mode === "values") inc.bulkSql = undefined
-        this.decodeMore(inc, Buffer.concat([inc.rest, part]))
-        if (inc.mode === "columns") this.flushColumns(inc)
+      try {
+        if (inc.mode === "pending") {
+          // the append target is not known yet: the final execution takes all rows as bind values
+          inc.mode = "values"
+          inc.bulkSql = undefined
+          this.decodeRows(inc, Buffer.concat([...inc.pending, part]))
+        } else {
+          // no more chunk flushing of bind values: the final execution takes the rest
+          if (inc.mode === "values") inc.bulkSql = undefined
+          this.decodeRows(inc, Buffer.concat([inc.rest, part]))
+          if (inc.mode === "columns") this.flushColumns(inc)
+        }
+      } finally {
+        inc.endTimer(0, true)
       }
       if (inc.rest.length !== 0) throw new ProtocolError("trailing bytes after bind rows")
       if (inc.flushed === 0) return { payload: inc.head, preRows: this.rowsFrom(inc, 0) }
@@ -208,6 +233,7 @@ export class RequestReceiver {
         rows: [],
         valuesFrom: 0,
         rest: Buffer.alloc(0),
+        endTimer: onceTimer(this.s),
         bulkSql,
         flushed: 0,
         inserted: 0,
@@ -215,14 +241,17 @@ export class RequestReceiver {
       }
       this.parts = []
       this.incremental = inc
-      if (bulkSql === undefined) this.decodeMore(inc, payload.subarray(r.pos))
+      if (bulkSql === undefined) this.decodeRows(inc, payload.subarray(r.pos))
       else {
         inc.pending.push(payload.subarray(r.pos))
         this.resolveTarget(inc, bulkSql)
       }
     } catch (e) {
       // not enough bytes for the header yet (try again with the next packet) or not decodable this way
-      if (!(e instanceof TruncatedRequestError)) this.incremental = null
+      if (!(e instanceof TruncatedRequestError)) {
+        this.incremental?.endTimer(0, false)
+        this.incremental = null
+      }
     }
   }
 
@@ -243,21 +272,34 @@ export class RequestReceiver {
       } else inc.mode = "values"
       const bytes = Buffer.concat(inc.pending)
       inc.pending = []
-      this.decodeMore(inc, bytes)
+      this.decodeRows(inc, bytes)
     })
   }
 
-  /** Decodes all complete bind rows in `bytes`, keeping the incomplete tail. */
-  private decodeMore(inc: IncrementalRows, bytes: Buffer): void {
-    // server work of the executeMany whose rows these are (the request counts the rows when it runs)
-    const timer = startInsertTimer(this.s)
-    try {
-      this.decodeRows(inc, bytes)
-    } finally {
-      timer(0, true)
+  /**
+   * Decodes a packet after the incomplete row the previous one ended with, copying only that row's start and the
+   * packet's first bytes together (not the whole packet, which would copy every packet once more).
+   */
+  private decodeAfterRest(inc: IncrementalRows, part: Buffer): void {
+    const rest = inc.rest
+    if (rest.length === 0) return this.decodeRows(inc, part)
+    const prefix = Math.min(part.length, SPLICE_BYTES)
+    this.decodeRows(inc, Buffer.concat([rest, part.subarray(0, prefix)]))
+    const consumed = rest.length + prefix - inc.rest.length
+    if (consumed >= rest.length) {
+      // the row that began in the previous packet is decoded: go on in this packet where it ended
+      const from = consumed - rest.length
+      inc.rest = Buffer.alloc(0)
+      if (from < part.length) this.decodeRows(inc, part.subarray(from))
+    } else if (prefix < part.length) {
+      // a row longer than the spliced bytes: decode it from the whole packet
+      const unread = inc.rest.subarray(0, inc.rest.length - prefix)
+      inc.rest = Buffer.alloc(0)
+      this.decodeRows(inc, Buffer.concat([unread, part]))
     }
   }
 
+  /** Decodes all complete bind rows in `bytes`, keeping the incomplete tail. */
   private decodeRows(inc: IncrementalRows, bytes: Buffer): void {
     let pos = 0
     if (inc.mode === "columns") pos = this.decodeColumns(inc, inc.columns!, bytes)

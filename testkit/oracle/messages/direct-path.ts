@@ -168,11 +168,11 @@ const directPathValue = (type: OraType, b: Buffer, dbOffsetMinutes: number): Duc
     }
     case "date":
     case "timestamp":
-      return timestampValue(BigInt(microsOfOracle(b)))
+      return timestampValue(microsOfOracle(b))
     case "timestamptz":
-      return timestampTZValue(BigInt(microsOfOracle(b)))
+      return timestampTZValue(microsOfOracle(b))
     case "timestampltz":
-      return timestampTZValue(BigInt(microsOfOracle(b) - dbOffsetMinutes * 60_000_000))
+      return timestampTZValue(microsOfOracle(b) - BigInt(dbOffsetMinutes) * 60_000_000n)
     case "boolean":
       return b[0] === 1
     case "raw":

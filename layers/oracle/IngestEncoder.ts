@@ -1,0 +1,703 @@
+/**
+ * The ingest fast path's encoder: Arrow columns written straight into TTC bind row data for executeMany (the values
+ * node-oracledb's thin `MessageWithData.writeBindParamsColumn` writes, lib/thin/protocol/messages/withData.js), read
+ * from the column buffers with no JS value per cell. EncodedBinds.ts hands the rows to oracledb's own execute
+ * message, so the bind metadata, authentication, session, transaction and errors stay oracledb's.
+ *
+ * Per Arrow type (the Ingest column of the Oracle type mapping):
+ * - int16 / int32 / int64, decimal128: NUMBER, Oracle's base-100 form (impl/datahandlers/buffer.js
+ *   `writeOracleNumber`): exponent byte, digit pairs + 1 (negative: 101 - pair, and a 102 sentinel below 20 pairs);
+ * - float / double: BINARY_FLOAT / BINARY_DOUBLE, big-endian IEEE with the sign bit set (negative: all bits inverted);
+ * - bool: BOOLEAN (true = 02 01 01, false = 01 00, NULL = FD 01);
+ * - date32 / date64: DATE, 7 bytes (century + 100, year + 100, month, day, hour + 1, minute + 1, second + 1);
+ * - timestamp (any unit): TIMESTAMP, 11 bytes (the 7 above + nanoseconds, UInt32BE); with a time zone TIMESTAMP WITH
+ *   TIME ZONE, 13 bytes in UTC with the offset bytes 20, 60 (+00:00);
+ * - string / large_string: VARCHAR (the database character set AL32UTF8 is UTF-8, so the Arrow bytes go as they
+ *   are; Oracle converts them to the NVARCHAR2 column), string_view and binary_view read through apache-arrow;
+ * - binary / large_binary / fixed_size_binary: RAW (into the BLOB column);
+ * - interval: INTERVAL YEAR TO MONTH (5 bytes) or INTERVAL DAY TO SECOND (11 bytes), every field carrying the sign;
+ * - null: NUMBER, every value NULL.
+ * Struct and list (JSON text), geoarrow (SDO_GEOMETRY objects) and any column of a database whose character set is
+ * not AL32UTF8 go through oracledb's own encoder instead ({@link fastPathRefusal} says why).
+ *
+ * Values with 0 to 252 bytes have a one-byte length; longer ones the long form (0xFE, chunks of at most 65,536 bytes
+ * each after its UB4 length, UB4 0); length 0 is NULL, which is also how Oracle stores an empty string.
+ *
+ * @since 0.1.0
+ */
+import * as Arrow from "apache-arrow"
+import { Result } from "effect"
+import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
+import { columnCells } from "../common/ArrowCells.ts"
+
+/** The bind type an encoded column declares to oracledb (a `DB_TYPE_*` name). @category models @since 0.1.0 */
+export type EncodedBindType =
+  | "NUMBER"
+  | "BINARY_FLOAT"
+  | "BINARY_DOUBLE"
+  | "BOOLEAN"
+  | "DATE"
+  | "TIMESTAMP"
+  | "TIMESTAMP_TZ"
+  | "VARCHAR"
+  | "RAW"
+  | "INTERVAL_YM"
+  | "INTERVAL_DS"
+
+/**
+ * One column's encoder: its bind type and size, an upper bound of the bytes its rows `[start, end)` take, and the
+ * writer of row `i`'s value (length prefix included) at `pos` of `out`, returning the position after it.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface ColumnEncoder {
+  readonly type: EncodedBindType
+  /** The bind's maximum size in bytes (strings and bytes; 0 for the other types). */
+  readonly maxSize: number
+  readonly bound: (start: number, end: number) => number
+  readonly write: (i: number, out: Uint8Array, pos: number) => number
+}
+
+/**
+ * Encoded bind rows: row `r`'s values are `bytes[offsets[r], offsets[r + 1])`, in the wire order the columns were
+ * given.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface EncodedRows {
+  readonly rows: number
+  readonly bytes: Buffer
+  readonly offsets: Uint32Array
+}
+
+/** The limit of a string column the target has: values longer than `max` UTF-16 code units are refused. */
+export interface StringLimit {
+  readonly max: number
+  /** The column's Oracle type, for the message (`NVARCHAR2(2000)`). */
+  readonly typeName: string
+}
+
+/**
+ * The character limit of a string column from its Oracle type name (`NVARCHAR2(2000)`, `NCHAR(10)`,
+ * `VARCHAR2(40 CHAR)`, `VARCHAR2(40)`), or undefined for other types. VARCHAR2 without CHAR counts bytes in Oracle;
+ * a value within the limit in characters but not in bytes is then refused by the database (ORA-12899).
+ *
+ * @category encoding
+ * @since 0.1.0
+ */
+export const stringLimitOfType = (typeName: string): StringLimit | undefined => {
+  const m = /^(?:N?VARCHAR2|N?CHAR)\((\d+)(?: (?:CHAR|BYTE))?\)$/.exec(typeName)
+  return m === null ? undefined : { max: Number(m[1]), typeName }
+}
+
+const TWO_32 = 4294967296
+const SHORT_MAX = 252
+const LONG_INDICATOR = 0xfe
+const CHUNK = 65_536
+const DURATION_MID = 0x80000000
+const DURATION_OFFSET = 60
+
+const validity = (data: Arrow.Data): Uint8Array | undefined =>
+  data.nullCount === 0 || data.nullBitmap === undefined || data.nullBitmap.length === 0 ? undefined : data.nullBitmap
+
+const isValid = (bitmap: Uint8Array | undefined, offset: number, i: number): boolean => {
+  if (bitmap === undefined) return true
+  const k = i + offset
+  return (bitmap[k >>> 3]! & (1 << (k & 7))) !== 0
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// NUMBER
+
+/** Scratch base-100 digits, least significant first (40 decimal digits at most: 20 pairs, plus parity room). */
+const pairs = new Uint8Array(24)
+
+/**
+ * Writes NUMBER `unscaled × 10^-scale` (`scale` even) whose magnitude's base-100 digits, least significant first,
+ * are `pairs[0, count)` (the most significant one not 0).
+ */
+const writeNumberPairs = (negative: boolean, count: number, scale: number, out: Uint8Array, pos: number): number => {
+  let low = 0
+  while (low < count && pairs[low] === 0) low++
+  const digits = count - low
+  const exponent = count - scale / 2 + 192
+  const sentinel = negative && digits < 20 ? 1 : 0
+  out[pos] = digits + 1 + sentinel
+  out[pos + 1] = negative ? exponent ^ 0xff : exponent
+  let p = pos + 2
+  for (let k = count - 1; k >= low; k--) out[p++] = negative ? 101 - pairs[k]! : pairs[k]! + 1
+  if (sentinel === 1) out[p++] = 102
+  return p
+}
+
+/** Writes the NUMBER of a safe integer `unscaled × 10^-scale` (any scale). */
+const writeSmallNumber = (unscaled: number, scale: number, out: Uint8Array, pos: number): number => {
+  if (unscaled === 0) {
+    out[pos] = 1
+    out[pos + 1] = 0x80
+    return pos + 2
+  }
+  const negative = unscaled < 0
+  let a = negative ? -unscaled : unscaled
+  if ((scale & 1) !== 0) {
+    // an odd power of ten: one more digit, so that the pairs line up with the decimal point
+    if (a * 10 > Number.MAX_SAFE_INTEGER) return writeBigNumber(BigInt(unscaled) * 10n, scale + 1, out, pos)
+    a *= 10
+    scale++
+  }
+  let count = 0
+  while (a > 0) {
+    const q = Math.floor(a / 100)
+    pairs[count++] = a - q * 100
+    a = q
+  }
+  return writeNumberPairs(negative, count, scale, out, pos)
+}
+
+/** Writes the NUMBER of `unscaled × 10^-scale` for any bigint. */
+const writeBigNumber = (unscaled: bigint, scale: number, out: Uint8Array, pos: number): number => {
+  if (unscaled === 0n) return writeSmallNumber(0, 0, out, pos)
+  const negative = unscaled < 0n
+  let a = negative ? -unscaled : unscaled
+  if ((scale & 1) !== 0) {
+    a *= 10n
+    scale++
+  }
+  let count = 0
+  while (a > 0n) {
+    const q = a / 100n
+    pairs[count++] = Number(a - q * 100n)
+    a = q
+  }
+  return writeNumberPairs(negative, count, scale, out, pos)
+}
+
+/** NUMBER bytes at most: length, exponent, 20 digit pairs, sentinel. */
+const NUMBER_BOUND = 23
+
+const fixed = (type: EncodedBindType, size: number, write: ColumnEncoder["write"]): ColumnEncoder => ({
+  type,
+  maxSize: 0,
+  bound: (start, end) => (end - start) * size,
+  write
+})
+
+const writeNull = (out: Uint8Array, pos: number): number => {
+  out[pos] = 0
+  return pos + 1
+}
+
+const intEncoder = (data: Arrow.Data): ColumnEncoder => {
+  const t = data.type as Arrow.Int
+  const bitmap = validity(data)
+  const offset = data.offset
+  if (t.bitWidth === 64) {
+    const values = data.values as BigInt64Array
+    const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
+    return fixed("NUMBER", NUMBER_BOUND, (i, out, pos) => {
+      if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
+      const hi = words[2 * i + 1]!
+      if (hi >= -2097152 && hi < 2097152) return writeSmallNumber(hi * TWO_32 + (words[2 * i]! >>> 0), 0, out, pos)
+      return writeBigNumber(values[i]!, 0, out, pos)
+    })
+  }
+  const values = data.values as Int16Array | Int32Array
+  return fixed("NUMBER", NUMBER_BOUND, (i, out, pos) =>
+    isValid(bitmap, offset, i) ? writeSmallNumber(values[i]!, 0, out, pos) : writeNull(out, pos))
+}
+
+const decimalEncoder = (data: Arrow.Data): ColumnEncoder => {
+  const t = data.type as Arrow.Decimal
+  const bitmap = validity(data)
+  const offset = data.offset
+  const words = data.values as unknown as Uint32Array
+  const scale = t.scale
+  return fixed("NUMBER", NUMBER_BOUND, (i, out, pos) => {
+    if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
+    const k = i * 4
+    const hi = words[k + 1]! | 0
+    const fill = hi < 0 ? 0xffffffff : 0
+    // the upper words only extend the sign of a value below 2^53 in magnitude
+    if (hi >= -2097152 && hi < 2097152 && words[k + 2] === fill && words[k + 3] === fill) {
+      return writeSmallNumber(hi * TWO_32 + words[k]!, scale, out, pos)
+    }
+    const unsigned = (BigInt(words[k + 3]!) << 96n) | (BigInt(words[k + 2]!) << 64n) | (BigInt(words[k + 1]!) << 32n) | BigInt(words[k]!)
+    return writeBigNumber(BigInt.asIntN(128, unsigned), scale, out, pos)
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// BINARY_FLOAT / BINARY_DOUBLE, BOOLEAN
+
+const floatEncoder = (data: Arrow.Data): ColumnEncoder => {
+  const t = data.type as Arrow.Float
+  const bitmap = validity(data)
+  const offset = data.offset
+  const double = t.precision === Arrow.Precision.DOUBLE
+  const values = data.values as Float32Array | Float64Array
+  const size = double ? 8 : 4
+  const scratch = new DataView(new ArrayBuffer(8))
+  return fixed(double ? "BINARY_DOUBLE" : "BINARY_FLOAT", size + 1, (i, out, pos) => {
+    if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
+    if (double) scratch.setFloat64(0, values[i]!)
+    else scratch.setFloat32(0, values[i]!)
+    out[pos] = size
+    const negative = (scratch.getUint8(0) & 0x80) !== 0
+    for (let k = 0; k < size; k++) {
+      const b = scratch.getUint8(k)
+      out[pos + 1 + k] = negative ? b ^ 0xff : b
+    }
+    if (!negative) out[pos + 1] = out[pos + 1]! | 0x80
+    return pos + 1 + size
+  })
+}
+
+const boolEncoder = (data: Arrow.Data): ColumnEncoder => {
+  const bitmap = validity(data)
+  const offset = data.offset
+  const bits = data.values as Uint8Array
+  return fixed("BOOLEAN", 3, (i, out, pos) => {
+    if (!isValid(bitmap, offset, i)) {
+      out[pos] = 0xfd
+      out[pos + 1] = 1
+      return pos + 2
+    }
+    const k = i + offset
+    if ((bits[k >>> 3]! & (1 << (k & 7))) !== 0) {
+      out[pos] = 2
+      out[pos + 1] = 1
+      out[pos + 2] = 1
+      return pos + 3
+    }
+    out[pos] = 1
+    out[pos + 1] = 0
+    return pos + 2
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// DATE, TIMESTAMP, TIMESTAMP WITH TIME ZONE
+
+/** Writes the 7 date bytes of day `days` since 1970-01-01 and `second` of that day at `pos`. */
+const writeCivil = (days: number, second: number, out: Uint8Array, pos: number): void => {
+  // Howard Hinnant's civil_from_days (http://howardhinnant.github.io/date_algorithms.html#civil_from_days).
+  const z = days + 719468
+  const era = Math.floor(z / 146097)
+  const doe = z - era * 146097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const m = mp < 10 ? mp + 3 : mp - 9
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+  // as oracledb: century and year of century each + 100 (truncating division, so BC years stay below 100)
+  out[pos] = Math.trunc(y / 100) + 100
+  out[pos + 1] = (y % 100) + 100
+  out[pos + 2] = m
+  out[pos + 3] = d
+  const hour = Math.floor(second / 3600)
+  out[pos + 4] = hour + 1
+  out[pos + 5] = Math.floor((second - hour * 3600) / 60) + 1
+  out[pos + 6] = (second % 60) + 1
+}
+
+const dateEncoder = (data: Arrow.Data): ColumnEncoder => {
+  const t = data.type as Arrow.Date_
+  const bitmap = validity(data)
+  const offset = data.offset
+  const day = t.unit === Arrow.DateUnit.DAY
+  const days32 = data.values as Int32Array
+  const millis = data.values as unknown as BigInt64Array
+  return fixed("DATE", 8, (i, out, pos) => {
+    if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
+    out[pos] = 7
+    // date64: its day, as the parameter path (ArrowCells) reads it
+    writeCivil(day ? days32[i]! : Math.floor(Number(millis[i]!) / 86_400_000), 0, out, pos + 1)
+    return pos + 8
+  })
+}
+
+const TICKS_PER_SECOND = [1, 1_000, 1_000_000, 1_000_000_000] as const
+
+const timestampEncoder = (data: Arrow.Data): ColumnEncoder => {
+  const t = data.type as Arrow.Timestamp
+  const bitmap = validity(data)
+  const offset = data.offset
+  const zoned = t.timezone !== null && t.timezone !== undefined
+  const perSecond = TICKS_PER_SECOND[t.unit]
+  const nanosPerTick = 1_000_000_000 / perSecond
+  const values = data.values as unknown as BigInt64Array
+  const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
+  const size = zoned ? 13 : 11
+  const bigPerSecond = BigInt(perSecond)
+  return fixed(zoned ? "TIMESTAMP_TZ" : "TIMESTAMP", size + 1, (i, out, pos) => {
+    if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
+    const hi = words[2 * i + 1]!
+    let seconds: number
+    let ticks: number
+    if (hi >= -2097152 && hi < 2097152) {
+      const raw = hi * TWO_32 + (words[2 * i]! >>> 0)
+      seconds = Math.floor(raw / perSecond)
+      ticks = raw - seconds * perSecond
+    } else {
+      const raw = values[i]!
+      let q = raw / bigPerSecond
+      if (raw - q * bigPerSecond < 0n) q -= 1n
+      seconds = Number(q)
+      ticks = Number(raw - q * bigPerSecond)
+    }
+    const days = Math.floor(seconds / 86_400)
+    out[pos] = size
+    writeCivil(days, seconds - days * 86_400, out, pos + 1)
+    const nanos = ticks * nanosPerTick
+    out[pos + 8] = nanos >>> 24
+    out[pos + 9] = (nanos >>> 16) & 0xff
+    out[pos + 10] = (nanos >>> 8) & 0xff
+    out[pos + 11] = nanos & 0xff
+    if (zoned) {
+      // the value is sent in UTC; +00:00 as oracledb writes it (TZ_HOUR_OFFSET 20, TZ_MINUTE_OFFSET 60)
+      out[pos + 12] = 20
+      out[pos + 13] = 60
+    }
+    return pos + 1 + size
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// INTERVAL YEAR TO MONTH / DAY TO SECOND
+
+const writeUInt32 = (v: number, out: Uint8Array, pos: number): void => {
+  out[pos] = v >>> 24
+  out[pos + 1] = (v >>> 16) & 0xff
+  out[pos + 2] = (v >>> 8) & 0xff
+  out[pos + 3] = v & 0xff
+}
+
+const NANOS_PER_DAY = 86_400_000_000_000
+
+/** Writes INTERVAL DAY TO SECOND of `days` and `nanos` (the same sign, or 0; nanos below a day). */
+const writeDayToSecond = (days: number, nanos: number, out: Uint8Array, pos: number): number => {
+  const negative = days < 0 || nanos < 0
+  const sign = negative ? -1 : 1
+  let rest = Math.abs(nanos)
+  const fraction = rest % 1_000_000_000
+  rest = (rest - fraction) / 1_000_000_000
+  out[pos] = 11
+  writeUInt32((days + DURATION_MID) >>> 0, out, pos + 1)
+  out[pos + 5] = sign * Math.floor(rest / 3600) + DURATION_OFFSET
+  out[pos + 6] = sign * (Math.floor(rest / 60) % 60) + DURATION_OFFSET
+  out[pos + 7] = sign * (rest % 60) + DURATION_OFFSET
+  writeUInt32((sign * fraction + DURATION_MID) >>> 0, out, pos + 8)
+  return pos + 12
+}
+
+/** Writes INTERVAL DAY TO SECOND of `days` days plus `nanos` nanoseconds (any signs) as one signed duration. */
+const writeDuration = (days: number, nanos: number, out: Uint8Array, pos: number): number => {
+  const approx = days * NANOS_PER_DAY + nanos
+  if (Number.isSafeInteger(approx)) {
+    const whole = Math.trunc(approx / NANOS_PER_DAY)
+    return writeDayToSecond(whole, approx - whole * NANOS_PER_DAY, out, pos)
+  }
+  const day = 86_400_000_000_000n
+  const total = BigInt(days) * day + BigInt(nanos)
+  const whole = total / day
+  return writeDayToSecond(Number(whole), Number(total - whole * day), out, pos)
+}
+
+/**
+ * Interval columns as the oracledb path sends them: year_month as INTERVAL YEAR TO MONTH, day_time and
+ * month_day_nano as INTERVAL DAY TO SECOND; a month_day_nano value with months is refused naming column and row (a
+ * month has no fixed number of days).
+ */
+const intervalEncoder = (field: Arrow.Field, data: Arrow.Data): Result.Result<ColumnEncoder, AdbcError> => {
+  const unit = (data.type as Arrow.Interval).unit
+  const bitmap = validity(data)
+  const offset = data.offset
+  const v = data.values as Int32Array
+  if (unit === Arrow.IntervalUnit.YEAR_MONTH) {
+    return Result.succeed(fixed("INTERVAL_YM", 6, (i, out, pos) => {
+      if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
+      const months = v[i]!
+      out[pos] = 5
+      writeUInt32((Math.trunc(months / 12) + DURATION_MID) >>> 0, out, pos + 1)
+      out[pos + 5] = (months % 12) + DURATION_OFFSET
+      return pos + 6
+    }))
+  }
+  if (unit === Arrow.IntervalUnit.DAY_TIME) {
+    return Result.succeed(fixed("INTERVAL_DS", 12, (i, out, pos) =>
+      isValid(bitmap, offset, i) ? writeDuration(v[2 * i]!, v[2 * i + 1]! * 1_000_000, out, pos) : writeNull(out, pos)))
+  }
+  for (let i = 0; i < data.length; i++) {
+    if (isValid(bitmap, offset, i) && v[4 * i] !== 0) {
+      return Result.fail(invalidData(
+        `column ${JSON.stringify(field.name)}: row ${i + 1} has ${v[4 * i]} months, which INTERVAL DAY(9) TO SECOND(9) cannot hold (a month has no fixed number of days); ingest months as an interval[year_month] column`
+      ))
+    }
+  }
+  return Result.succeed(fixed("INTERVAL_DS", 12, (i, out, pos) => {
+    if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
+    const high = v[4 * i + 3]!
+    const low = v[4 * i + 2]! >>> 0
+    // nanoseconds: a safe integer unless beyond ±2^53 (104 days), then exactly through bigint
+    if (high >= -2097152 && high < 2097152) return writeDuration(v[4 * i + 1]!, high * TWO_32 + low, out, pos)
+    const day = 86_400_000_000_000n
+    const total = BigInt(v[4 * i + 1]!) * day + ((BigInt(high) << 32n) | BigInt(low))
+    const whole = total / day
+    return writeDayToSecond(Number(whole), Number(total - whole * day), out, pos)
+  }))
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// VARCHAR / RAW: bytes with their length
+
+/** Bytes the length prefix (and chunk framing) of a value of `n` bytes adds. */
+const framing = (n: number): number => (n <= SHORT_MAX ? 1 : 2 + Math.ceil(n / CHUNK) * 5)
+
+/** Writes UB4 `v` as oracledb does (buffer.js `writeUB4`: a length byte 0, 1, 2 or 4, then big-endian bytes). */
+const writeUB4 = (v: number, out: Uint8Array, pos: number): number => {
+  if (v === 0) {
+    out[pos] = 0
+    return pos + 1
+  }
+  const n = v <= 0xff ? 1 : v <= 0xffff ? 2 : 4
+  out[pos++] = n
+  for (let k = n - 1; k >= 0; k--) out[pos++] = (v >>> (8 * k)) & 0xff
+  return pos
+}
+
+/** Writes `source[start, end)` with its length (the long form above 252 bytes); an empty value is NULL. */
+const writeBytes = (source: Uint8Array, start: number, end: number, out: Uint8Array, pos: number): number => {
+  const n = end - start
+  if (n <= SHORT_MAX) {
+    out[pos++] = n
+    if (n < 16) for (let k = start; k < end; k++) out[pos++] = source[k]!
+    else {
+      out.set(source.subarray(start, end), pos)
+      pos += n
+    }
+    return pos
+  }
+  out[pos++] = LONG_INDICATOR
+  for (let k = start; k < end; k += CHUNK) {
+    const stop = Math.min(end, k + CHUNK)
+    pos = writeUB4(stop - k, out, pos)
+    out.set(source.subarray(k, stop), pos)
+    pos += stop - k
+  }
+  return writeUB4(0, out, pos)
+}
+
+/** Number of UTF-16 code units of the UTF-8 bytes `b[start, end)` (a 4-byte sequence is a surrogate pair). */
+const utf16Length = (b: Uint8Array, start: number, end: number): number => {
+  let n = 0
+  for (let k = start; k < end; k++) {
+    const c = b[k]!
+    if ((c & 0xc0) !== 0x80) n += c >= 0xf0 ? 2 : 1
+  }
+  return n
+}
+
+const invalidData = (message: string): AdbcError => adbcError("INVALID_DATA", message)
+
+/**
+ * The error of a string longer than its column accepts: INVALID_ARGUMENT naming column, row (1-based), length
+ * and limit.
+ *
+ * @category errors
+ * @since 0.1.0
+ */
+export const stringTooLong = (field: Arrow.Field, row: number, length: number, limit: StringLimit): AdbcError =>
+  invalidArgument(
+    `column ${JSON.stringify(field.name)}: row ${row + 1} holds ${length} characters, more than the ${limit.max} its ` +
+      `${limit.typeName} column accepts (values are never truncated); shorten the value or append to a table whose ` +
+      `column is wide enough`
+  )
+
+/**
+ * Variable-width columns (strings and bytes with offsets): the bytes straight from the Arrow buffer. Strings are
+ * checked against `limit` (refused naming column, row, length and limit) before anything is sent.
+ */
+const offsetsEncoder = (
+  field: Arrow.Field,
+  data: Arrow.Data,
+  type: "VARCHAR" | "RAW",
+  limit: StringLimit | undefined
+): Result.Result<ColumnEncoder, AdbcError> => {
+  const bitmap = validity(data)
+  const offset = data.offset
+  const bytes = data.values as Uint8Array
+  const large = data.type.typeId === Arrow.Type.LargeUtf8 || data.type.typeId === Arrow.Type.LargeBinary
+  const offsets = large ? toNumberOffsets(data.valueOffsets as unknown as BigInt64Array) : (data.valueOffsets as Int32Array)
+  let longest = 1
+  for (let i = 0; i < data.length; i++) {
+    const n = offsets[i + 1]! - offsets[i]!
+    if (limit !== undefined && n > limit.max && isValid(bitmap, offset, i)) {
+      // a character takes at least one byte: only values of more bytes than the limit need counting
+      const chars = utf16Length(bytes, offsets[i]!, offsets[i + 1]!)
+      if (chars > limit.max) return Result.fail(stringTooLong(field, i, chars, limit))
+    }
+    if (n > longest) longest = n
+  }
+  return Result.succeed({
+    type,
+    maxSize: longest,
+    bound: (start, end) => offsets[end]! - offsets[start]! + (end - start) * framing(longest),
+    write: (i, out, pos) => (isValid(bitmap, offset, i) ? writeBytes(bytes, offsets[i]!, offsets[i + 1]!, out, pos) : writeNull(out, pos))
+  })
+}
+
+const toNumberOffsets = (offsets: BigInt64Array): Float64Array => Float64Array.from(offsets, Number)
+
+/** fixed_size_binary: `byteWidth` bytes per value. */
+const fixedBinaryEncoder = (data: Arrow.Data): ColumnEncoder => {
+  const width = (data.type as Arrow.FixedSizeBinary).byteWidth
+  const bitmap = validity(data)
+  const offset = data.offset
+  const bytes = data.values as Uint8Array
+  return {
+    type: "RAW",
+    maxSize: Math.max(1, width),
+    bound: (start, end) => (end - start) * (width + framing(width)),
+    write: (i, out, pos) => (isValid(bitmap, offset, i) ? writeBytes(bytes, i * width, (i + 1) * width, out, pos) : writeNull(out, pos))
+  }
+}
+
+/** string_view / binary_view: their values read through apache-arrow (no buffer of contiguous bytes to copy). */
+const viewEncoder = (field: Arrow.Field, data: Arrow.Data, limit: StringLimit | undefined): Result.Result<ColumnEncoder, AdbcError> => {
+  const cells = columnCells(data)
+  const values: Array<Uint8Array | null> = new Array(data.length)
+  let longest = 1
+  let total = 0
+  for (let i = 0; i < data.length; i++) {
+    const v = cells.get(i) as string | Uint8Array | null
+    if (v === null) {
+      values[i] = null
+      continue
+    }
+    if (typeof v === "string" && limit !== undefined && v.length > limit.max) return Result.fail(stringTooLong(field, i, v.length, limit))
+    const b = typeof v === "string" ? Buffer.from(v) : v
+    values[i] = b
+    longest = Math.max(longest, b.length)
+    total += b.length
+  }
+  return Result.succeed({
+    type: cells.kind === "string" ? "VARCHAR" : "RAW",
+    maxSize: longest,
+    bound: (start, end) => total + (end - start) * framing(longest),
+    write: (i, out, pos) => {
+      const v = values[i]
+      return v === null || v === undefined ? writeNull(out, pos) : writeBytes(v, 0, v.length, out, pos)
+    }
+  })
+}
+
+const nullEncoder: ColumnEncoder = fixed("NUMBER", 1, (_i, out, pos) => writeNull(out, pos))
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Why a column cannot take the fast path (undefined when it can): struct and list columns (JSON text) and
+ * geoarrow columns (SDO_GEOMETRY objects) are encoded by oracledb from JS values, as is every column when the
+ * database character set is not AL32UTF8 (Oracle would convert VARCHAR bytes into that character set).
+ *
+ * @category encoding
+ * @since 0.1.0
+ */
+export const fastPathRefusal = (field: Arrow.Field, utf8Database: boolean): string | undefined => {
+  if (!utf8Database) return "the database character set is not AL32UTF8"
+  if (field.metadata.get("ARROW:extension:name") !== undefined) return `extension type ${field.metadata.get("ARROW:extension:name")}`
+  const t = field.type.typeId
+  if (t === Arrow.Type.Struct || t === Arrow.Type.List || t === Arrow.Type.FixedSizeList) return `Arrow type ${field.type} (JSON text)`
+  return undefined
+}
+
+/**
+ * The encoder of one ingested column (call {@link fastPathRefusal} first). `limit` bounds the characters of string
+ * values (the target column's width).
+ *
+ * @category encoding
+ * @since 0.1.0
+ */
+export const columnEncoder = (field: Arrow.Field, data: Arrow.Data, limit: StringLimit | undefined): Result.Result<ColumnEncoder, AdbcError> => {
+  switch (data.type.typeId) {
+    case Arrow.Type.Int:
+      return Result.succeed(intEncoder(data))
+    case Arrow.Type.Decimal:
+      return Result.succeed(decimalEncoder(data))
+    case Arrow.Type.Float:
+      return Result.succeed(floatEncoder(data))
+    case Arrow.Type.Bool:
+      return Result.succeed(boolEncoder(data))
+    case Arrow.Type.Date:
+      return Result.succeed(dateEncoder(data))
+    case Arrow.Type.Timestamp:
+      return Result.succeed(timestampEncoder(data))
+    case Arrow.Type.Interval:
+      return intervalEncoder(field, data)
+    case Arrow.Type.Utf8:
+    case Arrow.Type.LargeUtf8:
+      return offsetsEncoder(field, data, "VARCHAR", limit)
+    case Arrow.Type.Binary:
+    case Arrow.Type.LargeBinary:
+      return offsetsEncoder(field, data, "RAW", undefined)
+    case Arrow.Type.FixedSizeBinary:
+      return Result.succeed(fixedBinaryEncoder(data))
+    case Arrow.Type.Utf8View:
+    case Arrow.Type.BinaryView:
+      return viewEncoder(field, data, limit)
+    case Arrow.Type.Null:
+      return Result.succeed(nullEncoder)
+    default:
+      return Result.fail(invalidArgument(`field ${JSON.stringify(field.name)} of Arrow type ${field.type} has no bind encoder`))
+  }
+}
+
+/**
+ * Encodes rows `[start, end)` of `columns` (in their wire order) into one buffer of bind rows.
+ *
+ * @category encoding
+ * @since 0.1.0
+ */
+export const encodeRows = (columns: ReadonlyArray<ColumnEncoder>, start: number, end: number): EncodedRows => {
+  let bound = 0
+  for (const c of columns) bound += c.bound(start, end)
+  const bytes = Buffer.allocUnsafe(bound)
+  const rows = end - start
+  const offsets = new Uint32Array(rows + 1)
+  const width = columns.length
+  let pos = 0
+  for (let r = 0; r < rows; r++) {
+    offsets[r] = pos
+    const i = start + r
+    for (let c = 0; c < width; c++) pos = columns[c]!.write(i, bytes, pos)
+  }
+  offsets[rows] = pos
+  return { rows, bytes, offsets }
+}
+
+/**
+ * The encoders of a batch's columns, in bind order, or undefined when a column needs oracledb's own encoder
+ * ({@link fastPathRefusal}); a string longer than its column's limit fails before anything is sent.
+ *
+ * @category encoding
+ * @since 0.1.0
+ */
+export const batchEncoders = (
+  batch: Arrow.RecordBatch,
+  limitOf: (column: string) => StringLimit | undefined,
+  utf8Database: boolean
+): Result.Result<Array<ColumnEncoder> | undefined, AdbcError> => {
+  const fields = batch.schema.fields
+  if (fields.some((f) => fastPathRefusal(f, utf8Database) !== undefined)) return Result.succeed(undefined)
+  const out: Array<ColumnEncoder> = []
+  for (let c = 0; c < fields.length; c++) {
+    const field = fields[c]!
+    const encoder = columnEncoder(field, batch.getChildAt(c)!.data[0]!, limitOf(field.name))
+    if (Result.isFailure(encoder)) return Result.fail(encoder.failure)
+    out.push(encoder.success)
+  }
+  return Result.succeed(out)
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Arrow from "apache-arrow"
+import { Effect, Stream } from "effect"
+import * as Connection from "../../src/Connection.ts"
+import type { StatementShape } from "../../src/Statement.ts"
+import { uniqueName, useServer, withConnection } from "./support.ts"
+
+const server = useServer()
+
+const out = (name: string, type: Arrow.DataType, direction = "out") =>
+  new Arrow.Field(name, type, true, new Map([["ORACLE:parameter_type", direction]]))
+
+const batchOf = (fields: ReadonlyArray<Arrow.Field>, vectors: ReadonlyArray<Arrow.Vector>) =>
+  new Arrow.RecordBatch(new Arrow.Schema([...fields]), Arrow.makeData({
+    type: new Arrow.Struct([...fields]),
+    length: vectors[0]!.length,
+    nullCount: 0,
+    children: vectors.map((v) => v.data[0]!)
+  }))
+
+const runQuery = (stmt: StatementShape) => Effect.scoped(Effect.flatMap(stmt.executeQuery, (r) => Stream.runCollect(r.batches)))
+
+describe("OUT parameters", () => {
+  it.effect("OUT columns carry oracle.type-name: the Oracle type each was bound as", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery("BEGIN :1 := 42; :2 := 'zwei'; :3 := 1.5; :4 := 12.34; END;")
+      const fields = [
+        out("n", new Arrow.Int32()),
+        out("s", new Arrow.Utf8()),
+        out("f", new Arrow.Float64()),
+        out("d", new Arrow.Decimal(2, 10, 128), "inout")
+      ]
+      yield* stmt.bind(batchOf(fields, [
+        Arrow.vectorFromArray([null], new Arrow.Int32()),
+        Arrow.vectorFromArray([null], new Arrow.Utf8()),
+        Arrow.vectorFromArray([null], new Arrow.Float64()),
+        Arrow.makeVector(Arrow.makeData({ type: new Arrow.Decimal(2, 10, 128), length: 1, nullCount: 0, data: new Uint32Array([100, 0, 0, 0]) }))
+      ]))
+      const table = new Arrow.Table(yield* runQuery(stmt))
+      expect(table.schema.fields.map((f) => [f.name, f.metadata.get("oracle.type-name")])).toEqual([
+        ["n", "NUMBER(38,0)"],
+        ["s", "NVARCHAR2"],
+        ["f", "BINARY_DOUBLE"],
+        ["d", "NUMBER(10,2)"]
+      ])
+      expect(table.schema.fields.every((f) => f.metadata.get("ORACLE:parameter_type") !== undefined)).toBe(true)
+      const row = table.get(0)!.toJSON()
+      expect([row["n"], row["s"], row["f"]]).toEqual([42, "zwei", 1.5])
+    })))
+
+  it.effect("OUT parameters followed by a result set (batch mode): the first row holds the OUT values, later rows NULL", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("OUTRS")
+      yield* conn.execute(`CREATE TABLE ${t} (ID NUMBER(10))`)
+      for (const id of [1, 2, 3]) yield* conn.execute(`INSERT INTO ${t} VALUES (${id})`)
+      const stmt = yield* conn.statement({ "redo.statement.execution_mode": "batch" })
+      yield* stmt.setSqlQuery(`DECLARE c SYS_REFCURSOR; BEGIN :1 := :2 * 2; OPEN c FOR SELECT ID FROM ${t} ORDER BY ID; DBMS_SQL.RETURN_RESULT(c); END;`)
+      yield* stmt.bind(batchOf([out("o", new Arrow.Int32()), new Arrow.Field("x", new Arrow.Int32())], [
+        Arrow.vectorFromArray([null], new Arrow.Int32()),
+        Arrow.vectorFromArray([21], new Arrow.Int32())
+      ]))
+      const table = new Arrow.Table(yield* runQuery(stmt))
+      expect(table.schema.fields.map((f) => f.name)).toEqual(["ID", "o"])
+      expect(table.schema.fields[1]!.metadata.get("oracle.type-name")).toBe("NUMBER(38,0)")
+      expect(table.toArray().map((r) => r.toJSON())).toEqual([{ ID: 1n, o: 42 }, { ID: 2n, o: null }, { ID: 3n, o: null }])
+    })))
+})

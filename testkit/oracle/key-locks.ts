@@ -1,0 +1,77 @@
+/**
+ * The primary and unique keys an INSERT claims, as the texts the database's key locks hold (row-locks.ts).
+ *
+ * Oracle makes a session that inserts a key another open transaction inserted wait for that transaction (the unique
+ * index entry is locked with the row, "Row Locks (TX)" in Database Concepts, "Data Concurrency and Consistency":
+ * https://docs.oracle.com/en/database/oracle/oracle-database/23/cncpt/data-concurrency-and-consistency.html); when
+ * the first transaction commits the second insert raises ORA-00001, when it rolls back the insert goes ahead (as
+ * the enq: TX - row lock contention, mode 4 wait is described, e.g.
+ * https://taliphakanozturken.wordpress.com/2019/02/25/does-insert-wait-on-locks-or-hold-locks/).
+ * DuckDB instead lets both inserts run and fails the second COMMIT, so each INSERT into a keyed table returns the
+ * keys it wrote and the session checks them against other transactions' keys (sqlsession.ts).
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import type { BulkRows } from "../engine/index.ts"
+import type { TableMeta } from "./catalog.ts"
+import { duckIdent, encodeName } from "./names.ts"
+
+/** A table with primary-key or unique constraints, and the columns its keys are made of. */
+export interface KeyedTable {
+  /** The table's lock key (`OWNER.NAME`). */
+  readonly table: string
+  readonly constraints: ReadonlyArray<{ readonly name: string; readonly columns: ReadonlyArray<string> }>
+  /** Every column of any key, once, in the order {@link returningKeys} returns them. */
+  readonly columns: ReadonlyArray<string>
+}
+
+/** The keys of `meta`, or undefined when it has no primary-key or unique constraint. */
+export const keyedTable = (meta: TableMeta | undefined): KeyedTable | undefined => {
+  if (meta === undefined || meta.kind !== "TABLE") return undefined
+  const constraints = meta.constraints.filter((c) => (c.type === "P" || c.type === "U") && c.columns.length > 0)
+  if (constraints.length === 0) return undefined
+  const columns = [...new Set(constraints.flatMap((c) => c.columns))]
+  return { table: `${meta.owner}.${meta.name}`, constraints, columns }
+}
+
+/** The RETURNING clause that makes an INSERT into `keyed` return its key columns (in `keyed.columns` order). */
+export const returningKeys = (keyed: KeyedTable): string => ` RETURNING ${keyed.columns.map(duckIdent).join(", ")}`
+
+/** Key texts of rows holding `keyed.columns` in order (as {@link returningKeys} returns them). */
+export const keysOfRows = (keyed: KeyedTable, rows: ReadonlyArray<ReadonlyArray<unknown>>): Array<string> => {
+  const at = new Map(keyed.columns.map((c, i) => [c, i]))
+  const out: Array<string> = []
+  for (const row of rows) for (const c of keyed.constraints) pushKey(out, c, c.columns.map((col) => row[at.get(col)!]))
+  return out
+}
+
+/** Key texts of bulk rows, or undefined when a key column is not among the bulk's columns (a default fills it). */
+export const keysOfBulk = (keyed: KeyedTable, bulk: BulkRows): Array<string> | undefined => {
+  const at = new Map(bulk.columns.map((c, i) => [c.name, i]))
+  const indexes = keyed.columns.map((c) => at.get(encodeName(c)))
+  if (indexes.some((i) => i === undefined)) return undefined
+  const values: Array<Array<DuckDBValue>> = []
+  for (let start = 0; start < bulk.rowCount; start += 2048) {
+    const n = Math.min(2048, bulk.rowCount - start)
+    const chunk = bulk.chunk(start, n)
+    const vectors = indexes.map((i) => chunk.getColumnVector(i!))
+    for (let r = 0; r < n; r++) values.push(vectors.map((v) => v.getItem(r)))
+  }
+  return keysOfRows(keyed, values)
+}
+
+const pushKey = (out: Array<string>, c: { readonly name: string }, values: ReadonlyArray<unknown>): void => {
+  // a key with a NULL part is not checked for uniqueness
+  if (values.some((v) => v === null || v === undefined)) return
+  out.push(`${c.name}\u0000${values.map(keyText).join("\u0001")}`)
+}
+
+/** One key value as text, numbers in one canonical form (DuckDB returns them as numbers, bigints or decimals). */
+const keyText = (v: unknown): string => {
+  if (v instanceof Uint8Array) return Buffer.from(v).toString("hex")
+  const s = String(v)
+  if (/^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i.test(s)) {
+    const n = Number(s)
+    if (Number.isSafeInteger(n) || (Number.isFinite(n) && !/^[-+]?\d+$/.test(s))) return String(n)
+  }
+  return s
+}
