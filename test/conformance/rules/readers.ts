@@ -6,7 +6,7 @@ import { fromTable } from "../../../src/Ingest.ts"
 import { type ConformanceDriver, type ConformanceEnv, failure, idsOf, numbers, rowsOf, uniqueTable } from "../harness.ts"
 
 /** The latest moment the random-interruption rule interrupts a read at (a full read can take seconds when loaded). */
-const MAX_INTERRUPT_AFTER_MS = 1000
+const MAX_INTERRUPT_AFTER_MS = 500
 
 export const readerRules = (driver: ConformanceDriver, env: () => ConformanceEnv) =>
   describe(`${driver.name}: readers`, () => {
