@@ -1,8 +1,8 @@
 /**
- * `npm run bench -- copy`: the HANA → Oracle copy of the main job (cli/copy.ts: the HANA reader's Arrow batches
- * streamed into the Oracle driver's bulk ingest) against the same copy with the raw clients: hdb's result set read
- * as a stream of row arrays, each chunk of 10,000 rows converted to oracledb bind values and written with
- * executeMany (bindDefs), one commit at the end. Both test servers run in child processes
+ * `npm run bench -- copy`: the HANA → Oracle copy of the main job (cli/copy.ts with the main job's read options: the
+ * HANA reader's Arrow batches streamed into the Oracle driver's bulk ingest) against the same copy with the raw
+ * clients: hdb's result set read as a stream of row arrays, each chunk of 10,000 rows converted to oracledb bind
+ * values and written with executeMany (bindDefs), one commit at the end. Both test servers run in child processes
  * (testkit/common/child-process.ts), so their CPU time is not charged to either side. COPY_ROWS (default 1,000,000)
  * rows of the 8-column benchmark table (INTEGER, DECIMAL(18,2), DECIMAL, DATE, TIMESTAMP, two NVARCHAR, BOOLEAN).
  * ratio = ours / raw.
@@ -57,7 +57,7 @@ export const run = async (): Promise<Record<string, unknown>> => {
       return yield* copyQuery(Context.get(from, Connection.Connection), Context.get(to, Connection.Connection), SELECT, {
         targetTable: "COPY_OURS",
         mode: "replace"
-      }, { step: "copy", onFinish: () => {}, readOptions: { "dba.statement.fetch_size": "10000" } })
+      }, { step: "copy", onFinish: () => {} })
     }).pipe(Effect.provide(silentProgress))))
     const oursSeconds = (performance.now() - oursStart) / 1000
 

@@ -9,6 +9,9 @@
  *   NUMBER(1)) fetched with fetchArraySize = prefetchRows = 10000 through resultSet.getRows. node-oracledb decodes
  *   every row in JS, so the end-to-end `rows_per_s` is bounded by the client; `server_encode_rows_per_s` is rows
  *   encoded into TTC row data per second of the server's encoding time (engine reads included).
+ * - direct path: connection.directPathLoad of the same 1M rows (10 loads of 100k) into a second table of the same
+ *   shape; `direct_path_rows_per_s` is rows per second of server time (reading the load stream pieces, laying the
+ *   values out column-wise and appending them, from the same counters; `_per_cpu_s` per second of CPU time);
  * `load_average` records how busy the shared machine was during the run.
  * Baseline in the same run: the engine cursor reading the same SELECT in-process (no protocol).
  * ratio = select seconds / baseline seconds. Targets: server_encode_rows_per_s, insert_rows_per_s and rows_per_s
@@ -89,6 +92,22 @@ export const run = async (): Promise<Record<string, unknown>> => {
     const count = (await conn.execute("SELECT COUNT(*) FROM bench")).rows[0][0]
     if (count !== ROWS) throw new Error(`inserted ${count} rows, expected ${ROWS}`)
 
+    await conn.execute(
+      "CREATE TABLE bench_dp (id NUMBER(10), amount NUMBER(18,2), ratio BINARY_DOUBLE, day DATE, ts TIMESTAMP, name VARCHAR2(40), note VARCHAR2(80), flag NUMBER(1))"
+    )
+    const beforeLoad = (await server.stats())!
+    for (let start = 0; start < ROWS; start += BATCH) {
+      const rows: Array<Array<unknown>> = []
+      for (let i = start; i < start + BATCH; i++)
+        rows.push([i, i / 100, i * 1.5, new Date(day0 + (i % 1000) * 86_400_000), new Date(day0 + i * 1000), `name_${i}`, `a somewhat longer text value ${i}`, i % 2])
+      await conn.directPathLoad(decodeURIComponent(uri.username), "BENCH_DP", ["ID", "AMOUNT", "RATIO", "DAY", "TS", "NAME", "NOTE", "FLAG"], rows)
+    }
+    const loaded = statsDelta((await server.stats())!, beforeLoad)
+    if (loaded.insertRows !== ROWS) throw new Error(`server counted ${loaded.insertRows} direct path rows, expected ${ROWS}`)
+    const loadedCount = (await conn.execute("SELECT COUNT(*) FROM bench_dp")).rows[0][0]
+    if (loadedCount !== ROWS) throw new Error(`direct path loaded ${loadedCount} rows, expected ${ROWS}`)
+    await conn.execute("DROP TABLE bench_dp")
+
     const select = async (): Promise<number> => {
       const t0 = performance.now()
       const r = await conn.execute("SELECT id, amount, ratio, day, ts, name, note, flag FROM bench", [], {
@@ -117,6 +136,8 @@ export const run = async (): Promise<Record<string, unknown>> => {
       insert_rows_per_s: perSecond(inserted.insertRows, inserted.insertMs),
       insert_rows_per_cpu_s: perSecond(inserted.insertRows, inserted.insertCpuMs),
       insert_end_to_end_rows_per_s: Math.round(ROWS / insertSeconds),
+      direct_path_rows_per_s: perSecond(loaded.insertRows, loaded.insertMs),
+      direct_path_rows_per_cpu_s: perSecond(loaded.insertRows, loaded.insertCpuMs),
       fetch_array_size: FETCH,
       seconds: Math.round(selectSeconds * 1000) / 1000,
       server_encode_rows_per_s: perSecond(served.encodedRows, served.encodeMs),

@@ -27,8 +27,12 @@ export const formatOfPath = (path: string): InputFormat | undefined => {
   return undefined
 }
 
-const ioError = (path: string) => (cause: unknown) =>
-  adbcError("IO", `cannot read ${path}: ${cause instanceof Error ? cause.message : String(cause)}`)
+const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
+
+const ioError = (path: string) => (cause: unknown) => adbcError("IO", `cannot read ${path}: ${messageOf(cause)}`)
+
+/** The file's content is not what its format says. */
+const dataError = (path: string) => (cause: unknown) => adbcError("INVALID_DATA", `${path}: ${messageOf(cause)}`)
 
 /** An Arrow IPC file or stream, batch by batch. */
 export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError> =>
@@ -42,7 +46,7 @@ export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError> =>
     catch: ioError(path)
   }).pipe(Effect.map((reader) => ({
     schema: reader.schema,
-    batches: Stream.fromAsyncIterable(reader, (cause) => adbcError("INVALID_DATA", `${path}: ${cause instanceof Error ? cause.message : String(cause)}`))
+    batches: Stream.fromAsyncIterable(reader, dataError(path))
   })))
 
 // parquet-wasm is an optional peer dependency of the package (a 5 MB WebAssembly module), loaded only when a Parquet
@@ -61,8 +65,7 @@ const openParquet = (parquet: ParquetModule, path: string) =>
       Effect.flatMap((blob) =>
         Effect.tryPromise({
           try: () => parquet.ParquetFile.fromFile(blob),
-          catch: (cause) =>
-            adbcError("INVALID_DATA", `${path} is not a readable Parquet file: ${cause instanceof Error ? cause.message : String(cause)}`)
+          catch: (cause) => adbcError("INVALID_DATA", `${path} is not a readable Parquet file: ${messageOf(cause)}`)
         })
       )
     ),
@@ -86,11 +89,10 @@ export const readParquet = (path: string, options: { readonly batchRows: number 
     const schema = yield* Effect.scoped(Effect.flatMap(openParquet(parquet, path), (file) =>
       Effect.try({
         try: () => Arrow.tableFromIPC(file.schema().intoIPCStream()).schema,
-        catch: (cause) => adbcError("INVALID_DATA", `${path}: ${cause instanceof Error ? cause.message : String(cause)}`)
+        catch: dataError(path)
       })))
     const batches = Stream.unwrap(Effect.map(openParquet(parquet, path), (file) =>
-      Stream.fromAsyncIterable(parquetBatches(file, options.batchRows), (cause) =>
-        adbcError("INVALID_DATA", `${path}: ${cause instanceof Error ? cause.message : String(cause)}`))))
+      Stream.fromAsyncIterable(parquetBatches(file, options.batchRows), dataError(path))))
     return { schema, batches }
   })
 
@@ -242,8 +244,7 @@ export const readCsv = (path: string, options: CsvOptions): Effect.Effect<Ingest
         },
         catch: (cause) => adbcError("INVALID_DATA", `${path}: ${(cause as Error).message}`)
       })
-    const batches = Stream.fromAsyncIterable(csvRecords(csv, path), (cause) =>
-      adbcError("INVALID_DATA", `${path}: ${cause instanceof Error ? cause.message : String(cause)}`)).pipe(
+    const batches = Stream.fromAsyncIterable(csvRecords(csv, path), dataError(path)).pipe(
         Stream.drop(1),
         Stream.map((record) => record as Array<string>),
         Stream.grouped(options.batchRows),

@@ -29,3 +29,7 @@ export const withEnvOptional = <A>(env: string, codec: Schema.Codec<A, string>, 
     Flag.optional,
     Flag.withDescription(`${description} (env ${env})`)
   )
+
+/** A `--name VALUE` flag decoded by `codec`, with a default and an environment variable (see {@link withEnvDefault}). */
+export const valueFlag = <A>(name: string, codec: Schema.Codec<A, string>, env: string, value: A, description: string) =>
+  Flag.String(name).pipe(Flag.withSchema(codec), withEnvDefault(env, codec, value, description))

@@ -11,7 +11,7 @@ import { Connection } from "../../src/Connection.ts"
 import { OptionSchemas } from "../../src/Options.ts"
 import { rowsOf } from "../cells.ts"
 import { connectionFlags, connectionOf } from "../connect.ts"
-import { envName, withEnvDefault, withEnvOptional } from "../flags.ts"
+import { envName, valueFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
 import { openSink, OutputFormat, writeResult } from "../output.ts"
 
 /** `--format`, `--output`, `--max-rows`, `--max-width`: how results are written. */
@@ -28,13 +28,19 @@ const outputFlags = {
     Flag.withAlias("o"),
     withEnvOptional(envName("output"), OptionSchemas.nonEmptyString, "write to this file instead of stdout")
   ),
-  maxRows: Flag.String("max-rows").pipe(
-    Flag.withSchema(OptionSchemas.positiveInt),
-    withEnvDefault(envName("max-rows"), OptionSchemas.positiveInt, 100, "rows the table format shows; the rest are counted")
+  maxRows: valueFlag(
+    "max-rows",
+    OptionSchemas.positiveInt,
+    envName("max-rows"),
+    100,
+    "rows the table format shows; the rest are counted"
   ),
-  maxWidth: Flag.String("max-width").pipe(
-    Flag.withSchema(OptionSchemas.positiveInt),
-    withEnvDefault(envName("max-width"), OptionSchemas.positiveInt, 40, "widest column of the table format, in characters")
+  maxWidth: valueFlag(
+    "max-width",
+    OptionSchemas.positiveInt,
+    envName("max-width"),
+    40,
+    "widest column of the table format, in characters"
   )
 }
 

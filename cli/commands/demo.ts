@@ -2,37 +2,36 @@
  * `adbc demo` (also `npm start`): the main job.
  */
 import { Effect } from "effect"
-import { Command, Flag } from "effect/cli"
+import { Command } from "effect/cli"
 import { OptionSchemas } from "../../src/Options.ts"
 import { demoDefaults, runDemo } from "../demo/job.ts"
-import { envName, withEnvDefault } from "../flags.ts"
+import { envName, valueFlag } from "../flags.ts"
 import * as Progress from "../progress.ts"
 
 /** `adbc demo [--rows N] [--seed N] [--table T]`. */
 export const demo = Command.make(
   "demo",
   {
-    rows: Flag.String("rows").pipe(
-      Flag.withSchema(OptionSchemas.positiveInt),
-      withEnvDefault(envName("demo", "rows"), OptionSchemas.positiveInt, demoDefaults.rows, "rows of lineitem data to generate")
+    rows: valueFlag(
+      "rows",
+      OptionSchemas.positiveInt,
+      envName("demo", "rows"),
+      demoDefaults.rows,
+      "rows of lineitem data to generate"
     ),
-    seed: Flag.String("seed").pipe(
-      Flag.withSchema(OptionSchemas.nonNegativeInt),
-      withEnvDefault(
-        envName("demo", "seed"),
-        OptionSchemas.nonNegativeInt,
-        demoDefaults.seed,
-        "seed of the generated data: the same seed gives the same rows"
-      )
+    seed: valueFlag(
+      "seed",
+      OptionSchemas.nonNegativeInt,
+      envName("demo", "seed"),
+      demoDefaults.seed,
+      "seed of the generated data: the same seed gives the same rows"
     ),
-    table: Flag.String("table").pipe(
-      Flag.withSchema(OptionSchemas.nonEmptyString),
-      withEnvDefault(
-        envName("demo", "table"),
-        OptionSchemas.nonEmptyString,
-        demoDefaults.table,
-        "table created (replaced) on both databases"
-      )
+    table: valueFlag(
+      "table",
+      OptionSchemas.nonEmptyString,
+      envName("demo", "table"),
+      demoDefaults.table,
+      "table created (replaced) on both databases"
     )
   },
   (options) => Effect.scoped(runDemo(options)).pipe(Effect.asVoid, Effect.provide(Progress.layerStdout))

@@ -2,10 +2,10 @@
  * `adbc testkit hana|oracle [--port N]`: starts a wire-compatible test server until Ctrl-C and prints how to connect.
  */
 import { Console, Effect } from "effect"
-import { Argument, Command, Flag } from "effect/cli"
+import { Argument, Command } from "effect/cli"
 import { OptionSchemas } from "../../src/Options.ts"
 import { DriverName, drivers } from "../drivers.ts"
-import { envName, withEnvDefault } from "../flags.ts"
+import { envName, valueFlag } from "../flags.ts"
 
 const probe: Record<DriverName, string> = { hana: "SELECT * FROM DUMMY", oracle: "SELECT * FROM DUAL" }
 
@@ -14,10 +14,7 @@ export const testkit = Command.make(
   "testkit",
   {
     server: Argument.Literals("server", DriverName.literals).pipe(Argument.withDescription("which test server: hana or oracle")),
-    port: Flag.String("port").pipe(
-      Flag.withSchema(OptionSchemas.nonNegativeInt),
-      withEnvDefault(envName("testkit", "port"), OptionSchemas.nonNegativeInt, 0, "port to listen on (0: any free port)")
-    )
+    port: valueFlag("port", OptionSchemas.nonNegativeInt, envName("testkit", "port"), 0, "port to listen on (0: any free port)")
   },
   ({ port, server }) =>
     Effect.gen(function*() {

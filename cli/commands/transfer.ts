@@ -12,7 +12,7 @@ import * as Std from "../../src/StandardOptions.ts"
 import { OptionSchemas } from "../../src/Options.ts"
 import { connectionFlags, connectionOf, driverFlag, optionFlag, uriFlag } from "../connect.ts"
 import { copyQuery } from "../copy.ts"
-import { envName, withEnvDefault, withEnvOptional } from "../flags.ts"
+import { envName, valueFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
 import { csvType, formatOfPath, InputFormats, readArrow, readCsv, readParquet } from "../files.ts"
 import * as Progress from "../progress.ts"
 import { formatCount } from "../progress.ts"
@@ -73,14 +73,12 @@ export const ingest = Command.make(
       Flag.atLeast(0),
       Flag.withDescription("CSV column type NAME:TYPE (repeatable; int32, int64, float64, decimal(P,S), bool, date, timestamp, utf8); others inferred")
     ),
-    batchRows: Flag.String("batch-rows").pipe(
-      Flag.withSchema(OptionSchemas.positiveInt),
-      withEnvDefault(
-        envName("ingest", "batch-rows"),
-        OptionSchemas.positiveInt,
-        10_000,
-        "rows per Arrow batch read from CSV and Parquet"
-      )
+    batchRows: valueFlag(
+      "batch-rows",
+      OptionSchemas.positiveInt,
+      envName("ingest", "batch-rows"),
+      10_000,
+      "rows per Arrow batch read from CSV and Parquet"
     ),
     ...targetFlags("ingest"),
     ...connectionFlags()

@@ -370,7 +370,15 @@ const appendValue = (builder: AnyBuilder, column: MappedColumn, kind: CellKind, 
     case "interval-ds-duration": {
       const v = value as IntervalDS
       const unit = (column.field.type as { unit: 0 | 1 | 2 | 3 }).unit
-      return builder.appendBigInt(dsNanos(v) / DURATION_UNIT_NANOS[unit])
+      const ticks = dsNanos(v) / DURATION_UNIT_NANOS[unit]
+      // an int64 of nanoseconds holds about 106,751 days, of microseconds about 106,751,991 days
+      if (BigInt.asIntN(64, ticks) !== ticks) {
+        throw invalid(
+          column,
+          `row ${row}: INTERVAL DAY TO SECOND value ${isoDayToSecond(v, 9)} overflows the int64 of ${column.field.type}; set redo.query.day_time_interval_type=monthdaynano or string`
+        )
+      }
+      return builder.appendBigInt(ticks)
     }
     case "interval-ds-string":
       return builder.appendString(isoDayToSecond(value as IntervalDS, column.scale))

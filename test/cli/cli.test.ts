@@ -7,30 +7,35 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { PassThrough } from "node:stream"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as Arrow from "apache-arrow"
-import { Effect, Exit, Layer, Stream } from "effect"
+import { Context, Effect, Exit, Layer, Stream } from "effect"
 import * as Hana from "../../layers/hana/index.ts"
 import * as Oracle from "../../layers/oracle/index.ts"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
 import { type HanaTestServerHandle, startHanaTestServer } from "../../testkit/hana/index.ts"
 import { type OracleTestServerHandle, startOracleTestServer } from "../../testkit/oracle/index.ts"
+import { copyQuery } from "../../cli/copy.ts"
 import { DemoCheckFailed } from "../../cli/demo/job.ts"
 import { lineitemBatch } from "../../cli/demo/lineitem.ts"
 import { describeExit } from "../../cli/errors.ts"
 import * as Progress from "../../cli/progress.ts"
+import { CliStdio } from "../../cli/stdio.ts"
 import { runInProcess as runCli, startInProcess } from "./support.ts"
 
 let hana: HanaTestServerHandle
 let oracle: OracleTestServerHandle
 const dir = mkdtempSync(join(tmpdir(), "adbc-cli-"))
 
+const hanaConnection = () => Connection.layer().pipe(Layer.provide(Hana.layerDatabase({ uri: hana.uri })))
+const oracleConnection = () => Connection.layer().pipe(Layer.provide(Oracle.layerDatabase({ uri: oracle.uri })))
 const onHana = <A, E>(program: Effect.Effect<A, E, Connection.Connection>) =>
-  Effect.runPromise(program.pipe(Effect.provide(Connection.layer().pipe(Layer.provide(Hana.layerDatabase({ uri: hana.uri }))))))
+  Effect.runPromise(program.pipe(Effect.provide(hanaConnection())))
 const onOracle = <A, E>(program: Effect.Effect<A, E, Connection.Connection>) =>
-  Effect.runPromise(program.pipe(Effect.provide(Connection.layer().pipe(Layer.provide(Oracle.layerDatabase({ uri: oracle.uri }))))))
+  Effect.runPromise(program.pipe(Effect.provide(oracleConnection())))
 const rowsOf = (sql: string) =>
   Effect.gen(function*() {
     const conn = yield* Connection.Connection
@@ -212,6 +217,67 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     expect([notParquet.code, missing.code]).toEqual([1, 1])
     expect(notParquet.stderr).toMatch(/^error: INVALID_DATA: .*fake\.parquet is not a readable Parquet file/m)
     expect(missing.stderr).toMatch(/^error: IO: cannot read .*missing\.parquet: /m)
+  })
+
+  it("stops an ingest on interrupt (Ctrl-C) with exit 130 and leaves the target table as it was", async () => {
+    const file = join(dir, "many.arrows")
+    const batches = Array.from({ length: 20 }, (_, i) => lineitemBatch(4, i * 5_000, 5_000))
+    writeFileSync(file, Arrow.tableToIPC(new Arrow.Table(batches), "stream"))
+    await onHana(Effect.flatMap(Connection.Connection, (conn) =>
+      conn.ingest(fromTable(new Arrow.Table([lineitemBatch(4, 0, 3)])), { targetTable: "ITEMS_KEPT", mode: "replace" })))
+    const ingest = startInProcess(["ingest", file, "--uri", hana.uri, "--table", "ITEMS_KEPT", "--mode", "append"])
+    await ingest.waitFor(/ingest .*many\.arrows: started/)
+    const run = await ingest.interrupt()
+    expect(run.code).toBe(130)
+    expect(run.stdout).not.toContain("rows ingested")
+    expect(await onHana(rowsOf(`SELECT COUNT(*) AS N FROM "ITEMS_KEPT"`))).toEqual([{ N: 3n }])
+  })
+
+  it("copy streams: the source reads ahead of the insert, by at most the read-ahead (two batches) and one in flight", async () => {
+    let produced = 0
+    let consumed = 0
+    let widest = 0
+    const copied = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const hanaConn = Context.get(yield* Layer.build(hanaConnection()), Connection.Connection)
+      const oracleConn = Context.get(yield* Layer.build(oracleConnection()), Connection.Connection)
+      // The same connections, watched: batches the HANA reader hands out, batches the Oracle ingest takes.
+      const from: Connection.ConnectionShape = {
+        ...hanaConn,
+        executeQuery: (sql, options) =>
+          Effect.map(hanaConn.executeQuery(sql, options), (reader) => ({
+            schema: reader.schema,
+            batches: reader.batches.pipe(Stream.tap(() => Effect.sync(() => void produced++)))
+          }))
+      }
+      const to: Connection.ConnectionShape = {
+        ...oracleConn,
+        ingest: (data, options) =>
+          oracleConn.ingest({
+            schema: data.schema,
+            batches: data.batches.pipe(Stream.tap(() =>
+              Effect.sync(() => {
+                consumed++
+                widest = Math.max(widest, produced - consumed)
+              }).pipe(Effect.andThen(Effect.sleep("20 millis")))
+            ))
+          }, options)
+      }
+      return yield* copyQuery(from, to, `SELECT * FROM "ITEMS"`, { targetTable: "ITEMS_STREAMED", mode: "replace" }, {
+        step: "copy",
+        onFinish: () => {},
+        readOptions: { "dba.statement.fetch_size": "50", "dba.statement.read_batch_rows": "50" }
+      }).pipe(Effect.provide(Progress.layerStdout), Effect.provide(Layer.succeed(CliStdio, {
+        stdout: new PassThrough().resume(),
+        stderr: new PassThrough().resume(),
+        isTerminal: false,
+        columns: undefined
+      })))
+    })))
+    expect(copied).toBe(1000)
+    expect([produced, consumed]).toEqual([20, 20])
+    // At least one batch read ahead (the HANA fetch overlaps the Oracle insert), never more than the buffer allows.
+    expect(widest).toBeGreaterThanOrEqual(1)
+    expect(widest).toBeLessThanOrEqual(3)
   })
 
   it("copies a query's result from HANA to Oracle", async () => {

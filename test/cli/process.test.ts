@@ -1,7 +1,8 @@
 /**
  * What only a real process shows: the bin as `npm pack` ships it (built once for this file, run with plain node),
  * its exit codes, and SIGINT (exit 130, the server call cancelled, nothing half-written) on a long query and during
- * the main job's copy. Everything else runs in-process (cli.test.ts, demo.test.ts).
+ * the main job's copy. The tests run concurrently, each on servers of its own, once the one build is done.
+ * Everything else runs in-process (cli.test.ts, demo.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
@@ -16,15 +17,12 @@ import { type OracleTestServerHandle, startOracleTestServer } from "../../testki
 import { buildBin, runBin, startCli } from "./support.ts"
 
 let hana: HanaTestServerHandle
-let oracle: OracleTestServerHandle
 
 beforeAll(async () => {
-  const servers = Promise.all([startHanaTestServer(), startOracleTestServer()])
-  buildBin()
-  ;[hana, oracle] = await servers
-}, 300_000)
+  hana = await startHanaTestServer()
+}, 120_000)
 afterAll(async () => {
-  await Promise.all([hana?.close(), oracle?.close()])
+  await hana?.close()
 })
 
 const waitUntil = async (done: () => boolean, ms: number) => {
@@ -32,13 +30,14 @@ const waitUntil = async (done: () => boolean, ms: number) => {
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
 }
 
-describe.concurrent("the built adbc bin", { timeout: 120_000 }, () => {
+describe.concurrent("the built adbc bin", { timeout: 300_000 }, () => {
   it("prints help with every command, runs a query, and exits 1 (bad query) or 2 (bad flag) with the error", async () => {
+    const bin = await buildBin()
     const [help, query, failed, usage] = await Promise.all([
-      runBin(["--help"]),
-      runBin(["query", "--uri", hana.uri, "--format", "jsonl", "SELECT 1 AS A, 'ü' AS B FROM DUMMY"]),
-      runBin(["query", "--uri", hana.uri, "SELECT FROM"]),
-      runBin(["query", "--uri", hana.uri, "--max-rows", "none", "SELECT 1 FROM DUMMY"])
+      runBin(bin, ["--help"]),
+      runBin(bin, ["query", "--uri", hana.uri, "--format", "jsonl", "SELECT 1 AS A, 'ü' AS B FROM DUMMY"]),
+      runBin(bin, ["query", "--uri", hana.uri, "SELECT FROM"]),
+      runBin(bin, ["query", "--uri", hana.uri, "--max-rows", "none", "SELECT 1 FROM DUMMY"])
     ])
     expect(help.code).toBe(0)
     for (const command of ["query", "ingest", "copy", "objects", "info", "table-schema", "table-types", "testkit", "demo"]) {
@@ -54,52 +53,71 @@ describe.concurrent("the built adbc bin", { timeout: 120_000 }, () => {
   })
 
   it("stops a long query on SIGINT with exit 130, leaving no open cursor on the server", async () => {
-    const query = startCli(["query", "--uri", hana.uri, "--format", "csv", "--option", "dba.statement.fetch_size=1000",
-      "SELECT GENERATED_PERIOD_START AS I FROM SERIES_GENERATE_INTEGER(1, 0, 3000000)"])
-    await query.waitFor(/^\d+\n\d+\n/m)
-    expect(hana.openResultSets()).toBeGreaterThan(0)
-    query.child.kill("SIGINT")
-    const run = await query.done
-    expect(run.code).toBe(130)
-    expect(run.stdout.trimEnd().split("\n").length).toBeLessThan(3_000_001)
-    await waitUntil(() => hana.openResultSets() === 0, 5_000)
-    expect(hana.openResultSets()).toBe(0)
+    // A server of its own: the other tests' statements must not count as this one's cursors.
+    const server = await startHanaTestServer()
+    try {
+      await longQueryInterrupted(await buildBin(), server)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("stops the main job during the copy with exit code 130, no open HANA cursor and Oracle's table as it was", async () => {
+    const [server, oracle] = await Promise.all([startHanaTestServer(), startOracleTestServer()])
+    try {
+      await demoInterrupted(await buildBin(), server, oracle)
+    } finally {
+      await Promise.all([server.close(), oracle.close()])
+    }
   })
 })
 
-describe("adbc demo on SIGINT", () => {
-  it("stops during the copy with exit code 130, no open HANA cursor and Oracle's table as it was", async () => {
-    // Oracle already has the table with 3 rows; an interrupted replace must leave exactly those.
-    const before = lineitemBatch(1, 0, 3)
-    const oracleDb = Connection.layer().pipe(Layer.provide(Oracle.layerDatabase({ uri: oracle.uri })))
-    const readBack = Effect.gen(function*() {
-      const conn = yield* Connection.Connection
-      const batches = yield* Stream.runCollect(conn.query(`SELECT * FROM "DEMO_SIGINT"`))
-      const checksum = new ChecksumAccumulator()
-      for (const batch of batches) checksum.add(batch)
-      return checksum.result()
-    })
-    await Effect.runPromise(Effect.gen(function*() {
-      const conn = yield* Connection.Connection
-      yield* conn.ingest(fromTable(new Arrow.Table([before])), { targetTable: "DEMO_SIGINT", mode: "create" })
-    }).pipe(Effect.provide(oracleDb)))
+/** SIGINT during a long query: exit 130, the server's cursor closed. */
+const longQueryInterrupted = async (bin: string, hana: HanaTestServerHandle) => {
+  const query = startCli(bin, ["query", "--uri", hana.uri, "--format", "csv", "--option", "dba.statement.fetch_size=1000",
+    "SELECT GENERATED_PERIOD_START AS I FROM SERIES_GENERATE_INTEGER(1, 0, 3000000)"])
+  await query.waitFor(/^\d+\n\d+\n/m)
+  expect(hana.openResultSets()).toBeGreaterThan(0)
+  query.child.kill("SIGINT")
+  const run = await query.done
+  expect(run.code).toBe(130)
+  expect(run.stdout.trimEnd().split("\n").length).toBeLessThan(3_000_001)
+  await waitUntil(() => hana.openResultSets() === 0, 5_000)
+  expect(hana.openResultSets()).toBe(0)
+}
 
-    const demo = startCli(["demo", "--rows", "30000", "--table", "DEMO_SIGINT"], {
-      env: { HANA_URI: hana.uri, ORACLE_URI: oracle.uri }
-    })
-    await demo.waitFor(/copy HANA → Oracle: started/)
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    const interruptedAt = Date.now()
-    demo.child.kill("SIGINT")
-    const run = await demo.done
-    expect(run.stdout).not.toContain("checks passed")
-    expect(run.code).toBe(130)
-    expect(Date.now() - interruptedAt).toBeLessThan(15_000)
-    await waitUntil(() => hana.openResultSets() === 0, 5_000)
-    expect(hana.openResultSets()).toBe(0)
+/** SIGINT during the main job's copy: exit 130, no HANA cursor left, Oracle's table as it was. */
+const demoInterrupted = async (bin: string, hana: HanaTestServerHandle, oracle: OracleTestServerHandle) => {
+  // Oracle already has the table with 3 rows; an interrupted replace must leave exactly those.
+  const before = lineitemBatch(1, 0, 3)
+  const oracleDb = Connection.layer().pipe(Layer.provide(Oracle.layerDatabase({ uri: oracle.uri })))
+  const readBack = Effect.gen(function*() {
+    const conn = yield* Connection.Connection
+    const batches = yield* Stream.runCollect(conn.query(`SELECT * FROM "DEMO_SIGINT"`))
+    const checksum = new ChecksumAccumulator()
+    for (const batch of batches) checksum.add(batch)
+    return checksum.result()
+  })
+  await Effect.runPromise(Effect.gen(function*() {
+    const conn = yield* Connection.Connection
+    yield* conn.ingest(fromTable(new Arrow.Table([before])), { targetTable: "DEMO_SIGINT", mode: "create" })
+  }).pipe(Effect.provide(oracleDb)))
 
-    const expected = new ChecksumAccumulator()
-    expected.add(before)
-    expect(await Effect.runPromise(readBack.pipe(Effect.provide(oracleDb)))).toEqual(expected.result())
-  }, 240_000)
-})
+  const demo = startCli(bin, ["demo", "--rows", "30000", "--table", "DEMO_SIGINT"], {
+    env: { HANA_URI: hana.uri, ORACLE_URI: oracle.uri }
+  })
+  await demo.waitFor(/copy HANA → Oracle: started/)
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const interruptedAt = Date.now()
+  demo.child.kill("SIGINT")
+  const run = await demo.done
+  expect(run.stdout).not.toContain("checks passed")
+  expect(run.code).toBe(130)
+  expect(Date.now() - interruptedAt).toBeLessThan(15_000)
+  await waitUntil(() => hana.openResultSets() === 0, 5_000)
+  expect(hana.openResultSets()).toBe(0)
+
+  const expected = new ChecksumAccumulator()
+  expected.add(before)
+  expect(await Effect.runPromise(readBack.pipe(Effect.provide(oracleDb)))).toEqual(expected.result())
+}

@@ -3,12 +3,13 @@
  * its stdout and stderr captured, exit code as `adbc.ts` computes it) or in a child process (the built bin, for what
  * only a process shows: the bin itself, signals, exit codes).
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { copyFileSync, existsSync, mkdtempSync, symlinkSync } from "node:fs"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { copyFileSync, mkdtempSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PassThrough } from "node:stream"
 import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { ConfigProvider, Effect, Fiber, Layer } from "effect"
 import { describeExit } from "../../cli/errors.ts"
@@ -128,28 +129,30 @@ export const startInProcess = (args: ReadonlyArray<string>, options: CliOptions 
 export const runInProcess = (args: ReadonlyArray<string>, options: CliOptions = {}): Promise<CliRun> =>
   startInProcess(args, options).done
 
-let built: string | undefined
+let built: Promise<string> | undefined
 
 /**
  * The bin as `npm pack` ships it: `tsc -p tsconfig.build.json` (emit only; `npm run typecheck` checks the types) into
- * a scratch package, once per test file that asks; returns the path of its `dist/cli/main.js`.
+ * a scratch package, once per test file; resolves to the path of its `dist/cli/main.js`. The build runs in a child
+ * process, so the test servers in this process keep answering meanwhile.
  */
-export const buildBin = (): string => {
-  if (built !== undefined && existsSync(built)) return built
-  const pkg = mkdtempSync(join(tmpdir(), "adbc-bin-"))
-  copyFileSync(join(root, "package.json"), join(pkg, "package.json"))
-  symlinkSync(join(root, "node_modules"), join(pkg, "node_modules"))
-  execFileSync(process.execPath, [
-    join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json"), "--outDir", join(pkg, "dist"),
-    "--noCheck", "--declaration", "false", "--declarationMap", "false", "--sourceMap", "false", "--inlineSources", "false"
-  ], { cwd: root, stdio: "inherit" })
-  built = join(pkg, "dist/cli/main.js")
+export const buildBin = (): Promise<string> => {
+  built ??= (async () => {
+    const pkg = mkdtempSync(join(tmpdir(), "adbc-bin-"))
+    copyFileSync(join(root, "package.json"), join(pkg, "package.json"))
+    symlinkSync(join(root, "node_modules"), join(pkg, "node_modules"))
+    await promisify(execFile)(process.execPath, [
+      join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json"), "--outDir", join(pkg, "dist"),
+      "--noCheck", "--declaration", "false", "--declarationMap", "false", "--sourceMap", "false", "--inlineSources", "false"
+    ], { cwd: root })
+    return join(pkg, "dist/cli/main.js")
+  })()
   return built
 }
 
-/** Starts the built bin (see {@link buildBin}) as `adbc ...args` in a child process. */
-export const startCli = (args: ReadonlyArray<string>, options: CliOptions = {}): CliProcess => {
-  const child = spawn(process.execPath, [buildBin(), ...args], { cwd: root, env: environment(options.env), stdio: ["pipe", "pipe", "pipe"] })
+/** Starts the built bin (`bin` from {@link buildBin}) as `adbc ...args` in a child process. */
+export const startCli = (bin: string, args: ReadonlyArray<string>, options: CliOptions = {}): CliProcess => {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: environment(options.env), stdio: ["pipe", "pipe", "pipe"] })
   const chunks: Array<Buffer> = []
   let stdout = ""
   let stderr = ""
@@ -191,5 +194,5 @@ export const startCli = (args: ReadonlyArray<string>, options: CliOptions = {}):
 }
 
 /** Runs the built bin as `adbc ...args` to the end. */
-export const runBin = (args: ReadonlyArray<string>, options: CliOptions = {}): Promise<CliRun> =>
-  startCli(args, options).done
+export const runBin = (bin: string, args: ReadonlyArray<string>, options: CliOptions = {}): Promise<CliRun> =>
+  startCli(bin, args, options).done

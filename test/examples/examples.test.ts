@@ -12,7 +12,7 @@ import { main as optionsFromEnv } from "../../examples/options-from-env.ts"
 import { main as parameters } from "../../examples/parameters.ts"
 import { quickstart } from "../../examples/quickstart.ts"
 import { streamRows } from "../../examples/streaming.ts"
-import { connection } from "../../examples/support.ts"
+import { connection, pool } from "../../examples/support.ts"
 import { main as transactions } from "../../examples/transactions.ts"
 
 describe.concurrent("examples", { timeout: 120_000 }, () => {
@@ -75,9 +75,9 @@ describe.concurrent("examples", { timeout: 120_000 }, () => {
       expect(result.schema.fields.map((f) => f.name)).toEqual(["SKU", "STOCK"])
     }))
 
-  it.live("cancellation: Effect.timeout stops the query and the connection still answers", () =>
+  it.live("cancellation: Effect.timeout stops the query and the database still answers", () =>
     Effect.gen(function*() {
-      const result = yield* readFor(300).pipe(Effect.provide(connection("hana")))
+      const result = yield* readFor(300).pipe(Effect.provide(pool("hana", 1)))
       expect(result.timedOut).toBe(true)
       expect(result.seen).toBeLessThan(50_000_000)
     }))

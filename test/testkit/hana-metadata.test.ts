@@ -93,6 +93,23 @@ describe("HANA test server: declared types in result and parameter metadata at d
     await call((cb) => rs.close(cb))
   })
 
+  // HANA resolves a result column through its alias and table qualifier to the table column (the metadata names the
+  // source table and column beside the display name), so the column's NOT NULL stays; an outer join's optional side
+  // can be NULL.
+  it("keeps NOT NULL (mode 1) through an alias, a table qualifier and an inner join; an outer join's optional side is nullable", async () => {
+    const c = await login(8)
+    await exec(c, "CREATE TABLE modes2 (id INTEGER NOT NULL PRIMARY KEY, name NVARCHAR(10) NOT NULL, note NVARCHAR(10))")
+    const modes = async (sql: string) => {
+      const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))
+      await call((cb) => rs.close(cb))
+      return rs.metadata.map((m) => [m.columnDisplayName, (m as unknown as { mode: number }).mode])
+    }
+    expect(await modes("SELECT name AS n, modes2.name, note AS x, note AS id FROM modes2")).toEqual([["N", 1], ["NAME", 1], ["X", 2], ["ID", 2]])
+    expect(await modes("SELECT m.name m2, m.id FROM modes2 m")).toEqual([["M2", 1], ["ID", 1]])
+    expect(await modes("SELECT a.name, b.id AS bid, a.note FROM modes2 a JOIN modes2 b ON a.id = b.id")).toEqual([["NAME", 1], ["BID", 1], ["NOTE", 2]])
+    expect(await modes("SELECT a.name, b.name AS bname FROM modes2 a LEFT JOIN modes2 b ON a.id = b.id")).toEqual([["NAME", 1], ["BNAME", 2]])
+  })
+
   it("describes an untyped parameter as NVARCHAR (as HANA does) and fails cleanly where no type fits", async () => {
     const c = await login(8)
     const st = await call<HdbStatement>((cb) => c.prepare("SELECT ? AS A FROM DUMMY", cb))

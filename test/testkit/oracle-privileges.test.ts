@@ -38,6 +38,7 @@ describe("Oracle test server: object privileges between two users", () => {
     expect(await code(bob, "DROP TABLE app.pk")).toBe("ORA-00942")
     expect(await code(bob, "SELECT p.id FROM dual d, app.pk p")).toBe("ORA-00942")
     expect(await code(bob, "SELECT 1 FROM dual WHERE EXISTS (SELECT 1 FROM app.pk)")).toBe("ORA-00942")
+    expect(oraCode(await failure(() => bob.directPathLoad("APP", "PK", ["ID", "V"], [[9, "nine"]])))).toBe("ORA-00942")
     expect(await code(bob, "CREATE TABLE app.x (a NUMBER)")).toBe("ORA-01031")
     expect(await code(bob, "SELECT username FROM dba_users")).toBe("ORA-00942")
     // and the table is as it was

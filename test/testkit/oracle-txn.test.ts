@@ -292,6 +292,32 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     expect(oraCode(e)).toBe("ORA-00942")
   })
 
+  it("loads the scalar types column-wise with directPathLoad (exact values, NULLs) and loads nothing when a value is refused", async () => {
+    await a.execute(
+      "CREATE TABLE dp_fast (id NUMBER(10) NOT NULL, amount NUMBER(18,2), ratio BINARY_DOUBLE, day DATE, ts TIMESTAMP, name VARCHAR2(12), nv NVARCHAR2(8), flag NUMBER(1), r RAW(4))"
+    )
+    const day0 = Date.UTC(2020, 0, 1)
+    const rows = Array.from({ length: 5000 }, (_, i) => [
+      i,
+      i % 10 === 0 ? null : (i - 2000) / 100,
+      i === 1 ? -0.1 : i * 1.5,
+      new Date(day0 + (i % 1000) * 86_400_000),
+      new Date(day0 + i * 1000 + 123),
+      i % 7 === 0 ? null : `name_${i}`,
+      `ü${i}`,
+      i % 2,
+      Buffer.from([i % 256, 1])
+    ])
+    await a.directPathLoad(server.user, "DP_FAST", ["ID", "AMOUNT", "RATIO", "DAY", "TS", "NAME", "NV", "FLAG", "R"], rows)
+    const back = await b.execute("SELECT id, amount, ratio, day, ts, name, nv, flag, r FROM dp_fast ORDER BY id")
+    expect(back.rows).toEqual(rows)
+    // a number too large for NUMBER(1) (the client checks NULLs and lengths itself) fails the load with ORA-01438 and
+    // loads none of its rows
+    const bad = rows.slice(0, 10).map((r, i) => [10_000 + i, ...r.slice(1, 7), i === 6 ? 12 : r[7], r[8]])
+    expect(oraCode(await failure(() => a.directPathLoad(server.user, "DP_FAST", ["ID", "AMOUNT", "RATIO", "DAY", "TS", "NAME", "NV", "FLAG", "R"], bad)))).toBe("ORA-01438")
+    expect((await b.execute("SELECT COUNT(*) FROM dp_fast")).rows).toEqual([[5000]])
+  })
+
   it("inserts 100k rows through executeMany in one request (bulk path)", async () => {
     await a.execute("CREATE TABLE bulk_t (id NUMBER(10), name VARCHAR2(40), amount NUMBER, created DATE)")
     const when = new Date(2024, 5, 1, 12, 0, 0)

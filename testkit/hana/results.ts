@@ -7,7 +7,7 @@ import { declaredTypes } from "./catalog.ts"
 import { cellWriter, encodeResultSetMetadata } from "./encode.ts"
 import type { CellWriter, ColumnMetadata, LobRegistry } from "./encode.ts"
 import { decodeName } from "./names.ts"
-import { SPECIAL_COLUMN_NAMES } from "./translate.ts"
+import { type ColumnSource, SPECIAL_COLUMN_NAMES } from "./translate.ts"
 import { duckType, parseTypeText, typeOfDuck, wireType } from "./types.ts"
 import type { HanaType, WireType } from "./types.ts"
 import { ByteWriter } from "./wire.ts"
@@ -28,12 +28,16 @@ export const describeColumns = async (
   columns: readonly ColumnInfo[],
   tables: readonly string[],
   dfv: number,
-  names?: ReadonlyArray<string | undefined>
+  names?: ReadonlyArray<string | undefined>,
+  /** The table column each plain column item reads (translate.ts), by position. */
+  sources?: ReadonlyArray<ColumnSource | undefined>
 ): Promise<ResultColumn[]> => {
   const declared = tables.length > 0 ? await declaredTypes(session, tables) : new Map()
   const useNames = names !== undefined && names.length === columns.length
+  const useSources = sources !== undefined && sources.length === columns.length
   return columns.map((c, i) => {
-    const d = declared.get(c.name)
+    const source = useSources ? sources[i] : undefined
+    const d = declared.get(source?.column ?? c.name)
     const parsed = d === undefined ? undefined : parseTypeText(d.type)
     const fromTable = parsed !== undefined && sameStorage(parsed, c)
     const type = fromTable ? parsed : typeOfDuck(c)
@@ -43,8 +47,9 @@ export const describeColumns = async (
       type,
       wire,
       metadata: {
-        // A plain NOT NULL table column is reported as such (mode MANDATORY), as HANA does.
-        nullable: fromTable ? d!.nullable : true,
+        // A NOT NULL table column, also aliased, qualified or through an inner join, is reported as such (mode
+        // MANDATORY), as HANA does; on the optional side of an outer join it may be NULL.
+        nullable: fromTable && source?.optional !== true ? d!.nullable : true,
         wire,
         tableName: fromTable ? decodeName(d!.table) : undefined,
         schemaName: fromTable && d!.schema !== "main" ? decodeName(d!.schema) : undefined,

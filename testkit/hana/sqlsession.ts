@@ -54,7 +54,8 @@ const runDdlStatement = async (session: Session, t: Extract<Translated, { kind: 
 const tablesNamed = (session: Session, sql: string): string[] => {
   let tables: string[] = []
   try {
-    tables = session.tableNames(withoutPlaceholders(sql))
+    // DuckDB names an aliased table `T AS a`: the declared types are looked up by the table's name
+    tables = session.tableNames(withoutPlaceholders(sql)).map((t) => t.replace(/ AS (?:"(?:[^"]|"")*"|[^\s."]+)$/, ""))
   } catch {
     // fall through to the target table below
   }
@@ -325,7 +326,7 @@ export class SqlSession {
     if (outcome.kind === "rows") {
       const columns =
         statement?.columns ??
-        (await describeColumns(session, outcome.cursor.columns, this.tablesOf(session, t), this.dfv, t.kind === "query" ? t.columnNames : undefined))
+        (await describeColumns(session, outcome.cursor.columns, this.tablesOf(session, t), this.dfv, t.kind === "query" ? t.columnNames : undefined, t.kind === "query" ? t.columnSources : undefined))
       const id = this.nextId++
       const result = new OpenResult(id, outcome.cursor, columns, (value, kind) => this.registerLob(value, kind))
       const first = await this.fetchRows(result, this.ctx.options.firstFetchSize)
@@ -369,7 +370,7 @@ export class SqlSession {
       prepared = await prepareTyped(session, t.sql)
       if (t.kind === "query") {
         tables = this.tablesOf(session, t)
-        columns = await describeColumns(session, prepared.columns, tables, this.dfv, t.columnNames)
+        columns = await describeColumns(session, prepared.columns, tables, this.dfv, t.columnNames, t.columnSources)
       }
       parameterTypes = await this.parameterTypes(session, sql, t, prepared)
     }

@@ -117,6 +117,8 @@ export type Translated =
       readonly forUpdate: boolean
       /** HANA's names of the result columns that are expressions (the select item's text), by position. */
       readonly columnNames?: ReadonlyArray<string | undefined>
+      /** The table columns plain column items read, by position (result nullability). */
+      readonly columnSources?: ReadonlyArray<ColumnSource | undefined>
     }
   | {
       readonly kind: "dml"
@@ -497,12 +499,8 @@ export const translate = (sql: string, session: SessionValues): Translated => {
   throw HanaError.syntax(`incorrect syntax near "${all[0]!.v}"`, 1)
 }
 
-/**
- * Names HANA gives unaliased expression columns: the select item's text with unquoted words in upper case
- * (e.g. `COUNT(*)`). Undefined entries leave DuckDB's name (plain columns, aliases); undefined overall when a `*`
- * makes positions unknowable.
- */
-const selectItemNames = (tokens: readonly Token[], sql: string): Array<string | undefined> | undefined => {
+/** The token range [start, end) of the top-level select list, or undefined when there is none. */
+const selectList = (tokens: readonly Token[]): { start: number; end: number } | undefined => {
   let depth = 0
   let start = -1
   for (let i = 0; i < tokens.length; i++) {
@@ -527,6 +525,18 @@ const selectItemNames = (tokens: readonly Token[], sql: string): Array<string | 
       break
     }
   }
+  return { start, end }
+}
+
+/**
+ * Names HANA gives unaliased expression columns: the select item's text with unquoted words in upper case
+ * (e.g. `COUNT(*)`). Undefined entries leave DuckDB's name (plain columns, aliases); undefined overall when a `*`
+ * makes positions unknowable.
+ */
+const selectItemNames = (tokens: readonly Token[], sql: string): Array<string | undefined> | undefined => {
+  const list = selectList(tokens)
+  if (list === undefined) return undefined
+  const { start, end } = list
   const names: Array<string | undefined> = []
   for (const item of splitTopLevel(tokens.slice(start, end))) {
     const last = item[item.length - 1]
@@ -542,6 +552,80 @@ const selectItemNames = (tokens: readonly Token[], sql: string): Array<string | 
     names.push(text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|[\p{L}_#$][\p{L}\p{N}_#$]*/gu, (m) => (m.startsWith("'") || m.startsWith('"') ? m : m.toUpperCase())))
   }
   return names
+}
+
+/** The table column a select item reads (through its alias and table qualifier), as DuckDB names them. */
+export interface ColumnSource {
+  readonly qualifier?: string
+  readonly column: string
+  /** The item reads the optional side of an outer join (its values may be NULL whatever the column declares). */
+  readonly optional: boolean
+}
+
+const nameOf = (t: Token): string => encodeName(t.t === "qident" ? t.v : t.v.toUpperCase())
+
+/**
+ * The table column behind each select item that is a (qualified) column reference, aliased or not: HANA resolves
+ * such items to the column (its result metadata names the source table and column beside the display name, as
+ * node-hdb's ResultSetMetadata fixtures show: https://github.com/SAP/node-hdb/blob/master/test/fixtures/resultSetMetadata.js),
+ * so a NOT NULL column stays mandatory. Undefined entries are expressions; undefined overall when a `*` makes
+ * positions unknowable.
+ */
+const selectItemSources = (tokens: readonly Token[]): Array<ColumnSource | undefined> | undefined => {
+  const list = selectList(tokens)
+  if (list === undefined) return undefined
+  const optional = outerJoinSides(tokens, list.end)
+  const out: Array<ColumnSource | undefined> = []
+  for (const item of splitTopLevel(tokens.slice(list.start, list.end))) {
+    const last = item[item.length - 1]
+    if (last === undefined || (last.t === "op" && last.v === "*")) return undefined
+    const isName = (t: Token | undefined) => t !== undefined && (t.t === "word" || t.t === "qident")
+    const aliased = item.length >= 2 && isName(last) && !(item[item.length - 2]!.t === "op")
+    const core = aliased ? item.slice(0, upper(item[item.length - 2]) === "AS" ? -2 : -1) : item
+    const chain = core.length % 2 === 1 && core.every((t, k) => (k % 2 === 0 ? isName(t) : t.t === "op" && t.v === "."))
+    if (!chain || core.length > 5) {
+      out.push(undefined)
+      continue
+    }
+    const qualifier = core.length >= 3 ? nameOf(core[core.length - 3]!) : undefined
+    const opt = optional.all || (qualifier !== undefined && optional.names.has(qualifier))
+    out.push(qualifier === undefined ? { column: nameOf(core[core.length - 1]!), optional: opt } : { qualifier, column: nameOf(core[core.length - 1]!), optional: opt })
+  }
+  return out
+}
+
+/**
+ * The tables (by alias or name) on the optional side of the top-level outer joins after the select list: the right
+ * side of LEFT JOIN; RIGHT and FULL joins make every table optional (`all`).
+ */
+const outerJoinSides = (tokens: readonly Token[], from: number): { names: Set<string>; all: boolean } => {
+  const names = new Set<string>()
+  let all = false
+  let depth = 0
+  for (let i = from; i < tokens.length; i++) {
+    const t = tokens[i]!
+    if (t.t === "op" && t.v === "(") depth++
+    else if (t.t === "op" && t.v === ")") depth--
+    if (depth !== 0) continue
+    const w = upper(t)
+    if (w === "RIGHT" || w === "FULL") all = true
+    if (w !== "LEFT" || upper(tokens[i + 1]) === "") continue
+    let k = i + 1
+    if (upper(tokens[k]) === "OUTER") k++
+    if (upper(tokens[k]) !== "JOIN") continue
+    k++
+    let name: Token | undefined
+    while (tokens[k] !== undefined && (tokens[k]!.t === "word" || tokens[k]!.t === "qident")) {
+      name = tokens[k]
+      if (tokens[k + 1]?.t === "op" && tokens[k + 1]!.v === ".") k += 2
+      else break
+    }
+    const next = tokens[k + 1]
+    const alias = upper(next) === "AS" ? tokens[k + 2] : next !== undefined && (next.t === "qident" || (next.t === "word" && !["ON", "USING", "WHERE", "JOIN", "LEFT", "RIGHT", "INNER", "FULL", "CROSS", "GROUP", "ORDER", "LIMIT"].includes(upper(next)))) ? next : undefined
+    if (alias !== undefined) names.add(nameOf(alias))
+    else if (name !== undefined) names.add(nameOf(name))
+  }
+  return { names, all }
 }
 
 /** `CREATE|ALTER|DROP [X509|JWT|SAML] PROVIDER`, `… PSE`, `… CERTIFICATE`. */
@@ -595,9 +679,15 @@ const translateQuery = (all: Token[], session: SessionValues, sqlText?: string):
   let sql = rewrite(tokens, session)
   if (limit !== undefined) sql += ` LIMIT ${limit}`
   const columnNames = sqlText === undefined ? undefined : selectItemNames(tokens, sqlText)
-  return columnNames === undefined
-    ? { kind: "query", sql, params: countParams(tokens), forUpdate }
-    : { kind: "query", sql, params: countParams(tokens), forUpdate, columnNames }
+  const columnSources = selectItemSources(tokens)
+  return {
+    kind: "query",
+    sql,
+    params: countParams(tokens),
+    forUpdate,
+    ...(columnNames === undefined ? {} : { columnNames }),
+    ...(columnSources === undefined ? {} : { columnSources })
+  }
 }
 
 const translateInsert = (all: Token[], session: SessionValues): Translated => {

@@ -140,7 +140,8 @@ export const bulkRowsOfBinds = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
 // `setCell` above; anything else is NotExact, so the general path decides.
 
 /** Writes the value bytes `b[start, start + length)` of one bind into cell (row, column) of `out`. */
-type CellWriter = (b: Buffer, start: number, length: number, out: BulkRows, column: number, row: number) => void
+/** Writes one value's wire bytes `b[start, start + length)` into cell (row, column) of `out`. */
+export type CellWriter = (b: Buffer, start: number, length: number, out: BulkRows, column: number, row: number) => void
 
 const TWO32 = 4294967296
 /** Powers of ten exact as doubles. */
@@ -302,7 +303,7 @@ const dateWriter = (layout: ColumnLayout): CellWriter | undefined => {
 }
 
 /** The writer for a bind of `spec` into a column of `layout`, or undefined when only the general path can. */
-const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number): CellWriter | undefined => {
+export const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number): CellWriter | undefined => {
   switch (spec.dty) {
     case Dty.NUMBER:
     case 3:

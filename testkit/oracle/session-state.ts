@@ -45,7 +45,12 @@ export interface DirectPathLoad {
   readonly owner: string
   readonly table: string
   readonly columns: Array<ResultColumn>
-  readonly rows: Array<Array<DuckDBValue>>
+  /** The load stream's pieces as received, and values split over several pieces, joined (messages/direct-path.ts). */
+  readonly pieces: Array<Buffer>
+  /** Per value, row after row: index in `pieces`, start and length of its bytes (length -1: NULL). */
+  readonly cells: Array<number>
+  /** Rows received. */
+  rows: number
 }
 
 /** Per-session state the message handlers read and update. */

@@ -26,6 +26,7 @@ import { type KeyedTable, keyedTable, keysOfBulk, keysOfRows, returningKeys } fr
 import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, duckIdent, encodeName, quoteDuck } from "./names.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
+import type { ValueKind } from "./types.ts"
 import { runPlsql } from "./plsql.ts"
 import {
   type BindSpec,
@@ -101,7 +102,8 @@ export class SqlSession {
       ora_client_info: "",
       ora_session_tz: this.sessionTz,
       ora_nls_numeric: this.numericCharacters,
-      ora_session_tz_min: offsetMinutes(this.sessionTz, this.db.dbOffsetMinutes())
+      ora_session_tz_min: offsetMinutes(this.sessionTz, this.db.dbOffsetMinutes()),
+      ora_session_tz_region: /^[+-]\d{1,2}:\d{2}$/.test(this.sessionTz) ? "" : this.sessionTz
     }
     await s.execute(
       Object.entries(vars)
@@ -250,7 +252,9 @@ export class SqlSession {
     try {
       await this.engine.rollback()
     } catch {
-      // already rolled back
+      // already rolled back, or a break's interrupt landed on the ROLLBACK itself, which leaves DuckDB's transaction
+      // open and aborted ("Current transaction is aborted" for every later statement): end it
+      await this.engine.execute("ROLLBACK").catch(() => undefined)
     }
     this.inTxn = false
     this.log = []
@@ -383,8 +387,10 @@ export class SqlSession {
       },
       dbTimeZone: this.db.settings.dbTimeZone,
       dateColumns: this.dateColumnsOf(sql),
-      binaryColumns: this.binaryColumnsOf(sql),
-      exactIntervals: this.exactIntervalsOf(sql)
+      exactIntervals: this.exactIntervalsOf(sql),
+      localZoneColumns: this.columnsOfKind(sql, "timestampltz"),
+      sessionTimeZone: this.sessionTz,
+      binaryColumns: this.binaryColumnsOf(sql)
     })
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
@@ -569,6 +575,16 @@ export class SqlSession {
     return out
   }
 
+  /** Names of the columns of `kind` of the tables a statement mentions (identifier match against the catalog). */
+  columnsOfKind(sql: string, kind: ValueKind): ReadonlySet<string> {
+    const out = new Set<string>()
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      for (const c of this.lookupTable(undefined, oracleName(t))?.columns ?? []) if (c.type.kind === kind) out.add(c.name)
+    }
+    return out
+  }
+
   /** BINARY_DOUBLE / BINARY_FLOAT column names of the tables a statement mentions (identifier match, as dateColumnsOf). */
   binaryColumnsOf(sql: string): ReadonlyMap<string, BinaryKind> {
     const out = new Map<string, BinaryKind>()
@@ -595,7 +611,7 @@ export class SqlSession {
     return { dayToSecond: exact.ds && !plain.ds, yearToMonth: exact.ym && !plain.ym }
   }
 
-  /** Runs an already translated DuckDB query and describes its columns. */
+  /** Runs an already translated DuckDB query  /** Runs an already translated DuckDB query and describes its columns. */
   async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult> {
     try {
       const cursor = await this.engine.query(duckSql, params)
@@ -725,24 +741,21 @@ export class SqlSession {
           if (!(e instanceof OraError)) throw e
         }
         // locate the failing row by bisection with bulk inserts; rows before it stay inserted, as in Oracle
-        let inserted = 0
-        const bisect = async (lo: number, hi: number): Promise<void> => {
-          try {
-            inserted += (await this.bulkChunk(sql, rows.slice(lo, hi))) ?? 0
-          } catch (e) {
-            if (hi - lo === 1) {
-              const err = this.mapError(e)
-              ;(err as OraError & { rowOffset?: number }).rowOffset = lo
-              throw err
-            }
-            const mid = (lo + hi) >> 1
-            await bisect(lo, mid)
-            await bisect(mid, hi)
-          }
-        }
-        await bisect(0, rows.length)
+        const inserted = await this.bisectInsert(sql, rows, (offset, err) => {
+          ;(err as OraError & { rowOffset?: number }).rowOffset = offset
+          throw err
+        })
         return { kind: "dml", rowCount: inserted, rowCounts: opts.dmlRowCounts ? rows.map(() => 1) : [], batchErrors: [] }
       }
+    }
+    if (bulkable && opts.batchErrors && !opts.dmlRowCounts && this.bulkInsert(t.toks, t.text, nBinds) !== undefined) {
+      // batch errors: chunks inserted whole, a failing chunk bisected down to its failing rows, each reported alone
+      // with its own error (a row-by-row insert would also be far slower for large requests)
+      const errors: Array<{ offset: number; error: OraError }> = []
+      const inserted = await this.bisectInsert(sql, rows, (offset, error) => errors.push({ offset, error }))
+      // a failed attempt can leave DuckDB's transaction aborted: roll back to the statements and chunks that succeeded
+      if (errors.length > 0) await this.recover()
+      return { kind: "dml", rowCount: inserted, rowCounts: [], batchErrors: errors }
     }
     let total = 0
     const counts: Array<number> = []
@@ -764,6 +777,30 @@ export class SqlSession {
       }
     }
     return { kind: "dml", rowCount: total, rowCounts: opts.dmlRowCounts ? counts : [], batchErrors: errors }
+  }
+
+  /**
+   * Inserts `rows` in bulk chunks, a failing chunk bisected down to its failing rows, each handed to `failed` (which
+   * may throw to stop); returns the rows inserted.
+   */
+  private async bisectInsert(
+    sql: string,
+    rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
+    failed: (offset: number, error: OraError) => void
+  ): Promise<number> {
+    let inserted = 0
+    const bisect = async (lo: number, hi: number): Promise<void> => {
+      try {
+        inserted += (await this.bulkChunk(sql, rows.slice(lo, hi))) ?? 0
+      } catch (e) {
+        if (hi - lo === 1) return failed(lo, this.mapError(e))
+        const mid = (lo + hi) >> 1
+        await bisect(lo, mid)
+        await bisect(mid, hi)
+      }
+    }
+    await bisect(0, rows.length)
+    return inserted
   }
 
   /**

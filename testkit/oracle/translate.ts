@@ -8,7 +8,7 @@ import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
-import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, type OraType } from "./types.ts"
+import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
 export type SelectItem =
@@ -57,13 +57,17 @@ export interface TranslateContext {
   readonly dbTimeZone: string
   /** Names of DATE/TIMESTAMP columns of the tables the statement mentions (for date arithmetic and TRUNC). */
   readonly dateColumns?: ReadonlySet<string>
-  /** BINARY_DOUBLE / BINARY_FLOAT columns of the tables the statement mentions, by name (IEEE arithmetic). */
-  readonly binaryColumns?: ReadonlyMap<string, BinaryKind>
   /**
    * Interval kinds whose columns in the tables the statement mentions are all stored exactly (intervals.ts): their
    * literals are written in that storage (DECIMAL seconds, BIGINT months), since DuckDB casts no INTERVAL to it.
    */
   readonly exactIntervals?: ExactIntervals
+  /** Names of TIMESTAMP WITH LOCAL TIME ZONE columns of the tables the statement mentions (shown in the session zone). */
+  readonly localZoneColumns?: ReadonlySet<string>
+  /** SESSIONTIMEZONE text (an offset or a region): CURRENT_TIMESTAMP's zone. */
+  readonly sessionTimeZone?: string
+  /** BINARY_DOUBLE / BINARY_FLOAT columns of the tables the statement mentions, by name (IEEE arithmetic). */
+  readonly binaryColumns?: ReadonlyMap<string, BinaryKind>
 }
 
 /** A native floating-point type: BINARY_DOUBLE or BINARY_FLOAT. */
@@ -240,6 +244,53 @@ const timestampLiteral = (text: string): string => {
   return `TIMESTAMPTZ ${sqlString(`${datetime} ${region}`)}`
 }
 
+/** A datetime with the time zone TO_CHAR shows: its wall clock there, the offset there in minutes, the zone's name. */
+interface ZonedOperand {
+  readonly local: string
+  readonly offsetMinutes: string
+  readonly region: string
+}
+
+/** The wall clock and zone of a TIMESTAMP literal with an offset or region, or undefined for a literal without. */
+const literalZone = (text: string): { datetime: string; name: string; nanos: boolean } | undefined => {
+  const m = /^\s*(\d{1,4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d{1,9})?)?)?)\s*(.*?)\s*$/.exec(text)
+  if (m === null || m[2] === "") return undefined
+  const offset = /^([+-])(\d{1,2}):(\d{2})$/.exec(m[2]!)
+  const name = offset !== null ? `${offset[1]}${offset[2]!.padStart(2, "0")}:${offset[3]}` : m[2]!.split(/\s+/)[0]!
+  return { datetime: m[1]!, name, nanos: /\.\d{7,}/.test(m[1]!) }
+}
+
+/** Oracle's time zone format elements (SQL Language Reference, "Datetime Format Elements"). */
+const ZONE_ELEMENT = /TZH:TZM|TZH|TZM|TZR/i
+
+/**
+ * TO_CHAR(datetime, format) of a value with a known zone: the wall clock there, TZH:TZM / TZH / TZM its offset there,
+ * TZR the zone as the session or literal names it.
+ */
+const zonedToChar = (operand: ZonedOperand, format: string): string => {
+  const pieces: Array<string> = []
+  let rest = format
+  const offset = `ora_offset_text(${operand.offsetMinutes})`
+  for (let m = ZONE_ELEMENT.exec(rest); m !== null; m = ZONE_ELEMENT.exec(rest)) {
+    if (m.index > 0) pieces.push(localText(operand.local, convertDateFormat(rest.slice(0, m.index))))
+    const element = m[0].toUpperCase()
+    pieces.push(element === "TZR" ? operand.region : element === "TZH" ? `substr(${offset}, 1, 3)` : element === "TZM" ? `substr(${offset}, 5, 2)` : offset)
+    rest = rest.slice(m.index + m[0].length)
+  }
+  if (rest !== "" || pieces.length === 0) pieces.push(localText(operand.local, convertDateFormat(rest)))
+  return `(${pieces.join(" || ")})`
+}
+
+const localText = (local: string, fmt: string): string =>
+  fmt.includes("%n") ? strftimeNs(fmt, (f) => `strftime(CAST(${local} AS TIMESTAMP_NS), ${sqlString(f)})`) : `strftime(${local}, ${sqlString(fmt)})`
+
+/**
+ * A strftime format with `%n` (nanoseconds) as SQL: DuckDB garbles any text after `%n` in one format (it writes nine
+ * digits where it reserved six), so each `%n` is formatted on its own and the pieces are concatenated.
+ */
+const strftimeNs = (fmt: string, call: (f: string) => string): string =>
+  fmt.split(/(?<!%)%n/).flatMap((piece, k) => [...(k > 0 ? [call("%n")] : []), ...(piece === "" ? [] : [call(piece)])]).join(" || ")
+
 /** Converts an Oracle datetime format model to a strftime/strptime format. */
 export const convertDateFormat = (fmt: string): string => {
   const map: Array<[RegExp, string]> = [
@@ -305,6 +356,11 @@ export class Translator {
     return this.ctx.binaryColumns
   }
 
+  /** The zone of CURRENT_TIMESTAMP (the session's) and SYSTIMESTAMP (the database's), when known. */
+  zoneOf(word: "CURRENT_TIMESTAMP" | "SYSTIMESTAMP"): string | undefined {
+    return word === "SYSTIMESTAMP" ? this.ctx.dbTimeZone : this.ctx.sessionTimeZone
+  }
+
   /** Translates tokens [from, to), rewriting Oracle operator semantics where needed (see `expression`). */
   range(from: number, to: number): string {
     if (!this.needsOperatorRewrite(from, to)) return this.plain(from, to)
@@ -363,6 +419,36 @@ export class Translator {
         return true
     }
     return false
+  }
+
+  /** True when tokens [from, to) are one column reference (`c` or `t.c`) to a LOCAL TIME ZONE column. */
+  private isLocalZoneColumn(from: number, to: number): boolean {
+    const last = this.toks[to - 1]
+    if (last === undefined || (last.kind !== "ident" && last.kind !== "qident")) return false
+    if (!(to - from === 1 || (to - from === 3 && isOp(this.toks[from + 1], ".")))) return false
+    return this.ctx.localZoneColumns?.has(oracleName(last)) === true
+  }
+
+  /**
+   * A datetime operand whose time zone TO_CHAR shows: a LOCAL TIME ZONE column or CURRENT_TIMESTAMP (the session time
+   * zone, Oracle Database Globalization Support Guide, "TIMESTAMP WITH LOCAL TIME ZONE Data Type":
+   * https://docs.oracle.com/en/database/oracle/oracle-database/23/nlspg/datetime-data-types-and-time-zone-support.html)
+   * or a TIMESTAMP literal with an offset or region (its own zone); undefined for others.
+   */
+  private zonedOperand(from: number, to: number): ZonedOperand | undefined {
+    const t = this.toks[from]
+    if (to - from === 1 && isKw(t, "CURRENT_TIMESTAMP") || this.isLocalZoneColumn(from, to)) {
+      const x = this.range(from, to)
+      return { local: `ora_session_local(${x})`, offsetMinutes: `ora_session_offset(${x})`, region: "getvariable('ora_session_tz')" }
+    }
+    if (to - from === 2 && isKw(t, "TIMESTAMP") && this.toks[from + 1]?.kind === "str") {
+      const zone = literalZone(this.toks[from + 1]!.value)
+      if (zone === undefined) return undefined
+      const local = `${zone.nanos ? "TIMESTAMP_NS" : "TIMESTAMP"} ${sqlString(zone.datetime)}`
+      const instant = timestampLiteral(this.toks[from + 1]!.value)
+      return { local, offsetMinutes: `CAST((epoch_us(${local}) - epoch_us(${instant})) // 60000000 AS BIGINT)`, region: sqlString(zone.name) }
+    }
+    return undefined
   }
 
   private isDateColumnTok(t: Tok | undefined): boolean {
@@ -618,14 +704,24 @@ export class Translator {
           .join(" ")
         const ot = parseOracleType(typeText)
         const duckType = ot !== undefined ? ot.duck : typeText
-        return [`CAST(${this.range(p[0], asAt)} AS ${duckType})`, close + 1]
+        const operand = this.range(p[0], asAt)
+        // LOCAL TIME ZONE values read as the session's wall clock; a TIMESTAMP becomes zoned in the session time zone
+        if (this.isLocalZoneColumn(p[0], asAt) && (ot?.kind === "timestamp" || ot?.kind === "date"))
+          return [`CAST(ora_session_local(${operand}) AS ${duckType})`, close + 1]
+        if (ot?.kind === "timestamptz" || ot?.kind === "timestampltz")
+          return [`CAST(CASE WHEN typeof(${operand}) = 'TIMESTAMP WITH TIME ZONE' THEN CAST(${operand} AS TIMESTAMPTZ) ELSE ora_session_instant(${operand}) END AS ${duckType})`, close + 1]
+        return [`CAST(${operand} AS ${duckType})`, close + 1]
       }
       case "TO_CHAR":
         if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
         {
+          const zoned = this.zonedOperand(parts[0]![0], parts[0]![1])
+          if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
           const fmt = convertDateFormat(toks[parts[1]![0]]!.value)
           // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
-          return [`${fmt.includes("%n") ? "ora_to_char_fmt_ns" : "ora_to_char_fmt"}(${arg(0)}, ${sqlString(fmt)})`, close + 1]
+          if (!fmt.includes("%n")) return [`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, close + 1]
+          const x = arg(0)
+          return [`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, close + 1]
         }
         return [`ora_to_char(${arg(0)})`, close + 1]
       case "TO_DATE":
@@ -785,6 +881,25 @@ export const translateQuery = (
     if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
     return intervalDsType(9, 9)
   }
+  /**
+   * `TIMESTAMP '... <offset or region>'`, CURRENT_TIMESTAMP or SYSTIMESTAMP, optionally aliased, as the whole item: all
+   * its values are in one known zone.
+   */
+  const zonedLiteral = (part: ReadonlyArray<Tok>): OraType | undefined => {
+    if (isKw(part[0], "CURRENT_TIMESTAMP", "SYSTIMESTAMP")) {
+      // CURRENT_TIMESTAMP is in the session time zone, SYSTIMESTAMP in the database's
+      const zone = tr.zoneOf(part[0]!.value as "CURRENT_TIMESTAMP" | "SYSTIMESTAMP")
+      const k = isKw(part[1], "AS") ? 2 : 1
+      const whole = part.length === k || (part.length === k + 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
+      return whole && zone !== undefined ? { ...timestampType(6, "tz"), zone } : undefined
+    }
+    if (!isKw(part[0], "TIMESTAMP") || part[1]?.kind !== "str") return undefined
+    let k = 2
+    if (isKw(part[k], "AS")) k++
+    if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
+    const zone = literalZone(part[1].value)
+    return zone === undefined ? undefined : { ...timestampType(6, "tz"), zone: zone.name }
+  }
   /** `COUNT|SUM|AVG(...) [[AS] alias]` as the whole item. */
   const isAggregate = (part: ReadonlyArray<Tok>): boolean => {
     if (!isKw(part[0], "COUNT", "SUM", "AVG") || !isOp(part[1], "(")) return false
@@ -830,9 +945,17 @@ export const translateQuery = (
     const typing = { ...(binary !== undefined ? { binary } : {}), ...(params.length > 0 ? { params } : {}) }
     return isAggregate(part) ? { kind: "aggregate", ...typing } : { kind: "expr", ...typing }
   }
+  /** The DuckDB row id expression of an aliased ROWID item (`ROWID [AS] a`, `q.ROWID [AS] a`), or undefined. */
+  const aliasedRowid = (part: ReadonlyArray<Tok>): string | undefined => {
+    const expression = isKw(part[part.length - 2], "AS") ? part.slice(0, -2) : part.slice(0, -1)
+    const isRowid = (t: Tok | undefined) => t?.kind === "ident" && t.value === "ROWID"
+    if (expression.length === 1 && isRowid(expression[0])) return "rowid"
+    if (expression.length === 3 && isOp(expression[1], ".") && isRowid(expression[2])) return `${identOut(expression[0]!)}.rowid`
+    return undefined
+  }
   const flush = (end: number) => {
     const part = toks.slice(start, end)
-    const ym = yearMonthLiteral(part) ?? dayTimeNanosLiteral(part)
+    const ym = yearMonthLiteral(part) ?? dayTimeNanosLiteral(part) ?? zonedLiteral(part)
     if (part.length === 0) throw ora.missingExpression()
     const last = part[part.length - 1]!
     const prev = part[part.length - 2]
@@ -861,8 +984,16 @@ export const translateQuery = (
       (prev.kind !== "op" || isOp(prev, ")")) || (part.length >= 2 && isKw(prev, "AS") && (last.kind === "ident" || last.kind === "qident"))
     ) {
       // explicit alias
-      items.push(exprItem(part, ym, text))
-      pieces.push(text)
+      const rowid = aliasedRowid(part)
+      if (rowid !== undefined) {
+        // `ROWID r` / `t.ROWID AS r`: still the pseudocolumn, whose values "have the data type ROWID" (Oracle SQL
+        // Language Reference, "ROWID Pseudocolumn"), described as type 11 like the bare item
+        items.push({ kind: "rowid" })
+        pieces.push(`${rowid} AS ${identOut(last)}`)
+      } else {
+        items.push(exprItem(part, ym, text))
+        pieces.push(text)
+      }
     } else {
       items.push(exprItem(part, ym, text))
       pieces.push(`${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)

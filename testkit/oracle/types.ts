@@ -82,6 +82,8 @@ export interface OraType {
   readonly duck: string
   /** The named type of an OBJECT, collection or XMLType column (named-types.ts). */
   readonly named?: NamedType
+  /** TIMESTAMP WITH TIME ZONE values all in one known zone (an offset `+05:30` or a region): sent with that zone. */
+  readonly zone?: string
 }
 
 const t = (o: OraType): OraType => o

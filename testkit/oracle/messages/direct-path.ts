@@ -1,17 +1,23 @@
 /**
  * Direct path load (connection.directPathLoad; messages/directPathPrepare.js, directPathLoadStream.js,
  * directPathOp.js): prepare describes the listed columns, the load stream carries rows as column segments, finish
- * inserts them and commits as Oracle's direct path load does, abort drops them.
+ * inserts them and commits as Oracle's direct path load does, abort drops them. The values stay in the pieces they
+ * arrived in (only their positions are noted) until finish lays them out column-wise with the cell writers of
+ * executeMany (bulk-binds.ts) and appends them; a value those cannot take sends the load through the general INSERT.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { blobValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import { numberValue } from "../binds.ts"
 import { microsOfOracle } from "../datetime.ts"
+import { BulkInsertError, BulkRows, columnInfo } from "../../engine/index.ts"
+import type { AppendTarget, BulkColumn } from "../../engine/index.ts"
+import { cellWriter, NotExact } from "../bulk-binds.ts"
 import { ora } from "../errors.ts"
+import { objectAccessError } from "../privileges.ts"
 import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "../intervals.ts"
 import { decodeNumber, decodeNumberFast } from "../number.ts"
 import { storedJsonOfOson } from "../oson.ts"
-import type { SessionState } from "../session-state.ts"
+import type { DirectPathLoad, SessionState } from "../session-state.ts"
 import type { ResultColumn } from "../statement.ts"
 import { ProtocolError } from "../tns.ts"
 import type { OraType } from "../types.ts"
@@ -19,6 +25,7 @@ import type { ReadBuffer, WriteBuffer } from "../wire.ts"
 import { Msg } from "./constants.ts"
 import { writeColumnInfo } from "./describe.ts"
 import { toOra, writeEndOfCall, writeError } from "./end-of-call.ts"
+import { startInsertTimer } from "./execute.ts"
 
 /** Prepare (function 128): resolves the table and describes the listed columns. */
 export const directPathPrepare = (s: SessionState, r: ReadBuffer, w: WriteBuffer): void => {
@@ -54,6 +61,11 @@ export const directPathPrepare = (s: SessionState, r: ReadBuffer, w: WriteBuffer
     return
   }
   const meta = t.found
+  const denied = objectAccessError(s.sql!.requester, meta.owner, meta.name, "INSERT")
+  if (denied !== undefined) {
+    writeError(s, w, denied, 0, 0)
+    return
+  }
   const columns: Array<ResultColumn> = []
   for (const n of names) {
     const c = meta.columns.find((x) => x.name === n) ?? meta.columns.find((x) => x.name === n.toUpperCase())
@@ -64,7 +76,7 @@ export const directPathPrepare = (s: SessionState, r: ReadBuffer, w: WriteBuffer
     columns.push({ name: c.name, type: c.type, nullable: c.nullable })
   }
   const id = s.nextId()
-  s.directPaths.set(id, { owner, table: meta.name, columns, rows: [] })
+  s.directPaths.set(id, { owner, table: meta.name, columns, pieces: [], cells: [], rows: 0 })
   w.u8(Msg.PARAMETER)
   w.ub(columns.length)
   columns.forEach((c, i) => writeColumnInfo(s, w, c, i))
@@ -92,41 +104,77 @@ export const directPathLoadStream = (s: SessionState, r: ReadBuffer, w: WriteBuf
     writeError(s, w, ora.invalidCursor(), 0, 0)
     return
   }
-  const dbOff = s.db.dbOffsetMinutes()
-  let values: Array<Buffer | null> = []
+  // server work of the load, counted with the insert work (server stats)
+  const timer = startInsertTimer(s)
+  try {
+    readRows(r, dp)
+  } finally {
+    timer(0, true)
+  }
+  writeEndOfCall(s, w, 0, 0)
+}
+
+/** Notes the positions of the values of a load stream piece's rows (`r` at its first row) in `dp`. */
+const readRows = (r: ReadBuffer, dp: DirectPathLoad): void => {
+  const piece = dp.pieces.length
+  // one copy of the piece: the values are read from it when the load finishes
+  const buf = Buffer.from(r.buf.subarray(r.pos))
+  dp.pieces.push(buf)
+  const cells = dp.cells
+  const width = dp.columns.length
+  let pos = 0
+  let values = 0
   let longParts: Array<Buffer> | undefined
-  while (r.remaining() > 0) {
-    const flags = r.u8()
-    if ((flags & 0x20) !== 0) r.u16be() // fast row length
-    const segments = r.u8()
+  const need = (n: number) => {
+    if (pos + n > buf.length) throw new ProtocolError("direct path piece ends inside a row")
+  }
+  while (pos < buf.length) {
+    need(2)
+    const flags = buf[pos++]!
+    if ((flags & 0x20) !== 0) pos += 2 // fast row length
+    need(1)
+    const segments = buf[pos++]!
     for (let k = 0; k < segments; k++) {
-      const b = r.u8()
+      need(1)
+      const b = buf[pos++]!
       if (b === 0xff) {
-        values.push(null)
+        cells.push(0, 0, -1)
+        values++
         continue
       }
-      const bytes = b === 0xfe ? r.take(r.u16be()) : r.take(b)
+      let length = b
+      if (b === 0xfe) {
+        need(2)
+        length = buf.readUInt16BE(pos)
+        pos += 2
+      }
+      need(length)
+      const at = pos
+      pos += length
       const continues = b === 0xfe && k === 0 && (flags & 0x02) !== 0 && longParts !== undefined
       const splits = b === 0xfe && k === segments - 1 && (flags & 0x01) !== 0
-      if (continues) longParts!.push(Buffer.from(bytes))
-      else if (splits) longParts = [Buffer.from(bytes)]
+      if (continues) longParts!.push(buf.subarray(at, at + length))
+      else if (splits) longParts = [buf.subarray(at, at + length)]
       if (continues || splits) {
         // a value spread over several pieces ends in the first piece that does not split it further
         if (!splits) {
-          values.push(Buffer.concat(longParts!))
+          const joined = Buffer.concat(longParts!)
           longParts = undefined
+          cells.push(dp.pieces.length, 0, joined.length)
+          dp.pieces.push(joined)
+          values++
         }
         continue
       }
-      values.push(Buffer.from(bytes))
+      cells.push(piece, at, length)
+      values++
     }
     if ((flags & 0x04) !== 0) {
-      if (values.length !== dp.columns.length) throw new ProtocolError("direct path row with a wrong number of values")
-      dp.rows.push(values.map((v, i) => (v === null ? null : directPathValue(dp.columns[i]!.type, v, dbOff))))
-      values = []
+      if (values !== width) throw new ProtocolError("direct path row with a wrong number of values")
+      dp.rows++
+      values = 0
     }
   }
-  writeEndOfCall(s, w, 0, 0)
 }
 
 /** Finish (inserts and commits, like Oracle's direct path load) or abort (function 130). */
@@ -135,7 +183,7 @@ export const directPathOp = async (s: SessionState, r: ReadBuffer, w: WriteBuffe
   const id = r.ub()
   const dp = s.directPaths.get(id)
   s.directPaths.delete(id)
-  if (dp === undefined || op !== 2 || dp.rows.length === 0) {
+  if (dp === undefined || op !== 2 || dp.rows === 0) {
     writeEndOfCall(s, w, 0, 0)
     return
   }
@@ -143,15 +191,73 @@ export const directPathOp = async (s: SessionState, r: ReadBuffer, w: WriteBuffe
   const names = dp.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(", ")
   const binds = dp.columns.map((_, i) => `:${i + 1}`).join(", ")
   const insert = `INSERT INTO "${dp.owner}"."${dp.table}" (${names}) VALUES (${binds})`
+  const timer = startInsertTimer(s)
+  let inserted = 0
   try {
     await sql.commit()
-    await sql.execute(insert, dp.rows, dp.columns.map((c) => ({ dty: c.type.dty, csfrm: c.type.csfrm, maxSize: c.type.maxSize })), { batchErrors: false, dmlRowCounts: false })
+    const target = await sql.appendTargetOf(insert)
+    const bulk = target === undefined ? undefined : bulkRowsOfLoad(dp, target)
+    const appended = bulk === undefined ? undefined : await sql.appendBulk(target!.table, bulk)
+    if (appended === undefined) {
+      // the general path decodes every value and reports the failing row's error
+      const specs = dp.columns.map((c) => ({ dty: c.type.dty, csfrm: c.type.csfrm, maxSize: c.type.maxSize }))
+      await sql.execute(insert, valuesOfLoad(dp, s.db.dbOffsetMinutes()), specs, { batchErrors: false, dmlRowCounts: false })
+    }
     await sql.commit()
-    writeEndOfCall(s, w, 0, dp.rows.length)
+    inserted = dp.rows
+    writeEndOfCall(s, w, 0, dp.rows)
   } catch (e) {
     await sql.rollback().catch(() => undefined)
     writeError(s, w, toOra(e), 0, 0)
+  } finally {
+    timer(inserted, true)
   }
+}
+
+/**
+ * The load's rows laid out for the append target of its INSERT (column `i` = listed column `i`), or undefined when
+ * a column type or a value needs the general path (or breaks a limit the layout checks, then reported by that path).
+ */
+const bulkRowsOfLoad = (dp: DirectPathLoad, target: { readonly table: string | AppendTarget; readonly columns: ReadonlyArray<BulkColumn> }): BulkRows | undefined => {
+  const width = dp.columns.length
+  if (target.columns.length !== width) return undefined
+  const writers = dp.columns.map((c, i) => {
+    const info = columnInfo(target.columns[i]!.name, target.columns[i]!.type)
+    // LOBs, JSON and intervals have no cell writer: the general path takes them
+    return info.layout === "other" || info.layout === "uint64" ? undefined : cellWriter({ dty: c.type.dty, csfrm: c.type.csfrm, maxSize: c.type.maxSize }, info.layout, info.scale)
+  })
+  if (writers.some((x) => x === undefined)) return undefined
+  const out = new BulkRows(target.columns, dp.rows)
+  const { cells, pieces } = dp
+  try {
+    let k = 0
+    for (let row = 0; row < dp.rows; row++)
+      for (let c = 0; c < width; c++, k += 3) {
+        const length = cells[k + 2]!
+        if (length < 0) out.setNull(c, row)
+        else writers[c]!(pieces[cells[k]!]!, cells[k + 1]!, length, out, c, row)
+      }
+  } catch (e) {
+    if (e instanceof NotExact || e instanceof BulkInsertError) return undefined
+    throw e
+  }
+  return out
+}
+
+/** The load's rows as bind values (general path). */
+const valuesOfLoad = (dp: DirectPathLoad, dbOffsetMinutes: number): Array<Array<DuckDBValue>> => {
+  const width = dp.columns.length
+  const rows: Array<Array<DuckDBValue>> = []
+  let k = 0
+  for (let row = 0; row < dp.rows; row++) {
+    const values: Array<DuckDBValue> = []
+    for (let c = 0; c < width; c++, k += 3) {
+      const length = dp.cells[k + 2]!
+      values.push(length < 0 ? null : directPathValue(dp.columns[c]!.type, dp.pieces[dp.cells[k]!]!.subarray(dp.cells[k + 1]!, dp.cells[k + 1]! + length), dbOffsetMinutes))
+    }
+    rows.push(values)
+  }
+  return rows
 }
 
 /** Decodes one direct path column value (raw bytes, no length prefix) into a DuckDB value. */
