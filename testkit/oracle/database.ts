@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto"
 import { Engine, type Session as EngineSession } from "../engine/index.ts"
+import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
@@ -128,6 +129,7 @@ export class OracleDatabase {
   /** Creates the database, SYS objects and the configured users. */
   static async create(settings: DatabaseSettings): Promise<OracleDatabase> {
     const engine = await Engine.open({ threads: 2 })
+    await engine.registerFunctions(registerNumberFunctions)
     const admin = await engine.session()
     const db = new OracleDatabase(engine, admin, settings)
     await db.bootstrap()
@@ -217,6 +219,8 @@ export class OracleDatabase {
         ELSE NULL END END`
     ]
     for (const m of macros) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
+    // the type exact NUMBER results carry (number-functions.ts), so that set operations can name it
+    await a.execute(`CREATE TYPE main.${EXACT_NUMBER_ALIAS} AS VARCHAR`)
     // dictionary storage tables (snapshots refreshed lazily) and the ALL_/USER_/DBA_ views
     for (const [name, cols] of Object.entries(dictionaryShapes)) {
       if (name === "DUAL") continue

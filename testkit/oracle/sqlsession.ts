@@ -40,6 +40,7 @@ import {
   stripTerminator
 } from "./statement.ts"
 import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
+import type { OraType } from "./types.ts"
 
 interface LogEntry {
   readonly sql: string
@@ -390,7 +391,8 @@ export class SqlSession {
       exactIntervals: this.exactIntervalsOf(sql),
       localZoneColumns: this.columnsOfKind(sql, "timestampltz"),
       sessionTimeZone: this.sessionTz,
-      binaryColumns: this.binaryColumnsOf(sql)
+      binaryColumns: this.binaryColumnsOf(sql),
+      exactNumberColumns: this.exactNumberColumnsOf(sql)
     })
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
@@ -565,12 +567,29 @@ export class SqlSession {
 
   /** DATE/TIMESTAMP column names of the tables a statement mentions (identifier match against the catalog). */
   dateColumnsOf(sql: string): ReadonlySet<string> {
+    return this.columnsOf(sql, (t) => ["date", "timestamp", "timestamptz", "timestampltz"].includes(t.kind))
+  }
+
+  /** Names of the NUMBER columns without precision (stored as exact decimal text) of the tables a statement mentions. */
+  exactNumberColumnsOf(sql: string): ReadonlySet<string> {
+    const out = new Set(this.columnsOf(sql, (t) => t.kind === "number" && t.duck === "VARCHAR"))
+    // and those the statement itself declares (CHECK constraints of CREATE TABLE / ALTER TABLE ADD name them)
+    const toks = tokenize(sql).filter((t) => t.kind !== "ws")
+    if (isKw(toks[0], "CREATE", "ALTER"))
+      toks.forEach((t, k) => {
+        if ((t.kind === "ident" || t.kind === "qident") && isKw(toks[k + 1], "NUMBER") && !isOp(toks[k + 2], "(")) out.add(oracleName(t))
+      })
+    return out
+  }
+
+  /** Names of the columns of a type `keep` accepts, of the tables a statement mentions (identifier match against the catalog). */
+  private columnsOf(sql: string, keep: (type: OraType) => boolean): ReadonlySet<string> {
     const out = new Set<string>()
     for (const t of tokenize(sql)) {
       if (t.kind !== "ident" && t.kind !== "qident") continue
       const meta = this.lookupTable(undefined, oracleName(t))
       if (meta === undefined) continue
-      for (const c of meta.columns) if (["date", "timestamp", "timestamptz", "timestampltz"].includes(c.type.kind)) out.add(c.name)
+      for (const c of meta.columns) if (keep(c.type)) out.add(c.name)
     }
     return out
   }
@@ -1129,7 +1148,9 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
   const list = (t: string) => (p: string) => `unnest(CAST(CAST(${p} AS JSON) AS ${t}[]))`
   switch (kind) {
     case "number":
-      return { json, expr: list("DOUBLE") }
+      // integers as BIGINT: their text in a NUMBER column without precision (decimal text) is canonical ("500",
+      // where a DOUBLE would give "500.0" and a key 500 would not clash with it)
+      return { json, expr: list(values.every((v) => v === null || Number.isSafeInteger(v)) ? "BIGINT" : "DOUBLE") }
     case "boolean":
       return { json, expr: list("BOOLEAN") }
     case "timestamp":
