@@ -630,10 +630,10 @@ type Outcome<A> = { readonly _tag: "Value"; readonly value: A } | { readonly _ta
 /**
  * Stops a call whose caller was interrupted: a break (the call then fails ORA-01013 after the break/reset exchange),
  * then its end is awaited, so that the connection is idle again when the interrupted fiber returns. A call answered
- * before the break reached it has what it opened released (`release`, for result sets nobody will read) and leaves
- * the break pending, which would fail the connection's next call with ORA-01013: a ping takes it instead (and
- * carries the released cursors' closes). A server that does not answer within {@link ANSWER_BUDGET_MS} gets the
- * connection dropped.
+ * before the break reached it has what it opened released (`release`, for result sets nobody will read). Then a
+ * ping: it carries the cursor closes and cancels oracledb queued for the interrupted statement (otherwise sent with
+ * the next call, whenever that comes), and takes a break that missed its call, which would fail the next call with
+ * ORA-01013. A server that does not answer within {@link ANSWER_BUDGET_MS} gets the connection dropped.
  */
 const interruptCall = <A>(
   connection: OracleConnection,
@@ -645,14 +645,10 @@ const interruptCall = <A>(
     Effect.promise(async () => {
       await connection.breakExecution().catch(() => undefined)
       const outcome = await ended
-      if (outcome._tag === "Error" && outcome.error.vendorCode === CANCELLED_CODE) return
       if (outcome._tag === "Value") await release?.(outcome.value).catch(() => undefined)
       await connection.ping().catch(() => undefined)
     })
   )
-
-/** ORA-01013: user requested cancel of current operation (the answer to a break). */
-const CANCELLED_CODE = 1013
 
 /**
  * Runs one oracledb call. Interrupting the fiber breaks the running call on the server and waits (bounded) for it to

@@ -50,6 +50,24 @@ import {
 /** The driver version. @category constants @since 0.1.0 */
 export const VERSION = "0.1.0"
 
+/**
+ * Milliseconds a connect may take when the URI sets no `connectTimeout` (node-oracledb itself bounds only the TCP
+ * connect, by 20 s: a server that accepts the socket and then stays silent would hold the connect forever).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
+
+/**
+ * The milliseconds a connect may take: the URI's `connectTimeout` when it has one, else
+ * {@link DEFAULT_CONNECT_TIMEOUT_MS}.
+ *
+ * @category config
+ * @since 0.1.0
+ */
+export const connectTimeoutMs = (uriTimeoutMs: number | undefined): number => uriTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
+
 /** Rows per round trip when `redo.statement.fetch_array_size` is unset (node-oracledb's default). */
 const DEFAULT_FETCH_ARRAY_SIZE = 100
 
@@ -581,7 +599,7 @@ const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, Adbc
   Effect.gen(function*() {
     const config = yield* Effect.fromResult(resolveConnectConfig(options))
     const connection = yield* Effect.acquireRelease(
-      Db.connect(connectionAttributes(config), config.uri.connectTimeoutMs),
+      Db.connect(connectionAttributes(config), connectTimeoutMs(config.uri.connectTimeoutMs)),
       Db.disconnect,
       { interruptible: true }
     )

@@ -4,6 +4,7 @@ import { Effect, Fiber, Layer, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
 import * as Db from "../../layers/oracle/OracleDb.ts"
+import { connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS } from "../../layers/oracle/OracleDriver.ts"
 import { failure } from "../conformance/harness.ts"
 import { uncaughtDuring } from "../conformance/rules/faults.ts"
 import { connectionLayer, realOracle, uniqueName, useServer, withConnection } from "./support.ts"
@@ -147,5 +148,21 @@ describe.skipIf(realOracle)("faults met through the driver", () => {
       expect(value.usable).toBe(false)
       expect(value.next.status).toBe("IO")
       expect(uncaught.map(String)).toEqual([])
+    }).pipe(Effect.ensuring(noFault)), 30_000)
+})
+
+describe("connect time limit", () => {
+  it("a URI without connectTimeout gets the default (30 s); connectTimeout=N gets N", () => {
+    expect(connectTimeoutMs(undefined)).toBe(DEFAULT_CONNECT_TIMEOUT_MS)
+    expect(DEFAULT_CONNECT_TIMEOUT_MS).toBe(30_000)
+    expect(connectTimeoutMs(1500)).toBe(1500)
+  })
+
+  it.live.skipIf(realOracle)("a server silent during the handshake: connecting fails TIMEOUT within the URI's connectTimeout", () =>
+    Effect.gen(function*() {
+      faults().delayMs = 10_000
+      const { exit, ms } = yield* timed(withConnection(`${server.uri}?connectTimeout=500ms`, Connection.Connection))
+      expect(failure(exit).status).toBe("TIMEOUT")
+      expect(ms).toBeLessThan(2500)
     }).pipe(Effect.ensuring(noFault)), 30_000)
 })

@@ -70,8 +70,10 @@ export class SessionState {
   /** After a reply with rows, what to encode ahead for the probable next FETCH. */
   prefetchAfterSend: { res: ActiveResult; max: number } | undefined
   readonly cursors = new Map<number, ServerCursor>()
-  /** The cursor the call being answered works on: a break answering the call names it and ends its result. */
+  /** The cursor the call being answered works on: a break answering the call ends its result. */
   callCursor: ServerCursor | undefined
+  /** Whether that call opened the cursor (the client learns its id only from the reply, or from an error naming it). */
+  callOpenedCursor = false
   readonly lobs = new LobStore()
   /** Resolves LOB locators bound as values. */
   readonly lobContent = (loc: Buffer): string | Uint8Array | null => this.lobs.content(loc)

@@ -222,13 +222,16 @@ export class ProtocolSession {
     if (!this.state.breakPending) return
     this.state.breakPending = false
     const w = new WriteBuffer(256)
-    // The cancelled call ends its cursor's execution (a fetch from it needs a new execute), and the error names the
-    // cursor, so that the client closes it (oracledb messages/withData.js processErrorInfo: an error with a cursor
-    // id clears the statement's cursor) even when the call was the statement's first execute.
+    // The cancelled call ends its cursor's execution (a fetch from it needs a new execute). A cursor the call opened
+    // is named in the error, the only way the client can learn its id and close it (oracledb
+    // messages/withData.js processErrorInfo takes an error's cursor id and closes that cursor); a cursor the client
+    // already holds is not, so its cached statement is kept and its cursor cancelled on the next round trip.
     const cursor = this.state.callCursor
+    const opened = this.state.callOpenedCursor
     this.state.callCursor = undefined
+    this.state.callOpenedCursor = false
     if (cursor !== undefined) cancelResult(cursor)
-    writeError(this.state, w, ora.cancelled(), cursor?.id ?? 0, 0)
+    writeError(this.state, w, ora.cancelled(), opened && cursor !== undefined ? cursor.id : 0, 0)
     if (this.endOfRequest) w.u8(Msg.END_OF_REQUEST)
     this.pendingAfterReset = Buffer.from(w.bytes())
     this.awaitingReset = true
@@ -305,6 +308,7 @@ export class ProtocolSession {
       return
     }
     this.state.callCursor = undefined
+    this.state.callOpenedCursor = false
     this.writePackets(payload.bytes(), this.endOfRequest)
     if (faults.dropAfterReplies !== undefined && loggedOn && this.replies >= faults.dropAfterReplies) this.close()
   }

@@ -168,6 +168,7 @@ const executeRequest = async (s: SessionState, r: ReadBuffer, reply: Reply, batc
     } else cur = s.newCursor(sqlText)
     cursorId = cur.id
     s.callCursor = cur
+    s.callOpenedCursor = existing === undefined
   } else {
     cur = s.cursors.get(cursorId)
     if (cur === undefined) {
