@@ -17,7 +17,7 @@ import * as Connection from "../src/Connection.ts"
 import { fromTable } from "../src/Ingest.ts"
 import { startInChildProcess } from "../testkit/common/child-process.ts"
 import { median } from "./run.ts"
-import { createHdbClient, promise, rawHdbComparison } from "./support/hana.ts"
+import { createHdbClient, hdbOptionsOf, promise, rawHdbComparison } from "./support/hana.ts"
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000
 
@@ -99,14 +99,7 @@ const makeData = (withRows = false) => {
 /** Runs the comparison. */
 export const run = async (): Promise<Record<string, unknown>> => {
   const server = await startInChildProcess("hana")
-  const uri = new URL(server.uri)
-  const raw = createHdbClient<Client>({
-    host: uri.hostname,
-    port: Number(uri.port),
-    user: decodeURIComponent(uri.username),
-    password: decodeURIComponent(uri.password),
-    dataFormatSupport: 8
-  })
+  const raw = createHdbClient<Client>({ ...hdbOptionsOf(server.uri), dataFormatSupport: 8 })
   const { table } = makeData()
   let n = 0
   try {

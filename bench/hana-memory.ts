@@ -6,13 +6,11 @@
  * (target ≤ 1.5: memory is bounded by the batch size, not the result size). Sizes: HANA_MEMORY_ROWS
  * (default 1000000; the large run reads 4×).
  */
-import { spawn } from "node:child_process"
-import { createRequire } from "node:module"
-import { fileURLToPath } from "node:url"
 import { Effect, Layer, Stream } from "effect"
 import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { startHanaTestServer } from "../testkit/hana/index.ts"
+import { runInChild } from "./support/child.ts"
 import { createBenchTableSql, createHdbClient, promise } from "./support/hana.ts"
 
 const SMALL = Number(process.env["HANA_MEMORY_ROWS"] ?? 1_000_000)
@@ -47,24 +45,8 @@ const child = async (uri: string, table: string): Promise<void> => {
   process.stdout.write(`${JSON.stringify(result)}\n`)
 }
 
-const runChild = (uri: string, table: string): Promise<{ rows: number; baseline_rss: number; peak_rss: number }> =>
-  new Promise((resolve, reject) => {
-    const tsx = createRequire(import.meta.url).resolve("tsx")
-    const proc = spawn(process.execPath, ["--expose-gc", "--import", tsx, fileURLToPath(import.meta.url)], {
-      env: { ...process.env, HANA_MEMORY_CHILD: "1", HANA_MEMORY_URI: uri, HANA_MEMORY_TABLE: table },
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    let out = ""
-    proc.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString()
-    })
-    proc.on("error", reject)
-    proc.on("exit", (code) => {
-      const line = out.trim().split("\n").pop() ?? ""
-      if (code !== 0) return reject(new Error(`child exited with ${code}: ${line}`))
-      resolve(JSON.parse(line))
-    })
-  })
+const runChild = (uri: string, table: string) =>
+  runInChild(import.meta.url, { HANA_MEMORY_CHILD: "1", HANA_MEMORY_URI: uri, HANA_MEMORY_TABLE: table })
 
 /** Runs both sizes and compares their RSS growth. */
 export const run = async (): Promise<Record<string, unknown>> => {

@@ -17,7 +17,7 @@ import { loadavg } from "node:os"
 import { Engine } from "../testkit/engine/index.ts"
 import { startInChildProcess } from "../testkit/common/child-process.ts"
 import { perSecond, statsDelta } from "./support/server-stats.ts"
-import { BENCH_COLUMNS, createHdbClient, promise } from "./support/hana.ts"
+import { BENCH_COLUMNS, createHdbClient, hdbOptionsOf, promise } from "./support/hana.ts"
 
 const ROWS = 1_000_000
 const BATCH = 24_000
@@ -88,12 +88,8 @@ const baselineSeconds = async (): Promise<number> => {
 /** Inserts and serves the benchmark table through hdb and reports rows/s. */
 export const run = async (): Promise<Record<string, unknown>> => {
   const server = await startInChildProcess("hana")
-  const uri = new URL(server.uri)
   const client = createHdbClient<Client>({
-    host: uri.hostname,
-    port: Number(uri.port),
-    user: decodeURIComponent(uri.username),
-    password: decodeURIComponent(uri.password),
+    ...hdbOptionsOf(server.uri),
     fetchSize: FETCH_SIZE,
     dataFormatSupport: 8,
     packetSize: 1 << 21,

@@ -9,15 +9,13 @@
  * (target ≤ 1.5: memory bounded by the batch, not by the rows ingested). INGEST_MEMORY_DRIVERS (default
  * "hana,oracle") limits the drivers measured.
  */
-import { spawn } from "node:child_process"
-import { createRequire } from "node:module"
-import { fileURLToPath } from "node:url"
 import * as Arrow from "apache-arrow"
 import { Effect, Layer, Stream } from "effect"
 import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { startInChildProcess } from "../testkit/common/child-process.ts"
 import { oursLayer as oracleLayer } from "./oracle-read.ts"
+import { runInChild } from "./support/child.ts"
 
 const SMALL = Number(process.env["INGEST_MEMORY_ROWS"] ?? 1_000_000)
 const LARGE = SMALL * 4
@@ -93,38 +91,16 @@ const child = async (driver: DriverName, uri: string, rows: number): Promise<voi
   process.stdout.write(`${JSON.stringify(result)}\n`)
 }
 
-interface Measured {
-  readonly rows: number
-  readonly baseline_rss: number
-  readonly peak_rss: number
-}
-
-const runChild = (driver: DriverName, uri: string, rows: number): Promise<Measured> =>
-  new Promise((resolve, reject) => {
-    const tsx = createRequire(import.meta.url).resolve("tsx")
-    const proc = spawn(process.execPath, ["--expose-gc", "--import", tsx, fileURLToPath(import.meta.url)], {
-      env: {
-        ...process.env,
-        INGEST_MEMORY_CHILD: "1",
-        INGEST_MEMORY_DRIVER: driver,
-        INGEST_MEMORY_URI: uri,
-        INGEST_MEMORY_COUNT: String(rows)
-      },
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    let out = ""
-    proc.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString()
-    })
-    proc.on("error", reject)
-    proc.on("exit", (code) => {
-      const line = out.trim().split("\n").pop() ?? ""
-      if (code !== 0) return reject(new Error(`${driver} child ingesting ${rows} rows exited with ${code}`))
-      const measured = JSON.parse(line) as Measured
-      if (measured.rows !== rows) return reject(new Error(`${driver} child ingested ${measured.rows} of ${rows} rows`))
-      resolve(measured)
-    })
+const runChild = async (driver: DriverName, uri: string, rows: number) => {
+  const measured = await runInChild(import.meta.url, {
+    INGEST_MEMORY_CHILD: "1",
+    INGEST_MEMORY_DRIVER: driver,
+    INGEST_MEMORY_URI: uri,
+    INGEST_MEMORY_COUNT: String(rows)
   })
+  if (measured.rows !== rows) throw new Error(`${driver} child ingested ${measured.rows} of ${rows} rows`)
+  return measured
+}
 
 const MB = 1024 * 1024
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits

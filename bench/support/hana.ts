@@ -18,6 +18,17 @@ const hdb = createRequire(import.meta.url)("hdb") as { createClient(options: Rec
 /** A client of the unmodified `hdb` package, typed by the caller with the methods it uses. */
 export const createHdbClient = <Client>(options: Record<string, unknown>): Client => hdb.createClient(options) as Client
 
+/** hdb's connect options (host, port, user, password) of a test server URI `hdb://USER:PASSWORD@HOST:PORT`. */
+export const hdbOptionsOf = (uri: string): { host: string; port: number; user: string; password: string } => {
+  const url = new URL(uri)
+  return {
+    host: url.hostname,
+    port: Number(url.port),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password)
+  }
+}
+
 /** The benchmark's columns, in order. */
 export const BENCH_COLUMNS = "ID, AMOUNT, RATIO, DAY, TS, NAME, NOTE, FLAG"
 

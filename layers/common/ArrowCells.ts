@@ -236,12 +236,12 @@ export const columnCells = (data: Arrow.Data): ColumnCells => {
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`)
 
 /**
- * `YYYY-MM-DD` of a day number (days since 1970-01-01, proleptic Gregorian; years 1..9999).
+ * Proleptic Gregorian year, month (1–12) and day of a day number (days since 1970-01-01).
  *
  * @category formatting
  * @since 0.1.0
  */
-export const formatEpochDay = (days: number): string => {
+export const civilFromDays = (days: number): { readonly year: number; readonly month: number; readonly day: number } => {
   // Howard Hinnant's civil_from_days (http://howardhinnant.github.io/date_algorithms.html#civil_from_days).
   const z = days + 719468
   const era = Math.floor(z / 146097)
@@ -249,10 +249,20 @@ export const formatEpochDay = (days: number): string => {
   const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
   const mp = Math.floor((5 * doy + 2) / 153)
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1
-  const m = mp < 10 ? mp + 3 : mp - 9
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-  return `${String(y).padStart(4, "0")}-${pad2(m)}-${pad2(d)}`
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day }
+}
+
+/**
+ * `YYYY-MM-DD` of a day number (days since 1970-01-01, proleptic Gregorian; years 1..9999).
+ *
+ * @category formatting
+ * @since 0.1.0
+ */
+export const formatEpochDay = (days: number): string => {
+  const { day, month, year } = civilFromDays(days)
+  return `${String(year).padStart(4, "0")}-${pad2(month)}-${pad2(day)}`
 }
 
 /**

@@ -387,12 +387,12 @@ const STATEMENT_ID_PART_BYTES = 24
  * after the data and getAvailableSize leaves out.
  *
  * @category operations
- * @since 0.3.0
+ * @since 0.1.0
  */
 export const parameterBytesAvailable = (client: HdbClient): number =>
   client._connection.getAvailableSize(false) - STATEMENT_ID_PART_BYTES - 7
 
-/** Whether the session commits each statement itself (hdb's autocommit). @category operations @since 0.3.0 */
+/** Whether the session commits each statement itself (hdb's autocommit). @category operations @since 0.1.0 */
 export const isAutoCommit = (client: HdbClient): boolean => client._connection.autoCommit
 
 /**
@@ -402,7 +402,7 @@ export const isAutoCommit = (client: HdbClient): boolean => client._connection.a
  * for the reply: the rows affected, or the server's error. `data` may be reused once the reply has arrived.
  *
  * @category operations
- * @since 0.3.0
+ * @since 0.1.0
  */
 export const startEncodedExecute = (
   client: HdbClient,

@@ -15,21 +15,22 @@
  * names the column and the driver binds that batch through hdb's own writer (LOB parameters, floating DECIMAL,
  * data format version 1 date types, half floats, text to numbers and the like).
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
 import { isAscii } from "node:buffer"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
+import { civilFromDays } from "../common/ArrowCells.ts"
 import { TypeCode, typeCodeName } from "./Types.ts"
 
-/** A parameter as PREPARE described it (hdb's ParameterMetadata). @category models @since 0.3.0 */
+/** A parameter as PREPARE described it (hdb's ParameterMetadata). @category models @since 0.1.0 */
 export interface EncodedParameter {
   readonly dataType: number
   readonly fraction: number
   readonly length: number
 }
 
-/** Rows written into one PARAMETERS part. @category models @since 0.3.0 */
+/** Rows written into one PARAMETERS part. @category models @since 0.1.0 */
 export interface EncodedPart {
   readonly rows: number
   readonly bytes: number
@@ -41,7 +42,7 @@ export interface EncodedPart {
  * A value the parameter cannot take fails INVALID_ARGUMENT naming row and column.
  *
  * @category models
- * @since 0.3.0
+ * @since 0.1.0
  */
 export type PartEncoder = (start: number, end: number, limit: number) => EncodedPart & { readonly data: Buffer } | AdbcError
 
@@ -49,7 +50,7 @@ export type PartEncoder = (start: number, end: number, limit: number) => Encoded
  * Whether a batch is encoded here, or bound through hdb's writer and why.
  *
  * @category models
- * @since 0.3.0
+ * @since 0.1.0
  */
 export type EncodePlan =
   | { readonly _tag: "Encoded"; readonly encode: PartEncoder }
@@ -166,16 +167,8 @@ const LAST_DAY = 2932896
 /** The HANA day number of the date labelled like proleptic Gregorian day `epochDay` (hdb calendar.DAYDATE). */
 export const hanaDayNumber = (epochDay: number): number => {
   if (epochDay >= GREGORIAN_START) return epochDay + HANA_DAY_1970
-  // civil_from_days (Howard Hinnant), then hdb's Julian day formula for the label.
-  const z = epochDay + 719468
-  const era = Math.floor(z / 146097)
-  const doe = z - era * 146097
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
-  const month = mp < 10 ? mp + 3 : mp - 9
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+  // hdb's Julian day formula for the label.
+  const { day, month, year } = civilFromDays(epochDay)
   const jm = month > 2 ? month + 1 : month + 13
   const jy = month > 2 ? year : year - 1
   return Math.trunc(365.25 * jy) + Math.trunc(30.6001 * jm) + day + 1720995 - 1721424 + 1
@@ -197,6 +190,18 @@ const INT_RANGE: Readonly<Record<number, readonly [number, number, number]>> = {
   [TypeCode.TINYINT]: [0, 255, 1],
   [TypeCode.SMALLINT]: [-32768, 32767, 2],
   [TypeCode.INT]: [-2147483648, 2147483647, 4]
+}
+
+/** Writes `[target][v]` for an integer type of `size` bytes (v already in range). */
+const writeInteger = (out: Buffer, pos: number, target: number, size: number, v: number): number => {
+  out[pos] = target
+  out[pos + 1] = v
+  if (size >= 2) out[pos + 2] = v >> 8
+  if (size === 4) {
+    out[pos + 3] = v >> 16
+    out[pos + 4] = v >> 24
+  }
+  return pos + 1 + size
 }
 
 const outOfRange = (row: number, column: number, target: number): ValueError =>
@@ -233,14 +238,7 @@ const smallIntegers: Maker = (data, column, _parameter, target) => {
     write: (row, out, pos) => {
       const v = values[row]!
       if (checked && (v < min || v > max)) throw outOfRange(row, column, target)
-      out[pos] = target
-      out[pos + 1] = v
-      if (size >= 2) out[pos + 2] = v >> 8
-      if (size === 4) {
-        out[pos + 3] = v >> 16
-        out[pos + 4] = v >> 24
-      }
-      return pos + 1 + size
+      return writeInteger(out, pos, target, size, v)
     }
   }
 }
@@ -293,14 +291,7 @@ const bigIntegers: Maker = (data, column, parameter, target) => {
     write: (row, out, pos) => {
       const v = safe(row)
       if (v === undefined || v < min || v > max) throw outOfRange(row, column, target)
-      out[pos] = target
-      out[pos + 1] = v
-      if (size >= 2) out[pos + 2] = v >> 8
-      if (size === 4) {
-        out[pos + 3] = v >> 16
-        out[pos + 4] = v >> 24
-      }
-      return pos + 1 + size
+      return writeInteger(out, pos, target, size, v)
     }
   }
 }
@@ -780,7 +771,7 @@ const oversizedRow = (
  * hdb's writer instead.
  *
  * @category constructors
- * @since 0.3.0
+ * @since 0.1.0
  */
 export const planEncoding = (batch: Arrow.RecordBatch, parameters: ReadonlyArray<EncodedParameter>): EncodePlan => {
   const fields = batch.schema.fields

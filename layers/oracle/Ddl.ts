@@ -1,7 +1,8 @@
 /**
  * SQL text the driver generates for ingest: identifiers are always double-quoted (so case is kept exactly and
  * reserved words work), created string columns are NVARCHAR2(2000), struct storage in BLOB / NVARCHAR2 gets an
- * `IS JSON` check, `redo.ingest.tablespace` adds a TABLESPACE clause. Binds are positional (`:1`, `:2`, …).
+ * `IS JSON` check, `redo.ingest.tablespace` adds a TABLESPACE clause (named as in SQL: see {@link tablespaceName}).
+ * Binds are positional (`:1`, `:2`, …).
  *
  * @since 0.1.0
  */
@@ -17,6 +18,18 @@ export const qualifiedTarget = (target: IngestTarget): string => {
   return target.dbSchema !== undefined ? `${quoteIdentifier(target.dbSchema)}.${table}` : table
 }
 
+/**
+ * The `redo.ingest.tablespace` value as a quoted identifier, read the way Oracle reads a name in SQL: unquoted it
+ * is upper-cased (`users` names USERS, as in `TABLESPACE users`), in double quotes it is kept exactly (`"Mixed"`).
+ *
+ * @category sql
+ * @since 0.1.0
+ */
+export const tablespaceName = (value: string): string => {
+  const quoted = /^"(.+)"$/.exec(value)
+  return quoteIdentifier(quoted !== null ? quoted[1]!.replace(/""/g, "\"") : value.toUpperCase())
+}
+
 /** `CREATE TABLE …` for an ingest target. @category sql @since 0.1.0 */
 export const createTableSql = (
   target: IngestTarget,
@@ -30,7 +43,7 @@ export const createTableSql = (
     })
     .join(", ")
   return `CREATE TABLE ${qualifiedTarget(target)} (${body})${
-    tablespace === undefined ? "" : ` TABLESPACE ${quoteIdentifier(tablespace)}`
+    tablespace === undefined ? "" : ` TABLESPACE ${tablespaceName(tablespace)}`
   }`
 }
 

@@ -72,7 +72,12 @@ export interface EncodedRows {
   readonly offsets: Uint32Array
 }
 
-/** The limit of a string column the target has: values longer than `max` UTF-16 code units are refused. */
+/**
+ * The limit of a string column the target has: values longer than `max` UTF-16 code units are refused.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export interface StringLimit {
   readonly max: number
   /** The column's Oracle type, for the message (`NVARCHAR2(2000)`). */
@@ -82,7 +87,9 @@ export interface StringLimit {
 /**
  * The character limit of a string column from its Oracle type name (`NVARCHAR2(2000)`, `NCHAR(10)`,
  * `VARCHAR2(40 CHAR)`, `VARCHAR2(40)`), or undefined for other types. VARCHAR2 without CHAR counts bytes in Oracle;
- * a value within the limit in characters but not in bytes is then refused by the database (ORA-12899).
+ * a value within the limit in characters but not in bytes is then refused by the database with ORA-12899, whose
+ * widths are in characters under character length semantics, else in bytes
+ * (https://docs.oracle.com/en/error-help/db/ora-12899/).
  *
  * @category encoding
  * @since 0.1.0
@@ -610,7 +617,9 @@ export const fastPathRefusal = (field: Arrow.Field, utf8Database: boolean): stri
   if (!utf8Database) return "the database character set is not AL32UTF8"
   if (field.metadata.get("ARROW:extension:name") !== undefined) return `extension type ${field.metadata.get("ARROW:extension:name")}`
   const t = field.type.typeId
-  if (t === Arrow.Type.Struct || t === Arrow.Type.List || t === Arrow.Type.FixedSizeList) return `Arrow type ${field.type} (JSON text)`
+  if (t === Arrow.Type.Struct || t === Arrow.Type.List || t === Arrow.Type.LargeList || t === Arrow.Type.FixedSizeList) {
+    return `Arrow type ${field.type} (JSON text)`
+  }
   return undefined
 }
 

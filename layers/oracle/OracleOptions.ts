@@ -105,7 +105,13 @@ export const IngestStructType = option({
   accepted: "`blob`, `json`, `nvarchar2` or `object`",
   levels: ALL_LEVELS
 })
-/** Tablespace in which ingest creates its table (unset by default). @category options @since 0.1.0 */
+/**
+ * Tablespace in which ingest creates its table (unset by default), named as in SQL: `users` is USERS, a name in
+ * double quotes (`"Mixed"`) is kept exactly.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export const IngestTablespace = option({
   key: "redo.ingest.tablespace",
   schema: OptionSchemas.nonEmptyString,
@@ -113,8 +119,9 @@ export const IngestTablespace = option({
   levels: ALL_LEVELS
 })
 /**
- * The session time zone (`UTC`, an offset such as `-05:00`, or a region such as `Europe/Paris`): sent at logon, so
- * TIMESTAMP WITH LOCAL TIME ZONE values and SYSTIMESTAMP-like functions use it. UTC is recommended.
+ * The session time zone (`UTC`, an offset such as `-05:00`, or a region such as `Europe/Paris`): set by an `ALTER
+ * SESSION SET TIME_ZONE` right after logon, so TIMESTAMP WITH LOCAL TIME ZONE values and CURRENT_TIMESTAMP-like
+ * functions use it. UTC is recommended.
  *
  * @category options
  * @since 0.1.0

@@ -435,7 +435,7 @@ export const ingestColumns = (
     if (Result.isFailure(sqlType)) return Result.fail(sqlType.failure)
     const data = batch.getChildAt(c)!.data[0]!
     const t = field.type.typeId
-    if (t === Arrow.Type.Struct || t === Arrow.Type.List || t === Arrow.Type.FixedSizeList) {
+    if (t === Arrow.Type.Struct || t === Arrow.Type.List || t === Arrow.Type.LargeList || t === Arrow.Type.FixedSizeList) {
       const r = nestedReader(field, data, structType)
       out.push({ field, direction: "in", def: { type: r.type, maxSize: r.maxSize, dir: oracledb.BIND_IN }, get: r.get })
       continue

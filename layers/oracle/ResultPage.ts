@@ -284,6 +284,12 @@ const dsNanos = (v: IntervalDS): bigint =>
 
 const integerText = /^-?\d+$/
 
+/** `v` when int64 holds it; otherwise an error naming the column and row (never a wrapped value). */
+const int64Of = (v: bigint, column: MappedColumn, row: number): bigint => {
+  if (BigInt.asIntN(64, v) === v) return v
+  throw invalid(column, `row ${row}: NUMBER value ${v} is outside the int64 range [-2^63, 2^63)`)
+}
+
 /**
  * Appends a DATE / TIMESTAMP value given as seconds and nanoseconds since the epoch. A value the column's unit cannot
  * hold (timestamp[ns] is an int64 of nanoseconds: 1677-09-21 .. 2262-04-11) fails naming the column and row; it is
@@ -316,7 +322,7 @@ const appendValue = (builder: AnyBuilder, column: MappedColumn, kind: CellKind, 
       if (!integerText.test(text)) {
         throw invalid(column, `row ${row}: NUMBER value ${text} is not an integer, so it does not fit int64`)
       }
-      return builder.appendBigInt(BigInt(text))
+      return builder.appendBigInt(int64Of(BigInt(text), column, row))
     }
     case "float64":
     case "float32":
@@ -370,7 +376,15 @@ const appendValue = (builder: AnyBuilder, column: MappedColumn, kind: CellKind, 
     case "interval-ds-duration": {
       const v = value as IntervalDS
       const unit = (column.field.type as { unit: 0 | 1 | 2 | 3 }).unit
-      return builder.appendBigInt(dsNanos(v) / DURATION_UNIT_NANOS[unit])
+      const ticks = dsNanos(v) / DURATION_UNIT_NANOS[unit]
+      // an int64 of nanoseconds holds about 106,751 days, of microseconds about 106,751,991 days
+      if (BigInt.asIntN(64, ticks) !== ticks) {
+        throw invalid(
+          column,
+          `row ${row}: INTERVAL DAY TO SECOND value ${isoDayToSecond(v, 9)} overflows the int64 of ${column.field.type}; set redo.query.day_time_interval_type=monthdaynano or string`
+        )
+      }
+      return builder.appendBigInt(ticks)
     }
     case "interval-ds-string":
       return builder.appendString(isoDayToSecond(value as IntervalDS, column.scale))
@@ -770,7 +784,7 @@ export class WireDecoder {
           throw invalid(this.columns[c]!, `row ${row}: NUMBER value ${n.text(b)} is not an integer, so it does not fit int64`)
         }
         if (typeof v === "number") builder.appendNumber(v)
-        else builder.appendBigInt(v)
+        else builder.appendBigInt(int64Of(v, this.columns[c]!, row))
         break
       }
       case K.decimal: {

@@ -514,6 +514,7 @@ export const ingestColumnType = (
     case Arrow.Type.Utf8View:
       return Result.succeed(`NVARCHAR2(${NVARCHAR2_MAX})`)
     case Arrow.Type.List:
+    case Arrow.Type.LargeList:
     case Arrow.Type.FixedSizeList:
     case Arrow.Type.Struct: {
       switch (structType) {
@@ -553,7 +554,8 @@ export const ingestColumnType = (
  */
 export const jsonCheckOf = (field: Arrow.Field, sqlType: string, quoted: string): string =>
   (sqlType === "BLOB" || sqlType.startsWith("NVARCHAR2")) &&
-    (field.type.typeId === Arrow.Type.List || field.type.typeId === Arrow.Type.FixedSizeList ||
+    (field.type.typeId === Arrow.Type.List || field.type.typeId === Arrow.Type.LargeList ||
+      field.type.typeId === Arrow.Type.FixedSizeList ||
       field.type.typeId === Arrow.Type.Struct)
     ? ` CHECK (${quoted} IS JSON)`
     : ""

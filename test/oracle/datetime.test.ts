@@ -55,6 +55,27 @@ describe("dates, timestamps and time zones", () => {
     }), { timezone: "+05:30" }))
 })
 
+describe("region-named time zones", () => {
+  it.effect("a region as session time zone (no ORA-01805 in thin mode): zoned and local-zone values are exact instants in both modes", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("TZR")
+      yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(2), Z TIMESTAMP(6) WITH TIME ZONE, L TIMESTAMP(6) WITH LOCAL TIME ZONE)`)
+      // a wall clock read in the session time zone (New York: -05:00 in January, -04:00 in July)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (1, TIMESTAMP '2024-01-15 12:00:00.5 Europe/Paris', CAST(TIMESTAMP '2024-01-15 07:00:00' AS TIMESTAMP WITH LOCAL TIME ZONE))`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (2, TIMESTAMP '2024-07-15 12:00:00 America/New_York', CAST(TIMESTAMP '2024-07-15 08:00:00' AS TIMESTAMP WITH LOCAL TIME ZONE))`)
+      for (const mode of ["row", "batch"]) {
+        const options = { "redo.statement.execution_mode": mode }
+        const zone = yield* tableOf("SELECT SESSIONTIMEZONE AS Z, TIMESTAMP '2024-07-01 12:00:00 Europe/Paris' AS P, TIMESTAMP '2024-07-01 12:00:00 Asia/Kolkata' AS K FROM DUAL", options)
+        expect(zone.getChild("Z")!.get(0)).toBe("America/New_York")
+        expect([raw(zone, "P")[0], raw(zone, "K")[0]]).toEqual([BigInt(Date.UTC(2024, 6, 1, 10)) * 1000n, BigInt(Date.UTC(2024, 6, 1, 6, 30)) * 1000n])
+        const stored = yield* tableOf(`SELECT Z, L FROM ${t} ORDER BY K`, options)
+        expect([...(raw(stored, "Z") as BigInt64Array)], mode).toEqual([BigInt(Date.UTC(2024, 0, 15, 11, 0, 0, 500)) * 1000n, BigInt(Date.UTC(2024, 6, 15, 16)) * 1000n])
+        expect([...(raw(stored, "L") as BigInt64Array)], mode).toEqual([BigInt(Date.UTC(2024, 0, 15, 12)) * 1000n, BigInt(Date.UTC(2024, 6, 15, 12)) * 1000n])
+      }
+    }), { timezone: "America/New_York" }))
+})
+
 describe("timestamps outside an Arrow unit's range", () => {
   it.effect("TIMESTAMP(6) keeps years before 1678 and after 2261 exactly (microseconds cover every Oracle year)", () =>
     withConnection(server.uri, Effect.gen(function*() {
@@ -89,6 +110,18 @@ describe("timestamps outside an Arrow unit's range", () => {
 })
 
 describe("intervals", () => {
+  it("an INTERVAL DAY TO SECOND a duration cannot hold fails naming the column and the row, never wraps", () => {
+    const mapped = Result.getOrThrow(arrowColumns([{ name: "IV", type: "INTERVAL_DS", precision: 9, scale: 9, nullable: true }], { ...DEFAULT_MAPPING, dayTimeInterval: "duration" }))
+    expect(String(mapped[0]!.field.type)).toBe("Duration<NANOSECOND>")
+    const assembler = new BatchAssembler(new Arrow.Schema(mapped.map((m) => m.field)), { maxRows: 100, mode: "hard" })
+    const fits = { days: 106_751, hours: 23, minutes: 47, seconds: 16, fseconds: 854_775_807 } // 2^63 - 1 nanoseconds
+    const over = { days: -106_752, hours: 0, minutes: 0, seconds: 0, fseconds: 0 }
+    expect([...assembler.push(oraclePage([[fits]], mapped, 0))]).toEqual([])
+    expect(() => [...assembler.push(oraclePage([[over]], mapped, 6))]).toThrow(
+      `column "IV": row 7: INTERVAL DAY TO SECOND value -P106752D overflows the int64 of Duration<NANOSECOND>`
+    )
+  })
+
   const ds = "INTERVAL '-1 02:03:04.123456' DAY(2) TO SECOND(6)"
   const dsMilli = "INTERVAL '1 02:03:04.5' DAY(2) TO SECOND(3)"
   const ym = "INTERVAL '1-2' YEAR(2) TO MONTH"

@@ -179,6 +179,39 @@ describe("bulk ingest", () => {
       expect((yield* Effect.flip(conn.getTableSchema(undefined, undefined, t))).status).toBe("NOT_FOUND")
     })))
 
+  it.effect("appending a 10 MB string to an existing NVARCHAR2(2000) column fails before sending, naming column, row, length and limit", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("WIDE")
+      yield* conn.execute(`CREATE TABLE "${t}" ("id" NUMBER(10), "note" NVARCHAR2(2000))`)
+      const data = new Arrow.Table({
+        id: Arrow.vectorFromArray([1, 2, 3], new Arrow.Int32()),
+        note: Arrow.vectorFromArray(["a", "ü".repeat(2000), "x".repeat(10 * 1024 * 1024)], new Arrow.Utf8())
+      })
+      const error = yield* Effect.flip(conn.ingest(fromTable(data), { targetTable: t, mode: "append" }))
+      expect(error.status).toBe("INVALID_ARGUMENT")
+      expect(error.message).toContain('column "note": row 3 holds 10485760 characters, more than the 2000 its NVARCHAR2(2000) column accepts')
+      expect(Number((yield* rowsOf(`SELECT COUNT(*) AS C FROM "${t}"`)).getChild("C")!.get(0))).toBe(0)
+    })))
+
+  it.effect("an append whose second batch the database refuses leaves the table as it was (fast path, several chunks)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("ATOMIC")
+      yield* conn.execute(`CREATE TABLE "${t}" ("id" NUMBER(10) NOT NULL, "name" NVARCHAR2(20))`)
+      yield* conn.execute(`INSERT INTO "${t}" VALUES (-1, 'before')`)
+      const good = numbers(500)
+      const bad = new Arrow.Table({
+        id: Arrow.vectorFromArray([1, 2, null, 4], new Arrow.Int32()),
+        name: Arrow.vectorFromArray(["a", "b", "c", "d"], new Arrow.Utf8())
+      })
+      const batches = [...good.batches, ...bad.batches]
+      const error = yield* Effect.flip(conn.ingest({ schema: good.schema, batches: Stream.fromIterable(batches) }, { targetTable: t, mode: "append" }))
+      expect(error.message).toContain("ORA-01400")
+      const rows = yield* rowsOf(`SELECT "id", "name" FROM "${t}"`)
+      expect(rows.toArray().map((r) => r.toJSON())).toEqual([{ id: -1n, name: "before" }])
+    }), { "redo.statement.insert_batch_rows": "128" }))
+
   it.effect("temporary ingest and a target catalog fail NOT_IMPLEMENTED; target schema works", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

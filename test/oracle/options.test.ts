@@ -3,8 +3,10 @@ import * as Arrow from "apache-arrow"
 import { ConfigProvider, Effect, Layer, Result, Stream } from "effect"
 import { createRequire } from "node:module"
 import * as Connection from "../../src/Connection.ts"
+import { fromTable } from "../../src/Ingest.ts"
 import { OptionRegistry } from "../../src/Options.ts"
 import { StandardOptions } from "../../src/StandardOptions.ts"
+import { tablespaceName } from "../../layers/oracle/Ddl.ts"
 import { layerDatabaseConfig } from "../../layers/oracle/index.ts"
 import * as Opt from "../../layers/oracle/OracleOptions.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
@@ -112,4 +114,59 @@ describe("configuration from the environment", () => {
       )
       expect(String(missing)).toContain("ORACLE_URI")
     }))
+})
+
+describe("redo.ingest.tablespace", () => {
+  it("is read as Oracle reads a name in SQL: unquoted upper-cased, double-quoted kept exactly", () => {
+    expect(tablespaceName("users")).toBe('"USERS"')
+    expect(tablespaceName("Users")).toBe('"USERS"')
+    expect(tablespaceName('"Mixed Case"')).toBe('"Mixed Case"')
+    expect(tablespaceName('"a""b"')).toBe('"a""b"')
+  })
+
+  it.effect("ingest creates its table in the tablespace named (lower case too); an unknown one fails ORA-00959", () =>
+    Effect.gen(function*() {
+      const data = () => fromTable(new Arrow.Table({ id: Arrow.vectorFromArray([1, 2], new Arrow.Int32()) }))
+      const ingestWith = (tablespace: string, table: string) =>
+        withConnection(server.uri, Effect.flatMap(Connection.Connection, (conn) => conn.ingest(data(), { targetTable: table })), {
+          "redo.ingest.tablespace": tablespace
+        })
+      const t = uniqueName("TBS")
+      expect(yield* ingestWith("users", t)).toBe(2)
+      const where = yield* withConnection(server.uri, Effect.flatMap(Connection.Connection, (conn) =>
+        conn.queryTable(`SELECT TABLESPACE_NAME AS TS FROM USER_TABLES WHERE TABLE_NAME = '${t}'`)))
+      expect(where.get(0)!.toJSON()["TS"]).toBe("USERS")
+      const unknown = yield* Effect.flip(ingestWith("no_such_space", uniqueName("TBX")))
+      expect([unknown.status, unknown.vendorCode]).toEqual(["INVALID_ARGUMENT", 959])
+      expect(unknown.message).toContain("NO_SUCH_SPACE")
+    }))
+})
+
+describe("redo.ingest.struct_type blob and json (struct, list and large_list columns)", () => {
+  const nested = () => {
+    const doc = Arrow.vectorFromArray([{ a: 1, b: "x" }, null, { a: -2, b: "ü" }], new Arrow.Struct([
+      new Arrow.Field("a", new Arrow.Int32()),
+      new Arrow.Field("b", new Arrow.Utf8())
+    ]))
+    const xs = Arrow.vectorFromArray([[1, 2], [], [3]], new Arrow.List(new Arrow.Field("item", new Arrow.Int32())))
+    // a LargeList (64-bit offsets) is stored like a List
+    const ls = Arrow.vectorFromArray([["a"], null, ["b", "c"]], new Arrow.LargeList(new Arrow.Field("item", new Arrow.Utf8())))
+    return fromTable(new Arrow.Table({ id: Arrow.vectorFromArray([1, 2, 3], new Arrow.Int32()), doc, xs, ls }))
+  }
+
+  for (const [storage, typeName] of [["blob", "BLOB"], ["json", "JSON"]] as const) {
+    it.effect(`${storage}: struct and list columns are created as ${typeName} and read back as their JSON`, () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName(`ST${storage.toUpperCase()}`)
+        expect(yield* conn.ingest(nested(), { targetTable: t })).toBe(3)
+        const schema = yield* conn.getTableSchema(undefined, undefined, t)
+        expect(schema.fields.filter((f) => f.name !== "id").map((f) => f.metadata.get("oracle.type-name"))).toEqual([typeName, typeName, typeName])
+        const back = yield* conn.queryTable(`SELECT "doc", "xs", "ls" FROM "${t}" ORDER BY "id"`)
+        const parse = (v: unknown) => (v === null ? null : JSON.parse(typeof v === "string" ? v : new TextDecoder().decode(v as Uint8Array)))
+        expect(back.getChild("doc")!.toArray().map(parse)).toEqual([{ a: 1, b: "x" }, null, { a: -2, b: "ü" }])
+        expect(back.getChild("xs")!.toArray().map(parse)).toEqual([[1, 2], [], [3]])
+        expect(back.getChild("ls")!.toArray().map(parse)).toEqual([["a"], null, ["b", "c"]])
+      }), { "redo.ingest.struct_type": storage }))
+  }
 })

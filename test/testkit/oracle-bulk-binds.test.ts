@@ -140,4 +140,24 @@ describe("Oracle test server: executeMany bind rows decoded straight into column
       expect((await conn.execute("SELECT COUNT(*) FROM strict_t")).rows).toEqual([[0]])
     }
   })
+
+  it("batchErrors in a large request report only the bad rows, each with its own ORA code, and keep the others", async () => {
+    await conn.execute("CREATE TABLE batch_t (id NUMBER(10) NOT NULL, name VARCHAR2(10))")
+    const bad = new Map<number, Array<unknown>>([
+      [17_001, [null, "ok"]],
+      [17_002, [17_002, "fine"]],
+      [30_002, [30_002, "x".repeat(11)]]
+    ])
+    const rows = Array.from({ length: ROWS }, (_, i) => bad.get(i) ?? [i, `n${i % 100}`])
+    const result = await conn.executeMany("INSERT INTO batch_t VALUES (:1, :2)", rows, {
+      batchErrors: true,
+      bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 20 }]
+    })
+    const errors = (result.batchErrors as Array<{ offset: number; message: string }>).map((e) => [e.offset, oraCode(e)])
+    expect(errors).toEqual([[17_001, "ORA-01400"], [30_002, "ORA-12899"]])
+    expect(result.batchErrors[1].message).toContain('value too large for column "TEST"."BATCH_T"."NAME" (actual: 11, maximum: 10)')
+    expect(result.rowsAffected).toBe(ROWS - 2)
+    expect((await conn.execute("SELECT COUNT(*) FROM batch_t WHERE id IN (17000, 17002, 30001, 30003)")).rows).toEqual([[4]])
+    await conn.rollback()
+  })
 })

@@ -37,10 +37,42 @@ describe(`Oracle test server: time zones, sub-second values and intervals (${ver
       new Date(Date.UTC(2024, 0, 15, 11, 0, 0)) // CET = UTC+1
     ])
     expect(r.rows[0][4]).toEqual(new Date(2024, 0, 2, 3, 4, 5))
-    // TO_CHAR with TZH:TZM names the same instant (real Oracle prints the stored zone, this server +00:00)
+    // TO_CHAR of a zoned literal shows its own wall clock and zone, and names the same instant
     const text = (await conn.execute("SELECT TO_CHAR(TIMESTAMP '2024-07-01 12:00:00 Europe/Paris', 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') FROM DUAL")).rows[0][0]
-    expect(text).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)
+    expect(text).toBe("2024-07-01T12:00:00+02:00")
     expect(new Date(text)).toEqual(new Date(Date.UTC(2024, 6, 1, 10, 0, 0)))
+  })
+
+  // A TIMESTAMP WITH TIME ZONE wire value is the UTC date and time, then two zone bytes: a region as its Oracle id
+  // (0x80 | id >> 6, (id & 0x3f) << 2; Europe/Paris is 382), an offset as hours + 20 and minutes + 60 (go-ora,
+  // v2/converters/type_conversion.go EncodeTimeStamp / DecodeDate). node-oracledb's thin decoder ignores both zone
+  // bytes (lib/impl/datahandlers/buffer.js parseOracleDate): the Date is the instant whatever the zone.
+  it("sends zoned literals and CURRENT_TIMESTAMP with their region id or offset, which node-oracledb thin reads as the same instant", async () => {
+    const proxy = await startRoundTripProxy(server.port)
+    try {
+      const c = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
+      const r = await c.execute(
+        "SELECT TIMESTAMP '2024-07-01 12:00:00 Europe/Paris' p, TIMESTAMP '2024-01-02 03:04:05 +05:30' o, TIMESTAMP '2024-07-01 12:00:00 America/Phoenix' x FROM DUAL"
+      )
+      // CURRENT_TIMESTAMP is in the session time zone (Asia/Kolkata is region 772)
+      await c.execute("ALTER SESSION SET TIME_ZONE = 'Asia/Kolkata'")
+      const now = await c.execute("SELECT CURRENT_TIMESTAMP FROM DUAL")
+      await c.close()
+      expect(Math.abs(now.rows[0][0].getTime() - Date.now())).toBeLessThan(60_000)
+      const sent = proxy.serverBytes()
+      const kolkata = [...sent.keys()].filter((p) => sent[p] === 13 && sent[p + 1] === 120 && sent[p + 12] === (0x80 | (772 >> 6)) && sent[p + 13] === (772 & 0x3f) << 2)
+      expect(kolkata.length).toBe(1)
+      expect(r.metaData.map((m: any) => m.dbTypeName)).toEqual(Array(3).fill("TIMESTAMP WITH TIME ZONE"))
+      expect(r.rows[0]).toEqual([new Date(Date.UTC(2024, 6, 1, 10)), new Date(Date.UTC(2024, 0, 1, 21, 34, 5)), new Date(Date.UTC(2024, 6, 1, 19))])
+      const value = (utc: ReadonlyArray<number>, zone: ReadonlyArray<number>) => Buffer.from([13, ...utc, 0, 0, 0, 0, ...zone])
+      const bytes = proxy.serverBytes()
+      expect(bytes.includes(value([120, 124, 7, 1, 11, 1, 1], [0x80 | (382 >> 6), (382 & 0x3f) << 2]))).toBe(true)
+      expect(bytes.includes(value([120, 124, 1, 1, 22, 35, 6], [20 + 5, 60 + 30]))).toBe(true)
+      // a region without an id in the server's table goes as its offset at that instant (Phoenix: -07:00)
+      expect(bytes.includes(value([120, 124, 7, 1, 20, 1, 1], [20 - 7, 60]))).toBe(true)
+    } finally {
+      await proxy.close()
+    }
   })
 
   it("stores time-zone values in tables and keeps the instant across session time zones", async () => {
@@ -92,12 +124,42 @@ describe(`Oracle test server: time zones, sub-second values and intervals (${ver
     await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
   })
 
+  // TO_CHAR of a TIMESTAMP WITH LOCAL TIME ZONE (and of CURRENT_TIMESTAMP) shows the session time zone, and CAST to
+  // TIMESTAMP gives its wall clock there; a TIMESTAMP cast to a zoned type is read in the session time zone (Oracle
+  // Database Globalization Support Guide, "Datetime Data Types and Time Zone Support":
+  // https://docs.oracle.com/en/database/oracle/oracle-database/23/nlspg/datetime-data-types-and-time-zone-support.html)
+  it("shows TIMESTAMP WITH LOCAL TIME ZONE and zoned literals in their time zone in TO_CHAR and CAST", async () => {
+    await conn.execute("CREATE TABLE ltzt (id NUMBER, l TIMESTAMP(6) WITH LOCAL TIME ZONE)")
+    await conn.execute("INSERT INTO ltzt VALUES (1, TIMESTAMP '2024-01-15 12:00:00.25 +00:00')")
+    await conn.execute("INSERT INTO ltzt VALUES (2, TIMESTAMP '2024-07-15 12:00:00 +00:00')")
+    const show = async () =>
+      (await conn.execute("SELECT TO_CHAR(l, 'YYYY-MM-DD HH24:MI:SS.FF3 TZH:TZM TZR'), TO_CHAR(t.l, 'TZH'), TO_CHAR(l, 'TZM'), CAST(l AS TIMESTAMP), l FROM ltzt t ORDER BY id")).rows
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+05:30'")
+    // node-oracledb reads a TIMESTAMP as a wall clock in the process's time zone
+    expect(await show()).toEqual([
+      ["2024-01-15 17:30:00.250 +05:30 +05:30", "+05", "30", new Date(2024, 0, 15, 17, 30, 0, 250), new Date(Date.UTC(2024, 0, 15, 12, 0, 0, 250))],
+      ["2024-07-15 17:30:00.000 +05:30 +05:30", "+05", "30", new Date(2024, 6, 15, 17, 30), new Date(Date.UTC(2024, 6, 15, 12))]
+    ])
+    // a region: the offset of each value's own instant (New York is -05:00 in January, -04:00 in July)
+    await conn.execute("ALTER SESSION SET TIME_ZONE = 'America/New_York'")
+    expect(await show()).toEqual([
+      ["2024-01-15 07:00:00.250 -05:00 America/New_York", "-05", "00", new Date(2024, 0, 15, 7, 0, 0, 250), new Date(Date.UTC(2024, 0, 15, 12, 0, 0, 250))],
+      ["2024-07-15 08:00:00.000 -04:00 America/New_York", "-04", "00", new Date(2024, 6, 15, 8), new Date(Date.UTC(2024, 6, 15, 12))]
+    ])
+    const now = (await conn.execute("SELECT TO_CHAR(CURRENT_TIMESTAMP, 'TZR'), CAST(TIMESTAMP '2024-07-15 08:00:00' AS TIMESTAMP WITH TIME ZONE), CAST(TIMESTAMP '2024-01-15 07:00:00' AS TIMESTAMP WITH LOCAL TIME ZONE) FROM DUAL")).rows[0]
+    expect(now).toEqual(["America/New_York", new Date(Date.UTC(2024, 6, 15, 12)), new Date(Date.UTC(2024, 0, 15, 12))])
+    const literal = (await conn.execute("SELECT TO_CHAR(TIMESTAMP '2024-01-15 12:00:00.123456789 Europe/Paris', 'HH24:MI:SS.FF9 TZH:TZM TZR'), TO_CHAR(TIMESTAMP '2024-01-15 12:00:00 -03:30', 'HH24:MI TZR TZH TZM') FROM DUAL")).rows[0]
+    expect(literal).toEqual(["12:00:00.123456789 +01:00 Europe/Paris", "12:00 -03:30 -03 30"])
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
+    await conn.rollback()
+  })
+
   it("keeps nanoseconds of TIMESTAMP(9) in storage, TO_CHAR and the wire value", async () => {
     await conn.execute("CREATE TABLE nst (ts TIMESTAMP(9))")
     await conn.execute("INSERT INTO nst VALUES (TIMESTAMP '2024-01-02 03:04:05.123456789')")
-    const r = await conn.execute("SELECT ts, TO_CHAR(ts, 'HH24:MI:SS.FF9'), TO_CHAR(ts, 'SS.FF3') FROM nst")
+    const r = await conn.execute("SELECT ts, TO_CHAR(ts, 'HH24:MI:SS.FF9'), TO_CHAR(ts, 'SS.FF3'), TO_CHAR(ts, 'FF9 \"and\" FF9 YYYY') FROM nst")
     expect(r.metaData[0]).toMatchObject({ dbTypeName: "TIMESTAMP", precision: 9 })
-    expect(r.rows).toEqual([[new Date(2024, 0, 2, 3, 4, 5, 123), "03:04:05.123456789", "05.123"]])
+    expect(r.rows).toEqual([[new Date(2024, 0, 2, 3, 4, 5, 123), "03:04:05.123456789", "05.123", "123456789 and 123456789 2024"]])
     await conn.commit()
     // node-oracledb keeps milliseconds only; the 11-byte wire value carries the nanoseconds as UInt32BE at offset 7
     const proxy = await startRoundTripProxy(server.port)

@@ -8,6 +8,27 @@ let conn: Conn
 
 /** Fetches every NUMBER as its decimal text, as node-oracledb decodes Oracle's digits. */
 const asText = { fetchTypeHandler: (m: { dbType: unknown }) => (m.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined) }
+/** Rows of a query with every NUMBER as its exact text. */
+const texts = async (sql: string, binds: Array<unknown> = []): Promise<Array<Array<string | null>>> => (await conn.execute(sql, binds, asText)).rows
+const oraCode = async (run: () => Promise<unknown>): Promise<string> =>
+  run().then(
+    () => "no error",
+    (e: Error) => e.message.slice(0, 9)
+  )
+
+/** Values at NUMBER's limits: 38 to 40 significant digits, the exponent range's ends, negatives and zero. */
+const EXTREMES = [
+  ["1", "12345678901234567890123456789012345678"],
+  ["2", "1234567890123456789012345678901234567890"],
+  ["3", "-9876543210987654321098765432109876543.21"],
+  ["4", ".1234567890123456789012345678901234567891"],
+  ["5", "1" + "0".repeat(125)],
+  ["6", "9999999999999999999999999999999999999999" + "0".repeat(86)],
+  ["7", "." + "0".repeat(129) + "1"],
+  ["8", "-." + "0".repeat(129) + "1"],
+  ["9", "0"],
+  ["10", "-.5"]
+] as const
 
 describe("Oracle test server: NUMBER through raw node-oracledb", () => {
   beforeAll(async () => {
@@ -46,5 +67,99 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
     }
     // MAX keeps its argument's declared type
     expect([r.metaData[4].precision, r.metaData[4].scale]).toEqual([10, 2])
+  })
+
+  describe("every digit of NUMBER without precision", () => {
+    beforeAll(async () => {
+      await conn.execute("CREATE TABLE exact_num (id NUMBER(3), v NUMBER)")
+      // node-oracledb binds strings as VARCHAR2, which the server converts to NUMBER as Oracle does
+      await conn.executeMany(
+        "INSERT INTO exact_num (id, v) VALUES (:1, :2)",
+        EXTREMES.map(([id, v]) => [Number(id), v])
+      )
+    })
+
+    it("keeps 38 to 40 significant digits and the exponent range's ends exactly, in numeric order", async () => {
+      const sorted = [...EXTREMES].sort((a, b) => (a[1] === b[1] ? 0 : Number(a[1]) < Number(b[1]) ? -1 : 1))
+      expect(await texts("SELECT id, v FROM exact_num ORDER BY v")).toEqual(sorted.map(([id, v]) => [id, v]))
+      const r = await conn.execute("SELECT v FROM exact_num ORDER BY id")
+      expect(r.rows.map((x: Array<number>) => x[0])).toEqual(EXTREMES.map(([, v]) => Number(v)))
+      expect([r.metaData[0].dbTypeName, r.metaData[0].precision, r.metaData[0].scale]).toEqual(["NUMBER", 0, -127])
+    })
+
+    it("stores literals exactly, rounds beyond NUMBER's 40 digits, fails from 1E126 with ORA-01426 and takes 1E-131 as 0", async () => {
+      await conn.execute("INSERT INTO exact_num (id, v) VALUES (20, 98765432109876543210987654321098765432.1)")
+      await conn.execute("INSERT INTO exact_num (id, v) VALUES (21, 1234567890123456789012345678901234567890123)")
+      await conn.execute("INSERT INTO exact_num (id, v) VALUES (22, 1E-131)")
+      expect(await texts("SELECT v FROM exact_num WHERE id BETWEEN 20 AND 22 ORDER BY id")).toEqual([
+        ["98765432109876543210987654321098765432.1"],
+        ["1234567890123456789012345678901234567890000"],
+        ["0"]
+      ])
+      expect(await oraCode(() => conn.execute("INSERT INTO exact_num (id, v) VALUES (23, 1E126)"))).toBe("ORA-01426")
+      expect(await texts("SELECT COUNT(*) FROM exact_num WHERE id = 23")).toEqual([["0"]])
+      await conn.execute("DELETE FROM exact_num WHERE id >= 20")
+    })
+
+    it("compares on every digit: =, <, BETWEEN, IN, MIN and MAX", async () => {
+      const big = "1234567890123456789012345678901234567890"
+      expect(await texts(`SELECT id FROM exact_num WHERE v = ${big}`)).toEqual([["2"]])
+      expect(await texts(`SELECT id FROM exact_num WHERE v = :1`, ["1234567890123456789012345678901234567891"])).toEqual([])
+      expect(await texts(`SELECT id FROM exact_num WHERE v > 12345678901234567890123456789012345677 ORDER BY id`)).toEqual([["1"], ["2"], ["5"], ["6"]])
+      expect(await texts("SELECT id FROM exact_num WHERE v BETWEEN -1 AND 1 ORDER BY id")).toEqual([["4"], ["7"], ["8"], ["9"], ["10"]])
+      expect(await texts("SELECT id FROM exact_num WHERE v IN (0, -.5, 12345678901234567890123456789012345678) ORDER BY id")).toEqual([["1"], ["9"], ["10"]])
+      expect(await texts("SELECT MIN(v), MAX(v) FROM exact_num WHERE id <= 4")).toEqual([["-9876543210987654321098765432109876543.21", big]])
+      // ORDER BY a select-list position or alias orders by the number, not by its text (as text ".1…" sorts before "0")
+      const byNumber = [["10"], ["9"], ["4"], ["1"]]
+      expect(await texts("SELECT id, v AS x FROM exact_num WHERE id IN (1, 4, 9, 10) ORDER BY 2")).toEqual(byNumber.map(([id]) => [id, EXTREMES[Number(id) - 1]![1]]))
+      expect(await texts("SELECT id, v x FROM exact_num WHERE id IN (1, 4, 9, 10) ORDER BY x DESC")).toEqual([...byNumber].reverse().map(([id]) => [id, EXTREMES[Number(id) - 1]![1]]))
+    })
+
+    it("computes + - * / on every digit as Oracle's decimal arithmetic does, rounding to 40 digits", async () => {
+      expect(await texts("SELECT v + 1, v - 1, v * 2, v / 2, -v FROM exact_num WHERE id = 1")).toEqual([
+        ["12345678901234567890123456789012345679", "12345678901234567890123456789012345677", "24691357802469135780246913578024691356", "6172839450617283945061728394506172839", "-12345678901234567890123456789012345678"]
+      ])
+      expect(await texts("SELECT v / 3, (v + 1) * 10, v * v FROM exact_num WHERE id = 10")).toEqual([["-.1666666666666666666666666666666666666667", "5", ".25"]])
+      expect(await texts("SELECT v * 1E100 FROM exact_num WHERE id = 7")).toEqual([["." + "0".repeat(29) + "1"]])
+      expect(await oraCode(() => conn.execute("SELECT v * 10 FROM exact_num WHERE id = 6"))).toBe("ORA-01426")
+      expect(await oraCode(() => conn.execute("SELECT v / 0 FROM exact_num WHERE id = 1"))).toBe("ORA-01476")
+      await conn.execute("UPDATE exact_num SET v = v + .0000000000000000000000000000000000001 WHERE id = 1")
+      expect(await texts("SELECT v FROM exact_num WHERE id = 1")).toEqual([["12345678901234567890123456789012345678"]])
+      await conn.execute("UPDATE exact_num SET v = v + .1 WHERE id = 1")
+      expect(await texts("SELECT v FROM exact_num WHERE id = 1")).toEqual([["12345678901234567890123456789012345678.1"]])
+      await conn.execute("UPDATE exact_num SET v = 12345678901234567890123456789012345678 WHERE id = 1")
+    })
+
+    it("sums and averages exactly and describes COUNT, SUM and AVG as NUMBER without precision", async () => {
+      const r = await conn.execute("SELECT SUM(v), AVG(v), COUNT(v), COUNT(*) FROM exact_num WHERE id IN (1, 2, 10)", [], asText)
+      expect(r.rows).toEqual([["1246913569024691356902469135690246913568", "415637856341563785634156378563415637856", "3", "3"]])
+      for (const m of r.metaData) expect([m.dbTypeName, m.precision, m.scale]).toEqual(["NUMBER", 0, -127])
+      expect(await texts("SELECT id, SUM(v) FROM exact_num WHERE id > 8 GROUP BY id ORDER BY id")).toEqual([["9", "0"], ["10", "-.5"]])
+      expect(await texts("SELECT SUM(v) FROM exact_num WHERE id > 100")).toEqual([[null]])
+    })
+
+    it("prints TO_CHAR as Oracle's text-minimum format: no leading zero, scientific beyond 64 characters", async () => {
+      expect(await texts("SELECT TO_CHAR(v) FROM exact_num WHERE id IN (4, 5, 7, 10) ORDER BY id")).toEqual([
+        [".1234567890123456789012345678901234567891"],
+        ["1E+125"],
+        ["1E-130"],
+        ["-.5"]
+      ])
+    })
+
+    it("keeps every digit through CAST, subqueries, views and CREATE TABLE AS", async () => {
+      expect(await texts("SELECT CAST('-123456789012345678901234567890.125' AS NUMBER) FROM DUAL")).toEqual([["-123456789012345678901234567890.125"]])
+      const sub = await conn.execute("SELECT v FROM (SELECT id, v FROM exact_num) WHERE id = 2", [], asText)
+      expect(sub.rows).toEqual([["1234567890123456789012345678901234567890"]])
+      expect([sub.metaData[0].dbTypeName, sub.metaData[0].precision, sub.metaData[0].scale]).toEqual(["NUMBER", 0, -127])
+      await conn.execute("CREATE TABLE exact_copy AS SELECT id, v, v * 2 AS twice FROM exact_num WHERE id < 5")
+      const copy = await conn.execute("SELECT v, twice FROM exact_copy WHERE id = 2", [], asText)
+      expect(copy.rows).toEqual([["1234567890123456789012345678901234567890", "2469135780246913578024691357802469135780"]])
+      expect(copy.metaData.map((m: { dbTypeName: string; precision: number; scale: number }) => [m.dbTypeName, m.precision, m.scale])).toEqual([
+        ["NUMBER", 0, -127],
+        ["NUMBER", 0, -127]
+      ])
+      await conn.execute("DROP TABLE exact_copy PURGE")
+    })
   })
 })

@@ -482,6 +482,7 @@ export class Engine {
   private nextId = 1
   private readonly sessions = new Set<Session>()
   private closed = false
+  private readonly functionConnections: Array<DuckDBConnection> = []
   private constructor(private readonly instance: DuckDBInstance) {}
 
   /** Opens a fresh in-memory database. */
@@ -499,6 +500,16 @@ export class Engine {
     return session
   }
 
+  /**
+   * Registers scalar functions for every session: DuckDB keeps them in the database's system catalog. The connection
+   * they are registered on stays open (it holds the JavaScript callbacks) until {@link close}.
+   */
+  async registerFunctions(register: (connection: DuckDBConnection) => void): Promise<void> {
+    const connection = await guard(() => this.instance.connect())
+    this.functionConnections.push(connection)
+    register(connection)
+  }
+
   /** Sessions currently open. */
   get openSessions(): number {
     return this.sessions.size
@@ -509,6 +520,7 @@ export class Engine {
     if (this.closed) return
     this.closed = true
     for (const s of [...this.sessions]) s.close()
+    for (const c of this.functionConnections) c.closeSync()
     this.instance.closeSync()
   }
 }

@@ -11,7 +11,7 @@
 import type { Tok } from "./lexer.ts"
 import { typeDictionaryShapes } from "./named-types.ts"
 import type { OraType } from "./types.ts"
-import { charType, dateType, numberType, timestampType } from "./types.ts"
+import { charType, dateType, dictionaryNumberType, timestampType } from "./types.ts"
 
 /** A declared column. */
 export interface ColumnMeta {
@@ -74,7 +74,7 @@ export interface UserMeta {
 const key = (owner: string, name: string) => `${owner}\u0000${name}`
 
 const v = (n: number) => charType("VARCHAR2", n)
-const num = numberType()
+const num = dictionaryNumberType
 const col = (name: string, type: OraType, nullable = true): ColumnMeta => ({ name, type, nullable, defaultText: null })
 
 /** Declared shapes of the dictionary views (the server describes their columns with these types). */

@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto"
 import { Engine, type Session as EngineSession } from "../engine/index.ts"
+import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
@@ -128,6 +129,7 @@ export class OracleDatabase {
   /** Creates the database, SYS objects and the configured users. */
   static async create(settings: DatabaseSettings): Promise<OracleDatabase> {
     const engine = await Engine.open({ threads: 2 })
+    await engine.registerFunctions(registerNumberFunctions)
     const admin = await engine.session()
     const db = new OracleDatabase(engine, admin, settings)
     await db.bootstrap()
@@ -155,6 +157,12 @@ export class OracleDatabase {
       `ora_current_date() AS CAST(CAST(now() AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) AS TIMESTAMP_S)`,
       `ora_localtimestamp() AS CAST(now() AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT))`,
       `ora_user() AS CAST(getvariable('ora_user') AS VARCHAR)`,
+      // the session time zone (sqlsession.ts: ora_session_tz_min for an offset, ora_session_tz_region for a region):
+      // an instant's wall clock there, its offset there in minutes, and a wall clock there as an instant
+      `ora_session_local(x) AS CASE WHEN getvariable('ora_session_tz_region') = '' THEN CAST(CAST(x AS TIMESTAMPTZ) AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) ELSE timezone(nullif(getvariable('ora_session_tz_region'), ''), CAST(x AS TIMESTAMPTZ)) END`,
+      `ora_session_offset(x) AS CAST((epoch_us(ora_session_local(x)) - epoch_us(CAST(CAST(x AS TIMESTAMPTZ) AS TIMESTAMP))) // 60000000 AS BIGINT)`,
+      `ora_session_instant(x) AS CASE WHEN getvariable('ora_session_tz_region') = '' THEN CAST(CAST(x AS TIMESTAMP) - to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) AS TIMESTAMPTZ) ELSE timezone(nullif(getvariable('ora_session_tz_region'), ''), CAST(x AS TIMESTAMP)) END`,
+      `ora_offset_text(m) AS (CASE WHEN m < 0 THEN '-' ELSE '+' END) || lpad(CAST(abs(m) // 60 AS VARCHAR), 2, '0') || ':' || lpad(CAST(abs(m) % 60 AS VARCHAR), 2, '0')`,
       // Oracle operator semantics the translator maps onto (see translate.ts expression())
       `ora_cat(a, b) AS nullif(concat(a, b), '')`,
       `ora_instr(s, sub, pos) AS CASE WHEN instr(substr(s, pos), sub) = 0 THEN 0 ELSE instr(substr(s, pos), sub) + pos - 1 END`,
@@ -211,6 +219,8 @@ export class OracleDatabase {
         ELSE NULL END END`
     ]
     for (const m of macros) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
+    // the type exact NUMBER results carry (number-functions.ts), so that set operations can name it
+    await a.execute(`CREATE TYPE main.${EXACT_NUMBER_ALIAS} AS VARCHAR`)
     // dictionary storage tables (snapshots refreshed lazily) and the ALL_/USER_/DBA_ views
     for (const [name, cols] of Object.entries(dictionaryShapes)) {
       if (name === "DUAL") continue

@@ -81,3 +81,41 @@ export const parseOffset = (tz: string): number => {
   const v = Number(m[2]) * 60 + Number(m[3] ?? "0")
   return m[1] === "-" ? -v : v
 }
+
+/**
+ * Oracle's ids of time zone regions, as TIMESTAMP WITH TIME ZONE wire values carry them (a subset: the regions of
+ * Oracle's time zone file the tests use and the most common ones). The ids are those of Oracle's time zone file as
+ * the go-ora thin driver lists them (github.com/sijms/go-ora, v2/converters/type_conversion.go `oracleZones`).
+ */
+const REGION_IDS: ReadonlyMap<string, number> = new Map([
+  ["Africa/Cairo", 44], ["Africa/Johannesburg", 72], ["America/Chicago", 101], ["America/Denver", 102],
+  ["America/Los_Angeles", 103], ["America/New_York", 100], ["America/Sao_Paulo", 188], ["America/Toronto", 220],
+  ["Asia/Calcutta", 260], ["Asia/Kolkata", 772], ["Asia/Shanghai", 250], ["Asia/Singapore", 292], ["Asia/Tokyo", 267],
+  ["Australia/Sydney", 352], ["Europe/Berlin", 383], ["Europe/London", 369], ["Europe/Madrid", 404],
+  ["Europe/Moscow", 402], ["Europe/Paris", 382], ["Europe/Rome", 387], ["Etc/GMT", 1], ["Etc/UTC", 28], ["GMT", 513],
+  ["US/Eastern", 612], ["US/Pacific", 615], ["UTC", 5121]
+].map(([name, id]) => [String(name).toUpperCase(), Number(id)]))
+
+/** Offset east of UTC in minutes of `zone` (an offset or an IANA region) at the instant `utcMillis`. */
+export const zoneOffsetMinutes = (zone: string, utcMillis: number): number => {
+  const m = /^([+-])(\d{1,2}):(\d{2})$/.exec(zone)
+  if (m !== null) return (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]))
+  const name = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
+    .formatToParts(new Date(utcMillis)).find((p) => p.type === "timeZoneName")?.value ?? "GMT"
+  const o = /GMT([+-])(\d{2}):(\d{2})/.exec(name)
+  return o === null ? 0 : (o[1] === "-" ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3]))
+}
+
+/**
+ * The two zone bytes of a TIMESTAMP WITH TIME ZONE wire value (after the 11 bytes of its UTC date and time): a region
+ * with a known id as 0x80 | id >> 6 and (id & 0x3f) << 2, else the offset (of the region at that instant) as hours + 20
+ * and minutes + 60. Layout: go-ora v2/converters/type_conversion.go `EncodeTimeStamp` / `DecodeDate`; node-oracledb's
+ * thin decoder ignores both bytes (lib/impl/datahandlers/buffer.js `parseOracleDate`).
+ */
+export const zoneBytes = (zone: string, utcMillis: number): [number, number] => {
+  const id = REGION_IDS.get(zone.toUpperCase())
+  if (id !== undefined) return [0x80 | (id >> 6), (id & 0x3f) << 2]
+  const minutes = zoneOffsetMinutes(zone, utcMillis)
+  const sign = minutes < 0 ? -1 : 1
+  return [20 + sign * Math.floor(Math.abs(minutes) / 60), 60 + sign * (Math.abs(minutes) % 60)]
+}

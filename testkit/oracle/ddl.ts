@@ -27,6 +27,8 @@ export interface DdlHost extends PlsqlHost {
   query(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<QueryResult>
   translate(sql: string): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> }
   alterSession(toks: ReadonlyArray<Tok>): Promise<void>
+  dateColumnsOf(sql: string): ReadonlySet<string>
+  exactNumberColumnsOf(sql: string): ReadonlySet<string>
   readonly requester: Requester
 }
 
@@ -492,7 +494,12 @@ export class Ddl {
       const result = await this.s.query(selectSql, [])
       result.cursor.close()
       const { sql: duckSelect } = (() => {
-        const tt = makeTranslator(tokenize(selectSql), { bind: () => "NULL", dbTimeZone: this.s.db.settings.dbTimeZone })
+        const tt = makeTranslator(tokenize(selectSql), {
+          bind: () => "NULL",
+          dbTimeZone: this.s.db.settings.dbTimeZone,
+          dateColumns: this.s.dateColumnsOf(selectSql),
+          exactNumberColumns: this.s.exactNumberColumnsOf(selectSql)
+        })
         return translateQuery(tt.toks, tt.tr)
       })()
       const cols: Array<ColumnMeta> = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: true, defaultText: null }))

@@ -8,7 +8,7 @@
 import { createRequire } from "node:module"
 import type { ColumnVector } from "../engine/index.ts"
 import { civilFromDays } from "../common/civil.ts"
-import { civilFromMicros, type Civil } from "./datetime.ts"
+import { civilFromMicros, type Civil, microsFromCivil as microsOfCivil, zoneBytes } from "./datetime.ts"
 import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
 import { writeNamedValue } from "./named-types.ts"
@@ -405,8 +405,14 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         b[p++] = c.second + 1
         b.writeUInt32BE(c.nanos, p)
         p += 4
-        b[p++] = 20 // UTC offset hours + 20
-        b[p++] = 60 // offset minutes + 60
+        if (type.zone === undefined) {
+          b[p++] = 20 // UTC offset hours + 20
+          b[p++] = 60 // offset minutes + 60
+        } else {
+          const [z0, z1] = zoneBytes(type.zone, Number(microsOfCivil(c) / 1000n))
+          b[p++] = z0
+          b[p++] = z1
+        }
         w.pos = p
       })
     case "intervalds":

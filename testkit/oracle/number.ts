@@ -6,6 +6,7 @@
  * Zero is the single byte 0x80. Matches parseOracleNumber/writeOracleNumber in
  * node_modules/oracledb/lib/impl/datahandlers/buffer.js.
  */
+import { decimalOf, normalize } from "./decimal.ts"
 import type { WriteBuffer } from "./wire.ts"
 
 const scratch = new Uint8Array(24)
@@ -21,7 +22,6 @@ const writeDigits = (w: WriteBuffer, negative: boolean, digits: string, exp10: n
     return
   }
   let d = end === digits.length ? digits : digits.slice(0, end)
-  if (d.length > 40) d = d.slice(0, 40)
   if ((exp10 & 1) !== 0) {
     d = "0" + d
     exp10 += 1
@@ -40,37 +40,14 @@ const writeDigits = (w: WriteBuffer, negative: boolean, digits: string, exp10: n
   w.raw(scratch.subarray(0, n))
 }
 
-/** Writes a decimal string such as "-12.5", "1e+21" or "0.001" as an Oracle NUMBER with length byte. */
+/**
+ * Writes a decimal string such as "-12.5", "1e+21", ".5" or "0.001" as an Oracle NUMBER with length byte, every
+ * digit kept up to NUMBER's 20 base-100 digits (rounded beyond, ORA-01426 from 1E126, ORA-01722 for non-numbers).
+ */
 export const writeNumberString = (w: WriteBuffer, text: string): void => {
-  let s = text.trim()
-  let negative = false
-  if (s.startsWith("-")) {
-    negative = true
-    s = s.slice(1)
-  } else if (s.startsWith("+")) {
-    s = s.slice(1)
-  }
-  let exp = 0
-  const e = s.search(/[eE]/)
-  if (e >= 0) {
-    exp = Number(s.slice(e + 1))
-    s = s.slice(0, e)
-  }
-  const dot = s.indexOf(".")
-  let intPart = dot >= 0 ? s.slice(0, dot) : s
-  const fracPart = dot >= 0 ? s.slice(dot + 1) : ""
-  intPart = intPart.replace(/^0+/, "")
-  let digits: string
-  let exp10: number
-  if (intPart.length > 0) {
-    digits = intPart + fracPart
-    exp10 = intPart.length + exp
-  } else {
-    const lead = fracPart.match(/^0*/)![0].length
-    digits = fracPart.slice(lead)
-    exp10 = -lead + exp
-  }
-  writeDigits(w, negative, digits, exp10)
+  const d = normalize(decimalOf(text))
+  const digits = d.coefficient.toString()
+  writeDigits(w, d.negative, d.coefficient === 0n ? "" : digits, d.exponent + digits.length)
 }
 
 /**

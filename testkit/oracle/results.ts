@@ -69,7 +69,7 @@ export const describeColumns = (
       out.push(binary !== undefined ? { name: decodeName(c.name), type: binary, nullable: true } : infer(c))
     } else if (item.kind === "rowid") {
       const c = cols[k++]!
-      out.push({ name: "ROWID", type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })
+      out.push({ name: decodeName(c.name), type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })
     } else {
       out.push(infer(cols[k++]!))
     }

@@ -26,6 +26,7 @@ import { type KeyedTable, keyedTable, keysOfBulk, keysOfRows, returningKeys } fr
 import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, duckIdent, encodeName, quoteDuck } from "./names.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
+import type { ValueKind } from "./types.ts"
 import { runPlsql } from "./plsql.ts"
 import {
   type BindSpec,
@@ -39,6 +40,7 @@ import {
   stripTerminator
 } from "./statement.ts"
 import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
+import type { OraType } from "./types.ts"
 
 interface LogEntry {
   readonly sql: string
@@ -101,7 +103,8 @@ export class SqlSession {
       ora_client_info: "",
       ora_session_tz: this.sessionTz,
       ora_nls_numeric: this.numericCharacters,
-      ora_session_tz_min: offsetMinutes(this.sessionTz, this.db.dbOffsetMinutes())
+      ora_session_tz_min: offsetMinutes(this.sessionTz, this.db.dbOffsetMinutes()),
+      ora_session_tz_region: /^[+-]\d{1,2}:\d{2}$/.test(this.sessionTz) ? "" : this.sessionTz
     }
     await s.execute(
       Object.entries(vars)
@@ -400,8 +403,11 @@ export class SqlSession {
       },
       dbTimeZone: this.db.settings.dbTimeZone,
       dateColumns: this.dateColumnsOf(sql),
+      exactIntervals: this.exactIntervalsOf(sql),
+      localZoneColumns: this.columnsOfKind(sql, "timestampltz"),
+      sessionTimeZone: this.sessionTz,
       binaryColumns: this.binaryColumnsOf(sql),
-      exactIntervals: this.exactIntervalsOf(sql)
+      exactNumberColumns: this.exactNumberColumnsOf(sql)
     })
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
@@ -574,12 +580,39 @@ export class SqlSession {
 
   /** DATE/TIMESTAMP column names of the tables a statement mentions (identifier match against the catalog). */
   dateColumnsOf(sql: string): ReadonlySet<string> {
+    return this.columnsOf(sql, (t) => ["date", "timestamp", "timestamptz", "timestampltz"].includes(t.kind))
+  }
+
+  /** Names of the NUMBER columns without precision (stored as exact decimal text) of the tables a statement mentions. */
+  exactNumberColumnsOf(sql: string): ReadonlySet<string> {
+    const out = new Set(this.columnsOf(sql, (t) => t.kind === "number" && t.duck === "VARCHAR"))
+    // and those the statement itself declares (CHECK constraints of CREATE TABLE / ALTER TABLE ADD name them)
+    const toks = tokenize(sql).filter((t) => t.kind !== "ws")
+    if (isKw(toks[0], "CREATE", "ALTER"))
+      toks.forEach((t, k) => {
+        if ((t.kind === "ident" || t.kind === "qident") && isKw(toks[k + 1], "NUMBER") && !isOp(toks[k + 2], "(")) out.add(oracleName(t))
+      })
+    return out
+  }
+
+  /** Names of the columns of a type `keep` accepts, of the tables a statement mentions (identifier match against the catalog). */
+  private columnsOf(sql: string, keep: (type: OraType) => boolean): ReadonlySet<string> {
     const out = new Set<string>()
     for (const t of tokenize(sql)) {
       if (t.kind !== "ident" && t.kind !== "qident") continue
       const meta = this.lookupTable(undefined, oracleName(t))
       if (meta === undefined) continue
-      for (const c of meta.columns) if (["date", "timestamp", "timestamptz", "timestampltz"].includes(c.type.kind)) out.add(c.name)
+      for (const c of meta.columns) if (keep(c.type)) out.add(c.name)
+    }
+    return out
+  }
+
+  /** Names of the columns of `kind` of the tables a statement mentions (identifier match against the catalog). */
+  columnsOfKind(sql: string, kind: ValueKind): ReadonlySet<string> {
+    const out = new Set<string>()
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      for (const c of this.lookupTable(undefined, oracleName(t))?.columns ?? []) if (c.type.kind === kind) out.add(c.name)
     }
     return out
   }
@@ -610,7 +643,7 @@ export class SqlSession {
     return { dayToSecond: exact.ds && !plain.ds, yearToMonth: exact.ym && !plain.ym }
   }
 
-  /** Runs an already translated DuckDB query and describes its columns. */
+  /** Runs an already translated DuckDB query  /** Runs an already translated DuckDB query and describes its columns. */
   async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult> {
     try {
       const cursor = await this.engine.query(duckSql, params)
@@ -745,24 +778,21 @@ export class SqlSession {
           if (!(e instanceof OraError)) throw e
         }
         // locate the failing row by bisection with bulk inserts; rows before it stay inserted, as in Oracle
-        let inserted = 0
-        const bisect = async (lo: number, hi: number): Promise<void> => {
-          try {
-            inserted += (await this.bulkChunk(sql, rows.slice(lo, hi))) ?? 0
-          } catch (e) {
-            if (hi - lo === 1) {
-              const err = this.mapError(e)
-              ;(err as OraError & { rowOffset?: number }).rowOffset = lo
-              throw err
-            }
-            const mid = (lo + hi) >> 1
-            await bisect(lo, mid)
-            await bisect(mid, hi)
-          }
-        }
-        await bisect(0, rows.length)
+        const inserted = await this.bisectInsert(sql, rows, (offset, err) => {
+          ;(err as OraError & { rowOffset?: number }).rowOffset = offset
+          throw err
+        })
         return { kind: "dml", rowCount: inserted, rowCounts: opts.dmlRowCounts ? rows.map(() => 1) : [], batchErrors: [] }
       }
+    }
+    if (bulkable && opts.batchErrors && !opts.dmlRowCounts && this.bulkInsert(t.toks, t.text, nBinds) !== undefined) {
+      // batch errors: chunks inserted whole, a failing chunk bisected down to its failing rows, each reported alone
+      // with its own error (a row-by-row insert would also be far slower for large requests)
+      const errors: Array<{ offset: number; error: OraError }> = []
+      const inserted = await this.bisectInsert(sql, rows, (offset, error) => errors.push({ offset, error }))
+      // a failed attempt can leave DuckDB's transaction aborted: roll back to the statements and chunks that succeeded
+      if (errors.length > 0) await this.recover()
+      return { kind: "dml", rowCount: inserted, rowCounts: [], batchErrors: errors }
     }
     let total = 0
     const counts: Array<number> = []
@@ -784,6 +814,30 @@ export class SqlSession {
       }
     }
     return { kind: "dml", rowCount: total, rowCounts: opts.dmlRowCounts ? counts : [], batchErrors: errors }
+  }
+
+  /**
+   * Inserts `rows` in bulk chunks, a failing chunk bisected down to its failing rows, each handed to `failed` (which
+   * may throw to stop); returns the rows inserted.
+   */
+  private async bisectInsert(
+    sql: string,
+    rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
+    failed: (offset: number, error: OraError) => void
+  ): Promise<number> {
+    let inserted = 0
+    const bisect = async (lo: number, hi: number): Promise<void> => {
+      try {
+        inserted += (await this.bulkChunk(sql, rows.slice(lo, hi))) ?? 0
+      } catch (e) {
+        if (hi - lo === 1) return failed(lo, this.mapError(e))
+        const mid = (lo + hi) >> 1
+        await bisect(lo, mid)
+        await bisect(mid, hi)
+      }
+    }
+    await bisect(0, rows.length)
+    return inserted
   }
 
   /**
@@ -1112,7 +1166,9 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
   const list = (t: string) => (p: string) => `unnest(CAST(CAST(${p} AS JSON) AS ${t}[]))`
   switch (kind) {
     case "number":
-      return { json, expr: list("DOUBLE") }
+      // integers as BIGINT: their text in a NUMBER column without precision (decimal text) is canonical ("500",
+      // where a DOUBLE would give "500.0" and a key 500 would not clash with it)
+      return { json, expr: list(values.every((v) => v === null || Number.isSafeInteger(v)) ? "BIGINT" : "DOUBLE") }
     case "boolean":
       return { json, expr: list("BOOLEAN") }
     case "timestamp":

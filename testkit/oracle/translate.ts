@@ -4,11 +4,12 @@
  * pseudo-columns, FETCH FIRST/ROWNUM limits, CAST target types, and the select-list shape used to
  * report declared column types.
  */
+import { decimalOf } from "./decimal.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
-import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, type OraType } from "./types.ts"
+import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
 export type SelectItem =
@@ -57,13 +58,19 @@ export interface TranslateContext {
   readonly dbTimeZone: string
   /** Names of DATE/TIMESTAMP columns of the tables the statement mentions (for date arithmetic and TRUNC). */
   readonly dateColumns?: ReadonlySet<string>
-  /** BINARY_DOUBLE / BINARY_FLOAT columns of the tables the statement mentions, by name (IEEE arithmetic). */
-  readonly binaryColumns?: ReadonlyMap<string, BinaryKind>
+  /** Names of the NUMBER columns without precision (stored as exact decimal text) of the tables the statement mentions. */
+  readonly exactNumberColumns?: ReadonlySet<string>
   /**
    * Interval kinds whose columns in the tables the statement mentions are all stored exactly (intervals.ts): their
    * literals are written in that storage (DECIMAL seconds, BIGINT months), since DuckDB casts no INTERVAL to it.
    */
   readonly exactIntervals?: ExactIntervals
+  /** Names of TIMESTAMP WITH LOCAL TIME ZONE columns of the tables the statement mentions (shown in the session zone). */
+  readonly localZoneColumns?: ReadonlySet<string>
+  /** SESSIONTIMEZONE text (an offset or a region): CURRENT_TIMESTAMP's zone. */
+  readonly sessionTimeZone?: string
+  /** BINARY_DOUBLE / BINARY_FLOAT columns of the tables the statement mentions, by name (IEEE arithmetic). */
+  readonly binaryColumns?: ReadonlyMap<string, BinaryKind>
 }
 
 /** A native floating-point type: BINARY_DOUBLE or BINARY_FLOAT. */
@@ -131,6 +138,18 @@ const isSeparator = (t: Tok): boolean =>
   (t.kind === "ident" && SEPARATORS.has(t.value)) ||
   (t.kind === "op" && [",", "=", "<>", "!=", "<", ">", "<=", ">=", ";", ":=", "=>"].includes(t.value))
 
+/** A translated range's pieces: top-level separators and the segments between them. */
+interface Part {
+  text: string
+  readonly from: number
+  readonly to: number
+  readonly separator: boolean
+}
+const EXACT_OPERATIONS: Record<string, string> = { "+": "add", "-": "sub", "*": "mul", "/": "div" }
+const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
+/** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
+const EXACT_RESULT = /^\(*ora_number(?:_add|_sub|_mul|_div|_sum|_avg)?\(/
+
 const DATE_WORDS = new Set(["SYSDATE", "CURRENT_DATE", "SYSTIMESTAMP", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP"])
 const DATE_FUNCTIONS = new Set(["TO_DATE", "TO_TIMESTAMP", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY"])
 const isDateWord = (t: Tok | undefined): boolean => t !== undefined && t.kind === "ident" && DATE_WORDS.has(t.value)
@@ -164,6 +183,19 @@ const isDateUnit = (toks: ReadonlyArray<Tok>, i: number, end: number, dateColumn
     return dateColumns.has(oracleName(last))
   }
   return false
+}
+
+/**
+ * A numeric literal DuckDB would read as a DOUBLE (more than 38 digits, or an exponent with more than 15 significant
+ * digits) as an exact NUMBER (number-functions.ts), so that no digit is lost; others as written.
+ */
+const numberLiteral = (text: string): string => {
+  const [mantissa = "", exponent] = text.split(/[eE]/)
+  const digits = mantissa.replace(/\D/g, "").replace(/^0+/, "")
+  const significant = digits.replace(/0+$/, "").length
+  // beyond NUMBER's range a literal fails as on Oracle (ORA-01426), not when the stored text is read back
+  if (exponent !== undefined) decimalOf(text)
+  return digits.length > 38 || (exponent !== undefined && significant > 15) ? `ora_number('${text}')` : text
 }
 
 /** Renders an Oracle identifier token for DuckDB. */
@@ -240,6 +272,53 @@ const timestampLiteral = (text: string): string => {
   return `TIMESTAMPTZ ${sqlString(`${datetime} ${region}`)}`
 }
 
+/** A datetime with the time zone TO_CHAR shows: its wall clock there, the offset there in minutes, the zone's name. */
+interface ZonedOperand {
+  readonly local: string
+  readonly offsetMinutes: string
+  readonly region: string
+}
+
+/** The wall clock and zone of a TIMESTAMP literal with an offset or region, or undefined for a literal without. */
+const literalZone = (text: string): { datetime: string; name: string; nanos: boolean } | undefined => {
+  const m = /^\s*(\d{1,4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d{1,9})?)?)?)\s*(.*?)\s*$/.exec(text)
+  if (m === null || m[2] === "") return undefined
+  const offset = /^([+-])(\d{1,2}):(\d{2})$/.exec(m[2]!)
+  const name = offset !== null ? `${offset[1]}${offset[2]!.padStart(2, "0")}:${offset[3]}` : m[2]!.split(/\s+/)[0]!
+  return { datetime: m[1]!, name, nanos: /\.\d{7,}/.test(m[1]!) }
+}
+
+/** Oracle's time zone format elements (SQL Language Reference, "Datetime Format Elements"). */
+const ZONE_ELEMENT = /TZH:TZM|TZH|TZM|TZR/i
+
+/**
+ * TO_CHAR(datetime, format) of a value with a known zone: the wall clock there, TZH:TZM / TZH / TZM its offset there,
+ * TZR the zone as the session or literal names it.
+ */
+const zonedToChar = (operand: ZonedOperand, format: string): string => {
+  const pieces: Array<string> = []
+  let rest = format
+  const offset = `ora_offset_text(${operand.offsetMinutes})`
+  for (let m = ZONE_ELEMENT.exec(rest); m !== null; m = ZONE_ELEMENT.exec(rest)) {
+    if (m.index > 0) pieces.push(localText(operand.local, convertDateFormat(rest.slice(0, m.index))))
+    const element = m[0].toUpperCase()
+    pieces.push(element === "TZR" ? operand.region : element === "TZH" ? `substr(${offset}, 1, 3)` : element === "TZM" ? `substr(${offset}, 5, 2)` : offset)
+    rest = rest.slice(m.index + m[0].length)
+  }
+  if (rest !== "" || pieces.length === 0) pieces.push(localText(operand.local, convertDateFormat(rest)))
+  return `(${pieces.join(" || ")})`
+}
+
+const localText = (local: string, fmt: string): string =>
+  fmt.includes("%n") ? strftimeNs(fmt, (f) => `strftime(CAST(${local} AS TIMESTAMP_NS), ${sqlString(f)})`) : `strftime(${local}, ${sqlString(fmt)})`
+
+/**
+ * A strftime format with `%n` (nanoseconds) as SQL: DuckDB garbles any text after `%n` in one format (it writes nine
+ * digits where it reserved six), so each `%n` is formatted on its own and the pieces are concatenated.
+ */
+const strftimeNs = (fmt: string, call: (f: string) => string): string =>
+  fmt.split(/(?<!%)%n/).flatMap((piece, k) => [...(k > 0 ? [call("%n")] : []), ...(piece === "" ? [] : [call(piece)])]).join(" || ")
+
 /** Converts an Oracle datetime format model to a strftime/strptime format. */
 export const convertDateFormat = (fmt: string): string => {
   const map: Array<[RegExp, string]> = [
@@ -305,18 +384,28 @@ export class Translator {
     return this.ctx.binaryColumns
   }
 
+  /** The zone of CURRENT_TIMESTAMP (the session's) and SYSTIMESTAMP (the database's), when known. */
+  zoneOf(word: "CURRENT_TIMESTAMP" | "SYSTIMESTAMP"): string | undefined {
+    return word === "SYSTIMESTAMP" ? this.ctx.dbTimeZone : this.ctx.sessionTimeZone
+  }
+
   /** Translates tokens [from, to), rewriting Oracle operator semantics where needed (see `expression`). */
   range(from: number, to: number): string {
-    if (!this.needsOperatorRewrite(from, to)) return this.plain(from, to)
+    if (!this.needsOperatorRewrite(from, to) && !this.mentionsExactNumber(from, to) && this.exactOrderItems.size === 0) return this.plain(from, to)
     // split at top-level separators; rewrite the arithmetic/concatenation segments between them
     const toks = this.toks
-    let out = ""
+    const parts: Array<Part> = []
     let segStart = from
     let depth = 0
     const flushSegment = (end: number) => {
       if (end <= segStart) return
-      const text = this.needsOperatorRewrite(segStart, end) ? (this.expression(segStart, end) ?? this.plain(segStart, end)) : this.plain(segStart, end)
-      out += (out.length > 0 ? " " : "") + text
+      const text =
+        isOp(toks[segStart], "(") && matchParen(toks, segStart) === end - 1
+          ? `(${this.range(segStart + 1, end - 1)})`
+          : this.needsOperatorRewrite(segStart, end)
+            ? (this.expression(segStart, end) ?? this.aliasedExpression(segStart, end) ?? this.plain(segStart, end))
+            : this.plain(segStart, end)
+      parts.push({ text, from: segStart, to: end, separator: false })
     }
     for (let i = from; i < to; i++) {
       const t = toks[i]!
@@ -324,12 +413,141 @@ export class Translator {
       else if (isOp(t, ")")) depth--
       else if (depth === 0 && isSeparator(t)) {
         flushSegment(i)
-        out += (out.length > 0 ? " " : "") + this.plain(i, i + 1)
-        segStart = i + 1
+        // a separator may start a construct of several tokens (FETCH FIRST n ROWS ONLY); one before a parenthesis
+        // (`IN (`, `FROM (`) is a keyword, not a call
+        const [text, next] = t.kind === "ident" && isOp(toks[i + 1], "(") ? [t.value === "MINUS" ? "EXCEPT" : t.text, i + 1] : this.one(i, to)
+        parts.push({ text, from: i, to: next, separator: true })
+        i = next - 1
+        segStart = next
       }
     }
     flushSegment(to)
-    return out
+    this.exactNumberParts(parts)
+    return parts
+      .map((p) => p.text)
+      .filter((text) => text.length > 0)
+      .join(" ")
+  }
+
+  /** `expression alias` (a select item aliased without AS), when the expression alone is one `expression` rewrites. */
+  private aliasedExpression(from: number, to: number): string | undefined {
+    const alias = this.toks[to - 1]
+    if (to - from < 2 || alias === undefined || (alias.kind !== "ident" && alias.kind !== "qident") || NOT_ALIAS.has(alias.value)) return undefined
+    const text = this.expression(from, to - 1)
+    return text === undefined ? undefined : `${text} ${identOut(alias)}`
+  }
+
+  /**
+   * Comparisons and ORDER BY items over exact NUMBER values (columns without precision, stored as decimal text, and
+   * results of number-functions.ts): compared with `ora_number_cmp` and ordered by `ora_number_key`, never as text.
+   */
+  private exactNumberParts(parts: Array<Part>): void {
+    if (this.ctx.exactNumberColumns === undefined || this.ctx.exactNumberColumns.size === 0) return
+    let inSet = false
+    let inOrder = false
+    for (let j = 0; j < parts.length; j++) {
+      const p = parts[j]!
+      const tok = this.toks[p.from]!
+      if (p.separator) {
+        if (isKw(tok, "SET")) inSet = true
+        else if (isKw(tok, "WHERE", "RETURNING", "RETURN", "WHEN", "FROM")) inSet = false
+        if (isKw(tok, "BY") && j > 0 && isKw(this.toks[parts[j - 1]!.from], "ORDER")) inOrder = true
+        else if (!isOp(tok, ",") && !isKw(tok, "ASC", "DESC", "NULLS")) inOrder = false
+        const left = parts[j - 1]
+        const right = parts[j + 1]
+        if (inSet || !(tok.kind === "op" && COMPARISONS.has(tok.value)) || left === undefined || right === undefined || left.separator || right.separator) continue
+        if (!this.isExactPart(left) && !this.isExactPart(right)) continue
+        left.text = `ora_number_cmp(${this.exactArgument(left)}, ${this.exactArgument(right)})`
+        right.text = "0"
+        j++
+      } else if (inOrder && this.isExactPart(p)) p.text = `ora_number_key(${this.exactArgument(p)})`
+      else if (inOrder && p.to === p.from + 1 && this.exactOrderItems.has(this.toks[p.from]!.value))
+        p.text = `ora_number_key(CAST(${this.exactOrderItems.get(this.toks[p.from]!.value)} AS VARCHAR))`
+      else if (p.text.length > 0 && this.isExactPart(p)) this.exactOperand(parts, j)
+    }
+  }
+
+  /**
+   * An exact NUMBER segment `parts[j]` as the operand of BETWEEN or IN, or as an item of a nested query's select list
+   * (kept typed ORA_NUMBER, so that the outer query still describes and computes it as NUMBER).
+   */
+  private exactOperand(parts: Array<Part>, j: number): void {
+    const p = parts[j]!
+    const at = (k: number) => (parts[k]?.separator === true ? this.toks[parts[k]!.from] : undefined)
+    const negated = isKw(at(j + 1), "NOT") ? 1 : 0
+    const lo = parts[j + 2 + negated]
+    const hi = parts[j + 4 + negated]
+    if (isKw(at(j + 1 + negated), "BETWEEN") && isKw(at(j + 3 + negated), "AND") && lo !== undefined && hi !== undefined && !lo.separator && !hi.separator) {
+      const v = this.exactArgument(p)
+      p.text = `${negated === 1 ? "NOT " : ""}(ora_number_cmp(${v}, ${this.exactArgument(lo)}) >= 0 AND ora_number_cmp(${v}, ${this.exactArgument(hi)}) <= 0)`
+      for (let k = j + 1; k <= j + 4 + negated; k++) parts[k]!.text = ""
+      return
+    }
+    const list = parts[j + 2 + negated]
+    if (isKw(at(j + 1 + negated), "IN") && list !== undefined && isOp(this.toks[list.from], "(") && !isKw(this.toks[list.from + 1], "SELECT", "WITH")) {
+      const { parts: items } = this.args(list.from)
+      p.text = `ora_number_key(${this.exactArgument(p)})`
+      list.text = `(${items.map(([a, b]) => `ora_number_key(CAST(${this.range(a, b)} AS VARCHAR))`).join(", ")})`
+      return
+    }
+    const before = at(j - 1)
+    const after = at(j + 1)
+    const column = this.exactColumnAt(p.from, p.to)
+    if (column !== undefined && (isKw(before, "SELECT", "DISTINCT", "UNIQUE", "ALL") || isOp(before, ",")) && (isKw(after, "FROM", "INTO") || isOp(after, ",")) && this.inSelectList(parts, j)) {
+      p.text = `ora_number(${this.exactArgument(p)}) AS ${identOut(this.toks[p.to - 1]!)}`
+    }
+  }
+
+  /** True when segment `j` lies between a SELECT and its FROM/INTO at this level. */
+  private inSelectList(parts: ReadonlyArray<Part>, j: number): boolean {
+    for (let k = j - 1; k >= 0; k--) {
+      const q = parts[k]!
+      if (!q.separator) continue
+      const t = this.toks[q.from]!
+      if (isKw(t, "SELECT")) return true
+      if (!isOp(t, ",") && !isKw(t, "DISTINCT", "UNIQUE", "ALL")) return false
+    }
+    return false
+  }
+
+  /** Select-list positions and names of exact NUMBER columns, by what ORDER BY may call them (their column text). */
+  private exactOrderItems: ReadonlyMap<string, string> = new Map()
+
+  /** Sets the select list's exact NUMBER columns that ORDER BY may name by position or alias (see translateQuery). */
+  orderByExactItems(items: ReadonlyMap<string, string>): void {
+    this.exactOrderItems = items
+  }
+
+  private isExactPart(p: Part): boolean {
+    return this.exactColumnAt(p.from, p.to) !== undefined || EXACT_RESULT.test(p.text)
+  }
+
+  /** A value as number-functions.ts takes it: its (exact or DuckDB) decimal text, typed plain VARCHAR. */
+  private exactArgument(p: Part): string {
+    return `CAST(${p.text} AS VARCHAR)`
+  }
+
+  /** The column when tokens [from, to) are one (possibly qualified) exact NUMBER column reference. */
+  exactColumnAt(from: number, to: number): { readonly qualifier?: string; readonly column: string } | undefined {
+    const names = this.ctx.exactNumberColumns
+    const toks = this.toks
+    const last = toks[to - 1]
+    if (names === undefined || to <= from || last === undefined || (last.kind !== "ident" && last.kind !== "qident") || isOp(toks[to], "(")) return undefined
+    for (let k = from; k < to - 1; k += 2)
+      if (!(toks[k]?.kind === "ident" || toks[k]?.kind === "qident") || !isOp(toks[k + 1], ".")) return undefined
+    if (!names.has(oracleName(last))) return undefined
+    return to - from >= 3 ? { qualifier: oracleName(toks[to - 3]!), column: oracleName(last) } : { column: oracleName(last) }
+  }
+
+  /** True when the range names an exact NUMBER column anywhere. */
+  private mentionsExactNumber(from: number, to: number): boolean {
+    const names = this.ctx.exactNumberColumns
+    if (names === undefined || names.size === 0) return false
+    for (let i = from; i < to; i++) {
+      const t = this.toks[i]!
+      if ((t.kind === "ident" || t.kind === "qident") && names.has(oracleName(t)) && !isOp(this.toks[i + 1], "(")) return true
+    }
+    return false
   }
 
   /** Token-by-token translation. */
@@ -349,12 +567,14 @@ export class Translator {
   private needsOperatorRewrite(from: number, to: number): boolean {
     const toks = this.toks
     let depth = 0
+    let arithmetic = false
     for (let i = from; i < to; i++) {
       const t = toks[i]!
       if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
       else if (depth === 0 && t.kind === "op" && (t.value === "||" || t.value === "/")) return true
-      else if (
+      if (depth === 0 && t.kind === "op" && (t.value === "+" || t.value === "-" || t.value === "*")) arithmetic = true
+      if (
         depth === 0 &&
         t.kind === "op" &&
         (t.value === "+" || t.value === "-") &&
@@ -362,7 +582,37 @@ export class Translator {
       )
         return true
     }
-    return false
+    return arithmetic && this.mentionsExactNumber(from, to)
+  }
+
+  /** True when tokens [from, to) are one column reference (`c` or `t.c`) to a LOCAL TIME ZONE column. */
+  private isLocalZoneColumn(from: number, to: number): boolean {
+    const last = this.toks[to - 1]
+    if (last === undefined || (last.kind !== "ident" && last.kind !== "qident")) return false
+    if (!(to - from === 1 || (to - from === 3 && isOp(this.toks[from + 1], ".")))) return false
+    return this.ctx.localZoneColumns?.has(oracleName(last)) === true
+  }
+
+  /**
+   * A datetime operand whose time zone TO_CHAR shows: a LOCAL TIME ZONE column or CURRENT_TIMESTAMP (the session time
+   * zone, Oracle Database Globalization Support Guide, "TIMESTAMP WITH LOCAL TIME ZONE Data Type":
+   * https://docs.oracle.com/en/database/oracle/oracle-database/23/nlspg/datetime-data-types-and-time-zone-support.html)
+   * or a TIMESTAMP literal with an offset or region (its own zone); undefined for others.
+   */
+  private zonedOperand(from: number, to: number): ZonedOperand | undefined {
+    const t = this.toks[from]
+    if (to - from === 1 && isKw(t, "CURRENT_TIMESTAMP") || this.isLocalZoneColumn(from, to)) {
+      const x = this.range(from, to)
+      return { local: `ora_session_local(${x})`, offsetMinutes: `ora_session_offset(${x})`, region: "getvariable('ora_session_tz')" }
+    }
+    if (to - from === 2 && isKw(t, "TIMESTAMP") && this.toks[from + 1]?.kind === "str") {
+      const zone = literalZone(this.toks[from + 1]!.value)
+      if (zone === undefined) return undefined
+      const local = `${zone.nanos ? "TIMESTAMP_NS" : "TIMESTAMP"} ${sqlString(zone.datetime)}`
+      const instant = timestampLiteral(this.toks[from + 1]!.value)
+      return { local, offsetMinutes: `CAST((epoch_us(${local}) - epoch_us(${instant})) // 60000000 AS BIGINT)`, region: sqlString(zone.name) }
+    }
+    return undefined
   }
 
   private isDateColumnTok(t: Tok | undefined): boolean {
@@ -409,7 +659,14 @@ export class Translator {
    */
   private expression(from: number, to: number): string | undefined {
     const toks = this.toks
-    type Node = { text: string; date: boolean; interval: boolean; binary?: boolean }
+    /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
+    type Node = { text: string; date: boolean; interval: boolean; binary?: boolean; exact?: boolean }
+    const exactArg = (n: Node) => `CAST(${n.text} AS VARCHAR)`
+    /** `a op b` on every digit when either operand is an exact NUMBER (and none a date, interval or BINARY_DOUBLE). */
+    const exactArithmetic = (op: string, a: Node, b: Node): Node | undefined =>
+      (a.exact === true || b.exact === true) && !a.date && !b.date && !a.interval && !b.interval && a.binary !== true && b.binary !== true
+        ? { text: `ora_number_${EXACT_OPERATIONS[op]}(${exactArg(a)}, ${exactArg(b)})`, date: false, interval: false, exact: true }
+        : undefined
     let i = from
     const unit = (): Node | undefined => {
       if (i >= to) return undefined
@@ -417,12 +674,14 @@ export class Translator {
       if (isOp(t, "-") || isOp(t, "+")) {
         i++
         const inner = unit()
+        if (inner?.exact === true) return t.value === "-" ? exactArithmetic("-", { text: "'0'", date: false, interval: false }, inner) : inner
         return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, binary: inner.binary === true }
       }
       const end = this.unitEnd(i, to)
       if (end > to || end <= i) return undefined
       const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : this.plain(i, end)
-      const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns) !== undefined }
+      const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text)
+      const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns) !== undefined, exact }
       i = end
       return node
     }
@@ -437,9 +696,10 @@ export class Translator {
         // Database Concepts, "Floating-Point Numbers"); NUMBER division by zero raises ORA-01476 (ora_div)
         const binary = left.binary === true || right.binary === true
         left =
-          op === "/"
+          exactArithmetic(op, left, right) ??
+          (op === "/"
             ? { text: binary ? `(${left.text} / ${right.text})` : `ora_div(${left.text}, ${right.text})`, date: false, interval: false, binary }
-            : { text: `(${left.text} * ${right.text})`, date: false, interval: false, binary }
+            : { text: `(${left.text} * ${right.text})`, date: false, interval: false, binary })
       }
       return left
     }
@@ -449,7 +709,9 @@ export class Translator {
       i++
       const right = term()
       if (right === undefined) return undefined
-      if (op === "||") left = { text: `ora_cat(${left.text}, ${right.text})`, date: false, interval: false }
+      const exact = op === "||" ? undefined : exactArithmetic(op, left, right)
+      if (exact !== undefined) left = exact
+      else if (op === "||") left = { text: `ora_cat(${left.text}, ${right.text})`, date: false, interval: false }
       else if (op === "+" && left.date && !right.interval && !right.date) left = { text: `ora_date_add(${left.text}, ${right.text})`, date: true, interval: false }
       else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${left.text})`, date: true, interval: false }
       else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false }
@@ -467,7 +729,7 @@ export class Translator {
         return [t.value.length === 0 ? "NULL" : sqlString(t.value), i + 1]
       case "num":
         // 1.5f / 2.5d are BINARY_FLOAT / BINARY_DOUBLE literals
-        return [/[fF]$/.test(t.text) ? `CAST(${t.value} AS FLOAT)` : /[dD]$/.test(t.text) ? `CAST(${t.value} AS DOUBLE)` : t.value, i + 1]
+        return [/[fF]$/.test(t.text) ? `CAST(${t.value} AS FLOAT)` : /[dD]$/.test(t.text) ? `CAST(${t.value} AS DOUBLE)` : numberLiteral(t.value), i + 1]
       case "bind":
         return [this.ctx.bind(t.value, t), i + 1]
       case "qident":
@@ -587,6 +849,8 @@ export class Translator {
       const p = parts[k]
       return p === undefined ? "NULL" : this.range(p[0], p[1])
     }
+    const exactAggregate = this.exactAggregate(v, parts, close)
+    if (exactAggregate !== undefined) return [exactAggregate, close + 1]
     switch (v) {
       case "NVL":
         return [`coalesce(${arg(0)}, ${arg(1)})`, close + 1]
@@ -618,15 +882,29 @@ export class Translator {
           .join(" ")
         const ot = parseOracleType(typeText)
         const duckType = ot !== undefined ? ot.duck : typeText
-        return [`CAST(${this.range(p[0], asAt)} AS ${duckType})`, close + 1]
+        const operand = this.range(p[0], asAt)
+        // NUMBER without precision keeps every digit of the value (number-functions.ts)
+        if (ot?.kind === "number" && ot.duck === "VARCHAR") return [`ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
+        // LOCAL TIME ZONE values read as the session's wall clock; a TIMESTAMP becomes zoned in the session time zone
+        if (this.isLocalZoneColumn(p[0], asAt) && (ot?.kind === "timestamp" || ot?.kind === "date"))
+          return [`CAST(ora_session_local(${operand}) AS ${duckType})`, close + 1]
+        if (ot?.kind === "timestamptz" || ot?.kind === "timestampltz")
+          return [`CAST(CASE WHEN typeof(${operand}) = 'TIMESTAMP WITH TIME ZONE' THEN CAST(${operand} AS TIMESTAMPTZ) ELSE ora_session_instant(${operand}) END AS ${duckType})`, close + 1]
+        return [`CAST(${operand} AS ${duckType})`, close + 1]
       }
       case "TO_CHAR":
         if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
         {
+          const zoned = this.zonedOperand(parts[0]![0], parts[0]![1])
+          if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
           const fmt = convertDateFormat(toks[parts[1]![0]]!.value)
           // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
-          return [`${fmt.includes("%n") ? "ora_to_char_fmt_ns" : "ora_to_char_fmt"}(${arg(0)}, ${sqlString(fmt)})`, close + 1]
+          if (!fmt.includes("%n")) return [`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, close + 1]
+          const x = arg(0)
+          return [`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, close + 1]
         }
+        if (parts[0] !== undefined && (this.exactColumnAt(parts[0][0], parts[0][1]) !== undefined || EXACT_RESULT.test(arg(0))))
+          return [`CAST(ora_number(CAST(${arg(0)} AS VARCHAR)) AS VARCHAR)`, close + 1]
         return [`ora_to_char(${arg(0)})`, close + 1]
       case "TO_DATE":
       case "TO_TIMESTAMP":
@@ -685,6 +963,22 @@ export class Translator {
       }
     }
     return [`${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
+  }
+
+  /**
+   * SUM / AVG / MIN / MAX of an exact NUMBER (not as a window function): SUM and AVG on every digit over the group's
+   * list of values, MIN and MAX by the order key; undefined for other calls.
+   */
+  private exactAggregate(name: string, parts: ReadonlyArray<[number, number]>, close: number): string | undefined {
+    if (!["SUM", "AVG", "MIN", "MAX"].includes(name) || parts.length !== 1 || isKw(this.toks[close + 1], "OVER")) return undefined
+    const [start, end] = parts[0]!
+    const distinct = isKw(this.toks[start], "DISTINCT")
+    const from = distinct ? start + 1 : start
+    const value = this.range(from, end)
+    if (this.exactColumnAt(from, end) === undefined && !EXACT_RESULT.test(value)) return undefined
+    const text = `CAST(${value} AS VARCHAR)`
+    if (name === "MIN" || name === "MAX") return `ora_number(${name === "MIN" ? "arg_min" : "arg_max"}(${text}, ora_number_key(${text})))`
+    return `ora_number_${name.toLowerCase()}(list(${distinct ? "DISTINCT " : ""}${text}))`
   }
 
   private skipWithinGroup(k: number): number {
@@ -758,6 +1052,8 @@ export const translateQuery = (
   // split the select list
   const items: Array<SelectItem> = []
   const pieces: Array<string> = []
+  /** Exact NUMBER columns of the select list by position ("1") and name, with their column text. */
+  const exactOrder = new Map<string, string>()
   let start = listStart
   depth = 0
   /** `INTERVAL '...' YEAR[(p)] [TO MONTH]` or `... MONTH`, optionally aliased: DuckDB has one INTERVAL type. */
@@ -784,6 +1080,25 @@ export const translateQuery = (
     if (isKw(part[k], "AS")) k++
     if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
     return intervalDsType(9, 9)
+  }
+  /**
+   * `TIMESTAMP '... <offset or region>'`, CURRENT_TIMESTAMP or SYSTIMESTAMP, optionally aliased, as the whole item: all
+   * its values are in one known zone.
+   */
+  const zonedLiteral = (part: ReadonlyArray<Tok>): OraType | undefined => {
+    if (isKw(part[0], "CURRENT_TIMESTAMP", "SYSTIMESTAMP")) {
+      // CURRENT_TIMESTAMP is in the session time zone, SYSTIMESTAMP in the database's
+      const zone = tr.zoneOf(part[0]!.value as "CURRENT_TIMESTAMP" | "SYSTIMESTAMP")
+      const k = isKw(part[1], "AS") ? 2 : 1
+      const whole = part.length === k || (part.length === k + 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
+      return whole && zone !== undefined ? { ...timestampType(6, "tz"), zone } : undefined
+    }
+    if (!isKw(part[0], "TIMESTAMP") || part[1]?.kind !== "str") return undefined
+    let k = 2
+    if (isKw(part[k], "AS")) k++
+    if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
+    const zone = literalZone(part[1].value)
+    return zone === undefined ? undefined : { ...timestampType(6, "tz"), zone: zone.name }
   }
   /** `COUNT|SUM|AVG(...) [[AS] alias]` as the whole item. */
   const isAggregate = (part: ReadonlyArray<Tok>): boolean => {
@@ -830,9 +1145,17 @@ export const translateQuery = (
     const typing = { ...(binary !== undefined ? { binary } : {}), ...(params.length > 0 ? { params } : {}) }
     return isAggregate(part) ? { kind: "aggregate", ...typing } : { kind: "expr", ...typing }
   }
+  /** The DuckDB row id expression of an aliased ROWID item (`ROWID [AS] a`, `q.ROWID [AS] a`), or undefined. */
+  const aliasedRowid = (part: ReadonlyArray<Tok>): string | undefined => {
+    const expression = isKw(part[part.length - 2], "AS") ? part.slice(0, -2) : part.slice(0, -1)
+    const isRowid = (t: Tok | undefined) => t?.kind === "ident" && t.value === "ROWID"
+    if (expression.length === 1 && isRowid(expression[0])) return "rowid"
+    if (expression.length === 3 && isOp(expression[1], ".") && isRowid(expression[2])) return `${identOut(expression[0]!)}.rowid`
+    return undefined
+  }
   const flush = (end: number) => {
     const part = toks.slice(start, end)
-    const ym = yearMonthLiteral(part) ?? dayTimeNanosLiteral(part)
+    const ym = yearMonthLiteral(part) ?? dayTimeNanosLiteral(part) ?? zonedLiteral(part)
     if (part.length === 0) throw ora.missingExpression()
     const last = part[part.length - 1]!
     const prev = part[part.length - 2]
@@ -845,6 +1168,7 @@ export const translateQuery = (
       pieces.push(text)
     } else if (part.length === 1 && (last.kind === "ident" || last.kind === "qident") && !NOT_ALIAS.has(last.value)) {
       items.push(last.kind === "ident" && last.value === "ROWID" ? { kind: "rowid" } : { kind: "col", column: oracleName(last) })
+      if (tr.exactColumnAt(start, end) !== undefined) exactOrder.set(oracleName(last), text).set(String(items.length), text)
       pieces.push(last.kind === "ident" && last.value === "ROWID" ? `rowid AS "ROWID"` : text)
     } else if (part.length === 3 && isOp(part[1], ".") && isKw(last, "NEXTVAL", "CURRVAL")) {
       items.push({ kind: "expr" })
@@ -861,8 +1185,19 @@ export const translateQuery = (
       (prev.kind !== "op" || isOp(prev, ")")) || (part.length >= 2 && isKw(prev, "AS") && (last.kind === "ident" || last.kind === "qident"))
     ) {
       // explicit alias
-      items.push(exprItem(part, ym, text))
-      pieces.push(text)
+      const rowid = aliasedRowid(part)
+      if (rowid !== undefined) {
+        // `ROWID r` / `t.ROWID AS r`: still the pseudocolumn, whose values "have the data type ROWID" (Oracle SQL
+        // Language Reference, "ROWID Pseudocolumn"), described as type 11 like the bare item
+        items.push({ kind: "rowid" })
+        pieces.push(`${rowid} AS ${identOut(last)}`)
+      } else {
+        const columnEnd = end - (isKw(prev, "AS") ? 2 : 1)
+        const aliased = tr.exactColumnAt(start, columnEnd)
+        items.push(aliased !== undefined ? { kind: "col", ...aliased } : exprItem(part, ym, text))
+        if (aliased !== undefined) exactOrder.set(oracleName(last), tr.range(start, columnEnd)).set(String(items.length), tr.range(start, columnEnd))
+        pieces.push(text)
+      }
     } else {
       items.push(exprItem(part, ym, text))
       pieces.push(`${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)
@@ -877,6 +1212,9 @@ export const translateQuery = (
     }
   }
   flush(fromAt)
+  // ORDER BY a position or alias of an exact NUMBER column orders by its number (not with set operations, whose
+  // ORDER BY names the combined result's columns)
+  if (!toks.some((t, k) => k > fromAt && isKw(t, "UNION", "MINUS", "INTERSECT", "EXCEPT"))) tr.orderByExactItems(exactOrder)
   // FROM list (simple table references only)
   const from: Array<FromRef> = []
   let k = fromAt + 1

@@ -7,6 +7,7 @@
  */
 import { DuckDBTypeId } from "@duckdb/node-api"
 import type { DuckDBType } from "@duckdb/node-api"
+import { EXACT_NUMBER_ALIAS } from "./number-functions.ts"
 import type { NamedType } from "./pickle.ts"
 
 /** Wire data type codes used by the server. */
@@ -82,6 +83,8 @@ export interface OraType {
   readonly duck: string
   /** The named type of an OBJECT, collection or XMLType column (named-types.ts). */
   readonly named?: NamedType
+  /** TIMESTAMP WITH TIME ZONE values all in one known zone (an offset `+05:30` or a region): sent with that zone. */
+  readonly zone?: string
 }
 
 const t = (o: OraType): OraType => o
@@ -89,12 +92,16 @@ const t = (o: OraType): OraType => o
 /** NUMBER with optional precision/scale. */
 export const numberType = (p?: number, s?: number): OraType => {
   if (p === undefined && s === undefined)
-    return t({ kind: "number", dty: Dty.NUMBER, csfrm: 0, maxSize: 22, charSize: 0, precision: 0, scale: -127, dictName: "NUMBER", dictPrecision: null, dictScale: null, duck: "DOUBLE" })
+    // every digit and its exact text: stored as decimal text, computed on by number-functions.ts (README.md)
+    return t({ kind: "number", dty: Dty.NUMBER, csfrm: 0, maxSize: 22, charSize: 0, precision: 0, scale: -127, dictName: "NUMBER", dictPrecision: null, dictScale: null, duck: "VARCHAR" })
   const prec = p ?? 38
   const sc = s ?? 0
   const duck = prec <= 38 && sc >= 0 && sc <= prec ? `DECIMAL(${prec},${sc})` : sc === 0 ? "DECIMAL(38,0)" : "DOUBLE"
   return t({ kind: "number", dty: Dty.NUMBER, csfrm: 0, maxSize: 22, charSize: 0, precision: prec, scale: sc, dictName: "NUMBER", dictPrecision: p ?? null, dictScale: sc, duck })
 }
+
+/** NUMBER as the data dictionary's counts and sizes are described (no precision), stored as DuckDB DOUBLE. */
+export const dictionaryNumberType: OraType = { ...numberType(), duck: "DOUBLE" }
 
 /** FLOAT(b) (binary precision). */
 export const floatType = (b = 126): OraType =>
@@ -278,7 +285,7 @@ export const inferFromDuck = (type: DuckDBType, version: "19c" | "23ai"): OraTyp
     case DuckDBTypeId.BLOB:
       return rawType(2000)
     case DuckDBTypeId.VARCHAR:
-      return type.alias === "JSON" ? jsonType : charType("VARCHAR2", 4000)
+      return type.alias === "JSON" ? jsonType : type.alias === EXACT_NUMBER_ALIAS ? numberType() : charType("VARCHAR2", 4000)
     default:
       return charType("VARCHAR2", 4000)
   }

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Arrow from "apache-arrow"
+import { Effect, Stream } from "effect"
+import { createRequire } from "node:module"
+import * as Connection from "../../src/Connection.ts"
+import { uniqueName, useServer, withConnection } from "./support.ts"
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const oracledb: any = createRequire(import.meta.url)("oracledb")
+
+// Oracle types read through the server that the other tests never read: LOBs of both character sets, LONG and
+// LONG RAW, NCHAR, and ROWID / UROWID (the ROWID pseudocolumn and a UROWID column holding one).
+const server = useServer()
+
+const read = (conn: Connection.Connection["Service"], sql: string, mode: string) =>
+  Effect.map(Stream.runCollect(conn.query(sql, { "redo.statement.execution_mode": mode })), (batches) => new Arrow.Table(batches))
+
+const bytes = (v: unknown) => (v === null ? null : [...(v as Uint8Array)])
+
+describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
+  for (const mode of ["row", "batch"]) {
+    it.effect(`BLOB, NCLOB, NCHAR, LONG read with their Arrow types, type names and values (${mode} mode)`, () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("LOBS")
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), B BLOB, NC NCLOB, N NCHAR(4), L LONG)`)
+        yield* conn.execute(`INSERT INTO ${t} VALUES (1, HEXTORAW('00FF10'), TO_NCLOB('Grüße 😀'), N'ab', 'long text')`)
+        yield* conn.execute(`INSERT INTO ${t} VALUES (2, NULL, NULL, NULL, NULL)`)
+        const table = yield* read(conn, `SELECT B, NC, N, L FROM ${t} ORDER BY K`, mode)
+        expect(table.schema.fields.map((f) => [f.name, String(f.type), f.metadata.get("oracle.type-name")])).toEqual([
+          ["B", "LargeBinary", "BLOB"],
+          ["NC", "LargeUtf8", "NCLOB"],
+          ["N", "Utf8", "NCHAR(4)"],
+          ["L", "LargeUtf8", "LONG"]
+        ])
+        const rows = table.toArray().map((r) => r.toJSON())
+        expect(rows.map((r) => bytes(r["B"]))).toEqual([[0, 255, 16], null])
+        expect(rows.map((r) => r["NC"])).toEqual(["Grüße 😀", null])
+        // NCHAR is blank-padded to its declared length
+        expect(rows.map((r) => r["N"])).toEqual(["ab  ", null])
+        expect(rows.map((r) => r["L"])).toEqual(["long text", null])
+      })))
+
+    it.effect(`LONG RAW reads as large_binary (${mode} mode)`, () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("LRAW")
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), LR LONG RAW)`)
+        yield* conn.execute(`INSERT INTO ${t} VALUES (1, HEXTORAW('DEADBEEF'))`)
+        yield* conn.execute(`INSERT INTO ${t} VALUES (2, NULL)`)
+        const table = yield* read(conn, `SELECT LR FROM ${t} ORDER BY K`, mode)
+        expect(table.schema.fields.map((f) => [String(f.type), f.metadata.get("oracle.type-name")])).toEqual([["LargeBinary", "LONG RAW"]])
+        expect(table.toArray().map((r) => bytes(r.toJSON()["LR"]))).toEqual([[0xde, 0xad, 0xbe, 0xef], null])
+      })))
+
+    it.effect(`the ROWID pseudocolumn and a UROWID column read as strings typed ROWID / UROWID (${mode} mode)`, () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("RID")
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), U UROWID)`)
+        yield* conn.execute(`INSERT INTO ${t} (K) VALUES (1)`)
+        yield* conn.execute(`INSERT INTO ${t} (K) VALUES (2)`)
+        const table = yield* read(conn, `SELECT ROWID, ROWID AS R2, K FROM ${t} ORDER BY K`, mode)
+        expect(table.schema.fields.map((f) => [f.name, String(f.type), f.metadata.get("oracle.type-name")])).toEqual([
+          ["ROWID", "Utf8", "ROWID"],
+          ["R2", "Utf8", "ROWID"],
+          ["K", "Int64", "NUMBER(10)"]
+        ])
+        const rowids = table.toArray().map((r) => r.toJSON()["ROWID"] as string)
+        // extended rowids: 18 characters of Oracle's base-64 alphabet, one per row
+        for (const rowid of rowids) expect(rowid).toMatch(/^[A-Za-z0-9+/]{18}$/)
+        expect(new Set(rowids).size).toBe(2)
+        expect(table.toArray().map((r) => r.toJSON()["R2"])).toEqual(rowids)
+        const u = yield* read(conn, `SELECT U FROM ${t} ORDER BY K`, mode)
+        // Oracle describes a UROWID column as type 208 (UROWID); the test server describes it as ROWID (type 11)
+        expect(String(u.schema.fields[0]!.type)).toBe("Utf8")
+        expect(u.schema.fields[0]!.metadata.get("oracle.type-name")).toMatch(/^U?ROWID$/)
+        expect(u.toArray().map((r) => r.toJSON()["U"])).toEqual([null, null])
+      })))
+  }
+
+  it.effect("raw oracledb sees the ROWID pseudocolumn, bare or aliased, described as ROWID (Oracle type 11)", () =>
+    Effect.promise(async () => {
+      const u = new URL(server.uri)
+      const raw = await oracledb.getConnection({ user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectString: `${u.host}${u.pathname}` })
+      try {
+        const t = uniqueName("RIDRAW")
+        await raw.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
+        await raw.execute(`INSERT INTO ${t} VALUES (1)`)
+        const result = await raw.execute(`SELECT ROWID, ROWID AS R, x.ROWID X2 FROM ${t} x`)
+        expect(result.metaData.map((m: any) => [m.name, m.dbType])).toEqual([
+          ["ROWID", oracledb.DB_TYPE_ROWID],
+          ["R", oracledb.DB_TYPE_ROWID],
+          ["X2", oracledb.DB_TYPE_ROWID]
+        ])
+        await raw.execute(`DROP TABLE ${t} PURGE`)
+      } finally {
+        await raw.close()
+      }
+    }))
+})

@@ -1,0 +1,150 @@
+/**
+ * Exact Oracle NUMBER values: `± coefficient × 10^exponent`, rounded as NUMBER stores them (20 base-100 digits,
+ * so 38 to 40 significant decimal digits), range 1E-130 .. < 1E126 (Oracle Database SQL Language Reference, "Data
+ * Types", NUMBER: "Positive numbers in the range 1 x 10^-130 to 9.99...9 x 10^125 with up to 38 significant digits";
+ * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Data-Types.html). Arithmetic is exact, then
+ * rounded like a stored NUMBER, as Oracle's NUMBER arithmetic is decimal.
+ */
+import { OraError } from "./errors.ts"
+
+/** `(negative ? -1 : 1) × coefficient × 10^exponent`; zero is coefficient 0n, exponent 0, not negative. */
+export interface Decimal {
+  readonly negative: boolean
+  readonly coefficient: bigint
+  readonly exponent: number
+}
+
+const ZERO: Decimal = { negative: false, coefficient: 0n, exponent: 0 }
+const NUMERIC = /^\s*([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/
+
+const overflow = () => new OraError(1426, "numeric overflow")
+
+/** Parses decimal text (`12.5`, `-.5`, `1e+125`, `1E-130`, `5.`); undefined when it is not a number. */
+export const parseDecimal = (text: string): Decimal | undefined => {
+  const m = NUMERIC.exec(text)
+  if (m === null) return undefined
+  const whole = m[2] ?? ""
+  const fraction = m[3] ?? ""
+  if (whole.length === 0 && fraction.length === 0) return undefined
+  const exp = m[4] === undefined ? 0 : Number(m[4])
+  return normalize({ negative: m[1] === "-", coefficient: BigInt(whole + fraction), exponent: exp - fraction.length })
+}
+
+/** Parses a number's text or fails with ORA-01722 (invalid number), as Oracle's implicit conversion does. */
+export const decimalOf = (text: string): Decimal => {
+  const d = parseDecimal(text)
+  if (d === undefined) throw new OraError(1722, "invalid number")
+  return d
+}
+
+const digitCount = (c: bigint): number => c.toString().length
+
+/** Drops trailing zeros, rounds to NUMBER's 20 base-100 digits, and checks the range (ORA-01426 above 1E126). */
+export const normalize = (d: Decimal): Decimal => {
+  let { coefficient, exponent } = d
+  if (coefficient === 0n) return ZERO
+  let digits = digitCount(coefficient)
+  // the leading digit's power of ten; base-100 digit pairs are aligned on even powers, so a leading digit at an odd
+  // power shares its pair with the next digit and the mantissa holds 40 digits, else 39
+  const lead = exponent + digits - 1
+  const keep = ((lead % 2) + 2) % 2 === 1 ? 40 : 39
+  if (digits > keep) {
+    const drop = digits - keep
+    const unit = 10n ** BigInt(drop)
+    const rest = coefficient % unit
+    coefficient /= unit
+    if (rest * 2n >= unit) coefficient += 1n
+    exponent += drop
+  }
+  while (coefficient % 10n === 0n) {
+    coefficient /= 10n
+    exponent++
+  }
+  digits = digitCount(coefficient)
+  const top = exponent + digits - 1
+  if (top >= 126) throw overflow()
+  if (top < -130) return ZERO
+  return { negative: d.negative, coefficient, exponent }
+}
+
+const signed = (d: Decimal): bigint => (d.negative ? -d.coefficient : d.coefficient)
+const fromSigned = (v: bigint, exponent: number): Decimal => normalize({ negative: v < 0n, coefficient: v < 0n ? -v : v, exponent })
+
+/** Both operands' signed coefficients at their common (smaller) exponent. */
+const aligned = (a: Decimal, b: Decimal): [bigint, bigint, number] => {
+  const e = Math.min(a.exponent, b.exponent)
+  return [signed(a) * 10n ** BigInt(a.exponent - e), signed(b) * 10n ** BigInt(b.exponent - e), e]
+}
+
+/** a + b. */
+export const add = (a: Decimal, b: Decimal): Decimal => {
+  const [x, y, e] = aligned(a, b)
+  return fromSigned(x + y, e)
+}
+
+/** a − b. */
+export const subtract = (a: Decimal, b: Decimal): Decimal => add(a, { ...b, negative: b.coefficient !== 0n && !b.negative })
+
+/** a × b. */
+export const multiply = (a: Decimal, b: Decimal): Decimal => fromSigned(signed(a) * signed(b), a.exponent + b.exponent)
+
+/** a ÷ b to 44 significant digits before NUMBER's rounding; ORA-01476 when b is zero. */
+export const divide = (a: Decimal, b: Decimal): Decimal => {
+  if (b.coefficient === 0n) throw new OraError(1476, "divisor is equal to zero")
+  if (a.coefficient === 0n) return ZERO
+  // scale the dividend so that the quotient has at least 44 digits, then round once in normalize
+  const shift = Math.max(0, 44 - (digitCount(a.coefficient) - digitCount(b.coefficient)))
+  const q = (a.coefficient * 10n ** BigInt(shift)) / b.coefficient
+  const r = (a.coefficient * 10n ** BigInt(shift)) % b.coefficient
+  // a non-zero remainder below the last kept digit only matters for ties: mark it with a trailing 1
+  const sticky = r === 0n ? q : q * 10n + 1n
+  const exponent = a.exponent - b.exponent - shift - (r === 0n ? 0 : 1)
+  return normalize({ negative: a.negative !== b.negative, coefficient: sticky, exponent })
+}
+
+/** −1, 0 or 1 as a is below, equal to or above b. */
+export const compare = (a: Decimal, b: Decimal): number => {
+  const [x, y] = aligned(a, b)
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+/** Plain decimal text in Oracle's style: no leading zero before the point, no exponent (`-.5`, `1000`, `12.25`). */
+export const fixedText = (d: Decimal): string => {
+  if (d.coefficient === 0n) return "0"
+  const digits = d.coefficient.toString()
+  let body: string
+  if (d.exponent >= 0) body = digits + "0".repeat(d.exponent)
+  else if (-d.exponent >= digits.length) body = "." + "0".repeat(-d.exponent - digits.length) + digits
+  else body = digits.slice(0, digits.length + d.exponent) + "." + digits.slice(digits.length + d.exponent)
+  return (d.negative ? "-" : "") + body
+}
+
+/**
+ * TO_CHAR(n) without a format: Oracle's TM9 "text minimum" format model, "the smallest number of characters
+ * possible", in fixed notation unless that exceeds 64 characters, then in scientific notation (Oracle Database SQL
+ * Language Reference, "Format Models", number format element TM:
+ * https://docs.oracle.com/cd/B19306_01/server.102/b14200/sql_elements004.htm), e.g. `.5`, `-12.25`, `1E+125`,
+ * `1.5E-130`.
+ */
+export const numberText = (d: Decimal): string => {
+  const fixed = fixedText(d)
+  if (fixed.length <= 64) return fixed
+  const digits = d.coefficient.toString()
+  const power = d.exponent + digits.length - 1
+  const mantissa = digits.length === 1 ? digits : `${digits[0]}.${digits.slice(1)}`
+  return `${d.negative ? "-" : ""}${mantissa}E${power < 0 ? "-" : "+"}${String(Math.abs(power)).padStart(2, "0")}`
+}
+
+/**
+ * A text whose string order is the numbers' order (for ORDER BY, MIN/MAX and comparisons in DuckDB): a sign class,
+ * then for positives the biased power of ten and the digits, for negatives both complemented (`9 - digit`) and
+ * closed with `~` so that a longer negative (a larger magnitude) sorts first.
+ */
+export const orderKey = (d: Decimal): string => {
+  if (d.coefficient === 0n) return "1"
+  const digits = d.coefficient.toString()
+  const power = d.exponent + digits.length - 1 + 500
+  if (!d.negative) return `2${String(power).padStart(3, "0")}${digits}`
+  const complement = (s: string) => s.replace(/\d/g, (c) => String(9 - Number(c)))
+  return `0${complement(String(power).padStart(3, "0"))}${complement(digits)}~`
+}

@@ -1,0 +1,73 @@
+/**
+ * DuckDB scalar functions over NUMBER values without precision, which the server stores as their exact decimal
+ * text (DuckDB has no decimal type wide enough for 40 digits at exponents 1E-130 .. 1E125; see README.md). The
+ * translator (translate.ts) routes arithmetic, comparisons, ORDER BY and aggregates of such columns through them, so
+ * that they compute on every digit as Oracle's decimal NUMBER arithmetic does. Results are typed `VARCHAR` with the
+ * alias {@link EXACT_NUMBER_ALIAS}, which describes them as NUMBER (types.ts inferFromDuck).
+ */
+import { DuckDBScalarFunction, DuckDBVarCharType, INTEGER, LIST, VARCHAR } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBListValue, DuckDBScalarMainFunction, DuckDBType, DuckDBValue } from "@duckdb/node-api"
+import { add, compare, type Decimal, decimalOf, divide, multiply, numberText, orderKey, subtract } from "./decimal.ts"
+
+/** Alias of the DuckDB VARCHAR type the functions return exact NUMBER results in. */
+export const EXACT_NUMBER_ALIAS = "ORA_NUMBER"
+
+const exactNumber = new DuckDBVarCharType(EXACT_NUMBER_ALIAS)
+
+/** One function: each row's non-NULL arguments → a value (NULL arguments give NULL); errors raise the ORA- text. */
+const rowwise =
+  (compute: (args: ReadonlyArray<DuckDBValue>) => DuckDBValue): DuckDBScalarMainFunction =>
+  (info, input, output) => {
+    const vectors = Array.from({ length: input.columnCount }, (_, c) => input.getColumnVector(c))
+    try {
+      for (let row = 0; row < input.rowCount; row++) {
+        const args = vectors.map((v) => v.getItem(row))
+        output.setItem(row, args.some((a) => a === null) ? null : compute(args))
+      }
+      output.flush()
+    } catch (e) {
+      info.setError(e instanceof Error ? e.message : String(e))
+    }
+  }
+
+const dec = (v: DuckDBValue): Decimal => decimalOf(String(v))
+const binary = (name: string, op: (a: Decimal, b: Decimal) => Decimal) =>
+  fn(name, [VARCHAR, VARCHAR], exactNumber, ([a, b]) => numberText(op(dec(a!), dec(b!))))
+
+/** Non-NULL list elements as decimals. */
+const elements = (v: DuckDBValue): Array<Decimal> =>
+  (v as DuckDBListValue).items.filter((x) => x !== null).map(dec)
+
+const fn = (name: string, parameterTypes: ReadonlyArray<DuckDBType>, returnType: DuckDBType, compute: (args: ReadonlyArray<DuckDBValue>) => DuckDBValue) =>
+  DuckDBScalarFunction.create({ name, parameterTypes, returnType, mainFunction: rowwise(compute) })
+
+const sum = (v: DuckDBValue): Decimal | undefined => {
+  const xs = elements(v)
+  return xs.length === 0 ? undefined : xs.reduce(add)
+}
+
+/** The functions, by the names the translator uses. */
+const functions = (): Array<DuckDBScalarFunction> => [
+  // the exact value of any number's text, in Oracle's TO_CHAR form (ORA-01722 for text that is not a number)
+  fn("ora_number", [VARCHAR], exactNumber, ([a]) => numberText(dec(a!))),
+  fn("ora_number_key", [VARCHAR], VARCHAR, ([a]) => orderKey(dec(a!))),
+  fn("ora_number_cmp", [VARCHAR, VARCHAR], INTEGER, ([a, b]) => compare(dec(a!), dec(b!))),
+  binary("ora_number_add", add),
+  binary("ora_number_sub", subtract),
+  binary("ora_number_mul", multiply),
+  binary("ora_number_div", divide),
+  // SUM / AVG over `list(x)`: NULL for no (non-NULL) values, as the aggregates give
+  fn("ora_number_sum", [LIST(VARCHAR)], exactNumber, ([a]) => {
+    const s = sum(a!)
+    return s === undefined ? null : numberText(s)
+  }),
+  fn("ora_number_avg", [LIST(VARCHAR)], exactNumber, ([a]) => {
+    const s = sum(a!)
+    return s === undefined ? null : numberText(divide(s, decimalOf(String(elements(a!).length))))
+  })
+]
+
+/** Registers the functions in the database `connection` belongs to (DuckDB keeps them in its system catalog). */
+export const registerNumberFunctions = (connection: DuckDBConnection): void => {
+  for (const f of functions()) connection.registerScalarFunction(f)
+}
