@@ -12,6 +12,7 @@
 export class RowLocks<K = bigint> {
   private readonly byTable = new Map<string, Map<K, number>>()
   private readonly bySession = new Map<number, Array<readonly [string, K]>>()
+  private readonly releasesByTable = new Map<string, number>()
 
   /** Locks `rows` of `table` for session `sid` (rows it already holds stay held). */
   take(sid: number, table: string, rows: ReadonlyArray<K>): void {
@@ -44,11 +45,17 @@ export class RowLocks<K = bigint> {
     })
   }
 
+  /** How often locks on `table` were released: a change tells that a holder's transaction ended meanwhile. */
+  releases(table: string): number {
+    return this.releasesByTable.get(table) ?? 0
+  }
+
   /** Releases every lock of session `sid` (its transaction ended or it closed); true when it held any. */
   release(sid: number): boolean {
     const held = this.bySession.get(sid)
     if (held === undefined) return false
     this.bySession.delete(sid)
+    for (const table of new Set(held.map(([table]) => table))) this.releasesByTable.set(table, this.releases(table) + 1)
     for (const [table, row] of held) {
       const locks = this.byTable.get(table)
       if (locks?.get(row) !== sid) continue

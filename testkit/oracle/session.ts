@@ -258,6 +258,12 @@ export class ProtocolSession {
     this.queue = this.queue
       .then(async () => {
         if (this.phase === "closed") return
+        if (this.state.breakPending) {
+          // broken off before it started: answered by the ORA-01013 alone, without running
+          await this.send({ w: new WriteBuffer(256), rows: false })
+          return
+        }
+        this.state.sql?.startCall()
         this.processing = true
         let reply: Reply
         try {

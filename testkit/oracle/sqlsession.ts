@@ -157,6 +157,12 @@ export class SqlSession {
     this.lockWait?.abort()
   }
 
+  /** A new call starts: a break from an earlier call no longer applies. */
+  startCall(): void {
+    this.interrupted = false
+  }
+
+  /** Set by a break during the current call; reset only by {@link startCall}, so no nested wait forgets it. */
   private interrupted = false
   private lockWait: { readonly abort: () => void } | undefined
 
@@ -184,7 +190,6 @@ export class SqlSession {
     lockWaitMs: number,
     run: (params: ReadonlyArray<DuckDBValue> | undefined) => Promise<T>
   ): Promise<T> {
-    this.interrupted = false
     const deadline = Date.now() + lockWaitMs
     for (;;) {
       await this.begin()
@@ -260,11 +265,21 @@ export class SqlSession {
     this.inTxn = false
     this.log = []
     if (log.length === 0) return
-    await this.engine.begin()
-    this.inTxn = true
-    for (const entry of log) {
-      if (entry.append !== undefined) await this.engine.appendRows(entry.append.table, entry.append.rows)
-      else await this.engine.execute(entry.sql, entry.params, entry.types)
+    try {
+      await this.engine.begin()
+      this.inTxn = true
+      for (const entry of log) {
+        if (entry.append !== undefined) await this.engine.appendRows(entry.append.table, entry.append.rows)
+        else await this.engine.execute(entry.sql, entry.params, entry.types)
+      }
+    } catch (e) {
+      // a replay that failed (or a break's interrupt landing on it) leaves DuckDB's transaction aborted: end it
+      // rather than fail every later statement with "Current transaction is aborted"
+      await this.engine.rollback().catch(() => this.engine.execute("ROLLBACK").catch(() => undefined))
+      this.inTxn = false
+      this.db.releaseLocks(this.info.sid)
+      this.db.transactionEnded()
+      throw e
     }
     this.log = log
   }
@@ -498,7 +513,6 @@ export class SqlSession {
   private async lockRows(from: ReadonlyArray<FromRef>, lock: RowLockClause, params: ReadonlyArray<DuckDBValue>): Promise<void> {
     const waitMs = lock.wait === "nowait" ? 0 : typeof lock.wait === "number" ? lock.wait * 1000 : this.db.settings.lockWaitMs
     const deadline = Date.now() + waitMs
-    this.interrupted = false
     const taken: Array<{ key: string; rows: Array<bigint> }> = []
     for (const ref of from) {
       const meta = this.lookupTable(ref.schema, ref.table)
@@ -561,7 +575,6 @@ export class SqlSession {
     const tableTo = update ? setAt : whereAt >= 0 ? whereAt : end
     if (tableTo < 0) return
     const where = whereAt >= 0 ? ` WHERE ${t.text(whereAt + 1, end)}` : ""
-    this.interrupted = false
     await this.waitForLockedRows(meta, `SELECT rowid FROM ${t.text(tableFrom, tableTo)}${where}`, params, this.db.settings.lockWaitMs, false)
   }
 
@@ -673,12 +686,15 @@ export class SqlSession {
    */
   private async claimingKeys<T>(keyed: KeyedTable, write: () => Promise<T>, wait: boolean): Promise<T | undefined> {
     if (this.insertKeys !== undefined) return write()
-    this.interrupted = false
     const deadline = Date.now() + this.db.settings.lockWaitMs
     for (;;) {
       const mark = this.log.length
       const claim = { keyed, keys: new Array<string>() }
       this.insertKeys = claim
+      // A holder whose COMMIT finishes while the write runs releases its keys before this check, although DuckDB
+      // accepted the write against its uncommitted key (and would fail only this transaction's COMMIT): a release
+      // on the table during the write makes the write run again, then DuckDB sees the other transaction's outcome.
+      const releases = this.db.keyLocks.releases(keyed.table)
       let out: T
       try {
         out = await write()
@@ -689,14 +705,16 @@ export class SqlSession {
       } finally {
         this.insertKeys = undefined
       }
-      if (!this.db.keyLocks.othersHold(this.info.sid, keyed.table, claim.keys)) {
+      const held = this.db.keyLocks.othersHold(this.info.sid, keyed.table, claim.keys)
+      if (!held && (claim.keys.length === 0 || this.db.keyLocks.releases(keyed.table) === releases)) {
         this.takeKeys(keyed, claim.keys)
         return out
       }
       this.log = this.log.slice(0, mark)
       await this.recover()
       if (!wait) return undefined
-      await this.waitForRowLock(deadline)
+      if (held) await this.waitForRowLock(deadline)
+      else if (this.interrupted) throw ora.cancelled()
     }
   }
 
