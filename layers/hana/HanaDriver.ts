@@ -389,8 +389,11 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       return Effect.tap(Hdb.prepare(client, sql), (statement) => Effect.sync(() => inserts.set(sql, statement)))
     })
 
-  /** Batch EXECUTEs of rows encoded by IngestEncoder.ts; the next part is encoded while the server works on one. */
-  const insertEncoded = (statement: Hdb.HdbStatement, batch: Arrow.RecordBatch, encode: PartEncoder) =>
+  /**
+   * Batch EXECUTEs of rows encoded by IngestEncoder.ts; the next part is encoded while the server works on one. A
+   * rejected row is named counted from `firstRow`, the batch's 0-based row in the whole ingest.
+   */
+  const insertEncoded = (statement: Hdb.HdbStatement, batch: Arrow.RecordBatch, encode: PartEncoder, firstRow: number) =>
     Effect.gen(function*() {
       const rows = batch.numRows
       const partOf = (start: number) => {
@@ -403,7 +406,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       while (part !== undefined) {
         // A reply may have grown the statement context since the part was encoded: measure again before sending.
         if (part.bytes > Hdb.parameterBytesAvailable(client)) part = yield* partOf(start)
-        const reply = yield* Hdb.startEncodedExecute(client, statement, part.rows, part.data)
+        const reply = yield* Hdb.startEncodedExecute(client, statement, part.rows, part.data, firstRow + start)
         start += part.rows
         const next = start < rows ? partOf(start) : Effect.succeed(undefined)
         const encoded = yield* Effect.result(next)
@@ -427,7 +430,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       return total
     })
 
-  const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch) =>
+  const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch, firstRow: number) =>
     tracked(Effect.gen(function*() {
       const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
       const statement = yield* insertStatement(sql)
@@ -444,7 +447,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
           : `hana: ingest batch bound through hdb's writer: ${plan.reason}`
       ).pipe(Effect.annotateLogs({ "hana.ingest.path": plan._tag === "Encoded" ? "encoded" : "hdb", "hana.ingest.rows": batch.numRows }))
       return plan._tag === "Encoded"
-        ? yield* insertEncoded(statement, batch, plan.encode)
+        ? yield* insertEncoded(statement, batch, plan.encode, firstRow)
         : yield* insertRows(statement, batch, types)
     }))
 
@@ -531,7 +534,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         enable: Effect.asVoid(Hdb.executeDirect(client, "SET TRANSACTION AUTOCOMMIT DDL OFF")),
         restore: Effect.asVoid(Hdb.executeDirect(client, "SET TRANSACTION AUTOCOMMIT DDL ON"))
       },
-      insertBatch: (target, batch) => insertBatch(target, batch),
+      insertBatch: (target, batch, _options, firstRow) => insertBatch(target, batch, firstRow),
       targets: { temporary: true }
     },
     isUsable: () => client.readyState === "connected",

@@ -399,7 +399,8 @@ export const isAutoCommit = (client: HdbClient): boolean => client._connection.a
  * Sends one EXECUTE of a prepared statement whose PARAMETERS part is `rows` rows already encoded (layers/hana/
  * IngestEncoder.ts), through hdb's request queue and session, as its ExecuteTask sends a batch packet; the commit
  * flag is the session's autocommit. The request is on its way when this effect returns; the returned effect waits
- * for the reply: the rows affected, or the server's error. `data` may be reused once the reply has arrived.
+ * for the reply: the rows affected, or the server's error naming the rejected row (`firstRow` is the 0-based row of
+ * the ingest the part starts at). `data` may be reused once the reply has arrived.
  *
  * @category operations
  * @since 0.1.0
@@ -408,7 +409,8 @@ export const startEncodedExecute = (
   client: HdbClient,
   statement: HdbStatement,
   rows: number,
-  data: Buffer
+  data: Buffer,
+  firstRow: number
 ): Effect.Effect<Effect.Effect<number, AdbcError>> =>
   Effect.sync(() => {
     let outcome: Effect.Effect<number, AdbcError> | undefined
@@ -439,7 +441,7 @@ export const startEncodedExecute = (
       }, data)
       connection.enqueue(segment, (err, reply) => {
         const affected = countOf(reply?.rowsAffected)
-        settle(err ? Effect.fail(fromHdbError(err)) : Effect.succeed(affected < 0 ? rows : affected))
+        settle(err ? Effect.fail(failedRowError(err, reply?.rowsAffected, firstRow)) : Effect.succeed(affected < 0 ? rows : affected))
       })
     } catch (e) {
       settle(Effect.fail(fromHdbError(e)))
@@ -450,6 +452,26 @@ export const startEncodedExecute = (
       })
     )
   })
+
+/**
+ * The error of a failed batch EXECUTE, naming the row the server rejected (1-based, counted from `firstRow`, the
+ * 0-based row of the ingest the part starts at): the first row its ROWS_AFFECTED part reports as EXECUTION_FAILED
+ * (-3) after rows that executed. When every row of a multi-row part reports -3 the server did not say which one
+ * failed, and the error stays as the server gave it. Status, vendor code and SQLSTATE are kept.
+ */
+const failedRowError = (err: unknown, rowsAffected: unknown, firstRow: number): AdbcError => {
+  const error = fromHdbError(err)
+  if (!Array.isArray(rowsAffected)) return error
+  const failed = rowsAffected.indexOf(EXECUTION_FAILED)
+  if (failed < 0 || (failed === 0 && rowsAffected.length > 1)) return error
+  return adbcError(error.status, `row ${firstRow + failed + 1}: ${error.text}`, {
+    vendorCode: error.vendorCode,
+    sqlState: error.sqlState
+  })
+}
+
+/** ROWS_AFFECTED entry of a row whose execution failed (SQL Command Network Protocol, ROWSAFFECTED part). */
+const EXECUTION_FAILED = -3
 
 /** DROP_STATEMENT_ID; never fails. @category operations @since 0.1.0 */
 export const dropStatement = (statement: HdbStatement): Effect.Effect<void> =>

@@ -44,3 +44,17 @@ export const failedRows = (err: HanaError, functionCode: number, rows: number): 
   functionCode,
   parts: [errorPart(err), { kind: PartKind.ROWS_AFFECTED, argc: rows, data: i32s(Array.from({ length: rows }, () => -3)) }]
 })
+
+/**
+ * An ERROR reply for a batch whose row `failedRow` (0-based) was rejected: rows before it report 1, it and the rows
+ * after it -3 (EXECUTION_FAILED), so that the client can tell which row failed.
+ */
+export const failedAtRow = (err: HanaError, functionCode: number, rows: number, failedRow: number): Reply => ({
+  kind: SegmentKind.ERROR,
+  functionCode,
+  parts: [errorPart(err), {
+    kind: PartKind.ROWS_AFFECTED,
+    argc: rows,
+    data: i32s(Array.from({ length: rows }, (_, row) => (row < failedRow ? 1 : -3)))
+  }]
+})

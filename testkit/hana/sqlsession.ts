@@ -25,7 +25,7 @@ import { declaredTypes } from "./catalog.ts"
 import { parameterColumns } from "./parameter-columns.ts"
 import { prepareTyped, withoutPlaceholders } from "./untyped-parameters.ts"
 import { bindTypes, copyDeclaredTypes, copyViewTypes, enforceDeclaredLengths, stagedColumns, textForTestOnlyTypes } from "./binding.ts"
-import { errorPart, failedRows, i32s, ok, u64 } from "./replies.ts"
+import { errorPart, failedAtRow, failedRows, i32s, ok, u64 } from "./replies.ts"
 import type { Reply } from "./replies.ts"
 import type { HanaType } from "./types.ts"
 import {
@@ -561,8 +561,8 @@ export class SqlSession {
       const bulk = rows
       await this.inTransaction(session, commit, () => session.appendRows(target.table, bulk), true)
     } catch (e) {
-      const err = e instanceof BulkInsertError ? batchError(e) : fromEngineError(e, this.schema)
-      return failedRows(err, FunctionCode.INSERT, params.argc)
+      if (e instanceof BulkInsertError) return failedAtRow(batchError(e), FunctionCode.INSERT, params.argc, e.row)
+      return failedRows(fromEngineError(e, this.schema), FunctionCode.INSERT, params.argc)
     }
     return ok(FunctionCode.INSERT, [{ kind: PartKind.ROWS_AFFECTED, argc: params.argc, data: i32s(Array.from({ length: params.argc }, () => 1)) }])
   }

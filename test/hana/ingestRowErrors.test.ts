@@ -1,0 +1,62 @@
+/**
+ * A row the server rejects during a fast-path ingest is named in the error, counted across the ingest (1-based),
+ * with the server's status, vendor code and SQLSTATE kept; the table is left as it was.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Arrow from "apache-arrow"
+import { Effect, Stream } from "effect"
+import * as Connection from "../../src/Connection.ts"
+import { fromTable } from "../../src/Ingest.ts"
+import { failure } from "../support/exits.ts"
+import { useServer, withConnection } from "./support.ts"
+
+const server = useServer()
+
+/** 40,000 rows in one Arrow batch, sent as several EXECUTE parts (packet size splits it), V NULL only in 0-based row `nullAt`. */
+const tableWithNullAt = (nullAt: number) =>
+  new Arrow.Table({
+    ID: Arrow.vectorFromArray(Array.from({ length: 40_000 }, (_, i) => i + 100), new Arrow.Int32()),
+    V: Arrow.vectorFromArray(Array.from({ length: 40_000 }, (_, i) => (i === nullAt ? null : i)), new Arrow.Int32())
+  })
+
+const rowsWithNullAt = (nullAt: number) => fromTable(tableWithNullAt(nullAt))
+
+const contents = (table: string) =>
+  Effect.gen(function*() {
+    const conn = yield* Connection.Connection
+    const rows = yield* Stream.runCollect(conn.query(`SELECT COUNT(*) AS N, SUM(ID) AS S FROM "${table}"`))
+    return `${rows[0]!.getChild("N")!.get(0)} rows, sum ${rows[0]!.getChild("S")!.get(0)}`
+  })
+
+describe("a row the server rejects during a fast-path ingest", () => {
+  it.live("a NULL into a NOT NULL column deep in the second part names its row; the table is unchanged", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      yield* conn.execute(`CREATE TABLE "ROWERR_NN" (ID INTEGER, V INTEGER NOT NULL)`)
+      yield* conn.execute(`INSERT INTO "ROWERR_NN" VALUES (7, 1)`)
+      const before = yield* contents("ROWERR_NN")
+
+      const exit = yield* Effect.exit(conn.ingest(rowsWithNullAt(36_000), { targetTable: "ROWERR_NN", mode: "append" }))
+      const error = failure(exit)
+      expect(error.status).toBe("INTEGRITY")
+      expect(error.vendorCode).toBe(287)
+      expect(error.sqlState).toBe("23000")
+      expect(error.message).toMatch(/^row 36001: \[287\] cannot insert NULL/)
+      expect(error.message).toContain("V")
+      expect(yield* contents("ROWERR_NN")).toBe(before)
+
+      // The same violation in the first part: the row is counted from the ingest's start there too.
+      const first = failure(yield* Effect.exit(conn.ingest(rowsWithNullAt(12_344), { targetTable: "ROWERR_NN", mode: "append" })))
+      expect(first.message).toMatch(/^row 12345: \[287\]/)
+      expect(yield* contents("ROWERR_NN")).toBe(before)
+
+      // Several Arrow batches: the row is counted across the whole ingest, not from its batch's start.
+      const whole = tableWithNullAt(36_000)
+      const twoBatches = new Arrow.Table([...whole.slice(0, 20_000).batches, ...whole.slice(20_000).batches])
+      expect(twoBatches.batches.map((b) => b.numRows)).toEqual([20_000, 20_000])
+      const split = fromTable(twoBatches)
+      const across = failure(yield* Effect.exit(conn.ingest(split, { targetTable: "ROWERR_NN", mode: "append" })))
+      expect(across.message).toMatch(/^row 36001: \[287\]/)
+      expect(yield* contents("ROWERR_NN")).toBe(before)
+    })))
+})
