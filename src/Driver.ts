@@ -198,11 +198,12 @@ export interface DriverIngest {
   readonly isCompatible: (incoming: Arrow.Field, existing: Arrow.Field) => boolean
   /** How ingest DDL is made atomic; without it a failed create or replace may leave the table created or dropped. */
   readonly ddl?: IngestDdl | undefined
-  /** Inserts one batch; returns rows inserted. */
+  /** Inserts one batch, whose first row is row `firstRow` (0-based) of the whole ingest; returns rows inserted. */
   readonly insertBatch: (
     target: IngestTarget,
     batch: Arrow.RecordBatch,
-    options: ResolvedOptions
+    options: ResolvedOptions,
+    firstRow: number
   ) => Effect.Effect<number, AdbcError>
   /**
    * Optional targets: `temporary` (ADBC `adbc.ingest.temporary`), `catalog` (`adbc.ingest.target_catalog`). Absent

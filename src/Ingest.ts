@@ -282,7 +282,7 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
           : Effect.fromResult(checkedBatch(schema, raw)).pipe(
             Effect.tap((batch) => Effect.fromResult(checkValues(batch, seen.rows))),
             Effect.flatMap((batch) =>
-              session.request(connection.ingest.insertBatch(into, batch, options)).pipe(
+              session.request(connection.ingest.insertBatch(into, batch, options, seen.rows)).pipe(
                 Effect.tap(() => tracker.batch(raw.numRows, batchBytes(batch)))
               )
             ),
