@@ -64,6 +64,27 @@ let installed = false
 const install = (): void => {
   if (installed) return
   installed = true
+  // The row an executeMany stopped at travels in the error's "row number" field (errorInfo.rowCount), which
+  // oracledb does not copy onto the Error (its `offset` is the SQL text position): expose it as `rowOffset`.
+  const Protocol = require("oracledb/lib/thin/protocol/protocol.js") as { prototype: Record<string, unknown> }
+  const raiseException = Protocol.prototype["_raiseException"] as (this: unknown, message: unknown) => never
+  Protocol.prototype["_raiseException"] = function(
+    this: unknown,
+    message: { connection?: object; errorInfo?: { rowCount?: unknown } }
+  ) {
+    try {
+      return raiseException.call(this, message)
+    } catch (e) {
+      const rowCount = message.errorInfo?.rowCount
+      if (
+        e instanceof Error && message.connection !== undefined && registered.has(message.connection) &&
+        (typeof rowCount === "number" || typeof rowCount === "bigint")
+      ) {
+        Object.assign(e, { rowOffset: Number(rowCount) })
+      }
+      throw e
+    }
+  }
   const MessageWithData = require("oracledb/lib/thin/protocol/messages/withData.js") as {
     prototype: Record<string, unknown>
   }

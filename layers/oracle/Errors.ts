@@ -154,3 +154,31 @@ export const fromOracleError = (cause: unknown): AdbcError => {
   if (cause instanceof TypeError || cause instanceof RangeError) return adbcError("INVALID_ARGUMENT", message)
   return adbcError("UNKNOWN", message)
 }
+
+/** The column an ORA-01400 / ORA-12899 / ORA-01407 message names: the last part of its `"OWNER"."TABLE"."COLUMN"`. */
+const columnInMessage = (message: string): string | undefined => {
+  const m = /"[^"]*"\."[^"]*"\."([^"]*)"/.exec(message)
+  return m === null ? undefined : m[1]
+}
+
+/**
+ * An executeMany failure as an {@link AdbcError} naming the row (1-based, counted across the whole ingest, whose row
+ * `firstRow` (0-based) was the call's first) and, where Oracle's message names it, the column. The row within the
+ * call is the `rowOffset` the ingest seam copies from the error's row number field (EncodedBinds.ts); node-oracledb's
+ * own `offset` is the position in the SQL text (lib/thin/protocol/protocol.js `_raiseException`), so an error without
+ * `rowOffset` names no row. Status, vendor code and SQLSTATE stay those of the ORA code.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const fromRowError = (cause: unknown, firstRow: number): AdbcError => {
+  const error = fromOracleError(cause)
+  const offset = (cause as { rowOffset?: unknown } | null)?.rowOffset
+  if (cause instanceof AdbcErrorClass || typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) return error
+  const column = columnInMessage(error.message)
+  const where = `row ${firstRow + offset + 1}${column === undefined ? "" : `, column ${JSON.stringify(column)}`}`
+  return adbcError(error.status, `${where}: ${error.message}`, {
+    ...(error.vendorCode === undefined ? {} : { vendorCode: error.vendorCode }),
+    ...(error.sqlState === undefined ? {} : { sqlState: error.sqlState })
+  })
+}

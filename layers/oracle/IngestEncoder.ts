@@ -409,7 +409,7 @@ const writeDuration = (days: number, nanos: number, out: Uint8Array, pos: number
  * month_day_nano as INTERVAL DAY TO SECOND; a month_day_nano value with months is refused naming column and row (a
  * month has no fixed number of days).
  */
-const intervalEncoder = (field: Arrow.Field, data: Arrow.Data): Result.Result<ColumnEncoder, AdbcError> => {
+const intervalEncoder = (field: Arrow.Field, data: Arrow.Data, firstRow: number): Result.Result<ColumnEncoder, AdbcError> => {
   const unit = (data.type as Arrow.Interval).unit
   const bitmap = validity(data)
   const offset = data.offset
@@ -431,7 +431,7 @@ const intervalEncoder = (field: Arrow.Field, data: Arrow.Data): Result.Result<Co
   for (let i = 0; i < data.length; i++) {
     if (isValid(bitmap, offset, i) && v[4 * i] !== 0) {
       return Result.fail(invalidData(
-        `column ${JSON.stringify(field.name)}: row ${i + 1} has ${v[4 * i]} months, which INTERVAL DAY(9) TO SECOND(9) cannot hold (a month has no fixed number of days); ingest months as an interval[year_month] column`
+        `column ${JSON.stringify(field.name)}: row ${firstRow + i + 1} has ${v[4 * i]} months, which INTERVAL DAY(9) TO SECOND(9) cannot hold (a month has no fixed number of days); ingest months as an interval[year_month] column`
       ))
     }
   }
@@ -522,7 +522,8 @@ const offsetsEncoder = (
   field: Arrow.Field,
   data: Arrow.Data,
   type: "VARCHAR" | "RAW",
-  limit: StringLimit | undefined
+  limit: StringLimit | undefined,
+  firstRow: number
 ): Result.Result<ColumnEncoder, AdbcError> => {
   const bitmap = validity(data)
   const offset = data.offset
@@ -535,7 +536,7 @@ const offsetsEncoder = (
     if (limit !== undefined && n > limit.max && isValid(bitmap, offset, i)) {
       // a character takes at least one byte: only values of more bytes than the limit need counting
       const chars = utf16Length(bytes, offsets[i]!, offsets[i + 1]!)
-      if (chars > limit.max) return Result.fail(stringTooLong(field, i, chars, limit))
+      if (chars > limit.max) return Result.fail(stringTooLong(field, firstRow + i, chars, limit))
     }
     if (n > longest) longest = n
   }
@@ -564,7 +565,12 @@ const fixedBinaryEncoder = (data: Arrow.Data): ColumnEncoder => {
 }
 
 /** string_view / binary_view: their values read through apache-arrow (no buffer of contiguous bytes to copy). */
-const viewEncoder = (field: Arrow.Field, data: Arrow.Data, limit: StringLimit | undefined): Result.Result<ColumnEncoder, AdbcError> => {
+const viewEncoder = (
+  field: Arrow.Field,
+  data: Arrow.Data,
+  limit: StringLimit | undefined,
+  firstRow: number
+): Result.Result<ColumnEncoder, AdbcError> => {
   const cells = columnCells(data)
   const values: Array<Uint8Array | null> = new Array(data.length)
   let longest = 1
@@ -575,7 +581,7 @@ const viewEncoder = (field: Arrow.Field, data: Arrow.Data, limit: StringLimit | 
       values[i] = null
       continue
     }
-    if (typeof v === "string" && limit !== undefined && v.length > limit.max) return Result.fail(stringTooLong(field, i, v.length, limit))
+    if (typeof v === "string" && limit !== undefined && v.length > limit.max) return Result.fail(stringTooLong(field, firstRow + i, v.length, limit))
     const b = typeof v === "string" ? Buffer.from(v) : v
     values[i] = b
     longest = Math.max(longest, b.length)
@@ -616,12 +622,18 @@ export const fastPathRefusal = (field: Arrow.Field, utf8Database: boolean): stri
 
 /**
  * The encoder of one ingested column (call {@link fastPathRefusal} first). `limit` bounds the characters of string
- * values (the target column's width).
+ * values (the target column's width); `firstRow` (0-based) is the ingest's row of the column's first value, so that
+ * refusals name rows as the whole ingest counts them.
  *
  * @category encoding
  * @since 0.1.0
  */
-export const columnEncoder = (field: Arrow.Field, data: Arrow.Data, limit: StringLimit | undefined): Result.Result<ColumnEncoder, AdbcError> => {
+export const columnEncoder = (
+  field: Arrow.Field,
+  data: Arrow.Data,
+  limit: StringLimit | undefined,
+  firstRow = 0
+): Result.Result<ColumnEncoder, AdbcError> => {
   switch (data.type.typeId) {
     case Arrow.Type.Int:
       return Result.succeed(intEncoder(data))
@@ -636,18 +648,18 @@ export const columnEncoder = (field: Arrow.Field, data: Arrow.Data, limit: Strin
     case Arrow.Type.Timestamp:
       return Result.succeed(timestampEncoder(data))
     case Arrow.Type.Interval:
-      return intervalEncoder(field, data)
+      return intervalEncoder(field, data, firstRow)
     case Arrow.Type.Utf8:
     case Arrow.Type.LargeUtf8:
-      return offsetsEncoder(field, data, "VARCHAR", limit)
+      return offsetsEncoder(field, data, "VARCHAR", limit, firstRow)
     case Arrow.Type.Binary:
     case Arrow.Type.LargeBinary:
-      return offsetsEncoder(field, data, "RAW", undefined)
+      return offsetsEncoder(field, data, "RAW", undefined, firstRow)
     case Arrow.Type.FixedSizeBinary:
       return Result.succeed(fixedBinaryEncoder(data))
     case Arrow.Type.Utf8View:
     case Arrow.Type.BinaryView:
-      return viewEncoder(field, data, limit)
+      return viewEncoder(field, data, limit, firstRow)
     case Arrow.Type.Null:
       return Result.succeed(nullEncoder)
     default:
@@ -680,7 +692,8 @@ export const encodeRows = (columns: ReadonlyArray<ColumnEncoder>, start: number,
 
 /**
  * The encoders of a batch's columns, in bind order, or undefined when a column needs oracledb's own encoder
- * ({@link fastPathRefusal}); a string longer than its column's limit fails before anything is sent.
+ * ({@link fastPathRefusal}); a string longer than its column's limit fails before anything is sent, naming its row
+ * counted across the whole ingest (the batch starts at row `firstRow`, 0-based).
  *
  * @category encoding
  * @since 0.1.0
@@ -688,14 +701,15 @@ export const encodeRows = (columns: ReadonlyArray<ColumnEncoder>, start: number,
 export const batchEncoders = (
   batch: Arrow.RecordBatch,
   limitOf: (column: string) => StringLimit | undefined,
-  utf8Database: boolean
+  utf8Database: boolean,
+  firstRow: number
 ): Result.Result<Array<ColumnEncoder> | undefined, AdbcError> => {
   const fields = batch.schema.fields
   if (fields.some((f) => fastPathRefusal(f, utf8Database) !== undefined)) return Result.succeed(undefined)
   const out: Array<ColumnEncoder> = []
   for (let c = 0; c < fields.length; c++) {
     const field = fields[c]!
-    const encoder = columnEncoder(field, batch.getChildAt(c)!.data[0]!, limitOf(field.name))
+    const encoder = columnEncoder(field, batch.getChildAt(c)!.data[0]!, limitOf(field.name), firstRow)
     if (Result.isFailure(encoder)) return Result.fail(encoder.failure)
     out.push(encoder.success)
   }

@@ -26,7 +26,7 @@ import type { ResolvedOptions } from "../../src/Options.ts"
 import { catalogRows, CURRENT_CATALOG_SQL } from "./Catalog.ts"
 import { connectionAttributes, NLS_SETUP_SQL, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
-import { oraCode } from "./Errors.ts"
+import { fromRowError, oraCode } from "./Errors.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
 import { formatEpochTicks } from "../common/ArrowCells.ts"
@@ -477,7 +477,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       Effect.catchIf((e) => e.status === "NOT_FOUND", () => Effect.succeed(undefined))
     )
 
-  const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions) =>
+  const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
     tracked(Effect.gen(function*() {
       yield* ingestTarget(target)
       if (batch.numRows === 0) return 0
@@ -486,7 +486,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
       const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
       const seam = seamInfo(connection, Db.oracledb.versionString)
-      const encoders = seam === undefined ? undefined : yield* Effect.fromResult(batchEncoders(batch, limitOf, seam.utf8Database))
+      const encoders = seam === undefined ? undefined : yield* Effect.fromResult(batchEncoders(batch, limitOf, seam.utf8Database, firstRow))
       let total = 0
       if (seam !== undefined && encoders !== undefined) {
         // the fast path: bind rows encoded from the Arrow buffers (IngestEncoder.ts, EncodedBinds.ts)
@@ -500,20 +500,22 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
           const end = Math.min(batch.numRows, start + chunk)
           const rows = encodeRows(wire, start, end)
           const result = yield* Db.call(connection, () =>
-            executeManyEncoded(connection, sql, rows, bindDefs, seam.maxStringSize, { autoCommit: autocommit }))
+            executeManyEncoded(connection, sql, rows, bindDefs, seam.maxStringSize, { autoCommit: autocommit }).catch(
+              (e: unknown) => Promise.reject(fromRowError(e, firstRow + start))
+            ))
           total += result.rowsAffected ?? end - start
         }
         return total
       }
       const structType = options.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE)
-      const columns = yield* Effect.fromResult(ingestColumns(batch, structType, limitOf))
+      const columns = yield* Effect.fromResult(ingestColumns(batch, structType, limitOf, firstRow))
       for (let start = 0; start < batch.numRows; start += chunk) {
         const end = Math.min(batch.numRows, start + chunk)
         const result = yield* Db.call(connection, () =>
           connection.executeMany(sql, bindRows(columns, start, end), {
             autoCommit: autocommit,
             bindDefs: columns.map((c) => c.def)
-          }))
+          }).catch((e: unknown) => Promise.reject(fromRowError(e, firstRow + start))))
         total += result.rowsAffected ?? end - start
       }
       return total

@@ -71,7 +71,8 @@ const reader = (
   cells: ColumnCells,
   sqlType: string,
   data: Arrow.Data,
-  limit: StringLimit | undefined
+  limit: StringLimit | undefined,
+  firstRow = 0
 ): Result.Result<{ type: DbType; get: (i: number) => unknown; maxSize?: number }, AdbcError> => {
   switch (cells.kind) {
     case "number":
@@ -94,7 +95,7 @@ const reader = (
       for (let i = 0; i < data.length; i++) {
         const v = cells.get(i)
         if (v === null) continue
-        if (limit !== undefined && v.length > limit.max) return Result.fail(stringTooLong(field, i, v.length, limit))
+        if (limit !== undefined && v.length > limit.max) return Result.fail(stringTooLong(field, firstRow + i, v.length, limit))
         const bytes = Buffer.byteLength(v)
         if (bytes > longest) longest = bytes
       }
@@ -201,7 +202,11 @@ const intervalDS = (total: bigint): unknown => {
  * INTERVAL DAY(9) TO SECOND(9). A month_day_nano value with months fails INVALID_DATA naming column and row: a
  * month has no fixed length in days, so DAY TO SECOND cannot hold it exactly.
  */
-const intervalReader = (field: Arrow.Field, data: Arrow.Data): Result.Result<{ type: DbType; get: (i: number) => unknown }, AdbcError> => {
+const intervalReader = (
+  field: Arrow.Field,
+  data: Arrow.Data,
+  firstRow: number
+): Result.Result<{ type: DbType; get: (i: number) => unknown }, AdbcError> => {
   const unit = (field.type as Arrow.Interval).unit
   const v = data.values as Int32Array
   const valid = (i: number) => data.nullCount === 0 || data.getValid(i)
@@ -226,7 +231,7 @@ const intervalReader = (field: Arrow.Field, data: Arrow.Data): Result.Result<{ t
       return Result.fail(
         adbcError(
           "INVALID_DATA",
-          `column ${JSON.stringify(field.name)}: row ${i + 1} has ${v[4 * i]} months, which INTERVAL DAY(9) TO SECOND(9) cannot hold (a month has no fixed number of days); ingest months as an interval[year_month] column`
+          `column ${JSON.stringify(field.name)}: row ${firstRow + i + 1} has ${v[4 * i]} months, which INTERVAL DAY(9) TO SECOND(9) cannot hold (a month has no fixed number of days); ingest months as an interval[year_month] column`
         )
       )
     }
@@ -347,7 +352,11 @@ export const wkbToSdoGeometry = (wkb: Uint8Array): SdoValue => {
 }
 
 /** geoarrow.wkb columns bound as MDSYS.SDO_GEOMETRY; a value that does not convert fails naming column and row. */
-const geometryReader = (field: Arrow.Field, data: Arrow.Data): Result.Result<{ type: string; get: (i: number) => unknown }, AdbcError> => {
+const geometryReader = (
+  field: Arrow.Field,
+  data: Arrow.Data,
+  firstRow: number
+): Result.Result<{ type: string; get: (i: number) => unknown }, AdbcError> => {
   if (field.metadata.get("ARROW:extension:name") === "geoarrow.wkt") {
     return Result.fail(adbcError("NOT_IMPLEMENTED", `field ${JSON.stringify(field.name)}: geoarrow.wkt values are not converted to SDO_GEOMETRY yet; ingest them as geoarrow.wkb`))
   }
@@ -363,7 +372,7 @@ const geometryReader = (field: Arrow.Field, data: Arrow.Data): Result.Result<{ t
     try {
       values.push(wkb === null ? null : wkbToSdoGeometry(wkb))
     } catch (e) {
-      return Result.fail(adbcError("INVALID_DATA", `column ${JSON.stringify(field.name)}: row ${i + 1}: ${e instanceof Error ? e.message : String(e)}`))
+      return Result.fail(adbcError("INVALID_DATA", `column ${JSON.stringify(field.name)}: row ${firstRow + i + 1}: ${e instanceof Error ? e.message : String(e)}`))
     }
   }
   return Result.succeed({ type: "MDSYS.SDO_GEOMETRY", get: (i) => values[i] ?? null })
@@ -418,7 +427,8 @@ export const parameterColumns = (batch: Arrow.RecordBatch): Result.Result<Array<
 
 /**
  * The binds of one batch of ingested rows (the specification's "Ingest" column), strings checked against their
- * columns' limits (`limitOf`).
+ * columns' limits (`limitOf`); refusals name rows counted across the whole ingest, whose row `firstRow` (0-based) is
+ * the batch's first.
  *
  * @category binding
  * @since 0.1.0
@@ -426,7 +436,8 @@ export const parameterColumns = (batch: Arrow.RecordBatch): Result.Result<Array<
 export const ingestColumns = (
   batch: Arrow.RecordBatch,
   structType: StructStorage,
-  limitOf: (column: string) => StringLimit | undefined
+  limitOf: (column: string) => StringLimit | undefined,
+  firstRow = 0
 ): Result.Result<Array<BoundColumn>, AdbcError> => {
   const out: Array<BoundColumn> = []
   for (let c = 0; c < batch.schema.fields.length; c++) {
@@ -445,20 +456,20 @@ export const ingestColumns = (
       continue
     }
     if (sqlType.success === "SDO_GEOMETRY") {
-      const r = geometryReader(field, data)
+      const r = geometryReader(field, data, firstRow)
       if (Result.isFailure(r)) return Result.fail(r.failure)
       out.push({ field, direction: "in", def: { type: r.success.type, dir: oracledb.BIND_IN }, get: r.success.get })
       continue
     }
     if (t === Arrow.Type.Interval) {
-      const r = intervalReader(field, data)
+      const r = intervalReader(field, data, firstRow)
       if (Result.isFailure(r)) return Result.fail(r.failure)
       out.push({ field, direction: "in", def: { type: r.success.type, dir: oracledb.BIND_IN }, get: r.success.get })
       continue
     }
     const cells = cellsOf(field, data)
     if (Result.isFailure(cells)) return Result.fail(cells.failure)
-    const r = reader(field, cells.success, sqlType.success, data, limitOf(field.name))
+    const r = reader(field, cells.success, sqlType.success, data, limitOf(field.name), firstRow)
     if (Result.isFailure(r)) return Result.fail(r.failure)
     out.push({
       field,

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Arrow from "apache-arrow"
+import { Effect, Stream } from "effect"
+import * as Connection from "../../src/Connection.ts"
+import { fromTable } from "../../src/Ingest.ts"
+import { uniqueName, useServer, withConnection } from "./support.ts"
+
+const server = useServer()
+
+const ROWS = 3000
+/** Row (0-based) of the whole ingest that the server rejects: deep in the second executeMany of 1000 rows. */
+const BAD = 1736
+
+const count = (t: string) =>
+  Effect.flatMap(Connection.Connection, (conn) =>
+    Effect.map(
+      Stream.runCollect(conn.query(`SELECT COUNT(*) AS C FROM "${t}"`)),
+      (batches) => Number(new Arrow.Table(batches).getChild("C")!.get(0))
+    ))
+
+/** `ROWS` rows split into two Arrow batches (so rows are counted across batches too), one bad value at `BAD`. */
+const data = (id: (i: number) => number, name: (i: number) => string | null) => {
+  const make = (from: number, to: number) =>
+    new Arrow.Table({
+      id: Arrow.vectorFromArray(Array.from({ length: to - from }, (_, k) => id(from + k)), new Arrow.Int32()),
+      name: Arrow.vectorFromArray(Array.from({ length: to - from }, (_, k) => name(from + k)), new Arrow.Utf8())
+    })
+  return new Arrow.Table([...make(0, 700).batches, ...make(700, ROWS).batches])
+}
+
+describe("ingest row errors name the row of the whole ingest and the column", () => {
+  it.effect("ORA-01400 deep in the second executeMany names row and column; the table is unchanged", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("ROWERR")
+      yield* Effect.asVoid(Stream.runDrain(conn.query(`CREATE TABLE "${t}" ("id" NUMBER(10) NOT NULL, "name" NVARCHAR2(50) NOT NULL)`)))
+      yield* conn.ingest(fromTable(data((i) => i, (i) => `n${i}`).slice(0, 5)), { targetTable: t, mode: "append" })
+      const error = yield* Effect.flip(
+        conn.ingest(fromTable(data((i) => i + 10, (i) => (i === BAD ? null : `n${i}`))), { targetTable: t, mode: "append" })
+      )
+      expect(error.status).toBe("INTEGRITY")
+      expect(error.vendorCode).toBe(1400)
+      expect(error.sqlState).toBe("23000")
+      expect(error.message).toMatch(new RegExp(`^row ${BAD + 1}, column "name": ORA-01400`))
+      expect(yield* count(t)).toBe(5)
+    }), { "redo.statement.insert_batch_rows": "1000" }))
+
+  it.effect("ORA-00001 names the row of the duplicate; the table is unchanged", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("ROWDUP")
+      yield* Effect.asVoid(Stream.runDrain(conn.query(`CREATE TABLE "${t}" ("id" NUMBER(10) PRIMARY KEY, "name" NVARCHAR2(50))`)))
+      const error = yield* Effect.flip(
+        conn.ingest(fromTable(data((i) => (i === BAD ? 3 : i), (i) => `n${i}`)), { targetTable: t, mode: "append" })
+      )
+      expect(error.status).toBe("INTEGRITY")
+      expect(error.vendorCode).toBe(1)
+      expect(error.message).toMatch(new RegExp(`^row ${BAD + 1}: ORA-00001`))
+      expect(yield* count(t)).toBe(0)
+    }), { "redo.statement.insert_batch_rows": "1000" }))
+
+  it.effect("a string too long for its column names the row counted across Arrow batches", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("ROWLEN")
+      yield* Effect.asVoid(Stream.runDrain(conn.query(`CREATE TABLE "${t}" ("id" NUMBER(10), "name" NVARCHAR2(5))`)))
+      const error = yield* Effect.flip(
+        conn.ingest(fromTable(data((i) => i, (i) => (i === BAD ? "far too long" : "ok"))), { targetTable: t, mode: "append" })
+      )
+      expect(error.message).toContain(`row ${BAD + 1} holds 12 characters`)
+      expect(yield* count(t)).toBe(0)
+    }), { "redo.statement.insert_batch_rows": "1000" }))
+})
