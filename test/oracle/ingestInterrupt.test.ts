@@ -6,51 +6,18 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
-import { Effect, Exit, Fiber, Stream } from "effect"
+import { Effect, Exit, Stream } from "effect"
 import { encodedRowsSent } from "../../layers/oracle/EncodedBinds.ts"
 import * as Connection from "../../src/Connection.ts"
+import * as Large from "../support/interruptedIngest.ts"
 import { realOracle, uniqueName, useServer, withConnection } from "./support.ts"
 
 const server = useServer()
-
-const BATCH_ROWS = 20_000
-const BATCHES = 12
-/**
- * A hang would exceed it; a loaded machine should not. By design the interrupt waits at most a few answer budgets of
- * 800 ms (the break, the rollback, the side table's drop) before it drops the session.
- */
-const INTERRUPT_BOUND_MS = 10_000
-
-/** Batch `index` of the ingest, built only when the ingest pulls it. */
-const batchAt = (index: number): Arrow.RecordBatch => {
-  const start = 1_000 + index * BATCH_ROWS
-  const ids = Int32Array.from({ length: BATCH_ROWS }, (_, i) => start + i)
-  const table = new Arrow.Table({
-    ID: Arrow.makeVector(ids),
-    V: Arrow.makeVector(Float64Array.from(ids, (id) => id / 3)),
-    S: Arrow.vectorFromArray(Array.from(ids, (id) => `row ${id}`), new Arrow.Utf8())
-  })
-  return table.batches[0]!
-}
-
-const lazyBatches = Stream.fromIterable({
-  *[Symbol.iterator]() {
-    for (let i = 0; i < BATCHES; i++) yield batchAt(i)
-  }
-})
 
 const column = (sql: string, name: string) =>
   Effect.flatMap(Connection.Connection, (conn) =>
     Effect.map(Stream.runCollect(conn.query(sql)), (batches) =>
       new Arrow.Table([...batches]).toArray().map((r) => String(r.toJSON()[name]))))
-
-/** Polls `done` until it holds or `ms` pass. */
-const eventually = (done: () => boolean, ms: number) =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + ms
-    while (!done() && Date.now() < deadline) yield* Effect.sleep("10 millis")
-    return done()
-  })
 
 /**
  * Runs an ingest into a fresh target (append: an existing table of three rows; create: no table), interrupts it once
@@ -84,28 +51,23 @@ const interruptedIngest = (mode: "append" | "create", holdReplies: boolean) => {
       // that executeMany, waiting for its answer, when the fiber is interrupted.
       if (holdReplies) faults.delayMs = 5_000
       const fiber = yield* Effect.forkChild(
-        conn.ingest({ schema: batchAt(0).schema, batches: lazyBatches }, { targetTable: target, mode })
+        conn.ingest(Large.largeIngest(), { targetTable: target, mode })
       )
       // Interrupt only once the server has rows of the ingest (the test server counts an executeMany's rows when it
       // has inserted them; the seam counts its rows when the executeMany ends), not after a guessed delay.
       const flowing = () => stats.insertRows > received && (holdReplies || encodedRowsSent() > seamBefore)
-      expect(yield* eventually(flowing, 60_000)).toBe(true)
+      expect(yield* Large.eventually(flowing, 60_000)).toBe(true)
       expect(fiber.pollUnsafe()).toBeUndefined()
 
-      const start = Date.now()
-      yield* Fiber.interrupt(fiber)
-      const ms = Date.now() - start
+      const ms = yield* Large.timedInterrupt(fiber)
       faults.delayMs = 0
       const sent = stats.insertRows - received
-      console.log(`oracle ${mode} (${holdReplies ? "server holding its reply" : "server at full speed"}): interrupt returned in ${ms} ms; the server had inserted ${sent} of ${BATCHES * BATCH_ROWS} rows`)
-      expect(ms).toBeLessThan(INTERRUPT_BOUND_MS)
+      console.log(`oracle ${mode} (${holdReplies ? "server holding its reply" : "server at full speed"}): interrupt returned in ${ms} ms; the server had inserted ${sent} of ${Large.BATCHES * Large.BATCH_ROWS} rows`)
+      expect(ms).toBeLessThan(Large.INTERRUPT_BOUND_MS)
       // the seam counts the rows it wrote when its executeMany ends, interrupted or not: the fast path ran
-      expect(encodedRowsSent() - seamBefore).toBeGreaterThanOrEqual(BATCH_ROWS)
-      expect(encodedRowsSent() - seamBefore).toBeLessThan(BATCHES * BATCH_ROWS)
-      // The ingest sends nothing more once interrupted.
-      const after = stats.insertRows
-      yield* Effect.sleep("500 millis")
-      expect(stats.insertRows).toBe(after)
+      expect(encodedRowsSent() - seamBefore).toBeGreaterThanOrEqual(Large.BATCH_ROWS)
+      expect(encodedRowsSent() - seamBefore).toBeLessThan(Large.BATCHES * Large.BATCH_ROWS)
+      yield* Large.expectNoMoreRows(stats)
       // The same connection answers the next statement (with the target as before), or was dropped and says so.
       const next = yield* Effect.exit(state)
       if (Exit.isSuccess(next)) expect(next.value).toBe(expected)
@@ -119,7 +81,7 @@ const interruptedIngest = (mode: "append" | "create", holdReplies: boolean) => {
     do seen = yield* withConnection(server.uri, state)
     while (seen !== expected && Date.now() < deadline && (yield* Effect.sleep("200 millis"), true))
     expect(seen).toBe(expected)
-    expect(yield* eventually(() => sessionCount() === sessionsBefore, 5_000)).toBe(true)
+    expect(yield* Large.eventually(() => sessionCount() === sessionsBefore, 5_000)).toBe(true)
     expect(openResultSets()).toBe(0)
     return next
   })
@@ -127,14 +89,14 @@ const interruptedIngest = (mode: "append" | "create", holdReplies: boolean) => {
 
 describe.skipIf(realOracle)("interrupting a large fast-path ingest", () => {
   for (const mode of ["append", "create"] as const) {
-    it.live(`${mode}, server at full speed: ${BATCHES * BATCH_ROWS} rows interrupted mid-ingest return within ${INTERRUPT_BOUND_MS} ms; the target is as before, no side table; the connection goes on`, () =>
+    it.live(`${mode}, server at full speed: ${Large.BATCHES * Large.BATCH_ROWS} rows interrupted mid-ingest return within ${Large.INTERRUPT_BOUND_MS} ms; the target is as before, no side table; the connection goes on`, () =>
       Effect.gen(function*() {
         const next = yield* interruptedIngest(mode, false)
         // the in-band break is answered: the same connection goes on (its answer was checked against the target)
         expect(Exit.isSuccess(next)).toBe(true)
       }), 120_000)
 
-    it.live(`${mode}, server holding its reply: an ingest interrupted inside its executeMany returns within ${INTERRUPT_BOUND_MS} ms; the target is as before, no side table; the dropped connection fails IO`, () =>
+    it.live(`${mode}, server holding its reply: an ingest interrupted inside its executeMany returns within ${Large.INTERRUPT_BOUND_MS} ms; the target is as before, no side table; the dropped connection fails IO`, () =>
       Effect.gen(function*() {
         const next = yield* interruptedIngest(mode, true)
         expect(Exit.isFailure(next)).toBe(true)
