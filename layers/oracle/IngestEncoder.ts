@@ -215,13 +215,17 @@ const intEncoder = (data: Arrow.Data): ColumnEncoder => {
     isValid(bitmap, offset, i) ? writeSmallNumber(values[i]!, 0, out, pos) : writeNull(out, pos))
 }
 
-const decimalEncoder = (data: Arrow.Data): ColumnEncoder => {
+const decimalEncoder = (field: Arrow.Field, data: Arrow.Data): Result.Result<ColumnEncoder, AdbcError> => {
   const t = data.type as Arrow.Decimal
+  // the words below are read four per value: any other width would be misread (a decimal256 7.77 came out as 0)
+  if (t.bitWidth !== 128) {
+    return Result.fail(invalidArgument(`column ${JSON.stringify(field.name)}: Arrow type ${t} is a ${t.bitWidth}-bit decimal; the Oracle ingest accepts decimal128 only (cast to decimal128 with precision up to 38)`))
+  }
   const bitmap = validity(data)
   const offset = data.offset
   const words = data.values as unknown as Uint32Array
   const scale = t.scale
-  return fixed("NUMBER", NUMBER_BOUND, (i, out, pos) => {
+  return Result.succeed(fixed("NUMBER", NUMBER_BOUND, (i, out, pos) => {
     if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
     const k = i * 4
     const hi = words[k + 1]! | 0
@@ -232,7 +236,7 @@ const decimalEncoder = (data: Arrow.Data): ColumnEncoder => {
     }
     const unsigned = (BigInt(words[k + 3]!) << 96n) | (BigInt(words[k + 2]!) << 64n) | (BigInt(words[k + 1]!) << 32n) | BigInt(words[k]!)
     return writeBigNumber(BigInt.asIntN(128, unsigned), scale, out, pos)
-  })
+  }))
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -638,7 +642,7 @@ export const columnEncoder = (
     case Arrow.Type.Int:
       return Result.succeed(intEncoder(data))
     case Arrow.Type.Decimal:
-      return Result.succeed(decimalEncoder(data))
+      return decimalEncoder(field, data)
     case Arrow.Type.Float:
       return Result.succeed(floatEncoder(data))
     case Arrow.Type.Bool:

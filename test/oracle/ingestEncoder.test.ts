@@ -211,4 +211,19 @@ describe("ingest encoder: the same bind bytes as node-oracledb's encoder of the 
     const fits = Arrow.vectorFromArray(["€".repeat(2000)], new Arrow.Utf8()).data[0]!
     expect(Result.isSuccess(columnEncoder(new Arrow.Field("note", new Arrow.Utf8()), fits, { max: 2000, typeName: "NVARCHAR2(2000)" }))).toBe(true)
   })
+
+  it("refuses a decimal that is not 128-bit itself, naming the column, rather than misreading its words", () => {
+    // 7.77 as decimal256(3, 2): eight 32-bit words per value, which a decimal128 reading would take for 0
+    const wide = new Arrow.Decimal(2, 3, 256)
+    const result = columnEncoder(new Arrow.Field("price", wide), fixedData(wide, [777, 0, 0, 0, 0, 0, 0, 0], [true], 8), undefined)
+    expect(Result.isFailure(result)).toBe(true)
+    if (Result.isFailure(result)) {
+      expect(result.failure.status).toBe("INVALID_ARGUMENT")
+      expect(result.failure.message).toContain('column "price"')
+      expect(result.failure.message).toContain("256-bit decimal")
+      expect(result.failure.message).toContain("decimal128")
+    }
+    const narrow = new Arrow.Decimal(2, 3, 128)
+    expect(Result.isSuccess(columnEncoder(new Arrow.Field("price", narrow), fixedData(narrow, [777, 0, 0, 0], [true], 4), undefined))).toBe(true)
+  })
 })
