@@ -695,9 +695,20 @@ export const encodeRows = (columns: ReadonlyArray<ColumnEncoder>, start: number,
 }
 
 /**
- * The encoders of a batch's columns, in bind order, or undefined when a column needs oracledb's own encoder
- * ({@link fastPathRefusal}); a string longer than its column's limit fails before anything is sent, naming its row
- * counted across the whole ingest (the batch starts at row `firstRow`, 0-based).
+ * How a batch is ingested: its columns' encoders (in bind order) for the fast path, or the reason it goes through
+ * oracledb's own encoder.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type EncodePlan =
+  | { readonly _tag: "Encoded"; readonly encoders: ReadonlyArray<ColumnEncoder> }
+  | { readonly _tag: "Fallback"; readonly reason: string }
+
+/**
+ * The plan of a batch: encoders when every column takes the fast path, else the first column's refusal
+ * ({@link fastPathRefusal}) as the reason; a string longer than its column's limit fails before anything is sent,
+ * naming its row counted across the whole ingest (the batch starts at row `firstRow`, 0-based).
  *
  * @category encoding
  * @since 0.1.0
@@ -707,9 +718,14 @@ export const batchEncoders = (
   limitOf: (column: string) => StringLimit | undefined,
   utf8Database: boolean,
   firstRow: number
-): Result.Result<Array<ColumnEncoder> | undefined, AdbcError> => {
+): Result.Result<EncodePlan, AdbcError> => {
   const fields = batch.schema.fields
-  if (fields.some((f) => fastPathRefusal(f, utf8Database) !== undefined)) return Result.succeed(undefined)
+  for (let c = 0; c < fields.length; c++) {
+    const refusal = fastPathRefusal(fields[c]!, utf8Database)
+    if (refusal !== undefined) {
+      return Result.succeed({ _tag: "Fallback", reason: `column ${c + 1} (${JSON.stringify(fields[c]!.name)}): ${refusal}` })
+    }
+  }
   const out: Array<ColumnEncoder> = []
   for (let c = 0; c < fields.length; c++) {
     const field = fields[c]!
@@ -717,5 +733,5 @@ export const batchEncoders = (
     if (Result.isFailure(encoder)) return Result.fail(encoder.failure)
     out.push(encoder.success)
   }
-  return Result.succeed(out)
+  return Result.succeed({ _tag: "Encoded", encoders: out })
 }

@@ -14,6 +14,7 @@ import { installHooks, oracledb } from "../../layers/oracle/OracleDb.ts"
 import { bindRows, ingestColumns } from "../../layers/oracle/Params.ts"
 import { ingestColumnType } from "../../layers/oracle/Types.ts"
 import { parseUri } from "../../layers/oracle/Uri.ts"
+import { makeRecorder } from "../telemetry/support.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 const server = useServer()
@@ -144,8 +145,9 @@ describe("ingest fast path seam (node-oracledb internals)", () => {
     }
   })
 
-  it.effect("plain columns go through the seam; a struct column sends the batch through oracledb's encoder", () =>
-    withConnection(server.uri, Effect.gen(function*() {
+  it.effect("plain columns go through the seam and log oracle.ingest.path=encoded; a struct column sends the batch through oracledb's encoder and logs oracledb with the reason", () => {
+    const recorder = makeRecorder()
+    return withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
       const data = everyType(300, 7)
       expect(data.schema.fields.map((f) => fastPathRefusal(f, true))).toEqual(data.schema.fields.map(() => undefined))
@@ -157,9 +159,17 @@ describe("ingest fast path seam (node-oracledb internals)", () => {
       const nested = new Arrow.Table({ id: Arrow.vectorFromArray([1, 2], new Arrow.Int32()), doc: struct })
       expect(fastPathRefusal(nested.schema.fields[1]!, true)).toContain("JSON text")
       const middle = encodedRowsSent()
-      expect(yield* conn.ingest(fromTable(nested), { targetTable: uniqueName("NESTED") })).toBe(2)
+      const target = uniqueName("NESTED")
+      expect(yield* conn.ingest(fromTable(nested), { targetTable: target })).toBe(2)
       expect(encodedRowsSent()).toBe(middle)
-    }), { "redo.ingest.struct_type": "nvarchar2" }))
+      const stored = yield* rowsOf(`SELECT "id", "doc" FROM "${target}" ORDER BY "id"`)
+      expect(stored.toArray().map((r) => [Number(r["id"]), JSON.parse(String(r["doc"]))])).toEqual([[1, { a: 1 }], [2, { a: 2 }]])
+
+      const paths = recorder.logs.filter((l) => l.annotations["oracle.ingest.path"] !== undefined)
+      expect(paths.map((l) => [l.annotations["oracle.ingest.path"], l.annotations["oracle.ingest.rows"]])).toEqual([["encoded", 300], ["oracledb", 2]])
+      expect(paths[1]!.message).toContain(`column 2 ("doc"): Arrow type Struct<{a:Int32}> (JSON text)`)
+    }), { "redo.ingest.struct_type": "nvarchar2" }).pipe(Effect.provide(recorder.layer))
+  })
 
   it.effect("property: a random batch of every fast-path type stores the same values through the fast path as through oracledb's encoder", () =>
     withConnection(server.uri, Effect.gen(function*() {
