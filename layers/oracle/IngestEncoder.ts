@@ -29,6 +29,7 @@ import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { civilFromDays, columnCells } from "../common/ArrowCells.ts"
+import { floorDivInt64 } from "../common/Int64Words.ts"
 
 /** The bind type an encoded column declares to oracledb (a `DB_TYPE_*` name). @category models @since 0.1.0 */
 export type EncodedBindType =
@@ -305,18 +306,22 @@ const writeCivil = (days: number, second: number, out: Uint8Array, pos: number):
   out[pos + 6] = (second % 60) + 1
 }
 
+const MS_PER_DAY = 86_400_000
+
 const dateEncoder = (data: Arrow.Data): ColumnEncoder => {
   const t = data.type as Arrow.Date_
   const bitmap = validity(data)
   const offset = data.offset
   const day = t.unit === Arrow.DateUnit.DAY
   const days32 = data.values as Int32Array
-  const millis = data.values as unknown as BigInt64Array
+  const words = day ? days32 : new Int32Array(days32.buffer, days32.byteOffset, data.length * 2)
+  const split = new Float64Array(2)
   return fixed("DATE", 8, (i, out, pos) => {
     if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
     out[pos] = 7
     // date64: its day, as the parameter path (ArrowCells) reads it
-    writeCivil(day ? days32[i]! : Math.floor(Number(millis[i]!) / 86_400_000), 0, out, pos + 1)
+    if (!day) floorDivInt64(words[2 * i + 1]!, words[2 * i]!, MS_PER_DAY, split)
+    writeCivil(day ? days32[i]! : split[0]!, 0, out, pos + 1)
     return pos + 8
   })
 }
@@ -333,27 +338,16 @@ const timestampEncoder = (data: Arrow.Data): ColumnEncoder => {
   const values = data.values as unknown as BigInt64Array
   const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
   const size = zoned ? 13 : 11
-  const bigPerSecond = BigInt(perSecond)
+  /** [seconds since the epoch (floor), ticks into that second] of the cell being written. */
+  const split = new Float64Array(2)
   return fixed(zoned ? "TIMESTAMP_TZ" : "TIMESTAMP", size + 1, (i, out, pos) => {
     if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
-    const hi = words[2 * i + 1]!
-    let seconds: number
-    let ticks: number
-    if (hi >= -2097152 && hi < 2097152) {
-      const raw = hi * TWO_32 + (words[2 * i]! >>> 0)
-      seconds = Math.floor(raw / perSecond)
-      ticks = raw - seconds * perSecond
-    } else {
-      const raw = values[i]!
-      let q = raw / bigPerSecond
-      if (raw - q * bigPerSecond < 0n) q -= 1n
-      seconds = Number(q)
-      ticks = Number(raw - q * bigPerSecond)
-    }
+    floorDivInt64(words[2 * i + 1]!, words[2 * i]!, perSecond, split)
+    const seconds = split[0]!
     const days = Math.floor(seconds / 86_400)
     out[pos] = size
     writeCivil(days, seconds - days * 86_400, out, pos + 1)
-    const nanos = ticks * nanosPerTick
+    const nanos = split[1]! * nanosPerTick
     out[pos + 8] = nanos >>> 24
     out[pos + 9] = (nanos >>> 16) & 0xff
     out[pos + 10] = (nanos >>> 8) & 0xff
