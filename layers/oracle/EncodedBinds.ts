@@ -16,6 +16,12 @@
  * checks it against oracledb's bind variables before the first row. test/oracle/ingestSeam.test.ts fails when
  * oracledb's version or the internals used here change.
  *
+ * Row errors: a failed array DML reports in its error's "row number" field how many rows were processed, which is
+ * the failing row's offset in the call (python-oracledb thin sets `cursor.rowcount` from it after an error,
+ * src/oracledb/impl/thin/messages.pyx `_process_error_info`); oracledb keeps it to itself, so a hook copies it onto
+ * the Error as `rowOffset` for the executeMany calls of both ingest paths ({@link executeManyEncoded},
+ * {@link executeManyRows}).
+ *
  * @since 0.1.0
  */
 import { createRequire } from "node:module"
