@@ -35,7 +35,7 @@ const integral = (v: DuckDBValue): number => {
   throw new NotExact()
 }
 
-/** Decimal text as binds.ts numberValue gives NUMBERs of more than 15 digits (no exponent). */
+/** Decimal text as params.ts numberValue gives NUMBERs of more than 15 digits (no exponent). */
 const DECIMAL_TEXT = /^(-?)(\d*)(?:\.(\d+))?$/
 
 /** The unscaled value of `v` at `scale` fraction digits, when it has no more digits than that. */
@@ -136,7 +136,7 @@ export const bulkRowsOfBinds = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
 
 // ---------------------------------------------------------------------------------------------------------------
 // Straight from the wire: TTC bind values (lib/thin/protocol/messages/withData.js writeBindParamsColumn) into the
-// column layouts, with no JS value per cell. Each case decodes as `readBind` (binds.ts) does, then lays out as
+// column layouts, with no JS value per cell. Each case decodes as `readBind` (params.ts) does, then lays out as
 // `setCell` above; anything else is NotExact, so the general path decides.
 
 /** Writes the value bytes `b[start, start + length)` of one bind into cell (row, column) of `out`. */
