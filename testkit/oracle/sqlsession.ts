@@ -1,7 +1,8 @@
 /**
  * Oracle statement semantics for one session on top of a testkit/engine session: statement classes,
  * translation, declared column types, transactions (implicit start, DDL commits, statement-level
- * atomicity), executeMany (bulk path), DDL with catalog upkeep, ALTER SESSION and the data dictionary.
+ * atomicity), executeMany (bulk path), ALTER SESSION and the data dictionary. DDL runs in ddl.ts, row-lock waits in
+ * row-locks.ts, and executeMany's column-wise layout and append targets come from bulk-insert.ts.
  *
  * DuckDB aborts a whole transaction when one statement fails, while Oracle only rolls back the failed
  * statement. The session therefore keeps a log of the successful statements of the open transaction and,
@@ -558,7 +559,7 @@ export class SqlSession {
     return { dayToSecond: exact.ds && !plain.ds, yearToMonth: exact.ym && !plain.ym }
   }
 
-  /** Runs an already translated DuckDB query  /** Runs an already translated DuckDB query and describes its columns. */
+  /** Runs an already translated DuckDB query and describes its columns. */
   async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult> {
     try {
       const cursor = await this.engine.query(duckSql, params)
