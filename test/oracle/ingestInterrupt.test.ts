@@ -49,7 +49,7 @@ const interruptedIngest = (mode: "append" | "create", holdReplies: boolean) => {
       const seamBefore = encodedRowsSent()
       // Holding every reply: once the server has inserted the first batch's rows, the client is certainly inside
       // that executeMany, waiting for its answer, when the fiber is interrupted.
-      if (holdReplies) faults.delayMs = 5_000
+      if (holdReplies) faults.replyDelayMs = 5_000
       const fiber = yield* Effect.forkChild(
         conn.ingest(Large.largeIngest(), { targetTable: target, mode })
       )
@@ -60,7 +60,7 @@ const interruptedIngest = (mode: "append" | "create", holdReplies: boolean) => {
       expect(fiber.pollUnsafe()).toBeUndefined()
 
       const ms = yield* Large.timedInterrupt(fiber)
-      faults.delayMs = 0
+      faults.replyDelayMs = 0
       const sent = stats.insertRows - received
       console.log(`oracle ${mode} (${holdReplies ? "server holding its reply" : "server at full speed"}): interrupt returned in ${ms} ms; the server had inserted ${sent} of ${Large.BATCHES * Large.BATCH_ROWS} rows`)
       expect(ms).toBeLessThan(Large.INTERRUPT_BOUND_MS)
