@@ -75,8 +75,8 @@ const split = <T,>(cells: ReadonlyArray<T | null>, zero: T) => ({
   valid: cells.map((c) => c !== null)
 })
 
-/** Oracle's date range: 4712-01-01 BC (astronomical year -4711) to 9999-12-31. */
-const MIN_DAY = epochDayOf(-4711, 1, 1)
+/** Oracle's date range, by the label the encoders write: -4712-01-01 to 9999-12-31. */
+const MIN_DAY = epochDayOf(-4712, 1, 1)
 const MAX_DAY = epochDayOf(9999, 12, 31)
 const RUNS = { numRuns: 60 }
 
