@@ -358,6 +358,12 @@ export const dateOutOfRange = (field: Arrow.Field, row: number, value: string): 
       `filter or correct the value before ingesting`
   )
 
+/** The text of `ticks` since the epoch, as the oracledb path's cells (a number when safe) give it. */
+const ticksText = (ticks: bigint, perSecond: number): string =>
+  formatEpochTicks(ticks >= -MAX_SAFE && ticks <= MAX_SAFE ? Number(ticks) : ticks, perSecond)
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
 /** The int64 `v` as [upper word (signed), lower word (unsigned)]. */
 const wordsOf = (v: bigint): readonly [number, number] => [Number(BigInt.asIntN(32, v >> 32n)), Number(BigInt.asUintN(32, v))]
 
@@ -385,15 +391,19 @@ const dateEncoder = (field: Arrow.Field, data: Arrow.Data, firstRow: number): Re
   const day = t.unit === Arrow.DateUnit.DAY
   const days32 = data.values as Int32Array
   const words = day ? days32 : new Int32Array(days32.buffer, days32.byteOffset, data.length * 2)
+  const split = new Float64Array(2)
   if (day) {
     for (let i = 0; i < data.length; i++) {
       if (!isOracleDay(days32[i]!) && isValid(bitmap, offset, i)) return Result.fail(dateOutOfRange(field, firstRow + i, formatEpochDay(days32[i]!)))
     }
   } else {
     const bad = firstOutside(data, words, oracleTickRange(1000))
-    if (bad >= 0) return Result.fail(dateOutOfRange(field, firstRow + bad, formatEpochTicks((data.values as unknown as BigInt64Array)[bad]!, 1000)))
+    if (bad >= 0) {
+      // named by its day, which is what DATE stores
+      floorDivInt64(words[2 * bad + 1]!, words[2 * bad]!, MS_PER_DAY, split)
+      return Result.fail(dateOutOfRange(field, firstRow + bad, formatEpochDay(split[0]!)))
+    }
   }
-  const split = new Float64Array(2)
   return Result.succeed(fixed("DATE", 8, (i, out, pos) => {
     if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
     out[pos] = 7
@@ -416,7 +426,7 @@ const timestampEncoder = (field: Arrow.Field, data: Arrow.Data, firstRow: number
   const values = data.values as unknown as BigInt64Array
   const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
   const bad = firstOutside(data, words, oracleTickRange(perSecond))
-  if (bad >= 0) return Result.fail(dateOutOfRange(field, firstRow + bad, formatEpochTicks(values[bad]!, perSecond)))
+  if (bad >= 0) return Result.fail(dateOutOfRange(field, firstRow + bad, ticksText(values[bad]!, perSecond)))
   const size = zoned ? 13 : 11
   /** [seconds since the epoch (floor), ticks into that second] of the cell being written. */
   const split = new Float64Array(2)
