@@ -440,7 +440,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       // With autocommit on, hdb's own batch EXECUTE brackets several packets in one transaction (ExecuteTask).
       const plan: EncodePlan = Hdb.isAutoCommit(client)
         ? { _tag: "Fallback", reason: "autocommit is on" }
-        : planEncoding(batch, statement.parameterMetadata)
+        : planEncoding(batch, statement.parameterMetadata, firstRow)
       yield* Effect.logDebug(
         plan._tag === "Encoded"
           ? "hana: ingest batch encoded from Arrow columns"

@@ -20,7 +20,7 @@
 import * as Arrow from "apache-arrow"
 import { isAscii } from "node:buffer"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
-import { civilFromDays } from "../common/ArrowCells.ts"
+import { civilFromDays, formatEpochDay } from "../common/ArrowCells.ts"
 import { floorDivInt64 } from "../common/Int64Words.ts"
 import { TypeCode, typeCodeName } from "./Types.ts"
 
@@ -177,7 +177,7 @@ export const hanaDayNumber = (epochDay: number): number => {
 
 const checkDay = (epochDay: number, row: number, column: number): void => {
   if (!(epochDay >= FIRST_DAY && epochDay <= LAST_DAY)) {
-    throw new ValueError(row, column, "the date is outside 0001-01-01 … 9999-12-31, the range of HANA dates")
+    throw new ValueError(row, column, `the date ${formatEpochDay(epochDay)} is outside 0001-01-01 … 9999-12-31, the range of HANA dates`)
   }
 }
 
@@ -466,6 +466,8 @@ const dates: Maker = (data, column, _parameter, target) => {
   }
 }
 
+const UNIT_NAMES = ["s", "ms", "µs", "ns"] as const
+
 const times: Maker = (data, column, _parameter, target) => {
   if (target !== TypeCode.SECONDTIME) return `${data.type} to ${typeCodeName(target)}`
   const t = data.type as Arrow.Time
@@ -481,7 +483,8 @@ const times: Maker = (data, column, _parameter, target) => {
       // hdb keeps whole seconds of the time text (Writer.js writeSecondTime).
       const seconds = Math.floor(read(row) / perSecond)
       if (!(seconds >= 0 && seconds < 86400)) {
-        throw new ValueError(row, column, "the time of day is outside 00:00:00 … 23:59:59")
+        const value = t.bitWidth === 32 ? String(values[row]!) : String((raw as BigInt64Array)[row]!)
+        throw new ValueError(row, column, `the time ${value} ${UNIT_NAMES[t.unit]} is outside 00:00:00 … 23:59:59, the range of HANA times`)
       }
       out[pos] = TypeCode.SECONDTIME
       writeInt32(out, pos + 1, seconds + 1)
@@ -759,12 +762,17 @@ const oversizedRow = (
 
 /**
  * The encoding of a batch for the statement's parameters (column `c` to parameter `c`), or why it goes through
- * hdb's writer instead.
+ * hdb's writer instead. A value a parameter cannot take is named by its row in the whole ingest, the batch starting
+ * at row `firstRow` (0-based).
  *
  * @category constructors
  * @since 0.1.0
  */
-export const planEncoding = (batch: Arrow.RecordBatch, parameters: ReadonlyArray<EncodedParameter>): EncodePlan => {
+export const planEncoding = (
+  batch: Arrow.RecordBatch,
+  parameters: ReadonlyArray<EncodedParameter>,
+  firstRow = 0
+): EncodePlan => {
   const fields = batch.schema.fields
   if (fields.length !== parameters.length) {
     return { _tag: "Fallback", reason: `${fields.length} columns for ${parameters.length} parameters` }
@@ -840,7 +848,7 @@ export const planEncoding = (batch: Arrow.RecordBatch, parameters: ReadonlyArray
       if (e instanceof ValueError) {
         return adbcError(
           "INVALID_ARGUMENT",
-          `column ${e.column + 1} (${JSON.stringify(fields[e.column]!.name)}), row ${e.row + 1}: ${e.problem}`
+          `column ${e.column + 1} (${JSON.stringify(fields[e.column]!.name)}), row ${firstRow + e.row + 1}: ${e.problem}`
         )
       }
       throw e
