@@ -760,6 +760,44 @@ const oversizedRow = (
       `CLOB and NCLOB parameters, which are sent in pieces`
   )
 
+/** INVALID_ARGUMENT naming the column and row (of the whole ingest, which starts the batch at `firstRow`) of `e`. */
+const refusal = (fields: ReadonlyArray<Arrow.Field>, e: ValueError, firstRow: number): AdbcError =>
+  adbcError("INVALID_ARGUMENT", `column ${e.column + 1} (${JSON.stringify(fields[e.column]!.name)}), row ${firstRow + e.row + 1}: ${e.problem}`)
+
+/**
+ * For a batch bound through hdb's writer: its first date, time or timestamp outside what its parameter takes,
+ * refused as the encoder refuses it (column, row of the whole ingest, value and range), or undefined. hdb's own
+ * refusal ("Cannot set parameter at row: 2. Wrong input for LONGDATE type") names neither the column nor the
+ * value, and counts rows from the batch's start.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const temporalRefusal = (
+  batch: Arrow.RecordBatch,
+  parameters: ReadonlyArray<EncodedParameter>,
+  firstRow: number
+): AdbcError | undefined => {
+  const fields = batch.schema.fields
+  const scratch = Buffer.allocUnsafe(16)
+  for (let c = 0; c < Math.min(fields.length, parameters.length); c++) {
+    const data = batch.data.children[c]!
+    const t = data.type.typeId
+    if (t !== Arrow.Type.Date && t !== Arrow.Type.Time && t !== Arrow.Type.Timestamp) continue
+    const normalized = normalize(parameters[c]!.dataType)
+    const made = normalized === undefined ? undefined : makerOf(data.type)?.(data, c, parameters[c]!, normalized)
+    if (made === undefined || typeof made === "string") continue
+    const write = withNulls(made, data, normalized!).write
+    try {
+      for (let row = 0; row < data.length; row++) write(row, scratch, 0)
+    } catch (e) {
+      if (e instanceof ValueError) return refusal(fields, e, firstRow)
+      throw e
+    }
+  }
+  return undefined
+}
+
 /**
  * The encoding of a batch for the statement's parameters (column `c` to parameter `c`), or why it goes through
  * hdb's writer instead. A value a parameter cannot take is named by its row in the whole ingest, the batch starting
@@ -845,12 +883,7 @@ export const planEncoding = (
         pos += bytes
       }
     } catch (e) {
-      if (e instanceof ValueError) {
-        return adbcError(
-          "INVALID_ARGUMENT",
-          `column ${e.column + 1} (${JSON.stringify(fields[e.column]!.name)}), row ${firstRow + e.row + 1}: ${e.problem}`
-        )
-      }
+      if (e instanceof ValueError) return refusal(fields, e, firstRow)
       throw e
     }
     return { rows: row - start, bytes: pos, data: out.subarray(0, pos) }

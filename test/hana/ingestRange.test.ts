@@ -59,10 +59,8 @@ describe("ingest refuses dates and timestamps outside HANA's range (HANA)", () =
           const data = new Arrow.Table([...rows(0, 3, r.bad, text).batches, ...rows(3, 7, r.bad, text).batches])
           const error = failure(yield* Effect.exit(conn.ingest(fromTable(data), { targetTable: table, mode: "append" })))
           expect(error.status).toBe("INVALID_ARGUMENT")
-          if (!text) {
-            expect(error.message).toContain(r.where)
-            expect(error.message).toContain(r.what)
-          }
+          expect(error.message).toContain(r.where)
+          expect(error.message).toContain(r.what)
           expect(yield* contents(table)).toEqual(before)
         }
       })))
