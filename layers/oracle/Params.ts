@@ -4,7 +4,7 @@
  * (layers/common/ArrowCells.ts). Exactness: int64 values above 2^53 go as bigint; decimal parameters bind as NUMBER,
  * whole values as bigint and scaled ones as {@link WireDecimal} (encoded from their decimal text, never through a JS
  * double or the session's NLS_NUMERIC_CHARACTERS); dates and timestamps as {@link WireTimestamp} (seconds and
- * nanoseconds, encoded by the driver's write hook).
+ * nanoseconds, encoded by the driver's write hook), refused before anything is sent when outside Oracle's range.
  *
  * @since 0.1.0
  */
