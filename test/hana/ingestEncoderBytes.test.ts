@@ -182,14 +182,22 @@ describe("temporal boundaries", () => {
         const valid = batchOf({ V: rawColumn(b.type, b.valid) })
         expect(ourBytes(valid, [param(target)]), where).toBeInstanceOf(Buffer)
         await same(valid, [param(target)])
-        for (const [value, text] of b.beyond) {
+        // and the storage type's extremes, far outside
+        const wide = typeof b.valid[0] === "bigint"
+        const extremes: ReadonlyArray<readonly [number | bigint, string]> = b.beyond.length === 0
+          ? []
+          : [[wide ? -(2n ** 63n) : -(2 ** 31), "is outside"], [wide ? 2n ** 63n - 1n : 2 ** 31 - 1, "is outside"]]
+        for (const [value, text] of [...b.beyond, ...extremes]) {
           const batch = batchOf({ V: rawColumn(b.type, [b.valid[0]!, value]) })
           const plan = planEncoding(batch, [param(target)], 1000)
           if (plan._tag === "Fallback") throw new Error(`${where}: ${plan.reason}`)
           const part = plan.encode(0, 2, 2 ** 30)
           expect("status" in part && part.status, where).toBe("INVALID_ARGUMENT")
-          expect("message" in part && part.message, where).toContain(`column 1 ("V"), row 1002: ${text}`)
-          expect(await hdbBytes(batch, [param(target)]), where).toBeInstanceOf(Error)
+          expect("message" in part && part.message, where).toContain(`column 1 ("V"), row 1002: the ${b.type.typeId === Arrow.Type.Time ? "time" : "date"} `)
+          expect("message" in part && part.message, where).toContain(text)
+          // hdb refuses one tick beyond; of the extremes it takes some (date32 -5877641-06-23 became day 1, 0001-01-01),
+          // which is why the driver checks batches bound through hdb's writer itself (temporalRefusal)
+          if (text !== "is outside") expect(await hdbBytes(batch, [param(target)]), where).toBeInstanceOf(Error)
         }
       }
     }

@@ -253,7 +253,13 @@ describe("ingest encoder: the same bind bytes as node-oracledb's encoder of the 
           c.type.typeId === Arrow.Type.Date ? [199, 199, 12, 31, 1, 1, 1] : [199, 199, 12, 31, 24, 60, 60]
         )
       }
-      for (const [value, text] of c.beyond) {
+      // the storage type's extremes too, whose century byte would have wrapped (or, through a JS Date, been NaN)
+      const extremes: ReadonlyArray<readonly [number | bigint, string]> = c.beyond.length === 0
+        ? []
+        : typeof c.valid[0] === "bigint"
+        ? [[-(2n ** 63n), ""], [2n ** 63n - 1n, ""]]
+        : [[-(2 ** 31), ""], [2 ** 31 - 1, ""]]
+      for (const [value, text] of [...c.beyond, ...extremes]) {
         const data = column([c.valid[0]!, value])
         const message = `column "v": row 1002 holds ${text}`
         const fast = columnEncoder(field, data, undefined, 1000)
