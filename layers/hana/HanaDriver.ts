@@ -33,7 +33,7 @@ import { hdbClientOptions, resolveConnectConfig } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
 import * as Hdb from "./Hdb.ts"
 import { FetchSize, HanaOptions, ReadBatchRows } from "./HanaOptions.ts"
-import { type EncodePlan, type PartEncoder, planEncoding } from "./IngestEncoder.ts"
+import { type EncodePlan, type PartEncoder, planEncoding, temporalRefusal } from "./IngestEncoder.ts"
 import { nameOversizedParameter, oversizedRow, rowConverter } from "./Params.ts"
 import { hanaPage, scanLobs } from "./ResultPage.ts"
 import { normalizeSql } from "./SqlNormalize.ts"
@@ -440,15 +440,16 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       // With autocommit on, hdb's own batch EXECUTE brackets several packets in one transaction (ExecuteTask).
       const plan: EncodePlan = Hdb.isAutoCommit(client)
         ? { _tag: "Fallback", reason: "autocommit is on" }
-        : planEncoding(batch, statement.parameterMetadata)
+        : planEncoding(batch, statement.parameterMetadata, firstRow)
       yield* Effect.logDebug(
         plan._tag === "Encoded"
           ? "hana: ingest batch encoded from Arrow columns"
           : `hana: ingest batch bound through hdb's writer: ${plan.reason}`
       ).pipe(Effect.annotateLogs({ "hana.ingest.path": plan._tag === "Encoded" ? "encoded" : "hdb", "hana.ingest.rows": batch.numRows }))
-      return plan._tag === "Encoded"
-        ? yield* insertEncoded(statement, batch, plan.encode, firstRow)
-        : yield* insertRows(statement, batch, types)
+      if (plan._tag === "Encoded") return yield* insertEncoded(statement, batch, plan.encode, firstRow)
+      const refused = temporalRefusal(batch, statement.parameterMetadata, firstRow)
+      if (refused !== undefined) return yield* refused
+      return yield* insertRows(statement, batch, types)
     }))
 
   const scalar = (sql: string) =>

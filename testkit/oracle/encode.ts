@@ -78,7 +78,8 @@ const writeMicros = (w: WriteBuffer, us: number, withFraction: boolean, fraction
   const b = w.buf
   let p = w.pos
   b[p++] = withFraction ? 11 : 7
-  b[p++] = Math.floor(d.year / 100) + 100
+  // century and year of century each + 100, truncated toward zero as Oracle and oracledb write them (-4712: 53, 88)
+  b[p++] = Math.trunc(d.year / 100) + 100
   b[p++] = (d.year % 100) + 100
   b[p++] = d.month
   b[p++] = d.day
@@ -98,7 +99,7 @@ const writeDateParts = (w: WriteBuffer, c: Civil, withFraction: boolean): void =
   const b = w.buf
   let p = w.pos
   b[p++] = withFraction ? 11 : 7
-  b[p++] = Math.floor(c.year / 100) + 100
+  b[p++] = Math.trunc(c.year / 100) + 100
   b[p++] = (c.year % 100) + 100
   b[p++] = c.month
   b[p++] = c.day
@@ -396,7 +397,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         const b = w.buf
         let p = w.pos
         b[p++] = 13
-        b[p++] = Math.floor(c.year / 100) + 100
+        b[p++] = Math.trunc(c.year / 100) + 100
         b[p++] = (c.year % 100) + 100
         b[p++] = c.month
         b[p++] = c.day
