@@ -233,7 +233,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
     firstRow: number,
     names: ReadonlyArray<string>
   ) =>
-    Hdb.executePrepared(client, statement, single ? rows[0]! : rows).pipe(
+    Hdb.executePrepared(client, statement, single ? rows[0]! : rows, firstRow).pipe(
       Effect.mapError((error) =>
         nameOversizedParameter(error, {
           rows,
@@ -417,14 +417,14 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
     })
 
   /** Batch EXECUTEs through hdb's writer, from JS rows (the path for batches the encoder does not take). */
-  const insertRows = (statement: Hdb.HdbStatement, batch: Arrow.RecordBatch, types: ReadonlyArray<number>) =>
+  const insertRows = (statement: Hdb.HdbStatement, batch: Arrow.RecordBatch, types: ReadonlyArray<number>, firstRow: number) =>
     Effect.gen(function*() {
       const c = rowConverter(batch, types)
       if (!c.ok) return yield* c.error
       let total = 0
       for (let start = 0; start < batch.numRows; start += Hdb.MAX_BATCH_ROWS) {
         const end = Math.min(batch.numRows, start + Hdb.MAX_BATCH_ROWS)
-        const outcome = yield* executeRows(statement, c.converter.rows(start, end), false, start, batch.schema.fields.map((f) => f.name))
+        const outcome = yield* executeRows(statement, c.converter.rows(start, end), false, firstRow + start, batch.schema.fields.map((f) => f.name))
         total += outcome._tag === "Count" && outcome.rowsAffected >= 0 ? outcome.rowsAffected : end - start
       }
       return total
@@ -449,7 +449,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       if (plan._tag === "Encoded") return yield* insertEncoded(statement, batch, plan.encode, firstRow)
       const refused = temporalRefusal(batch, statement.parameterMetadata, firstRow)
       if (refused !== undefined) return yield* refused
-      return yield* insertRows(statement, batch, types)
+      return yield* insertRows(statement, batch, types, firstRow)
     }))
 
   const scalar = (sql: string) =>
