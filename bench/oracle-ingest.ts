@@ -7,6 +7,7 @@
  * alternate, each into a freshly created table; medians. ratio = ours / raw (target ≤ 0.5, aim ≤ 0.35). Our side
  * takes the ingest fast path (layers/oracle/IngestEncoder.ts): bind rows encoded from the Arrow buffers.
  */
+import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import * as Arrow from "apache-arrow"
 import { Effect, ManagedRuntime } from "effect"
@@ -45,6 +46,16 @@ export const arrowTable = (rows: number): Arrow.Table => {
     NOTE: Arrow.vectorFromArray(Array.from({ length: rows }, (_, i) => `a somewhat longer text value ${i}`), new Arrow.Utf8()),
     FLAG: Arrow.makeVector(Arrow.makeData({ type: new Arrow.Bool(), length: rows, data: flag }))
   })
+}
+
+/** CPU seconds process `pid` has used so far (Linux /proc; NaN elsewhere): the server's whole cost, not only its batch executions. */
+const processCpu = (pid: number): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return Number.NaN
+  }
 }
 
 /** Rows of `a` missing from `b` (MINUS: set difference over all eight columns). */
@@ -93,15 +104,18 @@ export const run = async (): Promise<Record<string, unknown>> => {
       throw new Error(`stored ${counts.join(" / ")} rows (expected ${ROWS}); rows only in ours / only in raw: ${differing.join(" / ")}`)
     }
     /** A timed side whose table is recreated before each run and whose server CPU (child process) is recorded. */
-    const side = (name: string, insert: () => Promise<unknown>, serverCpu: Array<number>): TimedSide => {
+    const side = (name: string, insert: () => Promise<unknown>, serverCpu: Array<number>, processCpuS: Array<number>): TimedSide => {
       let before: ServerStats | undefined
+      let processBefore = 0
       return {
         before: async () => {
           await recreate(name)
           before = await server.stats()
+          processBefore = processCpu(server.pid)
         },
         run: insert,
         after: async () => {
+          processCpuS.push(processCpu(server.pid) - processBefore)
           const after = await server.stats()
           if (before !== undefined && after !== undefined) serverCpu.push(statsDelta(after, before).insertCpuMs / 1000)
           if ((await count(conn, name)) !== ROWS) throw new Error(`${name} holds ${await count(conn, name)} rows, expected ${ROWS}`)
@@ -110,7 +124,13 @@ export const run = async (): Promise<Record<string, unknown>> => {
     }
     const oursServer: Array<number> = []
     const baseServer: Array<number> = []
-    const c = await compareAsync(side("INGEST_OURS", ours, oursServer), side("INGEST_RAW", baseline, baseServer), { warmup: 0, runs: RUNS })
+    const oursProcess: Array<number> = []
+    const baseProcess: Array<number> = []
+    const c = await compareAsync(
+      side("INGEST_OURS", ours, oursServer, oursProcess),
+      side("INGEST_RAW", baseline, baseServer, baseProcess),
+      { warmup: 0, runs: RUNS }
+    )
     return {
       bench: "oracle-ingest",
       rows: ROWS,
@@ -125,6 +145,8 @@ export const run = async (): Promise<Record<string, unknown>> => {
       baseline_client_cpu_s: seconds(c.baseline_cpu_ms),
       ours_server_cpu_s: seconds(median(oursServer) * 1000),
       baseline_server_cpu_s: seconds(median(baseServer) * 1000),
+      ours_server_process_cpu_s: seconds(median(oursProcess) * 1000),
+      baseline_server_process_cpu_s: seconds(median(baseProcess) * 1000),
       baseline: "raw node-oracledb executeMany with bindDefs, same chunks, one commit, same server",
       ratio: c.ratio
     }
