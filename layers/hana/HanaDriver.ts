@@ -272,9 +272,13 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         statement.functionCode === FUNCTION_PROCEDURE_WITH_RESULTS ||
         (statement.resultSetMetadata !== undefined && statement.resultSetMetadata.length > 0)
       const converters = []
+      let rowsBefore = 0
       for (const batch of parameters.batches) {
         const c = rowConverter(batch, types)
         if (!c.ok) return yield* c.error
+        const refused = temporalRefusal(batch, inputs, rowsBefore)
+        if (refused !== undefined) return yield* refused
+        rowsBefore += batch.numRows
         const tooLarge = oversizedRow(batch, types, Hdb.packetSizeLimit(client))
         if (tooLarge !== undefined) return yield* tooLarge
         converters.push({ batch, converter: c.converter })

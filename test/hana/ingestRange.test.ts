@@ -67,4 +67,22 @@ describe("ingest refuses dates and timestamps outside HANA's range (HANA)", () =
         }
       })))
   }
+
+  it.effect("a parameter outside the range is refused before the statement runs, naming column, row and value", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      yield* conn.execute(`CREATE TABLE "RANGE_PARAM" (K INTEGER, D DATE, T TIMESTAMP)`)
+      const insert = yield* conn.statement()
+      yield* insert.setSqlQuery(`INSERT INTO "RANGE_PARAM" VALUES (?, ?, ?)`)
+      for (const [bad, message] of [
+        [{ row: 1, d: -(2 ** 31) }, 'column 2 ("D"), row 2: the date -5877641-06-23 is outside 0001-01-01 … 9999-12-31'],
+        [{ row: 0, t: secondsOf(10000) }, 'column 3 ("T"), row 1: the date 10000-01-01 is outside 0001-01-01 … 9999-12-31']
+      ] as const) {
+        yield* insert.bind(rows(0, 2, bad, false))
+        const error = failure(yield* Effect.exit(insert.executeUpdate))
+        expect(error.status).toBe("INVALID_ARGUMENT")
+        expect(error.message).toContain(message)
+      }
+      expect(yield* contents("RANGE_PARAM")).toEqual([])
+    })))
 })
