@@ -376,7 +376,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const total = prepared.reduce((n, p) => n + p.rows, 0)
       if (total === 0) return yield* invalidArgument("no parameter rows are bound to the statement")
-      const info = yield* Db.call(connection, () => connection.getStatementInfo(sql))
+      const info = yield* Db.statementInfo(connection, sql)
       const isQuery = info.metaData !== undefined && info.metaData.length > 0
       const hasOut = prepared.some((p) => p.columns.some((c) => c.direction !== "in"))
       if (!isQuery && !hasOut && total > 1) {
@@ -423,17 +423,18 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       if (parameters !== undefined && parameters.schema.fields.length > 0) {
         return yield* executeWithParameters(sql, parameters, options)
       }
-      // prefetch_bytes needs the row size before the first round trip: one describe (parse only) when it is set.
+      // prefetch_bytes needs the row size before the first round trip: one describe (parse only) when it is set;
+      // otherwise the parse happens only when oracledb holds no cursor for the text (Db.openCursor).
       const info = options.get(Opt.PrefetchBytes) === undefined
-        ? undefined
-        : yield* Db.call(connection, () => connection.getStatementInfo(sql))
+        ? yield* Effect.as(Db.openCursor(connection, sql), undefined)
+        : yield* Db.statementInfo(connection, sql)
       const result = yield* runScoped(sql, [], queryOptions(options, prefetchRowsFor(info?.metaData, options)))
       return yield* outcome(result, options, undefined)
     }))
 
   const describe = (sql: string, options: ResolvedOptions): Effect.Effect<Arrow.Schema, AdbcError> =>
     Effect.gen(function*() {
-      const info = yield* Db.call(connection, () => connection.getStatementInfo(sql))
+      const info = yield* Db.statementInfo(connection, sql)
       const columns = yield* mapColumns(info.metaData ?? [], options)
       return new Arrow.Schema(columns.map((c) => c.field))
     })
@@ -484,6 +485,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const limits = stringLimits.get(Ddl.qualifiedTarget(target))
       const limitOf = (column: string) => limits?.get(column)
       const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
+      yield* Db.openCursor(connection, sql)
       const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
       const seam = seamInfo(connection, Db.oracledb.versionString)
       const encoders = seam === undefined ? undefined : yield* Effect.fromResult(batchEncoders(batch, limitOf, seam.utf8Database, firstRow))
