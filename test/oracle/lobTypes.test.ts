@@ -71,13 +71,35 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
         for (const rowid of rowids) expect(rowid).toMatch(/^[A-Za-z0-9+/]{18}$/)
         expect(new Set(rowids).size).toBe(2)
         expect(table.toArray().map((r) => r.toJSON()["R2"])).toEqual(rowids)
+        // a UROWID column holding each row's own rowid, and one NULL
+        yield* conn.execute(`UPDATE ${t} SET U = ROWID WHERE K = 1`)
         const u = yield* read(conn, `SELECT U FROM ${t} ORDER BY K`, mode)
-        // Oracle describes a UROWID column as type 208 (UROWID); the test server describes it as ROWID (type 11)
-        expect(String(u.schema.fields[0]!.type)).toBe("Utf8")
-        expect(u.schema.fields[0]!.metadata.get("oracle.type-name")).toMatch(/^U?ROWID$/)
-        expect(u.toArray().map((r) => r.toJSON()["U"])).toEqual([null, null])
+        expect(u.schema.fields.map((f) => [String(f.type), f.metadata.get("oracle.type-name")])).toEqual([["Utf8", "UROWID"]])
+        expect(u.toArray().map((r) => r.toJSON()["U"])).toEqual([rowids[0], null])
       })))
   }
+
+  it.effect("raw oracledb reads a UROWID column described as UROWID (Oracle type 208): physical rowids as their 18 characters, logical ones as *-prefixed base 64", () =>
+    Effect.promise(async () => {
+      const u = new URL(server.uri)
+      const raw = await oracledb.getConnection({ user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectString: `${u.host}${u.pathname}` })
+      try {
+        const t = uniqueName("URIDRAW")
+        await raw.execute(`CREATE TABLE ${t} (K NUMBER(10), U UROWID)`)
+        await raw.execute(`INSERT INTO ${t} (K) VALUES (1)`)
+        await raw.execute(`UPDATE ${t} SET U = ROWID`)
+        await raw.execute(`INSERT INTO ${t} VALUES (2, '*BAEAAAAA')`)
+        await raw.execute(`INSERT INTO ${t} VALUES (3, NULL)`)
+        const result = await raw.execute(`SELECT ROWID AS R, U FROM ${t} ORDER BY K`)
+        expect(result.metaData.map((m: any) => [m.name, m.dbType.name])).toEqual([["R", "DB_TYPE_ROWID"], ["U", "DB_TYPE_UROWID"]])
+        const rows = result.rows as Array<[string, string | null]>
+        expect(rows[0]![1]).toBe(rows[0]![0])
+        expect(rows.slice(1).map((r) => r[1])).toEqual(["*BAEAAAAA", null])
+        await raw.execute(`DROP TABLE ${t} PURGE`)
+      } finally {
+        await raw.close()
+      }
+    }))
 
   it.effect("raw oracledb sees the ROWID pseudocolumn, bare or aliased, described as ROWID (Oracle type 11)", () =>
     Effect.promise(async () => {

@@ -498,7 +498,41 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         w.ub(Number((v >> 16n) & 0x3fffffffn)) // block
         w.ub(Number(v & 0xffffn)) // slot
       })
+    case "urowid":
+      return nullGuard((w, col, i) => {
+        // The client ignores the first length-prefixed part and reads the rowid from the second
+        // (node-oracledb lib/thin/protocol/packet.js readURowID).
+        const rowid = urowidBytes(col.string(i) ?? "")
+        const length = Buffer.alloc(4)
+        length.writeUInt32BE(rowid.length)
+        w.bytesWithLength(length)
+        w.bytesWithLength(rowid)
+      })
   }
+}
+
+const ROWID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+/**
+ * The UROWID wire form of a stored rowid text: an 18-character physical rowid as type byte 1, then data object
+ * number (u32), file (u16), block (u32) and slot (u16), big-endian, the fields its base-64 groups of 6, 3, 6 and 3
+ * characters hold; any other text as a logical rowid (type byte 2, then the bytes the client shows as `*` and their
+ * base 64). Oracle refuses text that is no rowid on insert (ORA-01410); this server stores it as given.
+ */
+const urowidBytes = (text: string): Buffer => {
+  if (/^[A-Za-z0-9+/]{18}$/.test(text)) {
+    const field = (from: number, length: number) =>
+      [...text.slice(from, from + length)].reduce((v, c) => v * 64 + ROWID_ALPHABET.indexOf(c), 0)
+    const b = Buffer.alloc(13)
+    b[0] = 1
+    b.writeUInt32BE(field(0, 6), 1)
+    b.writeUInt16BE(field(6, 3), 5)
+    b.writeUInt32BE(field(9, 6), 7)
+    b.writeUInt16BE(field(15, 3), 11)
+    return b
+  }
+  const logical = text.startsWith("*") ? Buffer.from(text.slice(1), "base64") : Buffer.from(text, "utf8")
+  return Buffer.concat([Buffer.from([2]), logical])
 }
 
 const writeLocator = (w: WriteBuffer, value: string | Uint8Array, type: OraType, opts: EncodeOptions, row: number): void => {

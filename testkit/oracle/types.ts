@@ -59,6 +59,7 @@ export type ValueKind =
   | "longraw"
   | "json"
   | "rowid"
+  | "urowid"
   | "vector"
   | "object"
 
@@ -172,6 +173,8 @@ export const longType = simple("long", Dty.LONG, 0x7fffffff, "LONG", "VARCHAR", 
 export const longRawType = simple("longraw", Dty.LONG_RAW, 0x7fffffff, "LONG RAW", "BLOB")
 export const jsonType = simple("json", Dty.JSON, 8200, "JSON", "JSON")
 export const rowidType = simple("rowid", Dty.ROWID, 10, "ROWID", "VARCHAR")
+/** UROWID columns hold rowid text; described as UROWID (208) with Oracle's 4000-byte size (ALL_TAB_COLUMNS). */
+export const urowidType = simple("urowid", Dty.UROWID, 4000, "UROWID", "VARCHAR")
 
 /** VECTOR format codes (node_modules/oracledb/lib/constants.js VECTOR_FORMAT_*); 0 = any (flexible). */
 const VECTOR_FORMATS: Record<string, number> = { "*": 0, FLOAT32: 2, FLOAT64: 3, INT8: 4 }
@@ -238,7 +241,8 @@ export const parseOracleType = (spec: string): OraType | undefined => {
   if (s === "LONG RAW") return longRawType
   if (s === "LONG") return longType
   if (s === "JSON") return jsonType
-  if (s === "ROWID" || (m = s.match(/^UROWID(?:\(\d+\))?$/)) !== null) return rowidType
+  if (s === "ROWID") return rowidType
+  if (/^UROWID(?:\(\d+\))?$/.test(s)) return urowidType
   if ((m = s.match(/^VECTOR(?:\((\*|\d+)(?:,(\*|FLOAT32|FLOAT64|INT8))?\))?$/)) !== null) {
     const format = VECTOR_FORMATS[m[2] ?? "*"]
     return format === undefined ? undefined : vectorType(m[1] === undefined || m[1] === "*" ? 0 : Number(m[1]), format)
