@@ -744,8 +744,11 @@ const callWith = <A>(
     return onInterrupt(() => settled, ended)
   })
 
-/** Whether oracledb would keep `sql`'s cursor in its statement cache: a query or DML (not PL/SQL, not DDL). */
-const isCachedKind = (sql: string): boolean => {
+/**
+ * Whether `sql` is a query or DML, the statements whose cursor a parse opens ahead: oracledb caches no DDL, and
+ * runs a PL/SQL block's first execute as one iteration to settle its bind directions, which a parse would skip.
+ */
+const parsesAhead = (sql: string): boolean => {
   if (StatementClass === undefined) return false
   const statement = new StatementClass()
   statement._prepare(sql)
@@ -779,7 +782,7 @@ export const statementInfo = (connection: OracleConnection, sql: string): Effect
   if (impl?.getStatementInfo === undefined) return call(connection, () => connection.getStatementInfo(sql))
   const parse = impl.getStatementInfo.bind(impl)
   return Effect.map(
-    callToEnd(connection, () => parse(sql, { connection, keepInStmtCache: isCachedKind(sql) })),
+    callToEnd(connection, () => parse(sql, { connection, keepInStmtCache: parsesAhead(sql) })),
     (info) => {
       const cache = impl.statementCache
       const parsed = cache?._cachedStatements?.get(sql)
@@ -806,7 +809,7 @@ export const statementInfo = (connection: OracleConnection, sql: string): Effect
  * the cursor and the server keeps it open until the session ends (it stays in V$OPEN_CURSOR). So a query or DML text
  * without a cached cursor is first parsed by {@link statementInfo}, a call that is not broken, and the execute then
  * runs on the cursor that parse opened: a break of the execute leaves a cursor the client closes or reuses.
- * Not covered: PL/SQL and DDL texts (oracledb does not cache them), a query with a CLOB, NCLOB, BLOB, JSON or
+ * Not covered: PL/SQL and DDL texts (see `parsesAhead`), a query with a CLOB, NCLOB, BLOB, JSON or
  * VECTOR column (its cursor needs a define first, which oracledb makes only right after an execute, so
  * {@link statementInfo} closes the parsed cursor and the execute parses anew), and everything when the statement
  * cache is off (`stmtCacheSize=0`).
@@ -820,7 +823,7 @@ export const openCursor = (connection: OracleConnection, sql: string): Effect.Ef
     if (cache?._cachedStatements === undefined || (cache._maxSize ?? 0) <= 0) return Effect.void
     const cached = cache._cachedStatements.get(sql)
     if (cached !== undefined && (cached.cursorId !== 0 || cached.inUse)) return Effect.void
-    if (!isCachedKind(sql)) return Effect.void
+    if (!parsesAhead(sql)) return Effect.void
     return Effect.asVoid(statementInfo(connection, sql))
   })
 
