@@ -109,17 +109,17 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
     const interruptedThenRun = (work: Effect.Effect<unknown, unknown, Connection.Connection>, prefix: string, afterMs: number) =>
       Effect.gen(function*() {
         const faults = server.server!.faults
-        faults.delayMs = 300
+        faults.replyDelayMs = 300
         const fiber = yield* Effect.forkChild(work)
         yield* Effect.sleep(`${afterMs} millis`)
         const { ms } = yield* elapsed(Fiber.interrupt(fiber))
-        faults.delayMs = 0
+        faults.replyDelayMs = 0
         expect(ms).toBeLessThan(1500)
         yield* work
         // the text's cursor is the one the client caches; a cursor whose id the client never learned would be a second
         return yield* cursorsFor(prefix)
       }).pipe(Effect.ensuring(Effect.sync(() => {
-        server.server!.faults.delayMs = 0
+        server.server!.faults.replyDelayMs = 0
       })))
 
     for (const afterMs of [150, 450]) {
