@@ -115,6 +115,8 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
         const { ms } = yield* elapsed(Fiber.interrupt(fiber))
         faults.replyDelayMs = 0
         expect(ms).toBeLessThan(1500)
+        // the interruption met the work in flight (a delay the server no longer applied would let it finish first)
+        expect(Exit.isSuccess(yield* Fiber.await(fiber))).toBe(false)
         yield* work
         // the text's cursor is the one the client caches; a cursor whose id the client never learned would be a second
         return yield* cursorsFor(prefix)
