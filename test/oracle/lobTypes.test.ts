@@ -53,11 +53,11 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
         expect(table.toArray().map((r) => bytes(r.toJSON()["LR"]))).toEqual([[0xde, 0xad, 0xbe, 0xef], null])
       })))
 
-    it.effect(`the ROWID pseudocolumn and a UROWID column read as strings typed ROWID / UROWID (${mode} mode)`, () =>
+    it.effect(`the ROWID pseudocolumn, a UROWID and a ROWID column read as strings typed ROWID / UROWID (${mode} mode)`, () =>
       withConnection(server.uri, Effect.gen(function*() {
         const conn = yield* Connection.Connection
         const t = uniqueName("RID")
-        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), U UROWID)`)
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), U UROWID, R ROWID)`)
         yield* conn.execute(`INSERT INTO ${t} (K) VALUES (1)`)
         yield* conn.execute(`INSERT INTO ${t} (K) VALUES (2)`)
         const table = yield* read(conn, `SELECT ROWID, ROWID AS R2, K FROM ${t} ORDER BY K`, mode)
@@ -71,30 +71,31 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
         for (const rowid of rowids) expect(rowid).toMatch(/^[A-Za-z0-9+/]{18}$/)
         expect(new Set(rowids).size).toBe(2)
         expect(table.toArray().map((r) => r.toJSON()["R2"])).toEqual(rowids)
-        // a UROWID column holding each row's own rowid, and one NULL
-        yield* conn.execute(`UPDATE ${t} SET U = ROWID WHERE K = 1`)
-        const u = yield* read(conn, `SELECT U FROM ${t} ORDER BY K`, mode)
-        expect(u.schema.fields.map((f) => [String(f.type), f.metadata.get("oracle.type-name")])).toEqual([["Utf8", "UROWID"]])
-        expect(u.toArray().map((r) => r.toJSON()["U"])).toEqual([rowids[0], null])
+        // UROWID and ROWID columns holding the first row's own rowid, and NULLs
+        yield* conn.execute(`UPDATE ${t} SET U = ROWID, R = ROWID WHERE K = 1`)
+        const u = yield* read(conn, `SELECT U, R FROM ${t} ORDER BY K`, mode)
+        expect(u.schema.fields.map((f) => [String(f.type), f.metadata.get("oracle.type-name")])).toEqual([["Utf8", "UROWID"], ["Utf8", "ROWID"]])
+        expect(u.toArray().map((r) => [r.toJSON()["U"], r.toJSON()["R"]])).toEqual([[rowids[0], rowids[0]], [null, null]])
       })))
   }
 
-  it.effect("raw oracledb reads a UROWID column described as UROWID (Oracle type 208): physical rowids as their 18 characters, logical ones as *-prefixed base 64", () =>
+  it.effect("raw oracledb reads a UROWID column (Oracle type 208: physical rowids as their 18 characters, logical ones as *-prefixed base 64) and a ROWID column (type 11)", () =>
     Effect.promise(async () => {
       const u = new URL(server.uri)
       const raw = await oracledb.getConnection({ user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectString: `${u.host}${u.pathname}` })
       try {
         const t = uniqueName("URIDRAW")
-        await raw.execute(`CREATE TABLE ${t} (K NUMBER(10), U UROWID)`)
+        await raw.execute(`CREATE TABLE ${t} (K NUMBER(10), U UROWID, RC ROWID)`)
         await raw.execute(`INSERT INTO ${t} (K) VALUES (1)`)
-        await raw.execute(`UPDATE ${t} SET U = ROWID`)
-        await raw.execute(`INSERT INTO ${t} VALUES (2, '*BAEAAAAA')`)
-        await raw.execute(`INSERT INTO ${t} VALUES (3, NULL)`)
-        const result = await raw.execute(`SELECT ROWID AS R, U FROM ${t} ORDER BY K`)
-        expect(result.metaData.map((m: any) => [m.name, m.dbType.name])).toEqual([["R", "DB_TYPE_ROWID"], ["U", "DB_TYPE_UROWID"]])
-        const rows = result.rows as Array<[string, string | null]>
+        await raw.execute(`UPDATE ${t} SET U = ROWID, RC = ROWID`)
+        await raw.execute(`INSERT INTO ${t} VALUES (2, '*BAEAAAAA', NULL)`)
+        await raw.execute(`INSERT INTO ${t} VALUES (3, NULL, NULL)`)
+        const result = await raw.execute(`SELECT ROWID AS R, U, RC FROM ${t} ORDER BY K`)
+        expect(result.metaData.map((m: any) => [m.name, m.dbType.name])).toEqual([["R", "DB_TYPE_ROWID"], ["U", "DB_TYPE_UROWID"], ["RC", "DB_TYPE_ROWID"]])
+        const rows = result.rows as Array<[string, string | null, string | null]>
         expect(rows[0]![1]).toBe(rows[0]![0])
-        expect(rows.slice(1).map((r) => r[1])).toEqual(["*BAEAAAAA", null])
+        expect(rows[0]![2]).toBe(rows[0]![0])
+        expect(rows.slice(1).map((r) => [r[1], r[2]])).toEqual([["*BAEAAAAA", null], [null, null]])
         await raw.execute(`DROP TABLE ${t} PURGE`)
       } finally {
         await raw.close()
