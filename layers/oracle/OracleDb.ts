@@ -38,6 +38,11 @@ const { Statement: StatementClass } = require("oracledb/lib/thin/statement.js") 
   Statement?: { new(): { _prepare(sql: string): void; isQuery: boolean; isDml: boolean }; prototype: Record<string, unknown> }
 }
 
+/** oracledb's execute message (lib/thin/protocol/messages/execute.js), for the define call of a parsed query. */
+const { ExecuteMessage } = require("oracledb/lib/thin/protocol/messages/index.js") as {
+  ExecuteMessage?: new(connection: unknown, statement: ThinStatement, options: Record<string, unknown>) => unknown
+}
+
 /** What oracledb's public getStatementInfo adds to each column (lib/util.js): its type name. */
 const { addTypeProperties } = require("oracledb/lib/util.js") as {
   addTypeProperties: (metaData: object, attribute: string) => void
@@ -127,6 +132,11 @@ export interface OracleConnection {
     }
     /** The parse-only call behind `getStatementInfo`, taking the execute options (`keepInStmtCache` among them). */
     getStatementInfo?(sql: string, options: Record<string, unknown>): Promise<StatementInfo>
+    /** Takes `sql`'s statement from the cache (in use until returned) as an execute with `options` would. */
+    _prepare?(sql: string, options: Record<string, unknown>): ThinStatement
+    /** Sends the define call a statement that `requiresDefine` needs (a full execute message with only DEFINE set). */
+    _handleDefines?(statement: ThinStatement, message: unknown): Promise<void>
+    _returnStatement?(statement: ThinStatement): void
   }
 }
 
@@ -261,6 +271,10 @@ export const installHooks = (): AdbcError | undefined => {
     "StatementCache.clearCursor": StatementCache.prototype?.["clearCursor"],
     "Statement._prepare": StatementClass?.prototype["_prepare"],
     "Statement._clearAllState": StatementClass?.prototype["_clearAllState"],
+    "ThinConnectionImpl._prepare": ThinConnection.prototype?.["_prepare"],
+    "ThinConnectionImpl._handleDefines": ThinConnection.prototype?.["_handleDefines"],
+    "ThinConnectionImpl._returnStatement": ThinConnection.prototype?.["_returnStatement"],
+    ExecuteMessage,
     "BaseBuffer.parseOracleDate": BaseBuffer?.prototype["parseOracleDate"],
     "BaseBuffer.writeOracleDate": BaseBuffer?.prototype["writeOracleDate"],
     "transformer.transformValueIn": transformer.transformValueIn,
@@ -771,33 +785,69 @@ const callToEnd = <A>(connection: OracleConnection, run: () => Promise<A>): Effe
 /**
  * Parses `sql` without executing it and reports its columns and binds (oracledb's `getStatementInfo`). A query or
  * DML statement stays in oracledb's statement cache with the server cursor the parse opened, so that its execute
- * reuses that cursor (see {@link openCursor}); oracledb's public `getStatementInfo` would close it instead. The parse
- * is not broken by an interruption unless it outlasts half of {@link ANSWER_BUDGET_MS}.
+ * reuses that cursor (see {@link openCursor}); oracledb's public `getStatementInfo` would close it instead.
+ * `executeOptions` are those of the execute that follows (its fetch types decide how LOB and JSON columns are
+ * defined). The parse is not broken by an interruption unless it outlasts half of {@link ANSWER_BUDGET_MS}.
  *
  * @category operations
  * @since 0.1.0
  */
-export const statementInfo = (connection: OracleConnection, sql: string): Effect.Effect<StatementInfo, AdbcError> => {
+export const statementInfo = (
+  connection: OracleConnection,
+  sql: string,
+  executeOptions: Record<string, unknown> = {}
+): Effect.Effect<StatementInfo, AdbcError> => {
   const impl = connection._impl
   if (impl?.getStatementInfo === undefined) return call(connection, () => connection.getStatementInfo(sql))
   const parse = impl.getStatementInfo.bind(impl)
+  const options = { ...executeOptions, connection, keepInStmtCache: parsesAhead(sql) }
   return Effect.map(
-    callToEnd(connection, () => parse(sql, { connection, keepInStmtCache: parsesAhead(sql) })),
+    callToEnd(connection, async () => {
+      const info = await parse(sql, options)
+      await defineParsed(impl, sql, options)
+      return info
+    }),
     (info) => {
-      const cache = impl.statementCache
-      const parsed = cache?._cachedStatements?.get(sql)
-      if (parsed?.requiresDefine === true && !parsed.inUse) {
-        // A query with a LOB or JSON column: oracledb's execute of a cursor that still needs its define sends only
-        // the define (lib/thin/protocol/messages/execute.js), and the fetch then fails ORA-01002. The parsed cursor
-        // is closed (its id is known) and the execute parses anew, as it would have without this parse.
-        cache?.clearCursor?.(parsed)
-        parsed._clearAllState?.()
-      }
       // what the public getStatementInfo adds (lib/connection.js): the type name of each column
       for (const m of info.metaData ?? []) addTypeProperties(m, "dbType")
       return info
     }
   )
+}
+
+/** Whether `sql`'s cached statement has a cursor that still needs its define (see {@link defineParsed}). */
+const needsDefine = (impl: NonNullable<OracleConnection["_impl"]>, sql: string): boolean => {
+  const cached = impl.statementCache?._cachedStatements?.get(sql)
+  return cached !== undefined && cached.cursorId !== 0 && cached.requiresDefine === true && !cached.inUse
+}
+
+/**
+ * The define call of a parsed query with a LOB, JSON or VECTOR column, whose cursor oracledb defines only after an
+ * execute (lib/thin/connection.js `_handleDefines`); an execute of a cursor still marked `requiresDefine` sends
+ * only the define and never executes (the fetch then fails ORA-01002). Defined here, the cursor is in the state
+ * oracledb leaves a cached LOB query in after its first execute, and the execute reuses it. Without the internals
+ * this needs, the parsed cursor is closed instead (its id is known) and the execute parses anew.
+ */
+const defineParsed = async (
+  impl: NonNullable<OracleConnection["_impl"]>,
+  sql: string,
+  options: Record<string, unknown>
+): Promise<void> => {
+  if (!needsDefine(impl, sql)) return
+  if (impl._prepare === undefined || impl._handleDefines === undefined || impl._returnStatement === undefined || ExecuteMessage === undefined) {
+    const parsed = impl.statementCache?._cachedStatements?.get(sql)
+    if (parsed !== undefined) {
+      impl.statementCache?.clearCursor?.(parsed)
+      parsed._clearAllState?.()
+    }
+    return
+  }
+  const statement = impl._prepare(sql, options)
+  try {
+    await impl._handleDefines(statement, new ExecuteMessage(impl, statement, options))
+  } finally {
+    impl._returnStatement(statement)
+  }
 }
 
 /**
@@ -809,22 +859,28 @@ export const statementInfo = (connection: OracleConnection, sql: string): Effect
  * the cursor and the server keeps it open until the session ends (it stays in V$OPEN_CURSOR). So a query or DML text
  * without a cached cursor is first parsed by {@link statementInfo}, a call that is not broken, and the execute then
  * runs on the cursor that parse opened: a break of the execute leaves a cursor the client closes or reuses.
- * Not covered: PL/SQL and DDL texts (see `parsesAhead`), a query with a CLOB, NCLOB, BLOB, JSON or
- * VECTOR column (its cursor needs a define first, which oracledb makes only right after an execute, so
- * {@link statementInfo} closes the parsed cursor and the execute parses anew), and everything when the statement
- * cache is off (`stmtCacheSize=0`).
+ * `executeOptions` are the execute's (see {@link statementInfo}). Not covered: PL/SQL and DDL texts (see
+ * `parsesAhead`) and everything when the statement cache is off (`stmtCacheSize=0`).
  *
  * @category operations
  * @since 0.1.0
  */
-export const openCursor = (connection: OracleConnection, sql: string): Effect.Effect<void, AdbcError> =>
+export const openCursor = (
+  connection: OracleConnection,
+  sql: string,
+  executeOptions: Record<string, unknown> = {}
+): Effect.Effect<void, AdbcError> =>
   Effect.suspend(() => {
     const cache = connection._impl?.statementCache
     if (cache?._cachedStatements === undefined || (cache._maxSize ?? 0) <= 0) return Effect.void
+    const impl = connection._impl!
+    const options = { ...executeOptions, connection, keepInStmtCache: true }
+    // a parse whose define an interruption stopped gets it now
+    if (needsDefine(impl, sql)) return callToEnd(connection, () => defineParsed(impl, sql, options))
     const cached = cache._cachedStatements.get(sql)
     if (cached !== undefined && (cached.cursorId !== 0 || cached.inUse)) return Effect.void
     if (!parsesAhead(sql)) return Effect.void
-    return Effect.asVoid(statementInfo(connection, sql))
+    return Effect.asVoid(statementInfo(connection, sql, executeOptions))
   })
 
 /**

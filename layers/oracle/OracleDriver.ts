@@ -376,7 +376,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const total = prepared.reduce((n, p) => n + p.rows, 0)
       if (total === 0) return yield* invalidArgument("no parameter rows are bound to the statement")
-      const info = yield* Db.statementInfo(connection, sql)
+      const info = yield* Db.statementInfo(connection, sql, queryOptions(options, 1))
       const isQuery = info.metaData !== undefined && info.metaData.length > 0
       const hasOut = prepared.some((p) => p.columns.some((c) => c.direction !== "in"))
       if (!isQuery && !hasOut && total > 1) {
@@ -426,15 +426,15 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       // prefetch_bytes needs the row size before the first round trip: one describe (parse only) when it is set;
       // otherwise the parse happens only when oracledb holds no cursor for the text (Db.openCursor).
       const info = options.get(Opt.PrefetchBytes) === undefined
-        ? yield* Effect.as(Db.openCursor(connection, sql), undefined)
-        : yield* Db.statementInfo(connection, sql)
+        ? yield* Effect.as(Db.openCursor(connection, sql, queryOptions(options, 1)), undefined)
+        : yield* Db.statementInfo(connection, sql, queryOptions(options, 1))
       const result = yield* runScoped(sql, [], queryOptions(options, prefetchRowsFor(info?.metaData, options)))
       return yield* outcome(result, options, undefined)
     }))
 
   const describe = (sql: string, options: ResolvedOptions): Effect.Effect<Arrow.Schema, AdbcError> =>
     Effect.gen(function*() {
-      const info = yield* Db.statementInfo(connection, sql)
+      const info = yield* Db.statementInfo(connection, sql, queryOptions(options, 1))
       const columns = yield* mapColumns(info.metaData ?? [], options)
       return new Arrow.Schema(columns.map((c) => c.field))
     })

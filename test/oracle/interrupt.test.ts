@@ -125,13 +125,17 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
       })))
 
     for (const afterMs of [150, 450]) {
-      it.live(`a query and an INSERT, interrupted ${afterMs} ms in`, () =>
+      it.live(`a query, a query with CLOB and JSON columns and an INSERT, interrupted ${afterMs} ms in`, () =>
         withConnection(server.uri, Effect.gen(function*() {
           const conn = yield* Connection.Connection
           const t = uniqueName("ORPH")
-          yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
+          yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), C CLOB, J JSON)`)
+          yield* conn.execute(`INSERT INTO ${t} VALUES (1, 'text', '{"a":1}')`)
           const query = `SELECT K, 1 AS ${uniqueName("Q")} FROM ${t}`
           expect(yield* interruptedThenRun(Stream.runCollect(conn.query(query)), query, afterMs)).toBe(1)
+          // LOB and JSON columns need a define before their cursor is executed
+          const lob = `SELECT C, J, 2 AS ${uniqueName("L")} FROM ${t}`
+          expect(yield* interruptedThenRun(Stream.runCollect(conn.query(lob)), lob, afterMs)).toBe(1)
           const insert = `INSERT INTO ${t} (K) VALUES (${afterMs})`
           expect(yield* interruptedThenRun(conn.execute(insert), insert, afterMs)).toBe(1)
           expect(server.server!.openResultSets()).toBe(0)
