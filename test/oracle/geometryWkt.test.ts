@@ -62,6 +62,15 @@ const wkb = (g: Geometry): string => {
     u32(rs.length)
     rs.forEach(points)
   }
+  /** A multi geometry: its header and count, then each part as a whole geometry of the part's type. */
+  const multi = <A>(code: number, partCode: number, members: ReadonlyArray<A>, body: (a: A) => void) => {
+    header(code)
+    u32(members.length)
+    for (const member of members) {
+      header(partCode)
+      body(member)
+    }
+  }
   switch (g.type) {
     case "POINT":
       header(1)
@@ -76,28 +85,13 @@ const wkb = (g: Geometry): string => {
       rings(g.at)
       break
     case "MULTIPOINT":
-      header(4)
-      u32(g.at.length)
-      for (const p of g.at) {
-        header(1)
-        point(p)
-      }
+      multi(4, 1, g.at, point)
       break
     case "MULTILINESTRING":
-      header(5)
-      u32(g.at.length)
-      for (const line of g.at) {
-        header(2)
-        points(line)
-      }
+      multi(5, 2, g.at, points)
       break
     case "MULTIPOLYGON":
-      header(6)
-      u32(g.at.length)
-      for (const polygon of g.at) {
-        header(3)
-        rings(polygon)
-      }
+      multi(6, 3, g.at, rings)
       break
   }
   return Buffer.concat(parts).toString("hex")

@@ -15,6 +15,18 @@ const server = useServer()
 const read = (conn: Connection.Connection["Service"], sql: string, mode: string) =>
   Effect.map(Stream.runCollect(conn.query(sql, { "redo.statement.execution_mode": mode })), (batches) => new Arrow.Table(batches))
 
+/** Runs `f` on a raw oracledb connection to the server. */
+const withRaw = (f: (raw: any) => Promise<void>) =>
+  Effect.promise(async () => {
+    const u = new URL(server.uri)
+    const raw = await oracledb.getConnection({ user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectString: `${u.host}${u.pathname}` })
+    try {
+      await f(raw)
+    } finally {
+      await raw.close()
+    }
+  })
+
 const bytes = (v: unknown) => (v === null ? null : [...(v as Uint8Array)])
 
 describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
@@ -80,45 +92,33 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
   }
 
   it.effect("raw oracledb reads a UROWID column (Oracle type 208: physical rowids as their 18 characters, logical ones as *-prefixed base 64) and a ROWID column (type 11)", () =>
-    Effect.promise(async () => {
-      const u = new URL(server.uri)
-      const raw = await oracledb.getConnection({ user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectString: `${u.host}${u.pathname}` })
-      try {
-        const t = uniqueName("URIDRAW")
-        await raw.execute(`CREATE TABLE ${t} (K NUMBER(10), U UROWID, RC ROWID)`)
-        await raw.execute(`INSERT INTO ${t} (K) VALUES (1)`)
-        await raw.execute(`UPDATE ${t} SET U = ROWID, RC = ROWID`)
-        await raw.execute(`INSERT INTO ${t} VALUES (2, '*BAEAAAAA', NULL)`)
-        await raw.execute(`INSERT INTO ${t} VALUES (3, NULL, NULL)`)
-        const result = await raw.execute(`SELECT ROWID AS R, U, RC FROM ${t} ORDER BY K`)
-        expect(result.metaData.map((m: any) => [m.name, m.dbType.name])).toEqual([["R", "DB_TYPE_ROWID"], ["U", "DB_TYPE_UROWID"], ["RC", "DB_TYPE_ROWID"]])
-        const rows = result.rows as Array<[string, string | null, string | null]>
-        expect(rows[0]![1]).toBe(rows[0]![0])
-        expect(rows[0]![2]).toBe(rows[0]![0])
-        expect(rows.slice(1).map((r) => [r[1], r[2]])).toEqual([["*BAEAAAAA", null], [null, null]])
-        await raw.execute(`DROP TABLE ${t} PURGE`)
-      } finally {
-        await raw.close()
-      }
+    withRaw(async (raw) => {
+      const t = uniqueName("URIDRAW")
+      await raw.execute(`CREATE TABLE ${t} (K NUMBER(10), U UROWID, RC ROWID)`)
+      await raw.execute(`INSERT INTO ${t} (K) VALUES (1)`)
+      await raw.execute(`UPDATE ${t} SET U = ROWID, RC = ROWID`)
+      await raw.execute(`INSERT INTO ${t} VALUES (2, '*BAEAAAAA', NULL)`)
+      await raw.execute(`INSERT INTO ${t} VALUES (3, NULL, NULL)`)
+      const result = await raw.execute(`SELECT ROWID AS R, U, RC FROM ${t} ORDER BY K`)
+      expect(result.metaData.map((m: any) => [m.name, m.dbType.name])).toEqual([["R", "DB_TYPE_ROWID"], ["U", "DB_TYPE_UROWID"], ["RC", "DB_TYPE_ROWID"]])
+      const rows = result.rows as Array<[string, string | null, string | null]>
+      expect(rows[0]![1]).toBe(rows[0]![0])
+      expect(rows[0]![2]).toBe(rows[0]![0])
+      expect(rows.slice(1).map((r) => [r[1], r[2]])).toEqual([["*BAEAAAAA", null], [null, null]])
+      await raw.execute(`DROP TABLE ${t} PURGE`)
     }))
 
   it.effect("raw oracledb sees the ROWID pseudocolumn, bare or aliased, described as ROWID (Oracle type 11)", () =>
-    Effect.promise(async () => {
-      const u = new URL(server.uri)
-      const raw = await oracledb.getConnection({ user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectString: `${u.host}${u.pathname}` })
-      try {
-        const t = uniqueName("RIDRAW")
-        await raw.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
-        await raw.execute(`INSERT INTO ${t} VALUES (1)`)
-        const result = await raw.execute(`SELECT ROWID, ROWID AS R, x.ROWID X2 FROM ${t} x`)
-        expect(result.metaData.map((m: any) => [m.name, m.dbType])).toEqual([
-          ["ROWID", oracledb.DB_TYPE_ROWID],
-          ["R", oracledb.DB_TYPE_ROWID],
-          ["X2", oracledb.DB_TYPE_ROWID]
-        ])
-        await raw.execute(`DROP TABLE ${t} PURGE`)
-      } finally {
-        await raw.close()
-      }
+    withRaw(async (raw) => {
+      const t = uniqueName("RIDRAW")
+      await raw.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
+      await raw.execute(`INSERT INTO ${t} VALUES (1)`)
+      const result = await raw.execute(`SELECT ROWID, ROWID AS R, x.ROWID X2 FROM ${t} x`)
+      expect(result.metaData.map((m: any) => [m.name, m.dbType])).toEqual([
+        ["ROWID", oracledb.DB_TYPE_ROWID],
+        ["R", oracledb.DB_TYPE_ROWID],
+        ["X2", oracledb.DB_TYPE_ROWID]
+      ])
+      await raw.execute(`DROP TABLE ${t} PURGE`)
     }))
 })
