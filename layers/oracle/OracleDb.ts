@@ -759,14 +759,15 @@ const callWith = <A>(
   })
 
 /**
- * Whether `sql` is a query or DML, the statements whose cursor a parse opens ahead: oracledb caches no DDL, and
- * runs a PL/SQL block's first execute as one iteration to settle its bind directions, which a parse would skip.
+ * The kind of statement `sql` is, for the parse ahead: a query or DML keeps the cursor its parse opens; oracledb
+ * caches no DDL, and runs a PL/SQL block's first execute as one iteration to settle its bind directions, which a
+ * parse would skip.
  */
-const parsesAhead = (sql: string): boolean => {
-  if (StatementClass === undefined) return false
+const statementKind = (sql: string): "query" | "dml" | "other" => {
+  if (StatementClass === undefined) return "other"
   const statement = new StatementClass()
   statement._prepare(sql)
-  return statement.isQuery || statement.isDml
+  return statement.isQuery ? "query" : statement.isDml ? "dml" : "other"
 }
 
 /**
@@ -787,7 +788,11 @@ const callToEnd = <A>(connection: OracleConnection, run: () => Promise<A>): Effe
  * DML statement stays in oracledb's statement cache with the server cursor the parse opened, so that its execute
  * reuses that cursor (see {@link openCursor}); oracledb's public `getStatementInfo` would close it instead.
  * `executeOptions` are those of the execute that follows (its fetch types decide how LOB and JSON columns are
- * defined). The parse is not broken by an interruption unless it outlasts half of {@link ANSWER_BUDGET_MS}.
+ * defined). With `keepQuery` false a query's parsed cursor is closed as oracledb's `getStatementInfo` does: the
+ * first execute of a query with bound parameters on a known cursor is a full one, which fetches
+ * `fetchArraySize` rows instead of `prefetchRows` (lib/thin/protocol/messages/execute.js), so such a query is
+ * parsed again by its execute. The parse is not broken by an interruption unless it outlasts half of
+ * {@link ANSWER_BUDGET_MS}.
  *
  * @category operations
  * @since 0.1.0
@@ -795,12 +800,14 @@ const callToEnd = <A>(connection: OracleConnection, run: () => Promise<A>): Effe
 export const statementInfo = (
   connection: OracleConnection,
   sql: string,
-  executeOptions: Record<string, unknown> = {}
+  executeOptions: Record<string, unknown> = {},
+  keepQuery = true
 ): Effect.Effect<StatementInfo, AdbcError> => {
   const impl = connection._impl
   if (impl?.getStatementInfo === undefined) return call(connection, () => connection.getStatementInfo(sql))
   const parse = impl.getStatementInfo.bind(impl)
-  const options = { ...executeOptions, connection, keepInStmtCache: parsesAhead(sql) }
+  const kind = statementKind(sql)
+  const options = { ...executeOptions, connection, keepInStmtCache: kind === "dml" || (kind === "query" && keepQuery) }
   return Effect.map(
     callToEnd(connection, async () => {
       const info = await parse(sql, options)
@@ -860,7 +867,8 @@ const defineParsed = async (
  * without a cached cursor is first parsed by {@link statementInfo}, a call that is not broken, and the execute then
  * runs on the cursor that parse opened: a break of the execute leaves a cursor the client closes or reuses.
  * `executeOptions` are the execute's (see {@link statementInfo}). Not covered: PL/SQL and DDL texts (see
- * `parsesAhead`) and everything when the statement cache is off (`stmtCacheSize=0`).
+ * `statementKind`), queries with bound parameters (see {@link statementInfo}) and everything when the statement
+ * cache is off (`stmtCacheSize=0`).
  *
  * @category operations
  * @since 0.1.0
@@ -879,7 +887,7 @@ export const openCursor = (
     if (needsDefine(impl, sql)) return callToEnd(connection, () => defineParsed(impl, sql, options))
     const cached = cache._cachedStatements.get(sql)
     if (cached !== undefined && (cached.cursorId !== 0 || cached.inUse)) return Effect.void
-    if (!parsesAhead(sql)) return Effect.void
+    if (statementKind(sql) === "other") return Effect.void
     return Effect.asVoid(statementInfo(connection, sql, executeOptions))
   })
 

@@ -376,7 +376,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const total = prepared.reduce((n, p) => n + p.rows, 0)
       if (total === 0) return yield* invalidArgument("no parameter rows are bound to the statement")
-      const info = yield* Db.statementInfo(connection, sql, queryOptions(options, 1))
+      // a bound query's execute parses anew, so that its first round trip fetches prefetch_rows (Db.statementInfo)
+      const info = yield* Db.statementInfo(connection, sql, queryOptions(options, 1), false)
       const isQuery = info.metaData !== undefined && info.metaData.length > 0
       const hasOut = prepared.some((p) => p.columns.some((c) => c.direction !== "in"))
       if (!isQuery && !hasOut && total > 1) {
