@@ -18,6 +18,8 @@ import { Progress } from "../cli/progress.ts"
 import { type ChildServer, startInChildProcess } from "../testkit/common/child-process.ts"
 import { BENCH_COLUMNS, createBenchTableSql, createHdbClient, promise } from "./support/hana.ts"
 import { collectGarbage } from "./run.ts"
+import { statsDelta } from "./support/server-stats.ts"
+import { emptyStats } from "../testkit/common/stats.ts"
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const oracledb: any = createRequire(import.meta.url)("oracledb")
@@ -41,16 +43,16 @@ const silentProgress = Layer.succeed(Progress, { start: (step: string) => ({ upd
 
 const cpuSeconds = (used: NodeJS.CpuUsage): number => Math.round((used.user + used.system) / 1000) / 1000
 
-/** CPU seconds the HANA server spent encoding results and the Oracle server inserting, so far. */
+/** Both servers' work counters now. */
 const serverWork = async (hana: ChildServer, oracle: ChildServer) => {
   const [h, o] = await Promise.all([hana.stats(), oracle.stats()])
-  return { hana_encode: (h?.encodeCpuMs ?? 0) / 1000, oracle_insert: (o?.insertCpuMs ?? 0) / 1000 }
+  return { hana: h ?? emptyStats(), oracle: o ?? emptyStats() }
 }
 
-/** The server work between two {@link serverWork} readings, rounded to milliseconds. */
+/** CPU seconds the HANA server spent encoding results and the Oracle server inserting between two readings. */
 const workSince = (before: Awaited<ReturnType<typeof serverWork>>, after: Awaited<ReturnType<typeof serverWork>>) => ({
-  hana_encode: Math.round((after.hana_encode - before.hana_encode) * 1000) / 1000,
-  oracle_insert: Math.round((after.oracle_insert - before.oracle_insert) * 1000) / 1000
+  hana_encode: Math.round(statsDelta(after.hana, before.hana).encodeCpuMs) / 1000,
+  oracle_insert: Math.round(statsDelta(after.oracle, before.oracle).insertCpuMs) / 1000
 })
 
 /** Runs the benchmark. */
