@@ -19,6 +19,14 @@ export interface CopyOptions {
   readonly readOptions?: Readonly<Record<string, string>> | undefined
   /** Options set on the target connection before the ingest; default {@link copyWriteOptions} for its driver. */
   readonly writeOptions?: Readonly<Record<string, string>> | undefined
+  /**
+   * Options the caller set on the source and the target (`adbc copy --from-option`, `--to-option`): the defaults
+   * above leave those keys alone.
+   */
+  readonly callerOptions?: {
+    readonly from?: Readonly<Record<string, string>> | undefined
+    readonly to?: Readonly<Record<string, string>> | undefined
+  } | undefined
 }
 
 /** Rows per batch of a copy: one source fetch, one Arrow batch, one insert call on the target. */
@@ -43,6 +51,13 @@ export const copyWriteOptions: Readonly<Record<string, Readonly<Record<string, s
   oracle: { "redo.statement.insert_batch_rows": String(2 * COPY_BATCH_ROWS) }
 }
 
+/** `defaults` without the keys the caller set itself. */
+export const unlessSet = (
+  defaults: Readonly<Record<string, string>> | undefined,
+  set: Readonly<Record<string, string>> | undefined
+): Record<string, string> =>
+  Object.fromEntries(Object.entries(defaults ?? {}).filter(([key]) => set?.[key] === undefined))
+
 /**
  * Runs `sql` on `from` and ingests its rows into `to` as `ingest` says; returns the rows inserted. The write options
  * stay set on `to` afterwards (the CLI and the main job open `to` for the copy alone).
@@ -55,10 +70,12 @@ export const copyQuery = (
   options: CopyOptions
 ): Effect.Effect<number, AdbcError, Progress> =>
   Effect.scoped(Effect.gen(function*() {
-    for (const [key, value] of Object.entries(options.writeOptions ?? copyWriteOptions[to.driverName] ?? {})) {
-      yield* to.setOption(key, value)
-    }
-    const reader = yield* from.executeQuery(sql, options.readOptions ?? copyReadOptions[from.driverName])
+    const writeOptions = options.writeOptions ?? unlessSet(copyWriteOptions[to.driverName], options.callerOptions?.to)
+    for (const [key, value] of Object.entries(writeOptions)) yield* to.setOption(key, value)
+    const reader = yield* from.executeQuery(
+      sql,
+      options.readOptions ?? unlessSet(copyReadOptions[from.driverName], options.callerOptions?.from)
+    )
     // Up to two batches read ahead: the source fetches the next batch while the target inserts the last one.
     const batches = reader.batches.pipe(Stream.buffer({ capacity: 2 }))
     return yield* to.ingest({ schema: reader.schema, batches }, ingest)

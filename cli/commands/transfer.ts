@@ -165,7 +165,7 @@ export const copy = Command.make(
         Context.get(to, Connection),
         args.query,
         ingestOptions(args),
-        { step: `copy into ${args.table}`, onFinish: () => {} }
+        { step: `copy into ${args.table}`, onFinish: () => {}, callerOptions: { from: args.fromOption, to: args.toOption } }
       )
       yield* Console.log(`${formatCount(rows)} rows copied into ${targetName(args)}`)
     }).pipe(Effect.scoped, Effect.provide(Progress.layerStdout))

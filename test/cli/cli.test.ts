@@ -43,6 +43,18 @@ const rowsOf = (sql: string) =>
     return new Arrow.Table(yield* Stream.runCollect(conn.query(sql))).toArray().map((r) => r.toJSON())
   })
 
+/** Runs a copy with its progress lines written nowhere. */
+const quietly = <A, E>(copy: Effect.Effect<A, E, Progress.Progress>) =>
+  copy.pipe(
+    Effect.provide(Progress.layerStdout),
+    Effect.provide(Layer.succeed(CliStdio, {
+      stdout: new PassThrough().resume(),
+      stderr: new PassThrough().resume(),
+      isTerminal: false,
+      columns: undefined
+    }))
+  )
+
 beforeAll(async () => {
   ;[hana, oracle] = await Promise.all([
     startHanaTestServer(),
@@ -271,18 +283,42 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
         step: "copy",
         onFinish: () => {},
         readOptions: { "dba.statement.fetch_size": "50", "dba.statement.read_batch_rows": "50" }
-      }).pipe(Effect.provide(Progress.layerStdout), Effect.provide(Layer.succeed(CliStdio, {
-        stdout: new PassThrough().resume(),
-        stderr: new PassThrough().resume(),
-        isTerminal: false,
-        columns: undefined
-      })))
+      }).pipe(quietly)
     })))
     expect(copied).toBe(1000)
     expect([produced, consumed]).toEqual([20, 20])
     // At least one batch read ahead (the HANA fetch overlaps the Oracle insert), never more than the buffer allows.
     expect(widest).toBeGreaterThanOrEqual(1)
     expect(widest).toBeLessThanOrEqual(3)
+  })
+
+  it("copy sets its batch options (HANA fetches, Oracle insert cap) unless the caller set them", async () => {
+    const key = "redo.statement.insert_batch_rows"
+    const readOptions: Array<Readonly<Record<string, string>> | undefined> = []
+    const capAfterCopy = (callerCap: string | undefined) =>
+      Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+        const hanaConn = Context.get(yield* Layer.build(hanaConnection()), Connection.Connection)
+        const from: Connection.ConnectionShape = {
+          ...hanaConn,
+          executeQuery: (sql, options) => {
+            readOptions.push(options)
+            return hanaConn.executeQuery(sql, options)
+          }
+        }
+        const oracleDatabase = Oracle.layerDatabase({ uri: oracle.uri, ...(callerCap === undefined ? {} : { [key]: callerCap }) })
+        const to = Context.get(yield* Layer.build(Connection.layer().pipe(Layer.provide(oracleDatabase))), Connection.Connection)
+        yield* copyQuery(from, to, `SELECT * FROM "ITEMS" WHERE "L_ORDERKEY" <= 2`, { targetTable: "ITEMS_CAP", mode: "replace" }, {
+          step: "copy",
+          onFinish: () => {},
+          callerOptions: { from: callerCap === undefined ? {} : { "dba.statement.fetch_size": "7" }, to: callerCap === undefined ? {} : { [key]: callerCap } }
+        }).pipe(quietly)
+        return yield* to.getOption(key)
+      })))
+    expect(await capAfterCopy(undefined)).toBe("200000")
+    expect(readOptions[0]).toEqual({ "dba.statement.fetch_size": "100000", "dba.statement.read_batch_rows": "100000" })
+    expect(await capAfterCopy("1000")).toBe("1000")
+    // the caller's fetch size stays (a database option, which a statement option would override); the batch size is ours
+    expect(readOptions[1]).toEqual({ "dba.statement.read_batch_rows": "100000" })
   })
 
   it("copies a query's result from HANA to Oracle", async () => {
