@@ -61,6 +61,9 @@ const FUNCTIONS = new Map([
   ["NEWUID", "hana_newuid"]
 ])
 
+/** The session macro a divisor is wrapped in: it raises "division by zero undefined" (error 304) for 0. */
+export const DIVISOR_GUARD = "hana_divisor"
+
 /**
  * Per-session DuckDB macros backing {@link FUNCTIONS} (TEMP macros, so every schema search path finds them).
  * `hana_sleep(s)` busy-waits inside DuckDB so a statement can be cancelled while it runs.
@@ -89,7 +92,7 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_newuid() AS unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))",
   "CREATE OR REPLACE TEMP MACRO series_generate_integer(inc, mn, mx) AS TABLE SELECT CAST(i AS BIGINT) AS GENERATED_PERIOD_START, CAST(i + inc AS BIGINT) AS GENERATED_PERIOD_END, CAST((i - mn) / inc + 1 AS BIGINT) AS ELEMENT_NUMBER, CAST((i - mn) / (mx - mn) AS DOUBLE) AS FRACTION_OF_MIN_MAX_RANGE FROM range(mn, mx, inc) t(i)",
   // HANA fails a division by zero with error 304 "division by zero undefined" where DuckDB returns NULL.
-  "CREATE OR REPLACE TEMP MACRO hana_divisor(d) AS CASE WHEN d = 0 THEN error('division by zero undefined') ELSE d END",
+  `CREATE OR REPLACE TEMP MACRO ${DIVISOR_GUARD}(d) AS CASE WHEN d = 0 THEN error('division by zero undefined') ELSE d END`,
   "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM range(CAST(s * 60000000 AS BIGINT)) t(i) WHERE hash(i) = 0)"
 ].join("; ")
 
@@ -177,7 +180,7 @@ const hexLiteral = (hex: string): string => {
  * substituted. Tokens are significant tokens (no whitespace) joined with spaces.
  */
 /** End (exclusive) of the operand starting at `i`: a literal, a `( … )` group, a CASE … END, or a name with its call. */
-const operandEnd = (tokens: readonly Token[], i: number): number | undefined => {
+export const operandEnd = (tokens: readonly Token[], i: number): number | undefined => {
   const t = tokens[i]
   if (t === undefined) return undefined
   const closing = (open: number, opens: (t: Token) => boolean, closes: (t: Token) => boolean): number | undefined => {
@@ -202,8 +205,8 @@ const operandEnd = (tokens: readonly Token[], i: number): number | undefined => 
 /**
  * Wraps the divisor of every `/` in `hana_divisor( … )`, which raises "division by zero undefined" for 0 (mapped to
  * error 304 in errors.ts). `/` binds tighter than `+`/`-`, so its divisor is the single operand after it. Bind
- * parameters are left unwrapped (the wrapper would change the type DuckDB infers for them), and so are non-zero
- * number literals, which cannot be 0.
+ * parameters are left to PREPARE, which types and wraps them (arithmetic-parameters.ts), and non-zero number
+ * literals are left as they are, as they cannot be 0.
  */
 const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
   if (!tokens.some((t) => t.t === "op" && t.v === "/")) return tokens
@@ -217,7 +220,7 @@ const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
     const end = operandEnd(tokens, i)
     const only = end === i + 1 ? tokens[i]! : undefined
     if (end === undefined || only?.t === "param" || (only?.t === "number" && Number(only.v) !== 0)) continue
-    out.push({ t: "word", v: "hana_divisor" }, { t: "op", v: "(" }, ...guardDivisors(tokens.slice(i, end)), { t: "op", v: ")" })
+    out.push({ t: "word", v: DIVISOR_GUARD }, { t: "op", v: "(" }, ...guardDivisors(tokens.slice(i, end)), { t: "op", v: ")" })
     i = end
   }
   return out
