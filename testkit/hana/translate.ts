@@ -150,7 +150,7 @@ export type Translated =
       readonly view?: { readonly target: string; readonly query: string }
       /**
        * ALTER TABLE … ADD and CREATE TABLE … AS / LIKE make columns DuckDB cannot give a CHECK: their declared
-       * lengths are enforced afterwards (binding.ts enforceDeclaredLengths) for these columns (absent: all).
+       * lengths are enforced afterwards (declared-lengths.ts) for these columns (absent: all).
        */
       readonly declaredLengths?: { readonly table: string; readonly columns?: readonly string[] }
     }
