@@ -591,42 +591,70 @@ const selectItemSources = (tokens: readonly Token[]): Array<ColumnSource | undef
       continue
     }
     const qualifier = core.length >= 3 ? nameOf(core[core.length - 3]!) : undefined
-    const opt = optional.all || (qualifier !== undefined && optional.names.has(qualifier))
+    // An unqualified column of an outer join may come from its optional side: nullable, as it may be.
+    const opt = optional.all || (qualifier === undefined ? optional.names.size > 0 : optional.names.has(qualifier))
     out.push(qualifier === undefined ? { column: nameOf(core[core.length - 1]!), optional: opt } : { qualifier, column: nameOf(core[core.length - 1]!), optional: opt })
   }
   return out
 }
 
+const CLAUSE_ENDS = new Set(["WHERE", "GROUP", "ORDER", "HAVING", "LIMIT", "UNION", "EXCEPT", "INTERSECT", "MINUS", "FOR", "WINDOW", "QUALIFY"])
+const NOT_ALIASES = new Set(["ON", "USING", "WHERE", "JOIN", "LEFT", "RIGHT", "INNER", "FULL", "CROSS", "OUTER", "NATURAL", "GROUP", "ORDER", "LIMIT", "HAVING", "UNION"])
+
+/** The name (alias, else table name) a FROM item at tokens[k] is known by; undefined for an unaliased `( … )`. */
+const fromItemName = (tokens: readonly Token[], k: number): string | undefined => {
+  let name: Token | undefined
+  if (tokens[k]?.t === "op" && tokens[k]!.v === "(") {
+    k = matching(tokens, k)
+  } else {
+    while (tokens[k] !== undefined && (tokens[k]!.t === "word" || tokens[k]!.t === "qident")) {
+      name = tokens[k]
+      if (tokens[k + 1]?.t === "op" && tokens[k + 1]!.v === ".") k += 2
+      else break
+    }
+  }
+  const next = tokens[k + 1]
+  const alias =
+    upper(next) === "AS" ? tokens[k + 2] : next !== undefined && (next.t === "qident" || (next.t === "word" && !NOT_ALIASES.has(upper(next)) && !CLAUSE_ENDS.has(upper(next)))) ? next : undefined
+  const known = alias ?? name
+  return known === undefined ? undefined : nameOf(known)
+}
+
 /**
  * The tables (by alias or name) on the optional side of the top-level outer joins after the select list: the right
- * side of LEFT JOIN; RIGHT and FULL joins make every table optional (`all`).
+ * side of LEFT JOIN, every table before a RIGHT JOIN; a FULL join (or a RIGHT JOIN after an unnamed group) makes
+ * every table optional (`all`).
  */
 const outerJoinSides = (tokens: readonly Token[], from: number): { names: Set<string>; all: boolean } => {
   const names = new Set<string>()
+  const before: Array<string | undefined> = []
   let all = false
   let depth = 0
+  let inFrom = false
   for (let i = from; i < tokens.length; i++) {
     const t = tokens[i]!
     if (t.t === "op" && t.v === "(") depth++
     else if (t.t === "op" && t.v === ")") depth--
     if (depth !== 0) continue
     const w = upper(t)
-    if (w === "RIGHT" || w === "FULL") all = true
-    if (w !== "LEFT" || upper(tokens[i + 1]) === "") continue
-    let k = i + 1
-    if (upper(tokens[k]) === "OUTER") k++
-    if (upper(tokens[k]) !== "JOIN") continue
-    k++
-    let name: Token | undefined
-    while (tokens[k] !== undefined && (tokens[k]!.t === "word" || tokens[k]!.t === "qident")) {
-      name = tokens[k]
-      if (tokens[k + 1]?.t === "op" && tokens[k + 1]!.v === ".") k += 2
-      else break
+    if (CLAUSE_ENDS.has(w)) break
+    if (w === "FROM" || (inFrom && t.t === "op" && t.v === ",")) {
+      inFrom = true
+      before.push(fromItemName(tokens, i + 1))
+      continue
     }
-    const next = tokens[k + 1]
-    const alias = upper(next) === "AS" ? tokens[k + 2] : next !== undefined && (next.t === "qident" || (next.t === "word" && !["ON", "USING", "WHERE", "JOIN", "LEFT", "RIGHT", "INNER", "FULL", "CROSS", "GROUP", "ORDER", "LIMIT"].includes(upper(next)))) ? next : undefined
-    if (alias !== undefined) names.add(nameOf(alias))
-    else if (name !== undefined) names.add(nameOf(name))
+    if (w !== "JOIN") continue
+    let k = i - 1
+    if (upper(tokens[k]) === "OUTER") k--
+    const kind = upper(tokens[k])
+    const item = fromItemName(tokens, i + 1)
+    if (kind === "FULL") all = true
+    if (kind === "LEFT" && item !== undefined) names.add(item)
+    if (kind === "RIGHT") {
+      if (before.some((n) => n === undefined)) all = true
+      for (const n of before) if (n !== undefined) names.add(n)
+    }
+    before.push(item)
   }
   return { names, all }
 }
