@@ -143,6 +143,21 @@ describe("HANA test server: dates before 1582-10-15 numbered as HANA does (raw h
   const DATES: readonly string[] = ["0001-01-01", "1500-03-01", "1582-10-04", "1582-10-15", "2024-02-29"]
   const FIRST = "0001-01-01"
 
+  // HANA's day numbers count the Julian/Gregorian switch as consecutive days (1582-10-04 is day 577737, 1582-10-15 day
+  // 577738; hdb lib/util/calendar.js and SAP/go-hdb julian.go), and Julian years before it leap every fourth year.
+  it("counts days across October 1582 as HANA's day numbers do: DAYS_BETWEEN, ADD_DAYS, WEEKDAY", async () => {
+    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
+    try {
+      const rows = await exec(c, `SELECT DAYS_BETWEEN(TO_DATE('1582-10-04'), TO_DATE('1582-10-15')) AS SWITCH,
+        DAYS_BETWEEN(TO_DATE('0001-01-01'), TO_DATE('1970-01-01')) AS EPOCH, DAYS_BETWEEN(TO_DATE('1500-02-28'), TO_DATE('1500-03-01')) AS LEAP,
+        ADD_DAYS(TO_DATE('1582-10-04'), 1) AS NEXT, ADD_DAYS(TO_DATE('1582-10-15'), -1) AS PREV, ADD_DAYS(TO_DATE('0001-01-01'), 577736) AS FAR,
+        WEEKDAY(TO_DATE('1582-10-04')) AS THU, WEEKDAY(TO_DATE('1582-10-15')) AS FRI, WEEKDAY(TO_DATE('2024-01-01')) AS MON FROM DUMMY`)
+      expect(rows).toEqual([{ SWITCH: 1, EPOCH: 719164, LEAP: 2, NEXT: "1582-10-15", PREV: "1582-10-04", FAR: "1582-10-04", THU: 3, FRI: 4, MON: 0 }])
+    } finally {
+      closeQuietly(c)
+    }
+  })
+
   it("stores DAYDATE and LONGDATE columns with the same numbering (data format 8: day numbers on the wire)", async () => {
     const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
     try {
