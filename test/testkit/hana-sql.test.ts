@@ -190,6 +190,11 @@ describe("HANA test server: datetime types in DDL (raw hdb client)", () => {
       }
       await exec(c, "CREATE TABLE dt_ok (a TIMESTAMP, b SECONDDATE, c DATE, d TIME)")
       expect(await exec(c, "SELECT COUNT(*) AS N FROM dt_ok")).toEqual([{ N: 0 }])
+      // in every place a type is written, in any case and spacing the driver's normalisation also accepts
+      for (const sql of ["ALTER TABLE dt_ok ADD (e timestamp (3))", "CREATE TABLE dt_bad2 (x LONGDATE(7))", "SELECT CAST(a AS TIMESTAMP(6)) AS X FROM dt_ok"]) {
+        expect([sql, (await failure(exec(c, sql))).code]).toEqual([sql, 257])
+      }
+      await exec(c, "ALTER TABLE dt_ok ADD (e TIMESTAMP)")
     } finally {
       closeQuietly(c)
       await server.close()
