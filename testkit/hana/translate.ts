@@ -76,7 +76,7 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_to_decimal(x, p := 34, s := 10) AS CAST(x AS DECIMAL(34, 10))",
   "CREATE OR REPLACE TEMP MACRO hana_to_date(x, f := NULL) AS CAST(x AS DATE)",
   "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CAST(x AS TIMESTAMP)",
-  // HANA numbers days with Julian labels before 1582-10-15 (calendar.ts); DuckDB stores the labels proleptically.
+  // HANA numbers days with Julian labels before 1582-10-15 (datetime.ts); DuckDB stores the labels proleptically.
   // hana_day_number is HANA's day number of a stored label (1 = 0001-01-01), hana_date_of_day the label of a number,
   // so day arithmetic across October 1582 counts days as HANA does (1582-10-04 + 1 day = 1582-10-15).
   "CREATE OR REPLACE TEMP MACRO hana_julian_day(y, m, d) AS d + (153 * (m + 12 * ((14 - m) // 12) - 3) + 2) // 5 + 365 * (y + 4800 - (14 - m) // 12) + (y + 4800 - (14 - m) // 12) // 4 - 32083",
