@@ -203,12 +203,22 @@ describe("HANA test server: datetime types in DDL (raw hdb client)", () => {
 })
 
 describe("HANA test server: declared lengths of columns made by ALTER TABLE ADD and CREATE TABLE AS (raw hdb client)", () => {
-  // HANA refuses a value longer than the column's declared length with 274 ERR_SQL_INS_LARGE_VALUE (SAP HANA SQL
-  // Reference, "SQL Error Codes"), whichever statement made the column.
-  it("refuses an over-long value with 274 and keeps the table's rows, constraints and other columns", async () => {
+  /** Runs `test` against a fresh server with one connected client. */
+  const withClient = async (test: (c: HdbClient) => Promise<void>): Promise<void> => {
     const server = await startHanaTestServer()
     const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
     try {
+      await test(c)
+    } finally {
+      closeQuietly(c)
+      await server.close()
+    }
+  }
+
+  // HANA refuses a value longer than the column's declared length with 274 ERR_SQL_INS_LARGE_VALUE (SAP HANA SQL
+  // Reference, "SQL Error Codes"), whichever statement made the column.
+  it("refuses an over-long value with 274 and keeps the table's rows, constraints and other columns", () =>
+    withClient(async (c) => {
       await exec(c, "CREATE TABLE grown (id INT PRIMARY KEY, note NVARCHAR(5) NOT NULL)")
       await exec(c, "INSERT INTO grown VALUES (1, 'one')")
       await exec(c, "CREATE UNIQUE INDEX grown_note ON grown (note)")
@@ -242,16 +252,10 @@ describe("HANA test server: declared lengths of columns made by ALTER TABLE ADD 
       expect((await failure(exec(c, "INSERT INTO liked (id, note) VALUES (9, 'toolong')"))).code).toBe(274)
       await exec(c, "INSERT INTO copied VALUES (9, 'xyz')")
       expect(await exec(c, "SELECT tag FROM copied WHERE id = 9")).toEqual([{ TAG: "xyz" }])
-    } finally {
-      closeQuietly(c)
-      await server.close()
-    }
-  })
+    }))
 
-  it("holds them on a table other tables reference by foreign key, keeping the referencing tables, rows and keys", async () => {
-    const server = await startHanaTestServer()
-    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
-    try {
+  it("holds them on a table other tables reference by foreign key, keeping the referencing tables, rows and keys", () =>
+    withClient(async (c) => {
       // Mixed-case quoted names in the user's schema: DuckDB keeps their FOREIGN KEY clauses with escaped names.
       await exec(c, 'CREATE ROW TABLE "Parent" ("id" INT PRIMARY KEY, name NVARCHAR(5))')
       await exec(c, 'CREATE TABLE child (id INT PRIMARY KEY, pid INT REFERENCES "Parent" ("id"), label VARCHAR(4))')
@@ -282,16 +286,10 @@ describe("HANA test server: declared lengths of columns made by ALTER TABLE ADD 
       expect(declared.map((r) => [r.COLUMN_NAME, r.DATA_TYPE_NAME, r.LENGTH])).toEqual([["ID", "INTEGER", 10], ["PID", "INTEGER", 10], ["LABEL", "VARCHAR", 4]])
       expect(await exec(c, "SELECT COUNT(*) AS N FROM SYS.REFERENTIAL_CONSTRAINTS WHERE TABLE_NAME IN ('CHILD', 'GRANDCHILD')")).toEqual([{ N: 2 }])
       expect(await exec(c, `SELECT TABLE_TYPE FROM SYS.TABLES WHERE TABLE_NAME = 'Parent'`)).toEqual([{ TABLE_TYPE: "ROW" }])
-    } finally {
-      closeQuietly(c)
-      await server.close()
-    }
-  })
+    }))
 
-  it("holds them on a local temporary table", async () => {
-    const server = await startHanaTestServer()
-    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
-    try {
+  it("holds them on a local temporary table", () =>
+    withClient(async (c) => {
       await exec(c, 'CREATE LOCAL TEMPORARY TABLE "#scratch" (id INT, v VARCHAR(2))')
       await exec(c, `INSERT INTO "#scratch" VALUES (1, 'ab')`)
       await exec(c, 'ALTER TABLE "#scratch" ADD (w VARCHAR(2))')
@@ -300,9 +298,5 @@ describe("HANA test server: declared lengths of columns made by ALTER TABLE ADD 
       await exec(c, `INSERT INTO "#scratch" VALUES (2, 'cd', 'ef')`)
       expect(await exec(c, 'SELECT id, v, w FROM "#scratch" ORDER BY id')).toEqual([{ ID: 1, V: "ab", W: null }, { ID: 2, V: "cd", W: "ef" }])
       expect(await exec(c, `SELECT TABLE_NAME FROM SYS.M_TEMPORARY_TABLES`)).toEqual([{ TABLE_NAME: "#scratch" }])
-    } finally {
-      closeQuietly(c)
-      await server.close()
-    }
-  })
+    }))
 })
