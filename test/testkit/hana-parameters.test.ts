@@ -33,7 +33,11 @@ describe("HANA test server: parameters of arithmetic operators typed from the ot
       ["SELECT CAST(id AS BIGINT) - ? AS Q FROM arith", [[4, 19, 0]]],
       ["UPDATE arith SET amount = amount / ?", [[81, 10, 2]]],
       ["UPDATE arith SET total = total + ? WHERE id = ?", [[4, 19, 0], [3, 10, 0]]],
-      ["SELECT id FROM arith WHERE id = ? + 1", [[3, 10, 0]]]
+      ["SELECT id FROM arith WHERE id = ? + 1", [[3, 10, 0]]],
+      // the whole other operand, as operators bind: (id * amount) / ?, ? + (id * amount), (? / id) * ratio
+      ["SELECT id * amount / ? AS Q FROM arith", [[81, 18, 2]]],
+      ["SELECT ? + id * amount AS Q FROM arith", [[81, 18, 2]]],
+      ["SELECT ? / id * ratio AS Q FROM arith", [[3, 10, 0]]]
     ]
     for (const [sql, expected] of cases) expect([sql, types(await prepare(sql))]).toEqual([sql, expected])
   })

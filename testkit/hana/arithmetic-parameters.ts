@@ -66,6 +66,34 @@ const operandStart = (tokens: readonly Token[], j: number): number | undefined =
 }
 
 /**
+ * Start of the whole left operand of an operator of precedence `level` whose last token is at `j`: operators bind
+ * left to right, so it takes in every operator of the same or higher precedence before it (`a - b * c + ?` → all).
+ */
+const leftOperandStart = (tokens: readonly Token[], j: number, level: number): number | undefined => {
+  let start = operandStart(tokens, j)
+  while (start !== undefined) {
+    const op = arithmetic(tokens[start - 1])
+    if (op === undefined || PRECEDENCE.get(op)! < level || !endsOperand(tokens[start - 2])) break
+    start = operandStart(tokens, start - 2)
+  }
+  return start
+}
+
+/**
+ * End (exclusive) of the whole right operand of an operator of precedence `level` starting at `i`: it takes in the
+ * operators that bind tighter (`? + a * b` → a * b; `? / a * b` → a).
+ */
+const rightOperandEnd = (tokens: readonly Token[], i: number, level: number): number | undefined => {
+  let end = operandEnd(tokens, i)
+  while (end !== undefined) {
+    const op = arithmetic(tokens[end])
+    if (op === undefined || PRECEDENCE.get(op)! <= level) break
+    end = operandEnd(tokens, end + 1)
+  }
+  return end
+}
+
+/**
  * `sql` (translated, DuckDB SQL) with each parameter that is an operand of `+ - * /` typed by the other operand
  * (see the module comment); undefined when no parameter is such an operand with a parameter-free other operand.
  */
@@ -79,8 +107,8 @@ export const typeArithmeticParameters = (sql: string): string | undefined => {
     if (left === undefined && right === undefined) return
     // The other operand is on the side whose operator binds first: `a * ? + b` → a, `a + ? * b` → b, `a - ? + b` → a.
     const fromLeft = left !== undefined && (right === undefined || PRECEDENCE.get(left)! >= PRECEDENCE.get(right)!)
-    const start = fromLeft ? operandStart(tokens, i - 2) : i + 2
-    const end = fromLeft ? i - 1 : operandEnd(tokens, i + 2)
+    const start = fromLeft ? leftOperandStart(tokens, i - 2, PRECEDENCE.get(left)!) : i + 2
+    const end = fromLeft ? i - 1 : rightOperandEnd(tokens, i + 2, PRECEDENCE.get(right!)!)
     if (start === undefined || end === undefined || end <= start) return
     const operand = tokens.slice(start, end)
     if (operand.some((t) => t.t === "param")) return
