@@ -288,6 +288,26 @@ describe("HANA test server: declared lengths of columns made by ALTER TABLE ADD 
       expect(await exec(c, `SELECT TABLE_TYPE FROM SYS.TABLES WHERE TABLE_NAME = 'Parent'`)).toEqual([{ TABLE_TYPE: "ROW" }])
     }))
 
+  // DuckDB resolves an unqualified self-reference in its own main schema; the server names the table's schema.
+  it("a table whose foreign key references itself takes rows in the user's schema, keeps its key and can grow", () =>
+    withClient(async (c) => {
+      await exec(c, "CREATE TABLE tree (id INT PRIMARY KEY, parent INT REFERENCES tree (id), name NVARCHAR(3))")
+      await exec(c, "CREATE TABLE tree2 (id INT PRIMARY KEY, parent INT, FOREIGN KEY (parent) REFERENCES tree2 (id))")
+      await exec(c, "INSERT INTO tree VALUES (1, NULL, 'a')")
+      await exec(c, "INSERT INTO tree VALUES (2, 1, 'b')")
+      await exec(c, "INSERT INTO tree2 VALUES (1, NULL)")
+      expect((await failure(exec(c, "INSERT INTO tree VALUES (3, 9, 'c')"))).code).toBe(461)
+      expect((await failure(exec(c, "INSERT INTO tree2 VALUES (2, 9)"))).code).toBe(461)
+      expect((await failure(exec(c, "INSERT INTO tree VALUES (3, 1, 'long')"))).code).toBe(274)
+      await exec(c, "ALTER TABLE tree ADD (tag NVARCHAR(2))")
+      await exec(c, "INSERT INTO tree VALUES (3, 2, 'c', 'ok')")
+      expect(await exec(c, "SELECT id, parent, tag FROM tree ORDER BY id")).toEqual([
+        { ID: 1, PARENT: null, TAG: null },
+        { ID: 2, PARENT: 1, TAG: null },
+        { ID: 3, PARENT: 2, TAG: "ok" }
+      ])
+    }))
+
   it("holds them on a local temporary table", () =>
     withClient(async (c) => {
       await exec(c, 'CREATE LOCAL TEMPORARY TABLE "#scratch" (id INT, v VARCHAR(2))')

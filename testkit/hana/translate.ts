@@ -851,7 +851,14 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
   }
   if (!(rest[0]?.t === "op" && rest[0].v === "(")) throw HanaError.syntax("column list expected", 0)
   const close = matching(rest, 0)
-  const elements = splitTopLevel(rest.slice(1, close))
+  // DuckDB looks an unqualified reference to the table being created up in its own main schema, not the schema the
+  // table goes to (the INSERT then fails with "Table … does not exist"), so a self-reference names the schema.
+  const selfReferencing = rest.slice(1, close).map((t, k, list) =>
+    !local && upper(list[k - 1]) === "REFERENCES" && identOf(t) === name && !(list[k + 1]?.t === "op" && list[k + 1]!.v === ".")
+      ? [{ t: "qident" as const, v: schema ?? session.schema }, { t: "op" as const, v: "." }, t]
+      : [t]
+  )
+  const elements = splitTopLevel(selfReferencing.flat())
   const defs: string[] = []
   const declared: DeclaredColumn[] = []
   const sequences: string[] = []
