@@ -5,7 +5,7 @@
  */
 import { blobValue, type DuckDBTimestampNanosecondsValue, listValue, timestampNanosValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
-import { civilFromMicros, microsOfOracle, nanosOfOracle } from "./datetime.ts"
+import { civilFromMicros, datetimeOfOracle, datetimeText, microsOfOracle, nanosOfOracle, oracleBytesOf, parseDatetimeText } from "./datetime.ts"
 import { decodeVector } from "./encode.ts"
 import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "./intervals.ts"
 import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
@@ -93,7 +93,8 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
     case Dty.TIMESTAMP:
       return subMicros(b) ?? timestampValue(microsOfOracle(b))
     case Dty.TIMESTAMP_TZ:
-      return subMicros(b) ?? timestampTZValue(microsOfOracle(b))
+      // the server's text form of a zoned value keeps the zone the bytes carry (datetime-functions.ts)
+      return datetimeText(datetimeOfOracle(b))
     case Dty.TIMESTAMP_LTZ:
       return subMicros(b, dbOffsetMinutes) ?? timestampTZValue(microsOfOracle(b) - BigInt(dbOffsetMinutes) * 60_000_000n)
     case Dty.BINARY_DOUBLE:
@@ -127,6 +128,13 @@ const subMicros = (b: Buffer, shiftMinutes = 0): DuckDBTimestampNanosecondsValue
 }
 
 const writeDate = (w: WriteBuffer, text: string, dty: number): void => {
+  if (dty === Dty.TIMESTAMP_TZ) {
+    // the value's own zone (a zoneless DuckDB rendering is UTC, the engine's time zone)
+    const v = parseDatetimeText(text, "+00:00")
+    if (v === undefined) w.u8(0)
+    else w.bytesWithLength(oracleBytesOf(v, true, 9))
+    return
+  }
   const m = text.match(/^(-?\d+)-(\d+)-(\d+)(?:[ T](\d+):(\d+):(\d+)(?:\.(\d+))?)?/)
   if (m === null) {
     w.u8(0)

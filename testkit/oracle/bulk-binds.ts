@@ -12,6 +12,7 @@ import { BulkInsertError, BulkRows, columnInfo } from "../engine/index.ts"
 import type { BulkColumn, ColumnLayout } from "../engine/index.ts"
 import { daysFromCivil } from "../common/civil.ts"
 import type { BindSpec } from "./statement.ts"
+import { datetimeOfOracle, datetimeText } from "./datetime.ts"
 import { Dty } from "./types.ts"
 import { LONG_LENGTH_INDICATOR, NULL_LENGTH_INDICATOR } from "./wire.ts"
 
@@ -323,6 +324,11 @@ export const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number):
     case Dty.DATE:
     case Dty.TIMESTAMP:
       return dateWriter(layout)
+    case Dty.TIMESTAMP_TZ:
+      // TIMESTAMP WITH TIME ZONE columns hold the value's text with its zone (datetime-functions.ts)
+      return layout === "varchar" && spec.dty === Dty.TIMESTAMP_TZ
+        ? (b, start, length, out, c, row) => out.setString(c, row, datetimeText(datetimeOfOracle(b.subarray(start, start + length))))
+        : undefined
     case Dty.BOOLEAN:
       // as readBind: true is the value whose first byte is 1
       return layout === "boolean" ? (b, start, _length, out, c, row) => out.setNumber(c, row, b[start] === 1 ? 1 : 0) : undefined

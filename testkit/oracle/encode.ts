@@ -8,7 +8,7 @@
 import { createRequire } from "node:module"
 import type { ColumnVector } from "../engine/index.ts"
 import { civilFromDays } from "../common/civil.ts"
-import { civilFromMicros, type Civil, microsFromCivil as microsOfCivil, zoneBytes } from "./datetime.ts"
+import { civilFromMicros, type Civil, microsFromCivil as microsOfCivil, oracleBytesOf, parseDatetimeText, zoneBytes } from "./datetime.ts"
 import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
 import { writeNamedValue } from "./named-types.ts"
@@ -387,6 +387,13 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       })
     case "timestamptz":
       return nullGuard((w, col, i) => {
+        if (col.info.layout === "varchar") {
+          // a column's text with the value's own zone (datetime-functions.ts); zoneless text is UTC (DuckDB's zone)
+          const v = parseDatetimeText(col.string(i) ?? "", "+00:00")
+          if (v === undefined) w.u8(0)
+          else w.bytesWithLength(oracleBytesOf(v, true, type.scale))
+          return
+        }
         const c = civilOf(col, i)
         if (c === undefined) {
           w.u8(0)

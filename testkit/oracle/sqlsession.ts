@@ -39,7 +39,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
-import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
+import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type RowLockClause, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
 import type { OraType } from "./types.ts"
 
 interface LogEntry {
@@ -407,7 +407,8 @@ export class SqlSession {
       localZoneColumns: this.columnsOfKind(sql, "timestampltz"),
       sessionTimeZone: this.sessionTz,
       binaryColumns: this.binaryColumnsOf(sql),
-      exactNumberColumns: this.exactNumberColumnsOf(sql)
+      exactNumberColumns: this.exactNumberColumnsOf(sql),
+      textDatetimeColumns: this.textDatetimeColumnsOf(sql)
     })
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
@@ -604,6 +605,14 @@ export class SqlSession {
       if (meta === undefined) continue
       for (const c of meta.columns) if (keep(c.type)) out.add(c.name)
     }
+    return out
+  }
+
+  /** TIMESTAMP WITH TIME ZONE and TIMESTAMP(7-9) columns (stored as text) of the tables a statement mentions. */
+  textDatetimeColumnsOf(sql: string): ReadonlyMap<string, TextDatetimeKind> {
+    const out = new Map<string, TextDatetimeKind>()
+    for (const name of this.columnsOf(sql, (t) => t.kind === "timestamp" && t.duck === "VARCHAR")) out.set(name, "wall")
+    for (const name of this.columnsOfKind(sql, "timestamptz")) out.set(name, "zoned")
     return out
   }
 
