@@ -121,10 +121,11 @@ const NS_MAX = 2n ** 63n - 1n
  * A bound TIMESTAMP with digits below the microsecond as a DuckDB nanosecond timestamp (UTC wall clock; LOCAL TIME
  * ZONE values shifted from the database time zone), so TIMESTAMP(7-9) columns keep them; undefined otherwise.
  */
-const subMicros = (b: Buffer, shiftMinutes = 0): DuckDBTimestampNanosecondsValue | undefined => {
+const subMicros = (b: Buffer, shiftMinutes = 0): DuckDBTimestampNanosecondsValue | string | undefined => {
   if (b.length < 11 || b.readUInt32BE(7) % 1000 === 0) return undefined
   const ns = nanosOfOracle(b) - BigInt(shiftMinutes) * 60_000_000_000n
-  return ns < NS_MIN || ns > NS_MAX ? undefined : timestampNanosValue(ns)
+  // beyond DuckDB's nanosecond range: the text TIMESTAMP(7-9) columns store (datetime-functions.ts)
+  return ns < NS_MIN || ns > NS_MAX ? datetimeText({ wall: ns }) : timestampNanosValue(ns)
 }
 
 const writeDate = (w: WriteBuffer, text: string, dty: number): void => {
@@ -142,7 +143,7 @@ const writeDate = (w: WriteBuffer, text: string, dty: number): void => {
   }
   const ns = Number((m[7] ?? "").padEnd(9, "0").slice(0, 9) || "0")
   const y = Number(m[1])
-  const parts = [Math.floor(y / 100) + 100, (y % 100) + 100, Number(m[2]), Number(m[3]), Number(m[4] ?? 0) + 1, Number(m[5] ?? 0) + 1, Number(m[6] ?? 0) + 1]
+  const parts = [Math.trunc(y / 100) + 100, (y % 100) + 100, Number(m[2]), Number(m[3]), Number(m[4] ?? 0) + 1, Number(m[5] ?? 0) + 1, Number(m[6] ?? 0) + 1]
   if (dty === Dty.DATE) {
     w.u8(7)
     for (const p of parts) w.u8(p)

@@ -298,6 +298,12 @@ const dateWriter = (layout: ColumnLayout): CellWriter | undefined => {
         if (nanos !== 0 || seconds % 86_400 !== 0) throw new NotExact()
         out.setNumber(c, row, seconds / 86_400)
       }
+    case "varchar":
+      // TIMESTAMP(7-9) columns hold the wall clock as text (datetime-functions.ts)
+      return (b, start, length, out, c, row) => {
+        readDateParts(b, start, length)
+        out.setString(c, row, datetimeText({ wall: BigInt(seconds) * 1_000_000_000n + BigInt(nanos) }))
+      }
     default:
       return undefined
   }

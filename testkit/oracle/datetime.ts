@@ -250,8 +250,9 @@ export const addToNanos = (ns: bigint, months: number, nanos: bigint): bigint =>
 export const oracleBytesOf = (v: DatetimeValue, zoned: boolean, fsp: number): Buffer => {
   const c = civilOfNanos(zoned ? utcNanos(v) : v.wall)
   const b = Buffer.alloc(zoned ? 13 : 11)
-  b[0] = Math.floor(c.year / 100) + 100
-  b[1] = c.year - Math.floor(c.year / 100) * 100 + 100
+  // a negative year as Oracle writes it: century and year each below 100 (-4712: 53, 88)
+  b[0] = Math.trunc(c.year / 100) + 100
+  b[1] = (c.year % 100) + 100
   b[2] = c.month
   b[3] = c.day
   b[4] = c.hour + 1

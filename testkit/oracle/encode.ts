@@ -78,7 +78,7 @@ const writeMicros = (w: WriteBuffer, us: number, withFraction: boolean, fraction
   const b = w.buf
   let p = w.pos
   b[p++] = withFraction ? 11 : 7
-  b[p++] = Math.floor(d.year / 100) + 100
+  b[p++] = Math.trunc(d.year / 100) + 100
   b[p++] = (d.year % 100) + 100
   b[p++] = d.month
   b[p++] = d.day
@@ -98,7 +98,7 @@ const writeDateParts = (w: WriteBuffer, c: Civil, withFraction: boolean): void =
   const b = w.buf
   let p = w.pos
   b[p++] = withFraction ? 11 : 7
-  b[p++] = Math.floor(c.year / 100) + 100
+  b[p++] = Math.trunc(c.year / 100) + 100
   b[p++] = (c.year % 100) + 100
   b[p++] = c.month
   b[p++] = c.day
@@ -368,6 +368,13 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       })
     case "timestamp":
       return nullGuard((w, col, i) => {
+        if (col.info.layout === "varchar") {
+          // TIMESTAMP(7-9): the wall clock as text (datetime-functions.ts); a zoned text keeps its own wall clock
+          const v = parseDatetimeText(col.string(i) ?? "")
+          if (v === undefined) w.u8(0)
+          else w.bytesWithLength(oracleBytesOf({ wall: v.wall }, false, type.scale))
+          return
+        }
         if (col.info.layout === "timestamp" && safeInt64(col, i)) return writeMicros(w, microsNumber(col, i), true, type.scale < 9 ? 10 ** (9 - type.scale) : 1)
         const c = civilOf(col, i)
         if (c === undefined) w.u8(0)
@@ -403,7 +410,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         const b = w.buf
         let p = w.pos
         b[p++] = 13
-        b[p++] = Math.floor(c.year / 100) + 100
+        b[p++] = Math.trunc(c.year / 100) + 100
         b[p++] = (c.year % 100) + 100
         b[p++] = c.month
         b[p++] = c.day

@@ -300,7 +300,8 @@ const exactIntervalLiteral = (values: ReadonlyArray<string>, lead: number, negat
  */
 const timestampLiteral = (text: string): string => {
   const m = /^\s*(\d{1,4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d{1,9})?)?)?)\s*(.*?)\s*$/.exec(text)
-  if (m === null || m[2] === "") return `${/\.\d{7,}/.test(text) ? "TIMESTAMP_NS" : "TIMESTAMP"} ${sqlString(text)}`
+  // nanoseconds as the text TIMESTAMP(7-9) columns hold (DuckDB's TIMESTAMP_NS covers only 1677-2262)
+  if (m === null || m[2] === "") return /\.\d{7,}/.test(text) ? `ora_ts(${sqlString(text)})` : `TIMESTAMP ${sqlString(text)}`
   // a zoned literal keeps its zone as text (datetime-functions.ts), as a TIMESTAMP WITH TIME ZONE column stores it
   return `ora_tstz(${sqlString(text)}, '')`
 }
@@ -1032,6 +1033,7 @@ export class Translator {
         // datetime cast to TIMESTAMP or DATE keeps its own wall clock (Oracle drops the zone), to LOCAL TIME ZONE its instant
         const textKind = this.textDatetimeAt(p[0], asAt) ?? textDatetimeOfText(operand)
         if (ot?.kind === "timestamptz") return [`ora_tstz(${datetimeArgument(operand, "zoned")})`, close + 1]
+        if (ot?.kind === "timestamp" && ot.duck === "VARCHAR" && !this.isLocalZoneColumn(p[0], asAt)) return [`ora_ts(CAST(${operand} AS VARCHAR))`, close + 1]
         if (textKind !== undefined && (ot?.kind === "timestamp" || ot?.kind === "date"))
           return [`CAST(ora_tstz_local(${datetimeArgument(operand, textKind)}) AS ${duckType})`, close + 1]
         if (textKind !== undefined && ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]

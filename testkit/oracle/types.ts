@@ -148,7 +148,7 @@ export const timestampType = (fsp = 6, zone: "" | "tz" | "ltz" = ""): OraType =>
     dictPrecision: null,
     dictScale: fsp,
     // a value's own zone, and 7-9 digits over Oracle's whole range, are kept as text (datetime-functions.ts)
-    duck: zone === "tz" ? "VARCHAR" : fsp > 6 ? "TIMESTAMP_NS" : zone === "" ? "TIMESTAMP" : "TIMESTAMPTZ"
+    duck: zone === "tz" || (zone === "" && fsp > 6) ? "VARCHAR" : zone === "" ? "TIMESTAMP" : fsp > 6 ? "TIMESTAMP_NS" : "TIMESTAMPTZ"
   })
 
 /** INTERVAL DAY(lead) TO SECOND(fsp); 7-9 fraction digits are kept as DECIMAL seconds (intervals.ts). */

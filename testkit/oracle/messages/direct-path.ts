@@ -274,7 +274,8 @@ const directPathValue = (type: OraType, b: Buffer, dbOffsetMinutes: number): Duc
     }
     case "date":
     case "timestamp":
-      return timestampValue(microsOfOracle(b))
+      // TIMESTAMP(7-9) columns hold text (datetime-functions.ts)
+      return type.duck === "VARCHAR" ? datetimeText(datetimeOfOracle(b)) : timestampValue(microsOfOracle(b))
     case "timestamptz":
       // stored as text with the value's own zone (datetime-functions.ts)
       return datetimeText(datetimeOfOracle(b))
