@@ -116,6 +116,26 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE keeps each value's zone (
     await conn.rollback()
     expect((await conn.execute("SELECT COUNT(*) FROM tzm")).rows).toEqual([[0]])
   })
+
+  // Text binds are converted with NLS_TIMESTAMP_TZ_FORMAT (Oracle Database Globalization Support Guide,
+  // "NLS_TIMESTAMP_TZ_FORMAT"); with a format naming TZR the text's offset or region is the value's zone.
+  it("stores the zone of text binds (execute and executeMany) and rejects an unknown region with ORA-01882", async () => {
+    await conn.execute("ALTER SESSION SET NLS_TIMESTAMP_TZ_FORMAT = 'YYYY-MM-DD HH24:MI:SS TZR'")
+    await conn.execute("CREATE TABLE tzs (id NUMBER, a TIMESTAMP WITH TIME ZONE)")
+    await conn.execute("INSERT INTO tzs VALUES (:1, :2)", [1, "2024-03-01 10:00:00 +05:30"])
+    await conn.executeMany("INSERT INTO tzs VALUES (:1, :2)", [[2, "2024-03-01 10:00:00 Europe/Paris"], [3, "2024-07-01 10:00:00 America/New_York"]], {
+      bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 64 }]
+    })
+    const r = await conn.execute("SELECT TO_CHAR(a, 'HH24:MI TZH:TZM TZR'), a FROM tzs ORDER BY a")
+    expect(r.rows).toEqual([
+      ["10:00 +05:30 +05:30", new Date(Date.UTC(2024, 2, 1, 4, 30))],
+      ["10:00 +01:00 Europe/Paris", new Date(Date.UTC(2024, 2, 1, 9))],
+      ["10:00 -04:00 America/New_York", new Date(Date.UTC(2024, 6, 1, 14))]
+    ])
+    const e = await conn.execute("SELECT TIMESTAMP '2024-01-01 10:00:00 Mars/Olympus' FROM DUAL").catch((err: Error) => err)
+    expect(String(e)).toMatch(/ORA-01882: timezone region not found/)
+    await conn.rollback()
+  })
 })
 
 describe("TIMESTAMP WITH TIME ZONE values of the server (datetime.ts)", () => {

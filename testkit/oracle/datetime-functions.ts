@@ -9,8 +9,9 @@
  * {@link ZONED_ALIAS}, zoneless ones {@link WALL_ALIAS}, which describe them as TIMESTAMP(9) [WITH TIME ZONE].
  */
 import { DuckDBScalarFunction, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
-import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarMainFunction, DuckDBType, DuckDBValue } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBIntervalValue, DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "./errors.ts"
+import { rowwise } from "./number-functions.ts"
 import { addToNanos, atInstant, civilOfNanos, datetimeText, type DatetimeValue, offsetText, parseDatetimeText, utcNanos } from "./datetime.ts"
 
 /** Alias of the VARCHAR type zoned results are typed (described as TIMESTAMP(9) WITH TIME ZONE). */
@@ -20,21 +21,6 @@ export const WALL_ALIAS = "ORA_TS"
 
 const zonedText = new DuckDBVarCharType(ZONED_ALIAS)
 const wallText = new DuckDBVarCharType(WALL_ALIAS)
-
-const rowwise =
-  (compute: (args: ReadonlyArray<DuckDBValue>) => DuckDBValue): DuckDBScalarMainFunction =>
-  (info, input, output) => {
-    const vectors = Array.from({ length: input.columnCount }, (_, c) => input.getColumnVector(c))
-    try {
-      for (let row = 0; row < input.rowCount; row++) {
-        const args = vectors.map((v) => v.getItem(row))
-        output.setItem(row, args[0] === null || args[0] === undefined ? null : compute(args))
-      }
-      output.flush()
-    } catch (e) {
-      info.setError(e instanceof Error ? e.message : String(e))
-    }
-  }
 
 const fn = (name: string, parameterTypes: ReadonlyArray<DuckDBType>, returnType: DuckDBType, compute: (args: ReadonlyArray<DuckDBValue>) => DuckDBValue) =>
   DuckDBScalarFunction.create({ name, parameterTypes, returnType, mainFunction: rowwise(compute) })

@@ -183,6 +183,19 @@ interface Part {
   readonly to: number
   readonly separator: boolean
 }
+/** The clause each part of a translated range stands in: a SET list, the ORDER BY items, or another. */
+const clausesOf = (parts: ReadonlyArray<Part>, toks: ReadonlyArray<Tok>): Array<"set" | "order" | "other"> => {
+  let clause: "set" | "order" | "other" = "other"
+  return parts.map((p, j) => {
+    const t = toks[p.from]!
+    if (!p.separator) return clause
+    if (isKw(t, "SET")) clause = "set"
+    else if (isKw(t, "BY") && j > 0 && isKw(toks[parts[j - 1]!.from], "ORDER")) clause = "order"
+    else if (clause === "set" && isKw(t, "WHERE", "RETURNING", "RETURN", "WHEN", "FROM")) clause = "other"
+    else if (clause === "order" && !isOp(t, ",") && !isKw(t, "ASC", "DESC", "NULLS")) clause = "other"
+    return clause
+  })
+}
 const EXACT_OPERATIONS: Record<string, string> = { "+": "add", "-": "sub", "*": "mul", "/": "div" }
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
 /** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
@@ -672,20 +685,16 @@ export class Translator {
    * https://docs.oracle.com/en/database/oracle/oracle-database/23/nlspg/datetime-data-types-and-time-zone-support.html).
    */
   private textDatetimeParts(parts: Array<Part>): void {
-    let inSet = false
-    let inOrder = false
+    const clauses = clausesOf(parts, this.toks)
     const key = (p: Part, kind: TextDatetimeKind) => `ora_tstz_key(${datetimeArgument(p.text, kind)})`
     for (let j = 0; j < parts.length; j++) {
       const p = parts[j]!
       const tok = this.toks[p.from]!
       if (p.separator) {
-        if (isKw(tok, "SET")) inSet = true
-        else if (isKw(tok, "WHERE", "RETURNING", "RETURN", "WHEN", "FROM")) inSet = false
-        if (isKw(tok, "BY") && j > 0 && isKw(this.toks[parts[j - 1]!.from], "ORDER")) inOrder = true
-        else if (!isOp(tok, ",") && !isKw(tok, "ASC", "DESC", "NULLS")) inOrder = false
         const left = parts[j - 1]
         const right = parts[j + 1]
-        if (inSet || !(tok.kind === "op" && COMPARISONS.has(tok.value)) || left === undefined || right === undefined || left.separator || right.separator) continue
+        const comparison = tok.kind === "op" && COMPARISONS.has(tok.value) && clauses[j] !== "set"
+        if (!comparison || left === undefined || right === undefined || left.separator || right.separator) continue
         const kinds = [this.textDatetimeOfPart(left), this.textDatetimeOfPart(right)]
         if (kinds[0] === undefined && kinds[1] === undefined) continue
         const kind = kinds.includes("zoned") ? "zoned" : "wall"
@@ -696,7 +705,7 @@ export class Translator {
       }
       const kind = this.textDatetimeOfPart(p)
       if (kind === undefined || p.text.length === 0) continue
-      if (inOrder) {
+      if (clauses[j] === "order") {
         p.text = key(p, kind)
         continue
       }
