@@ -155,6 +155,20 @@ export const canonicalRegion = (name: string): string | undefined => {
 }
 
 /**
+ * The session time zone `ALTER SESSION SET TIME_ZONE = '...'` sets: an offset normalised to `+hh:mm`, or a region
+ * the time zone database knows, as given; undefined for an unknown region (ORA-01882).
+ */
+export const sessionTimeZoneOf = (value: string): string | undefined => {
+  const m = /^([+-]?)(\d{1,2}):(\d{1,2})$/.exec(value)
+  if (m !== null) return `${m[1] === "-" ? "-" : "+"}${m[2]!.padStart(2, "0")}:${m[3]!.padStart(2, "0")}`
+  return canonicalRegion(value) === undefined ? undefined : value
+}
+
+/** Offset east of UTC in minutes of a time zone (an offset or a known region) now; undefined for an unknown region. */
+export const currentOffsetMinutes = (zone: string): number | undefined =>
+  /^[+-]\d{1,2}:\d{2}$/.test(zone) || canonicalRegion(zone) !== undefined ? zoneOffsetMinutes(zone, Date.now()) : undefined
+
+/**
  * Offset of `region` at the wall clock `wall` (nanoseconds). Where the wall clock occurs twice (the hour summer time
  * ends), standard time, the smaller offset, as Oracle reads it with ERROR_ON_OVERLAP_TIME false; where it does not
  * occur, the offset before the change.
