@@ -34,6 +34,8 @@ describe("Oracle test server: TIMESTAMP(9) over its full range (raw node-oracled
     expect(ordered.rows).toEqual([[3], [2], [1]])
     const extracted = await conn.execute("SELECT EXTRACT(YEAR FROM t), EXTRACT(SECOND FROM t) FROM ts9 WHERE id = 2")
     expect(extracted.rows).toEqual([[1500, 56.123456789]])
+    const extremes = await conn.execute("SELECT TO_CHAR(MIN(t), 'YYYY-MM-DD HH24:MI:SS.FF9'), TO_CHAR(MAX(t), 'YYYY-MM-DD HH24:MI:SS.FF9') FROM ts9")
+    expect(extremes.rows).toEqual([[literals[0], literals[3]]])
     await conn.rollback()
   })
 

@@ -59,6 +59,10 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE keeps each value's zone (
     await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
     const ordered = await conn.execute("SELECT id FROM tzv ORDER BY a DESC, id")
     expect(ordered.rows).toEqual([[1], [3], [2]])
+    // MIN / MAX pick by instant (10:00 at +05:30 is the earliest) and keep the chosen value's zone
+    const extremes = await conn.execute("SELECT TO_CHAR(MIN(a), 'HH24:MI TZR'), TO_CHAR(MAX(a), 'HH24:MI TZR'), MIN(a) FROM tzv WHERE id <> 3")
+    expect(extremes.rows).toEqual([["10:00 +05:30", "10:00 Europe/Paris", new Date(Date.UTC(2024, 2, 1, 4, 30))]])
+    expect(extremes.metaData[2].dbTypeName).toBe("TIMESTAMP WITH TIME ZONE")
   })
 
   it("adds intervals in UTC keeping the zone, extracts UTC fields and the zone, casts to and from the zoned type", async () => {

@@ -1076,6 +1076,15 @@ export class Translator {
         return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
       case "TO_NUMBER":
         return [`CAST(${arg(0)} AS DOUBLE)`, close + 1]
+      case "MIN":
+      case "MAX": {
+        // of text datetimes: the value with the least or greatest instant (zoned) or wall clock, its zone kept
+        const p = parts[0]
+        const kind = p === undefined || parts.length !== 1 || isKw(toks[close + 1], "OVER") ? undefined : (this.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(0)))
+        if (kind === undefined) break
+        const pick = `${v === "MIN" ? "arg_min" : "arg_max"}(CAST(${arg(0)} AS VARCHAR), ora_tstz_key(${datetimeArgument(arg(0), kind)}))`
+        return [kind === "zoned" ? `ora_tstz(${pick}, getvariable('ora_session_tz'))` : `ora_ts(${pick})`, close + 1]
+      }
       case "EXTRACT": {
         const extracted = this.textDatetimeExtract(parts[0])
         if (extracted !== undefined) return [extracted, close + 1]
