@@ -53,6 +53,8 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE keeps each value's zone (
     expect(await ids("a < TIMESTAMP '2024-03-01 09:00:00 UTC'")).toEqual([2])
     expect(await ids("a BETWEEN TIMESTAMP '2024-03-01 05:00:00 +00:00' AND TIMESTAMP '2024-03-01 04:00:00 -05:00'")).toEqual([1, 3])
     expect(await ids("a = (SELECT a FROM tzv WHERE id = 3) AND id <> 3")).toEqual([1])
+    expect(await ids("a IN (TIMESTAMP '2024-03-01 04:30:00 +00:00', TIMESTAMP '2024-03-01 04:00:00 -05:00')")).toEqual([1, 2, 3])
+    expect(await ids("a NOT IN (TIMESTAMP '2024-03-01 10:00:00 Europe/Paris')")).toEqual([2])
     // a TIMESTAMP without zone is compared in the session time zone
     await conn.execute("ALTER SESSION SET TIME_ZONE = 'Europe/Paris'")
     expect(await ids("a = TIMESTAMP '2024-03-01 10:00:00'")).toEqual([1, 3])

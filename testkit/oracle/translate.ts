@@ -379,7 +379,8 @@ export const convertDateFormat = (fmt: string): string => {
     [/^FF[1-3]/i, "%g"],
     [/^FF[4-6]?/i, "%f"],
     [/^AM|^PM/i, "%p"],
-    // TIMESTAMP WITH TIME ZONE values are kept as UTC instants (see README), so their zone is +00:00
+    // datetimes held as DuckDB instants (SYSTIMESTAMP, expressions the server does not recognise) are in UTC; zoned
+    // columns and literals are formatted with their own zone (textDatetimeToChar)
     [/^TZH:TZM/i, "+00:00"],
     [/^TZR/i, "+00:00"],
     [/^TZH/i, "+00"],
@@ -717,6 +718,14 @@ export class Translator {
         const all = [kind, this.textDatetimeOfPart(lo), this.textDatetimeOfPart(hi)].includes("zoned") ? "zoned" : "wall"
         p.text = `${negated === 1 ? "NOT " : ""}(${key(p, all)} BETWEEN ${key(lo, all)} AND ${key(hi, all)})`
         for (let k = j + 1; k <= j + 4 + negated; k++) parts[k]!.text = ""
+        continue
+      }
+      const list = parts[j + 2 + negated]
+      if (isKw(at(j + 1 + negated), "IN") && list !== undefined && isOp(this.toks[list.from], "(") && !isKw(this.toks[list.from + 1], "SELECT", "WITH")) {
+        const items = this.args(list.from).parts.map(([a, b]) => ({ text: this.range(a, b), from: a, to: b, separator: false }))
+        const all = [kind, ...items.map((item) => this.textDatetimeOfPart(item))].includes("zoned") ? "zoned" : "wall"
+        p.text = key(p, all)
+        list.text = `(${items.map((item) => key(item, all)).join(", ")})`
       }
     }
   }
