@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto"
 import { Engine, type Session as EngineSession } from "../engine/index.ts"
 import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.ts"
+import { registerDatetimeFunctions } from "./datetime-functions.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
@@ -133,6 +134,7 @@ export class OracleDatabase {
   static async create(settings: DatabaseSettings): Promise<OracleDatabase> {
     const engine = await Engine.open({ threads: 2 })
     await engine.registerFunctions(registerNumberFunctions)
+    await engine.registerFunctions(registerDatetimeFunctions)
     const admin = await engine.session()
     const db = new OracleDatabase(engine, admin, settings)
     await db.bootstrap()

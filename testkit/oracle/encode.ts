@@ -8,7 +8,7 @@
 import { createRequire } from "node:module"
 import type { ColumnVector } from "../engine/index.ts"
 import { civilFromDays } from "../common/civil.ts"
-import { civilFromMicros, type Civil, microsFromCivil as microsOfCivil, zoneBytes } from "./datetime.ts"
+import { civilFromMicros, type Civil, microsFromCivil as microsOfCivil, oracleBytesOf, parseDatetimeText, zoneBytes } from "./datetime.ts"
 import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
 import { writeNamedValue } from "./named-types.ts"
@@ -78,7 +78,7 @@ const writeMicros = (w: WriteBuffer, us: number, withFraction: boolean, fraction
   const b = w.buf
   let p = w.pos
   b[p++] = withFraction ? 11 : 7
-  b[p++] = Math.floor(d.year / 100) + 100
+  b[p++] = Math.trunc(d.year / 100) + 100
   b[p++] = (d.year % 100) + 100
   b[p++] = d.month
   b[p++] = d.day
@@ -98,7 +98,7 @@ const writeDateParts = (w: WriteBuffer, c: Civil, withFraction: boolean): void =
   const b = w.buf
   let p = w.pos
   b[p++] = withFraction ? 11 : 7
-  b[p++] = Math.floor(c.year / 100) + 100
+  b[p++] = Math.trunc(c.year / 100) + 100
   b[p++] = (c.year % 100) + 100
   b[p++] = c.month
   b[p++] = c.day
@@ -368,6 +368,13 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       })
     case "timestamp":
       return nullGuard((w, col, i) => {
+        if (col.info.layout === "varchar") {
+          // TIMESTAMP(7-9): the wall clock as text (datetime-functions.ts); a zoned text keeps its own wall clock
+          const v = parseDatetimeText(col.string(i) ?? "")
+          if (v === undefined) w.u8(0)
+          else w.bytesWithLength(oracleBytesOf({ wall: v.wall }, false, type.scale))
+          return
+        }
         if (col.info.layout === "timestamp" && safeInt64(col, i)) return writeMicros(w, microsNumber(col, i), true, type.scale < 9 ? 10 ** (9 - type.scale) : 1)
         const c = civilOf(col, i)
         if (c === undefined) w.u8(0)
@@ -387,6 +394,13 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       })
     case "timestamptz":
       return nullGuard((w, col, i) => {
+        if (col.info.layout === "varchar") {
+          // a column's text with the value's own zone (datetime-functions.ts); zoneless text is UTC (DuckDB's zone)
+          const v = parseDatetimeText(col.string(i) ?? "", "+00:00")
+          if (v === undefined) w.u8(0)
+          else w.bytesWithLength(oracleBytesOf(v, true, type.scale))
+          return
+        }
         const c = civilOf(col, i)
         if (c === undefined) {
           w.u8(0)
@@ -396,7 +410,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         const b = w.buf
         let p = w.pos
         b[p++] = 13
-        b[p++] = Math.floor(c.year / 100) + 100
+        b[p++] = Math.trunc(c.year / 100) + 100
         b[p++] = (c.year % 100) + 100
         b[p++] = c.month
         b[p++] = c.day

@@ -7,6 +7,7 @@
  */
 import { DuckDBTypeId } from "@duckdb/node-api"
 import type { DuckDBType } from "@duckdb/node-api"
+import { WALL_ALIAS, ZONED_ALIAS } from "./datetime-functions.ts"
 import { EXACT_NUMBER_ALIAS } from "./number-functions.ts"
 import type { NamedType } from "./pickle.ts"
 
@@ -147,8 +148,8 @@ export const timestampType = (fsp = 6, zone: "" | "tz" | "ltz" = ""): OraType =>
     dictName: `TIMESTAMP(${fsp})${zone === "tz" ? " WITH TIME ZONE" : zone === "ltz" ? " WITH LOCAL TIME ZONE" : ""}`,
     dictPrecision: null,
     dictScale: fsp,
-    // 7-9 digits need DuckDB's nanosecond timestamps (years 1678-2261); zoned ones then hold the UTC wall clock
-    duck: fsp > 6 ? "TIMESTAMP_NS" : zone === "" ? "TIMESTAMP" : "TIMESTAMPTZ"
+    // a value's own zone, and 7-9 digits over Oracle's whole range, are kept as text (datetime-functions.ts)
+    duck: zone === "tz" || (zone === "" && fsp > 6) ? "VARCHAR" : zone === "" ? "TIMESTAMP" : fsp > 6 ? "TIMESTAMP_NS" : "TIMESTAMPTZ"
   })
 
 /** INTERVAL DAY(lead) TO SECOND(fsp); 7-9 fraction digits are kept as DECIMAL seconds (intervals.ts). */
@@ -289,6 +290,8 @@ export const inferFromDuck = (type: DuckDBType, version: "19c" | "23ai"): OraTyp
     case DuckDBTypeId.BLOB:
       return rawType(2000)
     case DuckDBTypeId.VARCHAR:
+      if (type.alias === ZONED_ALIAS) return timestampType(6, "tz")
+      if (type.alias === WALL_ALIAS) return timestampType(9)
       return type.alias === "JSON" ? jsonType : type.alias === EXACT_NUMBER_ALIAS ? numberType() : charType("VARCHAR2", 4000)
     default:
       return charType("VARCHAR2", 4000)
