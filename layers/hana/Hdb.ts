@@ -454,7 +454,8 @@ export const isAutoCommit = (client: HdbClient): boolean => client._connection.a
  * IngestEncoder.ts), through hdb's request queue and session, as its ExecuteTask sends a batch packet; the commit
  * flag is the session's autocommit. The request is on its way when this effect returns; the returned effect waits
  * for the reply: the rows affected, or the server's error naming the rejected row (`firstRow` is the 0-based row of
- * the ingest the part starts at). `data` may be reused once the reply has arrived.
+ * the ingest the part starts at). `data` may be reused once the reply has arrived. The Oracle driver's counterpart
+ * is layers/oracle/EncodedBinds.ts.
  *
  * @category operations
  * @since 0.1.0
