@@ -33,6 +33,21 @@ const require = createRequire(import.meta.url)
 /** node-oracledb's module (typed loosely: the driver uses a small, stable part of it). @category internals @since 0.1.0 */
 export const oracledb: OracleDbModule = require("oracledb")
 
+/** oracledb's thin Statement: `_prepare` classifies a SQL text as oracledb does (lib/thin/statement.js Parser). */
+const { Statement: StatementClass } = require("oracledb/lib/thin/statement.js") as {
+  Statement?: { new(): { _prepare(sql: string): void; isQuery: boolean; isDml: boolean }; prototype: Record<string, unknown> }
+}
+
+/** oracledb's execute message (lib/thin/protocol/messages/execute.js), for the define call of a parsed query. */
+const { ExecuteMessage } = require("oracledb/lib/thin/protocol/messages/index.js") as {
+  ExecuteMessage?: new(connection: unknown, statement: ThinStatement, options: Record<string, unknown>) => unknown
+}
+
+/** What oracledb's public getStatementInfo adds to each column (lib/util.js): its type name. */
+const { addTypeProperties } = require("oracledb/lib/util.js") as {
+  addTypeProperties: (metaData: object, attribute: string) => void
+}
+
 /** The parts of node-oracledb's module this driver uses. @category models @since 0.1.0 */
 export interface OracleDbModule {
   readonly getConnection: (attributes: Record<string, unknown>) => Promise<OracleConnection>
@@ -92,7 +107,7 @@ export interface OracleExecuteResult {
 export interface OracleConnection {
   execute(sql: string, binds: unknown, options: Record<string, unknown>): Promise<OracleExecuteResult>
   executeMany(sql: string, binds: unknown, options: Record<string, unknown>): Promise<{ rowsAffected?: number }>
-  getStatementInfo(sql: string): Promise<{ metaData?: ReadonlyArray<OracleMetaData>; statementType: number; bindNames: Array<string> }>
+  getStatementInfo(sql: string): Promise<StatementInfo>
   commit(): Promise<void>
   rollback(): Promise<void>
   close(): Promise<void>
@@ -108,7 +123,37 @@ export interface OracleConnection {
     readonly _protocol?: { readonly caps?: Record<PropertyKey, unknown> }
     /** Thin mode's network session: `forceDisconnect` destroys its socket (what oracledb's pool does to a hung connection). */
     readonly nscon?: { forceDisconnect?: (error?: Error) => void }
+    /** Thin mode's statement cache (lib/thin/statementCache.js): statements by SQL text, with their cursor ids. */
+    readonly statementCache?: {
+      readonly _cachedStatements?: ReadonlyMap<string, ThinStatement>
+      readonly _maxSize?: number
+      /** Queues the statement's cursor for closing (sent with the next round trip) and forgets its id. */
+      clearCursor?(statement: ThinStatement): void
+    }
+    /** The parse-only call behind `getStatementInfo`, taking the execute options (`keepInStmtCache` among them). */
+    getStatementInfo?(sql: string, options: Record<string, unknown>): Promise<StatementInfo>
+    /** Takes `sql`'s statement from the cache (in use until returned) as an execute with `options` would. */
+    _prepare?(sql: string, options: Record<string, unknown>): ThinStatement
+    /** Sends the define call a statement that `requiresDefine` needs (a full execute message with only DEFINE set). */
+    _handleDefines?(statement: ThinStatement, message: unknown): Promise<void>
+    _returnStatement?(statement: ThinStatement): void
   }
+}
+
+/** A statement of oracledb's thin statement cache (lib/thin/statement.js). @category models @since 0.1.0 */
+export interface ThinStatement {
+  readonly cursorId: number
+  readonly inUse: boolean
+  /** Set by a describe that found a LOB or JSON column: the next call on the cursor only defines, not executes. */
+  readonly requiresDefine?: boolean
+  _clearAllState?(): void
+}
+
+/** What a parse-only call (`getStatementInfo`) reports. @category models @since 0.1.0 */
+export interface StatementInfo {
+  readonly metaData?: ReadonlyArray<OracleMetaData>
+  readonly statementType: number
+  readonly bindNames: Array<string>
 }
 
 /** Capability flag marking this driver's connections for the precision hooks. @category internals @since 0.1.0 */
@@ -219,7 +264,17 @@ export const installHooks = (): AdbcError | undefined => {
     prototype: Record<string, unknown>
   }
   const Message = require("oracledb/lib/thin/protocol/messages/base.js") as { prototype: Record<string, unknown> }
+  const ThinConnection = require("oracledb/lib/thin/connection.js") as { prototype: Record<string, unknown> }
+  const StatementCache = require("oracledb/lib/thin/statementCache.js") as { prototype: Record<string, unknown> }
   const hooked: Record<string, unknown> = {
+    "ThinConnectionImpl.getStatementInfo": ThinConnection.prototype?.["getStatementInfo"],
+    "StatementCache.clearCursor": StatementCache.prototype?.["clearCursor"],
+    "Statement._prepare": StatementClass?.prototype["_prepare"],
+    "Statement._clearAllState": StatementClass?.prototype["_clearAllState"],
+    "ThinConnectionImpl._prepare": ThinConnection.prototype?.["_prepare"],
+    "ThinConnectionImpl._handleDefines": ThinConnection.prototype?.["_handleDefines"],
+    "ThinConnectionImpl._returnStatement": ThinConnection.prototype?.["_returnStatement"],
+    ExecuteMessage,
     "BaseBuffer.parseOracleDate": BaseBuffer?.prototype["parseOracleDate"],
     "BaseBuffer.writeOracleDate": BaseBuffer?.prototype["writeOracleDate"],
     "transformer.transformValueIn": transformer.transformValueIn,
@@ -617,9 +672,13 @@ export const abort = (connection: OracleConnection): Effect.Effect<void> =>
  * @category operations
  * @since 0.1.0
  */
-export const withinBudget = (connection: OracleConnection, effect: Effect.Effect<unknown, unknown>): Effect.Effect<void> =>
+export const withinBudget = (
+  connection: OracleConnection,
+  effect: Effect.Effect<unknown, unknown>,
+  budgetMs: number = ANSWER_BUDGET_MS
+): Effect.Effect<void> =>
   Effect.interruptible(effect).pipe(
-    Effect.timeoutOption(ANSWER_BUDGET_MS),
+    Effect.timeoutOption(budgetMs),
     Effect.flatMap((answered) => Option.isNone(answered) ? abort(connection) : Effect.void),
     Effect.catchCause(() => Effect.void)
   )
@@ -638,7 +697,8 @@ type Outcome<A> = { readonly _tag: "Value"; readonly value: A } | { readonly _ta
 const interruptCall = <A>(
   connection: OracleConnection,
   ended: Promise<Outcome<A>>,
-  release: ((value: A) => Promise<unknown>) | undefined
+  release: ((value: A) => Promise<unknown>) | undefined,
+  budgetMs: number = ANSWER_BUDGET_MS
 ): Effect.Effect<void> =>
   withinBudget(
     connection,
@@ -647,7 +707,8 @@ const interruptCall = <A>(
       const outcome = await ended
       if (outcome._tag === "Value") await release?.(outcome.value).catch(() => undefined)
       await connection.ping().catch(() => undefined)
-    })
+    }),
+    budgetMs
   )
 
 /**
@@ -662,6 +723,14 @@ export const call = <A>(
   connection: OracleConnection | undefined,
   run: () => Promise<A>,
   release?: ((value: A) => Promise<unknown>) | undefined
+): Effect.Effect<A, AdbcError> =>
+  callWith(run, connection === undefined ? undefined : (settled, ended) =>
+    Effect.suspend(() => settled() ? Effect.void : interruptCall(connection, ended, release)))
+
+/** Runs one oracledb call; `onInterrupt` (given whether the call ended, and its end) stops it for an interrupted caller. */
+const callWith = <A>(
+  run: () => Promise<A>,
+  onInterrupt: ((settled: () => boolean, ended: Promise<Outcome<A>>) => Effect.Effect<void>) | undefined
 ): Effect.Effect<A, AdbcError> =>
   Effect.callback<A, AdbcError>((resume) => {
     let promise: Promise<A>
@@ -685,8 +754,141 @@ export const call = <A>(
         return { _tag: "Error", error }
       }
     )
-    if (connection === undefined) return
-    return Effect.suspend(() => settled ? Effect.void : interruptCall(connection, ended, release))
+    if (onInterrupt === undefined) return
+    return onInterrupt(() => settled, ended)
+  })
+
+/**
+ * The kind of statement `sql` is, for the parse ahead: a query or DML keeps the cursor its parse opens; oracledb
+ * caches no DDL, and runs a PL/SQL block's first execute as one iteration to settle its bind directions, which a
+ * parse would skip.
+ */
+const statementKind = (sql: string): "query" | "dml" | "other" => {
+  if (StatementClass === undefined) return "other"
+  const statement = new StatementClass()
+  statement._prepare(sql)
+  return statement.isQuery ? "query" : statement.isDml ? "dml" : "other"
+}
+
+/**
+ * Like {@link call}, for a call that should not be broken: an interrupted caller first waits (half of
+ * {@link ANSWER_BUDGET_MS}) for the call to end by itself, and breaks it only when it does not, within the other half.
+ */
+const callToEnd = <A>(connection: OracleConnection, run: () => Promise<A>): Effect.Effect<A, AdbcError> =>
+  callWith(run, (settled, ended) =>
+    Effect.suspend(() => settled() ? Effect.void : Effect.promise(() => ended)).pipe(
+      Effect.timeoutOption(ANSWER_BUDGET_MS / 2),
+      Effect.flatMap((answered) =>
+        Option.isNone(answered) ? interruptCall(connection, ended, undefined, ANSWER_BUDGET_MS / 2) : Effect.void
+      )
+    ))
+
+/**
+ * Parses `sql` without executing it and reports its columns and binds (oracledb's `getStatementInfo`). A query or
+ * DML statement stays in oracledb's statement cache with the server cursor the parse opened, so that its execute
+ * reuses that cursor (see {@link openCursor}); oracledb's public `getStatementInfo` would close it instead.
+ * `executeOptions` are those of the execute that follows (its fetch types decide how LOB and JSON columns are
+ * defined). With `keepQuery` false a query's parsed cursor is closed as oracledb's `getStatementInfo` does: the
+ * first execute of a query with bound parameters on a known cursor is a full one, which fetches
+ * `fetchArraySize` rows instead of `prefetchRows` (lib/thin/protocol/messages/execute.js), so such a query is
+ * parsed again by its execute. The parse is not broken by an interruption unless it outlasts half of
+ * {@link ANSWER_BUDGET_MS}.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const statementInfo = (
+  connection: OracleConnection,
+  sql: string,
+  executeOptions: Record<string, unknown> = {},
+  keepQuery = true
+): Effect.Effect<StatementInfo, AdbcError> => {
+  const impl = connection._impl
+  if (impl?.getStatementInfo === undefined) return call(connection, () => connection.getStatementInfo(sql))
+  const parse = impl.getStatementInfo.bind(impl)
+  const kind = statementKind(sql)
+  const options = { ...executeOptions, connection, keepInStmtCache: kind === "dml" || (kind === "query" && keepQuery) }
+  return Effect.map(
+    callToEnd(connection, async () => {
+      const info = await parse(sql, options)
+      await defineParsed(impl, sql, options)
+      return info
+    }),
+    (info) => {
+      // what the public getStatementInfo adds (lib/connection.js): the type name of each column
+      for (const m of info.metaData ?? []) addTypeProperties(m, "dbType")
+      return info
+    }
+  )
+}
+
+/** Whether `sql`'s cached statement has a cursor that still needs its define (see {@link defineParsed}). */
+const needsDefine = (impl: NonNullable<OracleConnection["_impl"]>, sql: string): boolean => {
+  const cached = impl.statementCache?._cachedStatements?.get(sql)
+  return cached !== undefined && cached.cursorId !== 0 && cached.requiresDefine === true && !cached.inUse
+}
+
+/**
+ * The define call of a parsed query with a LOB, JSON or VECTOR column, whose cursor oracledb defines only after an
+ * execute (lib/thin/connection.js `_handleDefines`); an execute of a cursor still marked `requiresDefine` sends
+ * only the define and never executes (the fetch then fails ORA-01002). Defined here, the cursor is in the state
+ * oracledb leaves a cached LOB query in after its first execute, and the execute reuses it. Without the internals
+ * this needs, the parsed cursor is closed instead (its id is known) and the execute parses anew.
+ */
+const defineParsed = async (
+  impl: NonNullable<OracleConnection["_impl"]>,
+  sql: string,
+  options: Record<string, unknown>
+): Promise<void> => {
+  if (!needsDefine(impl, sql)) return
+  if (impl._prepare === undefined || impl._handleDefines === undefined || impl._returnStatement === undefined || ExecuteMessage === undefined) {
+    const parsed = impl.statementCache?._cachedStatements?.get(sql)
+    if (parsed !== undefined) {
+      impl.statementCache?.clearCursor?.(parsed)
+      parsed._clearAllState?.()
+    }
+    return
+  }
+  const statement = impl._prepare(sql, options)
+  try {
+    await impl._handleDefines(statement, new ExecuteMessage(impl, statement, options))
+  } finally {
+    impl._returnStatement(statement)
+  }
+}
+
+/**
+ * Makes sure the server cursor `sql` will execute on is one the client knows, before the execute runs.
+ *
+ * A statement oracledb has no cursor for is parsed and executed by one call, whose reply carries the new cursor's
+ * id. A break that crosses that reply (the server answered before the break reached it) makes oracledb discard the
+ * reply while it resets the connection (lib/thin/protocol/protocol.js `_decodeMessage`), so the client never learns
+ * the cursor and the server keeps it open until the session ends (it stays in V$OPEN_CURSOR). So a query or DML text
+ * without a cached cursor is first parsed by {@link statementInfo}, a call that is not broken, and the execute then
+ * runs on the cursor that parse opened: a break of the execute leaves a cursor the client closes or reuses.
+ * `executeOptions` are the execute's (see {@link statementInfo}). Not covered: PL/SQL and DDL texts (see
+ * `statementKind`), queries with bound parameters (see {@link statementInfo}) and everything when the statement
+ * cache is off (`stmtCacheSize=0`).
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const openCursor = (
+  connection: OracleConnection,
+  sql: string,
+  executeOptions: Record<string, unknown> = {}
+): Effect.Effect<void, AdbcError> =>
+  Effect.suspend(() => {
+    const cache = connection._impl?.statementCache
+    if (cache?._cachedStatements === undefined || (cache._maxSize ?? 0) <= 0) return Effect.void
+    const impl = connection._impl!
+    const options = { ...executeOptions, connection, keepInStmtCache: true }
+    // a parse whose define an interruption stopped gets it now
+    if (needsDefine(impl, sql)) return callToEnd(connection, () => defineParsed(impl, sql, options))
+    const cached = cache._cachedStatements.get(sql)
+    if (cached !== undefined && (cached.cursorId !== 0 || cached.inUse)) return Effect.void
+    if (statementKind(sql) === "other") return Effect.void
+    return Effect.asVoid(statementInfo(connection, sql, executeOptions))
   })
 
 /**

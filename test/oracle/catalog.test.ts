@@ -53,6 +53,34 @@ describe("catalog", () => {
       expect(other[0]?.catalog_db_schemas ?? null).toBeNull()
     })))
 
+  it.effect("GetObjects constraints: FOREIGN KEY with the referenced table and columns, UNIQUE, PRIMARY KEY over two columns", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const schema = yield* conn.getOption("adbc.connection.db_schema")
+      const parent = uniqueName("PARENT")
+      const child = uniqueName("CHILD")
+      yield* conn.execute(`CREATE TABLE ${parent} (A NUMBER(10) NOT NULL, B NUMBER(10) NOT NULL, CODE VARCHAR2(10), PRIMARY KEY (A, B), UNIQUE (CODE))`)
+      yield* conn.execute(`CREATE TABLE ${child} (ID NUMBER(10), PA NUMBER(10), PB NUMBER(10), FOREIGN KEY (PA, PB) REFERENCES ${parent} (A, B))`)
+      const constraintsOf = (table: string) =>
+        Effect.map(conn.getObjects({ depth: ObjectDepth.ALL, dbSchema: schema, tableName: table }), (batch) => {
+          const found = objects(batch)[0]!.catalog_db_schemas![0]!.db_schema_tables![0]!.table_constraints ?? []
+          return found.map((c) => [c["constraint_type"], c["constraint_column_names"], c["constraint_column_usage"]])
+        })
+      const catalog = yield* conn.getOption("adbc.connection.catalog")
+      expect((yield* constraintsOf(parent)).sort((x, y) => String(x[0]).localeCompare(String(y[0])))).toEqual([
+        ["PRIMARY KEY", ["A", "B"], null],
+        ["UNIQUE", ["CODE"], null]
+      ])
+      expect(yield* constraintsOf(child)).toEqual([[
+        "FOREIGN KEY",
+        ["PA", "PB"],
+        [
+          { fk_catalog: catalog, fk_db_schema: schema, fk_table: parent, fk_column_name: "A" },
+          { fk_catalog: catalog, fk_db_schema: schema, fk_table: parent, fk_column_name: "B" }
+        ]
+      ]])
+    })))
+
   it.effect("GetTableSchema, current schema get/set, read-only catalog", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

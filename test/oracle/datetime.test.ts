@@ -96,6 +96,33 @@ describe("timestamps outside an Arrow unit's range", () => {
       }
     })))
 
+  // The test server keeps TIMESTAMP(9) over Oracle's whole range with nine digits; the driver decodes the wire bytes
+  // itself (node-oracledb's Date stops at milliseconds), so values timestamp[ns] holds (1677-09-21 00:12:43.145224192
+  // to 2262-04-11 23:47:16.854775807) come back to the nanosecond, and one it cannot hold is an error naming the column
+  // and the row rather than a wrapped or rounded value.
+  it.effect("TIMESTAMP(9) with and without zone is exact to the nanosecond at timestamp[ns]'s limits; beyond them an error names column and row", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("TS9")
+      yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(2), T TIMESTAMP(9), Z TIMESTAMP(9) WITH TIME ZONE)`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (1, TIMESTAMP '1677-09-21 00:12:43.145224193', TIMESTAMP '1677-09-21 01:12:43.145224193 +01:00')`)
+      // New York keeps summer time (-04:00) in April 2262 as today
+      yield* conn.execute(`INSERT INTO ${t} VALUES (2, TIMESTAMP '2262-04-11 23:47:16.854775807', TIMESTAMP '2262-04-11 19:47:16.854775807 America/New_York')`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (3, TIMESTAMP '2024-03-01 10:00:00.123456789', TIMESTAMP '2024-03-01 10:00:00.123456789 Europe/Paris')`)
+      const max = 2n ** 63n - 1n
+      for (const mode of ["row", "batch"]) {
+        const table = yield* tableOf(`SELECT T, Z FROM ${t} ORDER BY K`, { "redo.statement.execution_mode": mode })
+        expect(String(table.schema.fields[0]!.type), mode).toBe("Timestamp<NANOSECOND>")
+        expect([...(raw(table, "T") as BigInt64Array)], mode).toEqual([-max, max, BigInt(Date.UTC(2024, 2, 1, 10)) * 1_000_000n + 123_456_789n])
+        expect([...(raw(table, "Z") as BigInt64Array)], mode).toEqual([-max, max, BigInt(Date.UTC(2024, 2, 1, 9)) * 1_000_000n + 123_456_789n])
+      }
+      yield* conn.execute(`INSERT INTO ${t} VALUES (4, TIMESTAMP '1500-06-15 12:34:56.123456789', NULL)`)
+      for (const mode of ["row", "batch"]) {
+        const error = yield* Effect.flip(tableOf(`SELECT T FROM ${t} ORDER BY K`, { "redo.statement.execution_mode": mode }))
+        expect(error.message, mode).toContain(`column "T": row 4: TIMESTAMP(9) value 1500-06-15 12:34:56.123456789 is outside the range of Timestamp<NANOSECOND>`)
+      }
+    })))
+
   it("a value timestamp[ns] cannot hold fails naming the column and the row, never wraps", () => {
     const mapped = Result.getOrThrow(arrowColumns([{ name: "TS", type: "TIMESTAMP", precision: 9, nullable: true }], DEFAULT_MAPPING))
     const assembler = new BatchAssembler(new Arrow.Schema(mapped.map((m) => m.field)), { maxRows: 100, mode: "hard" })

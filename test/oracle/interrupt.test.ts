@@ -90,4 +90,66 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
       expect(interrupted).toBeGreaterThan(0)
       expect(server.server!.openResultSets()).toBe(0)
     })), 60_000)
+
+  describe("a break that crosses the first execute of a new SQL text leaves no server cursor the client does not know", () => {
+    /** Server cursors of this session whose text starts with `prefix` (V$OPEN_CURSOR keeps 60 characters). */
+    const cursorsFor = (prefix: string) =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const rows = yield* Stream.runCollect(
+          conn.query(`SELECT COUNT(*) AS N FROM V$OPEN_CURSOR WHERE SQL_TEXT LIKE '${prefix.slice(0, 50).replaceAll("'", "''")}%'`)
+        )
+        return Number(rows[0]!.getChild("N")!.get(0))
+      })
+
+    /**
+     * Runs `work` with every reply delayed by 300 ms and interrupts it `afterMs` in: at 150 ms the first reply (a
+     * new text's parse) is on its way; at 450 ms the execute's. Then runs `work` again, to the end, and counts.
+     */
+    const interruptedThenRun = (work: Effect.Effect<unknown, unknown, Connection.Connection>, prefix: string, afterMs: number) =>
+      Effect.gen(function*() {
+        const faults = server.server!.faults
+        faults.replyDelayMs = 300
+        const fiber = yield* Effect.forkChild(work)
+        yield* Effect.sleep(`${afterMs} millis`)
+        const { ms } = yield* elapsed(Fiber.interrupt(fiber))
+        faults.replyDelayMs = 0
+        expect(ms).toBeLessThan(1500)
+        // the interruption met the work in flight (a delay the server no longer applied would let it finish first)
+        expect(Exit.isSuccess(yield* Fiber.await(fiber))).toBe(false)
+        yield* work
+        // the text's cursor is the one the client caches; a cursor whose id the client never learned would be a second
+        return yield* cursorsFor(prefix)
+      }).pipe(Effect.ensuring(Effect.sync(() => {
+        server.server!.faults.replyDelayMs = 0
+      })))
+
+    for (const afterMs of [150, 450]) {
+      it.live(`a query, a query with CLOB and JSON columns and an INSERT, interrupted ${afterMs} ms in`, () =>
+        withConnection(server.uri, Effect.gen(function*() {
+          const conn = yield* Connection.Connection
+          const t = uniqueName("ORPH")
+          yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), C CLOB, J JSON)`)
+          yield* conn.execute(`INSERT INTO ${t} VALUES (1, 'text', '{"a":1}')`)
+          const query = `SELECT K, 1 AS ${uniqueName("Q")} FROM ${t}`
+          expect(yield* interruptedThenRun(Stream.runCollect(conn.query(query)), query, afterMs)).toBe(1)
+          // LOB and JSON columns need a define before their cursor is executed
+          const lob = `SELECT C, J, 2 AS ${uniqueName("L")} FROM ${t}`
+          expect(yield* interruptedThenRun(Stream.runCollect(conn.query(lob)), lob, afterMs)).toBe(1)
+          const insert = `INSERT INTO ${t} (K) VALUES (${afterMs})`
+          expect(yield* interruptedThenRun(conn.execute(insert), insert, afterMs)).toBe(1)
+          expect(server.server!.openResultSets()).toBe(0)
+        })), 30_000)
+    }
+
+    it.live("an ingest's INSERT, interrupted while its first executeMany is answered", () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("ORPHI")
+        yield* conn.execute(`CREATE TABLE "${t}" ("id" NUMBER(10))`)
+        const data = new Arrow.Table({ id: Arrow.vectorFromArray([1, 2, 3], new Arrow.Int32()) })
+        const append = conn.ingest(fromTable(data), { targetTable: t, mode: "append" })
+        expect(yield* interruptedThenRun(append, `INSERT INTO "${t}"`, 450)).toBe(1)
+      })), 30_000)
+  })
 })

@@ -15,6 +15,18 @@ const server = useServer()
 const read = (conn: Connection.Connection["Service"], sql: string, mode: string) =>
   Effect.map(Stream.runCollect(conn.query(sql, { "redo.statement.execution_mode": mode })), (batches) => new Arrow.Table(batches))
 
+/** Runs `f` on a raw oracledb connection to the server. */
+const withRaw = (f: (raw: any) => Promise<void>) =>
+  Effect.promise(async () => {
+    const u = new URL(server.uri)
+    const raw = await oracledb.getConnection({ user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectString: `${u.host}${u.pathname}` })
+    try {
+      await f(raw)
+    } finally {
+      await raw.close()
+    }
+  })
+
 const bytes = (v: unknown) => (v === null ? null : [...(v as Uint8Array)])
 
 describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
@@ -53,11 +65,11 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
         expect(table.toArray().map((r) => bytes(r.toJSON()["LR"]))).toEqual([[0xde, 0xad, 0xbe, 0xef], null])
       })))
 
-    it.effect(`the ROWID pseudocolumn and a UROWID column read as strings typed ROWID / UROWID (${mode} mode)`, () =>
+    it.effect(`the ROWID pseudocolumn, a UROWID and a ROWID column read as strings typed ROWID / UROWID (${mode} mode)`, () =>
       withConnection(server.uri, Effect.gen(function*() {
         const conn = yield* Connection.Connection
         const t = uniqueName("RID")
-        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), U UROWID)`)
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), U UROWID, R ROWID)`)
         yield* conn.execute(`INSERT INTO ${t} (K) VALUES (1)`)
         yield* conn.execute(`INSERT INTO ${t} (K) VALUES (2)`)
         const table = yield* read(conn, `SELECT ROWID, ROWID AS R2, K FROM ${t} ORDER BY K`, mode)
@@ -71,31 +83,42 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
         for (const rowid of rowids) expect(rowid).toMatch(/^[A-Za-z0-9+/]{18}$/)
         expect(new Set(rowids).size).toBe(2)
         expect(table.toArray().map((r) => r.toJSON()["R2"])).toEqual(rowids)
-        const u = yield* read(conn, `SELECT U FROM ${t} ORDER BY K`, mode)
-        // Oracle describes a UROWID column as type 208 (UROWID); the test server describes it as ROWID (type 11)
-        expect(String(u.schema.fields[0]!.type)).toBe("Utf8")
-        expect(u.schema.fields[0]!.metadata.get("oracle.type-name")).toMatch(/^U?ROWID$/)
-        expect(u.toArray().map((r) => r.toJSON()["U"])).toEqual([null, null])
+        // UROWID and ROWID columns holding the first row's own rowid, and NULLs
+        yield* conn.execute(`UPDATE ${t} SET U = ROWID, R = ROWID WHERE K = 1`)
+        const u = yield* read(conn, `SELECT U, R FROM ${t} ORDER BY K`, mode)
+        expect(u.schema.fields.map((f) => [String(f.type), f.metadata.get("oracle.type-name")])).toEqual([["Utf8", "UROWID"], ["Utf8", "ROWID"]])
+        expect(u.toArray().map((r) => [r.toJSON()["U"], r.toJSON()["R"]])).toEqual([[rowids[0], rowids[0]], [null, null]])
       })))
   }
 
+  it.effect("raw oracledb reads a UROWID column (Oracle type 208: physical rowids as their 18 characters, logical ones as *-prefixed base 64) and a ROWID column (type 11)", () =>
+    withRaw(async (raw) => {
+      const t = uniqueName("URIDRAW")
+      await raw.execute(`CREATE TABLE ${t} (K NUMBER(10), U UROWID, RC ROWID)`)
+      await raw.execute(`INSERT INTO ${t} (K) VALUES (1)`)
+      await raw.execute(`UPDATE ${t} SET U = ROWID, RC = ROWID`)
+      await raw.execute(`INSERT INTO ${t} VALUES (2, '*BAEAAAAA', NULL)`)
+      await raw.execute(`INSERT INTO ${t} VALUES (3, NULL, NULL)`)
+      const result = await raw.execute(`SELECT ROWID AS R, U, RC FROM ${t} ORDER BY K`)
+      expect(result.metaData.map((m: any) => [m.name, m.dbType.name])).toEqual([["R", "DB_TYPE_ROWID"], ["U", "DB_TYPE_UROWID"], ["RC", "DB_TYPE_ROWID"]])
+      const rows = result.rows as Array<[string, string | null, string | null]>
+      expect(rows[0]![1]).toBe(rows[0]![0])
+      expect(rows[0]![2]).toBe(rows[0]![0])
+      expect(rows.slice(1).map((r) => [r[1], r[2]])).toEqual([["*BAEAAAAA", null], [null, null]])
+      await raw.execute(`DROP TABLE ${t} PURGE`)
+    }))
+
   it.effect("raw oracledb sees the ROWID pseudocolumn, bare or aliased, described as ROWID (Oracle type 11)", () =>
-    Effect.promise(async () => {
-      const u = new URL(server.uri)
-      const raw = await oracledb.getConnection({ user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectString: `${u.host}${u.pathname}` })
-      try {
-        const t = uniqueName("RIDRAW")
-        await raw.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
-        await raw.execute(`INSERT INTO ${t} VALUES (1)`)
-        const result = await raw.execute(`SELECT ROWID, ROWID AS R, x.ROWID X2 FROM ${t} x`)
-        expect(result.metaData.map((m: any) => [m.name, m.dbType])).toEqual([
-          ["ROWID", oracledb.DB_TYPE_ROWID],
-          ["R", oracledb.DB_TYPE_ROWID],
-          ["X2", oracledb.DB_TYPE_ROWID]
-        ])
-        await raw.execute(`DROP TABLE ${t} PURGE`)
-      } finally {
-        await raw.close()
-      }
+    withRaw(async (raw) => {
+      const t = uniqueName("RIDRAW")
+      await raw.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
+      await raw.execute(`INSERT INTO ${t} VALUES (1)`)
+      const result = await raw.execute(`SELECT ROWID, ROWID AS R, x.ROWID X2 FROM ${t} x`)
+      expect(result.metaData.map((m: any) => [m.name, m.dbType])).toEqual([
+        ["ROWID", oracledb.DB_TYPE_ROWID],
+        ["R", oracledb.DB_TYPE_ROWID],
+        ["X2", oracledb.DB_TYPE_ROWID]
+      ])
+      await raw.execute(`DROP TABLE ${t} PURGE`)
     }))
 })

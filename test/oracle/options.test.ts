@@ -27,6 +27,21 @@ const executeOptions = (() => {
   return seen
 })()
 
+/** The rows of each `executeMany` call, per SQL text (a spy that calls through, on the real client). */
+const executeManyRows = (() => {
+  const OracleConnection = createRequire(import.meta.url)("oracledb/lib/connection.js") as {
+    prototype: { executeMany: (sql: string, binds: unknown, options: Record<string, unknown>) => Promise<unknown> }
+  }
+  const seen = new Map<string, Array<number>>()
+  const original = OracleConnection.prototype.executeMany
+  OracleConnection.prototype.executeMany = function(sql, binds, options) {
+    // oracledb's path sends an array of rows; the ingest fast path a row count (its rows are encoded ahead)
+    seen.set(sql, [...(seen.get(sql) ?? []), Array.isArray(binds) ? binds.length : Number(binds)])
+    return original.call(this, sql, binds, options)
+  }
+  return seen
+})()
+
 const fill = (conn: Connection.Connection["Service"], table: string, rows: number) =>
   Effect.gen(function*() {
     yield* conn.execute(`CREATE TABLE ${table} (ID NUMBER(10))`)
@@ -72,6 +87,45 @@ describe("option levels through the driver", () => {
       const sql2 = `SELECT ID FROM ${t} WHERE ID >= 0`
       yield* batchSizes(conn, sql2, { "redo.statement.prefetch_rows": "3" })
       expect(executeOptions.get(sql2)?.["prefetchRows"]).toBe(3)
+    })))
+})
+
+describe("redo.statement.insert_batch_rows", () => {
+  const seven = new Arrow.Table({ id: Arrow.vectorFromArray([1, 2, 3, 4, 5, 6, 7], new Arrow.Int32()) })
+  /** The executeMany rows of the ingest into `table` (built under a temporary name, then renamed into place). */
+  const ingestRows = (table: string) =>
+    [...executeManyRows].filter(([sql]) => sql.startsWith(`INSERT INTO "${table}`)).flatMap(([, rows]) => rows)
+
+  it.effect("ingest (fast path and oracledb's encoder) and bound DML send at most that many rows per executeMany; 65536 by default", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const fast = uniqueName("IBR")
+      expect(yield* conn.ingest(fromTable(seven), { targetTable: fast })).toBe(7)
+      expect(ingestRows(fast)).toEqual([3, 3, 1])
+      // a struct column sends the batch through oracledb's own encoder
+      const nested = uniqueName("IBRS")
+      const withStruct = new Arrow.Table({
+        id: seven.getChild("id")!,
+        s: Arrow.vectorFromArray([1, 2, 3, 4, 5, 6, 7].map((x) => ({ x })), new Arrow.Struct([new Arrow.Field("x", new Arrow.Int32())]))
+      })
+      expect(yield* conn.ingest(fromTable(withStruct), { targetTable: nested })).toBe(7)
+      expect(ingestRows(nested)).toEqual([3, 3, 1])
+      const dml = uniqueName("IBRD")
+      yield* conn.execute(`CREATE TABLE ${dml} (ID NUMBER(10))`)
+      const insert = yield* conn.statement()
+      yield* insert.setSqlQuery(`INSERT INTO ${dml} VALUES (:1)`)
+      yield* insert.bind(seven.batches[0]!)
+      expect(yield* insert.executeUpdate).toBe(7)
+      expect(executeManyRows.get(`INSERT INTO ${dml} VALUES (:1)`)).toEqual([3, 3, 1])
+    }), {}, { "redo.statement.insert_batch_rows": "3", "redo.ingest.struct_type": "nvarchar2" }))
+
+  it.effect("unset, a batch goes whole (the default, 65536, is above it)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("IBRU")
+      expect(yield* conn.ingest(fromTable(seven), { targetTable: t })).toBe(7)
+      expect(ingestRows(t)).toEqual([7])
+      expect(Opt.DEFAULT_INSERT_BATCH_ROWS).toBe(65536)
     })))
 })
 

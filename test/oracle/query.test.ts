@@ -80,6 +80,25 @@ describe("queries", () => {
       expect(String(table.schema.fields[1]!.type)).toMatch(/^Decimal/)
     })))
 
+  it.effect("INTERVAL YEAR(9) TO MONTH beyond Arrow's 32-bit months fails naming column and row in auto and monthdaynano; string mode keeps it", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("YM9")
+      yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(5), Y INTERVAL YEAR(9) TO MONTH)`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (1, INTERVAL '1-2' YEAR TO MONTH)`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (2, INTERVAL '999999999-11' YEAR(9) TO MONTH)`)
+      const sql = `SELECT Y FROM ${t} ORDER BY K`
+      for (const mode of ["row", "batch"]) {
+        for (const type of ["auto", "monthdaynano"]) {
+          const error = yield* Effect.flip(collect(sql, { "redo.query.year_month_interval_type": type, "redo.statement.execution_mode": mode }))
+          expect(error.status, `${mode} ${type}`).toBe("INVALID_DATA")
+          expect(error.message, `${mode} ${type}`).toContain('column "Y": row 2')
+        }
+        const text = new Arrow.Table(yield* collect(sql, { "redo.query.year_month_interval_type": "string", "redo.statement.execution_mode": mode }))
+        expect(text.getChild("Y")!.toArray(), mode).toEqual(["P1Y2M", "P999999999Y11M"])
+      }
+    })))
+
   it.effect("read_batch_rows is a hard limit and results are complete", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

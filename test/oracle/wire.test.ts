@@ -341,6 +341,20 @@ describe("prefetch limits", () => {
       expect(yield* read({ "redo.statement.prefetch_rows": "50", "redo.statement.prefetch_bytes": "100000" })).toBe(50)
       expect(yield* read({ "redo.statement.prefetch_rows": "50", "redo.statement.prefetch_bytes": "10" })).toBe(1)
       expect(yield* read({ "redo.statement.prefetch_rows": "30" })).toBe(30)
+      // a query with bound parameters: its first execute is the one a new SQL text gets, prefetch included
+      const bound = (options: Record<string, string>) =>
+        Effect.gen(function*() {
+          const stmt = yield* conn.statement()
+          yield* stmt.setSqlQuery(`SELECT ID, NAME FROM ${t} WHERE ID >= :1`)
+          yield* stmt.bind(new Arrow.Table({ lo: Arrow.vectorFromArray([0], new Arrow.Int32()) }).batches[0]!)
+          for (const [key, value] of Object.entries({ "redo.statement.fetch_array_size": "100", ...options })) yield* stmt.setOption(key, value)
+          capturedRows.start()
+          const table = new Arrow.Table(yield* Effect.scoped(Effect.flatMap(stmt.executeQuery, (r) => Stream.runCollect(r.batches))))
+          expect(table.numRows).toBe(200)
+          return capturedRows.prefetched
+        })
+      expect(yield* bound({ "redo.statement.prefetch_rows": "30" })).toBe(30)
+      expect(yield* bound({ "redo.statement.prefetch_rows": "50", "redo.statement.prefetch_bytes": "500" })).toBe(4)
     })))
 })
 

@@ -108,6 +108,15 @@ describe("HANA test server: declared types in result and parameter metadata at d
     expect(await modes("SELECT m.name m2, m.id FROM modes2 m")).toEqual([["M2", 1], ["ID", 1]])
     expect(await modes("SELECT a.name, b.id AS bid, a.note FROM modes2 a JOIN modes2 b ON a.id = b.id")).toEqual([["NAME", 1], ["BID", 1], ["NOTE", 2]])
     expect(await modes("SELECT a.name, b.name AS bname FROM modes2 a LEFT JOIN modes2 b ON a.id = b.id")).toEqual([["NAME", 1], ["BNAME", 2]])
+    // RIGHT JOIN: the tables before it are the optional side; FULL: both; unqualified columns of an outer join may be NULL
+    expect(await modes("SELECT a.name, b.name AS bname FROM modes2 a RIGHT OUTER JOIN modes2 AS b ON a.id = b.id")).toEqual([["NAME", 2], ["BNAME", 1]])
+    expect(await modes("SELECT a.name, b.name AS bname FROM modes2 a FULL JOIN modes2 b ON a.id = b.id")).toEqual([["NAME", 2], ["BNAME", 2]])
+    expect(await modes("SELECT a.name, b.id, c.name AS cn FROM modes2 a RIGHT JOIN modes2 b ON a.id = b.id LEFT JOIN modes2 c ON c.id = b.id")).toEqual([["NAME", 2], ["ID", 1], ["CN", 2]])
+    await exec(c, "CREATE TABLE modes3 (ref INTEGER NOT NULL)")
+    expect((await modes("SELECT name, ref FROM modes2 LEFT JOIN modes3 ON modes2.id = modes3.ref"))[1]).toEqual(["REF", 2])
+    // the same through PREPARE (the result metadata of a prepared statement)
+    const st = await call<HdbStatement>((cb) => c.prepare("SELECT m.name AS n, m.id FROM modes2 m INNER JOIN modes2 o ON m.id = o.id WHERE m.id = ?", cb))
+    expect(st.resultSetMetadata?.map((m) => [m.columnDisplayName, (m as unknown as { mode: number }).mode])).toEqual([["N", 1], ["ID", 1]])
   })
 
   it("describes an untyped parameter as NVARCHAR (as HANA does) and fails cleanly where no type fits", async () => {
@@ -121,7 +130,8 @@ describe("HANA test server: declared types in result and parameter metadata at d
     expect(mixed.parameterMetadata.map((p) => [p.dataType, p.length])).toEqual([[11, 5000], [9, 1], [11, 5000]])
     expect(mixed.resultSetMetadata?.map((m) => [m.columnDisplayName, m.dataType, m.length])).toEqual([["DUMMY", 9, 1], ["B", 11, 5000]])
     expect(await call((cb) => mixed.exec(["b", "X", "z"], cb))).toEqual([{ DUMMY: "X", B: "b" }])
-    const err = await failure(call((cb) => c.prepare("SELECT ? + 1 AS A FROM DUMMY", cb)))
+    // Neither operand gives the other a type (`? + 1` takes INTEGER from the 1: hana-parameters.test.ts).
+    const err = await failure(call((cb) => c.prepare("SELECT ? + ? AS A FROM DUMMY", cb)))
     expect(err.code).toBe(266)
     expect(err.sqlState).toBe("HY000")
     expect(err.message).not.toMatch(/type id/i)

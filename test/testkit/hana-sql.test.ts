@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
-import type { HdbClient } from "./hana/client.ts"
+import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 describe("HANA test server: the accepted SQL subset (testkit/hana/README.md)", () => {
   let server: HanaTestServerHandle
@@ -190,6 +190,11 @@ describe("HANA test server: datetime types in DDL (raw hdb client)", () => {
       }
       await exec(c, "CREATE TABLE dt_ok (a TIMESTAMP, b SECONDDATE, c DATE, d TIME)")
       expect(await exec(c, "SELECT COUNT(*) AS N FROM dt_ok")).toEqual([{ N: 0 }])
+      // in every place a type is written, in any case and spacing the driver's normalisation also accepts
+      for (const sql of ["ALTER TABLE dt_ok ADD (e timestamp (3))", "CREATE TABLE dt_bad2 (x LONGDATE(7))", "SELECT CAST(a AS TIMESTAMP(6)) AS X FROM dt_ok"]) {
+        expect([sql, (await failure(exec(c, sql))).code]).toEqual([sql, 257])
+      }
+      await exec(c, "ALTER TABLE dt_ok ADD (e TIMESTAMP)")
     } finally {
       closeQuietly(c)
       await server.close()
@@ -198,12 +203,22 @@ describe("HANA test server: datetime types in DDL (raw hdb client)", () => {
 })
 
 describe("HANA test server: declared lengths of columns made by ALTER TABLE ADD and CREATE TABLE AS (raw hdb client)", () => {
-  // HANA refuses a value longer than the column's declared length with 274 ERR_SQL_INS_LARGE_VALUE (SAP HANA SQL
-  // Reference, "SQL Error Codes"), whichever statement made the column.
-  it("refuses an over-long value with 274 and keeps the table's rows, constraints and other columns", async () => {
+  /** Runs `test` against a fresh server with one connected client. */
+  const withClient = async (test: (c: HdbClient) => Promise<void>): Promise<void> => {
     const server = await startHanaTestServer()
     const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
     try {
+      await test(c)
+    } finally {
+      closeQuietly(c)
+      await server.close()
+    }
+  }
+
+  // HANA refuses a value longer than the column's declared length with 274 ERR_SQL_INS_LARGE_VALUE (SAP HANA SQL
+  // Reference, "SQL Error Codes"), whichever statement made the column.
+  it("refuses an over-long value with 274 and keeps the table's rows, constraints and other columns", () =>
+    withClient(async (c) => {
       await exec(c, "CREATE TABLE grown (id INT PRIMARY KEY, note NVARCHAR(5) NOT NULL)")
       await exec(c, "INSERT INTO grown VALUES (1, 'one')")
       await exec(c, "CREATE UNIQUE INDEX grown_note ON grown (note)")
@@ -237,9 +252,71 @@ describe("HANA test server: declared lengths of columns made by ALTER TABLE ADD 
       expect((await failure(exec(c, "INSERT INTO liked (id, note) VALUES (9, 'toolong')"))).code).toBe(274)
       await exec(c, "INSERT INTO copied VALUES (9, 'xyz')")
       expect(await exec(c, "SELECT tag FROM copied WHERE id = 9")).toEqual([{ TAG: "xyz" }])
-    } finally {
-      closeQuietly(c)
-      await server.close()
-    }
-  })
+    }))
+
+  it("holds them on a table other tables reference by foreign key, keeping the referencing tables, rows and keys", () =>
+    withClient(async (c) => {
+      // Mixed-case quoted names in the user's schema: DuckDB keeps their FOREIGN KEY clauses with escaped names.
+      await exec(c, 'CREATE ROW TABLE "Parent" ("id" INT PRIMARY KEY, name NVARCHAR(5))')
+      await exec(c, 'CREATE TABLE child (id INT PRIMARY KEY, pid INT REFERENCES "Parent" ("id"), label VARCHAR(4))')
+      await exec(c, "CREATE TABLE grandchild (id INT, cid INT, FOREIGN KEY (cid) REFERENCES child (id))")
+      await exec(c, "CREATE INDEX child_label ON child (label)")
+      await exec(c, `INSERT INTO "Parent" VALUES (1, 'one')`)
+      await exec(c, "INSERT INTO child VALUES (10, 1, 'ten')")
+      await exec(c, "INSERT INTO grandchild VALUES (100, 10)")
+      await exec(c, 'ALTER TABLE "Parent" ADD (tag NVARCHAR(3))')
+      expect((await failure(exec(c, `INSERT INTO "Parent" VALUES (2, 'two', 'abcd')`))).code).toBe(274)
+      expect((await failure(exec(c, `UPDATE "Parent" SET tag = 'wxyz' WHERE "id" = 1`))).code).toBe(274)
+      // a batch goes through the same check: all rows or none
+      const st = await call<HdbStatement>((cb) => c.prepare(`INSERT INTO "Parent" VALUES (?, ?, ?)`, cb))
+      expect((await failure(call((cb) => st.exec([[3, "a", "ok"], [4, "b", "long"]], cb)))).code).toBe(274)
+      await exec(c, `INSERT INTO "Parent" VALUES (2, 'two', 'abc')`)
+      expect(await exec(c, `SELECT "id", name, tag FROM "Parent" ORDER BY "id"`)).toEqual([
+        { id: 1, NAME: "one", TAG: null },
+        { id: 2, NAME: "two", TAG: "abc" }
+      ])
+      // the referencing tables kept their rows, keys, declared lengths and index
+      expect(await exec(c, "SELECT g.id, c.label FROM grandchild g JOIN child c ON g.cid = c.id")).toEqual([{ ID: 100, LABEL: "ten" }])
+      expect((await failure(exec(c, "INSERT INTO child VALUES (11, 9, 'x')"))).code).toBe(461)
+      expect((await failure(exec(c, "INSERT INTO grandchild VALUES (101, 99)"))).code).toBe(461)
+      expect((await failure(exec(c, "INSERT INTO child VALUES (11, 2, 'abcde')"))).code).toBe(274)
+      expect((await failure(exec(c, "INSERT INTO child VALUES (10, 2, 'dup')"))).code).toBe(301)
+      expect((await failure(exec(c, `DELETE FROM "Parent" WHERE "id" = 1`))).code).toBe(461)
+      const declared = await exec<Array<Record<string, unknown>>>(c, "SELECT COLUMN_NAME, DATA_TYPE_NAME, LENGTH FROM SYS.TABLE_COLUMNS WHERE TABLE_NAME = 'CHILD' ORDER BY POSITION")
+      expect(declared.map((r) => [r.COLUMN_NAME, r.DATA_TYPE_NAME, r.LENGTH])).toEqual([["ID", "INTEGER", 10], ["PID", "INTEGER", 10], ["LABEL", "VARCHAR", 4]])
+      expect(await exec(c, "SELECT COUNT(*) AS N FROM SYS.REFERENTIAL_CONSTRAINTS WHERE TABLE_NAME IN ('CHILD', 'GRANDCHILD')")).toEqual([{ N: 2 }])
+      expect(await exec(c, `SELECT TABLE_TYPE FROM SYS.TABLES WHERE TABLE_NAME = 'Parent'`)).toEqual([{ TABLE_TYPE: "ROW" }])
+    }))
+
+  // DuckDB resolves an unqualified self-reference in its own main schema; the server names the table's schema.
+  it("a table whose foreign key references itself takes rows in the user's schema, keeps its key and can grow", () =>
+    withClient(async (c) => {
+      await exec(c, "CREATE TABLE tree (id INT PRIMARY KEY, parent INT REFERENCES tree (id), name NVARCHAR(3))")
+      await exec(c, "CREATE TABLE tree2 (id INT PRIMARY KEY, parent INT, FOREIGN KEY (parent) REFERENCES tree2 (id))")
+      await exec(c, "INSERT INTO tree VALUES (1, NULL, 'a')")
+      await exec(c, "INSERT INTO tree VALUES (2, 1, 'b')")
+      await exec(c, "INSERT INTO tree2 VALUES (1, NULL)")
+      expect((await failure(exec(c, "INSERT INTO tree VALUES (3, 9, 'c')"))).code).toBe(461)
+      expect((await failure(exec(c, "INSERT INTO tree2 VALUES (2, 9)"))).code).toBe(461)
+      expect((await failure(exec(c, "INSERT INTO tree VALUES (3, 1, 'long')"))).code).toBe(274)
+      await exec(c, "ALTER TABLE tree ADD (tag NVARCHAR(2))")
+      await exec(c, "INSERT INTO tree VALUES (3, 2, 'c', 'ok')")
+      expect(await exec(c, "SELECT id, parent, tag FROM tree ORDER BY id")).toEqual([
+        { ID: 1, PARENT: null, TAG: null },
+        { ID: 2, PARENT: 1, TAG: null },
+        { ID: 3, PARENT: 2, TAG: "ok" }
+      ])
+    }))
+
+  it("holds them on a local temporary table", () =>
+    withClient(async (c) => {
+      await exec(c, 'CREATE LOCAL TEMPORARY TABLE "#scratch" (id INT, v VARCHAR(2))')
+      await exec(c, `INSERT INTO "#scratch" VALUES (1, 'ab')`)
+      await exec(c, 'ALTER TABLE "#scratch" ADD (w VARCHAR(2))')
+      expect((await failure(exec(c, `INSERT INTO "#scratch" VALUES (2, 'ab', 'abc')`))).code).toBe(274)
+      expect((await failure(exec(c, `INSERT INTO "#scratch" VALUES (2, 'abc', 'ab')`))).code).toBe(274)
+      await exec(c, `INSERT INTO "#scratch" VALUES (2, 'cd', 'ef')`)
+      expect(await exec(c, 'SELECT id, v, w FROM "#scratch" ORDER BY id')).toEqual([{ ID: 1, V: "ab", W: null }, { ID: 2, V: "cd", W: "ef" }])
+      expect(await exec(c, `SELECT TABLE_NAME FROM SYS.M_TEMPORARY_TABLES`)).toEqual([{ TABLE_NAME: "#scratch" }])
+    }))
 })

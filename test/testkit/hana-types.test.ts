@@ -143,7 +143,36 @@ describe("HANA test server: dates before 1582-10-15 numbered as HANA does (raw h
   const DATES: readonly string[] = ["0001-01-01", "1500-03-01", "1582-10-04", "1582-10-15", "2024-02-29"]
   const FIRST = "0001-01-01"
 
-  it.each([1, 8])("round-trips early dates through literals, parameters and batches at data format %i", async (dfv) => {
+  // HANA's day numbers count the Julian/Gregorian switch as consecutive days (1582-10-04 is day 577737, 1582-10-15 day
+  // 577738; hdb lib/util/calendar.js and SAP/go-hdb julian.go), and Julian years before it leap every fourth year.
+  it("counts days across October 1582 as HANA's day numbers do: DAYS_BETWEEN, ADD_DAYS, WEEKDAY", async () => {
+    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
+    try {
+      const rows = await exec(c, `SELECT DAYS_BETWEEN(TO_DATE('1582-10-04'), TO_DATE('1582-10-15')) AS SWITCH,
+        DAYS_BETWEEN(TO_DATE('0001-01-01'), TO_DATE('1970-01-01')) AS EPOCH, DAYS_BETWEEN(TO_DATE('1500-02-28'), TO_DATE('1500-03-01')) AS LEAP,
+        ADD_DAYS(TO_DATE('1582-10-04'), 1) AS NEXT, ADD_DAYS(TO_DATE('1582-10-15'), -1) AS PREV, ADD_DAYS(TO_DATE('0001-01-01'), 577736) AS FAR,
+        WEEKDAY(TO_DATE('1582-10-04')) AS THU, WEEKDAY(TO_DATE('1582-10-15')) AS FRI, WEEKDAY(TO_DATE('2024-01-01')) AS MON FROM DUMMY`)
+      expect(rows).toEqual([{ SWITCH: 1, EPOCH: 719164, LEAP: 2, NEXT: "1582-10-15", PREV: "1582-10-04", FAR: "1582-10-04", THU: 3, FRI: 4, MON: 0 }])
+    } finally {
+      closeQuietly(c)
+    }
+  })
+
+  it("stores DAYDATE and LONGDATE columns with the same numbering (data format 8: day numbers on the wire)", async () => {
+    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
+    try {
+      await exec(c, "CREATE TABLE early_native (id INTEGER, dd DAYDATE, ld LONGDATE)")
+      const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO early_native VALUES (?, ?, ?)", cb))
+      await call((cb) => st.exec(DATES.map((d, i) => [i, d, `${d} 23:59:59.1234567`]), cb))
+      const rows = await exec<Array<Record<string, unknown>>>(c, "SELECT dd, ld, TO_VARCHAR(dd) AS T FROM early_native ORDER BY id")
+      // LONGDATE keeps microseconds here (README, "Differences"): the 7th fraction digit is dropped.
+      expect(rows).toEqual(DATES.map((d) => ({ DD: d, LD: `${d} 23:59:59.123456000`, T: d })))
+    } finally {
+      closeQuietly(c)
+    }
+  })
+
+  it.each([1, 8])("round-trips early dates through literals, parameters and batches at data format %i, as values and as text", async (dfv) => {
     const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: dfv })
     try {
       const t = `early_${dfv}`
@@ -157,6 +186,13 @@ describe("HANA test server: dates before 1582-10-15 numbered as HANA does (raw h
       const sep = dfv >= 4 ? " " : "T"
       const expected = (d: string) => ({ D: d, SD: `${d}${sep}01:02:03`, TS: `${d}${sep}04:05:06${ts}` })
       expect(rows.map(({ ID: _, ...r }) => r)).toEqual([...DATES, FIRST, ...DATES].map(expected))
+      // The server's own text of the stored values carries the same labels hdb wrote and read: hdb numbers days with
+      // Julian labels before 1582-10-15, so a server numbering them proleptically would read back 1500-03-11 here.
+      const text = await exec<Array<Record<string, string>>>(c, `SELECT TO_VARCHAR(d) AS D, TO_VARCHAR(sd) AS SD, TO_VARCHAR(CAST(ts AS DATE)) AS TD FROM ${t} ORDER BY id`)
+      expect(text).toEqual([...DATES, FIRST, ...DATES].map((d) => ({ D: d, SD: `${d} 01:02:03`, TD: d })))
+      // and a parameter compares with the stored label
+      const find = await call<HdbStatement>((cb) => c.prepare(`SELECT id FROM ${t} WHERE d = ? AND sd = ? ORDER BY id`, cb))
+      expect(await call((cb) => find.exec(["1500-03-01", "1500-03-01 01:02:03"], cb))).toEqual([{ ID: 1 }, { ID: 201 }])
     } finally {
       closeQuietly(c)
     }

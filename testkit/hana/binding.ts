@@ -6,7 +6,6 @@ import type { DuckDBType } from "@duckdb/node-api"
 import type { EngineValue, Session } from "../engine/index.ts"
 import { declaredTypes } from "./catalog.ts"
 import { decodeName, quoteString } from "./names.ts"
-import { lengthCheck } from "./translate.ts"
 import { duckType, parseTypeText } from "./types.ts"
 import type { ParameterRow } from "./params.ts"
 
@@ -50,57 +49,15 @@ export const copyDeclaredTypes = async (session: Session, from: string, to: stri
   if (statements.length > 0) await session.execute(statements.join("; "))
 }
 
-const quoteIdent = (duckName: string): string => `"${duckName.replace(/"/g, '""')}"`
+/** A DuckDB name (already encoded) as a quoted identifier. */
+export const quoteIdent = (duckName: string): string => `"${duckName.replace(/"/g, '""')}"`
 
 /** SQL condition selecting a duckdb_tables() row by a quoted, possibly schema-qualified DuckDB name. */
-const oidMatch = (qualifiedName: string): string => {
+export const oidMatch = (qualifiedName: string): string => {
   const parts = qualifiedName.split(/"\."/).map((p) => p.replace(/^"|"$/g, "").replace(/""/g, '"'))
   return parts.length === 2
     ? `schema_name = ${quoteString(parts[0]!)} AND table_name = ${quoteString(parts[1]!)}`
     : `table_name = ${quoteString(parts[0]!)} AND (database_name = 'temp' OR schema_name = current_schema()) ORDER BY database_name = 'temp' DESC LIMIT 1`
-}
-
-/** `CREATE TABLE <name>(` at the start of the DDL DuckDB keeps for a table (duckdb_tables().sql). */
-const CREATE_TABLE_HEAD = /^CREATE TABLE (?:"(?:[^"]|"")*"|[^."(]+)(?:\.(?:"(?:[^"]|"")*"|[^."(]+))*\(/
-
-/**
- * DuckDB's ADD COLUMN and CREATE TABLE AS take no CHECK, so the columns they make would accept values longer than
- * their declared length (kept as the column comment), where HANA refuses them with error 274. This rebuilds the
- * table from the DDL DuckDB keeps for it, with the length checks (translate.ts lengthCheck) of `columns` (DuckDB
- * names; absent: all) added as table constraints, then moves the rows, comments, indexes and name over. Temporary tables and
- * tables other tables reference by foreign key are left as they are (README.md, "Differences").
- */
-export const enforceDeclaredLengths = async (session: Session, table: string, columns?: readonly string[]): Promise<void> => {
-  const found = await session.queryAll(`SELECT table_oid, schema_name, table_name, sql, temporary, comment FROM duckdb_tables() WHERE ${oidMatch(table)}`)
-  const [oid, schema, name, sql, temporary, comment] = found[0] ?? []
-  if (found.length === 0 || temporary === true) return
-  const cols = await session.queryAll(`SELECT column_name, comment FROM duckdb_columns() WHERE table_oid = ? ORDER BY column_index`, [oid as number])
-  const checks: string[] = []
-  for (const [column, declared] of cols) {
-    if (columns !== undefined && !columns.includes(String(column))) continue
-    const type = declared === null || declared === "" ? undefined : parseTypeText(String(declared))
-    const check = type === undefined ? "" : lengthCheck(decodeName(String(column)), type)
-    if (check !== "") checks.push(check.trim())
-  }
-  const head = CREATE_TABLE_HEAD.exec(String(sql))
-  if (checks.length === 0 || head === null) return
-  const referenced = await session.queryAll(
-    `SELECT 1 FROM duckdb_constraints() WHERE constraint_type = 'FOREIGN KEY' AND referenced_table = ? AND schema_name = ? AND table_oid <> ?`,
-    [String(name), String(schema), oid as number]
-  )
-  if (referenced.length > 0) return
-  const body = String(sql).slice(head[0].length - 1).replace(/\);\s*$/, "")
-  const qualifiedSchema = quoteIdent(String(schema))
-  const staging = `${qualifiedSchema}.${quoteIdent(`__hana_rebuild_${String(oid)}`)}`
-  await session.execute(`CREATE TABLE ${staging}${body}, ${checks.join(", ")})`)
-  await session.execute(`INSERT INTO ${staging} SELECT * FROM ${qualifiedSchema}.${quoteIdent(String(name))}`)
-  await copyDeclaredTypes(session, `${qualifiedSchema}.${quoteIdent(String(name))}`, staging)
-  const indexes = await session.queryAll(`SELECT sql FROM duckdb_indexes() WHERE table_oid = ? AND sql IS NOT NULL`, [oid as number])
-  await session.execute(`DROP TABLE ${qualifiedSchema}.${quoteIdent(String(name))}; ALTER TABLE ${staging} RENAME TO ${quoteIdent(String(name))}`)
-  for (const [index] of indexes) await session.execute(String(index))
-  if (comment !== null && comment !== undefined && comment !== "") {
-    await session.execute(`COMMENT ON TABLE ${qualifiedSchema}.${quoteIdent(String(name))} IS ${quoteString(String(comment))}`)
-  }
 }
 
 /**

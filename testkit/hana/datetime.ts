@@ -1,9 +1,12 @@
 /**
  * HANA's day numbering (DAYDATE, and the day part of SECONDDATE/LONGDATE): day 1 is 0001-01-01 and days before
- * 1582-10-15 are labelled in the Julian calendar, later ones in the Gregorian (SAP's own client computes it so:
- * SAP/node-hdb lib/util/calendar.js, DAYDATE()/DATE() with TURN_OF_ERAS = JDN 1721424 and the Gregorian switch at
- * JDN 2299161). DuckDB stores dates as proleptic Gregorian day counts, so a stored date is mapped label for label:
- * DuckDB's 0001-01-01 is HANA day 1, as a client reads it back.
+ * 1582-10-15 are labelled in the Julian calendar, later ones in the Gregorian. SAP documents the range (DATE from
+ * 0001-01-01 to 9999-12-31, SAP HANA SQL Reference, "Datetime Data Types") but not the calendar; both of SAP's own
+ * clients number days so, and they read what a real HANA sends: SAP/node-hdb lib/util/calendar.js (DAYDATE()/DATE(),
+ * TURN_OF_ERAS = JDN 1721424 is day 1, the Gregorian switch at JDN 2299161) and SAP/go-hdb
+ * driver/internal/protocol/julian/julian.go (Julian formulas below JDN 2299161; its tests pin JDN 1721424 =
+ * 0001-01-01, 2299160 = 1582-10-04, 2299161 = 1582-10-15). DuckDB stores dates as proleptic Gregorian day counts, so
+ * a stored date is mapped label for label: DuckDB's 0001-01-01 is HANA day 1, as a client reads it back.
  */
 import { civilFromDays, daysFromCivil, daysFromJulianCivil, julianCivilFromDays } from "../common/civil.ts"
 

@@ -61,6 +61,9 @@ const FUNCTIONS = new Map([
   ["NEWUID", "hana_newuid"]
 ])
 
+/** The session macro a divisor is wrapped in: it raises "division by zero undefined" (error 304) for 0. */
+export const DIVISOR_GUARD = "hana_divisor"
+
 /**
  * Per-session DuckDB macros backing {@link FUNCTIONS} (TEMP macros, so every schema search path finds them).
  * `hana_sleep(s)` busy-waits inside DuckDB so a statement can be cancelled while it runs.
@@ -73,9 +76,16 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_to_decimal(x, p := 34, s := 10) AS CAST(x AS DECIMAL(34, 10))",
   "CREATE OR REPLACE TEMP MACRO hana_to_date(x, f := NULL) AS CAST(x AS DATE)",
   "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CAST(x AS TIMESTAMP)",
-  "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS d + CAST(n AS INTEGER)",
+  // HANA numbers days with Julian labels before 1582-10-15 (datetime.ts); DuckDB stores the labels proleptically.
+  // hana_day_number is HANA's day number of a stored label (1 = 0001-01-01), hana_date_of_day the label of a number,
+  // so day arithmetic across October 1582 counts days as HANA does (1582-10-04 + 1 day = 1582-10-15).
+  "CREATE OR REPLACE TEMP MACRO hana_julian_day(y, m, d) AS d + (153 * (m + 12 * ((14 - m) // 12) - 3) + 2) // 5 + 365 * (y + 4800 - (14 - m) // 12) + (y + 4800 - (14 - m) // 12) // 4 - 32083",
+  "CREATE OR REPLACE TEMP MACRO hana_day_number(x) AS CASE WHEN CAST(x AS DATE) >= DATE '1582-10-15' THEN datediff('day', DATE '1970-01-01', CAST(x AS DATE)) + 719165 ELSE hana_julian_day(year(CAST(x AS DATE)), month(CAST(x AS DATE)), day(CAST(x AS DATE))) - 1721423 END",
+  "CREATE OR REPLACE TEMP MACRO hana_julian_label(c) AS make_date(CAST((4 * c + 3) // 1461 - 4800 + ((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153) // 10 AS BIGINT), CAST((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153 + 3 - 12 * (((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153) // 10) AS BIGINT), CAST(c - 1461 * ((4 * c + 3) // 1461) // 4 - (153 * ((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153) + 2) // 5 + 1 AS BIGINT))",
+  "CREATE OR REPLACE TEMP MACRO hana_date_of_day(n) AS CASE WHEN n >= 577738 THEN DATE '1970-01-01' + CAST(n - 719165 AS INTEGER) ELSE hana_julian_label(n + 1721423 + 32082) END",
+  "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS d + CAST(datediff('day', CAST(d AS DATE), hana_date_of_day(hana_day_number(d) + CAST(n AS INTEGER))) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS CAST(d AS TIMESTAMP) + to_microseconds(CAST(n * 1000000 AS BIGINT))",
-  "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS datediff('day', CAST(a AS DATE), CAST(b AS DATE))",
+  "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS hana_day_number(b) - hana_day_number(a)",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS instr(h, n)",
   "CREATE OR REPLACE TEMP MACRO hana_seconds_between(a, b) AS datediff('second', CAST(a AS TIMESTAMP), CAST(b AS TIMESTAMP))",
   "CREATE OR REPLACE TEMP MACRO hana_add_months(d, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS DATE)",
@@ -85,11 +95,12 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_to_tinyint(x) AS CAST(x AS UTINYINT)",
   "CREATE OR REPLACE TEMP MACRO hana_to_smallint(x) AS CAST(x AS SMALLINT)",
   "CREATE OR REPLACE TEMP MACRO hana_to_real(x) AS CAST(x AS FLOAT)",
-  "CREATE OR REPLACE TEMP MACRO hana_weekday(d) AS CAST(isodow(CAST(d AS DATE)) - 1 AS INTEGER)",
+  // Monday = 0; HANA day 1 (0001-01-01, Julian Day Number 1721424) was a Saturday.
+  "CREATE OR REPLACE TEMP MACRO hana_weekday(d) AS CAST((hana_day_number(d) + 1721423) % 7 AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_newuid() AS unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))",
   "CREATE OR REPLACE TEMP MACRO series_generate_integer(inc, mn, mx) AS TABLE SELECT CAST(i AS BIGINT) AS GENERATED_PERIOD_START, CAST(i + inc AS BIGINT) AS GENERATED_PERIOD_END, CAST((i - mn) / inc + 1 AS BIGINT) AS ELEMENT_NUMBER, CAST((i - mn) / (mx - mn) AS DOUBLE) AS FRACTION_OF_MIN_MAX_RANGE FROM range(mn, mx, inc) t(i)",
   // HANA fails a division by zero with error 304 "division by zero undefined" where DuckDB returns NULL.
-  "CREATE OR REPLACE TEMP MACRO hana_divisor(d) AS CASE WHEN d = 0 THEN error('division by zero undefined') ELSE d END",
+  `CREATE OR REPLACE TEMP MACRO ${DIVISOR_GUARD}(d) AS CASE WHEN d = 0 THEN error('division by zero undefined') ELSE d END`,
   "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM range(CAST(s * 60000000 AS BIGINT)) t(i) WHERE hash(i) = 0)"
 ].join("; ")
 
@@ -147,7 +158,7 @@ export type Translated =
       readonly view?: { readonly target: string; readonly query: string }
       /**
        * ALTER TABLE … ADD and CREATE TABLE … AS / LIKE make columns DuckDB cannot give a CHECK: their declared
-       * lengths are enforced afterwards (binding.ts enforceDeclaredLengths) for these columns (absent: all).
+       * lengths are enforced afterwards (declared-lengths.ts) for these columns (absent: all).
        */
       readonly declaredLengths?: { readonly table: string; readonly columns?: readonly string[] }
     }
@@ -177,7 +188,7 @@ const hexLiteral = (hex: string): string => {
  * substituted. Tokens are significant tokens (no whitespace) joined with spaces.
  */
 /** End (exclusive) of the operand starting at `i`: a literal, a `( … )` group, a CASE … END, or a name with its call. */
-const operandEnd = (tokens: readonly Token[], i: number): number | undefined => {
+export const operandEnd = (tokens: readonly Token[], i: number): number | undefined => {
   const t = tokens[i]
   if (t === undefined) return undefined
   const closing = (open: number, opens: (t: Token) => boolean, closes: (t: Token) => boolean): number | undefined => {
@@ -202,8 +213,8 @@ const operandEnd = (tokens: readonly Token[], i: number): number | undefined => 
 /**
  * Wraps the divisor of every `/` in `hana_divisor( … )`, which raises "division by zero undefined" for 0 (mapped to
  * error 304 in errors.ts). `/` binds tighter than `+`/`-`, so its divisor is the single operand after it. Bind
- * parameters are left unwrapped (the wrapper would change the type DuckDB infers for them), and so are non-zero
- * number literals, which cannot be 0.
+ * parameters are left to PREPARE, which types and wraps them (arithmetic-parameters.ts), and non-zero number
+ * literals are left as they are, as they cannot be 0.
  */
 const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
   if (!tokens.some((t) => t.t === "op" && t.v === "/")) return tokens
@@ -217,7 +228,7 @@ const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
     const end = operandEnd(tokens, i)
     const only = end === i + 1 ? tokens[i]! : undefined
     if (end === undefined || only?.t === "param" || (only?.t === "number" && Number(only.v) !== 0)) continue
-    out.push({ t: "word", v: "hana_divisor" }, { t: "op", v: "(" }, ...guardDivisors(tokens.slice(i, end)), { t: "op", v: ")" })
+    out.push({ t: "word", v: DIVISOR_GUARD }, { t: "op", v: "(" }, ...guardDivisors(tokens.slice(i, end)), { t: "op", v: ")" })
     i = end
   }
   return out
@@ -588,42 +599,70 @@ const selectItemSources = (tokens: readonly Token[]): Array<ColumnSource | undef
       continue
     }
     const qualifier = core.length >= 3 ? nameOf(core[core.length - 3]!) : undefined
-    const opt = optional.all || (qualifier !== undefined && optional.names.has(qualifier))
+    // An unqualified column of an outer join may come from its optional side: nullable, as it may be.
+    const opt = optional.all || (qualifier === undefined ? optional.names.size > 0 : optional.names.has(qualifier))
     out.push(qualifier === undefined ? { column: nameOf(core[core.length - 1]!), optional: opt } : { qualifier, column: nameOf(core[core.length - 1]!), optional: opt })
   }
   return out
 }
 
+const CLAUSE_ENDS = new Set(["WHERE", "GROUP", "ORDER", "HAVING", "LIMIT", "UNION", "EXCEPT", "INTERSECT", "MINUS", "FOR", "WINDOW", "QUALIFY"])
+const NOT_ALIASES = new Set(["ON", "USING", "WHERE", "JOIN", "LEFT", "RIGHT", "INNER", "FULL", "CROSS", "OUTER", "NATURAL", "GROUP", "ORDER", "LIMIT", "HAVING", "UNION"])
+
+/** The name (alias, else table name) a FROM item at tokens[k] is known by; undefined for an unaliased `( … )`. */
+const fromItemName = (tokens: readonly Token[], k: number): string | undefined => {
+  let name: Token | undefined
+  if (tokens[k]?.t === "op" && tokens[k]!.v === "(") {
+    k = matching(tokens, k)
+  } else {
+    while (tokens[k] !== undefined && (tokens[k]!.t === "word" || tokens[k]!.t === "qident")) {
+      name = tokens[k]
+      if (tokens[k + 1]?.t === "op" && tokens[k + 1]!.v === ".") k += 2
+      else break
+    }
+  }
+  const next = tokens[k + 1]
+  const alias =
+    upper(next) === "AS" ? tokens[k + 2] : next !== undefined && (next.t === "qident" || (next.t === "word" && !NOT_ALIASES.has(upper(next)) && !CLAUSE_ENDS.has(upper(next)))) ? next : undefined
+  const known = alias ?? name
+  return known === undefined ? undefined : nameOf(known)
+}
+
 /**
  * The tables (by alias or name) on the optional side of the top-level outer joins after the select list: the right
- * side of LEFT JOIN; RIGHT and FULL joins make every table optional (`all`).
+ * side of LEFT JOIN, every table before a RIGHT JOIN; a FULL join (or a RIGHT JOIN after an unnamed group) makes
+ * every table optional (`all`).
  */
 const outerJoinSides = (tokens: readonly Token[], from: number): { names: Set<string>; all: boolean } => {
   const names = new Set<string>()
+  const before: Array<string | undefined> = []
   let all = false
   let depth = 0
+  let inFrom = false
   for (let i = from; i < tokens.length; i++) {
     const t = tokens[i]!
     if (t.t === "op" && t.v === "(") depth++
     else if (t.t === "op" && t.v === ")") depth--
     if (depth !== 0) continue
     const w = upper(t)
-    if (w === "RIGHT" || w === "FULL") all = true
-    if (w !== "LEFT" || upper(tokens[i + 1]) === "") continue
-    let k = i + 1
-    if (upper(tokens[k]) === "OUTER") k++
-    if (upper(tokens[k]) !== "JOIN") continue
-    k++
-    let name: Token | undefined
-    while (tokens[k] !== undefined && (tokens[k]!.t === "word" || tokens[k]!.t === "qident")) {
-      name = tokens[k]
-      if (tokens[k + 1]?.t === "op" && tokens[k + 1]!.v === ".") k += 2
-      else break
+    if (CLAUSE_ENDS.has(w)) break
+    if (w === "FROM" || (inFrom && t.t === "op" && t.v === ",")) {
+      inFrom = true
+      before.push(fromItemName(tokens, i + 1))
+      continue
     }
-    const next = tokens[k + 1]
-    const alias = upper(next) === "AS" ? tokens[k + 2] : next !== undefined && (next.t === "qident" || (next.t === "word" && !["ON", "USING", "WHERE", "JOIN", "LEFT", "RIGHT", "INNER", "FULL", "CROSS", "GROUP", "ORDER", "LIMIT"].includes(upper(next)))) ? next : undefined
-    if (alias !== undefined) names.add(nameOf(alias))
-    else if (name !== undefined) names.add(nameOf(name))
+    if (w !== "JOIN") continue
+    let k = i - 1
+    if (upper(tokens[k]) === "OUTER") k--
+    const kind = upper(tokens[k])
+    const item = fromItemName(tokens, i + 1)
+    if (kind === "FULL") all = true
+    if (kind === "LEFT" && item !== undefined) names.add(item)
+    if (kind === "RIGHT") {
+      if (before.some((n) => n === undefined)) all = true
+      for (const n of before) if (n !== undefined) names.add(n)
+    }
+    before.push(item)
   }
   return { names, all }
 }
@@ -812,7 +851,14 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
   }
   if (!(rest[0]?.t === "op" && rest[0].v === "(")) throw HanaError.syntax("column list expected", 0)
   const close = matching(rest, 0)
-  const elements = splitTopLevel(rest.slice(1, close))
+  // DuckDB looks an unqualified reference to the table being created up in its own main schema, not the schema the
+  // table goes to (the INSERT then fails with "Table … does not exist"), so a self-reference names the schema.
+  const selfReferencing = rest.slice(1, close).map((t, k, list) =>
+    !local && upper(list[k - 1]) === "REFERENCES" && identOf(t) === name && !(list[k + 1]?.t === "op" && list[k + 1]!.v === ".")
+      ? [{ t: "qident" as const, v: schema ?? session.schema }, { t: "op" as const, v: "." }, t]
+      : [t]
+  )
+  const elements = splitTopLevel(selfReferencing.flat())
   const defs: string[] = []
   const declared: DeclaredColumn[] = []
   const sequences: string[] = []

@@ -9,6 +9,7 @@
  * cannot be typed fails with a HANA SQL error instead of an internal message.
  */
 import type { Prepared, Session } from "../engine/index.ts"
+import { typeArithmeticParameters } from "./arithmetic-parameters.ts"
 import { HanaError } from "./errors.ts"
 
 const UNRESOLVED = /Unexpected type id/
@@ -56,9 +57,9 @@ export const castPlaceholders = (sql: string, indexes: ReadonlySet<number>): str
 
 /**
  * Prepares `sql`; if DuckDB cannot type a parameter, casts placeholders to VARCHAR one at a time (keeping a cast only
- * while it does not introduce a different error) until the statement prepares.
+ * while it does not introduce a different error) until the statement prepares. Undefined when no cast helps.
  */
-export const prepareTyped = async (session: Session, sql: string): Promise<Prepared> => {
+const prepareCasting = async (session: Session, sql: string): Promise<Prepared | undefined> => {
   try {
     return await session.prepare(sql)
   } catch (e) {
@@ -74,6 +75,26 @@ export const prepareTyped = async (session: Session, sql: string): Promise<Prepa
       if (!isUnresolved(e)) cast.delete(i)
     }
   }
+  return undefined
+}
+
+/**
+ * Prepares `sql` with HANA's parameter types: a parameter of an arithmetic operator typed by the other operand
+ * (arithmetic-parameters.ts), any other untyped one as VARCHAR. Where the other operand's type does not fit the
+ * operator (`date_column + ?`: DuckDB has no DATE + DATE), the statement is prepared as if it had no such parameter.
+ */
+export const prepareTyped = async (session: Session, sql: string): Promise<Prepared> => {
+  const typed = typeArithmeticParameters(sql)
+  if (typed !== undefined) {
+    try {
+      const prepared = await prepareCasting(session, typed)
+      if (prepared !== undefined) return prepared
+    } catch {
+      // falls back to the statement as written, which reports its own error
+    }
+  }
+  const prepared = await prepareCasting(session, sql)
+  if (prepared !== undefined) return prepared
   throw new HanaError(266, "HY000", "inconsistent datatype: the type of a parameter cannot be determined; write CAST(? AS <type>)")
 }
 

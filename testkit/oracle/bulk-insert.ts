@@ -17,6 +17,7 @@ import { type KeyedTable, keyedTable } from "./key-locks.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { encodeName } from "./names.ts"
 import type { BindSpec } from "./statement.ts"
+import { datetimeOfOracle, datetimeText } from "./datetime.ts"
 import { oracleName } from "./translate.ts"
 import { Dty } from "./types.ts"
 import { LONG_LENGTH_INDICATOR, NULL_LENGTH_INDICATOR } from "./wire.ts"
@@ -390,6 +391,12 @@ const dateWriter = (layout: ColumnLayout): CellWriter | undefined => {
         if (nanos !== 0 || seconds % 86_400 !== 0) throw new NotExact()
         out.setNumber(c, row, seconds / 86_400)
       }
+    case "varchar":
+      // TIMESTAMP(7-9) columns hold the wall clock as text (datetime-functions.ts)
+      return (b, start, length, out, c, row) => {
+        readDateParts(b, start, length)
+        out.setString(c, row, datetimeText({ wall: BigInt(seconds) * 1_000_000_000n + BigInt(nanos) }))
+      }
     default:
       return undefined
   }
@@ -416,6 +423,11 @@ export const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number):
     case Dty.DATE:
     case Dty.TIMESTAMP:
       return dateWriter(layout)
+    case Dty.TIMESTAMP_TZ:
+      // TIMESTAMP WITH TIME ZONE columns hold the value's text with its zone (datetime-functions.ts)
+      return layout === "varchar" && spec.dty === Dty.TIMESTAMP_TZ
+        ? (b, start, length, out, c, row) => out.setString(c, row, datetimeText(datetimeOfOracle(b.subarray(start, start + length))))
+        : undefined
     case Dty.BOOLEAN:
       // as readBind: true is the value whose first byte is 1
       return layout === "boolean" ? (b, start, _length, out, c, row) => out.setNumber(c, row, b[start] === 1 ? 1 : 0) : undefined

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto"
 import { Engine, type Session as EngineSession } from "../engine/index.ts"
 import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.ts"
+import { registerDatetimeFunctions } from "./datetime-functions.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
@@ -13,6 +14,7 @@ import { duckIdent, encodeName } from "./names.ts"
 import { namedTypesOf, typeDictionaryRows } from "./named-types.ts"
 import { Grants } from "./privileges.ts"
 import { RowLocks } from "./row-locks.ts"
+import { emptyStats } from "../common/stats.ts"
 
 /** Live-session facts shown by V$SESSION. */
 export interface SessionInfo {
@@ -83,6 +85,8 @@ export class OracleDatabase {
   readonly rowLocks = new RowLocks()
   /** Primary / unique keys inserted by open transactions (key-locks.ts). */
   readonly keyLocks = new RowLocks<string>()
+  /** The server's work counters (the handle's `stats`), kept here where the lock waits are. */
+  readonly stats = emptyStats()
 
   /** Releases the row and key locks of session `sid` (its transaction ended); true when it held any. */
   releaseLocks(sid: number): boolean {
@@ -130,6 +134,7 @@ export class OracleDatabase {
   static async create(settings: DatabaseSettings): Promise<OracleDatabase> {
     const engine = await Engine.open({ threads: 2 })
     await engine.registerFunctions(registerNumberFunctions)
+    await engine.registerFunctions(registerDatetimeFunctions)
     const admin = await engine.session()
     const db = new OracleDatabase(engine, admin, settings)
     await db.bootstrap()

@@ -8,7 +8,7 @@
 import { createRequire } from "node:module"
 import type { ColumnVector } from "../engine/index.ts"
 import { civilFromDays } from "../common/civil.ts"
-import { civilFromMicros, type Civil, microsFromCivil as microsOfCivil, zoneBytes } from "./datetime.ts"
+import { civilFromMicros, type Civil, microsFromCivil as microsOfCivil, oracleBytesOf, parseDatetimeText, zoneBytes } from "./datetime.ts"
 import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
 import { writeNamedValue } from "./named-types.ts"
@@ -78,7 +78,6 @@ const writeMicros = (w: WriteBuffer, us: number, withFraction: boolean, fraction
   const b = w.buf
   let p = w.pos
   b[p++] = withFraction ? 11 : 7
-  // century and year of century each + 100, truncated toward zero as Oracle and oracledb write them (-4712: 53, 88)
   b[p++] = Math.trunc(d.year / 100) + 100
   b[p++] = (d.year % 100) + 100
   b[p++] = d.month
@@ -369,6 +368,13 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       })
     case "timestamp":
       return nullGuard((w, col, i) => {
+        if (col.info.layout === "varchar") {
+          // TIMESTAMP(7-9): the wall clock as text (datetime-functions.ts); a zoned text keeps its own wall clock
+          const v = parseDatetimeText(col.string(i) ?? "")
+          if (v === undefined) w.u8(0)
+          else w.bytesWithLength(oracleBytesOf({ wall: v.wall }, false, type.scale))
+          return
+        }
         if (col.info.layout === "timestamp" && safeInt64(col, i)) return writeMicros(w, microsNumber(col, i), true, type.scale < 9 ? 10 ** (9 - type.scale) : 1)
         const c = civilOf(col, i)
         if (c === undefined) w.u8(0)
@@ -388,6 +394,13 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       })
     case "timestamptz":
       return nullGuard((w, col, i) => {
+        if (col.info.layout === "varchar") {
+          // a column's text with the value's own zone (datetime-functions.ts); zoneless text is UTC (DuckDB's zone)
+          const v = parseDatetimeText(col.string(i) ?? "", "+00:00")
+          if (v === undefined) w.u8(0)
+          else w.bytesWithLength(oracleBytesOf(v, true, type.scale))
+          return
+        }
         const c = civilOf(col, i)
         if (c === undefined) {
           w.u8(0)
@@ -490,16 +503,74 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
     }
     case "rowid":
       return nullGuard((w, col, i) => {
-        // DuckDB row ids of uncommitted rows start at 2^62: keep 32 bits of block number
-        const v = col.info.layout === "int64" ? BigInt.asUintN(64, (col.data as BigInt64Array)[i]!) : BigInt(Math.trunc(numberOf(col, i)))
+        // the ROWID pseudocolumn is DuckDB's row id; a ROWID column holds rowid text (what ROWID reads as)
+        const fields = col.info.layout === "int64" ? fieldsOfRowNumber((col.data as BigInt64Array)[i]!) : rowidFields(col.string(i) ?? "")
         w.u8(1)
-        w.ub(73000) // data object number
-        w.ub(12) // relative file number
+        w.ub(fields?.object ?? 0)
+        w.ub(fields?.file ?? 0)
         w.u8(0)
-        w.ub(Number((v >> 16n) & 0x3fffffffn)) // block
-        w.ub(Number(v & 0xffffn)) // slot
+        w.ub(fields?.block ?? 0)
+        w.ub(fields?.slot ?? 0)
+      })
+    case "urowid":
+      return nullGuard((w, col, i) => {
+        // The client ignores the first length-prefixed part and reads the rowid from the second
+        // (node-oracledb lib/thin/protocol/packet.js readURowID).
+        const rowid = urowidBytes(col.string(i) ?? "")
+        const length = Buffer.alloc(4)
+        length.writeUInt32BE(rowid.length)
+        w.bytesWithLength(length)
+        w.bytesWithLength(rowid)
       })
   }
+}
+
+/** The parts of a physical rowid: data object number, relative file number, block and slot. */
+interface RowidFields {
+  readonly object: number
+  readonly file: number
+  readonly block: number
+  readonly slot: number
+}
+
+/**
+ * The rowid of a DuckDB row id, as `ora_rowid` (database.ts) writes it: object 73000, file 12, block = bits 16..45
+ * (row ids of uncommitted rows start at 2^62: 32 bits of block are kept), slot = bits 0..15.
+ */
+const fieldsOfRowNumber = (rowNumber: bigint): RowidFields => {
+  const v = BigInt.asUintN(64, rowNumber)
+  return { object: 73000, file: 12, block: Number((v >> 16n) & 0x3fffffffn), slot: Number(v & 0xffffn) }
+}
+
+const ROWID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+/** The fields of an 18-character extended rowid (base-64 groups of 6, 3, 6 and 3 characters), or undefined. */
+const rowidFields = (text: string): RowidFields | undefined => {
+  if (!/^[A-Za-z0-9+/]{18}$/.test(text)) return undefined
+  const field = (from: number, length: number) =>
+    [...text.slice(from, from + length)].reduce((v, c) => v * 64 + ROWID_ALPHABET.indexOf(c), 0)
+  return { object: field(0, 6), file: field(6, 3), block: field(9, 6), slot: field(15, 3) }
+}
+
+/**
+ * The UROWID wire form of a stored rowid text: a physical rowid as type byte 1, then data object number (u32), file
+ * (u16), block (u32) and slot (u16), big-endian; any other text as a logical rowid (type byte 2, then the bytes the
+ * client shows as `*` and their base 64). Oracle refuses text that is no rowid on insert (ORA-01410); this server
+ * stores it as given.
+ */
+const urowidBytes = (text: string): Buffer => {
+  const fields = rowidFields(text)
+  if (fields !== undefined) {
+    const b = Buffer.alloc(13)
+    b[0] = 1
+    b.writeUInt32BE(fields.object, 1)
+    b.writeUInt16BE(fields.file, 5)
+    b.writeUInt32BE(fields.block, 7)
+    b.writeUInt16BE(fields.slot, 11)
+    return b
+  }
+  const logical = text.startsWith("*") ? Buffer.from(text.slice(1), "base64") : Buffer.from(text, "utf8")
+  return Buffer.concat([Buffer.from([2]), logical])
 }
 
 const writeLocator = (w: WriteBuffer, value: string | Uint8Array, type: OraType, opts: EncodeOptions, row: number): void => {

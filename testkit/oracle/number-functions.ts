@@ -15,7 +15,7 @@ export const EXACT_NUMBER_ALIAS = "ORA_NUMBER"
 const exactNumber = new DuckDBVarCharType(EXACT_NUMBER_ALIAS)
 
 /** One function: each row's non-NULL arguments → a value (NULL arguments give NULL); errors raise the ORA- text. */
-const rowwise =
+export const rowwise =
   (compute: (args: ReadonlyArray<DuckDBValue>) => DuckDBValue): DuckDBScalarMainFunction =>
   (info, input, output) => {
     const vectors = Array.from({ length: input.columnCount }, (_, c) => input.getColumnVector(c))

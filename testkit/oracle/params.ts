@@ -5,7 +5,7 @@
  */
 import { blobValue, type DuckDBTimestampNanosecondsValue, listValue, timestampNanosValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
-import { civilFromMicros, microsOfOracle, nanosOfOracle } from "./datetime.ts"
+import { civilFromMicros, datetimeOfOracle, datetimeText, microsOfOracle, nanosOfOracle, oracleBytesOf, parseDatetimeText } from "./datetime.ts"
 import { decodeVector } from "./encode.ts"
 import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "./intervals.ts"
 import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
@@ -93,7 +93,8 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
     case Dty.TIMESTAMP:
       return subMicros(b) ?? timestampValue(microsOfOracle(b))
     case Dty.TIMESTAMP_TZ:
-      return subMicros(b) ?? timestampTZValue(microsOfOracle(b))
+      // the server's text form of a zoned value keeps the zone the bytes carry (datetime-functions.ts)
+      return datetimeText(datetimeOfOracle(b))
     case Dty.TIMESTAMP_LTZ:
       return subMicros(b, dbOffsetMinutes) ?? timestampTZValue(microsOfOracle(b) - BigInt(dbOffsetMinutes) * 60_000_000n)
     case Dty.BINARY_DOUBLE:
@@ -120,13 +121,21 @@ const NS_MAX = 2n ** 63n - 1n
  * A bound TIMESTAMP with digits below the microsecond as a DuckDB nanosecond timestamp (UTC wall clock; LOCAL TIME
  * ZONE values shifted from the database time zone), so TIMESTAMP(7-9) columns keep them; undefined otherwise.
  */
-const subMicros = (b: Buffer, shiftMinutes = 0): DuckDBTimestampNanosecondsValue | undefined => {
+const subMicros = (b: Buffer, shiftMinutes = 0): DuckDBTimestampNanosecondsValue | string | undefined => {
   if (b.length < 11 || b.readUInt32BE(7) % 1000 === 0) return undefined
   const ns = nanosOfOracle(b) - BigInt(shiftMinutes) * 60_000_000_000n
-  return ns < NS_MIN || ns > NS_MAX ? undefined : timestampNanosValue(ns)
+  // beyond DuckDB's nanosecond range: the text TIMESTAMP(7-9) columns store (datetime-functions.ts)
+  return ns < NS_MIN || ns > NS_MAX ? datetimeText({ wall: ns }) : timestampNanosValue(ns)
 }
 
 const writeDate = (w: WriteBuffer, text: string, dty: number): void => {
+  if (dty === Dty.TIMESTAMP_TZ) {
+    // the value's own zone (a zoneless DuckDB rendering is UTC, the engine's time zone)
+    const v = parseDatetimeText(text, "+00:00")
+    if (v === undefined) w.u8(0)
+    else w.bytesWithLength(oracleBytesOf(v, true, 9))
+    return
+  }
   const m = text.match(/^(-?\d+)-(\d+)-(\d+)(?:[ T](\d+):(\d+):(\d+)(?:\.(\d+))?)?/)
   if (m === null) {
     w.u8(0)
@@ -134,7 +143,7 @@ const writeDate = (w: WriteBuffer, text: string, dty: number): void => {
   }
   const ns = Number((m[7] ?? "").padEnd(9, "0").slice(0, 9) || "0")
   const y = Number(m[1])
-  const parts = [Math.floor(y / 100) + 100, (y % 100) + 100, Number(m[2]), Number(m[3]), Number(m[4] ?? 0) + 1, Number(m[5] ?? 0) + 1, Number(m[6] ?? 0) + 1]
+  const parts = [Math.trunc(y / 100) + 100, (y % 100) + 100, Number(m[2]), Number(m[3]), Number(m[4] ?? 0) + 1, Number(m[5] ?? 0) + 1, Number(m[6] ?? 0) + 1]
   if (dty === Dty.DATE) {
     w.u8(7)
     for (const p of parts) w.u8(p)

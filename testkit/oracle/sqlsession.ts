@@ -30,6 +30,7 @@ import { decodeName, encodeName, quoteDuck } from "./names.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import type { ValueKind } from "./types.ts"
 import { runPlsql } from "./plsql.ts"
+import { currentOffsetMinutes, sessionTimeZoneOf } from "./datetime.ts"
 import {
   type BindSpec,
   classify,
@@ -41,7 +42,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
-import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, translateQuery, type QueryShape } from "./translate.ts"
+import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
 import type { OraType } from "./types.ts"
 
 interface LogEntry {
@@ -107,7 +108,7 @@ export class SqlSession {
       ora_client_info: "",
       ora_session_tz: this.sessionTz,
       ora_nls_numeric: this.numericCharacters,
-      ora_session_tz_min: offsetMinutes(this.sessionTz, this.db.dbOffsetMinutes()),
+      ora_session_tz_min: currentOffsetMinutes(this.sessionTz) ?? this.db.dbOffsetMinutes(),
       ora_session_tz_region: /^[+-]\d{1,2}:\d{2}$/.test(this.sessionTz) ? "" : this.sessionTz
     }
     await s.execute(
@@ -387,7 +388,8 @@ export class SqlSession {
       localZoneColumns: this.columnsOfKind(sql, "timestampltz"),
       sessionTimeZone: this.sessionTz,
       binaryColumns: this.binaryColumnsOf(sql),
-      exactNumberColumns: this.exactNumberColumnsOf(sql)
+      exactNumberColumns: this.exactNumberColumnsOf(sql),
+      textDatetimeColumns: this.textDatetimeColumnsOf(sql)
     })
     toks.forEach((t, k) => {
       if (t.kind === "bind") tr.range(k, k + 1)
@@ -520,6 +522,14 @@ export class SqlSession {
       if (meta === undefined) continue
       for (const c of meta.columns) if (keep(c.type)) out.add(c.name)
     }
+    return out
+  }
+
+  /** TIMESTAMP WITH TIME ZONE and TIMESTAMP(7-9) columns (stored as text) of the tables a statement mentions. */
+  textDatetimeColumnsOf(sql: string): ReadonlyMap<string, TextDatetimeKind> {
+    const out = new Map<string, TextDatetimeKind>()
+    for (const name of this.columnsOf(sql, (t) => t.kind === "timestamp" && t.duck === "VARCHAR")) out.set(name, "wall")
+    for (const name of this.columnsOfKind(sql, "timestamptz")) out.set(name, "zoned")
     return out
   }
 
@@ -892,10 +902,9 @@ export class SqlSession {
     }
     if (param === "TIME_ZONE") {
       const v = valueTok.kind === "str" ? valueTok.value : valueTok.value
-      if (v === "LOCAL" || v === "DBTIMEZONE") this.sessionTz = this.db.settings.dbTimeZone
-      else if (/^[+-]?\d{1,2}:\d{1,2}$/.test(v)) this.sessionTz = normaliseOffset(v)
-      else if (regionOffsetMinutes(v) === undefined) throw new OraError(1882, "timezone region not found")
-      else this.sessionTz = v
+      const zone = v === "LOCAL" || v === "DBTIMEZONE" ? this.db.settings.dbTimeZone : sessionTimeZoneOf(v)
+      if (zone === undefined) throw new OraError(1882, "timezone region not found")
+      this.sessionTz = zone
       await this.setVars(this.engine)
       return
     }
@@ -935,31 +944,6 @@ const unqualifySetTargets = (all: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
     }
   }
   return all.filter((t) => !drop.has(t))
-}
-
-/** UTC offset of a region name (e.g. Asia/Kolkata) now, from the IANA data Node ships; undefined if unknown. */
-const regionOffsetMinutes = (tz: string): number | undefined => {
-  try {
-    const name = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "longOffset" }).formatToParts(new Date()).find((p) => p.type === "timeZoneName")?.value
-    const m = name?.match(/^GMT(?:([+-])(\d{2}):(\d{2}))?$/)
-    if (m === null || m === undefined) return undefined
-    const v = m[1] === undefined ? 0 : Number(m[2]) * 60 + Number(m[3])
-    return m[1] === "-" ? -v : v
-  } catch {
-    return undefined
-  }
-}
-
-const offsetMinutes = (tz: string, fallback: number): number => {
-  const m = tz.match(/^([+-])(\d{1,2}):(\d{2})$/)
-  if (m === null) return regionOffsetMinutes(tz) ?? fallback
-  const v = Number(m[2]) * 60 + Number(m[3])
-  return m[1] === "-" ? -v : v
-}
-
-const normaliseOffset = (v: string): string => {
-  const m = v.match(/^([+-]?)(\d{1,2}):(\d{1,2})$/)!
-  return `${m[1] === "-" ? "-" : "+"}${m[2]!.padStart(2, "0")}:${m[3]!.padStart(2, "0")}`
 }
 
 /** A bind column as one JSON array parameter and the SQL expression that unnests it with the right type. */

@@ -71,6 +71,44 @@ export interface TranslateContext {
   readonly sessionTimeZone?: string
   /** BINARY_DOUBLE / BINARY_FLOAT columns of the tables the statement mentions, by name (IEEE arithmetic). */
   readonly binaryColumns?: ReadonlyMap<string, BinaryKind>
+  /**
+   * Names of the datetime columns of the tables the statement mentions that are stored as text (datetime-functions.ts):
+   * TIMESTAMP WITH TIME ZONE ("zoned") and TIMESTAMP(7-9) ("wall").
+   */
+  readonly textDatetimeColumns?: ReadonlyMap<string, TextDatetimeKind>
+}
+
+/** A datetime kept as text (datetime-functions.ts): with its own time zone, or a zoneless wall clock. */
+export type TextDatetimeKind = "zoned" | "wall"
+
+/** The zone datetime-functions.ts reads zoneless operands in: the session's where a zoned value is involved. */
+const zoneArgument = (kind: TextDatetimeKind): string => (kind === "zoned" ? "getvariable('ora_session_tz')" : "''")
+
+/** The text datetime kind of translated text that is a call of datetime-functions.ts giving one. */
+const textDatetimeOfText = (text: string): TextDatetimeKind | undefined =>
+  /^\(*ora_tstz(?:_add)?\(/.test(text) ? "zoned" : /^\(*ora_ts\(/.test(text) ? "wall" : undefined
+
+/** A text datetime operand as the functions of datetime-functions.ts take it. */
+const datetimeArgument = (text: string, kind: TextDatetimeKind): string => `CAST(${text} AS VARCHAR), ${zoneArgument(kind)}`
+
+/** Oracle's datetime format elements the server formats itself for text datetimes (datetime-functions.ts formatElement). */
+const TEXT_DATETIME_ELEMENT = /TZH:TZM|TZH|TZM|TZR|TZD|FF[1-9]?/i
+
+/** TO_CHAR(text datetime, format): its own wall clock, zone and fraction digits. */
+const textDatetimeToChar = (operand: string, kind: TextDatetimeKind, format: string): string => {
+  const args = datetimeArgument(operand, kind)
+  const pieces: Array<string> = []
+  let rest = format
+  const local = (fmt: string) => `strftime(ora_tstz_local(${args}), ${sqlString(convertDateFormat(fmt))})`
+  for (let m = TEXT_DATETIME_ELEMENT.exec(rest); m !== null; m = TEXT_DATETIME_ELEMENT.exec(rest)) {
+    if (m.index > 0) pieces.push(local(rest.slice(0, m.index)))
+    // FF alone is the value's precision; the server shows 6 digits, as for other timestamps
+    const element = m[0].toUpperCase() === "FF" ? "FF6" : m[0].toUpperCase()
+    pieces.push(`ora_tstz_format(${args}, '${element}')`)
+    rest = rest.slice(m.index + m[0].length)
+  }
+  if (rest !== "" || pieces.length === 0) pieces.push(local(rest))
+  return `(${pieces.join(" || ")})`
 }
 
 /** A native floating-point type: BINARY_DOUBLE or BINARY_FLOAT. */
@@ -144,6 +182,19 @@ interface Part {
   readonly from: number
   readonly to: number
   readonly separator: boolean
+}
+/** The clause each part of a translated range stands in: a SET list, the ORDER BY items, or another. */
+const clausesOf = (parts: ReadonlyArray<Part>, toks: ReadonlyArray<Tok>): Array<"set" | "order" | "other"> => {
+  let clause: "set" | "order" | "other" = "other"
+  return parts.map((p, j) => {
+    const t = toks[p.from]!
+    if (!p.separator) return clause
+    if (isKw(t, "SET")) clause = "set"
+    else if (isKw(t, "BY") && j > 0 && isKw(toks[parts[j - 1]!.from], "ORDER")) clause = "order"
+    else if (clause === "set" && isKw(t, "WHERE", "RETURNING", "RETURN", "WHEN", "FROM")) clause = "other"
+    else if (clause === "order" && !isOp(t, ",") && !isKw(t, "ASC", "DESC", "NULLS")) clause = "other"
+    return clause
+  })
 }
 const EXACT_OPERATIONS: Record<string, string> = { "+": "add", "-": "sub", "*": "mul", "/": "div" }
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
@@ -258,18 +309,14 @@ const exactIntervalLiteral = (values: ReadonlyArray<string>, lead: number, negat
  * Renders `TIMESTAMP '<datetime> [<offset> | <region>]'`. Oracle accepts a time zone offset (`+05:30`) or a region name
  * (`Europe/Paris`, optionally followed by an abbreviation such as `CEST`) after the time and then the literal is a
  * TIMESTAMP WITH TIME ZONE (Oracle SQL Language Reference, "Datetime Literals":
- * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Literals.html). DuckDB (session time zone UTC)
- * only parses offsets written right after the time, and region names after a blank.
+ * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Literals.html), kept as text with its zone.
  */
 const timestampLiteral = (text: string): string => {
   const m = /^\s*(\d{1,4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d{1,9})?)?)?)\s*(.*?)\s*$/.exec(text)
-  if (m === null || m[2] === "") return `${/\.\d{7,}/.test(text) ? "TIMESTAMP_NS" : "TIMESTAMP"} ${sqlString(text)}`
-  const [, datetime, zone] = m as unknown as [string, string, string]
-  const offset = /^([+-])(\d{1,2}):(\d{2})$/.exec(zone)
-  if (offset !== null) return `TIMESTAMPTZ ${sqlString(`${datetime}${offset[1]}${offset[2]!.padStart(2, "0")}:${offset[3]}`)}`
-  const region = zone.split(/\s+/)[0]!
-  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/.test(region)) return `TIMESTAMP ${sqlString(text)}`
-  return `TIMESTAMPTZ ${sqlString(`${datetime} ${region}`)}`
+  // nanoseconds as the text TIMESTAMP(7-9) columns hold (DuckDB's TIMESTAMP_NS covers only 1677-2262)
+  if (m === null || m[2] === "") return /\.\d{7,}/.test(text) ? `ora_ts(${sqlString(text)})` : `TIMESTAMP ${sqlString(text)}`
+  // a zoned literal keeps its zone as text (datetime-functions.ts), as a TIMESTAMP WITH TIME ZONE column stores it
+  return `ora_tstz(${sqlString(text)}, '')`
 }
 
 /** A datetime with the time zone TO_CHAR shows: its wall clock there, the offset there in minutes, the zone's name. */
@@ -277,15 +324,6 @@ interface ZonedOperand {
   readonly local: string
   readonly offsetMinutes: string
   readonly region: string
-}
-
-/** The wall clock and zone of a TIMESTAMP literal with an offset or region, or undefined for a literal without. */
-const literalZone = (text: string): { datetime: string; name: string; nanos: boolean } | undefined => {
-  const m = /^\s*(\d{1,4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d{1,9})?)?)?)\s*(.*?)\s*$/.exec(text)
-  if (m === null || m[2] === "") return undefined
-  const offset = /^([+-])(\d{1,2}):(\d{2})$/.exec(m[2]!)
-  const name = offset !== null ? `${offset[1]}${offset[2]!.padStart(2, "0")}:${offset[3]}` : m[2]!.split(/\s+/)[0]!
-  return { datetime: m[1]!, name, nanos: /\.\d{7,}/.test(m[1]!) }
 }
 
 /** Oracle's time zone format elements (SQL Language Reference, "Datetime Format Elements"). */
@@ -341,7 +379,8 @@ export const convertDateFormat = (fmt: string): string => {
     [/^FF[1-3]/i, "%g"],
     [/^FF[4-6]?/i, "%f"],
     [/^AM|^PM/i, "%p"],
-    // TIMESTAMP WITH TIME ZONE values are kept as UTC instants (see README), so their zone is +00:00
+    // datetimes held as DuckDB instants (SYSTIMESTAMP, expressions the server does not recognise) are in UTC; zoned
+    // columns and literals are formatted with their own zone (textDatetimeToChar)
     [/^TZH:TZM/i, "+00:00"],
     [/^TZR/i, "+00:00"],
     [/^TZH/i, "+00"],
@@ -391,7 +430,8 @@ export class Translator {
 
   /** Translates tokens [from, to), rewriting Oracle operator semantics where needed (see `expression`). */
   range(from: number, to: number): string {
-    if (!this.needsOperatorRewrite(from, to) && !this.mentionsExactNumber(from, to) && this.exactOrderItems.size === 0) return this.plain(from, to)
+    if (!this.needsOperatorRewrite(from, to) && !this.mentionsExactNumber(from, to) && this.exactOrderItems.size === 0 && !this.mentionsTextDatetime(from, to))
+      return this.plain(from, to)
     // split at top-level separators; rewrite the arithmetic/concatenation segments between them
     const toks = this.toks
     const parts: Array<Part> = []
@@ -423,6 +463,7 @@ export class Translator {
     }
     flushSegment(to)
     this.exactNumberParts(parts)
+    this.textDatetimeParts(parts)
     return parts
       .map((p) => p.text)
       .filter((text) => text.length > 0)
@@ -597,7 +638,7 @@ export class Translator {
    * A datetime operand whose time zone TO_CHAR shows: a LOCAL TIME ZONE column or CURRENT_TIMESTAMP (the session time
    * zone, Oracle Database Globalization Support Guide, "TIMESTAMP WITH LOCAL TIME ZONE Data Type":
    * https://docs.oracle.com/en/database/oracle/oracle-database/23/nlspg/datetime-data-types-and-time-zone-support.html)
-   * or a TIMESTAMP literal with an offset or region (its own zone); undefined for others.
+   * (zoned literals and columns are text datetimes, see textDatetimeAt); undefined for others.
    */
   private zonedOperand(from: number, to: number): ZonedOperand | undefined {
     const t = this.toks[from]
@@ -605,14 +646,117 @@ export class Translator {
       const x = this.range(from, to)
       return { local: `ora_session_local(${x})`, offsetMinutes: `ora_session_offset(${x})`, region: "getvariable('ora_session_tz')" }
     }
-    if (to - from === 2 && isKw(t, "TIMESTAMP") && this.toks[from + 1]?.kind === "str") {
-      const zone = literalZone(this.toks[from + 1]!.value)
-      if (zone === undefined) return undefined
-      const local = `${zone.nanos ? "TIMESTAMP_NS" : "TIMESTAMP"} ${sqlString(zone.datetime)}`
-      const instant = timestampLiteral(this.toks[from + 1]!.value)
-      return { local, offsetMinutes: `CAST((epoch_us(${local}) - epoch_us(${instant})) // 60000000 AS BIGINT)`, region: sqlString(zone.name) }
-    }
     return undefined
+  }
+
+  /**
+   * The kind of text datetime (datetime-functions.ts) tokens [from, to) are: a (possibly qualified) column stored so,
+   * or a TIMESTAMP literal with a zone; undefined for others.
+   */
+  textDatetimeAt(from: number, to: number): TextDatetimeKind | undefined {
+    const toks = this.toks
+    if (to - from === 2 && isKw(toks[from], "TIMESTAMP") && toks[from + 1]?.kind === "str") return textDatetimeOfText(timestampLiteral(toks[from + 1]!.value))
+    const last = toks[to - 1]
+    const names = this.ctx.textDatetimeColumns
+    if (names === undefined || to <= from || last === undefined || (last.kind !== "ident" && last.kind !== "qident") || isOp(toks[to], "(")) return undefined
+    for (let k = from; k < to - 1; k += 2) if (!(toks[k]?.kind === "ident" || toks[k]?.kind === "qident") || !isOp(toks[k + 1], ".")) return undefined
+    return names.get(oracleName(last))
+  }
+
+  /** True when the range names a text datetime column or has a zoned TIMESTAMP literal. */
+  private mentionsTextDatetime(from: number, to: number): boolean {
+    for (let i = from; i < to; i++) {
+      const t = this.toks[i]!
+      if ((t.kind === "ident" || t.kind === "qident") && this.ctx.textDatetimeColumns?.has(oracleName(t)) === true && !isOp(this.toks[i + 1], "(")) return true
+      if (isKw(t, "TIMESTAMP") && this.textDatetimeAt(i, i + 2) !== undefined) return true
+    }
+    return false
+  }
+
+  /** The text datetime kind of a translated part: by its tokens or by the function its text calls. */
+  private textDatetimeOfPart(p: Part): TextDatetimeKind | undefined {
+    return this.textDatetimeAt(p.from, p.to) ?? textDatetimeOfText(p.text)
+  }
+
+  /**
+   * Comparisons, BETWEEN and ORDER BY items over text datetimes: by `ora_tstz_key`, which orders zoned values by their
+   * UTC instant and zoneless ones by their wall clock, to the nanosecond. Oracle compares TIMESTAMP WITH TIME ZONE
+   * values by instant, and a TIMESTAMP with one in the session time zone (Database Globalization Support Guide,
+   * "Datetime Comparisons":
+   * https://docs.oracle.com/en/database/oracle/oracle-database/23/nlspg/datetime-data-types-and-time-zone-support.html).
+   */
+  private textDatetimeParts(parts: Array<Part>): void {
+    const clauses = clausesOf(parts, this.toks)
+    const key = (p: Part, kind: TextDatetimeKind) => `ora_tstz_key(${datetimeArgument(p.text, kind)})`
+    for (let j = 0; j < parts.length; j++) {
+      const p = parts[j]!
+      const tok = this.toks[p.from]!
+      if (p.separator) {
+        const left = parts[j - 1]
+        const right = parts[j + 1]
+        const comparison = tok.kind === "op" && COMPARISONS.has(tok.value) && clauses[j] !== "set"
+        if (!comparison || left === undefined || right === undefined || left.separator || right.separator) continue
+        const kinds = [this.textDatetimeOfPart(left), this.textDatetimeOfPart(right)]
+        if (kinds[0] === undefined && kinds[1] === undefined) continue
+        const kind = kinds.includes("zoned") ? "zoned" : "wall"
+        left.text = key(left, kind)
+        right.text = key(right, kind)
+        j++
+        continue
+      }
+      const kind = this.textDatetimeOfPart(p)
+      if (kind === undefined || p.text.length === 0) continue
+      if (clauses[j] === "order") {
+        p.text = key(p, kind)
+        continue
+      }
+      const at = (k: number) => (parts[k]?.separator === true ? this.toks[parts[k]!.from] : undefined)
+      const negated = isKw(at(j + 1), "NOT") ? 1 : 0
+      const lo = parts[j + 2 + negated]
+      const hi = parts[j + 4 + negated]
+      if (isKw(at(j + 1 + negated), "BETWEEN") && isKw(at(j + 3 + negated), "AND") && lo !== undefined && hi !== undefined && !lo.separator && !hi.separator) {
+        const all = [kind, this.textDatetimeOfPart(lo), this.textDatetimeOfPart(hi)].includes("zoned") ? "zoned" : "wall"
+        p.text = `${negated === 1 ? "NOT " : ""}(${key(p, all)} BETWEEN ${key(lo, all)} AND ${key(hi, all)})`
+        for (let k = j + 1; k <= j + 4 + negated; k++) parts[k]!.text = ""
+        continue
+      }
+      const list = parts[j + 2 + negated]
+      if (isKw(at(j + 1 + negated), "IN") && list !== undefined && isOp(this.toks[list.from], "(") && !isKw(this.toks[list.from + 1], "SELECT", "WITH")) {
+        const items = this.args(list.from).parts.map(([a, b]) => ({ text: this.range(a, b), from: a, to: b, separator: false }))
+        const all = [kind, ...items.map((item) => this.textDatetimeOfPart(item))].includes("zoned") ? "zoned" : "wall"
+        p.text = key(p, all)
+        list.text = `(${items.map((item) => key(item, all)).join(", ")})`
+      }
+    }
+  }
+
+  /**
+   * EXTRACT(field FROM text datetime): of a zoned value the UTC fields ("When extracting from a datetime with a time
+   * zone value, the value returned is in UTC", SQL Language Reference, "EXTRACT (datetime)":
+   * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/EXTRACT-datetime.html), its zone's offset,
+   * region and abbreviation; SECOND with its fraction digits. Undefined for other operands.
+   */
+  private textDatetimeExtract(p: [number, number] | undefined): string | undefined {
+    const toks = this.toks
+    if (p === undefined || !isKw(toks[p[0] + 1], "FROM") || toks[p[0]]?.kind !== "ident") return undefined
+    const kind = this.textDatetimeAt(p[0] + 2, p[1]) ?? textDatetimeOfText(this.range(p[0] + 2, p[1]))
+    if (kind === undefined) return undefined
+    const args = datetimeArgument(this.range(p[0] + 2, p[1]), kind)
+    const field = toks[p[0]]!.value
+    const element = (e: string) => `ora_tstz_format(${args}, '${e}')`
+    switch (field) {
+      case "TIMEZONE_HOUR":
+        return `CAST(${element("TZH")} AS INTEGER)`
+      case "TIMEZONE_MINUTE":
+        return `(CASE WHEN ${element("TZH")} LIKE '-%' THEN -1 ELSE 1 END * CAST(${element("TZM")} AS INTEGER))`
+      case "TIMEZONE_REGION":
+        return element("TZR")
+      case "TIMEZONE_ABBR":
+        return element("TZD")
+    }
+    const point = kind === "zoned" ? `ora_tstz_utc(${args})` : `ora_tstz_local(${args})`
+    if (field === "SECOND") return `(CAST(extract(second FROM ${point}) AS DECIMAL(11,9)) + CAST('0.' || ${element("FF9")} AS DECIMAL(11,9)))`
+    return `extract(${field.toLowerCase()} FROM ${point})`
   }
 
   private isDateColumnTok(t: Tok | undefined): boolean {
@@ -660,13 +804,28 @@ export class Translator {
   private expression(from: number, to: number): string | undefined {
     const toks = this.toks
     /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
-    type Node = { text: string; date: boolean; interval: boolean; binary?: boolean; exact?: boolean }
+    type Node = { text: string; date: boolean; interval: boolean; binary?: boolean; exact?: boolean; datetime?: TextDatetimeKind }
     const exactArg = (n: Node) => `CAST(${n.text} AS VARCHAR)`
     /** `a op b` on every digit when either operand is an exact NUMBER (and none a date, interval or BINARY_DOUBLE). */
     const exactArithmetic = (op: string, a: Node, b: Node): Node | undefined =>
       (a.exact === true || b.exact === true) && !a.date && !b.date && !a.interval && !b.interval && a.binary !== true && b.binary !== true
         ? { text: `ora_number_${EXACT_OPERATIONS[op]}(${exactArg(a)}, ${exactArg(b)})`, date: false, interval: false, exact: true }
         : undefined
+    /**
+     * Text datetime ± INTERVAL (datetime-functions.ts `ora_tstz_add`, in UTC, the zone kept) and the difference of two
+     * datetimes when one is a text datetime (an INTERVAL, of the instants or of zoneless wall clocks).
+     */
+    const textDatetimeArithmetic = (op: string, a: Node, b: Node): Node | undefined => {
+      if (a.datetime === undefined && b.datetime === undefined) return undefined
+      const add = (d: Node, interval: string): Node => ({ text: `ora_tstz_add(${datetimeArgument(d.text, d.datetime!)}, ${interval})`, date: true, interval: false, datetime: d.datetime! })
+      if (op === "+" && a.datetime !== undefined && b.interval) return add(a, b.text)
+      if (op === "+" && b.datetime !== undefined && a.interval) return add(b, a.text)
+      if (op === "-" && a.datetime !== undefined && b.interval) return add(a, `-(${b.text})`)
+      if (op !== "-" || !a.date || !b.date) return undefined
+      const kind = a.datetime === "zoned" || b.datetime === "zoned" ? "zoned" : "wall"
+      const point = (d: Node) => (kind === "zoned" ? `ora_tstz_utc(${datetimeArgument(d.text, kind)})` : `ora_tstz_local(${datetimeArgument(d.text, kind)})`)
+      return { text: `(${point(a)} - ${point(b)})`, date: false, interval: true }
+    }
     let i = from
     const unit = (): Node | undefined => {
       if (i >= to) return undefined
@@ -681,7 +840,8 @@ export class Translator {
       if (end > to || end <= i) return undefined
       const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : this.plain(i, end)
       const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text)
-      const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns) !== undefined, exact }
+      const datetime = this.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
+      const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns) !== undefined, exact, ...(datetime !== undefined ? { datetime } : {}) }
       i = end
       return node
     }
@@ -710,7 +870,9 @@ export class Translator {
       const right = term()
       if (right === undefined) return undefined
       const exact = op === "||" ? undefined : exactArithmetic(op, left, right)
+      const datetime = op === "||" ? undefined : textDatetimeArithmetic(op, left, right)
       if (exact !== undefined) left = exact
+      else if (datetime !== undefined) left = datetime
       else if (op === "||") left = { text: `ora_cat(${left.text}, ${right.text})`, date: false, interval: false }
       else if (op === "+" && left.date && !right.interval && !right.date) left = { text: `ora_date_add(${left.text}, ${right.text})`, date: true, interval: false }
       else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${left.text})`, date: true, interval: false }
@@ -885,10 +1047,18 @@ export class Translator {
         const operand = this.range(p[0], asAt)
         // NUMBER without precision keeps every digit of the value (number-functions.ts)
         if (ot?.kind === "number" && ot.duck === "VARCHAR") return [`ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
+        // a TIMESTAMP WITH TIME ZONE is text with its zone (a TIMESTAMP is read in the session time zone); a text
+        // datetime cast to TIMESTAMP or DATE keeps its own wall clock (Oracle drops the zone), to LOCAL TIME ZONE its instant
+        const textKind = this.textDatetimeAt(p[0], asAt) ?? textDatetimeOfText(operand)
+        if (ot?.kind === "timestamptz") return [`ora_tstz(${datetimeArgument(operand, "zoned")})`, close + 1]
+        if (ot?.kind === "timestamp" && ot.duck === "VARCHAR" && !this.isLocalZoneColumn(p[0], asAt)) return [`ora_ts(CAST(${operand} AS VARCHAR))`, close + 1]
+        if (textKind !== undefined && (ot?.kind === "timestamp" || ot?.kind === "date"))
+          return [`CAST(ora_tstz_local(${datetimeArgument(operand, textKind)}) AS ${duckType})`, close + 1]
+        if (textKind !== undefined && ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
         // LOCAL TIME ZONE values read as the session's wall clock; a TIMESTAMP becomes zoned in the session time zone
         if (this.isLocalZoneColumn(p[0], asAt) && (ot?.kind === "timestamp" || ot?.kind === "date"))
           return [`CAST(ora_session_local(${operand}) AS ${duckType})`, close + 1]
-        if (ot?.kind === "timestamptz" || ot?.kind === "timestampltz")
+        if (ot?.kind === "timestampltz")
           return [`CAST(CASE WHEN typeof(${operand}) = 'TIMESTAMP WITH TIME ZONE' THEN CAST(${operand} AS TIMESTAMPTZ) ELSE ora_session_instant(${operand}) END AS ${duckType})`, close + 1]
         return [`CAST(${operand} AS ${duckType})`, close + 1]
       }
@@ -897,6 +1067,8 @@ export class Translator {
         {
           const zoned = this.zonedOperand(parts[0]![0], parts[0]![1])
           if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
+          const textKind = this.textDatetimeAt(parts[0]![0], parts[0]![1]) ?? textDatetimeOfText(arg(0))
+          if (textKind !== undefined) return [textDatetimeToChar(arg(0), textKind, toks[parts[1]![0]]!.value), close + 1]
           const fmt = convertDateFormat(toks[parts[1]![0]]!.value)
           // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
           if (!fmt.includes("%n")) return [`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, close + 1]
@@ -913,6 +1085,20 @@ export class Translator {
         return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
       case "TO_NUMBER":
         return [`CAST(${arg(0)} AS DOUBLE)`, close + 1]
+      case "MIN":
+      case "MAX": {
+        // of text datetimes: the value with the least or greatest instant (zoned) or wall clock, its zone kept
+        const p = parts[0]
+        const kind = p === undefined || parts.length !== 1 || isKw(toks[close + 1], "OVER") ? undefined : (this.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(0)))
+        if (kind === undefined) break
+        const pick = `${v === "MIN" ? "arg_min" : "arg_max"}(CAST(${arg(0)} AS VARCHAR), ora_tstz_key(${datetimeArgument(arg(0), kind)}))`
+        return [kind === "zoned" ? `ora_tstz(${pick}, getvariable('ora_session_tz'))` : `ora_ts(${pick})`, close + 1]
+      }
+      case "EXTRACT": {
+        const extracted = this.textDatetimeExtract(parts[0])
+        if (extracted !== undefined) return [extracted, close + 1]
+        break
+      }
       case "SUBSTR":
         return [`substr(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
       case "LENGTHB":
@@ -1082,8 +1268,9 @@ export const translateQuery = (
     return intervalDsType(9, 9)
   }
   /**
-   * `TIMESTAMP '... <offset or region>'`, CURRENT_TIMESTAMP or SYSTIMESTAMP, optionally aliased, as the whole item: all
-   * its values are in one known zone.
+   * CURRENT_TIMESTAMP or SYSTIMESTAMP, optionally aliased, as the whole item: all its values are in one known zone. A
+   * zoned TIMESTAMP literal with more than 6 fraction digits: TIMESTAMP(9) WITH TIME ZONE (others are described by the
+   * type alias of their text, datetime-functions.ts, as TIMESTAMP(6) WITH TIME ZONE).
    */
   const zonedLiteral = (part: ReadonlyArray<Tok>): OraType | undefined => {
     if (isKw(part[0], "CURRENT_TIMESTAMP", "SYSTIMESTAMP")) {
@@ -1093,12 +1280,10 @@ export const translateQuery = (
       const whole = part.length === k || (part.length === k + 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
       return whole && zone !== undefined ? { ...timestampType(6, "tz"), zone } : undefined
     }
-    if (!isKw(part[0], "TIMESTAMP") || part[1]?.kind !== "str") return undefined
-    let k = 2
-    if (isKw(part[k], "AS")) k++
-    if (k < part.length - 1 || (k === part.length - 1 && part[k]!.kind !== "ident" && part[k]!.kind !== "qident")) return undefined
-    const zone = literalZone(part[1].value)
-    return zone === undefined ? undefined : { ...timestampType(6, "tz"), zone: zone.name }
+    if (!isKw(part[0], "TIMESTAMP") || part[1]?.kind !== "str" || tr.textDatetimeAt(start, start + 2) !== "zoned" || !/\.\d{7,}/.test(part[1].value)) return undefined
+    const k = isKw(part[2], "AS") ? 3 : 2
+    const whole = part.length === k || (part.length === k + 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
+    return whole ? timestampType(9, "tz") : undefined
   }
   /** `COUNT|SUM|AVG(...) [[AS] alias]` as the whole item. */
   const isAggregate = (part: ReadonlyArray<Tok>): boolean => {

@@ -7,6 +7,7 @@
  */
 import { DuckDBTypeId } from "@duckdb/node-api"
 import type { DuckDBType } from "@duckdb/node-api"
+import { WALL_ALIAS, ZONED_ALIAS } from "./datetime-functions.ts"
 import { EXACT_NUMBER_ALIAS } from "./number-functions.ts"
 import type { NamedType } from "./pickle.ts"
 
@@ -59,6 +60,7 @@ export type ValueKind =
   | "longraw"
   | "json"
   | "rowid"
+  | "urowid"
   | "vector"
   | "object"
 
@@ -146,8 +148,8 @@ export const timestampType = (fsp = 6, zone: "" | "tz" | "ltz" = ""): OraType =>
     dictName: `TIMESTAMP(${fsp})${zone === "tz" ? " WITH TIME ZONE" : zone === "ltz" ? " WITH LOCAL TIME ZONE" : ""}`,
     dictPrecision: null,
     dictScale: fsp,
-    // 7-9 digits need DuckDB's nanosecond timestamps (years 1678-2261); zoned ones then hold the UTC wall clock
-    duck: fsp > 6 ? "TIMESTAMP_NS" : zone === "" ? "TIMESTAMP" : "TIMESTAMPTZ"
+    // a value's own zone, and 7-9 digits over Oracle's whole range, are kept as text (datetime-functions.ts)
+    duck: zone === "tz" || (zone === "" && fsp > 6) ? "VARCHAR" : zone === "" ? "TIMESTAMP" : fsp > 6 ? "TIMESTAMP_NS" : "TIMESTAMPTZ"
   })
 
 /** INTERVAL DAY(lead) TO SECOND(fsp); 7-9 fraction digits are kept as DECIMAL seconds (intervals.ts). */
@@ -172,6 +174,8 @@ export const longType = simple("long", Dty.LONG, 0x7fffffff, "LONG", "VARCHAR", 
 export const longRawType = simple("longraw", Dty.LONG_RAW, 0x7fffffff, "LONG RAW", "BLOB")
 export const jsonType = simple("json", Dty.JSON, 8200, "JSON", "JSON")
 export const rowidType = simple("rowid", Dty.ROWID, 10, "ROWID", "VARCHAR")
+/** UROWID columns hold rowid text; described as UROWID (208) with Oracle's 4000-byte size (ALL_TAB_COLUMNS). */
+export const urowidType = simple("urowid", Dty.UROWID, 4000, "UROWID", "VARCHAR")
 
 /** VECTOR format codes (node_modules/oracledb/lib/constants.js VECTOR_FORMAT_*); 0 = any (flexible). */
 const VECTOR_FORMATS: Record<string, number> = { "*": 0, FLOAT32: 2, FLOAT64: 3, INT8: 4 }
@@ -238,7 +242,8 @@ export const parseOracleType = (spec: string): OraType | undefined => {
   if (s === "LONG RAW") return longRawType
   if (s === "LONG") return longType
   if (s === "JSON") return jsonType
-  if (s === "ROWID" || (m = s.match(/^UROWID(?:\(\d+\))?$/)) !== null) return rowidType
+  if (s === "ROWID") return rowidType
+  if (/^UROWID(?:\(\d+\))?$/.test(s)) return urowidType
   if ((m = s.match(/^VECTOR(?:\((\*|\d+)(?:,(\*|FLOAT32|FLOAT64|INT8))?\))?$/)) !== null) {
     const format = VECTOR_FORMATS[m[2] ?? "*"]
     return format === undefined ? undefined : vectorType(m[1] === undefined || m[1] === "*" ? 0 : Number(m[1]), format)
@@ -285,6 +290,8 @@ export const inferFromDuck = (type: DuckDBType, version: "19c" | "23ai"): OraTyp
     case DuckDBTypeId.BLOB:
       return rawType(2000)
     case DuckDBTypeId.VARCHAR:
+      if (type.alias === ZONED_ALIAS) return timestampType(6, "tz")
+      if (type.alias === WALL_ALIAS) return timestampType(9)
       return type.alias === "JSON" ? jsonType : type.alias === EXACT_NUMBER_ALIAS ? numberType() : charType("VARCHAR2", 4000)
     default:
       return charType("VARCHAR2", 4000)

@@ -8,7 +8,7 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { blobValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import { numberValue } from "../params.ts"
-import { microsOfOracle } from "../datetime.ts"
+import { datetimeOfOracle, datetimeText, microsOfOracle } from "../datetime.ts"
 import { BulkInsertError, BulkRows, columnInfo } from "../../engine/index.ts"
 import type { AppendTarget, BulkColumn } from "../../engine/index.ts"
 import { cellWriter, NotExact } from "../bulk-insert.ts"
@@ -274,9 +274,11 @@ const directPathValue = (type: OraType, b: Buffer, dbOffsetMinutes: number): Duc
     }
     case "date":
     case "timestamp":
-      return timestampValue(microsOfOracle(b))
+      // TIMESTAMP(7-9) columns hold text (datetime-functions.ts)
+      return type.duck === "VARCHAR" ? datetimeText(datetimeOfOracle(b)) : timestampValue(microsOfOracle(b))
     case "timestamptz":
-      return timestampTZValue(microsOfOracle(b))
+      // stored as text with the value's own zone (datetime-functions.ts)
+      return datetimeText(datetimeOfOracle(b))
     case "timestampltz":
       return timestampTZValue(microsOfOracle(b) - BigInt(dbOffsetMinutes) * 60_000_000n)
     case "boolean":

@@ -4,6 +4,7 @@
  */
 import { checkPhaseTwo, makeChallenge, makeVerifier, serverResponse, SDER_COUNT, VERIFIER_12C, VGEN_COUNT } from "../auth.ts"
 import { type SessionInfo, versionInfo } from "../database.ts"
+import { sessionTimeZoneOf } from "../datetime.ts"
 import { ora } from "../errors.ts"
 import { refusesLogon } from "../faults.ts"
 import type { SessionState } from "../session-state.ts"
@@ -69,7 +70,7 @@ export const authPhaseTwo = async (s: SessionState, r: ReadBuffer, w: WriteBuffe
   }
   const alter = (pairs.get("AUTH_ALTER_SESSION") ?? "").replace(/\0/g, "")
   const tzm = /TIME_ZONE\s*=\s*'([^']*)'/i.exec(alter)
-  const clientTz = s.host.sessionTimeZone ?? normaliseTz(tzm?.[1] ?? "+00:00")
+  const clientTz = s.host.sessionTimeZone ?? sessionTimeZoneOf(tzm?.[1] ?? "+00:00") ?? tzm?.[1] ?? "+00:00"
   const sid = db.newSid()
   const info: SessionInfo = {
     sid,
@@ -128,10 +129,4 @@ export const authPhaseTwo = async (s: SessionState, r: ReadBuffer, w: WriteBuffe
     ["AUTH_SVR_RESPONSE", serverResponse(ok.comboKey)]
   ])
   writeEndOfCall(s, w, 0, 0)
-}
-
-const normaliseTz = (tz: string): string => {
-  const m = tz.match(/^([+-])(\d{1,2}):(\d{1,2})$/)
-  if (m === null) return tz
-  return `${m[1]}${m[2]!.padStart(2, "0")}:${m[3]!.padStart(2, "0")}`
 }

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { oracledb, withServer } from "./oracle/helpers.ts"
+import { startRoundTripProxy } from "./oracle/proxy.ts"
+
+// TIMESTAMP(9) takes Oracle's whole datetime range, years -4712 to 9999, with nine fraction digits (SQL Language
+// Reference, "Data Types", TIMESTAMP: "fractional_seconds_precision ... The accepted values are 0 to 9"; "Datetime
+// Data Types": the year from -4712 to 9999, excluding year 0).
+describe("Oracle test server: TIMESTAMP(9) over its full range (raw node-oracledb)", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TABLE ts9 (id NUMBER, t TIMESTAMP(9), z TIMESTAMP(9) WITH TIME ZONE)")
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  const literals = ["0001-01-01 00:00:00.000000001", "1500-06-15 12:34:56.123456789", "2024-02-29 23:59:59.999999999", "9999-12-31 23:59:59.999999999"]
+
+  it("stores and reads literals of years 1 to 9999 with nine fraction digits, zoned or not", async () => {
+    for (const [k, text] of literals.entries())
+      await conn.execute(`INSERT INTO ts9 VALUES (${k + 1}, TIMESTAMP '${text}', TIMESTAMP '${text} +05:30')`)
+    const r = await conn.execute("SELECT TO_CHAR(t, 'YYYY-MM-DD HH24:MI:SS.FF9'), TO_CHAR(z, 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM') FROM ts9 ORDER BY id")
+    expect(r.rows).toEqual(literals.map((text) => [text, `${text} +05:30`]))
+    expect(r.metaData.map((m: any) => m.name)).toHaveLength(2)
+    // ordering and comparisons keep the nanoseconds over the whole range
+    const ordered = await conn.execute("SELECT id FROM ts9 WHERE t > TIMESTAMP '0001-01-01 00:00:00.000000000' AND t < TIMESTAMP '9999-12-31 23:59:59.999999999' ORDER BY t DESC")
+    expect(ordered.rows).toEqual([[3], [2], [1]])
+    const extracted = await conn.execute("SELECT EXTRACT(YEAR FROM t), EXTRACT(SECOND FROM t) FROM ts9 WHERE id = 2")
+    expect(extracted.rows).toEqual([[1500, 56.123456789]])
+    const extremes = await conn.execute("SELECT TO_CHAR(MIN(t), 'YYYY-MM-DD HH24:MI:SS.FF9'), TO_CHAR(MAX(t), 'YYYY-MM-DD HH24:MI:SS.FF9') FROM ts9")
+    expect(extremes.rows).toEqual([[literals[0], literals[3]]])
+    await conn.rollback()
+  })
+
+  // The wire value of a TIMESTAMP is 11 bytes: century + 100, year + 100, month, day, hour + 1, minute + 1, second + 1
+  // and the nanoseconds (UInt32BE); a negative year is century and year below 100 (node-oracledb
+  // lib/impl/datahandlers/buffer.js parseOracleDate / writeOracleDate).
+  it("sends the exact 11 bytes of each value, and takes years down to -4712 from binds (executeMany included)", async () => {
+    for (const [k, text] of literals.entries()) await conn.execute(`INSERT INTO ts9 (id, t) VALUES (${k + 1}, TIMESTAMP '${text}')`)
+    // a bound Date: year -4712 (4713 BC) and year 10 (Date.UTC maps 0-99 to 1900-1999, so setUTCFullYear)
+    const date = (year: number, ms: number) => {
+      const d = new Date(Date.UTC(2000, 0, 1, 12, 0, 0, ms))
+      d.setFullYear(year)
+      return d
+    }
+    await conn.execute("INSERT INTO ts9 (id, t) VALUES (:1, :2)", [10, date(-4712, 250)])
+    await conn.executeMany("INSERT INTO ts9 (id, t) VALUES (:1, :2)", [[11, date(10, 5)], [12, date(9999, 999)]], {
+      bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_TIMESTAMP }]
+    })
+    // the proxied session reads what this one committed
+    await conn.commit()
+    const proxy = await startRoundTripProxy(server.port)
+    try {
+      const c = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
+      const r = await c.execute("SELECT t FROM ts9 ORDER BY id")
+      await c.close()
+      expect(r.metaData[0]).toMatchObject({ dbTypeName: "TIMESTAMP", precision: 9 })
+      const bytes = proxy.serverBytes()
+      const value = (fields: ReadonlyArray<number>, ns: number) => {
+        const b = Buffer.from([11, ...fields, 0, 0, 0, 0])
+        b.writeUInt32BE(ns, 8)
+        return b
+      }
+      expect(bytes.includes(value([100, 101, 1, 1, 1, 1, 1], 1))).toBe(true)
+      expect(bytes.includes(value([115, 100, 6, 15, 13, 35, 57], 123456789))).toBe(true)
+      expect(bytes.includes(value([199, 199, 12, 31, 24, 60, 60], 999999999))).toBe(true)
+      // -4712: century 100 - 47, year 100 - 12 (the bind's local wall clock, as node-oracledb writes TIMESTAMP binds)
+      const bc = date(-4712, 250)
+      expect(bytes.includes(value([53, 88, bc.getMonth() + 1, bc.getDate(), bc.getHours() + 1, bc.getMinutes() + 1, bc.getSeconds() + 1], 250_000_000))).toBe(true)
+      const ten = date(10, 5)
+      expect(bytes.includes(value([100, 110, ten.getMonth() + 1, ten.getDate(), ten.getHours() + 1, ten.getMinutes() + 1, ten.getSeconds() + 1], 5_000_000))).toBe(true)
+    } finally {
+      await proxy.close()
+      await conn.execute("DELETE FROM ts9")
+      await conn.commit()
+    }
+  })
+})

@@ -1,0 +1,91 @@
+/**
+ * DuckDB scalar functions over the TIMESTAMP WITH TIME ZONE and TIMESTAMP(7-9) values the server stores as text
+ * (datetime.ts `datetimeText`; DuckDB has no datetime type that keeps a value's zone, nor one with nanoseconds over
+ * Oracle's years -4712..9999; see README.md). The translator (translate.ts) routes comparisons, ORDER BY, `± INTERVAL`,
+ * EXTRACT, TO_CHAR and CAST of such values through them. Each takes the value's text (a stored value, a literal's
+ * text, or DuckDB's rendering of one of its own datetimes) and the zone a zoneless text is read in: the session time
+ * zone where a zoned value is involved (Oracle converts a TIMESTAMP to TIMESTAMP WITH TIME ZONE in the session time
+ * zone), '' for TIMESTAMP(7-9) values, which stay wall clocks. Zoned results are typed `VARCHAR` with the alias
+ * {@link ZONED_ALIAS}, zoneless ones {@link WALL_ALIAS}, which describe them as TIMESTAMP(9) [WITH TIME ZONE].
+ */
+import { DuckDBScalarFunction, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBIntervalValue, DuckDBType, DuckDBValue } from "@duckdb/node-api"
+import { OraError } from "./errors.ts"
+import { rowwise } from "./number-functions.ts"
+import { addToNanos, atInstant, civilOfNanos, datetimeText, type DatetimeValue, offsetText, parseDatetimeText, utcNanos } from "./datetime.ts"
+
+/** Alias of the VARCHAR type zoned results are typed (described as TIMESTAMP(9) WITH TIME ZONE). */
+export const ZONED_ALIAS = "ORA_TSTZ"
+/** Alias of the VARCHAR type zoneless results are typed (described as TIMESTAMP(9)). */
+export const WALL_ALIAS = "ORA_TS"
+
+const zonedText = new DuckDBVarCharType(ZONED_ALIAS)
+const wallText = new DuckDBVarCharType(WALL_ALIAS)
+
+const fn = (name: string, parameterTypes: ReadonlyArray<DuckDBType>, returnType: DuckDBType, compute: (args: ReadonlyArray<DuckDBValue>) => DuckDBValue) =>
+  DuckDBScalarFunction.create({ name, parameterTypes, returnType, mainFunction: rowwise(compute) })
+
+/** The value of a text argument read in `zone` ('' = zoneless); ORA-01861 for text that is no datetime. */
+const valueOf = (text: DuckDBValue | undefined, zone: DuckDBValue | undefined): DatetimeValue => {
+  const z = zone === null || zone === undefined ? "" : String(zone)
+  const v = parseDatetimeText(String(text), z === "" ? undefined : z)
+  if (v === undefined) throw new OraError(1861, "literal does not match format string")
+  return v
+}
+
+const KEY_BIAS = 1n << 80n
+/** A text whose order is the order of the instants (zoned) or wall clocks (zoneless), exact to the nanosecond. */
+const orderKey = (v: DatetimeValue): string => (utcNanos(v) + KEY_BIAS).toString().padStart(26, "0")
+
+const floorMicros = (ns: bigint): bigint => ns / 1000n - (ns < 0n && ns % 1000n !== 0n ? 1n : 0n)
+
+/**
+ * One element of a datetime format model that the server formats itself (Oracle SQL Language Reference, "Datetime
+ * Format Elements"): TZH, TZM, TZH:TZM, TZR (the region, or the offset of a value given with one), TZD (the daylight
+ * abbreviation of a region, empty for an offset), FF and FF1-FF9 (fraction digits, truncated).
+ */
+export const formatElement = (v: DatetimeValue, element: string): string => {
+  const e = element.toUpperCase()
+  const offset = offsetText(v.offsetMinutes ?? 0)
+  if (e === "TZH:TZM") return offset
+  if (e === "TZH") return offset.slice(0, 3)
+  if (e === "TZM") return offset.slice(4)
+  if (e === "TZR") return v.region ?? offset
+  if (e === "TZD") return v.region === undefined ? "" : abbreviation(v.region, utcNanos(v))
+  const digits = e === "FF" ? 9 : Number(e.slice(2))
+  return String(civilOfNanos(v.wall).nanos).padStart(9, "0").slice(0, digits)
+}
+
+const abbreviation = (region: string, utc: bigint): string => {
+  const at = new Date(Number(utc / 1_000_000n))
+  const name = (locale: string) =>
+    new Intl.DateTimeFormat(locale, { timeZone: region, timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? ""
+  const us = name("en-US")
+  return /^(GMT|UTC)[+-]/.test(us) ? name("en-GB").replace(/^(GMT|UTC)[+-].*/, "") : us
+}
+
+/** The functions, by the names the translator uses. */
+const functions = (): Array<DuckDBScalarFunction> => [
+  // a value in the server's stored form: zoned (the zone given, else `zone`) or, with zone '', zoneless
+  fn("ora_tstz", [VARCHAR, VARCHAR], zonedText, ([t, z]) => datetimeText(valueOf(t, z))),
+  fn("ora_ts", [VARCHAR], wallText, ([t]) => datetimeText({ wall: valueOf(t, "").wall })),
+  fn("ora_tstz_key", [VARCHAR, VARCHAR], VARCHAR, ([t, z]) => orderKey(valueOf(t, z))),
+  // the instant (microseconds, floor) and the wall clock of the value's own zone
+  fn("ora_tstz_utc", [VARCHAR, VARCHAR], TIMESTAMPTZ, ([t, z]) => timestampTZValue(floorMicros(utcNanos(valueOf(t, z))))),
+  fn("ora_tstz_local", [VARCHAR, VARCHAR], TIMESTAMP, ([t, z]) => timestampValue(floorMicros(valueOf(t, z).wall))),
+  fn("ora_tstz_format", [VARCHAR, VARCHAR, VARCHAR], VARCHAR, ([t, z, e]) => formatElement(valueOf(t, z), String(e ?? ""))),
+  // datetime ± interval: computed on the UTC instant, the zone kept ("Oracle Database performs all timestamp
+  // arithmetic in UTC time", Database Globalization Support Guide, "Datetime and Interval Arithmetic and Time Zones")
+  fn("ora_tstz_add", [VARCHAR, VARCHAR, INTERVAL], zonedText, ([t, z, i]) => {
+    const v = valueOf(t, z)
+    const iv = i as DuckDBIntervalValue
+    const nanos = BigInt(iv.days) * 86_400_000_000_000n + iv.micros * 1000n
+    if (v.offsetMinutes === undefined) return datetimeText({ wall: addToNanos(v.wall, iv.months, nanos) })
+    return datetimeText(atInstant(v, addToNanos(utcNanos(v), iv.months, nanos)))
+  })
+]
+
+/** Registers the functions in the database `connection` belongs to (DuckDB keeps them in its system catalog). */
+export const registerDatetimeFunctions = (connection: DuckDBConnection): void => {
+  for (const f of functions()) connection.registerScalarFunction(f)
+}
