@@ -78,7 +78,6 @@ const writeMicros = (w: WriteBuffer, us: number, withFraction: boolean, fraction
   const b = w.buf
   let p = w.pos
   b[p++] = withFraction ? 11 : 7
-  // century and year of century each + 100, truncated toward zero as Oracle and oracledb write them (-4712: 53, 88)
   b[p++] = Math.trunc(d.year / 100) + 100
   b[p++] = (d.year % 100) + 100
   b[p++] = d.month
