@@ -9,6 +9,7 @@ import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
+import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql } from "./number-sql.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -147,8 +148,6 @@ interface Part {
 }
 const EXACT_OPERATIONS: Record<string, string> = { "+": "add", "-": "sub", "*": "mul", "/": "div" }
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
-/** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
-const EXACT_RESULT = /^\(*ora_number(?:_add|_sub|_mul|_div|_sum|_avg)?\(/
 
 const DATE_WORDS = new Set(["SYSDATE", "CURRENT_DATE", "SYSTIMESTAMP", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP"])
 const DATE_FUNCTIONS = new Set(["TO_DATE", "TO_TIMESTAMP", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY"])
@@ -397,21 +396,34 @@ export class Translator {
     const parts: Array<Part> = []
     let segStart = from
     let depth = 0
+    // with exact NUMBER columns about, a `CASE ... END` inside the range is one operand (its results may be exact
+    // NUMBERs: exactCaseParts), split into its WHEN / THEN / ELSE parts only when it is the whole range
+    const caseUnits = (this.ctx.exactNumberColumns?.size ?? 0) > 0
+    const wholeCase = caseUnits && this.caseEnd(from, to) === to
     const flushSegment = (end: number) => {
       if (end <= segStart) return
+      const caseEnd = caseUnits && !(wholeCase && segStart === from) ? this.caseEnd(segStart, end) : -1
+      const alias = this.toks[end - 1]
       const text =
         isOp(toks[segStart], "(") && matchParen(toks, segStart) === end - 1
           ? `(${this.range(segStart + 1, end - 1)})`
-          : this.needsOperatorRewrite(segStart, end)
+          : caseEnd === end
+            ? this.range(segStart, end)
+            : caseEnd === end - 1 && alias !== undefined && (alias.kind === "ident" || alias.kind === "qident") && !NOT_ALIAS.has(alias.value)
+              ? `${this.range(segStart, end - 1)} ${identOut(alias)}`
+              : this.needsOperatorRewrite(segStart, end)
             ? (this.expression(segStart, end) ?? this.aliasedExpression(segStart, end) ?? this.plain(segStart, end))
             : this.plain(segStart, end)
       parts.push({ text, from: segStart, to: end, separator: false })
     }
     for (let i = from; i < to; i++) {
       const t = toks[i]!
-      if (isOp(t, "(")) depth++
+      const caseEnd = caseUnits && depth === 0 && !(wholeCase && i === from) ? this.caseEnd(i, to) : -1
+      if (caseEnd > 0) i = caseEnd - 1
+      else if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
-      else if (depth === 0 && isSeparator(t)) {
+      // `f(...) OVER (...)` stays one segment: an exact NUMBER aggregate puts the window inside its conversion
+      else if (depth === 0 && isSeparator(t) && !(isKw(t, "OVER") && isOp(toks[i - 1], ")"))) {
         flushSegment(i)
         // a separator may start a construct of several tokens (FETCH FIRST n ROWS ONLY); one before a parenthesis
         // (`IN (`, `FROM (`) is a keyword, not a call
@@ -427,6 +439,17 @@ export class Translator {
       .map((p) => p.text)
       .filter((text) => text.length > 0)
       .join(" ")
+  }
+
+  /** The index after the END of the `CASE` at `i` (before `to`), or -1 when `i` starts no complete CASE expression. */
+  private caseEnd(i: number, to: number): number {
+    if (!isKw(this.toks[i], "CASE")) return -1
+    let depth = 0
+    for (let k = i; k < to; k++) {
+      if (isKw(this.toks[k], "CASE")) depth++
+      else if (isKw(this.toks[k], "END") && --depth === 0) return k + 1
+    }
+    return -1
   }
 
   /** `expression alias` (a select item aliased without AS), when the expression alone is one `expression` rewrites. */
@@ -464,6 +487,33 @@ export class Translator {
       else if (inOrder && p.to === p.from + 1 && this.exactOrderItems.has(this.toks[p.from]!.value))
         p.text = `ora_number_key(CAST(${this.exactOrderItems.get(this.toks[p.from]!.value)} AS VARCHAR))`
       else if (p.text.length > 0 && this.isExactPart(p)) this.exactOperand(parts, j)
+    }
+    this.exactCaseParts(parts)
+  }
+
+  /**
+   * `CASE ... END` with an exact NUMBER among its results: every result converted to it ("Oracle uses short-circuit
+   * evaluation ... and the return values must all be of the same data type group", the first result's: SQL Language
+   * Reference, "CASE Expressions"), and the simple form's operand and comparison values compared as numbers.
+   */
+  private exactCaseParts(parts: Array<Part>): void {
+    // a nested CASE is one part here (range renders it on its own first)
+    for (let j = 0; j < parts.length; j++) {
+      const head = parts[j]!
+      if (head.separator || !isKw(this.toks[head.from], "CASE") || this.caseEnd(head.from, head.to) > 0) continue
+      const end = parts.findIndex((q, k) => k > j && q.separator && isKw(this.toks[q.from], "END"))
+      if (end < 0) continue
+      const own = Array.from({ length: end - j - 1 }, (_, k) => j + 1 + k)
+      const after = (word: string) => own.filter((k) => !parts[k]!.separator && isKw(this.toks[parts[k - 1]!.from], word))
+      if (head.to > head.from + 1 && this.exactColumnAt(head.from + 1, head.to) !== undefined) {
+        head.text = `CASE ora_number_key(CAST(${this.range(head.from + 1, head.to)} AS VARCHAR))`
+        for (const k of after("WHEN")) parts[k]!.text = `ora_number_key(CAST(${parts[k]!.text} AS VARCHAR))`
+      }
+      const results = [...after("THEN"), ...after("ELSE")]
+      if (!results.some((k) => this.isExactPart(parts[k]!)) || this.toks[parts[results[0]!]!.from]?.kind === "str") continue
+      for (const k of results) if (!this.isExactPart(parts[k]!)) parts[k]!.text = `CAST(${parts[k]!.text} AS VARCHAR)`
+      head.text = `ora_number(CAST(${head.text}`
+      parts[end]!.text = `${parts[end]!.text} AS VARCHAR))`
     }
   }
 
@@ -647,6 +697,7 @@ export class Translator {
       let k = i + 1
       while (isOp(toks[k], ".") && toks[k + 1] !== undefined && (toks[k + 1]!.kind === "ident" || toks[k + 1]!.kind === "qident" || isOp(toks[k + 1], "*"))) k += 2
       if (isOp(toks[k], "(")) k = matchParen(toks, k) + 1
+      if (isOp(toks[k - 1], ")") && isKw(toks[k], "OVER") && isOp(toks[k + 1], "(")) k = matchParen(toks, k + 1) + 1
       return k
     }
     return i + 1
@@ -679,7 +730,7 @@ export class Translator {
       }
       const end = this.unitEnd(i, to)
       if (end > to || end <= i) return undefined
-      const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : this.plain(i, end)
+      const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : isKw(t, "CASE") ? this.range(i, end) : this.plain(i, end)
       const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text)
       const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns) !== undefined, exact }
       i = end
@@ -741,8 +792,15 @@ export class Translator {
       case "ws":
         return [" ", i + 1]
       case "ident":
-        return this.ident(i, to)
+        return this.windowed(this.ident(i, to))
     }
+  }
+
+  /** A rendered call `[text, next]` with the `OVER (...)` window that follows it, if any. */
+  private windowed([text, next]: [string, number]): [string, number] {
+    if (!isKw(this.toks[next], "OVER") || !isOp(this.toks[next + 1], "(") || !isOp(this.toks[next - 1], ")")) return [text, next]
+    const close = matchParen(this.toks, next + 1)
+    return [`${text} OVER (${this.range(next + 2, close)})`, close + 1]
   }
 
   private args(open: number): { parts: Array<[number, number]>; close: number } {
@@ -785,6 +843,8 @@ export class Translator {
     }
     if (isOp(toks[i - 1], ".")) return [identOut(t), i + 1]
     if (v === "ROWID" && !call) return ["ora_rowid(rowid)", i + 1]
+    // a window frame's `CURRENT ROW` (not a column named ROW)
+    if (v === "ROW" && isKw(toks[i - 1], "CURRENT")) return ["ROW", i + 1]
     if (v === "TIMESTAMP" && next?.kind === "str") return [timestampLiteral(next.value), i + 2]
     if (v === "INTERVAL" && next?.kind === "str") {
       let k = i + 2
@@ -845,12 +905,16 @@ export class Translator {
       return [identOut(t), i + 1]
     }
     const { parts, close } = this.args(i + 1)
+    // each argument rendered once (a bind callback may count its calls)
+    const rendered: Array<string | undefined> = []
     const arg = (k: number) => {
       const p = parts[k]
-      return p === undefined ? "NULL" : this.range(p[0], p[1])
+      return p === undefined ? "NULL" : (rendered[k] ??= this.range(p[0], p[1]))
     }
     const exactAggregate = this.exactAggregate(v, parts, close)
-    if (exactAggregate !== undefined) return [exactAggregate, close + 1]
+    if (exactAggregate !== undefined) return exactAggregate
+    const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => this.callArgument(a, b, arg(k)))) : undefined
+    if (exactCall !== undefined) return [exactCall, close + 1]
     switch (v) {
       case "NVL":
         return [`coalesce(${arg(0)}, ${arg(1)})`, close + 1]
@@ -965,20 +1029,34 @@ export class Translator {
     return [`${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
   }
 
+  /** A call's argument in tokens [from, to), rendered, with what number-sql.ts needs to know of its type. */
+  private callArgument(from: number, to: number, text: string): CallArgument {
+    return {
+      text,
+      exact: this.exactColumnAt(from, to) !== undefined || EXACT_RESULT.test(text),
+      binary: binaryKindOf(this.toks, from, to, this.ctx.binaryColumns) !== undefined,
+      textLiteral: to === from + 1 && this.toks[from]!.kind === "str"
+    }
+  }
+
   /**
-   * SUM / AVG / MIN / MAX of an exact NUMBER (not as a window function): SUM and AVG on every digit over the group's
-   * list of values, MIN and MAX by the order key; undefined for other calls.
+   * SUM / AVG / MIN / MAX of an exact NUMBER, also as window functions (`OVER (...)`): SUM and AVG on every digit
+   * over the group's (or window frame's) list of values, MIN and MAX by the order key; with the index after the call,
+   * or undefined for other calls.
    */
-  private exactAggregate(name: string, parts: ReadonlyArray<[number, number]>, close: number): string | undefined {
-    if (!["SUM", "AVG", "MIN", "MAX"].includes(name) || parts.length !== 1 || isKw(this.toks[close + 1], "OVER")) return undefined
+  private exactAggregate(name: string, parts: ReadonlyArray<[number, number]>, close: number): [string, number] | undefined {
+    if (!["SUM", "AVG", "MIN", "MAX"].includes(name) || parts.length !== 1) return undefined
     const [start, end] = parts[0]!
     const distinct = isKw(this.toks[start], "DISTINCT")
     const from = distinct ? start + 1 : start
     const value = this.range(from, end)
     if (this.exactColumnAt(from, end) === undefined && !EXACT_RESULT.test(value)) return undefined
     const text = `CAST(${value} AS VARCHAR)`
-    if (name === "MIN" || name === "MAX") return `ora_number(${name === "MIN" ? "arg_min" : "arg_max"}(${text}, ora_number_key(${text})))`
-    return `ora_number_${name.toLowerCase()}(list(${distinct ? "DISTINCT " : ""}${text}))`
+    const windowed = isKw(this.toks[close + 1], "OVER") && isOp(this.toks[close + 2], "(")
+    const windowClose = windowed ? matchParen(this.toks, close + 2) : close
+    const over = windowed ? ` OVER (${this.range(close + 3, windowClose)})` : ""
+    if (name === "MIN" || name === "MAX") return [`ora_number(${name === "MIN" ? "arg_min" : "arg_max"}(${text}, ora_number_key(${text}))${over})`, windowClose + 1]
+    return [`ora_number_${name.toLowerCase()}(list(${distinct ? "DISTINCT " : ""}${text})${over})`, windowClose + 1]
   }
 
   private skipWithinGroup(k: number): number {
