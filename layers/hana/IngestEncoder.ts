@@ -21,6 +21,7 @@ import * as Arrow from "apache-arrow"
 import { isAscii } from "node:buffer"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { civilFromDays } from "../common/ArrowCells.ts"
+import { floorDivInt64 } from "../common/Int64Words.ts"
 import { TypeCode, typeCodeName } from "./Types.ts"
 
 /** A parameter as PREPARE described it (hdb's ParameterMetadata). @category models @since 0.1.0 */
@@ -490,7 +491,6 @@ const times: Maker = (data, column, _parameter, target) => {
 }
 
 const US_PER_DAY = 86_400_000_000
-const US_PER_DAY_N = 86_400_000_000n
 /** 100 ns ticks per day: 201 · 2^32 + 711,573,504. */
 const TICKS_PER_DAY_HI = 201
 const TICKS_PER_DAY_LO = 711_573_504
@@ -502,6 +502,9 @@ const timestamps: Maker = (data, column, _parameter, target) => {
   const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
   /** Microseconds per unit (seconds, ms, µs) or undefined for ns. */
   const usPerUnit = [1e6, 1e3, 1, undefined][t.unit]
+  const perSecond = [1, 1e3, 1e6, 1e9][t.unit]!
+  /** [seconds since the epoch (floor), ticks into that second] of the cell being written. */
+  const split = new Float64Array(2)
   const long = target === TypeCode.LONGDATE
   /** Writes the value of epoch day `day`, `us` microseconds and `sub` 100 ns ticks into the day. */
   const put = (out: Buffer, pos: number, day: number, us: number, sub: number, row: number) => {
@@ -529,29 +532,17 @@ const timestamps: Maker = (data, column, _parameter, target) => {
           return put(out, pos, day, us - day * US_PER_DAY, 0, row)
         }
       }
-      // Exact path: nanoseconds (100 ns kept, as hdb keeps 7 fraction digits) and values beyond 2^53.
-      const v = values[row]!
-      let us: bigint
-      let sub = 0
-      if (usPerUnit === undefined) {
-        us = v / 1000n
-        let rest = v - us * 1000n
-        if (rest < 0n) {
-          rest += 1000n
-          us -= 1n
-        }
-        sub = Math.floor(Number(rest) / 100)
-      } else {
-        us = v * BigInt(usPerUnit)
-      }
-      let day = us / US_PER_DAY_N
-      let rest = us - day * US_PER_DAY_N
-      if (rest < 0n) {
-        rest += US_PER_DAY_N
-        day -= 1n
-      }
-      if (day < BigInt(FIRST_DAY) || day > BigInt(LAST_DAY)) checkDay(Number.NaN, row, column)
-      return put(out, pos, Number(day), Number(rest), sub, row)
+      // Exact path without a BigInt: nanoseconds (100 ns kept, as hdb keeps 7 fraction digits) and values beyond
+      // 2^53 µs, split into whole seconds (floor) and ticks into the second. The seconds are exact within ±2^53;
+      // beyond, the value lies far outside 0001 … 9999 and `put` refuses its day all the same.
+      floorDivInt64(hi, words[row * 2]!, perSecond, split)
+      const seconds = split[0]!
+      const ticks = split[1]!
+      const day = Math.floor(seconds / 86_400)
+      const micros = (seconds - day * 86_400) * 1e6
+      return usPerUnit === undefined
+        ? put(out, pos, day, micros + Math.floor(ticks / 1000), Math.floor((ticks % 1000) / 100), row)
+        : put(out, pos, day, micros + ticks * usPerUnit, 0, row)
     }
   }
 }

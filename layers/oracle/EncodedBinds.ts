@@ -16,6 +16,12 @@
  * checks it against oracledb's bind variables before the first row. test/oracle/ingestSeam.test.ts fails when
  * oracledb's version or the internals used here change.
  *
+ * Row errors: a failed array DML reports in its error's "row number" field how many rows were processed, which is
+ * the failing row's offset in the call (python-oracledb thin sets `cursor.rowcount` from it after an error,
+ * src/oracledb/impl/thin/messages.pyx `_process_error_info`); oracledb keeps it to itself, so a hook copies it onto
+ * the Error as `rowOffset` for the executeMany calls of both ingest paths ({@link executeManyEncoded},
+ * {@link executeManyRows}).
+ *
  * @since 0.1.0
  */
 import { createRequire } from "node:module"
@@ -53,6 +59,9 @@ interface Registered {
 /** The encoded rows of the executeMany in flight, per oracledb connection implementation. */
 const registered = new WeakMap<object, Registered>()
 
+/** oracledb connection implementations with an ingest executeMany in flight (either path): errors get `rowOffset`. */
+const ingesting = new WeakSet<object>()
+
 /** Rows written through the seam since the process started (tests read it to see which path ran). */
 let rowsThroughSeam = 0
 
@@ -77,7 +86,7 @@ const install = (): void => {
     } catch (e) {
       const rowCount = message.errorInfo?.rowCount
       if (
-        e instanceof Error && message.connection !== undefined && registered.has(message.connection) &&
+        e instanceof Error && message.connection !== undefined && ingesting.has(message.connection) &&
         (typeof rowCount === "number" || typeof rowCount === "bigint")
       ) {
         Object.assign(e, { rowOffset: Number(rowCount) })
@@ -165,9 +174,21 @@ export const wireOrder = (maxSizes: ReadonlyArray<number>, maxStringSize: number
   return order
 }
 
+/** Runs `run` (one executeMany of an ingest) with its errors carrying the row they stopped at as `rowOffset`. */
+const namingRows = async <A>(impl: object, run: () => Promise<A>): Promise<A> => {
+  install()
+  ingesting.add(impl)
+  try {
+    return await run()
+  } finally {
+    ingesting.delete(impl)
+  }
+}
+
 /**
  * Runs `sql` once per encoded row through oracledb's executeMany, the row data written from `rows` (in the wire
- * order of {@link wireOrder} for `maxSizes`); `bindDefs` declare the binds to oracledb as usual.
+ * order of {@link wireOrder} for `maxSizes`); `bindDefs` declare the binds to oracledb as usual. A row error carries
+ * the row (0-based, within `rows`) as `rowOffset`.
  *
  * @category execution
  * @since 0.1.0
@@ -180,7 +201,6 @@ export const executeManyEncoded = async (
   maxStringSize: number,
   options: Record<string, unknown>
 ): Promise<{ rowsAffected?: number }> => {
-  install()
   const impl = implOf(connection)
   if (impl === undefined) throw new Error("not a node-oracledb thin connection")
   const entry: Registered = {
@@ -192,7 +212,7 @@ export const executeManyEncoded = async (
   }
   registered.set(impl, entry)
   try {
-    const result = await connection.executeMany(sql, rows.rows, { ...options, bindDefs })
+    const result = await namingRows(impl, () => connection.executeMany(sql, rows.rows, { ...options, bindDefs }))
     if (entry.written !== rows.rows) {
       throw new Error(`oracledb sent ${entry.written} of ${rows.rows} encoded ingest rows (see EncodedBinds.ts)`)
     }
@@ -201,4 +221,21 @@ export const executeManyEncoded = async (
     registered.delete(impl)
     rowsThroughSeam += entry.written
   }
+}
+
+/**
+ * oracledb's own executeMany of JS bind rows (the ingest path for batches the encoder does not take), its row
+ * errors carrying the row (0-based, within `rows`) as `rowOffset` like {@link executeManyEncoded}'s.
+ *
+ * @category execution
+ * @since 0.1.0
+ */
+export const executeManyRows = (
+  connection: OracleConnection,
+  sql: string,
+  rows: ReadonlyArray<ReadonlyArray<unknown>>,
+  options: Record<string, unknown>
+): Promise<{ rowsAffected?: number }> => {
+  const impl = implOf(connection)
+  return impl === undefined ? connection.executeMany(sql, rows, options) : namingRows(impl, () => connection.executeMany(sql, rows, options))
 }

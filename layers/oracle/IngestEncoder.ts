@@ -29,6 +29,7 @@ import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { civilFromDays, columnCells } from "../common/ArrowCells.ts"
+import { floorDivInt64 } from "../common/Int64Words.ts"
 
 /** The bind type an encoded column declares to oracledb (a `DB_TYPE_*` name). @category models @since 0.1.0 */
 export type EncodedBindType =
@@ -215,13 +216,17 @@ const intEncoder = (data: Arrow.Data): ColumnEncoder => {
     isValid(bitmap, offset, i) ? writeSmallNumber(values[i]!, 0, out, pos) : writeNull(out, pos))
 }
 
-const decimalEncoder = (data: Arrow.Data): ColumnEncoder => {
+const decimalEncoder = (field: Arrow.Field, data: Arrow.Data): Result.Result<ColumnEncoder, AdbcError> => {
   const t = data.type as Arrow.Decimal
+  // the words below are read four per value: any other width would be misread (a decimal256 7.77 came out as 0)
+  if (t.bitWidth !== 128) {
+    return Result.fail(invalidArgument(`column ${JSON.stringify(field.name)}: Arrow type ${t} is a ${t.bitWidth}-bit decimal; the Oracle ingest accepts decimal128 only (cast to decimal128 with precision up to 38)`))
+  }
   const bitmap = validity(data)
   const offset = data.offset
   const words = data.values as unknown as Uint32Array
   const scale = t.scale
-  return fixed("NUMBER", NUMBER_BOUND, (i, out, pos) => {
+  return Result.succeed(fixed("NUMBER", NUMBER_BOUND, (i, out, pos) => {
     if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
     const k = i * 4
     const hi = words[k + 1]! | 0
@@ -232,7 +237,7 @@ const decimalEncoder = (data: Arrow.Data): ColumnEncoder => {
     }
     const unsigned = (BigInt(words[k + 3]!) << 96n) | (BigInt(words[k + 2]!) << 64n) | (BigInt(words[k + 1]!) << 32n) | BigInt(words[k]!)
     return writeBigNumber(BigInt.asIntN(128, unsigned), scale, out, pos)
-  })
+  }))
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -301,18 +306,22 @@ const writeCivil = (days: number, second: number, out: Uint8Array, pos: number):
   out[pos + 6] = (second % 60) + 1
 }
 
+const MS_PER_DAY = 86_400_000
+
 const dateEncoder = (data: Arrow.Data): ColumnEncoder => {
   const t = data.type as Arrow.Date_
   const bitmap = validity(data)
   const offset = data.offset
   const day = t.unit === Arrow.DateUnit.DAY
   const days32 = data.values as Int32Array
-  const millis = data.values as unknown as BigInt64Array
+  const words = day ? days32 : new Int32Array(days32.buffer, days32.byteOffset, data.length * 2)
+  const split = new Float64Array(2)
   return fixed("DATE", 8, (i, out, pos) => {
     if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
     out[pos] = 7
     // date64: its day, as the parameter path (ArrowCells) reads it
-    writeCivil(day ? days32[i]! : Math.floor(Number(millis[i]!) / 86_400_000), 0, out, pos + 1)
+    if (!day) floorDivInt64(words[2 * i + 1]!, words[2 * i]!, MS_PER_DAY, split)
+    writeCivil(day ? days32[i]! : split[0]!, 0, out, pos + 1)
     return pos + 8
   })
 }
@@ -329,27 +338,16 @@ const timestampEncoder = (data: Arrow.Data): ColumnEncoder => {
   const values = data.values as unknown as BigInt64Array
   const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
   const size = zoned ? 13 : 11
-  const bigPerSecond = BigInt(perSecond)
+  /** [seconds since the epoch (floor), ticks into that second] of the cell being written. */
+  const split = new Float64Array(2)
   return fixed(zoned ? "TIMESTAMP_TZ" : "TIMESTAMP", size + 1, (i, out, pos) => {
     if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
-    const hi = words[2 * i + 1]!
-    let seconds: number
-    let ticks: number
-    if (hi >= -2097152 && hi < 2097152) {
-      const raw = hi * TWO_32 + (words[2 * i]! >>> 0)
-      seconds = Math.floor(raw / perSecond)
-      ticks = raw - seconds * perSecond
-    } else {
-      const raw = values[i]!
-      let q = raw / bigPerSecond
-      if (raw - q * bigPerSecond < 0n) q -= 1n
-      seconds = Number(q)
-      ticks = Number(raw - q * bigPerSecond)
-    }
+    floorDivInt64(words[2 * i + 1]!, words[2 * i]!, perSecond, split)
+    const seconds = split[0]!
     const days = Math.floor(seconds / 86_400)
     out[pos] = size
     writeCivil(days, seconds - days * 86_400, out, pos + 1)
-    const nanos = ticks * nanosPerTick
+    const nanos = split[1]! * nanosPerTick
     out[pos + 8] = nanos >>> 24
     out[pos + 9] = (nanos >>> 16) & 0xff
     out[pos + 10] = (nanos >>> 8) & 0xff
@@ -638,7 +636,7 @@ export const columnEncoder = (
     case Arrow.Type.Int:
       return Result.succeed(intEncoder(data))
     case Arrow.Type.Decimal:
-      return Result.succeed(decimalEncoder(data))
+      return decimalEncoder(field, data)
     case Arrow.Type.Float:
       return Result.succeed(floatEncoder(data))
     case Arrow.Type.Bool:
@@ -691,9 +689,20 @@ export const encodeRows = (columns: ReadonlyArray<ColumnEncoder>, start: number,
 }
 
 /**
- * The encoders of a batch's columns, in bind order, or undefined when a column needs oracledb's own encoder
- * ({@link fastPathRefusal}); a string longer than its column's limit fails before anything is sent, naming its row
- * counted across the whole ingest (the batch starts at row `firstRow`, 0-based).
+ * How a batch is ingested: its columns' encoders (in bind order) for the fast path, or the reason it goes through
+ * oracledb's own encoder.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type EncodePlan =
+  | { readonly _tag: "Encoded"; readonly encoders: ReadonlyArray<ColumnEncoder> }
+  | { readonly _tag: "Fallback"; readonly reason: string }
+
+/**
+ * The plan of a batch: encoders when every column takes the fast path, else the first column's refusal
+ * ({@link fastPathRefusal}) as the reason; a string longer than its column's limit fails before anything is sent,
+ * naming its row counted across the whole ingest (the batch starts at row `firstRow`, 0-based).
  *
  * @category encoding
  * @since 0.1.0
@@ -703,9 +712,14 @@ export const batchEncoders = (
   limitOf: (column: string) => StringLimit | undefined,
   utf8Database: boolean,
   firstRow: number
-): Result.Result<Array<ColumnEncoder> | undefined, AdbcError> => {
+): Result.Result<EncodePlan, AdbcError> => {
   const fields = batch.schema.fields
-  if (fields.some((f) => fastPathRefusal(f, utf8Database) !== undefined)) return Result.succeed(undefined)
+  for (let c = 0; c < fields.length; c++) {
+    const refusal = fastPathRefusal(fields[c]!, utf8Database)
+    if (refusal !== undefined) {
+      return Result.succeed({ _tag: "Fallback", reason: `column ${c + 1} (${JSON.stringify(fields[c]!.name)}): ${refusal}` })
+    }
+  }
   const out: Array<ColumnEncoder> = []
   for (let c = 0; c < fields.length; c++) {
     const field = fields[c]!
@@ -713,5 +727,5 @@ export const batchEncoders = (
     if (Result.isFailure(encoder)) return Result.fail(encoder.failure)
     out.push(encoder.success)
   }
-  return Result.succeed(out)
+  return Result.succeed({ _tag: "Encoded", encoders: out })
 }

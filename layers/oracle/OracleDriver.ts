@@ -30,8 +30,8 @@ import { fromRowError, oraCode } from "./Errors.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
 import { formatEpochTicks } from "../common/ArrowCells.ts"
-import { executeManyEncoded, seamInfo, wireOrder } from "./EncodedBinds.ts"
-import { batchEncoders, encodeRows, type StringLimit, stringLimitOfType } from "./IngestEncoder.ts"
+import { executeManyEncoded, executeManyRows, SEAM_ORACLEDB_VERSION, seamInfo, wireOrder } from "./EncodedBinds.ts"
+import { batchEncoders, type EncodePlan, encodeRows, type StringLimit, stringLimitOfType } from "./IngestEncoder.ts"
 import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns } from "./Params.ts"
 import { canDecodeWire, oraclePage, WireDecoder } from "./ResultPage.ts"
 import { DEFAULT_PORT } from "./Uri.ts"
@@ -486,10 +486,18 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
       const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
       const seam = seamInfo(connection, Db.oracledb.versionString)
-      const encoders = seam === undefined ? undefined : yield* Effect.fromResult(batchEncoders(batch, limitOf, seam.utf8Database, firstRow))
+      const plan: EncodePlan = seam === undefined
+        ? { _tag: "Fallback", reason: `the ingest seam needs node-oracledb ${SEAM_ORACLEDB_VERSION} in thin mode (this is ${Db.oracledb.versionString})` }
+        : yield* Effect.fromResult(batchEncoders(batch, limitOf, seam.utf8Database, firstRow))
+      yield* Effect.logDebug(
+        plan._tag === "Encoded"
+          ? "oracle: ingest batch encoded from Arrow columns"
+          : `oracle: ingest batch bound through oracledb's encoder: ${plan.reason}`
+      ).pipe(Effect.annotateLogs({ "oracle.ingest.path": plan._tag === "Encoded" ? "encoded" : "oracledb", "oracle.ingest.rows": batch.numRows }))
       let total = 0
-      if (seam !== undefined && encoders !== undefined) {
+      if (seam !== undefined && plan._tag === "Encoded") {
         // the fast path: bind rows encoded from the Arrow buffers (IngestEncoder.ts, EncodedBinds.ts)
+        const encoders = plan.encoders
         const bindDefs = encoders.map((e) => ({
           type: Db.oracledb[`DB_TYPE_${e.type}`]!,
           dir: Db.oracledb.BIND_IN,
@@ -512,7 +520,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       for (let start = 0; start < batch.numRows; start += chunk) {
         const end = Math.min(batch.numRows, start + chunk)
         const result = yield* Db.call(connection, () =>
-          connection.executeMany(sql, bindRows(columns, start, end), {
+          executeManyRows(connection, sql, bindRows(columns, start, end), {
             autoCommit: autocommit,
             bindDefs: columns.map((c) => c.def)
           }).catch((e: unknown) => Promise.reject(fromRowError(e, firstRow + start))))

@@ -150,11 +150,15 @@ export const cases: ReadonlyArray<{ readonly name: string; readonly column: fc.A
   ] as const).map(([name, unit, perDay, zone]) => {
     // Nanoseconds reach 1677-09-21 … 2262-04-11 in an int64; the other units all of 0001 … 9999.
     const [lo, hi] = unit === Arrow.TimeUnit.NANOSECOND
-      ? [-(2n ** 63n) + perDay, 2n ** 63n - 1n]
+      ? [-(2n ** 63n), 2n ** 63n - 1n]
       : [BigInt(DAY_MIN) * perDay, BigInt(DAY_MAX + 1) * perDay - 1n]
+    const perSecond = perDay / 86_400n
+    // before 1970, a tick before and after whole seconds (where a floor split into seconds and ticks differs from
+    // truncation), the Gregorian switch and the ends of the range
+    const edges = [lo, hi, lo + 1n, hi - 1n, 0n, -1n, 1n, -perSecond - 1n, -perSecond + 1n, -141427n * perDay, -141427n * perDay - 1n]
     return {
       name,
-      column: fc.array(nullable(fc.oneof(fc.bigInt(lo, hi), fc.constantFrom(lo, hi, 0n, -1n, -141427n * perDay, -141427n * perDay - 1n))), { minLength: 1, maxLength: 40 })
+      column: fc.array(nullable(fc.oneof(fc.bigInt(lo, hi), fc.constantFrom(...edges))), { minLength: 1, maxLength: 40 })
         .map((v) => {
           const values = new BigInt64Array(v.map((x) => x ?? 0n))
           const valid = new Uint8Array(Math.ceil(v.length / 8))

@@ -141,21 +141,36 @@ describe("ingest encoder: the same bind bytes as node-oracledb's encoder of the 
       const millis = values.map((d, i) => BigInt(d) * 86_400_000n + BigInt(i * 12_345))
       agree(new Arrow.Field("v", new Arrow.DateMillisecond()), fixedData(new Arrow.DateMillisecond(), millis, valid))
     }), RUNS)
+    // date64 values within a day before 1970 and the ends of Oracle's range
+    const edges = [-1n, -86_400_000n, -86_400_001n, BigInt(MIN_DAY) * 86_400_000n, BigInt(MAX_DAY + 1) * 86_400_000n - 1n]
+    agree(new Arrow.Field("v", new Arrow.DateMillisecond()), fixedData(new Arrow.DateMillisecond(), edges, edges.map(() => true)))
   })
 
   it("timestamps of every unit, with and without a time zone, as TIMESTAMP / TIMESTAMP WITH TIME ZONE", () => {
     const units = [Arrow.TimeUnit.SECOND, Arrow.TimeUnit.MILLISECOND, Arrow.TimeUnit.MICROSECOND, Arrow.TimeUnit.NANOSECOND] as const
     const perSecond = [1n, 1_000n, 1_000_000n, 1_000_000_000n] as const
-    const stamps = fc.tuple(fc.constantFrom(...units), fc.boolean()).chain(([unit, zoned]) => {
+    /** Oracle's range in `unit`, or for nanoseconds all of int64 (1677-09-21 to 2262-04-11), and edge values. */
+    const rangeOf = (unit: typeof units[number]) => {
       const ticks = perSecond[unit]
-      const int64 = 2n ** 63n - 1n
       const lo = BigInt(MIN_DAY) * 86_400n * ticks
       const hi = (BigInt(MAX_DAY) + 1n) * 86_400n * ticks - 1n
-      return fc.tuple(
-        fc.constant(unit),
-        fc.constant(zoned),
-        withNulls(fc.oneof(fc.bigInt({ min: lo > -int64 ? lo : -int64, max: hi < int64 ? hi : int64 }), fc.constantFrom(0n, -1n, 1n)))
-      )
+      const min = lo > -(2n ** 63n) ? lo : -(2n ** 63n)
+      const max = hi < 2n ** 63n - 1n ? hi : 2n ** 63n - 1n
+      // pre-1970 values a tick before and after whole seconds and days, where the floor split into seconds and
+      // ticks differs from truncation; the ends of the range
+      const edges = [0n, -1n, 1n, min, max, min + 1n, max - 1n, -ticks, -ticks - 1n, -ticks + 1n, -86_400n * ticks - 1n, -2_208_988_800n * ticks - 1n]
+      return { min, max, edges }
+    }
+    for (const unit of units) {
+      for (const zone of [null, "UTC"]) {
+        const type = new Arrow.Timestamp(unit, zone)
+        const { edges } = rangeOf(unit)
+        agree(new Arrow.Field("v", type), fixedData(type, edges, edges.map(() => true)))
+      }
+    }
+    const stamps = fc.tuple(fc.constantFrom(...units), fc.boolean()).chain(([unit, zoned]) => {
+      const { edges, max, min } = rangeOf(unit)
+      return fc.tuple(fc.constant(unit), fc.constant(zoned), withNulls(fc.oneof(fc.bigInt({ min, max }), fc.constantFrom(...edges))))
     })
     fc.assert(fc.property(stamps, ([unit, zoned, cells]) => {
       const { values, valid } = split(cells, 0n)
@@ -210,5 +225,20 @@ describe("ingest encoder: the same bind bytes as node-oracledb's encoder of the 
     // 2000 characters of 3 bytes each are within the limit
     const fits = Arrow.vectorFromArray(["€".repeat(2000)], new Arrow.Utf8()).data[0]!
     expect(Result.isSuccess(columnEncoder(new Arrow.Field("note", new Arrow.Utf8()), fits, { max: 2000, typeName: "NVARCHAR2(2000)" }))).toBe(true)
+  })
+
+  it("refuses a decimal that is not 128-bit itself, naming the column, rather than misreading its words", () => {
+    // 7.77 as decimal256(3, 2): eight 32-bit words per value, which a decimal128 reading would take for 0
+    const wide = new Arrow.Decimal(2, 3, 256)
+    const result = columnEncoder(new Arrow.Field("price", wide), fixedData(wide, [777, 0, 0, 0, 0, 0, 0, 0], [true], 8), undefined)
+    expect(Result.isFailure(result)).toBe(true)
+    if (Result.isFailure(result)) {
+      expect(result.failure.status).toBe("INVALID_ARGUMENT")
+      expect(result.failure.message).toContain('column "price"')
+      expect(result.failure.message).toContain("256-bit decimal")
+      expect(result.failure.message).toContain("decimal128")
+    }
+    const narrow = new Arrow.Decimal(2, 3, 128)
+    expect(Result.isSuccess(columnEncoder(new Arrow.Field("price", narrow), fixedData(narrow, [777, 0, 0, 0], [true], 4), undefined))).toBe(true)
   })
 })

@@ -3,6 +3,7 @@ import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
+import { encodedRowsSent } from "../../layers/oracle/EncodedBinds.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 const server = useServer()
@@ -18,13 +19,23 @@ const count = (t: string) =>
       (batches) => Number(new Arrow.Table(batches).getChild("C")!.get(0))
     ))
 
-/** `ROWS` rows split into two Arrow batches (so rows are counted across batches too), one bad value at `BAD`. */
-const data = (id: (i: number) => number, name: (i: number) => string | null) => {
-  const make = (from: number, to: number) =>
-    new Arrow.Table({
-      id: Arrow.vectorFromArray(Array.from({ length: to - from }, (_, k) => id(from + k)), new Arrow.Int32()),
-      name: Arrow.vectorFromArray(Array.from({ length: to - from }, (_, k) => name(from + k)), new Arrow.Utf8())
-    })
+/**
+ * `ROWS` rows split into two Arrow batches (so rows are counted across batches too), one bad value at `BAD`; with
+ * `doc`, a struct column too, which sends every batch through oracledb's own encoder instead of the fast path.
+ */
+const data = (id: (i: number) => number, name: (i: number) => string | null, doc = false) => {
+  const make = (from: number, to: number) => {
+    const n = to - from
+    const columns: Record<string, Arrow.Vector> = {
+      id: Arrow.vectorFromArray(Array.from({ length: n }, (_, k) => id(from + k)), new Arrow.Int32()),
+      name: Arrow.vectorFromArray(Array.from({ length: n }, (_, k) => name(from + k)), new Arrow.Utf8())
+    }
+    if (doc) {
+      const type = new Arrow.Struct([new Arrow.Field("k", new Arrow.Int32())])
+      columns["doc"] = Arrow.vectorFromArray(Array.from({ length: n }, (_, k) => ({ k: from + k })), type)
+    }
+    return new Arrow.Table(columns)
+  }
   return new Arrow.Table([...make(0, 700).batches, ...make(700, ROWS).batches])
 }
 
@@ -44,6 +55,23 @@ describe("ingest row errors name the row of the whole ingest and the column", ()
       expect(error.message).toMatch(new RegExp(`^row ${BAD + 1}, column "name": ORA-01400`))
       expect(yield* count(t)).toBe(5)
     }), { "redo.statement.insert_batch_rows": "1000" }))
+
+  it.effect("on oracledb's own encoder (a struct column), ORA-01400 in the second executeMany of the second batch names row and column", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("ROWFALL")
+      yield* Effect.asVoid(Stream.runDrain(conn.query(`CREATE TABLE "${t}" ("id" NUMBER(10) NOT NULL, "name" NVARCHAR2(50) NOT NULL, "doc" NVARCHAR2(200))`)))
+      const before = encodedRowsSent()
+      const error = yield* Effect.flip(
+        conn.ingest(fromTable(data((i) => i, (i) => (i === BAD ? null : `n${i}`), true)), { targetTable: t, mode: "append" })
+      )
+      expect(encodedRowsSent()).toBe(before)
+      expect(error.status).toBe("INTEGRITY")
+      expect(error.vendorCode).toBe(1400)
+      expect(error.sqlState).toBe("23000")
+      expect(error.message).toMatch(new RegExp(`^row ${BAD + 1}, column "name": ORA-01400`))
+      expect(yield* count(t)).toBe(0)
+    }), { "redo.statement.insert_batch_rows": "1000", "redo.ingest.struct_type": "nvarchar2" }))
 
   it.effect("ORA-00001 names the row of the duplicate; the table is unchanged", () =>
     withConnection(server.uri, Effect.gen(function*() {
