@@ -25,6 +25,7 @@ import { type ObjectPrivilege, objectAccessError, type Requester } from "./privi
 import { type KeyedTable, keyedTable, keysOfBulk, keysOfRows, returningKeys } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, duckIdent, encodeName, quoteDuck } from "./names.ts"
+import { canonicalNumberWrites } from "./number-writes.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import type { ValueKind } from "./types.ts"
 import { runPlsql } from "./plsql.ts"
@@ -382,7 +383,8 @@ export class SqlSession {
 
   /** Translates an Oracle expression/statement fragment with positional binds. */
   translate(sql: string): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
-    const { toks, tr, binds } = this.bindNumberingTranslator(unqualifySetTargets(tokenize(sql)), sql)
+    const written = canonicalNumberWrites(unqualifySetTargets(tokenize(sql)), (schema, name) => this.lookupTable(schema, name))
+    const { toks, tr, binds } = this.bindNumberingTranslator(written, sql)
     return { toks, text: (a, b) => tr.range(a, b), binds }
   }
 

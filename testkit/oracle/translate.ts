@@ -1068,6 +1068,57 @@ export class Translator {
   }
 }
 
+/**
+ * The ORDER BY of a set operation (UNION / MINUS / INTERSECT) that names exact NUMBER columns of the result by
+ * position or name, ordered by their numbers: DuckDB orders a set operation's result only by plain columns, so the
+ * set operation (`query`, from its first FROM up to the ORDER BY) becomes a subquery the `order` clause sorts.
+ * Undefined when the ORDER BY names no such column.
+ */
+const exactSetOrder = (
+  toks: ReadonlyArray<Tok>,
+  tr: Translator,
+  fromAt: number,
+  end: number,
+  outputs: ReadonlyMap<string, string>
+): { readonly query: string; readonly order: string } | undefined => {
+  let orderAt = -1
+  let depth = 0
+  for (let k = fromAt; k < end; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && isKw(toks[k], "ORDER") && isKw(toks[k + 1], "BY")) orderAt = k
+  }
+  if (orderAt < 0 || outputs.size === 0) return undefined
+  let itemsEnd = end
+  depth = 0
+  for (let k = orderAt + 2; k < end; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && isKw(toks[k], "FETCH", "OFFSET")) {
+      itemsEnd = k
+      break
+    }
+  }
+  const items: Array<string> = []
+  let exact = false
+  let start = orderAt + 2
+  for (let k = orderAt + 2; k <= itemsEnd; k++) {
+    if (k < itemsEnd && !isOp(toks[k], ",")) {
+      if (isOp(toks[k], "(")) k = matchParen(toks, k)
+      continue
+    }
+    const ref = toks[start]
+    const output = ref === undefined ? undefined : outputs.get(ref.kind === "num" ? ref.value : oracleName(ref))
+    if (output !== undefined && (ref!.kind === "num" || ref!.kind === "ident" || ref!.kind === "qident")) {
+      exact = true
+      items.push(`ora_number_key(CAST(${output} AS VARCHAR))${start + 1 < k ? ` ${tr.range(start + 1, k)}` : ""}`)
+    } else items.push(tr.range(start, k))
+    start = k + 1
+  }
+  if (!exact) return undefined
+  return { query: tr.range(fromAt, orderAt), order: `ORDER BY ${items.join(", ")}${itemsEnd < end ? ` ${tr.range(itemsEnd, end)}` : ""}` }
+}
+
 /** Builds a translator over significant tokens, remembering where whitespace separated them. */
 export const makeTranslator = (all: ReadonlyArray<Tok>, ctx: TranslateContext): { toks: Array<Tok>; tr: Translator } => {
   const toks: Array<Tok> = []
@@ -1132,6 +1183,8 @@ export const translateQuery = (
   const pieces: Array<string> = []
   /** Exact NUMBER columns of the select list by position ("1") and name, with their column text. */
   const exactOrder = new Map<string, string>()
+  /** Exact NUMBER columns of the select list by position and name, with their output column name (set operations). */
+  const exactOutputs = new Map<string, string>()
   let start = listStart
   depth = 0
   /** `INTERVAL '...' YEAR[(p)] [TO MONTH]` or `... MONTH`, optionally aliased: DuckDB has one INTERVAL type. */
@@ -1246,13 +1299,17 @@ export const translateQuery = (
       pieces.push(text)
     } else if (part.length === 1 && (last.kind === "ident" || last.kind === "qident") && !NOT_ALIAS.has(last.value)) {
       items.push(last.kind === "ident" && last.value === "ROWID" ? { kind: "rowid" } : { kind: "col", column: oracleName(last) })
-      if (tr.exactColumnAt(start, end) !== undefined) exactOrder.set(oracleName(last), text).set(String(items.length), text)
+      if (tr.exactColumnAt(start, end) !== undefined) {
+        exactOrder.set(oracleName(last), text).set(String(items.length), text)
+        exactOutputs.set(oracleName(last), identOut(last)).set(String(items.length), identOut(last))
+      }
       pieces.push(last.kind === "ident" && last.value === "ROWID" ? `rowid AS "ROWID"` : text)
     } else if (part.length === 3 && isOp(part[1], ".") && isKw(last, "NEXTVAL", "CURRVAL")) {
       items.push({ kind: "expr" })
       pieces.push(`${text} AS ${quoteDuck(encodeName(last.value))}`)
     } else if (part.length === 3 && isOp(part[1], ".") && (last.kind === "ident" || last.kind === "qident")) {
       items.push(last.kind === "ident" && last.value === "ROWID" ? { kind: "rowid" } : { kind: "col", qualifier: oracleName(part[0]!), column: oracleName(last) })
+      if (tr.exactColumnAt(start, end) !== undefined) exactOutputs.set(oracleName(last), identOut(last)).set(String(items.length), identOut(last))
       pieces.push(last.kind === "ident" && last.value === "ROWID" ? `${identOut(part[0]!)}.rowid AS "ROWID"` : text)
     } else if (
       part.length >= 2 &&
@@ -1273,12 +1330,20 @@ export const translateQuery = (
         const columnEnd = end - (isKw(prev, "AS") ? 2 : 1)
         const aliased = tr.exactColumnAt(start, columnEnd)
         items.push(aliased !== undefined ? { kind: "col", ...aliased } : exprItem(part, ym, text))
-        if (aliased !== undefined) exactOrder.set(oracleName(last), tr.range(start, columnEnd)).set(String(items.length), tr.range(start, columnEnd))
+        const expression = tr.range(start, columnEnd)
+        if (aliased !== undefined || EXACT_RESULT.test(expression)) {
+          exactOrder.set(oracleName(last), expression).set(String(items.length), expression)
+          exactOutputs.set(oracleName(last), identOut(last)).set(String(items.length), identOut(last))
+        }
         pieces.push(text)
       }
     } else {
       items.push(exprItem(part, ym, text))
       pieces.push(`${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)
+      if (EXACT_RESULT.test(text)) {
+        exactOrder.set(String(items.length), text)
+        exactOutputs.set(String(items.length), quoteDuck(encodeName(headingOf(part))))
+      }
     }
   }
   for (let k = listStart; k < fromAt; k++) {
@@ -1292,7 +1357,8 @@ export const translateQuery = (
   flush(fromAt)
   // ORDER BY a position or alias of an exact NUMBER column orders by its number (not with set operations, whose
   // ORDER BY names the combined result's columns)
-  if (!toks.some((t, k) => k > fromAt && isKw(t, "UNION", "MINUS", "INTERSECT", "EXCEPT"))) tr.orderByExactItems(exactOrder)
+  const setOperation = toks.some((t, k) => k > fromAt && isKw(t, "UNION", "MINUS", "INTERSECT", "EXCEPT"))
+  if (!setOperation) tr.orderByExactItems(exactOrder)
   // FROM list (simple table references only)
   const from: Array<FromRef> = []
   let k = fromAt + 1
@@ -1401,6 +1467,8 @@ export const translateQuery = (
     }
   }
   const head = tr.range(0, listStart)
+  const setOrder = setOperation && body === undefined && lockWait === null && !withRowid ? exactSetOrder(toks, tr, fromAt, end, exactOutputs) : undefined
+  if (setOrder !== undefined) return { sql: `SELECT * FROM (${head} ${pieces.join(", ")} ${setOrder.query}) ${setOrder.order}`, shape: { items, from } }
   body ??= tr.range(fromAt, end)
   let sql = `${head} ${[...pieces, ...(withRowid ? [`rowid AS "ora$lob_rowid"`] : [])].join(", ")} ${body}`
   if (limit !== undefined) sql = `${sql} LIMIT ${limit}`
