@@ -124,6 +124,22 @@ describe("Oracle test server: functions of unbounded NUMBER through raw node-ora
     expect(await described("SELECT GREATEST(v, w), LEAST(v, 1), POWER(v, 2), SQRT(ABS(v)) FROM nf WHERE id = 2")).toEqual(Array(4).fill(UNBOUNDED))
   })
 
+  it("TO_NUMBER and CAST(... AS NUMBER) give exact NUMBERs that compute with other numbers, also in PL/SQL blocks", async () => {
+    await conn.execute("CREATE TABLE np (id NUMBER(10), amt NUMBER(10,2), s VARCHAR2(60))")
+    await conn.execute("INSERT INTO np VALUES (2, 2.50, '123456789012345678901234567890123456.75')")
+    expect(await texts("SELECT TO_NUMBER(s), TO_NUMBER(s) + amt, CAST('1.5' AS NUMBER) * 2 FROM np")).toEqual([
+      ["123456789012345678901234567890123456.75", "123456789012345678901234567890123459.25", "3"]
+    ])
+    expect(await texts("SELECT id FROM np WHERE id = TO_NUMBER('2') AND TO_NUMBER(s) > amt")).toEqual([["2"]])
+    expect(await oraCode(() => conn.execute("SELECT TO_NUMBER('12a') FROM dual"))).toBe("ORA-01722")
+    await conn.execute("BEGIN UPDATE nf SET v = v + 1 WHERE id = 2; INSERT INTO nf (id, v) VALUES (7, 1.50); END;")
+    expect(await texts("SELECT id, v, CAST(v AS VARCHAR2(10)) FROM nf WHERE id IN (2, 7) ORDER BY id")).toEqual([
+      ["2", "-1.5", "-1.5"],
+      ["7", "1.5", "1.5"]
+    ])
+    await conn.rollback()
+  })
+
   describe("one stored text per number", () => {
     beforeAll(async () => {
       await conn.execute("CREATE TABLE nk (k NUMBER PRIMARY KEY, n NUMBER(5))")

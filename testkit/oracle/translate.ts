@@ -465,7 +465,6 @@ export class Translator {
    * results of number-functions.ts): compared with `ora_number_cmp` and ordered by `ora_number_key`, never as text.
    */
   private exactNumberParts(parts: Array<Part>): void {
-    if (this.ctx.exactNumberColumns === undefined || this.ctx.exactNumberColumns.size === 0) return
     let inSet = false
     let inOrder = false
     for (let j = 0; j < parts.length; j++) {
@@ -592,12 +591,21 @@ export class Translator {
   /** True when the range names an exact NUMBER column anywhere. */
   private mentionsExactNumber(from: number, to: number): boolean {
     const names = this.ctx.exactNumberColumns
-    if (names === undefined || names.size === 0) return false
     for (let i = from; i < to; i++) {
       const t = this.toks[i]!
-      if ((t.kind === "ident" || t.kind === "qident") && names.has(oracleName(t)) && !isOp(this.toks[i + 1], "(")) return true
+      if ((t.kind === "ident" || t.kind === "qident") && names?.has(oracleName(t)) === true && !isOp(this.toks[i + 1], "(")) return true
+      if (this.isExactConversion(i)) return true
     }
     return false
+  }
+
+  /** True when tokens at `i` start `TO_NUMBER(x)` or `CAST(x AS NUMBER)`: exact NUMBER values (number-functions.ts). */
+  private isExactConversion(i: number): boolean {
+    const t = this.toks[i]
+    if (!isKw(t, "TO_NUMBER", "CAST") || !isOp(this.toks[i + 1], "(")) return false
+    const close = matchParen(this.toks, i + 1)
+    if (t!.value === "CAST") return isKw(this.toks[close - 1], "NUMBER") && isKw(this.toks[close - 2], "AS")
+    return findTopComma(this.toks, i + 2, close) < 0
   }
 
   /** Token-by-token translation. */
@@ -976,7 +984,8 @@ export class Translator {
           return [`CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(toks[parts[1]![0]]!.value))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
         return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
       case "TO_NUMBER":
-        return [`CAST(${arg(0)} AS DOUBLE)`, close + 1]
+        // without a format model: the exact NUMBER of the text (ORA-01722 for text that is no number)
+        return [parts.length === 1 ? `ora_number(CAST(${arg(0)} AS VARCHAR))` : `CAST(${arg(0)} AS DOUBLE)`, close + 1]
       case "SUBSTR":
         return [`substr(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
       case "LENGTHB":
@@ -1117,6 +1126,17 @@ const exactSetOrder = (
   }
   if (!exact) return undefined
   return { query: tr.range(fromAt, orderAt), order: `ORDER BY ${items.join(", ")}${itemsEnd < end ? ` ${tr.range(itemsEnd, end)}` : ""}` }
+}
+
+/** The first comma at parenthesis depth 0 in tokens [from, to), or -1. */
+const findTopComma = (toks: ReadonlyArray<Tok>, from: number, to: number): number => {
+  let depth = 0
+  for (let k = from; k < to; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && isOp(toks[k], ",")) return k
+  }
+  return -1
 }
 
 /** Builds a translator over significant tokens, remembering where whitespace separated them. */
