@@ -14,8 +14,8 @@
  *   values out column-wise and appending them, from the same counters; `_per_cpu_s` per second of CPU time);
  * `load_average` records how busy the shared machine was during the run.
  * Baseline in the same run: the engine cursor reading the same SELECT in-process (no protocol).
- * ratio = select seconds / baseline seconds. Targets: server_encode_rows_per_s, insert_rows_per_s and rows_per_s
- * >= 300000.
+ * ratio = select seconds / baseline seconds. Targets (server side): server_encode_rows_per_s, insert_rows_per_s and
+ * direct_path_rows_per_s >= 300000; the end-to-end rows_per_s is reported beside them.
  */
 import { createRequire } from "node:module"
 import { loadavg } from "node:os"

@@ -165,7 +165,7 @@ const row = fc.record({
   ts3: opt(fc.bigInt({ min: -(2n ** 53n) / 1000n, max: 2n ** 53n / 1000n })),
   ts6: opt(fc.bigInt({ min: -(2n ** 53n) + 1n, max: 2n ** 53n - 1n })),
   // int64 nanoseconds span 1677-2262; the test server keeps microseconds of bound timestamps (testkit/oracle/
-  // binds.ts), so the values are whole microseconds (nanosecond binds are the time-zone/timestamp tests' concern)
+  // params.ts), so the values are whole microseconds (nanosecond binds are the time-zone/timestamp tests' concern)
   ts9: opt(fc.bigInt({ min: -(2n ** 62n) / 1000n, max: 2n ** 62n / 1000n }).map((us) => us * 1000n)),
   tz6: opt(fc.bigInt({ min: -(2n ** 53n) + 1n, max: 2n ** 53n - 1n })),
   j: opt(fc.record({ a: fc.integer(), b: fc.string({ maxLength: 10 }), c: fc.boolean() }))

@@ -37,7 +37,7 @@ const noFault = Effect.sync(() => {
   delete f.dropMidResult
   delete f.dropAfterReplies
   delete f.reset
-  f.delayMs = 0
+  f.replyDelayMs = 0
 })
 
 describe.skipIf(realOracle)("faults met through the driver", () => {
@@ -47,7 +47,7 @@ describe.skipIf(realOracle)("faults met through the driver", () => {
       const s = server.server!
       const connection = yield* Db.connect({ user: s.user, password: s.password, connectString: s.connectString }, 10_000)
       expect(typeof connection._impl?.nscon?.forceDisconnect).toBe("function")
-      faults().delayMs = 10_000
+      faults().replyDelayMs = 10_000
       const pending = yield* Effect.forkChild(Db.call(connection, () => connection.execute("SELECT 1 FROM DUAL", [], {})))
       yield* Effect.sleep("100 millis")
       const { ms } = yield* timed(Db.abort(connection))
@@ -64,7 +64,7 @@ describe.skipIf(realOracle)("faults met through the driver", () => {
         const context = yield* Layer.build(connectionLayer(server.uri))
         const conn = yield* Effect.provide(Connection.Connection, context)
         expect(yield* Stream.runCollect(conn.query("SELECT 1 AS X FROM DUAL"))).toHaveLength(1)
-        faults().delayMs = 10_000
+        faults().replyDelayMs = 10_000
       })))
       expect(closed.exit._tag).toBe("Success")
       // the 800 ms answer budget plus a margin for a loaded machine
@@ -160,7 +160,7 @@ describe("connect time limit", () => {
 
   it.live.skipIf(realOracle)("a server silent during the handshake: connecting fails TIMEOUT within the URI's connectTimeout", () =>
     Effect.gen(function*() {
-      faults().delayMs = 10_000
+      faults().replyDelayMs = 10_000
       const { exit, ms } = yield* timed(withConnection(`${server.uri}?connectTimeout=500ms`, Connection.Connection))
       expect(failure(exit).status).toBe("TIMEOUT")
       expect(ms).toBeLessThan(2500)

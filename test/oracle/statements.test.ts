@@ -22,7 +22,7 @@ describe("prepared statements and parameters", () => {
       const insert = yield* conn.statement()
       yield* insert.setSqlQuery(`INSERT INTO ${t} VALUES (:1, :2, :3, :4, :5, :6, :7, :8, :9)`)
       yield* insert.prepare
-      // Bound TIMESTAMP(9) values: the test server keeps microseconds of bound timestamps (testkit/oracle/binds.ts),
+      // Bound TIMESTAMP(9) values: the test server keeps microseconds of bound timestamps (testkit/oracle/params.ts),
       // so the values here are whole microseconds; nanosecond reads are covered by query.test.ts.
       const ts = new Arrow.Data(new Arrow.TimestampNanosecond(), 0, 3, 1, [
         undefined,

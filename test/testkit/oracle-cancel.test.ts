@@ -164,11 +164,11 @@ describe("Oracle test server: cancel and fault injection", () => {
     const { server, connect } = await withServer()
     try {
       const conn = await connect()
-      server.faults.delayMs = 150
+      server.faults.replyDelayMs = 150
       const t0 = Date.now()
       await conn.execute("SELECT 1 FROM DUAL")
       expect(Date.now() - t0).toBeGreaterThanOrEqual(140)
-      server.faults.delayMs = 0
+      server.faults.replyDelayMs = 0
       await conn.close()
     } finally {
       await server.close()

@@ -129,6 +129,25 @@ describe("Oracle test server: TNS connect and O5LOGON", () => {
     }
   })
 
+  it("refuses the logons a refuseLogins predicate picks with ORA-01017, and lets the others in", async () => {
+    const { server, connect } = await withServer({
+      users: [{ name: "TEST", password: "test" }, { name: "OTHER", password: "other" }],
+      faults: { refuseLogins: (user) => user === "OTHER" }
+    })
+    try {
+      expect(oraCode(await failure(() => connect("other", "other")))).toBe("ORA-01017")
+      const conn = await connect()
+      await conn.ping()
+      await conn.close()
+      server.faults.refuseLogins = undefined
+      const other = await connect("other", "other")
+      await other.ping()
+      await other.close()
+    } finally {
+      await server.close()
+    }
+  })
+
   it("refuses logins when the fault is switched on, and accepts them again afterwards", async () => {
     const { server, connect } = await withServer({ faults: { refuseLogins: true } })
     try {

@@ -6,7 +6,7 @@ import type { ColumnVector } from "../engine/index.ts"
 import { TypeCode } from "./types.ts"
 import type { WireType } from "./types.ts"
 import { ByteWriter } from "./wire.ts"
-import { hanaDayOfEpochDay, hanaDayShift } from "./calendar.ts"
+import { hanaDayOfEpochDay, hanaDayShift } from "./datetime.ts"
 import { civilFromDays } from "../common/civil.ts"
 
 const EPOCH_SECONDS = 719164 * 86400

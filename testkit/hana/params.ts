@@ -6,7 +6,7 @@
 import { blobValue } from "@duckdb/node-api"
 import type { EngineValue } from "../engine/index.ts"
 import { civilFromDays } from "../common/civil.ts"
-import { epochDayOfHanaDay, EPOCH_DAYDATE } from "./calendar.ts"
+import { epochDayOfHanaDay, EPOCH_DAYDATE } from "./datetime.ts"
 import { fromCesu8 } from "./encode.ts"
 import { TypeCode } from "./types.ts"
 import { MalformedPacket } from "./wire.ts"

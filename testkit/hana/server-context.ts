@@ -4,6 +4,7 @@
 import type { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import type { ServerStats } from "../common/stats.ts"
+import type { FaultState } from "./faults.ts"
 
 /** A database user of the test server. */
 export interface HanaUser {
@@ -11,18 +12,6 @@ export interface HanaUser {
   readonly password: string
   /** Schema selected at login (default: the user name; created if missing). */
   readonly defaultSchema?: string
-}
-
-/** Fault injection, changeable at run time through the server handle. */
-export interface HanaFaults {
-  /** Close a session's socket right after its N-th reply (counted from login). */
-  dropAfterReplies?: number | undefined
-  /** Send only half of every result-set reply, then close the socket. */
-  dropMidResult?: boolean | undefined
-  /** Delay every reply by this many milliseconds. */
-  replyDelayMs?: number | undefined
-  /** Refuse every login (true) or the logins this predicate picks (error 10, SQLSTATE 28000). */
-  refuseLogins?: boolean | ((user: string) => boolean) | undefined
 }
 
 /** Options after defaults. */
@@ -36,14 +25,6 @@ export interface ResolvedOptions {
   readonly x509: X509Options | undefined
   readonly firstFetchSize: number
   readonly maxSessions: number
-}
-
-/** Fault state as connections read it. */
-export interface FaultState {
-  readonly dropAfterReplies: number | undefined
-  readonly dropMidResult: boolean
-  readonly replyDelayMs: number
-  refuseLogins(user: string): boolean
 }
 
 /** What one connection lets another do to it (ALTER SYSTEM CANCEL / DISCONNECT SESSION). */

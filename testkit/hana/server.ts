@@ -9,13 +9,16 @@ import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import { catalogSql } from "./catalog.ts"
 import { ProtocolSession } from "./session.ts"
 import { quoteName, quoteString } from "./names.ts"
-import type { FaultState, HanaFaults, HanaUser, ResolvedOptions, ServerContext } from "./server-context.ts"
+import { faultState } from "./faults.ts"
+import type { HanaFaults } from "./faults.ts"
+import type { HanaUser, ResolvedOptions, ServerContext } from "./server-context.ts"
 import { generateTestCertificates } from "./tls.ts"
 import { emptyStats } from "../common/stats.ts"
 import type { ServerStats } from "../common/stats.ts"
 import type { TestCertificates } from "./tls.ts"
 
-export type { HanaFaults, HanaUser } from "./server-context.ts"
+export type { HanaFaults } from "./faults.ts"
+export type { HanaUser } from "./server-context.ts"
 
 /** Options of {@link startHanaTestServer}. */
 export interface HanaTestServerOptions {
@@ -94,21 +97,6 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     maxSessions: options.maxSessions ?? 256
   }
   const faults: HanaFaults = { ...options.faults }
-  const faultState: FaultState = {
-    get dropAfterReplies() {
-      return faults.dropAfterReplies
-    },
-    get dropMidResult() {
-      return faults.dropMidResult === true
-    },
-    get replyDelayMs() {
-      return faults.replyDelayMs ?? 0
-    },
-    refuseLogins: (user) => {
-      const r = faults.refuseLogins
-      return typeof r === "function" ? r(user) : r === true
-    }
-  }
   const engine = await Engine.open()
   const admin = await engine.session()
   const users = new Map<string, { password: string; defaultSchema: string }>()
@@ -134,7 +122,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     users,
     connections: new Map(),
     sessionCookies: new Map(),
-    faults: faultState,
+    faults: faultState(faults),
     maxPacketBytes: 1 << 28,
     stats,
     nextConnectionId: () => nextConnection++,

@@ -7,7 +7,7 @@
 import * as crypto from "node:crypto"
 import { BulkInsertError, columnInfo } from "../engine/index.ts"
 import type { BulkRows, Outcome, Prepared, Session } from "../engine/index.ts"
-import { batchError, batchTarget, decodeBatch } from "./batch.ts"
+import { batchError, batchTarget, decodeBatch } from "./bulk-insert.ts"
 import { cesu8, encodeParameterMetadata, fromCesu8 } from "./encode.ts"
 import { fromEngineError, HanaError } from "./errors.ts"
 import { decodeParameters, lobValue } from "./params.ts"

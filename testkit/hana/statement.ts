@@ -3,7 +3,7 @@
  * parameters and result columns, the batch fast path's target) and an execution waiting for its LOB data.
  */
 import type { Prepared } from "../engine/index.ts"
-import type { BatchTarget } from "./batch.ts"
+import type { BatchTarget } from "./bulk-insert.ts"
 import type { ParameterRow, PendingLob } from "./params.ts"
 import type { ResultColumn } from "./results.ts"
 import type { Translated } from "./translate.ts"

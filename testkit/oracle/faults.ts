@@ -4,14 +4,17 @@
 
 /** Fault injection switches (all optional; may be changed while the server runs). */
 export interface OracleFaults {
-  /** Refuse new connections at the listener (TNS refuse with ORA-12516). */
-  refuseLogins?: boolean
+  /**
+   * Refuse every connection at the listener (true: TNS refuse with ORA-12516), or the logons of the users this
+   * predicate picks (ORA-01017 after the password exchange, as for a wrong password).
+   */
+  refuseLogins?: boolean | ((user: string) => boolean) | undefined
   /** Close a session's socket after it sent this many replies (counted after login). */
   dropAfterReplies?: number
   /** Close the socket in the middle of a reply that carries rows. */
   dropMidResult?: boolean
   /** Delay every reply by this many milliseconds. */
-  delayMs?: number
+  replyDelayMs?: number
   /**
    * Close the socket in the middle of the reply to the next call of this kind (half of the reply is sent): the
    * client is then inside an execute, a fetch or a LOB operation.
@@ -27,5 +30,11 @@ export const dropKind = (fn: number | undefined): OracleFaults["dropOn"] =>
 
 /** Waits out the configured reply delay. */
 export const delayReply = async (faults: OracleFaults): Promise<void> => {
-  if (faults.delayMs !== undefined && faults.delayMs > 0) await new Promise((r) => setTimeout(r, faults.delayMs))
+  if (faults.replyDelayMs !== undefined && faults.replyDelayMs > 0) {
+    await new Promise((r) => setTimeout(r, faults.replyDelayMs))
+  }
 }
+
+/** Whether a `refuseLogins` predicate refuses `user`'s logon (`true` refuses earlier, at the listener). */
+export const refusesLogon = (faults: OracleFaults, user: string): boolean =>
+  typeof faults.refuseLogins === "function" && faults.refuseLogins(user)

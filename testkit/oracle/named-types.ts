@@ -397,7 +397,7 @@ export const describeTypeBlock = async (
           })
           .join(" UNION ALL ")
   const attrs: QueryResult = { kind: "query", columns: [...ATTRIBUTE_COLUMNS], cursor: await engine.query(`SELECT * FROM (${select}) ORDER BY 1`) }
-  // RAW OUT values are written from their bytes (binds.ts writeOutValue)
+  // RAW OUT values are written from their bytes (params.ts writeOutValue)
   const raw = (b: Buffer) => b as unknown as DuckDBValue
   const values: Record<string, DuckDBValue | QueryResult> = {
     full_name: fullName,

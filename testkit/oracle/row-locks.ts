@@ -4,11 +4,20 @@
  * DuckDB has no row locks (and records no write conflict between an UPDATE and a later DELETE of the same row), so
  * the database keeps them itself:
  * - row locks of `SELECT ... FOR UPDATE`, by DuckDB row id: other sessions' FOR UPDATE and UPDATE / DELETE of a
- *   locked row wait for its release (sqlsession.ts), as they wait for Oracle's row lock;
+ *   locked row wait for its release ({@link RowLockWaits}), as they wait for Oracle's row lock;
  * - the primary / unique keys a transaction inserted, by constraint and key values: DuckDB lets a second transaction
  *   insert the same key and fails only its COMMIT, where Oracle makes the second insert wait for the first
  *   transaction and then raise ORA-00001 or go ahead (key-locks.ts).
+ *
+ * A session's waits for them (and for rows another transaction wrote) are {@link RowLockWaits}.
  */
+import type { DuckDBValue } from "@duckdb/node-api"
+import type { TableMeta } from "./catalog.ts"
+import { ora, OraError } from "./errors.ts"
+import { isKw, isOp, type Tok } from "./lexer.ts"
+import { duckIdent } from "./names.ts"
+import type { FromRef, RowLockClause } from "./translate.ts"
+
 export class RowLocks<K = bigint> {
   private readonly byTable = new Map<string, Map<K, number>>()
   private readonly bySession = new Map<number, Array<readonly [string, K]>>()
@@ -64,4 +73,160 @@ export class RowLocks<K = bigint> {
     }
     return true
   }
+}
+
+/** What waiting for row locks needs from the SQL session that waits. */
+export interface LockWaitHost {
+  readonly db: {
+    readonly rowLocks: RowLocks
+    readonly settings: { readonly lockWaitMs: number }
+    /** Resolves when some transaction ends or after `ms`; `abort` resolves it at once. */
+    nextTransactionEnd(ms: number): { readonly ended: Promise<void>; readonly abort: () => void }
+  }
+  readonly info: { readonly sid: number }
+  lookupTable(schema: string | undefined, name: string): TableMeta | undefined
+  /** Opens the session's transaction, which the locks it takes last for. */
+  begin(): Promise<void>
+  /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */
+  rowIdsOf(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<bigint>>
+}
+
+/** One session's waits for row locks (FOR UPDATE, and rows other transactions wrote or locked), ended by a break. */
+export class RowLockWaits {
+  /** Set by a break during the current call; reset only by {@link startCall}, so no nested wait forgets it. */
+  private interruptedCall = false
+  private lockWait: { readonly abort: () => void } | undefined
+
+  constructor(private readonly host: LockWaitHost) {}
+
+  /** True when a break arrived during the current call. */
+  get interrupted(): boolean {
+    return this.interruptedCall
+  }
+
+  /** A break: the current wait ends (with ORA-01013), and so does any later one of the same call. */
+  interrupt(): void {
+    this.interruptedCall = true
+    this.lockWait?.abort()
+  }
+
+  /** A new call starts: a break from an earlier call no longer applies. */
+  startCall(): void {
+    this.interruptedCall = false
+  }
+
+  /**
+   * Another transaction changed a row this statement writes. Oracle makes the writer wait for the row lock until that
+   * transaction ends; DuckDB reports the conflict at once, so the statement is retried (on a fresh snapshot, after
+   * the statement-level rollback) whenever a transaction ends, and at short intervals, until `deadline`: then
+   * ORA-30006, as Oracle reports a lock wait that timed out (SELECT ... FOR UPDATE WAIT n). A break ends the wait
+   * with ORA-01013.
+   */
+  async waitForRowLock(deadline: number): Promise<void> {
+    const left = deadline - Date.now()
+    if (left <= 0) throw new OraError(30006, "resource busy; acquire with WAIT timeout expired")
+    const wait = this.host.db.nextTransactionEnd(Math.min(left, 50))
+    this.lockWait = wait
+    try {
+      await wait.ended
+    } finally {
+      this.lockWait = undefined
+    }
+    if (this.interruptedCall) throw ora.cancelled()
+  }
+
+  /**
+   * SELECT ... FOR UPDATE: locks the rows the query selects from each of its tables (those of the `OF` columns when
+   * given) until the transaction ends, after waiting for rows another transaction locked. NOWAIT fails at once with
+   * ORA-00054 and WAIT n after n seconds with ORA-30006, as the SQL Language Reference describes the
+   * for_update_clause: https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/SELECT.html
+   */
+  async lockRows(from: ReadonlyArray<FromRef>, lock: RowLockClause, params: ReadonlyArray<DuckDBValue>): Promise<void> {
+    const host = this.host
+    const waitMs = lock.wait === "nowait" ? 0 : typeof lock.wait === "number" ? lock.wait * 1000 : host.db.settings.lockWaitMs
+    const deadline = Date.now() + waitMs
+    const taken: Array<{ key: string; rows: Array<bigint> }> = []
+    for (const ref of from) {
+      const meta = host.lookupTable(ref.schema, ref.table)
+      if (meta === undefined || meta.kind !== "TABLE") continue
+      const named = (q: string | undefined) => q === undefined || q === (ref.alias ?? ref.table)
+      if (lock.of.length > 0 && !lock.of.some((c) => named(c.qualifier) && meta.columns.some((m) => m.name === c.column))) continue
+      const rowid = from.length > 1 ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid"
+      const rows = await this.waitForLockedRows(meta, `SELECT ${rowid} ${lock.source}`, params, Math.max(0, deadline - Date.now()), lock.wait === "nowait")
+      taken.push({ key: lockKey(meta), rows })
+    }
+    if (taken.length === 0) return
+    await host.begin()
+    for (const t of taken) host.db.rowLocks.take(host.info.sid, t.key, t.rows)
+  }
+
+  /** True when another session holds a FOR UPDATE lock on some row of `meta` (a cheap test before {@link waitForRowLocksOf}). */
+  othersLockRowsOf(meta: TableMeta | undefined): boolean {
+    return meta !== undefined && this.host.db.rowLocks.othersHoldIn(this.host.info.sid, lockKey(meta))
+  }
+
+  /**
+   * UPDATE / DELETE (translated, `t`) of `meta`, a table with rows another session locked FOR UPDATE: waits until the
+   * rows it writes are free.
+   */
+  async waitForRowLocksOf(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, params: ReadonlyArray<DuckDBValue>): Promise<void> {
+    if (meta === undefined || !this.othersLockRowsOf(meta)) return
+    const toks = t.toks
+    const update = isKw(toks[0], "UPDATE")
+    if (!update && !isKw(toks[0], "DELETE")) return
+    let setAt = -1
+    let whereAt = -1
+    let end = toks.length
+    let depth = 0
+    for (let k = 1; k < toks.length; k++) {
+      if (isOp(toks[k], "(")) depth++
+      else if (isOp(toks[k], ")")) depth--
+      else if (depth === 0 && update && setAt < 0 && isKw(toks[k], "SET")) setAt = k
+      else if (depth === 0 && whereAt < 0 && isKw(toks[k], "WHERE")) whereAt = k
+      else if (depth === 0 && isKw(toks[k], "RETURNING", "RETURN")) {
+        end = k
+        break
+      }
+    }
+    const tableFrom = update ? 1 : isKw(toks[1], "FROM") ? 2 : 1
+    const tableTo = update ? setAt : whereAt >= 0 ? whereAt : end
+    if (tableTo < 0) return
+    const where = whereAt >= 0 ? ` WHERE ${t.text(whereAt + 1, end)}` : ""
+    await this.waitForLockedRows(meta, `SELECT rowid FROM ${t.text(tableFrom, tableTo)}${where}`, params, this.host.db.settings.lockWaitMs, false)
+  }
+
+  /**
+   * The DuckDB row ids `rowidSql` selects from `meta`, once no other transaction holds a lock on any of them: waits
+   * (as for a row another transaction wrote) until their holders end, `waitMs` passes (ORA-30006; ORA-00054 when
+   * `nowait`) or a break arrives (ORA-01013).
+   */
+  private async waitForLockedRows(meta: TableMeta, rowidSql: string, params: ReadonlyArray<DuckDBValue>, waitMs: number, nowait: boolean): Promise<Array<bigint>> {
+    const { sql, values } = renumberParams(rowidSql, params)
+    const deadline = Date.now() + waitMs
+    for (;;) {
+      const rows = await this.host.rowIdsOf(sql, values)
+      if (!this.host.db.rowLocks.othersHold(this.host.info.sid, lockKey(meta), rows)) return rows
+      if (nowait) throw new OraError(54, "resource busy and acquire with NOWAIT specified or timeout expired")
+      await this.waitForRowLock(deadline)
+    }
+  }
+}
+
+/** The row-lock key of a table. */
+const lockKey = (meta: TableMeta): string => `${meta.owner}.${meta.name}`
+
+/** `sql` with its `$n` parameters renumbered 1, 2, … in order of appearance, and the values they take from `params`. */
+const renumberParams = (sql: string, params: ReadonlyArray<DuckDBValue>): { sql: string; values: Array<DuckDBValue> } => {
+  const values: Array<DuckDBValue> = []
+  const numbers = new Map<string, number>()
+  const text = sql.replace(/\$(\d+)/g, (_, d: string) => {
+    let n = numbers.get(d)
+    if (n === undefined) {
+      values.push(params[Number(d) - 1] ?? null)
+      n = values.length
+      numbers.set(d, n)
+    }
+    return `$${n}`
+  })
+  return { sql: text, values }
 }

@@ -7,22 +7,12 @@ import type { LogonChallenge, Verifier } from "./auth.ts"
 import { activeResult, type ActiveResult, type ServerCursor } from "./cursors.ts"
 import type { OracleDatabase, SessionInfo } from "./database.ts"
 import { columnEncoder, type ColumnEncoder } from "./encode.ts"
-import type { OracleFaults } from "./faults.ts"
 import { LobStore } from "./lobs.ts"
+import type { ServerContext } from "./server-context.ts"
 import type { SqlSession } from "./sqlsession.ts"
 import type { QueryResult, ResultColumn } from "./statement.ts"
 import { Dty } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
-import type { ServerStats } from "../common/stats.ts"
-
-/** What the sessions of one server share. */
-export interface ServerContext {
-  readonly db: OracleDatabase
-  readonly faults: OracleFaults
-  readonly sessionTimeZone: string | undefined
-  /** Work counters of the server (executeMany inserts, row encoding), read by benchmarks. */
-  readonly stats: ServerStats
-}
 
 /** Reply assembled for one request. */
 export interface Reply {

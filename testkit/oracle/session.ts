@@ -20,7 +20,8 @@ import { lobOp } from "./messages/lob-op.ts"
 import { authPhaseOne, authPhaseTwo } from "./messages/logon.ts"
 import { runPiggyback } from "./messages/piggyback.ts"
 import { writeProtocolReply } from "./messages/protocol.ts"
-import { type Reply, type ServerContext, SessionState } from "./session-state.ts"
+import type { ServerContext } from "./server-context.ts"
+import { type Reply, SessionState } from "./session-state.ts"
 import {
   acceptPacket,
   DataFlag,

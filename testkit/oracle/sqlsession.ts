@@ -1,7 +1,8 @@
 /**
  * Oracle statement semantics for one session on top of a testkit/engine session: statement classes,
  * translation, declared column types, transactions (implicit start, DDL commits, statement-level
- * atomicity), executeMany (bulk path), DDL with catalog upkeep, ALTER SESSION and the data dictionary.
+ * atomicity), executeMany (bulk path), ALTER SESSION and the data dictionary. DDL runs in ddl.ts, row-lock waits in
+ * row-locks.ts, and executeMany's column-wise layout and append targets come from bulk-insert.ts.
  *
  * DuckDB aborts a whole transaction when one statement fails, while Oracle only rolls back the failed
  * statement. The session therefore keeps a log of the successful statements of the open transaction and,
@@ -12,8 +13,8 @@ import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampNanosecondsValue, Duck
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
 import { EngineError } from "../engine/index.ts"
-import type { AppendTarget, BulkColumn, BulkRows } from "../engine/index.ts"
-import { bulkRowsOfBinds } from "./bulk-binds.ts"
+import type { AppendTarget, BulkRows } from "../engine/index.ts"
+import { type BatchTarget, BatchTargets, bulkRowsOfBinds } from "./bulk-insert.ts"
 import type { TableMeta } from "./catalog.ts"
 import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
@@ -21,10 +22,11 @@ import { fromDuckDb, ora, OraError } from "./errors.ts"
 import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
+import { RowLockWaits } from "./row-locks.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
 import { type KeyedTable, keyedTable, keysOfBulk, keysOfRows, returningKeys } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
-import { decodeName, duckIdent, encodeName, quoteDuck } from "./names.ts"
+import { decodeName, encodeName, quoteDuck } from "./names.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import type { ValueKind } from "./types.ts"
@@ -40,7 +42,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
-import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type RowLockClause, translateQuery, type QueryShape } from "./translate.ts"
+import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, translateQuery, type QueryShape } from "./translate.ts"
 import type { OraType } from "./types.ts"
 
 interface LogEntry {
@@ -69,6 +71,8 @@ export class SqlSession {
   private inTxn = false
   private log: Array<LogEntry> = []
   private readonly ddlRunner: Ddl = new Ddl(this)
+  private readonly locks: RowLockWaits = new RowLockWaits(this)
+  private readonly batchTargets: BatchTargets = new BatchTargets(this)
 
   constructor(
     readonly db: OracleDatabase,
@@ -153,21 +157,17 @@ export class SqlSession {
 
   /** Cancels the running statement (break): interrupts the engine and ends a wait for a row lock. */
   interrupt(): void {
-    this.interrupted = true
+    this.locks.interrupt()
     this.engine.interrupt()
-    this.lockWait?.abort()
   }
 
   /** A new call starts: a break from an earlier call no longer applies. */
   startCall(): void {
-    this.interrupted = false
+    this.locks.startCall()
   }
 
-  /** Set by a break during the current call; reset only by {@link startCall}, so no nested wait forgets it. */
-  private interrupted = false
-  private lockWait: { readonly abort: () => void } | undefined
-
-  private async begin(): Promise<void> {
+  /** Opens the transaction if none is open (statements and row locks then belong to it). */
+  async begin(): Promise<void> {
     if (this.inTxn) return
     await this.engine.begin()
     this.inTxn = true
@@ -202,7 +202,7 @@ export class SqlSession {
       } catch (e) {
         await this.recover()
         if (!isWriteConflict(e)) throw this.mapError(e)
-        await this.waitForRowLock(deadline)
+        await this.locks.waitForRowLock(deadline)
       }
     }
   }
@@ -215,26 +215,6 @@ export class SqlSession {
     } finally {
       prepared.close()
     }
-  }
-
-  /**
-   * Another transaction changed a row this statement writes. Oracle makes the writer wait for the row lock until that
-   * transaction ends; DuckDB reports the conflict at once, so the statement is retried (on a fresh snapshot, after
-   * the statement-level rollback) whenever a transaction ends, and at short intervals, until `deadline`: then
-   * ORA-30006, as Oracle reports a lock wait that timed out (SELECT ... FOR UPDATE WAIT n). A break ends the wait
-   * with ORA-01013.
-   */
-  private async waitForRowLock(deadline: number): Promise<void> {
-    const left = deadline - Date.now()
-    if (left <= 0) throw new OraError(30006, "resource busy; acquire with WAIT timeout expired")
-    const wait = this.db.nextTransactionEnd(Math.min(left, 50))
-    this.lockWait = wait
-    try {
-      await wait.ended
-    } finally {
-      this.lockWait = undefined
-    }
-    if (this.interrupted) throw ora.cancelled()
   }
 
   private savepoints = new Map<string, number>()
@@ -462,7 +442,7 @@ export class SqlSession {
     if (binds.length > params.length) throw ora.notAllBound()
     let p = params.slice(0, binds.length)
     // describing a statement (parse only) takes no row locks
-    if (!describeOnly && shape.lock !== undefined && shape.lock.wait !== "skip") await this.lockRows(shape.from, shape.lock, p)
+    if (!describeOnly && shape.lock !== undefined && shape.lock.wait !== "skip") await this.locks.lockRows(shape.from, shape.lock, p)
     const dict = new Set(toks.filter((t) => t.kind === "ident" && isDictionaryName(t.value)).map((t) => t.value))
     let cursor: Cursor
     try {
@@ -506,78 +486,14 @@ export class SqlSession {
     return true
   }
 
-  /**
-   * SELECT ... FOR UPDATE: locks the rows the query selects from each of its tables (those of the `OF` columns when
-   * given) until the transaction ends (row-locks.ts), after waiting for rows another transaction locked. NOWAIT fails
-   * at once with ORA-00054 and WAIT n after n seconds with ORA-30006, as the SQL Language Reference describes the
-   * for_update_clause: https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/SELECT.html
-   */
-  private async lockRows(from: ReadonlyArray<FromRef>, lock: RowLockClause, params: ReadonlyArray<DuckDBValue>): Promise<void> {
-    const waitMs = lock.wait === "nowait" ? 0 : typeof lock.wait === "number" ? lock.wait * 1000 : this.db.settings.lockWaitMs
-    const deadline = Date.now() + waitMs
-    const taken: Array<{ key: string; rows: Array<bigint> }> = []
-    for (const ref of from) {
-      const meta = this.lookupTable(ref.schema, ref.table)
-      if (meta === undefined || meta.kind !== "TABLE") continue
-      const named = (q: string | undefined) => q === undefined || q === (ref.alias ?? ref.table)
-      if (lock.of.length > 0 && !lock.of.some((c) => named(c.qualifier) && meta.columns.some((m) => m.name === c.column))) continue
-      const rowid = from.length > 1 ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid"
-      const rows = await this.waitForLockedRows(meta, `SELECT ${rowid} ${lock.source}`, params, Math.max(0, deadline - Date.now()), lock.wait === "nowait")
-      taken.push({ key: lockKey(meta), rows })
+  /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */
+  async rowIdsOf(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<bigint>> {
+    try {
+      return (await this.engine.queryAll(sql, params)).map((r) => BigInt(String(r[0])))
+    } catch (e) {
+      if (this.inTxn) await this.recover()
+      throw this.mapError(e)
     }
-    if (taken.length === 0) return
-    await this.begin()
-    for (const t of taken) this.db.rowLocks.take(this.info.sid, t.key, t.rows)
-  }
-
-  /**
-   * The DuckDB row ids `rowidSql` selects from `meta`, once no other transaction holds a lock on any of them: waits
-   * (as for a row another transaction wrote) until their holders end, `waitMs` passes (ORA-30006; ORA-00054 when
-   * `nowait`) or a break arrives (ORA-01013).
-   */
-  private async waitForLockedRows(meta: TableMeta, rowidSql: string, params: ReadonlyArray<DuckDBValue>, waitMs: number, nowait: boolean): Promise<Array<bigint>> {
-    const { sql, values } = renumberParams(rowidSql, params)
-    const deadline = Date.now() + waitMs
-    for (;;) {
-      let rows: Array<bigint>
-      try {
-        rows = (await this.engine.queryAll(sql, values)).map((r) => BigInt(String(r[0])))
-      } catch (e) {
-        if (this.inTxn) await this.recover()
-        throw this.mapError(e)
-      }
-      if (!this.db.rowLocks.othersHold(this.info.sid, lockKey(meta), rows)) return rows
-      if (nowait) throw new OraError(54, "resource busy and acquire with NOWAIT specified or timeout expired")
-      await this.waitForRowLock(deadline)
-    }
-  }
-
-  /** UPDATE / DELETE of a table with rows another session locked FOR UPDATE: waits until the rows it writes are free. */
-  private async waitForRowLocksOf(t: { toks: Array<Tok>; text: (a: number, b: number) => string }, params: ReadonlyArray<DuckDBValue>): Promise<void> {
-    const meta = this.dmlTarget
-    if (meta === undefined || !this.db.rowLocks.othersHoldIn(this.info.sid, lockKey(meta))) return
-    const toks = t.toks
-    const update = isKw(toks[0], "UPDATE")
-    if (!update && !isKw(toks[0], "DELETE")) return
-    let setAt = -1
-    let whereAt = -1
-    let end = toks.length
-    let depth = 0
-    for (let k = 1; k < toks.length; k++) {
-      if (isOp(toks[k], "(")) depth++
-      else if (isOp(toks[k], ")")) depth--
-      else if (depth === 0 && update && setAt < 0 && isKw(toks[k], "SET")) setAt = k
-      else if (depth === 0 && whereAt < 0 && isKw(toks[k], "WHERE")) whereAt = k
-      else if (depth === 0 && isKw(toks[k], "RETURNING", "RETURN")) {
-        end = k
-        break
-      }
-    }
-    const tableFrom = update ? 1 : isKw(toks[1], "FROM") ? 2 : 1
-    const tableTo = update ? setAt : whereAt >= 0 ? whereAt : end
-    if (tableTo < 0) return
-    const where = whereAt >= 0 ? ` WHERE ${t.text(whereAt + 1, end)}` : ""
-    await this.waitForLockedRows(meta, `SELECT rowid FROM ${t.text(tableFrom, tableTo)}${where}`, params, this.db.settings.lockWaitMs, false)
   }
 
   /** DATE/TIMESTAMP column names of the tables a statement mentions (identifier match against the catalog). */
@@ -645,7 +561,7 @@ export class SqlSession {
     return { dayToSecond: exact.ds && !plain.ds, yearToMonth: exact.ym && !plain.ym }
   }
 
-  /** Runs an already translated DuckDB query  /** Runs an already translated DuckDB query and describes its columns. */
+  /** Runs an already translated DuckDB query and describes its columns. */
   async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult> {
     try {
       const cursor = await this.engine.query(duckSql, params)
@@ -715,8 +631,8 @@ export class SqlSession {
       this.log = this.log.slice(0, mark)
       await this.recover()
       if (!wait) return undefined
-      if (held) await this.waitForRowLock(deadline)
-      else if (this.interrupted) throw ora.cancelled()
+      if (held) await this.locks.waitForRowLock(deadline)
+      else if (this.locks.interrupted) throw ora.cancelled()
     }
   }
 
@@ -747,8 +663,8 @@ export class SqlSession {
   }
 
   private async dmlOnce(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, opts: ExecuteOptions): Promise<DmlResult> {
-    if (this.dmlTarget !== undefined && this.db.rowLocks.othersHoldIn(this.info.sid, lockKey(this.dmlTarget)))
-      for (const r of rows.length === 0 ? [[]] : rows) await this.waitForRowLocksOf(t, r)
+    if (this.locks.othersLockRowsOf(this.dmlTarget))
+      for (const r of rows.length === 0 ? [[]] : rows) await this.locks.waitForRowLocksOf(this.dmlTarget, t, r)
     const ret = returningClause(t.toks)
     if (ret !== undefined) return this.dmlReturning(t, ret, rows)
     const duckSql = t.text(0, t.toks.length)
@@ -875,7 +791,7 @@ export class SqlSession {
    * the general path (which then also reports any error with its row offset).
    */
   private async appendBinds(t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<number | undefined> {
-    const target = await this.appendTarget(t)
+    const target = await this.batchTargets.of(t)
     if (target === undefined) return undefined
     const bulk = bulkRowsOfBinds(rows, target.columns)
     if (bulk === undefined) return undefined
@@ -883,14 +799,14 @@ export class SqlSession {
   }
 
   /**
-   * The append target of an executeMany INSERT (see {@link appendTarget}), for bind rows decoded straight into
-   * {@link BulkRows} while the request arrives; undefined when the statement needs the general path.
+   * The append target of an executeMany INSERT (bulk-insert.ts {@link BatchTargets}), for bind rows decoded straight
+   * into {@link BulkRows} while the request arrives; undefined when the statement needs the general path.
    */
-  async appendTargetOf(sql: string): Promise<{ readonly table: string | AppendTarget; readonly columns: ReadonlyArray<BulkColumn> } | undefined> {
+  async appendTargetOf(sql: string): Promise<BatchTarget | undefined> {
     if (classify(sql) !== "dml") return undefined
     const t = this.translate(stripTerminator(sql))
     if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
-    return this.appendTarget(t)
+    return this.batchTargets.of(t)
   }
 
   /**
@@ -911,71 +827,9 @@ export class SqlSession {
         return undefined
       }
     }
-    // tables with keys are appended through staging, by their INSERT's table text (appendTarget)
-    const keyed = typeof table === "string" ? this.keyedAppendTargets.get(`${this.schema}\u0000${table}`) : undefined
+    // tables with keys are appended through staging, by their INSERT's table text (BatchTargets)
+    const keyed = this.batchTargets.keyedTableOf(table)
     return keyed === undefined ? append() : this.claimingKeys(keyed, append, false)
-  }
-
-  /** The keys of the tables that keyed append targets name (by current schema and table text). */
-  private readonly keyedAppendTargets = new Map<string, KeyedTable>()
-
-  /** Append targets by INSERT text and table definition (executeMany sends the same INSERT chunk after chunk). */
-  private readonly appendTargets = new Map<string, { readonly table: string | AppendTarget; readonly columns: Array<BulkColumn> }>()
-
-  /**
-   * The DuckDB table and target columns of an INSERT whose VALUES are exactly `$1, …, $n`, or undefined. Binds for
-   * all of the table's columns in table order append to the table directly; a column subset goes through staging.
-   */
-  private async appendTarget(t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }): Promise<{ table: string | AppendTarget; columns: Array<BulkColumn> } | undefined> {
-    const toks = t.toks
-    const n = t.binds.length
-    const valuesAt = toks.findIndex((x) => isKw(x, "VALUES"))
-    if (n === 0 || !isKw(toks[0], "INSERT") || !isKw(toks[1], "INTO") || valuesAt < 0 || !isOp(toks[valuesAt + 1], "(")) return undefined
-    if (matchParen(toks, valuesAt + 1) !== toks.length - 1) return undefined
-    const expected = Array.from({ length: n }, (_, i) => `$${i + 1}`).join(",")
-    if (t.text(valuesAt + 2, toks.length - 1).replace(/\s+/g, "") !== expected) return undefined
-    const a = toks[2]
-    if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
-    const qualified = isOp(toks[3], ".") && (toks[4]?.kind === "ident" || toks[4]?.kind === "qident")
-    const after = qualified ? 5 : 3
-    const meta = qualified ? this.lookupTable(oracleName(a), oracleName(toks[4]!)) : this.lookupTable(undefined, oracleName(a))
-    if (meta === undefined || meta.kind !== "TABLE") return undefined
-    let names: Array<string>
-    if (after === valuesAt) names = meta.columns.map((c) => c.name)
-    else if (isOp(toks[after], "(") && matchParen(toks, after) === valuesAt - 1) {
-      names = []
-      for (let k = after + 1; k < valuesAt - 1; k++) {
-        const tok = toks[k]!
-        if (tok.kind === "ident" || tok.kind === "qident") names.push(oracleName(tok))
-        else if (!isOp(tok, ",")) return undefined
-      }
-    } else return undefined
-    if (names.length !== n) return undefined
-    const duckSql = t.text(0, toks.length)
-    const key = `${meta.objectId}\u0000${JSON.stringify(meta.columns)}\u0000${duckSql}`
-    const known = this.appendTargets.get(key)
-    if (known !== undefined) return known
-    const prepared = await this.engine.prepare(duckSql)
-    try {
-      const columns: Array<BulkColumn> = []
-      for (let i = 0; i < n; i++) {
-        const type = prepared.parameterType(i)
-        if (type === undefined) return undefined
-        columns.push({ name: encodeName(names[i]!), type })
-      }
-      // a key violation in DuckDB's appender leaves part of the batch behind (seen with a duplicate primary key), so
-      // tables with keys go through the staged INSERT, which is all or nothing
-      const constrained = meta.constraints.some((c) => c.type === "P" || c.type === "U" || c.type === "R")
-      const whole = !constrained && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
-      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns }
-      const keys = keyedTable(meta)
-      if (keys !== undefined && typeof target.table === "string") this.keyedAppendTargets.set(`${this.schema}\u0000${target.table}`, keys)
-      if (this.appendTargets.size >= 64) this.appendTargets.clear()
-      this.appendTargets.set(key, target)
-      return target
-    } finally {
-      prepared.close()
-    }
   }
 
   /** DML ... RETURNING exprs INTO :binds, executed per bind row with DuckDB's RETURNING. */
@@ -1220,25 +1074,6 @@ const integrityError = (message: string, target: TableMeta | undefined, tables: 
     return new OraError(2290, `check constraint (${name(named)}) violated`)
   }
   return undefined
-}
-
-/** The row-lock key of a table. */
-const lockKey = (meta: TableMeta): string => `${meta.owner}.${meta.name}`
-
-/** `sql` with its `$n` parameters renumbered 1, 2, … in order of appearance, and the values they take from `params`. */
-const renumberParams = (sql: string, params: ReadonlyArray<DuckDBValue>): { sql: string; values: Array<DuckDBValue> } => {
-  const values: Array<DuckDBValue> = []
-  const numbers = new Map<string, number>()
-  const text = sql.replace(/\$(\d+)/g, (_, d: string) => {
-    let n = numbers.get(d)
-    if (n === undefined) {
-      values.push(params[Number(d) - 1] ?? null)
-      n = values.length
-      numbers.set(d, n)
-    }
-    return `$${n}`
-  })
-  return { sql: text, values }
 }
 
 /** DuckDB's write-write conflict: another transaction changed (or holds an uncommitted change of) the row. */

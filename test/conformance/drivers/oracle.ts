@@ -11,7 +11,7 @@ export const oracle: ConformanceDriver = {
   start: async () => {
     const server = await startOracleTestServer()
     return socketEnv(server, Oracle.layerDatabase, (ms) => {
-      server.faults.delayMs = ms
+      server.faults.replyDelayMs = ms
     })
   },
   sql: {

@@ -3,7 +3,7 @@
  * variable and the ROW_DATA values it sends, in its wire order.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
-import { readBind } from "../binds.ts"
+import { readBind } from "../params.ts"
 import type { SessionState } from "../session-state.ts"
 import type { BindSpec } from "../statement.ts"
 import { Dty } from "../types.ts"

@@ -9,7 +9,7 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { BulkInsertError, BulkRows } from "../../engine/index.ts"
 import type { AppendTarget } from "../../engine/index.ts"
-import { BindRowDecoder, NotExact } from "../bulk-binds.ts"
+import { BindRowDecoder, NotExact } from "../bulk-insert.ts"
 import type { SessionState } from "../session-state.ts"
 import { type BindSpec, classify, returnBindFlags } from "../statement.ts"
 import { ProtocolError } from "../tns.ts"

@@ -3,15 +3,15 @@
  * directPathOp.js): prepare describes the listed columns, the load stream carries rows as column segments, finish
  * inserts them and commits as Oracle's direct path load does, abort drops them. The values stay in the pieces they
  * arrived in (only their positions are noted) until finish lays them out column-wise with the cell writers of
- * executeMany (bulk-binds.ts) and appends them; a value those cannot take sends the load through the general INSERT.
+ * executeMany (bulk-insert.ts) and appends them; a value those cannot take sends the load through the general INSERT.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { blobValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
-import { numberValue } from "../binds.ts"
+import { numberValue } from "../params.ts"
 import { microsOfOracle } from "../datetime.ts"
 import { BulkInsertError, BulkRows, columnInfo } from "../../engine/index.ts"
 import type { AppendTarget, BulkColumn } from "../../engine/index.ts"
-import { cellWriter, NotExact } from "../bulk-binds.ts"
+import { cellWriter, NotExact } from "../bulk-insert.ts"
 import { ora } from "../errors.ts"
 import { objectAccessError } from "../privileges.ts"
 import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "../intervals.ts"

@@ -2,7 +2,7 @@
  * OUT values of a call: the IO vector (messages/withData.js processIOVector) with PL/SQL OUT and RETURNING INTO
  * values, REF CURSOR values, and implicit result sets (DBMS_SQL.RETURN_RESULT).
  */
-import { writeOutValue } from "../binds.ts"
+import { writeOutValue } from "../params.ts"
 import type { ServerCursor } from "../cursors.ts"
 import type { SessionState } from "../session-state.ts"
 import type { PlsqlResult, QueryResult } from "../statement.ts"

@@ -5,6 +5,7 @@
 import { checkPhaseTwo, makeChallenge, makeVerifier, serverResponse, SDER_COUNT, VERIFIER_12C, VGEN_COUNT } from "../auth.ts"
 import { type SessionInfo, versionInfo } from "../database.ts"
 import { ora } from "../errors.ts"
+import { refusesLogon } from "../faults.ts"
 import type { SessionState } from "../session-state.ts"
 import { SqlSession } from "../sqlsession.ts"
 import type { ReadBuffer, WriteBuffer } from "../wire.ts"
@@ -62,7 +63,7 @@ export const authPhaseTwo = async (s: SessionState, r: ReadBuffer, w: WriteBuffe
     userMeta !== undefined && !userMeta.oracleMaintained && s.verifier !== undefined && s.challenge !== undefined
       ? checkPhaseTwo(s.verifier, s.challenge, pairs.get("AUTH_SESSKEY") ?? "", pairs.get("AUTH_PASSWORD") ?? "", userMeta.password)
       : ({ ok: false } as const)
-  if (!ok.ok) {
+  if (!ok.ok || refusesLogon(s.host.faults, s.user)) {
     writeError(s, w, ora.logonDenied(version), 0, 0)
     return
   }

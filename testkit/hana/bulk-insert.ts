@@ -6,7 +6,7 @@
 import { columnInfo } from "../engine/index.ts"
 import { BulkInsertError, BulkRows } from "../engine/index.ts"
 import type { AppendTarget, BulkColumn, ColumnLayout, Prepared, Session } from "../engine/index.ts"
-import { epochDayOfHanaDay } from "./calendar.ts"
+import { epochDayOfHanaDay } from "./datetime.ts"
 import { fromCesu8 } from "./encode.ts"
 import { HanaError } from "./errors.ts"
 import { decodeName, encodeName } from "./names.ts"

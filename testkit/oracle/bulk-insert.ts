@@ -2,16 +2,22 @@
  * The fast path of executeMany into `INSERT INTO t [(columns)] VALUES (:1, …, :n)`: bind rows are laid out
  * column-wise in the target columns' DuckDB storage layouts ({@link BulkRows}) for `Session.appendRows`, with no SQL
  * text or JSON per batch: either straight from their TTC bytes ({@link BindRowDecoder}, for requests decoded while
- * they arrive) or from decoded bind values ({@link bulkRowsOfBinds}). Values it cannot lay out exactly (digits a
+ * they arrive) or from decoded bind values ({@link bulkRowsOfBinds}), for the table or staging target an INSERT names
+ * ({@link BatchTargets}). Values it cannot lay out exactly (digits a
  * DECIMAL column would round, text for a number column, LOBs, …) and constraint violations send the rows back to the
  * general path, which reports Oracle's errors (ORA-01400, ORA-12899, ORA-01438) with the failing row's offset.
  */
 import { DuckDBBlobValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
 import { BulkInsertError, BulkRows, columnInfo } from "../engine/index.ts"
-import type { BulkColumn, ColumnLayout } from "../engine/index.ts"
+import type { AppendTarget, BulkColumn, ColumnLayout, Session } from "../engine/index.ts"
 import { daysFromCivil } from "../common/civil.ts"
+import type { TableMeta } from "./catalog.ts"
+import { type KeyedTable, keyedTable } from "./key-locks.ts"
+import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { encodeName } from "./names.ts"
 import type { BindSpec } from "./statement.ts"
+import { oracleName } from "./translate.ts"
 import { Dty } from "./types.ts"
 import { LONG_LENGTH_INDICATOR, NULL_LENGTH_INDICATOR } from "./wire.ts"
 
@@ -35,7 +41,7 @@ const integral = (v: DuckDBValue): number => {
   throw new NotExact()
 }
 
-/** Decimal text as binds.ts numberValue gives NUMBERs of more than 15 digits (no exponent). */
+/** Decimal text as params.ts numberValue gives NUMBERs of more than 15 digits (no exponent). */
 const DECIMAL_TEXT = /^(-?)(\d*)(?:\.(\d+))?$/
 
 /** The unscaled value of `v` at `scale` fraction digits, when it has no more digits than that. */
@@ -134,12 +140,99 @@ export const bulkRowsOfBinds = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
   return out
 }
 
+/**
+ * Where an executeMany INSERT appends: the DuckDB table itself when the binds are all its columns in table order,
+ * else the INSERT's table text (staging), and the target columns (DuckDB names and types).
+ */
+export interface BatchTarget {
+  readonly table: string | AppendTarget
+  readonly columns: ReadonlyArray<BulkColumn>
+}
+
+/** What resolving a batch target needs from the SQL session. */
+export interface BatchTargetHost {
+  readonly schema: string
+  readonly engine: Session
+  lookupTable(schema: string | undefined, name: string): TableMeta | undefined
+}
+
+/**
+ * The batch targets of one session's INSERTs, kept by INSERT text and table definition (executeMany sends the same
+ * INSERT chunk after chunk), and the keys of the keyed tables staged targets name.
+ */
+export class BatchTargets {
+  private readonly byInsert = new Map<string, BatchTarget>()
+  private readonly keyedByTable = new Map<string, KeyedTable>()
+
+  constructor(private readonly host: BatchTargetHost) {}
+
+  /** The primary / unique keys of the table a staged target's table text names in the current schema. */
+  keyedTableOf(table: string | AppendTarget): KeyedTable | undefined {
+    return typeof table === "string" ? this.keyedByTable.get(`${this.host.schema}\u0000${table}`) : undefined
+  }
+
+  /**
+   * The target of a translated INSERT (`t`) whose VALUES are exactly `$1, …, $n`, or undefined. Binds for all of the
+   * table's columns in table order append to the table directly; a column subset goes through staging.
+   */
+  async of(t: { toks: ReadonlyArray<Tok>; text: (a: number, b: number) => string; binds: ReadonlyArray<string> }): Promise<BatchTarget | undefined> {
+    const toks = t.toks
+    const n = t.binds.length
+    const valuesAt = toks.findIndex((x) => isKw(x, "VALUES"))
+    if (n === 0 || !isKw(toks[0], "INSERT") || !isKw(toks[1], "INTO") || valuesAt < 0 || !isOp(toks[valuesAt + 1], "(")) return undefined
+    if (matchParen(toks, valuesAt + 1) !== toks.length - 1) return undefined
+    const expected = Array.from({ length: n }, (_, i) => `$${i + 1}`).join(",")
+    if (t.text(valuesAt + 2, toks.length - 1).replace(/\s+/g, "") !== expected) return undefined
+    const a = toks[2]
+    if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
+    const qualified = isOp(toks[3], ".") && (toks[4]?.kind === "ident" || toks[4]?.kind === "qident")
+    const after = qualified ? 5 : 3
+    const meta = qualified ? this.host.lookupTable(oracleName(a), oracleName(toks[4]!)) : this.host.lookupTable(undefined, oracleName(a))
+    if (meta === undefined || meta.kind !== "TABLE") return undefined
+    let names: Array<string>
+    if (after === valuesAt) names = meta.columns.map((c) => c.name)
+    else if (isOp(toks[after], "(") && matchParen(toks, after) === valuesAt - 1) {
+      names = []
+      for (let k = after + 1; k < valuesAt - 1; k++) {
+        const tok = toks[k]!
+        if (tok.kind === "ident" || tok.kind === "qident") names.push(oracleName(tok))
+        else if (!isOp(tok, ",")) return undefined
+      }
+    } else return undefined
+    if (names.length !== n) return undefined
+    const duckSql = t.text(0, toks.length)
+    const key = `${meta.objectId}\u0000${JSON.stringify(meta.columns)}\u0000${duckSql}`
+    const known = this.byInsert.get(key)
+    if (known !== undefined) return known
+    const prepared = await this.host.engine.prepare(duckSql)
+    try {
+      const columns: Array<BulkColumn> = []
+      for (let i = 0; i < n; i++) {
+        const type = prepared.parameterType(i)
+        if (type === undefined) return undefined
+        columns.push({ name: encodeName(names[i]!), type })
+      }
+      // a key violation in DuckDB's appender leaves part of the batch behind (seen with a duplicate primary key), so
+      // tables with keys go through the staged INSERT, which is all or nothing
+      const constrained = meta.constraints.some((c) => c.type === "P" || c.type === "U" || c.type === "R")
+      const whole = !constrained && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
+      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns }
+      const keys = keyedTable(meta)
+      if (keys !== undefined && typeof target.table === "string") this.keyedByTable.set(`${this.host.schema}\u0000${target.table}`, keys)
+      if (this.byInsert.size >= 64) this.byInsert.clear()
+      this.byInsert.set(key, target)
+      return target
+    } finally {
+      prepared.close()
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Straight from the wire: TTC bind values (lib/thin/protocol/messages/withData.js writeBindParamsColumn) into the
-// column layouts, with no JS value per cell. Each case decodes as `readBind` (binds.ts) does, then lays out as
+// column layouts, with no JS value per cell. Each case decodes as `readBind` (params.ts) does, then lays out as
 // `setCell` above; anything else is NotExact, so the general path decides.
 
-/** Writes the value bytes `b[start, start + length)` of one bind into cell (row, column) of `out`. */
 /** Writes one value's wire bytes `b[start, start + length)` into cell (row, column) of `out`. */
 export type CellWriter = (b: Buffer, start: number, length: number, out: BulkRows, column: number, row: number) => void
 

@@ -4,9 +4,10 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 
 /**
- * The test servers are cut along the protocols' seams with no import cycles between their modules (a cycle makes
- * module order matter and hides which module owns what). This walks the relative imports (`import`, `import type`
- * and `export … from`) of every module of a server directory and lists the cycles.
+ * The test servers are cut along the protocols' seams, name the modules of the same role the same way, and have no
+ * import cycles between their modules (a cycle makes module order matter and hides which module owns what). The cycle
+ * check walks the relative imports (`import`, `import type` and `export … from`) of every module of a server
+ * directory and lists the cycles.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 
@@ -69,6 +70,19 @@ describe("test server structure", () => {
     expect(importsOf(server)).toContain(context)
     // server.ts imports server-context.ts for types only
     expect(importsOf(server, false)).not.toContain(context)
+  })
+
+  it("names the modules that play the same role in both servers the same way", () => {
+    const roles = [
+      ...["server", "server-context", "layer", "index", "faults", "session", "sqlsession", "statement", "results"],
+      ...["catalog", "auth", "errors", "lexer", "translate", "names", "types", "wire", "encode", "params"],
+      ...["bulk-insert", "datetime"]
+    ]
+    const names = (dir: string) => new Set(readdirSync(join(root, dir)).map((f) => f.replace(/\.ts$/, "")))
+    const hana = names("testkit/hana")
+    const oracle = names("testkit/oracle")
+    expect(roles.filter((role) => !hana.has(role))).toEqual([])
+    expect(roles.filter((role) => !oracle.has(role))).toEqual([])
   })
 
   it("has no import cycle among the HANA server's modules (server-context ↔ connection is gone)", () => {

@@ -1,0 +1,40 @@
+/**
+ * Fault injection switches of the HANA test server.
+ */
+
+/** Fault injection switches (all optional; may be changed while the server runs, through the server handle). */
+export interface HanaFaults {
+  /** Refuse every login (true) or the logins this predicate picks (error 10, SQLSTATE 28000). */
+  refuseLogins?: boolean | ((user: string) => boolean) | undefined
+  /** Close a session's socket right after its N-th reply (counted from login). */
+  dropAfterReplies?: number | undefined
+  /** Send only half of every result-set reply, then close the socket. */
+  dropMidResult?: boolean | undefined
+  /** Delay every reply by this many milliseconds. */
+  replyDelayMs?: number | undefined
+}
+
+/** Fault state as connections read it. */
+export interface FaultState {
+  readonly dropAfterReplies: number | undefined
+  readonly dropMidResult: boolean
+  readonly replyDelayMs: number
+  refuseLogins(user: string): boolean
+}
+
+/** The fault state connections read, following the live switches in `faults`. */
+export const faultState = (faults: HanaFaults): FaultState => ({
+  get dropAfterReplies() {
+    return faults.dropAfterReplies
+  },
+  get dropMidResult() {
+    return faults.dropMidResult === true
+  },
+  get replyDelayMs() {
+    return faults.replyDelayMs ?? 0
+  },
+  refuseLogins: (user) => {
+    const r = faults.refuseLogins
+    return typeof r === "function" ? r(user) : r === true
+  }
+})
