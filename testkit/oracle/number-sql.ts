@@ -25,7 +25,7 @@ export interface CallArgument {
 const asText = (a: CallArgument): string => `CAST(${a.text} AS VARCHAR)`
 
 /** Math functions without an exact implementation: computed in binary floating point on the NUMBER's value. */
-const FLOATING = new Set(["EXP", "LN", "LOG", "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "SINH", "COSH", "TANH", "REMAINDER", "BITAND"])
+const FLOATING = new Set(["EXP", "LN", "LOG", "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "SINH", "COSH", "TANH"])
 
 /** Functions that compute in floating point when an argument is BINARY_DOUBLE / BINARY_FLOAT, by their DuckDB names. */
 const WITH_FLOATING: Record<string, string> = {
