@@ -140,6 +140,19 @@ describe("Oracle test server: functions of unbounded NUMBER through raw node-ora
     await conn.rollback()
   })
 
+  it("computes on unbounded NUMBERs passed on by views, subqueries and WITH blocks", async () => {
+    await conn.execute("CREATE VIEW nf_twice AS SELECT id, v * 2 AS twice FROM nf WHERE id < 5")
+    expect(await texts("SELECT twice + 1, ROUND(twice, -37) FROM nf_twice WHERE id = 1")).toEqual([["24691357802469135780246913578024691358", "20000000000000000000000000000000000000"]])
+    expect(await described("SELECT twice + 1 FROM nf_twice WHERE id = 1")).toEqual([UNBOUNDED])
+    expect(await texts("SELECT x + 1 FROM (SELECT v AS x FROM nf WHERE id IN (1, 2, 4)) ORDER BY 1")).toEqual([["-1.5"], ["1"], ["12345678901234567890123456789012345679.5"]])
+    expect(await texts("WITH q AS (SELECT id, v * 2 AS x FROM nf), r AS (SELECT x + 1 y FROM q WHERE id = 1) SELECT SUM(y), MAX(y) FROM r")).toEqual([
+      ["24691357802469135780246913578024691358", "24691357802469135780246913578024691358"]
+    ])
+    // a text made of a number stays text
+    expect(await texts("SELECT s FROM (SELECT TO_CHAR(v) s FROM nf) WHERE s = '-2.5'")).toEqual([["-2.5"]])
+    await conn.execute("DROP VIEW nf_twice")
+  })
+
   describe("one stored text per number", () => {
     beforeAll(async () => {
       await conn.execute("CREATE TABLE nk (k NUMBER PRIMARY KEY, n NUMBER(5))")
