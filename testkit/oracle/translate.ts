@@ -1251,10 +1251,11 @@ export const translateQuery = (
     const zone = literalZone(part[1].value)
     return zone === undefined ? undefined : { ...timestampType(6, "tz"), zone: zone.name }
   }
-  /** `COUNT|SUM|AVG(...) [[AS] alias]` as the whole item. */
+  /** `COUNT|SUM|AVG(...) [OVER (...)] [[AS] alias]` as the whole item. */
   const isAggregate = (part: ReadonlyArray<Tok>): boolean => {
     if (!isKw(part[0], "COUNT", "SUM", "AVG") || !isOp(part[1], "(")) return false
     let k = matchParen(part, 1) + 1
+    if (isKw(part[k], "OVER") && isOp(part[k + 1], "(")) k = matchParen(part, k + 1) + 1
     if (isKw(part[k], "AS")) k++
     return k === part.length || (k === part.length - 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
   }
