@@ -193,6 +193,18 @@ const collectionName = (options: ResolvedOptions): string | undefined => {
   return dbSchema === undefined ? table : `${dbSchema}.${table}`
 }
 
+/** How long the background drop of a side table left by a dropped session may try. */
+const SIDE_TABLE_DROP_MS = 30_000
+
+/** Drops `table` from a new connection of the same driver and options; never fails. */
+const dropOnNewConnection = (session: Session, options: ResolvedOptions, table: IngestTarget) =>
+  Effect.scoped(
+    Effect.flatMap(session.driver.connect(session.options()), (connection) =>
+      Effect.scoped(
+        connection.execute({ sql: connection.ingest.dropTableSql(table), parameters: undefined, options, intent: "update" })
+      ))
+  ).pipe(Effect.timeout(SIDE_TABLE_DROP_MS), Effect.ignore)
+
 /** A name for a table that lives only during one ingest (build-and-swap), unlikely to clash with any other. */
 const sideTableName = (table: string, role: "NEW" | "OLD") =>
   `${table}__ADBC_${role}_${Math.random().toString(36).slice(2, 8).toUpperCase()}`
@@ -340,9 +352,18 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
   if (ddl?._tag === "BuildAndSwap" && !temporary) {
     // DDL commits implicitly: fill a new table, then rename it into place; the target is untouched until then.
     const fresh: IngestTarget = { ...target, table: sideTableName(table, "NEW") }
-    const dropFresh = Effect.ignore(exec(connection.ingest.dropTableSql(fresh)))
+    let freshDropped = false
+    const dropFresh = Effect.ignore(exec(connection.ingest.dropTableSql(fresh)).pipe(Effect.tap(() =>
+      Effect.sync(() => {
+        freshDropped = true
+      })
+    )))
     yield* exec(connection.ingest.createTableSql(fresh, columns, options))
-    const rows = yield* atomically(insertAll(fresh), dropFresh)
+    const rows = yield* atomically(insertAll(fresh), dropFresh).pipe(
+      // The session was dropped before it could drop the committed side table (a silent server): a new connection
+      // drops it in the background, so that an interrupted caller still returns promptly.
+      Effect.onError(() => freshDropped ? Effect.void : Effect.forkDetach(dropOnNewConnection(session, options, fresh)))
+    )
     const swap = Effect.gen(function*() {
       if (!dropFirst) {
         return yield* exec(ddl.renameTableSql(fresh, table)).pipe(Effect.onError(() => dropFresh))

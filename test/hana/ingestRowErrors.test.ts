@@ -59,4 +59,34 @@ describe("a row the server rejects during a fast-path ingest", () => {
       expect(across.message).toMatch(/^row 36001: \[287\]/)
       expect(yield* contents("ROWERR_NN")).toBe(before)
     })))
+
+  it.live("a duplicate key names its row, whether it repeats a stored key or an earlier row of the ingest; the table is unchanged", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      yield* conn.execute(`CREATE COLUMN TABLE "ROWERR_PK" (ID INTEGER PRIMARY KEY, V INTEGER)`)
+      yield* conn.execute(`INSERT INTO "ROWERR_PK" VALUES (7, 1)`)
+      const before = yield* contents("ROWERR_PK")
+      /** 40,000 rows with keys 100.. except 0-based row `at`, whose key is `key`. */
+      const rowsWithKeyAt = (at: number, key: number) =>
+        fromTable(
+          new Arrow.Table({
+            ID: Arrow.vectorFromArray(Array.from({ length: 40_000 }, (_, i) => (i === at ? key : i + 100)), new Arrow.Int32()),
+            V: Arrow.vectorFromArray(Array.from({ length: 40_000 }, (_, i) => i), new Arrow.Int32())
+          })
+        )
+
+      // Row 36,001 repeats the stored key 7 (in the second part or later).
+      const stored = failure(yield* Effect.exit(conn.ingest(rowsWithKeyAt(36_000, 7), { targetTable: "ROWERR_PK", mode: "append" })))
+      expect(stored.status).toBe("INTEGRITY")
+      expect(stored.vendorCode).toBe(301)
+      expect(stored.sqlState).toBe("23000")
+      expect(stored.message).toMatch(/^row 36001: \[301\] unique constraint violated/)
+      expect(yield* contents("ROWERR_PK")).toBe(before)
+
+      // Row 30,001 repeats the key of row 5 of the same ingest, sent in an earlier part.
+      const earlier = failure(yield* Effect.exit(conn.ingest(rowsWithKeyAt(30_000, 105), { targetTable: "ROWERR_PK", mode: "append" })))
+      expect(earlier.vendorCode).toBe(301)
+      expect(earlier.message).toMatch(/^row 30001: \[301\]/)
+      expect(yield* contents("ROWERR_PK")).toBe(before)
+    })))
 })

@@ -20,6 +20,7 @@ import {
   encodeFields,
   encodeOptions,
   encodeReply,
+  exceedsDeclaredSize,
   FunctionCode,
   MalformedPacket,
   MessageType,
@@ -34,6 +35,8 @@ import { SqlSession } from "./sqlsession.ts"
 
 const INIT_REQUEST_LENGTH = 14
 const INIT_REPLY = Buffer.from("0414000401000000", "hex")
+/** HANA's answer to a request packet larger than the size its header declares (see exceedsDeclaredSize). */
+const BUFFER_STRUCTURE_ERROR = new HanaError(1033, "HY000", "error while parsing protocol: invalid communication buffer structure")
 
 
 /** One client connection. */
@@ -164,6 +167,8 @@ export class ProtocolSession {
     }
     let reply: Reply | undefined
     try {
+      // The whole packet was read, so the session goes on after refusing it (see exceedsDeclaredSize).
+      if (exceedsDeclaredSize(packet)) throw BUFFER_STRUCTURE_ERROR
       reply = await this.dispatch(request)
     } catch (e) {
       if (e instanceof MalformedPacket) return this.shutdown()

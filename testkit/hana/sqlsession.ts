@@ -43,6 +43,9 @@ import type { PendingExecution, StatementState } from "./statement.ts"
 
 
 /** Runs a translated DDL statement and the catalog upkeep it needs (declared types, declared lengths). */
+/** The savepoint under which a failed batch's rows are inserted one at a time to find the rejected one. */
+const REJECTED_ROW_PROBE = "__HANA_TEST_SERVER_REJECTED_ROW"
+
 const runDdlStatement = async (session: Session, t: Extract<Translated, { kind: "ddl" }>): Promise<void> => {
   await session.run(t.sql)
   if (t.copyTypes !== undefined) await copyDeclaredTypes(session, t.copyTypes.from, t.copyTypes.to)
@@ -562,9 +565,45 @@ export class SqlSession {
       await this.inTransaction(session, commit, () => session.appendRows(target.table, bulk), true)
     } catch (e) {
       if (e instanceof BulkInsertError) return failedAtRow(batchError(e), FunctionCode.INSERT, params.argc, e.row)
-      return failedRows(fromEngineError(e, this.schema), FunctionCode.INSERT, params.argc)
+      const err = fromEngineError(e, this.schema)
+      const rejected = err.code === 301 ? await this.rejectedRow(session, statement, params).catch(() => undefined) : undefined
+      if (rejected !== undefined) return failedAtRow(rejected.error, FunctionCode.INSERT, params.argc, rejected.row)
+      return failedRows(err, FunctionCode.INSERT, params.argc)
     }
     return ok(FunctionCode.INSERT, [{ kind: PartKind.ROWS_AFFECTED, argc: params.argc, data: i32s(Array.from({ length: params.argc }, () => 1)) }])
+  }
+
+  /**
+   * The first row of a batch that a unique constraint rejects, and its error: the rows are inserted one at a time
+   * after a savepoint that is rolled back afterwards (undefined when no row fails on its own). HANA names that row:
+   * its reply marks it EXECUTION_FAILED (-3) in ROWS_AFFECTED, and a client pairs the n-th error of the ERROR part
+   * with the n-th such row (SAP/go-hdb driver/internal/protocol/protocol.go, "link statement to error").
+   */
+  private async rejectedRow(session: Session, statement: StatementState, params: RequestPart): Promise<{ row: number; error: HanaError } | undefined> {
+    const types = statement.parameterTypes
+    const rows = decodeParameters(params.data, params.argc, types.length, types.map((p) => Math.max(p.scale, 0)))
+    if (statement.prepared === undefined || rows.some((r) => r.pendingLobs.length > 0)) return undefined
+    textForTestOnlyTypes(rows, types)
+    const startedHere = !session.inTransaction
+    if (startedHere) await session.begin()
+    session.savepoint(REJECTED_ROW_PROBE)
+    try {
+      for (let row = 0; row < rows.length; row++) {
+        const values = rows[row]!.values
+        try {
+          await statement.prepared.run(values, bindTypes(values))
+        } catch (e) {
+          return { row, error: fromEngineError(e, this.schema) }
+        }
+      }
+      return undefined
+    } finally {
+      if (startedHere) await session.rollback()
+      else {
+        await session.rollbackToSavepoint(REJECTED_ROW_PROBE)
+        session.releaseSavepoint(REJECTED_ROW_PROBE)
+      }
+    }
   }
 
   /**

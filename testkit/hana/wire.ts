@@ -100,10 +100,21 @@ export class MalformedPacket extends Error {
   override readonly name = "MalformedPacket"
 }
 
-/** Decodes one request packet (header + varpart). */
+/**
+ * Whether a request packet holds more bytes (header VARPARTLENGTH, offset 12) than the buffer size its own header
+ * declares (VARPARTSIZE, offset 16: hdb writes its packetSizeLimit less the 32-byte header, PhysicalConnection.send).
+ * A client that splits its data wrongly sends such a packet. HANA refuses it with error 1033 "error while parsing
+ * protocol: invalid communication buffer structure" (SQLSTATE HY000): hdb before its packet-size check sent a 144 KB
+ * statement in a packet declaring 128 KiB and got exactly that, and the same request passed once the declared size
+ * was raised (SAP/node-hdb issues #15 and #19; PyHDB issue #113 saw the same with its 128 KiB message size).
+ */
+export const exceedsDeclaredSize = (packet: Buffer): boolean =>
+  packet.length >= PACKET_HEADER_LENGTH && packet.readUInt32LE(12) > packet.readUInt32LE(16)
+
 /** The request's first part of `kind`, if any. */
 export const requestPart = (request: Request, kind: number): RequestPart | undefined => request.parts.find((p) => p.kind === kind)
 
+/** Decodes one request packet (header + varpart). */
 export const decodeRequest = (packet: Buffer): Request => {
   if (packet.length < PACKET_HEADER_LENGTH + SEGMENT_HEADER_LENGTH) throw new MalformedPacket("packet too short")
   const sessionId = packet.readBigInt64LE(0)
