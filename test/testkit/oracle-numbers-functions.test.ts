@@ -98,6 +98,8 @@ describe("Oracle test server: functions of unbounded NUMBER through raw node-ora
       ["3", "12345678901234567890123456789012345676", BIG, "-3", "2", AVG]
     ])
     expect(r.metaData.slice(1).map((m: { dbTypeName: string; precision: number; scale: number }) => [m.dbTypeName, m.precision, m.scale])).toEqual(Array(5).fill(UNBOUNDED))
+    // LISTAGG joins Oracle's TO_CHAR texts, in the WITHIN GROUP order (numeric)
+    expect(await texts("SELECT LISTAGG(v, ',') WITHIN GROUP (ORDER BY v DESC) FROM nf WHERE id IN (1, 2, 4, 6)")).toEqual([[`${BIG},1E-130,0,-2.5`]])
     expect(await texts("SELECT id, SUM(v) OVER (PARTITION BY SIGN(w)) FROM nf WHERE id IN (1, 4, 6) ORDER BY id")).toEqual([
       ["1", "12345678901234567890123456789012345678.5"],
       ["4", "12345678901234567890123456789012345678.5"],

@@ -422,8 +422,8 @@ export class Translator {
       if (caseEnd > 0) i = caseEnd - 1
       else if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
-      // `f(...) OVER (...)` stays one segment: an exact NUMBER aggregate puts the window inside its conversion
-      else if (depth === 0 && isSeparator(t) && !(isKw(t, "OVER") && isOp(toks[i - 1], ")"))) {
+      // `f(...) OVER (...)` and `LISTAGG(...) WITHIN GROUP (...)` stay one segment: the call renders its window or order
+      else if (depth === 0 && isSeparator(t) && !(isKw(t, "OVER", "WITHIN") && isOp(toks[i - 1], ")")) && !(isKw(t, "GROUP") && isKw(toks[i - 1], "WITHIN"))) {
         flushSegment(i)
         // a separator may start a construct of several tokens (FETCH FIRST n ROWS ONLY); one before a parenthesis
         // (`IN (`, `FROM (`) is a keyword, not a call
@@ -1008,8 +1008,11 @@ export class Translator {
         return [`unhex(${arg(0)})`, close + 1]
       case "RAWTOHEX":
         return [`upper(hex(${arg(0)}))`, close + 1]
-      case "LISTAGG":
-        return [`string_agg(${arg(0)}, ${parts.length > 1 ? arg(1) : "''"})`, this.skipWithinGroup(close + 1)]
+      case "LISTAGG": {
+        // `WITHIN GROUP (ORDER BY ...)` orders the list (DuckDB: an ORDER BY inside the aggregate call)
+        const within = this.withinGroup(close + 1)
+        return [`string_agg(${arg(0)}, ${parts.length > 1 ? arg(1) : "''"}${within.order === "" ? "" : ` ${within.order}`})`, within.next]
+      }
       case "REGEXP_LIKE":
         return [`regexp_matches(${arg(0)}, ${arg(1)})`, close + 1]
       case "SYS_CONTEXT":
@@ -1068,12 +1071,13 @@ export class Translator {
     return [`ora_number_${name.toLowerCase()}(list(${distinct ? "DISTINCT " : ""}${text})${over})`, windowClose + 1]
   }
 
-  private skipWithinGroup(k: number): number {
+  /** The translated `ORDER BY ...` of a `WITHIN GROUP (...)` at `k` ("" when there is none) and the index after it. */
+  private withinGroup(k: number): { readonly order: string; readonly next: number } {
     if (isKw(this.toks[k], "WITHIN") && isKw(this.toks[k + 1], "GROUP") && isOp(this.toks[k + 2], "(")) {
       const close = matchParen(this.toks, k + 2)
-      return close + 1
+      return { order: this.range(k + 3, close), next: close + 1 }
     }
-    return k
+    return { order: "", next: k }
   }
 }
 
