@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { abs, add, compare, type Decimal, decimalOf, divide, mod, multiply, numberText, orderKey, parseDecimal, power, roundTo, sqrt, subtract } from "../../testkit/oracle/decimal.ts"
+import { abs, add, compare, type Decimal, decimalOf, divide, exp, ln, log, mod, multiply, numberText, orderKey, parseDecimal, power, roundTo, sqrt, subtract } from "../../testkit/oracle/decimal.ts"
 
 /** Decimals of up to 18 digits at exponents -30 .. 30: products always, sums of near exponents keep every digit. */
 const decimal: fc.Arbitrary<Decimal> = fc
@@ -108,5 +108,25 @@ describe("exact NUMBER functions of the Oracle test server (decimal.ts)", () => 
     expect(() => power(decimalOf("10"), decimalOf("126"))).toThrow(/ORA-01426/)
     expect(numberText(power(decimalOf("10"), decimalOf("-131")))).toBe("0")
     expect(() => power(decimalOf("-8"), decimalOf(".5"))).toThrow(/ORA-01428/)
+  })
+
+  it("EXP, LN and LOG to NUMBER's digits: known constants, and EXP(LN(x)) gives x back", () => {
+    // e = 2.71828182845904523536028747135266249775724…, ln 10 = 2.30258509299404568401799145468436420760110…
+    expect(numberText(exp(decimalOf("1")))).toBe("2.71828182845904523536028747135266249776")
+    expect(numberText(ln(decimalOf("10")))).toBe("2.3025850929940456840179914546843642076")
+    expect(numberText(log(decimalOf("2"), decimalOf("1024")))).toBe("10")
+    expect(numberText(power(decimalOf("10"), decimalOf("2.5")))).toBe("316.227766016837933199889354443271853372")
+    fc.assert(
+      fc.property(decimal, (a) => {
+        if (a.coefficient === 0n) return
+        const back = exp(ln(abs(a)))
+        // LN rounded to NUMBER's digits has up to 3 integer digits (|LN| < 300): 34 significant digits come back
+        const unit: Decimal = { negative: false, coefficient: 1n, exponent: a.exponent + a.coefficient.toString().length - 34 }
+        expect(compare(abs(subtract(back, abs(a))), unit) <= 0).toBe(true)
+      }),
+      { numRuns: 200, seed: 20261128 }
+    )
+    expect(() => ln(decimalOf("0"))).toThrow(/ORA-01428/)
+    expect(() => exp(decimalOf("292"))).toThrow(/ORA-01426/)
   })
 })

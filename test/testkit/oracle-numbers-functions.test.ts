@@ -107,7 +107,7 @@ describe("Oracle test server: functions of unbounded NUMBER through raw node-ora
     ])
   })
 
-  it("GREATEST, LEAST, POWER and SQRT: exact to NUMBER's 40 digits (POWER with a fractional exponent to 15)", async () => {
+  it("GREATEST, LEAST, POWER, SQRT, EXP, LN and LOG to NUMBER's 40 digits", async () => {
     expect(await texts("SELECT GREATEST(v, w), LEAST(v, w, 100), GREATEST(v, NULL) FROM nf WHERE id IN (1, 2) ORDER BY id")).toEqual([
       [BIG, "7", null],
       ["-2.5", "-3", null]
@@ -121,7 +121,14 @@ describe("Oracle test server: functions of unbounded NUMBER through raw node-ora
     // √2 and √7 to NUMBER's digits; √(1E-130) = 1E-65
     expect(await texts("SELECT SQRT(w), POWER(w, .5), SQRT(v) FROM nf WHERE id = 4")).toEqual([["1.41421356237309504880168872420969807857", "1.41421356237309504880168872420969807857", "." + "0".repeat(64) + "1"]])
     expect(await texts("SELECT SQRT(w) FROM nf WHERE id = 1")).toEqual([["2.64575131106459059050161575363926042571"]])
-    expect(await texts("SELECT POWER(w, 1.5) FROM nf WHERE id = 4")).toEqual([["2.82842712474619"]])
+    // 2^1.5 = 2.8284271247461900976033774484193961571393…, e² = 7.3890560989306502272304274605750078131803…,
+    // ln 2 = .69314718055994530941723212145817656807550…, log10 2 = .30102999566398119521373889472449302676818…
+    expect(await texts("SELECT POWER(w, 1.5), EXP(w), LN(w), LOG(10, w) FROM nf WHERE id = 4")).toEqual([
+      ["2.82842712474619009760337744841939615714", "7.38905609893065022723042746057500781318", ".6931471805599453094172321214581765680755", ".3010299956639811952137388947244930267682"]
+    ])
+    expect(await oraCode(() => conn.execute("SELECT LN(w) FROM nf WHERE id = 3"))).toBe("ORA-01428")
+    expect(await oraCode(() => conn.execute("SELECT EXP(w) FROM nf WHERE id = 1 OR id = 5"))).toBe("no error")
+    expect(await oraCode(() => conn.execute("SELECT EXP(v) FROM nf WHERE id = 1"))).toBe("ORA-01426")
     expect(await oraCode(() => conn.execute("SELECT SQRT(v) FROM nf WHERE id = 2"))).toBe("ORA-01428")
     expect(await described("SELECT GREATEST(v, w), LEAST(v, 1), POWER(v, 2), SQRT(ABS(v)) FROM nf WHERE id = 2")).toEqual(Array(4).fill(UNBOUNDED))
   })

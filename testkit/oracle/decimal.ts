@@ -236,17 +236,18 @@ const significant = (d: Decimal, digits: number): Decimal => {
  * POWER(n2, n1) of NUMBERs ("if n2 is negative, then n1 must be an integer", else ORA-01428; SQL Language Reference,
  * "POWER": https://docs.oracle.com/en/database/oracle/oracle-database/18/sqlrf/POWER.html). An integer exponent is
  * computed exactly (by squaring with 60 significant digits kept when the exact power would be very long) and rounded
- * to NUMBER's 40 digits; a fractional exponent goes through binary floating point, so only its first 15 digits are
- * Oracle's.
+ * to NUMBER's 40 digits; a fractional exponent as EXP(n1 × LN(n2)) to 60 digits, then rounded to NUMBER's.
  */
 export const power = (n2: Decimal, n1: Decimal): Decimal => {
   const integral = n1.exponent >= 0
   if (!integral && compare(n1, { negative: false, coefficient: 5n, exponent: -1 }) === 0) return sqrt(n2)
   if (!integral) {
     if (n2.negative) throw outOfRange(n2)
-    const v = Math.pow(Number(numberText(n2)), Number(numberText(n1)))
-    if (!Number.isFinite(v)) throw overflow()
-    return decimalOf(v.toPrecision(15))
+    if (n2.coefficient === 0n) {
+      if (n1.negative) throw new OraError(1476, "divisor is equal to zero")
+      return ZERO
+    }
+    return expOfFixed(fixedMul(toFixed(n1), lnFixed(n2)))
   }
   const n = signed(n1) * 10n ** BigInt(n1.exponent)
   if (n === 0n) return { negative: false, coefficient: 1n, exponent: 0 }
@@ -278,3 +279,79 @@ const mulRaw = (a: Decimal, b: Decimal): Decimal => ({ negative: false, coeffici
 /** The greatest (`sign` 1) or least (−1) of `values` (GREATEST / LEAST). */
 export const extreme = (values: ReadonlyArray<Decimal>, direction: 1 | -1): Decimal =>
   values.reduce((best, v) => (compare(v, best) * direction > 0 ? v : best))
+
+// EXP and LN in fixed point: values scaled by 10^60, 20 digits beyond NUMBER's 40, so that the result rounds right
+const PLACES = 60
+const SCALE = 10n ** BigInt(PLACES)
+
+/** atanh(num / den) × SCALE for |num / den| well below 1 (the series converges by (num / den)² a term). */
+const atanhFixed = (num: bigint, den: bigint): bigint => {
+  let term = (num * SCALE) / den
+  let sum = 0n
+  const n2 = num * num
+  const d2 = den * den
+  for (let k = 1n; term !== 0n; k += 2n) {
+    sum += term / k
+    term = (term * n2) / d2
+  }
+  return sum
+}
+
+const LN2 = 2n * atanhFixed(1n, 3n)
+// 10 = 2³ × 1.25, and ln 1.25 = 2 atanh(1/9)
+const LN10 = 3n * LN2 + 2n * atanhFixed(1n, 9n)
+
+/** `d` × SCALE, truncated. */
+const toFixed = (d: Decimal): bigint => {
+  const shift = d.exponent + PLACES
+  const magnitude = shift >= 0 ? d.coefficient * 10n ** BigInt(shift) : d.coefficient / 10n ** BigInt(-shift)
+  return d.negative ? -magnitude : magnitude
+}
+
+const fixedMul = (a: bigint, b: bigint): bigint => (a * b) / SCALE
+
+/** ln(d) × SCALE for d > 0 (ORA-01428 otherwise): ln(m × 10^k) = ln(m / 2^j) + j ln 2 + k ln 10, m / 2^j near 1. */
+const lnFixed = (d: Decimal): bigint => {
+  if (d.negative || d.coefficient === 0n) throw outOfRange(d)
+  const digits = digitCount(d.coefficient)
+  let m = (d.coefficient * SCALE) / 10n ** BigInt(digits - 1)
+  let halvings = 0n
+  while (m * 2n > 3n * SCALE) {
+    m /= 2n
+    halvings++
+  }
+  return 2n * atanhFixed(m - SCALE, m + SCALE) + halvings * LN2 + BigInt(d.exponent + digits - 1) * LN10
+}
+
+/** e^(y / SCALE) as a NUMBER: 10^n × e^r with 0 ≤ r < ln 10, e^r by its series at r / 1024, then squared ten times. */
+const expOfFixed = (y: bigint): Decimal => {
+  // e^291 is about 1E126 (ORA-01426); below e^-300 the value is under 1E-130
+  if (y > 291n * SCALE) throw overflow()
+  if (y < -300n * SCALE) return ZERO
+  let n = y / LN10
+  if (y - n * LN10 < 0n) n -= 1n
+  const r = (y - n * LN10) / 1024n
+  let sum = SCALE
+  let term = SCALE
+  for (let k = 1n; term !== 0n; k++) {
+    term = (term * r) / (k * SCALE)
+    sum += term
+  }
+  for (let i = 0; i < 10; i++) sum = (sum * sum) / SCALE
+  return normalize({ negative: false, coefficient: sum, exponent: Number(n) - PLACES })
+}
+
+/** EXP(n): e^n to NUMBER's digits (ORA-01426 from about e^291). */
+export const exp = (d: Decimal): Decimal => expOfFixed(toFixed(d))
+
+/** LN(n) for n > 0 (ORA-01428 otherwise), to NUMBER's digits. */
+export const ln = (d: Decimal): Decimal => normalize(fromFixed(lnFixed(d)))
+
+/** LOG(base, n) = LN(n) / LN(base), base > 0 and not 1, n > 0. */
+export const log = (base: Decimal, d: Decimal): Decimal => {
+  const lb = lnFixed(base)
+  if (lb === 0n) throw outOfRange(base)
+  return normalize(fromFixed((lnFixed(d) * SCALE) / lb))
+}
+
+const fromFixed = (v: bigint): Decimal => ({ negative: v < 0n, coefficient: v < 0n ? -v : v, exponent: -PLACES })

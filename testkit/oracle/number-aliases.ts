@@ -4,7 +4,7 @@
  * WITH block, read as `x` by the enclosing query). The translator computes on such names as on the columns
  * themselves (number-functions.ts); it knows only names, not the types of a subquery's columns.
  */
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { EXACT_CALLS } from "./number-sql.ts"
 import { oracleName } from "./translate.ts"
 
@@ -37,18 +37,6 @@ const isExactExpression = (toks: ReadonlyArray<Tok>, from: number, to: number, e
   return mentions
 }
 
-/** The first index in [from, to) at parenthesis depth 0 whose token `match` accepts, or -1. */
-const findTop = (toks: ReadonlyArray<Tok>, from: number, to: number, match: (t: Tok) => boolean): number => {
-  let depth = 0
-  for (let k = from; k < to; k++) {
-    if (isOp(toks[k], "(")) depth++
-    else if (isOp(toks[k], ")")) depth--
-    else if (depth === 0 && match(toks[k]!)) return k
-    if (depth < 0) return -1
-  }
-  return -1
-}
-
 /** `exact` with the aliases of every select list of `sql`'s significant tokens `toks` whose item is an exact NUMBER. */
 export const withExactAliases = (toks: ReadonlyArray<Tok>, exact: ReadonlySet<string>): ReadonlySet<string> => {
   const out = new Set(exact)
@@ -59,7 +47,7 @@ export const withExactAliases = (toks: ReadonlyArray<Tok>, exact: ReadonlySet<st
       if (!isKw(t, "SELECT")) return
       let start = at + 1
       if (isKw(toks[start], "DISTINCT", "UNIQUE", "ALL")) start++
-      const fromAt = findTop(toks, start, toks.length, (x) => isKw(x, "FROM"))
+      const fromAt = findTopLevel(toks, start, toks.length, (x) => isKw(x, "FROM"))
       if (fromAt < 0) return
       let itemStart = start
       for (let k = start; k <= fromAt; k++) {

@@ -7,7 +7,7 @@
  */
 import { DuckDBScalarFunction, DuckDBVarCharType, INTEGER, LIST, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBListValue, DuckDBScalarMainFunction, DuckDBType, DuckDBValue } from "@duckdb/node-api"
-import { abs, add, compare, type Decimal, decimalOf, divide, extreme, integerOf, mod, multiply, numberText, orderKey, power, roundTo, type RoundingMode, sign, sqrt, subtract } from "./decimal.ts"
+import { abs, add, compare, type Decimal, decimalOf, divide, exp, extreme, integerOf, ln, log, mod, multiply, numberText, orderKey, power, roundTo, type RoundingMode, sign, sqrt, subtract } from "./decimal.ts"
 
 /** Alias of the DuckDB VARCHAR type the functions return exact NUMBER results in. */
 export const EXACT_NUMBER_ALIAS = "ORA_NUMBER"
@@ -77,6 +77,9 @@ const functions = (): Array<DuckDBScalarFunction> => [
   unary("ora_number_floor", (a) => roundTo(a, 0, "floor")),
   unary("ora_number_abs", abs),
   unary("ora_number_sqrt", sqrt),
+  unary("ora_number_exp", exp),
+  unary("ora_number_ln", ln),
+  binary("ora_number_log", log),
   unary("ora_number_sign", (a) => decimalOf(String(sign(a)))),
   extremeOf("ora_number_greatest", 1),
   extremeOf("ora_number_least", -1),

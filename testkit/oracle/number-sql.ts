@@ -7,7 +7,7 @@
 
 /** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
 export const EXACT_RESULT =
-  /^\(*ora_number(?:_add|_sub|_mul|_div|_sum|_avg|_mod|_power|_round|_trunc|_ceil|_floor|_abs|_sqrt|_sign|_greatest|_least)?\(/
+  /^\(*ora_number(?:_add|_sub|_mul|_div|_sum|_avg|_mod|_power|_round|_trunc|_ceil|_floor|_abs|_sqrt|_exp|_ln|_log|_sign|_greatest|_least)?\(/
 
 /** One rendered argument of a call, with what the translator knows of its type. */
 export interface CallArgument {
@@ -25,20 +25,23 @@ export interface CallArgument {
 const asText = (a: CallArgument): string => `CAST(${a.text} AS VARCHAR)`
 
 /** Math functions without an exact implementation: computed in binary floating point on the NUMBER's value. */
-const FLOATING = new Set(["EXP", "LN", "LOG", "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "SINH", "COSH", "TANH"])
+const FLOATING = new Set(["SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "SINH", "COSH", "TANH"])
 
 /** Functions that compute in floating point when an argument is BINARY_DOUBLE / BINARY_FLOAT, by their DuckDB names. */
 const WITH_FLOATING: Record<string, string> = {
-  ABS: "abs", CEIL: "ceil", FLOOR: "floor", SIGN: "sign", SQRT: "sqrt", POWER: "power", ROUND: "round", MOD: "ora_mod",
+  ABS: "abs", CEIL: "ceil", FLOOR: "floor", SIGN: "sign", SQRT: "sqrt", POWER: "power", ROUND: "round", MOD: "ora_mod", EXP: "exp", LN: "ln",
   GREATEST: "greatest", LEAST: "least", NVL: "coalesce", COALESCE: "coalesce"
 }
 
 /** Functions of one NUMBER computed exactly, by their number-functions.ts names. */
-const UNARY: Record<string, string> = { ABS: "ora_number_abs", CEIL: "ora_number_ceil", FLOOR: "ora_number_floor", SIGN: "ora_number_sign", SQRT: "ora_number_sqrt" }
+const UNARY: Record<string, string> = {
+  ABS: "ora_number_abs", CEIL: "ora_number_ceil", FLOOR: "ora_number_floor", SIGN: "ora_number_sign", SQRT: "ora_number_sqrt", EXP: "ora_number_exp",
+  LN: "ora_number_ln"
+}
 
 /** The functions {@link exactCallSql} may render. */
 export const EXACT_CALLS: ReadonlySet<string> = new Set([
-  ...FLOATING, ...Object.keys(UNARY), "ROUND", "TRUNC", "MOD", "POWER", "GREATEST", "LEAST", "NVL", "COALESCE", "NVL2", "NULLIF", "DECODE"
+  ...FLOATING, ...Object.keys(UNARY), "ROUND", "TRUNC", "MOD", "POWER", "LOG", "GREATEST", "LEAST", "NVL", "COALESCE", "NVL2", "NULLIF", "DECODE"
 ])
 
 /**
@@ -66,9 +69,12 @@ export const exactCallSql = (name: string, args: ReadonlyArray<CallArgument>): s
     case "FLOOR":
     case "SIGN":
     case "SQRT":
+    case "EXP":
+    case "LN":
       return args.length === 1 ? `${UNARY[name]}(${asText(first)})` : undefined
     case "MOD":
     case "POWER":
+    case "LOG":
       return args.length === 2 ? `ora_number_${name.toLowerCase()}(${all})` : undefined
     case "GREATEST":
     case "LEAST":

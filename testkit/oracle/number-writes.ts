@@ -6,7 +6,7 @@
  * the translator renders as `ora_number(...)`: Oracle's TO_CHAR text of the exact value (decimal.ts numberText).
  */
 import type { TableMeta } from "./catalog.ts"
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { oracleName } from "./translate.ts"
 
 /** Resolves a table name as the session sees it. */
@@ -33,17 +33,6 @@ const commaSplit = (sig: ReadonlyArray<Tok>, from: number, to: number): Array<[n
   }
   if (to > start) out.push([start, to])
   return out
-}
-
-/** The first significant token index in [from, to) at depth 0 that `match` accepts, or -1. */
-const findTop = (sig: ReadonlyArray<Tok>, from: number, to: number, match: (t: Tok) => boolean): number => {
-  let depth = 0
-  for (let k = from; k < to; k++) {
-    if (isOp(sig[k], "(")) depth++
-    else if (isOp(sig[k], ")")) depth--
-    else if (depth === 0 && match(sig[k]!)) return k
-  }
-  return -1
 }
 
 /** Wraps significant-token ranges in `CAST( ... AS NUMBER)` (collected, then applied to the full token list). */
@@ -89,7 +78,7 @@ class Wrapper {
       if (!isKw(sig[k], "SELECT")) continue
       let start = k + 1
       if (isKw(sig[start], "DISTINCT", "UNIQUE", "ALL")) start++
-      const fromAt = findTop(sig, start, to, (t) => isKw(t, "FROM"))
+      const fromAt = findTopLevel(sig, start, to, (t) => isKw(t, "FROM"))
       if (fromAt < 0) return
       commaSplit(sig, start, fromAt).forEach(([a, b], n) => {
         if (columns[n] === true) this.selectItem(a, b)
@@ -142,8 +131,8 @@ export const canonicalNumberWrites = (all: ReadonlyArray<Tok>, lookup: TableLook
   const afterTable = qualified ? at + 3 : at + 1
   if (isKw(sig[0], "INSERT")) insertInto(w, sig, afterTable, sig.length, meta, exact)
   else if (isKw(sig[0], "UPDATE")) {
-    const set = findTop(sig, afterTable, sig.length, (t) => isKw(t, "SET"))
-    const end = findTop(sig, set + 1, sig.length, (t) => isKw(t, "WHERE", "RETURNING", "RETURN"))
+    const set = findTopLevel(sig, afterTable, sig.length, (t) => isKw(t, "SET"))
+    const end = findTopLevel(sig, set + 1, sig.length, (t) => isKw(t, "WHERE", "RETURNING", "RETURN"))
     if (set > 0) w.assignments(set + 1, end < 0 ? sig.length : end, exact)
   } else mergeInto(w, sig, afterTable, meta, exact)
   return w.apply(all)
@@ -161,7 +150,7 @@ const insertInto = (w: Wrapper, sig: ReadonlyArray<Tok>, k: number, end: number,
   const columns = names.map((n) => exact.has(n))
   if (isKw(sig[k], "VALUES") && isOp(sig[k + 1], "(")) w.valuesList(k + 1, columns)
   else {
-    const returning = findTop(sig, k, end, (t) => isKw(t, "RETURNING", "RETURN", "LOG"))
+    const returning = findTopLevel(sig, k, end, (t) => isKw(t, "RETURNING", "RETURN", "LOG"))
     w.query(k, returning < 0 ? end : returning, columns)
   }
 }
@@ -174,10 +163,10 @@ const mergeInto = (w: Wrapper, sig: ReadonlyArray<Tok>, k: number, meta: TableMe
       continue
     }
     if (!isKw(sig[j], "THEN")) continue
-    const clauseEnd = findTop(sig, j + 1, sig.length, (t) => isKw(t, "WHEN"))
+    const clauseEnd = findTopLevel(sig, j + 1, sig.length, (t) => isKw(t, "WHEN"))
     const end = clauseEnd < 0 ? sig.length : clauseEnd
     if (isKw(sig[j + 1], "UPDATE") && isKw(sig[j + 2], "SET")) {
-      const stop = findTop(sig, j + 3, end, (t) => isKw(t, "WHERE", "DELETE"))
+      const stop = findTopLevel(sig, j + 3, end, (t) => isKw(t, "WHERE", "DELETE"))
       w.assignments(j + 3, stop < 0 ? end : stop, exact)
     } else if (isKw(sig[j + 1], "INSERT")) insertInto(w, sig, j + 2, end, meta, exact)
     j = end - 1

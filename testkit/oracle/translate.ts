@@ -6,7 +6,7 @@
  */
 import { decimalOf } from "./decimal.ts"
 import { ora, OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql } from "./number-sql.ts"
@@ -605,7 +605,7 @@ export class Translator {
     if (!isKw(t, "TO_NUMBER", "CAST") || !isOp(this.toks[i + 1], "(")) return false
     const close = matchParen(this.toks, i + 1)
     if (t!.value === "CAST") return isKw(this.toks[close - 1], "NUMBER") && isKw(this.toks[close - 2], "AS")
-    return findTopComma(this.toks, i + 2, close) < 0
+    return findTopLevel(this.toks, i + 2, close, (x) => isOp(x, ",")) < 0
   }
 
   /** Token-by-token translation. */
@@ -1130,17 +1130,6 @@ const exactSetOrder = (
   }
   if (!exact) return undefined
   return { query: tr.range(fromAt, orderAt), order: `ORDER BY ${items.join(", ")}${itemsEnd < end ? ` ${tr.range(itemsEnd, end)}` : ""}` }
-}
-
-/** The first comma at parenthesis depth 0 in tokens [from, to), or -1. */
-const findTopComma = (toks: ReadonlyArray<Tok>, from: number, to: number): number => {
-  let depth = 0
-  for (let k = from; k < to; k++) {
-    if (isOp(toks[k], "(")) depth++
-    else if (isOp(toks[k], ")")) depth--
-    else if (depth === 0 && isOp(toks[k], ",")) return k
-  }
-  return -1
 }
 
 /** Builds a translator over significant tokens, remembering where whitespace separated them. */
