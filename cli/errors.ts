@@ -26,6 +26,9 @@ const URI_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"']+/gi
 /** `text` with the password of every URI in it masked. */
 export const maskUris = (text: string): string => text.replace(URI_IN_TEXT, (uri) => maskUri(uri))
 
+/** `text` on one line: line breaks in a message (node-oracledb appends "\nHelp: URL") become spaces. */
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, " ")
+
 /** The one line printed for `error`. */
 export const errorLine = (error: unknown): string => {
   if (error instanceof AdbcError) {
@@ -33,10 +36,10 @@ export const errorLine = (error: unknown): string => {
       ...(error.vendorCode !== undefined ? [`vendor code ${error.vendorCode}`] : []),
       ...(error.sqlState !== undefined ? [`SQLSTATE ${error.sqlState}`] : [])
     ]
-    return maskUris(`error: ${error.status}${details.length > 0 ? ` (${details.join(", ")})` : ""}: ${error.text}`)
+    return maskUris(oneLine(`error: ${error.status}${details.length > 0 ? ` (${details.join(", ")})` : ""}: ${error.text}`))
   }
-  if (error instanceof Error) return maskUris(`error: ${error.message}`)
-  return maskUris(`error: ${String(error)}`)
+  if (error instanceof Error) return maskUris(oneLine(`error: ${error.message}`))
+  return maskUris(oneLine(`error: ${String(error)}`))
 }
 
 /** What ending with `exit` prints to stderr and the exit code. `verbose` adds the full cause. */

@@ -11,6 +11,7 @@ import type { ParquetFile } from "parquet-wasm"
 import { type AdbcError, adbcError, invalidArgument } from "../src/AdbcError.ts"
 import { makeFieldBuilder, parseIsoDate, parseIsoTimestamp, recordBatchOf } from "../src/arrow/index.ts"
 import type { IngestData } from "../src/Ingest.ts"
+import { installHint, resolvable } from "./packages.ts"
 
 /** File formats `adbc ingest` reads. */
 export const InputFormats = ["arrow", "parquet", "csv"] as const
@@ -49,12 +50,23 @@ export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError> =>
     batches: Stream.fromAsyncIterable(reader, dataError(path))
   })))
 
+/**
+ * Loads the optional peer `name` with `load`: NOT_IMPLEMENTED with the install command when it is not installed
+ * (`resolve` says so; a test passes its own), INTERNAL naming the package when it is installed but fails to load.
+ */
+export const loadOptionalPeer = <A>(
+  name: string,
+  purpose: string,
+  load: () => Promise<A>,
+  resolve: (name: string) => boolean = resolvable
+): Effect.Effect<A, AdbcError> =>
+  resolve(name)
+    ? Effect.tryPromise({ try: load, catch: (cause) => adbcError("INTERNAL", `cannot load ${name}: ${messageOf(cause)}`) })
+    : Effect.fail(adbcError("NOT_IMPLEMENTED", installHint(purpose, [name])))
+
 // parquet-wasm is an optional peer dependency of the package (a 5 MB WebAssembly module), loaded only when a Parquet
 // file is read.
-const parquetModule = Effect.tryPromise({
-  try: () => import("parquet-wasm"),
-  catch: () => adbcError("NOT_IMPLEMENTED", "reading Parquet needs the parquet-wasm package: npm install parquet-wasm")
-})
+const parquetModule = loadOptionalPeer("parquet-wasm", "reading Parquet", () => import("parquet-wasm"))
 
 type ParquetModule = Effect.Success<typeof parquetModule>
 
@@ -174,10 +186,7 @@ const converter = (type: Arrow.DataType): (text: string) => unknown => {
 }
 
 // csv-parse is an optional peer dependency of the package, loaded only when a CSV file is read.
-const csvParser = Effect.tryPromise({
-  try: () => import("csv-parse"),
-  catch: () => adbcError("NOT_IMPLEMENTED", "reading CSV needs the csv-parse package: npm install csv-parse")
-})
+const csvParser = loadOptionalPeer("csv-parse", "reading CSV", () => import("csv-parse"))
 
 type CsvModule = Effect.Success<typeof csvParser>
 

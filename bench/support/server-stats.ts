@@ -11,5 +11,6 @@ export const statsDelta = (after: ServerStats, before: ServerStats): ServerStats
   insertCpuMs: after.insertCpuMs - before.insertCpuMs,
   encodedRows: after.encodedRows - before.encodedRows,
   encodeMs: after.encodeMs - before.encodeMs,
-  encodeCpuMs: after.encodeCpuMs - before.encodeCpuMs
+  encodeCpuMs: after.encodeCpuMs - before.encodeCpuMs,
+  lockWaits: after.lockWaits - before.lockWaits
 })

@@ -6,7 +6,7 @@
 import type * as Arrow from "apache-arrow"
 import { Config, Console, Context, Effect, Layer, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
-import { invalidArgument } from "../../src/AdbcError.ts"
+import { type AdbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { Connection } from "../../src/Connection.ts"
 import * as Std from "../../src/StandardOptions.ts"
 import { OptionSchemas } from "../../src/Options.ts"
@@ -45,12 +45,39 @@ const targetFlags = (command: string) => ({
   )
 })
 
-const ingestOptions = (args: {
+/** The values of {@link targetFlags}. */
+interface TargetArgs {
   readonly table: string
   readonly mode: (typeof modes)[number]
   readonly temporary: boolean
   readonly dbSchema: Option.Option<string>
-}) => ({
+}
+
+/**
+ * Rejects target flags that cannot work together, before any I/O: ADBC's `adbc.ingest.temporary` excludes a target
+ * schema (a temporary table lives where the session keeps its own), and every `adbc` run opens a new session, in
+ * which no temporary table exists yet to append to.
+ */
+const checkTarget = (args: TargetArgs): Effect.Effect<void, AdbcError> =>
+  args.temporary && Option.isSome(args.dbSchema)
+    ? Effect.fail(invalidArgument(
+      `--temporary and --schema ${args.dbSchema.value} cannot be combined: a temporary table is created where the session keeps its own, not in a named schema`
+    ))
+    : args.temporary && args.mode === "append"
+    ? Effect.fail(invalidArgument(
+      `--temporary with --mode append: a temporary table lives only in its session and each adbc run opens a new one, so there is none to append to; use --mode create`
+    ))
+    : Effect.void
+
+/** How the target is named in the command's last line: `S.T`, or `T (temporary, gone when the session ended)`. */
+const targetName = (args: TargetArgs): string =>
+  args.temporary
+    ? `${args.table} (temporary, gone when the session ended)`
+    : Option.isSome(args.dbSchema)
+    ? `${args.dbSchema.value}.${args.table}`
+    : args.table
+
+const ingestOptions = (args: TargetArgs) => ({
   targetTable: args.table,
   mode: args.mode,
   ...(args.temporary ? { temporary: true } : {}),
@@ -85,6 +112,7 @@ export const ingest = Command.make(
   },
   (args) =>
     Effect.gen(function*() {
+      yield* checkTarget(args)
       const format = Option.getOrUndefined(args.format) ?? formatOfPath(args.file)
       if (format === undefined) {
         return yield* invalidArgument(`cannot tell the format of ${args.file} from its extension: pass --format ${InputFormats.join("|")}`)
@@ -106,7 +134,7 @@ export const ingest = Command.make(
         Progress.tracked(`ingest ${args.file}`, { operation: "ingest", onFinish: () => {} }),
         Effect.provide(connectionOf(args))
       )
-      yield* Console.log(`${formatCount(rows)} rows ingested into ${args.table}`)
+      yield* Console.log(`${formatCount(rows)} rows ingested into ${targetName(args)}`)
     }).pipe(Effect.provide(Progress.layerStdout))
 ).pipe(Command.withDescription("Bulk-ingest an Arrow IPC, Parquet or CSV file into a table, streamed in batches (atomic)"))
 
@@ -129,6 +157,7 @@ export const copy = Command.make(
   },
   (args) =>
     Effect.gen(function*() {
+      yield* checkTarget(args)
       const from = yield* Layer.build(connectionOf({ driver: args.fromDriver, uri: args.fromUri, option: args.fromOption }))
       const to = yield* Layer.build(connectionOf({ driver: args.toDriver, uri: args.toUri, option: args.toOption }))
       const rows = yield* copyQuery(
@@ -136,8 +165,8 @@ export const copy = Command.make(
         Context.get(to, Connection),
         args.query,
         ingestOptions(args),
-        { step: `copy into ${args.table}`, onFinish: () => {} }
+        { step: `copy into ${args.table}`, onFinish: () => {}, callerOptions: { from: args.fromOption, to: args.toOption } }
       )
-      yield* Console.log(`${formatCount(rows)} rows copied into ${args.table}`)
+      yield* Console.log(`${formatCount(rows)} rows copied into ${targetName(args)}`)
     }).pipe(Effect.scoped, Effect.provide(Progress.layerStdout))
 ).pipe(Command.withDescription("Copy a query's result from one database into a table on another, streamed as Arrow batches (atomic)"))

@@ -21,6 +21,7 @@ import { type OracleTestServerHandle, startOracleTestServer } from "../../testki
 import { copyQuery } from "../../cli/copy.ts"
 import { DemoCheckFailed } from "../../cli/demo/job.ts"
 import { lineitemBatch } from "../../cli/demo/lineitem.ts"
+import { listTables } from "../../cli/demo/steps.ts"
 import { describeExit } from "../../cli/errors.ts"
 import * as Progress from "../../cli/progress.ts"
 import { CliStdio } from "../../cli/stdio.ts"
@@ -42,8 +43,24 @@ const rowsOf = (sql: string) =>
     return new Arrow.Table(yield* Stream.runCollect(conn.query(sql))).toArray().map((r) => r.toJSON())
   })
 
+/** Runs a copy with its progress lines written nowhere. */
+const quietly = <A, E>(copy: Effect.Effect<A, E, Progress.Progress>) =>
+  copy.pipe(
+    Effect.provide(Progress.layerStdout),
+    Effect.provide(Layer.succeed(CliStdio, {
+      stdout: new PassThrough().resume(),
+      stderr: new PassThrough().resume(),
+      isTerminal: false,
+      columns: undefined
+    }))
+  )
+
 beforeAll(async () => {
-  ;[hana, oracle] = await Promise.all([startHanaTestServer(), startOracleTestServer()])
+  ;[hana, oracle] = await Promise.all([
+    startHanaTestServer(),
+    // LOADER holds the DBA role (CREATE ANY TABLE): it may ingest into TEST's schema, TEST not into LOADER's.
+    startOracleTestServer({ users: [{ name: "TEST", password: "test" }, { name: "LOADER", password: "loader", dba: true }] })
+  ])
   await onHana(Effect.gen(function*() {
     const conn = yield* Connection.Connection
     yield* conn.ingest(fromTable(new Arrow.Table([lineitemBatch(3, 0, 1000)])), { targetTable: "ITEMS", mode: "replace" })
@@ -266,18 +283,42 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
         step: "copy",
         onFinish: () => {},
         readOptions: { "dba.statement.fetch_size": "50", "dba.statement.read_batch_rows": "50" }
-      }).pipe(Effect.provide(Progress.layerStdout), Effect.provide(Layer.succeed(CliStdio, {
-        stdout: new PassThrough().resume(),
-        stderr: new PassThrough().resume(),
-        isTerminal: false,
-        columns: undefined
-      })))
+      }).pipe(quietly)
     })))
     expect(copied).toBe(1000)
     expect([produced, consumed]).toEqual([20, 20])
     // At least one batch read ahead (the HANA fetch overlaps the Oracle insert), never more than the buffer allows.
     expect(widest).toBeGreaterThanOrEqual(1)
     expect(widest).toBeLessThanOrEqual(3)
+  })
+
+  it("copy sets its batch options (HANA fetches, Oracle insert cap) unless the caller set them", async () => {
+    const key = "redo.statement.insert_batch_rows"
+    const readOptions: Array<Readonly<Record<string, string>> | undefined> = []
+    const capAfterCopy = (callerCap: string | undefined) =>
+      Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+        const hanaConn = Context.get(yield* Layer.build(hanaConnection()), Connection.Connection)
+        const from: Connection.ConnectionShape = {
+          ...hanaConn,
+          executeQuery: (sql, options) => {
+            readOptions.push(options)
+            return hanaConn.executeQuery(sql, options)
+          }
+        }
+        const oracleDatabase = Oracle.layerDatabase({ uri: oracle.uri, ...(callerCap === undefined ? {} : { [key]: callerCap }) })
+        const to = Context.get(yield* Layer.build(Connection.layer().pipe(Layer.provide(oracleDatabase))), Connection.Connection)
+        yield* copyQuery(from, to, `SELECT * FROM "ITEMS" WHERE "L_ORDERKEY" <= 2`, { targetTable: "ITEMS_CAP", mode: "replace" }, {
+          step: "copy",
+          onFinish: () => {},
+          callerOptions: { from: callerCap === undefined ? {} : { "dba.statement.fetch_size": "7" }, to: callerCap === undefined ? {} : { [key]: callerCap } }
+        }).pipe(quietly)
+        return yield* to.getOption(key)
+      })))
+    expect(await capAfterCopy(undefined)).toBe("200000")
+    expect(readOptions[0]).toEqual({ "dba.statement.fetch_size": "100000", "dba.statement.read_batch_rows": "100000" })
+    expect(await capAfterCopy("1000")).toBe("1000")
+    // the caller's fetch size stays (a database option, which a statement option would override); the batch size is ours
+    expect(readOptions[1]).toEqual({ "dba.statement.read_batch_rows": "100000" })
   })
 
   it("copies a query's result from HANA to Oracle", async () => {
@@ -323,6 +364,87 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     expect(info.stdout).toMatch(/^DRIVER_NAME,100,/m)
     expect(schema.stdout).toMatch(/^L_ORDERKEY +\| Int64 +\| false/m)
     expect(types.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as unknown)).toContainEqual({ table_type: "TABLE" })
+  })
+})
+
+describe.concurrent("adbc ingest --temporary and --schema", { timeout: 240_000 }, () => {
+  const file = join(dir, "fifty.arrows")
+  writeFileSync(file, Arrow.tableToIPC(new Arrow.Table([lineitemBatch(5, 0, 50)]), "stream"))
+  const tablesNamed = (pattern: string) => (conn: typeof onHana) =>
+    conn(listTables(pattern)).then((tables) => tables.map((t) => `${t.dbSchema}.${t.table}`).sort())
+  const loaderUri = () => oracle.uri.replace(/\/\/[^@]*@/, "//LOADER:loader@")
+
+  it("HANA: --temporary ingests into a local temporary table that ends with the CLI's session; without it the table stays", async () => {
+    const [temporary, kept] = await Promise.all([
+      runCli(["ingest", file, "--uri", hana.uri, "--table", "TMP_ITEMS", "--temporary"]),
+      runCli(["ingest", file, "--uri", hana.uri, "--table", "TMP_ITEMS_KEPT"])
+    ])
+    expect(temporary.stderr).toBe("")
+    expect([temporary.code, kept.code]).toEqual([0, 0])
+    expect(temporary.stdout).toContain("50 rows ingested into TMP_ITEMS (temporary, gone when the session ended)")
+    // HANA drops a local temporary table (the driver's "#TMP_ITEMS") when its session ends: no session has it now.
+    expect(await tablesNamed("%TMP_ITEMS%")(onHana)).toEqual(["SYSTEM.TMP_ITEMS_KEPT"])
+    const lookup = await Effect.runPromise(Effect.exit(rowsOf(`SELECT COUNT(*) AS N FROM "#TMP_ITEMS"`).pipe(Effect.provide(hanaConnection()))))
+    expect(Exit.isFailure(lookup)).toBe(true)
+    expect(await onHana(rowsOf(`SELECT COUNT(*) AS N FROM "TMP_ITEMS_KEPT"`))).toEqual([{ N: 50n }])
+  })
+
+  it("Oracle: --temporary fails with one NOT_IMPLEMENTED line and creates nothing", async () => {
+    const run = await runCli(["ingest", file, "--uri", oracle.uri, "--table", "TMP_ITEMS", "--temporary"])
+    expect(run.code).toBe(1)
+    expect(run.stdout).not.toContain("rows ingested")
+    expect(run.stderr.trimEnd().split("\n")).toEqual(["error: NOT_IMPLEMENTED: the oracle driver does not support ingest into a temporary table (adbc.ingest.temporary)"])
+    expect(await tablesNamed("TMP_ITEMS")(onOracle)).toEqual([])
+  })
+
+  it("HANA: --schema S creates the table in S (GetObjects lists it there only); a missing schema is one error line", async () => {
+    await onHana(Connection.execute(`CREATE SCHEMA "SALES"`))
+    const [inSales, missing] = await Promise.all([
+      runCli(["ingest", file, "--uri", hana.uri, "--table", "SCHEMA_ITEMS", "--schema", "SALES"]),
+      runCli(["ingest", file, "--uri", hana.uri, "--table", "SCHEMA_ITEMS_LOST", "--schema", "NO_SUCH_SCHEMA"])
+    ])
+    expect(inSales.stderr).toBe("")
+    expect(inSales.code).toBe(0)
+    expect(inSales.stdout).toContain("50 rows ingested into SALES.SCHEMA_ITEMS")
+    expect(await tablesNamed("SCHEMA_ITEMS%")(onHana)).toEqual(["SALES.SCHEMA_ITEMS"])
+    expect(await onHana(rowsOf(`SELECT COUNT(*) AS N FROM "SALES"."SCHEMA_ITEMS"`))).toEqual([{ N: 50n }])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(/^error: NOT_FOUND \(vendor code 362, SQLSTATE \w+\): (\[362\] )?invalid schema name: NO_SUCH_SCHEMA$/)])
+  })
+
+  it("Oracle: --schema S creates the table in S when the user may (CREATE ANY TABLE), ORA-01031 when not", async () => {
+    const [asLoader, asTest] = await Promise.all([
+      runCli(["ingest", file, "--uri", loaderUri(), "--table", "SCHEMA_ITEMS", "--schema", "TEST"]),
+      runCli(["ingest", file, "--uri", oracle.uri, "--table", "SCHEMA_ITEMS_REFUSED", "--schema", "LOADER"])
+    ])
+    expect(asLoader.stderr).toBe("")
+    expect(asLoader.code).toBe(0)
+    expect(asLoader.stdout).toContain("50 rows ingested into TEST.SCHEMA_ITEMS")
+    expect(await tablesNamed("SCHEMA_ITEMS%")(onOracle)).toEqual(["TEST.SCHEMA_ITEMS"])
+    expect(await onOracle(rowsOf(`SELECT COUNT(*) AS N FROM "SCHEMA_ITEMS"`))).toEqual([{ N: 50 }])
+    expect(asTest.code).toBe(1)
+    expect(asTest.stderr.trimEnd().split("\n")).toEqual([
+      // node-oracledb's message ends with a line "Help: URL"; adbc keeps it, on the same line
+      expect.stringMatching(/^error: UNAUTHORIZED \(vendor code 1031, SQLSTATE 42000\): ORA-01031: insufficient privileges Help: https:\S+$/)
+    ])
+    expect(await tablesNamed("SCHEMA_ITEMS_REFUSED")(onOracle)).toEqual([])
+  })
+
+  it("rejects --temporary with --schema, or with --mode append, before connecting", async () => {
+    const closed = "hdb://u:p@127.0.0.1:1"
+    const [withSchema, withAppend, copyWithSchema] = await Promise.all([
+      runCli(["ingest", file, "--uri", closed, "--table", "T", "--temporary", "--schema", "SALES"]),
+      runCli(["ingest", file, "--uri", closed, "--table", "T", "--temporary", "--mode", "append"]),
+      runCli(["copy", "--from-uri", closed, "--query", "SELECT 1 FROM DUMMY", "--to-uri", closed, "--table", "T", "--temporary", "--schema", "SALES"])
+    ])
+    for (const run of [withSchema, withAppend, copyWithSchema]) expect(run.code).toBe(1)
+    expect(withSchema.stderr.trimEnd()).toBe(
+      "error: INVALID_ARGUMENT: --temporary and --schema SALES cannot be combined: a temporary table is created where the session keeps its own, not in a named schema"
+    )
+    expect(copyWithSchema.stderr).toBe(withSchema.stderr)
+    expect(withAppend.stderr.trimEnd()).toBe(
+      "error: INVALID_ARGUMENT: --temporary with --mode append: a temporary table lives only in its session and each adbc run opens a new one, so there is none to append to; use --mode create"
+    )
   })
 })
 

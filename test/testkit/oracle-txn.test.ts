@@ -3,12 +3,25 @@ import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
-/** True when `p` has neither resolved nor rejected after `ms` (a statement waiting for a row lock). */
-const stillPendingAfter = async (p: Promise<unknown>, ms: number): Promise<boolean> => {
+/**
+ * Starts `call` and resolves once the server counts one more call waiting for a lock (its `lockWaits`): then true when
+ * the call is still running, as a call waiting for another transaction's lock must be; false when the call ended
+ * without the server counting a wait. Synchronised on the server's counter, so it does not depend on the machine's
+ * speed.
+ */
+const waitsForLock = (server: OracleTestServerHandle, call: () => Promise<{ readonly rowsAffected?: number }>) => {
+  const before = server.stats.lockWaits
   let settled = false
-  void p.then(() => (settled = true), () => (settled = true))
-  await new Promise((r) => setTimeout(r, ms))
-  return !settled
+  const result = call()
+  void result.then(() => (settled = true), () => (settled = true))
+  const waiting = (async () => {
+    while (server.stats.lockWaits === before) {
+      if (settled) return false
+      await new Promise((r) => setTimeout(r, 5))
+    }
+    return !settled
+  })()
+  return { result, waiting }
 }
 
 for (const version of ["23ai", "19c"] as const)
@@ -48,21 +61,19 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     await a.execute("CREATE TABLE conflict_t (id NUMBER PRIMARY KEY, v NUMBER)")
     await a.execute("INSERT INTO conflict_t VALUES (1, 0)", [], { autoCommit: true })
     await a.execute("UPDATE conflict_t SET v = 1 WHERE id = 1")
-    const started = Date.now()
-    const waiting = b.execute("UPDATE conflict_t SET v = v + 10 WHERE id = 1")
-    expect(await stillPendingAfter(waiting, 300)).toBe(true)
+    const update = waitsForLock(server, () => b.execute("UPDATE conflict_t SET v = v + 10 WHERE id = 1"))
+    expect(await update.waiting).toBe(true)
     await a.commit()
-    expect((await waiting).rowsAffected).toBe(1)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290)
+    expect((await update.result).rowsAffected).toBe(1)
     await b.commit()
     // the waiter wrote on top of the committed value, as after Oracle's row-lock wait
     expect((await a.execute("SELECT v FROM conflict_t")).rows).toEqual([[11]])
     // a waiting statement cancelled by a break gets ORA-01013 and leaves its session usable
     await a.execute("UPDATE conflict_t SET v = 100 WHERE id = 1")
-    const cancelled = b.execute("UPDATE conflict_t SET v = 200 WHERE id = 1")
-    await new Promise((r) => setTimeout(r, 200))
+    const cancelled = waitsForLock(server, () => b.execute("UPDATE conflict_t SET v = 200 WHERE id = 1"))
+    expect(await cancelled.waiting).toBe(true)
     await b.break()
-    expect(oraCode(await failure(() => cancelled))).toBe("ORA-01013")
+    expect(oraCode(await failure(() => cancelled.result))).toBe("ORA-01013")
     await a.commit()
     expect((await b.execute("SELECT v FROM conflict_t")).rows).toEqual([[100]])
     await b.rollback()
@@ -84,31 +95,33 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     // a row the query did not select stays free
     expect((await b.execute("UPDATE fu_t SET v = 5 WHERE id = 2")).rowsAffected).toBe(1)
     await b.commit()
-    const waiting = b.execute("UPDATE fu_t SET v = v + 10 WHERE id = 1")
-    expect(await stillPendingAfter(waiting, 300)).toBe(true)
+    const waiting = waitsForLock(server, () => b.execute("UPDATE fu_t SET v = v + 10 WHERE id = 1"))
+    expect(await waiting.waiting).toBe(true)
     await a.execute("UPDATE fu_t SET v = 1 WHERE id = 1")
     await a.commit()
-    expect((await waiting).rowsAffected).toBe(1)
+    expect((await waiting.result).rowsAffected).toBe(1)
     await b.commit()
     expect((await a.execute("SELECT v FROM fu_t ORDER BY id")).rows).toEqual([[11], [5]])
     // NOWAIT on a locked row fails at once; without NOWAIT a second FOR UPDATE waits and a break ends it
     await a.execute("SELECT * FROM fu_t t WHERE t.id = 1 FOR UPDATE")
-    const started = Date.now()
+    const waitsBeforeNowait = server.stats.lockWaits
     expect(oraCode(await failure(() => b.execute("SELECT * FROM fu_t WHERE id = 1 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
-    expect(Date.now() - started).toBeLessThan(5_000)
-    const second = b.execute("SELECT v FROM fu_t WHERE id = 1 FOR UPDATE")
-    await new Promise((r) => setTimeout(r, 200))
+    expect(server.stats.lockWaits).toBe(waitsBeforeNowait)
+    const second = waitsForLock(server, () => b.execute("SELECT v FROM fu_t WHERE id = 1 FOR UPDATE"))
+    expect(await second.waiting).toBe(true)
     await b.break()
-    expect(oraCode(await failure(() => second))).toBe("ORA-01013")
-    // WAIT n gives up after n seconds with ORA-30006
+    expect(oraCode(await failure(() => second.result))).toBe("ORA-01013")
+    // WAIT n waits, then gives up after n seconds with ORA-30006
     const t0 = Date.now()
-    expect(oraCode(await failure(() => b.execute("SELECT v FROM fu_t WHERE id = 1 FOR UPDATE WAIT 1")))).toBe("ORA-30006")
+    const bounded = waitsForLock(server, () => b.execute("SELECT v FROM fu_t WHERE id = 1 FOR UPDATE WAIT 1"))
+    expect(await bounded.waiting).toBe(true)
+    expect(oraCode(await failure(() => bounded.result))).toBe("ORA-30006")
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950)
     // a DELETE of a locked row waits too, and deletes once the lock holder rolled back
-    const deleting = b.execute("DELETE FROM fu_t WHERE id = 1")
-    expect(await stillPendingAfter(deleting, 300)).toBe(true)
+    const deleting = waitsForLock(server, () => b.execute("DELETE FROM fu_t WHERE id = 1"))
+    expect(await deleting.waiting).toBe(true)
     await a.rollback()
-    expect((await deleting).rowsAffected).toBe(1)
+    expect((await deleting.result).rowsAffected).toBe(1)
     await b.rollback()
     // once the lock holder ended its transaction, FOR UPDATE succeeds
     expect((await b.execute("SELECT v FROM fu_t WHERE id = 1 FOR UPDATE NOWAIT")).rows).toEqual([[11]])
@@ -141,10 +154,10 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     await a.execute("CREATE TABLE dupkey_t (id NUMBER PRIMARY KEY, code VARCHAR2(10) UNIQUE, v NUMBER)")
     await b.execute("INSERT INTO dupkey_t VALUES (100, 'b-own', 0)")
     await a.execute("INSERT INTO dupkey_t VALUES (1, 'one', 0)")
-    const waiting = b.execute("INSERT INTO dupkey_t VALUES (1, 'uno', 1)")
-    expect(await stillPendingAfter(waiting, 300)).toBe(true)
+    const waiting = waitsForLock(server, () => b.execute("INSERT INTO dupkey_t VALUES (1, 'uno', 1)"))
+    expect(await waiting.waiting).toBe(true)
     await a.commit()
-    const err = await failure(() => waiting)
+    const err = await failure(() => waiting.result)
     expect(oraCode(err)).toBe("ORA-00001")
     expect(String(err)).toMatch(/unique constraint \(\w+\.SYS_C\d+\) violated|unique constraint \(\w+\.\w+\) violated/)
     // only the statement failed: B's earlier row is still there and commits
@@ -153,36 +166,36 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     expect((await a.execute("SELECT id, code FROM dupkey_t ORDER BY id")).rows).toEqual([[1, "one"], [100, "b-own"]])
     // a unique (not primary) key waits the same way
     await a.execute("INSERT INTO dupkey_t VALUES (2, 'two', 0)")
-    const second = b.execute("INSERT INTO dupkey_t VALUES (3, 'two', 0)")
-    expect(await stillPendingAfter(second, 300)).toBe(true)
+    const second = waitsForLock(server, () => b.execute("INSERT INTO dupkey_t VALUES (3, 'two', 0)"))
+    expect(await second.waiting).toBe(true)
     await a.commit()
-    expect(oraCode(await failure(() => second))).toBe("ORA-00001")
+    expect(oraCode(await failure(() => second.result))).toBe("ORA-00001")
     await b.rollback()
   })
 
   it("lets a waiting insert of the same key go ahead when the other transaction rolls back (single rows and executeMany)", async () => {
     await a.execute("CREATE TABLE dupkey_r (id NUMBER PRIMARY KEY, v NUMBER)")
     await a.execute("INSERT INTO dupkey_r VALUES (1, 0)")
-    const waiting = b.execute("INSERT INTO dupkey_r VALUES (1, 1)")
-    expect(await stillPendingAfter(waiting, 300)).toBe(true)
+    const waiting = waitsForLock(server, () => b.execute("INSERT INTO dupkey_r VALUES (1, 1)"))
+    expect(await waiting.waiting).toBe(true)
     await a.rollback()
-    expect((await waiting).rowsAffected).toBe(1)
+    expect((await waiting.result).rowsAffected).toBe(1)
     await b.commit()
     // executeMany (bulk path) waits for a key inside its batch too, and commits without ORA-00001 after a rollback
     await a.execute("INSERT INTO dupkey_r VALUES (50, 0)")
     const rows = Array.from({ length: 100 }, (_, i) => [i + 10, i])
-    const many = b.executeMany("INSERT INTO dupkey_r VALUES (:1, :2)", rows)
-    expect(await stillPendingAfter(many, 300)).toBe(true)
+    const many = waitsForLock(server, () => b.executeMany("INSERT INTO dupkey_r VALUES (:1, :2)", rows))
+    expect(await many.waiting).toBe(true)
     await a.rollback()
-    expect((await many).rowsAffected).toBe(100)
+    expect((await many.result).rowsAffected).toBe(100)
     await b.commit()
     expect((await a.execute("SELECT COUNT(*), MAX(v) FROM dupkey_r")).rows).toEqual([[101, 99]])
     // and raises ORA-00001 when the other transaction commits
     await a.execute("INSERT INTO dupkey_r VALUES (500, 0)", [], {})
-    const clash = b.executeMany("INSERT INTO dupkey_r VALUES (:1, :2)", [[499, 0], [500, 0]])
-    expect(await stillPendingAfter(clash, 300)).toBe(true)
+    const clash = waitsForLock(server, () => b.executeMany("INSERT INTO dupkey_r VALUES (:1, :2)", [[499, 0], [500, 0]]))
+    expect(await clash.waiting).toBe(true)
     await a.commit()
-    expect(oraCode(await failure(() => clash))).toBe("ORA-00001")
+    expect(oraCode(await failure(() => clash.result))).toBe("ORA-00001")
     await b.rollback()
     expect((await b.execute("SELECT COUNT(*) FROM dupkey_r WHERE id IN (499, 500)")).rows).toEqual([[1]])
   })
@@ -322,18 +335,18 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     await a.execute("CREATE TABLE bulk_t (id NUMBER(10), name VARCHAR2(40), amount NUMBER, created DATE)")
     const when = new Date(2024, 5, 1, 12, 0, 0)
     const rows = Array.from({ length: 100_000 }, (_, i) => [i, `name ${i}`, i / 4, when])
-    const t0 = performance.now()
+    const insertedBefore = server.stats.insertRows
     const r = await a.executeMany("INSERT INTO bulk_t VALUES (:1, :2, :3, :4)", rows, {
       bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 40 }, { type: oracledb.NUMBER }, { type: oracledb.DATE }]
     })
-    const ms = performance.now() - t0
     expect(r.rowsAffected).toBe(100_000)
+    // the server took them as one batch execution (its bulk path counts them), not row by row; its speed is the
+    // oracle-server benchmark's business, not a test's
+    expect(server.stats.insertRows - insertedBefore).toBe(100_000)
     await a.commit()
     const check = await b.execute("SELECT COUNT(*), MAX(id), SUM(amount), MIN(created) FROM bulk_t")
     expect(check.rows[0].slice(0, 3)).toEqual([100_000, 99_999, 1249987500 / 1])
     expect(check.rows[0][3]).toEqual(when)
-    // generous bound for a loaded CI machine; the benchmark measures throughput properly
-    expect(ms).toBeLessThan(20_000)
   })
 })
 
@@ -347,7 +360,9 @@ describe("Oracle test server: bounded row-lock wait", () => {
       await a.execute("INSERT INTO locked VALUES (1, 0)", [], { autoCommit: true })
       await a.execute("UPDATE locked SET v = 1 WHERE id = 1")
       const started = Date.now()
-      expect(oraCode(await failure(() => b.execute("UPDATE locked SET v = 2 WHERE id = 1")))).toBe("ORA-30006")
+      const update = waitsForLock(server, () => b.execute("UPDATE locked SET v = 2 WHERE id = 1"))
+      expect(await update.waiting).toBe(true)
+      expect(oraCode(await failure(() => update.result))).toBe("ORA-30006")
       expect(Date.now() - started).toBeGreaterThanOrEqual(390)
       await a.rollback()
       expect((await b.execute("SELECT v FROM locked")).rows).toEqual([[0]])

@@ -1,6 +1,8 @@
 /**
- * Work counters a test server keeps for benchmarks: how many rows its batch inserts and its result encoding handled
- * and the server time they took, so a benchmark can report the server's own throughput apart from the client's.
+ * Work counters a test server keeps: how many rows its batch inserts and its result encoding handled and the server
+ * time they took, so a benchmark can report the server's own throughput apart from the client's; and how many calls
+ * waited for a lock, so a test can tell that a statement is waiting from the server's side instead of guessing it from
+ * how long the statement has been running.
  */
 
 /** Cumulative counters of one test server (milliseconds of server time). */
@@ -14,10 +16,23 @@ export interface ServerStats {
   encodedRows: number
   encodeMs: number
   encodeCpuMs: number
+  /**
+   * Calls that had to wait for a lock another transaction holds (a row it wrote or locked FOR UPDATE, a key it
+   * inserted), each counted once, when its wait begins; 0 on a server that never makes a call wait.
+   */
+  lockWaits: number
 }
 
 /** Fresh zeroed counters. */
-export const emptyStats = (): ServerStats => ({ insertRows: 0, insertMs: 0, insertCpuMs: 0, encodedRows: 0, encodeMs: 0, encodeCpuMs: 0 })
+export const emptyStats = (): ServerStats => ({
+  insertRows: 0,
+  insertMs: 0,
+  insertCpuMs: 0,
+  encodedRows: 0,
+  encodeMs: 0,
+  encodeCpuMs: 0,
+  lockWaits: 0
+})
 
 /**
  * Runs `f`, adding its wall time to `stats[work + "Ms"]` and the process's CPU time to `stats[work + "CpuMs"]`

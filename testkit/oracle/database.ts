@@ -13,6 +13,7 @@ import { duckIdent, encodeName } from "./names.ts"
 import { namedTypesOf, typeDictionaryRows } from "./named-types.ts"
 import { Grants } from "./privileges.ts"
 import { RowLocks } from "./row-locks.ts"
+import { emptyStats } from "../common/stats.ts"
 
 /** Live-session facts shown by V$SESSION. */
 export interface SessionInfo {
@@ -83,6 +84,8 @@ export class OracleDatabase {
   readonly rowLocks = new RowLocks()
   /** Primary / unique keys inserted by open transactions (key-locks.ts). */
   readonly keyLocks = new RowLocks<string>()
+  /** The server's work counters (the handle's `stats`), kept here where the lock waits are. */
+  readonly stats = emptyStats()
 
   /** Releases the row and key locks of session `sid` (its transaction ended); true when it held any. */
   releaseLocks(sid: number): boolean {

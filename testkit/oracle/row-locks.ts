@@ -80,6 +80,8 @@ export interface LockWaitHost {
   readonly db: {
     readonly rowLocks: RowLocks
     readonly settings: { readonly lockWaitMs: number }
+    /** The server's work counters: {@link RowLockWaits} counts the calls that waited (`lockWaits`). */
+    readonly stats: { lockWaits: number }
     /** Resolves when some transaction ends or after `ms`; `abort` resolves it at once. */
     nextTransactionEnd(ms: number): { readonly ended: Promise<void>; readonly abort: () => void }
   }
@@ -95,6 +97,8 @@ export interface LockWaitHost {
 export class RowLockWaits {
   /** Set by a break during the current call; reset only by {@link startCall}, so no nested wait forgets it. */
   private interruptedCall = false
+  /** Whether the current call has waited for a lock yet (counted once per call in the server's `lockWaits`). */
+  private waitedThisCall = false
   private lockWait: { readonly abort: () => void } | undefined
 
   constructor(private readonly host: LockWaitHost) {}
@@ -113,6 +117,7 @@ export class RowLockWaits {
   /** A new call starts: a break from an earlier call no longer applies. */
   startCall(): void {
     this.interruptedCall = false
+    this.waitedThisCall = false
   }
 
   /**
@@ -125,6 +130,10 @@ export class RowLockWaits {
   async waitForRowLock(deadline: number): Promise<void> {
     const left = deadline - Date.now()
     if (left <= 0) throw new OraError(30006, "resource busy; acquire with WAIT timeout expired")
+    if (!this.waitedThisCall) {
+      this.waitedThisCall = true
+      this.host.db.stats.lockWaits++
+    }
     const wait = this.host.db.nextTransactionEnd(Math.min(left, 50))
     this.lockWait = wait
     try {

@@ -7,7 +7,7 @@ import { OracleDatabase } from "./database.ts"
 import type { OracleVersion } from "./errors.ts"
 import type { OracleFaults } from "./faults.ts"
 import { ProtocolSession, type SessionHost } from "./session.ts"
-import { emptyStats, type ServerStats } from "../common/stats.ts"
+import type { ServerStats } from "../common/stats.ts"
 
 export type { OracleFaults } from "./faults.ts"
 export type { OracleVersion } from "./errors.ts"
@@ -72,7 +72,10 @@ export interface OracleTestServerHandle {
    * 0 once every reader released its cursor.
    */
   readonly openResultSets: () => number
-  /** Cumulative work counters: executeMany rows and the server time they took, rows encoded into FETCH replies. */
+  /**
+   * Cumulative work counters: executeMany rows and the server time they took, rows encoded into FETCH replies, calls
+   * that waited for a lock.
+   */
   readonly stats: ServerStats
   /** Closes every session, the listening port and the database. Idempotent. */
   readonly close: () => Promise<void>
@@ -90,7 +93,7 @@ export const startOracleTestServer = async (options: OracleTestServerOptions = {
   const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? 30_000, ...(options.numericCharacters === undefined ? {} : { numericCharacters: options.numericCharacters }) })
   const faults: OracleFaults = { ...options.faults }
   const sessions = new Set<ProtocolSession>()
-  const stats = emptyStats()
+  const stats = db.stats
   const host: SessionHost = {
     db,
     faults,

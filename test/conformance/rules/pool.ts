@@ -3,7 +3,7 @@
  * connection replaced on checkout.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Latch, Layer, Stream } from "effect"
 import * as ConnectionPool from "../../../src/ConnectionPool.ts"
 import { fromTable } from "../../../src/Ingest.ts"
 import { type ConformanceDriver, type ConformanceEnv, failure, numbers, uniqueTable } from "../harness.ts"
@@ -17,21 +17,34 @@ export const poolRules = (driver: ConformanceDriver, env: () => ConformanceEnv) 
       Effect.gen(function*() {
         const pool = yield* ConnectionPool.ConnectionPool
         const seen = new Set<object>()
-        let sessionsInUse = 0
+        // Each fiber keeps its connection until all three hold one at once, so none can hand its connection back for
+        // another to reuse, however slowly the machine opens them. A pool that shares or lacks connections never gets
+        // there: the timeout turns that hang into a failure.
+        const allHolding = yield* Latch.make()
+        let holding = 0
+        let sessionsWhileHeld = 0
         yield* Effect.all(
           [1, 2, 3].map(() =>
             pool.use((conn) =>
               Effect.gen(function*() {
                 seen.add(conn)
-                yield* Effect.sleep("200 millis")
-                sessionsInUse = Math.max(sessionsInUse, env().openSessions())
+                if (++holding === 3) {
+                  sessionsWhileHeld = env().openSessions()
+                  yield* allHolding.open
+                }
+                yield* allHolding.await
               })
             )
           ),
           { concurrency: "unbounded" }
+        ).pipe(
+          Effect.timeoutOrElse({
+            duration: "60 seconds",
+            orElse: () => Effect.die(new Error(`only ${holding} of 3 fibers got a connection at the same time`))
+          })
         )
         expect(seen.size).toBe(3)
-        expect(sessionsInUse).toBeGreaterThanOrEqual(3)
+        expect(sessionsWhileHeld).toBeGreaterThanOrEqual(3)
       }).pipe(Effect.provide(poolLayer(3))))
 
     it.live("a size of 1 makes fibers wait for the one connection, never share it", () =>
