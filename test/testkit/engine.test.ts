@@ -1,6 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { BIGINT, BLOB, BOOLEAN, DATE, DECIMAL, DOUBLE, INTEGER, TIMESTAMP, VARCHAR } from "@duckdb/node-api"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { BulkInsertError, BulkRows, Engine, EngineError } from "../../testkit/engine/index.ts"
+
+/** Runs a full garbage collection (V8's gc(), exposed for this test process). */
+const collectGarbage = (): void => {
+  setFlagsFromString("--expose-gc")
+  ;(runInNewContext("gc") as () => void)()
+}
 
 describe("testkit engine", () => {
   it("runs DDL/DML, reports rows affected and reads column-wise chunks", async () => {
@@ -221,6 +229,35 @@ describe("testkit engine", () => {
       direct.setNumber(0, 2999, 2999)
       expect(await s.appendRows({ schema: "main", table: "u" }, direct)).toBe(3000)
       expect(await s.queryAll("SELECT count(*) FROM u")).toEqual([[3000n]])
+    } finally {
+      engine.close()
+    }
+  })
+
+  it("a failed append leaves nothing behind that a later garbage collection appends into the next transaction", async () => {
+    const engine = await Engine.open()
+    try {
+      const s = await engine.session()
+      await s.execute("CREATE TABLE g (id INTEGER NOT NULL)")
+      // no notNull in the spec: DuckDB's appender itself refuses the NULL, at its flush
+      const rows = new BulkRows([{ name: "id", type: INTEGER }], 2)
+      rows.setNumber(0, 0, 1)
+      await s.begin()
+      const failed = await s.appendRows({ schema: "main", table: "g" }, rows).then(
+        () => "appended",
+        (e: unknown) => (e as EngineError).kind
+      )
+      expect(failed).toBe("Constraint Error")
+      await s.rollback()
+      await s.begin()
+      await s.execute("INSERT INTO g VALUES (5)")
+      // the failed appender is garbage now: its finalizer must not flush the refused rows into this transaction
+      for (let i = 0; i < 10; i++) {
+        collectGarbage()
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(await s.queryAll("SELECT id FROM g")).toEqual([[5]])
+      await s.commit()
     } finally {
       engine.close()
     }

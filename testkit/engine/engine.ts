@@ -320,6 +320,10 @@ export class Session {
             appender.appendDataChunk(chunk)
           }
           appender.flushSync()
+        } catch (e) {
+          // as in appendChunks: no buffered rows left for a later close or finalizer to flush
+          appender.clear()
+          throw e
         } finally {
           appender.closeSync()
         }
@@ -375,12 +379,15 @@ export class Session {
       }
       appender.flushSync()
     } catch (e) {
+      // a failed flush keeps its rows buffered, and closing the appender (or its finalizer at some later garbage
+      // collection) flushes them again into whatever transaction the connection then has open, aborting it
+      appender.clear()
       throw appendError(e)
     } finally {
       try {
         appender.closeSync()
       } catch {
-        // closing after a failed flush repeats its error (or reports the aborted transaction): the first one counts
+        // closing on an aborted transaction can fail as well: the first error counts
       }
     }
   }
