@@ -6,7 +6,9 @@ import { call, closeQuietly, connect, exec } from "./hana/client.ts"
 import type { HdbStatement } from "./hana/client.ts"
 
 const startCli = (args: readonly string[]) => {
-  const child = spawn("node_modules/.bin/tsx", ["testkit/cli.ts", ...args], { stdio: ["ignore", "pipe", "pipe"] })
+  // node with tsx as a loader, as startInChildProcess runs it: the tsx wrapper process relays a signal to the process
+  // running the CLI and, when that one does not acknowledge it within 30 ms (a loaded machine), kills it and exits 143
+  const child = spawn(process.execPath, ["--import", "tsx", "testkit/cli.ts", ...args], { stdio: ["ignore", "pipe", "pipe"] })
   let stderr = ""
   child.stderr.on("data", (b: Buffer) => (stderr += b.toString()))
   const firstLine = new Promise<string>((resolve, reject) => {

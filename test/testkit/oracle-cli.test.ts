@@ -6,7 +6,8 @@ import { oracledb } from "./oracle/helpers.ts"
 
 describe("npm run testkit -- oracle", () => {
   it("prints the URI, serves node-oracledb, and frees the port on SIGTERM", async () => {
-    const child = spawn("node_modules/.bin/tsx", ["testkit/cli.ts", "oracle", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] })
+    // node with tsx as a loader, not the tsx wrapper process, which kills a CLI slow to acknowledge a signal (hana-cli.test.ts)
+    const child = spawn(process.execPath, ["--import", "tsx", "testkit/cli.ts", "oracle", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] })
     let stderr = ""
     child.stderr.on("data", (b: Buffer) => (stderr += b.toString()))
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
