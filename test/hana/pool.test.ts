@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Layer, Schedule, Stream } from "effect"
 import * as Hana from "../../layers/hana/index.ts"
 import * as Connection from "../../src/Connection.ts"
 import * as ConnectionPool from "../../src/ConnectionPool.ts"
@@ -19,9 +19,18 @@ describe.skipIf(realHana)("connection pool", () => {
   it.live("a connection whose session was closed by the server is discarded on checkout and replaced", () =>
     Effect.gen(function*() {
       const pool = yield* ConnectionPool.ConnectionPool
-      const first = yield* pool.use(connectionId)
+      let pooled: Connection.ConnectionShape | undefined
+      const first = yield* pool.use((conn) => {
+        pooled = conn
+        return connectionId(conn)
+      })
       yield* withConnection(server.uri, Effect.flatMap(Connection.Connection, (conn) => conn.execute(`ALTER SYSTEM DISCONNECT SESSION '${first}'`)))
-      yield* Effect.sleep("200 millis")
+      // the client learns that its session is gone when the server's close of the socket reaches it: wait for that
+      const usable = yield* pooled!.isUsable.pipe(
+        Effect.repeat({ until: (u) => !u, schedule: Schedule.spaced("10 millis") }),
+        Effect.timeout("10 seconds")
+      )
+      expect(usable).toBe(false)
       const second = yield* pool.use(connectionId)
       expect(second).not.toBe(first)
     }).pipe(Effect.provide(poolLayer(1))))
