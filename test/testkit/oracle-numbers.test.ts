@@ -67,6 +67,13 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
     }
     // MAX keeps its argument's declared type
     expect([r.metaData[4].precision, r.metaData[4].scale]).toEqual([10, 2])
+    // also as window functions
+    const w = await conn.execute("SELECT SUM(p) OVER (), AVG(p) OVER (PARTITION BY id) a, COUNT(p) OVER () FROM num WHERE id >= 100 ORDER BY id")
+    expect(w.rows).toEqual([
+      [12.75, 12.5, 2],
+      [12.75, 0.25, 2]
+    ])
+    for (const m of w.metaData) expect([m.dbTypeName, m.precision, m.scale]).toEqual(["NUMBER", 0, -127])
   })
 
   describe("every digit of NUMBER without precision", () => {

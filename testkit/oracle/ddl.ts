@@ -554,7 +554,7 @@ export class Ddl {
     const selectSql = sql.slice(toks[k + 1]!.pos)
     const result = await this.s.query(selectSql, [])
     result.cursor.close()
-    const tt = makeTranslator(tokenize(selectSql), { bind: () => "NULL", dbTimeZone: this.s.db.settings.dbTimeZone })
+    const tt = makeTranslator(tokenize(selectSql), { bind: () => "NULL", dbTimeZone: this.s.db.settings.dbTimeZone, exactNumberColumns: this.s.exactNumberColumnsOf(selectSql) })
     const { sql: duckSelect } = translateQuery(tt.toks, tt.tr)
     const cols = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: c.nullable, defaultText: null }))
     const aliases = names !== undefined ? ` (${names.map(duckIdent).join(", ")})` : ""

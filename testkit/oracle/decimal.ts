@@ -148,3 +148,210 @@ export const orderKey = (d: Decimal): string => {
   const complement = (s: string) => s.replace(/\d/g, (c) => String(9 - Number(c)))
   return `0${complement(String(power).padStart(3, "0"))}${complement(digits)}~`
 }
+
+/** How {@link roundTo} treats the digits it drops. */
+export type RoundingMode = "round" | "trunc" | "ceil" | "floor"
+
+/**
+ * `d` with `places` digits right of the decimal point (negative: left of it), as ROUND (half away from zero, "For
+ * NUMBER values, the value n is rounded away from 0"), TRUNC (toward zero), CEIL and FLOOR give it for NUMBER (SQL
+ * Language Reference, "ROUND (number)": https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/ROUND-number.html,
+ * https://docs.oracle.com/cd/B13789_01/server.101/b10759/functions120.htm; "TRUNC (number)", "CEIL", "FLOOR").
+ */
+export const roundTo = (d: Decimal, places: number, mode: RoundingMode): Decimal => {
+  const target = -Math.max(-200, Math.min(200, places))
+  if (d.exponent >= target) return d
+  const unit = 10n ** BigInt(target - d.exponent)
+  let q = d.coefficient / unit
+  const rest = d.coefficient % unit
+  const awayFromZero =
+    mode === "round" ? rest * 2n >= unit : mode === "ceil" ? rest > 0n && !d.negative : mode === "floor" ? rest > 0n && d.negative : false
+  if (awayFromZero) q += 1n
+  return normalize({ negative: d.negative, coefficient: q, exponent: target })
+}
+
+/** The integer part of `d` as a number (a ROUND / TRUNC places argument: "integer must be an integer", truncated). */
+export const integerOf = (d: Decimal): number => {
+  const t = roundTo(d, 0, "trunc")
+  return Number(signed(t) * 10n ** BigInt(Math.max(0, Math.min(t.exponent, 6))))
+}
+
+/** |d|. */
+export const abs = (d: Decimal): Decimal => ({ ...d, negative: false })
+
+/** −1, 0 or 1 by the sign of `d` (SIGN). */
+export const sign = (d: Decimal): number => (d.coefficient === 0n ? 0 : d.negative ? -1 : 1)
+
+/**
+ * MOD(n2, n1): "the remainder of n2 divided by n1. Returns n2 if n1 is 0", with the sign of n2 (n2 − n1 ×
+ * TRUNC(n2/n1), unlike the classical modulus with FLOOR; SQL Language Reference, "MOD":
+ * https://docs.oracle.com/en/database/oracle/oracle-database/18/sqlrf/MOD.html). Exact on every digit.
+ */
+export const mod = (n2: Decimal, n1: Decimal): Decimal => {
+  if (n1.coefficient === 0n) return n2
+  const [x, y, e] = aligned(n2, n1)
+  return fromSigned(x % y, e)
+}
+
+const outOfRange = (d: Decimal) => new OraError(1428, `argument '${numberText(d)}' is out of range`)
+
+/** Integer square root (floor) of a non-negative bigint, by Newton's method. */
+const isqrt = (n: bigint): bigint => {
+  if (n < 2n) return n
+  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2))
+  for (;;) {
+    const y = (x + n / x) >> 1n
+    if (y >= x) return x
+    x = y
+  }
+}
+
+/**
+ * SQRT of a NUMBER: correctly rounded to NUMBER's 40 digits ("If n resolves to a NUMBER, then the value n cannot be
+ * negative": ORA-01428; SQL Language Reference, "SQRT": https://docs.oracle.com/database/122/SQLRF/SQRT.htm).
+ */
+export const sqrt = (d: Decimal): Decimal => {
+  if (d.negative) throw outOfRange(d)
+  if (d.coefficient === 0n) return ZERO
+  let { coefficient, exponent } = d
+  // an even exponent, and at least 88 digits under the root so that the root has 44 before NUMBER's rounding
+  const pad = Math.max(0, 88 - digitCount(coefficient)) + ((exponent - Math.max(0, 88 - digitCount(coefficient))) & 1)
+  coefficient *= 10n ** BigInt(pad)
+  exponent -= pad
+  const root = isqrt(coefficient)
+  const exact = root * root === coefficient
+  return normalize({ negative: false, coefficient: exact ? root : root * 10n + 1n, exponent: exponent / 2 - (exact ? 0 : 1) })
+}
+
+/** Keeps `digits` significant digits of `d` (half away from zero), for intermediate results of long computations. */
+const significant = (d: Decimal, digits: number): Decimal => {
+  const drop = digitCount(d.coefficient) - digits
+  if (drop <= 0) return d
+  const unit = 10n ** BigInt(drop)
+  const q = d.coefficient / unit + ((d.coefficient % unit) * 2n >= unit ? 1n : 0n)
+  return { negative: d.negative, coefficient: q, exponent: d.exponent + drop }
+}
+
+/**
+ * POWER(n2, n1) of NUMBERs ("if n2 is negative, then n1 must be an integer", else ORA-01428; SQL Language Reference,
+ * "POWER": https://docs.oracle.com/en/database/oracle/oracle-database/18/sqlrf/POWER.html). An integer exponent is
+ * computed exactly (by squaring with 60 significant digits kept when the exact power would be very long) and rounded
+ * to NUMBER's 40 digits; a fractional exponent as EXP(n1 × LN(n2)) to 60 digits, then rounded to NUMBER's.
+ */
+export const power = (n2: Decimal, n1: Decimal): Decimal => {
+  const integral = n1.exponent >= 0
+  if (!integral && compare(n1, { negative: false, coefficient: 5n, exponent: -1 }) === 0) return sqrt(n2)
+  if (!integral) {
+    if (n2.negative) throw outOfRange(n2)
+    if (n2.coefficient === 0n) {
+      if (n1.negative) throw new OraError(1476, "divisor is equal to zero")
+      return ZERO
+    }
+    return expOfFixed(fixedMul(toFixed(n1), lnFixed(n2)))
+  }
+  const n = signed(n1) * 10n ** BigInt(n1.exponent)
+  if (n === 0n) return { negative: false, coefficient: 1n, exponent: 0 }
+  if (n2.coefficient === 0n) {
+    if (n < 0n) throw new OraError(1476, "divisor is equal to zero")
+    return ZERO
+  }
+  const magnitude = n < 0n ? -n : n
+  const digits = digitCount(n2.coefficient)
+  // log10 |n2| × |n1| decides overflow (ORA-01426) and underflow (0) before any long computation
+  const log10 = Math.log10(Number(`0.${n2.coefficient.toString().slice(0, 17)}`)) + n2.exponent + digits
+  const scale = log10 * Number(magnitude) * (n < 0n ? -1 : 1)
+  if (scale > 127) throw overflow()
+  if (scale < -132) return ZERO
+  let result: Decimal = { negative: false, coefficient: 1n, exponent: 0 }
+  let base: Decimal = { ...n2, negative: false }
+  const exact = Number(magnitude) * digits <= 4000
+  for (let k = magnitude; k > 0n; k >>= 1n) {
+    if ((k & 1n) === 1n) result = exact ? mulRaw(result, base) : significant(mulRaw(result, base), 60)
+    if (k > 1n) base = exact ? mulRaw(base, base) : significant(mulRaw(base, base), 60)
+  }
+  const negative = n2.negative && (magnitude & 1n) === 1n
+  const positive = n < 0n ? divide({ negative: false, coefficient: 1n, exponent: 0 }, result) : normalize(result)
+  return negative ? { ...positive, negative: positive.coefficient !== 0n } : positive
+}
+
+const mulRaw = (a: Decimal, b: Decimal): Decimal => ({ negative: false, coefficient: a.coefficient * b.coefficient, exponent: a.exponent + b.exponent })
+
+/** The greatest (`sign` 1) or least (−1) of `values` (GREATEST / LEAST). */
+export const extreme = (values: ReadonlyArray<Decimal>, direction: 1 | -1): Decimal =>
+  values.reduce((best, v) => (compare(v, best) * direction > 0 ? v : best))
+
+// EXP and LN in fixed point: values scaled by 10^60, 20 digits beyond NUMBER's 40, so that the result rounds right
+const PLACES = 60
+const SCALE = 10n ** BigInt(PLACES)
+
+/** atanh(num / den) × SCALE for |num / den| well below 1 (the series converges by (num / den)² a term). */
+const atanhFixed = (num: bigint, den: bigint): bigint => {
+  let term = (num * SCALE) / den
+  let sum = 0n
+  const n2 = num * num
+  const d2 = den * den
+  for (let k = 1n; term !== 0n; k += 2n) {
+    sum += term / k
+    term = (term * n2) / d2
+  }
+  return sum
+}
+
+const LN2 = 2n * atanhFixed(1n, 3n)
+// 10 = 2³ × 1.25, and ln 1.25 = 2 atanh(1/9)
+const LN10 = 3n * LN2 + 2n * atanhFixed(1n, 9n)
+
+/** `d` × SCALE, truncated. */
+const toFixed = (d: Decimal): bigint => {
+  const shift = d.exponent + PLACES
+  const magnitude = shift >= 0 ? d.coefficient * 10n ** BigInt(shift) : d.coefficient / 10n ** BigInt(-shift)
+  return d.negative ? -magnitude : magnitude
+}
+
+const fixedMul = (a: bigint, b: bigint): bigint => (a * b) / SCALE
+
+/** ln(d) × SCALE for d > 0 (ORA-01428 otherwise): ln(m × 10^k) = ln(m / 2^j) + j ln 2 + k ln 10, m / 2^j near 1. */
+const lnFixed = (d: Decimal): bigint => {
+  if (d.negative || d.coefficient === 0n) throw outOfRange(d)
+  const digits = digitCount(d.coefficient)
+  let m = (d.coefficient * SCALE) / 10n ** BigInt(digits - 1)
+  let halvings = 0n
+  while (m * 2n > 3n * SCALE) {
+    m /= 2n
+    halvings++
+  }
+  return 2n * atanhFixed(m - SCALE, m + SCALE) + halvings * LN2 + BigInt(d.exponent + digits - 1) * LN10
+}
+
+/** e^(y / SCALE) as a NUMBER: 10^n × e^r with 0 ≤ r < ln 10, e^r by its series at r / 1024, then squared ten times. */
+const expOfFixed = (y: bigint): Decimal => {
+  // e^291 is about 1E126 (ORA-01426); below e^-300 the value is under 1E-130
+  if (y > 291n * SCALE) throw overflow()
+  if (y < -300n * SCALE) return ZERO
+  let n = y / LN10
+  if (y - n * LN10 < 0n) n -= 1n
+  const r = (y - n * LN10) / 1024n
+  let sum = SCALE
+  let term = SCALE
+  for (let k = 1n; term !== 0n; k++) {
+    term = (term * r) / (k * SCALE)
+    sum += term
+  }
+  for (let i = 0; i < 10; i++) sum = (sum * sum) / SCALE
+  return normalize({ negative: false, coefficient: sum, exponent: Number(n) - PLACES })
+}
+
+/** EXP(n): e^n to NUMBER's digits (ORA-01426 from about e^291). */
+export const exp = (d: Decimal): Decimal => expOfFixed(toFixed(d))
+
+/** LN(n) for n > 0 (ORA-01428 otherwise), to NUMBER's digits. */
+export const ln = (d: Decimal): Decimal => normalize(fromFixed(lnFixed(d)))
+
+/** LOG(base, n) = LN(n) / LN(base), base > 0 and not 1, n > 0. */
+export const log = (base: Decimal, d: Decimal): Decimal => {
+  const lb = lnFixed(base)
+  if (lb === 0n) throw outOfRange(base)
+  return normalize(fromFixed((lnFixed(d) * SCALE) / lb))
+}
+
+const fromFixed = (v: bigint): Decimal => ({ negative: v < 0n, coefficient: v < 0n ? -v : v, exponent: -PLACES })

@@ -167,6 +167,21 @@ export const matchParen = (toks: ReadonlyArray<Tok>, open: number): number => {
   return -1
 }
 
+/**
+ * The first index in [from, to) at parenthesis depth 0 whose token `match` accepts, or -1 (also when a parenthesis
+ * closes the range's enclosing one first).
+ */
+export const findTopLevel = (toks: ReadonlyArray<Tok>, from: number, to: number, match: (t: Tok) => boolean): number => {
+  let depth = 0
+  for (let k = from; k < to; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && match(toks[k]!)) return k
+    if (depth < 0) return -1
+  }
+  return -1
+}
+
 /** Splits a token range at top-level commas. */
 export const splitTopLevel = (toks: ReadonlyArray<Tok>, sep = ","): Array<Array<Tok>> => {
   const parts: Array<Array<Tok>> = [[]]

@@ -7,7 +7,7 @@
  */
 import { DuckDBScalarFunction, DuckDBVarCharType, INTEGER, LIST, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBListValue, DuckDBScalarMainFunction, DuckDBType, DuckDBValue } from "@duckdb/node-api"
-import { add, compare, type Decimal, decimalOf, divide, multiply, numberText, orderKey, subtract } from "./decimal.ts"
+import { abs, add, compare, type Decimal, decimalOf, divide, exp, extreme, integerOf, ln, log, mod, multiply, numberText, orderKey, power, roundTo, type RoundingMode, sign, sqrt, subtract } from "./decimal.ts"
 
 /** Alias of the DuckDB VARCHAR type the functions return exact NUMBER results in. */
 export const EXACT_NUMBER_ALIAS = "ORA_NUMBER"
@@ -41,6 +41,19 @@ const elements = (v: DuckDBValue): Array<Decimal> =>
 const fn = (name: string, parameterTypes: ReadonlyArray<DuckDBType>, returnType: DuckDBType, compute: (args: ReadonlyArray<DuckDBValue>) => DuckDBValue) =>
   DuckDBScalarFunction.create({ name, parameterTypes, returnType, mainFunction: rowwise(compute) })
 
+const unary = (name: string, op: (a: Decimal) => Decimal) => fn(name, [VARCHAR], exactNumber, ([a]) => numberText(op(dec(a!))))
+
+/** ROUND / TRUNC / CEIL / FLOOR to a number of places (the second argument's integer part). */
+const rounding = (name: string, mode: RoundingMode) =>
+  fn(name, [VARCHAR, VARCHAR], exactNumber, ([a, places]) => numberText(roundTo(dec(a!), integerOf(dec(places!)), mode)))
+
+/** GREATEST / LEAST over `list_value(...)`: NULL when any argument is NULL, as Oracle's. */
+const extremeOf = (name: string, direction: 1 | -1) =>
+  fn(name, [LIST(VARCHAR)], exactNumber, ([a]) => {
+    const items = (a as DuckDBListValue).items
+    return items.some((x) => x === null) ? null : numberText(extreme(items.map(dec), direction))
+  })
+
 const sum = (v: DuckDBValue): Decimal | undefined => {
   const xs = elements(v)
   return xs.length === 0 ? undefined : xs.reduce(add)
@@ -56,6 +69,20 @@ const functions = (): Array<DuckDBScalarFunction> => [
   binary("ora_number_sub", subtract),
   binary("ora_number_mul", multiply),
   binary("ora_number_div", divide),
+  binary("ora_number_mod", mod),
+  binary("ora_number_power", power),
+  rounding("ora_number_round", "round"),
+  rounding("ora_number_trunc", "trunc"),
+  unary("ora_number_ceil", (a) => roundTo(a, 0, "ceil")),
+  unary("ora_number_floor", (a) => roundTo(a, 0, "floor")),
+  unary("ora_number_abs", abs),
+  unary("ora_number_sqrt", sqrt),
+  unary("ora_number_exp", exp),
+  unary("ora_number_ln", ln),
+  binary("ora_number_log", log),
+  unary("ora_number_sign", (a) => decimalOf(String(sign(a)))),
+  extremeOf("ora_number_greatest", 1),
+  extremeOf("ora_number_least", -1),
   // SUM / AVG over `list(x)`: NULL for no (non-NULL) values, as the aggregates give
   fn("ora_number_sum", [LIST(VARCHAR)], exactNumber, ([a]) => {
     const s = sum(a!)

@@ -8,6 +8,8 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { ColumnVector, Session as EngineSession } from "../engine/index.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import type { TableMeta } from "./catalog.ts"
+import { canonicalNumberWrites } from "./number-writes.ts"
 import type { OracleDatabase } from "./database.ts"
 import type { BindSpec, ExecuteOptions, PlsqlResult, QueryResult, StatementResult } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery, type QueryShape } from "./translate.ts"
@@ -30,6 +32,10 @@ export interface PlsqlHost {
   runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>): Promise<number>
   queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult>
   execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult>
+  /** NUMBER columns without precision of the tables a statement mentions (computed on exactly: number-functions.ts). */
+  exactNumberColumnsOf(sql: string): ReadonlySet<string>
+  /** Resolves a table name as the session sees it. */
+  lookupTable(schema: string | undefined, name: string): TableMeta | undefined
 }
 
 type Value = DuckDBValue | QueryResult
@@ -119,7 +125,8 @@ const renderExpr = (
       params.push(v as DuckDBValue)
       return `$${params.length}`
     },
-    dbTimeZone: s.db.settings.dbTimeZone
+    dbTimeZone: s.db.settings.dbTimeZone,
+    exactNumberColumns: s.exactNumberColumnsOf(toks.map((t) => t.text).join(" "))
   })
   if (asQuery) {
     const q = translateQuery(tt, tr)
@@ -196,7 +203,7 @@ const runStatement = async (s: PlsqlHost, env: Env, st: ReadonlyArray<Tok>): Pro
     return
   }
   if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
-    const { sql, params } = renderExpr(s, env, st)
+    const { sql, params } = renderExpr(s, env, canonicalNumberWrites(st, (schema, name) => s.lookupTable(schema, name)))
     await s.runLogged(sql, params)
     return
   }

@@ -27,6 +27,8 @@ import { type ObjectPrivilege, objectAccessError, type Requester } from "./privi
 import { type KeyedTable, keyedTable, keysOfBulk, keysOfRows, returningKeys } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, encodeName, quoteDuck } from "./names.ts"
+import { withExactAliases } from "./number-aliases.ts"
+import { canonicalNumberWrites } from "./number-writes.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import type { ValueKind } from "./types.ts"
 import { runPlsql } from "./plsql.ts"
@@ -363,7 +365,8 @@ export class SqlSession {
 
   /** Translates an Oracle expression/statement fragment with positional binds. */
   translate(sql: string): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
-    const { toks, tr, binds } = this.bindNumberingTranslator(unqualifySetTargets(tokenize(sql)), sql)
+    const written = canonicalNumberWrites(unqualifySetTargets(tokenize(sql)), (schema, name) => this.lookupTable(schema, name))
+    const { toks, tr, binds } = this.bindNumberingTranslator(written, sql)
     return { toks, text: (a, b) => tr.range(a, b), binds }
   }
 
@@ -510,7 +513,8 @@ export class SqlSession {
       toks.forEach((t, k) => {
         if ((t.kind === "ident" || t.kind === "qident") && isKw(toks[k + 1], "NUMBER") && !isOp(toks[k + 2], "(")) out.add(oracleName(t))
       })
-    return out
+    // and the names the statement's subqueries and WITH blocks give such values
+    return withExactAliases(toks, out)
   }
 
   /** Names of the columns of a type `keep` accepts, of the tables a statement mentions (identifier match against the catalog). */

@@ -6,9 +6,10 @@
  */
 import { decimalOf } from "./decimal.ts"
 import { ora, OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
+import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql } from "./number-sql.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -205,8 +206,6 @@ const clausesOf = (parts: ReadonlyArray<Part>, toks: ReadonlyArray<Tok>): Array<
 }
 const EXACT_OPERATIONS: Record<string, string> = { "+": "add", "-": "sub", "*": "mul", "/": "div" }
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
-/** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
-const EXACT_RESULT = /^\(*ora_number(?:_add|_sub|_mul|_div|_sum|_avg)?\(/
 
 const DATE_WORDS = new Set(["SYSDATE", "CURRENT_DATE", "SYSTIMESTAMP", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP"])
 const DATE_FUNCTIONS = new Set(["TO_DATE", "TO_TIMESTAMP", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY"])
@@ -444,21 +443,34 @@ export class Translator {
     const parts: Array<Part> = []
     let segStart = from
     let depth = 0
+    // with exact NUMBER columns about, a `CASE ... END` inside the range is one operand (its results may be exact
+    // NUMBERs: exactCaseParts), split into its WHEN / THEN / ELSE parts only when it is the whole range
+    const caseUnits = (this.ctx.exactNumberColumns?.size ?? 0) > 0
+    const wholeCase = caseUnits && this.caseEnd(from, to) === to
     const flushSegment = (end: number) => {
       if (end <= segStart) return
+      const caseEnd = caseUnits && !(wholeCase && segStart === from) ? this.caseEnd(segStart, end) : -1
+      const alias = this.toks[end - 1]
       const text =
         isOp(toks[segStart], "(") && matchParen(toks, segStart) === end - 1
           ? `(${this.range(segStart + 1, end - 1)})`
-          : this.needsOperatorRewrite(segStart, end)
+          : caseEnd === end
+            ? this.range(segStart, end)
+            : caseEnd === end - 1 && alias !== undefined && (alias.kind === "ident" || alias.kind === "qident") && !NOT_ALIAS.has(alias.value)
+              ? `${this.range(segStart, end - 1)} ${identOut(alias)}`
+              : this.needsOperatorRewrite(segStart, end)
             ? (this.expression(segStart, end) ?? this.aliasedExpression(segStart, end) ?? this.plain(segStart, end))
             : this.plain(segStart, end)
       parts.push({ text, from: segStart, to: end, separator: false })
     }
     for (let i = from; i < to; i++) {
       const t = toks[i]!
-      if (isOp(t, "(")) depth++
+      const caseEnd = caseUnits && depth === 0 && !(wholeCase && i === from) ? this.caseEnd(i, to) : -1
+      if (caseEnd > 0) i = caseEnd - 1
+      else if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
-      else if (depth === 0 && isSeparator(t)) {
+      // `f(...) OVER (...)` and `LISTAGG(...) WITHIN GROUP (...)` stay one segment: the call renders its window or order
+      else if (depth === 0 && isSeparator(t) && !(isKw(t, "OVER", "WITHIN") && isOp(toks[i - 1], ")")) && !(isKw(t, "GROUP") && isKw(toks[i - 1], "WITHIN"))) {
         flushSegment(i)
         // a separator may start a construct of several tokens (FETCH FIRST n ROWS ONLY); one before a parenthesis
         // (`IN (`, `FROM (`) is a keyword, not a call
@@ -479,6 +491,17 @@ export class Translator {
       .join(" ")
   }
 
+  /** The index after the END of the `CASE` at `i` (before `to`), or -1 when `i` starts no complete CASE expression. */
+  private caseEnd(i: number, to: number): number {
+    if (!isKw(this.toks[i], "CASE")) return -1
+    let depth = 0
+    for (let k = i; k < to; k++) {
+      if (isKw(this.toks[k], "CASE")) depth++
+      else if (isKw(this.toks[k], "END") && --depth === 0) return k + 1
+    }
+    return -1
+  }
+
   /** `expression alias` (a select item aliased without AS), when the expression alone is one `expression` rewrites. */
   private aliasedExpression(from: number, to: number): string | undefined {
     const alias = this.toks[to - 1]
@@ -492,7 +515,6 @@ export class Translator {
    * results of number-functions.ts): compared with `ora_number_cmp` and ordered by `ora_number_key`, never as text.
    */
   private exactNumberParts(parts: Array<Part>): void {
-    if (this.ctx.exactNumberColumns === undefined || this.ctx.exactNumberColumns.size === 0) return
     let inSet = false
     let inOrder = false
     for (let j = 0; j < parts.length; j++) {
@@ -514,6 +536,33 @@ export class Translator {
       else if (inOrder && p.to === p.from + 1 && this.exactOrderItems.has(this.toks[p.from]!.value))
         p.text = `ora_number_key(CAST(${this.exactOrderItems.get(this.toks[p.from]!.value)} AS VARCHAR))`
       else if (p.text.length > 0 && this.isExactPart(p)) this.exactOperand(parts, j)
+    }
+    this.exactCaseParts(parts)
+  }
+
+  /**
+   * `CASE ... END` with an exact NUMBER among its results: every result converted to it ("Oracle uses short-circuit
+   * evaluation ... and the return values must all be of the same data type group", the first result's: SQL Language
+   * Reference, "CASE Expressions"), and the simple form's operand and comparison values compared as numbers.
+   */
+  private exactCaseParts(parts: Array<Part>): void {
+    // a nested CASE is one part here (range renders it on its own first)
+    for (let j = 0; j < parts.length; j++) {
+      const head = parts[j]!
+      if (head.separator || !isKw(this.toks[head.from], "CASE") || this.caseEnd(head.from, head.to) > 0) continue
+      const end = parts.findIndex((q, k) => k > j && q.separator && isKw(this.toks[q.from], "END"))
+      if (end < 0) continue
+      const own = Array.from({ length: end - j - 1 }, (_, k) => j + 1 + k)
+      const after = (word: string) => own.filter((k) => !parts[k]!.separator && isKw(this.toks[parts[k - 1]!.from], word))
+      if (head.to > head.from + 1 && this.exactColumnAt(head.from + 1, head.to) !== undefined) {
+        head.text = `CASE ora_number_key(CAST(${this.range(head.from + 1, head.to)} AS VARCHAR))`
+        for (const k of after("WHEN")) parts[k]!.text = `ora_number_key(CAST(${parts[k]!.text} AS VARCHAR))`
+      }
+      const results = [...after("THEN"), ...after("ELSE")]
+      if (!results.some((k) => this.isExactPart(parts[k]!)) || this.toks[parts[results[0]!]!.from]?.kind === "str") continue
+      for (const k of results) if (!this.isExactPart(parts[k]!)) parts[k]!.text = `CAST(${parts[k]!.text} AS VARCHAR)`
+      head.text = `ora_number(CAST(${head.text}`
+      parts[end]!.text = `${parts[end]!.text} AS VARCHAR))`
     }
   }
 
@@ -592,12 +641,21 @@ export class Translator {
   /** True when the range names an exact NUMBER column anywhere. */
   private mentionsExactNumber(from: number, to: number): boolean {
     const names = this.ctx.exactNumberColumns
-    if (names === undefined || names.size === 0) return false
     for (let i = from; i < to; i++) {
       const t = this.toks[i]!
-      if ((t.kind === "ident" || t.kind === "qident") && names.has(oracleName(t)) && !isOp(this.toks[i + 1], "(")) return true
+      if ((t.kind === "ident" || t.kind === "qident") && names?.has(oracleName(t)) === true && !isOp(this.toks[i + 1], "(")) return true
+      if (this.isExactConversion(i)) return true
     }
     return false
+  }
+
+  /** True when tokens at `i` start `TO_NUMBER(x)` or `CAST(x AS NUMBER)`: exact NUMBER values (number-functions.ts). */
+  private isExactConversion(i: number): boolean {
+    const t = this.toks[i]
+    if (!isKw(t, "TO_NUMBER", "CAST") || !isOp(this.toks[i + 1], "(")) return false
+    const close = matchParen(this.toks, i + 1)
+    if (t!.value === "CAST") return isKw(this.toks[close - 1], "NUMBER") && isKw(this.toks[close - 2], "AS")
+    return findTopLevel(this.toks, i + 2, close, (x) => isOp(x, ",")) < 0
   }
 
   /** Token-by-token translation. */
@@ -853,6 +911,7 @@ export class Translator {
       let k = i + 1
       while (isOp(toks[k], ".") && toks[k + 1] !== undefined && (toks[k + 1]!.kind === "ident" || toks[k + 1]!.kind === "qident" || isOp(toks[k + 1], "*"))) k += 2
       if (isOp(toks[k], "(")) k = matchParen(toks, k) + 1
+      if (isOp(toks[k - 1], ")") && isKw(toks[k], "OVER") && isOp(toks[k + 1], "(")) k = matchParen(toks, k + 1) + 1
       return k
     }
     return i + 1
@@ -912,7 +971,7 @@ export class Translator {
       }
       const end = this.unitEnd(i, to)
       if (end > to || end <= i) return undefined
-      const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : this.plain(i, end)
+      const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : isKw(t, "CASE") ? this.range(i, end) : this.plain(i, end)
       const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text)
       const datetime = this.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
       const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns) !== undefined, exact, ...(datetime !== undefined ? { datetime } : {}) }
@@ -977,8 +1036,15 @@ export class Translator {
       case "ws":
         return [" ", i + 1]
       case "ident":
-        return this.ident(i, to)
+        return this.windowed(this.ident(i, to))
     }
+  }
+
+  /** A rendered call `[text, next]` with the `OVER (...)` window that follows it, if any. */
+  private windowed([text, next]: [string, number]): [string, number] {
+    if (!isKw(this.toks[next], "OVER") || !isOp(this.toks[next + 1], "(") || !isOp(this.toks[next - 1], ")")) return [text, next]
+    const close = matchParen(this.toks, next + 1)
+    return [`${text} OVER (${this.range(next + 2, close)})`, close + 1]
   }
 
   private args(open: number): { parts: Array<[number, number]>; close: number } {
@@ -1021,6 +1087,8 @@ export class Translator {
     }
     if (isOp(toks[i - 1], ".")) return [identOut(t), i + 1]
     if (v === "ROWID" && !call) return ["ora_rowid(rowid)", i + 1]
+    // a window frame's `CURRENT ROW` (not a column named ROW)
+    if (v === "ROW" && isKw(toks[i - 1], "CURRENT")) return ["ROW", i + 1]
     if (v === "TIMESTAMP" && next?.kind === "str") return [timestampLiteral(next.value), i + 2]
     if (v === "INTERVAL" && next?.kind === "str") {
       let k = i + 2
@@ -1081,12 +1149,16 @@ export class Translator {
       return [identOut(t), i + 1]
     }
     const { parts, close } = this.args(i + 1)
+    // each argument rendered once (a bind callback may count its calls)
+    const rendered: Array<string | undefined> = []
     const arg = (k: number) => {
       const p = parts[k]
-      return p === undefined ? "NULL" : this.range(p[0], p[1])
+      return p === undefined ? "NULL" : (rendered[k] ??= this.range(p[0], p[1]))
     }
     const exactAggregate = this.exactAggregate(v, parts, close)
-    if (exactAggregate !== undefined) return [exactAggregate, close + 1]
+    if (exactAggregate !== undefined) return exactAggregate
+    const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => this.callArgument(a, b, arg(k)))) : undefined
+    if (exactCall !== undefined) return [exactCall, close + 1]
     switch (v) {
       case "NVL":
       case "COALESCE": {
@@ -1166,7 +1238,8 @@ export class Translator {
           return [`CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(toks[parts[1]![0]]!.value))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
         return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
       case "TO_NUMBER":
-        return [`CAST(${arg(0)} AS DOUBLE)`, close + 1]
+        // without a format model: the exact NUMBER of the text (ORA-01722 for text that is no number)
+        return [parts.length === 1 ? `ora_number(CAST(${arg(0)} AS VARCHAR))` : `CAST(${arg(0)} AS DOUBLE)`, close + 1]
       case "MIN":
       case "MAX": {
         // of text datetimes: the value with the least or greatest instant (zoned) or wall clock, its zone kept
@@ -1203,8 +1276,11 @@ export class Translator {
         return [`unhex(${arg(0)})`, close + 1]
       case "RAWTOHEX":
         return [`upper(hex(${arg(0)}))`, close + 1]
-      case "LISTAGG":
-        return [`string_agg(${arg(0)}, ${parts.length > 1 ? arg(1) : "''"})`, this.skipWithinGroup(close + 1)]
+      case "LISTAGG": {
+        // `WITHIN GROUP (ORDER BY ...)` orders the list (DuckDB: an ORDER BY inside the aggregate call)
+        const within = this.withinGroup(close + 1)
+        return [`string_agg(${arg(0)}, ${parts.length > 1 ? arg(1) : "''"}${within.order === "" ? "" : ` ${within.order}`})`, within.next]
+      }
       case "REGEXP_LIKE":
         return [`regexp_matches(${arg(0)}, ${arg(1)})`, close + 1]
       case "SYS_CONTEXT":
@@ -1236,29 +1312,95 @@ export class Translator {
     return [`${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
   }
 
+  /** A call's argument in tokens [from, to), rendered, with what number-sql.ts needs to know of its type. */
+  private callArgument(from: number, to: number, text: string): CallArgument {
+    return {
+      text,
+      exact: this.exactColumnAt(from, to) !== undefined || EXACT_RESULT.test(text),
+      binary: binaryKindOf(this.toks, from, to, this.ctx.binaryColumns) !== undefined,
+      textLiteral: to === from + 1 && this.toks[from]!.kind === "str"
+    }
+  }
+
   /**
-   * SUM / AVG / MIN / MAX of an exact NUMBER (not as a window function): SUM and AVG on every digit over the group's
-   * list of values, MIN and MAX by the order key; undefined for other calls.
+   * SUM / AVG / MIN / MAX of an exact NUMBER, also as window functions (`OVER (...)`): SUM and AVG on every digit
+   * over the group's (or window frame's) list of values, MIN and MAX by the order key; with the index after the call,
+   * or undefined for other calls.
    */
-  private exactAggregate(name: string, parts: ReadonlyArray<[number, number]>, close: number): string | undefined {
-    if (!["SUM", "AVG", "MIN", "MAX"].includes(name) || parts.length !== 1 || isKw(this.toks[close + 1], "OVER")) return undefined
+  private exactAggregate(name: string, parts: ReadonlyArray<[number, number]>, close: number): [string, number] | undefined {
+    if (!["SUM", "AVG", "MIN", "MAX"].includes(name) || parts.length !== 1) return undefined
     const [start, end] = parts[0]!
     const distinct = isKw(this.toks[start], "DISTINCT")
     const from = distinct ? start + 1 : start
     const value = this.range(from, end)
     if (this.exactColumnAt(from, end) === undefined && !EXACT_RESULT.test(value)) return undefined
     const text = `CAST(${value} AS VARCHAR)`
-    if (name === "MIN" || name === "MAX") return `ora_number(${name === "MIN" ? "arg_min" : "arg_max"}(${text}, ora_number_key(${text})))`
-    return `ora_number_${name.toLowerCase()}(list(${distinct ? "DISTINCT " : ""}${text}))`
+    const windowed = isKw(this.toks[close + 1], "OVER") && isOp(this.toks[close + 2], "(")
+    const windowClose = windowed ? matchParen(this.toks, close + 2) : close
+    const over = windowed ? ` OVER (${this.range(close + 3, windowClose)})` : ""
+    if (name === "MIN" || name === "MAX") return [`ora_number(${name === "MIN" ? "arg_min" : "arg_max"}(${text}, ora_number_key(${text}))${over})`, windowClose + 1]
+    return [`ora_number_${name.toLowerCase()}(list(${distinct ? "DISTINCT " : ""}${text})${over})`, windowClose + 1]
   }
 
-  private skipWithinGroup(k: number): number {
+  /** The translated `ORDER BY ...` of a `WITHIN GROUP (...)` at `k` ("" when there is none) and the index after it. */
+  private withinGroup(k: number): { readonly order: string; readonly next: number } {
     if (isKw(this.toks[k], "WITHIN") && isKw(this.toks[k + 1], "GROUP") && isOp(this.toks[k + 2], "(")) {
       const close = matchParen(this.toks, k + 2)
-      return close + 1
+      return { order: this.range(k + 3, close), next: close + 1 }
     }
-    return k
+    return { order: "", next: k }
   }
+}
+
+/**
+ * The ORDER BY of a set operation (UNION / MINUS / INTERSECT) that names exact NUMBER columns of the result by
+ * position or name, ordered by their numbers: DuckDB orders a set operation's result only by plain columns, so the
+ * set operation (`query`, from its first FROM up to the ORDER BY) becomes a subquery the `order` clause sorts.
+ * Undefined when the ORDER BY names no such column.
+ */
+const exactSetOrder = (
+  toks: ReadonlyArray<Tok>,
+  tr: Translator,
+  fromAt: number,
+  end: number,
+  outputs: ReadonlyMap<string, string>
+): { readonly query: string; readonly order: string } | undefined => {
+  let orderAt = -1
+  let depth = 0
+  for (let k = fromAt; k < end; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && isKw(toks[k], "ORDER") && isKw(toks[k + 1], "BY")) orderAt = k
+  }
+  if (orderAt < 0 || outputs.size === 0) return undefined
+  let itemsEnd = end
+  depth = 0
+  for (let k = orderAt + 2; k < end; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && isKw(toks[k], "FETCH", "OFFSET")) {
+      itemsEnd = k
+      break
+    }
+  }
+  const items: Array<string> = []
+  let exact = false
+  let start = orderAt + 2
+  for (let k = orderAt + 2; k <= itemsEnd; k++) {
+    if (k < itemsEnd && !isOp(toks[k], ",")) {
+      if (isOp(toks[k], "(")) k = matchParen(toks, k)
+      continue
+    }
+    const ref = toks[start]
+    const output = ref === undefined ? undefined : outputs.get(ref.kind === "num" ? ref.value : oracleName(ref))
+    if (output !== undefined && (ref!.kind === "num" || ref!.kind === "ident" || ref!.kind === "qident")) {
+      exact = true
+      items.push(`ora_number_key(CAST(${output} AS VARCHAR))${start + 1 < k ? ` ${tr.range(start + 1, k)}` : ""}`)
+    } else items.push(tr.range(start, k))
+    start = k + 1
+  }
+  if (!exact) return undefined
+  return { query: tr.range(fromAt, orderAt), order: `ORDER BY ${items.join(", ")}${itemsEnd < end ? ` ${tr.range(itemsEnd, end)}` : ""}` }
 }
 
 /** Builds a translator over significant tokens, remembering where whitespace separated them. */
@@ -1325,6 +1467,8 @@ export const translateQuery = (
   const pieces: Array<string> = []
   /** Exact NUMBER columns of the select list by position ("1") and name, with their column text. */
   const exactOrder = new Map<string, string>()
+  /** Exact NUMBER columns of the select list by position and name, with their output column name (set operations). */
+  const exactOutputs = new Map<string, string>()
   let start = listStart
   depth = 0
   /** `INTERVAL '...' YEAR[(p)] [TO MONTH]` or `... MONTH`, optionally aliased: DuckDB has one INTERVAL type. */
@@ -1370,10 +1514,11 @@ export const translateQuery = (
     const whole = part.length === k || (part.length === k + 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
     return whole ? timestampType(9, "tz") : undefined
   }
-  /** `COUNT|SUM|AVG(...) [[AS] alias]` as the whole item. */
+  /** `COUNT|SUM|AVG(...) [OVER (...)] [[AS] alias]` as the whole item. */
   const isAggregate = (part: ReadonlyArray<Tok>): boolean => {
     if (!isKw(part[0], "COUNT", "SUM", "AVG") || !isOp(part[1], "(")) return false
     let k = matchParen(part, 1) + 1
+    if (isKw(part[k], "OVER") && isOp(part[k + 1], "(")) k = matchParen(part, k + 1) + 1
     if (isKw(part[k], "AS")) k++
     return k === part.length || (k === part.length - 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
   }
@@ -1438,13 +1583,17 @@ export const translateQuery = (
       pieces.push(text)
     } else if (part.length === 1 && (last.kind === "ident" || last.kind === "qident") && !NOT_ALIAS.has(last.value)) {
       items.push(last.kind === "ident" && last.value === "ROWID" ? { kind: "rowid" } : { kind: "col", column: oracleName(last) })
-      if (tr.exactColumnAt(start, end) !== undefined) exactOrder.set(oracleName(last), text).set(String(items.length), text)
+      if (tr.exactColumnAt(start, end) !== undefined) {
+        exactOrder.set(oracleName(last), text).set(String(items.length), text)
+        exactOutputs.set(oracleName(last), identOut(last)).set(String(items.length), identOut(last))
+      }
       pieces.push(last.kind === "ident" && last.value === "ROWID" ? `rowid AS "ROWID"` : text)
     } else if (part.length === 3 && isOp(part[1], ".") && isKw(last, "NEXTVAL", "CURRVAL")) {
       items.push({ kind: "expr" })
       pieces.push(`${text} AS ${quoteDuck(encodeName(last.value))}`)
     } else if (part.length === 3 && isOp(part[1], ".") && (last.kind === "ident" || last.kind === "qident")) {
       items.push(last.kind === "ident" && last.value === "ROWID" ? { kind: "rowid" } : { kind: "col", qualifier: oracleName(part[0]!), column: oracleName(last) })
+      if (tr.exactColumnAt(start, end) !== undefined) exactOutputs.set(oracleName(last), identOut(last)).set(String(items.length), identOut(last))
       pieces.push(last.kind === "ident" && last.value === "ROWID" ? `${identOut(part[0]!)}.rowid AS "ROWID"` : text)
     } else if (
       part.length >= 2 &&
@@ -1465,12 +1614,20 @@ export const translateQuery = (
         const columnEnd = end - (isKw(prev, "AS") ? 2 : 1)
         const aliased = tr.exactColumnAt(start, columnEnd)
         items.push(aliased !== undefined ? { kind: "col", ...aliased } : exprItem(part, ym, text))
-        if (aliased !== undefined) exactOrder.set(oracleName(last), tr.range(start, columnEnd)).set(String(items.length), tr.range(start, columnEnd))
+        const expression = tr.range(start, columnEnd)
+        if (aliased !== undefined || EXACT_RESULT.test(expression)) {
+          exactOrder.set(oracleName(last), expression).set(String(items.length), expression)
+          exactOutputs.set(oracleName(last), identOut(last)).set(String(items.length), identOut(last))
+        }
         pieces.push(text)
       }
     } else {
       items.push(exprItem(part, ym, text))
       pieces.push(`${text} AS ${quoteDuck(encodeName(headingOf(part)))}`)
+      if (EXACT_RESULT.test(text)) {
+        exactOrder.set(String(items.length), text)
+        exactOutputs.set(String(items.length), quoteDuck(encodeName(headingOf(part))))
+      }
     }
   }
   for (let k = listStart; k < fromAt; k++) {
@@ -1484,7 +1641,8 @@ export const translateQuery = (
   flush(fromAt)
   // ORDER BY a position or alias of an exact NUMBER column orders by its number (not with set operations, whose
   // ORDER BY names the combined result's columns)
-  if (!toks.some((t, k) => k > fromAt && isKw(t, "UNION", "MINUS", "INTERSECT", "EXCEPT"))) tr.orderByExactItems(exactOrder)
+  const setOperation = toks.some((t, k) => k > fromAt && isKw(t, "UNION", "MINUS", "INTERSECT", "EXCEPT"))
+  if (!setOperation) tr.orderByExactItems(exactOrder)
   // FROM list (simple table references only)
   const from: Array<FromRef> = []
   let k = fromAt + 1
@@ -1593,6 +1751,8 @@ export const translateQuery = (
     }
   }
   const head = tr.range(0, listStart)
+  const setOrder = setOperation && body === undefined && lockWait === null && !withRowid ? exactSetOrder(toks, tr, fromAt, end, exactOutputs) : undefined
+  if (setOrder !== undefined) return { sql: `SELECT * FROM (${head} ${pieces.join(", ")} ${setOrder.query}) ${setOrder.order}`, shape: { items, from } }
   body ??= tr.range(fromAt, end)
   let sql = `${head} ${[...pieces, ...(withRowid ? [`rowid AS "ora$lob_rowid"`] : [])].join(", ")} ${body}`
   if (limit !== undefined) sql = `${sql} LIMIT ${limit}`

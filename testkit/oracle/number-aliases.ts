@@ -1,0 +1,69 @@
+/**
+ * Names under which a statement's own queries pass exact NUMBER values on: the aliases of select-list items that
+ * are a NUMBER column without precision or an exact computation on one (`SELECT v * 2 AS x FROM t` in a subquery or
+ * WITH block, read as `x` by the enclosing query). The translator computes on such names as on the columns
+ * themselves (number-functions.ts); it knows only names, not the types of a subquery's columns.
+ */
+import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { EXACT_CALLS } from "./number-sql.ts"
+import { oracleName } from "./translate.ts"
+
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+/** Calls whose result is a NUMBER when an argument is one (others, such as TO_CHAR or LENGTH, make no exact value). */
+const NUMERIC_CALLS = new Set([...EXACT_CALLS, "SUM", "AVG", "MIN", "MAX", "TO_NUMBER", "CAST"])
+
+/**
+ * True when tokens [from, to) are an exact NUMBER: they mention an exact name or `TO_NUMBER(` / `CAST(... AS
+ * NUMBER)`, start with no call of a non-numeric function and concatenate nothing at their top level.
+ */
+const isExactExpression = (toks: ReadonlyArray<Tok>, from: number, to: number, exact: ReadonlySet<string>): boolean => {
+  const first = toks[from]
+  if (isName(first) && isOp(toks[from + 1], "(") && !NUMERIC_CALLS.has(first.value)) return false
+  if (isKw(first, "CAST") && !(isKw(toks[to - 2], "NUMBER") && isKw(toks[to - 3], "AS"))) return false
+  let depth = 0
+  let mentions = false
+  for (let k = from; k < to; k++) {
+    const t = toks[k]!
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    else if (depth === 0 && isOp(t, "||")) return false
+    if (isKw(t, "TO_NUMBER") && isOp(toks[k + 1], "(")) mentions = true
+    else if (isKw(t, "CAST") && isOp(toks[k + 1], "(")) {
+      const close = matchParen(toks, k + 1)
+      if (isKw(toks[close - 1], "NUMBER") && isKw(toks[close - 2], "AS")) mentions = true
+    } else if (isName(t) && exact.has(oracleName(t)) && !isOp(toks[k + 1], "(") && !isOp(toks[k + 1], ".")) mentions = true
+  }
+  return mentions
+}
+
+/** `exact` with the aliases of every select list of `sql`'s significant tokens `toks` whose item is an exact NUMBER. */
+export const withExactAliases = (toks: ReadonlyArray<Tok>, exact: ReadonlySet<string>): ReadonlySet<string> => {
+  const out = new Set(exact)
+  // an alias may feed another query's item (WITH a AS (...), b AS (SELECT x * 2 y FROM a)): repeat until stable
+  for (let round = 0; round < 4; round++) {
+    const before = out.size
+    toks.forEach((t, at) => {
+      if (!isKw(t, "SELECT")) return
+      let start = at + 1
+      if (isKw(toks[start], "DISTINCT", "UNIQUE", "ALL")) start++
+      const fromAt = findTopLevel(toks, start, toks.length, (x) => isKw(x, "FROM"))
+      if (fromAt < 0) return
+      let itemStart = start
+      for (let k = start; k <= fromAt; k++) {
+        if (k < fromAt && !isOp(toks[k], ",")) {
+          if (isOp(toks[k], "(")) k = matchParen(toks, k)
+          continue
+        }
+        const last = toks[k - 1]
+        const prev = toks[k - 2]
+        const end = isKw(prev, "AS") ? k - 2 : k - 1
+        const aliased = k - itemStart >= 2 && isName(last) && prev !== undefined && !isOp(prev, ".") && (isKw(prev, "AS") || prev.kind !== "op" || isOp(prev, ")"))
+        if (aliased && !isKw(last, "END") && isExactExpression(toks, itemStart, end, out)) out.add(oracleName(last!))
+        itemStart = k + 1
+      }
+    })
+    if (out.size === before) break
+  }
+  return out
+}

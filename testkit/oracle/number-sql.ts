@@ -1,0 +1,118 @@
+/**
+ * DuckDB SQL for Oracle functions applied to NUMBER values without precision (stored as exact decimal text, see
+ * number-functions.ts): the translator (translate.ts) hands a call's rendered arguments here and uses the text it
+ * gets back, so that ROUND, TRUNC, MOD, NVL, DECODE, GREATEST, ... compute on every digit and their results stay
+ * exact NUMBERs (typed ORA_NUMBER, described as NUMBER) that further operations recognise by {@link EXACT_RESULT}.
+ */
+
+/** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
+export const EXACT_RESULT =
+  /^\(*ora_number(?:_add|_sub|_mul|_div|_sum|_avg|_mod|_power|_round|_trunc|_ceil|_floor|_abs|_sqrt|_exp|_ln|_log|_sign|_greatest|_least)?\(/
+
+/** One rendered argument of a call, with what the translator knows of its type. */
+export interface CallArgument {
+  /** Its DuckDB SQL text. */
+  readonly text: string
+  /** An exact NUMBER: a column without precision or a result of number-functions.ts. */
+  readonly exact: boolean
+  /** Of a native floating-point type (BINARY_DOUBLE / BINARY_FLOAT). */
+  readonly binary: boolean
+  /** A character literal (`'...'`): it decides a text result where it comes first (NVL, DECODE, GREATEST). */
+  readonly textLiteral: boolean
+}
+
+/** The value as number-functions.ts takes it: decimal text typed plain VARCHAR. */
+const asText = (a: CallArgument): string => `CAST(${a.text} AS VARCHAR)`
+
+/** Math functions without an exact implementation: computed in binary floating point on the NUMBER's value. */
+const FLOATING = new Set(["SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "SINH", "COSH", "TANH"])
+
+/** Functions that compute in floating point when an argument is BINARY_DOUBLE / BINARY_FLOAT, by their DuckDB names. */
+const WITH_FLOATING: Record<string, string> = {
+  ABS: "abs", CEIL: "ceil", FLOOR: "floor", SIGN: "sign", SQRT: "sqrt", POWER: "power", ROUND: "round", MOD: "ora_mod", EXP: "exp", LN: "ln",
+  GREATEST: "greatest", LEAST: "least", NVL: "coalesce", COALESCE: "coalesce"
+}
+
+/** Functions of one NUMBER computed exactly, by their number-functions.ts names. */
+const UNARY: Record<string, string> = {
+  ABS: "ora_number_abs", CEIL: "ora_number_ceil", FLOOR: "ora_number_floor", SIGN: "ora_number_sign", SQRT: "ora_number_sqrt", EXP: "ora_number_exp",
+  LN: "ora_number_ln"
+}
+
+/** The functions {@link exactCallSql} may render. */
+export const EXACT_CALLS: ReadonlySet<string> = new Set([
+  ...FLOATING, ...Object.keys(UNARY), "ROUND", "TRUNC", "MOD", "POWER", "LOG", "GREATEST", "LEAST", "NVL", "COALESCE", "NVL2", "NULLIF", "DECODE"
+])
+
+/**
+ * DuckDB SQL for Oracle function `name` over `args` when an argument is an exact NUMBER that decides the result's
+ * type, or undefined (the translator then renders the call as usual). With a BINARY_DOUBLE / BINARY_FLOAT argument
+ * the result is a floating-point value, as Oracle's numeric precedence gives (SQL Language Reference, "Numeric
+ * Precedence": https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Data-Type-Comparison-Rules.html):
+ * the exact values are then read as DOUBLE.
+ */
+export const exactCallSql = (name: string, args: ReadonlyArray<CallArgument>): string | undefined => {
+  const any = args.some((a) => a.exact)
+  if (!any) return undefined
+  const first = args[0]!
+  const all = args.map(asText).join(", ")
+  if ((args.some((a) => a.binary) && name in WITH_FLOATING) || FLOATING.has(name))
+    return `${WITH_FLOATING[name] ?? name.toLowerCase()}(${args.map((a) => (a.exact ? `CAST(${a.text} AS DOUBLE)` : a.text)).join(", ")})`
+  switch (name) {
+    case "ROUND":
+    case "TRUNC":
+      // ROUND / TRUNC (number): the places argument defaults to 0 (a string second argument is a date format)
+      if (!first.exact || args.length > 2 || args[1]?.textLiteral === true) return undefined
+      return `ora_number_${name.toLowerCase()}(${asText(first)}, ${args[1] === undefined ? "'0'" : asText(args[1])})`
+    case "ABS":
+    case "CEIL":
+    case "FLOOR":
+    case "SIGN":
+    case "SQRT":
+    case "EXP":
+    case "LN":
+      return args.length === 1 ? `${UNARY[name]}(${asText(first)})` : undefined
+    case "MOD":
+    case "POWER":
+    case "LOG":
+      return args.length === 2 ? `ora_number_${name.toLowerCase()}(${all})` : undefined
+    case "GREATEST":
+    case "LEAST":
+      // "If the first expr is numeric, then Oracle determines the argument with the highest numeric precedence,
+      // implicitly converts the remaining arguments to that data type" (SQL Language Reference, GREATEST)
+      return first.textLiteral ? undefined : `ora_number_${name.toLowerCase()}(list_value(${all}))`
+    case "NVL":
+    case "COALESCE":
+      return first.textLiteral ? undefined : `ora_number(coalesce(${all}))`
+    case "NVL2":
+      if (args.length !== 3 || (!args[1]!.exact && !args[2]!.exact)) return undefined
+      return `ora_number(CASE WHEN (${first.text}) IS NOT NULL THEN ${asText(args[1]!)} ELSE ${asText(args[2]!)} END)`
+    case "NULLIF":
+      if (args.length !== 2) return undefined
+      return `ora_number(CASE WHEN ora_number_cmp(${asText(first)}, ${asText(args[1]!)}) = 0 THEN NULL ELSE ${asText(first)} END)`
+    case "DECODE":
+      return decodeSql(args)
+    default:
+      return undefined
+  }
+}
+
+/**
+ * DECODE(expr, search, result, ..., [default]): a search matches when it is the same number as expr (or both are
+ * NULL: "Oracle Database considers two nulls to be equivalent", SQL Language Reference, DECODE); the results are
+ * exact NUMBERs when the first one is a number.
+ */
+const decodeSql = (args: ReadonlyArray<CallArgument>): string | undefined => {
+  const [expr, ...rest] = args
+  if (expr === undefined || rest.length < 2) return undefined
+  const compareExact = expr.exact || rest.some((a, k) => k % 2 === 0 && k + 1 < rest.length && a.exact)
+  const results = rest.filter((_, k) => k % 2 === 1 || k === rest.length - 1)
+  const exactResults = results.some((a) => a.exact) && !rest[1]!.textLiteral
+  const key = (a: CallArgument) => (compareExact ? `ora_number_key(${asText(a)})` : `(${a.text})`)
+  const result = (a: CallArgument) => (exactResults ? asText(a) : a.text)
+  let s = "CASE"
+  let k = 0
+  for (; k + 1 < rest.length; k += 2) s += ` WHEN ${key(expr)} IS NOT DISTINCT FROM ${key(rest[k]!)} THEN ${result(rest[k + 1]!)}`
+  if (k < rest.length) s += ` ELSE ${result(rest[k]!)}`
+  return exactResults ? `ora_number(${s} END)` : `(${s} END)`
+}
