@@ -933,8 +933,9 @@ export class Translator {
         ? { text: `ora_number_${EXACT_OPERATIONS[op]}(${exactArg(a)}, ${exactArg(b)})`, date: false, interval: false, exact: true }
         : undefined
     /**
-     * Text datetime ± INTERVAL (datetime-functions.ts `ora_tstz_add`, in UTC, the zone kept) and the difference of two
-     * datetimes when one is a text datetime (an INTERVAL, of the instants or of zoneless wall clocks).
+     * Text datetime ± INTERVAL (datetime-functions.ts `ora_tstz_add`, in UTC, the zone kept; `ora_ts_add` on a zoneless
+     * wall clock), text datetime ± n days (a DATE of its wall clock) and the difference of two datetimes when one is a
+     * text datetime (an INTERVAL, of the instants or of zoneless wall clocks).
      */
     const textDatetimeArithmetic = (op: string, a: Node, b: Node): Node | undefined => {
       if (a.datetime === undefined && b.datetime === undefined) return undefined
