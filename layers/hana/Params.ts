@@ -95,7 +95,13 @@ const converter = (cells: ColumnCells, typeCode: number | undefined): ValueReade
         return v <= MAX_SAFE && v >= -MAX_SAFE && target !== "string" ? Number(v) : v.toString()
       }
     case "decimal":
-      return target === "float" ? (i) => nullOr(cells.get(i), Number) : cells.get
+      if (target === "float") return (i) => nullOr(cells.get(i), Number)
+      // hdb's writer refuses zero written without an exponent at FIXED scale 38 (Writer.js toFixedDecimal counts its
+      // 0 as a 39th digit); with one it takes zero at every scale
+      if (typeCode === TypeCode.FIXED8 || typeCode === TypeCode.FIXED12 || typeCode === TypeCode.FIXED16) {
+        return (i) => nullOr(cells.get(i), (text) => (/^[-+]?0*\.?0*$/.test(text) ? "0E-38" : text))
+      }
+      return cells.get
     case "bool":
       if (target === "string") return (i) => nullOr(cells.get(i), (b) => (b ? "TRUE" : "FALSE"))
       if (target === "integer" || target === "float" || target === "decimal") {

@@ -82,10 +82,7 @@ export const cases: ReadonlyArray<{ readonly name: string; readonly column: fc.A
       fc.integer({ min: 0, max: precision }).chain((scale) => {
         const max = 10n ** BigInt(precision) - 1n
         const code = precision <= 18 ? TypeCode.FIXED8 : precision <= 28 ? TypeCode.FIXED12 : TypeCode.FIXED16
-        // hdb's writer refuses zero at scale 38 (Writer.js toFixedDecimal counts its "0" as an integer digit, 39 digits
-        // in all), so these comparisons with hdb leave it out; ingestEncoderBytes.test.ts checks that value on its own
-        const value = fc.oneof(fc.bigInt(-max, max), fc.constantFrom(max, -max, 0n, 1n, -1n)).filter((x) => scale < 38 || x !== 0n)
-        return fc.array(nullable(value), { minLength: 1, maxLength: 30 })
+        return fc.array(nullable(fc.oneof(fc.bigInt(-max, max), fc.constantFrom(max, -max, 0n, 1n, -1n))), { minLength: 1, maxLength: 30 })
           .map((v) => {
             const words = new Uint32Array(v.length * 4)
             const valid = new Uint8Array(Math.ceil(v.length / 8))

@@ -75,15 +75,9 @@ describe("ingest encoder: the same PARAMETERS bytes as hdb's writer", () => {
     })
   }
 
-  it("zero at DECIMAL(38,38), which hdb's writer refuses as 0, has the bytes hdb writes for 0E-38", async () => {
-    const zero = Arrow.makeData({ type: new Arrow.Decimal(38, 38, 128), length: 1, nullCount: 0, data: new Uint32Array(4) } as never)
-    const batch = batchOf({ A: zero as Arrow.Data })
-    const fixed16 = param(TypeCode.FIXED16, 38)
-    expect(await hdbBytes(batch, [fixed16])).toBeInstanceOf(Error)
-    const writer = new Writer({ types: [TypeCode.FIXED16], fractions: [38], lengths: [0] }, { useCesu8: true })
-    writer.setValues(["0E-38"])
-    const theirs = await new Promise<Buffer>((resolve, reject) => writer.getParameters(2 ** 30, (e, b) => (e ? reject(e) : resolve(b))))
-    expect((ourBytes(batch, [fixed16]) as Buffer).toString("hex")).toBe(theirs.toString("hex"))
+  it("zero at DECIMAL(38,38), which hdb's writer refuses written as 0, is bound in a form it takes", async () => {
+    const zero = Arrow.makeData({ type: new Arrow.Decimal(38, 38, 128), length: 2, nullCount: 0, data: new Uint32Array(8) } as never)
+    await same(batchOf({ A: zero as Arrow.Data }), [param(TypeCode.FIXED16, 38)])
   })
 
   it("several columns per row, a sliced batch", async () => {
