@@ -376,10 +376,16 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const total = prepared.reduce((n, p) => n + p.rows, 0)
       if (total === 0) return yield* invalidArgument("no parameter rows are bound to the statement")
+      const hasOut = prepared.some((p) => p.columns.some((c) => c.direction !== "in"))
+      // OUT values come back as the columns of one row, so each row would need its own result: refused, not cut short
+      if (hasOut && total > 1) {
+        return yield* invalidArgument(
+          `OUT / IN OUT parameters (ORACLE:parameter_type out or inout) take exactly one parameter row; got ${total}`
+        )
+      }
       // a bound query's execute parses anew, so that its first round trip fetches prefetch_rows (Db.statementInfo)
       const info = yield* Db.statementInfo(connection, sql, queryOptions(options, 1), false)
       const isQuery = info.metaData !== undefined && info.metaData.length > 0
-      const hasOut = prepared.some((p) => p.columns.some((c) => c.direction !== "in"))
       if (!isQuery && !hasOut && total > 1) {
         const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
         let affected = 0
@@ -396,7 +402,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         }
         return { _tag: "Count" as const, rowsAffected: affected }
       }
-      // Queries (and PL/SQL with OUT binds) run once per parameter row; query results are concatenated.
+      // Queries run once per parameter row and their results are concatenated; PL/SQL with OUT binds runs once.
       const rows: Array<{ columns: Array<BoundColumn>; values: Array<unknown> }> = []
       for (const { columns, rows: n } of prepared) {
         for (const values of bindRows(columns, 0, n)) rows.push({ columns, values })

@@ -67,4 +67,22 @@ describe("OUT parameters", () => {
       expect(table.schema.fields[1]!.metadata.get("oracle.type-name")).toBe("NUMBER(38,0)")
       expect(table.toArray().map((r) => r.toJSON())).toEqual([{ ID: 1n, o: 42 }, { ID: 2n, o: null }, { ID: 3n, o: null }])
     })))
+  it.effect("OUT parameters with several parameter rows are refused before the block runs: the table is untouched", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("OUTROWS")
+      yield* conn.execute(`CREATE TABLE ${t} (ID NUMBER(10))`)
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery(`BEGIN INSERT INTO ${t} VALUES (:1); :2 := :1 * 2; END;`)
+      yield* stmt.bind(batchOf([new Arrow.Field("x", new Arrow.Int32()), out("o", new Arrow.Int32())], [
+        Arrow.vectorFromArray([1, 2, 3], new Arrow.Int32()),
+        Arrow.vectorFromArray([null, null, null], new Arrow.Int32())
+      ]))
+      const error = yield* Effect.flip(runQuery(stmt))
+      expect(error.status).toBe("INVALID_ARGUMENT")
+      expect(error.message).toContain("exactly one parameter row")
+      expect(error.message).toContain("got 3")
+      const rows = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT COUNT(*) AS N FROM ${t}`)))
+      expect(Number(rows.get(0)!.toJSON()["N"])).toBe(0)
+    })))
 })
