@@ -64,13 +64,15 @@ export const resolveConnectConfig = (options: ResolvedOptions): Result.Result<Co
 const sessionTimeZone = (zone: string): string => (/^(UTC|GMT|Z)$/i.test(zone) ? "+00:00" : zone)
 
 /**
- * The SQL setting the session time zone, or undefined when none is configured.
+ * The SQL setting the session time zone: the configured one, or UTC when none is. oracledb thin's logon sets the
+ * session zone to the Node process's offset, which would make SESSIONTIMEZONE, CURRENT_TIMESTAMP, casts to TIMESTAMP
+ * WITH TIME ZONE and zoneless values stored in TSTZ / LTZ columns follow the process's TZ.
  *
  * @category resolving
  * @since 0.1.0
  */
-export const timeZoneSql = (config: ConnectConfig): string | undefined =>
-  config.timezone === undefined ? undefined : `ALTER SESSION SET TIME_ZONE = '${sessionTimeZone(config.timezone)}'`
+export const timeZoneSql = (config: ConnectConfig): string =>
+  `ALTER SESSION SET TIME_ZONE = '${sessionTimeZone(config.timezone ?? "UTC")}'`
 
 /**
  * The SQL run on every new session before anything else: `.` as the decimal character and `,` as the group

@@ -2,7 +2,7 @@
  * The Oracle driver on node-oracledb in thin mode (no Oracle Client libraries): the driver port of src/Driver.ts.
  *
  * - Connect: URI or native connect string and credentials resolved and checked before any I/O (ConnectConfig.ts);
- *   the whole connect is bounded by `connectTimeout`; the `timezone` option sets the session time zone.
+ *   the whole connect is bounded by `connectTimeout`; the `timezone` option sets the session time zone (UTC without it).
  * - Queries: results are fetched `redo.statement.fetch_array_size` rows per round trip (first execute:
  *   `redo.statement.prefetch_rows`, lowered to fit `redo.statement.prefetch_bytes`); batch mode decodes the TTC
  *   row bytes straight into Arrow builders, row mode oracledb's JS values (ResultPage.ts); the core cuts batches at
@@ -624,7 +624,7 @@ const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, Adbc
     )
     yield* Db.call(connection, () => connection.execute(NLS_SETUP_SQL, [], {}))
     const zone = timeZoneSql(config)
-    if (zone !== undefined) yield* Db.call(connection, () => connection.execute(zone, [], {}))
+    yield* Db.call(connection, () => connection.execute(zone, [], {}))
     return makeConnection(connection, options)
   })
 
