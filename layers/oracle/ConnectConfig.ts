@@ -76,9 +76,9 @@ export const timeZoneSql = (config: ConnectConfig): string =>
 
 /**
  * The SQL run on every new session before anything else: `.` as the decimal character and `,` as the group
- * separator. Decimal parameters bind as NUMBER and never depend on it, but any number Oracle converts from or to
- * text (text binds into NUMBER columns, TO_CHAR / TO_NUMBER without a format) reads `NLS_NUMERIC_CHARACTERS`,
- * whose session value defaults to the database territory's (`,` in much of Europe), and thin mode sends no NLS
+ * separator. Decimal IN parameters bind as NUMBER and never depend on it; OUT / IN OUT decimals and any number
+ * Oracle converts from or to text (text binds into NUMBER columns, TO_CHAR / TO_NUMBER without a format) read
+ * `NLS_NUMERIC_CHARACTERS`, whose session value defaults to the database territory's (`,` in much of Europe), and thin mode sends no NLS
  * settings at logon (Oracle Database Reference 21c, NLS_NUMERIC_CHARACTERS: the database value "is used to initialize
  * the session value of this parameter, which is the actual value referenced by the SQL query processing"; the
  * value is written 'decimal_character group_separator').
