@@ -251,16 +251,16 @@ const makeCursor = (
   }
 }
 
-/**
- * An OUT value as the core's builders take it: dates and timestamps (wire bytes through the precision hook) as
- * `YYYY-MM-DD HH:MM:SS.fffffffff` text, which keeps their nanoseconds; anything else as oracledb returns it.
- */
 /** An OUT parameter's column: its bound field, with the Oracle type it was bound as in `oracle.type-name`. */
 const outField = (column: BoundColumn): Arrow.Field => {
   const typeName = Result.getOrElse(bindTypeFor(column.field), () => typeof column.def.type === "string" ? column.def.type : column.def.type.columnTypeName)
   return column.field.clone({ metadata: new Map([...column.field.metadata, [TYPE_NAME_METADATA, typeName]]) })
 }
 
+/**
+ * An OUT value as the core's builders take it: dates and timestamps (wire bytes through the precision hook) as
+ * `YYYY-MM-DD HH:MM:SS.fffffffff` text, which keeps their nanoseconds; anything else as oracledb returns it.
+ */
 const outValue = (value: unknown): unknown =>
   value instanceof Db.RawTemporal
     ? formatEpochTicks(BigInt(value.seconds) * 1_000_000_000n + BigInt(value.nanos), 1e9)
