@@ -392,6 +392,7 @@ export class SqlSession {
       sessionTimeZone: this.sessionTz,
       binaryColumns: this.binaryColumnsOf(sql),
       exactNumberColumns: this.exactNumberColumnsOf(sql),
+      boundedNumberColumns: this.columnsOf(sql, (t) => t.kind === "number" && t.duck !== "VARCHAR"),
       textDatetimeColumns: this.textDatetimeColumnsOf(sql)
     })
     toks.forEach((t, k) => {

@@ -62,6 +62,11 @@ export interface TranslateContext {
   /** Names of the NUMBER columns without precision (stored as exact decimal text) of the tables the statement mentions. */
   readonly exactNumberColumns?: ReadonlySet<string>
   /**
+   * Names of the NUMBER(p[,s]) columns of the tables the statement mentions (DuckDB DECIMAL / integers, on which
+   * DuckDB computes `+ - *` exactly): their `/` and AVG go through number-functions.ts (see {@link exactNumericRange}).
+   */
+  readonly boundedNumberColumns?: ReadonlySet<string>
+  /**
    * Interval kinds whose columns in the tables the statement mentions are all stored exactly (intervals.ts): their
    * literals are written in that storage (DECIMAL seconds, BIGINT months), since DuckDB casts no INTERVAL to it.
    */
@@ -198,6 +203,10 @@ const clausesOf = (parts: ReadonlyArray<Part>, toks: ReadonlyArray<Tok>): Array<
   })
 }
 const EXACT_OPERATIONS: Record<string, string> = { "+": "add", "-": "sub", "*": "mul", "/": "div" }
+/** Operators of an expression of exact numbers (Translator.exactNumericRange). */
+const EXACT_NUMERIC_OPERATORS = new Set(["+", "-", "*", "/", "(", ")", ",", "."])
+/** Functions whose result is an exact number when their arguments are (Translator.exactNumericRange). */
+const EXACT_NUMERIC_FUNCTIONS = new Set(["ROUND", "TRUNC", "ABS", "MOD", "CEIL", "FLOOR", "SIGN", "COUNT", "SUM", "AVG", "MIN", "MAX", "NVL", "GREATEST", "LEAST", "LENGTH"])
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
 
 const DATE_WORDS = new Set(["SYSDATE", "CURRENT_DATE", "SYSTIMESTAMP", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP"])
@@ -629,6 +638,35 @@ export class Translator {
     return to - from >= 3 ? { qualifier: oracleName(toks[to - 3]!), column: oracleName(last) } : { column: oracleName(last) }
   }
 
+  /**
+   * True when tokens [from, to) are an expression of exact numbers only: numeric literals (not `f` / `d` ones),
+   * NUMBER columns, arithmetic and the number functions of {@link EXACT_NUMERIC_FUNCTIONS} over them; no bind, string,
+   * datetime or BINARY_DOUBLE / BINARY_FLOAT operand. Oracle divides such values on every digit.
+   */
+  exactNumericRange(from: number, to: number): boolean {
+    const toks = this.toks
+    let operand = false
+    for (let k = from; k < to; k++) {
+      const t = toks[k]!
+      if (t.kind === "ws") continue
+      if (t.kind === "num") {
+        if (/[dDfF]$/.test(t.text)) return false
+        operand = true
+      } else if (t.kind === "op") {
+        if (!EXACT_NUMERIC_OPERATORS.has(t.value)) return false
+      } else if (t.kind !== "ident" && t.kind !== "qident") return false
+      else if (isOp(toks[k + 1], "(")) {
+        if (t.kind !== "ident" || !EXACT_NUMERIC_FUNCTIONS.has(t.value)) return false
+      } else if (!isOp(toks[k + 1], ".")) {
+        const name = oracleName(t)
+        if (this.ctx.binaryColumns?.has(name) === true || this.ctx.dateColumns?.has(name) === true || this.ctx.textDatetimeColumns?.has(name) === true) return false
+        if (this.ctx.boundedNumberColumns?.has(name) !== true && this.ctx.exactNumberColumns?.has(name) !== true) return false
+        operand = true
+      }
+    }
+    return operand
+  }
+
   /** True when the range names an exact NUMBER column anywhere. */
   private mentionsExactNumber(from: number, to: number): boolean {
     const names = this.ctx.exactNumberColumns
@@ -863,13 +901,29 @@ export class Translator {
   private expression(from: number, to: number): string | undefined {
     const toks = this.toks
     /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
-    type Node = { text: string; date: boolean; interval: boolean; binary?: boolean; exact?: boolean; datetime?: TextDatetimeKind }
+    /** `numeric`: of exact numbers only (exactNumericRange), which DuckDB computes exactly except in division. */
+    type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind }
     const exactArg = (n: Node) => `CAST(${n.text} AS VARCHAR)`
-    /** `a op b` on every digit when either operand is an exact NUMBER (and none a date, interval or BINARY_DOUBLE). */
-    const exactArithmetic = (op: string, a: Node, b: Node): Node | undefined =>
-      (a.exact === true || b.exact === true) && !a.date && !b.date && !a.interval && !b.interval && a.binary !== true && b.binary !== true
+    /** An exact NUMBER operand read as a native floating-point value of `kind`; others as they are. */
+    const floating = (n: Node, kind: BinaryKind | undefined) => (n.exact === true ? `CAST(${n.text} AS ${kind === "float" ? "FLOAT" : "DOUBLE"})` : n.text)
+    const binaryOf = (a: Node, b: Node): BinaryKind | undefined => (a.binary === "double" || b.binary === "double" ? "double" : (a.binary ?? b.binary))
+    /**
+     * `a op b` on every digit when either operand is an exact NUMBER, or when both are exact numbers and op is `/`
+     * (DuckDB divides DECIMALs in DOUBLE); with a BINARY_DOUBLE / BINARY_FLOAT operand the exact one is converted to
+     * that type instead, as Oracle's numeric precedence does (SQL Language Reference, "Numeric Precedence": "If any
+     * of the operands is BINARY_DOUBLE, then Oracle attempts to convert all the operands implicitly to BINARY_DOUBLE
+     * before performing the operation. If none of the operands is BINARY_DOUBLE but any of the operands is
+     * BINARY_FLOAT, then ... to BINARY_FLOAT", https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Data-Type-Comparison-Rules.html).
+     */
+    const exactArithmetic = (op: string, a: Node, b: Node): Node | undefined => {
+      if (a.date || b.date || a.interval || b.interval) return undefined
+      const binary = binaryOf(a, b)
+      if (binary !== undefined)
+        return a.exact === true || b.exact === true ? { text: `(${floating(a, binary)} ${op} ${floating(b, binary)})`, date: false, interval: false, binary } : undefined
+      return a.exact === true || b.exact === true || (op === "/" && a.numeric === true && b.numeric === true)
         ? { text: `ora_number_${EXACT_OPERATIONS[op]}(${exactArg(a)}, ${exactArg(b)})`, date: false, interval: false, exact: true }
         : undefined
+    }
     /**
      * Text datetime ± INTERVAL (datetime-functions.ts `ora_tstz_add`, in UTC, the zone kept) and the difference of two
      * datetimes when one is a text datetime (an INTERVAL, of the instants or of zoneless wall clocks).
@@ -893,14 +947,17 @@ export class Translator {
         i++
         const inner = unit()
         if (inner?.exact === true) return t.value === "-" ? exactArithmetic("-", { text: "'0'", date: false, interval: false }, inner) : inner
-        return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, binary: inner.binary === true }
+        return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, binary: inner.binary, numeric: inner.numeric === true }
       }
       const end = this.unitEnd(i, to)
       if (end > to || end <= i) return undefined
       const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : isKw(t, "CASE") ? this.range(i, end) : this.plain(i, end)
       const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text)
       const datetime = this.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
-      const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns) !== undefined, exact, ...(datetime !== undefined ? { datetime } : {}) }
+      const node = {
+        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
+        numeric: this.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {})
+      }
       i = end
       return node
     }
@@ -913,12 +970,13 @@ export class Translator {
         if (right === undefined) return undefined
         // native floating-point division follows IEEE 754 (x/0 is ±Inf or NaN; "IEEE 754 exceptions are not raised",
         // Database Concepts, "Floating-Point Numbers"); NUMBER division by zero raises ORA-01476 (ora_div)
-        const binary = left.binary === true || right.binary === true
+        const binary = binaryOf(left, right)
+        const numeric = left.numeric === true && right.numeric === true
         left =
           exactArithmetic(op, left, right) ??
           (op === "/"
-            ? { text: binary ? `(${left.text} / ${right.text})` : `ora_div(${left.text}, ${right.text})`, date: false, interval: false, binary }
-            : { text: `(${left.text} * ${right.text})`, date: false, interval: false, binary })
+            ? { text: binary !== undefined ? `(${left.text} / ${right.text})` : `ora_div(${floating(left, binary)}, ${floating(right, binary)})`, date: false, interval: false, binary }
+            : { text: `(${floating(left, binary)} * ${floating(right, binary)})`, date: false, interval: false, binary, numeric })
       }
       return left
     }
@@ -933,11 +991,15 @@ export class Translator {
       if (exact !== undefined) left = exact
       else if (datetime !== undefined) left = datetime
       else if (op === "||") left = { text: `ora_cat(${left.text}, ${right.text})`, date: false, interval: false }
-      else if (op === "+" && left.date && !right.interval && !right.date) left = { text: `ora_date_add(${left.text}, ${right.text})`, date: true, interval: false }
-      else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${left.text})`, date: true, interval: false }
+      else if (op === "+" && left.date && !right.interval && !right.date) left = { text: `ora_date_add(${left.text}, ${floating(right, "double")})`, date: true, interval: false }
+      else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${floating(left, "double")})`, date: true, interval: false }
       else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false }
-      else if (op === "-" && left.date && !right.interval) left = { text: `ora_date_add(${left.text}, -(${right.text}))`, date: true, interval: false }
-      else left = { text: `(${left.text} ${op} ${right.text})`, date: left.date || right.date, interval: left.interval && right.interval, binary: left.binary === true || right.binary === true }
+      else if (op === "-" && left.date && !right.interval) left = { text: `ora_date_add(${left.text}, -(${floating(right, "double")}))`, date: true, interval: false }
+      else {
+        const binary = binaryOf(left, right)
+        const numeric = left.numeric === true && right.numeric === true
+        left = { text: `(${floating(left, binary)} ${op} ${floating(right, binary)})`, date: left.date || right.date, interval: left.interval && right.interval, binary, numeric }
+      }
     }
     return left !== undefined && i === to ? left.text : undefined
   }
@@ -1248,7 +1310,8 @@ export class Translator {
     const distinct = isKw(this.toks[start], "DISTINCT")
     const from = distinct ? start + 1 : start
     const value = this.range(from, end)
-    if (this.exactColumnAt(from, end) === undefined && !EXACT_RESULT.test(value)) return undefined
+    // AVG of exact numbers divides on every digit (DuckDB's AVG of DECIMALs is a DOUBLE)
+    if (this.exactColumnAt(from, end) === undefined && !EXACT_RESULT.test(value) && !(name === "AVG" && this.exactNumericRange(from, end))) return undefined
     const text = `CAST(${value} AS VARCHAR)`
     const windowed = isKw(this.toks[close + 1], "OVER") && isOp(this.toks[close + 2], "(")
     const windowClose = windowed ? matchParen(this.toks, close + 2) : close
