@@ -256,4 +256,19 @@ describe("Oracle test server: functions of unbounded NUMBER through raw node-ora
     // a date plus a fraction of a day still adds hours
     expect(await texts("SELECT TO_CHAR(DATE '2024-01-01' + 1/24, 'HH24:MI') FROM dual")).toEqual([["01:00"]])
   })
+
+  it("passes exact quotients and averages on through subqueries, WITH blocks, views, CTAS and functions", async () => {
+    await conn.execute("CREATE TABLE nq (i NUMBER(10))")
+    await conn.execute("INSERT INTO nq VALUES (1)")
+    const seventh = ".1428571428571428571428571428571428571429"
+    expect(await texts("SELECT x, x * 2, SUM(x) FROM (SELECT i/7 AS x FROM nq) GROUP BY x")).toEqual([[seventh, ".2857142857142857142857142857142857142858", seventh]])
+    expect(await texts("WITH q AS (SELECT AVG(i) / 3 a FROM nq) SELECT a + 1 FROM q")).toEqual([["1.33333333333333333333333333333333333333"]])
+    expect(await texts("SELECT NVL(i/3, 0) + 1, COUNT(*)/3, TO_CHAR(1/3) FROM nq GROUP BY i")).toEqual([
+      ["1.33333333333333333333333333333333333333", ".3333333333333333333333333333333333333333", ".3333333333333333333333333333333333333333"]
+    ])
+    await conn.execute("CREATE VIEW nqv AS SELECT i/7 x FROM nq")
+    await conn.execute("CREATE TABLE nqc AS SELECT i/7 x FROM nq")
+    expect(await texts("SELECT v.x, c.x FROM nqv v, nqc c")).toEqual([[seventh, seventh]])
+    expect(await described("SELECT x FROM nqc")).toEqual([UNBOUNDED])
+  })
 })

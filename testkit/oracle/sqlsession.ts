@@ -392,7 +392,7 @@ export class SqlSession {
       sessionTimeZone: this.sessionTz,
       binaryColumns: this.binaryColumnsOf(sql),
       exactNumberColumns: this.exactNumberColumnsOf(sql),
-      boundedNumberColumns: this.columnsOf(sql, (t) => t.kind === "number" && t.duck !== "VARCHAR"),
+      boundedNumberColumns: this.boundedNumberColumnsOf(sql),
       textDatetimeColumns: this.textDatetimeColumnsOf(sql)
     })
     toks.forEach((t, k) => {
@@ -515,7 +515,12 @@ export class SqlSession {
         if ((t.kind === "ident" || t.kind === "qident") && isKw(toks[k + 1], "NUMBER") && !isOp(toks[k + 2], "(")) out.add(oracleName(t))
       })
     // and the names the statement's subqueries and WITH blocks give such values
-    return withExactAliases(toks, out)
+    return withExactAliases(toks, out, this.boundedNumberColumnsOf(sql))
+  }
+
+  /** NUMBER(p[,s]) column names (DuckDB DECIMAL / integers) of the tables a statement mentions. */
+  boundedNumberColumnsOf(sql: string): ReadonlySet<string> {
+    return this.columnsOf(sql, (t) => t.kind === "number" && t.duck !== "VARCHAR")
   }
 
   /** Names of the columns of a type `keep` accepts, of the tables a statement mentions (identifier match against the catalog). */

@@ -9,7 +9,7 @@ import { ora, OraError } from "./errors.ts"
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
-import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql } from "./number-sql.ts"
+import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric } from "./number-sql.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -203,10 +203,6 @@ const clausesOf = (parts: ReadonlyArray<Part>, toks: ReadonlyArray<Tok>): Array<
   })
 }
 const EXACT_OPERATIONS: Record<string, string> = { "+": "add", "-": "sub", "*": "mul", "/": "div" }
-/** Operators of an expression of exact numbers (Translator.exactNumericRange). */
-const EXACT_NUMERIC_OPERATORS = new Set(["+", "-", "*", "/", "(", ")", ",", "."])
-/** Functions whose result is an exact number when their arguments are (Translator.exactNumericRange). */
-const EXACT_NUMERIC_FUNCTIONS = new Set(["ROUND", "TRUNC", "ABS", "MOD", "CEIL", "FLOOR", "SIGN", "COUNT", "SUM", "AVG", "MIN", "MAX", "NVL", "GREATEST", "LEAST", "LENGTH"])
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
 
 const DATE_WORDS = new Set(["SYSDATE", "CURRENT_DATE", "SYSTIMESTAMP", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP"])
@@ -639,32 +635,16 @@ export class Translator {
   }
 
   /**
-   * True when tokens [from, to) are an expression of exact numbers only: numeric literals (not `f` / `d` ones),
-   * NUMBER columns, arithmetic and the number functions of {@link EXACT_NUMERIC_FUNCTIONS} over them; no bind, string,
-   * datetime or BINARY_DOUBLE / BINARY_FLOAT operand. Oracle divides such values on every digit.
+   * True when tokens [from, to) are an expression of exact numbers only (number-sql.ts isExactNumeric) over the
+   * statement's NUMBER columns: Oracle divides and averages such values on every digit.
    */
   exactNumericRange(from: number, to: number): boolean {
-    const toks = this.toks
-    let operand = false
-    for (let k = from; k < to; k++) {
-      const t = toks[k]!
-      if (t.kind === "ws") continue
-      if (t.kind === "num") {
-        if (/[dDfF]$/.test(t.text)) return false
-        operand = true
-      } else if (t.kind === "op") {
-        if (!EXACT_NUMERIC_OPERATORS.has(t.value)) return false
-      } else if (t.kind !== "ident" && t.kind !== "qident") return false
-      else if (isOp(toks[k + 1], "(")) {
-        if (t.kind !== "ident" || !EXACT_NUMERIC_FUNCTIONS.has(t.value)) return false
-      } else if (!isOp(toks[k + 1], ".")) {
-        const name = oracleName(t)
-        if (this.ctx.binaryColumns?.has(name) === true || this.ctx.dateColumns?.has(name) === true || this.ctx.textDatetimeColumns?.has(name) === true) return false
-        if (this.ctx.boundedNumberColumns?.has(name) !== true && this.ctx.exactNumberColumns?.has(name) !== true) return false
-        operand = true
-      }
-    }
-    return operand
+    const { binaryColumns, dateColumns, textDatetimeColumns, boundedNumberColumns, exactNumberColumns } = this.ctx
+    return isExactNumeric(this.toks, from, to, (t) => {
+      const name = oracleName(t)
+      if (binaryColumns?.has(name) === true || dateColumns?.has(name) === true || textDatetimeColumns?.has(name) === true) return false
+      return boundedNumberColumns?.has(name) === true || exactNumberColumns?.has(name) === true
+    })
   }
 
   /** True when the range names an exact NUMBER column anywhere. */
@@ -719,7 +699,8 @@ export class Translator {
       )
         return true
     }
-    return arithmetic && this.mentionsExactNumber(from, to)
+    // a nested quotient or AVG may be an exact NUMBER (exactNumericRange) the arithmetic must compute on
+    return arithmetic && (this.mentionsExactNumber(from, to) || toks.slice(from, to).some((t, k) => isOp(t, "/") || (isKw(t, "AVG") && isOp(toks[from + k + 1], "("))))
   }
 
   /** True when tokens [from, to) are one column reference (`c` or `t.c`) to a LOCAL TIME ZONE column. */
