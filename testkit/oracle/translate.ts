@@ -891,10 +891,10 @@ export class Translator {
     /**
      * `a op b` on every digit when either operand is an exact NUMBER, or when both are exact numbers and op is `/`
      * (DuckDB divides DECIMALs in DOUBLE); with a BINARY_DOUBLE / BINARY_FLOAT operand the exact one is converted to
-     * that type instead, as Oracle's numeric precedence does (SQL Language Reference, "Numeric Precedence": "If any
-     * of the operands is BINARY_DOUBLE, then Oracle attempts to convert all the operands implicitly to BINARY_DOUBLE
-     * before performing the operation. If none of the operands is BINARY_DOUBLE but any of the operands is
-     * BINARY_FLOAT, then ... to BINARY_FLOAT", https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Data-Type-Comparison-Rules.html).
+     * that type instead: "For binary arithmetic operators, Oracle determines the argument with the highest numeric
+     * precedence, implicitly converts the remaining arguments to that data type, and returns that data type" (SQL
+     * Language Reference, "Arithmetic Operators": https://docs.oracle.com/en/database/oracle/oracle-database/26/sqlrf/Arithmetic-Operators.html;
+     * "Numeric Precedence" orders BINARY_DOUBLE, BINARY_FLOAT, NUMBER).
      */
     const exactArithmetic = (op: string, a: Node, b: Node): Node | undefined => {
       if (a.date || b.date || a.interval || b.interval) return undefined
