@@ -3,7 +3,8 @@
  * BOOLEAN) bulk-ingested by our driver from an Arrow table (create mode: DDL, prepared INSERT, Arrow columns encoded
  * straight into EXECUTE parameter parts, one transaction) against a hand-written raw hdb prepared batch insert of the
  * same rows (already JS row arrays, built before its timer starts; chunks of 32,000, autocommit off and one COMMIT),
- * into a fresh table on the same test server in the same run; runs alternate, and each side's input is the only
+ * into a fresh table on the same test server in the same run; after one untimed run of each side the two tables must
+ * hold the same rows (EXCEPT both ways); timed runs alternate, and each side's input is the only
  * large data alive during its runs. The test server runs in a child process, so its CPU is not charged to the
  * client process; its own batch-insert time per side is reported (server_insert_s). ratio = ours / raw hdb
  * (target ≤ 0.5).
@@ -96,6 +97,17 @@ const makeData = (withRows = false) => {
 }
 
 
+/** Fails unless tables `a` and `b` hold the same rows (EXCEPT both ways, and ROWS rows each). */
+const sameRows = async (client: Client, a: string, b: string): Promise<void> => {
+  const scalar = async (sql: string) =>
+    Number(Object.values((await promise<Array<Record<string, unknown>>>((cb) => client.exec(sql, cb)))[0]!)[0])
+  const only = async (x: string, y: string) => scalar(`SELECT COUNT(*) AS N FROM (SELECT * FROM "${x}" EXCEPT SELECT * FROM "${y}")`)
+  const figures = [await scalar(`SELECT COUNT(*) AS N FROM "${a}"`), await scalar(`SELECT COUNT(*) AS N FROM "${b}"`), await only(a, b), await only(b, a)]
+  if (figures[0] !== ROWS || figures[1] !== ROWS || figures[2] !== 0 || figures[3] !== 0) {
+    throw new Error(`${a} / ${b} hold ${figures[0]} / ${figures[1]} rows (expected ${ROWS}); rows only in one: ${figures[2]} / ${figures[3]}`)
+  }
+}
+
 /** Runs the comparison. */
 export const run = async (): Promise<Record<string, unknown>> => {
   const server = await startInChildProcess("hana")
@@ -156,6 +168,7 @@ export const run = async (): Promise<Record<string, unknown>> => {
       yield* prepareBaseline
       yield* baseline
       yield* releaseBaseline
+      yield* Effect.promise(() => sameRows(raw, "ING_OURS_0", "ING_RAW_1"))
       for (let i = 0; i < RUNS; i++) {
         if (i % 2 === 0) {
           yield* timed(ours, oursS, oursServerS)

@@ -2,16 +2,20 @@
  * Oracle ingest path: ORACLE_INGEST_ROWS (default 1,000,000) rows of the 8-column benchmark table appended by our
  * driver's bulk ingest from an Arrow table (executeMany in chunks of redo.statement.insert_batch_rows), against a
  * hand-written raw node-oracledb executeMany with bindDefs of the same rows (prebuilt JS arrays, same chunk size),
- * on the same test server (child process) in the same run. ratio = ours / raw (target ≤ 0.5, aim ≤ 0.35). Our side
+ * on the same test server (child process) in the same run; both sides commit once, after their last chunk. Each side
+ * runs once untimed, both tables are checked to hold the same rows, then ORACLE_INGEST_RUNS (default 3) timed runs
+ * alternate, each into a freshly created table; medians. ratio = ours / raw (target ≤ 0.5, aim ≤ 0.35). Our side
  * takes the ingest fast path (layers/oracle/IngestEncoder.ts): bind rows encoded from the Arrow buffers.
  */
+import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import * as Arrow from "apache-arrow"
 import { Effect, ManagedRuntime } from "effect"
 import * as Connection from "../src/Connection.ts"
 import { fromTable } from "../src/Ingest.ts"
 import { BENCH_DDL, bindDefs, oursLayer, rawRow, startServer } from "./oracle-read.ts"
-import { collectGarbage } from "./run.ts"
+import { compareAsync, median } from "./run.ts"
+import type { TimedSide } from "./run.ts"
 import { statsDelta } from "./support/server-stats.ts"
 import type { ServerStats } from "../testkit/common/stats.ts"
 
@@ -19,6 +23,7 @@ import type { ServerStats } from "../testkit/common/stats.ts"
 const oracledb: any = createRequire(import.meta.url)("oracledb")
 
 const ROWS = Number(process.env["ORACLE_INGEST_ROWS"] ?? 1_000_000)
+const RUNS = Number(process.env["ORACLE_INGEST_RUNS"] ?? 3)
 const CHUNK = 65_536
 
 /** The benchmark rows as an Arrow table with the columns' natural Arrow types. */
@@ -43,25 +48,24 @@ export const arrowTable = (rows: number): Arrow.Table => {
   })
 }
 
-/**
- * Wall-clock seconds of `f`, the CPU seconds the measuring process spent, and the server's CPU seconds in its batch
- * executions (it runs in a child process).
- */
-const seconds = async (
-  f: () => Promise<unknown>,
-  stats: () => Promise<ServerStats | undefined>
-): Promise<{ wall: number; cpu: number; serverCpu: number }> => {
-  collectGarbage()
-  const before = await stats()
-  const cpu = process.cpuUsage()
-  const start = process.hrtime.bigint()
-  await f()
-  const used = process.cpuUsage(cpu)
-  const wall = Number(process.hrtime.bigint() - start) / 1e9
-  const after = await stats()
-  const serverCpu = before === undefined || after === undefined ? Number.NaN : statsDelta(after, before).insertCpuMs / 1000
-  return { wall, cpu: (used.user + used.system) / 1e6, serverCpu }
+/** CPU seconds process `pid` has used so far (Linux /proc; NaN elsewhere): the server's whole cost, not only its batch executions. */
+const processCpu = (pid: number): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return Number.NaN
+  }
 }
+
+/** Rows of `a` missing from `b` (MINUS: set difference over all eight columns). */
+const missing = async (conn: any, a: string, b: string): Promise<number> =>
+  Number((await conn.execute(`SELECT COUNT(*) FROM (SELECT * FROM ${a} MINUS SELECT * FROM ${b})`)).rows[0][0])
+
+const seconds = (ms: number): number => Math.round(ms) / 1000
+
+const count = async (conn: any, table: string): Promise<number> =>
+  Number((await conn.execute(`SELECT COUNT(*) FROM ${table}`)).rows[0][0])
 
 /** Runs the comparison. */
 export const run = async (): Promise<Record<string, unknown>> => {
@@ -69,40 +73,82 @@ export const run = async (): Promise<Record<string, unknown>> => {
   const conn = await oracledb.getConnection({ user: server.user, password: server.password, connectString: server.connectString })
   const runtime = ManagedRuntime.make(oursLayer(server.uri))
   try {
-    await conn.execute(`CREATE TABLE INGEST_OURS ${BENCH_DDL}`)
-    await conn.execute(`CREATE TABLE INGEST_RAW ${BENCH_DDL}`)
     const table = arrowTable(ROWS)
     const raw: Array<Array<unknown>> = Array.from({ length: ROWS }, (_, i) => rawRow(i))
+    const recreate = async (name: string) => {
+      await conn.execute(`DROP TABLE ${name}`).catch(() => undefined)
+      await conn.execute(`CREATE TABLE ${name} ${BENCH_DDL}`)
+    }
+    // Both sides commit once, after the last chunk (the ingest's own transaction; executeMany without autoCommit).
     const baseline = async () => {
       for (let start = 0; start < ROWS; start += CHUNK) {
         await conn.executeMany("INSERT INTO INGEST_RAW VALUES (:1, :2, :3, :4, :5, :6, :7, :8)", raw.slice(start, start + CHUNK), {
           bindDefs: bindDefs(),
-          autoCommit: true
+          autoCommit: false
         })
       }
+      await conn.commit()
     }
     const ours = () =>
       runtime.runPromise(
         Effect.flatMap(Connection.Connection, (c) => c.ingest(fromTable(table), { targetTable: "INGEST_OURS", mode: "append" }))
       )
-    const baseS = await seconds(baseline, server.stats)
-    const oursS = await seconds(ours, server.stats)
-    const o = (await conn.execute("SELECT COUNT(*) FROM INGEST_OURS")).rows[0][0]
-    const r = (await conn.execute("SELECT COUNT(*) FROM INGEST_RAW")).rows[0][0]
-    if (o !== ROWS || r !== ROWS) throw new Error(`inserted ${o} / ${r} rows, expected ${ROWS}`)
+    // Untimed first run of each side (the warm-up), then the check that both stored the same rows.
+    await recreate("INGEST_OURS")
+    await ours()
+    await recreate("INGEST_RAW")
+    await baseline()
+    const counts = [await count(conn, "INGEST_OURS"), await count(conn, "INGEST_RAW")]
+    const differing = [await missing(conn, "INGEST_OURS", "INGEST_RAW"), await missing(conn, "INGEST_RAW", "INGEST_OURS")]
+    if (counts.some((n) => n !== ROWS) || differing.some((n) => n !== 0)) {
+      throw new Error(`stored ${counts.join(" / ")} rows (expected ${ROWS}); rows only in ours / only in raw: ${differing.join(" / ")}`)
+    }
+    /** A timed side whose table is recreated before each run and whose server CPU (child process) is recorded. */
+    const side = (name: string, insert: () => Promise<unknown>, serverCpu: Array<number>, processCpuS: Array<number>): TimedSide => {
+      let before: ServerStats | undefined
+      let processBefore = 0
+      return {
+        before: async () => {
+          await recreate(name)
+          before = await server.stats()
+          processBefore = processCpu(server.pid)
+        },
+        run: insert,
+        after: async () => {
+          processCpuS.push(processCpu(server.pid) - processBefore)
+          const after = await server.stats()
+          if (before !== undefined && after !== undefined) serverCpu.push(statsDelta(after, before).insertCpuMs / 1000)
+          if ((await count(conn, name)) !== ROWS) throw new Error(`${name} holds ${await count(conn, name)} rows, expected ${ROWS}`)
+        }
+      }
+    }
+    const oursServer: Array<number> = []
+    const baseServer: Array<number> = []
+    const oursProcess: Array<number> = []
+    const baseProcess: Array<number> = []
+    const c = await compareAsync(
+      side("INGEST_OURS", ours, oursServer, oursProcess),
+      side("INGEST_RAW", baseline, baseServer, baseProcess),
+      { warmup: 0, runs: RUNS }
+    )
     return {
       bench: "oracle-ingest",
       rows: ROWS,
       columns: 8,
       chunk_rows: CHUNK,
-      ours_s: oursS.wall,
-      baseline_s: baseS.wall,
-      ours_client_cpu_s: oursS.cpu,
-      baseline_client_cpu_s: baseS.cpu,
-      ours_server_cpu_s: oursS.serverCpu,
-      baseline_server_cpu_s: baseS.serverCpu,
-      baseline: "raw node-oracledb executeMany with bindDefs, same chunks, same server",
-      ratio: oursS.wall / baseS.wall
+      runs: RUNS,
+      ours_s: seconds(c.ours_ms),
+      baseline_s: seconds(c.baseline_ms),
+      ours_samples_s: c.ours_samples_ms.map(seconds),
+      baseline_samples_s: c.baseline_samples_ms.map(seconds),
+      ours_client_cpu_s: seconds(c.ours_cpu_ms),
+      baseline_client_cpu_s: seconds(c.baseline_cpu_ms),
+      ours_server_cpu_s: seconds(median(oursServer) * 1000),
+      baseline_server_cpu_s: seconds(median(baseServer) * 1000),
+      ours_server_process_cpu_s: seconds(median(oursProcess) * 1000),
+      baseline_server_process_cpu_s: seconds(median(baseProcess) * 1000),
+      baseline: "raw node-oracledb executeMany with bindDefs, same chunks, one commit, same server",
+      ratio: c.ratio
     }
   } finally {
     await runtime.dispose()

@@ -55,11 +55,20 @@ export const startServer = async (): Promise<{
   password: string | undefined
   connectString: string
   stats: ChildServer["stats"]
+  pid: number
   close: () => Promise<void>
 }> => {
   const child = await startInChildProcess("oracle")
   const parsed = Result.getOrThrow(parseUri(child.uri))
-  return { uri: child.uri, user: parsed.user, password: parsed.password, connectString: parsed.connectString, stats: child.stats, close: child.close }
+  return {
+    uri: child.uri,
+    user: parsed.user,
+    password: parsed.password,
+    connectString: parsed.connectString,
+    stats: child.stats,
+    pid: child.pid,
+    close: child.close
+  }
 }
 
 /** Creates table `name` with `rows` benchmark rows through raw executeMany. */

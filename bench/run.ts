@@ -92,6 +92,65 @@ export const compare = (ours: () => unknown, baseline: () => unknown, options: C
   }
 }
 
+/** One side of {@link compareAsync}: `run` is timed; `before` and `after` (untimed) bracket each of its runs. */
+export interface TimedSide {
+  readonly run: () => Promise<unknown>
+  readonly before?: () => Promise<unknown>
+  readonly after?: () => Promise<unknown>
+}
+
+/** Timings of {@link compareAsync}: {@link Comparison} plus each side's median CPU of the measuring process, in ms. */
+export interface AsyncComparison extends Comparison {
+  readonly ours_cpu_ms: number
+  readonly baseline_cpu_ms: number
+}
+
+/**
+ * {@link compare} for asynchronous sides: untimed warm-up runs of both, then alternating timed runs (ours first in
+ * even rounds, the baseline first in odd ones), each after a full GC; reports medians and their ratio.
+ */
+export const compareAsync = async (ours: TimedSide, baseline: TimedSide, options: CompareOptions = {}): Promise<AsyncComparison> => {
+  const warmup = options.warmup ?? 2
+  const runs = options.runs ?? 7
+  const samples = { ours: { ms: [] as Array<number>, cpu: [] as Array<number> }, baseline: { ms: [] as Array<number>, cpu: [] as Array<number> } }
+  const once = async (side: TimedSide, into?: { ms: Array<number>; cpu: Array<number> }) => {
+    await side.before?.()
+    collectGarbage()
+    const cpu = process.cpuUsage()
+    const start = process.hrtime.bigint()
+    await side.run()
+    const ms = Number(process.hrtime.bigint() - start) / 1e6
+    const used = process.cpuUsage(cpu)
+    await side.after?.()
+    into?.ms.push(ms)
+    into?.cpu.push((used.user + used.system) / 1000)
+  }
+  for (let i = 0; i < warmup; i++) {
+    await once(ours)
+    await once(baseline)
+  }
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      await once(ours, samples.ours)
+      await once(baseline, samples.baseline)
+    } else {
+      await once(baseline, samples.baseline)
+      await once(ours, samples.ours)
+    }
+  }
+  const oursMs = median(samples.ours.ms)
+  const baselineMs = median(samples.baseline.ms)
+  return {
+    ours_ms: round(oursMs),
+    baseline_ms: round(baselineMs),
+    ratio: Math.round((oursMs / baselineMs) * 10000) / 10000,
+    ours_samples_ms: samples.ours.ms.map(round),
+    baseline_samples_ms: samples.baseline.ms.map(round),
+    ours_cpu_ms: round(median(samples.ours.cpu)),
+    baseline_cpu_ms: round(median(samples.baseline.cpu))
+  }
+}
+
 const main = async (): Promise<number> => {
   const name = process.argv[2]
   const available = availableBenchmarks()

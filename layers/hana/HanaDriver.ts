@@ -33,7 +33,7 @@ import { hdbClientOptions, resolveConnectConfig } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
 import * as Hdb from "./Hdb.ts"
 import { FetchSize, HanaOptions, ReadBatchRows } from "./HanaOptions.ts"
-import { type EncodePlan, type PartEncoder, planEncoding } from "./IngestEncoder.ts"
+import { type EncodePlan, type PartEncoder, planEncoding, temporalRefusal } from "./IngestEncoder.ts"
 import { nameOversizedParameter, oversizedRow, rowConverter } from "./Params.ts"
 import { hanaPage, scanLobs } from "./ResultPage.ts"
 import { normalizeSql } from "./SqlNormalize.ts"
@@ -233,7 +233,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
     firstRow: number,
     names: ReadonlyArray<string>
   ) =>
-    Hdb.executePrepared(client, statement, single ? rows[0]! : rows).pipe(
+    Hdb.executePrepared(client, statement, single ? rows[0]! : rows, firstRow).pipe(
       Effect.mapError((error) =>
         nameOversizedParameter(error, {
           rows,
@@ -272,9 +272,13 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         statement.functionCode === FUNCTION_PROCEDURE_WITH_RESULTS ||
         (statement.resultSetMetadata !== undefined && statement.resultSetMetadata.length > 0)
       const converters = []
+      let rowsBefore = 0
       for (const batch of parameters.batches) {
         const c = rowConverter(batch, types)
         if (!c.ok) return yield* c.error
+        const refused = temporalRefusal(batch, inputs, rowsBefore)
+        if (refused !== undefined) return yield* refused
+        rowsBefore += batch.numRows
         const tooLarge = oversizedRow(batch, types, Hdb.packetSizeLimit(client))
         if (tooLarge !== undefined) return yield* tooLarge
         converters.push({ batch, converter: c.converter })
@@ -417,14 +421,14 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
     })
 
   /** Batch EXECUTEs through hdb's writer, from JS rows (the path for batches the encoder does not take). */
-  const insertRows = (statement: Hdb.HdbStatement, batch: Arrow.RecordBatch, types: ReadonlyArray<number>) =>
+  const insertRows = (statement: Hdb.HdbStatement, batch: Arrow.RecordBatch, types: ReadonlyArray<number>, firstRow: number) =>
     Effect.gen(function*() {
       const c = rowConverter(batch, types)
       if (!c.ok) return yield* c.error
       let total = 0
       for (let start = 0; start < batch.numRows; start += Hdb.MAX_BATCH_ROWS) {
         const end = Math.min(batch.numRows, start + Hdb.MAX_BATCH_ROWS)
-        const outcome = yield* executeRows(statement, c.converter.rows(start, end), false, start, batch.schema.fields.map((f) => f.name))
+        const outcome = yield* executeRows(statement, c.converter.rows(start, end), false, firstRow + start, batch.schema.fields.map((f) => f.name))
         total += outcome._tag === "Count" && outcome.rowsAffected >= 0 ? outcome.rowsAffected : end - start
       }
       return total
@@ -440,15 +444,16 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       // With autocommit on, hdb's own batch EXECUTE brackets several packets in one transaction (ExecuteTask).
       const plan: EncodePlan = Hdb.isAutoCommit(client)
         ? { _tag: "Fallback", reason: "autocommit is on" }
-        : planEncoding(batch, statement.parameterMetadata)
+        : planEncoding(batch, statement.parameterMetadata, firstRow)
       yield* Effect.logDebug(
         plan._tag === "Encoded"
           ? "hana: ingest batch encoded from Arrow columns"
           : `hana: ingest batch bound through hdb's writer: ${plan.reason}`
       ).pipe(Effect.annotateLogs({ "hana.ingest.path": plan._tag === "Encoded" ? "encoded" : "hdb", "hana.ingest.rows": batch.numRows }))
-      return plan._tag === "Encoded"
-        ? yield* insertEncoded(statement, batch, plan.encode, firstRow)
-        : yield* insertRows(statement, batch, types)
+      if (plan._tag === "Encoded") return yield* insertEncoded(statement, batch, plan.encode, firstRow)
+      const refused = temporalRefusal(batch, statement.parameterMetadata, firstRow)
+      if (refused !== undefined) return yield* refused
+      return yield* insertRows(statement, batch, types, firstRow)
     }))
 
   const scalar = (sql: string) =>

@@ -51,6 +51,8 @@ export const hdb: HdbModule = require("hdb/lib")
 /** hdb's internal connection (lib/protocol/Connection.js). */
 interface HdbConnection {
   send(message: unknown, receive: (err: unknown, reply?: unknown) => void): void
+  /** Queues an ExecuteTask (lib/protocol/ExecuteTask.js); its reply holds the ROWS_AFFECTED of every packet it sent. */
+  execute(options: unknown, cb: (err: unknown, reply?: unknown) => void): void
   readonly _state: object | undefined
   on(event: "close", listener: () => void): void
   fetchNext(options: { resultSetId: Buffer; fetchSize: number }, cb: (err: unknown, reply: FetchReply) => void): void
@@ -217,6 +219,40 @@ const guardClosedSocket = (client: HdbClient): void => {
   })
 }
 
+/** Per hdb error of a batch EXECUTE: the failing packet's ROWS_AFFECTED, and the rows earlier packets of its task acknowledged. */
+const failedBatchRows = new WeakMap<object, { readonly failed: ReadonlyArray<unknown>; readonly before: number }>()
+
+const rowsAffectedOf = (reply: unknown): unknown =>
+  typeof reply === "object" && reply !== null ? (reply as { readonly rowsAffected?: unknown }).rowsAffected : undefined
+
+/**
+ * Keeps what hdb drops from a failed batch EXECUTE, so that the row the server rejected can be named: hdb 2.30.1's
+ * ExecuteTask (lib/protocol/ExecuteTask.js `run`) ends on the first error reply without pushing that reply, whose
+ * ROWS_AFFECTED marks the rejected row, and Statement.handle passes on only the error, not the task's reply, whose
+ * ROWS_AFFECTED counts the rows of the packets sent before it.
+ */
+const keepFailedBatchRows = (client: HdbClient): void => {
+  const connection = client._connection
+  const send = connection.send.bind(connection)
+  connection.send = (message, receive) =>
+    send(message, (err, reply) => {
+      const failed = rowsAffectedOf(reply)
+      if (typeof err === "object" && err !== null && Array.isArray(failed)) failedBatchRows.set(err, { failed, before: 0 })
+      receive(err, reply)
+    })
+  const execute = connection.execute.bind(connection)
+  connection.execute = (options, cb) =>
+    execute(options, (err, reply) => {
+      const kept = typeof err === "object" && err !== null ? failedBatchRows.get(err) : undefined
+      const acknowledged = rowsAffectedOf(reply)
+      if (kept !== undefined) {
+        const before = Array.isArray(acknowledged) ? acknowledged.length : typeof acknowledged === "number" ? 1 : 0
+        failedBatchRows.set(err as object, { failed: kept.failed, before })
+      }
+      cb(err, reply)
+    })
+}
+
 /**
  * Opens a client. Interruptible: an interrupted connect (a timeout) closes the half-open socket.
  *
@@ -251,7 +287,10 @@ export const connect = (
         if (settled) return
         settled = true
         if (timer !== undefined) clearTimeout(timer)
-        if (!err) guardClosedSocket(client)
+        if (!err) {
+          guardClosedSocket(client)
+          keepFailedBatchRows(client)
+        }
         resume(err ? Effect.fail(fromHdbError(err)) : Effect.succeed(client))
       })
     } catch (e) {
@@ -328,7 +367,8 @@ export const disconnect = (client: HdbClient): Effect.Effect<void> =>
  */
 const executeCall = (
   client: HdbClient,
-  run: (resume: (err: unknown, results: ReadonlyArray<unknown>) => void) => void
+  run: (resume: (err: unknown, results: ReadonlyArray<unknown>) => void) => void,
+  toError: (err: unknown) => AdbcError = fromHdbError
 ): Effect.Effect<ExecuteOutcome, AdbcError> =>
   Effect.callback<ExecuteOutcome, AdbcError>((resume) => {
     let abandoned = false
@@ -338,7 +378,7 @@ const executeCall = (
           if (!err) closeAbandoned(client, results)
           return
         }
-        resume(err ? Effect.fail(fromHdbError(err)) : Effect.sync(() => outcomeOf(results)))
+        resume(err ? Effect.fail(toError(err)) : Effect.sync(() => outcomeOf(results)))
       })
     } catch (e) {
       resume(Effect.fail(fromHdbError(e)))
@@ -366,13 +406,27 @@ export const executeDirect = (client: HdbClient, sql: string): Effect.Effect<Exe
 export const prepare = (client: HdbClient, sql: string): Effect.Effect<HdbStatement, AdbcError> =>
   call<HdbStatement>((cb) => client.prepare(sql, cb))
 
-/** EXECUTE of a prepared statement with one row (array) or a batch (array of arrays). @category operations @since 0.1.0 */
+/**
+ * EXECUTE of a prepared statement with one row (array) or a batch (array of arrays). A row of a batch the server
+ * rejects is named in the error, counted from `firstRow` (the 0-based row the batch's first row stands for).
+ *
+ * @category operations
+ * @since 0.1.0
+ */
 export const executePrepared = (
   client: HdbClient,
   statement: HdbStatement,
-  values: ReadonlyArray<unknown>
+  values: ReadonlyArray<unknown>,
+  firstRow = 0
 ): Effect.Effect<ExecuteOutcome, AdbcError> =>
-  executeCall(client, (cb) => statement.execute(values, (err, ...results) => cb(err, results)))
+  executeCall(
+    client,
+    (cb) => statement.execute(values, (err, ...results) => cb(err, results)),
+    (err) => {
+      const kept = typeof err === "object" && err !== null ? failedBatchRows.get(err) : undefined
+      return kept === undefined ? fromHdbError(err) : failedRowError(err, kept.failed, firstRow + kept.before)
+    }
+  )
 
 /** The bytes one request packet of this connection may hold: one row's parameter values must fit in it. @category operations @since 0.1.0 */
 export const packetSizeLimit = (client: HdbClient): number => client._connection.packetSizeLimit
@@ -400,7 +454,8 @@ export const isAutoCommit = (client: HdbClient): boolean => client._connection.a
  * IngestEncoder.ts), through hdb's request queue and session, as its ExecuteTask sends a batch packet; the commit
  * flag is the session's autocommit. The request is on its way when this effect returns; the returned effect waits
  * for the reply: the rows affected, or the server's error naming the rejected row (`firstRow` is the 0-based row of
- * the ingest the part starts at). `data` may be reused once the reply has arrived.
+ * the ingest the part starts at). `data` may be reused once the reply has arrived. The Oracle driver's counterpart
+ * is layers/oracle/EncodedBinds.ts.
  *
  * @category operations
  * @since 0.1.0

@@ -20,7 +20,7 @@
 import * as Arrow from "apache-arrow"
 import { isAscii } from "node:buffer"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
-import { civilFromDays } from "../common/ArrowCells.ts"
+import { civilFromDays, formatEpochDay } from "../common/ArrowCells.ts"
 import { floorDivInt64 } from "../common/Int64Words.ts"
 import { TypeCode, typeCodeName } from "./Types.ts"
 
@@ -177,7 +177,7 @@ export const hanaDayNumber = (epochDay: number): number => {
 
 const checkDay = (epochDay: number, row: number, column: number): void => {
   if (!(epochDay >= FIRST_DAY && epochDay <= LAST_DAY)) {
-    throw new ValueError(row, column, "the date is outside 0001-01-01 … 9999-12-31, the range of HANA dates")
+    throw new ValueError(row, column, `the date ${formatEpochDay(epochDay)} is outside 0001-01-01 … 9999-12-31, the range of HANA dates`)
   }
 }
 
@@ -466,6 +466,8 @@ const dates: Maker = (data, column, _parameter, target) => {
   }
 }
 
+const UNIT_NAMES = ["s", "ms", "µs", "ns"] as const
+
 const times: Maker = (data, column, _parameter, target) => {
   if (target !== TypeCode.SECONDTIME) return `${data.type} to ${typeCodeName(target)}`
   const t = data.type as Arrow.Time
@@ -481,7 +483,8 @@ const times: Maker = (data, column, _parameter, target) => {
       // hdb keeps whole seconds of the time text (Writer.js writeSecondTime).
       const seconds = Math.floor(read(row) / perSecond)
       if (!(seconds >= 0 && seconds < 86400)) {
-        throw new ValueError(row, column, "the time of day is outside 00:00:00 … 23:59:59")
+        const value = t.bitWidth === 32 ? String(values[row]!) : String((raw as BigInt64Array)[row]!)
+        throw new ValueError(row, column, `the time ${value} ${UNIT_NAMES[t.unit]} is outside 00:00:00 … 23:59:59, the range of HANA times`)
       }
       out[pos] = TypeCode.SECONDTIME
       writeInt32(out, pos + 1, seconds + 1)
@@ -757,14 +760,57 @@ const oversizedRow = (
       `CLOB and NCLOB parameters, which are sent in pieces`
   )
 
+/** INVALID_ARGUMENT naming the column and row (of the whole ingest, which starts the batch at `firstRow`) of `e`. */
+const refusal = (fields: ReadonlyArray<Arrow.Field>, e: ValueError, firstRow: number): AdbcError =>
+  adbcError("INVALID_ARGUMENT", `column ${e.column + 1} (${JSON.stringify(fields[e.column]!.name)}), row ${firstRow + e.row + 1}: ${e.problem}`)
+
 /**
- * The encoding of a batch for the statement's parameters (column `c` to parameter `c`), or why it goes through
- * hdb's writer instead.
+ * For a batch bound through hdb's writer: its first date, time or timestamp outside what its parameter takes,
+ * refused as the encoder refuses it (column, row of the whole ingest, value and range), or undefined. hdb's own
+ * refusal ("Cannot set parameter at row: 2. Wrong input for LONGDATE type") names neither the column nor the
+ * value, and counts rows from the batch's start.
  *
  * @category constructors
  * @since 0.1.0
  */
-export const planEncoding = (batch: Arrow.RecordBatch, parameters: ReadonlyArray<EncodedParameter>): EncodePlan => {
+export const temporalRefusal = (
+  batch: Arrow.RecordBatch,
+  parameters: ReadonlyArray<EncodedParameter>,
+  firstRow: number
+): AdbcError | undefined => {
+  const fields = batch.schema.fields
+  const scratch = Buffer.allocUnsafe(16)
+  for (let c = 0; c < Math.min(fields.length, parameters.length); c++) {
+    const data = batch.data.children[c]!
+    const t = data.type.typeId
+    if (t !== Arrow.Type.Date && t !== Arrow.Type.Time && t !== Arrow.Type.Timestamp) continue
+    const normalized = normalize(parameters[c]!.dataType)
+    const made = normalized === undefined ? undefined : makerOf(data.type)?.(data, c, parameters[c]!, normalized)
+    if (made === undefined || typeof made === "string") continue
+    const write = withNulls(made, data, normalized!).write
+    try {
+      for (let row = 0; row < data.length; row++) write(row, scratch, 0)
+    } catch (e) {
+      if (e instanceof ValueError) return refusal(fields, e, firstRow)
+      throw e
+    }
+  }
+  return undefined
+}
+
+/**
+ * The encoding of a batch for the statement's parameters (column `c` to parameter `c`), or why it goes through
+ * hdb's writer instead. A value a parameter cannot take is named by its row in the whole ingest, the batch starting
+ * at row `firstRow` (0-based).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const planEncoding = (
+  batch: Arrow.RecordBatch,
+  parameters: ReadonlyArray<EncodedParameter>,
+  firstRow = 0
+): EncodePlan => {
   const fields = batch.schema.fields
   if (fields.length !== parameters.length) {
     return { _tag: "Fallback", reason: `${fields.length} columns for ${parameters.length} parameters` }
@@ -837,12 +883,7 @@ export const planEncoding = (batch: Arrow.RecordBatch, parameters: ReadonlyArray
         pos += bytes
       }
     } catch (e) {
-      if (e instanceof ValueError) {
-        return adbcError(
-          "INVALID_ARGUMENT",
-          `column ${e.column + 1} (${JSON.stringify(fields[e.column]!.name)}), row ${e.row + 1}: ${e.problem}`
-        )
-      }
+      if (e instanceof ValueError) return refusal(fields, e, firstRow)
       throw e
     }
     return { rows: row - start, bytes: pos, data: out.subarray(0, pos) }

@@ -68,14 +68,40 @@ const tokenize = (sql: string): Array<Token> => {
   return tokens
 }
 
-const TEMPORAL_PRECISION = /(?<![A-Za-z0-9_$#])(TIMESTAMP|TIME)(\s*)\(\s*\d+\s*\)/gi
+const TEMPORAL_PRECISION = /(?<![A-Za-z0-9_$#])(TIMESTAMP|TIME)(\s*)\(\s*\d+\s*\)/i
 
-/** Removes precision suffixes until none is left (`TIME (3) (1)` would otherwise leave `TIME (1)` behind). */
-const stripTemporalPrecision = (code: string): string => {
+/** The text of `tokens` as the precision pattern must see it: comments are blanks, literals and quoted names opaque. */
+const codeView = (tokens: ReadonlyArray<Token>): string =>
+  tokens.map((t) => t.kind === "code" ? t.text : (t.kind === "comment" ? " " : "\u0001").repeat(t.text.length)).join("")
+
+/**
+ * Removes precision suffixes until none is left (`TIME (3) (1)` would otherwise leave `TIME (1)` behind), also where
+ * comments stand between the keyword and its parenthesis or inside it (SQL reads a comment as a blank); the comments
+ * themselves stay, and so do line breaks. A suffix directly followed by a word leaves a blank, so `TIMESTAMP(6)NOT` does
+ * not become one word.
+ */
+const stripTemporalPrecision = (tokens: ReadonlyArray<Token>): Array<Token> => {
+  let current = [...tokens]
   for (;;) {
-    const next = code.replace(TEMPORAL_PRECISION, "$1")
-    if (next === code) return code
-    code = next
+    const view = codeView(current)
+    const match = new RegExp(TEMPORAL_PRECISION.source, "i").exec(view)
+    if (match === null) return current
+    const from = match.index + match[1]!.length
+    const to = match.index + match[0].length
+    const blank = /[A-Za-z0-9_$#]/.test(view[to] ?? "") ? " " : ""
+    let offset = 0
+    current = current.flatMap((token) => {
+      const start = offset
+      offset += token.text.length
+      if (token.kind !== "code") return [token]
+      const a = Math.max(from, start) - start
+      const b = Math.min(to, offset) - start
+      if (a >= b) return [token]
+      // line breaks stay: one may end a `--` comment that the suffix enclosed
+      const kept = token.text.slice(a, b).replace(/[^\n]/g, "")
+      const text = token.text.slice(0, a) + kept + (offset >= to ? blank : "") + token.text.slice(b)
+      return text.length > 0 ? [{ kind: "code" as const, text }] : []
+    })
   }
 }
 
@@ -199,13 +225,7 @@ const addFromDummy = (tokens: Array<Token>): void => {
  * @since 0.1.0
  */
 export const normalizeSql = (sql: string): string => {
-  const tokens = tokenize(sql)
-  for (let t = 0; t < tokens.length; t++) {
-    const token = tokens[t]!
-    if (token.kind === "code") {
-      tokens[t] = { kind: "code", text: stripTemporalPrecision(token.text) }
-    }
-  }
+  const tokens = stripTemporalPrecision(tokenize(sql))
   addFromDummy(tokens)
   return tokens.map((t) => t.text).join("")
 }

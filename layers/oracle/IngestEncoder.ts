@@ -11,7 +11,8 @@
  * - bool: BOOLEAN (true = 02 01 01, false = 01 00, NULL = FD 01);
  * - date32 / date64: DATE, 7 bytes (century + 100, year + 100, month, day, hour + 1, minute + 1, second + 1);
  * - timestamp (any unit): TIMESTAMP, 11 bytes (the 7 above + nanoseconds, UInt32BE); with a time zone TIMESTAMP WITH
- *   TIME ZONE, 13 bytes in UTC with the offset bytes 20, 60 (+00:00);
+ *   TIME ZONE, 13 bytes in UTC with the offset bytes 20, 60 (+00:00); a date or timestamp outside Oracle's range
+ *   (-4712-01-01 … 9999-12-31) is refused before anything is sent ({@link dateOutOfRange});
  * - string / large_string: VARCHAR (the database character set AL32UTF8 is UTF-8, so the Arrow bytes go as they
  *   are; Oracle converts them to the NVARCHAR2 column), string_view and binary_view read through apache-arrow;
  * - binary / large_binary / fixed_size_binary: RAW (into the BLOB column);
@@ -28,7 +29,7 @@
 import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
-import { civilFromDays, columnCells } from "../common/ArrowCells.ts"
+import { civilFromDays, columnCells, epochDayOf, formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
 import { floorDivInt64 } from "../common/Int64Words.ts"
 
 /** The bind type an encoded column declares to oracledb (a `DB_TYPE_*` name). @category models @since 0.1.0 */
@@ -308,7 +309,82 @@ const writeCivil = (days: number, second: number, out: Uint8Array, pos: number):
 
 const MS_PER_DAY = 86_400_000
 
-const dateEncoder = (data: Arrow.Data): ColumnEncoder => {
+/**
+ * Oracle's DATE and TIMESTAMP range, -4712-01-01 to 9999-12-31 (SQL Language Reference, "DATE Data Type": January
+ * 1, 4712 BC to December 31, 9999 AD; ODP.NET OracleDate.MinValue "January 1, -4712", MaxValue "December 31, 9999
+ * 23:59:59", https://docs.oracle.com/database/122/ODPNT/DateStaticFields.htm), as days since 1970-01-01. Oracle
+ * does not check the bytes of a bound DATE (raw dates beyond it are stored, as shown in
+ * https://laurentschneider.com/wordpress/2008/01/what-is-the-lowest-and-highest-possible-date-in-oracle.html), and
+ * beyond year 15599 or before -10100 the century byte wraps into another date: values outside are refused.
+ */
+const FIRST_DAY = epochDayOf(-4712, 1, 1)
+const LAST_DAY = epochDayOf(9999, 12, 31)
+const INT64_MIN = -(2n ** 63n)
+const INT64_MAX = 2n ** 63n - 1n
+
+/**
+ * The first and last value of Oracle's DATE / TIMESTAMP range in ticks of `perSecond` since the epoch, clamped to
+ * int64 (timestamp[ns] lies within it whole).
+ *
+ * @category encoding
+ * @since 0.1.0
+ */
+export const oracleTickRange = (perSecond: number): readonly [bigint, bigint] => {
+  const ticksPerDay = 86_400n * BigInt(perSecond)
+  const first = BigInt(FIRST_DAY) * ticksPerDay
+  const last = BigInt(LAST_DAY + 1) * ticksPerDay - 1n
+  return [first < INT64_MIN ? INT64_MIN : first, last > INT64_MAX ? INT64_MAX : last]
+}
+
+/**
+ * Whether a day number (days since 1970-01-01) lies within Oracle's DATE range.
+ *
+ * @category encoding
+ * @since 0.1.0
+ */
+export const isOracleDay = (day: number): boolean => day >= FIRST_DAY && day <= LAST_DAY
+
+/**
+ * The error of a date or timestamp outside Oracle's range: INVALID_ARGUMENT naming column, row (0-based here, named
+ * 1-based), the value (`YYYY-MM-DD[ HH:MM:SS]`, UTC) and the range.
+ *
+ * @category errors
+ * @since 0.1.0
+ */
+export const dateOutOfRange = (field: Arrow.Field, row: number, value: string): AdbcError =>
+  invalidArgument(
+    `column ${JSON.stringify(field.name)}: row ${row + 1} holds ${value}, outside -4712-01-01 … 9999-12-31 ` +
+      `23:59:59.999999999, the range of Oracle DATE and TIMESTAMP values (Oracle would store another date); ` +
+      `filter or correct the value before ingesting`
+  )
+
+/** The text of `ticks` since the epoch, as the oracledb path's cells (a number when safe) give it. */
+const ticksText = (ticks: bigint, perSecond: number): string =>
+  formatEpochTicks(ticks >= -MAX_SAFE && ticks <= MAX_SAFE ? Number(ticks) : ticks, perSecond)
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
+/** The int64 `v` as [upper word (signed), lower word (unsigned)]. */
+const wordsOf = (v: bigint): readonly [number, number] => [Number(BigInt.asIntN(32, v >> 32n)), Number(BigInt.asUintN(32, v))]
+
+/** The first valid row of an int64 column (its words) whose value lies outside `[first, last]`, or -1. */
+const firstOutside = (data: Arrow.Data, words: Int32Array, [first, last]: readonly [bigint, bigint]): number => {
+  if (first === INT64_MIN && last === INT64_MAX) return -1
+  const bitmap = validity(data)
+  const offset = data.offset
+  const [firstHi, firstLo] = wordsOf(first)
+  const [lastHi, lastLo] = wordsOf(last)
+  for (let i = 0; i < data.length; i++) {
+    const hi = words[2 * i + 1]!
+    if (hi > firstHi && hi < lastHi) continue
+    const lo = words[2 * i]! >>> 0
+    const outside = hi < firstHi || (hi === firstHi && lo < firstLo) || hi > lastHi || (hi === lastHi && lo > lastLo)
+    if (outside && isValid(bitmap, offset, i)) return i
+  }
+  return -1
+}
+
+const dateEncoder = (field: Arrow.Field, data: Arrow.Data, firstRow: number): Result.Result<ColumnEncoder, AdbcError> => {
   const t = data.type as Arrow.Date_
   const bitmap = validity(data)
   const offset = data.offset
@@ -316,19 +392,31 @@ const dateEncoder = (data: Arrow.Data): ColumnEncoder => {
   const days32 = data.values as Int32Array
   const words = day ? days32 : new Int32Array(days32.buffer, days32.byteOffset, data.length * 2)
   const split = new Float64Array(2)
-  return fixed("DATE", 8, (i, out, pos) => {
+  if (day) {
+    for (let i = 0; i < data.length; i++) {
+      if (!isOracleDay(days32[i]!) && isValid(bitmap, offset, i)) return Result.fail(dateOutOfRange(field, firstRow + i, formatEpochDay(days32[i]!)))
+    }
+  } else {
+    const bad = firstOutside(data, words, oracleTickRange(1000))
+    if (bad >= 0) {
+      // named by its day, which is what DATE stores
+      floorDivInt64(words[2 * bad + 1]!, words[2 * bad]!, MS_PER_DAY, split)
+      return Result.fail(dateOutOfRange(field, firstRow + bad, formatEpochDay(split[0]!)))
+    }
+  }
+  return Result.succeed(fixed("DATE", 8, (i, out, pos) => {
     if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
     out[pos] = 7
     // date64: its day, as the parameter path (ArrowCells) reads it
     if (!day) floorDivInt64(words[2 * i + 1]!, words[2 * i]!, MS_PER_DAY, split)
     writeCivil(day ? days32[i]! : split[0]!, 0, out, pos + 1)
     return pos + 8
-  })
+  }))
 }
 
 const TICKS_PER_SECOND = [1, 1_000, 1_000_000, 1_000_000_000] as const
 
-const timestampEncoder = (data: Arrow.Data): ColumnEncoder => {
+const timestampEncoder = (field: Arrow.Field, data: Arrow.Data, firstRow: number): Result.Result<ColumnEncoder, AdbcError> => {
   const t = data.type as Arrow.Timestamp
   const bitmap = validity(data)
   const offset = data.offset
@@ -337,10 +425,12 @@ const timestampEncoder = (data: Arrow.Data): ColumnEncoder => {
   const nanosPerTick = 1_000_000_000 / perSecond
   const values = data.values as unknown as BigInt64Array
   const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
+  const bad = firstOutside(data, words, oracleTickRange(perSecond))
+  if (bad >= 0) return Result.fail(dateOutOfRange(field, firstRow + bad, ticksText(values[bad]!, perSecond)))
   const size = zoned ? 13 : 11
   /** [seconds since the epoch (floor), ticks into that second] of the cell being written. */
   const split = new Float64Array(2)
-  return fixed(zoned ? "TIMESTAMP_TZ" : "TIMESTAMP", size + 1, (i, out, pos) => {
+  return Result.succeed(fixed(zoned ? "TIMESTAMP_TZ" : "TIMESTAMP", size + 1, (i, out, pos) => {
     if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
     floorDivInt64(words[2 * i + 1]!, words[2 * i]!, perSecond, split)
     const seconds = split[0]!
@@ -358,7 +448,7 @@ const timestampEncoder = (data: Arrow.Data): ColumnEncoder => {
       out[pos + 13] = 60
     }
     return pos + 1 + size
-  })
+  }))
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -642,9 +732,9 @@ export const columnEncoder = (
     case Arrow.Type.Bool:
       return Result.succeed(boolEncoder(data))
     case Arrow.Type.Date:
-      return Result.succeed(dateEncoder(data))
+      return dateEncoder(field, data, firstRow)
     case Arrow.Type.Timestamp:
-      return Result.succeed(timestampEncoder(data))
+      return timestampEncoder(field, data, firstRow)
     case Arrow.Type.Interval:
       return intervalEncoder(field, data, firstRow)
     case Arrow.Type.Utf8:
@@ -701,8 +791,9 @@ export type EncodePlan =
 
 /**
  * The plan of a batch: encoders when every column takes the fast path, else the first column's refusal
- * ({@link fastPathRefusal}) as the reason; a string longer than its column's limit fails before anything is sent,
- * naming its row counted across the whole ingest (the batch starts at row `firstRow`, 0-based).
+ * ({@link fastPathRefusal}) as the reason; a string longer than its column's limit or a date outside Oracle's range
+ * fails before anything is sent, naming its row counted across the whole ingest (the batch starts at row
+ * `firstRow`, 0-based).
  *
  * @category encoding
  * @since 0.1.0

@@ -4,7 +4,7 @@
  * (layers/common/ArrowCells.ts). Exactness: int64 values above 2^53 go as bigint; decimal parameters bind as NUMBER,
  * whole values as bigint and scaled ones as {@link WireDecimal} (encoded from their decimal text, never through a JS
  * double or the session's NLS_NUMERIC_CHARACTERS); dates and timestamps as {@link WireTimestamp} (seconds and
- * nanoseconds, encoded by the driver's write hook).
+ * nanoseconds, encoded by the driver's write hook), refused before anything is sent when outside Oracle's range.
  *
  * @since 0.1.0
  */
@@ -12,9 +12,9 @@ import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { createRequire } from "node:module"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
-import { type ColumnCells, columnCells, UnsupportedColumnError } from "../common/ArrowCells.ts"
+import { type ColumnCells, columnCells, formatEpochDay, formatEpochTicks, UnsupportedColumnError } from "../common/ArrowCells.ts"
 import { type DbType, oracledb, WireDecimal, WireTimestamp } from "./OracleDb.ts"
-import { type StringLimit, stringTooLong } from "./IngestEncoder.ts"
+import { dateOutOfRange, isOracleDay, oracleTickRange, type StringLimit, stringTooLong } from "./IngestEncoder.ts"
 import { bindTypeFor, ingestColumnType, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
 
 /** A parameter direction. @category models @since 0.1.0 */
@@ -125,6 +125,11 @@ const reader = (
       })
     }
     case "date":
+      // oracledb writes any year into the century byte: a date outside Oracle's range is refused (IngestEncoder.ts)
+      for (let i = 0; i < data.length; i++) {
+        const days = cells.get(i)
+        if (days !== null && !isOracleDay(days)) return Result.fail(dateOutOfRange(field, firstRow + i, formatEpochDay(days)))
+      }
       return Result.succeed({
         type: dbType("DATE"),
         get: (i) => {
@@ -134,6 +139,13 @@ const reader = (
       })
     case "timestamp": {
       const perSecond = cells.ticksPerSecond
+      const [first, last] = oracleTickRange(perSecond)
+      for (let i = 0; i < data.length; i++) {
+        const raw = cells.getRaw(i)
+        if (raw !== null && (raw < first || raw > last)) {
+          return Result.fail(dateOutOfRange(field, firstRow + i, formatEpochTicks(raw, perSecond)))
+        }
+      }
       return Result.succeed({
         type: cells.timezone === null ? dbType("TIMESTAMP") : dbType("TIMESTAMP_TZ"),
         get: (i) => {

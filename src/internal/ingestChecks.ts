@@ -35,7 +35,13 @@ export const valueChecker = (
   const checks: Array<ColumnCheck> = []
   schema.fields.forEach((field, index) => {
     const target = targets.get(field.name)
-    const check = isUtf8Type(field.type) ? checkUtf8 : target === undefined ? undefined : numberCheck(field.type, target)
+    const check = isUtf8Type(field.type)
+      ? checkUtf8
+      : field.type.typeId === Arrow.Type.Utf8View
+      ? checkUtf8View
+      : target === undefined
+      ? undefined
+      : numberCheck(field.type, target)
     if (check !== undefined) checks.push({ index, name: field.name, check })
   })
   return (batch, firstRow) => {
@@ -77,6 +83,27 @@ const checkUtf8: ValueCheck = (data) => {
   }
   for (let row = 0; row < data.length; row++) {
     if (isValid(data, row) && !isUtf8(bytes.subarray(at(row), at(row + 1)))) return { row, problem: UTF8_PROBLEM }
+  }
+  return undefined
+}
+
+/**
+ * Valid UTF-8 in every value of a string_view column. Each 16-byte view is an int32 length, then the bytes inline
+ * (12 or fewer) or a 4-byte prefix, the index of a variadic buffer and the offset in it (Arrow columnar format,
+ * "Variable-size Binary View Layout").
+ */
+const checkUtf8View: ValueCheck = (data) => {
+  const views = data.values as Uint8Array
+  const view = new DataView(views.buffer, views.byteOffset, views.byteLength)
+  for (let row = 0; row < data.length; row++) {
+    if (!isValid(data, row)) continue
+    const at = row * 16
+    const size = view.getInt32(at, true)
+    const offset = view.getInt32(at + 12, true)
+    const bytes = size <= 12
+      ? views.subarray(at + 4, at + 4 + size)
+      : data.variadicBuffers[view.getInt32(at + 8, true)]?.subarray(offset, offset + size)
+    if (bytes === undefined || !isUtf8(bytes)) return { row, problem: UTF8_PROBLEM }
   }
   return undefined
 }

@@ -106,6 +106,104 @@ describe("ingest encoder: the same PARAMETERS bytes as hdb's writer", () => {
   })
 })
 
+/** A column of `values` in the type's own storage (int32 or int64), none null. */
+const rawColumn = (type: Arrow.DataType, values: ReadonlyArray<number | bigint>): Arrow.Data => {
+  const wide = typeof values[0] === "bigint"
+  const data = wide ? BigInt64Array.from(values as ReadonlyArray<bigint>) : Int32Array.from(values as ReadonlyArray<number>)
+  return Arrow.makeData({ type, length: values.length, nullCount: 0, data } as never)
+}
+
+const INT64_MIN = -(2n ** 63n)
+const INT64_MAX = 2n ** 63n - 1n
+const TICKS = [1n, 1_000n, 1_000_000n, 1_000_000_000n] as const
+const UNITS = [Arrow.TimeUnit.SECOND, Arrow.TimeUnit.MILLISECOND, Arrow.TimeUnit.MICROSECOND, Arrow.TimeUnit.NANOSECOND] as const
+/** The first and last tick of 0001-01-01 … 9999-12-31 at `perSecond`. */
+const dayRange = (perSecond: bigint): readonly [bigint, bigint] => [
+  BigInt(DAY_MIN) * 86_400n * perSecond,
+  BigInt(DAY_MAX + 1) * 86_400n * perSecond - 1n
+]
+
+/**
+ * Every temporal type and unit the encoder takes, with the first and last value its parameter accepts and the
+ * values just beyond (none for timestamp[ns], whose int64 range lies within 1677 … 2262), with the value's text.
+ */
+const boundaries: ReadonlyArray<{
+  readonly name: string
+  readonly type: Arrow.DataType
+  readonly targets: ReadonlyArray<number>
+  readonly valid: ReadonlyArray<number | bigint>
+  readonly beyond: ReadonlyArray<readonly [number | bigint, string]>
+}> = [
+  {
+    name: "date32",
+    type: new Arrow.DateDay(),
+    targets: [TypeCode.DAYDATE],
+    valid: [DAY_MIN, DAY_MAX],
+    beyond: [[DAY_MIN - 1, "the date 0000-12-31 is outside 0001-01-01 … 9999-12-31"], [DAY_MAX + 1, "the date 10000-01-01 is outside"]]
+  },
+  {
+    name: "date64",
+    type: new Arrow.DateMillisecond(),
+    targets: [TypeCode.DAYDATE],
+    valid: dayRange(1_000n),
+    beyond: [[dayRange(1_000n)[0] - 1n, "the date 0000-12-31 is outside"], [dayRange(1_000n)[1] + 1n, "the date 10000-01-01 is outside"]]
+  },
+  ...UNITS.map((unit) => {
+    const [first, last] = dayRange(TICKS[unit])
+    const ns = unit === Arrow.TimeUnit.NANOSECOND
+    return {
+      name: `timestamp[${["s", "ms", "us", "ns"][unit]}]`,
+      type: new Arrow.Timestamp(unit),
+      targets: [TypeCode.LONGDATE, TypeCode.SECONDDATE],
+      valid: ns ? [INT64_MIN, INT64_MAX] : [first, last],
+      beyond: ns ? [] : [[first - 1n, "the date 0000-12-31 is outside"], [last + 1n, "the date 10000-01-01 is outside"]] as const
+    }
+  }),
+  ...UNITS.map((unit) => {
+    const perDay = 86_400n * TICKS[unit]
+    const wide = unit >= Arrow.TimeUnit.MICROSECOND
+    const v = (x: bigint) => (wide ? x : Number(x))
+    const name = ["s", "ms", "µs", "ns"][unit]
+    return {
+      name: `time${wide ? 64 : 32}[${name}]`,
+      type: wide ? new Arrow.Time(unit, 64) : new Arrow.Time(unit, 32),
+      targets: [TypeCode.SECONDTIME],
+      valid: [v(0n), v(perDay - 1n)],
+      beyond: [[v(-1n), `the time -1 ${name} is outside 00:00:00 … 23:59:59`], [v(perDay), `the time ${perDay} ${name} is outside`]] as const
+    }
+  })
+]
+
+describe("temporal boundaries", () => {
+  it("every temporal type and unit: its first and last value have hdb's bytes; one tick beyond is refused by both, naming row (across the ingest), column and value", async () => {
+    for (const b of boundaries) {
+      for (const target of b.targets) {
+        const where = `${b.name} to ${target}`
+        const valid = batchOf({ V: rawColumn(b.type, b.valid) })
+        expect(ourBytes(valid, [param(target)]), where).toBeInstanceOf(Buffer)
+        await same(valid, [param(target)])
+        // and the storage type's extremes, far outside
+        const wide = typeof b.valid[0] === "bigint"
+        const extremes: ReadonlyArray<readonly [number | bigint, string]> = b.beyond.length === 0
+          ? []
+          : [[wide ? -(2n ** 63n) : -(2 ** 31), "is outside"], [wide ? 2n ** 63n - 1n : 2 ** 31 - 1, "is outside"]]
+        for (const [value, text] of [...b.beyond, ...extremes]) {
+          const batch = batchOf({ V: rawColumn(b.type, [b.valid[0]!, value]) })
+          const plan = planEncoding(batch, [param(target)], 1000)
+          if (plan._tag === "Fallback") throw new Error(`${where}: ${plan.reason}`)
+          const part = plan.encode(0, 2, 2 ** 30)
+          expect("status" in part && part.status, where).toBe("INVALID_ARGUMENT")
+          expect("message" in part && part.message, where).toContain(`column 1 ("V"), row 1002: the ${b.type.typeId === Arrow.Type.Time ? "time" : "date"} `)
+          expect("message" in part && part.message, where).toContain(text)
+          // hdb refuses one tick beyond; of the extremes it takes some (date32 -5877641-06-23 became day 1, 0001-01-01),
+          // which is why the driver checks batches bound through hdb's writer itself (temporalRefusal)
+          if (text !== "is outside") expect(await hdbBytes(batch, [param(target)]), where).toBeInstanceOf(Error)
+        }
+      }
+    }
+  })
+})
+
 describe("HANA day numbers", () => {
   it("match hdb's calendar for every label from 0001-01-01 to 9999-12-31 (sampled) and around 1582-10-15", () => {
     const label = (d: number) => new Date(d * 86_400_000)

@@ -3,6 +3,8 @@ import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
+import { EXECUTE, recordingProxy } from "../support/hanaPackets.ts"
+import type { PacketSeen } from "../support/hanaPackets.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 // The test server inserts a parameter batch row by row into DuckDB (~0.3 ms per row), so this file holds only the
@@ -14,7 +16,7 @@ const rowsOf = (sql: string) =>
     Effect.map(Stream.runCollect(conn.query(sql)), (batches) => new Arrow.Table(batches)))
 
 describe("large ingest", () => {
-  it.effect("ingests 100,000 rows in batches split below hdb's 32,767-row limit; all-null rows too", () =>
+  it.effect("ingests 100,000 rows of 6 bytes in parts split by packet size; all-null rows too", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
       const t = uniqueName("BIG")
@@ -38,4 +40,37 @@ describe("large ingest", () => {
       yield* conn.execute(`DROP TABLE "${t}"`)
     })), 120_000)
 
+  it.effect("rows of one BOOLEAN (2 bytes) fill no packet before 32,767 rows: every part stops below that, and every row arrives", () => {
+    const seen: Array<PacketSeen> = []
+    return Effect.acquireUseRelease(
+      Effect.promise(() => recordingProxy(server.uri, seen)),
+      (proxy) =>
+        withConnection(proxy.uri, Effect.gen(function*() {
+          const conn = yield* Connection.Connection
+          const t = uniqueName("NARROW")
+          const n = 70_000
+          const data = new Arrow.Table({
+            b: Arrow.vectorFromArray(Array.from({ length: n }, (_, i) => i % 3 === 0), new Arrow.Bool())
+          })
+          expect(data.batches.length).toBe(1)
+          yield* conn.execute(`CREATE COLUMN TABLE "${t}" ("b" BOOLEAN)`)
+          const before = seen.length
+          expect(yield* conn.ingest(fromTable(data), { targetTable: t, mode: "append" })).toBe(n)
+          // The ingest's one-row EXECUTEs are its catalog look-ups; the INSERT's parts carry many rows each.
+          const rows = seen.slice(before).flatMap((p) =>
+            p.messageType === EXECUTE && p.parameterRows !== undefined && p.parameterRows > 1 ? [p.parameterRows] : []
+          )
+          // 70,000 rows of 2 bytes take about 140 KB, so the 128 KiB packet alone would put some 65,000 rows in the
+          // first part: more than the part header's Int16 argument count holds. The row cap must split them first.
+          expect(Math.max(...rows)).toBeLessThanOrEqual(32_767)
+          expect(rows.reduce((a, b) => a + b, 0)).toBe(n)
+          expect(rows.length).toBe(3)
+          const table = yield* rowsOf(`SELECT COUNT(*) AS C, SUM(CASE WHEN "b" THEN 1 ELSE 0 END) AS T FROM "${t}"`)
+          expect(Number(table.getChild("C")!.get(0))).toBe(n)
+          expect(Number(table.getChild("T")!.get(0))).toBe(Math.ceil(n / 3))
+          yield* conn.execute(`DROP TABLE "${t}"`)
+        })),
+      (proxy) => Effect.promise(() => proxy.close())
+    )
+  }, 120_000)
 })

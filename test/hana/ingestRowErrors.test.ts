@@ -1,6 +1,7 @@
 /**
- * A row the server rejects during a fast-path ingest is named in the error, counted across the ingest (1-based),
- * with the server's status, vendor code and SQLSTATE kept; the table is left as it was.
+ * A row the server rejects during an ingest is named in the error, counted across the ingest (1-based), with the
+ * server's status, vendor code and SQLSTATE kept, whether the batch was encoded or bound through hdb's writer; the
+ * table is left as it was.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
@@ -8,6 +9,7 @@ import { Effect, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
 import { failure } from "../support/exits.ts"
+import { makeRecorder } from "../telemetry/support.ts"
 import { useServer, withConnection } from "./support.ts"
 
 const server = useServer()
@@ -42,7 +44,7 @@ describe("a row the server rejects during a fast-path ingest", () => {
       expect(error.vendorCode).toBe(287)
       expect(error.sqlState).toBe("23000")
       expect(error.message).toMatch(/^row 36001: \[287\] cannot insert NULL/)
-      expect(error.message).toContain("V")
+      expect(error.message).toMatch(/cannot insert NULL or update to NULL: V\b/)
       expect(yield* contents("ROWERR_NN")).toBe(before)
 
       // The same violation in the first part: the row is counted from the ingest's start there too.
@@ -89,4 +91,37 @@ describe("a row the server rejects during a fast-path ingest", () => {
       expect(earlier.message).toMatch(/^row 30001: \[301\]/)
       expect(yield* contents("ROWERR_PK")).toBe(before)
     })))
+})
+
+describe("a row the server rejects during an ingest bound through hdb's writer", () => {
+  it.effect("a NULL into a NOT NULL column of a batch with an NCLOB column names its row across batches and packets; the table is unchanged", () => {
+    const recorder = makeRecorder()
+    return withConnection(
+      server.uri,
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        yield* conn.execute(`CREATE TABLE "ROWERR_LOB" (ID INTEGER, V INTEGER NOT NULL, T NCLOB)`)
+        yield* conn.execute(`INSERT INTO "ROWERR_LOB" VALUES (7, 1, 'kept')`)
+        const before = yield* contents("ROWERR_LOB")
+        // 5,000 rows of about 110 bytes: hdb's writer needs several packets for the second batch's 3,000 rows, so
+        // row 3,211 is neither in the first batch nor in the first packet of its own.
+        const whole = new Arrow.Table({
+          ID: Arrow.vectorFromArray(Array.from({ length: 5_000 }, (_, i) => i + 100), new Arrow.Int32()),
+          V: Arrow.vectorFromArray(Array.from({ length: 5_000 }, (_, i) => (i === 3_210 ? null : i)), new Arrow.Int32()),
+          T: Arrow.vectorFromArray(Array.from({ length: 5_000 }, (_, i) => `${"x".repeat(100)}${i}`), new Arrow.Utf8())
+        })
+        const twoBatches = new Arrow.Table([...whole.slice(0, 2_000).batches, ...whole.slice(2_000).batches])
+        expect(twoBatches.batches.map((b) => b.numRows)).toEqual([2_000, 3_000])
+
+        const error = failure(yield* Effect.exit(conn.ingest(fromTable(twoBatches), { targetTable: "ROWERR_LOB", mode: "append" })))
+        expect(error.status).toBe("INTEGRITY")
+        expect(error.vendorCode).toBe(287)
+        expect(error.sqlState).toBe("23000")
+        expect(error.message).toMatch(/^row 3211: \[287\] cannot insert NULL or update to NULL: ROWERR_LOB\.V\b/)
+        const paths = recorder.logs.map((l) => l.annotations["hana.ingest.path"]).filter((p) => p !== undefined)
+        expect(paths).toEqual(["hdb", "hdb"])
+        expect(yield* contents("ROWERR_LOB")).toBe(before)
+      })
+    ).pipe(Effect.provide(recorder.layer))
+  })
 })

@@ -75,8 +75,8 @@ const split = <T,>(cells: ReadonlyArray<T | null>, zero: T) => ({
   valid: cells.map((c) => c !== null)
 })
 
-/** Oracle's date range: 4712-01-01 BC (astronomical year -4711) to 9999-12-31. */
-const MIN_DAY = epochDayOf(-4711, 1, 1)
+/** Oracle's date range, by the label the encoders write: -4712-01-01 to 9999-12-31. */
+const MIN_DAY = epochDayOf(-4712, 1, 1)
 const MAX_DAY = epochDayOf(9999, 12, 31)
 const RUNS = { numRuns: 60 }
 
@@ -212,6 +212,66 @@ describe("ingest encoder: the same bind bytes as node-oracledb's encoder of the 
       })
       agree(new Arrow.Field("v", new Arrow.IntervalMonthDayNano()), fixedData(new Arrow.IntervalMonthDayNano(), words, valid, 4))
     }), RUNS)
+  })
+
+  it("every date and timestamp unit at both ends of Oracle's range: the first and last value have oracledb's bytes, one tick beyond is refused on both paths naming row, column and value", () => {
+    const units = [Arrow.TimeUnit.SECOND, Arrow.TimeUnit.MILLISECOND, Arrow.TimeUnit.MICROSECOND, Arrow.TimeUnit.NANOSECOND] as const
+    const ticks = [1n, 1_000n, 1_000_000n, 1_000_000_000n] as const
+    const range = (perSecond: bigint) => [BigInt(MIN_DAY) * 86_400n * perSecond, BigInt(MAX_DAY + 1) * 86_400n * perSecond - 1n] as const
+    const cases: Array<{ type: Arrow.DataType; valid: ReadonlyArray<number | bigint>; beyond: ReadonlyArray<readonly [number | bigint, string]> }> = [
+      { type: new Arrow.DateDay(), valid: [MIN_DAY, MAX_DAY], beyond: [[MIN_DAY - 1, "-4713-12-31"], [MAX_DAY + 1, "10000-01-01"]] },
+      {
+        type: new Arrow.DateMillisecond(),
+        valid: range(1_000n),
+        // named by its day, which is what DATE stores
+        beyond: [[range(1_000n)[0] - 1n, "-4713-12-31,"], [range(1_000n)[1] + 1n, "10000-01-01,"]]
+      },
+      ...units.flatMap((unit) =>
+        [null, "UTC"].map((zone) => {
+          const [first, last] = range(ticks[unit])
+          // timestamp[ns] spans 1677 … 2262: every int64 is within Oracle's range
+          return unit === Arrow.TimeUnit.NANOSECOND
+            ? { type: new Arrow.Timestamp(unit, zone), valid: [-(2n ** 63n), 2n ** 63n - 1n], beyond: [] }
+            : {
+              type: new Arrow.Timestamp(unit, zone),
+              valid: [first, last],
+              beyond: [[first - 1n, `-4713-12-31 23:59:59${["", ".999", ".999999000"][unit]}`], [last + 1n, "10000-01-01 00:00:00"]] as const
+            }
+        })
+      )
+    ]
+    for (const c of cases) {
+      const field = new Arrow.Field("v", c.type)
+      const column = (values: ReadonlyArray<number | bigint>) => fixedData(c.type, values, values.map(() => true))
+      agree(field, column(c.valid))
+      if (c.type.typeId !== Arrow.Type.Timestamp || (c.type as Arrow.Timestamp).unit !== Arrow.TimeUnit.NANOSECOND) {
+        // -4712-01-01 00:00:00 and 9999-12-31 (23:59:59) as Oracle stores them (century + 100, year + 100, ...)
+        const dateBytes = ourBytes(field, column(c.valid)).bytes
+        expect([...dateBytes.subarray(1, 8)], `${c.type}`).toEqual([53, 88, 1, 1, 1, 1, 1])
+        expect([...dateBytes.subarray(dateBytes[0]! + 2, dateBytes[0]! + 9)], `${c.type}`).toEqual(
+          // a date64 goes as its day, as the oracledb path binds it
+          c.type.typeId === Arrow.Type.Date ? [199, 199, 12, 31, 1, 1, 1] : [199, 199, 12, 31, 24, 60, 60]
+        )
+      }
+      // the storage type's extremes too, whose century byte would have wrapped (or, through a JS Date, been NaN)
+      const extremes: ReadonlyArray<readonly [number | bigint, string]> = c.beyond.length === 0
+        ? []
+        : typeof c.valid[0] === "bigint"
+        ? [[-(2n ** 63n), ""], [2n ** 63n - 1n, ""]]
+        : [[-(2 ** 31), ""], [2 ** 31 - 1, ""]]
+      for (const [value, text] of [...c.beyond, ...extremes]) {
+        const data = column([c.valid[0]!, value])
+        const message = `column "v": row 1002 holds ${text}`
+        const fast = columnEncoder(field, data, undefined, 1000)
+        expect(Result.isFailure(fast) && fast.failure.status, `${c.type} fast`).toBe("INVALID_ARGUMENT")
+        expect(Result.isFailure(fast) && fast.failure.message, `${c.type} fast`).toContain(message)
+        const batch = new Arrow.RecordBatch(new Arrow.Schema([field]), Arrow.makeData({ type: new Arrow.Struct([field]), length: 2, children: [data] }))
+        const bound = ingestColumns(batch, "nvarchar2", () => undefined, 1000)
+        expect(Result.isFailure(bound) && bound.failure.status, `${c.type} oracledb`).toBe("INVALID_ARGUMENT")
+        expect(Result.isFailure(bound) && bound.failure.message, `${c.type} oracledb`).toContain(message)
+        expect(Result.isFailure(bound) && bound.failure.message, `${c.type} oracledb`).toContain("outside -4712-01-01 … 9999-12-31")
+      }
+    }
   })
 
   it("refuses a string longer than its column before encoding, naming column, row, length and limit", () => {

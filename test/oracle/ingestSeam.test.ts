@@ -5,6 +5,7 @@ import * as fc from "fast-check"
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
+import { epochDayOf } from "../../layers/common/ArrowCells.ts"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
 import * as Ddl from "../../layers/oracle/Ddl.ts"
@@ -59,9 +60,9 @@ const fixed = (type: Arrow.DataType, values: ArrayLike<number | bigint>, valid: 
   return Arrow.makeVector(Arrow.makeData({ type, length, nullBitmap, data } as never))
 }
 
-/** Oracle's date range in days since 1970: 4712-01-01 BC to 9999-12-31. */
-const MIN_DAY = -2_440_588 + 1
-const MAX_DAY = 2_932_896
+/** Oracle's date range in days since 1970, by the label the encoders write: -4712-01-01 to 9999-12-31. */
+const MIN_DAY = epochDayOf(-4712, 1, 1)
+const MAX_DAY = epochDayOf(9999, 12, 31)
 
 /**
  * Random rows (from `seed`) of one column per Arrow type of the Ingest mapping that the fast path encodes, with

@@ -87,6 +87,7 @@ const TYPES: Record<string, () => Arrow.DataType> = {
   INT64: () => new Arrow.Int64(),
   FLOAT64: () => new Arrow.Float64(),
   UTF8: () => new Arrow.Utf8(),
+  UTF8_VIEW: () => new Arrow.Utf8View(),
   BOOL: () => new Arrow.Bool()
 }
 const sqlTypeOf = (type: Arrow.DataType): string | undefined =>

@@ -1,6 +1,6 @@
 /**
  * Arrow vectors built from raw buffers, for data that apache-arrow's builders would not produce (decimals from
- * unscaled values, utf8 columns holding bytes that are not valid UTF-8).
+ * unscaled values, utf8 and string_view columns holding bytes that are not valid UTF-8).
  */
 import * as Arrow from "apache-arrow"
 
@@ -20,5 +20,24 @@ export const rawUtf8 = (values: Array<Array<number>>): Arrow.Vector => {
   values.forEach((v, i) => (offsets[i + 1] = offsets[i]! + v.length))
   return Arrow.makeVector(
     Arrow.makeData({ type: new Arrow.Utf8(), length: values.length, valueOffsets: offsets, data: Uint8Array.from(values.flat()) })
+  )
+}
+
+/** A string_view column from raw byte values, which need not be valid UTF-8: up to 12 bytes inline, longer ones in one variadic buffer. */
+export const rawUtf8View = (values: Array<Array<number>>): Arrow.Vector => {
+  const views = new Uint8Array(values.length * 16)
+  const view = new DataView(views.buffer)
+  const long = values.filter((v) => v.length > 12).flat()
+  let offset = 0
+  values.forEach((v, i) => {
+    view.setInt32(i * 16, v.length, true)
+    if (v.length <= 12) return views.set(v, i * 16 + 4)
+    views.set(v.slice(0, 4), i * 16 + 4)
+    view.setInt32(i * 16 + 8, 0, true)
+    view.setInt32(i * 16 + 12, offset, true)
+    offset += v.length
+  })
+  return Arrow.makeVector(
+    Arrow.makeData({ type: new Arrow.Utf8View(), length: values.length, views, variadicBuffers: [Uint8Array.from(long)] })
   )
 }

@@ -13,18 +13,10 @@ import { fromTable } from "../../src/Ingest.ts"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { withConnection } from "../hana/support.ts"
+import { EXECUTE, packetReader, recordingProxy } from "../support/hanaPackets.ts"
+import type { PacketSeen } from "../support/hanaPackets.ts"
 import { call, createClient } from "./hana/client.ts"
 import type { HdbClient, HdbSqlError, HdbStatement } from "./hana/client.ts"
-
-const PACKET_HEADER = 32
-const EXECUTE = 13
-
-/** One request packet as its header describes it: bytes held (VARPARTLENGTH) and buffer size declared (VARPARTSIZE). */
-interface PacketSeen {
-  readonly length: number
-  readonly declared: number
-  readonly messageType: number
-}
 
 let server: HanaTestServerHandle
 let client: HdbClient
@@ -57,48 +49,6 @@ const declareNextPacket = (c: HdbClient, declare: (length: number) => number): v
     packet.writeUInt32LE(declare(packet.readUInt32LE(12)), 16)
     return write.call(socket, packet, ...rest)
   }) as typeof socket.write
-}
-
-/** Parses the request packets of a client→server byte stream (after the 14-byte init request). */
-const packetReader = (seen: Array<PacketSeen>) => {
-  let buffered = Buffer.alloc(0)
-  let initialized = false
-  return (chunk: Buffer) => {
-    buffered = Buffer.concat([buffered, chunk])
-    if (!initialized) {
-      if (buffered.length < 14) return
-      buffered = buffered.subarray(14)
-      initialized = true
-    }
-    while (buffered.length >= PACKET_HEADER && buffered.length >= PACKET_HEADER + buffered.readUInt32LE(12)) {
-      const length = buffered.readUInt32LE(12)
-      seen.push({ length, declared: buffered.readUInt32LE(16), messageType: buffered[PACKET_HEADER + 13]! })
-      buffered = buffered.subarray(PACKET_HEADER + length)
-    }
-  }
-}
-
-/** A TCP proxy to the server that records every request packet passing through it. */
-const recordingProxy = async (seen: Array<PacketSeen>) => {
-  const sockets = new Set<net.Socket>()
-  const proxy = net.createServer((downstream) => {
-    const upstream = net.connect(server.port, server.host)
-    for (const s of [downstream, upstream]) {
-      sockets.add(s)
-      s.on("error", () => undefined)
-    }
-    downstream.on("data", packetReader(seen))
-    downstream.pipe(upstream)
-    upstream.pipe(downstream)
-  })
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", () => resolve()))
-  return {
-    uri: `hdb://${server.user}:${server.password}@127.0.0.1:${(proxy.address() as net.AddressInfo).port}`,
-    close: () => {
-      for (const s of sockets) s.destroy()
-      return new Promise<void>((resolve) => proxy.close(() => resolve()))
-    }
-  }
 }
 
 describe("HANA test server: request packet size", () => {
@@ -146,7 +96,7 @@ describe("HANA test server: request packet size", () => {
 
   it("takes the driver's fast-path ingest of 30,000 rows in several parts, each filling its packet to within one row", async () => {
     const seen: Array<PacketSeen> = []
-    const proxy = await recordingProxy(seen)
+    const proxy = await recordingProxy(server.uri, seen)
     const ids = Int32Array.from({ length: 30_000 }, (_, i) => i)
     const data = fromTable(
       new Arrow.Table({

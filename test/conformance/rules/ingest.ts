@@ -5,7 +5,7 @@ import { Effect, Fiber, Stream } from "effect"
 import { adbcError } from "../../../src/AdbcError.ts"
 import * as Connection from "../../../src/Connection.ts"
 import { fromTable, type IngestData } from "../../../src/Ingest.ts"
-import { rawUtf8 } from "../../support/arrowVectors.ts"
+import { rawUtf8, rawUtf8View } from "../../support/arrowVectors.ts"
 import {
   type ConformanceDriver,
   type ConformanceEnv,
@@ -65,22 +65,29 @@ export const ingestRules = (driver: ConformanceDriver, env: () => ConformanceEnv
         expect(yield* countOf(driver, table)).toBe(4)
       }).pipe(Effect.provide(env().layer())))
 
-    it.effect("invalid UTF-8 in a utf8 column fails INVALID_DATA naming column and row (create and append); nothing is written", () =>
+    it.effect("invalid UTF-8 in a utf8 or string_view column fails INVALID_DATA naming column and row (create and append); nothing is written", () =>
       Effect.gen(function*() {
         const conn = yield* Connection.Connection
-        const table = uniqueTable("UTF")
-        yield* conn.ingest(fromTable(numbers(2)), { targetTable: table })
-        const bad = new Arrow.Table({
-          id: Arrow.vectorFromArray([7, 8], new Arrow.Int32()),
-          name: rawUtf8([[0x6f, 0x6b], [0x61, 0xff]])
-        })
-        for (const [target, mode] of [[table, "append"], [uniqueTable("UTFC"), "create"]] as const) {
-          const error = failure(yield* Effect.exit(conn.ingest(fromTable(bad), { targetTable: target, mode })))
-          expect(error.status).toBe("INVALID_DATA")
-          expect(error.message).toContain("column name, row 2")
-          expect(error.message).toContain("not valid UTF-8")
+        const long = (last: number) => [...Array.from({ length: 19 }, () => 0x61), last]
+        // Each case: a valid first row (which creates the append target), then the table whose row 2 is invalid.
+        // string_view values of 12 bytes or fewer sit in the view itself, longer ones in a variadic buffer.
+        const cases = [
+          rawUtf8([[0x6f, 0x6b], [0x61, 0xff]]),
+          rawUtf8View([[0x6f, 0x6b], [0x61, 0xff]]),
+          rawUtf8View([long(0x62), long(0xff)])
+        ]
+        for (const name of cases) {
+          const bad = new Arrow.Table({ id: Arrow.vectorFromArray([7, 8], new Arrow.Int32()), name })
+          const table = uniqueTable("UTF")
+          yield* conn.ingest(fromTable(bad.slice(0, 1)), { targetTable: table })
+          for (const [target, mode] of [[table, "append"], [uniqueTable("UTFC"), "create"]] as const) {
+            const error = failure(yield* Effect.exit(conn.ingest(fromTable(bad), { targetTable: target, mode })))
+            expect(error.status, `${name.type} into ${mode}`).toBe("INVALID_DATA")
+            expect(error.message).toContain("column name, row 2")
+            expect(error.message).toContain("not valid UTF-8")
+          }
+          expect(yield* countOf(driver, table)).toBe(1)
         }
-        expect(yield* countOf(driver, table)).toBe(2)
       }).pipe(Effect.provide(env().layer())))
 
     it.effect("a failed ingest inside the caller's transaction undoes only its own rows", () =>
