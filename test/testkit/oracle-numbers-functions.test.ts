@@ -253,6 +253,10 @@ describe("Oracle test server: functions of unbounded NUMBER through raw node-ora
     // the exact quotient is compared and ordered as a number
     expect(await texts("SELECT p FROM nbound WHERE p/3 > 0.4 ORDER BY p/3 DESC")).toEqual([["3.5"], ["1.25"]])
     expect(await oraCode(() => conn.execute("SELECT i/0 FROM nbound"))).toBe("ORA-01476")
+    // a NUMBER bind divides on every digit; a BINARY_DOUBLE bind makes the quotient a BINARY_DOUBLE
+    expect(await texts("SELECT :1/3, i/:2 FROM nbound WHERE p = 1.25", [1, 3])).toEqual([[third, third]])
+    const doubleBind = await conn.execute("SELECT i/:1 FROM nbound WHERE p = 1.25", [{ val: 3, type: oracledb.DB_TYPE_BINARY_DOUBLE }], asText)
+    expect([doubleBind.rows, doubleBind.metaData[0].dbTypeName]).toEqual([[[1 / 3]], "BINARY_DOUBLE"])
     // a date plus a fraction of a day still adds hours
     expect(await texts("SELECT TO_CHAR(DATE '2024-01-01' + 1/24, 'HH24:MI') FROM dual")).toEqual([["01:00"]])
   })

@@ -44,7 +44,7 @@ const isExactExpression = (toks: ReadonlyArray<Tok>, from: number, to: number, e
 const isExactQuotient = (toks: ReadonlyArray<Tok>, from: number, to: number, exact: ReadonlySet<string>, bounded: ReadonlySet<string>): boolean => {
   let divides = false
   for (let k = from; k < to && !divides; k++) divides = isOp(toks[k], "/") || (isKw(toks[k], "AVG") && isOp(toks[k + 1], "("))
-  return divides && isExactNumeric(toks, from, to, (t) => exact.has(oracleName(t)) || bounded.has(oracleName(t)))
+  return divides && isExactNumeric(toks, from, to, (t) => t.kind !== "bind" && (exact.has(oracleName(t)) || bounded.has(oracleName(t))))
 }
 
 /**

@@ -126,10 +126,10 @@ const EXACT_NUMERIC_FUNCTIONS = new Set(["ROUND", "TRUNC", "ABS", "MOD", "CEIL",
 
 /**
  * True when tokens [from, to) are an expression of exact numbers only: numeric literals (not `f` / `d` ones),
- * columns `isNumberColumn` accepts, arithmetic and the number functions of {@link EXACT_NUMERIC_FUNCTIONS} over
- * them (COUNT of anything); no bind, string, datetime or BINARY_DOUBLE / BINARY_FLOAT operand.
+ * columns and binds `isNumberOperand` accepts, arithmetic and the number functions of {@link EXACT_NUMERIC_FUNCTIONS}
+ * over them (COUNT of anything); no string, datetime or BINARY_DOUBLE / BINARY_FLOAT operand.
  */
-export const isExactNumeric = (toks: ReadonlyArray<Tok>, from: number, to: number, isNumberColumn: (t: Tok) => boolean): boolean => {
+export const isExactNumeric = (toks: ReadonlyArray<Tok>, from: number, to: number, isNumberOperand: (t: Tok) => boolean): boolean => {
   let operand = false
   for (let k = from; k < to; k++) {
     const t = toks[k]!
@@ -139,6 +139,9 @@ export const isExactNumeric = (toks: ReadonlyArray<Tok>, from: number, to: numbe
       operand = true
     } else if (t.kind === "op") {
       if (!EXACT_NUMERIC_OPERATORS.has(t.value)) return false
+    } else if (t.kind === "bind") {
+      if (!isNumberOperand(t)) return false
+      operand = true
     } else if (t.kind !== "ident" && t.kind !== "qident") return false
     else if (isOp(toks[k + 1], "(")) {
       if (t.kind !== "ident" || !EXACT_NUMERIC_FUNCTIONS.has(t.value)) return false
@@ -147,7 +150,7 @@ export const isExactNumeric = (toks: ReadonlyArray<Tok>, from: number, to: numbe
         operand = true
       }
     } else if (!isOp(toks[k + 1], ".")) {
-      if (!isNumberColumn(t)) return false
+      if (!isNumberOperand(t)) return false
       operand = true
     }
   }

@@ -66,6 +66,8 @@ export interface TranslateContext {
    * DuckDB computes `+ - *` exactly): their `/` and AVG go through number-functions.ts (see {@link exactNumericRange}).
    */
   readonly boundedNumberColumns?: ReadonlySet<string>
+  /** True when the bind rendered as `$param` is sent as a NUMBER (an exact number, see {@link boundedNumberColumns}). */
+  readonly numberBind?: (param: number) => boolean
   /**
    * Interval kinds whose columns in the tables the statement mentions are all stored exactly (intervals.ts): their
    * literals are written in that storage (DECIMAL seconds, BIGINT months), since DuckDB casts no INTERVAL to it.
@@ -641,6 +643,10 @@ export class Translator {
   exactNumericRange(from: number, to: number): boolean {
     const { binaryColumns, dateColumns, textDatetimeColumns, boundedNumberColumns, exactNumberColumns } = this.ctx
     return isExactNumeric(this.toks, from, to, (t) => {
+      if (t.kind === "bind") {
+        const param = this.ctx.numberBind === undefined ? undefined : /^\$(\d+)$/.exec(this.ctx.bind(t.value, t))?.[1]
+        return param !== undefined && this.ctx.numberBind?.(Number(param)) === true
+      }
       const name = oracleName(t)
       if (binaryColumns?.has(name) === true || dateColumns?.has(name) === true || textDatetimeColumns?.has(name) === true) return false
       return boundedNumberColumns?.has(name) === true || exactNumberColumns?.has(name) === true
