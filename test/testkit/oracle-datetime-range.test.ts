@@ -39,6 +39,31 @@ describe("Oracle test server: TIMESTAMP(9) over its full range (raw node-oracled
     await conn.rollback()
   })
 
+  // TIMESTAMP(9) ± INTERVAL is a TIMESTAMP(9), not a zoned value; TRUNC and ± n days give a DATE of the wall clock,
+  // the fraction lost (SQL Language Reference, "Datetime/Interval Arithmetic"); INSERT ... SELECT of a TIMESTAMP(9)
+  // into a TIMESTAMP WITH TIME ZONE column takes the session time zone.
+  it("describes TIMESTAMP(9) arithmetic without zone as TIMESTAMP and computes TRUNC, ± days and NVL on it", async () => {
+    await conn.execute(`INSERT INTO ts9 (id, t) VALUES (2, TIMESTAMP '${literals[1]}')`)
+    const r = await conn.execute(
+      `SELECT TO_CHAR(t + INTERVAL '1' DAY, 'YYYY-MM-DD HH24:MI:SS.FF9'), TO_CHAR(t - INTERVAL '1-1' YEAR TO MONTH, 'YYYY-MM-DD HH24:MI:SS.FF9'),
+              TO_CHAR(TRUNC(t), 'YYYY-MM-DD HH24:MI:SS'), TO_CHAR(t + 1, 'YYYY-MM-DD HH24:MI:SS'),
+              TO_CHAR(NVL(t, TIMESTAMP '2000-01-01 00:00:00.000000001'), 'YYYY-MM-DD HH24:MI:SS.FF9'),
+              t + INTERVAL '1' DAY, INTERVAL '1' DAY + t, TRUNC(t), t - 1, NVL(t, TIMESTAMP '2000-01-01 00:00:00.000000001')
+         FROM ts9 WHERE id = 2`
+    )
+    expect(r.rows[0].slice(0, 5)).toEqual([
+      "1500-06-16 12:34:56.123456789", "1499-05-15 12:34:56.123456789", "1500-06-15 00:00:00", "1500-06-16 12:34:56", literals[1]
+    ])
+    expect(r.metaData.slice(5).map((m: any) => m.dbTypeName)).toEqual(["TIMESTAMP", "TIMESTAMP", "DATE", "DATE", "TIMESTAMP"])
+    expect([5, 6, 9].map((k) => r.metaData[k].precision)).toEqual([9, 9, 9])
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+05:30'")
+    await conn.execute("INSERT INTO ts9 (id, z) SELECT 3, t FROM ts9 WHERE id = 2")
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
+    const z = await conn.execute("SELECT TO_CHAR(z, 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM') FROM ts9 WHERE id = 3")
+    expect(z.rows).toEqual([[`${literals[1]} +05:30`]])
+    await conn.rollback()
+  })
+
   // The wire value of a TIMESTAMP is 11 bytes: century + 100, year + 100, month, day, hour + 1, minute + 1, second + 1
   // and the nanoseconds (UInt32BE); a negative year is century and year below 100 (node-oracledb
   // lib/impl/datahandlers/buffer.js parseOracleDate / writeOracleDate).

@@ -2,7 +2,7 @@
  * DuckDB scalar functions over the TIMESTAMP WITH TIME ZONE and TIMESTAMP(7-9) values the server stores as text
  * (datetime.ts `datetimeText`; DuckDB has no datetime type that keeps a value's zone, nor one with nanoseconds over
  * Oracle's years -4712..9999; see README.md). The translator (translate.ts) routes comparisons, ORDER BY, `± INTERVAL`,
- * EXTRACT, TO_CHAR and CAST of such values through them. Each takes the value's text (a stored value, a literal's
+ * AT TIME ZONE, EXTRACT, TO_CHAR and CAST of such values through them. Each takes the value's text (a stored value, a literal's
  * text, or DuckDB's rendering of one of its own datetimes) and the zone a zoneless text is read in: the session time
  * zone where a zoned value is involved (Oracle converts a TIMESTAMP to TIMESTAMP WITH TIME ZONE in the session time
  * zone), '' for TIMESTAMP(7-9) values, which stay wall clocks. Zoned results are typed `VARCHAR` with the alias
@@ -12,7 +12,7 @@ import { DuckDBScalarFunction, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMP
 import type { DuckDBConnection, DuckDBIntervalValue, DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "./errors.ts"
 import { rowwise } from "./number-functions.ts"
-import { addToNanos, atInstant, civilOfNanos, datetimeText, type DatetimeValue, offsetText, parseDatetimeText, utcNanos } from "./datetime.ts"
+import { addToNanos, atInstant, canonicalRegion, civilOfNanos, datetimeText, type DatetimeValue, offsetText, parseDatetimeText, parseOffset, utcNanos } from "./datetime.ts"
 
 /** Alias of the VARCHAR type zoned results are typed (described as TIMESTAMP(9) WITH TIME ZONE). */
 export const ZONED_ALIAS = "ORA_TSTZ"
@@ -64,6 +64,26 @@ const abbreviation = (region: string, utc: bigint): string => {
   return /^(GMT|UTC)[+-]/.test(us) ? name("en-GB").replace(/^(GMT|UTC)[+-].*/, "") : us
 }
 
+/** `v` ± an interval: a zoned value in UTC keeping its zone, a zoneless one on its wall clock. */
+const addInterval = (v: DatetimeValue, interval: DuckDBValue | undefined): DatetimeValue => {
+  const iv = interval as DuckDBIntervalValue
+  const nanos = BigInt(iv.days) * 86_400_000_000_000n + iv.micros * 1000n
+  if (v.offsetMinutes === undefined) return { wall: addToNanos(v.wall, iv.months, nanos) }
+  return atInstant(v, addToNanos(utcNanos(v), iv.months, nanos))
+}
+
+/**
+ * The instant of `v` in the time zone `zone` (an offset such as `+05:00` or a region name), as `v AT TIME ZONE zone`
+ * gives it (SQL Language Reference, "Datetime Expressions"); an unknown region raises ORA-01882.
+ */
+const atZone = (v: DatetimeValue, zone: string): DatetimeValue => {
+  const z = zone.trim()
+  if (/^[+-]\d{1,2}(?::?\d{2})?$/.test(z)) return atInstant({ wall: 0n, offsetMinutes: parseOffset(z) }, utcNanos(v))
+  const region = canonicalRegion(z)
+  if (region === undefined) throw new OraError(1882, "timezone region not found")
+  return atInstant({ wall: 0n, offsetMinutes: 0, region }, utcNanos(v))
+}
+
 /** The functions, by the names the translator uses. */
 const functions = (): Array<DuckDBScalarFunction> => [
   // a value in the server's stored form: zoned (the zone given, else `zone`) or, with zone '', zoneless
@@ -75,14 +95,11 @@ const functions = (): Array<DuckDBScalarFunction> => [
   fn("ora_tstz_local", [VARCHAR, VARCHAR], TIMESTAMP, ([t, z]) => timestampValue(floorMicros(valueOf(t, z).wall))),
   fn("ora_tstz_format", [VARCHAR, VARCHAR, VARCHAR], VARCHAR, ([t, z, e]) => formatElement(valueOf(t, z), String(e ?? ""))),
   // datetime ± interval: computed on the UTC instant, the zone kept ("Oracle Database performs all timestamp
-  // arithmetic in UTC time", Database Globalization Support Guide, "Datetime and Interval Arithmetic and Time Zones")
-  fn("ora_tstz_add", [VARCHAR, VARCHAR, INTERVAL], zonedText, ([t, z, i]) => {
-    const v = valueOf(t, z)
-    const iv = i as DuckDBIntervalValue
-    const nanos = BigInt(iv.days) * 86_400_000_000_000n + iv.micros * 1000n
-    if (v.offsetMinutes === undefined) return datetimeText({ wall: addToNanos(v.wall, iv.months, nanos) })
-    return datetimeText(atInstant(v, addToNanos(utcNanos(v), iv.months, nanos)))
-  })
+  // arithmetic in UTC time", Database Globalization Support Guide, "Datetime and Interval Arithmetic and Time Zones");
+  // a zoneless value's result is a TIMESTAMP (ora_ts_add), as Oracle describes TIMESTAMP + INTERVAL
+  fn("ora_tstz_add", [VARCHAR, VARCHAR, INTERVAL], zonedText, ([t, z, i]) => datetimeText(addInterval(valueOf(t, z), i))),
+  fn("ora_ts_add", [VARCHAR, INTERVAL], wallText, ([t, i]) => datetimeText(addInterval(valueOf(t, ""), i))),
+  fn("ora_tstz_at", [VARCHAR, VARCHAR, VARCHAR], zonedText, ([t, z, target]) => datetimeText(atZone(valueOf(t, z), String(target ?? ""))))
 ]
 
 /** Registers the functions in the database `connection` belongs to (DuckDB keeps them in its system catalog). */

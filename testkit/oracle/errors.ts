@@ -99,6 +99,9 @@ export const fromDuckDb = (
   if (/Casting value "[-+0-9.eE]+" to type DECIMAL\(\d+,\d+\) failed: value is out of range|Could not cast value [-+0-9.eE]+ to DECIMAL/i.test(message))
     return new OraError(1438, "value larger than specified precision allowed for this column")
   if (/Could not convert string|Conversion Error.*(?:INT|DECIMAL|DOUBLE|FLOAT|NUMERIC)/i.test(message)) return ora.invalidNumber()
+  // a datetime DuckDB cannot read (text stored in a TIMESTAMP WITH TIME ZONE or TIMESTAMP(7-9) column reaching a
+  // DuckDB datetime where the server did not route it through datetime-functions.ts)
+  if (/Conversion Error/i.test(message)) return new OraError(1861, "literal does not match format string")
   if (/out of range|overflow/i.test(message)) return new OraError(1438, "value larger than specified precision allowed for this column")
   if (/Parser Error/i.test(message)) return /at end of input|at or near/i.test(message) ? ora.notProperlyEnded() : ora.invalidSql()
   if (/Scalar Function with name "?([^"\s]+)"? does not exist/i.test(message)) {

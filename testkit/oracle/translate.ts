@@ -94,13 +94,20 @@ const zoneArgument = (kind: TextDatetimeKind): string => (kind === "zoned" ? "ge
 
 /** The text datetime kind of translated text that is a call of datetime-functions.ts giving one. */
 const textDatetimeOfText = (text: string): TextDatetimeKind | undefined =>
-  /^\(*ora_tstz(?:_add)?\(/.test(text) ? "zoned" : /^\(*ora_ts\(/.test(text) ? "wall" : undefined
+  /^\(*(?:coalesce\()?ora_tstz(?:_add|_at)?\(/.test(text) ? "zoned" : /^\(*(?:coalesce\()?ora_ts(?:_add)?\(/.test(text) ? "wall" : undefined
 
 /** A text datetime operand as the functions of datetime-functions.ts take it. */
 const datetimeArgument = (text: string, kind: TextDatetimeKind): string => `CAST(${text} AS VARCHAR), ${zoneArgument(kind)}`
 
 /** Oracle's datetime format elements the server formats itself for text datetimes (datetime-functions.ts formatElement). */
 const TEXT_DATETIME_ELEMENT = /TZH:TZM|TZH|TZM|TZR|TZD|FF[1-9]?/i
+
+/** A text datetime's own wall clock as a DuckDB TIMESTAMP (Oracle drops the zone converting to TIMESTAMP or DATE). */
+const wallClockOf = (text: string, kind: TextDatetimeKind): string => `ora_tstz_local(${datetimeArgument(text, kind)})`
+
+/** A datetime as a text datetime of `kind` (a DuckDB datetime by its rendering, a TIMESTAMP in the session time zone). */
+const asTextDatetime = (text: string, kind: TextDatetimeKind): string =>
+  kind === "zoned" ? `ora_tstz(${datetimeArgument(text, kind)})` : `ora_ts(CAST(${text} AS VARCHAR))`
 
 /** TO_CHAR(text datetime, format): its own wall clock, zone and fraction digits. */
 const textDatetimeToChar = (operand: string, kind: TextDatetimeKind, format: string): string => {
@@ -482,6 +489,8 @@ export class Translator {
     }
     flushSegment(to)
     this.exactNumberParts(parts)
+    this.textDatetimeAtZone(parts)
+    this.textDatetimeInsertTargets(parts)
     this.textDatetimeParts(parts)
     return parts
       .map((p) => p.text)
@@ -756,6 +765,59 @@ export class Translator {
     return false
   }
 
+  /**
+   * `datetime AT TIME ZONE zone` and `datetime AT LOCAL` of a text datetime: the same instant in that zone, a TIMESTAMP
+   * WITH TIME ZONE (SQL Language Reference, "Datetime Expressions"; a TIMESTAMP is read in the session time zone).
+   */
+  private textDatetimeAtZone(parts: Array<Part>): void {
+    for (const p of parts) {
+      if (p.separator) continue
+      let depth = 0
+      for (let i = p.from + 1; i < p.to && depth >= 0; i++) {
+        const t = this.toks[i]!
+        if (isOp(t, "(")) depth++
+        else if (isOp(t, ")")) depth--
+        if (depth !== 0 || !isKw(t, "AT")) continue
+        const local = isKw(this.toks[i + 1], "LOCAL") && i + 2 === p.to
+        if (!local && !(isKw(this.toks[i + 1], "TIME") && isKw(this.toks[i + 2], "ZONE") && i + 3 < p.to)) continue
+        const operand = this.range(p.from, i)
+        if ((this.textDatetimeAt(p.from, i) ?? textDatetimeOfText(operand)) === undefined) break
+        const zone = local ? "getvariable('ora_session_tz')" : `CAST(${this.range(i + 3, p.to)} AS VARCHAR)`
+        p.text = `ora_tstz_at(${datetimeArgument(operand, "zoned")}, ${zone})`
+        break
+      }
+    }
+  }
+
+  /**
+   * `INSERT INTO t (cols) SELECT items ...`: a text datetime item whose target column is a DuckDB datetime (DATE,
+   * TIMESTAMP(0-6), WITH LOCAL TIME ZONE) as that column takes it: its own wall clock, as Oracle converts TIMESTAMP WITH
+   * TIME ZONE to TIMESTAMP or DATE (the zone dropped), or its instant for a LOCAL TIME ZONE column; into a text datetime
+   * column of the other kind, as that kind (`asTextDatetime`: a TIMESTAMP(7-9) zoned in the session time zone).
+   */
+  private textDatetimeInsertTargets(parts: Array<Part>): void {
+    const toks = this.toks
+    const sep = (k: number, ...words: Array<string>) => parts[k]?.separator === true && isKw(toks[parts[k]!.from], ...words)
+    const target = parts[2]
+    if (!sep(0, "INSERT") || !sep(1, "INTO") || target === undefined || target.separator || !sep(3, "SELECT")) return
+    const open = toks.findIndex((t, k) => k >= target.from && k < target.to && isOp(t, "("))
+    if (open < 0) return
+    const columns = this.args(open).parts.map(([a, b]) => (b - a === 1 ? oracleName(toks[a]!) : ""))
+    for (let k = 4, item = 0; k < parts.length && !(parts[k]!.separator && !isOp(toks[parts[k]!.from], ",")); k++) {
+      const p = parts[k]!
+      if (p.separator) {
+        item++
+        continue
+      }
+      const kind = this.textDatetimeOfPart(p)
+      const column = columns[item] ?? ""
+      const columnKind = this.ctx.textDatetimeColumns?.get(column)
+      if (kind === undefined || columnKind === kind || this.ctx.dateColumns?.has(column) !== true) continue
+      if (columnKind !== undefined) p.text = asTextDatetime(p.text, columnKind)
+      else p.text = this.ctx.localZoneColumns?.has(column) === true ? `ora_tstz_utc(${datetimeArgument(p.text, "zoned")})` : wallClockOf(p.text, kind)
+    }
+  }
+
   /** The text datetime kind of a translated part: by its tokens or by the function its text calls. */
   private textDatetimeOfPart(p: Part): TextDatetimeKind | undefined {
     return this.textDatetimeAt(p.from, p.to) ?? textDatetimeOfText(p.text)
@@ -912,15 +974,28 @@ export class Translator {
         : undefined
     }
     /**
-     * Text datetime ± INTERVAL (datetime-functions.ts `ora_tstz_add`, in UTC, the zone kept) and the difference of two
-     * datetimes when one is a text datetime (an INTERVAL, of the instants or of zoneless wall clocks).
+     * Text datetime ± INTERVAL (datetime-functions.ts `ora_tstz_add`, in UTC, the zone kept; `ora_ts_add` on a zoneless
+     * wall clock), text datetime ± n days (a DATE of its wall clock) and the difference of two datetimes when one is a
+     * text datetime (an INTERVAL, of the instants or of zoneless wall clocks).
      */
     const textDatetimeArithmetic = (op: string, a: Node, b: Node): Node | undefined => {
       if (a.datetime === undefined && b.datetime === undefined) return undefined
-      const add = (d: Node, interval: string): Node => ({ text: `ora_tstz_add(${datetimeArgument(d.text, d.datetime!)}, ${interval})`, date: true, interval: false, datetime: d.datetime! })
+      const add = (d: Node, interval: string): Node =>
+        d.datetime === "zoned"
+          ? { text: `ora_tstz_add(${datetimeArgument(d.text, "zoned")}, ${interval})`, date: true, interval: false, datetime: "zoned" }
+          : { text: `ora_ts_add(CAST(${d.text} AS VARCHAR), ${interval})`, date: true, interval: false, datetime: "wall" }
+      // datetime ± n days is a DATE of the value's wall clock: "Oracle internally converts timestamp values to date
+      // values and interprets NUMBER constants in arithmetic datetime and interval expressions as numbers of days"
+      // (SQL Language Reference, "Datetime/Interval Arithmetic":
+      // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html)
+      const days = (d: Node, n: string): Node => ({ text: `ora_date_add(date_trunc('second', ${wallClockOf(d.text, d.datetime!)}), ${n})`, date: true, interval: false })
+      const number = (n: Node) => !n.date && !n.interval && n.datetime === undefined
       if (op === "+" && a.datetime !== undefined && b.interval) return add(a, b.text)
       if (op === "+" && b.datetime !== undefined && a.interval) return add(b, a.text)
       if (op === "-" && a.datetime !== undefined && b.interval) return add(a, `-(${b.text})`)
+      if (op === "+" && a.datetime !== undefined && number(b)) return days(a, b.text)
+      if (op === "+" && b.datetime !== undefined && number(a)) return days(b, a.text)
+      if (op === "-" && a.datetime !== undefined && number(b)) return days(a, `-(${b.text})`)
       if (op !== "-" || !a.date || !b.date) return undefined
       const kind = a.datetime === "zoned" || b.datetime === "zoned" ? "zoned" : "wall"
       const point = (d: Node) => (kind === "zoned" ? `ora_tstz_utc(${datetimeArgument(d.text, kind)})` : `ora_tstz_local(${datetimeArgument(d.text, kind)})`)
@@ -1136,7 +1211,15 @@ export class Translator {
     if (exactCall !== undefined) return [exactCall, close + 1]
     switch (v) {
       case "NVL":
-        return [`coalesce(${arg(0)}, ${arg(1)})`, close + 1]
+      case "COALESCE": {
+        // with a text datetime among the arguments, each as one (Oracle converts them to the first one's type)
+        const texts = parts.map((_, k) => arg(k))
+        const kinds = parts.map(([a, b], k) => this.textDatetimeAt(a, b) ?? textDatetimeOfText(texts[k]!))
+        const kind = kinds.includes("zoned") ? "zoned" : kinds.includes("wall") ? "wall" : undefined
+        const args = texts.map((text) => (kind === undefined ? text : asTextDatetime(text, kind)))
+        if (v === "NVL" || kind !== undefined) return [`coalesce(${args.join(", ")})`, close + 1]
+        break
+      }
       case "NVL2":
         return [`(CASE WHEN (${arg(0)}) IS NOT NULL THEN ${arg(1)} ELSE ${arg(2)} END)`, close + 1]
       case "DECODE": {
@@ -1268,8 +1351,11 @@ export class Translator {
         const fmt = fmtTok?.kind === "str" ? unitOf[fmtTok.value.toUpperCase()] : undefined
         // the argument is a date when its first operand is one (`hired`, `hired + 1`, `SYSDATE - 7`)
         const dateArg = p0 !== undefined && p0[1] - p0[0] >= 1 && isDateUnit(toks, p0[0], Math.min(p0[1], this.unitEnd(p0[0], p0[1])), this.ctx.dateColumns)
-        if (v === "TRUNC" && p0 !== undefined && (fmt !== undefined || (dateArg && parts.length === 1)))
-          return [`CAST(date_trunc('${fmt ?? "day"}', CAST(${arg(0)} AS TIMESTAMP)) AS TIMESTAMP_S)`, close + 1]
+        // of a text datetime, its own wall clock (TRUNC returns a DATE, SQL Language Reference, "TRUNC (date)")
+        const textKind = p0 === undefined ? undefined : (this.textDatetimeAt(p0[0], p0[1]) ?? textDatetimeOfText(arg(0)))
+        const operand = textKind === undefined ? `CAST(${arg(0)} AS TIMESTAMP)` : wallClockOf(arg(0), textKind)
+        if (v === "TRUNC" && p0 !== undefined && (fmt !== undefined || ((dateArg || textKind !== undefined) && parts.length === 1)))
+          return [`CAST(date_trunc('${fmt ?? "day"}', ${operand}) AS TIMESTAMP_S)`, close + 1]
         break
       }
     }
