@@ -993,9 +993,9 @@ export class Translator {
       if (op === "+" && a.datetime !== undefined && b.interval) return add(a, b.text)
       if (op === "+" && b.datetime !== undefined && a.interval) return add(b, a.text)
       if (op === "-" && a.datetime !== undefined && b.interval) return add(a, `-(${b.text})`)
-      if (op === "+" && a.datetime !== undefined && number(b)) return days(a, b.text)
-      if (op === "+" && b.datetime !== undefined && number(a)) return days(b, a.text)
-      if (op === "-" && a.datetime !== undefined && number(b)) return days(a, `-(${b.text})`)
+      if (op === "+" && a.datetime !== undefined && number(b)) return days(a, floating(b, "double"))
+      if (op === "+" && b.datetime !== undefined && number(a)) return days(b, floating(a, "double"))
+      if (op === "-" && a.datetime !== undefined && number(b)) return days(a, `-(${floating(b, "double")})`)
       if (op !== "-" || !a.date || !b.date) return undefined
       const kind = a.datetime === "zoned" || b.datetime === "zoned" ? "zoned" : "wall"
       const point = (d: Node) => (kind === "zoned" ? `ora_tstz_utc(${datetimeArgument(d.text, kind)})` : `ora_tstz_local(${datetimeArgument(d.text, kind)})`)
