@@ -64,19 +64,21 @@ export const resolveConnectConfig = (options: ResolvedOptions): Result.Result<Co
 const sessionTimeZone = (zone: string): string => (/^(UTC|GMT|Z)$/i.test(zone) ? "+00:00" : zone)
 
 /**
- * The SQL setting the session time zone, or undefined when none is configured.
+ * The SQL setting the session time zone: the configured one, or UTC when none is. oracledb thin's logon sets the
+ * session zone to the Node process's offset, which would make SESSIONTIMEZONE, CURRENT_TIMESTAMP, casts to TIMESTAMP
+ * WITH TIME ZONE and zoneless values stored in TSTZ / LTZ columns follow the process's TZ.
  *
  * @category resolving
  * @since 0.1.0
  */
-export const timeZoneSql = (config: ConnectConfig): string | undefined =>
-  config.timezone === undefined ? undefined : `ALTER SESSION SET TIME_ZONE = '${sessionTimeZone(config.timezone)}'`
+export const timeZoneSql = (config: ConnectConfig): string =>
+  `ALTER SESSION SET TIME_ZONE = '${sessionTimeZone(config.timezone ?? "UTC")}'`
 
 /**
  * The SQL run on every new session before anything else: `.` as the decimal character and `,` as the group
- * separator. Decimal parameters bind as NUMBER and never depend on it, but any number Oracle converts from or to
- * text (text binds into NUMBER columns, TO_CHAR / TO_NUMBER without a format) reads `NLS_NUMERIC_CHARACTERS`,
- * whose session value defaults to the database territory's (`,` in much of Europe), and thin mode sends no NLS
+ * separator. Decimal IN parameters bind as NUMBER and never depend on it; OUT / IN OUT decimals and any number
+ * Oracle converts from or to text (text binds into NUMBER columns, TO_CHAR / TO_NUMBER without a format) read
+ * `NLS_NUMERIC_CHARACTERS`, whose session value defaults to the database territory's (`,` in much of Europe), and thin mode sends no NLS
  * settings at logon (Oracle Database Reference 21c, NLS_NUMERIC_CHARACTERS: the database value "is used to initialize
  * the session value of this parameter, which is the actual value referenced by the SQL query processing"; the
  * value is written 'decimal_character group_separator').

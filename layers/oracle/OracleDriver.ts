@@ -2,7 +2,7 @@
  * The Oracle driver on node-oracledb in thin mode (no Oracle Client libraries): the driver port of src/Driver.ts.
  *
  * - Connect: URI or native connect string and credentials resolved and checked before any I/O (ConnectConfig.ts);
- *   the whole connect is bounded by `connectTimeout`; the `timezone` option sets the session time zone.
+ *   the whole connect is bounded by `connectTimeout`; the `timezone` option sets the session time zone (UTC without it).
  * - Queries: results are fetched `redo.statement.fetch_array_size` rows per round trip (first execute:
  *   `redo.statement.prefetch_rows`, lowered to fit `redo.statement.prefetch_bytes`); batch mode decodes the TTC
  *   row bytes straight into Arrow builders, row mode oracledb's JS values (ResultPage.ts); the core cuts batches at
@@ -251,16 +251,16 @@ const makeCursor = (
   }
 }
 
-/**
- * An OUT value as the core's builders take it: dates and timestamps (wire bytes through the precision hook) as
- * `YYYY-MM-DD HH:MM:SS.fffffffff` text, which keeps their nanoseconds; anything else as oracledb returns it.
- */
 /** An OUT parameter's column: its bound field, with the Oracle type it was bound as in `oracle.type-name`. */
 const outField = (column: BoundColumn): Arrow.Field => {
   const typeName = Result.getOrElse(bindTypeFor(column.field), () => typeof column.def.type === "string" ? column.def.type : column.def.type.columnTypeName)
   return column.field.clone({ metadata: new Map([...column.field.metadata, [TYPE_NAME_METADATA, typeName]]) })
 }
 
+/**
+ * An OUT value as the core's builders take it: dates and timestamps (wire bytes through the precision hook) as
+ * `YYYY-MM-DD HH:MM:SS.fffffffff` text, which keeps their nanoseconds; anything else as oracledb returns it.
+ */
 const outValue = (value: unknown): unknown =>
   value instanceof Db.RawTemporal
     ? formatEpochTicks(BigInt(value.seconds) * 1_000_000_000n + BigInt(value.nanos), 1e9)
@@ -376,10 +376,16 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const total = prepared.reduce((n, p) => n + p.rows, 0)
       if (total === 0) return yield* invalidArgument("no parameter rows are bound to the statement")
+      const hasOut = prepared.some((p) => p.columns.some((c) => c.direction !== "in"))
+      // OUT values come back as the columns of one row, so each row would need its own result: refused, not cut short
+      if (hasOut && total > 1) {
+        return yield* invalidArgument(
+          `OUT / IN OUT parameters (ORACLE:parameter_type out or inout) take exactly one parameter row; got ${total}`
+        )
+      }
       // a bound query's execute parses anew, so that its first round trip fetches prefetch_rows (Db.statementInfo)
       const info = yield* Db.statementInfo(connection, sql, queryOptions(options, 1), false)
       const isQuery = info.metaData !== undefined && info.metaData.length > 0
-      const hasOut = prepared.some((p) => p.columns.some((c) => c.direction !== "in"))
       if (!isQuery && !hasOut && total > 1) {
         const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
         let affected = 0
@@ -396,7 +402,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         }
         return { _tag: "Count" as const, rowsAffected: affected }
       }
-      // Queries (and PL/SQL with OUT binds) run once per parameter row; query results are concatenated.
+      // Queries run once per parameter row and their results are concatenated; PL/SQL with OUT binds runs once.
       const rows: Array<{ columns: Array<BoundColumn>; values: Array<unknown> }> = []
       for (const { columns, rows: n } of prepared) {
         for (const values of bindRows(columns, 0, n)) rows.push({ columns, values })
@@ -618,7 +624,7 @@ const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, Adbc
     )
     yield* Db.call(connection, () => connection.execute(NLS_SETUP_SQL, [], {}))
     const zone = timeZoneSql(config)
-    if (zone !== undefined) yield* Db.call(connection, () => connection.execute(zone, [], {}))
+    yield* Db.call(connection, () => connection.execute(zone, [], {}))
     return makeConnection(connection, options)
   })
 

@@ -121,7 +121,8 @@ export const IngestTablespace = option({
 /**
  * The session time zone (`UTC`, an offset such as `-05:00`, or a region such as `Europe/Paris`): set by an `ALTER
  * SESSION SET TIME_ZONE` right after logon, so TIMESTAMP WITH LOCAL TIME ZONE values and CURRENT_TIMESTAMP-like
- * functions use it. UTC is recommended.
+ * functions use it. UTC is recommended, and is the session zone when neither this option nor the URI parameter is
+ * set (never the Node process's zone, which oracledb's logon would otherwise send).
  *
  * @category options
  * @since 0.1.0

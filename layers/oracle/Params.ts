@@ -1,9 +1,9 @@
 /**
  * Arrow record batches as node-oracledb binds: one bind definition per column (type, size, direction from the
  * `ORACLE:parameter_type` field metadata) and row arrays of JS values read straight from the Arrow buffers
- * (layers/common/ArrowCells.ts). Exactness: int64 values above 2^53 go as bigint; decimal parameters bind as NUMBER,
- * whole values as bigint and scaled ones as {@link WireDecimal} (encoded from their decimal text, never through a JS
- * double or the session's NLS_NUMERIC_CHARACTERS); dates and timestamps as {@link WireTimestamp} (seconds and
+ * (layers/common/ArrowCells.ts). Exactness: int64 values above 2^53 go as bigint; decimal IN parameters bind as
+ * NUMBER, whole values as bigint and scaled ones as {@link WireDecimal} (encoded from their decimal text, never through
+ * a JS double or the session's NLS_NUMERIC_CHARACTERS); OUT / IN OUT decimals bind as decimal text both ways; dates and timestamps as {@link WireTimestamp} (seconds and
  * nanoseconds, encoded by the driver's write hook), refused before anything is sent when outside Oracle's range.
  *
  * @since 0.1.0
@@ -172,6 +172,13 @@ const decimalParameter = (get: (i: number) => string | null) => ({
     return text.includes(".") ? new WireDecimal(text) : BigInt(text)
   }
 })
+
+/**
+ * An OUT / IN OUT decimal parameter as text both ways: oracledb returns a NUMBER bind as a JS double, while the
+ * session's decimal character is '.' (ConnectConfig), so Oracle's NUMBER to VARCHAR2 conversion gives exact decimal
+ * text, which the decimal builder rescales exactly. 130 characters hold any NUMBER's text.
+ */
+const decimalOutParameter = (get: (i: number) => string | null) => ({ type: dbType("VARCHAR"), get, maxSize: 130 })
 
 /** JSON text of a nested value (struct, list) for struct storage in BLOB, NVARCHAR2 or JSON columns. */
 const nestedReader = (field: Arrow.Field, data: Arrow.Data, storage: StructStorage) => {
@@ -524,7 +531,7 @@ export const parameterColumns = (batch: Arrow.RecordBatch): Result.Result<Array<
     const r: Result.Result<{ type: DbType; get: (i: number) => unknown; maxSize?: number }, AdbcError> = sqlType.success === "JSON"
       ? Result.succeed({ type: dbType("VARCHAR"), get: (cells.success as { get: (i: number) => unknown }).get, maxSize: 32767 })
       : cells.success.kind === "decimal"
-      ? Result.succeed(decimalParameter(cells.success.get))
+      ? Result.succeed(direction.success === "in" ? decimalParameter(cells.success.get) : decimalOutParameter(cells.success.get))
       : reader(field, cells.success, sqlType.success, data, undefined)
     if (Result.isFailure(r)) return Result.fail(r.failure)
     const def: BindDef = {

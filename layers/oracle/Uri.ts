@@ -61,7 +61,7 @@ export interface OracleUri {
   readonly sdu?: number | undefined
   /** Statement cache size. */
   readonly stmtCacheSize?: number | undefined
-  /** Session time zone sent at logon (the `timezone` option overrides it). */
+  /** Session time zone, set right after logon (the `timezone` option overrides it; UTC when neither is set). */
   readonly timezone?: string | undefined
 }
 

@@ -104,12 +104,12 @@ describe("connect configuration", () => {
     })
   })
 
-  it("the timezone option beats the URI parameter and becomes ALTER SESSION; UTC is +00:00", () => {
+  it("the timezone option beats the URI parameter and becomes ALTER SESSION; UTC is +00:00, also without either", () => {
     const config = Result.getOrThrow(resolveConnectConfig(resolved({ uri: "oracle://h/S?timezone=-05:00", timezone: "UTC" })))
     expect(timeZoneSql(config)).toBe("ALTER SESSION SET TIME_ZONE = '+00:00'")
     const region = Result.getOrThrow(resolveConnectConfig(resolved({ uri: "oracle://h/S", timezone: "America/New_York" })))
     expect(timeZoneSql(region)).toBe("ALTER SESSION SET TIME_ZONE = 'America/New_York'")
-    expect(timeZoneSql(Result.getOrThrow(resolveConnectConfig(resolved({ uri: "oracle://h/S" }))))).toBeUndefined()
+    expect(timeZoneSql(Result.getOrThrow(resolveConnectConfig(resolved({ uri: "oracle://h/S" }))))).toBe("ALTER SESSION SET TIME_ZONE = '+00:00'")
     expect(failureOf(resolveConnectConfig(resolved({ uri: "oracle://h/S", timezone: "x'; DROP" }))).status).toBe("INVALID_ARGUMENT")
   })
 

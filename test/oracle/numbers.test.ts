@@ -153,6 +153,31 @@ describe("NUMBER through the driver", () => {
       }
     })))
 
+  it.effect("INT and SMALLINT are decimal128(38,0); REAL, DOUBLE PRECISION and FLOAT(b) are double; p > 18 without high precision is double", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("NUM_ANSI")
+      yield* conn.execute(`CREATE TABLE ${t} (id NUMBER(3), a INT, b SMALLINT, c REAL, d DOUBLE PRECISION, e FLOAT(10), f NUMBER(38,10), g NUMBER(25))`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (1, 12345678901234567890123456789012345678, -32768, 0.5, 1.25, -3.75, 1234567890123456789012345678.0123456789, 1234567890123456789012345)`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (2, -7, 7, -1e10, 2.5e-100, 0, -0.0000000001, -1)`)
+      for (const mode of MODES) {
+        const table = yield* conn.queryTable(`SELECT a, b, c, d, e FROM ${t} ORDER BY id`, { "redo.statement.execution_mode": mode })
+        expect(table.schema.fields.map((f) => String(f.type)), mode).toEqual(["Decimal[38e0]", "Decimal[38e0]", "Float64", "Float64", "Float64"])
+        expect(table.schema.fields.map((f) => f.metadata.get("oracle.type-name"))).toEqual(["NUMBER(38)", "NUMBER(38)", "FLOAT(63)", "FLOAT(126)", "FLOAT(10)"])
+        expect(decimals(table, "A")).toEqual(["12345678901234567890123456789012345678", "-7"])
+        expect(decimals(table, "B")).toEqual(["-32768", "7"])
+        expect([column(table, "C"), column(table, "D"), column(table, "E")]).toEqual([[0.5, -1e10], [1.25, 2.5e-100], [-3.75, 0]])
+        const low = yield* conn.queryTable(`SELECT f, g FROM ${t} ORDER BY id`, {
+          "redo.statement.execution_mode": mode,
+          "redo.use_high_precision": "false"
+        })
+        expect(low.schema.fields.map((f) => String(f.type)), mode).toEqual(["Float64", "Float64"])
+        expect(low.schema.fields.map((f) => f.metadata.get("oracle.type-name"))).toEqual(["NUMBER(38,10)", "NUMBER(25)"])
+        expect(column(low, "F")).toEqual([1234567890123456789012345678.0123456789, -0.0000000001])
+        expect(column(low, "G")).toEqual([1234567890123456789012345, -1])
+      }
+    })))
+
   it.effect("random decimals and unbounded numbers round-trip through the server digit for digit (fast-check)", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

@@ -16,6 +16,12 @@ interface Row {
   readonly d: number | null
   readonly t: bigint | null
   readonly m: bigint | null
+  readonly bin: Uint8Array | null
+  readonly lbin: Uint8Array | null
+  readonly fbin: Uint8Array | null
+  readonly vbin: Uint8Array | null
+  readonly ls: string | null
+  readonly sv: string | null
 }
 
 const nullable = <A>(arb: fc.Arbitrary<A>) => fc.option(arb, { nil: null, freq: 5 })
@@ -29,7 +35,14 @@ const row: fc.Arbitrary<Row> = fc.record({
   // timestamps in microseconds, years 1900..2200
   t: nullable(fc.bigInt({ min: -2208988800000000n, max: 7258118400000000n })),
   // decimal(18,4) unscaled values
-  m: nullable(fc.bigInt({ min: -(10n ** 18n) + 1n, max: 10n ** 18n - 1n }))
+  m: nullable(fc.bigInt({ min: -(10n ** 18n) + 1n, max: 10n ** 18n - 1n })),
+  // Oracle reads empty binary and text as NULL: the values are non-empty
+  bin: nullable(fc.uint8Array({ minLength: 1, maxLength: 64 })),
+  lbin: nullable(fc.uint8Array({ minLength: 1, maxLength: 300 })),
+  fbin: nullable(fc.uint8Array({ minLength: 8, maxLength: 8 })),
+  vbin: nullable(fc.uint8Array({ minLength: 1, maxLength: 40 })),
+  ls: nullable(fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 })),
+  sv: nullable(fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }))
 })
 
 const validity = (values: ReadonlyArray<unknown>) => {
@@ -56,19 +69,30 @@ const tableOf = (rows: ReadonlyArray<Row>): Arrow.Table => {
     B: Arrow.vectorFromArray(rows.map((r) => r.b), new Arrow.Bool()),
     D: data(new Arrow.DateDay(), Int32Array.from(rows, (r) => r.d ?? 0), rows.map((r) => r.d)),
     T: data(new Arrow.TimestampMicrosecond(), BigInt64Array.from(rows, (r) => r.t ?? 0n), rows.map((r) => r.t)),
-    M: data(new Arrow.Decimal(4, 18, 128), decimal, rows.map((r) => r.m))
+    M: data(new Arrow.Decimal(4, 18, 128), decimal, rows.map((r) => r.m)),
+    BIN: Arrow.vectorFromArray(rows.map((r) => r.bin), new Arrow.Binary()),
+    LBIN: Arrow.vectorFromArray(rows.map((r) => r.lbin), new Arrow.LargeBinary()),
+    FBIN: Arrow.vectorFromArray(rows.map((r) => r.fbin), new Arrow.FixedSizeBinary(8)),
+    VBIN: Arrow.vectorFromArray(rows.map((r) => r.vbin), new Arrow.BinaryView()),
+    LS: Arrow.vectorFromArray(rows.map((r) => r.ls), new Arrow.LargeUtf8()),
+    SV: Arrow.vectorFromArray(rows.map((r) => r.sv), new Arrow.Utf8View()),
+    N: Arrow.makeVector(Arrow.makeData({ type: new Arrow.Null(), length: n }))
   })
 }
 
 describe("round trips through the server", () => {
-  it.effect("random values of every bindable column type come back unchanged, nulls included (ingest, then query)", () =>
+  it.effect("random values of every ingestable column type come back unchanged, nulls included (ingest, then query)", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
       const rows = fc.sample(row, { numRuns: 200, seed: 20261123 })
       // Oracle reads '' as NULL: keep strings non-empty (generated with minLength 1).
       const t = uniqueName("RT")
       const data = tableOf(rows)
-      expect(yield* conn.ingest(fromTable(new Arrow.Table({ K: Arrow.vectorFromArray(rows.map((_, k) => k), new Arrow.Int32()), ...Object.fromEntries(data.schema.fields.map((f) => [f.name, data.getChild(f.name)!])) })), { targetTable: t })).toBe(rows.length)
+      const input = new Arrow.Table({ K: Arrow.vectorFromArray(rows.map((_, k) => k), new Arrow.Int32()), ...Object.fromEntries(data.schema.fields.map((f) => [f.name, data.getChild(f.name)!])) })
+      // apache-arrow marks a Null-typed vector's field non-nullable, which ingest would create NOT NULL: declare it
+      const schema = new Arrow.Schema(input.schema.fields.map((f) => (f.typeId === Arrow.Type.Null ? f.clone({ nullable: true }) : f)))
+      const nullable = new Arrow.Table(schema, input.batches.map((b) => new Arrow.RecordBatch(schema, b.data)))
+      expect(yield* conn.ingest(fromTable(nullable), { targetTable: t })).toBe(rows.length)
       const back = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT * FROM "${t}" ORDER BY "K"`)))
       expect(back.numRows).toBe(rows.length)
       rows.forEach((r, k) => {
@@ -89,6 +113,17 @@ describe("round trips through the server", () => {
           for (let x = 3; x >= 0; x--) v = (v << 32n) | BigInt(w[k * 4 + x]!)
           expect(BigInt.asIntN(128, v)).toBe(r.m)
         }
+        const bytes = (v: unknown) => (v === null ? null : Array.from(v as Uint8Array))
+        const label = `row ${k}`
+        expect([bytes(got["BIN"]), bytes(got["LBIN"]), bytes(got["FBIN"]), bytes(got["VBIN"])], label).toEqual(
+          [bytes(r.bin), bytes(r.lbin), bytes(r.fbin), bytes(r.vbin)]
+        )
+        expect([got["LS"], got["SV"], got["N"]], label).toEqual([r.ls, r.sv, null])
       })
+      // binary kinds are stored as BLOB, large_string and string_view as NVARCHAR2(2000), null as NUMBER
+      const types = Object.fromEntries(back.schema.fields.map((f) => [f.name, f.metadata.get("oracle.type-name")]))
+      expect(["BIN", "LBIN", "FBIN", "VBIN", "LS", "SV", "N"].map((c) => types[c])).toEqual(
+        ["BLOB", "BLOB", "BLOB", "BLOB", "NVARCHAR2(2000)", "NVARCHAR2(2000)", "NUMBER"]
+      )
     })))
 })
