@@ -237,7 +237,8 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
   const columns: Array<IngestColumn> = []
   for (const field of schema.fields) {
     const sqlType = yield* connection.ingest.columnType(field, options)
-    columns.push({ field, sqlType, nullable: field.nullable })
+    // a null-typed column holds nothing but NULLs, whatever its field says (apache-arrow marks such fields non-nullable)
+    columns.push({ field, sqlType, nullable: field.nullable || Arrow.DataType.isNull(field.type) })
   }
 
   const existing = yield* session.request(connection.ingest.describeTarget(target))

@@ -273,4 +273,18 @@ describe("bulk ingest", () => {
       const replaced = yield* rowsOf(`SELECT "id" FROM "${t}" ORDER BY "id"`)
       expect(replaced.toArray().map((r) => r.toJSON()["id"])).toEqual([50n, 51n])
     })))
+
+  it.effect("a column of Arrow's null type creates a nullable column (apache-arrow marks such fields non-nullable)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("NULLTYPE")
+      const data = new Arrow.Table({
+        id: Arrow.vectorFromArray([1, 2, 3], new Arrow.Int32()),
+        n: Arrow.makeVector(Arrow.makeData({ type: new Arrow.Null(), length: 3 }))
+      })
+      expect(data.schema.fields[1]!.nullable).toBe(false)
+      expect(yield* conn.ingest(fromTable(data), { targetTable: t })).toBe(3)
+      const stored = yield* rowsOf(`SELECT "id", "n" FROM "${t}" ORDER BY "id"`)
+      expect(stored.toArray().map((r) => r.toJSON())).toEqual([{ id: 1n, n: null }, { id: 2n, n: null }, { id: 3n, n: null }])
+    })))
 })

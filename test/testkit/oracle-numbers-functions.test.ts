@@ -228,4 +228,51 @@ describe("Oracle test server: functions of unbounded NUMBER through raw node-ora
       ])
     })
   })
+
+  it("NUMBER mixed with BINARY_DOUBLE / BINARY_FLOAT computes in the floating-point type, as numeric precedence converts it", async () => {
+    await conn.execute("CREATE TABLE nmix (n NUMBER, bd BINARY_DOUBLE, bf BINARY_FLOAT)")
+    await conn.execute("INSERT INTO nmix VALUES ('2.5', 4, 0.5)")
+    const sql = "SELECT n + bd, n * 1.5d, n - bf, bd / n, n + bf, n * 2 FROM nmix"
+    const result = await conn.execute(sql, [], asText)
+    expect(result.rows).toEqual([[6.5, 3.75, 2, 1.6, 3, "5"]])
+    expect(result.metaData.map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["BINARY_DOUBLE", "BINARY_DOUBLE", "BINARY_FLOAT", "BINARY_DOUBLE", "BINARY_FLOAT", "NUMBER"])
+    // in a condition too: the exact column is compared as a double
+    expect(await texts("SELECT COUNT(*) FROM nmix WHERE n + bd > 6.4d")).toEqual([["1"]])
+  })
+
+  it("divides literals and NUMBER(p,s) columns and averages them on every digit, described as unbounded NUMBER", async () => {
+    await conn.execute("CREATE TABLE nbound (i NUMBER(10), p NUMBER(6,2))")
+    await conn.executeMany("INSERT INTO nbound VALUES (:1, :2)", [[1, 1.25], [2, 3.5], [2, -0.75]])
+    const third = "." + "3".repeat(40)
+    expect(await texts("SELECT 1/3, 2/4, -1/3 FROM dual")).toEqual([[third, ".5", "-" + third]])
+    expect(await described("SELECT 1/3, i/7, AVG(i) FROM nbound GROUP BY i")).toEqual([UNBOUNDED, UNBOUNDED, UNBOUNDED])
+    expect(await texts("SELECT i/7, (i + 1)/3, p/3, ROUND(i/7, 3) FROM nbound WHERE p = 1.25")).toEqual([
+      [".1428571428571428571428571428571428571429", ".6666666666666666666666666666666666666667", ".4166666666666666666666666666666666666667", ".143"]
+    ])
+    expect(await texts("SELECT AVG(i), AVG(p), AVG(DISTINCT i) FROM nbound")).toEqual([["1.66666666666666666666666666666666666667", "1.33333333333333333333333333333333333333", "1.5"]])
+    // the exact quotient is compared and ordered as a number
+    expect(await texts("SELECT p FROM nbound WHERE p/3 > 0.4 ORDER BY p/3 DESC")).toEqual([["3.5"], ["1.25"]])
+    expect(await oraCode(() => conn.execute("SELECT i/0 FROM nbound"))).toBe("ORA-01476")
+    // a NUMBER bind divides on every digit; a BINARY_DOUBLE bind makes the quotient a BINARY_DOUBLE
+    expect(await texts("SELECT :1/3, i/:2 FROM nbound WHERE p = 1.25", [1, 3])).toEqual([[third, third]])
+    const doubleBind = await conn.execute("SELECT i/:1 FROM nbound WHERE p = 1.25", [{ val: 3, type: oracledb.DB_TYPE_BINARY_DOUBLE }], asText)
+    expect([doubleBind.rows, doubleBind.metaData[0].dbTypeName]).toEqual([[[1 / 3]], "BINARY_DOUBLE"])
+    // a date plus a fraction of a day still adds hours
+    expect(await texts("SELECT TO_CHAR(DATE '2024-01-01' + 1/24, 'HH24:MI') FROM dual")).toEqual([["01:00"]])
+  })
+
+  it("passes exact quotients and averages on through subqueries, WITH blocks, views, CTAS and functions", async () => {
+    await conn.execute("CREATE TABLE nq (i NUMBER(10))")
+    await conn.execute("INSERT INTO nq VALUES (1)")
+    const seventh = ".1428571428571428571428571428571428571429"
+    expect(await texts("SELECT x, x * 2, SUM(x) FROM (SELECT i/7 AS x FROM nq) GROUP BY x")).toEqual([[seventh, ".2857142857142857142857142857142857142858", seventh]])
+    expect(await texts("WITH q AS (SELECT AVG(i) / 3 a FROM nq) SELECT a + 1 FROM q")).toEqual([["1.33333333333333333333333333333333333333"]])
+    expect(await texts("SELECT NVL(i/3, 0) + 1, COUNT(*)/3, TO_CHAR(1/3) FROM nq GROUP BY i")).toEqual([
+      ["1.33333333333333333333333333333333333333", ".3333333333333333333333333333333333333333", ".3333333333333333333333333333333333333333"]
+    ])
+    await conn.execute("CREATE VIEW nqv AS SELECT i/7 x FROM nq")
+    await conn.execute("CREATE TABLE nqc AS SELECT i/7 x FROM nq")
+    expect(await texts("SELECT v.x, c.x FROM nqv v, nqc c")).toEqual([[seventh, seventh]])
+    expect(await described("SELECT x FROM nqc")).toEqual([UNBOUNDED])
+  })
 })

@@ -29,6 +29,8 @@ export interface DdlHost extends PlsqlHost {
   alterSession(toks: ReadonlyArray<Tok>): Promise<void>
   dateColumnsOf(sql: string): ReadonlySet<string>
   exactNumberColumnsOf(sql: string): ReadonlySet<string>
+  /** NUMBER(p[,s]) column names of the tables a statement mentions (their quotients are computed on every digit). */
+  boundedNumberColumnsOf(sql: string): ReadonlySet<string>
   readonly requester: Requester
 }
 
@@ -498,7 +500,8 @@ export class Ddl {
           bind: () => "NULL",
           dbTimeZone: this.s.db.settings.dbTimeZone,
           dateColumns: this.s.dateColumnsOf(selectSql),
-          exactNumberColumns: this.s.exactNumberColumnsOf(selectSql)
+          exactNumberColumns: this.s.exactNumberColumnsOf(selectSql),
+          boundedNumberColumns: this.s.boundedNumberColumnsOf(selectSql)
         })
         return translateQuery(tt.toks, tt.tr)
       })()
@@ -554,7 +557,7 @@ export class Ddl {
     const selectSql = sql.slice(toks[k + 1]!.pos)
     const result = await this.s.query(selectSql, [])
     result.cursor.close()
-    const tt = makeTranslator(tokenize(selectSql), { bind: () => "NULL", dbTimeZone: this.s.db.settings.dbTimeZone, exactNumberColumns: this.s.exactNumberColumnsOf(selectSql) })
+    const tt = makeTranslator(tokenize(selectSql), { bind: () => "NULL", dbTimeZone: this.s.db.settings.dbTimeZone, exactNumberColumns: this.s.exactNumberColumnsOf(selectSql), boundedNumberColumns: this.s.boundedNumberColumnsOf(selectSql) })
     const { sql: duckSelect } = translateQuery(tt.toks, tt.tr)
     const cols = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: c.nullable, defaultText: null }))
     const aliases = names !== undefined ? ` (${names.map(duckIdent).join(", ")})` : ""

@@ -5,7 +5,7 @@
  * themselves (number-functions.ts); it knows only names, not the types of a subquery's columns.
  */
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
-import { EXACT_CALLS } from "./number-sql.ts"
+import { EXACT_CALLS, isExactNumeric } from "./number-sql.ts"
 import { oracleName } from "./translate.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
@@ -37,8 +37,21 @@ const isExactExpression = (toks: ReadonlyArray<Tok>, from: number, to: number, e
   return mentions
 }
 
-/** `exact` with the aliases of every select list of `sql`'s significant tokens `toks` whose item is an exact NUMBER. */
-export const withExactAliases = (toks: ReadonlyArray<Tok>, exact: ReadonlySet<string>): ReadonlySet<string> => {
+/**
+ * A quotient or average of exact numbers (NUMBER(p,s) columns `bounded`, exact names, literals): computed on every
+ * digit (translate.ts), so an exact NUMBER too.
+ */
+const isExactQuotient = (toks: ReadonlyArray<Tok>, from: number, to: number, exact: ReadonlySet<string>, bounded: ReadonlySet<string>): boolean => {
+  let divides = false
+  for (let k = from; k < to && !divides; k++) divides = isOp(toks[k], "/") || (isKw(toks[k], "AVG") && isOp(toks[k + 1], "("))
+  return divides && isExactNumeric(toks, from, to, (t) => t.kind !== "bind" && (exact.has(oracleName(t)) || bounded.has(oracleName(t))))
+}
+
+/**
+ * `exact` with the aliases of every select list of `sql`'s significant tokens `toks` whose item is an exact NUMBER
+ * (also a quotient or average over the NUMBER(p,s) columns `bounded`).
+ */
+export const withExactAliases = (toks: ReadonlyArray<Tok>, exact: ReadonlySet<string>, bounded: ReadonlySet<string> = new Set()): ReadonlySet<string> => {
   const out = new Set(exact)
   // an alias may feed another query's item (WITH a AS (...), b AS (SELECT x * 2 y FROM a)): repeat until stable
   for (let round = 0; round < 4; round++) {
@@ -59,7 +72,7 @@ export const withExactAliases = (toks: ReadonlyArray<Tok>, exact: ReadonlySet<st
         const prev = toks[k - 2]
         const end = isKw(prev, "AS") ? k - 2 : k - 1
         const aliased = k - itemStart >= 2 && isName(last) && prev !== undefined && !isOp(prev, ".") && (isKw(prev, "AS") || prev.kind !== "op" || isOp(prev, ")"))
-        if (aliased && !isKw(last, "END") && isExactExpression(toks, itemStart, end, out)) out.add(oracleName(last!))
+        if (aliased && !isKw(last, "END") && (isExactExpression(toks, itemStart, end, out) || isExactQuotient(toks, itemStart, end, out, bounded))) out.add(oracleName(last!))
         itemStart = k + 1
       }
     })

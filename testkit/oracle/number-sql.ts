@@ -4,6 +4,7 @@
  * gets back, so that ROUND, TRUNC, MOD, NVL, DECODE, GREATEST, ... compute on every digit and their results stay
  * exact NUMBERs (typed ORA_NUMBER, described as NUMBER) that further operations recognise by {@link EXACT_RESULT}.
  */
+import { isOp, matchParen, type Tok } from "./lexer.ts"
 
 /** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
 export const EXACT_RESULT =
@@ -115,4 +116,43 @@ const decodeSql = (args: ReadonlyArray<CallArgument>): string | undefined => {
   for (; k + 1 < rest.length; k += 2) s += ` WHEN ${key(expr)} IS NOT DISTINCT FROM ${key(rest[k]!)} THEN ${result(rest[k + 1]!)}`
   if (k < rest.length) s += ` ELSE ${result(rest[k]!)}`
   return exactResults ? `ora_number(${s} END)` : `(${s} END)`
+}
+
+/** Operators of an expression of exact numbers ({@link isExactNumeric}). */
+const EXACT_NUMERIC_OPERATORS = new Set(["+", "-", "*", "/", "(", ")", ",", "."])
+
+/** Functions whose result is an exact number when their arguments are ({@link isExactNumeric}). */
+const EXACT_NUMERIC_FUNCTIONS = new Set(["ROUND", "TRUNC", "ABS", "MOD", "CEIL", "FLOOR", "SIGN", "COUNT", "SUM", "AVG", "MIN", "MAX", "NVL", "GREATEST", "LEAST", "LENGTH"])
+
+/**
+ * True when tokens [from, to) are an expression of exact numbers only: numeric literals (not `f` / `d` ones),
+ * columns and binds `isNumberOperand` accepts, arithmetic and the number functions of {@link EXACT_NUMERIC_FUNCTIONS}
+ * over them (COUNT of anything); no string, datetime or BINARY_DOUBLE / BINARY_FLOAT operand.
+ */
+export const isExactNumeric = (toks: ReadonlyArray<Tok>, from: number, to: number, isNumberOperand: (t: Tok) => boolean): boolean => {
+  let operand = false
+  for (let k = from; k < to; k++) {
+    const t = toks[k]!
+    if (t.kind === "ws") continue
+    if (t.kind === "num") {
+      if (/[dDfF]$/.test(t.text)) return false
+      operand = true
+    } else if (t.kind === "op") {
+      if (!EXACT_NUMERIC_OPERATORS.has(t.value)) return false
+    } else if (t.kind === "bind") {
+      if (!isNumberOperand(t)) return false
+      operand = true
+    } else if (t.kind !== "ident" && t.kind !== "qident") return false
+    else if (isOp(toks[k + 1], "(")) {
+      if (t.kind !== "ident" || !EXACT_NUMERIC_FUNCTIONS.has(t.value)) return false
+      if (t.value === "COUNT") {
+        k = matchParen(toks, k + 1)
+        operand = true
+      }
+    } else if (!isOp(toks[k + 1], ".")) {
+      if (!isNumberOperand(t)) return false
+      operand = true
+    }
+  }
+  return operand
 }

@@ -370,8 +370,11 @@ export class SqlSession {
     return { toks, text: (a, b) => tr.range(a, b), binds }
   }
 
-  /** A translator over `tokens` whose bind variables become `$1…$n`, numbered in source order. */
-  private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string) {
+  /**
+   * A translator over `tokens` whose bind variables become `$1…$n`, numbered in source order; `specs` (of a query's
+   * binds, by number) tell which are NUMBERs, divided on every digit.
+   */
+  private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) {
     const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, source)
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
@@ -392,6 +395,8 @@ export class SqlSession {
       sessionTimeZone: this.sessionTz,
       binaryColumns: this.binaryColumnsOf(sql),
       exactNumberColumns: this.exactNumberColumnsOf(sql),
+      boundedNumberColumns: this.boundedNumberColumnsOf(sql),
+      ...(specs !== undefined ? { numberBind: (n: number) => bindSpecType(specs[n - 1])?.kind === "number" } : {}),
       textDatetimeColumns: this.textDatetimeColumnsOf(sql)
     })
     toks.forEach((t, k) => {
@@ -437,7 +442,7 @@ export class SqlSession {
 
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
-    const { toks, tr, binds } = this.bindNumberingTranslator(tokenize(stripTerminator(sql)), sql)
+    const { toks, tr, binds } = this.bindNumberingTranslator(tokenize(stripTerminator(sql)), sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
     this.checkAccess(toks, shape.from)
     const withRowid = this.selectsTableLob(toks, shape)
@@ -514,7 +519,12 @@ export class SqlSession {
         if ((t.kind === "ident" || t.kind === "qident") && isKw(toks[k + 1], "NUMBER") && !isOp(toks[k + 2], "(")) out.add(oracleName(t))
       })
     // and the names the statement's subqueries and WITH blocks give such values
-    return withExactAliases(toks, out)
+    return withExactAliases(toks, out, this.boundedNumberColumnsOf(sql))
+  }
+
+  /** NUMBER(p[,s]) column names (DuckDB DECIMAL / integers) of the tables a statement mentions. */
+  boundedNumberColumnsOf(sql: string): ReadonlySet<string> {
+    return this.columnsOf(sql, (t) => t.kind === "number" && t.duck !== "VARCHAR")
   }
 
   /** Names of the columns of a type `keep` accepts, of the tables a statement mentions (identifier match against the catalog). */

@@ -9,7 +9,7 @@ import { ora, OraError } from "./errors.ts"
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
-import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql } from "./number-sql.ts"
+import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric } from "./number-sql.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -61,6 +61,13 @@ export interface TranslateContext {
   readonly dateColumns?: ReadonlySet<string>
   /** Names of the NUMBER columns without precision (stored as exact decimal text) of the tables the statement mentions. */
   readonly exactNumberColumns?: ReadonlySet<string>
+  /**
+   * Names of the NUMBER(p[,s]) columns of the tables the statement mentions (DuckDB DECIMAL / integers, on which
+   * DuckDB computes `+ - *` exactly): their `/` and AVG go through number-functions.ts (see {@link exactNumericRange}).
+   */
+  readonly boundedNumberColumns?: ReadonlySet<string>
+  /** True when the bind rendered as `$param` is sent as a NUMBER (an exact number, see {@link boundedNumberColumns}). */
+  readonly numberBind?: (param: number) => boolean
   /**
    * Interval kinds whose columns in the tables the statement mentions are all stored exactly (intervals.ts): their
    * literals are written in that storage (DECIMAL seconds, BIGINT months), since DuckDB casts no INTERVAL to it.
@@ -638,6 +645,23 @@ export class Translator {
     return to - from >= 3 ? { qualifier: oracleName(toks[to - 3]!), column: oracleName(last) } : { column: oracleName(last) }
   }
 
+  /**
+   * True when tokens [from, to) are an expression of exact numbers only (number-sql.ts isExactNumeric) over the
+   * statement's NUMBER columns: Oracle divides and averages such values on every digit.
+   */
+  exactNumericRange(from: number, to: number): boolean {
+    const { binaryColumns, dateColumns, textDatetimeColumns, boundedNumberColumns, exactNumberColumns } = this.ctx
+    return isExactNumeric(this.toks, from, to, (t) => {
+      if (t.kind === "bind") {
+        const param = this.ctx.numberBind === undefined ? undefined : /^\$(\d+)$/.exec(this.ctx.bind(t.value, t))?.[1]
+        return param !== undefined && this.ctx.numberBind?.(Number(param)) === true
+      }
+      const name = oracleName(t)
+      if (binaryColumns?.has(name) === true || dateColumns?.has(name) === true || textDatetimeColumns?.has(name) === true) return false
+      return boundedNumberColumns?.has(name) === true || exactNumberColumns?.has(name) === true
+    })
+  }
+
   /** True when the range names an exact NUMBER column anywhere. */
   private mentionsExactNumber(from: number, to: number): boolean {
     const names = this.ctx.exactNumberColumns
@@ -690,7 +714,8 @@ export class Translator {
       )
         return true
     }
-    return arithmetic && this.mentionsExactNumber(from, to)
+    // a nested quotient or AVG may be an exact NUMBER (exactNumericRange) the arithmetic must compute on
+    return arithmetic && (this.mentionsExactNumber(from, to) || toks.slice(from, to).some((t, k) => isOp(t, "/") || (isKw(t, "AVG") && isOp(toks[from + k + 1], "("))))
   }
 
   /** True when tokens [from, to) are one column reference (`c` or `t.c`) to a LOCAL TIME ZONE column. */
@@ -925,13 +950,29 @@ export class Translator {
   private expression(from: number, to: number): string | undefined {
     const toks = this.toks
     /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
-    type Node = { text: string; date: boolean; interval: boolean; binary?: boolean; exact?: boolean; datetime?: TextDatetimeKind }
+    /** `numeric`: of exact numbers only (exactNumericRange), which DuckDB computes exactly except in division. */
+    type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind }
     const exactArg = (n: Node) => `CAST(${n.text} AS VARCHAR)`
-    /** `a op b` on every digit when either operand is an exact NUMBER (and none a date, interval or BINARY_DOUBLE). */
-    const exactArithmetic = (op: string, a: Node, b: Node): Node | undefined =>
-      (a.exact === true || b.exact === true) && !a.date && !b.date && !a.interval && !b.interval && a.binary !== true && b.binary !== true
+    /** An exact NUMBER operand read as a native floating-point value of `kind`; others as they are. */
+    const floating = (n: Node, kind: BinaryKind | undefined) => (n.exact === true ? `CAST(${n.text} AS ${kind === "float" ? "FLOAT" : "DOUBLE"})` : n.text)
+    const binaryOf = (a: Node, b: Node): BinaryKind | undefined => (a.binary === "double" || b.binary === "double" ? "double" : (a.binary ?? b.binary))
+    /**
+     * `a op b` on every digit when either operand is an exact NUMBER, or when both are exact numbers and op is `/`
+     * (DuckDB divides DECIMALs in DOUBLE); with a BINARY_DOUBLE / BINARY_FLOAT operand the exact one is converted to
+     * that type instead: "For binary arithmetic operators, Oracle determines the argument with the highest numeric
+     * precedence, implicitly converts the remaining arguments to that data type, and returns that data type" (SQL
+     * Language Reference, "Arithmetic Operators": https://docs.oracle.com/en/database/oracle/oracle-database/26/sqlrf/Arithmetic-Operators.html;
+     * "Numeric Precedence" orders BINARY_DOUBLE, BINARY_FLOAT, NUMBER).
+     */
+    const exactArithmetic = (op: string, a: Node, b: Node): Node | undefined => {
+      if (a.date || b.date || a.interval || b.interval) return undefined
+      const binary = binaryOf(a, b)
+      if (binary !== undefined)
+        return a.exact === true || b.exact === true ? { text: `(${floating(a, binary)} ${op} ${floating(b, binary)})`, date: false, interval: false, binary } : undefined
+      return a.exact === true || b.exact === true || (op === "/" && a.numeric === true && b.numeric === true)
         ? { text: `ora_number_${EXACT_OPERATIONS[op]}(${exactArg(a)}, ${exactArg(b)})`, date: false, interval: false, exact: true }
         : undefined
+    }
     /**
      * Text datetime ± INTERVAL (datetime-functions.ts `ora_tstz_add`, in UTC, the zone kept; `ora_ts_add` on a zoneless
      * wall clock), text datetime ± n days (a DATE of its wall clock) and the difference of two datetimes when one is a
@@ -952,9 +993,9 @@ export class Translator {
       if (op === "+" && a.datetime !== undefined && b.interval) return add(a, b.text)
       if (op === "+" && b.datetime !== undefined && a.interval) return add(b, a.text)
       if (op === "-" && a.datetime !== undefined && b.interval) return add(a, `-(${b.text})`)
-      if (op === "+" && a.datetime !== undefined && number(b)) return days(a, b.text)
-      if (op === "+" && b.datetime !== undefined && number(a)) return days(b, a.text)
-      if (op === "-" && a.datetime !== undefined && number(b)) return days(a, `-(${b.text})`)
+      if (op === "+" && a.datetime !== undefined && number(b)) return days(a, floating(b, "double"))
+      if (op === "+" && b.datetime !== undefined && number(a)) return days(b, floating(a, "double"))
+      if (op === "-" && a.datetime !== undefined && number(b)) return days(a, `-(${floating(b, "double")})`)
       if (op !== "-" || !a.date || !b.date) return undefined
       const kind = a.datetime === "zoned" || b.datetime === "zoned" ? "zoned" : "wall"
       const point = (d: Node) => (kind === "zoned" ? `ora_tstz_utc(${datetimeArgument(d.text, kind)})` : `ora_tstz_local(${datetimeArgument(d.text, kind)})`)
@@ -968,14 +1009,17 @@ export class Translator {
         i++
         const inner = unit()
         if (inner?.exact === true) return t.value === "-" ? exactArithmetic("-", { text: "'0'", date: false, interval: false }, inner) : inner
-        return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, binary: inner.binary === true }
+        return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, binary: inner.binary, numeric: inner.numeric === true }
       }
       const end = this.unitEnd(i, to)
       if (end > to || end <= i) return undefined
       const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : isKw(t, "CASE") ? this.range(i, end) : this.plain(i, end)
       const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text)
       const datetime = this.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
-      const node = { text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns) !== undefined, exact, ...(datetime !== undefined ? { datetime } : {}) }
+      const node = {
+        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
+        numeric: this.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {})
+      }
       i = end
       return node
     }
@@ -988,12 +1032,13 @@ export class Translator {
         if (right === undefined) return undefined
         // native floating-point division follows IEEE 754 (x/0 is ±Inf or NaN; "IEEE 754 exceptions are not raised",
         // Database Concepts, "Floating-Point Numbers"); NUMBER division by zero raises ORA-01476 (ora_div)
-        const binary = left.binary === true || right.binary === true
+        const binary = binaryOf(left, right)
+        const numeric = left.numeric === true && right.numeric === true
         left =
           exactArithmetic(op, left, right) ??
           (op === "/"
-            ? { text: binary ? `(${left.text} / ${right.text})` : `ora_div(${left.text}, ${right.text})`, date: false, interval: false, binary }
-            : { text: `(${left.text} * ${right.text})`, date: false, interval: false, binary })
+            ? { text: binary !== undefined ? `(${left.text} / ${right.text})` : `ora_div(${floating(left, binary)}, ${floating(right, binary)})`, date: false, interval: false, binary }
+            : { text: `(${floating(left, binary)} * ${floating(right, binary)})`, date: false, interval: false, binary, numeric })
       }
       return left
     }
@@ -1008,11 +1053,15 @@ export class Translator {
       if (exact !== undefined) left = exact
       else if (datetime !== undefined) left = datetime
       else if (op === "||") left = { text: `ora_cat(${left.text}, ${right.text})`, date: false, interval: false }
-      else if (op === "+" && left.date && !right.interval && !right.date) left = { text: `ora_date_add(${left.text}, ${right.text})`, date: true, interval: false }
-      else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${left.text})`, date: true, interval: false }
+      else if (op === "+" && left.date && !right.interval && !right.date) left = { text: `ora_date_add(${left.text}, ${floating(right, "double")})`, date: true, interval: false }
+      else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${floating(left, "double")})`, date: true, interval: false }
       else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false }
-      else if (op === "-" && left.date && !right.interval) left = { text: `ora_date_add(${left.text}, -(${right.text}))`, date: true, interval: false }
-      else left = { text: `(${left.text} ${op} ${right.text})`, date: left.date || right.date, interval: left.interval && right.interval, binary: left.binary === true || right.binary === true }
+      else if (op === "-" && left.date && !right.interval) left = { text: `ora_date_add(${left.text}, -(${floating(right, "double")}))`, date: true, interval: false }
+      else {
+        const binary = binaryOf(left, right)
+        const numeric = left.numeric === true && right.numeric === true
+        left = { text: `(${floating(left, binary)} ${op} ${floating(right, binary)})`, date: left.date || right.date, interval: left.interval && right.interval, binary, numeric }
+      }
     }
     return left !== undefined && i === to ? left.text : undefined
   }
@@ -1334,7 +1383,8 @@ export class Translator {
     const distinct = isKw(this.toks[start], "DISTINCT")
     const from = distinct ? start + 1 : start
     const value = this.range(from, end)
-    if (this.exactColumnAt(from, end) === undefined && !EXACT_RESULT.test(value)) return undefined
+    // AVG of exact numbers divides on every digit (DuckDB's AVG of DECIMALs is a DOUBLE)
+    if (this.exactColumnAt(from, end) === undefined && !EXACT_RESULT.test(value) && !(name === "AVG" && this.exactNumericRange(from, end))) return undefined
     const text = `CAST(${value} AS VARCHAR)`
     const windowed = isKw(this.toks[close + 1], "OVER") && isOp(this.toks[close + 2], "(")
     const windowClose = windowed ? matchParen(this.toks, close + 2) : close
