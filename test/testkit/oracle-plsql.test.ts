@@ -43,6 +43,17 @@ describe(`Oracle test server: PL/SQL, implicit results and LOBs (${version} layo
     expect(r.outBinds).toEqual({ cnt: 2, total: 2.5, greeting: "hello world", counter: 42 })
   })
 
+  it("runs a block sent by executeMany once per bind row (oracledb sends the first row alone, then the rest)", async () => {
+    await conn.execute("CREATE TABLE plsql_many (id NUMBER(10) PRIMARY KEY, name VARCHAR2(10))")
+    await conn.executeMany("BEGIN INSERT INTO plsql_many VALUES (:1, :2); END;", [[1, "a"], [2, "b"], [3, "c"], [4, "d"]])
+    expect((await conn.execute("SELECT id, name FROM plsql_many ORDER BY id")).rows).toEqual([[1, "a"], [2, "b"], [3, "c"], [4, "d"]])
+    // a failing iteration stops the run there: ORA-00001 for the repeated key, the row after it is not run
+    const e = await failure(() => conn.executeMany("BEGIN INSERT INTO plsql_many VALUES (:1, :2); END;", [[5, "e"], [6, "f"], [1, "dup"], [7, "g"]]))
+    expect(oraCode(e)).toBe("ORA-00001")
+    expect((await conn.execute("SELECT id FROM plsql_many WHERE id >= 5 ORDER BY id")).rows).toEqual([[5], [6]])
+    await conn.rollback()
+  })
+
   it("returns CLOB, NCLOB and BLOB OUT binds as temporary LOBs", async () => {
     const r = await conn.execute("BEGIN :c := 'clob ü value'; :b := HEXTORAW('0102'); :n := NULL; :nc := N'ünï'; END;", {
       c: { dir: oracledb.BIND_OUT, type: oracledb.CLOB },

@@ -333,8 +333,23 @@ export class SqlSession {
         await this.commit()
         await this.ddl(sql)
         return { kind: "done" }
-      case "plsql":
-        return (await describeTypeBlock(namedTypesOf(this.db), this.schema, this.engine, sql, rows[0] ?? [])) ?? runPlsql(this, sql, rows[0] ?? [], specs)
+      case "plsql": {
+        const described = await describeTypeBlock(namedTypesOf(this.db), this.schema, this.engine, sql, rows[0] ?? [])
+        if (described !== undefined) return described
+        // an executeMany of a block runs it once per bind row, in order, stopping at the first that fails (its row
+        // number travels with the error, as for DML); the reply carries the last run's bind values
+        let result = await runPlsql(this, sql, rows[0] ?? [], specs)
+        for (let i = 1; i < rows.length; i++) {
+          try {
+            result = await runPlsql(this, sql, rows[i]!, specs)
+          } catch (e) {
+            const err = this.mapError(e)
+            ;(err as OraError & { rowOffset?: number }).rowOffset = i
+            throw err
+          }
+        }
+        return result
+      }
       case "commit":
         await this.commit()
         return { kind: "done" }
