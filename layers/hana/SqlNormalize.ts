@@ -84,7 +84,7 @@ const stripTemporalPrecision = (tokens: ReadonlyArray<Token>): Array<Token> => {
   let current = [...tokens]
   for (;;) {
     const view = codeView(current)
-    const match = new RegExp(TEMPORAL_PRECISION.source, "i").exec(view)
+    const match = TEMPORAL_PRECISION.exec(view)
     if (match === null) return current
     const from = match.index + match[1]!.length
     const to = match.index + match[0].length
