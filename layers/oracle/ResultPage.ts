@@ -16,7 +16,7 @@
 import type { ColumnBuilder, Page } from "../../src/arrow/index.ts"
 import { ArrowAssemblyError } from "../../src/arrow/index.ts"
 import { epochDayOf, formatEpochTicks } from "../common/ArrowCells.ts"
-import { isDuplicate, RawTemporal, type WireColumn, type WireRows } from "./OracleDb.ts"
+import { isDuplicate, RawTemporal, type WireColumn, WireDecimal, type WireRows } from "./OracleDb.ts"
 import { type CellKind, type MappedColumn, TYPE_NAME_METADATA } from "./Types.ts"
 
 /** Any builder; the decoder knows each column's concrete class from its kind. */
@@ -93,10 +93,15 @@ const isIntervalDS = (v: unknown): v is IntervalDS =>
 const isIntervalYM = (v: unknown): v is IntervalYM =>
   typeof v === "object" && v !== null && "years" in v && "months" in v && !("days" in v)
 
+/** `JSON.rawJSON` (Node 21+; the package requires Node 22.12): a value JSON.stringify writes as the given text. */
+const rawJson = (JSON as unknown as { rawJSON: (text: string) => unknown }).rawJSON
+
 /**
- * JSON text of a value node-oracledb decoded from OSON. The scalars JSON text lacks are written as strings: binary
- * in base 16 (as Oracle's JDBC `OracleJsonBinary.getString()` does), dates and timestamps in ISO 8601 (the Date's
- * own `toJSON`), intervals as ISO 8601 durations.
+ * JSON text of a JSON column value or an OBJECT / VARRAY value as node-oracledb decoded it with this driver's hooks
+ * (OracleDb.ts). NUMBERs ({@link WireDecimal}) are written unquoted with every digit. The scalars JSON text lacks
+ * are written as strings: dates and timestamps in ISO 8601 (the hooks' text), binary in base 16 (as Oracle's JDBC
+ * `OracleJsonBinary.getString()` does), intervals as ISO 8601 durations, a NaN or infinite double as `"NaN"`,
+ * `"Infinity"`, `"-Infinity"`.
  *
  * @category decoding
  * @since 0.1.0
@@ -104,6 +109,9 @@ const isIntervalYM = (v: unknown): v is IntervalYM =>
 export const jsonText = (value: unknown): string =>
   JSON.stringify(value, function(this: Record<string, unknown>, key: string, converted: unknown) {
     const raw = this[key]
+    if (raw instanceof WireDecimal) return rawJson(plainNumberText(raw.text))
+    // a BINARY_DOUBLE / BINARY_FLOAT NaN or infinity, which JSON.stringify would silently write as null
+    if (typeof raw === "number" && !Number.isFinite(raw)) return String(raw)
     if (raw instanceof Uint8Array) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("hex").toUpperCase()
     if (isIntervalDS(raw)) return isoDayToSecond(raw, 9)
     if (isIntervalYM(raw)) return isoYearToMonth(raw)
@@ -308,6 +316,14 @@ const appendTimestamp = (builder: AnyBuilder, column: MappedColumn, seconds: num
   }
 }
 
+/** An OBJECT value with its NUMBERs (exact {@link WireDecimal} text from the DbObject hook) as JS numbers. */
+const withDoubles = (value: unknown): unknown => {
+  if (value instanceof WireDecimal) return Number(value.text)
+  if (Array.isArray(value)) return value.map(withDoubles)
+  if (value === null || typeof value !== "object") return value
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withDoubles(v)]))
+}
+
 /** oracledb writes fractions below one without the leading zero (`.5`, `-.5`); the Arrow text has it. */
 const plainNumberText = (text: string): string =>
   text.startsWith(".") ? `0${text}` : text.startsWith("-.") ? `-0${text.slice(1)}` : text
@@ -344,7 +360,7 @@ const appendValue = (builder: AnyBuilder, column: MappedColumn, kind: CellKind, 
     case "geometry":
       if (value instanceof Uint8Array) return builder.appendBytes(value)
       try {
-        return builder.appendBytes(sdoGeometryToWkb(value as SdoGeometry))
+        return builder.appendBytes(sdoGeometryToWkb(withDoubles(value) as SdoGeometry))
       } catch (e) {
         throw invalid(column, `row ${row}: ${e instanceof Error ? e.message : String(e)}`)
       }
