@@ -126,21 +126,22 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
     )
   }, 120_000)
 
-  it.effect("OBJECT attributes and VARRAY elements: NUMBER(38,10), 38 nines, 1e-130 exact; DATE, TIMESTAMP(9), TIMESTAMP WITH TIME ZONE as ISO 8601; nested and null values", () =>
+  it.effect("OBJECT attributes and VARRAY elements: NUMBER(38,10), 38 nines, 1e-130 exact; DATE, TIMESTAMP(9), TIMESTAMP WITH [LOCAL] TIME ZONE as ISO 8601; nested and null values", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
       const [inner, list, outer, table] = [uniqueName("JOA"), uniqueName("JOV"), uniqueName("JOW"), uniqueName("JOT")]
-      yield* conn.execute(`CREATE TYPE ${inner} AS OBJECT (N NUMBER, D38 NUMBER(38,10), I NUMBER(38), D DATE, T TIMESTAMP(9), Z TIMESTAMP(6) WITH TIME ZONE, L VARCHAR2(10))`)
+      yield* conn.execute(`CREATE TYPE ${inner} AS OBJECT (N NUMBER, D38 NUMBER(38,10), I NUMBER(38), D DATE, T TIMESTAMP(9), Z TIMESTAMP(6) WITH TIME ZONE, L VARCHAR2(10), LT TIMESTAMP(6) WITH LOCAL TIME ZONE)`)
       yield* conn.execute(`CREATE TYPE ${list} AS VARRAY(10) OF NUMBER`)
       yield* conn.execute(`CREATE TYPE ${outer} AS OBJECT (INNER ${inner}, LIST ${list}, F BINARY_DOUBLE)`)
       yield* conn.execute(`CREATE TABLE ${table} (ID NUMBER(3), A ${inner}, W ${outer}, V ${list})`)
+      // A zoneless TIMESTAMP into the LOCAL TIME ZONE attribute is in the session time zone, UTC by default.
       // The test server builds nested constructor values with DuckDB JSON functions, which turn their numbers into
       // doubles: the wide numbers are in the top-level object and collection, the nested ones fit a double.
       yield* conn.execute(`INSERT INTO ${table} VALUES (1,
-        ${inner}(12345678901234567890.123, 1234567890123456789012345678.0123456789, -99999999999999999999999999999999999999, DATE '2024-02-29', TIMESTAMP '2024-02-29 23:59:59.123456789', TIMESTAMP '2024-11-03 03:30:00.5 +01:00', 'x'),
-        ${outer}(${inner}(-1.25, 7, 0, DATE '1999-12-31', TIMESTAMP '2000-01-01 00:00:00.000001', TIMESTAMP '2000-01-01 00:00:00 -05:30', 'y'), ${list}(1e-130, -1.5, 0.000001, NULL), 0.5),
+        ${inner}(12345678901234567890.123, 1234567890123456789012345678.0123456789, -99999999999999999999999999999999999999, DATE '2024-02-29', TIMESTAMP '2024-02-29 23:59:59.123456789', TIMESTAMP '2024-11-03 03:30:00.5 +01:00', 'x', TIMESTAMP '2024-07-01 12:00:00.25'),
+        ${outer}(${inner}(-1.25, 7, 0, DATE '1999-12-31', TIMESTAMP '2000-01-01 00:00:00.000001', TIMESTAMP '2000-01-01 00:00:00 -05:30', 'y', NULL), ${list}(1e-130, -1.5, 0.000001, NULL), 0.5),
         ${list}(-12345678901234567890.5, 9.99e125, 0.${"0".repeat(103)}1))`)
-      yield* conn.execute(`INSERT INTO ${table} VALUES (2, ${inner}(NULL, NULL, NULL, NULL, NULL, NULL, NULL), ${outer}(NULL, NULL, NULL), ${list}())`)
+      yield* conn.execute(`INSERT INTO ${table} VALUES (2, ${inner}(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL), ${outer}(NULL, NULL, NULL), ${list}())`)
       yield* conn.execute(`INSERT INTO ${table} VALUES (3, NULL, NULL, NULL)`)
       for (const mode of MODES) {
         const read = (column: string) =>
@@ -153,14 +154,15 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
             D: "2024-02-29T00:00:00",
             T: "2024-02-29T23:59:59.123456789",
             Z: "2024-11-03T02:30:00.5Z",
-            L: "x"
+            L: "x",
+            LT: "2024-07-01T12:00:00.25Z"
           },
-          { N: null, D38: null, I: null, D: null, T: null, Z: null, L: null },
+          { N: null, D38: null, I: null, D: null, T: null, Z: null, L: null, LT: null },
           null
         ])
         expect(yield* read("W"), mode).toEqual([
           {
-            INNER: { N: { n: "-1.25" }, D38: { n: "7" }, I: { n: "0" }, D: "1999-12-31T00:00:00", T: "2000-01-01T00:00:00.000001", Z: "2000-01-01T05:30:00Z", L: "y" },
+            INNER: { N: { n: "-1.25" }, D38: { n: "7" }, I: { n: "0" }, D: "1999-12-31T00:00:00", T: "2000-01-01T00:00:00.000001", Z: "2000-01-01T05:30:00Z", L: "y", LT: null },
             LIST: [{ n: `0.${"0".repeat(129)}1` }, { n: "-1.5" }, { n: "0.000001" }, null],
             F: { n: "0.5" }
           },
