@@ -136,7 +136,8 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
       yield* conn.execute(`CREATE TABLE ${table} (ID NUMBER(3), A ${inner}, W ${outer}, V ${list})`)
       // A zoneless TIMESTAMP into the LOCAL TIME ZONE attribute is in the session time zone, UTC by default.
       // The test server builds nested constructor values with DuckDB JSON functions, which turn their numbers into
-      // doubles: the wide numbers are in the top-level object and collection, the nested ones fit a double.
+      // doubles: the wide numbers are in the top-level object and collection, the nested ones fit a double (the
+      // next test writes wide nested ones through the raw client instead).
       yield* conn.execute(`INSERT INTO ${table} VALUES (1,
         ${inner}(12345678901234567890.123, 1234567890123456789012345678.0123456789, -99999999999999999999999999999999999999, DATE '2024-02-29', TIMESTAMP '2024-02-29 23:59:59.123456789', TIMESTAMP '2024-11-03 03:30:00.5 +01:00', 'x', TIMESTAMP '2024-07-01 12:00:00.25'),
         ${outer}(${inner}(-1.25, 7, 0, DATE '1999-12-31', TIMESTAMP '2000-01-01 00:00:00.000001', TIMESTAMP '2000-01-01 00:00:00 -05:30', 'y', NULL), ${list}(1e-130, -1.5, 0.000001, NULL), 0.5),
@@ -177,11 +178,36 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
       }
     })), 60_000)
 
+  it("a nested OBJECT and VARRAY written by the raw client with 38-digit NUMBERs read back digit for digit (raw oracledb reads doubles)", async () => {
+    const [inner, list, outer, table] = [uniqueName("JNA"), uniqueName("JNV"), uniqueName("JNW"), uniqueName("JNT")]
+    const raw = await rawConnection()
+    try {
+      await raw.execute(`CREATE TYPE ${inner} AS OBJECT (N NUMBER, L VARCHAR2(5))`, [], {})
+      await raw.execute(`CREATE TYPE ${list} AS VARRAY(5) OF NUMBER`, [], {})
+      await raw.execute(`CREATE TYPE ${outer} AS OBJECT (INNER ${inner}, LIST ${list})`, [], {})
+      await raw.execute(`CREATE TABLE ${table} (ID NUMBER(3), W ${outer})`, [], {})
+      // oracledb pickles a bigint NUMBER attribute from its decimal text, so every digit reaches the server
+      const Outer = await raw.getDbObjectClass(outer)
+      const value = new Outer({ INNER: { N: -(10n ** 37n) - 2345678901234567890123456789012345678n, L: "x" }, LIST: [10n ** 38n - 1n, null, 0n] })
+      await raw.execute(`INSERT INTO ${table} VALUES (1, :1)`, [value], { autoCommit: true })
+      const back = await raw.execute(`SELECT W FROM ${table}`, [], {})
+      expect(String((back.rows![0]![0] as { INNER: { N: unknown } }).INNER.N)).toBe("-1.2345678901234568e+37")
+    } finally {
+      await raw.close()
+    }
+    for (const mode of MODES) {
+      const [w] = await Effect.runPromise(withConnection(server.uri, texts(`SELECT W FROM ${table}`, "W", mode)))
+      expect(parseExact(w!), mode).toEqual({
+        INNER: { N: { n: "-12345678901234567890123456789012345678" }, L: "x" },
+        LIST: [{ n: "9".repeat(38) }, null, { n: "0" }]
+      })
+    }
+  }, 60_000)
+
   it("dates in JSON documents and OBJECT attributes read the same under America/New_York and Asia/Kolkata", async () => {
     const table = uniqueName("JSONZ")
     const type = uniqueName("JSONZT")
-    const parsed = Result.getOrThrow(parseUri(server.uri))
-    const raw = await oracledb.getConnection({ user: parsed.user, password: parsed.password, connectString: parsed.connectString })
+    const raw = await rawConnection()
     try {
       await raw.execute(`CREATE TYPE ${type} AS OBJECT (D DATE, T TIMESTAMP(9), Z TIMESTAMP(6) WITH TIME ZONE)`, [], {})
       await raw.execute(`CREATE TABLE ${table} (ID NUMBER(3), DOC JSON, OBJ ${type})`, [], {})
@@ -219,6 +245,16 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
     }
   }, 120_000)
 })
+
+/** A raw node-oracledb connection to the suite's database (not marked for the driver's hooks). */
+const rawConnection = () => {
+  const parsed = Result.getOrThrow(parseUri(server.uri))
+  return oracledb.getConnection({ user: parsed.user, password: parsed.password, connectString: parsed.connectString }) as unknown as Promise<{
+    execute: (sql: string, binds: unknown, options: Record<string, unknown>) => Promise<{ rows?: Array<Array<unknown>> }>
+    getDbObjectClass: (name: string) => Promise<new(value: unknown) => unknown>
+    close: () => Promise<void>
+  }>
+}
 
 const zoneScript = fileURLToPath(new URL("./fixtures/json-in-zone.ts", import.meta.url))
 
