@@ -187,7 +187,9 @@ describe("geoarrow.wkt ingest into SDO_GEOMETRY", () => {
         ["POINT EMPTY", "EMPTY"],
         ["POINT M (1 2 3)", "M coordinates"],
         ["POINT Z (1 2)", "2 coordinates"],
-        ["GEOMETRYCOLLECTION(POINT(1 2))", "GeometryCollection"],
+        ["GEOMETRYCOLLECTION(MULTILINESTRING((0 0, 1 1)))", "a MultiLineString inside a GeometryCollection has no SDO_GEOMETRY form"],
+        ["GEOMETRYCOLLECTION(GEOMETRYCOLLECTION(POINT(1 2)))", "a GeometryCollection inside a GeometryCollection"],
+        ["CIRCULARSTRING(0 0, 1 1, 2 0)", "send curves as geoarrow.wkb"],
         ["LINESTRING(0 0, 1E-200 1)", "cannot be stored as an Oracle NUMBER"],
         ["POINT(1.2345678901234567E-120 0)", "cannot be stored as an Oracle NUMBER"]
       ]
