@@ -408,8 +408,10 @@ export const CRS_ACCEPTED =
 /**
  * The SDO_SRID of a geoarrow field's `ARROW:extension:metadata` (geoarrow extension-types.md: JSON with an optional
  * `crs`, a PROJJSON object or a string, and `crs_type`): null without a CRS; the EPSG code of `EPSG:<code>` or of a
- * PROJJSON `id`; 4326 for OGC:CRS84 (WGS 84 with longitude first, which is how Oracle Spatial stores SRID 4326
- * ordinates, X = longitude); the number itself for `crs_type` "srid". Anything else throws, naming what is accepted.
+ * PROJJSON `id`; 4326 for OGC:CRS84 (WGS 84 with longitude first, the order of every SDO_GEOMETRY, "where longitude
+ * is first and latitude is second": Oracle Graph Developer's Guide, OPG_APIS.GET_LATLONG_FROM_V_COL usage notes,
+ * https://docs.oracle.com/en/database/oracle/property-graph/23.2/spgdg/opg_apis-get_latlong_from_v_col.html); the
+ * number itself for `crs_type` "srid". Anything else throws, naming what is accepted.
  *
  * @category binding
  * @since 0.1.0
