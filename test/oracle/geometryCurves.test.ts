@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
 import { createRequire } from "node:module"
 import * as Connection from "../../src/Connection.ts"
+import { geoField, geometryBatch, hexColumn, ingestAndReadWkb, queryTable } from "./geometrySupport.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 // Geometry collections, arcs, circles, compound elements and SRIDs through the driver and real node-oracledb over
@@ -37,39 +37,6 @@ const wkb = (type: number, ...body: Array<number | ReadonlyArray<number>>): Buff
 }
 const collection = (type: number, ...members: Array<Buffer>) => Buffer.concat([wkb(type, members.length), ...members])
 
-const geoField = (name: string, storage: "wkb" | "wkt", metadata = "{}") =>
-  new Arrow.Field(name, storage === "wkb" ? new Arrow.Binary() : new Arrow.Utf8(), true, new Map([["ARROW:extension:name", `geoarrow.${storage}`], ["ARROW:extension:metadata", metadata]]))
-const idField = new Arrow.Field("id", new Arrow.Int32(), false)
-
-const batchOf = (field: Arrow.Field, values: ReadonlyArray<Uint8Array | string | null>) =>
-  new Arrow.RecordBatch(new Arrow.Schema([idField, field]), Arrow.makeData({
-    type: new Arrow.Struct([idField, field]),
-    length: values.length,
-    nullCount: 0,
-    children: [
-      Arrow.vectorFromArray(values.map((_, i) => i), new Arrow.Int32()).data[0]!,
-      Arrow.vectorFromArray([...values], field.type).data[0]!
-    ]
-  }))
-
-const hexes = (table: Arrow.Table, column: string) =>
-  (table.getChild(column)!.toArray() as Array<Uint8Array | null>).map((v) => (v === null ? null : Buffer.from(v).toString("hex")))
-
-const query = (sql: string) =>
-  Effect.flatMap(Connection.Connection, (conn) =>
-    Effect.map(Stream.runCollect(conn.query(sql, { "redo.use_extension_type": "true" })), (batches) => new Arrow.Table(batches)))
-
-/** Ingests `values` into a new table `t` and reads them back as hex WKB in row order. */
-const roundTrip = (t: string, field: Arrow.Field, values: ReadonlyArray<Uint8Array | string | null>) =>
-  Effect.gen(function*() {
-    const conn = yield* Connection.Connection
-    const batch = batchOf(field, values)
-    expect(yield* conn.ingest({ schema: batch.schema, batches: Stream.make(batch) }, { targetTable: t })).toBe(values.length)
-    const back = yield* query(`SELECT "${field.name}" FROM "${t}" ORDER BY "id"`)
-    expect(back.schema.fields[0]!.metadata.get("ARROW:extension:name")).toBe("geoarrow.wkb")
-    return hexes(back, field.name)
-  })
-
 const arc = wkb(8, 3, [0, 0, 1, 1, 2, 0])
 const line = wkb(2, 2, [10, 10, 10, 14])
 const compound = collection(9, wkb(2, 2, [10, 10, 10, 14]), wkb(8, 3, [10, 14, 6, 10, 14, 10]))
@@ -91,7 +58,7 @@ describe("SDO_GEOMETRY collections and curves", () => {
         collection(1007, wkb(1001, [1, 2, 3]), wkb(1008, 3, [0, 0, 1, 1, 1, 2, 2, 0, 3])),
         null
       ]
-      expect(yield* roundTrip(uniqueName("CURVES"), geoField("geom", "wkb"), values)).toEqual(values.map((v) => v?.toString("hex") ?? null))
+      expect(yield* ingestAndReadWkb(uniqueName("CURVES"), geoField("geom", "wkb"), values)).toEqual(values.map((v) => v?.toString("hex") ?? null))
     })), 30_000)
 
   it.effect("Oracle's compound line, compound polygon, circle, arc polygon and heterogeneous collection read as ISO curves and GeometryCollection", () =>
@@ -107,8 +74,8 @@ describe("SDO_GEOMETRY collections and curves", () => {
         "SDO_GEOMETRY(2004, 4326, NULL, SDO_ELEM_INFO_ARRAY(1, 1, 1, 3, 2, 1, 7, 1003, 3, 11, 2, 2), SDO_ORDINATE_ARRAY(10, 5, 10, 10, 20, 10, 0, 0, 4, 4, 0, 0, 1, 1, 2, 0))"
       ]
       for (const [i, shape] of shapes.entries()) yield* conn.execute(`INSERT INTO ${t} VALUES (${i}, ${shape})`)
-      const back = yield* query(`SELECT G FROM ${t} ORDER BY ID`)
-      expect(hexes(back, "G")).toEqual([
+      const back = yield* queryTable(`SELECT G FROM ${t} ORDER BY ID`)
+      expect(hexColumn(back, "G")).toEqual([
         compound,
         collection(10, collection(9, wkb(2, 3, [6, 10, 10, 1, 14, 10]), wkb(8, 3, [14, 10, 10, 14, 6, 10]))),
         // the circle through (8,7), (10,9), (8,11): center (8,9), closed through (6,9)
@@ -119,7 +86,7 @@ describe("SDO_GEOMETRY collections and curves", () => {
       ].map((b) => b.toString("hex")))
       // an element Oracle has but ISO WKB does not (an oriented point) fails naming column and row
       yield* conn.execute(`INSERT INTO ${t} VALUES (9, SDO_GEOMETRY(2001, NULL, NULL, SDO_ELEM_INFO_ARRAY(1, 1, 1, 3, 1, 0), SDO_ORDINATE_ARRAY(1, 2, 0, 1)))`)
-      const error = yield* Effect.flip(query(`SELECT G FROM ${t} ORDER BY ID`))
+      const error = yield* Effect.flip(queryTable(`SELECT G FROM ${t} ORDER BY ID`))
       expect(error.message).toContain("row 6")
       expect(error.message).toContain("oriented points have no WKB equivalent")
     })), 30_000)
@@ -128,13 +95,13 @@ describe("SDO_GEOMETRY collections and curves", () => {
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
       const text = "GEOMETRYCOLLECTION (POINT (10 5), LINESTRING (10 10, 20 10), POLYGON ((0 0, 4 0, 4 4, 0 4, 0 0)), MULTIPOINT ((7 7), (8 8)))"
-      expect(yield* roundTrip(uniqueName("WKTGC"), geoField("geom", "wkt"), [text, "geometrycollection z (point z (1 2 3))"])).toEqual([
+      expect(yield* ingestAndReadWkb(uniqueName("WKTGC"), geoField("geom", "wkt"), [text, "geometrycollection z (point z (1 2 3))"])).toEqual([
         collection(7, wkb(1, [10, 5]), wkb(2, 2, [10, 10, 20, 10]), polygon, collection(4, wkb(1, [7, 7]), wkb(1, [8, 8]))).toString("hex"),
         collection(1007, wkb(1001, [1, 2, 3])).toString("hex")
       ])
       for (const [bad, reason] of [["CURVEPOLYGON (CIRCULARSTRING (0 0, 1 1, 2 0, 1 -1, 0 0))", "CURVEPOLYGON (a curve)"], ["GEOMETRYCOLLECTION (MULTIPOLYGON (((0 0, 1 0, 0 1, 0 0))))", "MultiPolygon inside a GeometryCollection"]]) {
         const t = uniqueName("WKTBAD")
-        const batch = batchOf(geoField("geom", "wkt"), ["POINT (1 2)", bad!])
+        const batch = geometryBatch(geoField("geom", "wkt"), ["POINT (1 2)", bad!])
         const error = yield* Effect.flip(conn.ingest({ schema: batch.schema, batches: Stream.make(batch) }, { targetTable: t }))
         expect(error.status).toBe("INVALID_ARGUMENT")
         expect(error.message).toContain('column "geom": row 2')
@@ -143,7 +110,7 @@ describe("SDO_GEOMETRY collections and curves", () => {
         expect((yield* Effect.flip(conn.getTableSchema(undefined, undefined, t))).status).toBe("NOT_FOUND")
       }
       // the same in WKB is INVALID_DATA, also naming column and row
-      const batch = batchOf(geoField("geom", "wkb"), [arc, collection(7, collection(5, line))])
+      const batch = geometryBatch(geoField("geom", "wkb"), [arc, collection(7, collection(5, line))])
       const error = yield* Effect.flip(conn.ingest({ schema: batch.schema, batches: Stream.make(batch) }, { targetTable: uniqueName("WKBBAD") }))
       expect(error.status).toBe("INVALID_DATA")
       expect(error.message).toContain('column "geom": row 2: a MultiLineString inside a GeometryCollection')
@@ -165,7 +132,7 @@ describe("SDO_SRID from the geoarrow CRS", () => {
         for (const [metadata, storage, srid] of cases) {
           const t = uniqueName("SRID")
           const values = storage === "wkb" ? [wkb(1, [1, 2]), arc, null] : ["POINT (1 2)", "LINESTRING (0 0, 1 1)", null]
-          const batch = batchOf(geoField("geom", storage, metadata), values)
+          const batch = geometryBatch(geoField("geom", storage, metadata), values)
           expect(yield* conn.ingest({ schema: batch.schema, batches: Stream.make(batch) }, { targetTable: t })).toBe(3)
           const result: any = yield* Effect.promise(() => raw.execute(`SELECT "geom" FROM "${t}" ORDER BY "id"`, [], { dbObjectAsPojo: true }))
           const rows = result.rows as Array<Array<any>>
@@ -181,13 +148,13 @@ describe("SDO_SRID from the geoarrow CRS", () => {
       const conn = yield* Connection.Connection
       for (const metadata of [JSON.stringify({ crs: "ESRI:102100" }), JSON.stringify({ crs: { type: "ProjectedCRS", name: "no id" } }), "{not json"]) {
         const t = uniqueName("BADCRS")
-        const batch = batchOf(geoField("shape", "wkb", metadata), [wkb(1, [1, 2])])
+        const batch = geometryBatch(geoField("shape", "wkb", metadata), [wkb(1, [1, 2])])
         const error = yield* Effect.flip(conn.ingest({ schema: batch.schema, batches: Stream.make(batch) }, { targetTable: t }))
         expect(error.status, metadata).toBe("INVALID_ARGUMENT")
         expect(error.message, metadata).toContain('field "shape"')
         expect((yield* Effect.flip(conn.getTableSchema(undefined, undefined, t))).status).toBe("NOT_FOUND")
       }
-      const batch = batchOf(geoField("shape", "wkb", JSON.stringify({ crs: "ESRI:102100" })), [wkb(1, [1, 2])])
+      const batch = geometryBatch(geoField("shape", "wkb", JSON.stringify({ crs: "ESRI:102100" })), [wkb(1, [1, 2])])
       const error = yield* Effect.flip(conn.ingest({ schema: batch.schema, batches: Stream.make(batch) }, { targetTable: uniqueName("BADCRS") }))
       expect(error.message).toContain('accepted: "crs": "EPSG:<code>"')
     })), 30_000)
