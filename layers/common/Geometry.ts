@@ -129,8 +129,12 @@ export const readWkb = (wkb: Uint8Array): DimensionedGeometry => {
       case "LineString":
       case "CircularString":
         return pointsGeometry(type, positions())
-      case "Polygon":
-        return partsGeometry(type, Array.from({ length: u32() }, () => pointsGeometry("LineString", positions())))
+      case "Polygon": {
+        const n = u32()
+        // every ring takes at least its 4-byte count
+        need(n * 4)
+        return partsGeometry(type, Array.from({ length: n }, () => pointsGeometry("LineString", positions())))
+      }
       default: {
         const n = u32()
         // every member takes at least a 5-byte header: a bad count fails here, not after a huge allocation

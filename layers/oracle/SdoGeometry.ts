@@ -110,9 +110,17 @@ export const sdoToGeometry = (g: SdoGeometry): DimensionedGeometry => {
     }
     return { geometry: pointsGeometry("Point", [dims === 3 ? [p.X, p.Y, p.Z ?? Number.NaN] : [p.X, p.Y]]), dims }
   }
-  const triplets = Array.from({ length: Math.floor(info.length / 3) }, (_, t) => ({ start: info[3 * t]! - 1, etype: info[3 * t + 1]!, interpretation: info[3 * t + 2]! }))
-  const endOf = (t: number) => Math.min(t + 1 < triplets.length ? triplets[t + 1]!.start : ordinates.length, ordinates.length)
+  if (info.length % 3 !== 0) throw new Error(`SDO_ELEM_INFO has ${info.length} numbers, not triplets`)
+  const triplets = Array.from({ length: info.length / 3 }, (_, t) => ({ start: info[3 * t]! - 1, etype: info[3 * t + 1]!, interpretation: info[3 * t + 2]! }))
+  triplets.forEach(({ start }, t) => {
+    const before = t === 0 ? 0 : triplets[t - 1]!.start
+    if (!Number.isInteger(start) || start < before || start >= ordinates.length || start % stride !== 0) {
+      throw new Error(`SDO_ELEM_INFO offset ${start + 1} (triplet ${t + 1}) does not start a vertex after the previous element within the ${ordinates.length} SDO_ORDINATES`)
+    }
+  })
+  const endOf = (t: number) => (t + 1 < triplets.length ? triplets[t + 1]!.start : ordinates.length)
   const vertices = (start: number, end: number): Array<Position> => {
+    if ((end - start) % stride !== 0) throw new Error(`SDO_ORDINATES ${start + 1} to ${end} do not make whole vertices of ${stride} ordinates`)
     const out: Array<Position> = []
     for (let i = start; i + stride <= end; i += stride) out.push(axes.map((a) => ordinates[i + a]!))
     return out

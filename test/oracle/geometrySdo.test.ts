@@ -139,6 +139,11 @@ describe("SDO_GEOMETRY to WKB", () => {
     expect(() => hex({ SDO_GTYPE: 3008, SDO_ELEM_INFO: [1, 1007, 1], SDO_ORDINATES: [0, 0, 0] })).toThrow(/solids/)
     expect(() => hex({ SDO_GTYPE: 2003, SDO_ELEM_INFO: [1, 1003, 4], SDO_ORDINATES: [0, 0, 1, 1, 2, 2] })).toThrow(/collinear/)
     expect(() => hex({ SDO_GTYPE: 2002, SDO_ELEM_INFO: [1, 4, 2, 1, 2, 1, 3, 2005, 1], SDO_ORDINATES: [0, 0, 1, 1, 2, 2] })).toThrow(/subelement 2/)
+    // malformed arrays fail rather than losing ordinates
+    expect(() => hex({ SDO_GTYPE: 2002, SDO_ELEM_INFO: [1, 2, 1], SDO_ORDINATES: [0, 0, 1, 1, 2] })).toThrow(/do not make whole vertices/)
+    expect(() => hex({ SDO_GTYPE: 2006, SDO_ELEM_INFO: [1, 2, 1, 9, 2, 1], SDO_ORDINATES: [0, 0, 1, 1] })).toThrow(/offset 9 \(triplet 2\)/)
+    expect(() => hex({ SDO_GTYPE: 2006, SDO_ELEM_INFO: [1, 2, 1, 2, 2, 1], SDO_ORDINATES: [0, 0, 1, 1] })).toThrow(/offset 2 \(triplet 2\)/)
+    expect(() => hex({ SDO_GTYPE: 2002, SDO_ELEM_INFO: [1, 2], SDO_ORDINATES: [0, 0, 1, 1] })).toThrow(/not triplets/)
   })
 
   it("a circle becomes a closed CircularString through its three points and the middle of the rest of the circle (fast-check)", () => {
@@ -220,6 +225,24 @@ describe("WKB to SDO_GEOMETRY and back", () => {
         expect(sdoGeometryToWkb(sdo).toString("hex")).toBe(wkb.toString("hex"))
       }), { numRuns: 400, seed: 20261124 + dims })
     }
+  })
+
+  it("any bytes, random or a valid value cut or altered, give an SDO value or an Error, never a crash or a hang (fast-check)", () => {
+    const valid = geometryOf(2).map((g) => Buffer.from(iso(g, 2), "hex"))
+    const altered = fc.tuple(valid, fc.nat(), fc.integer({ min: 0, max: 255 }), fc.boolean()).map(([b, at, byte, cut]) => {
+      const c = Buffer.from(b)
+      if (cut) return c.subarray(0, at % c.length)
+      c[at % c.length] = byte
+      return c
+    })
+    fc.assert(fc.property(fc.oneof(fc.uint8Array({ maxLength: 64 }), altered), (bytes) => {
+      try {
+        const sdo = wkbToSdoGeometry(bytes)
+        expect(sdo.SDO_GTYPE % 100).toBeGreaterThanOrEqual(1)
+      } catch (e) {
+        expect(e).toBeInstanceOf(Error)
+      }
+    }), { numRuns: 1000, seed: 7 })
   })
 
   it("writes Oracle's documented element info for compound lines and rings, arcs and collections", () => {
