@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
+import * as fc from "fast-check"
 import { createRequire } from "node:module"
 import * as Connection from "../../src/Connection.ts"
-import { geoField, geometryBatch, hexColumn, ingestAndReadWkb, queryTable } from "./geometrySupport.ts"
+import { geoField, geometryBatch, geometryOf, hexColumn, ingestAndReadWkb, iso, queryTable } from "./geometrySupport.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 // Geometry collections, arcs, circles, compound elements and SRIDs through the driver and real node-oracledb over
@@ -60,6 +61,14 @@ describe("SDO_GEOMETRY collections and curves", () => {
       ]
       expect(yield* ingestAndReadWkb(uniqueName("CURVES"), geoField("geom", "wkb"), values)).toEqual(values.map((v) => v?.toString("hex") ?? null))
     })), 30_000)
+
+  it.effect("random geometries of every type, 2D and Z, ingest as WKB and read back byte for byte (fast-check)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      for (const dims of [2, 3] as const) {
+        const values = fc.sample(geometryOf(dims), { numRuns: 40, seed: 1124 + dims }).map((g) => Buffer.from(iso(g, dims), "hex"))
+        expect(yield* ingestAndReadWkb(uniqueName("RANDGEO"), geoField("geom", "wkb"), values)).toEqual(values.map((v) => v.toString("hex")))
+      }
+    })), 60_000)
 
   it.effect("Oracle's compound line, compound polygon, circle, arc polygon and heterogeneous collection read as ISO curves and GeometryCollection", () =>
     withConnection(server.uri, Effect.gen(function*() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import type { Geometry, GeometryType, Position } from "../../layers/common/Geometry.ts"
+import type { Geometry, Position } from "../../layers/common/Geometry.ts"
 import { readWkb } from "../../layers/common/Geometry.ts"
 import {
   circleThroughPoints,
@@ -10,49 +10,11 @@ import {
   wkbToSdoGeometry,
   wktToSdoGeometry
 } from "../../layers/oracle/SdoGeometry.ts"
+import { geometryOf, iso, parts, pts } from "./geometrySupport.ts"
 
 // SDO_GEOMETRY <-> ISO WKB as pure functions: Oracle Spatial's documented examples, and properties over random
 // geometries of every ISO type the mapping takes (fast-check).
 
-const CODES: Record<GeometryType, number> = {
-  Point: 1, LineString: 2, Polygon: 3, MultiPoint: 4, MultiLineString: 5, MultiPolygon: 6, GeometryCollection: 7,
-  CircularString: 8, CompoundCurve: 9, CurvePolygon: 10, MultiCurve: 11, MultiSurface: 12
-}
-
-/** Little-endian ISO WKB of `g`, written here independently of the driver (Polygon rings have no header). */
-const iso = (g: Geometry, dims: 2 | 3): string => {
-  const chunks: Array<Buffer> = []
-  const u32 = (v: number) => {
-    const b = Buffer.alloc(4)
-    b.writeUInt32LE(v)
-    chunks.push(b)
-  }
-  const position = (p: Position) => {
-    chunks.push(Buffer.from(new Float64Array(p).buffer))
-  }
-  const body = (x: Geometry, header: boolean): void => {
-    if (header) {
-      chunks.push(Buffer.from([1]))
-      u32(CODES[x.type] + (dims === 3 ? 1000 : 0))
-    }
-    if (x.type === "Point") return position(x.points[0]!)
-    if (x.type === "LineString" || x.type === "CircularString") {
-      u32(x.points.length)
-      return x.points.forEach(position)
-    }
-    u32(x.parts.length)
-    x.parts.forEach((p) => body(p, x.type !== "Polygon"))
-  }
-  body(g, true)
-  return Buffer.concat(chunks).toString("hex")
-}
-
-const pts = (type: "Point" | "LineString" | "CircularString", ...flat: Array<number>): Geometry => {
-  const points: Array<Position> = []
-  for (let i = 0; i < flat.length; i += 2) points.push([flat[i]!, flat[i + 1]!])
-  return { type, points, parts: [] }
-}
-const parts = (type: GeometryType, ...members: Array<Geometry>): Geometry => ({ type, points: [], parts: members })
 const hex = (g: SdoGeometry) => sdoGeometryToWkb(g).toString("hex")
 
 describe("SDO_GEOMETRY to WKB", () => {
@@ -171,48 +133,6 @@ describe("SDO_GEOMETRY to WKB", () => {
     }), { numRuns: 300, seed: 1124 })
   })
 })
-
-/** Random geometries of every type the mapping takes, in `dims` dimensions (ordinates Oracle NUMBER can hold). */
-const geometryOf = (dims: 2 | 3): fc.Arbitrary<Geometry> => {
-  const ordinate = fc.double({ min: -1e9, max: 1e9, noNaN: true }).map((v) => (Math.abs(v) < 1e-100 ? 0 : v))
-  const position = fc.array(ordinate, { minLength: dims, maxLength: dims }) as fc.Arbitrary<Position>
-  const line = fc.array(position, { minLength: 2, maxLength: 5 }).map((points): Geometry => ({ type: "LineString", points, parts: [] }))
-  const arc = fc.integer({ min: 1, max: 3 }).chain((n) => fc.array(position, { minLength: 2 * n + 1, maxLength: 2 * n + 1 }))
-    .map((points): Geometry => ({ type: "CircularString", points, parts: [] }))
-  // parts joined end to start, as ISO requires
-  const compound = fc.array(fc.oneof(line, arc), { minLength: 1, maxLength: 3 }).map((ps): Geometry => {
-    const joined = ps.map((p, i) => (i === 0 ? p : { ...p, points: [ps[i - 1]!.points[ps[i - 1]!.points.length - 1]!, ...p.points.slice(1)] }))
-    // a part's end is the next one's start: fix the chain left to right
-    for (let i = 1; i < joined.length; i++) {
-      const prev = joined[i - 1]!.points
-      joined[i] = { ...joined[i]!, points: [prev[prev.length - 1]!, ...joined[i]!.points.slice(1)] }
-    }
-    return parts("CompoundCurve", ...joined)
-  })
-  const point = position.map((p): Geometry => ({ type: "Point", points: [p], parts: [] }))
-  const polygon = fc.array(line, { minLength: 1, maxLength: 3 }).map((rings) => parts("Polygon", ...rings))
-  const curved = fc.oneof(arc, compound)
-  // a CurvePolygon / MultiCurve / MultiSurface with no arc at all is a Polygon / MultiLineString / MultiPolygon in Oracle
-  const curvePolygon = fc.tuple(curved, fc.array(fc.oneof(line, curved), { maxLength: 2 })).map(([first, rest]) => parts("CurvePolygon", first, ...rest))
-  const anyCurve = fc.oneof(line, arc, compound)
-  return fc.oneof(
-    point,
-    line,
-    arc,
-    compound,
-    polygon,
-    curvePolygon,
-    fc.array(point, { minLength: 1, maxLength: 4 }).map((ps) => parts("MultiPoint", ...ps)),
-    fc.array(line, { minLength: 1, maxLength: 3 }).map((ls) => parts("MultiLineString", ...ls)),
-    fc.tuple(curved, fc.array(anyCurve, { maxLength: 2 })).map(([c, cs]) => parts("MultiCurve", ...cs, c)),
-    fc.array(polygon, { minLength: 1, maxLength: 3 }).map((ps) => parts("MultiPolygon", ...ps)),
-    fc.tuple(curvePolygon, fc.array(fc.oneof(polygon, curvePolygon), { maxLength: 2 })).map(([c, ps]) => parts("MultiSurface", c, ...ps)),
-    fc.array(
-      fc.oneof(point, line, arc, compound, polygon, curvePolygon, fc.array(point, { minLength: 2, maxLength: 3 }).map((ps) => parts("MultiPoint", ...ps))),
-      { minLength: 1, maxLength: 4 }
-    ).map((ms) => parts("GeometryCollection", ...ms))
-  )
-}
 
 describe("WKB to SDO_GEOMETRY and back", () => {
   it("every geometry of every type, 2D and Z, reads back from its SDO arrays as the same WKB bytes (fast-check)", () => {
