@@ -96,8 +96,8 @@ export const sdoToGeometry = (g: SdoGeometry): DimensionedGeometry => {
   const gtype = g.SDO_GTYPE ?? 0
   const stride = Math.floor(gtype / 1000) || 2
   const measure = Math.floor(gtype / 100) % 10
-  const axes = Array.from({ length: stride }, (_, i) => i).filter((i) => i !== measure - 1).slice(0, 3)
-  if (axes.length < 2) throw new Error(`SDO_GTYPE ${gtype} has fewer than two spatial dimensions`)
+  const axes = Array.from({ length: stride }, (_, i) => i).filter((i) => i !== measure - 1)
+  if (axes.length < 2 || axes.length > 3) throw new Error(`SDO_GTYPE ${gtype} has ${axes.length} dimensions besides a measure; WKB here holds X, Y and Z`)
   const dims = axes.length as 2 | 3
   const kind = gtype % 100
   if (kind < 1 || kind > 7) throw new Error(`SDO_GEOMETRY with SDO_GTYPE ${gtype} (solids and unknown types) has no WKB equivalent`)

@@ -106,6 +106,10 @@ describe("SDO_GEOMETRY to WKB", () => {
     expect(() => hex({ SDO_GTYPE: 2006, SDO_ELEM_INFO: [1, 2, 1, 9, 2, 1], SDO_ORDINATES: [0, 0, 1, 1] })).toThrow(/offset 9 \(triplet 2\)/)
     expect(() => hex({ SDO_GTYPE: 2006, SDO_ELEM_INFO: [1, 2, 1, 2, 2, 1], SDO_ORDINATES: [0, 0, 1, 1] })).toThrow(/offset 2 \(triplet 2\)/)
     expect(() => hex({ SDO_GTYPE: 2002, SDO_ELEM_INFO: [1, 2], SDO_ORDINATES: [0, 0, 1, 1] })).toThrow(/not triplets/)
+    // four dimensions without a measure would lose one; with a measure (L = 4) the measure is what is dropped
+    expect(() => hex({ SDO_GTYPE: 4002, SDO_ELEM_INFO: [1, 2, 1], SDO_ORDINATES: [0, 0, 0, 0, 1, 1, 1, 1] })).toThrow(/4 dimensions besides a measure/)
+    expect(hex({ SDO_GTYPE: 4402, SDO_ELEM_INFO: [1, 2, 1], SDO_ORDINATES: [0, 0, 5, 9, 1, 1, 6, 9] }))
+      .toBe(iso({ type: "LineString", points: [[0, 0, 5], [1, 1, 6]], parts: [] }, 3))
   })
 
   it("a circle becomes a closed CircularString through its three points and the middle of the rest of the circle (fast-check)", () => {
