@@ -192,7 +192,7 @@ export const writeWkb = (g: Geometry, dims: 2 | 3): Buffer => {
   return out
 }
 
-/** GeoJSON as @terraformer/wkt returns it, with its `z` / `m` flags for WKT's `Z` / `M` forms. */
+/** GeoJSON as @terraformer/wkt returns it, with its `z` / `m` flags for WKT's `Z` / `M` forms. @category models @since 0.1.0 */
 export interface WktGeoJson {
   readonly type: string
   readonly coordinates?: unknown

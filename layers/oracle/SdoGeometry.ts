@@ -409,7 +409,7 @@ export const wktToSdoGeometry = (wkt: string, srid: number | null = null): SdoVa
   return geometryToSdo(fromWktGeoJson(g), srid)
 }
 
-/** The CRS forms {@link sridOfCrs} reads, as its errors name them. */
+/** The CRS forms {@link sridOfCrs} reads, as its errors name them. @category constants @since 0.1.0 */
 export const CRS_ACCEPTED =
   `"crs": "EPSG:<code>" or "OGC:CRS84", a PROJJSON object whose "id" is {"authority": "EPSG", "code": <code>}, or "crs_type": "srid" with a numeric "crs"`
 
