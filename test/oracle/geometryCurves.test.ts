@@ -166,5 +166,12 @@ describe("SDO_SRID from the geoarrow CRS", () => {
       const batch = geometryBatch(geoField("shape", "wkb", JSON.stringify({ crs: "ESRI:102100" })), [wkb(1, [1, 2])])
       const error = yield* Effect.flip(conn.ingest({ schema: batch.schema, batches: Stream.make(batch) }, { targetTable: uniqueName("BADCRS") }))
       expect(error.message).toContain('accepted: "crs": "EPSG:<code>"')
+      // appending to a table that exists leaves it as it was
+      const t = uniqueName("APPENDCRS")
+      const good = geometryBatch(geoField("shape", "wkb", JSON.stringify({ crs: "EPSG:4326" })), [wkb(1, [1, 2])])
+      expect(yield* conn.ingest({ schema: good.schema, batches: Stream.make(good) }, { targetTable: t })).toBe(1)
+      const appended = yield* Effect.flip(conn.ingest({ schema: batch.schema, batches: Stream.make(batch) }, { targetTable: t, mode: "append" }))
+      expect(appended.status).toBe("INVALID_ARGUMENT")
+      expect((yield* queryTable(`SELECT "id" FROM "${t}"`)).numRows).toBe(1)
     })), 30_000)
 })
