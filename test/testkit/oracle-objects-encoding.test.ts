@@ -48,3 +48,41 @@ describe("Oracle test server: encoding object values into rows, through raw node
     expect((await conn.execute("SELECT COUNT(*) FROM stamps")).rows).toEqual([[4]])
   })
 })
+
+describe("Oracle test server: datetime attributes with a zone, through raw node-oracledb", () => {
+  let zoned: OracleTestServerHandle
+  let c: Conn
+  beforeAll(async () => {
+    // a database time zone other than UTC, so that LOCAL TIME ZONE values show whether they were normalised to it
+    const s = await withServer({ dbTimeZone: "+05:00" })
+    zoned = s.server
+    c = await s.connect()
+    await c.execute("CREATE TYPE when_t AS OBJECT (tz TIMESTAMP WITH TIME ZONE, ltz TIMESTAMP WITH LOCAL TIME ZONE, ts TIMESTAMP, d DATE)")
+    await c.execute("CREATE TABLE whens (id NUMBER PRIMARY KEY, w when_t)")
+  })
+  afterAll(async () => {
+    await c?.close()
+    await zoned?.close()
+  })
+
+  it("encodes a TIMESTAMP WITH TIME ZONE attribute given with a region name", async () => {
+    await c.execute("INSERT INTO whens VALUES (1, when_t(TIMESTAMP '2024-03-01 10:00:00 America/New_York', NULL, NULL, NULL))")
+    await c.execute("INSERT INTO whens VALUES (2, when_t(TIMESTAMP '2024-07-01 10:00:00.5 Europe/Paris', NULL, NULL, NULL))")
+    const r = await c.execute("SELECT id, w FROM whens WHERE id IN (1, 2) ORDER BY id")
+    // New York is at -05:00 in March, Paris at +02:00 in July: the instants are 15:00 and 08:00 UTC
+    expect(r.rows.map((row: Array<any>) => row[1].TZ)).toEqual([new Date(Date.UTC(2024, 2, 1, 15)), new Date(Date.UTC(2024, 6, 1, 8, 0, 0, 500))])
+  })
+
+  it("converts a TIMESTAMP WITH LOCAL TIME ZONE attribute given with an offset to its instant", async () => {
+    await c.execute("INSERT INTO whens VALUES (3, when_t(NULL, TIMESTAMP '2024-01-01 10:00:00 +02:00', NULL, NULL))")
+    await c.execute("INSERT INTO whens VALUES (4, when_t(NULL, TIMESTAMP '2024-01-01 10:00:00 Asia/Tokyo', NULL, NULL))")
+    const r = await c.execute("SELECT id, w FROM whens WHERE id IN (3, 4) ORDER BY id")
+    expect(r.rows.map((row: Array<any>) => row[1].LTZ)).toEqual([new Date(Date.UTC(2024, 0, 1, 8)), new Date(Date.UTC(2024, 0, 1, 1))])
+  })
+
+  it("keeps the wall clock of a zoned literal in TIMESTAMP and DATE attributes, as Oracle drops the zone converting to them", async () => {
+    await c.execute("INSERT INTO whens VALUES (5, when_t(NULL, NULL, TIMESTAMP '2024-05-06 07:08:09 America/New_York', TIMESTAMP '2024-05-06 07:08:09 +03:00'))")
+    const w = (await c.execute("SELECT w FROM whens WHERE id = 5")).rows[0][0]
+    expect([w.TS, w.D]).toEqual([new Date(2024, 4, 6, 7, 8, 9), new Date(2024, 4, 6, 7, 8, 9)])
+  })
+})

@@ -299,20 +299,23 @@ export const namedColumnType = (named: NamedType): OraType => ({
 
 // ------------------------------------------------------------------------------------------------ values
 
-/** Writes a stored named-type value (or NULL) as a column value. */
-export const writeNamedValue = (w: WriteBuffer, t: NamedType, stored: string | null): void => {
+/**
+ * Writes a stored named-type value (or NULL) as a column value; TIMESTAMP WITH LOCAL TIME ZONE attributes in the
+ * database time zone (`dbTzOffsetMinutes` east of UTC).
+ */
+export const writeNamedValue = (w: WriteBuffer, t: NamedType, stored: string | null, dbTzOffsetMinutes: number): void => {
   if (stored === null) return writeDbObject(w, t, null)
   if (t.kind === "xmltype") return writeDbObject(w, t, xmlImage(stored))
   const value = fromExtendedJson(stored)
   if (value.kind === "null") return writeDbObject(w, t, null)
-  writeDbObject(w, t, packImage(t, value))
+  writeDbObject(w, t, packImage(t, value, dbTzOffsetMinutes))
 }
 
 /** Writes an OUT bind value of the named type the bind's metadata names (by OID). */
-export const writeNamedOutValue = (w: WriteBuffer, spec: BindSpec, stored: string | null): void => {
+export const writeNamedOutValue = (w: WriteBuffer, spec: BindSpec, stored: string | null, dbTzOffsetMinutes: number): void => {
   const type = spec.oid === undefined ? undefined : typesByOid.get(spec.oid.toString("hex"))
   if (type === undefined) throw new OraError(22303, "type not found")
-  writeNamedValue(w, type, stored)
+  writeNamedValue(w, type, stored, dbTzOffsetMinutes)
 }
 
 /** Reads a named-type bind value (writeDbObject layout) into its stored text; null for an atomically null value. */
