@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let server: OracleTestServerHandle
@@ -84,5 +84,39 @@ describe("Oracle test server: datetime attributes with a zone, through raw node-
     await c.execute("INSERT INTO whens VALUES (5, when_t(NULL, NULL, TIMESTAMP '2024-05-06 07:08:09 America/New_York', TIMESTAMP '2024-05-06 07:08:09 +03:00'))")
     const w = (await c.execute("SELECT w FROM whens WHERE id = 5")).rows[0][0]
     expect([w.TS, w.D]).toEqual([new Date(2024, 4, 6, 7, 8, 9), new Date(2024, 4, 6, 7, 8, 9)])
+  })
+})
+
+describe("Oracle test server: NUMBER attributes keep every digit, through raw node-oracledb", () => {
+  let exact: OracleTestServerHandle
+  let c: Conn
+  /** The attribute values as node-oracledb decodes them from the image: NUMBER as its decimal text, unconverted. */
+  const decoded = (o: any): unknown => JSON.parse(JSON.stringify(o))
+  beforeAll(async () => {
+    const s = await withServer()
+    exact = s.server
+    c = await s.connect()
+    await c.execute("CREATE TYPE a_t AS OBJECT (n NUMBER, m NUMBER(30,3))")
+    await c.execute("CREATE TYPE w_t AS OBJECT (a a_t, k NUMBER)")
+    await c.execute("CREATE TYPE aa_t AS VARRAY(3) OF a_t")
+    await c.execute("CREATE TYPE ww_t AS OBJECT (w w_t)")
+    await c.execute("CREATE TABLE nums (id NUMBER PRIMARY KEY, w w_t, v aa_t, ww ww_t)")
+    oracledb.dbObjectTypeHandler = () => ({ converter: (v: unknown) => v })
+  })
+  afterAll(async () => {
+    delete oracledb.dbObjectTypeHandler
+    await c?.close()
+    await exact?.close()
+  })
+
+  it("keeps NUMBER attributes exact in constructors nested inside constructors", async () => {
+    await c.execute("INSERT INTO nums (id, w) VALUES (1, w_t(a_t(12345678901234567890.123, -98765432109876543210.987), 0.1234567890123456789012345678901234567))")
+    await c.execute("INSERT INTO nums (id, v) VALUES (2, aa_t(a_t(12345678901234567890.123, NULL), NULL, a_t(1e-130, 9.99e125)))")
+    await c.execute("INSERT INTO nums (id, ww) VALUES (3, ww_t(w_t(a_t(-12345678901234567890.5, 1), 31415926535897932384626433832795028841)))")
+    const r = await c.execute("SELECT w, v, ww FROM nums ORDER BY id")
+    expect(decoded(r.rows[0][0])).toEqual({ A: { N: "12345678901234567890.123", M: "-98765432109876543210.987" }, K: ".1234567890123456789012345678901234567" })
+    const v = r.rows[1][1].getValues().map((e: any) => (e === null ? null : decoded(e)))
+    expect(v).toEqual([{ N: "12345678901234567890.123", M: null }, null, { N: `.${"0".repeat(129)}1`, M: `999${"0".repeat(123)}` }])
+    expect(decoded(r.rows[2][2])).toEqual({ W: { A: { N: "-12345678901234567890.5", M: "1" }, K: "31415926535897932384626433832795028841" } })
   })
 })
