@@ -119,4 +119,14 @@ describe("Oracle test server: NUMBER attributes keep every digit, through raw no
     expect(v).toEqual([{ N: "12345678901234567890.123", M: null }, null, { N: `.${"0".repeat(129)}1`, M: `999${"0".repeat(123)}` }])
     expect(decoded(r.rows[2][2])).toEqual({ W: { A: { N: "-12345678901234567890.5", M: "1" }, K: "31415926535897932384626433832795028841" } })
   })
+
+  it("keeps 38 significant digits of a literal at a tiny scale, in a column and in an attribute", async () => {
+    const tiny = "0.000000000000000000000000000000000000012345678901234567890123456789012345678"
+    const smallest = `0.${"0".repeat(129)}1`
+    const q = await c.execute(`SELECT -${tiny}, ${smallest}, (-${tiny}) FROM dual`, [], { fetchTypeHandler: () => ({ type: oracledb.STRING }) })
+    expect(q.rows[0]).toEqual([`-${tiny.slice(1)}`, smallest.slice(1), `-${tiny.slice(1)}`])
+    await c.execute(`INSERT INTO nums (id, w) VALUES (4, w_t(a_t(-${tiny}, NULL), ${smallest}))`)
+    const r = await c.execute("SELECT w FROM nums WHERE id = 4")
+    expect(decoded(r.rows[0][0])).toEqual({ A: { N: `-${tiny.slice(1)}`, M: null }, K: smallest.slice(1) })
+  })
 })

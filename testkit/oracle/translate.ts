@@ -250,17 +250,22 @@ const isDateUnit = (toks: ReadonlyArray<Tok>, i: number, end: number, dateColumn
 }
 
 /**
- * A numeric literal DuckDB would read as a DOUBLE (more than 38 digits, or an exponent with more than 15 significant
- * digits) as an exact NUMBER (number-functions.ts), so that no digit is lost; others as written.
+ * A numeric literal DuckDB would read as a DOUBLE (a DECIMAL precision above 38: integer digits plus every fraction
+ * digit, so also a small value such as 0.000...0123 with 38 significant digits, or an exponent with more than 15
+ * significant digits) as an exact NUMBER (number-functions.ts), so that no digit is lost; others as written.
  */
 const numberLiteral = (text: string): string => {
   const [mantissa = "", exponent] = text.split(/[eE]/)
-  const digits = mantissa.replace(/\D/g, "").replace(/^0+/, "")
+  const [whole = "", fraction = ""] = mantissa.replace(/[^\d.]/g, "").split(".")
+  const digits = (whole + fraction).replace(/^0+/, "")
   const significant = digits.replace(/0+$/, "").length
   // beyond NUMBER's range a literal fails as on Oracle (ORA-01426), not when the stored text is read back
   if (exponent !== undefined) decimalOf(text)
-  return digits.length > 38 || (exponent !== undefined && significant > 15) ? `ora_number('${text}')` : text
+  return whole.replace(/^0+/, "").length + fraction.length > 38 || (exponent !== undefined && significant > 15) ? `ora_number('${text}')` : text
 }
+
+/** Keywords after which a minus sign is a sign, not a subtraction. */
+const BEFORE_OPERAND = new Set(["SELECT", "WHERE", "AND", "OR", "NOT", "THEN", "ELSE", "WHEN", "RETURN", "BY", "VALUES", "SET", "ON", "HAVING", "IN", "BETWEEN", "LIKE", "CASE", "DISTINCT", "ALL", "ANY", "SOME", "IS"])
 
 /** Renders an Oracle identifier token for DuckDB. */
 export const identOut = (t: Tok): string => {
@@ -1079,15 +1084,36 @@ export class Translator {
         return [this.ctx.bind(t.value, t), i + 1]
       case "qident":
         return [identOut(t), i + 1]
-      case "op":
+      case "op": {
+        const signed = this.signedExactLiteral(i)
+        if (signed !== undefined) return signed
         if (t.value === "(" && isOp(toks[i + 1], "+") && isOp(toks[i + 2], ")"))
           throw ora.unimplemented("Oracle outer join operator (+)")
         return [t.value, i + 1]
+      }
       case "ws":
         return [" ", i + 1]
       case "ident":
         return this.windowed(this.ident(i, to))
     }
+  }
+
+  /**
+   * A minus sign at `i` that signs a literal held as an exact NUMBER, rendered with the literal (DuckDB has no unary
+   * minus for exact NUMBERs); undefined for any other token.
+   */
+  private signedExactLiteral(i: number): [string, number] | undefined {
+    const toks = this.toks
+    let k = i + 1
+    while (toks[k]?.kind === "ws") k++
+    const literal = toks[k]
+    if (!isOp(toks[i], "-") || literal?.kind !== "num" || /[fFdD]$/.test(literal.text)) return undefined
+    let p = i - 1
+    while (toks[p]?.kind === "ws") p--
+    const prev = toks[p]
+    const sign = prev === undefined || (prev.kind === "op" && prev.value !== ")") || (prev.kind === "ident" && BEFORE_OPERAND.has(prev.value))
+    const text = numberLiteral(`-${literal.value}`)
+    return sign && text.startsWith("ora_number(") ? [text, k + 1] : undefined
   }
 
   /** A rendered call `[text, next]` with the `OVER (...)` window that follows it, if any. */
