@@ -125,6 +125,9 @@ describe("Oracle test server: NUMBER attributes keep every digit, through raw no
     const smallest = `0.${"0".repeat(129)}1`
     const q = await c.execute(`SELECT -${tiny}, ${smallest}, (-${tiny}) FROM dual`, [], { fetchTypeHandler: () => ({ type: oracledb.STRING }) })
     expect(q.rows[0]).toEqual([`-${tiny.slice(1)}`, smallest.slice(1), `-${tiny.slice(1)}`])
+    // arithmetic of literals computes in NUMBER too: 20 base-100 digits, so 5 - tiny rounds to 38 decimals ("04" and 19 pairs)
+    const a = await c.execute(`SELECT 5 - ${tiny}, ${tiny} * 2, 1234567890123456789012345678901234567890 + 1 FROM dual`, [], { fetchTypeHandler: () => ({ type: oracledb.STRING }) })
+    expect(a.rows[0]).toEqual([`4.${"9".repeat(38)}`, ".000000000000000000000000000000000000024691357802469135780246913578024691356", "1234567890123456789012345678901234567891"])
     await c.execute(`INSERT INTO nums (id, w) VALUES (4, w_t(a_t(-${tiny}, NULL), ${smallest}))`)
     const r = await c.execute("SELECT w FROM nums WHERE id = 4")
     expect(decoded(r.rows[0][0])).toEqual({ A: { N: `-${tiny.slice(1)}`, M: null }, K: smallest.slice(1) })

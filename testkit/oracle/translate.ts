@@ -264,9 +264,6 @@ const numberLiteral = (text: string): string => {
   return whole.replace(/^0+/, "").length + fraction.length > 38 || (exponent !== undefined && significant > 15) ? `ora_number('${text}')` : text
 }
 
-/** Keywords after which a minus sign is a sign, not a subtraction. */
-const BEFORE_OPERAND = new Set(["SELECT", "WHERE", "AND", "OR", "NOT", "THEN", "ELSE", "WHEN", "RETURN", "BY", "VALUES", "SET", "ON", "HAVING", "IN", "BETWEEN", "LIKE", "CASE", "DISTINCT", "ALL", "ANY", "SOME", "IS"])
-
 /** Renders an Oracle identifier token for DuckDB. */
 export const identOut = (t: Tok): string => {
   if (t.kind === "qident") return quoteDuck(encodeName(t.value))
@@ -667,11 +664,12 @@ export class Translator {
     })
   }
 
-  /** True when the range names an exact NUMBER column anywhere. */
+  /** True when the range names an exact NUMBER column anywhere, or has a literal held as an exact NUMBER. */
   private mentionsExactNumber(from: number, to: number): boolean {
     const names = this.ctx.exactNumberColumns
     for (let i = from; i < to; i++) {
       const t = this.toks[i]!
+      if (t.kind === "num" && !/[fFdD]$/.test(t.text) && numberLiteral(t.value).startsWith("ora_number(")) return true
       if ((t.kind === "ident" || t.kind === "qident") && names?.has(oracleName(t)) === true && !isOp(this.toks[i + 1], "(")) return true
       if (this.isExactConversion(i)) return true
     }
@@ -1084,36 +1082,15 @@ export class Translator {
         return [this.ctx.bind(t.value, t), i + 1]
       case "qident":
         return [identOut(t), i + 1]
-      case "op": {
-        const signed = this.signedExactLiteral(i)
-        if (signed !== undefined) return signed
+      case "op":
         if (t.value === "(" && isOp(toks[i + 1], "+") && isOp(toks[i + 2], ")"))
           throw ora.unimplemented("Oracle outer join operator (+)")
         return [t.value, i + 1]
-      }
       case "ws":
         return [" ", i + 1]
       case "ident":
         return this.windowed(this.ident(i, to))
     }
-  }
-
-  /**
-   * A minus sign at `i` that signs a literal held as an exact NUMBER, rendered with the literal (DuckDB has no unary
-   * minus for exact NUMBERs); undefined for any other token.
-   */
-  private signedExactLiteral(i: number): [string, number] | undefined {
-    const toks = this.toks
-    let k = i + 1
-    while (toks[k]?.kind === "ws") k++
-    const literal = toks[k]
-    if (!isOp(toks[i], "-") || literal?.kind !== "num" || /[fFdD]$/.test(literal.text)) return undefined
-    let p = i - 1
-    while (toks[p]?.kind === "ws") p--
-    const prev = toks[p]
-    const sign = prev === undefined || (prev.kind === "op" && prev.value !== ")") || (prev.kind === "ident" && BEFORE_OPERAND.has(prev.value))
-    const text = numberLiteral(`-${literal.value}`)
-    return sign && text.startsWith("ora_number(") ? [text, k + 1] : undefined
   }
 
   /** A rendered call `[text, next]` with the `OVER (...)` window that follows it, if any. */
