@@ -156,6 +156,12 @@ export interface StatementInfo {
   readonly bindNames: Array<string>
 }
 
+/** oracledb's statement types of PL/SQL blocks: BEGIN, DECLARE, CALL (lib/constants.js `STMT_TYPE_*`). */
+const PLSQL_STATEMENT_TYPES: ReadonlySet<number> = new Set([8, 9, 10])
+
+/** Whether a parsed statement is a PL/SQL block. @category operations @since 0.1.0 */
+export const isPlsql = (info: StatementInfo): boolean => PLSQL_STATEMENT_TYPES.has(info.statementType)
+
 /** Capability flag marking this driver's connections for the precision hooks. @category internals @since 0.1.0 */
 export const RAW_TEMPORAL: unique symbol = Symbol.for("effect-adbc/oracle/raw-temporal")
 
@@ -773,14 +779,36 @@ const statementKind = (sql: string): "query" | "dml" | "other" => {
 /**
  * Like {@link call}, for a call that should not be broken: an interrupted caller first waits (half of
  * {@link ANSWER_BUDGET_MS}) for the call to end by itself, and breaks it only when it does not, within the other half.
+ * A call that ended has what it opened released (`release`, as for {@link call}), then the closes are sent.
+ *
+ * This is for a call whose reply alone names server cursors it opened (a new SQL text's cursor, implicit result
+ * sets): oracledb drops a reply that a break crosses (see {@link openCursor}), and those cursors would stay open on
+ * the server until the session ends. A break that reaches the call while the server still runs it is answered by
+ * ORA-01013 naming the call's cursor, which oracledb then closes.
+ *
+ * @category operations
+ * @since 0.1.0
  */
-const callToEnd = <A>(connection: OracleConnection, run: () => Promise<A>): Effect.Effect<A, AdbcError> =>
-  callWith(run, (settled, ended) =>
-    Effect.suspend(() => settled() ? Effect.void : Effect.promise(() => ended)).pipe(
+export const callToEnd = <A>(
+  connection: OracleConnection,
+  run: () => Promise<A>,
+  release?: ((value: A) => Promise<boolean>) | undefined
+): Effect.Effect<A, AdbcError> =>
+  callWith(run, (_settled, ended) =>
+    Effect.promise(() => ended).pipe(
       Effect.timeoutOption(ANSWER_BUDGET_MS / 2),
-      Effect.flatMap((answered) =>
-        Option.isNone(answered) ? interruptCall(connection, ended, undefined, ANSWER_BUDGET_MS / 2) : Effect.void
-      )
+      Effect.flatMap((answered) => {
+        if (Option.isNone(answered)) return interruptCall(connection, ended, release, ANSWER_BUDGET_MS / 2)
+        const outcome = answered.value
+        if (outcome._tag === "Error" || release === undefined) return Effect.void
+        return withinBudget(
+          connection,
+          Effect.promise(async () => {
+            if (await release(outcome.value).catch(() => false)) await connection.ping().catch(() => undefined)
+          }),
+          ANSWER_BUDGET_MS / 2
+        )
+      })
     ))
 
 /**

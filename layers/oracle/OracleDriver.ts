@@ -9,7 +9,8 @@
  *   `redo.statement.read_batch_rows` (hard).
  * - OUT values and implicit result sets beyond the first go through port v2's `out` and `more`.
  * - Parameters: Arrow batches converted by Params.ts; DML runs through executeMany in chunks of
- *   `redo.statement.insert_batch_rows`; a query with several parameter rows runs once per row, results concatenated.
+ *   `redo.statement.insert_batch_rows`; a query or PL/SQL block with several parameter rows runs once per row, results
+ *   concatenated (a block's first implicit result set of each run).
  * - PL/SQL: implicit result sets (DBMS_SQL.RETURN_RESULT) in batch mode only, first cursor; OUT / IN OUT binds
  *   declared by `ORACLE:parameter_type` come back as extra columns of a one-row result.
  * - Catalog (Catalog.ts), ingest DDL (Ddl.ts), type mappings (Types.ts), errors (Errors.ts).
@@ -17,8 +18,8 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Effect, Result, type Scope } from "effect"
-import { type AdbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
+import { Effect, Exit, Result, type Scope } from "effect"
+import { type AdbcError, adbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
 import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
@@ -26,7 +27,7 @@ import type { ResolvedOptions } from "../../src/Options.ts"
 import { catalogRows, CURRENT_CATALOG_SQL } from "./Catalog.ts"
 import { connectionAttributes, NLS_SETUP_SQL, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
-import { fromRowError, oraCode } from "./Errors.ts"
+import { atParameterRow, fromRowError, oraCode } from "./Errors.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
 import { formatEpochTicks } from "../common/ArrowCells.ts"
@@ -251,6 +252,34 @@ const makeCursor = (
   }
 }
 
+/** One parameter row: the bound columns and this row's values. */
+interface ParameterRow {
+  readonly columns: ReadonlyArray<BoundColumn>
+  readonly values: ReadonlyArray<unknown>
+}
+
+/** A parameter row as oracledb's execute takes it: one bind per column, with the column's direction and type. */
+const bindsOf = (r: ParameterRow) =>
+  r.columns.map((c, i) => ({ dir: c.def.dir, type: c.def.type, ...(c.def.maxSize !== undefined ? { maxSize: c.def.maxSize } : {}), val: r.values[i] }))
+
+/** Whether two results have the same columns: names, Arrow types, nullability and Oracle type names. */
+const sameShape = (a: ReadonlyArray<MappedColumn>, b: ReadonlyArray<MappedColumn>): boolean =>
+  a.length === b.length && a.every((c, i) => {
+    const d = b[i]!.field
+    return c.field.name === d.name && String(c.field.type) === String(d.type) && c.field.nullable === d.nullable &&
+      c.field.metadata.get(TYPE_NAME_METADATA) === d.metadata.get(TYPE_NAME_METADATA)
+  })
+
+/** A result's columns as `NAME TYPE-NAME` text, for error messages. */
+const shapeText = (columns: ReadonlyArray<MappedColumn>): string =>
+  columns.map((c) => `${c.field.name} ${c.field.metadata.get(TYPE_NAME_METADATA) ?? String(c.field.type)}`).join(", ")
+
+/** The error of implicit result sets in row mode. */
+const implicitResultsInRowMode = () =>
+  notImplemented(
+  "implicit result sets (DBMS_SQL.RETURN_RESULT) are only supported with redo.statement.execution_mode=batch"
+)
+
 /** An OUT parameter's column: its bound field, with the Oracle type it was bound as in `oracle.type-name`. */
 const outField = (column: BoundColumn): Arrow.Field => {
   const typeName = Result.getOrElse(bindTypeFor(column.field), () => typeof column.def.type === "string" ? column.def.type : column.def.type.columnTypeName)
@@ -339,9 +368,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         if (options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) !== "batch") {
           yield* Effect.forEach(implicit, Db.closeResultSet, { discard: true })
           yield* Db.releaseCursors(connection)
-          return yield* notImplemented(
-            "implicit result sets (DBMS_SQL.RETURN_RESULT) are only supported with redo.statement.execution_mode=batch"
-          )
+          return yield* implicitResultsInRowMode()
         }
         const cursors: Array<DriverCursor> = []
         for (const [i, rs] of implicit.entries()) {
@@ -362,6 +389,86 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       return { _tag: "Count" as const, rowsAffected: result.rowsAffected ?? -1, out }
     })
+
+  /**
+   * A PL/SQL block bound to several parameter rows, run once per row in order: oracledb's executeMany returns no
+   * implicit result sets, so they would be lost without an error. The first implicit result set of every run makes
+   * the result, in row order (the others are closed), so every run must return one, all of the same shape; a block
+   * that returns none gives a count. The runs are one unit: with autocommit they commit together after the last, and
+   * a failure or an interruption rolls them back; every result set they opened is closed.
+   */
+  const executeBlockPerRow = (
+    sql: string,
+    rows: ReadonlyArray<ParameterRow>,
+    options: ResolvedOptions,
+    prefetchRows: number
+  ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> => {
+    const results: Array<Db.OracleExecuteResult> = []
+    const closeAll = Effect.flatMap(
+      Effect.promise(async () => {
+        let closed = false
+        for (const result of results) if (await Db.closeResults(result)) closed = true
+        return closed
+      }),
+      (closed) => closed ? Db.releaseCursors(connection) : Effect.void
+    )
+    const undo = Effect.andThen(
+      closeAll,
+      autocommit ? Db.withinBudget(connection, Effect.promise(() => connection.rollback().catch(() => undefined))) : Effect.void
+    )
+    return Effect.gen(function*() {
+      const firsts: Array<{ readonly row: number; readonly resultSet: Db.OracleResultSet }> = []
+      let without: number | undefined
+      for (const [i, r] of rows.entries()) {
+        // each run's implicit result sets are new server cursors that only its reply names: not broken (callToEnd)
+        const result = yield* Effect.uninterruptibleMask((restore) =>
+          restore(Db.callToEnd(
+            connection,
+            () => connection.execute(sql, bindsOf(r), { ...queryOptions(options, prefetchRows), autoCommit: false }),
+            Db.closeResults
+          )).pipe(
+            Effect.tap((result) => Effect.sync(() => results.push(result))),
+            Effect.mapError((e) => atParameterRow(e, i + 1))
+          )
+        )
+        const [first, ...others] = result.implicitResults ?? []
+        yield* Effect.forEach(others, Db.closeResultSet, { discard: true })
+        if (first === undefined) {
+          without ??= i + 1
+          continue
+        }
+        if (options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) !== "batch") return yield* implicitResultsInRowMode()
+        firsts.push({ row: i + 1, resultSet: first })
+      }
+      const [head, ...tail] = firsts
+      if (head === undefined) {
+        if (autocommit) yield* Db.call(connection, () => connection.commit())
+        const counts = results.map((r) => r.rowsAffected)
+        return { _tag: "Count" as const, rowsAffected: counts.every((n) => n !== undefined) ? counts.reduce((a, n) => a + n, 0) : -1 }
+      }
+      if (without !== undefined) {
+        return yield* adbcError(
+          "INVALID_DATA",
+          `parameter row ${without} of the PL/SQL block returned no implicit result set, parameter row ${head.row} did: the rows' results cannot be concatenated into one`
+        )
+      }
+      const columns = yield* mapColumns(head.resultSet.metaData, options)
+      for (const { row, resultSet } of tail) {
+        const other = yield* mapColumns(resultSet.metaData, options)
+        if (!sameShape(columns, other)) {
+          return yield* adbcError(
+            "INVALID_DATA",
+            `the first implicit result set of parameter row ${row} has the columns (${shapeText(other)}), that of parameter row ${head.row} (${shapeText(columns)}): results of different shapes are not concatenated`
+          )
+        }
+      }
+      if (autocommit) yield* Db.call(connection, () => connection.commit())
+      let next = 0
+      const more = Effect.sync(() => tail[next++]?.resultSet)
+      const cursor = makeCursor(connection, head.resultSet, columns, options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE), more, true)
+      return { _tag: "Rows" as const, cursor: { ...cursor, close: Effect.andThen(cursor.close, closeAll) } }
+    }).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : undo))
+  }
 
   const executeWithParameters = (
     sql: string,
@@ -386,7 +493,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       // a bound query's execute parses anew, so that its first round trip fetches prefetch_rows (Db.statementInfo)
       const info = yield* Db.statementInfo(connection, sql, queryOptions(options, 1), false)
       const isQuery = info.metaData !== undefined && info.metaData.length > 0
-      if (!isQuery && !hasOut && total > 1) {
+      const isBlock = Db.isPlsql(info)
+      if (!isQuery && !isBlock && !hasOut && total > 1) {
         const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
         let affected = 0
         for (const { columns, rows } of prepared) {
@@ -402,14 +510,14 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         }
         return { _tag: "Count" as const, rowsAffected: affected }
       }
-      // Queries run once per parameter row and their results are concatenated; PL/SQL with OUT binds runs once.
-      const rows: Array<{ columns: Array<BoundColumn>; values: Array<unknown> }> = []
+      // Queries and PL/SQL blocks run once per parameter row and their results are concatenated; PL/SQL with OUT
+      // binds runs once.
+      const rows: Array<ParameterRow> = []
       for (const { columns, rows: n } of prepared) {
         for (const values of bindRows(columns, 0, n)) rows.push({ columns, values })
       }
-      const bindsOf = (r: { columns: Array<BoundColumn>; values: Array<unknown> }) =>
-        r.columns.map((c, i) => ({ dir: c.def.dir, type: c.def.type, ...(c.def.maxSize !== undefined ? { maxSize: c.def.maxSize } : {}), val: r.values[i] }))
       const prefetchRows = prefetchRowsFor(info.metaData, options)
+      if (isBlock && rows.length > 1) return yield* executeBlockPerRow(sql, rows, options, prefetchRows)
       const first = yield* runScoped(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows))
       if (first.resultSet === undefined || rows.length === 1) return yield* outcome(first, options, rows[0]!.columns)
       let next = 1
