@@ -308,7 +308,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     })
 
   const run = (sql: string, binds: unknown, options: Record<string, unknown>) =>
-    Db.call(connection, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }), Db.closeResults)
+    Db.callExecute(connection, sql, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }), Db.closeResults)
 
   /**
    * `run` whose result sets are closed when the scope closes, in case an interruption stops them from reaching a
@@ -420,13 +420,9 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const firsts: Array<{ readonly row: number; readonly resultSet: Db.OracleResultSet }> = []
       let without: number | undefined
       for (const [i, r] of rows.entries()) {
-        // each run's implicit result sets are new server cursors that only its reply names: not broken (callToEnd)
+        // each run's implicit result sets are new server cursors that only its reply names (Db.callExecute)
         const result = yield* Effect.uninterruptibleMask((restore) =>
-          restore(Db.callToEnd(
-            connection,
-            () => connection.execute(sql, bindsOf(r), { ...queryOptions(options, prefetchRows), autoCommit: false }),
-            Db.closeResults
-          )).pipe(
+          restore(run(sql, bindsOf(r), { ...queryOptions(options, prefetchRows), autoCommit: false })).pipe(
             Effect.tap((result) => Effect.sync(() => results.push(result))),
             Effect.mapError((e) => atParameterRow(e, i + 1))
           )
@@ -493,14 +489,14 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       // a bound query's execute parses anew, so that its first round trip fetches prefetch_rows (Db.statementInfo)
       const info = yield* Db.statementInfo(connection, sql, queryOptions(options, 1), false)
       const isQuery = info.metaData !== undefined && info.metaData.length > 0
-      const isBlock = Db.isPlsql(info)
+      const isBlock = Db.isPlsql(sql)
       if (!isQuery && !isBlock && !hasOut && total > 1) {
         const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
         let affected = 0
         for (const { columns, rows } of prepared) {
           for (let start = 0; start < rows; start += chunk) {
             const end = Math.min(rows, start + chunk)
-            const result = yield* Db.call(connection, () =>
+            const result = yield* Db.callExecute(connection, sql, () =>
               connection.executeMany(sql, bindRows(columns, start, end), {
                 autoCommit: autocommit,
                 bindDefs: columns.map((c) => c.def)
@@ -624,7 +620,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         for (let start = 0; start < batch.numRows; start += chunk) {
           const end = Math.min(batch.numRows, start + chunk)
           const rows = encodeRows(wire, start, end)
-          const result = yield* Db.call(connection, () =>
+          const result = yield* Db.callExecute(connection, sql, () =>
             executeManyEncoded(connection, sql, rows, bindDefs, seam.maxStringSize, { autoCommit: autocommit }).catch(
               (e: unknown) => Promise.reject(fromRowError(e, firstRow + start))
             ))
@@ -636,7 +632,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const columns = yield* Effect.fromResult(ingestColumns(batch, structType, limitOf, firstRow))
       for (let start = 0; start < batch.numRows; start += chunk) {
         const end = Math.min(batch.numRows, start + chunk)
-        const result = yield* Db.call(connection, () =>
+        const result = yield* Db.callExecute(connection, sql, () =>
           executeManyRows(connection, sql, bindRows(columns, start, end), {
             autoCommit: autocommit,
             bindDefs: columns.map((c) => c.def)

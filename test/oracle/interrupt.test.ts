@@ -142,6 +142,93 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
         })), 30_000)
     }
 
+    /** A statement of `sql` bound to one row of `values`, run to the end of its result. */
+    const bound = (sql: string, values: ReadonlyArray<number>) =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const stmt = yield* conn.statement()
+        yield* stmt.setSqlQuery(sql)
+        yield* stmt.bind(new Arrow.Table(Object.fromEntries(values.map((v, i) => [`p${i}`, Arrow.vectorFromArray([v], new Arrow.Int32())]))))
+        return yield* Effect.scoped(Effect.flatMap(stmt.executeQuery, (reader) => Stream.runCollect(reader.batches)))
+      })
+
+    /** Counts rows of `sql`'s first column's COUNT(*). */
+    const countOf = (sql: string) =>
+      Effect.map(Connection.query(sql).pipe(Stream.runCollect), (rows) => Number(rows[0]!.getChild("N")!.get(0)))
+
+    // A bound statement is parsed first (its execute parses anew: see Db.statementInfo), so 150 ms in meets the parse
+    // and 450 ms the execute; DDL, an unbound PL/SQL block and every text without a statement cache take one call,
+    // which 150 ms in meets.
+    for (const afterMs of [150, 450]) {
+      it.live(`a bound query and a bound PL/SQL block, interrupted ${afterMs} ms in: no orphan cursor, the block all or nothing`, () =>
+        withConnection(server.uri, Effect.gen(function*() {
+          const conn = yield* Connection.Connection
+          const t = uniqueName("ORPHB")
+          yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
+          yield* conn.execute(`INSERT INTO ${t} VALUES (1)`)
+          const query = `SELECT K, 3 AS ${uniqueName("BQ")} FROM ${t} WHERE K >= :1`
+          expect(yield* interruptedThenRun(bound(query, [0]), query, afterMs)).toBe(1)
+          // each run of the block inserts two rows: an interrupted run inserts both or none
+          const block = `BEGIN INSERT INTO ${t} (K) VALUES (:1); INSERT INTO ${t} (K) VALUES (:1 + 1); END;`
+          expect(yield* interruptedThenRun(bound(block, [10]), block, afterMs)).toBe(1)
+          expect(yield* countOf(`SELECT COUNT(*) AS N FROM ${t} WHERE K = 10`)).toBe(yield* countOf(`SELECT COUNT(*) AS N FROM ${t} WHERE K = 11`))
+          expect(server.server!.openResultSets()).toBe(0)
+        })), 30_000)
+    }
+
+    it.live("a PL/SQL block returning an implicit result set, interrupted while its reply is held: no orphan cursor, all or nothing", () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("ORPHP")
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
+        const block = `DECLARE c1 SYS_REFCURSOR; BEGIN INSERT INTO ${t} (K) VALUES (7); INSERT INTO ${t} (K) VALUES (7);
+  OPEN c1 FOR SELECT K FROM ${t}; DBMS_SQL.RETURN_RESULT(c1); END;`
+        const read = Stream.runCollect(conn.query(block, { "redo.statement.execution_mode": "batch" }))
+        expect(yield* interruptedThenRun(read, block, 150)).toBe(1)
+        expect((yield* countOf(`SELECT COUNT(*) AS N FROM ${t}`)) % 2).toBe(0)
+        // the implicit result set of the interrupted run is no orphan either
+        expect(yield* cursorsFor(`SELECT K FROM ${t}`)).toBe(0)
+        expect(server.server!.openResultSets()).toBe(0)
+      })), 30_000)
+
+    it.live("DDL, interrupted while its reply is held: no orphan cursor, the table created whole or not at all", () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const source = uniqueName("ORPHS")
+        yield* conn.execute(`CREATE TABLE ${source} (K NUMBER(10))`)
+        yield* conn.execute(`INSERT INTO ${source} VALUES (1)`)
+        yield* conn.execute(`INSERT INTO ${source} VALUES (2)`)
+        const target = uniqueName("ORPHD")
+        const ddl = `CREATE TABLE ${target} AS SELECT K FROM ${source}`
+        const faults = server.server!.faults
+        faults.replyDelayMs = 300
+        const fiber = yield* Effect.forkChild(conn.execute(ddl))
+        yield* Effect.sleep("150 millis")
+        const { ms } = yield* elapsed(Fiber.interrupt(fiber))
+        faults.replyDelayMs = 0
+        expect(ms).toBeLessThan(10_000)
+        expect(Exit.isSuccess(yield* Fiber.await(fiber))).toBe(false)
+        const exists = yield* countOf(`SELECT COUNT(*) AS N FROM USER_TABLES WHERE TABLE_NAME = '${target}'`)
+        if (exists === 1) expect(yield* countOf(`SELECT COUNT(*) AS N FROM ${target}`)).toBe(2)
+        expect(yield* cursorsFor(ddl)).toBe(0)
+        expect(server.server!.openResultSets()).toBe(0)
+      }).pipe(Effect.ensuring(Effect.sync(() => {
+        server.server!.faults.replyDelayMs = 0
+      })))), 30_000)
+
+    it.live("with stmtCacheSize=0, a query and an INSERT interrupted while their reply is held leave no cursor", () =>
+      withConnection(`${server.uri}?stmtCacheSize=0`, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("ORPHZ")
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
+        const query = `SELECT K, 4 AS ${uniqueName("ZQ")} FROM ${t}`
+        // without a statement cache the client closes every cursor after its statement: none stays
+        expect(yield* interruptedThenRun(Stream.runCollect(conn.query(query)), query, 150)).toBe(0)
+        const insert = `INSERT INTO ${t} (K) VALUES (150)`
+        expect(yield* interruptedThenRun(conn.execute(insert), insert, 150)).toBe(0)
+        expect(server.server!.openResultSets()).toBe(0)
+      })), 30_000)
+
     it.live("an ingest's INSERT, interrupted while its first executeMany is answered", () =>
       withConnection(server.uri, Effect.gen(function*() {
         const conn = yield* Connection.Connection
