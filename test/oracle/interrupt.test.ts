@@ -191,6 +191,25 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
         expect(server.server!.openResultSets()).toBe(0)
       })), 30_000)
 
+    it.live("a long-running bound query and PL/SQL block are still broken on the server: prompt return, nothing committed, no orphan", () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const { table } = yield* longRunning
+        const target = uniqueName("ORPHL")
+        yield* conn.execute(`CREATE TABLE ${target} (C NUMBER)`)
+        const query = `SELECT COUNT(*) AS C FROM ${table} a, ${table} b, ${table} c WHERE a.N + b.N + c.N < :1`
+        const block = `BEGIN INSERT INTO ${target} SELECT COUNT(*) FROM ${table} a, ${table} b, ${table} c WHERE a.N + b.N + c.N < :1; END;`
+        for (const sql of [query, block]) {
+          const fiber = yield* Effect.forkChild(bound(sql, [0]))
+          yield* Effect.sleep("300 millis")
+          const { ms } = yield* elapsed(Fiber.interrupt(fiber))
+          expect(ms).toBeLessThan(10_000)
+          expect(yield* cursorsFor(sql)).toBe(0)
+        }
+        expect(yield* countOf(`SELECT COUNT(*) AS N FROM ${target}`)).toBe(0)
+        expect(server.server!.openResultSets()).toBe(0)
+      })), 30_000)
+
     it.live("DDL, interrupted while its reply is held: no orphan cursor, the table created whole or not at all", () =>
       withConnection(server.uri, Effect.gen(function*() {
         const conn = yield* Connection.Connection
