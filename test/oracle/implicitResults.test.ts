@@ -51,6 +51,23 @@ describe("implicit result sets with several parameter rows", () => {
       if (!realOracle) expect(server.server!.openResultSets()).toBe(0)
     })))
 
+  it.effect.skipIf(realOracle)("a reader released after its first batch leaves none of the runs' result sets open", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const log = uniqueName("IMPTAKE")
+      yield* conn.execute(`CREATE TABLE ${log} (K NUMBER(10) PRIMARY KEY)`)
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery(logAndReturn(log))
+      yield* stmt.setOption("redo.statement.execution_mode", "batch")
+      yield* stmt.setOption("redo.statement.read_batch_rows", "1")
+      yield* stmt.bind(ids([30, 10, 20]))
+      const first = yield* Effect.scoped(Effect.flatMap(stmt.executeQuery, (reader) => Stream.runCollect(Stream.take(reader.batches, 1))))
+      expect(first.map((b) => b.numRows)).toEqual([1])
+      expect(server.server!.openResultSets()).toBe(0)
+      // every run happened (and was committed) before the first row was returned
+      expect(yield* keysIn(log)).toEqual([10, 20, 30])
+    })))
+
   it.effect("an error in row 2 fails the statement with the database's error; nothing is returned and row 1 is undone", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
