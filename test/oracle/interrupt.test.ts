@@ -104,9 +104,9 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
 
     /**
      * Runs `work` with every reply delayed by 300 ms and interrupts it `afterMs` in: at 150 ms the first reply (a
-     * new text's parse) is on its way; at 450 ms the execute's. Then runs `work` again, to the end, and counts.
+     * new text's parse) is on its way; at 450 ms the execute's.
      */
-    const interruptedThenRun = (work: Effect.Effect<unknown, unknown, Connection.Connection>, prefix: string, afterMs: number) =>
+    const interruptedWhileHeld = (work: Effect.Effect<unknown, unknown, Connection.Connection>, afterMs: number) =>
       Effect.gen(function*() {
         const faults = server.server!.faults
         faults.replyDelayMs = 300
@@ -117,12 +117,18 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
         expect(ms).toBeLessThan(1500)
         // the interruption met the work in flight (a delay the server no longer applied would let it finish first)
         expect(Exit.isSuccess(yield* Fiber.await(fiber))).toBe(false)
-        yield* work
-        // the text's cursor is the one the client caches; a cursor whose id the client never learned would be a second
-        return yield* cursorsFor(prefix)
       }).pipe(Effect.ensuring(Effect.sync(() => {
         server.server!.faults.replyDelayMs = 0
       })))
+
+    /** {@link interruptedWhileHeld}, then runs `work` again, to the end, and counts the cursors of its text. */
+    const interruptedThenRun = (work: Effect.Effect<unknown, unknown, Connection.Connection>, prefix: string, afterMs: number) =>
+      Effect.gen(function*() {
+        yield* interruptedWhileHeld(work, afterMs)
+        yield* work
+        // the text's cursor is the one the client caches; a cursor whose id the client never learned would be a second
+        return yield* cursorsFor(prefix)
+      })
 
     for (const afterMs of [150, 450]) {
       it.live(`a query, a query with CLOB and JSON columns and an INSERT, interrupted ${afterMs} ms in`, () =>
@@ -219,21 +225,12 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
         yield* conn.execute(`INSERT INTO ${source} VALUES (2)`)
         const target = uniqueName("ORPHD")
         const ddl = `CREATE TABLE ${target} AS SELECT K FROM ${source}`
-        const faults = server.server!.faults
-        faults.replyDelayMs = 300
-        const fiber = yield* Effect.forkChild(conn.execute(ddl))
-        yield* Effect.sleep("150 millis")
-        const { ms } = yield* elapsed(Fiber.interrupt(fiber))
-        faults.replyDelayMs = 0
-        expect(ms).toBeLessThan(10_000)
-        expect(Exit.isSuccess(yield* Fiber.await(fiber))).toBe(false)
+        yield* interruptedWhileHeld(conn.execute(ddl), 150)
         const exists = yield* countOf(`SELECT COUNT(*) AS N FROM USER_TABLES WHERE TABLE_NAME = '${target}'`)
         if (exists === 1) expect(yield* countOf(`SELECT COUNT(*) AS N FROM ${target}`)).toBe(2)
         expect(yield* cursorsFor(ddl)).toBe(0)
         expect(server.server!.openResultSets()).toBe(0)
-      }).pipe(Effect.ensuring(Effect.sync(() => {
-        server.server!.faults.replyDelayMs = 0
-      })))), 30_000)
+      })), 30_000)
 
     it.live("with stmtCacheSize=0, a query and an INSERT interrupted while their reply is held leave no cursor", () =>
       withConnection(`${server.uri}?stmtCacheSize=0`, Effect.gen(function*() {
