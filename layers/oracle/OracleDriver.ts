@@ -391,11 +391,29 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     })
 
   /**
+   * A PL/SQL block's execution as one unit under autocommit: its calls run with `autoCommit: false`, the commit
+   * follows once the driver accepts their outcome, and a failure or an interruption rolls them back, so that an
+   * error the driver raises after a call (implicit results in row mode, a column it cannot map, a later parameter
+   * row's failure) leaves nothing written. Outside autocommit the block is part of the caller's transaction.
+   */
+  const blockUnit = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
+    Effect.suspend(() =>
+      autocommit
+        ? effect.pipe(
+          Effect.tap(() => Db.call(connection, () => connection.commit())),
+          Effect.onExit((exit) =>
+            Exit.isSuccess(exit) ? Effect.void : Db.withinBudget(connection, Effect.promise(() => connection.rollback().catch(() => undefined)))
+          )
+        )
+        : effect
+    )
+
+  /**
    * A PL/SQL block bound to several parameter rows, run once per row in order: oracledb's executeMany returns no
    * implicit result sets, so they would be lost without an error. The first implicit result set of every run makes
    * the result, in row order (the others are closed), so every run must return one, all of the same shape; a block
-   * that returns none gives a count. The runs are one unit: with autocommit they commit together after the last, and
-   * a failure or an interruption rolls them back; every result set they opened is closed.
+   * that returns none gives a count. The runs are one unit ({@link blockUnit}); a failure or an interruption closes
+   * every result set they opened.
    */
   const executeBlockPerRow = (
     sql: string,
@@ -412,11 +430,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }),
       (closed) => closed ? Db.releaseCursors(connection) : Effect.void
     )
-    const undo = Effect.andThen(
-      closeAll,
-      autocommit ? Db.withinBudget(connection, Effect.promise(() => connection.rollback().catch(() => undefined))) : Effect.void
-    )
-    return Effect.gen(function*() {
+    return blockUnit(Effect.gen(function*() {
       const firsts: Array<{ readonly row: number; readonly resultSet: Db.OracleResultSet }> = []
       let without: number | undefined
       for (const [i, r] of rows.entries()) {
@@ -438,7 +452,6 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const [head, ...tail] = firsts
       if (head === undefined) {
-        if (autocommit) yield* Db.call(connection, () => connection.commit())
         const counts = results.map((r) => r.rowsAffected)
         return { _tag: "Count" as const, rowsAffected: counts.every((n) => n !== undefined) ? counts.reduce((a, n) => a + n, 0) : -1 }
       }
@@ -458,13 +471,22 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
           )
         }
       }
-      if (autocommit) yield* Db.call(connection, () => connection.commit())
       let next = 0
       const more = Effect.sync(() => tail[next++]?.resultSet)
       const cursor = makeCursor(connection, head.resultSet, columns, options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE), more, true)
       return { _tag: "Rows" as const, cursor: { ...cursor, close: Effect.andThen(cursor.close, closeAll) } }
-    }).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : undo))
+    })).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : closeAll))
   }
+
+  /** A PL/SQL block run once (unbound, or bound to one parameter row), as one unit ({@link blockUnit}). */
+  const executeBlockOnce = (
+    sql: string,
+    binds: unknown,
+    executeOptions: Record<string, unknown>,
+    options: ResolvedOptions,
+    columns: ReadonlyArray<BoundColumn> | undefined
+  ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
+    blockUnit(Effect.flatMap(runScoped(sql, binds, { ...executeOptions, autoCommit: false }), (result) => outcome(result, options, columns)))
 
   const executeWithParameters = (
     sql: string,
@@ -514,6 +536,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const prefetchRows = prefetchRowsFor(info.metaData, options)
       if (isBlock && rows.length > 1) return yield* executeBlockPerRow(sql, rows, options, prefetchRows)
+      if (isBlock) return yield* executeBlockOnce(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows), options, rows[0]!.columns)
       const first = yield* runScoped(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows))
       if (first.resultSet === undefined || rows.length === 1) return yield* outcome(first, options, rows[0]!.columns)
       let next = 1
@@ -539,7 +562,9 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const info = options.get(Opt.PrefetchBytes) === undefined
         ? yield* Effect.as(Db.openCursor(connection, sql, queryOptions(options, 1)), undefined)
         : yield* Db.statementInfo(connection, sql, queryOptions(options, 1))
-      const result = yield* runScoped(sql, [], queryOptions(options, prefetchRowsFor(info?.metaData, options)))
+      const executeOptions = queryOptions(options, prefetchRowsFor(info?.metaData, options))
+      if (Db.isPlsql(sql)) return yield* executeBlockOnce(sql, [], executeOptions, options, undefined)
+      const result = yield* runScoped(sql, [], executeOptions)
       return yield* outcome(result, options, undefined)
     }))
 
