@@ -391,12 +391,17 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     })
 
   /**
-   * A PL/SQL block's execution as one unit under autocommit: its calls run with `autoCommit: false`, the commit
-   * follows once the driver accepts their outcome, and a failure or an interruption rolls them back, so that an
-   * error the driver raises after a call (implicit results in row mode, a column it cannot map, a later parameter
-   * row's failure) leaves nothing written. Outside autocommit the block is part of the caller's transaction.
+   * A statement's calls as one unit under autocommit (a PL/SQL block's runs, bound DML's executeMany chunks): they
+   * run with `autoCommit: false`, the commit follows once the driver accepts their outcome, and a failure or an
+   * interruption rolls them back, so that an error after a call (implicit results in row mode, a column the driver
+   * cannot map, a later parameter row's or chunk's failure) leaves nothing written. An array DML call that fails
+   * keeps the rows before the failing one in the transaction (Oracle rolls back only the failing row, "commits the
+   * rows that were successfully inserted prior to encountering the error" in autocommit:
+   * https://docs.progress.com/bundle/datadirect-oracle-odbc-80/page/Batch-Failure-Returns-Error.html), where the
+   * next autocommit statement would have committed them. Outside autocommit the calls are part of the caller's
+   * transaction.
    */
-  const blockUnit = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
+  const statementUnit = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
     Effect.suspend(() =>
       autocommit
         ? effect.pipe(
@@ -412,7 +417,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
    * A PL/SQL block bound to several parameter rows, run once per row in order: oracledb's executeMany returns no
    * implicit result sets, so they would be lost without an error. The first implicit result set of every run makes
    * the result, in row order (the others are closed), so every run must return one, all of the same shape; a block
-   * that returns none gives a count. The runs are one unit ({@link blockUnit}); a failure or an interruption closes
+   * that returns none gives a count. The runs are one unit ({@link statementUnit}); a failure or an interruption closes
    * every result set they opened.
    */
   const executeBlockPerRow = (
@@ -430,7 +435,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }),
       (closed) => closed ? Db.releaseCursors(connection) : Effect.void
     )
-    return blockUnit(Effect.gen(function*() {
+    return statementUnit(Effect.gen(function*() {
       const firsts: Array<{ readonly row: number; readonly resultSet: Db.OracleResultSet }> = []
       let without: number | undefined
       for (const [i, r] of rows.entries()) {
@@ -478,7 +483,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     })).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : closeAll))
   }
 
-  /** A PL/SQL block run once (unbound, or bound to one parameter row), as one unit ({@link blockUnit}). */
+  /** A PL/SQL block run once (unbound, or bound to one parameter row), as one unit ({@link statementUnit}). */
   const executeBlockOnce = (
     sql: string,
     binds: unknown,
@@ -486,7 +491,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     options: ResolvedOptions,
     columns: ReadonlyArray<BoundColumn> | undefined
   ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
-    blockUnit(Effect.flatMap(runScoped(sql, binds, { ...executeOptions, autoCommit: false }), (result) => outcome(result, options, columns)))
+    statementUnit(Effect.flatMap(runScoped(sql, binds, { ...executeOptions, autoCommit: false }), (result) => outcome(result, options, columns)))
 
   const executeWithParameters = (
     sql: string,
@@ -514,19 +519,21 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const isBlock = Db.isPlsql(sql)
       if (!isQuery && !isBlock && !hasOut && total > 1) {
         const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
-        let affected = 0
-        for (const { columns, rows } of prepared) {
-          for (let start = 0; start < rows; start += chunk) {
-            const end = Math.min(rows, start + chunk)
-            const result = yield* Db.callExecute(connection, sql, () =>
-              connection.executeMany(sql, bindRows(columns, start, end), {
-                autoCommit: autocommit,
-                bindDefs: columns.map((c) => c.def)
-              }))
-            affected += result.rowsAffected ?? 0
+        return yield* statementUnit(Effect.gen(function*() {
+          let affected = 0
+          for (const { columns, rows } of prepared) {
+            for (let start = 0; start < rows; start += chunk) {
+              const end = Math.min(rows, start + chunk)
+              const result = yield* Db.callExecute(connection, sql, () =>
+                connection.executeMany(sql, bindRows(columns, start, end), {
+                  autoCommit: false,
+                  bindDefs: columns.map((c) => c.def)
+                }))
+              affected += result.rowsAffected ?? 0
+            }
           }
-        }
-        return { _tag: "Count" as const, rowsAffected: affected }
+          return { _tag: "Count" as const, rowsAffected: affected }
+        }))
       }
       // Queries and PL/SQL blocks run once per parameter row and their results are concatenated; PL/SQL with OUT
       // binds runs once.

@@ -144,6 +144,22 @@ END;`
       if (!realOracle) expect(server.server!.openResultSets()).toBe(0)
     })))
 
+})
+
+describe("several parameter rows are one statement", () => {
+  it.effect("bound DML failing in row 2, or in its second executeMany chunk, under autocommit leaves nothing written, also after the next statement", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const log = yield* logTable("IMPDMLERR")
+      yield* Connection.execute(`INSERT INTO ${log} VALUES (5)`)
+      for (const [params, options] of [[ids([1, 5, 7]), {}], [ids([1, 2, 3, 5, 7]), { "redo.statement.insert_batch_rows": "2" }]] as const) {
+        const stmt = yield* boundStatement(`INSERT INTO ${log} (K) VALUES (:1)`, params, options)
+        const error = yield* Effect.flip(stmt.executeUpdate)
+        expect(error.message).toContain("ORA-00001")
+      }
+      yield* Connection.execute(`INSERT INTO ${log} VALUES (9)`)
+      expect(yield* keysIn(log)).toEqual([5, 9])
+    })))
+
   it.effect("a block without implicit results (DML) runs for every parameter row", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const log = yield* logTable("IMPDML")
