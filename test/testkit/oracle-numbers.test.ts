@@ -137,6 +137,34 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
       await conn.execute("UPDATE exact_num SET v = 12345678901234567890123456789012345678 WHERE id = 1")
     })
 
+    // NUMBER keeps "up to 20 base-100 digits, which is equivalent to 39 or 40 decimal digits depending on the position
+    // of the decimal point" (SQL Language Reference, "Data Types", NUMBER:
+    // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Data-Types.html): a quotient with bind
+    // operands written by INSERT, UPDATE or INSERT ... SELECT keeps them as a query's does
+    it("divides NUMBER binds on every digit inside INSERT, UPDATE and INSERT ... SELECT", async () => {
+      const third = "." + "3".repeat(40)
+      await conn.execute("INSERT INTO exact_num (id, v) VALUES (30, :1 / :2)", [1, 3])
+      // a 38-digit integer (a BigInt binds as NUMBER) divided by 7: 37 integer digits, so 39 significant digits
+      await conn.execute("INSERT INTO exact_num (id, v) VALUES (31, :1 / :2)", [12345678901234567890123456789012345678n, 7])
+      await conn.execute("INSERT INTO exact_num (id, v) VALUES (32, 10)")
+      await conn.execute("UPDATE exact_num SET v = v / :1 WHERE id = :2", [3, 32])
+      await conn.execute("INSERT INTO exact_num (id, v) SELECT 33, id / :1 FROM exact_num WHERE id = 30", [7])
+      // executeMany's bulk path computes the same way
+      await conn.executeMany("INSERT INTO exact_num (id, v) VALUES (:1, :2 / :3)", [[34, 2, 3], [35, 12345678901234567890123456789012345678n, 7]])
+      expect(await texts("SELECT id, v FROM exact_num WHERE id BETWEEN 30 AND 35 ORDER BY id")).toEqual([
+        ["30", third],
+        ["31", "1763668414462081127160493827001763668.29"],
+        ["32", "3." + "3".repeat(38)],
+        ["33", "4.28571428571428571428571428571428571429"],
+        ["34", "." + "6".repeat(39) + "7"],
+        ["35", "1763668414462081127160493827001763668.29"]
+      ])
+      expect(await oraCode(() => conn.execute("INSERT INTO exact_num (id, v) VALUES (36, :1 / :2)", [1, 0]))).toBe("ORA-01476")
+      expect(await oraCode(() => conn.execute("UPDATE exact_num SET v = v / :1 WHERE id = 30", [0]))).toBe("ORA-01476")
+      expect(await texts("SELECT v FROM exact_num WHERE id IN (30, 36) ORDER BY id")).toEqual([[third]])
+      await conn.execute("DELETE FROM exact_num WHERE id >= 30")
+    })
+
     it("sums and averages exactly and describes COUNT, SUM and AVG as NUMBER without precision", async () => {
       const r = await conn.execute("SELECT SUM(v), AVG(v), COUNT(v), COUNT(*) FROM exact_num WHERE id IN (1, 2, 10)", [], asText)
       expect(r.rows).toEqual([["1246913569024691356902469135690246913568", "415637856341563785634156378563415637856", "3", "3"]])
