@@ -9,7 +9,7 @@ import { ora, OraError } from "./errors.ts"
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
-import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric } from "./number-sql.ts"
+import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -1269,6 +1269,10 @@ export class Translator {
       case "TO_CHAR":
         if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
         {
+          const [from, to] = parts[0]!
+          const argument = this.callArgument(from, to, arg(0))
+          const number = numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, argument.exact || argument.binary || this.exactNumericRange(from, to))
+          if (number !== undefined) return [number, close + 1]
           const zoned = this.zonedOperand(parts[0]![0], parts[0]![1])
           if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
           const textKind = this.textDatetimeAt(parts[0]![0], parts[0]![1]) ?? textDatetimeOfText(arg(0))
@@ -1289,7 +1293,10 @@ export class Translator {
         return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
       case "TO_NUMBER":
         // without a format model: the exact NUMBER of the text (ORA-01722 for text that is no number)
-        return [parts.length === 1 ? `ora_number(CAST(${arg(0)} AS VARCHAR))` : `CAST(${arg(0)} AS DOUBLE)`, close + 1]
+        if (parts.length === 1) return [`ora_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
+        // with a format model: the number the text shows in it (number-format.ts)
+        if (toks[parts[1]![0]]?.kind === "str") return [numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, false)!, close + 1]
+        return [`CAST(${arg(0)} AS DOUBLE)`, close + 1]
       case "MIN":
       case "MAX": {
         // of text datetimes: the value with the least or greatest instant (zoned) or wall clock, its zone kept
