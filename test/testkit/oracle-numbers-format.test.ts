@@ -25,9 +25,9 @@ const BIG = "12345678901234567890123456789012345678.5"
 const FORTY = ".1234567890123456789012345678901234567891"
 
 /**
- * Oracle's examples of number format models (SQL Language Reference, "Format Models", "Number Format Models", table
- * "Results of Example Number Conversions": https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Format-Models.html,
- * also https://docs.oracle.com/cd/B19306_01/server.102/b14200/sql_elements004.htm), value, model, result.
+ * Oracle's examples of number format models (SQL Language Reference, "Format Models", "Number Format Models", its
+ * table of example conversions: https://docs.oracle.com/database/122/SQLRF/Format-Models.htm,
+ * https://docs.oracle.com/cd/B19306_01/server.102/b14200/sql_elements004.htm), value, model, result.
  */
 const DOCUMENTED = [
   ["-1234567890", "9999999999S", "1234567890-"],

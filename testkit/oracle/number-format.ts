@@ -1,8 +1,8 @@
 /**
  * Oracle's number format models for TO_CHAR(number, fmt) and TO_NUMBER(text, fmt), on exact NUMBER values
  * (decimal.ts). The rules follow the SQL Language Reference, "Format Models", "Number Format Models"
- * (https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Format-Models.html; the same table and
- * examples as https://docs.oracle.com/cd/B19306_01/server.102/b14200/sql_elements004.htm):
+ * (https://docs.oracle.com/database/122/SQLRF/Format-Models.htm; the same elements and examples in the 10g edition,
+ * https://docs.oracle.com/cd/B19306_01/server.102/b14200/sql_elements004.htm):
  *
  * - "All number format models cause the number to be rounded to the specified number of significant digits. If a
  *   value has more significant digits to the left of the decimal place than are specified in the format, then pound
@@ -15,7 +15,7 @@
  *   V multiplies by 10^n; EEEE scientific notation; X hexadecimal ("You can precede this element only with 0 ... or
  *   FM"; "If you specify neither 0 nor FM with X, then the return always has one leading blank").
  *
- * The examples table of that page ("Results of Example Number Conversions") is reproduced by the raw-client test
+ * The page's table of example conversions is reproduced by the raw-client test
  * (test/testkit/oracle-numbers-format.test.ts). A format Oracle rejects fails with ORA-01481.
  */
 import { type Decimal, decimalOf, multiply, numberText, parseDecimal, roundTo } from "./decimal.ts"
