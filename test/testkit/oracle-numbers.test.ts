@@ -76,6 +76,28 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
     for (const m of w.metaData) expect([m.dbTypeName, m.precision, m.scale]).toEqual(["NUMBER", 0, -127])
   })
 
+  // Oracle describes arithmetic results as NUMBER without precision or scale, whatever its operands' declared types
+  // (a NUMBER(3,0) column divided by 4 fetches as a fraction in python-oracledb's tests/test_8000_dataframe.py 8034,
+  // whose Arrow type follows the described precision and scale; "Oracle JDBC driver doesn't provide scale/precision
+  // information for expressions": https://github.com/dbeaver/dbeaver/issues/1767); a CAST or a plain column keeps
+  // its declared type
+  it("describes arithmetic over NUMBER(p,s) columns as NUMBER without precision or scale", async () => {
+    await conn.execute("INSERT INTO num (id, p) VALUES (110, 12.5)")
+    const r = await conn.execute("SELECT id + 1, id * 2, p - 1, -p, (p + id) / 2, CAST(p AS NUMBER(5,2)), p, id FROM num WHERE id = 110")
+    expect(r.rows).toEqual([[111, 220, 11.5, -12.5, 61.25, 12.5, 12.5, 110]])
+    expect(r.metaData.map((m: { dbTypeName: string; precision: number; scale: number }) => [m.dbTypeName, m.precision, m.scale])).toEqual([
+      ["NUMBER", 0, -127],
+      ["NUMBER", 0, -127],
+      ["NUMBER", 0, -127],
+      ["NUMBER", 0, -127],
+      ["NUMBER", 0, -127],
+      ["NUMBER", 5, 2],
+      ["NUMBER", 10, 2],
+      ["NUMBER", 3, 0]
+    ])
+    await conn.execute("DELETE FROM num WHERE id = 110")
+  })
+
   describe("every digit of NUMBER without precision", () => {
     beforeAll(async () => {
       await conn.execute("CREATE TABLE exact_num (id NUMBER(3), v NUMBER)")

@@ -63,10 +63,17 @@ export const describeColumns = (
       const binary = binaryType(item, c, bindType)
       out.push(binary !== undefined ? { ...inferred, type: binary } : inferred.type.kind === "number" ? { ...inferred, type: numberType() } : inferred)
     } else if (item.kind === "expr") {
-      // arithmetic with a BINARY_DOUBLE / BINARY_FLOAT operand (column, literal, constant or bind) is of that type
+      // arithmetic with a BINARY_DOUBLE / BINARY_FLOAT operand (column, literal, constant or bind) is of that type;
+      // on NUMBERs it is NUMBER without precision or scale, whatever the operands' declared precision (DuckDB's
+      // DECIMAL(p,s) result would say NUMBER(p,s)): a NUMBER(3,0) column divided by 4 fetches as a fraction where
+      // python-oracledb chooses the Arrow type by the described precision and scale (its tests/test_8000_dataframe.py,
+      // 8034), and "Oracle JDBC driver doesn't provide scale/precision information for expressions"
+      // (https://github.com/dbeaver/dbeaver/issues/1767)
       const c = cols[k++]!
       const binary = binaryType(item, c, bindType)
-      out.push(binary !== undefined ? { name: decodeName(c.name), type: binary, nullable: true } : infer(c))
+      const inferred = infer(c)
+      if (binary !== undefined) out.push({ ...inferred, type: binary })
+      else out.push(item.arithmetic === true && inferred.type.kind === "number" ? { ...inferred, type: numberType() } : inferred)
     } else if (item.kind === "rowid") {
       const c = cols[k++]!
       out.push({ name: decodeName(c.name), type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })

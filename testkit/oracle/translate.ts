@@ -17,8 +17,11 @@ export type SelectItem =
   | { readonly kind: "star"; readonly qualifier?: string }
   | { readonly kind: "col"; readonly qualifier?: string; readonly column: string }
   | { readonly kind: "rowid" }
-  /** Any other expression; `binary` when it is of a native floating-point type, `params` the binds it uses. */
-  | { readonly kind: "expr"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number> }
+  /**
+   * Any other expression; `binary` when it is of a native floating-point type, `params` the binds it uses,
+   * `arithmetic` when it has a `+ - * /` operator (a number result is then NUMBER without precision, results.ts).
+   */
+  | { readonly kind: "expr"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number>; readonly arithmetic?: boolean }
   /** COUNT / SUM / AVG over the whole item: Oracle describes their numeric results as unbounded NUMBER. */
   | { readonly kind: "aggregate"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number> }
   /** A bind variable as the whole item (`$param` after translation): described with the bind's own type. */
@@ -1616,7 +1619,8 @@ export const translateQuery = (
     const binary = binaryKindOf(part, 0, part.length, tr.binaryColumns)
     const params = [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))
     const typing = { ...(binary !== undefined ? { binary } : {}), ...(params.length > 0 ? { params } : {}) }
-    return isAggregate(part) ? { kind: "aggregate", ...typing } : { kind: "expr", ...typing }
+    if (isAggregate(part)) return { kind: "aggregate", ...typing }
+    return part.some((t) => t.kind === "op" && "+-*/".includes(t.value)) ? { kind: "expr", ...typing, arithmetic: true } : { kind: "expr", ...typing }
   }
   /** The DuckDB row id expression of an aliased ROWID item (`ROWID [AS] a`, `q.ROWID [AS] a`), or undefined. */
   const aliasedRowid = (part: ReadonlyArray<Tok>): string | undefined => {
