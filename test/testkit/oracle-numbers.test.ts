@@ -163,7 +163,7 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
     // of the decimal point" (SQL Language Reference, "Data Types", NUMBER:
     // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Data-Types.html): a quotient with bind
     // operands written by INSERT, UPDATE or INSERT ... SELECT keeps them as a query's does
-    it("divides NUMBER binds on every digit inside INSERT, UPDATE and INSERT ... SELECT", async () => {
+    it("divides NUMBER binds on every digit inside INSERT, UPDATE, INSERT ... SELECT, MERGE and DELETE", async () => {
       const third = "." + "3".repeat(40)
       await conn.execute("INSERT INTO exact_num (id, v) VALUES (30, :1 / :2)", [1, 3])
       // a 38-digit integer (a BigInt binds as NUMBER) divided by 7: 37 integer digits, so 39 significant digits
@@ -181,6 +181,10 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
         ["34", "." + "6".repeat(39) + "7"],
         ["35", "1763668414462081127160493827001763668.29"]
       ])
+      // MERGE writes such a quotient, and DELETE compares with one, on every digit too
+      await conn.execute("MERGE INTO exact_num e USING (SELECT 34 k FROM DUAL) s ON (e.id = s.k) WHEN MATCHED THEN UPDATE SET v = :1 / :2", [1, 7])
+      expect(await texts("SELECT v FROM exact_num WHERE id = 34")).toEqual([["." + "142857".repeat(6) + "1429"]])
+      expect((await conn.execute("DELETE FROM exact_num WHERE v = :1 / :2", [1, 7])).rowsAffected).toBe(1)
       expect(await oraCode(() => conn.execute("INSERT INTO exact_num (id, v) VALUES (36, :1 / :2)", [1, 0]))).toBe("ORA-01476")
       expect(await oraCode(() => conn.execute("UPDATE exact_num SET v = v / :1 WHERE id = 30", [0]))).toBe("ORA-01476")
       expect(await texts("SELECT v FROM exact_num WHERE id IN (30, 36) ORDER BY id")).toEqual([[third]])
