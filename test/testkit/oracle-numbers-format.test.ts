@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { failure, numbersAsText, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
 
-/** Every NUMBER fetched as the decimal text node-oracledb decodes from Oracle's digits (no JS double in between). */
-const asText = { fetchTypeHandler: (m: { dbType: unknown }) => (m.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined) }
+const asText = numbersAsText
 const texts = async (sql: string, binds: Array<unknown> = []): Promise<Array<Array<string | null>>> => (await conn.execute(sql, binds, asText)).rows
-const oraCode = (run: () => Promise<unknown>): Promise<string> =>
-  run().then(
-    () => "no error",
-    (e: Error) => e.message.slice(0, 9)
-  )
 /** TO_CHAR(value, model) of each case, one query per case (value is SQL text). */
 const toChar = async (cases: ReadonlyArray<readonly [string, string, string]>) => {
   const out: Array<[string, string, string | null]> = []
@@ -168,8 +162,8 @@ describe("Oracle test server: number format models through raw node-oracledb", (
 
   it("rejects format models Oracle rejects with ORA-01481", async () => {
     const invalid = ["9.9.9", ",999", "99MI9", "9,99.9,9", "9.9V9", "9X", "S99S", "YYYY", "99PR9", "9,999EEEE"]
-    const codes: Array<string> = []
-    for (const model of invalid) codes.push(await oraCode(() => conn.execute(`SELECT TO_CHAR(12, '${model}') FROM DUAL`)))
+    const codes: Array<string | undefined> = []
+    for (const model of invalid) codes.push(oraCode(await failure(() => conn.execute(`SELECT TO_CHAR(12, '${model}') FROM DUAL`))))
     expect(codes).toEqual(invalid.map(() => "ORA-01481"))
     // a datetime format stays one: TO_CHAR of a date is unaffected
     expect(await texts("SELECT TO_CHAR(DATE '2024-03-01', 'YYYY-MM-DD') FROM DUAL")).toEqual([["2024-03-01"]])
@@ -194,8 +188,8 @@ describe("Oracle test server: number format models through raw node-oracledb", (
       ["G1", "XX"],
       ["abc", "999"]
     ]
-    const codes: Array<string> = []
-    for (const [text, model] of refused) codes.push(await oraCode(() => conn.execute(`SELECT TO_NUMBER('${text}', '${model}') FROM DUAL`)))
+    const codes: Array<string | undefined> = []
+    for (const [text, model] of refused) codes.push(oraCode(await failure(() => conn.execute(`SELECT TO_NUMBER('${text}', '${model}') FROM DUAL`))))
     expect(codes).toEqual(refused.map(() => "ORA-01722"))
   })
 })

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { numbersAsText, oracledb, withServer } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
 
-/** Every NUMBER fetched as the decimal text node-oracledb decodes from Oracle's digits (no JS double in between). */
-const asText = { fetchInfo: {}, fetchTypeHandler: (m: { dbType: unknown }) => (m.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined) }
+const asText = numbersAsText
 const texts = async (sql: string, binds: Array<unknown> = []): Promise<Array<Array<string | null>>> => (await conn.execute(sql, binds, asText)).rows
 const oraCode = (run: () => Promise<unknown>): Promise<string> =>
   run().then(

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { numbersAsText, withServer } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
 
-/** Fetches every NUMBER as its decimal text, as node-oracledb decodes Oracle's digits. */
-const asText = { fetchTypeHandler: (m: { dbType: unknown }) => (m.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined) }
+const asText = numbersAsText
 /** Rows of a query with every NUMBER as its exact text. */
 const texts = async (sql: string, binds: Array<unknown> = []): Promise<Array<Array<string | null>>> => (await conn.execute(sql, binds, asText)).rows
 const oraCode = async (run: () => Promise<unknown>): Promise<string> =>
