@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
+import { type Decimal, decimalOf, numberText, roundTo } from "../../testkit/oracle/decimal.ts"
+import { formatNumber, parseNumber } from "../../testkit/oracle/number-format.ts"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { failure, numbersAsText, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
@@ -193,3 +196,48 @@ describe("Oracle test server: number format models through raw node-oracledb", (
     expect(codes).toEqual(refused.map(() => "ORA-01722"))
   })
 })
+
+describe("number format models of the Oracle test server (number-format.ts)", () => {
+  /** Decimals of up to 38 digits at exponents -20 .. 10. */
+  const decimal: fc.Arbitrary<Decimal> = fc
+    .tuple(fc.bigInt({ min: -(10n ** 38n) + 1n, max: 10n ** 38n - 1n }), fc.integer({ min: -20, max: 10 }))
+    .map(([c, e]) => decimalOf(`${c}e${e}`))
+  /** `9` and `0` models with group separators, a fraction and a sign element. */
+  const model = fc
+    .record({
+      fm: fc.boolean(),
+      integer: fc.integer({ min: 1, max: 45 }),
+      zeros: fc.integer({ min: 0, max: 3 }),
+      groups: fc.boolean(),
+      fraction: fc.integer({ min: 0, max: 12 }),
+      sign: fc.constantFrom("", "S", "MI", "PR", "lead")
+    })
+    .map((m) => {
+      let digits = "9".repeat(Math.max(0, m.integer - m.zeros)) + "0".repeat(Math.min(m.zeros, m.integer))
+      if (m.groups) digits = digits.replace(/\B(?=(\d{3})+$)/g, ",")
+      const body = digits + (m.fraction > 0 ? "." + "9".repeat(m.fraction) : "")
+      return { text: `${m.fm ? "FM" : ""}${m.sign === "lead" ? "S" : ""}${body}${m.sign === "lead" ? "" : m.sign}`, fraction: m.fraction, fm: m.fm }
+    })
+
+  it("prints what TO_NUMBER reads back as the value rounded to the model's scale, at the model's width without FM", () => {
+    fc.assert(
+      fc.property(decimal, model, (d, m) => {
+        const text = formatNumber(d, m.text)
+        if (text.startsWith("#")) {
+          // only when the rounded value has more integer digits than the model
+          expect(fixedIntegerDigits(roundTo(d, m.fraction, "round"))).toBeGreaterThan((m.text.match(/[09]/g) ?? []).length - m.fraction)
+          return
+        }
+        expect(parseNumber(text, m.text)).toBe(numberText(roundTo(d, m.fraction, "round")))
+        if (!m.fm) expect(text.length).toBe(formatNumber(decimalOf("1e60"), m.text).length)
+      }),
+      { numRuns: 1000, seed: 20261124 }
+    )
+  })
+})
+
+/** The number of digits of |d|'s integer part (0 for |d| < 1). */
+const fixedIntegerDigits = (d: Decimal): number => {
+  const whole = roundTo({ ...d, negative: false }, 0, "trunc")
+  return whole.coefficient === 0n ? 0 : whole.coefficient.toString().length + whole.exponent
+}
