@@ -75,25 +75,24 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
     for (const m of w.metaData) expect([m.dbTypeName, m.precision, m.scale]).toEqual(["NUMBER", 0, -127])
   })
 
-  // Oracle describes arithmetic results as NUMBER without precision or scale, whatever its operands' declared types
-  // (a NUMBER(3,0) column divided by 4 fetches as a fraction in python-oracledb's tests/test_8000_dataframe.py 8034,
-  // whose Arrow type follows the described precision and scale; "Oracle JDBC driver doesn't provide scale/precision
-  // information for expressions": https://github.com/dbeaver/dbeaver/issues/1767); a CAST or a plain column keeps
-  // its declared type
-  it("describes arithmetic over NUMBER(p,s) columns as NUMBER without precision or scale", async () => {
+  // Oracle describes arithmetic over columns as NUMBER with precision 0 and scale 0, and over constants with precision
+  // 0 and scale -127, whatever the operands' declared types (JDBC metadata of `X1 / X2` and `1/10`:
+  // https://github.com/OHDSI/DatabaseConnector/pull/189; python-oracledb typed expressions over columns by their scale
+  // 0 until https://github.com/oracle/python-oracledb/issues/510); a CAST or a plain column keeps its declared type
+  it("describes arithmetic over NUMBER(p,s) columns as NUMBER without precision, and a CREATE TABLE AS of it as NUMBER", async () => {
     await conn.execute("INSERT INTO num (id, p) VALUES (110, 12.5)")
-    const r = await conn.execute("SELECT id + 1, id * 2, p - 1, -p, (p + id) / 2, CAST(p AS NUMBER(5,2)), p, id FROM num WHERE id = 110")
-    expect(r.rows).toEqual([[111, 220, 11.5, -12.5, 61.25, 12.5, 12.5, 110]])
-    expect(r.metaData.map((m: { dbTypeName: string; precision: number; scale: number }) => [m.dbTypeName, m.precision, m.scale])).toEqual([
-      ["NUMBER", 0, -127],
-      ["NUMBER", 0, -127],
-      ["NUMBER", 0, -127],
-      ["NUMBER", 0, -127],
-      ["NUMBER", 0, -127],
-      ["NUMBER", 5, 2],
-      ["NUMBER", 10, 2],
-      ["NUMBER", 3, 0]
-    ])
+    const r = await conn.execute("SELECT id + 1, id * 2, p - 1, -p, (p + id) / 2, 1.5 * 2, CAST(p AS NUMBER(5,2)), p, id FROM num WHERE id = 110")
+    expect(r.rows).toEqual([[111, 220, 11.5, -12.5, 61.25, 3, 12.5, 12.5, 110]])
+    const expression = ["NUMBER", 0, 0]
+    const described = (m: { dbTypeName: string; precision: number; scale: number }) => [m.dbTypeName, m.precision, m.scale]
+    expect(r.metaData.map(described)).toEqual([expression, expression, expression, expression, expression, ["NUMBER", 0, -127], ["NUMBER", 5, 2], ["NUMBER", 10, 2], ["NUMBER", 3, 0]])
+    // the table's column is a NUMBER without precision, its values Oracle's text of the number: 25.00 and 25 are one
+    await conn.execute("CREATE TABLE num_twice AS SELECT p * 2 AS twice FROM num WHERE id = 110")
+    await conn.execute("INSERT INTO num_twice (twice) VALUES (25)")
+    const copy = await conn.execute("SELECT twice, COUNT(*) FROM num_twice GROUP BY twice", [], asText)
+    expect(copy.rows).toEqual([["25", "2"]])
+    expect(described(copy.metaData[0])).toEqual(["NUMBER", 0, -127])
+    await conn.execute("DROP TABLE num_twice PURGE")
     await conn.execute("DELETE FROM num WHERE id = 110")
   })
 

@@ -19,9 +19,10 @@ export type SelectItem =
   | { readonly kind: "rowid" }
   /**
    * Any other expression; `binary` when it is of a native floating-point type, `params` the binds it uses,
-   * `arithmetic` when it has a `+ - * /` operator (a number result is then NUMBER without precision, results.ts).
+   * `arithmetic` when it has a `+ - * /` operator, on `columns` (a name) or on `constants` only (results.ts describes
+   * a number result without precision, with scale 0 or -127).
    */
-  | { readonly kind: "expr"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number>; readonly arithmetic?: boolean }
+  | { readonly kind: "expr"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number>; readonly arithmetic?: "columns" | "constants" }
   /** COUNT / SUM / AVG over the whole item: Oracle describes their numeric results as unbounded NUMBER. */
   | { readonly kind: "aggregate"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number> }
   /** A bind variable as the whole item (`$param` after translation): described with the bind's own type. */
@@ -1620,7 +1621,9 @@ export const translateQuery = (
     const params = [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))
     const typing = { ...(binary !== undefined ? { binary } : {}), ...(params.length > 0 ? { params } : {}) }
     if (isAggregate(part)) return { kind: "aggregate", ...typing }
-    return part.some((t) => t.kind === "op" && "+-*/".includes(t.value)) ? { kind: "expr", ...typing, arithmetic: true } : { kind: "expr", ...typing }
+    if (!part.some((t) => t.kind === "op" && "+-*/".includes(t.value))) return { kind: "expr", ...typing }
+    const named = part.some((t, k) => (t.kind === "ident" || t.kind === "qident") && !isOp(part[k + 1], "("))
+    return { kind: "expr", ...typing, arithmetic: named ? "columns" : "constants" }
   }
   /** The DuckDB row id expression of an aliased ROWID item (`ROWID [AS] a`, `q.ROWID [AS] a`), or undefined. */
   const aliasedRowid = (part: ReadonlyArray<Tok>): string | undefined => {
