@@ -158,6 +158,13 @@ describe("Oracle test server: number format models through raw node-oracledb", (
       await c2.execute("ALTER SESSION SET NLS_NUMERIC_CHARACTERS = ',.'")
       const r = await c2.execute("SELECT TO_CHAR(1234567.891, '9G999G999D99'), TO_CHAR(1234.5, '9,999.99'), TO_NUMBER('1.234,5', '9G999D9') FROM DUAL", [], asText)
       expect(r.rows).toEqual([[" 1.234.567,89", " 1,234.50", "1234.5"]])
+      // the nlsparam argument overrides the session's characters for one call
+      const own = await c2.execute(
+        "SELECT TO_CHAR(1234.5, '9G999D99', 'NLS_NUMERIC_CHARACTERS = ''.,'''), TO_NUMBER('1,234.5', '9G999D9', 'NLS_NUMERIC_CHARACTERS = ''.,''') FROM DUAL",
+        [],
+        asText
+      )
+      expect(own.rows).toEqual([[" 1,234.50", "1234.5"]])
     } finally {
       await c2.close()
     }

@@ -1275,7 +1275,7 @@ export class Translator {
         {
           const [from, to] = parts[0]!
           const argument = this.callArgument(from, to, arg(0))
-          const number = numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, argument.exact || argument.binary || this.exactNumericRange(from, to))
+          const number = numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, argument.exact || argument.binary || this.exactNumericRange(from, to), this.stringArgument(parts[2]))
           if (number !== undefined) return [number, close + 1]
           const zoned = this.zonedOperand(parts[0]![0], parts[0]![1])
           if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
@@ -1299,7 +1299,7 @@ export class Translator {
         // without a format model: the exact NUMBER of the text (ORA-01722 for text that is no number)
         if (parts.length === 1) return [`ora_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
         // with a format model: the number the text shows in it (number-format.ts)
-        if (toks[parts[1]![0]]?.kind === "str") return [numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, false)!, close + 1]
+        if (toks[parts[1]![0]]?.kind === "str") return [numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, false, this.stringArgument(parts[2]))!, close + 1]
         return [`CAST(${arg(0)} AS DOUBLE)`, close + 1]
       case "MIN":
       case "MAX": {
@@ -1371,6 +1371,12 @@ export class Translator {
       }
     }
     return [`${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
+  }
+
+  /** The text of a call's argument [from, to) when it is a character literal. */
+  private stringArgument(part: readonly [number, number] | undefined): string | undefined {
+    const t = part === undefined || part[1] !== part[0] + 1 ? undefined : this.toks[part[0]]
+    return t?.kind === "str" ? t.value : undefined
   }
 
   /** A call's argument in tokens [from, to), rendered, with what number-sql.ts needs to know of its type. */
