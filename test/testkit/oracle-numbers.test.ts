@@ -81,7 +81,7 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
   // 0 until https://github.com/oracle/python-oracledb/issues/510); a CAST or a plain column keeps its declared type
   it("describes arithmetic over NUMBER(p,s) columns as NUMBER without precision, and a CREATE TABLE AS of it as NUMBER", async () => {
     await conn.execute("INSERT INTO num (id, p) VALUES (110, 12.5)")
-    const r = await conn.execute("SELECT id + 1, id * 2, p - 1, -p, (p + id) / 2, 1.5 * 2, CAST(p AS NUMBER(5,2)), p, id FROM num WHERE id = 110")
+    const r = await conn.execute("SELECT id + 1, id * 2 AS twice, p - 1 less, -p, (p + id) / 2, 1.5 * 2 three, CAST(p AS NUMBER(5,2)), p, id FROM num WHERE id = 110")
     expect(r.rows).toEqual([[111, 220, 11.5, -12.5, 61.25, 3, 12.5, 12.5, 110]])
     const expression = ["NUMBER", 0, 0]
     const described = (m: { dbTypeName: string; precision: number; scale: number }) => [m.dbTypeName, m.precision, m.scale]

@@ -1628,7 +1628,12 @@ export const translateQuery = (
     const typing = { ...(binary !== undefined ? { binary } : {}), ...(params.length > 0 ? { params } : {}) }
     if (isAggregate(part)) return { kind: "aggregate", ...typing }
     if (!part.some((t) => t.kind === "op" && "+-*/".includes(t.value))) return { kind: "expr", ...typing }
-    const named = part.some((t, k) => (t.kind === "ident" || t.kind === "qident") && !isOp(part[k + 1], "("))
+    // a name other than the item's alias (`x + 1 y`, `1.5 * 2 AS z`): a column, not a constant
+    const last = part[part.length - 1]!
+    const before = part[part.length - 2]
+    const aliased = (last.kind === "ident" || last.kind === "qident") && before !== undefined && (isKw(before, "AS") || before.kind !== "op" || isOp(before, ")"))
+    const expression = aliased ? part.slice(0, isKw(before, "AS") ? -2 : -1) : part
+    const named = expression.some((t, k) => (t.kind === "ident" || t.kind === "qident") && !isOp(expression[k + 1], "("))
     return { kind: "expr", ...typing, arithmetic: named ? "columns" : "constants" }
   }
   /** The DuckDB row id expression of an aliased ROWID item (`ROWID [AS] a`, `q.ROWID [AS] a`), or undefined. */
