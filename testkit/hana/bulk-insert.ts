@@ -11,7 +11,7 @@ import { fromCesu8 } from "./encode.ts"
 import { HanaError } from "./errors.ts"
 import { decodeName, encodeName } from "./names.ts"
 import { parseTypeText, TypeCode } from "./types.ts"
-import { MalformedPacket } from "./wire.ts"
+import { lengthIndicatorSize, MalformedPacket, NULL_LENGTH, readLengthIndicator } from "./wire.ts"
 
 /**
  * Where a batch goes: the table (appended to directly when the parameters are all its columns in order, else its
@@ -255,16 +255,11 @@ export const decodeBatch = (data: Buffer, count: number, target: BatchTarget): B
           case TypeCode.VARBINARY:
           case TypeCode.BSTRING: {
             need(1)
-            let len = data[o++]!
-            if (len === 246) {
-              need(2)
-              len = data.readInt16LE(o)
-              o += 2
-            } else if (len === 247) {
-              need(4)
-              len = data.readInt32LE(o)
-              o += 4
-            } else if (len === 255) break
+            const indicator = lengthIndicatorSize(data[o]!)
+            need(indicator)
+            const len = readLengthIndicator(data, o)
+            o += indicator
+            if (len === NULL_LENGTH) break
             need(len)
             const binary = type === TypeCode.BINARY || type === TypeCode.VARBINARY || type === TypeCode.BSTRING
             if (binary ? layout !== "blob" : layout !== "varchar") throw new NotFast()
