@@ -47,6 +47,15 @@ describe("Oracle test server: encoding object values into rows, through raw node
     await r.resultSet.close().catch(() => undefined)
     expect((await conn.execute("SELECT COUNT(*) FROM stamps")).rows).toEqual([[4]])
   })
+
+  it("answers an OUT bind it cannot encode with an ORA- error, and the session stays usable", async () => {
+    const Stamp = await conn.getDbObjectClass("STAMP_T")
+    const e = await failure(() => conn.execute("BEGIN SELECT s INTO :o FROM stamps WHERE id = :id; END;", { id: 3, o: { dir: oracledb.BIND_OUT, type: Stamp } }))
+    expect(e.message).not.toMatch(/NJS-/)
+    expect(oraCode(e)).toBe("ORA-01861")
+    const ok = await conn.execute("BEGIN SELECT s INTO :o FROM stamps WHERE id = :id; END;", { id: 4, o: { dir: oracledb.BIND_OUT, type: Stamp } })
+    expect(ok.outBinds.o.N).toBe(4)
+  })
 })
 
 describe("Oracle test server: datetime attributes with a zone, through raw node-oracledb", () => {
