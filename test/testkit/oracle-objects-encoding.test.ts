@@ -87,6 +87,11 @@ describe("Oracle test server: datetime attributes with a zone, through raw node-
     await c.execute("INSERT INTO whens VALUES (4, when_t(NULL, TIMESTAMP '2024-01-01 10:00:00 Asia/Tokyo', NULL, NULL))")
     const r = await c.execute("SELECT id, w FROM whens WHERE id IN (3, 4) ORDER BY id")
     expect(r.rows.map((row: Array<any>) => row[1].LTZ)).toEqual([new Date(Date.UTC(2024, 0, 1, 8)), new Date(Date.UTC(2024, 0, 1, 1))])
+    // a bound value travels in the database time zone both ways, so it reads back as the same instant
+    const When = await c.getDbObjectClass("WHEN_T")
+    const instant = new Date(Date.UTC(2023, 6, 4, 23, 30, 15, 250))
+    await c.execute("INSERT INTO whens VALUES (6, :1)", [new When({ LTZ: instant })])
+    expect((await c.execute("SELECT w FROM whens WHERE id = 6")).rows[0][0].LTZ).toEqual(instant)
   })
 
   it("keeps the wall clock of a zoned literal in TIMESTAMP and DATE attributes, as Oracle drops the zone converting to them", async () => {
