@@ -184,6 +184,26 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     expect(await onHana(rowsOf(`SELECT COUNT(*) AS N FROM "CITIES_CSV"`))).toEqual([{ N: 3n }])
   })
 
+  it("ingests a .tsv file split on tabs into its real columns, and a file with another delimiter given by --delimiter", async () => {
+    const tsv = join(dir, "cities.tsv")
+    writeFileSync(tsv, `CITY\tPOPULATION\tNOTE\nWalldorf\t15000\tsmall, green\n"Zürich"\t421000\t\n`)
+    const semicolons = join(dir, "cities-semicolons.txt")
+    writeFileSync(semicolons, `CITY;POPULATION\nPotsdam;183000\n`)
+    const [tabs, given] = await Promise.all([
+      runCli(["ingest", tsv, "--uri", hana.uri, "--table", "CITIES_TSV"]),
+      runCli(["ingest", semicolons, "--uri", hana.uri, "--table", "CITIES_SEMICOLONS", "--delimiter", ";"])
+    ])
+    expect(tabs.stderr).toBe("")
+    expect([tabs.code, given.code]).toEqual([0, 0])
+    const columns = await onHana(Effect.flatMap(Connection.Connection, (c) => c.getTableSchema(undefined, undefined, "CITIES_TSV")))
+    expect(columns.fields.map((f) => `${f.name}:${f.type}`)).toEqual(["CITY:Utf8", "POPULATION:Int32", "NOTE:Utf8"])
+    expect(await onHana(rowsOf(`SELECT "CITY", "POPULATION", "NOTE" FROM "CITIES_TSV" ORDER BY "CITY"`))).toEqual([
+      { CITY: "Walldorf", POPULATION: 15000, NOTE: "small, green" },
+      { CITY: "Zürich", POPULATION: 421000, NOTE: null }
+    ])
+    expect(await onHana(rowsOf(`SELECT "CITY", "POPULATION" FROM "CITIES_SEMICOLONS"`))).toEqual([{ CITY: "Potsdam", POPULATION: 183000 }])
+  })
+
   it("ingests an Arrow IPC file (file format) into Oracle, the table and mode from the environment", async () => {
     const file = join(dir, "lineitems.arrow")
     writeFileSync(file, Arrow.tableToIPC(new Arrow.Table([lineitemBatch(9, 0, 500)]), "file"))
