@@ -312,6 +312,55 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     expect(widest).toBeLessThanOrEqual(3)
   })
 
+  it("the main job's copy (its row count known) holds a small fraction of the table, not the whole of it", async () => {
+    const rows = 20_000
+    await onHana(Effect.flatMap(Connection.Connection, (conn) =>
+      conn.ingest(fromTable(new Arrow.Table([lineitemBatch(8, 0, rows)])), { targetTable: "ITEMS_20K", mode: "replace" })))
+    let produced = 0
+    let consumed = 0
+    let largestBatch = 0
+    let mostHeld = 0
+    const copied = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const hanaConn = Context.get(yield* Layer.build(hanaConnection()), Connection.Connection)
+      const oracleConn = Context.get(yield* Layer.build(oracleConnection()), Connection.Connection)
+      // Rows the HANA reader handed out, rows the Oracle ingest took; the batch being inserted is still held.
+      const from: Connection.ConnectionShape = {
+        ...hanaConn,
+        executeQuery: (sql, options) =>
+          Effect.map(hanaConn.executeQuery(sql, options), (reader) => ({
+            schema: reader.schema,
+            batches: reader.batches.pipe(Stream.tap((batch) => Effect.sync(() => {
+              produced += batch.numRows
+              largestBatch = Math.max(largestBatch, batch.numRows)
+            })))
+          }))
+      }
+      const to: Connection.ConnectionShape = {
+        ...oracleConn,
+        ingest: (data, options) =>
+          oracleConn.ingest({
+            schema: data.schema,
+            batches: data.batches.pipe(Stream.tap((batch) =>
+              Effect.sync(() => {
+                consumed += batch.numRows
+                mostHeld = Math.max(mostHeld, produced - consumed + batch.numRows)
+              }).pipe(Effect.andThen(Effect.sleep("5 millis")))
+            ))
+          }, options)
+      }
+      return yield* copyQuery(from, to, `SELECT * FROM "ITEMS_20K"`, { targetTable: "ITEMS_20K", mode: "replace" }, {
+        step: "copy",
+        totalRows: rows,
+        onFinish: () => {}
+      }).pipe(quietly)
+    })))
+    expect(copied).toBe(rows)
+    expect(consumed).toBe(rows)
+    // batches of about a 32nd of the table (HANA's batches may run over by up to a fetch's rounding); at most four held
+    expect(largestBatch).toBeLessThanOrEqual(rows / 16)
+    expect(mostHeld).toBeLessThanOrEqual(rows / 4)
+  })
+
   it("copy sets its batch options (HANA fetches, Oracle insert cap) unless the caller set them", async () => {
     const key = "redo.statement.insert_batch_rows"
     const readOptions: Array<Readonly<Record<string, string>> | undefined> = []
