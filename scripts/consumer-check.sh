@@ -66,12 +66,18 @@ if (missing.length > 0) { console.error(`map sources missing from the package:\n
 # The adbc bin: without its optional peers it names what to install; with them it runs.
 PATH="$(dirname "$node"):$PATH"
 if hint="$(npx --no-install adbc --help 2>&1)"; then echo "adbc ran without its CLI peers"; exit 1; fi
-echo "$hint" | grep -q "npm install @effect/platform-node csv-parse"
-npm install --no-audit --no-fund --loglevel=error @effect/platform-node csv-parse
+echo "$hint" | grep -q "npm install @effect/platform-node$"
+npm install --no-audit --no-fund --loglevel=error @effect/platform-node
 npx --no-install adbc --version
 npx --no-install adbc --help | grep -q "table-schema"
-# Parquet needs one more optional peer: without it the ingest names it (before connecting: the URI is a closed port),
-# with it the same file gets as far as the Parquet reader.
+# CSV and Parquet need one more optional peer each: without it the ingest names it (before connecting: the URI is a
+# closed port), with it the same file gets as far as the reader.
+printf 'A\n1\n' >one.csv
+if hint="$(npx --no-install adbc ingest one.csv --uri hdb://u:p@127.0.0.1:1 --table T 2>&1)"; then echo "adbc ingest read CSV without csv-parse"; exit 1; fi
+echo "$hint" | grep -q "^error: NOT_IMPLEMENTED: reading CSV needs csv-parse.*: npm install csv-parse"
+npm install --no-audit --no-fund --loglevel=error csv-parse
+if read="$(npx --no-install adbc ingest one.csv --uri hdb://u:p@127.0.0.1:1 --table T 2>&1)"; then echo "adbc ingest reached a closed port"; exit 1; fi
+echo "$read" | grep -q "^error: IO"
 : >empty.parquet
 ingest_parquet() { npx --no-install adbc ingest empty.parquet --uri hdb://u:p@127.0.0.1:1 --table T 2>&1; }
 if hint="$(ingest_parquet)"; then echo "adbc ingest read Parquet without parquet-wasm"; exit 1; fi
