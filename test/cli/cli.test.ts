@@ -11,7 +11,7 @@ import { PassThrough } from "node:stream"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as Arrow from "apache-arrow"
-import { Context, Effect, Exit, Layer, Stream } from "effect"
+import { Context, type Duration, Effect, Exit, Layer, Stream } from "effect"
 import * as Hana from "../../layers/hana/index.ts"
 import * as Oracle from "../../layers/oracle/index.ts"
 import * as Connection from "../../src/Connection.ts"
@@ -271,41 +271,55 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     expect(await onHana(rowsOf(`SELECT COUNT(*) AS N FROM "ITEMS_KEPT"`))).toEqual([{ N: 3n }])
   })
 
-  it("copy streams: the source reads ahead of the insert, by at most the read-ahead (two batches) and one in flight", async () => {
-    let produced = 0
-    let consumed = 0
-    let widest = 0
-    const copied = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+  /**
+   * Copies `sql` from HANA into `table` on Oracle through connections that are watched: `onRead` sees each batch the
+   * HANA reader hands out, `onInsert` each batch the Oracle ingest takes (each insert then waits `insertDelay`).
+   */
+  const watchedCopy = (
+    sql: string,
+    table: string,
+    options: Partial<Parameters<typeof copyQuery>[4]>,
+    watch: { readonly onRead: (batch: Arrow.RecordBatch) => void; readonly onInsert: (batch: Arrow.RecordBatch) => void; readonly insertDelay: Duration.Input }
+  ) =>
+    Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       const hanaConn = Context.get(yield* Layer.build(hanaConnection()), Connection.Connection)
       const oracleConn = Context.get(yield* Layer.build(oracleConnection()), Connection.Connection)
-      // The same connections, watched: batches the HANA reader hands out, batches the Oracle ingest takes.
       const from: Connection.ConnectionShape = {
         ...hanaConn,
-        executeQuery: (sql, options) =>
-          Effect.map(hanaConn.executeQuery(sql, options), (reader) => ({
+        executeQuery: (query, queryOptions) =>
+          Effect.map(hanaConn.executeQuery(query, queryOptions), (reader) => ({
             schema: reader.schema,
-            batches: reader.batches.pipe(Stream.tap(() => Effect.sync(() => void produced++)))
+            batches: reader.batches.pipe(Stream.tap((batch) => Effect.sync(() => watch.onRead(batch))))
           }))
       }
       const to: Connection.ConnectionShape = {
         ...oracleConn,
-        ingest: (data, options) =>
+        ingest: (data, ingestOptions) =>
           oracleConn.ingest({
             schema: data.schema,
-            batches: data.batches.pipe(Stream.tap(() =>
-              Effect.sync(() => {
-                consumed++
-                widest = Math.max(widest, produced - consumed)
-              }).pipe(Effect.andThen(Effect.sleep("20 millis")))
+            batches: data.batches.pipe(Stream.tap((batch) =>
+              Effect.sync(() => watch.onInsert(batch)).pipe(Effect.andThen(Effect.sleep(watch.insertDelay)))
             ))
-          }, options)
+          }, ingestOptions)
       }
-      return yield* copyQuery(from, to, `SELECT * FROM "ITEMS"`, { targetTable: "ITEMS_STREAMED", mode: "replace" }, {
-        step: "copy",
-        onFinish: () => {},
-        readOptions: { "dba.statement.fetch_size": "50", "dba.statement.read_batch_rows": "50" }
-      }).pipe(quietly)
+      return yield* copyQuery(from, to, sql, { targetTable: table, mode: "replace" }, { step: "copy", onFinish: () => {}, ...options })
+        .pipe(quietly)
     })))
+
+  it("copy streams: the source reads ahead of the insert, by at most the read-ahead (two batches) and one in flight", async () => {
+    let produced = 0
+    let consumed = 0
+    let widest = 0
+    const copied = await watchedCopy(`SELECT * FROM "ITEMS"`, "ITEMS_STREAMED", {
+      readOptions: { "dba.statement.fetch_size": "50", "dba.statement.read_batch_rows": "50" }
+    }, {
+      onRead: () => void produced++,
+      onInsert: () => {
+        consumed++
+        widest = Math.max(widest, produced - consumed)
+      },
+      insertDelay: "20 millis"
+    })
     expect(copied).toBe(1000)
     expect([produced, consumed]).toEqual([20, 20])
     // At least one batch read ahead (the HANA fetch overlaps the Oracle insert), never more than the buffer allows.
@@ -321,40 +335,18 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     let consumed = 0
     let largestBatch = 0
     let mostHeld = 0
-    const copied = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const hanaConn = Context.get(yield* Layer.build(hanaConnection()), Connection.Connection)
-      const oracleConn = Context.get(yield* Layer.build(oracleConnection()), Connection.Connection)
-      // Rows the HANA reader handed out, rows the Oracle ingest took; the batch being inserted is still held.
-      const from: Connection.ConnectionShape = {
-        ...hanaConn,
-        executeQuery: (sql, options) =>
-          Effect.map(hanaConn.executeQuery(sql, options), (reader) => ({
-            schema: reader.schema,
-            batches: reader.batches.pipe(Stream.tap((batch) => Effect.sync(() => {
-              produced += batch.numRows
-              largestBatch = Math.max(largestBatch, batch.numRows)
-            })))
-          }))
-      }
-      const to: Connection.ConnectionShape = {
-        ...oracleConn,
-        ingest: (data, options) =>
-          oracleConn.ingest({
-            schema: data.schema,
-            batches: data.batches.pipe(Stream.tap((batch) =>
-              Effect.sync(() => {
-                consumed += batch.numRows
-                mostHeld = Math.max(mostHeld, produced - consumed + batch.numRows)
-              }).pipe(Effect.andThen(Effect.sleep("5 millis")))
-            ))
-          }, options)
-      }
-      return yield* copyQuery(from, to, `SELECT * FROM "ITEMS_20K"`, { targetTable: "ITEMS_20K", mode: "replace" }, {
-        step: "copy",
-        totalRows: rows,
-        onFinish: () => {}
-      }).pipe(quietly)
-    })))
+    // Rows the HANA reader handed out, rows the Oracle ingest took; the batch being inserted is still held.
+    const copied = await watchedCopy(`SELECT * FROM "ITEMS_20K"`, "ITEMS_20K", { totalRows: rows }, {
+      onRead: (batch) => {
+        produced += batch.numRows
+        largestBatch = Math.max(largestBatch, batch.numRows)
+      },
+      onInsert: (batch) => {
+        consumed += batch.numRows
+        mostHeld = Math.max(mostHeld, produced - consumed + batch.numRows)
+      },
+      insertDelay: "5 millis"
+    })
     expect(copied).toBe(rows)
     expect(consumed).toBe(rows)
     // batches of about a 32nd of the table (HANA's batches may run over by up to a fetch's rounding); at most four held
