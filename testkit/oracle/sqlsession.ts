@@ -29,6 +29,7 @@ import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, encodeName, quoteDuck } from "./names.ts"
 import { withExactAliases } from "./number-aliases.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
+import { sessionZoneWrites } from "./datetime-writes.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import type { ValueKind } from "./types.ts"
 import { runPlsql } from "./plsql.ts"
@@ -380,7 +381,8 @@ export class SqlSession {
 
   /** Translates an Oracle expression/statement fragment with positional binds. */
   translate(sql: string): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
-    const written = canonicalNumberWrites(unqualifySetTargets(tokenize(sql)), (schema, name) => this.lookupTable(schema, name))
+    const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
+    const written = sessionZoneWrites(canonicalNumberWrites(unqualifySetTargets(tokenize(sql)), lookup), lookup)
     const { toks, tr, binds } = this.bindNumberingTranslator(written, sql)
     return { toks, text: (a, b) => tr.range(a, b), binds }
   }
