@@ -54,4 +54,27 @@ describe("Oracle test server: TIMESTAMP values take the session time zone where 
     expect((await writer.execute(`SELECT TO_CHAR(z, ${fmt}) FROM zs WHERE id = 6`)).rows).toEqual([["2024-01-01 10:00 Europe/Paris"]])
     await writer.rollback()
   })
+
+  // `expr AT TIME ZONE zone` / `AT LOCAL` take a TIMESTAMP operand as TIMESTAMP WITH TIME ZONE in the session time zone
+  // and give the same instant in the zone named (SQL Language Reference, "Datetime Expressions").
+  it("converts a plain TIMESTAMP with AT TIME ZONE (offset, region) and AT LOCAL from the session time zone", async () => {
+    await writer.execute("CREATE TABLE za (id NUMBER, ts TIMESTAMP, ts3 TIMESTAMP(3))")
+    await writer.execute("INSERT INTO za VALUES (1, TIMESTAMP '2024-07-01 10:00:00', TIMESTAMP '2024-07-01 10:00:00.250')")
+    await writer.commit()
+    const fmt = "'YYYY-MM-DD HH24:MI:SS.FF3 TZR'"
+    const r = await writer.execute(
+      `SELECT TO_CHAR(ts AT TIME ZONE 'America/New_York', ${fmt}), TO_CHAR(ts AT TIME ZONE '-03:00', ${fmt}),
+              TO_CHAR(ts3 AT LOCAL, ${fmt}), TO_CHAR(ts AT TIME ZONE 'UTC', ${fmt}), ts AT TIME ZONE 'Asia/Tokyo'
+         FROM za`
+    )
+    // 10:00 at +05:00 is 05:00 UTC: 01:00 in New York (EDT), 02:00 at -03:00
+    expect(r.rows[0].slice(0, 4)).toEqual([
+      "2024-07-01 01:00:00.000 America/New_York", "2024-07-01 02:00:00.000 -03:00", "2024-07-01 10:00:00.250 +05:00", "2024-07-01 05:00:00.000 UTC"
+    ])
+    expect(r.rows[0][4]).toEqual(new Date(Date.UTC(2024, 6, 1, 5)))
+    expect(r.metaData[4].dbTypeName).toBe("TIMESTAMP WITH TIME ZONE")
+    // in New York's session the same wall clock is another instant
+    const ny = await reader.execute(`SELECT TO_CHAR(ts AT TIME ZONE 'UTC', ${fmt}) FROM za`)
+    expect(ny.rows).toEqual([["2024-07-01 14:00:00.000 UTC"]])
+  })
 })

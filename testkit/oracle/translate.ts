@@ -443,7 +443,7 @@ export class Translator {
 
   /** Translates tokens [from, to), rewriting Oracle operator semantics where needed (see `expression`). */
   range(from: number, to: number): string {
-    if (!this.needsOperatorRewrite(from, to) && !this.mentionsExactNumber(from, to) && this.exactOrderItems.size === 0 && !this.mentionsTextDatetime(from, to))
+    if (!this.needsOperatorRewrite(from, to) && !this.mentionsExactNumber(from, to) && this.exactOrderItems.size === 0 && !this.mentionsTextDatetime(from, to) && !this.mentionsAtZone(from, to))
       return this.plain(from, to)
     // split at top-level separators; rewrite the arithmetic/concatenation segments between them
     const toks = this.toks
@@ -765,9 +765,18 @@ export class Translator {
     return false
   }
 
+  /** True when the range has `AT TIME ZONE` or `AT LOCAL` (rendered by textDatetimeAtZone). */
+  private mentionsAtZone(from: number, to: number): boolean {
+    for (let i = from; i < to; i++) if (isKw(this.toks[i], "AT") && (isKw(this.toks[i + 1], "LOCAL") || (isKw(this.toks[i + 1], "TIME") && isKw(this.toks[i + 2], "ZONE")))) return true
+    return false
+  }
+
   /**
-   * `datetime AT TIME ZONE zone` and `datetime AT LOCAL` of a text datetime: the same instant in that zone, a TIMESTAMP
-   * WITH TIME ZONE (SQL Language Reference, "Datetime Expressions"; a TIMESTAMP is read in the session time zone).
+   * `datetime AT TIME ZONE zone` and `datetime AT LOCAL`: the same instant in that zone, a TIMESTAMP WITH TIME ZONE
+   * (SQL Language Reference, "Datetime Expressions"). Any datetime operand: a text datetime, a TIMESTAMP or DATE (read in
+   * the session time zone: "The session time zone also takes effect when a TIMESTAMP value is converted to the TIMESTAMP
+   * WITH TIME ZONE or TIMESTAMP WITH LOCAL TIME ZONE datatype", Database Globalization Support Guide, "Setting the
+   * Session Time Zone") or a LOCAL TIME ZONE value (DuckDB renders its instant with offset +00).
    */
   private textDatetimeAtZone(parts: Array<Part>): void {
     for (const p of parts) {
@@ -781,7 +790,6 @@ export class Translator {
         const local = isKw(this.toks[i + 1], "LOCAL") && i + 2 === p.to
         if (!local && !(isKw(this.toks[i + 1], "TIME") && isKw(this.toks[i + 2], "ZONE") && i + 3 < p.to)) continue
         const operand = this.range(p.from, i)
-        if ((this.textDatetimeAt(p.from, i) ?? textDatetimeOfText(operand)) === undefined) break
         const zone = local ? "getvariable('ora_session_tz')" : `CAST(${this.range(i + 3, p.to)} AS VARCHAR)`
         p.text = `ora_tstz_at(${datetimeArgument(operand, "zoned")}, ${zone})`
         break
