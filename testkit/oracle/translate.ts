@@ -10,6 +10,7 @@ import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric } from "./number-sql.ts"
+import { instantGrouping, type InstantGrouping } from "./datetime-groups.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -104,6 +105,12 @@ const TEXT_DATETIME_ELEMENT = /TZH:TZM|TZH|TZM|TZR|TZD|FF[1-9]?/i
 
 /** A text datetime's own wall clock as a DuckDB TIMESTAMP (Oracle drops the zone converting to TIMESTAMP or DATE). */
 const wallClockOf = (text: string, kind: TextDatetimeKind): string => `ora_tstz_local(${datetimeArgument(text, kind)})`
+
+/** MIN / MAX of a text datetime: the value with the least or greatest instant (zoned) or wall clock, its zone kept. */
+const textDatetimeExtreme = (v: "MIN" | "MAX", text: string, kind: TextDatetimeKind): string => {
+  const pick = `${v === "MIN" ? "arg_min" : "arg_max"}(CAST(${text} AS VARCHAR), ora_tstz_key(${datetimeArgument(text, kind)}))`
+  return kind === "zoned" ? `ora_tstz(${pick}, getvariable('ora_session_tz'))` : `ora_ts(${pick})`
+}
 
 /** A datetime as a text datetime of `kind` (a DuckDB datetime by its rendering, a TIMESTAMP in the session time zone). */
 const asTextDatetime = (text: string, kind: TextDatetimeKind): string =>
@@ -1075,6 +1082,8 @@ export class Translator {
   }
 
   private one(i: number, to: number): [string, number] {
+    const grouped = this.groupedByInstant(i)
+    if (grouped !== undefined) return grouped
     const toks = this.toks
     const t = toks[i]!
     switch (t.kind) {
@@ -1096,6 +1105,26 @@ export class Translator {
       case "ident":
         return this.windowed(this.ident(i, to))
     }
+  }
+
+  private instantGrouping: InstantGrouping | undefined
+
+  /**
+   * A zoned column reference starting at `i` that groups by instant (datetime-groups.ts): a GROUP BY item or COUNT
+   * (DISTINCT ...) operand as its instant key, a grouped reference outside aggregates as its group's least value by
+   * instant (arg_min: one of the group's values, as DuckDB picks among equal instants), with the index after it.
+   */
+  private groupedByInstant(i: number): [string, number] | undefined {
+    const columns = this.ctx.textDatetimeColumns
+    if (columns === undefined || columns.size === 0) return undefined
+    this.instantGrouping ??= instantGrouping(this.toks, (name) => columns.get(name) === "zoned")
+    const reference = (end: number) => this.toks.slice(i, end).map((t) => (t.kind === "op" ? t.value : identOut(t))).join("")
+    const keyEnd = this.instantGrouping.keys.get(i)
+    if (keyEnd !== undefined) return [`ora_tstz_key(${datetimeArgument(reference(keyEnd), "zoned")})`, keyEnd]
+    const representative = this.instantGrouping.representatives.get(i)
+    if (representative === undefined) return undefined
+    const text = textDatetimeExtreme("MIN", reference(representative.end), "zoned")
+    return [representative.item ? `${text} AS ${identOut(this.toks[representative.end - 1]!)}` : text, representative.end]
   }
 
   /** A rendered call `[text, next]` with the `OVER (...)` window that follows it, if any. */
@@ -1304,8 +1333,7 @@ export class Translator {
         const p = parts[0]
         const kind = p === undefined || parts.length !== 1 || isKw(toks[close + 1], "OVER") ? undefined : (this.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(0)))
         if (kind === undefined) break
-        const pick = `${v === "MIN" ? "arg_min" : "arg_max"}(CAST(${arg(0)} AS VARCHAR), ora_tstz_key(${datetimeArgument(arg(0), kind)}))`
-        return [kind === "zoned" ? `ora_tstz(${pick}, getvariable('ora_session_tz'))` : `ora_ts(${pick})`, close + 1]
+        return [textDatetimeExtreme(v, arg(0), kind), close + 1]
       }
       case "EXTRACT": {
         const extracted = this.textDatetimeExtract(parts[0])
@@ -1486,6 +1514,25 @@ export const headingOf = (toks: ReadonlyArray<Tok>): string =>
     .join("")
 
 /**
+ * The `DISTINCT ON` keys of a `SELECT DISTINCT` list with a TIMESTAMP WITH TIME ZONE item: every item by its output
+ * name, a zoned one by its instant, so that values at one instant in different zones are one row, as Oracle compares
+ * them (datetime-groups.ts); undefined when no item is zoned or an item is `*`.
+ */
+const distinctByInstant = (tr: Translator, itemRanges: ReadonlyArray<[number, number]>, pieces: ReadonlyArray<string>): string | undefined => {
+  const keys: Array<string> = []
+  let zoned = false
+  for (const [k, [from, to]] of itemRanges.entries()) {
+    const piece = pieces[k] ?? ""
+    const name = /("(?:[^"]|"")*"|[A-Za-z_][\w$#]*)\s*$/.exec(piece)?.[1]
+    if (name === undefined || /\*\s*$/.test(piece)) return undefined
+    const kind = tr.textDatetimeAt(from, to) ?? tr.textDatetimeAt(from, to - 1) ?? tr.textDatetimeAt(from, to - 2) ?? textDatetimeOfText(piece)
+    zoned ||= kind === "zoned"
+    keys.push(kind === "zoned" ? `ora_tstz_key(${datetimeArgument(name, "zoned")})` : name)
+  }
+  return zoned ? keys.join(", ") : undefined
+}
+
+/**
  * Translates a top-level query: adds Oracle column headings as aliases, rewrites a trailing
  * `WHERE ... ROWNUM <= n` into LIMIT, and reports the select-list shape.
  */
@@ -1627,7 +1674,10 @@ export const translateQuery = (
     if (expression.length === 3 && isOp(expression[1], ".") && isRowid(expression[2])) return `${identOut(expression[0]!)}.rowid`
     return undefined
   }
+  /** Token ranges of the select-list items. */
+  const itemRanges: Array<[number, number]> = []
   const flush = (end: number) => {
+    itemRanges.push([start, end])
     const part = toks.slice(start, end)
     const ym = yearMonthLiteral(part) ?? dayTimeNanosLiteral(part) ?? zonedLiteral(part)
     if (part.length === 0) throw ora.missingExpression()
@@ -1809,7 +1859,8 @@ export const translateQuery = (
       body = `${left} ${right}`
     }
   }
-  const head = tr.range(0, listStart)
+  const distinctOn = isKw(toks[listStart - 1], "DISTINCT", "UNIQUE") ? distinctByInstant(tr, itemRanges, pieces) : undefined
+  const head = distinctOn === undefined ? tr.range(0, listStart) : `${tr.range(0, listStart - 1)} DISTINCT ON (${distinctOn})`
   const setOrder = setOperation && body === undefined && lockWait === null && !withRowid ? exactSetOrder(toks, tr, fromAt, end, exactOutputs) : undefined
   if (setOrder !== undefined) return { sql: `SELECT * FROM (${head} ${pieces.join(", ")} ${setOrder.query}) ${setOrder.order}`, shape: { items, from } }
   body ??= tr.range(fromAt, end)

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { withServer } from "./oracle/helpers.ts"
+
+// TIMESTAMP WITH TIME ZONE values are equal when they are the same instant, whatever zones they carry (Database
+// Globalization Support Guide, "Datetime Comparisons"; Oracle Objects for OLE, "IsEqual (OraTimeStampTZ) Method": it
+// "only compares the Coordinated Universal Time (UTC) date-time values ...; the time zone information is ignored"). So
+// they group and are DISTINCT by instant. Rows 1, 2 and 4 below are 11:00 UTC, row 3 is 10:00 UTC.
+describe("Oracle test server: TIMESTAMP WITH TIME ZONE groups, DISTINCT and keys by instant (raw node-oracledb)", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  const noon = new Date(Date.UTC(2024, 0, 1, 11, 0, 0, 123))
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TABLE tzg (id NUMBER, a TIMESTAMP(9) WITH TIME ZONE, n NUMBER, g VARCHAR2(2))")
+    await conn.execute("INSERT INTO tzg VALUES (1, TIMESTAMP '2024-01-01 12:00:00.123456789 +01:00', 10, 'lo')")
+    await conn.execute("INSERT INTO tzg VALUES (2, TIMESTAMP '2024-01-01 11:00:00.123456789 +00:00', 20, 'lo')")
+    await conn.execute("INSERT INTO tzg VALUES (3, TIMESTAMP '2024-01-01 11:00:00 +01:00', 30, 'hi')")
+    await conn.execute("INSERT INTO tzg VALUES (4, TIMESTAMP '2024-01-01 06:00:00.123456789 America/New_York', 40, 'hi')")
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("groups by instant, keeping one of the group's values with its own zone", async () => {
+    const r = await conn.execute("SELECT a, COUNT(*), SUM(n) FROM tzg GROUP BY a ORDER BY a")
+    expect(r.rows).toEqual([
+      [new Date(Date.UTC(2024, 0, 1, 10)), 1, 30],
+      [noon, 3, 70]
+    ])
+    expect(r.metaData[0]).toMatchObject({ name: "A", dbTypeName: "TIMESTAMP WITH TIME ZONE", precision: 9 })
+    // the representative is one stored value: its own wall clock and zone, all nine fraction digits
+    const shown = await conn.execute("SELECT TO_CHAR(a, 'HH24:MI:SS.FF9 TZR') FROM tzg GROUP BY a HAVING COUNT(*) > 1")
+    expect(["12:00:00.123456789 +01:00", "11:00:00.123456789 +00:00", "06:00:00.123456789 America/New_York"]).toContain(shown.rows[0][0])
+    // qualified, with WHERE (before grouping) and with another grouped column
+    const q = await conn.execute("SELECT x.a, MAX(x.id) FROM tzg x WHERE x.id <> 4 GROUP BY x.a ORDER BY 2")
+    expect(q.rows).toEqual([[noon, 2], [new Date(Date.UTC(2024, 0, 1, 10)), 3]])
+    const byRow = await conn.execute("SELECT id, TO_CHAR(a, 'HH24:MI TZR') FROM tzg GROUP BY id, a ORDER BY id")
+    expect(byRow.rows).toEqual([[1, "12:00 +01:00"], [2, "11:00 +00:00"], [3, "11:00 +01:00"], [4, "06:00 America/New_York"]])
+    expect((await conn.execute("SELECT COUNT(DISTINCT a), COUNT(a) FROM tzg")).rows).toEqual([[2, 4]])
+  })
+
+  it("makes DISTINCT rows by instant, other items compared as they are", async () => {
+    expect((await conn.execute("SELECT DISTINCT a FROM tzg ORDER BY a")).rows).toEqual([[new Date(Date.UTC(2024, 0, 1, 10))], [noon]])
+    const pairs = await conn.execute("SELECT DISTINCT a, g FROM tzg ORDER BY g, a")
+    expect(pairs.rows).toEqual([[new Date(Date.UTC(2024, 0, 1, 10)), "hi"], [noon, "hi"], [noon, "lo"]])
+    // rows that stay apart keep their own zones
+    const zones = await conn.execute("SELECT DISTINCT id, TO_CHAR(a, 'TZR') z FROM tzg ORDER BY id")
+    expect(zones.rows.map((row: Array<unknown>) => row[1])).toEqual(["+01:00", "+00:00", "+01:00", "America/New_York"])
+  })
+
+  it("joins by instant", async () => {
+    const r = await conn.execute("SELECT x.id, y.id FROM tzg x JOIN tzg y ON x.a = y.a WHERE x.id < y.id ORDER BY 1, 2")
+    expect(r.rows).toEqual([[1, 2], [1, 4], [2, 4]])
+  })
+})
