@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, withServer } from "./oracle/helpers.ts"
 
 // TIMESTAMP WITH TIME ZONE values are equal when they are the same instant, whatever zones they carry (Database
 // Globalization Support Guide, "Datetime Comparisons"; Oracle Objects for OLE, "IsEqual (OraTimeStampTZ) Method": it
 // "only compares the Coordinated Universal Time (UTC) date-time values ...; the time zone information is ignored"). So
-// they group and are DISTINCT by instant. Rows 1, 2 and 4 below are 11:00 UTC, row 3 is 10:00 UTC.
+// they group, are DISTINCT and are unique keys by instant. Rows 1, 2 and 4 below are 11:00 UTC, row 3 is 10:00 UTC.
 describe("Oracle test server: TIMESTAMP WITH TIME ZONE groups, DISTINCT and keys by instant (raw node-oracledb)", () => {
   let server: OracleTestServerHandle
   let conn: Conn
@@ -52,6 +52,29 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE groups, DISTINCT and keys
     // rows that stay apart keep their own zones
     const zones = await conn.execute("SELECT DISTINCT id, TO_CHAR(a, 'TZR') z FROM tzg ORDER BY id")
     expect(zones.rows.map((row: Array<unknown>) => row[1])).toEqual(["+01:00", "+00:00", "+01:00", "America/New_York"])
+  })
+
+  it("refuses a second key at the same instant in another zone (PRIMARY KEY, UNIQUE, unique index)", async () => {
+    await conn.execute("CREATE TABLE tzk (a TIMESTAMP WITH TIME ZONE PRIMARY KEY, n NUMBER)")
+    await conn.execute("CREATE TABLE tzu (id NUMBER, a TIMESTAMP WITH TIME ZONE, CONSTRAINT tzu_u UNIQUE (id, a))")
+    await conn.execute("CREATE TABLE tzx (a TIMESTAMP WITH TIME ZONE)")
+    await conn.execute("CREATE UNIQUE INDEX tzx_i ON tzx (a)")
+    await conn.execute("INSERT INTO tzk VALUES (TIMESTAMP '2024-01-01 12:00:00 +01:00', 1)")
+    await conn.execute("INSERT INTO tzu VALUES (1, TIMESTAMP '2024-01-01 12:00:00 +01:00')")
+    await conn.execute("INSERT INTO tzx VALUES (TIMESTAMP '2024-01-01 12:00:00 +01:00')")
+    await conn.commit()
+    const pk = await failure(() => conn.execute("INSERT INTO tzk VALUES (TIMESTAMP '2024-01-01 06:00:00 America/New_York', 2)"))
+    expect(pk.message).toMatch(/ORA-00001: unique constraint \(\w+\.SYS_C\d+\) violated/)
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO tzu VALUES (1, TIMESTAMP '2024-01-01 11:00:00 UTC')")))).toBe("ORA-00001")
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO tzx VALUES (TIMESTAMP '2024-01-01 11:00:00 +00:00')")))).toBe("ORA-00001")
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO tzk VALUES (NULL, 3)")))).toBe("ORA-01400")
+    // other instants, and the same instant under another id, are other keys
+    await conn.execute("INSERT INTO tzk VALUES (TIMESTAMP '2024-01-01 12:00:00 +00:00', 4)")
+    await conn.execute("INSERT INTO tzu VALUES (2, TIMESTAMP '2024-01-01 11:00:00 UTC')")
+    await conn.commit()
+    expect((await conn.execute("SELECT COUNT(*) FROM tzk")).rows).toEqual([[2]])
+    expect((await conn.execute("SELECT COUNT(*) FROM tzu")).rows).toEqual([[2]])
+    expect((await conn.execute("SELECT TO_CHAR(a, 'HH24:MI TZR') FROM tzk ORDER BY a")).rows).toEqual([["12:00 +01:00"], ["12:00 +00:00"]])
   })
 
   it("joins by instant", async () => {
