@@ -13,14 +13,15 @@ import type { Tok } from "./lexer.ts"
 import { castWrites, type TableLookup } from "./number-writes.ts"
 import type { OraType } from "./types.ts"
 
-const columnsOfKind = (kind: OraType["kind"]) => (meta: TableMeta): ReadonlySet<string> =>
-  new Set(meta.columns.filter((c) => c.type.kind === kind).map((c) => c.name))
+const columnsWhere = (keep: (type: OraType) => boolean) => (meta: TableMeta): ReadonlySet<string> =>
+  new Set(meta.columns.filter((c) => keep(c.type)).map((c) => c.name))
+
+const LOCAL_ZONE = ["WITH", "LOCAL", "TIME", "ZONE"]
 
 /** `all` with the values an INSERT, UPDATE or MERGE writes into zoned timestamp columns cast to the column's kind. */
-export const sessionZoneWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> =>
-  castWrites(
-    castWrites(all, lookup, columnsOfKind("timestamptz"), ["TIMESTAMP", "WITH", "TIME", "ZONE"]),
-    lookup,
-    columnsOfKind("timestampltz"),
-    ["TIMESTAMP", "WITH", "LOCAL", "TIME", "ZONE"]
-  )
+export const sessionZoneWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+  const zoned = castWrites(all, lookup, columnsWhere((t) => t.kind === "timestamptz"), ["TIMESTAMP", "WITH", "TIME", "ZONE"])
+  // TIMESTAMP(7-9) WITH LOCAL TIME ZONE keeps its nanoseconds over Oracle's whole range as text (types.ts)
+  const local = castWrites(zoned, lookup, columnsWhere((t) => t.kind === "timestampltz" && t.duck !== "VARCHAR"), ["TIMESTAMP", ...LOCAL_ZONE])
+  return castWrites(local, lookup, columnsWhere((t) => t.kind === "timestampltz" && t.duck === "VARCHAR"), ["TIMESTAMP", "(", "9", ")", ...LOCAL_ZONE])
+}

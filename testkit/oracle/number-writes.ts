@@ -41,7 +41,7 @@ class Wrapper {
 
   constructor(
     private readonly sig: ReadonlyArray<Tok>,
-    /** The words of the type cast to, e.g. `["NUMBER"]`. */
+    /** The words of the type cast to, e.g. `["NUMBER"]`, `["TIMESTAMP", "(", "9", ")"]`. */
     private readonly typeWords: ReadonlyArray<string>
   ) {}
 
@@ -107,13 +107,14 @@ class Wrapper {
       closes.set(this.sig[b - 1]!, (closes.get(this.sig[b - 1]!) ?? 0) + 1)
     }
     const out: Array<Tok> = []
-    const tok = (kind: "ident" | "op" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos })
+    const tok = (kind: "ident" | "op" | "num" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos })
+    const wordKind = (word: string) => (word === "(" || word === ")" ? "op" : /^\d+$/.test(word) ? "num" : "ident")
     for (const t of all) {
       for (let n = opens.get(t) ?? 0; n > 0; n--) out.push(tok("ident", "CAST", t.pos), tok("op", "(", t.pos))
       out.push(t)
       for (let n = closes.get(t) ?? 0; n > 0; n--) {
         out.push(tok("ws", " ", t.pos), tok("ident", "AS", t.pos))
-        for (const word of this.typeWords) out.push(tok("ws", " ", t.pos), tok("ident", word, t.pos))
+        for (const word of this.typeWords) out.push(tok("ws", " ", t.pos), tok(wordKind(word), word, t.pos))
         out.push(tok("op", ")", t.pos))
       }
     }

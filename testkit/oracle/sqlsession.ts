@@ -561,6 +561,7 @@ export class SqlSession {
     const out = new Map<string, TextDatetimeKind>()
     for (const name of this.columnsOf(sql, (t) => t.kind === "timestamp" && t.duck === "VARCHAR")) out.set(name, "wall")
     for (const name of this.columnsOfKind(sql, "timestamptz")) out.set(name, "zoned")
+    for (const name of this.columnsOf(sql, (t) => t.kind === "timestampltz" && t.duck === "VARCHAR")) out.set(name, "zoned")
     return out
   }
 

@@ -106,6 +106,9 @@ const TEXT_DATETIME_ELEMENT = /TZH:TZM|TZH|TZM|TZR|TZD|FF[1-9]?/i
 /** A text datetime's own wall clock as a DuckDB TIMESTAMP (Oracle drops the zone converting to TIMESTAMP or DATE). */
 const wallClockOf = (text: string, kind: TextDatetimeKind): string => `ora_tstz_local(${datetimeArgument(text, kind)})`
 
+/** A zoned text datetime seen in the session time zone: how a LOCAL TIME ZONE value kept as text is shown. */
+const inSessionZone = (text: string): string => `ora_tstz_at(${datetimeArgument(text, "zoned")}, getvariable('ora_session_tz'))`
+
 /** MIN / MAX of a text datetime: the value with the least or greatest instant (zoned) or wall clock, its zone kept. */
 const textDatetimeExtreme = (v: "MIN" | "MAX", text: string, kind: TextDatetimeKind): string => {
   const pick = `${v === "MIN" ? "arg_min" : "arg_max"}(CAST(${text} AS VARCHAR), ora_tstz_key(${datetimeArgument(text, kind)}))`
@@ -741,7 +744,7 @@ export class Translator {
    */
   private zonedOperand(from: number, to: number): ZonedOperand | undefined {
     const t = this.toks[from]
-    if (to - from === 1 && isKw(t, "CURRENT_TIMESTAMP") || this.isLocalZoneColumn(from, to)) {
+    if (to - from === 1 && isKw(t, "CURRENT_TIMESTAMP") || (this.isLocalZoneColumn(from, to) && this.textDatetimeAt(from, to) === undefined)) {
       const x = this.range(from, to)
       return { local: `ora_session_local(${x})`, offsetMinutes: `ora_session_offset(${x})`, region: "getvariable('ora_session_tz')" }
     }
@@ -1293,14 +1296,18 @@ export class Translator {
         const textKind = this.textDatetimeAt(p[0], asAt) ?? textDatetimeOfText(operand)
         if (ot?.kind === "timestamptz") return [`ora_tstz(${datetimeArgument(operand, "zoned")})`, close + 1]
         if (ot?.kind === "timestamp" && ot.duck === "VARCHAR" && !this.isLocalZoneColumn(p[0], asAt)) return [`ora_ts(CAST(${operand} AS VARCHAR))`, close + 1]
-        if (textKind !== undefined && (ot?.kind === "timestamp" || ot?.kind === "date"))
-          return [`CAST(ora_tstz_local(${datetimeArgument(operand, textKind)}) AS ${duckType})`, close + 1]
+        if (ot?.kind === "timestampltz" && ot.duck === "VARCHAR") return [`ora_tstz_at(${datetimeArgument(operand, "zoned")}, '+00:00')`, close + 1]
+        if (textKind !== undefined && (ot?.kind === "timestamp" || ot?.kind === "date")) {
+          const shown = this.isLocalZoneColumn(p[0], asAt) ? inSessionZone(operand) : operand
+          return [`CAST(ora_tstz_local(${datetimeArgument(shown, textKind)}) AS ${duckType})`, close + 1]
+        }
         if (textKind !== undefined && ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
         // LOCAL TIME ZONE values read as the session's wall clock; a TIMESTAMP becomes zoned in the session time zone
         if (this.isLocalZoneColumn(p[0], asAt) && (ot?.kind === "timestamp" || ot?.kind === "date"))
           return [`CAST(ora_session_local(${operand}) AS ${duckType})`, close + 1]
-        if (ot?.kind === "timestampltz")
-          return [`CAST(CASE WHEN typeof(${operand}) = 'TIMESTAMP WITH TIME ZONE' THEN CAST(${operand} AS TIMESTAMPTZ) ELSE ora_session_instant(${operand}) END AS ${duckType})`, close + 1]
+        // any other value by its text: an instant (DuckDB renders it at +00) or a zoned text as it is, a TIMESTAMP or
+        // DATE in the session time zone
+        if (ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
         return [`CAST(${operand} AS ${duckType})`, close + 1]
       }
       case "TO_CHAR":
@@ -1309,7 +1316,9 @@ export class Translator {
           const zoned = this.zonedOperand(parts[0]![0], parts[0]![1])
           if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
           const textKind = this.textDatetimeAt(parts[0]![0], parts[0]![1]) ?? textDatetimeOfText(arg(0))
-          if (textKind !== undefined) return [textDatetimeToChar(arg(0), textKind, toks[parts[1]![0]]!.value), close + 1]
+          // a LOCAL TIME ZONE value kept as text (TIMESTAMP(7-9)) is shown in the session time zone
+          const shown = this.isLocalZoneColumn(parts[0]![0], parts[0]![1]) ? inSessionZone(arg(0)) : arg(0)
+          if (textKind !== undefined) return [textDatetimeToChar(shown, textKind, toks[parts[1]![0]]!.value), close + 1]
           const fmt = convertDateFormat(toks[parts[1]![0]]!.value)
           // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
           if (!fmt.includes("%n")) return [`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, close + 1]
