@@ -4,10 +4,30 @@ import type { Conn } from "./oracle/helpers.ts"
 import { oracledb, withServer } from "./oracle/helpers.ts"
 import { startRoundTripProxy } from "./oracle/proxy.ts"
 
+/** Runs `sql` on a connection through a proxy and returns its result with every byte the server sent. */
+const fetchThroughProxy = async (server: OracleTestServerHandle, sql: string): Promise<{ result: any; bytes: Buffer }> => {
+  const proxy = await startRoundTripProxy(server.port)
+  try {
+    const c = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
+    const result = await c.execute(sql)
+    await c.close()
+    return { result, bytes: proxy.serverBytes() }
+  } finally {
+    await proxy.close()
+  }
+}
+
+/** An 11-byte TIMESTAMP wire value with its length byte: the seven date and time bytes, then the nanoseconds. */
+const timestampBytes = (fields: ReadonlyArray<number>, ns: number): Buffer => {
+  const b = Buffer.from([11, ...fields, 0, 0, 0, 0])
+  b.writeUInt32BE(ns, 8)
+  return b
+}
+
 // TIMESTAMP(9) takes Oracle's whole datetime range, years -4712 to 9999, with nine fraction digits (SQL Language
 // Reference, "Data Types", TIMESTAMP: "fractional_seconds_precision ... The accepted values are 0 to 9"; "Datetime
 // Data Types": the year from -4712 to 9999, excluding year 0).
-describe("Oracle test server: TIMESTAMP(9) over its full range (raw node-oracledb)", () => {
+describe("Oracle test server: TIMESTAMP(9) and TIMESTAMP(9) WITH LOCAL TIME ZONE over their full range (raw node-oracledb)", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
@@ -15,6 +35,7 @@ describe("Oracle test server: TIMESTAMP(9) over its full range (raw node-oracled
     server = s.server
     conn = await s.connect()
     await conn.execute("CREATE TABLE ts9 (id NUMBER, t TIMESTAMP(9), z TIMESTAMP(9) WITH TIME ZONE)")
+    await conn.execute("CREATE TABLE ltz9 (id NUMBER, l TIMESTAMP(9) WITH LOCAL TIME ZONE)")
   })
   afterAll(async () => {
     await conn?.close()
@@ -81,51 +102,26 @@ describe("Oracle test server: TIMESTAMP(9) over its full range (raw node-oracled
     })
     // the proxied session reads what this one committed
     await conn.commit()
-    const proxy = await startRoundTripProxy(server.port)
     try {
-      const c = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
-      const r = await c.execute("SELECT t FROM ts9 ORDER BY id")
-      await c.close()
+      const { result: r, bytes } = await fetchThroughProxy(server, "SELECT t FROM ts9 ORDER BY id")
       expect(r.metaData[0]).toMatchObject({ dbTypeName: "TIMESTAMP", precision: 9 })
-      const bytes = proxy.serverBytes()
-      const value = (fields: ReadonlyArray<number>, ns: number) => {
-        const b = Buffer.from([11, ...fields, 0, 0, 0, 0])
-        b.writeUInt32BE(ns, 8)
-        return b
-      }
-      expect(bytes.includes(value([100, 101, 1, 1, 1, 1, 1], 1))).toBe(true)
-      expect(bytes.includes(value([115, 100, 6, 15, 13, 35, 57], 123456789))).toBe(true)
-      expect(bytes.includes(value([199, 199, 12, 31, 24, 60, 60], 999999999))).toBe(true)
+      expect(bytes.includes(timestampBytes([100, 101, 1, 1, 1, 1, 1], 1))).toBe(true)
+      expect(bytes.includes(timestampBytes([115, 100, 6, 15, 13, 35, 57], 123456789))).toBe(true)
+      expect(bytes.includes(timestampBytes([199, 199, 12, 31, 24, 60, 60], 999999999))).toBe(true)
       // -4712: century 100 - 47, year 100 - 12 (the bind's local wall clock, as node-oracledb writes TIMESTAMP binds)
       const bc = date(-4712, 250)
-      expect(bytes.includes(value([53, 88, bc.getMonth() + 1, bc.getDate(), bc.getHours() + 1, bc.getMinutes() + 1, bc.getSeconds() + 1], 250_000_000))).toBe(true)
+      expect(bytes.includes(timestampBytes([53, 88, bc.getMonth() + 1, bc.getDate(), bc.getHours() + 1, bc.getMinutes() + 1, bc.getSeconds() + 1], 250_000_000))).toBe(true)
       const ten = date(10, 5)
-      expect(bytes.includes(value([100, 110, ten.getMonth() + 1, ten.getDate(), ten.getHours() + 1, ten.getMinutes() + 1, ten.getSeconds() + 1], 5_000_000))).toBe(true)
+      expect(bytes.includes(timestampBytes([100, 110, ten.getMonth() + 1, ten.getDate(), ten.getHours() + 1, ten.getMinutes() + 1, ten.getSeconds() + 1], 5_000_000))).toBe(true)
     } finally {
-      await proxy.close()
       await conn.execute("DELETE FROM ts9")
       await conn.commit()
     }
   })
-})
 
-// TIMESTAMP(9) WITH LOCAL TIME ZONE takes the same years -4712 to 9999 with nine digits ("Datetime Data Types": the
-// year ranges over -4712 to 9999 for every datetime type). Its value is an instant: written in the writer's session
-// time zone, shown in the reader's, sent as the database time zone's wall clock (UTC here).
-describe("Oracle test server: TIMESTAMP(9) WITH LOCAL TIME ZONE over its full range (raw node-oracledb)", () => {
-  let server: OracleTestServerHandle
-  let conn: Conn
-  beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
-    await conn.execute("CREATE TABLE ltz9 (id NUMBER, l TIMESTAMP(9) WITH LOCAL TIME ZONE)")
-  })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
-
+  // TIMESTAMP(9) WITH LOCAL TIME ZONE takes the same years -4712 to 9999 with nine digits ("Datetime Data Types": the
+  // year ranges over -4712 to 9999 for every datetime type). Its value is an instant: written in the writer's session
+  // time zone, shown in the reader's, sent as the database time zone's wall clock (UTC here).
   it("stores, compares and shows literals, binds and executeMany rows of years -4712 to 9999 to the nanosecond", async () => {
     await conn.execute("INSERT INTO ltz9 VALUES (1, TIMESTAMP '1500-06-15 12:34:56.123456789')")
     await conn.execute("INSERT INTO ltz9 VALUES (2, TIMESTAMP '9999-12-31 23:59:59.999999999 +00:00')")
@@ -160,26 +156,13 @@ describe("Oracle test server: TIMESTAMP(9) WITH LOCAL TIME ZONE over its full ra
     expect(shown.rows[0][1].toISOString()).toBe("1500-06-15T18:04:56.123Z")
   })
 
-  // The wire value of TIMESTAMP WITH LOCAL TIME ZONE is a TIMESTAMP's 11 bytes: the wall clock of the database time
-  // zone (node-oracledb lib/impl/datahandlers/buffer.js parseOracleDate with its `useLocal` false for LOCAL TIME ZONE).
-  it("sends the exact 11 bytes of each value", async () => {
-    const proxy = await startRoundTripProxy(server.port)
-    try {
-      const c = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
-      const r = await c.execute("SELECT l FROM ltz9 WHERE id IN (1, 2, 3) ORDER BY id")
-      await c.close()
-      expect(r.metaData[0]).toMatchObject({ dbTypeName: "TIMESTAMP WITH LOCAL TIME ZONE", precision: 9 })
-      const bytes = proxy.serverBytes()
-      const value = (fields: ReadonlyArray<number>, ns: number) => {
-        const b = Buffer.from([11, ...fields, 0, 0, 0, 0])
-        b.writeUInt32BE(ns, 8)
-        return b
-      }
-      expect(bytes.includes(value([115, 100, 6, 15, 13, 35, 57], 123456789))).toBe(true)
-      expect(bytes.includes(value([199, 199, 12, 31, 24, 60, 60], 999999999))).toBe(true)
-      expect(bytes.includes(value([53, 88, 1, 1, 1, 1, 1], 1))).toBe(true)
-    } finally {
-      await proxy.close()
-    }
+  // A TIMESTAMP WITH LOCAL TIME ZONE value travels as a TIMESTAMP's 11 bytes, the wall clock of the database time zone
+  // (UTC here), as the server sends its other LOCAL TIME ZONE values (encode.ts).
+  it("sends the exact 11 bytes of each LOCAL TIME ZONE value", async () => {
+    const { result: r, bytes } = await fetchThroughProxy(server, "SELECT l FROM ltz9 WHERE id IN (1, 2, 3) ORDER BY id")
+    expect(r.metaData[0]).toMatchObject({ dbTypeName: "TIMESTAMP WITH LOCAL TIME ZONE", precision: 9 })
+    expect(bytes.includes(timestampBytes([115, 100, 6, 15, 13, 35, 57], 123456789))).toBe(true)
+    expect(bytes.includes(timestampBytes([199, 199, 12, 31, 24, 60, 60], 999999999))).toBe(true)
+    expect(bytes.includes(timestampBytes([53, 88, 1, 1, 1, 1, 1], 1))).toBe(true)
   })
 })
