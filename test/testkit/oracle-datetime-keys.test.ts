@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, waitsForLock, withServer } from "./oracle/helpers.ts"
 
 // TIMESTAMP WITH TIME ZONE values are equal when they are the same instant, whatever zones they carry (Database
 // Globalization Support Guide, "Datetime Comparisons"; Oracle Objects for OLE, "IsEqual (OraTimeStampTZ) Method": it
@@ -10,11 +10,13 @@ import { failure, oraCode, withServer } from "./oracle/helpers.ts"
 describe("Oracle test server: TIMESTAMP WITH TIME ZONE groups, DISTINCT and keys by instant (raw node-oracledb)", () => {
   let server: OracleTestServerHandle
   let conn: Conn
+  let connectOther: () => Promise<Conn>
   const noon = new Date(Date.UTC(2024, 0, 1, 11, 0, 0, 123))
   beforeAll(async () => {
     const s = await withServer()
     server = s.server
     conn = await s.connect()
+    connectOther = () => s.connect()
     await conn.execute("CREATE TABLE tzg (id NUMBER, a TIMESTAMP(9) WITH TIME ZONE, n NUMBER, g VARCHAR2(2))")
     await conn.execute("INSERT INTO tzg VALUES (1, TIMESTAMP '2024-01-01 12:00:00.123456789 +01:00', 10, 'lo')")
     await conn.execute("INSERT INTO tzg VALUES (2, TIMESTAMP '2024-01-01 11:00:00.123456789 +00:00', 20, 'lo')")
@@ -75,6 +77,24 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE groups, DISTINCT and keys
     expect((await conn.execute("SELECT COUNT(*) FROM tzk")).rows).toEqual([[2]])
     expect((await conn.execute("SELECT COUNT(*) FROM tzu")).rows).toEqual([[2]])
     expect((await conn.execute("SELECT TO_CHAR(a, 'HH24:MI TZR') FROM tzk ORDER BY a")).rows).toEqual([["12:00 +01:00"], ["12:00 +00:00"]])
+  })
+
+  // An insert of a key another open transaction inserted waits for it, then raises ORA-00001 once it commits (Database
+  // Concepts, "Data Concurrency and Consistency"): the same instant in another zone is the same key.
+  it("makes an insert of the same instant in another zone wait for the transaction that inserted it", async () => {
+    await conn.execute("CREATE TABLE tzw (a TIMESTAMP WITH TIME ZONE PRIMARY KEY)")
+    const other = await connectOther()
+    try {
+      await conn.execute("INSERT INTO tzw VALUES (TIMESTAMP '2024-05-01 12:00:00 Europe/Paris')")
+      const waiting = waitsForLock(server, () => other.execute("INSERT INTO tzw VALUES (TIMESTAMP '2024-05-01 10:00:00 +00:00')"))
+      expect(await waiting.waiting).toBe(true)
+      await conn.commit()
+      expect(oraCode(await failure(() => waiting.result))).toBe("ORA-00001")
+      await other.rollback()
+    } finally {
+      await other.close()
+    }
+    expect((await conn.execute("SELECT TO_CHAR(a, 'HH24:MI TZR') FROM tzw")).rows).toEqual([["12:00 Europe/Paris"]])
   })
 
   it("joins by instant", async () => {
