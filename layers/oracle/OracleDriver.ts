@@ -565,7 +565,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const sql = ISOLATION[level]
       return sql === undefined
         ? Effect.fail(notImplemented(`isolation level ${level} is not supported by Oracle (read committed, serializable)`))
-        : Effect.asVoid(run(`ALTER SESSION SET ISOLATION_LEVEL = ${sql === "READ COMMITTED" ? "READ COMMITTED" : "SERIALIZABLE"}`, [], {}))
+        : Effect.asVoid(run(`ALTER SESSION SET ISOLATION_LEVEL = ${sql}`, [], {}))
     },
     currentCatalog: scalar(CURRENT_CATALOG_SQL),
     currentDbSchema: scalar("SELECT SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA') FROM DUAL"),
