@@ -97,8 +97,13 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE groups, DISTINCT and keys
     expect((await conn.execute("SELECT TO_CHAR(a, 'HH24:MI TZR') FROM tzw")).rows).toEqual([["12:00 Europe/Paris"]])
   })
 
-  it("joins by instant", async () => {
+  it("joins and compares with IN (subquery) by instant", async () => {
     const r = await conn.execute("SELECT x.id, y.id FROM tzg x JOIN tzg y ON x.a = y.a WHERE x.id < y.id ORDER BY 1, 2")
     expect(r.rows).toEqual([[1, 2], [1, 4], [2, 4]])
+    const ids = async (where: string) => (await conn.execute(`SELECT id FROM tzg x WHERE ${where} ORDER BY id`)).rows.map((row: Array<number>) => row[0])
+    expect(await ids("a IN (SELECT a FROM tzg WHERE id = 4)")).toEqual([1, 2, 4])
+    expect(await ids("a NOT IN (SELECT a FROM tzg WHERE id = 4)")).toEqual([3])
+    expect(await ids("a IN (SELECT y.a FROM tzg y WHERE y.id <> x.id)")).toEqual([1, 2, 4])
+    expect(await ids("a IN (SELECT a FROM tzg GROUP BY a HAVING COUNT(*) = 3)")).toEqual([1, 2, 4])
   })
 })

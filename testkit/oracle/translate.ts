@@ -889,6 +889,11 @@ export class Translator {
         const all = [kind, ...items.map((item) => this.textDatetimeOfPart(item))].includes("zoned") ? "zoned" : "wall"
         p.text = key(p, all)
         list.text = `(${items.map((item) => key(item, all)).join(", ")})`
+      } else if (isKw(at(j + 1 + negated), "IN") && list !== undefined && isOp(this.toks[list.from], "(")) {
+        // `IN (subquery)`: its one column by the same key (a TIMESTAMP in the session time zone when `p` is zoned)
+        const column = `CAST("ora$in"."v" AS VARCHAR), ${zoneArgument(kind)}`
+        p.text = key(p, kind)
+        list.text = `(SELECT ora_tstz_key(${column}) FROM ${list.text} AS "ora$in"("v"))`
       }
     }
   }
