@@ -97,6 +97,17 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE groups, DISTINCT and keys
     expect((await conn.execute("SELECT TO_CHAR(a, 'HH24:MI TZR') FROM tzw")).rows).toEqual([["12:00 Europe/Paris"]])
   })
 
+  it("orders by a select-list position or alias by instant, and describes an aliased column as the column", async () => {
+    // by text, row 4 (06:00 in New York) would come first and row 1 (12:00 +01:00) last
+    expect((await conn.execute("SELECT id, a FROM tzg ORDER BY 2, 1")).rows.map((r: Array<unknown>) => r[0])).toEqual([3, 1, 2, 4])
+    const aliased = await conn.execute("SELECT id, a AS t FROM tzg x ORDER BY t DESC, id")
+    expect(aliased.rows.map((r: Array<unknown>) => r[0])).toEqual([1, 2, 4, 3])
+    expect(aliased.metaData[1]).toMatchObject({ name: "T", dbTypeName: "TIMESTAMP WITH TIME ZONE", precision: 9 })
+    expect(aliased.rows[3][1]).toEqual(new Date(Date.UTC(2024, 0, 1, 10)))
+    const grouped = await conn.execute("SELECT a, COUNT(*) FROM tzg GROUP BY a ORDER BY 1 DESC")
+    expect(grouped.rows).toEqual([[noon, 3], [new Date(Date.UTC(2024, 0, 1, 10)), 1]])
+  })
+
   it("joins and compares with IN (subquery) by instant", async () => {
     const r = await conn.execute("SELECT x.id, y.id FROM tzg x JOIN tzg y ON x.a = y.a WHERE x.id < y.id ORDER BY 1, 2")
     expect(r.rows).toEqual([[1, 2], [1, 4], [2, 4]])

@@ -453,7 +453,7 @@ export class Translator {
 
   /** Translates tokens [from, to), rewriting Oracle operator semantics where needed (see `expression`). */
   range(from: number, to: number): string {
-    if (!this.needsOperatorRewrite(from, to) && !this.mentionsExactNumber(from, to) && this.exactOrderItems.size === 0 && !this.mentionsTextDatetime(from, to) && !this.mentionsAtZone(from, to))
+    if (!this.needsOperatorRewrite(from, to) && !this.mentionsExactNumber(from, to) && this.exactOrderItems.size === 0 && this.datetimeOrderItems.size === 0 && !this.mentionsTextDatetime(from, to) && !this.mentionsAtZone(from, to))
       return this.plain(from, to)
     // split at top-level separators; rewrite the arithmetic/concatenation segments between them
     const toks = this.toks
@@ -624,6 +624,14 @@ export class Translator {
       if (!isOp(t, ",") && !isKw(t, "DISTINCT", "UNIQUE", "ALL")) return false
     }
     return false
+  }
+
+  /** Select-list items that are text datetimes, by the position or name ORDER BY may call them (their expression). */
+  private datetimeOrderItems: ReadonlyMap<string, { readonly text: string; readonly kind: TextDatetimeKind }> = new Map()
+
+  /** Sets the select list's text datetime items that ORDER BY may name by position or alias (see translateQuery). */
+  orderByDatetimeItems(items: ReadonlyMap<string, { readonly text: string; readonly kind: TextDatetimeKind }>): void {
+    this.datetimeOrderItems = items
   }
 
   /** Select-list positions and names of exact NUMBER columns, by what ORDER BY may call them (their column text). */
@@ -865,6 +873,11 @@ export class Translator {
         left.text = key(left, kind)
         right.text = key(right, kind)
         j++
+        continue
+      }
+      const item = clauses[j] === "order" && p.to === p.from + 1 ? this.datetimeOrderItems.get(tok.value) : undefined
+      if (item !== undefined) {
+        p.text = `ora_tstz_key(${datetimeArgument(item.text, item.kind)})`
         continue
       }
       const kind = this.textDatetimeOfPart(p)
@@ -1527,6 +1540,32 @@ export const headingOf = (toks: ReadonlyArray<Tok>): string =>
     .map((t) => (t.kind === "str" ? `'${t.value.toUpperCase()}'` : t.kind === "qident" ? t.value : t.text.toUpperCase()))
     .join("")
 
+/** The column when tokens [from, to) are one (possibly qualified) text datetime column: described as the column is. */
+const textDatetimeColumnAt = (toks: ReadonlyArray<Tok>, tr: Translator, from: number, to: number): { qualifier?: string; column: string } | undefined => {
+  const last = toks[to - 1]
+  if (last === undefined || (last.kind !== "ident" && last.kind !== "qident") || tr.textDatetimeAt(from, to) === undefined) return undefined
+  return to - from === 3 ? { qualifier: oracleName(toks[from]!), column: oracleName(last) } : { column: oracleName(last) }
+}
+
+/**
+ * The select-list items that are text datetime columns, by their position ("1") and output name, with their expression:
+ * ORDER BY naming them orders by instant or wall clock (`ora_tstz_key`), not by their text.
+ */
+const datetimeOrderItems = (toks: ReadonlyArray<Tok>, tr: Translator, itemRanges: ReadonlyArray<[number, number]>) => {
+  const out = new Map<string, { text: string; kind: TextDatetimeKind }>()
+  for (const [k, [from, to]] of itemRanges.entries()) {
+    const last = toks[to - 1]!
+    const alias = isKw(toks[to - 2], "AS") ? 2 : 1
+    const bare = tr.textDatetimeAt(from, to)
+    const kind = bare ?? tr.textDatetimeAt(from, to - alias)
+    if (kind === undefined) continue
+    // a bare column is its own name; a grouped one renders as `value AS name` (datetime-groups.ts)
+    const text = tr.range(from, bare !== undefined ? to : to - alias).replace(/ AS (?:"(?:[^"]|"")*"|[A-Za-z_][\w$#]*)$/, "")
+    out.set(String(k + 1), { text, kind }).set(last.value, { text, kind })
+  }
+  return out
+}
+
 /**
  * The `DISTINCT ON` keys of a `SELECT DISTINCT` list with a TIMESTAMP WITH TIME ZONE item: every item by its output
  * name, a zoned one by its instant, so that values at one instant in different zones are one row, as Oracle compares
@@ -1735,7 +1774,7 @@ export const translateQuery = (
         pieces.push(`${rowid} AS ${identOut(last)}`)
       } else {
         const columnEnd = end - (isKw(prev, "AS") ? 2 : 1)
-        const aliased = tr.exactColumnAt(start, columnEnd)
+        const aliased = tr.exactColumnAt(start, columnEnd) ?? textDatetimeColumnAt(toks, tr, start, columnEnd)
         items.push(aliased !== undefined ? { kind: "col", ...aliased } : exprItem(part, ym, text))
         const expression = tr.range(start, columnEnd)
         if (aliased !== undefined || EXACT_RESULT.test(expression)) {
@@ -1766,6 +1805,7 @@ export const translateQuery = (
   // ORDER BY names the combined result's columns)
   const setOperation = toks.some((t, k) => k > fromAt && isKw(t, "UNION", "MINUS", "INTERSECT", "EXCEPT"))
   if (!setOperation) tr.orderByExactItems(exactOrder)
+  if (!setOperation) tr.orderByDatetimeItems(datetimeOrderItems(toks, tr, itemRanges))
   // FROM list (simple table references only)
   const from: Array<FromRef> = []
   let k = fromAt + 1
