@@ -18,14 +18,17 @@
  * - Column describe info: oracledb keeps precision/scale only for NUMBER and TIMESTAMP (thin/protocol/messages/
  *   base.js `processColumnInfo`). The hook records both raw bytes on every column (`adbcPrecision`,
  *   `adbcScale`), which gives the fractional-second and leading precision of INTERVAL columns.
- * NUMBER needs no hook: fetched as STRING, thin mode returns the exact decimal digits of the wire value.
+ * - JSON (OSON) scalars and OBJECT / VARRAY attributes: oracledb makes every NUMBER a JS double and every date a
+ *   local-time JS Date there; the hooks keep NUMBERs as {@link WireDecimal} text and dates as ISO 8601 text
+ *   (`hookJsonScalars`, `hookObjectAttributes`).
+ * NUMBER columns need no hook: fetched as STRING, thin mode returns the exact decimal digits of the wire value.
  *
  * @since 0.1.0
  */
 import { createRequire } from "node:module"
 import { Effect, Option } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
-import { epochDayOf } from "../common/ArrowCells.ts"
+import { epochDayOf, formatEpochNanos } from "../common/ArrowCells.ts"
 import { fromOracleError } from "./Errors.ts"
 
 const require = createRequire(import.meta.url)
@@ -35,7 +38,10 @@ export const oracledb: OracleDbModule = require("oracledb")
 
 /** oracledb's thin Statement: `_prepare` classifies a SQL text as oracledb does (lib/thin/statement.js Parser). */
 const { Statement: StatementClass } = require("oracledb/lib/thin/statement.js") as {
-  Statement?: { new(): { _prepare(sql: string): void; isQuery: boolean; isDml: boolean }; prototype: Record<string, unknown> }
+  Statement?: {
+    new(): { _prepare(sql: string): void; isQuery: boolean; isDml: boolean; isPlSql: boolean }
+    prototype: Record<string, unknown>
+  }
 }
 
 /** oracledb's execute message (lib/thin/protocol/messages/execute.js), for the define call of a parsed query. */
@@ -178,6 +184,19 @@ export class RawTemporal {
     const nanos = b.length >= 11 ? ((b[7]! << 24) >>> 0) + (b[8]! << 16) + (b[9]! << 8) + b[10]! : 0
     return new RawTemporal(seconds, nanos, dbTzOffsetMinutes)
   }
+
+  /**
+   * ISO 8601 text, with as many fraction digits as the value needs (up to nanoseconds): `wall` the date and time as
+   * stored (`2024-01-01T00:00:00.5`, DATE / TIMESTAMP), `utc` the instant (`…Z`, TIMESTAMP WITH TIME ZONE, whose
+   * wire date and time are UTC), `local` a TIMESTAMP WITH LOCAL TIME ZONE (database time zone) as its UTC instant.
+   */
+  isoText(zone: "wall" | "utc" | "local"): string {
+    const seconds = zone === "local" ? this.seconds - this.dbTzOffsetMinutes * 60 : this.seconds
+    const [whole, fraction = ""] = formatEpochNanos(BigInt(seconds) * 1_000_000_000n + BigInt(this.nanos)).split(".")
+    const digits = fraction.replace(/0+$/, "")
+    const text = `${whole!.replace(" ", "T")}${digits === "" ? "" : `.${digits}`}`
+    return zone === "wall" ? text : `${text}Z`
+  }
 }
 
 /**
@@ -196,10 +215,13 @@ export class WireTimestamp extends Date {
 }
 
 /**
- * A NUMBER bind value given as plain decimal text (`-123.4500`), so a scaled decimal reaches the wire with every
- * digit. oracledb writes a NUMBER bind as `writeOracleNumber(value.toString())` (thin/protocol/messages/
- * withData.js `writeBindParamsColumn`), which parses that text itself, never through a JS double; the hook only
- * has to let this object pass oracledb's bind-value check, which accepts numbers and bigints alone.
+ * A NUMBER as its exact decimal text (`-123.4500`, or oracledb's `.5`), never through a JS double.
+ *
+ * As a bind value, a scaled decimal reaches the wire with every digit: oracledb writes a NUMBER bind as
+ * `writeOracleNumber(value.toString())` (thin/protocol/messages/withData.js `writeBindParamsColumn`), which parses
+ * that text itself; the hook only has to let this object pass oracledb's bind-value check, which accepts numbers
+ * and bigints alone. As a read value, it is a NUMBER inside a JSON document or an OBJECT / VARRAY value (see the
+ * OSON and DbObject hooks), which ResultPage.ts `jsonText` writes into the JSON text unquoted, digit for digit.
  *
  * @category models
  * @since 0.1.0
@@ -266,6 +288,11 @@ export const installHooks = (): AdbcError | undefined => {
   const Message = require("oracledb/lib/thin/protocol/messages/base.js") as { prototype: Record<string, unknown> }
   const ThinConnection = require("oracledb/lib/thin/connection.js") as { prototype: Record<string, unknown> }
   const StatementCache = require("oracledb/lib/thin/statementCache.js") as { prototype: Record<string, unknown> }
+  const { ReadPacket } = require("oracledb/lib/thin/protocol/packet.js") as { ReadPacket?: { prototype: Record<string, unknown> } }
+  const { OsonDecoder } = require("oracledb/lib/impl/datahandlers/oson.js") as {
+    OsonDecoder?: { prototype: Record<string, unknown> }
+  }
+  const BaseDbObject = require("oracledb/lib/dbObject.js") as { prototype?: Record<string, unknown> }
   const hooked: Record<string, unknown> = {
     "ThinConnectionImpl.getStatementInfo": ThinConnection.prototype?.["getStatementInfo"],
     "StatementCache.clearCursor": StatementCache.prototype?.["clearCursor"],
@@ -279,7 +306,10 @@ export const installHooks = (): AdbcError | undefined => {
     "BaseBuffer.writeOracleDate": BaseBuffer?.prototype["writeOracleDate"],
     "transformer.transformValueIn": transformer.transformValueIn,
     "MessageWithData.processRowData": MessageWithData.prototype?.["processRowData"],
-    "Message.processColumnInfo": Message.prototype?.["processColumnInfo"]
+    "Message.processColumnInfo": Message.prototype?.["processColumnInfo"],
+    "ReadPacket.readOson": ReadPacket?.prototype["readOson"],
+    "OsonDecoder._decodeNode": OsonDecoder?.prototype["_decodeNode"],
+    "BaseDbObject._transformValueOut": BaseDbObject.prototype?.["_transformValueOut"]
   }
   const error = unsupportedOracledb(
     oracledb.versionString,
@@ -386,7 +416,98 @@ export const installHooks = (): AdbcError | undefined => {
       else delete (buf as { readInt8?: unknown }).readInt8
     }
   }
+  hookJsonScalars(ReadPacket!.prototype, OsonDecoder!.prototype)
+  hookObjectAttributes(BaseDbObject.prototype!)
   return undefined
+}
+
+/** OSON node types of the scalars the JSON hook decodes itself (oracledb lib/impl/datahandlers/constants.js). */
+const OSON = { NUMBER_LENGTH_UINT8: 0x34, DATE: 0x3c, TIMESTAMP7: 0x7d, TIMESTAMP: 0x39, TIMESTAMP_TZ: 0x7c } as const
+
+/** The OSON date and time scalars: their byte length and how their text is written. */
+const OSON_TEMPORALS: ReadonlyMap<number, readonly [bytes: number, zone: "wall" | "utc"]> = new Map([
+  [OSON.DATE, [7, "wall"]],
+  [OSON.TIMESTAMP7, [7, "wall"]],
+  [OSON.TIMESTAMP, [11, "wall"]],
+  [OSON.TIMESTAMP_TZ, [13, "utc"]]
+])
+
+/**
+ * JSON column values (OSON) of this driver's connections keep their scalars exact. oracledb's OSON decoder
+ * (impl/datahandlers/oson.js `_decodeNode`) turns every NUMBER into a JS double (`parseFloat`) and every date and
+ * timestamp into a JS Date in the *process's* local time zone, and it offers no option to do otherwise (the
+ * equivalent of ODPI-C's DPI_JSON_OPT_NUMBER_AS_STRING does not exist in node-oracledb). So, while a fetch of a
+ * driver connection decodes an OSON image (`ReadPacket.readOson`, synchronous, hence the flag), NUMBER scalars
+ * become {@link WireDecimal} text and date / timestamp scalars ISO 8601 text ({@link RawTemporal.isoText}); all
+ * other nodes are oracledb's. Node types: 0x34 a number with a length byte, 0x20 / 0x60 families a number with
+ * length - 1 in the low nibble, 0x40 / 0x50 families an integer with its length in the low nibble (the same
+ * decision order as `_decodeNode`, whose fixed node types lie outside those families).
+ */
+const hookJsonScalars = (readPacket: Record<string, unknown>, osonDecoder: Record<string, unknown>): void => {
+  let decodingForDriver = false
+  const readOson = readPacket["readOson"] as (this: unknown) => unknown
+  readPacket["readOson"] = function(this: { caps?: Record<PropertyKey, unknown> }) {
+    if (this.caps?.[RAW_TEMPORAL] !== true) return readOson.call(this)
+    decodingForDriver = true
+    try {
+      return readOson.call(this)
+    } finally {
+      decodingForDriver = false
+    }
+  }
+  const decodeNode = osonDecoder["_decodeNode"] as (this: unknown) => unknown
+  osonDecoder["_decodeNode"] = function(this: {
+    pos: number
+    readUInt8(): number
+    readBytes(n: number): Buffer
+    readOracleNumber(): string | null
+    parseOracleNumber(b: Buffer): string
+  }) {
+    if (!decodingForDriver) return decodeNode.call(this)
+    const nodeType = this.readUInt8()
+    const temporal = OSON_TEMPORALS.get(nodeType)
+    if (temporal !== undefined) return RawTemporal.fromWire(this.readBytes(temporal[0]), 0).isoText(temporal[1])
+    if (nodeType === OSON.NUMBER_LENGTH_UINT8) {
+      const text = this.readOracleNumber()
+      return text === null ? null : new WireDecimal(text)
+    }
+    const family = nodeType & 0xf0
+    if (family === 0x20 || family === 0x60) return new WireDecimal(this.parseOracleNumber(this.readBytes((nodeType & 0x0f) + 1)))
+    if (family === 0x40 || family === 0x50) return new WireDecimal(this.parseOracleNumber(this.readBytes(nodeType & 0x0f)))
+    this.pos -= 1
+    return decodeNode.call(this)
+  }
+}
+
+/**
+ * OBJECT / VARRAY attribute and element values of this driver's connections keep their NUMBERs and dates exact.
+ * oracledb unpickles a NUMBER attribute as its exact decimal text and then converts it with `parseFloat`
+ * (lib/connection.js `defaultNumberConverter`, applied in lib/dbObject.js `_transformValueOut`); the only way to
+ * change that converter is the process-wide `oracledb.dbObjectTypeHandler`, which would change every other
+ * oracledb user in the process. Dates and timestamps reach `_transformValueOut` as the date hook's
+ * {@link RawTemporal}. The hook, given the attribute's type, returns a NUMBER as {@link WireDecimal} and a date or
+ * timestamp as ISO 8601 text, for objects of connections marked with {@link RAW_TEMPORAL}; everything else is
+ * oracledb's.
+ */
+const hookObjectAttributes = (baseDbObject: Record<string, unknown>): void => {
+  const transformValueOut = baseDbObject["_transformValueOut"] as (this: unknown, ...args: Array<unknown>) => unknown
+  baseDbObject["_transformValueOut"] = function(
+    this: { _objType?: { _connection?: { _protocol?: { caps?: Record<PropertyKey, unknown> } } } },
+    value: unknown,
+    cls: unknown,
+    metaData: { type?: unknown } | undefined
+  ) {
+    if (this._objType?._connection?._protocol?.caps?.[RAW_TEMPORAL] === true) {
+      const type = metaData?.type
+      if (typeof value === "string" && type === oracledb.DB_TYPE_NUMBER) return new WireDecimal(value)
+      if (value instanceof RawTemporal) {
+        return value.isoText(
+          type === oracledb.DB_TYPE_TIMESTAMP_TZ ? "utc" : type === oracledb.DB_TYPE_TIMESTAMP_LTZ ? "local" : "wall"
+        )
+      }
+    }
+    return transformValueOut.call(this, value, cls, metaData)
+  }
 }
 
 /** Wire facts of one fetched column, from oracledb's statement variables. @category models @since 0.1.0 */
@@ -763,24 +884,75 @@ const callWith = <A>(
  * caches no DDL, and runs a PL/SQL block's first execute as one iteration to settle its bind directions, which a
  * parse would skip.
  */
-const statementKind = (sql: string): "query" | "dml" | "other" => {
+const statementKind = (sql: string): "query" | "dml" | "plsql" | "other" => {
   if (StatementClass === undefined) return "other"
   const statement = new StatementClass()
   statement._prepare(sql)
-  return statement.isQuery ? "query" : statement.isDml ? "dml" : "other"
+  return statement.isQuery ? "query" : statement.isDml ? "dml" : statement.isPlSql ? "plsql" : "other"
 }
+
+/** Whether `sql` is a PL/SQL block (BEGIN, DECLARE, CALL), as oracledb classifies it. @category operations @since 0.1.0 */
+export const isPlsql = (sql: string): boolean => statementKind(sql) === "plsql"
+
+/**
+ * Whether the reply to an execute of `sql` may name server cursors the client does not know yet: a text oracledb
+ * holds no cursor for (DDL, which it never caches, and every text with `stmtCacheSize=0` among them) and a PL/SQL
+ * block, whose implicit result sets are new cursors on every run.
+ */
+const repliesWithNewCursors = (connection: OracleConnection, sql: string): boolean => {
+  const cached = connection._impl?.statementCache?._cachedStatements?.get(sql)
+  return cached === undefined || cached.cursorId === 0 || cached.inUse || isPlsql(sql)
+}
+
+/**
+ * Runs an execute (or executeMany) of `sql` as {@link call} does; when its reply may name cursors the client does not
+ * know yet, an interruption lets it end first ({@link callToEnd}), so a break never makes oracledb drop that reply
+ * and orphan them.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const callExecute = <A>(
+  connection: OracleConnection,
+  sql: string,
+  run: () => Promise<A>,
+  release?: ((value: A) => Promise<boolean>) | undefined
+): Effect.Effect<A, AdbcError> =>
+  Effect.suspend(() => repliesWithNewCursors(connection, sql) ? callToEnd(connection, run, release) : call(connection, run, release))
 
 /**
  * Like {@link call}, for a call that should not be broken: an interrupted caller first waits (half of
  * {@link ANSWER_BUDGET_MS}) for the call to end by itself, and breaks it only when it does not, within the other half.
+ * A call that ended has what it opened released (`release`, as for {@link call}), then the closes are sent.
+ *
+ * This is for a call whose reply alone names server cursors it opened (a new SQL text's cursor, implicit result
+ * sets): oracledb drops a reply that a break crosses (see {@link openCursor}), and those cursors would stay open on
+ * the server until the session ends. A break that reaches the call while the server still runs it is answered by
+ * ORA-01013 naming the call's cursor, which oracledb then closes.
+ *
+ * @category operations
+ * @since 0.1.0
  */
-const callToEnd = <A>(connection: OracleConnection, run: () => Promise<A>): Effect.Effect<A, AdbcError> =>
-  callWith(run, (settled, ended) =>
-    Effect.suspend(() => settled() ? Effect.void : Effect.promise(() => ended)).pipe(
+export const callToEnd = <A>(
+  connection: OracleConnection,
+  run: () => Promise<A>,
+  release?: ((value: A) => Promise<boolean>) | undefined
+): Effect.Effect<A, AdbcError> =>
+  callWith(run, (_settled, ended) =>
+    Effect.promise(() => ended).pipe(
       Effect.timeoutOption(ANSWER_BUDGET_MS / 2),
-      Effect.flatMap((answered) =>
-        Option.isNone(answered) ? interruptCall(connection, ended, undefined, ANSWER_BUDGET_MS / 2) : Effect.void
-      )
+      Effect.flatMap((answered) => {
+        if (Option.isNone(answered)) return interruptCall(connection, ended, release, ANSWER_BUDGET_MS / 2)
+        const outcome = answered.value
+        if (outcome._tag === "Error" || release === undefined) return Effect.void
+        return withinBudget(
+          connection,
+          Effect.promise(async () => {
+            if (await release(outcome.value).catch(() => false)) await connection.ping().catch(() => undefined)
+          }),
+          ANSWER_BUDGET_MS / 2
+        )
+      })
     ))
 
 /**
@@ -791,8 +963,8 @@ const callToEnd = <A>(connection: OracleConnection, run: () => Promise<A>): Effe
  * defined). With `keepQuery` false a query's parsed cursor is closed as oracledb's `getStatementInfo` does: the
  * first execute of a query with bound parameters on a known cursor is a full one, which fetches
  * `fetchArraySize` rows instead of `prefetchRows` (lib/thin/protocol/messages/execute.js), so such a query is
- * parsed again by its execute. The parse is not broken by an interruption unless it outlasts half of
- * {@link ANSWER_BUDGET_MS}.
+ * parsed again by its execute. The parse, and the define as a call of its own, is not broken by an interruption
+ * unless it outlasts half of {@link ANSWER_BUDGET_MS}.
  *
  * @category operations
  * @since 0.1.0
@@ -809,11 +981,9 @@ export const statementInfo = (
   const kind = statementKind(sql)
   const options = { ...executeOptions, connection, keepInStmtCache: kind === "dml" || (kind === "query" && keepQuery) }
   return Effect.map(
-    callToEnd(connection, async () => {
-      const info = await parse(sql, options)
-      await defineParsed(impl, sql, options)
-      return info
-    }),
+    // two calls, each awaited on its own: an interruption during the parse stops before the define, which the next
+    // openCursor of the text then makes
+    Effect.tap(callToEnd(connection, () => parse(sql, options)), () => callToEnd(connection, () => defineParsed(impl, sql, options))),
     (info) => {
       // what the public getStatementInfo adds (lib/connection.js): the type name of each column
       for (const m of info.metaData ?? []) addTypeProperties(m, "dbType")
@@ -866,9 +1036,9 @@ const defineParsed = async (
  * the cursor and the server keeps it open until the session ends (it stays in V$OPEN_CURSOR). So a query or DML text
  * without a cached cursor is first parsed by {@link statementInfo}, a call that is not broken, and the execute then
  * runs on the cursor that parse opened: a break of the execute leaves a cursor the client closes or reuses.
- * `executeOptions` are the execute's (see {@link statementInfo}). Not covered: PL/SQL and DDL texts (see
+ * `executeOptions` are the execute's (see {@link statementInfo}). Not covered here: PL/SQL and DDL texts (see
  * `statementKind`), queries with bound parameters (see {@link statementInfo}) and everything when the statement
- * cache is off (`stmtCacheSize=0`).
+ * cache is off (`stmtCacheSize=0`); their executes go through {@link callExecute}.
  *
  * @category operations
  * @since 0.1.0
@@ -887,7 +1057,8 @@ export const openCursor = (
     if (needsDefine(impl, sql)) return callToEnd(connection, () => defineParsed(impl, sql, options))
     const cached = cache._cachedStatements.get(sql)
     if (cached !== undefined && (cached.cursorId !== 0 || cached.inUse)) return Effect.void
-    if (statementKind(sql) === "other") return Effect.void
+    const kind = statementKind(sql)
+    if (kind === "other" || kind === "plsql") return Effect.void
     return Effect.asVoid(statementInfo(connection, sql, executeOptions))
   })
 
