@@ -29,6 +29,7 @@ import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, encodeName, quoteDuck } from "./names.ts"
 import { withExactAliases } from "./number-aliases.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
+import { sessionZoneWrites } from "./datetime-writes.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import type { ValueKind } from "./types.ts"
 import { runPlsql } from "./plsql.ts"
@@ -383,7 +384,8 @@ export class SqlSession {
    * tell which binds are NUMBERs, whose quotients are computed on every digit as in queries.
    */
   translate(sql: string, specs?: ReadonlyArray<BindSpec>): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
-    const written = canonicalNumberWrites(unqualifySetTargets(tokenize(sql)), (schema, name) => this.lookupTable(schema, name))
+    const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
+    const written = sessionZoneWrites(canonicalNumberWrites(unqualifySetTargets(tokenize(sql)), lookup), lookup)
     const { toks, tr, binds } = this.bindNumberingTranslator(written, sql, specs)
     return { toks, text: (a, b) => tr.range(a, b), binds }
   }
@@ -562,6 +564,7 @@ export class SqlSession {
     const out = new Map<string, TextDatetimeKind>()
     for (const name of this.columnsOf(sql, (t) => t.kind === "timestamp" && t.duck === "VARCHAR")) out.set(name, "wall")
     for (const name of this.columnsOfKind(sql, "timestamptz")) out.set(name, "zoned")
+    for (const name of this.columnsOf(sql, (t) => t.kind === "timestampltz" && t.duck === "VARCHAR")) out.set(name, "zoned")
     return out
   }
 
