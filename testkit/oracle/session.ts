@@ -298,8 +298,14 @@ export class ProtocolSession {
       return
     }
     const faults = this.host.faults
-    await delayReply(faults)
+    // Oracle answers a break during a slow fetch with ORA-01013 instead of the rows
+    const fetching = dropKind(this.lastFunction) === "fetch"
+    await delayReply(faults, fetching ? () => this.state.breakPending : undefined)
     if (this.isClosed()) return
+    if (fetching && this.state.breakPending) {
+      await this.sendBreakReply()
+      return
+    }
     const payload = reply.w
     if (reply.negotiation !== true && this.endOfRequest) payload.u8(Msg.END_OF_REQUEST)
     const loggedOn = this.state.sql !== undefined
