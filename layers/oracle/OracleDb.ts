@@ -35,7 +35,10 @@ export const oracledb: OracleDbModule = require("oracledb")
 
 /** oracledb's thin Statement: `_prepare` classifies a SQL text as oracledb does (lib/thin/statement.js Parser). */
 const { Statement: StatementClass } = require("oracledb/lib/thin/statement.js") as {
-  Statement?: { new(): { _prepare(sql: string): void; isQuery: boolean; isDml: boolean }; prototype: Record<string, unknown> }
+  Statement?: {
+    new(): { _prepare(sql: string): void; isQuery: boolean; isDml: boolean; isPlSql: boolean }
+    prototype: Record<string, unknown>
+  }
 }
 
 /** oracledb's execute message (lib/thin/protocol/messages/execute.js), for the define call of a parsed query. */
@@ -774,6 +777,19 @@ const statementKind = (sql: string): "query" | "dml" | "other" => {
   const statement = new StatementClass()
   statement._prepare(sql)
   return statement.isQuery ? "query" : statement.isDml ? "dml" : "other"
+}
+
+/**
+ * Whether `sql` is a PL/SQL block (BEGIN, DECLARE, CALL), as oracledb's parser classifies it, without a round trip.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const isPlsqlText = (sql: string): boolean => {
+  if (StatementClass === undefined) return /^\s*(BEGIN|DECLARE|CALL)\b/i.test(sql)
+  const statement = new StatementClass()
+  statement._prepare(sql)
+  return statement.isPlSql
 }
 
 /**

@@ -304,6 +304,9 @@ const sameShape = (a: ReadonlyArray<MappedColumn>, b: ReadonlyArray<MappedColumn
 const shapeText = (columns: ReadonlyArray<MappedColumn>): string =>
   columns.map((c) => `${c.field.name} ${c.field.metadata.get(TYPE_NAME_METADATA) ?? String(c.field.type)}`).join(", ")
 
+/** The savepoint a PL/SQL block in row mode runs after inside a transaction, to be undone if refused. */
+const ROW_MODE_SAVEPOINT = "ADBC_ROW_MODE_BLOCK"
+
 /** The error of implicit result sets in row mode. */
 const implicitResultsInRowMode = () =>
   notImplemented(
@@ -493,6 +496,41 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     }).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : undo))
   }
 
+  /**
+   * One run of a PL/SQL block. Row mode refuses implicit result sets, which only the run reveals, so there the block
+   * runs without committing, after a savepoint inside the caller's transaction: a refusal, another failure or an
+   * interruption undoes it (rollback, or rollback to that savepoint, so the caller's earlier work stays), a success
+   * is committed when autocommit is on. A block that commits by itself cannot be undone.
+   */
+  const executeBlock = (
+    sql: string,
+    binds: unknown,
+    options: ResolvedOptions,
+    prefetchRows: number,
+    columns: ReadonlyArray<BoundColumn> | undefined
+  ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> => {
+    const runOnce = (autoCommit: Record<string, unknown>) =>
+      Effect.flatMap(
+        runScoped(sql, binds, { ...queryOptions(options, prefetchRows), ...autoCommit }),
+        (result) => outcome(result, options, columns)
+      )
+    if (options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) === "batch") return runOnce({})
+    const inTransaction = !autocommit
+    const undo = Db.withinBudget(
+      connection,
+      Effect.promise(async () => {
+        if (inTransaction) await connection.execute(`ROLLBACK TO SAVEPOINT ${ROW_MODE_SAVEPOINT}`, [], {}).catch(() => undefined)
+        else await connection.rollback().catch(() => undefined)
+      })
+    )
+    return Effect.gen(function*() {
+      if (inTransaction) yield* run(`SAVEPOINT ${ROW_MODE_SAVEPOINT}`, [], {})
+      const result = yield* runOnce({ autoCommit: false })
+      if (!inTransaction) yield* Db.call(connection, () => connection.commit())
+      return result
+    }).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : undo))
+  }
+
   const executeWithParameters = (
     sql: string,
     parameters: BoundParameters,
@@ -541,6 +579,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const prefetchRows = prefetchRowsFor(info.metaData, options)
       if (isBlock && rows.length > 1) return yield* executeBlockPerRow(sql, rows, options, prefetchRows)
+      if (isBlock) return yield* executeBlock(sql, bindsOf(rows[0]!), options, prefetchRows, rows[0]!.columns)
       const first = yield* runScoped(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows))
       if (first.resultSet === undefined || rows.length === 1) return yield* outcome(first, options, rows[0]!.columns)
       let next = 1
@@ -566,7 +605,9 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const info = options.get(Opt.PrefetchBytes) === undefined
         ? yield* Effect.as(Db.openCursor(connection, sql, queryOptions(options, 1)), undefined)
         : yield* Db.statementInfo(connection, sql, queryOptions(options, 1))
-      const result = yield* runScoped(sql, [], queryOptions(options, prefetchRowsFor(info?.metaData, options)))
+      const prefetchRows = prefetchRowsFor(info?.metaData, options)
+      if (Db.isPlsqlText(sql)) return yield* executeBlock(sql, [], options, prefetchRows, undefined)
+      const result = yield* runScoped(sql, [], queryOptions(options, prefetchRows))
       return yield* outcome(result, options, undefined)
     }))
 
