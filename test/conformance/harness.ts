@@ -96,6 +96,12 @@ export interface ConformanceDriver {
    */
   readonly countsCursors: boolean
   /**
+   * Whether Connection.cancel reaches the readers of the connection: a cancel between two reads fails the next read
+   * CANCELLED, and a cancel with nothing running and no reader open is INVALID_STATE (the rules of `rules/cancel.ts`
+   * are registered only where this is `true`).
+   */
+  readonly cancelsReaders: boolean
+  /**
    * Whether statements run as calls to a server over a socket, so that a timer can interrupt one in the middle
    * (an in-process driver finishes a read before a millisecond timer fires).
    */

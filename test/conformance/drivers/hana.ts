@@ -23,6 +23,7 @@ export const hana: ConformanceDriver = {
   tableTypes: ["TABLE", "VIEW"],
   catalog: "db",
   countsCursors: true,
+  cancelsReaders: true,
   overSocket: true,
   faults: { dropMidFetch: true, dropMidIngest: true, stallAfterHandshake: true, stallMidResult: true },
   ddlInTransaction: "rolls back",

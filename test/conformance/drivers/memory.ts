@@ -42,6 +42,8 @@ export const memory: ConformanceDriver = {
   tableTypes: ["TABLE", "VIEW"],
   catalog: "mem",
   countsCursors: true,
+  // the MemoryDriver's cancel does nothing (it runs no call a cancel could stop)
+  cancelsReaders: false,
   overSocket: false,
   faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
   ddlInTransaction: "refused",

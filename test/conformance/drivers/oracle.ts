@@ -29,6 +29,7 @@ export const oracle: ConformanceDriver = {
   catalog: "FREEPDB1",
   // the test server counts results the client has not fetched, closed or cancelled (openResultSets)
   countsCursors: true,
+  cancelsReaders: true,
   overSocket: true,
   faults: { dropMidFetch: true, dropMidIngest: true, stallAfterHandshake: true, stallMidResult: true },
   ddlInTransaction: "refused",
