@@ -191,8 +191,9 @@ const cancellationOf = (connection: Db.OracleConnection): Cancellation => {
 }
 
 /**
- * The error of a read from a result that Connection.cancel cancelled: ORA-01013, as Oracle answers a fetch from a
- * cursor whose call a break cancelled.
+ * The error of a read from a result that Connection.cancel cancelled between two reads: ORA-01013, what a break gives
+ * the call it aborts, a fetch included (OCI Programmer's Guide, OCIBreak(): "an immediate (asynchronous) abort of any
+ * currently executing OCI function", docs.oracle.com/cd/B10500_01/appdev.920/a96584/oci16m96.htm).
  */
 const cancelledRead = () => fromOracleError({ errorNum: 1013, message: "ORA-01013: user requested cancel of current operation" })
 

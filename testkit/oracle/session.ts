@@ -298,7 +298,9 @@ export class ProtocolSession {
       return
     }
     const faults = this.host.faults
-    // Oracle answers a break during a slow fetch with ORA-01013 instead of the rows
+    // Oracle answers a break during a slow fetch with ORA-01013 instead of the rows: a break is "an immediate
+    // (asynchronous) abort of any currently executing OCI function" (OCI Programmer's Guide, OCIBreak(),
+    // docs.oracle.com/cd/B10500_01/appdev.920/a96584/oci16m96.htm), a fetch included
     const fetching = dropKind(this.lastFunction) === "fetch"
     await delayReply(faults, fetching ? () => this.state.breakPending : undefined)
     if (this.isClosed()) return
