@@ -3,7 +3,9 @@
  * BINARY_DOUBLE, DATE, TIMESTAMP(6), two VARCHAR2, BOOLEAN) from the Oracle test server (in a child process, so it
  * has its own core), read by our driver into Arrow record batches in batch mode, against raw node-oracledb fetching
  * the same SELECT as row arrays through resultSet.getRows, both with fetchArraySize = prefetchRows = 10000, on the
- * same server in the same run; runs alternate. ratio = ours / raw oracledb (required ≤ 1.0, goal ≤ 0.5).
+ * same server in the same run; runs alternate after one untimed run of each side whose content checksums must agree.
+ * ratio = ours / raw oracledb (required ≤ 1.0, goal ≤ 0.5). Row mode is timed too (`row_mode_ratio`), to show that
+ * batch mode is the faster path.
  * Also exports the server/table helpers of the other Oracle benchmarks.
  */
 import { createRequire } from "node:module"
@@ -83,18 +85,35 @@ export const fillTable = async (conn: any, name: string, rows: number): Promise<
 }
 
 /** Our driver's layer on the server with the benchmark's fetch settings. */
-export const oursLayer = (uri: string) =>
+export const oursLayer = (uri: string, mode: "batch" | "row" = "batch") =>
   Connection.layer().pipe(
     Layer.provide(Oracle.layerDatabase({
       uri,
       timezone: "UTC",
-      "redo.statement.execution_mode": "batch",
+      "redo.statement.execution_mode": mode,
       "redo.statement.fetch_array_size": String(FETCH),
       "redo.statement.prefetch_rows": String(FETCH)
     }))
   )
 
 const SELECT = "SELECT ID, AMOUNT, RATIO, DAY, TS, NAME, NOTE, FLAG FROM BENCH_READ"
+
+/** An order-independent checksum of the columns both sides read as the same JS values (ID, RATIO, NAME, NOTE, FLAG). */
+class Checksum {
+  ids = 0
+  ratios = 0
+  chars = 0
+  flags = 0
+  add(id: number, ratio: number, name: string, note: string, flag: boolean): void {
+    this.ids += id
+    this.ratios += ratio
+    this.chars += name.length * 7 + note.length
+    if (flag) this.flags++
+  }
+  text(): string {
+    return `${this.ids}/${this.ratios}/${this.chars}/${this.flags}`
+  }
+}
 
 const seconds = async (f: () => Promise<number>): Promise<{ s: number; rows: number }> => {
   collectGarbage()
@@ -108,31 +127,55 @@ export const run = async (): Promise<Record<string, unknown>> => {
   const server = await startServer()
   const conn = await oracledb.getConnection({ user: server.user, password: server.password, connectString: server.connectString })
   const runtime = ManagedRuntime.make(oursLayer(server.uri))
+  const rowRuntime = ManagedRuntime.make(oursLayer(server.uri, "row"))
   try {
     await fillTable(conn, "BENCH_READ", ROWS)
-    // One connection for all of our runs, as the baseline keeps its one connection.
-    const ours = () =>
-      runtime.runPromise(
+    // One connection per client for all runs, as the baseline keeps its one connection.
+    const oursCount = (rt: typeof runtime) => () =>
+      rt.runPromise(
         Effect.flatMap(Connection.Connection, (c) => Stream.runFold(c.query(SELECT), () => 0, (n, batch) => n + batch.numRows))
       )
-    const baseline = async () => {
+    const ours = oursCount(runtime)
+    const oursRow = oursCount(rowRuntime)
+    const baselineRows = async (onRows: (rows: Array<Array<any>>) => void) => {
       const r = await conn.execute(SELECT, [], { resultSet: true, fetchArraySize: FETCH, prefetchRows: FETCH, outFormat: oracledb.OUT_FORMAT_ARRAY })
       let n = 0
-      for (let rows = await r.resultSet.getRows(FETCH); rows.length > 0; rows = await r.resultSet.getRows(FETCH)) n += rows.length
+      for (let rows = await r.resultSet.getRows(FETCH); rows.length > 0; rows = await r.resultSet.getRows(FETCH)) {
+        onRows(rows)
+        n += rows.length
+      }
       await r.resultSet.close()
       return n
     }
-    const oursS: Array<number> = []
-    const baseS: Array<number> = []
+    const baseline = () => baselineRows(() => {})
+    // Untimed: both sides read once and must agree on the content, not only the row count.
+    const oursSum = new Checksum()
+    await runtime.runPromise(Effect.flatMap(Connection.Connection, (c) =>
+      Stream.runForEach(c.query(SELECT), (batch) =>
+        Effect.sync(() => {
+          const id = batch.getChild("ID")!, ratio = batch.getChild("RATIO")!, name = batch.getChild("NAME")!
+          const note = batch.getChild("NOTE")!, flag = batch.getChild("FLAG")!
+          for (let i = 0; i < batch.numRows; i++) {
+            oursSum.add(Number(id.get(i)), ratio.get(i), name.get(i), note.get(i), flag.get(i))
+          }
+        }))))
+    const rawSum = new Checksum()
+    await baselineRows((rows) => {
+      for (const row of rows) rawSum.add(row[0], row[2], row[5], row[6], row[7])
+    })
+    if (oursSum.text() !== rawSum.text()) throw new Error(`content differs: ours ${oursSum.text()}, raw ${rawSum.text()}`)
+    await oursRow()
+    const times = new Map<() => Promise<number>, Array<number>>([[ours, []], [baseline, []], [oursRow, []]])
     for (let i = 0; i < RUNS; i++) {
-      for (const f of i % 2 === 0 ? [ours, baseline] : [baseline, ours]) {
+      for (const f of i % 2 === 0 ? [ours, baseline, oursRow] : [oursRow, baseline, ours]) {
         const r = await seconds(f)
         if (r.rows !== ROWS) throw new Error(`read ${r.rows} rows, expected ${ROWS}`)
-        ;(f === ours ? oursS : baseS).push(r.s)
+        times.get(f)!.push(r.s)
       }
     }
-    const o = median(oursS)
-    const b = median(baseS)
+    const o = median(times.get(ours)!)
+    const b = median(times.get(baseline)!)
+    const rowMode = median(times.get(oursRow)!)
     return {
       bench: "oracle-read",
       rows: ROWS,
@@ -143,11 +186,15 @@ export const run = async (): Promise<Record<string, unknown>> => {
       baseline_s: b,
       ours_rows_per_s: Math.round(ROWS / o),
       baseline_rows_per_s: Math.round(ROWS / b),
+      row_mode_s: rowMode,
+      row_mode_rows_per_s: Math.round(ROWS / rowMode),
+      row_mode_ratio: rowMode / b,
       baseline: "raw node-oracledb execute(resultSet) + getRows arrays on the same server",
       ratio: o / b
     }
   } finally {
     await runtime.dispose()
+    await rowRuntime.dispose()
     await conn.close()
     await server.close()
   }

@@ -23,7 +23,7 @@ export interface ConnectConfig {
   readonly uri: OracleUri
   readonly user: string | undefined
   readonly password: string | undefined
-  /** Session time zone: the `timezone` option, else the URI's `timezone` parameter, else none (the client's). */
+  /** Session time zone: the `timezone` option, else the URI's `timezone` parameter; when both are absent the session runs in UTC ({@link timeZoneSql}). */
   readonly timezone: string | undefined
 }
 

@@ -31,6 +31,7 @@ import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { civilFromDays, columnCells, epochDayOf, formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
 import { floorDivInt64 } from "../common/Int64Words.ts"
+import { ingestsAsYearToMonth, TYPE_NAME_METADATA } from "./Types.ts"
 
 /** The bind type an encoded column declares to oracledb (a `DB_TYPE_*` name). @category models @since 0.1.0 */
 export type EncodedBindType =
@@ -493,9 +494,43 @@ const writeDuration = (days: number, nanos: number, out: Uint8Array, pos: number
 }
 
 /**
+ * The INVALID_DATA error for the first month_day_nano value (of `length`, values `v`) with days or nanoseconds, which
+ * INTERVAL YEAR TO MONTH cannot hold, or undefined when every valid value is whole months.
+ *
+ * @category encoding
+ * @since 0.1.0
+ */
+export const monthsOnlyRefusal = (
+  field: Arrow.Field,
+  v: Int32Array,
+  valid: (i: number) => boolean,
+  length: number,
+  firstRow: number
+): AdbcError | undefined => {
+  for (let i = 0; i < length; i++) {
+    if (valid(i) && (v[4 * i + 1] !== 0 || v[4 * i + 2] !== 0 || v[4 * i + 3] !== 0)) {
+      const nanos = (BigInt(v[4 * i + 3]!) << 32n) | BigInt(v[4 * i + 2]! >>> 0)
+      return invalidData(
+        `column ${JSON.stringify(field.name)}: row ${firstRow + i + 1} has ${v[4 * i + 1]} days and ${nanos} nanoseconds, which INTERVAL YEAR(9) TO MONTH cannot hold (the column's ${TYPE_NAME_METADATA} is ${field.metadata.get(TYPE_NAME_METADATA)}); drop that metadata to ingest it as INTERVAL DAY(9) TO SECOND(9)`
+      )
+    }
+  }
+  return undefined
+}
+
+/** Writes INTERVAL YEAR TO MONTH of `months` (years and months carry the sign). */
+const writeYearToMonth = (months: number, out: Uint8Array, pos: number): number => {
+  out[pos] = 5
+  writeUInt32((Math.trunc(months / 12) + DURATION_MID) >>> 0, out, pos + 1)
+  out[pos + 5] = (months % 12) + DURATION_OFFSET
+  return pos + 6
+}
+
+/**
  * Interval columns as the oracledb path sends them: year_month as INTERVAL YEAR TO MONTH, day_time and
  * month_day_nano as INTERVAL DAY TO SECOND; a month_day_nano value with months is refused naming column and row (a
- * month has no fixed number of days).
+ * month has no fixed number of days). A month_day_nano column read from YEAR TO MONTH (Types.ts
+ * `ingestsAsYearToMonth`) goes back as YEAR TO MONTH, refusing values with days or nanoseconds.
  */
 const intervalEncoder = (field: Arrow.Field, data: Arrow.Data, firstRow: number): Result.Result<ColumnEncoder, AdbcError> => {
   const unit = (data.type as Arrow.Interval).unit
@@ -503,14 +538,14 @@ const intervalEncoder = (field: Arrow.Field, data: Arrow.Data, firstRow: number)
   const offset = data.offset
   const v = data.values as Int32Array
   if (unit === Arrow.IntervalUnit.YEAR_MONTH) {
-    return Result.succeed(fixed("INTERVAL_YM", 6, (i, out, pos) => {
-      if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
-      const months = v[i]!
-      out[pos] = 5
-      writeUInt32((Math.trunc(months / 12) + DURATION_MID) >>> 0, out, pos + 1)
-      out[pos + 5] = (months % 12) + DURATION_OFFSET
-      return pos + 6
-    }))
+    return Result.succeed(fixed("INTERVAL_YM", 6, (i, out, pos) =>
+      isValid(bitmap, offset, i) ? writeYearToMonth(v[i]!, out, pos) : writeNull(out, pos)))
+  }
+  if (ingestsAsYearToMonth(field)) {
+    const refusal = monthsOnlyRefusal(field, v, (i) => isValid(bitmap, offset, i), data.length, firstRow)
+    if (refusal !== undefined) return Result.fail(refusal)
+    return Result.succeed(fixed("INTERVAL_YM", 6, (i, out, pos) =>
+      isValid(bitmap, offset, i) ? writeYearToMonth(v[4 * i]!, out, pos) : writeNull(out, pos)))
   }
   if (unit === Arrow.IntervalUnit.DAY_TIME) {
     return Result.succeed(fixed("INTERVAL_DS", 12, (i, out, pos) =>

@@ -159,12 +159,6 @@ export interface StatementInfo {
   readonly bindNames: Array<string>
 }
 
-/** oracledb's statement types of PL/SQL blocks: BEGIN, DECLARE, CALL (lib/constants.js `STMT_TYPE_*`). */
-const PLSQL_STATEMENT_TYPES: ReadonlySet<number> = new Set([8, 9, 10])
-
-/** Whether a parsed statement is a PL/SQL block. @category operations @since 0.1.0 */
-export const isPlsql = (info: StatementInfo): boolean => PLSQL_STATEMENT_TYPES.has(info.statementType)
-
 /** Capability flag marking this driver's connections for the precision hooks. @category internals @since 0.1.0 */
 export const RAW_TEMPORAL: unique symbol = Symbol.for("effect-adbc/oracle/raw-temporal")
 
@@ -772,25 +766,41 @@ const callWith = <A>(
  * caches no DDL, and runs a PL/SQL block's first execute as one iteration to settle its bind directions, which a
  * parse would skip.
  */
-const statementKind = (sql: string): "query" | "dml" | "other" => {
+const statementKind = (sql: string): "query" | "dml" | "plsql" | "other" => {
   if (StatementClass === undefined) return "other"
   const statement = new StatementClass()
   statement._prepare(sql)
-  return statement.isQuery ? "query" : statement.isDml ? "dml" : "other"
+  return statement.isQuery ? "query" : statement.isDml ? "dml" : statement.isPlSql ? "plsql" : "other"
+}
+
+/** Whether `sql` is a PL/SQL block (BEGIN, DECLARE, CALL), as oracledb classifies it. @category operations @since 0.1.0 */
+export const isPlsql = (sql: string): boolean => statementKind(sql) === "plsql"
+
+/**
+ * Whether the reply to an execute of `sql` may name server cursors the client does not know yet: a text oracledb
+ * holds no cursor for (DDL, which it never caches, and every text with `stmtCacheSize=0` among them) and a PL/SQL
+ * block, whose implicit result sets are new cursors on every run.
+ */
+const repliesWithNewCursors = (connection: OracleConnection, sql: string): boolean => {
+  const cached = connection._impl?.statementCache?._cachedStatements?.get(sql)
+  return cached === undefined || cached.cursorId === 0 || cached.inUse || isPlsql(sql)
 }
 
 /**
- * Whether `sql` is a PL/SQL block (BEGIN, DECLARE, CALL), as oracledb's parser classifies it, without a round trip.
+ * Runs an execute (or executeMany) of `sql` as {@link call} does; when its reply may name cursors the client does not
+ * know yet, an interruption lets it end first ({@link callToEnd}), so a break never makes oracledb drop that reply
+ * and orphan them.
  *
  * @category operations
  * @since 0.1.0
  */
-export const isPlsqlText = (sql: string): boolean => {
-  if (StatementClass === undefined) return /^\s*(BEGIN|DECLARE|CALL)\b/i.test(sql)
-  const statement = new StatementClass()
-  statement._prepare(sql)
-  return statement.isPlSql
-}
+export const callExecute = <A>(
+  connection: OracleConnection,
+  sql: string,
+  run: () => Promise<A>,
+  release?: ((value: A) => Promise<boolean>) | undefined
+): Effect.Effect<A, AdbcError> =>
+  Effect.suspend(() => repliesWithNewCursors(connection, sql) ? callToEnd(connection, run, release) : call(connection, run, release))
 
 /**
  * Like {@link call}, for a call that should not be broken: an interrupted caller first waits (half of
@@ -910,9 +920,9 @@ const defineParsed = async (
  * the cursor and the server keeps it open until the session ends (it stays in V$OPEN_CURSOR). So a query or DML text
  * without a cached cursor is first parsed by {@link statementInfo}, a call that is not broken, and the execute then
  * runs on the cursor that parse opened: a break of the execute leaves a cursor the client closes or reuses.
- * `executeOptions` are the execute's (see {@link statementInfo}). Not covered: PL/SQL and DDL texts (see
+ * `executeOptions` are the execute's (see {@link statementInfo}). Not covered here: PL/SQL and DDL texts (see
  * `statementKind`), queries with bound parameters (see {@link statementInfo}) and everything when the statement
- * cache is off (`stmtCacheSize=0`).
+ * cache is off (`stmtCacheSize=0`); their executes go through {@link callExecute}.
  *
  * @category operations
  * @since 0.1.0
@@ -931,7 +941,8 @@ export const openCursor = (
     if (needsDefine(impl, sql)) return callToEnd(connection, () => defineParsed(impl, sql, options))
     const cached = cache._cachedStatements.get(sql)
     if (cached !== undefined && (cached.cursorId !== 0 || cached.inUse)) return Effect.void
-    if (statementKind(sql) === "other") return Effect.void
+    const kind = statementKind(sql)
+    if (kind === "other" || kind === "plsql") return Effect.void
     return Effect.asVoid(statementInfo(connection, sql, executeOptions))
   })
 

@@ -305,8 +305,8 @@ const sameShape = (a: ReadonlyArray<MappedColumn>, b: ReadonlyArray<MappedColumn
 const shapeText = (columns: ReadonlyArray<MappedColumn>): string =>
   columns.map((c) => `${c.field.name} ${c.field.metadata.get(TYPE_NAME_METADATA) ?? String(c.field.type)}`).join(", ")
 
-/** The savepoint a PL/SQL block in row mode runs after inside a transaction, to be undone if refused. */
-const ROW_MODE_SAVEPOINT = "ADBC_ROW_MODE_BLOCK"
+/** The savepoint a PL/SQL block runs after inside the caller's transaction, to be undone on a failure. */
+const BLOCK_SAVEPOINT = "ADBC_BLOCK"
 
 /** The error of implicit result sets in row mode. */
 const implicitResultsInRowMode = () =>
@@ -335,7 +335,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   const tracked = cancellation.running
 
   const run = (sql: string, binds: unknown, options: Record<string, unknown>) =>
-    Db.call(connection, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }), Db.closeResults)
+    Db.callExecute(connection, sql, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }), Db.closeResults)
 
   /**
    * `run` whose result sets are closed when the scope closes, in case an interruption stops them from reaching a
@@ -418,11 +418,34 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     })
 
   /**
+   * A statement's calls as one unit under autocommit (a PL/SQL block's runs, bound DML's executeMany chunks): they
+   * run with `autoCommit: false`, the commit follows once the driver accepts their outcome, and a failure or an
+   * interruption rolls them back, so that an error after a call (implicit results in row mode, a column the driver
+   * cannot map, a later parameter row's or chunk's failure) leaves nothing written. An array DML call that fails
+   * keeps the rows before the failing one in the transaction (Oracle rolls back only the failing row, "commits the
+   * rows that were successfully inserted prior to encountering the error" in autocommit:
+   * https://docs.progress.com/bundle/datadirect-oracle-odbc-80/page/Batch-Failure-Returns-Error.html), where the
+   * next autocommit statement would have committed them. Outside autocommit the calls are part of the caller's
+   * transaction.
+   */
+  const statementUnit = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
+    Effect.suspend(() =>
+      autocommit
+        ? effect.pipe(
+          Effect.tap(() => Db.call(connection, () => connection.commit())),
+          Effect.onExit((exit) =>
+            Exit.isSuccess(exit) ? Effect.void : Db.withinBudget(connection, Effect.promise(() => connection.rollback().catch(() => undefined)))
+          )
+        )
+        : effect
+    )
+
+  /**
    * A PL/SQL block bound to several parameter rows, run once per row in order: oracledb's executeMany returns no
    * implicit result sets, so they would be lost without an error. The first implicit result set of every run makes
    * the result, in row order (the others are closed), so every run must return one, all of the same shape; a block
-   * that returns none gives a count. The runs are one unit: with autocommit they commit together after the last, and
-   * a failure or an interruption rolls them back; every result set they opened is closed.
+   * that returns none gives a count. The runs are one unit ({@link blockUnit}); a failure or an interruption closes
+   * every result set they opened.
    */
   const executeBlockPerRow = (
     sql: string,
@@ -439,21 +462,13 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }),
       (closed) => closed ? Db.releaseCursors(connection) : Effect.void
     )
-    const undo = Effect.andThen(
-      closeAll,
-      autocommit ? Db.withinBudget(connection, Effect.promise(() => connection.rollback().catch(() => undefined))) : Effect.void
-    )
-    return Effect.gen(function*() {
+    return blockUnit(Effect.gen(function*() {
       const firsts: Array<{ readonly row: number; readonly resultSet: Db.OracleResultSet }> = []
       let without: number | undefined
       for (const [i, r] of rows.entries()) {
-        // each run's implicit result sets are new server cursors that only its reply names: not broken (callToEnd)
+        // each run's implicit result sets are new server cursors that only its reply names (Db.callExecute)
         const result = yield* Effect.uninterruptibleMask((restore) =>
-          restore(Db.callToEnd(
-            connection,
-            () => connection.execute(sql, bindsOf(r), { ...queryOptions(options, prefetchRows), autoCommit: false }),
-            Db.closeResults
-          )).pipe(
+          restore(run(sql, bindsOf(r), { ...queryOptions(options, prefetchRows), autoCommit: false })).pipe(
             Effect.tap((result) => Effect.sync(() => results.push(result))),
             Effect.mapError((e) => atParameterRow(e, i + 1))
           )
@@ -469,7 +484,6 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const [head, ...tail] = firsts
       if (head === undefined) {
-        if (autocommit) yield* Db.call(connection, () => connection.commit())
         const counts = results.map((r) => r.rowsAffected)
         return { _tag: "Count" as const, rowsAffected: counts.every((n) => n !== undefined) ? counts.reduce((a, n) => a + n, 0) : -1 }
       }
@@ -489,48 +503,40 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
           )
         }
       }
-      if (autocommit) yield* Db.call(connection, () => connection.commit())
       let next = 0
       const more = Effect.sync(() => tail[next++]?.resultSet)
       const cursor = makeCursor(connection, head.resultSet, columns, options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE), more, true)
       return { _tag: "Rows" as const, cursor: { ...cursor, close: Effect.andThen(cursor.close, closeAll) } }
-    }).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : undo))
+    })).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : closeAll))
   }
 
   /**
-   * One run of a PL/SQL block. Row mode refuses implicit result sets, which only the run reveals, so there the block
-   * runs without committing, after a savepoint inside the caller's transaction: a refusal, another failure or an
-   * interruption undoes it (rollback, or rollback to that savepoint, so the caller's earlier work stays), a success
-   * is committed when autocommit is on. A block that commits by itself cannot be undone.
+   * A PL/SQL block's calls as one unit: under autocommit {@link statementUnit}; inside the caller's transaction after
+   * a savepoint, rolled back to on a failure or an interruption (implicit results refused in row mode, a column the
+   * driver cannot map), so that the block leaves nothing written and the caller's earlier work stays. A block that
+   * commits by itself cannot be undone.
    */
-  const executeBlock = (
+  const blockUnit = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
+    Effect.suspend(() =>
+      autocommit ? statementUnit(effect) : Effect.andThen(
+        run(`SAVEPOINT ${BLOCK_SAVEPOINT}`, [], {}),
+        Effect.onExit(effect, (exit) =>
+          Exit.isSuccess(exit) ? Effect.void : Db.withinBudget(
+            connection,
+            Effect.promise(() => connection.execute(`ROLLBACK TO SAVEPOINT ${BLOCK_SAVEPOINT}`, [], {}).catch(() => undefined))
+          ))
+      )
+    )
+
+  /** A PL/SQL block run once (unbound, or bound to one parameter row), as one unit ({@link blockUnit}). */
+  const executeBlockOnce = (
     sql: string,
     binds: unknown,
+    executeOptions: Record<string, unknown>,
     options: ResolvedOptions,
-    prefetchRows: number,
     columns: ReadonlyArray<BoundColumn> | undefined
-  ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> => {
-    const runOnce = (autoCommit: Record<string, unknown>) =>
-      Effect.flatMap(
-        runScoped(sql, binds, { ...queryOptions(options, prefetchRows), ...autoCommit }),
-        (result) => outcome(result, options, columns)
-      )
-    if (options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) === "batch") return runOnce({})
-    const inTransaction = !autocommit
-    const undo = Db.withinBudget(
-      connection,
-      Effect.promise(async () => {
-        if (inTransaction) await connection.execute(`ROLLBACK TO SAVEPOINT ${ROW_MODE_SAVEPOINT}`, [], {}).catch(() => undefined)
-        else await connection.rollback().catch(() => undefined)
-      })
-    )
-    return Effect.gen(function*() {
-      if (inTransaction) yield* run(`SAVEPOINT ${ROW_MODE_SAVEPOINT}`, [], {})
-      const result = yield* runOnce({ autoCommit: false })
-      if (!inTransaction) yield* Db.call(connection, () => connection.commit())
-      return result
-    }).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : undo))
-  }
+  ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
+    blockUnit(Effect.flatMap(runScoped(sql, binds, { ...executeOptions, autoCommit: false }), (result) => outcome(result, options, columns)))
 
   const executeWithParameters = (
     sql: string,
@@ -555,22 +561,24 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       // a bound query's execute parses anew, so that its first round trip fetches prefetch_rows (Db.statementInfo)
       const info = yield* Db.statementInfo(connection, sql, queryOptions(options, 1), false)
       const isQuery = info.metaData !== undefined && info.metaData.length > 0
-      const isBlock = Db.isPlsql(info)
+      const isBlock = Db.isPlsql(sql)
       if (!isQuery && !isBlock && !hasOut && total > 1) {
         const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
-        let affected = 0
-        for (const { columns, rows } of prepared) {
-          for (let start = 0; start < rows; start += chunk) {
-            const end = Math.min(rows, start + chunk)
-            const result = yield* Db.call(connection, () =>
-              connection.executeMany(sql, bindRows(columns, start, end), {
-                autoCommit: autocommit,
-                bindDefs: columns.map((c) => c.def)
-              }))
-            affected += result.rowsAffected ?? 0
+        return yield* statementUnit(Effect.gen(function*() {
+          let affected = 0
+          for (const { columns, rows } of prepared) {
+            for (let start = 0; start < rows; start += chunk) {
+              const end = Math.min(rows, start + chunk)
+              const result = yield* Db.callExecute(connection, sql, () =>
+                connection.executeMany(sql, bindRows(columns, start, end), {
+                  autoCommit: false,
+                  bindDefs: columns.map((c) => c.def)
+                }))
+              affected += result.rowsAffected ?? 0
+            }
           }
-        }
-        return { _tag: "Count" as const, rowsAffected: affected }
+          return { _tag: "Count" as const, rowsAffected: affected }
+        }))
       }
       // Queries and PL/SQL blocks run once per parameter row and their results are concatenated; PL/SQL with OUT
       // binds runs once.
@@ -580,7 +588,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const prefetchRows = prefetchRowsFor(info.metaData, options)
       if (isBlock && rows.length > 1) return yield* executeBlockPerRow(sql, rows, options, prefetchRows)
-      if (isBlock) return yield* executeBlock(sql, bindsOf(rows[0]!), options, prefetchRows, rows[0]!.columns)
+      if (isBlock) return yield* executeBlockOnce(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows), options, rows[0]!.columns)
       const first = yield* runScoped(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows))
       if (first.resultSet === undefined || rows.length === 1) return yield* outcome(first, options, rows[0]!.columns)
       let next = 1
@@ -606,9 +614,9 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const info = options.get(Opt.PrefetchBytes) === undefined
         ? yield* Effect.as(Db.openCursor(connection, sql, queryOptions(options, 1)), undefined)
         : yield* Db.statementInfo(connection, sql, queryOptions(options, 1))
-      const prefetchRows = prefetchRowsFor(info?.metaData, options)
-      if (Db.isPlsqlText(sql)) return yield* executeBlock(sql, [], options, prefetchRows, undefined)
-      const result = yield* runScoped(sql, [], queryOptions(options, prefetchRows))
+      const executeOptions = queryOptions(options, prefetchRowsFor(info?.metaData, options))
+      if (Db.isPlsql(sql)) return yield* executeBlockOnce(sql, [], executeOptions, options, undefined)
+      const result = yield* runScoped(sql, [], executeOptions)
       return yield* outcome(result, options, undefined)
     }))
 
@@ -689,7 +697,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         for (let start = 0; start < batch.numRows; start += chunk) {
           const end = Math.min(batch.numRows, start + chunk)
           const rows = encodeRows(wire, start, end)
-          const result = yield* Db.call(connection, () =>
+          const result = yield* Db.callExecute(connection, sql, () =>
             executeManyEncoded(connection, sql, rows, bindDefs, seam.maxStringSize, { autoCommit: autocommit }).catch(
               (e: unknown) => Promise.reject(fromRowError(e, firstRow + start))
             ))
@@ -701,7 +709,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const columns = yield* Effect.fromResult(ingestColumns(batch, structType, limitOf, firstRow))
       for (let start = 0; start < batch.numRows; start += chunk) {
         const end = Math.min(batch.numRows, start + chunk)
-        const result = yield* Db.call(connection, () =>
+        const result = yield* Db.callExecute(connection, sql, () =>
           executeManyRows(connection, sql, bindRows(columns, start, end), {
             autoCommit: autocommit,
             bindDefs: columns.map((c) => c.def)
@@ -738,7 +746,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const sql = ISOLATION[level]
       return sql === undefined
         ? Effect.fail(notImplemented(`isolation level ${level} is not supported by Oracle (read committed, serializable)`))
-        : Effect.asVoid(run(`ALTER SESSION SET ISOLATION_LEVEL = ${sql === "READ COMMITTED" ? "READ COMMITTED" : "SERIALIZABLE"}`, [], {}))
+        : Effect.asVoid(run(`ALTER SESSION SET ISOLATION_LEVEL = ${sql}`, [], {}))
     },
     currentCatalog: scalar(CURRENT_CATALOG_SQL),
     currentDbSchema: scalar("SELECT SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA') FROM DUAL"),

@@ -14,8 +14,15 @@ import { createRequire } from "node:module"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { type ColumnCells, columnCells, formatEpochDay, formatEpochTicks, UnsupportedColumnError } from "../common/ArrowCells.ts"
 import { type DbType, oracledb, WireDecimal, WireTimestamp } from "./OracleDb.ts"
-import { dateOutOfRange, isOracleDay, oracleTickRange, type StringLimit, stringTooLong } from "./IngestEncoder.ts"
-import { bindTypeFor, ingestColumnType, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
+import {
+  dateOutOfRange,
+  isOracleDay,
+  monthsOnlyRefusal,
+  oracleTickRange,
+  type StringLimit,
+  stringTooLong
+} from "./IngestEncoder.ts"
+import { bindTypeFor, ingestColumnType, ingestsAsYearToMonth, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
 
 /** A parameter direction. @category models @since 0.1.0 */
 export type Direction = "in" | "out" | "inout"
@@ -220,7 +227,8 @@ const intervalDS = (total: bigint): unknown => {
 /**
  * Interval columns for ingest: year_month into INTERVAL YEAR(9) TO MONTH, day_time and month_day_nano into
  * INTERVAL DAY(9) TO SECOND(9). A month_day_nano value with months fails INVALID_DATA naming column and row: a
- * month has no fixed length in days, so DAY TO SECOND cannot hold it exactly.
+ * month has no fixed length in days, so DAY TO SECOND cannot hold it exactly. A month_day_nano column read from YEAR
+ * TO MONTH (Types.ts `ingestsAsYearToMonth`) goes back into YEAR TO MONTH.
  */
 const intervalReader = (
   field: Arrow.Field,
@@ -230,15 +238,19 @@ const intervalReader = (
   const unit = (field.type as Arrow.Interval).unit
   const v = data.values as Int32Array
   const valid = (i: number) => data.nullCount === 0 || data.getValid(i)
-  if (unit === Arrow.IntervalUnit.YEAR_MONTH) {
-    return Result.succeed({
+  const yearToMonth = (monthsAt: (i: number) => number) =>
+    Result.succeed({
       type: dbType("INTERVAL_YM"),
-      get: (i) => {
+      get: (i: number) => {
         if (!valid(i)) return null
-        const months = v[i]!
+        const months = monthsAt(i)
         return new oracledb.IntervalYM({ years: Math.trunc(months / 12), months: months % 12 })
       }
     })
+  if (unit === Arrow.IntervalUnit.YEAR_MONTH) return yearToMonth((i) => v[i]!)
+  if (ingestsAsYearToMonth(field)) {
+    const refusal = monthsOnlyRefusal(field, v, valid, data.length, firstRow)
+    return refusal === undefined ? yearToMonth((i) => v[4 * i]!) : Result.fail(refusal)
   }
   if (unit === Arrow.IntervalUnit.DAY_TIME) {
     return Result.succeed({

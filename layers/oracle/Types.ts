@@ -534,7 +534,7 @@ export const ingestColumnType = (
       }
     }
     case Arrow.Type.Interval:
-      return (t as Arrow.Interval).unit === Arrow.IntervalUnit.YEAR_MONTH
+      return (t as Arrow.Interval).unit === Arrow.IntervalUnit.YEAR_MONTH || ingestsAsYearToMonth(field)
         ? Result.succeed("INTERVAL YEAR(9) TO MONTH")
         : Result.succeed("INTERVAL DAY(9) TO SECOND(9)")
     case Arrow.Type.Null:
@@ -545,6 +545,19 @@ export const ingestColumnType = (
       return Result.fail(notApplicable(field, "ingested"))
   }
 }
+
+/**
+ * Whether a month_day_nano column goes into INTERVAL YEAR(9) TO MONTH rather than DAY TO SECOND: when its
+ * `oracle.type-name` says it was read from an INTERVAL YEAR TO MONTH column (year_month_interval_type=monthdaynano),
+ * so that such a column round-trips. Its values must then hold months only.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const ingestsAsYearToMonth = (field: Arrow.Field): boolean =>
+  field.type.typeId === Arrow.Type.Interval &&
+  (field.type as Arrow.Interval).unit === Arrow.IntervalUnit.MONTH_DAY_NANO &&
+  field.metadata.get(TYPE_NAME_METADATA)?.startsWith("INTERVAL YEAR") === true
 
 /**
  * A JSON check constraint suffix of struct storage in BLOB or NVARCHAR2 columns (`CHECK (col IS JSON)`).

@@ -120,6 +120,49 @@ describe("bulk ingest", () => {
       expect(error.message).toContain('column "mdn": row 2 has 2 months')
     })))
 
+  it.effect("a month_day_nano column read from INTERVAL YEAR TO MONTH ingests back into YEAR(9) TO MONTH on both ingest paths; days or nanoseconds there fail naming column and row", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const source = uniqueName("YMSRC")
+      yield* conn.execute(`CREATE TABLE ${source} (ID NUMBER(10), YM INTERVAL YEAR(9) TO MONTH)`)
+      yield* conn.execute(
+        `INSERT INTO ${source} SELECT 1, INTERVAL '123456789-11' YEAR(9) TO MONTH FROM DUAL UNION ALL SELECT 2, INTERVAL '-2-3' YEAR(2) TO MONTH FROM DUAL UNION ALL SELECT 3, NULL FROM DUAL`
+      )
+      const read = yield* rowsOf(`SELECT ID, YM FROM ${source}`, { "redo.query.year_month_interval_type": "monthdaynano" })
+      expect(String(read.schema.fields[1]!.type)).toMatch(/MONTH_DAY_NANO/)
+      const asStrings = (t: string) =>
+        Effect.map(
+          rowsOf(`SELECT YM FROM "${t}" ORDER BY ID`, { "redo.query.year_month_interval_type": "string" }),
+          (back) => back.toArray().map((r) => r.toJSON()["YM"])
+        )
+      // the fast path, and oracledb's path (a list column sends the batch through oracledb's encoder)
+      const list = Arrow.vectorFromArray([[1], [2], [3]], new Arrow.List(new Arrow.Field("item", new Arrow.Int32())))
+      const tables = [read, read.assign(new Arrow.Table({ XS: list }))]
+      for (const data of tables) {
+        const t = uniqueName("YMBACK")
+        expect(yield* conn.ingest(fromTable(data), { targetTable: t })).toBe(3)
+        const schema = yield* conn.getTableSchema(undefined, undefined, t)
+        expect(schema.fields.find((f) => f.name === "YM")!.metadata.get("oracle.type-name")).toBe("INTERVAL YEAR(9) TO MONTH")
+        expect(yield* asStrings(t)).toEqual(["P123456789Y11M", "-P2Y3M", null])
+      }
+      const withDays = new Arrow.Table({
+        ID: Arrow.vectorFromArray([1, 2], new Arrow.Int32()),
+        YM: Arrow.makeVector(
+          new Arrow.Data(read.schema.fields[1]!.type, 0, 2, 0, [undefined, new Int32Array([14, 0, 0, 0, 1, 2, 0, 0])] as never)
+        )
+      })
+      const marked = new Arrow.Schema(withDays.schema.fields.map((f) =>
+        f.name === "YM" ? f.clone({ metadata: read.schema.fields[1]!.metadata }) : f
+      ))
+      const bad = new Arrow.Table(marked, [new Arrow.RecordBatch(marked, withDays.batches[0]!.data)])
+      const badWithList = bad.assign(new Arrow.Table({ XS: list.slice(0, 2) }))
+      for (const data of [bad, badWithList]) {
+        const error = yield* Effect.flip(conn.ingest(fromTable(data), { targetTable: uniqueName("YMBAD") }))
+        expect(error.status).toBe("INVALID_DATA")
+        expect(error.message).toContain('column "YM": row 2 has 2 days and 0 nanoseconds')
+      }
+    }), { "redo.ingest.struct_type": "nvarchar2" }))
+
   it.effect("geoarrow.wkb columns ingest into SDO_GEOMETRY and read back as the same WKB; a malformed value fails naming column and row", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

@@ -96,4 +96,48 @@ describe("prepared statements and parameters", () => {
       const table = yield* rowsOf(`SELECT I FROM ${t}`)
       expect(table.toArray().map((r) => r.toJSON()["I"])).toEqual([2n])
     })))
+
+  it.effect("isolation levels: read committed and serializable are set, others fail NOT_IMPLEMENTED naming the accepted", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const key = "adbc.connection.transaction.isolation_level"
+      yield* conn.setOption(key, "adbc.connection.transaction.isolation.serializable")
+      yield* conn.setOption(key, "adbc.connection.transaction.isolation.read_committed")
+      yield* conn.setOption(key, "adbc.connection.transaction.isolation.default")
+      for (const level of ["repeatable_read", "read_uncommitted", "snapshot", "linearizable"]) {
+        const error = yield* Effect.flip(conn.setOption(key, `adbc.connection.transaction.isolation.${level}`))
+        expect(error.status).toBe("NOT_IMPLEMENTED")
+        expect(error.message).toContain("read committed, serializable")
+      }
+      const plain = yield* rowsOf("SELECT 1 AS ONE FROM DUAL")
+      expect(plain.numRows).toBe(1)
+    })))
+
+  it.effect("nested withTransaction: an inner failure rolls back to its savepoint, the outer work commits", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("SAVEPT")
+      yield* conn.execute(`CREATE TABLE ${t} (I NUMBER(10))`)
+      const inner = conn.withTransaction(Effect.gen(function*() {
+        yield* conn.execute(`INSERT INTO ${t} VALUES (2)`)
+        return yield* Effect.fail("inner failed" as const)
+      }))
+      const outcome = yield* conn.withTransaction(Effect.gen(function*() {
+        yield* conn.execute(`INSERT INTO ${t} VALUES (1)`)
+        const innerError = yield* Effect.flip(inner)
+        yield* conn.execute(`INSERT INTO ${t} VALUES (3)`)
+        return innerError
+      }))
+      expect(outcome).toBe("inner failed")
+      const kept = yield* rowsOf(`SELECT I FROM ${t} ORDER BY I`)
+      expect(kept.toArray().map((r) => r.toJSON()["I"])).toEqual([1n, 3n])
+      const outerFailed = yield* Effect.flip(conn.withTransaction(Effect.gen(function*() {
+        yield* conn.execute(`INSERT INTO ${t} VALUES (4)`)
+        yield* conn.withTransaction(conn.execute(`INSERT INTO ${t} VALUES (5)`))
+        return yield* Effect.fail("outer failed" as const)
+      })))
+      expect(outerFailed).toBe("outer failed")
+      const after = yield* rowsOf(`SELECT I FROM ${t} ORDER BY I`)
+      expect(after.toArray().map((r) => r.toJSON()["I"])).toEqual([1n, 3n])
+    })))
 })
