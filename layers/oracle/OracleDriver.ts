@@ -243,7 +243,7 @@ const makeCursor = (
   }
   /** A cancelled read: the result set is closed and its server cursor released, then ORA-01013. */
   const failCancelled = Effect.andThen(closeCurrent(false), Effect.failSync(cancelledRead))
-  const fetch = <A>(run: () => Promise<A>) => cancellation.running(Db.call(connection, run))
+  const fetchRows = <A>(run: () => Promise<A>) => cancellation.running(Db.call(connection, run))
   const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {
     while (!closed && current !== undefined) {
       if (token.cancelled()) return yield* failCancelled
@@ -251,7 +251,7 @@ const makeCursor = (
       const firstRow = rowsSeen
       const fast = rowsSeen === 0 ? undefined : wireDecoder(rs)
       if (fast !== undefined) {
-        const rows = yield* fetch(() => Db.fetchWireRows(rs, fetchArraySize))
+        const rows = yield* fetchRows(() => Db.fetchWireRows(rs, fetchArraySize))
         // a cancel during a fetch the server answered before the break reached it
         if (token.cancelled()) return yield* failCancelled
         if (rows.length > 0) {
@@ -259,7 +259,7 @@ const makeCursor = (
           return fast.page(rows, firstRow)
         }
       } else {
-        const rows = yield* fetch(() => rs.getRows(fetchArraySize))
+        const rows = yield* fetchRows(() => rs.getRows(fetchArraySize))
         if (token.cancelled()) return yield* failCancelled
         if (rows.length > 0) {
           rowsSeen += rows.length
