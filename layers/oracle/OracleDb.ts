@@ -963,8 +963,8 @@ export const callToEnd = <A>(
  * defined). With `keepQuery` false a query's parsed cursor is closed as oracledb's `getStatementInfo` does: the
  * first execute of a query with bound parameters on a known cursor is a full one, which fetches
  * `fetchArraySize` rows instead of `prefetchRows` (lib/thin/protocol/messages/execute.js), so such a query is
- * parsed again by its execute. The parse is not broken by an interruption unless it outlasts half of
- * {@link ANSWER_BUDGET_MS}.
+ * parsed again by its execute. The parse, and the define as a call of its own, is not broken by an interruption
+ * unless it outlasts half of {@link ANSWER_BUDGET_MS}.
  *
  * @category operations
  * @since 0.1.0
@@ -981,11 +981,9 @@ export const statementInfo = (
   const kind = statementKind(sql)
   const options = { ...executeOptions, connection, keepInStmtCache: kind === "dml" || (kind === "query" && keepQuery) }
   return Effect.map(
-    callToEnd(connection, async () => {
-      const info = await parse(sql, options)
-      await defineParsed(impl, sql, options)
-      return info
-    }),
+    // two calls, each awaited on its own: an interruption during the parse stops before the define, which the next
+    // openCursor of the text then makes
+    Effect.tap(callToEnd(connection, () => parse(sql, options)), () => callToEnd(connection, () => defineParsed(impl, sql, options))),
     (info) => {
       // what the public getStatementInfo adds (lib/connection.js): the type name of each column
       for (const m of info.metaData ?? []) addTypeProperties(m, "dbType")

@@ -103,13 +103,13 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
       })
 
     /**
-     * Runs `work` with every reply delayed by 300 ms and interrupts it `afterMs` in: at 150 ms the first reply (a
-     * new text's parse) is on its way; at 450 ms the execute's.
+     * Runs `work` with every reply delayed by `delayMs` (300 ms) and interrupts it `afterMs` in: at 150 ms the first
+     * reply (a new text's parse) is on its way; at 450 ms the execute's.
      */
-    const interruptedWhileHeld = (work: Effect.Effect<unknown, unknown, Connection.Connection>, afterMs: number) =>
+    const interruptedWhileHeld = (work: Effect.Effect<unknown, unknown, Connection.Connection>, afterMs: number, delayMs = 300) =>
       Effect.gen(function*() {
         const faults = server.server!.faults
-        faults.replyDelayMs = 300
+        faults.replyDelayMs = delayMs
         const fiber = yield* Effect.forkChild(work)
         yield* Effect.sleep(`${afterMs} millis`)
         const { ms } = yield* elapsed(Fiber.interrupt(fiber))
@@ -122,9 +122,9 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
       })))
 
     /** {@link interruptedWhileHeld}, then runs `work` again, to the end, and counts the cursors of its text. */
-    const interruptedThenRun = (work: Effect.Effect<unknown, unknown, Connection.Connection>, prefix: string, afterMs: number) =>
+    const interruptedThenRun = (work: Effect.Effect<unknown, unknown, Connection.Connection>, prefix: string, afterMs: number, delayMs = 300) =>
       Effect.gen(function*() {
-        yield* interruptedWhileHeld(work, afterMs)
+        yield* interruptedWhileHeld(work, afterMs, delayMs)
         yield* work
         // the text's cursor is the one the client caches; a cursor whose id the client never learned would be a second
         return yield* cursorsFor(prefix)
@@ -161,6 +161,18 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
     /** Counts rows of `sql`'s first column's COUNT(*). */
     const countOf = (sql: string) =>
       Effect.map(Connection.query(sql).pipe(Stream.runCollect), (rows) => Number(rows[0]!.getChild("N")!.get(0)))
+
+    it.live("a LOB query interrupted during its parse, with replies of 350 ms: its define is left to the next run, so the interruption never outlasts its budget and drops the session", () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("ORPHL")
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), C CLOB)`)
+        const lob = `SELECT C, 5 AS ${uniqueName("LD")} FROM ${t}`
+        // parse and define in one awaited call ended at 700 ms, past the 550 ms the interruption waits: the break then
+        // met the define, and the ping after it was answered at about 1050 ms, past the budget, so the session was dropped
+        expect(yield* interruptedThenRun(Stream.runCollect(conn.query(lob)), lob, 150, 350)).toBe(1)
+        expect(server.server!.openResultSets()).toBe(0)
+      })), 30_000)
 
     // A bound statement is parsed first (its execute parses anew: see Db.statementInfo), so 150 ms in meets the parse
     // and 450 ms the execute; DDL, an unbound PL/SQL block and every text without a statement cache take one call,
