@@ -7,6 +7,7 @@
  */
 import * as Arrow from "apache-arrow"
 import { formatDecimal, readDecimalWords } from "../../src/arrow/index.ts"
+import { TWO_32 } from "./Int64Words.ts"
 
 /**
  * A column's cells by kind. `get(i)` returns `null` for a null cell.
@@ -58,7 +59,6 @@ const validity = (data: Arrow.Data): ((i: number) => boolean) => {
 }
 
 const UNIT_TO_NANOS = [1_000_000_000n, 1_000_000n, 1_000n, 1n] as const
-const TWO_32 = 4294967296
 
 /** Decimal text of an unscaled safe integer at `scale`. */
 const formatSmallDecimal = (unscaled: number, scale: number): string => {

@@ -4,9 +4,12 @@
  *
  * @since 0.1.0
  */
+import { TWO_32 } from "../../src/arrow/Words.ts"
+
+/** 2^32, the weight of an int64's upper word, for the drivers' encoders and decoders (declared in src/arrow/Words.ts). */
+export { TWO_32 }
 
 const TWO_16 = 65_536
-const TWO_32 = 4_294_967_296
 
 /**
  * Floor division of the int64 `hi · 2^32 + lo` (`hi` its signed upper word, `lo` its lower word, read signed or

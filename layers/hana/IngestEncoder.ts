@@ -21,7 +21,7 @@ import * as Arrow from "apache-arrow"
 import { isAscii } from "node:buffer"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { civilFromDays, formatEpochDay } from "../common/ArrowCells.ts"
-import { floorDivInt64 } from "../common/Int64Words.ts"
+import { floorDivInt64, TWO_32 } from "../common/Int64Words.ts"
 import { TypeCode, typeCodeName } from "./Types.ts"
 
 /** A parameter as PREPARE described it (hdb's ParameterMetadata). @category models @since 0.1.0 */
@@ -73,7 +73,6 @@ interface ColumnEncoder {
   readonly maxBytes: number | ((row: number) => number)
 }
 
-const TWO_32 = 4294967296
 
 /** The type byte of a NULL (hdb Writer.pushNull). */
 const nullCode = (normalized: number): number => {

@@ -15,6 +15,7 @@
 import type { ColumnBuilder, Page } from "../../src/arrow/index.ts"
 import { ArrowAssemblyError } from "../../src/arrow/index.ts"
 import { epochDayOf } from "../common/ArrowCells.ts"
+import { TWO_32 } from "../common/Int64Words.ts"
 import { decodeCesu8 } from "./Hdb.ts"
 import type { CellKind, MappedColumn } from "./Types.ts"
 
@@ -44,7 +45,6 @@ const K: Record<CellKind, number> = {
   clob: 22
 }
 
-const TWO_32 = 4294967296
 /**
  * Unix epoch in LONGDATE microseconds: 719164 days after day 1 (0001-01-01 in HANA's calendar, Julian before
  * 1582-10-15, hence 2 days more than the proleptic Gregorian 719162; hdb lib/util/calendar.js).

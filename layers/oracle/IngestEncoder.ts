@@ -30,7 +30,7 @@ import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { civilFromDays, columnCells, epochDayOf, formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
-import { floorDivInt64 } from "../common/Int64Words.ts"
+import { floorDivInt64, TWO_32 } from "../common/Int64Words.ts"
 import { ingestsAsYearToMonth, TYPE_NAME_METADATA } from "./Types.ts"
 
 /** The bind type an encoded column declares to oracledb (a `DB_TYPE_*` name). @category models @since 0.1.0 */
@@ -102,7 +102,6 @@ export const stringLimitOfType = (typeName: string): StringLimit | undefined => 
   return m === null ? undefined : { max: Number(m[1]), typeName }
 }
 
-const TWO_32 = 4294967296
 const SHORT_MAX = 252
 const LONG_INDICATOR = 0xfe
 const CHUNK = 65_536

@@ -4,13 +4,13 @@
  * than the column's precision is rejected, never silently altered.
  */
 import { ArrowAssemblyError, previewValue } from "./ArrowAssemblyError.ts"
+import { TWO_32 } from "./Words.ts"
 
 /** Largest precision of an Arrow decimal128 column. */
 export const DECIMAL128_MAX_PRECISION = 38
 /** Largest precision of an Arrow decimal256 column. */
 export const DECIMAL256_MAX_PRECISION = 76
 
-const TWO_POW_32 = 4294967296
 /** Unscaled values with at most this many digits are computed with plain numbers (exact below 2^53). */
 const SAFE_DIGITS = 15
 const POW10: ReadonlyArray<number> = Array.from({ length: SAFE_DIGITS + 1 }, (_, i) => 10 ** i)
@@ -301,8 +301,8 @@ export const checkUnscaled = (value: bigint, limit: bigint, precision: number, c
  */
 export const writeDecimalWords = (value: number | bigint, out: Uint32Array, offset: number, words: number): void => {
   if (typeof value === "number") {
-    const hi = Math.floor(value / TWO_POW_32)
-    out[offset] = value - hi * TWO_POW_32
+    const hi = Math.floor(value / TWO_32)
+    out[offset] = value - hi * TWO_32
     out[offset + 1] = hi
     const fill = value < 0 ? 0xffffffff : 0
     for (let k = 2; k < words; k++) out[offset + k] = fill

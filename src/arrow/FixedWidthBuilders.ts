@@ -26,6 +26,7 @@ import type {
 } from "apache-arrow"
 import { BaseColumnBuilder, type ColumnBuilderOptions, dataFromBuffers, grownCapacity } from "./ColumnBuilder.ts"
 import { parseIsoDate, parseIsoTime, parseIsoTimestamp, type TemporalParts, writeSecondsAndNanos } from "./Temporal.ts"
+import { TWO_32 } from "./Words.ts"
 
 type FixedArray =
   | Int8Array
@@ -39,7 +40,6 @@ type FixedArray =
   | BigInt64Array
   | BigUint64Array
 
-const TWO_POW_32 = 4294967296
 const TWO_POW_63 = 9223372036854775808
 const TWO_POW_64 = 18446744073709551616
 const MS_PER_DAY = 86_400_000
@@ -468,8 +468,8 @@ export class Int64Builder<T extends Int64StoredType = Int64> extends FixedWidthB
     }
     const i = this.rows
     if (i === this.capacity) this.grow(i + 1)
-    const hi = Math.floor(value / TWO_POW_32)
-    this.words[2 * i] = value - hi * TWO_POW_32
+    const hi = Math.floor(value / TWO_32)
+    this.words[2 * i] = value - hi * TWO_32
     this.words[2 * i + 1] = hi
     this.rows = i + 1
   }
@@ -563,8 +563,8 @@ export class Uint64Builder extends FixedWidthBuilder<Uint64, BigUint64Array> {
     }
     const i = this.rows
     if (i === this.capacity) this.grow(i + 1)
-    const hi = Math.floor(value / TWO_POW_32)
-    this.words[2 * i] = value - hi * TWO_POW_32
+    const hi = Math.floor(value / TWO_32)
+    this.words[2 * i] = value - hi * TWO_32
     this.words[2 * i + 1] = hi
     this.rows = i + 1
   }
@@ -649,8 +649,8 @@ export class IntervalMonthDayNanoBuilder extends FixedWidthBuilder<IntervalMonth
       if (!(Number.isInteger(nanoseconds) && nanoseconds >= -TWO_POW_63 && nanoseconds < TWO_POW_63)) {
         throw this.invalid(nanoseconds, "int64 nanoseconds")
       }
-      hi = Math.floor(nanoseconds / TWO_POW_32)
-      lo = nanoseconds - hi * TWO_POW_32
+      hi = Math.floor(nanoseconds / TWO_32)
+      lo = nanoseconds - hi * TWO_32
     }
     if ((months | 0) !== months || (days | 0) !== days) {
       throw this.invalid({ months, days }, "32-bit months and days")

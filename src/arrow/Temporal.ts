@@ -8,6 +8,7 @@
  * both separators and up to 9 fractional digits are accepted.
  */
 import { ArrowAssemblyError, previewValue } from "./ArrowAssemblyError.ts"
+import { TWO_32 } from "./Words.ts"
 
 /** Seconds and nanoseconds (0 ≤ nanos < 1e9) of a parsed time of day or instant; filled in place by the parsers. */
 export interface TemporalParts {
@@ -20,7 +21,6 @@ export interface TemporalParts {
 const SECONDS_PER_DAY = 86_400
 const TWO_POW_20 = 1_048_576
 const TWO_POW_12 = 4_096
-const TWO_POW_32 = 4_294_967_296
 const TWO_POW_31 = 2_147_483_648
 /** nanoseconds per unit for TimeUnit SECOND, MILLISECOND, MICROSECOND, NANOSECOND. */
 const NANOS_PER_UNIT: ReadonlyArray<number> = [1e9, 1e6, 1e3, 1]
@@ -195,10 +195,10 @@ export const writeSecondsAndNanos = (
   const b = sl * factor + sub
   const ah = Math.floor(a / TWO_POW_12)
   const al = a - ah * TWO_POW_12 // a * 2^20 = ah * 2^32 + al * 2^20
-  const bh = Math.floor(b / TWO_POW_32)
-  let lo = al * TWO_POW_20 + (b - bh * TWO_POW_32)
-  const carry = Math.floor(lo / TWO_POW_32)
-  lo -= carry * TWO_POW_32
+  const bh = Math.floor(b / TWO_32)
+  let lo = al * TWO_POW_20 + (b - bh * TWO_32)
+  const carry = Math.floor(lo / TWO_32)
+  lo -= carry * TWO_32
   const hi = ah + bh + carry
   if (hi < -TWO_POW_31 || hi >= TWO_POW_31) return false
   words[2 * index] = lo

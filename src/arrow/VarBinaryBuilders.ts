@@ -11,6 +11,7 @@
 import type { Binary, Data, LargeBinary, LargeUtf8, Utf8 } from "apache-arrow"
 import { ArrowAssemblyError } from "./ArrowAssemblyError.ts"
 import { BaseColumnBuilder, type ColumnBuilderOptions, dataFromBuffers, grownCapacity } from "./ColumnBuilder.ts"
+import { TWO_32 } from "./Words.ts"
 
 /** Node's Buffer has an internal, undocumented but long-stable `utf8Write`; `write` is the public fallback. */
 interface Utf8Writer {
@@ -19,7 +20,6 @@ interface Utf8Writer {
 
 const hasUtf8Write = typeof (Buffer.prototype as Utf8Writer).utf8Write === "function"
 const INT32_MAX = 2147483647
-const TWO_POW_32 = 4294967296
 /** Bytes per row assumed for the first data allocation when nothing better is known. */
 const INITIAL_BYTES_PER_ROW = 16
 /** Strings collected before a chunk is written. */
@@ -264,13 +264,13 @@ export class LargeVarBinaryBuilder<T extends LargeUtf8 | LargeBinary> extends By
   }
 
   protected setOffset(index: number, value: number): void {
-    const hi = Math.floor(value / TWO_POW_32)
-    this.offsetWords[2 * index] = value - hi * TWO_POW_32
+    const hi = Math.floor(value / TWO_32)
+    this.offsetWords[2 * index] = value - hi * TWO_32
     this.offsetWords[2 * index + 1] = hi
   }
 
   protected getOffset(index: number): number {
-    return (this.offsetWords[2 * index]! >>> 0) + this.offsetWords[2 * index + 1]! * TWO_POW_32
+    return (this.offsetWords[2 * index]! >>> 0) + this.offsetWords[2 * index + 1]! * TWO_32
   }
 
   protected checkEnd(_end: number): void {}

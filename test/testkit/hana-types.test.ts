@@ -158,6 +158,36 @@ describe("HANA test server: dates before 1582-10-15 numbered as HANA does (raw h
     }
   })
 
+  // HANA converts a string literal given as the date implicitly (testkit/hana/datetime-arguments.ts cites the source).
+  it("converts string literals given as the date of ADD_DAYS, DAYS_BETWEEN, ADD_SECONDS, ADD_MONTHS, ADD_YEARS", async () => {
+    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
+    try {
+      const rs = await call<HdbResultSet>((cb) => c.execute(`SELECT ADD_DAYS('1582-10-04', 1) AS NEXT, ADD_DAYS('1582-10-15', -1) AS PREV,
+        DAYS_BETWEEN('1582-10-04', '1582-10-15') AS SWITCH, ADD_SECONDS('1582-10-04 23:59:59', 1) AS SEC,
+        ADD_MONTHS('1582-09-04', 1) AS MON, ADD_YEARS('1581-10-04', 1) AS YR, ADD_DAYS('1582-10-04 10:30:00', 1) AS STAMP FROM DUMMY`, cb))
+      // A bare date is a DATE (type 14), a date with a time a TIMESTAMP (16).
+      expect(rs.metadata.filter((m) => m.columnDisplayName !== "SWITCH").map((m) => m.dataType)).toEqual([14, 14, 16, 14, 14, 16])
+      expect(await call((cb) => rs.fetch(cb))).toEqual([
+        { NEXT: "1582-10-15", PREV: "1582-10-04", SWITCH: 1, SEC: "1582-10-15T00:00:00", MON: "1582-10-04", YR: "1582-10-04", STAMP: "1582-10-15T10:30:00" }
+      ])
+      // Timestamps count days and seconds with HANA's day numbers too, and a day's worth of seconds does not overflow.
+      const stamps = await exec(c, `SELECT ADD_DAYS(TO_TIMESTAMP('1582-10-04 10:30:00'), 1) AS D, ADD_SECONDS(TO_DATE('1582-10-04'), 86400) AS S,
+        ADD_SECONDS(TO_TIMESTAMP('1582-10-15 00:00:00'), -0.5) AS H FROM DUMMY`)
+      expect(stamps).toEqual([{ D: "1582-10-15T10:30:00", S: "1582-10-15T00:00:00", H: "1582-10-04T23:59:59.5" }])
+      // ADD_DAYS / ADD_MONTHS of a SECONDDATE column (the TIMESTAMP_S overloads of the session macros).
+      await exec(c, "CREATE TABLE early_sd (s SECONDDATE)")
+      await exec(c, "INSERT INTO early_sd VALUES ('1582-10-04 10:00:00')")
+      expect(await exec(c, "SELECT ADD_DAYS(s, 1) AS D, ADD_MONTHS(s, 1) AS M FROM early_sd")).toEqual([{ D: "1582-10-15T10:00:00", M: "1582-11-04T10:00:00" }])
+      // Text that is no date fails as HANA's implicit conversion does.
+      expect((await failure(exec(c, "SELECT ADD_DAYS('04.10.1582', 1) FROM DUMMY"))).code).toBe(303)
+      expect((await failure(exec(c, "SELECT DAYS_BETWEEN('1582-10-04', 'soon') FROM DUMMY"))).code).toBe(303)
+      // A bare parameter there has no type to choose an overload by: HANA's "write a cast" error, not an internal one.
+      expect((await failure(call((cb) => c.prepare("SELECT ADD_DAYS(?, 1) FROM DUMMY", cb)))).code).toBe(266)
+    } finally {
+      closeQuietly(c)
+    }
+  })
+
   it("stores DAYDATE and LONGDATE columns with the same numbering (data format 8: day numbers on the wire)", async () => {
     const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
     try {

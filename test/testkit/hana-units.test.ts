@@ -9,7 +9,7 @@ import { epochDayOfHanaDay, hanaDayOfEpochDay } from "../../testkit/hana/datetim
 import { civilFromDays, daysFromCivil, daysFromJulianCivil, julianCivilFromDays } from "../../testkit/common/civil.ts"
 import { decodeName, encodeName } from "../../testkit/hana/names.ts"
 import { translate } from "../../testkit/hana/translate.ts"
-import { ByteWriter } from "../../testkit/hana/wire.ts"
+import { ByteWriter, lengthIndicatorSize, NULL_LENGTH, readLengthIndicator } from "../../testkit/hana/wire.ts"
 
 // hdb's own value reader: the encodings must decode to what the client expects.
 const require = createRequire(import.meta.url)
@@ -103,6 +103,22 @@ describe("HANA test server units", () => {
         expect(epochDayOfHanaDay(hanaDayOfEpochDay(days))).toBe(days)
       })
     )
+  })
+
+  it("reads back every length indicator ByteWriter writes, unsigned, and 255 as NULL", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), (n) => {
+        const w = new ByteWriter(8)
+        w.lengthIndicator(n)
+        const b = w.result()
+        expect(lengthIndicatorSize(b[0]!)).toBe(b.length)
+        expect(readLengthIndicator(b, 0)).toBe(n)
+      })
+    )
+    // 246 + 0xFFFF is 65,535 bytes, not -1 (a signed read would move the reader back); 255 marks NULL.
+    expect(readLengthIndicator(Buffer.from([246, 0xff, 0xff]), 0)).toBe(65_535)
+    expect(readLengthIndicator(Buffer.from([247, 0xff, 0xff, 0xff, 0xff]), 0)).toBe(2 ** 32 - 1)
+    expect(readLengthIndicator(Buffer.from([255]), 0)).toBe(NULL_LENGTH)
   })
 
   it("converts civil dates and CESU-8 both ways", () => {

@@ -6,6 +6,7 @@
 import duckdb from "@duckdb/node-bindings"
 import { DuckDBDataChunk } from "@duckdb/node-api"
 import type { DuckDBType } from "@duckdb/node-api"
+import { TWO_32 } from "../../src/arrow/Words.ts"
 import { bytesPerRow, columnInfo } from "./columns.ts"
 import type { ColumnInfo, ColumnLayout } from "./columns.ts"
 import { EngineError } from "./errors.ts"
@@ -245,7 +246,7 @@ export class BulkRows {
       return
     }
     if (s.numberLimit64 !== undefined) {
-      const approx = Math.abs((high | 0) * 4294967296 + (low >>> 0))
+      const approx = Math.abs((high | 0) * TWO_32 + (low >>> 0))
       // Near the limit the double is inexact: decide with a bigint there.
       if (approx >= s.numberLimit64 * 0.999999) {
         this.setBigInt(column, row, (BigInt(high | 0) << 32n) | BigInt(low >>> 0))

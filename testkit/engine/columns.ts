@@ -6,6 +6,7 @@
 import duckdb from "@duckdb/node-bindings"
 import { DuckDBTypeId, DuckDBVector } from "@duckdb/node-api"
 import type { DuckDBDataChunk, DuckDBDecimalType, DuckDBType } from "@duckdb/node-api"
+import { TWO_32 } from "../../src/arrow/Words.ts"
 
 /** How the values of a column are laid out in {@link ColumnVector.data}. */
 export type ColumnLayout =
@@ -283,7 +284,7 @@ class ChunkColumn implements ColumnVector {
       if (this.isNull(i)) continue
       const len = view.getUint32(i * 16, true)
       if (len <= 12) continue
-      const ptr = view.getUint32(i * 16 + 8, true) + view.getUint32(i * 16 + 12, true) * 4294967296
+      const ptr = view.getUint32(i * 16 + 8, true) + view.getUint32(i * 16 + 12, true) * TWO_32
       if (runStartSlot < 0 || ptr !== runEndPtr) {
         flush()
         runStartSlot = i

@@ -4,6 +4,7 @@
  * layouts ({@link BulkRows}) and inserted with `Session.appendRows`, with no JS value per cell.
  */
 import { columnInfo } from "../engine/index.ts"
+import { TWO_32 } from "../../src/arrow/Words.ts"
 import { BulkInsertError, BulkRows } from "../engine/index.ts"
 import type { AppendTarget, BulkColumn, ColumnLayout, Prepared, Session } from "../engine/index.ts"
 import { epochDayOfHanaDay } from "./datetime.ts"
@@ -11,7 +12,7 @@ import { fromCesu8 } from "./encode.ts"
 import { HanaError } from "./errors.ts"
 import { decodeName, encodeName } from "./names.ts"
 import { parseTypeText, TypeCode } from "./types.ts"
-import { MalformedPacket } from "./wire.ts"
+import { lengthIndicatorSize, MalformedPacket, NULL_LENGTH, readLengthIndicator } from "./wire.ts"
 
 /**
  * Where a batch goes: the table (appended to directly when the parameters are all its columns in order, else its
@@ -104,7 +105,6 @@ const microsOfLongdate = (longdate: bigint): bigint => {
   return BigInt(epochDayOfHanaDay(Number(days) + 719165)) * US_PER_DAY + rest
 }
 
-const TWO32 = 4294967296
 /** High word of LONGDATE's NULL value 3155380704000000001. */
 const LONGDATE_NULL_HIGH = Number(3155380704000000001n >> 32n)
 const EPOCH_TICKS_1_HI = Number(EPOCH_TICKS_1 >> 32n)
@@ -120,12 +120,12 @@ const setLongdateMicros = (out: BulkRows, c: number, row: number, low: number, h
   let lo = (low >>> 0) - EPOCH_TICKS_1_LO
   let hi = high - EPOCH_TICKS_1_HI
   if (lo < 0) {
-    lo += TWO32
+    lo += TWO_32
     hi -= 1
   }
   if (hi < 0) return false
   const qHi = Math.floor(hi / 10)
-  const qLo = Math.floor(((hi - qHi * 10) * TWO32 + lo) / 10)
+  const qLo = Math.floor(((hi - qHi * 10) * TWO_32 + lo) / 10)
   out.setInt64Parts(c, row, qLo, qHi)
   return true
 }
@@ -255,16 +255,11 @@ export const decodeBatch = (data: Buffer, count: number, target: BatchTarget): B
           case TypeCode.VARBINARY:
           case TypeCode.BSTRING: {
             need(1)
-            let len = data[o++]!
-            if (len === 246) {
-              need(2)
-              len = data.readInt16LE(o)
-              o += 2
-            } else if (len === 247) {
-              need(4)
-              len = data.readInt32LE(o)
-              o += 4
-            } else if (len === 255) break
+            const indicator = lengthIndicatorSize(data[o]!)
+            need(indicator)
+            const len = readLengthIndicator(data, o)
+            o += indicator
+            if (len === NULL_LENGTH) break
             need(len)
             const binary = type === TypeCode.BINARY || type === TypeCode.VARBINARY || type === TypeCode.BSTRING
             if (binary ? layout !== "blob" : layout !== "varchar") throw new NotFast()
@@ -301,10 +296,10 @@ export const decodeBatch = (data: Buffer, count: number, target: BatchTarget): B
               break
             }
             if (type === TypeCode.SECONDDATE && layout === "timestamp_s" && high >= 0 && high < 0x100) {
-              const value = high * TWO32 + (low >>> 0)
+              const value = high * TWO_32 + (low >>> 0)
               const seconds = value - 1 - EPOCH_SECONDS
               if (seconds >= 0 && value !== 315538070401) {
-                out.setInt64Parts(c, row, seconds % TWO32, Math.floor(seconds / TWO32))
+                out.setInt64Parts(c, row, seconds % TWO_32, Math.floor(seconds / TWO_32))
                 o += 8
                 break
               }

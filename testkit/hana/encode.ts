@@ -8,12 +8,12 @@ import type { WireType } from "./types.ts"
 import { ByteWriter } from "./wire.ts"
 import { hanaDayOfEpochDay, hanaDayShift } from "./datetime.ts"
 import { civilFromDays } from "../common/civil.ts"
+import { TWO_32 } from "../../src/arrow/Words.ts"
 
 const EPOCH_SECONDS = 719164 * 86400
 const US_PER_DAY = 86_400_000_000
 /** High 32-bit word below which a µs timestamp may lie before 1582-10-15 (-141427 days). */
-const BEFORE_GREGORIAN_HIGH = Math.floor((-141427 * US_PER_DAY) / 4294967296) + 1
-const TWO32 = 4294967296
+const BEFORE_GREGORIAN_HIGH = Math.floor((-141427 * US_PER_DAY) / TWO_32) + 1
 // LONGDATE ticks = (µs since epoch + 719164·86400·10^6)·10 + 1, split in 32-bit limbs to stay exact in doubles.
 const LONGDATE_K = (719164n * 86400n * 1_000_000n) * 10n + 1n
 const K_LO = Number(LONGDATE_K & 0xffffffffn)
@@ -188,7 +188,7 @@ const writeDateParts = (w: ByteWriter, days: number): void => {
 
 /** Microseconds since epoch of row r for any timestamp layout (exact below 2^53). */
 const timestampMicros = (col: ColumnVector, r: number, i32: Int32Array): number => {
-  const raw = i32[2 * r + 1]! * TWO32 + (i32[2 * r]! >>> 0)
+  const raw = i32[2 * r + 1]! * TWO_32 + (i32[2 * r]! >>> 0)
   switch (col.info.layout) {
     case "timestamp_s":
       return raw * 1_000_000
@@ -311,7 +311,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         if (small) return writeDecimal128Safe(w, data[r] as number, -scale)
         if (wide !== undefined) {
           const hi = wide[2 * r + 1]!
-          if (hi >= -0x200000 && hi < 0x200000) return writeDecimal128Safe(w, hi * TWO32 + (wide[2 * r]! >>> 0), -scale)
+          if (hi >= -0x200000 && hi < 0x200000) return writeDecimal128Safe(w, hi * TWO_32 + (wide[2 * r]! >>> 0), -scale)
         }
         writeDecimal128(w, unscaledBig(col, r), -scale)
       }
@@ -367,7 +367,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         if (isNull(r)) {
           w.buf.writeUInt32LE(0, w.pos)
           w.pos += 4
-        } else writeTimeParts(w, i32![2 * r + 1]! * TWO32 + (i32![2 * r]! >>> 0))
+        } else writeTimeParts(w, i32![2 * r + 1]! * TWO_32 + (i32![2 * r]! >>> 0))
       }
     case TypeCode.TIMESTAMP:
       return (w, r) => {
@@ -398,7 +398,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
       return (w, r) => {
         w.ensure(4)
         w.buf.writeInt32LE(
-          isNull(r) ? 86402 : Math.floor((i32![2 * r + 1]! * TWO32 + (i32![2 * r]! >>> 0)) / 1_000_000) + 1,
+          isNull(r) ? 86402 : Math.floor((i32![2 * r + 1]! * TWO_32 + (i32![2 * r]! >>> 0)) / 1_000_000) + 1,
           w.pos
         )
         w.pos += 4
@@ -412,8 +412,8 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           const seconds = layout === "date" ? (data as Int32Array)[r]! * 86400 : Math.floor(timestampMicros(col, r, i32!) / 1_000_000)
           v = seconds + hanaDayShift(Math.floor(seconds / 86400)) * 86400 + EPOCH_SECONDS + 1
         }
-        w.buf.writeUInt32LE(v % TWO32, w.pos)
-        w.buf.writeUInt32LE(Math.floor(v / TWO32), w.pos + 4)
+        w.buf.writeUInt32LE(v % TWO_32, w.pos)
+        w.buf.writeUInt32LE(Math.floor(v / TWO_32), w.pos + 4)
         w.pos += 8
       }
     case TypeCode.LONGDATE:
@@ -437,12 +437,12 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           hi = i32![2 * r + 1]!
         } else {
           const us = layout === "date" ? (data as Int32Array)[r]! * US_PER_DAY : timestampMicros(col, r, i32!)
-          hi = Math.floor(us / TWO32)
-          lo = us - hi * TWO32
+          hi = Math.floor(us / TWO_32)
+          lo = us - hi * TWO_32
         }
         const sumLo = lo * 10 + K_LO
-        const carry = Math.floor(sumLo / TWO32)
-        w.buf.writeUInt32LE(sumLo - carry * TWO32, w.pos)
+        const carry = Math.floor(sumLo / TWO_32)
+        w.buf.writeUInt32LE(sumLo - carry * TWO_32, w.pos)
         w.buf.writeInt32LE(hi * 10 + K_HI + carry, w.pos + 4)
         w.pos += 8
       }

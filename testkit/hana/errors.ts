@@ -92,6 +92,10 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (m !== null) return new HanaError(260, "HY000", `invalid column name: ${decodeName(m[1]!)}`)
     const t = /Referenced table "?([^"]+)"? not found/.exec(msg)
     if (t !== null) return new HanaError(260, "HY000", `invalid column name: ${decodeName(t[1]!)}`)
+    // A bare `?` as the date of ADD_DAYS & co. matches each typed overload of the session macro (translate.ts).
+    if (/has multiple overloads that match/.test(firstLine)) {
+      return new HanaError(266, "HY000", "inconsistent datatype: the type of a parameter cannot be determined; write CAST(? AS <type>)")
+    }
     if (/No function matches|Could not choose a best candidate/.test(msg)) {
       return new HanaError(266, "HY000", `inconsistent datatype: ${firstLine.replace(/^Binder Error: /, "")}`)
     }
@@ -119,6 +123,11 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
   // against a real server. Code and wording as HANA reports them ("[304]: division by zero undefined: …", SAP
   // Community, "SAP HANA SQL Error: [304]: division by zero", 2017).
   if (/division by zero undefined/.test(firstLine)) return new HanaError(304, "22012", "division by zero undefined")
+  // Text that does not parse as a date or timestamp: HANA's 303 ("[303]: invalid DATE, TIME or TIMESTAMP value",
+  // L. Breddemann, "Be careful with dates and timestamps", lbreddemann.org).
+  if (e.kind === "Conversion Error" && /(date|timestamp) field (format|value)/i.test(firstLine)) {
+    return new HanaError(303, "22007", `invalid DATE, TIME or TIMESTAMP value: ${firstLine.replace(/^Conversion Error: /, "")}`)
+  }
   if (e.kind === "Conversion Error" || e.kind === "Invalid Input Error" || e.kind === "Out of Range Error") {
     return new HanaError(339, "HY000", `invalid number: ${firstLine.replace(/^[A-Za-z ]+Error: /, "")}`)
   }

@@ -9,7 +9,7 @@ import { civilFromDays } from "../common/civil.ts"
 import { epochDayOfHanaDay, EPOCH_DAYDATE } from "./datetime.ts"
 import { fromCesu8 } from "./encode.ts"
 import { TypeCode } from "./types.ts"
-import { MalformedPacket } from "./wire.ts"
+import { lengthIndicatorSize, MalformedPacket, NULL_LENGTH, readLengthIndicator } from "./wire.ts"
 
 /** A LOB parameter whose data is still arriving through WRITE_LOB. */
 export interface PendingLob {
@@ -142,16 +142,11 @@ export const decodeParameters = (
         case TypeCode.VARBINARY:
         case TypeCode.BSTRING: {
           need(1)
-          let len = data[o++]!
-          if (len === 246) {
-            need(2)
-            len = data.readInt16LE(o)
-            o += 2
-          } else if (len === 247) {
-            need(4)
-            len = data.readInt32LE(o)
-            o += 4
-          } else if (len === 255) {
+          const indicator = lengthIndicatorSize(data[o]!)
+          need(indicator)
+          const len = readLengthIndicator(data, o)
+          o += indicator
+          if (len === NULL_LENGTH) {
             values.push(null)
             break
           }

@@ -3,6 +3,7 @@
  * identifiers to upper case, encodes every identifier with {@link encodeName}, maps HANA types/functions/special
  * values, and classifies the statement (function code, transaction control, session commands).
  */
+import { typeDateArguments } from "./datetime-arguments.ts"
 import { HanaError } from "./errors.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
@@ -78,18 +79,23 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CAST(x AS TIMESTAMP)",
   // HANA numbers days with Julian labels before 1582-10-15 (datetime.ts); DuckDB stores the labels proleptically.
   // hana_day_number is HANA's day number of a stored label (1 = 0001-01-01), hana_date_of_day the label of a number,
-  // so day arithmetic across October 1582 counts days as HANA does (1582-10-04 + 1 day = 1582-10-15).
+  // so day arithmetic across October 1582 counts days as HANA does (1582-10-04 + 1 day = 1582-10-15). Each binds its
+  // argument once through a one-element list_transform: a macro repeating its argument is expanded textually, and the
+  // nested repetitions took DuckDB's binder over a second per ADD_DAYS.
   "CREATE OR REPLACE TEMP MACRO hana_julian_day(y, m, d) AS d + (153 * (m + 12 * ((14 - m) // 12) - 3) + 2) // 5 + 365 * (y + 4800 - (14 - m) // 12) + (y + 4800 - (14 - m) // 12) // 4 - 32083",
-  "CREATE OR REPLACE TEMP MACRO hana_day_number(x) AS CASE WHEN CAST(x AS DATE) >= DATE '1582-10-15' THEN datediff('day', DATE '1970-01-01', CAST(x AS DATE)) + 719165 ELSE hana_julian_day(year(CAST(x AS DATE)), month(CAST(x AS DATE)), day(CAST(x AS DATE))) - 1721423 END",
-  "CREATE OR REPLACE TEMP MACRO hana_julian_label(c) AS make_date(CAST((4 * c + 3) // 1461 - 4800 + ((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153) // 10 AS BIGINT), CAST((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153 + 3 - 12 * (((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153) // 10) AS BIGINT), CAST(c - 1461 * ((4 * c + 3) // 1461) // 4 - (153 * ((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153) + 2) // 5 + 1 AS BIGINT))",
-  "CREATE OR REPLACE TEMP MACRO hana_date_of_day(n) AS CASE WHEN n >= 577738 THEN DATE '1970-01-01' + CAST(n - 719165 AS INTEGER) ELSE hana_julian_label(n + 1721423 + 32082) END",
-  "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS d + CAST(datediff('day', CAST(d AS DATE), hana_date_of_day(hana_day_number(d) + CAST(n AS INTEGER))) AS INTEGER)",
-  "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS CAST(d AS TIMESTAMP) + to_microseconds(CAST(n * 1000000 AS BIGINT))",
+  "CREATE OR REPLACE TEMP MACRO hana_day_number(x) AS list_transform([CAST(x AS DATE)], lambda v: CASE WHEN v >= DATE '1582-10-15' THEN datediff('day', DATE '1970-01-01', v) + 719165 ELSE hana_julian_day(year(v), month(v), day(v)) - 1721423 END)[1]",
+  "CREATE OR REPLACE TEMP MACRO hana_julian_label(n) AS list_transform([n], lambda c: make_date(CAST((4 * c + 3) // 1461 - 4800 + ((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153) // 10 AS BIGINT), CAST((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153 + 3 - 12 * (((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153) // 10) AS BIGINT), CAST(c - 1461 * ((4 * c + 3) // 1461) // 4 - (153 * ((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153) + 2) // 5 + 1 AS BIGINT)))[1]",
+  "CREATE OR REPLACE TEMP MACRO hana_date_of_day(k) AS list_transform([k], lambda n: CASE WHEN n >= 577738 THEN DATE '1970-01-01' + CAST(n - 719165 AS INTEGER) ELSE hana_julian_label(n + 1721423 + 32082) END)[1]",
+  // hana_moved(t, s): the timestamp s that t was moved to, relabelled so that the days moved count as HANA numbers them.
+  "CREATE OR REPLACE TEMP MACRO hana_moved(t, s) AS CAST(hana_date_of_day(hana_day_number(t) + datediff('day', CAST(t AS DATE), CAST(s AS DATE))) AS TIMESTAMP) + (s - date_trunc('day', s))",
+  // Typed overloads keep the argument's type (DATE, SECONDDATE = TIMESTAMP_S, TIMESTAMP) in the result.
+  "CREATE OR REPLACE TEMP MACRO hana_add_days(d DATE, n) AS hana_date_of_day(hana_day_number(d) + CAST(n AS INTEGER)), (d TIMESTAMP_S, n) AS CAST(hana_moved(d, d + to_days(CAST(n AS INTEGER))) AS TIMESTAMP_S), (d TIMESTAMP, n) AS hana_moved(d, d + to_days(CAST(n AS INTEGER)))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS hana_moved(CAST(d AS TIMESTAMP), CAST(d AS TIMESTAMP) + to_microseconds(CAST(CAST(n AS DECIMAL(38, 7)) * 1000000 AS BIGINT)))",
   "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS hana_day_number(b) - hana_day_number(a)",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS instr(h, n)",
   "CREATE OR REPLACE TEMP MACRO hana_seconds_between(a, b) AS datediff('second', CAST(a AS TIMESTAMP), CAST(b AS TIMESTAMP))",
-  "CREATE OR REPLACE TEMP MACRO hana_add_months(d, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS DATE)",
-  "CREATE OR REPLACE TEMP MACRO hana_add_years(d, n) AS CAST(d + to_years(CAST(n AS INTEGER)) AS DATE)",
+  "CREATE OR REPLACE TEMP MACRO hana_add_months(d DATE, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS DATE), (d TIMESTAMP_S, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS TIMESTAMP_S), (d TIMESTAMP, n) AS d + to_months(CAST(n AS INTEGER))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_years(d DATE, n) AS CAST(d + to_years(CAST(n AS INTEGER)) AS DATE), (d TIMESTAMP_S, n) AS CAST(d + to_years(CAST(n AS INTEGER)) AS TIMESTAMP_S), (d TIMESTAMP, n) AS d + to_years(CAST(n AS INTEGER))",
   "CREATE OR REPLACE TEMP MACRO hana_bintohex(b) AS upper(hex(b))",
   "CREATE OR REPLACE TEMP MACRO hana_to_binary(x) AS encode(CAST(x AS VARCHAR))",
   "CREATE OR REPLACE TEMP MACRO hana_to_tinyint(x) AS CAST(x AS UTINYINT)",
@@ -235,7 +241,7 @@ const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
 }
 
 const rewrite = (input: readonly Token[], session: SessionValues): string => {
-  const tokens = guardDivisors(input)
+  const tokens = guardDivisors(typeDateArguments(input))
   const parts: string[] = []
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!

@@ -345,6 +345,25 @@ export const encodeOptions = (options: readonly OptionValue[]): Buffer => {
   return Buffer.from(w.result())
 }
 
+/** What {@link readLengthIndicator} returns for 255, the indicator of a NULL value. */
+export const NULL_LENGTH = -1
+
+/** Bytes the length indicator starting with byte `first` takes: 3 for 246 (u16 follows), 5 for 247 (u32), else 1. */
+export const lengthIndicatorSize = (first: number): number => (first === 246 ? 3 : first === 247 ? 5 : 1)
+
+/**
+ * The length announced by the length indicator of a string or binary value at `data[offset]` (the form
+ * {@link ByteWriter.lengthIndicator} writes: up to 245 in the byte itself, 246 + u16, 247 + u32), or
+ * {@link NULL_LENGTH} for 255. Lengths are unsigned, so a corrupt indicator cannot move a reader backwards. The caller
+ * checks that {@link lengthIndicatorSize} bytes are there. Allocation-free: it is on the bulk-insert hot path.
+ */
+export const readLengthIndicator = (data: Buffer, offset: number): number => {
+  const first = data[offset]!
+  if (first === 246) return data.readUInt16LE(offset + 1)
+  if (first === 247) return data.readUInt32LE(offset + 1)
+  return first === 255 ? NULL_LENGTH : first
+}
+
 /** Decodes "Fields" (u16 count, then length-prefixed fields; hdb lib/protocol/data/Fields.js). */
 export const decodeFields = (b: Buffer): Buffer[] => {
   if (b.length < 2) throw new MalformedPacket("fields too short")

@@ -12,6 +12,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import { BulkInsertError, BulkRows, columnInfo } from "../engine/index.ts"
 import type { AppendTarget, BulkColumn, ColumnLayout, Session } from "../engine/index.ts"
 import { daysFromCivil } from "../common/civil.ts"
+import { TWO_32 } from "../../src/arrow/Words.ts"
 import type { TableMeta } from "./catalog.ts"
 import { type KeyedTable, keyedTable } from "./key-locks.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
@@ -237,14 +238,13 @@ export class BatchTargets {
 /** Writes one value's wire bytes `b[start, start + length)` into cell (row, column) of `out`. */
 export type CellWriter = (b: Buffer, start: number, length: number, out: BulkRows, column: number, row: number) => void
 
-const TWO32 = 4294967296
 /** Powers of ten exact as doubles. */
 const POW10_EXACT: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i)
 
 /** Sets a 64-bit cell from a safe integer, as two 32-bit halves (no bigint). */
 const setSafeInt64 = (out: BulkRows, c: number, row: number, v: number): void => {
-  const high = Math.floor(v / TWO32)
-  out.setInt64Parts(c, row, v - high * TWO32, high)
+  const high = Math.floor(v / TWO_32)
+  out.setInt64Parts(c, row, v - high * TWO_32, high)
 }
 
 /** The last {@link readNumberParts}: `mantissa × 10^exponent`, the mantissa a number when it is a safe integer. */

@@ -15,7 +15,7 @@ import { type QueryResult, stripTerminator } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
-import { parseOracleType } from "./types.ts"
+import { numberType, parseOracleType } from "./types.ts"
 
 /** What DDL needs from the SQL session it runs in. */
 export interface DdlHost extends PlsqlHost {
@@ -505,11 +505,17 @@ export class Ddl {
         })
         return translateQuery(tt.toks, tt.tr)
       })()
-      const cols: Array<ColumnMeta> = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: true, defaultText: null }))
+      // a NUMBER without precision (a column's, or an expression's with scale 0) makes an unbounded NUMBER column,
+      // whose values are written as their canonical text (number-writes.ts), also where DuckDB computed a DECIMAL
+      const unbounded = result.columns.map((c) => c.type.kind === "number" && c.type.duck === "VARCHAR")
+      const cols: Array<ColumnMeta> = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: unbounded[i] ? numberType() : c.type, nullable: true, defaultText: null }))
       const defs = cols.map((c) => `${duckIdent(c.name)} ${c.type.duck}`).join(", ")
       await this.runDdl(`CREATE TABLE ${target} (${defs})`)
+      const select = unbounded.includes(true)
+        ? `SELECT ${cols.map((_, i) => (unbounded[i] ? `ora_number(CAST(c${i} AS VARCHAR))` : `c${i}`)).join(", ")} FROM (${duckSelect}) AS ctas(${cols.map((_, i) => `c${i}`).join(", ")})`
+        : duckSelect
       try {
-        await this.s.engine.execute(`INSERT INTO ${target} ${duckSelect}`)
+        await this.s.engine.execute(`INSERT INTO ${target} ${select}`)
       } catch (e) {
         await this.s.engine.execute(`DROP TABLE ${target}`).catch(() => undefined)
         throw this.s.mapError(e)

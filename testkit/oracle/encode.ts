@@ -15,6 +15,7 @@ import { writeNamedValue } from "./named-types.ts"
 import { osonOfStoredJson } from "./oson.ts"
 import type { OraType } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
+import { TWO_32 } from "../../src/arrow/Words.ts"
 
 const require = createRequire(import.meta.url)
 // node-oracledb's own VECTOR image codec (reused, not reimplemented)
@@ -55,7 +56,7 @@ const halves = (col: ColumnVector): Int32Array => {
 /** Microseconds of a timestamp row as a JS number (exact within 2^53, about 1685-2255). */
 const microsNumber = (col: ColumnVector, i: number): number => {
   const h = halves(col)
-  return h[2 * i + 1]! * 4294967296 + (h[2 * i]! >>> 0)
+  return h[2 * i + 1]! * TWO_32 + (h[2 * i]! >>> 0)
 }
 
 /** True when the int64 of row `i` is a safe integer (its high word within +-2^21). */
@@ -265,7 +266,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
             const h = halves(col)
             const lo = h[2 * i]!
             const hi = h[2 * i + 1]!
-            if (hi >= -2097152 && hi < 2097152) writeNumber(w, hi * 4294967296 + (lo >>> 0))
+            if (hi >= -2097152 && hi < 2097152) writeNumber(w, hi * TWO_32 + (lo >>> 0))
             else writeNumberString(w, (d as BigInt64Array)[i]!.toString())
             return
           }
@@ -284,7 +285,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
             const h = halves(col)
             const lo = h[2 * i]!
             const hi = h[2 * i + 1]!
-            if (hi >= -2097152 && hi < 2097152) writeScaledInt(w, hi * 4294967296 + (lo >>> 0), col.info.scale)
+            if (hi >= -2097152 && hi < 2097152) writeScaledInt(w, hi * TWO_32 + (lo >>> 0), col.info.scale)
             else writeScaledBigInt(w, (d as BigInt64Array)[i]!, col.info.scale)
             return
           }

@@ -37,8 +37,14 @@ export interface DirectPathLoad {
   readonly columns: Array<ResultColumn>
   /** The load stream's pieces as received, and values split over several pieces, joined (messages/direct-path.ts). */
   readonly pieces: Array<Buffer>
-  /** Per value, row after row: index in `pieces`, start and length of its bytes (length -1: NULL). */
-  readonly cells: Array<number>
+  /**
+   * Per value, row after row, three entries: index in `pieces`, start and length of its bytes (length -1: NULL). A
+   * typed array grown by doubling: a load notes millions of entries, and pushing them onto an array cost several
+   * times more.
+   */
+  cells: Int32Array
+  /** Entries of `cells` in use. */
+  cellCount: number
   /** Rows received. */
   rows: number
 }

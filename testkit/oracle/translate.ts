@@ -9,7 +9,7 @@ import { ora, OraError } from "./errors.ts"
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
-import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric } from "./number-sql.ts"
+import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -17,8 +17,12 @@ export type SelectItem =
   | { readonly kind: "star"; readonly qualifier?: string }
   | { readonly kind: "col"; readonly qualifier?: string; readonly column: string }
   | { readonly kind: "rowid" }
-  /** Any other expression; `binary` when it is of a native floating-point type, `params` the binds it uses. */
-  | { readonly kind: "expr"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number> }
+  /**
+   * Any other expression; `binary` when it is of a native floating-point type, `params` the binds it uses,
+   * `arithmetic` when it has a `+ - * /` operator, on `columns` (a name) or on `constants` only (results.ts describes
+   * a number result without precision, with scale 0 or -127).
+   */
+  | { readonly kind: "expr"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number>; readonly arithmetic?: "columns" | "constants" }
   /** COUNT / SUM / AVG over the whole item: Oracle describes their numeric results as unbounded NUMBER. */
   | { readonly kind: "aggregate"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number> }
   /** A bind variable as the whole item (`$param` after translation): described with the bind's own type. */
@@ -1269,6 +1273,10 @@ export class Translator {
       case "TO_CHAR":
         if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
         {
+          const [from, to] = parts[0]!
+          const argument = this.callArgument(from, to, arg(0))
+          const number = numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, argument.exact || argument.binary || this.exactNumericRange(from, to), this.stringArgument(parts[2]))
+          if (number !== undefined) return [number, close + 1]
           const zoned = this.zonedOperand(parts[0]![0], parts[0]![1])
           if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
           const textKind = this.textDatetimeAt(parts[0]![0], parts[0]![1]) ?? textDatetimeOfText(arg(0))
@@ -1289,7 +1297,10 @@ export class Translator {
         return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
       case "TO_NUMBER":
         // without a format model: the exact NUMBER of the text (ORA-01722 for text that is no number)
-        return [parts.length === 1 ? `ora_number(CAST(${arg(0)} AS VARCHAR))` : `CAST(${arg(0)} AS DOUBLE)`, close + 1]
+        if (parts.length === 1) return [`ora_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
+        // with a format model: the number the text shows in it (number-format.ts)
+        if (toks[parts[1]![0]]?.kind === "str") return [numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, false, this.stringArgument(parts[2]))!, close + 1]
+        return [`CAST(${arg(0)} AS DOUBLE)`, close + 1]
       case "MIN":
       case "MAX": {
         // of text datetimes: the value with the least or greatest instant (zoned) or wall clock, its zone kept
@@ -1360,6 +1371,12 @@ export class Translator {
       }
     }
     return [`${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
+  }
+
+  /** The text of a call's argument [from, to) when it is a character literal. */
+  private stringArgument(part: readonly [number, number] | undefined): string | undefined {
+    const t = part === undefined || part[1] !== part[0] + 1 ? undefined : this.toks[part[0]]
+    return t?.kind === "str" ? t.value : undefined
   }
 
   /** A call's argument in tokens [from, to), rendered, with what number-sql.ts needs to know of its type. */
@@ -1609,7 +1626,15 @@ export const translateQuery = (
     const binary = binaryKindOf(part, 0, part.length, tr.binaryColumns)
     const params = [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))
     const typing = { ...(binary !== undefined ? { binary } : {}), ...(params.length > 0 ? { params } : {}) }
-    return isAggregate(part) ? { kind: "aggregate", ...typing } : { kind: "expr", ...typing }
+    if (isAggregate(part)) return { kind: "aggregate", ...typing }
+    if (!part.some((t) => t.kind === "op" && "+-*/".includes(t.value))) return { kind: "expr", ...typing }
+    // a name other than the item's alias (`x + 1 y`, `1.5 * 2 AS z`): a column, not a constant
+    const last = part[part.length - 1]!
+    const before = part[part.length - 2]
+    const aliased = (last.kind === "ident" || last.kind === "qident") && before !== undefined && (isKw(before, "AS") || before.kind !== "op" || isOp(before, ")"))
+    const expression = aliased ? part.slice(0, isKw(before, "AS") ? -2 : -1) : part
+    const named = expression.some((t, k) => (t.kind === "ident" || t.kind === "qident") && !isOp(expression[k + 1], "("))
+    return { kind: "expr", ...typing, arithmetic: named ? "columns" : "constants" }
   }
   /** The DuckDB row id expression of an aliased ROWID item (`ROWID [AS] a`, `q.ROWID [AS] a`), or undefined. */
   const aliasedRowid = (part: ReadonlyArray<Tok>): string | undefined => {

@@ -20,6 +20,9 @@ export const withServer = async (options: OracleTestServerOptions = {}) => {
   return { server, connect }
 }
 
+/** Execute options fetching every NUMBER as the decimal text node-oracledb decodes from Oracle's digits (no JS double). */
+export const numbersAsText = { fetchTypeHandler: (m: { dbType: unknown }) => (m.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined) }
+
 /** Extracts the ORA- code of an error thrown by node-oracledb. */
 export const oraCode = (e: unknown): string | undefined => /ORA-\d{5}/.exec(e instanceof Error ? e.message : String(e))?.[0]
 

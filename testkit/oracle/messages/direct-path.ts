@@ -76,7 +76,7 @@ export const directPathPrepare = (s: SessionState, r: ReadBuffer, w: WriteBuffer
     columns.push({ name: c.name, type: c.type, nullable: c.nullable })
   }
   const id = s.nextId()
-  s.directPaths.set(id, { owner, table: meta.name, columns, pieces: [], cells: [], rows: 0 })
+  s.directPaths.set(id, { owner, table: meta.name, columns, pieces: [], cells: new Int32Array(3 * 1024), cellCount: 0, rows: 0 })
   w.u8(Msg.PARAMETER)
   w.ub(columns.length)
   columns.forEach((c, i) => writeColumnInfo(s, w, c, i))
@@ -114,13 +114,22 @@ export const directPathLoadStream = (s: SessionState, r: ReadBuffer, w: WriteBuf
   writeEndOfCall(s, w, 0, 0)
 }
 
+/** `cells`, or a copy twice its size when it has no room for 3 more entries after `used`. */
+const withRoom = (cells: Int32Array, used: number): Int32Array => {
+  if (used + 3 <= cells.length) return cells
+  const grown = new Int32Array(cells.length * 2)
+  grown.set(cells)
+  return grown
+}
+
 /** Notes the positions of the values of a load stream piece's rows (`r` at its first row) in `dp`. */
 const readRows = (r: ReadBuffer, dp: DirectPathLoad): void => {
   const piece = dp.pieces.length
   // one copy of the piece: the values are read from it when the load finishes
   const buf = Buffer.from(r.buf.subarray(r.pos))
   dp.pieces.push(buf)
-  const cells = dp.cells
+  let cells = dp.cells
+  let used = dp.cellCount
   const width = dp.columns.length
   let pos = 0
   let values = 0
@@ -128,52 +137,67 @@ const readRows = (r: ReadBuffer, dp: DirectPathLoad): void => {
   const need = (n: number) => {
     if (pos + n > buf.length) throw new ProtocolError("direct path piece ends inside a row")
   }
-  while (pos < buf.length) {
-    need(2)
-    const flags = buf[pos++]!
-    if ((flags & 0x20) !== 0) pos += 2 // fast row length
-    need(1)
-    const segments = buf[pos++]!
-    for (let k = 0; k < segments; k++) {
+  try {
+    while (pos < buf.length) {
+      need(2)
+      const flags = buf[pos++]!
+      if ((flags & 0x20) !== 0) pos += 2 // fast row length
       need(1)
-      const b = buf[pos++]!
-      if (b === 0xff) {
-        cells.push(0, 0, -1)
-        values++
-        continue
-      }
-      let length = b
-      if (b === 0xfe) {
-        need(2)
-        length = buf.readUInt16BE(pos)
-        pos += 2
-      }
-      need(length)
-      const at = pos
-      pos += length
-      const continues = b === 0xfe && k === 0 && (flags & 0x02) !== 0 && longParts !== undefined
-      const splits = b === 0xfe && k === segments - 1 && (flags & 0x01) !== 0
-      if (continues) longParts!.push(buf.subarray(at, at + length))
-      else if (splits) longParts = [buf.subarray(at, at + length)]
-      if (continues || splits) {
-        // a value spread over several pieces ends in the first piece that does not split it further
-        if (!splits) {
-          const joined = Buffer.concat(longParts!)
-          longParts = undefined
-          cells.push(dp.pieces.length, 0, joined.length)
-          dp.pieces.push(joined)
+      const segments = buf[pos++]!
+      for (let k = 0; k < segments; k++) {
+        need(1)
+        const b = buf[pos++]!
+        if (b === 0xff) {
+          cells = withRoom(cells, used)
+          cells[used + 2] = -1
+          used += 3
           values++
+          continue
         }
-        continue
+        let length = b
+        if (b === 0xfe) {
+          need(2)
+          length = buf.readUInt16BE(pos)
+          pos += 2
+        }
+        need(length)
+        const at = pos
+        pos += length
+        const continues = b === 0xfe && k === 0 && (flags & 0x02) !== 0 && longParts !== undefined
+        const splits = b === 0xfe && k === segments - 1 && (flags & 0x01) !== 0
+        if (continues) longParts!.push(buf.subarray(at, at + length))
+        else if (splits) longParts = [buf.subarray(at, at + length)]
+        if (continues || splits) {
+          // a value spread over several pieces ends in the first piece that does not split it further
+          if (!splits) {
+            const joined = Buffer.concat(longParts!)
+            longParts = undefined
+            cells = withRoom(cells, used)
+            cells[used] = dp.pieces.length
+            cells[used + 1] = 0
+            cells[used + 2] = joined.length
+            used += 3
+            dp.pieces.push(joined)
+            values++
+          }
+          continue
+        }
+        cells = withRoom(cells, used)
+        cells[used] = piece
+        cells[used + 1] = at
+        cells[used + 2] = length
+        used += 3
+        values++
       }
-      cells.push(piece, at, length)
-      values++
+      if ((flags & 0x04) !== 0) {
+        if (values !== width) throw new ProtocolError("direct path row with a wrong number of values")
+        dp.rows++
+        values = 0
+      }
     }
-    if ((flags & 0x04) !== 0) {
-      if (values !== width) throw new ProtocolError("direct path row with a wrong number of values")
-      dp.rows++
-      values = 0
-    }
+  } finally {
+    dp.cells = cells
+    dp.cellCount = used
   }
 }
 

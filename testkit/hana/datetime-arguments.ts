@@ -1,0 +1,66 @@
+/**
+ * String literals given where a HANA datetime function expects a date (`ADD_DAYS('1582-10-04', 1)`). HANA converts
+ * such a literal implicitly with its default formats (DATE: 'YYYY-MM-DD', SAP HANA SQL and System Views Reference,
+ * SPS 08, "Data Types") and fails with 303 "invalid DATE, TIME or TIMESTAMP value" when it does not parse
+ * (L. Breddemann, "Be careful with dates and timestamps", lbreddemann.org: HANA "tries to apply its default formats
+ * to convert the text", and a text in another format fails with "[303]: invalid DATE, TIME or TIMESTAMP value").
+ * DuckDB binds no string literal to the typed overloads of the session macros (translate.ts), so the translator
+ * types the literal instead: a bare date becomes a DATE, anything else a TIMESTAMP, whose cast fails for text that
+ * is no datetime (errors.ts maps that failure to 303). Which type HANA gives the result for a literal argument is
+ * not confirmed (README, "Differences").
+ */
+import { matching, splitTopLevel, upper } from "./lexer.ts"
+import type { Token } from "./lexer.ts"
+
+/** The positions of the date arguments of each datetime function that converts a string literal there. */
+const DATE_ARGUMENTS: ReadonlyMap<string, ReadonlyArray<number>> = new Map([
+  ["ADD_DAYS", [0]],
+  ["ADD_SECONDS", [0]],
+  ["ADD_MONTHS", [0]],
+  ["ADD_YEARS", [0]],
+  ["DAYS_BETWEEN", [0, 1]]
+])
+
+const BARE_DATE = /^\s*\d{1,4}-\d{1,2}-\d{1,2}\s*$/
+
+/** `CAST('…' AS DATE|TIMESTAMP)` as tokens, for a string literal at a date argument. */
+const typedLiteral = (literal: Token): Token[] => [
+  { t: "word", v: "CAST" },
+  { t: "op", v: "(" },
+  literal,
+  { t: "word", v: "AS" },
+  { t: "word", v: BARE_DATE.test(literal.v) ? "DATE" : "TIMESTAMP" },
+  { t: "op", v: ")" }
+]
+
+/**
+ * Casts each string literal that is a whole date argument of ADD_DAYS, ADD_SECONDS, ADD_MONTHS, ADD_YEARS or
+ * DAYS_BETWEEN to DATE (a bare 'YYYY-MM-DD') or TIMESTAMP (anything else), as HANA converts it implicitly.
+ */
+export const typeDateArguments = (tokens: readonly Token[]): readonly Token[] => {
+  if (!tokens.some((t) => t.t === "string")) return tokens
+  const out: Token[] = []
+  let i = 0
+  while (i < tokens.length) {
+    const t = tokens[i]!
+    const positions = DATE_ARGUMENTS.get(upper(t))
+    const open = tokens[i + 1]
+    if (positions === undefined || open?.t !== "op" || open.v !== "(" || tokens[i - 1]?.v === ".") {
+      out.push(t)
+      i++
+      continue
+    }
+    const close = matching(tokens, i + 1)
+    const args = splitTopLevel(tokens.slice(i + 2, close)).map((arg, n) =>
+      arg.length === 1 && arg[0]!.t === "string" && positions.includes(n) ? typedLiteral(arg[0]!) : typeDateArguments(arg)
+    )
+    out.push(t, open)
+    args.forEach((arg, n) => {
+      if (n > 0) out.push({ t: "op", v: "," })
+      out.push(...arg)
+    })
+    out.push(tokens[close]!)
+    i = close + 1
+  }
+  return out
+}
