@@ -9,6 +9,7 @@ import { createRequire } from "node:module"
 import type { ColumnVector } from "../engine/index.ts"
 import { civilFromDays } from "../common/civil.ts"
 import { civilFromMicros, type Civil, microsFromCivil as microsOfCivil, oracleBytesOf, parseDatetimeText, utcNanos, zoneBytes } from "./datetime.ts"
+import { ora } from "./errors.ts"
 import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
 import { writeNamedValue } from "./named-types.ts"
@@ -372,8 +373,8 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         if (col.info.layout === "varchar") {
           // TIMESTAMP(7-9): the wall clock as text (datetime-functions.ts); a zoned text keeps its own wall clock
           const v = parseDatetimeText(col.string(i) ?? "")
-          if (v === undefined) w.u8(0)
-          else w.bytesWithLength(oracleBytesOf({ wall: v.wall }, false, type.scale))
+          if (v === undefined) throw ora.literalMismatch()
+          w.bytesWithLength(oracleBytesOf({ wall: v.wall }, false, type.scale))
           return
         }
         if (col.info.layout === "timestamp" && safeInt64(col, i)) return writeMicros(w, microsNumber(col, i), true, type.scale < 9 ? 10 ** (9 - type.scale) : 1)
@@ -393,8 +394,8 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
           // TIMESTAMP(7-9) WITH LOCAL TIME ZONE: the instant as zoned text (datetime-functions.ts), sent as the wall
           // clock of the database time zone like the others
           const v = parseDatetimeText(col.string(i) ?? "", "+00:00")
-          if (v === undefined) w.u8(0)
-          else w.bytesWithLength(oracleBytesOf({ wall: utcNanos(v) + BigInt(opts.dbTzOffsetMinutes) * 60_000_000_000n }, false, type.scale))
+          if (v === undefined) throw ora.literalMismatch()
+          w.bytesWithLength(oracleBytesOf({ wall: utcNanos(v) + BigInt(opts.dbTzOffsetMinutes) * 60_000_000_000n }, false, type.scale))
           return
         }
         const c = civilOf(col, i, opts.dbTzOffsetMinutes)
@@ -406,8 +407,8 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         if (col.info.layout === "varchar") {
           // a column's text with the value's own zone (datetime-functions.ts); zoneless text is UTC (DuckDB's zone)
           const v = parseDatetimeText(col.string(i) ?? "", "+00:00")
-          if (v === undefined) w.u8(0)
-          else w.bytesWithLength(oracleBytesOf(v, true, type.scale))
+          if (v === undefined) throw ora.literalMismatch()
+          w.bytesWithLength(oracleBytesOf(v, true, type.scale))
           return
         }
         const c = civilOf(col, i)

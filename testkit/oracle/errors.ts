@@ -51,6 +51,7 @@ export const ora = {
   cancelled: () => new OraError(1013, "user requested cancel of current operation"),
   noDataFound: () => new OraError(1403, "no data found"),
   invalidNumber: () => new OraError(1722, "invalid number"),
+  literalMismatch: () => new OraError(1861, "literal does not match format string"),
   notAllBound: () => new OraError(1008, "not all variables bound"),
   unimplemented: (what: string) => new OraError(3001, `unimplemented feature: ${what}`),
   missingExpression: () => new OraError(936, "missing expression"),
@@ -101,7 +102,7 @@ export const fromDuckDb = (
   if (/Could not convert string|Conversion Error.*(?:INT|DECIMAL|DOUBLE|FLOAT|NUMERIC)/i.test(message)) return ora.invalidNumber()
   // a datetime DuckDB cannot read (text stored in a TIMESTAMP WITH TIME ZONE or TIMESTAMP(7-9) column reaching a
   // DuckDB datetime where the server did not route it through datetime-functions.ts)
-  if (/Conversion Error/i.test(message)) return new OraError(1861, "literal does not match format string")
+  if (/Conversion Error/i.test(message)) return ora.literalMismatch()
   if (/out of range|overflow/i.test(message)) return new OraError(1438, "value larger than specified precision allowed for this column")
   if (/Parser Error/i.test(message)) return /at end of input|at or near/i.test(message) ? ora.notProperlyEnded() : ora.invalidSql()
   if (/Scalar Function with name "?([^"\s]+)"? does not exist/i.test(message)) {

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let server: OracleTestServerHandle
+let conn: Conn
+
+describe("Oracle test server fidelity (stored datetimes, literal describe, ORDER BY, TO_CHAR), through raw node-oracledb", () => {
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("answers a stored TIMESTAMP(9) text that is no datetime with ORA-01861 instead of a NULL, and the session stays usable", async () => {
+    await conn.execute("CREATE TABLE ts9 (id NUMBER PRIMARY KEY, t TIMESTAMP(9))")
+    await conn.execute("INSERT INTO ts9 VALUES (1, TIMESTAMP '2024-01-01 10:00:00.123456789')")
+    // TIMESTAMP(7-9) is stored as text, and the server's INSERT takes any text into it (Oracle refuses it when written)
+    await conn.execute("INSERT INTO ts9 VALUES (2, 'not a timestamp')")
+    const e = await failure(() => conn.execute("SELECT id, t FROM ts9 ORDER BY id"))
+    expect(e.message).not.toMatch(/NJS-/)
+    expect(oraCode(e)).toBe("ORA-01861")
+    const good = await conn.execute("SELECT id, TO_CHAR(t, 'YYYY-MM-DD HH24:MI:SS.FF9') FROM ts9 WHERE id = 1")
+    expect(good.rows).toEqual([[1, "2024-01-01 10:00:00.123456789"]])
+  })
+})
