@@ -29,4 +29,16 @@ describe("Oracle test server fidelity (stored datetimes, literal describe, ORDER
     const good = await conn.execute("SELECT id, TO_CHAR(t, 'YYYY-MM-DD HH24:MI:SS.FF9') FROM ts9 WHERE id = 1")
     expect(good.rows).toEqual([[1, "2024-01-01 10:00:00.123456789"]])
   })
+
+  it("describes every bare NUMBER literal as a constant: precision 0, scale -127, with or without a fraction, sign or alias", async () => {
+    const r = await conn.execute("SELECT 1, 1.5, -0.25 AS q, 2.50 r, 1.5d FROM dual")
+    expect(r.metaData.map((m: any) => [m.dbTypeName, m.precision, m.scale])).toEqual([
+      ["NUMBER", 0, -127],
+      ["NUMBER", 0, -127],
+      ["NUMBER", 0, -127],
+      ["NUMBER", 0, -127],
+      ["BINARY_DOUBLE", undefined, undefined]
+    ])
+    expect(r.rows).toEqual([[1, 1.5, -0.25, 2.5, 1.5]])
+  })
 })

@@ -11,7 +11,7 @@ import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
 import { instantGrouping, type InstantGrouping } from "./datetime-groups.ts"
-import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, timestampType, type OraType } from "./types.ts"
+import { binaryDoubleType, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
 export type SelectItem =
@@ -1701,6 +1701,11 @@ export const translateQuery = (
     if (isKw(part[k], "AS")) k++
     return k === part.length || (k === part.length - 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
   }
+  /** True when `part` ends at `k` or holds only an alias (`[AS] name`) from there. */
+  const aliasOnlyFrom = (part: ReadonlyArray<Tok>, k: number): boolean => {
+    if (isKw(part[k], "AS")) k++
+    return k === part.length || (k === part.length - 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
+  }
   /** `[-]BINARY_DOUBLE_NAN|INFINITY` or `CAST(... AS BINARY_DOUBLE)` as the whole item: DuckDB's DOUBLE alone reads as NUMBER. */
   const binaryDouble = (part: ReadonlyArray<Tok>): boolean => {
     let k = isOp(part[0], "-") ? 1 : 0
@@ -1710,8 +1715,17 @@ export const translateQuery = (
       if (!isKw(part[close - 1], "BINARY_DOUBLE") || !isKw(part[close - 2], "AS")) return false
       k = close + 1
     } else return false
-    if (isKw(part[k], "AS")) k++
-    return k === part.length || (k === part.length - 1 && (part[k]!.kind === "ident" || part[k]!.kind === "qident"))
+    return aliasOnlyFrom(part, k)
+  }
+  /**
+   * A signed or unsigned NUMBER literal (`1`, `1.5`, `-2e3`; not `1.5d` / `1.5f`) as the whole item: a constant, which
+   * Oracle describes as NUMBER with precision 0 and scale -127 whatever its digits (DuckDB's DECIMAL(2,1) of `1.5`
+   * would say NUMBER(2,1)); see results.ts, "expr", for the sources.
+   */
+  const numberLiteral = (part: ReadonlyArray<Tok>): boolean => {
+    const k = isOp(part[0], "-") || isOp(part[0], "+") ? 1 : 0
+    const t = part[k]
+    return t?.kind === "num" && !/[fFdD]$/.test(t.text) && aliasOnlyFrom(part, k + 1)
   }
   /** `:bind [[AS] alias]` as the whole item: the parameter number it was rendered as. */
   const bindParam = (part: ReadonlyArray<Tok>, text: string): number | undefined => {
@@ -1733,6 +1747,7 @@ export const translateQuery = (
   const literalItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined, text: string): SelectItem => {
     if (ym !== undefined) return { kind: "typed", type: ym }
     if (binaryDouble(part)) return { kind: "typed", type: binaryDoubleType }
+    if (numberLiteral(part)) return { kind: "typed", type: numberType() }
     // the numeric type of the operands (results.ts describes the item with it when DuckDB's result is a float)
     const binary = binaryKindOf(part, 0, part.length, tr.binaryColumns)
     const params = [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))
