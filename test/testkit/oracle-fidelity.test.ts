@@ -41,4 +41,16 @@ describe("Oracle test server fidelity (stored datetimes, literal describe, ORDER
     ])
     expect(r.rows).toEqual([[1, 1.5, -0.25, 2.5, 1.5]])
   })
+
+  it("orders by the alias of a CASE over an unbounded NUMBER column: numerically for a NUMBER result, as text for a text one", async () => {
+    await conn.execute("CREATE TABLE cn (id NUMBER(3), n NUMBER)")
+    for (const [id, n] of [[1, "10.5"], [2, "9"], [3, "100"]]) await conn.execute(`INSERT INTO cn VALUES (${id}, ${n})`)
+    const numeric = await conn.execute("SELECT id, CASE WHEN n > 9.5 THEN n ELSE 0 END AS k FROM cn ORDER BY k DESC")
+    expect(numeric.rows).toEqual([[3, 100], [1, 10.5], [2, 0]])
+    const text = await conn.execute("SELECT id, CASE WHEN n > 9.5 THEN 'big' ELSE 'small' END k FROM cn ORDER BY k, id")
+    expect(text.rows).toEqual([[1, "big"], [3, "big"], [2, "small"]])
+    // the same through a subquery's alias
+    const nested = await conn.execute("SELECT k FROM (SELECT CASE WHEN n > 9.5 THEN 'big' ELSE 'small' END k FROM cn) ORDER BY k")
+    expect(nested.rows).toEqual([["big"], ["big"], ["small"]])
+  })
 })

@@ -19,6 +19,7 @@ const NUMERIC_CALLS = new Set([...EXACT_CALLS, "SUM", "AVG", "MIN", "MAX", "TO_N
  */
 const isExactExpression = (toks: ReadonlyArray<Tok>, from: number, to: number, exact: ReadonlySet<string>): boolean => {
   const first = toks[from]
+  if (isKw(first, "CASE") && isKw(toks[to - 1], "END")) return isExactCase(toks, from, to, exact)
   if (isName(first) && isOp(toks[from + 1], "(") && !NUMERIC_CALLS.has(first.value)) return false
   if (isKw(first, "CAST") && !(isKw(toks[to - 2], "NUMBER") && isKw(toks[to - 3], "AS"))) return false
   let depth = 0
@@ -35,6 +36,29 @@ const isExactExpression = (toks: ReadonlyArray<Tok>, from: number, to: number, e
     } else if (isName(t) && exact.has(oracleName(t)) && !isOp(toks[k + 1], "(") && !isOp(toks[k + 1], ".")) mentions = true
   }
   return mentions
+}
+
+/**
+ * A whole `CASE ... END` [from, to) is an exact NUMBER when one of its results is and the first is no string literal
+ * (the result's type is the first result's, as translate.ts exactCaseParts renders it): a NUMBER column in a WHEN
+ * condition alone does not make one (`CASE WHEN n > 1 THEN 'big' END` is text, ordered as text).
+ */
+const isExactCase = (toks: ReadonlyArray<Tok>, from: number, to: number, exact: ReadonlySet<string>): boolean => {
+  const results: Array<[number, number]> = []
+  let depth = 0
+  let start = -1
+  for (let k = from + 1; k < to; k++) {
+    const t = toks[k]!
+    if (isOp(t, "(")) k = matchParen(toks, k)
+    else if (isKw(t, "CASE")) depth++
+    else if (depth > 0 && isKw(t, "END")) depth--
+    else if (depth === 0 && isKw(t, "THEN", "ELSE", "WHEN", "END")) {
+      if (start >= 0) results.push([start, k])
+      start = isKw(t, "THEN", "ELSE") ? k + 1 : -1
+    }
+  }
+  if (results.length === 0 || toks[results[0]![0]]?.kind === "str") return false
+  return results.some(([a, b]) => isExactExpression(toks, a, b, exact))
 }
 
 /**
