@@ -53,4 +53,12 @@ describe("Oracle test server fidelity (stored datetimes, literal describe, ORDER
     const nested = await conn.execute("SELECT k FROM (SELECT CASE WHEN n > 9.5 THEN 'big' ELSE 'small' END k FROM cn) ORDER BY k")
     expect(nested.rows).toEqual([["big"], ["big"], ["small"]])
   })
+
+  it("TO_CHAR with SYYYY signs BC years with a minus and AD years with a blank (none under FM); YYYY is the absolute year", async () => {
+    const r = await conn.execute(
+      "SELECT TO_CHAR(DATE '1500-03-04', 'SYYYY-MM-DD'), TO_CHAR(DATE '-4712-01-01', 'SYYYY YYYY'), TO_CHAR(DATE '2024-01-01', 'FMSYYYY'), " +
+        "TO_CHAR(TIMESTAMP '-0044-03-15 10:00:00.123456789', 'SYYYY YYYY FF9'), TO_CHAR(TIMESTAMP '2024-03-15 10:00:00 +01:00', 'SYYYY TZH:TZM') FROM dual"
+    )
+    expect(r.rows).toEqual([[" 1500-03-04", "-4712 4712", "2024", "-0044 0044 123456789", " 2024 +01:00"]])
+  })
 })

@@ -84,8 +84,27 @@ const atZone = (v: DatetimeValue, zone: string): DatetimeValue => {
   return atInstant({ wall: 0n, offsetMinutes: 0, region }, utcNanos(v))
 }
 
+/**
+ * Marks around DuckDB's `%Y` in a TO_CHAR format (translate.ts convertDateFormat) that `ora_year_text` turns into
+ * Oracle's year: YYYY the absolute year in four digits, SYYYY a leading minus for BC years and a space for AD ones
+ * (nothing under FM): "SYYYY, YYYY: 4-digit year; S prefixes BC dates with a minus sign" (Oracle SQL Language
+ * Reference, "Datetime Format Elements", e.g. the TimesTen edition of that table:
+ * https://docs.oracle.com/en/database/other-databases/timesten/22.1/sql-reference/datetime-format-elements.html);
+ * the blank sign of AD years goes with FM like every blank padding ("FM: returns a value with no leading or trailing
+ * blanks", same table).
+ */
+export const YEAR_MARK = { absolute: "\u0001", signed: "\u0003", signedFm: "\u0004", end: "\u0002" } as const
+
+const yearText = (text: string): string =>
+  text.replace(/([\u0001\u0003\u0004])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
+    const year = digits.padStart(4, "0")
+    if (kind === YEAR_MARK.absolute) return year
+    return (minus === "-" ? "-" : kind === YEAR_MARK.signed ? " " : "") + year
+  })
+
 /** The functions, by the names the translator uses. */
 const functions = (): Array<DuckDBScalarFunction> => [
+  fn("ora_year_text", [VARCHAR], VARCHAR, ([t]) => yearText(String(t))),
   // a value in the server's stored form: zoned (the zone given, else `zone`) or, with zone '', zoneless
   fn("ora_tstz", [VARCHAR, VARCHAR], zonedText, ([t, z]) => datetimeText(valueOf(t, z))),
   fn("ora_ts", [VARCHAR], wallText, ([t]) => datetimeText({ wall: valueOf(t, "").wall })),

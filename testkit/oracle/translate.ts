@@ -11,6 +11,7 @@ import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
 import { instantGrouping, type InstantGrouping } from "./datetime-groups.ts"
+import { YEAR_MARK } from "./datetime-functions.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -128,7 +129,10 @@ const textDatetimeToChar = (operand: string, kind: TextDatetimeKind, format: str
   const args = datetimeArgument(operand, kind)
   const pieces: Array<string> = []
   let rest = format
-  const local = (fmt: string) => `strftime(ora_tstz_local(${args}), ${sqlString(convertDateFormat(fmt))})`
+  const local = (fmt: string) => {
+    const f = convertDateFormat(fmt, true)
+    return withOracleYears(`strftime(ora_tstz_local(${args}), ${sqlString(f)})`, f)
+  }
   for (let m = TEXT_DATETIME_ELEMENT.exec(rest); m !== null; m = TEXT_DATETIME_ELEMENT.exec(rest)) {
     if (m.index > 0) pieces.push(local(rest.slice(0, m.index)))
     // FF alone is the value's precision; the server shows 6 digits, as for other timestamps
@@ -367,17 +371,17 @@ const zonedToChar = (operand: ZonedOperand, format: string): string => {
   let rest = format
   const offset = `ora_offset_text(${operand.offsetMinutes})`
   for (let m = ZONE_ELEMENT.exec(rest); m !== null; m = ZONE_ELEMENT.exec(rest)) {
-    if (m.index > 0) pieces.push(localText(operand.local, convertDateFormat(rest.slice(0, m.index))))
+    if (m.index > 0) pieces.push(localText(operand.local, convertDateFormat(rest.slice(0, m.index), true)))
     const element = m[0].toUpperCase()
     pieces.push(element === "TZR" ? operand.region : element === "TZH" ? `substr(${offset}, 1, 3)` : element === "TZM" ? `substr(${offset}, 5, 2)` : offset)
     rest = rest.slice(m.index + m[0].length)
   }
-  if (rest !== "" || pieces.length === 0) pieces.push(localText(operand.local, convertDateFormat(rest)))
+  if (rest !== "" || pieces.length === 0) pieces.push(localText(operand.local, convertDateFormat(rest, true)))
   return `(${pieces.join(" || ")})`
 }
 
 const localText = (local: string, fmt: string): string =>
-  fmt.includes("%n") ? strftimeNs(fmt, (f) => `strftime(CAST(${local} AS TIMESTAMP_NS), ${sqlString(f)})`) : `strftime(${local}, ${sqlString(fmt)})`
+  withOracleYears(fmt.includes("%n") ? strftimeNs(fmt, (f) => `strftime(CAST(${local} AS TIMESTAMP_NS), ${sqlString(f)})`) : `strftime(${local}, ${sqlString(fmt)})`, fmt)
 
 /**
  * A strftime format with `%n` (nanoseconds) as SQL: DuckDB garbles any text after `%n` in one format (it writes nine
@@ -386,8 +390,17 @@ const localText = (local: string, fmt: string): string =>
 const strftimeNs = (fmt: string, call: (f: string) => string): string =>
   fmt.split(/(?<!%)%n/).flatMap((piece, k) => [...(k > 0 ? [call("%n")] : []), ...(piece === "" ? [] : [call(piece)])]).join(" || ")
 
-/** Converts an Oracle datetime format model to a strftime/strptime format. */
-export const convertDateFormat = (fmt: string): string => {
+/**
+ * The SQL of a strftime call `sql` whose format came from {@link convertDateFormat} with `output`: its year marks
+ * turned into Oracle's YYYY / SYYYY text (datetime-functions.ts ora_year_text).
+ */
+const withOracleYears = (sql: string, fmt: string): string => (fmt.includes(YEAR_MARK.end) ? `ora_year_text(${sql})` : sql)
+
+/**
+ * Converts an Oracle datetime format model to a strftime/strptime format; for TO_CHAR (`output`), FM is read as the
+ * fill mode switch and YYYY / SYYYY are marked for {@link withOracleYears}.
+ */
+export const convertDateFormat = (fmt: string, output = false): string => {
   const map: Array<[RegExp, string]> = [
     [/^YYYY/i, "%Y"],
     [/^RRRR/i, "%Y"],
@@ -417,7 +430,15 @@ export const convertDateFormat = (fmt: string): string => {
   ]
   let out = ""
   let s = fmt
+  let fm = false
   while (s.length > 0) {
+    const year = output ? /^(FM|S?YYYY)/i.exec(s)?.[0].toUpperCase() : undefined
+    if (year !== undefined) {
+      if (year === "FM") fm = !fm
+      else out += `${year === "YYYY" ? YEAR_MARK.absolute : fm ? YEAR_MARK.signedFm : YEAR_MARK.signed}%Y${YEAR_MARK.end}`
+      s = s.slice(year.length)
+      continue
+    }
     if (s.startsWith('"')) {
       const end = s.indexOf('"', 1)
       out += s.slice(1, end < 0 ? undefined : end).replace(/%/g, "%%")
@@ -1348,11 +1369,11 @@ export class Translator {
           // a LOCAL TIME ZONE value kept as text (TIMESTAMP(7-9)) is shown in the session time zone
           const shown = this.isLocalZoneColumn(parts[0]![0], parts[0]![1]) ? inSessionZone(arg(0)) : arg(0)
           if (textKind !== undefined) return [textDatetimeToChar(shown, textKind, toks[parts[1]![0]]!.value), close + 1]
-          const fmt = convertDateFormat(toks[parts[1]![0]]!.value)
+          const fmt = convertDateFormat(toks[parts[1]![0]]!.value, true)
           // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
-          if (!fmt.includes("%n")) return [`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, close + 1]
+          if (!fmt.includes("%n")) return [withOracleYears(`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, fmt), close + 1]
           const x = arg(0)
-          return [`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, close + 1]
+          return [withOracleYears(`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, fmt), close + 1]
         }
         if (parts[0] !== undefined && (this.exactColumnAt(parts[0][0], parts[0][1]) !== undefined || EXACT_RESULT.test(arg(0))))
           return [`CAST(ora_number(CAST(${arg(0)} AS VARCHAR)) AS VARCHAR)`, close + 1]
