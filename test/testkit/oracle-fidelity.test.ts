@@ -61,4 +61,23 @@ describe("Oracle test server fidelity (stored datetimes, literal describe, ORDER
     )
     expect(r.rows).toEqual([[" 1500-03-04", "-4712 4712", "2024", "-0044 0044 123456789", " 2024 +01:00"]])
   })
+
+  it("TO_TIMESTAMP_TZ(text, format) reads the text's offset or region, else the session time zone, and refuses text that does not match", async () => {
+    const r = await conn.execute(
+      "SELECT TO_CHAR(TO_TIMESTAMP_TZ('2024-03-15 10:20:30.123 Europe/Paris', 'YYYY-MM-DD HH24:MI:SS.FF TZR'), 'YYYY-MM-DD HH24:MI:SS.FF3 TZR'), " +
+        "TO_CHAR(TO_TIMESTAMP_TZ('15-MAR-2024 01:02:03 PM -08:00', 'DD-MON-YYYY HH:MI:SS AM TZH:TZM'), 'YYYY-MM-DD HH24:MI:SS TZH:TZM'), " +
+        "TO_TIMESTAMP_TZ('2024-03-15 10:20:30 +05:30', 'YYYY-MM-DD HH24:MI:SS TZH:TZM') FROM dual"
+    )
+    expect(r.rows[0].slice(0, 2)).toEqual(["2024-03-15 10:20:30.123 Europe/Paris", "2024-03-15 13:02:03 -08:00"])
+    expect((r.rows[0][2] as Date).toISOString()).toBe("2024-03-15T04:50:30.000Z")
+    expect(r.metaData[2].dbTypeName).toBe("TIMESTAMP WITH TIME ZONE")
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+02:00'")
+    try {
+      const zoneless = await conn.execute("SELECT TO_CHAR(TO_TIMESTAMP_TZ('2024-03-15 10:20', 'YYYY-MM-DD HH24:MI'), 'HH24:MI TZH:TZM') FROM dual")
+      expect(zoneless.rows).toEqual([["10:20 +02:00"]])
+    } finally {
+      await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
+    }
+    expect(oraCode(await failure(() => conn.execute("SELECT TO_TIMESTAMP_TZ('not a time', 'YYYY-MM-DD') FROM dual")))).toBe("ORA-01861")
+  })
 })

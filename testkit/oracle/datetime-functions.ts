@@ -10,7 +10,8 @@
  */
 import { DuckDBScalarFunction, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBIntervalValue, DuckDBType, DuckDBValue } from "@duckdb/node-api"
-import { OraError } from "./errors.ts"
+import { ora, OraError } from "./errors.ts"
+import { datetimeTextOfFormat } from "./datetime-parse.ts"
 import { rowwise } from "./number-functions.ts"
 import { addToNanos, atInstant, canonicalRegion, civilOfNanos, datetimeText, type DatetimeValue, offsetText, parseDatetimeText, parseOffset, utcNanos } from "./datetime.ts"
 
@@ -105,6 +106,12 @@ const yearText = (text: string): string =>
 /** The functions, by the names the translator uses. */
 const functions = (): Array<DuckDBScalarFunction> => [
   fn("ora_year_text", [VARCHAR], VARCHAR, ([t]) => yearText(String(t))),
+  // TO_TIMESTAMP_TZ(text, format): the text read in the format, as the text ora_tstz takes
+  fn("ora_datetime_of_format", [VARCHAR, VARCHAR], VARCHAR, ([t, f]) => {
+    const text = datetimeTextOfFormat(String(t), String(f))
+    if (text === undefined) throw ora.literalMismatch()
+    return text
+  }),
   // a value in the server's stored form: zoned (the zone given, else `zone`) or, with zone '', zoneless
   fn("ora_tstz", [VARCHAR, VARCHAR], zonedText, ([t, z]) => datetimeText(valueOf(t, z))),
   fn("ora_ts", [VARCHAR], wallText, ([t]) => datetimeText({ wall: valueOf(t, "").wall })),

@@ -1383,6 +1383,11 @@ export class Translator {
         if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
           return [`CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(toks[parts[1]![0]]!.value))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
         return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+      case "TO_TIMESTAMP_TZ":
+        // a text with its own zone, else the session's (datetime-parse.ts reads the format model)
+        if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
+          return [`ora_tstz(${datetimeArgument(`ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(toks[parts[1]![0]]!.value)})`, "zoned")})`, close + 1]
+        return [`ora_tstz(${datetimeArgument(arg(0), "zoned")})`, close + 1]
       case "TO_NUMBER":
         // without a format model: the exact NUMBER of the text (ORA-01722 for text that is no number)
         if (parts.length === 1) return [`ora_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
