@@ -80,4 +80,17 @@ describe("Oracle test server fidelity (stored datetimes, literal describe, ORDER
     }
     expect(oraCode(await failure(() => conn.execute("SELECT TO_TIMESTAMP_TZ('not a time', 'YYYY-MM-DD') FROM dual")))).toBe("ORA-01861")
   })
+
+  it("sorts NULL as the largest value: last ascending, first descending, unless NULLS FIRST / LAST says otherwise", async () => {
+    await conn.execute("CREATE TABLE nulls_order (id NUMBER(3), n NUMBER, m NUMBER(5), s VARCHAR2(5))")
+    await conn.execute("INSERT INTO nulls_order VALUES (1, NULL, NULL, NULL)")
+    await conn.execute("INSERT INTO nulls_order VALUES (2, 9, 9, 'a')")
+    const ids = async (order: string) => (await conn.execute(`SELECT id FROM nulls_order ORDER BY ${order}`)).rows.map((r: Array<number>) => r[0])
+    expect(await ids("n DESC")).toEqual([1, 2])
+    expect(await ids("m DESC")).toEqual([1, 2])
+    expect(await ids("s DESC")).toEqual([1, 2])
+    expect(await ids("s")).toEqual([2, 1])
+    expect(await ids("m DESC NULLS LAST")).toEqual([2, 1])
+    expect(await ids("m NULLS FIRST")).toEqual([1, 2])
+  })
 })

@@ -144,6 +144,10 @@ export class OracleDatabase {
   private async bootstrap(): Promise<void> {
     const a = this.admin
     await a.execute("SET TimeZone = 'UTC'")
+    // Oracle sorts NULL as the largest value (ascending: NULLS LAST, descending: NULLS FIRST; linq2db's table of
+    // defaults, https://linq2db.github.io/api/linq2db/linq2db--LinqToDB.Internal.SqlQuery.NullsDefaultOrdering.html);
+    // DuckDB puts NULLs last either way since https://github.com/duckdb/duckdb/pull/7174
+    await a.execute("SET default_null_order = 'nulls_last_on_asc_first_on_desc'")
     let uid = 0
     for (const name of ORACLE_MAINTAINED) {
       this.catalog.addUser(name, `${name.toLowerCase()}_locked_${Math.random()}`, true, uid++)
