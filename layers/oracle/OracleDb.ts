@@ -18,14 +18,17 @@
  * - Column describe info: oracledb keeps precision/scale only for NUMBER and TIMESTAMP (thin/protocol/messages/
  *   base.js `processColumnInfo`). The hook records both raw bytes on every column (`adbcPrecision`,
  *   `adbcScale`), which gives the fractional-second and leading precision of INTERVAL columns.
- * NUMBER needs no hook: fetched as STRING, thin mode returns the exact decimal digits of the wire value.
+ * - JSON (OSON) scalars and OBJECT / VARRAY attributes: oracledb makes every NUMBER a JS double and every date a
+ *   local-time JS Date there; the hooks keep NUMBERs as {@link WireDecimal} text and dates as ISO 8601 text
+ *   (`hookJsonScalars`, `hookObjectAttributes`).
+ * NUMBER columns need no hook: fetched as STRING, thin mode returns the exact decimal digits of the wire value.
  *
  * @since 0.1.0
  */
 import { createRequire } from "node:module"
 import { Effect, Option } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
-import { epochDayOf } from "../common/ArrowCells.ts"
+import { epochDayOf, formatEpochNanos } from "../common/ArrowCells.ts"
 import { fromOracleError } from "./Errors.ts"
 
 const require = createRequire(import.meta.url)
@@ -178,6 +181,19 @@ export class RawTemporal {
     const nanos = b.length >= 11 ? ((b[7]! << 24) >>> 0) + (b[8]! << 16) + (b[9]! << 8) + b[10]! : 0
     return new RawTemporal(seconds, nanos, dbTzOffsetMinutes)
   }
+
+  /**
+   * ISO 8601 text, with as many fraction digits as the value needs (up to nanoseconds): `wall` the date and time as
+   * stored (`2024-01-01T00:00:00.5`, DATE / TIMESTAMP), `utc` the instant (`…Z`, TIMESTAMP WITH TIME ZONE, whose
+   * wire date and time are UTC), `local` a TIMESTAMP WITH LOCAL TIME ZONE (database time zone) as its UTC instant.
+   */
+  isoText(zone: "wall" | "utc" | "local"): string {
+    const seconds = zone === "local" ? this.seconds - this.dbTzOffsetMinutes * 60 : this.seconds
+    const [whole, fraction = ""] = formatEpochNanos(BigInt(seconds) * 1_000_000_000n + BigInt(this.nanos)).split(".")
+    const digits = fraction.replace(/0+$/, "")
+    const text = `${whole!.replace(" ", "T")}${digits === "" ? "" : `.${digits}`}`
+    return zone === "wall" ? text : `${text}Z`
+  }
 }
 
 /**
@@ -196,10 +212,13 @@ export class WireTimestamp extends Date {
 }
 
 /**
- * A NUMBER bind value given as plain decimal text (`-123.4500`), so a scaled decimal reaches the wire with every
- * digit. oracledb writes a NUMBER bind as `writeOracleNumber(value.toString())` (thin/protocol/messages/
- * withData.js `writeBindParamsColumn`), which parses that text itself, never through a JS double; the hook only
- * has to let this object pass oracledb's bind-value check, which accepts numbers and bigints alone.
+ * A NUMBER as its exact decimal text (`-123.4500`, or oracledb's `.5`), never through a JS double.
+ *
+ * As a bind value, a scaled decimal reaches the wire with every digit: oracledb writes a NUMBER bind as
+ * `writeOracleNumber(value.toString())` (thin/protocol/messages/withData.js `writeBindParamsColumn`), which parses
+ * that text itself; the hook only has to let this object pass oracledb's bind-value check, which accepts numbers
+ * and bigints alone. As a read value, it is a NUMBER inside a JSON document or an OBJECT / VARRAY value (see the
+ * OSON and DbObject hooks), which ResultPage.ts `jsonText` writes into the JSON text unquoted, digit for digit.
  *
  * @category models
  * @since 0.1.0
@@ -266,6 +285,11 @@ export const installHooks = (): AdbcError | undefined => {
   const Message = require("oracledb/lib/thin/protocol/messages/base.js") as { prototype: Record<string, unknown> }
   const ThinConnection = require("oracledb/lib/thin/connection.js") as { prototype: Record<string, unknown> }
   const StatementCache = require("oracledb/lib/thin/statementCache.js") as { prototype: Record<string, unknown> }
+  const { ReadPacket } = require("oracledb/lib/thin/protocol/packet.js") as { ReadPacket?: { prototype: Record<string, unknown> } }
+  const { OsonDecoder } = require("oracledb/lib/impl/datahandlers/oson.js") as {
+    OsonDecoder?: { prototype: Record<string, unknown> }
+  }
+  const BaseDbObject = require("oracledb/lib/dbObject.js") as { prototype?: Record<string, unknown> }
   const hooked: Record<string, unknown> = {
     "ThinConnectionImpl.getStatementInfo": ThinConnection.prototype?.["getStatementInfo"],
     "StatementCache.clearCursor": StatementCache.prototype?.["clearCursor"],
@@ -279,7 +303,10 @@ export const installHooks = (): AdbcError | undefined => {
     "BaseBuffer.writeOracleDate": BaseBuffer?.prototype["writeOracleDate"],
     "transformer.transformValueIn": transformer.transformValueIn,
     "MessageWithData.processRowData": MessageWithData.prototype?.["processRowData"],
-    "Message.processColumnInfo": Message.prototype?.["processColumnInfo"]
+    "Message.processColumnInfo": Message.prototype?.["processColumnInfo"],
+    "ReadPacket.readOson": ReadPacket?.prototype["readOson"],
+    "OsonDecoder._decodeNode": OsonDecoder?.prototype["_decodeNode"],
+    "BaseDbObject._transformValueOut": BaseDbObject.prototype?.["_transformValueOut"]
   }
   const error = unsupportedOracledb(
     oracledb.versionString,
@@ -386,7 +413,98 @@ export const installHooks = (): AdbcError | undefined => {
       else delete (buf as { readInt8?: unknown }).readInt8
     }
   }
+  hookJsonScalars(ReadPacket!.prototype, OsonDecoder!.prototype)
+  hookObjectAttributes(BaseDbObject.prototype!)
   return undefined
+}
+
+/** OSON node types of the scalars the JSON hook decodes itself (oracledb lib/impl/datahandlers/constants.js). */
+const OSON = { NUMBER_LENGTH_UINT8: 0x34, DATE: 0x3c, TIMESTAMP7: 0x7d, TIMESTAMP: 0x39, TIMESTAMP_TZ: 0x7c } as const
+
+/** The OSON date and time scalars: their byte length and how their text is written. */
+const OSON_TEMPORALS: ReadonlyMap<number, readonly [bytes: number, zone: "wall" | "utc"]> = new Map([
+  [OSON.DATE, [7, "wall"]],
+  [OSON.TIMESTAMP7, [7, "wall"]],
+  [OSON.TIMESTAMP, [11, "wall"]],
+  [OSON.TIMESTAMP_TZ, [13, "utc"]]
+])
+
+/**
+ * JSON column values (OSON) of this driver's connections keep their scalars exact. oracledb's OSON decoder
+ * (impl/datahandlers/oson.js `_decodeNode`) turns every NUMBER into a JS double (`parseFloat`) and every date and
+ * timestamp into a JS Date in the *process's* local time zone, and it offers no option to do otherwise (the
+ * equivalent of ODPI-C's DPI_JSON_OPT_NUMBER_AS_STRING does not exist in node-oracledb). So, while a fetch of a
+ * driver connection decodes an OSON image (`ReadPacket.readOson`, synchronous, hence the flag), NUMBER scalars
+ * become {@link WireDecimal} text and date / timestamp scalars ISO 8601 text ({@link RawTemporal.isoText}); all
+ * other nodes are oracledb's. Node types: 0x34 a number with a length byte, 0x20 / 0x60 families a number with
+ * length - 1 in the low nibble, 0x40 / 0x50 families an integer with its length in the low nibble (the same
+ * decision order as `_decodeNode`, whose fixed node types lie outside those families).
+ */
+const hookJsonScalars = (readPacket: Record<string, unknown>, osonDecoder: Record<string, unknown>): void => {
+  let decodingForDriver = false
+  const readOson = readPacket["readOson"] as (this: unknown) => unknown
+  readPacket["readOson"] = function(this: { caps?: Record<PropertyKey, unknown> }) {
+    if (this.caps?.[RAW_TEMPORAL] !== true) return readOson.call(this)
+    decodingForDriver = true
+    try {
+      return readOson.call(this)
+    } finally {
+      decodingForDriver = false
+    }
+  }
+  const decodeNode = osonDecoder["_decodeNode"] as (this: unknown) => unknown
+  osonDecoder["_decodeNode"] = function(this: {
+    pos: number
+    readUInt8(): number
+    readBytes(n: number): Buffer
+    readOracleNumber(): string | null
+    parseOracleNumber(b: Buffer): string
+  }) {
+    if (!decodingForDriver) return decodeNode.call(this)
+    const nodeType = this.readUInt8()
+    const temporal = OSON_TEMPORALS.get(nodeType)
+    if (temporal !== undefined) return RawTemporal.fromWire(this.readBytes(temporal[0]), 0).isoText(temporal[1])
+    if (nodeType === OSON.NUMBER_LENGTH_UINT8) {
+      const text = this.readOracleNumber()
+      return text === null ? null : new WireDecimal(text)
+    }
+    const family = nodeType & 0xf0
+    if (family === 0x20 || family === 0x60) return new WireDecimal(this.parseOracleNumber(this.readBytes((nodeType & 0x0f) + 1)))
+    if (family === 0x40 || family === 0x50) return new WireDecimal(this.parseOracleNumber(this.readBytes(nodeType & 0x0f)))
+    this.pos -= 1
+    return decodeNode.call(this)
+  }
+}
+
+/**
+ * OBJECT / VARRAY attribute and element values of this driver's connections keep their NUMBERs and dates exact.
+ * oracledb unpickles a NUMBER attribute as its exact decimal text and then converts it with `parseFloat`
+ * (lib/connection.js `defaultNumberConverter`, applied in lib/dbObject.js `_transformValueOut`); the only way to
+ * change that converter is the process-wide `oracledb.dbObjectTypeHandler`, which would change every other
+ * oracledb user in the process. Dates and timestamps reach `_transformValueOut` as the date hook's
+ * {@link RawTemporal}. The hook, given the attribute's type, returns a NUMBER as {@link WireDecimal} and a date or
+ * timestamp as ISO 8601 text, for objects of connections marked with {@link RAW_TEMPORAL}; everything else is
+ * oracledb's.
+ */
+const hookObjectAttributes = (baseDbObject: Record<string, unknown>): void => {
+  const transformValueOut = baseDbObject["_transformValueOut"] as (this: unknown, ...args: Array<unknown>) => unknown
+  baseDbObject["_transformValueOut"] = function(
+    this: { _objType?: { _connection?: { _protocol?: { caps?: Record<PropertyKey, unknown> } } } },
+    value: unknown,
+    cls: unknown,
+    metaData: { type?: unknown } | undefined
+  ) {
+    if (this._objType?._connection?._protocol?.caps?.[RAW_TEMPORAL] === true) {
+      const type = metaData?.type
+      if (typeof value === "string" && type === oracledb.DB_TYPE_NUMBER) return new WireDecimal(value)
+      if (value instanceof RawTemporal) {
+        return value.isoText(
+          type === oracledb.DB_TYPE_TIMESTAMP_TZ ? "utc" : type === oracledb.DB_TYPE_TIMESTAMP_LTZ ? "local" : "wall"
+        )
+      }
+    }
+    return transformValueOut.call(this, value, cls, metaData)
+  }
 }
 
 /** Wire facts of one fetched column, from oracledb's statement variables. @category models @since 0.1.0 */

@@ -10,7 +10,6 @@
  */
 import * as Arrow from "apache-arrow"
 import { Result } from "effect"
-import { createRequire } from "node:module"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { type ColumnCells, columnCells, formatEpochDay, formatEpochTicks, UnsupportedColumnError } from "../common/ArrowCells.ts"
 import { type DbType, oracledb, WireDecimal, WireTimestamp } from "./OracleDb.ts"
@@ -22,7 +21,8 @@ import {
   type StringLimit,
   stringTooLong
 } from "./IngestEncoder.ts"
-import { bindTypeFor, ingestColumnType, ingestsAsYearToMonth, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
+import { type SdoValue, wkbToSdoGeometry, wktToSdoGeometry } from "./SdoGeometry.ts"
+import { bindTypeFor, geometrySrid, ingestColumnType, ingestsAsYearToMonth, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
 
 /** A parameter direction. @category models @since 0.1.0 */
 export type Direction = "in" | "out" | "inout"
@@ -278,208 +278,9 @@ const intervalReader = (
   })
 }
 
-/** An SDO_GEOMETRY bind value (a plain object node-oracledb turns into the MDSYS.SDO_GEOMETRY object type). */
-interface SdoValue {
-  SDO_GTYPE: number
-  SDO_SRID: number | null
-  SDO_POINT: { X: number; Y: number; Z: number | null } | null
-  SDO_ELEM_INFO: Array<number> | null
-  SDO_ORDINATES: Array<number> | null
-}
-
-/**
- * An ordinate as SDO_ORDINATES (Oracle NUMBER) holds it, else throws: NaN, infinities, magnitudes of 1E126 and
- * more, and values whose shortest decimal form has a digit below 1E-130 (Oracle Database SQL Language Reference,
- * "NUMBER Data Type": positive numbers from 1 x 10^-130; node-oracledb refuses such values with NJS-115,
- * lib/impl/datahandlers/buffer.js writeOracleNumber, without naming the row).
- */
-const sdoOrdinate = (v: number): number => {
-  if (v === 0) return v
-  const [mantissa = "", exponent = "0"] = String(Math.abs(v)).split("e")
-  const fraction = mantissa.split(".")[1] ?? ""
-  const lastDigit = Number(exponent) - fraction.length
-  if (!Number.isFinite(v) || Math.abs(v) >= 1e126 || lastDigit < -130) {
-    throw new Error(`ordinate ${v} cannot be stored as an Oracle NUMBER (magnitudes below 1E126, digits down to 1E-130)`)
-  }
-  return v
-}
-
-/**
- * An SDO_GEOMETRY of OGC well-known binary (either byte order; ISO Z types 1001-1006 and EWKB's Z flag):
- * Point (SDO_POINT), LineString, Polygon (exterior ring 1003, interior rings 2003, vertices as given),
- * MultiPoint (a point cluster), MultiLineString, MultiPolygon. Oracle Spatial Developer's Guide, "SDO_GEOMETRY
- * Object Type". M coordinates and geometry collections throw.
- *
- * @category binding
- * @since 0.1.0
- */
-export const wkbToSdoGeometry = (wkb: Uint8Array): SdoValue => {
-  const view = new DataView(wkb.buffer, wkb.byteOffset, wkb.byteLength)
-  let o = 0
-  let little = true
-  const u32 = () => {
-    const v = view.getUint32(o, little)
-    o += 4
-    return v
-  }
-  const f64 = () => {
-    const v = view.getFloat64(o, little)
-    o += 8
-    return sdoOrdinate(v)
-  }
-  let dims = 2
-  const header = (): number => {
-    little = view.getUint8(o) === 1
-    o += 1
-    const raw = u32()
-    // ISO WKB: +1000 Z, +2000 M, +3000 ZM; EWKB: flag 0x80000000 Z, 0x40000000 M.
-    const type = raw & 0x0fffffff
-    const iso = Math.floor(type / 1000)
-    if ((raw & 0x40000000) !== 0 || iso >= 2) throw new Error("WKB geometries with M coordinates have no SDO_GEOMETRY form here")
-    if ((raw & 0x80000000) !== 0 || iso === 1) dims = 3
-    return type % 1000
-  }
-  const ordinates: Array<number> = []
-  const elemInfo: Array<number> = []
-  const points = (n: number) => {
-    for (let i = 0; i < n * dims; i++) ordinates.push(f64())
-  }
-  const ring = (etype: number) => {
-    elemInfo.push(ordinates.length + 1, etype, 1)
-    points(u32())
-  }
-  const polygonBody = () => {
-    const rings = u32()
-    for (let r = 0; r < rings; r++) ring(r === 0 ? 1003 : 2003)
-  }
-  const type = header()
-  const gtype = (t: number) => dims * 1000 + t
-  switch (type) {
-    case 1: {
-      const x = f64()
-      const y = f64()
-      const z = dims === 3 ? f64() : null
-      return { SDO_GTYPE: gtype(1), SDO_SRID: null, SDO_POINT: { X: x, Y: y, Z: z }, SDO_ELEM_INFO: null, SDO_ORDINATES: null }
-    }
-    case 2:
-      elemInfo.push(1, 2, 1)
-      points(u32())
-      break
-    case 3:
-      polygonBody()
-      break
-    case 4: {
-      const n = u32()
-      elemInfo.push(1, 1, n)
-      for (let i = 0; i < n; i++) {
-        header()
-        points(1)
-      }
-      break
-    }
-    case 5: {
-      const n = u32()
-      for (let i = 0; i < n; i++) {
-        header()
-        elemInfo.push(ordinates.length + 1, 2, 1)
-        points(u32())
-      }
-      break
-    }
-    case 6: {
-      const n = u32()
-      for (let i = 0; i < n; i++) {
-        header()
-        polygonBody()
-      }
-      break
-    }
-    default:
-      throw new Error(`WKB geometry type ${type} (collections and others) has no SDO_GEOMETRY form here`)
-  }
-  return { SDO_GTYPE: gtype(type === 4 ? 5 : type === 5 ? 6 : type === 6 ? 7 : type), SDO_SRID: null, SDO_POINT: null, SDO_ELEM_INFO: elemInfo, SDO_ORDINATES: ordinates }
-}
-
-/** A geometry as GeoJSON, with @terraformer/wkt's `z` / `m` flags for WKT's `Z` / `M` forms. */
-interface WktGeometry {
-  readonly type: string
-  readonly coordinates?: unknown
-  readonly properties?: { readonly z?: boolean; readonly m?: boolean }
-}
-
-/** @terraformer/wkt's parser (a grammar: anything but one whole geometry throws); the package has no typings. */
-const { wktToGeoJSON } = createRequire(import.meta.url)("@terraformer/wkt") as { wktToGeoJSON: (wkt: string) => WktGeometry }
-
-type Position = ReadonlyArray<number>
-
 /** The WKT forms {@link wktToSdoGeometry} takes, as its errors name them. */
-const WKT_ACCEPTED = "POINT, LINESTRING, POLYGON, MULTIPOINT, MULTILINESTRING or MULTIPOLYGON, 2D or Z, not EMPTY"
-
-/**
- * An SDO_GEOMETRY of OGC well-known text (keywords in any case), the geometries {@link wkbToSdoGeometry} takes:
- * Point, LineString, Polygon (exterior ring 1003, interior rings 2003), MultiPoint (a point cluster),
- * MultiLineString, MultiPolygon, 2D or with Z. Text that is not one whole geometry, EMPTY geometries, M coordinates
- * and collections throw.
- *
- * @category binding
- * @since 0.1.0
- */
-export const wktToSdoGeometry = (wkt: string): SdoValue => {
-  let g: WktGeometry
-  try {
-    // the grammar's keywords are upper case; WKT's are case-insensitive (OGC 06-103r4, 7.2)
-    g = wktToGeoJSON(wkt.toUpperCase())
-  } catch (e) {
-    throw new Error(`not well-known text (${(e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, " ")})`)
-  }
-  if (g.properties?.m === true) throw new Error("geometries with M coordinates have no SDO_GEOMETRY form here")
-  const dims = g.properties?.z === true ? 3 : 2
-  const ordinates: Array<number> = []
-  const elemInfo: Array<number> = []
-  const nonEmpty = <A>(parts: ReadonlyArray<A>): ReadonlyArray<A> => {
-    if (parts.length === 0) throw new Error(`an EMPTY ${g.type} has no SDO_GEOMETRY form`)
-    return parts
-  }
-  const points = (positions: ReadonlyArray<Position>) => {
-    for (const p of nonEmpty(positions)) {
-      if (p.length !== dims) throw new Error(`a position has ${p.length} coordinates where the geometry has ${dims}`)
-      ordinates.push(...p.map(sdoOrdinate))
-    }
-  }
-  const element = (etype: number, positions: ReadonlyArray<Position>) => {
-    elemInfo.push(ordinates.length + 1, etype, 1)
-    points(positions)
-  }
-  const polygon = (rings: ReadonlyArray<ReadonlyArray<Position>>) =>
-    nonEmpty(rings).forEach((ring, r) => element(r === 0 ? 1003 : 2003, ring))
-  const shape = (type: number): SdoValue =>
-    ({ SDO_GTYPE: dims * 1000 + type, SDO_SRID: null, SDO_POINT: null, SDO_ELEM_INFO: elemInfo, SDO_ORDINATES: ordinates })
-  switch (g.type) {
-    case "Point": {
-      points([g.coordinates as Position])
-      const [x, y, z] = ordinates
-      return { ...shape(1), SDO_POINT: { X: x!, Y: y!, Z: z ?? null }, SDO_ELEM_INFO: null, SDO_ORDINATES: null }
-    }
-    case "LineString":
-      element(2, g.coordinates as ReadonlyArray<Position>)
-      return shape(2)
-    case "Polygon":
-      polygon(g.coordinates as ReadonlyArray<ReadonlyArray<Position>>)
-      return shape(3)
-    case "MultiPoint":
-      elemInfo.push(1, 1, (g.coordinates as ReadonlyArray<Position>).length)
-      points(g.coordinates as ReadonlyArray<Position>)
-      return shape(5)
-    case "MultiLineString":
-      nonEmpty(g.coordinates as ReadonlyArray<ReadonlyArray<Position>>).forEach((line) => element(2, line))
-      return shape(6)
-    case "MultiPolygon":
-      nonEmpty(g.coordinates as ReadonlyArray<ReadonlyArray<ReadonlyArray<Position>>>).forEach(polygon)
-      return shape(7)
-    default:
-      throw new Error(`a ${g.type} has no SDO_GEOMETRY form here`)
-  }
-}
+const WKT_ACCEPTED =
+  "POINT, LINESTRING, POLYGON, MULTIPOINT, MULTILINESTRING, MULTIPOLYGON or a GEOMETRYCOLLECTION of points, lines, polygons and MULTIPOINTs, 2D or Z, not EMPTY (curves only as geoarrow.wkb)"
 
 /**
  * geoarrow.wkb (binary storage) and geoarrow.wkt (string storage) columns bound as MDSYS.SDO_GEOMETRY; a value
@@ -492,6 +293,8 @@ const geometryReader = (
   firstRow: number
 ): Result.Result<{ type: string; get: (i: number) => unknown }, AdbcError> => {
   const wkt = field.metadata.get("ARROW:extension:name") === "geoarrow.wkt"
+  const srid = geometrySrid(field)
+  if (Result.isFailure(srid)) return Result.fail(srid.failure)
   const cells = cellsOf(field, data)
   if (Result.isFailure(cells)) return Result.fail(cells.failure)
   const storage = cells.success
@@ -502,7 +305,7 @@ const geometryReader = (
   for (let i = 0; i < data.length; i++) {
     const value = storage.get(i)
     try {
-      values.push(value === null ? null : typeof value === "string" ? wktToSdoGeometry(value) : wkbToSdoGeometry(value as Uint8Array))
+      values.push(value === null ? null : typeof value === "string" ? wktToSdoGeometry(value, srid.success) : wkbToSdoGeometry(value as Uint8Array, srid.success))
     } catch (e) {
       const where = `column ${JSON.stringify(field.name)}: row ${firstRow + i + 1}: ${e instanceof Error ? e.message : String(e)}`
       return Result.fail(wkt ? invalidArgument(`${where}; accepted: ${WKT_ACCEPTED}`) : adbcError("INVALID_DATA", where))

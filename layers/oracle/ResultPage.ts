@@ -16,7 +16,8 @@
 import type { ColumnBuilder, Page } from "../../src/arrow/index.ts"
 import { ArrowAssemblyError } from "../../src/arrow/index.ts"
 import { epochDayOf, formatEpochTicks } from "../common/ArrowCells.ts"
-import { isDuplicate, RawTemporal, type WireColumn, type WireRows } from "./OracleDb.ts"
+import { type SdoGeometry, sdoGeometryToWkb } from "./SdoGeometry.ts"
+import { isDuplicate, RawTemporal, type WireColumn, WireDecimal, type WireRows } from "./OracleDb.ts"
 import { type CellKind, type MappedColumn, TYPE_NAME_METADATA } from "./Types.ts"
 
 /** Any builder; the decoder knows each column's concrete class from its kind. */
@@ -93,10 +94,15 @@ const isIntervalDS = (v: unknown): v is IntervalDS =>
 const isIntervalYM = (v: unknown): v is IntervalYM =>
   typeof v === "object" && v !== null && "years" in v && "months" in v && !("days" in v)
 
+/** `JSON.rawJSON` (Node 21+; the package requires Node 22.12): a value JSON.stringify writes as the given text. */
+const rawJson = (JSON as unknown as { rawJSON: (text: string) => unknown }).rawJSON
+
 /**
- * JSON text of a value node-oracledb decoded from OSON. The scalars JSON text lacks are written as strings: binary
- * in base 16 (as Oracle's JDBC `OracleJsonBinary.getString()` does), dates and timestamps in ISO 8601 (the Date's
- * own `toJSON`), intervals as ISO 8601 durations.
+ * JSON text of a JSON column value or an OBJECT / VARRAY value as node-oracledb decoded it with this driver's hooks
+ * (OracleDb.ts). NUMBERs ({@link WireDecimal}) are written unquoted with every digit. The scalars JSON text lacks
+ * are written as strings: dates and timestamps in ISO 8601 (the hooks' text), binary in base 16 (as Oracle's JDBC
+ * `OracleJsonBinary.getString()` does), intervals as ISO 8601 durations, a NaN or infinite double as `"NaN"`,
+ * `"Infinity"`, `"-Infinity"`.
  *
  * @category decoding
  * @since 0.1.0
@@ -104,177 +110,14 @@ const isIntervalYM = (v: unknown): v is IntervalYM =>
 export const jsonText = (value: unknown): string =>
   JSON.stringify(value, function(this: Record<string, unknown>, key: string, converted: unknown) {
     const raw = this[key]
+    if (raw instanceof WireDecimal) return rawJson(plainNumberText(raw.text))
+    // a BINARY_DOUBLE / BINARY_FLOAT NaN or infinity, which JSON.stringify would silently write as null
+    if (typeof raw === "number" && !Number.isFinite(raw)) return String(raw)
     if (raw instanceof Uint8Array) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("hex").toUpperCase()
     if (isIntervalDS(raw)) return isoDayToSecond(raw, 9)
     if (isIntervalYM(raw)) return isoYearToMonth(raw)
     return converted
   })
-
-/**
- * An MDSYS.SDO_GEOMETRY value as node-oracledb returns it with `dbObjectAsPojo`: attribute names as keys,
- * collections as arrays.
- *
- * @category models
- * @since 0.1.0
- */
-export interface SdoGeometry {
-  readonly SDO_GTYPE: number | null
-  readonly SDO_SRID?: number | null
-  readonly SDO_POINT?: { readonly X: number | null; readonly Y: number | null; readonly Z?: number | null } | null
-  readonly SDO_ELEM_INFO?: ReadonlyArray<number> | null
-  readonly SDO_ORDINATES?: ReadonlyArray<number> | null
-}
-
-/** WKB geometry type codes (OGC Simple Features; ISO WKB adds 1000 for Z). */
-const WKB = { point: 1, lineString: 2, polygon: 3, multiPoint: 4, multiLineString: 5, multiPolygon: 6, collection: 7 }
-
-/** Little-endian WKB writer. */
-class WkbWriter {
-  private bytes: Array<Buffer> = []
-  constructor(private readonly dims: number) {}
-  header(type: number): void {
-    const b = Buffer.alloc(5)
-    b[0] = 1
-    b.writeUInt32LE(this.dims === 3 ? type + 1000 : type, 1)
-    this.bytes.push(b)
-  }
-  count(n: number): void {
-    const b = Buffer.alloc(4)
-    b.writeUInt32LE(n)
-    this.bytes.push(b)
-  }
-  points(ordinates: ReadonlyArray<number>, start: number, end: number, stride: number): void {
-    const n = Math.floor((end - start) / stride)
-    const b = Buffer.alloc(n * this.dims * 8)
-    let o = 0
-    for (let i = start; i + stride <= end; i += stride) {
-      for (let d = 0; d < this.dims; d++, o += 8) b.writeDoubleLE(ordinates[i + d]!, o)
-    }
-    this.bytes.push(b)
-  }
-  finish(): Buffer {
-    return Buffer.concat(this.bytes)
-  }
-}
-
-/**
- * Well-known binary of an SDO_GEOMETRY (Oracle Spatial Developer's Guide, "SDO_GEOMETRY Object Type": SDO_GTYPE
- * is DLTT, D dimensions, L the measure dimension, TT 01 point, 02 line, 03 polygon, 04 collection, 05-07 multi;
- * SDO_ELEM_INFO triplets of ordinate offset (1-based), element type (1 point, 2 line, 1003 / 2003 exterior /
- * interior ring) and interpretation (1 straight lines, 3 rectangle for rings, n points for a point cluster)).
- * Arcs, circles and compound elements have no WKB equivalent and throw. Measures (LRS) are dropped.
- *
- * @category decoding
- * @since 0.1.0
- */
-export const sdoGeometryToWkb = (g: SdoGeometry): Buffer => {
-  const gtype = g.SDO_GTYPE ?? 0
-  const stride = Math.floor(gtype / 1000) || 2
-  // A measure dimension (L of DLTT) is dropped; WKB here carries X, Y and, for 3D, Z.
-  const dims = Math.min(3, stride - (Math.floor(gtype / 100) % 10 !== 0 ? 1 : 0))
-  const kind = gtype % 100
-  const w = new WkbWriter(dims)
-  const ordinates = g.SDO_ORDINATES ?? []
-  const info = g.SDO_ELEM_INFO ?? []
-  if (info.length === 0) {
-    const p = g.SDO_POINT
-    if (kind !== 1 || p === null || p === undefined || p.X === null || p.Y === null) {
-      throw new Error(`SDO_GEOMETRY with SDO_GTYPE ${gtype} has neither SDO_ELEM_INFO nor an SDO_POINT`)
-    }
-    w.header(WKB.point)
-    w.points(dims === 3 ? [p.X, p.Y, p.Z ?? Number.NaN] : [p.X, p.Y], 0, dims, dims)
-    return w.finish()
-  }
-  interface Element {
-    readonly start: number
-    readonly end: number
-    readonly etype: number
-    readonly interpretation: number
-  }
-  const elements: Array<Element> = []
-  for (let k = 0; k + 2 < info.length; k += 3) {
-    const next = k + 3 < info.length ? info[k + 3]! - 1 : ordinates.length
-    elements.push({ start: info[k]! - 1, end: next, etype: info[k + 1]!, interpretation: info[k + 2]! })
-  }
-  const ring = (e: Element): void => {
-    if (e.interpretation === 3) {
-      // Rectangle: lower-left and upper-right corners.
-      const [x1, y1] = [ordinates[e.start]!, ordinates[e.start + 1]!]
-      const [x2, y2] = [ordinates[e.start + stride]!, ordinates[e.start + stride + 1]!]
-      const corners = e.etype === 1003 ? [x1, y1, x2, y1, x2, y2, x1, y2, x1, y1] : [x1, y1, x1, y2, x2, y2, x2, y1, x1, y1]
-      if (dims === 3) throw new Error("3D optimized rectangles have no WKB equivalent")
-      w.count(5)
-      w.points(corners, 0, 10, 2)
-      return
-    }
-    if (e.interpretation !== 1) throw new Error(`SDO_GEOMETRY ring interpretation ${e.interpretation} (arcs or circles) has no WKB equivalent`)
-    w.count(Math.floor((e.end - e.start) / stride))
-    w.points(ordinates, e.start, e.end, stride)
-  }
-  const polygons = (): Array<Array<Element>> => {
-    const out: Array<Array<Element>> = []
-    for (const e of elements) {
-      if (e.etype === 1003) out.push([e])
-      else if (e.etype === 2003 && out.length > 0) out[out.length - 1]!.push(e)
-      else throw new Error(`SDO_GEOMETRY polygon element type ${e.etype} has no WKB equivalent`)
-    }
-    return out
-  }
-  const polygon = (rings: ReadonlyArray<Element>): void => {
-    w.header(WKB.polygon)
-    w.count(rings.length)
-    rings.forEach(ring)
-  }
-  const line = (e: Element): void => {
-    if (e.etype !== 2 || e.interpretation !== 1) throw new Error(`SDO_GEOMETRY line element ${e.etype}/${e.interpretation} (arcs or compound lines) has no WKB equivalent`)
-    w.header(WKB.lineString)
-    w.count(Math.floor((e.end - e.start) / stride))
-    w.points(ordinates, e.start, e.end, stride)
-  }
-  const pointsOf = (e: Element): void => {
-    if (e.etype !== 1) throw new Error(`SDO_GEOMETRY point element type ${e.etype} has no WKB equivalent`)
-    for (let i = e.start; i + stride <= e.end; i += stride) {
-      w.header(WKB.point)
-      w.points(ordinates, i, i + stride, stride)
-    }
-  }
-  switch (kind) {
-    case 1: {
-      const e = elements[0]!
-      if (e.etype !== 1) throw new Error(`SDO_GEOMETRY point element type ${e.etype} has no WKB equivalent`)
-      w.header(WKB.point)
-      w.points(ordinates, e.start, e.start + stride, stride)
-      break
-    }
-    case 2:
-      line(elements[0]!)
-      break
-    case 3:
-      polygon(polygons()[0]!)
-      break
-    case 5: {
-      w.header(WKB.multiPoint)
-      w.count(elements.reduce((n, e) => n + Math.floor((e.end - e.start) / stride), 0))
-      elements.forEach(pointsOf)
-      break
-    }
-    case 6:
-      w.header(WKB.multiLineString)
-      w.count(elements.length)
-      elements.forEach(line)
-      break
-    case 7: {
-      const parts = polygons()
-      w.header(WKB.multiPolygon)
-      w.count(parts.length)
-      parts.forEach(polygon)
-      break
-    }
-    default:
-      throw new Error(`SDO_GEOMETRY with SDO_GTYPE ${gtype} (collections and unknown types) is not converted to WKB`)
-  }
-  return w.finish()
-}
 
 const DURATION_UNIT_NANOS = [1_000_000_000n, 1_000_000n, 1_000n, 1n] as const
 
@@ -306,6 +149,14 @@ const appendTimestamp = (builder: AnyBuilder, column: MappedColumn, seconds: num
       `row ${row}: ${column.field.metadata.get(TYPE_NAME_METADATA) ?? "TIMESTAMP"} value ${value} is outside the range of ${column.field.type} (1677-09-21 to 2262-04-11 for nanoseconds); select it as CAST(... AS TIMESTAMP(6)) for microseconds, which cover every Oracle year`
     )
   }
+}
+
+/** An OBJECT value with its NUMBERs (exact {@link WireDecimal} text from the DbObject hook) as JS numbers. */
+const withDoubles = (value: unknown): unknown => {
+  if (value instanceof WireDecimal) return Number(value.text)
+  if (Array.isArray(value)) return value.map(withDoubles)
+  if (value === null || typeof value !== "object") return value
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withDoubles(v)]))
 }
 
 /** oracledb writes fractions below one without the leading zero (`.5`, `-.5`); the Arrow text has it. */
@@ -344,7 +195,7 @@ const appendValue = (builder: AnyBuilder, column: MappedColumn, kind: CellKind, 
     case "geometry":
       if (value instanceof Uint8Array) return builder.appendBytes(value)
       try {
-        return builder.appendBytes(sdoGeometryToWkb(value as SdoGeometry))
+        return builder.appendBytes(sdoGeometryToWkb(withDoubles(value) as SdoGeometry))
       } catch (e) {
         throw invalid(column, `row ${row}: ${e instanceof Error ? e.message : String(e)}`)
       }

@@ -18,7 +18,8 @@
  */
 import * as Arrow from "apache-arrow"
 import { Result } from "effect"
-import { type AdbcError, adbcError, notImplemented } from "../../src/AdbcError.ts"
+import { type AdbcError, adbcError, invalidArgument, notImplemented } from "../../src/AdbcError.ts"
+import { sridOfCrs } from "./SdoGeometry.ts"
 
 /** Field metadata key carrying the Oracle type name. @category constants @since 0.1.0 */
 export const TYPE_NAME_METADATA = "oracle.type-name"
@@ -463,6 +464,21 @@ export const bindTypeFor = (field: Arrow.Field): Result.Result<string, AdbcError
   }
 }
 
+/**
+ * The SDO_SRID a geoarrow field's CRS gives every value it ingests (null without a CRS); a CRS with no Oracle SRID
+ * fails INVALID_ARGUMENT naming the field and the forms accepted.
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const geometrySrid = (field: Arrow.Field): Result.Result<number | null, AdbcError> => {
+  try {
+    return Result.succeed(sridOfCrs(field.metadata.get(EXTENSION_METADATA)))
+  } catch (e) {
+    return Result.fail(invalidArgument(`field ${JSON.stringify(field.name)}: ${e instanceof Error ? e.message : String(e)}`))
+  }
+}
+
 /** Struct and list storage of ingest (`redo.ingest.struct_type`). @category models @since 0.1.0 */
 export type StructStorage = "blob" | "json" | "nvarchar2" | "object"
 
@@ -481,7 +497,7 @@ export const ingestColumnType = (
   structType: StructStorage = "object"
 ): Result.Result<string, AdbcError> => {
   const ext = extensionName(field)
-  if (ext === "geoarrow.wkb" || ext === "geoarrow.wkt") return Result.succeed("SDO_GEOMETRY")
+  if (ext === "geoarrow.wkb" || ext === "geoarrow.wkt") return Result.map(geometrySrid(field), () => "SDO_GEOMETRY")
   if (ext !== undefined) return Result.fail(notApplicable(field, "ingested"))
   const t = field.type
   switch (t.typeId) {

@@ -3,6 +3,7 @@ import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
 import * as fc from "fast-check"
 import * as Connection from "../../src/Connection.ts"
+import { geoField, geometryBatch, ingestAndReadWkb } from "./geometrySupport.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 // geoarrow.wkt columns ingest into SDO_GEOMETRY (the Ingest column of the Arrow-to-Oracle table) and read back as
@@ -97,33 +98,10 @@ const wkb = (g: Geometry): string => {
   return Buffer.concat(parts).toString("hex")
 }
 
-const wktField = new Arrow.Field("geom", new Arrow.Utf8(), true, new Map([["ARROW:extension:name", "geoarrow.wkt"], ["ARROW:extension:metadata", "{}"]]))
-const idField = new Arrow.Field("id", new Arrow.Int32(), false)
-
-const wktBatch = (values: ReadonlyArray<string | null>, field: Arrow.Field = wktField) =>
-  new Arrow.RecordBatch(new Arrow.Schema([idField, field]), Arrow.makeData({
-    type: new Arrow.Struct([idField, field]),
-    length: values.length,
-    nullCount: 0,
-    children: [
-      Arrow.vectorFromArray(values.map((_, i) => i), new Arrow.Int32()).data[0]!,
-      Arrow.vectorFromArray([...values], field.type).data[0]!
-    ]
-  }))
+const wktField = geoField("geom", "wkt")
 
 /** Ingests `values` into a new table and reads the geometries back as hex WKB, in row order. */
-const roundTrip = (values: ReadonlyArray<string | null>, field: Arrow.Field = wktField) =>
-  Effect.gen(function*() {
-    const conn = yield* Connection.Connection
-    const t = uniqueName("WKT")
-    const batch = wktBatch(values, field)
-    expect(yield* conn.ingest({ schema: batch.schema, batches: Stream.make(batch) }, { targetTable: t })).toBe(values.length)
-    const type = (yield* conn.getTableSchema(undefined, undefined, t)).fields.find((f) => f.name === "geom")!
-    expect(type.metadata.get("oracle.type-name")).toContain("SDO_GEOMETRY")
-    const back = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT "geom" FROM "${t}" ORDER BY "id"`, { "redo.use_extension_type": "true" })))
-    expect(back.schema.fields[0]!.metadata.get("ARROW:extension:name")).toBe("geoarrow.wkb")
-    return (back.getChild("geom")!.toArray() as Array<Uint8Array | null>).map((v) => (v === null ? null : Buffer.from(v).toString("hex")))
-  })
+const roundTrip = (values: ReadonlyArray<string | null>, field: Arrow.Field = wktField) => ingestAndReadWkb(uniqueName("WKT"), field, values)
 
 const square = [[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]]
 const hole = [[2, 2], [2, 4], [4, 4], [4, 2], [2, 2]]
@@ -151,7 +129,7 @@ describe("geoarrow.wkt ingest into SDO_GEOMETRY", () => {
       ]
       expect(yield* roundTrip(values)).toEqual(expected)
       // large_string storage too
-      const large = new Arrow.Field("geom", new Arrow.LargeUtf8(), true, wktField.metadata)
+      const large = geoField("geom", "wkt", "{}", new Arrow.LargeUtf8())
       expect(yield* roundTrip([text(fixed[2]!)], large)).toEqual([wkb(fixed[2]!)])
     })), 30_000)
 
@@ -187,13 +165,15 @@ describe("geoarrow.wkt ingest into SDO_GEOMETRY", () => {
         ["POINT EMPTY", "EMPTY"],
         ["POINT M (1 2 3)", "M coordinates"],
         ["POINT Z (1 2)", "2 coordinates"],
-        ["GEOMETRYCOLLECTION(POINT(1 2))", "GeometryCollection"],
+        ["GEOMETRYCOLLECTION(MULTILINESTRING((0 0, 1 1)))", "a MultiLineString inside a GeometryCollection has no SDO_GEOMETRY form"],
+        ["GEOMETRYCOLLECTION(GEOMETRYCOLLECTION(POINT(1 2)))", "a GeometryCollection inside a GeometryCollection"],
+        ["CIRCULARSTRING(0 0, 1 1, 2 0)", "send curves as geoarrow.wkb"],
         ["LINESTRING(0 0, 1E-200 1)", "cannot be stored as an Oracle NUMBER"],
         ["POINT(1.2345678901234567E-120 0)", "cannot be stored as an Oracle NUMBER"]
       ]
       for (const [bad, reason] of cases) {
         const t = uniqueName("WKTBAD")
-        const batch = wktBatch(["POINT(1 2)", null, bad])
+        const batch = geometryBatch(wktField, ["POINT(1 2)", null, bad])
         const error = yield* Effect.flip(conn.ingest({ schema: batch.schema, batches: Stream.make(batch) }, { targetTable: t }))
         expect(error.status, bad).toBe("INVALID_ARGUMENT")
         expect(error.message, bad).toContain('column "geom": row 3')

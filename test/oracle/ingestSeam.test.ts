@@ -24,7 +24,9 @@ const require = createRequire(import.meta.url)
 /**
  * The seam of the ingest fast path (layers/oracle/EncodedBinds.ts) relies on node-oracledb internals: these files,
  * exactly as read when it was written. A new node-oracledb release fails here first; read the files again (the
- * module comment of EncodedBinds.ts says what is used) and update the digests.
+ * module comment of EncodedBinds.ts says what is used) and update the digests. The last four are those of the JSON
+ * and OBJECT read hooks (layers/oracle/OracleDb.ts `hookJsonScalars`, `hookObjectAttributes`): the OSON decoder and
+ * its node types, and how a DbObject attribute reaches its value (NUMBER unpickled as text, then converted).
  */
 const SEAM_FILES: Record<string, string> = {
   "lib/thin/protocol/messages/withData.js": "9854960d2f44b6ef29bc7cacf48a944f65a7bd3530e54298fe2d9d2304845789",
@@ -32,7 +34,11 @@ const SEAM_FILES: Record<string, string> = {
   "lib/thin/connection.js": "6e6ec3596917f4f8c8288a0d60e86a5949af95baedb623454ccf38961c5da51e",
   "lib/connection.js": "539f3a07d2774688742c56f2705678ae8d852de5b893c2470d39c2c9f58d72d1",
   "lib/impl/datahandlers/buffer.js": "a371cd040f0eaeb3ad10ae08b32c3e990021b102d2747b424ef03fa4c2105c4f",
-  "lib/thin/protocol/packet.js": "6744f8b3875cc7e1628f9bb59e02845155942f3ba8e255062c3b05eb9963bdc6"
+  "lib/thin/protocol/packet.js": "6744f8b3875cc7e1628f9bb59e02845155942f3ba8e255062c3b05eb9963bdc6",
+  "lib/impl/datahandlers/oson.js": "050f3e442babcd5f2fdc68440e702227ff2f8c17a62197ffaaf38b2de9d42a97",
+  "lib/impl/datahandlers/constants.js": "bac5f44ac1b69752cd4190255bfc9a1c2f030e6c30decf6d48b38b1e6d916cb0",
+  "lib/dbObject.js": "cd324f9e5a386c8dd8370b0fa8c93cb633a94d2026c809f23d58fad5a5e2e8a1",
+  "lib/thin/dbObject.js": "860190ac0b65f996b9d98a0c1008aac34728d1c24f20845741bee2e1171fb9a6"
 }
 
 const rowsOf = (sql: string) =>

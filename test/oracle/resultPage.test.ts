@@ -4,7 +4,7 @@ import fc from "fast-check"
 import { Result } from "effect"
 import { BatchAssembler } from "../../src/arrow/index.ts"
 import { RawTemporal } from "../../layers/oracle/OracleDb.ts"
-import { isoDayToSecond, isoYearToMonth, jsonText, oraclePage, sdoGeometryToWkb } from "../../layers/oracle/ResultPage.ts"
+import { isoDayToSecond, isoYearToMonth, jsonText, oraclePage } from "../../layers/oracle/ResultPage.ts"
 import { arrowColumns, DEFAULT_MAPPING, type MappingOptions, type OracleColumnMetadata } from "../../layers/oracle/Types.ts"
 
 const decode = (columns: ReadonlyArray<OracleColumnMetadata>, rows: Array<Array<unknown>>, o: Partial<MappingOptions> = {}) => {
@@ -109,43 +109,5 @@ describe("result decoding", () => {
       age: "P3Y2M",
       list: [1, "x", null, true]
     })
-  })
-
-  it("SDO_GEOMETRY becomes OGC well-known binary (little endian): points, lines, polygons with holes, rectangles, multi types", () => {
-    const wkb = (type: number, ...parts: Array<number | Array<number>>) => {
-      const out: Array<Buffer> = []
-      const head = Buffer.alloc(5)
-      head[0] = 1
-      head.writeUInt32LE(type, 1)
-      out.push(head)
-      for (const p of parts) {
-        if (Array.isArray(p)) {
-          const b = Buffer.alloc(p.length * 8)
-          p.forEach((v, i) => b.writeDoubleLE(v, i * 8))
-          out.push(b)
-        } else {
-          const b = Buffer.alloc(4)
-          b.writeUInt32LE(p)
-          out.push(b)
-        }
-      }
-      return Buffer.concat(out).toString("hex")
-    }
-    const hex = (g: Parameters<typeof sdoGeometryToWkb>[0]) => sdoGeometryToWkb(g).toString("hex")
-    expect(hex({ SDO_GTYPE: 2001, SDO_SRID: 4326, SDO_POINT: { X: 1.5, Y: -2 }, SDO_ELEM_INFO: null, SDO_ORDINATES: null })).toBe(wkb(1, [1.5, -2]))
-    expect(hex({ SDO_GTYPE: 3001, SDO_POINT: { X: 1, Y: 2, Z: 3 } })).toBe(wkb(1001, [1, 2, 3]))
-    expect(hex({ SDO_GTYPE: 2002, SDO_ELEM_INFO: [1, 2, 1], SDO_ORDINATES: [0, 0, 1, 1, 2, 0] })).toBe(wkb(2, 3, [0, 0, 1, 1, 2, 0]))
-    const square = [0, 0, 10, 0, 10, 10, 0, 10, 0, 0]
-    const hole = [2, 2, 2, 4, 4, 4, 4, 2, 2, 2]
-    expect(hex({ SDO_GTYPE: 2003, SDO_ELEM_INFO: [1, 1003, 1, 11, 2003, 1], SDO_ORDINATES: [...square, ...hole] }))
-      .toBe(wkb(3, 2, 5, square, 5, hole))
-    expect(hex({ SDO_GTYPE: 2003, SDO_ELEM_INFO: [1, 1003, 3], SDO_ORDINATES: [0, 0, 10, 10] })).toBe(wkb(3, 1, 5, square))
-    expect(hex({ SDO_GTYPE: 2005, SDO_ELEM_INFO: [1, 1, 2], SDO_ORDINATES: [1, 2, 3, 4] }))
-      .toBe(wkb(4, 2) + wkb(1, [1, 2]) + wkb(1, [3, 4]))
-    expect(hex({ SDO_GTYPE: 2007, SDO_ELEM_INFO: [1, 1003, 1, 11, 1003, 3], SDO_ORDINATES: [...square, 0, 0, 10, 10] }))
-      .toBe(wkb(6, 2) + wkb(3, 1, 5, square) + wkb(3, 1, 5, square))
-    // A measure dimension (LRS, L = 3 in 3302) is dropped.
-    expect(hex({ SDO_GTYPE: 3302, SDO_ELEM_INFO: [1, 2, 1], SDO_ORDINATES: [0, 0, 5, 1, 1, 9] })).toBe(wkb(2, 2, [0, 0, 1, 1]))
-    expect(() => sdoGeometryToWkb({ SDO_GTYPE: 2002, SDO_ELEM_INFO: [1, 2, 2], SDO_ORDINATES: [0, 0, 1, 1, 2, 0] })).toThrow(/arcs/)
   })
 })
