@@ -1,11 +1,11 @@
 /**
  * DuckDB scalar functions that count days as HANA numbers them (datetime.ts: Julian labels before 1582-10-15), so
  * that ADD_DAYS, ADD_SECONDS, DAYS_BETWEEN and WEEKDAY across October 1582 agree with a real HANA
- * (1582-10-04 + 1 day = 1582-10-15). The translator (translate.ts FUNCTIONS) calls them by these names. Overloads
- * keep the argument's type in the result (DATE, SECONDDATE = TIMESTAMP_S, TIMESTAMP); a DATE or SECONDDATE given
- * where only a TIMESTAMP is taken is widened by DuckDB.
+ * (1582-10-04 + 1 day = 1582-10-15). The session macros of those functions (translate.ts SESSION_MACROS) convert
+ * the arguments as HANA does implicitly and call these. `hana_shift_days` keeps the date's type in the result (DATE,
+ * SECONDDATE = TIMESTAMP_S, TIMESTAMP).
  */
-import { BIGINT, DATE, DECIMAL, DOUBLE, INTEGER, TIMESTAMP, TIMESTAMP_S, dateValue, timestampSecondsValue, timestampValue } from "@duckdb/node-api"
+import { BIGINT, DATE, DECIMAL, INTEGER, TIMESTAMP, TIMESTAMP_S, dateValue, timestampSecondsValue, timestampValue } from "@duckdb/node-api"
 import type {
   DuckDBConnection,
   DuckDBDateValue,
@@ -49,50 +49,33 @@ const moved = (t: bigint, s: bigint, perDay: bigint): bigint => {
   return BigInt(addHanaDays(Number(from), Number(to - from))) * perDay + (s - to * perDay)
 }
 
-/** HANA day number of a timestamp's day. */
-const dayOfMicros = (micros: bigint): number => hanaDayOfEpochDay(Number(floorDiv(micros, MICROS_PER_DAY)))
-
-/** A day count as `CAST(n AS INTEGER)` gives it: rounded half away from zero, within INTEGER's range. */
-const wholeDays = (v: DuckDBValue): number => {
-  const n = Number(v)
-  const whole = Math.sign(n) * Math.round(Math.abs(n))
-  if (!(Math.abs(whole) <= 2_147_483_647)) {
-    throw new Error(`Type DOUBLE with value ${n} can't be cast because the value is out of range for the destination type INT32`)
-  }
-  return whole
+/** Seconds in microseconds, as `CAST(n * 1000000 AS BIGINT)` rounds a DECIMAL(38, 7): half away from zero. */
+const microsOfSeconds = (v: DuckDBValue): bigint => {
+  const tenthsOfMicros = (v as DuckDBDecimalValue).value
+  return tenthsOfMicros < 0n ? -((-tenthsOfMicros + 5n) / 10n) : (tenthsOfMicros + 5n) / 10n
 }
-
-const roundHalfAway = (a: bigint, b: bigint): bigint => (a < 0n ? -((-a * 2n + b) / (2n * b)) : (a * 2n + b) / (2n * b))
-
-/** A number of seconds in microseconds, as `CAST(CAST(n AS DECIMAL(38, 7)) * 1000000 AS BIGINT)` gives it. */
-const microsOfDecimal = (v: DuckDBValue): bigint => roundHalfAway((v as DuckDBDecimalValue).value, 10n)
-const microsOfDouble = (v: DuckDBValue): bigint => roundHalfAway(BigInt(Math.sign(Number(v)) * Math.round(Math.abs(Number(v)) * 1e7)), 10n)
 
 const SECONDS = DECIMAL(38, 7)
 
-/** The functions, by the names the translator uses. */
+/** The functions, by the names the session macros (translate.ts) call them after converting the arguments. */
 const functions = (): Array<DuckDBScalarFunction> => [
-  fn("hana_add_days", [DATE, DOUBLE], DATE, ([d, n]) => dateValue(addHanaDays((d as DuckDBDateValue).days, wholeDays(n!)))),
-  fn("hana_add_days", [TIMESTAMP_S, DOUBLE], TIMESTAMP_S, ([d, n]) => {
+  fn("hana_shift_days", [DATE, INTEGER], DATE, ([d, n]) => dateValue(addHanaDays((d as DuckDBDateValue).days, Number(n)))),
+  fn("hana_shift_days", [TIMESTAMP_S, INTEGER], TIMESTAMP_S, ([d, n]) => {
     const t = (d as DuckDBTimestampSecondsValue).seconds
-    return timestampSecondsValue(moved(t, t + BigInt(wholeDays(n!)) * SECONDS_PER_DAY, SECONDS_PER_DAY))
+    return timestampSecondsValue(moved(t, t + BigInt(Number(n)) * SECONDS_PER_DAY, SECONDS_PER_DAY))
   }),
-  fn("hana_add_days", [TIMESTAMP, DOUBLE], TIMESTAMP, ([d, n]) => {
+  fn("hana_shift_days", [TIMESTAMP, INTEGER], TIMESTAMP, ([d, n]) => {
     const t = (d as DuckDBTimestampValue).micros
-    return timestampValue(moved(t, t + BigInt(wholeDays(n!)) * MICROS_PER_DAY, MICROS_PER_DAY))
+    return timestampValue(moved(t, t + BigInt(Number(n)) * MICROS_PER_DAY, MICROS_PER_DAY))
   }),
-  fn("hana_add_seconds", [TIMESTAMP, SECONDS], TIMESTAMP, ([d, n]) => {
+  fn("hana_shift_seconds", [TIMESTAMP, SECONDS], TIMESTAMP, ([d, n]) => {
     const t = (d as DuckDBTimestampValue).micros
-    return timestampValue(moved(t, t + microsOfDecimal(n!), MICROS_PER_DAY))
+    return timestampValue(moved(t, t + microsOfSeconds(n!), MICROS_PER_DAY))
   }),
-  fn("hana_add_seconds", [TIMESTAMP, DOUBLE], TIMESTAMP, ([d, n]) => {
-    const t = (d as DuckDBTimestampValue).micros
-    return timestampValue(moved(t, t + microsOfDouble(n!), MICROS_PER_DAY))
-  }),
-  fn("hana_days_between", [TIMESTAMP, TIMESTAMP], BIGINT, ([a, b]) =>
-    BigInt(dayOfMicros((b as DuckDBTimestampValue).micros) - dayOfMicros((a as DuckDBTimestampValue).micros))),
+  fn("hana_day_span", [DATE, DATE], BIGINT, ([a, b]) =>
+    BigInt(hanaDayOfEpochDay((b as DuckDBDateValue).days) - hanaDayOfEpochDay((a as DuckDBDateValue).days))),
   // Monday = 0
-  fn("hana_weekday", [TIMESTAMP], INTEGER, ([d]) => (dayOfMicros((d as DuckDBTimestampValue).micros) + JDN_OF_DAY_ZERO) % 7)
+  fn("hana_day_of_week", [DATE], INTEGER, ([d]) => (hanaDayOfEpochDay((d as DuckDBDateValue).days) + JDN_OF_DAY_ZERO) % 7)
 ]
 
 /** Registers the functions in the database `connection` belongs to (DuckDB keeps them in its system catalog). */

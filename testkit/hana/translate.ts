@@ -66,8 +66,7 @@ const FUNCTIONS = new Map([
 export const DIVISOR_GUARD = "hana_divisor"
 
 /**
- * Per-session DuckDB macros backing {@link FUNCTIONS} (TEMP macros, so every schema search path finds them); the
- * day arithmetic of ADD_DAYS, ADD_SECONDS, DAYS_BETWEEN and WEEKDAY is in datetime-functions.ts instead.
+ * Per-session DuckDB macros backing {@link FUNCTIONS} (TEMP macros, so every schema search path finds them).
  * `hana_sleep(s)` busy-waits inside DuckDB so a statement can be cancelled while it runs.
  */
 export const SESSION_MACROS = [
@@ -78,6 +77,11 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_to_decimal(x, p := 34, s := 10) AS CAST(x AS DECIMAL(34, 10))",
   "CREATE OR REPLACE TEMP MACRO hana_to_date(x, f := NULL) AS CAST(x AS DATE)",
   "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CAST(x AS TIMESTAMP)",
+  // Day arithmetic is in datetime-functions.ts; these convert the arguments as the former SQL versions did.
+  "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS hana_shift_days(d, CAST(n AS INTEGER))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS hana_shift_seconds(CAST(d AS TIMESTAMP), CAST(n AS DECIMAL(38, 7)))",
+  "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS hana_day_span(CAST(a AS DATE), CAST(b AS DATE))",
+  "CREATE OR REPLACE TEMP MACRO hana_weekday(d) AS hana_day_of_week(CAST(d AS DATE))",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS instr(h, n)",
   "CREATE OR REPLACE TEMP MACRO hana_seconds_between(a, b) AS datediff('second', CAST(a AS TIMESTAMP), CAST(b AS TIMESTAMP))",
   "CREATE OR REPLACE TEMP MACRO hana_add_months(d DATE, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS DATE), (d TIMESTAMP_S, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS TIMESTAMP_S), (d TIMESTAMP, n) AS d + to_months(CAST(n AS INTEGER))",
