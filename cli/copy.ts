@@ -13,6 +13,7 @@ import { type Progress, type StepFigures, tracked } from "./progress.ts"
 export interface CopyOptions {
   /** Step name for progress and the summary. */
   readonly step: string
+  /** Rows to copy, when known: the progress bar's total, and the batch size follows it ({@link copyBatchRows}). */
   readonly totalRows?: number | undefined
   readonly onFinish: (figures: StepFigures) => void
   /** Statement options of the source query (fetch sizes, …); default {@link copyReadOptions} for its driver. */
@@ -29,27 +30,42 @@ export interface CopyOptions {
   } | undefined
 }
 
-/** Rows per batch of a copy: one source fetch, one Arrow batch, one insert call on the target. */
+/**
+ * Rows per batch of a copy of unknown size (`adbc copy`): one source fetch, one Arrow batch, one insert call on the
+ * target. Fewer, larger calls cost both test servers less CPU per row (measured: 100,000-row batches about 10% less
+ * CPU across client and servers than 50,000), and the memory they hold stays constant whatever the table's size.
+ */
 export const COPY_BATCH_ROWS = 100_000
 
+/** The smallest batch {@link copyBatchRows} picks: below it the per-call round trips dominate. */
+export const MIN_COPY_BATCH_ROWS = 1_000
+
 /**
- * How a copy reads its source, per driver: HANA in {@link COPY_BATCH_ROWS}-row fetches handed on as batches of that
- * size, so each batch costs one fetch round trip. Fewer, larger calls cost both test servers less CPU per row
- * (measured: 100,000-row batches about 10% less CPU across client and servers than 50,000), and CPU is what a
- * loaded machine runs short of; the first insert still starts after one fetch, and the later fetches overlap inserts.
+ * Rows per batch of a copy of `totalRows` rows, when the caller knows them (the main job, its benchmark): a 32nd of
+ * the table, between {@link MIN_COPY_BATCH_ROWS} and {@link COPY_BATCH_ROWS}. A copy holds up to four batches at once
+ * (the one the source is filling, two read ahead, the one being inserted), so a 32nd keeps the rows in memory to
+ * about an eighth of the table: with {@link COPY_BATCH_ROWS} alone, the main job's default 200,000 rows would be two
+ * batches, all of the table in memory at once. Unknown size: {@link COPY_BATCH_ROWS}.
  */
-export const copyReadOptions: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  hana: { "dba.statement.fetch_size": String(COPY_BATCH_ROWS), "dba.statement.read_batch_rows": String(COPY_BATCH_ROWS) }
-}
+export const copyBatchRows = (totalRows: number | undefined): number =>
+  totalRows === undefined ? COPY_BATCH_ROWS : Math.min(COPY_BATCH_ROWS, Math.max(MIN_COPY_BATCH_ROWS, Math.ceil(totalRows / 32)))
+
+/**
+ * How a copy reads its source, per driver: HANA in `batchRows`-row fetches handed on as batches of that size, so each
+ * batch costs one fetch round trip; the first insert starts after one fetch, and the later fetches overlap inserts.
+ */
+export const copyReadOptions = (batchRows: number): Readonly<Record<string, Readonly<Record<string, string>>>> => ({
+  hana: { "dba.statement.fetch_size": String(batchRows), "dba.statement.read_batch_rows": String(batchRows) }
+})
 
 /**
  * How a copy writes its target, per driver: Oracle inserts each batch in one executeMany call rather than in its
- * default 65,536-row chunks, which would split every batch in two. The cap is twice the batch size because HANA's
+ * default 65,536-row chunks, which would split large batches. The cap is twice the batch size because HANA's
  * read_batch_rows is best effort: its batches end on a fetch boundary and run a few rows over.
  */
-export const copyWriteOptions: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  oracle: { "redo.statement.insert_batch_rows": String(2 * COPY_BATCH_ROWS) }
-}
+export const copyWriteOptions = (batchRows: number): Readonly<Record<string, Readonly<Record<string, string>>>> => ({
+  oracle: { "redo.statement.insert_batch_rows": String(2 * batchRows) }
+})
 
 /** `defaults` without the keys the caller set itself. */
 export const unlessSet = (
@@ -70,11 +86,12 @@ export const copyQuery = (
   options: CopyOptions
 ): Effect.Effect<number, AdbcError, Progress> =>
   Effect.scoped(Effect.gen(function*() {
-    const writeOptions = options.writeOptions ?? unlessSet(copyWriteOptions[to.driverName], options.callerOptions?.to)
+    const batchRows = copyBatchRows(options.totalRows)
+    const writeOptions = options.writeOptions ?? unlessSet(copyWriteOptions(batchRows)[to.driverName], options.callerOptions?.to)
     for (const [key, value] of Object.entries(writeOptions)) yield* to.setOption(key, value)
     const reader = yield* from.executeQuery(
       sql,
-      options.readOptions ?? unlessSet(copyReadOptions[from.driverName], options.callerOptions?.from)
+      options.readOptions ?? unlessSet(copyReadOptions(batchRows)[from.driverName], options.callerOptions?.from)
     )
     // Up to two batches read ahead: the source fetches the next batch while the target inserts the last one.
     const batches = reader.batches.pipe(Stream.buffer({ capacity: 2 }))

@@ -1,7 +1,7 @@
 /**
  * Files `adbc ingest` reads, as {@link IngestData} streamed in batches: Arrow IPC (file or stream format, told apart
- * by apache-arrow), Parquet (decoded row group by row group into Arrow by parquet-wasm) and CSV (parsed by csv-parse;
- * column types given with `--column NAME:TYPE` or inferred from the first rows).
+ * by apache-arrow), Parquet (decoded row group by row group into Arrow by parquet-wasm) and CSV or TSV (parsed by
+ * csv-parse; column types given with `--column NAME:TYPE` or inferred from the first rows).
  */
 import { createReadStream, openAsBlob } from "node:fs"
 import { open } from "node:fs/promises"
@@ -190,13 +190,18 @@ const csvParser = loadOptionalPeer("csv-parse", "reading CSV", () => import("csv
 
 type CsvModule = Effect.Success<typeof csvParser>
 
-const csvRecords = (csv: CsvModule, path: string) =>
-  createReadStream(path).pipe(csv.parse({ bom: true, skip_empty_lines: true, relax_column_count: false }))
+const csvRecords = (csv: CsvModule, path: string, delimiter: string) =>
+  createReadStream(path).pipe(csv.parse({ bom: true, delimiter, skip_empty_lines: true, relax_column_count: false }))
+
+/** The field delimiter of a delimited text file, by its extension: a tab for `.tsv`, else a comma. */
+export const delimiterOfPath = (path: string): string => (/\.tsv$/i.test(path) ? "\t" : ",")
 
 /** Options of {@link readCsv}. */
 export interface CsvOptions {
   /** Column types by name; the others are inferred. */
   readonly columns: Readonly<Record<string, Arrow.DataType>>
+  /** Field delimiter; default {@link delimiterOfPath}. */
+  readonly delimiter?: string | undefined
   /** Rows per batch. */
   readonly batchRows: number
   /** Rows read to infer types. */
@@ -207,10 +212,11 @@ export interface CsvOptions {
 export const readCsv = (path: string, options: CsvOptions): Effect.Effect<IngestData, AdbcError> =>
   Effect.gen(function*() {
     const sampleRows = options.sampleRows ?? 1000
+    const delimiter = options.delimiter ?? delimiterOfPath(path)
     const csv = yield* csvParser
     const sample = yield* Effect.tryPromise({
       try: async () => {
-        const parser = csvRecords(csv, path)
+        const parser = csvRecords(csv, path, delimiter)
         const rows: Array<Array<string>> = []
         for await (const record of parser) {
           rows.push(record as Array<string>)
@@ -219,7 +225,9 @@ export const readCsv = (path: string, options: CsvOptions): Effect.Effect<Ingest
         parser.destroy()
         return rows
       },
-      catch: ioError(path)
+      // csv-parse's own errors carry a CSV_… code: the file is there but not valid CSV
+      catch: (cause) =>
+        String((cause as { code?: unknown }).code).startsWith("CSV_") ? dataError(path)(cause) : ioError(path)(cause)
     })
     const header = sample[0]
     if (header === undefined) return yield* invalidArgument(`${path} is empty: a CSV file needs a header line`)
@@ -253,7 +261,7 @@ export const readCsv = (path: string, options: CsvOptions): Effect.Effect<Ingest
         },
         catch: (cause) => adbcError("INVALID_DATA", `${path}: ${(cause as Error).message}`)
       })
-    const batches = Stream.fromAsyncIterable(csvRecords(csv, path), dataError(path)).pipe(
+    const batches = Stream.fromAsyncIterable(csvRecords(csv, path, delimiter), dataError(path)).pipe(
         Stream.drop(1),
         Stream.map((record) => record as Array<string>),
         Stream.grouped(options.batchRows),

@@ -2,12 +2,13 @@
 /**
  * `adbc`: the effect-adbc command line. Run `adbc --help` for its commands.
  *
- * The CLI needs two packages a library user does not (optional peers of effect-adbc); when one is missing this says
- * which to install instead of failing with Node's module-not-found error.
+ * The CLI needs a package a library user does not (@effect/platform-node, an optional peer of effect-adbc); when it is
+ * missing this says which to install instead of failing with Node's module-not-found error. The readers' peers
+ * (csv-parse, parquet-wasm) are checked only by the commands that read those files.
  */
 import { installHint, resolvable } from "./packages.ts"
 
-const CLI_PACKAGES = ["@effect/platform-node", "csv-parse"] as const
+const CLI_PACKAGES = ["@effect/platform-node"] as const
 
 const missing = CLI_PACKAGES.filter((name) => !resolvable(name))
 if (missing.length > 0) {

@@ -3,8 +3,8 @@
  * {@link CliStdio} and Effect's Console, so `adbc.ts` runs it on the process's streams and the tests run it
  * in-process with the output captured.
  */
-import { Effect } from "effect"
-import { Command, Flag, GlobalFlag } from "effect/cli"
+import { Console, Effect } from "effect"
+import { CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import { info, objects, query, tableSchema, tableTypes } from "./commands/database.ts"
 import { demo } from "./commands/demo.ts"
 import { testkit } from "./commands/testkit.ts"
@@ -26,6 +26,28 @@ export const adbc = Command.make("adbc").pipe(
 /** Whether the arguments ask for the cause on failure. */
 export const isVerbose = (argv: ReadonlyArray<string>): boolean => argv.includes("--verbose")
 
+/**
+ * What a bad command line prints: one line per error (flag, value, what is accepted) and where the flags are listed,
+ * on stderr; effect/cli's default prints the whole help text on stdout first, burying the error under it.
+ */
+export const usageErrorLines = (commandPath: ReadonlyArray<string>, errors: ReadonlyArray<{ readonly message: string }>): Array<string> => [
+  ...errors.map((error) =>
+    `error: ${
+      error.message.replace(/Schema validation failed: /g, "").replace(/Expected: Expected /g, "Expected: ")
+        .replace(/\s*\n\s*/g, " ").trim()
+    }`
+  ),
+  `hint: ${[...commandPath, "--help"].join(" ")} lists every ${commandPath.length > 1 ? "flag" : "command"}`
+]
+
+/** effect/cli's output: help and version as its default prints them, usage errors as {@link usageErrorLines}. */
+const presenter = CliOutput.layerPresenter({
+  present: (event) =>
+    event._tag === "InvalidInvocation"
+      ? Console.error(usageErrorLines(event.commandPath, event.errors).join("\n"))
+      : CliOutput.defaultPresenter.present(event)
+})
+
 /** Runs `adbc ...argv` with its Console on the {@link CliStdio} streams; the caller maps the exit to a code. */
 export const runAdbc = (argv: ReadonlyArray<string>, version: string) =>
-  Command.runWith(adbc, { version })(argv).pipe(Effect.provide(layerConsole))
+  Command.runWith(adbc, { version })(argv).pipe(Effect.provide(presenter), Effect.provide(layerConsole))

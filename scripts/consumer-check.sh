@@ -3,14 +3,18 @@
 # command (effect-adbc replaced by the tarball, effect and apache-arrow at the lowest versions the peer ranges
 # accept), then type-check the README's "Use it in your app" program with plain tsc (nodenext, no
 # allowImportingTsExtensions) and run the compiled JavaScript with plain node. The program starts the HANA test
-# server from effect-adbc/testkit/hana and must exit by itself. Every map's sources are in the package. Then the `adbc` bin: it names its optional peers when
-# they are missing (the CLI's, then parquet-wasm for a Parquet ingest) and runs once they are installed.
+# server from effect-adbc/testkit/hana and must exit by itself. Every map's sources are in the package. Then the `adbc`
+# bin: it names its optional peers when they are missing (the CLI's, then parquet-wasm for a Parquet ingest) and runs
+# once they are installed. Last, the README's CLI tour (its "## The `adbc` command line" block) runs in the app, every
+# line of it; the test servers it starts are stopped at the end, whether it passed or not.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 node="$root/node_modules/.bin/node"
 tsc="$root/node_modules/.bin/tsc"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+tour=""
+# The tour runs in a process group of its own (timeout makes one): killing the group stops its test servers too.
+trap '[ -z "$tour" ] || kill -- "-$tour" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 cd "$root"
 npm pack --silent --pack-destination "$work" >/dev/null # prepack runs the build
@@ -62,12 +66,18 @@ if (missing.length > 0) { console.error(`map sources missing from the package:\n
 # The adbc bin: without its optional peers it names what to install; with them it runs.
 PATH="$(dirname "$node"):$PATH"
 if hint="$(npx --no-install adbc --help 2>&1)"; then echo "adbc ran without its CLI peers"; exit 1; fi
-echo "$hint" | grep -q "npm install @effect/platform-node csv-parse"
-npm install --no-audit --no-fund --loglevel=error @effect/platform-node csv-parse
+echo "$hint" | grep -q "npm install @effect/platform-node$"
+npm install --no-audit --no-fund --loglevel=error @effect/platform-node
 npx --no-install adbc --version
 npx --no-install adbc --help | grep -q "table-schema"
-# Parquet needs one more optional peer: without it the ingest names it (before connecting: the URI is a closed port),
-# with it the same file gets as far as the Parquet reader.
+# CSV and Parquet need one more optional peer each: without it the ingest names it (before connecting: the URI is a
+# closed port), with it the same file gets as far as the reader.
+printf 'A\n1\n' >one.csv
+if hint="$(npx --no-install adbc ingest one.csv --uri hdb://u:p@127.0.0.1:1 --table T 2>&1)"; then echo "adbc ingest read CSV without csv-parse"; exit 1; fi
+echo "$hint" | grep -q "^error: NOT_IMPLEMENTED: reading CSV needs csv-parse.*: npm install csv-parse"
+npm install --no-audit --no-fund --loglevel=error csv-parse
+if read="$(npx --no-install adbc ingest one.csv --uri hdb://u:p@127.0.0.1:1 --table T 2>&1)"; then echo "adbc ingest reached a closed port"; exit 1; fi
+echo "$read" | grep -q "^error: IO"
 : >empty.parquet
 ingest_parquet() { npx --no-install adbc ingest empty.parquet --uri hdb://u:p@127.0.0.1:1 --table T 2>&1; }
 if hint="$(ingest_parquet)"; then echo "adbc ingest read Parquet without parquet-wasm"; exit 1; fi
@@ -75,4 +85,21 @@ echo "$hint" | grep -q "^error: NOT_IMPLEMENTED: reading Parquet needs parquet-w
 npm install --no-audit --no-fund --loglevel=error parquet-wasm
 if read="$(ingest_parquet)"; then echo "adbc ingest accepted an empty Parquet file"; exit 1; fi
 echo "$read" | grep -q "empty.parquet is not a readable Parquet file"
+
+# The README's CLI tour, word for word but for its two fixed ports (free ones here, so that checks running side by side
+# do not collide), with the last peer it needs (the Oracle client). Any failing line fails the check.
+oracledb_version="$("$node" -p 'require(process.argv[1]).peerDependencies.oracledb' "$root/package.json")"
+npm install --no-audit --no-fund --loglevel=error "oracledb@$oracledb_version"
+"$node" "$root/scripts/readme-example.mjs" "$root/README.md" sh '## The `adbc` command line' >tour.sh
+read -r hana_port oracle_port < <("$node" -e '
+const net = require("node:net")
+const free = () => new Promise((resolve) => { const s = net.createServer().listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => resolve(port)) }) })
+Promise.all([free(), free()]).then((ports) => console.log(ports.join(" ")))')
+sed -i -E "s/--port 39015( |$)/--port $hana_port\1/; s/--port 39521( |$)/--port $oracle_port\1/" tour.sh
+grep -q -- "--port $hana_port" tour.sh && grep -q -- "--port $oracle_port" tour.sh
+echo "consumer check: the README's CLI tour (test servers on ports $hana_port and $oracle_port)"
+timeout 900 bash -e tour.sh &
+tour=$!
+wait "$tour"
+test -s out.csv
 echo "consumer check: passed (effect $effect_lowest, apache-arrow $arrow_lowest)"

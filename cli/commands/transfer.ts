@@ -100,6 +100,13 @@ export const ingest = Command.make(
       Flag.atLeast(0),
       Flag.withDescription("CSV column type NAME:TYPE (repeatable; int32, int64, float64, decimal(P,S), bool, date, timestamp, utf8); others inferred")
     ),
+    delimiter: Flag.String("delimiter").pipe(
+      withEnvOptional(
+        envName("ingest", "delimiter"),
+        OptionSchemas.nonEmptyString,
+        "CSV field delimiter; default a tab for .tsv, else a comma"
+      )
+    ),
     batchRows: valueFlag(
       "batch-rows",
       OptionSchemas.positiveInt,
@@ -129,7 +136,7 @@ export const ingest = Command.make(
         ? yield* readArrow(args.file)
         : format === "parquet"
         ? yield* readParquet(args.file, { batchRows: args.batchRows })
-        : yield* readCsv(args.file, { columns, batchRows: args.batchRows })
+        : yield* readCsv(args.file, { columns, batchRows: args.batchRows, delimiter: Option.getOrUndefined(args.delimiter) })
       const rows = yield* Effect.flatMap(Connection, (conn) => conn.ingest(data, ingestOptions(args))).pipe(
         Progress.tracked(`ingest ${args.file}`, { operation: "ingest", onFinish: () => {} }),
         Effect.provide(connectionOf(args))

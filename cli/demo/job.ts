@@ -13,7 +13,8 @@ import type * as Database from "../../src/Database.ts"
 import { databaseFromEnv, databaseOnTestServer, type DriverName, hasEnvUri } from "../drivers.ts"
 import { copyQuery } from "../copy.ts"
 import { formatCount, formatMegabytes, type Progress, type StepFigures } from "../progress.ts"
-import { ChecksumAccumulator, compareChecksums } from "./checksum.ts"
+import { ChecksumAccumulator } from "./checksum.ts"
+import { failedChecks } from "./checks.ts"
 import { lineitem, lineitemSchema } from "./lineitem.ts"
 import { ingestStep, listTables, type ListedTable, quote, verifyStep } from "./steps.ts"
 
@@ -63,8 +64,19 @@ const connect = (driver: DriverName) =>
     return { context, source }
   })
 
+/**
+ * A step a test adds to the job, to see its checks fail for real: `afterCopy` runs on the Oracle connection between
+ * the copy and the verification (e.g. deleting a row). The CLI passes none.
+ */
+export interface DemoHooks {
+  readonly afterCopy?: Effect.Effect<void, AdbcError, Connection.Connection> | undefined
+}
+
 /** Runs the main job; fails {@link DemoCheckFailed} when a check does not pass. */
-export const runDemo = (options: DemoOptions): Effect.Effect<DemoSummary, AdbcError | Config.ConfigError | DemoCheckFailed, Progress | Scope.Scope> =>
+export const runDemo = (
+  options: DemoOptions,
+  hooks: DemoHooks = {}
+): Effect.Effect<DemoSummary, AdbcError | Config.ConfigError | DemoCheckFailed, Progress | Scope.Scope> =>
   Effect.gen(function*() {
     const steps: Array<StepFigures> = []
     const record = (figures: StepFigures) => void steps.push(figures)
@@ -98,6 +110,8 @@ export const runDemo = (options: DemoOptions): Effect.Effect<DemoSummary, AdbcEr
       { step: "copy HANA → Oracle", totalRows: rows, onFinish: record }
     )
 
+    if (hooks.afterCopy !== undefined) yield* onOracle(hooks.afterCopy)
+
     // 3. Verify both sides with the same program.
     const verify = (side: string) => verifyStep(`verify ${side}`, table, columns, { totalRows: rows, onFinish: record })
     const onHanaVerified = yield* onHana(verify("HANA"))
@@ -110,18 +124,13 @@ export const runDemo = (options: DemoOptions): Effect.Effect<DemoSummary, AdbcEr
     ]
 
     const expected = generated.result()
-    const problems = [
-      ...(expected.rows !== rows ? [`generated ${expected.rows} rows, asked for ${rows}`] : []),
-      ...[["HANA", onHanaVerified], ["Oracle", onOracleVerified]].flatMap(([side, verified]) => {
-        const v = verified as typeof onHanaVerified
-        return [
-          ...(v.count !== rows ? [`${side}: COUNT(*) is ${v.count}, expected ${rows}`] : []),
-          ...compareChecksums(expected, v.checksum).map((p) => `${side}: ${p}`)
-        ]
-      }),
-      ...(["HANA", "Oracle"].filter((db) => !listed.some((t) => t.database === db && t.table === table))
-        .map((db) => `${db}: GetObjects does not list ${table}`))
-    ]
+    const problems = failedChecks({
+      table,
+      askedRows: rows,
+      generated: expected,
+      verified: [["HANA", onHanaVerified], ["Oracle", onOracleVerified]],
+      listed
+    })
     const summary: DemoSummary = { steps, tables: listed, sources: { hana: hana.source, oracle: oracle.source } }
     yield* printSummary(summary, expected.rows, problems)
     if (problems.length > 0) return yield* new DemoCheckFailed({ problems })

@@ -176,9 +176,20 @@ export const fromRowError = (cause: unknown, firstRow: number): AdbcError => {
   const offset = (cause as { rowOffset?: unknown } | null)?.rowOffset
   if (cause instanceof AdbcErrorClass || typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) return error
   const column = columnInMessage(error.message)
-  const where = `row ${firstRow + offset + 1}${column === undefined ? "" : `, column ${JSON.stringify(column)}`}`
-  return adbcError(error.status, `${where}: ${error.message}`, {
+  return located(error, `row ${firstRow + offset + 1}${column === undefined ? "" : `, column ${JSON.stringify(column)}`}`)
+}
+
+/** `error` with `where` before its message; status, vendor code and SQLSTATE kept. */
+const located = (error: AdbcError, where: string): AdbcError =>
+  adbcError(error.status, `${where}: ${error.message}`, {
     ...(error.vendorCode === undefined ? {} : { vendorCode: error.vendorCode }),
     ...(error.sqlState === undefined ? {} : { sqlState: error.sqlState })
   })
-}
+
+/**
+ * The error of a statement's run for one of several parameter rows, naming that row (1-based).
+ *
+ * @category mapping
+ * @since 0.1.0
+ */
+export const atParameterRow = (error: AdbcError, row: number): AdbcError => located(error, `parameter row ${row}`)

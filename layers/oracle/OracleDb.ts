@@ -38,7 +38,10 @@ export const oracledb: OracleDbModule = require("oracledb")
 
 /** oracledb's thin Statement: `_prepare` classifies a SQL text as oracledb does (lib/thin/statement.js Parser). */
 const { Statement: StatementClass } = require("oracledb/lib/thin/statement.js") as {
-  Statement?: { new(): { _prepare(sql: string): void; isQuery: boolean; isDml: boolean }; prototype: Record<string, unknown> }
+  Statement?: {
+    new(): { _prepare(sql: string): void; isQuery: boolean; isDml: boolean; isPlSql: boolean }
+    prototype: Record<string, unknown>
+  }
 }
 
 /** oracledb's execute message (lib/thin/protocol/messages/execute.js), for the define call of a parsed query. */
@@ -881,24 +884,75 @@ const callWith = <A>(
  * caches no DDL, and runs a PL/SQL block's first execute as one iteration to settle its bind directions, which a
  * parse would skip.
  */
-const statementKind = (sql: string): "query" | "dml" | "other" => {
+const statementKind = (sql: string): "query" | "dml" | "plsql" | "other" => {
   if (StatementClass === undefined) return "other"
   const statement = new StatementClass()
   statement._prepare(sql)
-  return statement.isQuery ? "query" : statement.isDml ? "dml" : "other"
+  return statement.isQuery ? "query" : statement.isDml ? "dml" : statement.isPlSql ? "plsql" : "other"
 }
+
+/** Whether `sql` is a PL/SQL block (BEGIN, DECLARE, CALL), as oracledb classifies it. @category operations @since 0.1.0 */
+export const isPlsql = (sql: string): boolean => statementKind(sql) === "plsql"
+
+/**
+ * Whether the reply to an execute of `sql` may name server cursors the client does not know yet: a text oracledb
+ * holds no cursor for (DDL, which it never caches, and every text with `stmtCacheSize=0` among them) and a PL/SQL
+ * block, whose implicit result sets are new cursors on every run.
+ */
+const repliesWithNewCursors = (connection: OracleConnection, sql: string): boolean => {
+  const cached = connection._impl?.statementCache?._cachedStatements?.get(sql)
+  return cached === undefined || cached.cursorId === 0 || cached.inUse || isPlsql(sql)
+}
+
+/**
+ * Runs an execute (or executeMany) of `sql` as {@link call} does; when its reply may name cursors the client does not
+ * know yet, an interruption lets it end first ({@link callToEnd}), so a break never makes oracledb drop that reply
+ * and orphan them.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const callExecute = <A>(
+  connection: OracleConnection,
+  sql: string,
+  run: () => Promise<A>,
+  release?: ((value: A) => Promise<boolean>) | undefined
+): Effect.Effect<A, AdbcError> =>
+  Effect.suspend(() => repliesWithNewCursors(connection, sql) ? callToEnd(connection, run, release) : call(connection, run, release))
 
 /**
  * Like {@link call}, for a call that should not be broken: an interrupted caller first waits (half of
  * {@link ANSWER_BUDGET_MS}) for the call to end by itself, and breaks it only when it does not, within the other half.
+ * A call that ended has what it opened released (`release`, as for {@link call}), then the closes are sent.
+ *
+ * This is for a call whose reply alone names server cursors it opened (a new SQL text's cursor, implicit result
+ * sets): oracledb drops a reply that a break crosses (see {@link openCursor}), and those cursors would stay open on
+ * the server until the session ends. A break that reaches the call while the server still runs it is answered by
+ * ORA-01013 naming the call's cursor, which oracledb then closes.
+ *
+ * @category operations
+ * @since 0.1.0
  */
-const callToEnd = <A>(connection: OracleConnection, run: () => Promise<A>): Effect.Effect<A, AdbcError> =>
-  callWith(run, (settled, ended) =>
-    Effect.suspend(() => settled() ? Effect.void : Effect.promise(() => ended)).pipe(
+export const callToEnd = <A>(
+  connection: OracleConnection,
+  run: () => Promise<A>,
+  release?: ((value: A) => Promise<boolean>) | undefined
+): Effect.Effect<A, AdbcError> =>
+  callWith(run, (_settled, ended) =>
+    Effect.promise(() => ended).pipe(
       Effect.timeoutOption(ANSWER_BUDGET_MS / 2),
-      Effect.flatMap((answered) =>
-        Option.isNone(answered) ? interruptCall(connection, ended, undefined, ANSWER_BUDGET_MS / 2) : Effect.void
-      )
+      Effect.flatMap((answered) => {
+        if (Option.isNone(answered)) return interruptCall(connection, ended, release, ANSWER_BUDGET_MS / 2)
+        const outcome = answered.value
+        if (outcome._tag === "Error" || release === undefined) return Effect.void
+        return withinBudget(
+          connection,
+          Effect.promise(async () => {
+            if (await release(outcome.value).catch(() => false)) await connection.ping().catch(() => undefined)
+          }),
+          ANSWER_BUDGET_MS / 2
+        )
+      })
     ))
 
 /**
@@ -909,8 +963,8 @@ const callToEnd = <A>(connection: OracleConnection, run: () => Promise<A>): Effe
  * defined). With `keepQuery` false a query's parsed cursor is closed as oracledb's `getStatementInfo` does: the
  * first execute of a query with bound parameters on a known cursor is a full one, which fetches
  * `fetchArraySize` rows instead of `prefetchRows` (lib/thin/protocol/messages/execute.js), so such a query is
- * parsed again by its execute. The parse is not broken by an interruption unless it outlasts half of
- * {@link ANSWER_BUDGET_MS}.
+ * parsed again by its execute. The parse, and the define as a call of its own, is not broken by an interruption
+ * unless it outlasts half of {@link ANSWER_BUDGET_MS}.
  *
  * @category operations
  * @since 0.1.0
@@ -927,11 +981,9 @@ export const statementInfo = (
   const kind = statementKind(sql)
   const options = { ...executeOptions, connection, keepInStmtCache: kind === "dml" || (kind === "query" && keepQuery) }
   return Effect.map(
-    callToEnd(connection, async () => {
-      const info = await parse(sql, options)
-      await defineParsed(impl, sql, options)
-      return info
-    }),
+    // two calls, each awaited on its own: an interruption during the parse stops before the define, which the next
+    // openCursor of the text then makes
+    Effect.tap(callToEnd(connection, () => parse(sql, options)), () => callToEnd(connection, () => defineParsed(impl, sql, options))),
     (info) => {
       // what the public getStatementInfo adds (lib/connection.js): the type name of each column
       for (const m of info.metaData ?? []) addTypeProperties(m, "dbType")
@@ -984,9 +1036,9 @@ const defineParsed = async (
  * the cursor and the server keeps it open until the session ends (it stays in V$OPEN_CURSOR). So a query or DML text
  * without a cached cursor is first parsed by {@link statementInfo}, a call that is not broken, and the execute then
  * runs on the cursor that parse opened: a break of the execute leaves a cursor the client closes or reuses.
- * `executeOptions` are the execute's (see {@link statementInfo}). Not covered: PL/SQL and DDL texts (see
+ * `executeOptions` are the execute's (see {@link statementInfo}). Not covered here: PL/SQL and DDL texts (see
  * `statementKind`), queries with bound parameters (see {@link statementInfo}) and everything when the statement
- * cache is off (`stmtCacheSize=0`).
+ * cache is off (`stmtCacheSize=0`); their executes go through {@link callExecute}.
  *
  * @category operations
  * @since 0.1.0
@@ -1005,7 +1057,8 @@ export const openCursor = (
     if (needsDefine(impl, sql)) return callToEnd(connection, () => defineParsed(impl, sql, options))
     const cached = cache._cachedStatements.get(sql)
     if (cached !== undefined && (cached.cursorId !== 0 || cached.inUse)) return Effect.void
-    if (statementKind(sql) === "other") return Effect.void
+    const kind = statementKind(sql)
+    if (kind === "other" || kind === "plsql") return Effect.void
     return Effect.asVoid(statementInfo(connection, sql, executeOptions))
   })
 

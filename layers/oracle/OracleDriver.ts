@@ -9,7 +9,8 @@
  *   `redo.statement.read_batch_rows` (hard).
  * - OUT values and implicit result sets beyond the first go through port v2's `out` and `more`.
  * - Parameters: Arrow batches converted by Params.ts; DML runs through executeMany in chunks of
- *   `redo.statement.insert_batch_rows`; a query with several parameter rows runs once per row, results concatenated.
+ *   `redo.statement.insert_batch_rows`; a query or PL/SQL block with several parameter rows runs once per row, results
+ *   concatenated (a block's first implicit result set of each run).
  * - PL/SQL: implicit result sets (DBMS_SQL.RETURN_RESULT) in batch mode only, first cursor; OUT / IN OUT binds
  *   declared by `ORACLE:parameter_type` come back as extra columns of a one-row result.
  * - Catalog (Catalog.ts), ingest DDL (Ddl.ts), type mappings (Types.ts), errors (Errors.ts).
@@ -17,8 +18,8 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Effect, Result, type Scope } from "effect"
-import { type AdbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
+import { Effect, Exit, Result, type Scope } from "effect"
+import { type AdbcError, adbcError, invalidArgument, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
 import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
@@ -26,10 +27,11 @@ import type { ResolvedOptions } from "../../src/Options.ts"
 import { catalogRows, CURRENT_CATALOG_SQL } from "./Catalog.ts"
 import { connectionAttributes, NLS_SETUP_SQL, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
-import { fromRowError, oraCode } from "./Errors.ts"
+import { atParameterRow, fromOracleError, fromRowError, oraCode } from "./Errors.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
 import { formatEpochTicks } from "../common/ArrowCells.ts"
+import { type Cancellation, makeCancellation } from "../common/Cancellation.ts"
 import { executeManyEncoded, executeManyRows, SEAM_ORACLEDB_VERSION, seamInfo, wireOrder } from "./EncodedBinds.ts"
 import { batchEncoders, type EncodePlan, encodeRows, type StringLimit, stringLimitOfType } from "./IngestEncoder.ts"
 import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns } from "./Params.ts"
@@ -176,6 +178,25 @@ const queryOptions = (options: ResolvedOptions, prefetchRows: number): Record<st
 const mapColumns = (metaData: ReadonlyArray<Db.OracleMetaData>, options: ResolvedOptions) =>
   Effect.fromResult(arrowColumns(metaData.map(columnMetadata), mappingOptions(options)))
 
+/** Each open connection's cancel state (Connection.cancel), which its cursors share. */
+const cancellations = new WeakMap<Db.OracleConnection, Cancellation>()
+
+const cancellationOf = (connection: Db.OracleConnection): Cancellation => {
+  let cancellation = cancellations.get(connection)
+  if (cancellation === undefined) {
+    cancellation = makeCancellation()
+    cancellations.set(connection, cancellation)
+  }
+  return cancellation
+}
+
+/**
+ * The error of a read from a result that Connection.cancel cancelled between two reads: ORA-01013, what a break gives
+ * the call it aborts, a fetch included (OCI Programmer's Guide, OCIBreak(): "an immediate (asynchronous) abort of any
+ * currently executing OCI function", docs.oracle.com/cd/B10500_01/appdev.920/a96584/oci16m96.htm).
+ */
+const cancelledRead = () => fromOracleError({ errorNum: 1013, message: "ORA-01013: user requested cancel of current operation" })
+
 /**
  * A cursor over consecutive result sets of one shape, read `fetchArraySize` rows at a time. With `wire` (batch
  * mode), once oracledb's buffered rows (the first round trip's) are read, the rows of each later round trip are
@@ -191,6 +212,9 @@ const makeCursor = (
   wire: boolean
 ): DriverCursor => {
   const schema = new Arrow.Schema(columns.map((c) => c.field))
+  // Connection.cancel breaks a fetch in flight (ORA-01013); between two reads it marks the cursor cancelled
+  const cancellation = cancellationOf(connection)
+  const token = cancellation.reader()
   let current: Db.OracleResultSet | undefined = first
   let decoder: WireDecoder | undefined
   let rowsSeen = 0
@@ -217,26 +241,33 @@ const makeCursor = (
     decoder = new WireDecoder(columns, wireColumns, offset ?? 0, Db.lastDecodedValues(rs))
     return decoder
   }
+  /** A cancelled read: the result set is closed and its server cursor released, then ORA-01013. */
+  const failCancelled = Effect.andThen(closeCurrent(false), Effect.failSync(cancelledRead))
+  const fetchRows = <A>(run: () => Promise<A>) => cancellation.running(Db.call(connection, run))
   const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {
     while (!closed && current !== undefined) {
+      if (token.cancelled()) return yield* failCancelled
       const rs: Db.OracleResultSet = current
       const firstRow = rowsSeen
       const fast = rowsSeen === 0 ? undefined : wireDecoder(rs)
       if (fast !== undefined) {
-        const rows = yield* Db.call(connection, () => Db.fetchWireRows(rs, fetchArraySize))
+        const rows = yield* fetchRows(() => Db.fetchWireRows(rs, fetchArraySize))
+        // a cancel during a fetch the server answered before the break reached it
+        if (token.cancelled()) return yield* failCancelled
         if (rows.length > 0) {
           rowsSeen += rows.length
           return fast.page(rows, firstRow)
         }
       } else {
-        const rows = yield* Db.call(connection, () => rs.getRows(fetchArraySize))
+        const rows = yield* fetchRows(() => rs.getRows(fetchArraySize))
+        if (token.cancelled()) return yield* failCancelled
         if (rows.length > 0) {
           rowsSeen += rows.length
           return oraclePage(rows, columns, firstRow)
         }
       }
       yield* closeCurrent(true)
-      current = yield* more
+      current = yield* cancellation.running(more)
     }
     return undefined
   })
@@ -246,10 +277,42 @@ const makeCursor = (
     close: Effect.suspend(() => {
       if (closed) return Effect.void
       closed = true
+      token.close()
       return closeCurrent(false)
     })
   }
 }
+
+/** One parameter row: the bound columns and this row's values. */
+interface ParameterRow {
+  readonly columns: ReadonlyArray<BoundColumn>
+  readonly values: ReadonlyArray<unknown>
+}
+
+/** A parameter row as oracledb's execute takes it: one bind per column, with the column's direction and type. */
+const bindsOf = (r: ParameterRow) =>
+  r.columns.map((c, i) => ({ dir: c.def.dir, type: c.def.type, ...(c.def.maxSize !== undefined ? { maxSize: c.def.maxSize } : {}), val: r.values[i] }))
+
+/** Whether two results have the same columns: names, Arrow types, nullability and Oracle type names. */
+const sameShape = (a: ReadonlyArray<MappedColumn>, b: ReadonlyArray<MappedColumn>): boolean =>
+  a.length === b.length && a.every((c, i) => {
+    const d = b[i]!.field
+    return c.field.name === d.name && String(c.field.type) === String(d.type) && c.field.nullable === d.nullable &&
+      c.field.metadata.get(TYPE_NAME_METADATA) === d.metadata.get(TYPE_NAME_METADATA)
+  })
+
+/** A result's columns as `NAME TYPE-NAME` text, for error messages. */
+const shapeText = (columns: ReadonlyArray<MappedColumn>): string =>
+  columns.map((c) => `${c.field.name} ${c.field.metadata.get(TYPE_NAME_METADATA) ?? String(c.field.type)}`).join(", ")
+
+/** The savepoint a PL/SQL block runs after inside the caller's transaction, to be undone on a failure. */
+const BLOCK_SAVEPOINT = "ADBC_BLOCK"
+
+/** The error of implicit result sets in row mode. */
+const implicitResultsInRowMode = () =>
+  notImplemented(
+  "implicit result sets (DBMS_SQL.RETURN_RESULT) are only supported with redo.statement.execution_mode=batch"
+)
 
 /** An OUT parameter's column: its bound field, with the Oracle type it was bound as in `oracle.type-name`. */
 const outField = (column: BoundColumn): Arrow.Field => {
@@ -268,18 +331,11 @@ const outValue = (value: unknown): unknown =>
 
 const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
   let autocommit = true
-  let busy = false
-
-  const tracked = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.suspend(() => {
-      busy = true
-      return effect.pipe(Effect.ensuring(Effect.sync(() => {
-        busy = false
-      })))
-    })
+  const cancellation = cancellationOf(connection)
+  const tracked = cancellation.running
 
   const run = (sql: string, binds: unknown, options: Record<string, unknown>) =>
-    Db.call(connection, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }), Db.closeResults)
+    Db.callExecute(connection, sql, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }), Db.closeResults)
 
   /**
    * `run` whose result sets are closed when the scope closes, in case an interruption stops them from reaching a
@@ -339,9 +395,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         if (options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) !== "batch") {
           yield* Effect.forEach(implicit, Db.closeResultSet, { discard: true })
           yield* Db.releaseCursors(connection)
-          return yield* notImplemented(
-            "implicit result sets (DBMS_SQL.RETURN_RESULT) are only supported with redo.statement.execution_mode=batch"
-          )
+          return yield* implicitResultsInRowMode()
         }
         const cursors: Array<DriverCursor> = []
         for (const [i, rs] of implicit.entries()) {
@@ -362,6 +416,127 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       return { _tag: "Count" as const, rowsAffected: result.rowsAffected ?? -1, out }
     })
+
+  /**
+   * A statement's calls as one unit under autocommit (a PL/SQL block's runs, bound DML's executeMany chunks): they
+   * run with `autoCommit: false`, the commit follows once the driver accepts their outcome, and a failure or an
+   * interruption rolls them back, so that an error after a call (implicit results in row mode, a column the driver
+   * cannot map, a later parameter row's or chunk's failure) leaves nothing written. An array DML call that fails
+   * keeps the rows before the failing one in the transaction (Oracle rolls back only the failing row, "commits the
+   * rows that were successfully inserted prior to encountering the error" in autocommit:
+   * https://docs.progress.com/bundle/datadirect-oracle-odbc-80/page/Batch-Failure-Returns-Error.html), where the
+   * next autocommit statement would have committed them. Outside autocommit the calls are part of the caller's
+   * transaction.
+   */
+  const statementUnit = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
+    Effect.suspend(() =>
+      autocommit
+        ? effect.pipe(
+          Effect.tap(() => Db.call(connection, () => connection.commit())),
+          Effect.onExit((exit) =>
+            Exit.isSuccess(exit) ? Effect.void : Db.withinBudget(connection, Effect.promise(() => connection.rollback().catch(() => undefined)))
+          )
+        )
+        : effect
+    )
+
+  /**
+   * A PL/SQL block bound to several parameter rows, run once per row in order: oracledb's executeMany returns no
+   * implicit result sets, so they would be lost without an error. The first implicit result set of every run makes
+   * the result, in row order (the others are closed), so every run must return one, all of the same shape; a block
+   * that returns none gives a count. The runs are one unit ({@link blockUnit}); a failure or an interruption closes
+   * every result set they opened.
+   */
+  const executeBlockPerRow = (
+    sql: string,
+    rows: ReadonlyArray<ParameterRow>,
+    options: ResolvedOptions,
+    prefetchRows: number
+  ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> => {
+    const results: Array<Db.OracleExecuteResult> = []
+    const closeAll = Effect.flatMap(
+      Effect.promise(async () => {
+        let closed = false
+        for (const result of results) if (await Db.closeResults(result)) closed = true
+        return closed
+      }),
+      (closed) => closed ? Db.releaseCursors(connection) : Effect.void
+    )
+    return blockUnit(Effect.gen(function*() {
+      const firsts: Array<{ readonly row: number; readonly resultSet: Db.OracleResultSet }> = []
+      let without: number | undefined
+      for (const [i, r] of rows.entries()) {
+        // each run's implicit result sets are new server cursors that only its reply names (Db.callExecute)
+        const result = yield* Effect.uninterruptibleMask((restore) =>
+          restore(run(sql, bindsOf(r), { ...queryOptions(options, prefetchRows), autoCommit: false })).pipe(
+            Effect.tap((result) => Effect.sync(() => results.push(result))),
+            Effect.mapError((e) => atParameterRow(e, i + 1))
+          )
+        )
+        const [first, ...others] = result.implicitResults ?? []
+        yield* Effect.forEach(others, Db.closeResultSet, { discard: true })
+        if (first === undefined) {
+          without ??= i + 1
+          continue
+        }
+        if (options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) !== "batch") return yield* implicitResultsInRowMode()
+        firsts.push({ row: i + 1, resultSet: first })
+      }
+      const [head, ...tail] = firsts
+      if (head === undefined) {
+        const counts = results.map((r) => r.rowsAffected)
+        return { _tag: "Count" as const, rowsAffected: counts.every((n) => n !== undefined) ? counts.reduce((a, n) => a + n, 0) : -1 }
+      }
+      if (without !== undefined) {
+        return yield* adbcError(
+          "INVALID_DATA",
+          `parameter row ${without} of the PL/SQL block returned no implicit result set, parameter row ${head.row} did: the rows' results cannot be concatenated into one`
+        )
+      }
+      const columns = yield* mapColumns(head.resultSet.metaData, options)
+      for (const { row, resultSet } of tail) {
+        const other = yield* mapColumns(resultSet.metaData, options)
+        if (!sameShape(columns, other)) {
+          return yield* adbcError(
+            "INVALID_DATA",
+            `the first implicit result set of parameter row ${row} has the columns (${shapeText(other)}), that of parameter row ${head.row} (${shapeText(columns)}): results of different shapes are not concatenated`
+          )
+        }
+      }
+      let next = 0
+      const more = Effect.sync(() => tail[next++]?.resultSet)
+      const cursor = makeCursor(connection, head.resultSet, columns, options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE), more, true)
+      return { _tag: "Rows" as const, cursor: { ...cursor, close: Effect.andThen(cursor.close, closeAll) } }
+    })).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : closeAll))
+  }
+
+  /**
+   * A PL/SQL block's calls as one unit: under autocommit {@link statementUnit}; inside the caller's transaction after
+   * a savepoint, rolled back to on a failure or an interruption (implicit results refused in row mode, a column the
+   * driver cannot map), so that the block leaves nothing written and the caller's earlier work stays. A block that
+   * commits by itself cannot be undone.
+   */
+  const blockUnit = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
+    Effect.suspend(() =>
+      autocommit ? statementUnit(effect) : Effect.andThen(
+        run(`SAVEPOINT ${BLOCK_SAVEPOINT}`, [], {}),
+        Effect.onExit(effect, (exit) =>
+          Exit.isSuccess(exit) ? Effect.void : Db.withinBudget(
+            connection,
+            Effect.promise(() => connection.execute(`ROLLBACK TO SAVEPOINT ${BLOCK_SAVEPOINT}`, [], {}).catch(() => undefined))
+          ))
+      )
+    )
+
+  /** A PL/SQL block run once (unbound, or bound to one parameter row), as one unit ({@link blockUnit}). */
+  const executeBlockOnce = (
+    sql: string,
+    binds: unknown,
+    executeOptions: Record<string, unknown>,
+    options: ResolvedOptions,
+    columns: ReadonlyArray<BoundColumn> | undefined
+  ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
+    blockUnit(Effect.flatMap(runScoped(sql, binds, { ...executeOptions, autoCommit: false }), (result) => outcome(result, options, columns)))
 
   const executeWithParameters = (
     sql: string,
@@ -386,30 +561,34 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       // a bound query's execute parses anew, so that its first round trip fetches prefetch_rows (Db.statementInfo)
       const info = yield* Db.statementInfo(connection, sql, queryOptions(options, 1), false)
       const isQuery = info.metaData !== undefined && info.metaData.length > 0
-      if (!isQuery && !hasOut && total > 1) {
+      const isBlock = Db.isPlsql(sql)
+      if (!isQuery && !isBlock && !hasOut && total > 1) {
         const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
-        let affected = 0
-        for (const { columns, rows } of prepared) {
-          for (let start = 0; start < rows; start += chunk) {
-            const end = Math.min(rows, start + chunk)
-            const result = yield* Db.call(connection, () =>
-              connection.executeMany(sql, bindRows(columns, start, end), {
-                autoCommit: autocommit,
-                bindDefs: columns.map((c) => c.def)
-              }))
-            affected += result.rowsAffected ?? 0
+        return yield* statementUnit(Effect.gen(function*() {
+          let affected = 0
+          for (const { columns, rows } of prepared) {
+            for (let start = 0; start < rows; start += chunk) {
+              const end = Math.min(rows, start + chunk)
+              const result = yield* Db.callExecute(connection, sql, () =>
+                connection.executeMany(sql, bindRows(columns, start, end), {
+                  autoCommit: false,
+                  bindDefs: columns.map((c) => c.def)
+                }))
+              affected += result.rowsAffected ?? 0
+            }
           }
-        }
-        return { _tag: "Count" as const, rowsAffected: affected }
+          return { _tag: "Count" as const, rowsAffected: affected }
+        }))
       }
-      // Queries run once per parameter row and their results are concatenated; PL/SQL with OUT binds runs once.
-      const rows: Array<{ columns: Array<BoundColumn>; values: Array<unknown> }> = []
+      // Queries and PL/SQL blocks run once per parameter row and their results are concatenated; PL/SQL with OUT
+      // binds runs once.
+      const rows: Array<ParameterRow> = []
       for (const { columns, rows: n } of prepared) {
         for (const values of bindRows(columns, 0, n)) rows.push({ columns, values })
       }
-      const bindsOf = (r: { columns: Array<BoundColumn>; values: Array<unknown> }) =>
-        r.columns.map((c, i) => ({ dir: c.def.dir, type: c.def.type, ...(c.def.maxSize !== undefined ? { maxSize: c.def.maxSize } : {}), val: r.values[i] }))
       const prefetchRows = prefetchRowsFor(info.metaData, options)
+      if (isBlock && rows.length > 1) return yield* executeBlockPerRow(sql, rows, options, prefetchRows)
+      if (isBlock) return yield* executeBlockOnce(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows), options, rows[0]!.columns)
       const first = yield* runScoped(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows))
       if (first.resultSet === undefined || rows.length === 1) return yield* outcome(first, options, rows[0]!.columns)
       let next = 1
@@ -435,7 +614,9 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const info = options.get(Opt.PrefetchBytes) === undefined
         ? yield* Effect.as(Db.openCursor(connection, sql, queryOptions(options, 1)), undefined)
         : yield* Db.statementInfo(connection, sql, queryOptions(options, 1))
-      const result = yield* runScoped(sql, [], queryOptions(options, prefetchRowsFor(info?.metaData, options)))
+      const executeOptions = queryOptions(options, prefetchRowsFor(info?.metaData, options))
+      if (Db.isPlsql(sql)) return yield* executeBlockOnce(sql, [], executeOptions, options, undefined)
+      const result = yield* runScoped(sql, [], executeOptions)
       return yield* outcome(result, options, undefined)
     }))
 
@@ -516,7 +697,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         for (let start = 0; start < batch.numRows; start += chunk) {
           const end = Math.min(batch.numRows, start + chunk)
           const rows = encodeRows(wire, start, end)
-          const result = yield* Db.call(connection, () =>
+          const result = yield* Db.callExecute(connection, sql, () =>
             executeManyEncoded(connection, sql, rows, bindDefs, seam.maxStringSize, { autoCommit: autocommit }).catch(
               (e: unknown) => Promise.reject(fromRowError(e, firstRow + start))
             ))
@@ -528,7 +709,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const columns = yield* Effect.fromResult(ingestColumns(batch, structType, limitOf, firstRow))
       for (let start = 0; start < batch.numRows; start += chunk) {
         const end = Math.min(batch.numRows, start + chunk)
-        const result = yield* Db.call(connection, () =>
+        const result = yield* Db.callExecute(connection, sql, () =>
           executeManyRows(connection, sql, bindRows(columns, start, end), {
             autoCommit: autocommit,
             bindDefs: columns.map((c) => c.def)
@@ -604,11 +785,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       ddl: { _tag: "BuildAndSwap", renameTableSql: Ddl.renameTableSql },
       insertBatch
     },
-    cancel: Effect.suspend(() =>
-      busy
-        ? Effect.promise(() => connection.breakExecution().catch(() => undefined))
-        : Effect.fail(invalidState("no statement is running on this connection"))
-    ),
+    cancel: cancellation.cancel(Effect.promise(() => connection.breakExecution().catch(() => undefined))),
     isUsable: () => connection.isHealthy(),
     abort: Db.abort(connection)
   }

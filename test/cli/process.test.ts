@@ -1,10 +1,15 @@
 /**
  * What only a real process shows: the bin as `npm pack` ships it (built once for this file, run with plain node),
- * its exit codes, and SIGINT (exit 130, the server call cancelled, nothing half-written) on a long query and during
- * the main job's copy. The tests run concurrently, each on servers of its own, once the one build is done.
- * Everything else runs in-process (cli.test.ts, demo.test.ts).
+ * every command and every output and input format once through it, its exit codes, and SIGINT (exit 130, the server
+ * call cancelled, nothing half-written) on a long query and during the main job's copy. The tests run concurrently
+ * once the one build is done: the SIGINT tests on servers of their own (they count the server's cursors), the others
+ * on the file's shared pair. The details of each command are tested in-process (cli.test.ts, demo.test.ts).
  */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { DuckDBInstance } from "@duckdb/node-api"
 import * as Arrow from "apache-arrow"
 import { Effect, Layer, Stream } from "effect"
 import { ChecksumAccumulator } from "../../cli/demo/checksum.ts"
@@ -17,12 +22,13 @@ import { type OracleTestServerHandle, startOracleTestServer } from "../../testki
 import { buildBin, runBin, startCli } from "./support.ts"
 
 let hana: HanaTestServerHandle
+let oracle: OracleTestServerHandle
 
 beforeAll(async () => {
-  hana = await startHanaTestServer()
+  ;[hana, oracle] = await Promise.all([startHanaTestServer(), startOracleTestServer()])
 }, 120_000)
 afterAll(async () => {
-  await hana?.close()
+  await Promise.all([hana?.close(), oracle?.close()])
 })
 
 const waitUntil = async (done: () => boolean, ms: number) => {
@@ -49,7 +55,75 @@ describe.concurrent("the built adbc bin", { timeout: 300_000 }, () => {
     expect(failed.code).toBe(1)
     expect(failed.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(/^error: INVALID_ARGUMENT \(vendor code 257, SQLSTATE 42000\): /)])
     expect(usage.code).toBe(2)
-    expect(usage.stderr).toMatch(/--max-rows/)
+    expect(usage.stdout).toBe("")
+    expect(usage.stderr.trimEnd().split("\n")).toEqual([
+      `error: Invalid value for flag --max-rows: "none". Expected: a finite number`,
+      "hint: adbc query --help lists every flag"
+    ])
+  })
+
+  it("runs every command, every output format and every input format", async () => {
+    const bin = await buildBin()
+    const dir = mkdtempSync(join(tmpdir(), "adbc-bin-run-"))
+    const files = { csv: join(dir, "c.csv"), tsv: join(dir, "t.tsv"), arrows: join(dir, "a.arrows"), parquet: join(dir, "p.parquet"), arrow: join(dir, "out.arrow") }
+    writeFileSync(files.csv, "K,NAME\n1,one\n2,two\n")
+    writeFileSync(files.tsv, "K\tNAME\n3\tthree, a comma\n")
+    writeFileSync(files.arrows, Arrow.tableToIPC(new Arrow.Table({ K: Arrow.vectorFromArray([4], new Arrow.Int32()), NAME: Arrow.vectorFromArray(["four"]) }), "stream"))
+    const duck = await DuckDBInstance.create(":memory:")
+    const session = await duck.connect()
+    await session.run(`COPY (SELECT 5::INTEGER AS K, 'five' AS NAME) TO '${files.parquet}' (FORMAT parquet)`)
+    session.closeSync()
+    const on = (uri: string) => ["--uri", uri]
+    const ingested = await Promise.all([
+      runBin(bin, ["ingest", files.csv, ...on(hana.uri), "--table", "BIN_CSV"]),
+      runBin(bin, ["ingest", files.tsv, ...on(hana.uri), "--table", "BIN_TSV"]),
+      runBin(bin, ["ingest", files.arrows, ...on(hana.uri), "--table", "BIN_ARROWS"]),
+      runBin(bin, ["ingest", files.parquet, ...on(oracle.uri), "--table", "BIN_PARQUET"])
+    ])
+    for (const run of ingested) expect([run.code, run.stderr]).toEqual([0, ""])
+    expect(ingested.map((run) => /^(\d+) rows ingested/m.exec(run.stdout)?.[1])).toEqual(["2", "1", "1", "1"])
+
+    const sql = `SELECT "K", "NAME" FROM "BIN_CSV" UNION ALL SELECT "K", "NAME" FROM "BIN_TSV" UNION ALL SELECT "K", "NAME" FROM "BIN_ARROWS" ORDER BY "K"`
+    const [table, csv, jsonl, arrow, arrows, copied, objects, info, schema, types] = await Promise.all([
+      runBin(bin, ["query", ...on(hana.uri), sql]),
+      runBin(bin, ["query", ...on(hana.uri), "--format", "csv", sql]),
+      runBin(bin, ["query", ...on(hana.uri), "--format", "jsonl", sql]),
+      runBin(bin, ["query", ...on(hana.uri), "--format", "arrow", "--output", files.arrow, sql]),
+      runBin(bin, ["query", ...on(oracle.uri), "--format", "arrows", `SELECT "K", "NAME" FROM "BIN_PARQUET"`]),
+      runBin(bin, ["copy", "--from-uri", hana.uri, "--query", sql, "--to-uri", oracle.uri, "--table", "BIN_COPY"]),
+      runBin(bin, ["objects", ...on(hana.uri), "--table", "BIN_CSV"]),
+      runBin(bin, ["info", ...on(oracle.uri), "--format", "csv"]),
+      runBin(bin, ["table-schema", "BIN_TSV", ...on(hana.uri)]),
+      runBin(bin, ["table-types", ...on(oracle.uri), "--format", "jsonl"])
+    ])
+    for (const run of [table, csv, jsonl, arrow, arrows, copied, objects, info, schema, types]) expect([run.code, run.stderr]).toEqual([0, ""])
+    expect(table.stdout.trimEnd().split("\n").map((line) => line.replace(/ +/g, " "))).toEqual([
+      "K | NAME", expect.stringMatching(/^-+/), "1 | one", "2 | two", "3 | three, a comma", "4 | four", "(4 rows)"
+    ])
+    expect(csv.stdout).toBe(`K,NAME\n1,one\n2,two\n3,"three, a comma"\n4,four\n`)
+    expect(jsonl.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as unknown)).toEqual([
+      { K: 1, NAME: "one" }, { K: 2, NAME: "two" }, { K: 3, NAME: "three, a comma" }, { K: 4, NAME: "four" }
+    ])
+    expect(Arrow.tableFromIPC(readFileSync(files.arrow)).toArray().map((r) => [Number(r.K), r.NAME])).toEqual([[1, "one"], [2, "two"], [3, "three, a comma"], [4, "four"]])
+    expect(Arrow.tableFromIPC(arrows.stdoutBytes).toArray().map((r) => [Number(r.K), r.NAME])).toEqual([[5, "five"]])
+    expect(copied.stdout).toContain("4 rows copied into BIN_COPY")
+    expect(objects.stdout).toMatch(/^ {4}table BIN_CSV\n {6}K INTEGER/m)
+    expect(info.stdout).toMatch(/^VENDOR_NAME,0,Oracle$/m)
+    expect(schema.stdout).toMatch(/^NAME +\| Utf8 /m)
+    expect(types.stdout).toContain(`{"table_type":"TABLE"}`)
+
+    // testkit: serves until SIGINT; demo: the main job on this file's servers
+    const server = startCli(bin, ["testkit", "hana", "--port", "0"])
+    const [demo] = await Promise.all([
+      runBin(bin, ["demo", "--rows", "3000", "--table", "BIN_DEMO"], { env: { HANA_URI: hana.uri, ORACLE_URI: oracle.uri } }),
+      server.waitFor(/^hdb:\/\/\S+\n/)
+    ])
+    expect(demo.code).toBe(0)
+    expect(demo.stdout).toContain("checks passed")
+    const probe = await runBin(bin, ["query", "--uri", server.stdout().trim(), "--format", "csv", "SELECT 1 AS ONE FROM DUMMY"])
+    expect(probe.stdout).toBe("ONE\n1\n")
+    server.child.kill("SIGINT")
+    expect((await server.done).code).toBe(130)
   })
 
   it("stops a long query on SIGINT with exit 130, leaving no open cursor on the server", async () => {

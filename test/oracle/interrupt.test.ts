@@ -103,13 +103,13 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
       })
 
     /**
-     * Runs `work` with every reply delayed by 300 ms and interrupts it `afterMs` in: at 150 ms the first reply (a
-     * new text's parse) is on its way; at 450 ms the execute's. Then runs `work` again, to the end, and counts.
+     * Runs `work` with every reply delayed by `delayMs` (300 ms) and interrupts it `afterMs` in: at 150 ms the first
+     * reply (a new text's parse) is on its way; at 450 ms the execute's.
      */
-    const interruptedThenRun = (work: Effect.Effect<unknown, unknown, Connection.Connection>, prefix: string, afterMs: number) =>
+    const interruptedWhileHeld = (work: Effect.Effect<unknown, unknown, Connection.Connection>, afterMs: number, delayMs = 300) =>
       Effect.gen(function*() {
         const faults = server.server!.faults
-        faults.replyDelayMs = 300
+        faults.replyDelayMs = delayMs
         const fiber = yield* Effect.forkChild(work)
         yield* Effect.sleep(`${afterMs} millis`)
         const { ms } = yield* elapsed(Fiber.interrupt(fiber))
@@ -117,12 +117,18 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
         expect(ms).toBeLessThan(1500)
         // the interruption met the work in flight (a delay the server no longer applied would let it finish first)
         expect(Exit.isSuccess(yield* Fiber.await(fiber))).toBe(false)
-        yield* work
-        // the text's cursor is the one the client caches; a cursor whose id the client never learned would be a second
-        return yield* cursorsFor(prefix)
       }).pipe(Effect.ensuring(Effect.sync(() => {
         server.server!.faults.replyDelayMs = 0
       })))
+
+    /** {@link interruptedWhileHeld}, then runs `work` again, to the end, and counts the cursors of its text. */
+    const interruptedThenRun = (work: Effect.Effect<unknown, unknown, Connection.Connection>, prefix: string, afterMs: number, delayMs = 300) =>
+      Effect.gen(function*() {
+        yield* interruptedWhileHeld(work, afterMs, delayMs)
+        yield* work
+        // the text's cursor is the one the client caches; a cursor whose id the client never learned would be a second
+        return yield* cursorsFor(prefix)
+      })
 
     for (const afterMs of [150, 450]) {
       it.live(`a query, a query with CLOB and JSON columns and an INSERT, interrupted ${afterMs} ms in`, () =>
@@ -141,6 +147,116 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
           expect(server.server!.openResultSets()).toBe(0)
         })), 30_000)
     }
+
+    /** A statement of `sql` bound to one row of `values`, run to the end of its result. */
+    const bound = (sql: string, values: ReadonlyArray<number>) =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const stmt = yield* conn.statement()
+        yield* stmt.setSqlQuery(sql)
+        yield* stmt.bind(new Arrow.Table(Object.fromEntries(values.map((v, i) => [`p${i}`, Arrow.vectorFromArray([v], new Arrow.Int32())]))))
+        return yield* Effect.scoped(Effect.flatMap(stmt.executeQuery, (reader) => Stream.runCollect(reader.batches)))
+      })
+
+    /** Counts rows of `sql`'s first column's COUNT(*). */
+    const countOf = (sql: string) =>
+      Effect.map(Connection.query(sql).pipe(Stream.runCollect), (rows) => Number(rows[0]!.getChild("N")!.get(0)))
+
+    it.live("a LOB query interrupted during its parse, with replies of 350 ms: its define is left to the next run, so the interruption never outlasts its budget and drops the session", () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("ORPHL")
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), C CLOB)`)
+        const lob = `SELECT C, 5 AS ${uniqueName("LD")} FROM ${t}`
+        // parse and define in one awaited call ended at 700 ms, past the 550 ms the interruption waits: the break then
+        // met the define, and the ping after it was answered at about 1050 ms, past the budget, so the session was dropped
+        expect(yield* interruptedThenRun(Stream.runCollect(conn.query(lob)), lob, 150, 350)).toBe(1)
+        expect(server.server!.openResultSets()).toBe(0)
+      })), 30_000)
+
+    // A bound statement is parsed first (its execute parses anew: see Db.statementInfo), so 150 ms in meets the parse
+    // and 450 ms the execute; DDL, an unbound PL/SQL block and every text without a statement cache take one call,
+    // which 150 ms in meets.
+    for (const afterMs of [150, 450]) {
+      it.live(`a bound query and a bound PL/SQL block, interrupted ${afterMs} ms in: no orphan cursor, the block rolled back`, () =>
+        withConnection(server.uri, Effect.gen(function*() {
+          const conn = yield* Connection.Connection
+          const t = uniqueName("ORPHB")
+          yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
+          yield* conn.execute(`INSERT INTO ${t} VALUES (1)`)
+          const query = `SELECT K, 3 AS ${uniqueName("BQ")} FROM ${t} WHERE K >= :1`
+          expect(yield* interruptedThenRun(bound(query, [0]), query, afterMs)).toBe(1)
+          // each run of the block inserts two rows: the interrupted run (under autocommit) is rolled back whole
+          const block = `BEGIN INSERT INTO ${t} (K) VALUES (:1); INSERT INTO ${t} (K) VALUES (:1 + 1); END;`
+          expect(yield* interruptedThenRun(bound(block, [10]), block, afterMs)).toBe(1)
+          expect(yield* countOf(`SELECT COUNT(*) AS N FROM ${t} WHERE K IN (10, 11)`)).toBe(2)
+          expect(server.server!.openResultSets()).toBe(0)
+        })), 30_000)
+    }
+
+    it.live("a PL/SQL block returning an implicit result set, interrupted while its reply is held: no orphan cursor, rolled back", () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("ORPHP")
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
+        const block = `DECLARE c1 SYS_REFCURSOR; BEGIN INSERT INTO ${t} (K) VALUES (7); INSERT INTO ${t} (K) VALUES (7);
+  OPEN c1 FOR SELECT K FROM ${t}; DBMS_SQL.RETURN_RESULT(c1); END;`
+        const read = Stream.runCollect(conn.query(block, { "redo.statement.execution_mode": "batch" }))
+        expect(yield* interruptedThenRun(read, block, 150)).toBe(1)
+        // the interrupted run is rolled back whole; the second run's two rows stay
+        expect(yield* countOf(`SELECT COUNT(*) AS N FROM ${t}`)).toBe(2)
+        // the implicit result set of the interrupted run is no orphan either
+        expect(yield* cursorsFor(`SELECT K FROM ${t}`)).toBe(0)
+        expect(server.server!.openResultSets()).toBe(0)
+      })), 30_000)
+
+    it.live("a long-running bound query and PL/SQL block are still broken on the server: prompt return, nothing committed, no orphan", () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const { table } = yield* longRunning
+        const target = uniqueName("ORPHL")
+        yield* conn.execute(`CREATE TABLE ${target} (C NUMBER)`)
+        const query = `SELECT COUNT(*) AS C FROM ${table} a, ${table} b, ${table} c WHERE a.N + b.N + c.N < :1`
+        const block = `BEGIN INSERT INTO ${target} SELECT COUNT(*) FROM ${table} a, ${table} b, ${table} c WHERE a.N + b.N + c.N < :1; END;`
+        for (const sql of [query, block]) {
+          const fiber = yield* Effect.forkChild(bound(sql, [0]))
+          yield* Effect.sleep("300 millis")
+          const { ms } = yield* elapsed(Fiber.interrupt(fiber))
+          expect(ms).toBeLessThan(10_000)
+          expect(yield* cursorsFor(sql)).toBe(0)
+        }
+        expect(yield* countOf(`SELECT COUNT(*) AS N FROM ${target}`)).toBe(0)
+        expect(server.server!.openResultSets()).toBe(0)
+      })), 30_000)
+
+    it.live("DDL, interrupted while its reply is held: no orphan cursor, the table created whole or not at all", () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const source = uniqueName("ORPHS")
+        yield* conn.execute(`CREATE TABLE ${source} (K NUMBER(10))`)
+        yield* conn.execute(`INSERT INTO ${source} VALUES (1)`)
+        yield* conn.execute(`INSERT INTO ${source} VALUES (2)`)
+        const target = uniqueName("ORPHD")
+        const ddl = `CREATE TABLE ${target} AS SELECT K FROM ${source}`
+        yield* interruptedWhileHeld(conn.execute(ddl), 150)
+        const exists = yield* countOf(`SELECT COUNT(*) AS N FROM USER_TABLES WHERE TABLE_NAME = '${target}'`)
+        if (exists === 1) expect(yield* countOf(`SELECT COUNT(*) AS N FROM ${target}`)).toBe(2)
+        expect(yield* cursorsFor(ddl)).toBe(0)
+        expect(server.server!.openResultSets()).toBe(0)
+      })), 30_000)
+
+    it.live("with stmtCacheSize=0, a query and an INSERT interrupted while their reply is held leave no cursor", () =>
+      withConnection(`${server.uri}?stmtCacheSize=0`, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("ORPHZ")
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10))`)
+        const query = `SELECT K, 4 AS ${uniqueName("ZQ")} FROM ${t}`
+        // without a statement cache the client closes every cursor after its statement: none stays
+        expect(yield* interruptedThenRun(Stream.runCollect(conn.query(query)), query, 150)).toBe(0)
+        const insert = `INSERT INTO ${t} (K) VALUES (150)`
+        expect(yield* interruptedThenRun(conn.execute(insert), insert, 150)).toBe(0)
+        expect(server.server!.openResultSets()).toBe(0)
+      })), 30_000)
 
     it.live("an ingest's INSERT, interrupted while its first executeMany is answered", () =>
       withConnection(server.uri, Effect.gen(function*() {

@@ -4,10 +4,30 @@ import type { Conn } from "./oracle/helpers.ts"
 import { oracledb, withServer } from "./oracle/helpers.ts"
 import { startRoundTripProxy } from "./oracle/proxy.ts"
 
+/** Runs `sql` on a connection through a proxy and returns its result with every byte the server sent. */
+const fetchThroughProxy = async (server: OracleTestServerHandle, sql: string): Promise<{ result: any; bytes: Buffer }> => {
+  const proxy = await startRoundTripProxy(server.port)
+  try {
+    const c = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
+    const result = await c.execute(sql)
+    await c.close()
+    return { result, bytes: proxy.serverBytes() }
+  } finally {
+    await proxy.close()
+  }
+}
+
+/** An 11-byte TIMESTAMP wire value with its length byte: the seven date and time bytes, then the nanoseconds. */
+const timestampBytes = (fields: ReadonlyArray<number>, ns: number): Buffer => {
+  const b = Buffer.from([11, ...fields, 0, 0, 0, 0])
+  b.writeUInt32BE(ns, 8)
+  return b
+}
+
 // TIMESTAMP(9) takes Oracle's whole datetime range, years -4712 to 9999, with nine fraction digits (SQL Language
 // Reference, "Data Types", TIMESTAMP: "fractional_seconds_precision ... The accepted values are 0 to 9"; "Datetime
 // Data Types": the year from -4712 to 9999, excluding year 0).
-describe("Oracle test server: TIMESTAMP(9) over its full range (raw node-oracledb)", () => {
+describe("Oracle test server: TIMESTAMP(9) and TIMESTAMP(9) WITH LOCAL TIME ZONE over their full range (raw node-oracledb)", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
@@ -15,6 +35,7 @@ describe("Oracle test server: TIMESTAMP(9) over its full range (raw node-oracled
     server = s.server
     conn = await s.connect()
     await conn.execute("CREATE TABLE ts9 (id NUMBER, t TIMESTAMP(9), z TIMESTAMP(9) WITH TIME ZONE)")
+    await conn.execute("CREATE TABLE ltz9 (id NUMBER, l TIMESTAMP(9) WITH LOCAL TIME ZONE)")
   })
   afterAll(async () => {
     await conn?.close()
@@ -81,30 +102,67 @@ describe("Oracle test server: TIMESTAMP(9) over its full range (raw node-oracled
     })
     // the proxied session reads what this one committed
     await conn.commit()
-    const proxy = await startRoundTripProxy(server.port)
     try {
-      const c = await oracledb.getConnection({ user: server.user, password: server.password, connectString: `127.0.0.1:${proxy.port}/FREEPDB1` })
-      const r = await c.execute("SELECT t FROM ts9 ORDER BY id")
-      await c.close()
+      const { result: r, bytes } = await fetchThroughProxy(server, "SELECT t FROM ts9 ORDER BY id")
       expect(r.metaData[0]).toMatchObject({ dbTypeName: "TIMESTAMP", precision: 9 })
-      const bytes = proxy.serverBytes()
-      const value = (fields: ReadonlyArray<number>, ns: number) => {
-        const b = Buffer.from([11, ...fields, 0, 0, 0, 0])
-        b.writeUInt32BE(ns, 8)
-        return b
-      }
-      expect(bytes.includes(value([100, 101, 1, 1, 1, 1, 1], 1))).toBe(true)
-      expect(bytes.includes(value([115, 100, 6, 15, 13, 35, 57], 123456789))).toBe(true)
-      expect(bytes.includes(value([199, 199, 12, 31, 24, 60, 60], 999999999))).toBe(true)
+      expect(bytes.includes(timestampBytes([100, 101, 1, 1, 1, 1, 1], 1))).toBe(true)
+      expect(bytes.includes(timestampBytes([115, 100, 6, 15, 13, 35, 57], 123456789))).toBe(true)
+      expect(bytes.includes(timestampBytes([199, 199, 12, 31, 24, 60, 60], 999999999))).toBe(true)
       // -4712: century 100 - 47, year 100 - 12 (the bind's local wall clock, as node-oracledb writes TIMESTAMP binds)
       const bc = date(-4712, 250)
-      expect(bytes.includes(value([53, 88, bc.getMonth() + 1, bc.getDate(), bc.getHours() + 1, bc.getMinutes() + 1, bc.getSeconds() + 1], 250_000_000))).toBe(true)
+      expect(bytes.includes(timestampBytes([53, 88, bc.getMonth() + 1, bc.getDate(), bc.getHours() + 1, bc.getMinutes() + 1, bc.getSeconds() + 1], 250_000_000))).toBe(true)
       const ten = date(10, 5)
-      expect(bytes.includes(value([100, 110, ten.getMonth() + 1, ten.getDate(), ten.getHours() + 1, ten.getMinutes() + 1, ten.getSeconds() + 1], 5_000_000))).toBe(true)
+      expect(bytes.includes(timestampBytes([100, 110, ten.getMonth() + 1, ten.getDate(), ten.getHours() + 1, ten.getMinutes() + 1, ten.getSeconds() + 1], 5_000_000))).toBe(true)
     } finally {
-      await proxy.close()
       await conn.execute("DELETE FROM ts9")
       await conn.commit()
     }
+  })
+
+  // TIMESTAMP(9) WITH LOCAL TIME ZONE takes the same years -4712 to 9999 with nine digits ("Datetime Data Types": the
+  // year ranges over -4712 to 9999 for every datetime type). Its value is an instant: written in the writer's session
+  // time zone, shown in the reader's, sent as the database time zone's wall clock (UTC here).
+  it("stores, compares and shows literals, binds and executeMany rows of years -4712 to 9999 to the nanosecond", async () => {
+    await conn.execute("INSERT INTO ltz9 VALUES (1, TIMESTAMP '1500-06-15 12:34:56.123456789')")
+    await conn.execute("INSERT INTO ltz9 VALUES (2, TIMESTAMP '9999-12-31 23:59:59.999999999 +00:00')")
+    await conn.execute("INSERT INTO ltz9 VALUES (3, TIMESTAMP '-4712-01-01 00:00:00.000000001 +00:00')")
+    // a bound Date: year 10 (Date.UTC maps 0-99 to 1900-1999, so setUTCFullYear); milliseconds are all a Date has
+    const year10 = new Date(Date.UTC(2000, 0, 1, 12, 0, 0, 5))
+    year10.setUTCFullYear(10)
+    await conn.execute("INSERT INTO ltz9 VALUES (:1, :2)", [4, { val: year10, type: oracledb.DB_TYPE_TIMESTAMP_LTZ }])
+    await conn.executeMany("INSERT INTO ltz9 VALUES (:1, :2)", [[5, new Date(Date.UTC(3000, 6, 1, 8, 30, 0, 250))]], {
+      bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_TIMESTAMP_LTZ }]
+    })
+    await conn.commit()
+    // ordered by instant over the whole range (year -4712 first); TO_CHAR of the years 1 to 9999 (the -4712 value's
+    // bytes are checked in the next test)
+    expect((await conn.execute("SELECT id FROM ltz9 ORDER BY l")).rows).toEqual([[3], [4], [1], [5], [2]])
+    const fmt = "'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM'"
+    const r = await conn.execute(`SELECT id, TO_CHAR(l, ${fmt}) FROM ltz9 WHERE id <> 3 ORDER BY l`)
+    expect(r.rows).toEqual([
+      [4, "0010-01-01 12:00:00.005000000 +00:00"],
+      [1, "1500-06-15 12:34:56.123456789 +00:00"],
+      [5, "3000-07-01 08:30:00.250000000 +00:00"],
+      [2, "9999-12-31 23:59:59.999999999 +00:00"]
+    ])
+    const between = await conn.execute("SELECT id FROM ltz9 WHERE l > TIMESTAMP '1500-06-15 12:34:56.123456788 +00:00' AND l < TIMESTAMP '9999-12-31 23:59:59.999999999 UTC' ORDER BY id")
+    expect(between.rows).toEqual([[1], [5]])
+    // another session time zone: the same instants on its wall clock
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+05:30'")
+    const shown = await conn.execute(`SELECT TO_CHAR(l, ${fmt}), CAST(l AS TIMESTAMP) FROM ltz9 WHERE id = 1`)
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
+    expect(shown.rows[0][0]).toBe("1500-06-15 18:04:56.123456789 +05:30")
+    // the session's wall clock as a TIMESTAMP (node-oracledb reads it as local time; the tests run in UTC)
+    expect(shown.rows[0][1].toISOString()).toBe("1500-06-15T18:04:56.123Z")
+  })
+
+  // A TIMESTAMP WITH LOCAL TIME ZONE value travels as a TIMESTAMP's 11 bytes, the wall clock of the database time zone
+  // (UTC here), as the server sends its other LOCAL TIME ZONE values (encode.ts).
+  it("sends the exact 11 bytes of each LOCAL TIME ZONE value", async () => {
+    const { result: r, bytes } = await fetchThroughProxy(server, "SELECT l FROM ltz9 WHERE id IN (1, 2, 3) ORDER BY id")
+    expect(r.metaData[0]).toMatchObject({ dbTypeName: "TIMESTAMP WITH LOCAL TIME ZONE", precision: 9 })
+    expect(bytes.includes(timestampBytes([115, 100, 6, 15, 13, 35, 57], 123456789))).toBe(true)
+    expect(bytes.includes(timestampBytes([199, 199, 12, 31, 24, 60, 60], 999999999))).toBe(true)
+    expect(bytes.includes(timestampBytes([53, 88, 1, 1, 1, 1, 1], 1))).toBe(true)
   })
 })

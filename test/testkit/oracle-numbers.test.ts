@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { numbersAsText, withServer } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
 
-/** Fetches every NUMBER as its decimal text, as node-oracledb decodes Oracle's digits. */
-const asText = { fetchTypeHandler: (m: { dbType: unknown }) => (m.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined) }
+const asText = numbersAsText
 /** Rows of a query with every NUMBER as its exact text. */
 const texts = async (sql: string, binds: Array<unknown> = []): Promise<Array<Array<string | null>>> => (await conn.execute(sql, binds, asText)).rows
 const oraCode = async (run: () => Promise<unknown>): Promise<string> =>
@@ -76,6 +75,27 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
     for (const m of w.metaData) expect([m.dbTypeName, m.precision, m.scale]).toEqual(["NUMBER", 0, -127])
   })
 
+  // Oracle describes arithmetic over columns as NUMBER with precision 0 and scale 0, and over constants with precision
+  // 0 and scale -127, whatever the operands' declared types (JDBC metadata of `X1 / X2` and `1/10`:
+  // https://github.com/OHDSI/DatabaseConnector/pull/189; python-oracledb typed expressions over columns by their scale
+  // 0 until https://github.com/oracle/python-oracledb/issues/510); a CAST or a plain column keeps its declared type
+  it("describes arithmetic over NUMBER(p,s) columns as NUMBER without precision, and a CREATE TABLE AS of it as NUMBER", async () => {
+    await conn.execute("INSERT INTO num (id, p) VALUES (110, 12.5)")
+    const r = await conn.execute("SELECT id + 1, id * 2 AS twice, p - 1 less, -p, (p + id) / 2, 1.5 * 2 three, CAST(p AS NUMBER(5,2)), p, id FROM num WHERE id = 110")
+    expect(r.rows).toEqual([[111, 220, 11.5, -12.5, 61.25, 3, 12.5, 12.5, 110]])
+    const expression = ["NUMBER", 0, 0]
+    const described = (m: { dbTypeName: string; precision: number; scale: number }) => [m.dbTypeName, m.precision, m.scale]
+    expect(r.metaData.map(described)).toEqual([expression, expression, expression, expression, expression, ["NUMBER", 0, -127], ["NUMBER", 5, 2], ["NUMBER", 10, 2], ["NUMBER", 3, 0]])
+    // the table's column is a NUMBER without precision, its values Oracle's text of the number: 25.00 and 25 are one
+    await conn.execute("CREATE TABLE num_twice AS SELECT p * 2 AS twice FROM num WHERE id = 110")
+    await conn.execute("INSERT INTO num_twice (twice) VALUES (25)")
+    const copy = await conn.execute("SELECT twice, COUNT(*) FROM num_twice GROUP BY twice", [], asText)
+    expect(copy.rows).toEqual([["25", "2"]])
+    expect(described(copy.metaData[0])).toEqual(["NUMBER", 0, -127])
+    await conn.execute("DROP TABLE num_twice PURGE")
+    await conn.execute("DELETE FROM num WHERE id = 110")
+  })
+
   describe("every digit of NUMBER without precision", () => {
     beforeAll(async () => {
       await conn.execute("CREATE TABLE exact_num (id NUMBER(3), v NUMBER)")
@@ -135,6 +155,38 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
       await conn.execute("UPDATE exact_num SET v = v + .1 WHERE id = 1")
       expect(await texts("SELECT v FROM exact_num WHERE id = 1")).toEqual([["12345678901234567890123456789012345678.1"]])
       await conn.execute("UPDATE exact_num SET v = 12345678901234567890123456789012345678 WHERE id = 1")
+    })
+
+    // NUMBER keeps "up to 20 base-100 digits, which is equivalent to 39 or 40 decimal digits depending on the position
+    // of the decimal point" (SQL Language Reference, "Data Types", NUMBER:
+    // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Data-Types.html): a quotient with bind
+    // operands written by INSERT, UPDATE or INSERT ... SELECT keeps them as a query's does
+    it("divides NUMBER binds on every digit inside INSERT, UPDATE, INSERT ... SELECT, MERGE and DELETE", async () => {
+      const third = "." + "3".repeat(40)
+      await conn.execute("INSERT INTO exact_num (id, v) VALUES (30, :1 / :2)", [1, 3])
+      // a 38-digit integer (a BigInt binds as NUMBER) divided by 7: 37 integer digits, so 39 significant digits
+      await conn.execute("INSERT INTO exact_num (id, v) VALUES (31, :1 / :2)", [12345678901234567890123456789012345678n, 7])
+      await conn.execute("INSERT INTO exact_num (id, v) VALUES (32, 10)")
+      await conn.execute("UPDATE exact_num SET v = v / :1 WHERE id = :2", [3, 32])
+      await conn.execute("INSERT INTO exact_num (id, v) SELECT 33, id / :1 FROM exact_num WHERE id = 30", [7])
+      // executeMany's bulk path computes the same way
+      await conn.executeMany("INSERT INTO exact_num (id, v) VALUES (:1, :2 / :3)", [[34, 2, 3], [35, 12345678901234567890123456789012345678n, 7]])
+      expect(await texts("SELECT id, v FROM exact_num WHERE id BETWEEN 30 AND 35 ORDER BY id")).toEqual([
+        ["30", third],
+        ["31", "1763668414462081127160493827001763668.29"],
+        ["32", "3." + "3".repeat(38)],
+        ["33", "4.28571428571428571428571428571428571429"],
+        ["34", "." + "6".repeat(39) + "7"],
+        ["35", "1763668414462081127160493827001763668.29"]
+      ])
+      // MERGE writes such a quotient, and DELETE compares with one, on every digit too
+      await conn.execute("MERGE INTO exact_num e USING (SELECT 34 k FROM DUAL) s ON (e.id = s.k) WHEN MATCHED THEN UPDATE SET v = :1 / :2", [1, 7])
+      expect(await texts("SELECT v FROM exact_num WHERE id = 34")).toEqual([["." + "142857".repeat(6) + "1429"]])
+      expect((await conn.execute("DELETE FROM exact_num WHERE v = :1 / :2", [1, 7])).rowsAffected).toBe(1)
+      expect(await oraCode(() => conn.execute("INSERT INTO exact_num (id, v) VALUES (36, :1 / :2)", [1, 0]))).toBe("ORA-01476")
+      expect(await oraCode(() => conn.execute("UPDATE exact_num SET v = v / :1 WHERE id = 30", [0]))).toBe("ORA-01476")
+      expect(await texts("SELECT v FROM exact_num WHERE id IN (30, 36) ORDER BY id")).toEqual([[third]])
+      await conn.execute("DELETE FROM exact_num WHERE id >= 30")
     })
 
     it("sums and averages exactly and describes COUNT, SUM and AVG as NUMBER without precision", async () => {

@@ -1,28 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
-
-/**
- * Starts `call` and resolves once the server counts one more call waiting for a lock (its `lockWaits`): then true when
- * the call is still running, as a call waiting for another transaction's lock must be; false when the call ended
- * without the server counting a wait. Synchronised on the server's counter, so it does not depend on the machine's
- * speed.
- */
-const waitsForLock = (server: OracleTestServerHandle, call: () => Promise<{ readonly rowsAffected?: number }>) => {
-  const before = server.stats.lockWaits
-  let settled = false
-  const result = call()
-  void result.then(() => (settled = true), () => (settled = true))
-  const waiting = (async () => {
-    while (server.stats.lockWaits === before) {
-      if (settled) return false
-      await new Promise((r) => setTimeout(r, 5))
-    }
-    return !settled
-  })()
-  return { result, waiting }
-}
+import { failure, oraCode, oracledb, waitsForLock, withServer } from "./oracle/helpers.ts"
 
 for (const version of ["23ai", "19c"] as const)
 describe(`Oracle test server: transactions and executeMany (${version} layout)`, () => {

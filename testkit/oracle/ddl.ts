@@ -15,7 +15,7 @@ import { type QueryResult, stripTerminator } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
-import { parseOracleType } from "./types.ts"
+import { numberType, parseOracleType } from "./types.ts"
 
 /** What DDL needs from the SQL session it runs in. */
 export interface DdlHost extends PlsqlHost {
@@ -35,6 +35,16 @@ export interface DdlHost extends PlsqlHost {
 }
 
 /** Runs the DDL of one session. */
+/** True when column `name` of `columns` is TIMESTAMP WITH TIME ZONE (stored as text with its zone, datetime-functions.ts). */
+const isZonedColumn = (columns: ReadonlyArray<ColumnMeta>, name: string): boolean => columns.find((c) => c.name === name)?.type.kind === "timestamptz"
+
+/**
+ * A column of a unique key as DuckDB indexes it: a TIMESTAMP WITH TIME ZONE column by its instant, as Oracle compares
+ * such values (datetime-groups.ts), so `12:00 +01:00` and `11:00 +00:00` are one key; others as they are.
+ */
+const uniqueKeyColumn = (columns: ReadonlyArray<ColumnMeta>, name: string): string =>
+  isZonedColumn(columns, name) ? `(ora_tstz_key(CAST(${duckIdent(name)} AS VARCHAR), ''))` : duckIdent(name)
+
 export class Ddl {
   private constraintSeq = 0
 
@@ -316,7 +326,7 @@ export class Ddl {
           const open = isKw(head, "PRIMARY") ? k + 2 : k + 1
           const cols = colList(el, open)
           constraints.push({ name: consName(cname), type: isKw(head, "PRIMARY") ? "P" : "U", columns: cols, searchCondition: null, refOwner: null, refConstraint: null, generated: cname === undefined })
-          duckDefs.push(`${isKw(head, "PRIMARY") ? "PRIMARY KEY" : "UNIQUE"} (${cols.map(duckIdent).join(", ")})`)
+          if (!cols.some((c) => isZonedColumn(columns, c))) duckDefs.push(`${isKw(head, "PRIMARY") ? "PRIMARY KEY" : "UNIQUE"} (${cols.map(duckIdent).join(", ")})`)
           if (isKw(head, "PRIMARY")) for (const c of cols) markNotNull(columns, c)
         } else if (isKw(head, "FOREIGN")) {
           const cols = colList(el, k + 2)
@@ -408,13 +418,14 @@ export class Ddl {
         if (isKw(x, "PRIMARY") && isKw(el[j + 1], "KEY")) {
           nullable = false
           constraints.push({ name: consName(ccName), type: "P", columns: [name], searchCondition: null, refOwner: null, refConstraint: null, generated: ccName === undefined })
-          extra.push("PRIMARY KEY")
+          if (type.kind !== "timestamptz") extra.push("PRIMARY KEY")
+          else extra.push("NOT NULL")
           j += 2
           continue
         }
         if (isKw(x, "UNIQUE")) {
           constraints.push({ name: consName(ccName), type: "U", columns: [name], searchCondition: null, refOwner: null, refConstraint: null, generated: ccName === undefined })
-          extra.push("UNIQUE")
+          if (type.kind !== "timestamptz") extra.push("UNIQUE")
           j++
           continue
         }
@@ -505,11 +516,17 @@ export class Ddl {
         })
         return translateQuery(tt.toks, tt.tr)
       })()
-      const cols: Array<ColumnMeta> = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: true, defaultText: null }))
+      // a NUMBER without precision (a column's, or an expression's with scale 0) makes an unbounded NUMBER column,
+      // whose values are written as their canonical text (number-writes.ts), also where DuckDB computed a DECIMAL
+      const unbounded = result.columns.map((c) => c.type.kind === "number" && c.type.duck === "VARCHAR")
+      const cols: Array<ColumnMeta> = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: unbounded[i] ? numberType() : c.type, nullable: true, defaultText: null }))
       const defs = cols.map((c) => `${duckIdent(c.name)} ${c.type.duck}`).join(", ")
       await this.runDdl(`CREATE TABLE ${target} (${defs})`)
+      const select = unbounded.includes(true)
+        ? `SELECT ${cols.map((_, i) => (unbounded[i] ? `ora_number(CAST(c${i} AS VARCHAR))` : `c${i}`)).join(", ")} FROM (${duckSelect}) AS ctas(${cols.map((_, i) => `c${i}`).join(", ")})`
+        : duckSelect
       try {
-        await this.s.engine.execute(`INSERT INTO ${target} ${duckSelect}`)
+        await this.s.engine.execute(`INSERT INTO ${target} ${select}`)
       } catch (e) {
         await this.s.engine.execute(`DROP TABLE ${target}`).catch(() => undefined)
         throw this.s.mapError(e)
@@ -525,6 +542,10 @@ export class Ddl {
     if (columns.length === 0) throw new OraError(904, "invalid identifier")
     for (const s of sequences) await this.runDdl(`CREATE SEQUENCE ${duckIdent(q.schema)}.${duckIdent(s)}`)
     await this.runDdl(`CREATE TABLE ${target} (${duckDefs.join(", ")})`)
+    // keys with a TIMESTAMP WITH TIME ZONE column are unique indexes on its instant (the constraint was left out above)
+    for (const c of constraints)
+      if ((c.type === "P" || c.type === "U") && c.columns.some((name) => isZonedColumn(columns, name)))
+        await this.runDdl(`CREATE UNIQUE INDEX ${duckIdent(c.name)} ON ${target} (${c.columns.map((name) => uniqueKeyColumn(columns, name)).join(", ")})`)
     const meta: TableMeta = { owner: q.schema, name: q.name, kind: "TABLE", columns, constraints, objectId: this.s.db.catalog.newObjectId(), created: new Date(), viewText: null }
     this.s.db.catalog.putTable(meta)
     for (const c of constraints)
@@ -573,7 +594,8 @@ export class Ddl {
     const open = tq.next
     const close = matchParen(toks, open)
     const keys = splitTopLevel(toks.slice(open + 1, close)).map((p) => ({ name: oracleName(p[0]!), descending: isKw(p[1], "DESC") }))
-    const cols = keys.map((k) => `${duckIdent(k.name)}${k.descending ? " DESC" : ""}`)
+    const tableColumns = this.s.db.catalog.getTable(tq.schema, tq.name)?.columns ?? []
+    const cols = keys.map((k) => `${unique ? uniqueKeyColumn(tableColumns, k.name) : duckIdent(k.name)}${k.descending ? " DESC" : ""}`)
     await this.runDdl(`CREATE ${unique ? "UNIQUE " : ""}INDEX ${duckIdent(q.name)} ON ${duckIdent(tq.schema)}.${duckIdent(tq.name)} (${cols.join(", ")})`)
     this.s.db.catalog.putObject({ owner: q.schema, name: q.name, type: "INDEX", objectId: this.s.db.catalog.newObjectId(), created: new Date(), tableName: tq.name, indexColumns: keys, unique })
   }

@@ -8,7 +8,7 @@
 import { createRequire } from "node:module"
 import type { ColumnVector } from "../engine/index.ts"
 import { civilFromDays } from "../common/civil.ts"
-import { civilFromMicros, type Civil, microsFromCivil as microsOfCivil, oracleBytesOf, parseDatetimeText, zoneBytes } from "./datetime.ts"
+import { civilFromMicros, type Civil, microsFromCivil as microsOfCivil, oracleBytesOf, parseDatetimeText, utcNanos, zoneBytes } from "./datetime.ts"
 import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
 import { writeNamedValue } from "./named-types.ts"
@@ -389,6 +389,14 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       })
     case "timestampltz":
       return nullGuard((w, col, i) => {
+        if (col.info.layout === "varchar") {
+          // TIMESTAMP(7-9) WITH LOCAL TIME ZONE: the instant as zoned text (datetime-functions.ts), sent as the wall
+          // clock of the database time zone like the others
+          const v = parseDatetimeText(col.string(i) ?? "", "+00:00")
+          if (v === undefined) w.u8(0)
+          else w.bytesWithLength(oracleBytesOf({ wall: utcNanos(v) + BigInt(opts.dbTzOffsetMinutes) * 60_000_000_000n }, false, type.scale))
+          return
+        }
         const c = civilOf(col, i, opts.dbTzOffsetMinutes)
         if (c === undefined) w.u8(0)
         else writeDateParts(w, c, true)

@@ -13,6 +13,7 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { BulkRows } from "../engine/index.ts"
 import type { TableMeta } from "./catalog.ts"
+import { parseDatetimeText, utcNanos } from "./datetime.ts"
 import { duckIdent, encodeName } from "./names.ts"
 
 /** A table with primary-key or unique constraints, and the columns its keys are made of. */
@@ -22,6 +23,8 @@ export interface KeyedTable {
   readonly constraints: ReadonlyArray<{ readonly name: string; readonly columns: ReadonlyArray<string> }>
   /** Every column of any key, once, in the order {@link returningKeys} returns them. */
   readonly columns: ReadonlyArray<string>
+  /** The TIMESTAMP WITH TIME ZONE key columns: one key per instant, whatever the zone (datetime-groups.ts). */
+  readonly zoned: ReadonlySet<string>
 }
 
 /** The keys of `meta`, or undefined when it has no primary-key or unique constraint. */
@@ -30,7 +33,8 @@ export const keyedTable = (meta: TableMeta | undefined): KeyedTable | undefined 
   const constraints = meta.constraints.filter((c) => (c.type === "P" || c.type === "U") && c.columns.length > 0)
   if (constraints.length === 0) return undefined
   const columns = [...new Set(constraints.flatMap((c) => c.columns))]
-  return { table: `${meta.owner}.${meta.name}`, constraints, columns }
+  const zoned = new Set(meta.columns.filter((c) => c.type.kind === "timestamptz" && columns.includes(c.name)).map((c) => c.name))
+  return { table: `${meta.owner}.${meta.name}`, constraints, columns, zoned }
 }
 
 /** The RETURNING clause that makes an INSERT into `keyed` return its key columns (in `keyed.columns` order). */
@@ -40,7 +44,8 @@ export const returningKeys = (keyed: KeyedTable): string => ` RETURNING ${keyed.
 export const keysOfRows = (keyed: KeyedTable, rows: ReadonlyArray<ReadonlyArray<unknown>>): Array<string> => {
   const at = new Map(keyed.columns.map((c, i) => [c, i]))
   const out: Array<string> = []
-  for (const row of rows) for (const c of keyed.constraints) pushKey(out, c, c.columns.map((col) => row[at.get(col)!]))
+  const value = (row: ReadonlyArray<unknown>, col: string) => (keyed.zoned.has(col) ? instantOf(row[at.get(col)!]) : row[at.get(col)!])
+  for (const row of rows) for (const c of keyed.constraints) pushKey(out, c, c.columns.map((col) => value(row, col)))
   return out
 }
 
@@ -63,6 +68,13 @@ const pushKey = (out: Array<string>, c: { readonly name: string }, values: Reado
   // a key with a NULL part is not checked for uniqueness
   if (values.some((v) => v === null || v === undefined)) return
   out.push(`${c.name}\u0000${values.map(keyText).join("\u0001")}`)
+}
+
+/** A zoned datetime's text as its UTC instant in nanoseconds (the stored text when it is no datetime). */
+const instantOf = (v: unknown): unknown => {
+  if (v === null || v === undefined) return v
+  const parsed = parseDatetimeText(String(v), "+00:00")
+  return parsed === undefined ? v : utcNanos(parsed)
 }
 
 /** One key value as text, numbers in one canonical form (DuckDB returns them as numbers, bigints or decimals). */

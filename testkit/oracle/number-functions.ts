@@ -8,6 +8,7 @@
 import { DuckDBVarCharType, INTEGER, LIST, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBListValue, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
+import { formatNumberText, parseNumber } from "./number-format.ts"
 import { abs, add, compare, type Decimal, decimalOf, divide, exp, extreme, integerOf, ln, log, mod, multiply, numberText, orderKey, power, roundTo, type RoundingMode, sign, sqrt, subtract } from "./decimal.ts"
 
 /** Alias of the DuckDB VARCHAR type the functions return exact NUMBER results in. */
@@ -46,6 +47,10 @@ const functions = (): Array<DuckDBScalarFunction> => [
   // the exact value of any number's text, in Oracle's TO_CHAR form (ORA-01722 for text that is not a number)
   fn("ora_number", [VARCHAR], exactNumber, ([a]) => numberText(dec(a!))),
   fn("ora_number_key", [VARCHAR], VARCHAR, ([a]) => orderKey(dec(a!))),
+  // TO_CHAR / TO_NUMBER with a number format model (number-format.ts), the third argument NLS_NUMERIC_CHARACTERS;
+  // an empty text is NULL, as Oracle's
+  fn("ora_number_to_char", [VARCHAR, VARCHAR, VARCHAR], VARCHAR, ([a, model, nls]) => formatNumberText(String(a), String(model), String(nls)) || null),
+  fn("ora_number_from_char", [VARCHAR, VARCHAR, VARCHAR], exactNumber, ([a, model, nls]) => parseNumber(String(a), String(model), String(nls))),
   fn("ora_number_cmp", [VARCHAR, VARCHAR], INTEGER, ([a, b]) => compare(dec(a!), dec(b!))),
   binary("ora_number_add", add),
   binary("ora_number_sub", subtract),

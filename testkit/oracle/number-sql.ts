@@ -5,10 +5,11 @@
  * exact NUMBERs (typed ORA_NUMBER, described as NUMBER) that further operations recognise by {@link EXACT_RESULT}.
  */
 import { isOp, matchParen, type Tok } from "./lexer.ts"
+import { isNumberModel } from "./number-format.ts"
 
 /** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
 export const EXACT_RESULT =
-  /^\(*ora_number(?:_add|_sub|_mul|_div|_sum|_avg|_mod|_power|_round|_trunc|_ceil|_floor|_abs|_sqrt|_exp|_ln|_log|_sign|_greatest|_least)?\(/
+  /^\(*ora_number(?:_from_char|_add|_sub|_mul|_div|_sum|_avg|_mod|_power|_round|_trunc|_ceil|_floor|_abs|_sqrt|_exp|_ln|_log|_sign|_greatest|_least)?\(/
 
 /** One rendered argument of a call, with what the translator knows of its type. */
 export interface CallArgument {
@@ -155,4 +156,24 @@ export const isExactNumeric = (toks: ReadonlyArray<Tok>, from: number, to: numbe
     }
   }
   return operand
+}
+
+/** The session's NLS_NUMERIC_CHARACTERS (decimal character, group separator) as translated SQL reads them. */
+const NLS_NUMERIC = "coalesce(getvariable('ora_nls_numeric'), '.,')"
+
+const sqlText = (text: string): string => `'${text.replace(/'/g, "''")}'`
+
+/**
+ * TO_CHAR(n, 'model' [, 'nlsparam']) and TO_NUMBER(text, 'model' [, 'nlsparam']) with a number format model
+ * (number-format.ts), or undefined when the call is not one (TO_CHAR of a datetime). TO_CHAR takes `model` as a number
+ * model when its argument is known to be a number (`numeric`: ORA-01481 for a model that is none) or when the model
+ * is one (a datetime format model has no 9, 0 or X element). An `NLS_NUMERIC_CHARACTERS = ''dg''` in `nlsparam`
+ * replaces the session's decimal character and group separator ("TO_CHAR (number)", SQL Language Reference:
+ * https://docs.oracle.com/cd/B19306_01/server.102/b14200/functions181.htm).
+ */
+export const numberFormatSql = (name: "TO_CHAR" | "TO_NUMBER", value: string, model: string, numeric: boolean, nlsparam?: string): string | undefined => {
+  const characters = nlsparam === undefined ? undefined : /NLS_NUMERIC_CHARACTERS\s*=\s*'([^']{2})'/i.exec(nlsparam)?.[1]
+  const nls = characters === undefined ? NLS_NUMERIC : sqlText(characters)
+  if (name === "TO_NUMBER") return `ora_number_from_char(CAST(${value} AS VARCHAR), ${sqlText(model)}, ${nls})`
+  return numeric || isNumberModel(model) ? `ora_number_to_char(CAST(${value} AS VARCHAR), ${sqlText(model)}, ${nls})` : undefined
 }

@@ -35,11 +35,15 @@ const commaSplit = (sig: ReadonlyArray<Tok>, from: number, to: number): Array<[n
   return out
 }
 
-/** Wraps significant-token ranges in `CAST( ... AS NUMBER)` (collected, then applied to the full token list). */
+/** Wraps significant-token ranges in `CAST( ... AS <type>)` (collected, then applied to the full token list). */
 class Wrapper {
   readonly ranges: Array<[number, number]> = []
 
-  constructor(private readonly sig: ReadonlyArray<Tok>) {}
+  constructor(
+    private readonly sig: ReadonlyArray<Tok>,
+    /** The words of the type cast to, e.g. `["NUMBER"]`, `["TIMESTAMP", "(", "9", ")"]`. */
+    private readonly typeWords: ReadonlyArray<string>
+  ) {}
 
   /** A value expression [from, to): wrapped unless it is DEFAULT. */
   value(from: number, to: number): void {
@@ -103,11 +107,16 @@ class Wrapper {
       closes.set(this.sig[b - 1]!, (closes.get(this.sig[b - 1]!) ?? 0) + 1)
     }
     const out: Array<Tok> = []
-    const tok = (kind: "ident" | "op" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos })
+    const tok = (kind: "ident" | "op" | "num" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos })
+    const wordKind = (word: string) => (word === "(" || word === ")" ? "op" : /^\d+$/.test(word) ? "num" : "ident")
     for (const t of all) {
       for (let n = opens.get(t) ?? 0; n > 0; n--) out.push(tok("ident", "CAST", t.pos), tok("op", "(", t.pos))
       out.push(t)
-      for (let n = closes.get(t) ?? 0; n > 0; n--) out.push(tok("ws", " ", t.pos), tok("ident", "AS", t.pos), tok("ws", " ", t.pos), tok("ident", "NUMBER", t.pos), tok("op", ")", t.pos))
+      for (let n = closes.get(t) ?? 0; n > 0; n--) {
+        out.push(tok("ws", " ", t.pos), tok("ident", "AS", t.pos))
+        for (const word of this.typeWords) out.push(tok("ws", " ", t.pos), tok(wordKind(word), word, t.pos))
+        out.push(tok("op", ")", t.pos))
+      }
     }
     return out
   }
@@ -117,7 +126,19 @@ class Wrapper {
  * `all` (a statement's tokens) with the values an INSERT, UPDATE or MERGE writes into NUMBER columns without
  * precision wrapped in `CAST(... AS NUMBER)`; other statements unchanged.
  */
-export const canonicalNumberWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+export const canonicalNumberWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> =>
+  castWrites(all, lookup, exactColumns, ["NUMBER"])
+
+/**
+ * `all` (a statement's tokens) with the values an INSERT, UPDATE or MERGE writes into the `columnsOf` its target
+ * table wrapped in `CAST(... AS <typeWords>)`; other statements unchanged.
+ */
+export const castWrites = (
+  all: ReadonlyArray<Tok>,
+  lookup: TableLookup,
+  columnsOf: (meta: TableMeta) => ReadonlySet<string>,
+  typeWords: ReadonlyArray<string>
+): ReadonlyArray<Tok> => {
   const sig = all.filter((t) => t.kind !== "ws")
   if (!isKw(sig[0], "INSERT", "UPDATE", "MERGE")) return all
   const at = isKw(sig[1], "INTO") ? 2 : 1
@@ -125,9 +146,9 @@ export const canonicalNumberWrites = (all: ReadonlyArray<Tok>, lookup: TableLook
   const qualified = isOp(sig[at + 1], ".") && isName(sig[at + 2])
   const meta = qualified ? lookup(oracleName(sig[at]!), oracleName(sig[at + 2]!)) : lookup(undefined, oracleName(sig[at]!))
   if (meta === undefined) return all
-  const exact = exactColumns(meta)
+  const exact = columnsOf(meta)
   if (exact.size === 0) return all
-  const w = new Wrapper(sig)
+  const w = new Wrapper(sig, typeWords)
   const afterTable = qualified ? at + 3 : at + 1
   if (isKw(sig[0], "INSERT")) insertInto(w, sig, afterTable, sig.length, meta, exact)
   else if (isKw(sig[0], "UPDATE")) {

@@ -95,8 +95,12 @@ export const readBind = (r: ReadBuffer, spec: BindSpec, dbOffsetMinutes: number,
     case Dty.TIMESTAMP_TZ:
       // the server's text form of a zoned value keeps the zone the bytes carry (datetime-functions.ts)
       return datetimeText(datetimeOfOracle(b))
-    case Dty.TIMESTAMP_LTZ:
-      return subMicros(b, dbOffsetMinutes) ?? timestampTZValue(microsOfOracle(b) - BigInt(dbOffsetMinutes) * 60_000_000n)
+    case Dty.TIMESTAMP_LTZ: {
+      // digits below the microsecond: the instant as zoned text, which TIMESTAMP(7-9) WITH LOCAL TIME ZONE columns keep
+      // (datetime-functions.ts) and the others read as their instant
+      if (b.length >= 11 && b.readUInt32BE(7) % 1000 !== 0) return datetimeText({ wall: nanosOfOracle(b) - BigInt(dbOffsetMinutes) * 60_000_000_000n, offsetMinutes: 0 })
+      return timestampTZValue(microsOfOracle(b) - BigInt(dbOffsetMinutes) * 60_000_000n)
+    }
     case Dty.BINARY_DOUBLE:
     case Dty.BINARY_FLOAT: {
       const c = Buffer.from(b)
@@ -118,12 +122,12 @@ const NS_MIN = -(2n ** 63n) + 1n
 const NS_MAX = 2n ** 63n - 1n
 
 /**
- * A bound TIMESTAMP with digits below the microsecond as a DuckDB nanosecond timestamp (UTC wall clock; LOCAL TIME
- * ZONE values shifted from the database time zone), so TIMESTAMP(7-9) columns keep them; undefined otherwise.
+ * A bound TIMESTAMP with digits below the microsecond as a DuckDB nanosecond timestamp (its wall clock), so
+ * TIMESTAMP(7-9) columns keep them; undefined otherwise.
  */
-const subMicros = (b: Buffer, shiftMinutes = 0): DuckDBTimestampNanosecondsValue | string | undefined => {
+const subMicros = (b: Buffer): DuckDBTimestampNanosecondsValue | string | undefined => {
   if (b.length < 11 || b.readUInt32BE(7) % 1000 === 0) return undefined
-  const ns = nanosOfOracle(b) - BigInt(shiftMinutes) * 60_000_000_000n
+  const ns = nanosOfOracle(b)
   // beyond DuckDB's nanosecond range: the text TIMESTAMP(7-9) columns store (datetime-functions.ts)
   return ns < NS_MIN || ns > NS_MAX ? datetimeText({ wall: ns }) : timestampNanosValue(ns)
 }

@@ -10,6 +10,7 @@ import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
+import { sessionZoneWrites } from "./datetime-writes.ts"
 import type { OracleDatabase } from "./database.ts"
 import type { BindSpec, ExecuteOptions, PlsqlResult, QueryResult, StatementResult } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery, type QueryShape } from "./translate.ts"
@@ -203,7 +204,8 @@ const runStatement = async (s: PlsqlHost, env: Env, st: ReadonlyArray<Tok>): Pro
     return
   }
   if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
-    const { sql, params } = renderExpr(s, env, canonicalNumberWrites(st, (schema, name) => s.lookupTable(schema, name)))
+    const lookup = (schema: string | undefined, name: string) => s.lookupTable(schema, name)
+    const { sql, params } = renderExpr(s, env, sessionZoneWrites(canonicalNumberWrites(st, lookup), lookup))
     await s.runLogged(sql, params)
     return
   }

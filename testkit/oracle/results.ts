@@ -63,10 +63,21 @@ export const describeColumns = (
       const binary = binaryType(item, c, bindType)
       out.push(binary !== undefined ? { ...inferred, type: binary } : inferred.type.kind === "number" ? { ...inferred, type: numberType() } : inferred)
     } else if (item.kind === "expr") {
-      // arithmetic with a BINARY_DOUBLE / BINARY_FLOAT operand (column, literal, constant or bind) is of that type
+      // arithmetic with a BINARY_DOUBLE / BINARY_FLOAT operand (column, literal, constant or bind) is of that type;
+      // on NUMBERs it is NUMBER without precision, whatever the operands' declared precision (DuckDB's DECIMAL(p,s)
+      // result would say NUMBER(p,s)): precision 0 and scale 0 over columns, precision 0 and scale -127 over constants
+      // (Oracle JDBC's metadata of `X1 / X2` over a subquery's columns is 0, 0 and of `1/10` 0, -127:
+      // https://github.com/OHDSI/DatabaseConnector/pull/189; python-oracledb typed `n1/sqrt(252)` and a NUMBER(3,0)
+      // column divided by 4 as Arrow INT64 by their scale 0 until it required a non-zero precision, its issue 510:
+      // https://github.com/oracle/python-oracledb/issues/510, commit 968da54; "Oracle JDBC driver doesn't provide
+      // scale/precision information for expressions (they both are equal to zero)":
+      // https://github.com/dbeaver/dbeaver/issues/1767)
       const c = cols[k++]!
       const binary = binaryType(item, c, bindType)
-      out.push(binary !== undefined ? { name: decodeName(c.name), type: binary, nullable: true } : infer(c))
+      const inferred = infer(c)
+      if (binary !== undefined) out.push({ ...inferred, type: binary })
+      else if (item.arithmetic === undefined || inferred.type.kind !== "number") out.push(inferred)
+      else out.push({ ...inferred, type: item.arithmetic === "columns" ? expressionNumberType : numberType() })
     } else if (item.kind === "rowid") {
       const c = cols[k++]!
       out.push({ name: decodeName(c.name), type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })
@@ -77,6 +88,9 @@ export const describeColumns = (
   for (; k < cols.length; k++) out.push(infer(cols[k]!))
   return out
 }
+
+/** NUMBER as Oracle describes an expression over columns: no precision, scale 0 (see describeColumns, "expr"). */
+const expressionNumberType: OraType = { ...numberType(), scale: 0 }
 
 /**
  * The native floating-point type of an expression item whose DuckDB result is a float (DuckDB's DOUBLE alone cannot

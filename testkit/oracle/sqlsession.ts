@@ -29,6 +29,7 @@ import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, encodeName, quoteDuck } from "./names.ts"
 import { withExactAliases } from "./number-aliases.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
+import { sessionZoneWrites } from "./datetime-writes.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import type { ValueKind } from "./types.ts"
 import { runPlsql } from "./plsql.ts"
@@ -378,10 +379,14 @@ export class SqlSession {
     }
   }
 
-  /** Translates an Oracle expression/statement fragment with positional binds. */
-  translate(sql: string): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
-    const written = canonicalNumberWrites(unqualifySetTargets(tokenize(sql)), (schema, name) => this.lookupTable(schema, name))
-    const { toks, tr, binds } = this.bindNumberingTranslator(written, sql)
+  /**
+   * Translates an Oracle expression/statement fragment with positional binds; `specs` (of a DML request's binds)
+   * tell which binds are NUMBERs, whose quotients are computed on every digit as in queries.
+   */
+  translate(sql: string, specs?: ReadonlyArray<BindSpec>): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
+    const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
+    const written = sessionZoneWrites(canonicalNumberWrites(unqualifySetTargets(tokenize(sql)), lookup), lookup)
+    const { toks, tr, binds } = this.bindNumberingTranslator(written, sql, specs)
     return { toks, text: (a, b) => tr.range(a, b), binds }
   }
 
@@ -559,6 +564,7 @@ export class SqlSession {
     const out = new Map<string, TextDatetimeKind>()
     for (const name of this.columnsOf(sql, (t) => t.kind === "timestamp" && t.duck === "VARCHAR")) out.set(name, "wall")
     for (const name of this.columnsOfKind(sql, "timestamptz")) out.set(name, "zoned")
+    for (const name of this.columnsOf(sql, (t) => t.kind === "timestampltz" && t.duck === "VARCHAR")) out.set(name, "zoned")
     return out
   }
 
@@ -687,7 +693,7 @@ export class SqlSession {
   }
 
   private async dml(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
-    const t = this.translate(stripTerminator(sql))
+    const t = this.translate(stripTerminator(sql), specs)
     if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
     this.dmlTarget = this.targetOf(t.toks)
     this.dmlIsUpdate = isKw(t.toks[0], "UPDATE", "MERGE")
@@ -695,11 +701,11 @@ export class SqlSession {
     const privileges: Array<ObjectPrivilege> = verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : []
     this.checkAccess(t.toks, [], this.dmlTarget === undefined ? undefined : { meta: this.dmlTarget, privileges })
     const keyed = isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(this.dmlTarget) : undefined
-    if (keyed === undefined) return this.dmlOnce(sql, t, rows, opts)
-    return (await this.claimingKeys(keyed, () => this.dmlOnce(sql, t, rows, opts), true))!
+    if (keyed === undefined) return this.dmlOnce(sql, t, rows, specs, opts)
+    return (await this.claimingKeys(keyed, () => this.dmlOnce(sql, t, rows, specs, opts), true))!
   }
 
-  private async dmlOnce(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, opts: ExecuteOptions): Promise<DmlResult> {
+  private async dmlOnce(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
     if (this.locks.othersLockRowsOf(this.dmlTarget))
       for (const r of rows.length === 0 ? [[]] : rows) await this.locks.waitForRowLocksOf(this.dmlTarget, t, r)
     const ret = returningClause(t.toks)
@@ -733,7 +739,7 @@ export class SqlSession {
           if (!(e instanceof OraError)) throw e
         }
         // locate the failing row by bisection with bulk inserts; rows before it stay inserted, as in Oracle
-        const inserted = await this.bisectInsert(sql, rows, (offset, err) => {
+        const inserted = await this.bisectInsert(sql, rows, specs, (offset, err) => {
           ;(err as OraError & { rowOffset?: number }).rowOffset = offset
           throw err
         })
@@ -744,7 +750,7 @@ export class SqlSession {
       // batch errors: chunks inserted whole, a failing chunk bisected down to its failing rows, each reported alone
       // with its own error (a row-by-row insert would also be far slower for large requests)
       const errors: Array<{ offset: number; error: OraError }> = []
-      const inserted = await this.bisectInsert(sql, rows, (offset, error) => errors.push({ offset, error }))
+      const inserted = await this.bisectInsert(sql, rows, specs, (offset, error) => errors.push({ offset, error }))
       // a failed attempt can leave DuckDB's transaction aborted: roll back to the statements and chunks that succeeded
       if (errors.length > 0) await this.recover()
       return { kind: "dml", rowCount: inserted, rowCounts: [], batchErrors: errors }
@@ -778,12 +784,13 @@ export class SqlSession {
   private async bisectInsert(
     sql: string,
     rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
+    specs: ReadonlyArray<BindSpec>,
     failed: (offset: number, error: OraError) => void
   ): Promise<number> {
     let inserted = 0
     const bisect = async (lo: number, hi: number): Promise<void> => {
       try {
-        inserted += (await this.bulkChunk(sql, rows.slice(lo, hi))) ?? 0
+        inserted += (await this.bulkChunk(sql, rows.slice(lo, hi), specs)) ?? 0
       } catch (e) {
         if (hi - lo === 1) return failed(lo, this.mapError(e))
         const mid = (lo + hi) >> 1
@@ -798,11 +805,11 @@ export class SqlSession {
   /**
    * For `INSERT ... VALUES (...)` with binds: inserts a chunk of bind rows through the bulk path and returns the
    * number of rows inserted; undefined when the statement cannot take the bulk path. Failures are ORA- errors
-   * (the transaction is restored first).
+   * (the transaction is restored first). `specs` are the binds' metadata (see {@link translate}).
    */
-  async bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<number | undefined> {
+  async bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs?: ReadonlyArray<BindSpec>): Promise<number | undefined> {
     if (classify(sql) !== "dml" || anyIntervalBinds(rows)) return undefined
-    const t = this.translate(stripTerminator(sql))
+    const t = this.translate(stripTerminator(sql), specs)
     if (!isKw(t.toks[0], "INSERT") || returningClause(t.toks) !== undefined) return undefined
     const nBinds = t.binds.length
     const bulk = this.bulkInsert(t.toks, t.text, nBinds)

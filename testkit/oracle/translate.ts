@@ -9,7 +9,8 @@ import { ora, OraError } from "./errors.ts"
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
-import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric } from "./number-sql.ts"
+import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
+import { instantGrouping, type InstantGrouping } from "./datetime-groups.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -17,8 +18,12 @@ export type SelectItem =
   | { readonly kind: "star"; readonly qualifier?: string }
   | { readonly kind: "col"; readonly qualifier?: string; readonly column: string }
   | { readonly kind: "rowid" }
-  /** Any other expression; `binary` when it is of a native floating-point type, `params` the binds it uses. */
-  | { readonly kind: "expr"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number> }
+  /**
+   * Any other expression; `binary` when it is of a native floating-point type, `params` the binds it uses,
+   * `arithmetic` when it has a `+ - * /` operator, on `columns` (a name) or on `constants` only (results.ts describes
+   * a number result without precision, with scale 0 or -127).
+   */
+  | { readonly kind: "expr"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number>; readonly arithmetic?: "columns" | "constants" }
   /** COUNT / SUM / AVG over the whole item: Oracle describes their numeric results as unbounded NUMBER. */
   | { readonly kind: "aggregate"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number> }
   /** A bind variable as the whole item (`$param` after translation): described with the bind's own type. */
@@ -104,6 +109,15 @@ const TEXT_DATETIME_ELEMENT = /TZH:TZM|TZH|TZM|TZR|TZD|FF[1-9]?/i
 
 /** A text datetime's own wall clock as a DuckDB TIMESTAMP (Oracle drops the zone converting to TIMESTAMP or DATE). */
 const wallClockOf = (text: string, kind: TextDatetimeKind): string => `ora_tstz_local(${datetimeArgument(text, kind)})`
+
+/** A zoned text datetime seen in the session time zone: how a LOCAL TIME ZONE value kept as text is shown. */
+const inSessionZone = (text: string): string => `ora_tstz_at(${datetimeArgument(text, "zoned")}, getvariable('ora_session_tz'))`
+
+/** MIN / MAX of a text datetime: the value with the least or greatest instant (zoned) or wall clock, its zone kept. */
+const textDatetimeExtreme = (v: "MIN" | "MAX", text: string, kind: TextDatetimeKind): string => {
+  const pick = `${v === "MIN" ? "arg_min" : "arg_max"}(CAST(${text} AS VARCHAR), ora_tstz_key(${datetimeArgument(text, kind)}))`
+  return kind === "zoned" ? `ora_tstz(${pick}, getvariable('ora_session_tz'))` : `ora_ts(${pick})`
+}
 
 /** A datetime as a text datetime of `kind` (a DuckDB datetime by its rendering, a TIMESTAMP in the session time zone). */
 const asTextDatetime = (text: string, kind: TextDatetimeKind): string =>
@@ -443,7 +457,7 @@ export class Translator {
 
   /** Translates tokens [from, to), rewriting Oracle operator semantics where needed (see `expression`). */
   range(from: number, to: number): string {
-    if (!this.needsOperatorRewrite(from, to) && !this.mentionsExactNumber(from, to) && this.exactOrderItems.size === 0 && !this.mentionsTextDatetime(from, to))
+    if (!this.needsOperatorRewrite(from, to) && !this.mentionsExactNumber(from, to) && this.exactOrderItems.size === 0 && this.datetimeOrderItems.size === 0 && !this.mentionsTextDatetime(from, to) && !this.mentionsAtZone(from, to))
       return this.plain(from, to)
     // split at top-level separators; rewrite the arithmetic/concatenation segments between them
     const toks = this.toks
@@ -616,6 +630,14 @@ export class Translator {
     return false
   }
 
+  /** Select-list items that are text datetimes, by the position or name ORDER BY may call them (their expression). */
+  private datetimeOrderItems: ReadonlyMap<string, { readonly text: string; readonly kind: TextDatetimeKind }> = new Map()
+
+  /** Sets the select list's text datetime items that ORDER BY may name by position or alias (see translateQuery). */
+  orderByDatetimeItems(items: ReadonlyMap<string, { readonly text: string; readonly kind: TextDatetimeKind }>): void {
+    this.datetimeOrderItems = items
+  }
+
   /** Select-list positions and names of exact NUMBER columns, by what ORDER BY may call them (their column text). */
   private exactOrderItems: ReadonlyMap<string, string> = new Map()
 
@@ -734,7 +756,7 @@ export class Translator {
    */
   private zonedOperand(from: number, to: number): ZonedOperand | undefined {
     const t = this.toks[from]
-    if (to - from === 1 && isKw(t, "CURRENT_TIMESTAMP") || this.isLocalZoneColumn(from, to)) {
+    if (to - from === 1 && isKw(t, "CURRENT_TIMESTAMP") || (this.isLocalZoneColumn(from, to) && this.textDatetimeAt(from, to) === undefined)) {
       const x = this.range(from, to)
       return { local: `ora_session_local(${x})`, offsetMinutes: `ora_session_offset(${x})`, region: "getvariable('ora_session_tz')" }
     }
@@ -765,9 +787,18 @@ export class Translator {
     return false
   }
 
+  /** True when the range has `AT TIME ZONE` or `AT LOCAL` (rendered by textDatetimeAtZone). */
+  private mentionsAtZone(from: number, to: number): boolean {
+    for (let i = from; i < to; i++) if (isKw(this.toks[i], "AT") && (isKw(this.toks[i + 1], "LOCAL") || (isKw(this.toks[i + 1], "TIME") && isKw(this.toks[i + 2], "ZONE")))) return true
+    return false
+  }
+
   /**
-   * `datetime AT TIME ZONE zone` and `datetime AT LOCAL` of a text datetime: the same instant in that zone, a TIMESTAMP
-   * WITH TIME ZONE (SQL Language Reference, "Datetime Expressions"; a TIMESTAMP is read in the session time zone).
+   * `datetime AT TIME ZONE zone` and `datetime AT LOCAL`: the same instant in that zone, a TIMESTAMP WITH TIME ZONE
+   * (SQL Language Reference, "Datetime Expressions"). Any datetime operand: a text datetime, a TIMESTAMP or DATE (read in
+   * the session time zone: "The session time zone also takes effect when a TIMESTAMP value is converted to the TIMESTAMP
+   * WITH TIME ZONE or TIMESTAMP WITH LOCAL TIME ZONE datatype", Database Globalization Support Guide, "Setting the
+   * Session Time Zone") or a LOCAL TIME ZONE value (DuckDB renders its instant with offset +00).
    */
   private textDatetimeAtZone(parts: Array<Part>): void {
     for (const p of parts) {
@@ -781,7 +812,6 @@ export class Translator {
         const local = isKw(this.toks[i + 1], "LOCAL") && i + 2 === p.to
         if (!local && !(isKw(this.toks[i + 1], "TIME") && isKw(this.toks[i + 2], "ZONE") && i + 3 < p.to)) continue
         const operand = this.range(p.from, i)
-        if ((this.textDatetimeAt(p.from, i) ?? textDatetimeOfText(operand)) === undefined) break
         const zone = local ? "getvariable('ora_session_tz')" : `CAST(${this.range(i + 3, p.to)} AS VARCHAR)`
         p.text = `ora_tstz_at(${datetimeArgument(operand, "zoned")}, ${zone})`
         break
@@ -849,6 +879,11 @@ export class Translator {
         j++
         continue
       }
+      const item = clauses[j] === "order" && p.to === p.from + 1 ? this.datetimeOrderItems.get(tok.value) : undefined
+      if (item !== undefined) {
+        p.text = `ora_tstz_key(${datetimeArgument(item.text, item.kind)})`
+        continue
+      }
       const kind = this.textDatetimeOfPart(p)
       if (kind === undefined || p.text.length === 0) continue
       if (clauses[j] === "order") {
@@ -871,6 +906,11 @@ export class Translator {
         const all = [kind, ...items.map((item) => this.textDatetimeOfPart(item))].includes("zoned") ? "zoned" : "wall"
         p.text = key(p, all)
         list.text = `(${items.map((item) => key(item, all)).join(", ")})`
+      } else if (isKw(at(j + 1 + negated), "IN") && list !== undefined && isOp(this.toks[list.from], "(")) {
+        // `IN (subquery)`: its one column by the same key (a TIMESTAMP in the session time zone when `p` is zoned)
+        const column = `CAST("ora$in"."v" AS VARCHAR), ${zoneArgument(kind)}`
+        p.text = key(p, kind)
+        list.text = `(SELECT ora_tstz_key(${column}) FROM ${list.text} AS "ora$in"("v"))`
       }
     }
   }
@@ -1067,6 +1107,8 @@ export class Translator {
   }
 
   private one(i: number, to: number): [string, number] {
+    const grouped = this.groupedByInstant(i)
+    if (grouped !== undefined) return grouped
     const toks = this.toks
     const t = toks[i]!
     switch (t.kind) {
@@ -1088,6 +1130,26 @@ export class Translator {
       case "ident":
         return this.windowed(this.ident(i, to))
     }
+  }
+
+  private instantGrouping: InstantGrouping | undefined
+
+  /**
+   * A zoned column reference starting at `i` that groups by instant (datetime-groups.ts): a GROUP BY item or COUNT
+   * (DISTINCT ...) operand as its instant key, a grouped reference outside aggregates as its group's least value by
+   * instant (arg_min: one of the group's values, as DuckDB picks among equal instants), with the index after it.
+   */
+  private groupedByInstant(i: number): [string, number] | undefined {
+    const columns = this.ctx.textDatetimeColumns
+    if (columns === undefined || columns.size === 0) return undefined
+    this.instantGrouping ??= instantGrouping(this.toks, (name) => columns.get(name) === "zoned")
+    const reference = (end: number) => this.toks.slice(i, end).map((t) => (t.kind === "op" ? t.value : identOut(t))).join("")
+    const keyEnd = this.instantGrouping.keys.get(i)
+    if (keyEnd !== undefined) return [`ora_tstz_key(${datetimeArgument(reference(keyEnd), "zoned")})`, keyEnd]
+    const representative = this.instantGrouping.representatives.get(i)
+    if (representative === undefined) return undefined
+    const text = textDatetimeExtreme("MIN", reference(representative.end), "zoned")
+    return [representative.item ? `${text} AS ${identOut(this.toks[representative.end - 1]!)}` : text, representative.end]
   }
 
   /** A rendered call `[text, next]` with the `OVER (...)` window that follows it, if any. */
@@ -1256,23 +1318,33 @@ export class Translator {
         const textKind = this.textDatetimeAt(p[0], asAt) ?? textDatetimeOfText(operand)
         if (ot?.kind === "timestamptz") return [`ora_tstz(${datetimeArgument(operand, "zoned")})`, close + 1]
         if (ot?.kind === "timestamp" && ot.duck === "VARCHAR" && !this.isLocalZoneColumn(p[0], asAt)) return [`ora_ts(CAST(${operand} AS VARCHAR))`, close + 1]
-        if (textKind !== undefined && (ot?.kind === "timestamp" || ot?.kind === "date"))
-          return [`CAST(ora_tstz_local(${datetimeArgument(operand, textKind)}) AS ${duckType})`, close + 1]
+        if (ot?.kind === "timestampltz" && ot.duck === "VARCHAR") return [`ora_tstz_at(${datetimeArgument(operand, "zoned")}, '+00:00')`, close + 1]
+        if (textKind !== undefined && (ot?.kind === "timestamp" || ot?.kind === "date")) {
+          const shown = this.isLocalZoneColumn(p[0], asAt) ? inSessionZone(operand) : operand
+          return [`CAST(ora_tstz_local(${datetimeArgument(shown, textKind)}) AS ${duckType})`, close + 1]
+        }
         if (textKind !== undefined && ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
         // LOCAL TIME ZONE values read as the session's wall clock; a TIMESTAMP becomes zoned in the session time zone
         if (this.isLocalZoneColumn(p[0], asAt) && (ot?.kind === "timestamp" || ot?.kind === "date"))
           return [`CAST(ora_session_local(${operand}) AS ${duckType})`, close + 1]
-        if (ot?.kind === "timestampltz")
-          return [`CAST(CASE WHEN typeof(${operand}) = 'TIMESTAMP WITH TIME ZONE' THEN CAST(${operand} AS TIMESTAMPTZ) ELSE ora_session_instant(${operand}) END AS ${duckType})`, close + 1]
+        // any other value by its text: an instant (DuckDB renders it at +00) or a zoned text as it is, a TIMESTAMP or
+        // DATE in the session time zone
+        if (ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
         return [`CAST(${operand} AS ${duckType})`, close + 1]
       }
       case "TO_CHAR":
         if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
         {
+          const [from, to] = parts[0]!
+          const argument = this.callArgument(from, to, arg(0))
+          const number = numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, argument.exact || argument.binary || this.exactNumericRange(from, to), this.stringArgument(parts[2]))
+          if (number !== undefined) return [number, close + 1]
           const zoned = this.zonedOperand(parts[0]![0], parts[0]![1])
           if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
           const textKind = this.textDatetimeAt(parts[0]![0], parts[0]![1]) ?? textDatetimeOfText(arg(0))
-          if (textKind !== undefined) return [textDatetimeToChar(arg(0), textKind, toks[parts[1]![0]]!.value), close + 1]
+          // a LOCAL TIME ZONE value kept as text (TIMESTAMP(7-9)) is shown in the session time zone
+          const shown = this.isLocalZoneColumn(parts[0]![0], parts[0]![1]) ? inSessionZone(arg(0)) : arg(0)
+          if (textKind !== undefined) return [textDatetimeToChar(shown, textKind, toks[parts[1]![0]]!.value), close + 1]
           const fmt = convertDateFormat(toks[parts[1]![0]]!.value)
           // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
           if (!fmt.includes("%n")) return [`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, close + 1]
@@ -1289,15 +1361,17 @@ export class Translator {
         return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
       case "TO_NUMBER":
         // without a format model: the exact NUMBER of the text (ORA-01722 for text that is no number)
-        return [parts.length === 1 ? `ora_number(CAST(${arg(0)} AS VARCHAR))` : `CAST(${arg(0)} AS DOUBLE)`, close + 1]
+        if (parts.length === 1) return [`ora_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
+        // with a format model: the number the text shows in it (number-format.ts)
+        if (toks[parts[1]![0]]?.kind === "str") return [numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, false, this.stringArgument(parts[2]))!, close + 1]
+        return [`CAST(${arg(0)} AS DOUBLE)`, close + 1]
       case "MIN":
       case "MAX": {
         // of text datetimes: the value with the least or greatest instant (zoned) or wall clock, its zone kept
         const p = parts[0]
         const kind = p === undefined || parts.length !== 1 || isKw(toks[close + 1], "OVER") ? undefined : (this.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(0)))
         if (kind === undefined) break
-        const pick = `${v === "MIN" ? "arg_min" : "arg_max"}(CAST(${arg(0)} AS VARCHAR), ora_tstz_key(${datetimeArgument(arg(0), kind)}))`
-        return [kind === "zoned" ? `ora_tstz(${pick}, getvariable('ora_session_tz'))` : `ora_ts(${pick})`, close + 1]
+        return [textDatetimeExtreme(v, arg(0), kind), close + 1]
       }
       case "EXTRACT": {
         const extracted = this.textDatetimeExtract(parts[0])
@@ -1360,6 +1434,12 @@ export class Translator {
       }
     }
     return [`${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
+  }
+
+  /** The text of a call's argument [from, to) when it is a character literal. */
+  private stringArgument(part: readonly [number, number] | undefined): string | undefined {
+    const t = part === undefined || part[1] !== part[0] + 1 ? undefined : this.toks[part[0]]
+    return t?.kind === "str" ? t.value : undefined
   }
 
   /** A call's argument in tokens [from, to), rendered, with what number-sql.ts needs to know of its type. */
@@ -1476,6 +1556,51 @@ export const headingOf = (toks: ReadonlyArray<Tok>): string =>
   toks
     .map((t) => (t.kind === "str" ? `'${t.value.toUpperCase()}'` : t.kind === "qident" ? t.value : t.text.toUpperCase()))
     .join("")
+
+/** The column when tokens [from, to) are one (possibly qualified) text datetime column: described as the column is. */
+const textDatetimeColumnAt = (toks: ReadonlyArray<Tok>, tr: Translator, from: number, to: number): { qualifier?: string; column: string } | undefined => {
+  const last = toks[to - 1]
+  if (last === undefined || (last.kind !== "ident" && last.kind !== "qident") || tr.textDatetimeAt(from, to) === undefined) return undefined
+  return to - from === 3 ? { qualifier: oracleName(toks[from]!), column: oracleName(last) } : { column: oracleName(last) }
+}
+
+/**
+ * The select-list items that are text datetime columns, by their position ("1") and output name, with their expression:
+ * ORDER BY naming them orders by instant or wall clock (`ora_tstz_key`), not by their text.
+ */
+const datetimeOrderItems = (toks: ReadonlyArray<Tok>, tr: Translator, itemRanges: ReadonlyArray<[number, number]>) => {
+  const out = new Map<string, { text: string; kind: TextDatetimeKind }>()
+  for (const [k, [from, to]] of itemRanges.entries()) {
+    const last = toks[to - 1]!
+    const alias = isKw(toks[to - 2], "AS") ? 2 : 1
+    const bare = tr.textDatetimeAt(from, to)
+    const kind = bare ?? tr.textDatetimeAt(from, to - alias)
+    if (kind === undefined) continue
+    // a bare column is its own name; a grouped one renders as `value AS name` (datetime-groups.ts)
+    const text = tr.range(from, bare !== undefined ? to : to - alias).replace(/ AS (?:"(?:[^"]|"")*"|[A-Za-z_][\w$#]*)$/, "")
+    out.set(String(k + 1), { text, kind }).set(last.value, { text, kind })
+  }
+  return out
+}
+
+/**
+ * The `DISTINCT ON` keys of a `SELECT DISTINCT` list with a TIMESTAMP WITH TIME ZONE item: every item by its output
+ * name, a zoned one by its instant, so that values at one instant in different zones are one row, as Oracle compares
+ * them (datetime-groups.ts); undefined when no item is zoned or an item is `*`.
+ */
+const distinctByInstant = (tr: Translator, itemRanges: ReadonlyArray<[number, number]>, pieces: ReadonlyArray<string>): string | undefined => {
+  const keys: Array<string> = []
+  let zoned = false
+  for (const [k, [from, to]] of itemRanges.entries()) {
+    const piece = pieces[k] ?? ""
+    const name = /("(?:[^"]|"")*"|[A-Za-z_][\w$#]*)\s*$/.exec(piece)?.[1]
+    if (name === undefined || /\*\s*$/.test(piece)) return undefined
+    const kind = tr.textDatetimeAt(from, to) ?? tr.textDatetimeAt(from, to - 1) ?? tr.textDatetimeAt(from, to - 2) ?? textDatetimeOfText(piece)
+    zoned ||= kind === "zoned"
+    keys.push(kind === "zoned" ? `ora_tstz_key(${datetimeArgument(name, "zoned")})` : name)
+  }
+  return zoned ? keys.join(", ") : undefined
+}
 
 /**
  * Translates a top-level query: adds Oracle column headings as aliases, rewrites a trailing
@@ -1609,7 +1734,15 @@ export const translateQuery = (
     const binary = binaryKindOf(part, 0, part.length, tr.binaryColumns)
     const params = [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))
     const typing = { ...(binary !== undefined ? { binary } : {}), ...(params.length > 0 ? { params } : {}) }
-    return isAggregate(part) ? { kind: "aggregate", ...typing } : { kind: "expr", ...typing }
+    if (isAggregate(part)) return { kind: "aggregate", ...typing }
+    if (!part.some((t) => t.kind === "op" && "+-*/".includes(t.value))) return { kind: "expr", ...typing }
+    // a name other than the item's alias (`x + 1 y`, `1.5 * 2 AS z`): a column, not a constant
+    const last = part[part.length - 1]!
+    const before = part[part.length - 2]
+    const aliased = (last.kind === "ident" || last.kind === "qident") && before !== undefined && (isKw(before, "AS") || before.kind !== "op" || isOp(before, ")"))
+    const expression = aliased ? part.slice(0, isKw(before, "AS") ? -2 : -1) : part
+    const named = expression.some((t, k) => (t.kind === "ident" || t.kind === "qident") && !isOp(expression[k + 1], "("))
+    return { kind: "expr", ...typing, arithmetic: named ? "columns" : "constants" }
   }
   /** The DuckDB row id expression of an aliased ROWID item (`ROWID [AS] a`, `q.ROWID [AS] a`), or undefined. */
   const aliasedRowid = (part: ReadonlyArray<Tok>): string | undefined => {
@@ -1619,7 +1752,10 @@ export const translateQuery = (
     if (expression.length === 3 && isOp(expression[1], ".") && isRowid(expression[2])) return `${identOut(expression[0]!)}.rowid`
     return undefined
   }
+  /** Token ranges of the select-list items. */
+  const itemRanges: Array<[number, number]> = []
   const flush = (end: number) => {
+    itemRanges.push([start, end])
     const part = toks.slice(start, end)
     const ym = yearMonthLiteral(part) ?? dayTimeNanosLiteral(part) ?? zonedLiteral(part)
     if (part.length === 0) throw ora.missingExpression()
@@ -1663,7 +1799,7 @@ export const translateQuery = (
         pieces.push(`${rowid} AS ${identOut(last)}`)
       } else {
         const columnEnd = end - (isKw(prev, "AS") ? 2 : 1)
-        const aliased = tr.exactColumnAt(start, columnEnd)
+        const aliased = tr.exactColumnAt(start, columnEnd) ?? textDatetimeColumnAt(toks, tr, start, columnEnd)
         items.push(aliased !== undefined ? { kind: "col", ...aliased } : exprItem(part, ym, text))
         const expression = tr.range(start, columnEnd)
         if (aliased !== undefined || EXACT_RESULT.test(expression)) {
@@ -1694,6 +1830,7 @@ export const translateQuery = (
   // ORDER BY names the combined result's columns)
   const setOperation = toks.some((t, k) => k > fromAt && isKw(t, "UNION", "MINUS", "INTERSECT", "EXCEPT"))
   if (!setOperation) tr.orderByExactItems(exactOrder)
+  if (!setOperation) tr.orderByDatetimeItems(datetimeOrderItems(toks, tr, itemRanges))
   // FROM list (simple table references only)
   const from: Array<FromRef> = []
   let k = fromAt + 1
@@ -1801,7 +1938,8 @@ export const translateQuery = (
       body = `${left} ${right}`
     }
   }
-  const head = tr.range(0, listStart)
+  const distinctOn = isKw(toks[listStart - 1], "DISTINCT", "UNIQUE") ? distinctByInstant(tr, itemRanges, pieces) : undefined
+  const head = distinctOn === undefined ? tr.range(0, listStart) : `${tr.range(0, listStart - 1)} DISTINCT ON (${distinctOn})`
   const setOrder = setOperation && body === undefined && lockWait === null && !withRowid ? exactSetOrder(toks, tr, fromAt, end, exactOutputs) : undefined
   if (setOrder !== undefined) return { sql: `SELECT * FROM (${head} ${pieces.join(", ")} ${setOrder.query}) ${setOrder.order}`, shape: { items, from } }
   body ??= tr.range(fromAt, end)

@@ -148,8 +148,9 @@ export const timestampType = (fsp = 6, zone: "" | "tz" | "ltz" = ""): OraType =>
     dictName: `TIMESTAMP(${fsp})${zone === "tz" ? " WITH TIME ZONE" : zone === "ltz" ? " WITH LOCAL TIME ZONE" : ""}`,
     dictPrecision: null,
     dictScale: fsp,
-    // a value's own zone, and 7-9 digits over Oracle's whole range, are kept as text (datetime-functions.ts)
-    duck: zone === "tz" || (zone === "" && fsp > 6) ? "VARCHAR" : zone === "" ? "TIMESTAMP" : fsp > 6 ? "TIMESTAMP_NS" : "TIMESTAMPTZ"
+    // a value's own zone, and 7-9 digits over Oracle's whole range, are kept as text (datetime-functions.ts; a LOCAL
+    // TIME ZONE value as its instant at +00:00)
+    duck: zone === "tz" || fsp > 6 ? "VARCHAR" : zone === "" ? "TIMESTAMP" : "TIMESTAMPTZ"
   })
 
 /** INTERVAL DAY(lead) TO SECOND(fsp); 7-9 fraction digits are kept as DECIMAL seconds (intervals.ts). */

@@ -20,6 +20,9 @@ export const withServer = async (options: OracleTestServerOptions = {}) => {
   return { server, connect }
 }
 
+/** Execute options fetching every NUMBER as the decimal text node-oracledb decodes from Oracle's digits (no JS double). */
+export const numbersAsText = { fetchTypeHandler: (m: { dbType: unknown }) => (m.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined) }
+
 /** Extracts the ORA- code of an error thrown by node-oracledb. */
 export const oraCode = (e: unknown): string | undefined => /ORA-\d{5}/.exec(e instanceof Error ? e.message : String(e))?.[0]
 
@@ -31,4 +34,25 @@ export const failure = async (f: () => Promise<unknown>): Promise<Error> => {
     return e as Error
   }
   throw new Error("expected a failure")
+}
+
+/**
+ * Starts `call` and resolves once the server counts one more call waiting for a lock (its `lockWaits`): then true when
+ * the call is still running, as a call waiting for another transaction's lock must be; false when the call ended
+ * without the server counting a wait. Synchronised on the server's counter, so it does not depend on the machine's
+ * speed.
+ */
+export const waitsForLock = (server: OracleTestServerHandle, call: () => Promise<{ readonly rowsAffected?: number }>) => {
+  const before = server.stats.lockWaits
+  let settled = false
+  const result = call()
+  void result.then(() => (settled = true), () => (settled = true))
+  const waiting = (async () => {
+    while (server.stats.lockWaits === before) {
+      if (settled) return false
+      await new Promise((r) => setTimeout(r, 5))
+    }
+    return !settled
+  })()
+  return { result, waiting }
 }

@@ -422,7 +422,7 @@ export class RequestReceiver {
       if (inc.failedAt !== undefined || sql === undefined || this.isClosed()) return
       const timer = startInsertTimer(this.s)
       try {
-        const n = await sql.bulkChunk(bulkSql, chunk)
+        const n = await sql.bulkChunk(bulkSql, chunk, inc.specs)
         if (n === undefined) inc.failedAt = from
         else inc.inserted += n
       } catch {

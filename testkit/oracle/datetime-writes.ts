@@ -1,0 +1,27 @@
+/**
+ * Values written into TIMESTAMP WITH TIME ZONE and WITH LOCAL TIME ZONE columns take their zone when they are
+ * written: "The session time zone also takes effect when a TIMESTAMP value is converted to the TIMESTAMP WITH TIME
+ * ZONE or TIMESTAMP WITH LOCAL TIME ZONE datatype" (Oracle Database Globalization Support Guide, "Setting the Session
+ * Time Zone"), and a LOCAL TIME ZONE value is stored as its instant ("Data stored in the database is normalized to
+ * the database time zone", Oracle Database Utilities, "TIMESTAMP WITH LOCAL TIME ZONE"). So a TIMESTAMP stored by
+ * one session is read back by every other as that session's instant. An INSERT, UPDATE or MERGE therefore has each
+ * value it writes into such a column wrapped in `CAST(... AS TIMESTAMP WITH [LOCAL] TIME ZONE)`, which the translator
+ * renders in the session time zone of the writing statement (a value with its own zone keeps it).
+ */
+import type { TableMeta } from "./catalog.ts"
+import type { Tok } from "./lexer.ts"
+import { castWrites, type TableLookup } from "./number-writes.ts"
+import type { OraType } from "./types.ts"
+
+const columnsWhere = (keep: (type: OraType) => boolean) => (meta: TableMeta): ReadonlySet<string> =>
+  new Set(meta.columns.filter((c) => keep(c.type)).map((c) => c.name))
+
+const LOCAL_ZONE = ["WITH", "LOCAL", "TIME", "ZONE"]
+
+/** `all` with the values an INSERT, UPDATE or MERGE writes into zoned timestamp columns cast to the column's kind. */
+export const sessionZoneWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+  const zoned = castWrites(all, lookup, columnsWhere((t) => t.kind === "timestamptz"), ["TIMESTAMP", "WITH", "TIME", "ZONE"])
+  // TIMESTAMP(7-9) WITH LOCAL TIME ZONE keeps its nanoseconds over Oracle's whole range as text (types.ts)
+  const local = castWrites(zoned, lookup, columnsWhere((t) => t.kind === "timestampltz" && t.duck !== "VARCHAR"), ["TIMESTAMP", ...LOCAL_ZONE])
+  return castWrites(local, lookup, columnsWhere((t) => t.kind === "timestampltz" && t.duck === "VARCHAR"), ["TIMESTAMP", "(", "9", ")", ...LOCAL_ZONE])
+}
