@@ -108,7 +108,10 @@ export interface ConnectionShape {
    * savepoints, undoes only its own work on failure; the enclosing transaction decides the commit.
    */
   readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | AdbcError, R>
-  /** Stops the statement running on this connection. */
+  /**
+   * Stops the statement running on this connection and cancels its open readers (their next read fails CANCELLED);
+   * INVALID_STATE when nothing runs and no reader is open (drivers say which of these they reach).
+   */
   readonly cancel: Effect.Effect<void, AdbcError>
   /** Whether the connection is open and its session usable (checked without I/O); pools discard it when not. */
   readonly isUsable: Effect.Effect<boolean>

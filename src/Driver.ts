@@ -272,7 +272,10 @@ export interface DriverConnection {
   ) => Effect.Effect<Arrow.Schema, AdbcError>
   readonly tableTypes: ReadonlyArray<string>
   readonly ingest: DriverIngest
-  /** Stops the statement currently running on this session, if any. */
+  /**
+   * Stops the call running on this session (an execute or a fetch) and marks the session's open cursors cancelled, so
+   * that their next `nextPage` fails CANCELLED and releases the server cursor; INVALID_STATE with neither.
+   */
   readonly cancel: Effect.Effect<void, AdbcError>
   /** Whether the session can still be used, judged without I/O (its socket is open); a pool discards it when not. */
   readonly isUsable?: (() => boolean) | undefined

@@ -43,7 +43,7 @@ export interface StatementShape {
   readonly executeSchema: Effect.Effect<Arrow.Schema, AdbcError>
   /** The schema of the statement's parameters. */
   readonly getParameterSchema: Effect.Effect<Arrow.Schema, AdbcError>
-  /** Stops the statement running on this connection. */
+  /** Connection.cancel of its connection: stops what runs there and cancels its open readers. */
   readonly cancel: Effect.Effect<void, AdbcError>
 }
 

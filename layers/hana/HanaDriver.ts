@@ -15,7 +15,7 @@
  */
 import * as Arrow from "apache-arrow"
 import { Duration, Effect, Result, Schedule, type Scope } from "effect"
-import { type AdbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
+import { type AdbcError, invalidArgument, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
 import type {
@@ -28,9 +28,11 @@ import type {
   IngestTarget
 } from "../../src/Driver.ts"
 import type { ResolvedOptions } from "../../src/Options.ts"
+import { type CancelToken, makeCancellation } from "../common/Cancellation.ts"
 import { CATALOG, catalogRows } from "./Catalog.ts"
 import { hdbClientOptions, resolveConnectConfig } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
+import { fromHdbError } from "./Errors.ts"
 import * as Hdb from "./Hdb.ts"
 import { FetchSize, HanaOptions, ReadBatchRows } from "./HanaOptions.ts"
 import { type EncodePlan, type PartEncoder, planEncoding, temporalRefusal } from "./IngestEncoder.ts"
@@ -73,6 +75,13 @@ const IO_IN_OUT = 2
 const mapColumns = (metadata: ReadonlyArray<HdbResultColumn>) =>
   Effect.fromResult(arrowColumns(fromResultMetadata(metadata)))
 
+/**
+ * The error of a read from a result that Connection.cancel cancelled between two reads: HANA's code of a cancelled
+ * operation (139), as a cancel during a fetch gives it (nothing is rolled back here: no statement was running).
+ */
+const cancelledRead = () =>
+  fromHdbError({ code: 139, sqlState: "HY008", message: "current operation cancelled by request (Connection.cancel)" })
+
 /** Source of results for a cursor: the first one is open, more may follow (one per parameter row). */
 type NextOutcome = Effect.Effect<Hdb.ExecuteOutcome | undefined, AdbcError>
 
@@ -86,7 +95,8 @@ const makeCursor = (
   fetchSize: number,
   more: NextOutcome,
   onClose: Effect.Effect<void>,
-  track: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>
+  track: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>,
+  cancel: CancelToken
 ): DriverCursor => {
   const schema = new Arrow.Schema(columns.map((c) => c.field))
   const hasLobs = columns.some((c) => c.kind === "blob" || c.kind === "clob")
@@ -113,9 +123,13 @@ const makeCursor = (
       return hanaPage(buffer, raw.argumentCount, columns, contents)
     })
 
+  /** A cancelled read: the result set is closed on the server, then error 139. */
+  const failCancelled = Effect.andThen(closeCurrent, Effect.failSync(cancelledRead))
+
   const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {
     while (!closed) {
       if (current === undefined) return undefined
+      if (cancel.cancelled()) return yield* failCancelled
       let raw: Hdb.RawPage | undefined = pending
       pending = undefined
       if (raw === undefined) {
@@ -130,6 +144,8 @@ const makeCursor = (
           continue
         }
         raw = yield* track(Hdb.fetchNext(client, current.id, fetchSize))
+        // a cancel during a fetch the server answered before the cancel reached it
+        if (cancel.cancelled()) return yield* failCancelled
       }
       if (raw.attributes & 1) lastSeen = true
       if (raw.attributes & 16) serverClosed = true
@@ -144,6 +160,7 @@ const makeCursor = (
     close: Effect.suspend(() => {
       if (closed) return Effect.void
       closed = true
+      cancel.close()
       return closeCurrent.pipe(Effect.ensuring(onClose))
     })
   }
@@ -153,7 +170,8 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
   /** Prepared INSERT statements of ingest, by SQL text; cleared by any DDL. */
   const inserts = new Map<string, Hdb.HdbStatement>()
   let autocommit = true
-  let busy = false
+  // Connection.cancel cancels the running request on the server, and marks the open readers cancelled
+  const cancellation = makeCancellation()
 
   const clearInserts = Effect.suspend(() => {
     const statements = [...inserts.values()]
@@ -190,15 +208,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
   )
 
   const tracked = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.suspend(() => {
-      busy = true
-      return effect.pipe(
-        Effect.onInterrupt(() => stopInterrupted),
-        Effect.ensuring(Effect.sync(() => {
-          busy = false
-        }))
-      )
-    })
+    cancellation.running(Effect.onInterrupt(effect, () => stopInterrupted))
 
   const cursorResult = (
     outcome: Extract<Hdb.ExecuteOutcome, { _tag: "Rows" }>,
@@ -217,7 +227,8 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
           options.value(FetchSize),
           tracked(more),
           onClose,
-          tracked
+          tracked,
+          cancellation.reader()
         )
       }))
     )
@@ -544,9 +555,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
     },
     isUsable: () => client.readyState === "connected",
     abort: Hdb.breakConnection(client),
-    cancel: Effect.suspend(() =>
-      busy ? cancelOnServer : Effect.fail(invalidState("no statement is running on this connection"))
-    )
+    cancel: cancellation.cancel(cancelOnServer)
   }
 }
 

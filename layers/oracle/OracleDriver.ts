@@ -19,7 +19,7 @@
  */
 import * as Arrow from "apache-arrow"
 import { Effect, Exit, Result, type Scope } from "effect"
-import { type AdbcError, adbcError, invalidArgument, invalidState, notFound, notImplemented } from "../../src/AdbcError.ts"
+import { type AdbcError, adbcError, invalidArgument, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
 import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
@@ -27,10 +27,11 @@ import type { ResolvedOptions } from "../../src/Options.ts"
 import { catalogRows, CURRENT_CATALOG_SQL } from "./Catalog.ts"
 import { connectionAttributes, NLS_SETUP_SQL, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
-import { atParameterRow, fromRowError, oraCode } from "./Errors.ts"
+import { atParameterRow, fromOracleError, fromRowError, oraCode } from "./Errors.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
 import { formatEpochTicks } from "../common/ArrowCells.ts"
+import { type Cancellation, makeCancellation } from "../common/Cancellation.ts"
 import { executeManyEncoded, executeManyRows, SEAM_ORACLEDB_VERSION, seamInfo, wireOrder } from "./EncodedBinds.ts"
 import { batchEncoders, type EncodePlan, encodeRows, type StringLimit, stringLimitOfType } from "./IngestEncoder.ts"
 import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns } from "./Params.ts"
@@ -177,6 +178,25 @@ const queryOptions = (options: ResolvedOptions, prefetchRows: number): Record<st
 const mapColumns = (metaData: ReadonlyArray<Db.OracleMetaData>, options: ResolvedOptions) =>
   Effect.fromResult(arrowColumns(metaData.map(columnMetadata), mappingOptions(options)))
 
+/** Each open connection's cancel state (Connection.cancel), which its cursors share. */
+const cancellations = new WeakMap<Db.OracleConnection, Cancellation>()
+
+const cancellationOf = (connection: Db.OracleConnection): Cancellation => {
+  let cancellation = cancellations.get(connection)
+  if (cancellation === undefined) {
+    cancellation = makeCancellation()
+    cancellations.set(connection, cancellation)
+  }
+  return cancellation
+}
+
+/**
+ * The error of a read from a result that Connection.cancel cancelled between two reads: ORA-01013, what a break gives
+ * the call it aborts, a fetch included (OCI Programmer's Guide, OCIBreak(): "an immediate (asynchronous) abort of any
+ * currently executing OCI function", docs.oracle.com/cd/B10500_01/appdev.920/a96584/oci16m96.htm).
+ */
+const cancelledRead = () => fromOracleError({ errorNum: 1013, message: "ORA-01013: user requested cancel of current operation" })
+
 /**
  * A cursor over consecutive result sets of one shape, read `fetchArraySize` rows at a time. With `wire` (batch
  * mode), once oracledb's buffered rows (the first round trip's) are read, the rows of each later round trip are
@@ -192,6 +212,9 @@ const makeCursor = (
   wire: boolean
 ): DriverCursor => {
   const schema = new Arrow.Schema(columns.map((c) => c.field))
+  // Connection.cancel breaks a fetch in flight (ORA-01013); between two reads it marks the cursor cancelled
+  const cancellation = cancellationOf(connection)
+  const token = cancellation.reader()
   let current: Db.OracleResultSet | undefined = first
   let decoder: WireDecoder | undefined
   let rowsSeen = 0
@@ -218,26 +241,33 @@ const makeCursor = (
     decoder = new WireDecoder(columns, wireColumns, offset ?? 0, Db.lastDecodedValues(rs))
     return decoder
   }
+  /** A cancelled read: the result set is closed and its server cursor released, then ORA-01013. */
+  const failCancelled = Effect.andThen(closeCurrent(false), Effect.failSync(cancelledRead))
+  const fetchRows = <A>(run: () => Promise<A>) => cancellation.running(Db.call(connection, run))
   const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {
     while (!closed && current !== undefined) {
+      if (token.cancelled()) return yield* failCancelled
       const rs: Db.OracleResultSet = current
       const firstRow = rowsSeen
       const fast = rowsSeen === 0 ? undefined : wireDecoder(rs)
       if (fast !== undefined) {
-        const rows = yield* Db.call(connection, () => Db.fetchWireRows(rs, fetchArraySize))
+        const rows = yield* fetchRows(() => Db.fetchWireRows(rs, fetchArraySize))
+        // a cancel during a fetch the server answered before the break reached it
+        if (token.cancelled()) return yield* failCancelled
         if (rows.length > 0) {
           rowsSeen += rows.length
           return fast.page(rows, firstRow)
         }
       } else {
-        const rows = yield* Db.call(connection, () => rs.getRows(fetchArraySize))
+        const rows = yield* fetchRows(() => rs.getRows(fetchArraySize))
+        if (token.cancelled()) return yield* failCancelled
         if (rows.length > 0) {
           rowsSeen += rows.length
           return oraclePage(rows, columns, firstRow)
         }
       }
       yield* closeCurrent(true)
-      current = yield* more
+      current = yield* cancellation.running(more)
     }
     return undefined
   })
@@ -247,6 +277,7 @@ const makeCursor = (
     close: Effect.suspend(() => {
       if (closed) return Effect.void
       closed = true
+      token.close()
       return closeCurrent(false)
     })
   }
@@ -274,6 +305,9 @@ const sameShape = (a: ReadonlyArray<MappedColumn>, b: ReadonlyArray<MappedColumn
 const shapeText = (columns: ReadonlyArray<MappedColumn>): string =>
   columns.map((c) => `${c.field.name} ${c.field.metadata.get(TYPE_NAME_METADATA) ?? String(c.field.type)}`).join(", ")
 
+/** The savepoint a PL/SQL block runs after inside the caller's transaction, to be undone on a failure. */
+const BLOCK_SAVEPOINT = "ADBC_BLOCK"
+
 /** The error of implicit result sets in row mode. */
 const implicitResultsInRowMode = () =>
   notImplemented(
@@ -297,15 +331,8 @@ const outValue = (value: unknown): unknown =>
 
 const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
   let autocommit = true
-  let busy = false
-
-  const tracked = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.suspend(() => {
-      busy = true
-      return effect.pipe(Effect.ensuring(Effect.sync(() => {
-        busy = false
-      })))
-    })
+  const cancellation = cancellationOf(connection)
+  const tracked = cancellation.running
 
   const run = (sql: string, binds: unknown, options: Record<string, unknown>) =>
     Db.callExecute(connection, sql, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }), Db.closeResults)
@@ -417,7 +444,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
    * A PL/SQL block bound to several parameter rows, run once per row in order: oracledb's executeMany returns no
    * implicit result sets, so they would be lost without an error. The first implicit result set of every run makes
    * the result, in row order (the others are closed), so every run must return one, all of the same shape; a block
-   * that returns none gives a count. The runs are one unit ({@link statementUnit}); a failure or an interruption closes
+   * that returns none gives a count. The runs are one unit ({@link blockUnit}); a failure or an interruption closes
    * every result set they opened.
    */
   const executeBlockPerRow = (
@@ -435,7 +462,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }),
       (closed) => closed ? Db.releaseCursors(connection) : Effect.void
     )
-    return statementUnit(Effect.gen(function*() {
+    return blockUnit(Effect.gen(function*() {
       const firsts: Array<{ readonly row: number; readonly resultSet: Db.OracleResultSet }> = []
       let without: number | undefined
       for (const [i, r] of rows.entries()) {
@@ -483,7 +510,25 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     })).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : closeAll))
   }
 
-  /** A PL/SQL block run once (unbound, or bound to one parameter row), as one unit ({@link statementUnit}). */
+  /**
+   * A PL/SQL block's calls as one unit: under autocommit {@link statementUnit}; inside the caller's transaction after
+   * a savepoint, rolled back to on a failure or an interruption (implicit results refused in row mode, a column the
+   * driver cannot map), so that the block leaves nothing written and the caller's earlier work stays. A block that
+   * commits by itself cannot be undone.
+   */
+  const blockUnit = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
+    Effect.suspend(() =>
+      autocommit ? statementUnit(effect) : Effect.andThen(
+        run(`SAVEPOINT ${BLOCK_SAVEPOINT}`, [], {}),
+        Effect.onExit(effect, (exit) =>
+          Exit.isSuccess(exit) ? Effect.void : Db.withinBudget(
+            connection,
+            Effect.promise(() => connection.execute(`ROLLBACK TO SAVEPOINT ${BLOCK_SAVEPOINT}`, [], {}).catch(() => undefined))
+          ))
+      )
+    )
+
+  /** A PL/SQL block run once (unbound, or bound to one parameter row), as one unit ({@link blockUnit}). */
   const executeBlockOnce = (
     sql: string,
     binds: unknown,
@@ -491,7 +536,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     options: ResolvedOptions,
     columns: ReadonlyArray<BoundColumn> | undefined
   ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
-    statementUnit(Effect.flatMap(runScoped(sql, binds, { ...executeOptions, autoCommit: false }), (result) => outcome(result, options, columns)))
+    blockUnit(Effect.flatMap(runScoped(sql, binds, { ...executeOptions, autoCommit: false }), (result) => outcome(result, options, columns)))
 
   const executeWithParameters = (
     sql: string,
@@ -740,11 +785,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       ddl: { _tag: "BuildAndSwap", renameTableSql: Ddl.renameTableSql },
       insertBatch
     },
-    cancel: Effect.suspend(() =>
-      busy
-        ? Effect.promise(() => connection.breakExecution().catch(() => undefined))
-        : Effect.fail(invalidState("no statement is running on this connection"))
-    ),
+    cancel: cancellation.cancel(Effect.promise(() => connection.breakExecution().catch(() => undefined))),
     isUsable: () => connection.isHealthy(),
     abort: Db.abort(connection)
   }

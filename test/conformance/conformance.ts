@@ -1,6 +1,7 @@
 /**
  * Registers every conformance rule for one driver. Each driver's test file calls {@link runConformance} once.
  */
+import { cancelRules } from "./rules/cancel.ts"
 import { catalogRules } from "./rules/catalog.ts"
 import { connectionRules } from "./rules/connection.ts"
 import { faultRules } from "./rules/faults.ts"
@@ -12,7 +13,17 @@ import { transactionRules } from "./rules/transactions.ts"
 import { type ConformanceDriver, useEnv } from "./harness.ts"
 
 /** Every rule, in the order they are reported. Add a rule file here. */
-const RULES = [connectionRules, readerRules, statementRules, transactionRules, ingestRules, poolRules, catalogRules, faultRules]
+const RULES = [
+  connectionRules,
+  readerRules,
+  cancelRules,
+  statementRules,
+  transactionRules,
+  ingestRules,
+  poolRules,
+  catalogRules,
+  faultRules
+]
 
 /** Registers the conformance suite for `driver`; starts its server for the calling test file. */
 export const runConformance = (driver: ConformanceDriver): void => {

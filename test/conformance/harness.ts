@@ -96,6 +96,12 @@ export interface ConformanceDriver {
    */
   readonly countsCursors: boolean
   /**
+   * Where Connection.cancel reaches the readers of the connection, the error a read it cancelled fails with (a cancel
+   * with nothing running and no reader open is then INVALID_STATE); the rules of `rules/cancel.ts` are registered only
+   * where this is set.
+   */
+  readonly cancelledRead?: ExpectedError | undefined
+  /**
    * Whether statements run as calls to a server over a socket, so that a timer can interrupt one in the middle
    * (an in-process driver finishes a read before a millisecond timer fires).
    */

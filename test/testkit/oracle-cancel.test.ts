@@ -174,4 +174,32 @@ describe("Oracle test server: cancel and fault injection", () => {
       await server.close()
     }
   })
+
+  it("answers a break during a delayed FETCH reply at once with ORA-01013 (a fetch still producing rows is cancelled)", async () => {
+    const { server, connect } = await withServer()
+    try {
+      const conn = await connect()
+      await conn.execute("CREATE TABLE held (n NUMBER(10))")
+      await conn.executeMany("INSERT INTO held VALUES (:1)", Array.from({ length: 50 }, (_, i) => [i]))
+      await conn.commit()
+      const rs = (await conn.execute("SELECT n FROM held", [], { resultSet: true, fetchArraySize: 5, prefetchRows: 5 })).resultSet
+      expect((await rs.getRows(5)).length).toBe(5)
+      server.faults.replyDelayMs = 3000
+      const started = Date.now()
+      const next = rs.getRows(5)
+      await sleep(200)
+      await conn.break()
+      server.faults.replyDelayMs = 0
+      const e = await failure(() => next)
+      expect(oraCode(e)).toBe("ORA-01013")
+      expect(Date.now() - started).toBeLessThan(1500)
+      await rs.close()
+      expect((await conn.execute("SELECT COUNT(*) FROM held")).rows).toEqual([[50]])
+      expect(server.openResultSets()).toBe(0)
+      await conn.close()
+    } finally {
+      server.faults.replyDelayMs = 0
+      await server.close()
+    }
+  })
 })

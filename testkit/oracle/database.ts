@@ -11,7 +11,7 @@ import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
-import { namedTypesOf, typeDictionaryRows } from "./named-types.ts"
+import { NAMED_VALUE_MACROS, namedTypesOf, typeDictionaryRows } from "./named-types.ts"
 import { Grants } from "./privileges.ts"
 import { RowLocks } from "./row-locks.ts"
 import { emptyStats } from "../common/stats.ts"
@@ -223,7 +223,7 @@ export class OracleDatabase {
         WHEN 'CLIENT_INFO' THEN CAST(getvariable('ora_client_info') AS VARCHAR)
         ELSE NULL END END`
     ]
-    for (const m of macros) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
+    for (const m of [...macros, ...NAMED_VALUE_MACROS]) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
     // the type exact NUMBER results carry (number-functions.ts), so that set operations can name it
     await a.execute(`CREATE TYPE main.${EXACT_NUMBER_ALIAS} AS VARCHAR`)
     // dictionary storage tables (snapshots refreshed lazily) and the ALL_/USER_/DBA_ views

@@ -508,7 +508,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       }
     case "object": {
       const named = type.named!
-      return (w, col, i) => writeNamedValue(w, named, col.string(i))
+      return (w, col, i) => writeNamedValue(w, named, col.string(i), opts.dbTzOffsetMinutes)
     }
     case "rowid":
       return nullGuard((w, col, i) => {

@@ -13,7 +13,11 @@ export interface OracleFaults {
   dropAfterReplies?: number
   /** Close the socket in the middle of a reply that carries rows. */
   dropMidResult?: boolean
-  /** Delay every reply by this many milliseconds. */
+  /**
+   * Delay every reply by this many milliseconds. A FETCH reply held this way stands for rows the server is still
+   * producing: a break during the delay cancels the fetch (ORA-01013). Other replies are held as if on the wire, so a
+   * break crosses them.
+   */
   replyDelayMs?: number
   /**
    * Close the socket in the middle of the reply to the next call of this kind (half of the reply is sent): the
@@ -28,11 +32,13 @@ export interface OracleFaults {
 export const dropKind = (fn: number | undefined): OracleFaults["dropOn"] =>
   fn === 94 || fn === 4 || fn === 78 ? "execute" : fn === 5 ? "fetch" : fn === 96 ? "lob" : undefined
 
-/** Waits out the configured reply delay. */
-export const delayReply = async (faults: OracleFaults): Promise<void> => {
-  if (faults.replyDelayMs !== undefined && faults.replyDelayMs > 0) {
-    await new Promise((r) => setTimeout(r, faults.replyDelayMs))
-  }
+/** Waits out the configured reply delay; `cut`, checked every few milliseconds, ends it early when it turns true. */
+export const delayReply = async (faults: OracleFaults, cut?: () => boolean): Promise<void> => {
+  const ms = faults.replyDelayMs
+  if (ms === undefined || ms <= 0) return
+  if (cut === undefined) return new Promise((r) => setTimeout(r, ms))
+  const end = Date.now() + ms
+  while (Date.now() < end && !cut()) await new Promise((r) => setTimeout(r, Math.min(5, end - Date.now())))
 }
 
 /** Whether a `refuseLogins` predicate refuses `user`'s logon (`true` refuses earlier, at the listener). */

@@ -180,54 +180,79 @@ export class NamedTypes {
   }
 
   /**
-   * Rewrites constructor calls (`TYPE(args)`, `SCHEMA.TYPE(args)`) into DuckDB `json_array(args)`, and `XMLTYPE(x)`
-   * into `(x)`, so that the stored text is the value tree.
+   * Rewrites constructor calls (`TYPE(args)`, `SCHEMA.TYPE(args)`) into the JSON text of their value tree,
+   * `concat('[', ora_json_item(arg), ',', ..., ']')`, and `XMLTYPE(x)` into `(x)`. A nested constructor's text goes in
+   * as it is: DuckDB's JSON functions would parse it again and read its numbers as doubles.
    */
   rewriteConstructors(schema: string, toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> {
     if (!toks.some((t) => (t.kind === "ident" || t.kind === "qident") && this.hasName(t.value))) return toks
+    return this.rewrite(schema, toks, false)
+  }
+
+  /** The constructor call starting at token `i`: its type and the index of its opening parenthesis. */
+  private constructorAt(schema: string, toks: ReadonlyArray<Tok>, i: number, prev: Tok | undefined): { type: NamedType; open: number } | undefined {
+    const t = toks[i]
+    if (t === undefined || (t.kind !== "ident" && t.kind !== "qident")) return undefined
+    let j = i + 1
+    let owner: string | undefined
+    let name = identName(t)
+    if (isOp(toks[j], ".") && (toks[j + 1]?.kind === "ident" || toks[j + 1]?.kind === "qident")) {
+      owner = name
+      name = identName(toks[j + 1]!)
+      j += 2
+    }
+    while (toks[j]?.kind === "ws") j++
+    const type = isOp(toks[j], "(") && !isOp(prev, ".") ? this.lookup(schema, owner, name) : undefined
+    return type === undefined ? undefined : { type, open: j }
+  }
+
+  private rewrite(schema: string, toks: ReadonlyArray<Tok>, inConstructor: boolean): Array<Tok> {
     const out: Array<Tok> = []
-    // open parentheses, true for those of a constructor call
-    const parens: Array<boolean> = []
-    let constructorOpen = false
     for (let i = 0; i < toks.length; i++) {
       const t = toks[i]!
-      if (isOp(t, "(")) {
-        parens.push(constructorOpen)
-        constructorOpen = false
-      } else if (isOp(t, ")")) parens.pop()
       if (t.kind !== "ident" && t.kind !== "qident") {
         out.push(t)
         continue
       }
       // RAW attributes are held as hex text, so HEXTORAW inside a constructor keeps its argument's text
-      if (t.value === "HEXTORAW" && parens.includes(true)) {
+      if (t.value === "HEXTORAW" && inConstructor) {
         out.push({ kind: "ident", text: "upper", value: "UPPER", pos: t.pos })
         continue
       }
-      let j = i + 1
-      let owner: string | undefined
-      let name = identName(t)
-      if (isOp(toks[j], ".") && (toks[j + 1]?.kind === "ident" || toks[j + 1]?.kind === "qident")) {
-        owner = name
-        name = identName(toks[j + 1]!)
-        j += 2
-      }
-      while (toks[j]?.kind === "ws") j++
-      const prev = out.filter((x) => x.kind !== "ws").at(-1)
-      const type = isOp(toks[j], "(") && !isOp(prev, ".") ? this.lookup(schema, owner, name) : undefined
-      if (type === undefined) {
+      const call = this.constructorAt(schema, toks, i, out.filter((x) => x.kind !== "ws").at(-1))
+      if (call === undefined) {
         out.push(t)
         continue
       }
-      checkArguments(type, toks, j)
-      const call: ConstructorTok = { kind: "ident", text: type.kind === "xmltype" ? "" : "json_array", value: type.kind === "xmltype" ? "" : "JSON_ARRAY", pos: t.pos, constructs: type }
-      out.push(call)
-      constructorOpen = true
-      i = j - 1
+      const { type, open } = call
+      checkArguments(type, toks, open)
+      if (type.kind === "xmltype") {
+        out.push({ kind: "ident", text: "", value: "", pos: t.pos, constructs: type } as ConstructorTok)
+        i = open - 1
+        continue
+      }
+      const close = matchParen(toks, open)
+      if (close < 0) throw new OraError(907, "missing right parenthesis")
+      const at = (kind: Tok["kind"], text: string): Tok => ({ kind, text, value: kind === "str" ? text.slice(1, -1) : text.toUpperCase(), pos: t.pos })
+      out.push({ ...at("ident", "concat"), constructs: type } as ConstructorTok, at("op", "("), at("str", "'['"))
+      splitTop(toks.slice(open + 1, close)).forEach((arg, k) => {
+        if (k > 0) out.push(at("op", ","), at("str", "','"))
+        out.push(at("op", ","))
+        const sig = arg.filter((x) => x.kind !== "ws")
+        const nested = this.constructorAt(schema, sig, 0, undefined)
+        const whole = nested !== undefined && nested.type.kind !== "xmltype" && matchParen(sig, nested.open) === sig.length - 1
+        if (whole) out.push(...this.rewrite(schema, arg, true))
+        else out.push(at("ident", "ora_json_item"), at("op", "("), ...this.rewrite(schema, arg, true), at("op", ")"))
+      })
+      out.push(at("op", ","), at("str", "']'"), at("op", ")"))
+      i = close
     }
     return out
   }
 }
+
+/** DuckDB macros of constructor calls: one argument's JSON text (`null` for NULL). */
+export const NAMED_VALUE_MACROS: ReadonlyArray<string> = [`ora_json_item(x) AS coalesce(CAST(to_json(x) AS VARCHAR), 'null')`]
 
 /** The token a constructor call's name becomes, remembering the type it constructs (for describing select items). */
 interface ConstructorTok extends Tok {
@@ -299,20 +324,23 @@ export const namedColumnType = (named: NamedType): OraType => ({
 
 // ------------------------------------------------------------------------------------------------ values
 
-/** Writes a stored named-type value (or NULL) as a column value. */
-export const writeNamedValue = (w: WriteBuffer, t: NamedType, stored: string | null): void => {
+/**
+ * Writes a stored named-type value (or NULL) as a column value; TIMESTAMP WITH LOCAL TIME ZONE attributes in the
+ * database time zone (`dbTzOffsetMinutes` east of UTC).
+ */
+export const writeNamedValue = (w: WriteBuffer, t: NamedType, stored: string | null, dbTzOffsetMinutes: number): void => {
   if (stored === null) return writeDbObject(w, t, null)
   if (t.kind === "xmltype") return writeDbObject(w, t, xmlImage(stored))
   const value = fromExtendedJson(stored)
   if (value.kind === "null") return writeDbObject(w, t, null)
-  writeDbObject(w, t, packImage(t, value))
+  writeDbObject(w, t, packImage(t, value, dbTzOffsetMinutes))
 }
 
 /** Writes an OUT bind value of the named type the bind's metadata names (by OID). */
-export const writeNamedOutValue = (w: WriteBuffer, spec: BindSpec, stored: string | null): void => {
+export const writeNamedOutValue = (w: WriteBuffer, spec: BindSpec, stored: string | null, dbTzOffsetMinutes: number): void => {
   const type = spec.oid === undefined ? undefined : typesByOid.get(spec.oid.toString("hex"))
   if (type === undefined) throw new OraError(22303, "type not found")
-  writeNamedValue(w, type, stored)
+  writeNamedValue(w, type, stored, dbTzOffsetMinutes)
 }
 
 /** Reads a named-type bind value (writeDbObject layout) into its stored text; null for an atomically null value. */

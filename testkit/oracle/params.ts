@@ -167,6 +167,8 @@ export const writeOutValue = (
   w: WriteBuffer,
   spec: BindSpec,
   v: unknown,
+  /** The database time zone, east of UTC (TIMESTAMP WITH LOCAL TIME ZONE attributes of objects are written in it). */
+  dbTzOffsetMinutes: number,
   /** Registers a temporary LOB holding the value and returns its locator (CLOB/NCLOB/BLOB OUT binds). */
   lob?: (value: string | Uint8Array, blob: boolean) => Buffer
 ): void => {
@@ -174,13 +176,13 @@ export const writeOutValue = (
     if (spec.dty === Dty.BOOLEAN) {
       w.u8(0xfd)
       w.u8(1)
-    } else if (spec.dty === Dty.INT_NAMED) writeNamedOutValue(w, spec, null)
+    } else if (spec.dty === Dty.INT_NAMED) writeNamedOutValue(w, spec, null, dbTzOffsetMinutes)
     else w.u8(0)
     return
   }
   switch (spec.dty) {
     case Dty.INT_NAMED:
-      writeNamedOutValue(w, spec, typeof v === "string" ? v : String(v))
+      writeNamedOutValue(w, spec, typeof v === "string" ? v : String(v), dbTzOffsetMinutes)
       return
     case Dty.NUMBER:
     case 3:

@@ -12,7 +12,8 @@
  * a collection an array of its elements, an atomically null object or collection is JSON null.
  */
 import { decodeNumber, writeNumberString } from "./number.ts"
-import { decodeBinaryDouble, decodeBinaryFloat, encodeBinaryDouble, encodeBinaryFloat, type JsonNode, oracleDateBytes } from "./oson.ts"
+import { oracleBytesOf, parseDatetimeText, utcNanos } from "./datetime.ts"
+import { decodeBinaryDouble, decodeBinaryFloat, encodeBinaryDouble, encodeBinaryFloat, type JsonNode } from "./oson.ts"
 import type { OraType } from "./types.ts"
 import { WriteBuffer } from "./wire.ts"
 import { OraError } from "./errors.ts"
@@ -185,8 +186,11 @@ const writeBytesWithLength = (w: WriteBuffer, b: Uint8Array): void => {
   w.raw(b)
 }
 
-/** The pickled image of a non-null OBJECT or collection value. */
-export const packImage = (t: NamedType, value: JsonNode): Buffer => {
+/**
+ * The pickled image of a non-null OBJECT or collection value (TIMESTAMP WITH LOCAL TIME ZONE values in the database
+ * time zone, `dbTzOffsetMinutes` east of UTC).
+ */
+export const packImage = (t: NamedType, value: JsonNode, dbTzOffsetMinutes: number): Buffer => {
   const w = new WriteBuffer(256)
   const collection = isCollection(t)
   w.u8(Image.IS_VERSION_81 | (collection ? Image.IS_COLLECTION : Image.NO_PREFIX_SEG))
@@ -197,7 +201,7 @@ export const packImage = (t: NamedType, value: JsonNode): Buffer => {
     w.u8(1) // prefix segment length
     w.u8(1) // prefix segment
   }
-  packBody(w, t, value)
+  packBody(w, t, value, dbTzOffsetMinutes)
   w.buf.writeUInt32BE(w.pos, 3)
   return w.bytes()
 }
@@ -207,28 +211,28 @@ const itemsOf = (t: NamedType, value: JsonNode): ReadonlyArray<JsonNode> => {
   return value.items
 }
 
-const packBody = (w: WriteBuffer, t: NamedType, value: JsonNode): void => {
+const packBody = (w: WriteBuffer, t: NamedType, value: JsonNode, dbTz: number): void => {
   const items = itemsOf(t, value)
   if (isCollection(t)) {
     if (t.kind === "varray" && t.limit > 0 && items.length > t.limit) throw new OraError(22909, "exceeded maximum VARRAY limit")
     w.u8(0) // collection flags
     writeLength(w, items.length)
-    for (const item of items) packValue(w, t.element!, item, true)
+    for (const item of items) packValue(w, t.element!, item, true, dbTz)
     return
   }
-  t.attributes.forEach((a, i) => packValue(w, a.member, items[i] ?? { kind: "null" }, false))
+  t.attributes.forEach((a, i) => packValue(w, a.member, items[i] ?? { kind: "null" }, false, dbTz))
 }
 
-const packValue = (w: WriteBuffer, m: Member, v: JsonNode, inCollection: boolean): void => {
+const packValue = (w: WriteBuffer, m: Member, v: JsonNode, inCollection: boolean, dbTz: number): void => {
   if ("named" in m) {
     const t = m.named
     if (v.kind === "null") return w.u8(isCollection(t) ? Image.NULL_LENGTH : Image.ATOMIC_NULL)
     // collections, and objects held by collections, are embedded as images of their own; objects inside objects inline
-    if (isCollection(t) || inCollection) return writeBytesWithLength(w, packImage(t, v))
-    return packBody(w, t, v)
+    if (isCollection(t) || inCollection) return writeBytesWithLength(w, packImage(t, v, dbTz))
+    return packBody(w, t, v, dbTz)
   }
   if (v.kind === "null") return w.u8(Image.NULL_LENGTH)
-  writeBytesWithLength(w, scalarBytes(m.scalar, v))
+  writeBytesWithLength(w, scalarBytes(m.scalar, v, dbTz))
 }
 
 const text = (v: JsonNode): string => {
@@ -265,8 +269,33 @@ const rawOfText = (s: string): Buffer => {
   return Buffer.from(out)
 }
 
+/**
+ * Bytes of a datetime attribute given as text (a constructor argument: a literal's stored text with its offset or
+ * region, or DuckDB's rendering of a datetime). DATE and TIMESTAMP keep the wall clock and drop a zone, as Oracle
+ * converts TIMESTAMP WITH TIME ZONE to them; TIMESTAMP WITH TIME ZONE keeps the offset or region (zoneless text as
+ * UTC); TIMESTAMP WITH LOCAL TIME ZONE holds the instant as the wall clock of the database time zone, which is what
+ * node-oracledb thin expects inside objects (lib/impl/datahandlers/buffer.js parseOracleDate: "returned in the database
+ * time zone"), as Oracle stores such values normalised to the database time zone and shows them in the session's
+ * (Oracle Database Utilities 12.1, "TIMESTAMP WITH LOCAL TIME ZONE":
+ * https://docs.oracle.com/cd/E57425_01/121/SUTIL/GUID-CB5D2124-D9AE-4C71-A83D-DFE071FE3542.htm).
+ */
+const datetimeBytes = (kind: "date" | "timestamp" | "timestamptz" | "timestampltz", s: string, dbTzOffsetMinutes: number): Buffer => {
+  const parsed = parseDatetimeText(s)
+  if (parsed === undefined) throw new OraError(1861, "literal does not match format string")
+  switch (kind) {
+    case "date":
+      return oracleBytesOf({ wall: parsed.wall }, false, 9).subarray(0, 7)
+    case "timestamp":
+      return oracleBytesOf({ wall: parsed.wall }, false, 9)
+    case "timestamptz":
+      return oracleBytesOf(parsed.offsetMinutes === undefined ? { wall: parsed.wall, offsetMinutes: 0 } : parsed, true, 9)
+    case "timestampltz":
+      return oracleBytesOf({ wall: parsed.offsetMinutes === undefined ? parsed.wall : utcNanos(parsed) + BigInt(dbTzOffsetMinutes) * 60_000_000_000n }, false, 9)
+  }
+}
+
 /** Bytes of one scalar attribute or element value. */
-const scalarBytes = (t: OraType, v: JsonNode): Uint8Array => {
+const scalarBytes = (t: OraType, v: JsonNode, dbTzOffsetMinutes: number): Uint8Array => {
   switch (t.kind) {
     case "number": {
       scratch.pos = 0
@@ -294,9 +323,7 @@ const scalarBytes = (t: OraType, v: JsonNode): Uint8Array => {
         }
         return b
       }
-      const b = oracleDateBytes(text(v), length)
-      if (b === undefined) throw new OraError(1861, "literal does not match format string")
-      return b
+      return datetimeBytes(t.kind, text(v), dbTzOffsetMinutes)
     }
     case "double":
       return encodeBinaryDouble(Number(text(v)))

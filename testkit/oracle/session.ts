@@ -298,8 +298,16 @@ export class ProtocolSession {
       return
     }
     const faults = this.host.faults
-    await delayReply(faults)
+    // Oracle answers a break during a slow fetch with ORA-01013 instead of the rows: a break is "an immediate
+    // (asynchronous) abort of any currently executing OCI function" (OCI Programmer's Guide, OCIBreak(),
+    // docs.oracle.com/cd/B10500_01/appdev.920/a96584/oci16m96.htm), a fetch included
+    const fetching = dropKind(this.lastFunction) === "fetch"
+    await delayReply(faults, fetching ? () => this.state.breakPending : undefined)
     if (this.isClosed()) return
+    if (fetching && this.state.breakPending) {
+      await this.sendBreakReply()
+      return
+    }
     const payload = reply.w
     if (reply.negotiation !== true && this.endOfRequest) payload.u8(Msg.END_OF_REQUEST)
     const loggedOn = this.state.sql !== undefined

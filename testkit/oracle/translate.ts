@@ -264,16 +264,18 @@ const isDateUnit = (toks: ReadonlyArray<Tok>, i: number, end: number, dateColumn
 }
 
 /**
- * A numeric literal DuckDB would read as a DOUBLE (more than 38 digits, or an exponent with more than 15 significant
- * digits) as an exact NUMBER (number-functions.ts), so that no digit is lost; others as written.
+ * A numeric literal DuckDB would read as a DOUBLE (a DECIMAL precision above 38: integer digits plus every fraction
+ * digit, so also a small value such as 0.000...0123 with 38 significant digits, or an exponent with more than 15
+ * significant digits) as an exact NUMBER (number-functions.ts), so that no digit is lost; others as written.
  */
 const numberLiteral = (text: string): string => {
   const [mantissa = "", exponent] = text.split(/[eE]/)
-  const digits = mantissa.replace(/\D/g, "").replace(/^0+/, "")
+  const [whole = "", fraction = ""] = mantissa.replace(/[^\d.]/g, "").split(".")
+  const digits = (whole + fraction).replace(/^0+/, "")
   const significant = digits.replace(/0+$/, "").length
   // beyond NUMBER's range a literal fails as on Oracle (ORA-01426), not when the stored text is read back
   if (exponent !== undefined) decimalOf(text)
-  return digits.length > 38 || (exponent !== undefined && significant > 15) ? `ora_number('${text}')` : text
+  return whole.replace(/^0+/, "").length + fraction.length > 38 || (exponent !== undefined && significant > 15) ? `ora_number('${text}')` : text
 }
 
 /** Renders an Oracle identifier token for DuckDB. */
@@ -684,11 +686,12 @@ export class Translator {
     })
   }
 
-  /** True when the range names an exact NUMBER column anywhere. */
+  /** True when the range names an exact NUMBER column anywhere, or has a literal held as an exact NUMBER. */
   private mentionsExactNumber(from: number, to: number): boolean {
     const names = this.ctx.exactNumberColumns
     for (let i = from; i < to; i++) {
       const t = this.toks[i]!
+      if (t.kind === "num" && !/[fFdD]$/.test(t.text) && numberLiteral(t.value).startsWith("ora_number(")) return true
       if ((t.kind === "ident" || t.kind === "qident") && names?.has(oracleName(t)) === true && !isOp(this.toks[i + 1], "(")) return true
       if (this.isExactConversion(i)) return true
     }

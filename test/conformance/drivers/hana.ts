@@ -23,6 +23,8 @@ export const hana: ConformanceDriver = {
   tableTypes: ["TABLE", "VIEW"],
   catalog: "db",
   countsCursors: true,
+  // 139, the code of a statement cancelled on the server
+  cancelledRead: { status: "CANCELLED", vendorCode: 139, sqlState: "HY008" },
   overSocket: true,
   faults: { dropMidFetch: true, dropMidIngest: true, stallAfterHandshake: true, stallMidResult: true },
   ddlInTransaction: "rolls back",

@@ -42,6 +42,7 @@ export const memory: ConformanceDriver = {
   tableTypes: ["TABLE", "VIEW"],
   catalog: "mem",
   countsCursors: true,
+  // no cancelledRead: the MemoryDriver's cancel does nothing (it runs no call a cancel could stop)
   overSocket: false,
   faults: { dropMidFetch: true, dropMidIngest: false, stallAfterHandshake: false, stallMidResult: false },
   ddlInTransaction: "refused",

@@ -29,6 +29,8 @@ export const oracle: ConformanceDriver = {
   catalog: "FREEPDB1",
   // the test server counts results the client has not fetched, closed or cancelled (openResultSets)
   countsCursors: true,
+  // ORA-01013, as Oracle answers a fetch from a query cancelled on the server
+  cancelledRead: { status: "CANCELLED", vendorCode: 1013, sqlState: "HY008" },
   overSocket: true,
   faults: { dropMidFetch: true, dropMidIngest: true, stallAfterHandshake: true, stallMidResult: true },
   ddlInTransaction: "refused",

@@ -259,6 +259,8 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
   const w = reply.w
   const sql = s.sql!
   let cancelled = false
+  // where this call's messages start: a failure half-way through one (an OUT value that cannot be encoded) drops them
+  const start = w.pos
   sql.noteSql(cur.sql)
   try {
     if (cur.result !== undefined) closeResult(cur.result)
@@ -286,7 +288,7 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
         return
       }
       case "dml": {
-        if (result.returning !== undefined) writeReturning(w, cur, returnBindFlags(cur.sql, cur.specs.length) ?? [], result.returning)
+        if (result.returning !== undefined) writeReturning(s, w, cur, returnBindFlags(cur.sql, cur.specs.length) ?? [], result.returning)
         if (cur.dmlRowCounts) writeDmlRowCounts(w, result.rowCounts)
         writeEndOfCall(s, w, cur.id, result.rowCount, result.batchErrors)
         return
@@ -300,6 +302,7 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
     }
   } catch (e) {
     const err = toOra(e)
+    w.pos = start
     cancelled = err.code === ora.cancelled().code
     writeError(s, w, err, cur.id, ((err as OraError & { rowOffset?: number }).rowOffset ?? 0) + (o.pre?.offset ?? 0))
   } finally {

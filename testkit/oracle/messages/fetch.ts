@@ -2,13 +2,13 @@
  * Row data for queries (ROW_DATA, FETCH function 5): encodes rows of a cursor's result, ends with ORA-01403 once
  * exhausted, and encodes the next batch ahead while the client decodes the previous one.
  */
-import { type ActiveResult, isClosedResult, type ServerCursor } from "../cursors.ts"
-import { ora } from "../errors.ts"
+import { type ActiveResult, closeResult, isClosedResult, type ServerCursor } from "../cursors.ts"
+import { ora, type OraError } from "../errors.ts"
 import type { Reply, SessionState } from "../session-state.ts"
 import { type ReadBuffer, WriteBuffer } from "../wire.ts"
 import { Msg } from "./constants.ts"
 import { timed } from "../../common/stats.ts"
-import { writeEndOfCall, writeError } from "./end-of-call.ts"
+import { toOra, writeEndOfCall, writeError } from "./end-of-call.ts"
 
 /** FETCH (function 5): the next rows of an open cursor. */
 export const fetch = async (s: SessionState, r: ReadBuffer, reply: Reply): Promise<void> => {
@@ -30,17 +30,23 @@ export const fetch = async (s: SessionState, r: ReadBuffer, reply: Reply): Promi
   }
 }
 
+/** Rows encoded by one call, and the error of the row that could not be encoded, if any (that row is not written). */
+interface Encoded {
+  readonly n: number
+  readonly error?: OraError
+}
+
 /**
  * Encodes up to `max` rows of the result into `w` (recording where each row ends when `ends` is given), counted in
  * the server's stats.
  */
-const encodeRows = async (s: SessionState, w: WriteBuffer, res: ActiveResult, max: number, ends?: Array<number>): Promise<number> => {
-  const n = await timed(s.host.stats, "encode", () => encodeRowsUntimed(s, w, res, max, ends))
-  s.host.stats.encodedRows += n
-  return n
+const encodeRows = async (s: SessionState, w: WriteBuffer, res: ActiveResult, max: number, ends?: Array<number>): Promise<Encoded> => {
+  const encoded = await timed(s.host.stats, "encode", () => encodeRowsUntimed(s, w, res, max, ends))
+  s.host.stats.encodedRows += encoded.n
+  return encoded
 }
 
-const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveResult, max: number, ends?: Array<number>): Promise<number> => {
+const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveResult, max: number, ends?: Array<number>): Promise<Encoded> => {
   let n = 0
   while (n < max && !res.done) {
     if (res.chunk === null || res.pos >= res.chunk.rowCount) {
@@ -57,8 +63,17 @@ const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveRes
     if (res.rowidColumn !== undefined) res.rowids = cols[res.rowidColumn]
     const end = Math.min(chunk.rowCount, res.pos + (max - n))
     for (let i = res.pos; i < end; i++) {
-      w.u8(Msg.ROW_DATA)
-      for (let c = 0; c < enc.length; c++) enc[c]!(w, cols[c]!, i)
+      const rowStart = w.pos
+      try {
+        w.u8(Msg.ROW_DATA)
+        for (let c = 0; c < enc.length; c++) enc[c]!(w, cols[c]!, i)
+      } catch (e) {
+        // a value that cannot be encoded: the reply ends before its row, so that the client reads a whole message
+        w.pos = rowStart
+        n += i - res.pos
+        res.pos = i
+        return { n, error: toOra(e) }
+      }
       ends?.push(w.pos)
     }
     n += end - res.pos
@@ -72,7 +87,7 @@ const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveRes
     res.pos = 0
     if (next === null) res.done = true
   }
-  return n
+  return { n }
 }
 
 /** Sends up to `max` rows of the cursor, then the end of call (ORA-01403 once exhausted). */
@@ -91,9 +106,17 @@ export const writeRows = async (s: SessionState, reply: Reply, cur: ServerCursor
     n += k
     if (pending.taken === pending.ends.length) res.pending = undefined
   }
-  if (n < max) n += await encodeRows(s, w, res, max - n)
+  const encoded = n < max ? await encodeRows(s, w, res, max - n) : { n: 0 }
+  n += encoded.n
   if (n > 0) reply.rows = true
   res.sent += n
+  if (encoded.error !== undefined) {
+    // the rows before the failing one, then the error; the cursor cannot be fetched further (ORA-01002 next time)
+    cur.result = undefined
+    closeResult(res)
+    writeEndOfCall(s, w, cur.id, res.sent, [], encoded.error)
+    return
+  }
   const exhausted = res.done && res.pending === undefined
   if (exhausted) writeEndOfCall(s, w, cur.id, res.sent, [], ora.noDataFound())
   else {
@@ -110,6 +133,7 @@ export const prefetch = async (s: SessionState): Promise<void> => {
   const w = new WriteBuffer(1 << 16)
   const ends: Array<number> = []
   try {
+    // a row that cannot be encoded stops the batch before it; the FETCH that reaches it reports its error
     await encodeRows(s, w, p.res, p.max, ends)
   } catch {
     // a break arrived: the rows are simply not prepared (the cursor answers the next FETCH as usual)

@@ -28,7 +28,7 @@ const writeIoVectorHeader = (w: WriteBuffer, directions: ReadonlyArray<number>):
 }
 
 /** RETURNING ... INTO values: one array of returned values per OUT bind. */
-export const writeReturning = (w: WriteBuffer, cur: ServerCursor, outFlags: ReadonlyArray<boolean>, returning: ReadonlyArray<ReadonlyArray<unknown>>): void => {
+export const writeReturning = (s: SessionState, w: WriteBuffer, cur: ServerCursor, outFlags: ReadonlyArray<boolean>, returning: ReadonlyArray<ReadonlyArray<unknown>>): void => {
   writeIoVectorHeader(
     w,
     outFlags.map((f) => (f ? BindDirection.OUT : BindDirection.IN))
@@ -40,7 +40,7 @@ export const writeReturning = (w: WriteBuffer, cur: ServerCursor, outFlags: Read
     const values = returning[k++] ?? []
     w.ub(values.length)
     for (const v of values) {
-      writeOutValue(w, cur.specs[i] ?? DEFAULT_SPEC, v)
+      writeOutValue(w, cur.specs[i] ?? DEFAULT_SPEC, v, s.db.dbOffsetMinutes())
       w.u8(0) // SB4 actual length
     }
   })
@@ -60,7 +60,7 @@ export const writePlsql = (s: SessionState, w: WriteBuffer, cur: ServerCursor, r
         if (spec.dty === Dty.CURSOR && v !== null && typeof v === "object" && "kind" in v) {
           writeRefCursor(s, w, v as QueryResult)
         } else {
-          writeOutValue(w, spec, v === null || (typeof v === "object" && "kind" in (v as object)) ? null : v, (value, blob) =>
+          writeOutValue(w, spec, v === null || (typeof v === "object" && "kind" in (v as object)) ? null : v, s.db.dbOffsetMinutes(), (value, blob) =>
             s.lobs.register(value, blob ? blobType : spec.csfrm === 2 ? nclobType : clobType, true)
           )
         }

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let server: OracleTestServerHandle
+let conn: Conn
+
+describe("Oracle test server: encoding object values into rows, through raw node-oracledb", () => {
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TYPE stamp_t AS OBJECT (n NUMBER, seen DATE)")
+    await conn.execute("CREATE TABLE stamps (id NUMBER PRIMARY KEY, s stamp_t)")
+    await conn.execute("INSERT INTO stamps VALUES (1, stamp_t(1, DATE '2024-01-01'))")
+    await conn.execute("INSERT INTO stamps VALUES (2, stamp_t(2, DATE '2024-01-02'))")
+    // the server takes any text into a DATE attribute and only fails when it encodes the value for a fetch
+    await conn.execute("INSERT INTO stamps VALUES (3, stamp_t(3, 'not a date'))")
+    await conn.execute("INSERT INTO stamps VALUES (4, stamp_t(4, DATE '2024-01-04'))")
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("answers a row it cannot encode with an ORA- error instead of a half-written message, and the session stays usable", async () => {
+    // rows 1 to 4 all travel in the reply to the execute itself
+    const e = await failure(() => conn.execute("SELECT id, s FROM stamps ORDER BY id", [], { prefetchRows: 10, fetchArraySize: 10 }))
+    expect(e.message).not.toMatch(/NJS-/)
+    expect(oraCode(e)).toBe("ORA-01861")
+    expect((await conn.execute("SELECT 1 FROM dual")).rows).toEqual([[1]])
+    const good = await conn.execute("SELECT id, s FROM stamps WHERE id <> 3 ORDER BY id")
+    expect(good.rows.map((r: Array<any>) => [r[0], r[1].N])).toEqual([[1, 1], [2, 2], [4, 4]])
+  })
+
+  it("reports the error of a row met by a later FETCH, after the rows before it, and the session stays usable", async () => {
+    const r = await conn.execute("SELECT id, s FROM stamps ORDER BY id", [], { resultSet: true, fetchArraySize: 1, prefetchRows: 1 })
+    const seen: Array<number> = []
+    const e = await failure(async () => {
+      for (let row = await r.resultSet.getRow(); row !== undefined; row = await r.resultSet.getRow()) seen.push(row[0])
+    })
+    expect(e.message).not.toMatch(/NJS-/)
+    expect(oraCode(e)).toBe("ORA-01861")
+    expect(seen).toEqual([1, 2])
+    await r.resultSet.close().catch(() => undefined)
+    expect((await conn.execute("SELECT COUNT(*) FROM stamps")).rows).toEqual([[4]])
+  })
+
+  it("answers an OUT bind it cannot encode with an ORA- error, and the session stays usable", async () => {
+    const Stamp = await conn.getDbObjectClass("STAMP_T")
+    const e = await failure(() => conn.execute("BEGIN SELECT s INTO :o FROM stamps WHERE id = :id; END;", { id: 3, o: { dir: oracledb.BIND_OUT, type: Stamp } }))
+    expect(e.message).not.toMatch(/NJS-/)
+    expect(oraCode(e)).toBe("ORA-01861")
+    const ok = await conn.execute("BEGIN SELECT s INTO :o FROM stamps WHERE id = :id; END;", { id: 4, o: { dir: oracledb.BIND_OUT, type: Stamp } })
+    expect(ok.outBinds.o.N).toBe(4)
+  })
+})
+
+describe("Oracle test server: datetime attributes with a zone, through raw node-oracledb", () => {
+  let zoned: OracleTestServerHandle
+  let c: Conn
+  beforeAll(async () => {
+    // a database time zone other than UTC, so that LOCAL TIME ZONE values show whether they were normalised to it
+    const s = await withServer({ dbTimeZone: "+05:00" })
+    zoned = s.server
+    c = await s.connect()
+    await c.execute("CREATE TYPE when_t AS OBJECT (tz TIMESTAMP WITH TIME ZONE, ltz TIMESTAMP WITH LOCAL TIME ZONE, ts TIMESTAMP, d DATE)")
+    await c.execute("CREATE TABLE whens (id NUMBER PRIMARY KEY, w when_t)")
+  })
+  afterAll(async () => {
+    await c?.close()
+    await zoned?.close()
+  })
+
+  it("encodes a TIMESTAMP WITH TIME ZONE attribute given with a region name", async () => {
+    await c.execute("INSERT INTO whens VALUES (1, when_t(TIMESTAMP '2024-03-01 10:00:00 America/New_York', NULL, NULL, NULL))")
+    await c.execute("INSERT INTO whens VALUES (2, when_t(TIMESTAMP '2024-07-01 10:00:00.5 Europe/Paris', NULL, NULL, NULL))")
+    const r = await c.execute("SELECT id, w FROM whens WHERE id IN (1, 2) ORDER BY id")
+    // New York is at -05:00 in March, Paris at +02:00 in July: the instants are 15:00 and 08:00 UTC
+    expect(r.rows.map((row: Array<any>) => row[1].TZ)).toEqual([new Date(Date.UTC(2024, 2, 1, 15)), new Date(Date.UTC(2024, 6, 1, 8, 0, 0, 500))])
+  })
+
+  it("converts a TIMESTAMP WITH LOCAL TIME ZONE attribute given with an offset to its instant", async () => {
+    await c.execute("INSERT INTO whens VALUES (3, when_t(NULL, TIMESTAMP '2024-01-01 10:00:00 +02:00', NULL, NULL))")
+    await c.execute("INSERT INTO whens VALUES (4, when_t(NULL, TIMESTAMP '2024-01-01 10:00:00 Asia/Tokyo', NULL, NULL))")
+    const r = await c.execute("SELECT id, w FROM whens WHERE id IN (3, 4) ORDER BY id")
+    expect(r.rows.map((row: Array<any>) => row[1].LTZ)).toEqual([new Date(Date.UTC(2024, 0, 1, 8)), new Date(Date.UTC(2024, 0, 1, 1))])
+    // a bound value travels in the database time zone both ways, so it reads back as the same instant
+    const When = await c.getDbObjectClass("WHEN_T")
+    const instant = new Date(Date.UTC(2023, 6, 4, 23, 30, 15, 250))
+    await c.execute("INSERT INTO whens VALUES (6, :1)", [new When({ LTZ: instant })])
+    expect((await c.execute("SELECT w FROM whens WHERE id = 6")).rows[0][0].LTZ).toEqual(instant)
+  })
+
+  it("keeps the wall clock of a zoned literal in TIMESTAMP and DATE attributes, as Oracle drops the zone converting to them", async () => {
+    await c.execute("INSERT INTO whens VALUES (5, when_t(NULL, NULL, TIMESTAMP '2024-05-06 07:08:09 America/New_York', TIMESTAMP '2024-05-06 07:08:09 +03:00'))")
+    const w = (await c.execute("SELECT w FROM whens WHERE id = 5")).rows[0][0]
+    expect([w.TS, w.D]).toEqual([new Date(2024, 4, 6, 7, 8, 9), new Date(2024, 4, 6, 7, 8, 9)])
+  })
+})
+
+describe("Oracle test server: NUMBER attributes keep every digit, through raw node-oracledb", () => {
+  let exact: OracleTestServerHandle
+  let c: Conn
+  /** The attribute values as node-oracledb decodes them from the image: NUMBER as its decimal text, unconverted. */
+  const decoded = (o: any): unknown => JSON.parse(JSON.stringify(o))
+  beforeAll(async () => {
+    const s = await withServer()
+    exact = s.server
+    c = await s.connect()
+    await c.execute("CREATE TYPE a_t AS OBJECT (n NUMBER, m NUMBER(30,3))")
+    await c.execute("CREATE TYPE w_t AS OBJECT (a a_t, k NUMBER)")
+    await c.execute("CREATE TYPE aa_t AS VARRAY(3) OF a_t")
+    await c.execute("CREATE TYPE ww_t AS OBJECT (w w_t)")
+    await c.execute("CREATE TABLE nums (id NUMBER PRIMARY KEY, w w_t, v aa_t, ww ww_t)")
+    oracledb.dbObjectTypeHandler = () => ({ converter: (v: unknown) => v })
+  })
+  afterAll(async () => {
+    delete oracledb.dbObjectTypeHandler
+    await c?.close()
+    await exact?.close()
+  })
+
+  it("keeps NUMBER attributes exact in constructors nested inside constructors", async () => {
+    await c.execute("INSERT INTO nums (id, w) VALUES (1, w_t(a_t(12345678901234567890.123, -98765432109876543210.987), 0.1234567890123456789012345678901234567))")
+    await c.execute("INSERT INTO nums (id, v) VALUES (2, aa_t(a_t(12345678901234567890.123, NULL), NULL, a_t(1e-130, 9.99e125)))")
+    await c.execute("INSERT INTO nums (id, ww) VALUES (3, ww_t(w_t(a_t(-12345678901234567890.5, 1), 31415926535897932384626433832795028841)))")
+    const r = await c.execute("SELECT w, v, ww FROM nums ORDER BY id")
+    expect(decoded(r.rows[0][0])).toEqual({ A: { N: "12345678901234567890.123", M: "-98765432109876543210.987" }, K: ".1234567890123456789012345678901234567" })
+    const v = r.rows[1][1].getValues().map((e: any) => (e === null ? null : decoded(e)))
+    expect(v).toEqual([{ N: "12345678901234567890.123", M: null }, null, { N: `.${"0".repeat(129)}1`, M: `999${"0".repeat(123)}` }])
+    expect(decoded(r.rows[2][2])).toEqual({ W: { A: { N: "-12345678901234567890.5", M: "1" }, K: "31415926535897932384626433832795028841" } })
+  })
+
+  it("keeps 38 significant digits of a literal at a tiny scale, in a column and in an attribute", async () => {
+    const tiny = "0.000000000000000000000000000000000000012345678901234567890123456789012345678"
+    const smallest = `0.${"0".repeat(129)}1`
+    const q = await c.execute(`SELECT -${tiny}, ${smallest}, (-${tiny}) FROM dual`, [], { fetchTypeHandler: () => ({ type: oracledb.STRING }) })
+    expect(q.rows[0]).toEqual([`-${tiny.slice(1)}`, smallest.slice(1), `-${tiny.slice(1)}`])
+    // arithmetic of literals computes in NUMBER too: 20 base-100 digits, so 5 - tiny rounds to 38 decimals ("04" and 19 pairs)
+    const a = await c.execute(`SELECT 5 - ${tiny}, ${tiny} * 2, 1234567890123456789012345678901234567890 + 1 FROM dual`, [], { fetchTypeHandler: () => ({ type: oracledb.STRING }) })
+    expect(a.rows[0]).toEqual([`4.${"9".repeat(38)}`, ".000000000000000000000000000000000000024691357802469135780246913578024691356", "1234567890123456789012345678901234567891"])
+    await c.execute(`INSERT INTO nums (id, w) VALUES (4, w_t(a_t(-${tiny}, NULL), ${smallest}))`)
+    const r = await c.execute("SELECT w FROM nums WHERE id = 4")
+    expect(decoded(r.rows[0][0])).toEqual({ A: { N: `-${tiny.slice(1)}`, M: null }, K: smallest.slice(1) })
+  })
+})
