@@ -18,7 +18,9 @@ export const ExitCode = {
   /** The main job ran but its checks did not pass. */
   checksFailed: 3,
   /** Stopped by SIGINT / SIGTERM. */
-  interrupted: 130
+  interrupted: 130,
+  /** The reader of stdout closed it (EPIPE), as a command killed by SIGPIPE (128 + 13) ends. */
+  outputClosed: 141
 } as const
 
 const URI_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"']+/gi
@@ -56,6 +58,9 @@ export const describeExit = (
     // The parser's own message was already printed with the help text.
     if (error._tag === "ShowHelp") return { code: error.errors.length > 0 ? ExitCode.usage : ExitCode.ok, lines: detail }
     return { code: ExitCode.usage, lines: detail }
+  }
+  if (typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "OutputClosed") {
+    return { code: ExitCode.outputClosed, lines: detail }
   }
   if (typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "DemoCheckFailed") {
     return { code: ExitCode.checksFailed, lines: [errorLine(error), ...detail] }

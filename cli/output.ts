@@ -16,19 +16,32 @@ export const OutputFormat = Schema.Literals(["table", "csv", "jsonl", "arrow", "
 /** An output format. */
 export type OutputFormat = typeof OutputFormat.Type
 
+/**
+ * The reader of stdout went away (EPIPE: `adbc query … | head`). The query stops (its server cursor is released with
+ * the scope) and `adbc` exits 141 without a message, as a command killed by SIGPIPE does.
+ */
+export class OutputClosed extends Schema.TaggedError<OutputClosed>()("OutputClosed", {}) {
+  override get message(): string {
+    return "the reader of stdout closed it"
+  }
+}
+
 /** Where output goes. */
 export interface Sink {
-  readonly write: (chunk: string | Uint8Array) => Effect.Effect<void, AdbcError>
+  readonly write: (chunk: string | Uint8Array) => Effect.Effect<void, AdbcError | OutputClosed>
 }
 
 const ioError = (what: string) => (cause: unknown) =>
   adbcError("IO", `cannot write ${what}: ${cause instanceof Error ? cause.message : String(cause)}`)
 
+const isBrokenPipe = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === "EPIPE"
+
 /** A sink on a Node writable: waits for 'drain' when its buffer is full. */
-const writableSink = (stream: Writable, what: string): Sink => ({
+const writableSink = (stream: Writable, what: string, pipe: boolean): Sink => ({
   write: (chunk) =>
-    Effect.callback<void, AdbcError>((resume) => {
-      const onError = (error: unknown) => resume(Effect.fail(ioError(what)(error)))
+    Effect.callback<void, AdbcError | OutputClosed>((resume) => {
+      const onError = (error: unknown) =>
+        resume(Effect.fail(pipe && isBrokenPipe(error) ? new OutputClosed() : ioError(what)(error)))
       stream.once("error", onError)
       const ready = () => {
         stream.off("error", onError)
@@ -42,7 +55,7 @@ const writableSink = (stream: Writable, what: string): Sink => ({
 /** stdout, or the file at `path` (created or truncated, closed with the scope). */
 export const openSink = (path: string | undefined): Effect.Effect<Sink, AdbcError, Scope.Scope | CliStdio> =>
   path === undefined
-    ? Effect.map(CliStdio, (stdio) => writableSink(stdio.stdout, "to stdout"))
+    ? Effect.map(CliStdio, (stdio) => writableSink(stdio.stdout, "to stdout", true))
     : Effect.acquireRelease(
       Effect.callback<Writable, AdbcError>((resume) => {
         const file = createWriteStream(path)
@@ -50,7 +63,7 @@ export const openSink = (path: string | undefined): Effect.Effect<Sink, AdbcErro
         file.once("error", (error) => resume(Effect.fail(ioError(path)(error))))
       }),
       (file) => Effect.callback<void>((resume) => void file.end(() => resume(Effect.void)))
-    ).pipe(Effect.map((file) => writableSink(file, path)))
+    ).pipe(Effect.map((file) => writableSink(file, path, false)))
 
 /** Options of {@link writeResult}. */
 export interface WriteOptions {
@@ -72,9 +85,9 @@ export const writeResult = (
   batches: Stream.Stream<Arrow.RecordBatch, AdbcError>,
   sink: Sink,
   options: WriteOptions
-): Effect.Effect<number, AdbcError> => {
+): Effect.Effect<number, AdbcError | OutputClosed> => {
   const names = schema.fields.map((f) => f.name)
-  const countRows = (perBatch: (batch: Arrow.RecordBatch) => Effect.Effect<void, AdbcError>) =>
+  const countRows = (perBatch: (batch: Arrow.RecordBatch) => Effect.Effect<void, AdbcError | OutputClosed>) =>
     Effect.gen(function*() {
       let rows = 0
       yield* Stream.runForEach(batches, (batch) => {

@@ -1,7 +1,8 @@
 /**
  * What only a real process shows: the bin as `npm pack` ships it (built once for this file, run with plain node),
- * every command and every output and input format once through it, its exit codes, and SIGINT (exit 130, the server
- * call cancelled, nothing half-written) on a long query and during the main job's copy. The tests run concurrently
+ * every command and every output and input format once through it, its exit codes, SIGINT (exit 130, the server
+ * call cancelled, nothing half-written) on a long query and during the main job's copy, and a reader of stdout that
+ * goes away (exit 141, quietly). The tests run concurrently
  * once the one build is done: the SIGINT tests on servers of their own (they count the server's cursors), the others
  * on the file's shared pair. The details of each command are tested in-process (cli.test.ts, demo.test.ts).
  */
@@ -131,6 +132,23 @@ describe.concurrent("the built adbc bin", { timeout: 300_000 }, () => {
     const server = await startHanaTestServer()
     try {
       await longQueryInterrupted(await buildBin(), server)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("stops a long query quietly with exit 141 when the reader of stdout goes away (| head), leaving no open cursor", async () => {
+    const server = await startHanaTestServer()
+    try {
+      const query = startCli(await buildBin(), ["query", "--uri", server.uri, "--format", "csv", "--option", "dba.statement.fetch_size=1000",
+        "SELECT GENERATED_PERIOD_START AS I FROM SERIES_GENERATE_INTEGER(1, 0, 3000000)"])
+      await query.waitFor(/^\d+\n\d+\n/m)
+      query.child.stdout!.destroy()
+      const run = await query.done
+      expect(run.stderr).toBe("")
+      expect(run.code).toBe(141)
+      await waitUntil(() => server.openResultSets() === 0, 5_000)
+      expect(server.openResultSets()).toBe(0)
     } finally {
       await server.close()
     }

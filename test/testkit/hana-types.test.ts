@@ -174,7 +174,7 @@ describe("HANA test server: dates before 1582-10-15 numbered as HANA does (raw h
       const stamps = await exec(c, `SELECT ADD_DAYS(TO_TIMESTAMP('1582-10-04 10:30:00'), 1) AS D, ADD_SECONDS(TO_DATE('1582-10-04'), 86400) AS S,
         ADD_SECONDS(TO_TIMESTAMP('1582-10-15 00:00:00'), -0.5) AS H FROM DUMMY`)
       expect(stamps).toEqual([{ D: "1582-10-15T10:30:00", S: "1582-10-15T00:00:00", H: "1582-10-04T23:59:59.5" }])
-      // ADD_DAYS / ADD_MONTHS of a SECONDDATE column (the TIMESTAMP_S overloads of the session macros).
+      // ADD_DAYS / ADD_MONTHS of a SECONDDATE column (the TIMESTAMP_S overloads of hana_shift_days and the ADD_MONTHS macro).
       await exec(c, "CREATE TABLE early_sd (s SECONDDATE)")
       await exec(c, "INSERT INTO early_sd VALUES ('1582-10-04 10:00:00')")
       expect(await exec(c, "SELECT ADD_DAYS(s, 1) AS D, ADD_MONTHS(s, 1) AS M FROM early_sd")).toEqual([{ D: "1582-10-15T10:00:00", M: "1582-11-04T10:00:00" }])

@@ -7,6 +7,7 @@ import * as tls from "node:tls"
 import { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import { catalogSql } from "./catalog.ts"
+import { registerDatetimeFunctions } from "./datetime-functions.ts"
 import { ProtocolSession } from "./session.ts"
 import { quoteName, quoteString } from "./names.ts"
 import { faultState } from "./faults.ts"
@@ -98,6 +99,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   }
   const faults: HanaFaults = { ...options.faults }
   const engine = await Engine.open()
+  await engine.registerFunctions(registerDatetimeFunctions)
   const admin = await engine.session()
   const users = new Map<string, { password: string; defaultSchema: string }>()
   let userIds = 150000

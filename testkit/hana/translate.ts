@@ -77,21 +77,11 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_to_decimal(x, p := 34, s := 10) AS CAST(x AS DECIMAL(34, 10))",
   "CREATE OR REPLACE TEMP MACRO hana_to_date(x, f := NULL) AS CAST(x AS DATE)",
   "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CAST(x AS TIMESTAMP)",
-  // HANA numbers days with Julian labels before 1582-10-15 (datetime.ts); DuckDB stores the labels proleptically.
-  // hana_day_number is HANA's day number of a stored label (1 = 0001-01-01), hana_date_of_day the label of a number,
-  // so day arithmetic across October 1582 counts days as HANA does (1582-10-04 + 1 day = 1582-10-15). Each binds its
-  // argument once through a one-element list_transform: a macro repeating its argument is expanded textually, and the
-  // nested repetitions took DuckDB's binder over a second per ADD_DAYS.
-  "CREATE OR REPLACE TEMP MACRO hana_julian_day(y, m, d) AS d + (153 * (m + 12 * ((14 - m) // 12) - 3) + 2) // 5 + 365 * (y + 4800 - (14 - m) // 12) + (y + 4800 - (14 - m) // 12) // 4 - 32083",
-  "CREATE OR REPLACE TEMP MACRO hana_day_number(x) AS list_transform([CAST(x AS DATE)], lambda v: CASE WHEN v >= DATE '1582-10-15' THEN datediff('day', DATE '1970-01-01', v) + 719165 ELSE hana_julian_day(year(v), month(v), day(v)) - 1721423 END)[1]",
-  "CREATE OR REPLACE TEMP MACRO hana_julian_label(n) AS list_transform([n], lambda c: make_date(CAST((4 * c + 3) // 1461 - 4800 + ((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153) // 10 AS BIGINT), CAST((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153 + 3 - 12 * (((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153) // 10) AS BIGINT), CAST(c - 1461 * ((4 * c + 3) // 1461) // 4 - (153 * ((5 * (c - 1461 * ((4 * c + 3) // 1461) // 4) + 2) // 153) + 2) // 5 + 1 AS BIGINT)))[1]",
-  "CREATE OR REPLACE TEMP MACRO hana_date_of_day(k) AS list_transform([k], lambda n: CASE WHEN n >= 577738 THEN DATE '1970-01-01' + CAST(n - 719165 AS INTEGER) ELSE hana_julian_label(n + 1721423 + 32082) END)[1]",
-  // hana_moved(t, s): the timestamp s that t was moved to, relabelled so that the days moved count as HANA numbers them.
-  "CREATE OR REPLACE TEMP MACRO hana_moved(t, s) AS CAST(hana_date_of_day(hana_day_number(t) + datediff('day', CAST(t AS DATE), CAST(s AS DATE))) AS TIMESTAMP) + (s - date_trunc('day', s))",
-  // Typed overloads keep the argument's type (DATE, SECONDDATE = TIMESTAMP_S, TIMESTAMP) in the result.
-  "CREATE OR REPLACE TEMP MACRO hana_add_days(d DATE, n) AS hana_date_of_day(hana_day_number(d) + CAST(n AS INTEGER)), (d TIMESTAMP_S, n) AS CAST(hana_moved(d, d + to_days(CAST(n AS INTEGER))) AS TIMESTAMP_S), (d TIMESTAMP, n) AS hana_moved(d, d + to_days(CAST(n AS INTEGER)))",
-  "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS hana_moved(CAST(d AS TIMESTAMP), CAST(d AS TIMESTAMP) + to_microseconds(CAST(CAST(n AS DECIMAL(38, 7)) * 1000000 AS BIGINT)))",
-  "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS hana_day_number(b) - hana_day_number(a)",
+  // Day arithmetic is in datetime-functions.ts; these convert the arguments as the former SQL versions did.
+  "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS hana_shift_days(d, CAST(n AS INTEGER))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS hana_shift_seconds(CAST(d AS TIMESTAMP), CAST(n AS DECIMAL(38, 7)))",
+  "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS hana_day_span(CAST(a AS DATE), CAST(b AS DATE))",
+  "CREATE OR REPLACE TEMP MACRO hana_weekday(d) AS hana_day_of_week(CAST(d AS DATE))",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS instr(h, n)",
   "CREATE OR REPLACE TEMP MACRO hana_seconds_between(a, b) AS datediff('second', CAST(a AS TIMESTAMP), CAST(b AS TIMESTAMP))",
   "CREATE OR REPLACE TEMP MACRO hana_add_months(d DATE, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS DATE), (d TIMESTAMP_S, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS TIMESTAMP_S), (d TIMESTAMP, n) AS d + to_months(CAST(n AS INTEGER))",
@@ -101,8 +91,6 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_to_tinyint(x) AS CAST(x AS UTINYINT)",
   "CREATE OR REPLACE TEMP MACRO hana_to_smallint(x) AS CAST(x AS SMALLINT)",
   "CREATE OR REPLACE TEMP MACRO hana_to_real(x) AS CAST(x AS FLOAT)",
-  // Monday = 0; HANA day 1 (0001-01-01, Julian Day Number 1721424) was a Saturday.
-  "CREATE OR REPLACE TEMP MACRO hana_weekday(d) AS CAST((hana_day_number(d) + 1721423) % 7 AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_newuid() AS unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))",
   "CREATE OR REPLACE TEMP MACRO series_generate_integer(inc, mn, mx) AS TABLE SELECT CAST(i AS BIGINT) AS GENERATED_PERIOD_START, CAST(i + inc AS BIGINT) AS GENERATED_PERIOD_END, CAST((i - mn) / inc + 1 AS BIGINT) AS ELEMENT_NUMBER, CAST((i - mn) / (mx - mn) AS DOUBLE) AS FRACTION_OF_MIN_MAX_RANGE FROM range(mn, mx, inc) t(i)",
   // HANA fails a division by zero with error 304 "division by zero undefined" where DuckDB returns NULL.

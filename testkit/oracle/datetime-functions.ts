@@ -8,11 +8,11 @@
  * zone), '' for TIMESTAMP(7-9) values, which stay wall clocks. Zoned results are typed `VARCHAR` with the alias
  * {@link ZONED_ALIAS}, zoneless ones {@link WALL_ALIAS}, which describe them as TIMESTAMP(9) [WITH TIME ZONE].
  */
-import { DuckDBScalarFunction, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
-import type { DuckDBConnection, DuckDBIntervalValue, DuckDBType, DuckDBValue } from "@duckdb/node-api"
+import { DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
 import { ora, OraError } from "./errors.ts"
 import { datetimeTextOfFormat } from "./datetime-parse.ts"
-import { rowwise } from "./number-functions.ts"
+import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { addToNanos, atInstant, canonicalRegion, civilOfNanos, datetimeText, type DatetimeValue, offsetText, parseDatetimeText, parseOffset, utcNanos } from "./datetime.ts"
 
 /** Alias of the VARCHAR type zoned results are typed (described as TIMESTAMP(9) WITH TIME ZONE). */
@@ -22,9 +22,6 @@ export const WALL_ALIAS = "ORA_TS"
 
 const zonedText = new DuckDBVarCharType(ZONED_ALIAS)
 const wallText = new DuckDBVarCharType(WALL_ALIAS)
-
-const fn = (name: string, parameterTypes: ReadonlyArray<DuckDBType>, returnType: DuckDBType, compute: (args: ReadonlyArray<DuckDBValue>) => DuckDBValue) =>
-  DuckDBScalarFunction.create({ name, parameterTypes, returnType, mainFunction: rowwise(compute) })
 
 /** The value of a text argument read in `zone` ('' = zoneless); ORA-01861 for text that is no datetime. */
 const valueOf = (text: DuckDBValue | undefined, zone: DuckDBValue | undefined): DatetimeValue => {

@@ -5,8 +5,9 @@
  * that they compute on every digit as Oracle's decimal NUMBER arithmetic does. Results are typed `VARCHAR` with the
  * alias {@link EXACT_NUMBER_ALIAS}, which describes them as NUMBER (types.ts inferFromDuck).
  */
-import { DuckDBScalarFunction, DuckDBVarCharType, INTEGER, LIST, VARCHAR } from "@duckdb/node-api"
-import type { DuckDBConnection, DuckDBListValue, DuckDBScalarMainFunction, DuckDBType, DuckDBValue } from "@duckdb/node-api"
+import { DuckDBVarCharType, INTEGER, LIST, VARCHAR } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBListValue, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
+import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { formatNumberText, parseNumber } from "./number-format.ts"
 import { abs, add, compare, type Decimal, decimalOf, divide, exp, extreme, integerOf, ln, log, mod, multiply, numberText, orderKey, power, roundTo, type RoundingMode, sign, sqrt, subtract } from "./decimal.ts"
 
@@ -15,22 +16,6 @@ export const EXACT_NUMBER_ALIAS = "ORA_NUMBER"
 
 const exactNumber = new DuckDBVarCharType(EXACT_NUMBER_ALIAS)
 
-/** One function: each row's non-NULL arguments → a value (NULL arguments give NULL); errors raise the ORA- text. */
-export const rowwise =
-  (compute: (args: ReadonlyArray<DuckDBValue>) => DuckDBValue): DuckDBScalarMainFunction =>
-  (info, input, output) => {
-    const vectors = Array.from({ length: input.columnCount }, (_, c) => input.getColumnVector(c))
-    try {
-      for (let row = 0; row < input.rowCount; row++) {
-        const args = vectors.map((v) => v.getItem(row))
-        output.setItem(row, args.some((a) => a === null) ? null : compute(args))
-      }
-      output.flush()
-    } catch (e) {
-      info.setError(e instanceof Error ? e.message : String(e))
-    }
-  }
-
 const dec = (v: DuckDBValue): Decimal => decimalOf(String(v))
 const binary = (name: string, op: (a: Decimal, b: Decimal) => Decimal) =>
   fn(name, [VARCHAR, VARCHAR], exactNumber, ([a, b]) => numberText(op(dec(a!), dec(b!))))
@@ -38,9 +23,6 @@ const binary = (name: string, op: (a: Decimal, b: Decimal) => Decimal) =>
 /** Non-NULL list elements as decimals. */
 const elements = (v: DuckDBValue): Array<Decimal> =>
   (v as DuckDBListValue).items.filter((x) => x !== null).map(dec)
-
-const fn = (name: string, parameterTypes: ReadonlyArray<DuckDBType>, returnType: DuckDBType, compute: (args: ReadonlyArray<DuckDBValue>) => DuckDBValue) =>
-  DuckDBScalarFunction.create({ name, parameterTypes, returnType, mainFunction: rowwise(compute) })
 
 const unary = (name: string, op: (a: Decimal) => Decimal) => fn(name, [VARCHAR], exactNumber, ([a]) => numberText(op(dec(a!))))
 

@@ -313,7 +313,9 @@ export class SqlSession {
 
   /**
    * The call ended: INACTIVE, and SQL_ID back to NULL, except after a cancel, where the cancelled statement's SQL_ID
-   * stays until the next statement runs (as Oracle shows a cancelled query in V$SESSION).
+   * stays until the next statement runs (as Oracle is expected to show a cancelled query in V$SESSION). Not confirmed:
+   * the Oracle Database Reference defines SQL_ID only as the statement "currently being executed"
+   * (https://docs.oracle.com/cd/B28359_01/server.111/b28320/dynviews_3016.htm) and says nothing about a cancel.
    */
   finishSql(cancelled: boolean): void {
     this.info.status = "INACTIVE"
