@@ -104,7 +104,7 @@ export const ingest = Command.make(
       withEnvOptional(
         envName("ingest", "delimiter"),
         OptionSchemas.nonEmptyString,
-        "CSV field delimiter; default a tab for .tsv, else a comma"
+        "CSV field delimiter (\\t or tab for a tab); default a tab for .tsv, else a comma"
       )
     ),
     batchRows: valueFlag(

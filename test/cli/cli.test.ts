@@ -205,6 +205,52 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     expect(await onHana(rowsOf(`SELECT "CITY", "POPULATION" FROM "CITIES_SEMICOLONS"`))).toEqual([{ CITY: "Potsdam", POPULATION: 183000 }])
   })
 
+  it("refuses a delimited file whose header is one field holding a tab, ; or |, before connecting; --delimiter '\\t' and tab mean a tab", async () => {
+    const excel = join(dir, "excel.txt")
+    writeFileSync(excel, "A\tB\n1\t2\n3\t4\n")
+    const european = join(dir, "european.csv")
+    writeFileSync(european, "CITY;POPULATION\nPotsdam;183000\n")
+    const piped = join(dir, "piped.txt")
+    writeFileSync(piped, "CITY|POPULATION\nPotsdam|183000\n")
+    const closed = ["--uri", "hdb://u:p@127.0.0.1:1", "--table", "X"]
+    const [tabs, semicolons, pipes] = await Promise.all([
+      runCli(["ingest", excel, ...closed]),
+      runCli(["ingest", european, ...closed]),
+      runCli(["ingest", piped, ...closed])
+    ])
+    // each fails on the file alone (the URI points at a closed port), naming the file, what it found and the flag to pass
+    expect([tabs.code, semicolons.code, pipes.code]).toEqual([1, 1, 1])
+    expect(tabs.stderr).toMatch(/^error: INVALID_DATA: .*excel\.txt: its header line is one field holding a tab .*--delimiter '\\t'/m)
+    expect(semicolons.stderr).toMatch(/^error: INVALID_DATA: .*european\.csv: its header line is one field holding a ';' .*--delimiter ';'/m)
+    expect(pipes.stderr).toMatch(/^error: INVALID_DATA: .*piped\.txt: its header line is one field holding a '\|' .*--delimiter '\|'/m)
+
+    const [escaped, named] = await Promise.all([
+      runCli(["ingest", excel, "--uri", hana.uri, "--table", "EXCEL_ESCAPED", "--delimiter", "\\t"]),
+      runCli(["ingest", excel, "--uri", hana.uri, "--table", "EXCEL_NAMED", "--delimiter", "tab"])
+    ])
+    expect([escaped.stderr, named.stderr]).toEqual(["", ""])
+    expect([escaped.code, named.code]).toEqual([0, 0])
+    for (const table of ["EXCEL_ESCAPED", "EXCEL_NAMED"]) {
+      expect(await onHana(rowsOf(`SELECT "A", "B" FROM "${table}" ORDER BY "A"`))).toEqual([{ A: 1, B: 2 }, { A: 3, B: 4 }])
+    }
+  })
+
+  it("reports a CSV syntax error as INVALID_DATA with its line, not as a file it cannot read", async () => {
+    const inch = join(dir, "inch.tsv")
+    writeFileSync(inch, `NAME\tSIZE\n5" screen\t1\n`)
+    const late = join(dir, "late-quote.csv")
+    writeFileSync(late, `NAME,SIZE\n${"tv,1\n".repeat(1500)}5" screen,2\n`)
+    const closed = ["--uri", "hdb://u:p@127.0.0.1:1", "--table", "X"]
+    const [early, afterSample] = await Promise.all([
+      runCli(["ingest", inch, ...closed]),
+      runCli(["ingest", late, "--uri", hana.uri, "--table", "LATE_QUOTE"])
+    ])
+    expect([early.code, afterSample.code]).toEqual([1, 1])
+    expect(early.stderr).toMatch(/^error: INVALID_DATA: .*inch\.tsv: line 2: Invalid Opening Quote/m)
+    // past the rows sampled for types: found while streaming into the table
+    expect(afterSample.stderr).toMatch(/^error: INVALID_DATA: .*late-quote\.csv: line 1502: Invalid Opening Quote/m)
+  })
+
   it("ingests an Arrow IPC file (file format) into Oracle, the table and mode from the environment", async () => {
     const file = join(dir, "lineitems.arrow")
     writeFileSync(file, Arrow.tableToIPC(new Arrow.Table([lineitemBatch(9, 0, 500)]), "file"))
