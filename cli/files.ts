@@ -6,7 +6,7 @@
 import { createReadStream, openAsBlob } from "node:fs"
 import { open } from "node:fs/promises"
 import * as Arrow from "apache-arrow"
-import { Effect, Stream } from "effect"
+import { Effect, type Scope, Stream } from "effect"
 import type { ParquetFile } from "parquet-wasm"
 import { type AdbcError, adbcError, invalidArgument } from "../src/AdbcError.ts"
 import { makeFieldBuilder, parseIsoDate, parseIsoTimestamp, recordBatchOf } from "../src/arrow/index.ts"
@@ -35,20 +35,24 @@ const ioError = (path: string) => (cause: unknown) => adbcError("IO", `cannot re
 /** The file's content is not what its format says. */
 const dataError = (path: string) => (cause: unknown) => adbcError("INVALID_DATA", `${path}: ${messageOf(cause)}`)
 
-/** An Arrow IPC file or stream, batch by batch. */
-export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError> =>
-  Effect.tryPromise({
-    try: async () => {
-      const handle = await open(path)
-      const reader = await Arrow.RecordBatchReader.from(handle)
-      await reader.open()
-      return reader
-    },
-    catch: ioError(path)
-  }).pipe(Effect.map((reader) => ({
-    schema: reader.schema,
-    batches: Stream.fromAsyncIterable(reader, dataError(path))
-  })))
+/** An Arrow IPC file or stream, batch by batch, open for the current scope: its handle closes with the scope. */
+export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.tryPromise({ try: () => open(path), catch: ioError(path) }),
+    (handle) => Effect.promise(() => handle.close().catch(() => undefined))
+  ).pipe(
+    Effect.flatMap((handle) =>
+      Effect.tryPromise({
+        try: async () => {
+          const reader = await Arrow.RecordBatchReader.from(handle)
+          await reader.open()
+          return reader
+        },
+        catch: ioError(path)
+      })
+    ),
+    Effect.map((reader) => ({ schema: reader.schema, batches: Stream.fromAsyncIterable(reader, dataError(path)) }))
+  )
 
 /**
  * Loads the optional peer `name` with `load`: NOT_IMPLEMENTED with the install command when it is not installed

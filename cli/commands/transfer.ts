@@ -142,7 +142,7 @@ export const ingest = Command.make(
         Effect.provide(connectionOf(args))
       )
       yield* Console.log(`${formatCount(rows)} rows ingested into ${targetName(args)}`)
-    }).pipe(Effect.provide(Progress.layerStdout))
+    }).pipe(Effect.scoped, Effect.provide(Progress.layerStdout))
 ).pipe(Command.withDescription("Bulk-ingest an Arrow IPC, Parquet or CSV file into a table, streamed in batches (atomic)"))
 
 /** `adbc copy --from-uri … --query SQL --to-uri … --table T`. */

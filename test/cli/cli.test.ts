@@ -4,7 +4,7 @@
  * code, and what it left in the databases (read back with the library). What only a child process shows (the built
  * bin, SIGINT, the process's exit code) is in process.test.ts.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PassThrough } from "node:stream"
@@ -24,6 +24,7 @@ import { DemoCheckFailed } from "../../cli/demo/job.ts"
 import { lineitemBatch } from "../../cli/demo/lineitem.ts"
 import { listTables } from "../../cli/demo/steps.ts"
 import { describeExit } from "../../cli/errors.ts"
+import { readArrow } from "../../cli/files.ts"
 import * as Progress from "../../cli/progress.ts"
 import { CliStdio } from "../../cli/stdio.ts"
 import { runInProcess as runCli, startInProcess } from "./support.ts"
@@ -560,6 +561,29 @@ describe.concurrent("adbc ingest --temporary and --schema", { timeout: 240_000 }
     expect(withAppend.stderr.trimEnd()).toBe(
       "error: INVALID_ARGUMENT: --temporary with --mode append: a temporary table lives only in its session and each adbc run opens a new one, so there is none to append to; use --mode create"
     )
+  })
+})
+
+describe("files adbc ingest reads", () => {
+  /** The descriptors this process holds open on `path`. */
+  const openOn = (path: string) =>
+    readdirSync("/proc/self/fd").filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === path
+      } catch {
+        return false
+      }
+    })
+
+  it("an Arrow IPC file's handle closes with the ingest's scope, read through or not", async () => {
+    const file = join(dir, "closes.arrow")
+    writeFileSync(file, Arrow.tableToIPC(new Arrow.Table([lineitemBatch(5, 0, 100)]), "file"))
+    const rows = await Effect.runPromise(Effect.scoped(Effect.flatMap(readArrow(file), (data) =>
+      Stream.runFold(data.batches, () => 0, (n, batch) => n + batch.numRows))))
+    expect(rows).toBe(100)
+    // the schema only: the ingest failed before reading a batch
+    await Effect.runPromise(Effect.scoped(readArrow(file)))
+    expect(openOn(file)).toEqual([])
   })
 })
 
