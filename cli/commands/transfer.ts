@@ -12,7 +12,7 @@ import * as Std from "../../src/StandardOptions.ts"
 import { OptionSchemas } from "../../src/Options.ts"
 import { connectionFlags, connectionOf, driverFlag, optionFlag, uriFlag } from "../connect.ts"
 import { copyQuery } from "../copy.ts"
-import { envName, valueFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
+import { envName, integerFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
 import { csvType, formatOfPath, InputFormats, readArrow, readCsv, readParquet } from "../files.ts"
 import * as Progress from "../progress.ts"
 import { formatCount } from "../progress.ts"
@@ -107,7 +107,7 @@ export const ingest = Command.make(
         "CSV field delimiter (\\t or tab for a tab); default a tab for .tsv, else a comma"
       )
     ),
-    batchRows: valueFlag(
+    batchRows: integerFlag(
       "batch-rows",
       OptionSchemas.positiveInt,
       envName("ingest", "batch-rows"),

@@ -155,6 +155,11 @@ describe.concurrent("adbc query from a file, options from the environment", { ti
     expect(text["testkit"]).toMatch(/--port .*\(default 0; env ADBC_TESTKIT_PORT\)/)
     expect(text["demo"]).toMatch(/--rows .*\(default 200000; env ADBC_DEMO_ROWS\)/)
     expect(text["demo"]).toMatch(/--table .*\(default ADBC_DEMO_LINEITEM; env ADBC_DEMO_TABLE\)/)
+    // numeric flags show what they take
+    for (const [command, flag] of [["query", "max-rows"], ["query", "max-width"], ["ingest", "batch-rows"], ["testkit", "port"], ["demo", "rows"], ["demo", "seed"]]) {
+      expect(text[command!], flag).toMatch(new RegExp(`^ {2}--${flag} integer `, "m"))
+    }
+    expect(text["demo"]).toMatch(/^ {2}--table string /m)
   })
 })
 
