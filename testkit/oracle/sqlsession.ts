@@ -45,7 +45,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
-import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
+import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
 import type { OraType } from "./types.ts"
 
 interface LogEntry {
@@ -413,6 +413,8 @@ export class SqlSession {
       dbTimeZone: this.db.settings.dbTimeZone,
       dateColumns: this.dateColumnsOf(sql),
       exactIntervals: this.exactIntervalsOf(sql),
+      exactIntervalColumns: this.exactIntervalColumnsOf(sql),
+      dayColumns: this.columnsOfKind(sql, "date"),
       localZoneColumns: this.columnsOfKind(sql, "timestampltz"),
       sessionTimeZone: this.sessionTz,
       binaryColumns: this.binaryColumnsOf(sql),
@@ -604,6 +606,14 @@ export class SqlSession {
       }
     }
     return { dayToSecond: exact.ds && !plain.ds, yearToMonth: exact.ym && !plain.ym }
+  }
+
+  /** The interval columns stored exactly (intervals.ts) of the tables a statement mentions, by name. */
+  exactIntervalColumnsOf(sql: string): ReadonlyMap<string, ExactIntervalKind> {
+    const out = new Map<string, ExactIntervalKind>()
+    for (const name of this.columnsOf(sql, (t) => t.kind === "intervalds" && t.duck !== "INTERVAL")) out.set(name, "dayToSecond")
+    for (const name of this.columnsOf(sql, (t) => t.kind === "intervalym" && t.duck !== "INTERVAL")) out.set(name, "yearToMonth")
+    return out
   }
 
   /** Runs an already translated DuckDB query and describes its columns. */

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { oracledb, withServer } from "./oracle/helpers.ts"
+
+// INTERVAL DAY TO SECOND(7-9) and YEAR(9) TO MONTH columns are stored as exact numbers (testkit/oracle/intervals.ts);
+// a datetime ± such a column adds the interval: "DATE + INTERVAL" gives a DATE and "TIMESTAMP + INTERVAL" a TIMESTAMP
+// (SQL Language Reference, "Datetime/Interval Arithmetic", Table "Matrix of Datetime Arithmetic").
+describe("Oracle test server: datetime ± wide interval columns, and TIMESTAMP(9) writes of text (raw node-oracledb)", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TABLE wide_ivl (id NUMBER, d DATE, t TIMESTAMP, t9 TIMESTAMP(9), ds INTERVAL DAY(9) TO SECOND(9), ym INTERVAL YEAR(9) TO MONTH)")
+    await conn.execute(
+      "INSERT INTO wide_ivl VALUES (1, DATE '2024-01-15', TIMESTAMP '2024-01-15 10:00:00.25', TIMESTAMP '2024-01-15 10:00:00.000000001', INTERVAL '1 02:03:04' DAY TO SECOND, INTERVAL '1-2' YEAR TO MONTH)"
+    )
+    await conn.execute("INSERT INTO wide_ivl VALUES (2, DATE '2024-01-15', NULL, NULL, INTERVAL '0 00:00:00.000000002' DAY TO SECOND, NULL)")
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("adds and subtracts the interval, a DATE giving a DATE and a TIMESTAMP a TIMESTAMP", async () => {
+    const f = "'YYYY-MM-DD HH24:MI:SS'"
+    const r = await conn.execute(
+      `SELECT TO_CHAR(d + ds, ${f}), TO_CHAR(d - ds, ${f}), TO_CHAR(ds + d, ${f}), TO_CHAR(d + ym, ${f}), TO_CHAR(d - ym, ${f}), ` +
+        `TO_CHAR(t + ds, 'YYYY-MM-DD HH24:MI:SS.FF3'), TO_CHAR(t + ym, 'YYYY-MM-DD HH24:MI:SS.FF3'), TO_CHAR(t9 + ds, 'YYYY-MM-DD HH24:MI:SS.FF9') FROM wide_ivl WHERE id = 1`
+    )
+    expect(r.rows).toEqual([
+      ["2024-01-16 02:03:04", "2024-01-13 21:56:56", "2024-01-16 02:03:04", "2025-03-15 00:00:00", "2022-11-15 00:00:00", "2024-01-16 12:03:04.250", "2025-03-15 10:00:00.250", "2024-01-16 12:03:04.000000001"]
+    ])
+    const typed = await conn.execute("SELECT d + ds, t + ds, d + ym, t - ym FROM wide_ivl WHERE id = 1")
+    expect(typed.metaData.map((m: any) => m.dbType)).toEqual([oracledb.DB_TYPE_DATE, oracledb.DB_TYPE_TIMESTAMP, oracledb.DB_TYPE_DATE, oracledb.DB_TYPE_TIMESTAMP])
+    expect(typed.rows![0]![0]).toEqual(new Date(2024, 0, 16, 2, 3, 4))
+  })
+
+  it("adds an interval literal to a timestamp in a statement over such a table", async () => {
+    const r = await conn.execute("SELECT TO_CHAR(t + INTERVAL '1' HOUR, 'YYYY-MM-DD HH24:MI:SS'), TO_CHAR(d + INTERVAL '1-1' YEAR TO MONTH, 'YYYY-MM-DD') FROM wide_ivl WHERE id = 1")
+    expect(r.rows).toEqual([["2024-01-15 11:00:00", "2025-02-15"]])
+  })
+
+  it("refuses with ORA-00932 the nanoseconds DuckDB's datetime arithmetic cannot carry, rather than dropping them", async () => {
+    for (const sql of ["SELECT d + ds FROM wide_ivl WHERE id = 2", "SELECT t9 - ds FROM wide_ivl WHERE id = 2"]) await expect(conn.execute(sql)).rejects.toThrow(/ORA-00932/)
+  })
+})
