@@ -47,4 +47,31 @@ describe("Oracle test server: datetime ± wide interval columns, and TIMESTAMP(9
   it("refuses with ORA-00932 the nanoseconds DuckDB's datetime arithmetic cannot carry, rather than dropping them", async () => {
     for (const sql of ["SELECT d + ds FROM wide_ivl WHERE id = 2", "SELECT t9 - ds FROM wide_ivl WHERE id = 2"]) await expect(conn.execute(sql)).rejects.toThrow(/ORA-00932/)
   })
+
+  // Every other datetime column refuses text that is no datetime on write; TIMESTAMP(9) (kept as text) does too:
+  // ORA-01861 "literal does not match format string", the table left as it was.
+  it("refuses text that is no datetime written into a TIMESTAMP(9) column, by every write path", async () => {
+    await conn.execute("CREATE TABLE ts9_text (id NUMBER, t TIMESTAMP(9))")
+    await conn.execute("CREATE TABLE ts9_src (s VARCHAR2(20))")
+    await conn.execute("INSERT INTO ts9_text VALUES (1, TIMESTAMP '2024-01-15 10:00:00.123456789')")
+    await conn.execute("INSERT INTO ts9_src VALUES ('garbage')")
+    await conn.commit()
+    const writes: ReadonlyArray<[string, Record<string, unknown> | Array<unknown>]> = [
+      ["INSERT INTO ts9_text VALUES (2, 'not a date')", []],
+      ["UPDATE ts9_text SET t = 'not a date' WHERE id = 1", []],
+      ["INSERT INTO ts9_text (id, t) SELECT 3, s FROM ts9_src", []],
+      ["INSERT INTO ts9_text VALUES (:1, :2)", [4, "not a date"]],
+      ["UPDATE ts9_text SET t = :t WHERE id = 1", { t: "garbage" }]
+    ]
+    for (const [sql, binds] of writes) await expect(conn.execute(sql, binds), sql).rejects.toThrow(/ORA-01861/)
+    await expect(conn.executeMany("INSERT INTO ts9_text VALUES (:1, :2)", [[5, "2024-01-01 00:00:00"], [6, "nope"]])).rejects.toThrow(/ORA-01861/)
+    await conn.rollback()
+    const r = await conn.execute("SELECT id, TO_CHAR(t, 'YYYY-MM-DD HH24:MI:SS.FF9') FROM ts9_text ORDER BY id")
+    expect(r.rows).toEqual([[1, "2024-01-15 10:00:00.123456789"]])
+    // text that is a datetime is still taken
+    await conn.execute("INSERT INTO ts9_text VALUES (7, '2024-02-29 23:59:59.999999999')")
+    const ok = await conn.execute("SELECT TO_CHAR(t, 'YYYY-MM-DD HH24:MI:SS.FF9') FROM ts9_text WHERE id = 7")
+    expect(ok.rows).toEqual([["2024-02-29 23:59:59.999999999"]])
+    await conn.rollback()
+  })
 })
