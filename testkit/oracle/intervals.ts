@@ -112,14 +112,17 @@ export const intervalStorageValue = (exact: Exact, type: DuckDBType): DuckDBValu
 
 /**
  * A DAY TO SECOND(7-9) column's stored seconds (DECIMAL text) as the DuckDB INTERVAL datetime arithmetic takes:
- * ORA-00932 for digits below the microsecond, which DuckDB's INTERVAL and TIMESTAMP cannot carry (never dropped).
+ * ORA-00932 for digits below the microsecond, which DuckDB's INTERVAL and TIMESTAMP cannot carry, unless `forDate`
+ * (a DATE operand loses the fraction anyway: "If the other operand has a fractional seconds value, then the
+ * fractional seconds value is lost", SQL Language Reference, "Datetime/Interval Arithmetic").
  */
-export const durationOfExactSeconds = (text: string): DuckDBIntervalValue => {
+export const durationOfExactSeconds = (text: string, forDate: boolean): DuckDBIntervalValue => {
   const m = /^(-?)(\d*)(?:\.(\d*))?$/.exec(text.trim())
   if (m === null) throw ora.inconsistentTypes(`INTERVAL DAY TO SECOND value ${text}`)
   const nanos = BigInt(m[2] || "0") * NS_PER_SECOND + BigInt((m[3] ?? "").padEnd(9, "0").slice(0, 9))
-  if (nanos % 1000n !== 0n) throw ora.inconsistentTypes("datetime arithmetic with the nanoseconds of an INTERVAL DAY TO SECOND(7-9) is not supported")
-  return duckIntervalOfNanos(m[1] === "-" ? -nanos : nanos)
+  if (nanos % 1000n !== 0n && !forDate) throw ora.inconsistentTypes("datetime arithmetic with the nanoseconds of an INTERVAL DAY TO SECOND(7-9) is not supported")
+  const micros = nanos - (nanos % 1000n)
+  return duckIntervalOfNanos(m[1] === "-" ? -micros : micros)
 }
 
 /** A YEAR(9) TO MONTH column's stored months as a DuckDB INTERVAL; ORA-01841 beyond any datetime's reach. */

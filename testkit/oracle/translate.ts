@@ -192,11 +192,11 @@ export type ExactIntervalKind = keyof ExactIntervals
 
 /**
  * An interval in exact storage as the DuckDB INTERVAL datetime arithmetic takes (datetime-functions.ts; ORA-00932
- * where it has nanoseconds DuckDB cannot carry): Oracle adds the interval to a DATE or TIMESTAMP (SQL Language
+ * where it has nanoseconds DuckDB cannot carry, which a DATE operand (`forDate`) drops): Oracle adds the interval to a DATE or TIMESTAMP (SQL Language
  * Reference, "Datetime/Interval Arithmetic": https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html).
  */
-const durationOfExact = (text: string, kind: ExactIntervalKind): string =>
-  kind === "dayToSecond" ? `ora_ds_duration(CAST(${text} AS VARCHAR))` : `ora_ym_duration(CAST(${text} AS BIGINT))`
+const durationOfExact = (text: string, kind: ExactIntervalKind, forDate: boolean): string =>
+  kind === "dayToSecond" ? `ora_ds_duration(CAST(${text} AS VARCHAR), ${forDate})` : `ora_ym_duration(CAST(${text} AS BIGINT))`
 
 const DUCK_KEYWORDS_NEEDING_QUOTES = new Set(["ROW", "KEY", "VALUE", "TYPE"])
 /** Oracle's BINARY_DOUBLE / BINARY_FLOAT constants (SQL Language Reference, "Floating-Point Conditions"). */
@@ -1133,9 +1133,10 @@ export class Translator {
       if (right === undefined) return undefined
       // datetime ± an interval in exact storage: the interval as a DuckDB INTERVAL (not its stored number as days)
       const datetimeOperand = (n: Node) => n.date || n.datetime !== undefined
-      const asDuration = (n: Node): Node => (n.exactInterval === undefined ? n : { text: durationOfExact(n.text, n.exactInterval), date: false, interval: true })
-      if (op !== "||" && datetimeOperand(left)) right = asDuration(right)
-      if (op !== "||" && datetimeOperand(right)) left = asDuration(left)
+      const asDuration = (n: Node, d: Node): Node =>
+        n.exactInterval === undefined ? n : { text: durationOfExact(n.text, n.exactInterval, d.day === true), date: false, interval: true }
+      if (op !== "||" && datetimeOperand(left)) right = asDuration(right, left)
+      if (op !== "||" && datetimeOperand(right)) left = asDuration(left, right)
       // DATE ± INTERVAL is a DATE (SQL Language Reference, "Datetime/Interval Arithmetic"), DuckDB's TIMESTAMP_S
       const day = (left.day === true && right.interval) || (right.day === true && left.interval && op === "+")
       const exact = op === "||" ? undefined : exactArithmetic(op, left, right)
