@@ -52,6 +52,15 @@ describe("Oracle test server: datetime ± wide interval columns, and TIMESTAMP(9
     expect(r.rows).toEqual([["2024-01-15 00:00:00", "2024-01-15 00:00:00"]])
   })
 
+  it("adds narrower interval columns (stored as DuckDB INTERVAL) to datetimes too", async () => {
+    await conn.execute("CREATE TABLE narrow_ivl (d DATE, t TIMESTAMP, ds INTERVAL DAY TO SECOND, ym INTERVAL YEAR TO MONTH)")
+    await conn.execute("INSERT INTO narrow_ivl VALUES (DATE '2024-01-15', TIMESTAMP '2024-01-15 10:00:00', INTERVAL '1 02:03:04' DAY TO SECOND, INTERVAL '1-2' YEAR TO MONTH)")
+    const r = await conn.execute("SELECT TO_CHAR(d + ds, 'YYYY-MM-DD HH24:MI:SS'), TO_CHAR(t - ym, 'YYYY-MM-DD HH24:MI:SS'), d + ym, t + ds FROM narrow_ivl")
+    expect(r.rows![0]!.slice(0, 2)).toEqual(["2024-01-16 02:03:04", "2022-11-15 10:00:00"])
+    expect(r.metaData.slice(2).map((m: any) => m.dbType)).toEqual([oracledb.DB_TYPE_DATE, oracledb.DB_TYPE_TIMESTAMP])
+    await conn.rollback()
+  })
+
   // Every other datetime column refuses text that is no datetime on write; TIMESTAMP(9) (kept as text) does too:
   // ORA-01861 "literal does not match format string", the table left as it was.
   it("refuses text that is no datetime written into a TIMESTAMP(9) column, by every write path", async () => {

@@ -415,6 +415,7 @@ export class SqlSession {
       exactIntervals: this.exactIntervalsOf(sql),
       exactIntervalColumns: this.exactIntervalColumnsOf(sql),
       dayColumns: this.columnsOfKind(sql, "date"),
+      intervalColumns: this.columnsOf(sql, (t) => t.kind === "intervalds" || t.kind === "intervalym"),
       localZoneColumns: this.columnsOfKind(sql, "timestampltz"),
       sessionTimeZone: this.sessionTz,
       binaryColumns: this.binaryColumnsOf(sql),

@@ -80,6 +80,8 @@ export interface TranslateContext {
   readonly exactIntervals?: ExactIntervals
   /** Names of the DATE columns of the tables the statement mentions (DATE ± INTERVAL is a DATE). */
   readonly dayColumns?: ReadonlySet<string>
+  /** Names of the interval columns of the tables the statement mentions, however stored (datetime ± them adds them). */
+  readonly intervalColumns?: ReadonlySet<string>
   /** The interval columns stored exactly (DAY TO SECOND(7-9), YEAR(9) TO MONTH) of the tables the statement mentions. */
   readonly exactIntervalColumns?: ReadonlyMap<string, ExactIntervalKind>
   /** Names of TIMESTAMP WITH LOCAL TIME ZONE columns of the tables the statement mentions (shown in the session zone). */
@@ -792,6 +794,12 @@ export class Translator {
     return name === undefined ? undefined : this.ctx.textDatetimeColumns?.get(name)
   }
 
+  /** True when tokens [from, to) are a reference to an interval column. */
+  private isIntervalColumnAt(from: number, to: number): boolean {
+    const name = this.columnNameAt(from, to)
+    return name !== undefined && this.ctx.intervalColumns?.has(name) === true
+  }
+
   /** True when tokens [from, to) are a DATE: a DATE column or literal. */
   private isDayAt(from: number, to: number): boolean {
     if (to - from === 2 && isKw(this.toks[from], "DATE") && this.toks[from + 1]?.kind === "str") return true
@@ -1099,7 +1107,7 @@ export class Translator {
       const datetime = this.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
       const exactInterval = this.exactIntervalAt(i, end, text)
       const node = {
-        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
+        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
         numeric: this.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
         day: this.isDayAt(i, end)
       }
