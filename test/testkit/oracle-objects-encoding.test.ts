@@ -16,8 +16,9 @@ describe("Oracle test server: encoding object values into rows, through raw node
     await conn.execute("CREATE TABLE stamps (id NUMBER PRIMARY KEY, s stamp_t)")
     await conn.execute("INSERT INTO stamps VALUES (1, stamp_t(1, DATE '2024-01-01'))")
     await conn.execute("INSERT INTO stamps VALUES (2, stamp_t(2, DATE '2024-01-02'))")
-    // the server takes any text into a DATE attribute and only fails when it encodes the value for a fetch
-    await conn.execute("INSERT INTO stamps VALUES (3, stamp_t(3, 'not a date'))")
+    // constructor arguments are converted at the INSERT, but the server takes stored text straight into an object
+    // column (Oracle would refuse it with ORA-00932): a value it only fails on when it encodes it for a fetch
+    await conn.execute(`INSERT INTO stamps VALUES (3, '[3,"not a date"]')`)
     await conn.execute("INSERT INTO stamps VALUES (4, stamp_t(4, DATE '2024-01-04'))")
   })
   afterAll(async () => {
@@ -58,13 +59,57 @@ describe("Oracle test server: encoding object values into rows, through raw node
   })
 })
 
+describe("Oracle test server: constructor arguments converted to the attribute types at the INSERT, through raw node-oracledb", () => {
+  let typed: OracleTestServerHandle
+  let c: Conn
+  beforeAll(async () => {
+    const s = await withServer()
+    typed = s.server
+    c = await s.connect()
+    await c.execute("CREATE TYPE typed_t AS OBJECT (n NUMBER, d DATE, ts TIMESTAMP, tz TIMESTAMP WITH TIME ZONE, ltz TIMESTAMP WITH LOCAL TIME ZONE)")
+    await c.execute("CREATE TYPE typeds_t AS VARRAY(3) OF DATE")
+    await c.execute("CREATE TABLE typed (id NUMBER PRIMARY KEY, t typed_t, v typeds_t)")
+    await c.execute("INSERT INTO typed (id, t) VALUES (1, typed_t('1.5', '2024-01-02 10:11:12', NULL, NULL, NULL))")
+  })
+  afterAll(async () => {
+    await c?.close()
+    await typed?.close()
+  })
+
+  const count = async () => (await c.execute("SELECT COUNT(*) FROM typed")).rows[0][0]
+
+  it("refuses text that is no datetime in a DATE, TIMESTAMP or zoned attribute or element with ORA-01861, leaving the table as it was", async () => {
+    const attempts = [
+      "INSERT INTO typed (id, t) VALUES (2, typed_t(1, 'not a date', NULL, NULL, NULL))",
+      "INSERT INTO typed (id, t) VALUES (2, typed_t(1, NULL, 'not a date', NULL, NULL))",
+      "INSERT INTO typed (id, t) VALUES (2, typed_t(1, NULL, NULL, 'not a date', NULL))",
+      "INSERT INTO typed (id, t) VALUES (2, typed_t(1, NULL, NULL, NULL, 'not a date'))",
+      "INSERT INTO typed (id, v) VALUES (2, typeds_t(DATE '2024-01-01', 'not a date'))"
+    ]
+    for (const sql of attempts) expect([sql, oraCode(await failure(() => c.execute(sql)))]).toEqual([sql, "ORA-01861"])
+    const bound = await failure(() => c.execute("INSERT INTO typed (id, t) VALUES (2, typed_t(1, :d, NULL, NULL, NULL))", { d: "not a date" }))
+    expect(oraCode(bound)).toBe("ORA-01861")
+    expect(await count()).toBe(1)
+  })
+
+  it("refuses text that is no number in a NUMBER attribute with ORA-01722, leaving the table as it was", async () => {
+    expect(oraCode(await failure(() => c.execute("INSERT INTO typed (id, t) VALUES (2, typed_t('abc', NULL, NULL, NULL, NULL))")))).toBe("ORA-01722")
+    expect(await count()).toBe(1)
+    // the text of a number is converted, as Oracle converts it
+    const t = (await c.execute("SELECT t FROM typed WHERE id = 1")).rows[0][0]
+    expect([t.N, t.D]).toEqual([1.5, new Date(2024, 0, 2, 10, 11, 12)])
+  })
+})
+
 describe("Oracle test server: datetime attributes with a zone, through raw node-oracledb", () => {
   let zoned: OracleTestServerHandle
   let c: Conn
+  let connect: () => Promise<Conn>
   beforeAll(async () => {
     // a database time zone other than UTC, so that LOCAL TIME ZONE values show whether they were normalised to it
     const s = await withServer({ dbTimeZone: "+05:00" })
     zoned = s.server
+    connect = () => s.connect()
     c = await s.connect()
     await c.execute("CREATE TYPE when_t AS OBJECT (tz TIMESTAMP WITH TIME ZONE, ltz TIMESTAMP WITH LOCAL TIME ZONE, ts TIMESTAMP, d DATE)")
     await c.execute("CREATE TABLE whens (id NUMBER PRIMARY KEY, w when_t)")
@@ -92,6 +137,23 @@ describe("Oracle test server: datetime attributes with a zone, through raw node-
     const instant = new Date(Date.UTC(2023, 6, 4, 23, 30, 15, 250))
     await c.execute("INSERT INTO whens VALUES (6, :1)", [new When({ LTZ: instant })])
     expect((await c.execute("SELECT w FROM whens WHERE id = 6")).rows[0][0].LTZ).toEqual(instant)
+  })
+
+  it("reads a TIMESTAMP without a zone put into WITH TIME ZONE and LOCAL TIME ZONE attributes in the session time zone", async () => {
+    const other = await connect()
+    try {
+      await other.execute("ALTER SESSION SET TIME_ZONE = '-03:00'")
+      await other.execute("INSERT INTO whens VALUES (7, when_t(TIMESTAMP '2024-01-01 10:00:00', TIMESTAMP '2024-01-01 10:00:00', NULL, NULL))")
+      await other.execute("INSERT INTO whens VALUES (8, when_t('2024-01-01 11:00:00', '2024-01-01 11:00:00', NULL, NULL))")
+      // 10:00 at -03:00 is 13:00 UTC
+      const r = await other.execute("SELECT w FROM whens WHERE id IN (7, 8) ORDER BY id")
+      expect(r.rows.map((row: Array<any>) => [row[0].TZ, row[0].LTZ])).toEqual([
+        [new Date(Date.UTC(2024, 0, 1, 13)), new Date(Date.UTC(2024, 0, 1, 13))],
+        [new Date(Date.UTC(2024, 0, 1, 14)), new Date(Date.UTC(2024, 0, 1, 14))]
+      ])
+    } finally {
+      await other.close()
+    }
   })
 
   it("keeps the wall clock of a zoned literal in TIMESTAMP and DATE attributes, as Oracle drops the zone converting to them", async () => {

@@ -242,7 +242,7 @@ export class NamedTypes {
         const nested = this.constructorAt(schema, sig, 0, undefined)
         const whole = nested !== undefined && nested.type.kind !== "xmltype" && matchParen(sig, nested.open) === sig.length - 1
         if (whole) out.push(...this.rewrite(schema, arg, true))
-        else out.push(at("ident", "ora_json_item"), at("op", "("), ...this.rewrite(schema, arg, true), at("op", ")"))
+        else out.push(at("ident", "ora_json_item"), at("op", "("), ...convertedArgument(memberAt(type, k), this.rewrite(schema, arg, true), t.pos), at("op", ")"))
       })
       out.push(at("op", ","), at("str", "']'"), at("op", ")"))
       i = close
@@ -258,6 +258,31 @@ export const NAMED_VALUE_MACROS: ReadonlyArray<string> = [`ora_json_item(x) AS c
 interface ConstructorTok extends Tok {
   readonly constructs: NamedType
 }
+
+/** The attribute (object) or element (collection) type argument `k` of a constructor call goes into. */
+const memberAt = (type: NamedType, k: number): Member | undefined => (type.kind === "object" ? type.attributes[k]?.member : type.element)
+
+/**
+ * A constructor argument converted to its NUMBER or datetime attribute's type, `CAST(arg AS type)`, so that the
+ * INSERT itself fails on text that is no number (ORA-01722) or no datetime (ORA-01861) and leaves the table as it was.
+ * Oracle's default constructor is a function whose "parameters ... are exactly the data attributes of the object type"
+ * (Oracle8i Data Cartridge Developer's Guide, "Constructor Methods",
+ * https://docs.oracle.com/cd/A83908_02/NT816EE/DOC/appdev.816/a76937/dci03ty4.htm), so its arguments are converted to
+ * the attribute types as any function's arguments are, when the statement runs. The translator renders the CAST in
+ * the session time zone, which is the zone Oracle gives a TIMESTAMP without one put into a WITH [LOCAL] TIME ZONE
+ * type: "The session time zone also takes effect when a TIMESTAMP value is converted to
+ * the TIMESTAMP WITH TIME ZONE or TIMESTAMP WITH LOCAL TIME ZONE datatype" (Oracle Database Globalization Support
+ * Guide, "Setting the Session Time Zone"); datetime-writes.ts does the same for columns.
+ */
+const convertedArgument = (member: Member | undefined, arg: ReadonlyArray<Tok>, pos: number): ReadonlyArray<Tok> => {
+  const scalar = member !== undefined && "scalar" in member ? member.scalar : undefined
+  if (scalar === undefined || !CONVERTED_KINDS.has(scalar.kind)) return arg
+  // a DATE by way of TIMESTAMP, whose failed conversion DuckDB reports as a datetime error (pickle.ts drops the fraction)
+  const target = scalar.kind === "number" ? "NUMBER" : scalar.kind === "date" ? "TIMESTAMP" : scalar.dictName
+  return [...tokenize(`CAST(`).map((x) => ({ ...x, pos })), ...arg, ...tokenize(` AS ${target})`).map((x) => ({ ...x, pos }))]
+}
+
+const CONVERTED_KINDS: ReadonlySet<OraType["kind"]> = new Set(["number", "date", "timestamp", "timestamptz", "timestampltz"])
 
 /** Refuses constructor calls Oracle refuses: a wrong number of attributes, more elements than a VARRAY's limit. */
 const checkArguments = (type: NamedType, toks: ReadonlyArray<Tok>, open: number): void => {
