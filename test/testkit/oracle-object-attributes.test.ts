@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+
+let server: OracleTestServerHandle
+let conn: Conn
+
+describe("Oracle test server: attribute access on object columns through raw node-oracledb", () => {
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TYPE attr_pt AS OBJECT (x NUMBER, y NUMBER(6,2), label VARCHAR2(20))")
+    await conn.execute("CREATE TYPE attr_route AS OBJECT (name VARCHAR2(30), origin attr_pt)")
+    await conn.execute("CREATE TABLE attr_tab (id NUMBER(5) PRIMARY KEY, o attr_route, g SDO_GEOMETRY)")
+    await conn.execute("INSERT INTO attr_tab VALUES (1, attr_route('north', attr_pt(12345678901234567890.5, -2.25, 'a')), SDO_GEOMETRY(2001, 4326, SDO_POINT_TYPE(1, 2, NULL), NULL, NULL))")
+    await conn.execute("INSERT INTO attr_tab VALUES (2, attr_route('south', NULL), SDO_GEOMETRY(2001, NULL, SDO_POINT_TYPE(3, 4, NULL), NULL, NULL))")
+    await conn.execute("INSERT INTO attr_tab VALUES (3, NULL, NULL)")
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("reads scalar attributes, nested ones included, typed as declared and NULL for a NULL object", async () => {
+    const r = await conn.execute(
+      "SELECT t.g.SDO_SRID, t.g.sdo_point.x, t.o.name, t.o.origin.x, t.o.origin.y, t.o.origin.label FROM attr_tab t ORDER BY t.id",
+      [],
+      { fetchTypeHandler: (m: { dbType: unknown }) => (m.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined) }
+    )
+    expect(r.rows).toEqual([
+      ["4326", "1", "north", "12345678901234567890.5", "-2.25", "a"],
+      [null, "3", "south", null, null, null],
+      [null, null, null, null, null, null]
+    ])
+    // Oracle heads an unaliased expression with its text, upper-cased
+    expect(r.metaData.map((m: { name: string }) => m.name)).toEqual(["T.G.SDO_SRID", "T.G.SDO_POINT.X", "T.O.NAME", "T.O.ORIGIN.X", "T.O.ORIGIN.Y", "T.O.ORIGIN.LABEL"])
+    expect(r.metaData.map((m: { dbType: unknown }) => m.dbType)).toEqual([
+      oracledb.DB_TYPE_NUMBER, oracledb.DB_TYPE_NUMBER, oracledb.DB_TYPE_VARCHAR, oracledb.DB_TYPE_NUMBER, oracledb.DB_TYPE_NUMBER, oracledb.DB_TYPE_VARCHAR
+    ])
+  })
+
+  it("filters and orders on attributes", async () => {
+    const r = await conn.execute("SELECT id FROM attr_tab a WHERE a.g.sdo_point.y > :1 ORDER BY a.o.name DESC", [1])
+    expect(r.rows).toEqual([[2], [1]])
+  })
+
+  it("refuses a name that is no attribute, and attribute access without a table alias, with ORA-00904", async () => {
+    const e = await failure(() => conn.execute("SELECT t.o.nope FROM attr_tab t"))
+    expect(oraCode(e)).toBe("ORA-00904")
+    expect(String(e)).toContain('"T"."O"."NOPE": invalid identifier')
+    const e2 = await failure(() => conn.execute("SELECT t.o.name.x FROM attr_tab t"))
+    expect(oraCode(e2)).toBe("ORA-00904")
+    // Oracle resolves attributes only through a table alias (PL/SQL Language Reference, Example B-8)
+    const e3 = await failure(() => conn.execute("SELECT attr_tab.g.sdo_srid FROM attr_tab"))
+    expect(oraCode(e3)).toBe("ORA-00904")
+  })
+})
