@@ -53,6 +53,8 @@ describe("Oracle test server: attribute access on object columns through raw nod
     expect(String(e)).toContain('"T"."O"."NOPE": invalid identifier')
     const e2 = await failure(() => conn.execute("SELECT t.o.name.x FROM attr_tab t"))
     expect(oraCode(e2)).toBe("ORA-00904")
+    // an object-typed attribute itself is not selectable here (listed in the README as a difference)
+    expect(oraCode(await failure(() => conn.execute("SELECT t.g.sdo_point FROM attr_tab t")))).toBe("ORA-03001")
     // Oracle resolves attributes only through a table alias (PL/SQL Language Reference, Example B-8)
     const e3 = await failure(() => conn.execute("SELECT attr_tab.g.sdo_srid FROM attr_tab"))
     expect(oraCode(e3)).toBe("ORA-00904")
