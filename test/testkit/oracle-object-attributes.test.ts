@@ -42,6 +42,17 @@ describe("Oracle test server: attribute access on object columns through raw nod
     ])
   })
 
+  it("reads RAW, DATE and BINARY_DOUBLE attributes as their types, and updates rows chosen by an attribute", async () => {
+    await conn.execute("CREATE TYPE attr_misc AS OBJECT (tag RAW(8), seen DATE, weight BINARY_DOUBLE)")
+    await conn.execute("CREATE TABLE attr_misc_tab (id NUMBER(5), m attr_misc)")
+    await conn.execute("INSERT INTO attr_misc_tab VALUES (1, attr_misc(HEXTORAW('CAFE'), DATE '2024-01-02', 0.125))")
+    const r = await conn.execute("SELECT x.m.tag, TO_CHAR(x.m.seen, 'YYYY-MM-DD'), x.m.weight FROM attr_misc_tab x")
+    expect(r.rows).toEqual([[Buffer.from([0xca, 0xfe]), "2024-01-02", 0.125]])
+    expect(r.metaData.map((m: { dbType: unknown }) => m.dbType)).toEqual([oracledb.DB_TYPE_RAW, oracledb.DB_TYPE_VARCHAR, oracledb.DB_TYPE_BINARY_DOUBLE])
+    expect((await conn.execute("UPDATE attr_misc_tab x SET id = 2 WHERE x.m.weight = 0.125")).rowsAffected).toBe(1)
+    await conn.rollback()
+  })
+
   it("filters and orders on attributes", async () => {
     const r = await conn.execute("SELECT id FROM attr_tab a WHERE a.g.sdo_point.y > :1 ORDER BY a.o.name DESC", [1])
     expect(r.rows).toEqual([[2], [1]])

@@ -94,10 +94,12 @@ export const rewriteAttributeAccess = (toks: ReadonlyArray<Tok>, lookup: LookupT
     if (aliased === undefined) throw new OraError(904, `${ref}: invalid identifier`)
     const { path, scalar } = attributePath(type, attrs.map((t) => t.value), ref)
     const pos = qualifier.pos
+    // RAW attributes are held as hex text (named-types.ts)
+    const [open, close] = scalar.kind === "raw" ? ["HEXTORAW(", ")"] : ["CAST(", ` AS ${castTarget(scalar)})`]
     const replacement = [
-      ...tokenize("CAST(json_extract_string("),
+      ...tokenize(`${open}json_extract_string(`),
       ...toks.slice(from, toks.indexOf(column, from) + 1),
-      ...tokenize(`, '${path}') AS ${castTarget(scalar)})`)
+      ...tokenize(`, '${path}')${close}`)
     ].map((t, k): Tok => ({ ...t, pos, heading: k === 0 ? names.map((x) => (x.kind === "qident" ? x.value : x.text.toUpperCase())).join(".") : "" }))
     out.splice(from, to - from + 1, ...replacement)
   }
