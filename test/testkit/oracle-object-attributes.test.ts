@@ -53,6 +53,13 @@ describe("Oracle test server: attribute access on object columns through raw nod
     await conn.rollback()
   })
 
+  it("creates views and tables from queries that read attributes", async () => {
+    await conn.execute("CREATE VIEW attr_view AS SELECT t.id, t.o.name nm, t.g.sdo_srid srid FROM attr_tab t")
+    expect((await conn.execute("SELECT nm, srid FROM attr_view ORDER BY id")).rows).toEqual([["north", 4326], ["south", null], [null, null]])
+    await conn.execute("CREATE TABLE attr_copy AS SELECT t.id, t.o.origin.y y FROM attr_tab t")
+    expect((await conn.execute("SELECT y FROM attr_copy ORDER BY id")).rows).toEqual([[-2.25], [null], [null]])
+  })
+
   it("filters and orders on attributes", async () => {
     const r = await conn.execute("SELECT id FROM attr_tab a WHERE a.g.sdo_point.y > :1 ORDER BY a.o.name DESC", [1])
     expect(r.rows).toEqual([[2], [1]])
