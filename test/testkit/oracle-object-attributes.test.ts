@@ -60,6 +60,14 @@ describe("Oracle test server: attribute access on object columns through raw nod
     expect((await conn.execute("SELECT y FROM attr_copy ORDER BY id")).rows).toEqual([[-2.25], [null], [null]])
   })
 
+  it("reads attributes in a PL/SQL block's SELECT INTO", async () => {
+    const r = await conn.execute("BEGIN SELECT t.g.sdo_srid, t.o.origin.label INTO :srid, :label FROM attr_tab t WHERE t.id = 1; END;", {
+      srid: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+      label: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 20 }
+    })
+    expect(r.outBinds).toEqual({ srid: 4326, label: "a" })
+  })
+
   it("filters and orders on attributes", async () => {
     const r = await conn.execute("SELECT id FROM attr_tab a WHERE a.g.sdo_point.y > :1 ORDER BY a.o.name DESC", [1])
     expect(r.rows).toEqual([[2], [1]])
