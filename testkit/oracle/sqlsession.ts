@@ -33,6 +33,7 @@ import { sessionZoneWrites } from "./datetime-writes.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import type { ValueKind } from "./types.ts"
 import { runPlsql } from "./plsql.ts"
+import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { currentOffsetMinutes, sessionTimeZoneOf } from "./datetime.ts"
 import {
   type BindSpec,
@@ -397,7 +398,8 @@ export class SqlSession {
    * binds, by number) tell which are NUMBERs, divided on every digit.
    */
   private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) {
-    const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, source)
+    const attributes = rewriteAttributeAccess(source, (schema, name) => this.lookupTable(schema, name))
+    const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, attributes)
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
     const { toks, tr } = makeTranslator(tokens, {

@@ -1614,7 +1614,7 @@ export const makeTranslator = (all: ReadonlyArray<Tok>, ctx: TranslateContext): 
 /** Oracle's column heading for an unaliased select-list expression: upper-cased text without blanks. */
 export const headingOf = (toks: ReadonlyArray<Tok>): string =>
   toks
-    .map((t) => (t.kind === "str" ? `'${t.value.toUpperCase()}'` : t.kind === "qident" ? t.value : t.text.toUpperCase()))
+    .map((t) => t.heading ?? (t.kind === "str" ? `'${t.value.toUpperCase()}'` : t.kind === "qident" ? t.value : t.text.toUpperCase()))
     .join("")
 
 /** The column when tokens [from, to) are one (possibly qualified) text datetime column: described as the column is. */
