@@ -9,6 +9,7 @@
  * rows of the 8-column benchmark table (INTEGER, DECIMAL(18,2), DECIMAL, DATE, TIMESTAMP, two NVARCHAR, BOOLEAN).
  * ratio = ours / raw. Each side also reports the CPU seconds of the measuring process and of the two servers' work
  * (HANA result encoding, Oracle batch inserts), so a run on a loaded machine still shows where the time went.
+ * Each side runs once, ours first, with no warm-up; only the two tables' row counts are compared.
  */
 import { createRequire } from "node:module"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"

@@ -6,7 +6,7 @@
 import { createReadStream, openAsBlob } from "node:fs"
 import { open } from "node:fs/promises"
 import * as Arrow from "apache-arrow"
-import { Effect, Stream } from "effect"
+import { Effect, type Scope, Stream } from "effect"
 import type { ParquetFile } from "parquet-wasm"
 import { type AdbcError, adbcError, invalidArgument } from "../src/AdbcError.ts"
 import { makeFieldBuilder, parseIsoDate, parseIsoTimestamp, recordBatchOf } from "../src/arrow/index.ts"
@@ -35,20 +35,24 @@ const ioError = (path: string) => (cause: unknown) => adbcError("IO", `cannot re
 /** The file's content is not what its format says. */
 const dataError = (path: string) => (cause: unknown) => adbcError("INVALID_DATA", `${path}: ${messageOf(cause)}`)
 
-/** An Arrow IPC file or stream, batch by batch. */
-export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError> =>
-  Effect.tryPromise({
-    try: async () => {
-      const handle = await open(path)
-      const reader = await Arrow.RecordBatchReader.from(handle)
-      await reader.open()
-      return reader
-    },
-    catch: ioError(path)
-  }).pipe(Effect.map((reader) => ({
-    schema: reader.schema,
-    batches: Stream.fromAsyncIterable(reader, dataError(path))
-  })))
+/** An Arrow IPC file or stream, batch by batch, open for the current scope: its handle closes with the scope. */
+export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.tryPromise({ try: () => open(path), catch: ioError(path) }),
+    (handle) => Effect.promise(() => handle.close().catch(() => undefined))
+  ).pipe(
+    Effect.flatMap((handle) =>
+      Effect.tryPromise({
+        try: async () => {
+          const reader = await Arrow.RecordBatchReader.from(handle)
+          await reader.open()
+          return reader
+        },
+        catch: ioError(path)
+      })
+    ),
+    Effect.map((reader) => ({ schema: reader.schema, batches: Stream.fromAsyncIterable(reader, dataError(path)) }))
+  )
 
 /**
  * Loads the optional peer `name` with `load`: NOT_IMPLEMENTED with the install command when it is not installed
@@ -196,11 +200,35 @@ const csvRecords = (csv: CsvModule, path: string, delimiter: string) =>
 /** The field delimiter of a delimited text file, by its extension: a tab for `.tsv`, else a comma. */
 export const delimiterOfPath = (path: string): string => (/\.tsv$/i.test(path) ? "\t" : ",")
 
+/** A `--delimiter` as typed: `\t` (backslash and t, as a shell passes `'\t'`) or `tab` mean a tab. */
+export const delimiterOfFlag = (typed: string): string => (typed === "\\t" || typed.toLowerCase() === "tab" ? "\t" : typed)
+
+/** Delimiters a header line that parsed to one field most likely uses instead. */
+const LIKELY_DELIMITERS = [["\t", "a tab", "'\\t'"], [";", "a ';'", "';'"], ["|", "a '|'", "'|'"]] as const
+
+/**
+ * Why a header line of one field looks like a file split on another delimiter (it holds a tab, `;` or `|`), naming
+ * the `--delimiter` to pass; undefined when it does not.
+ */
+const misdelimited = (path: string, header: ReadonlyArray<string>): string | undefined => {
+  const field = header.length === 1 ? header[0]! : ""
+  const found = LIKELY_DELIMITERS.find(([char]) => field.includes(char))
+  const usual = delimiterOfPath(path) === "\t" ? "'\\t'" : "','"
+  return found === undefined ? undefined :
+    `${path}: its header line is one field holding ${found[1]} (${JSON.stringify(field)}): ` +
+    `pass --delimiter ${found[2]}${found[0] === "\t" ? " (or name the file .tsv)" : ""}, ` +
+    `or --delimiter ${usual} if it really is one column`
+}
+
+/** A csv-parse error is the file's content (INVALID_DATA with its line); any other is reading the file (IO). */
+const csvError = (csv: CsvModule, path: string) => (cause: unknown) =>
+  cause instanceof csv.CsvError ? adbcError("INVALID_DATA", `${path}: line ${cause.lines}: ${cause.message}`) : ioError(path)(cause)
+
 /** Options of {@link readCsv}. */
 export interface CsvOptions {
   /** Column types by name; the others are inferred. */
   readonly columns: Readonly<Record<string, Arrow.DataType>>
-  /** Field delimiter; default {@link delimiterOfPath}. */
+  /** Field delimiter as typed (see {@link delimiterOfFlag}); default {@link delimiterOfPath}. */
   readonly delimiter?: string | undefined
   /** Rows per batch. */
   readonly batchRows: number
@@ -212,7 +240,7 @@ export interface CsvOptions {
 export const readCsv = (path: string, options: CsvOptions): Effect.Effect<IngestData, AdbcError> =>
   Effect.gen(function*() {
     const sampleRows = options.sampleRows ?? 1000
-    const delimiter = options.delimiter ?? delimiterOfPath(path)
+    const delimiter = options.delimiter === undefined ? delimiterOfPath(path) : delimiterOfFlag(options.delimiter)
     const csv = yield* csvParser
     const sample = yield* Effect.tryPromise({
       try: async () => {
@@ -225,12 +253,13 @@ export const readCsv = (path: string, options: CsvOptions): Effect.Effect<Ingest
         parser.destroy()
         return rows
       },
-      // csv-parse's own errors carry a CSV_… code: the file is there but not valid CSV
-      catch: (cause) =>
-        String((cause as { code?: unknown }).code).startsWith("CSV_") ? dataError(path)(cause) : ioError(path)(cause)
+      catch: csvError(csv, path)
     })
     const header = sample[0]
     if (header === undefined) return yield* invalidArgument(`${path} is empty: a CSV file needs a header line`)
+    // A file split on another delimiter parses to one column whose name holds the delimiters: refuse it, not load it.
+    const wrongDelimiter = options.delimiter === undefined ? misdelimited(path, header) : undefined
+    if (wrongDelimiter !== undefined) return yield* Effect.fail(adbcError("INVALID_DATA", wrongDelimiter))
     for (const name of Object.keys(options.columns)) {
       if (!header.includes(name)) return yield* invalidArgument(`--column ${name}: ${path} has no such column; its columns: ${header.join(", ")}`)
     }
@@ -261,7 +290,7 @@ export const readCsv = (path: string, options: CsvOptions): Effect.Effect<Ingest
         },
         catch: (cause) => adbcError("INVALID_DATA", `${path}: ${(cause as Error).message}`)
       })
-    const batches = Stream.fromAsyncIterable(csvRecords(csv, path, delimiter), dataError(path)).pipe(
+    const batches = Stream.fromAsyncIterable(csvRecords(csv, path, delimiter), csvError(csv, path)).pipe(
         Stream.drop(1),
         Stream.map((record) => record as Array<string>),
         Stream.grouped(options.batchRows),

@@ -33,3 +33,7 @@ export const withEnvOptional = <A>(env: string, codec: Schema.Codec<A, string>, 
 /** A `--name VALUE` flag decoded by `codec`, with a default and an environment variable (see {@link withEnvDefault}). */
 export const valueFlag = <A>(name: string, codec: Schema.Codec<A, string>, env: string, value: A, description: string) =>
   Flag.String(name).pipe(Flag.withSchema(codec), withEnvDefault(env, codec, value, description))
+
+/** A {@link valueFlag} of an integer, shown as `--name integer` in `--help` rather than `string`. */
+export const integerFlag = (name: string, codec: Schema.Codec<number, string>, env: string, value: number, description: string) =>
+  valueFlag(name, codec, env, value, description).pipe(Flag.withMetavar("integer"))

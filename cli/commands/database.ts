@@ -11,7 +11,7 @@ import { Connection } from "../../src/Connection.ts"
 import { OptionSchemas } from "../../src/Options.ts"
 import { rowsOf } from "../cells.ts"
 import { connectionFlags, connectionOf } from "../connect.ts"
-import { envName, valueFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
+import { envName, integerFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
 import { openSink, OutputFormat, writeResult } from "../output.ts"
 
 /** `--format`, `--output`, `--max-rows`, `--max-width`: how results are written. */
@@ -28,14 +28,14 @@ const outputFlags = {
     Flag.withAlias("o"),
     withEnvOptional(envName("output"), OptionSchemas.nonEmptyString, "write to this file instead of stdout")
   ),
-  maxRows: valueFlag(
+  maxRows: integerFlag(
     "max-rows",
     OptionSchemas.positiveInt,
     envName("max-rows"),
     100,
     "rows the table format shows; the rest are counted"
   ),
-  maxWidth: valueFlag(
+  maxWidth: integerFlag(
     "max-width",
     OptionSchemas.positiveInt,
     envName("max-width"),

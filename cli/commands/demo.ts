@@ -5,21 +5,21 @@ import { Effect } from "effect"
 import { Command } from "effect/cli"
 import { OptionSchemas } from "../../src/Options.ts"
 import { demoDefaults, runDemo } from "../demo/job.ts"
-import { envName, valueFlag } from "../flags.ts"
+import { envName, integerFlag, valueFlag } from "../flags.ts"
 import * as Progress from "../progress.ts"
 
 /** `adbc demo [--rows N] [--seed N] [--table T]`. */
 export const demo = Command.make(
   "demo",
   {
-    rows: valueFlag(
+    rows: integerFlag(
       "rows",
       OptionSchemas.positiveInt,
       envName("demo", "rows"),
       demoDefaults.rows,
       "rows of lineitem data to generate"
     ),
-    seed: valueFlag(
+    seed: integerFlag(
       "seed",
       OptionSchemas.nonNegativeInt,
       envName("demo", "seed"),

@@ -5,7 +5,7 @@ import { Console, Effect } from "effect"
 import { Argument, Command } from "effect/cli"
 import { OptionSchemas } from "../../src/Options.ts"
 import { DriverName, drivers } from "../drivers.ts"
-import { envName, valueFlag } from "../flags.ts"
+import { envName, integerFlag } from "../flags.ts"
 
 const probe: Record<DriverName, string> = { hana: "SELECT * FROM DUMMY", oracle: "SELECT * FROM DUAL" }
 
@@ -14,7 +14,7 @@ export const testkit = Command.make(
   "testkit",
   {
     server: Argument.Literals("server", DriverName.literals).pipe(Argument.withDescription("which test server: hana or oracle")),
-    port: valueFlag("port", OptionSchemas.nonNegativeInt, envName("testkit", "port"), 0, "port to listen on (0: any free port)")
+    port: integerFlag("port", OptionSchemas.nonNegativeInt, envName("testkit", "port"), 0, "port to listen on (0: any free port)")
   },
   ({ port, server }) =>
     Effect.gen(function*() {

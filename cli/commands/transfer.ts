@@ -12,7 +12,7 @@ import * as Std from "../../src/StandardOptions.ts"
 import { OptionSchemas } from "../../src/Options.ts"
 import { connectionFlags, connectionOf, driverFlag, optionFlag, uriFlag } from "../connect.ts"
 import { copyQuery } from "../copy.ts"
-import { envName, valueFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
+import { envName, integerFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
 import { csvType, formatOfPath, InputFormats, readArrow, readCsv, readParquet } from "../files.ts"
 import * as Progress from "../progress.ts"
 import { formatCount } from "../progress.ts"
@@ -104,10 +104,10 @@ export const ingest = Command.make(
       withEnvOptional(
         envName("ingest", "delimiter"),
         OptionSchemas.nonEmptyString,
-        "CSV field delimiter; default a tab for .tsv, else a comma"
+        "CSV field delimiter (\\t or tab for a tab); default a tab for .tsv, else a comma"
       )
     ),
-    batchRows: valueFlag(
+    batchRows: integerFlag(
       "batch-rows",
       OptionSchemas.positiveInt,
       envName("ingest", "batch-rows"),
@@ -142,7 +142,7 @@ export const ingest = Command.make(
         Effect.provide(connectionOf(args))
       )
       yield* Console.log(`${formatCount(rows)} rows ingested into ${targetName(args)}`)
-    }).pipe(Effect.provide(Progress.layerStdout))
+    }).pipe(Effect.scoped, Effect.provide(Progress.layerStdout))
 ).pipe(Command.withDescription("Bulk-ingest an Arrow IPC, Parquet or CSV file into a table, streamed in batches (atomic)"))
 
 /** `adbc copy --from-uri … --query SQL --to-uri … --table T`. */

@@ -4,7 +4,7 @@
  * code, and what it left in the databases (read back with the library). What only a child process shows (the built
  * bin, SIGINT, the process's exit code) is in process.test.ts.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PassThrough } from "node:stream"
@@ -24,6 +24,7 @@ import { DemoCheckFailed } from "../../cli/demo/job.ts"
 import { lineitemBatch } from "../../cli/demo/lineitem.ts"
 import { listTables } from "../../cli/demo/steps.ts"
 import { describeExit } from "../../cli/errors.ts"
+import { readArrow } from "../../cli/files.ts"
 import * as Progress from "../../cli/progress.ts"
 import { CliStdio } from "../../cli/stdio.ts"
 import { runInProcess as runCli, startInProcess } from "./support.ts"
@@ -154,6 +155,11 @@ describe.concurrent("adbc query from a file, options from the environment", { ti
     expect(text["testkit"]).toMatch(/--port .*\(default 0; env ADBC_TESTKIT_PORT\)/)
     expect(text["demo"]).toMatch(/--rows .*\(default 200000; env ADBC_DEMO_ROWS\)/)
     expect(text["demo"]).toMatch(/--table .*\(default ADBC_DEMO_LINEITEM; env ADBC_DEMO_TABLE\)/)
+    // numeric flags show what they take
+    for (const [command, flag] of [["query", "max-rows"], ["query", "max-width"], ["ingest", "batch-rows"], ["testkit", "port"], ["demo", "rows"], ["demo", "seed"]]) {
+      expect(text[command!], flag).toMatch(new RegExp(`^ {2}--${flag} integer `, "m"))
+    }
+    expect(text["demo"]).toMatch(/^ {2}--table string /m)
   })
 })
 
@@ -203,6 +209,52 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
       { CITY: "Zürich", POPULATION: 421000, NOTE: null }
     ])
     expect(await onHana(rowsOf(`SELECT "CITY", "POPULATION" FROM "CITIES_SEMICOLONS"`))).toEqual([{ CITY: "Potsdam", POPULATION: 183000 }])
+  })
+
+  it("refuses a delimited file whose header is one field holding a tab, ; or |, before connecting; --delimiter '\\t' and tab mean a tab", async () => {
+    const excel = join(dir, "excel.txt")
+    writeFileSync(excel, "A\tB\n1\t2\n3\t4\n")
+    const european = join(dir, "european.csv")
+    writeFileSync(european, "CITY;POPULATION\nPotsdam;183000\n")
+    const piped = join(dir, "piped.txt")
+    writeFileSync(piped, "CITY|POPULATION\nPotsdam|183000\n")
+    const closed = ["--uri", "hdb://u:p@127.0.0.1:1", "--table", "X"]
+    const [tabs, semicolons, pipes] = await Promise.all([
+      runCli(["ingest", excel, ...closed]),
+      runCli(["ingest", european, ...closed]),
+      runCli(["ingest", piped, ...closed])
+    ])
+    // each fails on the file alone (the URI points at a closed port), naming the file, what it found and the flag to pass
+    expect([tabs.code, semicolons.code, pipes.code]).toEqual([1, 1, 1])
+    expect(tabs.stderr).toMatch(/^error: INVALID_DATA: .*excel\.txt: its header line is one field holding a tab .*--delimiter '\\t'/m)
+    expect(semicolons.stderr).toMatch(/^error: INVALID_DATA: .*european\.csv: its header line is one field holding a ';' .*--delimiter ';'/m)
+    expect(pipes.stderr).toMatch(/^error: INVALID_DATA: .*piped\.txt: its header line is one field holding a '\|' .*--delimiter '\|'/m)
+
+    const [escaped, named] = await Promise.all([
+      runCli(["ingest", excel, "--uri", hana.uri, "--table", "EXCEL_ESCAPED", "--delimiter", "\\t"]),
+      runCli(["ingest", excel, "--uri", hana.uri, "--table", "EXCEL_NAMED", "--delimiter", "tab"])
+    ])
+    expect([escaped.stderr, named.stderr]).toEqual(["", ""])
+    expect([escaped.code, named.code]).toEqual([0, 0])
+    for (const table of ["EXCEL_ESCAPED", "EXCEL_NAMED"]) {
+      expect(await onHana(rowsOf(`SELECT "A", "B" FROM "${table}" ORDER BY "A"`))).toEqual([{ A: 1, B: 2 }, { A: 3, B: 4 }])
+    }
+  })
+
+  it("reports a CSV syntax error as INVALID_DATA with its line, not as a file it cannot read", async () => {
+    const inch = join(dir, "inch.tsv")
+    writeFileSync(inch, `NAME\tSIZE\n5" screen\t1\n`)
+    const late = join(dir, "late-quote.csv")
+    writeFileSync(late, `NAME,SIZE\n${"tv,1\n".repeat(1500)}5" screen,2\n`)
+    const closed = ["--uri", "hdb://u:p@127.0.0.1:1", "--table", "X"]
+    const [early, afterSample] = await Promise.all([
+      runCli(["ingest", inch, ...closed]),
+      runCli(["ingest", late, "--uri", hana.uri, "--table", "LATE_QUOTE"])
+    ])
+    expect([early.code, afterSample.code]).toEqual([1, 1])
+    expect(early.stderr).toMatch(/^error: INVALID_DATA: .*inch\.tsv: line 2: Invalid Opening Quote/m)
+    // past the rows sampled for types: found while streaming into the table
+    expect(afterSample.stderr).toMatch(/^error: INVALID_DATA: .*late-quote\.csv: line 1502: Invalid Opening Quote/m)
   })
 
   it("ingests an Arrow IPC file (file format) into Oracle, the table and mode from the environment", async () => {
@@ -514,6 +566,29 @@ describe.concurrent("adbc ingest --temporary and --schema", { timeout: 240_000 }
     expect(withAppend.stderr.trimEnd()).toBe(
       "error: INVALID_ARGUMENT: --temporary with --mode append: a temporary table lives only in its session and each adbc run opens a new one, so there is none to append to; use --mode create"
     )
+  })
+})
+
+describe("files adbc ingest reads", () => {
+  /** The descriptors this process holds open on `path`. */
+  const openOn = (path: string) =>
+    readdirSync("/proc/self/fd").filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === path
+      } catch {
+        return false
+      }
+    })
+
+  it("an Arrow IPC file's handle closes with the ingest's scope, read through or not", async () => {
+    const file = join(dir, "closes.arrow")
+    writeFileSync(file, Arrow.tableToIPC(new Arrow.Table([lineitemBatch(5, 0, 100)]), "file"))
+    const rows = await Effect.runPromise(Effect.scoped(Effect.flatMap(readArrow(file), (data) =>
+      Stream.runFold(data.batches, () => 0, (n, batch) => n + batch.numRows))))
+    expect(rows).toBe(100)
+    // the schema only: the ingest failed before reading a batch
+    await Effect.runPromise(Effect.scoped(readArrow(file)))
+    expect(openOn(file)).toEqual([])
   })
 })
 

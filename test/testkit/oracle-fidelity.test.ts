@@ -19,10 +19,12 @@ describe("Oracle test server fidelity (stored datetimes, literal describe, ORDER
   })
 
   it("answers a stored TIMESTAMP(9) text that is no datetime with ORA-01861 instead of a NULL, and the session stays usable", async () => {
-    await conn.execute("CREATE TABLE ts9 (id NUMBER PRIMARY KEY, t TIMESTAMP(9))")
-    await conn.execute("INSERT INTO ts9 VALUES (1, TIMESTAMP '2024-01-01 10:00:00.123456789')")
-    // TIMESTAMP(7-9) is stored as text, and the server's INSERT takes any text into it (Oracle refuses it when written)
+    // TIMESTAMP(7-9) is stored as text; writes refuse text that is no datetime, but changing a character column's type
+    // keeps its text (Oracle refuses that with ORA-01439 unless the column is empty), which stores one here
+    await conn.execute("CREATE TABLE ts9 (id NUMBER PRIMARY KEY, t VARCHAR2(40))")
+    await conn.execute("INSERT INTO ts9 VALUES (1, '2024-01-01 10:00:00.123456789')")
     await conn.execute("INSERT INTO ts9 VALUES (2, 'not a timestamp')")
+    await conn.execute("ALTER TABLE ts9 MODIFY (t TIMESTAMP(9))")
     const e = await failure(() => conn.execute("SELECT id, t FROM ts9 ORDER BY id"))
     expect(e.message).not.toMatch(/NJS-/)
     expect(oraCode(e)).toBe("ORA-01861")
