@@ -224,6 +224,21 @@ describe(`Oracle test server: PL/SQL, implicit results and LOBs (${version} layo
     await conn.rollback()
   })
 
+  it("binds a PL/SQL block by name: a name used twice takes one value (SQL statements bind by position)", async () => {
+    // The thin client sends one bind per distinct name for PL/SQL and one per occurrence for SQL (node-oracledb
+    // lib/thin/statement.js _addBind, as python-oracledb impl/thin/statement.pyx _add_bind); Oracle binds a PL/SQL
+    // block by name (OCI Programmer's Guide, "Named Binds and Positional Binds")
+    await conn.execute("CREATE TABLE plsql_rep_t (v NUMBER(10))")
+    await conn.execute("CREATE TABLE plsql_rep_u (v NUMBER(10))")
+    await conn.execute("BEGIN INSERT INTO plsql_rep_t VALUES (:a); INSERT INTO plsql_rep_u VALUES (:a); END;", { a: 7 })
+    await conn.execute("BEGIN INSERT INTO plsql_rep_t VALUES (:1); INSERT INTO plsql_rep_u VALUES (:1 + :2); END;", [8, 100])
+    expect((await conn.execute("SELECT v FROM plsql_rep_t ORDER BY v")).rows).toEqual([[7], [8]])
+    expect((await conn.execute("SELECT v FROM plsql_rep_u ORDER BY v")).rows).toEqual([[7], [108]])
+    const r = await conn.execute("BEGIN :o := :a || '-' || :a; END;", { a: "x", o: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 10 } })
+    expect(r.outBinds).toEqual({ o: "x-x" })
+    await conn.rollback()
+  })
+
   it("rejects PL/SQL outside the subset with an ORA- error", async () => {
     const e = await failure(() => conn.execute("BEGIN FOR i IN 1..3 LOOP NULL; END LOOP; END;"))
     expect(oraCode(e)).toBe("ORA-03001")

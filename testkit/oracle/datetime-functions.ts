@@ -8,10 +8,11 @@
  * zone), '' for TIMESTAMP(7-9) values, which stay wall clocks. Zoned results are typed `VARCHAR` with the alias
  * {@link ZONED_ALIAS}, zoneless ones {@link WALL_ALIAS}, which describe them as TIMESTAMP(9) [WITH TIME ZONE].
  */
-import { DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
+import { BIGINT, BOOLEAN, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "./errors.ts"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
+import { durationOfExactMonths, durationOfExactSeconds } from "./intervals.ts"
 import { addToNanos, atInstant, canonicalRegion, civilOfNanos, datetimeText, type DatetimeValue, offsetText, parseDatetimeText, parseOffset, utcNanos } from "./datetime.ts"
 
 /** Alias of the VARCHAR type zoned results are typed (described as TIMESTAMP(9) WITH TIME ZONE). */
@@ -96,6 +97,9 @@ const functions = (): Array<DuckDBScalarFunction> => [
   // a zoneless value's result is a TIMESTAMP (ora_ts_add), as Oracle describes TIMESTAMP + INTERVAL
   fn("ora_tstz_add", [VARCHAR, VARCHAR, INTERVAL], zonedText, ([t, z, i]) => datetimeText(addInterval(valueOf(t, z), i))),
   fn("ora_ts_add", [VARCHAR, INTERVAL], wallText, ([t, i]) => datetimeText(addInterval(valueOf(t, ""), i))),
+  // a DAY TO SECOND(7-9) / YEAR(9) TO MONTH value in its exact storage (intervals.ts) as a datetime ± INTERVAL takes it
+  fn("ora_ds_duration", [VARCHAR, BOOLEAN], INTERVAL, ([s, forDate]) => durationOfExactSeconds(String(s), forDate === true)),
+  fn("ora_ym_duration", [BIGINT], INTERVAL, ([m]) => durationOfExactMonths(BigInt(m as bigint))),
   fn("ora_tstz_at", [VARCHAR, VARCHAR, VARCHAR], zonedText, ([t, z, target]) => datetimeText(atZone(valueOf(t, z), String(target ?? ""))))
 ]
 

@@ -6,7 +6,8 @@
  * the database time zone", Oracle Database Utilities, "TIMESTAMP WITH LOCAL TIME ZONE"). So a TIMESTAMP stored by
  * one session is read back by every other as that session's instant. An INSERT, UPDATE or MERGE therefore has each
  * value it writes into such a column wrapped in `CAST(... AS TIMESTAMP WITH [LOCAL] TIME ZONE)`, which the translator
- * renders in the session time zone of the writing statement (a value with its own zone keeps it).
+ * renders in the session time zone of the writing statement (a value with its own zone keeps it). Values written into
+ * TIMESTAMP(7-9) columns, which are kept as text, are cast to TIMESTAMP(9) so that text which is no datetime is refused.
  */
 import type { TableMeta } from "./catalog.ts"
 import type { Tok } from "./lexer.ts"
@@ -18,10 +19,13 @@ const columnsWhere = (keep: (type: OraType) => boolean) => (meta: TableMeta): Re
 
 const LOCAL_ZONE = ["WITH", "LOCAL", "TIME", "ZONE"]
 
-/** `all` with the values an INSERT, UPDATE or MERGE writes into zoned timestamp columns cast to the column's kind. */
+/** `all` with the values an INSERT, UPDATE or MERGE writes into zoned or text timestamp columns cast to the column's kind. */
 export const sessionZoneWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
   const zoned = castWrites(all, lookup, columnsWhere((t) => t.kind === "timestamptz"), ["TIMESTAMP", "WITH", "TIME", "ZONE"])
   // TIMESTAMP(7-9) WITH LOCAL TIME ZONE keeps its nanoseconds over Oracle's whole range as text (types.ts)
   const local = castWrites(zoned, lookup, columnsWhere((t) => t.kind === "timestampltz" && t.duck !== "VARCHAR"), ["TIMESTAMP", ...LOCAL_ZONE])
-  return castWrites(local, lookup, columnsWhere((t) => t.kind === "timestampltz" && t.duck === "VARCHAR"), ["TIMESTAMP", "(", "9", ")", ...LOCAL_ZONE])
+  const localText = castWrites(local, lookup, columnsWhere((t) => t.kind === "timestampltz" && t.duck === "VARCHAR"), ["TIMESTAMP", "(", "9", ")", ...LOCAL_ZONE])
+  // TIMESTAMP(7-9) is kept as text too: the cast (translate.ts `ora_ts`) refuses text that is no datetime with
+  // ORA-01861, as the other datetime columns refuse it, instead of storing text a SELECT then shows as NULL
+  return castWrites(localText, lookup, columnsWhere((t) => t.kind === "timestamp" && t.duck === "VARCHAR"), ["TIMESTAMP", "(", "9", ")"])
 }

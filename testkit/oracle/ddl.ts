@@ -11,6 +11,7 @@ import { insufficientPrivileges, objectAccessError, objectPrivileges, type Reque
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { defineProcedure, type PlsqlHost } from "./plsql.ts"
+import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { type QueryResult, stripTerminator } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
@@ -57,6 +58,11 @@ export class Ddl {
     } catch (e) {
       throw this.s.mapError(e)
     }
+  }
+
+  /** The tokens of the query of a CREATE TABLE / VIEW ... AS, with object attribute access rewritten as queries have it. */
+  private selectTokens(selectSql: string): ReadonlyArray<Tok> {
+    return rewriteAttributeAccess(tokenize(selectSql), (schema, name) => this.s.lookupTable(schema, name))
   }
 
   private qualified(toks: ReadonlyArray<Tok>, at: number): { schema: string; name: string; next: number } {
@@ -507,7 +513,7 @@ export class Ddl {
       const result = await this.s.query(selectSql, [])
       result.cursor.close()
       const { sql: duckSelect } = (() => {
-        const tt = makeTranslator(tokenize(selectSql), {
+        const tt = makeTranslator(this.selectTokens(selectSql), {
           bind: () => "NULL",
           dbTimeZone: this.s.db.settings.dbTimeZone,
           dateColumns: this.s.dateColumnsOf(selectSql),
@@ -578,7 +584,7 @@ export class Ddl {
     const selectSql = sql.slice(toks[k + 1]!.pos)
     const result = await this.s.query(selectSql, [])
     result.cursor.close()
-    const tt = makeTranslator(tokenize(selectSql), { bind: () => "NULL", dbTimeZone: this.s.db.settings.dbTimeZone, exactNumberColumns: this.s.exactNumberColumnsOf(selectSql), boundedNumberColumns: this.s.boundedNumberColumnsOf(selectSql) })
+    const tt = makeTranslator(this.selectTokens(selectSql), { bind: () => "NULL", dbTimeZone: this.s.db.settings.dbTimeZone, exactNumberColumns: this.s.exactNumberColumnsOf(selectSql), boundedNumberColumns: this.s.boundedNumberColumnsOf(selectSql) })
     const { sql: duckSelect } = translateQuery(tt.toks, tt.tr)
     const cols = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: c.nullable, defaultText: null }))
     const aliases = names !== undefined ? ` (${names.map(duckIdent).join(", ")})` : ""

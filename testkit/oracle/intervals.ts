@@ -13,6 +13,7 @@
  */
 import { decimalValue, DuckDBIntervalValue, DuckDBTypeId, intervalValue } from "@duckdb/node-api"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
+import { ora, OraError } from "./errors.ts"
 import type { WriteBuffer } from "./wire.ts"
 
 const NS_PER_SECOND = 1_000_000_000n
@@ -107,6 +108,27 @@ export const intervalStorageValue = (exact: Exact, type: DuckDBType): DuckDBValu
     default:
       return "nanos" in exact ? duckIntervalOfNanos(exact.nanos) : intervalValue(exact.months, 0, 0n)
   }
+}
+
+/**
+ * A DAY TO SECOND(7-9) column's stored seconds (DECIMAL text) as the DuckDB INTERVAL datetime arithmetic takes:
+ * ORA-00932 for digits below the microsecond, which DuckDB's INTERVAL and TIMESTAMP cannot carry, unless `forDate`
+ * (a DATE operand loses the fraction anyway: "If the other operand has a fractional seconds value, then the
+ * fractional seconds value is lost", SQL Language Reference, "Datetime/Interval Arithmetic").
+ */
+export const durationOfExactSeconds = (text: string, forDate: boolean): DuckDBIntervalValue => {
+  const m = /^(-?)(\d*)(?:\.(\d*))?$/.exec(text.trim())
+  if (m === null) throw ora.inconsistentTypes(`INTERVAL DAY TO SECOND value ${text}`)
+  const nanos = BigInt(m[2] || "0") * NS_PER_SECOND + BigInt((m[3] ?? "").padEnd(9, "0").slice(0, 9))
+  if (nanos % 1000n !== 0n && !forDate) throw ora.inconsistentTypes("datetime arithmetic with the nanoseconds of an INTERVAL DAY TO SECOND(7-9) is not supported")
+  const micros = nanos - (nanos % 1000n)
+  return duckIntervalOfNanos(m[1] === "-" ? -micros : micros)
+}
+
+/** A YEAR(9) TO MONTH column's stored months as a DuckDB INTERVAL; ORA-01841 beyond any datetime's reach. */
+export const durationOfExactMonths = (months: bigint): DuckDBIntervalValue => {
+  if (months > BigInt(INT32_MAX) || months < -BigInt(INT32_MAX)) throw new OraError(1841, "(full) year must be between -4712 and +9999, and not be 0")
+  return intervalValue(Number(months), 0, 0n)
 }
 
 /** True when some parameter is a bound interval (whose storage value depends on the statement). */

@@ -14,6 +14,8 @@ export interface Tok {
   readonly text: string
   readonly value: string
   readonly pos: number
+  /** What the token stands for in a column heading, when a rewrite made it from other source text. */
+  readonly heading?: string
 }
 
 const isIdentStart = (c: string) => /[\p{L}_]/u.test(c)

@@ -10,6 +10,7 @@ import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import type { TableMeta } from "./catalog.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
+import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { sessionZoneWrites } from "./datetime-writes.ts"
 import type { OracleDatabase } from "./database.ts"
 import type { BindSpec, ExecuteOptions, PlsqlResult, QueryResult, StatementResult } from "./statement.ts"
@@ -104,9 +105,10 @@ const renderExpr = (
   asQuery = false
 ): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } => {
   const params: Array<DuckDBValue> = []
+  const source = rewriteAttributeAccess(toks, (schema, name) => s.lookupTable(schema, name))
   // variables become binds so the translator turns them into parameters
-  const rewritten = toks.map((t, i) => {
-    if (t.kind === "ident" && env.vars.has(t.value) && !isOp(toks[i + 1], "(") && !isOp(toks[i - 1], ".") && !isOp(toks[i + 1], "."))
+  const rewritten = source.map((t, i) => {
+    if (t.kind === "ident" && env.vars.has(t.value) && !isOp(source[i + 1], "(") && !isOp(source[i - 1], ".") && !isOp(source[i + 1], "."))
       return { ...t, kind: "bind" as const, text: `:${t.value}`, value: `\u0000VAR:${t.value}` }
     return t
   })

@@ -33,6 +33,7 @@ import { sessionZoneWrites } from "./datetime-writes.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import type { ValueKind } from "./types.ts"
 import { runPlsql } from "./plsql.ts"
+import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { currentOffsetMinutes, sessionTimeZoneOf } from "./datetime.ts"
 import {
   type BindSpec,
@@ -45,7 +46,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
-import { type BinaryKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
+import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
 import type { OraType } from "./types.ts"
 
 interface LogEntry {
@@ -397,7 +398,8 @@ export class SqlSession {
    * binds, by number) tell which are NUMBERs, divided on every digit.
    */
   private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) {
-    const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, source)
+    const attributes = rewriteAttributeAccess(source, (schema, name) => this.lookupTable(schema, name))
+    const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, attributes)
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
     const { toks, tr } = makeTranslator(tokens, {
@@ -413,6 +415,9 @@ export class SqlSession {
       dbTimeZone: this.db.settings.dbTimeZone,
       dateColumns: this.dateColumnsOf(sql),
       exactIntervals: this.exactIntervalsOf(sql),
+      exactIntervalColumns: this.exactIntervalColumnsOf(sql),
+      dayColumns: this.columnsOfKind(sql, "date"),
+      intervalColumns: this.columnsOf(sql, (t) => t.kind === "intervalds" || t.kind === "intervalym"),
       localZoneColumns: this.columnsOfKind(sql, "timestampltz"),
       sessionTimeZone: this.sessionTz,
       binaryColumns: this.binaryColumnsOf(sql),
@@ -604,6 +609,14 @@ export class SqlSession {
       }
     }
     return { dayToSecond: exact.ds && !plain.ds, yearToMonth: exact.ym && !plain.ym }
+  }
+
+  /** The interval columns stored exactly (intervals.ts) of the tables a statement mentions, by name. */
+  exactIntervalColumnsOf(sql: string): ReadonlyMap<string, ExactIntervalKind> {
+    const out = new Map<string, ExactIntervalKind>()
+    for (const name of this.columnsOf(sql, (t) => t.kind === "intervalds" && t.duck !== "INTERVAL")) out.set(name, "dayToSecond")
+    for (const name of this.columnsOf(sql, (t) => t.kind === "intervalym" && t.duck !== "INTERVAL")) out.set(name, "yearToMonth")
+    return out
   }
 
   /** Runs an already translated DuckDB query and describes its columns. */

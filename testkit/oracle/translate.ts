@@ -78,6 +78,12 @@ export interface TranslateContext {
    * literals are written in that storage (DECIMAL seconds, BIGINT months), since DuckDB casts no INTERVAL to it.
    */
   readonly exactIntervals?: ExactIntervals
+  /** Names of the DATE columns of the tables the statement mentions (DATE ± INTERVAL is a DATE). */
+  readonly dayColumns?: ReadonlySet<string>
+  /** Names of the interval columns of the tables the statement mentions, however stored (datetime ± them adds them). */
+  readonly intervalColumns?: ReadonlySet<string>
+  /** The interval columns stored exactly (DAY TO SECOND(7-9), YEAR(9) TO MONTH) of the tables the statement mentions. */
+  readonly exactIntervalColumns?: ReadonlyMap<string, ExactIntervalKind>
   /** Names of TIMESTAMP WITH LOCAL TIME ZONE columns of the tables the statement mentions (shown in the session zone). */
   readonly localZoneColumns?: ReadonlySet<string>
   /** SESSIONTIMEZONE text (an offset or a region): CURRENT_TIMESTAMP's zone. */
@@ -182,6 +188,17 @@ export interface ExactIntervals {
   readonly dayToSecond: boolean
   readonly yearToMonth: boolean
 }
+
+/** An interval kind stored exactly (intervals.ts): DECIMAL(38,9) seconds or BIGINT months. */
+export type ExactIntervalKind = keyof ExactIntervals
+
+/**
+ * An interval in exact storage as the DuckDB INTERVAL datetime arithmetic takes (datetime-functions.ts; ORA-00932
+ * where it has nanoseconds DuckDB cannot carry, which a DATE operand (`forDate`) drops): Oracle adds the interval to a DATE or TIMESTAMP (SQL Language
+ * Reference, "Datetime/Interval Arithmetic": https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html).
+ */
+const durationOfExact = (text: string, kind: ExactIntervalKind, forDate: boolean): string =>
+  kind === "dayToSecond" ? `ora_ds_duration(CAST(${text} AS VARCHAR), ${forDate})` : `ora_ym_duration(CAST(${text} AS BIGINT))`
 
 const DUCK_KEYWORDS_NEEDING_QUOTES = new Set(["ROW", "KEY", "VALUE", "TYPE"])
 /** Oracle's BINARY_DOUBLE / BINARY_FLOAT constants (SQL Language Reference, "Floating-Point Conditions"). */
@@ -773,11 +790,40 @@ export class Translator {
   textDatetimeAt(from: number, to: number): TextDatetimeKind | undefined {
     const toks = this.toks
     if (to - from === 2 && isKw(toks[from], "TIMESTAMP") && toks[from + 1]?.kind === "str") return textDatetimeOfText(timestampLiteral(toks[from + 1]!.value))
+    const name = this.columnNameAt(from, to)
+    return name === undefined ? undefined : this.ctx.textDatetimeColumns?.get(name)
+  }
+
+  /** True when tokens [from, to) are a reference to an interval column. */
+  private isIntervalColumnAt(from: number, to: number): boolean {
+    const name = this.columnNameAt(from, to)
+    return name !== undefined && this.ctx.intervalColumns?.has(name) === true
+  }
+
+  /** True when tokens [from, to) are a DATE: a DATE column or literal. */
+  private isDayAt(from: number, to: number): boolean {
+    if (to - from === 2 && isKw(this.toks[from], "DATE") && this.toks[from + 1]?.kind === "str") return true
+    const name = this.columnNameAt(from, to)
+    return name !== undefined && this.ctx.dayColumns?.has(name) === true
+  }
+
+  /** The column name tokens [from, to) are a (possibly qualified) reference to, else undefined. */
+  private columnNameAt(from: number, to: number): string | undefined {
+    const toks = this.toks
     const last = toks[to - 1]
-    const names = this.ctx.textDatetimeColumns
-    if (names === undefined || to <= from || last === undefined || (last.kind !== "ident" && last.kind !== "qident") || isOp(toks[to], "(")) return undefined
+    if (to <= from || last === undefined || (last.kind !== "ident" && last.kind !== "qident") || isOp(toks[to], "(")) return undefined
     for (let k = from; k < to - 1; k += 2) if (!(toks[k]?.kind === "ident" || toks[k]?.kind === "qident") || !isOp(toks[k + 1], ".")) return undefined
-    return names.get(oracleName(last))
+    return oracleName(last)
+  }
+
+  /**
+   * The storage kind of an interval in exact storage (intervals.ts) that tokens [from, to) are: a DAY TO SECOND(7-9)
+   * or YEAR(9) TO MONTH column, or an interval literal `text` rendered in that storage; undefined for others.
+   */
+  private exactIntervalAt(from: number, to: number, text: string): ExactIntervalKind | undefined {
+    if (isKw(this.toks[from], "INTERVAL")) return /^CAST\(.* AS BIGINT\)$/.test(text) ? "yearToMonth" : /^CAST\(.* AS DECIMAL\(38,9\)\)$/.test(text) ? "dayToSecond" : undefined
+    const name = this.columnNameAt(from, to)
+    return name === undefined ? undefined : this.ctx.exactIntervalColumns?.get(name)
   }
 
   /** True when the range names a text datetime column or has a zoned TIMESTAMP literal. */
@@ -994,7 +1040,7 @@ export class Translator {
     const toks = this.toks
     /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
     /** `numeric`: of exact numbers only (exactNumericRange), which DuckDB computes exactly except in division. */
-    type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind }
+    type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean }
     const exactArg = (n: Node) => `CAST(${n.text} AS VARCHAR)`
     /** An exact NUMBER operand read as a native floating-point value of `kind`; others as they are. */
     const floating = (n: Node, kind: BinaryKind | undefined) => (n.exact === true ? `CAST(${n.text} AS ${kind === "float" ? "FLOAT" : "DOUBLE"})` : n.text)
@@ -1059,9 +1105,11 @@ export class Translator {
       const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : isKw(t, "CASE") ? this.range(i, end) : this.plain(i, end)
       const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text)
       const datetime = this.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
+      const exactInterval = this.exactIntervalAt(i, end, text)
       const node = {
-        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL"), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
-        numeric: this.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {})
+        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
+        numeric: this.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
+        day: this.isDayAt(i, end)
       }
       i = end
       return node
@@ -1089,8 +1137,16 @@ export class Translator {
     while (left !== undefined && i < to && (isOp(toks[i], "+") || isOp(toks[i], "-") || isOp(toks[i], "||"))) {
       const op = toks[i]!.value
       i++
-      const right = term()
+      let right = term()
       if (right === undefined) return undefined
+      // datetime ± an interval in exact storage: the interval as a DuckDB INTERVAL (not its stored number as days)
+      const datetimeOperand = (n: Node) => n.date || n.datetime !== undefined
+      const asDuration = (n: Node, d: Node): Node =>
+        n.exactInterval === undefined ? n : { text: durationOfExact(n.text, n.exactInterval, d.day === true), date: false, interval: true }
+      if (op !== "||" && datetimeOperand(left)) right = asDuration(right, left)
+      if (op !== "||" && datetimeOperand(right)) left = asDuration(left, right)
+      // DATE ± INTERVAL is a DATE (SQL Language Reference, "Datetime/Interval Arithmetic"), DuckDB's TIMESTAMP_S
+      const day = (left.day === true && right.interval) || (right.day === true && left.interval && op === "+")
       const exact = op === "||" ? undefined : exactArithmetic(op, left, right)
       const datetime = op === "||" ? undefined : textDatetimeArithmetic(op, left, right)
       if (exact !== undefined) left = exact
@@ -1103,7 +1159,8 @@ export class Translator {
       else {
         const binary = binaryOf(left, right)
         const numeric = left.numeric === true && right.numeric === true
-        left = { text: `(${floating(left, binary)} ${op} ${floating(right, binary)})`, date: left.date || right.date, interval: left.interval && right.interval, binary, numeric }
+        const text = `(${floating(left, binary)} ${op} ${floating(right, binary)})`
+        left = { text: day ? `CAST(${text} AS TIMESTAMP_S)` : text, date: left.date || right.date, interval: left.interval && right.interval, binary, numeric, day }
       }
     }
     return left !== undefined && i === to ? left.text : undefined
@@ -1557,7 +1614,7 @@ export const makeTranslator = (all: ReadonlyArray<Tok>, ctx: TranslateContext): 
 /** Oracle's column heading for an unaliased select-list expression: upper-cased text without blanks. */
 export const headingOf = (toks: ReadonlyArray<Tok>): string =>
   toks
-    .map((t) => (t.kind === "str" ? `'${t.value.toUpperCase()}'` : t.kind === "qident" ? t.value : t.text.toUpperCase()))
+    .map((t) => t.heading ?? (t.kind === "str" ? `'${t.value.toUpperCase()}'` : t.kind === "qident" ? t.value : t.text.toUpperCase()))
     .join("")
 
 /** The column when tokens [from, to) are one (possibly qualified) text datetime column: described as the column is. */

@@ -1,0 +1,107 @@
+/**
+ * Attribute access on object columns: `alias.column.attribute[.attribute...]`. An object is stored as the JSON text
+ * of the array of its attribute values (named-types.ts, pickle.ts), so a reference to a scalar attribute becomes
+ * `CAST(json_extract_string(alias.column, '$[i][j]') AS type)`, typed as the attribute is declared and NULL when the
+ * object (or an object on the path) is NULL.
+ *
+ * Oracle resolves such a reference only through a table alias: "To reference an attribute or method of a table
+ * element, you must give the table an alias and use the alias to qualify the reference" (Oracle Database PL/SQL
+ * Language Reference 23, "Avoiding Inner Capture in SELECT and DML Statements", Example B-8,
+ * https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/avoiding-inner-capture-select-and-dml-statements.html);
+ * a table name in its place, or a name that is no attribute, is ORA-00904.
+ */
+import { ora, OraError } from "./errors.ts"
+import { isKw, isOp, tokenize, type Tok } from "./lexer.ts"
+import type { TableMeta } from "./catalog.ts"
+import type { NamedType } from "./pickle.ts"
+import type { OraType } from "./types.ts"
+
+type LookupTable = (schema: string | undefined, name: string) => TableMeta | undefined
+
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+/** Significant-token indexes (whitespace and comments skipped). */
+const significant = (toks: ReadonlyArray<Tok>): Array<number> => toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
+
+/** The tables the statement names, by the alias that follows each (`FROM tab t`, `JOIN s.tab t`). */
+const aliasedTables = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, lookup: LookupTable): Map<string, TableMeta> => {
+  const out = new Map<string, TableMeta>()
+  for (let n = 0; n < sig.length; n++) {
+    const t = toks[sig[n]!]
+    if (!isName(t) || isOp(toks[sig[n - 1] ?? -1], ".")) continue
+    const qualified = isOp(toks[sig[n + 1] ?? -1], ".") && isName(toks[sig[n + 2] ?? -1])
+    const meta = qualified ? lookup(t.value, toks[sig[n + 2]!]!.value) : lookup(undefined, t.value)
+    const alias = toks[sig[n + (qualified ? 3 : 1)] ?? -1]
+    if (meta !== undefined && isName(alias) && !isKw(alias, "WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "ON", "GROUP", "ORDER", "UNION", "SET", "VALUES"))
+      out.set(alias.value, meta)
+  }
+  return out
+}
+
+/** The Oracle type text of a scalar attribute, for the CAST that gives the extracted text its declared type. */
+const castTarget = (t: OraType): string => {
+  if (t.kind === "number" && t.dictPrecision !== null) return `${t.dictName}(${t.dictPrecision}${t.dictScale ? `,${t.dictScale}` : ""})`
+  if (["varchar", "nvarchar", "char", "nchar"].includes(t.kind)) return `${t.dictName}(${t.charSize > 0 ? t.charSize : t.maxSize})`
+  return t.dictName
+}
+
+/** The JSON path and scalar type of `attrs` in an object of type `type`; ORA-00904 (naming `ref`) when one is no attribute. */
+const attributePath = (type: NamedType, attrs: ReadonlyArray<string>, ref: string): { path: string; scalar: OraType } => {
+  let current: NamedType = type
+  let path = "$"
+  for (let a = 0; a < attrs.length; a++) {
+    const k = current.kind === "object" ? current.attributes.findIndex((x) => x.name === attrs[a]) : -1
+    if (k < 0) throw new OraError(904, `${ref}: invalid identifier`)
+    path += `[${k}]`
+    const member = current.attributes[k]!.member
+    if ("scalar" in member) {
+      if (a !== attrs.length - 1) throw new OraError(904, `${ref}: invalid identifier`)
+      return { path, scalar: member.scalar }
+    }
+    current = member.named
+  }
+  throw ora.unimplemented(`selecting the object attribute ${ref} itself; select its scalar attributes`)
+}
+
+/**
+ * Rewrites `alias.column.attribute...` references to object columns into typed JSON extraction (see the module
+ * comment); raises ORA-00904 for a table name used as the qualifier or a name that is no attribute.
+ */
+export const rewriteAttributeAccess = (toks: ReadonlyArray<Tok>, lookup: LookupTable): ReadonlyArray<Tok> => {
+  const sig = significant(toks)
+  const chains: Array<{ from: number; to: number; names: Array<Tok> }> = []
+  for (let n = 0; n < sig.length; n++) {
+    if (!isName(toks[sig[n]!]) || isOp(toks[sig[n - 1] ?? -1], ".")) continue
+    const names = [toks[sig[n]!]!]
+    let m = n
+    while (isOp(toks[sig[m + 1] ?? -1], ".") && isName(toks[sig[m + 2] ?? -1])) {
+      names.push(toks[sig[m + 2]!]!)
+      m += 2
+    }
+    if (names.length >= 3 && !isOp(toks[sig[m + 1] ?? -1], "(")) chains.push({ from: sig[n]!, to: sig[m]!, names })
+    n = m
+  }
+  if (chains.length === 0) return toks
+  const aliases = aliasedTables(toks, sig, lookup)
+  const out = [...toks]
+  for (const { from, to, names } of chains.reverse()) {
+    const [qualifier, column, ...attrs] = names as [Tok, Tok, ...Array<Tok>]
+    const ref = names.map((t) => `"${t.value}"`).join(".")
+    const aliased = aliases.get(qualifier.value)
+    const meta = aliased ?? lookup(undefined, qualifier.value)
+    const type = meta?.columns.find((c) => c.name === column.value)?.type.named
+    if (type === undefined || type.kind !== "object") continue
+    if (aliased === undefined) throw new OraError(904, `${ref}: invalid identifier`)
+    const { path, scalar } = attributePath(type, attrs.map((t) => t.value), ref)
+    const pos = qualifier.pos
+    // RAW attributes are held as hex text (named-types.ts)
+    const [open, close] = scalar.kind === "raw" ? ["HEXTORAW(", ")"] : ["CAST(", ` AS ${castTarget(scalar)})`]
+    const replacement = [
+      ...tokenize(`${open}json_extract_string(`),
+      ...toks.slice(from, toks.indexOf(column, from) + 1),
+      ...tokenize(`, '${path}')${close}`)
+    ].map((t, k): Tok => ({ ...t, pos, heading: k === 0 ? names.map((x) => (x.kind === "qident" ? x.value : x.text.toUpperCase())).join(".") : "" }))
+    out.splice(from, to - from + 1, ...replacement)
+  }
+  return out
+}
