@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Context, Effect, Exit, Option, Scope, Stream } from "effect"
+import { Cause, Context, Effect, Exit, Option, Scope, Stream } from "effect"
 import { type AdbcError, adbcError, invalidState } from "./AdbcError.ts"
 import { BatchAssembler, type ColumnBuilder, type Page } from "./arrow/index.ts"
 import type { BatchCapMode, DriverCursor, DriverRows, OutValues } from "./Driver.ts"
@@ -174,10 +174,21 @@ export const fromCursor = Effect.fnUntraced(function*(
     batches.length === 1
       ? tracker.batch(batches[0]!.numRows, batchBytes(batches[0]!))
       : Effect.forEach(batches, (batch) => tracker.batch(batch.numRows, batchBytes(batch)), { discard: true })
+  // The first failure of a read ends the reader for good: a consumer pulling again after it (Stream.toPull) gets the
+  // same failure, never the rows buffered in the assembler or read on from the driver, which would be a partial tail.
+  let failed: Cause.Cause<AdbcError> | undefined
+  const remember = (cause: Cause.Cause<AdbcError>) =>
+    Effect.sync(() => {
+      failed ??= Cause.hasInterruptsOnly(cause)
+        ? Cause.fail(invalidState("an earlier read of this reader was interrupted; its result cannot be read on"))
+        : cause
+    })
   const step = (tracker: BatchTracker) => (_: void): Effect.Effect<
     readonly [ReadonlyArray<Arrow.RecordBatch>, Option.Option<void>],
     AdbcError
   > =>
+    failed !== undefined ? Effect.failCause(failed) : Effect.onError(readOn(tracker), remember)
+  const readOn = (tracker: BatchTracker) =>
     Effect.gen(function*() {
       while (!exhausted) {
         const page = yield* session.request(cursor.nextPage)

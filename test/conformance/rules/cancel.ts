@@ -1,7 +1,7 @@
 /**
  * ADBC rules of Connection.cancel while a result is being read: a reader between two reads is cancelled (its next read
- * fails CANCELLED and its server cursor is released), and a cancel with nothing running and no reader open is
- * INVALID_STATE. Registered where the driver's record says its cancel reaches readers (`cancelledRead`). A cancel of
+ * fails CANCELLED, as does every read after it, and its server cursor is released), and a cancel with nothing running
+ * and no reader open is INVALID_STATE. Registered where the driver's record says its cancel reaches readers (`cancelledRead`). A cancel of
  * a fetch in flight needs a server that holds a FETCH reply and stops it on cancel: that is in the drivers' own tests.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -22,7 +22,7 @@ export const cancelRules = (driver: ConformanceDriver, env: () => ConformanceEnv
       return { table, options: { ...driver.smallPages, [driver.batchRows.key]: "4" } }
     })
 
-    it.live("a cancel between two pulls of a reader fails its next pull CANCELLED; the connection reads on, no cursor stays open", () =>
+    it.live("a cancel between two pulls of a reader fails its next pull CANCELLED, and every later pull the same; the connection reads on, no cursor stays open", () =>
       Effect.gen(function*() {
         const conn = yield* Connection.Connection
         const { table, options } = yield* seeded
@@ -35,8 +35,12 @@ export const cancelRules = (driver: ConformanceDriver, env: () => ConformanceEnv
           expect((yield* pull).length).toBeGreaterThan(0)
           const started = Date.now()
           yield* conn.cancel
-          const exit = yield* Effect.exit(Effect.catchIf(pull, Cause.isDone, () => Effect.die(new Error("the result ended"))))
-          return { exit, ms: Date.now() - started }
+          const pullNotEnded = Effect.catchIf(pull, Cause.isDone, () => Effect.die(new Error("the result ended")))
+          const exit = yield* Effect.exit(pullNotEnded)
+          const ms = Date.now() - started
+          // the reader stays failed: pulling on yields no rows it had already taken from the driver, nor more
+          const later = yield* Effect.forEach([1, 2], () => Effect.exit(pullNotEnded))
+          return { exit, ms, later }
         }))
         // the pull reads nothing more: it only releases the server cursor
         expect(next.ms).toBeLessThan(1000)
@@ -44,6 +48,7 @@ export const cancelRules = (driver: ConformanceDriver, env: () => ConformanceEnv
         expect(error.status).toBe(cancelled.status)
         expect(error.vendorCode).toBe(cancelled.vendorCode)
         expect(error.sqlState).toBe(cancelled.sqlState)
+        for (const later of next.later) expect(failure(later)).toBe(error)
         expect(yield* countOf(driver, table)).toBe(200)
         if (driver.countsCursors) expect(env().openCursors!()).toBe(0)
       }).pipe(Effect.provide(env().layer())))
