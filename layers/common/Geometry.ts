@@ -56,7 +56,8 @@ export const pointsGeometry = (type: "Point" | "LineString" | "CircularString", 
 export const partsGeometry = (type: Exclude<GeometryType, "Point" | "LineString" | "CircularString">, parts: ReadonlyArray<Geometry>): Geometry =>
   ({ type, points: [], parts })
 
-const CURVES: ReadonlyArray<GeometryType> = ["LineString", "CircularString", "CompoundCurve"]
+/** The curve types: the members of a CurvePolygon or MultiCurve. @category models @since 0.1.0 */
+export const CURVES: ReadonlyArray<GeometryType> = ["LineString", "CircularString", "CompoundCurve"]
 
 /** The member types each type of parts allows (ISO/IEC 13249-3; a GeometryCollection allows every type). */
 const MEMBERS: Partial<Record<GeometryType, ReadonlyArray<GeometryType>>> = {

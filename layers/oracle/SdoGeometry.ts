@@ -22,6 +22,7 @@
  */
 import { createRequire } from "node:module"
 import {
+  CURVES,
   type DimensionedGeometry,
   fromWktGeoJson,
   type Geometry,
@@ -213,12 +214,11 @@ export const sdoToGeometry = (g: SdoGeometry): DimensionedGeometry => {
     if (ms.length !== 1) throw new Error(`SDO_GTYPE ${gtype} (${what}) holds ${ms.length} elements`)
     return ms[0]!
   }
-  const curves: ReadonlyArray<Geometry["type"]> = ["LineString", "CircularString", "CompoundCurve"]
   switch (kind) {
     case 1:
       return { geometry: one(["Point"], "a point"), dims }
     case 2:
-      return { geometry: one(curves, "a line"), dims }
+      return { geometry: one(CURVES, "a line"), dims }
     case 3:
       return { geometry: one(["Polygon", "CurvePolygon"], "a polygon"), dims }
     case 4:
@@ -226,7 +226,7 @@ export const sdoToGeometry = (g: SdoGeometry): DimensionedGeometry => {
     case 5:
       return { geometry: partsGeometry("MultiPoint", only(["Point", "MultiPoint"], "points").flatMap((m) => (m.type === "Point" ? [m] : m.parts))), dims }
     case 6: {
-      const lines = only(curves, "lines")
+      const lines = only(CURVES, "lines")
       return { geometry: partsGeometry(lines.every((l) => l.type === "LineString") ? "MultiLineString" : "MultiCurve", lines), dims }
     }
     case 7: {
