@@ -150,6 +150,8 @@ export interface OracleConnection {
 export interface ThinStatement {
   readonly cursorId: number
   readonly inUse: boolean
+  /** Whether the text is a PL/SQL block, as `_prepare` classified it. */
+  readonly isPlSql?: boolean
   /** Set by a describe that found a LOB or JSON column: the next call on the cursor only defines, not executes. */
   readonly requiresDefine?: boolean
   _clearAllState?(): void
@@ -901,7 +903,7 @@ export const isPlsql = (sql: string): boolean => statementKind(sql) === "plsql"
  */
 const repliesWithNewCursors = (connection: OracleConnection, sql: string): boolean => {
   const cached = connection._impl?.statementCache?._cachedStatements?.get(sql)
-  return cached === undefined || cached.cursorId === 0 || cached.inUse || isPlsql(sql)
+  return cached === undefined || cached.cursorId === 0 || cached.inUse || cached.isPlSql === true
 }
 
 /**
