@@ -178,18 +178,6 @@ const queryOptions = (options: ResolvedOptions, prefetchRows: number): Record<st
 const mapColumns = (metaData: ReadonlyArray<Db.OracleMetaData>, options: ResolvedOptions) =>
   Effect.fromResult(arrowColumns(metaData.map(columnMetadata), mappingOptions(options)))
 
-/** Each open connection's cancel state (Connection.cancel), which its cursors share. */
-const cancellations = new WeakMap<Db.OracleConnection, Cancellation>()
-
-const cancellationOf = (connection: Db.OracleConnection): Cancellation => {
-  let cancellation = cancellations.get(connection)
-  if (cancellation === undefined) {
-    cancellation = makeCancellation()
-    cancellations.set(connection, cancellation)
-  }
-  return cancellation
-}
-
 /**
  * The error of a read from a result that Connection.cancel cancelled between two reads: ORA-01013, what a break gives
  * the call it aborts, a fetch included (OCI Programmer's Guide, OCIBreak(): "an immediate (asynchronous) abort of any
@@ -205,6 +193,7 @@ const cancelledRead = () => fromOracleError({ errorNum: 1013, message: "ORA-0101
  */
 const makeCursor = (
   connection: Db.OracleConnection,
+  cancellation: Cancellation,
   first: Db.OracleResultSet,
   columns: ReadonlyArray<MappedColumn>,
   fetchArraySize: number,
@@ -213,7 +202,6 @@ const makeCursor = (
 ): DriverCursor => {
   const schema = new Arrow.Schema(columns.map((c) => c.field))
   // Connection.cancel breaks a fetch in flight (ORA-01013); between two reads it marks the cursor cancelled
-  const cancellation = cancellationOf(connection)
   const token = cancellation.reader()
   let current: Db.OracleResultSet | undefined = first
   let decoder: WireDecoder | undefined
@@ -331,7 +319,8 @@ const outValue = (value: unknown): unknown =>
 
 const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
   let autocommit = true
-  const cancellation = cancellationOf(connection)
+  /** The connection's cancel state (Connection.cancel), which its cursors share. */
+  const cancellation = makeCancellation()
   const tracked = cancellation.running
 
   const run = (sql: string, binds: unknown, options: Record<string, unknown>) =>
@@ -356,6 +345,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       Effect.map((columns) =>
         makeCursor(
           connection,
+          cancellation,
           rs,
           columns,
           options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE),
@@ -505,7 +495,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       let next = 0
       const more = Effect.sync(() => tail[next++]?.resultSet)
-      const cursor = makeCursor(connection, head.resultSet, columns, options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE), more, true)
+      const cursor = makeCursor(connection, cancellation, head.resultSet, columns, options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE), more, true)
       return { _tag: "Rows" as const, cursor: { ...cursor, close: Effect.andThen(cursor.close, closeAll) } }
     })).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : closeAll))
   }
