@@ -421,14 +421,14 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   const statementUnit = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
     Effect.suspend(() =>
       autocommit
-        ? effect.pipe(
-          Effect.tap(() => Db.call(connection, () => connection.commit())),
-          Effect.onExit((exit) =>
-            Exit.isSuccess(exit) ? Effect.void : Db.withinBudget(connection, Effect.promise(() => connection.rollback().catch(() => undefined)))
-          )
-        )
+        ? undoOnFailure(Effect.tap(effect, () => Db.call(connection, () => connection.commit())), () => connection.rollback())
         : effect
     )
+
+  /** `effect`, followed on failure or interruption by `undo` (within the answer budget; its own failure ignored). */
+  const undoOnFailure = <A, R>(effect: Effect.Effect<A, AdbcError, R>, undo: () => Promise<unknown>): Effect.Effect<A, AdbcError, R> =>
+    Effect.onExit(effect, (exit) =>
+      Exit.isSuccess(exit) ? Effect.void : Db.withinBudget(connection, Effect.promise(() => undo().catch(() => undefined))))
 
   /**
    * A PL/SQL block bound to several parameter rows, run once per row in order: oracledb's executeMany returns no
@@ -510,11 +510,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     Effect.suspend(() =>
       autocommit ? statementUnit(effect) : Effect.andThen(
         run(`SAVEPOINT ${BLOCK_SAVEPOINT}`, [], {}),
-        Effect.onExit(effect, (exit) =>
-          Exit.isSuccess(exit) ? Effect.void : Db.withinBudget(
-            connection,
-            Effect.promise(() => connection.execute(`ROLLBACK TO SAVEPOINT ${BLOCK_SAVEPOINT}`, [], {}).catch(() => undefined))
-          ))
+        undoOnFailure(effect, () => connection.execute(`ROLLBACK TO SAVEPOINT ${BLOCK_SAVEPOINT}`, [], {}))
       )
     )
 
