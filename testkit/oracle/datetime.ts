@@ -104,12 +104,19 @@ const regionOfId = (id: number): string | undefined => {
   return regionNames.get(id)
 }
 
+/** Per region, its offset formatter: building one costs far more than using it, and values are converted per row. */
+const offsetFormats = new Map<string, Intl.DateTimeFormat>()
+
 /** Offset east of UTC in minutes of `zone` (an offset or an IANA region) at the instant `utcMillis`. */
 export const zoneOffsetMinutes = (zone: string, utcMillis: number): number => {
   const m = /^([+-])(\d{1,2}):(\d{2})$/.exec(zone)
   if (m !== null) return (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]))
-  const name = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
-    .formatToParts(new Date(utcMillis)).find((p) => p.type === "timeZoneName")?.value ?? "GMT"
+  let format = offsetFormats.get(zone)
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
+    offsetFormats.set(zone, format)
+  }
+  const name = format.formatToParts(new Date(utcMillis)).find((p) => p.type === "timeZoneName")?.value ?? "GMT"
   const o = /GMT([+-])(\d{2}):(\d{2})/.exec(name)
   return o === null ? 0 : (o[1] === "-" ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3]))
 }
@@ -147,12 +154,19 @@ export const utcNanos = (v: DatetimeValue): bigint => v.wall - BigInt(v.offsetMi
 
 /** The region name as the time zone database spells it (`europe/paris` → `Europe/Paris`), or undefined when unknown. */
 export const canonicalRegion = (name: string): string | undefined => {
+  if (canonicalRegions.has(name)) return canonicalRegions.get(name)
+  let canonical: string | undefined
   try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone
+    canonical = new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone
   } catch {
-    return undefined
+    canonical = undefined
   }
+  if (canonical !== undefined) canonicalRegions.set(name, canonical)
+  return canonical
 }
+
+/** Known region names already looked up (the answer for a name never changes), as values are parsed per row. */
+const canonicalRegions = new Map<string, string | undefined>()
 
 /**
  * The session time zone `ALTER SESSION SET TIME_ZONE = '...'` sets: an offset normalised to `+hh:mm`, or a region
