@@ -26,8 +26,18 @@ const ELEMENTS: ReadonlyArray<readonly [RegExp, string]> = [
 
 const escape = (c: string) => c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
 
-/** The text `text` shows in the format model `format`, as `YYYY-MM-DD HH:MI:SS.fffffffff[ zone]`; undefined when it does not match. */
-export const datetimeTextOfFormat = (text: string, format: string): string | undefined => {
+/** A format model as a pattern and the element each of its groups captures. */
+interface CompiledFormat {
+  readonly regex: RegExp
+  readonly names: ReadonlyArray<string>
+}
+
+/** Compiled format models: the format is nearly always a constant while the function runs per row. */
+const compiledFormats = new Map<string, CompiledFormat>()
+
+const compileFormat = (format: string): CompiledFormat => {
+  const known = compiledFormats.get(format)
+  if (known !== undefined) return known
   const names: Array<string> = []
   let pattern = "^\\s*"
   for (let s = format; s.length > 0; ) {
@@ -50,7 +60,15 @@ export const datetimeTextOfFormat = (text: string, format: string): string | und
       s = s.slice(1)
     }
   }
-  const m = new RegExp(`${pattern}\\s*$`).exec(text)
+  const compiled = { regex: new RegExp(`${pattern}\\s*$`), names }
+  compiledFormats.set(format, compiled)
+  return compiled
+}
+
+/** The text `text` shows in the format model `format`, as `YYYY-MM-DD HH:MI:SS.fffffffff[ zone]`; undefined when it does not match. */
+export const datetimeTextOfFormat = (text: string, format: string): string | undefined => {
+  const { names, regex } = compileFormat(format)
+  const m = regex.exec(text)
   if (m === null) return undefined
   const got = new Map(names.map((n, k) => [n, m[k + 1]!.replace(/\s+/g, "")]))
   const num = (...keys: Array<string>) => Number(keys.map((k) => got.get(k)).find((v) => v !== undefined) ?? 0)
