@@ -199,3 +199,6 @@ export const splitTopLevel = (toks: ReadonlyArray<Tok>, sep = ","): Array<Array<
   }
   return parts
 }
+
+/** `s` as a SQL string literal (single quotes doubled). */
+export const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`

@@ -12,7 +12,7 @@ import * as crypto from "node:crypto"
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { Session as EngineSession } from "../engine/index.ts"
 import { OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, splitTopLevel, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { fromExtendedJson, toExtendedJson } from "./oson.ts"
 import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
 import type { BindSpec, PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
@@ -410,7 +410,7 @@ const attributeTypeName = (t: OraType): string => {
   }
 }
 
-const sqlText = (v: string | null) => (v === null ? "CAST(NULL AS VARCHAR)" : `'${v.replace(/'/g, "''")}'`)
+const sqlText = (v: string | null) => (v === null ? "CAST(NULL AS VARCHAR)" : sqlString(v))
 
 /**
  * Answers the anonymous block node-oracledb thin runs to describe a type (lib/thin/connection.js

@@ -4,7 +4,7 @@
  * gets back, so that ROUND, TRUNC, MOD, NVL, DECODE, GREATEST, ... compute on every digit and their results stay
  * exact NUMBERs (typed ORA_NUMBER, described as NUMBER) that further operations recognise by {@link EXACT_RESULT}.
  */
-import { isOp, matchParen, type Tok } from "./lexer.ts"
+import { isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
 import { isNumberModel } from "./number-format.ts"
 
 /** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
@@ -161,8 +161,6 @@ export const isExactNumeric = (toks: ReadonlyArray<Tok>, from: number, to: numbe
 /** The session's NLS_NUMERIC_CHARACTERS (decimal character, group separator) as translated SQL reads them. */
 const NLS_NUMERIC = "coalesce(getvariable('ora_nls_numeric'), '.,')"
 
-const sqlText = (text: string): string => `'${text.replace(/'/g, "''")}'`
-
 /**
  * TO_CHAR(n, 'model' [, 'nlsparam']) and TO_NUMBER(text, 'model' [, 'nlsparam']) with a number format model
  * (number-format.ts), or undefined when the call is not one (TO_CHAR of a datetime). TO_CHAR takes `model` as a number
@@ -173,7 +171,7 @@ const sqlText = (text: string): string => `'${text.replace(/'/g, "''")}'`
  */
 export const numberFormatSql = (name: "TO_CHAR" | "TO_NUMBER", value: string, model: string, numeric: boolean, nlsparam?: string): string | undefined => {
   const characters = nlsparam === undefined ? undefined : /NLS_NUMERIC_CHARACTERS\s*=\s*'([^']{2})'/i.exec(nlsparam)?.[1]
-  const nls = characters === undefined ? NLS_NUMERIC : sqlText(characters)
-  if (name === "TO_NUMBER") return `ora_number_from_char(CAST(${value} AS VARCHAR), ${sqlText(model)}, ${nls})`
-  return numeric || isNumberModel(model) ? `ora_number_to_char(CAST(${value} AS VARCHAR), ${sqlText(model)}, ${nls})` : undefined
+  const nls = characters === undefined ? NLS_NUMERIC : sqlString(characters)
+  if (name === "TO_NUMBER") return `ora_number_from_char(CAST(${value} AS VARCHAR), ${sqlString(model)}, ${nls})`
+  return numeric || isNumberModel(model) ? `ora_number_to_char(CAST(${value} AS VARCHAR), ${sqlString(model)}, ${nls})` : undefined
 }

@@ -20,7 +20,7 @@ import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { fromDuckDb, ora, OraError } from "./errors.ts"
 import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
-import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
 import { RowLockWaits } from "./row-locks.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
@@ -117,7 +117,7 @@ export class SqlSession {
     }
     await s.execute(
       Object.entries(vars)
-        .map(([k, v]) => `SET VARIABLE ${k} = ${typeof v === "number" ? v : `'${v.replace(/'/g, "''")}'`}`)
+        .map(([k, v]) => `SET VARIABLE ${k} = ${typeof v === "number" ? v : sqlString(v)}`)
         .join("; ")
     )
   }

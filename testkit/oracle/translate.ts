@@ -6,7 +6,7 @@
  */
 import { decimalOf } from "./decimal.ts"
 import { ora, OraError } from "./errors.ts"
-import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
@@ -308,8 +308,6 @@ export const identOut = (t: Tok): string => {
 
 /** Oracle name of an identifier token (upper-cased unless quoted). */
 export const oracleName = (t: Tok): string => (t.kind === "qident" ? t.value : t.value)
-
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`
 
 const INTERVAL_FIELDS = ["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"] as const
 
