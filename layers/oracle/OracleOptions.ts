@@ -21,7 +21,7 @@ export const YearMonthIntervalType = option({
   accepted: "`auto`, `monthdaynano` or `string`",
   levels: ALL_LEVELS
 })
-/** Mapping of NUMBER without precision and scale (default `float64`). @category options @since 0.1.0 */
+/** Mapping of NUMBER without precision and scale, FLOAT(b), REAL and DOUBLE PRECISION (default `float64`). @category options @since 0.1.0 */
 export const UnboundedNumberType = option({
   key: "redo.query.unbounded_number_type",
   schema: OptionSchemas.literals(["float64", "string", "int64"] as const),

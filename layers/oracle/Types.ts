@@ -7,7 +7,8 @@
  * 2. NUMBER(p,0) with p ≤ 18 is always int64;
  * 3. with `redo.use_high_precision` (default) any other bounded NUMBER is decimal128 (p ≤ 38) or decimal256
  *    (p > 38); without it, double;
- * 4. a NUMBER without precision (FLOAT) is always double whatever `redo.use_high_precision` says.
+ * 4. a NUMBER without decimal precision (FLOAT(b) included) is never decimal, whatever `redo.use_high_precision`
+ *    says: it follows rule 1.
  * NUMBER(*,s) (scale known, precision not) counts as bounded with precision 38. Every field carries
  * `oracle.type-name` (`NUMBER(10,2)`, `VARCHAR2(20)`, `TIMESTAMP(6) WITH TIME ZONE`, …).
  *
@@ -231,8 +232,8 @@ const numberColumn = (c: OracleColumnMetadata, o: MappingOptions): Result.Result
   const p = c.precision ?? 0
   const s = c.scale ?? 0
   if (s === FLOATING_SCALE) {
-    // Rule 4 (FLOAT(b), REAL, DOUBLE PRECISION: binary precision, no decimal precision) and rule 1 (plain NUMBER).
-    if (p !== 0) return col(c, new Arrow.Float64(), "float64")
+    // Rule 1: plain NUMBER and FLOAT(b), REAL, DOUBLE PRECISION (binary precision, no scale) are unbounded; rule 4
+    // (no decimal precision: never decimal, whatever use_high_precision says) holds since none of them is decimal.
     switch (o.unboundedNumber) {
       case "int64":
         return col(c, new Arrow.Int64(), "int64")

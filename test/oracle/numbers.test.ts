@@ -178,6 +178,37 @@ describe("NUMBER through the driver", () => {
       }
     })))
 
+  it.effect("FLOAT(b), REAL and DOUBLE PRECISION follow unbounded_number_type like NUMBER: exact decimal text, int64 integers", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("NUM_FLT")
+      yield* conn.execute(`CREATE TABLE ${t} (id NUMBER(3), c REAL, d DOUBLE PRECISION, e FLOAT(10))`)
+      // 15 significant digits at most: the test server keeps FLOAT(b) in a double (its README, "still differs")
+      yield* conn.execute(`INSERT INTO ${t} VALUES (1, 0.1, 123456789.123456, -3.75)`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (2, -9007199254740992, 4503599627370497, 0)`)
+      yield* conn.execute(`INSERT INTO ${t} VALUES (3, NULL, NULL, NULL)`)
+      for (const mode of MODES) {
+        const text = yield* conn.queryTable(`SELECT c, d, e FROM ${t} ORDER BY id`, unbounded("string", mode))
+        expect(text.schema.fields.map((f) => String(f.type)), mode).toEqual(["Utf8", "Utf8", "Utf8"])
+        expect(text.schema.fields.map((f) => f.metadata.get("oracle.type-name"))).toEqual(["FLOAT(63)", "FLOAT(126)", "FLOAT(10)"])
+        expect([column(text, "C"), column(text, "D"), column(text, "E")], mode).toEqual([
+          ["0.1", "-9007199254740992", null],
+          ["123456789.123456", "4503599627370497", null],
+          ["-3.75", "0", null]
+        ])
+        const ints = yield* conn.queryTable(`SELECT c, d, e FROM ${t} WHERE id >= 2 ORDER BY id`, unbounded("int64", mode))
+        expect(ints.schema.fields.map((f) => String(f.type)), mode).toEqual(["Int64", "Int64", "Int64"])
+        const cells = (name: string) => Array.from(ints.getChild(name)!) // iteration gives null for invalid slots
+        expect([cells("C"), cells("D"), cells("E")], mode).toEqual([
+          [-9007199254740992n, null],
+          [4503599627370497n, null],
+          [0n, null]
+        ])
+        const fraction = yield* Effect.flip(conn.queryTable(`SELECT e FROM ${t} ORDER BY id`, unbounded("int64", mode)))
+        expect(fraction.message, mode).toMatch(/\bE\b.*row 1\b.*-3\.75.*not an integer/s)
+      }
+    })))
+
   it.effect("random decimals and unbounded numbers round-trip through the server digit for digit (fast-check)", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

@@ -53,7 +53,7 @@ describe("NUMBER rules", () => {
     expect([star.bitWidth, star.precision, star.scale]).toEqual([128, 38, 4])
   })
 
-  it("rule 4: FLOAT(b) (no decimal precision) is double regardless of use_high_precision", () => {
+  it("rule 4: FLOAT(b) (no decimal precision) is never decimal: double by default regardless of use_high_precision", () => {
     expect(typeOf(number(126, -127), { useHighPrecision: true })).toBe("Float64")
     expect(typeOf(number(63, -127), { useHighPrecision: false })).toBe("Float64")
   })
