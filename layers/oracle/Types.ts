@@ -379,7 +379,8 @@ export const arrowColumn = (
           ? [[EXTENSION_NAME, "geoarrow.wkb"], [EXTENSION_METADATA, "{}"]]
           : [])
       }
-      return col(c, new Arrow.Utf8(), "object-json", 0, [[EXTENSION_NAME, "arrow.json"], [EXTENSION_METADATA, ""]])
+      // OBJECT and VARRAY: extension<arrow.json> in the specification's table, so only with redo.use_extension_type
+      return col(c, new Arrow.Utf8(), "object-json", 0, jsonExtension(o))
     default:
       return Result.fail(
         notImplemented(

@@ -222,6 +222,15 @@ describe("queries", () => {
         expect(Buffer.from(g.get(1) as Uint8Array).toString("hex")).toBe(wkbPoint)
         expect(table.getChild("X")!.get(0)).toContain('<a b="1">x</a>')
         expect(table.getChild("X")!.get(1)).toBeNull()
+        // without extension types (the default and explicit false) no field carries one: the plain storage types
+        for (const off of [{}, { "redo.use_extension_type": "false" }]) {
+          const plain = new Arrow.Table(yield* collect(sql, { "redo.statement.execution_mode": mode, ...off }))
+          const names = plain.schema.fields.map((f) => [f.name, f.metadata.get("ARROW:extension:name"), f.metadata.has("ARROW:extension:metadata")])
+          expect(names, mode).toEqual([["ID", undefined, false], ["P", undefined, false], ["NS", undefined, false], ["G", undefined, false], ["X", undefined, false]])
+          expect(plain.schema.fields.map((f) => String(f.type)), mode).toEqual(["Int64", "Utf8", "Utf8", "Binary", "Utf8"])
+          expect(JSON.parse(plain.getChild("P")!.get(0) as string)).toEqual({ X: 1.5, LABEL: "a" })
+          expect(JSON.parse(plain.getChild("NS")!.get(0) as string)).toEqual([1, 2, 3])
+        }
       }
     })))
 })

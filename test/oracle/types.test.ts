@@ -117,7 +117,7 @@ describe("other database to Arrow mappings", () => {
     expect(ym("string")).toBe("Utf8")
   })
 
-  it("annotates extension types: JSON, JSON-checked text, XMLType and SDO_GEOMETRY only when asked; OBJECT always", () => {
+  it("annotates extension types: JSON, JSON-checked text, XMLType, SDO_GEOMETRY, OBJECT and VARRAY only when asked", () => {
     const meta = (c: Partial<OracleColumnMetadata> & Pick<OracleColumnMetadata, "type">, o: Partial<MappingOptions> = {}) =>
       Object.fromEntries(mapped({ name: "C", nullable: true, ...c }, o).field.metadata)
     expect(meta({ type: "JSON" })["ARROW:extension:name"]).toBeUndefined()
@@ -128,7 +128,12 @@ describe("other database to Arrow mappings", () => {
     expect(xml["ARROW:extension:name"]).toBe("arrow.opaque")
     expect(JSON.parse(xml["ARROW:extension:metadata"]!)).toEqual({ type_name: "XMLType", vendor_name: "Oracle" })
     expect(meta({ type: "OBJECT", objectTypeName: "MDSYS.SDO_GEOMETRY" }, { useExtensionType: true })["ARROW:extension:name"]).toBe("geoarrow.wkb")
-    expect(meta({ type: "OBJECT", objectTypeName: "APP.ADDRESS_T" })["ARROW:extension:name"]).toBe("arrow.json")
+    expect(meta({ type: "OBJECT", objectTypeName: "MDSYS.SDO_GEOMETRY" })["ARROW:extension:name"]).toBeUndefined()
+    expect(meta({ type: "XMLTYPE" })["ARROW:extension:name"]).toBeUndefined()
+    expect(meta({ type: "OBJECT", objectTypeName: "APP.ADDRESS_T" })["ARROW:extension:name"]).toBeUndefined()
+    expect(meta({ type: "OBJECT", objectTypeName: "APP.NUMS_T", isCollection: true })["ARROW:extension:name"]).toBeUndefined()
+    expect(meta({ type: "OBJECT", objectTypeName: "APP.ADDRESS_T" }, { useExtensionType: true })["ARROW:extension:name"]).toBe("arrow.json")
+    expect(meta({ type: "OBJECT", objectTypeName: "APP.NUMS_T", isCollection: true }, { useExtensionType: true })["ARROW:extension:name"]).toBe("arrow.json")
     expect(failureOf(arrowColumn({ name: "V", type: "VECTOR", nullable: true })).message).toContain('"V"')
   })
 })
