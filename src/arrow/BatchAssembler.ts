@@ -24,8 +24,10 @@ export interface BatchAssemblerOptions {
   /** How the row cap applies. */
   readonly mode: RowCapMode
   /**
-   * Approximate byte cap per batch (0 or absent: none). Checked after each page (or page slice in hard mode), so a
-   * batch may exceed or undershoot it (Oracle's `redo.statement.read_batch_approx_bytes`).
+   * Approximate byte cap per batch (0 or absent: none). A page is decoded in slices sized from the bytes per row seen
+   * so far, and a batch is cut once it reaches the cap, also inside a page; a batch may exceed or undershoot it, by
+   * about the cap when rows grow much larger than earlier ones, and a row larger than the cap is a batch alone
+   * (Oracle's `redo.statement.read_batch_approx_bytes`).
    */
   readonly maxBytes?: number
   /** Rows each builder allocates on first use (later batches reuse the previous batch's size). */
@@ -97,6 +99,9 @@ export class BatchAssembler {
   private readonly hard: boolean
   private readonly maxBytes: number
   private pending = 0
+  /** Byte cap bookkeeping: the pending bytes after the last decode, and the largest bytes per row seen. */
+  private lastBytes = 0
+  private bytesPerRow = 0
 
   constructor(schema: Schema | ReadonlyArray<Field | FieldSpec>, options: BatchAssemblerOptions) {
     if (!(Number.isInteger(options.maxRows) && options.maxRows > 0)) {
@@ -132,21 +137,36 @@ export class BatchAssembler {
     return bytes
   }
 
-  /** Decodes a whole page and returns the batches it completed (possibly none, possibly several in hard mode). */
+  /**
+   * Decodes a whole page and returns the batches it completed (possibly none, possibly several in hard mode or with
+   * a byte cap).
+   */
   push(page: Page): Array<RecordBatch> {
     const out: Array<RecordBatch> = []
-    if (!this.hard) {
+    if (!this.hard && this.maxBytes === 0) {
       this.pending += this.checkCount(page.appendRows(this.builders, Infinity), Infinity)
-      if (this.pending >= this.maxRows || this.overBytes()) out.push(this.cut())
+      if (this.pending >= this.maxRows) out.push(this.cut())
       return out
     }
     for (;;) {
-      const room = this.maxRows - this.pending
+      const room = Math.min(this.hard ? this.maxRows - this.pending : Infinity, this.byteRoomRows())
       const appended = this.checkCount(page.appendRows(this.builders, room), room)
       this.pending += appended
-      if (this.pending >= this.maxRows || (appended > 0 && this.overBytes())) out.push(this.cut())
+      if (this.pending >= this.maxRows || (appended > 0 && this.overBytes(appended))) out.push(this.cut())
       if (appended < room) return out
     }
+  }
+
+  /**
+   * Rows to decode next under the byte cap: as many as the bytes left would hold at the largest bytes per row seen
+   * in this batch's slices, or the previous batch's average (at least one; a single row when nothing has been seen
+   * yet), so that a page larger than the cap is cut
+   * inside the page and a batch stays near the cap unless rows grow much larger than those before them.
+   */
+  private byteRoomRows(): number {
+    if (this.maxBytes === 0) return Infinity
+    if (this.bytesPerRow === 0) return 1
+    return Math.max(1, Math.floor((this.maxBytes - this.lastBytes) / this.bytesPerRow))
   }
 
   /** Cuts the pending rows into a final batch; `undefined` when there are none. */
@@ -158,6 +178,7 @@ export class BatchAssembler {
   clear(): void {
     for (const builder of this.builders) builder.finish()
     this.pending = 0
+    this.lastBytes = 0
   }
 
   /** A zero-row batch with the schema (does not touch pending rows). */
@@ -173,8 +194,13 @@ export class BatchAssembler {
     return appended
   }
 
-  private overBytes(): boolean {
-    return this.maxBytes > 0 && this.pendingBytes >= this.maxBytes
+  /** Whether the pending rows reach the byte cap, learning the bytes per row from the `appended` rows just decoded. */
+  private overBytes(appended: number): boolean {
+    if (this.maxBytes === 0) return false
+    const bytes = this.pendingBytes
+    this.bytesPerRow = Math.max(this.bytesPerRow, (bytes - this.lastBytes) / appended)
+    this.lastBytes = bytes
+    return bytes >= this.maxBytes
   }
 
   private cut(): RecordBatch {
@@ -186,7 +212,10 @@ export class BatchAssembler {
         throw new ArrowAssemblyError(`page decoder appended ${builder.length} values, expected ${length}`, builder.name)
       }
     }
+    // the next batch starts from this one's average, so one large row does not shrink every later slice
+    if (this.maxBytes > 0 && length > 0) this.bytesPerRow = this.lastBytes / length
     this.pending = 0
+    this.lastBytes = 0
     const columns = this.builders.map((builder, i) => {
       const nulls = builder.nullCount
       const data = builder.finish()

@@ -9,6 +9,10 @@ const server = useServer()
 const collect = (sql: string, options?: Record<string, string>) =>
   Effect.flatMap(Connection.Connection, (conn) => Stream.runCollect(conn.query(sql, options)))
 
+/** Bytes of a batch's Arrow buffers (values, offsets, validity) over its rows. */
+const batchBytes = (b: Arrow.RecordBatch): number =>
+  b.data.children.reduce((n, d) => n + (d.values?.byteLength ?? 0) + (d.valueOffsets?.byteLength ?? 0) + (d.nullBitmap?.byteLength ?? 0), 0)
+
 describe("queries", () => {
   it.effect("mixed column types decode into Arrow with oracle.type-name metadata", () =>
     withConnection(server.uri, Effect.gen(function*() {
@@ -146,6 +150,13 @@ describe("queries", () => {
       const capped = yield* collect(sql, { "redo.statement.fetch_array_size": "50", "redo.statement.read_batch_approx_bytes": "2000" })
       expect(capped.length).toBeGreaterThan(whole.length)
       expect(capped.reduce((n, b) => n + b.numRows, 0)).toBe(500)
+      // one round trip of 500 rows (after the first, prefetched row) under a 4,000-byte budget: cut inside the page
+      for (const mode of ["row", "batch"]) {
+        const paged = yield* collect(sql, { "redo.statement.execution_mode": mode, "redo.statement.fetch_array_size": "1000", "redo.statement.read_batch_approx_bytes": "4000" })
+        expect(paged.reduce((n, b) => n + b.numRows, 0), mode).toBe(500)
+        expect(paged.length, mode).toBeGreaterThan(5)
+        for (const b of paged) expect(batchBytes(b), mode).toBeLessThanOrEqual(8000)
+      }
     })))
 
   it.effect("JSON columns (OSON on the wire) read as JSON text in both modes; arrow.json only with redo.use_extension_type; arrow.json binds as JSON", () =>
