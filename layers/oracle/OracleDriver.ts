@@ -110,15 +110,43 @@ export const columnMetadata = (m: Db.OracleMetaData): OracleColumnMetadata => {
   }
 }
 
+/** The part of an oracledb Lob that reading one whole uses. */
+interface FetchedLob {
+  readonly length: number
+  getData(): Promise<string | Buffer | null>
+  destroy(): void
+}
+
+/**
+ * A fetched LOB's whole value: a CLOB / NCLOB as a string, a BLOB as bytes, an empty LOB (EMPTY_CLOB(),
+ * EMPTY_BLOB()) as a zero-length value without a round trip. LOBs are fetched as locators because inline (as
+ * LONG) an empty LOB arrives as a zero-length value, which Oracle's row data cannot tell from NULL, while
+ * "an empty LOB is not the same as a null LOB" (SQL Language Reference, EMPTY_BLOB, EMPTY_CLOB). oracledb runs
+ * this converter inside getRows, so a cancel or an interruption of the fetch covers the reads too. The Lob is then
+ * released (a temporary LOB's free is sent with the next call).
+ */
+const readLob = (blob: boolean) => async (lob: FetchedLob | null): Promise<string | Buffer | null> => {
+  if (lob === null) return null
+  try {
+    if (lob.length === 0) return blob ? Buffer.alloc(0) : ""
+    return (await lob.getData()) ?? (blob ? Buffer.alloc(0) : "")
+  } finally {
+    lob.destroy()
+  }
+}
+const readClob = readLob(false)
+const readBlob = readLob(true)
+
 /** fetchTypeHandler: NUMBER as exact digits, LOBs read whole (CLOB/NCLOB as strings, BLOB as bytes). */
-const fetchTypeHandler = (m: Db.OracleMetaData): { type: Db.DbType } | undefined => {
+const fetchTypeHandler = (m: Db.OracleMetaData): { type: Db.DbType } | { converter: typeof readClob } | undefined => {
   switch (m.dbType.name) {
     case "DB_TYPE_NUMBER":
+      return { type: Db.oracledb.STRING }
     case "DB_TYPE_CLOB":
     case "DB_TYPE_NCLOB":
-      return { type: Db.oracledb.STRING }
+      return { converter: readClob }
     case "DB_TYPE_BLOB":
-      return { type: Db.oracledb.BUFFER }
+      return { converter: readBlob }
     default:
       return undefined
   }

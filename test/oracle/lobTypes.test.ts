@@ -53,6 +53,35 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
         expect(rows.map((r) => r["L"])).toEqual(["long text", null])
       })))
 
+    it.effect(`an empty CLOB, NCLOB or BLOB reads as a zero-length value, NULL as null, a large one whole (${mode} mode)`, () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("ELOB")
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), C CLOB, NC NCLOB, B BLOB)`)
+        yield* conn.execute(`INSERT INTO ${t} VALUES (1, EMPTY_CLOB(), EMPTY_CLOB(), EMPTY_BLOB())`)
+        yield* conn.execute(`INSERT INTO ${t} VALUES (2, NULL, NULL, NULL)`)
+        yield* conn.execute(`INSERT INTO ${t} VALUES (3, 'c', N'ü', HEXTORAW('0A'))`)
+        const big = "0123456789".repeat(20_000) // 200,000 characters: read in several packets
+        yield* withRaw(async (raw) => {
+          await raw.execute(`INSERT INTO ${t} VALUES (4, :c, :n, :b)`, {
+            c: { val: big, type: oracledb.CLOB },
+            n: { val: `ü${big}`, type: oracledb.DB_TYPE_NCLOB },
+            b: { val: Buffer.alloc(300_000, 7), type: oracledb.BLOB }
+          }, { autoCommit: true })
+        })
+        const table = yield* read(conn, `SELECT C, NC, B FROM ${t} ORDER BY K`, mode)
+        expect(table.schema.fields.map((f) => String(f.type))).toEqual(["LargeUtf8", "LargeUtf8", "LargeBinary"])
+        const c = table.getChild("C")!
+        const nc = table.getChild("NC")!
+        const b = table.getChild("B")!
+        expect([c.get(0), nc.get(0), bytes(b.get(0))]).toEqual(["", "", []])
+        expect([c.isValid(0), nc.isValid(0), b.isValid(0)]).toEqual([true, true, true])
+        expect([c.get(1), nc.get(1), b.get(1)]).toEqual([null, null, null])
+        expect([c.get(2), nc.get(2), bytes(b.get(2))]).toEqual(["c", "ü", [10]])
+        expect([c.get(3), nc.get(3)]).toEqual([big, `ü${big}`])
+        expect(Buffer.from(b.get(3) as Uint8Array).equals(Buffer.alloc(300_000, 7))).toBe(true)
+      })))
+
     it.effect(`LONG RAW reads as large_binary (${mode} mode)`, () =>
       withConnection(server.uri, Effect.gen(function*() {
         const conn = yield* Connection.Connection

@@ -107,6 +107,34 @@ describe("Oracle test server: execute and fetch", () => {
     expect(await bl.getData()).toEqual(Buffer.from("blob"))
   })
 
+  it("tells an empty LOB (EMPTY_CLOB() / EMPTY_BLOB()) from NULL as Oracle does: a locator of length 0 versus no locator", async () => {
+    // "An empty LOB is not the same as a null LOB" (SQL Language Reference, EMPTY_BLOB, EMPTY_CLOB:
+    // https://docs.oracle.com/en/database/oracle/oracle-database/21/sqlrf/EMPTY_BLOB-EMPTY_CLOB.html)
+    await conn.execute("CREATE TABLE t_empty_lobs (id NUMBER(3), c CLOB, n NCLOB, b BLOB)")
+    await conn.execute("INSERT INTO t_empty_lobs VALUES (1, EMPTY_CLOB(), EMPTY_CLOB(), EMPTY_BLOB())")
+    await conn.execute("INSERT INTO t_empty_lobs VALUES (2, NULL, NULL, NULL)")
+    await conn.execute("INSERT INTO t_empty_lobs (id) VALUES (3)")
+    await conn.execute("INSERT INTO t_empty_lobs VALUES (4, 'x', 'y', HEXTORAW('01'))")
+    const r = await conn.execute("SELECT c, n, b FROM t_empty_lobs ORDER BY id")
+    const [empty, nulls, absent, full] = r.rows
+    for (const lob of empty) expect(lob?.length).toBe(0)
+    expect(empty.map((l: { type: unknown }) => l.type)).toEqual([oracledb.DB_TYPE_CLOB, oracledb.DB_TYPE_NCLOB, oracledb.DB_TYPE_BLOB])
+    expect(nulls).toEqual([null, null, null])
+    expect(absent).toEqual([null, null, null])
+    expect(full.map((l: { length: number }) => l.length)).toEqual([1, 1, 1])
+    // an empty LOB is NOT NULL in SQL too
+    const isNull = await conn.execute("SELECT id FROM t_empty_lobs WHERE c IS NULL AND b IS NULL ORDER BY id")
+    expect(isNull.rows).toEqual([[2], [3]])
+    // fetched inline (as LONG: a CLOB as a string, a BLOB as a Buffer), an empty LOB is a zero-length value, which
+    // Oracle's row data cannot tell from NULL: python-oracledb's maintainer on fetching an empty CLOB as a string,
+    // "the Oracle penchant for converting empty strings to null" (https://github.com/sqlalchemy/sqlalchemy/issues/5314)
+    const inline = await conn.execute("SELECT c, b FROM t_empty_lobs WHERE id IN (1, 2) ORDER BY id", [], {
+      fetchInfo: { C: { type: oracledb.STRING }, B: { type: oracledb.BUFFER } }
+    })
+    expect(inline.rows).toEqual([[null, null], [null, null]])
+    await conn.execute("DROP TABLE t_empty_lobs")
+  })
+
   it("encodes NUMBER values exactly, including large, negative and fractional values", async () => {
     const r = await conn.execute(
       "SELECT 0, -1, 100, 123456789012345678, -0.001, 1e-10, 12345.678, CAST(99999999999999999999999999999999999999 AS NUMBER(38)) FROM DUAL",
