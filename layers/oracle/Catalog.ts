@@ -1,8 +1,9 @@
 /**
  * GetObjects rows from Oracle's data dictionary: the current pluggable database (`SYS_CONTEXT('USERENV',
  * 'CON_NAME')`) is the only catalog, with the database users (ALL_USERS) as its schemas; TABLE and VIEW objects from
- * ALL_TABLES and ALL_VIEWS; columns from ALL_TAB_COLUMNS (comments from ALL_COL_COMMENTS); primary key, unique and
- * foreign key constraints from ALL_CONSTRAINTS and ALL_CONS_COLUMNS (Oracle Database Reference, "Static Data
+ * ALL_TABLES and ALL_VIEWS; columns from ALL_TAB_COLUMNS (comments from ALL_COL_COMMENTS); primary key, unique,
+ * foreign key and check constraints (NOT NULL ones excepted) from ALL_CONSTRAINTS and ALL_CONS_COLUMNS (Oracle
+ * Database Reference, "Static Data
  * Dictionary Views"). The container database and database links are not surfaced as catalogs.
  *
  * Patterns are pushed down as `=` or `LIKE`; the core filters again and builds the Arrow result. Names are
@@ -50,6 +51,15 @@ const condition = (
 }
 
 const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v))
+/**
+ * A NOT NULL constraint: Oracle keeps it as a check constraint (type C) whose condition is `"COL" IS NOT NULL` on its
+ * one column (Database Reference, ALL_CONSTRAINTS; the dictionary views have nothing else telling the two apart:
+ * https://www.orafaq.com/forum/t/58863). It is the column's nullability (`xdbc_is_nullable`), not listed as a CHECK.
+ * A check written with exactly that text looks the same in the dictionary views and is left out too.
+ */
+const isNotNullConstraint = (columns: ReadonlyArray<string>, condition: unknown): boolean =>
+  columns.length === 1 && str(condition).trim() === `"${columns[0]!.replaceAll('"', '""')}" IS NOT NULL`
+
 const num = (v: unknown): number | null => (v === null || v === undefined || v === "" ? null : Number(v))
 
 /** JDBC type codes (java.sql.Types) of Oracle type names, for `xdbc_data_type`. */
@@ -167,7 +177,7 @@ export const catalogRows = (
     if (wantTables && ownerCond !== null && tableCond !== null) {
       const rows = yield* queryAll(
         connection,
-        `SELECT K.OWNER, K.TABLE_NAME, K.CONSTRAINT_NAME, K.CONSTRAINT_TYPE, C.COLUMN_NAME, C.POSITION, R.OWNER, R.TABLE_NAME, RC.COLUMN_NAME FROM ALL_CONSTRAINTS K JOIN ALL_CONS_COLUMNS C ON C.OWNER = K.OWNER AND C.CONSTRAINT_NAME = K.CONSTRAINT_NAME LEFT JOIN ALL_CONSTRAINTS R ON R.OWNER = K.R_OWNER AND R.CONSTRAINT_NAME = K.R_CONSTRAINT_NAME LEFT JOIN ALL_CONS_COLUMNS RC ON RC.OWNER = R.OWNER AND RC.CONSTRAINT_NAME = R.CONSTRAINT_NAME AND RC.POSITION = C.POSITION WHERE K.CONSTRAINT_TYPE IN ('P', 'U', 'R')${
+        `SELECT K.OWNER, K.TABLE_NAME, K.CONSTRAINT_NAME, K.CONSTRAINT_TYPE, C.COLUMN_NAME, C.POSITION, R.OWNER, R.TABLE_NAME, RC.COLUMN_NAME, K.SEARCH_CONDITION_VC FROM ALL_CONSTRAINTS K JOIN ALL_CONS_COLUMNS C ON C.OWNER = K.OWNER AND C.CONSTRAINT_NAME = K.CONSTRAINT_NAME LEFT JOIN ALL_CONSTRAINTS R ON R.OWNER = K.R_OWNER AND R.CONSTRAINT_NAME = K.R_CONSTRAINT_NAME LEFT JOIN ALL_CONS_COLUMNS RC ON RC.OWNER = R.OWNER AND RC.CONSTRAINT_NAME = R.CONSTRAINT_NAME AND RC.POSITION = C.POSITION WHERE K.CONSTRAINT_TYPE IN ('P', 'U', 'R', 'C')${
           ownerCond.replaceAll("OWNER", "K.OWNER")
         }${tableCond.replaceAll("TABLE_NAME", "K.TABLE_NAME")}`,
         objectBinds
@@ -182,12 +192,13 @@ export const catalogRows = (
         const sorted = [...parts].sort((a, b) => Number(a[5]) - Number(b[5]))
         const first = sorted[0]!
         const kind = str(first[3])
+        if (kind === "C" && isNotNullConstraint(sorted.map((p) => str(p[4])), first[9])) continue
         constraints.push({
           catalog,
           schema: str(first[0]),
           table: str(first[1]),
           name: str(first[2]),
-          type: kind === "P" ? "PRIMARY KEY" : kind === "U" ? "UNIQUE" : "FOREIGN KEY",
+          type: kind === "P" ? "PRIMARY KEY" : kind === "U" ? "UNIQUE" : kind === "C" ? "CHECK" : "FOREIGN KEY",
           columns: sorted.map((p) => str(p[4])),
           ...(kind === "R"
             ? {

@@ -92,6 +92,29 @@ describe("Oracle test server: data dictionary", () => {
     expect(nn.rows).toEqual([['"DNAME" IS NOT NULL']])
   })
 
+  it("lists CHECK constraints (type C) with the columns their condition names, NOT NULL ones as \"COL\" IS NOT NULL", async () => {
+    // ALL_CONSTRAINTS: "C - Check constraint on a table", SEARCH_CONDITION_VC its text (Database Reference,
+    // ALL_CONSTRAINTS); ALL_CONS_COLUMNS lists the columns a check constraint's condition names, with POSITION NULL
+    // (POSITION is the "original position of column or attribute in the definition of the object", which a check
+    // constraint does not have). NOT NULL constraints are type C too, their condition "COL" IS NOT NULL.
+    await conn.execute(
+      "CREATE TABLE chk_t (a NUMBER(5) NOT NULL, b NUMBER(5) CONSTRAINT chk_b CHECK (b > 0), c VARCHAR2(5), CONSTRAINT chk_ac CHECK (a < b OR \"C\" IS NULL))"
+    )
+    try {
+      const rows = objects(await conn.execute(
+        "SELECT constraint_name, search_condition_vc FROM user_constraints WHERE table_name = 'CHK_T' AND constraint_type = 'C' ORDER BY constraint_name"
+      ))
+      expect(rows.map((r: { CONSTRAINT_NAME: string }) => r.CONSTRAINT_NAME)).toEqual(["CHK_AC", "CHK_B", expect.stringMatching(/^SYS_C\d+$/)])
+      expect(rows[2]!.SEARCH_CONDITION_VC).toBe('"A" IS NOT NULL')
+      const cols = await conn.execute(
+        "SELECT constraint_name, column_name, position FROM user_cons_columns WHERE table_name = 'CHK_T' AND constraint_name LIKE 'CHK%' ORDER BY constraint_name, column_name"
+      )
+      expect(cols.rows).toEqual([["CHK_AC", "A", null], ["CHK_AC", "B", null], ["CHK_AC", "C", null], ["CHK_B", "B", null]])
+    } finally {
+      await conn.execute("DROP TABLE chk_t")
+    }
+  })
+
   it("answers ALL_CONSTRAINTS, USER_VIEWS and USER_CONS_COLUMNS like their ALL_/USER_ counterparts", async () => {
     const all = objects(await conn.execute("SELECT owner, constraint_name, constraint_type, table_name, status FROM all_constraints WHERE owner = 'HR' AND table_name = 'DEPT' ORDER BY constraint_type DESC"))
     expect(all).toEqual([

@@ -348,7 +348,9 @@ export class Ddl {
           const open = k + 1
           const close = matchParen(el, open)
           const cond = el.slice(open + 1, close).map((x) => x.text).join(" ")
-          constraints.push({ name: consName(cname), type: "C", columns: [], searchCondition: cond, refOwner: null, refConstraint: null, generated: cname === undefined })
+          // ALL_CONS_COLUMNS lists the columns a check condition names (resolved against the table's columns below)
+          const named = el.slice(open + 1, close).filter((x) => x.kind === "ident" || x.kind === "qident").map(oracleName)
+          constraints.push({ name: consName(cname), type: "C", columns: named, searchCondition: cond, refOwner: null, refConstraint: null, generated: cname === undefined })
           // `IS JSON` conditions are recorded but not enforced (DuckDB has no such predicate)
           if (!isJsonCheck(el.slice(open + 1, close))) duckDefs.push(`CHECK (${text(idx(el[open + 1]!), idx(el[close]!))})`)
         }
@@ -492,7 +494,9 @@ export class Ddl {
       columns.push({ name, type, nullable, defaultText })
       duckDefs.push(`${duckIdent(name)} ${type.duck}${duckDefault}${extra.length > 0 ? " " + extra.join(" ") : ""}`)
     }
-    return { columns, constraints, duckDefs, sequences }
+    const known = new Set([...columns, ...(this.s.db.catalog.getTable(owner, table)?.columns ?? [])].map((c) => c.name))
+    const checks = constraints.map((c) => (c.type === "C" ? { ...c, columns: [...new Set(c.columns.filter((n) => known.has(n)))] } : c))
+    return { columns, constraints: checks, duckDefs, sequences }
   }
 
   private async createTable(toks: ReadonlyArray<Tok>, at: number, text: (a: number, b: number) => string, sql: string): Promise<void> {
