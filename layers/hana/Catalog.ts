@@ -2,7 +2,7 @@
  * GetObjects rows from HANA's dictionary: one synthetic catalog `db`; schemas from SYS.SCHEMAS; TABLE and VIEW
  * objects from SYS.TABLES and SYS.VIEWS; the current connection's local temporary tables (listed as TABLE with
  * their `#` name, the v0.1.0-alpha.5 rule) from SYS.M_TEMPORARY_TABLES; columns from SYS.TABLE_COLUMNS,
- * SYS.VIEW_COLUMNS and SYS.M_TEMPORARY_TABLE_COLUMNS; constraints from SYS.CONSTRAINTS and
+ * SYS.VIEW_COLUMNS and SYS.M_TEMPORARY_TABLE_COLUMNS; constraints (primary key, unique, check) from SYS.CONSTRAINTS and
  * SYS.REFERENTIAL_CONSTRAINTS. The schema SYS and schemas matching `_SYS_*` are excluded.
  *
  * Only the dictionary queries the depth needs run, with the search patterns pushed down (`=` or `LIKE`); the core
@@ -231,7 +231,7 @@ export const catalogRows = (
     if (wantTables) {
       const keyRows = yield* queryAll(
         client,
-        `SELECT SCHEMA_NAME, TABLE_NAME, CONSTRAINT_NAME, IS_PRIMARY_KEY, COLUMN_NAME, POSITION FROM SYS.CONSTRAINTS WHERE 1 = 1${schemaCond.sql}${tableFilter.sql}`,
+        `SELECT SCHEMA_NAME, TABLE_NAME, CONSTRAINT_NAME, IS_PRIMARY_KEY, COLUMN_NAME, POSITION, CHECK_CONDITION FROM SYS.CONSTRAINTS WHERE 1 = 1${schemaCond.sql}${tableFilter.sql}`,
         [...schemaCond.values, ...tableFilter.values]
       )
       const grouped = new Map<string, { row: ReadonlyArray<unknown>; columns: Array<[number, string]> }>()
@@ -239,16 +239,19 @@ export const catalogRows = (
         if (!keep(str(r[0]), str(r[1]))) continue
         const key = `${str(r[0])}\u0000${str(r[1])}\u0000${str(r[2])}`
         const entry = grouped.get(key) ?? { row: r, columns: [] }
-        entry.columns.push([Number(r[5]), str(r[4])])
+        if (r[4] !== null && r[4] !== undefined) entry.columns.push([Number(r[5]), str(r[4])])
         grouped.set(key, entry)
       }
       for (const { columns: cols, row } of grouped.values()) {
+        // SYS.CONSTRAINTS holds primary keys, unique and check constraints; a check one has its CHECK_CONDITION
+        // (SAP's sqlalchemy-hana dialect reads checks as the rows with CHECK_CONDITION IS NOT NULL)
+        const type = str(row[3]).toUpperCase() === "TRUE" ? "PRIMARY KEY" : row[6] !== null && row[6] !== undefined ? "CHECK" : "UNIQUE"
         constraints.push({
           catalog: CATALOG,
           schema: str(row[0]),
           table: str(row[1]),
           name: str(row[2]),
-          type: str(row[3]).toUpperCase() === "TRUE" ? "PRIMARY KEY" : "UNIQUE",
+          type,
           columns: cols.sort((a, b) => a[0] - b[0]).map((c) => c[1])
         })
       }

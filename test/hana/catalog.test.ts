@@ -86,6 +86,23 @@ describe("catalog", () => {
       expect(otherCatalog).toEqual([])
     })))
 
+  it.effect("GetObjects lists CHECK constraints with their columns beside PRIMARY KEY and UNIQUE", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const schema = uniqueName("CHK")
+      yield* conn.execute(`CREATE SCHEMA "${schema}"`)
+      yield* conn.execute(`CREATE TABLE "${schema}"."T" (ID INTEGER PRIMARY KEY, QTY INTEGER, LO INTEGER, HI INTEGER, NAME NVARCHAR(10), CODE VARCHAR(5) UNIQUE, CHECK (QTY > 0), CHECK (LO <= HI))`)
+      const found = objects(yield* conn.getObjects({ depth: ObjectDepth.ALL, dbSchema: schema, tableName: "T" }))[0]!
+        .catalog_db_schemas![0]!.db_schema_tables![0]!.table_constraints!
+      const listed = found.map((c) => [c["constraint_type"], [...(c["constraint_column_names"] as Array<string>)].sort(), c["constraint_column_usage"]])
+      expect(listed.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([
+        ["CHECK", ["HI", "LO"], null],
+        ["CHECK", ["QTY"], null],
+        ["PRIMARY KEY", ["ID"], null],
+        ["UNIQUE", ["CODE"], null]
+      ])
+    })))
+
   it.effect("mixed-case rule: names match exactly as stored (unquoted names are stored upper case)", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

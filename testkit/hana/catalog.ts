@@ -12,6 +12,12 @@
 import type { Session } from "../engine/index.ts"
 import { quoteString } from "./names.ts"
 
+/**
+ * The expression of a CHECK that enforces a declared length (translate.ts lengthCheck): the server's own, not the
+ * user's, so SYS.CONSTRAINTS leaves it out (errors.ts reads a failure of it as 274).
+ */
+const DECLARED_LENGTH_CHECK = `'^\\((octet_)?length\\("?[^")]+"?\\) <= \\d+\\)$'`
+
 const decode = (expr: string): string => `regexp_replace(${expr}, '~(.)', '\\1', 'g')`
 
 /** HANA type text of a column: its comment (written by CREATE TABLE) or a mapping of the DuckDB type. */
@@ -114,7 +120,13 @@ export const catalogSql = (info: CatalogInfo): string => {
       'TRUE' AS IS_UNIQUE_KEY, CAST(NULL AS VARCHAR) AS CHECK_CONDITION
       FROM duckdb_constraints() k,
         LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
-      WHERE k.database_name = current_database() AND k.constraint_type IN ('PRIMARY KEY', 'UNIQUE')`,
+      WHERE k.database_name = current_database() AND k.constraint_type IN ('PRIMARY KEY', 'UNIQUE')
+    UNION ALL SELECT ${decode("k.schema_name")}, ${decode("k.table_name")}, ${decode("u.col")}, CAST(u.pos AS INTEGER),
+      k.constraint_name, 'FALSE', 'FALSE', ${decode("k.expression")}
+      FROM duckdb_constraints() k,
+        LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
+      WHERE k.database_name = current_database() AND k.constraint_type = 'CHECK'
+        AND NOT regexp_matches(k.expression, ${DECLARED_LENGTH_CHECK})`,
     `CREATE VIEW "SYS"."REFERENTIAL_CONSTRAINTS" AS SELECT ${decode("k.schema_name")} AS SCHEMA_NAME,
       ${decode("k.table_name")} AS TABLE_NAME, ${decode("u.col")} AS COLUMN_NAME, CAST(u.pos AS INTEGER) AS POSITION,
       k.constraint_name AS CONSTRAINT_NAME, ${decode("k.schema_name")} AS REFERENCED_SCHEMA_NAME,
