@@ -114,7 +114,7 @@ describe.skipIf(realOracle)("faults met through the driver", () => {
         expect(uncaught.map(String)).toEqual([])
       }).pipe(Effect.ensuring(noFault)), 30_000)
 
-    it.live(`a connection ${how} in the middle of a 200 KB CLOB value (CLOBs are read inline) fails IO; no crash`, () =>
+    it.live(`a connection ${how} in the middle of a 200 KB CLOB value (read by one LOB read call) fails IO; no crash`, () =>
       Effect.gen(function*() {
         const table = uniqueName("FLOB")
         yield* withConnection(server.uri, Effect.gen(function*() {

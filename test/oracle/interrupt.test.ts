@@ -148,6 +148,20 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
         })), 30_000)
     }
 
+    it.live("a LOB query interrupted while its LOB values are read (one LOB read call each, inside the fetch)", () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("ORPHR")
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), C CLOB, B BLOB)`)
+        for (let k = 0; k < 6; k++) yield* conn.execute(`INSERT INTO ${t} VALUES (${k}, 'text ${k}', HEXTORAW('0${k}'))`)
+        const lob = `SELECT C, B, 6 AS ${uniqueName("LR")} FROM ${t}`
+        // with replies held 300 ms: parse and define, execute, then twelve LOB reads: 1,500 ms in, the reads run
+        expect(yield* interruptedThenRun(Stream.runCollect(conn.query(lob)), lob, 1500)).toBe(1)
+        expect(server.server!.openResultSets()).toBe(0)
+        const rows = yield* Stream.runCollect(conn.query(`SELECT C FROM ${t} ORDER BY K`))
+        expect(Array.from(rows[0]!.getChild("C")!)).toEqual([0, 1, 2, 3, 4, 5].map((k) => `text ${k}`))
+      })), 30_000)
+
     /** A statement of `sql` bound to one row of `values`, run to the end of its result. */
     const bound = (sql: string, values: ReadonlyArray<number>) =>
       Effect.gen(function*() {
