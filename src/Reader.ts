@@ -32,6 +32,11 @@ export interface ReaderShape {
    * INVALID_STATE. The cursor is released when the stream ends, fails or is interrupted.
    */
   readonly batches: Stream.Stream<Arrow.RecordBatch, AdbcError>
+  /**
+   * Rows the statement affected when it returned no result set (DML, DDL): ADBC ExecuteQuery's `rows_affected`, -1
+   * when the database does not say. Absent for a query.
+   */
+  readonly rowsAffected?: number | undefined
 }
 
 /**

@@ -137,7 +137,8 @@ export const make = (
           if (result._tag === "Rows") return yield* fromRows(session, result, batchCap(), attributes)
           const out = result.out
           if (out !== undefined) return yield* fromRows(session, { cursor: emptyCursor, out }, batchCap(), attributes)
-          return yield* fromCursor(session, emptyCursor, batchCap(), attributes)
+          const reader = yield* fromCursor(session, emptyCursor, batchCap(), attributes)
+          return { ...reader, rowsAffected: result.rowsAffected }
         })
       )
     })
