@@ -51,8 +51,9 @@ export const splitScript = (text: string): ScriptSplit => {
   let startLine = 1
   let i = 0
   const push = (end: number) => {
-    const sql = text.slice(start, end).trim()
-    if (skipLeadingComments(sql) !== "") statements.push({ sql, line: startLine + leadingNewlines(text.slice(start, end)) })
+    const raw = text.slice(start, end)
+    const body = skipLeadingComments(raw)
+    if (body.trim() !== "") statements.push({ sql: body.trim(), line: startLine + countNewlines(raw, 0, raw.length - body.length) })
   }
   while (i < text.length) {
     const ch = text[i]!
@@ -109,9 +110,9 @@ export const splitScript = (text: string): ScriptSplit => {
 /** Every statement of a whole script: the unfinished rest, if not blank, is its last statement. */
 export const scriptStatements = (text: string): ReadonlyArray<ScriptStatement> => {
   const { rest, statements } = splitScript(text)
-  const last = rest.trim()
-  const lineOfRest = text.slice(0, text.length - rest.length).split("\n").length
-  return skipLeadingComments(last) === "" ? statements : [...statements, { sql: last, line: lineOfRest + leadingNewlines(rest) }]
+  const body = skipLeadingComments(rest)
+  const line = countNewlines(text, 0, text.length - body.length) + 1
+  return body.trim() === "" ? statements : [...statements, { sql: body.trim(), line }]
 }
 
 const countNewlines = (text: string, from: number, to: number): number => {
@@ -119,8 +120,6 @@ const countNewlines = (text: string, from: number, to: number): number => {
   for (let k = from; k < to; k++) if (text[k] === "\n") n++
   return n
 }
-
-const leadingNewlines = (text: string): number => countNewlines(text, 0, text.length - text.trimStart().length)
 
 /** Whether the `/` at `at` is the only non-blank character of its line. */
 const isAloneOnLine = (text: string, at: number): boolean => {
