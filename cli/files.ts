@@ -11,7 +11,7 @@ import type { ParquetFile } from "parquet-wasm"
 import { type AdbcError, adbcError, invalidArgument } from "../src/AdbcError.ts"
 import { makeFieldBuilder, parseIsoDate, parseIsoTimestamp, recordBatchOf } from "../src/arrow/index.ts"
 import type { IngestData } from "../src/Ingest.ts"
-import { installHint, resolvable } from "./packages.ts"
+import { loadOptionalPeer } from "./peers.ts"
 
 /** File formats `adbc ingest` reads. */
 export const InputFormats = ["arrow", "parquet", "csv"] as const
@@ -67,20 +67,6 @@ export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError, Sc
     ),
     Effect.map((reader) => ({ schema: reader.schema, batches: Stream.fromAsyncIterable(reader, dataError(path)) }))
   ))
-
-/**
- * Loads the optional peer `name` with `load`: NOT_IMPLEMENTED with the install command when it is not installed
- * (`resolve` says so; a test passes its own), INTERNAL naming the package when it is installed but fails to load.
- */
-export const loadOptionalPeer = <A>(
-  name: string,
-  purpose: string,
-  load: () => Promise<A>,
-  resolve: (name: string) => boolean = resolvable
-): Effect.Effect<A, AdbcError> =>
-  resolve(name)
-    ? Effect.tryPromise({ try: load, catch: (cause) => adbcError("INTERNAL", `cannot load ${name}: ${messageOf(cause)}`) })
-    : Effect.fail(adbcError("NOT_IMPLEMENTED", installHint(purpose, [name])))
 
 // parquet-wasm is an optional peer dependency of the package (a 5 MB WebAssembly module), loaded only when a Parquet
 // file is read.

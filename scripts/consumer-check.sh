@@ -86,6 +86,10 @@ npm install --no-audit --no-fund --loglevel=error parquet-wasm
 if read="$(ingest_parquet)"; then echo "adbc ingest accepted an empty Parquet file"; exit 1; fi
 echo "$read" | grep -q "empty.parquet is not a readable Parquet file"
 
+# A driver whose client is not installed is named with its install command, before any connection is tried.
+if hint="$(npx --no-install adbc query --uri oracle://u:p@127.0.0.1:1/FREEPDB1 "SELECT 1 FROM DUAL" 2>&1)"; then echo "adbc ran the Oracle driver without oracledb"; exit 1; fi
+echo "$hint" | grep -q "^error: NOT_IMPLEMENTED: the Oracle driver needs oracledb.*: npm install oracledb"
+
 # The README's CLI tour, word for word but for its two fixed ports (free ones here, so that checks running side by side
 # do not collide), with the last peer it needs (the Oracle client). Any failing line fails the check.
 oracledb_version="$("$node" -p 'require(process.argv[1]).peerDependencies.oracledb' "$root/package.json")"
