@@ -124,6 +124,7 @@ export const emptyCursor: DriverCursor = {
  *
  * @category constructors
  * @since 0.1.0
+ * @internal
  */
 export const fromRows = (
   session: Session,
@@ -146,6 +147,7 @@ export const fromRows = (
  *
  * @category constructors
  * @since 0.1.0
+ * @internal
  */
 export const fromCursor = Effect.fnUntraced(function*(
   session: Session,

@@ -68,6 +68,7 @@ type Bound =
  *
  * @category constructors
  * @since 0.1.0
+ * @internal
  */
 export const make = (
   session: Session,
