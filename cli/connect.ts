@@ -12,7 +12,7 @@ import * as Database from "../src/Database.ts"
 import { Driver } from "../src/Driver.ts"
 import { optionsConfig } from "../src/Options.ts"
 import { databaseLayer, DriverName, drivers, resolveDriver } from "./drivers.ts"
-import { envName } from "./flags.ts"
+import { envConfig, envName } from "./flags.ts"
 
 const driverNames = Object.keys(drivers).join("|")
 
@@ -20,7 +20,7 @@ const driverNames = Object.keys(drivers).join("|")
 /** `--driver` (or `--PREFIXdriver`), also read from `ADBC_DRIVER` (`ADBC_FROM_DRIVER`, …). */
 export const driverFlag = (prefix = "") =>
   Flag.Literals(`${prefix}driver`, DriverName.literals).pipe(
-    Flag.withFallbackConfig(Config.schema(DriverName, envName(`${prefix}driver`))),
+    Flag.withFallbackConfig(envConfig(envName(`${prefix}driver`), DriverName)),
     Flag.optional,
     Flag.withDescription(`${driverNames}; inferred from the URI scheme when absent (env ${envName(`${prefix}driver`)})`)
   )

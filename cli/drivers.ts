@@ -6,6 +6,7 @@ import { Config, Effect, Layer, Schema, type Scope } from "effect"
 import { type AdbcError, invalidArgument } from "../src/AdbcError.ts"
 import * as Database from "../src/Database.ts"
 import type { Driver } from "../src/Driver.ts"
+import { loadOptionalPeers } from "./peers.ts"
 
 /** A driver name as the command line accepts it. */
 export const DriverName = Schema.Literals(["hana", "oracle"])
@@ -15,40 +16,48 @@ export type DriverName = typeof DriverName.Type
 
 /** What the command line needs of each driver. */
 export interface DriverEntry {
-  readonly layer: Layer.Layer<Driver>
+  readonly layer: Layer.Layer<Driver, AdbcError>
   /** URI schemes that name this driver. */
   readonly schemes: ReadonlyArray<string>
   /** Prefix of its environment variables (`HANA_URI`, `HANA_DBA_STATEMENT_FETCH_SIZE`, …). */
   readonly envPrefix: string
   /** Starts its test server in the current scope; returns the server's URI. */
-  readonly startTestServer: (port?: number) => Effect.Effect<string, never, Scope.Scope>
+  readonly startTestServer: (port?: number) => Effect.Effect<string, AdbcError, Scope.Scope>
 }
 
 // Drivers and test servers are imported when first used, so a command loads only the client it talks to (and
-// `--help` none): each pulls in its client library, the test servers an embedded DuckDB.
-const lazyLayer = (load: () => Promise<{ readonly layer: Layer.Layer<Driver> }>): Layer.Layer<Driver> =>
-  Layer.unwrap(Effect.map(Effect.promise(load), (module) => module.layer))
+// `--help` none): each pulls in its client library, the test servers an embedded DuckDB. A missing client or DuckDB
+// is named with the command that installs it.
+const lazyLayer = (
+  peers: ReadonlyArray<string>,
+  purpose: string,
+  load: () => Promise<{ readonly layer: Layer.Layer<Driver> }>
+): Layer.Layer<Driver, AdbcError> =>
+  Layer.unwrap(Effect.map(loadOptionalPeers(peers, purpose, load), (module) => module.layer))
 
 const portOption = (port: number | undefined) => (port === undefined ? {} : { port })
+
+/** The test servers' peers: the embedded DuckDB (its node-api and the bindings it calls), and each one's client. */
+const TESTKIT_PEERS = ["@duckdb/node-api", "@duckdb/node-bindings"] as const
 
 /** The known drivers. */
 export const drivers: Record<DriverName, DriverEntry> = {
   hana: {
-    layer: lazyLayer(() => import("../layers/hana/index.ts")),
+    layer: lazyLayer(["hdb"], "the HANA driver", () => import("../layers/hana/index.ts")),
     schemes: ["hdb", "hana"],
     envPrefix: "HANA_",
     startTestServer: (port) =>
-      Effect.promise(() => import("../testkit/hana/index.ts")).pipe(
+      loadOptionalPeers([...TESTKIT_PEERS], "the HANA test server", () => import("../testkit/hana/index.ts")).pipe(
         Effect.flatMap((testkit) => testkit.acquire(portOption(port))),
         Effect.map((server) => server.uri)
       )
   },
   oracle: {
-    layer: lazyLayer(() => import("../layers/oracle/index.ts")),
+    layer: lazyLayer(["oracledb"], "the Oracle driver", () => import("../layers/oracle/index.ts")),
     schemes: ["oracle"],
     envPrefix: "ORACLE_",
     startTestServer: (port) =>
-      Effect.promise(() => import("../testkit/oracle/index.ts")).pipe(
+      loadOptionalPeers([...TESTKIT_PEERS, "oracledb"], "the Oracle test server", () => import("../testkit/oracle/index.ts")).pipe(
         Effect.flatMap((testkit) => testkit.acquire(portOption(port))),
         Effect.map((server) => server.uri)
       )

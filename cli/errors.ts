@@ -29,7 +29,7 @@ const URI_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"']+/gi
 export const maskUris = (text: string): string => text.replace(URI_IN_TEXT, (uri) => maskUri(uri))
 
 /** `text` on one line: line breaks in a message (node-oracledb appends "\nHelp: URL") become spaces. */
-const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, " ")
+export const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, " ").trim()
 
 /** The one line printed for `error`. */
 export const errorLine = (error: unknown): string => {

@@ -4,14 +4,14 @@
  * csv-parse; column types given with `--column NAME:TYPE` or inferred from the first rows).
  */
 import { createReadStream, openAsBlob } from "node:fs"
-import { open } from "node:fs/promises"
+import { open, stat } from "node:fs/promises"
 import * as Arrow from "apache-arrow"
 import { Effect, type Scope, Stream } from "effect"
 import type { ParquetFile } from "parquet-wasm"
 import { type AdbcError, adbcError, invalidArgument } from "../src/AdbcError.ts"
 import { makeFieldBuilder, parseIsoDate, parseIsoTimestamp, recordBatchOf } from "../src/arrow/index.ts"
 import type { IngestData } from "../src/Ingest.ts"
-import { installHint, resolvable } from "./packages.ts"
+import { loadOptionalPeer } from "./peers.ts"
 
 /** File formats `adbc ingest` reads. */
 export const InputFormats = ["arrow", "parquet", "csv"] as const
@@ -35,9 +35,23 @@ const ioError = (path: string) => (cause: unknown) => adbcError("IO", `cannot re
 /** The file's content is not what its format says. */
 const dataError = (path: string) => (cause: unknown) => adbcError("INVALID_DATA", `${path}: ${messageOf(cause)}`)
 
+/**
+ * Fails IO, in one line naming the path, unless `path` is a readable regular file (or a pipe, such as /dev/stdin):
+ * checked before a reader opens it, so a missing file or a directory never reaches a library that reports it badly
+ * (parquet-wasm aborts on a directory).
+ */
+export const checkInputFile = (path: string): Effect.Effect<void, AdbcError> =>
+  Effect.tryPromise({ try: () => stat(path), catch: ioError(path) }).pipe(
+    Effect.flatMap((info) =>
+      info.isDirectory()
+        ? Effect.fail(adbcError("IO", `cannot read ${path}: it is a directory, not a file`))
+        : Effect.void
+    )
+  )
+
 /** An Arrow IPC file or stream, batch by batch, open for the current scope: its handle closes with the scope. */
 export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError, Scope.Scope> =>
-  Effect.acquireRelease(
+  Effect.andThen(checkInputFile(path), Effect.acquireRelease(
     Effect.tryPromise({ try: () => open(path), catch: ioError(path) }),
     (handle) => Effect.promise(() => handle.close().catch(() => undefined))
   ).pipe(
@@ -52,21 +66,7 @@ export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError, Sc
       })
     ),
     Effect.map((reader) => ({ schema: reader.schema, batches: Stream.fromAsyncIterable(reader, dataError(path)) }))
-  )
-
-/**
- * Loads the optional peer `name` with `load`: NOT_IMPLEMENTED with the install command when it is not installed
- * (`resolve` says so; a test passes its own), INTERNAL naming the package when it is installed but fails to load.
- */
-export const loadOptionalPeer = <A>(
-  name: string,
-  purpose: string,
-  load: () => Promise<A>,
-  resolve: (name: string) => boolean = resolvable
-): Effect.Effect<A, AdbcError> =>
-  resolve(name)
-    ? Effect.tryPromise({ try: load, catch: (cause) => adbcError("INTERNAL", `cannot load ${name}: ${messageOf(cause)}`) })
-    : Effect.fail(adbcError("NOT_IMPLEMENTED", installHint(purpose, [name])))
+  ))
 
 // parquet-wasm is an optional peer dependency of the package (a 5 MB WebAssembly module), loaded only when a Parquet
 // file is read.
@@ -101,6 +101,7 @@ async function* parquetBatches(file: ParquetFile, batchRows: number): AsyncGener
  */
 export const readParquet = (path: string, options: { readonly batchRows: number }): Effect.Effect<IngestData, AdbcError> =>
   Effect.gen(function*() {
+    yield* checkInputFile(path)
     const parquet = yield* parquetModule
     const schema = yield* Effect.scoped(Effect.flatMap(openParquet(parquet, path), (file) =>
       Effect.try({
@@ -139,9 +140,12 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z?$/
 const BOOLEAN = /^(true|false)$/i
 
+/** A CSV field as read: its text, or null for the NULL marker. */
+type CsvField = string | null
+
 /** The narrowest type holding every non-empty sample value (text when none is non-empty). */
-const inferType = (values: ReadonlyArray<string>): Arrow.DataType => {
-  const present = values.filter((v) => v !== "")
+const inferType = (values: ReadonlyArray<CsvField>): Arrow.DataType => {
+  const present = values.filter((v): v is string => v !== null && v !== "")
   const all = (re: RegExp) => present.length > 0 && present.every((v) => re.test(v))
   if (all(INTEGER)) {
     return present.every((v) => Math.abs(Number(v)) <= 2_147_483_647) ? new Arrow.Int32() : new Arrow.Int64()
@@ -194,8 +198,24 @@ const csvParser = loadOptionalPeer("csv-parse", "reading CSV", () => import("csv
 
 type CsvModule = Effect.Success<typeof csvParser>
 
-const csvRecords = (csv: CsvModule, path: string, delimiter: string) =>
-  createReadStream(path).pipe(csv.parse({ bom: true, delimiter, skip_empty_lines: true, relax_column_count: false }))
+/**
+ * The file's records as csv-parse reads them. A read error of the file (missing, a directory, unreadable) is passed
+ * into the parser, so it fails the records' iteration instead of being an unhandled 'error' event that ends Node.
+ */
+const csvRecords = (csv: CsvModule, path: string, delimiter: string, nullText: string) => {
+  // NULL is an unquoted field equal to the marker (empty by default); a quoted one, `""` included, is text.
+  const parser = csv.parse({
+    bom: true,
+    delimiter,
+    skip_empty_lines: true,
+    relax_column_count: false,
+    cast: (value, context) => (!context.quoting && value === nullText ? null : value)
+  })
+  const file = createReadStream(path)
+  file.once("error", (error) => parser.destroy(error))
+  parser.once("close", () => file.destroy())
+  return file.pipe(parser)
+}
 
 /** The field delimiter of a delimited text file, by its extension: a tab for `.tsv`, else a comma. */
 export const delimiterOfPath = (path: string): string => (/\.tsv$/i.test(path) ? "\t" : ",")
@@ -234,20 +254,27 @@ export interface CsvOptions {
   readonly batchRows: number
   /** Rows read to infer types. */
   readonly sampleRows?: number | undefined
+  /**
+   * The unquoted field text that means NULL: empty by default, as in PostgreSQL's and DuckDB's CSV, so that `,,` is
+   * NULL and `,"",` an empty string.
+   */
+  readonly nullText?: string | undefined
 }
 
 /** A CSV file with a header line: types inferred from its first rows, unless given. */
 export const readCsv = (path: string, options: CsvOptions): Effect.Effect<IngestData, AdbcError> =>
   Effect.gen(function*() {
+    yield* checkInputFile(path)
     const sampleRows = options.sampleRows ?? 1000
+    const nullText = options.nullText ?? ""
     const delimiter = options.delimiter === undefined ? delimiterOfPath(path) : delimiterOfFlag(options.delimiter)
     const csv = yield* csvParser
     const sample = yield* Effect.tryPromise({
       try: async () => {
-        const parser = csvRecords(csv, path, delimiter)
-        const rows: Array<Array<string>> = []
+        const parser = csvRecords(csv, path, delimiter, nullText)
+        const rows: Array<Array<CsvField>> = []
         for await (const record of parser) {
-          rows.push(record as Array<string>)
+          rows.push(record as Array<CsvField>)
           if (rows.length > sampleRows) break
         }
         parser.destroy()
@@ -255,7 +282,7 @@ export const readCsv = (path: string, options: CsvOptions): Effect.Effect<Ingest
       },
       catch: csvError(csv, path)
     })
-    const header = sample[0]
+    const header = sample[0]?.map((name) => name ?? nullText)
     if (header === undefined) return yield* invalidArgument(`${path} is empty: a CSV file needs a header line`)
     // A file split on another delimiter parses to one column whose name holds the delimiters: refuse it, not load it.
     const wrongDelimiter = options.delimiter === undefined ? misdelimited(path, header) : undefined
@@ -264,19 +291,19 @@ export const readCsv = (path: string, options: CsvOptions): Effect.Effect<Ingest
       if (!header.includes(name)) return yield* invalidArgument(`--column ${name}: ${path} has no such column; its columns: ${header.join(", ")}`)
     }
     const schema = new Arrow.Schema(header.map((name, c) =>
-      new Arrow.Field(name, options.columns[name] ?? inferType(sample.slice(1).map((row) => row[c] ?? "")), true)
+      new Arrow.Field(name, options.columns[name] ?? inferType(sample.slice(1).map((row) => row[c] ?? null)), true)
     ))
     const converters = schema.fields.map((f) => converter(f.type))
     let line = 1
-    const toBatch = (records: ReadonlyArray<Array<string>>): Effect.Effect<Arrow.RecordBatch, AdbcError> =>
+    const toBatch = (records: ReadonlyArray<Array<CsvField>>): Effect.Effect<Arrow.RecordBatch, AdbcError> =>
       Effect.try({
         try: () => {
           const builders = schema.fields.map((f) => makeFieldBuilder(f, { initialCapacity: records.length }))
           for (const record of records) {
             line++
             for (let c = 0; c < builders.length; c++) {
-              const text = record[c] ?? ""
-              if (text === "") builders[c]!.appendNull()
+              const text = record[c] ?? null
+              if (text === null) builders[c]!.appendNull()
               else {
                 try {
                   builders[c]!.append(converters[c]!(text))
@@ -290,9 +317,9 @@ export const readCsv = (path: string, options: CsvOptions): Effect.Effect<Ingest
         },
         catch: (cause) => adbcError("INVALID_DATA", `${path}: ${(cause as Error).message}`)
       })
-    const batches = Stream.fromAsyncIterable(csvRecords(csv, path, delimiter), csvError(csv, path)).pipe(
+    const batches = Stream.fromAsyncIterable(csvRecords(csv, path, delimiter, nullText), csvError(csv, path)).pipe(
         Stream.drop(1),
-        Stream.map((record) => record as Array<string>),
+        Stream.map((record) => record as Array<CsvField>),
         Stream.grouped(options.batchRows),
         Stream.mapEffect(toBatch)
       )

@@ -6,12 +6,16 @@
  * missing this says which to install instead of failing with Node's module-not-found error. The readers' peers
  * (csv-parse, parquet-wasm) are checked only by the commands that read those files.
  */
-import { installHint, resolvable } from "./packages.ts"
+import { installHint, nodeTooOld, resolvable } from "./packages.ts"
 
 const CLI_PACKAGES = ["@effect/platform-node"] as const
 
+const tooOld = nodeTooOld(process.versions.node)
 const missing = CLI_PACKAGES.filter((name) => !resolvable(name))
-if (missing.length > 0) {
+if (tooOld !== undefined) {
+  process.stderr.write(`adbc: ${tooOld}\n`)
+  process.exit(1)
+} else if (missing.length > 0) {
   process.stderr.write(`adbc: ${installHint("the command-line tool", missing)}\n`)
   process.exit(1)
 } else {

@@ -9,6 +9,7 @@ import { Effect, Fiber, Schema, type Scope, Stream } from "effect"
 import { type AdbcError, adbcError } from "../src/AdbcError.ts"
 import { type Cell, cellText, rowReaders } from "./cells.ts"
 import { CliStdio } from "./stdio.ts"
+import { renderTable, truncateToWidth } from "./table.ts"
 
 /** The output formats of `adbc query`. */
 export const OutputFormat = Schema.Literals(["table", "csv", "jsonl", "arrow", "arrows"])
@@ -36,21 +37,30 @@ const ioError = (what: string) => (cause: unknown) =>
 
 const isBrokenPipe = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === "EPIPE"
 
-/** A sink on a Node writable: waits for 'drain' when its buffer is full. */
-const writableSink = (stream: Writable, what: string, pipe: boolean): Sink => ({
-  write: (chunk) =>
-    Effect.callback<void, AdbcError | OutputClosed>((resume) => {
-      const onError = (error: unknown) =>
-        resume(Effect.fail(pipe && isBrokenPipe(error) ? new OutputClosed() : ioError(what)(error)))
-      stream.once("error", onError)
-      const ready = () => {
-        stream.off("error", onError)
-        resume(Effect.void)
-      }
-      if (stream.write(chunk)) ready()
-      else stream.once("drain", ready)
-    })
-})
+/**
+ * A sink on a Node writable: waits for 'drain' when its buffer is full. An error the stream reports between two
+ * writes (a disk that fills after the last write returned) is kept and fails the next write, never left to Node as an
+ * unhandled 'error' event.
+ */
+const writableSink = (stream: Writable, what: string, pipe: boolean): Sink => {
+  let failure: { readonly error: unknown } | undefined
+  const toError = (error: unknown) => (pipe && isBrokenPipe(error) ? new OutputClosed() : ioError(what)(error))
+  stream.on("error", (error) => void (failure ??= { error }))
+  return {
+    write: (chunk) =>
+      Effect.callback<void, AdbcError | OutputClosed>((resume) => {
+        if (failure !== undefined) return resume(Effect.fail(toError(failure.error)))
+        const onError = (error: unknown) => resume(Effect.fail(toError(error)))
+        stream.once("error", onError)
+        const ready = () => {
+          stream.off("error", onError)
+          resume(Effect.void)
+        }
+        if (stream.write(chunk)) ready()
+        else stream.once("drain", ready)
+      })
+  }
+}
 
 /** stdout, or the file at `path` (created or truncated, closed with the scope). */
 export const openSink = (path: string | undefined): Effect.Effect<Sink, AdbcError, Scope.Scope | CliStdio> =>
@@ -69,14 +79,21 @@ export const openSink = (path: string | undefined): Effect.Effect<Sink, AdbcErro
 export interface WriteOptions {
   /** Rows the table format shows (the rest are counted). */
   readonly maxRows: number
-  /** Widest column of the table format, in characters. */
+  /** Widest column of the table format, in display columns. */
   readonly maxWidth: number
+  /**
+   * How CSV writes NULL: an unquoted empty field by default, as PostgreSQL's and DuckDB's CSV do; an empty string is
+   * then written `""`, and a string equal to the marker is quoted too, so the two never meet.
+   */
+  readonly nullText?: string | undefined
 }
 
-const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll(`"`, `""`)}"` : text)
+/** A CSV field: quoted when it holds a delimiter, quote or line break, or when unquoted it would read as NULL. */
+export const csvField = (text: string, nullText: string): string =>
+  /[",\r\n]/.test(text) || text === nullText || text === "" ? `"${text.replaceAll(`"`, `""`)}"` : text
 
-const truncate = (text: string, width: number): string =>
-  text.length <= width ? text : `${text.slice(0, Math.max(1, width - 1))}…`
+/** A CSV cell: NULL as the marker, anything else as {@link csvField}. */
+const csvCell = (cell: Cell, nullText: string): string => (cell === null ? nullText : csvField(cellText(cell), nullText))
 
 /** Writes `batches` of `schema` to `sink` in `format`; returns the number of rows. */
 export const writeResult = (
@@ -99,11 +116,12 @@ export const writeResult = (
   switch (format) {
     case "csv":
       return Effect.gen(function*() {
-        yield* sink.write(`${names.map(csvField).join(",")}\n`)
+        const nullText = options.nullText ?? ""
+        yield* sink.write(`${names.map((name) => csvField(name, nullText)).join(",")}\n`)
         return yield* countRows((batch) => {
           const readers = rowReaders(batch)
           let out = ""
-          for (let i = 0; i < batch.numRows; i++) out += `${readers.map((read) => csvField(cellText(read(i)))).join(",")}\n`
+          for (let i = 0; i < batch.numRows; i++) out += `${readers.map((read) => csvCell(read(i), nullText)).join(",")}\n`
           return sink.write(out)
         })
       })
@@ -143,7 +161,7 @@ export const writeResult = (
             for (let i = 0; i < batch.numRows && shown.length < options.maxRows; i++) {
               shown.push(readers.map((read) => {
                 const cell = read(i)
-                return cell === null ? "NULL" : truncate(cellText(cell).replace(/[\r\n\t]/g, " "), options.maxWidth)
+                return cell === null ? "NULL" : truncateToWidth(cellText(cell).replace(/[\r\n\t]/g, " "), options.maxWidth)
               }))
             }
           })
@@ -151,14 +169,9 @@ export const writeResult = (
         const numeric = schema.fields.map((f) =>
           Arrow.DataType.isInt(f.type) || Arrow.DataType.isFloat(f.type) || Arrow.DataType.isDecimal(f.type)
         )
-        const header = names.map((n) => truncate(n, options.maxWidth))
-        const widths = header.map((h, c) => Math.max(h.length, ...shown.map((r) => r[c]!.length)))
-        const line = (cells: ReadonlyArray<string>) =>
-          cells.map((cell, c) => (numeric[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join(" | ").trimEnd()
+        const header = names.map((n) => truncateToWidth(n, options.maxWidth))
         const text = [
-          line(header),
-          widths.map((w) => "-".repeat(w)).join("-+-"),
-          ...shown.map(line),
+          ...renderTable(header, shown, (c) => numeric[c] === true, { separator: " | ", ruleJoint: "-+-" }),
           rows > shown.length
             ? `(${rows.toLocaleString("en-US")} rows; first ${shown.length.toLocaleString("en-US")} shown)`
             : `(${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"})`

@@ -19,3 +19,17 @@ export const installHint = (purpose: string, names: ReadonlyArray<string>): stri
   `${purpose} needs ${names.join(" and ")}, which effect-adbc lists as ` +
   `${names.length === 1 ? "an optional peer; install it" : "optional peers; install them"} next to effect-adbc: ` +
   `npm install ${names.join(" ")}`
+
+/**
+ * The oldest Node the package runs on, as `engines` in package.json says: the command line's runtime
+ * (@effect/platform-node and its undici) needs 22.19.
+ */
+export const NODE_FLOOR = "22.19.0"
+
+/** Why Node `version` (`22.12.0`) is too old for the package, or undefined when it is not. */
+export const nodeTooOld = (version: string): string | undefined => {
+  const [major = 0, minor = 0, patch = 0] = version.replace(/^v/, "").split(".").map(Number)
+  const [floorMajor = 0, floorMinor = 0, floorPatch = 0] = NODE_FLOOR.split(".").map(Number)
+  const older = major !== floorMajor ? major < floorMajor : minor !== floorMinor ? minor < floorMinor : patch < floorPatch
+  return older ? `needs Node.js ${NODE_FLOOR} or later; this is ${version} (https://nodejs.org)` : undefined
+}

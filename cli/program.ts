@@ -9,6 +9,7 @@ import { info, objects, query, tableSchema, tableTypes } from "./commands/databa
 import { demo } from "./commands/demo.ts"
 import { testkit } from "./commands/testkit.ts"
 import { copy, ingest } from "./commands/transfer.ts"
+import { maskUris, oneLine } from "./errors.ts"
 import { type CliStdio, layerConsole } from "./stdio.ts"
 
 /** `--verbose`: errors also print their cause (read from the arguments before parsing, so usage errors get it too). */
@@ -27,16 +28,24 @@ export const adbc = Command.make("adbc").pipe(
 export const isVerbose = (argv: ReadonlyArray<string>): boolean => argv.includes("--verbose")
 
 /**
+ * One usage error's text. A flag's environment variable that its Schema rejects (effect/cli reports the value as
+ * "config") is told by the variable's own message: its name, its value and what is accepted.
+ */
+const usageMessage = (error: { readonly message: string }): string => {
+  const invalid = error as { readonly _tag?: unknown; readonly value?: unknown; readonly expected?: unknown }
+  if (invalid._tag === "InvalidValue" && invalid.value === "config" && typeof invalid.expected === "string") {
+    const env = /environment variable .*/s.exec(invalid.expected)
+    if (env !== null) return env[0]
+  }
+  return error.message.replace(/Schema validation failed: /g, "").replace(/Expected: Expected /g, "Expected: ")
+}
+
+/**
  * What a bad command line prints: one line per error (flag, value, what is accepted) and where the flags are listed,
  * on stderr; effect/cli's default prints the whole help text on stdout first, burying the error under it.
  */
 export const usageErrorLines = (commandPath: ReadonlyArray<string>, errors: ReadonlyArray<{ readonly message: string }>): Array<string> => [
-  ...errors.map((error) =>
-    `error: ${
-      error.message.replace(/Schema validation failed: /g, "").replace(/Expected: Expected /g, "Expected: ")
-        .replace(/\s*\n\s*/g, " ").trim()
-    }`
-  ),
+  ...errors.map((error) => `error: ${maskUris(oneLine(usageMessage(error)))}`),
   `hint: ${[...commandPath, "--help"].join(" ")} lists every ${commandPath.length > 1 ? "flag" : "command"}`
 ]
 

@@ -68,8 +68,8 @@ export const make = (sink: ProgressSink): Progress["Service"] => ({
     const elapsed = () => (performance.now() - started) / 1000
     const line = () =>
       `${step}: ${bar(rows, totalRows)}${formatCount(rows)}${totalRows !== undefined ? `/${formatCount(totalRows)}` : ""} rows, ${
-        formatCount(rate(rows, elapsed()))
-      } rows/s`
+        formatMegabytes(bytes)
+      } MB, ${formatCount(rate(rows, elapsed()))} rows/s`
     const draw = () => {
       const text = line()
       // A terminal that reports no width (0) gets 80 columns; the line is cut one short of the width.
@@ -110,6 +110,17 @@ export const layerStdout: Layer.Layer<Progress, never, CliStdio> = Layer.effect(
       isTerminal: stdio.isTerminal,
       columns: stdio.columns
     }))
+)
+
+/** Progress that draws nothing (`--quiet`): steps still measure their figures. */
+export const layerSilent: Layer.Layer<Progress> = Layer.succeed(Progress)(make({ write: () => {}, isTerminal: false }))
+
+/**
+ * Progress on stdout as {@link layerStdout}, but only where it cannot mix with results: stdout is a terminal and the
+ * results go elsewhere (`adbc query --output FILE`); otherwise {@link layerSilent}.
+ */
+export const layerTerminalOnly: Layer.Layer<Progress, never, CliStdio> = Layer.unwrap(
+  Effect.map(CliStdio, (stdio) => (stdio.isTerminal ? layerStdout : layerSilent))
 )
 
 /** Options of {@link tracked}. */

@@ -1,14 +1,16 @@
 /**
- * Where the command line writes: its stdout (results, progress, summaries), its stderr (error lines), whether stdout
+ * Where the command line reads and writes: its stdin (scripts), its stdout (results, progress, summaries), its stderr (error lines), whether stdout
  * is a terminal and how wide. Every command writes through this service (and through the Console built on it), never
  * to `process.stdout` directly, so the same program runs in a test with its output captured.
  */
 import { Console as NodeConsole } from "node:console"
-import type { Writable } from "node:stream"
+import type { Readable, Writable } from "node:stream"
 import { Console, Context, Effect, Layer } from "effect"
 
 /** The command line's output streams. */
 export class CliStdio extends Context.Service<CliStdio, {
+  /** Standard input (`adbc query -f -` reads its script there). */
+  readonly stdin: Readable
   readonly stdout: Writable
   readonly stderr: Writable
   /** Whether stdout is a terminal (progress bars) or not (plain lines). */
@@ -19,6 +21,7 @@ export class CliStdio extends Context.Service<CliStdio, {
 
 /** The process's own stdout and stderr. */
 export const layerProcess: Layer.Layer<CliStdio> = Layer.sync(CliStdio, () => ({
+  stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
   isTerminal: process.stdout.isTTY === true,

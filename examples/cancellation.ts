@@ -5,9 +5,10 @@
  * The connections come from a pool: should the server not confirm the cancel within the driver's answer budget, the
  * driver drops that connection rather than wait (it reports itself unusable), and the pool hands out a fresh one.
  */
-import { Console, Effect, Stream } from "effect"
-import { ConnectionPool } from "../src/ConnectionPool.ts"
-import { pool } from "./support.ts"
+import { Console, Effect, Layer, Stream } from "effect"
+import { ConnectionPool } from "effect-adbc"
+import * as Hana from "effect-adbc/hana"
+import { HanaTestServer } from "effect-adbc/testkit/hana"
 
 /**
  * Reads a 50-million-row result for at most `millis`; returns whether the time ran out, the rows seen before, how
@@ -15,7 +16,7 @@ import { pool } from "./support.ts"
  */
 export const readFor = (millis: number) =>
   Effect.gen(function*() {
-    const connections = yield* ConnectionPool
+    const connections = yield* ConnectionPool.ConnectionPool
     let seen = 0
     const started = Date.now()
     const timedOut = yield* connections.use((conn) =>
@@ -36,5 +37,19 @@ export const readFor = (millis: number) =>
     return { timedOut, seen, stoppedAfterMs, answer }
   })
 
+// The database: HANA named by HANA_URI (and the other HANA_ variables) when set, else the HANA test server,
+// started for the program's lifetime.
+const hana = process.env["HANA_URI"] !== undefined
+  ? Hana.layerDatabaseConfig("HANA_")
+  : Layer.unwrap(Effect.map(HanaTestServer, (server) => Hana.layerDatabase({ uri: server.uri }))).pipe(
+    Layer.provide(HanaTestServer.layer())
+  )
+
 /** On HANA, with a pool of one connection. */
-export const main = readFor(300).pipe(Effect.provide(pool("hana", 1)))
+export const main = readFor(300).pipe(Effect.provide(ConnectionPool.layer({ size: 1 }).pipe(Layer.provide(hana))))
+
+// Run as a program (`node example.js`, `npx tsx example.ts`): imported, it only defines `main`.
+if (import.meta.main) Effect.runPromise(main).then(() => process.exit(0), (error: unknown) => {
+  console.error(String(error))
+  process.exit(1)
+})

@@ -3,11 +3,10 @@
  * columns, filtered by LIKE patterns) and GetTableSchema (a table's Arrow schema).
  */
 import * as Arrow from "apache-arrow"
-import { Console, Effect } from "effect"
-import { InfoCode, ObjectDepth } from "../src/catalog/index.ts"
-import { Connection } from "../src/Connection.ts"
-import { fromTable } from "../src/Ingest.ts"
-import { connection } from "./support.ts"
+import { Console, Effect, Layer } from "effect"
+import { Catalog, Connection, Ingest } from "effect-adbc"
+import * as Oracle from "effect-adbc/oracle"
+import { OracleTestServer } from "effect-adbc/testkit/oracle"
 
 type Row = Record<string, unknown>
 const rows = (value: unknown): Array<Row> =>
@@ -15,16 +14,16 @@ const rows = (value: unknown): Array<Row> =>
 
 /** Creates a table, then browses the catalog down to it; returns what it found. */
 export const program = Effect.gen(function*() {
-  const conn = yield* Connection
-  yield* conn.ingest(fromTable(new Arrow.Table({
+  const conn = yield* Connection.Connection
+  yield* conn.ingest(Ingest.fromTable(new Arrow.Table({
     SKU: Arrow.vectorFromArray(["A-1"], new Arrow.Utf8()),
     STOCK: Arrow.vectorFromArray([3], new Arrow.Int32())
   })), { targetTable: "INVENTORY", mode: "replace" })
 
-  const info = yield* conn.getInfo([InfoCode.VENDOR_NAME, InfoCode.DRIVER_NAME])
+  const info = yield* conn.getInfo([Catalog.InfoCode.VENDOR_NAME, Catalog.InfoCode.DRIVER_NAME])
   const infoValues = [...(info.getChild("info_value") ?? [])].map(String)
   const types = [...(yield* conn.getTableTypes).getChild("table_type") ?? []].map(String)
-  const objects = yield* conn.getObjects({ depth: ObjectDepth.ALL, tableName: "INVENTORY" })
+  const objects = yield* conn.getObjects({ depth: Catalog.ObjectDepth.ALL, tableName: "INVENTORY" })
   const found = rows(objects).flatMap((catalog) =>
     rows(catalog["catalog_db_schemas"]).flatMap((schema) =>
       rows(schema["db_schema_tables"]).map((table) =>
@@ -44,5 +43,19 @@ export const program = Effect.gen(function*() {
   return { infoValues, types, found, schema }
 })
 
+// The database: Oracle named by ORACLE_URI (and the other ORACLE_ variables) when set, else the Oracle test server,
+// started for the program's lifetime.
+const oracle = process.env["ORACLE_URI"] !== undefined
+  ? Oracle.layerDatabaseConfig("ORACLE_")
+  : Layer.unwrap(Effect.map(OracleTestServer, (server) => Oracle.layerDatabase({ uri: server.uri }))).pipe(
+    Layer.provide(OracleTestServer.layer())
+  )
+
 /** On Oracle. */
-export const main = program.pipe(Effect.provide(connection("oracle")))
+export const main = program.pipe(Effect.provide(Connection.layer().pipe(Layer.provide(oracle))))
+
+// Run as a program (`node example.js`, `npx tsx example.ts`): imported, it only defines `main`.
+if (import.meta.main) Effect.runPromise(main).then(() => process.exit(0), (error: unknown) => {
+  console.error(String(error))
+  process.exit(1)
+})

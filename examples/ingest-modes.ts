@@ -2,16 +2,16 @@
  * The four ingest modes: create (fails if the table exists), append, replace and create_append, each atomic.
  */
 import * as Arrow from "apache-arrow"
-import { Console, Effect, Stream } from "effect"
-import { Connection } from "../src/Connection.ts"
-import { fromTable } from "../src/Ingest.ts"
-import { connection } from "./support.ts"
+import { Console, Effect, Layer, Stream } from "effect"
+import { Connection, Ingest } from "effect-adbc"
+import * as Oracle from "effect-adbc/oracle"
+import { OracleTestServer } from "effect-adbc/testkit/oracle"
 
-const rows = (...ids: Array<number>) => fromTable(new Arrow.Table({ ID: Arrow.vectorFromArray(ids, new Arrow.Int32()) }))
+const rows = (...ids: Array<number>) => Ingest.fromTable(new Arrow.Table({ ID: Arrow.vectorFromArray(ids, new Arrow.Int32()) }))
 
 /** Runs each mode on the table EVENTS and returns the row count after each step. */
 export const program = Effect.gen(function*() {
-  const conn = yield* Connection
+  const conn = yield* Connection.Connection
   const count = Effect.map(
     Stream.runCollect(conn.query(`SELECT COUNT(*) AS N FROM "EVENTS"`)),
     (batches) => Number(batches[0]?.getChildAt(0)?.get(0))
@@ -34,5 +34,19 @@ export const program = Effect.gen(function*() {
   return steps
 })
 
+// The database: Oracle named by ORACLE_URI (and the other ORACLE_ variables) when set, else the Oracle test server,
+// started for the program's lifetime.
+const oracle = process.env["ORACLE_URI"] !== undefined
+  ? Oracle.layerDatabaseConfig("ORACLE_")
+  : Layer.unwrap(Effect.map(OracleTestServer, (server) => Oracle.layerDatabase({ uri: server.uri }))).pipe(
+    Layer.provide(OracleTestServer.layer())
+  )
+
 /** On Oracle (the modes behave the same on HANA). */
-export const main = program.pipe(Effect.provide(connection("oracle")))
+export const main = program.pipe(Effect.provide(Connection.layer().pipe(Layer.provide(oracle))))
+
+// Run as a program (`node example.js`, `npx tsx example.ts`): imported, it only defines `main`.
+if (import.meta.main) Effect.runPromise(main).then(() => process.exit(0), (error: unknown) => {
+  console.error(String(error))
+  process.exit(1)
+})

@@ -4,9 +4,9 @@
  * same Schemas as `setOption`, so a bad value fails when the configuration loads, before any connection.
  */
 import { ConfigProvider, Console, Effect, Layer } from "effect"
-import * as Hana from "../layers/hana/index.ts"
-import * as Connection from "../src/Connection.ts"
-import { HanaTestServer } from "../testkit/hana/index.ts"
+import { Connection } from "effect-adbc"
+import * as Hana from "effect-adbc/hana"
+import { HanaTestServer } from "effect-adbc/testkit/hana"
 
 /** Connects with options read from `env` and reads one back; returns it (or the configuration error's text). */
 export const connectWith = (env: Record<string, string>) =>
@@ -27,3 +27,9 @@ export const main = Effect.gen(function*() {
   yield* Console.log(`HANA_DBA_STATEMENT_FETCH_SIZE=5000 → fetch size ${good}\nHANA_DBA_STATEMENT_FETCH_SIZE=lots → ${bad}`)
   return { good, bad }
 }).pipe(Effect.provide(HanaTestServer.layer()))
+
+// Run as a program (`node example.js`, `npx tsx example.ts`): imported, it only defines `main`.
+if (import.meta.main) Effect.runPromise(main).then(() => process.exit(0), (error: unknown) => {
+  console.error(String(error))
+  process.exit(1)
+})

@@ -5,17 +5,16 @@
  */
 import { Effect } from "effect"
 import { readdirSync } from "node:fs"
-import { quickstart } from "./quickstart.ts"
-import { connection, type ExampleDriver } from "./support.ts"
+import { main as quickstart } from "./quickstart.ts"
 
 const args = process.argv.slice(2)
 const name = args.find((a) => !a.startsWith("--") && args[args.indexOf(a) - 1] !== "--driver") ?? "quickstart"
-const driver: ExampleDriver = args[args.indexOf("--driver") + 1] === "oracle" ? "oracle" : "hana"
-const available = readdirSync(new URL(".", import.meta.url)).filter((f) => f.endsWith(".ts") && !["run.ts", "support.ts"].includes(f))
+const driver = args[args.indexOf("--driver") + 1] === "oracle" ? "oracle" : "hana"
+const available = readdirSync(new URL(".", import.meta.url)).filter((f) => f.endsWith(".ts") && f !== "run.ts")
   .map((f) => f.slice(0, -3))
 
 const load = async (): Promise<Effect.Effect<unknown, unknown>> => {
-  if (name === "quickstart") return quickstart.pipe(Effect.provide(connection(driver)))
+  if (name === "quickstart") return quickstart(driver)
   if (!available.includes(name)) throw new Error(`no example named ${name}; available: ${available.join(", ")}`)
   const module = (await import(`./${name}.ts`)) as { main: Effect.Effect<unknown, unknown> }
   return module.main

@@ -86,10 +86,25 @@ npm install --no-audit --no-fund --loglevel=error parquet-wasm
 if read="$(ingest_parquet)"; then echo "adbc ingest accepted an empty Parquet file"; exit 1; fi
 echo "$read" | grep -q "empty.parquet is not a readable Parquet file"
 
+# A driver whose client is not installed is named with its install command, before any connection is tried.
+if hint="$(npx --no-install adbc query --uri oracle://u:p@127.0.0.1:1/FREEPDB1 "SELECT 1 FROM DUAL" 2>&1)"; then echo "adbc ran the Oracle driver without oracledb"; exit 1; fi
+echo "$hint" | grep -q "^error: NOT_IMPLEMENTED: the Oracle driver needs oracledb.*: npm install oracledb"
+
 # The README's CLI tour, word for word but for its two fixed ports (free ones here, so that checks running side by side
 # do not collide), with the last peer it needs (the Oracle client). Any failing line fails the check.
 oracledb_version="$("$node" -p 'require(process.argv[1]).peerDependencies.oracledb' "$root/package.json")"
 npm install --no-audit --no-fund --loglevel=error "oracledb@$oracledb_version"
+
+# Every file the README links to is in the package, and an example from it runs as it stands in the app: compiled
+# with plain tsc and run with node, on both test servers (it imports only the package's entry points).
+for linked in cli/README.md examples/README.md BENCHMARKS.md docs/features.md; do test -f "node_modules/effect-adbc/$linked"; done
+mkdir example
+cp node_modules/effect-adbc/examples/quickstart.ts example/
+sed 's#"main.ts"#"example/quickstart.ts"#; s#"outDir": "out"#"outDir": "example-out"#' tsconfig.json >tsconfig.example.json
+"$tsc" -p tsconfig.example.json
+example_output="$(timeout 120 "$node" example-out/quickstart.js oracle)"
+echo "$example_output" | grep -q "^read 4 rows in "
+
 "$node" "$root/scripts/readme-example.mjs" "$root/README.md" sh '## The `adbc` command line' >tour.sh
 read -r hana_port oracle_port < <("$node" -e '
 const net = require("node:net")

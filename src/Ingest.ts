@@ -162,6 +162,7 @@ const checkedBatch = (declared: Arrow.Schema, batch: Arrow.RecordBatch): Result.
  *
  * @category internals
  * @since 0.1.0
+ * @internal
  */
 export const runIngest = (
   session: Session,

@@ -32,6 +32,11 @@ export interface ReaderShape {
    * INVALID_STATE. The cursor is released when the stream ends, fails or is interrupted.
    */
   readonly batches: Stream.Stream<Arrow.RecordBatch, AdbcError>
+  /**
+   * Rows the statement affected when it returned no result set (DML, DDL): ADBC ExecuteQuery's `rows_affected`, -1
+   * when the database does not say. Absent for a query.
+   */
+  readonly rowsAffected?: number | undefined
 }
 
 /**
@@ -119,6 +124,7 @@ export const emptyCursor: DriverCursor = {
  *
  * @category constructors
  * @since 0.1.0
+ * @internal
  */
 export const fromRows = (
   session: Session,
@@ -141,6 +147,7 @@ export const fromRows = (
  *
  * @category constructors
  * @since 0.1.0
+ * @internal
  */
 export const fromCursor = Effect.fnUntraced(function*(
   session: Session,

@@ -68,6 +68,7 @@ type Bound =
  *
  * @category constructors
  * @since 0.1.0
+ * @internal
  */
 export const make = (
   session: Session,
@@ -137,7 +138,8 @@ export const make = (
           if (result._tag === "Rows") return yield* fromRows(session, result, batchCap(), attributes)
           const out = result.out
           if (out !== undefined) return yield* fromRows(session, { cursor: emptyCursor, out }, batchCap(), attributes)
-          return yield* fromCursor(session, emptyCursor, batchCap(), attributes)
+          const reader = yield* fromCursor(session, emptyCursor, batchCap(), attributes)
+          return { ...reader, rowsAffected: result.rowsAffected }
         })
       )
     })

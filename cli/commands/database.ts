@@ -2,6 +2,7 @@
  * The commands that read from one database: `query`, `info`, `objects`, `table-schema`, `table-types`.
  */
 import { readFile } from "node:fs/promises"
+import { text } from "node:stream/consumers"
 import * as Arrow from "apache-arrow"
 import { Effect, Option, Stream } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
@@ -11,8 +12,12 @@ import { Connection } from "../../src/Connection.ts"
 import { OptionSchemas } from "../../src/Options.ts"
 import { rowsOf } from "../cells.ts"
 import { connectionFlags, connectionOf } from "../connect.ts"
-import { envName, integerFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
+import { envName, integerFlag, nullFlag, quietFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
 import { openSink, OutputFormat, writeResult } from "../output.ts"
+import * as Progress from "../progress.ts"
+import { formatCount } from "../progress.ts"
+import { scriptStatements, statementVerb } from "../script.ts"
+import { CliStdio } from "../stdio.ts"
 
 /** `--format`, `--output`, `--max-rows`, `--max-width`: how results are written. */
 const outputFlags = {
@@ -45,6 +50,7 @@ const outputFlags = {
 }
 
 type OutputArgs = {
+  readonly nullText?: string
   readonly format: OutputFormat
   readonly output: Option.Option<string>
   readonly maxRows: number
@@ -61,6 +67,31 @@ const emit = (args: OutputArgs, schema: Arrow.Schema, batches: Stream.Stream<Arr
 /** Writes a catalog result (one batch). */
 const emitBatch = (args: OutputArgs, batch: Arrow.RecordBatch) => emit(args, batch.schema, Stream.make(batch))
 
+/** The SQL text of `adbc query`: the argument, a file, or standard input (`-f -`), read before connecting. */
+const sqlText = (sql: Option.Option<string>, file: string | undefined) =>
+  Option.isSome(sql)
+    ? Effect.succeed(sql.value)
+    : file === "-"
+    ? Effect.flatMap(CliStdio, (stdio) =>
+      Effect.tryPromise({
+        try: () => text(stdio.stdin),
+        catch: (cause) => adbcError("IO", `cannot read standard input: ${(cause as Error).message}`)
+      }))
+    : file !== undefined
+    ? Effect.tryPromise({
+      try: () => readFile(file, "utf8"),
+      catch: (cause) => adbcError("IO", `cannot read ${file}: ${(cause as Error).message}`)
+    })
+    : Effect.fail(invalidArgument("no SQL: give it as the argument, with --file FILE, or --file - to read standard input"))
+
+/** What a statement without a result set did: `INSERT: 3 rows affected`, `CREATE TABLE: done`. */
+export const statusLine = (sql: string, rowsAffected: number | undefined): string => {
+  const verb = statementVerb(sql)
+  return rowsAffected !== undefined && rowsAffected >= 0 && !/^(CREATE|DROP|ALTER|TRUNCATE|GRANT|REVOKE)\b/.test(verb)
+    ? `${verb}: ${formatCount(rowsAffected)} row${rowsAffected === 1 ? "" : "s"} affected`
+    : `${verb}: done`
+}
+
 /** `adbc query SQL | --file F`. */
 export const query = Command.make(
   "query",
@@ -68,27 +99,54 @@ export const query = Command.make(
     sql: Argument.String("sql").pipe(Argument.optional, Argument.withDescription("the SQL to run")),
     file: Flag.String("file").pipe(
       Flag.withAlias("f"),
-      withEnvOptional(envName("query", "file"), OptionSchemas.nonEmptyString, "read the SQL from this file")
+      withEnvOptional(
+        envName("query", "file"),
+        OptionSchemas.nonEmptyString,
+        "run the script in this file (- for standard input): statements end with ; and a PL/SQL or SQLScript block with a line holding only /"
+      )
     ),
+    nullText: nullFlag("query"),
+    quiet: quietFlag("query"),
     ...outputFlags,
     ...connectionFlags()
   },
   (args) =>
     Effect.gen(function*() {
       const file = Option.getOrUndefined(args.file)
-      const sql = Option.isSome(args.sql)
-        ? args.sql.value
-        : file !== undefined
-        ? yield* Effect.tryPromise({
-          try: () => readFile(file, "utf8"),
-          catch: (cause) => adbcError("IO", `cannot read ${file}: ${(cause as Error).message}`)
-        })
-        : yield* Effect.fail(invalidArgument("no SQL: give it as the argument or with --file FILE"))
-      const conn = yield* Connection
-      const reader = yield* conn.executeQuery(sql.trim().replace(/;\s*$/, ""))
-      yield* emit(args, reader.schema, reader.batches)
-    }).pipe(Effect.scoped, Effect.provide(connectionOf(args)))
-).pipe(Command.withDescription("Run a query and print its result (streamed) as a table, CSV, JSON lines or Arrow IPC"))
+      const text = yield* sqlText(args.sql, file)
+      // An argument is one statement (its trailing ; dropped); a file is a script of several.
+      const statements = Option.isSome(args.sql)
+        ? [{ sql: text.trim().replace(/;\s*$/, ""), line: 1 }]
+        : scriptStatements(text)
+      if (statements.length === 0) return yield* invalidArgument(`no SQL: ${file === "-" ? "standard input" : file} holds no statement`)
+      const toFile = Option.isSome(args.output)
+      if (toFile && statements.length > 1 && (args.format === "arrow" || args.format === "arrows")) {
+        return yield* invalidArgument(`--format ${args.format} writes one result: run one statement per file, not ${statements.length}`)
+      }
+      yield* Effect.gen(function*() {
+        const conn = yield* Connection
+        const stdio = yield* CliStdio
+        for (const statement of statements) {
+          yield* Effect.scoped(Effect.gen(function*() {
+            const reader = yield* conn.executeQuery(statement.sql)
+            if (reader.schema.fields.length === 0) {
+              yield* Stream.runDrain(reader.batches)
+              const line = `${statusLine(statement.sql, reader.rowsAffected)}\n`
+              // Results on stdout stay clean in a data format: the status goes where the user sees it.
+              yield* Effect.sync(() => void (args.format === "table" ? stdio.stdout : stdio.stderr).write(line))
+              return
+            }
+            const write = emit(args, reader.schema, reader.batches)
+            yield* toFile && !args.quiet
+              ? Effect.provide(Progress.tracked("query", { operation: "fetch", onFinish: () => {} })(write), Progress.layerTerminalOnly)
+              : write
+          }))
+        }
+      }).pipe(Effect.provide(connectionOf(args)))
+    })
+).pipe(Command.withDescription(
+  "Run SQL and print its result (streamed) as a table, CSV, JSON lines or Arrow IPC; -f FILE (or -f - for standard input) runs a script of several statements"
+))
 
 const infoNames = new Map(Object.entries(InfoCode).map(([name, code]) => [code as number, name]))
 

@@ -12,7 +12,7 @@ import * as Std from "../../src/StandardOptions.ts"
 import { OptionSchemas } from "../../src/Options.ts"
 import { connectionFlags, connectionOf, driverFlag, optionFlag, uriFlag } from "../connect.ts"
 import { copyQuery } from "../copy.ts"
-import { envName, integerFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
+import { envConfig, envName, integerFlag, nullFlag, quietFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
 import { csvType, formatOfPath, InputFormats, readArrow, readCsv, readParquet } from "../files.ts"
 import * as Progress from "../progress.ts"
 import { formatCount } from "../progress.ts"
@@ -26,7 +26,7 @@ const modes = Std.IngestModes.map((m) => m.slice("adbc.ingest.mode.".length)) as
 const targetFlags = (command: string) => ({
   table: Flag.String("table").pipe(
     Flag.withSchema(OptionSchemas.nonEmptyString),
-    Flag.withFallbackConfig(Config.schema(OptionSchemas.nonEmptyString, envName(command, "table"))),
+    Flag.withFallbackConfig(envConfig(envName(command, "table"), OptionSchemas.nonEmptyString)),
     Flag.withDescription(`target table (env ${envName(command, "table")})`)
   ),
   mode: Flag.Literals("mode", modes).pipe(
@@ -114,6 +114,8 @@ export const ingest = Command.make(
       10_000,
       "rows per Arrow batch read from CSV and Parquet"
     ),
+    nullText: nullFlag("ingest"),
+    quiet: quietFlag("ingest"),
     ...targetFlags("ingest"),
     ...connectionFlags()
   },
@@ -136,13 +138,18 @@ export const ingest = Command.make(
         ? yield* readArrow(args.file)
         : format === "parquet"
         ? yield* readParquet(args.file, { batchRows: args.batchRows })
-        : yield* readCsv(args.file, { columns, batchRows: args.batchRows, delimiter: Option.getOrUndefined(args.delimiter) })
+        : yield* readCsv(args.file, {
+          columns,
+          batchRows: args.batchRows,
+          delimiter: Option.getOrUndefined(args.delimiter),
+          nullText: args.nullText
+        })
       const rows = yield* Effect.flatMap(Connection, (conn) => conn.ingest(data, ingestOptions(args))).pipe(
         Progress.tracked(`ingest ${args.file}`, { operation: "ingest", onFinish: () => {} }),
         Effect.provide(connectionOf(args))
       )
       yield* Console.log(`${formatCount(rows)} rows ingested into ${targetName(args)}`)
-    }).pipe(Effect.scoped, Effect.provide(Progress.layerStdout))
+    }).pipe(Effect.scoped, Effect.provide(args.quiet ? Progress.layerSilent : Progress.layerStdout))
 ).pipe(Command.withDescription("Bulk-ingest an Arrow IPC, Parquet or CSV file into a table, streamed in batches (atomic)"))
 
 /** `adbc copy --from-uri … --query SQL --to-uri … --table T`. */
@@ -160,7 +167,8 @@ export const copy = Command.make(
     fromOption: optionFlag("from-"),
     toDriver: driverFlag("to-"),
     toUri: uriFlag("to-"),
-    toOption: optionFlag("to-")
+    toOption: optionFlag("to-"),
+    quiet: quietFlag("copy")
   },
   (args) =>
     Effect.gen(function*() {
@@ -175,5 +183,5 @@ export const copy = Command.make(
         { step: `copy into ${args.table}`, onFinish: () => {}, callerOptions: { from: args.fromOption, to: args.toOption } }
       )
       yield* Console.log(`${formatCount(rows)} rows copied into ${targetName(args)}`)
-    }).pipe(Effect.scoped, Effect.provide(Progress.layerStdout))
+    }).pipe(Effect.scoped, Effect.provide(args.quiet ? Progress.layerSilent : Progress.layerStdout))
 ).pipe(Command.withDescription("Copy a query's result from one database into a table on another, streamed as Arrow batches (atomic)"))

@@ -13,6 +13,7 @@ import type * as Database from "../../src/Database.ts"
 import { databaseFromEnv, databaseOnTestServer, type DriverName, hasEnvUri } from "../drivers.ts"
 import { copyQuery } from "../copy.ts"
 import { formatCount, formatMegabytes, type Progress, type StepFigures } from "../progress.ts"
+import { renderTable } from "../table.ts"
 import { ChecksumAccumulator } from "./checksum.ts"
 import { failedChecks } from "./checks.ts"
 import { lineitem, lineitemSchema } from "./lineitem.ts"
@@ -137,12 +138,8 @@ export const runDemo = (
     return summary
   })
 
-const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, rightAligned: ReadonlySet<number>) => {
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)))
-  const line = (cells: ReadonlyArray<string>) =>
-    cells.map((cell, c) => (rightAligned.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd()
-  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n")
-}
+const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, rightAligned: ReadonlySet<number>) =>
+  renderTable(header, rows, (c) => rightAligned.has(c), { separator: "  ", ruleJoint: "  " }).join("\n")
 
 const printSummary = (summary: DemoSummary, generatedRows: number, problems: ReadonlyArray<string>) =>
   Console.log([

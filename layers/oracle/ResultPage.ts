@@ -94,7 +94,7 @@ const isIntervalDS = (v: unknown): v is IntervalDS =>
 const isIntervalYM = (v: unknown): v is IntervalYM =>
   typeof v === "object" && v !== null && "years" in v && "months" in v && !("days" in v)
 
-/** `JSON.rawJSON` (Node 21+; the package requires Node 22.12): a value JSON.stringify writes as the given text. */
+/** `JSON.rawJSON` (Node 21+; the package requires Node 22.19): a value JSON.stringify writes as the given text. */
 const rawJson = (JSON as unknown as { rawJSON: (text: string) => unknown }).rawJSON
 
 /**

@@ -28,7 +28,8 @@ import { BaseColumnBuilder, type ColumnBuilderOptions, dataFromBuffers, grownCap
 import { parseIsoDate, parseIsoTime, parseIsoTimestamp, type TemporalParts, writeSecondsAndNanos } from "./Temporal.ts"
 import { TWO_32 } from "./Words.ts"
 
-type FixedArray =
+/** The typed arrays fixed-width builders write their values into. */
+export type FixedArray =
   | Int8Array
   | Int16Array
   | Int32Array

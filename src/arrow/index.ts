@@ -26,6 +26,7 @@
  * ```
  */
 export { ArrowAssemblyError } from "./ArrowAssemblyError.ts"
+export { ValidityBitmap } from "./Validity.ts"
 export {
   type BatchAssemblerOptions,
   BatchAssembler,
@@ -58,6 +59,7 @@ export {
   type DayTimeInterval,
   Float32Builder,
   Float64Builder,
+  type FixedArray,
   FixedWidthBuilder,
   Int16Builder,
   Int32Builder,

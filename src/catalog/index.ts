@@ -4,6 +4,7 @@
  * search-pattern matcher and XDBC helpers drivers use to produce those values.
  */
 export { CatalogError, type CatalogErrorKind, isCatalogError } from "./CatalogError.ts"
+export type { Cell } from "./internal/arrowData.ts"
 export {
   AdbcVersion,
   buildGetInfo,

@@ -7,7 +7,7 @@
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PassThrough } from "node:stream"
+import { PassThrough, Readable } from "node:stream"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as Arrow from "apache-arrow"
@@ -50,6 +50,7 @@ const quietly = <A, E>(copy: Effect.Effect<A, E, Progress.Progress>) =>
   copy.pipe(
     Effect.provide(Progress.layerStdout),
     Effect.provide(Layer.succeed(CliStdio, {
+      stdin: Readable.from([]),
       stdout: new PassThrough().resume(),
       stderr: new PassThrough().resume(),
       isTerminal: false,

@@ -4,7 +4,7 @@
  * with a row deleted on Oracle between the copy and the verification: its checks must fail it. Its SIGINT test runs
  * the built bin: see process.test.ts.
  */
-import { PassThrough } from "node:stream"
+import { PassThrough, Readable } from "node:stream"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Layer } from "effect"
 import * as Connection from "../../src/Connection.ts"
@@ -31,7 +31,7 @@ describe("adbc demo (npm start)", () => {
   it("fails its checks (exit 3, one line naming Oracle's count and checksum) when a row goes missing on Oracle after the copy", async () => {
     let stdout = ""
     const out = new PassThrough().setEncoding("utf8").on("data", (chunk: string) => void (stdout += chunk))
-    const stdio = Layer.succeed(CliStdio, { stdout: out, stderr: new PassThrough().resume(), isTerminal: false, columns: undefined })
+    const stdio = Layer.succeed(CliStdio, { stdin: Readable.from([]), stdout: out, stderr: new PassThrough().resume(), isTerminal: false, columns: undefined })
     const deleteOneRow = Connection.execute(`DELETE FROM "DEMO_TAMPERED" WHERE "L_ORDERKEY" = 1 AND "L_LINENUMBER" = 1`)
     const exit = await Effect.runPromiseExit(
       Effect.scoped(runDemo({ rows: 2000, seed: 3, table: "DEMO_TAMPERED" }, { afterCopy: Effect.asVoid(deleteOneRow) })).pipe(

@@ -6,7 +6,7 @@
  * once the one build is done: the SIGINT tests on servers of their own (they count the server's cursors), the others
  * on the file's shared pair. The details of each command are tested in-process (cli.test.ts, demo.test.ts).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -40,11 +40,12 @@ const waitUntil = async (done: () => boolean, ms: number) => {
 describe.concurrent("the built adbc bin", { timeout: 300_000 }, () => {
   it("prints help with every command, runs a query, and exits 1 (bad query) or 2 (bad flag) with the error", async () => {
     const bin = await buildBin()
-    const [help, query, failed, usage] = await Promise.all([
+    const [help, query, failed, usage, missing] = await Promise.all([
       runBin(bin, ["--help"]),
       runBin(bin, ["query", "--uri", hana.uri, "--format", "jsonl", "SELECT 1 AS A, 'ü' AS B FROM DUMMY"]),
       runBin(bin, ["query", "--uri", hana.uri, "SELECT FROM"]),
-      runBin(bin, ["query", "--uri", hana.uri, "--max-rows", "none", "SELECT 1 FROM DUMMY"])
+      runBin(bin, ["query", "--uri", hana.uri, "--max-rows", "none", "SELECT 1 FROM DUMMY"]),
+      runBin(bin, ["ingest", "missing.csv", "--uri", hana.uri, "--table", "NEVER"])
     ])
     expect(help.code).toBe(0)
     for (const command of ["query", "ingest", "copy", "objects", "info", "table-schema", "table-types", "testkit", "demo"]) {
@@ -61,6 +62,9 @@ describe.concurrent("the built adbc bin", { timeout: 300_000 }, () => {
       `error: Invalid value for flag --max-rows: "none". Expected: a finite number`,
       "hint: adbc query --help lists every flag"
     ])
+    // A missing file is one line, not Node's unhandled 'error' event with a stack.
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toBe("error: IO: cannot read missing.csv: ENOENT: no such file or directory, stat 'missing.csv'\n")
   })
 
   it("runs every command, every output format and every input format", async () => {
@@ -125,6 +129,25 @@ describe.concurrent("the built adbc bin", { timeout: 300_000 }, () => {
     expect(probe.stdout).toBe("ONE\n1\n")
     server.child.kill("SIGINT")
     expect((await server.done).code).toBe(130)
+  })
+
+  it("stops test servers started with --pid-file through adbc testkit stop, without job control", async () => {
+    const bin = await buildBin()
+    const dir = mkdtempSync(join(tmpdir(), "adbc-pid-"))
+    const pidFile = join(dir, "hana.pid")
+    const server = startCli(bin, ["testkit", "hana", "--port", "0", "--pid-file", pidFile])
+    await server.waitFor(/^hdb:\/\/\S+\n/)
+    expect(Number(readFileSync(pidFile, "utf8").trim())).toBe(server.child.pid)
+    const stop = await runBin(bin, ["testkit", "stop", "--pid-file", pidFile])
+    expect([stop.code, stop.stderr]).toEqual([0, ""])
+    expect(stop.stdout).toBe(`stopped the test server of ${pidFile} (pid ${server.child.pid})\n`)
+    // testkit stop returns once the server has ended: its exit is already there to read.
+    expect(server.child.exitCode ?? server.child.signalCode).not.toBeNull()
+    expect((await server.done).code).toBe(130)
+    expect(existsSync(pidFile)).toBe(false)
+    const again = await runBin(bin, ["testkit", "stop", "--pid-file", pidFile])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toMatch(/^error: IO: cannot read .*hana\.pid: ENOENT/)
   })
 
   it("stops a long query on SIGINT with exit 130, leaving no open cursor on the server", async () => {

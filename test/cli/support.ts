@@ -7,7 +7,7 @@ import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { copyFileSync, mkdtempSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PassThrough } from "node:stream"
+import { PassThrough, Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import * as NodeServices from "@effect/platform-node/NodeServices"
@@ -44,6 +44,8 @@ export interface CliOptions {
   /** Environment on top of the test's (which loses HANA_URI / ORACLE_URI and every ADBC_ variable). */
   readonly env?: Record<string, string | undefined>
   readonly stdin?: string
+  /** In-process runs only: whether stdout counts as a terminal (progress bars); default false, as a pipe. */
+  readonly terminal?: boolean
 }
 
 /** The test's environment without what would point the CLI at another database, plus `extra`. */
@@ -89,7 +91,13 @@ export const startInProcess = (args: ReadonlyArray<string>, options: CliOptions 
     stderr += chunk
     for (const watcher of [...watchers]) watcher()
   })
-  const stdio = Layer.succeed(CliStdio, { stdout: out, stderr: err, isTerminal: false, columns: undefined })
+  const stdio = Layer.succeed(CliStdio, {
+    stdin: Readable.from([options.stdin ?? ""]),
+    stdout: out,
+    stderr: err,
+    isTerminal: options.terminal ?? false,
+    columns: undefined
+  })
   const fiber = Effect.runFork(runAdbc(args, "0.0.0-test").pipe(
     Effect.provide(Layer.merge(NodeServices.layer, stdio)),
     Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env: environment(options.env) }))

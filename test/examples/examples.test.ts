@@ -5,20 +5,19 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { main as bothDrivers } from "../../examples/both-drivers.ts"
-import { readFor } from "../../examples/cancellation.ts"
+import { main as cancellation } from "../../examples/cancellation.ts"
 import { main as catalog } from "../../examples/catalog.ts"
 import { main as ingestModes } from "../../examples/ingest-modes.ts"
 import { main as optionsFromEnv } from "../../examples/options-from-env.ts"
 import { main as parameters } from "../../examples/parameters.ts"
-import { quickstart } from "../../examples/quickstart.ts"
+import { connectionOn, main as quickstart } from "../../examples/quickstart.ts"
 import { streamRows } from "../../examples/streaming.ts"
-import { connection, pool } from "../../examples/support.ts"
 import { main as transactions } from "../../examples/transactions.ts"
 
 describe.concurrent("examples", { timeout: 120_000 }, () => {
   it.live("quickstart on Oracle reads back its 4 cities", () =>
     Effect.gen(function*() {
-      const table = yield* quickstart.pipe(Effect.provide(connection("oracle")))
+      const table = yield* quickstart("oracle")
       expect(table.numRows).toBe(4)
     }))
 
@@ -31,7 +30,7 @@ describe.concurrent("examples", { timeout: 120_000 }, () => {
 
   it.live("streaming: every row arrives, in batches of about 10,000 rows (what bounds the memory), never one big one", () =>
     Effect.gen(function*() {
-      const result = yield* streamRows(200_000).pipe(Effect.provide(connection("hana")))
+      const result = yield* streamRows(200_000).pipe(Effect.provide(connectionOn("hana")))
       expect(result.rows).toBe(200_000)
       expect(result.sum).toBe((200_000 * 200_001) / 2)
       expect(result.batches).toBeGreaterThanOrEqual(20)
@@ -80,7 +79,7 @@ describe.concurrent("examples", { timeout: 120_000 }, () => {
 
   it.live("cancellation: Effect.timeout stops the query and the database still answers", () =>
     Effect.gen(function*() {
-      const result = yield* readFor(300).pipe(Effect.provide(pool("hana", 1)))
+      const result = yield* cancellation
       expect(result.timedOut).toBe(true)
       // stopped promptly (reading all 50,000,000 rows would take minutes), and the pool's connection still works
       expect(result.stoppedAfterMs).toBeLessThan(15_000)

@@ -5,3 +5,4 @@
 export { startOracleTestServer, VERIFIED_ORACLEDB_VERSION } from "./server.ts"
 export type { OracleFaults, OracleTestServerHandle, OracleTestServerOptions, OracleUser, OracleVersion } from "./server.ts"
 export { acquire, layer, OracleTestServer } from "./layer.ts"
+export type { ServerStats } from "../common/stats.ts"
