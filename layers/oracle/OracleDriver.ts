@@ -30,11 +30,11 @@ import * as Ddl from "./Ddl.ts"
 import { atParameterRow, fromOracleError, fromRowError, oraCode } from "./Errors.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
-import { formatEpochTicks } from "../common/ArrowCells.ts"
+import { formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
 import { type Cancellation, makeCancellation } from "../common/Cancellation.ts"
 import { executeManyEncoded, executeManyRows, SEAM_ORACLEDB_VERSION, seamInfo, wireOrder } from "./EncodedBinds.ts"
 import { batchEncoders, type EncodePlan, encodeRows, type StringLimit, stringLimitOfType } from "./IngestEncoder.ts"
-import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns } from "./Params.ts"
+import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns, spanOutValue } from "./Params.ts"
 import { canDecodeWire, oraclePage, WireDecoder } from "./ResultPage.ts"
 import { DEFAULT_PORT } from "./Uri.ts"
 import {
@@ -309,13 +309,18 @@ const outField = (column: BoundColumn): Arrow.Field => {
 }
 
 /**
- * An OUT value as the core's builders take it: dates and timestamps (wire bytes through the precision hook) as
- * `YYYY-MM-DD HH:MM:SS.fffffffff` text, which keeps their nanoseconds; anything else as oracledb returns it.
+ * An OUT value as the core's builder of its field's Arrow type takes it: a date (wire bytes through the precision
+ * hook) as `YYYY-MM-DD`, a timestamp as `YYYY-MM-DD HH:MM:SS.fffffffff` text, which keeps its nanoseconds; an
+ * interval as months, days and milliseconds, months, days and nanoseconds, or a count of the duration's unit
+ * ({@link spanOutValue}); anything else as oracledb returns it.
  */
-const outValue = (value: unknown): unknown =>
-  value instanceof Db.RawTemporal
-    ? formatEpochTicks(BigInt(value.seconds) * 1_000_000_000n + BigInt(value.nanos), 1e9)
-    : value
+const outValue = (field: Arrow.Field, value: unknown): unknown => {
+  if (value instanceof Db.RawTemporal) {
+    const nanos = BigInt(value.seconds) * 1_000_000_000n + BigInt(value.nanos)
+    return Arrow.DataType.isDate(field.type) ? formatEpochDay(Math.floor(value.seconds / 86_400)) : formatEpochTicks(nanos, 1e9)
+  }
+  return spanOutValue(field.type, value)
+}
 
 const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
   let autocommit = true
@@ -378,7 +383,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const outBinds = Array.isArray(result.outBinds) ? result.outBinds : []
       const out = outs.length === 0 ? undefined : {
         schema: new Arrow.Schema(outs.map(outField)),
-        values: outs.map((_, i) => outValue(outBinds[i] ?? null))
+        values: outs.map((c, i) => outValue(c.field, outBinds[i] ?? null))
       }
       const implicit = result.implicitResults ?? []
       if (implicit.length > 0) {
@@ -532,7 +537,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     Effect.gen(function*() {
       const prepared: Array<{ columns: Array<BoundColumn>; rows: number }> = []
       for (const batch of parameters.batches) {
-        const columns = yield* Effect.fromResult(parameterColumns(batch))
+        const columns = yield* Effect.fromResult(parameterColumns(batch, Db.isPlsql(sql)))
         prepared.push({ columns, rows: batch.numRows })
       }
       const total = prepared.reduce((n, p) => n + p.rows, 0)
