@@ -34,6 +34,7 @@ import { formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
 import { type Cancellation, makeCancellation } from "../common/Cancellation.ts"
 import { executeManyEncoded, executeManyRows, SEAM_ORACLEDB_VERSION, seamInfo, wireOrder } from "./EncodedBinds.ts"
 import { batchEncoders, type EncodePlan, encodeRows, type StringLimit, stringLimitOfType } from "./IngestEncoder.ts"
+import { addEncoded, addRows, callRows, type EncodedCall, joinedRows, joinsEncoded, joinsRows, type PendingCall, type RowsCall } from "./IngestCalls.ts"
 import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns, spanOutValue } from "./Params.ts"
 import { canDecodeWire, oraclePage, WireDecoder } from "./ResultPage.ts"
 import { DEFAULT_PORT } from "./Uri.ts"
@@ -657,15 +658,51 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       Effect.catchIf((e) => e.status === "NOT_FOUND", () => Effect.succeed(undefined))
     )
 
+  /** The ingest rows gathered for the next database call (IngestCalls.ts), sent once it holds insert_batch_rows. */
+  let pending: PendingCall | undefined
+
+  /** Sends the gathered rows in one executeMany (if any); returns the rows inserted. */
+  const sendPending: Effect.Effect<number, AdbcError> = Effect.suspend(() => {
+    const call = pending
+    pending = undefined
+    if (call === undefined) return Effect.succeed(0)
+    const rows = callRows(call)
+    const named = (e: unknown) => Promise.reject(fromRowError(e, call.firstRow))
+    if (call._tag === "Encoded") {
+      const seam = seamInfo(connection, Db.oracledb.versionString)!
+      const bindDefs = call.types.map((type, i) => ({
+        type: Db.oracledb[`DB_TYPE_${type}`]!,
+        dir: Db.oracledb.BIND_IN,
+        ...(type === "VARCHAR" || type === "RAW" ? { maxSize: call.maxSizes[i]! } : {})
+      }))
+      return Effect.map(
+        Db.callExecute(connection, call.sql, () =>
+          executeManyEncoded(connection, call.sql, joinedRows(call), bindDefs, seam.maxStringSize, { autoCommit: autocommit }).catch(named)),
+        (result) => result.rowsAffected ?? rows
+      )
+    }
+    return Effect.map(
+      Db.callExecute(connection, call.sql, () =>
+        executeManyRows(connection, call.sql, call.rows, { autoCommit: autocommit, bindDefs: call.defs }).catch(named)),
+      (result) => result.rowsAffected ?? rows
+    )
+  })
+
+  /**
+   * Adds a batch's rows to the gathered call, sending each call as it reaches `insert_batch_rows` rows (a batch may
+   * fill several, or none); returns the rows inserted by the calls sent. The first batch of an ingest drops what a
+   * failed ingest left; `finishInsert` sends the rest.
+   */
   const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
     tracked(Effect.gen(function*() {
       yield* ingestTarget(target)
+      if (firstRow === 0) pending = undefined
       if (batch.numRows === 0) return 0
       const limits = stringLimits.get(Ddl.qualifiedTarget(target))
       const limitOf = (column: string) => limits?.get(column)
       const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
       yield* Db.openCursor(connection, sql)
-      const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
+      const perCall = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
       const seam = seamInfo(connection, Db.oracledb.versionString)
       const plan: EncodePlan = seam === undefined
         ? { _tag: "Fallback", reason: `the ingest seam needs node-oracledb ${SEAM_ORACLEDB_VERSION} in thin mode (this is ${Db.oracledb.versionString})` }
@@ -679,36 +716,42 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       if (seam !== undefined && plan._tag === "Encoded") {
         // the fast path: bind rows encoded from the Arrow buffers (IngestEncoder.ts, EncodedBinds.ts)
         const encoders = plan.encoders
-        const bindDefs = encoders.map((e) => ({
-          type: Db.oracledb[`DB_TYPE_${e.type}`]!,
-          dir: Db.oracledb.BIND_IN,
-          ...(e.type === "VARCHAR" || e.type === "RAW" ? { maxSize: e.maxSize } : {})
-        }))
-        const wire = wireOrder(bindDefs.map((d) => d.maxSize ?? 0), seam.maxStringSize).map((i) => encoders[i]!)
-        for (let start = 0; start < batch.numRows; start += chunk) {
-          const end = Math.min(batch.numRows, start + chunk)
-          const rows = encodeRows(wire, start, end)
-          const result = yield* Db.callExecute(connection, sql, () =>
-            executeManyEncoded(connection, sql, rows, bindDefs, seam.maxStringSize, { autoCommit: autocommit }).catch(
-              (e: unknown) => Promise.reject(fromRowError(e, firstRow + start))
-            ))
-          total += result.rowsAffected ?? end - start
+        const types = encoders.map((e) => e.type)
+        const maxSizes = encoders.map((e) => (e.type === "VARCHAR" || e.type === "RAW" ? e.maxSize : 0))
+        const long = maxSizes.map((m) => m > seam.maxStringSize)
+        const wire = wireOrder(maxSizes, seam.maxStringSize).map((i) => encoders[i]!)
+        if (pending !== undefined && !joinsEncoded(pending, sql, types, long)) total += yield* sendPending
+        for (let start = 0; start < batch.numRows;) {
+          const call: EncodedCall = pending !== undefined && joinsEncoded(pending, sql, types, long)
+            ? pending
+            : { _tag: "Encoded", sql, firstRow: firstRow + start, rows: 0, segments: [], types, maxSizes: maxSizes.map(() => 0), long }
+          pending = call
+          const end = Math.min(batch.numRows, start + perCall - call.rows)
+          addEncoded(call, encodeRows(wire, start, end), maxSizes)
+          start = end
+          if (call.rows >= perCall) total += yield* sendPending
         }
         return total
       }
       const structType = options.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE)
       const columns = yield* Effect.fromResult(ingestColumns(batch, structType, limitOf, firstRow))
-      for (let start = 0; start < batch.numRows; start += chunk) {
-        const end = Math.min(batch.numRows, start + chunk)
-        const result = yield* Db.callExecute(connection, sql, () =>
-          executeManyRows(connection, sql, bindRows(columns, start, end), {
-            autoCommit: autocommit,
-            bindDefs: columns.map((c) => c.def)
-          }).catch((e: unknown) => Promise.reject(fromRowError(e, firstRow + start))))
-        total += result.rowsAffected ?? end - start
+      const defs = columns.map((c) => c.def)
+      if (pending !== undefined && !joinsRows(pending, sql, defs)) total += yield* sendPending
+      for (let start = 0; start < batch.numRows;) {
+        const call: RowsCall = pending !== undefined && joinsRows(pending, sql, defs)
+          ? pending
+          : { _tag: "Rows", sql, firstRow: firstRow + start, rows: [], defs: [...defs] }
+        pending = call
+        const end = Math.min(batch.numRows, start + perCall - call.rows.length)
+        addRows(call, bindRows(columns, start, end), defs)
+        start = end
+        if (call.rows.length >= perCall) total += yield* sendPending
       }
       return total
     }))
+
+  /** Sends the rows of the last call of an ingest. */
+  const finishInsert = (target: IngestTarget) => tracked(Effect.andThen(ingestTarget(target), sendPending))
 
   const ISOLATION: Readonly<Record<string, string>> = {
     "adbc.connection.transaction.isolation.default": "READ COMMITTED",
@@ -774,7 +817,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       isCompatible,
       // Oracle DDL commits implicitly: the core builds a new table and renames it into place.
       ddl: { _tag: "BuildAndSwap", renameTableSql: Ddl.renameTableSql },
-      insertBatch
+      insertBatch,
+      finishInsert
     },
     cancel: cancellation.cancel(Effect.promise(() => connection.breakExecution().catch(() => undefined))),
     isUsable: () => connection.isHealthy(),
