@@ -236,6 +236,18 @@ export class WireDecimal {
   }
 }
 
+/**
+ * A JSON bind value parsed from JSON text into the shape oracledb's OSON encoder takes (objects as `{fields,
+ * values}`, arrays, strings, booleans, null, numbers, {@link WireDecimal} for numbers a double cannot hold), passed
+ * to the encoder as it is.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export class WireJson {
+  constructor(readonly value: unknown) {}
+}
+
 const TZ_OFFSET_BYTES = [20, 60] as const
 
 /**
@@ -291,8 +303,9 @@ export const installHooks = (): AdbcError | undefined => {
   const ThinConnection = require("oracledb/lib/thin/connection.js") as { prototype: Record<string, unknown> }
   const StatementCache = require("oracledb/lib/thin/statementCache.js") as { prototype: Record<string, unknown> }
   const { ReadPacket } = require("oracledb/lib/thin/protocol/packet.js") as { ReadPacket?: { prototype: Record<string, unknown> } }
-  const { OsonDecoder } = require("oracledb/lib/impl/datahandlers/oson.js") as {
+  const { OsonDecoder, OsonEncoder } = require("oracledb/lib/impl/datahandlers/oson.js") as {
     OsonDecoder?: { prototype: Record<string, unknown> }
+    OsonEncoder?: new() => { encode(value: unknown, maxFieldNameSize?: number): Buffer }
   }
   const BaseDbObject = require("oracledb/lib/dbObject.js") as { prototype?: Record<string, unknown> }
   const hooked: Record<string, unknown> = {
@@ -311,6 +324,7 @@ export const installHooks = (): AdbcError | undefined => {
     "Message.processColumnInfo": Message.prototype?.["processColumnInfo"],
     "ReadPacket.readOson": ReadPacket?.prototype["readOson"],
     "OsonDecoder._decodeNode": OsonDecoder?.prototype["_decodeNode"],
+    OsonEncoder,
     "BaseDbObject._transformValueOut": BaseDbObject.prototype?.["_transformValueOut"]
   }
   const error = unsupportedOracledb(
@@ -370,6 +384,8 @@ export const installHooks = (): AdbcError | undefined => {
   const transformValueIn = transformer.transformValueIn
   transformer.transformValueIn = function(info, value, options) {
     if (value instanceof WireDecimal && info.type === oracledb.DB_TYPE_NUMBER) return value
+    // parsed JSON text: already plain JSON values (oracledb's transform would copy a WireDecimal into an object)
+    if (value instanceof WireJson && info.type === oracledb.DB_TYPE_JSON) return value.value
     return transformValueIn(info, value, options)
   }
   const processRowData = MessageWithData.prototype["processRowData"] as (this: unknown, buf: unknown) => void
@@ -419,6 +435,11 @@ export const installHooks = (): AdbcError | undefined => {
     }
   }
   hookJsonScalars(ReadPacket!.prototype, OsonDecoder!.prototype)
+  const encodeError = hookJsonNumberBinds(BaseBuffer.prototype, OsonEncoder!)
+  if (encodeError !== undefined) {
+    hooksInstalled = { error: encodeError }
+    return encodeError
+  }
   hookObjectAttributes(BaseDbObject.prototype!)
   return undefined
 }
@@ -479,6 +500,44 @@ const hookJsonScalars = (readPacket: Record<string, unknown>, osonDecoder: Recor
     this.pos -= 1
     return decodeNode.call(this)
   }
+}
+
+/**
+ * JSON binds keep their numbers' digits: oracledb's OSON encoder writes a JS number as `writeOracleNumber(value.toString())`
+ * (lib/impl/datahandlers/oson.js `OsonTreeSegment.encodeNode`), so a number parsed from JSON text would lose
+ * digits beyond a double's. The driver passes such numbers as {@link WireDecimal} text (Params.ts), which the hook
+ * writes as that same OSON NUMBER node from the text; every other value is oracledb's. The tree segment class is not
+ * exported: its prototype is found by encoding one number with `writeUInt8` briefly wrapped (the node's type byte is
+ * its first write).
+ */
+const hookJsonNumberBinds = (
+  baseBuffer: Record<string, unknown>,
+  encoder: new() => { encode(value: unknown, maxFieldNameSize?: number): Buffer }
+): AdbcError | undefined => {
+  const writeUInt8 = baseBuffer["writeUInt8"] as (this: object, n: number) => void
+  let segment: Record<string, unknown> | undefined
+  baseBuffer["writeUInt8"] = function(this: object, n: number) {
+    const proto = Object.getPrototypeOf(this) as Record<string, unknown>
+    if (segment === undefined && typeof proto["encodeNode"] === "function") segment = proto
+    return writeUInt8.call(this, n)
+  }
+  try {
+    new encoder().encode(1)
+  } finally {
+    baseBuffer["writeUInt8"] = writeUInt8
+  }
+  if (segment === undefined) return unsupportedOracledb(oracledb.versionString, ["OsonTreeSegment.encodeNode"])
+  const encodeNode = segment["encodeNode"] as (this: unknown, value: unknown, encoder: unknown) => void
+  segment["encodeNode"] = function(
+    this: { writeUInt8(n: number): void; writeOracleNumber(text: string): void },
+    value: unknown,
+    encoder: unknown
+  ) {
+    if (!(value instanceof WireDecimal)) return encodeNode.call(this, value, encoder)
+    this.writeUInt8(OSON.NUMBER_LENGTH_UINT8)
+    this.writeOracleNumber(value.text)
+  }
+  return undefined
 }
 
 /**

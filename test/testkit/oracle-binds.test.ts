@@ -17,6 +17,16 @@ describe("Oracle test server: binds selected as columns, through raw node-oracle
     await server?.close()
   })
 
+  it("a JSON bind stores a document in a JSON column, a JSON string bind a string scalar, VARCHAR2 text a parsed document", async () => {
+    await conn.execute("CREATE TABLE json_binds (id NUMBER, doc JSON)")
+    await conn.execute("INSERT INTO json_binds VALUES (1, :1)", [{ type: oracledb.DB_TYPE_JSON, val: { a: 1.5, s: "t" } }])
+    await conn.execute("INSERT INTO json_binds VALUES (2, :1)", [{ type: oracledb.DB_TYPE_JSON, val: '{"a":2}' }])
+    await conn.execute("INSERT INTO json_binds VALUES (3, :1)", [{ type: oracledb.DB_TYPE_VARCHAR, val: '{"a":3}' }])
+    const r = await conn.execute("SELECT id, doc, JSON_VALUE(doc, '$.a') FROM json_binds ORDER BY id")
+    expect(r.rows).toEqual([[1, { a: 1.5, s: "t" }, "1.5"], [2, '{"a":2}', null], [3, { a: 3 }, "3"]])
+    await conn.rollback()
+  })
+
   it("describes each bind with the type its metadata declares", async () => {
     const when = new Date(Date.UTC(2024, 0, 2, 3, 4, 5))
     const r = await conn.execute("SELECT :1, :2, :3 AS d, :4 j, :5, :6, :7 FROM dual", [
