@@ -30,6 +30,7 @@ import { Effect, Option } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { epochDayOf, formatEpochNanos } from "../common/ArrowCells.ts"
 import { fromOracleError } from "./Errors.ts"
+import { offsetOfZoneBytes } from "./TimeZones.ts"
 
 const require = createRequire(import.meta.url)
 
@@ -167,6 +168,9 @@ export interface StatementInfo {
 /** Capability flag marking this driver's connections for the precision hooks. @category internals @since 0.1.0 */
 export const RAW_TEMPORAL: unique symbol = Symbol.for("effect-adbc/oracle/raw-temporal")
 
+/** The zone bytes of +00:00 (hours + 20, minutes + 60). */
+const TZ_OFFSET_BYTES = [20, 60] as const
+
 /**
  * A DATE / TIMESTAMP / TIMESTAMP WITH [LOCAL] TIME ZONE value decoded from its wire bytes (7 bytes for DATE, 11
  * with nanoseconds, 13 with a time zone, whose date and time are then UTC): `seconds` since 1970-01-01 of the
@@ -177,27 +181,42 @@ export const RAW_TEMPORAL: unique symbol = Symbol.for("effect-adbc/oracle/raw-te
  * @since 0.1.0
  */
 export class RawTemporal {
-  constructor(readonly seconds: number, readonly nanos: number, readonly dbTzOffsetMinutes: number) {}
+  constructor(
+    readonly seconds: number,
+    readonly nanos: number,
+    readonly dbTzOffsetMinutes: number,
+    /** A TIMESTAMP WITH TIME ZONE's own offset east of UTC at its instant (its zone bytes), in minutes. */
+    readonly zoneOffsetMinutes = 0
+  ) {}
 
-  /** Decodes the wire bytes (century+100, year+100, month, day, hour+1, minute+1, second+1, [u32 BE nanos]). */
+  /**
+   * Decodes the wire bytes (century+100, year+100, month, day, hour+1, minute+1, second+1, [u32 BE nanos], [two
+   * zone bytes]).
+   */
   static fromWire(b: Uint8Array, dbTzOffsetMinutes: number): RawTemporal {
     const year = (b[0]! - 100) * 100 + b[1]! - 100
     const seconds = epochDayOf(year, b[2]!, b[3]!) * 86_400 + (b[4]! - 1) * 3600 + (b[5]! - 1) * 60 + (b[6]! - 1)
     const nanos = b.length >= 11 ? ((b[7]! << 24) >>> 0) + (b[8]! << 16) + (b[9]! << 8) + b[10]! : 0
-    return new RawTemporal(seconds, nanos, dbTzOffsetMinutes)
+    const zone = b.length >= 13 ? offsetOfZoneBytes(b[11]!, b[12]!, seconds * 1000) : 0
+    return new RawTemporal(seconds, nanos, dbTzOffsetMinutes, zone)
   }
 
   /**
    * ISO 8601 text, with as many fraction digits as the value needs (up to nanoseconds): `wall` the date and time as
-   * stored (`2024-01-01T00:00:00.5`, DATE / TIMESTAMP), `utc` the instant (`…Z`, TIMESTAMP WITH TIME ZONE, whose
-   * wire date and time are UTC), `local` a TIMESTAMP WITH LOCAL TIME ZONE (database time zone) as its UTC instant.
+   * stored (`2024-01-01T00:00:00.5`, DATE / TIMESTAMP), `utc` a TIMESTAMP WITH TIME ZONE (whose wire date and time
+   * are UTC) in its own zone (`…Z` for +00:00, else its offset at that instant: `2024-07-01T14:00:00+02:00`), `local`
+   * a TIMESTAMP WITH LOCAL TIME ZONE (database time zone) as its UTC instant.
    */
   isoText(zone: "wall" | "utc" | "local"): string {
-    const seconds = zone === "local" ? this.seconds - this.dbTzOffsetMinutes * 60 : this.seconds
+    const shift = zone === "local" ? -this.dbTzOffsetMinutes : zone === "utc" ? this.zoneOffsetMinutes : 0
+    const seconds = this.seconds + shift * 60
     const [whole, fraction = ""] = formatEpochNanos(BigInt(seconds) * 1_000_000_000n + BigInt(this.nanos)).split(".")
     const digits = fraction.replace(/0+$/, "")
     const text = `${whole!.replace(" ", "T")}${digits === "" ? "" : `.${digits}`}`
-    return zone === "wall" ? text : `${text}Z`
+    if (zone === "wall") return text
+    if (zone === "local" || this.zoneOffsetMinutes === 0) return `${text}Z`
+    const m = Math.abs(this.zoneOffsetMinutes)
+    return `${text}${this.zoneOffsetMinutes < 0 ? "-" : "+"}${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`
   }
 }
 
@@ -211,7 +230,12 @@ export class RawTemporal {
  * @since 0.1.0
  */
 export class WireTimestamp extends Date {
-  constructor(readonly seconds: number, readonly nanos: number) {
+  constructor(
+    readonly seconds: number,
+    readonly nanos: number,
+    /** The zone bytes of a TIMESTAMP WITH TIME ZONE (TimeZones.ts); +00:00 without. */
+    readonly zone: readonly [number, number] = TZ_OFFSET_BYTES
+  ) {
     super(seconds * 1000 + Math.floor(nanos / 1_000_000))
   }
 }
@@ -248,7 +272,6 @@ export class WireJson {
   constructor(readonly value: unknown) {}
 }
 
-const TZ_OFFSET_BYTES = [20, 60] as const
 
 /**
  * The one node-oracledb release whose thin-mode internals the hooks were written against (package.json pins it).
@@ -377,8 +400,8 @@ export const installHooks = (): AdbcError | undefined => {
     this.buf[pos + 6] = d.getUTCSeconds() + 1
     if (length > 7) this.buf.writeUInt32BE(date.nanos, pos + 7)
     if (length > 11) {
-      this.buf[pos + 11] = TZ_OFFSET_BYTES[0]
-      this.buf[pos + 12] = TZ_OFFSET_BYTES[1]
+      this.buf[pos + 11] = date.zone[0]
+      this.buf[pos + 12] = date.zone[1]
     }
   }
   const transformValueIn = transformer.transformValueIn

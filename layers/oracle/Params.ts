@@ -22,6 +22,7 @@ import {
   stringTooLong
 } from "./IngestEncoder.ts"
 import { type SdoValue, wkbToSdoGeometry, wktToSdoGeometry } from "./SdoGeometry.ts"
+import { unknownZone, zoneBytesAt, zoneEncoding } from "./TimeZones.ts"
 import { bindTypeFor, geometrySrid, ingestColumnType, ingestsAsYearToMonth, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
 
 /** A parameter direction. @category models @since 0.1.0 */
@@ -153,13 +154,16 @@ const reader = (
           return Result.fail(dateOutOfRange(field, firstRow + i, formatEpochTicks(raw, perSecond)))
         }
       }
+      const zone = cells.timezone === null ? undefined : zoneEncoding(cells.timezone)
+      if (cells.timezone !== null && zone === undefined) return Result.fail(unknownZone(field, cells.timezone))
       return Result.succeed({
-        type: cells.timezone === null ? dbType("TIMESTAMP") : dbType("TIMESTAMP_TZ"),
+        type: zone === undefined ? dbType("TIMESTAMP") : dbType("TIMESTAMP_TZ"),
         get: (i) => {
           const raw = cells.getRaw(i)
           if (raw === null) return null
           const [seconds, ticks] = floorDiv(raw, perSecond)
-          return new WireTimestamp(seconds, ticks * (1_000_000_000 / perSecond))
+          const nanos = ticks * (1_000_000_000 / perSecond)
+          return zone === undefined ? new WireTimestamp(seconds, nanos) : new WireTimestamp(seconds, nanos, zoneBytesAt(zone, seconds))
         }
       })
     }

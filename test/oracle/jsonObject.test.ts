@@ -126,7 +126,7 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
     )
   }, 120_000)
 
-  it.effect("OBJECT attributes and VARRAY elements: NUMBER(38,10), 38 nines, 1e-130 exact; DATE, TIMESTAMP(9), TIMESTAMP WITH [LOCAL] TIME ZONE as ISO 8601; nested and null values", () =>
+  it.effect("OBJECT attributes and VARRAY elements: NUMBER(38,10), 38 nines, 1e-130 exact; DATE, TIMESTAMP(9), TIMESTAMP WITH [LOCAL] TIME ZONE as ISO 8601 (WITH TIME ZONE in its own offset); nested and null values", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
       const [inner, list, outer, table] = [uniqueName("JOA"), uniqueName("JOV"), uniqueName("JOW"), uniqueName("JOT")]
@@ -154,7 +154,7 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
             I: { n: `-${"9".repeat(38)}` },
             D: "2024-02-29T00:00:00",
             T: "2024-02-29T23:59:59.123456789",
-            Z: "2024-11-03T02:30:00.5Z",
+            Z: "2024-11-03T03:30:00.5+01:00",
             L: "x",
             LT: "2024-07-01T12:00:00.25Z"
           },
@@ -163,7 +163,7 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
         ])
         expect(yield* read("W"), mode).toEqual([
           {
-            INNER: { N: { n: "-1.25" }, D38: { n: "7" }, I: { n: "0" }, D: "1999-12-31T00:00:00", T: "2000-01-01T00:00:00.000001", Z: "2000-01-01T05:30:00Z", L: "y", LT: null },
+            INNER: { N: { n: "-1.25" }, D38: { n: "7" }, I: { n: "0" }, D: "1999-12-31T00:00:00", T: "2000-01-01T00:00:00.000001", Z: "2000-01-01T00:00:00-05:30", L: "y", LT: null },
             LIST: [{ n: `0.${"0".repeat(129)}1` }, { n: "-1.5" }, { n: "0.000001" }, null],
             F: { n: "0.5" }
           },
@@ -239,7 +239,7 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
         expect(OBJ.map((t) => (t === null ? null : JSON.parse(t))), `${run.tz} ${mode}`).toEqual([{
           D: "2024-03-10T00:00:00",
           T: "2024-03-10T02:30:45.123456789",
-          Z: "2024-11-03T05:30:00.5Z"
+          Z: "2024-11-03T01:30:00.5-04:00"
         }])
       }
     }
