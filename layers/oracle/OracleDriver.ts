@@ -555,20 +555,36 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const isQuery = info.metaData !== undefined && info.metaData.length > 0
       const isBlock = Db.isPlsql(sql)
       if (!isQuery && !isBlock && !hasOut && total > 1) {
-        const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
+        // insert_batch_rows rows per executeMany, across parameter batches as for ingest (IngestCalls.ts)
+        const perCall = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
         return yield* statementUnit(Effect.gen(function*() {
           let affected = 0
+          let call: RowsCall | undefined
+          const send = Effect.suspend(() => {
+            const sending = call
+            call = undefined
+            return sending === undefined ? Effect.void : Effect.map(
+              Db.callExecute(connection, sql, () => executeManyRows(connection, sql, sending.rows, { autoCommit: false, bindDefs: sending.defs })),
+              (result) => {
+                affected += result.rowsAffected ?? 0
+              }
+            )
+          })
+          let row = 0
           for (const { columns, rows } of prepared) {
-            for (let start = 0; start < rows; start += chunk) {
-              const end = Math.min(rows, start + chunk)
-              const result = yield* Db.callExecute(connection, sql, () =>
-                connection.executeMany(sql, bindRows(columns, start, end), {
-                  autoCommit: false,
-                  bindDefs: columns.map((c) => c.def)
-                }))
-              affected += result.rowsAffected ?? 0
+            const defs = columns.map((c) => c.def)
+            if (call !== undefined && !joinsRows(call, sql, defs)) yield* send
+            for (let start = 0; start < rows;) {
+              const current: RowsCall = call ?? { _tag: "Rows", sql, firstRow: row + start, rows: [], defs: [...defs] }
+              call = current
+              const end = Math.min(rows, start + perCall - current.rows.length)
+              addRows(current, bindRows(columns, start, end), defs)
+              start = end
+              if (current.rows.length >= perCall) yield* send
             }
+            row += rows
           }
+          yield* send
           return { _tag: "Count" as const, rowsAffected: affected }
         }))
       }

@@ -70,4 +70,18 @@ describe("redo.statement.insert_batch_rows: rows per database call", () => {
       const r = yield* ingestCounted(batched(8_400, 700, true))
       expect(r).toEqual({ rows: 8_400, calls: 3, fast: 0, count: 8_400, sum: sumTo(8_400) })
     }), { "redo.statement.insert_batch_rows": "3000", "redo.ingest.struct_type": "nvarchar2" }))
+  it.effect("bound DML: 5 parameter batches of 200 rows at 1,000 per call make one executeMany; every row inserted", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("DMLCALLS")
+      yield* conn.execute(`CREATE TABLE ${t} (ID NUMBER(10), NAME NVARCHAR2(20))`)
+      const stmt = yield* conn.statement({ "redo.statement.insert_batch_rows": "1000" })
+      yield* stmt.setSqlQuery(`INSERT INTO ${t} VALUES (:1, :2)`)
+      yield* stmt.bind(batched(1_000, 200))
+      const calls = ingestCallsMade()
+      expect(yield* stmt.executeUpdate).toBe(1_000)
+      expect(ingestCallsMade() - calls).toBe(1)
+      const stored = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT COUNT(*) AS C, SUM(ID) AS S FROM ${t}`)))
+      expect([Number(stored.get(0)!.toJSON()["C"]), Number(stored.get(0)!.toJSON()["S"])]).toEqual([1_000, sumTo(1_000)])
+    })))
 })
