@@ -198,13 +198,21 @@ export interface DriverIngest {
   readonly isCompatible: (incoming: Arrow.Field, existing: Arrow.Field) => boolean
   /** How ingest DDL is made atomic; without it a failed create or replace may leave the table created or dropped. */
   readonly ddl?: IngestDdl | undefined
-  /** Inserts one batch whose first row is row `firstRow` (0-based) of the whole ingest; returns rows inserted. */
+  /**
+   * Inserts one batch whose first row is row `firstRow` (0-based) of the whole ingest; returns rows inserted. A
+   * driver with {@link finishInsert} may hold rows back to send them with the next batches' in one call.
+   */
   readonly insertBatch: (
     target: IngestTarget,
     batch: Arrow.RecordBatch,
     options: ResolvedOptions,
     firstRow: number
   ) => Effect.Effect<number, AdbcError>
+  /**
+   * Inserts the rows {@link insertBatch} held back, after the last batch of an ingest (inside its atomic unit);
+   * returns how many. A failed or interrupted ingest never calls it, and the next ingest starts at `firstRow` 0.
+   */
+  readonly finishInsert?: ((target: IngestTarget, options: ResolvedOptions) => Effect.Effect<number, AdbcError>) | undefined
   /**
    * Optional targets: `temporary` (ADBC `adbc.ingest.temporary`), `catalog` (`adbc.ingest.target_catalog`). Absent
    * ones fail NOT_IMPLEMENTED in the core before any I/O.

@@ -302,7 +302,14 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
             ),
             Effect.map((n) => ({ rows: seen.rows + raw.numRows, inserted: seen.inserted + n }))
           )
-    ).pipe(Effect.map((seen) => seen.inserted))
+    ).pipe(
+      Effect.flatMap((seen) => {
+        const finish = connection.ingest.finishInsert
+        return finish === undefined
+          ? Effect.succeed(seen.inserted)
+          : Effect.map(session.request(finish(into, options)), (n) => seen.inserted + n)
+      })
+    )
 
   /**
    * Runs `work` so that its writes commit together or not at all (running `undo` too on failure). Cleanup is bounded

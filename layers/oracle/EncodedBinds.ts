@@ -71,6 +71,12 @@ let rowsThroughSeam = 0
 /** Rows written through the seam so far. @category internals @since 0.1.0 */
 export const encodedRowsSent = (): number => rowsThroughSeam
 
+/** Ingest executeMany calls (either path) since the process started (tests read it to count database calls). */
+let ingestCalls = 0
+
+/** Ingest executeMany calls made so far, on either path. @category internals @since 0.1.0 */
+export const ingestCallsMade = (): number => ingestCalls
+
 let installed = false
 
 const install = (): void => {
@@ -179,6 +185,7 @@ export const wireOrder = (maxSizes: ReadonlyArray<number>, maxStringSize: number
 
 /** Runs `run` (one executeMany of an ingest) with its errors carrying the row they stopped at as `rowOffset`. */
 const namingRows = async <A>(impl: object, run: () => Promise<A>): Promise<A> => {
+  ingestCalls++
   install()
   ingesting.add(impl)
   try {
@@ -240,5 +247,7 @@ export const executeManyRows = (
   options: Record<string, unknown>
 ): Promise<{ rowsAffected?: number }> => {
   const impl = implOf(connection)
-  return impl === undefined ? connection.executeMany(sql, rows, options) : namingRows(impl, () => connection.executeMany(sql, rows, options))
+  if (impl !== undefined) return namingRows(impl, () => connection.executeMany(sql, rows, options))
+  ingestCalls++
+  return connection.executeMany(sql, rows, options)
 }

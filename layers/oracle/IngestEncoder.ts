@@ -11,7 +11,8 @@
  * - bool: BOOLEAN (true = 02 01 01, false = 01 00, NULL = FD 01);
  * - date32 / date64: DATE, 7 bytes (century + 100, year + 100, month, day, hour + 1, minute + 1, second + 1);
  * - timestamp (any unit): TIMESTAMP, 11 bytes (the 7 above + nanoseconds, UInt32BE); with a time zone TIMESTAMP WITH
- *   TIME ZONE, 13 bytes in UTC with the offset bytes 20, 60 (+00:00); a date or timestamp outside Oracle's range
+ *   TIME ZONE, 13 bytes in UTC with the zone of the Arrow type (TimeZones.ts: +00:00 for UTC, an offset, or a region
+ *   id); a date or timestamp outside Oracle's range
  *   (-4712-01-01 … 9999-12-31) is refused before anything is sent ({@link dateOutOfRange});
  * - string / large_string: VARCHAR (the database character set AL32UTF8 is UTF-8, so the Arrow bytes go as they
  *   are; Oracle converts them to the NVARCHAR2 column), string_view and binary_view read through apache-arrow;
@@ -32,6 +33,7 @@ import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.
 import { civilFromDays, columnCells, epochDayOf, formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
 import { floorDivInt64, TWO_32 } from "../common/Int64Words.ts"
 import { ingestsAsYearToMonth, TYPE_NAME_METADATA } from "./Types.ts"
+import { unknownZone, zoneBytesAt, zoneEncoding } from "./TimeZones.ts"
 
 /** The bind type an encoded column declares to oracledb (a `DB_TYPE_*` name). @category models @since 0.1.0 */
 export type EncodedBindType =
@@ -421,6 +423,8 @@ const timestampEncoder = (field: Arrow.Field, data: Arrow.Data, firstRow: number
   const bitmap = validity(data)
   const offset = data.offset
   const zoned = t.timezone !== null && t.timezone !== undefined
+  const zone = zoned ? zoneEncoding(t.timezone!) : undefined
+  if (zoned && zone === undefined) return Result.fail(unknownZone(field, t.timezone!))
   const perSecond = TICKS_PER_SECOND[t.unit]
   const nanosPerTick = 1_000_000_000 / perSecond
   const values = data.values as unknown as BigInt64Array
@@ -442,10 +446,11 @@ const timestampEncoder = (field: Arrow.Field, data: Arrow.Data, firstRow: number
     out[pos + 9] = (nanos >>> 16) & 0xff
     out[pos + 10] = (nanos >>> 8) & 0xff
     out[pos + 11] = nanos & 0xff
-    if (zoned) {
-      // the value is sent in UTC; +00:00 as oracledb writes it (TZ_HOUR_OFFSET 20, TZ_MINUTE_OFFSET 60)
-      out[pos + 12] = 20
-      out[pos + 13] = 60
+    if (zone !== undefined) {
+      // the value is sent in UTC, with its zone: a region id or an offset (TimeZones.ts)
+      const [z0, z1] = zoneBytesAt(zone, seconds)
+      out[pos + 12] = z0
+      out[pos + 13] = z1
     }
     return pos + 1 + size
   }))

@@ -30,6 +30,7 @@ import { Effect, Option } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { epochDayOf, formatEpochNanos } from "../common/ArrowCells.ts"
 import { fromOracleError } from "./Errors.ts"
+import { offsetOfZoneBytes } from "./TimeZones.ts"
 
 const require = createRequire(import.meta.url)
 
@@ -167,6 +168,9 @@ export interface StatementInfo {
 /** Capability flag marking this driver's connections for the precision hooks. @category internals @since 0.1.0 */
 export const RAW_TEMPORAL: unique symbol = Symbol.for("effect-adbc/oracle/raw-temporal")
 
+/** The zone bytes of +00:00 (hours + 20, minutes + 60). */
+const TZ_OFFSET_BYTES = [20, 60] as const
+
 /**
  * A DATE / TIMESTAMP / TIMESTAMP WITH [LOCAL] TIME ZONE value decoded from its wire bytes (7 bytes for DATE, 11
  * with nanoseconds, 13 with a time zone, whose date and time are then UTC): `seconds` since 1970-01-01 of the
@@ -177,27 +181,42 @@ export const RAW_TEMPORAL: unique symbol = Symbol.for("effect-adbc/oracle/raw-te
  * @since 0.1.0
  */
 export class RawTemporal {
-  constructor(readonly seconds: number, readonly nanos: number, readonly dbTzOffsetMinutes: number) {}
+  constructor(
+    readonly seconds: number,
+    readonly nanos: number,
+    readonly dbTzOffsetMinutes: number,
+    /** A TIMESTAMP WITH TIME ZONE's own offset east of UTC at its instant (its zone bytes), in minutes. */
+    readonly zoneOffsetMinutes = 0
+  ) {}
 
-  /** Decodes the wire bytes (century+100, year+100, month, day, hour+1, minute+1, second+1, [u32 BE nanos]). */
+  /**
+   * Decodes the wire bytes (century+100, year+100, month, day, hour+1, minute+1, second+1, [u32 BE nanos], [two
+   * zone bytes]).
+   */
   static fromWire(b: Uint8Array, dbTzOffsetMinutes: number): RawTemporal {
     const year = (b[0]! - 100) * 100 + b[1]! - 100
     const seconds = epochDayOf(year, b[2]!, b[3]!) * 86_400 + (b[4]! - 1) * 3600 + (b[5]! - 1) * 60 + (b[6]! - 1)
     const nanos = b.length >= 11 ? ((b[7]! << 24) >>> 0) + (b[8]! << 16) + (b[9]! << 8) + b[10]! : 0
-    return new RawTemporal(seconds, nanos, dbTzOffsetMinutes)
+    const zone = b.length >= 13 ? offsetOfZoneBytes(b[11]!, b[12]!, seconds * 1000) : 0
+    return new RawTemporal(seconds, nanos, dbTzOffsetMinutes, zone)
   }
 
   /**
    * ISO 8601 text, with as many fraction digits as the value needs (up to nanoseconds): `wall` the date and time as
-   * stored (`2024-01-01T00:00:00.5`, DATE / TIMESTAMP), `utc` the instant (`…Z`, TIMESTAMP WITH TIME ZONE, whose
-   * wire date and time are UTC), `local` a TIMESTAMP WITH LOCAL TIME ZONE (database time zone) as its UTC instant.
+   * stored (`2024-01-01T00:00:00.5`, DATE / TIMESTAMP), `utc` a TIMESTAMP WITH TIME ZONE (whose wire date and time
+   * are UTC) in its own zone (`…Z` for +00:00, else its offset at that instant: `2024-07-01T14:00:00+02:00`), `local`
+   * a TIMESTAMP WITH LOCAL TIME ZONE (database time zone) as its UTC instant.
    */
   isoText(zone: "wall" | "utc" | "local"): string {
-    const seconds = zone === "local" ? this.seconds - this.dbTzOffsetMinutes * 60 : this.seconds
+    const shift = zone === "local" ? -this.dbTzOffsetMinutes : zone === "utc" ? this.zoneOffsetMinutes : 0
+    const seconds = this.seconds + shift * 60
     const [whole, fraction = ""] = formatEpochNanos(BigInt(seconds) * 1_000_000_000n + BigInt(this.nanos)).split(".")
     const digits = fraction.replace(/0+$/, "")
     const text = `${whole!.replace(" ", "T")}${digits === "" ? "" : `.${digits}`}`
-    return zone === "wall" ? text : `${text}Z`
+    if (zone === "wall") return text
+    if (zone === "local" || this.zoneOffsetMinutes === 0) return `${text}Z`
+    const m = Math.abs(this.zoneOffsetMinutes)
+    return `${text}${this.zoneOffsetMinutes < 0 ? "-" : "+"}${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`
   }
 }
 
@@ -211,7 +230,12 @@ export class RawTemporal {
  * @since 0.1.0
  */
 export class WireTimestamp extends Date {
-  constructor(readonly seconds: number, readonly nanos: number) {
+  constructor(
+    readonly seconds: number,
+    readonly nanos: number,
+    /** The zone bytes of a TIMESTAMP WITH TIME ZONE (TimeZones.ts); +00:00 without. */
+    readonly zone: readonly [number, number] = TZ_OFFSET_BYTES
+  ) {
     super(seconds * 1000 + Math.floor(nanos / 1_000_000))
   }
 }
@@ -236,7 +260,18 @@ export class WireDecimal {
   }
 }
 
-const TZ_OFFSET_BYTES = [20, 60] as const
+/**
+ * A JSON bind value parsed from JSON text into the shape oracledb's OSON encoder takes (objects as `{fields,
+ * values}`, arrays, strings, booleans, null, numbers, {@link WireDecimal} for numbers a double cannot hold), passed
+ * to the encoder as it is.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export class WireJson {
+  constructor(readonly value: unknown) {}
+}
+
 
 /**
  * The one node-oracledb release whose thin-mode internals the hooks were written against (package.json pins it).
@@ -291,8 +326,9 @@ export const installHooks = (): AdbcError | undefined => {
   const ThinConnection = require("oracledb/lib/thin/connection.js") as { prototype: Record<string, unknown> }
   const StatementCache = require("oracledb/lib/thin/statementCache.js") as { prototype: Record<string, unknown> }
   const { ReadPacket } = require("oracledb/lib/thin/protocol/packet.js") as { ReadPacket?: { prototype: Record<string, unknown> } }
-  const { OsonDecoder } = require("oracledb/lib/impl/datahandlers/oson.js") as {
+  const { OsonDecoder, OsonEncoder } = require("oracledb/lib/impl/datahandlers/oson.js") as {
     OsonDecoder?: { prototype: Record<string, unknown> }
+    OsonEncoder?: new() => { encode(value: unknown, maxFieldNameSize?: number): Buffer }
   }
   const BaseDbObject = require("oracledb/lib/dbObject.js") as { prototype?: Record<string, unknown> }
   const hooked: Record<string, unknown> = {
@@ -311,6 +347,7 @@ export const installHooks = (): AdbcError | undefined => {
     "Message.processColumnInfo": Message.prototype?.["processColumnInfo"],
     "ReadPacket.readOson": ReadPacket?.prototype["readOson"],
     "OsonDecoder._decodeNode": OsonDecoder?.prototype["_decodeNode"],
+    OsonEncoder,
     "BaseDbObject._transformValueOut": BaseDbObject.prototype?.["_transformValueOut"]
   }
   const error = unsupportedOracledb(
@@ -363,13 +400,15 @@ export const installHooks = (): AdbcError | undefined => {
     this.buf[pos + 6] = d.getUTCSeconds() + 1
     if (length > 7) this.buf.writeUInt32BE(date.nanos, pos + 7)
     if (length > 11) {
-      this.buf[pos + 11] = TZ_OFFSET_BYTES[0]
-      this.buf[pos + 12] = TZ_OFFSET_BYTES[1]
+      this.buf[pos + 11] = date.zone[0]
+      this.buf[pos + 12] = date.zone[1]
     }
   }
   const transformValueIn = transformer.transformValueIn
   transformer.transformValueIn = function(info, value, options) {
     if (value instanceof WireDecimal && info.type === oracledb.DB_TYPE_NUMBER) return value
+    // parsed JSON text: already plain JSON values (oracledb's transform would copy a WireDecimal into an object)
+    if (value instanceof WireJson && info.type === oracledb.DB_TYPE_JSON) return value.value
     return transformValueIn(info, value, options)
   }
   const processRowData = MessageWithData.prototype["processRowData"] as (this: unknown, buf: unknown) => void
@@ -419,6 +458,11 @@ export const installHooks = (): AdbcError | undefined => {
     }
   }
   hookJsonScalars(ReadPacket!.prototype, OsonDecoder!.prototype)
+  const encodeError = hookJsonNumberBinds(BaseBuffer.prototype, OsonEncoder!)
+  if (encodeError !== undefined) {
+    hooksInstalled = { error: encodeError }
+    return encodeError
+  }
   hookObjectAttributes(BaseDbObject.prototype!)
   return undefined
 }
@@ -479,6 +523,44 @@ const hookJsonScalars = (readPacket: Record<string, unknown>, osonDecoder: Recor
     this.pos -= 1
     return decodeNode.call(this)
   }
+}
+
+/**
+ * JSON binds keep their numbers' digits: oracledb's OSON encoder writes a JS number as `writeOracleNumber(value.toString())`
+ * (lib/impl/datahandlers/oson.js `OsonTreeSegment.encodeNode`), so a number parsed from JSON text would lose
+ * digits beyond a double's. The driver passes such numbers as {@link WireDecimal} text (Params.ts), which the hook
+ * writes as that same OSON NUMBER node from the text; every other value is oracledb's. The tree segment class is not
+ * exported: its prototype is found by encoding one number with `writeUInt8` briefly wrapped (the node's type byte is
+ * its first write).
+ */
+const hookJsonNumberBinds = (
+  baseBuffer: Record<string, unknown>,
+  encoder: new() => { encode(value: unknown, maxFieldNameSize?: number): Buffer }
+): AdbcError | undefined => {
+  const writeUInt8 = baseBuffer["writeUInt8"] as (this: object, n: number) => void
+  let segment: Record<string, unknown> | undefined
+  baseBuffer["writeUInt8"] = function(this: object, n: number) {
+    const proto = Object.getPrototypeOf(this) as Record<string, unknown>
+    if (segment === undefined && typeof proto["encodeNode"] === "function") segment = proto
+    return writeUInt8.call(this, n)
+  }
+  try {
+    new encoder().encode(1)
+  } finally {
+    baseBuffer["writeUInt8"] = writeUInt8
+  }
+  if (segment === undefined) return unsupportedOracledb(oracledb.versionString, ["OsonTreeSegment.encodeNode"])
+  const encodeNode = segment["encodeNode"] as (this: unknown, value: unknown, encoder: unknown) => void
+  segment["encodeNode"] = function(
+    this: { writeUInt8(n: number): void; writeOracleNumber(text: string): void },
+    value: unknown,
+    encoder: unknown
+  ) {
+    if (!(value instanceof WireDecimal)) return encodeNode.call(this, value, encoder)
+    this.writeUInt8(OSON.NUMBER_LENGTH_UINT8)
+    this.writeOracleNumber(value.text)
+  }
+  return undefined
 }
 
 /**

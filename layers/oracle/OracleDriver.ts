@@ -30,11 +30,12 @@ import * as Ddl from "./Ddl.ts"
 import { atParameterRow, fromOracleError, fromRowError, oraCode } from "./Errors.ts"
 import * as Db from "./OracleDb.ts"
 import * as Opt from "./OracleOptions.ts"
-import { formatEpochTicks } from "../common/ArrowCells.ts"
+import { formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
 import { type Cancellation, makeCancellation } from "../common/Cancellation.ts"
 import { executeManyEncoded, executeManyRows, SEAM_ORACLEDB_VERSION, seamInfo, wireOrder } from "./EncodedBinds.ts"
 import { batchEncoders, type EncodePlan, encodeRows, type StringLimit, stringLimitOfType } from "./IngestEncoder.ts"
-import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns } from "./Params.ts"
+import { addEncoded, addRows, callRows, type EncodedCall, joinedRows, joinsEncoded, joinsRows, type PendingCall, type RowsCall } from "./IngestCalls.ts"
+import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns, spanOutValue } from "./Params.ts"
 import { canDecodeWire, oraclePage, WireDecoder } from "./ResultPage.ts"
 import { DEFAULT_PORT } from "./Uri.ts"
 import {
@@ -337,13 +338,18 @@ const outField = (column: BoundColumn): Arrow.Field => {
 }
 
 /**
- * An OUT value as the core's builders take it: dates and timestamps (wire bytes through the precision hook) as
- * `YYYY-MM-DD HH:MM:SS.fffffffff` text, which keeps their nanoseconds; anything else as oracledb returns it.
+ * An OUT value as the core's builder of its field's Arrow type takes it: a date (wire bytes through the precision
+ * hook) as `YYYY-MM-DD`, a timestamp as `YYYY-MM-DD HH:MM:SS.fffffffff` text, which keeps its nanoseconds; an
+ * interval as months, days and milliseconds, months, days and nanoseconds, or a count of the duration's unit
+ * ({@link spanOutValue}); anything else as oracledb returns it.
  */
-const outValue = (value: unknown): unknown =>
-  value instanceof Db.RawTemporal
-    ? formatEpochTicks(BigInt(value.seconds) * 1_000_000_000n + BigInt(value.nanos), 1e9)
-    : value
+const outValue = (field: Arrow.Field, value: unknown): unknown => {
+  if (value instanceof Db.RawTemporal) {
+    const nanos = BigInt(value.seconds) * 1_000_000_000n + BigInt(value.nanos)
+    return Arrow.DataType.isDate(field.type) ? formatEpochDay(Math.floor(value.seconds / 86_400)) : formatEpochTicks(nanos, 1e9)
+  }
+  return spanOutValue(field.type, value)
+}
 
 const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
   let autocommit = true
@@ -406,7 +412,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const outBinds = Array.isArray(result.outBinds) ? result.outBinds : []
       const out = outs.length === 0 ? undefined : {
         schema: new Arrow.Schema(outs.map(outField)),
-        values: outs.map((_, i) => outValue(outBinds[i] ?? null))
+        values: outs.map((c, i) => outValue(c.field, outBinds[i] ?? null))
       }
       const implicit = result.implicitResults ?? []
       if (implicit.length > 0) {
@@ -560,7 +566,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     Effect.gen(function*() {
       const prepared: Array<{ columns: Array<BoundColumn>; rows: number }> = []
       for (const batch of parameters.batches) {
-        const columns = yield* Effect.fromResult(parameterColumns(batch))
+        const columns = yield* Effect.fromResult(parameterColumns(batch, Db.isPlsql(sql)))
         prepared.push({ columns, rows: batch.numRows })
       }
       const total = prepared.reduce((n, p) => n + p.rows, 0)
@@ -577,20 +583,36 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const isQuery = info.metaData !== undefined && info.metaData.length > 0
       const isBlock = Db.isPlsql(sql)
       if (!isQuery && !isBlock && !hasOut && total > 1) {
-        const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
+        // insert_batch_rows rows per executeMany, across parameter batches as for ingest (IngestCalls.ts)
+        const perCall = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
         return yield* statementUnit(Effect.gen(function*() {
           let affected = 0
+          let call: RowsCall | undefined
+          const send = Effect.suspend(() => {
+            const sending = call
+            call = undefined
+            return sending === undefined ? Effect.void : Effect.map(
+              Db.callExecute(connection, sql, () => executeManyRows(connection, sql, sending.rows, { autoCommit: false, bindDefs: sending.defs })),
+              (result) => {
+                affected += result.rowsAffected ?? 0
+              }
+            )
+          })
+          let row = 0
           for (const { columns, rows } of prepared) {
-            for (let start = 0; start < rows; start += chunk) {
-              const end = Math.min(rows, start + chunk)
-              const result = yield* Db.callExecute(connection, sql, () =>
-                connection.executeMany(sql, bindRows(columns, start, end), {
-                  autoCommit: false,
-                  bindDefs: columns.map((c) => c.def)
-                }))
-              affected += result.rowsAffected ?? 0
+            const defs = columns.map((c) => c.def)
+            if (call !== undefined && !joinsRows(call, sql, defs)) yield* send
+            for (let start = 0; start < rows;) {
+              const current: RowsCall = call ?? { _tag: "Rows", sql, firstRow: row + start, rows: [], defs: [...defs] }
+              call = current
+              const end = Math.min(rows, start + perCall - current.rows.length)
+              addRows(current, bindRows(columns, start, end), defs)
+              start = end
+              if (current.rows.length >= perCall) yield* send
             }
+            row += rows
           }
+          yield* send
           return { _tag: "Count" as const, rowsAffected: affected }
         }))
       }
@@ -680,15 +702,51 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       Effect.catchIf((e) => e.status === "NOT_FOUND", () => Effect.succeed(undefined))
     )
 
+  /** The ingest rows gathered for the next database call (IngestCalls.ts), sent once it holds insert_batch_rows. */
+  let pending: PendingCall | undefined
+
+  /** Sends the gathered rows in one executeMany (if any); returns the rows inserted. */
+  const sendPending: Effect.Effect<number, AdbcError> = Effect.suspend(() => {
+    const call = pending
+    pending = undefined
+    if (call === undefined) return Effect.succeed(0)
+    const rows = callRows(call)
+    const named = (e: unknown) => Promise.reject(fromRowError(e, call.firstRow))
+    if (call._tag === "Encoded") {
+      const seam = seamInfo(connection, Db.oracledb.versionString)!
+      const bindDefs = call.types.map((type, i) => ({
+        type: Db.oracledb[`DB_TYPE_${type}`]!,
+        dir: Db.oracledb.BIND_IN,
+        ...(type === "VARCHAR" || type === "RAW" ? { maxSize: call.maxSizes[i]! } : {})
+      }))
+      return Effect.map(
+        Db.callExecute(connection, call.sql, () =>
+          executeManyEncoded(connection, call.sql, joinedRows(call), bindDefs, seam.maxStringSize, { autoCommit: autocommit }).catch(named)),
+        (result) => result.rowsAffected ?? rows
+      )
+    }
+    return Effect.map(
+      Db.callExecute(connection, call.sql, () =>
+        executeManyRows(connection, call.sql, call.rows, { autoCommit: autocommit, bindDefs: call.defs }).catch(named)),
+      (result) => result.rowsAffected ?? rows
+    )
+  })
+
+  /**
+   * Adds a batch's rows to the gathered call, sending each call as it reaches `insert_batch_rows` rows (a batch may
+   * fill several, or none); returns the rows inserted by the calls sent. The first batch of an ingest drops what a
+   * failed ingest left; `finishInsert` sends the rest.
+   */
   const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
     tracked(Effect.gen(function*() {
       yield* ingestTarget(target)
+      if (firstRow === 0) pending = undefined
       if (batch.numRows === 0) return 0
       const limits = stringLimits.get(Ddl.qualifiedTarget(target))
       const limitOf = (column: string) => limits?.get(column)
       const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
       yield* Db.openCursor(connection, sql)
-      const chunk = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
+      const perCall = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
       const seam = seamInfo(connection, Db.oracledb.versionString)
       const plan: EncodePlan = seam === undefined
         ? { _tag: "Fallback", reason: `the ingest seam needs node-oracledb ${SEAM_ORACLEDB_VERSION} in thin mode (this is ${Db.oracledb.versionString})` }
@@ -702,36 +760,42 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       if (seam !== undefined && plan._tag === "Encoded") {
         // the fast path: bind rows encoded from the Arrow buffers (IngestEncoder.ts, EncodedBinds.ts)
         const encoders = plan.encoders
-        const bindDefs = encoders.map((e) => ({
-          type: Db.oracledb[`DB_TYPE_${e.type}`]!,
-          dir: Db.oracledb.BIND_IN,
-          ...(e.type === "VARCHAR" || e.type === "RAW" ? { maxSize: e.maxSize } : {})
-        }))
-        const wire = wireOrder(bindDefs.map((d) => d.maxSize ?? 0), seam.maxStringSize).map((i) => encoders[i]!)
-        for (let start = 0; start < batch.numRows; start += chunk) {
-          const end = Math.min(batch.numRows, start + chunk)
-          const rows = encodeRows(wire, start, end)
-          const result = yield* Db.callExecute(connection, sql, () =>
-            executeManyEncoded(connection, sql, rows, bindDefs, seam.maxStringSize, { autoCommit: autocommit }).catch(
-              (e: unknown) => Promise.reject(fromRowError(e, firstRow + start))
-            ))
-          total += result.rowsAffected ?? end - start
+        const types = encoders.map((e) => e.type)
+        const maxSizes = encoders.map((e) => (e.type === "VARCHAR" || e.type === "RAW" ? e.maxSize : 0))
+        const long = maxSizes.map((m) => m > seam.maxStringSize)
+        const wire = wireOrder(maxSizes, seam.maxStringSize).map((i) => encoders[i]!)
+        if (pending !== undefined && !joinsEncoded(pending, sql, types, long)) total += yield* sendPending
+        for (let start = 0; start < batch.numRows;) {
+          const call: EncodedCall = pending !== undefined && joinsEncoded(pending, sql, types, long)
+            ? pending
+            : { _tag: "Encoded", sql, firstRow: firstRow + start, rows: 0, segments: [], types, maxSizes: maxSizes.map(() => 0), long }
+          pending = call
+          const end = Math.min(batch.numRows, start + perCall - call.rows)
+          addEncoded(call, encodeRows(wire, start, end), maxSizes)
+          start = end
+          if (call.rows >= perCall) total += yield* sendPending
         }
         return total
       }
       const structType = options.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE)
       const columns = yield* Effect.fromResult(ingestColumns(batch, structType, limitOf, firstRow))
-      for (let start = 0; start < batch.numRows; start += chunk) {
-        const end = Math.min(batch.numRows, start + chunk)
-        const result = yield* Db.callExecute(connection, sql, () =>
-          executeManyRows(connection, sql, bindRows(columns, start, end), {
-            autoCommit: autocommit,
-            bindDefs: columns.map((c) => c.def)
-          }).catch((e: unknown) => Promise.reject(fromRowError(e, firstRow + start))))
-        total += result.rowsAffected ?? end - start
+      const defs = columns.map((c) => c.def)
+      if (pending !== undefined && !joinsRows(pending, sql, defs)) total += yield* sendPending
+      for (let start = 0; start < batch.numRows;) {
+        const call: RowsCall = pending !== undefined && joinsRows(pending, sql, defs)
+          ? pending
+          : { _tag: "Rows", sql, firstRow: firstRow + start, rows: [], defs: [...defs] }
+        pending = call
+        const end = Math.min(batch.numRows, start + perCall - call.rows.length)
+        addRows(call, bindRows(columns, start, end), defs)
+        start = end
+        if (call.rows.length >= perCall) total += yield* sendPending
       }
       return total
     }))
+
+  /** Sends the rows of the last call of an ingest. */
+  const finishInsert = (target: IngestTarget) => tracked(Effect.andThen(ingestTarget(target), sendPending))
 
   const ISOLATION: Readonly<Record<string, string>> = {
     "adbc.connection.transaction.isolation.default": "READ COMMITTED",
@@ -797,7 +861,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       isCompatible,
       // Oracle DDL commits implicitly: the core builds a new table and renames it into place.
       ddl: { _tag: "BuildAndSwap", renameTableSql: Ddl.renameTableSql },
-      insertBatch
+      insertBatch,
+      finishInsert
     },
     cancel: cancellation.cancel(Effect.promise(() => connection.breakExecution().catch(() => undefined))),
     isUsable: () => connection.isHealthy(),

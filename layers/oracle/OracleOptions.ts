@@ -91,7 +91,13 @@ export const ReadBatchRows = option({
   accepted: "a positive integer",
   levels: ALL_LEVELS
 })
-/** Rows inserted per database call by bulk ingest (default 65536). @category options @since 0.1.0 */
+/**
+ * Rows inserted per database call by bulk ingest, whatever the Arrow batch sizes: small batches are sent together,
+ * large ones split (default 65536).
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export const InsertBatchRows = option({
   key: "redo.statement.insert_batch_rows",
   schema: OptionSchemas.positiveInt,

@@ -12,7 +12,7 @@ import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { type ColumnCells, columnCells, formatEpochDay, formatEpochTicks, UnsupportedColumnError } from "../common/ArrowCells.ts"
-import { type DbType, oracledb, WireDecimal, WireTimestamp } from "./OracleDb.ts"
+import { type DbType, oracledb, WireDecimal, WireJson, WireTimestamp } from "./OracleDb.ts"
 import {
   dateOutOfRange,
   isOracleDay,
@@ -22,6 +22,7 @@ import {
   stringTooLong
 } from "./IngestEncoder.ts"
 import { type SdoValue, wkbToSdoGeometry, wktToSdoGeometry } from "./SdoGeometry.ts"
+import { unknownZone, zoneBytesAt, zoneEncoding } from "./TimeZones.ts"
 import { bindTypeFor, geometrySrid, ingestColumnType, ingestsAsYearToMonth, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
 
 /** A parameter direction. @category models @since 0.1.0 */
@@ -153,13 +154,16 @@ const reader = (
           return Result.fail(dateOutOfRange(field, firstRow + i, formatEpochTicks(raw, perSecond)))
         }
       }
+      const zone = cells.timezone === null ? undefined : zoneEncoding(cells.timezone)
+      if (cells.timezone !== null && zone === undefined) return Result.fail(unknownZone(field, cells.timezone))
       return Result.succeed({
-        type: cells.timezone === null ? dbType("TIMESTAMP") : dbType("TIMESTAMP_TZ"),
+        type: zone === undefined ? dbType("TIMESTAMP") : dbType("TIMESTAMP_TZ"),
         get: (i) => {
           const raw = cells.getRaw(i)
           if (raw === null) return null
           const [seconds, ticks] = floorDiv(raw, perSecond)
-          return new WireTimestamp(seconds, ticks * (1_000_000_000 / perSecond))
+          const nanos = ticks * (1_000_000_000 / perSecond)
+          return zone === undefined ? new WireTimestamp(seconds, nanos) : new WireTimestamp(seconds, nanos, zoneBytesAt(zone, seconds))
         }
       })
     }
@@ -278,6 +282,62 @@ const intervalReader = (
   })
 }
 
+const NANOS_PER_UNIT: Readonly<Record<number, bigint>> = {
+  [Arrow.TimeUnit.SECOND]: 1_000_000_000n,
+  [Arrow.TimeUnit.MILLISECOND]: 1_000_000n,
+  [Arrow.TimeUnit.MICROSECOND]: 1_000n,
+  [Arrow.TimeUnit.NANOSECOND]: 1n
+}
+
+/**
+ * An OUT / IN OUT interval or duration parameter: year_month as INTERVAL YEAR TO MONTH, day_time, month_day_nano
+ * and duration as INTERVAL DAY TO SECOND (the types a query reads them as). IN parameters of these types stay NA.
+ */
+const spanParameter = (
+  field: Arrow.Field,
+  data: Arrow.Data
+): Result.Result<{ type: DbType; get: (i: number) => unknown }, AdbcError> => {
+  if (field.type.typeId !== Arrow.Type.Duration) return intervalReader(field, data, 0)
+  const perUnit = NANOS_PER_UNIT[(field.type as Arrow.Duration).unit]!
+  const values = data.values as BigInt64Array
+  return Result.succeed({
+    type: dbType("INTERVAL_DS"),
+    get: (i) => (data.nullCount === 0 || data.getValid(i) ? intervalDS(values[i]! * perUnit) : null)
+  })
+}
+
+/** An oracledb IntervalDS's signed total of nanoseconds (each of its fields carries the sign). */
+const totalNanos = (v: { days: number; hours: number; minutes: number; seconds: number; fseconds: number }): bigint =>
+  ((BigInt(v.days) * 24n + BigInt(v.hours)) * 60n + BigInt(v.minutes)) * 60n * 1_000_000_000n +
+  BigInt(v.seconds) * 1_000_000_000n + BigInt(v.fseconds)
+
+/**
+ * An OUT interval value (oracledb IntervalYM / IntervalDS) as the core's builder of `type` takes it: months for
+ * year_month, `{days, milliseconds}` for day_time, `{months, days, nanoseconds}` for month_day_nano, a count of
+ * the unit for duration (digits finer than the unit truncated, as the builders do); any other value unchanged.
+ *
+ * @category binding
+ * @since 0.1.0
+ */
+export const spanOutValue = (type: Arrow.DataType, value: unknown): unknown => {
+  if (value instanceof oracledb.IntervalYM) {
+    const { years, months } = value as { years: number; months: number }
+    const total = years * 12 + months
+    return Arrow.DataType.isInterval(type) && type.unit === Arrow.IntervalUnit.MONTH_DAY_NANO
+      ? { months: total, days: 0, nanoseconds: 0 }
+      : total
+  }
+  if (!(value instanceof oracledb.IntervalDS)) return value
+  const ds = value as { days: number; hours: number; minutes: number; seconds: number; fseconds: number }
+  const nanos = totalNanos(ds)
+  if (Arrow.DataType.isDuration(type)) return nanos / NANOS_PER_UNIT[type.unit]!
+  const time = nanos - BigInt(ds.days) * NANOS_PER_DAY
+  if (Arrow.DataType.isInterval(type) && type.unit === Arrow.IntervalUnit.DAY_TIME) {
+    return { days: ds.days, milliseconds: Number(time / 1_000_000n) }
+  }
+  return { months: 0, days: ds.days, nanoseconds: time }
+}
+
 /** The WKT forms {@link wktToSdoGeometry} takes, as its errors name them. */
 const WKT_ACCEPTED =
   "POINT, LINESTRING, POLYGON, MULTIPOINT, MULTILINESTRING, MULTIPOLYGON or a GEOMETRYCOLLECTION of points, lines, polygons and MULTIPOINTs, 2D or Z, not EMPTY (curves only as geoarrow.wkb)"
@@ -326,34 +386,90 @@ const cellsOf = (field: Arrow.Field, data: Arrow.Data): Result.Result<ColumnCell
 }
 
 /**
+ * An arrow.json IN parameter bound as JSON (the database sees a JSON value, not text): each row's text parsed into
+ * the form oracledb's OSON encoder takes (it skips oracledb's own transform, {@link WireJson}), numbers a double
+ * cannot hold exactly kept as {@link WireDecimal} text (written as OSON NUMBERs digit for digit by the encoder hook
+ * in OracleDb.ts). Text that is not JSON fails INVALID_ARGUMENT naming field and row.
+ */
+const jsonParameter = (
+  field: Arrow.Field,
+  cells: ColumnCells,
+  rows: number
+): Result.Result<{ type: DbType; get: (i: number) => unknown }, AdbcError> => {
+  if (cells.kind !== "string") {
+    return Result.fail(invalidArgument(`field ${JSON.stringify(field.name)}: arrow.json needs string storage, got ${field.type}`))
+  }
+  const values: Array<unknown> = new Array(rows)
+  // objects take the shape oracledb's encoder reads ({fields, values}: lib/transformer.js transformJsonValue)
+  const exact = (_key: string, value: unknown, context?: { source?: string }): unknown => {
+    if (typeof value === "number") {
+      return context?.source !== undefined && String(value) !== context.source ? new WireDecimal(context.source.toLowerCase()) : value
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof WireDecimal) return value
+    const fields = Object.keys(value)
+    return { fields, values: fields.map((k) => (value as Record<string, unknown>)[k]) }
+  }
+  for (let i = 0; i < rows; i++) {
+    const text = cells.get(i)
+    if (text === null) {
+      values[i] = null
+      continue
+    }
+    try {
+      values[i] = new WireJson(JSON.parse(text, exact as (key: string, value: unknown) => unknown))
+    } catch (e) {
+      return Result.fail(invalidArgument(`field ${JSON.stringify(field.name)}: row ${i + 1} is not JSON text (${e instanceof Error ? e.message : String(e)}); arrow.json values bind as JSON`))
+    }
+  }
+  return Result.succeed({ type: dbType("JSON"), get: (i) => values[i] })
+}
+
+/** The longest string a PL/SQL OUT bind takes (PL/SQL VARCHAR2), and a SQL one (RETURNING INTO, VARCHAR2). */
+const PLSQL_STRING_BYTES = 32_767
+const SQL_STRING_BYTES = 4_000
+
+/**
  * The binds of one batch of statement parameters (the specification's "Bind" column: NA types fail
- * NOT_IMPLEMENTED naming the type).
+ * NOT_IMPLEMENTED naming the type); `plsql` when the statement is a PL/SQL block, whose OUT strings hold more.
  *
  * @category binding
  * @since 0.1.0
  */
-export const parameterColumns = (batch: Arrow.RecordBatch): Result.Result<Array<BoundColumn>, AdbcError> => {
+export const parameterColumns = (
+  batch: Arrow.RecordBatch,
+  plsql = false
+): Result.Result<Array<BoundColumn>, AdbcError> => {
   const out: Array<BoundColumn> = []
   for (let c = 0; c < batch.schema.fields.length; c++) {
     const field = batch.schema.fields[c]!
     const direction = directionOf(field)
     if (Result.isFailure(direction)) return Result.fail(direction.failure)
+    const data = batch.getChildAt(c)!.data[0]!
+    const typeId = field.type.typeId
+    if (direction.success !== "in" && (typeId === Arrow.Type.Interval || typeId === Arrow.Type.Duration)) {
+      const span = spanParameter(field, data)
+      if (Result.isFailure(span)) return Result.fail(span.failure)
+      out.push({ field, direction: direction.success, def: { type: span.success.type, dir: DIRS[direction.success] }, get: span.success.get })
+      continue
+    }
     const sqlType = bindTypeFor(field)
     if (Result.isFailure(sqlType)) return Result.fail(sqlType.failure)
-    const data = batch.getChildAt(c)!.data[0]!
     const cells = cellsOf(field, data)
     if (Result.isFailure(cells)) return Result.fail(cells.failure)
     const r: Result.Result<{ type: DbType; get: (i: number) => unknown; maxSize?: number }, AdbcError> = sqlType.success === "JSON"
-      ? Result.succeed({ type: dbType("VARCHAR"), get: (cells.success as { get: (i: number) => unknown }).get, maxSize: 32767 })
+      ? direction.success === "in"
+        ? jsonParameter(field, cells.success, data.length)
+        : Result.succeed({ type: dbType("VARCHAR"), get: (cells.success as { get: (i: number) => unknown }).get, maxSize: 32767 })
       : cells.success.kind === "decimal"
       ? Result.succeed(direction.success === "in" ? decimalParameter(cells.success.get) : decimalOutParameter(cells.success.get))
       : reader(field, cells.success, sqlType.success, data, undefined)
     if (Result.isFailure(r)) return Result.fail(r.failure)
+    // an OUT string may take what the statement allows: 32,767 bytes in PL/SQL, 4,000 in SQL (RETURNING INTO)
     const def: BindDef = {
       type: r.success.type,
       dir: DIRS[direction.success],
-      ...(r.success.maxSize !== undefined || direction.success !== "in"
-        ? { maxSize: Math.max(r.success.maxSize ?? 0, direction.success === "in" ? 0 : 4000) }
+      ...(r.success.maxSize !== undefined
+        ? { maxSize: Math.max(r.success.maxSize, direction.success === "in" ? 0 : plsql ? PLSQL_STRING_BYTES : SQL_STRING_BYTES) }
         : {})
     }
     out.push({ field, direction: direction.success, def, get: r.success.get })

@@ -82,6 +82,11 @@ export interface ConformanceDriver {
   readonly batchBytes?: { readonly key: string } | undefined
   /** Database options that make the server send small pages (a few rows each), so caps have pages to combine. */
   readonly smallPages: Readonly<Record<string, string>>
+  /**
+   * Database options that make an ingest send its rows in many calls of a few rows (a driver that gathers rows across
+   * batches would otherwise send the fault rules' small ingest in one call), where the driver has them.
+   */
+  readonly smallIngestCalls?: Readonly<Record<string, string>> | undefined
   /** A driver option key (any level) with a value it rejects. */
   readonly badOption: { readonly key: string; readonly value: string }
   /** The Arrow types (as printed) the `numbers` table's columns read back as after ingest. */

@@ -126,7 +126,7 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
     )
   }, 120_000)
 
-  it.effect("OBJECT attributes and VARRAY elements: NUMBER(38,10), 38 nines, 1e-130 exact; DATE, TIMESTAMP(9), TIMESTAMP WITH [LOCAL] TIME ZONE as ISO 8601; nested and null values", () =>
+  it.effect("OBJECT attributes and VARRAY elements: NUMBER(38,10), 38 nines, 1e-130 exact; DATE, TIMESTAMP(9), TIMESTAMP WITH [LOCAL] TIME ZONE as ISO 8601 (WITH TIME ZONE in its own offset); nested and null values", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
       const [inner, list, outer, table] = [uniqueName("JOA"), uniqueName("JOV"), uniqueName("JOW"), uniqueName("JOT")]
@@ -154,7 +154,7 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
             I: { n: `-${"9".repeat(38)}` },
             D: "2024-02-29T00:00:00",
             T: "2024-02-29T23:59:59.123456789",
-            Z: "2024-11-03T02:30:00.5Z",
+            Z: "2024-11-03T03:30:00.5+01:00",
             L: "x",
             LT: "2024-07-01T12:00:00.25Z"
           },
@@ -163,7 +163,7 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
         ])
         expect(yield* read("W"), mode).toEqual([
           {
-            INNER: { N: { n: "-1.25" }, D38: { n: "7" }, I: { n: "0" }, D: "1999-12-31T00:00:00", T: "2000-01-01T00:00:00.000001", Z: "2000-01-01T05:30:00Z", L: "y", LT: null },
+            INNER: { N: { n: "-1.25" }, D38: { n: "7" }, I: { n: "0" }, D: "1999-12-31T00:00:00", T: "2000-01-01T00:00:00.000001", Z: "2000-01-01T00:00:00-05:30", L: "y", LT: null },
             LIST: [{ n: `0.${"0".repeat(129)}1` }, { n: "-1.5" }, { n: "0.000001" }, null],
             F: { n: "0.5" }
           },
@@ -239,7 +239,7 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
         expect(OBJ.map((t) => (t === null ? null : JSON.parse(t))), `${run.tz} ${mode}`).toEqual([{
           D: "2024-03-10T00:00:00",
           T: "2024-03-10T02:30:45.123456789",
-          Z: "2024-11-03T05:30:00.5Z"
+          Z: "2024-11-03T01:30:00.5-04:00"
         }])
       }
     }
@@ -271,3 +271,45 @@ const runIn = (tz: string, table: string): Promise<ZoneOutput> =>
       env: { ...process.env, TZ: tz, JSON_TEST_URI: server.uri, JSON_TEST_TABLE: table },
       timeout: 60_000
     }, (error, stdout, stderr) => (error === null ? resolve(JSON.parse(stdout) as ZoneOutput) : reject(new Error(`${error.message}\n${stderr}`)))))
+
+describe("arrow.json parameters bind as JSON", () => {
+  const jsonField = (name: string) => new Arrow.Field(name, new Arrow.Utf8(), true, new Map([["ARROW:extension:name", "arrow.json"], ["ARROW:extension:metadata", "{}"]]))
+  const bound = (texts: ReadonlyArray<string | null>) => {
+    const field = jsonField("doc")
+    const vector = Arrow.vectorFromArray([...texts], new Arrow.Utf8())
+    return new Arrow.RecordBatch(new Arrow.Schema([field]), Arrow.makeData({ type: new Arrow.Struct([field]), length: texts.length, nullCount: 0, children: [vector.data[0]!] }))
+  }
+  const run = (sql: string, texts: ReadonlyArray<string | null>, options: Record<string, string> = {}) =>
+    Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const stmt = yield* conn.statement(options)
+      yield* stmt.setSqlQuery(sql)
+      yield* stmt.bind(bound(texts))
+      return new Arrow.Table(yield* Effect.scoped(Effect.flatMap(stmt.executeQuery, (r) => Stream.runCollect(r.batches))))
+    })
+
+  it.effect("SELECT :1 FROM DUAL describes JSON; a JSON column stores the document with every digit; JSON_VALUE reads its members", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const doc = '{"a":1.5,"big":123456789012345678901234567890.125,"s":"x","list":[1,true,null]}'
+      const dual = yield* run("SELECT :1 AS J FROM DUAL", [doc], { "redo.use_extension_type": "true" })
+      expect(dual.schema.fields[0]!.metadata.get("oracle.type-name")).toBe("JSON")
+      expect(parseExact(String(dual.get(0)!.toJSON()["J"]))).toEqual(parseExact(doc))
+      const t = uniqueName("JSONBIND")
+      yield* conn.execute(`CREATE TABLE ${t} (ID NUMBER(5), DOC JSON)`)
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery(`INSERT INTO ${t} VALUES (1, :1)`)
+      yield* stmt.bind(bound([doc]))
+      yield* stmt.executeUpdate
+      const read = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT JSON_VALUE(DOC, '$.a') AS S, DOC FROM ${t}`)))
+      expect(read.get(0)!.toJSON()["S"]).toBe("1.5")
+      expect(parseExact(String(read.get(0)!.toJSON()["DOC"]))).toEqual(parseExact(doc))
+    })))
+
+  it.effect("text that is not JSON fails INVALID_ARGUMENT naming field and row, before anything is sent", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const error = yield* Effect.flip(run("SELECT :1 AS J FROM DUAL", ["{not json"]))
+      expect(error.status).toBe("INVALID_ARGUMENT")
+      expect(error.message).toContain('field "doc": row 1 is not JSON text')
+    })))
+})

@@ -114,4 +114,82 @@ describe("OUT parameters", () => {
       const rows = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT COUNT(*) AS N FROM ${t}`)))
       expect(Number(rows.get(0)!.toJSON()["N"])).toBe(0)
     })))
+  it.effect("DATE, TIMESTAMP(9), TIMESTAMP WITH [LOCAL] TIME ZONE and INTERVAL OUT and IN OUT values come back as their Arrow types, exact", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery(`BEGIN
+        :1 := DATE '2024-02-29';
+        :2 := TIMESTAMP '2024-02-29 12:34:56.123456';
+        :3 := TIMESTAMP '2024-02-29 12:34:56.123456 +05:30';
+        :4 := CAST(TIMESTAMP '2024-02-29 12:34:56.123456 +00:00' AS TIMESTAMP WITH LOCAL TIME ZONE);
+        :5 := INTERVAL '-3-7' YEAR TO MONTH;
+        :6 := INTERVAL '3 04:05:06.123456789' DAY TO SECOND(9);
+        :7 := INTERVAL '-1 00:00:00.5' DAY TO SECOND;
+        :8 := INTERVAL '2 00:00:01.000000007' DAY TO SECOND(9);
+        :9 := :9 + INTERVAL '1' DAY;
+        :10 := :10 + INTERVAL '1' DAY;
+        :11 := :11 + INTERVAL '1' MONTH;
+        :12 := :12;
+      END;`)
+      const ns = new Arrow.TimestampNanosecond()
+      const tz = new Arrow.Timestamp(Arrow.TimeUnit.NANOSECOND, "UTC")
+      const us = new Arrow.Timestamp(Arrow.TimeUnit.MICROSECOND, "UTC")
+      const ym = new Arrow.IntervalYearMonth()
+      const mdn = new Arrow.IntervalMonthDayNano()
+      const dt = new Arrow.IntervalDayTime()
+      const dur = new Arrow.Duration(Arrow.TimeUnit.NANOSECOND)
+      const fields = [
+        out("d", new Arrow.DateDay()),
+        out("ts", ns),
+        out("tstz", tz),
+        out("ltz", us),
+        out("ym", ym),
+        out("ds", mdn),
+        out("dsms", dt),
+        out("dsdur", dur),
+        out("d_io", new Arrow.DateDay(), "inout"),
+        out("ts_io", ns, "inout"),
+        out("ym_io", ym, "inout"),
+        out("dur_io", dur, "inout")
+      ]
+      const nulls = (type: Arrow.DataType) => Arrow.makeVector(Arrow.makeData({ type, length: 1, nullCount: 1, nullBitmap: new Uint8Array([0]) } as never))
+      const day = Date.UTC(2024, 1, 29) / 86_400_000
+      const tsNanos = BigInt(Date.UTC(2024, 1, 29, 12, 34, 56)) * 1_000_000n + 123_456_789n
+      // the test server evaluates PL/SQL datetimes in microseconds
+      const tsMicros = tsNanos - 789n
+      yield* stmt.bind(batchOf(fields, [
+        nulls(new Arrow.DateDay()), nulls(ns), nulls(tz), nulls(us), nulls(ym), nulls(mdn), nulls(dt), nulls(dur),
+        Arrow.makeVector(Arrow.makeData({ type: new Arrow.DateDay(), length: 1, nullCount: 0, data: new Int32Array([day]) })),
+        Arrow.makeVector(Arrow.makeData({ type: ns, length: 1, nullCount: 0, data: new BigInt64Array([tsMicros]) })),
+        Arrow.makeVector(Arrow.makeData({ type: ym, length: 1, nullCount: 0, data: new Int32Array([-5]) })),
+        Arrow.makeVector(Arrow.makeData({ type: dur, length: 1, nullCount: 0, data: new BigInt64Array([86_400_000_001_000n]) }))
+      ]))
+      const table = new Arrow.Table(yield* runQuery(stmt))
+      expect(table.schema.fields.map((f) => String(f.type))).toEqual(fields.map((f) => String(f.type)))
+      const cell = (name: string) => table.getChild(name)!.data[0]!.values
+      expect(cell("d")[0]).toBe(day)
+      expect((cell("ts") as BigInt64Array)[0]).toBe(tsMicros)
+      expect((cell("tstz") as BigInt64Array)[0]).toBe(tsMicros - 19_800_000_000_000n)
+      expect((cell("ltz") as BigInt64Array)[0]).toBe(tsMicros / 1000n)
+      expect(cell("ym")[0]).toBe(-43)
+      expect(Array.from(cell("ds") as Int32Array)).toEqual([0, 3, 14_706_123_456_789 % 2 ** 32 | 0, Math.floor(14_706_123_456_789 / 2 ** 32)])
+      expect(Array.from(cell("dsms") as Int32Array)).toEqual([-1, -500])
+      expect((cell("dsdur") as BigInt64Array)[0]).toBe(2n * 86_400_000_000_000n + 1_000_000_007n)
+      expect(cell("d_io")[0]).toBe(day + 1)
+      expect((cell("ts_io") as BigInt64Array)[0]).toBe(tsMicros + 86_400_000_000_000n)
+      expect(cell("ym_io")[0]).toBe(-4)
+      // the test server evaluates PL/SQL intervals in microseconds
+      expect((cell("dur_io") as BigInt64Array)[0]).toBe(86_400_000_001_000n)
+    })))
+
+  it.effect("a PL/SQL OUT string holds 32,767 bytes, as oracledb thin allows in PL/SQL", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery("BEGIN :1 := RPAD('x', 32767, 'x'); END;")
+      yield* stmt.bind(batchOf([out("s", new Arrow.Utf8())], [Arrow.vectorFromArray([null], new Arrow.Utf8())]))
+      const table = new Arrow.Table(yield* runQuery(stmt))
+      expect((table.get(0)!.toJSON()["s"] as string).length).toBe(32767)
+    })))
 })

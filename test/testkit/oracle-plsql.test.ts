@@ -43,6 +43,45 @@ describe(`Oracle test server: PL/SQL, implicit results and LOBs (${version} layo
     expect(r.outBinds).toEqual({ cnt: 2, total: 2.5, greeting: "hello world", counter: 42 })
   })
 
+  it("an OUT string longer than its bind's buffer fails ORA-06502 and undoes the block; 32,767 bytes fit a 32,767-byte bind", async () => {
+    // Oracle raises ORA-06502 "PL/SQL: value or conversion error: character string buffer too small" when a value
+    // does not fit the bind variable (https://docs.oracle.com/en/error-help/db/ora-06502/)
+    await conn.execute("CREATE TABLE plsql_outsize (id NUMBER(10))")
+    const e = await failure(() =>
+      conn.execute("BEGIN INSERT INTO plsql_outsize VALUES (1); :s := RPAD('x', 4001, 'x'); END;", {
+        s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 4000 }
+      }))
+    expect(oraCode(e)).toBe("ORA-06502")
+    expect((await conn.execute("SELECT COUNT(*) FROM plsql_outsize")).rows).toEqual([[0]])
+    const n = await failure(() => conn.execute("BEGIN :s := N'ünï'; END;", { s: { dir: oracledb.BIND_OUT, type: oracledb.DB_TYPE_NVARCHAR, maxSize: 2 } }))
+    expect(oraCode(n)).toBe("ORA-06502")
+    const r = await conn.execute("BEGIN :s := RPAD('x', 32767, 'x'); :n := N'ünï'; END;", {
+      s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 32767 },
+      n: { dir: oracledb.BIND_OUT, type: oracledb.DB_TYPE_NVARCHAR, maxSize: 3 }
+    })
+    const outs = r.outBinds as { s: string; n: string }
+    expect([outs.s.length, outs.n]).toEqual([32767, "ünï"])
+    await conn.rollback()
+  })
+
+  it("returns INTERVAL OUT and IN OUT binds in their wire form (YEAR TO MONTH, DAY TO SECOND with nanoseconds)", async () => {
+    const r = await conn.execute(
+      "BEGIN :ds := INTERVAL '3 04:05:06.123456789' DAY TO SECOND(9); :ym := INTERVAL '-3-7' YEAR TO MONTH; :neg := INTERVAL '-1 00:00:00.5' DAY TO SECOND; :io := :io + INTERVAL '1' MONTH; END;",
+      {
+        ds: { dir: oracledb.BIND_OUT, type: oracledb.DB_TYPE_INTERVAL_DS },
+        ym: { dir: oracledb.BIND_OUT, type: oracledb.DB_TYPE_INTERVAL_YM },
+        neg: { dir: oracledb.BIND_OUT, type: oracledb.DB_TYPE_INTERVAL_DS },
+        io: { dir: oracledb.BIND_INOUT, type: oracledb.DB_TYPE_INTERVAL_YM, val: new oracledb.IntervalYM({ years: 0, months: -5 }) }
+      }
+    )
+    const plain = (v: object) => ({ ...v })
+    const outs = r.outBinds as Record<string, object>
+    expect(plain(outs["ds"]!)).toEqual({ days: 3, hours: 4, minutes: 5, seconds: 6, fseconds: 123456789 })
+    expect(plain(outs["ym"]!)).toEqual({ years: -3, months: -7 })
+    expect(plain(outs["neg"]!)).toEqual({ days: -1, hours: 0, minutes: 0, seconds: 0, fseconds: -500000000 })
+    expect(plain(outs["io"]!)).toEqual({ years: 0, months: -4 })
+  })
+
   it("runs a block sent by executeMany once per bind row (oracledb sends the first row alone, then the rest)", async () => {
     await conn.execute("CREATE TABLE plsql_many (id NUMBER(10) PRIMARY KEY, name VARCHAR2(10))")
     await conn.executeMany("BEGIN INSERT INTO plsql_many VALUES (:1, :2); END;", [[1, "a"], [2, "b"], [3, "c"], [4, "d"]])

@@ -131,6 +131,39 @@ export const durationOfExactMonths = (months: bigint): DuckDBIntervalValue => {
   return intervalValue(Number(months), 0, 0n)
 }
 
+/**
+ * An INTERVAL OUT value of a PL/SQL block in wire form: a bound interval keeps its exact value, a DuckDB INTERVAL
+ * counts a month as 30 days for DAY TO SECOND (as {@link nanosOfDuckInterval}), DECIMAL seconds (DAY TO SECOND(7-9)
+ * storage) and BIGINT months (YEAR(9) TO MONTH storage) are taken as they are. False for a value of another kind.
+ */
+export const writeIntervalOut = (w: WriteBuffer, v: unknown, yearToMonth: boolean): boolean => {
+  const exact = v instanceof DuckDBIntervalValue ? exactOfBind.get(v) : undefined
+  let nanos: bigint
+  let months: number
+  if (exact !== undefined) {
+    nanos = "nanos" in exact ? exact.nanos : BigInt(exact.months) * 30n * NS_PER_DAY
+    months = "months" in exact ? exact.months : 0
+  } else if (v instanceof DuckDBIntervalValue) {
+    nanos = nanosOfDuckInterval(v.months, v.days, v.micros)
+    months = v.months
+  } else if (typeof v === "bigint") {
+    nanos = v * NS_PER_SECOND
+    months = Number(v)
+  } else if (typeof v === "number") {
+    // DAY TO SECOND(7-9) arithmetic yields seconds as a double, whose shortest text carries the digits written
+    const m = /^(-?)(\d+)(?:\.(\d{1,9}))?$/.exec(String(v))
+    const magnitude = m === null ? BigInt(Math.round(Math.abs(v) * 1e9)) : BigInt(m[2]!) * NS_PER_SECOND + BigInt((m[3] ?? "").padEnd(9, "0"))
+    nanos = v < 0 ? -magnitude : magnitude
+    months = Math.trunc(v)
+  } else if (v !== null && typeof v === "object" && "scale" in v && "value" in v && typeof v.value === "bigint") {
+    nanos = (v.value * NS_PER_SECOND) / 10n ** BigInt(v.scale as number)
+    months = Number(v.value)
+  } else return false
+  if (yearToMonth) writeIntervalYmMonths(w, months)
+  else writeIntervalDsNanos(w, nanos)
+  return true
+}
+
 /** True when some parameter is a bound interval (whose storage value depends on the statement). */
 export const hasIntervalBinds = (params: ReadonlyArray<DuckDBValue> | undefined): boolean =>
   params !== undefined && params.some((p) => p instanceof DuckDBIntervalValue && exactOfBind.has(p))

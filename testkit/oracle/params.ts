@@ -3,11 +3,11 @@
  * (lib/thin/protocol/messages/withData.js writeBindParamsColumn) into DuckDB values, and encoding OUT values
  * (PL/SQL) in the type the client declared.
  */
-import { blobValue, type DuckDBTimestampNanosecondsValue, listValue, timestampNanosValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
+import { blobValue, type DuckDBTimestampNanosecondsValue, intervalValue, listValue, timestampNanosValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
 import { civilFromMicros, datetimeOfOracle, datetimeText, microsOfOracle, nanosOfOracle, oracleBytesOf, parseDatetimeText } from "./datetime.ts"
-import { decodeVector } from "./encode.ts"
-import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "./intervals.ts"
+import { decodeVector, parseDuckInterval } from "./encode.ts"
+import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs, writeIntervalOut } from "./intervals.ts"
 import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
 import { readNamedBind, writeNamedOutValue } from "./named-types.ts"
 import { storedJsonOfOson } from "./oson.ts"
@@ -236,8 +236,26 @@ export const writeOutValue = (
         writeDate(w, `${c.year}-${c.month}-${c.day} ${c.hour}:${c.minute}:${c.second}.${String(c.nanos).padStart(9, "0")}`, spec.dty)
       } else writeDate(w, String(v), spec.dty)
       return
+    case Dty.INTERVAL_DS:
+    case Dty.INTERVAL_YM:
+    {
+      // PL/SQL expressions yield DuckDB's interval rendering ("-3 years -7 months") or DECIMAL seconds
+      const value = typeof v === "string" ? duckInterval(v) : v
+      if (!writeIntervalOut(w, value, spec.dty === Dty.INTERVAL_YM)) writeOutText(w, spec, v)
+      return
+    }
     default:
       writeOutText(w, spec, v)
+  }
+}
+
+/** DuckDB's rendering of an INTERVAL as the value, or the text itself when it is not one. */
+const duckInterval = (text: string): unknown => {
+  try {
+    const p = parseDuckInterval(text)
+    return intervalValue(p.months, p.days, p.micros)
+  } catch {
+    return text
   }
 }
 

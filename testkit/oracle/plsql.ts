@@ -14,6 +14,7 @@ import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { sessionZoneWrites } from "./datetime-writes.ts"
 import type { OracleDatabase } from "./database.ts"
 import type { BindSpec, ExecuteOptions, PlsqlResult, QueryResult, StatementResult } from "./statement.ts"
+import { Dty } from "./types.ts"
 import { makeTranslator, oracleName, translateQuery, type QueryShape } from "./translate.ts"
 
 /** Bind direction OUT, as reported in the IO vector. */
@@ -289,6 +290,18 @@ const runBody = async (s: PlsqlHost, env: Env, toks: ReadonlyArray<Tok>) => {
   for (const st of statements(body)) await runStatement(s, env, st)
 }
 
+/**
+ * ORA-06502 when an OUT string does not fit its bind variable: Oracle raises "character string buffer too small"
+ * on the assignment (https://docs.oracle.com/en/error-help/db/ora-06502/). A VARCHAR bind holds `maxSize` bytes;
+ * an NVARCHAR bind's metadata size is its character count times oracledb's buffer factor 4 (withData.js
+ * writeColumnMetadata).
+ */
+const checkOutFits = (value: unknown, spec: BindSpec | undefined): void => {
+  if (spec === undefined || typeof value !== "string" || spec.dty !== Dty.VARCHAR) return
+  const fits = spec.csfrm === 2 ? [...value].length <= Math.floor(spec.maxSize / 4) : Buffer.byteLength(value) <= spec.maxSize
+  if (!fits) throw new OraError(6502, "PL/SQL: value or conversion error: character string buffer too small")
+}
+
 /** Runs an anonymous block (or CALL statement). */
 export const runPlsql = async (s: PlsqlHost, sql: string, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<PlsqlResult> => {
   let toks = sig(sql)
@@ -305,8 +318,8 @@ export const runPlsql = async (s: PlsqlHost, sql: string, values: ReadonlyArray<
     read: new Set(),
     implicit: []
   }
-  void specs
   await runBody(s, env, toks)
+  for (const i of env.assigned) checkOutFits(env.bindValues[i] ?? null, specs[i])
   const directions = names.map((_, i) => (env.assigned.has(i) ? (env.read.has(i) ? BIND_INOUT : BIND_OUT) : BIND_IN))
   return { kind: "plsql", directions, values: env.bindValues, implicit: env.implicit }
 }

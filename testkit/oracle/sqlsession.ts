@@ -325,6 +325,23 @@ export class SqlSession {
     this.info.sqlId = null
   }
 
+  /**
+   * One run of a PL/SQL block, atomic as Oracle makes a top-level call: a block that fails undoes its own writes
+   * (the transaction's earlier statements stay), by replaying the log up to where the block started.
+   */
+  private async runBlock(sql: string, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<StatementResult> {
+    const mark = this.log.length
+    try {
+      return await runPlsql(this, sql, values, specs)
+    } catch (e) {
+      if (this.inTxn && this.log.length > mark) {
+        this.log = this.log.slice(0, mark)
+        await this.recover()
+      }
+      throw e
+    }
+  }
+
   /** Executes one statement for each bind row (one row when there are no binds). */
   async execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(sql)
@@ -342,10 +359,10 @@ export class SqlSession {
         if (described !== undefined) return described
         // an executeMany of a block runs it once per bind row, in order, stopping at the first that fails (its row
         // number travels with the error, as for DML); the reply carries the last run's bind values
-        let result = await runPlsql(this, sql, rows[0] ?? [], specs)
+        let result = await this.runBlock(sql, rows[0] ?? [], specs)
         for (let i = 1; i < rows.length; i++) {
           try {
-            result = await runPlsql(this, sql, rows[i]!, specs)
+            result = await this.runBlock(sql, rows[i]!, specs)
           } catch (e) {
             const err = this.mapError(e)
             ;(err as OraError & { rowOffset?: number }).rowOffset = i

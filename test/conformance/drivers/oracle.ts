@@ -22,6 +22,8 @@ export const oracle: ConformanceDriver = {
   batchRows: { key: "redo.statement.read_batch_rows", mode: "hard" },
   batchBytes: { key: "redo.statement.read_batch_approx_bytes" },
   smallPages: { "redo.statement.fetch_array_size": "4" },
+  // ingest gathers rows across batches into calls of insert_batch_rows: 100 makes one call per 100-row batch
+  smallIngestCalls: { "redo.statement.insert_batch_rows": "100" },
   badOption: { key: "redo.statement.fetch_array_size", value: "0" },
   // ingest creates NUMBER(10,0), which reads back as int64 (NUMBER(p,0), p <= 18), and NVARCHAR2(2000)
   ingestedTypes: { id: "Int64", name: "Utf8" },

@@ -105,7 +105,7 @@ export const faultRules = (driver: ConformanceDriver, env: () => ConformanceEnv)
                       started = true
                     }),
                     fresh.ingest(manyBatches(), { targetTable: target, mode })
-                  )).pipe(Effect.provide(env().layer()))
+                  )).pipe(Effect.provide(env().layer(driver.smallIngestCalls ?? {})))
               ).pipe(Effect.ensuring(Effect.sync(() => env().faults.dropMidIngest!(undefined))))
               // let a late callback of the client fire before looking
               yield* Effect.sleep("20 millis")

@@ -1,0 +1,87 @@
+/**
+ * redo.statement.insert_batch_rows is the number of rows per database call, whatever the sizes of the Arrow batches:
+ * small batches are sent together, large ones split, on the fast path and on oracledb's own encoder (a struct column),
+ * counted with the driver's call counter (layers/oracle/EncodedBinds.ts `ingestCallsMade`).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Arrow from "apache-arrow"
+import { Effect, Stream } from "effect"
+import * as Connection from "../../src/Connection.ts"
+import { fromTable } from "../../src/Ingest.ts"
+import { encodedRowsSent, ingestCallsMade } from "../../layers/oracle/EncodedBinds.ts"
+import { uniqueName, useServer, withConnection } from "./support.ts"
+
+const server = useServer()
+
+/** `rows` rows in Arrow batches of `batchRows` (the last one shorter), ids 0.., with a struct column when `doc`. */
+const batched = (rows: number, batchRows: number, doc = false) => {
+  const tables: Array<Arrow.Table> = []
+  for (let from = 0; from < rows; from += batchRows) {
+    const n = Math.min(batchRows, rows - from)
+    const columns: Record<string, Arrow.Vector> = {
+      id: Arrow.makeVector(Int32Array.from({ length: n }, (_, k) => from + k)),
+      name: Arrow.vectorFromArray(Array.from({ length: n }, (_, k) => `n${from + k}`), new Arrow.Utf8())
+    }
+    if (doc) {
+      columns["doc"] = Arrow.vectorFromArray(
+        Array.from({ length: n }, (_, k) => ({ k: from + k })),
+        new Arrow.Struct([new Arrow.Field("k", new Arrow.Int32())])
+      )
+    }
+    tables.push(new Arrow.Table(columns))
+  }
+  return new Arrow.Table(tables.flatMap((t) => t.batches))
+}
+
+/** Ingests `data` into a new table; returns the rows reported, the calls made, the rows through the fast path and the stored ids. */
+const ingestCounted = (data: Arrow.Table) =>
+  Effect.gen(function*() {
+    const conn = yield* Connection.Connection
+    const target = uniqueName("CALLS")
+    const calls = ingestCallsMade()
+    const encoded = encodedRowsSent()
+    const rows = yield* conn.ingest(fromTable(data), { targetTable: target })
+    const made = ingestCallsMade() - calls
+    const fast = encodedRowsSent() - encoded
+    const stored = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT COUNT(*) AS C, SUM("id") AS S FROM "${target}"`)))
+    return { rows, calls: made, fast, count: Number(stored.get(0)!.toJSON()["C"]), sum: Number(stored.get(0)!.toJSON()["S"]) }
+  })
+
+const sumTo = (n: number) => (n * (n - 1)) / 2
+
+describe("redo.statement.insert_batch_rows: rows per database call", () => {
+  it.effect("150,000 rows in 10,000-row batches make 3 calls at the default of 65,536 (fast path), every row stored once", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const r = yield* ingestCounted(batched(150_000, 10_000))
+      expect(r).toEqual({ rows: 150_000, calls: 3, fast: 150_000, count: 150_000, sum: sumTo(150_000) })
+    })), 120_000)
+
+  it.effect("small batches combined and a large one split at 2,500 rows per call (fast path)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      // 7 batches of 1,000 then one of 6,000: 13,000 rows = 5 full calls and one of 500
+      const data = new Arrow.Table([...batched(7_000, 1_000).batches, ...batched(6_000, 6_000).batches])
+      const r = yield* ingestCounted(data)
+      expect(r.calls).toBe(6)
+      expect([r.rows, r.count]).toEqual([13_000, 13_000])
+    }), { "redo.statement.insert_batch_rows": "2500" }))
+
+  it.effect("on oracledb's own encoder (a struct column) small batches are combined too: 12 batches of 700 rows at 3,000 per call make 3 calls", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const r = yield* ingestCounted(batched(8_400, 700, true))
+      expect(r).toEqual({ rows: 8_400, calls: 3, fast: 0, count: 8_400, sum: sumTo(8_400) })
+    }), { "redo.statement.insert_batch_rows": "3000", "redo.ingest.struct_type": "nvarchar2" }))
+  it.effect("bound DML: 5 parameter batches of 200 rows at 1,000 per call make one executeMany; every row inserted", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("DMLCALLS")
+      yield* conn.execute(`CREATE TABLE ${t} (ID NUMBER(10), NAME NVARCHAR2(20))`)
+      const stmt = yield* conn.statement({ "redo.statement.insert_batch_rows": "1000" })
+      yield* stmt.setSqlQuery(`INSERT INTO ${t} VALUES (:1, :2)`)
+      yield* stmt.bind(batched(1_000, 200))
+      const calls = ingestCallsMade()
+      expect(yield* stmt.executeUpdate).toBe(1_000)
+      expect(ingestCallsMade() - calls).toBe(1)
+      const stored = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT COUNT(*) AS C, SUM(ID) AS S FROM ${t}`)))
+      expect([Number(stored.get(0)!.toJSON()["C"]), Number(stored.get(0)!.toJSON()["S"])]).toEqual([1_000, sumTo(1_000)])
+    })))
+})
