@@ -317,7 +317,7 @@ const INTERVAL_FIELDS = ["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"] as 
  * Field order and separators follow Oracle's SQL Language Reference, "Interval Literals":
  * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Literals.html
  */
-const intervalLiteral = (text: string, units: ReadonlyArray<string>, exactStorage?: ExactIntervals): string => {
+const intervalLiteral = (text: string, units: ReadonlyArray<string>, exactStorage?: ExactIntervals, storage?: "exact" | "duck"): string => {
   const lead = INTERVAL_FIELDS.indexOf(units[0] as (typeof INTERVAL_FIELDS)[number])
   const trailIdx = units.indexOf("TO")
   const trail = trailIdx >= 0 ? INTERVAL_FIELDS.indexOf(units[trailIdx + 1] as (typeof INTERVAL_FIELDS)[number]) : lead
@@ -327,10 +327,25 @@ const intervalLiteral = (text: string, units: ReadonlyArray<string>, exactStorag
   if (lead < 0 || trail < lead || values.length !== trail - lead + 1 || values.some((x) => !/^\d+(\.\d*)?$/.test(x))) {
     throw ora.unimplemented(`interval literal '${text}' ${units.join(" ")}`)
   }
-  const exact = exactIntervalLiteral(values, lead, negative, (lead <= 1 ? exactStorage?.yearToMonth : exactStorage?.dayToSecond) === true)
+  const always = storage === "exact" || (lead <= 1 ? exactStorage?.yearToMonth : exactStorage?.dayToSecond) === true
+  const exact = storage === "duck" ? undefined : exactIntervalLiteral(values, lead, negative, always)
   if (exact !== undefined) return exact
   const parts = values.map((x, n) => `${x} ${INTERVAL_FIELDS[lead + n]!.toLowerCase()}s`)
   return `(${negative ? "-" : ""}INTERVAL ${sqlString(parts.join(" "))})`
+}
+
+/** The text and qualifier words of the interval literal that tokens [from, to) are exactly, else undefined. */
+const intervalLiteralIn = (toks: ReadonlyArray<Tok>, from: number, to: number): { text: string; units: Array<string> } | undefined => {
+  const sig = toks.slice(from, to).filter((t) => t.kind !== "ws")
+  if (!isKw(sig[0], "INTERVAL") || sig[1]?.kind !== "str") return undefined
+  const units: Array<string> = []
+  for (let k = 2; k < sig.length; k++) {
+    const t = sig[k]!
+    if (isKw(t, "DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR", "TO")) units.push(t.value)
+    else if (isOp(t, "(") && sig[k + 1]?.kind === "num" && isOp(sig[k + 2], ")")) k += 2
+    else return undefined
+  }
+  return units.length === 0 ? undefined : { text: sig[1].value, units }
 }
 
 /**
@@ -1178,7 +1193,8 @@ export class Translator {
       else {
         const binary = binaryOf(left, right)
         const numeric = left.numeric === true && right.numeric === true
-        const text = `(${floating(left, binary)} ${op} ${floating(right, binary)})`
+        const shifted = left.date && right.interval ? [left.text, op === "-" ? `-(${right.text})` : right.text] : right.date && left.interval && op === "+" ? [right.text, left.text] : undefined
+        const text = shifted !== undefined ? `ora_datetime_add(${shifted[0]}, ${shifted[1]})` : `(${floating(left, binary)} ${op} ${floating(right, binary)})`
         left = { text: day ? `CAST(${text} AS TIMESTAMP_S)` : text, date: left.date || right.date, interval: left.interval && right.interval, binary, numeric, day }
       }
     }
@@ -1389,6 +1405,10 @@ export class Translator {
           .join(" ")
         const ot = parseOracleType(typeText)
         const duckType = ot !== undefined ? ot.duck : typeText
+        // an interval literal cast to an interval type (as values written into interval columns are, interval-writes.ts)
+        // is written in that type's storage, whatever the statement's other interval columns
+        const literal = ot?.kind === "intervalds" || ot?.kind === "intervalym" ? intervalLiteralIn(toks, p[0], asAt) : undefined
+        if (literal !== undefined) return [`CAST(${intervalLiteral(literal.text, literal.units, undefined, ot!.duck === "INTERVAL" ? "duck" : "exact")} AS ${duckType})`, close + 1]
         const operand = this.range(p[0], asAt)
         // NUMBER without precision keeps every digit of the value (number-functions.ts)
         if (ot?.kind === "number" && ot.duck === "VARCHAR") return [`ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
