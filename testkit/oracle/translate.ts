@@ -375,7 +375,7 @@ const exactIntervalLiteral = (values: ReadonlyArray<string>, lead: number, negat
  * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Literals.html), kept as text with its zone.
  */
 const timestampLiteral = (text: string): string => {
-  const m = /^\s*(\d{1,4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d{1,9})?)?)?)\s*(.*?)\s*$/.exec(text)
+  const m = /^\s*(-?\d{1,4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d{1,9})?)?)?)\s*(.*?)\s*$/.exec(text)
   // nanoseconds as the text TIMESTAMP(7-9) columns hold (DuckDB's TIMESTAMP_NS covers only 1677-2262)
   if (m === null || m[2] === "") return /\.\d{7,}/.test(text) ? `ora_ts(${sqlString(text)})` : `TIMESTAMP ${sqlString(text)}`
   // a zoned literal keeps its zone as text (datetime-functions.ts), as a TIMESTAMP WITH TIME ZONE column stores it
@@ -390,7 +390,7 @@ interface ZonedOperand {
 }
 
 /** Oracle's time zone format elements (SQL Language Reference, "Datetime Format Elements"). */
-const ZONE_ELEMENT = /TZH:TZM|TZH|TZM|TZR/i
+const ZONE_ELEMENT = /TZH:TZM|TZH|TZM|TZR|TZD/i
 
 /**
  * TO_CHAR(datetime, format) of a value with a known zone: the wall clock there, TZH:TZM / TZH / TZM its offset there,
@@ -403,7 +403,7 @@ const zonedToChar = (operand: ZonedOperand, format: string): string => {
   for (let m = ZONE_ELEMENT.exec(rest); m !== null; m = ZONE_ELEMENT.exec(rest)) {
     if (m.index > 0) pieces.push(localText(operand.local, convertDateFormat(rest.slice(0, m.index), true)))
     const element = m[0].toUpperCase()
-    pieces.push(element === "TZR" ? operand.region : element === "TZH" ? `substr(${offset}, 1, 3)` : element === "TZM" ? `substr(${offset}, 5, 2)` : offset)
+    pieces.push(element === "TZR" ? operand.region : element === "TZD" ? `ora_zone_abbreviation(${operand.region}, ${operand.local}, ${operand.offsetMinutes})` : element === "TZH" ? `substr(${offset}, 1, 3)` : element === "TZM" ? `substr(${offset}, 5, 2)` : offset)
     rest = rest.slice(m.index + m[0].length)
   }
   if (rest !== "" || pieces.length === 0) pieces.push(localText(operand.local, convertDateFormat(rest, true)))
@@ -796,10 +796,21 @@ export class Translator {
 
   /** True when tokens [from, to) are one column reference (`c` or `t.c`) to a LOCAL TIME ZONE column. */
   private isLocalZoneColumn(from: number, to: number): boolean {
+    if (this.localZoneCastAt(from, to) !== undefined) return true
     const last = this.toks[to - 1]
     if (last === undefined || (last.kind !== "ident" && last.kind !== "qident")) return false
     if (!(to - from === 1 || (to - from === 3 && isOp(this.toks[from + 1], ".")))) return false
     return this.ctx.localZoneColumns?.has(oracleName(last)) === true
+  }
+
+  /** The type of `CAST(... AS TIMESTAMP[(p)] WITH LOCAL TIME ZONE)` when tokens [from, to) are exactly such a cast. */
+  localZoneCastAt(from: number, to: number): OraType | undefined {
+    const toks = this.toks
+    if (!isKw(toks[from], "CAST") || !isOp(toks[from + 1], "(") || matchParen(toks, from + 1) !== to - 1 || !isKw(toks[to - 2], "ZONE") || !isKw(toks[to - 4], "LOCAL")) return undefined
+    let asAt = -1
+    for (let k = to - 2; k > from + 1 && asAt < 0; k--) if (isKw(toks[k], "AS")) asAt = k
+    const type = asAt < 0 ? undefined : parseOracleType(toks.slice(asAt + 1, to - 1).map((x) => x.text).join(" "))
+    return type?.kind === "timestampltz" ? type : undefined
   }
 
   /**
@@ -810,7 +821,8 @@ export class Translator {
    */
   private zonedOperand(from: number, to: number): ZonedOperand | undefined {
     const t = this.toks[from]
-    if (to - from === 1 && isKw(t, "CURRENT_TIMESTAMP") || (this.isLocalZoneColumn(from, to) && this.textDatetimeAt(from, to) === undefined)) {
+    const textCast = this.localZoneCastAt(from, to)?.duck === "VARCHAR"
+    if (to - from === 1 && isKw(t, "CURRENT_TIMESTAMP") || (this.isLocalZoneColumn(from, to) && this.textDatetimeAt(from, to) === undefined && !textCast)) {
       const x = this.range(from, to)
       return { local: `ora_session_local(${x})`, offsetMinutes: `ora_session_offset(${x})`, region: "getvariable('ora_session_tz')" }
     }
@@ -1848,6 +1860,8 @@ export const translateQuery = (
   const literalItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined, text: string): SelectItem => {
     if (ym !== undefined) return { kind: "typed", type: ym }
     if (binaryDouble(part)) return { kind: "typed", type: binaryDoubleType }
+    const localZone = aliasOnlyFrom(part, isOp(part[1], "(") ? matchParen(part, 1) + 1 : part.length) ? tr.localZoneCastAt(start, start + (isOp(part[1], "(") ? matchParen(part, 1) + 1 : 0)) : undefined
+    if (localZone !== undefined) return { kind: "typed", type: localZone }
     if (numberLiteral(part)) return { kind: "typed", type: numberType() }
     // the numeric type of the operands (results.ts describes the item with it when DuckDB's result is a float)
     const binary = binaryKindOf(part, 0, part.length, tr.binaryColumns)
