@@ -85,12 +85,14 @@ const atZone = (v: DatetimeValue, zone: string): DatetimeValue => {
  * the blank sign of AD years goes with FM like every blank padding ("FM: returns a value with no leading or trailing
  * blanks", same table).
  */
-export const YEAR_MARK = { absolute: "\u0001", signed: "\u0003", signedFm: "\u0004", end: "\u0002" } as const
+export const YEAR_MARK = { absolute: "\u0001", absoluteFm: "\u0005", signed: "\u0003", signedFm: "\u0004", end: "\u0002" } as const
 
 const yearText = (text: string): string =>
-  text.replace(/([\u0001\u0003\u0004])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
-    const year = digits.padStart(4, "0")
-    if (kind === YEAR_MARK.absolute) return year
+  text.replace(/([\u0001\u0003\u0004\u0005])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
+    // under FM a number element loses its leading zeros (SQL Language Reference, "Format Model Modifiers")
+    const fm = kind === YEAR_MARK.absoluteFm || kind === YEAR_MARK.signedFm
+    const year = fm ? String(Number(digits)) : digits.padStart(4, "0")
+    if (kind === YEAR_MARK.absolute || kind === YEAR_MARK.absoluteFm) return year
     return (minus === "-" ? "-" : kind === YEAR_MARK.signed ? " " : "") + year
   })
 

@@ -140,14 +140,24 @@ const textDatetimeToChar = (operand: string, kind: TextDatetimeKind, format: str
     return withOracleYears(`strftime(ora_tstz_local(${args}), ${sqlString(f)})`, f)
   }
   for (let m = TEXT_DATETIME_ELEMENT.exec(rest); m !== null; m = TEXT_DATETIME_ELEMENT.exec(rest)) {
-    if (m.index > 0) pieces.push(local(rest.slice(0, m.index)))
+    if (m.index > 0) pieces.push(local(fillModeBefore(format, rest, m.index)))
     // FF alone is the value's precision; the server shows 6 digits, as for other timestamps
     const element = m[0].toUpperCase() === "FF" ? "FF6" : m[0].toUpperCase()
     pieces.push(`ora_tstz_format(${args}, '${element}')`)
     rest = rest.slice(m.index + m[0].length)
   }
-  if (rest !== "" || pieces.length === 0) pieces.push(local(rest))
+  if (rest !== "" || pieces.length === 0) pieces.push(local(fillModeBefore(format, rest, rest.length)))
   return `(${pieces.join(" || ")})`
+}
+
+/**
+ * The first `length` characters of `rest` (the unformatted end of `format`) as a format of their own, led by FM when
+ * fill mode is on where they start: FM switches it for the rest of the whole model, not of one piece.
+ */
+const fillModeBefore = (format: string, rest: string, length: number): string => {
+  const done = format.slice(0, format.length - rest.length).replace(/"[^"]*"?/g, "")
+  const on = ((done.match(/FM/gi) ?? []).length & 1) === 1
+  return (on ? "FM" : "") + rest.slice(0, length)
 }
 
 /** A native floating-point type: BINARY_DOUBLE or BINARY_FLOAT. */
@@ -401,12 +411,12 @@ const zonedToChar = (operand: ZonedOperand, format: string): string => {
   let rest = format
   const offset = `ora_offset_text(${operand.offsetMinutes})`
   for (let m = ZONE_ELEMENT.exec(rest); m !== null; m = ZONE_ELEMENT.exec(rest)) {
-    if (m.index > 0) pieces.push(localText(operand.local, convertDateFormat(rest.slice(0, m.index), true)))
+    if (m.index > 0) pieces.push(localText(operand.local, convertDateFormat(fillModeBefore(format, rest, m.index), true)))
     const element = m[0].toUpperCase()
     pieces.push(element === "TZR" ? operand.region : element === "TZD" ? `ora_zone_abbreviation(${operand.region}, ${operand.local}, ${operand.offsetMinutes})` : element === "TZH" ? `substr(${offset}, 1, 3)` : element === "TZM" ? `substr(${offset}, 5, 2)` : offset)
     rest = rest.slice(m.index + m[0].length)
   }
-  if (rest !== "" || pieces.length === 0) pieces.push(localText(operand.local, convertDateFormat(rest, true)))
+  if (rest !== "" || pieces.length === 0) pieces.push(localText(operand.local, convertDateFormat(fillModeBefore(format, rest, rest.length), true)))
   return `(${pieces.join(" || ")})`
 }
 
@@ -465,7 +475,7 @@ export const convertDateFormat = (fmt: string, output = false): string => {
     const year = output ? /^(FM|S?YYYY)/i.exec(s)?.[0].toUpperCase() : undefined
     if (year !== undefined) {
       if (year === "FM") fm = !fm
-      else out += `${year === "YYYY" ? YEAR_MARK.absolute : fm ? YEAR_MARK.signedFm : YEAR_MARK.signed}%Y${YEAR_MARK.end}`
+      else out += `${year === "YYYY" ? (fm ? YEAR_MARK.absoluteFm : YEAR_MARK.absolute) : fm ? YEAR_MARK.signedFm : YEAR_MARK.signed}%Y${YEAR_MARK.end}`
       s = s.slice(year.length)
       continue
     }
@@ -478,7 +488,8 @@ export const convertDateFormat = (fmt: string, output = false): string => {
     const hit = map.find(([re]) => re.test(s))
     if (hit !== undefined) {
       const m = s.match(hit[0])!
-      out += hit[1]
+      // FM: number elements without their leading zeros (strftime's `%-d`)
+      out += output && fm && /^%[dmjHIMSy]$/.test(hit[1]) ? `%-${hit[1].slice(1)}` : hit[1]
       s = s.slice(m[0].length)
     } else {
       out += s[0] === "%" ? "%%" : s[0]
