@@ -10,7 +10,7 @@ import { findTopLevel, isKw, isOp, matchParen, sqlString, type Tok } from "./lex
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
-import { instantGrouping, type InstantGrouping } from "./datetime-groups.ts"
+import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
@@ -1266,7 +1266,10 @@ export class Translator {
     if (keyEnd !== undefined) return [`ora_tstz_key(${datetimeArgument(reference(keyEnd), "zoned")})`, keyEnd]
     const representative = this.instantGrouping.representatives.get(i)
     if (representative === undefined) return undefined
-    const text = textDatetimeExtreme("MIN", reference(representative.end), "zoned")
+    const least = textDatetimeExtreme("MIN", reference(representative.end), "zoned")
+    const rolled = representative.rolledKey
+    const keyText = (from: number, to: number) => `ora_tstz_key(${datetimeArgument(this.toks.slice(from, to).map((t) => (t.kind === "op" ? t.value : identOut(t))).join(""), "zoned")})`
+    const text = rolled === undefined ? least : `CASE WHEN grouping(${keyText(rolled[0], rolled[1])}) = 1 THEN NULL ELSE ${least} END`
     return [representative.item ? `${text} AS ${identOut(this.toks[representative.end - 1]!)}` : text, representative.end]
   }
 
@@ -1711,6 +1714,38 @@ const datetimeOrderItems = (toks: ReadonlyArray<Tok>, tr: Translator, itemRanges
 }
 
 /**
+ * A top-level chain of UNION / INTERSECT / MINUS whose select list has a TIMESTAMP WITH TIME ZONE item, compared by
+ * instant (datetime-groups.ts instantSetOperations): the SQL given the first branch's rendered select list; undefined
+ * when no item is zoned. A trailing ORDER BY / FETCH / OFFSET applies to the whole result.
+ */
+const setOperationByInstant = (
+  toks: ReadonlyArray<Tok>, tr: Translator, itemRanges: ReadonlyArray<[number, number]>, pieces: ReadonlyArray<string>, fromAt: number, end: number
+): ((selectList: string) => string) | undefined => {
+  const kinds = itemRanges.map(([from, to], k) => tr.textDatetimeAt(from, to) ?? tr.textDatetimeAt(from, to - 1) ?? tr.textDatetimeAt(from, to - 2) ?? textDatetimeOfText(pieces[k] ?? ""))
+  if (!kinds.includes("zoned") || pieces.some((p) => /\*\s*$/.test(p))) return undefined
+  const operators: Array<{ at: number; op: SetBranch["op"]; next: number }> = []
+  let trailing = end
+  let depth = 0
+  for (let k = fromAt; k < end; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && isKw(toks[k], "UNION", "INTERSECT", "MINUS", "EXCEPT")) {
+      const all = isKw(toks[k], "UNION") && isKw(toks[k + 1], "ALL")
+      operators.push({ at: k, op: all ? "UNION ALL" : isKw(toks[k], "UNION") ? "UNION" : isKw(toks[k], "INTERSECT") ? "INTERSECT" : "MINUS", next: all ? k + 2 : k + 1 })
+      trailing = end
+    } else if (depth === 0 && operators.length > 0 && trailing === end && ((isKw(toks[k], "ORDER") && isKw(toks[k + 1], "BY")) || isKw(toks[k], "FETCH", "OFFSET"))) trailing = k
+  }
+  if (operators.length === 0) return undefined
+  const branches = operators.map((o, n) => ({ op: o.op, sql: tr.range(o.next, n + 1 < operators.length ? operators[n + 1]!.at : trailing) }))
+  const keys = kinds.map((kind, k) => (kind === "zoned" ? `ora_tstz_key(${datetimeArgument(`#${k + 1}`, "zoned")})` : `#${k + 1}`))
+  const rest = trailing < end ? ` ${tr.range(trailing, end)}` : ""
+  return (selectList) => {
+    const combined = instantSetOperations(`${selectList} ${tr.range(fromAt, operators[0]!.at)}`, branches, keys)
+    return rest === "" ? combined : `SELECT * FROM (${combined})${rest}`
+  }
+}
+
+/**
  * The `DISTINCT ON` keys of a `SELECT DISTINCT` list with a TIMESTAMP WITH TIME ZONE item: every item by its output
  * name, a zoned one by its instant, so that values at one instant in different zones are one row, as Oracle compares
  * them (datetime-groups.ts); undefined when no item is zoned or an item is `*`.
@@ -2084,6 +2119,8 @@ export const translateQuery = (
   }
   const distinctOn = isKw(toks[listStart - 1], "DISTINCT", "UNIQUE") ? distinctByInstant(tr, itemRanges, pieces) : undefined
   const head = distinctOn === undefined ? tr.range(0, listStart) : `${tr.range(0, listStart - 1)} DISTINCT ON (${distinctOn})`
+  const instantSet = setOperation && body === undefined && lockWait === null && !withRowid ? setOperationByInstant(toks, tr, itemRanges, pieces, fromAt, end) : undefined
+  if (instantSet !== undefined) return { sql: instantSet(`${head} ${pieces.join(", ")}`), shape: { items, from } }
   const setOrder = setOperation && body === undefined && lockWait === null && !withRowid ? exactSetOrder(toks, tr, fromAt, end, exactOutputs) : undefined
   if (setOrder !== undefined) return { sql: `SELECT * FROM (${head} ${pieces.join(", ")} ${setOrder.query}) ${setOrder.order}`, shape: { items, from } }
   body ??= tr.range(fromAt, end)
