@@ -34,6 +34,21 @@ describe("Oracle test server: TO_CHAR's FM and TO_TIMESTAMP_TZ's RR, YY, J, DDD 
     expect(r.rows).toEqual([["7.3.5 9:5:4", "07.3.0005 09", "66", "7.3 Europe/Paris 9:5", "2024/3/7"]])
   })
 
+  // "FF [1..9]: Fractional seconds ... Use the numbers 1 to 9 after FF to specify the number of digits in the fractional
+  // second portion of the datetime value returned" (SQL Language Reference, "Datetime Format Elements")
+  it("FF1-FF9 print exactly that many fraction digits", async () => {
+    const f = "'FF1 FF2 FF3 FF4 FF5 FF6 FF7 FF8 FF9'"
+    const r = await conn.execute(
+      `SELECT TO_CHAR(TIMESTAMP '2024-01-01 10:00:00.123456', ${f}), TO_CHAR(CAST(TIMESTAMP '2024-01-01 10:00:00.123456 +00:00' AS TIMESTAMP WITH LOCAL TIME ZONE), ${f}), ` +
+        `TO_CHAR(TIMESTAMP '2024-01-01 10:00:00.123456789', ${f}) FROM dual`
+    )
+    expect(r.rows).toEqual([[
+      "1 12 123 1234 12345 123456 1234560 12345600 123456000",
+      "1 12 123 1234 12345 123456 1234560 12345600 123456000",
+      "1 12 123 1234 12345 123456 1234567 12345678 123456789"
+    ]])
+  })
+
   it("reads YY, RR, J and DDD in TO_TIMESTAMP_TZ", async () => {
     const year = new Date().getUTCFullYear()
     const century = Math.floor(year / 100) * 100

@@ -43,6 +43,26 @@ describe("Oracle test server: LOCAL TIME ZONE values in the session time zone, z
     await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
   })
 
+  // node-oracledb thin sets the session time zone at logon from ORA_SDTZ (else the process's offset):
+  // node_modules/oracledb/lib/thin/protocol/messages/auth.js getAlterSessionStatement
+  it("shows LOCAL TIME ZONE values in the zone the client set at logon (ORA_SDTZ)", async () => {
+    const previous = process.env["ORA_SDTZ"]
+    process.env["ORA_SDTZ"] = "Asia/Kolkata"
+    const kolkata = await oracledb.getConnection({ user: server.user, password: server.password, connectString: server.connectString })
+    if (previous === undefined) delete process.env["ORA_SDTZ"]
+    else process.env["ORA_SDTZ"] = previous
+    try {
+      await kolkata.execute("CREATE TABLE ltz_logon (l TIMESTAMP WITH LOCAL TIME ZONE, l9 TIMESTAMP(9) WITH LOCAL TIME ZONE)")
+      await kolkata.execute("INSERT INTO ltz_logon VALUES (TIMESTAMP '2024-01-01 00:00:00 +00:00', TIMESTAMP '2024-01-01 00:00:00.5 +00:00')")
+      const f = "'YYYY-MM-DD HH24:MI:SS.FF1 TZR TZH:TZM'"
+      const r = await kolkata.execute(`SELECT SESSIONTIMEZONE, TO_CHAR(l, ${f}), TO_CHAR(l9, ${f}), TO_CHAR(CAST(l AS TIMESTAMP WITH LOCAL TIME ZONE), ${f}), l FROM ltz_logon`)
+      expect(r.rows![0]!.slice(0, 4)).toEqual(["Asia/Kolkata", "2024-01-01 05:30:00.0 Asia/Kolkata +05:30", "2024-01-01 05:30:00.5 Asia/Kolkata +05:30", "2024-01-01 05:30:00.0 Asia/Kolkata +05:30"])
+      expect(r.rows![0]![4].toISOString()).toBe("2024-01-01T00:00:00.000Z")
+    } finally {
+      await kolkata.close()
+    }
+  })
+
   it("prints TZD for LOCAL TIME ZONE columns and CURRENT_TIMESTAMP in a region session time zone", async () => {
     await conn.execute("CREATE TABLE ltz_tzd (id NUMBER, l TIMESTAMP WITH LOCAL TIME ZONE, l9 TIMESTAMP(9) WITH LOCAL TIME ZONE)")
     await conn.execute("INSERT INTO ltz_tzd VALUES (1, TIMESTAMP '2024-07-01 12:00:00 +00:00', TIMESTAMP '2024-01-01 12:00:00 +00:00')")

@@ -85,10 +85,11 @@ const atZone = (v: DatetimeValue, zone: string): DatetimeValue => {
  * the blank sign of AD years goes with FM like every blank padding ("FM: returns a value with no leading or trailing
  * blanks", same table).
  */
-export const YEAR_MARK = { absolute: "\u0001", absoluteFm: "\u0005", signed: "\u0003", signedFm: "\u0004", end: "\u0002" } as const
+export const YEAR_MARK = { absolute: "\u0001", absoluteFm: "\u0005", signed: "\u0003", signedFm: "\u0004", fraction: "\u0006", end: "\u0002" } as const
 
+/** Also FF1-FF9 whose digits strftime has no width for: `fraction`, the digit count, the wider fraction, `end`. */
 const yearText = (text: string): string =>
-  text.replace(/([\u0001\u0003\u0004\u0005])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
+  text.replace(/\u0006(\d)(\d+)\u0002/g, (_, n: string, digits: string) => digits.slice(0, Number(n))).replace(/([\u0001\u0003\u0004\u0005])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
     // under FM a number element loses its leading zeros (SQL Language Reference, "Format Model Modifiers")
     const fm = kind === YEAR_MARK.absoluteFm || kind === YEAR_MARK.signedFm
     const year = fm ? String(Number(digits)) : digits.padStart(4, "0")

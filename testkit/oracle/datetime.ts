@@ -152,12 +152,17 @@ export interface DatetimeValue {
 /** The UTC instant of a zoned value in nanoseconds since the epoch (a zoneless value's wall clock). */
 export const utcNanos = (v: DatetimeValue): bigint => v.wall - BigInt(v.offsetMinutes ?? 0) * NS_PER_MINUTE
 
-/** The region name as the time zone database spells it (`europe/paris` → `Europe/Paris`), or undefined when unknown. */
+/**
+ * The region name as the time zone database spells it (`europe/paris` → `Europe/Paris`), or undefined when unknown.
+ * An alias stays the name given (`Asia/Kolkata`, `US/Pacific`: Oracle keeps and prints the region named, where ICU
+ * would answer its own canonical `Asia/Calcutta`, `America/Los_Angeles`).
+ */
 export const canonicalRegion = (name: string): string | undefined => {
   if (canonicalRegions.has(name)) return canonicalRegions.get(name)
   let canonical: string | undefined
   try {
-    canonical = new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone
+    const resolved = new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone
+    canonical = resolved.toLowerCase() === name.toLowerCase() || !/^[A-Za-z]+\//.test(name) ? resolved : name
   } catch {
     canonical = undefined
   }

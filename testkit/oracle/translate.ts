@@ -485,6 +485,15 @@ export const convertDateFormat = (fmt: string, output = false): string => {
       s = end < 0 ? "" : s.slice(end + 1)
       continue
     }
+    // FF1-FF9 in TO_CHAR: that many digits, cut from strftime's 3, 6 or 9 (datetime-functions.ts ora_year_text)
+    const fraction = output ? /^FF([1-9])/i.exec(s) : null
+    if (fraction !== null) {
+      const n = Number(fraction[1])
+      const wider = n <= 3 ? "%g" : n <= 6 ? "%f" : "%n"
+      out += n === 3 || n === 6 || n === 9 ? wider : `${YEAR_MARK.fraction}${n}${wider}${YEAR_MARK.end}`
+      s = s.slice(3)
+      continue
+    }
     const hit = map.find(([re]) => re.test(s))
     if (hit !== undefined) {
       const m = s.match(hit[0])!
