@@ -41,6 +41,12 @@ describe("Oracle test server: set operations, partitions and rollups over zoned 
     expect(chained.metaData.map((m: { name: string }) => m.name)).toEqual(["T", "K"])
   })
 
+  it("SELECT DISTINCT in a subquery keeps one row per instant", async () => {
+    const one = await conn.execute("SELECT COUNT(*) FROM (SELECT DISTINCT t FROM inst_a)")
+    const aliased = await conn.execute("SELECT COUNT(*) FROM (SELECT DISTINCT a.t AS x, a.id FROM inst_a a)")
+    expect([one.rows, aliased.rows]).toEqual([[[2]], [[3]]])
+  })
+
   it("PARTITION BY a zoned column partitions by instant", async () => {
     const r = await conn.execute("SELECT id, COUNT(*) OVER (PARTITION BY t), ROW_NUMBER() OVER (PARTITION BY t ORDER BY id) FROM inst_a ORDER BY id")
     expect(r.rows).toEqual([[1, 2, 1], [2, 2, 2], [3, 1, 1]])

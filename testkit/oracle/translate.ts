@@ -1234,7 +1234,7 @@ export class Translator {
   }
 
   private one(i: number, to: number): [string, number] {
-    const grouped = this.groupedByInstant(i)
+    const grouped = this.groupedByInstant(i) ?? this.subqueryDistinctByInstant(i)
     if (grouped !== undefined) return grouped
     const toks = this.toks
     const t = toks[i]!
@@ -1280,6 +1280,27 @@ export class Translator {
     const keyText = (from: number, to: number) => `ora_tstz_key(${datetimeArgument(this.toks.slice(from, to).map((t) => (t.kind === "op" ? t.value : identOut(t))).join(""), "zoned")})`
     const text = rolled === undefined ? least : `CASE WHEN grouping(${keyText(rolled[0], rolled[1])}) = 1 THEN NULL ELSE ${least} END`
     return [representative.item ? `${text} AS ${identOut(this.toks[representative.end - 1]!)}` : text, representative.end]
+  }
+
+  /**
+   * `SELECT DISTINCT` of a subquery whose select list has a zoned column: `DISTINCT ON (...)` with that column's instant
+   * key, so that one instant in several zones is one row (the top-level query's DISTINCT is translateQuery's). Only
+   * where every other item is a plain column reference, whose key it is itself; undefined otherwise.
+   */
+  private subqueryDistinctByInstant(i: number): [string, number] | undefined {
+    const toks = this.toks
+    if (!isKw(toks[i], "DISTINCT", "UNIQUE") || !isKw(toks[i - 1], "SELECT") || !isOp(toks[i - 2], "(")) return undefined
+    const items = distinctItems(toks, i + 1)
+    if (items === undefined) return undefined
+    const keys: Array<string> = []
+    let zoned = false
+    for (const [from, to] of items) {
+      const kind = this.textDatetimeAt(from, to)
+      if (kind === undefined && this.columnNameAt(from, to) === undefined) return undefined
+      zoned ||= kind === "zoned"
+      keys.push(kind === "zoned" ? `ora_tstz_key(${datetimeArgument(this.range(from, to), "zoned")})` : this.range(from, to))
+    }
+    return zoned ? [`DISTINCT ON (${keys.join(", ")})`, i + 1] : undefined
   }
 
   /** A rendered call `[text, next]` with the `OVER (...)` window that follows it, if any. */
@@ -1720,6 +1741,29 @@ const datetimeOrderItems = (toks: ReadonlyArray<Tok>, tr: Translator, itemRanges
     out.set(String(k + 1), { text, kind }).set(last.value, { text, kind })
   }
   return out
+}
+
+/**
+ * The expression ranges (aliases left out) of the select list starting at `start` up to its FROM, or undefined when
+ * an item is `*` or the list has no FROM at its depth.
+ */
+const distinctItems = (toks: ReadonlyArray<Tok>, start: number): Array<[number, number]> | undefined => {
+  const out: Array<[number, number]> = []
+  let itemStart = start
+  for (let k = start; k < toks.length; k++) {
+    if (isOp(toks[k], "(")) k = matchParen(toks, k)
+    else if (isOp(toks[k], ")")) return undefined
+    else if (isOp(toks[k], ",") || isKw(toks[k], "FROM")) {
+      let end = k
+      if (isKw(toks[end - 2], "AS")) end -= 2
+      else if (end - itemStart >= 2 && (toks[end - 1]!.kind === "ident" || toks[end - 1]!.kind === "qident") && !isOp(toks[end - 2], ".")) end -= 1
+      if (end <= itemStart || isOp(toks[end - 1], "*")) return undefined
+      out.push([itemStart, end])
+      if (isKw(toks[k], "FROM")) return out
+      itemStart = k + 1
+    }
+  }
+  return undefined
 }
 
 /**
