@@ -9,12 +9,12 @@
  * {@link ZONED_ALIAS}, zoneless ones {@link WALL_ALIAS}, which describe them as TIMESTAMP(9) [WITH TIME ZONE].
  */
 import { BIGINT, BOOLEAN, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
-import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckDBTimestampValue, DuckDBValue } from "@duckdb/node-api"
 import { ora, OraError } from "./errors.ts"
 import { datetimeTextOfFormat } from "./datetime-parse.ts"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { durationOfExactMonths, durationOfExactSeconds } from "./intervals.ts"
-import { addToNanos, atInstant, canonicalRegion, civilOfNanos, datetimeText, type DatetimeValue, offsetText, parseDatetimeText, parseOffset, utcNanos } from "./datetime.ts"
+import { addToNanos, atInstant, canonicalRegion, civilOfNanos, datetimeText, type DatetimeValue, offsetText, parseDatetimeText, parseOffset, utcNanos, zoneAbbreviation } from "./datetime.ts"
 
 /** Alias of the VARCHAR type zoned results are typed (described as TIMESTAMP(9) WITH TIME ZONE). */
 export const ZONED_ALIAS = "ORA_TSTZ"
@@ -50,18 +50,11 @@ export const formatElement = (v: DatetimeValue, element: string): string => {
   if (e === "TZH") return offset.slice(0, 3)
   if (e === "TZM") return offset.slice(4)
   if (e === "TZR") return v.region ?? offset
-  if (e === "TZD") return v.region === undefined ? "" : abbreviation(v.region, utcNanos(v))
+  if (e === "TZD") return v.region === undefined ? "" : zoneAbbreviation(v.region, utcNanos(v))
   const digits = e === "FF" ? 9 : Number(e.slice(2))
   return String(civilOfNanos(v.wall).nanos).padStart(9, "0").slice(0, digits)
 }
 
-const abbreviation = (region: string, utc: bigint): string => {
-  const at = new Date(Number(utc / 1_000_000n))
-  const name = (locale: string) =>
-    new Intl.DateTimeFormat(locale, { timeZone: region, timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? ""
-  const us = name("en-US")
-  return /^(GMT|UTC)[+-]/.test(us) ? name("en-GB").replace(/^(GMT|UTC)[+-].*/, "") : us
-}
 
 /** `v` ± an interval: a zoned value in UTC keeping its zone, a zoneless one on its wall clock. */
 const addInterval = (v: DatetimeValue, interval: DuckDBValue | undefined): DatetimeValue => {
@@ -92,12 +85,15 @@ const atZone = (v: DatetimeValue, zone: string): DatetimeValue => {
  * the blank sign of AD years goes with FM like every blank padding ("FM: returns a value with no leading or trailing
  * blanks", same table).
  */
-export const YEAR_MARK = { absolute: "\u0001", signed: "\u0003", signedFm: "\u0004", end: "\u0002" } as const
+export const YEAR_MARK = { absolute: "\u0001", absoluteFm: "\u0005", signed: "\u0003", signedFm: "\u0004", fraction: "\u0006", end: "\u0002" } as const
 
+/** Also FF1-FF9 whose digits strftime has no width for: `fraction`, the digit count, the wider fraction, `end`. */
 const yearText = (text: string): string =>
-  text.replace(/([\u0001\u0003\u0004])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
-    const year = digits.padStart(4, "0")
-    if (kind === YEAR_MARK.absolute) return year
+  text.replace(/\u0006(\d)(\d+)\u0002/g, (_, n: string, digits: string) => digits.slice(0, Number(n))).replace(/([\u0001\u0003\u0004\u0005])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
+    // under FM a number element loses its leading zeros (SQL Language Reference, "Format Model Modifiers")
+    const fm = kind === YEAR_MARK.absoluteFm || kind === YEAR_MARK.signedFm
+    const year = fm ? String(Number(digits)) : digits.padStart(4, "0")
+    if (kind === YEAR_MARK.absolute || kind === YEAR_MARK.absoluteFm) return year
     return (minus === "-" ? "-" : kind === YEAR_MARK.signed ? " " : "") + year
   })
 
@@ -117,6 +113,12 @@ const functions = (): Array<DuckDBScalarFunction> => [
   // the instant (microseconds, floor) and the wall clock of the value's own zone
   fn("ora_tstz_utc", [VARCHAR, VARCHAR], TIMESTAMPTZ, ([t, z]) => timestampTZValue(floorMicros(utcNanos(valueOf(t, z))))),
   fn("ora_tstz_local", [VARCHAR, VARCHAR], TIMESTAMP, ([t, z]) => timestampValue(floorMicros(valueOf(t, z).wall))),
+  // TZD of a value shown in the session time zone (its wall clock there and offset there): the region's abbreviation
+  fn("ora_zone_abbreviation", [VARCHAR, TIMESTAMP, BIGINT], VARCHAR, ([zone, local, offset]) => {
+    const region = canonicalRegion(String(zone))
+    if (region === undefined || /^[+-]?\d/.test(String(zone))) return ""
+    return zoneAbbreviation(region, (local as DuckDBTimestampValue).micros * 1000n - BigInt(offset as bigint) * 60_000_000_000n)
+  }),
   fn("ora_tstz_format", [VARCHAR, VARCHAR, VARCHAR], VARCHAR, ([t, z, e]) => formatElement(valueOf(t, z), String(e ?? ""))),
   // datetime ± interval: computed on the UTC instant, the zone kept ("Oracle Database performs all timestamp
   // arithmetic in UTC time", Database Globalization Support Guide, "Datetime and Interval Arithmetic and Time Zones");

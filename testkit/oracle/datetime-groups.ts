@@ -21,7 +21,15 @@ export interface InstantGrouping {
    * References to grouped columns in the select list, HAVING and ORDER BY of their query, outside aggregates: one
    * value of the group; `item` when the reference is a whole select-list item (it keeps the column's name).
    */
-  readonly representatives: ReadonlyMap<number, { readonly end: number; readonly item: boolean }>
+  readonly representatives: ReadonlyMap<number, Representative>
+}
+
+/** A grouped reference outside aggregates: where it ends, whether it is a whole select-list item, and for a column
+ * grouped in ROLLUP / CUBE / GROUPING SETS the token range of its key (a rolled-up row shows NULL there). */
+export interface Representative {
+  readonly end: number
+  readonly item: boolean
+  readonly rolledKey?: readonly [number, number]
 }
 
 /** Aggregate functions, whose arguments are the group's rows rather than its grouped values. */
@@ -43,7 +51,7 @@ const referenceEnd = (toks: ReadonlyArray<Tok>, i: number): number => {
 /** The grouping by instant of the significant tokens `toks`, given which column names are zoned. */
 export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) => boolean): InstantGrouping => {
   const keys = new Map<number, number>()
-  const representatives = new Map<number, { end: number; item: boolean }>()
+  const representatives = new Map<number, Representative>()
   const zonedReference = (i: number): number => {
     const end = referenceEnd(toks, i)
     return end > 0 && zoned(toks[end - 1]!.value) ? end : -1
@@ -65,7 +73,7 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
     }
     return { range, from: at.find((c) => c.word === "FROM")?.start ?? k }
   }
-  const markRepresentatives = (from: number, to: number, grouped: ReadonlySet<string>, selectList: boolean): void => {
+  const markRepresentatives = (from: number, to: number, grouped: ReadonlyMap<string, readonly [number, number] | undefined>, selectList: boolean): void => {
     for (let k = from; k < to; k++) {
       const t = toks[k]!
       if (isOp(t, "(") && isKw(toks[k + 1], "SELECT", "WITH")) k = matchParen(toks, k)
@@ -75,7 +83,8 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
         if (end < 0) continue
         if (grouped.has(toks[end - 1]!.value)) {
           const item = selectList && (isOp(toks[k - 1], ",") || isKw(toks[k - 1], "SELECT", "DISTINCT", "UNIQUE", "ALL")) && (end === to || isOp(toks[end], ","))
-          representatives.set(k, { end, item })
+          const rolledKey = grouped.get(toks[end - 1]!.value)
+          representatives.set(k, rolledKey === undefined ? { end, item } : { end, item, rolledKey })
         }
         k = end - 1
       }
@@ -86,17 +95,40 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
       const end = zonedReference(i + 3)
       if (end > 0 && isOp(toks[end], ")")) keys.set(i + 3, end)
     }
+    // window partitions: `PARTITION BY t, u ORDER BY ...` partitions by instant
+    if (isKw(toks[i], "PARTITION") && isKw(toks[i + 1], "BY")) {
+      for (let k = i + 2; k < toks.length && !isOp(toks[k], ")") && !isKw(toks[k], "ORDER", "ROWS", "RANGE", "GROUPS"); k++) {
+        if (isOp(toks[k], "(")) k = matchParen(toks, k)
+        const end = zonedReference(k)
+        if (end > 0 && (k === i + 2 || isOp(toks[k - 1], ",")) && (isOp(toks[end], ",") || isOp(toks[end], ")") || isKw(toks[end], "ORDER", "ROWS", "RANGE", "GROUPS"))) keys.set(k, end)
+      }
+    }
     if (!isKw(toks[i], "SELECT")) continue
     const { range, from } = clausesOf(i)
     const groupBy = range("GROUP")
     if (groupBy === undefined) continue
-    const grouped = new Set<string>()
+    /** Grouped column names, with their key's token range when grouped in ROLLUP / CUBE / GROUPING SETS. */
+    const grouped = new Map<string, readonly [number, number] | undefined>()
     for (let k = groupBy[0]; k < groupBy[1]; k++) {
+      const sets = isKw(toks[k], "ROLLUP", "CUBE") && isOp(toks[k + 1], "(") ? k + 1 : isKw(toks[k], "GROUPING") && isKw(toks[k + 1], "SETS") && isOp(toks[k + 2], "(") ? k + 2 : -1
+      if (sets > 0) {
+        // each column of the sets is a key; rows that roll it up show NULL for it
+        const close = matchParen(toks, sets)
+        for (let j = sets + 1; j < close; j++) {
+          const end = zonedReference(j)
+          if (end < 0 || !(isOp(toks[j - 1], "(") || isOp(toks[j - 1], ",")) || !(isOp(toks[end], ")") || isOp(toks[end], ","))) continue
+          keys.set(j, end)
+          grouped.set(toks[end - 1]!.value, [j, end])
+          j = end - 1
+        }
+        k = close
+        continue
+      }
       if (isOp(toks[k], "(")) k = matchParen(toks, k)
       const end = zonedReference(k)
       if (end < 0 || !(end === groupBy[1] || isOp(toks[end], ",")) || !(k === groupBy[0] || isOp(toks[k - 1], ","))) continue
       keys.set(k, end)
-      grouped.add(toks[end - 1]!.value)
+      if (!grouped.has(toks[end - 1]!.value)) grouped.set(toks[end - 1]!.value, undefined)
     }
     if (grouped.size === 0) continue
     // a query's items keep their column names (the names an outer query or the client sees), not the rows an INSERT
@@ -107,4 +139,34 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
     for (const clause of [range("HAVING"), range("ORDER")]) if (clause !== undefined) markRepresentatives(clause[0], clause[1], grouped, false)
   }
   return { keys, representatives }
+}
+
+/** One operand of a chain of set operations after the first, with the operator that joins it on. */
+export interface SetBranch {
+  readonly op: "UNION" | "UNION ALL" | "INTERSECT" | "MINUS"
+  readonly sql: string
+}
+
+/**
+ * A chain of set operations whose result has TIMESTAMP WITH TIME ZONE columns, comparing those by instant: Oracle's
+ * UNION, INTERSECT and MINUS compare rows as its comparisons do (values at one instant in different zones are equal),
+ * while DuckDB's would compare the stored text. `keys` are the result columns' comparison keys (positional `#n`, a
+ * zoned one through its instant key). Oracle evaluates the operators left to right ("The UNION [ALL], INTERSECT, MINUS
+ * Operators", SQL Language Reference: all set operators have equal precedence); each step keeps one row per key,
+ * the first branch's value of a zoned column, with its own zone, where several rows share an instant.
+ */
+export const instantSetOperations = (first: string, branches: ReadonlyArray<SetBranch>, keys: ReadonlyArray<string>): string => {
+  const distinct = `DISTINCT ON (${keys.join(", ")})`
+  let acc = first
+  for (const { op, sql } of branches) {
+    if (op === "UNION ALL") acc = `${acc} UNION ALL ${sql}`
+    else if (op === "UNION") acc = `SELECT ${distinct} * FROM (${acc} UNION ALL ${sql})`
+    else {
+      // each left row tagged 0 and right row 1; a left row is kept when its key has (INTERSECT) or lacks (MINUS) a right row
+      const tagged = `SELECT *, 0 AS "ora$side" FROM (${acc}) UNION ALL SELECT *, 1 FROM (${sql})`
+      const sides = `SELECT *, max("ora$side") OVER (PARTITION BY ${keys.join(", ")}) AS "ora$sides" FROM (${tagged})`
+      acc = `SELECT ${distinct} * EXCLUDE ("ora$side", "ora$sides") FROM (${sides}) WHERE "ora$side" = 0 AND "ora$sides" = ${op === "INTERSECT" ? 1 : 0}`
+    }
+  }
+  return acc
 }

@@ -152,12 +152,17 @@ export interface DatetimeValue {
 /** The UTC instant of a zoned value in nanoseconds since the epoch (a zoneless value's wall clock). */
 export const utcNanos = (v: DatetimeValue): bigint => v.wall - BigInt(v.offsetMinutes ?? 0) * NS_PER_MINUTE
 
-/** The region name as the time zone database spells it (`europe/paris` → `Europe/Paris`), or undefined when unknown. */
+/**
+ * The region name as the time zone database spells it (`europe/paris` → `Europe/Paris`), or undefined when unknown.
+ * An alias stays the name given (`Asia/Kolkata`, `US/Pacific`: Oracle keeps and prints the region named, where ICU
+ * would answer its own canonical `Asia/Calcutta`, `America/Los_Angeles`).
+ */
 export const canonicalRegion = (name: string): string | undefined => {
   if (canonicalRegions.has(name)) return canonicalRegions.get(name)
   let canonical: string | undefined
   try {
-    canonical = new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone
+    const resolved = new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone
+    canonical = resolved.toLowerCase() === name.toLowerCase() || !/^[A-Za-z]+\//.test(name) ? resolved : name
   } catch {
     canonical = undefined
   }
@@ -187,11 +192,35 @@ export const currentOffsetMinutes = (zone: string): number | undefined =>
  * ends), standard time, the smaller offset, as Oracle reads it with ERROR_ON_OVERLAP_TIME false; where it does not
  * occur, the offset before the change.
  */
-const regionOffsetAtWall = (region: string, wall: bigint): number => {
+const regionOffsetAtWall = (region: string, wall: bigint, abbreviation?: string): number => {
   const wallMillis = Number(wall / 1_000_000n)
   const candidates = [zoneOffsetMinutes(region, wallMillis - 43_200_000), zoneOffsetMinutes(region, wallMillis + 43_200_000)]
   const valid = candidates.filter((o) => zoneOffsetMinutes(region, wallMillis - o * 60_000) === o)
-  return valid.length === 0 ? candidates[0]! : Math.min(...valid)
+  // an abbreviation names the side of a repeated hour ("Datetime Literals": `TIMESTAMP '1999-10-29 01:30:00 US/Pacific
+  // PDT'`, SQL Language Reference); one the region does not use there leaves the default
+  const named = abbreviation === undefined ? undefined : valid.find((o) => zoneAbbreviation(region, (wall - BigInt(o) * NS_PER_MINUTE)).toUpperCase() === abbreviation.toUpperCase())
+  return named ?? (valid.length === 0 ? candidates[0]! : Math.min(...valid))
+}
+
+/** Per region and locale, its abbreviation formatter (values are formatted per row). */
+const abbreviationFormats = new Map<string, Intl.DateTimeFormat>()
+
+/**
+ * The abbreviation of `region` at the UTC instant `utc` (nanoseconds), as TO_CHAR's TZD prints it (`CEST`, `EDT`):
+ * the time zone database's short name, the British one where the American locale has only a `GMT+2` form.
+ */
+export const zoneAbbreviation = (region: string, utc: bigint): string => {
+  const at = new Date(Number(utc / 1_000_000n))
+  const name = (locale: string) => {
+    let format = abbreviationFormats.get(`${locale} ${region}`)
+    if (format === undefined) {
+      format = new Intl.DateTimeFormat(locale, { timeZone: region, timeZoneName: "short" })
+      abbreviationFormats.set(`${locale} ${region}`, format)
+    }
+    return format.formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? ""
+  }
+  const us = name("en-US")
+  return /^(GMT|UTC)[+-]/.test(us) ? name("en-GB").replace(/^(GMT|UTC)[+-].*/, "") : us
 }
 
 const DATETIME_TEXT =
@@ -220,11 +249,11 @@ export const parseDatetimeText = (text: string, zone?: string): DatetimeValue | 
     const region = offset[4] === undefined ? undefined : canonicalRegion(offset[4])
     return region === undefined ? { wall, offsetMinutes: minutes } : { wall, offsetMinutes: minutes, region }
   }
-  const name = zoneText.split(/\s+/)[0]!
+  const [name = "", abbreviation] = zoneText.split(/\s+/)
   if (/^Z$/i.test(name)) return { wall, offsetMinutes: 0 }
   const region = canonicalRegion(name)
   if (region === undefined) throw new OraError(1882, "timezone region not found")
-  return { wall, offsetMinutes: regionOffsetAtWall(region, wall), region }
+  return { wall, offsetMinutes: regionOffsetAtWall(region, wall, abbreviation), region }
 }
 
 /** The same instant in `v`'s zone after moving it to `utc` nanoseconds (a region's offset follows the new instant). */

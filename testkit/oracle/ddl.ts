@@ -16,7 +16,7 @@ import { type QueryResult, stripTerminator } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
-import { numberType, parseOracleType } from "./types.ts"
+import { numberType, type OraType, parseOracleType } from "./types.ts"
 
 /** What DDL needs from the SQL session it runs in. */
 export interface DdlHost extends PlsqlHost {
@@ -719,6 +719,8 @@ export class Ddl {
         let type = col.type
         if (typeText.length > 0) {
           type = parseOracleType(typeText) ?? col.type
+          if (!keepsValues(col.type, type))
+            await this.runDdl(`SELECT error('ORA-01439: column to be modified must be empty to change datatype') FROM ${target} WHERE ${duckIdent(name)} IS NOT NULL LIMIT 1`)
           if (type.duck !== col.type.duck) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} TYPE ${type.duck}`)
         }
         if (nn) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} SET NOT NULL`)
@@ -729,6 +731,19 @@ export class Ddl {
     }
     throw ora.unimplemented(`ALTER TABLE ${action ?? ""}`)
   }
+}
+
+/**
+ * True when a column of type `from` may change to `to` while it holds values: within one family (character, NUMBER,
+ * RAW, one interval kind, one timestamp kind) or DATE to TIMESTAMP [WITH LOCAL TIME ZONE]. Other changes need every
+ * row NULL, else ORA-01439 (SQL Language Reference, ALTER TABLE, "modify_col_properties": "You can change the data
+ * type of any column if all rows of the column contain nulls"; a size or precision may change, and a DATE column may
+ * become a TIMESTAMP one).
+ */
+const keepsValues = (from: OraType, to: OraType): boolean => {
+  const family = (t: OraType) => (t.kind === "nvarchar" ? "varchar" : t.kind === "date" ? "date" : t.kind)
+  if (family(from) === family(to)) return true
+  return from.kind === "date" && (to.kind === "timestamp" || to.kind === "timestampltz")
 }
 
 /** `col IS [NOT] JSON [...]` check conditions. */

@@ -12,6 +12,7 @@ import type { TableMeta } from "./catalog.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { sessionZoneWrites } from "./datetime-writes.ts"
+import { intervalLiteralTargets } from "./interval-writes.ts"
 import type { OracleDatabase } from "./database.ts"
 import type { BindSpec, ExecuteOptions, PlsqlResult, QueryResult, StatementResult } from "./statement.ts"
 import { Dty } from "./types.ts"
@@ -208,7 +209,7 @@ const runStatement = async (s: PlsqlHost, env: Env, st: ReadonlyArray<Tok>): Pro
   }
   if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
     const lookup = (schema: string | undefined, name: string) => s.lookupTable(schema, name)
-    const { sql, params } = renderExpr(s, env, sessionZoneWrites(canonicalNumberWrites(st, lookup), lookup))
+    const { sql, params } = renderExpr(s, env, intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(st, lookup), lookup), lookup))
     await s.runLogged(sql, params)
     return
   }

@@ -10,7 +10,7 @@ import { findTopLevel, isKw, isOp, matchParen, sqlString, type Tok } from "./lex
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
-import { instantGrouping, type InstantGrouping } from "./datetime-groups.ts"
+import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
@@ -140,14 +140,24 @@ const textDatetimeToChar = (operand: string, kind: TextDatetimeKind, format: str
     return withOracleYears(`strftime(ora_tstz_local(${args}), ${sqlString(f)})`, f)
   }
   for (let m = TEXT_DATETIME_ELEMENT.exec(rest); m !== null; m = TEXT_DATETIME_ELEMENT.exec(rest)) {
-    if (m.index > 0) pieces.push(local(rest.slice(0, m.index)))
+    if (m.index > 0) pieces.push(local(fillModeBefore(format, rest, m.index)))
     // FF alone is the value's precision; the server shows 6 digits, as for other timestamps
     const element = m[0].toUpperCase() === "FF" ? "FF6" : m[0].toUpperCase()
     pieces.push(`ora_tstz_format(${args}, '${element}')`)
     rest = rest.slice(m.index + m[0].length)
   }
-  if (rest !== "" || pieces.length === 0) pieces.push(local(rest))
+  if (rest !== "" || pieces.length === 0) pieces.push(local(fillModeBefore(format, rest, rest.length)))
   return `(${pieces.join(" || ")})`
+}
+
+/**
+ * The first `length` characters of `rest` (the unformatted end of `format`) as a format of their own, led by FM when
+ * fill mode is on where they start: FM switches it for the rest of the whole model, not of one piece.
+ */
+const fillModeBefore = (format: string, rest: string, length: number): string => {
+  const done = format.slice(0, format.length - rest.length).replace(/"[^"]*"?/g, "")
+  const on = ((done.match(/FM/gi) ?? []).length & 1) === 1
+  return (on ? "FM" : "") + rest.slice(0, length)
 }
 
 /** A native floating-point type: BINARY_DOUBLE or BINARY_FLOAT. */
@@ -317,7 +327,7 @@ const INTERVAL_FIELDS = ["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"] as 
  * Field order and separators follow Oracle's SQL Language Reference, "Interval Literals":
  * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Literals.html
  */
-const intervalLiteral = (text: string, units: ReadonlyArray<string>, exactStorage?: ExactIntervals): string => {
+const intervalLiteral = (text: string, units: ReadonlyArray<string>, exactStorage?: ExactIntervals, storage?: "exact" | "duck"): string => {
   const lead = INTERVAL_FIELDS.indexOf(units[0] as (typeof INTERVAL_FIELDS)[number])
   const trailIdx = units.indexOf("TO")
   const trail = trailIdx >= 0 ? INTERVAL_FIELDS.indexOf(units[trailIdx + 1] as (typeof INTERVAL_FIELDS)[number]) : lead
@@ -327,10 +337,25 @@ const intervalLiteral = (text: string, units: ReadonlyArray<string>, exactStorag
   if (lead < 0 || trail < lead || values.length !== trail - lead + 1 || values.some((x) => !/^\d+(\.\d*)?$/.test(x))) {
     throw ora.unimplemented(`interval literal '${text}' ${units.join(" ")}`)
   }
-  const exact = exactIntervalLiteral(values, lead, negative, (lead <= 1 ? exactStorage?.yearToMonth : exactStorage?.dayToSecond) === true)
+  const always = storage === "exact" || (lead <= 1 ? exactStorage?.yearToMonth : exactStorage?.dayToSecond) === true
+  const exact = storage === "duck" ? undefined : exactIntervalLiteral(values, lead, negative, always)
   if (exact !== undefined) return exact
   const parts = values.map((x, n) => `${x} ${INTERVAL_FIELDS[lead + n]!.toLowerCase()}s`)
   return `(${negative ? "-" : ""}INTERVAL ${sqlString(parts.join(" "))})`
+}
+
+/** The text and qualifier words of the interval literal that tokens [from, to) are exactly, else undefined. */
+const intervalLiteralIn = (toks: ReadonlyArray<Tok>, from: number, to: number): { text: string; units: Array<string> } | undefined => {
+  const sig = toks.slice(from, to).filter((t) => t.kind !== "ws")
+  if (!isKw(sig[0], "INTERVAL") || sig[1]?.kind !== "str") return undefined
+  const units: Array<string> = []
+  for (let k = 2; k < sig.length; k++) {
+    const t = sig[k]!
+    if (isKw(t, "DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR", "TO")) units.push(t.value)
+    else if (isOp(t, "(") && sig[k + 1]?.kind === "num" && isOp(sig[k + 2], ")")) k += 2
+    else return undefined
+  }
+  return units.length === 0 ? undefined : { text: sig[1].value, units }
 }
 
 /**
@@ -360,7 +385,7 @@ const exactIntervalLiteral = (values: ReadonlyArray<string>, lead: number, negat
  * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Literals.html), kept as text with its zone.
  */
 const timestampLiteral = (text: string): string => {
-  const m = /^\s*(\d{1,4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d{1,9})?)?)?)\s*(.*?)\s*$/.exec(text)
+  const m = /^\s*(-?\d{1,4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d{1,9})?)?)?)\s*(.*?)\s*$/.exec(text)
   // nanoseconds as the text TIMESTAMP(7-9) columns hold (DuckDB's TIMESTAMP_NS covers only 1677-2262)
   if (m === null || m[2] === "") return /\.\d{7,}/.test(text) ? `ora_ts(${sqlString(text)})` : `TIMESTAMP ${sqlString(text)}`
   // a zoned literal keeps its zone as text (datetime-functions.ts), as a TIMESTAMP WITH TIME ZONE column stores it
@@ -375,7 +400,7 @@ interface ZonedOperand {
 }
 
 /** Oracle's time zone format elements (SQL Language Reference, "Datetime Format Elements"). */
-const ZONE_ELEMENT = /TZH:TZM|TZH|TZM|TZR/i
+const ZONE_ELEMENT = /TZH:TZM|TZH|TZM|TZR|TZD/i
 
 /**
  * TO_CHAR(datetime, format) of a value with a known zone: the wall clock there, TZH:TZM / TZH / TZM its offset there,
@@ -386,12 +411,12 @@ const zonedToChar = (operand: ZonedOperand, format: string): string => {
   let rest = format
   const offset = `ora_offset_text(${operand.offsetMinutes})`
   for (let m = ZONE_ELEMENT.exec(rest); m !== null; m = ZONE_ELEMENT.exec(rest)) {
-    if (m.index > 0) pieces.push(localText(operand.local, convertDateFormat(rest.slice(0, m.index), true)))
+    if (m.index > 0) pieces.push(localText(operand.local, convertDateFormat(fillModeBefore(format, rest, m.index), true)))
     const element = m[0].toUpperCase()
-    pieces.push(element === "TZR" ? operand.region : element === "TZH" ? `substr(${offset}, 1, 3)` : element === "TZM" ? `substr(${offset}, 5, 2)` : offset)
+    pieces.push(element === "TZR" ? operand.region : element === "TZD" ? `ora_zone_abbreviation(${operand.region}, ${operand.local}, ${operand.offsetMinutes})` : element === "TZH" ? `substr(${offset}, 1, 3)` : element === "TZM" ? `substr(${offset}, 5, 2)` : offset)
     rest = rest.slice(m.index + m[0].length)
   }
-  if (rest !== "" || pieces.length === 0) pieces.push(localText(operand.local, convertDateFormat(rest, true)))
+  if (rest !== "" || pieces.length === 0) pieces.push(localText(operand.local, convertDateFormat(fillModeBefore(format, rest, rest.length), true)))
   return `(${pieces.join(" || ")})`
 }
 
@@ -450,7 +475,7 @@ export const convertDateFormat = (fmt: string, output = false): string => {
     const year = output ? /^(FM|S?YYYY)/i.exec(s)?.[0].toUpperCase() : undefined
     if (year !== undefined) {
       if (year === "FM") fm = !fm
-      else out += `${year === "YYYY" ? YEAR_MARK.absolute : fm ? YEAR_MARK.signedFm : YEAR_MARK.signed}%Y${YEAR_MARK.end}`
+      else out += `${year === "YYYY" ? (fm ? YEAR_MARK.absoluteFm : YEAR_MARK.absolute) : fm ? YEAR_MARK.signedFm : YEAR_MARK.signed}%Y${YEAR_MARK.end}`
       s = s.slice(year.length)
       continue
     }
@@ -460,10 +485,20 @@ export const convertDateFormat = (fmt: string, output = false): string => {
       s = end < 0 ? "" : s.slice(end + 1)
       continue
     }
+    // FF1-FF9 in TO_CHAR: that many digits, cut from strftime's 3, 6 or 9 (datetime-functions.ts ora_year_text)
+    const fraction = output ? /^FF([1-9])/i.exec(s) : null
+    if (fraction !== null) {
+      const n = Number(fraction[1])
+      const wider = n <= 3 ? "%g" : n <= 6 ? "%f" : "%n"
+      out += n === 3 || n === 6 || n === 9 ? wider : `${YEAR_MARK.fraction}${n}${wider}${YEAR_MARK.end}`
+      s = s.slice(3)
+      continue
+    }
     const hit = map.find(([re]) => re.test(s))
     if (hit !== undefined) {
       const m = s.match(hit[0])!
-      out += hit[1]
+      // FM: number elements without their leading zeros (strftime's `%-d`)
+      out += output && fm && /^%[dmjHIMSy]$/.test(hit[1]) ? `%-${hit[1].slice(1)}` : hit[1]
       s = s.slice(m[0].length)
     } else {
       out += s[0] === "%" ? "%%" : s[0]
@@ -781,10 +816,21 @@ export class Translator {
 
   /** True when tokens [from, to) are one column reference (`c` or `t.c`) to a LOCAL TIME ZONE column. */
   private isLocalZoneColumn(from: number, to: number): boolean {
+    if (this.localZoneCastAt(from, to) !== undefined) return true
     const last = this.toks[to - 1]
     if (last === undefined || (last.kind !== "ident" && last.kind !== "qident")) return false
     if (!(to - from === 1 || (to - from === 3 && isOp(this.toks[from + 1], ".")))) return false
     return this.ctx.localZoneColumns?.has(oracleName(last)) === true
+  }
+
+  /** The type of `CAST(... AS TIMESTAMP[(p)] WITH LOCAL TIME ZONE)` when tokens [from, to) are exactly such a cast. */
+  localZoneCastAt(from: number, to: number): OraType | undefined {
+    const toks = this.toks
+    if (!isKw(toks[from], "CAST") || !isOp(toks[from + 1], "(") || matchParen(toks, from + 1) !== to - 1 || !isKw(toks[to - 2], "ZONE") || !isKw(toks[to - 4], "LOCAL")) return undefined
+    let asAt = -1
+    for (let k = to - 2; k > from + 1 && asAt < 0; k--) if (isKw(toks[k], "AS")) asAt = k
+    const type = asAt < 0 ? undefined : parseOracleType(toks.slice(asAt + 1, to - 1).map((x) => x.text).join(" "))
+    return type?.kind === "timestampltz" ? type : undefined
   }
 
   /**
@@ -795,7 +841,8 @@ export class Translator {
    */
   private zonedOperand(from: number, to: number): ZonedOperand | undefined {
     const t = this.toks[from]
-    if (to - from === 1 && isKw(t, "CURRENT_TIMESTAMP") || (this.isLocalZoneColumn(from, to) && this.textDatetimeAt(from, to) === undefined)) {
+    const textCast = this.localZoneCastAt(from, to)?.duck === "VARCHAR"
+    if (to - from === 1 && isKw(t, "CURRENT_TIMESTAMP") || (this.isLocalZoneColumn(from, to) && this.textDatetimeAt(from, to) === undefined && !textCast)) {
       const x = this.range(from, to)
       return { local: `ora_session_local(${x})`, offsetMinutes: `ora_session_offset(${x})`, region: "getvariable('ora_session_tz')" }
     }
@@ -1178,7 +1225,8 @@ export class Translator {
       else {
         const binary = binaryOf(left, right)
         const numeric = left.numeric === true && right.numeric === true
-        const text = `(${floating(left, binary)} ${op} ${floating(right, binary)})`
+        const shifted = left.date && right.interval ? [left.text, op === "-" ? `-(${right.text})` : right.text] : right.date && left.interval && op === "+" ? [right.text, left.text] : undefined
+        const text = shifted !== undefined ? `ora_datetime_add(${shifted[0]}, ${shifted[1]})` : `(${floating(left, binary)} ${op} ${floating(right, binary)})`
         left = { text: day ? `CAST(${text} AS TIMESTAMP_S)` : text, date: left.date || right.date, interval: left.interval && right.interval, binary, numeric, day }
       }
     }
@@ -1186,7 +1234,7 @@ export class Translator {
   }
 
   private one(i: number, to: number): [string, number] {
-    const grouped = this.groupedByInstant(i)
+    const grouped = this.groupedByInstant(i) ?? this.subqueryDistinctByInstant(i)
     if (grouped !== undefined) return grouped
     const toks = this.toks
     const t = toks[i]!
@@ -1227,8 +1275,32 @@ export class Translator {
     if (keyEnd !== undefined) return [`ora_tstz_key(${datetimeArgument(reference(keyEnd), "zoned")})`, keyEnd]
     const representative = this.instantGrouping.representatives.get(i)
     if (representative === undefined) return undefined
-    const text = textDatetimeExtreme("MIN", reference(representative.end), "zoned")
+    const least = textDatetimeExtreme("MIN", reference(representative.end), "zoned")
+    const rolled = representative.rolledKey
+    const keyText = (from: number, to: number) => `ora_tstz_key(${datetimeArgument(this.toks.slice(from, to).map((t) => (t.kind === "op" ? t.value : identOut(t))).join(""), "zoned")})`
+    const text = rolled === undefined ? least : `CASE WHEN grouping(${keyText(rolled[0], rolled[1])}) = 1 THEN NULL ELSE ${least} END`
     return [representative.item ? `${text} AS ${identOut(this.toks[representative.end - 1]!)}` : text, representative.end]
+  }
+
+  /**
+   * `SELECT DISTINCT` of a subquery whose select list has a zoned column: `DISTINCT ON (...)` with that column's instant
+   * key, so that one instant in several zones is one row (the top-level query's DISTINCT is translateQuery's). Only
+   * where every other item is a plain column reference, whose key it is itself; undefined otherwise.
+   */
+  private subqueryDistinctByInstant(i: number): [string, number] | undefined {
+    const toks = this.toks
+    if (!isKw(toks[i], "DISTINCT", "UNIQUE") || !isKw(toks[i - 1], "SELECT") || !isOp(toks[i - 2], "(")) return undefined
+    const items = distinctItems(toks, i + 1)
+    if (items === undefined) return undefined
+    const keys: Array<string> = []
+    let zoned = false
+    for (const [from, to] of items) {
+      const kind = this.textDatetimeAt(from, to)
+      if (kind === undefined && this.columnNameAt(from, to) === undefined) return undefined
+      zoned ||= kind === "zoned"
+      keys.push(kind === "zoned" ? `ora_tstz_key(${datetimeArgument(this.range(from, to), "zoned")})` : this.range(from, to))
+    }
+    return zoned ? [`DISTINCT ON (${keys.join(", ")})`, i + 1] : undefined
   }
 
   /** A rendered call `[text, next]` with the `OVER (...)` window that follows it, if any. */
@@ -1389,6 +1461,10 @@ export class Translator {
           .join(" ")
         const ot = parseOracleType(typeText)
         const duckType = ot !== undefined ? ot.duck : typeText
+        // an interval literal cast to an interval type (as values written into interval columns are, interval-writes.ts)
+        // is written in that type's storage, whatever the statement's other interval columns
+        const literal = ot?.kind === "intervalds" || ot?.kind === "intervalym" ? intervalLiteralIn(toks, p[0], asAt) : undefined
+        if (literal !== undefined) return [`CAST(${intervalLiteral(literal.text, literal.units, undefined, ot!.duck === "INTERVAL" ? "duck" : "exact")} AS ${duckType})`, close + 1]
         const operand = this.range(p[0], asAt)
         // NUMBER without precision keeps every digit of the value (number-functions.ts)
         if (ot?.kind === "number" && ot.duck === "VARCHAR") return [`ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
@@ -1668,6 +1744,61 @@ const datetimeOrderItems = (toks: ReadonlyArray<Tok>, tr: Translator, itemRanges
 }
 
 /**
+ * The expression ranges (aliases left out) of the select list starting at `start` up to its FROM, or undefined when
+ * an item is `*` or the list has no FROM at its depth.
+ */
+const distinctItems = (toks: ReadonlyArray<Tok>, start: number): Array<[number, number]> | undefined => {
+  const out: Array<[number, number]> = []
+  let itemStart = start
+  for (let k = start; k < toks.length; k++) {
+    if (isOp(toks[k], "(")) k = matchParen(toks, k)
+    else if (isOp(toks[k], ")")) return undefined
+    else if (isOp(toks[k], ",") || isKw(toks[k], "FROM")) {
+      let end = k
+      if (isKw(toks[end - 2], "AS")) end -= 2
+      else if (end - itemStart >= 2 && (toks[end - 1]!.kind === "ident" || toks[end - 1]!.kind === "qident") && !isOp(toks[end - 2], ".")) end -= 1
+      if (end <= itemStart || isOp(toks[end - 1], "*")) return undefined
+      out.push([itemStart, end])
+      if (isKw(toks[k], "FROM")) return out
+      itemStart = k + 1
+    }
+  }
+  return undefined
+}
+
+/**
+ * A top-level chain of UNION / INTERSECT / MINUS whose select list has a TIMESTAMP WITH TIME ZONE item, compared by
+ * instant (datetime-groups.ts instantSetOperations): the SQL given the first branch's rendered select list; undefined
+ * when no item is zoned. A trailing ORDER BY / FETCH / OFFSET applies to the whole result.
+ */
+const setOperationByInstant = (
+  toks: ReadonlyArray<Tok>, tr: Translator, itemRanges: ReadonlyArray<[number, number]>, pieces: ReadonlyArray<string>, fromAt: number, end: number
+): ((selectList: string) => string) | undefined => {
+  const kinds = itemRanges.map(([from, to], k) => tr.textDatetimeAt(from, to) ?? tr.textDatetimeAt(from, to - 1) ?? tr.textDatetimeAt(from, to - 2) ?? textDatetimeOfText(pieces[k] ?? ""))
+  if (!kinds.includes("zoned") || pieces.some((p) => /\*\s*$/.test(p))) return undefined
+  const operators: Array<{ at: number; op: SetBranch["op"]; next: number }> = []
+  let trailing = end
+  let depth = 0
+  for (let k = fromAt; k < end; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && isKw(toks[k], "UNION", "INTERSECT", "MINUS", "EXCEPT")) {
+      const all = isKw(toks[k], "UNION") && isKw(toks[k + 1], "ALL")
+      operators.push({ at: k, op: all ? "UNION ALL" : isKw(toks[k], "UNION") ? "UNION" : isKw(toks[k], "INTERSECT") ? "INTERSECT" : "MINUS", next: all ? k + 2 : k + 1 })
+      trailing = end
+    } else if (depth === 0 && operators.length > 0 && trailing === end && ((isKw(toks[k], "ORDER") && isKw(toks[k + 1], "BY")) || isKw(toks[k], "FETCH", "OFFSET"))) trailing = k
+  }
+  if (operators.length === 0) return undefined
+  const branches = operators.map((o, n) => ({ op: o.op, sql: tr.range(o.next, n + 1 < operators.length ? operators[n + 1]!.at : trailing) }))
+  const keys = kinds.map((kind, k) => (kind === "zoned" ? `ora_tstz_key(${datetimeArgument(`#${k + 1}`, "zoned")})` : `#${k + 1}`))
+  const rest = trailing < end ? ` ${tr.range(trailing, end)}` : ""
+  return (selectList) => {
+    const combined = instantSetOperations(`${selectList} ${tr.range(fromAt, operators[0]!.at)}`, branches, keys)
+    return rest === "" ? combined : `SELECT * FROM (${combined})${rest}`
+  }
+}
+
+/**
  * The `DISTINCT ON` keys of a `SELECT DISTINCT` list with a TIMESTAMP WITH TIME ZONE item: every item by its output
  * name, a zoned one by its instant, so that values at one instant in different zones are one row, as Oracle compares
  * them (datetime-groups.ts); undefined when no item is zoned or an item is `*`.
@@ -1828,6 +1959,8 @@ export const translateQuery = (
   const literalItem = (part: ReadonlyArray<Tok>, ym: OraType | undefined, text: string): SelectItem => {
     if (ym !== undefined) return { kind: "typed", type: ym }
     if (binaryDouble(part)) return { kind: "typed", type: binaryDoubleType }
+    const localZone = aliasOnlyFrom(part, isOp(part[1], "(") ? matchParen(part, 1) + 1 : part.length) ? tr.localZoneCastAt(start, start + (isOp(part[1], "(") ? matchParen(part, 1) + 1 : 0)) : undefined
+    if (localZone !== undefined) return { kind: "typed", type: localZone }
     if (numberLiteral(part)) return { kind: "typed", type: numberType() }
     // the numeric type of the operands (results.ts describes the item with it when DuckDB's result is a float)
     const binary = binaryKindOf(part, 0, part.length, tr.binaryColumns)
@@ -2039,6 +2172,8 @@ export const translateQuery = (
   }
   const distinctOn = isKw(toks[listStart - 1], "DISTINCT", "UNIQUE") ? distinctByInstant(tr, itemRanges, pieces) : undefined
   const head = distinctOn === undefined ? tr.range(0, listStart) : `${tr.range(0, listStart - 1)} DISTINCT ON (${distinctOn})`
+  const instantSet = setOperation && body === undefined && lockWait === null && !withRowid ? setOperationByInstant(toks, tr, itemRanges, pieces, fromAt, end) : undefined
+  if (instantSet !== undefined) return { sql: instantSet(`${head} ${pieces.join(", ")}`), shape: { items, from } }
   const setOrder = setOperation && body === undefined && lockWait === null && !withRowid ? exactSetOrder(toks, tr, fromAt, end, exactOutputs) : undefined
   if (setOrder !== undefined) return { sql: `SELECT * FROM (${head} ${pieces.join(", ")} ${setOrder.query}) ${setOrder.order}`, shape: { items, from } }
   body ??= tr.range(fromAt, end)

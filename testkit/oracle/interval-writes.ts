@@ -1,0 +1,118 @@
+/**
+ * Interval literals in the storage of the column they meet. An INTERVAL DAY TO SECOND(0-6) or YEAR(0-8) TO MONTH
+ * column is a DuckDB INTERVAL, a DAY TO SECOND(7-9) or YEAR(9) TO MONTH column exact numbers (intervals.ts), and one
+ * table may have both. So the values an INSERT, UPDATE or MERGE writes into an interval column are wrapped in
+ * `CAST(... AS <the column's storage kind>)`, and an interval literal compared with an interval column
+ * (`col = INTERVAL '...' ...`, `INTERVAL '...' ... < col`) is cast to that column's kind; the translator renders a
+ * literal cast to an interval type in that type's storage (translate.ts, CAST). Oracle converts the literal to the
+ * column's type in both places ("Implicit Data Conversion", SQL Language Reference).
+ */
+import type { TableMeta } from "./catalog.ts"
+import { isKw, isOp, type Tok } from "./lexer.ts"
+import { castWrites, type TableLookup } from "./number-writes.ts"
+import { oracleName } from "./translate.ts"
+import type { OraType } from "./types.ts"
+
+/** The type words of each interval storage: a DAY(9) TO SECOND(9) or YEAR(9) TO MONTH cast stores exactly. */
+const STORAGE_TYPES = {
+  dsExact: ["INTERVAL", "DAY", "(", "9", ")", "TO", "SECOND", "(", "9", ")"],
+  dsDuck: ["INTERVAL", "DAY", "(", "9", ")", "TO", "SECOND", "(", "6", ")"],
+  ymExact: ["INTERVAL", "YEAR", "(", "9", ")", "TO", "MONTH"],
+  ymDuck: ["INTERVAL", "YEAR", "(", "8", ")", "TO", "MONTH"]
+} as const
+type Storage = keyof typeof STORAGE_TYPES
+
+const storageOf = (type: OraType): Storage | undefined => {
+  if (type.kind === "intervalds") return type.duck === "INTERVAL" ? "dsDuck" : "dsExact"
+  if (type.kind === "intervalym") return type.duck === "INTERVAL" ? "ymDuck" : "ymExact"
+  return undefined
+}
+
+const columnsStored = (storage: Storage) => (meta: TableMeta): ReadonlySet<string> =>
+  new Set(meta.columns.filter((c) => storageOf(c.type) === storage).map((c) => c.name))
+
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
+const isComparison = (t: Tok | undefined): boolean => t !== undefined && t.kind === "op" && COMPARISONS.has(t.value)
+
+/** `all` with written interval values and interval literals compared with interval columns cast to the column's storage. */
+export const intervalLiteralTargets = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+  let out = all
+  for (const storage of Object.keys(STORAGE_TYPES) as Array<Storage>) out = castWrites(out, lookup, columnsStored(storage), STORAGE_TYPES[storage])
+  return castComparedLiterals(out, lookup)
+}
+
+/** The storage of the interval columns, by name, of the tables `sig` names (a name stored two ways is left out). */
+const intervalColumns = (sig: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyMap<string, Storage> => {
+  const out = new Map<string, Storage | undefined>()
+  for (let k = 0; k < sig.length; k++) {
+    if (!isName(sig[k]) || isOp(sig[k - 1], ".")) continue
+    const qualified = isOp(sig[k + 1], ".") && isName(sig[k + 2])
+    const meta = (qualified ? lookup(oracleName(sig[k]!), oracleName(sig[k + 2]!)) : undefined) ?? lookup(undefined, oracleName(sig[k]!))
+    for (const c of meta?.columns ?? []) {
+      const storage = storageOf(c.type)
+      if (storage === undefined) continue
+      out.set(c.name, out.has(c.name) && out.get(c.name) !== storage ? undefined : storage)
+    }
+  }
+  const known = new Map<string, Storage>()
+  for (const [name, storage] of out) if (storage !== undefined) known.set(name, storage)
+  return known
+}
+
+/** The end (exclusive) of the interval literal starting at `k` of `sig`, or -1. */
+const literalEnd = (sig: ReadonlyArray<Tok>, k: number): number => {
+  if (!isKw(sig[k], "INTERVAL") || sig[k + 1]?.kind !== "str") return -1
+  let j = k + 2
+  while (j < sig.length) {
+    if (isKw(sig[j], "DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR", "TO")) j++
+    else if (isOp(sig[j], "(") && sig[j + 1]?.kind === "num" && isOp(sig[j + 2], ")")) j += 3
+    else break
+  }
+  return j > k + 2 ? j : -1
+}
+
+/** The column a comparison operand [from, to) of `sig` names (`col` or `t.col`), if it is one. */
+const columnOperand = (sig: ReadonlyArray<Tok>, from: number, to: number): string | undefined => {
+  if (to - from === 1 && isName(sig[from])) return oracleName(sig[from]!)
+  if (to - from === 3 && isName(sig[from]) && isOp(sig[from + 1], ".") && isName(sig[from + 2])) return oracleName(sig[from + 2]!)
+  return undefined
+}
+
+/** Interval literals compared with an interval column of the statement's tables, cast to that column's storage. */
+const castComparedLiterals = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+  const sig = all.filter((t) => t.kind !== "ws")
+  if (!sig.some((t) => isKw(t, "INTERVAL"))) return all
+  const columns = intervalColumns(sig, lookup)
+  if (columns.size === 0) return all
+  const casts = new Map<Tok, { last: Tok; storage: Storage }>()
+  for (let k = 0; k < sig.length; k++) {
+    const end = literalEnd(sig, k)
+    if (end < 0) continue
+    // the column before the operator (`t.col =`, `col =`) or after it (`= col`, `= t.col`), not a call or a longer expression
+    const before = isComparison(sig[k - 1]) && !isOp(sig[k - 2], ")") ? [columnOperand(sig, k - 2, k - 1), columnOperand(sig, k - 4, k - 1)] : []
+    const afterEnd = (n: number) => (isOp(sig[end + 1 + n], "(") || isOp(sig[end + 1 + n], ".") ? undefined : columnOperand(sig, end + 1, end + 1 + n))
+    const after = isComparison(sig[end]) ? [afterEnd(1), afterEnd(3)] : []
+    const name = [...before, ...after].find((n) => n !== undefined && columns.has(n))
+    if (name !== undefined) casts.set(sig[k]!, { last: sig[end - 1]!, storage: columns.get(name)! })
+    k = end - 1
+  }
+  if (casts.size === 0) return all
+  const out: Array<Tok> = []
+  const tok = (kind: "ident" | "op" | "num" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos })
+  const closing = new Map<Tok, Storage>()
+  for (const t of all) {
+    const cast = casts.get(t)
+    if (cast !== undefined) {
+      out.push(tok("ident", "CAST", t.pos), tok("op", "(", t.pos))
+      closing.set(cast.last, cast.storage)
+    }
+    out.push(t)
+    const storage = closing.get(t)
+    if (storage === undefined) continue
+    out.push(tok("ws", " ", t.pos), tok("ident", "AS", t.pos))
+    for (const word of STORAGE_TYPES[storage]) out.push(tok("ws", " ", t.pos), tok(word === "(" || word === ")" ? "op" : /^\d+$/.test(word) ? "num" : "ident", word, t.pos))
+    out.push(tok("op", ")", t.pos))
+  }
+  return out
+}
