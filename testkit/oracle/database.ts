@@ -7,6 +7,7 @@ import { Engine, type Session as EngineSession } from "../engine/index.ts"
 import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.ts"
 import { registerDatetimeFunctions } from "./datetime-functions.ts"
 import { JSON_VALUE_MACRO, registerJsonFunctions } from "./json-functions.ts"
+import { registerLobFunctions } from "./lob-functions.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
@@ -137,6 +138,7 @@ export class OracleDatabase {
     await engine.registerFunctions(registerNumberFunctions)
     await engine.registerFunctions(registerDatetimeFunctions)
     await engine.registerFunctions(registerJsonFunctions)
+    await engine.registerFunctions(registerLobFunctions)
     const admin = await engine.session()
     const db = new OracleDatabase(engine, admin, settings)
     await db.bootstrap()
