@@ -196,32 +196,28 @@ const rewriteCalls = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<T
   return out
 }
 
-/** The first token index of the operand that ends right before index `end` (exclusive) in `toks`. */
-const operandStart = (toks: ReadonlyArray<Tok>, end: number): number => {
-  let k = end - 1
-  while (k >= 0 && toks[k]!.kind === "ws") k--
-  if (k < 0) return end
-  if (isOp(toks[k], ")")) {
-    let depth = 0
-    for (; k >= 0; k--) {
-      if (isOp(toks[k], ")")) depth++
-      else if (isOp(toks[k], "(") && --depth === 0) break
-    }
-    let name = k - 1
-    while (name >= 0 && toks[name]!.kind === "ws") name--
-    return name >= 0 && toks[name]!.kind === "ident" && !isKw(toks[name], "AND", "OR", "NOT", "WHERE", "WHEN", "SELECT", "ON", "HAVING", "THEN", "ELSE", "CHECK") ? name : k
+const BOUNDARY_WORDS = ["AND", "OR", "NOT", "WHERE", "WHEN", "THEN", "ELSE", "SELECT", "ON", "HAVING", "CHECK", "RETURN", "SET", "BY", "DISTINCT", "LIKE", "BETWEEN", "IN", "IS", "END"]
+const BOUNDARY_OPS = new Set([",", "=", "<", ">", "<=", ">=", "<>", "!=", ";", ":="])
+
+/**
+ * The first token index of a condition's operand that ends right before index `end`: back to the condition's
+ * boundary at its depth (AND, OR, NOT, WHERE, WHEN, a comparison, a comma, an opening parenthesis), so that an
+ * arithmetic operand is whole (`d / 0 IS INFINITE`).
+ */
+export const operandStart = (toks: ReadonlyArray<Tok>, end: number): number => {
+  let depth = 0
+  let start = end
+  for (let k = end - 1; k >= 0; k--) {
+    const t = toks[k]!
+    if (t.kind === "ws") continue
+    if (isOp(t, ")")) depth++
+    else if (isOp(t, "(")) {
+      if (depth === 0) break
+      depth--
+    } else if (depth === 0 && ((t.kind === "ident" && BOUNDARY_WORDS.includes(t.value)) || (t.kind === "op" && BOUNDARY_OPS.has(t.value)))) break
+    start = k
   }
-  // a (qualified) name, literal or bind
-  while (k > 0) {
-    let p = k - 1
-    while (p >= 0 && toks[p]!.kind === "ws") p--
-    if (!isOp(toks[p], ".")) break
-    p--
-    while (p >= 0 && toks[p]!.kind === "ws") p--
-    if (p < 0 || (toks[p]!.kind !== "ident" && toks[p]!.kind !== "qident")) break
-    k = p
-  }
-  return k
+  return start
 }
 
 /**

@@ -21,6 +21,7 @@ import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { fromDuckDb, ora, OraError } from "./errors.ts"
 import { rewriteJsonSql } from "./json-sql.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
+import { rewriteFloatConditions } from "./float-conditions.ts"
 import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
@@ -400,7 +401,7 @@ export class SqlSession {
    * binds, by number) tell which are NUMBERs, divided on every digit.
    */
   private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) {
-    const attributes = rewriteAttributeAccess(rewriteDbmsLob(rewriteJsonSql(source, this.db.settings.version)), (schema, name) => this.lookupTable(schema, name))
+    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(source, this.db.settings.version))), (schema, name) => this.lookupTable(schema, name))
     const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, attributes)
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
