@@ -102,6 +102,19 @@ describe("Oracle test server: attribute access on object columns through raw nod
     await conn.rollback()
   })
 
+  it("rounds a DbObject bind's NUMBER(p,s) attribute and refuses one past its precision (ORA-01438)", async () => {
+    const Pt = await conn.getDbObjectClass("ATTR_PT")
+    const Route = await conn.getDbObjectClass("ATTR_ROUTE")
+    await conn.execute("INSERT INTO attr_tab (id, o) VALUES (20, :o)", { o: new Route({ NAME: "b", ORIGIN: new Pt({ X: 1, Y: 2.345, LABEL: "q" }) }) })
+    expect((await conn.execute("SELECT t.o.origin.y FROM attr_tab t WHERE t.id = 20")).rows).toEqual([[2.35]])
+    const e = await failure(() => conn.execute("INSERT INTO attr_tab (id, o) VALUES (21, :o)", { o: new Route({ NAME: "c", ORIGIN: new Pt({ X: 1, Y: 12345.5, LABEL: "q" }) }) }))
+    expect(oraCode(e)).toBe("ORA-01438")
+    // node-oracledb itself refuses text longer than a VARCHAR2 attribute (NJS-142), before sending it
+    expect(String(await failure(async () => new Pt({ X: 1, Y: 1, LABEL: "x".repeat(21) })))).toContain("NJS-142")
+    expect((await conn.execute("SELECT COUNT(*) FROM attr_tab WHERE id = 21")).rows).toEqual([[0]])
+    await conn.rollback()
+  })
+
   it("fetches VARRAY, nested table and SDO_GEOMETRY array values as DbObject collections", async () => {
     // node-oracledb's collections have getValues() / toMap() / element access (lib/dbObject.js); there is no toArray()
     await conn.execute("CREATE TYPE attr_nums AS VARRAY(5) OF NUMBER")
