@@ -28,6 +28,19 @@ describe("ORA- errors through the driver", () => {
       expect(count.get(0)!.toJSON()["N"]).toBe(1)
     })))
 
+  it.effect("a missing table or column with a quoted name holding blanks is NOT_FOUND / INVALID_ARGUMENT, not an internal error", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const missing = yield* Effect.flip(conn.queryTable(`SELECT * FROM "no such table"`))
+      expect([missing.status, missing.vendorCode, missing.sqlState]).toEqual(["NOT_FOUND", 942, "42000"])
+      expect(missing.message).not.toMatch(/Catalog Error|\$[a-z]/)
+      const t = uniqueName("ERRS")
+      yield* conn.execute(`CREATE TABLE ${t} ("a col" NUMBER)`)
+      const column = yield* Effect.flip(conn.queryTable(`SELECT "b col" FROM ${t}`))
+      expect([column.status, column.vendorCode]).toEqual(["INVALID_ARGUMENT", 904])
+      expect(column.message).toContain('"b col": invalid identifier')
+    })))
+
   it.effect("ORA-01017 (wrong password) is UNAUTHENTICATED, SQLSTATE 28000, and the password never appears", () =>
     Effect.gen(function*() {
       const u = new URL(server.uri)

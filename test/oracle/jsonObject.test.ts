@@ -126,6 +126,20 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
     )
   }, 120_000)
 
+  it.effect("SQL/JSON functions: JSON_VALUE without JSON quotes, JSON_QUERY, JSON_EXISTS, IS JSON and JSON_OBJECT / JSON_ARRAY reach Arrow as text", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const table = uniqueName("JSQ")
+      yield* conn.execute(`CREATE TABLE ${table} (ID NUMBER(3), DOC VARCHAR2(200), N NUMBER)`)
+      yield* conn.execute(`INSERT INTO ${table} VALUES (1, '{"a":"x","b":[1,{"c":true}]}', 0.5)`)
+      yield* conn.execute(`INSERT INTO ${table} VALUES (2, 'no json', NULL)`)
+      const result = yield* conn.queryTable(
+        `SELECT JSON_VALUE(DOC, '$.a') AS V, JSON_QUERY(DOC, '$.b') AS Q, JSON_OBJECT('n' VALUE N, 'id' VALUE ID) AS O, JSON_ARRAY(ID, N) AS A
+           FROM ${table} WHERE JSON_EXISTS(DOC, '$.b[1].c') AND DOC IS JSON`
+      )
+      expect(result.toArray().map((r) => r.toJSON())).toEqual([{ V: "x", Q: '[1,{"c":true}]', O: '{"n":0.5,"id":1}', A: "[1,0.5]" }])
+    })))
+
   it.effect("OBJECT attributes and VARRAY elements: NUMBER(38,10), 38 nines, 1e-130 exact; DATE, TIMESTAMP(9), TIMESTAMP WITH [LOCAL] TIME ZONE as ISO 8601 (WITH TIME ZONE in its own offset); nested and null values", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

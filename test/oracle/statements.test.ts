@@ -12,6 +12,23 @@ const rowsOf = (sql: string, options?: Record<string, string>) =>
     Effect.map(Stream.runCollect(conn.query(sql, options)), (batches) => new Arrow.Table(batches)))
 
 describe("prepared statements and parameters", () => {
+  it.effect("prepare / executeSchema describe an INSERT or a DDL statement without running it", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("DESC")
+      yield* conn.execute(`CREATE TABLE ${t} (I NUMBER(10))`)
+      for (const sql of [`INSERT INTO ${t} VALUES (1)`, `DROP TABLE ${t}`, `CREATE TABLE ${t}_X (J NUMBER)`]) {
+        const stmt = yield* conn.statement()
+        yield* stmt.setSqlQuery(sql)
+        yield* stmt.prepare
+        yield* stmt.executeSchema
+      }
+      const count = yield* rowsOf(`SELECT COUNT(*) AS N FROM ${t}`)
+      expect(count.get(0)!.toJSON()["N"]).toBe(0)
+      const created = yield* rowsOf(`SELECT COUNT(*) AS N FROM USER_TABLES WHERE TABLE_NAME = '${t}_X'`)
+      expect(created.get(0)!.toJSON()["N"]).toBe(0)
+    })))
+
   it.effect("binds Arrow batches to an INSERT (executeMany) and to a query run per row; values round-trip exactly", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

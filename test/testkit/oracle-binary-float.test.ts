@@ -61,4 +61,14 @@ describe("Oracle test server: BINARY_DOUBLE / BINARY_FLOAT semantics", () => {
     )
     expect(r.rows).toEqual([[5, -7, 1, 2.5, "Inf", "-Inf", "Nan", "Inf", "2.5"]])
   })
+
+  // SQL Language Reference, "Floating-Point Conditions": expr IS [NOT] NAN | INFINITE, the operand converted to BINARY_DOUBLE
+  it("answers IS [NOT] NAN and IS [NOT] INFINITE, over columns, arithmetic and NUMBER operands", async () => {
+    expect((await c.execute("SELECT id FROM fp WHERE bd / 0 IS NAN")).rows).toEqual([[1]])
+    expect((await c.execute("SELECT id FROM fp WHERE bd / 0 IS INFINITE")).rows).toEqual([[2]])
+    expect((await c.execute("SELECT id FROM fp WHERE bd / 0 IS NOT NAN AND n IS NOT INFINITE ORDER BY id")).rows).toEqual([[2]])
+    const r = await c.execute("SELECT CASE WHEN bf / 0 IS INFINITE THEN 'inf' WHEN bf / 0 IS NAN THEN 'nan' ELSE 'finite' END, CASE WHEN n IS NAN THEN 1 ELSE 0 END FROM fp ORDER BY id")
+    expect(r.rows).toEqual([["nan", 0], ["inf", 0]])
+    expect((await c.execute("SELECT COUNT(*) FROM fp WHERE NULL IS NAN")).rows).toEqual([[0]])
+  })
 })

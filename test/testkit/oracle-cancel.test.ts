@@ -100,8 +100,11 @@ describe("Oracle test server: cancel and fault injection", () => {
       expect(idle[0]).toBe("INACTIVE")
       expect(idle[1]).toBeNull()
       const running = runner.execute(slow)
-      await sleep(300)
-      const during = await view()
+      // synchronised on the view itself: polled until the running call shows (no fixed sleep)
+      let settled = false
+      void running.then(() => (settled = true), () => (settled = true))
+      let during = await view()
+      while (during[0] !== "ACTIVE" && !settled) during = await view()
       expect(during[0]).toBe("ACTIVE")
       const runningId = during[1]
       expect(runningId).toMatch(/^[0-9a-z]{13}$/)

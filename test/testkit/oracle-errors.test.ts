@@ -133,6 +133,44 @@ describe("Oracle test server: errors and robustness", () => {
     await other.close()
   })
 
+  it("keeps Oracle's codes for names with blanks, dots, dollars and other characters, with no DuckDB text", async () => {
+    // names.ts encodes such names with `$`; the DuckDB messages print them bare, so they used to fall through to
+    // ORA-00604 with DuckDB's catalog text. Codes: Oracle Database Error Messages (ora-00942, ora-00904, ora-00913,
+    // ora-00918, ora-00947, ora-00979, ora-01785, ora-01789).
+    await conn.execute('CREATE TABLE "odd t" ("a col" NUMBER, b NUMBER)')
+    const cases: ReadonlyArray<readonly [string, string, string]> = [
+      ['SELECT * FROM "my table"', "ORA-00942", "table or view does not exist"],
+      ['SELECT * FROM "tàble ü"', "ORA-00942", ""],
+      ['SELECT * FROM "a$b c"', "ORA-00942", ""],
+      ['SELECT * FROM test."my table"', "ORA-00942", ""],
+      ['SELECT * FROM "no schema"."my table"', "ORA-00942", ""],
+      ['INSERT INTO "my table" VALUES (1)', "ORA-00942", ""],
+      ['UPDATE "my table" SET a = 1', "ORA-00942", ""],
+      ['DELETE FROM "my table"', "ORA-00942", ""],
+      ['DROP TABLE "my table"', "ORA-00942", ""],
+      ['SELECT "no col" FROM "odd t"', "ORA-00904", '"no col": invalid identifier'],
+      ['SELECT * FROM "odd t" WHERE "x y" = 1', "ORA-00904", '"x y"'],
+      ['UPDATE "odd t" SET "x y" = 1', "ORA-00904", '"x y"'],
+      ['INSERT INTO "odd t" ("x y") VALUES (1)', "ORA-00904", '"x y"'],
+      ['SELECT t."zz z" FROM "odd t" t', "ORA-00904", '"zz z"'],
+      ['SELECT "my func"(1) FROM dual', "ORA-00904", '"my func"'],
+      ["SELECT id FROM e e1, e e2", "ORA-00918", "column ambiguously defined"],
+      ["INSERT INTO e VALUES (1, 'a', 2)", "ORA-00913", "too many values"],
+      ['INSERT INTO "odd t" VALUES (1)', "ORA-00947", "not enough values"],
+      ['SELECT "a col", b FROM "odd t" GROUP BY "a col"', "ORA-00979", "not a GROUP BY expression"],
+      ["SELECT id FROM e ORDER BY 5", "ORA-01785", ""],
+      ["SELECT id FROM e UNION SELECT 1, 2 FROM dual", "ORA-01789", ""],
+      ["SELECT 'a' + DATE '2020-01-01' FROM dual", "ORA-00932", "inconsistent datatypes"]
+    ]
+    for (const [sql, expected, text] of cases) {
+      const e = await failure(() => conn.execute(sql))
+      expect([sql, oraCode(e)]).toEqual([sql, expected])
+      expect(e.message).toContain(text)
+      expect(e.message).not.toMatch(/Binder Error|Catalog Error|Parser Error|\$[a-z]|DuckDB|STRING_LITERAL/)
+    }
+    await conn.execute('DROP TABLE "odd t"')
+  })
+
   it("serves 32 concurrent sessions", async () => {
     const conns = await Promise.all(Array.from({ length: 32 }, () => connect()))
     const rows = await Promise.all(conns.map((c: Conn, i: number) => c.execute("SELECT :1 * 2 FROM DUAL", [i])))

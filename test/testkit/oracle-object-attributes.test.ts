@@ -73,14 +73,72 @@ describe("Oracle test server: attribute access on object columns through raw nod
     expect(r.rows).toEqual([[2], [1]])
   })
 
+  it("selects an object-typed or collection attribute on its own, as a DbObject of the attribute's type", async () => {
+    const r = await conn.execute("SELECT t.g.sdo_point, t.o.origin FROM attr_tab t ORDER BY t.id")
+    expect(r.metaData.map((m: { name: string; dbTypeName: string }) => [m.name, m.dbTypeName])).toEqual([
+      ["T.G.SDO_POINT", "MDSYS.SDO_POINT_TYPE"],
+      ["T.O.ORIGIN", "TEST.ATTR_PT"]
+    ])
+    const shown = r.rows.map(([p, o]: [any, any]) => [p === null ? null : [p.X, p.Y, p.Z], o === null ? null : [o.X, o.Y, o.LABEL]])
+    expect(shown).toEqual([
+      [[1, 2, null], [12345678901234567000, -2.25, "a"]],
+      [[3, 4, null], null],
+      [null, null]
+    ])
+    expect((await conn.execute("SELECT t.id FROM attr_tab t WHERE t.o.origin IS NULL ORDER BY t.id")).rows).toEqual([[2], [3]])
+  })
+
+  it("rounds constructor arguments to a NUMBER(p,s) attribute and refuses text longer than a VARCHAR2 attribute (ORA-12899)", async () => {
+    await conn.execute("INSERT INTO attr_tab (id, o) VALUES (10, attr_route('east', attr_pt(1, 2.345, 'b')))")
+    const y = (await conn.execute("SELECT t.o.origin.y FROM attr_tab t WHERE t.id = 10")).rows[0][0]
+    expect(y).toBe(2.35)
+    const fetched = (await conn.execute("SELECT t.o FROM attr_tab t WHERE t.id = 10")).rows[0][0]
+    expect(fetched.ORIGIN.Y).toBe(2.35)
+    const e = await failure(() => conn.execute(`INSERT INTO attr_tab (id, o) VALUES (11, attr_route('west', attr_pt(1, 2, '${"x".repeat(21)}')))`))
+    expect(oraCode(e)).toBe("ORA-12899")
+    expect(String(e)).toContain("(actual: 21, maximum: 20)")
+    expect(oraCode(await failure(() => conn.execute("INSERT INTO attr_tab (id, o) VALUES (12, attr_route('w', attr_pt(1, 12345.5, 'c')))")))).toBe("ORA-01438")
+    expect((await conn.execute("SELECT COUNT(*) FROM attr_tab WHERE id > 10")).rows).toEqual([[0]])
+    await conn.rollback()
+  })
+
+  it("rounds a DbObject bind's NUMBER(p,s) attribute and refuses one past its precision (ORA-01438)", async () => {
+    const Pt = await conn.getDbObjectClass("ATTR_PT")
+    const Route = await conn.getDbObjectClass("ATTR_ROUTE")
+    await conn.execute("INSERT INTO attr_tab (id, o) VALUES (20, :o)", { o: new Route({ NAME: "b", ORIGIN: new Pt({ X: 1, Y: 2.345, LABEL: "q" }) }) })
+    expect((await conn.execute("SELECT t.o.origin.y FROM attr_tab t WHERE t.id = 20")).rows).toEqual([[2.35]])
+    const e = await failure(() => conn.execute("INSERT INTO attr_tab (id, o) VALUES (21, :o)", { o: new Route({ NAME: "c", ORIGIN: new Pt({ X: 1, Y: 12345.5, LABEL: "q" }) }) }))
+    expect(oraCode(e)).toBe("ORA-01438")
+    // node-oracledb itself refuses text longer than a VARCHAR2 attribute (NJS-142), before sending it
+    expect(String(await failure(async () => new Pt({ X: 1, Y: 1, LABEL: "x".repeat(21) })))).toContain("NJS-142")
+    expect((await conn.execute("SELECT COUNT(*) FROM attr_tab WHERE id = 21")).rows).toEqual([[0]])
+    await conn.rollback()
+  })
+
+  it("fetches VARRAY, nested table and SDO_GEOMETRY array values as DbObject collections", async () => {
+    // node-oracledb's collections have getValues() / toMap() / element access (lib/dbObject.js); there is no toArray()
+    await conn.execute("CREATE TYPE attr_nums AS VARRAY(5) OF NUMBER")
+    await conn.execute("CREATE TYPE attr_words AS TABLE OF VARCHAR2(10)")
+    await conn.execute("CREATE TABLE attr_coll (id NUMBER, a attr_nums, w attr_words, g SDO_GEOMETRY) NESTED TABLE w STORE AS attr_coll_w")
+    await conn.execute(
+      "INSERT INTO attr_coll VALUES (1, attr_nums(1, 2.5, NULL), attr_words('x', 'y'), SDO_GEOMETRY(2003, 8307, NULL, SDO_ELEM_INFO_ARRAY(1, 1003, 1), SDO_ORDINATE_ARRAY(0, 0, 1, 0, 1, 1, 0, 0)))"
+    )
+    const [a, w, g] = (await conn.execute("SELECT a, w, g FROM attr_coll")).rows[0]
+    expect([a.isCollection, w.isCollection, g.SDO_ELEM_INFO.isCollection, g.SDO_ORDINATES.isCollection]).toEqual([true, true, true, true])
+    expect(a.getValues()).toEqual([1, 2.5, null])
+    expect(w.getValues()).toEqual(["x", "y"])
+    expect([...a]).toEqual([1, 2.5, null])
+    expect(g.SDO_ELEM_INFO.getValues()).toEqual([1, 1003, 1])
+    expect(g.SDO_ORDINATES.getValues()).toEqual([0, 0, 1, 0, 1, 1, 0, 0])
+    await conn.execute("DROP TABLE attr_coll")
+  })
+
   it("refuses a name that is no attribute, and attribute access without a table alias, with ORA-00904", async () => {
     const e = await failure(() => conn.execute("SELECT t.o.nope FROM attr_tab t"))
     expect(oraCode(e)).toBe("ORA-00904")
     expect(String(e)).toContain('"T"."O"."NOPE": invalid identifier')
     const e2 = await failure(() => conn.execute("SELECT t.o.name.x FROM attr_tab t"))
     expect(oraCode(e2)).toBe("ORA-00904")
-    // an object-typed attribute itself is not selectable here (listed in the README as a difference)
-    expect(oraCode(await failure(() => conn.execute("SELECT t.g.sdo_point FROM attr_tab t")))).toBe("ORA-03001")
     // Oracle resolves attributes only through a table alias (PL/SQL Language Reference, Example B-8)
     const e3 = await failure(() => conn.execute("SELECT attr_tab.g.sdo_srid FROM attr_tab"))
     expect(oraCode(e3)).toBe("ORA-00904")

@@ -187,12 +187,13 @@ describe("Oracle test server: NUMBER attributes keep every digit, through raw no
 
   it("keeps NUMBER attributes exact in constructors nested inside constructors", async () => {
     await c.execute("INSERT INTO nums (id, w) VALUES (1, w_t(a_t(12345678901234567890.123, -98765432109876543210.987), 0.1234567890123456789012345678901234567))")
-    await c.execute("INSERT INTO nums (id, v) VALUES (2, aa_t(a_t(12345678901234567890.123, NULL), NULL, a_t(1e-130, 9.99e125)))")
+    // M is NUMBER(30,3): a value is rounded to 3 places (9.99e125 there would be ORA-01438, as in a NUMBER(30,3) column)
+    await c.execute("INSERT INTO nums (id, v) VALUES (2, aa_t(a_t(12345678901234567890.123, NULL), NULL, a_t(9.99e125, -12345678901234567890123456.9995)))")
     await c.execute("INSERT INTO nums (id, ww) VALUES (3, ww_t(w_t(a_t(-12345678901234567890.5, 1), 31415926535897932384626433832795028841)))")
     const r = await c.execute("SELECT w, v, ww FROM nums ORDER BY id")
     expect(decoded(r.rows[0][0])).toEqual({ A: { N: "12345678901234567890.123", M: "-98765432109876543210.987" }, K: ".1234567890123456789012345678901234567" })
     const v = r.rows[1][1].getValues().map((e: any) => (e === null ? null : decoded(e)))
-    expect(v).toEqual([{ N: "12345678901234567890.123", M: null }, null, { N: `.${"0".repeat(129)}1`, M: `999${"0".repeat(123)}` }])
+    expect(v).toEqual([{ N: "12345678901234567890.123", M: null }, null, { N: `999${"0".repeat(123)}`, M: "-12345678901234567890123457" }])
     expect(decoded(r.rows[2][2])).toEqual({ W: { A: { N: "-12345678901234567890.5", M: "1" }, K: "31415926535897932384626433832795028841" } })
   })
 

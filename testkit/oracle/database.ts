@@ -6,6 +6,8 @@ import { createHash } from "node:crypto"
 import { Engine, type Session as EngineSession } from "../engine/index.ts"
 import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.ts"
 import { registerDatetimeFunctions } from "./datetime-functions.ts"
+import { JSON_VALUE_MACRO, registerJsonFunctions } from "./json-functions.ts"
+import { registerLobFunctions } from "./lob-functions.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
@@ -135,6 +137,8 @@ export class OracleDatabase {
     const engine = await Engine.open({ threads: 2 })
     await engine.registerFunctions(registerNumberFunctions)
     await engine.registerFunctions(registerDatetimeFunctions)
+    await engine.registerFunctions(registerJsonFunctions)
+    await engine.registerFunctions(registerLobFunctions)
     const admin = await engine.session()
     const db = new OracleDatabase(engine, admin, settings)
     await db.bootstrap()
@@ -177,6 +181,7 @@ export class OracleDatabase {
       `ora_instr(s, sub, pos) AS CASE WHEN instr(substr(s, pos), sub) = 0 THEN 0 ELSE instr(substr(s, pos), sub) + pos - 1 END`,
       `ora_div(a, b) AS CASE WHEN b = 0 THEN error('ORA-01476: divisor is equal to zero') ELSE a / b END`,
       `ora_mod(a, b) AS CASE WHEN b = 0 THEN a ELSE a % b END`,
+      JSON_VALUE_MACRO,
       `ora_date_add(d, n) AS CAST(CAST(d AS TIMESTAMP) + to_microseconds(CAST(round(n * 86400000000) AS BIGINT)) AS TIMESTAMP_S)`,
       // datetime ± interval: a YEAR TO MONTH part landing on a day its month lacks is ORA-01839, where DuckDB clamps to the
       // month's last day (SQL Language Reference, "Datetime/Interval Arithmetic": the result must be an actual datetime)

@@ -5,6 +5,7 @@
  * (https://docs.oracle.com/en/error-help/db/ora-00942/ etc.). Oracle 23ai words some messages differently
  * (ORA-01017) and names the object in others (ORA-00942); the 19c layout keeps the classic texts.
  */
+import { fromDuckDbBinder } from "./binder-errors.ts"
 
 /** Server release whose message layout is reproduced. */
 export type OracleVersion = "19c" | "23ai"
@@ -80,18 +81,13 @@ export const fromDuckDb = (
   // (a failed CHECK quotes its expression, which holds the ORA- text too: take the raised one, "(Error: ORA-...)")
   if ((m = message.match(/\(Error: ORA-(\d{5}): ([^\n]*)\)\s*$/m)) !== null) return new OraError(Number(m[1]), m[2]!)
   if ((m = message.match(/ORA-(\d{5}): ([^\n]*)/)) !== null) return new OraError(Number(m[1]), m[2]!)
-  if ((m = message.match(/Table with name "?([^"\s]+)"? does not exist/i)) !== null)
-    return ora.tableNotFound(version, schema, decodeName(m[1]!))
-  if ((m = message.match(/(?:Table|View|Schema) with name "?([^"\s]+)"? does not exist/i)) !== null)
-    return ora.tableNotFound(version, schema, decodeName(m[1]!))
+  const binder = fromDuckDbBinder(message, version, decodeName, schema)
+  if (binder !== undefined) return binder
   if (/already exists/i.test(message)) return ora.nameInUse()
   // DuckDB detects write-write conflicts optimistically where Oracle would wait for the row lock
   if (/TransactionContext Error: (?:Conflict|Catalog write-write conflict)/i.test(message))
     return new OraError(8177, "can't serialize access for this transaction")
-  if ((m = message.match(/Referenced column "?([^"\s]+)"? not found/i)) !== null) return ora.invalidIdentifier(decodeName(m[1]!))
   if ((m = message.match(/column "?([^"\s]+)"? (?:not found|does not exist)/i)) !== null) return ora.invalidIdentifier(decodeName(m[1]!))
-  if ((m = message.match(/Values list "?([^"\s]+)"? does not have a column named "?([^"\s]+)"?/i)) !== null)
-    return ora.invalidIdentifier(decodeName(m[2]!))
   if (/Duplicate key|violates (?:primary key|unique) constraint/i.test(message))
     return ora.uniqueViolated(`${schema}.SYS_C00${(message.length % 9000) + 1000}`)
   if ((m = message.match(/NOT NULL constraint failed: ([^\s.]+)\.([^\s]+)/i)) !== null)
@@ -105,12 +101,6 @@ export const fromDuckDb = (
   if (/Conversion Error/i.test(message)) return ora.literalMismatch()
   if (/out of range|overflow/i.test(message)) return new OraError(1438, "value larger than specified precision allowed for this column")
   if (/Parser Error/i.test(message)) return /at end of input|at or near/i.test(message) ? ora.notProperlyEnded() : ora.invalidSql()
-  if (/Scalar Function with name "?([^"\s]+)"? does not exist/i.test(message)) {
-    const f = message.match(/Scalar Function with name "?([^"\s]+)"?/i)![1]!
-    return ora.invalidIdentifier(f.toUpperCase())
-  }
-  if (/Binder Error: No function matches|Cannot compare|Cannot mix/i.test(message))
-    return ora.inconsistentTypes(message.split("\n")[0]!.replace(/^Binder Error: /, ""))
   if (/Not implemented|not supported/i.test(message)) return ora.unimplemented(message.split("\n")[0]!)
   return new OraError(604, `error occurred at recursive SQL level 1: ${message.split("\n")[0]}`)
 }

@@ -242,7 +242,7 @@ export class NamedTypes {
         const nested = this.constructorAt(schema, sig, 0, undefined)
         const whole = nested !== undefined && nested.type.kind !== "xmltype" && matchParen(sig, nested.open) === sig.length - 1
         if (whole) out.push(...this.rewrite(schema, arg, true))
-        else out.push(at("ident", "ora_json_item"), at("op", "("), ...convertedArgument(memberAt(type, k), this.rewrite(schema, arg, true), t.pos), at("op", ")"))
+        else out.push(at("ident", "ora_json_item"), at("op", "("), ...convertedArgument(memberAt(type, k), this.rewrite(schema, arg, true), t.pos, type.kind === "object" ? type.attributes[k]?.name : undefined), at("op", ")"))
       })
       out.push(at("op", ","), at("str", "']'"), at("op", ")"))
       i = close
@@ -252,7 +252,12 @@ export class NamedTypes {
 }
 
 /** DuckDB macros of constructor calls: one argument's JSON text (`null` for NULL). */
-export const NAMED_VALUE_MACROS: ReadonlyArray<string> = [`ora_json_item(x) AS coalesce(CAST(to_json(x) AS VARCHAR), 'null')`]
+export const NAMED_VALUE_MACROS: ReadonlyArray<string> = [
+  `ora_json_item(x) AS coalesce(CAST(to_json(x) AS VARCHAR), 'null')`,
+  // a VARCHAR2 / NVARCHAR2 attribute's value, refused when longer than its size (bytes, or characters when national)
+  `ora_attribute_text(x, maxlen, isnational, attr) AS CASE WHEN x IS NULL OR (CASE WHEN isnational THEN length(x) ELSE strlen(x) END) <= maxlen THEN x
+    ELSE error(concat('ORA-12899: value too large for column ', attr, ' (actual: ', CASE WHEN isnational THEN length(x) ELSE strlen(x) END, ', maximum: ', maxlen, ')')) END`
+]
 
 /** The token a constructor call's name becomes, remembering the type it constructs (for describing select items). */
 interface ConstructorTok extends Tok {
@@ -274,12 +279,20 @@ const memberAt = (type: NamedType, k: number): Member | undefined => (type.kind 
  * the TIMESTAMP WITH TIME ZONE or TIMESTAMP WITH LOCAL TIME ZONE datatype" (Oracle Database Globalization Support
  * Guide, "Setting the Session Time Zone"); datetime-writes.ts does the same for columns.
  */
-const convertedArgument = (member: Member | undefined, arg: ReadonlyArray<Tok>, pos: number): ReadonlyArray<Tok> => {
+const convertedArgument = (member: Member | undefined, arg: ReadonlyArray<Tok>, pos: number, name?: string): ReadonlyArray<Tok> => {
   const scalar = member !== undefined && "scalar" in member ? member.scalar : undefined
+  const generated = (sql: string) => tokenize(sql).map((x) => ({ ...x, pos }))
+  if (scalar !== undefined && (scalar.kind === "varchar" || scalar.kind === "nvarchar") && scalar.charSize > 0) {
+    // longer text than the attribute holds is refused (ORA-12899, as for a column); sizes in bytes unless national
+    const where = sqlString(name === undefined ? "(collection element)" : `"${name}"`)
+    return [...generated(`ora_attribute_text(CAST(`), ...arg, ...generated(` AS VARCHAR2(32767)), ${scalar.charSize}, ${scalar.kind === "nvarchar" ? "TRUE" : "FALSE"}, ${where})`)]
+  }
   if (scalar === undefined || !CONVERTED_KINDS.has(scalar.kind)) return arg
-  // a DATE by way of TIMESTAMP, whose failed conversion DuckDB reports as a datetime error (pickle.ts drops the fraction)
-  const target = scalar.kind === "number" ? "NUMBER" : scalar.kind === "date" ? "TIMESTAMP" : scalar.dictName
-  return [...tokenize(`CAST(`).map((x) => ({ ...x, pos })), ...arg, ...tokenize(` AS ${target})`).map((x) => ({ ...x, pos }))]
+  // a DATE by way of TIMESTAMP, whose failed conversion DuckDB reports as a datetime error (pickle.ts drops the fraction);
+  // a NUMBER(p,s) attribute rounds to its scale and refuses more digits than its precision (ORA-01438), as a column does
+  const bounded = scalar.kind === "number" && scalar.dictName === "NUMBER" && scalar.precision > 0
+  const target = bounded ? `NUMBER(${scalar.precision},${scalar.scale})` : scalar.kind === "number" ? "NUMBER" : scalar.kind === "date" ? "TIMESTAMP" : scalar.dictName
+  return [...generated(`CAST(`), ...arg, ...generated(` AS ${target})`)]
 }
 
 const CONVERTED_KINDS: ReadonlySet<OraType["kind"]> = new Set(["number", "date", "timestamp", "timestamptz", "timestampltz"])

@@ -46,7 +46,7 @@ const castTarget = (t: OraType): string => {
 }
 
 /** The JSON path and scalar type of `attrs` in an object of type `type`; ORA-00904 (naming `ref`) when one is no attribute. */
-const attributePath = (type: NamedType, attrs: ReadonlyArray<string>, ref: string): { path: string; scalar: OraType } => {
+const attributePath = (type: NamedType, attrs: ReadonlyArray<string>, ref: string): { path: string; scalar: OraType } | { path: string; named: NamedType } => {
   let current: NamedType = type
   let path = "$"
   for (let a = 0; a < attrs.length; a++) {
@@ -60,7 +60,7 @@ const attributePath = (type: NamedType, attrs: ReadonlyArray<string>, ref: strin
     }
     current = member.named
   }
-  throw ora.unimplemented(`selecting the object attribute ${ref} itself; select its scalar attributes`)
+  return { path, named: current }
 }
 
 /**
@@ -92,15 +92,23 @@ export const rewriteAttributeAccess = (toks: ReadonlyArray<Tok>, lookup: LookupT
     const type = meta?.columns.find((c) => c.name === column.value)?.type.named
     if (type === undefined || type.kind !== "object") continue
     if (aliased === undefined) throw new OraError(904, `${ref}: invalid identifier`)
-    const { path, scalar } = attributePath(type, attrs.map((t) => t.value), ref)
+    const target = attributePath(type, attrs.map((t) => t.value), ref)
+    const { path } = target
     const pos = qualifier.pos
-    // RAW attributes are held as hex text (named-types.ts)
-    const [open, close] = scalar.kind === "raw" ? ["HEXTORAW(", ")"] : ["CAST(", ` AS ${castTarget(scalar)})`]
+    // RAW attributes are held as hex text (named-types.ts); an object or collection attribute is its own JSON text,
+    // described and sent as its named type (the first token carries it, as a constructor call's does: named-types.ts
+    // constructedType)
+    const [open, close] = "named" in target ? ["CAST(", " AS VARCHAR)"] : target.scalar.kind === "raw" ? ["HEXTORAW(", ")"] : ["CAST(", ` AS ${castTarget(target.scalar)})`]
     const replacement = [
       ...tokenize(`${open}json_extract_string(`),
       ...toks.slice(from, toks.indexOf(column, from) + 1),
       ...tokenize(`, '${path}')${close}`)
-    ].map((t, k): Tok => ({ ...t, pos, heading: k === 0 ? names.map((x) => (x.kind === "qident" ? x.value : x.text.toUpperCase())).join(".") : "" }))
+    ].map((t, k): Tok => ({
+      ...t,
+      pos,
+      heading: k === 0 ? names.map((x) => (x.kind === "qident" ? x.value : x.text.toUpperCase())).join(".") : "",
+      ...(k === 0 && "named" in target ? { constructs: target.named } : {})
+    }))
     out.splice(from, to - from + 1, ...replacement)
   }
   return out

@@ -12,6 +12,7 @@
  * a collection an array of its elements, an atomically null object or collection is JSON null.
  */
 import { decodeNumber, writeNumberString } from "./number.ts"
+import { decimalOf, fixedText, roundTo } from "./decimal.ts"
 import { oracleBytesOf, parseDatetimeText, utcNanos } from "./datetime.ts"
 import { decodeBinaryDouble, decodeBinaryFloat, encodeBinaryDouble, encodeBinaryFloat, type JsonNode } from "./oson.ts"
 import type { OraType } from "./types.ts"
@@ -400,15 +401,35 @@ class ImageReader {
   }
 }
 
+/**
+ * A bound NUMBER(p,s) attribute's value as Oracle stores it: rounded to s places (half away from zero), and refused
+ * with ORA-01438 when more than p - s digits remain left of the decimal point (as for a NUMBER(p,s) column).
+ */
+const boundedNumber = (t: OraType, text: string): string => {
+  if (t.dictName !== "NUMBER" || t.precision <= 0) return text
+  const d = roundTo(decimalOf(text), t.scale, "round")
+  const integerDigits = d.coefficient === 0n ? 0 : d.coefficient.toString().length + d.exponent
+  if (integerDigits > t.precision - t.scale) throw new OraError(1438, "value larger than specified precision allowed for this column")
+  return fixedText(d)
+}
+
+/** A bound VARCHAR2 / NVARCHAR2 attribute's text, refused with ORA-12899 when longer (bytes / characters) than declared. */
+const boundedText = (t: OraType, value: string, length: number): string => {
+  if (t.charSize > 0 && length > t.charSize) throw new OraError(12899, `value too large for column (actual: ${length}, maximum: ${t.charSize})`)
+  return value
+}
+
 /** The value tree node of one scalar's bytes. */
 const scalarNode = (t: OraType, b: Buffer): JsonNode => {
   switch (t.kind) {
     case "number":
-      return { kind: "number", text: decodeNumber(b) }
+      return { kind: "number", text: boundedNumber(t, decodeNumber(b)) }
     case "varchar":
-      return { kind: "string", value: b.toString("utf8") }
-    case "nvarchar":
-      return { kind: "string", value: Buffer.from(b).swap16().toString("utf16le") }
+      return { kind: "string", value: boundedText(t, b.toString("utf8"), b.length) }
+    case "nvarchar": {
+      const value = Buffer.from(b).swap16().toString("utf16le")
+      return { kind: "string", value: boundedText(t, value, value.length) }
+    }
     case "raw":
       return { kind: "binary", bytes: Buffer.from(b) }
     case "date":

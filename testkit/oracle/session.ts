@@ -104,10 +104,7 @@ export class ProtocolSession {
     if (this.host.faults.reset === true) this.socket.resetAndDestroy()
     else this.socket.destroy()
     const s = this.state
-    if (s.info !== undefined) {
-      this.host.db.sessions.delete(s.info.sid)
-      if (this.host.db.releaseLocks(s.info.sid)) this.host.db.transactionEnded()
-    }
+    this.endSession()
     for (const c of s.cursors.values()) if (c.result !== undefined) closeResult(c.result)
     s.cursors.clear()
     const sql = s.sql
@@ -120,6 +117,18 @@ export class ProtocolSession {
       })
     }
     this.host.onClose(this)
+  }
+
+  /**
+   * The database session ends: it leaves V$SESSION and releases its locks. At LOGOFF, before the client closes its
+   * socket (Oracle ends the session on the logoff call; node-oracledb's close() sends LOGOFF, then disconnects the
+   * transport, lib/thin/connection.js close), or when the socket closes without one.
+   */
+  private endSession(): void {
+    const info = this.state.info
+    if (info === undefined || !this.host.db.sessions.has(info.sid)) return
+    this.host.db.sessions.delete(info.sid)
+    if (this.host.db.releaseLocks(info.sid)) this.host.db.transactionEnded()
   }
 
   // ------------------------------------------------------------------ TNS packets
@@ -386,8 +395,11 @@ export class ProtocolSession {
         await s.sql!.commit()
         return writeEndOfCall(s, w, 0, 0)
       case Fn.ROLLBACK:
+        await s.sql!.rollback()
+        return writeEndOfCall(s, w, 0, 0)
       case Fn.LOGOFF:
         await s.sql!.rollback()
+        this.endSession()
         return writeEndOfCall(s, w, 0, 0)
       case Fn.PING:
         return writeEndOfCall(s, w, 0, 0)

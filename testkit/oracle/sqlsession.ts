@@ -19,6 +19,9 @@ import type { TableMeta } from "./catalog.ts"
 import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { fromDuckDb, ora, OraError } from "./errors.ts"
+import { rewriteJsonSql } from "./json-sql.ts"
+import { rewriteDbmsLob } from "./lob-functions.ts"
+import { rewriteFloatConditions } from "./float-conditions.ts"
 import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
@@ -416,7 +419,7 @@ export class SqlSession {
    * binds, by number) tell which are NUMBERs, divided on every digit.
    */
   private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) {
-    const attributes = rewriteAttributeAccess(source, (schema, name) => this.lookupTable(schema, name))
+    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(source, this.db.settings.version))), (schema, name) => this.lookupTable(schema, name))
     const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, attributes)
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()

@@ -1538,6 +1538,10 @@ export class Translator {
         if (extracted !== undefined) return [extracted, close + 1]
         break
       }
+      case "ORA_JSON_OF":
+        // json-sql.ts: an exact NUMBER (decimal text to DuckDB) is a JSON number, not a string
+        if (parts[0] !== undefined && this.callArgument(parts[0][0], parts[0][1], arg(0)).exact) return [`ora_json_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
+        break
       case "SUBSTR":
         return [`substr(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
       case "LENGTHB":

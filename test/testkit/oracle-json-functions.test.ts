@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+
+// SQL/JSON functions and conditions through the raw node-oracledb client. Expected values follow the Oracle SQL
+// Language Reference (JSON_VALUE, JSON_QUERY, JSON_EXISTS Condition, IS JSON Condition, JSON_OBJECT, JSON_ARRAY) and
+// the JSON Developer's Guide 23ai ("Handling of Input Values For SQL/JSON Generation Functions": VARCHAR2(4000) by
+// default; "Wrapper Clause for SQL/JSON Query Functions"; "JSON Scalar Allowed at Top Level (RFC 8259 Support)").
+let server: OracleTestServerHandle
+let conn: Conn
+
+const DOC = '{"a":"x","b":[1,2,{"c":true}],"n":1.50,"s":null,"q":"say \\"hi\\""}'
+
+describe("Oracle test server: SQL/JSON functions (23ai)", () => {
+  beforeAll(async () => {
+    const s = await withServer({ version: "23ai" })
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TABLE docs (id NUMBER, doc VARCHAR2(400), n NUMBER, p NUMBER(5,2), dt DATE, js JSON)")
+    await conn.execute(`INSERT INTO docs VALUES (1, :d, 0.5, 1.25, DATE '2024-03-01', '{"k":{"$oracleDate":"2024-01-02T00:00:00"},"v":[1]}')`, [DOC])
+    await conn.execute("INSERT INTO docs (id, doc) VALUES (2, 'not json')")
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  const rows = async (sql: string, binds: unknown = []) => (await conn.execute(sql, binds)).rows
+
+  it("JSON_VALUE returns a scalar's text without JSON quotes; objects, arrays, JSON null and missing targets are NULL", async () => {
+    const r = await conn.execute(
+      `SELECT JSON_VALUE(doc, '$.a'), JSON_VALUE(doc, '$.q'), JSON_VALUE(doc, '$.b[2].c'), JSON_VALUE(doc, '$.b'),
+              JSON_VALUE(doc, '$.s'), JSON_VALUE(doc, '$.zz'), JSON_VALUE(doc, '$.b[last]'), JSON_VALUE(doc, '$.b[0]')
+         FROM docs ORDER BY id`
+    )
+    expect(r.rows).toEqual([
+      ["x", 'say "hi"', "true", null, null, null, null, "1"],
+      [null, null, null, null, null, null, null, null]
+    ])
+    // VARCHAR2 by default, headed as Oracle heads the unaliased expression
+    expect(r.metaData[0]).toMatchObject({ name: "JSON_VALUE(DOC,'$.A')", dbTypeName: "VARCHAR2" })
+    expect(await rows(`SELECT id FROM docs WHERE JSON_VALUE(doc, '$.a') = 'x'`)).toEqual([[1]])
+  })
+
+  it("JSON_VALUE RETURNING NUMBER / DATE gives those types; a value of another type is NULL (NULL ON ERROR)", async () => {
+    const r = await conn.execute(
+      `SELECT JSON_VALUE(doc, '$.n' RETURNING NUMBER) + 1, JSON_VALUE(doc, '$.a' RETURNING NUMBER),
+              JSON_VALUE('{"d":"2024-05-06"}', '$.d' RETURNING DATE) FROM docs WHERE id = 1`
+    )
+    expect(r.rows).toEqual([[2.5, null, new Date(2024, 4, 6)]])
+    expect(r.metaData.map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["NUMBER", "NUMBER", "DATE"])
+    // ERROR ON ERROR is refused by name rather than silently taken as NULL ON ERROR
+    expect(oraCode(await failure(() => conn.execute(`SELECT JSON_VALUE(doc, '$.b' ERROR ON ERROR) FROM docs`)))).toBe("ORA-03001")
+  })
+
+  it("JSON_VALUE and JSON_QUERY read a JSON column's Oracle scalars (a date as ISO 8601 text)", async () => {
+    expect(await rows(`SELECT JSON_VALUE(js, '$.k'), JSON_QUERY(js, '$.v') FROM docs WHERE id = 1`)).toEqual([["2024-01-02T00:00:00", "[1]"]])
+  })
+
+  it("JSON_QUERY returns JSON text by its wrapper clause", async () => {
+    expect(
+      await rows(
+        `SELECT JSON_QUERY(doc, '$.b'), JSON_QUERY(doc, '$.a'), JSON_QUERY(doc, '$.b[*]' WITH WRAPPER),
+                JSON_QUERY(doc, '$.a' WITH CONDITIONAL WRAPPER), JSON_QUERY(doc, '$.b[2]' WITH CONDITIONAL WRAPPER),
+                JSON_QUERY(doc, '$.b[*]'), JSON_QUERY(doc, '$.a' OMIT QUOTES), JSON_QUERY(doc, '$.zz')
+           FROM docs WHERE id = 1`
+      )
+    ).toEqual([['[1,2,{"c":true}]', '"x"', '[1,2,{"c":true}]', '["x"]', '{"c":true}', null, "x", null]])
+  })
+
+  it("JSON_EXISTS and IS [NOT] JSON as conditions", async () => {
+    expect(await rows(`SELECT id FROM docs WHERE JSON_EXISTS(doc, '$.b[2].c') ORDER BY id`)).toEqual([[1]])
+    expect(await rows(`SELECT id FROM docs WHERE NOT JSON_EXISTS(doc, '$.zz') ORDER BY id`)).toEqual([[1], [2]])
+    expect(await rows(`SELECT id FROM docs WHERE doc IS JSON ORDER BY id`)).toEqual([[1]])
+    expect(await rows(`SELECT id FROM docs WHERE doc IS NOT JSON ORDER BY id`)).toEqual([[2]])
+    expect(await rows(`SELECT id FROM docs WHERE n IS NOT NULL AND doc IS JSON STRICT ORDER BY id`)).toEqual([[1]])
+    const r = await conn.execute(
+      `SELECT CASE WHEN '{"a":1,"a":2}' IS JSON WITH UNIQUE KEYS THEN 'y' ELSE 'n' END,
+              CASE WHEN '{"a":1,"a":2}' IS JSON THEN 'y' ELSE 'n' END,
+              CASE WHEN '1' IS JSON THEN 'y' ELSE 'n' END,
+              CASE WHEN '1' IS JSON DISALLOW SCALARS THEN 'y' ELSE 'n' END FROM dual`
+    )
+    expect(r.rows).toEqual([["n", "y", "y", "n"]])
+    expect(r.metaData[0].name).toBe(`CASEWHEN'{"A":1,"A":2}'ISJSONWITHUNIQUEKEYSTHEN'Y'ELSE'N'END`)
+  })
+
+  it("JSON_OBJECT and JSON_ARRAY build VARCHAR2 JSON from SQL values of every type", async () => {
+    const r = await conn.execute(
+      `SELECT JSON_OBJECT('id' VALUE id, 'n' VALUE n, 'p' VALUE p, 'dt' VALUE dt, 'doc' VALUE doc FORMAT JSON,
+                          'arr' VALUE JSON_ARRAY(1, 'a', NULL), KEY 'none' IS NULL, 'js' VALUE js)
+         FROM docs WHERE id = 1`
+    )
+    expect(r.metaData[0].dbTypeName).toBe("VARCHAR2")
+    expect(JSON.parse(r.rows[0][0])).toEqual({
+      id: 1,
+      n: 0.5,
+      p: 1.25,
+      dt: "2024-03-01T00:00:00",
+      doc: JSON.parse(DOC),
+      arr: [1, "a"],
+      none: null,
+      js: { k: "2024-01-02T00:00:00", v: [1] }
+    })
+    // the exact NUMBER .5 is the JSON number 0.5, not the string ".5"
+    expect(r.rows[0][0]).toContain('"n":0.5,')
+    expect(
+      await rows(
+        `SELECT JSON_OBJECT('a' VALUE NULL, 'b' VALUE 1 ABSENT ON NULL), JSON_ARRAY(1, NULL, 'x' NULL ON NULL), JSON_OBJECT(),
+                JSON_ARRAY(), JSON_OBJECT('a' VALUE :1, 'b' VALUE :2) FROM dual`,
+        [5, 'q"x']
+      )
+    ).toEqual([['{"b":1}', '[1,null,"x"]', "{}", "[]", '{"a":5,"b":"q\\"x"}']])
+  })
+})
+
+describe("Oracle test server: SQL/JSON functions (19c)", () => {
+  it("JSON_QUERY of a scalar without a wrapper is NULL and IS JSON refuses top-level scalars, as before compatible 20", async () => {
+    const s = await withServer({ version: "19c" })
+    try {
+      const c = await s.connect()
+      expect((await c.execute(`SELECT JSON_QUERY('{"a":"x"}', '$.a'), CASE WHEN '1' IS JSON THEN 'y' ELSE 'n' END, CASE WHEN '1' IS JSON ALLOW SCALARS THEN 'y' ELSE 'n' END FROM dual`)).rows).toEqual([[null, "n", "y"]])
+      await c.close()
+    } finally {
+      await s.server.close()
+    }
+  })
+})

@@ -1,0 +1,101 @@
+/**
+ * DuckDB catalog and binder failures mapped onto the ORA- errors Oracle raises for the same mistakes, for every form
+ * of name. DuckDB prints catalog names unquoted (`Table with name $m$y $t$a$b$l$e does not exist!`) or quoted, and
+ * the server's encoded names (names.ts) may hold blanks, dots and any other character a quoted Oracle identifier
+ * may, so a name runs up to the words that follow it, not up to the first blank.
+ *
+ * Codes and texts: Oracle Database Error Messages (https://docs.oracle.com/en/error-help/db/ora-00904/,
+ * ora-00913, ora-00918, ora-00932, ora-00942, ora-00947, ora-00979, ora-01785, ora-01789, ora-02289).
+ */
+import { ora, OraError } from "./errors.ts"
+import type { OracleVersion } from "./errors.ts"
+
+/** A name as DuckDB prints it: quoted (`"a b"`) or bare, ending where the message's own words go on. */
+const NAME = String.raw`"((?:[^"]|"")+)"|(.+?)`
+const named = (m: RegExpMatchArray, at: number): string => (m[at] ?? m[at + 1] ?? "").replace(/""/g, '"')
+
+/** DuckDB's type names in an argument list, as Oracle names the data types in ORA-00932. */
+const oracleTypeName = (duck: string): string => {
+  const t = duck.toUpperCase()
+  if (/CHAR|STRING|TEXT/.test(t)) return "CHAR"
+  if (/TIMESTAMP.*TZ|TIME ZONE/.test(t)) return "TIMESTAMP WITH TIME ZONE"
+  if (/TIMESTAMP/.test(t)) return "TIMESTAMP"
+  if (/DATE/.test(t)) return "DATE"
+  if (/INTERVAL/.test(t)) return "INTERVAL"
+  if (/BLOB/.test(t)) return "BINARY"
+  if (/BOOL/.test(t)) return "BOOLEAN"
+  if (/DOUBLE/.test(t)) return "BINARY_DOUBLE"
+  if (/FLOAT/.test(t)) return "BINARY_FLOAT"
+  if (/INT|DECIMAL|NUMERIC|ORA_NUMBER/.test(t)) return "NUMBER"
+  if (/JSON/.test(t)) return "JSON"
+  return "-"
+}
+
+/**
+ * ORA-00932 in Oracle's words ("expected X got Y") from the two first types DuckDB names (`'+(STRING_LITERAL,
+ * DATE)'`, `Cannot compare values of type VARCHAR and type DATE`); only Oracle's generic form when it names none.
+ */
+const inconsistent = (message: string): OraError => {
+  const args = message.match(/'[^'(]*\(([^)]*)\)'|"[^"(]*\(([^)]*)\)"/)
+  const types = args !== null
+    ? (args[1] ?? args[2] ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
+    : [...message.matchAll(/type ([A-Z_]+(?:\(\d+(?:,\s*\d+)?\))?)/g)].map((x) => x[1]!)
+  const names = types.map(oracleTypeName)
+  const [first, second] = [names[0], names.find((n) => n !== names[0])]
+  return first !== undefined && second !== undefined
+    ? ora.inconsistentTypes(`expected ${first} got ${second}`)
+    : new OraError(932, "inconsistent datatypes")
+}
+
+/** Every table name Oracle reports as ORA-00942, with its schema when the message names one. */
+const tableMissing = (
+  message: string,
+  version: OracleVersion,
+  decodeName: (n: string) => string,
+  schema: string
+): OraError | undefined => {
+  const qualified = message.match(new RegExp(String.raw`(?:Table|View) with name (?:${NAME}) does not exist because schema (?:${NAME}) does not exist`, "i"))
+  if (qualified !== null) {
+    const full = named(qualified, 1)
+    const owner = named(qualified, 3)
+    const name = full.startsWith(`${owner}.`) ? full.slice(owner.length + 1) : full
+    return ora.tableNotFound(version, decodeName(owner), decodeName(name))
+  }
+  const m = message.match(new RegExp(String.raw`(?:Table|View|Schema) with name (?:${NAME}) does not exist`, "i"))
+  return m === null ? undefined : ora.tableNotFound(version, schema, decodeName(named(m, 1)))
+}
+
+/**
+ * The ORA- error for a DuckDB catalog or binder failure, or undefined when the message is none of those this module
+ * knows (errors.ts `fromDuckDb` then goes on with its other mappings).
+ */
+export const fromDuckDbBinder = (
+  message: string,
+  version: OracleVersion,
+  decodeName: (n: string) => string,
+  schema: string
+): OraError | undefined => {
+  const missing = tableMissing(message, version, decodeName, schema)
+  if (missing !== undefined) return missing
+  const invalid = (m: RegExpMatchArray | null, at: number) => (m === null ? undefined : ora.invalidIdentifier(decodeName(named(m, at))))
+  const column =
+    invalid(message.match(new RegExp(String.raw`Referenced (?:update )?column (?:${NAME}) not found`, "i")), 1) ??
+    invalid(message.match(new RegExp(String.raw`does not have a column (?:named|with name) (?:${NAME})\s*$`, "im")), 1) ??
+    invalid(message.match(new RegExp(String.raw`Values list (?:${NAME}) does not have a column named (?:${NAME})\s*$`, "im")), 3) ??
+    invalid(message.match(new RegExp(String.raw`Referenced table (?:${NAME}) not found`, "i")), 1) ??
+    invalid(message.match(new RegExp(String.raw`(?:Scalar|Aggregate|Table) Function with name (?:${NAME}) does not exist`, "i")), 1)
+  if (column !== undefined) return column
+  if (/Sequence with name .+ does not exist/i.test(message)) return new OraError(2289, "sequence does not exist")
+  if (/Ambiguous reference to (?:column|table) name/i.test(message)) return new OraError(918, "column ambiguously defined")
+  const counts = message.match(/table .+ has (\d+) columns but (\d+) values were supplied/i)
+  if (counts !== null) return Number(counts[2]) > Number(counts[1]) ? new OraError(913, "too many values") : new OraError(947, "not enough values")
+  if (/must appear in the GROUP BY clause or must be part of an aggregate function/i.test(message))
+    return new OraError(979, "not a GROUP BY expression")
+  if (/ORDER term out of range/i.test(message))
+    return new OraError(1785, "ORDER BY item must be the number of a SELECT-list expression")
+  if (/Set operations can only apply to expressions with the same number of result columns/i.test(message))
+    return new OraError(1789, "query block has incorrect number of result columns")
+  if (/Could not choose a best candidate function|No function matches|Cannot compare|Cannot mix/i.test(message))
+    return inconsistent(message)
+  return undefined
+}

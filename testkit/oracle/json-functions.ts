@@ -1,0 +1,305 @@
+/**
+ * DuckDB scalar functions computing Oracle's SQL/JSON query functions and conditions over JSON text (a VARCHAR2 /
+ * CLOB document, or a JSON column's stored extended JSON text, oson.ts): JSON_VALUE, JSON_QUERY, JSON_EXISTS, IS JSON,
+ * and the pieces of JSON_OBJECT / JSON_ARRAY. json-sql.ts rewrites the Oracle syntax into calls of these.
+ *
+ * Semantics follow the Oracle JSON Developer's Guide (23ai) and SQL Language Reference:
+ * - path expressions in lax mode ("SQL/JSON Path Expression Syntax Relaxation": an array step on a non-array treats it
+ *   as a one-element array, a member step on an array applies to each element);
+ * - JSON_VALUE returns a scalar's SQL value (a string without its JSON quotes, a number's text, `true` / `false`);
+ *   an object, array or JSON null gives NULL, as do a missing target and a value the RETURNING type cannot take (the
+ *   defaults NULL ON EMPTY and NULL ON ERROR);
+ * - JSON_QUERY returns JSON text; without a wrapper a single object or array (23ai also a scalar: "JSON Scalar Allowed
+ *   at Top Level (RFC 8259 Support)", compatible >= 20), else NULL; WITH [UNCONDITIONAL] WRAPPER an array of every
+ *   match, WITH CONDITIONAL WRAPPER wraps unless the match is one object or array ("Wrapper Clause for SQL/JSON Query
+ *   Functions JSON_QUERY and JSON_TABLE");
+ * - IS JSON tests well-formedness; 19c requires an object or array, 23ai also takes a scalar (same RFC 8259 feature),
+ *   DISALLOW SCALARS / ALLOW SCALARS override; WITH UNIQUE KEYS refuses duplicate member names.
+ */
+import { BLOB, BOOLEAN, DuckDBBlobValue, VARCHAR } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
+import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
+import { OraError } from "./errors.ts"
+import { fromExtendedJson, toExtendedJson, type JsonNode } from "./oson.ts"
+
+/** One step of a path: a member (or every member), or array positions (or every element). */
+type Step =
+  | { readonly kind: "member"; readonly name: string }
+  | { readonly kind: "anyMember" }
+  | { readonly kind: "elements"; readonly ranges: ReadonlyArray<readonly [Position, Position]> }
+  | { readonly kind: "anyElement" }
+/** An array position: from the start, or from `last` back. */
+type Position = { readonly last: boolean; readonly offset: number }
+
+const pathError = (path: string) => new OraError(40597, `JSON path expression syntax error ('${path}')`)
+
+const pathCache = new Map<string, ReadonlyArray<Step>>()
+
+/** Parses an Oracle SQL/JSON path expression (`$`, `.name`, `."name"`, `.*`, `[n]`, `[n to m]`, `[a, b]`, `[*]`, `last`). */
+export const parsePath = (path: string): ReadonlyArray<Step> => {
+  const cached = pathCache.get(path)
+  if (cached !== undefined) return cached
+  const text = path.trim().replace(/^lax\s+/i, "")
+  if (/^strict\s/i.test(text) || text.includes("?(") || /\.\w+\(\)/.test(text) || text.includes(".."))
+    throw new OraError(3001, `unimplemented feature: JSON path '${path}' (strict mode, filters, item methods and descendant steps are not supported)`)
+  if (!text.startsWith("$")) throw pathError(path)
+  const steps: Array<Step> = []
+  let i = 1
+  while (i < text.length) {
+    const c = text[i]!
+    if (/\s/.test(c)) {
+      i++
+    } else if (c === ".") {
+      i++
+      if (text[i] === "*") {
+        steps.push({ kind: "anyMember" })
+        i++
+      } else if (text[i] === '"') {
+        const end = text.indexOf('"', i + 1)
+        if (end < 0) throw pathError(path)
+        steps.push({ kind: "member", name: text.slice(i + 1, end) })
+        i = end + 1
+      } else {
+        const m = /^[A-Za-z_$][\w$]*/.exec(text.slice(i))
+        if (m === null) throw pathError(path)
+        steps.push({ kind: "member", name: m[0] })
+        i += m[0].length
+      }
+    } else if (c === "[") {
+      const end = text.indexOf("]", i)
+      if (end < 0) throw pathError(path)
+      const body = text.slice(i + 1, end).trim()
+      if (body === "*") steps.push({ kind: "anyElement" })
+      else {
+        const position = (p: string): Position => {
+          const m = /^(?:(last)\s*(?:-\s*(\d+))?|(\d+))$/i.exec(p.trim())
+          if (m === null) throw pathError(path)
+          return m[1] !== undefined ? { last: true, offset: Number(m[2] ?? 0) } : { last: false, offset: Number(m[3]) }
+        }
+        steps.push({
+          kind: "elements",
+          ranges: body.split(",").map((part) => {
+            const [a, b] = part.split(/\s+to\s+/i)
+            const from = position(a ?? "")
+            return [from, b === undefined ? from : position(b)] as const
+          })
+        })
+      }
+      i = end + 1
+    } else throw pathError(path)
+  }
+  pathCache.set(path, steps)
+  return steps
+}
+
+/** The values `steps` select in `root`, in lax mode. */
+export const selectPath = (root: JsonNode, steps: ReadonlyArray<Step>): Array<JsonNode> => {
+  let current: Array<JsonNode> = [root]
+  for (const step of steps) {
+    const next: Array<JsonNode> = []
+    for (const node of current) {
+      if (step.kind === "member" || step.kind === "anyMember") {
+        // lax: a member step on an array applies to its elements
+        const targets = node.kind === "array" ? node.items : [node]
+        for (const t of targets) {
+          if (t.kind !== "object") continue
+          for (const [k, v] of t.fields) if (step.kind === "anyMember" || k === step.name) next.push(v)
+        }
+      } else {
+        // lax: an array step on a non-array treats it as a one-element array
+        const items = node.kind === "array" ? node.items : [node]
+        if (step.kind === "anyElement") next.push(...items)
+        else
+          for (const [a, b] of step.ranges) {
+            const at = (p: Position) => (p.last ? items.length - 1 - p.offset : p.offset)
+            for (let k = Math.max(0, at(a)); k <= Math.min(items.length - 1, at(b)); k++) next.push(items[k]!)
+          }
+      }
+    }
+    current = next
+  }
+  return current
+}
+
+const parseDocument = (text: string): JsonNode | undefined => {
+  try {
+    return fromExtendedJson(text)
+  } catch {
+    return undefined
+  }
+}
+
+const isScalar = (n: JsonNode) => n.kind !== "object" && n.kind !== "array"
+
+/** The text an Oracle extended scalar shows as plain JSON (its ISO text, its hex digits, a double's number). */
+const extendedText = (n: JsonNode): string => {
+  const text = toExtendedJson(n)
+  const m = /^\{"\$\w+":(.*)\}$/.exec(text)
+  const inner = m === null ? text : m[1]!
+  return inner.startsWith('"') ? (JSON.parse(inner) as string) : inner
+}
+
+/** A JSON value as standard JSON text: Oracle's extended scalars (dates, doubles, RAW) as strings or numbers. */
+export const plainJson = (n: JsonNode): string => {
+  switch (n.kind) {
+    case "null":
+    case "boolean":
+    case "number":
+    case "string":
+      return toExtendedJson(n)
+    case "double":
+    case "float":
+      return Number.isFinite(n.value) ? String(n.value) : JSON.stringify(extendedText(n))
+    case "array":
+      return `[${n.items.map(plainJson).join(",")}]`
+    case "object":
+      return `{${n.fields.map(([k, v]) => `${JSON.stringify(k)}:${plainJson(v)}`).join(",")}}`
+    default:
+      return JSON.stringify(extendedText(n))
+  }
+}
+
+/** A scalar's SQL text as JSON_VALUE returns it; undefined for JSON null. */
+const scalarText = (n: JsonNode): string | undefined => {
+  switch (n.kind) {
+    case "null":
+      return undefined
+    case "string":
+      return n.value
+    case "number":
+      return n.text
+    case "boolean":
+      return n.value ? "true" : "false"
+    case "double":
+    case "float":
+      return Number.isFinite(n.value) ? String(n.value) : extendedText(n)
+    default:
+      return extendedText(n)
+  }
+}
+
+const NUMBER_TEXT = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/
+const DATE_TEXT = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}:\d{2}(?:\.\d+)?))?(Z|[+-]\d{2}:?\d{2})?$/
+
+/**
+ * JSON_VALUE: the scalar the path selects as text the RETURNING type takes (`returning`: VARCHAR2, NUMBER, DATE,
+ * TIMESTAMP); null when nothing, several values, a non-scalar, JSON null or a value of another type is selected.
+ */
+export const jsonValue = (doc: string, path: string, returning: string): string | null => {
+  const steps = parsePath(path)
+  const root = parseDocument(doc)
+  if (root === undefined) return null
+  const found = selectPath(root, steps)
+  if (found.length !== 1 || !isScalar(found[0]!)) return null
+  const text = scalarText(found[0]!)
+  if (text === undefined) return null
+  switch (returning) {
+    case "NUMBER":
+      return found[0]!.kind === "number" || found[0]!.kind === "double" || found[0]!.kind === "float" || NUMBER_TEXT.test(text) ? text.trim() : null
+    case "DATE":
+    case "TIMESTAMP": {
+      const m = DATE_TEXT.exec(text)
+      if (m === null) return null
+      return returning === "DATE" ? `${m[1]} 00:00:00` : `${m[1]} ${m[2] ?? "00:00:00"}`
+    }
+    default:
+      return text
+  }
+}
+
+/** JSON_QUERY: the selected JSON as text by the wrapper rule (`wrapper`: WITHOUT, WITH, CONDITIONAL), else null. */
+export const jsonQuery = (doc: string, path: string, wrapper: string, scalarsAllowed: boolean, omitQuotes: boolean): string | null => {
+  const steps = parsePath(path)
+  const root = parseDocument(doc)
+  if (root === undefined) return null
+  const found = selectPath(root, steps)
+  if (found.length === 0) return null
+  const one = found.length === 1 ? found[0]! : undefined
+  if (wrapper === "WITH" || (wrapper === "CONDITIONAL" && (one === undefined || isScalar(one)))) return `[${found.map(plainJson).join(",")}]`
+  if (one === undefined || (isScalar(one) && !scalarsAllowed)) return null
+  return omitQuotes && one.kind === "string" ? one.value : plainJson(one)
+}
+
+/** JSON_EXISTS: true when the path selects at least one value. */
+export const jsonExists = (doc: string, path: string): boolean => {
+  const steps = parsePath(path)
+  const root = parseDocument(doc)
+  return root !== undefined && selectPath(root, steps).length > 0
+}
+
+/** Member names of every object in `text`, in order (JSON.parse keeps only the last of duplicated names). */
+const objectsHaveDuplicates = (text: string): boolean => {
+  const stack: Array<Set<string>> = []
+  const tokens = text.matchAll(/"(?:[^"\\]|\\.)*"\s*:?|[{}[\]]/g)
+  for (const [t] of tokens) {
+    if (t === "{") stack.push(new Set())
+    else if (t === "[") stack.push(new Set(["[array]"]))
+    else if (t === "}" || t === "]") stack.pop()
+    else if (t.endsWith(":")) {
+      const top = stack[stack.length - 1]
+      const key = JSON.parse(t.slice(0, -1).trim()) as string
+      if (top === undefined) continue
+      if (top.has(key)) return true
+      top.add(key)
+    }
+  }
+  return false
+}
+
+/** IS JSON: `flags` holds the condition's keywords (SCALARS for allowed scalars, UNIQUE for WITH UNIQUE KEYS). */
+export const isJson = (text: string, flags: string): boolean => {
+  const node = parseDocument(text)
+  if (node === undefined) return false
+  if (isScalar(node) && !flags.includes("SCALARS")) return false
+  if (flags.includes("UNIQUE") && objectsHaveDuplicates(text)) return false
+  return true
+}
+
+/** A JSON number's text from decimal text (`.5` → `0.5`, `-.5` → `-0.5`, `1.50` → `1.5`, `1E+125` kept). */
+export const jsonNumberText = (text: string): string => {
+  const t = text.trim()
+  const trimmed = /^[-+]?\d*\.\d*$/.test(t) ? t.replace(/\.?0+$/, "") : t
+  return (trimmed === "" || trimmed === "-" ? "0" : trimmed).replace(/^(-?)\./, "$10.")
+}
+
+/** Text given with FORMAT JSON, or known to be JSON: checked, then in standard JSON form. */
+export const formatJson = (text: string): string => {
+  const node = parseDocument(text)
+  if (node === undefined) throw new OraError(40441, "JSON syntax error")
+  return plainJson(node)
+}
+
+/** A document argument's text: VARCHAR2 / CLOB / JSON text, or a BLOB's bytes as UTF-8 (AL32UTF8, as Oracle reads JSON in BLOBs). */
+const textOf = (v: DuckDBValue | undefined): string => (v instanceof DuckDBBlobValue ? Buffer.from(v.bytes).toString("utf8") : String(v))
+
+/** The functions, by the names json-sql.ts uses; the document functions also over BLOB documents. */
+const functions = (): Array<DuckDBScalarFunction> => [
+  ...[VARCHAR, BLOB].flatMap((doc) => [
+    fn("ora_json_value", [doc, VARCHAR, VARCHAR], VARCHAR, ([d, p, r]) => jsonValue(textOf(d), String(p), String(r))),
+    fn("ora_json_query", [doc, VARCHAR, VARCHAR, BOOLEAN, BOOLEAN], VARCHAR, ([d, p, w, s, o]) => jsonQuery(textOf(d), String(p), String(w), s === true, o === true)),
+    fn("ora_json_exists", [doc, VARCHAR], BOOLEAN, ([d, p]) => jsonExists(textOf(d), String(p))),
+    fn("ora_is_json", [doc, VARCHAR], BOOLEAN, ([t, f]) => isJson(textOf(t), String(f)))
+  ]),
+  fn("ora_json_number", [VARCHAR], VARCHAR, ([t]) => jsonNumberText(String(t))),
+  fn("ora_json_format", [VARCHAR], VARCHAR, ([t]) => formatJson(String(t))),
+  // a member `"key":value` of JSON_OBJECT (NULL when the value is NULL: ABSENT ON NULL leaves it out)
+  fn("ora_json_member", [VARCHAR, VARCHAR], VARCHAR, ([k, v]) => `${JSON.stringify(String(k))}:${String(v)}`),
+  fn("ora_json_wrap", [VARCHAR, VARCHAR], VARCHAR, ([body, kind]) => (kind === "object" ? `{${String(body).trim()}}` : `[${String(body).trim()}]`))
+]
+
+/**
+ * The SQL/JSON value of any SQL value `x` (a macro, so that it sees `x`'s DuckDB type): JSON columns in standard
+ * form, numbers as JSON numbers, booleans as JSON booleans, DATE / TIMESTAMP as ISO 8601 strings ("The date and
+ * timestamp data types are printed ... as JSON Strings following the ISO 8601 date format", SQL Language Reference,
+ * JSON_ARRAY), other values as JSON strings.
+ */
+export const JSON_VALUE_MACRO = `ora_json_of(x) AS CASE
+  WHEN typeof(x) = 'JSON' THEN ora_json_format(CAST(x AS VARCHAR))
+  WHEN typeof(x) LIKE 'DECIMAL%' OR typeof(x) IN ('TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT') THEN ora_json_number(CAST(x AS VARCHAR))
+  WHEN typeof(x) IN ('TIMESTAMP_S', 'TIMESTAMP', 'TIMESTAMP_NS', 'TIMESTAMP_MS', 'DATE') THEN replace(CAST(to_json(x) AS VARCHAR), ' ', 'T')
+  ELSE CAST(to_json(x) AS VARCHAR) END`
+
+/** Registers the functions in the database `connection` belongs to. */
+export const registerJsonFunctions = (connection: DuckDBConnection): void => {
+  for (const f of functions()) connection.registerScalarFunction(f)
+}

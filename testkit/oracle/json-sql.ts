@@ -1,0 +1,281 @@
+/**
+ * Oracle's SQL/JSON syntax rewritten, before translation, into calls of json-functions.ts: JSON_VALUE, JSON_QUERY,
+ * JSON_EXISTS (with their RETURNING, wrapper, quotes and ON ERROR / ON EMPTY clauses), the conditions `IS [NOT]
+ * JSON`, and the generation functions JSON_OBJECT (`[KEY] 'k' VALUE v`, `'k' IS v`, `'k' : v`, FORMAT JSON,
+ * NULL / ABSENT ON NULL) and JSON_ARRAY. Their clauses are keywords inside the call's parentheses, which the
+ * translator would otherwise render as arguments (DuckDB has functions of the same names with other semantics:
+ * DuckDB's json_value keeps a string's quotes).
+ *
+ * References: SQL Language Reference, JSON_VALUE, JSON_QUERY, JSON_EXISTS Condition, IS JSON Condition, JSON_OBJECT,
+ * JSON_ARRAY; JSON Developer's Guide 23ai, "Handling of Input Values For SQL/JSON Generation Functions" (the default
+ * return type is VARCHAR2(4000); an input known to be JSON, such as a json_query or generation function result, is
+ * used as is).
+ */
+import { OraError } from "./errors.ts"
+import type { OracleVersion } from "./errors.ts"
+import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { headingOf } from "./translate.ts"
+
+const CALLS = new Set(["JSON_VALUE", "JSON_QUERY", "JSON_EXISTS", "JSON_OBJECT", "JSON_ARRAY"])
+const NUMBER_RETURNS = new Set(["NUMBER", "INTEGER", "INT", "FLOAT", "DECIMAL", "NUMERIC", "SMALLINT", "REAL"])
+
+/** Tokens of `sql` (generated text) at position `pos`, with no heading of their own. */
+const generated = (sql: string, pos: number): Array<Tok> => tokenize(sql).map((t) => ({ ...t, pos, heading: "" }))
+
+/** Indices of the non-blank tokens of `toks`. */
+const significantAt = (toks: ReadonlyArray<Tok>): Array<number> => toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
+
+/** The arguments of the call whose `(` is at `open`: token slices between top-level commas, and the `)` index. */
+const argumentsOf = (toks: ReadonlyArray<Tok>, open: number): { args: Array<Array<Tok>>; close: number } => {
+  const close = matchParen(toks, open)
+  if (close < 0) throw new OraError(907, "missing right parenthesis")
+  const args: Array<Array<Tok>> = []
+  let depth = 0
+  let start = open + 1
+  for (let k = open + 1; k < close; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && isOp(toks[k], ",")) {
+      args.push(toks.slice(start, k))
+      start = k + 1
+    }
+  }
+  if (significantAt(toks.slice(open + 1, close)).length > 0) args.push(toks.slice(start, close))
+  return { args, close }
+}
+
+/** The significant tokens of `toks` at depth 0, with their indices. */
+const topLevel = (toks: ReadonlyArray<Tok>): Array<[Tok, number]> => {
+  const out: Array<[Tok, number]> = []
+  let depth = 0
+  toks.forEach((t, k) => {
+    if (t.kind === "ws") return
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    else if (depth === 0) out.push([t, k])
+  })
+  return out
+}
+
+/** Where the clauses start in the last argument (`words` recognised at depth 0), or its length when none does. */
+const clauseStart = (toks: ReadonlyArray<Tok>, starts: (t: Tok, next: Tok | undefined, after: Tok | undefined) => boolean): number => {
+  const top = topLevel(toks)
+  for (let k = 0; k < top.length; k++) if (starts(top[k]![0], top[k + 1]?.[0], top[k + 2]?.[0])) return top[k]![1]
+  return toks.length
+}
+
+/** The upper-cased words of a clause list (identifiers and numbers), for matching. */
+const wordsOf = (toks: ReadonlyArray<Tok>): string => toks.filter((t) => t.kind !== "ws").map((t) => (t.kind === "str" ? `'${t.value}'` : t.value)).join(" ")
+
+/** ON ERROR / ON EMPTY clauses other than the NULL defaults are not implemented: refused by name. */
+const refuseErrorClauses = (name: string, words: string): void => {
+  const m = /\b(ERROR|DEFAULT\s+\S+|EMPTY(?:\s+(?:ARRAY|OBJECT))?|TRUE|FALSE)\s+ON\s+(ERROR|EMPTY|MISMATCH)\b/.exec(words)
+  if (m !== null) throw new OraError(3001, `unimplemented feature: ${name} ... ${m[0]} (only NULL ON ERROR and NULL ON EMPTY, the defaults)`)
+}
+
+/** The path literal and the clause words after it in a query function's second argument. */
+const pathAndClauses = (name: string, arg: ReadonlyArray<Tok> | undefined): { path: Tok; words: string } => {
+  const sig = (arg ?? []).filter((t) => t.kind !== "ws")
+  const path = sig[0]
+  if (path === undefined || path.kind !== "str") throw new OraError(40454, `path expression not a literal (${name})`)
+  return { path, words: wordsOf(sig.slice(1)) }
+}
+
+/** True when `toks` are one call of a function whose result Oracle knows is JSON (used as is, as with FORMAT JSON). */
+const isJsonResult = (toks: ReadonlyArray<Tok>): boolean => {
+  const sig = toks.filter((t) => t.kind !== "ws")
+  return sig.length >= 3 && isKw(sig[0], "JSON_OBJECT", "JSON_ARRAY", "JSON_QUERY", "JSON") && isOp(sig[1], "(") && matchParen(sig, 1) === sig.length - 1
+}
+
+/** The rewrite of nested tokens (rewriteCalls with the statement's server version). */
+type Rewrite = (toks: ReadonlyArray<Tok>) => Array<Tok>
+
+/** A generation function's value: its JSON text, or NULL (which NULL ON NULL makes JSON null). */
+const valueOf = (expr: Array<Tok>, formatJson: boolean, pos: number, rw: Rewrite): Array<Tok> =>
+  formatJson || isJsonResult(expr)
+    ? [...generated("ora_json_format(", pos), ...rw(expr), ...generated(")", pos)]
+    : [...generated("ora_json_of(", pos), ...rw(expr), ...generated(")", pos)]
+
+/** `expr [FORMAT JSON]` split. */
+const formatted = (toks: Array<Tok>): { expr: Array<Tok>; formatJson: boolean } => {
+  const sig = significantAt(toks)
+  const last = sig[sig.length - 1]
+  if (sig.length >= 3 && isKw(toks[last!], "JSON") && isKw(toks[sig[sig.length - 2]!], "FORMAT")) return { expr: toks.slice(0, sig[sig.length - 2]), formatJson: true }
+  return { expr: toks, formatJson: false }
+}
+
+const GENERATION_CLAUSE = (t: Tok, next: Tok | undefined, after: Tok | undefined) =>
+  (isKw(t, "NULL", "ABSENT") && isKw(next, "ON") && isKw(after, "NULL")) || isKw(t, "RETURNING", "STRICT") || (isKw(t, "WITH") && isKw(next, "UNIQUE"))
+
+/** The items of a generation call and its ON NULL choice (`absentDefault` for JSON_ARRAY). */
+const generationItems = (args: Array<Array<Tok>>, absentDefault: boolean): { items: Array<Array<Tok>>; absent: boolean } => {
+  const last = args[args.length - 1]
+  if (last === undefined) return { items: [], absent: absentDefault }
+  const at = clauseStart(last, GENERATION_CLAUSE)
+  const words = wordsOf(last.slice(at))
+  const absent = /\bABSENT ON NULL\b/.test(words) ? true : /\bNULL ON NULL\b/.test(words) ? false : absentDefault
+  const items = [...args.slice(0, -1), last.slice(0, at)].filter((a) => a.some((t) => t.kind !== "ws"))
+  return { items, absent }
+}
+
+/** JSON_OBJECT's members: `ora_json_member(key, value)`, each NULL for a NULL value unless NULL ON NULL. */
+const objectSql = (args: Array<Array<Tok>>, pos: number, rw: Rewrite): Array<Tok> => {
+  const { items, absent } = generationItems(args, false)
+  const members = items.map((item) => {
+    const top = topLevel(item)
+    const start = isKw(top[0]?.[0], "KEY") ? 1 : 0
+    const sep = top.findIndex(([t], k) => k > start && (isKw(t, "VALUE", "IS") || isOp(t, ":")))
+    if (sep < 0) throw new OraError(3001, "unimplemented feature: JSON_OBJECT entries other than [KEY] 'name' VALUE | IS | : expression")
+    const key = rw(item.slice(top[start]![1], top[sep]![1]))
+    const { expr, formatJson } = formatted(item.slice(top[sep]![1] + 1))
+    const value = valueOf(expr, formatJson, pos, rw)
+    const nullable = absent ? value : [...generated("coalesce(", pos), ...value, ...generated(", 'null')", pos)]
+    return [...generated("ora_json_member(CAST(", pos), ...key, ...generated(" AS VARCHAR2(4000)), ", pos), ...nullable, ...generated(")", pos)]
+  })
+  return wrapped(members, "object", pos)
+}
+
+/** JSON_ARRAY's elements (ABSENT ON NULL by default: concat_ws leaves NULL elements out). */
+const arraySql = (args: Array<Array<Tok>>, pos: number, rw: Rewrite): Array<Tok> => {
+  const { items, absent } = generationItems(args, true)
+  const elements = items.map((item) => {
+    const { expr, formatJson } = formatted(item)
+    const value = valueOf(expr, formatJson, pos, rw)
+    return absent ? value : [...generated("coalesce(", pos), ...value, ...generated(", 'null')", pos)]
+  })
+  return wrapped(elements, "array", pos)
+}
+
+const wrapped = (pieces: ReadonlyArray<Array<Tok>>, kind: "object" | "array", pos: number): Array<Tok> => {
+  if (pieces.length === 0) return generated(`ora_json_wrap(' ', '${kind}')`, pos)
+  const joined = pieces.flatMap((p, k) => (k === 0 ? p : [...generated(", ", pos), ...p]))
+  return [...generated("ora_json_wrap(concat_ws(',', ", pos), ...joined, ...generated(`), '${kind}')`, pos)]
+}
+
+/** The DuckDB calls for one SQL/JSON call `name(args)`. */
+const callSql = (name: string, args: Array<Array<Tok>>, pos: number, version: OracleVersion): Array<Tok> => {
+  const rw: Rewrite = (toks) => rewriteCalls(toks, version)
+  if (name === "JSON_OBJECT") return objectSql(args, pos, rw)
+  if (name === "JSON_ARRAY") return arraySql(args, pos, rw)
+  const doc = rw(args[0] ?? [])
+  const { path, words } = pathAndClauses(name, args[1])
+  refuseErrorClauses(name, words)
+  const call = (fn: string, extra: string) => [...generated(`${fn}(`, pos), ...doc, ...generated(`, ${sqlString(path.value)}${extra})`, pos)]
+  if (name === "JSON_EXISTS") return call("ora_json_exists", "")
+  if (name === "JSON_QUERY") {
+    const wrapper = /\bWITH CONDITIONAL\b/.test(words) ? "CONDITIONAL" : /\bWITH (?:UNCONDITIONAL )?(?:ARRAY )?WRAPPER\b/.test(words) ? "WITH" : "WITHOUT"
+    const omit = /\bOMIT QUOTES\b/.test(words)
+    return call("ora_json_query", `, '${wrapper}', ${version === "23ai" ? "TRUE" : "FALSE"}, ${omit ? "TRUE" : "FALSE"}`)
+  }
+  // JSON_VALUE [RETURNING type]
+  const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
+  const kind = returning === undefined ? "VARCHAR2" : NUMBER_RETURNS.has(returning) ? "NUMBER" : returning === "DATE" || returning === "TIMESTAMP" ? returning : returning === "BINARY_DOUBLE" || returning === "BINARY_FLOAT" ? "NUMBER" : "VARCHAR2"
+  const value = call("ora_json_value", `, '${kind}'`)
+  if (returning === undefined || kind === "VARCHAR2") return value
+  const target = /\bRETURNING (\w+(?: \( \d+(?: , \d+)? \))?)/.exec(words)?.[1]?.replace(/ /g, "") ?? returning
+  return [...generated("CAST(", pos), ...value, ...generated(` AS ${target})`, pos)]
+}
+
+/** `replacement` headed as the `original` tokens it stands for (Oracle's heading of the unaliased expression). */
+const headed = (replacement: ReadonlyArray<Tok>, original: ReadonlyArray<Tok>): Array<Tok> =>
+  replacement.map((r, n) => ({ ...r, heading: n === 0 ? headingOf(original.filter((x) => x.kind !== "ws")) : "" }))
+
+/** `toks` with every SQL/JSON call rewritten (nested ones too). */
+const rewriteCalls = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<Tok> => {
+  const out: Array<Tok> = []
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!
+    const open = k + 1
+    if (t.kind === "ident" && CALLS.has(t.value) && isOp(toks[open], "(") && !isOp(toks[k - 1], ".")) {
+      const { args, close } = argumentsOf(toks, open)
+      const replacement = callSql(t.value, args, t.pos, version)
+      out.push(...headed(replacement, toks.slice(k, close + 1)))
+      k = close
+    } else out.push(t)
+  }
+  return out
+}
+
+const BOUNDARY_WORDS = ["AND", "OR", "NOT", "WHERE", "WHEN", "THEN", "ELSE", "SELECT", "ON", "HAVING", "CHECK", "RETURN", "SET", "BY", "DISTINCT", "LIKE", "BETWEEN", "IN", "IS", "END"]
+const BOUNDARY_OPS = new Set([",", "=", "<", ">", "<=", ">=", "<>", "!=", ";", ":="])
+
+/**
+ * The first token index of a condition's operand that ends right before index `end`: back to the condition's
+ * boundary at its depth (AND, OR, NOT, WHERE, WHEN, a comparison, a comma, an opening parenthesis), so that an
+ * arithmetic operand is whole (`d / 0 IS INFINITE`).
+ */
+export const operandStart = (toks: ReadonlyArray<Tok>, end: number): number => {
+  let depth = 0
+  let start = end
+  for (let k = end - 1; k >= 0; k--) {
+    const t = toks[k]!
+    if (t.kind === "ws") continue
+    if (isOp(t, ")")) depth++
+    else if (isOp(t, "(")) {
+      if (depth === 0) break
+      depth--
+    } else if (depth === 0 && ((t.kind === "ident" && BOUNDARY_WORDS.includes(t.value)) || (t.kind === "op" && BOUNDARY_OPS.has(t.value)))) break
+    start = k
+  }
+  return start
+}
+
+/**
+ * True when index `at` lies in a `CHECK (...)` constraint: DDL records such conditions with their text (ddl.ts), as
+ * Oracle's dictionary shows them.
+ */
+const insideCheck = (toks: ReadonlyArray<Tok>, at: number): boolean => {
+  let depth = 0
+  for (let k = at - 1; k >= 0; k--) {
+    if (isOp(toks[k], ")")) depth++
+    else if (isOp(toks[k], "(") && depth-- === 0) {
+      let p = k - 1
+      while (p >= 0 && toks[p]!.kind === "ws") p--
+      if (isKw(toks[p], "CHECK")) return true
+      depth = 0
+    }
+  }
+  return false
+}
+
+/** `operand IS [NOT] JSON [modifiers]` as `[NOT] ora_is_json(operand, flags)`. */
+const rewriteIsJson = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<Tok> => {
+  const out = [...toks]
+  const sig = significantAt(out)
+  for (let n = sig.length - 1; n >= 0; n--) {
+    if (!isKw(out[sig[n]!], "IS")) continue
+    const negated = isKw(out[sig[n + 1]!], "NOT")
+    const jsonAt = n + (negated ? 2 : 1)
+    if (!isKw(out[sig[jsonAt]!], "JSON") || isOp(out[sig[jsonAt + 1]!], "(") || insideCheck(out, sig[n]!)) continue
+    // modifiers: STRICT | LAX, ALLOW | DISALLOW SCALARS, WITH | WITHOUT UNIQUE KEYS
+    let m = jsonAt + 1
+    const words: Array<string> = []
+    const take = (...seq: Array<string>) => {
+      if (!seq.every((w, d) => isKw(out[sig[m + d]!], w))) return false
+      words.push(seq.join(" "))
+      m += seq.length
+      return true
+    }
+    while (take("STRICT") || take("LAX") || take("ALLOW", "SCALARS") || take("DISALLOW", "SCALARS") || take("WITH", "UNIQUE", "KEYS") || take("WITHOUT", "UNIQUE", "KEYS")) {}
+    const scalars = words.includes("ALLOW SCALARS") || (version === "23ai" && !words.includes("DISALLOW SCALARS"))
+    const flags = [scalars ? "SCALARS" : "", words.includes("WITH UNIQUE KEYS") ? "UNIQUE" : ""].join(" ").trim()
+    const isAt = sig[n]!
+    const start = operandStart(out, isAt)
+    const pos = out[isAt]!.pos
+    const end = m < sig.length ? sig[m]! : out.length
+    const replacement = [
+      ...generated(`${negated ? "NOT " : ""}ora_is_json(`, pos),
+      ...out.slice(start, isAt),
+      ...generated(`, ${sqlString(flags)})`, pos)
+    ]
+    out.splice(start, end - start, ...headed(replacement, out.slice(start, end)), ...generated(" ", pos))
+    n = significantAt(out.slice(0, start)).length
+  }
+  return out
+}
+
+/** Rewrites the SQL/JSON functions and conditions of a statement's tokens (the tokens themselves when it has none). */
+export const rewriteJsonSql = (toks: ReadonlyArray<Tok>, version: OracleVersion): ReadonlyArray<Tok> => {
+  if (!toks.some((t) => t.kind === "ident" && (CALLS.has(t.value) || t.value === "JSON"))) return toks
+  return rewriteCalls(rewriteIsJson(toks, version), version)
+}

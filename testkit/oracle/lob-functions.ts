@@ -1,0 +1,90 @@
+/**
+ * The DBMS_LOB functions SQL can call on LOB values (Oracle Database PL/SQL Packages and Types Reference, DBMS_LOB):
+ * GETLENGTH (characters of a CLOB, bytes of a BLOB), SUBSTR(lob, amount = 32767, offset = 1) and INSTR(lob,
+ * pattern, offset = 1, nth = 1), as DuckDB scalar functions over the stored values (CLOB as VARCHAR, BLOB as BLOB).
+ * `DBMS_LOB.name(` is rewritten to `ora_lob_name(` with the defaults filled in, before translation. CLOB lengths and
+ * offsets count UTF-16 code units, as Oracle does for CLOBs of an AL32UTF8 database (held in UCS-2).
+ */
+import { BIGINT, BLOB, DuckDBBlobValue, VARCHAR } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
+import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
+import { OraError } from "./errors.ts"
+import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+
+/** The functions rewritten, with the defaults of their optional trailing arguments. */
+const DEFAULTS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  GETLENGTH: [],
+  SUBSTR: ["32767", "1"],
+  INSTR: ["1", "1"]
+}
+
+/** `DBMS_LOB.f(args)` → `ora_lob_f(args, defaults...)` for the functions of {@link DEFAULTS}. */
+export const rewriteDbmsLob = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
+  if (!toks.some((t) => isKw(t, "DBMS_LOB"))) return toks
+  const out: Array<Tok> = []
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!
+    const name = toks[k + 2]
+    if (!isKw(t, "DBMS_LOB") || !isOp(toks[k + 1], ".") || name === undefined || !(name.value in DEFAULTS) || !isOp(toks[k + 3], "(")) {
+      out.push(t)
+      continue
+    }
+    const close = matchParen(toks, k + 3)
+    if (close < 0) throw new OraError(907, "missing right parenthesis")
+    const given = splitTopLevel(toks.slice(k + 4, close)).filter((a) => a.some((x) => x.kind !== "ws")).length
+    const defaults = DEFAULTS[name.value]!
+    const required = name.value === "INSTR" ? 2 : 1
+    const needed = defaults.length - Math.max(0, given - required)
+    const filler = defaults.slice(defaults.length - Math.max(0, needed)).map((d) => `, ${d}`).join("")
+    const generated = (sql: string, heading?: string) => tokenize(sql).map((x, n) => ({ ...x, pos: t.pos, heading: n === 0 && heading !== undefined ? heading : "" }))
+    const heading = toks.slice(k, close + 1).filter((x) => x.kind !== "ws").map((x) => (x.kind === "str" ? `'${x.value.toUpperCase()}'` : x.text.toUpperCase())).join("")
+    out.push(...generated(`ora_lob_${name.value.toLowerCase()}(`, heading), ...toks.slice(k + 4, close).map((x) => ({ ...x, heading: "" })), ...generated(`${filler})`))
+    k = close
+  }
+  return out
+}
+
+const bytesOf = (v: DuckDBValue | undefined): Uint8Array => (v instanceof DuckDBBlobValue ? v.bytes : new Uint8Array())
+
+/** DBMS_LOB raises ORA-21560 (argument is null, invalid, or out of range) for amounts and offsets below 1. */
+const checked = (n: DuckDBValue | undefined, what: string): number => {
+  const v = Number(n)
+  if (!Number.isInteger(v) || v < 1) throw new OraError(21560, `argument ${what} is null, invalid, or out of range`)
+  return v
+}
+
+/** The position of the nth occurrence of `pattern` in `s` from `offset` (1-based), 0 when there is none. */
+const nthIndex = <T extends { indexOf(p: never, from: number): number }>(s: T, pattern: unknown, offset: number, nth: number): number => {
+  let at = offset - 1
+  for (let found = 0; ; ) {
+    const k = s.indexOf(pattern as never, at)
+    if (k < 0) return 0
+    if (++found === nth) return k + 1
+    at = k + 1
+  }
+}
+
+/** The functions, by the names {@link rewriteDbmsLob} gives them. */
+const functions = (): Array<DuckDBScalarFunction> => [
+  fn("ora_lob_getlength", [VARCHAR], BIGINT, ([s]) => BigInt(String(s).length)),
+  fn("ora_lob_getlength", [BLOB], BIGINT, ([b]) => BigInt(bytesOf(b).length)),
+  fn("ora_lob_substr", [VARCHAR, BIGINT, BIGINT], VARCHAR, ([s, amount, offset]) => {
+    const from = checked(offset, "offset") - 1
+    const text = String(s).slice(from, from + checked(amount, "amount"))
+    return text === "" ? null : text
+  }),
+  fn("ora_lob_substr", [BLOB, BIGINT, BIGINT], BLOB, ([b, amount, offset]) => {
+    const from = checked(offset, "offset") - 1
+    const bytes = bytesOf(b).slice(from, from + checked(amount, "amount"))
+    return bytes.length === 0 ? null : new DuckDBBlobValue(bytes)
+  }),
+  fn("ora_lob_instr", [VARCHAR, VARCHAR, BIGINT, BIGINT], BIGINT, ([s, p, offset, nth]) =>
+    BigInt(nthIndex(String(s), String(p), checked(offset, "offset"), checked(nth, "nth")))),
+  fn("ora_lob_instr", [BLOB, BLOB, BIGINT, BIGINT], BIGINT, ([b, p, offset, nth]) =>
+    BigInt(nthIndex(Buffer.from(bytesOf(b)), Buffer.from(bytesOf(p)), checked(offset, "offset"), checked(nth, "nth"))))
+]
+
+/** Registers the functions in the database `connection` belongs to. */
+export const registerLobFunctions = (connection: DuckDBConnection): void => {
+  for (const f of functions()) connection.registerScalarFunction(f)
+}
