@@ -165,25 +165,52 @@ export class ProtocolSession {
       // A malformed packet closes only this session.
       return this.shutdown()
     }
+    // Every request gets an answer: whatever fails inside the server (a SQL error, a bug, a reply that cannot be
+    // encoded) becomes a HANA error reply and the session goes on; only an unreadable packet ends it.
     let reply: Reply | undefined
     try {
       // The whole packet was read, so the session goes on after refusing it (see exceedsDeclaredSize).
       if (exceedsDeclaredSize(packet)) throw BUFFER_STRUCTURE_ERROR
+      if (this.ctx.faults.failsInternally(request.messageType, "handler")) throw new Error(`injected internal failure handling message type ${request.messageType}`)
       reply = await this.dispatch(request)
     } catch (e) {
       if (e instanceof MalformedPacket) return this.shutdown()
-      const err = fromEngineError(e, this.sql?.currentSchema ?? "")
-      reply = { kind: SegmentKind.ERROR, functionCode: 0, parts: [errorPart(err)] }
+      reply = this.errorReply(e)
     }
     if (reply === undefined || this.closed) return
     await this.send(request, reply)
+  }
+
+  /** The ERROR reply for a failure (a HANA error as it is; anything else as HANA's general error 2). */
+  private errorReply(e: unknown): Reply {
+    let err: HanaError
+    try {
+      err = fromEngineError(e, this.sql?.currentSchema ?? "")
+    } catch {
+      err = HanaError.general("internal error")
+    }
+    return { kind: SegmentKind.ERROR, functionCode: 0, parts: [errorPart(err)] }
+  }
+
+  /** The reply's bytes; a reply that cannot be encoded is answered with the error that stopped it. */
+  private encode(request: Request, reply: Reply): Buffer {
+    const sessionId = this.sql === undefined ? 0n : this.sessionId
+    try {
+      if (this.ctx.faults.failsInternally(request.messageType, "reply")) {
+        throw new Error(`injected internal failure encoding the reply to message type ${request.messageType}`)
+      }
+      return encodeReply(sessionId, request.packetCount, reply.kind, reply.functionCode, reply.parts)
+    } catch (e) {
+      const error = this.errorReply(e)
+      return encodeReply(sessionId, request.packetCount, error.kind, error.functionCode, error.parts)
+    }
   }
 
   private async send(request: Request, reply: Reply, partial = false): Promise<void> {
     const faults = this.ctx.faults
     if (faults.replyDelayMs > 0) await new Promise((r) => setTimeout(r, faults.replyDelayMs))
     if (this.closed) return
-    const bytes = encodeReply(this.sql === undefined ? 0n : this.sessionId, request.packetCount, reply.kind, reply.functionCode, reply.parts)
+    const bytes = this.encode(request, reply)
     if (partial) {
       this.socket.write(bytes.subarray(0, Math.max(PACKET_HEADER_LENGTH + 1, bytes.length >> 1)))
       return this.shutdown()

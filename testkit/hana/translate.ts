@@ -4,7 +4,7 @@
  * values, and classifies the statement (function code, transaction control, session commands).
  */
 import { typeDateArguments } from "./datetime-arguments.ts"
-import { HanaError } from "./errors.ts"
+import { HanaError, VALUE_TOO_LARGE } from "./errors.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
@@ -368,7 +368,11 @@ const BINARY_TYPES = new Set(["VARBINARY", "BINARY"])
 export const lengthCheck = (column: string, type: HanaType): string => {
   if (type.length <= 0) return ""
   const fn = CHARACTER_TYPES.has(type.name) ? "length" : BINARY_TYPES.has(type.name) ? "octet_length" : undefined
-  return fn === undefined ? "" : ` CHECK (${fn}(${quoteName(column)}) <= ${type.length})`
+  if (fn === undefined) return ""
+  // The check raises HANA's 274 text naming the column and the value (errors.ts valueTooLarge).
+  const value = fn === "length" ? quoteName(column) : `upper(hex(${quoteName(column)}))`
+  const text = quoteString(`${VALUE_TOO_LARGE}${column}" column with the value '`)
+  return ` CHECK (CASE WHEN ${fn}(${quoteName(column)}) <= ${type.length} THEN true ELSE error(${text} || ${value} || ${quoteString("'")}) END)`
 }
 
 const typeAt = (tokens: readonly Token[], i: number): [string, number, HanaType] => {
