@@ -15,7 +15,7 @@ import { quoteString } from "./names.ts"
 const decode = (expr: string): string => `regexp_replace(${expr}, '~(.)', '\\1', 'g')`
 
 /** HANA type text of a column: its comment (written by CREATE TABLE) or a mapping of the DuckDB type. */
-const HANA_TYPE = `COALESCE(NULLIF(c.comment, ''), CASE
+export const HANA_TYPE = `COALESCE(NULLIF(c.comment, ''), CASE
   WHEN c.data_type = 'INTEGER' THEN 'INTEGER'
   WHEN c.data_type = 'BIGINT' THEN 'BIGINT'
   WHEN c.data_type IN ('SMALLINT', 'TINYINT') THEN 'SMALLINT'

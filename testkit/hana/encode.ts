@@ -6,6 +6,7 @@ import type { ColumnVector } from "../engine/index.ts"
 import { TypeCode } from "./types.ts"
 import type { WireType } from "./types.ts"
 import { ByteWriter } from "./wire.ts"
+import { HanaError } from "./errors.ts"
 import { hanaDayOfEpochDay, hanaDayShift } from "./datetime.ts"
 import { civilFromDays } from "../common/civil.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
@@ -264,12 +265,21 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
     case TypeCode.BIGINT: {
       const wide = layout === "int64" || layout === "uint64"
       const v32 = wide ? int32View(col) : undefined
+      // A DuckDB HUGEINT (an integer sum) sent as HANA's BIGINT: its upper 64 bits must be the sign of the lower.
+      const huge = layout === "decimal128" ? new Int32Array(col.data.buffer, col.data.byteOffset, col.length * 4) : undefined
       return (w, r) => {
         w.ensure(9)
         if (isNull(r)) w.buf[w.pos++] = 0
         else {
           w.buf[w.pos] = 1
-          if (v32 !== undefined) {
+          if (huge !== undefined) {
+            const sign = huge[4 * r + 1]! < 0 ? -1 : 0
+            if (huge[4 * r + 2] !== sign || huge[4 * r + 3] !== sign) {
+              throw new HanaError(314, "22003", `numeric overflow: ${unscaledBig(col, r)} is out of range for BIGINT`)
+            }
+            w.buf.writeInt32LE(huge[4 * r]!, w.pos + 1)
+            w.buf.writeInt32LE(huge[4 * r + 1]!, w.pos + 5)
+          } else if (v32 !== undefined) {
             w.buf.writeInt32LE(v32[2 * r]!, w.pos + 1)
             w.buf.writeInt32LE(v32[2 * r + 1]!, w.pos + 5)
           } else {

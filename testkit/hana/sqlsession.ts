@@ -330,7 +330,7 @@ export class SqlSession {
     if (outcome.kind === "rows") {
       const columns =
         statement?.columns ??
-        (await describeColumns(session, outcome.cursor.columns, this.tablesOf(session, t), this.dfv, t.kind === "query" ? t.columnNames : undefined, t.kind === "query" ? t.columnSources : undefined))
+        (await describeColumns(session, outcome.cursor.columns, this.tablesOf(session, t), this.dfv, t.kind === "query" ? t.columnNames : undefined, t.kind === "query" ? t.columnSources : undefined, t.kind === "query" ? t.fromItems : undefined))
       const id = this.nextId++
       const result = new OpenResult(id, outcome.cursor, columns, (value, kind) => this.registerLob(value, kind))
       const first = await this.fetchRows(result, this.ctx.options.firstFetchSize)
@@ -374,7 +374,7 @@ export class SqlSession {
       prepared = await prepareTyped(session, t.sql)
       if (t.kind === "query") {
         tables = this.tablesOf(session, t)
-        columns = await describeColumns(session, prepared.columns, tables, this.dfv, t.columnNames, t.columnSources)
+        columns = await describeColumns(session, prepared.columns, tables, this.dfv, t.columnNames, t.columnSources, t.fromItems)
       }
       parameterTypes = await this.parameterTypes(session, sql, t, prepared)
     }
