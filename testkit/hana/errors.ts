@@ -69,6 +69,9 @@ export const valueTooLarge = (column: string, value: string, suffix = ""): HanaE
 /** The start of valueTooLarge's text; the declared-length CHECKs (translate.ts lengthCheck) raise it as it is. */
 export const VALUE_TOO_LARGE = `inserted value too large for column: Failed in "`
 
+/** HANA's 303 text for a date outside 0001-01-01 .. 9999-12-31 (raised by translate.ts lengthCheck's CHECK). */
+export const DATE_OUT_OF_RANGE = "invalid DATE, TIME or TIMESTAMP value: out of range 0001-01-01 .. 9999-12-31: "
+
 /** HANA's 314 for a value beyond its type's range or a DECIMAL's precision (SQL Error Codes: ERR_SQL_NUMERIC_OVERFLOW). */
 const numericOverflow = (detail: string): HanaError => new HanaError(314, "22003", `numeric overflow: ${detail}`)
 
@@ -128,6 +131,8 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
       return new HanaError(301, "23000", `unique constraint violated: ${firstLine.replace(/^Constraint Error: /, "")}`)
     }
     // Declared lengths are CHECKs that raise HANA's 274 text with the value (translate.ts lengthCheck) …
+    const dated = msg.indexOf(`(Error: ${DATE_OUT_OF_RANGE}`)
+    if (dated >= 0) return new HanaError(303, "22007", msg.slice(dated + "(Error: ".length).replace(/\)\s*$/, ""))
     const raised = msg.indexOf(`(Error: ${VALUE_TOO_LARGE}`)
     if (raised >= 0) return new HanaError(274, "HY000", msg.slice(raised + "(Error: ".length).replace(/\)\s*$/, ""))
     // … or, in tables made before, plain CHECK (length(col) <= n) constraints.

@@ -4,7 +4,7 @@
  * values, and classifies the statement (function code, transaction control, session commands).
  */
 import { typeDateArguments } from "./datetime-arguments.ts"
-import { HanaError, VALUE_TOO_LARGE } from "./errors.ts"
+import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
 import { TYPED_FUNCTION_MACROS, TYPED_FUNCTIONS } from "./function-types.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
@@ -371,6 +371,12 @@ const BINARY_TYPES = new Set(["VARBINARY", "BINARY"])
  */
 /** The CHECK (after a space) enforcing a column's declared length, or "" when its type has none. */
 export const lengthCheck = (column: string, type: HanaType): string => {
+  if (DATED_TYPES.has(type.name)) {
+    // HANA's dates run from 0001-01-01 to 9999-12-31 (SAP HANA SQL Reference, "Datetime Data Types"); DuckDB's go
+    // further. The check raises HANA's 303 text (errors.ts DATE_OUT_OF_RANGE).
+    const c = quoteName(column)
+    return ` CHECK (CASE WHEN ${c} >= DATE '0001-01-01' AND ${c} < DATE '10000-01-01' THEN true ELSE error(${quoteString(DATE_OUT_OF_RANGE)} || CAST(${c} AS VARCHAR)) END)`
+  }
   if (type.length <= 0) return ""
   const fn = CHARACTER_TYPES.has(type.name) ? "length" : BINARY_TYPES.has(type.name) ? "octet_length" : undefined
   if (fn === undefined) return ""
@@ -384,6 +390,9 @@ const typeAt = (tokens: readonly Token[], i: number): [string, number, HanaType]
   const [t, consumed] = parseType(tokens, i)
   return [duckType(t), consumed, t]
 }
+
+/** Types holding a date, whose year HANA limits to 1..9999. */
+const DATED_TYPES = new Set(["DATE", "SECONDDATE", "TIMESTAMP", "LONGDATE", "DAYDATE"])
 
 const DATETIME_TYPES = new Set(["DATE", "TIME", "SECONDDATE", "TIMESTAMP", "LONGDATE", "DAYDATE", "SECONDTIME"])
 
