@@ -6,6 +6,7 @@
 import { typeDateArguments } from "./datetime-arguments.ts"
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
 import { TYPED_FUNCTION_MACROS, TYPED_FUNCTIONS } from "./function-types.ts"
+import { alterTableClauses, recordTableOptions, tableOptions, withoutColumnClauses } from "./table-clauses.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
@@ -914,7 +915,7 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
     const colName = identOf(el[0])
     if (colName === undefined) throw HanaError.syntax(`column definition expected near ${el[0]?.v ?? "<end>"}`, 0)
     const [duck, consumed, type] = typeAt(el, 1)
-    let tail = el.slice(1 + consumed)
+    let tail = withoutColumnClauses(el.slice(1 + consumed))
     const generated = tail.findIndex((t) => upper(t) === "GENERATED")
     if (generated >= 0) {
       // GENERATED {ALWAYS|BY DEFAULT} AS IDENTITY [(START WITH n INCREMENT BY m)] → a sequence-backed default.
@@ -949,7 +950,9 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
     ? [`INSERT INTO "SYS"."_ROW_TABLES" SELECT table_oid FROM duckdb_tables() WHERE database_name = current_database()
         AND table_name = ${quoteString(encodeName(name))} AND schema_name = ${schema === undefined ? "current_schema()" : quoteString(encodeName(schema))}`]
     : []
-  return { kind: "ddl", sql: [...sequences, `${create} ${target} (${defs.join(", ")})`, ...comments, ...rowMark].join("; "), params: 0 }
+  // UNLOAD PRIORITY and PARTITION BY after the column list are kept for SYS.TABLES (table-clauses.ts).
+  const options = local ? [] : recordTableOptions(schema, name, tableOptions(rest.slice(close + 1)))
+  return { kind: "ddl", sql: [...sequences, `${create} ${target} (${defs.join(", ")})`, ...comments, ...rowMark, ...options].join("; "), params: 0 }
 }
 
 const translateDrop = (all: Token[], session: SessionValues): Translated => {
@@ -989,11 +992,13 @@ const rewriteAlterTable = (all: Token[], session: SessionValues): { sql: string;
         if (op === "DROP") return `ALTER TABLE ${target} DROP COLUMN ${quoteName(col)}`
         const [duck, consumed, type] = typeAt(el, 1)
         if (lengthCheck(col, type) !== "") sized.push(encodeName(col))
-        return `ALTER TABLE ${target} ADD COLUMN ${quoteName(col)} ${duck} ${rewrite(el.slice(1 + consumed), session)}; COMMENT ON COLUMN ${target}.${quoteName(col)} IS ${quoteString(typeText(type))}`
+        return `ALTER TABLE ${target} ADD COLUMN ${quoteName(col)} ${duck} ${rewrite(withoutColumnClauses(el.slice(1 + consumed)), session)}; COMMENT ON COLUMN ${target}.${quoteName(col)} IS ${quoteString(typeText(type))}`
       })
       .join("; ")
     return sized.length > 0 ? { sql, declaredLengths: { table: target, columns: sized } } : { sql }
   }
+  const clauses = alterTableClauses(schema, name, rest)
+  if (clauses !== undefined) return { sql: clauses === "" ? "SELECT NULL WHERE false" : clauses }
   return { sql: rewrite(all, session) }
 }
 
