@@ -43,6 +43,13 @@ describe.each([1, 8])("HANA test server: exact values at data format version %i 
     expect(await exec(c, "SELECT d, sd FROM far")).toEqual([{ D: "9999-12-31", SD: dfv >= 4 ? "9999-12-31 23:59:59" : "9999-12-31T23:59:59" }])
   })
 
+  it("a SECONDDATE parameter keeps whole seconds, truncated as HANA does (not rounded)", async () => {
+    await exec(c, "CREATE TABLE sdp (id INTEGER, sd SECONDDATE)")
+    const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO sdp VALUES (?, ?)", cb))
+    await call((cb) => st.exec([1, "2024-01-01 10:00:00.9"], cb))
+    expect(await exec(c, "SELECT sd FROM sdp")).toEqual([{ SD: dfv >= 4 ? "2024-01-01 10:00:00" : "2024-01-01T10:00:00" }])
+  })
+
   it("SECONDTIME and TIME drop the fractions of a second", async () => {
     await exec(c, "CREATE TABLE tm (t TIME)")
     await exec(c, "INSERT INTO tm VALUES ('10:00:00.7')")
