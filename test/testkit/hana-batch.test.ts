@@ -53,7 +53,7 @@ describe("HANA test server: batch inserts (raw hdb client, data format 8)", () =
     const nullId = await failure(call((cb) => st.exec([ok(1), ok(2), [null, "x", "1"]], cb)))
     expect([nullId.code, nullId.message]).toEqual([287, "cannot insert NULL or update to NULL: ID (batch row 3)"])
     const long = await failure(call((cb) => st.exec([ok(1), [2, "abcd", "1"], ok(3)], cb)))
-    expect([long.code, long.message]).toEqual([274, "inserted value too large for column: NAME (batch row 2)"])
+    expect([long.code, long.message]).toEqual([274, `inserted value too large for column: Failed in "NAME" column with the value 'abcd' (batch row 2)`])
     const overflow = await failure(call((cb) => st.exec([[1, "a", "1000.00"], ok(2)], cb)))
     expect([overflow.code, overflow.message]).toEqual([314, "numeric overflow: AMOUNT (batch row 1)"])
     expect(await exec(c, "SELECT COUNT(*) AS N FROM b_bad")).toEqual([{ N: 0 }])

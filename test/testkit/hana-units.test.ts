@@ -144,7 +144,7 @@ describe("HANA test server units", () => {
     expect(q.kind === "query" && q.sql).toBe(`SELECT "M~i~x~e~d" , "PLAIN" , getvariable('hana_user') FROM "SYS"."DUMMY" WHERE "X" = ? LIMIT 5`)
     const ddl = translate("CREATE COLUMN TABLE t (a NVARCHAR(10) NOT NULL, b DECIMAL(5,2), c TINYINT, PRIMARY KEY (a))", session)
     expect(ddl.kind === "ddl" && ddl.sql).toBe(
-      `CREATE TABLE "T" ("A" VARCHAR CHECK (length("A") <= 10) NOT NULL, "B" DECIMAL(5,2), "C" UTINYINT, PRIMARY KEY ( "A" )); ` +
+      `CREATE TABLE "T" ("A" VARCHAR CHECK (CASE WHEN length("A") <= 10 THEN true ELSE error('inserted value too large for column: Failed in "A" column with the value ''' || "A" || '''') END) NOT NULL, "B" DECIMAL(5,2), "C" UTINYINT, PRIMARY KEY ( "A" )); ` +
         `COMMENT ON COLUMN "T"."A" IS 'NVARCHAR(10)'; COMMENT ON COLUMN "T"."B" IS 'DECIMAL(5,2)'; COMMENT ON COLUMN "T"."C" IS 'TINYINT'`
     )
     expect(translate("SET SCHEMA other", session)).toEqual({ kind: "setSchema", schema: "OTHER" })

@@ -32,7 +32,9 @@ export class BulkInsertError extends EngineError {
     readonly violation: BulkViolation,
     readonly row: number,
     readonly column: string,
-    detail: string
+    detail: string,
+    /** The refused value as text (a too-long string, or the hex digits of too-long bytes), when the check saw it. */
+    readonly value?: string
   ) {
     super(`Bulk Insert Error: row ${row}, column ${column}: ${detail}`, "Bulk Insert Error")
   }
@@ -269,7 +271,11 @@ export class BulkRows {
     const max = s.spec.maxLength ?? 0
     if (max > 0 && length > max) {
       const chars = s.info.layout === "varchar" ? utf8Length(source, start, length) : length
-      if (chars > max) throw new BulkInsertError("length", row, s.spec.name, `length ${chars} exceeds the declared ${max}`)
+      if (chars > max) {
+        const refused = Buffer.from(source.buffer, source.byteOffset + start, length)
+        const value = s.info.layout === "varchar" ? refused.toString("utf8") : refused.toString("hex").toUpperCase()
+        throw new BulkInsertError("length", row, s.spec.name, `length ${chars} exceeds the declared ${max}`, value)
+      }
     }
     const longAt = s.longAt
     if (longAt === undefined) throw new EngineError(`Bulk Insert Error: column ${s.spec.name} does not take bytes`, "Bulk Insert Error")

@@ -101,3 +101,19 @@ export const textForTestOnlyTypes = (rows: readonly ParameterRow[], types: Reado
     }
   }
 }
+
+/**
+ * A SECONDDATE parameter sent as a TIMESTAMP with milliseconds (data format versions 1-3) loses its fraction of a
+ * second, as HANA truncates it (hdb itself truncates at version 4 and later: lib/protocol/Writer.js writeSecondDate
+ * keeps whole seconds); DuckDB's cast to TIMESTAMP_S would round it instead.
+ */
+export const truncateSeconddates = (rows: readonly ParameterRow[], types: ReadonlyArray<{ readonly name: string }>): void => {
+  const dated = types.flatMap((t, i) => (t.name === "SECONDDATE" ? [i] : []))
+  if (dated.length === 0) return
+  for (const row of rows) {
+    for (const i of dated) {
+      const v = row.values[i]
+      if (typeof v === "string") row.values[i] = v.replace(/\.\d*$/, "")
+    }
+  }
+}

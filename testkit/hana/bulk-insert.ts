@@ -9,7 +9,7 @@ import { BulkInsertError, BulkRows } from "../engine/index.ts"
 import type { AppendTarget, BulkColumn, ColumnLayout, Prepared, Session } from "../engine/index.ts"
 import { epochDayOfHanaDay } from "./datetime.ts"
 import { fromCesu8 } from "./encode.ts"
-import { HanaError } from "./errors.ts"
+import { HanaError, valueTooLarge } from "./errors.ts"
 import { decodeName, encodeName } from "./names.ts"
 import { parseTypeText, TypeCode } from "./types.ts"
 import { lengthIndicatorSize, MalformedPacket, NULL_LENGTH, readLengthIndicator } from "./wire.ts"
@@ -339,7 +339,9 @@ export const batchError = (e: BulkInsertError): HanaError => {
     case "null":
       return new HanaError(287, "23000", `cannot insert NULL or update to NULL: ${where}`)
     case "length":
-      return new HanaError(274, "HY000", `inserted value too large for column: ${where}`)
+      return e.value === undefined
+        ? new HanaError(274, "HY000", `inserted value too large for column: ${where}`)
+        : valueTooLarge(decodeName(e.column), e.value, ` (batch row ${e.row + 1})`)
     default:
       return new HanaError(314, "HY000", `numeric overflow: ${where}`)
   }

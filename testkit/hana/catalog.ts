@@ -21,7 +21,7 @@ const DECLARED_LENGTH_CHECK = `'^\\((octet_)?length\\("?[^")]+"?\\) <= \\d+\\)$'
 const decode = (expr: string): string => `regexp_replace(${expr}, '~(.)', '\\1', 'g')`
 
 /** HANA type text of a column: its comment (written by CREATE TABLE) or a mapping of the DuckDB type. */
-const HANA_TYPE = `COALESCE(NULLIF(c.comment, ''), CASE
+export const HANA_TYPE = `COALESCE(NULLIF(c.comment, ''), CASE
   WHEN c.data_type = 'INTEGER' THEN 'INTEGER'
   WHEN c.data_type = 'BIGINT' THEN 'BIGINT'
   WHEN c.data_type IN ('SMALLINT', 'TINYINT') THEN 'SMALLINT'
@@ -81,6 +81,8 @@ export const catalogSql = (info: CatalogInfo): string => {
     `INSERT INTO "SYS"."DUMMY" VALUES ('X')`,
     `COMMENT ON COLUMN "SYS"."DUMMY"."DUMMY" IS 'VARCHAR(1)'`,
     `CREATE TABLE "SYS"."_ROW_TABLES" (TABLE_OID BIGINT)`,
+    // UNLOAD PRIORITY and PARTITION BY of a table (table-clauses.ts), by oid.
+    `CREATE TABLE "SYS"."_TABLE_OPTIONS" (TABLE_OID BIGINT, UNLOAD_PRIORITY INTEGER, PARTITION_SPEC VARCHAR)`,
     `CREATE TABLE "SYS"."_USERS" (USER_NAME VARCHAR, USER_ID BIGINT, CREATOR VARCHAR, CREATE_TIME TIMESTAMP,
       DEFAULT_SCHEMA VARCHAR)`,
     `CREATE VIEW "SYS"."USERS" AS SELECT USER_NAME, USER_ID, CAST(NULL AS VARCHAR) AS USERGROUP_NAME, CREATOR, CREATE_TIME,
@@ -97,7 +99,9 @@ export const catalogSql = (info: CatalogInfo): string => {
       CASE WHEN t.table_oid IN (SELECT TABLE_OID FROM "SYS"."_ROW_TABLES") THEN 'FALSE' ELSE 'TRUE' END AS IS_COLUMN_TABLE,
       CASE WHEN t.table_oid IN (SELECT TABLE_OID FROM "SYS"."_ROW_TABLES") THEN 'ROW' ELSE 'COLUMN' END AS TABLE_TYPE, 'FALSE' AS IS_TEMPORARY, 'NONE' AS TEMPORARY_TABLE_TYPE, 'TRUE' AS IS_LOGGED,
       CASE WHEN t.has_primary_key THEN 'TRUE' ELSE 'FALSE' END AS HAS_PRIMARY_KEY, 'FALSE' AS IS_USER_DEFINED_TYPE,
-      CAST(NULL AS TIMESTAMP) AS CREATE_TIME
+      CAST(NULL AS TIMESTAMP) AS CREATE_TIME,
+      CAST(COALESCE((SELECT o.UNLOAD_PRIORITY FROM "SYS"."_TABLE_OPTIONS" o WHERE o.TABLE_OID = t.table_oid), 5) AS SMALLINT) AS UNLOAD_PRIORITY,
+      (SELECT o.PARTITION_SPEC FROM "SYS"."_TABLE_OPTIONS" o WHERE o.TABLE_OID = t.table_oid) AS PARTITION_SPEC
       FROM duckdb_tables() t WHERE t.database_name = current_database() AND t.schema_name <> 'main'
         AND NOT (t.schema_name = 'SYS' AND t.table_name LIKE '\\_%' ESCAPE '\\')`,
     `CREATE VIEW "SYS"."VIEWS" AS SELECT ${decode("v.schema_name")} AS SCHEMA_NAME, ${decode("v.view_name")} AS VIEW_NAME,

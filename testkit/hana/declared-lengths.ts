@@ -118,9 +118,9 @@ const restoreExtras = async (session: Session, kept: KeptTable): Promise<void> =
   const statements = kept.columnComments.map(([column, text]) => `COMMENT ON COLUMN ${target}.${quoteIdent(column)} IS ${quoteString(text)}`)
   if (kept.comment !== undefined) statements.push(`COMMENT ON TABLE ${target} IS ${quoteString(kept.comment)}`)
   statements.push(...kept.indexes)
-  // SYS.TABLES knows ROW tables by oid (catalog.ts): the new table takes over the old one's mark.
-  statements.push(
-    `UPDATE "SYS"."_ROW_TABLES" SET TABLE_OID = (SELECT table_oid FROM duckdb_tables() WHERE database_name = ${kept.temporary ? "'temp'" : "current_database()"}
+  // SYS.TABLES knows ROW tables and table options by oid (catalog.ts): the new table takes over the old one's.
+  for (const byOid of ["_ROW_TABLES", "_TABLE_OPTIONS"]) statements.push(
+    `UPDATE "SYS"."${byOid}" SET TABLE_OID = (SELECT table_oid FROM duckdb_tables() WHERE database_name = ${kept.temporary ? "'temp'" : "current_database()"}
        AND schema_name = ${quoteString(kept.schema)} AND table_name = ${quoteString(kept.name)}) WHERE TABLE_OID = ${kept.oid}`
   )
   for (const sql of statements) await session.execute(sql)

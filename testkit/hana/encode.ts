@@ -6,6 +6,10 @@ import type { ColumnVector } from "../engine/index.ts"
 import { TypeCode } from "./types.ts"
 import type { WireType } from "./types.ts"
 import { ByteWriter } from "./wire.ts"
+import { DATE_OUT_OF_RANGE, HanaError } from "./errors.ts"
+
+/** DAYDATE's NULL value, the day number of 10000-01-01 (hdb lib/protocol/Reader.js readDayDate). */
+const DAYDATE_NULL = 3652062
 import { hanaDayOfEpochDay, hanaDayShift } from "./datetime.ts"
 import { civilFromDays } from "../common/civil.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
@@ -264,12 +268,21 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
     case TypeCode.BIGINT: {
       const wide = layout === "int64" || layout === "uint64"
       const v32 = wide ? int32View(col) : undefined
+      // A DuckDB HUGEINT (an integer sum) sent as HANA's BIGINT: its upper 64 bits must be the sign of the lower.
+      const huge = layout === "decimal128" ? new Int32Array(col.data.buffer, col.data.byteOffset, col.length * 4) : undefined
       return (w, r) => {
         w.ensure(9)
         if (isNull(r)) w.buf[w.pos++] = 0
         else {
           w.buf[w.pos] = 1
-          if (v32 !== undefined) {
+          if (huge !== undefined) {
+            const sign = huge[4 * r + 1]! < 0 ? -1 : 0
+            if (huge[4 * r + 2] !== sign || huge[4 * r + 3] !== sign) {
+              throw new HanaError(314, "22003", `numeric overflow: ${unscaledBig(col, r)} is out of range for BIGINT`)
+            }
+            w.buf.writeInt32LE(huge[4 * r]!, w.pos + 1)
+            w.buf.writeInt32LE(huge[4 * r + 1]!, w.pos + 5)
+          } else if (v32 !== undefined) {
             w.buf.writeInt32LE(v32[2 * r]!, w.pos + 1)
             w.buf.writeInt32LE(v32[2 * r + 1]!, w.pos + 5)
           } else {
@@ -367,7 +380,12 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         if (isNull(r)) {
           w.buf.writeUInt32LE(0, w.pos)
           w.pos += 4
-        } else writeTimeParts(w, i32![2 * r + 1]! * TWO_32 + (i32![2 * r]! >>> 0))
+        } else {
+          // HANA's TIME holds whole seconds (SAP HANA SQL Reference, "Datetime Data Types"), also at DFV 1-3 where
+          // the wire format has room for milliseconds.
+          const us = i32![2 * r + 1]! * TWO_32 + (i32![2 * r]! >>> 0)
+          writeTimeParts(w, us - (us % 1_000_000))
+        }
       }
     case TypeCode.TIMESTAMP:
       return (w, r) => {
@@ -391,7 +409,10 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
     case TypeCode.DAYDATE:
       return (w, r) => {
         w.ensure(4)
-        w.buf.writeUInt32LE(isNull(r) ? 3652062 : hanaDayOfEpochDay(dateDays(col, r, i32)), w.pos)
+        const day = isNull(r) ? DAYDATE_NULL : hanaDayOfEpochDay(dateDays(col, r, i32))
+        // Day 3652062 (10000-01-01) is DAYDATE's NULL: a computed date beyond 9999-12-31 must not read as NULL.
+        if (day >= DAYDATE_NULL && !isNull(r)) throw new HanaError(303, "22007", `${DATE_OUT_OF_RANGE}day ${day}`)
+        w.buf.writeUInt32LE(day, w.pos)
         w.pos += 4
       }
     case TypeCode.SECONDTIME:
@@ -447,13 +468,26 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         w.pos += 8
       }
     case TypeCode.ALPHANUM: {
+      // HANA keeps a purely numeric ALPHANUM value as a number: it goes out without leading zeros, flagged numeric
+      // (bit 7 of the byte before the text), and the client pads it with zeros to the declared length, so '123' and
+      // '00123' in ALPHANUM(6) both read '000123' (hdb lib/protocol/Reader.js readBytes, ALPHANUM_NUMERIC_VALUE).
       const declared = wire.length & 0x7f
       return (w, r) => {
         const b = col.bytes(r)
         if (b === null) return w.u8(255)
-        w.lengthIndicator(b.length + 1)
-        w.u8(declared)
-        w.bytes(b)
+        let digits = b.length > 0
+        for (let k = 0; digits && k < b.length; k++) digits = b[k]! >= 0x30 && b[k]! <= 0x39
+        if (!digits) {
+          w.lengthIndicator(b.length + 1)
+          w.u8(declared)
+          w.bytes(b)
+          return
+        }
+        let start = 0
+        while (start < b.length - 1 && b[start] === 0x30) start++
+        w.lengthIndicator(b.length - start + 1)
+        w.u8(0x80 | declared)
+        w.bytes(b.subarray(start))
       }
     }
     case TypeCode.CHAR:

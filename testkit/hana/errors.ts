@@ -58,6 +58,27 @@ export class HanaError extends Error {
   }
 }
 
+/**
+ * HANA's 274 naming the column and the refused value (SAP HANA SQL Reference, "SQL Error Codes": 274
+ * ERR_SQL_INS_LARGE_VALUE; the text as SAP's JDBC driver reports it: `inserted value too large for column: Failed in
+ * "NAME" column with the value 'abcd'`). Binary values are shown as hex digits.
+ */
+export const valueTooLarge = (column: string, value: string, suffix = ""): HanaError =>
+  new HanaError(274, "HY000", `${VALUE_TOO_LARGE}${column}" column with the value '${value}'${suffix}`)
+
+/** The start of valueTooLarge's text; the declared-length CHECKs (translate.ts lengthCheck) raise it as it is. */
+export const VALUE_TOO_LARGE = `inserted value too large for column: Failed in "`
+
+/** HANA's 303 text for a date outside 0001-01-01 .. 9999-12-31 (raised by translate.ts lengthCheck's CHECK). */
+export const DATE_OUT_OF_RANGE = "invalid DATE, TIME or TIMESTAMP value: out of range 0001-01-01 .. 9999-12-31: "
+
+/** HANA's 314 for a value beyond its type's range or a DECIMAL's precision (SQL Error Codes: ERR_SQL_NUMERIC_OVERFLOW). */
+const numericOverflow = (detail: string): HanaError => new HanaError(314, "22003", `numeric overflow: ${detail}`)
+
+/** DuckDB's texts for a number that does not fit its target type (as opposed to text that is no number at all). */
+const OUT_OF_RANGE =
+  /out of range|Could not cast value .* to (?:DECIMAL|U?TINYINT|U?SMALLINT|U?INTEGER|U?BIGINT|HUGEINT)|Could not convert string "[-+]?\d*\.?\d+(?:[eE][-+]?\d+)?" to DECIMAL|overflow/i
+
 const quoted = (message: string): string | undefined => {
   const m = /(?:with name|name) "?([^"!\s]+)"?/.exec(message)
   return m?.[1] === undefined ? undefined : decodeName(m[1])
@@ -109,7 +130,12 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (/PRIMARY KEY or UNIQUE constraint violat|Duplicate key/i.test(msg)) {
       return new HanaError(301, "23000", `unique constraint violated: ${firstLine.replace(/^Constraint Error: /, "")}`)
     }
-    // Declared lengths are CHECK (length(col) <= n) constraints (translate.ts lengthCheck).
+    // Declared lengths are CHECKs that raise HANA's 274 text with the value (translate.ts lengthCheck) …
+    const dated = msg.indexOf(`(Error: ${DATE_OUT_OF_RANGE}`)
+    if (dated >= 0) return new HanaError(303, "22007", msg.slice(dated + "(Error: ".length).replace(/\)\s*$/, ""))
+    const raised = msg.indexOf(`(Error: ${VALUE_TOO_LARGE}`)
+    if (raised >= 0) return new HanaError(274, "HY000", msg.slice(raised + "(Error: ".length).replace(/\)\s*$/, ""))
+    // … or, in tables made before, plain CHECK (length(col) <= n) constraints.
     const tooLong = /CHECK constraint failed.*CHECK\(\((?:octet_)?length\("?([^")]+)"?\) <= \d+\)\)/.exec(firstLine)
     if (tooLong !== null) return new HanaError(274, "HY000", `inserted value too large for column: ${decodeName(tooLong[1]!)}`)
     if (/CHECK constraint failed/.test(msg)) return new HanaError(677, "HY000", `check constraint violation: ${firstLine.replace(/^Constraint Error: /, "")}`)
@@ -127,6 +153,9 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
   // L. Breddemann, "Be careful with dates and timestamps", lbreddemann.org).
   if (e.kind === "Conversion Error" && /(date|timestamp) field (format|value)/i.test(firstLine)) {
     return new HanaError(303, "22007", `invalid DATE, TIME or TIMESTAMP value: ${firstLine.replace(/^Conversion Error: /, "")}`)
+  }
+  if ((e.kind === "Conversion Error" || e.kind === "Out of Range Error") && OUT_OF_RANGE.test(firstLine)) {
+    return numericOverflow(firstLine.replace(/^[A-Za-z ]+Error: /, ""))
   }
   if (e.kind === "Conversion Error" || e.kind === "Invalid Input Error" || e.kind === "Out of Range Error") {
     return new HanaError(339, "HY000", `invalid number: ${firstLine.replace(/^[A-Za-z ]+Error: /, "")}`)

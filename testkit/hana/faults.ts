@@ -12,6 +12,13 @@ export interface HanaFaults {
   dropMidResult?: boolean | undefined
   /** Delay every reply by this many milliseconds. */
   replyDelayMs?: number | undefined
+  /**
+   * Make the server fail inside itself (an internal error, not a SQL error) on requests of these message types
+   * (hdb's MessageType: 2 EXECUTE_DIRECT, 13 EXECUTE, 17 WRITE_LOB, …): in the handler before the statement runs, or
+   * while encoding the reply after it ran. The server must still answer that request with a HANA error and keep the
+   * session usable.
+   */
+  failInternally?: { readonly messageTypes: readonly number[]; readonly stage: "handler" | "reply" } | undefined
 }
 
 /** Fault state as connections read it. */
@@ -20,6 +27,8 @@ export interface FaultState {
   readonly dropMidResult: boolean
   readonly replyDelayMs: number
   refuseLogins(user: string): boolean
+  /** Whether a request of this message type fails internally at this stage (see HanaFaults.failInternally). */
+  failsInternally(messageType: number, stage: "handler" | "reply"): boolean
 }
 
 /** The fault state connections read, following the live switches in `faults`. */
@@ -36,5 +45,9 @@ export const faultState = (faults: HanaFaults): FaultState => ({
   refuseLogins: (user) => {
     const r = faults.refuseLogins
     return typeof r === "function" ? r(user) : r === true
+  },
+  failsInternally: (messageType, stage) => {
+    const f = faults.failInternally
+    return f !== undefined && f.stage === stage && f.messageTypes.includes(messageType)
   }
 })

@@ -7,7 +7,8 @@ import { declaredTypes } from "./catalog.ts"
 import { cellWriter, encodeResultSetMetadata } from "./encode.ts"
 import type { CellWriter, ColumnMetadata, LobRegistry } from "./encode.ts"
 import { decodeName } from "./names.ts"
-import { type ColumnSource, SPECIAL_COLUMN_NAMES } from "./translate.ts"
+import { type FromItem, type SelectItemSource, SPECIAL_COLUMN_NAMES } from "./translate.ts"
+import { sourceColumns } from "./select-columns.ts"
 import { duckType, parseTypeText, typeOfDuck, wireType } from "./types.ts"
 import type { HanaType, WireType } from "./types.ts"
 import { ByteWriter } from "./wire.ts"
@@ -29,15 +30,17 @@ export const describeColumns = async (
   tables: readonly string[],
   dfv: number,
   names?: ReadonlyArray<string | undefined>,
-  /** The table column each plain column item reads (translate.ts), by position. */
-  sources?: ReadonlyArray<ColumnSource | undefined>
+  /** What each select item reads (translate.ts): a table column, a star, or an expression. */
+  sources?: ReadonlyArray<SelectItemSource>,
+  /** The query's top-level FROM items, for qualifiers and stars. */
+  fromItems?: ReadonlyArray<FromItem | undefined>
 ): Promise<ResultColumn[]> => {
   const declared = tables.length > 0 ? await declaredTypes(session, tables) : new Map()
   const useNames = names !== undefined && names.length === columns.length
-  const useSources = sources !== undefined && sources.length === columns.length
+  const resolved = sources === undefined || fromItems === undefined ? undefined : await sourceColumns(session, columns.length, sources, fromItems)
   return columns.map((c, i) => {
-    const source = useSources ? sources[i] : undefined
-    const d = declared.get(source?.column ?? c.name)
+    const source = resolved?.[i]
+    const d = source ?? declared.get(c.name)
     const parsed = d === undefined ? undefined : parseTypeText(d.type)
     const fromTable = parsed !== undefined && sameStorage(parsed, c)
     const type = fromTable ? parsed : typeOfDuck(c)

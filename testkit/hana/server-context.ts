@@ -25,6 +25,8 @@ export interface ResolvedOptions {
   readonly x509: X509Options | undefined
   readonly firstFetchSize: number
   readonly maxSessions: number
+  /** The server's own compression setting (HANA's indexserver.ini [session] compression). */
+  readonly compression: boolean
 }
 
 /** What one connection lets another do to it (ALTER SYSTEM CANCEL / DISCONNECT SESSION). */

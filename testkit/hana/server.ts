@@ -49,6 +49,12 @@ export interface HanaTestServerOptions {
   readonly firstFetchSize?: number
   /** Maximum concurrent sessions (default 256). */
   readonly maxSessions?: number
+  /**
+   * LZ4 packet compression for clients that offer it without forcing it (HANA's `indexserver.ini [session]
+   * compression`: false by default, as on HANA on premise; true as on HANA Cloud). A client that forces it (hdb
+   * `compress: true`) gets it either way; see compression.ts.
+   */
+  readonly compression?: boolean
   /** Fault injection (also changeable later through {@link HanaTestServerHandle.faults}). */
   readonly faults?: HanaFaults
 }
@@ -95,7 +101,8 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     jwt: options.jwt,
     x509: options.x509,
     firstFetchSize: options.firstFetchSize ?? 32,
-    maxSessions: options.maxSessions ?? 256
+    maxSessions: options.maxSessions ?? 256,
+    compression: options.compression ?? false
   }
   const faults: HanaFaults = { ...options.faults }
   const engine = await Engine.open()

@@ -32,6 +32,7 @@ import {
 } from "./wire.ts"
 import type { Request } from "./wire.ts"
 import { SqlSession } from "./sqlsession.ts"
+import { compressionOn, compressPacket, COMPRESSION_OPTION, decompressPacket, isCompressed, negotiateCompression } from "./compression.ts"
 
 const INIT_REQUEST_LENGTH = 14
 const INIT_REPLY = Buffer.from("0414000401000000", "hex")
@@ -58,6 +59,8 @@ export class ProtocolSession {
   private x509Nonce: Buffer | undefined
   private pendingUser: string | undefined
   private authMethod = ""
+  /** LZ4 packet compression agreed at CONNECT (compression.ts). */
+  private compressed = false
 
   constructor(
     private readonly socket: Socket,
@@ -156,34 +159,64 @@ export class ProtocolSession {
     }
   }
 
-  private async handlePacket(packet: Buffer): Promise<void> {
+  private async handlePacket(received: Buffer): Promise<void> {
     if (this.closed) return
     let request: Request
+    let packet = received
     try {
+      if (this.compressed && isCompressed(packet)) packet = decompressPacket(packet)
       request = decodeRequest(packet)
     } catch {
       // A malformed packet closes only this session.
       return this.shutdown()
     }
+    // Every request gets an answer: whatever fails inside the server (a SQL error, a bug, a reply that cannot be
+    // encoded) becomes a HANA error reply and the session goes on; only an unreadable packet ends it.
     let reply: Reply | undefined
     try {
       // The whole packet was read, so the session goes on after refusing it (see exceedsDeclaredSize).
       if (exceedsDeclaredSize(packet)) throw BUFFER_STRUCTURE_ERROR
+      if (this.ctx.faults.failsInternally(request.messageType, "handler")) throw new Error(`injected internal failure handling message type ${request.messageType}`)
       reply = await this.dispatch(request)
     } catch (e) {
       if (e instanceof MalformedPacket) return this.shutdown()
-      const err = fromEngineError(e, this.sql?.currentSchema ?? "")
-      reply = { kind: SegmentKind.ERROR, functionCode: 0, parts: [errorPart(err)] }
+      reply = this.errorReply(e)
     }
     if (reply === undefined || this.closed) return
     await this.send(request, reply)
+  }
+
+  /** The ERROR reply for a failure (a HANA error as it is; anything else as HANA's general error 2). */
+  private errorReply(e: unknown): Reply {
+    let err: HanaError
+    try {
+      err = fromEngineError(e, this.sql?.currentSchema ?? "")
+    } catch {
+      err = HanaError.general("internal error")
+    }
+    return { kind: SegmentKind.ERROR, functionCode: 0, parts: [errorPart(err)] }
+  }
+
+  /** The reply's bytes; a reply that cannot be encoded is answered with the error that stopped it. */
+  private encode(request: Request, reply: Reply): Buffer {
+    const sessionId = this.sql === undefined ? 0n : this.sessionId
+    try {
+      if (this.ctx.faults.failsInternally(request.messageType, "reply")) {
+        throw new Error(`injected internal failure encoding the reply to message type ${request.messageType}`)
+      }
+      const bytes = encodeReply(sessionId, request.packetCount, reply.kind, reply.functionCode, reply.parts)
+      return this.compressed && request.messageType !== MessageType.CONNECT ? compressPacket(bytes) : bytes
+    } catch (e) {
+      const error = this.errorReply(e)
+      return encodeReply(sessionId, request.packetCount, error.kind, error.functionCode, error.parts)
+    }
   }
 
   private async send(request: Request, reply: Reply, partial = false): Promise<void> {
     const faults = this.ctx.faults
     if (faults.replyDelayMs > 0) await new Promise((r) => setTimeout(r, faults.replyDelayMs))
     if (this.closed) return
-    const bytes = encodeReply(this.sql === undefined ? 0n : this.sessionId, request.packetCount, reply.kind, reply.functionCode, reply.parts)
+    const bytes = this.encode(request, reply)
     if (partial) {
       this.socket.write(bytes.subarray(0, Math.max(PACKET_HEADER_LENGTH + 1, bytes.length >> 1)))
       return this.shutdown()
@@ -316,6 +349,7 @@ export class ProtocolSession {
     const options = requestPart(request, PartKind.CONNECT_OPTIONS)
     const requested = options === undefined ? undefined : decodeOptions(options)
     const dfv = requested?.get(23) ?? requested?.get(12)
+    const compression = negotiateCompression(requested?.get(COMPRESSION_OPTION), this.ctx.options.compression)
     const agreedDfv = typeof dfv === "number" ? Math.max(1, Math.min(dfv, 9)) : 1
     if (this.ctx.connections.size >= this.ctx.options.maxSessions) {
       throw new HanaError(1038, "HY000", "maximum number of connections reached")
@@ -333,14 +367,18 @@ export class ProtocolSession {
       throw e
     }
     this.sql = sql
+    // hdb compresses from its first request after CONNECT and expects the CONNECT reply itself uncompressed.
+    this.compressed = compressionOn(compression)
     this.repliesAtLogin = this.replies + 1
     this.ctx.connections.set(this.connectionId, this)
     return ok(FunctionCode.NIL, [
       { kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from(method), serverData]) },
       {
         kind: PartKind.CONNECT_OPTIONS,
-        argc: 6,
+        argc: compression === undefined ? 6 : 7,
         data: encodeOptions([
+          // Always answered when offered: hdb keeps its own offer, and compresses, when the reply leaves it out.
+          ...(compression === undefined ? [] : [{ name: COMPRESSION_OPTION, type: OptionType.INT, value: compression }]),
           // FLAG_SET1 echoed: hdb then checks liveness with CLIENT_PING (SUPPORT_CLIENT_PING = 0x02000000).
           { name: 53, type: OptionType.INT, value: (typeof requested?.get(53) === "number" ? (requested.get(53) as number) : 0) & 0x02000000 },
           { name: 1, type: OptionType.INT, value: this.connectionId },

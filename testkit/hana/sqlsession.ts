@@ -24,7 +24,7 @@ import { duckType, parseTypeText, typeOfDuck, typeOfDuckName, wireType } from ".
 import { declaredTypes } from "./catalog.ts"
 import { parameterColumns } from "./parameter-columns.ts"
 import { prepareTyped, withoutPlaceholders } from "./untyped-parameters.ts"
-import { bindTypes, copyDeclaredTypes, copyViewTypes, stagedColumns, textForTestOnlyTypes } from "./binding.ts"
+import { bindTypes, copyDeclaredTypes, copyViewTypes, stagedColumns, textForTestOnlyTypes, truncateSeconddates } from "./binding.ts"
 import { enforceDeclaredLengths } from "./declared-lengths.ts"
 import { errorPart, failedAtRow, failedRows, i32s, ok, u64 } from "./replies.ts"
 import type { Reply } from "./replies.ts"
@@ -330,7 +330,7 @@ export class SqlSession {
     if (outcome.kind === "rows") {
       const columns =
         statement?.columns ??
-        (await describeColumns(session, outcome.cursor.columns, this.tablesOf(session, t), this.dfv, t.kind === "query" ? t.columnNames : undefined, t.kind === "query" ? t.columnSources : undefined))
+        (await describeColumns(session, outcome.cursor.columns, this.tablesOf(session, t), this.dfv, t.kind === "query" ? t.columnNames : undefined, t.kind === "query" ? t.columnSources : undefined, t.kind === "query" ? t.fromItems : undefined))
       const id = this.nextId++
       const result = new OpenResult(id, outcome.cursor, columns, (value, kind) => this.registerLob(value, kind))
       const first = await this.fetchRows(result, this.ctx.options.firstFetchSize)
@@ -374,7 +374,7 @@ export class SqlSession {
       prepared = await prepareTyped(session, t.sql)
       if (t.kind === "query") {
         tables = this.tablesOf(session, t)
-        columns = await describeColumns(session, prepared.columns, tables, this.dfv, t.columnNames, t.columnSources)
+        columns = await describeColumns(session, prepared.columns, tables, this.dfv, t.columnNames, t.columnSources, t.fromItems)
       }
       parameterTypes = await this.parameterTypes(session, sql, t, prepared)
     }
@@ -482,6 +482,7 @@ export class SqlSession {
         ? [{ values: [], pendingLobs: [] } as ParameterRow]
         : decodeParameters(paramsPart.data, paramsPart.argc, count, statement.parameterTypes.map((p) => Math.max(p.scale, 0)))
     textForTestOnlyTypes(rows, statement.parameterTypes)
+    truncateSeconddates(rows, statement.parameterTypes)
     const prepared = statement.prepared!
     if (t.kind === "query") {
       const row = rows[0]!

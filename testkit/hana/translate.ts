@@ -4,7 +4,9 @@
  * values, and classifies the statement (function code, transaction control, session commands).
  */
 import { typeDateArguments } from "./datetime-arguments.ts"
-import { HanaError } from "./errors.ts"
+import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
+import { TYPED_FUNCTION_MACROS, TYPED_FUNCTIONS } from "./function-types.ts"
+import { alterTableClauses, recordTableOptions, tableOptions, withoutColumnClauses } from "./table-clauses.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
@@ -59,7 +61,8 @@ const FUNCTIONS = new Map([
   ["TO_NCLOB", "hana_to_varchar"],
   ["TO_CLOB", "hana_to_varchar"],
   ["WEEKDAY", "hana_weekday"],
-  ["NEWUID", "hana_newuid"]
+  ["NEWUID", "hana_newuid"],
+  ...TYPED_FUNCTIONS
 ])
 
 /** The session macro a divisor is wrapped in: it raises "division by zero undefined" (error 304) for 0. */
@@ -95,7 +98,8 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO series_generate_integer(inc, mn, mx) AS TABLE SELECT CAST(i AS BIGINT) AS GENERATED_PERIOD_START, CAST(i + inc AS BIGINT) AS GENERATED_PERIOD_END, CAST((i - mn) / inc + 1 AS BIGINT) AS ELEMENT_NUMBER, CAST((i - mn) / (mx - mn) AS DOUBLE) AS FRACTION_OF_MIN_MAX_RANGE FROM range(mn, mx, inc) t(i)",
   // HANA fails a division by zero with error 304 "division by zero undefined" where DuckDB returns NULL.
   `CREATE OR REPLACE TEMP MACRO ${DIVISOR_GUARD}(d) AS CASE WHEN d = 0 THEN error('division by zero undefined') ELSE d END`,
-  "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM range(CAST(s * 60000000 AS BIGINT)) t(i) WHERE hash(i) = 0)"
+  "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM range(CAST(s * 60000000 AS BIGINT)) t(i) WHERE hash(i) = 0)",
+  ...TYPED_FUNCTION_MACROS
 ].join("; ")
 
 /** Session values substituted into SQL. */
@@ -123,7 +127,9 @@ export type Translated =
       /** HANA's names of the result columns that are expressions (the select item's text), by position. */
       readonly columnNames?: ReadonlyArray<string | undefined>
       /** The table columns plain column items read, by position (result nullability). */
-      readonly columnSources?: ReadonlyArray<ColumnSource | undefined>
+      readonly columnSources?: ReadonlyArray<SelectItemSource>
+      /** The top-level FROM items in order (undefined entries: subqueries and other unnamed items). */
+      readonly fromItems?: ReadonlyArray<FromItem | undefined>
     }
   | {
       readonly kind: "dml"
@@ -366,15 +372,28 @@ const BINARY_TYPES = new Set(["VARBINARY", "BINARY"])
  */
 /** The CHECK (after a space) enforcing a column's declared length, or "" when its type has none. */
 export const lengthCheck = (column: string, type: HanaType): string => {
+  if (DATED_TYPES.has(type.name)) {
+    // HANA's dates run from 0001-01-01 to 9999-12-31 (SAP HANA SQL Reference, "Datetime Data Types"); DuckDB's go
+    // further. The check raises HANA's 303 text (errors.ts DATE_OUT_OF_RANGE).
+    const c = quoteName(column)
+    return ` CHECK (CASE WHEN ${c} >= DATE '0001-01-01' AND ${c} < DATE '10000-01-01' THEN true ELSE error(${quoteString(DATE_OUT_OF_RANGE)} || CAST(${c} AS VARCHAR)) END)`
+  }
   if (type.length <= 0) return ""
   const fn = CHARACTER_TYPES.has(type.name) ? "length" : BINARY_TYPES.has(type.name) ? "octet_length" : undefined
-  return fn === undefined ? "" : ` CHECK (${fn}(${quoteName(column)}) <= ${type.length})`
+  if (fn === undefined) return ""
+  // The check raises HANA's 274 text naming the column and the value (errors.ts valueTooLarge).
+  const value = fn === "length" ? quoteName(column) : `upper(hex(${quoteName(column)}))`
+  const text = quoteString(`${VALUE_TOO_LARGE}${column}" column with the value '`)
+  return ` CHECK (CASE WHEN ${fn}(${quoteName(column)}) <= ${type.length} THEN true ELSE error(${text} || ${value} || ${quoteString("'")}) END)`
 }
 
 const typeAt = (tokens: readonly Token[], i: number): [string, number, HanaType] => {
   const [t, consumed] = parseType(tokens, i)
   return [duckType(t), consumed, t]
 }
+
+/** Types holding a date, whose year HANA limits to 1..9999. */
+const DATED_TYPES = new Set(["DATE", "SECONDDATE", "TIMESTAMP", "LONGDATE", "DAYDATE"])
 
 const DATETIME_TYPES = new Set(["DATE", "TIME", "SECONDDATE", "TIMESTAMP", "LONGDATE", "DAYDATE", "SECONDTIME"])
 
@@ -567,23 +586,44 @@ export interface ColumnSource {
   readonly optional: boolean
 }
 
+/** A select item `*` (all FROM items) or `q.*` (the FROM item known as `q`). */
+export interface StarSource {
+  readonly star: string | undefined
+}
+
+/** What a select item reads: a table column, every column of a star, or (undefined) an expression. */
+export type SelectItemSource = ColumnSource | StarSource | undefined
+
+/** A top-level FROM item that is a table: the name it is known by (alias, else table name), its table and schema. */
+export interface FromItem {
+  readonly name: string
+  readonly table: string
+  readonly schema: string | undefined
+}
+
 const nameOf = (t: Token): string => encodeName(t.t === "qident" ? t.v : t.v.toUpperCase())
 
 /**
  * The table column behind each select item that is a (qualified) column reference, aliased or not: HANA resolves
  * such items to the column (its result metadata names the source table and column beside the display name, as
  * node-hdb's ResultSetMetadata fixtures show: https://github.com/SAP/node-hdb/blob/master/test/fixtures/resultSetMetadata.js),
- * so a NOT NULL column stays mandatory. Undefined entries are expressions; undefined overall when a `*` makes
- * positions unknowable.
+ * so a NOT NULL column stays mandatory. Undefined entries are expressions; a `*` or `q.*` item is a StarSource
+ * (results.ts expands it over the FROM items' columns).
  */
-const selectItemSources = (tokens: readonly Token[]): Array<ColumnSource | undefined> | undefined => {
+const selectItemSources = (tokens: readonly Token[]): { sources: SelectItemSource[]; from: Array<FromItem | undefined> } | undefined => {
   const list = selectList(tokens)
   if (list === undefined) return undefined
   const optional = outerJoinSides(tokens, list.end)
-  const out: Array<ColumnSource | undefined> = []
+  const out: SelectItemSource[] = []
   for (const item of splitTopLevel(tokens.slice(list.start, list.end))) {
     const last = item[item.length - 1]
-    if (last === undefined || (last.t === "op" && last.v === "*")) return undefined
+    if (last === undefined) return undefined
+    if (last.t === "op" && last.v === "*") {
+      if (item.length === 1) out.push({ star: undefined })
+      else if (item.length === 3 && item[1]!.t === "op" && item[1]!.v === ".") out.push({ star: nameOf(item[0]!) })
+      else return undefined
+      continue
+    }
     const isName = (t: Token | undefined) => t !== undefined && (t.t === "word" || t.t === "qident")
     const aliased = item.length >= 2 && isName(last) && !(item[item.length - 2]!.t === "op")
     const core = aliased ? item.slice(0, upper(item[item.length - 2]) === "AS" ? -2 : -1) : item
@@ -597,20 +637,25 @@ const selectItemSources = (tokens: readonly Token[]): Array<ColumnSource | undef
     const opt = optional.all || (qualifier === undefined ? optional.names.size > 0 : optional.names.has(qualifier))
     out.push(qualifier === undefined ? { column: nameOf(core[core.length - 1]!), optional: opt } : { qualifier, column: nameOf(core[core.length - 1]!), optional: opt })
   }
-  return out
+  return { sources: out, from: optional.items }
 }
 
 const CLAUSE_ENDS = new Set(["WHERE", "GROUP", "ORDER", "HAVING", "LIMIT", "UNION", "EXCEPT", "INTERSECT", "MINUS", "FOR", "WINDOW", "QUALIFY"])
 const NOT_ALIASES = new Set(["ON", "USING", "WHERE", "JOIN", "LEFT", "RIGHT", "INNER", "FULL", "CROSS", "OUTER", "NATURAL", "GROUP", "ORDER", "LIMIT", "HAVING", "UNION"])
 
 /** The name (alias, else table name) a FROM item at tokens[k] is known by; undefined for an unaliased `( … )`. */
-const fromItemName = (tokens: readonly Token[], k: number): string | undefined => {
+const fromItemName = (tokens: readonly Token[], k: number): string | undefined => fromItemAt(tokens, k).name
+
+/** The FROM item at tokens[k]: its name (as fromItemName) and, for a table (`[schema.]table`), table and schema. */
+const fromItemAt = (tokens: readonly Token[], k: number): { name: string | undefined; item: FromItem | undefined } => {
   let name: Token | undefined
+  const parts: Token[] = []
   if (tokens[k]?.t === "op" && tokens[k]!.v === "(") {
     k = matching(tokens, k)
   } else {
     while (tokens[k] !== undefined && (tokens[k]!.t === "word" || tokens[k]!.t === "qident")) {
       name = tokens[k]
+      parts.push(name!)
       if (tokens[k + 1]?.t === "op" && tokens[k + 1]!.v === ".") k += 2
       else break
     }
@@ -619,7 +664,9 @@ const fromItemName = (tokens: readonly Token[], k: number): string | undefined =
   const alias =
     upper(next) === "AS" ? tokens[k + 2] : next !== undefined && (next.t === "qident" || (next.t === "word" && !NOT_ALIASES.has(upper(next)) && !CLAUSE_ENDS.has(upper(next)))) ? next : undefined
   const known = alias ?? name
-  return known === undefined ? undefined : nameOf(known)
+  const table = parts.length === 1 || parts.length === 2 ? nameOf(parts[parts.length - 1]!) : undefined
+  const item = known === undefined || table === undefined || tokens[k + 1]?.v === "(" ? undefined : { name: nameOf(known), table, schema: parts.length === 2 ? nameOf(parts[0]!) : undefined }
+  return { name: known === undefined ? undefined : nameOf(known), item }
 }
 
 /**
@@ -627,8 +674,9 @@ const fromItemName = (tokens: readonly Token[], k: number): string | undefined =
  * side of LEFT JOIN, every table before a RIGHT JOIN; a FULL join (or a RIGHT JOIN after an unnamed group) makes
  * every table optional (`all`).
  */
-const outerJoinSides = (tokens: readonly Token[], from: number): { names: Set<string>; all: boolean } => {
+const outerJoinSides = (tokens: readonly Token[], from: number): { names: Set<string>; all: boolean; items: Array<FromItem | undefined> } => {
   const names = new Set<string>()
+  const items: Array<FromItem | undefined> = []
   const before: Array<string | undefined> = []
   let all = false
   let depth = 0
@@ -643,6 +691,7 @@ const outerJoinSides = (tokens: readonly Token[], from: number): { names: Set<st
     if (w === "FROM" || (inFrom && t.t === "op" && t.v === ",")) {
       inFrom = true
       before.push(fromItemName(tokens, i + 1))
+      items.push(fromItemAt(tokens, i + 1).item)
       continue
     }
     if (w !== "JOIN") continue
@@ -657,8 +706,9 @@ const outerJoinSides = (tokens: readonly Token[], from: number): { names: Set<st
       for (const n of before) if (n !== undefined) names.add(n)
     }
     before.push(item)
+    items.push(fromItemAt(tokens, i + 1).item)
   }
-  return { names, all }
+  return { names, all, items }
 }
 
 /** `CREATE|ALTER|DROP [X509|JWT|SAML] PROVIDER`, `… PSE`, `… CERTIFICATE`. */
@@ -712,14 +762,14 @@ const translateQuery = (all: Token[], session: SessionValues, sqlText?: string):
   let sql = rewrite(tokens, session)
   if (limit !== undefined) sql += ` LIMIT ${limit}`
   const columnNames = sqlText === undefined ? undefined : selectItemNames(tokens, sqlText)
-  const columnSources = selectItemSources(tokens)
+  const selected = selectItemSources(tokens)
   return {
     kind: "query",
     sql,
     params: countParams(tokens),
     forUpdate,
     ...(columnNames === undefined ? {} : { columnNames }),
-    ...(columnSources === undefined ? {} : { columnSources })
+    ...(selected === undefined ? {} : { columnSources: selected.sources, fromItems: selected.from })
   }
 }
 
@@ -865,7 +915,7 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
     const colName = identOf(el[0])
     if (colName === undefined) throw HanaError.syntax(`column definition expected near ${el[0]?.v ?? "<end>"}`, 0)
     const [duck, consumed, type] = typeAt(el, 1)
-    let tail = el.slice(1 + consumed)
+    let tail = withoutColumnClauses(el.slice(1 + consumed))
     const generated = tail.findIndex((t) => upper(t) === "GENERATED")
     if (generated >= 0) {
       // GENERATED {ALWAYS|BY DEFAULT} AS IDENTITY [(START WITH n INCREMENT BY m)] → a sequence-backed default.
@@ -900,7 +950,9 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
     ? [`INSERT INTO "SYS"."_ROW_TABLES" SELECT table_oid FROM duckdb_tables() WHERE database_name = current_database()
         AND table_name = ${quoteString(encodeName(name))} AND schema_name = ${schema === undefined ? "current_schema()" : quoteString(encodeName(schema))}`]
     : []
-  return { kind: "ddl", sql: [...sequences, `${create} ${target} (${defs.join(", ")})`, ...comments, ...rowMark].join("; "), params: 0 }
+  // UNLOAD PRIORITY and PARTITION BY after the column list are kept for SYS.TABLES (table-clauses.ts).
+  const options = local ? [] : recordTableOptions(schema, name, tableOptions(rest.slice(close + 1)))
+  return { kind: "ddl", sql: [...sequences, `${create} ${target} (${defs.join(", ")})`, ...comments, ...rowMark, ...options].join("; "), params: 0 }
 }
 
 const translateDrop = (all: Token[], session: SessionValues): Translated => {
@@ -940,11 +992,13 @@ const rewriteAlterTable = (all: Token[], session: SessionValues): { sql: string;
         if (op === "DROP") return `ALTER TABLE ${target} DROP COLUMN ${quoteName(col)}`
         const [duck, consumed, type] = typeAt(el, 1)
         if (lengthCheck(col, type) !== "") sized.push(encodeName(col))
-        return `ALTER TABLE ${target} ADD COLUMN ${quoteName(col)} ${duck} ${rewrite(el.slice(1 + consumed), session)}; COMMENT ON COLUMN ${target}.${quoteName(col)} IS ${quoteString(typeText(type))}`
+        return `ALTER TABLE ${target} ADD COLUMN ${quoteName(col)} ${duck} ${rewrite(withoutColumnClauses(el.slice(1 + consumed)), session)}; COMMENT ON COLUMN ${target}.${quoteName(col)} IS ${quoteString(typeText(type))}`
       })
       .join("; ")
     return sized.length > 0 ? { sql, declaredLengths: { table: target, columns: sized } } : { sql }
   }
+  const clauses = alterTableClauses(schema, name, rest)
+  if (clauses !== undefined) return { sql: clauses === "" ? "SELECT NULL WHERE false" : clauses }
   return { sql: rewrite(all, session) }
 }
 

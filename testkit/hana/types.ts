@@ -199,9 +199,12 @@ export const typeOfDuck = (c: Pick<ColumnInfo, "typeId" | "precision" | "scale">
     case DuckDBTypeId.BIGINT:
     case DuckDBTypeId.UBIGINT:
       return { name: "BIGINT", length: 0, scale: 0 }
+    // DuckDB sums integers as HUGEINT; HANA sums them as BIGINT and fails a sum beyond it with 314 numeric overflow
+    // rather than widening ("SAP HANA SPS04 Numeric overflow for SUM aggregation": HANA does not up-convert during
+    // aggregation). The encoder checks each value (encode.ts).
     case DuckDBTypeId.HUGEINT:
     case DuckDBTypeId.UHUGEINT:
-      return { name: "DECIMAL", length: 38, scale: 0 }
+      return { name: "BIGINT", length: 0, scale: 0 }
     case DuckDBTypeId.DECIMAL:
       return { name: "DECIMAL", length: c.precision, scale: c.scale }
     case DuckDBTypeId.FLOAT:

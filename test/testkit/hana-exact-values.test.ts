@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import type { HdbClient, HdbStatement } from "./hana/client.ts"
+
+/** Values kept, padded and refused as HANA does, at the oldest data format version hdb can ask for and at 8. */
+describe.each([1, 8])("HANA test server: exact values at data format version %i (raw hdb client)", (dfv) => {
+  let server: HanaTestServerHandle
+  let c: HdbClient
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: dfv })
+  })
+  afterAll(async () => {
+    closeQuietly(c)
+    await server.close()
+  })
+
+  it("ALPHANUM pads a purely numeric value with zeros to its declared length, whatever zeros it was given", async () => {
+    // HANA stores a numeric ALPHANUM value as a number and the client pads it (hdb lib/protocol/Reader.js readBytes:
+    // ALPHANUM_NUMERIC_VALUE, "zero-pad the value"); text stays as it is.
+    await exec(c, "CREATE TABLE an (id INTEGER, a ALPHANUM(6))")
+    for (const [id, v] of [[1, "00123"], [2, "123"], [3, "12A"], [4, "0"]] as const) await exec(c, `INSERT INTO an VALUES (${id}, '${v}')`)
+    const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO an VALUES (?, ?)", cb))
+    await call((cb) => st.exec([5, "42"], cb))
+    expect(await exec(c, "SELECT a FROM an ORDER BY id")).toEqual([{ A: "000123" }, { A: "000123" }, { A: "12A" }, { A: "000000" }, { A: "000042" }])
+  })
+
+  it("a date beyond 9999-12-31 is refused with 303 on every write path, and the table keeps its rows", async () => {
+    // HANA's dates run from 0001-01-01 to 9999-12-31 (SAP HANA SQL Reference, "Datetime Data Types"); 10000-01-01 is
+    // DAYDATE's NULL value on the wire (hdb lib/protocol/Reader.js), so it must never be stored.
+    await exec(c, "CREATE TABLE far (d DATE, ts TIMESTAMP, sd SECONDDATE)")
+    await exec(c, "INSERT INTO far VALUES ('9999-12-31', '9999-12-31 23:59:59', '9999-12-31 23:59:59')")
+    for (const sql of [
+      "INSERT INTO far (d) VALUES ('10000-01-01')",
+      "INSERT INTO far (ts) VALUES ('10000-01-01 00:00:00')",
+      "UPDATE far SET sd = ADD_DAYS(sd, 1)"
+    ]) {
+      const err = await failure(exec(c, sql))
+      expect([err.code, err.message]).toEqual([303, expect.stringMatching(/^invalid DATE, TIME or TIMESTAMP value: /)])
+    }
+    expect(await exec(c, "SELECT d, sd FROM far")).toEqual([{ D: "9999-12-31", SD: dfv >= 4 ? "9999-12-31 23:59:59" : "9999-12-31T23:59:59" }])
+  })
+
+  it("a SECONDDATE parameter keeps whole seconds, truncated as HANA does (not rounded)", async () => {
+    await exec(c, "CREATE TABLE sdp (id INTEGER, sd SECONDDATE)")
+    const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO sdp VALUES (?, ?)", cb))
+    await call((cb) => st.exec([1, "2024-01-01 10:00:00.9"], cb))
+    expect(await exec(c, "SELECT sd FROM sdp")).toEqual([{ SD: dfv >= 4 ? "2024-01-01 10:00:00" : "2024-01-01T10:00:00" }])
+  })
+
+  it("SECONDTIME and TIME drop the fractions of a second", async () => {
+    await exec(c, "CREATE TABLE tm (t TIME)")
+    await exec(c, "INSERT INTO tm VALUES ('10:00:00.7')")
+    expect(await exec(c, "SELECT t FROM tm")).toEqual([{ T: "10:00:00" }])
+  })
+})
+
+describe("HANA test server: computed dates beyond 9999-12-31 (raw hdb client, data format version 8)", () => {
+  it("fail with 303 instead of reading as NULL (10000-01-01 is DAYDATE's NULL)", async () => {
+    const server = await startHanaTestServer()
+    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
+    try {
+      const err = await failure(exec(c, "SELECT ADD_YEARS(TO_DATE('9999-06-01'), 1) AS D FROM DUMMY"))
+      expect(err.code).toBe(303)
+      expect(await exec(c, "SELECT ADD_YEARS(TO_DATE('9998-06-01'), 1) AS D FROM DUMMY")).toEqual([{ D: "9999-06-01" }])
+    } finally {
+      closeQuietly(c)
+      await server.close()
+    }
+  })
+})

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import type { HdbClient, HdbResultSet } from "./hana/client.ts"
+
+/** hdb's type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). */
+const INT = 3
+const BIGINT = 4
+const SMALLINT = 2
+
+/** Result types as HANA gives them, seen through the raw hdb client's result metadata. */
+describe("HANA test server: result types of functions, aggregates and joins (raw hdb client)", () => {
+  let server: HanaTestServerHandle
+  let c: HdbClient
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
+    await exec(c, "CREATE TABLE rt_a (id INTEGER NOT NULL, name NVARCHAR(10), big BIGINT, data BLOB)")
+    await exec(c, "CREATE TABLE rt_b (id SMALLINT, label NVARCHAR(5))")
+    await exec(c, "INSERT INTO rt_a VALUES (1, 'abc', 9000000000000000000, X'A1B2C3')")
+    await exec(c, "INSERT INTO rt_a VALUES (2, 'de', 9000000000000000000, NULL)")
+    await exec(c, "INSERT INTO rt_b VALUES (1, 'one')")
+  })
+  afterAll(async () => {
+    closeQuietly(c)
+    await server.close()
+  })
+
+  const metadata = async (sql: string) => {
+    const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))
+    rs.close()
+    return rs.metadata.map((m) => ({ name: m.columnDisplayName, type: m.dataType, table: m.tableName }))
+  }
+
+  it("LENGTH is INTEGER (bytes of a BLOB), and SUM over integers is BIGINT", async () => {
+    // SAP HANA SQL Reference: LENGTH returns INTEGER; sums of integers are BIGINT.
+    expect(await metadata("SELECT LENGTH(name) AS L, SUM(LENGTH(name)) AS S, SUM(id) AS I, COUNT(*) AS C FROM rt_a GROUP BY name")).toEqual([
+      { name: "L", type: INT, table: undefined },
+      { name: "S", type: BIGINT, table: undefined },
+      { name: "I", type: BIGINT, table: undefined },
+      { name: "C", type: BIGINT, table: undefined }
+    ])
+    expect(await exec(c, "SELECT SUM(LENGTH(name)) AS S FROM rt_a")).toEqual([{ S: 5 }])
+    expect(await exec(c, "SELECT LENGTH(data) AS L FROM rt_a ORDER BY id")).toEqual([{ L: 3 }, { L: null }])
+  })
+
+  it("a sum beyond BIGINT fails with 314 numeric overflow instead of widening, and the session goes on", async () => {
+    const err = await failure(exec(c, "SELECT SUM(big) AS S FROM rt_a"))
+    expect([err.code, err.message]).toEqual([314, "numeric overflow: 18000000000000000000 is out of range for BIGINT"])
+    expect(await exec(c, "SELECT SUM(id) AS S FROM rt_a")).toEqual([{ S: 3 }])
+  })
+
+  it("LPAD and RPAD take numbers and an optional pattern", async () => {
+    expect(await exec(c, "SELECT LPAD(id, 5, '0') AS P, RPAD(id, 3) AS R, LPAD(name, 2) AS T, LPAD(12.5, 6, '*') AS D FROM rt_a ORDER BY id")).toEqual([
+      { P: "00001", R: "1  ", T: "ab", D: "**12.5" },
+      { P: "00002", R: "2  ", T: "de", D: "**12.5" }
+    ])
+  })
+
+  it("SELECT * over a join reports every column under its own table, also for a name both tables have", async () => {
+    expect(await metadata("SELECT * FROM rt_b JOIN rt_a ON rt_a.id = rt_b.id")).toEqual([
+      { name: "ID", type: SMALLINT, table: "RT_B" },
+      { name: "LABEL", type: 11, table: "RT_B" },
+      { name: "ID", type: INT, table: "RT_A" },
+      { name: "NAME", type: 11, table: "RT_A" },
+      { name: "BIG", type: BIGINT, table: "RT_A" },
+      { name: "DATA", type: 27, table: "RT_A" }
+    ])
+    expect((await metadata("SELECT b.*, a.id FROM rt_a a, rt_b b")).map((m) => `${m.table}.${m.name}`)).toEqual(["RT_B.ID", "RT_B.LABEL", "RT_A.ID"])
+    expect((await metadata("SELECT a.id, b.id FROM rt_a a JOIN rt_b b ON a.id = b.id")).map((m) => [m.table, m.type])).toEqual([
+      ["RT_A", INT],
+      ["RT_B", SMALLINT]
+    ])
+  })
+})

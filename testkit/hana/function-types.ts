@@ -1,0 +1,25 @@
+/**
+ * HANA scalar functions whose argument rules or result types DuckDB's namesakes do not share, as session macros
+ * (translate.ts maps the HANA names onto them):
+ *
+ * - LENGTH returns INTEGER (DuckDB: BIGINT), counts the bytes of a BLOB / VARBINARY and takes any value, converted
+ *   to text (SAP HANA SQL Reference, "LENGTH Function (String)": returns the number of characters, or bytes for
+ *   binary values). SUM(LENGTH(x)) is then an integer sum, BIGINT as HANA types it (results.ts: DuckDB's HUGEINT
+ *   sums are reported and sent as BIGINT).
+ * - LPAD / RPAD take a number as the string to pad (HANA converts it implicitly to NVARCHAR), and the pad pattern is
+ *   optional (default a blank; "LPAD Function (String)", "RPAD Function (String)").
+ */
+
+/** HANA function names and the session macros that implement them. */
+export const TYPED_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
+  ["LENGTH", "hana_length"],
+  ["LPAD", "hana_lpad"],
+  ["RPAD", "hana_rpad"]
+]
+
+/** The session macros behind {@link TYPED_FUNCTIONS} (TEMP macros, created at login with the others). */
+export const TYPED_FUNCTION_MACROS: readonly string[] = [
+  "CREATE OR REPLACE TEMP MACRO hana_length(x) AS CASE WHEN typeof(x) = 'BLOB' THEN CAST(octet_length(CAST(x AS BLOB)) AS INTEGER) ELSE CAST(length(CAST(x AS VARCHAR)) AS INTEGER) END",
+  "CREATE OR REPLACE TEMP MACRO hana_lpad(s, n, p := ' ') AS lpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)",
+  "CREATE OR REPLACE TEMP MACRO hana_rpad(s, n, p := ' ') AS rpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)"
+]
