@@ -41,6 +41,24 @@ describe("HANA test server: TLS, JWT, X.509, SCRAMSHA256 and tenant database log
     closeQuietly(viaName)
   })
 
+  it("makes its certificates without any system program: TLS works with an empty PATH", async () => {
+    const path = process.env["PATH"]
+    process.env["PATH"] = ""
+    let certs: TestCertificates
+    try {
+      certs = generateTestCertificates()
+    } finally {
+      process.env["PATH"] = path
+    }
+    const own = await startHanaTestServer({ tls: { key: certs.key, cert: certs.cert } })
+    try {
+      const c = await connect({ host: "localhost", port: own.port, ca: [certs.ca], sslHanaCloudCertificates: false, user: own.user, password: own.password })
+      closeQuietly(c)
+    } finally {
+      await own.close()
+    }
+  })
+
   it("speaks TLS from the first byte: a plain-TCP client gets no init reply", async () => {
     const plain = await failure(connect({ host: "127.0.0.1", port: server.port, user: "SYSTEM", password: "Manager1", initializationTimeout: 500 }))
     expect(plain.code).toBe("EHDBOPENCONN")
