@@ -121,6 +121,17 @@ describe("HANA test server: TLS, JWT, X.509, SCRAMSHA256 and tenant database log
     const wrongKey = await failure(connect({ ...base(), authenticationX509: leaf.cert + other.key }))
     expect(wrongKey.code).toBe(10)
     expect(wrongKey.sqlState).toBe("28000")
+    // A certificate issued by an intermediate CA that the client sends along chains to the configured root; without
+    // the intermediate in the bundle it does not.
+    const inter = issueCertificate(clientCa, "/O=effect-adbc/CN=Intermediate", [], { isCa: true })
+    const viaInter = issueCertificate({ ca: inter.cert, caKey: inter.key }, "/CN=APP_USER", [], { clientAuth: true })
+    const chained = await connect({ ...base(), authenticationX509: viaInter.key + viaInter.cert + inter.cert })
+    try {
+      expect(await exec(chained, "SELECT CURRENT_USER FROM DUMMY")).toEqual([{ CURRENT_USER: "APP_USER" }])
+    } finally {
+      closeQuietly(chained)
+    }
+    expect((await failure(connect({ ...base(), authenticationX509: viaInter.key + viaInter.cert }))).code).toBe(10)
     // A certificate whose CN names no user fails too.
     const nobody = issueCertificate(clientCa, "/CN=NOBODY", [], { clientAuth: true })
     expect((await failure(connect({ ...base(), authenticationX509: nobody.cert + nobody.key }))).code).toBe(10)

@@ -311,6 +311,10 @@ export class SqlSession {
         await this.ctx.addUser({ name: t.user, password: t.password })
         return ok(FunctionCode.DDL)
       }
+      case "identity":
+        this.requireAdmin("security administration requires SYSTEM")
+        await this.ctx.administer(t.command)
+        return ok(FunctionCode.DDL)
       case "dropUser":
         this.requireAdmin("DROP USER requires SYSTEM")
         await this.ctx.dropUser(t.user)
