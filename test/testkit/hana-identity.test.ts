@@ -6,6 +6,7 @@
  */
 import * as crypto from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { SignedXml } from "xml-crypto"
 import { generateCertificateAuthority, issueCertificate, startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
@@ -28,7 +29,31 @@ const jwt = (payload: Record<string, unknown>, key: string): string => {
   return `${body}.${crypto.sign("sha256", Buffer.from(body), key).toString("base64url")}`
 }
 
-describe("HANA test server: X.509 and JWT trust configured by SQL (raw hdb)", () => {
+/** A SAML 2.0 assertion for `nameId`, signed (enveloped XML-DSig, RSA-SHA256, exclusive c14n) with `key`. */
+const samlAssertion = (nameId: string, key: string, options: { spProvidedId?: string; notOnOrAfter?: Date } = {}): string => {
+  const now = Date.now()
+  const sp = options.spProvidedId === undefined ? "" : ` SPProvidedID="${options.spProvidedId}"`
+  const xml =
+    `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${crypto.randomUUID()}" Version="2.0" ` +
+    `IssueInstant="${new Date(now).toISOString()}"><saml:Issuer>https://idp.example</saml:Issuer>` +
+    `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified"${sp}>${nameId}</saml:NameID></saml:Subject>` +
+    `<saml:Conditions NotBefore="${new Date(now - 60_000).toISOString()}" ` +
+    `NotOnOrAfter="${(options.notOnOrAfter ?? new Date(now + 600_000)).toISOString()}"/></saml:Assertion>`
+  const sig = new SignedXml({
+    privateKey: key,
+    canonicalizationAlgorithm: "http://www.w3.org/2001/10/xml-exc-c14n#",
+    signatureAlgorithm: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"
+  })
+  sig.addReference({
+    xpath: "/*",
+    digestAlgorithm: "http://www.w3.org/2001/04/xmlenc#sha256",
+    transforms: ["http://www.w3.org/2000/09/xmldsig#enveloped-signature", "http://www.w3.org/2001/10/xml-exc-c14n#"]
+  })
+  sig.computeSignature(xml, { location: { reference: "/*/*[local-name(.)='Issuer']", action: "after" } })
+  return sig.getSignedXml()
+}
+
+describe("HANA test server: X.509, JWT and SAML trust configured by SQL (raw hdb)", () => {
   let server: HanaTestServerHandle
   let admin: HdbClient
   const as = (options: Record<string, unknown>) => connect({ host: server.host, port: server.port, ...options })
@@ -246,6 +271,42 @@ describe("HANA test server: X.509 and JWT trust configured by SQL (raw hdb)", ()
       ])
     } finally {
       await run("DROP USER JWT_APP", "DROP USER BOB", "DROP JWT PROVIDER IDP CASCADE", "DROP PSE JWT_PSE", "DROP CERTIFICATE JWT_CERT")
+    }
+  })
+
+  it("logs in with a SAML assertion signed by the certificate of a SAML provider in a PSE of purpose SAML", async () => {
+    const idp = issueCertificate(root, "/C=DE/O=effect-adbc/CN=SAML IdP", [], { clientAuth: true })
+    const stranger = issueCertificate(root, "/C=DE/O=effect-adbc/CN=SAML IdP", [], { clientAuth: true })
+    await run(
+      `CREATE CERTIFICATE SAML_IDP FROM '${idp.cert}'`,
+      "CREATE PSE SAML_PSE",
+      "ALTER PSE SAML_PSE ADD CERTIFICATE SAML_IDP",
+      "CREATE SAML PROVIDER IDP_SAML WITH SUBJECT 'CN=SAML IdP, O=effect-adbc, C=DE' ISSUER 'CN=HANA X509 Tests Company One RootCA'",
+      "SET PSE SAML_PSE PURPOSE SAML FOR PROVIDER IDP_SAML",
+      "CREATE USER ERIN WITH IDENTITY 'erin@example' FOR SAML PROVIDER IDP_SAML",
+      "CREATE USER FRANK WITH IDENTITY ANY FOR SAML PROVIDER IDP_SAML"
+    )
+    try {
+      expect(await whoAmI({ assertion: samlAssertion("erin@example", idp.key) })).toBe("ERIN")
+      // ANY: the NameID's SPProvidedID names the database user.
+      expect(await whoAmI({ assertion: samlAssertion("frank-external", idp.key, { spProvidedId: "FRANK" }) })).toBe("FRANK")
+      await refused({ assertion: samlAssertion("nobody@example", idp.key) })
+      await refused({ assertion: samlAssertion("erin@example", stranger.key) })
+      await refused({ assertion: samlAssertion("erin@example", idp.key, { notOnOrAfter: new Date(Date.now() - 1000) }) })
+      // Changing the signed assertion breaks its signature.
+      const tampered = samlAssertion("erin@example", idp.key).replace(">erin@example<", ">ERIN@example<")
+      await refused({ assertion: tampered })
+      await run("ALTER USER ERIN DISABLE SAML")
+      await refused({ assertion: samlAssertion("erin@example", idp.key) })
+      expect(await exec(admin, "SELECT SAML_PROVIDER_NAME, SUBJECT_NAME, ISSUER_NAME FROM SYS.SAML_PROVIDERS")).toEqual([
+        { SAML_PROVIDER_NAME: "IDP_SAML", SUBJECT_NAME: "CN=SAML IdP, O=effect-adbc, C=DE", ISSUER_NAME: "CN=HANA X509 Tests Company One RootCA" }
+      ])
+      expect(await exec(admin, "SELECT USER_NAME, EXTERNAL_IDENTITY FROM SYS.SAML_USER_MAPPINGS ORDER BY USER_NAME")).toEqual([
+        { USER_NAME: "ERIN", EXTERNAL_IDENTITY: "erin@example" },
+        { USER_NAME: "FRANK", EXTERNAL_IDENTITY: "ANY" }
+      ])
+    } finally {
+      await run("DROP USER ERIN", "DROP USER FRANK", "DROP SAML PROVIDER IDP_SAML CASCADE", "DROP PSE SAML_PSE", "DROP CERTIFICATE SAML_IDP")
     }
   })
 

@@ -257,6 +257,15 @@ export class ProtocolSession {
       this.authMethod = "JWT"
       return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("JWT"), Buffer.from(jwtUser)]) }])
     }
+    const samlAssertion = offered.get("SAML")
+    if (samlAssertion !== undefined) {
+      // SAML bearer assertion (hdb option `assertion`): the server answers with the user it maps to.
+      const samlUser = this.ctx.identity.samlUser(samlAssertion.toString("utf8"))
+      if (samlUser === undefined || !this.ctx.users.has(samlUser)) this.authFail()
+      this.pendingUser = samlUser
+      this.authMethod = "SAML"
+      return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("SAML"), Buffer.from(samlUser)]) }])
+    }
     if (offered.has("X509")) {
       this.x509Nonce = crypto.randomBytes(64)
       this.authMethod = "X509"
@@ -309,14 +318,14 @@ export class ProtocolSession {
       const certUser = optionUser !== undefined && this.ctx.users.has(optionUser) ? optionUser : this.ctx.identity.x509User(proof.cert, proof.sent)
       if (certUser === undefined || !this.ctx.users.has(certUser)) this.authFail()
       user = certUser
-    } else if (method === "JWT" || method === "SessionCookie") {
+    } else if (method === "JWT" || method === "SAML" || method === "SessionCookie") {
       if (this.pendingUser === undefined) this.authFail()
       user = this.pendingUser
     } else {
       this.authFail()
     }
     if (this.ctx.faults.refuseLogins(user)) this.authFail()
-    if (method === "JWT" || method === "X509" || method === "SessionCookie") {
+    if (method === "JWT" || method === "SAML" || method === "X509" || method === "SessionCookie") {
       const cookie = crypto.randomBytes(32)
       this.ctx.sessionCookies.set(cookie.toString("hex"), user)
       serverData = cookie

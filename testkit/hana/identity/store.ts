@@ -7,6 +7,7 @@
 import * as crypto from "node:crypto"
 import { HanaError } from "../errors.ts"
 import { chainsTo } from "./chain.ts"
+import { verifySamlAssertion } from "./saml.ts"
 import { attributeOf, formatName, issuerOf, matchRule, parseName, sameName, subjectOf } from "./dn.ts"
 import type { NameAttribute } from "./dn.ts"
 import type { IdentityCommand, Mechanism, Purpose, UserIdentity } from "./statements.ts"
@@ -369,11 +370,17 @@ export class IdentityStore {
     return undefined
   }
 
-  /** The user of a verified SAML assertion signed by `signer`, from its NameID or (ANY) SPProvidedID. */
-  samlUser(signer: crypto.X509Certificate, nameId: string, spProvidedId: string | undefined): string | undefined {
-    for (const provider of this.samlProviders.values()) {
-      if (!sameName(provider.subject, subjectOf(signer)) || !sameName(provider.issuer, issuerOf(signer))) continue
-      const user = this.mappedUser("SAML", provider.name, nameId, true, spProvidedId)
+  /** The user a SAML assertion logs in, or undefined (saml.ts checks signature, validity and subject). */
+  samlUser(assertionXml: string, now = new Date()): string | undefined {
+    const providers = [...this.samlProviders.values()]
+    const trustedFor = new Map(providers.map((p) => [p.name, this.trusted("SAML", p.name)]))
+    const all = new Map([...trustedFor.values()].flat().map((c) => [c.fingerprint256, c]))
+    const assertion = verifySamlAssertion(assertionXml, [...all.values()], now)
+    if (assertion === undefined) return undefined
+    for (const provider of providers) {
+      if (!sameName(provider.subject, subjectOf(assertion.signer)) || !sameName(provider.issuer, issuerOf(assertion.signer))) continue
+      if (!trustedFor.get(provider.name)!.some((c) => c.fingerprint256 === assertion.signer.fingerprint256)) continue
+      const user = this.mappedUser("SAML", provider.name, assertion.nameId, true, assertion.spProvidedId ?? assertion.nameId)
       if (user !== undefined) return user
     }
     return undefined
