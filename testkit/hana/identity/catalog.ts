@@ -7,7 +7,7 @@
  */
 import type { Session } from "../../engine/index.ts"
 import { quoteString } from "../names.ts"
-import { formatName, parseName } from "./dn.ts"
+import { attributeOf, formatName, issuerOf, parseName, subjectOf } from "./dn.ts"
 import type { IdentityStore } from "./store.ts"
 
 type Cell = string | number | boolean | Date | undefined
@@ -60,10 +60,14 @@ export const syncIdentityCatalog = async (session: Session, store: IdentityStore
   const users = [...store.users.entries()]
   const identities = users.flatMap(([user, auth]) => auth.identities.map((i) => ({ user, i })))
   const statements = [
-    fill("_CERTIFICATES", store.describe().certificates.map((c) => [
-      c.id, c.name, "SYSTEM", c.subjectCommonName, c.subject, c.issuerCommonName, c.issuer, c.serial, c.validFrom, c.validUntil,
-      c.fingerprint, c.pem, c.comment, c.created
-    ])),
+    fill("_CERTIFICATES", certificates.map((c) => {
+      const subject = subjectOf(c.cert)
+      const issuer = issuerOf(c.cert)
+      return [
+        c.id, c.name, "SYSTEM", attributeOf(subject, "CN"), formatName(subject), attributeOf(issuer, "CN"), formatName(issuer),
+        c.cert.serialNumber, new Date(c.cert.validFrom), new Date(c.cert.validTo), c.cert.fingerprint256, c.pem, c.comment, c.created
+      ]
+    })),
     fill("_PSES", pses.map((p) => [p.name, "SYSTEM", [...p.purposes.keys()][0], p.created])),
     fill("_PSE_CERTIFICATES", pses.flatMap((p) => [...p.certificates].map((id) => [p.name, id, certificates.find((c) => c.id === id)?.name]))),
     fill("_PSE_PURPOSE_OBJECTS", pses.flatMap((p) => [...p.purposes.entries()].flatMap(([purpose, providers]) => providers.map((o) => [p.name, purpose, o])))),

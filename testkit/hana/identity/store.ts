@@ -8,7 +8,7 @@ import * as crypto from "node:crypto"
 import { HanaError } from "../errors.ts"
 import { chainsTo } from "./chain.ts"
 import { verifySamlAssertion } from "./saml.ts"
-import { attributeOf, formatName, issuerOf, matchRule, parseName, sameName, subjectOf } from "./dn.ts"
+import { issuerOf, matchRule, parseName, sameName, subjectOf } from "./dn.ts"
 import type { NameAttribute } from "./dn.ts"
 import type { IdentityCommand, Mechanism, Purpose, UserIdentity } from "./statements.ts"
 
@@ -124,7 +124,8 @@ export class IdentityStore {
     if (!map.has(name)) throw invalidName(`${kind} provider`, name)
   }
 
-  private addIdentities(user: string, identities: readonly UserIdentity[]): void {
+  /** Fails for an identity naming an unknown provider, a malformed name, or ANY for a provider without rules. */
+  private checkIdentities(identities: readonly UserIdentity[]): void {
     for (const identity of identities) {
       if (identity.provider !== undefined) this.checkProvider(identity.kind, identity.provider)
       if (identity.kind === "X509") {
@@ -140,6 +141,10 @@ export class IdentityStore {
         } else nameOrFail(identity.subject, "subject")
       }
     }
+  }
+
+  private addIdentities(user: string, identities: readonly UserIdentity[]): void {
+    this.checkIdentities(identities)
     const entry = this.userAuth(user)
     for (const identity of identities) {
       entry.identities.push(identity)
@@ -263,12 +268,8 @@ export class IdentityStore {
       }
       case "createUser": {
         if (this.directory.has(command.user)) throw new HanaError(331, "HY000", `user name already exists: ${command.user}`)
-        // Validate the identities before the user exists, so a failed statement leaves nothing behind.
-        const probe = new IdentityStore(this.directory)
-        for (const [k, v] of this.x509Providers) probe.x509Providers.set(k, v)
-        for (const [k, v] of this.jwtProviders) probe.jwtProviders.set(k, v)
-        for (const [k, v] of this.samlProviders) probe.samlProviders.set(k, v)
-        probe.addIdentities(command.user, command.identities)
+        // Checked before the user exists, so a failed statement leaves nothing behind.
+        this.checkIdentities(command.identities)
         // A user without a password cannot log in with one (no password is set: a random one stands in).
         await this.directory.add(command.user, command.password ?? crypto.randomBytes(24).toString("base64"))
         this.addIdentities(command.user, command.identities)
@@ -400,30 +401,5 @@ export class IdentityStore {
       return named
     }
     return undefined
-  }
-
-  /** Rows of the SYS views (catalog.ts). */
-  describe() {
-    return {
-      certificates: [...this.certificates.values()].map((c) => {
-        const subject = subjectOf(c.cert)
-        const issuer = issuerOf(c.cert)
-        return {
-          id: c.id,
-          name: c.name,
-          subjectCommonName: attributeOf(subject, "CN"),
-          subject: formatName(subject),
-          issuerCommonName: attributeOf(issuer, "CN"),
-          issuer: formatName(issuer),
-          serial: c.cert.serialNumber,
-          validFrom: new Date(c.cert.validFrom),
-          validUntil: new Date(c.cert.validTo),
-          fingerprint: c.cert.fingerprint256,
-          pem: c.pem,
-          comment: c.comment,
-          created: c.created
-        }
-      })
-    }
   }
 }
