@@ -260,6 +260,12 @@ describe("HANA test server: X.509, JWT and SAML trust configured by SQL (raw hdb
       await refused({ token: jwt({ iss: "https://other.example", user_name: "alice@example", exp }, signer.key) })
       await refused({ token: jwt({ iss: "https://idp.example", user_name: "alice@example", exp }, stranger.key) })
       await refused({ token: jwt({ iss: "https://idp.example", user_name: "alice@example", exp: exp - 1200 }, signer.key) })
+      await run("ALTER JWT PROVIDER IDP SET CASE INSENSITIVE IDENTITY")
+      expect(await whoAmI({ token: jwt({ iss: "https://idp.example", user_name: "ALICE@EXAMPLE", exp }, signer.key) })).toBe("JWT_APP")
+      await run("ALTER JWT PROVIDER IDP SET ISSUER 'https://idp2.example'")
+      await refused({ token: jwt({ iss: "https://idp.example", user_name: "alice@example", exp }, signer.key) })
+      expect(await whoAmI({ token: jwt({ iss: "https://idp2.example", user_name: "alice@example", exp }, signer.key) })).toBe("JWT_APP")
+      await run("ALTER JWT PROVIDER IDP SET ISSUER 'https://idp.example' SET CASE SENSITIVE IDENTITY")
       await run("ALTER USER JWT_APP DISABLE JWT")
       await refused({ token: jwt({ iss: "https://idp.example", user_name: "alice@example", exp }, signer.key) })
       expect(await exec(admin, "SELECT JWT_PROVIDER_NAME, ISSUER_NAME, EXTERNAL_IDENTITY_CLAIM FROM SYS.JWT_PROVIDERS")).toEqual([
@@ -296,6 +302,10 @@ describe("HANA test server: X.509, JWT and SAML trust configured by SQL (raw hdb
       // Changing the signed assertion breaks its signature.
       const tampered = samlAssertion("erin@example", idp.key).replace(">erin@example<", ">ERIN@example<")
       await refused({ assertion: tampered })
+      // A provider pointed at another signer no longer accepts this IdP's assertions.
+      await run("ALTER SAML PROVIDER IDP_SAML WITH SUBJECT 'CN=Other IdP, O=effect-adbc, C=DE' ISSUER 'CN=HANA X509 Tests Company One RootCA'")
+      await refused({ assertion: samlAssertion("erin@example", idp.key) })
+      await run("ALTER SAML PROVIDER IDP_SAML WITH SUBJECT 'CN=SAML IdP, O=effect-adbc, C=DE' ISSUER 'CN=HANA X509 Tests Company One RootCA'")
       await run("ALTER USER ERIN DISABLE SAML")
       await refused({ assertion: samlAssertion("erin@example", idp.key) })
       expect(await exec(admin, "SELECT SAML_PROVIDER_NAME, SUBJECT_NAME, ISSUER_NAME FROM SYS.SAML_PROVIDERS")).toEqual([

@@ -35,6 +35,14 @@ export type IdentityCommand =
   | { readonly op: "createX509Provider"; readonly name: string; readonly issuer: string; readonly rules: readonly string[] }
   | { readonly op: "alterX509Provider"; readonly name: string; readonly issuer: string | undefined; readonly rules: readonly string[] | undefined }
   | { readonly op: "createJwtProvider"; readonly name: string; readonly issuer: string; readonly claim: string; readonly caseSensitive: boolean }
+  | {
+      readonly op: "alterJwtProvider"
+      readonly name: string
+      readonly issuer: string | undefined
+      readonly claim: string | undefined
+      readonly caseSensitive: boolean | undefined
+    }
+  | { readonly op: "alterSamlProvider"; readonly name: string; readonly subject: string | undefined; readonly issuer: string | undefined }
   | { readonly op: "createSamlProvider"; readonly name: string; readonly subject: string; readonly issuer: string }
   | { readonly op: "dropProvider"; readonly kind: "X509" | "JWT" | "SAML"; readonly name: string; readonly cascade: boolean }
   | { readonly op: "createUser"; readonly user: string; readonly password: string | undefined; readonly identities: readonly UserIdentity[] }
@@ -198,7 +206,7 @@ const createProvider = (r: Reader, kind: "X509" | "JWT" | "SAML"): IdentityComma
     const subject = r.string("subject name")
     r.expect("ISSUER")
     const issuer = r.string("issuer name")
-    r.accept("ENABLE", "USER", "CREATION") || r.accept("DISABLE", "USER", "CREATION")
+    if (!r.accept("ENABLE", "USER", "CREATION")) r.accept("DISABLE", "USER", "CREATION")
     r.end()
     return { op: "createSamlProvider", name, subject, issuer }
   }
@@ -241,6 +249,40 @@ const alterX509Provider = (r: Reader): IdentityCommand => {
     else r.fail("SET ISSUER, SET MATCHING RULES or UNSET MATCHING RULES expected")
   }
   return { op: "alterX509Provider", name, issuer, rules }
+}
+
+const alterJwtProvider = (r: Reader): IdentityCommand => {
+  const name = r.name("provider name")
+  let issuer: string | undefined
+  let claim: string | undefined
+  let caseSensitive: boolean | undefined
+  while (!r.done()) {
+    if (r.accept("SET", "ISSUER")) issuer = r.string("issuer")
+    else if (r.accept("SET", "CLAIM")) {
+      claim = r.string("claim name")
+      r.expect("AS", "EXTERNAL", "IDENTITY")
+    } else if (r.accept("SET", "CASE", "SENSITIVE", "IDENTITY")) caseSensitive = true
+    else if (r.accept("SET", "CASE", "INSENSITIVE", "IDENTITY")) caseSensitive = false
+    else if (r.accept("SET", "PRIORITY")) r.reference()
+    else if (r.accept("UNSET", "PRIORITY")) continue
+    else r.fail("SET ISSUER, SET CLAIM … AS EXTERNAL IDENTITY or SET CASE [IN]SENSITIVE IDENTITY expected")
+  }
+  return { op: "alterJwtProvider", name, issuer, claim, caseSensitive }
+}
+
+const alterSamlProvider = (r: Reader): IdentityCommand => {
+  const name = r.name("provider name")
+  let subject: string | undefined
+  let issuer: string | undefined
+  if (r.accept("WITH", "SUBJECT")) {
+    subject = r.string("subject name")
+    r.expect("ISSUER")
+    issuer = r.string("issuer name")
+  }
+  // User creation on first login is not modelled; the clause is accepted so set-up scripts run.
+  if (!r.accept("ENABLE", "USER", "CREATION")) r.accept("DISABLE", "USER", "CREATION")
+  r.end()
+  return { op: "alterSamlProvider", name, subject, issuer }
 }
 
 /**
@@ -310,5 +352,7 @@ export const parseIdentityStatement = (tokens: readonly Token[]): IdentityComman
     }
   }
   if (r.accept("ALTER", "X509", "PROVIDER")) return alterX509Provider(r)
+  if (r.accept("ALTER", "JWT", "PROVIDER")) return alterJwtProvider(r)
+  if (r.accept("ALTER", "SAML", "PROVIDER")) return alterSamlProvider(r)
   return undefined
 }

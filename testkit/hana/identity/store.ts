@@ -40,16 +40,16 @@ export interface X509Provider {
 /** A JWT provider: the `iss` it accepts and the claim that names the external identity. */
 export interface JwtProvider {
   readonly name: string
-  readonly issuer: string
-  readonly claim: string
-  readonly caseSensitive: boolean
+  issuer: string
+  claim: string
+  caseSensitive: boolean
 }
 
 /** A SAML provider: subject and issuer of the certificate that signs its assertions. */
 export interface SamlProvider {
   readonly name: string
-  readonly subject: NameAttribute[]
-  readonly issuer: NameAttribute[]
+  subject: NameAttribute[]
+  issuer: NameAttribute[]
 }
 
 /** What the store knows of one user besides its password. */
@@ -236,6 +236,21 @@ export class IdentityStore {
         if (this.jwtProviders.has(command.name)) throw duplicateName("JWT provider", command.name)
         this.jwtProviders.set(command.name, { name: command.name, issuer: command.issuer, claim: command.claim, caseSensitive: command.caseSensitive })
         return
+      case "alterJwtProvider": {
+        const provider = this.jwtProviders.get(command.name)
+        if (provider === undefined) throw invalidName("JWT provider", command.name)
+        if (command.issuer !== undefined) provider.issuer = command.issuer
+        if (command.claim !== undefined) provider.claim = command.claim
+        if (command.caseSensitive !== undefined) provider.caseSensitive = command.caseSensitive
+        return
+      }
+      case "alterSamlProvider": {
+        const provider = this.samlProviders.get(command.name)
+        if (provider === undefined) throw invalidName("SAML provider", command.name)
+        if (command.subject !== undefined) provider.subject = nameOrFail(command.subject, "subject")
+        if (command.issuer !== undefined) provider.issuer = nameOrFail(command.issuer, "issuer")
+        return
+      }
       case "createSamlProvider":
         if (this.samlProviders.has(command.name)) throw duplicateName("SAML provider", command.name)
         this.samlProviders.set(command.name, {
