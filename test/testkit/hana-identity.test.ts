@@ -320,6 +320,23 @@ describe("HANA test server: X.509, JWT and SAML trust configured by SQL (raw hdb
     }
   })
 
+  it("commits the open transaction before a security statement, as DDL does, and keeps the change on ROLLBACK", async () => {
+    const c = await as({ user: "SYSTEM", password: "Manager1" })
+    try {
+      await exec(c, "CREATE TABLE TX_MARK (ID INTEGER)")
+      c.setAutoCommit(false)
+      await exec(c, "INSERT INTO TX_MARK VALUES (1)")
+      await exec(c, "CREATE PSE TX_PSE")
+      await exec(c, "ROLLBACK")
+      expect(await exec(c, "SELECT COUNT(*) AS N FROM TX_MARK")).toEqual([{ N: 1 }])
+      expect(await exec(c, "SELECT PSE_NAME FROM SYS.PSES WHERE PSE_NAME = 'TX_PSE'")).toEqual([{ PSE_NAME: "TX_PSE" }])
+    } finally {
+      c.setAutoCommit(true)
+      closeQuietly(c)
+      await run("DROP PSE TX_PSE", "DROP TABLE TX_MARK")
+    }
+  })
+
   it("lets only SYSTEM administer trust, and names what is wrong in a bad statement", async () => {
     await run("CREATE USER PLAIN PASSWORD Plain1234")
     const plain = await as({ user: "PLAIN", password: "Plain1234" })

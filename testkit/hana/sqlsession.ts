@@ -313,6 +313,8 @@ export class SqlSession {
       }
       case "identity":
         this.requireAdmin("security administration requires SYSTEM")
+        // Security statements are DDL: they commit the open transaction. The store itself is never rolled back.
+        if (session.inTransaction) await session.commit()
         await this.ctx.administer(t.command)
         return ok(FunctionCode.DDL)
       case "dropUser":
