@@ -41,6 +41,24 @@ describe("HANA test server: TLS, JWT, X.509, SCRAMSHA256 and tenant database log
     closeQuietly(viaName)
   })
 
+  it("makes its certificates without any system program: TLS works with an empty PATH", async () => {
+    const path = process.env["PATH"]
+    process.env["PATH"] = ""
+    let certs: TestCertificates
+    try {
+      certs = generateTestCertificates()
+    } finally {
+      process.env["PATH"] = path
+    }
+    const own = await startHanaTestServer({ tls: { key: certs.key, cert: certs.cert } })
+    try {
+      const c = await connect({ host: "localhost", port: own.port, ca: [certs.ca], sslHanaCloudCertificates: false, user: own.user, password: own.password })
+      closeQuietly(c)
+    } finally {
+      await own.close()
+    }
+  })
+
   it("speaks TLS from the first byte: a plain-TCP client gets no init reply", async () => {
     const plain = await failure(connect({ host: "127.0.0.1", port: server.port, user: "SYSTEM", password: "Manager1", initializationTimeout: 500 }))
     expect(plain.code).toBe("EHDBOPENCONN")
@@ -103,6 +121,17 @@ describe("HANA test server: TLS, JWT, X.509, SCRAMSHA256 and tenant database log
     const wrongKey = await failure(connect({ ...base(), authenticationX509: leaf.cert + other.key }))
     expect(wrongKey.code).toBe(10)
     expect(wrongKey.sqlState).toBe("28000")
+    // A certificate issued by an intermediate CA that the client sends along chains to the configured root; without
+    // the intermediate in the bundle it does not.
+    const inter = issueCertificate(clientCa, "/O=effect-adbc/CN=Intermediate", [], { isCa: true })
+    const viaInter = issueCertificate({ ca: inter.cert, caKey: inter.key }, "/CN=APP_USER", [], { clientAuth: true })
+    const chained = await connect({ ...base(), authenticationX509: viaInter.key + viaInter.cert + inter.cert })
+    try {
+      expect(await exec(chained, "SELECT CURRENT_USER FROM DUMMY")).toEqual([{ CURRENT_USER: "APP_USER" }])
+    } finally {
+      closeQuietly(chained)
+    }
+    expect((await failure(connect({ ...base(), authenticationX509: viaInter.key + viaInter.cert }))).code).toBe(10)
     // A certificate whose CN names no user fails too.
     const nobody = issueCertificate(clientCa, "/CN=NOBODY", [], { clientAuth: true })
     expect((await failure(connect({ ...base(), authenticationX509: nobody.cert + nobody.key }))).code).toBe(10)

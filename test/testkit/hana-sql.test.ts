@@ -133,15 +133,7 @@ describe("HANA test server: the accepted SQL subset (testkit/hana/README.md)", (
     await exec(c, "GRANT SELECT ON s1 TO PUBLIC")
     await exec(c, "SET 'APPLICATION' = 'tests'")
     await exec(c, "SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
-    // The X.509/JWT set-up statements of a real HANA are accepted (the test server trusts its own options).
-    await exec(c, "CREATE PSE X509_PSE")
-    await exec(c, "CREATE CERTIFICATE FROM '-----BEGIN CERTIFICATE-----...'")
-    await exec(c, "ALTER PSE X509_PSE ADD CERTIFICATE 123")
-    await exec(c, "SET PSE X509_PSE PURPOSE X509")
-    await exec(c, "CREATE X509 PROVIDER TEST_CA WITH ISSUER 'CN=test'")
-    await exec(c, "CREATE JWT PROVIDER JWT_TEST WITH ISSUER 'issuer' CLAIM 'user_name' AS EXTERNAL IDENTITY")
-    await exec(c, "ALTER USER SYSTEM ENABLE X509")
-    await exec(c, "DROP X509 PROVIDER TEST_CA")
+    // The X.509/JWT/SAML set-up statements (PSEs, certificates, providers) are carried out: hana-identity.test.ts.
     expect(await exec(c, "SELECT COUNT(*) AS N FROM s1")).toEqual([{ N: 3 }])
   })
 

@@ -4,6 +4,7 @@
  * X509 (client certificate checked against a CA, signature over the server nonce verified).
  */
 import * as crypto from "node:crypto"
+import { chainsTo } from "./identity/chain.ts"
 import { encodeFields } from "./wire.ts"
 
 /** A SCRAM method name. */
@@ -73,8 +74,18 @@ export interface JwtOptions {
   readonly issuer?: string
 }
 
-/** Validates a JWT (RS256 signature, `exp`/`nbf`, optional `iss`); returns the user name or undefined. */
-export const verifyJwt = (token: string, options: JwtOptions, now = Date.now()): string | undefined => {
+/** The `iss` claim of a JWT, read without verifying it (to choose the provider whose keys verify it). */
+export const jwtIssuer = (token: string): string | undefined => {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>
+    return typeof payload["iss"] === "string" ? payload["iss"] : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The claims of a JWT whose RS256 signature `publicKey` verifies and that is within `exp`/`nbf`; else undefined. */
+export const jwtClaims = (token: string, publicKey: crypto.KeyLike, now = Date.now()): Record<string, unknown> | undefined => {
   const parts = token.split(".")
   if (parts.length !== 3) return undefined
   const [h, p, s] = parts as [string, string, string]
@@ -89,7 +100,7 @@ export const verifyJwt = (token: string, options: JwtOptions, now = Date.now()):
   if (header.alg !== "RS256") return undefined
   let valid = false
   try {
-    valid = crypto.verify("sha256", Buffer.from(`${h}.${p}`), options.publicKey, Buffer.from(s, "base64url"))
+    valid = crypto.verify("sha256", Buffer.from(`${h}.${p}`), publicKey, Buffer.from(s, "base64url"))
   } catch {
     return undefined
   }
@@ -97,6 +108,13 @@ export const verifyJwt = (token: string, options: JwtOptions, now = Date.now()):
   const seconds = now / 1000
   if (typeof payload["exp"] === "number" && payload["exp"] < seconds) return undefined
   if (typeof payload["nbf"] === "number" && payload["nbf"] > seconds + 60) return undefined
+  return payload
+}
+
+/** Validates a JWT (RS256 signature, `exp`/`nbf`, optional `iss`); returns the user name or undefined. */
+export const verifyJwt = (token: string, options: JwtOptions, now = Date.now()): string | undefined => {
+  const payload = jwtClaims(token, options.publicKey, now)
+  if (payload === undefined) return undefined
   if (options.issuer !== undefined && payload["iss"] !== options.issuer) return undefined
   const user = payload[options.userClaim ?? "user_name"] ?? payload["sub"]
   return typeof user === "string" && user.length > 0 ? user : undefined
@@ -110,29 +128,46 @@ export interface X509Options {
   readonly userOf?: (cert: crypto.X509Certificate) => string | undefined
 }
 
+/** The certificates of an X.509 login whose signature over the server nonce verified. */
+export interface X509Proof {
+  /** The client's own certificate (it signed the nonce). */
+  readonly cert: crypto.X509Certificate
+  /** The further certificates the client sent (its chain, own certificate excluded). */
+  readonly sent: readonly crypto.X509Certificate[]
+}
+
 /**
- * Verifies hdb's X509 final data: Fields[ownCertDER, chain, signature] where signature = sign(ownDER || chainDERs || nonce).
- * Returns the mapped user name or undefined.
+ * Checks hdb's X509 final data: Fields[ownCertDER, chain, signature] where signature = sign(ownDER || chainDERs ||
+ * nonce) and chain = Fields[ownDER, issuerDER, …] (hdb lib/protocol/auth/X509.js). Returns the certificates, or
+ * undefined when the data is malformed or the signature does not verify.
  */
-export const verifyX509 = (fields: readonly Buffer[], nonce: Buffer, options: X509Options): string | undefined => {
+export const x509Proof = (fields: readonly Buffer[], nonce: Buffer): X509Proof | undefined => {
   const [certDer, chainData, signature] = fields
   if (certDer === undefined || signature === undefined) return undefined
   try {
     const cert = new crypto.X509Certificate(certDer)
-    const now = new Date()
-    if (new Date(cert.validFrom) > now || new Date(cert.validTo) < now) return undefined
-    const cas = options.ca
-      .split(/(?=-----BEGIN CERTIFICATE-----)/)
-      .filter((p) => p.includes("BEGIN CERTIFICATE"))
-      .map((p) => new crypto.X509Certificate(p))
-    if (!cas.some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey))) return undefined
     const chain = chainData !== undefined && chainData.length > 0 ? decodeChain(chainData) : []
     const signed = Buffer.concat([certDer, ...chain, nonce])
     if (!crypto.verify(null, signed, cert.publicKey, signature)) {
       // RSA keys sign with an explicit digest in some Node versions' defaults.
       if (!crypto.verify("sha256", signed, cert.publicKey, signature)) return undefined
     }
-    const user = options.userOf?.(cert) ?? /CN=([^,\n]+)/.exec(cert.subject)?.[1]
+    const sent = chain.map((der) => new crypto.X509Certificate(der)).filter((c) => c.fingerprint256 !== cert.fingerprint256)
+    return { cert, sent }
+  } catch {
+    return undefined
+  }
+}
+
+/** The user of an X.509 login under the start-up option `x509`: the certificate chains to `ca`; user = CN. */
+export const verifyX509 = (proof: X509Proof, options: X509Options): string | undefined => {
+  try {
+    const cas = options.ca
+      .split(/(?=-----BEGIN CERTIFICATE-----)/)
+      .filter((p) => p.includes("BEGIN CERTIFICATE"))
+      .map((p) => new crypto.X509Certificate(p))
+    if (!chainsTo(proof.cert, proof.sent, cas)) return undefined
+    const user = options.userOf?.(proof.cert) ?? /CN=([^,\n]+)/.exec(proof.cert.subject)?.[1]
     return user === undefined ? undefined : user.trim()
   } catch {
     return undefined

@@ -5,7 +5,7 @@
 export { startHanaTestServer } from "./server.ts"
 export type { HanaFaults, HanaTestServerHandle, HanaTestServerOptions, HanaUser } from "./server.ts"
 export type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
-export { generateTestCertificates, issueCertificate } from "./tls.ts"
+export { generateCertificateAuthority, generateTestCertificates, issueCertificate } from "./tls.ts"
 export type { TestCertificates } from "./tls.ts"
 export { acquire, HanaTestServer, layer } from "./layer.ts"
 export type { ServerStats } from "../common/stats.ts"

@@ -5,6 +5,8 @@ import type { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import type { ServerStats } from "../common/stats.ts"
 import type { FaultState } from "./faults.ts"
+import type { IdentityCommand } from "./identity/statements.ts"
+import type { IdentityStore } from "./identity/store.ts"
 
 /** A database user of the test server. */
 export interface HanaUser {
@@ -52,4 +54,8 @@ export interface ServerContext {
   nextConnectionId(): number
   addUser(user: HanaUser): Promise<void>
   dropUser(name: string): Promise<void>
+  /** Trust configuration made by SQL (PSEs, certificates, X.509/JWT/SAML providers, user identities). */
+  readonly identity: IdentityStore
+  /** Carries out a security administration statement and updates the SYS views over the identity store. */
+  administer(command: IdentityCommand): Promise<void>
 }

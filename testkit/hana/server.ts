@@ -14,6 +14,8 @@ import { faultState } from "./faults.ts"
 import type { HanaFaults } from "./faults.ts"
 import type { HanaUser, ResolvedOptions, ServerContext } from "./server-context.ts"
 import { generateTestCertificates } from "./tls.ts"
+import { identityCatalogSql, syncIdentityCatalog } from "./identity/catalog.ts"
+import { IdentityStore } from "./identity/store.ts"
 import { emptyStats } from "../common/stats.ts"
 import type { ServerStats } from "../common/stats.ts"
 import type { TestCertificates } from "./tls.ts"
@@ -118,9 +120,12 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     )
     users.set(user.name, { password: user.password, defaultSchema: schema })
   }
+  const identity = new IdentityStore({ has: (name) => users.has(name), add: (name, password) => addUser({ name, password }) })
   const dropUser = async (name: string): Promise<void> => {
     if (!users.has(name)) return
     users.delete(name)
+    identity.forgetUser(name)
+    await syncIdentityCatalog(admin, identity)
     await admin.execute(`DELETE FROM "SYS"."_USERS" WHERE USER_NAME = ${quoteString(name)}; DROP SCHEMA IF EXISTS ${quoteName(name)} CASCADE`)
   }
   let nextConnection = 200000
@@ -136,10 +141,19 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     stats,
     nextConnectionId: () => nextConnection++,
     addUser,
-    dropUser
+    dropUser,
+    identity,
+    administer: async (command) => {
+      try {
+        await identity.execute(command)
+      } finally {
+        await syncIdentityCatalog(admin, identity)
+      }
+    }
   }
   try {
     await admin.execute(catalogSql({ systemId: resolved.systemId, databaseName: resolved.databaseName, version: resolved.version }))
+    await admin.execute(identityCatalogSql())
     for (const u of options.users ?? DEFAULT_USERS) await addUser(u)
   } catch (e) {
     engine.close()

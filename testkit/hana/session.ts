@@ -5,7 +5,7 @@
  */
 import * as crypto from "node:crypto"
 import type { Socket } from "node:net"
-import { scramChallenge, verifyJwt, verifyScram, verifyX509 } from "./auth.ts"
+import { jwtClaims, jwtIssuer, scramChallenge, verifyJwt, verifyScram, verifyX509, x509Proof } from "./auth.ts"
 import type { ScramChallenge, ScramMethod } from "./auth.ts"
 import { fromEngineError, HanaError } from "./errors.ts"
 import type { ServerContext } from "./server-context.ts"
@@ -278,15 +278,28 @@ export class ProtocolSession {
     if (faults.refuseLogins(user)) this.authFail()
     const jwtToken = offered.get("JWT")
     if (jwtToken !== undefined) {
-      if (options.jwt === undefined) this.authFail()
-      const jwtUser = verifyJwt(jwtToken.toString("utf8"), options.jwt)
+      const token = jwtToken.toString("utf8")
+      // The start-up option `jwt` first, then the JWT providers made by SQL (identity/store.ts).
+      const optionUser = options.jwt === undefined ? undefined : verifyJwt(token, options.jwt)
+      const jwtUser =
+        optionUser !== undefined && this.ctx.users.has(optionUser)
+          ? optionUser
+          : this.ctx.identity.jwtUser((key) => jwtClaims(token, key), jwtIssuer(token))
       if (jwtUser === undefined || !this.ctx.users.has(jwtUser)) this.authFail()
       this.pendingUser = jwtUser
       this.authMethod = "JWT"
       return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("JWT"), Buffer.from(jwtUser)]) }])
     }
+    const samlAssertion = offered.get("SAML")
+    if (samlAssertion !== undefined) {
+      // SAML bearer assertion (hdb option `assertion`): the server answers with the user it maps to.
+      const samlUser = this.ctx.identity.samlUser(samlAssertion.toString("utf8"))
+      if (samlUser === undefined || !this.ctx.users.has(samlUser)) this.authFail()
+      this.pendingUser = samlUser
+      this.authMethod = "SAML"
+      return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("SAML"), Buffer.from(samlUser)]) }])
+    }
     if (offered.has("X509")) {
-      if (options.x509 === undefined) this.authFail()
       this.x509Nonce = crypto.randomBytes(64)
       this.authMethod = "X509"
       return ok(FunctionCode.NIL, [{ kind: PartKind.AUTHENTICATION, argc: 2, data: encodeFields([Buffer.from("X509"), this.x509Nonce]) }])
@@ -324,24 +337,28 @@ export class ProtocolSession {
       const resolved = this.ctx.users.has(claimedUser) ? claimedUser : claimedUser.toUpperCase()
       const entry = this.ctx.users.get(resolved)
       if (this.scram === undefined || entry === undefined || claimedUser !== this.pendingUser) this.authFail()
+      if (!this.ctx.identity.enabled(resolved, "PASSWORD")) this.authFail()
       const proof = verifyScram(this.scram, entry.password, finalData)
       if (proof === undefined) this.authFail()
       serverData = proof
       user = resolved
     } else if (method === "X509") {
       const x509 = this.ctx.options.x509
-      if (x509 === undefined || this.x509Nonce === undefined) this.authFail()
-      const certUser = verifyX509(decodeFields(finalData), this.x509Nonce, x509)
+      const proof = this.x509Nonce === undefined ? undefined : x509Proof(decodeFields(finalData), this.x509Nonce)
+      if (proof === undefined) this.authFail()
+      // The start-up option `x509` first, then the PSEs, X.509 providers and user identities made by SQL.
+      const optionUser = x509 === undefined ? undefined : verifyX509(proof, x509)
+      const certUser = optionUser !== undefined && this.ctx.users.has(optionUser) ? optionUser : this.ctx.identity.x509User(proof.cert, proof.sent)
       if (certUser === undefined || !this.ctx.users.has(certUser)) this.authFail()
       user = certUser
-    } else if (method === "JWT" || method === "SessionCookie") {
+    } else if (method === "JWT" || method === "SAML" || method === "SessionCookie") {
       if (this.pendingUser === undefined) this.authFail()
       user = this.pendingUser
     } else {
       this.authFail()
     }
     if (this.ctx.faults.refuseLogins(user)) this.authFail()
-    if (method === "JWT" || method === "X509" || method === "SessionCookie") {
+    if (method === "JWT" || method === "SAML" || method === "X509" || method === "SessionCookie") {
       const cookie = crypto.randomBytes(32)
       this.ctx.sessionCookies.set(cookie.toString("hex"), user)
       serverData = cookie

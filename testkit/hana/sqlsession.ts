@@ -311,6 +311,12 @@ export class SqlSession {
         await this.ctx.addUser({ name: t.user, password: t.password })
         return ok(FunctionCode.DDL)
       }
+      case "identity":
+        this.requireAdmin("security administration requires SYSTEM")
+        // Security statements are DDL: they commit the open transaction. The store itself is never rolled back.
+        if (session.inTransaction) await session.commit()
+        await this.ctx.administer(t.command)
+        return ok(FunctionCode.DDL)
       case "dropUser":
         this.requireAdmin("DROP USER requires SYSTEM")
         await this.ctx.dropUser(t.user)

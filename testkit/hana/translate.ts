@@ -3,6 +3,8 @@
  * identifiers to upper case, encodes every identifier with {@link encodeName}, maps HANA types/functions/special
  * values, and classifies the statement (function code, transaction control, session commands).
  */
+import { parseIdentityStatement } from "./identity/statements.ts"
+import type { IdentityCommand } from "./identity/statements.ts"
 import { typeDateArguments } from "./datetime-arguments.ts"
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
 import { TYPED_FUNCTION_MACROS, TYPED_FUNCTIONS } from "./function-types.ts"
@@ -169,6 +171,8 @@ export type Translated =
   | { readonly kind: "cancelSession"; readonly connectionId: number; readonly disconnect: boolean }
   | { readonly kind: "createUser"; readonly user: string; readonly password: string }
   | { readonly kind: "dropUser"; readonly user: string }
+  /** Security administration (PSEs, certificates, providers, user identities): identity/statements.ts. */
+  | { readonly kind: "identity"; readonly command: IdentityCommand }
   | { readonly kind: "ddlAutocommit"; readonly on: boolean }
   | { readonly kind: "noop" }
 
@@ -450,6 +454,8 @@ export const translate = (sql: string, session: SessionValues): Translated => {
   const w0 = upper(all[0])
   const w1 = upper(all[1])
   const params = countParams(all)
+  const identity = ["CREATE", "DROP", "ALTER", "SET", "UNSET"].includes(w0) ? parseIdentityStatement(all) : undefined
+  if (identity !== undefined) return { kind: "identity", command: identity }
   switch (w0) {
     case "SELECT":
     case "WITH":
@@ -506,8 +512,7 @@ export const translate = (sql: string, session: SessionValues): Translated => {
       break
     case "CREATE":
     case "DROP":
-      // Security administration (X.509/JWT providers, PSEs, certificates) is accepted and ignored: the server
-      // trusts what its options configure (HanaTestServerOptions.x509 / .jwt).
+      // Security administration the identity store does not model (LDAP providers) is accepted and ignored.
       if (isSecurityAdministration(all)) return { kind: "noop" }
       return w0 === "CREATE" ? translateCreate(all, session) : translateDrop(all, session)
     case "TRUNCATE":
