@@ -583,16 +583,18 @@ export interface ParameterMetadata {
   readonly wire: WireType
   /** Parameter name (`:name` parameters), if any. */
   readonly name?: string | undefined
+  /** Direction (hdb lib/protocol/common/IoType.js): 1 IN (default), 2 INOUT, 4 OUT. */
+  readonly io?: 1 | 2 | 4
 }
 
-/** Encodes a PARAMETER_METADATA part body (16 bytes per parameter, all IN, unnamed). */
+/** Encodes a PARAMETER_METADATA part body (16 bytes per parameter). */
 export const encodeParameterMetadata = (params: readonly ParameterMetadata[]): Buffer => {
   const w = new ByteWriter(16 * params.length + 8)
   const names = new ByteWriter(64)
   for (const p of params) {
     w.u8(p.nullable ? 2 : 1)
     w.u8(p.wire.code)
-    w.u8(1)
+    w.u8(p.io ?? 1)
     w.u8(0)
     if (p.name === undefined) w.i32(-1)
     else {
