@@ -63,14 +63,14 @@ describe("HANA test server: LOBs and the remaining types with the raw hdb client
     expect(decodeCesu8(got[0]!.B!)).toBe(b)
   })
 
-  it("supports ALPHANUM, VARBINARY, BIT and JSON columns (BIT/JSON travel as type codes 74/75)", async () => {
+  it("supports ALPHANUM, VARBINARY, BIT and JSON columns (BIT/JSON travel as REAL_VECTOR 96, a vector of their bytes)", async () => {
     await exec(client, "CREATE TABLE misc (a ALPHANUM(10), vb VARBINARY(4), bits BIT, doc JSON, st SHORTTEXT(20))")
     await exec(client, `INSERT INTO misc VALUES ('A12', X'DEADBEEF', '1011', '{"k": [1, 2]}', 'short')`)
     const rs = await call<HdbResultSet>((cb) => client.execute("SELECT * FROM misc", cb))
-    expect(rs.metadata.map((m) => m.dataType)).toEqual([55, 13, 74, 75, 11])
+    expect(rs.metadata.map((m) => m.dataType)).toEqual([55, 13, 96, 96, 11])
     const rows = await call<Array<Record<string, unknown>>>((cb) => rs.fetch(cb))
     expect(rows).toEqual([
-      { A: "A12", VB: Buffer.from("deadbeef", "hex"), BITS: Buffer.from("1011"), DOC: Buffer.from('{"k": [1, 2]}'), ST: "short" }
+      { A: "A12", VB: Buffer.from("deadbeef", "hex"), BITS: vectorOf("1011"), DOC: vectorOf('{"k": [1, 2]}'), ST: "short" }
     ])
     const cols = await exec(client, "SELECT COLUMN_NAME, DATA_TYPE_NAME FROM SYS.TABLE_COLUMNS WHERE TABLE_NAME = 'MISC' ORDER BY POSITION")
     expect(cols).toEqual([
@@ -113,6 +113,15 @@ describe("HANA test server: LOBs and the remaining types with the raw hdb client
 })
 
 /** Decodes CESU-8 (surrogate pairs as two 3-byte sequences) to a JS string. */
+/** The REAL_VECTOR form of a test-only BIT / JSON value: [i32 n][n f32 of its bytes], as hdb returns it. */
+const vectorOf = (text: string): Buffer => {
+  const bytes = Buffer.from(text)
+  const out = Buffer.alloc(4 + 4 * bytes.length)
+  out.writeInt32LE(bytes.length, 0)
+  bytes.forEach((b, i) => out.writeFloatLE(b, 4 + 4 * i))
+  return out
+}
+
 const decodeCesu8 = (b: Buffer): string => {
   let s = ""
   for (let i = 0; i < b.length; ) {

@@ -6,6 +6,7 @@ import type { ColumnVector } from "../engine/index.ts"
 import { TypeCode } from "./types.ts"
 import type { WireType } from "./types.ts"
 import { ByteWriter } from "./wire.ts"
+import { wireWkb } from "./spatial.ts"
 import { hanaDayOfEpochDay, hanaDayShift } from "./datetime.ts"
 import { civilFromDays } from "../common/civil.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
@@ -468,11 +469,32 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         if (b === null) return w.u8(255)
         writeCesu(w, b)
       }
+    case TypeCode.ST_GEOMETRY:
+    case TypeCode.ST_POINT:
+      return (w, r) => {
+        const b = col.bytes(r)
+        if (b === null) return w.u8(255)
+        const wkb = wireWkb(b)
+        w.lengthIndicator(wkb.length)
+        w.bytes(wkb)
+      }
+    case TypeCode.REAL_VECTOR:
+      // The test-only BIT and JSON (types.ts): the value's bytes as a vector of REALs, [i32 n][n × f32], the
+      // layout hdb's Reader.readVector expects.
+      return (w, r) => {
+        const b = col.bytes(r)
+        if (b === null) return w.u8(255)
+        w.lengthIndicator(4 + 4 * b.length)
+        w.i32(b.length)
+        for (const byte of b) {
+          w.ensure(4)
+          w.buf.writeFloatLE(byte, w.pos)
+          w.pos += 4
+        }
+      }
     case TypeCode.BINARY:
     case TypeCode.VARBINARY:
     case TypeCode.BSTRING:
-    case TypeCode.ST_GEOMETRY:
-    case TypeCode.ST_POINT:
       return (w, r) => {
         const b = col.bytes(r)
         if (b === null) return w.u8(255)
@@ -481,6 +503,8 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
       }
     case TypeCode.CLOB:
     case TypeCode.NCLOB:
+    case TypeCode.TEXT:
+    case TypeCode.BINTEXT:
     case TypeCode.BLOB: {
       const kind = wire.code === TypeCode.BLOB ? "BLOB" : wire.code === TypeCode.CLOB ? "CLOB" : "NCLOB"
       const sourceType = kind === "BLOB" ? 1 : kind === "CLOB" ? 2 : 3

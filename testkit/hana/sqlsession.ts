@@ -20,7 +20,7 @@ import { parameterNames } from "./lexer.ts"
 import { translate } from "./translate.ts"
 import type { Translated } from "./translate.ts"
 import { encodeName, quoteString } from "./names.ts"
-import { duckType, parseTypeText, typeOfDuck, typeOfDuckName, wireType } from "./types.ts"
+import { duckType, parameterWireType, parseTypeText, typeOfDuck, typeOfDuckName } from "./types.ts"
 import { declaredTypes } from "./catalog.ts"
 import { parameterColumns } from "./parameter-columns.ts"
 import { prepareTyped, withoutPlaceholders } from "./untyped-parameters.ts"
@@ -425,7 +425,7 @@ export class SqlSession {
         kind: PartKind.PARAMETER_METADATA,
         argc: parameterTypes.length,
         data: encodeParameterMetadata(
-          parameterTypes.map((p, i) => ({ nullable: true, wire: wireType(p, this.dfv), name: names.length === parameterTypes.length ? names[i] : undefined }))
+          parameterTypes.map((p, i) => ({ nullable: true, wire: parameterWireType(p, this.dfv), name: names.length === parameterTypes.length ? names[i] : undefined }))
         )
       }
     ]

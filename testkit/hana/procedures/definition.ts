@@ -13,6 +13,7 @@ import { HanaError } from "../errors.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "../lexer.ts"
 import type { Token } from "../lexer.ts"
 import { hanaType } from "../types.ts"
+import { VECTOR_TYPES, vectorTypeUnsupported } from "../vector-types.ts"
 import type { HanaType } from "../types.ts"
 
 /** A column of a `TABLE (…)` parameter type. */
@@ -99,8 +100,9 @@ const scalarTypeAt = (tokens: readonly Token[], i: number): [HanaType, number] =
   }
   if (name === "DOUBLE" && upper(tokens[i + used]) === "PRECISION") used++
   const type = hanaType(name, args)
-  // SAP HANA SQL Reference, "SQL Error Codes": 264 ERR_SQL_INV_DATATYPE "invalid datatype".
-  if (type === undefined) throw new HanaError(264, "HY000", `invalid datatype: ${tokens[i]?.v ?? "<end>"}`, tokens[i]?.pos ?? 0)
+  if (type === undefined && VECTOR_TYPES.has(name)) throw vectorTypeUnsupported(name)
+  // As a column type (translate.ts).
+  if (type === undefined) throw HanaError.syntax(`invalid datatype: ${tokens[i]?.v ?? "<end>"}`, tokens[i]?.pos ?? 0)
   return [type, used]
 }
 
@@ -124,7 +126,7 @@ const parameterOf = (item: readonly Token[]): ProcedureParameter => {
     return { name, mode, type: { table } }
   }
   if (item[i + 1] === undefined) throw HanaError.syntax(`type of parameter ${name} expected`, 0)
-  if (upper(item[i + 1]) !== "" && hanaType(upper(item[i + 1])) === undefined && item.length === i + 2) {
+  if (upper(item[i + 1]) !== "" && hanaType(upper(item[i + 1])) === undefined && !VECTOR_TYPES.has(upper(item[i + 1])) && item.length === i + 2) {
     // A table type created with CREATE TYPE … AS TABLE is not kept by the test server.
     throw HanaError.unsupported(`parameter ${name} of table type ${item[i + 1]!.v} (write TABLE (col type, …) inline)`)
   }

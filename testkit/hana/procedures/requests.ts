@@ -12,7 +12,7 @@ import { HanaError } from "../errors.ts"
 import { encodeName } from "../names.ts"
 import { ok, u64 } from "../replies.ts"
 import type { Reply } from "../replies.ts"
-import { wireType } from "../types.ts"
+import { parameterWireType } from "../types.ts"
 import type { HanaType } from "../types.ts"
 import { FunctionCode, PartKind } from "../wire.ts"
 import type { ReplyPart } from "../wire.ts"
@@ -91,7 +91,7 @@ export const prepareProcedure = (
 ): { reply: Reply; inputTypes: HanaType[] } => {
   const parameters = statement.kind === "call" ? callParameters(lookup(host, statement.schema, statement.name), statement.args) : []
   const metadata = encodeParameterMetadata(
-    parameters.map((p) => ({ nullable: true, wire: wireType(p.type, host.call.dfv), name: p.name, io: IO[p.mode] }))
+    parameters.map((p) => ({ nullable: true, wire: parameterWireType(p.type, host.call.dfv), name: p.name, io: IO[p.mode] }))
   )
   const reply = ok(statement.kind === "call" ? FunctionCode.DB_PROCEDURE_CALL : FunctionCode.DDL, [
     { kind: PartKind.STATEMENT_ID, argc: 1, data: u64(id) },
