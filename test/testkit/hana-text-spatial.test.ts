@@ -111,6 +111,9 @@ describe("HANA test server: ST_GEOMETRY and ST_POINT (raw hdb client)", () => {
     // plain WKB on the wire, the SRID not embedded (SAP/go-hdb's spatial test compares a selected column with WKB)
     expect(rows[0]!.G).toEqual(wkbPoint(1, 2))
     expect(rows[0]!.P).toEqual(wkbPoint(3, 4))
+    // ST_POINT(srid) without NEW is the column type, not a constructor
+    await exec(c, "CREATE TABLE points (p ST_POINT(4326))")
+    expect(await exec(c, "SELECT DATA_TYPE_NAME FROM SYS.TABLE_COLUMNS WHERE TABLE_NAME = 'POINTS'")).toEqual([{ DATA_TYPE_NAME: "ST_POINT" }])
   })
 
   it("answers ST_AsText, ST_AsEWKT, ST_X, ST_Y, ST_SRID, ST_AsWKB and ST_AsEWKB", async () => {
