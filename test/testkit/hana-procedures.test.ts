@@ -170,6 +170,16 @@ describe("HANA test server: SQLScript procedures through raw hdb (CREATE PROCEDU
     const loop = await failure(exec(c, "CREATE PROCEDURE looping AS BEGIN WHILE 1 = 1 DO SELECT 1 AS x FROM DUMMY; END WHILE; END"))
     expect(loop.code).toBe(7)
     expect(loop.message).toContain("WHILE")
+    for (const body of [
+      "IF 1 = 1 THEN SELECT 1 AS x FROM DUMMY; END IF;",
+      "DECLARE EXIT HANDLER FOR SQLEXCEPTION SELECT 1 AS x FROM DUMMY; SELECT 2 AS x FROM DUMMY;",
+      "DECLARE c CURSOR FOR SELECT 1 AS x FROM DUMMY;",
+      "CALL twice;",
+      "EXEC 'SELECT 1 FROM DUMMY';"
+    ]) {
+      const refused = await failure(exec(c, `CREATE PROCEDURE refused_body AS BEGIN ${body} END`))
+      expect([body, refused.code]).toEqual([body, 7])
+    }
     expect((await failure(exec(c, "CREATE PROCEDURE bad_type (IN x REAL_VECTOR(3)) AS BEGIN SELECT 1 AS x FROM DUMMY; END"))).code).toBe(264)
     expect((await failure(exec(c, "CREATE PROCEDURE nowhere_schema.p AS BEGIN SELECT 1 AS x FROM DUMMY; END"))).code).toBe(362)
   })

@@ -249,7 +249,8 @@ const rewriteOne = (text: string, tokens: readonly Token[]): string | undefined 
     const isNew = upper(tokens[i - 1]) === "NEW"
     const from = isNew ? i - 1 : i
     let target = CONSTRUCTORS.get(name)
-    if (name === "ST_POINT") target = tokens[i + 2]?.t === "string" ? "hana_st_geomfromtext" : "hana_st_point"
+    // Without NEW, ST_POINT(…) and ST_GEOMETRY(…) are column types with an SRID (`p ST_POINT(4326)`).
+    if (name === "ST_POINT" && isNew) target = tokens[i + 2]?.t === "string" ? "hana_st_geomfromtext" : "hana_st_point"
     if (name === "ST_GEOMETRY" && isNew) target = "hana_st_geomfromtext"
     if (target === undefined) {
       if (method !== undefined) throw HanaError.syntax(`${tokens[i]!.v} is a method: write value.${tokens[i]!.v}()`, tokens[i]!.pos ?? 0)

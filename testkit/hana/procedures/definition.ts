@@ -140,11 +140,14 @@ const bodyStatementOf = (sql: string, tokens: readonly Token[]): BodyStatement =
   const head = upper(tokens[0])
   const rest = (from: number): StatementText => textOf(sql, tokens.slice(from))
   if (head === "DECLARE") {
+    if (upper(tokens[1]) === "EXIT" || upper(tokens[1]) === "CONTINUE") {
+      throw HanaError.unsupported(`DECLARE ${upper(tokens[1])} HANDLER in a procedure body of the test server (accepted: ${ACCEPTED})`)
+    }
     const name = identOf(tokens[1])
     if (name === undefined) throw HanaError.syntax("variable name expected after DECLARE", tokens[1]?.pos ?? 0)
     let i = 2
     if (upper(tokens[i]) === "CONSTANT") i++
-    if (upper(tokens[i]) === "CURSOR" || upper(tokens[i]) === "TABLE" || upper(tokens[i]) === "CONDITION" || upper(tokens[i]) === "EXIT") {
+    if (upper(tokens[i]) === "CURSOR" || upper(tokens[i]) === "TABLE" || upper(tokens[i]) === "CONDITION") {
       throw HanaError.unsupported(`DECLARE … ${upper(tokens[i])} in a procedure body of the test server (accepted: ${ACCEPTED})`)
     }
     const [type, used] = scalarTypeAt(tokens, i)
