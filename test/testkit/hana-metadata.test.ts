@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { asRealVector, call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 // Every declared type of the issue, one column each.
@@ -25,13 +25,7 @@ const BY_DFV: Record<1 | 8, Record<string, readonly [number, number, number]>> =
 const expected = (dfv: 1 | 8) => NAMES.map((n) => [n, ...(SHARED[n] ?? BY_DFV[dfv][n]!)])
 // The test-only BIT and JSON: results travel as REAL_VECTOR 96, parameters are described as VARBINARY.
 const expectedParameters = (dfv: 1 | 8) => expected(dfv).map((e) => (e[0] === "BT" || e[0] === "JS" ? [e[0], 13, 0, 0] : e))
-/** The REAL_VECTOR form of the test-only BIT / JSON value `bytes`: [i32 n][n f32], as hdb returns it. */
-const asVector = (bytes: Buffer): Buffer => {
-  const out = Buffer.alloc(4 + 4 * bytes.length)
-  out.writeInt32LE(bytes.length, 0)
-  bytes.forEach((b, i) => out.writeFloatLE(b, 4 + 4 * i))
-  return out
-}
+
 
 describe("HANA test server: declared types in result and parameter metadata at data format versions 1 and 8", () => {
   let server: HanaTestServerHandle
@@ -81,7 +75,7 @@ describe("HANA test server: declared types in result and parameter metadata at d
     const common = {
       TI: 200 + dfv, SI: -2, I: dfv, BI: "9007199254740993", SD: "1.25e+0", RE: 0.5, DO: -2.25, VC: "ascii", NV: "ñ😀", AN: "A1",
       VB: Buffer.from([0, 255]), CL: Buffer.from("clob"), BL: Buffer.from([1, 2, 3]),
-      TX: Buffer.from("text"), BT: asVector(Buffer.from("1011")), JS: asVector(Buffer.from('{"k":1}'))
+      TX: Buffer.from("text"), BT: asRealVector(Buffer.from("1011")), JS: asRealVector(Buffer.from('{"k":1}'))
     }
     const { NC, ...rest } = got!
     expect(rest).toEqual(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { asRealVector, call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 describe("HANA test server: LOBs and the remaining types with the raw hdb client", () => {
@@ -70,7 +70,7 @@ describe("HANA test server: LOBs and the remaining types with the raw hdb client
     expect(rs.metadata.map((m) => m.dataType)).toEqual([55, 13, 96, 96, 11])
     const rows = await call<Array<Record<string, unknown>>>((cb) => rs.fetch(cb))
     expect(rows).toEqual([
-      { A: "A12", VB: Buffer.from("deadbeef", "hex"), BITS: vectorOf("1011"), DOC: vectorOf('{"k": [1, 2]}'), ST: "short" }
+      { A: "A12", VB: Buffer.from("deadbeef", "hex"), BITS: asRealVector(Buffer.from("1011")), DOC: asRealVector(Buffer.from('{"k": [1, 2]}')), ST: "short" }
     ])
     const cols = await exec(client, "SELECT COLUMN_NAME, DATA_TYPE_NAME FROM SYS.TABLE_COLUMNS WHERE TABLE_NAME = 'MISC' ORDER BY POSITION")
     expect(cols).toEqual([
@@ -113,15 +113,6 @@ describe("HANA test server: LOBs and the remaining types with the raw hdb client
 })
 
 /** Decodes CESU-8 (surrogate pairs as two 3-byte sequences) to a JS string. */
-/** The REAL_VECTOR form of a test-only BIT / JSON value: [i32 n][n f32 of its bytes], as hdb returns it. */
-const vectorOf = (text: string): Buffer => {
-  const bytes = Buffer.from(text)
-  const out = Buffer.alloc(4 + 4 * bytes.length)
-  out.writeInt32LE(bytes.length, 0)
-  bytes.forEach((b, i) => out.writeFloatLE(b, 4 + 4 * i))
-  return out
-}
-
 const decodeCesu8 = (b: Buffer): string => {
   let s = ""
   for (let i = 0; i < b.length; ) {

@@ -268,6 +268,8 @@ const parseCall = (sql: string, all: readonly Token[], schema: string): Procedur
  * then goes to the SQL translator). `schema` is the session's current schema.
  */
 export const procedureStatement = (sql: string, schema: string): ProcedureStatement | undefined => {
+  // Most statements are none of these: spare them a second tokenization.
+  if (!/\b(?:CALL|PROCEDURE)\b/i.test(sql)) return undefined
   const all = sig(tokenize(sql))
   while (all.length > 0 && isOp(all[all.length - 1], ";")) all.pop()
   const w0 = upper(all[0])
