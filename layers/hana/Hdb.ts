@@ -378,7 +378,7 @@ const executeCall = (
           if (!err) closeAbandoned(client, results)
           return
         }
-        resume(err ? Effect.fail(toError(err)) : Effect.sync(() => outcomeOf(results)))
+        resume(err ? Effect.fail(toError(err)) : closeLaterResultSets(client, results).pipe(Effect.andThen(Effect.sync(() => outcomeOf(results)))))
       })
     } catch (e) {
       resume(Effect.fail(fromHdbError(e)))
@@ -387,6 +387,29 @@ const executeCall = (
       abandoned = true
     })
   })
+
+/** RESULT_SET part attribute: the server closed the cursor with this page (hdb lib/protocol/common/PartAttributes.js). */
+const RESULT_SET_CLOSED = 16
+
+/**
+ * A CALL can answer with several result sets (hdb hands them over as (parameters, ...resultSets)); the driver reads
+ * the first. The others still open on the server (rows beyond their first page) are closed here, so none is left
+ * behind for the session's lifetime.
+ */
+const closeLaterResultSets = (client: HdbClient, results: ReadonlyArray<unknown>): Effect.Effect<void> =>
+  Effect.forEach(
+    results.filter(isResultSet).slice(1).filter((rs) => ((rs._data?.attributes ?? 0) & RESULT_SET_CLOSED) === 0),
+    (rs) =>
+      Effect.callback<void>((resume) => {
+        try {
+          client._connection.closeResultSet({ resultSetId: rs.id }, () => resume(Effect.void))
+        } catch {
+          // the connection is gone, and its cursors with it
+          resume(Effect.void)
+        }
+      }),
+    { discard: true }
+  )
 
 const closeAbandoned = (client: HdbClient, results: ReadonlyArray<unknown>): void => {
   const rs = results.find(isResultSet)

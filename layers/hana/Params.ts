@@ -46,6 +46,8 @@ const targetOf = (typeCode: number | undefined): Target => {
     case TypeCode.BLOB:
     case TypeCode.LOCATOR:
     case TypeCode.BINTEXT:
+    case TypeCode.ST_GEOMETRY:
+    case TypeCode.ST_POINT:
       return "binary"
     case TypeCode.REAL:
     case TypeCode.DOUBLE:

@@ -6,7 +6,9 @@
  * string; DATE/DAYDATE date32[day]; DECIMAL/SMALLDECIMAL (and their FIXED8/12/16 wire forms) decimal128; DOUBLE
  * double; INTEGER int32; REAL float; SMALLINT int16; TINYINT uint8 (HANA's TINYINT is unsigned 0..255);
  * TIME/SECONDTIME time64[us]; TIMESTAMP/LONGDATE/SECONDDATE timestamp[us, UTC]; BLOB binary; CLOB/NCLOB/TEXT/BINTEXT
- * string. BIT, JSON and anything else fail NOT_IMPLEMENTED naming the column.
+ * string; ST_GEOMETRY/ST_POINT binary WKB with the `geoarrow.wkb` extension type (beyond the driver specification,
+ * whose tables do not list spatial types). BIT, JSON, REAL_VECTOR and anything else fail NOT_IMPLEMENTED naming the
+ * column.
  *
  * Arrow → database (binding and ingest DDL): see {@link columnTypeFor}.
  *
@@ -131,17 +133,25 @@ export const FLOATING_DECIMAL = { precision: 38, scale: 18 } as const
 /** Field metadata key carrying the HANA wire type name. @category constants @since 0.1.0 */
 export const TYPE_NAME_METADATA = "hana.type-name"
 
+/**
+ * Field metadata of a spatial column: the GeoArrow extension `geoarrow.wkb` over binary storage (GeoArrow
+ * specification, "Extension types"). HANA sends a geometry as WKB without its SRID, and the result metadata carries
+ * none, so the extension metadata names no CRS (`{}`).
+ */
+const GEOARROW_WKB: ReadonlyArray<readonly [string, string]> = [["ARROW:extension:name", "geoarrow.wkb"], ["ARROW:extension:metadata", "{}"]]
+
 const mapped = (
   column: HanaColumnMetadata,
   type: Arrow.DataType,
   kind: CellKind,
-  scale = 0
+  scale = 0,
+  extra: ReadonlyArray<readonly [string, string]> = []
 ): MappedColumn => ({
   field: new Arrow.Field(
     column.name,
     type,
     column.nullable,
-    new Map([[TYPE_NAME_METADATA, typeCodeName(column.dataType)]])
+    new Map([[TYPE_NAME_METADATA, typeCodeName(column.dataType)], ...extra])
   ),
   kind,
   scale
@@ -202,6 +212,10 @@ export const arrowColumn = (column: HanaColumnMetadata): Result.Result<MappedCol
     case TypeCode.VARBINARY:
     case TypeCode.BSTRING:
       return Result.succeed(mapped(column, new Arrow.Binary(), "binary"))
+    // WKB cells laid out as VARBINARY's (hdb lib/protocol/common/ReadFunction.js reads both as binary)
+    case TypeCode.ST_GEOMETRY:
+    case TypeCode.ST_POINT:
+      return Result.succeed(mapped(column, new Arrow.Binary(), "binary", 0, GEOARROW_WKB))
     case TypeCode.DATE:
       return Result.succeed(mapped(column, new Arrow.DateDay(), "date"))
     case TypeCode.DAYDATE:
@@ -228,18 +242,17 @@ export const arrowColumn = (column: HanaColumnMetadata): Result.Result<MappedCol
     default:
       return Result.fail(
         notImplemented(
-          `column ${JSON.stringify(column.name)} has HANA type ${unsupportedName(column.dataType)}, which has no Arrow mapping (BIT and JSON are unsupported); cast it in SQL`
+          `column ${JSON.stringify(column.name)} has HANA type ${unsupportedName(column.dataType)}, which has no Arrow mapping (BIT, JSON and REAL_VECTOR are unsupported); cast it in SQL`
         )
       )
   }
 }
 
 /**
- * The HANA name shown for an unsupported wire type. The test server sends BIT as ST_GEOMETRY and JSON as ST_POINT
- * codes (testkit/hana/types.ts), which no supported HANA column produces here either.
+ * The HANA name shown for an unsupported wire type. The test server sends its test-only BIT and JSON types with the
+ * REAL_VECTOR code (testkit/hana/types.ts), which the driver does not map either.
  */
-const unsupportedName = (code: number): string =>
-  code === TypeCode.ST_GEOMETRY ? "BIT/ST_GEOMETRY" : code === TypeCode.ST_POINT ? "JSON/ST_POINT" : typeCodeName(code)
+const unsupportedName = (code: number): string => (code === TypeCode.REAL_VECTOR ? "REAL_VECTOR (or the test server's BIT/JSON)" : typeCodeName(code))
 
 /**
  * Maps every column, failing on the first unsupported one.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { asRealVector, call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 describe("HANA test server: LOBs and the remaining types with the raw hdb client", () => {
@@ -63,14 +63,14 @@ describe("HANA test server: LOBs and the remaining types with the raw hdb client
     expect(decodeCesu8(got[0]!.B!)).toBe(b)
   })
 
-  it("supports ALPHANUM, VARBINARY, BIT and JSON columns (BIT/JSON travel as type codes 74/75)", async () => {
+  it("supports ALPHANUM, VARBINARY, BIT and JSON columns (BIT/JSON travel as REAL_VECTOR 96, a vector of their bytes)", async () => {
     await exec(client, "CREATE TABLE misc (a ALPHANUM(10), vb VARBINARY(4), bits BIT, doc JSON, st SHORTTEXT(20))")
     await exec(client, `INSERT INTO misc VALUES ('A12', X'DEADBEEF', '1011', '{"k": [1, 2]}', 'short')`)
     const rs = await call<HdbResultSet>((cb) => client.execute("SELECT * FROM misc", cb))
-    expect(rs.metadata.map((m) => m.dataType)).toEqual([55, 13, 74, 75, 11])
+    expect(rs.metadata.map((m) => m.dataType)).toEqual([55, 13, 96, 96, 11])
     const rows = await call<Array<Record<string, unknown>>>((cb) => rs.fetch(cb))
     expect(rows).toEqual([
-      { A: "A12", VB: Buffer.from("deadbeef", "hex"), BITS: Buffer.from("1011"), DOC: Buffer.from('{"k": [1, 2]}'), ST: "short" }
+      { A: "A12", VB: Buffer.from("deadbeef", "hex"), BITS: asRealVector(Buffer.from("1011")), DOC: asRealVector(Buffer.from('{"k": [1, 2]}')), ST: "short" }
     ])
     const cols = await exec(client, "SELECT COLUMN_NAME, DATA_TYPE_NAME FROM SYS.TABLE_COLUMNS WHERE TABLE_NAME = 'MISC' ORDER BY POSITION")
     expect(cols).toEqual([

@@ -6,13 +6,15 @@ import type { ColumnVector } from "../engine/index.ts"
 import { TypeCode } from "./types.ts"
 import type { WireType } from "./types.ts"
 import { ByteWriter } from "./wire.ts"
+import { wireWkb } from "./spatial.ts"
 import { DATE_OUT_OF_RANGE, HanaError } from "./errors.ts"
 
-/** DAYDATE's NULL value, the day number of 10000-01-01 (hdb lib/protocol/Reader.js readDayDate). */
-const DAYDATE_NULL = 3652062
 import { hanaDayOfEpochDay, hanaDayShift } from "./datetime.ts"
 import { civilFromDays } from "../common/civil.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
+
+/** DAYDATE's NULL value, the day number of 10000-01-01 (hdb lib/protocol/Reader.js readDayDate). */
+const DAYDATE_NULL = 3652062
 
 const EPOCH_SECONDS = 719164 * 86400
 const US_PER_DAY = 86_400_000_000
@@ -502,11 +504,32 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         if (b === null) return w.u8(255)
         writeCesu(w, b)
       }
+    case TypeCode.ST_GEOMETRY:
+    case TypeCode.ST_POINT:
+      return (w, r) => {
+        const b = col.bytes(r)
+        if (b === null) return w.u8(255)
+        const wkb = wireWkb(b)
+        w.lengthIndicator(wkb.length)
+        w.bytes(wkb)
+      }
+    case TypeCode.REAL_VECTOR:
+      // The test-only BIT and JSON (types.ts): the value's bytes as a vector of REALs, [i32 n][n × f32], the
+      // layout hdb's Reader.readVector expects.
+      return (w, r) => {
+        const b = col.bytes(r)
+        if (b === null) return w.u8(255)
+        w.lengthIndicator(4 + 4 * b.length)
+        w.i32(b.length)
+        for (const byte of b) {
+          w.ensure(4)
+          w.buf.writeFloatLE(byte, w.pos)
+          w.pos += 4
+        }
+      }
     case TypeCode.BINARY:
     case TypeCode.VARBINARY:
     case TypeCode.BSTRING:
-    case TypeCode.ST_GEOMETRY:
-    case TypeCode.ST_POINT:
       return (w, r) => {
         const b = col.bytes(r)
         if (b === null) return w.u8(255)
@@ -515,6 +538,8 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
       }
     case TypeCode.CLOB:
     case TypeCode.NCLOB:
+    case TypeCode.TEXT:
+    case TypeCode.BINTEXT:
     case TypeCode.BLOB: {
       const kind = wire.code === TypeCode.BLOB ? "BLOB" : wire.code === TypeCode.CLOB ? "CLOB" : "NCLOB"
       const sourceType = kind === "BLOB" ? 1 : kind === "CLOB" ? 2 : 3
@@ -617,16 +642,18 @@ export interface ParameterMetadata {
   readonly wire: WireType
   /** Parameter name (`:name` parameters), if any. */
   readonly name?: string | undefined
+  /** Direction (hdb lib/protocol/common/IoType.js): 1 IN (default), 2 INOUT, 4 OUT. */
+  readonly io?: 1 | 2 | 4
 }
 
-/** Encodes a PARAMETER_METADATA part body (16 bytes per parameter, all IN, unnamed). */
+/** Encodes a PARAMETER_METADATA part body (16 bytes per parameter). */
 export const encodeParameterMetadata = (params: readonly ParameterMetadata[]): Buffer => {
   const w = new ByteWriter(16 * params.length + 8)
   const names = new ByteWriter(64)
   for (const p of params) {
     w.u8(p.nullable ? 2 : 1)
     w.u8(p.wire.code)
-    w.u8(1)
+    w.u8(p.io ?? 1)
     w.u8(0)
     if (p.name === undefined) w.i32(-1)
     else {

@@ -8,6 +8,8 @@ import { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import { catalogSql } from "./catalog.ts"
 import { registerDatetimeFunctions } from "./datetime-functions.ts"
+import { registerSpatialFunctions } from "./spatial.ts"
+import { registerTextSearchFunctions } from "./text-search.ts"
 import { ProtocolSession } from "./session.ts"
 import { quoteName, quoteString } from "./names.ts"
 import { faultState } from "./faults.ts"
@@ -109,6 +111,8 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   const faults: HanaFaults = { ...options.faults }
   const engine = await Engine.open()
   await engine.registerFunctions(registerDatetimeFunctions)
+  await engine.registerFunctions(registerSpatialFunctions)
+  await engine.registerFunctions(registerTextSearchFunctions)
   const admin = await engine.session()
   const users = new Map<string, { password: string; defaultSchema: string }>()
   let userIds = 150000

@@ -20,7 +20,7 @@ import { parameterNames } from "./lexer.ts"
 import { translate } from "./translate.ts"
 import type { Translated } from "./translate.ts"
 import { encodeName, quoteString } from "./names.ts"
-import { duckType, parseTypeText, typeOfDuck, typeOfDuckName, wireType } from "./types.ts"
+import { duckType, parameterWireType, parseTypeText, typeOfDuck, typeOfDuckName } from "./types.ts"
 import { declaredTypes } from "./catalog.ts"
 import { parameterColumns } from "./parameter-columns.ts"
 import { prepareTyped, withoutPlaceholders } from "./untyped-parameters.ts"
@@ -41,6 +41,12 @@ import {
 } from "./wire.ts"
 import type { ReplyPart, Request, RequestPart } from "./wire.ts"
 import type { PendingExecution, StatementState } from "./statement.ts"
+import { procedureStatement } from "./procedures/definition.ts"
+import { procedureStore } from "./procedures/registry.ts"
+import { prepareProcedure, procedureReply } from "./procedures/requests.ts"
+import type { ProcedureHost } from "./procedures/requests.ts"
+import type { ProcedureStatement } from "./procedures/definition.ts"
+import type { Cursor } from "../engine/index.ts"
 
 
 /** Runs a translated DDL statement and the catalog upkeep it needs (declared types, declared lengths). */
@@ -254,6 +260,8 @@ export class SqlSession {
   }
 
   private async executeDirect(session: Session, sql: string, commit: boolean, request: Request): Promise<Reply | undefined> {
+    const procedure = procedureStatement(sql, this.schema)
+    if (procedure !== undefined) return procedureReply(this.procedureHost(session), procedure, commit, [])
     const t = translate(sql, this.sessionValues())
     if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t, commit)
     if (t.params > 0) throw HanaError.syntax("parameters are only allowed in prepared statements", 0)
@@ -337,16 +345,7 @@ export class SqlSession {
       const columns =
         statement?.columns ??
         (await describeColumns(session, outcome.cursor.columns, this.tablesOf(session, t), this.dfv, t.kind === "query" ? t.columnNames : undefined, t.kind === "query" ? t.columnSources : undefined, t.kind === "query" ? t.fromItems : undefined))
-      const id = this.nextId++
-      const result = new OpenResult(id, outcome.cursor, columns, (value, kind) => this.registerLob(value, kind))
-      const first = await this.fetchRows(result, this.ctx.options.firstFetchSize)
-      if (!first.last) this.results.set(id, result)
-      else result.close()
-      const parts: ReplyPart[] = [
-        { kind: PartKind.RESULT_SET_METADATA, argc: columns.length, data: resultSetMetadata(columns) },
-        { kind: PartKind.RESULT_SET_ID, argc: 1, data: u64(id) },
-        { kind: PartKind.RESULT_SET, attributes: first.last ? (first.rows === 0 ? 25 : 17) : 0, argc: first.rows, data: first.data }
-      ]
+      const parts = await this.resultSetParts(outcome.cursor, columns)
       if (this.ctx.faults.dropMidResult) {
         await this.sendPartial(request, ok(FunctionCode.SELECT, parts))
         return undefined
@@ -360,6 +359,37 @@ export class SqlSession {
     return ok(FunctionCode.DDL)
   }
 
+  /** A result set's RESULT_SET_METADATA, RESULT_SET_ID and first RESULT_SET; kept open while rows remain. */
+  private async resultSetParts(cursor: Cursor, columns: readonly ResultColumn[]): Promise<ReplyPart[]> {
+    const id = this.nextId++
+    const result = new OpenResult(id, cursor, columns, (value, kind) => this.registerLob(value, kind))
+    const first = await this.fetchRows(result, this.ctx.options.firstFetchSize)
+    if (!first.last) this.results.set(id, result)
+    else result.close()
+    return [
+      { kind: PartKind.RESULT_SET_METADATA, argc: columns.length, data: resultSetMetadata(columns) },
+      { kind: PartKind.RESULT_SET_ID, argc: 1, data: u64(id) },
+      { kind: PartKind.RESULT_SET, attributes: first.last ? (first.rows === 0 ? 25 : 17) : 0, argc: first.rows, data: first.data }
+    ]
+  }
+
+  /** What a procedure statement (procedures/requests.ts) needs from this session. */
+  private procedureHost(session: Session): ProcedureHost {
+    return {
+      call: { session, values: this.sessionValues(), dfv: this.dfv },
+      store: procedureStore(this.ctx.engine),
+      runDdl: (commit, work) => this.runDdl(session, commit, work),
+      inTransaction: (commit, work) => this.inTransaction(session, commit, work, true),
+      resultSetParts: (r) => this.resultSetParts(r.cursor, r.columns),
+      firstRow: async (r) => {
+        const result = new OpenResult(0n, r.cursor, r.columns, (value, kind) => this.registerLob(value, kind))
+        const row = await result.fetch(1)
+        result.close()
+        return row.data
+      }
+    }
+  }
+
   private tablesOf(session: Session, t: Translated): string[] {
     return t.kind === "query" ? tablesNamed(session, t.sql) : []
   }
@@ -371,6 +401,13 @@ export class SqlSession {
   }
 
   private async prepare(session: Session, sql: string): Promise<Reply> {
+    const procedure = procedureStatement(sql, this.schema)
+    if (procedure !== undefined) {
+      const id = this.nextId++
+      const { reply, inputTypes } = prepareProcedure(this.procedureHost(session), procedure, id)
+      this.statements.set(id, { id, batches: new Map(), translated: { kind: "noop" }, prepared: undefined, parameterTypes: inputTypes, columns: undefined, tables: [], procedure })
+      return reply
+    }
     const t = translate(sql, this.sessionValues())
     let prepared: Prepared | undefined
     let columns: ResultColumn[] | undefined
@@ -394,7 +431,7 @@ export class SqlSession {
         kind: PartKind.PARAMETER_METADATA,
         argc: parameterTypes.length,
         data: encodeParameterMetadata(
-          parameterTypes.map((p, i) => ({ nullable: true, wire: wireType(p, this.dfv), name: names.length === parameterTypes.length ? names[i] : undefined }))
+          parameterTypes.map((p, i) => ({ nullable: true, wire: parameterWireType(p, this.dfv), name: names.length === parameterTypes.length ? names[i] : undefined }))
         )
       }
     ]
@@ -471,6 +508,7 @@ export class SqlSession {
     if (idPart === undefined || idPart.data.length < 8) throw new MalformedPacket("STATEMENT_ID part missing")
     const statement = this.statements.get(idPart.data.readBigUInt64LE(0))
     if (statement === undefined) throw HanaError.invalidStatement()
+    if (statement.procedure !== undefined) return this.executeProcedure(session, statement, statement.procedure, request)
     const t = statement.translated
     if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t, request.commit)
     if (t.kind === "ddl") {
@@ -539,6 +577,17 @@ export class SqlSession {
       parts.push({ kind: PartKind.ROWS_AFFECTED, argc: affected.length, data: i32s(affected) })
     }
     return ok(t.functionCode, parts)
+  }
+
+  /** EXECUTE of a prepared procedure statement, with its one row of IN/INOUT values. */
+  private async executeProcedure(session: Session, statement: StatementState, procedure: ProcedureStatement, request: Request): Promise<Reply> {
+    const params = requestPart(request, PartKind.PARAMETERS)
+    const types = statement.parameterTypes
+    const rows = types.length === 0 || params === undefined ? [] : decodeParameters(params.data, params.argc, types.length, types.map((p) => Math.max(p.scale, 0)))
+    if (rows.length > 1) throw HanaError.unsupported("batch execution of CALL")
+    if (rows.some((r) => r.pendingLobs.length > 0)) throw HanaError.unsupported("streamed LOB arguments of CALL")
+    textForTestOnlyTypes(rows, types)
+    return procedureReply(this.procedureHost(session), procedure, request.commit, rows[0]?.values ?? [])
   }
 
   /** Encodes up to `max` rows of `result`, counted in the server's stats. */

@@ -6,6 +6,7 @@ import type { Prepared } from "../engine/index.ts"
 import type { BatchTarget } from "./bulk-insert.ts"
 import type { ParameterRow, PendingLob } from "./params.ts"
 import type { ResultColumn } from "./results.ts"
+import type { ProcedureStatement } from "./procedures/definition.ts"
 import type { Translated } from "./translate.ts"
 import type { HanaType } from "./types.ts"
 
@@ -21,6 +22,8 @@ export interface StatementState {
   readonly tables: readonly string[]
   /** Where a batch INSERT's fast path appends (null: the fast path does not apply); resolved on first use. */
   batchTarget?: BatchTarget | null
+  /** A prepared CREATE PROCEDURE, DROP PROCEDURE or CALL (procedures/), run instead of `translated`. */
+  readonly procedure?: ProcedureStatement
 }
 
 /** An execution waiting for its LOB data (WRITE_LOB requests) before it runs. */

@@ -14,6 +14,9 @@ import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
 import { duckType, hanaType, TYPE_NAMES, typeText } from "./types.ts"
 import type { HanaType } from "./types.ts"
+import { rewriteSpatial } from "./spatial.ts"
+import { rewriteContains } from "./text-search.ts"
+import { VECTOR_TYPES, vectorTypeUnsupported } from "./vector-types.ts"
 
 /** SQL keywords kept verbatim (everything else that is a bare word is an identifier). */
 const KEYWORDS = new Set(
@@ -277,6 +280,9 @@ const rewrite = (input: readonly Token[], session: SessionValues): string => {
         }
         const call = next?.t === "op" && next.v === "("
         const prevWord = upper(prev)
+        if (!qualified && U === "AS" && next !== undefined && next.t === "word" && VECTOR_TYPES.has(next.v.toUpperCase()) && castContext(tokens, i)) {
+          throw vectorTypeUnsupported(next.v.toUpperCase())
+        }
         if (!qualified && U === "AS" && next !== undefined && next.t === "word" && TYPE_NAMES.has(next.v.toUpperCase()) && castContext(tokens, i)) {
           const [text, consumed] = typeAt(tokens, i + 1)
           parts.push("AS", text)
@@ -424,6 +430,7 @@ const parseType = (tokens: readonly Token[], i: number): [HanaType, number] => {
   // DOUBLE PRECISION
   if (name === "DOUBLE" && upper(tokens[i + consumed]) === "PRECISION") consumed++
   const t = hanaType(name, args)
+  if (t === undefined && VECTOR_TYPES.has(name)) throw vectorTypeUnsupported(name)
   if (t === undefined) throw HanaError.syntax(`invalid datatype: ${nameTok?.v ?? "<end>"}`, 0)
   return [t, consumed]
 }
@@ -446,7 +453,8 @@ const qualified = (schema: string | undefined, name: string): string =>
 const countParams = (tokens: readonly Token[]): number => tokens.filter((t) => t.t === "param").length
 
 /** Translates one HANA statement. */
-export const translate = (sql: string, session: SessionValues): Translated => {
+export const translate = (hanaSql: string, session: SessionValues): Translated => {
+  const sql = rewriteContains(rewriteSpatial(hanaSql))
   const all = sig(tokenize(sql))
   while (all.length > 0 && all[all.length - 1]!.t === "op" && all[all.length - 1]!.v === ";") all.pop()
   if (all.length === 0) throw HanaError.syntax("empty statement", 0)

@@ -37,6 +37,7 @@ export const TypeCode = {
   BSTRING: 33,
   TEXT: 51,
   SHORTTEXT: 52,
+  BINTEXT: 53,
   ALPHANUM: 55,
   LONGDATE: 61,
   SECONDDATE: 62,
@@ -46,7 +47,8 @@ export const TypeCode = {
   ST_POINT: 75,
   FIXED16: 76,
   FIXED8: 81,
-  FIXED12: 82
+  FIXED12: 82,
+  REAL_VECTOR: 96
 } as const
 
 /** A declared HANA column type. */
@@ -62,11 +64,14 @@ export interface HanaType {
 /** Renders a type as HANA writes it, e.g. `NVARCHAR(20)`, `DECIMAL(10,2)`. */
 export const typeText = (t: HanaType): string => {
   if (t.name === "DECIMAL" && t.scale >= 0 && t.length > 0) return `DECIMAL(${t.length},${t.scale})`
-  if (LENGTH_TYPES.has(t.name) && t.length > 0) return `${t.name}(${t.length})`
+  if ((LENGTH_TYPES.has(t.name) || SPATIAL_TYPES.has(t.name)) && t.length > 0) return `${t.name}(${t.length})`
   return t.name
 }
 
 const LENGTH_TYPES = new Set(["VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "ALPHANUM", "SHORTTEXT", "VARBINARY", "BINARY"])
+
+/** Spatial types: their optional argument is the SRID (spatial.ts), kept in `length`. */
+const SPATIAL_TYPES = new Set(["ST_GEOMETRY", "ST_POINT"])
 
 /** HANA type names (and synonyms) accepted in DDL and CAST, mapped to their canonical name. */
 export const TYPE_NAMES: ReadonlyMap<string, string> = new Map([
@@ -102,7 +107,9 @@ export const TYPE_NAMES: ReadonlyMap<string, string> = new Map([
   ["CLOB", "CLOB"],
   ["NCLOB", "NCLOB"],
   ["TEXT", "TEXT"],
-  ["BINTEXT", "TEXT"],
+  ["BINTEXT", "BINTEXT"],
+  ["ST_GEOMETRY", "ST_GEOMETRY"],
+  ["ST_POINT", "ST_POINT"],
   ["BLOB", "BLOB"],
   ["BIT", "BIT"],
   ["JSON", "JSON"]
@@ -128,6 +135,9 @@ export const hanaType = (name: string, args: readonly number[] = []): HanaType |
     case "ALPHANUM":
     case "SHORTTEXT":
       return { name: canonical, length: args[0] ?? 1, scale: 0 }
+    case "ST_GEOMETRY":
+    case "ST_POINT":
+      return { name: canonical, length: args[0] ?? 0, scale: 0 }
     default:
       return { name: canonical, length: 0, scale: 0 }
   }
@@ -165,6 +175,8 @@ export const duckType = (t: HanaType): string => {
     case "VARBINARY":
     case "BINARY":
     case "BLOB":
+    case "ST_GEOMETRY":
+    case "ST_POINT":
       return "BLOB"
     case "DATE":
       return "DATE"
@@ -269,8 +281,20 @@ export const wireType = (t: HanaType, dfv: number): WireType => {
     case "VARCHAR":
       return { code: TypeCode.VARCHAR, length: t.length, fraction: 0 }
     case "NVARCHAR":
-    case "SHORTTEXT":
       return { code: TypeCode.NVARCHAR, length: t.length, fraction: 0 }
+    // TEXT 51, SHORTTEXT 52 and BINTEXT 53 are what a real HANA reports for these columns (SAP/node-hdb
+    // test/acceptance/db.DataType.js checks the codes against one); at lower data format versions they travel as
+    // NVARCHAR / NCLOB (SAP/go-hdb's column types: SHORTTEXT from DFV 3, TEXT from 4, BINTEXT from 6, else NVARCHAR / NCLOB).
+    case "SHORTTEXT":
+      return { code: dfv >= 3 ? TypeCode.SHORTTEXT : TypeCode.NVARCHAR, length: t.length, fraction: 0 }
+    case "TEXT":
+      return { code: dfv >= 4 ? TypeCode.TEXT : TypeCode.NCLOB, length: 0, fraction: 0 }
+    case "BINTEXT":
+      return { code: dfv >= 6 ? TypeCode.BINTEXT : TypeCode.NCLOB, length: 0, fraction: 0 }
+    case "ST_GEOMETRY":
+      return { code: TypeCode.ST_GEOMETRY, length: 0, fraction: 0 }
+    case "ST_POINT":
+      return { code: TypeCode.ST_POINT, length: 0, fraction: 0 }
     case "CHAR":
       return { code: TypeCode.CHAR, length: t.length, fraction: 0 }
     case "NCHAR":
@@ -292,20 +316,26 @@ export const wireType = (t: HanaType, dfv: number): WireType => {
     case "CLOB":
       return { code: TypeCode.CLOB, length: 0, fraction: 0 }
     case "NCLOB":
-    case "TEXT":
       return { code: TypeCode.NCLOB, length: 0, fraction: 0 }
     case "BLOB":
       return { code: TypeCode.BLOB, length: 0, fraction: 0 }
-    // Not HANA types: BIT and JSON exist so a driver's "unsupported type" path can be tested. They travel with
-    // type codes hdb can read (raw bytes) but that no standard HANA column produces.
+    // Not HANA types: BIT and JSON exist so a driver's "unsupported type" path can be tested. They travel as
+    // REAL_VECTOR 96, a code hdb can read (encode.ts writes the value's bytes as a vector of that many REALs) and
+    // that no HANA 2.0 column produces.
     case "BIT":
-      return { code: TypeCode.ST_GEOMETRY, length: 0, fraction: 0 }
     case "JSON":
-      return { code: TypeCode.ST_POINT, length: 0, fraction: 0 }
+      return { code: TypeCode.REAL_VECTOR, length: 0, fraction: 0 }
     default:
       return { code: TypeCode.NVARCHAR, length: 5000, fraction: 0 }
   }
 }
+
+/**
+ * How a parameter of a declared type is described: as {@link wireType}, except the test-only BIT and JSON, whose
+ * parameters are VARBINARY (hdb sends their values as bytes; its REAL_VECTOR writer would take only vectors).
+ */
+export const parameterWireType = (t: HanaType, dfv: number): WireType =>
+  t.name === "BIT" || t.name === "JSON" ? { code: TypeCode.VARBINARY, length: 0, fraction: 0 } : wireType(t, dfv)
 
 /** The HANA type of a DuckDB type name (`DECIMAL(10,2)`, `UTINYINT`, …), for columns without a declared type. */
 export const typeOfDuckName = (duck: string): HanaType => {

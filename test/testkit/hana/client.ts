@@ -87,3 +87,14 @@ export const closeQuietly = (client: HdbClient | undefined): void => {
     // already closed
   }
 }
+
+/**
+ * The test-only BIT / JSON value `bytes` as the test server sends it (REAL_VECTOR 96: [i32 n][n f32 of its bytes]) and
+ * hdb returns it.
+ */
+export const asRealVector = (bytes: Buffer): Buffer => {
+  const out = Buffer.alloc(4 + 4 * bytes.length)
+  out.writeInt32LE(bytes.length, 0)
+  bytes.forEach((b, i) => out.writeFloatLE(b, 4 + 4 * i))
+  return out
+}
