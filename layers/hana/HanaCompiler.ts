@@ -8,6 +8,16 @@
 import type { Statement } from "effect/sql"
 import { type DialectSpec, makeCompiler as makeDialectCompiler } from "../../src/sql/Compiler.ts"
 
+const HANA_CAST = {
+  integer: "BIGINT",
+  number: "DOUBLE",
+  bigint: "DECIMAL(38,0)",
+  string: "NVARCHAR(5000)",
+  boolean: "BOOLEAN",
+  date: "TIMESTAMP",
+  binary: "VARBINARY(5000)"
+} as const
+
 /**
  * SAP HANA's statement dialect.
  *
@@ -20,7 +30,8 @@ export const dialect: DialectSpec = {
   placeholder: () => "?",
   oneRowTable: "DUMMY",
   // HANA has no JSON column type (JSON is stored as NCLOB/NVARCHAR and read with JSON_VALUE / JSON_QUERY)
-  json: (placeholder) => placeholder
+  json: (placeholder) => placeholder,
+  castType: (kind) => HANA_CAST[kind]
 }
 
 /**

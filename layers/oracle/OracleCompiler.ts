@@ -9,6 +9,16 @@
 import type { Statement } from "effect/sql"
 import { type DialectSpec, makeCompiler as makeDialectCompiler } from "../../src/sql/Compiler.ts"
 
+const ORACLE_CAST = {
+  integer: "NUMBER(19)",
+  number: "BINARY_DOUBLE",
+  bigint: "NUMBER(38)",
+  string: "VARCHAR2(4000)",
+  boolean: "BOOLEAN",
+  date: "TIMESTAMP",
+  binary: "RAW(2000)"
+} as const
+
 /**
  * Oracle's statement dialect.
  *
@@ -21,7 +31,8 @@ export const dialect: DialectSpec = {
   placeholder: (index) => `:${index}`,
   oneRowTable: "DUAL",
   // JSON(text) makes a JSON value from text (Oracle Database SQL Language Reference, "JSON Type Constructor", 21c+)
-  json: (placeholder) => `JSON(${placeholder})`
+  json: (placeholder) => `JSON(${placeholder})`,
+  castType: (kind) => ORACLE_CAST[kind]
 }
 
 /**

@@ -29,6 +29,45 @@ export interface DialectSpec {
   readonly oneRowTable: string
   /** SQL turning a bound JSON text into the database's JSON value. */
   readonly json: (placeholder: string) => string
+  /**
+   * The SQL type a parameter of this kind is cast to where the statement gives it no type (the columns of
+   * `sql.updateValues`' derived table).
+   */
+  readonly castType: (kind: ValueKind) => string
+}
+
+/**
+ * What kind of JavaScript value a parameter holds, for {@link DialectSpec.castType}.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type ValueKind = "integer" | "number" | "bigint" | "string" | "boolean" | "date" | "binary"
+
+const valueKind = (value: unknown): ValueKind | undefined => {
+  switch (typeof value) {
+    case "number":
+      return Number.isInteger(value) ? "integer" : "number"
+    case "bigint":
+      return "bigint"
+    case "string":
+      return "string"
+    case "boolean":
+      return "boolean"
+    default:
+      return value instanceof Date ? "date" : value instanceof Uint8Array ? "binary" : undefined
+  }
+}
+
+/** The kind of a column of rows: its first non-null value's, widened to `number` when integers and fractions mix. */
+const columnKind = (rows: ReadonlyArray<ReadonlyArray<unknown>>, column: number): ValueKind => {
+  let kind: ValueKind | undefined
+  for (const row of rows) {
+    const k = valueKind(row[column])
+    if (k === undefined) continue
+    if (kind === undefined || (kind === "integer" && k === "number")) kind = k
+  }
+  return kind ?? "string"
 }
 
 /**
@@ -117,8 +156,9 @@ export const makeCompiler = (spec: DialectSpec, transform?: ((name: string) => s
     onRecordUpdate: (placeholders, alias, columns, values, returning) => {
       if (returning !== undefined) throw noReturning(spec, "sql.updateValues")
       const names = splitColumns(columns)
+      const types = names.map((_, i) => spec.castType(columnKind(values, i)))
       const rows = splitGroups(placeholders).map((group) =>
-        `SELECT ${group.map((p, i) => `${p} AS ${names[i]}`).join(", ")} FROM ${spec.oneRowTable}`
+        `SELECT ${group.map((p, i) => `CAST(${p} AS ${types[i]}) AS ${names[i]}`).join(", ")} FROM ${spec.oneRowTable}`
       )
       return [`(${rows.join(" UNION ALL ")}) ${alias}`, values.flat()]
     },

@@ -57,7 +57,7 @@ describe("HANA compiler", () => {
         sql`UPDATE T SET NAME = D.NAME FROM T, ${sql.updateValues([{ ID: 1, NAME: "a" }, { ID: 2, NAME: "b" }], "D")} WHERE T.ID = D.ID`
       )
     ).toEqual([
-      "UPDATE T SET NAME = D.NAME FROM T, (SELECT ? AS \"ID\", ? AS \"NAME\" FROM DUMMY UNION ALL SELECT ? AS \"ID\", ? AS \"NAME\" FROM DUMMY) \"D\" WHERE T.ID = D.ID",
+      "UPDATE T SET NAME = D.NAME FROM T, (SELECT CAST(? AS BIGINT) AS \"ID\", CAST(? AS NVARCHAR(5000)) AS \"NAME\" FROM DUMMY UNION ALL SELECT CAST(? AS BIGINT) AS \"ID\", CAST(? AS NVARCHAR(5000)) AS \"NAME\" FROM DUMMY) \"D\" WHERE T.ID = D.ID",
       [1, "a", 2, "b"]
     ])
   })
@@ -154,7 +154,7 @@ describe("Oracle compiler", () => {
     expect(
       compile(sql`UPDATE T SET NAME = D.NAME FROM ${sql.updateValues([{ ID: 1, NAME: "a" }], "D")} WHERE T.ID = D.ID`)
     ).toEqual([
-      "UPDATE T SET NAME = D.NAME FROM (SELECT :1 AS \"ID\", :2 AS \"NAME\" FROM DUAL) \"D\" WHERE T.ID = D.ID",
+      "UPDATE T SET NAME = D.NAME FROM (SELECT CAST(:1 AS NUMBER(19)) AS \"ID\", CAST(:2 AS VARCHAR2(4000)) AS \"NAME\" FROM DUAL) \"D\" WHERE T.ID = D.ID",
       [1, "a"]
     ])
   })
