@@ -22,6 +22,12 @@ import { dialect, makeCompiler } from "./HanaCompiler.ts"
 import { HanaDriver } from "./HanaDriver.ts"
 import { errorTable } from "./HanaSqlErrors.ts"
 
+/** HANA makes DDL transactional per session (SAP HANA SQL Reference, "SET TRANSACTION AUTOCOMMIT DDL"). */
+const transactionalDdl = {
+  enable: "SET TRANSACTION AUTOCOMMIT DDL OFF",
+  restore: "SET TRANSACTION AUTOCOMMIT DDL ON"
+}
+
 /**
  * The type id of {@link HanaClient}.
  *
@@ -69,7 +75,7 @@ export const make = (
   config: HanaClientConfig
 ): Effect.Effect<HanaClient, SqlError.SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.map(
-    Client.make({ driver: HanaDriver, dialect, errors: errorTable, makeCompiler }, config),
+    Client.make({ driver: HanaDriver, dialect, errors: errorTable, makeCompiler, transactionalDdl }, config),
     (client) => Object.assign(client, { [TypeId]: TypeId, config }) as HanaClient
   )
 

@@ -49,4 +49,5 @@ export const layerDatabaseConfig = (prefix = "HANA_") => Database.layerConfig(pr
 
 export * as HanaClient from "./HanaClient.ts"
 export * as HanaCompiler from "./HanaCompiler.ts"
+export * as HanaMigrator from "./HanaMigrator.ts"
 export { fromDatabaseName, toDatabaseName } from "../../src/sql/Names.ts"

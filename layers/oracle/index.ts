@@ -49,4 +49,5 @@ export const layerDatabaseConfig = (prefix = "ORACLE_") => Database.layerConfig(
 
 export * as OracleClient from "./OracleClient.ts"
 export * as OracleCompiler from "./OracleCompiler.ts"
+export * as OracleMigrator from "./OracleMigrator.ts"
 export { fromDatabaseName, toDatabaseName } from "../../src/sql/Names.ts"

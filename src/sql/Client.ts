@@ -22,6 +22,7 @@ import { Driver, type DriverShape } from "../Driver.ts"
 import * as Ingest from "../Ingest.ts"
 import { type DialectSpec, guardDialect, json } from "./Compiler.ts"
 import { type ErrorTable, toSqlError } from "./Errors.ts"
+import { TransactionalDdl } from "./Migrator.ts"
 import { parameterRows, toArrowBatch, UnsupportedParameter } from "./Params.ts"
 import { batchToArrays, batchToObjects } from "./Rows.ts"
 
@@ -95,6 +96,11 @@ export interface ArrowAccess {
  */
 export interface ClientSpec {
   readonly driver: DriverShape
+  /**
+   * Statements switching DDL into the transaction and back (HANA: `SET TRANSACTION AUTOCOMMIT DDL OFF` / `ON`), run
+   * around a top-level transaction on its connection when `TransactionalDdl` is set.
+   */
+  readonly transactionalDdl?: { readonly enable: string; readonly restore: string } | undefined
   readonly dialect: DialectSpec
   readonly errors: ErrorTable
   readonly makeCompiler: (transform?: ((name: string) => string) | undefined) => Statement.Compiler
@@ -277,9 +283,19 @@ export const make = Effect.fnUntraced(function*(
           Effect.provideService(effect, transactionService, [sqlConnection, depth + 1])
         ).pipe(Effect.mapError((e) => (e instanceof AdbcError ? sqlError("savepoint")(e) : e)))
       }
-      return pool.use((connection) =>
-        connection.withTransaction(Effect.provideService(effect, transactionService, [wrap(connection), 0]))
-      ).pipe(Effect.mapError((e) => (e instanceof AdbcError ? sqlError("transaction")(e) : e)))
+      return Effect.flatMap(TransactionalDdl, (ddl) => {
+        const session = ddl ? spec.transactionalDdl : undefined
+        return pool.use((connection) => {
+          const transaction = connection.withTransaction(
+            Effect.provideService(effect, transactionService, [wrap(connection), 0])
+          )
+          return session === undefined ? transaction : Effect.acquireUseRelease(
+            connection.execute(session.enable),
+            () => transaction,
+            () => Effect.ignore(connection.execute(session.restore))
+          )
+        })
+      }).pipe(Effect.mapError((e) => (e instanceof AdbcError ? sqlError("transaction")(e) : e)))
     }).pipe(Effect.withSpan("sql.transaction", { kind: "internal", attributes: Object.fromEntries(spanAttributes) }))
 
   const compiler = spec.makeCompiler(config.transformQueryNames)

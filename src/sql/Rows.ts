@@ -6,7 +6,8 @@
  * | ---------------------------------------- | ------------------------------------------------------------------ |
  * | int8 … int32, uint8 … uint32, float, double | `number`                                                        |
  * | int64, uint64                            | `number` when it is a safe integer, else its exact decimal `string` |
- * | decimal128 / decimal256                  | exact decimal `string` (`"1234.50"`: scale digits kept)             |
+ * | decimal(p, 0) with p ≤ 15                | `number` (exact)                                                   |
+ * | other decimal128 / decimal256            | exact decimal `string` (`"1234.50"`: scale digits kept)             |
  * | bool                                     | `boolean`                                                          |
  * | utf8, large_utf8 (text, CLOB/NCLOB)      | `string`                                                           |
  * | JSON (`arrow.json` or Oracle type JSON)  | the parsed JSON value                                              |
@@ -145,7 +146,10 @@ const columnReader = (field: Arrow.Field, vector: Arrow.Vector): CellReader => {
     case Arrow.Type.Decimal: {
       const decimal = type as Arrow.Decimal
       const words = decimal.bitWidth / 32
-      read = (i) => formatDecimal(readDecimalWords(values as Uint32Array, i * words, words), decimal.scale)
+      // DECIMAL(p) with p <= 15 holds integers a double represents exactly
+      read = decimal.scale === 0 && decimal.precision <= 15
+        ? (i) => Number(readDecimalWords(values as Uint32Array, i * words, words))
+        : (i) => formatDecimal(readDecimalWords(values as Uint32Array, i * words, words), decimal.scale)
       break
     }
     case Arrow.Type.Bool: {
