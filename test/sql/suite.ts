@@ -9,10 +9,16 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Redacted, Stream } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Migrator } from "effect/sql"
 import type * as Client from "../../src/sql/Client.ts"
+import { fromFileSystem } from "../../src/sql/Migrator.ts"
 import { fromDatabaseName, toDatabaseName } from "../../src/sql/Names.ts"
 import { uniqueName } from "../support/driverSupport.ts"
 import { sqlClient, type SqlTarget } from "./support.ts"
+import * as fc from "fast-check"
 
 /** The SqlError an effect failed with. */
 export const sqlErrorOf = <A>(exit: Exit.Exit<A, unknown>): SqlError.SqlError => {
@@ -321,4 +327,129 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(yield* sql`SELECT COUNT(*) AS C FROM ${sql(table)}`).toEqual([{ C: 4 }])
       })))
   })
+
+  describe(`${target.name}: migrations`, () => {
+    it.live("runs pending migrations once, in id order, from records and from files", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("MIG")
+        const migrationsTable = uniqueName("MIGS")
+        const order: Array<string> = []
+        const loader = Migrator.fromRecord({
+          "2_fill": Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            Effect.andThen(Effect.sync(() => order.push("2")), sql`INSERT INTO ${sql(table)} (N) VALUES (${2})`)),
+          "1_create": Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            Effect.andThen(Effect.sync(() => order.push("1")), sql.unsafe(`CREATE TABLE ${table} (N ${t.int})`)))
+        })
+        expect(yield* target.migrate({ loader, table: migrationsTable })).toEqual([[1, "create"], [2, "fill"]])
+        expect(order).toEqual(["1", "2"])
+        expect(yield* target.migrate({ loader, table: migrationsTable })).toEqual([])
+        expect(yield* sql`SELECT N FROM ${sql(table)}`).toEqual([{ N: 2 }])
+        expect(yield* sql`SELECT MIGRATION_ID, NAME FROM ${sql(migrationsTable)} ORDER BY MIGRATION_ID`).toEqual([
+          { MIGRATION_ID: 1, NAME: "create" },
+          { MIGRATION_ID: 2, NAME: "fill" }
+        ])
+        // files: <id>_<name>.ts with a default export
+        const directory = mkdtempSync(join(tmpdir(), "migrations-"))
+        const client = new URL("../../node_modules/effect/dist/sql/SqlClient.js", import.meta.url).href
+        writeFileSync(
+          join(directory, "3_from_file.mjs"),
+          `import * as Effect from ${JSON.stringify(new URL("../../node_modules/effect/dist/Effect.js", import.meta.url).href)}\n` +
+            `import { SqlClient } from ${JSON.stringify(client)}\n` +
+            `export default Effect.flatMap(SqlClient, (sql) => sql\`INSERT INTO ${table} (N) VALUES (3)\`)\n`
+        )
+        writeFileSync(join(directory, "notes.txt"), "not a migration")
+        const files = yield* fromFileSystem(directory)
+        expect(files.map(([id, name]) => [id, name])).toEqual([[3, "from_file"]])
+        expect(yield* target.migrate({ loader: Effect.succeed(files), table: migrationsTable })).toEqual([[3, "from_file"]])
+        expect(yield* sql`SELECT N FROM ${sql(table)} ORDER BY N`).toEqual([{ N: 2 }, { N: 3 }])
+      })))
+
+    it.live("a failed migration leaves the database as it was where the database allows it, and says what ran", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("MIGF")
+        const migrationsTable = uniqueName("MIGFS")
+        const loader = Migrator.fromRecord({
+          "1_create": Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE TABLE ${table} (N ${t.int} NOT NULL)`)),
+          "2_fill_and_fail": Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            Effect.andThen(
+              sql`INSERT INTO ${sql(table)} (N) VALUES (${1})`,
+              sql`INSERT INTO ${sql(table)} (N) VALUES (${null})`
+            ))
+        })
+        const exit = yield* Effect.exit(target.migrate({ loader, table: migrationsTable }))
+        expect(Exit.isFailure(exit)).toBe(true)
+        const error = (Cause.findErrorOption((exit as Exit.Failure<unknown, unknown>).cause) as { value: Migrator.MigrationError }).value
+        expect(error._tag).toBe("MigrationError")
+        expect(error.kind).toBe("Failed")
+        expect(error.message).toContain("2_fill_and_fail")
+        const recorded = yield* Effect.exit(sql`SELECT MIGRATION_ID FROM ${sql(migrationsTable)}`)
+        const created = yield* Effect.exit(sql`SELECT COUNT(*) AS C FROM ${sql(table)}`)
+        if (target.name === "hana") {
+          // one transaction with transactional DDL: the table of migration 1 is gone, nothing is recorded
+          expect(Exit.isFailure(created)).toBe(true)
+          expect(recorded).toEqual(Exit.succeed([]))
+        } else {
+          // Oracle commits DDL: migration 1 ran and is recorded, migration 2's row is rolled back
+          expect(error.message).toContain("ran and recorded before it: 1_create")
+          expect(recorded).toEqual(Exit.succeed([{ MIGRATION_ID: 1 }]))
+          expect(created).toEqual(Exit.succeed([{ C: 0 }]))
+        }
+      })))
+  })
+
+  describe(`${target.name}: rows equal Arrow`, () => {
+    it.live("a property: rows read through sql equal the values the same query gives as Arrow", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* sqlClient
+        const table = uniqueName("SQLP")
+        yield* createTable(table, `K ${t.int}, I ${t.int}, D ${t.decimal}, F ${t.double}, S ${t.text}, TS ${t.timestamp}, FLAG ${t.bool}`)
+        const row = fc.record({
+          I: fc.option(fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }), { nil: null }),
+          D: fc.option(fc.integer({ min: -9_999_999_999, max: 9_999_999_999 }).map((n) => (n / 100).toFixed(2)), { nil: null }),
+          F: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }), { nil: null }),
+          S: fc.option(fc.string({ maxLength: 20, unit: "grapheme" }), { nil: null }),
+          TS: fc.option(fc.integer({ min: 0, max: 4_000_000_000_000 }).map((ms) => new Date(ms)), { nil: null }),
+          FLAG: fc.option(fc.boolean(), { nil: null })
+        })
+        const samples = fc.sample(fc.array(row, { minLength: 1, maxLength: 40 }), { numRuns: 8, seed: 24 })
+        for (const rows of samples) {
+          yield* sql`DELETE FROM ${sql(table)}`
+          yield* sql`INSERT INTO ${sql(table)} ${sql.insert(nonEmpty(rows.map((r, K) => ({ K, ...r }))))}`
+          const query = sql`SELECT K, I, D, F, S, TS, FLAG FROM ${sql(table)} ORDER BY K`
+          const viaSql = yield* query
+          const arrow = new Arrow.Table(yield* Stream.runCollect(sql.arrow(query)))
+          const fromArrow = arrow.toArray().map((r: Record<string, unknown>) => {
+            const out: Record<string, unknown> = {}
+            for (const field of arrow.schema.fields) out[field.name] = arrowValue(field, r[field.name])
+            return out
+          })
+          expect(viaSql).toEqual(fromArrow)
+          // and both equal what was written
+          expect(viaSql).toEqual(rows.map((r, K) => ({ K, ...r, S: r.S === "" && target.name === "oracle" ? null : r.S })))
+        }
+      })), 120_000)
+  })
+}
+
+/** An Arrow cell as the documented JavaScript value, from apache-arrow's own getters. */
+const arrowValue = (field: Arrow.Field, value: unknown): unknown => {
+  if (value === null || value === undefined) return null
+  switch (field.type.typeId) {
+    case Arrow.Type.Decimal: {
+      const type = field.type as Arrow.Decimal
+      const text = Arrow.util.bigNumToString(value as never)
+      if (type.scale === 0) return type.precision <= 15 ? Number(text) : text
+      const negative = text.startsWith("-")
+      const digits = (negative ? text.slice(1) : text).padStart(type.scale + 1, "0")
+      return `${negative ? "-" : ""}${digits.slice(0, -type.scale)}.${digits.slice(-type.scale)}`
+    }
+    case Arrow.Type.Int:
+      return typeof value === "bigint" ? Number(value) : value
+    case Arrow.Type.Timestamp:
+      return new Date(Number(value))
+    default:
+      return value
+  }
 }

@@ -5,6 +5,8 @@
 import { Effect, type Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import * as HanaClient from "../../layers/hana/HanaClient.ts"
+import * as HanaMigrator from "../../layers/hana/HanaMigrator.ts"
+import * as OracleMigrator from "../../layers/oracle/OracleMigrator.ts"
 import * as OracleClient from "../../layers/oracle/OracleClient.ts"
 import type * as Client from "../../src/sql/Client.ts"
 import { useServer as useHanaServer } from "../hana/support.ts"
@@ -19,6 +21,7 @@ export interface SqlTarget {
     readonly uri: string
   }
   readonly layer: (config: Client.ClientConfig) => Layer.Layer<SqlClient.SqlClient, SqlError.SqlError>
+  readonly migrate: typeof HanaMigrator.run
   /** Column types: integer, big integer, decimal(12,2), double, text(40), date, timestamp, binary(16), LOB text, boolean. */
   readonly types: {
     readonly int: string
@@ -43,6 +46,7 @@ export const hana: SqlTarget = {
   real: (process.env["HANA_URI"] ?? "") !== "",
   useServer: useHanaServer as SqlTarget["useServer"],
   layer: HanaClient.layer,
+  migrate: HanaMigrator.run,
   types: {
     int: "INTEGER",
     bigint: "BIGINT",
@@ -64,6 +68,7 @@ export const oracle: SqlTarget = {
   real: (process.env["ORACLE_URI"] ?? "") !== "",
   useServer: useOracleServer as SqlTarget["useServer"],
   layer: OracleClient.layer,
+  migrate: OracleMigrator.run,
   types: {
     int: "NUMBER(10)",
     bigint: "NUMBER(18)",
