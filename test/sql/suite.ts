@@ -17,6 +17,7 @@ import type * as Client from "../../src/sql/Client.ts"
 import { fromFileSystem } from "../../src/sql/Migrator.ts"
 import { fromDatabaseName, toDatabaseName } from "../../src/sql/Names.ts"
 import { uniqueName } from "../support/driverSupport.ts"
+import { makeRecorder } from "../telemetry/support.ts"
 import { sqlClient, type SqlTarget } from "./support.ts"
 import * as fc from "fast-check"
 
@@ -271,6 +272,20 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(syntax.message).toContain(String(target.codes.syntax))
       })))
 
+    it.live.skipIf(target.real)("a lost connection is a retryable ConnectionError and the pool replaces the connection", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLL")
+        yield* createTable(table, `ID ${t.int}`)
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert(nonEmpty(Array.from({ length: 500 }, (_, ID) => ({ ID }))))}`
+        server.server!.faults["dropMidResult"] = true
+        const lost = sqlErrorOf(yield* Effect.exit(sql`SELECT ID FROM ${sql(table)}`))
+        server.server!.faults["dropMidResult"] = false
+        expect(lost.reason._tag).toBe("ConnectionError")
+        expect(lost.isRetryable).toBe(true)
+        expect(yield* sql`SELECT COUNT(*) AS C FROM ${sql(table)}`).toEqual([{ C: 500 }])
+      }), { poolSize: 1 }), 30_000)
+
     it.live("a wrong password fails the layer with AuthenticationError and no secret in it", () =>
       Effect.gen(function*() {
         const url = new URL(server.uri)
@@ -291,6 +306,29 @@ export const sqlClientSuite = (target: SqlTarget) => {
         )
         expect(sqlErrorOf(exit).message).toMatch(/statement\.nope/)
       }))
+  })
+
+  describe(`${target.name}: telemetry`, () => {
+    it.live("statement and transaction spans carry the database system name and the endpoint, never the password", () => {
+      const recorder = makeRecorder()
+      return run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.withTransaction(sql`SELECT ${1} AS X FROM ${sql.literal(target.dual)}`)
+      })).pipe(
+        Effect.provide(recorder.layer),
+        Effect.andThen(Effect.sync(() => {
+          const system = target.name === "hana" ? "sap.hana" : "oracle.db"
+          const statement = recorder.spans.find((s) => s.attributes.get("effect.sql.method") === "execute")
+          expect(statement?.attributes.get("db.system.name")).toBe(system)
+          expect(statement?.attributes.get("server.address")).toBe(new URL(server.uri).hostname)
+          expect(statement?.attributes.get("db.query.text")).toMatch(/SELECT (\?|:1) AS X/)
+          const transaction = recorder.named("sql.transaction")[0]
+          expect(transaction?.attributes.get("db.system.name")).toBe(system)
+          const password = decodeURIComponent(new URL(server.uri).password)
+          if (password.length > 0) expect(recorder.dump()).not.toContain(`:${password}@`)
+        }))
+      )
+    })
   })
 
   describe(`${target.name}: Arrow in the same client`, () => {
