@@ -46,3 +46,8 @@ export const layerDatabase = (
  * @since 0.1.0
  */
 export const layerDatabaseConfig = (prefix = "HANA_") => Database.layerConfig(prefix).pipe(Layer.provide(layer))
+
+export * as HanaClient from "./HanaClient.ts"
+export * as HanaCompiler from "./HanaCompiler.ts"
+export * as HanaMigrator from "./HanaMigrator.ts"
+export { fromDatabaseName, toDatabaseName } from "../../src/sql/Names.ts"

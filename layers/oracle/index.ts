@@ -46,3 +46,8 @@ export const layerDatabase = (
  * @since 0.1.0
  */
 export const layerDatabaseConfig = (prefix = "ORACLE_") => Database.layerConfig(prefix).pipe(Layer.provide(layer))
+
+export * as OracleClient from "./OracleClient.ts"
+export * as OracleCompiler from "./OracleCompiler.ts"
+export * as OracleMigrator from "./OracleMigrator.ts"
+export { fromDatabaseName, toDatabaseName } from "../../src/sql/Names.ts"

@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { main as bothDrivers } from "../../examples/both-drivers.ts"
 import { main as cancellation } from "../../examples/cancellation.ts"
 import { main as catalog } from "../../examples/catalog.ts"
+import { main as effectSql } from "../../examples/effect-sql.ts"
 import { main as ingestModes } from "../../examples/ingest-modes.ts"
 import { main as optionsFromEnv } from "../../examples/options-from-env.ts"
 import { main as parameters } from "../../examples/parameters.ts"
@@ -19,6 +20,19 @@ describe.concurrent("examples", { timeout: 120_000 }, () => {
     Effect.gen(function*() {
       const table = yield* quickstart("oracle")
       expect(table.numRows).toBe(4)
+    }))
+
+  it.live("effect-sql: the same SqlClient application (migrations, repository, resolver, transaction with Arrow) on HANA and Oracle", () =>
+    Effect.gen(function*() {
+      const [onHana, onOracle] = yield* effectSql
+      expect(onHana).toEqual({
+        ran: ["1_create_people", "2_add_team"],
+        found: ["Tony", "Ada", "Barbara Liskov"],
+        core: ["Ada", "Edsger", "Barbara Liskov", "Tony"],
+        arrowRows: 4,
+        ada: "Ada"
+      })
+      expect(onOracle).toEqual(onHana)
     }))
 
   it.live("both-drivers: the same program gives the same totals on HANA and Oracle", () =>
