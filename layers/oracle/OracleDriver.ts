@@ -323,6 +323,22 @@ const outValue = (field: Arrow.Field, value: unknown): unknown => {
   return spanOutValue(field.type, value)
 }
 
+/**
+ * The OUT values of a DML statement's RETURNING ... INTO: oracledb gives each OUT bind as an array of the values of
+ * the rows the statement touched. OUT values are one row, so one touched row gives its values, none gives NULLs, and
+ * more fail INVALID_ARGUMENT (the statement is then undone by its unit).
+ */
+const returnedRow = (result: Db.OracleExecuteResult): Result.Result<Db.OracleExecuteResult, AdbcError> => {
+  const outBinds = Array.isArray(result.outBinds) ? result.outBinds : []
+  const most = outBinds.reduce((n: number, v) => Math.max(n, Array.isArray(v) ? v.length : 1), 0)
+  if (most > 1) {
+    return Result.fail(invalidArgument(
+      `RETURNING ... INTO returned ${most} rows, but OUT parameters hold one row's values; return one row, or query the rows`
+    ))
+  }
+  return Result.succeed({ ...result, outBinds: outBinds.map((v) => (Array.isArray(v) ? v[0] ?? null : v)) })
+}
+
 const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
   let autocommit = true
   /** The connection's cancel state (Connection.cancel), which its cursors share. */
@@ -597,6 +613,13 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const prefetchRows = prefetchRowsFor(info.metaData, options)
       if (isBlock && rows.length > 1) return yield* executeBlockPerRow(sql, rows, options, prefetchRows)
       if (isBlock) return yield* executeBlockOnce(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows), options, rows[0]!.columns)
+      if (hasOut && !isQuery) {
+        // DML ... RETURNING ... INTO: one unit (blockUnit), so that a refused outcome leaves nothing written
+        return yield* blockUnit(Effect.flatMap(
+          runScoped(sql, bindsOf(rows[0]!), { ...queryOptions(options, prefetchRows), autoCommit: false }),
+          (result) => Effect.flatMap(Effect.fromResult(returnedRow(result)), (row) => outcome(row, options, rows[0]!.columns))
+        ))
+      }
       const first = yield* runScoped(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows))
       if (first.resultSet === undefined || rows.length === 1) return yield* outcome(first, options, rows[0]!.columns)
       let next = 1
