@@ -733,7 +733,13 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
    * failed ingest left; `finishInsert` sends the rest.
    */
   const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
-    tracked(Effect.gen(function*() {
+    tracked(Effect.onError(insertRows(target, batch, options, firstRow), () =>
+      Effect.sync(() => {
+        pending = undefined
+      })))
+
+  const insertRows = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
+    (Effect.gen(function*() {
       yield* ingestTarget(target)
       if (firstRow === 0) pending = undefined
       if (batch.numRows === 0) return 0
@@ -789,8 +795,18 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       return total
     }))
 
-  /** Sends the rows of the last call of an ingest. */
-  const finishInsert = (target: IngestTarget) => tracked(Effect.andThen(ingestTarget(target), sendPending))
+  /**
+   * Sends the rows of the last call of an ingest whose batches held `rows` rows: held rows that do not end there are
+   * a failed ingest's (this one passed no batch), dropped unsent.
+   */
+  const finishInsert = (target: IngestTarget, rows: number) =>
+    tracked(Effect.andThen(
+      ingestTarget(target),
+      Effect.suspend(() => {
+        if (pending !== undefined && pending.firstRow + callRows(pending) !== rows) pending = undefined
+        return sendPending
+      })
+    ))
 
   const ISOLATION: Readonly<Record<string, string>> = {
     "adbc.connection.transaction.isolation.default": "READ COMMITTED",
@@ -857,7 +873,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       // Oracle DDL commits implicitly: the core builds a new table and renames it into place.
       ddl: { _tag: "BuildAndSwap", renameTableSql: Ddl.renameTableSql },
       insertBatch,
-      finishInsert
+      finishInsert: (target, _options, rows) => finishInsert(target, rows)
     },
     cancel: cancellation.cancel(Effect.promise(() => connection.breakExecution().catch(() => undefined))),
     isUsable: () => connection.isHealthy(),
