@@ -729,8 +729,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
 
   /**
    * Adds a batch's rows to the gathered call, sending each call as it reaches `insert_batch_rows` rows (a batch may
-   * fill several, or none); returns the rows inserted by the calls sent. The first batch of an ingest drops what a
-   * failed ingest left; `finishInsert` sends the rest.
+   * fill several, or none); returns the rows inserted by the calls sent. A failing batch drops the held rows, as
+   * does the first batch of an ingest; `finishInsert` sends the rest.
    */
   const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
     tracked(Effect.onError(insertRows(target, batch, options, firstRow), () =>
@@ -738,8 +738,9 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         pending = undefined
       })))
 
+  /** {@link insertBatch}'s work. */
   const insertRows = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
-    (Effect.gen(function*() {
+    Effect.gen(function*() {
       yield* ingestTarget(target)
       if (firstRow === 0) pending = undefined
       if (batch.numRows === 0) return 0
@@ -793,7 +794,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         if (call.rows.length >= perCall) total += yield* sendPending
       }
       return total
-    }))
+    })
 
   /**
    * Sends the rows of the last call of an ingest whose batches held `rows` rows: held rows that do not end there are
