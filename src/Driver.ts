@@ -209,10 +209,14 @@ export interface DriverIngest {
     firstRow: number
   ) => Effect.Effect<number, AdbcError>
   /**
-   * Inserts the rows {@link insertBatch} held back, after the last batch of an ingest (inside its atomic unit);
-   * returns how many. A failed or interrupted ingest never calls it, and the next ingest starts at `firstRow` 0.
+   * Inserts the rows {@link insertBatch} held back, after the last batch of an ingest (inside its atomic unit), whose
+   * batches held `rows` rows in all; returns how many it inserted. A failed or interrupted ingest never calls it, and
+   * the next ingest starts at `firstRow` 0 (or, with no rows at all, calls it with `rows` 0): rows held back by a
+   * failed ingest must never be sent.
    */
-  readonly finishInsert?: ((target: IngestTarget, options: ResolvedOptions) => Effect.Effect<number, AdbcError>) | undefined
+  readonly finishInsert?:
+    | ((target: IngestTarget, options: ResolvedOptions, rows: number) => Effect.Effect<number, AdbcError>)
+    | undefined
   /**
    * Optional targets: `temporary` (ADBC `adbc.ingest.temporary`), `catalog` (`adbc.ingest.target_catalog`). Absent
    * ones fail NOT_IMPLEMENTED in the core before any I/O.

@@ -307,7 +307,7 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
         const finish = connection.ingest.finishInsert
         return finish === undefined
           ? Effect.succeed(seen.inserted)
-          : Effect.map(session.request(finish(into, options)), (n) => seen.inserted + n)
+          : Effect.map(session.request(finish(into, options, seen.rows)), (n) => seen.inserted + n)
       })
     )
 

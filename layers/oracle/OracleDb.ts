@@ -21,6 +21,10 @@
  * - JSON (OSON) scalars and OBJECT / VARRAY attributes: oracledb makes every NUMBER a JS double and every date a
  *   local-time JS Date there; the hooks keep NUMBERs as {@link WireDecimal} text and dates as ISO 8601 text
  *   (`hookJsonScalars`, `hookObjectAttributes`).
+ * - JSON binds: a {@link WireJson} value passes oracledb's bind transform as it is, and the OSON encoder writes its
+ *   {@link WireDecimal} numbers digit for digit (`hookJsonNumberBinds`).
+ * - TIMESTAMP WITH TIME ZONE binds: a {@link WireTimestamp} carries its zone bytes (TimeZones.ts), which the date
+ *   write hook sends instead of oracledb's +00:00.
  * NUMBER columns need no hook: fetched as STRING, thin mode returns the exact decimal digits of the wire value.
  *
  * @since 0.1.0

@@ -351,6 +351,22 @@ const outValue = (field: Arrow.Field, value: unknown): unknown => {
   return spanOutValue(field.type, value)
 }
 
+/**
+ * The OUT values of a DML statement's RETURNING ... INTO: oracledb gives each OUT bind as an array of the values of
+ * the rows the statement touched. OUT values are one row, so one touched row gives its values, none gives NULLs, and
+ * more fail INVALID_ARGUMENT (the statement is then undone by its unit).
+ */
+const returnedRow = (result: Db.OracleExecuteResult): Result.Result<Db.OracleExecuteResult, AdbcError> => {
+  const outBinds = Array.isArray(result.outBinds) ? result.outBinds : []
+  const most = outBinds.reduce((n: number, v) => Math.max(n, Array.isArray(v) ? v.length : 1), 0)
+  if (most > 1) {
+    return Result.fail(invalidArgument(
+      `RETURNING ... INTO returned ${most} rows, but OUT parameters hold one row's values; return one row, or query the rows`
+    ))
+  }
+  return Result.succeed({ ...result, outBinds: outBinds.map((v) => (Array.isArray(v) ? v[0] ?? null : v)) })
+}
+
 const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
   let autocommit = true
   /** The connection's cancel state (Connection.cancel), which its cursors share. */
@@ -625,6 +641,13 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const prefetchRows = prefetchRowsFor(info.metaData, options)
       if (isBlock && rows.length > 1) return yield* executeBlockPerRow(sql, rows, options, prefetchRows)
       if (isBlock) return yield* executeBlockOnce(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows), options, rows[0]!.columns)
+      if (hasOut && !isQuery) {
+        // DML ... RETURNING ... INTO: one unit (blockUnit), so that a refused outcome leaves nothing written
+        return yield* blockUnit(Effect.flatMap(
+          runScoped(sql, bindsOf(rows[0]!), { ...queryOptions(options, prefetchRows), autoCommit: false }),
+          (result) => Effect.flatMap(Effect.fromResult(returnedRow(result)), (row) => outcome(row, options, rows[0]!.columns))
+        ))
+      }
       const first = yield* runScoped(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows))
       if (first.resultSet === undefined || rows.length === 1) return yield* outcome(first, options, rows[0]!.columns)
       let next = 1
@@ -734,11 +757,18 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
 
   /**
    * Adds a batch's rows to the gathered call, sending each call as it reaches `insert_batch_rows` rows (a batch may
-   * fill several, or none); returns the rows inserted by the calls sent. The first batch of an ingest drops what a
-   * failed ingest left; `finishInsert` sends the rest.
+   * fill several, or none); returns the rows inserted by the calls sent. A failing batch drops the held rows, as
+   * does the first batch of an ingest; `finishInsert` sends the rest.
    */
   const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
-    tracked(Effect.gen(function*() {
+    tracked(Effect.onError(insertRows(target, batch, options, firstRow), () =>
+      Effect.sync(() => {
+        pending = undefined
+      })))
+
+  /** {@link insertBatch}'s work. */
+  const insertRows = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
+    Effect.gen(function*() {
       yield* ingestTarget(target)
       if (firstRow === 0) pending = undefined
       if (batch.numRows === 0) return 0
@@ -792,10 +822,20 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         if (call.rows.length >= perCall) total += yield* sendPending
       }
       return total
-    }))
+    })
 
-  /** Sends the rows of the last call of an ingest. */
-  const finishInsert = (target: IngestTarget) => tracked(Effect.andThen(ingestTarget(target), sendPending))
+  /**
+   * Sends the rows of the last call of an ingest whose batches held `rows` rows: held rows that do not end there are
+   * a failed ingest's (this one passed no batch), dropped unsent.
+   */
+  const finishInsert = (target: IngestTarget, rows: number) =>
+    tracked(Effect.andThen(
+      ingestTarget(target),
+      Effect.suspend(() => {
+        if (pending !== undefined && pending.firstRow + callRows(pending) !== rows) pending = undefined
+        return sendPending
+      })
+    ))
 
   const ISOLATION: Readonly<Record<string, string>> = {
     "adbc.connection.transaction.isolation.default": "READ COMMITTED",
@@ -862,7 +902,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       // Oracle DDL commits implicitly: the core builds a new table and renames it into place.
       ddl: { _tag: "BuildAndSwap", renameTableSql: Ddl.renameTableSql },
       insertBatch,
-      finishInsert
+      finishInsert: (target, _options, rows) => finishInsert(target, rows)
     },
     cancel: cancellation.cancel(Effect.promise(() => connection.breakExecution().catch(() => undefined))),
     isUsable: () => connection.isHealthy(),

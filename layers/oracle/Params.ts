@@ -4,7 +4,9 @@
  * (layers/common/ArrowCells.ts). Exactness: int64 values above 2^53 go as bigint; decimal IN parameters bind as
  * NUMBER, whole values as bigint and scaled ones as {@link WireDecimal} (encoded from their decimal text, never through
  * a JS double or the session's NLS_NUMERIC_CHARACTERS); OUT / IN OUT decimals bind as decimal text both ways; dates and timestamps as {@link WireTimestamp} (seconds and
- * nanoseconds, encoded by the driver's write hook), refused before anything is sent when outside Oracle's range.
+ * nanoseconds, and a zoned timestamp's zone, encoded by the driver's write hook), refused before anything is sent
+ * when outside Oracle's range; arrow.json IN values as JSON ({@link WireJson}); OUT / IN OUT intervals and durations
+ * as INTERVAL binds.
  *
  * @since 0.1.0
  */

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
+import { adbcError } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
 import { encodedRowsSent, ingestCallsMade } from "../../layers/oracle/EncodedBinds.ts"
@@ -83,5 +84,23 @@ describe("redo.statement.insert_batch_rows: rows per database call", () => {
       expect(ingestCallsMade() - calls).toBe(1)
       const stored = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT COUNT(*) AS C, SUM(ID) AS S FROM ${t}`)))
       expect([Number(stored.get(0)!.toJSON()["C"]), Number(stored.get(0)!.toJSON()["S"])]).toEqual([1_000, sumTo(1_000)])
+    })))
+  it.effect("rows held back by an ingest that failed (its source stream broke after a batch) are never sent, not even by a next ingest of no rows", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("HELD")
+      yield* conn.ingest(fromTable(batched(3, 3)), { targetTable: t })
+      const data = batched(500, 250)
+      const broken = {
+        schema: data.schema,
+        batches: Stream.concat(Stream.fromIterable(data.batches), Stream.fail(adbcError("IO", "the source broke")))
+      }
+      const error = yield* Effect.flip(conn.ingest(broken, { targetTable: t, mode: "append" }))
+      expect(error.message).toContain("the source broke")
+      const calls = ingestCallsMade()
+      expect(yield* conn.ingest(fromTable(batched(1, 1).slice(0, 0)), { targetTable: t, mode: "append" })).toBe(0)
+      expect(ingestCallsMade() - calls).toBe(0)
+      const stored = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT COUNT(*) AS C FROM "${t}"`)))
+      expect(Number(stored.get(0)!.toJSON()["C"])).toBe(3)
     })))
 })

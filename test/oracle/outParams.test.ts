@@ -192,4 +192,27 @@ describe("OUT parameters", () => {
       const table = new Arrow.Table(yield* runQuery(stmt))
       expect((table.get(0)!.toJSON()["s"] as string).length).toBe(32767)
     })))
+  it.effect("RETURNING ... INTO: one touched row gives its values (a 3,000-byte string within SQL's 4,000); several fail INVALID_ARGUMENT and write nothing", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("RETINTO")
+      yield* conn.execute(`CREATE TABLE ${t} (ID NUMBER(5), NAME VARCHAR2(4000))`)
+      const stmt = yield* conn.statement()
+      yield* stmt.setSqlQuery(`INSERT INTO ${t} VALUES (1, RPAD('y', 3000, 'y')) RETURNING ID, NAME INTO :1, :2`)
+      yield* stmt.bind(batchOf([out("id", new Arrow.Int32()), out("name", new Arrow.Utf8())], [
+        Arrow.vectorFromArray([null], new Arrow.Int32()),
+        Arrow.vectorFromArray([null], new Arrow.Utf8())
+      ]))
+      const row = new Arrow.Table(yield* runQuery(stmt)).get(0)!.toJSON()
+      expect([row["id"], (row["name"] as string).length]).toEqual([1, 3000])
+      yield* conn.execute(`INSERT INTO ${t} VALUES (2, 'z')`)
+      const update = yield* conn.statement()
+      yield* update.setSqlQuery(`UPDATE ${t} SET NAME = 'changed' RETURNING ID INTO :1`)
+      yield* update.bind(batchOf([out("id", new Arrow.Int32())], [Arrow.vectorFromArray([null], new Arrow.Int32())]))
+      const error = yield* Effect.flip(runQuery(update))
+      expect(error.status).toBe("INVALID_ARGUMENT")
+      expect(error.message).toContain("RETURNING ... INTO returned 2 rows")
+      const names = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT COUNT(*) AS N FROM ${t} WHERE NAME = 'changed'`)))
+      expect(Number(names.get(0)!.toJSON()["N"])).toBe(0)
+    })))
 })
