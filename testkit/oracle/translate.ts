@@ -465,6 +465,8 @@ export const convertDateFormat = (fmt: string, output = false): string => {
     // columns and literals are formatted with their own zone (textDatetimeToChar)
     [/^TZH:TZM/i, "+00:00"],
     [/^TZR/i, "+00:00"],
+    // an offset has no abbreviation (as formatElement's TZD of a value given with an offset)
+    [/^TZD/i, ""],
     [/^TZH/i, "+00"],
     [/^TZM/i, "00"]
   ]
