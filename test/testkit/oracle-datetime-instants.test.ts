@@ -41,6 +41,14 @@ describe("Oracle test server: set operations, partitions and rollups over zoned 
     expect(chained.metaData.map((m: { name: string }) => m.name)).toEqual(["T", "K"])
   })
 
+  it("UNION, INTERSECT and MINUS in a subquery keep one row per instant too", async () => {
+    const counts = []
+    for (const op of ["UNION", "INTERSECT", "MINUS"]) counts.push((await conn.execute(`SELECT COUNT(*) FROM (SELECT t FROM inst_a ${op} SELECT t FROM inst_b) q`)).rows![0]![0])
+    expect(counts).toEqual([2, 1, 1])
+    const inList = await conn.execute("SELECT id FROM inst_a WHERE t IN (SELECT t FROM inst_b UNION SELECT t FROM inst_b) ORDER BY id")
+    expect(inList.rows).toEqual([[1], [2]])
+  })
+
   it("SELECT DISTINCT in a subquery keeps one row per instant", async () => {
     const one = await conn.execute("SELECT COUNT(*) FROM (SELECT DISTINCT t FROM inst_a)")
     const aliased = await conn.execute("SELECT COUNT(*) FROM (SELECT DISTINCT a.t AS x, a.id FROM inst_a a)")

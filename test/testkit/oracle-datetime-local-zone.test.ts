@@ -71,6 +71,9 @@ describe("Oracle test server: LOCAL TIME ZONE values in the session time zone, z
     await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
     expect(r.rows).toEqual([["14:00 CEST Europe/Berlin", "13:00 CET Europe/Berlin", expect.any(Number)]])
     expect([3, 4]).toContain(r.rows![0]![2])
+    // SYSTIMESTAMP carries an offset, which has no abbreviation (the server printed the element's letters)
+    const sys = await conn.execute("SELECT TO_CHAR(SYSTIMESTAMP, 'TZD|TZH:TZM') FROM dual")
+    expect(sys.rows![0]![0]).toMatch(/^\|[+-]\d{2}:\d{2}$/)
     await conn.rollback()
   })
 

@@ -465,6 +465,8 @@ export const convertDateFormat = (fmt: string, output = false): string => {
     // columns and literals are formatted with their own zone (textDatetimeToChar)
     [/^TZH:TZM/i, "+00:00"],
     [/^TZR/i, "+00:00"],
+    // an offset has no abbreviation (as formatElement's TZD of a value given with an offset)
+    [/^TZD/i, ""],
     [/^TZH/i, "+00"],
     [/^TZM/i, "00"]
   ]
@@ -547,7 +549,7 @@ export class Translator {
       const alias = this.toks[end - 1]
       const text =
         isOp(toks[segStart], "(") && matchParen(toks, segStart) === end - 1
-          ? `(${this.range(segStart + 1, end - 1)})`
+          ? (this.subquerySetOperationByInstant(segStart)?.[0] ?? `(${this.range(segStart + 1, end - 1)})`)
           : caseEnd === end
             ? this.range(segStart, end)
             : caseEnd === end - 1 && alias !== undefined && (alias.kind === "ident" || alias.kind === "qident") && !NOT_ALIAS.has(alias.value)
@@ -1234,7 +1236,7 @@ export class Translator {
   }
 
   private one(i: number, to: number): [string, number] {
-    const grouped = this.groupedByInstant(i) ?? this.subqueryDistinctByInstant(i)
+    const grouped = this.groupedByInstant(i) ?? this.subqueryDistinctByInstant(i) ?? this.subquerySetOperationByInstant(i)
     if (grouped !== undefined) return grouped
     const toks = this.toks
     const t = toks[i]!
@@ -1301,6 +1303,23 @@ export class Translator {
       keys.push(kind === "zoned" ? `ora_tstz_key(${datetimeArgument(this.range(from, to), "zoned")})` : this.range(from, to))
     }
     return zoned ? [`DISTINCT ON (${keys.join(", ")})`, i + 1] : undefined
+  }
+
+  /**
+   * A parenthesised query with UNION / INTERSECT / MINUS whose first select list has a zoned column, compared by
+   * instant as at the top level (setOperationByInstant); undefined for others.
+   */
+  private subquerySetOperationByInstant(i: number): [string, number] | undefined {
+    const toks = this.toks
+    if (!isOp(toks[i], "(") || !isKw(toks[i + 1], "SELECT")) return undefined
+    const close = matchParen(toks, i)
+    if (findTopLevel(toks, i + 1, close, (t) => isKw(t, "UNION", "INTERSECT", "MINUS", "EXCEPT")) < 0) return undefined
+    const listStart = isKw(toks[i + 2], "DISTINCT", "UNIQUE", "ALL") ? i + 3 : i + 2
+    const fromAt = findTopLevel(toks, listStart, close, (t) => isKw(t, "FROM"))
+    const items = distinctItems(toks, listStart)
+    if (fromAt < 0 || items === undefined) return undefined
+    const combined = setOperationByInstant(toks, this, items, items.map(([from, to]) => this.range(from, to)), fromAt, close)
+    return combined === undefined ? undefined : [`(${combined(this.range(i + 1, fromAt))})`, close + 1]
   }
 
   /** A rendered call `[text, next]` with the `OVER (...)` window that follows it, if any. */
