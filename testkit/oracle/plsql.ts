@@ -12,6 +12,8 @@ import type { TableMeta } from "./catalog.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
+import { rewriteJsonSql } from "./json-sql.ts"
+import { rewriteFloatConditions } from "./float-conditions.ts"
 import { dbmsLobWrite, type LobSource, lobSourcesOf, requireLocked } from "./plsql-lobs.ts"
 import { sessionZoneWrites } from "./datetime-writes.ts"
 import type { OracleDatabase } from "./database.ts"
@@ -109,7 +111,7 @@ const renderExpr = (
   asQuery = false
 ): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } => {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(rewriteDbmsLob(toks), (schema, name) => s.lookupTable(schema, name))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(toks, s.db.settings.version))), (schema, name) => s.lookupTable(schema, name))
   // variables become binds so the translator turns them into parameters
   const rewritten = source.map((t, i) => {
     if (t.kind === "ident" && env.vars.has(t.value) && !isOp(source[i + 1], "(") && !isOp(source[i - 1], ".") && !isOp(source[i + 1], "."))
