@@ -140,6 +140,20 @@ describe("JSON and OBJECT / VARRAY values keep their numbers and dates exact", (
       expect(result.toArray().map((r) => r.toJSON())).toEqual([{ V: "x", Q: '[1,{"c":true}]', O: '{"n":0.5,"id":1}', A: "[1,0.5]" }])
     })))
 
+  it.effect("an object attribute selected on its own reads as its JSON text; constructor arguments are rounded to NUMBER(p,s) attributes", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const [inner, outer, table] = [uniqueName("JAP"), uniqueName("JAO"), uniqueName("JAT")]
+      yield* conn.execute(`CREATE TYPE ${inner} AS OBJECT (X NUMBER(5,2), L VARCHAR2(3))`)
+      yield* conn.execute(`CREATE TYPE ${outer} AS OBJECT (P ${inner}, N NUMBER)`)
+      yield* conn.execute(`CREATE TABLE ${table} (ID NUMBER(3), O ${outer})`)
+      yield* conn.execute(`INSERT INTO ${table} VALUES (1, ${outer}(${inner}(1.005, 'ab'), 7))`)
+      const failed = yield* Effect.flip(conn.execute(`INSERT INTO ${table} VALUES (2, ${outer}(${inner}(1, 'abcd'), 7))`))
+      expect(failed.vendorCode).toBe(12899)
+      const values = yield* texts(`SELECT T.O.P AS P FROM ${table} T ORDER BY T.ID`, "P", "row")
+      expect(values.map((v) => (v === null ? null : parseExact(v)))).toEqual([{ X: { n: "1.01" }, L: "ab" }])
+    })))
+
   it.effect("OBJECT attributes and VARRAY elements: NUMBER(38,10), 38 nines, 1e-130 exact; DATE, TIMESTAMP(9), TIMESTAMP WITH [LOCAL] TIME ZONE as ISO 8601 (WITH TIME ZONE in its own offset); nested and null values", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

@@ -81,6 +81,29 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
         expect([c.get(3), nc.get(3)]).toEqual([big, `ü${big}`])
         expect(Buffer.from(b.get(3) as Uint8Array).equals(Buffer.alloc(300_000, 7))).toBe(true)
       })))
+    it.effect(`a 300 KB CLOB and BLOB written through raw locators read back whole, and DBMS_LOB functions over them (${mode} mode)`, () =>
+      withConnection(server.uri, Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const t = uniqueName("LOBW")
+        const text = Array.from({ length: 300 * 1024 }, (_, i) => (i % 500 === 499 ? "ß" : String.fromCharCode(65 + (i % 26)))).join("")
+        const blob = Buffer.from(Array.from({ length: 300 * 1024 }, (_, i) => (i * 13) % 256))
+        yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), C CLOB, B BLOB)`)
+        yield* withRaw(async (raw) => {
+          await raw.execute(`INSERT INTO ${t} VALUES (1, EMPTY_CLOB(), EMPTY_BLOB())`)
+          const [c, b] = (await raw.execute(`SELECT C, B FROM ${t} WHERE K = 1 FOR UPDATE`)).rows[0]
+          for (const [lob, data] of [[c, text], [b, blob]] as const)
+            await new Promise<void>((resolve, reject) => {
+              lob.on("error", reject).on("finish", resolve)
+              lob.end(data)
+            })
+          await raw.commit()
+        })
+        const table = yield* read(conn, `SELECT C, B, DBMS_LOB.GETLENGTH(C) AS CL, DBMS_LOB.SUBSTR(C, 3, 499) AS S, DBMS_LOB.INSTR(C, 'ß', 1, 2) AS I FROM ${t}`, mode)
+        const row = table.get(0)!.toJSON()
+        expect(row["C"]).toBe(text)
+        expect(Buffer.compare(Buffer.from(row["B"] as Uint8Array), blob)).toBe(0)
+        expect([Number(row["CL"]), row["S"], Number(row["I"])]).toEqual([300 * 1024, text.slice(498, 501), 1000])
+      })), 60_000)
 
     it.effect(`LONG RAW reads as large_binary (${mode} mode)`, () =>
       withConnection(server.uri, Effect.gen(function*() {

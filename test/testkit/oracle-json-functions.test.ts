@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
 // SQL/JSON functions and conditions through the raw node-oracledb client. Expected values follow the Oracle SQL
 // Language Reference (JSON_VALUE, JSON_QUERY, JSON_EXISTS Condition, IS JSON Condition, JSON_OBJECT, JSON_ARRAY) and
@@ -112,6 +112,14 @@ describe("Oracle test server: SQL/JSON functions (23ai)", () => {
         [5, 'q"x']
       )
     ).toEqual([['{"b":1}', '[1,null,"x"]', "{}", "[]", '{"a":5,"b":"q\\"x"}']])
+  })
+
+  it("answers the SQL/JSON functions in PL/SQL expressions and SELECT INTO", async () => {
+    const r = await conn.execute(
+      `DECLARE v VARCHAR2(100); BEGIN v := JSON_VALUE('{"a":"x"}', '$.a'); :o := v || JSON_OBJECT('k' VALUE 1); SELECT JSON_VALUE(doc, '$.b[1]') INTO :p FROM docs WHERE id = 1; END;`,
+      { o: { dir: oracledb.BIND_OUT, type: oracledb.STRING }, p: { dir: oracledb.BIND_OUT, type: oracledb.STRING } }
+    )
+    expect(r.outBinds).toEqual({ o: 'x{"k":1}', p: "2" })
   })
 })
 

@@ -73,4 +73,31 @@ describe("Oracle test server: LOBs through table locators and DBMS_LOB", () => {
     expect(oraCode(await failure(() => conn.execute("SELECT DBMS_LOB.SUBSTR(c, 1, 0) FROM lobs WHERE id = 2")))).toBe("ORA-21560")
     await conn.rollback()
   })
+
+  it("writes through PL/SQL LOB locators with DBMS_LOB.WRITE / WRITEAPPEND / TRIM, 300 KB in 32 KB appends, and refuses an unlocked row (ORA-22920)", async () => {
+    await conn.execute("INSERT INTO lobs VALUES (4, EMPTY_CLOB(), EMPTY_BLOB())")
+    await conn.commit()
+    const piece = text.slice(0, 30 * 1024)
+    const appends = Array.from({ length: 10 }, () => "DBMS_LOB.WRITEAPPEND(x, LENGTH(:p), :p);").join(" ")
+    await conn.execute(`DECLARE x CLOB; BEGIN SELECT c INTO x FROM lobs WHERE id = 4 FOR UPDATE; DBMS_LOB.WRITE(x, 5, 1, 'hello'); ${appends} END;`, { p: piece })
+    const blobPiece = bytes.subarray(0, 30 * 1024)
+    const blobAppends = Array.from({ length: 10 }, () => "DBMS_LOB.WRITEAPPEND(y, :n, :b);").join(" ")
+    await conn.execute(`DECLARE y BLOB; BEGIN SELECT b INTO y FROM lobs WHERE id = 4 FOR UPDATE; ${blobAppends} :len := DBMS_LOB.GETLENGTH(y); END;`, {
+      n: blobPiece.length,
+      b: blobPiece,
+      len: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER }
+    })
+    await conn.commit()
+    const [c, b] = (await conn.execute("SELECT c, b FROM lobs WHERE id = 4")).rows[0]
+    expect(await c.getData()).toBe("hello" + piece.repeat(10))
+    expect(Buffer.compare(await b.getData(), Buffer.concat(Array.from({ length: 10 }, () => blobPiece)))).toBe(0)
+    // WRITE past the end fills the gap with blanks; TRIM cuts
+    await conn.execute("DECLARE x CLOB; BEGIN SELECT c INTO x FROM lobs WHERE id = 4 FOR UPDATE; DBMS_LOB.TRIM(x, 3); DBMS_LOB.WRITE(x, 2, 6, 'yz'); END;")
+    expect((await conn.execute("SELECT DBMS_LOB.SUBSTR(c, 100, 1) FROM lobs WHERE id = 4", [], { fetchInfo: { "DBMS_LOB.SUBSTR(C,100,1)": { type: oracledb.STRING } } })).rows).toEqual([["hel  yz"]])
+    await conn.rollback()
+    // a locator selected without FOR UPDATE cannot be written (Oracle: ORA-22920), and nothing changed
+    const e = await failure(() => conn.execute("DECLARE x CLOB; BEGIN SELECT c INTO x FROM lobs WHERE id = 4; DBMS_LOB.WRITEAPPEND(x, 1, 'z'); END;"))
+    expect(oraCode(e)).toBe("ORA-22920")
+    expect((await conn.execute("SELECT DBMS_LOB.GETLENGTH(c) FROM lobs WHERE id = 4")).rows).toEqual([[5 + 10 * piece.length]])
+  })
 })

@@ -11,6 +11,10 @@ import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lex
 import type { TableMeta } from "./catalog.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
+import { rewriteDbmsLob } from "./lob-functions.ts"
+import { rewriteJsonSql } from "./json-sql.ts"
+import { rewriteFloatConditions } from "./float-conditions.ts"
+import { dbmsLobWrite, type LobSource, lobSourcesOf, requireLocked } from "./plsql-lobs.ts"
 import { sessionZoneWrites } from "./datetime-writes.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
 import type { OracleDatabase } from "./database.ts"
@@ -51,6 +55,8 @@ interface Env {
   readonly assigned: Set<number>
   readonly read: Set<number>
   readonly implicit: Array<QueryResult>
+  /** LOB variables' rows, for the DBMS_LOB writes (plsql-lobs.ts). */
+  readonly lobs: Map<string, LobSource>
 }
 
 const plsErr = (msg: string) => ora.plsql(msg)
@@ -107,7 +113,7 @@ const renderExpr = (
   asQuery = false
 ): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } => {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(toks, (schema, name) => s.lookupTable(schema, name))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(toks, s.db.settings.version))), (schema, name) => s.lookupTable(schema, name))
   // variables become binds so the translator turns them into parameters
   const rewritten = source.map((t, i) => {
     if (t.kind === "ident" && env.vars.has(t.value) && !isOp(source[i + 1], "(") && !isOp(source[i - 1], ".") && !isOp(source[i + 1], "."))
@@ -205,6 +211,7 @@ const runStatement = async (s: PlsqlHost, env: Env, st: ReadonlyArray<Tok>): Pro
     const row = await firstRow(result)
     if (row === undefined) throw ora.noDataFound()
     targets.forEach((t, i) => assign(env, t, row[i] ?? null))
+    for (const [name, source] of lobSourcesOf(splitTopLevel(st.slice(1, into)), targets, st.slice(from))) env.lobs.set(name, source)
     return
   }
   if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
@@ -245,6 +252,7 @@ const runStatement = async (s: PlsqlHost, env: Env, st: ReadonlyArray<Tok>): Pro
     env.implicit.push(v)
     return
   }
+  if (parts.length === 2 && parts[0] === "DBMS_LOB") return dbmsLob(s, env, parts[1]!, args)
   if (full === "DBMS_OUTPUT.PUT_LINE" || full === "DBMS_OUTPUT.ENABLE" || full === "DBMS_SESSION.SET_IDENTIFIER") return
   const owner = parts.length > 1 ? parts[0]! : s.schema
   const pname = parts[parts.length - 1]!
@@ -260,7 +268,7 @@ const runStatement = async (s: PlsqlHost, env: Env, st: ReadonlyArray<Tok>): Pro
     } else actual[i] = a
   })
   if (args.length > proc.params.length) throw plsErr(`wrong number or types of arguments in call to '${pname}'`)
-  const inner: Env = { vars: new Map(), binds: new Map(), bindValues: [], assigned: new Set(), read: new Set(), implicit: env.implicit }
+  const inner: Env = { vars: new Map(), binds: new Map(), bindValues: [], assigned: new Set(), read: new Set(), implicit: env.implicit, lobs: new Map() }
   for (let i = 0; i < proc.params.length; i++) {
     const p = proc.params[i]!
     const a = actual[i]
@@ -275,6 +283,28 @@ const runStatement = async (s: PlsqlHost, env: Env, st: ReadonlyArray<Tok>): Pro
     if (a.length !== 1) throw plsErr(`expression '${a.map((t) => t.text).join("")}' cannot be used as an assignment target`)
     assign(env, a[0]!, inner.vars.get(p.name) ?? null)
   }
+}
+
+/** A DBMS_LOB procedure on a LOB variable: its new value, written back into the row it was selected FOR UPDATE from. */
+const dbmsLob = async (s: PlsqlHost, env: Env, procedure: string, args: ReadonlyArray<ReadonlyArray<Tok>>): Promise<void> => {
+  const locator = args[0]
+  if (locator === undefined || locator.length !== 1) throw plsErr(`wrong number or types of arguments in call to '${procedure}'`)
+  const name = oracleName(locator[0]!)
+  if (!env.vars.has(name)) throw plsErr(`identifier '${name}' must be declared`)
+  const values: Array<DuckDBValue> = []
+  for (const a of args.slice(1)) values.push(await evalExpr(s, env, a))
+  const current = env.vars.get(name)
+  const next = dbmsLobWrite(procedure, (current ?? null) as DuckDBValue, values)
+  if (next === undefined) throw ora.unimplemented(`DBMS_LOB.${procedure} in PL/SQL`)
+  const source = requireLocked(env.lobs.get(name))
+  env.vars.set(name, next)
+  const whereAt = source.fromWhere.findIndex((t) => isKw(t, "WHERE"))
+  const table = whereAt < 0 ? source.fromWhere : source.fromWhere.slice(0, whereAt)
+  const where = whereAt < 0 ? [] : source.fromWhere.slice(whereAt)
+  const column = source.column[source.column.length - 1]!
+  const update = [...sig("UPDATE"), ...table, ...sig("SET"), column, ...sig("="), locator[0]!, ...where]
+  const { sql, params } = renderExpr(s, env, update)
+  await s.runLogged(sql, params)
 }
 
 const declare = async (s: PlsqlHost, env: Env, decls: ReadonlyArray<ReadonlyArray<Tok>>) => {
@@ -317,7 +347,8 @@ export const runPlsql = async (s: PlsqlHost, sql: string, values: ReadonlyArray<
     bindValues: names.map((_, i) => values[i] ?? null),
     assigned: new Set(),
     read: new Set(),
-    implicit: []
+    implicit: [],
+    lobs: new Map()
   }
   await runBody(s, env, toks)
   for (const i of env.assigned) checkOutFits(env.bindValues[i] ?? null, specs[i])
