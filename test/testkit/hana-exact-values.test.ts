@@ -50,6 +50,18 @@ describe.each([1, 8])("HANA test server: exact values at data format version %i 
     expect(await exec(c, "SELECT sd FROM sdp")).toEqual([{ SD: dfv >= 4 ? "2024-01-01 10:00:00" : "2024-01-01T10:00:00" }])
   })
 
+  it("DECIMAL(p,s) parameters keep s fraction digits, truncated as HANA does, single and batched", async () => {
+    // SAP HANA SQL Reference, "Numeric Data Types": DECIMAL(5,4) stores 3.141592 as 3.1415. hdb truncates itself
+    // for the FIXED types of data format version 8; at 1-7 the value arrives with all its digits.
+    await exec(c, "CREATE TABLE decp (id INTEGER, v DECIMAL(5,4))")
+    const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO decp VALUES (?, ?)", cb))
+    await call((cb) => st.exec([1, "3.141592"], cb))
+    await call((cb) => st.exec([[2, "-2.71828"], [3, "0.00009"], [4, "1"]], cb))
+    expect(await exec(c, "SELECT v FROM decp ORDER BY id")).toEqual([{ V: "3.1415" }, { V: "-2.7182" }, { V: "0.0000" }, { V: "1.0000" }])
+    const overflow = await failure(call((cb) => st.exec([5, "12.5"], cb)))
+    expect([overflow.code, overflow.message.startsWith("numeric overflow")]).toEqual([314, true])
+  })
+
   it("SECONDTIME and TIME drop the fractions of a second", async () => {
     await exec(c, "CREATE TABLE tm (t TIME)")
     await exec(c, "INSERT INTO tm VALUES ('10:00:00.7')")
