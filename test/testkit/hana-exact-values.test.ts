@@ -62,6 +62,17 @@ describe.each([1, 8])("HANA test server: exact values at data format version %i 
     expect([overflow.code, overflow.message.startsWith("numeric overflow")]).toEqual([314, true])
   })
 
+  it("a date written in the October 1582 gap reads as the day HANA numbers it, the same at every version", async () => {
+    // Before 1582-10-15 HANA's days are Julian (testkit/hana/datetime.ts cites SAP's clients): 1582-10-10 Julian is
+    // the day after 1582-10-19, so it reads 1582-10-20 and lies 6 days after 1582-10-04.
+    await exec(c, "CREATE TABLE gap (id INTEGER, d DATE, ts TIMESTAMP)")
+    await exec(c, "INSERT INTO gap VALUES (1, '1582-10-10', '1582-10-10 12:00:00')")
+    const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO gap VALUES (?, ?, ?)", cb))
+    await call((cb) => st.exec([2, "1582-10-04", "1582-10-04 12:00:00"], cb))
+    const rows = await exec<Array<{ D: string; TS: string; N: number }>>(c, "SELECT d, ts, DAYS_BETWEEN(TO_DATE('1582-10-04'), d) AS N FROM gap ORDER BY id")
+    expect(rows.map((r) => [r.D, r.TS.slice(0, 10), r.N])).toEqual([["1582-10-20", "1582-10-20", 6], ["1582-10-04", "1582-10-04", 0]])
+  })
+
   it("SECONDTIME and TIME drop the fractions of a second", async () => {
     await exec(c, "CREATE TABLE tm (t TIME)")
     await exec(c, "INSERT INTO tm VALUES ('10:00:00.7')")
