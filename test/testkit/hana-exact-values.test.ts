@@ -50,6 +50,29 @@ describe.each([1, 8])("HANA test server: exact values at data format version %i 
     expect(await exec(c, "SELECT sd FROM sdp")).toEqual([{ SD: dfv >= 4 ? "2024-01-01 10:00:00" : "2024-01-01T10:00:00" }])
   })
 
+  it("DECIMAL(p,s) parameters keep s fraction digits, truncated as HANA does, single and batched", async () => {
+    // SAP HANA SQL Reference, "Numeric Data Types": DECIMAL(5,4) stores 3.141592 as 3.1415. hdb truncates itself
+    // for the FIXED types of data format version 8; at 1-7 the value arrives with all its digits.
+    await exec(c, "CREATE TABLE decp (id INTEGER, v DECIMAL(5,4))")
+    const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO decp VALUES (?, ?)", cb))
+    await call((cb) => st.exec([1, "3.141592"], cb))
+    await call((cb) => st.exec([[2, "-2.71828"], [3, "0.00009"], [4, "1"]], cb))
+    expect(await exec(c, "SELECT v FROM decp ORDER BY id")).toEqual([{ V: "3.1415" }, { V: "-2.7182" }, { V: "0.0000" }, { V: "1.0000" }])
+    const overflow = await failure(call((cb) => st.exec([5, "12.5"], cb)))
+    expect([overflow.code, overflow.message.startsWith("numeric overflow")]).toEqual([314, true])
+  })
+
+  it("a date written in the October 1582 gap reads as the day HANA numbers it, the same at every version", async () => {
+    // Before 1582-10-15 HANA's days are Julian (testkit/hana/datetime.ts cites SAP's clients): 1582-10-10 Julian is
+    // the day after 1582-10-19, so it reads 1582-10-20 and lies 6 days after 1582-10-04.
+    await exec(c, "CREATE TABLE gap (id INTEGER, d DATE, ts TIMESTAMP)")
+    await exec(c, "INSERT INTO gap VALUES (1, '1582-10-10', '1582-10-10 12:00:00')")
+    const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO gap VALUES (?, ?, ?)", cb))
+    await call((cb) => st.exec([2, "1582-10-04", "1582-10-04 12:00:00"], cb))
+    const rows = await exec<Array<{ D: string; TS: string; N: number }>>(c, "SELECT d, ts, DAYS_BETWEEN(TO_DATE('1582-10-04'), d) AS N FROM gap ORDER BY id")
+    expect(rows.map((r) => [r.D, r.TS.slice(0, 10), r.N])).toEqual([["1582-10-20", "1582-10-20", 6], ["1582-10-04", "1582-10-04", 0]])
+  })
+
   it("SECONDTIME and TIME drop the fractions of a second", async () => {
     await exec(c, "CREATE TABLE tm (t TIME)")
     await exec(c, "INSERT INTO tm VALUES ('10:00:00.7')")

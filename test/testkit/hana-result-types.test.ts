@@ -68,6 +68,17 @@ describe("HANA test server: result types of functions, aggregates and joins (raw
       { name: "DATA", type: 27, table: "RT_A" }
     ])
     expect((await metadata("SELECT b.*, a.id FROM rt_a a, rt_b b")).map((m) => `${m.table}.${m.name}`)).toEqual(["RT_B.ID", "RT_B.LABEL", "RT_A.ID"])
+    // A star over the optional side of an outer join is nullable (mode 2) even for a NOT NULL column (mode 1).
+    const rs = await call<HdbResultSet>((cb) => c.execute("SELECT * FROM rt_b LEFT JOIN rt_a ON rt_a.id = rt_b.id", cb))
+    rs.close()
+    expect(rs.metadata.map((m) => `${m.tableName}.${m.columnDisplayName}:${(m as unknown as { mode: number }).mode}`).slice(0, 3)).toEqual([
+      "RT_B.ID:2",
+      "RT_B.LABEL:2",
+      "RT_A.ID:2"
+    ])
+    const inner = await call<HdbResultSet>((cb) => c.execute("SELECT * FROM rt_b JOIN rt_a ON rt_a.id = rt_b.id", cb))
+    inner.close()
+    expect((inner.metadata[2] as unknown as { mode: number }).mode).toBe(1)
     expect((await metadata("SELECT a.id, b.id FROM rt_a a JOIN rt_b b ON a.id = b.id")).map((m) => [m.table, m.type])).toEqual([
       ["RT_A", INT],
       ["RT_B", SMALLINT]

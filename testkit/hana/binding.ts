@@ -103,17 +103,27 @@ export const textForTestOnlyTypes = (rows: readonly ParameterRow[], types: Reado
 }
 
 /**
- * A SECONDDATE parameter sent as a TIMESTAMP with milliseconds (data format versions 1-3) loses its fraction of a
- * second, as HANA truncates it (hdb itself truncates at version 4 and later: lib/protocol/Writer.js writeSecondDate
- * keeps whole seconds); DuckDB's cast to TIMESTAMP_S would round it instead.
+ * Parameter values cut to their declared type as HANA stores them, where DuckDB's casts would round instead:
+ * - a SECONDDATE sent as a TIMESTAMP with milliseconds (data format versions 1-3) keeps whole seconds (hdb itself
+ *   truncates at version 4 and later: lib/protocol/Writer.js writeSecondDate keeps whole seconds);
+ * - a DECIMAL(p,s) sent as a DECIMAL with more than s fraction digits (versions 1-7) keeps s of them: HANA truncates
+ *   (SAP HANA SQL Reference, "Numeric Data Types": in a DECIMAL(5,4) column 3.141592 is stored as 3.1415), as hdb
+ *   does itself for the FIXED types of version 8 (Writer.js toFixedDecimal, "Truncate decimal").
  */
-export const truncateSeconddates = (rows: readonly ParameterRow[], types: ReadonlyArray<{ readonly name: string }>): void => {
-  const dated = types.flatMap((t, i) => (t.name === "SECONDDATE" ? [i] : []))
-  if (dated.length === 0) return
+export const truncateToDeclared = (rows: readonly ParameterRow[], types: ReadonlyArray<{ readonly name: string; readonly scale: number }>): void => {
+  const cuts = types.flatMap((t, i) =>
+    t.name === "SECONDDATE" ? [[i, -1] as const] : t.name === "DECIMAL" && t.scale >= 0 ? [[i, t.scale] as const] : []
+  )
+  if (cuts.length === 0) return
   for (const row of rows) {
-    for (const i of dated) {
+    for (const [i, scale] of cuts) {
       const v = row.values[i]
-      if (typeof v === "string") row.values[i] = v.replace(/\.\d*$/, "")
+      if (typeof v !== "string") continue
+      if (scale < 0) row.values[i] = v.replace(/\.\d*$/, "")
+      else {
+        const dot = v.indexOf(".")
+        if (dot >= 0 && v.length - dot - 1 > scale && /^-?\d+\.\d+$/.test(v)) row.values[i] = v.slice(0, scale === 0 ? dot : dot + 1 + scale)
+      }
     }
   }
 }

@@ -8,8 +8,7 @@ import type { WireType } from "./types.ts"
 import { ByteWriter } from "./wire.ts"
 import { wireWkb } from "./spatial.ts"
 import { DATE_OUT_OF_RANGE, HanaError } from "./errors.ts"
-
-import { hanaDayOfEpochDay, hanaDayShift } from "./datetime.ts"
+import { epochDayOfHanaDay, hanaDayOfEpochDay, hanaDayShift } from "./datetime.ts"
 import { civilFromDays } from "../common/civil.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
 
@@ -183,8 +182,14 @@ const writeTimeParts = (w: ByteWriter, usOfDay: number): void => {
   w.pos += 4
 }
 
+/** Days since 1970-01-01 of 1582-10-05 and 1582-10-15: the ten labels HANA's day numbering has no day for. */
+const GAP_START = -141437
+const GAP_END = -141427
+
 const writeDateParts = (w: ByteWriter, days: number): void => {
-  const { year: y, month: m, day: d } = civilFromDays(days)
+  // A stored label in the gap is a Julian date to HANA (1582-10-10 Julian = 1582-10-20 Gregorian): DATE/TIMESTAMP
+  // (data format versions 1-3) carry the label its day number has, as DAYDATE does at 4 and later.
+  const { year: y, month: m, day: d } = civilFromDays(days >= GAP_START && days < GAP_END ? epochDayOfHanaDay(hanaDayOfEpochDay(days)) : days)
   const b = w.buf
   b.writeUInt16LE((y & 0x3fff) | 0x8000, w.pos)
   b[w.pos + 2] = m - 1

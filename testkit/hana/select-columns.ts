@@ -56,7 +56,8 @@ export const sourceColumns = async (
     else if ("star" in source) {
       const picked = source.star === undefined ? columns : columns.filter((_, k) => items[k]?.name === source.star)
       if (picked.length === 0 || picked.some((c) => c === undefined)) return undefined
-      for (const c of picked) out.push(...c!)
+      const owners = source.star === undefined ? items : items.filter((i) => i?.name === source.star)
+      picked.forEach((c, k) => out.push(...c!.map((x) => ({ ...x, optional: owners[k]?.optional === true }))))
     } else {
       const k = source.qualifier === undefined
         ? columns.findIndex((c) => c?.some((x) => x.column === source.column) === true)

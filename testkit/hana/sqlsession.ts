@@ -24,7 +24,7 @@ import { duckType, parameterWireType, parseTypeText, typeOfDuck, typeOfDuckName 
 import { declaredTypes } from "./catalog.ts"
 import { parameterColumns } from "./parameter-columns.ts"
 import { prepareTyped, withoutPlaceholders } from "./untyped-parameters.ts"
-import { bindTypes, copyDeclaredTypes, copyViewTypes, stagedColumns, textForTestOnlyTypes, truncateSeconddates } from "./binding.ts"
+import { bindTypes, copyDeclaredTypes, copyViewTypes, stagedColumns, textForTestOnlyTypes, truncateToDeclared } from "./binding.ts"
 import { enforceDeclaredLengths } from "./declared-lengths.ts"
 import { errorPart, failedAtRow, failedRows, i32s, ok, u64 } from "./replies.ts"
 import type { Reply } from "./replies.ts"
@@ -526,7 +526,7 @@ export class SqlSession {
         ? [{ values: [], pendingLobs: [] } as ParameterRow]
         : decodeParameters(paramsPart.data, paramsPart.argc, count, statement.parameterTypes.map((p) => Math.max(p.scale, 0)))
     textForTestOnlyTypes(rows, statement.parameterTypes)
-    truncateSeconddates(rows, statement.parameterTypes)
+    truncateToDeclared(rows, statement.parameterTypes)
     const prepared = statement.prepared!
     if (t.kind === "query") {
       const row = rows[0]!

@@ -612,6 +612,8 @@ export interface FromItem {
   readonly name: string
   readonly table: string
   readonly schema: string | undefined
+  /** On the optional side of an outer join (its columns may be NULL whatever they declare). */
+  readonly optional?: boolean
 }
 
 const nameOf = (t: Token): string => encodeName(t.t === "qident" ? t.v : t.v.toUpperCase())
@@ -721,7 +723,7 @@ const outerJoinSides = (tokens: readonly Token[], from: number): { names: Set<st
     before.push(item)
     items.push(fromItemAt(tokens, i + 1).item)
   }
-  return { names, all, items }
+  return { names, all, items: items.map((item) => (item !== undefined && (all || names.has(item.name)) ? { ...item, optional: true } : item)) }
 }
 
 /** `CREATE|ALTER|DROP [X509|JWT|SAML] PROVIDER`, `… PSE`, `… CERTIFICATE`. */
