@@ -6,8 +6,7 @@
  */
 import * as crypto from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { SignedXml } from "xml-crypto"
-import { generateCertificateAuthority, issueCertificate, startHanaTestServer } from "../../testkit/hana/index.ts"
+import { generateCertificateAuthority, issueCertificate, signSamlAssertion, startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient } from "./hana/client.ts"
@@ -29,29 +28,8 @@ const jwt = (payload: Record<string, unknown>, key: string): string => {
   return `${body}.${crypto.sign("sha256", Buffer.from(body), key).toString("base64url")}`
 }
 
-/** A SAML 2.0 assertion for `nameId`, signed (enveloped XML-DSig, RSA-SHA256, exclusive c14n) with `key`. */
-const samlAssertion = (nameId: string, key: string, options: { spProvidedId?: string; notOnOrAfter?: Date } = {}): string => {
-  const now = Date.now()
-  const sp = options.spProvidedId === undefined ? "" : ` SPProvidedID="${options.spProvidedId}"`
-  const xml =
-    `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${crypto.randomUUID()}" Version="2.0" ` +
-    `IssueInstant="${new Date(now).toISOString()}"><saml:Issuer>https://idp.example</saml:Issuer>` +
-    `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified"${sp}>${nameId}</saml:NameID></saml:Subject>` +
-    `<saml:Conditions NotBefore="${new Date(now - 60_000).toISOString()}" ` +
-    `NotOnOrAfter="${(options.notOnOrAfter ?? new Date(now + 600_000)).toISOString()}"/></saml:Assertion>`
-  const sig = new SignedXml({
-    privateKey: key,
-    canonicalizationAlgorithm: "http://www.w3.org/2001/10/xml-exc-c14n#",
-    signatureAlgorithm: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"
-  })
-  sig.addReference({
-    xpath: "/*",
-    digestAlgorithm: "http://www.w3.org/2001/04/xmlenc#sha256",
-    transforms: ["http://www.w3.org/2000/09/xmldsig#enveloped-signature", "http://www.w3.org/2001/10/xml-exc-c14n#"]
-  })
-  sig.computeSignature(xml, { location: { reference: "/*/*[local-name(.)='Issuer']", action: "after" } })
-  return sig.getSignedXml()
-}
+const samlAssertion = (nameId: string, key: string, options: { spProvidedId?: string; notOnOrAfter?: Date } = {}): string =>
+  signSamlAssertion({ nameId, ...options }, key)
 
 describe("HANA test server: X.509, JWT and SAML trust configured by SQL (raw hdb)", () => {
   let server: HanaTestServerHandle

@@ -7,5 +7,7 @@ export type { HanaFaults, HanaTestServerHandle, HanaTestServerOptions, HanaUser 
 export type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 export { generateCertificateAuthority, generateTestCertificates, issueCertificate } from "./tls.ts"
 export type { TestCertificates } from "./tls.ts"
+export { signSamlAssertion } from "./identity/saml.ts"
+export type { SamlAssertionOptions } from "./identity/saml.ts"
 export { acquire, HanaTestServer, layer } from "./layer.ts"
 export type { ServerStats } from "../common/stats.ts"
