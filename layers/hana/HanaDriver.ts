@@ -68,6 +68,12 @@ export const VERSION = "0.1.0"
 
 const FUNCTION_SELECT = 5
 const FUNCTION_SELECT_FOR_UPDATE = 6
+/**
+ * DB_PROCEDURE_CALL and …_WITH_RESULT_SET. A real HANA prepares a CALL as 8 even when the procedure returns result
+ * sets (SAP/node-hdb test/mock/data/prepare.js), and hdb refuses to batch either (lib/protocol/ExecuteTask.js: only
+ * DDL and DML): a CALL runs once per parameter row.
+ */
+const FUNCTION_PROCEDURE = 8
 const FUNCTION_PROCEDURE_WITH_RESULTS = 9
 const IO_INPUT = 1
 const IO_IN_OUT = 2
@@ -259,7 +265,8 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
   const executeWithParameters = (
     sql: string,
     parameters: BoundParameters,
-    options: ResolvedOptions
+    options: ResolvedOptions,
+    intent: ExecuteRequest["intent"]
   ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
     Effect.gen(function*() {
       const statement = yield* Hdb.prepare(client, sql)
@@ -278,9 +285,10 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       }
       const types = inputs.map((p) => p.dataType)
       const names = parameters.schema.fields.map((f) => f.name)
+      const isCall = statement.functionCode === FUNCTION_PROCEDURE || statement.functionCode === FUNCTION_PROCEDURE_WITH_RESULTS
       const isQuery = statement.functionCode === FUNCTION_SELECT ||
         statement.functionCode === FUNCTION_SELECT_FOR_UPDATE ||
-        statement.functionCode === FUNCTION_PROCEDURE_WITH_RESULTS ||
+        (isCall && intent === "query") ||
         (statement.resultSetMetadata !== undefined && statement.resultSetMetadata.length > 0)
       const converters = []
       let rowsBefore = 0
@@ -293,6 +301,19 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         const tooLarge = oversizedRow(batch, types, Hdb.packetSizeLimit(client))
         if (tooLarge !== undefined) return yield* tooLarge
         converters.push({ batch, converter: c.converter })
+      }
+      if (!isQuery && isCall) {
+        // an update CALL: once per row, any result sets closed unread, no row count
+        let before = 0
+        for (const { batch, converter } of converters) {
+          for (const [i, row] of converter.rows(0, batch.numRows).entries()) {
+            const outcome = yield* executeRows(statement, [row], true, before + i, names)
+            if (outcome._tag === "Rows") yield* Hdb.closeResultSet(client, outcome.id)
+          }
+          before += batch.numRows
+        }
+        yield* drop
+        return { _tag: "Count" as const, rowsAffected: -1 }
       }
       if (!isQuery) {
         let total = 0
@@ -328,12 +349,12 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
     })
 
   const execute = (
-    { options, parameters, sql }: ExecuteRequest
+    { intent, options, parameters, sql }: ExecuteRequest
   ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
     tracked(Effect.gen(function*() {
       const text = normalizeSql(sql)
       if (parameters !== undefined && parameters.schema.fields.length > 0) {
-        return yield* executeWithParameters(text, parameters, options)
+        return yield* executeWithParameters(text, parameters, options, intent)
       }
       const outcome = yield* Hdb.executeDirect(client, text)
       if (outcome._tag === "Rows") return yield* cursorResult(outcome, options, Effect.succeed(undefined), Effect.void)

@@ -6,6 +6,8 @@ import { realHana, uniqueName, useServer, withConnection } from "./support.ts"
 
 const server = useServer()
 
+const batchOf = (columns: Record<string, Arrow.Vector>) => new Arrow.Table(columns).batches[0]!
+
 const rowsOf = (sql: string) =>
   Effect.flatMap(Connection.Connection, (conn) => Stream.runCollect(conn.query(sql))).pipe(
     Effect.map((batches) => new Arrow.Table(batches).toArray().map((r) => r.toJSON() as Record<string, unknown>))
@@ -49,6 +51,28 @@ describe("CALL of a SQLScript procedure through the HANA driver", () => {
       expect(affected).toBe(-1)
       expect(yield* rowsOf(`SELECT ID FROM ${t} ORDER BY ID`)).toEqual([{ ID: 41 }, { ID: 42 }])
       yield* conn.execute(`DROP PROCEDURE ${p}`)
+    })))
+
+  it.effect("a CALL with bound parameters: executeQuery reads its result set, executeUpdate runs it once per row", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("PB")
+      const add = uniqueName("PBA")
+      const list = uniqueName("PBL")
+      yield* conn.execute(`CREATE TABLE ${t} (ID INTEGER)`)
+      yield* conn.execute(`CREATE PROCEDURE ${add} (IN n INTEGER) AS BEGIN INSERT INTO ${t} VALUES (:n); END`)
+      yield* conn.execute(
+        `CREATE PROCEDURE ${list} (IN lo INTEGER, OUT res TABLE (ID INTEGER)) AS BEGIN res = SELECT ID FROM ${t} WHERE ID >= :lo ORDER BY ID; END`
+      )
+      const insert = yield* conn.statement()
+      yield* insert.setSqlQuery(`CALL ${add}(?)`)
+      yield* insert.bind(batchOf({ n: Arrow.vectorFromArray([1, 2, 3], new Arrow.Int32()) }))
+      expect(yield* insert.executeUpdate).toBe(-1)
+      const query = yield* conn.statement()
+      yield* query.setSqlQuery(`CALL ${list}(?, ?)`)
+      yield* query.bind(batchOf({ lo: Arrow.vectorFromArray([2], new Arrow.Int32()) }))
+      const table = new Arrow.Table(yield* Effect.scoped(Effect.flatMap(query.executeQuery, (reader) => Stream.runCollect(reader.batches))))
+      expect(table.toArray().map((r) => r.toJSON())).toEqual([{ ID: 2 }, { ID: 3 }])
     })))
 
   it.effect("an error raised in the procedure reaches the caller with HANA's code", () =>

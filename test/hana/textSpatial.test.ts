@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
 import { Effect, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
-import { readWkb } from "../../layers/common/Geometry.ts"
+import { readWkb, writeWkb } from "../../layers/common/Geometry.ts"
+import { fromTable } from "../../src/Ingest.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 const server = useServer()
@@ -53,6 +54,25 @@ describe("text and spatial types through the HANA driver", () => {
       expect(readWkb(g.get(0) as Uint8Array).geometry).toEqual({ type: "LineString", points: [[0, 0], [1, 2]], parts: [] })
       expect(readWkb(p.get(0) as Uint8Array).geometry).toEqual({ type: "Point", points: [[3, 4]], parts: [] })
       expect([g.get(1), p.get(1)]).toEqual([null, null])
+    })))
+
+  it.effect("WKB bound or ingested into ST_GEOMETRY / ST_POINT columns reads back as the same geometry", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("GEOIN")
+      yield* conn.execute(`CREATE COLUMN TABLE ${t} (ID INTEGER, G ST_GEOMETRY(4326), P ST_POINT(4326))`)
+      const line = writeWkb({ type: "LineString", points: [[1, 1], [2, 3]], parts: [] }, 2)
+      const point = writeWkb({ type: "Point", points: [[5, 6]], parts: [] }, 2)
+      const data = new Arrow.Table({
+        ID: Arrow.vectorFromArray([1, 2], new Arrow.Int32()),
+        G: Arrow.vectorFromArray([line, null], new Arrow.Binary()),
+        P: Arrow.vectorFromArray([point, point], new Arrow.Binary())
+      })
+      expect(yield* conn.ingest(fromTable(data), { targetTable: t, mode: "append" })).toBe(2)
+      expect((yield* tableOf(`SELECT ID, G.ST_AsText() AS G, P.ST_AsText() AS P FROM ${t} ORDER BY ID`)).toArray().map((r) => r.toJSON())).toEqual([
+        { ID: 1, G: "LINESTRING (1 1, 2 3)", P: "POINT (5 6)" },
+        { ID: 2, G: null, P: "POINT (5 6)" }
+      ])
     })))
 
   it.effect("REAL_VECTOR columns fail with the server's 264 invalid datatype (a HANA Cloud type on a HANA 2.0 server)", () =>

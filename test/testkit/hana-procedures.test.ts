@@ -167,6 +167,8 @@ describe("HANA test server: SQLScript procedures through raw hdb (CREATE PROCEDU
     expect((await failure(exec(c, "CALL twice"))).code).toBe(328)
     expect((await failure(exec(c, "DROP PROCEDURE twice"))).code).toBe(328)
     expect((await failure(prepare(c, "CALL price_of(?, ?)"))).code).toBe(1281)
+    // a `?` for an IN parameter needs PREPARE/EXECUTE; executed directly it has no value
+    expect((await failure(exec(c, "CALL price_of(?, ?, ?, ?)"))).code).toBe(257)
     const loop = await failure(exec(c, "CREATE PROCEDURE looping AS BEGIN WHILE 1 = 1 DO SELECT 1 AS x FROM DUMMY; END WHILE; END"))
     expect(loop.code).toBe(7)
     expect(loop.message).toContain("WHILE")

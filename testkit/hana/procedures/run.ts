@@ -160,6 +160,8 @@ export const runProcedure = async (
       const arg = args[i]!
       if (p.mode === "OUT") await session.run(`SET VARIABLE ${variableName(v.key)} = CAST(NULL AS ${duckType(type)})`)
       else if (arg.kind === "param") {
+        // Only EXECUTE of a prepared CALL binds values; a `?` for an IN parameter of a directly executed one has none.
+        if (input >= inputs.length) throw HanaError.syntax(`parameters are only allowed in prepared statements (IN parameter ${p.name})`, 0)
         const value = inputs[input++] ?? null
         await session.run(`SET VARIABLE ${variableName(v.key)} = CAST(? AS ${duckType(type)})`, [value], bindTypes([value]))
       } else await setScalar(session, v.key, type, queryOf(`SELECT CAST(${arg.text} AS ${typeText(type)}) FROM DUMMY`, values))
