@@ -4,12 +4,13 @@
  * csv-parse; column types given with `--column NAME:TYPE` or inferred from the first rows).
  */
 import { createReadStream, openAsBlob } from "node:fs"
-import { open, stat } from "node:fs/promises"
+import { stat } from "node:fs/promises"
 import * as Arrow from "apache-arrow"
 import { Effect, type Scope, Stream } from "effect"
 import type { ParquetFile } from "parquet-wasm"
 import { type AdbcError, adbcError, invalidArgument } from "../src/AdbcError.ts"
 import { makeFieldBuilder, parseIsoDate, parseIsoTimestamp, recordBatchOf } from "../src/arrow/index.ts"
+import * as ArrowIpc from "../src/ArrowIpc.ts"
 import type { IngestData } from "../src/Ingest.ts"
 import { loadOptionalPeer } from "./peers.ts"
 
@@ -51,22 +52,7 @@ export const checkInputFile = (path: string): Effect.Effect<void, AdbcError> =>
 
 /** An Arrow IPC file or stream, batch by batch, open for the current scope: its handle closes with the scope. */
 export const readArrow = (path: string): Effect.Effect<IngestData, AdbcError, Scope.Scope> =>
-  Effect.andThen(checkInputFile(path), Effect.acquireRelease(
-    Effect.tryPromise({ try: () => open(path), catch: ioError(path) }),
-    (handle) => Effect.promise(() => handle.close().catch(() => undefined))
-  ).pipe(
-    Effect.flatMap((handle) =>
-      Effect.tryPromise({
-        try: async () => {
-          const reader = await Arrow.RecordBatchReader.from(handle)
-          await reader.open()
-          return reader
-        },
-        catch: ioError(path)
-      })
-    ),
-    Effect.map((reader) => ({ schema: reader.schema, batches: Stream.fromAsyncIterable(reader, dataError(path)) }))
-  ))
+  Effect.andThen(checkInputFile(path), ArrowIpc.readFile(path))
 
 // parquet-wasm is an optional peer dependency of the package (a 5 MB WebAssembly module), loaded only when a Parquet
 // file is read.

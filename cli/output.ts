@@ -5,14 +5,16 @@
 import { createWriteStream } from "node:fs"
 import type { Writable } from "node:stream"
 import * as Arrow from "apache-arrow"
-import { Effect, Fiber, Schema, type Scope, Stream } from "effect"
+import { Effect, Schema, type Scope, Stream } from "effect"
 import { type AdbcError, adbcError } from "../src/AdbcError.ts"
+import * as ArrowIpc from "../src/ArrowIpc.ts"
 import { type Cell, cellText, rowReaders } from "./cells.ts"
+import { parquetBytes } from "./parquet-output.ts"
 import { CliStdio } from "./stdio.ts"
 import { renderTable, truncateToWidth } from "./table.ts"
 
 /** The output formats of `adbc query`. */
-export const OutputFormat = Schema.Literals(["table", "csv", "jsonl", "arrow", "arrows"])
+export const OutputFormat = Schema.Literals(["table", "csv", "jsonl", "arrow", "arrows", "parquet"])
 
 /** An output format. */
 export type OutputFormat = typeof OutputFormat.Type
@@ -139,16 +141,16 @@ export const writeResult = (
     case "arrow":
     case "arrows":
       return Effect.gen(function*() {
-        const writer = format === "arrow" ? new Arrow.RecordBatchFileWriter() : new Arrow.RecordBatchStreamWriter()
-        // The writer is an async iterable of the bytes written so far; a fiber moves them to the sink.
-        const forward = yield* Effect.forkChild(
-          Stream.fromAsyncIterable(writer, ioError("Arrow IPC")).pipe(Stream.runForEach(sink.write))
-        )
-        writer.reset(undefined, schema)
-        const rows = yield* countRows((batch) => Effect.sync(() => void writer.write(batch))).pipe(
-          Effect.onExit(() => Effect.sync(() => void writer.close()))
-        )
-        yield* Fiber.join(forward)
+        let rows = 0
+        const counted = Stream.tap(batches, (batch) => Effect.sync(() => void (rows += batch.numRows)))
+        yield* Stream.runForEach(ArrowIpc.toBytes({ schema, batches: counted }, format === "arrow" ? "file" : "stream"), sink.write)
+        return rows
+      })
+    case "parquet":
+      return Effect.gen(function*() {
+        let rows = 0
+        const counted = Stream.tap(batches, (batch) => Effect.sync(() => void (rows += batch.numRows)))
+        yield* Stream.runForEach(parquetBytes(schema, counted), sink.write)
         return rows
       })
     case "table":

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { DuckDBInstance } from "@duckdb/node-api"
 import { type HanaTestServerHandle, startHanaTestServer } from "../../testkit/hana/index.ts"
 import { type OracleTestServerHandle, startOracleTestServer } from "../../testkit/oracle/index.ts"
 import { displayWidth } from "../../cli/table.ts"
@@ -187,5 +188,33 @@ describe.concurrent("adbc at its edges", { timeout: 240_000 }, () => {
     expect(pipe.stdout).toBe("")
     expect(quiet.stdout).toBe("")
     expect(readFileSync(join(dir, "p1.csv"), "utf8").split("\n")).toHaveLength(5002)
+  })
+
+  it("writes --format parquet while the result streams: it reads back in DuckDB and ingests back to the same rows", async () => {
+    const source = join(dir, "pq-src.csv")
+    writeFileSync(source, `K,NAME,AMOUNT\n${Array.from({ length: 3000 }, (_, i) => `${i},"n ${i}",${(i / 4).toFixed(2)}`).join("\n")}\n`)
+    const loaded = await runCli(["ingest", source, "--uri", hana.uri, "--table", "PQ_SRC", "--column", "AMOUNT:decimal(10,2)", "--quiet"])
+    expect(loaded.code).toBe(0)
+    const file = join(dir, "out.parquet")
+    const empty = join(dir, "empty.parquet")
+    const [written, none] = await Promise.all([
+      runCli(["query", "--uri", hana.uri, "--format", "parquet", "-o", file, `SELECT "K", "NAME", "AMOUNT" FROM "PQ_SRC" ORDER BY "K"`]),
+      runCli(["query", "--uri", hana.uri, "--format", "parquet", "-o", empty, `SELECT "K", "NAME" FROM "PQ_SRC" WHERE "K" < 0`])
+    ])
+    expect([written.code, written.stderr, none.code, none.stderr]).toEqual([0, "", 0, ""])
+    const duck = await DuckDBInstance.create(":memory:")
+    const session = await duck.connect()
+    const read = await session.runAndReadAll(`SELECT COUNT(*) AS N, SUM(K) AS S, SUM(AMOUNT) AS A, MAX(NAME) AS M FROM read_parquet('${file}')`)
+    expect(read.getRowObjectsJson()).toEqual([{ N: "3000", S: "4498500", A: "1124625.00", M: "n 999" }])
+    const columns = await session.runAndReadAll(`SELECT COUNT(*) AS N FROM read_parquet('${empty}')`)
+    expect(columns.getRowObjectsJson()).toEqual([{ N: "0" }])
+    session.closeSync()
+    const back = await runCli(["ingest", file, "--uri", hana.uri, "--table", "PQ_BACK", "--quiet"])
+    expect([back.code, back.stderr]).toEqual([0, ""])
+    const [a, b] = await Promise.all([
+      runCli(["query", "--uri", hana.uri, "--format", "csv", `SELECT "K", "NAME", "AMOUNT" FROM "PQ_SRC" ORDER BY "K"`]),
+      runCli(["query", "--uri", hana.uri, "--format", "csv", `SELECT "K", "NAME", "AMOUNT" FROM "PQ_BACK" ORDER BY "K"`])
+    ])
+    expect(b.stdout).toBe(a.stdout)
   })
 })
