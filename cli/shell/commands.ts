@@ -86,7 +86,7 @@ const describeTable = (conn: ConnectionShape, name: string, output: ShellOutput)
       new Arrow.Table({
         column: text(columns.map((c) => String(c["column_name"]))),
         type: text(columns.map((c) => (c["xdbc_type_name"] ?? null) as string | null)),
-        nullable: text(columns.map((c) => (c["is_nullable"] === "NO" ? "NO" : "YES")))
+        nullable: text(columns.map((c) => (c["xdbc_is_nullable"] === "NO" ? "NO" : "YES")))
       }),
       output
     )

@@ -140,6 +140,7 @@ export const runShell = (conn: ConnectionShape, options: ShellOptions) =>
         // Ctrl-E then Ctrl-U: the cursor to the end of the line, then the line deleted.
         yield* Effect.sync(() => {
           stdio.stdout.write(pending ? "^C\n" : "^C (Ctrl-C again, Ctrl-D or \\q to quit)\n")
+          rl.setPrompt(prompt)
           rl.write(null, { ctrl: true, name: "e" })
           rl.write(null, { ctrl: true, name: "u" })
         })
