@@ -6,7 +6,8 @@ import { Command, Flag } from "effect/cli"
 import { Connection } from "../../src/Connection.ts"
 import { OptionSchemas } from "../../src/Options.ts"
 import { connectionFlags, connectionOf } from "../connect.ts"
-import { envName, integerFlag, withEnvDefault, withEnvOptional } from "../flags.ts"
+import { envName, withEnvDefault, withEnvOptional } from "../flags.ts"
+import { outputFlags } from "./database.ts"
 import { defaultHistoryFile } from "../shell/history.ts"
 import { shellFormats } from "../shell/run.ts"
 import { runShell } from "../shell/session.ts"
@@ -23,8 +24,8 @@ export const shell = Command.make(
         "table (aligned, first rows), csv or jsonl; \\format switches it in the session"
       )
     ),
-    maxRows: integerFlag("max-rows", OptionSchemas.positiveInt, envName("max-rows"), 100, "rows the table format shows; the rest are counted"),
-    maxWidth: integerFlag("max-width", OptionSchemas.positiveInt, envName("max-width"), 40, "widest column of the table format, in characters"),
+    maxRows: outputFlags.maxRows,
+    maxWidth: outputFlags.maxWidth,
     history: Flag.String("history").pipe(
       withEnvOptional(
         envName("shell", "history"),

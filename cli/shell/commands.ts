@@ -69,7 +69,9 @@ const describeTable = (conn: ConnectionShape, name: string, output: ShellOutput)
       Effect.map(
         conn.getObjects({ depth: ObjectDepth.COLUMNS, dbSchema: schemaName, tableName }),
         (batch) =>
-          rowsOf(batch).flatMap((c) => rowsOf(c["catalog_db_schemas"])).flatMap((s) => rowsOf(s["db_schema_tables"]))
+          rowsOf(batch).flatMap((c) => rowsOf(c["catalog_db_schemas"])).flatMap((s) =>
+            rowsOf(s["db_schema_tables"]).map((t): Record<string, unknown> => ({ ...t, db_schema_name: s["db_schema_name"] }))
+          )
             // The filter is a LIKE pattern: `_` in a name matches any character.
             .filter((t) => t["table_name"] === tableName)
       )
@@ -81,7 +83,8 @@ const describeTable = (conn: ConnectionShape, name: string, output: ShellOutput)
     const [first] = found
     if (first === undefined) return yield* invalidArgument(`no table ${name}${schema === undefined ? "" : ` in schema ${schema}`}; \\d lists them`)
     const columns = rowsOf(first["table_columns"])
-    yield* output.out.write(`${String(first["table_type"]).toLowerCase()} ${schema === undefined ? "" : `${schema}.`}${String(first["table_name"])}\n`)
+    const owner = first["db_schema_name"]
+    yield* output.out.write(`${String(first["table_type"]).toLowerCase()} ${owner == null ? "" : `${String(owner)}.`}${String(first["table_name"])}\n`)
     yield* writeTable(
       new Arrow.Table({
         column: text(columns.map((c) => String(c["column_name"]))),
