@@ -2,7 +2,7 @@
  * `adbc shell` as a user meets it: the built bin on a pseudo-terminal (util-linux `script` allocates it, so readline
  * runs in terminal mode, as at a keyboard) against HANA test servers. Input is typed as keys (`\r` for Enter, `\x03`
  * for Ctrl-C, `\x04` for Ctrl-D, `\x1b[A` for Up); every step waits for what the shell prints next (its prompt), never
- * for time to pass.
+ * for time to pass. A piped script runs in-process: no prompts, only what its statements print.
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync } from "node:fs"
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type HanaTestServerHandle, startHanaTestServer } from "../../testkit/hana/index.ts"
-import { buildBin, root } from "./support.ts"
+import { buildBin, root, runInProcess } from "./support.ts"
 
 let hana: HanaTestServerHandle
 const dir = mkdtempSync(join(tmpdir(), "adbc-shell-"))
@@ -222,3 +222,14 @@ const until = async (done: () => boolean) => {
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
+
+describe("adbc shell on a pipe", { timeout: 120_000 }, () => {
+  it("runs a piped script without prompts: its statements, an error line that does not stop it, a last statement without ;", async () => {
+    const run = await runInProcess(["shell", "--uri", hana.uri, "--format", "csv"], {
+      stdin: "SELECT 1 AS X\n  FROM DUMMY;\nSELECT FROM;\n\\format jsonl\nSELECT 2 AS Y FROM DUMMY"
+    })
+    expect(run.code).toBe(0)
+    expect(run.stdout).toBe("X\n1\nOutput format is jsonl.\n{\"Y\":2}\n")
+    expect(run.stderr).toMatch(/^error: INVALID_ARGUMENT \(vendor code 257, SQLSTATE 42000\): .*\n$/)
+  })
+})
