@@ -7,6 +7,7 @@ import { Console, Effect } from "effect"
 import { CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import { info, objects, query, tableSchema, tableTypes } from "./commands/database.ts"
 import { demo } from "./commands/demo.ts"
+import { shell } from "./commands/shell.ts"
 import { testkit } from "./commands/testkit.ts"
 import { copy, ingest } from "./commands/transfer.ts"
 import { maskUris, oneLine } from "./errors.ts"
@@ -21,7 +22,7 @@ export const Verbose = GlobalFlag.Setting("verbose")({
 export const adbc = Command.make("adbc").pipe(
   Command.withDescription("Arrow-native database connectivity for HANA and Oracle, from the shell"),
   Command.withGlobalFlags([Verbose]),
-  Command.withSubcommands([query, ingest, copy, objects, info, tableSchema, tableTypes, testkit, demo])
+  Command.withSubcommands([query, shell, ingest, copy, objects, info, tableSchema, tableTypes, testkit, demo])
 )
 
 /** Whether the arguments ask for the cause on failure. */

@@ -20,7 +20,7 @@ import { scriptStatements, statementVerb } from "../script.ts"
 import { CliStdio } from "../stdio.ts"
 
 /** `--format`, `--output`, `--max-rows`, `--max-width`: how results are written. */
-const outputFlags = {
+export const outputFlags = {
   format: Flag.Literals("format", OutputFormat.literals).pipe(
     withEnvDefault(
       envName("format"),

@@ -137,7 +137,7 @@ describe.concurrent("adbc query from a file, options from the environment", { ti
   })
 
   it("lists every flag of every command with its default and its environment variable in --help", async () => {
-    const commands = ["query", "ingest", "copy", "objects", "info", "table-schema", "table-types", "testkit", "demo"]
+    const commands = ["query", "shell", "ingest", "copy", "objects", "info", "table-schema", "table-types", "testkit", "demo"]
     const helps = await Promise.all(commands.map((command) => runCli([command, "--help"])))
     for (const [i, help] of helps.entries()) {
       expect(help.code).toBe(0)
@@ -150,6 +150,7 @@ describe.concurrent("adbc query from a file, options from the environment", { ti
     const text = Object.fromEntries(commands.map((c, i) => [c, helps[i]!.stdout]))
     expect(text["query"]).toMatch(/--max-rows .*\(default 100; env ADBC_MAX_ROWS\)/)
     expect(text["query"]).toMatch(/--format .*\(default table; env ADBC_FORMAT\)/)
+    expect(text["shell"]).toMatch(/--history .*\(env ADBC_SHELL_HISTORY\)/)
     expect(text["ingest"]).toMatch(/--mode .*\(default create; env ADBC_INGEST_MODE\)/)
     expect(text["copy"]).toMatch(/--table .*\(env ADBC_COPY_TABLE\)/)
     expect(text["objects"]).toMatch(/--depth .*\(default all; env ADBC_OBJECTS_DEPTH\)/)
