@@ -226,7 +226,7 @@ export const objects = Command.make(
           for (const table of rowsOf(schema["db_schema_tables"])) {
             lines.push(`    ${String(table["table_type"]).toLowerCase()} ${table["table_name"]}`)
             for (const column of rowsOf(table["table_columns"])) {
-              const nullable = column["is_nullable"] === "NO" ? " NOT NULL" : ""
+              const nullable = column["xdbc_is_nullable"] === "NO" ? " NOT NULL" : ""
               lines.push(`      ${column["column_name"]} ${column["xdbc_type_name"] ?? ""}${nullable}`)
             }
           }
