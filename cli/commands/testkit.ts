@@ -48,7 +48,7 @@ export const testkit = Command.make(
           )
         }
         yield* Console.log(uri)
-        yield* Console.error(`${server} test server listening; connect with:\n  adbc query --uri '${uri}' '${probe[server]}'\nCtrl-C (or adbc testkit stop) stops it.`)
+        yield* Console.error(`${server} test server listening; connect with:\n  adbc query --uri '${uri}' '${probe[server]}'\nCtrl-C stops it (so does adbc testkit stop, given a --pid-file).`)
         return yield* Effect.never
       }).pipe(Effect.scoped)
 ).pipe(Command.withDescription(

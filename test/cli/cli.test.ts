@@ -327,13 +327,18 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
 
   /**
    * Copies `sql` from HANA into `table` on Oracle through connections that are watched: `onRead` sees each batch the
-   * HANA reader hands out, `onInsert` each batch the Oracle ingest takes (each insert then waits `insertDelay`).
+   * HANA reader hands out, `onInsert` each batch the Oracle ingest takes (each insert then waits for `beforeInsert`: a delay or an event).
    */
   const watchedCopy = (
     sql: string,
     table: string,
     options: Partial<Parameters<typeof copyQuery>[4]>,
-    watch: { readonly onRead: (batch: Arrow.RecordBatch) => void; readonly onInsert: (batch: Arrow.RecordBatch) => void; readonly insertDelay: Duration.Input }
+    watch: {
+      readonly onRead: (batch: Arrow.RecordBatch) => void
+      readonly onInsert: (batch: Arrow.RecordBatch) => void
+      /** Holds each batch before the ingest takes it: a delay, or an effect that waits for an event. */
+      readonly beforeInsert: Duration.Input | Effect.Effect<void>
+    }
   ) =>
     Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       const hanaConn = Context.get(yield* Layer.build(hanaConnection()), Connection.Connection)
@@ -352,7 +357,9 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
           oracleConn.ingest({
             schema: data.schema,
             batches: data.batches.pipe(Stream.tap((batch) =>
-              Effect.sync(() => watch.onInsert(batch)).pipe(Effect.andThen(Effect.sleep(watch.insertDelay)))
+              Effect.sync(() => watch.onInsert(batch)).pipe(
+                Effect.andThen(Effect.isEffect(watch.beforeInsert) ? watch.beforeInsert : Effect.sleep(watch.beforeInsert))
+              )
             ))
           }, ingestOptions)
       }
@@ -364,15 +371,32 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     let produced = 0
     let consumed = 0
     let widest = 0
+    let wake: (() => void) | undefined
+    // Each batch is held from the ingest until the copy has read the next one (or all 20): a copy that did not read
+    // ahead while its insert waits would never get there, and the bounded wait fails the test.
+    const nextRead = Effect.callback<void>((resume) => {
+      const check = () => {
+        if (produced > consumed || produced >= 20) {
+          wake = undefined
+          widest = Math.max(widest, produced - consumed)
+          resume(Effect.void)
+        }
+      }
+      wake = check
+      check()
+    }).pipe(Effect.timeoutOrElse({ duration: "60 seconds", orElse: () => Effect.die(new Error("the copy did not read ahead while its insert waited")) }))
     const copied = await watchedCopy(`SELECT * FROM "ITEMS"`, "ITEMS_STREAMED", {
       readOptions: { "dba.statement.fetch_size": "50", "dba.statement.read_batch_rows": "50" }
     }, {
-      onRead: () => void produced++,
+      onRead: () => {
+        produced++
+        wake?.()
+      },
       onInsert: () => {
         consumed++
         widest = Math.max(widest, produced - consumed)
       },
-      insertDelay: "20 millis"
+      beforeInsert: nextRead
     })
     expect(copied).toBe(1000)
     expect([produced, consumed]).toEqual([20, 20])
@@ -399,7 +423,7 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
         consumed += batch.numRows
         mostHeld = Math.max(mostHeld, produced - consumed + batch.numRows)
       },
-      insertDelay: "5 millis"
+      beforeInsert: "5 millis"
     })
     expect(copied).toBe(rows)
     expect(consumed).toBe(rows)
@@ -616,7 +640,7 @@ describe("how adbc ends and shows progress", () => {
       const figures = task.finish()
       expect(figures).toMatchObject({ step: "copy", rows: 500, bytes: 4000 })
     }
-    expect(written.tty).toMatch(/^\rcopy: \[#{10}-{10}\] +50% 500\/1,000 rows, [\d,]+ rows\/s/)
+    expect(written.tty).toMatch(/^\rcopy: \[#{10}-{10}\] +50% 500\/1,000 rows, 0\.0 MB, [\d,]+ rows\/s/)
     expect(written.tty.endsWith("\n")).toBe(true)
     expect(written.narrow.split("\n")[0]!.split("\r").map((line) => line.length)).toEqual([0, 29, 29])
     expect(written.plain).toMatch(/^copy: started\ncopy: 500 rows in \d+\.\d\d s\n$/)
