@@ -140,4 +140,20 @@ export const metricScenarios = (c: DriverCase) => {
       expect(count(closed, "db.client.connection.max", pool)).toBe(0)
     }).pipe(Effect.provide(c.layer(c.server.uri)), Effect.provideService(Metric.MetricRegistry, new Map()))
   }, 60_000)
+
+  it.effect("metrics: a pool without a name is named server.address:server.port/db.namespace", () => {
+    const url = new URL(c.server.uri)
+    const name = `${url.hostname}:${url.port}${c.namespace === undefined ? "" : `/${c.namespace}`}`
+    return Effect.gen(function*() {
+      const database = yield* Database.Database
+      const snapshot = yield* Effect.scoped(Effect.gen(function*() {
+        const connections = yield* ConnectionPool.make(database, { size: 3 })
+        yield* connections.use(() => Effect.void)
+        return yield* Metric.snapshot
+      }))
+      expect(count(snapshot, "db.client.connection.max", { "db.client.connection.pool.name": name })).toBe(3)
+      expect(histogram(snapshot, "db.client.connection.wait_time", { "db.client.connection.pool.name": name }).count)
+        .toBe(1)
+    }).pipe(Effect.provide(c.layer(c.server.uri)), Effect.provideService(Metric.MetricRegistry, new Map()))
+  })
 }
