@@ -16,6 +16,7 @@ import {
   batchBytes,
   type BatchTracker,
   currentBatchTracker,
+  measured,
   type SpanAttributes,
   spanName,
   traced
@@ -180,8 +181,12 @@ export const runIngest = (
     session.telemetry,
     spanName(attributes, collection),
     attributes,
-    Effect.flatMap(currentBatchTracker({ operation: "ingest", target: collection }, undefined, attributes), (tracker) =>
-      session.exclusive(ingestHoldingConnection(session, options, data, tracker)).pipe(Effect.tap(() => tracker.done))),
+    measured(
+      session.telemetry,
+      attributes,
+      Effect.flatMap(currentBatchTracker({ operation: "ingest", target: collection }, undefined, attributes), (tracker) =>
+        session.exclusive(ingestHoldingConnection(session, options, data, tracker)).pipe(Effect.tap(() => tracker.done)))
+    ),
     (rows): SpanAttributes => ({ [Attr.affectedRows]: rows })
   )
 }

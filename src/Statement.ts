@@ -11,7 +11,7 @@ import { type AdbcError, invalidState, notImplemented } from "./AdbcError.ts"
 import { type BoundParameters, type CallIntent, type DriverResult, unsupported } from "./Driver.ts"
 import { runIngest } from "./Ingest.ts"
 import type { Session } from "./internal/session.ts"
-import { Attr, type SpanAttributes, spanName, statementAttributes, traced } from "./internal/telemetry.ts"
+import { Attr, measured, type SpanAttributes, spanName, statementAttributes, traced } from "./internal/telemetry.ts"
 import { getRaw, OptionStore, type ResolvedOptions } from "./Options.ts"
 import { emptyCursor, fromCursor, fromRows, type ReaderShape } from "./Reader.ts"
 import * as Std from "./StandardOptions.ts"
@@ -120,14 +120,15 @@ export const make = (
       ))
     })
 
-    /** Runs `effect` in the statement's span, named and attributed after its SQL. */
+    /** Runs `effect` in the statement's span, named and attributed after its SQL, and records its duration. */
     const tracedCall = <A, R>(
       effect: (attributes: SpanAttributes) => Effect.Effect<A, AdbcError, R>,
       outcome?: (value: A) => SpanAttributes
     ) =>
       Effect.flatMap(requireSql, (text) => {
         const attributes = statementAttributes(session.telemetry, options(), text)
-        return traced(session.telemetry, spanName(attributes), attributes, effect(attributes), outcome)
+        const call = measured(session.telemetry, attributes, effect(attributes))
+        return traced(session.telemetry, spanName(attributes), attributes, call, outcome)
       })
 
     const executeQuery = Effect.suspend(() => {

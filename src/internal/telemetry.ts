@@ -4,12 +4,20 @@
  * attribute registry, registry/attributes/db). Everything here is per call or per batch, never per row.
  */
 import type * as Arrow from "apache-arrow"
-import { Clock, Effect, LogLevel } from "effect"
+import { Cause, Clock, Effect, Exit, LogLevel, Metric } from "effect"
 import type { Tracer } from "effect"
 import type { AdbcError } from "../AdbcError.ts"
 import type { DriverShape } from "../Driver.ts"
 import type { ResolvedOptions } from "../Options.ts"
-import { CurrentProgressListener, type Progress, type ProgressListener, QueryText } from "../Telemetry.ts"
+import {
+  CurrentProgressListener,
+  ingestRows,
+  operationDuration,
+  type Progress,
+  type ProgressListener,
+  QueryText,
+  returnedRows
+} from "../Telemetry.ts"
 
 /** Attribute names: the conventions' where they define one, ours (`adbc.*`) where they do not. */
 export const Attr = {
@@ -123,6 +131,43 @@ export const traced = <A, R>(
     Effect.withSpan(name, { kind: "client", attributes })
   )
 
+/**
+ * Internal: metric attributes of an operation: its span's, as text, without `db.query.text` (SQL may hold literals,
+ * and metric series must stay few).
+ */
+export const metricAttributes = (attributes: SpanAttributes): Record<string, string> => {
+  const result: Record<string, string> = {}
+  for (const key in attributes) if (key !== Attr.queryText) result[key] = String(attributes[key])
+  return result
+}
+
+/** `error.type` (and the vendor code) of an operation that did not succeed; an interruption reads as `CANCELLED`. */
+const failureAttributes = (telemetry: ConnectionTelemetry, cause: Cause.Cause<AdbcError>): SpanAttributes => {
+  const error = Cause.findErrorOption(cause)
+  if (error._tag === "Some") return errorAttributes(telemetry, error.value)
+  return { [Attr.errorType]: Cause.hasInterruptsOnly(cause) ? "CANCELLED" : "_OTHER" }
+}
+
+/**
+ * Internal: runs `effect` and records its duration in seconds in `db.client.operation.duration` with the operation's
+ * metric attributes, and `error.type` when it did not succeed. One histogram update per operation.
+ */
+export const measured = <A, R>(
+  telemetry: ConnectionTelemetry,
+  attributes: SpanAttributes,
+  effect: Effect.Effect<A, AdbcError, R>
+): Effect.Effect<A, AdbcError, R> =>
+  Effect.suspend(() => {
+    const start = performance.now()
+    return Effect.onExit(effect, (exit) => {
+      const seconds = (performance.now() - start) / 1000
+      const tags = Exit.isSuccess(exit)
+        ? metricAttributes(attributes)
+        : metricAttributes({ ...attributes, ...failureAttributes(telemetry, exit.cause) })
+      return Metric.update(Metric.withAttributes(operationDuration, tags), seconds)
+    })
+  })
+
 /** Adds `attributes` to the current span and logs `message` at debug level with them. */
 const annotated = (message: string, attributes: SpanAttributes) =>
   Effect.annotateCurrentSpan(attributes).pipe(
@@ -185,9 +230,12 @@ export const batchTracker = (
         )
         return listener === undefined ? line : Effect.andThen(report(false), line)
       }),
+    // A fetch read to its end records its rows in `db.client.response.returned_rows`; a committed ingest adds its
+    // rows to `db.client.ingest.rows`: one metric update per operation, none per batch.
     done: Effect.suspend(() => {
       if (rowsAttribute !== undefined) span?.attribute(rowsAttribute, rows)
-      return report(true)
+      const metric: Metric.Metric<number, unknown> = base.operation === "fetch" ? returnedRows : ingestRows
+      return Effect.andThen(Metric.update(Metric.withAttributes(metric, metricAttributes(annotations)), rows), report(true))
     })
   }
 }

@@ -3,24 +3,28 @@ import { Effect } from "effect"
 import { OracleDriver } from "../../layers/oracle/OracleDriver.ts"
 import * as Connection from "../../src/Connection.ts"
 import { connectionLayer, uniqueName, useServer } from "../oracle/support.ts"
-import { endpointOf, telemetryScenarios } from "./drivers.ts"
+import { type DriverCase, endpointOf, telemetryScenarios } from "./drivers.ts"
+import { metricScenarios } from "./metrics.ts"
 import { makeRecorder } from "./support.ts"
 
 const server = useServer()
 
+const driverCase: DriverCase = {
+  server,
+  layer: connectionLayer,
+  systemName: "oracle.db",
+  // Before logon only an instance name in the URI (`/service/instance`) identifies the database; the test URI has
+  // none, so the connect span has no db.namespace (the statements' spans have the logon reply's, tested below).
+  namespace: undefined,
+  smallBatches: (rows) => ({ "redo.statement.read_batch_rows": String(rows) }),
+  placeholder: ":1",
+  missingTableCode: "ORA-00942",
+  uniqueName
+}
+
 describe("telemetry on the Oracle driver (node-oracledb thin over sockets)", () => {
-  telemetryScenarios({
-    server,
-    layer: connectionLayer,
-    systemName: "oracle.db",
-    // Before logon only an instance name in the URI (`/service/instance`) identifies the database; the test URI has
-    // none, so the connect span has no db.namespace (the statements' spans have the logon reply's, tested below).
-    namespace: undefined,
-    smallBatches: (rows) => ({ "redo.statement.read_batch_rows": String(rows) }),
-    placeholder: ":1",
-    missingTableCode: "ORA-00942",
-    uniqueName
-  })
+  telemetryScenarios(driverCase)
+  metricScenarios(driverCase)
 
   it.effect("after logon, spans carry the instance the server reported as db.namespace and the URI's service", () => {
     const recorder = makeRecorder()
