@@ -73,6 +73,25 @@ describe.each([1, 8])("HANA test server: exact values at data format version %i 
     expect(rows.map((r) => [r.D, r.TS.slice(0, 10), r.N])).toEqual([["1582-10-20", "1582-10-20", 6], ["1582-10-04", "1582-10-04", 0]])
   })
 
+  it("a TIMESTAMP at either end of HANA's range reads back truncated, never rounded into the next second or day", async () => {
+    // At data format version 1-3 a TIMESTAMP travels with milliseconds (hdb lib/protocol/Writer.js writeTimestamp
+    // sends three fraction digits; Reader.js readTimestamp reads them), at 4 and later as a LONGDATE of 100 ns ticks.
+    // Microseconds since 1970 pass 2^53 after the year 2255 and before 1685, so they must be split exactly.
+    await exec(c, "CREATE TABLE ends (id INTEGER, ts TIMESTAMP)")
+    await exec(c, "INSERT INTO ends VALUES (1, '0001-01-01 00:00:00.999999'), (2, '9999-12-31 23:59:59.999999')")
+    const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO ends VALUES (?, ?)", cb))
+    await call((cb) => st.exec([3, "0001-01-01 00:00:00.999999"], cb))
+    await call((cb) => st.exec([[4, "9999-12-31 23:59:59.999999"], [5, "2300-06-30 23:59:59.999999"]], cb))
+    const full = dfv >= 4 ? ["0001-01-01 00:00:00.999999000", "9999-12-31 23:59:59.999999000"] : ["0001-01-01T00:00:00.999", "9999-12-31T23:59:59.999"]
+    expect(await exec(c, "SELECT ts FROM ends ORDER BY id")).toEqual([
+      { TS: full[0] },
+      { TS: full[1] },
+      { TS: full[0] },
+      { TS: full[1] },
+      { TS: dfv >= 4 ? "2300-06-30 23:59:59.999999000" : "2300-06-30T23:59:59.999" }
+    ])
+  })
+
   it("SECONDTIME and TIME drop the fractions of a second", async () => {
     await exec(c, "CREATE TABLE tm (t TIME)")
     await exec(c, "INSERT INTO tm VALUES ('10:00:00.7')")

@@ -212,15 +212,26 @@ const timestampMicros = (col: ColumnVector, r: number, i32: Int32Array): number 
   }
 }
 
-/** LONGDATE of row r of a timestamp column, day relabelled by HANA's calendar (bigint arithmetic, any date). */
-const relabelledLongdate = (col: ColumnVector, r: number, i32: Int32Array): bigint => {
+/** Microseconds since epoch of row r for any timestamp layout, exact for any date (bigint). */
+const exactMicros = (col: ColumnVector, r: number, i32: Int32Array): bigint => {
   const raw = (BigInt(i32[2 * r + 1]!) << 32n) | BigInt(i32[2 * r]! >>> 0)
   const layout = col.info.layout
-  const us = layout === "timestamp_s" ? raw * 1_000_000n : layout === "timestamp_ms" ? raw * 1000n : layout === "timestamp_ns" ? raw / 1000n : raw
-  const day = 86_400_000_000n
-  const days = us >= 0n || us % day === 0n ? us / day : us / day - 1n
-  return (us + BigInt(hanaDayShift(Number(days))) * day) * 10n + LONGDATE_K
+  return layout === "timestamp_s" ? raw * 1_000_000n : layout === "timestamp_ms" ? raw * 1000n : layout === "timestamp_ns" ? raw / 1000n : raw
 }
+
+const US_PER_DAY_BIG = BigInt(US_PER_DAY)
+
+/** Days since epoch of a microsecond count, floored. */
+const floorDays = (us: bigint): bigint => (us >= 0n || us % US_PER_DAY_BIG === 0n ? us / US_PER_DAY_BIG : us / US_PER_DAY_BIG - 1n)
+
+/** LONGDATE of row r of a timestamp column, day relabelled by HANA's calendar (bigint arithmetic, any date). */
+const relabelledLongdate = (col: ColumnVector, r: number, i32: Int32Array): bigint => {
+  const us = exactMicros(col, r, i32)
+  return (us + BigInt(hanaDayShift(Number(floorDays(us)))) * US_PER_DAY_BIG) * 10n + LONGDATE_K
+}
+
+/** High 32-bit word bounds within which a raw timestamp value is below 2^53 in magnitude (exact as a double). */
+const SAFE_HIGH = 0x200000
 
 const dateDays = (col: ColumnVector, r: number, i32: Int32Array | undefined): number =>
   col.info.layout === "date" ? (col.data as Int32Array)[r]! : Math.floor(timestampMicros(col, r, i32!) / US_PER_DAY)
@@ -408,10 +419,19 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           writeTimeParts(w, 0)
           return
         }
-        const us = timestampMicros(col, r, i32!)
-        const days = Math.floor(us / US_PER_DAY)
-        writeDateParts(w, days)
-        writeTimeParts(w, us - days * US_PER_DAY)
+        const high = i32![2 * r + 1]!
+        if (layout !== "timestamp_ns" && high >= -SAFE_HIGH && high < SAFE_HIGH) {
+          const us = timestampMicros(col, r, i32!)
+          const days = Math.floor(us / US_PER_DAY)
+          writeDateParts(w, days)
+          writeTimeParts(w, us - days * US_PER_DAY)
+          return
+        }
+        // Beyond 2^53 µs (after 2255, before 1685) a double rounds: 9999-12-31 23:59:59.999999 would read 10000-01-01.
+        const us = exactMicros(col, r, i32!)
+        const days = floorDays(us)
+        writeDateParts(w, Number(days))
+        writeTimeParts(w, Number(us - days * US_PER_DAY_BIG))
       }
     case TypeCode.DAYDATE:
       return (w, r) => {
