@@ -90,7 +90,7 @@ export abstract class FixedWidthBuilder<T extends DataType, A extends FixedArray
   }
 
   get byteLength(): number {
-    return this.rows * this.stride * this.values.BYTES_PER_ELEMENT + this.validity.byteLength
+    return this.rows * this.stride * this.values.BYTES_PER_ELEMENT + this.validity.usedBytes(this.rows)
   }
 
   finish(): Data<T> {
@@ -147,7 +147,7 @@ export class BoolBuilder extends BaseColumnBuilder<Bool> {
   }
 
   get byteLength(): number {
-    return ((this.rows + 7) >>> 3) + this.validity.byteLength
+    return ((this.rows + 7) >>> 3) + this.validity.usedBytes(this.rows)
   }
 
   finish(): Data<Bool> {

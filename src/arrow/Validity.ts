@@ -18,6 +18,14 @@ export class ValidityBitmap {
     return this.bytes === null ? 0 : this.bytes.byteLength
   }
 
+  /**
+   * Bytes the bitmap for `rows` rows takes in a batch (what {@link ValidityBitmap.finish} returns): 0 without a null,
+   * else `ceil(rows / 8)`, however much is allocated ahead (a byte cap counts this, not the allocation).
+   */
+  usedBytes(rows: number): number {
+    return this.nulls === 0 ? 0 : (rows + 7) >>> 3
+  }
+
   /** Marks row `index` as null. */
   setNull(index: number): void {
     const byte = index >>> 3

@@ -234,7 +234,7 @@ export class VarBinaryBuilder<T extends Utf8 | Binary> extends ByteDataBuilder<T
   }
 
   get byteLength(): number {
-    return this.usedBytes + (this.rows + 1) * 4 + this.validity.byteLength
+    return this.usedBytes + (this.rows + 1) * 4 + this.validity.usedBytes(this.rows)
   }
 
   finish(): Data<T> {
@@ -276,7 +276,7 @@ export class LargeVarBinaryBuilder<T extends LargeUtf8 | LargeBinary> extends By
   protected checkEnd(_end: number): void {}
 
   get byteLength(): number {
-    return this.usedBytes + (this.rows + 1) * 8 + this.validity.byteLength
+    return this.usedBytes + (this.rows + 1) * 8 + this.validity.usedBytes(this.rows)
   }
 
   finish(): Data<T> {

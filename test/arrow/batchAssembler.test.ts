@@ -173,6 +173,22 @@ describe("BatchAssembler byte cap inside a page", () => {
     // the row cap still holds with a byte cap
     for (const b of run([texts], 1_000_000, "hard", 7)) expect(b.numRows).toBeLessThanOrEqual(7)
   })
+
+  it("a null does not shrink batches to one row: a validity bitmap counts the bytes its rows use, not its allocation", () => {
+    // rows of 14 or 15 bytes (8 + "row NN"), every seventh name null: about six fit in 100 bytes
+    const rows = Array.from({ length: 100 }, (_, i) => [i, i % 7 === 0 ? null : `row ${i}`.padStart(6, "0")])
+    for (const mode of ["hard", "best-effort"] as const) {
+      const assembler = new BatchAssembler(fields, { maxRows: 1_000_000, mode, maxBytes: 100 })
+      const batches = assembler.push(rowsPage(rows))
+      const last = assembler.flush()
+      if (last !== undefined) batches.push(last)
+      expect(batches.reduce((n, b) => n + b.numRows, 0)).toBe(100)
+      for (const b of batches.slice(0, -1)) {
+        expect(b.numRows, mode).toBeGreaterThanOrEqual(4)
+        expect(b.numRows, mode).toBeLessThanOrEqual(8)
+      }
+    }
+  })
 })
 
 describe("BatchAssembler zero rows and schema", () => {

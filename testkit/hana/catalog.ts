@@ -10,13 +10,18 @@
  * values come from DuckDB variables set at login (`hana_user`, `hana_schema`, `hana_connection_id`).
  */
 import type { Session } from "../engine/index.ts"
+import { SERVER_CHECK_TEXTS } from "./errors.ts"
 import { quoteString } from "./names.ts"
 
 /**
- * The expression of a CHECK that enforces a declared length (translate.ts lengthCheck): the server's own, not the
- * user's, so SYS.CONSTRAINTS leaves it out (errors.ts reads a failure of it as 274).
+ * Whether CHECK `k` is the user's: the server's own CHECKs (translate.ts lengthCheck) raise one of SERVER_CHECK_TEXTS
+ * through error(), so their expression holds that text as a literal; tables made before lengthCheck raised its texts
+ * hold a plain `(length(col) <= n)` (errors.ts reads a failure of either as 274).
  */
-const DECLARED_LENGTH_CHECK = `'^\\((octet_)?length\\("?[^")]+"?\\) <= \\d+\\)$'`
+const USER_CHECK = [
+  ...SERVER_CHECK_TEXTS.map((text) => `NOT contains(k.expression, ${quoteString(text)})`),
+  `NOT regexp_matches(k.expression, '^\\((octet_)?length\\("?[^")]+"?\\) <= \\d+\\)$')`
+].join(" AND ")
 
 const decode = (expr: string): string => `regexp_replace(${expr}, '~(.)', '\\1', 'g')`
 
@@ -136,7 +141,7 @@ export const catalogSql = (info: CatalogInfo): string => {
       FROM duckdb_constraints() k,
         LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
       WHERE k.database_name = current_database() AND k.constraint_type = 'CHECK'
-        AND NOT regexp_matches(k.expression, ${DECLARED_LENGTH_CHECK})`,
+        AND ${USER_CHECK}`,
     `CREATE VIEW "SYS"."REFERENTIAL_CONSTRAINTS" AS SELECT ${decode("k.schema_name")} AS SCHEMA_NAME,
       ${decode("k.table_name")} AS TABLE_NAME, ${decode("u.col")} AS COLUMN_NAME, CAST(u.pos AS INTEGER) AS POSITION,
       k.constraint_name AS CONSTRAINT_NAME, ${decode("k.schema_name")} AS REFERENCED_SCHEMA_NAME,

@@ -72,6 +72,13 @@ export const VALUE_TOO_LARGE = `inserted value too large for column: Failed in "
 /** HANA's 303 text for a date outside 0001-01-01 .. 9999-12-31 (raised by translate.ts lengthCheck's CHECK). */
 export const DATE_OUT_OF_RANGE = "invalid DATE, TIME or TIMESTAMP value: out of range 0001-01-01 .. 9999-12-31: "
 
+/**
+ * The texts only the server's own CHECKs raise (translate.ts lengthCheck: declared lengths, the date range). DuckDB
+ * keeps no name for a CHECK, so these texts mark a CHECK as the server's: SYS.CONSTRAINTS (catalog.ts) leaves such
+ * CHECKs out, as a real HANA enforces lengths and ranges without listing constraints for them.
+ */
+export const SERVER_CHECK_TEXTS: readonly string[] = [VALUE_TOO_LARGE, DATE_OUT_OF_RANGE]
+
 /** HANA's 314 for a value beyond its type's range or a DECIMAL's precision (SQL Error Codes: ERR_SQL_NUMERIC_OVERFLOW). */
 const numericOverflow = (detail: string): HanaError => new HanaError(314, "22003", `numeric overflow: ${detail}`)
 
