@@ -128,11 +128,17 @@ const isAloneOnLine = (text: string, at: number): boolean => {
   return text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd).trim() === "/"
 }
 
-/** The words a status line names a statement by: `CREATE TABLE`, `INSERT`, `BEGIN`, … */
+/** Words between CREATE / DROP / ALTER and the kind of object they make: `CREATE OR REPLACE`, `CREATE COLUMN TABLE`, … */
+const DDL_MODIFIERS = new Set([
+  "OR", "REPLACE", "COLUMN", "ROW", "GLOBAL", "LOCAL", "TEMPORARY", "PRIVATE", "UNIQUE", "BITMAP", "PUBLIC", "VIRTUAL",
+  "HISTORY", "EDITIONABLE", "NONEDITIONABLE", "FORCE", "NO", "SHARDED", "DUPLICATED", "IMMUTABLE", "BLOCKCHAIN"
+])
+
+/** The words a status line names a statement by: `CREATE TABLE` (also for `CREATE COLUMN TABLE`), `INSERT`, `BEGIN`, … */
 export const statementVerb = (sql: string): string => {
-  const words = skipLeadingComments(sql).split(/\s+/, 3).map((w) => w.toUpperCase().replace(/[^A-Z_]/g, ""))
+  const words = skipLeadingComments(sql).split(/\s+/, 8).map((w) => w.toUpperCase().replace(/[^A-Z_]/g, ""))
   const first = words[0] ?? ""
-  return ["CREATE", "DROP", "ALTER", "TRUNCATE"].includes(first) && words[1] !== undefined && words[1] !== "OR"
-    ? `${first} ${words[1]}`
-    : first
+  if (!["CREATE", "DROP", "ALTER", "TRUNCATE"].includes(first)) return first
+  const object = words.slice(1).find((word) => word !== "" && !DDL_MODIFIERS.has(word))
+  return object === undefined ? first : `${first} ${object}`
 }

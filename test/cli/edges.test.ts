@@ -12,7 +12,7 @@ import { DuckDBInstance } from "@duckdb/node-api"
 import { type HanaTestServerHandle, startHanaTestServer } from "../../testkit/hana/index.ts"
 import { type OracleTestServerHandle, startOracleTestServer } from "../../testkit/oracle/index.ts"
 import { displayWidth } from "../../cli/table.ts"
-import { scriptStatements } from "../../cli/script.ts"
+import { scriptStatements, statementVerb } from "../../cli/script.ts"
 import { runInProcess as runCli } from "./support.ts"
 
 let hana: HanaTestServerHandle
@@ -47,6 +47,8 @@ describe("scripts", () => {
       [9, "SELECT * FROM T"]
     ])
     expect(scriptStatements("  -- only a comment\n")).toEqual([])
+    expect(["CREATE COLUMN TABLE T (A INT)", "create or replace procedure p as begin null; end;", "DROP TABLE T", "-- c\nINSERT INTO T VALUES (1)", "CREATE GLOBAL TEMPORARY TABLE G (A INT)"].map(statementVerb))
+      .toEqual(["CREATE TABLE", "CREATE PROCEDURE", "DROP TABLE", "INSERT", "CREATE TABLE"])
   })
 })
 
@@ -166,7 +168,7 @@ describe.concurrent("adbc at its edges", { timeout: 240_000 }, () => {
     ])
     expect(format.code).toBe(2)
     expect(format.stderr.split("\n")[0]).toBe(
-      `error: environment variable ADBC_FORMAT="config" is not accepted: Expected "table" | "csv" | "jsonl" | "arrow" | "arrows"`
+      `error: environment variable ADBC_FORMAT="config" is not accepted: Expected "table" | "csv" | "jsonl" | "arrow" | "arrows" | "parquet"`
     )
     expect(rows.stderr.split("\n")[0]).toBe(`error: environment variable ADBC_MAX_ROWS="-3" is not accepted: Expected a value greater than 0`)
   })

@@ -131,6 +131,39 @@ describe.concurrent("the built adbc bin", { timeout: 300_000 }, () => {
     expect((await server.done).code).toBe(130)
   })
 
+  it("runs scripts from standard input, keeps CSV NULL apart from empty strings, writes Parquet, aligns wide text and names bad env values", async () => {
+    const bin = await buildBin()
+    const dir = mkdtempSync(join(tmpdir(), "adbc-bin-edges-"))
+    const script = `CREATE COLUMN TABLE "BIN_EDGE" ("K" INTEGER, "S" NVARCHAR(20));\nINSERT INTO "BIN_EDGE" VALUES (1, '');\nINSERT INTO "BIN_EDGE" VALUES (2, NULL);\nINSERT INTO "BIN_EDGE" VALUES (3, '東京');\n`
+    const setup = await runBin(bin, ["query", "--uri", hana.uri, "-f", "-"], { stdin: script })
+    expect([setup.code, setup.stderr]).toEqual([0, ""])
+    expect(setup.stdout).toBe("CREATE TABLE: done\nINSERT: 1 row affected\nINSERT: 1 row affected\nINSERT: 1 row affected\n")
+    const csvFile = join(dir, "edge.csv")
+    const parquetFile = join(dir, "edge.parquet")
+    const select = `SELECT "K", "S" FROM "BIN_EDGE" ORDER BY "K"`
+    const [csv, parquet, table, badEnv] = await Promise.all([
+      runBin(bin, ["query", "--uri", hana.uri, "--format", "csv", "-o", csvFile, select]),
+      runBin(bin, ["query", "--uri", hana.uri, "--format", "parquet", "-o", parquetFile, select]),
+      runBin(bin, ["query", "--uri", hana.uri, select]),
+      runBin(bin, ["query", "--uri", hana.uri, select], { env: { ADBC_MAX_WIDTH: "wide" } })
+    ])
+    for (const run of [csv, parquet, table]) expect([run.code, run.stderr]).toEqual([0, ""])
+    expect(readFileSync(csvFile, "utf8")).toBe(`K,S\n1,""\n2,\n3,東京\n`)
+    const ingested = await runBin(bin, ["ingest", csvFile, "--uri", hana.uri, "--table", "BIN_EDGE_BACK", "--column", "S:utf8"])
+    expect([ingested.code, ingested.stderr]).toEqual([0, ""])
+    const back = await runBin(bin, ["query", "--uri", hana.uri, "--format", "jsonl", `SELECT "K", "S" FROM "BIN_EDGE_BACK" ORDER BY "K"`])
+    expect(back.stdout).toBe(`{"K":1,"S":""}\n{"K":2,"S":null}\n{"K":3,"S":"東京"}\n`)
+    const duck = await DuckDBInstance.create(":memory:")
+    const session = await duck.connect()
+    const fromParquet = await session.runAndReadAll(`SELECT K, S FROM read_parquet('${parquetFile}') ORDER BY K`)
+    expect(fromParquet.getRowObjectsJson()).toEqual([{ K: 1, S: "" }, { K: 2, S: null }, { K: 3, S: "東京" }])
+    session.closeSync()
+    // 東京 takes four terminal columns: the rows' separators line up with the header's.
+    expect(table.stdout.split("\n").slice(0, 5)).toEqual(["K | S", "--+-----", "1 |", "2 | NULL", "3 | 東京"])
+    expect(badEnv.code).toBe(2)
+    expect(badEnv.stderr.split("\n")[0]).toBe(`error: environment variable ADBC_MAX_WIDTH="wide" is not accepted: Expected a finite number`)
+  })
+
   it("stops test servers started with --pid-file through adbc testkit stop, without job control", async () => {
     const bin = await buildBin()
     const dir = mkdtempSync(join(tmpdir(), "adbc-pid-"))
