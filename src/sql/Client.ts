@@ -301,8 +301,7 @@ export const make = Effect.fnUntraced(function*(
             const statement = yield* prepare(connection, sql, params)
             const reader = yield* statement.executeQuery
             const batches = yield* Stream.runCollect(reader.batches)
-            const { Table } = yield* Effect.promise(() => import("apache-arrow"))
-            return batches.length === 0 ? new Table(reader.schema) : new Table(batches)
+            return batches.length === 0 ? new Arrow.Table(reader.schema) : new Arrow.Table(batches)
           })).pipe(Effect.mapError(sqlError("executeRaw")))
           : Effect.scoped(Effect.flatMap(prepare(connection, sql, params), (s) => s.executeUpdate)).pipe(
             Effect.map((rowsAffected) => ({ rowsAffected })),
