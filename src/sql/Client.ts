@@ -349,21 +349,43 @@ export const make = Effect.fnUntraced(function*(
         ? f(adbcOf.get(current.value[0])!)
         : pool.use(f).pipe(Effect.mapError((e) => (e instanceof AdbcError ? sqlError("acquire")(e) : e))))
 
+  /** `afterCommit` callbacks of each open transaction level, run when the outermost level commits. */
+  const afterCommitBuffers = new WeakMap<SqlClient.TransactionConnection.Service, Array<Effect.Effect<void>>>()
+  /** Runs `effect` as transaction level `level`; its callbacks go to `parent` (or run) when it succeeds. */
+  const asLevel = <A, E, R>(
+    effect: Effect.Effect<A, E, R>,
+    level: SqlClient.TransactionConnection.Service,
+    parent: Array<Effect.Effect<void>> | undefined,
+    run: (inner: Effect.Effect<A, E, R>) => Effect.Effect<A, E | AdbcError, R>
+  ): Effect.Effect<A, E | AdbcError, R> => {
+    const callbacks: Array<Effect.Effect<void>> = []
+    afterCommitBuffers.set(level, callbacks)
+    return run(Effect.provideService(effect, transactionService, level)).pipe(
+      Effect.tap(() =>
+        parent !== undefined
+          ? Effect.sync(() => parent.push(...callbacks))
+          : Effect.forEach(callbacks, (callback) => Effect.ignoreCause(callback), { discard: true })
+      ),
+      Effect.ensuring(Effect.sync(() => afterCommitBuffers.delete(level)))
+    )
+  }
+
   const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError.SqlError, R> =>
     Effect.flatMap(Effect.serviceOption(transactionService), (current) => {
       if (current._tag === "Some") {
         const [sqlConnection, depth] = current.value
         const connection = adbcOf.get(sqlConnection)!
-        return connection.withTransaction(
-          Effect.provideService(effect, transactionService, [sqlConnection, depth + 1])
+        return asLevel(
+          effect,
+          [sqlConnection, depth + 1],
+          afterCommitBuffers.get(current.value),
+          (inner) => connection.withTransaction(inner)
         ).pipe(Effect.mapError((e) => (e instanceof AdbcError ? sqlError("savepoint")(e) : e)))
       }
       return Effect.flatMap(TransactionalDdl, (ddl) => {
         const session = ddl ? spec.transactionalDdl : undefined
         return pool.use((connection) => {
-          const transaction = connection.withTransaction(
-            Effect.provideService(effect, transactionService, [wrap(connection), 0])
-          )
+          const transaction = asLevel(effect, [wrap(connection), 0], undefined, (inner) => connection.withTransaction(inner))
           return session === undefined ? transaction : Effect.acquireUseRelease(
             connection.execute(session.enable),
             () => transaction,
@@ -372,6 +394,16 @@ export const make = Effect.fnUntraced(function*(
         })
       }).pipe(Effect.mapError((e) => (e instanceof AdbcError ? sqlError("transaction")(e) : e)))
     }).pipe(Effect.withSpan("sql.transaction", { kind: "internal", attributes: Object.fromEntries(spanAttributes) }))
+
+  /** Inside a transaction: kept until the outermost level commits (dropped on rollback); outside: run at once. */
+  const afterCommit = <R>(effect: Effect.Effect<void, never, R>): Effect.Effect<void, never, R> =>
+    Effect.withFiber((fiber) => {
+      const level = Context.getOrUndefined(fiber.context, transactionService)
+      const buffer = level === undefined ? undefined : afterCommitBuffers.get(level)
+      if (buffer === undefined) return Effect.ignoreCause(effect)
+      buffer.push(Effect.provideContext(effect, Context.omit(transactionService)(fiber.context) as Context.Context<R>))
+      return Effect.void
+    })
 
   const compiler = spec.makeCompiler(config.transformQueryNames)
   const transformRows = config.transformResultNames
@@ -406,13 +438,15 @@ export const make = Effect.fnUntraced(function*(
     withConnection,
     json
   }
-  const result = Object.assign(client, { withTransaction }, extras)
+  const result = Object.assign(client, { withTransaction, afterCommit }, extras)
   guardDialect(result, spec.dialect)
   const withoutTransforms = result.withoutTransforms.bind(result)
   return Object.assign(result, {
     withoutTransforms: () => {
       const plain = withoutTransforms()
-      return plain === result ? result : guardDialect(Object.assign(plain, { withTransaction }, extras), spec.dialect)
+      return plain === result
+        ? result
+        : guardDialect(Object.assign(plain, { withTransaction, afterCommit }, extras), spec.dialect)
     }
   })
 })

@@ -249,6 +249,23 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(yield* ids).toEqual([1, 3, 5])
       })))
 
+    it.live("afterCommit callbacks run after the outermost commit, and never for a rolled-back level", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const ran: Array<string> = []
+        const note = (name: string) => sql.afterCommit(Effect.sync(() => ran.push(name)))
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* note("outer")
+          yield* sql.withTransaction(note("inner"))
+          yield* Effect.exit(sql.withTransaction(Effect.andThen(note("undone"), Effect.fail("inner fails"))))
+          expect(ran).toEqual([])
+        }))
+        expect(ran).toEqual(["outer", "inner"])
+        yield* Effect.exit(sql.withTransaction(Effect.andThen(note("rolled back"), Effect.fail("boom"))))
+        yield* note("no transaction")
+        expect(ran).toEqual(["outer", "inner", "no transaction"])
+      })))
+
     it.live("an interrupted transaction is rolled back and nothing hangs", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
