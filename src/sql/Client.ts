@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import type * as Arrow from "apache-arrow"
+import * as Arrow from "apache-arrow"
 import { Context, Effect, Layer, Redacted, Scope, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, type SqlConnection, type SqlError, Statement } from "effect/sql"
@@ -20,7 +20,9 @@ import * as ConnectionPool from "../ConnectionPool.ts"
 import * as Database from "../Database.ts"
 import { Driver, type DriverShape } from "../Driver.ts"
 import * as Ingest from "../Ingest.ts"
-import { type DialectSpec, guardDialect, json } from "./Compiler.ts"
+import { recordBatchOf } from "../arrow/BatchAssembler.ts"
+import { makeColumnBuilder } from "../arrow/makeColumnBuilder.ts"
+import { BatchRows, type DialectSpec, guardDialect, json } from "./Compiler.ts"
 import { type ErrorTable, toSqlError } from "./Errors.ts"
 import { TransactionalDdl } from "./Migrator.ts"
 import { parameterRows, toArrowBatch, UnsupportedParameter } from "./Params.ts"
@@ -104,6 +106,33 @@ export interface ClientSpec {
   readonly dialect: DialectSpec
   readonly errors: ErrorTable
   readonly makeCompiler: (transform?: ((name: string) => string) | undefined) => Statement.Compiler
+  /**
+   * Whether a multi-record `sql.insert` into a quoted table runs as the driver's bulk ingest (append) instead of a
+   * bound array-DML statement (Oracle: the ingest path encodes straight from the Arrow buffers and is several times
+   * faster than binding JS values); when ingest refuses the data's types, the statement runs bound as usual.
+   */
+  readonly insertsAsIngest?: boolean | undefined
+}
+
+const QUOTED_NAME = String.raw`"(?:[^"]|"")*"`
+/** `INSERT INTO "S"."T" ("A","B") VALUES (…)`: what `sql.insert` compiles to, with quoted names only. */
+const BULK_INSERT = new RegExp(
+  String.raw`^\s*INSERT\s+INTO\s+(?:(${QUOTED_NAME})\.)?(${QUOTED_NAME})\s*\(((?:\s*${QUOTED_NAME}\s*,?)+)\)\s*VALUES\s*\([^()]*\)\s*$`,
+  "i"
+)
+const unquote = (name: string) => name.slice(1, -1).replaceAll("\"\"", "\"")
+
+/** The target and columns of a multi-record insert the driver can bulk-ingest, if `sql` / `params` are one. */
+const bulkInsertOf = (sql: string, params: ReadonlyArray<unknown>) => {
+  if (params.length !== 1 || !(params[0] instanceof BatchRows)) return undefined
+  const match = BULK_INSERT.exec(sql)
+  if (match === null) return undefined
+  return {
+    schema: match[1] === undefined ? undefined : unquote(match[1]),
+    table: unquote(match[2]!),
+    columns: match[3]!.match(new RegExp(QUOTED_NAME, "g"))!.map(unquote),
+    rows: params[0].rows
+  }
 }
 
 /** The first keyword of a statement, after comments and opening parentheses. */
@@ -171,6 +200,48 @@ export const make = Effect.fnUntraced(function*(
       return statement
     })
 
+  /**
+   * A multi-record insert as bulk ingest (append); undefined when ingest refuses the data before writing anything
+   * (a type it cannot append), so that the caller binds the statement instead.
+   */
+  const tableSchemas = new WeakMap<ConnectionShape, Map<string, Arrow.Schema>>()
+  const ingestRows = (connection: ConnectionShape, bulk: NonNullable<ReturnType<typeof bulkInsertOf>>) =>
+    Effect.gen(function*() {
+      // the table's own column types, so that ingest appends without a conversion it could refuse; kept per
+      // connection (a stale entry only makes ingest refuse, and the statement is then bound as usual)
+      const known = tableSchemas.get(connection) ?? new Map<string, Arrow.Schema>()
+      tableSchemas.set(connection, known)
+      const key = `${bulk.schema ?? ""}\u0000${bulk.table}`
+      const target = known.get(key) ?? (yield* connection.getTableSchema(undefined, bulk.schema, bulk.table))
+      known.set(key, target)
+      const fields = bulk.columns.map((name) => target.fields.find((f) => f.name === name))
+      if (fields.some((f) => f === undefined)) return undefined
+      const columns: Array<Arrow.Data> = []
+      for (let c = 0; c < fields.length; c++) {
+        const builder = makeColumnBuilder(fields[c]!.type, { name: fields[c]!.name, initialCapacity: bulk.rows.length })
+        try {
+          for (const row of bulk.rows) builder.append(row[c])
+        } catch {
+          return undefined
+        }
+        columns.push(builder.finish())
+      }
+      const schema = new Arrow.Schema(fields.map((f) => new Arrow.Field(f!.name, f!.type, true)))
+      const batch = recordBatchOf(schema, columns, bulk.rows.length)
+      return yield* connection.ingest({ schema, batches: Stream.make(batch) }, {
+        targetTable: bulk.table,
+        mode: "append",
+        ...(bulk.schema !== undefined ? { targetDbSchema: bulk.schema } : {})
+      })
+    }).pipe(
+      // refused before anything was written (no such table, a type ingest cannot append): bind the statement instead
+      Effect.catchIf(
+        (e) => e.status === "INVALID_ARGUMENT" || e.status === "NOT_IMPLEMENTED" || e.status === "ALREADY_EXISTS" ||
+          e.status === "NOT_FOUND",
+        () => Effect.sync(() => tableSchemas.get(connection)?.clear()).pipe(Effect.as(undefined))
+      )
+    )
+
   /** Runs `sql`, handing each result batch to `onBatch`; a statement without rows hands none. */
   const run = (
     connection: ConnectionShape,
@@ -180,6 +251,11 @@ export const make = Effect.fnUntraced(function*(
     onBatch: (batch: Arrow.RecordBatch) => void
   ): Effect.Effect<number, SqlError.SqlError> =>
     Effect.scoped(Effect.gen(function*() {
+      const bulk = spec.insertsAsIngest ? bulkInsertOf(sql, params) : undefined
+      if (bulk !== undefined) {
+        const ingested = yield* ingestRows(connection, bulk)
+        if (ingested !== undefined) return ingested
+      }
       const statement = yield* prepare(connection, sql, params)
       if (!returnsRows(sql)) return yield* statement.executeUpdate
       const reader = yield* statement.executeQuery
@@ -225,8 +301,7 @@ export const make = Effect.fnUntraced(function*(
             const statement = yield* prepare(connection, sql, params)
             const reader = yield* statement.executeQuery
             const batches = yield* Stream.runCollect(reader.batches)
-            const { Table } = yield* Effect.promise(() => import("apache-arrow"))
-            return batches.length === 0 ? new Table(reader.schema) : new Table(batches)
+            return batches.length === 0 ? new Arrow.Table(reader.schema) : new Arrow.Table(batches)
           })).pipe(Effect.mapError(sqlError("executeRaw")))
           : Effect.scoped(Effect.flatMap(prepare(connection, sql, params), (s) => s.executeUpdate)).pipe(
             Effect.map((rowsAffected) => ({ rowsAffected })),
@@ -274,21 +349,43 @@ export const make = Effect.fnUntraced(function*(
         ? f(adbcOf.get(current.value[0])!)
         : pool.use(f).pipe(Effect.mapError((e) => (e instanceof AdbcError ? sqlError("acquire")(e) : e))))
 
+  /** `afterCommit` callbacks of each open transaction level, run when the outermost level commits. */
+  const afterCommitBuffers = new WeakMap<SqlClient.TransactionConnection.Service, Array<Effect.Effect<void>>>()
+  /** Runs `effect` as transaction level `level`; its callbacks go to `parent` (or run) when it succeeds. */
+  const asLevel = <A, E, R>(
+    effect: Effect.Effect<A, E, R>,
+    level: SqlClient.TransactionConnection.Service,
+    parent: Array<Effect.Effect<void>> | undefined,
+    run: (inner: Effect.Effect<A, E, R>) => Effect.Effect<A, E | AdbcError, R>
+  ): Effect.Effect<A, E | AdbcError, R> => {
+    const callbacks: Array<Effect.Effect<void>> = []
+    afterCommitBuffers.set(level, callbacks)
+    return run(Effect.provideService(effect, transactionService, level)).pipe(
+      Effect.tap(() =>
+        parent !== undefined
+          ? Effect.sync(() => parent.push(...callbacks))
+          : Effect.forEach(callbacks, (callback) => Effect.ignoreCause(callback), { discard: true })
+      ),
+      Effect.ensuring(Effect.sync(() => afterCommitBuffers.delete(level)))
+    )
+  }
+
   const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError.SqlError, R> =>
     Effect.flatMap(Effect.serviceOption(transactionService), (current) => {
       if (current._tag === "Some") {
         const [sqlConnection, depth] = current.value
         const connection = adbcOf.get(sqlConnection)!
-        return connection.withTransaction(
-          Effect.provideService(effect, transactionService, [sqlConnection, depth + 1])
+        return asLevel(
+          effect,
+          [sqlConnection, depth + 1],
+          afterCommitBuffers.get(current.value),
+          (inner) => connection.withTransaction(inner)
         ).pipe(Effect.mapError((e) => (e instanceof AdbcError ? sqlError("savepoint")(e) : e)))
       }
       return Effect.flatMap(TransactionalDdl, (ddl) => {
         const session = ddl ? spec.transactionalDdl : undefined
         return pool.use((connection) => {
-          const transaction = connection.withTransaction(
-            Effect.provideService(effect, transactionService, [wrap(connection), 0])
-          )
+          const transaction = asLevel(effect, [wrap(connection), 0], undefined, (inner) => connection.withTransaction(inner))
           return session === undefined ? transaction : Effect.acquireUseRelease(
             connection.execute(session.enable),
             () => transaction,
@@ -297,6 +394,16 @@ export const make = Effect.fnUntraced(function*(
         })
       }).pipe(Effect.mapError((e) => (e instanceof AdbcError ? sqlError("transaction")(e) : e)))
     }).pipe(Effect.withSpan("sql.transaction", { kind: "internal", attributes: Object.fromEntries(spanAttributes) }))
+
+  /** Inside a transaction: kept until the outermost level commits (dropped on rollback); outside: run at once. */
+  const afterCommit = <R>(effect: Effect.Effect<void, never, R>): Effect.Effect<void, never, R> =>
+    Effect.withFiber((fiber) => {
+      const level = Context.getOrUndefined(fiber.context, transactionService)
+      const buffer = level === undefined ? undefined : afterCommitBuffers.get(level)
+      if (buffer === undefined) return Effect.ignoreCause(effect)
+      buffer.push(Effect.provideContext(effect, Context.omit(transactionService)(fiber.context) as Context.Context<R>))
+      return Effect.void
+    })
 
   const compiler = spec.makeCompiler(config.transformQueryNames)
   const transformRows = config.transformResultNames
@@ -331,13 +438,15 @@ export const make = Effect.fnUntraced(function*(
     withConnection,
     json
   }
-  const result = Object.assign(client, { withTransaction }, extras)
+  const result = Object.assign(client, { withTransaction, afterCommit }, extras)
   guardDialect(result, spec.dialect)
   const withoutTransforms = result.withoutTransforms.bind(result)
   return Object.assign(result, {
     withoutTransforms: () => {
       const plain = withoutTransforms()
-      return plain === result ? result : guardDialect(Object.assign(plain, { withTransaction }, extras), spec.dialect)
+      return plain === result
+        ? result
+        : guardDialect(Object.assign(plain, { withTransaction, afterCommit }, extras), spec.dialect)
     }
   })
 })

@@ -88,6 +88,24 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(sparse).toEqual({ I: 7, B: null, D: null, F: null, S: null, DT: null, TS: null, BIN: null, L: null, FLAG: null })
       })))
 
+    it.live("time, interval and JSON values have their documented JavaScript form", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        if (target.name === "hana") {
+          expect(yield* sql`SELECT CAST('13:14:15' AS TIME) AS T, CAST('12.50' AS DECIMAL(10,2)) AS D FROM DUMMY`).toEqual([
+            { T: "13:14:15", D: "12.50" }
+          ])
+        } else {
+          expect(
+            yield* sql`SELECT INTERVAL '1-2' YEAR TO MONTH AS YM, INTERVAL '3 04:05:06.789' DAY TO SECOND AS DS FROM DUAL`
+          ).toEqual([{ YM: "P1Y2M", DS: "P3DT4H5M6.789S" }])
+          const table = uniqueName("SQLJ")
+          yield* createTable(table, "ID NUMBER(5), DOC JSON")
+          yield* sql`INSERT INTO ${sql(table)} (ID, DOC) VALUES (${1}, ${sql.onDialectOrElse({ orElse: () => (sql as unknown as Client.ArrowAccess).json({ a: [1, "x"], b: null }) })})`
+          expect(yield* sql`SELECT DOC FROM ${sql(table)}`).toEqual([{ DOC: { a: [1, "x"], b: null } }])
+        }
+      })))
+
     it.live("integers beyond 2^53 and decimals keep every digit", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
@@ -229,6 +247,23 @@ export const sqlClientSuite = (target: SqlTarget) => {
           yield* sql.withTransaction(insert(5))
         }))
         expect(yield* ids).toEqual([1, 3, 5])
+      })))
+
+    it.live("afterCommit callbacks run after the outermost commit, and never for a rolled-back level", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const ran: Array<string> = []
+        const note = (name: string) => sql.afterCommit(Effect.sync(() => ran.push(name)))
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* note("outer")
+          yield* sql.withTransaction(note("inner"))
+          yield* Effect.exit(sql.withTransaction(Effect.andThen(note("undone"), Effect.fail("inner fails"))))
+          expect(ran).toEqual([])
+        }))
+        expect(ran).toEqual(["outer", "inner"])
+        yield* Effect.exit(sql.withTransaction(Effect.andThen(note("rolled back"), Effect.fail("boom"))))
+        yield* note("no transaction")
+        expect(ran).toEqual(["outer", "inner", "no transaction"])
       })))
 
     it.live("an interrupted transaction is rolled back and nothing hangs", () =>
