@@ -9,11 +9,11 @@ import * as Arrow from "apache-arrow"
 import { Effect, Layer, Redacted, Schema, Stream } from "effect"
 import { Model } from "effect/schema"
 import { SqlClient, SqlModel, SqlResolver, SqlSchema } from "effect/sql"
-import * as Hana from "../layers/hana/index.ts"
-import * as Oracle from "../layers/oracle/index.ts"
-import type { ArrowAccess } from "../src/sql/Client.ts"
-import { HanaTestServer } from "../testkit/hana/index.ts"
-import { OracleTestServer } from "../testkit/oracle/index.ts"
+import type { ArrowAccess } from "effect-adbc"
+import * as Hana from "effect-adbc/hana"
+import * as Oracle from "effect-adbc/oracle"
+import { HanaTestServer } from "effect-adbc/testkit/hana"
+import { OracleTestServer } from "effect-adbc/testkit/oracle"
 
 /** A person, as rows read it (names transformed to camelCase by the client). */
 export class Person extends Model.Class<Person>("Person")({
@@ -105,3 +105,9 @@ export const main = Effect.all([
   runOn(hanaClient, Hana.HanaMigrator.run),
   runOn(oracleClient, Oracle.OracleMigrator.run)
 ]).pipe(Effect.tap(([hana, oracle]) => Effect.log({ hana, oracle })))
+
+// Run as a program (`node effect-sql.js`, `npx tsx effect-sql.ts`): imported, it only defines `main`.
+if (import.meta.main) Effect.runPromise(main).then(() => process.exit(0), (error: unknown) => {
+  console.error(String(error))
+  process.exit(1)
+})

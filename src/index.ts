@@ -18,6 +18,6 @@ export * as ArrowAssembly from "./arrow/index.ts"
 export * as ArrowIpc from "./ArrowIpc.ts"
 export * as Catalog from "./catalog/index.ts"
 /** Options every `effect/sql` client of the package takes (HanaClient, OracleClient extend it). */
-export type { ClientConfig } from "./sql/Client.ts"
+export type { ArrowAccess, ClientConfig } from "./sql/Client.ts"
 /** How a database's statement compiler quotes, binds and names (HanaCompiler, OracleCompiler), and the kinds of value it casts. */
 export type { DialectSpec, ValueKind } from "./sql/Compiler.ts"
