@@ -67,7 +67,7 @@ const tableMissing = (
 
 /**
  * The ORA- error for a DuckDB catalog or binder failure, or undefined when the message is none of those this module
- * knows (errors.ts `fromDuckDb` then goes on with its other mappings).
+ * knows (duckdb-errors.ts `fromDuckDb` then goes on with its other mappings).
  */
 export const fromDuckDbBinder = (
   message: string,
