@@ -6,6 +6,7 @@
  * once the one build is done: the SIGINT tests on servers of their own (they count the server's cursors), the others
  * on the file's shared pair. The details of each command are tested in-process (cli.test.ts, demo.test.ts).
  */
+import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -162,6 +163,29 @@ describe.concurrent("the built adbc bin", { timeout: 300_000 }, () => {
     expect(table.stdout.split("\n").slice(0, 5)).toEqual(["K | S", "--+-----", "1 |", "2 | NULL", "3 | 東京"])
     expect(badEnv.code).toBe(2)
     expect(badEnv.stderr.split("\n")[0]).toBe(`error: environment variable ADBC_MAX_WIDTH="wide" is not accepted: Expected a finite number`)
+  })
+
+  it("shows query progress on a terminal while the result goes to a file (the bin on a pseudo-terminal), none on a pipe", async () => {
+    const bin = await buildBin()
+    const dir = mkdtempSync(join(tmpdir(), "adbc-bin-progress-"))
+    const sql = `SELECT GENERATED_PERIOD_START AS I FROM SERIES_GENERATE_INTEGER(1, 0, 20000)`
+    const args = (file: string) => [bin, "query", "--uri", hana.uri, "--format", "csv", "-o", join(dir, file), sql]
+    // util-linux `script` gives the bin a terminal as its stdout (-e: its exit code; -q: no banner).
+    const command = [process.execPath, ...args("tty.csv")].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ")
+    const onTerminal = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"] })
+      let output = ""
+      child.stdout.on("data", (chunk: Buffer) => void (output += chunk.toString("utf8")))
+      child.stderr.on("data", (chunk: Buffer) => void (output += chunk.toString("utf8")))
+      child.stdin.end()
+      child.on("close", (code) => resolve({ code, output }))
+    })
+    const onPipe = await runBin(bin, args("pipe.csv").slice(1))
+    expect(onTerminal.code).toBe(0)
+    expect(onTerminal.output).toMatch(/query: 20,000 rows, \d+\.\d MB, [\d,]+ rows\/s/)
+    expect([onPipe.code, onPipe.stdout, onPipe.stderr]).toEqual([0, "", ""])
+    expect(readFileSync(join(dir, "tty.csv"), "utf8").split("\n")).toHaveLength(20_002)
+    expect(readFileSync(join(dir, "pipe.csv"), "utf8")).toBe(readFileSync(join(dir, "tty.csv"), "utf8"))
   })
 
   it("stops test servers started with --pid-file through adbc testkit stop, without job control", async () => {
