@@ -28,6 +28,9 @@ const URI_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"']+/gi
 /** `text` with the password of every URI in it masked. */
 export const maskUris = (text: string): string => text.replace(URI_IN_TEXT, (uri) => maskUri(uri))
 
+/** The message of a thrown value: an Error's message, anything else as text. */
+export const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
+
 /** `text` on one line: line breaks in a message (node-oracledb appends "\nHelp: URL") become spaces. */
 export const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, " ").trim()
 

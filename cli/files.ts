@@ -13,6 +13,7 @@ import { makeFieldBuilder, parseIsoDate, parseIsoTimestamp, recordBatchOf } from
 import * as ArrowIpc from "../src/ArrowIpc.ts"
 import type { IngestData } from "../src/Ingest.ts"
 import { loadOptionalPeer } from "./peers.ts"
+import { messageOf } from "./errors.ts"
 
 /** File formats `adbc ingest` reads. */
 export const InputFormats = ["arrow", "parquet", "csv"] as const
@@ -28,8 +29,6 @@ export const formatOfPath = (path: string): InputFormat | undefined => {
   if (ext === "parquet" || ext === "pq") return "parquet"
   return undefined
 }
-
-const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
 const ioError = (path: string) => (cause: unknown) => adbcError("IO", `cannot read ${path}: ${messageOf(cause)}`)
 

@@ -8,10 +8,9 @@ import { Effect, Stream } from "effect"
 import { type AdbcError, adbcError } from "../src/AdbcError.ts"
 import { makeFieldBuilder, recordBatchOf } from "../src/arrow/index.ts"
 import { loadOptionalPeer } from "./peers.ts"
+import { messageOf } from "./errors.ts"
 
 const parquetModule = loadOptionalPeer("parquet-wasm", "writing Parquet", () => import("parquet-wasm"))
-
-const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
 const writeError = (cause: unknown) =>
   adbcError("INVALID_ARGUMENT", `cannot write the result as Parquet: ${messageOf(cause)}`)

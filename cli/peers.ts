@@ -6,8 +6,7 @@
 import { Effect } from "effect"
 import { type AdbcError, adbcError } from "../src/AdbcError.ts"
 import { installHint, resolvable } from "./packages.ts"
-
-const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
+import { messageOf } from "./errors.ts"
 
 /**
  * Loads what needs the optional peers `names` with `load`: NOT_IMPLEMENTED with the install command naming every

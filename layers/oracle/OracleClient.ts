@@ -59,7 +59,7 @@ export interface OracleClient extends SqlClient.SqlClient, Client.ArrowAccess {
 export const OracleClient = Context.Service<OracleClient>("effect-adbc/OracleClient")
 
 /**
- * Creates a Oracle client closed with the scope; the configuration is checked before any I/O, then one connection is
+ * Creates an Oracle client closed with the scope; the configuration is checked before any I/O, then one connection is
  * opened to check the server and credentials.
  *
  * @category constructors
