@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
-import { Effect, Fiber, Stream } from "effect"
+import { Deferred, Effect, Exit, Fiber, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
 import { failure } from "../conformance/harness.ts"
@@ -12,10 +12,8 @@ import { realHana, uniqueName, useServer, withConnection } from "./support.ts"
 // reading" (test/conformance/rules/cancel.ts).
 const server = useServer()
 
-const setReplyDelay = (ms: number) =>
-  Effect.sync(() => {
-    server.server!.faults.replyDelayMs = ms
-  })
+// hdb's MessageType.FETCH_NEXT
+const FETCH_NEXT = 71
 
 describe.skipIf(realHana)("Connection.cancel while a FETCH is in flight", () => {
   it.live("the stream fails CANCELLED (139) instead of reading on; the connection reads on, no result set stays open", () =>
@@ -27,20 +25,28 @@ describe.skipIf(realHana)("Connection.cancel while a FETCH is in flight", () => 
       // five rows per FETCH and per batch: ten fetches
       const options = { "dba.statement.fetch_size": "5", "dba.statement.read_batch_rows": "5" }
       let batches = 0
+      // after the first batch, the next FETCH's reply is held until the cancel is done: it is in flight when the
+      // cancel comes, and the test learns so from the server, not from a sleep
+      const fetchHeld = yield* Deferred.make<void>()
+      const cancelDone = yield* Deferred.make<void>()
       const reading = yield* Effect.forkChild(Stream.runCollect(conn.query(`SELECT "N" FROM "${table}" ORDER BY "N"`, options).pipe(
         Stream.tap(() =>
           Effect.sync(() => {
-            // the next FETCH's reply is held 1.5 s: it is in flight when the cancel comes
-            if (++batches === 1) server.server!.faults.replyDelayMs = 1500
+            if (++batches === 1) {
+              server.server!.faults.holdReplies = {
+                messageTypes: [FETCH_NEXT],
+                until: Effect.runPromise(Deferred.await(cancelDone)),
+                onHeld: () => Deferred.doneUnsafe(fetchHeld, Exit.void)
+              }
+            }
           })
         )
       )))
-      yield* Effect.sleep("300 millis")
+      yield* Deferred.await(fetchHeld)
       expect(batches).toBe(1)
-      // the cancel's own session is not held
-      const cancelling = yield* Effect.forkChild(conn.cancel)
-      yield* setReplyDelay(0)
-      yield* Fiber.join(cancelling)
+      // the cancel's own session runs no FETCH, so it is not held
+      yield* conn.cancel
+      yield* Deferred.succeed(cancelDone, undefined)
       const error = failure(yield* Fiber.await(reading))
       expect(batches).toBe(1)
       expect(error.status).toBe("CANCELLED")
@@ -48,5 +54,7 @@ describe.skipIf(realHana)("Connection.cancel while a FETCH is in flight", () => 
       const next = new Arrow.Table(yield* Stream.runCollect(conn.query("SELECT 7 AS X FROM DUMMY")))
       expect(Number(next.getChild("X")!.get(0))).toBe(7)
       expect(server.server!.openResultSets()).toBe(0)
-    }).pipe(Effect.ensuring(setReplyDelay(0)))), 30_000)
+    }).pipe(Effect.ensuring(Effect.sync(() => {
+      server.server!.faults.holdReplies = undefined
+    })))), 30_000)
 })

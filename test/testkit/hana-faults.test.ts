@@ -73,6 +73,45 @@ describe("HANA test server: cancel and fault injection with the raw hdb client",
     }
   })
 
+  it("holds the replies of the chosen message types until released, telling the test when one is held", async () => {
+    const c = await login()
+    let release!: () => void
+    const until = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let heldTypes: Array<number> = []
+    let onHeld!: () => void
+    const held = new Promise<void>((resolve) => {
+      onHeld = resolve
+    })
+    try {
+      // 2 = EXECUTE_DIRECT, hdb's message type for exec
+      server.faults.holdReplies = {
+        messageTypes: [2],
+        until,
+        onHeld: (type) => {
+          heldTypes = [...heldTypes, type]
+          onHeld()
+        }
+      }
+      let answered = false
+      const running = exec(c, "SELECT 1 AS X FROM DUMMY").then((rows) => {
+        answered = true
+        return rows
+      })
+      await held
+      expect(heldTypes).toEqual([2])
+      expect(answered).toBe(false)
+      server.faults.holdReplies = undefined
+      release()
+      expect(await running).toEqual([{ X: 1 }])
+    } finally {
+      server.faults.holdReplies = undefined
+      release()
+      closeQuietly(c)
+    }
+  })
+
   it("drops a session after N replies", async () => {
     const c = await login()
     const closed = new Promise<void>((resolve) => c.on("close", () => resolve()))

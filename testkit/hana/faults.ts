@@ -19,6 +19,19 @@ export interface HanaFaults {
    * session usable.
    */
   failInternally?: { readonly messageTypes: readonly number[]; readonly stage: "handler" | "reply" } | undefined
+  /**
+   * Hold the replies to requests of these message types (hdb's MessageType: 71 FETCH_NEXT, …) until `until`
+   * settles, calling `onHeld` as each one is held: a test learns that a request is in flight from the event, not
+   * from a sleep.
+   */
+  holdReplies?: HeldReplies | undefined
+}
+
+/** Which replies to hold, until when, and whom to tell (see HanaFaults.holdReplies). */
+export interface HeldReplies {
+  readonly messageTypes: readonly number[]
+  readonly until: Promise<unknown>
+  readonly onHeld?: ((messageType: number) => void) | undefined
 }
 
 /** Fault state as connections read it. */
@@ -29,6 +42,8 @@ export interface FaultState {
   refuseLogins(user: string): boolean
   /** Whether a request of this message type fails internally at this stage (see HanaFaults.failInternally). */
   failsInternally(messageType: number, stage: "handler" | "reply"): boolean
+  /** What to wait for before replying to a request of this message type (see HanaFaults.holdReplies). */
+  heldUntil(messageType: number): Promise<unknown> | undefined
 }
 
 /** The fault state connections read, following the live switches in `faults`. */
@@ -49,5 +64,11 @@ export const faultState = (faults: HanaFaults): FaultState => ({
   failsInternally: (messageType, stage) => {
     const f = faults.failInternally
     return f !== undefined && f.stage === stage && f.messageTypes.includes(messageType)
+  },
+  heldUntil: (messageType) => {
+    const hold = faults.holdReplies
+    if (hold === undefined || !hold.messageTypes.includes(messageType)) return undefined
+    hold.onHeld?.(messageType)
+    return hold.until
   }
 })

@@ -3,7 +3,7 @@
  * See testkit/hana/README.md.
  */
 export { startHanaTestServer } from "./server.ts"
-export type { HanaFaults, HanaTestServerHandle, HanaTestServerOptions, HanaUser } from "./server.ts"
+export type { HanaFaults, HeldReplies, HanaTestServerHandle, HanaTestServerOptions, HanaUser } from "./server.ts"
 export type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 export { generateCertificateAuthority, generateTestCertificates, issueCertificate } from "./tls.ts"
 export type { CertificateIssuer, CertificateOptions, TestCertificates } from "./tls.ts"

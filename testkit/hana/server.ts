@@ -22,7 +22,7 @@ import { emptyStats } from "../common/stats.ts"
 import type { ServerStats } from "../common/stats.ts"
 import type { TestCertificates } from "./tls.ts"
 
-export type { HanaFaults } from "./faults.ts"
+export type { HanaFaults, HeldReplies } from "./faults.ts"
 export type { HanaUser } from "./server-context.ts"
 
 /** Options of {@link startHanaTestServer}. */

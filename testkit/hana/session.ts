@@ -215,6 +215,8 @@ export class ProtocolSession {
   private async send(request: Request, reply: Reply, partial = false): Promise<void> {
     const faults = this.ctx.faults
     if (faults.replyDelayMs > 0) await new Promise((r) => setTimeout(r, faults.replyDelayMs))
+    const held = faults.heldUntil(request.messageType)
+    if (held !== undefined) await held.then(() => undefined, () => undefined)
     if (this.closed) return
     const bytes = this.encode(request, reply)
     if (partial) {
