@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { closeQuietly, connect, exec } from "./hana/client.ts"
-import type { HdbClient } from "./hana/client.ts"
+import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 /**
  * HANA's 100 ns datetime functions and TIMESTAMP text, with the raw hdb client, at the oldest data format version
@@ -80,5 +80,24 @@ describe.each([1, 8])("HANA test server: NANO100_BETWEEN, ADD_NANO100 and TO_VAR
     ])
     const [now] = await exec<Array<Record<string, string>>>(c, "SELECT TO_VARCHAR(CURRENT_TIMESTAMP) AS T FROM DUMMY")
     expect(now!["T"]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{7}$/)
+  })
+
+  it("the seventh fraction digit is truncated on every write path, never rounded into the next second or year 10000", async () => {
+    // What remains of README "Differences": the server keeps microseconds. HANA keeps the digit; rounding it away
+    // would carry 9999-12-31 23:59:59.9999999 out of HANA's range.
+    await exec(c, "CREATE TABLE seventh (id INTEGER, ts TIMESTAMP)")
+    await exec(c, "INSERT INTO seventh VALUES (1, '2024-01-02 03:04:05.9999999')")
+    await exec(c, "INSERT INTO seventh VALUES (2, TIMESTAMP '9999-12-31 23:59:59.9999999')")
+    await exec(c, "INSERT INTO seventh VALUES (3, NULL)")
+    await exec(c, "UPDATE seventh SET ts = '0001-01-01 00:00:00.0000009' WHERE id = 3")
+    await exec(c, "INSERT INTO seventh SELECT id + 10, ts FROM seventh WHERE id < 4")
+    const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO seventh VALUES (?, ?)", cb))
+    await call((cb) => st.exec([21, "2024-01-02 03:04:05.9999999"], cb))
+    await call((cb) => st.exec([[22, "9999-12-31 23:59:59.9999999"], [23, "0001-01-01 00:00:00.0000009"]], cb))
+    const rows = await exec<Array<Record<string, unknown>>>(c, "SELECT id, TO_VARCHAR(ts) AS T FROM seventh ORDER BY id")
+    const written = ["2024-01-02 03:04:05.9999990", "9999-12-31 23:59:59.9999990", "0001-01-01 00:00:00.0000000"]
+    // hdb itself sends a TIMESTAMP parameter with milliseconds at data format versions 1-3 (Writer.js writeTimestamp).
+    const sent = dfv >= 4 ? written : ["2024-01-02 03:04:05.9990000", "9999-12-31 23:59:59.9990000", "0001-01-01 00:00:00.0000000"]
+    expect(rows.map((r) => r["T"])).toEqual([...written, ...written, ...sent])
   })
 })
