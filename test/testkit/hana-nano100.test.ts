@@ -48,6 +48,12 @@ describe.each([1, 8])("HANA test server: NANO100_BETWEEN, ADD_NANO100 and TO_VAR
         NANO100_BETWEEN(sd, a) AS SA, NANO100_BETWEEN('2024-01-02 03:04:05', '2024-01-02 03:04:06.25') AS LL FROM ticks WHERE id = 1`
     )
     expect([row!["DD"], row!["SA"], row!["LL"]].map(String)).toEqual(["864000000000", "1234560", "12500000"])
+    // Parameters take the argument types: a TIMESTAMP for the dates, a BIGINT for the count.
+    const st = await call<HdbStatement>((cb) =>
+      c.prepare("SELECT NANO100_BETWEEN(?, a) AS N, TO_VARCHAR(ADD_NANO100(a, ?)) AS T FROM ticks WHERE id = 1", cb)
+    )
+    const [bound] = await call<Array<Record<string, unknown>>>((cb) => st.exec(["2024-01-02 03:04:05", 20], cb))
+    expect([String(bound!["N"]), bound!["T"]]).toEqual(["1234560", "2024-01-02 03:04:05.1234580"])
   })
 
   it("ADD_NANO100 adds 100 ns units to a TIMESTAMP, across October 1582 as HANA numbers days", async () => {
