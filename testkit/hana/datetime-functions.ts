@@ -1,7 +1,7 @@
 /**
  * DuckDB scalar functions that count days as HANA numbers them (datetime.ts: Julian labels before 1582-10-15), so
- * that ADD_DAYS, ADD_SECONDS, DAYS_BETWEEN and WEEKDAY across October 1582 agree with a real HANA
- * (1582-10-04 + 1 day = 1582-10-15). The session macros of those functions (translate.ts SESSION_MACROS) convert
+ * that ADD_DAYS, ADD_SECONDS, ADD_NANO100, DAYS_BETWEEN, NANO100_BETWEEN and WEEKDAY across October 1582 agree with
+ * a real HANA (1582-10-04 + 1 day = 1582-10-15). The session macros of those functions (translate.ts SESSION_MACROS) convert
  * the arguments as HANA does implicitly and call these. `hana_shift_days` keeps the date's type in the result (DATE,
  * SECONDDATE = TIMESTAMP_S, TIMESTAMP).
  */
@@ -57,6 +57,12 @@ const microsOfSeconds = (v: DuckDBValue): bigint => {
 
 const SECONDS = DECIMAL(38, 7)
 
+/** Microseconds since HANA's 1970-01-01 of the TIMESTAMP DuckDB stores as `micros`, its day numbered as HANA does. */
+const hanaMicros = (micros: bigint): bigint => {
+  const day = floorDiv(micros, MICROS_PER_DAY)
+  return BigInt(hanaDayOfEpochDay(Number(day)) - EPOCH_DAYDATE) * MICROS_PER_DAY + (micros - day * MICROS_PER_DAY)
+}
+
 /** The functions, by the names the session macros (translate.ts) call them after converting the arguments. */
 const functions = (): Array<DuckDBScalarFunction> => [
   fn("hana_shift_days", [DATE, INTEGER], DATE, ([d, n]) => dateValue(addHanaDays((d as DuckDBDateValue).days, Number(n)))),
@@ -72,6 +78,14 @@ const functions = (): Array<DuckDBScalarFunction> => [
     const t = (d as DuckDBTimestampValue).micros
     return timestampValue(moved(t, t + microsOfSeconds(n!), MICROS_PER_DAY))
   }),
+  // A TIMESTAMP holds microseconds (README, "Differences"): n 100 ns units move it by floor(n / 10) microseconds, the
+  // value HANA's result has once its seventh fraction digit is truncated.
+  fn("hana_shift_nano100", [TIMESTAMP, BIGINT], TIMESTAMP, ([d, n]) => {
+    const t = (d as DuckDBTimestampValue).micros
+    return timestampValue(moved(t, t + floorDiv(n as bigint, 10n), MICROS_PER_DAY))
+  }),
+  fn("hana_nano100_span", [TIMESTAMP, TIMESTAMP], BIGINT, ([a, b]) =>
+    (hanaMicros((b as DuckDBTimestampValue).micros) - hanaMicros((a as DuckDBTimestampValue).micros)) * 10n),
   fn("hana_day_span", [DATE, DATE], BIGINT, ([a, b]) =>
     BigInt(hanaDayOfEpochDay((b as DuckDBDateValue).days) - hanaDayOfEpochDay((a as DuckDBDateValue).days))),
   // Monday = 0

@@ -47,6 +47,8 @@ const FUNCTIONS = new Map([
   ["TO_SECONDDATE", "hana_to_timestamp"],
   ["ADD_DAYS", "hana_add_days"],
   ["ADD_SECONDS", "hana_add_seconds"],
+  ["ADD_NANO100", "hana_add_nano100"],
+  ["NANO100_BETWEEN", "hana_nano100_between"],
   ["DAYS_BETWEEN", "hana_days_between"],
   ["NVL", "coalesce"],
   ["LOCATE", "hana_locate"],
@@ -78,7 +80,9 @@ export const DIVISOR_GUARD = "hana_divisor"
  * `hana_sleep(s)` busy-waits inside DuckDB so a statement can be cancelled while it runs.
  */
 export const SESSION_MACROS = [
-  "CREATE OR REPLACE TEMP MACRO hana_to_varchar(x, f := NULL) AS CAST(x AS VARCHAR)",
+  // A TIMESTAMP without a format prints as HANA's default 'YYYY-MM-DD HH24:MI:SS.FF7' (SAP HANA SQL Reference,
+  // "Datetime Data Types"); DuckDB's text drops a zero fraction and trailing zeros. A format argument is ignored.
+  "CREATE OR REPLACE TEMP MACRO hana_to_varchar(x, f := NULL) AS CASE WHEN f IS NULL AND typeof(x) = 'TIMESTAMP' THEN rpad(CAST(x AS VARCHAR) || CASE WHEN contains(CAST(x AS VARCHAR), '.') THEN '' ELSE '.' END, 27, '0') ELSE CAST(x AS VARCHAR) END",
   "CREATE OR REPLACE TEMP MACRO hana_to_integer(x) AS CAST(x AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_to_bigint(x) AS CAST(x AS BIGINT)",
   "CREATE OR REPLACE TEMP MACRO hana_to_double(x) AS CAST(x AS DOUBLE)",
@@ -88,6 +92,8 @@ export const SESSION_MACROS = [
   // Day arithmetic is in datetime-functions.ts; these convert the arguments as the former SQL versions did.
   "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS hana_shift_days(d, CAST(n AS INTEGER))",
   "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS hana_shift_seconds(CAST(d AS TIMESTAMP), CAST(n AS DECIMAL(38, 7)))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_nano100(d, n) AS hana_shift_nano100(CAST(d AS TIMESTAMP), CAST(n AS BIGINT))",
+  "CREATE OR REPLACE TEMP MACRO hana_nano100_between(a, b) AS hana_nano100_span(CAST(a AS TIMESTAMP), CAST(b AS TIMESTAMP))",
   "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS hana_day_span(CAST(a AS DATE), CAST(b AS DATE))",
   "CREATE OR REPLACE TEMP MACRO hana_weekday(d) AS hana_day_of_week(CAST(d AS DATE))",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS instr(h, n)",
