@@ -14,7 +14,7 @@
  * @since 0.1.0
  */
 import type { ColumnBuilder, Page } from "../../src/arrow/index.ts"
-import { ArrowAssemblyError } from "../../src/arrow/index.ts"
+import { ArrowAssemblyError, rowValueBytes } from "../../src/arrow/index.ts"
 import { epochDayOf, formatEpochTicks } from "../common/ArrowCells.ts"
 import { type SdoGeometry, sdoGeometryToWkb } from "./SdoGeometry.ts"
 import { isDuplicate, RawTemporal, type WireColumn, WireDecimal, type WireRows } from "./OracleDb.ts"
@@ -290,7 +290,7 @@ export const oraclePage = (
       const start = position
       while (position < end) {
         const row = rows[position]!
-        if (!budget.admits(jsRowBytes(row))) break
+        if (!budget.admits(rowValueBytes(row))) break
         for (let c = 0; c < builders.length; c++) {
           const value = row[c]
           const column = columns[c]!
@@ -303,24 +303,6 @@ export const oraclePage = (
       return position - start
     }
   }
-}
-
-/** Strings above this many UTF-16 units are measured in UTF-8 bytes; shorter ones count a byte per unit. */
-const MEASURED_TEXT = 1024
-
-/**
- * About the Arrow bytes of a row of oracledb's JS values, for a byte cap's decision to cut before the row: text and
- * binary by their length, other values as 8 bytes.
- */
-const jsRowBytes = (row: ReadonlyArray<unknown>): number => {
-  let bytes = 0
-  for (let c = 0; c < row.length; c++) {
-    const value = row[c]
-    if (typeof value === "string") bytes += value.length > MEASURED_TEXT ? Buffer.byteLength(value, "utf8") : value.length
-    else if (value instanceof Uint8Array) bytes += value.byteLength
-    else bytes += 8
-  }
-  return bytes
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -63,3 +63,23 @@ export class BuilderByteBudget implements ByteBudget {
     return bytes
   }
 }
+
+/** Strings above this many UTF-16 units are measured in UTF-8 bytes; shorter ones count a byte per unit. */
+const MEASURED_TEXT = 1024
+
+/**
+ * About the Arrow bytes of a row of JS values, for a page's {@link ByteBudget.admits}: text and binary by their
+ * length, other values as 8 bytes.
+ *
+ * @since 0.1.0
+ */
+export const rowValueBytes = (row: ReadonlyArray<unknown>): number => {
+  let bytes = 0
+  for (let c = 0; c < row.length; c++) {
+    const value = row[c]
+    if (typeof value === "string") bytes += value.length > MEASURED_TEXT ? Buffer.byteLength(value, "utf8") : value.length
+    else if (value instanceof Uint8Array) bytes += value.byteLength
+    else bytes += 8
+  }
+  return bytes
+}
