@@ -635,7 +635,7 @@ export class WireDecoder {
       appendRows: (builders, maxRows) => {
         const count = Math.min(maxRows, rows.length - position)
         const end = position + count
-        for (let r = position; r < end; r++) this.row(builders, rows, r, firstRow + r + 1)
+        this.decode(builders, rows, position, end, firstRow)
         position = end
         return count
       },
@@ -644,7 +644,7 @@ export class WireDecoder {
         const start = position
         while (position < end) {
           if (!budget.admits(this.rowBytes(rows, position, builders.length))) break
-          this.row(builders, rows, position, firstRow + position + 1)
+          this.decode(builders, rows, position, position + 1, firstRow)
           position++
           if (budget.full()) break
         }
@@ -653,25 +653,27 @@ export class WireDecoder {
     }
   }
 
-  /** Appends row `r` of `rows` (row `row` of the result, for messages) to the builders. */
-  private row(builders: ReadonlyArray<ColumnBuilder>, rows: WireRows, r: number, row: number): void {
-    const vector = rows.vectors.size === 0 ? undefined : rows.vectors.get(r)
-    const b = rows.bufs[r]!
-    let o = rows.starts[r]!
-    for (let c = 0; c < builders.length; c++) {
-      const builder = builders[c] as AnyBuilder
-      if (isDuplicate(vector, c)) {
-        const lastBuf = this.lastBufs[c]
-        if (lastBuf === undefined) {
-          const value = this.lastValues[c]
-          if (value === null || value === undefined) builder.appendNull()
-          else appendValue(builder, this.columns[c]!, this.columns[c]!.kind, value, row)
-        } else this.cell(builder, c, lastBuf, this.lastPos[c]!, row)
-        continue
+  /** Appends rows `[from, to)` of `rows` to the builders; `firstRow` is the result-wide index of `rows[0]`. */
+  private decode(builders: ReadonlyArray<ColumnBuilder>, rows: WireRows, from: number, to: number, firstRow: number): void {
+    for (let r = from; r < to; r++) {
+      const vector = rows.vectors.size === 0 ? undefined : rows.vectors.get(r)
+      const b = rows.bufs[r]!
+      let o = rows.starts[r]!
+      for (let c = 0; c < builders.length; c++) {
+        const builder = builders[c] as AnyBuilder
+        if (isDuplicate(vector, c)) {
+          const lastBuf = this.lastBufs[c]
+          if (lastBuf === undefined) {
+            const value = this.lastValues[c]
+            if (value === null || value === undefined) builder.appendNull()
+            else appendValue(builder, this.columns[c]!, this.columns[c]!.kind, value, firstRow + r + 1)
+          } else this.cell(builder, c, lastBuf, this.lastPos[c]!, firstRow + r + 1)
+          continue
+        }
+        this.lastBufs[c] = b
+        this.lastPos[c] = o
+        o = this.cell(builder, c, b, o, firstRow + r + 1)
       }
-      this.lastBufs[c] = b
-      this.lastPos[c] = o
-      o = this.cell(builder, c, b, o, row)
     }
   }
 
