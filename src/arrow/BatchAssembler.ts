@@ -26,10 +26,11 @@ export interface BatchAssemblerOptions {
   readonly mode: RowCapMode
   /**
    * Approximate byte cap per batch (0 or absent: none), also inside a page: a batch is cut after the row with which
-   * its builders reach the cap, so it holds less than the cap plus one row, and a row larger than the cap is a batch
-   * alone (Oracle's `redo.statement.read_batch_approx_bytes`). That holds for pages with
-   * {@link Page.appendRowsWithin}, which check the bytes after every row; other pages are decoded in slices sized
-   * from the bytes per row seen so far, so rows growing much larger than earlier ones can overshoot the cap.
+   * its builders reach the cap, or before a row the page estimates would take it past the cap, so it holds less than
+   * the cap plus one row, and a row larger than the cap is a batch alone (Oracle's
+   * `redo.statement.read_batch_approx_bytes`). That holds for pages with {@link Page.appendRowsWithin}, which check
+   * the bytes around every row; other pages are decoded in slices sized from the bytes per row seen so far, so rows
+   * growing much larger than earlier ones can overshoot the cap.
    */
   readonly maxBytes?: number
   /** Rows each builder allocates on first use (later batches reuse the previous batch's size). */
