@@ -77,13 +77,25 @@ export const withOutColumns = (cursor: DriverCursor, out: OutValues): DriverCurs
       pending = false
     }
   }
-  const wrap = (page: Page): Page => ({
-    appendRows(builders, maxRows) {
-      const rows = page.appendRows(builders.slice(0, width), maxRows)
-      appendOut(builders, rows)
-      return rows
+  const wrap = (page: Page): Page => {
+    const appendRowsWithin = page.appendRowsWithin
+    const wrapped: Page = {
+      appendRows(builders, maxRows) {
+        const rows = page.appendRows(builders.slice(0, width), maxRows)
+        appendOut(builders, rows)
+        return rows
+      }
     }
-  })
+    if (appendRowsWithin === undefined) return wrapped
+    return {
+      ...wrapped,
+      appendRowsWithin(builders, maxRows, budget) {
+        const rows = appendRowsWithin.call(page, builders.slice(0, width), maxRows, budget)
+        appendOut(builders, rows)
+        return rows
+      }
+    }
+  }
   const onlyRow: Page = {
     appendRows(builders, maxRows) {
       if (!pending || maxRows < 1) return 0

@@ -6,6 +6,7 @@ export const perSecond = (rows: number, ms: number): number => Math.round(rows /
 
 /** The work counted between two readings of a server's counters. */
 export const statsDelta = (after: ServerStats, before: ServerStats): ServerStats => ({
+  insertCalls: after.insertCalls - before.insertCalls,
   insertRows: after.insertRows - before.insertRows,
   insertMs: after.insertMs - before.insertMs,
   insertCpuMs: after.insertCpuMs - before.insertCpuMs,

@@ -77,7 +77,16 @@ export const FetchArraySize = option({
   accepted: "a positive integer",
   levels: ALL_LEVELS
 })
-/** Approximate byte limit per Arrow batch (default 0: no limit). @category options @since 0.1.0 */
+/**
+ * Approximate byte limit per Arrow batch, counted in the batch's Arrow buffers: values, offsets and validity
+ * (default 0: no limit). It is checked row by row, also inside one fetched page, in both execution modes: a batch ends
+ * after the row with which it reaches the limit, or before a row that would take it past the limit, so a batch of
+ * several rows holds at most the limit plus one row (best effort: below twice the limit), and a row larger than the
+ * limit alone is a batch of its own. `redo.statement.read_batch_rows` applies as well, whichever is reached first.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export const ReadBatchApproxBytes = option({
   key: "redo.statement.read_batch_approx_bytes",
   schema: OptionSchemas.nonNegativeInt,

@@ -14,7 +14,7 @@
  * @since 0.1.0
  */
 import type { ColumnBuilder, Page } from "../../src/arrow/index.ts"
-import { ArrowAssemblyError } from "../../src/arrow/index.ts"
+import { ArrowAssemblyError, rowValueBytes } from "../../src/arrow/index.ts"
 import { epochDayOf, formatEpochTicks } from "../common/ArrowCells.ts"
 import { type SdoGeometry, sdoGeometryToWkb } from "./SdoGeometry.ts"
 import { isDuplicate, RawTemporal, type WireColumn, WireDecimal, type WireRows } from "./OracleDb.ts"
@@ -284,6 +284,23 @@ export const oraclePage = (
       }
       position = end
       return count
+    },
+    appendRowsWithin(builders, maxRows, budget) {
+      const end = position + Math.min(maxRows, rows.length - position)
+      const start = position
+      while (position < end) {
+        const row = rows[position]!
+        if (!budget.admits(rowValueBytes(row))) break
+        for (let c = 0; c < builders.length; c++) {
+          const value = row[c]
+          const column = columns[c]!
+          if (value === null || value === undefined) builders[c]!.appendNull()
+          else appendValue(builders[c]! as AnyBuilder, column, column.kind, value, firstRow + position + 1)
+        }
+        position++
+        if (budget.full()) break
+      }
+      return position - start
     }
   }
 }
@@ -552,6 +569,39 @@ const chunkedValue = (b: Uint8Array, p: number): { bytes: Uint8Array; next: numb
   return { bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts), next: o }
 }
 
+/** Where a wire value ends and how many value bytes it holds. */
+interface Extent {
+  bytes: number
+  next: number
+}
+
+/** Sets `extent` to the value bytes and end of the length-prefixed (or chunked) value at `o`, without copying it. */
+const valueExtent = (b: Uint8Array, o: number, extent: Extent): void => {
+  const len = b[o]!
+  if (len === 0 || len === 255) {
+    extent.bytes = 0
+    extent.next = o + 1
+    return
+  }
+  if (len !== 254) {
+    extent.bytes = len
+    extent.next = o + 1 + len
+    return
+  }
+  let p = o + 1
+  let bytes = 0
+  for (;;) {
+    const width = b[p]!
+    if (width === 0) break
+    let length = 0
+    for (let k = 1; k <= width; k++) length = length * 256 + b[p + k]!
+    bytes += length
+    p += 1 + width + length
+  }
+  extent.bytes = bytes
+  extent.next = p + 1
+}
+
 /**
  * Decodes {@link WireRows} of one result set into builders. It keeps, per column, where the last value was, since
  * a later row (also of a later fetch) may repeat it as a duplicate; `lastValues` are oracledb's own last values
@@ -565,6 +615,7 @@ export class WireDecoder {
   private readonly lastBufs: Array<Uint8Array | undefined>
   private readonly lastPos: Array<number>
   private readonly number = new NumberParts()
+  private readonly extent: Extent = { bytes: 0, next: 0 }
 
   constructor(
     private readonly columns: ReadonlyArray<MappedColumn>,
@@ -584,30 +635,72 @@ export class WireDecoder {
       appendRows: (builders, maxRows) => {
         const count = Math.min(maxRows, rows.length - position)
         const end = position + count
-        for (let r = position; r < end; r++) {
-          const vector = rows.vectors.size === 0 ? undefined : rows.vectors.get(r)
-          const b = rows.bufs[r]!
-          let o = rows.starts[r]!
-          for (let c = 0; c < builders.length; c++) {
-            const builder = builders[c] as AnyBuilder
-            if (isDuplicate(vector, c)) {
-              const lastBuf = this.lastBufs[c]
-              if (lastBuf === undefined) {
-                const value = this.lastValues[c]
-                if (value === null || value === undefined) builder.appendNull()
-                else appendValue(builder, this.columns[c]!, this.columns[c]!.kind, value, firstRow + r + 1)
-              } else this.cell(builder, c, lastBuf, this.lastPos[c]!, firstRow + r + 1)
-              continue
-            }
-            this.lastBufs[c] = b
-            this.lastPos[c] = o
-            o = this.cell(builder, c, b, o, firstRow + r + 1)
-          }
-        }
+        this.decode(builders, rows, position, end, firstRow)
         position = end
         return count
+      },
+      appendRowsWithin: (builders, maxRows, budget) => {
+        const end = position + Math.min(maxRows, rows.length - position)
+        const start = position
+        while (position < end) {
+          if (!budget.admits(this.rowBytes(rows, position, builders.length))) break
+          this.decode(builders, rows, position, position + 1, firstRow)
+          position++
+          if (budget.full()) break
+        }
+        return position - start
       }
     }
+  }
+
+  /** Appends rows `[from, to)` of `rows` to the builders; `firstRow` is the result-wide index of `rows[0]`. */
+  private decode(builders: ReadonlyArray<ColumnBuilder>, rows: WireRows, from: number, to: number, firstRow: number): void {
+    for (let r = from; r < to; r++) {
+      const vector = rows.vectors.size === 0 ? undefined : rows.vectors.get(r)
+      const b = rows.bufs[r]!
+      let o = rows.starts[r]!
+      for (let c = 0; c < builders.length; c++) {
+        const builder = builders[c] as AnyBuilder
+        if (isDuplicate(vector, c)) {
+          const lastBuf = this.lastBufs[c]
+          if (lastBuf === undefined) {
+            const value = this.lastValues[c]
+            if (value === null || value === undefined) builder.appendNull()
+            else appendValue(builder, this.columns[c]!, this.columns[c]!.kind, value, firstRow + r + 1)
+          } else this.cell(builder, c, lastBuf, this.lastPos[c]!, firstRow + r + 1)
+          continue
+        }
+        this.lastBufs[c] = b
+        this.lastPos[c] = o
+        o = this.cell(builder, c, b, o, firstRow + r + 1)
+      }
+    }
+  }
+
+  /**
+   * The value bytes of row `r` on the wire (a repeated value counts where it was first sent), about its Arrow bytes
+   * for a byte cap's decision to cut before it: text and binary are copied as they are, NCHAR text and numbers differ
+   * by less than the row.
+   */
+  private rowBytes(rows: WireRows, r: number, width: number): number {
+    const vector = rows.vectors.size === 0 ? undefined : rows.vectors.get(r)
+    const b = rows.bufs[r]!
+    let o = rows.starts[r]!
+    let bytes = 0
+    for (let c = 0; c < width; c++) {
+      if (isDuplicate(vector, c)) {
+        const lastBuf = this.lastBufs[c]
+        if (lastBuf !== undefined) {
+          valueExtent(lastBuf, this.lastPos[c]!, this.extent)
+          bytes += this.extent.bytes
+        }
+        continue
+      }
+      valueExtent(b, o, this.extent)
+      bytes += this.extent.bytes
+      o = this.extent.next
+    }
+    return bytes
   }
 
   /** Appends the value at `o` of column `c` and returns the offset after it. */

@@ -4,6 +4,7 @@
  */
 import { type Data, type DataType, Field, makeData, RecordBatch, Schema, Struct } from "apache-arrow"
 import { ArrowAssemblyError } from "./ArrowAssemblyError.ts"
+import { type ByteBudget, BuilderByteBudget } from "./ByteBudget.ts"
 import type { ColumnBuilder } from "./ColumnBuilder.ts"
 import { makeFieldBuilder } from "./makeColumnBuilder.ts"
 
@@ -24,10 +25,12 @@ export interface BatchAssemblerOptions {
   /** How the row cap applies. */
   readonly mode: RowCapMode
   /**
-   * Approximate byte cap per batch (0 or absent: none). A page is decoded in slices sized from the bytes per row seen
-   * so far, and a batch is cut once it reaches the cap, also inside a page; a batch may exceed or undershoot it, by
-   * about the cap when rows grow much larger than earlier ones, and a row larger than the cap is a batch alone
-   * (Oracle's `redo.statement.read_batch_approx_bytes`).
+   * Approximate byte cap per batch (0 or absent: none), also inside a page: a batch is cut after the row with which
+   * its builders reach the cap, or before a row the page estimates would take it past the cap, so it holds less than
+   * the cap plus one row, and a row larger than the cap is a batch alone (Oracle's
+   * `redo.statement.read_batch_approx_bytes`). That holds for pages with {@link Page.appendRowsWithin}, which check
+   * the bytes around every row; other pages are decoded in slices sized from the bytes per row seen so far, so rows
+   * growing much larger than earlier ones can overshoot the cap.
    */
   readonly maxBytes?: number
   /** Rows each builder allocates on first use (later batches reuse the previous batch's size). */
@@ -50,6 +53,12 @@ export interface Page {
    * (including 0) means the page is exhausted. `maxRows` is `Infinity` in best-effort mode.
    */
   appendRows(builders: ReadonlyArray<ColumnBuilder>, maxRows: number): number
+  /**
+   * Like {@link Page.appendRows} under a byte cap: decodes up to `maxRows` rows one row at a time, asking
+   * `budget.admits` before each row (with about the row's Arrow bytes) and calling `budget.full()` after it, and
+   * stops before a refused row or after the row that made the budget full. Returns the rows appended.
+   */
+  appendRowsWithin?(builders: ReadonlyArray<ColumnBuilder>, maxRows: number, budget: ByteBudget): number
 }
 
 /** A field described without constructing an apache-arrow `Field`. */
@@ -99,6 +108,8 @@ export class BatchAssembler {
   private readonly hard: boolean
   private readonly maxBytes: number
   private pending = 0
+  /** The byte cap as pages that check it row by row see it (undefined without a cap). */
+  private readonly budget: BuilderByteBudget | undefined
   /** Byte cap bookkeeping: the pending bytes after the last decode, and the largest bytes per row seen. */
   private lastBytes = 0
   private bytesPerRow = 0
@@ -123,6 +134,7 @@ export class BatchAssembler {
       }
       return builder
     })
+    this.budget = maxBytes > 0 ? new BuilderByteBudget(this.builders, maxBytes) : undefined
   }
 
   /** Rows appended and not yet cut into a batch. */
@@ -148,12 +160,32 @@ export class BatchAssembler {
       if (this.pending >= this.maxRows) out.push(this.cut())
       return out
     }
+    if (this.budget !== undefined && page.appendRowsWithin !== undefined) {
+      return this.pushWithin(page, page.appendRowsWithin, this.budget, out)
+    }
     for (;;) {
       const room = Math.min(this.hard ? this.maxRows - this.pending : Infinity, this.byteRoomRows())
       const appended = this.checkCount(page.appendRows(this.builders, room), room)
       this.pending += appended
       if (this.pending >= this.maxRows || (appended > 0 && this.overBytes(appended))) out.push(this.cut())
       if (appended < room) return out
+    }
+  }
+
+  /** {@link push} for a page that checks the byte cap around every row it decodes. */
+  private pushWithin(
+    page: Page,
+    appendRowsWithin: NonNullable<Page["appendRowsWithin"]>,
+    budget: BuilderByteBudget,
+    out: Array<RecordBatch>
+  ): Array<RecordBatch> {
+    for (;;) {
+      const room = this.hard ? this.maxRows - this.pending : Infinity
+      budget.start(this.pending)
+      this.pending += this.checkCount(appendRowsWithin.call(page, this.builders, room, budget), room)
+      const cut = budget.refused || budget.reached || this.pending >= this.maxRows
+      if (!cut) return out
+      if (this.pending > 0) out.push(this.cut())
     }
   }
 

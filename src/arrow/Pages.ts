@@ -3,6 +3,7 @@
  * Drivers with a wire format of their own implement `Page` directly with the type-specific fast paths.
  */
 import type { Page } from "./BatchAssembler.ts"
+import { type ByteBudget, rowValueBytes } from "./ByteBudget.ts"
 import type { ColumnBuilder } from "./ColumnBuilder.ts"
 
 /** A page over row arrays (`rows[r][c]` is column `c` of row `r`); decoded column by column. */
@@ -18,6 +19,18 @@ export const rowsPage = (rows: ReadonlyArray<ReadonlyArray<unknown>>): Page => {
       }
       position = end
       return count
+    },
+    appendRowsWithin(builders: ReadonlyArray<ColumnBuilder>, maxRows: number, budget: ByteBudget): number {
+      const end = position + Math.min(maxRows, rows.length - position)
+      const start = position
+      while (position < end) {
+        const row = rows[position]!
+        if (!budget.admits(rowValueBytes(row))) break
+        for (let c = 0; c < builders.length; c++) builders[c]!.append(row[c])
+        position++
+        if (budget.full()) break
+      }
+      return position - start
     }
   }
 }

@@ -27,6 +27,7 @@
  */
 export { ArrowAssemblyError } from "./ArrowAssemblyError.ts"
 export { ValidityBitmap } from "./Validity.ts"
+export { type ByteBudget, rowValueBytes } from "./ByteBudget.ts"
 export {
   type BatchAssemblerOptions,
   BatchAssembler,

@@ -117,11 +117,15 @@ describe("BatchAssembler row caps", () => {
 describe("BatchAssembler byte cap inside a page", () => {
   /** Bytes a row of `text` takes in a (Int32, Utf8) batch: 4 for the id, 4 for the offset, the UTF-8 bytes. */
   const rowBytes = (text: string) => 8 + Buffer.byteLength(text)
-  const run = (pages: ReadonlyArray<ReadonlyArray<string>>, maxBytes: number, mode: "hard" | "best-effort", maxRows = 1_000_000) => {
+  /** Pages of rows (id, text); `rowByRow` false hides `appendRowsWithin`, as a page that only decodes slices. */
+  const run = (pages: ReadonlyArray<ReadonlyArray<string>>, maxBytes: number, mode: "hard" | "best-effort", maxRows = 1_000_000, rowByRow = true) => {
     const assembler = new BatchAssembler(fields, { maxRows, mode, maxBytes })
     const batches = []
     let id = 0
-    for (const texts of pages) batches.push(...assembler.push(rowsPage(texts.map((t) => [id++, t]))))
+    for (const texts of pages) {
+      const page = rowsPage(texts.map((t) => [id++, t]))
+      batches.push(...assembler.push(rowByRow ? page : { appendRows: (builders, rows) => page.appendRows(builders, rows) }))
+    }
     const last = assembler.flush()
     if (last !== undefined) batches.push(last)
     return batches
@@ -133,8 +137,9 @@ describe("BatchAssembler byte cap inside a page", () => {
         fc.array(fc.array(fc.string({ minLength: 50, maxLength: 100 }), { maxLength: 400 }), { minLength: 1, maxLength: 4 }),
         fc.integer({ min: 300, max: 8000 }),
         fc.constantFrom("hard" as const, "best-effort" as const),
-        (pages, maxBytes, mode) => {
-          const batches = run(pages, maxBytes, mode)
+        fc.boolean(),
+        (pages, maxBytes, mode, rowByRow) => {
+          const batches = run(pages, maxBytes, mode, 1_000_000, rowByRow)
           const texts = pages.flat()
           expect(batches.reduce((n, b) => n + b.numRows, 0)).toBe(texts.length)
           let row = 0
@@ -151,13 +156,43 @@ describe("BatchAssembler byte cap inside a page", () => {
     )
   })
 
+  it("rows of any sizes in one page (pages checking the budget row by row): a batch of several rows stays within the budget plus its last row, below twice the budget, and a row larger than the budget is alone (property)", () => {
+    const sized = fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 200, max: 3_000 }), fc.integer({ min: 5_000, max: 20_000 }))
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(sized, { maxLength: 300 }), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1_000, max: 10_000 }),
+        fc.constantFrom("hard" as const, "best-effort" as const),
+        fc.integer({ min: 1, max: 500 }),
+        (lengths, maxBytes, mode, maxRows) => {
+          const pages = lengths.map((page) => page.map((n, i) => String.fromCharCode(97 + (i % 26)).repeat(n)))
+          const batches = run(pages, maxBytes, mode, maxRows)
+          const texts = pages.flat()
+          expect(batches.reduce((n, b) => n + b.numRows, 0)).toBe(texts.length)
+          let row = 0
+          for (const b of batches) {
+            const rows = texts.slice(row, (row += b.numRows)).map(rowBytes)
+            const bytes = rows.reduce((n, r) => n + r, 0)
+            if (mode === "hard") expect(b.numRows).toBeLessThanOrEqual(maxRows)
+            if (b.numRows > 1) {
+              expect(bytes - rows.at(-1)!, `${b.numRows} rows`).toBeLessThan(maxBytes)
+              expect(bytes, `${b.numRows} rows`).toBeLessThanOrEqual(maxBytes + 8)
+              for (const r of rows) expect(r).toBeLessThanOrEqual(maxBytes)
+            }
+          }
+          if (texts.length > 0) expect(Array.from(ipcRoundTrip(...batches).getChild("name")!, (v) => v)).toEqual(texts)
+        }
+      ),
+      { numRuns: 60 }
+    )
+  })
+
   it("one page of 1,000 rows under a 2,000-byte budget gives many batches; after a row larger than the budget, batches shrink again", () => {
     const texts = Array.from({ length: 1000 }, (_, i) => `row ${i}`.padEnd(60, "."))
     const batches = run([texts], 2000, "hard")
     expect(batches.length).toBeGreaterThan(20)
     for (const b of batches) expect(b.numRows).toBeLessThanOrEqual(Math.ceil(4000 / rowBytes(texts[0]!)))
-    // the batch holding the large row is over the budget by that row; the ones after it are within it (one row each,
-    // as the large row sets the bytes per row expected next, so they undershoot instead)
+    // the large row is a batch alone; the ones after it are within the budget
     const big = "x".repeat(10_000)
     const mixed = [...texts.slice(0, 100), big, ...texts.slice(100, 400)]
     const huge = run([mixed], 2000, "hard")

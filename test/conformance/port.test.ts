@@ -81,16 +81,16 @@ describe("port: batch caps", () => {
         const conn = yield* Connection.Connection
         const unbounded = yield* Stream.runCollect(conn.query("SELECT * FROM MAIN.T", { "mem.read_batch_rows": "40" }))
         expect(unbounded.map((b) => b.numRows)).toEqual([40])
-        // rows take 9 to 18 bytes (id, offset, text, validity), pages hold 4: a 64-byte budget is met by cutting
+        // rows take 9 to 18 bytes (id, offset, text, validity), pages hold 4: a 100-byte budget is met by cutting
         // inside pages, in batches of several rows each, none far above the budget
         const capped = yield* Stream.runCollect(
-          conn.query("SELECT * FROM MAIN.T", { "mem.read_batch_rows": "40", "mem.read_batch_bytes": "64" })
+          conn.query("SELECT * FROM MAIN.T", { "mem.read_batch_rows": "40", "mem.read_batch_bytes": "100" })
         )
         expect(capped.reduce((n, b) => n + b.numRows, 0)).toBe(40)
         expect(capped.length).toBeGreaterThan(4)
         expect(capped.some((b) => b.numRows % 4 !== 0)).toBe(true)
         for (const b of capped.slice(0, -1)) expect(b.numRows).toBeGreaterThanOrEqual(3)
-        for (const b of capped) expect(b.data.children.reduce((n, d) => n + d.byteLength, 0)).toBeLessThanOrEqual(2 * 64)
+        for (const b of capped) expect(b.data.children.reduce((n, d) => n + d.byteLength, 0)).toBeLessThanOrEqual(2 * 100)
       }), { mode: "hard" }))
 
   it.effect("a value that does not fit its column fails INVALID_DATA naming it and releases the cursor", () =>
@@ -195,6 +195,31 @@ describe("port: OUT parameters", () => {
         expect(column(batches, "id")).toEqual(Array.from({ length: 9 }, (_, i) => i))
         expect(column(batches, "b")).toEqual(["x", ...Array.from({ length: 8 }, () => null)])
         expect(column(batches, "c")).toEqual([7, ...Array.from({ length: 8 }, () => null)])
+      }), { mode: "hard" }))
+
+  it.effect("with a result set and OUT values, the byte cap holds inside a page whose rows grow", () =>
+    withMemory(() =>
+      Effect.gen(function*() {
+        const conn = yield* Connection.Connection
+        const texts = Array.from({ length: 200 }, (_, i) => (i < 150 ? "s" : "L".repeat(1_500)))
+        yield* conn.ingest(
+          fromTable(new Arrow.Table({
+            id: Arrow.vectorFromArray(texts.map((_, i) => i), new Arrow.Int32()),
+            name: Arrow.vectorFromArray(texts, new Arrow.Utf8())
+          })),
+          { targetTable: "V" }
+        )
+        const stmt = yield* conn.statement({ "mem.page_rows": "1000", "mem.read_batch_bytes": "2000" })
+        yield* stmt.setSqlQuery("CALL MAIN.V")
+        yield* stmt.bind(outBinding())
+        const batches = yield* Stream.runCollect((yield* stmt.executeQuery).batches)
+        for (const b of batches) {
+          const bytes = b.data.children.reduce((n, d) => n + d.byteLength, 0)
+          if (b.numRows > 1) expect(bytes, `${b.numRows} rows`).toBeLessThanOrEqual(2 * 2000)
+        }
+        expect(column(batches, "id")).toEqual(texts.map((_, i) => i))
+        expect(column(batches, "name")).toEqual(texts)
+        expect(column(batches, "b")).toEqual(["x", ...texts.slice(1).map(() => null)])
       }), { mode: "hard" }))
 
   it.effect("with an empty result set, the OUT values still come back in one row", () =>

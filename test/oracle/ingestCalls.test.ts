@@ -71,6 +71,18 @@ describe("redo.statement.insert_batch_rows: rows per database call", () => {
       const r = yield* ingestCounted(batched(8_400, 700, true))
       expect(r).toEqual({ rows: 8_400, calls: 3, fast: 0, count: 8_400, sum: sumTo(8_400) })
     }), { "redo.statement.insert_batch_rows": "3000", "redo.ingest.struct_type": "nvarchar2" }))
+  it.effect("on oracledb's own encoder one large Arrow batch is split: 3,500 rows at 1,000 per call are 4 executeMany requests at the server", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      // counted by the test server (one per executeMany request it receives), not by the driver; a real database
+      // has no such counter, so there the driver's own count stands in
+      const served = () => server.server?.stats.insertCalls ?? ingestCallsMade()
+      const callsBefore = served()
+      const rowsBefore = server.server?.stats.insertRows
+      const r = yield* ingestCounted(batched(3_500, 3_500, true))
+      expect(r).toEqual({ rows: 3_500, calls: 4, fast: 0, count: 3_500, sum: sumTo(3_500) })
+      expect(served() - callsBefore).toBe(4)
+      if (rowsBefore !== undefined) expect(server.server!.stats.insertRows - rowsBefore).toBe(3_500)
+    }), { "redo.statement.insert_batch_rows": "1000", "redo.ingest.struct_type": "nvarchar2" }))
   it.effect("bound DML: 5 parameter batches of 200 rows at 1,000 per call make one executeMany; every row inserted", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

@@ -74,6 +74,7 @@ describe("startInChildProcess", () => {
       closeQuietly(c)
       const stats = await server.stats()
       expect(stats?.insertRows).toBe(3)
+      expect(stats?.insertCalls).toBe(1)
       expect(stats?.encodedRows).toBe(3)
     } finally {
       await server.close()

@@ -76,6 +76,7 @@ describe("startInChildProcess", () => {
       }
       const stats = await server.stats()
       expect(stats?.insertRows).toBe(3)
+      expect(stats?.insertCalls).toBe(1)
       expect(stats?.insertMs).toBeGreaterThan(0)
       expect(stats?.encodedRows).toBe(3)
     } finally {

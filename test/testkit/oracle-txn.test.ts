@@ -315,6 +315,7 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     const when = new Date(2024, 5, 1, 12, 0, 0)
     const rows = Array.from({ length: 100_000 }, (_, i) => [i, `name ${i}`, i / 4, when])
     const insertedBefore = server.stats.insertRows
+    const callsBefore = server.stats.insertCalls
     const r = await a.executeMany("INSERT INTO bulk_t VALUES (:1, :2, :3, :4)", rows, {
       bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 40 }, { type: oracledb.NUMBER }, { type: oracledb.DATE }]
     })
@@ -322,6 +323,11 @@ describe(`Oracle test server: transactions and executeMany (${version} layout)`,
     // the server took them as one batch execution (its bulk path counts them), not row by row; its speed is the
     // oracle-server benchmark's business, not a test's
     expect(server.stats.insertRows - insertedBefore).toBe(100_000)
+    expect(server.stats.insertCalls - callsBefore).toBe(1)
+    // a single-row execute is no batch execution
+    await a.execute("INSERT INTO bulk_t VALUES (:1, :2, :3, :4)", [100_000, "one more", 1, when])
+    expect(server.stats.insertCalls - callsBefore).toBe(1)
+    await a.execute("DELETE FROM bulk_t WHERE id = 100000")
     await a.commit()
     const check = await b.execute("SELECT COUNT(*), MAX(id), SUM(amount), MIN(created) FROM bulk_t")
     expect(check.rows[0].slice(0, 3)).toEqual([100_000, 99_999, 1249987500 / 1])

@@ -7,6 +7,11 @@
 
 /** Cumulative counters of one test server (milliseconds of server time). */
 export interface ServerStats {
+  /**
+   * Batch (multi-row) execution requests received: one per executeMany call of a client (a database call), however
+   * many rows it carries, so a test can count how a driver cut its rows into calls.
+   */
+  insertCalls: number
   /** Rows received in batch (multi-row) executions and the time from request to reply. */
   insertRows: number
   insertMs: number
@@ -25,6 +30,7 @@ export interface ServerStats {
 
 /** Fresh zeroed counters. */
 export const emptyStats = (): ServerStats => ({
+  insertCalls: 0,
   insertRows: 0,
   insertMs: 0,
   insertCpuMs: 0,

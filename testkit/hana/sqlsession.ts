@@ -499,6 +499,7 @@ export class SqlSession {
   private async execute(session: Session, request: Request): Promise<Reply | undefined> {
     const rows = requestPart(request, PartKind.PARAMETERS)?.argc ?? 0
     if (rows <= 1) return this.executeStatement(session, request)
+    this.ctx.stats.insertCalls++
     this.ctx.stats.insertRows += rows
     return timed(this.ctx.stats, "insert", () => this.executeStatement(session, request))
   }

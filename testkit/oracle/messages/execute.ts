@@ -143,6 +143,7 @@ const countingBatch = async (s: SessionState, handle: (batch: (rows: number) => 
       rows = n
     })
   } finally {
+    if (rows > 1) s.host.stats.insertCalls++
     timer(rows > 1 ? rows : 0, rows > 1)
   }
 }
