@@ -1,5 +1,6 @@
 import { createRequire } from "node:module"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import { CESU8_PAIRS, CESU8_PLAIN, scanCesu8 } from "../../testkit/hana/cesu8-check.ts"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
@@ -122,5 +123,24 @@ describe("HANA test server: character data must be CESU-8 (raw hdb client)", () 
     const cesu = (s: string) => Buffer.from(require("hdb/lib/util/convert.js").encode(s, true) as Buffer)
     const expected = (s: string) => ({ NV: s, V: s, ST: s, AN: s, T: cesu(s), BT: cesu(s), NC: cesu(s) })
     expect(rows.map(({ ID: _id, ...rest }) => rest)).toEqual([expected(text), expected(text), expected("x"), expected("\u{1F600}")])
+  })
+})
+
+describe("scanCesu8", () => {
+  const scan = (hex: string) => {
+    const b = Buffer.from(hex, "hex")
+    return scanCesu8(b, 0, b.length)
+  }
+  it("tells plain text, surrogate pairs and the offset of the first bad byte apart", () => {
+    expect(scan("")).toBe(CESU8_PLAIN)
+    expect(scan("61c3a4e282ac")).toBe(CESU8_PLAIN) // a, ä, €
+    expect(scan("f09f9880")).toBe(CESU8_PLAIN) // U+1F600 as 4-byte UTF-8 (hdb with useCesu8: false)
+    expect(scan("61eda0bdedb880")).toBe(CESU8_PAIRS)
+    expect(scan("6161e080af")).toBe(2) // overlong 3-byte form
+    expect(scan("61f4908080")).toBe(1) // beyond U+10FFFF
+    expect(scan("61eda0bd61")).toBe(1) // high half without its low half
+    expect(scan("eda0bdeda0bd")).toBe(0) // two high halves
+    expect(scan("61e282")).toBe(1) // truncated at the end
+    expect(scan("c1bf")).toBe(0)
   })
 })
