@@ -162,9 +162,10 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     return new HanaError(n.code, n.sqlState, n.message)
   }
   if (e.kind === "Invalid Input Error") {
-    // The server's own day arithmetic (datetime-functions.ts) names the day that has no label; DuckDB's texts stay out.
-    const own = /Date out of range: \S+/.exec(firstLine)?.[0]
-    return new HanaError(339, "HY000", own === undefined ? invalidNumber().message : `invalid number: ${own}`)
+    // Texts the server's own scalar functions raise (datetime-functions.ts, spatial.ts) pass; DuckDB's stay out.
+    const text = firstLine.replace(/^Invalid Input Error: /, "")
+    const own = /^(?:Date out of range: |invalid spatial value: |ST_AsText of |ST_X and ST_Y )/.test(text)
+    return new HanaError(339, "HY000", own ? `invalid number: ${text}` : invalidNumber().message)
   }
   if (e.kind === "Not implemented Error") return HanaError.unsupported(firstLine.replace(/^Not implemented Error: /, ""))
   return HanaError.general(decodeName(firstLine))
