@@ -8,6 +8,7 @@ import { TWO_32 } from "../../src/arrow/Words.ts"
 import { BulkInsertError, BulkRows } from "../engine/index.ts"
 import type { AppendTarget, BulkColumn, ColumnLayout, Prepared, Session } from "../engine/index.ts"
 import { epochDayOfHanaDay } from "./datetime.ts"
+import { CESU8_PAIRS, CESU8_PLAIN, scanCesu8 } from "./cesu8-check.ts"
 import { fromCesu8 } from "./encode.ts"
 import { HanaError, valueTooLarge } from "./errors.ts"
 import { decodeName, encodeName } from "./names.ts"
@@ -128,13 +129,6 @@ const setLongdateMicros = (out: BulkRows, c: number, row: number, low: number, h
   const qLo = Math.floor(((hi - qHi * 10) * TWO_32 + lo) / 10)
   out.setInt64Parts(c, row, qLo, qHi)
   return true
-}
-
-/** True when the CESU-8 bytes [start, start + length) of `b` hold a surrogate (a supplementary character). */
-const hasSurrogate = (b: Buffer, start: number, length: number): boolean => {
-  const end = start + length
-  for (let i = start; i < end; i++) if (b[i] === 0xed && i + 1 < end && b[i + 1]! >= 0xa0) return true
-  return false
 }
 
 /**
@@ -263,8 +257,11 @@ export const decodeBatch = (data: Buffer, count: number, target: BatchTarget): B
             need(len)
             const binary = type === TypeCode.BINARY || type === TypeCode.VARBINARY || type === TypeCode.BSTRING
             if (binary ? layout !== "blob" : layout !== "varchar") throw new NotFast()
-            if (!binary && hasSurrogate(data, o, len)) out.setString(c, row, fromCesu8(data.subarray(o, o + len)))
-            else out.setBytesFrom(c, row, data, o, len)
+            // Bytes that are not CESU-8 take the general path, which refuses them with HANA's error.
+            const scan = binary ? CESU8_PLAIN : scanCesu8(data, o, o + len)
+            if (scan === CESU8_PAIRS) out.setString(c, row, fromCesu8(data.subarray(o, o + len)))
+            else if (scan === CESU8_PLAIN) out.setBytesFrom(c, row, data, o, len)
+            else throw new NotFast()
             o += len
             break
           }

@@ -78,16 +78,17 @@ export const fromCesu8 = (b: Uint8Array): string => {
   return s
 }
 
-/** Copies UTF-8 bytes as CESU-8 (identical unless a 4-byte sequence occurs). */
-const writeCesu = (w: ByteWriter, bytes: Uint8Array): void => {
-  let four = false
+/** UTF-8 bytes as CESU-8 (the same bytes unless a 4-byte sequence occurs). */
+const asCesu8 = (bytes: Uint8Array): Uint8Array => {
   for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i]! >= 0xf0) {
-      four = true
-      break
-    }
+    if (bytes[i]! >= 0xf0) return cesu8(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"))
   }
-  const data = four ? cesu8(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) : bytes
+  return bytes
+}
+
+/** Copies UTF-8 bytes as CESU-8. */
+const writeCesu = (w: ByteWriter, bytes: Uint8Array): void => {
+  const data = asCesu8(bytes)
   w.lengthIndicator(data.length)
   w.bytes(data)
 }
@@ -505,9 +506,10 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         let digits = b.length > 0
         for (let k = 0; digits && k < b.length; k++) digits = b[k]! >= 0x30 && b[k]! <= 0x39
         if (!digits) {
-          w.lengthIndicator(b.length + 1)
+          const text = asCesu8(b)
+          w.lengthIndicator(text.length + 1)
           w.u8(declared)
-          w.bytes(b)
+          w.bytes(text)
           return
         }
         let start = 0

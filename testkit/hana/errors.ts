@@ -9,6 +9,7 @@
  */
 import { EngineError } from "../engine/index.ts"
 import { decodeName } from "./names.ts"
+import { invalidNumber, numberError, numericOverflow } from "./number-errors.ts"
 
 /** A HANA SQL error as sent in an ERROR part. */
 export class HanaError extends Error {
@@ -78,13 +79,6 @@ export const DATE_OUT_OF_RANGE = "invalid DATE, TIME or TIMESTAMP value: out of 
  * CHECKs out, as a real HANA enforces lengths and ranges without listing constraints for them.
  */
 export const SERVER_CHECK_TEXTS: readonly string[] = [VALUE_TOO_LARGE, DATE_OUT_OF_RANGE]
-
-/** HANA's 314 for a value beyond its type's range or a DECIMAL's precision (SQL Error Codes: ERR_SQL_NUMERIC_OVERFLOW). */
-const numericOverflow = (detail: string): HanaError => new HanaError(314, "22003", `numeric overflow: ${detail}`)
-
-/** DuckDB's texts for a number that does not fit its target type (as opposed to text that is no number at all). */
-const OUT_OF_RANGE =
-  /out of range|Could not cast value .* to (?:DECIMAL|U?TINYINT|U?SMALLINT|U?INTEGER|U?BIGINT|HUGEINT)|Could not convert string "[-+]?\d*\.?\d+(?:[eE][-+]?\d+)?" to DECIMAL|overflow/i
 
 const quoted = (message: string): string | undefined => {
   const m = /(?:with name|name) "?([^"!\s]+)"?/.exec(message)
@@ -161,11 +155,17 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
   if (e.kind === "Conversion Error" && /(date|timestamp) field (format|value)/i.test(firstLine)) {
     return new HanaError(303, "22007", `invalid DATE, TIME or TIMESTAMP value: ${firstLine.replace(/^Conversion Error: /, "")}`)
   }
-  if ((e.kind === "Conversion Error" || e.kind === "Out of Range Error") && OUT_OF_RANGE.test(firstLine)) {
-    return numericOverflow(firstLine.replace(/^[A-Za-z ]+Error: /, ""))
+  // HANA's own texts only (number-errors.ts): DuckDB's wording and type names never reach the client.
+  if (e.kind === "Conversion Error" || e.kind === "Out of Range Error") {
+    const text = firstLine.replace(/^[A-Za-z ]+Error: /, "")
+    const n = numberError(text) ?? (e.kind === "Out of Range Error" ? numericOverflow() : invalidNumber())
+    return new HanaError(n.code, n.sqlState, n.message)
   }
-  if (e.kind === "Conversion Error" || e.kind === "Invalid Input Error" || e.kind === "Out of Range Error") {
-    return new HanaError(339, "HY000", `invalid number: ${firstLine.replace(/^[A-Za-z ]+Error: /, "")}`)
+  if (e.kind === "Invalid Input Error") {
+    // Texts the server's own scalar functions raise (datetime-functions.ts, spatial.ts) pass; DuckDB's stay out.
+    const text = firstLine.replace(/^Invalid Input Error: /, "")
+    const own = /^(?:Date out of range: |invalid spatial value: |ST_AsText of |ST_X and ST_Y )/.test(text)
+    return new HanaError(339, "HY000", own ? `invalid number: ${text}` : invalidNumber().message)
   }
   if (e.kind === "Not implemented Error") return HanaError.unsupported(firstLine.replace(/^Not implemented Error: /, ""))
   return HanaError.general(decodeName(firstLine))

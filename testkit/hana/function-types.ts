@@ -8,18 +8,41 @@
  *   sums are reported and sent as BIGINT).
  * - LPAD / RPAD take a number as the string to pad (HANA converts it implicitly to NVARCHAR), and the pad pattern is
  *   optional (default a blank; "LPAD Function (String)", "RPAD Function (String)").
+ * - YEAR, MONTH, DAYOFMONTH, DAYOFYEAR, HOUR and MINUTE return INTEGER (DuckDB: BIGINT; SAP HANA SQL Reference,
+ *   "YEAR Function (Datetime)" & co.: "returns an integer"), and so does `EXTRACT(YEAR | MONTH | DAY | HOUR | MINUTE
+ *   FROM d)` ("EXTRACT Function (Datetime)"), which translate.ts rewrites to the same macros. EXTRACT(SECOND …) is
+ *   left to DuckDB (HANA's type for it is not confirmed).
  */
 
 /** HANA function names and the session macros that implement them. */
 export const TYPED_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
   ["LENGTH", "hana_length"],
   ["LPAD", "hana_lpad"],
-  ["RPAD", "hana_rpad"]
+  ["RPAD", "hana_rpad"],
+  ["YEAR", "hana_year"],
+  ["MONTH", "hana_month"],
+  ["DAYOFMONTH", "hana_dayofmonth"],
+  ["DAYOFYEAR", "hana_dayofyear"],
+  ["HOUR", "hana_hour"],
+  ["MINUTE", "hana_minute"]
 ]
+
+/** The fields of `EXTRACT(field FROM d)` rewritten to `macro(d)` (INTEGER as in HANA). */
+export const EXTRACT_FIELDS: ReadonlyMap<string, string> = new Map([
+  ["YEAR", "hana_year"],
+  ["MONTH", "hana_month"],
+  ["DAY", "hana_dayofmonth"],
+  ["HOUR", "hana_hour"],
+  ["MINUTE", "hana_minute"]
+])
+
+/** HANA names of {@link TYPED_FUNCTIONS} that are also SQL keywords (translate.ts keeps keywords verbatim otherwise). */
+export const KEYWORD_FUNCTIONS: ReadonlySet<string> = new Set(["YEAR", "MONTH", "HOUR", "MINUTE"])
 
 /** The session macros behind {@link TYPED_FUNCTIONS} (TEMP macros, created at login with the others). */
 export const TYPED_FUNCTION_MACROS: readonly string[] = [
   "CREATE OR REPLACE TEMP MACRO hana_length(x) AS CASE WHEN typeof(x) = 'BLOB' THEN CAST(octet_length(CAST(x AS BLOB)) AS INTEGER) ELSE CAST(length(CAST(x AS VARCHAR)) AS INTEGER) END",
   "CREATE OR REPLACE TEMP MACRO hana_lpad(s, n, p := ' ') AS lpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)",
-  "CREATE OR REPLACE TEMP MACRO hana_rpad(s, n, p := ' ') AS rpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)"
+  "CREATE OR REPLACE TEMP MACRO hana_rpad(s, n, p := ' ') AS rpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)",
+  ...["year", "month", "dayofmonth", "dayofyear", "hour", "minute"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(${f}(d) AS INTEGER)`)
 ]

@@ -7,7 +7,7 @@ import { blobValue } from "@duckdb/node-api"
 import type { EngineValue } from "../engine/index.ts"
 import { civilFromDays } from "../common/civil.ts"
 import { epochDayOfHanaDay, EPOCH_DAYDATE } from "./datetime.ts"
-import { fromCesu8 } from "./encode.ts"
+import { cesu8Text } from "./cesu8-check.ts"
 import { TypeCode } from "./types.ts"
 import { lengthIndicatorSize, MalformedPacket, NULL_LENGTH, readLengthIndicator } from "./wire.ts"
 
@@ -154,7 +154,7 @@ export const decodeParameters = (
           const bytes = data.subarray(o, o + len)
           o += len
           const binary = type === TypeCode.BINARY || type === TypeCode.VARBINARY || type === TypeCode.BSTRING
-          values.push(binary ? blobValue(new Uint8Array(bytes)) : fromCesu8(bytes))
+          values.push(binary ? blobValue(new Uint8Array(bytes)) : cesu8Text(bytes, `parameter ${p + 1}${rows > 1 ? ` of row ${row + 1}` : ""}`))
           break
         }
         case TypeCode.DATE: {
@@ -258,5 +258,5 @@ export const decodeParameters = (
 /** The bind value of a completed LOB. */
 export const lobValue = (lob: PendingLob): EngineValue => {
   const bytes = Buffer.concat(lob.chunks)
-  return lob.kind === "BLOB" ? blobValue(new Uint8Array(bytes)) : fromCesu8(bytes)
+  return lob.kind === "BLOB" ? blobValue(new Uint8Array(bytes)) : cesu8Text(bytes, `the ${lob.kind} of parameter ${lob.index + 1}`)
 }

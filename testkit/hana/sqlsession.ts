@@ -8,6 +8,7 @@ import * as crypto from "node:crypto"
 import { BulkInsertError, columnInfo } from "../engine/index.ts"
 import type { BulkRows, Outcome, Prepared, Session } from "../engine/index.ts"
 import { batchError, batchTarget, decodeBatch } from "./bulk-insert.ts"
+import { cesu8Text } from "./cesu8-check.ts"
 import { cesu8, encodeParameterMetadata, fromCesu8 } from "./encode.ts"
 import { fromEngineError, HanaError } from "./errors.ts"
 import { decodeParameters, lobValue } from "./params.ts"
@@ -127,13 +128,13 @@ export class SqlSession {
       case MessageType.EXECUTE_DIRECT: {
         const command = requestPart(request, PartKind.COMMAND)
         if (command === undefined) throw new MalformedPacket("COMMAND part missing")
-        const sql = fromCesu8(command.data)
+        const sql = cesu8Text(command.data, "the statement text")
         return this.executeDirect(session, sql, request.commit, request)
       }
       case MessageType.PREPARE: {
         const command = requestPart(request, PartKind.COMMAND)
         if (command === undefined) throw new MalformedPacket("COMMAND part missing")
-        return this.prepare(session, fromCesu8(command.data))
+        return this.prepare(session, cesu8Text(command.data, "the statement text"))
       }
       case MessageType.EXECUTE:
         return this.execute(session, request)

@@ -7,7 +7,7 @@ import { parseIdentityStatement } from "./identity/statements.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import { typeDateArguments } from "./datetime-arguments.ts"
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
-import { TYPED_FUNCTION_MACROS, TYPED_FUNCTIONS } from "./function-types.ts"
+import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTION_MACROS, TYPED_FUNCTIONS } from "./function-types.ts"
 import { alterTableClauses, recordTableOptions, tableOptions, withoutColumnClauses } from "./table-clauses.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
@@ -302,6 +302,17 @@ const rewrite = (input: readonly Token[], session: SessionValues): string => {
           const value = session.context?.get(key.v.toUpperCase())
           parts.push(value === undefined ? "CAST(NULL AS VARCHAR)" : `CAST(${quoteString(value)} AS VARCHAR)`)
           i += 3
+          break
+        }
+        // EXTRACT(YEAR FROM d) → hana_year ( d ): INTEGER as in HANA (function-types.ts).
+        const field = !qualified && call && U === "EXTRACT" && upper(tokens[i + 3]) === "FROM" ? EXTRACT_FIELDS.get(upper(tokens[i + 2])) : undefined
+        if (field !== undefined) {
+          parts.push(field, "(")
+          i += 3
+          break
+        }
+        if (!qualified && call && KEYWORD_FUNCTIONS.has(U)) {
+          parts.push(FUNCTIONS.get(U)!)
           break
         }
         if (!qualified && call && !KEYWORDS.has(U) && !["INTO", "TABLE", "REFERENCES", "VIEW", "EXISTS", "UPDATE", "JOIN", "FROM"].includes(prevWord)) {

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import type { HdbClient, HdbResultSet } from "./hana/client.ts"
+
+/** hdb's type code of INTEGER (node_modules/hdb/lib/protocol/common/TypeCode.js). */
+const INT = 3
+
+/** Words of DuckDB's error vocabulary that a HANA client must never see. */
+const DUCKDB_WORDS = /INT8|INT16|INT32|INT64|INT128|HUGEINT|Conversion Error|Out of Range Error|Invalid Input Error|Could not|can't be cast|destination type|Casting value/
+
+describe("HANA test server: datetime part functions and engine error texts as HANA gives them (raw hdb client)", () => {
+  let server: HanaTestServerHandle
+  let c: HdbClient
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
+    await exec(c, "CREATE TABLE ft (id INTEGER, d DATE, ts TIMESTAMP, small SMALLINT, amount DECIMAL(5,2), tiny TINYINT, n NVARCHAR(10))")
+    await exec(c, "INSERT INTO ft VALUES (1, '2024-03-17', '2024-03-17 10:11:12', 1, 1.5, 1, 'abc')")
+  })
+  afterAll(async () => {
+    closeQuietly(c)
+    await server.close()
+  })
+
+  const types = async (sql: string) => {
+    const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))
+    rs.close()
+    return rs.metadata.map((m) => m.dataType)
+  }
+
+  it("EXTRACT, YEAR, MONTH, DAYOFMONTH, HOUR and MINUTE are INTEGER", async () => {
+    // SAP HANA SQL Reference, "YEAR Function (Datetime)", "MONTH …", "DAYOFMONTH …", "HOUR …", "MINUTE …": each
+    // returns an integer (INTEGER); "EXTRACT Function (Datetime)" returns the field as an integer as well.
+    const sql =
+      "SELECT EXTRACT(YEAR FROM d) AS EY, EXTRACT(MONTH FROM ts) AS EM, EXTRACT(DAY FROM d) AS ED, YEAR(d) AS Y, MONTH(ts) AS M, " +
+      "DAYOFMONTH(d) AS DM, HOUR(ts) AS H, MINUTE(ts) AS MI FROM ft"
+    expect(await types(sql)).toEqual([INT, INT, INT, INT, INT, INT, INT, INT])
+    expect(await exec(c, sql)).toEqual([{ EY: 2024, EM: 3, ED: 17, Y: 2024, M: 3, DM: 17, H: 10, MI: 11 }])
+    expect(await exec(c, "SELECT id FROM ft WHERE YEAR(d) = 2024 AND EXTRACT(MONTH FROM d) = 3")).toEqual([{ ID: 1 }])
+  })
+
+  it("314 and 339 carry HANA's own text, not DuckDB's", async () => {
+    // SAP HANA SQL Reference, "SQL Error Codes": 314 ERR_SQL_NUMERIC_OVERFLOW "numeric overflow", 339
+    // ERR_SQL_INV_NUMBER "invalid number"; the detail names the value and the HANA type it does not fit.
+    const cases: ReadonlyArray<readonly [string, number, string]> = [
+      ["INSERT INTO ft (id, small) VALUES (2, 300000)", 314, "numeric overflow: 300000 is out of range for SMALLINT"],
+      ["INSERT INTO ft (id, amount) VALUES (2, 123456)", 314, "numeric overflow: 123456 is out of range for DECIMAL(5,2)"],
+      ["INSERT INTO ft (id, tiny) VALUES (2, 300)", 314, "numeric overflow: 300 is out of range for TINYINT"],
+      ["SELECT CAST(n AS INTEGER) AS X FROM ft", 339, "invalid number: not a valid number string 'abc'"],
+      ["SELECT CAST('1.2.3' AS DECIMAL(5,2)) AS X FROM DUMMY", 339, "invalid number: not a valid number string '1.2.3'"]
+    ]
+    for (const [sql, code, message] of cases) {
+      const err = await failure(exec(c, sql))
+      expect([sql, err.code, err.message]).toEqual([sql, code, message])
+    }
+    const sum = await failure(exec(c, "SELECT CAST(2147483647 AS INTEGER) + id AS X FROM ft"))
+    expect(sum.code).toBe(314)
+    expect(sum.message).not.toMatch(DUCKDB_WORDS)
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM ft")).toEqual([{ N: 1 }])
+  })
+})
