@@ -351,6 +351,14 @@ export const make = Effect.fnUntraced(function*(
 
   /** `afterCommit` callbacks of each open transaction level, run when the outermost level commits. */
   const afterCommitBuffers = new WeakMap<SqlClient.TransactionConnection.Service, Array<Effect.Effect<void>>>()
+  /** `reactivity` whose invalidations (also `mutation`'s) are kept like `afterCommit` callbacks. */
+  const deferInvalidations = (reactivity: Reactivity.Reactivity): Reactivity.Reactivity => {
+    const invalidate = (keys: Parameters<Reactivity.Reactivity["invalidate"]>[0]) =>
+      afterCommit(Effect.sync(() => reactivity.invalidateUnsafe(keys)))
+    const mutation = <A, E, R>(keys: Parameters<typeof invalidate>[0], effect: Effect.Effect<A, E, R>) =>
+      Effect.tap(effect, invalidate(keys))
+    return { ...reactivity, invalidate, mutation }
+  }
   /** Runs `effect` as transaction level `level`; its callbacks go to `parent` (or run) when it succeeds. */
   const asLevel = <A, E, R>(
     effect: Effect.Effect<A, E, R>,
@@ -360,7 +368,13 @@ export const make = Effect.fnUntraced(function*(
   ): Effect.Effect<A, E | AdbcError, R> => {
     const callbacks: Array<Effect.Effect<void>> = []
     afterCommitBuffers.set(level, callbacks)
-    return run(Effect.provideService(effect, transactionService, level)).pipe(
+    // Reactivity invalidations wait for the commit too, as effect/sql's own transactions make them wait
+    const inner = Effect.withFiber<A, E, R>((fiber) => {
+      const reactivity = Context.getOrUndefined(fiber.context, Reactivity.Reactivity)
+      const provided = Effect.provideService(effect, transactionService, level)
+      return reactivity === undefined ? provided : Effect.provideService(provided, Reactivity.Reactivity, deferInvalidations(reactivity))
+    })
+    return run(inner).pipe(
       Effect.tap(() =>
         parent !== undefined
           ? Effect.sync(() => parent.push(...callbacks))

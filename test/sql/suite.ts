@@ -13,6 +13,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Migrator } from "effect/sql"
+import { Reactivity } from "effect/reactivity"
 import type * as Client from "../../src/sql/Client.ts"
 import { fromFileSystem } from "../../src/sql/Migrator.ts"
 import { fromDatabaseName, toDatabaseName } from "../../src/sql/Names.ts"
@@ -265,6 +266,30 @@ export const sqlClientSuite = (target: SqlTarget) => {
         yield* note("no transaction")
         expect(ran).toEqual(["outer", "inner", "no transaction"])
       })))
+
+    it.live("Reactivity invalidations inside withTransaction wait for the outermost commit and are dropped on rollback", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const reactivity = yield* Reactivity.Reactivity
+        const table = uniqueName("SQLRX")
+        yield* createTable(table, `ID ${t.int}`)
+        const seen: Array<string> = []
+        reactivity.registerUnsafe(["people"], () => seen.push("people"))
+        const insert = (ID: number) => Reactivity.mutation(sql`INSERT INTO ${sql(table)} ${sql.insert({ ID })}`, ["people"])
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* insert(1)
+          yield* Reactivity.invalidate(["people"])
+          yield* sql.withTransaction(insert(2))
+          yield* Effect.exit(sql.withTransaction(Effect.andThen(insert(3), Effect.fail("inner fails"))))
+          expect(seen).toEqual([])
+        }))
+        // the committed level's two invalidations and its savepoint's one; not the rolled-back savepoint's
+        expect(seen).toEqual(["people", "people", "people"])
+        yield* Effect.exit(sql.withTransaction(Effect.andThen(insert(4), Effect.fail("boom"))))
+        expect(seen).toHaveLength(3)
+        yield* insert(5)
+        expect(seen).toHaveLength(4)
+      }).pipe(Effect.provide(Reactivity.layer))))
 
     it.live("an interrupted transaction is rolled back and nothing hangs", () =>
       run(Effect.gen(function*() {
