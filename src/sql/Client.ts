@@ -26,6 +26,7 @@ import { BatchRows, type DialectSpec, guardDialect, json } from "./Compiler.ts"
 import { type ErrorTable, toSqlError } from "./Errors.ts"
 import { TransactionalDdl } from "./Migrator.ts"
 import { parameterRows, toArrowBatch, UnsupportedParameter } from "./Params.ts"
+import { parseReturning, type ReturningMode, runReturning } from "./Returning.ts"
 import { batchToArrays, batchToObjects } from "./Rows.ts"
 
 /**
@@ -112,6 +113,8 @@ export interface ClientSpec {
    * faster than binding JS values); when ingest refuses the data's types, the statement runs bound as usual.
    */
   readonly insertsAsIngest?: boolean | undefined
+  /** How DML with `RETURNING` gives back its rows (see `Returning.ts`). */
+  readonly returning: ReturningMode
 }
 
 const QUOTED_NAME = String.raw`"(?:[^"]|"")*"`
@@ -251,6 +254,14 @@ export const make = Effect.fnUntraced(function*(
     onBatch: (batch: Arrow.RecordBatch) => void
   ): Effect.Effect<number, SqlError.SqlError> =>
     Effect.scoped(Effect.gen(function*() {
+      const returning = parseReturning(sql)
+      if (returning !== undefined) {
+        const batches = yield* runReturning(connection, spec.returning, returning, params, spec.dialect.placeholder)
+        return batches.reduce((rows, batch) => {
+          onBatch(batch)
+          return rows + batch.numRows
+        }, 0)
+      }
       const bulk = spec.insertsAsIngest ? bulkInsertOf(sql, params) : undefined
       if (bulk !== undefined) {
         const ingested = yield* ingestRows(connection, bulk)

@@ -7,12 +7,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
-import { Cause, Deferred, Effect, Exit, Fiber, Layer, Redacted, Stream } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, Layer, Redacted, Schema, Stream } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Migrator } from "effect/sql"
+import { Migrator, SqlModel } from "effect/sql"
+import { Model } from "effect/schema"
 import { Reactivity } from "effect/reactivity"
 import type * as Client from "../../src/sql/Client.ts"
 import { fromFileSystem } from "../../src/sql/Migrator.ts"
@@ -32,6 +33,13 @@ export const sqlErrorOf = <A>(exit: Exit.Exit<A, unknown>): SqlError.SqlError =>
 
 /** An array the caller knows to hold at least one element, as `sql.insert` asks. */
 export const nonEmpty = <A>(items: Array<A>): [A, ...Array<A>] => items as [A, ...Array<A>]
+
+/** A row of the repository test's table, fields in camelCase (the client maps them to upper-case columns). */
+class Member extends Model.Class<Member>("Member")({
+  id: Schema.Number,
+  fullName: Schema.String,
+  team: Schema.NullOr(Schema.String)
+}) {}
 
 export const sqlClientSuite = (target: SqlTarget) => {
   const server = target.useServer()
@@ -310,6 +318,44 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(Date.now() - began).toBeLessThan(4_500)
         expect(yield* sql`SELECT COUNT(*) AS C FROM ${sql(table)}`).toEqual([{ C: 0 }])
       }), { poolSize: 2 }), 30_000)
+  })
+
+  describe(`${target.name}: repository`, () => {
+    it.live("SqlModel.makeRepository: insert and update return the row, findById, delete, all inside a transaction too", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLREPO")
+        yield* createTable(table, `ID ${t.int} NOT NULL PRIMARY KEY, FULL_NAME ${t.text} NOT NULL, TEAM ${t.text}`)
+        const members = yield* SqlModel.makeRepository(Member, { tableName: table, spanPrefix: "Members", idColumn: "id" })
+        const ada = yield* members.insert(Member.insert.make({ id: 1, fullName: "Ada", team: null }))
+        expect(ada).toBeInstanceOf(Member)
+        expect({ ...ada }).toEqual({ id: 1, fullName: "Ada", team: null })
+        const grace = yield* members.update(Member.update.make({ id: 1, fullName: "Ada Lovelace", team: "core" }))
+        expect({ ...grace }).toEqual({ id: 1, fullName: "Ada Lovelace", team: "core" })
+        expect({ ...(yield* members.findById(1)) }).toEqual({ id: 1, fullName: "Ada Lovelace", team: "core" })
+        // a transaction that fails undoes the insert and the update
+        const undone = yield* Effect.exit(sql.withTransaction(Effect.gen(function*() {
+          yield* members.insert(Member.insert.make({ id: 2, fullName: "Grace", team: "compilers" }))
+          yield* members.update(Member.update.make({ id: 1, fullName: "changed", team: null }))
+          return yield* Effect.fail("undo")
+        })))
+        expect(Exit.isFailure(undone)).toBe(true)
+        expect(yield* sql`SELECT ID, FULL_NAME FROM ${sql(table)} ORDER BY ID`.withoutTransform).toEqual([{ ID: 1, FULL_NAME: "Ada Lovelace" }])
+        // updating a row that is not there returns no row (the repository dies with NoSuchElementError)
+        const missing = yield* Effect.exit(members.update(Member.update.make({ id: 9, fullName: "nobody", team: null })))
+        expect(Exit.isFailure(missing) && Cause.pretty(missing.cause)).toMatch(/NoSuchElement/)
+        // a failed insert (duplicate key) returns nothing and leaves the table as it was
+        const duplicate = sqlErrorOf(yield* Effect.exit(members.insert(Member.insert.make({ id: 1, fullName: "twin", team: null }))))
+        expect(duplicate.reason._tag).toBe("UniqueViolation")
+        yield* members.delete(1)
+        expect(yield* Effect.exit(members.findById(1))).toMatchObject({ _tag: "Failure" })
+        expect(yield* sql`SELECT COUNT(*) AS C FROM ${sql(table)}`).toEqual([{ c: 0 }])
+        // sql.insert(...).returning of several records returns one row per record, in order
+        const rows = yield* sql`INSERT INTO ${sql(table)} ${
+          sql.insert([{ id: 3, fullName: "C", team: "x" }, { id: 4, fullName: "D", team: null }]).returning("*")
+        }`
+        expect(rows).toEqual([{ id: 3, fullName: "C", team: "x" }, { id: 4, fullName: "D", team: null }])
+      }), { transformResultNames: fromDatabaseName, transformQueryNames: toDatabaseName }))
   })
 
   describe(`${target.name}: errors`, () => {
