@@ -355,6 +355,9 @@ export const sqlClientSuite = (target: SqlTarget) => {
           sql.insert([{ id: 3, fullName: "C", team: "x" }, { id: 4, fullName: "D", team: null }]).returning("*")
         }`
         expect(rows).toEqual([{ id: 3, fullName: "C", team: "x" }, { id: 4, fullName: "D", team: null }])
+        // a delete returns the rows it removed
+        expect(yield* sql`DELETE FROM ${sql(table)} WHERE ${sql("id")} = ${3} RETURNING *`).toEqual([{ id: 3, fullName: "C", team: "x" }])
+        expect(yield* sql`SELECT ID FROM ${sql(table)}`.withoutTransform).toEqual([{ ID: 4 }])
       }), { transformResultNames: fromDatabaseName, transformQueryNames: toDatabaseName }))
   })
 
