@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
-import { Cause, Deferred, Effect, Exit, Fiber, Layer, Redacted, Schema, Stream } from "effect"
+import { Cause, Config, ConfigProvider, Deferred, Effect, Exit, Fiber, Layer, Redacted, Schema, Stream } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -404,6 +404,20 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(error.reason._tag).toBe("AuthenticationError")
         expect(error.isRetryable).toBe(false)
         expect(JSON.stringify(error) + String(error) + Cause.pretty((exit as Exit.Failure<unknown, unknown>).cause)).not.toContain("Wr0ng-Secret-Pw")
+      }))
+
+    it.live("layerConfig reads the configuration through Config; a bad value fails the layer naming the key", () =>
+      Effect.gen(function*() {
+        const layer = target.layerConfig({ uri: Config.Redacted("DB_URI"), poolSize: Config.Int("DB_POOL_SIZE") })
+        const provider = (env: Record<string, string>) => ConfigProvider.layer(ConfigProvider.fromEnv({ env }))
+        const rows = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1 AS N FROM ${sql.literal(target.dual)}`).pipe(
+          Effect.provide(Layer.fresh(layer).pipe(Layer.provide(provider({ DB_URI: server.uri, DB_POOL_SIZE: "2" }))))
+        )
+        expect(rows).toEqual([{ N: 1 }])
+        const bad = yield* Effect.exit(
+          Layer.build(Layer.fresh(layer).pipe(Layer.provide(provider({ DB_URI: server.uri, DB_POOL_SIZE: "two" })))).pipe(Effect.scoped)
+        )
+        expect(Exit.isFailure(bad) && Cause.pretty(bad.cause)).toMatch(/DB_POOL_SIZE/)
       }))
 
     it.live("an option the driver does not accept fails before any I/O, naming the option", () =>
