@@ -361,6 +361,31 @@ export const sqlClientSuite = (target: SqlTarget) => {
       }), { transformResultNames: fromDatabaseName, transformQueryNames: toDatabaseName }))
   })
 
+  describe(`${target.name}: returning limits`, () => {
+    it.live("what returning cannot give back fails saying why and writes nothing", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLRL")
+        yield* createTable(table, `ID ${t.int}, NAME ${t.text}`)
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert([{ ID: 1, NAME: "a" }, { ID: 2, NAME: "b" }])}`
+        const names = sql`SELECT NAME FROM ${sql(table)} ORDER BY ID`
+        if (target.name === "oracle") {
+          // OUT binds hold one row: an update of two rows is refused and undone
+          const several = sqlErrorOf(yield* Effect.exit(sql`UPDATE ${sql(table)} SET NAME = ${"x"} RETURNING *`))
+          expect(several.message).toMatch(/RETURNING \.\.\. INTO returned 2 rows/)
+        } else {
+          // HANA reads an inserted row back by the primary key: a table without one is refused, the insert undone
+          const noKey = sqlErrorOf(yield* Effect.exit(sql`INSERT INTO ${sql(table)} ${sql.insert({ ID: 3, NAME: "c" }).returning("*")}`))
+          expect(noKey.message).toMatch(/primary key, and .* has none/)
+          // an update gives back every row its WHERE selects
+          const updated = yield* sql<{ ID: number }>`UPDATE ${sql(table)} SET NAME = ${"x"} WHERE ID > ${0} RETURNING ID`
+          expect(updated.map((r) => r.ID).sort()).toEqual([1, 2])
+          yield* sql`UPDATE ${sql(table)} SET NAME = CASE WHEN ID = 1 THEN 'a' ELSE 'b' END`
+        }
+        expect(yield* names).toEqual([{ NAME: "a" }, { NAME: "b" }])
+      })))
+  })
+
   describe(`${target.name}: errors`, () => {
     it.live("unique, NOT NULL and syntax errors get their reasons, with the vendor code kept in the cause", () =>
       run(Effect.gen(function*() {
