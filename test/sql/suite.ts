@@ -12,7 +12,7 @@ import { SqlClient, SqlError } from "effect/sql"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Migrator, SqlModel } from "effect/sql"
+import { Migrator, SqlModel, SqlResolver, SqlSchema } from "effect/sql"
 import { Model } from "effect/schema"
 import { Reactivity } from "effect/reactivity"
 import type * as Client from "../../src/sql/Client.ts"
@@ -358,6 +358,40 @@ export const sqlClientSuite = (target: SqlTarget) => {
         // a delete returns the rows it removed
         expect(yield* sql`DELETE FROM ${sql(table)} WHERE ${sql("id")} = ${3} RETURNING *`).toEqual([{ id: 3, fullName: "C", team: "x" }])
         expect(yield* sql`SELECT ID FROM ${sql(table)}`.withoutTransform).toEqual([{ ID: 4 }])
+      }), { transformResultNames: fromDatabaseName, transformQueryNames: toDatabaseName }))
+  })
+
+  describe(`${target.name}: resolvers and schemas`, () => {
+    it.live("SqlResolver.findById batches concurrent lookups into one query; SqlSchema decodes the rows", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLRES")
+        yield* createTable(table, `ID ${t.int} NOT NULL PRIMARY KEY, FULL_NAME ${t.text} NOT NULL, TEAM ${t.text}`)
+        yield* sql`INSERT INTO ${sql(table)} ${
+          sql.insert([{ id: 1, fullName: "Ada", team: "core" }, { id: 2, fullName: "Grace", team: null }, { id: 3, fullName: "Tony", team: "core" }])
+        }`
+        const queries: Array<ReadonlyArray<number>> = []
+        const byId = SqlResolver.findById({
+          Id: Schema.Number,
+          Result: Member,
+          ResultId: (member) => member.id,
+          execute: (ids) => {
+            queries.push(ids)
+            return sql`SELECT * FROM ${sql(table)} WHERE ${sql("id")} IN ${sql.in(ids)}`
+          }
+        })
+        const found = yield* Effect.forEach([3, 1, 2], SqlResolver.request(byId), { concurrency: "unbounded" })
+        expect(found.map((m) => m.fullName)).toEqual(["Tony", "Ada", "Grace"])
+        expect(queries).toHaveLength(1)
+        expect([...queries[0]!].sort()).toEqual([1, 2, 3])
+        const byTeam = SqlSchema.findAll({
+          Request: Schema.String,
+          Result: Member,
+          execute: (team) => sql`SELECT * FROM ${sql(table)} WHERE ${sql("team")} = ${team} ORDER BY ${sql("id")}`
+        })
+        const core = yield* byTeam("core")
+        expect(core.every((m) => m instanceof Member)).toBe(true)
+        expect(core.map((m) => m.id)).toEqual([1, 3])
       }), { transformResultNames: fromDatabaseName, transformQueryNames: toDatabaseName }))
   })
 
