@@ -440,6 +440,28 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(syntax.message).toContain(String(target.codes.syntax))
       })))
 
+    // the HANA test server takes no row locks (testkit/hana/README.md), so this runs on Oracle only
+    it.live.skipIf(target.name === "hana")("a row locked FOR UPDATE by another transaction: NOWAIT fails with a retryable LockTimeoutError", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLLK")
+        yield* createTable(table, `ID ${t.int}`)
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert({ ID: 1 })}`
+        const locked = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const holder = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SELECT ID FROM ${sql(table)} FOR UPDATE`
+          yield* Deferred.succeed(locked, undefined)
+          yield* Deferred.await(release)
+        })))
+        yield* Deferred.await(locked)
+        const busy = yield* Effect.exit(sql`SELECT ID FROM ${sql(table)} FOR UPDATE NOWAIT`)
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(holder)
+        expect(sqlErrorOf(busy).reason._tag).toBe("LockTimeoutError")
+        expect(sqlErrorOf(busy).isRetryable).toBe(true)
+      }), { poolSize: 2 }))
+
     it.live.skipIf(target.real)("a lost connection is a retryable ConnectionError and the pool replaces the connection", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
