@@ -75,7 +75,7 @@ export const make = (
   config: HanaClientConfig
 ): Effect.Effect<HanaClient, SqlError.SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.map(
-    Client.make({ driver: HanaDriver, dialect, errors: errorTable, makeCompiler, transactionalDdl }, config),
+    Client.make({ driver: HanaDriver, dialect, errors: errorTable, makeCompiler, transactionalDdl, returning: "selectBack" }, config),
     (client) => Object.assign(client, { [TypeId]: TypeId, config }) as HanaClient
   )
 

@@ -982,6 +982,9 @@ const statementKind = (sql: string): "query" | "dml" | "plsql" | "other" => {
 /** Whether `sql` is a PL/SQL block (BEGIN, DECLARE, CALL), as oracledb classifies it. @category operations @since 0.1.0 */
 export const isPlsql = (sql: string): boolean => statementKind(sql) === "plsql"
 
+/** Whether `sql` is DML (INSERT, UPDATE, DELETE, MERGE), as oracledb classifies it. @category operations @since 0.1.0 */
+export const isDml = (sql: string): boolean => statementKind(sql) === "dml"
+
 /**
  * Whether the reply to an execute of `sql` may name server cursors the client does not know yet: a text oracledb
  * holds no cursor for (DDL, which it never caches, and every text with `stmtCacheSize=0` among them) and a PL/SQL

@@ -594,13 +594,30 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
           `OUT / IN OUT parameters (ORACLE:parameter_type out or inout) take exactly one parameter row; got ${total}`
         )
       }
-      // a bound query's execute parses anew, so that its first round trip fetches prefetch_rows (Db.statementInfo)
-      const info = yield* Db.statementInfo(connection, sql, queryOptions(options, 1), false)
-      const isQuery = info.metaData !== undefined && info.metaData.length > 0
+      // a bound query's execute parses anew, so that its first round trip fetches prefetch_rows (Db.statementInfo);
+      // DML returns no rows and needs no parse of its own: its execute parses it in the same round trip
+      const info = Db.isDml(sql) ? undefined : yield* Db.statementInfo(connection, sql, queryOptions(options, 1), false)
+      const isQuery = info?.metaData !== undefined && info.metaData.length > 0
       const isBlock = Db.isPlsql(sql)
       if (!isQuery && !isBlock && !hasOut && total > 1) {
         // insert_batch_rows rows per executeMany, across parameter batches as for ingest (IngestCalls.ts)
         const perCall = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
+        const only = prepared.length === 1 && total <= perCall ? prepared[0] : undefined
+        if (autocommit && only !== undefined) {
+          // one call under autocommit: it commits in the same round trip (oracledb's autoCommit), as a raw executeMany
+          // does; Oracle commits only a call that succeeds, and the rows a failing call kept are rolled back
+          return yield* undoOnFailure(
+            Effect.map(
+              Db.callExecute(connection, sql, () =>
+                executeManyRows(connection, sql, bindRows(only.columns, 0, only.rows), {
+                  autoCommit: true,
+                  bindDefs: only.columns.map((c) => c.def)
+                })),
+              (result) => ({ _tag: "Count" as const, rowsAffected: result.rowsAffected ?? 0 })
+            ),
+            () => connection.rollback()
+          )
+        }
         return yield* statementUnit(Effect.gen(function*() {
           let affected = 0
           let call: RowsCall | undefined
@@ -638,7 +655,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       for (const { columns, rows: n } of prepared) {
         for (const values of bindRows(columns, 0, n)) rows.push({ columns, values })
       }
-      const prefetchRows = prefetchRowsFor(info.metaData, options)
+      const prefetchRows = prefetchRowsFor(info?.metaData, options)
       if (isBlock && rows.length > 1) return yield* executeBlockPerRow(sql, rows, options, prefetchRows)
       if (isBlock) return yield* executeBlockOnce(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows), options, rows[0]!.columns)
       if (hasOut && !isQuery) {

@@ -26,6 +26,7 @@ import { BatchRows, type DialectSpec, guardDialect, json } from "./Compiler.ts"
 import { type ErrorTable, toSqlError } from "./Errors.ts"
 import { TransactionalDdl } from "./Migrator.ts"
 import { parameterRows, toArrowBatch, UnsupportedParameter } from "./Params.ts"
+import { parseReturning, type ReturningMode, runReturning } from "./Returning.ts"
 import { batchToArrays, batchToObjects } from "./Rows.ts"
 
 /**
@@ -112,6 +113,8 @@ export interface ClientSpec {
    * faster than binding JS values); when ingest refuses the data's types, the statement runs bound as usual.
    */
   readonly insertsAsIngest?: boolean | undefined
+  /** How DML with `RETURNING` gives back its rows (see `Returning.ts`). */
+  readonly returning: ReturningMode
 }
 
 const QUOTED_NAME = String.raw`"(?:[^"]|"")*"`
@@ -251,6 +254,14 @@ export const make = Effect.fnUntraced(function*(
     onBatch: (batch: Arrow.RecordBatch) => void
   ): Effect.Effect<number, SqlError.SqlError> =>
     Effect.scoped(Effect.gen(function*() {
+      const returning = parseReturning(sql)
+      if (returning !== undefined) {
+        const batches = yield* runReturning(connection, spec.returning, returning, params, spec.dialect.placeholder)
+        return batches.reduce((rows, batch) => {
+          onBatch(batch)
+          return rows + batch.numRows
+        }, 0)
+      }
       const bulk = spec.insertsAsIngest ? bulkInsertOf(sql, params) : undefined
       if (bulk !== undefined) {
         const ingested = yield* ingestRows(connection, bulk)
@@ -351,6 +362,14 @@ export const make = Effect.fnUntraced(function*(
 
   /** `afterCommit` callbacks of each open transaction level, run when the outermost level commits. */
   const afterCommitBuffers = new WeakMap<SqlClient.TransactionConnection.Service, Array<Effect.Effect<void>>>()
+  /** `reactivity` whose invalidations (also `mutation`'s) are kept like `afterCommit` callbacks. */
+  const deferInvalidations = (reactivity: Reactivity.Reactivity): Reactivity.Reactivity => {
+    const invalidate = (keys: Parameters<Reactivity.Reactivity["invalidate"]>[0]) =>
+      afterCommit(Effect.sync(() => reactivity.invalidateUnsafe(keys)))
+    const mutation = <A, E, R>(keys: Parameters<typeof invalidate>[0], effect: Effect.Effect<A, E, R>) =>
+      Effect.tap(effect, invalidate(keys))
+    return { ...reactivity, invalidate, mutation }
+  }
   /** Runs `effect` as transaction level `level`; its callbacks go to `parent` (or run) when it succeeds. */
   const asLevel = <A, E, R>(
     effect: Effect.Effect<A, E, R>,
@@ -360,7 +379,13 @@ export const make = Effect.fnUntraced(function*(
   ): Effect.Effect<A, E | AdbcError, R> => {
     const callbacks: Array<Effect.Effect<void>> = []
     afterCommitBuffers.set(level, callbacks)
-    return run(Effect.provideService(effect, transactionService, level)).pipe(
+    // Reactivity invalidations wait for the commit too, as effect/sql's own transactions make them wait
+    const inner = Effect.withFiber<A, E, R>((fiber) => {
+      const reactivity = Context.getOrUndefined(fiber.context, Reactivity.Reactivity)
+      const provided = Effect.provideService(effect, transactionService, level)
+      return reactivity === undefined ? provided : Effect.provideService(provided, Reactivity.Reactivity, deferInvalidations(reactivity))
+    })
+    return run(inner).pipe(
       Effect.tap(() =>
         parent !== undefined
           ? Effect.sync(() => parent.push(...callbacks))

@@ -124,9 +124,8 @@ const splitGroups = (placeholders: string): Array<Array<string>> =>
 
 const noReturning = (spec: DialectSpec, helper: string) =>
   new Error(
-    `${helper} with returning is not supported on ${spec.displayName}: ${
-      spec.name === "hana" ? "HANA has no RETURNING clause" : "Oracle returns DML values only through RETURNING … INTO"
-    }; select the rows after the statement`
+    `${helper} with returning is not supported on ${spec.displayName}: it updates several rows from a derived table, ` +
+      `and only single-table INSERT / UPDATE / DELETE give back their rows here; select the rows after the statement`
   )
 
 const EMPTY_IN = "(SELECT NULL WHERE 1=0)"
@@ -146,12 +145,12 @@ export const makeCompiler = (spec: DialectSpec, transform?: ((name: string) => s
       ? (value, withoutTransform) => escapeIdentifier(withoutTransform ? value : transform(value))
       : (value) => escapeIdentifier(value),
     onInsert: (columns, placeholders, values, returning) => {
-      if (returning !== undefined) throw noReturning(spec, "sql.insert")
       const firstRow = placeholders.slice(0, placeholders.indexOf(")") + 1)
-      return [
-        `(${columns.join(",")}) VALUES ${firstRow}`,
-        values.length === 1 ? values[0]! : [new BatchRows(values)]
-      ]
+      const bound = values.length === 1 ? values[0]! : [new BatchRows(values)]
+      // RETURNING is run by the client (Returning.ts): Oracle as RETURNING … INTO, HANA by selecting the rows back
+      return returning === undefined
+        ? [`(${columns.join(",")}) VALUES ${firstRow}`, bound]
+        : [`(${columns.join(",")}) VALUES ${firstRow} RETURNING ${returning[0]}`, [...bound, ...returning[1]]]
     },
     onRecordUpdate: (placeholders, alias, columns, values, returning) => {
       if (returning !== undefined) throw noReturning(spec, "sql.updateValues")

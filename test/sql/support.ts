@@ -21,6 +21,7 @@ export interface SqlTarget {
     readonly uri: string
   }
   readonly layer: (config: Client.ClientConfig) => Layer.Layer<SqlClient.SqlClient, SqlError.SqlError>
+  readonly layerConfig: typeof HanaClient.layerConfig
   readonly migrate: typeof HanaMigrator.run
   /** Column types: integer, big integer, decimal(12,2), double, text(40), date, timestamp, binary(16), LOB text, boolean. */
   readonly types: {
@@ -46,6 +47,7 @@ export const hana: SqlTarget = {
   real: (process.env["HANA_URI"] ?? "") !== "",
   useServer: useHanaServer as SqlTarget["useServer"],
   layer: HanaClient.layer,
+  layerConfig: HanaClient.layerConfig,
   migrate: HanaMigrator.run,
   types: {
     int: "INTEGER",
@@ -68,6 +70,7 @@ export const oracle: SqlTarget = {
   real: (process.env["ORACLE_URI"] ?? "") !== "",
   useServer: useOracleServer as SqlTarget["useServer"],
   layer: OracleClient.layer,
+  layerConfig: OracleClient.layerConfig as SqlTarget["layerConfig"],
   migrate: OracleMigrator.run,
   types: {
     int: "NUMBER(10)",
