@@ -74,6 +74,8 @@ export interface TranslateContext {
   readonly boundedNumberColumns?: ReadonlySet<string>
   /** True when the bind rendered as `$param` is sent as a NUMBER (an exact number, see {@link boundedNumberColumns}). */
   readonly numberBind?: (param: number) => boolean
+  /** The text datetime kind of the bind rendered as `$param` (a TIMESTAMP WITH TIME ZONE bind is zoned text, params.ts). */
+  readonly datetimeBind?: (param: number) => TextDatetimeKind | undefined
   /**
    * Interval kinds whose columns in the tables the statement mentions are all stored exactly (intervals.ts): their
    * literals are written in that storage (DECIMAL seconds, BIGINT months), since DuckDB casts no INTERVAL to it.
@@ -853,11 +855,12 @@ export class Translator {
 
   /**
    * The kind of text datetime (datetime-functions.ts) tokens [from, to) are: a (possibly qualified) column stored so,
-   * or a TIMESTAMP literal with a zone; undefined for others.
+   * a TIMESTAMP literal with a zone or a bind the context knows as one; undefined for others.
    */
   textDatetimeAt(from: number, to: number): TextDatetimeKind | undefined {
     const toks = this.toks
     if (to - from === 2 && isKw(toks[from], "TIMESTAMP") && toks[from + 1]?.kind === "str") return textDatetimeOfText(timestampLiteral(toks[from + 1]!.value))
+    if (to - from === 1 && toks[from]?.kind === "bind") return this.bindDatetime(toks[from]!)
     const name = this.columnNameAt(from, to)
     return name === undefined ? undefined : this.ctx.textDatetimeColumns?.get(name)
   }
@@ -900,6 +903,7 @@ export class Translator {
       const t = this.toks[i]!
       if ((t.kind === "ident" || t.kind === "qident") && this.ctx.textDatetimeColumns?.has(oracleName(t)) === true && !isOp(this.toks[i + 1], "(")) return true
       if (isKw(t, "TIMESTAMP") && this.textDatetimeAt(i, i + 2) !== undefined) return true
+      if (t.kind === "bind" && this.bindDatetime(t) !== undefined) return true
     }
     return false
   }
@@ -1062,7 +1066,15 @@ export class Translator {
   }
 
   private isDateColumnTok(t: Tok | undefined): boolean {
+    if (t?.kind === "bind") return this.bindDatetime(t) !== undefined
     return t !== undefined && (t.kind === "ident" || t.kind === "qident") && this.ctx.dateColumns?.has(oracleName(t)) === true
+  }
+
+  /** The text datetime kind of bind token `t`, when the context knows it (datetime-binds.ts). */
+  private bindDatetime(t: Tok): TextDatetimeKind | undefined {
+    if (this.ctx.datetimeBind === undefined) return undefined
+    const param = /^\$(\d+)$/.exec(this.ctx.bind(t.value, t))?.[1]
+    return param === undefined ? undefined : this.ctx.datetimeBind(Number(param))
   }
 
   /** End (exclusive) of the operand starting at `i`. */
