@@ -8,6 +8,7 @@
  * column's type in both places ("Implicit Data Conversion", SQL Language Reference).
  */
 import type { TableMeta } from "./catalog.ts"
+import { castComparedColumns, intervalColumnTypesOf } from "./interval-exprs.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { castWrites, type TableLookup } from "./number-writes.ts"
 import { oracleName } from "./translate.ts"
@@ -39,7 +40,7 @@ const isComparison = (t: Tok | undefined): boolean => t !== undefined && t.kind 
 export const intervalLiteralTargets = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
   let out = all
   for (const storage of Object.keys(STORAGE_TYPES) as Array<Storage>) out = castWrites(out, lookup, columnsStored(storage), STORAGE_TYPES[storage])
-  return castComparedLiterals(out, lookup)
+  return castComparedColumns(castComparedLiterals(out, lookup), intervalColumnTypesOf(all.map((t) => t.text).join(""), lookup))
 }
 
 /** The storage of the interval columns, by name, of the tables `sig` names (a name stored two ways is left out). */

@@ -34,6 +34,7 @@ import { decodeName, encodeName, quoteDuck } from "./names.ts"
 import { withExactAliases } from "./number-aliases.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { zonedBinds } from "./datetime-binds.ts"
+import { intervalColumnTypesOf } from "./interval-exprs.ts"
 import { sessionZoneWrites } from "./datetime-writes.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
@@ -439,6 +440,7 @@ export class SqlSession {
       dateColumns: this.dateColumnsOf(sql),
       exactIntervals: this.exactIntervalsOf(sql),
       exactIntervalColumns: this.exactIntervalColumnsOf(sql),
+      intervalColumnTypes: intervalColumnTypesOf(sql, (schema, name) => this.lookupTable(schema, name)),
       dayColumns: this.columnsOfKind(sql, "date"),
       intervalColumns: this.columnsOf(sql, (t) => t.kind === "intervalds" || t.kind === "intervalym"),
       localZoneColumns: this.columnsOfKind(sql, "timestampltz"),

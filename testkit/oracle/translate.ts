@@ -12,6 +12,7 @@ import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
+import { exactIntervalExtract, exactIntervalExtreme, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar } from "./interval-exprs.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -87,6 +88,8 @@ export interface TranslateContext {
   readonly intervalColumns?: ReadonlySet<string>
   /** The interval columns stored exactly (DAY TO SECOND(7-9), YEAR(9) TO MONTH) of the tables the statement mentions. */
   readonly exactIntervalColumns?: ReadonlyMap<string, ExactIntervalKind>
+  /** The interval columns of the tables the statement mentions, with their declared types (interval-exprs.ts). */
+  readonly intervalColumnTypes?: ReadonlyMap<string, OraType>
   /** Names of TIMESTAMP WITH LOCAL TIME ZONE columns of the tables the statement mentions (shown in the session zone). */
   readonly localZoneColumns?: ReadonlySet<string>
   /** SESSIONTIMEZONE text (an offset or a region): CURRENT_TIMESTAMP's zone. */
@@ -813,6 +816,8 @@ export class Translator {
         (isDateWord(toks[i - 1]) || isDateWord(toks[i + 1]) || isDateLiteralEnd(toks, i - 1) || this.isDateColumnTok(toks[i - 1]) || this.isDateColumnTok(toks[i + 1]))
       )
         return true
+      // arithmetic on an exact interval column (interval-exprs.ts)
+      if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (this.isExactIntervalTok(toks[i - 1]) || this.isExactIntervalTok(toks[i + 1]))) return true
     }
     // a nested quotient or AVG may be an exact NUMBER (exactNumericRange) the arithmetic must compute on
     return arithmetic && (this.mentionsExactNumber(from, to) || toks.slice(from, to).some((t, k) => isOp(t, "/") || (isKw(t, "AVG") && isOp(toks[from + k + 1], "("))))
@@ -893,8 +898,16 @@ export class Translator {
    */
   private exactIntervalAt(from: number, to: number, text: string): ExactIntervalKind | undefined {
     if (isKw(this.toks[from], "INTERVAL")) return /^CAST\(.* AS BIGINT\)$/.test(text) ? "yearToMonth" : /^CAST\(.* AS DECIMAL\(38,9\)\)$/.test(text) ? "dayToSecond" : undefined
+    const produced = exactIntervalOfText(text)
+    if (produced !== undefined) return produced
     const name = this.columnNameAt(from, to)
     return name === undefined ? undefined : this.ctx.exactIntervalColumns?.get(name)
+  }
+
+  /** The declared type of the interval column tokens [from, to) name, if they name one. */
+  private intervalTypeAt(from: number, to: number): OraType | undefined {
+    const name = this.columnNameAt(from, to)
+    return name === undefined ? undefined : this.ctx.intervalColumnTypes?.get(name)
   }
 
   /** True when the range names a text datetime column or has a zoned TIMESTAMP literal. */
@@ -1070,6 +1083,10 @@ export class Translator {
     return t !== undefined && (t.kind === "ident" || t.kind === "qident") && this.ctx.dateColumns?.has(oracleName(t)) === true
   }
 
+  private isExactIntervalTok(t: Tok | undefined): boolean {
+    return t !== undefined && (t.kind === "ident" || t.kind === "qident") && this.ctx.exactIntervalColumns?.has(oracleName(t)) === true
+  }
+
   /** The text datetime kind of bind token `t`, when the context knows it (datetime-binds.ts). */
   private bindDatetime(t: Tok): TextDatetimeKind | undefined {
     if (this.ctx.datetimeBind === undefined) return undefined
@@ -1187,7 +1204,7 @@ export class Translator {
       const datetime = this.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
       const exactInterval = this.exactIntervalAt(i, end, text)
       const node = {
-        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
+        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
         numeric: this.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
         day: this.isDayAt(i, end)
       }
@@ -1203,6 +1220,15 @@ export class Translator {
         if (right === undefined) return undefined
         // native floating-point division follows IEEE 754 (x/0 is ±Inf or NaN; "IEEE 754 exceptions are not raised",
         // Database Concepts, "Floating-Point Numbers"); NUMBER division by zero raises ORA-01476 (ora_div)
+        const plain = (n: Node) => !n.interval && !n.date && n.datetime === undefined
+        if (left.exactInterval !== undefined && plain(right)) {
+          left = { text: exactIntervalScaled(op === "*" ? "*" : "/", left.text, left.exactInterval, right.text), date: false, interval: true, exactInterval: left.exactInterval }
+          continue
+        }
+        if (op === "*" && right.exactInterval !== undefined && plain(left)) {
+          left = { text: exactIntervalScaled("*", right.text, right.exactInterval, left.text), date: false, interval: true, exactInterval: right.exactInterval }
+          continue
+        }
         const binary = binaryOf(left, right)
         const numeric = left.numeric === true && right.numeric === true
         left =
@@ -1225,6 +1251,12 @@ export class Translator {
         n.exactInterval === undefined ? n : { text: durationOfExact(n.text, n.exactInterval, d.day === true), date: false, interval: true }
       if (op !== "||" && datetimeOperand(left)) right = asDuration(right, left)
       if (op !== "||" && datetimeOperand(right)) left = asDuration(left, right)
+      // interval ± interval with an exact one: both in exact storage (interval-exprs.ts)
+      const sum = (op === "+" || op === "-") && left.interval && right.interval ? exactIntervalSum(op, { text: left.text, exact: left.exactInterval }, { text: right.text, exact: right.exactInterval }) : undefined
+      if (sum !== undefined) {
+        left = { text: sum.text, date: false, interval: true, exactInterval: sum.kind }
+        continue
+      }
       // DATE ± INTERVAL is a DATE (SQL Language Reference, "Datetime/Interval Arithmetic"), DuckDB's TIMESTAMP_S
       const day = (left.day === true && right.interval) || (right.day === true && left.interval && op === "+")
       const exact = op === "||" ? undefined : exactArithmetic(op, left, right)
@@ -1497,6 +1529,9 @@ export class Translator {
         const literal = ot?.kind === "intervalds" || ot?.kind === "intervalym" ? intervalLiteralIn(toks, p[0], asAt) : undefined
         if (literal !== undefined) return [`CAST(${intervalLiteral(literal.text, literal.units, undefined, ot!.duck === "INTERVAL" ? "duck" : "exact")} AS ${duckType})`, close + 1]
         const operand = this.range(p[0], asAt)
+        const fromInterval = ot === undefined ? undefined : this.intervalTypeAt(p[0], asAt)
+        const crossed = fromInterval === undefined ? undefined : intervalCast(operand, fromInterval, ot!, (x) => durationOfExact(x, fromInterval.kind === "intervalds" ? "dayToSecond" : "yearToMonth", false))
+        if (crossed !== undefined) return [crossed, close + 1]
         // NUMBER without precision keeps every digit of the value (number-functions.ts)
         if (ot?.kind === "number" && ot.duck === "VARCHAR") return [`ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
         // a TIMESTAMP WITH TIME ZONE is text with its zone (a TIMESTAMP is read in the session time zone); a text
@@ -1539,6 +1574,10 @@ export class Translator {
         }
         if (parts[0] !== undefined && (this.exactColumnAt(parts[0][0], parts[0][1]) !== undefined || EXACT_RESULT.test(arg(0))))
           return [`CAST(ora_number(CAST(${arg(0)} AS VARCHAR)) AS VARCHAR)`, close + 1]
+        {
+          const intervalType = parts.length === 1 ? this.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
+          if (intervalType !== undefined) return [intervalToChar(arg(0), intervalType), close + 1]
+        }
         return [`ora_to_char(${arg(0)})`, close + 1]
       case "TO_DATE":
       case "TO_TIMESTAMP":
@@ -1560,11 +1599,18 @@ export class Translator {
       case "MAX": {
         // of text datetimes: the value with the least or greatest instant (zoned) or wall clock, its zone kept
         const p = parts[0]
+        const intervalType = p === undefined || parts.length !== 1 || isKw(toks[close + 1], "OVER") ? undefined : this.intervalTypeAt(p[0], p[1])
+        const extreme = intervalType === undefined ? undefined : exactIntervalExtreme(v, arg(0), intervalType)
+        if (extreme !== undefined) return [extreme, close + 1]
         const kind = p === undefined || parts.length !== 1 || isKw(toks[close + 1], "OVER") ? undefined : (this.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(0)))
         if (kind === undefined) break
         return [textDatetimeExtreme(v, arg(0), kind), close + 1]
       }
       case "EXTRACT": {
+        const p = parts[0]
+        const intervalType = p !== undefined && isKw(toks[p[0] + 1], "FROM") ? this.intervalTypeAt(p[0] + 2, p[1]) : undefined
+        const fromInterval = intervalType === undefined ? undefined : exactIntervalExtract(toks[p![0]]!.value, this.range(p![0] + 2, p![1]), intervalType)
+        if (fromInterval !== undefined) return [fromInterval, close + 1]
         const extracted = this.textDatetimeExtract(parts[0])
         if (extracted !== undefined) return [extracted, close + 1]
         break
