@@ -155,3 +155,13 @@ export const exactIntervalScaled = (op: "*" | "/", interval: string, kind: "dayT
 /** The exact interval kind of translated text that is a call of interval-functions.ts giving one (an earlier result, a CAST). */
 export const exactIntervalOfText = (text: string): "dayToSecond" | "yearToMonth" | undefined =>
   /^ora_ds_(?:exact|of_duck)\(/.test(text) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck)\(/.test(text) ? "yearToMonth" : undefined
+
+/**
+ * `datetime ± exact DAY TO SECOND` for a TIMESTAMP or TIMESTAMP WITH TIME ZONE operand, every digit of the interval
+ * added (DuckDB's INTERVAL has only microseconds): a zoned operand (`zoneArgument`: the session time zone its text
+ * is read in) gives TIMESTAMP WITH TIME ZONE, another a TIMESTAMP(9) wall clock (interval-functions.ts).
+ */
+export const datetimePlusExactSeconds = (datetime: string, zoned: boolean, zoneArgument: string, op: "+" | "-", seconds: string): string => {
+  const amount = op === "+" ? `CAST(${seconds} AS VARCHAR)` : `CAST(-CAST(${seconds} AS DECIMAL(38,9)) AS VARCHAR)`
+  return zoned ? `ora_tstz_add_exact(CAST(${datetime} AS VARCHAR), ${zoneArgument}, ${amount})` : `ora_ts_add_exact(CAST(${datetime} AS VARCHAR), ${amount})`
+}

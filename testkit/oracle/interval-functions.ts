@@ -12,6 +12,8 @@ import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckD
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { ora, OraError } from "./errors.ts"
 import { nanosOfDuckInterval } from "./intervals.ts"
+import { WALL_ALIAS, ZONED_ALIAS } from "./datetime-functions.ts"
+import { addToNanos, atInstant, datetimeText, parseDatetimeText, utcNanos } from "./datetime.ts"
 import { EXACT_NUMBER_ALIAS } from "./number-functions.ts"
 
 /** Alias of the DECIMAL(38,9) type exact DAY TO SECOND results are typed (described as INTERVAL DAY(9) TO SECOND(9)). */
@@ -111,7 +113,22 @@ const ymText = (months: bigint, lead: number): string => {
   return `${months < 0n ? "-" : "+"}${pad(a / 12n, lead)}-${pad(a % 12n, 2)}`
 }
 
+/**
+ * A datetime (its text, read in `zone`; '' for a zoneless wall clock) plus exact DAY TO SECOND nanoseconds: a zoned
+ * value moves by its UTC instant, its zone kept ("Oracle Database performs all timestamp arithmetic in UTC time",
+ * Database Globalization Support Guide, "Datetime and Interval Arithmetic and Time Zones"), a wall clock by itself;
+ * every digit of the interval is added, as Oracle adds an INTERVAL DAY TO SECOND(9) to a TIMESTAMP.
+ */
+const plusNanos = (text: DuckDBValue, zone: DuckDBValue, nanos: bigint): string => {
+  const z = zone === null || zone === undefined ? "" : String(zone)
+  const v = parseDatetimeText(String(text), z === "" ? undefined : z)
+  if (v === undefined) throw new OraError(1861, "literal does not match format string")
+  return datetimeText(v.offsetMinutes === undefined ? { wall: addToNanos(v.wall, 0, nanos) } : atInstant(v, utcNanos(v) + nanos))
+}
+
 const functions = (): Array<DuckDBScalarFunction> => [
+  fn("ora_tstz_add_exact", [VARCHAR, VARCHAR, VARCHAR], new DuckDBVarCharType(ZONED_ALIAS), ([t, z, s]) => plusNanos(t!, z!, nanosOfSeconds(s!))),
+  fn("ora_ts_add_exact", [VARCHAR, VARCHAR], new DuckDBVarCharType(WALL_ALIAS), ([t, s]) => plusNanos(t!, "", nanosOfSeconds(s!))),
   // an exact interval as a result of its kind (MIN / MAX / arithmetic of exact storage, described as an interval)
   fn("ora_ds_exact", [VARCHAR], exactDs, ([s]) => dsValue(nanosOfSeconds(s!))),
   fn("ora_ym_exact", [BIGINT], exactYm, ([m]) => ymValue(BigInt(m as bigint))),

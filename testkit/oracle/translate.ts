@@ -12,7 +12,7 @@ import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
-import { exactIntervalExtract, exactIntervalExtreme, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar } from "./interval-exprs.ts"
+import { datetimePlusExactSeconds, exactIntervalExtract, exactIntervalExtreme, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar } from "./interval-exprs.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -111,7 +111,7 @@ const zoneArgument = (kind: TextDatetimeKind): string => (kind === "zoned" ? "ge
 
 /** The text datetime kind of translated text that is a call of datetime-functions.ts giving one. */
 const textDatetimeOfText = (text: string): TextDatetimeKind | undefined =>
-  /^\(*(?:coalesce\()?ora_tstz(?:_add|_at)?\(/.test(text) ? "zoned" : /^\(*(?:coalesce\()?ora_ts(?:_add)?\(/.test(text) ? "wall" : undefined
+  /^\(*(?:coalesce\()?ora_tstz(?:_add|_at|_add_exact)?\(/.test(text) ? "zoned" : /^\(*(?:coalesce\()?ora_ts(?:_add|_add_exact)?\(/.test(text) ? "wall" : undefined
 
 /** A text datetime operand as the functions of datetime-functions.ts take it. */
 const datetimeArgument = (text: string, kind: TextDatetimeKind): string => `CAST(${text} AS VARCHAR), ${zoneArgument(kind)}`
@@ -1247,6 +1247,18 @@ export class Translator {
       if (right === undefined) return undefined
       // datetime ± an interval in exact storage: the interval as a DuckDB INTERVAL (not its stored number as days)
       const datetimeOperand = (n: Node) => n.date || n.datetime !== undefined
+      // TIMESTAMP ± DAY TO SECOND(7-9): every digit added (a DATE drops the fraction below, as on Oracle)
+      const exactSeconds = (d: Node, n: Node) => n.exactInterval === "dayToSecond" && datetimeOperand(d) && d.day !== true
+      if ((op === "+" || op === "-") && exactSeconds(left, right)) {
+        const zoned = left.datetime === "zoned"
+        left = { text: datetimePlusExactSeconds(left.text, zoned, zoneArgument("zoned"), op, right.text), date: true, interval: false, datetime: zoned ? "zoned" : "wall" }
+        continue
+      }
+      if (op === "+" && exactSeconds(right, left)) {
+        const zoned = right.datetime === "zoned"
+        left = { text: datetimePlusExactSeconds(right.text, zoned, zoneArgument("zoned"), op, left.text), date: true, interval: false, datetime: zoned ? "zoned" : "wall" }
+        continue
+      }
       const asDuration = (n: Node, d: Node): Node =>
         n.exactInterval === undefined ? n : { text: durationOfExact(n.text, n.exactInterval, d.day === true), date: false, interval: true }
       if (op !== "||" && datetimeOperand(left)) right = asDuration(right, left)
