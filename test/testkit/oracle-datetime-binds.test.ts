@@ -55,4 +55,13 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE binds in expressions (raw
     )
     expect(r.rows).toEqual([[new Date(Date.UTC(2024, 9, 27, 1, 30)), "2024-10-27 02:30:00.000000000 +02:00 CEST", 0, "01:30 +00:00"]])
   })
+  it("a parenthesised AT TIME ZONE is an operand of arithmetic, over a bind or a literal (was mistranslated)", async () => {
+    const at = new Date(Date.UTC(2024, 2, 31, 0, 30))
+    const r = await conn.execute(
+      `SELECT TO_CHAR((:1 AT TIME ZONE 'Europe/Berlin') + INTERVAL '1' HOUR, '${FMT} TZD'), ` +
+        `TO_CHAR((TIMESTAMP '2024-03-31 00:30:00 +00:00' AT TIME ZONE 'Europe/Berlin') + INTERVAL '1' HOUR, '${FMT} TZD') FROM dual`,
+      [tstz(at)]
+    )
+    expect(r.rows).toEqual([["2024-03-31 03:30:00.000000000 +02:00 CEST", "2024-03-31 03:30:00.000000000 +02:00 CEST"]])
+  })
 })

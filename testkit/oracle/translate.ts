@@ -559,7 +559,7 @@ export class Translator {
             ? this.range(segStart, end)
             : caseEnd === end - 1 && alias !== undefined && (alias.kind === "ident" || alias.kind === "qident") && !NOT_ALIAS.has(alias.value)
               ? `${this.range(segStart, end - 1)} ${identOut(alias)}`
-              : this.needsOperatorRewrite(segStart, end)
+              : this.needsOperatorRewrite(segStart, end) || this.mentionsAtZone(segStart, end)
             ? (this.expression(segStart, end) ?? this.aliasedExpression(segStart, end) ?? this.plain(segStart, end))
             : this.plain(segStart, end)
       parts.push({ text, from: segStart, to: end, separator: false })
@@ -938,11 +938,12 @@ export class Translator {
     for (const p of parts) {
       if (p.separator) continue
       let depth = 0
-      for (let i = p.from + 1; i < p.to && depth >= 0; i++) {
+      // from the part's first token: an AT inside a leading parenthesis is the parenthesis's own (rendered within it)
+      for (let i = p.from; i < p.to && depth >= 0; i++) {
         const t = this.toks[i]!
         if (isOp(t, "(")) depth++
         else if (isOp(t, ")")) depth--
-        if (depth !== 0 || !isKw(t, "AT")) continue
+        if (depth !== 0 || i === p.from || !isKw(t, "AT")) continue
         const local = isKw(this.toks[i + 1], "LOCAL") && i + 2 === p.to
         if (!local && !(isKw(this.toks[i + 1], "TIME") && isKw(this.toks[i + 2], "ZONE") && i + 3 < p.to)) continue
         const operand = this.range(p.from, i)
