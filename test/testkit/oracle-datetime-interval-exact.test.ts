@@ -42,6 +42,20 @@ describe("Oracle test server: exact interval columns as intervals (raw node-orac
     expect(zeroes(grouped.rows)).toEqual([[1, ds(1, 2, 3, 4, 123456789)]])
   })
 
+  it("SUM and AVG of exact interval columns and their negation are intervals, exact to the nanosecond (was NUMBER)", async () => {
+    const r = await conn.execute("SELECT SUM(d9), SUM(y9) FROM ivx WHERE id IN (1, 2)")
+    expect(r.metaData.map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["INTERVAL DAY TO SECOND", "INTERVAL YEAR TO MONTH"])
+    // 1 02:03:04.123456789 + -999999999 23:59:59.999999999; 5-3 + -999999999-11
+    expect(zeroes(r.rows)).toEqual([[ds(-999999998, -21, -56, -55, -876543210), ym(-999999994, -8)]])
+    const negated = await conn.execute("SELECT -d9, -y9 FROM ivx WHERE id = 1")
+    expect(zeroes(negated.rows)).toEqual([[ds(-1, -2, -3, -4, -123456789), ym(-5, -3)]])
+    // (1 02:03:04.123456789 + 999999999 23:59:59.999999999) / 2, and (5-3 + 999999999-11) / 2 with the half month cut
+    const avg = await conn.execute("SELECT AVG(d9), AVG(y9) FROM ivx WHERE id IN (1, 3)")
+    expect(avg.metaData.map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["INTERVAL DAY TO SECOND", "INTERVAL YEAR TO MONTH"])
+    expect(zeroes(avg.rows)).toEqual([[ds(500000000, 13, 1, 32, 61728394), ym(500000002, 7)]])
+    expect(oraCode(await failure(() => conn.execute("SELECT SUM(d9) FROM ivx WHERE id IN (1, 3)")))).toBe("ORA-01873")
+  })
+
   it("compares and orders exact columns with DAY TO SECOND(0-6) / YEAR(0-8) columns by value (was ORA-00932)", async () => {
     const r = await conn.execute("SELECT id FROM ivx WHERE d9 > d6 AND y2 < y9 ORDER BY d9 DESC")
     expect(r.rows).toEqual([[3], [1]])

@@ -39,9 +39,23 @@ const exactOf = (value: string, type: OraType): string =>
     ? isExactInterval(type) ? `ora_ds_exact(CAST(${value} AS VARCHAR))` : `ora_ds_of_duck(${value})`
     : isExactInterval(type) ? `ora_ym_exact(CAST(${value} AS BIGINT))` : `ora_ym_of_duck(${value})`
 
-/** MIN / MAX over an exact interval column: the extreme of the stored numbers, described as the interval (not NUMBER). */
-export const exactIntervalExtreme = (fn: "MIN" | "MAX", value: string, type: OraType): string | undefined =>
-  isExactInterval(type) ? exactOf(`${fn.toLowerCase()}(${value})`, type) : undefined
+/**
+ * MIN / MAX / SUM / AVG over an exact interval column: computed on the stored numbers (AVG on every digit, digits
+ * below the nanosecond or the month cut), described as the interval, not NUMBER (SQL Language Reference, "SUM",
+ * "AVG": they take interval arguments and return the argument's type).
+ */
+export const exactIntervalAggregate = (fn: string, value: string, type: OraType): string | undefined => {
+  if (!isExactInterval(type)) return undefined
+  if (fn === "MIN" || fn === "MAX") return exactOf(`${fn.toLowerCase()}(${value})`, type)
+  if (fn === "SUM") return exactOf(`sum(${value})`, type)
+  if (fn !== "AVG") return undefined
+  const average = `ora_number_div(CAST(sum(${value}) AS VARCHAR), CAST(count(${value}) AS VARCHAR))`
+  return type.kind === "intervalds" ? `ora_ds_exact(CAST(${average} AS VARCHAR))` : `ora_ym_exact(CAST(trunc(CAST(${average} AS DECIMAL(38,9))) AS BIGINT))`
+}
+
+/** `-x` of an exact interval: the negated value, still an exact interval. */
+export const negatedExactInterval = (value: string, kind: "dayToSecond" | "yearToMonth"): string =>
+  kind === "dayToSecond" ? `ora_ds_exact(CAST(-CAST(${value} AS DECIMAL(38,9)) AS VARCHAR))` : `ora_ym_exact(-CAST(${value} AS BIGINT))`
 
 /** EXTRACT(field FROM interval column) of an exact column (DuckDB's own extract reads its INTERVALs). */
 export const exactIntervalExtract = (field: string, value: string, type: OraType): string | undefined => {

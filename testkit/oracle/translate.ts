@@ -12,7 +12,7 @@ import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
-import { datetimePlusExactSeconds, exactIntervalExtract, exactIntervalExtreme, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar } from "./interval-exprs.ts"
+import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExtract, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -1196,6 +1196,7 @@ export class Translator {
         i++
         const inner = unit()
         if (inner?.exact === true) return t.value === "-" ? exactArithmetic("-", { text: "'0'", date: false, interval: false }, inner) : inner
+        if (inner?.exactInterval !== undefined) return t.value === "-" ? { text: negatedExactInterval(inner.text, inner.exactInterval), date: false, interval: true, exactInterval: inner.exactInterval } : inner
         return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, binary: inner.binary, numeric: inner.numeric === true }
       }
       const end = this.unitEnd(i, to)
@@ -1494,6 +1495,10 @@ export class Translator {
       const p = parts[k]
       return p === undefined ? "NULL" : (rendered[k] ??= this.range(p[0], p[1]))
     }
+    // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts); not as a window function
+    const intervalType = parts.length === 1 && !isKw(this.toks[close + 1], "OVER") ? this.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
+    const intervalAggregate = intervalType === undefined ? undefined : exactIntervalAggregate(v, arg(0), intervalType)
+    if (intervalAggregate !== undefined) return [intervalAggregate, close + 1]
     const exactAggregate = this.exactAggregate(v, parts, close)
     if (exactAggregate !== undefined) return exactAggregate
     const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => this.callArgument(a, b, arg(k)))) : undefined
@@ -1612,9 +1617,6 @@ export class Translator {
       case "MAX": {
         // of text datetimes: the value with the least or greatest instant (zoned) or wall clock, its zone kept
         const p = parts[0]
-        const intervalType = p === undefined || parts.length !== 1 || isKw(toks[close + 1], "OVER") ? undefined : this.intervalTypeAt(p[0], p[1])
-        const extreme = intervalType === undefined ? undefined : exactIntervalExtreme(v, arg(0), intervalType)
-        if (extreme !== undefined) return [extreme, close + 1]
         const kind = p === undefined || parts.length !== 1 || isKw(toks[close + 1], "OVER") ? undefined : (this.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(0)))
         if (kind === undefined) break
         return [textDatetimeExtreme(v, arg(0), kind), close + 1]
