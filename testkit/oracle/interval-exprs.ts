@@ -136,26 +136,33 @@ export const castComparedColumns = (all: ReadonlyArray<Tok>, types: ReadonlyMap<
     const [duck, exact] = isExactInterval(lt) ? [right, lt] : [left, rt]
     casts.set(sig[duck[0]]!, { last: sig[duck[1]]!, type: exact })
   }
+  return withCasts(all, new Map([...casts].map(([first, c]) => [first, { last: c.last, type: c.type.dictName }])))
+}
+
+/**
+ * `all` with each range of tokens from a key of `casts` to its `last` wrapped in `CAST(... AS type)` (the inserted
+ * tokens at the position of the range's first token, for error positions).
+ */
+export const withCasts = (all: ReadonlyArray<Tok>, casts: ReadonlyMap<Tok, { readonly last: Tok; readonly type: string }>): ReadonlyArray<Tok> => {
   if (casts.size === 0) return all
   const tok = (kind: "ident" | "op" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos })
   const out: Array<Tok> = []
-  const closing = new Map<Tok, OraType>()
+  const closing = new Map<Tok, { type: string; pos: number }>()
   for (const t of all) {
     const cast = casts.get(t)
     if (cast !== undefined) {
       out.push(tok("ident", "CAST", t.pos), tok("op", "(", t.pos))
-      closing.set(cast.last, cast.type)
+      closing.set(cast.last, { type: cast.type, pos: t.pos })
     }
     out.push(t)
-    const type = closing.get(t)
-    if (type === undefined) continue
-    out.push(tok("ws", " ", t.pos), tok("ident", "AS", t.pos), tok("ws", " ", t.pos))
-    for (const piece of tokenize(type.dictName)) out.push(piece)
-    out.push(tok("op", ")", t.pos))
+    const close = closing.get(t)
+    if (close === undefined) continue
+    out.push(tok("ws", " ", close.pos), tok("ident", "AS", close.pos), tok("ws", " ", close.pos))
+    for (const piece of tokenize(close.type)) out.push({ ...piece, pos: close.pos })
+    out.push(tok("op", ")", close.pos))
   }
   return out
 }
-
 
 /**
  * `interval * n`, `n * interval`, `interval / n` of an exact interval: the exact value scaled on every digit
