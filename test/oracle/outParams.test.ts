@@ -114,7 +114,7 @@ describe("OUT parameters", () => {
       const rows = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT COUNT(*) AS N FROM ${t}`)))
       expect(Number(rows.get(0)!.toJSON()["N"])).toBe(0)
     })))
-  it.effect("DATE, TIMESTAMP(9), TIMESTAMP WITH [LOCAL] TIME ZONE and INTERVAL OUT and IN OUT values come back as their Arrow types, exact", () =>
+  it.effect("DATE, TIMESTAMP(9), TIMESTAMP WITH [LOCAL] TIME ZONE and INTERVAL OUT and IN OUT values (TSTZ IN OUT arithmetic included) come back as their Arrow types, exact", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
       const stmt = yield* conn.statement()
@@ -131,6 +131,7 @@ describe("OUT parameters", () => {
         :10 := :10 + INTERVAL '1' DAY;
         :11 := :11 + INTERVAL '1' MONTH;
         :12 := :12;
+        :13 := :13 + INTERVAL '1' HOUR;
       END;`)
       const ns = new Arrow.TimestampNanosecond()
       const tz = new Arrow.Timestamp(Arrow.TimeUnit.NANOSECOND, "UTC")
@@ -151,7 +152,8 @@ describe("OUT parameters", () => {
         out("d_io", new Arrow.DateDay(), "inout"),
         out("ts_io", ns, "inout"),
         out("ym_io", ym, "inout"),
-        out("dur_io", dur, "inout")
+        out("dur_io", dur, "inout"),
+        out("tstz_io", tz, "inout")
       ]
       const nulls = (type: Arrow.DataType) => Arrow.makeVector(Arrow.makeData({ type, length: 1, nullCount: 1, nullBitmap: new Uint8Array([0]) } as never))
       const day = Date.UTC(2024, 1, 29) / 86_400_000
@@ -163,7 +165,8 @@ describe("OUT parameters", () => {
         Arrow.makeVector(Arrow.makeData({ type: new Arrow.DateDay(), length: 1, nullCount: 0, data: new Int32Array([day]) })),
         Arrow.makeVector(Arrow.makeData({ type: ns, length: 1, nullCount: 0, data: new BigInt64Array([tsMicros]) })),
         Arrow.makeVector(Arrow.makeData({ type: ym, length: 1, nullCount: 0, data: new Int32Array([-5]) })),
-        Arrow.makeVector(Arrow.makeData({ type: dur, length: 1, nullCount: 0, data: new BigInt64Array([86_400_000_001_000n]) }))
+        Arrow.makeVector(Arrow.makeData({ type: dur, length: 1, nullCount: 0, data: new BigInt64Array([86_400_000_001_000n]) })),
+        Arrow.makeVector(Arrow.makeData({ type: tz, length: 1, nullCount: 0, data: new BigInt64Array([tsMicros]) }))
       ]))
       const table = new Arrow.Table(yield* runQuery(stmt))
       expect(table.schema.fields.map((f) => String(f.type))).toEqual(fields.map((f) => String(f.type)))
@@ -181,6 +184,8 @@ describe("OUT parameters", () => {
       expect(cell("ym_io")[0]).toBe(-4)
       // the test server evaluates PL/SQL intervals in microseconds
       expect((cell("dur_io") as BigInt64Array)[0]).toBe(86_400_000_001_000n)
+      // TIMESTAMP WITH TIME ZONE IN OUT arithmetic (was ORA-00932 on the test server)
+      expect((cell("tstz_io") as BigInt64Array)[0]).toBe(tsMicros + 3_600_000_000_000n)
     })))
 
   it.effect("a PL/SQL OUT string holds 32,767 bytes, as oracledb thin allows in PL/SQL", () =>

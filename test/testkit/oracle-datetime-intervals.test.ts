@@ -44,8 +44,13 @@ describe("Oracle test server: datetime ± wide interval columns, and TIMESTAMP(9
     expect(r.rows).toEqual([["2024-01-15 11:00:00", "2025-02-15"]])
   })
 
-  it("refuses with ORA-00932 the nanoseconds DuckDB's timestamp arithmetic cannot carry; a DATE drops them as Oracle does", async () => {
-    for (const sql of ["SELECT t + ds FROM wide_ivl WHERE id = 2", "SELECT t9 - ds FROM wide_ivl WHERE id = 2"]) await expect(conn.execute(sql)).rejects.toThrow(/ORA-00932/)
+  it("adds the nanoseconds of a DAY TO SECOND(9) column to a TIMESTAMP (was ORA-00932); a DATE drops them as Oracle does", async () => {
+    const f = "'YYYY-MM-DD HH24:MI:SS.FF9'"
+    const ns = await conn.execute(`SELECT TO_CHAR(t + ds, ${f}), TO_CHAR(t9 - ds, ${f}), TO_CHAR(ds + t9, ${f}), t + ds FROM wide_ivl WHERE id = 2`)
+    expect(ns.rows![0]!.slice(0, 3)).toEqual(["2024-01-15 10:00:00.000000002", "2024-01-15 09:59:59.999999999", "2024-01-15 10:00:00.000000003"])
+    expect(ns.metaData[3].dbType).toBe(oracledb.DB_TYPE_TIMESTAMP)
+    const zoned = await conn.execute(`SELECT TO_CHAR(TIMESTAMP '2024-03-31 01:59:59.999999999 Europe/Berlin' + ds, 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM') FROM wide_ivl WHERE id = 2`)
+    expect(zoned.rows).toEqual([["2024-03-31 03:00:00.000000001 +02:00"]])
     // "If the other operand has a fractional seconds value, then the fractional seconds value is lost" (SQL Language
     // Reference, "Datetime/Interval Arithmetic")
     const r = await conn.execute("SELECT TO_CHAR(d + ds, 'YYYY-MM-DD HH24:MI:SS'), TO_CHAR(d - ds, 'YYYY-MM-DD HH24:MI:SS') FROM wide_ivl WHERE id = 2")

@@ -102,4 +102,16 @@ describe("Oracle test server: LOCAL TIME ZONE values in the session time zone, z
     expect(stored.rows!.map((row: Array<unknown>) => [row[0], (row[1] as Date).toISOString(), row[2]])).toEqual([[1, "2024-10-27T00:30:00.000Z", "02:30 CEST"]])
     await conn.rollback()
   })
+  // "When extracting from a datetime with a time zone value, the value returned is in UTC" (SQL Language Reference,
+  // "EXTRACT (datetime)", https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/EXTRACT-datetime.html);
+  // a LOCAL TIME ZONE value is one (the reference lists TIMESTAMP WITH LOCAL TIME ZONE among the types with time zone
+  // fields), so its fields are UTC's while TO_CHAR shows the session's wall clock. Not confirmed against a real server.
+  it("EXTRACT from a LOCAL TIME ZONE column gives UTC fields, TO_CHAR the session time zone's", async () => {
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+05:00'")
+    await conn.execute("CREATE TABLE ltz_x (l TIMESTAMP WITH LOCAL TIME ZONE, l9 TIMESTAMP(9) WITH LOCAL TIME ZONE)")
+    await conn.execute("INSERT INTO ltz_x VALUES (TIMESTAMP '2024-01-01 22:30:00 +00:00', TIMESTAMP '2024-01-01 22:30:00.123456789 +00:00')")
+    const r = await conn.execute("SELECT EXTRACT(HOUR FROM l), EXTRACT(DAY FROM l), EXTRACT(HOUR FROM l9), EXTRACT(DAY FROM l9), TO_CHAR(l, 'DD HH24'), TO_CHAR(l9, 'DD HH24') FROM ltz_x")
+    expect(r.rows).toEqual([[22, 1, 22, 1, "02 03", "02 03"]])
+    await conn.rollback()
+  })
 })

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto"
 import { Engine, type Session as EngineSession } from "../engine/index.ts"
 import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.ts"
 import { registerDatetimeFunctions } from "./datetime-functions.ts"
+import { registerIntervalFunctions } from "./interval-functions.ts"
 import { JSON_VALUE_MACRO, registerJsonFunctions } from "./json-functions.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import type { Verifier } from "./auth.ts"
@@ -137,6 +138,7 @@ export class OracleDatabase {
     const engine = await Engine.open({ threads: 2 })
     await engine.registerFunctions(registerNumberFunctions)
     await engine.registerFunctions(registerDatetimeFunctions)
+    await engine.registerFunctions(registerIntervalFunctions)
     await engine.registerFunctions(registerJsonFunctions)
     await engine.registerFunctions(registerLobFunctions)
     const admin = await engine.session()

@@ -8,6 +8,7 @@
  * column's type in both places ("Implicit Data Conversion", SQL Language Reference).
  */
 import type { TableMeta } from "./catalog.ts"
+import { castComparedColumns, intervalColumnTypesOf, withCasts } from "./interval-exprs.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { castWrites, type TableLookup } from "./number-writes.ts"
 import { oracleName } from "./translate.ts"
@@ -39,7 +40,7 @@ const isComparison = (t: Tok | undefined): boolean => t !== undefined && t.kind 
 export const intervalLiteralTargets = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
   let out = all
   for (const storage of Object.keys(STORAGE_TYPES) as Array<Storage>) out = castWrites(out, lookup, columnsStored(storage), STORAGE_TYPES[storage])
-  return castComparedLiterals(out, lookup)
+  return castComparedColumns(castComparedLiterals(out, lookup), intervalColumnTypesOf(all.map((t) => t.text).join(""), lookup))
 }
 
 /** The storage of the interval columns, by name, of the tables `sig` names (a name stored two ways is left out). */
@@ -97,22 +98,5 @@ const castComparedLiterals = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     if (name !== undefined) casts.set(sig[k]!, { last: sig[end - 1]!, storage: columns.get(name)! })
     k = end - 1
   }
-  if (casts.size === 0) return all
-  const out: Array<Tok> = []
-  const tok = (kind: "ident" | "op" | "num" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos })
-  const closing = new Map<Tok, Storage>()
-  for (const t of all) {
-    const cast = casts.get(t)
-    if (cast !== undefined) {
-      out.push(tok("ident", "CAST", t.pos), tok("op", "(", t.pos))
-      closing.set(cast.last, cast.storage)
-    }
-    out.push(t)
-    const storage = closing.get(t)
-    if (storage === undefined) continue
-    out.push(tok("ws", " ", t.pos), tok("ident", "AS", t.pos))
-    for (const word of STORAGE_TYPES[storage]) out.push(tok("ws", " ", t.pos), tok(word === "(" || word === ")" ? "op" : /^\d+$/.test(word) ? "num" : "ident", word, t.pos))
-    out.push(tok("op", ")", t.pos))
-  }
-  return out
+  return withCasts(all, new Map([...casts].map(([first, c]) => [first, { last: c.last, type: STORAGE_TYPES[c.storage].join(" ") }])))
 }

@@ -15,6 +15,7 @@ import { rewriteDbmsLob } from "./lob-functions.ts"
 import { rewriteJsonSql } from "./json-sql.ts"
 import { rewriteFloatConditions } from "./float-conditions.ts"
 import { dbmsLobWrite, type LobSource, lobSourcesOf, requireLocked } from "./plsql-lobs.ts"
+import { zonedBinds } from "./datetime-binds.ts"
 import { sessionZoneWrites } from "./datetime-writes.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
 import type { OracleDatabase } from "./database.ts"
@@ -52,6 +53,8 @@ interface Env {
   readonly vars: Map<string, Value>
   readonly binds: Map<string, number>
   readonly bindValues: Array<Value>
+  /** The binds' types, by index (a TIMESTAMP WITH TIME ZONE bind is computed on as zoned text, datetime-binds.ts). */
+  readonly bindSpecs?: ReadonlyArray<BindSpec>
   readonly assigned: Set<number>
   readonly read: Set<number>
   readonly implicit: Array<QueryResult>
@@ -113,6 +116,8 @@ const renderExpr = (
   asQuery = false
 ): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } => {
   const params: Array<DuckDBValue> = []
+  const numbered = new Map<Tok, number>()
+  const specOfParam: Array<BindSpec | undefined> = []
   const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(toks, s.db.settings.version))), (schema, name) => s.lookupTable(schema, name))
   // variables become binds so the translator turns them into parameters
   const rewritten = source.map((t, i) => {
@@ -123,7 +128,9 @@ const renderExpr = (
   const withSpaces: Array<Tok> = []
   for (const t of rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })
   const { toks: tt, tr } = makeTranslator(withSpaces, {
-    bind: (name) => {
+    bind: (name, tok) => {
+      const known = numbered.get(tok)
+      if (known !== undefined) return `$${known}`
       let v: Value
       if (name.startsWith("\u0000VAR:")) v = env.vars.get(name.slice(5)) ?? null
       else {
@@ -131,11 +138,14 @@ const renderExpr = (
         if (idx === undefined) throw ora.notAllBound()
         env.read.add(idx)
         v = env.bindValues[idx] ?? null
+        specOfParam[params.length] = env.bindSpecs?.[idx]
       }
       if (v !== null && typeof v === "object" && "kind" in v) throw plsErr("cursor variable used in an expression")
       params.push(v as DuckDBValue)
+      numbered.set(tok, params.length)
       return `$${params.length}`
     },
+    datetimeBind: zonedBinds(specOfParam),
     dbTimeZone: s.db.settings.dbTimeZone,
     exactNumberColumns: s.exactNumberColumnsOf(toks.map((t) => t.text).join(" "))
   })
@@ -345,6 +355,7 @@ export const runPlsql = async (s: PlsqlHost, sql: string, values: ReadonlyArray<
     vars: new Map(),
     binds: new Map(names.map((n, i) => [n, i])),
     bindValues: names.map((_, i) => values[i] ?? null),
+    bindSpecs: specs,
     assigned: new Set(),
     read: new Set(),
     implicit: [],

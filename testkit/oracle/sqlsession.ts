@@ -33,6 +33,8 @@ import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, encodeName, quoteDuck } from "./names.ts"
 import { withExactAliases } from "./number-aliases.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
+import { zonedBinds } from "./datetime-binds.ts"
+import { intervalColumnTypesOf } from "./interval-exprs.ts"
 import { sessionZoneWrites } from "./datetime-writes.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
@@ -438,6 +440,7 @@ export class SqlSession {
       dateColumns: this.dateColumnsOf(sql),
       exactIntervals: this.exactIntervalsOf(sql),
       exactIntervalColumns: this.exactIntervalColumnsOf(sql),
+      intervalColumnTypes: intervalColumnTypesOf(sql, (schema, name) => this.lookupTable(schema, name)),
       dayColumns: this.columnsOfKind(sql, "date"),
       intervalColumns: this.columnsOf(sql, (t) => t.kind === "intervalds" || t.kind === "intervalym"),
       localZoneColumns: this.columnsOfKind(sql, "timestampltz"),
@@ -445,7 +448,7 @@ export class SqlSession {
       binaryColumns: this.binaryColumnsOf(sql),
       exactNumberColumns: this.exactNumberColumnsOf(sql),
       boundedNumberColumns: this.boundedNumberColumnsOf(sql),
-      ...(specs !== undefined ? { numberBind: (n: number) => bindSpecType(specs[n - 1])?.kind === "number" } : {}),
+      ...(specs !== undefined ? { numberBind: (n: number) => bindSpecType(specs[n - 1])?.kind === "number", datetimeBind: zonedBinds(specs) } : {}),
       textDatetimeColumns: this.textDatetimeColumnsOf(sql)
     })
     toks.forEach((t, k) => {

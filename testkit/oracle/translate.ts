@@ -12,6 +12,7 @@ import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
+import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExtract, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -74,6 +75,8 @@ export interface TranslateContext {
   readonly boundedNumberColumns?: ReadonlySet<string>
   /** True when the bind rendered as `$param` is sent as a NUMBER (an exact number, see {@link boundedNumberColumns}). */
   readonly numberBind?: (param: number) => boolean
+  /** The text datetime kind of the bind rendered as `$param` (a TIMESTAMP WITH TIME ZONE bind is zoned text, params.ts). */
+  readonly datetimeBind?: (param: number) => TextDatetimeKind | undefined
   /**
    * Interval kinds whose columns in the tables the statement mentions are all stored exactly (intervals.ts): their
    * literals are written in that storage (DECIMAL seconds, BIGINT months), since DuckDB casts no INTERVAL to it.
@@ -85,6 +88,8 @@ export interface TranslateContext {
   readonly intervalColumns?: ReadonlySet<string>
   /** The interval columns stored exactly (DAY TO SECOND(7-9), YEAR(9) TO MONTH) of the tables the statement mentions. */
   readonly exactIntervalColumns?: ReadonlyMap<string, ExactIntervalKind>
+  /** The interval columns of the tables the statement mentions, with their declared types (interval-exprs.ts). */
+  readonly intervalColumnTypes?: ReadonlyMap<string, OraType>
   /** Names of TIMESTAMP WITH LOCAL TIME ZONE columns of the tables the statement mentions (shown in the session zone). */
   readonly localZoneColumns?: ReadonlySet<string>
   /** SESSIONTIMEZONE text (an offset or a region): CURRENT_TIMESTAMP's zone. */
@@ -106,7 +111,7 @@ const zoneArgument = (kind: TextDatetimeKind): string => (kind === "zoned" ? "ge
 
 /** The text datetime kind of translated text that is a call of datetime-functions.ts giving one. */
 const textDatetimeOfText = (text: string): TextDatetimeKind | undefined =>
-  /^\(*(?:coalesce\()?ora_tstz(?:_add|_at)?\(/.test(text) ? "zoned" : /^\(*(?:coalesce\()?ora_ts(?:_add)?\(/.test(text) ? "wall" : undefined
+  /^\(*(?:coalesce\()?ora_tstz(?:_add|_at|_add_exact)?\(/.test(text) ? "zoned" : /^\(*(?:coalesce\()?ora_ts(?:_add|_add_exact)?\(/.test(text) ? "wall" : undefined
 
 /** A text datetime operand as the functions of datetime-functions.ts take it. */
 const datetimeArgument = (text: string, kind: TextDatetimeKind): string => `CAST(${text} AS VARCHAR), ${zoneArgument(kind)}`
@@ -554,7 +559,7 @@ export class Translator {
             ? this.range(segStart, end)
             : caseEnd === end - 1 && alias !== undefined && (alias.kind === "ident" || alias.kind === "qident") && !NOT_ALIAS.has(alias.value)
               ? `${this.range(segStart, end - 1)} ${identOut(alias)}`
-              : this.needsOperatorRewrite(segStart, end)
+              : this.needsOperatorRewrite(segStart, end) || this.mentionsAtZone(segStart, end)
             ? (this.expression(segStart, end) ?? this.aliasedExpression(segStart, end) ?? this.plain(segStart, end))
             : this.plain(segStart, end)
       parts.push({ text, from: segStart, to: end, separator: false })
@@ -811,6 +816,8 @@ export class Translator {
         (isDateWord(toks[i - 1]) || isDateWord(toks[i + 1]) || isDateLiteralEnd(toks, i - 1) || this.isDateColumnTok(toks[i - 1]) || this.isDateColumnTok(toks[i + 1]))
       )
         return true
+      // arithmetic on an exact interval column (interval-exprs.ts)
+      if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (this.isExactIntervalTok(toks[i - 1]) || this.isExactIntervalTok(toks[i + 1]))) return true
     }
     // a nested quotient or AVG may be an exact NUMBER (exactNumericRange) the arithmetic must compute on
     return arithmetic && (this.mentionsExactNumber(from, to) || toks.slice(from, to).some((t, k) => isOp(t, "/") || (isKw(t, "AVG") && isOp(toks[from + k + 1], "("))))
@@ -853,11 +860,12 @@ export class Translator {
 
   /**
    * The kind of text datetime (datetime-functions.ts) tokens [from, to) are: a (possibly qualified) column stored so,
-   * or a TIMESTAMP literal with a zone; undefined for others.
+   * a TIMESTAMP literal with a zone or a bind the context knows as one; undefined for others.
    */
   textDatetimeAt(from: number, to: number): TextDatetimeKind | undefined {
     const toks = this.toks
     if (to - from === 2 && isKw(toks[from], "TIMESTAMP") && toks[from + 1]?.kind === "str") return textDatetimeOfText(timestampLiteral(toks[from + 1]!.value))
+    if (to - from === 1 && toks[from]?.kind === "bind") return this.bindDatetime(toks[from]!)
     const name = this.columnNameAt(from, to)
     return name === undefined ? undefined : this.ctx.textDatetimeColumns?.get(name)
   }
@@ -890,8 +898,16 @@ export class Translator {
    */
   private exactIntervalAt(from: number, to: number, text: string): ExactIntervalKind | undefined {
     if (isKw(this.toks[from], "INTERVAL")) return /^CAST\(.* AS BIGINT\)$/.test(text) ? "yearToMonth" : /^CAST\(.* AS DECIMAL\(38,9\)\)$/.test(text) ? "dayToSecond" : undefined
+    const produced = exactIntervalOfText(text)
+    if (produced !== undefined) return produced
     const name = this.columnNameAt(from, to)
     return name === undefined ? undefined : this.ctx.exactIntervalColumns?.get(name)
+  }
+
+  /** The declared type of the interval column tokens [from, to) name, if they name one. */
+  private intervalTypeAt(from: number, to: number): OraType | undefined {
+    const name = this.columnNameAt(from, to)
+    return name === undefined ? undefined : this.ctx.intervalColumnTypes?.get(name)
   }
 
   /** True when the range names a text datetime column or has a zoned TIMESTAMP literal. */
@@ -900,6 +916,7 @@ export class Translator {
       const t = this.toks[i]!
       if ((t.kind === "ident" || t.kind === "qident") && this.ctx.textDatetimeColumns?.has(oracleName(t)) === true && !isOp(this.toks[i + 1], "(")) return true
       if (isKw(t, "TIMESTAMP") && this.textDatetimeAt(i, i + 2) !== undefined) return true
+      if (t.kind === "bind" && this.bindDatetime(t) !== undefined) return true
     }
     return false
   }
@@ -921,11 +938,12 @@ export class Translator {
     for (const p of parts) {
       if (p.separator) continue
       let depth = 0
-      for (let i = p.from + 1; i < p.to && depth >= 0; i++) {
+      // from the part's first token: an AT inside a leading parenthesis is the parenthesis's own (rendered within it)
+      for (let i = p.from; i < p.to && depth >= 0; i++) {
         const t = this.toks[i]!
         if (isOp(t, "(")) depth++
         else if (isOp(t, ")")) depth--
-        if (depth !== 0 || !isKw(t, "AT")) continue
+        if (depth !== 0 || i === p.from || !isKw(t, "AT")) continue
         const local = isKw(this.toks[i + 1], "LOCAL") && i + 2 === p.to
         if (!local && !(isKw(this.toks[i + 1], "TIME") && isKw(this.toks[i + 2], "ZONE") && i + 3 < p.to)) continue
         const operand = this.range(p.from, i)
@@ -1062,7 +1080,19 @@ export class Translator {
   }
 
   private isDateColumnTok(t: Tok | undefined): boolean {
+    if (t?.kind === "bind") return this.bindDatetime(t) !== undefined
     return t !== undefined && (t.kind === "ident" || t.kind === "qident") && this.ctx.dateColumns?.has(oracleName(t)) === true
+  }
+
+  private isExactIntervalTok(t: Tok | undefined): boolean {
+    return t !== undefined && (t.kind === "ident" || t.kind === "qident") && this.ctx.exactIntervalColumns?.has(oracleName(t)) === true
+  }
+
+  /** The text datetime kind of bind token `t`, when the context knows it (datetime-binds.ts). */
+  private bindDatetime(t: Tok): TextDatetimeKind | undefined {
+    if (this.ctx.datetimeBind === undefined) return undefined
+    const param = /^\$(\d+)$/.exec(this.ctx.bind(t.value, t))?.[1]
+    return param === undefined ? undefined : this.ctx.datetimeBind(Number(param))
   }
 
   /** End (exclusive) of the operand starting at `i`. */
@@ -1166,6 +1196,7 @@ export class Translator {
         i++
         const inner = unit()
         if (inner?.exact === true) return t.value === "-" ? exactArithmetic("-", { text: "'0'", date: false, interval: false }, inner) : inner
+        if (inner?.exactInterval !== undefined) return t.value === "-" ? { text: negatedExactInterval(inner.text, inner.exactInterval), date: false, interval: true, exactInterval: inner.exactInterval } : inner
         return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, binary: inner.binary, numeric: inner.numeric === true }
       }
       const end = this.unitEnd(i, to)
@@ -1175,7 +1206,7 @@ export class Translator {
       const datetime = this.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
       const exactInterval = this.exactIntervalAt(i, end, text)
       const node = {
-        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end), binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
+        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
         numeric: this.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
         day: this.isDayAt(i, end)
       }
@@ -1191,6 +1222,15 @@ export class Translator {
         if (right === undefined) return undefined
         // native floating-point division follows IEEE 754 (x/0 is ±Inf or NaN; "IEEE 754 exceptions are not raised",
         // Database Concepts, "Floating-Point Numbers"); NUMBER division by zero raises ORA-01476 (ora_div)
+        const plain = (n: Node) => !n.interval && !n.date && n.datetime === undefined
+        if (left.exactInterval !== undefined && plain(right)) {
+          left = { text: exactIntervalScaled(op === "*" ? "*" : "/", left.text, left.exactInterval, right.text), date: false, interval: true, exactInterval: left.exactInterval }
+          continue
+        }
+        if (op === "*" && right.exactInterval !== undefined && plain(left)) {
+          left = { text: exactIntervalScaled("*", right.text, right.exactInterval, left.text), date: false, interval: true, exactInterval: right.exactInterval }
+          continue
+        }
         const binary = binaryOf(left, right)
         const numeric = left.numeric === true && right.numeric === true
         left =
@@ -1209,10 +1249,28 @@ export class Translator {
       if (right === undefined) return undefined
       // datetime ± an interval in exact storage: the interval as a DuckDB INTERVAL (not its stored number as days)
       const datetimeOperand = (n: Node) => n.date || n.datetime !== undefined
+      // TIMESTAMP ± DAY TO SECOND(7-9): every digit added (a DATE drops the fraction below, as on Oracle)
+      const exactSeconds = (d: Node, n: Node) => n.exactInterval === "dayToSecond" && datetimeOperand(d) && d.day !== true
+      if ((op === "+" || op === "-") && exactSeconds(left, right)) {
+        const zoned = left.datetime === "zoned"
+        left = { text: datetimePlusExactSeconds(left.text, zoned, zoneArgument("zoned"), op, right.text), date: true, interval: false, datetime: zoned ? "zoned" : "wall" }
+        continue
+      }
+      if (op === "+" && exactSeconds(right, left)) {
+        const zoned = right.datetime === "zoned"
+        left = { text: datetimePlusExactSeconds(right.text, zoned, zoneArgument("zoned"), op, left.text), date: true, interval: false, datetime: zoned ? "zoned" : "wall" }
+        continue
+      }
       const asDuration = (n: Node, d: Node): Node =>
         n.exactInterval === undefined ? n : { text: durationOfExact(n.text, n.exactInterval, d.day === true), date: false, interval: true }
       if (op !== "||" && datetimeOperand(left)) right = asDuration(right, left)
       if (op !== "||" && datetimeOperand(right)) left = asDuration(left, right)
+      // interval ± interval with an exact one: both in exact storage (interval-exprs.ts)
+      const sum = (op === "+" || op === "-") && left.interval && right.interval ? exactIntervalSum(op, { text: left.text, exact: left.exactInterval }, { text: right.text, exact: right.exactInterval }) : undefined
+      if (sum !== undefined) {
+        left = { text: sum.text, date: false, interval: true, exactInterval: sum.kind }
+        continue
+      }
       // DATE ± INTERVAL is a DATE (SQL Language Reference, "Datetime/Interval Arithmetic"), DuckDB's TIMESTAMP_S
       const day = (left.day === true && right.interval) || (right.day === true && left.interval && op === "+")
       const exact = op === "||" ? undefined : exactArithmetic(op, left, right)
@@ -1437,6 +1495,10 @@ export class Translator {
       const p = parts[k]
       return p === undefined ? "NULL" : (rendered[k] ??= this.range(p[0], p[1]))
     }
+    // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts); not as a window function
+    const intervalType = parts.length === 1 && !isKw(this.toks[close + 1], "OVER") ? this.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
+    const intervalAggregate = intervalType === undefined ? undefined : exactIntervalAggregate(v, arg(0), intervalType)
+    if (intervalAggregate !== undefined) return [intervalAggregate, close + 1]
     const exactAggregate = this.exactAggregate(v, parts, close)
     if (exactAggregate !== undefined) return exactAggregate
     const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => this.callArgument(a, b, arg(k)))) : undefined
@@ -1485,6 +1547,9 @@ export class Translator {
         const literal = ot?.kind === "intervalds" || ot?.kind === "intervalym" ? intervalLiteralIn(toks, p[0], asAt) : undefined
         if (literal !== undefined) return [`CAST(${intervalLiteral(literal.text, literal.units, undefined, ot!.duck === "INTERVAL" ? "duck" : "exact")} AS ${duckType})`, close + 1]
         const operand = this.range(p[0], asAt)
+        const fromInterval = ot === undefined ? undefined : this.intervalTypeAt(p[0], asAt)
+        const crossed = fromInterval === undefined ? undefined : intervalCast(operand, fromInterval, ot!, (x) => durationOfExact(x, fromInterval.kind === "intervalds" ? "dayToSecond" : "yearToMonth", false))
+        if (crossed !== undefined) return [crossed, close + 1]
         // NUMBER without precision keeps every digit of the value (number-functions.ts)
         if (ot?.kind === "number" && ot.duck === "VARCHAR") return [`ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
         // a TIMESTAMP WITH TIME ZONE is text with its zone (a TIMESTAMP is read in the session time zone); a text
@@ -1527,6 +1592,10 @@ export class Translator {
         }
         if (parts[0] !== undefined && (this.exactColumnAt(parts[0][0], parts[0][1]) !== undefined || EXACT_RESULT.test(arg(0))))
           return [`CAST(ora_number(CAST(${arg(0)} AS VARCHAR)) AS VARCHAR)`, close + 1]
+        {
+          const intervalType = parts.length === 1 ? this.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
+          if (intervalType !== undefined) return [intervalToChar(arg(0), intervalType), close + 1]
+        }
         return [`ora_to_char(${arg(0)})`, close + 1]
       case "TO_DATE":
       case "TO_TIMESTAMP":
@@ -1553,6 +1622,10 @@ export class Translator {
         return [textDatetimeExtreme(v, arg(0), kind), close + 1]
       }
       case "EXTRACT": {
+        const p = parts[0]
+        const intervalType = p !== undefined && isKw(toks[p[0] + 1], "FROM") ? this.intervalTypeAt(p[0] + 2, p[1]) : undefined
+        const fromInterval = intervalType === undefined ? undefined : exactIntervalExtract(toks[p![0]]!.value, this.range(p![0] + 2, p![1]), intervalType)
+        if (fromInterval !== undefined) return [fromInterval, close + 1]
         const extracted = this.textDatetimeExtract(parts[0])
         if (extracted !== undefined) return [extracted, close + 1]
         break

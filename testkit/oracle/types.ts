@@ -8,6 +8,7 @@
 import { DuckDBTypeId } from "@duckdb/node-api"
 import type { DuckDBType } from "@duckdb/node-api"
 import { WALL_ALIAS, ZONED_ALIAS } from "./datetime-functions.ts"
+import { EXACT_DS_ALIAS, EXACT_YM_ALIAS } from "./interval-functions.ts"
 import { EXACT_NUMBER_ALIAS } from "./number-functions.ts"
 import type { NamedType } from "./pickle.ts"
 
@@ -261,6 +262,7 @@ export const inferFromDuck = (type: DuckDBType, version: "19c" | "23ai"): OraTyp
     case DuckDBTypeId.SMALLINT:
     case DuckDBTypeId.INTEGER:
     case DuckDBTypeId.BIGINT:
+      return type.alias === EXACT_YM_ALIAS ? intervalYmType(9) : numberType()
     case DuckDBTypeId.UTINYINT:
     case DuckDBTypeId.USMALLINT:
     case DuckDBTypeId.UINTEGER:
@@ -270,6 +272,7 @@ export const inferFromDuck = (type: DuckDBType, version: "19c" | "23ai"): OraTyp
     case DuckDBTypeId.DOUBLE:
       return numberType()
     case DuckDBTypeId.DECIMAL: {
+      if (type.alias === EXACT_DS_ALIAS) return intervalDsType(9, 9)
       const d = type as unknown as { width: number; scale: number }
       return numberType(d.width, d.scale)
     }

@@ -1,0 +1,188 @@
+/**
+ * Interval columns in expressions, whatever their storage (intervals.ts: DuckDB INTERVAL for DAY TO SECOND(0-6) and
+ * YEAR(0-8) TO MONTH, exact numbers for DAY TO SECOND(7-9) and YEAR(9) TO MONTH). The translator asks this module for
+ * the DuckDB SQL of MIN / MAX, EXTRACT, TO_CHAR and CAST over an interval column, and of arithmetic between intervals
+ * of which one is exact; comparisons between columns of the two storages get the DuckDB one cast to the exact one
+ * ({@link castComparedColumns}). The DuckDB functions are in interval-functions.ts.
+ *
+ * Oracle: intervals of one kind compare, add and subtract whatever their precisions ("Datetime/Interval Arithmetic",
+ * SQL Language Reference); MIN and MAX return the argument's type; EXTRACT reads DAY, HOUR, MINUTE, SECOND of a DAY
+ * TO SECOND and YEAR, MONTH of a YEAR TO MONTH value ("EXTRACT (datetime)"); TO_CHAR gives the literal form.
+ */
+import type { TableMeta } from "./catalog.ts"
+import { isOp, tokenize, type Tok } from "./lexer.ts"
+import type { OraType } from "./types.ts"
+
+/** The interval columns, by name, of the tables `sql` names, with their declared types (a name declared twice differently is left out). */
+export const intervalColumnTypesOf = (sql: string, lookup: (schema: string | undefined, name: string) => TableMeta | undefined): ReadonlyMap<string, OraType> => {
+  const out = new Map<string, OraType | undefined>()
+  for (const t of tokenize(sql)) {
+    if (t.kind !== "ident" && t.kind !== "qident") continue
+    const meta = lookup(undefined, t.value)
+    for (const c of meta?.columns ?? []) {
+      if (c.type.kind !== "intervalds" && c.type.kind !== "intervalym") continue
+      const seen = out.get(c.name)
+      out.set(c.name, out.has(c.name) && (seen === undefined || seen.dictName !== c.type.dictName) ? undefined : c.type)
+    }
+  }
+  const known = new Map<string, OraType>()
+  for (const [name, type] of out) if (type !== undefined) known.set(name, type)
+  return known
+}
+
+/** True when an interval column of `type` is stored exactly (DECIMAL seconds or BIGINT months). */
+export const isExactInterval = (type: OraType): boolean => type.duck !== "INTERVAL"
+
+/** `value` (an interval of `type`'s storage) in exact storage, typed as an exact interval result. */
+const exactOf = (value: string, type: OraType): string =>
+  type.kind === "intervalds"
+    ? isExactInterval(type) ? `ora_ds_exact(CAST(${value} AS VARCHAR))` : `ora_ds_of_duck(${value})`
+    : isExactInterval(type) ? `ora_ym_exact(CAST(${value} AS BIGINT))` : `ora_ym_of_duck(${value})`
+
+/**
+ * MIN / MAX / SUM / AVG over an exact interval column: computed on the stored numbers (AVG on every digit, digits
+ * below the nanosecond or the month cut), described as the interval, not NUMBER (SQL Language Reference, "SUM",
+ * "AVG": they take interval arguments and return the argument's type).
+ */
+export const exactIntervalAggregate = (fn: string, value: string, type: OraType): string | undefined => {
+  if (!isExactInterval(type)) return undefined
+  if (fn === "MIN" || fn === "MAX") return exactOf(`${fn.toLowerCase()}(${value})`, type)
+  if (fn === "SUM") return exactOf(`sum(${value})`, type)
+  if (fn !== "AVG") return undefined
+  const average = `ora_number_div(CAST(sum(${value}) AS VARCHAR), CAST(count(${value}) AS VARCHAR))`
+  return type.kind === "intervalds" ? `ora_ds_exact(CAST(${average} AS VARCHAR))` : `ora_ym_exact(CAST(trunc(CAST(${average} AS DECIMAL(38,9))) AS BIGINT))`
+}
+
+/** `-x` of an exact interval: the negated value, still an exact interval. */
+export const negatedExactInterval = (value: string, kind: "dayToSecond" | "yearToMonth"): string =>
+  kind === "dayToSecond" ? `ora_ds_exact(CAST(-CAST(${value} AS DECIMAL(38,9)) AS VARCHAR))` : `ora_ym_exact(-CAST(${value} AS BIGINT))`
+
+/** EXTRACT(field FROM interval column) of an exact column (DuckDB's own extract reads its INTERVALs). */
+export const exactIntervalExtract = (field: string, value: string, type: OraType): string | undefined => {
+  if (!isExactInterval(type)) return undefined
+  return type.kind === "intervalds" ? `ora_ds_extract('${field}', CAST(${value} AS VARCHAR))` : `ora_ym_extract('${field}', CAST(${value} AS BIGINT))`
+}
+
+/** TO_CHAR(interval column): Oracle's literal form at the column's declared precisions, for either storage. */
+export const intervalToChar = (value: string, type: OraType): string => {
+  const lead = type.precision
+  if (type.kind === "intervalym") return isExactInterval(type) ? `ora_ym_text(CAST(${value} AS BIGINT), ${lead})` : `ora_ym_duck_text(${value}, ${lead})`
+  return isExactInterval(type) ? `ora_ds_text(CAST(${value} AS VARCHAR), ${lead}, ${type.scale})` : `ora_ds_duck_text(${value}, ${lead}, ${type.scale})`
+}
+
+/**
+ * CAST(interval column AS interval type) across the storages: to an exact type the value in exact storage, to a
+ * DuckDB INTERVAL type the exact value as a DuckDB INTERVAL (`duration`: intervals.ts's conversion, ORA-00932 for digits
+ * below the microsecond, ORA-01841 beyond DuckDB's months). Undefined when source and target share a storage.
+ */
+export const intervalCast = (value: string, from: OraType, to: OraType, duration: (text: string) => string): string | undefined => {
+  if (from.kind !== to.kind || isExactInterval(from) === isExactInterval(to)) return undefined
+  // to fewer fraction digits the value is rounded, as Oracle rounds a CAST to a smaller fractional seconds precision
+  return isExactInterval(to) ? exactOf(value, from) : duration(from.kind === "intervalds" ? `round(CAST(${value} AS DECIMAL(38,9)), ${to.scale})` : value)
+}
+
+/** An operand of interval arithmetic: its SQL, and its declared type when it is an interval column or exact value. */
+export interface IntervalOperand {
+  readonly text: string
+  readonly type?: OraType | undefined
+  /** The operand is an interval in exact storage of this kind (a column, literal or earlier result). */
+  readonly exact?: "dayToSecond" | "yearToMonth" | undefined
+}
+
+/**
+ * `a ± b` of two intervals of which one is exact: both in exact storage, the sum typed as an exact interval
+ * (described as INTERVAL DAY(9) TO SECOND(9) / YEAR(9) TO MONTH). Undefined when neither is exact.
+ */
+export const exactIntervalSum = (op: "+" | "-", a: IntervalOperand, b: IntervalOperand): { text: string; kind: "dayToSecond" | "yearToMonth" } | undefined => {
+  const kind = a.exact ?? b.exact
+  if (kind === undefined) return undefined
+  const exact = (n: IntervalOperand) =>
+    n.exact !== undefined ? n.text : n.type !== undefined ? exactOf(n.text, n.type) : kind === "dayToSecond" ? `ora_ds_of_duck(${n.text})` : `ora_ym_of_duck(${n.text})`
+  // the aliased types of interval-functions.ts take no implicit casts
+  const storage = kind === "dayToSecond" ? "DECIMAL(38,9)" : "BIGINT"
+  const sum = `(CAST(${exact(a)} AS ${storage}) ${op} CAST(${exact(b)} AS ${storage}))`
+  return { text: kind === "dayToSecond" ? `ora_ds_exact(CAST(${sum} AS VARCHAR))` : `ora_ym_exact(${sum})`, kind }
+}
+
+const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+const nameOf = (t: Tok) => t.value
+
+/**
+ * `a op b` where a and b are interval columns (`c`, `t.c`) of one kind stored differently: the DuckDB INTERVAL one
+ * cast to the exact one's type (`CAST(c AS INTERVAL DAY(9) TO SECOND(9))`, which the translator renders through
+ * {@link intervalCast}), so that DuckDB compares numbers with numbers.
+ */
+export const castComparedColumns = (all: ReadonlyArray<Tok>, types: ReadonlyMap<string, OraType>): ReadonlyArray<Tok> => {
+  if (types.size === 0) return all
+  const sig = all.filter((t) => t.kind !== "ws")
+  // [first, last] tokens of a column operand ending at / starting at k
+  const operandBefore = (k: number): [number, number] | undefined =>
+    isName(sig[k - 1]) && isOp(sig[k - 2], ".") && isName(sig[k - 3]) ? [k - 3, k - 1] : isName(sig[k - 1]) && !isOp(sig[k - 2], ".") ? [k - 1, k - 1] : undefined
+  const operandAfter = (k: number): [number, number] | undefined => {
+    const end = isName(sig[k + 1]) && isOp(sig[k + 2], ".") && isName(sig[k + 3]) ? k + 3 : isName(sig[k + 1]) ? k + 1 : -1
+    return end < 0 || isOp(sig[end + 1], "(") || isOp(sig[end + 1], ".") ? undefined : [k + 1, end]
+  }
+  const casts = new Map<Tok, { last: Tok; type: OraType }>()
+  for (let k = 0; k < sig.length; k++) {
+    const t = sig[k]!
+    if (t.kind !== "op" || !COMPARISONS.has(t.value)) continue
+    const left = operandBefore(k)
+    const right = operandAfter(k)
+    if (left === undefined || right === undefined) continue
+    const lt = types.get(nameOf(sig[left[1]]!))
+    const rt = types.get(nameOf(sig[right[1]]!))
+    if (lt === undefined || rt === undefined || lt.kind !== rt.kind || isExactInterval(lt) === isExactInterval(rt)) continue
+    const [duck, exact] = isExactInterval(lt) ? [right, lt] : [left, rt]
+    casts.set(sig[duck[0]]!, { last: sig[duck[1]]!, type: exact })
+  }
+  return withCasts(all, new Map([...casts].map(([first, c]) => [first, { last: c.last, type: c.type.dictName }])))
+}
+
+/**
+ * `all` with each range of tokens from a key of `casts` to its `last` wrapped in `CAST(... AS type)` (the inserted
+ * tokens at the position of the range's first token, for error positions).
+ */
+export const withCasts = (all: ReadonlyArray<Tok>, casts: ReadonlyMap<Tok, { readonly last: Tok; readonly type: string }>): ReadonlyArray<Tok> => {
+  if (casts.size === 0) return all
+  const tok = (kind: "ident" | "op" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos })
+  const out: Array<Tok> = []
+  const closing = new Map<Tok, { type: string; pos: number }>()
+  for (const t of all) {
+    const cast = casts.get(t)
+    if (cast !== undefined) {
+      out.push(tok("ident", "CAST", t.pos), tok("op", "(", t.pos))
+      closing.set(cast.last, { type: cast.type, pos: t.pos })
+    }
+    out.push(t)
+    const close = closing.get(t)
+    if (close === undefined) continue
+    out.push(tok("ws", " ", close.pos), tok("ident", "AS", close.pos), tok("ws", " ", close.pos))
+    for (const piece of tokenize(close.type)) out.push({ ...piece, pos: close.pos })
+    out.push(tok("op", ")", close.pos))
+  }
+  return out
+}
+
+/**
+ * `interval * n`, `n * interval`, `interval / n` of an exact interval: the exact value scaled on every digit
+ * (number-functions.ts), digits below the nanosecond (DAY TO SECOND) or the month (YEAR TO MONTH) cut.
+ */
+export const exactIntervalScaled = (op: "*" | "/", interval: string, kind: "dayToSecond" | "yearToMonth", factor: string): string => {
+  const scaled = `ora_number_${op === "*" ? "mul" : "div"}(CAST(${interval} AS VARCHAR), CAST(${factor} AS VARCHAR))`
+  return kind === "dayToSecond" ? `ora_ds_exact(CAST(${scaled} AS VARCHAR))` : `ora_ym_exact(CAST(trunc(CAST(${scaled} AS DECIMAL(38,9))) AS BIGINT))`
+}
+
+/** The exact interval kind of translated text that is a call of interval-functions.ts giving one (an earlier result, a CAST). */
+export const exactIntervalOfText = (text: string): "dayToSecond" | "yearToMonth" | undefined =>
+  /^ora_ds_(?:exact|of_duck)\(/.test(text) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck)\(/.test(text) ? "yearToMonth" : undefined
+
+/**
+ * `datetime ± exact DAY TO SECOND` for a TIMESTAMP or TIMESTAMP WITH TIME ZONE operand, every digit of the interval
+ * added (DuckDB's INTERVAL has only microseconds): a zoned operand (`zoneArgument`: the session time zone its text
+ * is read in) gives TIMESTAMP WITH TIME ZONE, another a TIMESTAMP(9) wall clock (interval-functions.ts).
+ */
+export const datetimePlusExactSeconds = (datetime: string, zoned: boolean, zoneArgument: string, op: "+" | "-", seconds: string): string => {
+  const amount = op === "+" ? `CAST(${seconds} AS VARCHAR)` : `CAST(-CAST(${seconds} AS DECIMAL(38,9)) AS VARCHAR)`
+  return zoned ? `ora_tstz_add_exact(CAST(${datetime} AS VARCHAR), ${zoneArgument}, ${amount})` : `ora_ts_add_exact(CAST(${datetime} AS VARCHAR), ${amount})`
+}
