@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oracledb, withServer } from "./oracle/helpers.ts"
+
+/**
+ * PL/SQL control flow on the Oracle test server, through raw node-oracledb: nested blocks and scoping, IF / CASE,
+ * loops of every kind, explicit and implicit cursors with their attributes, EXECUTE IMMEDIATE with USING / INTO.
+ * Semantics as the Oracle Database PL/SQL Language Reference (23ai) describes them, "PL/SQL Control Statements" and
+ * "Static SQL" (https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/).
+ */
+describe("Oracle test server: PL/SQL control flow", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TABLE fruit (id NUMBER(10) PRIMARY KEY, name VARCHAR2(20), price NUMBER(8,2))")
+    await conn.executeMany("INSERT INTO fruit VALUES (:1, :2, :3)", [[1, "apple", 0.5], [2, "pear", 0.75], [3, "plum", 1.25]])
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  const out = (type = oracledb.NUMBER) => ({ dir: oracledb.BIND_OUT, type, maxSize: 200 })
+
+  it("builds rows in numeric FOR loops (REVERSE too), WHILE and LOOP / EXIT WHEN / CONTINUE", async () => {
+    await conn.execute("CREATE TABLE squares (n NUMBER(10), sq NUMBER(10), src VARCHAR2(10))")
+    await conn.execute(`DECLARE
+        i PLS_INTEGER := 0;
+      BEGIN
+        FOR k IN 1..4 LOOP
+          INSERT INTO squares VALUES (k, k * k, 'for');
+        END LOOP;
+        FOR k IN REVERSE 1..2 LOOP
+          INSERT INTO squares VALUES (k + 10, k, 'reverse');
+        END LOOP;
+        WHILE i < 3 LOOP
+          i := i + 1;
+          INSERT INTO squares VALUES (i + 20, i, 'while');
+        END LOOP;
+        i := 0;
+        LOOP
+          i := i + 1;
+          EXIT WHEN i > 5;
+          CONTINUE WHEN MOD(i, 2) = 0;
+          INSERT INTO squares VALUES (i + 30, i, 'loop');
+        END LOOP;
+      END;`)
+    const r = await conn.execute("SELECT n, sq, src FROM squares ORDER BY n")
+    expect(r.rows).toEqual([
+      [1, 1, "for"], [2, 4, "for"], [3, 9, "for"], [4, 16, "for"],
+      [11, 1, "reverse"], [12, 2, "reverse"],
+      [21, 1, "while"], [22, 2, "while"], [23, 3, "while"],
+      [31, 1, "loop"], [33, 3, "loop"], [35, 5, "loop"]
+    ])
+    // REVERSE counts down: the order the rows were made in
+    const order = await conn.execute(`DECLARE s VARCHAR2(50); BEGIN FOR k IN REVERSE 1..3 LOOP s := s || k; END LOOP; :s := s; END;`, { s: out(oracledb.STRING) })
+    expect(order.outBinds).toEqual({ s: "321" })
+    await conn.rollback()
+  })
+
+  it("IF / ELSIF / ELSE, CASE statements and CASE expressions", async () => {
+    const classify = async (n: number) =>
+      (await conn.execute(`DECLARE n NUMBER := :n; r VARCHAR2(20); BEGIN
+          IF n < 0 THEN r := 'negative';
+          ELSIF n = 0 THEN r := 'zero';
+          ELSIF n < 10 THEN r := 'small';
+          ELSE r := 'large';
+          END IF;
+          CASE
+            WHEN MOD(n, 2) = 0 THEN r := r || '/even';
+            ELSE r := r || '/odd';
+          END CASE;
+          CASE n WHEN 7 THEN r := r || '/seven'; WHEN 0 THEN NULL; ELSE r := r || '/' || (CASE WHEN n > 100 THEN 'huge' ELSE 'other' END); END CASE;
+          :r := r;
+        END;`, { n, r: out(oracledb.STRING) })).outBinds.r
+    expect(await classify(-3)).toBe("negative/odd/other")
+    expect(await classify(0)).toBe("zero/even")
+    expect(await classify(7)).toBe("small/odd/seven")
+    expect(await classify(500)).toBe("large/even/huge")
+    // a CASE statement without ELSE that matches nothing raises CASE_NOT_FOUND (ORA-06592)
+    const e = await failure(() => conn.execute("DECLARE n NUMBER := 5; BEGIN CASE n WHEN 1 THEN NULL; END CASE; END;"))
+    expect(e.message).toMatch(/^ORA-06592: CASE not found while executing CASE statement/)
+  })
+
+  it("cursor FOR loops over a query and over an explicit cursor with a parameter; %ROWTYPE records", async () => {
+    const r = await conn.execute(`DECLARE
+        CURSOR dear (p_min NUMBER) IS SELECT id, name FROM fruit WHERE price >= p_min ORDER BY id;
+        total NUMBER := 0;
+        names VARCHAR2(100);
+        f fruit%ROWTYPE;
+      BEGIN
+        FOR rec IN (SELECT id, price FROM fruit ORDER BY id) LOOP
+          total := total + rec.price * rec.id;
+        END LOOP;
+        FOR d IN dear(0.7) LOOP
+          names := names || d.name || ';';
+        END LOOP;
+        SELECT * INTO f FROM fruit WHERE id = 2;
+        :total := total; :names := names; :fname := f.name; :fprice := f.price;
+      END;`, { total: out(), names: out(oracledb.STRING), fname: out(oracledb.STRING), fprice: out() })
+    expect(r.outBinds).toEqual({ total: 0.5 + 1.5 + 3.75, names: "pear;plum;", fname: "pear", fprice: 0.75 })
+  })
+
+  it("OPEN / FETCH / CLOSE with %FOUND, %NOTFOUND, %ROWCOUNT, %ISOPEN; SQL%ROWCOUNT after DML", async () => {
+    const r = await conn.execute(`DECLARE
+        CURSOR c IS SELECT name FROM fruit ORDER BY id;
+        v fruit.name%TYPE;
+        seen VARCHAR2(100);
+        opened_before BOOLEAN;
+      BEGIN
+        opened_before := c%ISOPEN;
+        OPEN c;
+        LOOP
+          FETCH c INTO v;
+          EXIT WHEN c%NOTFOUND;
+          seen := seen || c%ROWCOUNT || v;
+        END LOOP;
+        :count := c%ROWCOUNT;
+        :open := CASE WHEN c%ISOPEN AND NOT opened_before THEN 'yes' ELSE 'no' END;
+        CLOSE c;
+        :closed := CASE WHEN c%ISOPEN THEN 'open' ELSE 'closed' END;
+        UPDATE fruit SET price = price + 1 WHERE id >= 2;
+        :updated := SQL%ROWCOUNT;
+        DELETE FROM fruit WHERE id = 99;
+        :deleted := SQL%ROWCOUNT;
+        :found := CASE WHEN SQL%FOUND THEN 'found' ELSE 'none' END;
+        ROLLBACK;
+      END;`, { count: out(), open: out(oracledb.STRING), closed: out(oracledb.STRING), updated: out(), deleted: out(), found: out(oracledb.STRING) })
+    expect(r.outBinds).toEqual({ count: 3, open: "yes", closed: "closed", updated: 2, deleted: 0, found: "none" })
+    // fetching from a cursor that is not open: INVALID_CURSOR (ORA-01001)
+    const e = await failure(() => conn.execute("DECLARE CURSOR c IS SELECT 1 FROM dual; x NUMBER; BEGIN FETCH c INTO x; END;"))
+    expect(e.message).toMatch(/^ORA-01001: invalid cursor/)
+  })
+
+  it("nested blocks with their own DECLARE sections; inner declarations shadow outer ones and end with their block", async () => {
+    const r = await conn.execute(`DECLARE
+        x NUMBER := 1;
+        y NUMBER := 10;
+      BEGIN
+        <<middle>>
+        DECLARE
+          x NUMBER := 5;
+        BEGIN
+          DECLARE
+            x NUMBER := 2;
+          BEGIN
+            x := x + 100;
+            y := y + x;
+            :inner := x;
+            :middle_seen := middle.x;
+          END;
+          :middle := x;
+        END middle;
+        :outer := x;
+        :y := y;
+      END;`, { inner: out(), middle_seen: out(), middle: out(), outer: out(), y: out() })
+    expect(r.outBinds).toEqual({ inner: 102, middle_seen: 5, middle: 5, outer: 1, y: 112 })
+    const c = await conn.execute("DECLARE k CONSTANT NUMBER := 42; s VARCHAR2(10) DEFAULT 'd'; BEGIN :k := k; :s := s; END;", { k: out(), s: out(oracledb.STRING) })
+    expect(c.outBinds).toEqual({ k: 42, s: "d" })
+  })
+
+  it("EXECUTE IMMEDIATE of any expression, with USING IN / OUT / IN OUT and INTO", async () => {
+    const r = await conn.execute(`DECLARE
+        tab VARCHAR2(30) := 'FRUIT';
+        n NUMBER;
+        nm VARCHAR2(20);
+        a NUMBER := 5;
+        b NUMBER;
+        c NUMBER := 1;
+      BEGIN
+        EXECUTE IMMEDIATE 'SELECT COUNT(*) FROM ' || tab INTO n;
+        EXECUTE IMMEDIATE 'SELECT name FROM fruit WHERE id = :id' INTO nm USING 3;
+        EXECUTE IMMEDIATE 'CREATE TABLE dyn_t (v NUMBER(10))';
+        EXECUTE IMMEDIATE 'INSERT INTO dyn_t VALUES (:1)' USING a + 1;
+        :ins := SQL%ROWCOUNT;
+        EXECUTE IMMEDIATE 'BEGIN :o := :i * 2; :io := :io + 1; END;' USING OUT b, IN a, IN OUT c;
+        :n := n; :nm := nm; :b := b; :c := c;
+      END;`, { n: out(), nm: out(oracledb.STRING), b: out(), c: out(), ins: out() })
+    expect(r.outBinds).toEqual({ n: 3, nm: "plum", b: 10, c: 2, ins: 1 })
+    expect((await conn.execute("SELECT v FROM dyn_t")).rows).toEqual([[6]])
+    await conn.execute("DROP TABLE dyn_t")
+  })
+})
