@@ -137,6 +137,28 @@ END;`))
     expect((await conn.execute("SELECT id, balance FROM acct ORDER BY id")).rows).toEqual([[1, 100], [2, 50], [3, 10]])
   })
 
+  it("an exception leaving a stored procedure names it in the backtrace; handlers in the caller catch it", async () => {
+    await conn.execute(`CREATE OR REPLACE PROCEDURE withdraw (p_id IN NUMBER, p_amount IN NUMBER) AS
+  b NUMBER;
+BEGIN
+  SELECT balance INTO b FROM acct WHERE id = p_id;
+  IF b < p_amount THEN
+    RAISE_APPLICATION_ERROR(-20100, 'insufficient funds');
+  END IF;
+  UPDATE acct SET balance = balance - p_amount WHERE id = p_id;
+END;`)
+    const e = await failure(() => conn.execute("BEGIN\n  withdraw(2, 80);\nEND;"))
+    expect(e.message).toMatch(new RegExp(`^ORA-20100: insufficient funds\nORA-06512: at "${server.user.toUpperCase()}.WITHDRAW", line 6\nORA-06512: at line 2`))
+    const r = await conn.execute("BEGIN withdraw(2, 80); EXCEPTION WHEN OTHERS THEN :m := SQLERRM; END;", { m: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 80 } })
+    expect(r.outBinds).toEqual({ m: "ORA-20100: insufficient funds" })
+    await conn.execute("BEGIN withdraw(2, 20); END;")
+    expect((await conn.execute("SELECT balance FROM acct WHERE id = 2")).rows).toEqual([[30]])
+    await conn.rollback()
+    // a body that does not parse fails the CREATE with the PLS- error, as Oracle compiles at CREATE time
+    const bad = await failure(() => conn.execute("CREATE OR REPLACE PROCEDURE broken AS BEGIN LOOP NULL; END; END;"))
+    expect(bad.message).toMatch(/^ORA-06550: line 1, column 59:\nPLS-00103: Encountered the symbol ";" when expecting one of the following:/)
+  })
+
   it("reports a statement it cannot parse as PLS-00103 inside ORA-06550 with line and column, and runs nothing", async () => {
     const e = await failure(() => conn.execute("BEGIN\n  INSERT INTO acct VALUES (7, 'x', 1);\n  IF 1 = 1 THEN NULL;\nEND;"))
     expect((e as Error & { errorNum: number }).errorNum).toBe(6550)
