@@ -164,6 +164,19 @@ describe("Oracle test server: PL/SQL control flow", () => {
     expect(c.outBinds).toEqual({ k: 42, s: "d" })
   })
 
+  it("SAVEPOINT and ROLLBACK TO inside a block undo only the work after the savepoint", async () => {
+    await conn.execute("CREATE TABLE sp_t (v NUMBER(10))")
+    await conn.execute(`BEGIN
+        INSERT INTO sp_t VALUES (1);
+        SAVEPOINT before_two;
+        INSERT INTO sp_t VALUES (2);
+        ROLLBACK TO before_two;
+        INSERT INTO sp_t VALUES (3);
+      END;`)
+    expect((await conn.execute("SELECT v FROM sp_t ORDER BY v")).rows).toEqual([[1], [3]])
+    await conn.rollback()
+  })
+
   it("EXECUTE IMMEDIATE of any expression, with USING IN / OUT / IN OUT and INTO", async () => {
     const r = await conn.execute(`DECLARE
         tab VARCHAR2(30) := 'FRUIT';

@@ -166,5 +166,8 @@ END;`)
     const u = await failure(() => conn.execute("BEGIN\n  no_such_thing(1);\nEND;"))
     expect(u.message).toMatch(/^ORA-06550: line 2, column 3:\nPLS-00201: identifier 'NO_SUCH_THING' must be declared/)
     expect((await conn.execute("SELECT COUNT(*) FROM acct WHERE id = 7")).rows).toEqual([[0]])
+    // an undeclared name in an expression: PLS-00201 at the name, not caught by WHEN OTHERS
+    const x = await failure(() => conn.execute("DECLARE n NUMBER; BEGIN\n  n := nothing_here + 1;\nEXCEPTION WHEN OTHERS THEN NULL; END;"))
+    expect(x.message).toMatch(/^ORA-06550: line 2, column 8:\nPLS-00201: identifier 'NOTHING_HERE' must be declared/)
   })
 })

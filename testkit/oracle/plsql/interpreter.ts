@@ -400,12 +400,12 @@ export class Interpreter implements CallContext {
     if (direct !== undefined && direct.width === expr.length) return direct.value
     const { sql, params } = this.render(expr, false, false)
     const result = await this.host.queryDuck(`SELECT ${sql}`, params).catch((e: unknown) => {
-      throw this.asPlsqlError(e)
+      throw this.asPlsqlError(e, expr)
     })
     const reader = new RowReader(result, this.host)
     try {
       const row = await reader.next().catch((e: unknown) => {
-        throw this.asPlsqlError(e)
+        throw this.asPlsqlError(e, expr)
       })
       return row?.[0] ?? null
     } finally {
@@ -413,9 +413,17 @@ export class Interpreter implements CallContext {
     }
   }
 
-  /** In a PL/SQL expression a failed conversion to a number is VALUE_ERROR, not SQL's INVALID_NUMBER. */
-  private asPlsqlError(e: unknown): unknown {
+  /**
+   * In a PL/SQL expression a failed conversion to a number is VALUE_ERROR, not SQL's INVALID_NUMBER; a name that is
+   * neither a variable nor a function is PLS-00201, not SQL's ORA-00904.
+   */
+  private asPlsqlError(e: unknown, expr: Expr): unknown {
     if (e instanceof OraError && e.code === 1722) return valueError("character to number conversion error")
+    const unknown = e instanceof OraError && e.code === 904 ? /^"+([^"\s]+)/.exec(e.detail)?.[1] : undefined
+    if (unknown !== undefined) {
+      const at = expr.find((t) => (t.kind === "ident" || t.kind === "qident") && oracleName(t) === unknown)
+      return new PlsCompileError(this.source, at?.pos ?? expr[0]?.pos ?? 0, 201, `identifier '${unknown}' must be declared`)
+    }
     return e
   }
 
