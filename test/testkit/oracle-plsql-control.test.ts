@@ -177,6 +177,24 @@ describe("Oracle test server: PL/SQL control flow", () => {
     await conn.rollback()
   })
 
+  it("a block that loops forever is stopped by a break (ORA-01013); other sessions are answered meanwhile", async () => {
+    const other = await oracledb.getConnection({ user: server.user, password: server.password, connectString: server.connectString })
+    try {
+      const sid = (await conn.execute("SELECT SYS_CONTEXT('USERENV', 'SID') FROM dual")).rows[0][0]
+      const running = conn.execute("DECLARE done BOOLEAN := FALSE; BEGIN LOOP EXIT WHEN done; END LOOP; END;")
+      // synchronised on the server's state: the other session sees this one ACTIVE while the block runs
+      while ((await other.execute("SELECT status FROM v$session WHERE sid = :1", [Number(sid)])).rows[0]?.[0] !== "ACTIVE") {
+        // polls until the call is under way
+      }
+      await conn.break()
+      const e = await failure(() => running)
+      expect(e.message).toMatch(/^ORA-01013: user requested cancel of current operation/)
+      expect((await conn.execute("SELECT 1 FROM dual")).rows).toEqual([[1]])
+    } finally {
+      await other.close()
+    }
+  })
+
   it("EXECUTE IMMEDIATE of any expression, with USING IN / OUT / IN OUT and INTO", async () => {
     const r = await conn.execute(`DECLARE
         tab VARCHAR2(30) := 'FRUIT';

@@ -32,6 +32,8 @@ export interface PlsqlHost {
   exactNumberColumnsOf(sql: string): ReadonlySet<string>
   /** Resolves a table name as the session sees it. */
   lookupTable(schema: string | undefined, name: string): TableMeta | undefined
+  /** True once a break (cancel, call timeout) arrived during the current call. */
+  readonly callInterrupted: boolean
   /** After the engine failed part way through a statement (e.g. while rows were read): the transaction as it was before it. */
   statementFailed(): Promise<void>
 }

@@ -116,6 +116,9 @@ class LoopContinue {
 }
 class ReturnSignal {}
 
+/** Statements run between two looks at the socket (a break, other sessions' requests). */
+const YIELD_EVERY = 64
+
 const NUMERIC = /^(NUMBER|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE|DECIMAL|DEC|NUMERIC|FLOAT|REAL|DOUBLE PRECISION|BINARY_FLOAT|BINARY_DOUBLE)$/
 const INTEGRAL = /^(INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE)$/
 const CHARACTER = /^(VARCHAR2|VARCHAR|NVARCHAR2|CHAR|NCHAR|STRING|CHARACTER)$/
@@ -130,6 +133,7 @@ export class Interpreter implements CallContext {
   /** Exceptions being handled (innermost last): SQLCODE, SQLERRM and `RAISE;` read the last. */
   private handling: Array<PlsqlException> = []
   private pos = 0
+  private steps = 0
 
   constructor(
     readonly host: PlsqlHost,
@@ -206,7 +210,19 @@ export class Interpreter implements CallContext {
   }
 
   private async statements(list: ReadonlyArray<Stmt>): Promise<void> {
-    for (const st of list) await this.at(st.pos, () => this.statement(st))
+    for (const st of list) {
+      if (++this.steps % YIELD_EVERY === 0) await this.yieldToBreaks()
+      await this.at(st.pos, () => this.statement(st))
+    }
+  }
+
+  /**
+   * Lets the server read other requests (a break above all): a loop of PL/SQL-only statements never waits for I/O,
+   * so without this it would hold the process. A break that arrived ends the call with ORA-01013.
+   */
+  private async yieldToBreaks(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve))
+    if (this.host.callInterrupted) throw ora.cancelled()
   }
 
   private async declare(names: Map<string, Slot>, d: Decl): Promise<void> {
