@@ -195,6 +195,23 @@ describe("Oracle test server: PL/SQL control flow", () => {
     }
   })
 
+  it("DML with RETURNING ... INTO variables; a declaration that is no type fails PLS-00103", async () => {
+    const r = await conn.execute(`DECLARE
+        new_id NUMBER;
+        new_price NUMBER;
+        nm VARCHAR2(20);
+      BEGIN
+        INSERT INTO fruit (id, name, price) VALUES (10, 'kiwi', 2) RETURNING id, name INTO new_id, nm;
+        UPDATE fruit SET price = price * 2 WHERE id = new_id RETURNING price INTO new_price;
+        :id := new_id; :nm := nm; :price := new_price; :n := SQL%ROWCOUNT;
+      END;`, { id: out(), nm: out(oracledb.STRING), price: out(), n: out() })
+    expect(r.outBinds).toEqual({ id: 10, nm: "kiwi", price: 4, n: 1 })
+    expect((await conn.execute("SELECT price FROM fruit WHERE id = 10")).rows).toEqual([[4]])
+    await conn.rollback()
+    const e = await failure(() => conn.execute("DECLARE c CURSOR IS SELECT 1 FROM dual; BEGIN NULL; END;"))
+    expect(e.message).toMatch(/^ORA-06550: line 1, column 11:\nPLS-00103: Encountered the symbol "CURSOR"/)
+  })
+
   it("EXECUTE IMMEDIATE of any expression, with USING IN / OUT / IN OUT and INTO", async () => {
     const r = await conn.execute(`DECLARE
         tab VARCHAR2(30) := 'FRUIT';

@@ -18,7 +18,7 @@ import { type LobSource, lobSourcesOf } from "../plsql-lobs.ts"
 import { sessionZoneWrites } from "../datetime-writes.ts"
 import { intervalLiteralTargets } from "../interval-writes.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
-import type { QueryResult } from "../statement.ts"
+import { type QueryResult, returningClause } from "../statement.ts"
 import { makeTranslator, oracleName, translateQuery, type QueryShape } from "../translate.ts"
 import type { Block, Decl, Expr, Stmt, TypeSpec } from "./ast.ts"
 import type { CallContext, PlsqlValue } from "./context.ts"
@@ -360,14 +360,13 @@ export class Interpreter implements CallContext {
   }
 
   /**
-   * Renders tokens as DuckDB SQL, the PL/SQL names they use bound as parameters. `sql` marks a SQL statement, whose
-   * table columns hide variables of the same name.
+   * The tokens with every PL/SQL name (variable, record field, cursor attribute, SQLCODE, bind) replaced by a bind
+   * placeholder, and the placeholders' values in order. `sql` marks a SQL statement, whose table columns hide
+   * variables of the same name.
    */
-  private render(toks: Expr, asQuery: boolean, sql: boolean): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
-    const params: Array<DuckDBValue> = []
-    const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(toks, this.host.db.settings.version))), (schema, name) => this.host.lookupTable(schema, name))
+  private bindNames(source: Expr, sql: boolean): { rewritten: Array<Tok>; values: Array<DuckDBValue> } {
     const hidden = sql ? this.columnsOf(source) : new Set<string>()
-    const values: Array<Value> = []
+    const values: Array<DuckDBValue> = []
     const rewritten: Array<Tok> = []
     for (let k = 0; k < source.length; k++) {
       const t = source[k]!
@@ -382,6 +381,17 @@ export class Interpreter implements CallContext {
       rewritten.push({ ...t, kind: "bind", text: `:v${values.length}`, value: `\u0000V${values.length - 1}` })
       k += found.width - 1
     }
+    return { rewritten, values }
+  }
+
+  /**
+   * Renders tokens as DuckDB SQL, the PL/SQL names they use bound as parameters. `sql` marks a SQL statement, whose
+   * table columns hide variables of the same name.
+   */
+  private render(toks: Expr, asQuery: boolean, sql: boolean): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
+    const params: Array<DuckDBValue> = []
+    const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(toks, this.host.db.settings.version))), (schema, name) => this.host.lookupTable(schema, name))
+    const { rewritten, values } = this.bindNames(source, sql)
     const withSpaces: Array<Tok> = []
     for (const t of rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })
     const { toks: tt, tr } = makeTranslator(withSpaces, {
@@ -706,10 +716,27 @@ export class Interpreter implements CallContext {
       return
     }
     if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
-      this.sqlRowCount = await this.runDml(toks)
+      const ret = returningClause(toks)
+      this.sqlRowCount = ret === undefined ? await this.runDml(toks) : await this.dmlReturning(toks, ret.into)
       return
     }
     await this.host.execute(toks.map((t) => t.text).join(" "), [], [], { batchErrors: false, dmlRowCounts: false })
+  }
+
+  /**
+   * `DML ... RETURNING exprs INTO targets`: run as the session runs such a statement from a client (the block's names
+   * as binds, the targets as OUT binds); one row's values assigned, TOO_MANY_ROWS for more.
+   */
+  private async dmlReturning(toks: Expr, into: number): Promise<number> {
+    const targets = splitTopLevel(toks.slice(into + 1))
+    const { rewritten, values } = this.bindNames(toks.slice(0, into + 1), true)
+    const outs = targets.map((_, i) => `:r${i + 1}`)
+    const text = `${rewritten.map((t) => t.text).join(" ")} ${outs.join(", ")}`
+    const result = await this.host.execute(text, [[...values, ...targets.map(() => null)]], [], { batchErrors: false, dmlRowCounts: false })
+    if (result.kind !== "dml") throw ora.invalidSql()
+    if (result.rowCount > 1) throw new OraError(1422, "exact fetch returns more than requested number of rows")
+    targets.forEach((t, i) => this.assign(t, (result.returning?.[i]?.[0] ?? null) as DuckDBValue))
+    return result.rowCount
   }
 
   private async executeImmediate(st: Extract<Stmt, { k: "execute" }>): Promise<void> {

@@ -17,6 +17,8 @@ const NOT_YET: ReadonlyMap<string, string> = new Map([
   ["GOTO", "GOTO"],
   ["PIPE", "PIPE ROW"]
 ])
+/** Reserved words that cannot stand in a declared type. */
+const RESERVED = ["IS", "AS", "SELECT", "FROM", "WHERE", "BEGIN", "END", "DECLARE", "CURSOR", "EXCEPTION", "IF", "THEN", "LOOP", "INTO", "VALUES"]
 const SQL_HEADS = ["SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE", "LOCK", "SAVEPOINT", "SET"]
 
 class Parser {
@@ -245,6 +247,8 @@ class Parser {
     const constant = this.kw("CONSTANT")
     if (constant) this.i++
     const typeToks = this.until((t) => isOp(t, ":=") || isKw(t, "DEFAULT", "NOT") || isOp(t, ";"), [":=", ";", "not", "default"])
+    const misplaced = typeToks.find((t) => isKw(t, ...RESERVED) || t.kind === "str" || t.kind === "bind")
+    if (misplaced !== undefined) this.fail([":=", ".", "(", "@", "%", ";", "not", "null", "range", "default", "character"], misplaced)
     const type = typeSpec(typeToks)
     let notNull = false
     if (this.kw("NOT")) {
