@@ -212,6 +212,25 @@ describe("Oracle test server: PL/SQL control flow", () => {
     expect(e.message).toMatch(/^ORA-06550: line 1, column 11:\nPLS-00103: Encountered the symbol "CURSOR"/)
   })
 
+  it("DBMS_OUTPUT: lines written after ENABLE are read back with GET_LINE as oracledb's example reads them", async () => {
+    const line = { ln: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 32767 }, st: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } }
+    // not enabled yet: nothing is kept
+    await conn.execute("BEGIN DBMS_OUTPUT.PUT_LINE('lost'); END;")
+    await conn.execute("BEGIN DBMS_OUTPUT.ENABLE(NULL); END;")
+    await conn.execute(`BEGIN
+        FOR i IN 1..2 LOOP DBMS_OUTPUT.PUT_LINE('line ' || i); END LOOP;
+        DBMS_OUTPUT.PUT('a'); DBMS_OUTPUT.PUT('b'); DBMS_OUTPUT.NEW_LINE;
+      END;`)
+    const read: Array<unknown> = []
+    for (;;) {
+      const r = await conn.execute("BEGIN DBMS_OUTPUT.GET_LINE(:ln, :st); END;", line)
+      if (r.outBinds.st !== 0) break
+      read.push(r.outBinds.ln)
+    }
+    expect(read).toEqual(["line 1", "line 2", "ab"])
+    await conn.execute("BEGIN DBMS_OUTPUT.DISABLE; END;")
+  })
+
   it("EXECUTE IMMEDIATE of any expression, with USING IN / OUT / IN OUT and INTO", async () => {
     const r = await conn.execute(`DECLARE
         tab VARCHAR2(30) := 'FRUIT';
