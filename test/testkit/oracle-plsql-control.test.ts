@@ -162,6 +162,15 @@ describe("Oracle test server: PL/SQL control flow", () => {
     expect(r.outBinds).toEqual({ inner: 102, middle_seen: 5, middle: 5, outer: 1, y: 112 })
     const c = await conn.execute("DECLARE k CONSTANT NUMBER := 42; s VARCHAR2(10) DEFAULT 'd'; BEGIN :k := k; :s := s; END;", { k: out(), s: out(oracledb.STRING) })
     expect(c.outBinds).toEqual({ k: 42, s: "d" })
+    // declared types shape what a variable holds: NUMBER(p,s) rounds to s decimals, INTEGER to a whole number,
+    // VARCHAR2(n CHAR) counts characters; %TYPE of a NUMBER(8,2) column rounds as the column does
+    const typed = await conn.execute(
+      "DECLARE a NUMBER(5,2) := 1.239; i INTEGER := 2.5; s VARCHAR2(3 CHAR) := 'ünï'; p fruit.price%TYPE := 0.125; BEGIN :a := a; :i := i; :s := s; :p := p; END;",
+      { a: out(), i: out(), s: out(oracledb.STRING), p: out() }
+    )
+    expect(typed.outBinds).toEqual({ a: 1.24, i: 3, s: "ünï", p: 0.13 })
+    const big = await failure(() => conn.execute("DECLARE a NUMBER(3,1); BEGIN a := 123.4; END;"))
+    expect(big.message).toMatch(/^ORA-06502: PL\/SQL: numeric or value error: number precision too large/)
   })
 
   it("SAVEPOINT and ROLLBACK TO inside a block undo only the work after the savepoint", async () => {

@@ -14,7 +14,14 @@ export interface At {
 
 /** A variable's declared type: its words (`VARCHAR2(10)`, `NUMBER`), or `%TYPE` / `%ROWTYPE` of a name. */
 export type TypeSpec =
-  | { readonly kind: "named"; readonly name: string; readonly size?: number }
+  | {
+      readonly kind: "named"
+      readonly name: string
+      /** VARCHAR2(n) / NUMBER(p,s) size or precision; `chars` for VARCHAR2(n CHAR); `scale` of NUMBER(p,s). */
+      readonly size?: number
+      readonly scale?: number
+      readonly chars?: boolean
+    }
   | { readonly kind: "typeOf"; readonly of: ReadonlyArray<string> }
   | { readonly kind: "rowtypeOf"; readonly of: ReadonlyArray<string> }
 

@@ -260,7 +260,10 @@ export class Interpreter implements CallContext {
     const meta = table === undefined ? undefined : this.host.lookupTable(schema, table)
     const col = meta?.columns.find((c) => c.name === column)
     if (col === undefined) throw new PlsCompileError(this.source, pos, 201, `identifier '${t.of.join(".")}' must be declared`)
-    return CHARACTER.test(col.type.dictName) ? { kind: "named", name: col.type.dictName, size: col.type.charSize } : { kind: "named", name: col.type.dictName }
+    const name = col.type.dictName
+    if (CHARACTER.test(name)) return { kind: "named", name, size: col.type.charSize }
+    if (name === "NUMBER" && col.type.dictPrecision !== null) return { kind: "named", name, size: col.type.dictPrecision, scale: col.type.dictScale ?? 0 }
+    return { kind: "named", name }
   }
 
   private async emptyRecord(of: ReadonlyArray<string>, pos: number): Promise<PlsqlRecord> {
@@ -288,8 +291,15 @@ export class Interpreter implements CallContext {
       return INTEGRAL.test(t.name) ? Math.round(n) : n
     }
     if (INTEGRAL.test(t.name) && typeof v === "number") return Math.round(v)
+    if (/^(NUMBER|DECIMAL|DEC|NUMERIC)$/.test(t.name) && typeof v === "number" && t.size !== undefined) {
+      // NUMBER(p,s): rounded to s decimals; more than p - s integer digits is ORA-06502
+      const scale = t.scale ?? 0
+      const rounded = Number(v.toFixed(Math.max(0, Math.min(scale, 100))))
+      if (Math.abs(rounded) >= 10 ** (t.size - scale)) throw valueError("number precision too large")
+      return rounded
+    }
     if (CHARACTER.test(t.name) && typeof v === "string" && t.size !== undefined) {
-      const length = /^N/.test(t.name) ? [...v].length : Buffer.byteLength(v)
+      const length = /^N/.test(t.name) || t.chars === true ? [...v].length : Buffer.byteLength(v)
       if (length > t.size) throw valueError("character string buffer too small")
     }
     return v

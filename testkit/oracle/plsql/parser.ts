@@ -540,8 +540,11 @@ const typeSpec = (toks: Expr): TypeSpec => {
   }
   const open = toks.findIndex((t) => isOp(t, "("))
   const words = (open < 0 ? toks : toks.slice(0, open)).map((t) => t.value).join(" ")
-  const size = open < 0 ? undefined : toks[open + 1]?.kind === "num" ? Number(toks[open + 1]!.value) : undefined
-  return size === undefined ? { kind: "named", name: words } : { kind: "named", name: words, size }
+  if (open < 0 || toks[open + 1]?.kind !== "num") return { kind: "named", name: words }
+  const size = Number(toks[open + 1]!.value)
+  const scale = isOp(toks[open + 2], ",") ? Number(toks[open + 3]?.value ?? 0) * (isOp(toks[open + 3], "-") ? 0 : 1) : undefined
+  const chars = isKw(toks[open + 2], "CHAR")
+  return { kind: "named", name: words, size, ...(scale === undefined || Number.isNaN(scale) ? {} : { scale }), ...(chars ? { chars } : {}) }
 }
 
 /** Parses an anonymous block's significant tokens (`source` is the text their positions point into). */
