@@ -240,6 +240,25 @@ describe("Oracle test server: PL/SQL control flow", () => {
     await conn.execute("BEGIN DBMS_OUTPUT.DISABLE; END;")
   })
 
+  it("keeps Oracle's arithmetic and three-valued logic in conditions: decimals exact, NULL neither true nor false, MOD's sign", async () => {
+    const r = await conn.execute(`DECLARE
+        n NUMBER;
+        s VARCHAR2(100);
+        big NUMBER := 9007199254740993;
+      BEGIN
+        IF 0.1 + 0.2 = 0.3 THEN s := s || 'exact;'; END IF;
+        IF n = 1 THEN s := s || 'null=1;'; END IF;
+        IF NOT (n = 1) THEN s := s || 'not(null=1);'; END IF;
+        IF n IS NULL AND 2 * 3 - 1 = 5 THEN s := s || 'isnull;'; END IF;
+        s := s || MOD(-7, 3) || ';' || MOD(7, 0) || ';' || (big + 1 - big) || ';';
+        FOR i IN 1..3000 LOOP
+          IF MOD(i, 1000) = 0 OR i = 1 THEN s := s || i || ','; END IF;
+        END LOOP;
+        :s := s;
+      END;`, { s: out(oracledb.STRING) })
+    expect(r.outBinds).toEqual({ s: "exact;isnull;-1;7;1;1,1000,2000,3000," })
+  })
+
   it("EXECUTE IMMEDIATE of any expression, with USING IN / OUT / IN OUT and INTO", async () => {
     const r = await conn.execute(`DECLARE
         tab VARCHAR2(30) := 'FRUIT';

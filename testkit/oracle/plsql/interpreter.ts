@@ -23,6 +23,7 @@ import { makeTranslator, oracleName, translateQuery, type QueryShape } from "../
 import type { Block, Decl, Expr, Stmt, TypeSpec } from "./ast.ts"
 import type { CallContext, PlsqlValue } from "./context.ts"
 import { fromOraError, lineColumn, PlsCompileError, PlsqlException, PREDEFINED, predefined, type UserException, valueError } from "./errors.ts"
+import { fastEvaluate } from "./fast-eval.ts"
 import type { PlsqlHost } from "./host.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
 import { parseProcedureBody } from "./parser.ts"
@@ -434,6 +435,8 @@ export class Interpreter implements CallContext {
     if (single !== undefined && isKw(single, "TRUE", "FALSE") && this.lookup(single.value) === undefined) return single.value === "TRUE"
     const direct = this.nameValue(expr, 0)
     if (direct !== undefined && direct.width === expr.length) return direct.value
+    const fast = fastEvaluate(expr, (toks, at) => this.nameValue(toks, at))
+    if (fast !== undefined) return fast
     const { sql, params } = this.render(expr, false, false)
     const result = await this.host.queryDuck(`SELECT ${sql}`, params).catch((e: unknown) => {
       throw this.asPlsqlError(e, expr)
