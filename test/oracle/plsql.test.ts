@@ -41,6 +41,25 @@ describe("PL/SQL", () => {
       expect(rowMode.message).toContain("redo.statement.execution_mode=batch")
     })))
 
+  it.effect("runs control flow and exception handlers as a statement: drop-if-exists, a loop building rows, RAISE_APPLICATION_ERROR", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("LOOPS")
+      const dropIfExists = `BEGIN EXECUTE IMMEDIATE 'DROP TABLE ${t}'; EXCEPTION WHEN OTHERS THEN IF SQLCODE <> -942 THEN RAISE; END IF; END;`
+      // the table does not exist yet: the handler passes over ORA-00942
+      yield* conn.execute(dropIfExists)
+      yield* conn.execute(`CREATE TABLE ${t} (N NUMBER(10), SQ NUMBER(10))`)
+      yield* conn.execute(`BEGIN FOR i IN 1..5 LOOP INSERT INTO ${t} VALUES (i, i * i); END LOOP; END;`)
+      const rows = yield* conn.queryTable(`SELECT SUM(SQ) AS TOTAL, COUNT(*) AS N FROM ${t}`)
+      expect(rows.get(0)!.toJSON()).toEqual({ TOTAL: 55, N: 5 })
+      const raised = yield* Effect.flip(conn.execute(`DECLARE n NUMBER; BEGIN SELECT COUNT(*) INTO n FROM ${t}; IF n > 3 THEN RAISE_APPLICATION_ERROR(-20007, 'too many: ' || n); END IF; END;`))
+      expect(raised.vendorCode).toBe(20007)
+      expect(raised.message).toContain("ORA-20007: too many: 5")
+      yield* conn.execute(dropIfExists)
+      const gone = yield* Effect.flip(conn.execute(`SELECT * FROM ${t}`))
+      expect(gone.vendorCode).toBe(942)
+    })))
+
   it.effect("OUT and IN OUT parameters declared by ORACLE:parameter_type come back as columns of the first row", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

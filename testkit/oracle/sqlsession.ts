@@ -244,6 +244,16 @@ export class SqlSession {
     }
   }
 
+  /** PL/SQL (plsql/host.ts): a break arrived during the current call. */
+  get callInterrupted(): boolean {
+    return this.locks.interrupted
+  }
+
+  /** PL/SQL (plsql/host.ts): the engine failed part way through a statement; the transaction as it was before it. */
+  async statementFailed(): Promise<void> {
+    if (this.inTxn) await this.recover()
+  }
+
   /** After a failed statement: roll back and replay the successful statements of the transaction. */
   private async recover(): Promise<void> {
     const log = this.log

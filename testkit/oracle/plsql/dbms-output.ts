@@ -1,0 +1,78 @@
+/**
+ * DBMS_OUTPUT (Oracle Database PL/SQL Packages and Types Reference, DBMS_OUTPUT): a session's buffer of lines.
+ * ENABLE turns it on (it is off until then, as in a session no tool enabled), DISABLE turns it off and empties it;
+ * PUT adds to the current line, NEW_LINE ends it, PUT_LINE does both; GET_LINE(line, status) takes the oldest complete
+ * line (status 0) or returns NULL with status 1 when none is left. Lines not read before the next PUT / PUT_LINE /
+ * NEW_LINE after a GET_LINE are discarded, as the reference describes. GET_LINES (an array OUT bind) is not provided.
+ */
+import type { PlsqlHost } from "./host.ts"
+import type { BuiltinPackage } from "./context.ts"
+import { wrongArguments } from "./arguments.ts"
+
+interface OutputBuffer {
+  enabled: boolean
+  lines: Array<string>
+  partial: string
+  /** A GET_LINE happened since the last write: the next write discards the unread lines first. */
+  reading: boolean
+}
+
+const buffers = new WeakMap<PlsqlHost, OutputBuffer>()
+
+const bufferOf = (host: PlsqlHost): OutputBuffer => {
+  let b = buffers.get(host)
+  if (b === undefined) {
+    b = { enabled: false, lines: [], partial: "", reading: false }
+    buffers.set(host, b)
+  }
+  return b
+}
+
+const text = (v: unknown): string => (v === null || v === undefined ? "" : String(v))
+
+/** DBMS_OUTPUT.ENABLE / DISABLE / PUT / PUT_LINE / NEW_LINE / GET_LINE. */
+export const dbmsOutput: BuiltinPackage = async (ctx, procedure, args) => {
+  const b = bufferOf(ctx.host)
+  const write = (s: string, endLine: boolean) => {
+    if (b.reading) {
+      b.lines = []
+      b.reading = false
+    }
+    if (!b.enabled) return
+    b.partial += s
+    if (endLine) {
+      b.lines.push(b.partial)
+      b.partial = ""
+    }
+  }
+  switch (procedure) {
+    case "ENABLE":
+      for (const a of args) await ctx.evaluate(a)
+      b.enabled = true
+      return true
+    case "DISABLE":
+      b.enabled = false
+      b.lines = []
+      b.partial = ""
+      return true
+    case "PUT":
+    case "PUT_LINE": {
+      if (args.length !== 1) throw wrongArguments(procedure)
+      write(text(await ctx.evaluate(args[0]!)), procedure === "PUT_LINE")
+      return true
+    }
+    case "NEW_LINE":
+      write("", true)
+      return true
+    case "GET_LINE": {
+      if (args.length !== 2) throw wrongArguments(procedure)
+      const line = b.lines.shift()
+      b.reading = true
+      ctx.assign(args[0]!, line === undefined || line === "" ? null : line)
+      ctx.assign(args[1]!, line === undefined ? 1 : 0)
+      return true
+    }
+    default:
+      return false
+  }
+}

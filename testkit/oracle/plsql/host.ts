@@ -1,0 +1,39 @@
+/**
+ * What the PL/SQL interpreter needs from the SQL session it runs in (sqlsession.ts implements it), and the bind
+ * directions it reports back.
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import type { Session as EngineSession } from "../../engine/index.ts"
+import type { OraError } from "../errors.ts"
+import type { TableMeta } from "../catalog.ts"
+import type { OracleDatabase } from "../database.ts"
+import type { BindSpec, ExecuteOptions, QueryResult, StatementResult } from "../statement.ts"
+import type { QueryShape } from "../translate.ts"
+
+/** Bind direction OUT, as reported in the IO vector. */
+export const BIND_OUT = 16
+/** Bind direction IN. */
+export const BIND_IN = 32
+/** Bind direction IN OUT. */
+export const BIND_INOUT = 48
+
+/** The SQL session a block runs in. */
+export interface PlsqlHost {
+  readonly db: OracleDatabase
+  readonly engine: EngineSession
+  readonly schema: string
+  commit(): Promise<void>
+  rollback(): Promise<void>
+  mapError(e: unknown): OraError
+  runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>): Promise<number>
+  queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult>
+  execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult>
+  /** NUMBER columns without precision of the tables a statement mentions (computed on exactly: number-functions.ts). */
+  exactNumberColumnsOf(sql: string): ReadonlySet<string>
+  /** Resolves a table name as the session sees it. */
+  lookupTable(schema: string | undefined, name: string): TableMeta | undefined
+  /** True once a break (cancel, call timeout) arrived during the current call. */
+  readonly callInterrupted: boolean
+  /** After the engine failed part way through a statement (e.g. while rows were read): the transaction as it was before it. */
+  statementFailed(): Promise<void>
+}

@@ -1,0 +1,98 @@
+/**
+ * The server's PL/SQL engine (README.md, "Accepted PL/SQL"): anonymous blocks and CALL statements run by
+ * interpreter.ts over parser.ts's tree, and CREATE PROCEDURE, whose body is compiled (parsed) when it is created.
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import { OraError, ora } from "../errors.ts"
+import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
+import type { BindSpec, PlsqlResult } from "../statement.ts"
+import { Dty } from "../types.ts"
+import { oracleName } from "../translate.ts"
+import { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
+import { checkProcedureBody, Interpreter, runTopLevel, type BindEnv } from "./interpreter.ts"
+import { parseAnonymousBlock } from "./parser.ts"
+import { unexpectedSymbol } from "./errors.ts"
+
+export { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
+
+const sig = (sql: string) => tokenize(sql).filter((t) => t.kind !== "ws")
+
+/** Unique bind names in order of first appearance (node-oracledb dedups PL/SQL binds the same way). */
+const bindNames = (toks: ReadonlyArray<Tok>): Array<string> => {
+  const out: Array<string> = []
+  for (const t of toks) if (t.kind === "bind" && !out.includes(t.value)) out.push(t.value)
+  return out
+}
+
+/**
+ * ORA-06502 when an OUT string does not fit its bind variable: Oracle raises "character string buffer too small"
+ * on the assignment (https://docs.oracle.com/en/error-help/db/ora-06502/). A VARCHAR bind holds `maxSize` bytes;
+ * an NVARCHAR bind's metadata size is its character count times oracledb's buffer factor 4 (withData.js
+ * writeColumnMetadata).
+ */
+const checkOutFits = (value: unknown, spec: BindSpec | undefined): void => {
+  if (spec === undefined || typeof value !== "string" || spec.dty !== Dty.VARCHAR) return
+  const fits = spec.csfrm === 2 ? [...value].length <= Math.floor(spec.maxSize / 4) : Buffer.byteLength(value) <= spec.maxSize
+  if (!fits) throw new OraError(6502, "PL/SQL: numeric or value error: character string buffer too small")
+}
+
+/** Runs an anonymous block (or CALL statement). */
+export const runPlsql = async (s: PlsqlHost, sql: string, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<PlsqlResult> => {
+  let toks = sig(sql)
+  if (isKw(toks[0], "CALL")) {
+    const end = toks.findLastIndex((t) => !isOp(t, ";"))
+    toks = [{ ...toks[0]!, text: "BEGIN", value: "BEGIN" }, ...toks.slice(1, end + 1), ...sig("; END;").map((t) => ({ ...t, pos: toks[end]!.pos }))]
+  }
+  const block = parseAnonymousBlock(sql, toks)
+  const names = bindNames(toks)
+  const env: BindEnv = {
+    binds: new Map(names.map((n, i) => [n, i])),
+    values: names.map((_, i) => values[i] ?? null),
+    specs,
+    assigned: new Set(),
+    read: new Set()
+  }
+  const interp = new Interpreter(s, sql, env, [])
+  await runTopLevel(interp, block)
+  for (const i of env.assigned) checkOutFits(env.values[i] ?? null, specs[i])
+  const directions = names.map((_, i) => (env.assigned.has(i) ? (env.read.has(i) ? BIND_INOUT : BIND_OUT) : BIND_IN))
+  return { kind: "plsql", directions, values: env.values, implicit: interp.implicit }
+}
+
+/** Registers CREATE [OR REPLACE] PROCEDURE name [(params)] IS|AS [decls] BEGIN ... END. */
+export const defineProcedure = (s: PlsqlHost, sql: string): void => {
+  const source = sql.replace(/\/\s*$/, "")
+  const toks = sig(source)
+  let k = toks.findIndex((t) => isKw(t, "PROCEDURE")) + 1
+  let owner = s.schema
+  let name = oracleName(toks[k]!)
+  if (isOp(toks[k + 1], ".")) {
+    owner = name
+    name = oracleName(toks[k + 2]!)
+    k += 2
+  }
+  k++
+  const params: Array<{ name: string; mode: "IN" | "OUT" | "IN OUT" }> = []
+  if (isOp(toks[k], "(")) {
+    const close = matchParen(toks, k)
+    for (const p of splitTopLevel(toks.slice(k + 1, close))) {
+      const pn = oracleName(p[0]!)
+      let mode: "IN" | "OUT" | "IN OUT" = "IN"
+      if (isKw(p[1], "IN") && isKw(p[2], "OUT")) mode = "IN OUT"
+      else if (isKw(p[1], "OUT")) mode = "OUT"
+      params.push({ name: pn, mode })
+    }
+    k = close + 1
+  }
+  if (!isKw(toks[k], "IS", "AS")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["(", ";", "is", "as"])
+  const body = toks.slice(k + 1)
+  // the client sends the statement without its final ";" (node-oracledb strips it from DDL)
+  const last = body[body.length - 1]
+  if (last !== undefined && !isOp(last, ";")) body.push({ kind: "op", text: ";", value: ";", pos: last.pos + last.text.length })
+  checkProcedureBody(source, body)
+  const key = `${owner}.${name}`
+  const existed = s.db.procedures.has(key)
+  if (existed && !/^\s*CREATE\s+OR\s+REPLACE/i.test(sql)) throw ora.nameInUse()
+  s.db.procedures.set(key, { owner, name, params, body, source })
+  if (!existed) s.db.catalog.putObject({ owner, name, type: "PROCEDURE", objectId: s.db.catalog.newObjectId(), created: new Date() })
+}

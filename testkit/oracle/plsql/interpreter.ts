@@ -1,0 +1,912 @@
+/**
+ * Runs parsed PL/SQL (ast.ts). Expressions are SQL expressions, evaluated by the server's SQL engine as
+ * `SELECT expr` with the PL/SQL names they use bound as parameters; PL/SQL-only constructs (cursor attributes,
+ * SQLCODE / SQLERRM, records, control flow, exceptions) are handled here. Names in a SQL statement resolve to a
+ * column of the statement's tables before a variable of the same name, as the PL/SQL Language Reference, "PL/SQL Name
+ * Resolution" states (https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/plsql-name-resolution.html).
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import type { ColumnVector } from "../../engine/index.ts"
+import { ora, OraError } from "../errors.ts"
+import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
+import { canonicalNumberWrites } from "../number-writes.ts"
+import { rewriteAttributeAccess } from "../object-attributes.ts"
+import { rewriteDbmsLob } from "../lob-functions.ts"
+import { rewriteJsonSql } from "../json-sql.ts"
+import { rewriteFloatConditions } from "../float-conditions.ts"
+import { type LobSource, lobSourcesOf } from "../plsql-lobs.ts"
+import { zonedBinds } from "../datetime-binds.ts"
+import { sessionZoneWrites } from "../datetime-writes.ts"
+import { intervalLiteralTargets } from "../interval-writes.ts"
+import type { PlsqlProcedure } from "../catalog.ts"
+import { type BindSpec, type QueryResult, returningClause } from "../statement.ts"
+import { makeTranslator, oracleName, translateQuery, type QueryShape } from "../translate.ts"
+import type { Block, Decl, Expr, Stmt, TypeSpec } from "./ast.ts"
+import type { CallContext, PlsqlValue } from "./context.ts"
+import { fromOraError, lineColumn, PlsCompileError, PlsqlException, PREDEFINED, predefined, type UserException, valueError } from "./errors.ts"
+import { fastEvaluate } from "./fast-eval.ts"
+import type { PlsqlHost } from "./host.ts"
+import { PACKAGES, UNQUALIFIED } from "./packages.ts"
+import { parseProcedureBody } from "./parser.ts"
+
+/** A record (`%ROWTYPE`, a cursor FOR loop's row): its fields by name, in order. */
+export class PlsqlRecord {
+  constructor(readonly fields: Map<string, DuckDBValue>) {}
+}
+
+type Value = PlsqlValue | PlsqlRecord
+
+/** Rows of an open cursor, one at a time. */
+class RowReader {
+  private buffered: Array<Array<DuckDBValue>> = []
+  private done = false
+  count = 0
+  found: boolean | null = null
+  constructor(
+    readonly result: QueryResult,
+    private readonly host: PlsqlHost
+  ) {}
+
+  get names(): Array<string> {
+    return this.result.columns.map((c) => c.name)
+  }
+
+  async next(): Promise<Array<DuckDBValue> | undefined> {
+    while (this.buffered.length === 0 && !this.done) {
+      let chunk
+      try {
+        chunk = await this.result.cursor.next()
+      } catch (e) {
+        await this.host.statementFailed()
+        throw this.host.mapError(e)
+      }
+      if (chunk === null) {
+        this.done = true
+        break
+      }
+      const width = this.result.columns.length
+      for (let r = 0; r < chunk.rowCount; r++) this.buffered.push(chunk.columns.slice(0, width).map((c) => plainValue(c, r)))
+    }
+    const row = this.buffered.shift()
+    this.found = row !== undefined
+    if (row !== undefined) this.count++
+    return row
+  }
+
+  close(): void {
+    this.result.cursor.close()
+  }
+}
+
+/** A generic engine value as a PL/SQL variable value (decimals become numbers when exact). */
+const plainValue = (c: ColumnVector, i: number): DuckDBValue => {
+  const v = c.value(i)
+  if (v === null) return null
+  if (c.info.layout.startsWith("decimal") && typeof v === "string") {
+    const n = Number(v)
+    return v.replace(/^-|\.|^0+/g, "").length <= 15 ? n : v
+  }
+  if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()
+  return v as DuckDBValue
+}
+
+/** A name declared in a block. */
+type Slot =
+  | { readonly k: "var"; value: Value; readonly type: TypeSpec | undefined; readonly constant: boolean }
+  | { readonly k: "cursor"; readonly decl: Extract<Decl, { k: "cursor" }>; reader?: RowReader }
+  | { readonly k: "exception"; readonly ex: UserException }
+
+interface Scope {
+  readonly label?: string
+  readonly names: Map<string, Slot>
+  readonly parent?: Scope
+}
+
+/** The client's binds of the top-level block. */
+export interface BindEnv {
+  readonly binds: Map<string, number>
+  readonly values: Array<PlsqlValue>
+  /** The binds' types, by index (a TIMESTAMP WITH TIME ZONE bind is computed on as zoned text, datetime-binds.ts). */
+  readonly specs?: ReadonlyArray<BindSpec> | undefined
+  readonly assigned: Set<number>
+  readonly read: Set<number>
+}
+
+class LoopExit {
+  constructor(readonly label: string | undefined) {}
+}
+class LoopContinue {
+  constructor(readonly label: string | undefined) {}
+}
+class ReturnSignal {}
+
+/** Statements run between two looks at the socket (a break, other sessions' requests). */
+const YIELD_EVERY = 64
+
+const NUMERIC = /^(NUMBER|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE|DECIMAL|DEC|NUMERIC|FLOAT|REAL|DOUBLE PRECISION|BINARY_FLOAT|BINARY_DOUBLE)$/
+const INTEGRAL = /^(INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE)$/
+const CHARACTER = /^(VARCHAR2|VARCHAR|NVARCHAR2|CHAR|NCHAR|STRING|CHARACTER)$/
+
+const isCursorValue = (v: unknown): v is QueryResult => v !== null && typeof v === "object" && "kind" in v && (v as { kind: unknown }).kind === "query"
+
+/** One frame of PL/SQL execution: an anonymous block or a stored procedure's body. */
+export class Interpreter implements CallContext {
+  readonly lobs = new Map<string, LobSource>()
+  private scope: Scope | undefined
+  private sqlRowCount: number | null = null
+  /** Exceptions being handled (innermost last): SQLCODE, SQLERRM and `RAISE;` read the last. */
+  private handling: Array<PlsqlException> = []
+  private pos = 0
+  private steps = 0
+
+  constructor(
+    readonly host: PlsqlHost,
+    private readonly source: string,
+    private readonly binds: BindEnv,
+    readonly implicit: Array<QueryResult>
+  ) {}
+
+  private line(pos = this.pos): number {
+    return lineColumn(this.source, pos).line
+  }
+
+  private notDeclared(t: Tok): never {
+    throw new PlsCompileError(this.source, t.pos, 201, `identifier '${oracleName(t)}' must be declared`)
+  }
+
+  private lookup(name: string): Slot | undefined {
+    for (let s = this.scope; s !== undefined; s = s.parent) {
+      const slot = s.names.get(name)
+      if (slot !== undefined) return slot
+    }
+    return undefined
+  }
+
+  private labelled(label: string, name: string): Slot | undefined {
+    for (let s = this.scope; s !== undefined; s = s.parent) if (s.label === label) return s.names.get(name)
+    return undefined
+  }
+
+  /** Runs a block: its declarations, then its statements with its handlers around them. */
+  async runBlock(block: Block, init?: (names: Map<string, Slot>) => void): Promise<void> {
+    const outer = this.scope
+    const names = new Map<string, Slot>()
+    init?.(names)
+    this.scope = block.label === undefined ? { names, ...(outer === undefined ? {} : { parent: outer }) } : { label: block.label, names, ...(outer === undefined ? {} : { parent: outer }) }
+    try {
+      for (const d of block.decls) await this.at(d.pos, () => this.declare(names, d))
+      try {
+        await this.statements(block.body)
+      } catch (e) {
+        if (!(e instanceof PlsqlException)) throw e
+        const handler = block.handlers.find((h) => h.names.some((n) => this.matches(n, e)))
+        if (handler === undefined) throw e
+        this.handling.push(e)
+        try {
+          await this.statements(handler.body)
+        } finally {
+          this.handling.pop()
+        }
+      }
+    } finally {
+      this.scope = outer
+    }
+  }
+
+  private matches(name: string, e: PlsqlException): boolean {
+    if (name === "OTHERS") return true
+    const slot = this.lookup(name)
+    if (slot?.k === "exception") return slot.ex.code !== undefined ? e.code === slot.ex.code : e.user === slot.ex
+    const code = PREDEFINED.get(name.replace(/^STANDARD\./, ""))
+    if (code === undefined) throw new PlsCompileError(this.source, this.pos, 201, `identifier '${name}' must be declared`)
+    return e.code === code
+  }
+
+  /** Runs `f` as the statement at `pos`: ORA- errors become PL/SQL exceptions raised at its line. */
+  private async at<T>(pos: number, f: () => Promise<T>): Promise<T> {
+    this.pos = pos
+    try {
+      return await f()
+    } catch (e) {
+      if (e instanceof OraError && !(e instanceof PlsCompileError) && e.code !== 3001 && e.code !== 1013) throw fromOraError(e, this.line(pos))
+      throw e
+    }
+  }
+
+  private async statements(list: ReadonlyArray<Stmt>): Promise<void> {
+    for (const st of list) {
+      if (++this.steps % YIELD_EVERY === 0) await this.yieldToBreaks()
+      await this.at(st.pos, () => this.statement(st))
+    }
+  }
+
+  /**
+   * Lets the server read other requests (a break above all): a loop of PL/SQL-only statements never waits for I/O,
+   * so without this it would hold the process. A break that arrived ends the call with ORA-01013.
+   */
+  private async yieldToBreaks(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve))
+    if (this.host.callInterrupted) throw ora.cancelled()
+  }
+
+  private async declare(names: Map<string, Slot>, d: Decl): Promise<void> {
+    switch (d.k) {
+      case "exception":
+        names.set(d.name, { k: "exception", ex: { name: d.name } })
+        return
+      case "exceptionInit": {
+        const slot = names.get(d.name)
+        if (slot?.k !== "exception") throw new PlsCompileError(this.source, d.pos, 109, `unknown exception name '${d.name}' in PRAGMA EXCEPTION_INIT`)
+        slot.ex.code = d.code === 100 ? 1403 : -d.code
+        return
+      }
+      case "cursor":
+        names.set(d.name, { k: "cursor", decl: d })
+        return
+      case "var": {
+        const type = this.resolveType(d.type, d.pos)
+        let value: Value = null
+        if (type.kind === "rowtypeOf") value = await this.emptyRecord(type.of, d.pos)
+        else if (d.init !== undefined) value = this.coerce(type, await this.evaluate(d.init))
+        names.set(d.name, { k: "var", value, type, constant: d.constant })
+      }
+    }
+  }
+
+  /** `%TYPE` of a variable or a table column as the declared type it stands for. */
+  private resolveType(t: TypeSpec, pos: number): TypeSpec {
+    if (t.kind !== "typeOf") return t
+    if (t.of.length === 1) {
+      const slot = this.lookup(t.of[0]!)
+      if (slot?.k === "var" && slot.type !== undefined) return slot.type
+    }
+    const [schema, table, column] = t.of.length === 3 ? t.of : [undefined, t.of[0], t.of[1]]
+    const meta = table === undefined ? undefined : this.host.lookupTable(schema, table)
+    const col = meta?.columns.find((c) => c.name === column)
+    if (col === undefined) throw new PlsCompileError(this.source, pos, 201, `identifier '${t.of.join(".")}' must be declared`)
+    const name = col.type.dictName
+    if (CHARACTER.test(name)) return { kind: "named", name, size: col.type.charSize }
+    if (name === "NUMBER" && col.type.dictPrecision !== null) return { kind: "named", name, size: col.type.dictPrecision, scale: col.type.dictScale ?? 0 }
+    return { kind: "named", name }
+  }
+
+  private async emptyRecord(of: ReadonlyArray<string>, pos: number): Promise<PlsqlRecord> {
+    if (of.length === 1) {
+      const slot = this.lookup(of[0]!)
+      if (slot?.k === "cursor") {
+        const q = await this.openQuery(slot.decl.query)
+        const rec = new PlsqlRecord(new Map(q.columns.map((c) => [c.name, null])))
+        q.cursor.close()
+        return rec
+      }
+    }
+    const meta = this.host.lookupTable(of.length === 2 ? of[0] : undefined, of[of.length - 1]!)
+    if (meta === undefined) throw new PlsCompileError(this.source, pos, 201, `identifier '${of.join(".")}' must be declared`)
+    return new PlsqlRecord(new Map(meta.columns.map((c) => [c.name, null])))
+  }
+
+  /** A value as a variable of type `t` holds it: ORA-06502 when it does not convert or does not fit. */
+  private coerce(t: TypeSpec | undefined, v: Value): Value {
+    if (t === undefined || t.kind !== "named" || v === null || isCursorValue(v) || v instanceof PlsqlRecord) return v
+    if (NUMERIC.test(t.name) && typeof v === "string") {
+      const s = v.trim()
+      if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) throw valueError("character to number conversion error")
+      const n = Number(s)
+      return INTEGRAL.test(t.name) ? Math.round(n) : n
+    }
+    if (INTEGRAL.test(t.name) && typeof v === "number") return Math.round(v)
+    if (/^(NUMBER|DECIMAL|DEC|NUMERIC)$/.test(t.name) && typeof v === "number" && t.size !== undefined) {
+      // NUMBER(p,s): rounded to s decimals; more than p - s integer digits is ORA-06502
+      const scale = t.scale ?? 0
+      const rounded = Number(v.toFixed(Math.max(0, Math.min(scale, 100))))
+      if (Math.abs(rounded) >= 10 ** (t.size - scale)) throw valueError("number precision too large")
+      return rounded
+    }
+    if (CHARACTER.test(t.name) && typeof v === "string" && t.size !== undefined) {
+      const length = /^N/.test(t.name) || t.chars === true ? [...v].length : Buffer.byteLength(v)
+      if (length > t.size) throw valueError("character string buffer too small")
+    }
+    return v
+  }
+
+  // --- expressions -------------------------------------------------------------------------------------------------
+
+  /** The value of a single name: variable, record field, bind, cursor attribute; undefined when `toks` is none. */
+  private nameValue(toks: Expr, at: number): { value: Value; width: number } | undefined {
+    const t = toks[at]!
+    const next = toks[at + 1]
+    if (t.kind === "bind") {
+      const idx = this.binds.binds.get(t.value)
+      if (idx === undefined) throw ora.notAllBound()
+      this.binds.read.add(idx)
+      return { value: this.binds.values[idx] ?? null, width: 1 }
+    }
+    if (t.kind !== "ident" && t.kind !== "qident") return undefined
+    if (isOp(toks[at - 1], ".")) return undefined
+    const name = oracleName(t)
+    if (isOp(next, "%") && isKw(toks[at + 2], "FOUND", "NOTFOUND", "ROWCOUNT", "ISOPEN")) {
+      const attr = toks[at + 2]!.value
+      if (name === "SQL") {
+        const n = this.sqlRowCount
+        const value = attr === "ROWCOUNT" ? n : attr === "ISOPEN" ? false : n === null ? null : attr === "FOUND" ? n > 0 : n === 0
+        return { value, width: 3 }
+      }
+      const slot = this.lookup(name)
+      if (slot === undefined) this.notDeclared(t)
+      const reader = slot.k === "cursor" ? slot.reader : slot.k === "var" && isCursorValue(slot.value) ? this.readers.get(slot.value) : undefined
+      if (attr === "ISOPEN") return { value: reader !== undefined, width: 3 }
+      if (reader === undefined) throw ora.invalidCursor()
+      const value = attr === "ROWCOUNT" ? reader.count : reader.found === null ? null : attr === "FOUND" ? reader.found : !reader.found
+      return { value, width: 3 }
+    }
+    if (isOp(next, "(")) return undefined
+    const slot = this.lookup(name)
+    if (slot?.k === "var") {
+      if (slot.value instanceof PlsqlRecord && isOp(next, ".") && toks[at + 2] !== undefined) {
+        const field = oracleName(toks[at + 2]!)
+        if (!slot.value.fields.has(field)) throw new PlsCompileError(this.source, toks[at + 2]!.pos, 302, `component '${field}' must be declared`)
+        return { value: slot.value.fields.get(field) ?? null, width: 3 }
+      }
+      if (isOp(next, ".")) return undefined
+      return { value: slot.value, width: 1 }
+    }
+    if (slot === undefined && isOp(next, ".") && toks[at + 2] !== undefined) {
+      const inner = this.labelled(name, oracleName(toks[at + 2]!))
+      if (inner?.k === "var") return { value: inner.value, width: 3 }
+    }
+    if (slot === undefined && !isOp(next, ".")) {
+      if (name === "SQLCODE") return { value: this.handling.at(-1)?.sqlcode ?? 0, width: 1 }
+      if (name === "SQLERRM") return { value: this.handling.at(-1)?.sqlerrm ?? "ORA-0000: normal, successful completion", width: 1 }
+    }
+    return undefined
+  }
+
+  /** Column names of the tables a SQL statement names: they win over variables of the same name. */
+  private columnsOf(toks: Expr): Set<string> {
+    const out = new Set<string>()
+    toks.forEach((t, k) => {
+      if (t.kind !== "ident" && t.kind !== "qident") return
+      if (isOp(toks[k + 1], "(") || isOp(toks[k - 1], ".")) return
+      const meta = isOp(toks[k + 1], ".") && toks[k + 2] !== undefined ? this.host.lookupTable(oracleName(t), oracleName(toks[k + 2]!)) : this.host.lookupTable(undefined, oracleName(t))
+      for (const c of meta?.columns ?? []) out.add(c.name)
+    })
+    return out
+  }
+
+  /**
+   * The tokens with every PL/SQL name (variable, record field, cursor attribute, SQLCODE, bind) replaced by a bind
+   * placeholder, and the placeholders' values in order. `sql` marks a SQL statement, whose table columns hide
+   * variables of the same name.
+   */
+  private bindNames(source: Expr, sql: boolean): { rewritten: Array<Tok>; values: Array<DuckDBValue>; specs: Array<BindSpec | undefined> } {
+    const hidden = sql ? this.columnsOf(source) : new Set<string>()
+    const values: Array<DuckDBValue> = []
+    const specs: Array<BindSpec | undefined> = []
+    const rewritten: Array<Tok> = []
+    for (let k = 0; k < source.length; k++) {
+      const t = source[k]!
+      const isName = t.kind === "ident" || t.kind === "qident"
+      const found = t.kind === "bind" || (isName && !hidden.has(oracleName(t)) && !isKw(source[k - 1], "AS")) ? this.nameValue(source, k) : undefined
+      if (found === undefined) {
+        rewritten.push(t)
+        continue
+      }
+      if (isCursorValue(found.value) || found.value instanceof PlsqlRecord) throw new PlsCompileError(this.source, t.pos, 382, "expression is of wrong type")
+      specs[values.length] = t.kind === "bind" ? this.binds.specs?.[this.binds.binds.get(t.value) ?? -1] : undefined
+      values.push(found.value)
+      rewritten.push({ ...t, kind: "bind", text: `:v${values.length}`, value: `\u0000V${values.length - 1}` })
+      k += found.width - 1
+    }
+    return { rewritten, values, specs }
+  }
+
+  /**
+   * Renders tokens as DuckDB SQL, the PL/SQL names they use bound as parameters. `sql` marks a SQL statement, whose
+   * table columns hide variables of the same name.
+   */
+  private render(toks: Expr, asQuery: boolean, sql: boolean): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
+    const params: Array<DuckDBValue> = []
+    const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(toks, this.host.db.settings.version))), (schema, name) => this.host.lookupTable(schema, name))
+    const { rewritten, values, specs } = this.bindNames(source, sql)
+    const withSpaces: Array<Tok> = []
+    for (const t of rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })
+    const specOfParam: Array<BindSpec | undefined> = []
+    // a token the translator renders twice (AT TIME ZONE does) stays one parameter
+    const numbered = new Map<Tok, number>()
+    const { toks: tt, tr } = makeTranslator(withSpaces, {
+      bind: (name, tok) => {
+        const known = numbered.get(tok)
+        if (known !== undefined) return `$${known}`
+        const index = name.startsWith("\u0000V") ? Number(name.slice(2)) : -1
+        specOfParam[params.length] = specs[index]
+        params.push((index >= 0 ? values[index] : null) as DuckDBValue)
+        numbered.set(tok, params.length)
+        return `$${params.length}`
+      },
+      datetimeBind: zonedBinds(specOfParam),
+      dbTimeZone: this.host.db.settings.dbTimeZone,
+      exactNumberColumns: this.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" "))
+    })
+    if (asQuery) {
+      const q = translateQuery(tt, tr)
+      return { sql: q.sql, params, shape: q.shape }
+    }
+    return { sql: tr.range(0, tt.length), params }
+  }
+
+  /** Evaluates an expression (a single literal or name directly, anything else as `SELECT expr`). */
+  async evaluate(expr: Expr): Promise<DuckDBValue> {
+    const v = await this.evaluateValue(expr)
+    if (isCursorValue(v) || v instanceof PlsqlRecord) throw new PlsCompileError(this.source, expr[0]?.pos ?? 0, 382, "expression is of wrong type")
+    return v
+  }
+
+  private async evaluateValue(expr: Expr): Promise<Value> {
+    const single = expr.length === 1 ? expr[0]! : undefined
+    if (single?.kind === "num" && /^\d{1,15}$/.test(single.value)) return Number(single.value)
+    if (single?.kind === "str" && !/^[nN]/.test(single.text)) return single.value === "" ? null : single.value
+    if (single !== undefined && isKw(single, "NULL")) return null
+    if (single !== undefined && isKw(single, "TRUE", "FALSE") && this.lookup(single.value) === undefined) return single.value === "TRUE"
+    const direct = this.nameValue(expr, 0)
+    if (direct !== undefined && direct.width === expr.length) return direct.value
+    const fast = fastEvaluate(expr, (toks, at) => this.nameValue(toks, at))
+    if (fast !== undefined) return fast
+    const { sql, params } = this.render(expr, false, false)
+    const result = await this.host.queryDuck(`SELECT ${sql}`, params).catch((e: unknown) => {
+      throw this.asPlsqlError(e, expr)
+    })
+    const reader = new RowReader(result, this.host)
+    try {
+      const row = await reader.next().catch((e: unknown) => {
+        throw this.asPlsqlError(e, expr)
+      })
+      return row?.[0] ?? null
+    } finally {
+      reader.close()
+    }
+  }
+
+  /**
+   * In a PL/SQL expression a failed conversion to a number is VALUE_ERROR, not SQL's INVALID_NUMBER; a name that is
+   * neither a variable nor a function is PLS-00201, not SQL's ORA-00904.
+   */
+  private asPlsqlError(e: unknown, expr: Expr): unknown {
+    if (e instanceof OraError && e.code === 1722) return valueError("character to number conversion error")
+    const unknown = e instanceof OraError && e.code === 904 ? /^"+([^"\s]+)/.exec(e.detail)?.[1] : undefined
+    if (unknown !== undefined) {
+      const at = expr.find((t) => (t.kind === "ident" || t.kind === "qident") && oracleName(t) === unknown)
+      return new PlsCompileError(this.source, at?.pos ?? expr[0]?.pos ?? 0, 201, `identifier '${unknown}' must be declared`)
+    }
+    return e
+  }
+
+  private async condition(expr: Expr): Promise<boolean> {
+    return (await this.evaluate(expr)) === true
+  }
+
+  valueOf(expr: Expr): PlsqlValue | undefined {
+    const found = expr.length > 0 ? this.nameValue(expr, 0) : undefined
+    if (found === undefined || found.width !== expr.length || found.value instanceof PlsqlRecord) return undefined
+    return found.value
+  }
+
+  assign(target: Expr, value: Value): void {
+    const t = target[0]
+    if (t === undefined) throw ora.missingExpression()
+    if (t.kind === "bind" && target.length === 1) {
+      const idx = this.binds.binds.get(t.value)
+      if (idx === undefined) throw ora.notAllBound()
+      this.binds.values[idx] = value instanceof PlsqlRecord ? null : value
+      this.binds.assigned.add(idx)
+      return
+    }
+    const name = oracleName(t)
+    const slot = this.lookup(name) ?? (target.length === 3 && isOp(target[1], ".") ? this.labelled(name, oracleName(target[2]!)) : undefined)
+    if (slot === undefined) this.notDeclared(t)
+    if (slot.k !== "var") throw new PlsCompileError(this.source, t.pos, 321, `expression '${name}' inappropriate as the left hand side of an assignment statement`)
+    if (slot.constant) throw new PlsCompileError(this.source, t.pos, 363, `expression '${name}' cannot be used as an assignment target`)
+    if (target.length === 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord && this.lookup(name) === slot) {
+      const field = oracleName(target[2]!)
+      if (!slot.value.fields.has(field)) throw new PlsCompileError(this.source, target[2]!.pos, 302, `component '${field}' must be declared`)
+      slot.value.fields.set(field, value as DuckDBValue)
+      return
+    }
+    if (target.length !== 1 && !(target.length === 3 && this.lookup(name) === undefined)) throw new PlsCompileError(this.source, t.pos, 103, "invalid assignment target")
+    slot.value = this.coerce(slot.type, value)
+  }
+
+  /** Assigns one fetched row to INTO targets: one record, or one target per column. */
+  private assignRow(targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, row: ReadonlyArray<DuckDBValue>): void {
+    const only = targets.length === 1 && targets[0]!.length === 1 ? this.lookup(oracleName(targets[0]![0]!)) : undefined
+    if (only?.k === "var" && only.value instanceof PlsqlRecord) {
+      only.value = new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null])))
+      return
+    }
+    if (targets.length !== row.length) throw new OraError(6550, `line ${this.line()}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)
+    targets.forEach((t, i) => this.assign(t, row[i] ?? null))
+  }
+
+  async runDml(toks: Expr): Promise<number> {
+    const lookup = (schema: string | undefined, name: string) => this.host.lookupTable(schema, name)
+    const { sql, params } = this.render(intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(toks, lookup), lookup), lookup), false, true)
+    return this.host.runLogged(sql, params)
+  }
+
+  private async openQuery(toks: Expr): Promise<QueryResult> {
+    const { sql, params, shape } = this.render(toks, true, true)
+    return this.host.queryDuck(sql, params, shape)
+  }
+
+  /** Readers of REF CURSOR values being fetched from in this block. */
+  private readonly readers = new WeakMap<QueryResult, RowReader>()
+
+  private readerOf(cursor: Tok): RowReader | undefined {
+    if (cursor.kind === "bind") {
+      const v = this.valueOf([cursor])
+      return isCursorValue(v) ? this.readerFor(v) : undefined
+    }
+    const slot = this.lookup(oracleName(cursor))
+    if (slot === undefined) this.notDeclared(cursor)
+    if (slot.k === "cursor") return slot.reader
+    if (slot.k === "var" && isCursorValue(slot.value)) return this.readerFor(slot.value)
+    return undefined
+  }
+
+  private readerFor(q: QueryResult): RowReader {
+    let r = this.readers.get(q)
+    if (r === undefined) {
+      r = new RowReader(q, this.host)
+      this.readers.set(q, r)
+    }
+    return r
+  }
+
+  /** Opens an explicit cursor with its arguments bound to its parameters. */
+  private async openCursor(slot: Extract<Slot, { k: "cursor" }>, args: ReadonlyArray<Expr>): Promise<RowReader> {
+    if (slot.reader !== undefined) throw predefined(6511, this.line())
+    const names = new Map<string, Slot>()
+    for (let i = 0; i < slot.decl.params.length; i++) {
+      const a = args[i]
+      names.set(slot.decl.params[i]!, { k: "var", value: a === undefined ? null : await this.evaluate(a), type: undefined, constant: true })
+    }
+    const outer = this.scope
+    this.scope = { names, ...(outer === undefined ? {} : { parent: outer }) }
+    try {
+      slot.reader = new RowReader(await this.openQuery(slot.decl.query), this.host)
+    } finally {
+      this.scope = outer
+    }
+    return slot.reader
+  }
+
+  // --- statements --------------------------------------------------------------------------------------------------
+
+  private async statement(st: Stmt): Promise<void> {
+    switch (st.k) {
+      case "null":
+        return
+      case "assign":
+        return this.assign(st.target, await this.evaluateValue(st.expr))
+      case "block":
+        return this.runBlock(st.block)
+      case "if": {
+        for (const b of st.branches) if (await this.condition(b.cond)) return this.statements(b.body)
+        if (st.otherwise !== undefined) await this.statements(st.otherwise)
+        return
+      }
+      case "case": {
+        const selector = st.selector === undefined ? undefined : await this.evaluate(st.selector)
+        for (const w of st.whens) {
+          const hit = st.selector === undefined ? await this.condition(w.when) : selector !== null && selector !== undefined && (await this.equals(selector, w.when))
+          if (hit) return this.statements(w.body)
+        }
+        if (st.otherwise === undefined) throw predefined(6592, this.line(st.pos))
+        return this.statements(st.otherwise)
+      }
+      case "loop":
+        for (;;) if (!(await this.iteration(st.label, st.body))) return
+      case "while":
+        while (await this.condition(st.cond)) if (!(await this.iteration(st.label, st.body))) return
+        return
+      case "for": {
+        const low = Math.round(Number(await this.evaluate(st.low)))
+        const high = Math.round(Number(await this.evaluate(st.high)))
+        for (let n = st.reverse ? high : low; st.reverse ? n >= low : n <= high; n += st.reverse ? -1 : 1) {
+          const index = new Map<string, Slot>([[st.index, { k: "var", value: n, type: { kind: "named", name: "PLS_INTEGER" }, constant: true }]])
+          if (!(await this.iteration(st.label, st.body, index))) return
+        }
+        return
+      }
+      case "cursorFor":
+        return this.cursorFor(st)
+      case "exit":
+      case "continue": {
+        if (st.when !== undefined && !(await this.condition(st.when))) return
+        throw st.k === "exit" ? new LoopExit(st.label) : new LoopContinue(st.label)
+      }
+      case "return":
+        throw new ReturnSignal()
+      case "commit":
+        return this.host.commit()
+      case "rollback":
+        return this.host.rollback()
+      case "sql":
+        return this.sqlStatement(st.toks)
+      case "open":
+        return this.open(st)
+      case "fetch": {
+        const reader = this.readerOf(st.cursor)
+        if (reader === undefined) throw ora.invalidCursor()
+        const row = await reader.next()
+        if (row !== undefined) this.assignRow(st.into, reader.names, row)
+        return
+      }
+      case "close": {
+        if (st.cursor.kind !== "bind") {
+          const slot = this.lookup(oracleName(st.cursor))
+          if (slot?.k === "cursor") {
+            if (slot.reader === undefined) throw ora.invalidCursor()
+            slot.reader.close()
+            delete slot.reader
+            return
+          }
+        }
+        const reader = this.readerOf(st.cursor)
+        if (reader === undefined) throw ora.invalidCursor()
+        reader.close()
+        return
+      }
+      case "execute":
+        return this.executeImmediate(st)
+      case "raise":
+        return this.raise(st)
+      case "call":
+        return this.call(st)
+    }
+  }
+
+  private async equals(selector: DuckDBValue, when: Expr): Promise<boolean> {
+    const v = await this.evaluate(when)
+    return v !== null && (v === selector || String(v) === String(selector))
+  }
+
+  /** One pass of a loop body; false when the loop ends (EXIT of this loop). */
+  private async iteration(label: string | undefined, body: ReadonlyArray<Stmt>, names?: Map<string, Slot>): Promise<boolean> {
+    const outer = this.scope
+    if (names !== undefined) this.scope = { names, ...(outer === undefined ? {} : { parent: outer }) }
+    try {
+      await this.statements(body)
+      return true
+    } catch (e) {
+      if (e instanceof LoopExit && (e.label === undefined || e.label === label)) return false
+      if (e instanceof LoopContinue && (e.label === undefined || e.label === label)) return true
+      throw e
+    } finally {
+      this.scope = outer
+    }
+  }
+
+  private async cursorFor(st: Extract<Stmt, { k: "cursorFor" }>): Promise<void> {
+    let reader: RowReader
+    let slot: Extract<Slot, { k: "cursor" }> | undefined
+    if (st.query !== undefined) reader = new RowReader(await this.openQuery(st.query), this.host)
+    else {
+      const found = this.lookup(st.cursor!)
+      if (found?.k !== "cursor") throw new PlsCompileError(this.source, st.pos, 201, `identifier '${st.cursor!}' must be declared`)
+      slot = found
+      reader = await this.openCursor(found, st.args)
+    }
+    try {
+      for (;;) {
+        const row = await reader.next()
+        if (row === undefined) return
+        const record = new PlsqlRecord(new Map(reader.names.map((n, i) => [n, row[i] ?? null])))
+        const names = new Map<string, Slot>([[st.record, { k: "var", value: record, type: undefined, constant: false }]])
+        if (!(await this.iteration(st.label, st.body, names))) return
+      }
+    } finally {
+      reader.close()
+      if (slot !== undefined) delete slot.reader
+    }
+  }
+
+  private async open(st: Extract<Stmt, { k: "open" }>): Promise<void> {
+    if (st.query !== undefined) {
+      const result = await this.openQuery(st.query)
+      this.assign([st.cursor], result)
+      return
+    }
+    const slot = st.cursor.kind === "bind" ? undefined : this.lookup(oracleName(st.cursor))
+    if (slot?.k !== "cursor") throw new PlsCompileError(this.source, st.cursor.pos, 201, `identifier '${st.cursor.text.toUpperCase()}' must be declared`)
+    await this.openCursor(slot, st.args)
+  }
+
+  private async sqlStatement(toks: Expr): Promise<void> {
+    const head = toks[0]!
+    if (isKw(head, "SELECT", "WITH") || isOp(head, "(")) {
+      const into = toks.findIndex((t) => isKw(t, "INTO"))
+      const from = toks.findIndex((t, k) => k > into && isKw(t, "FROM"))
+      if (into < 0 || from < into) throw new PlsCompileError(this.source, head.pos, 428, "an INTO clause is expected in this SELECT statement")
+      const targets = splitTopLevel(toks.slice(into + 1, from))
+      const reader = new RowReader(await this.openQuery([...toks.slice(0, into), ...toks.slice(from)]), this.host)
+      try {
+        const row = await reader.next()
+        if (row === undefined) throw ora.noDataFound()
+        if ((await reader.next()) !== undefined) throw new OraError(1422, "exact fetch returns more than requested number of rows")
+        this.assignRow(targets, reader.names, row)
+      } finally {
+        reader.close()
+      }
+      this.sqlRowCount = 1
+      const single = targets.map((t) => t[0]!)
+      for (const [name, source] of lobSourcesOf(splitTopLevel(toks.slice(1, into)), single, toks.slice(from))) this.lobs.set(name, source)
+      return
+    }
+    if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
+      const ret = returningClause(toks)
+      this.sqlRowCount = ret === undefined ? await this.runDml(toks) : await this.dmlReturning(toks, ret.into)
+      return
+    }
+    await this.host.execute(toks.map((t) => t.text).join(" "), [], [], { batchErrors: false, dmlRowCounts: false })
+  }
+
+  /**
+   * `DML ... RETURNING exprs INTO targets`: run as the session runs such a statement from a client (the block's names
+   * as binds, the targets as OUT binds); one row's values assigned, TOO_MANY_ROWS for more.
+   */
+  private async dmlReturning(toks: Expr, into: number): Promise<number> {
+    const targets = splitTopLevel(toks.slice(into + 1))
+    const { rewritten, values } = this.bindNames(toks.slice(0, into + 1), true)
+    const outs = targets.map((_, i) => `:r${i + 1}`)
+    const text = `${rewritten.map((t) => t.text).join(" ")} ${outs.join(", ")}`
+    const result = await this.host.execute(text, [[...values, ...targets.map(() => null)]], [], { batchErrors: false, dmlRowCounts: false })
+    if (result.kind !== "dml") throw ora.invalidSql()
+    if (result.rowCount > 1) throw new OraError(1422, "exact fetch returns more than requested number of rows")
+    targets.forEach((t, i) => this.assign(t, (result.returning?.[i]?.[0] ?? null) as DuckDBValue))
+    return result.rowCount
+  }
+
+  private async executeImmediate(st: Extract<Stmt, { k: "execute" }>): Promise<void> {
+    const text = await this.evaluate(st.expr)
+    if (text === null || String(text).trim() === "") throw new OraError(900, "invalid SQL statement")
+    const sql = String(text)
+    const values: Array<DuckDBValue> = []
+    for (const u of st.using) values.push(u.mode === "OUT" ? null : await this.evaluate(u.expr))
+    const result = await this.host.execute(sql, [values], [], { batchErrors: false, dmlRowCounts: false })
+    switch (result.kind) {
+      case "query": {
+        if (st.into.length === 0) {
+          result.cursor.close()
+          return
+        }
+        const reader = new RowReader(result, this.host)
+        try {
+          const row = await reader.next()
+          if (row === undefined) throw ora.noDataFound()
+          if ((await reader.next()) !== undefined) throw new OraError(1422, "exact fetch returns more than requested number of rows")
+          this.assignRow(st.into, reader.names, row)
+        } finally {
+          reader.close()
+        }
+        this.sqlRowCount = 1
+        return
+      }
+      case "dml":
+        this.sqlRowCount = result.rowCount
+        return
+      case "plsql":
+        st.using.forEach((u, i) => {
+          if (u.mode !== "IN") this.assign(u.expr, result.values[i] ?? null)
+        })
+        return
+      default:
+        this.sqlRowCount = 0
+    }
+  }
+
+  private raise(st: Extract<Stmt, { k: "raise" }>): never {
+    const line = this.line(st.pos)
+    if (st.name === undefined) {
+      const current = this.handling.at(-1)
+      if (current === undefined) throw new PlsCompileError(this.source, st.pos, 367, "a RAISE statement with no exception name must be inside an exception handler")
+      current.line = line
+      throw current
+    }
+    const slot = this.lookup(st.name)
+    if (slot?.k === "exception") {
+      const code = slot.ex.code
+      if (code !== undefined) throw new PlsqlException(code, code >= 20000 && code <= 20999 ? "" : predefined(code, line).text, line, slot.ex)
+      throw new PlsqlException(0, "", line, slot.ex)
+    }
+    const code = PREDEFINED.get(st.name.replace(/^STANDARD\./, ""))
+    if (code === undefined) throw new PlsCompileError(this.source, st.pos, 201, `identifier '${st.name}' must be declared`)
+    throw predefined(code, line)
+  }
+
+  private async call(st: Extract<Stmt, { k: "call" }>): Promise<void> {
+    const parts = st.name[0] === "SYS" && st.name.length === 3 ? st.name.slice(1) : st.name
+    if (parts.length === 2) {
+      const pkg = PACKAGES.get(parts[0]!)
+      if (pkg !== undefined && (await pkg(this, parts[1]!, st.args))) return
+    }
+    if (parts.length === 1 && (await UNQUALIFIED(this, parts[0]!, st.args))) return
+    const owner = parts.length > 1 ? parts[0]! : this.host.schema
+    const pname = parts[parts.length - 1]!
+    const proc = this.host.db.procedures.get(`${owner}.${pname}`) ?? this.host.db.procedures.get(`${this.host.schema}.${pname}`)
+    if (proc === undefined) throw new PlsCompileError(this.source, st.nameTok.pos, 201, `identifier '${st.name.join(".")}' must be declared`)
+    await this.invoke(proc, st.args)
+  }
+
+  /** Runs a stored procedure's body in a frame of its own, parameters bound; OUT values copied back. */
+  async invoke(proc: PlsqlProcedure, args: ReadonlyArray<Expr>): Promise<void> {
+    const wrong = () => new PlsCompileError(this.source, this.pos, 306, `wrong number or types of arguments in call to '${proc.name}'`)
+    const actual: Array<Expr | undefined> = proc.params.map(() => undefined)
+    if (args.length > proc.params.length) throw wrong()
+    args.forEach((a, i) => {
+      if (a.length >= 3 && isOp(a[1], "=>")) {
+        const pi = proc.params.findIndex((p) => p.name === oracleName(a[0]!))
+        if (pi < 0) throw wrong()
+        actual[pi] = a.slice(2)
+      } else actual[i] = a
+    })
+    const values = new Map<string, Slot>()
+    for (let i = 0; i < proc.params.length; i++) {
+      const p = proc.params[i]!
+      const a = actual[i]
+      if (a === undefined) throw wrong()
+      values.set(p.name, { k: "var", value: p.mode === "OUT" ? null : await this.evaluateValue(a), type: undefined, constant: p.mode === "IN" })
+    }
+    const body = procedureBlock(proc)
+    const frame = new Interpreter(this.host, proc.source, { binds: new Map(), values: [], assigned: new Set(), read: new Set() }, this.implicit)
+    let result: Map<string, Slot> | undefined
+    try {
+      await frame.runBlock(body, (names) => {
+        for (const [k, v] of values) names.set(k, v)
+        result = names
+      })
+    } catch (e) {
+      if (e instanceof ReturnSignal) {
+        // RETURN leaves the procedure normally
+      } else if (e instanceof PlsqlException) {
+        e.frames.push(`at "${proc.owner}.${proc.name}", line ${e.line}`)
+        e.line = this.line()
+        throw e
+      } else throw e
+    }
+    for (let i = 0; i < proc.params.length; i++) {
+      const p = proc.params[i]!
+      if (p.mode === "IN") continue
+      const slot = result?.get(p.name)
+      this.assign(actual[i]!, slot?.k === "var" ? slot.value : null)
+    }
+  }
+}
+
+const parsedBodies = new WeakMap<PlsqlProcedure, Block>()
+
+/** A stored procedure's body, parsed once. */
+const procedureBlock = (proc: PlsqlProcedure): Block => {
+  let block = parsedBodies.get(proc)
+  if (block === undefined) {
+    block = parseProcedureBody(proc.source, proc.body)
+    parsedBodies.set(proc, block)
+  }
+  return block
+}
+
+/** Runs a top-level block; an exception nobody handled reaches the client as Oracle reports it (ORA-06512 lines). */
+export const runTopLevel = async (interp: Interpreter, block: Block): Promise<void> => {
+  try {
+    await interp.runBlock(block)
+  } catch (e) {
+    if (e instanceof ReturnSignal) return
+    if (e instanceof PlsqlException) throw e.toClient()
+    if (e instanceof LoopExit || e instanceof LoopContinue) throw new OraError(6550, "line 1, column 1:\nPLS-00376: illegal EXIT/CONTINUE statement; it must appear inside a loop")
+    throw e
+  }
+}
+
+/** Parses a procedure body now, as Oracle compiles at CREATE time (a syntax error fails the CREATE). */
+export const checkProcedureBody = (source: string, toks: ReadonlyArray<Tok>): void => {
+  parseProcedureBody(source, toks)
+}

@@ -1,0 +1,19 @@
+/** The built-in packages the interpreter provides, by name (one module each). */
+import type { BuiltinPackage } from "./context.ts"
+import { dbmsLob } from "./dbms-lob.ts"
+import { dbmsOutput } from "./dbms-output.ts"
+import { dbmsSession } from "./dbms-session.ts"
+import { dbmsSql } from "./dbms-sql.ts"
+import { dbmsStandard } from "./dbms-standard.ts"
+
+/** Packages by name (also reachable as SYS.name). */
+export const PACKAGES: ReadonlyMap<string, BuiltinPackage> = new Map([
+  ["DBMS_SQL", dbmsSql],
+  ["DBMS_LOB", dbmsLob],
+  ["DBMS_OUTPUT", dbmsOutput],
+  ["DBMS_SESSION", dbmsSession],
+  ["DBMS_STANDARD", dbmsStandard]
+])
+
+/** The package whose procedures are callable without the package name (STANDARD / DBMS_STANDARD). */
+export const UNQUALIFIED: BuiltinPackage = dbmsStandard
