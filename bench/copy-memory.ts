@@ -15,7 +15,7 @@ import { copyBatchRows, copyQuery } from "../cli/copy.ts"
 import { Progress } from "../cli/progress.ts"
 import { startInChildProcess } from "../testkit/common/child-process.ts"
 import { BENCH_COLUMNS, createBenchTableSql } from "./support/hana.ts"
-import { runInChild } from "./support/child.ts"
+import { runInChild, sampleRss } from "./support/child.ts"
 
 const SMALL = Number(process.env["COPY_MEMORY_ROWS"] ?? 1_000_000)
 const LARGE = SMALL * 4
@@ -34,20 +34,15 @@ const child = async (hanaUri: string, oracleUri: string, source: string, rows: n
     const result = await runtime.runPromise(Effect.scoped(Effect.gen(function*() {
       const from = yield* Layer.build(hanaLayer(hanaUri))
       const to = yield* Layer.build(oracleLayer(oracleUri))
-      ;(globalThis as { gc?: () => void }).gc?.()
-      const baseline = process.memoryUsage.rss()
-      let peak = baseline
-      const timer = setInterval(() => {
-        peak = Math.max(peak, process.memoryUsage.rss())
-      }, 5)
+      const rss = sampleRss()
       const copied = yield* copyQuery(
         Context.get(from, Connection.Connection),
         Context.get(to, Connection.Connection),
         `SELECT ${BENCH_COLUMNS} FROM ${source}`,
         { targetTable: `${source}_COPY`, mode: "replace" },
         { step: "copy", totalRows: rows, onFinish: () => {} }
-      ).pipe(Effect.ensuring(Effect.sync(() => clearInterval(timer))))
-      return { rows: copied, baseline_rss: baseline, peak_rss: Math.max(peak, process.memoryUsage.rss()) }
+      ).pipe(Effect.onError(() => Effect.sync(rss.stop)))
+      return { rows: copied, ...rss.stop() }
     }).pipe(Effect.provide(silentProgress))))
     process.stdout.write(`${JSON.stringify(result)}\n`)
   } finally {
