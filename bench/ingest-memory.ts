@@ -15,7 +15,7 @@ import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { startInChildProcess } from "../testkit/common/child-process.ts"
 import { oursLayer as oracleLayer } from "./oracle-read.ts"
-import { runInChild } from "./support/child.ts"
+import { runInChild, sampleRss } from "./support/child.ts"
 
 const SMALL = Number(process.env["INGEST_MEMORY_ROWS"] ?? 1_000_000)
 const LARGE = SMALL * 4
@@ -72,21 +72,13 @@ const layerFor = (driver: DriverName, uri: string) =>
 const child = async (driver: DriverName, uri: string, rows: number): Promise<void> => {
   const result = await Effect.runPromise(Effect.gen(function*() {
     const conn = yield* Connection.Connection
-    ;(globalThis as { gc?: () => void }).gc?.()
-    const baseline = process.memoryUsage.rss()
-    let peak = baseline
-    const timer = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss())
-    }, 5)
+    const rss = sampleRss()
     const batches = Stream.range(0, Math.ceil(rows / BATCH) - 1, 1).pipe(
       Stream.map((b) => makeBatch(b * BATCH, Math.min(BATCH, rows - b * BATCH))),
-      Stream.tap(() => Effect.sync(() => {
-        peak = Math.max(peak, process.memoryUsage.rss())
-      }))
+      Stream.tap(() => Effect.sync(rss.sample))
     )
     const count = yield* conn.ingest({ schema, batches }, { targetTable: `INGEST_MEMORY_${rows}` })
-    clearInterval(timer)
-    return { rows: count, baseline_rss: baseline, peak_rss: Math.max(peak, process.memoryUsage.rss()) }
+    return { rows: count, ...rss.stop() }
   }).pipe(Effect.provide(layerFor(driver, uri))))
   process.stdout.write(`${JSON.stringify(result)}\n`)
 }

@@ -33,3 +33,32 @@ export const runInChild = (moduleUrl: string, env: Record<string, string>): Prom
       resolve(JSON.parse(line) as ChildRss)
     })
   })
+
+/** RSS sampling in a memory child: the baseline, and the peak seen by {@link RssSampler.sample} and a 5 ms timer. */
+export interface RssSampler {
+  readonly baseline: number
+  /** Takes one sample now (between batches, where memory peaks). */
+  readonly sample: () => void
+  /** Stops the timer; returns the baseline and the peak (one last sample included). */
+  readonly stop: () => { readonly baseline_rss: number; readonly peak_rss: number }
+}
+
+/** Collects garbage (with `--expose-gc`), takes the baseline RSS and starts sampling every 5 ms. */
+export const sampleRss = (): RssSampler => {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  const baseline = process.memoryUsage.rss()
+  let peak = baseline
+  const sample = () => {
+    peak = Math.max(peak, process.memoryUsage.rss())
+  }
+  const timer = setInterval(sample, 5)
+  return {
+    baseline,
+    sample,
+    stop: () => {
+      clearInterval(timer)
+      sample()
+      return { baseline_rss: baseline, peak_rss: peak }
+    }
+  }
+}

@@ -57,6 +57,8 @@ interface Registered {
   readonly long: ReadonlyArray<boolean>
   written: number
   checked: boolean
+  /** Called once every row is in oracledb's packets (the request may still be on its way and the reply to come). */
+  readonly onWritten: (() => void) | undefined
 }
 
 /** The encoded rows of the executeMany in flight, per oracledb connection implementation. */
@@ -132,6 +134,7 @@ const install = (): void => {
       buf.pos += end - start
     } else buf.writeBytes(r.rows.bytes.subarray(start, end))
     r.written++
+    if (r.written === r.rows.rows) r.onWritten?.()
   }
 }
 
@@ -198,7 +201,8 @@ const namingRows = async <A>(impl: object, run: () => Promise<A>): Promise<A> =>
 /**
  * Runs `sql` once per encoded row through oracledb's executeMany, the row data written from `rows` (in the wire
  * order of {@link wireOrder} for `maxSizes`); `bindDefs` declare the binds to oracledb as usual. A row error carries
- * the row (0-based, within `rows`) as `rowOffset`.
+ * the row (0-based, within `rows`) as `rowOffset`. `onWritten` is called once oracledb has written the last row into
+ * its packets: from then on the call only waits for the server, and the caller may encode the next call's rows.
  *
  * @category execution
  * @since 0.1.0
@@ -209,7 +213,8 @@ export const executeManyEncoded = async (
   rows: EncodedRows,
   bindDefs: ReadonlyArray<{ readonly maxSize?: number }>,
   maxStringSize: number,
-  options: Record<string, unknown>
+  options: Record<string, unknown>,
+  onWritten?: () => void
 ): Promise<{ rowsAffected?: number }> => {
   const impl = implOf(connection)
   if (impl === undefined) throw new Error("not a node-oracledb thin connection")
@@ -218,7 +223,8 @@ export const executeManyEncoded = async (
     rows,
     long: bindDefs.map((d) => (d.maxSize ?? 0) > maxStringSize),
     written: 0,
-    checked: false
+    checked: false,
+    onWritten
   }
   registered.set(impl, entry)
   try {

@@ -794,6 +794,12 @@ export const columnEncoder = (
   }
 }
 
+/** Rows encoded by {@link encodeRows} since the process started (tests read it to see when encoding ran). */
+let rowsEncodedTotal = 0
+
+/** Rows encoded so far. @category internals @since 0.1.0 */
+export const rowsEncoded = (): number => rowsEncodedTotal
+
 /**
  * Encodes rows `[start, end)` of `columns` (in their wire order) into one buffer of bind rows.
  *
@@ -801,6 +807,7 @@ export const columnEncoder = (
  * @since 0.1.0
  */
 export const encodeRows = (columns: ReadonlyArray<ColumnEncoder>, start: number, end: number): EncodedRows => {
+  rowsEncodedTotal += end - start
   let bound = 0
   for (const c of columns) bound += c.bound(start, end)
   const bytes = Buffer.allocUnsafe(bound)

@@ -18,7 +18,7 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Effect, Exit, Result, type Scope } from "effect"
+import { Deferred, Effect, Exit, Fiber, Result, type Scope } from "effect"
 import { type AdbcError, adbcError, invalidArgument, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
@@ -745,8 +745,11 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   /** The ingest rows gathered for the next database call (IngestCalls.ts), sent once it holds insert_batch_rows. */
   let pending: PendingCall | undefined
 
-  /** Sends the gathered rows in one executeMany (if any); returns the rows inserted. */
-  const sendPending: Effect.Effect<number, AdbcError> = Effect.suspend(() => {
+  /**
+   * Sends the gathered rows in one executeMany (if any); returns the rows inserted. `onWritten` is called once the
+   * encoded rows are in oracledb's packets (fast path only).
+   */
+  const sendCall = (onWritten?: () => void): Effect.Effect<number, AdbcError> => Effect.suspend(() => {
     const call = pending
     pending = undefined
     if (call === undefined) return Effect.succeed(0)
@@ -761,7 +764,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }))
       return Effect.map(
         Db.callExecute(connection, call.sql, () =>
-          executeManyEncoded(connection, call.sql, joinedRows(call), bindDefs, seam.maxStringSize, { autoCommit: autocommit }).catch(named)),
+          executeManyEncoded(connection, call.sql, joinedRows(call), bindDefs, seam.maxStringSize, { autoCommit: autocommit }, onWritten)
+            .catch(named)),
         (result) => result.rowsAffected ?? rows
       )
     }
@@ -770,6 +774,24 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         executeManyRows(connection, call.sql, call.rows, { autoCommit: autocommit, bindDefs: call.defs }).catch(named)),
       (result) => result.rowsAffected ?? rows
     )
+  })
+
+  /** Sends the gathered rows in one executeMany (if any) and waits for it; returns the rows inserted. */
+  const sendPending = sendCall()
+
+  /**
+   * Starts sending the gathered encoded rows in a fiber of its own and returns that fiber once oracledb has written
+   * them (or the call ended): the caller encodes the next call's rows while the server inserts these, as the HANA
+   * driver does (HanaDriver.ts `insertEncoded`), and joins the fiber before its next call. Encoding before the rows
+   * are written would hold up oracledb's own writing, which runs on the same thread.
+   */
+  const startPending: Effect.Effect<Fiber.Fiber<number, AdbcError>> = Effect.gen(function*() {
+    const written = Deferred.makeUnsafe<void>()
+    const fiber = yield* Effect.forkChild(
+      Effect.ensuring(sendCall(() => Deferred.doneUnsafe(written, Effect.void)), Deferred.succeed(written, undefined))
+    )
+    yield* Effect.onInterrupt(Deferred.await(written), () => Fiber.interrupt(fiber))
+    return fiber
   })
 
   /**
@@ -812,17 +834,29 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         const long = maxSizes.map((m) => m > seam.maxStringSize)
         const wire = wireOrder(maxSizes, seam.maxStringSize).map((i) => encoders[i]!)
         if (pending !== undefined && !joinsEncoded(pending, sql, types, long)) total += yield* sendPending
-        for (let start = 0; start < batch.numRows;) {
-          const call: EncodedCall = pending !== undefined && joinsEncoded(pending, sql, types, long)
-            ? pending
-            : { _tag: "Encoded", sql, firstRow: firstRow + start, rows: 0, segments: [], types, maxSizes: maxSizes.map(() => 0), long }
-          pending = call
-          const end = Math.min(batch.numRows, start + perCall - call.rows)
-          addEncoded(call, encodeRows(wire, start, end), maxSizes)
-          start = end
-          if (call.rows >= perCall) total += yield* sendPending
-        }
-        return total
+        // The call in flight while the next call's rows are encoded: joined before the next call starts and before
+        // the batch returns; interrupted (its server call broken) when the batch fails or is interrupted.
+        let inFlight: Fiber.Fiber<number, AdbcError> | undefined
+        const overlapped = Effect.gen(function*() {
+          for (let start = 0; start < batch.numRows;) {
+            const call: EncodedCall = pending !== undefined && joinsEncoded(pending, sql, types, long)
+              ? pending
+              : { _tag: "Encoded", sql, firstRow: firstRow + start, rows: 0, segments: [], types, maxSizes: maxSizes.map(() => 0), long }
+            pending = call
+            const end = Math.min(batch.numRows, start + perCall - call.rows)
+            addEncoded(call, encodeRows(wire, start, end), maxSizes)
+            start = end
+            if (call.rows < perCall) continue
+            if (inFlight !== undefined) total += yield* Fiber.join(inFlight)
+            inFlight = undefined
+            inFlight = yield* startPending
+          }
+          if (inFlight !== undefined) total += yield* Fiber.join(inFlight)
+          inFlight = undefined
+          return total
+        })
+        return yield* Effect.onExit(overlapped, (exit) =>
+          Exit.isSuccess(exit) || inFlight === undefined ? Effect.void : Fiber.interrupt(inFlight))
       }
       const structType = options.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE)
       const columns = yield* Effect.fromResult(ingestColumns(batch, structType, limitOf, firstRow))

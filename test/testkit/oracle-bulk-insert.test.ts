@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { laidOut } from "../../testkit/oracle/bulk-insert.ts"
 
 /**
  * executeMany requests from 256 KiB on are decoded while they arrive, and a plain INSERT's bind rows go straight from
@@ -159,5 +160,36 @@ describe("Oracle test server: executeMany bind rows decoded straight into column
     expect(result.rowsAffected).toBe(ROWS - 2)
     expect((await conn.execute("SELECT COUNT(*) FROM batch_t WHERE id IN (17000, 17002, 30001, 30003)")).rows).toEqual([[4]])
     await conn.rollback()
+  })
+
+  it("TIMESTAMP WITH TIME ZONE binds into a TIMESTAMP WITH TIME ZONE column are laid out column-wise and store what the general path does; DATE binds there still take the general path", async () => {
+    // a session zone other than UTC, so that a DATE bind (no zone of its own) read in the wrong zone would show
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+05:30'")
+    for (const t of ["tz_fast_t", "tz_ref_t", "tz_date_t"]) await conn.execute(`CREATE TABLE ${t} (id NUMBER(10), ts TIMESTAMP(6) WITH TIME ZONE)`)
+    const rows = Array.from({ length: ROWS }, (_, i) => [i, dateOf(at(stamps, i))])
+    const sql = (t: string) => `INSERT INTO ${t} VALUES (:1, :2)`
+    const tstz = [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_TIMESTAMP_TZ }]
+    const before = laidOut.rows
+    expect((await conn.executeMany(sql("tz_fast_t"), rows, { bindDefs: tstz })).rowsAffected).toBe(ROWS)
+    expect(laidOut.rows - before).toBe(ROWS)
+    // the reference: one row per execute, which the general path (ora_tstz in SQL) stores
+    const sample = rows.slice(0, 4 * stamps.length)
+    for (const r of sample) {
+      await conn.execute(sql("tz_ref_t"), [r[0], { val: r[1], type: oracledb.DB_TYPE_TIMESTAMP_TZ }])
+    }
+    expect(laidOut.rows - before).toBe(ROWS)
+    const text = (t: string, where = "") =>
+      conn.execute(`SELECT id, TO_CHAR(ts, 'YYYY-MM-DD HH24:MI:SS.FF6 TZH:TZM') FROM ${t} ${where} ORDER BY id`).then((r: { rows: unknown }) => r.rows as Array<unknown>)
+    const fast = await text("tz_fast_t", `WHERE id < ${sample.length}`)
+    expect(fast).toEqual(await text("tz_ref_t"))
+    // oracledb sends a Date as its UTC instant with offset +00:00
+    expect(fast.slice(0, 2)).toEqual([[0, "2020-02-29 12:00:00.001000 +00:00"], [1, "1969-12-31 23:59:59.999000 +00:00"]])
+    // DATE binds carry no zone: Oracle reads them in the session time zone, which only the general path applies
+    const dates = await conn.executeMany(sql("tz_date_t"), rows, { bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_TIMESTAMP }] })
+    expect(dates.rowsAffected).toBe(ROWS)
+    expect(laidOut.rows - before).toBe(ROWS)
+    expect(await text("tz_date_t", "WHERE id < 2")).toEqual([[0, "2020-02-29 12:00:00.001000 +05:30"], [1, "1969-12-31 23:59:59.999000 +05:30"]])
+    await conn.rollback()
+    await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
   })
 })

@@ -120,9 +120,17 @@ const setCell = (out: BulkRows, c: number, row: number, layout: ColumnLayout, sc
 
 /**
  * Lays out bind columns `0 … columns.length - 1` of `rows` for `columns` (the INSERT's target columns, DuckDB names
- * and types); undefined when a value needs the general path or breaks a constraint the layout checks.
+ * and types); undefined when a value needs the general path or breaks a constraint the layout checks. A `zoned`
+ * column (BatchTarget.zoned) takes only TIMESTAMP WITH TIME ZONE binds (`specs`, in bind order), whose decoded text
+ * keeps their own zone; text or other datetimes bound there take the general path, which reads them.
  */
-export const bulkRowsOfBinds = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, columns: ReadonlyArray<BulkColumn>): BulkRows | undefined => {
+export const bulkRowsOfBinds = (
+  rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
+  columns: ReadonlyArray<BulkColumn>,
+  zoned: ReadonlyArray<boolean> = [],
+  specs: ReadonlyArray<BindSpec> = []
+): BulkRows | undefined => {
+  if (zoned.some((z, i) => z && specs[i]?.dty !== Dty.TIMESTAMP_TZ)) return undefined
   const infos = columns.map((c) => columnInfo(c.name, c.type))
   if (infos.some((i) => i.layout === "other" || i.layout === "uint64")) return undefined
   const out = new BulkRows(columns, rows.length)
@@ -139,8 +147,15 @@ export const bulkRowsOfBinds = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
     if (e instanceof NotExact || e instanceof BulkInsertError) return undefined
     throw e
   }
+  laidOut.rows += rows.length
   return out
 }
+
+/**
+ * Rows laid out column-wise since the process started (by {@link bulkRowsOfBinds} and, counted by its caller, by
+ * {@link BindRowDecoder}); tests read it to see that a request took this path.
+ */
+export const laidOut = { rows: 0 }
 
 /**
  * Where an executeMany INSERT appends: the DuckDB table itself when the binds are all its columns in table order,
@@ -149,6 +164,44 @@ export const bulkRowsOfBinds = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
 export interface BatchTarget {
   readonly table: string | AppendTarget
   readonly columns: ReadonlyArray<BulkColumn>
+  /**
+   * Per column: a TIMESTAMP WITH TIME ZONE column, whose bind the translated INSERT passes through
+   * {@link ZONED_BIND} (stored as the server's zoned text, datetime-functions.ts). Only TIMESTAMP WITH TIME ZONE
+   * binds, whose text keeps their own zone, are laid out for it ({@link cellWriter}); other binds take the general path.
+   */
+  readonly zoned: ReadonlyArray<boolean>
+}
+
+/**
+ * The translation (translate.ts) of bind `$k` into a TIMESTAMP WITH TIME ZONE column of an INSERT, whitespace removed:
+ * its text read in the session time zone when it has none (datetime-functions.ts `ora_tstz`).
+ */
+export const ZONED_BIND = (k: number): string => `ora_tstz(CAST($${k}ASVARCHAR),getvariable('ora_session_tz'))`
+
+/**
+ * Which binds of a VALUES list (`$1, …, $n` in order, whitespace removed) are passed through {@link ZONED_BIND}; undefined
+ * when the list holds anything else.
+ */
+const zonedBinds = (values: string, n: number): Array<boolean> | undefined => {
+  const zoned: Array<boolean> = []
+  let at = 0
+  for (let k = 1; k <= n; k++) {
+    if (k > 1) {
+      if (values[at] !== ",") return undefined
+      at++
+    }
+    const plain = `$${k}`
+    const wrapped = ZONED_BIND(k)
+    const end = (text: string) => at + text.length === values.length || values[at + text.length] === ","
+    if (values.startsWith(plain, at) && end(plain)) {
+      zoned.push(false)
+      at += plain.length
+    } else if (values.startsWith(wrapped, at) && end(wrapped)) {
+      zoned.push(true)
+      at += wrapped.length
+    } else return undefined
+  }
+  return at === values.length ? zoned : undefined
 }
 
 /** What resolving a batch target needs from the SQL session. */
@@ -183,8 +236,8 @@ export class BatchTargets {
     const valuesAt = toks.findIndex((x) => isKw(x, "VALUES"))
     if (n === 0 || !isKw(toks[0], "INSERT") || !isKw(toks[1], "INTO") || valuesAt < 0 || !isOp(toks[valuesAt + 1], "(")) return undefined
     if (matchParen(toks, valuesAt + 1) !== toks.length - 1) return undefined
-    const expected = Array.from({ length: n }, (_, i) => `$${i + 1}`).join(",")
-    if (t.text(valuesAt + 2, toks.length - 1).replace(/\s+/g, "") !== expected) return undefined
+    const zoned = zonedBinds(t.text(valuesAt + 2, toks.length - 1).replace(/\s+/g, ""), n)
+    if (zoned === undefined) return undefined
     const a = toks[2]
     if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
     const qualified = isOp(toks[3], ".") && (toks[4]?.kind === "ident" || toks[4]?.kind === "qident")
@@ -218,7 +271,8 @@ export class BatchTargets {
       // tables with keys go through the staged INSERT, which is all or nothing
       const constrained = meta.constraints.some((c) => c.type === "P" || c.type === "U" || c.type === "R")
       const whole = !constrained && names.length === meta.columns.length && names.every((name, i) => name === meta.columns[i]!.name)
-      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns }
+      if (zoned.some((z, i) => z && columnInfo(columns[i]!.name, columns[i]!.type).layout !== "varchar")) return undefined
+      const target = { table: whole ? { schema: encodeName(meta.owner), table: encodeName(meta.name) } : t.text(2, after), columns, zoned }
       const keys = keyedTable(meta)
       if (keys !== undefined && typeof target.table === "string") this.keyedByTable.set(`${this.host.schema}\u0000${target.table}`, keys)
       if (this.byInsert.size >= 64) this.byInsert.clear()
@@ -402,8 +456,13 @@ const dateWriter = (layout: ColumnLayout): CellWriter | undefined => {
   }
 }
 
-/** The writer for a bind of `spec` into a column of `layout`, or undefined when only the general path can. */
-export const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number): CellWriter | undefined => {
+/**
+ * The writer for a bind of `spec` into a column of `layout`, or undefined when only the general path can. Into a
+ * `zoned` column (BatchTarget.zoned) only a TIMESTAMP WITH TIME ZONE bind is written, as the general path's
+ * `ora_tstz` would store it: the text of its value with its own zone.
+ */
+export const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number, zoned = false): CellWriter | undefined => {
+  if (zoned && spec.dty !== Dty.TIMESTAMP_TZ) return undefined
   switch (spec.dty) {
     case Dty.NUMBER:
     case 3:
@@ -447,13 +506,21 @@ export class BindRowDecoder {
     readonly columns: ReadonlyArray<BulkColumn>
   ) {}
 
-  /** A decoder for binds `specs` sent in wire `order` into `columns`, or undefined when a pair needs the general path. */
-  static of(specs: ReadonlyArray<BindSpec>, order: ReadonlyArray<number>, columns: ReadonlyArray<BulkColumn>): BindRowDecoder | undefined {
+  /**
+   * A decoder for binds `specs` sent in wire `order` into `columns` (`zoned` as BatchTarget.zoned), or undefined when
+   * a pair needs the general path.
+   */
+  static of(
+    specs: ReadonlyArray<BindSpec>,
+    order: ReadonlyArray<number>,
+    columns: ReadonlyArray<BulkColumn>,
+    zoned: ReadonlyArray<boolean> = []
+  ): BindRowDecoder | undefined {
     if (specs.length !== columns.length || order.length !== columns.length) return undefined
     const wire: Array<{ column: number; write: CellWriter }> = []
     for (const column of order) {
       const info = columnInfo(columns[column]!.name, columns[column]!.type)
-      const write = cellWriter(specs[column]!, info.layout, info.scale)
+      const write = cellWriter(specs[column]!, info.layout, info.scale, zoned[column] === true)
       if (write === undefined) return undefined
       wire.push({ column, write })
     }

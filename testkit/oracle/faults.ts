@@ -24,6 +24,11 @@ export interface OracleFaults {
    * client is then inside an execute, a fetch or a LOB operation.
    */
   dropOn?: "execute" | "fetch" | "lob"
+  /**
+   * Called before each reply is sent (after the request was handled, its rows inserted); a promise returned holds
+   * the reply until it settles. Tests use it to keep a call open on the client side until an event of theirs.
+   */
+  holdReply?: (() => Promise<void> | undefined) | undefined
   /** Drops reset the connection (TCP RST: the client's socket emits ECONNRESET) instead of closing it. */
   reset?: boolean
 }

@@ -768,7 +768,7 @@ export class SqlSession {
     const bulkable = rows.length > 1 && !anyIntervalBinds(rows)
     if (bulkable) {
       // all rows or none, so a success has no batch errors
-      const appended = await this.appendBinds(t, rows)
+      const appended = await this.appendBinds(t, rows, specs)
       if (appended !== undefined) return { kind: "dml", rowCount: appended, rowCounts: opts.dmlRowCounts ? rows.map(() => 1) : [], batchErrors: [] }
     }
     if (bulkable && !opts.batchErrors) {
@@ -865,7 +865,7 @@ export class SqlSession {
     const nBinds = t.binds.length
     const bulk = this.bulkInsert(t.toks, t.text, nBinds)
     const write = async (): Promise<number | undefined> => {
-      const appended = await this.appendBinds(t, rows)
+      const appended = await this.appendBinds(t, rows, specs ?? [])
       if (appended !== undefined || bulk === undefined) return appended
       const params: Array<DuckDBValue> = []
       const exprs: Array<string> = []
@@ -885,10 +885,10 @@ export class SqlSession {
    * appended column-wise (`Session.appendRows`); undefined, with nothing written, when the statement or a value needs
    * the general path (which then also reports any error with its row offset).
    */
-  private async appendBinds(t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<number | undefined> {
+  private async appendBinds(t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>): Promise<number | undefined> {
     const target = await this.batchTargets.of(t)
     if (target === undefined) return undefined
-    const bulk = bulkRowsOfBinds(rows, target.columns)
+    const bulk = bulkRowsOfBinds(rows, target.columns, target.zoned, specs)
     if (bulk === undefined) return undefined
     return this.appendBulk(target.table, bulk)
   }

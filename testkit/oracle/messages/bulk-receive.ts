@@ -9,7 +9,7 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { BulkInsertError, BulkRows } from "../../engine/index.ts"
 import type { AppendTarget } from "../../engine/index.ts"
-import { BindRowDecoder, NotExact } from "../bulk-insert.ts"
+import { BindRowDecoder, laidOut, NotExact } from "../bulk-insert.ts"
 import type { SessionState } from "../session-state.ts"
 import { type BindSpec, classify, returnBindFlags } from "../statement.ts"
 import { ProtocolError } from "../tns.ts"
@@ -265,7 +265,7 @@ export class RequestReceiver {
       const target = sql === undefined || this.isClosed() ? undefined : await sql.appendTargetOf(bulkSql).catch(() => undefined)
       // finish() took the request as values meanwhile
       if (inc.mode !== "pending") return
-      const decoder = target === undefined ? undefined : BindRowDecoder.of(inc.specs, inc.order, target.columns)
+      const decoder = target === undefined ? undefined : BindRowDecoder.of(inc.specs, inc.order, target.columns, target.zoned)
       if (target !== undefined && decoder !== undefined) {
         inc.mode = "columns"
         inc.columns = { table: target.table, decoder, current: new BulkRows(decoder.columns, BULK_CHUNK), filled: 0, raw: [] }
@@ -368,7 +368,10 @@ export class RequestReceiver {
       try {
         const n = await sql.appendBulk(cols.table, bulk)
         if (n === undefined) inc.failedAt = from
-        else inc.inserted += n
+        else {
+          inc.inserted += n
+          laidOut.rows += n
+        }
       } catch {
         // the request's own execution re-runs these rows and reports the error with its row offset
         inc.failedAt = from

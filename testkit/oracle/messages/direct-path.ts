@@ -10,8 +10,7 @@ import { blobValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import { numberValue } from "../params.ts"
 import { datetimeOfOracle, datetimeText, microsOfOracle } from "../datetime.ts"
 import { BulkInsertError, BulkRows, columnInfo } from "../../engine/index.ts"
-import type { AppendTarget, BulkColumn } from "../../engine/index.ts"
-import { cellWriter, NotExact } from "../bulk-insert.ts"
+import { type BatchTarget, cellWriter, NotExact } from "../bulk-insert.ts"
 import { ora } from "../errors.ts"
 import { objectAccessError } from "../privileges.ts"
 import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs } from "../intervals.ts"
@@ -242,13 +241,13 @@ export const directPathOp = async (s: SessionState, r: ReadBuffer, w: WriteBuffe
  * The load's rows laid out for the append target of its INSERT (column `i` = listed column `i`), or undefined when
  * a column type or a value needs the general path (or breaks a limit the layout checks, then reported by that path).
  */
-const bulkRowsOfLoad = (dp: DirectPathLoad, target: { readonly table: string | AppendTarget; readonly columns: ReadonlyArray<BulkColumn> }): BulkRows | undefined => {
+const bulkRowsOfLoad = (dp: DirectPathLoad, target: BatchTarget): BulkRows | undefined => {
   const width = dp.columns.length
   if (target.columns.length !== width) return undefined
   const writers = dp.columns.map((c, i) => {
     const info = columnInfo(target.columns[i]!.name, target.columns[i]!.type)
     // LOBs, JSON and intervals have no cell writer: the general path takes them
-    return info.layout === "other" || info.layout === "uint64" ? undefined : cellWriter({ dty: c.type.dty, csfrm: c.type.csfrm, maxSize: c.type.maxSize }, info.layout, info.scale)
+    return info.layout === "other" || info.layout === "uint64" ? undefined : cellWriter({ dty: c.type.dty, csfrm: c.type.csfrm, maxSize: c.type.maxSize }, info.layout, info.scale, target.zoned[i] === true)
   })
   if (writers.some((x) => x === undefined)) return undefined
   const out = new BulkRows(target.columns, dp.rows)
