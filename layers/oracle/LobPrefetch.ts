@@ -170,12 +170,13 @@ export const hookLobPrefetch = (messageWithData: Record<string, unknown>, LobImp
       else writeColumnMetadata.call(this, buf, [v])
     }
   }
-  const processColumnData = messageWithData["processColumnData"] as (this: Message, buf: ReadPacket, v: Variable, ...rest: Array<unknown>) => unknown
-  messageWithData["processColumnData"] = function(this: Message, buf: ReadPacket, v: Variable, ...rest: Array<unknown>) {
+  const processColumnData = messageWithData["processColumnData"] as (this: Message, buf: ReadPacket, v: Variable, pos: unknown) => unknown
+  // called for every fetched cell oracledb decodes: the LOB type test first, and no rest arguments
+  messageWithData["processColumnData"] = function(this: Message, buf: ReadPacket, v: Variable, pos: unknown) {
     if (
-      this.inFetch !== true || !isLob(v.type) || v.maxSize === 0 || prefetchLengthOf(buf.caps) === 0 ||
+      !isLob(v.type) || this.inFetch !== true || v.maxSize === 0 || prefetchLengthOf(buf.caps) === 0 ||
       this.statement?.queryVars?.includes(v) !== true
-    ) return processColumnData.call(this, buf, v, ...rest)
+    ) return processColumnData.call(this, buf, v, pos)
     const value = readPrefetchedLob(buf, LobImpl, this.connection, v.type)
     // what oracledb reads after a fetched value whose buffer exceeds the longest string (processColumnData)
     if (v.maxSize > (buf.caps?.maxStringSize ?? Infinity)) {
