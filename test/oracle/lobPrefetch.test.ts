@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Arrow from "apache-arrow"
-import { Effect, Stream } from "effect"
+import type * as Arrow from "apache-arrow"
+import { Effect } from "effect"
 import { createRequire } from "node:module"
 import * as Connection from "../../src/Connection.ts"
 import { LOB_PREFETCH_LENGTH } from "../../layers/oracle/LobPrefetch.ts"
-import { uniqueName, useServer, withConnection } from "./support.ts"
+import { readTable, uniqueName, useServer, withConnection, withRawConnection } from "./support.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const require = createRequire(import.meta.url)
@@ -34,19 +34,7 @@ const countingLobReads = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     })
   )
 
-const read = (conn: Connection.Connection["Service"], sql: string, mode: string) =>
-  Effect.map(Stream.runCollect(conn.query(sql, { "redo.statement.execution_mode": mode })), (batches) => new Arrow.Table(batches))
-
-const withRaw = (f: (raw: any) => Promise<void>) =>
-  Effect.promise(async () => {
-    const u = new URL(server.uri)
-    const raw = await oracledb.getConnection({ user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectString: `${u.host}${u.pathname}` })
-    try {
-      await f(raw)
-    } finally {
-      await raw.close()
-    }
-  })
+const withRaw = (f: (raw: any) => Promise<void>) => withRawConnection(server.uri, f)
 
 const N = LOB_PREFETCH_LENGTH
 const emoji = "\u{1F600}"
@@ -99,7 +87,7 @@ describe("LOB prefetch: small LOBs come with their locators", () => {
         yield* fill(t)
         // twice: the second execute reuses the cached cursor and its define
         for (let run = 0; run < 2; run++) {
-          const [table, reads] = yield* countingLobReads(read(conn, `SELECT C, NC, B FROM ${t} ORDER BY K`, mode))
+          const [table, reads] = yield* countingLobReads(readTable(conn, `SELECT C, NC, B FROM ${t} ORDER BY K`, mode))
           expectRows(table)
           // K = 5 and K = 6, three columns each
           expect(reads).toBe(6)
