@@ -15,8 +15,11 @@
  * OCI_ATTR_LOBPREFETCH_SIZE / OCI_ATTR_DEFAULT_LOBPREFETCH_SIZE (Oracle Call Interface Developer's Guide, "LOB
  * Prefetching"), JDBC as `oracle.jdbc.defaultLobPrefetchSize`.
  *
- * The hooks act only on connections whose protocol capabilities carry {@link LOB_PREFETCH} (set by the driver's
- * connect), and only on the defines and fetched rows of queries; binds and other users of oracledb are untouched.
+ * The define and row hooks act only on connections whose protocol capabilities carry {@link LOB_PREFETCH} (set by
+ * the driver's connect), and only on the defines and fetched rows of queries; binds and other users of oracledb are
+ * untouched. The result-set hook ({@link hookLobIndices}) acts only on columns whose converter is a
+ * {@link lobConverter}. The wire order above is not checked against a real server here (the test server implements
+ * it as described); a server that answered a prefetch define otherwise would fail the row decoding of LOB columns.
  *
  * @since 0.1.0
  */
