@@ -25,6 +25,8 @@
  *   {@link WireDecimal} numbers digit for digit (`hookJsonNumberBinds`).
  * - TIMESTAMP WITH TIME ZONE binds: a {@link WireTimestamp} carries its zone bytes (TimeZones.ts), which the date
  *   write hook sends instead of oracledb's +00:00.
+ * - LOB columns: defined with LOB prefetch, so that small LOBs arrive with their locators, and handed to the
+ *   driver's LOB converter without oracledb's per-LOB stream (LobPrefetch.ts).
  * NUMBER columns need no hook: fetched as STRING, thin mode returns the exact decimal digits of the wire value.
  *
  * @since 0.1.0
@@ -34,6 +36,7 @@ import { Effect, Option } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { epochDayOf, formatEpochNanos } from "../common/ArrowCells.ts"
 import { fromOracleError } from "./Errors.ts"
+import { hookLobIndices, hookLobPrefetch, LOB_PREFETCH, LOB_PREFETCH_LENGTH } from "./LobPrefetch.ts"
 import { offsetOfZoneBytes } from "./TimeZones.ts"
 
 const require = createRequire(import.meta.url)
@@ -335,6 +338,8 @@ export const installHooks = (): AdbcError | undefined => {
     OsonEncoder?: new() => { encode(value: unknown, maxFieldNameSize?: number): Buffer }
   }
   const BaseDbObject = require("oracledb/lib/dbObject.js") as { prototype?: Record<string, unknown> }
+  const ThinLobImpl = require("oracledb/lib/thin/lob.js") as Parameters<typeof hookLobPrefetch>[1]
+  const ResultSetImpl = require("oracledb/lib/impl/resultset.js") as { prototype?: Record<string, unknown> }
   const hooked: Record<string, unknown> = {
     "ThinConnectionImpl.getStatementInfo": ThinConnection.prototype?.["getStatementInfo"],
     "StatementCache.clearCursor": StatementCache.prototype?.["clearCursor"],
@@ -348,6 +353,10 @@ export const installHooks = (): AdbcError | undefined => {
     "BaseBuffer.writeOracleDate": BaseBuffer?.prototype["writeOracleDate"],
     "transformer.transformValueIn": transformer.transformValueIn,
     "MessageWithData.processRowData": MessageWithData.prototype?.["processRowData"],
+    "MessageWithData.writeColumnMetadata": MessageWithData.prototype?.["writeColumnMetadata"],
+    "MessageWithData.processColumnData": MessageWithData.prototype?.["processColumnData"],
+    ThinLobImpl,
+    "ResultSetImpl._setup": ResultSetImpl.prototype?.["_setup"],
     "Message.processColumnInfo": Message.prototype?.["processColumnInfo"],
     "ReadPacket.readOson": ReadPacket?.prototype["readOson"],
     "OsonDecoder._decodeNode": OsonDecoder?.prototype["_decodeNode"],
@@ -468,6 +477,8 @@ export const installHooks = (): AdbcError | undefined => {
     return encodeError
   }
   hookObjectAttributes(BaseDbObject.prototype!)
+  hookLobPrefetch(MessageWithData.prototype, ThinLobImpl)
+  hookLobIndices(ResultSetImpl.prototype!)
   return undefined
 }
 
@@ -1187,6 +1198,7 @@ export const connect = (
           return
         }
         caps[RAW_TEMPORAL] = true
+        caps[LOB_PREFETCH] = LOB_PREFETCH_LENGTH
         resume(Effect.succeed(connection))
       },
       (e) => {

@@ -29,6 +29,7 @@ import { connectionAttributes, NLS_SETUP_SQL, resolveConnectConfig, timeZoneSql 
 import * as Ddl from "./Ddl.ts"
 import { atParameterRow, fromOracleError, fromRowError, oraCode } from "./Errors.ts"
 import * as Db from "./OracleDb.ts"
+import { lobConverter } from "./LobPrefetch.ts"
 import * as Opt from "./OracleOptions.ts"
 import { formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
 import { type Cancellation, makeCancellation } from "../common/Cancellation.ts"
@@ -111,30 +112,24 @@ export const columnMetadata = (m: Db.OracleMetaData): OracleColumnMetadata => {
   }
 }
 
-/** The part of an oracledb Lob that reading one whole uses. */
-interface FetchedLob {
-  readonly length: number
-  getData(): Promise<string | Buffer | null>
-  destroy(): void
-}
-
 /**
  * A fetched LOB's whole value: a CLOB / NCLOB as a string, a BLOB as bytes, an empty LOB (EMPTY_CLOB(),
  * EMPTY_BLOB()) as a zero-length value without a round trip. LOBs are fetched as locators because inline (as
  * LONG) an empty LOB arrives as a zero-length value, which Oracle's row data cannot tell from NULL, while
  * "an empty LOB is not the same as a null LOB" (SQL Language Reference, EMPTY_BLOB, EMPTY_CLOB). oracledb runs
- * this converter inside getRows, so a cancel or an interruption of the fetch covers the reads too. The Lob is then
+ * this converter inside getRows, so a cancel or an interruption of the fetch covers the reads too. A LOB no longer
+ * than the LOB prefetch length came whole with its locator and needs no read (LobPrefetch.ts). The Lob is then
  * released (a temporary LOB's free is sent with the next call).
  */
-const readLob = (blob: boolean) => async (lob: FetchedLob | null): Promise<string | Buffer | null> => {
-  if (lob === null) return null
-  try {
-    if (lob.length === 0) return blob ? Buffer.alloc(0) : ""
-    return (await lob.getData()) ?? (blob ? Buffer.alloc(0) : "")
-  } finally {
-    lob.destroy()
-  }
-}
+const readLob = (blob: boolean) =>
+  lobConverter(async (lob) => {
+    try {
+      if (lob.length === 0) return blob ? Buffer.alloc(0) : ""
+      return (await lob.getData()) ?? (blob ? Buffer.alloc(0) : "")
+    } finally {
+      lob.destroy()
+    }
+  })
 const readClob = readLob(false)
 const readBlob = readLob(true)
 

@@ -3,6 +3,7 @@ import * as Arrow from "apache-arrow"
 import { Cause, Effect, Exit, Fiber, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
+import { LOB_PREFETCH_LENGTH } from "../../layers/oracle/LobPrefetch.ts"
 import { failure } from "../conformance/harness.ts"
 import { realOracle, uniqueName, useServer, withConnection } from "./support.ts"
 
@@ -148,18 +149,22 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
         })), 30_000)
     }
 
-    it.live("a LOB query interrupted while its LOB values are read (one LOB read call each, inside the fetch)", () =>
+    it.live("a LOB query interrupted while its LOB values are read (one LOB read call per LOB longer than the prefetch length, inside the fetch)", () =>
       withConnection(server.uri, Effect.gen(function*() {
         const conn = yield* Connection.Connection
         const t = uniqueName("ORPHR")
         yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), C CLOB, B BLOB)`)
-        for (let k = 0; k < 6; k++) yield* conn.execute(`INSERT INTO ${t} VALUES (${k}, 'text ${k}', HEXTORAW('0${k}'))`)
+        // longer than the LOB prefetch length, so that each CLOB is read through its locator (the BLOBs come whole)
+        const text = (k: number) => `text ${k} `.padEnd(LOB_PREFETCH_LENGTH + 10, "x")
+        for (let k = 0; k < 6; k++) {
+          yield* conn.execute(`INSERT INTO ${t} VALUES (${k}, TO_CLOB('text ${k} ') || RPAD('x', 2000, 'x') || RPAD('x', ${LOB_PREFETCH_LENGTH + 3 - 2000}, 'x'), HEXTORAW('0${k}'))`)
+        }
         const lob = `SELECT C, B, 6 AS ${uniqueName("LR")} FROM ${t}`
-        // with replies held 300 ms: parse and define, execute, then twelve LOB reads: 1,500 ms in, the reads run
+        // with replies held 300 ms: parse and define, execute, then six LOB reads: 1,500 ms in, the reads run
         expect(yield* interruptedThenRun(Stream.runCollect(conn.query(lob)), lob, 1500)).toBe(1)
         expect(server.server!.openResultSets()).toBe(0)
         const rows = yield* Stream.runCollect(conn.query(`SELECT C FROM ${t} ORDER BY K`))
-        expect(Array.from(rows[0]!.getChild("C")!)).toEqual([0, 1, 2, 3, 4, 5].map((k) => `text ${k}`))
+        expect(Array.from(rows[0]!.getChild("C")!)).toEqual([0, 1, 2, 3, 4, 5].map(text))
       })), 30_000)
 
     /** A statement of `sql` bound to one row of `values`, run to the end of its result. */

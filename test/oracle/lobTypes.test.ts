@@ -1,9 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Arrow from "apache-arrow"
-import { Effect, Stream } from "effect"
+import { Effect } from "effect"
 import { createRequire } from "node:module"
 import * as Connection from "../../src/Connection.ts"
-import { uniqueName, useServer, withConnection } from "./support.ts"
+import { readTable, uniqueName, useServer, withConnection, withRawConnection } from "./support.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const oracledb: any = createRequire(import.meta.url)("oracledb")
@@ -12,20 +11,7 @@ const oracledb: any = createRequire(import.meta.url)("oracledb")
 // LONG RAW, NCHAR, and ROWID / UROWID (the ROWID pseudocolumn and a UROWID column holding one).
 const server = useServer()
 
-const read = (conn: Connection.Connection["Service"], sql: string, mode: string) =>
-  Effect.map(Stream.runCollect(conn.query(sql, { "redo.statement.execution_mode": mode })), (batches) => new Arrow.Table(batches))
-
-/** Runs `f` on a raw oracledb connection to the server. */
-const withRaw = (f: (raw: any) => Promise<void>) =>
-  Effect.promise(async () => {
-    const u = new URL(server.uri)
-    const raw = await oracledb.getConnection({ user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectString: `${u.host}${u.pathname}` })
-    try {
-      await f(raw)
-    } finally {
-      await raw.close()
-    }
-  })
+const withRaw = (f: (raw: any) => Promise<void>) => withRawConnection(server.uri, f)
 
 const bytes = (v: unknown) => (v === null ? null : [...(v as Uint8Array)])
 
@@ -38,7 +24,7 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
         yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), B BLOB, NC NCLOB, N NCHAR(4), L LONG)`)
         yield* conn.execute(`INSERT INTO ${t} VALUES (1, HEXTORAW('00FF10'), TO_NCLOB('Grüße 😀'), N'ab', 'long text')`)
         yield* conn.execute(`INSERT INTO ${t} VALUES (2, NULL, NULL, NULL, NULL)`)
-        const table = yield* read(conn, `SELECT B, NC, N, L FROM ${t} ORDER BY K`, mode)
+        const table = yield* readTable(conn, `SELECT B, NC, N, L FROM ${t} ORDER BY K`, mode)
         expect(table.schema.fields.map((f) => [f.name, String(f.type), f.metadata.get("oracle.type-name")])).toEqual([
           ["B", "LargeBinary", "BLOB"],
           ["NC", "LargeUtf8", "NCLOB"],
@@ -69,7 +55,7 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
             b: { val: Buffer.alloc(300_000, 7), type: oracledb.BLOB }
           }, { autoCommit: true })
         })
-        const table = yield* read(conn, `SELECT C, NC, B FROM ${t} ORDER BY K`, mode)
+        const table = yield* readTable(conn, `SELECT C, NC, B FROM ${t} ORDER BY K`, mode)
         expect(table.schema.fields.map((f) => String(f.type))).toEqual(["LargeUtf8", "LargeUtf8", "LargeBinary"])
         const c = table.getChild("C")!
         const nc = table.getChild("NC")!
@@ -98,7 +84,7 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
             })
           await raw.commit()
         })
-        const table = yield* read(conn, `SELECT C, B, DBMS_LOB.GETLENGTH(C) AS CL, DBMS_LOB.SUBSTR(C, 3, 499) AS S, DBMS_LOB.INSTR(C, 'ß', 1, 2) AS I FROM ${t}`, mode)
+        const table = yield* readTable(conn, `SELECT C, B, DBMS_LOB.GETLENGTH(C) AS CL, DBMS_LOB.SUBSTR(C, 3, 499) AS S, DBMS_LOB.INSTR(C, 'ß', 1, 2) AS I FROM ${t}`, mode)
         const row = table.get(0)!.toJSON()
         expect(row["C"]).toBe(text)
         expect(Buffer.compare(Buffer.from(row["B"] as Uint8Array), blob)).toBe(0)
@@ -112,7 +98,7 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
         yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), LR LONG RAW)`)
         yield* conn.execute(`INSERT INTO ${t} VALUES (1, HEXTORAW('DEADBEEF'))`)
         yield* conn.execute(`INSERT INTO ${t} VALUES (2, NULL)`)
-        const table = yield* read(conn, `SELECT LR FROM ${t} ORDER BY K`, mode)
+        const table = yield* readTable(conn, `SELECT LR FROM ${t} ORDER BY K`, mode)
         expect(table.schema.fields.map((f) => [String(f.type), f.metadata.get("oracle.type-name")])).toEqual([["LargeBinary", "LONG RAW"]])
         expect(table.toArray().map((r) => bytes(r.toJSON()["LR"]))).toEqual([[0xde, 0xad, 0xbe, 0xef], null])
       })))
@@ -124,7 +110,7 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
         yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), U UROWID, R ROWID)`)
         yield* conn.execute(`INSERT INTO ${t} (K) VALUES (1)`)
         yield* conn.execute(`INSERT INTO ${t} (K) VALUES (2)`)
-        const table = yield* read(conn, `SELECT ROWID, ROWID AS R2, K FROM ${t} ORDER BY K`, mode)
+        const table = yield* readTable(conn, `SELECT ROWID, ROWID AS R2, K FROM ${t} ORDER BY K`, mode)
         expect(table.schema.fields.map((f) => [f.name, String(f.type), f.metadata.get("oracle.type-name")])).toEqual([
           ["ROWID", "Utf8", "ROWID"],
           ["R2", "Utf8", "ROWID"],
@@ -137,7 +123,7 @@ describe("LOB, LONG, NCHAR and ROWID columns through the server", () => {
         expect(table.toArray().map((r) => r.toJSON()["R2"])).toEqual(rowids)
         // UROWID and ROWID columns holding the first row's own rowid, and NULLs
         yield* conn.execute(`UPDATE ${t} SET U = ROWID, R = ROWID WHERE K = 1`)
-        const u = yield* read(conn, `SELECT U, R FROM ${t} ORDER BY K`, mode)
+        const u = yield* readTable(conn, `SELECT U, R FROM ${t} ORDER BY K`, mode)
         expect(u.schema.fields.map((f) => [String(f.type), f.metadata.get("oracle.type-name")])).toEqual([["Utf8", "UROWID"], ["Utf8", "ROWID"]])
         expect(u.toArray().map((r) => [r.toJSON()["U"], r.toJSON()["R"]])).toEqual([[rowids[0], rowids[0]], [null, null]])
       })))

@@ -25,13 +25,20 @@ export interface ActiveResult {
   rowids?: ColumnVector | undefined
 }
 
+/** How the client defined one result column: its fetch type, buffer size and, for a LOB, the LOB prefetch length. */
+export interface ColumnDefine {
+  readonly dty: number
+  readonly maxSize: number
+  readonly lobPrefetch?: number | undefined
+}
+
 /** A cursor id the client holds. */
 export interface ServerCursor {
   readonly id: number
   sql: string
   specs: Array<BindSpec>
   directions: Array<number> | undefined
-  defines: Array<{ dty: number; maxSize: number }> | undefined
+  defines: Array<ColumnDefine> | undefined
   result: ActiveResult | undefined
   dmlRowCounts: boolean
 }

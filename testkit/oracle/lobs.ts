@@ -53,15 +53,22 @@ export class LobStore {
   }
 }
 
-/** A locator for LOB `id`. */
-const locator = (id: number, blob: boolean, temp: boolean): Buffer => {
+/** The bytes every locator shares: length, version, initialised flag and a marker (flags and id are set per LOB). */
+const LOCATOR_TEMPLATE = (() => {
   const loc = Buffer.alloc(40)
   loc.writeUInt16BE(38, 0)
   loc.writeUInt16BE(4, 2) // locator version
-  loc[4] = (blob ? 0x01 : 0) | (temp ? 0x40 : 0)
   loc[5] = 0x08 // initialised
+  loc.write("DKLOB", 20, "ascii")
+  return loc
+})()
+
+/** A locator for LOB `id` (one per LOB value a fetch sends: copied from a template, not built byte by byte). */
+const locator = (id: number, blob: boolean, temp: boolean): Buffer => {
+  const loc = Buffer.allocUnsafe(40)
+  LOCATOR_TEMPLATE.copy(loc)
+  loc[4] = (blob ? 0x01 : 0) | (temp ? 0x40 : 0)
   loc[7] = temp ? 0x01 : 0
   loc.writeUInt32BE(id, ID_OFFSET)
-  loc.write("DKLOB", 20, "ascii")
   return loc
 }

@@ -4,7 +4,7 @@
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { LogonChallenge, Verifier } from "./auth.ts"
-import { activeResult, type ActiveResult, type ServerCursor } from "./cursors.ts"
+import { activeResult, type ActiveResult, type ColumnDefine, type ServerCursor } from "./cursors.ts"
 import type { OracleDatabase, SessionInfo } from "./database.ts"
 import { columnEncoder, type ColumnEncoder } from "./encode.ts"
 import { LobStore } from "./lobs.ts"
@@ -108,14 +108,14 @@ export class SessionState {
   }
 
   /** A result the client fetches, with encoders for its columns as the client defined them. */
-  result(q: QueryResult, defines: ReadonlyArray<{ dty: number; maxSize: number }> | undefined): ActiveResult {
+  result(q: QueryResult, defines: ReadonlyArray<ColumnDefine> | undefined): ActiveResult {
     const res = activeResult(q.columns, q.cursor, [], q.rowidColumn)
     res.encoders = this.encoders(res, defines)
     return res
   }
 
   /** Row encoders for the columns of `res`, as the client defined them (LOBs as locators or inline). */
-  encoders(res: ActiveResult, defines: ReadonlyArray<{ dty: number; maxSize: number }> | undefined): Array<ColumnEncoder> {
+  encoders(res: ActiveResult, defines: ReadonlyArray<ColumnDefine> | undefined): Array<ColumnEncoder> {
     const columns = res.columns
     const dbTzOffsetMinutes = this.db.dbOffsetMinutes()
     return columns.map((c, i) => {
@@ -125,6 +125,7 @@ export class SessionState {
       return columnEncoder(c.type, {
         dbTzOffsetMinutes,
         lobMode: inline ? "inline" : "locator",
+        lobPrefetch: d?.lobPrefetch ?? 0,
         // the client compares its own variable size with 32767: the described size, or the LONG size once a LOB is
         // defined as string/buffer (the define metadata scales NCHAR sizes, so it cannot be used directly)
         trailer: dty === Dty.LONG || dty === Dty.LONG_RAW || c.type.maxSize > 32767,

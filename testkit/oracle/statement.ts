@@ -128,6 +128,8 @@ export interface BindSpec {
   readonly dty: number
   readonly csfrm: number
   readonly maxSize: number
+  /** Of a LOB column's define: how much of each LOB's data to send with its locator (CLOB characters, BLOB bytes). */
+  readonly lobPrefetch?: number
   /** Type OID of a named-type (OBJECT, collection) bind. */
   readonly oid?: Buffer
 }

@@ -23,9 +23,10 @@ export const readMetadata = (s: SessionState, r: ReadBuffer): BindSpec => {
   r.ub() // version
   r.ub() // charset
   const csfrm = r.u8()
-  r.ub() // lob prefetch length
+  const lobPrefetch = r.ub() // LOB prefetch length (characters of a CLOB, bytes of a BLOB)
   if (s.fieldVersion >= 8) r.ub() // oaccolid
-  return oid === null ? { dty, csfrm, maxSize } : { dty, csfrm, maxSize, oid: Buffer.from(oid) }
+  const spec = lobPrefetch > 0 ? { dty, csfrm, maxSize, lobPrefetch } : { dty, csfrm, maxSize }
+  return oid === null ? spec : { ...spec, oid: Buffer.from(oid) }
 }
 
 /**

@@ -178,7 +178,7 @@ const executeRequest = async (s: SessionState, r: ReadBuffer, reply: Reply, batc
     }
   }
   if ((options & ExecOption.DEFINE) !== 0) {
-    cur.defines = defines.map((d) => ({ dty: d.dty, maxSize: d.maxSize }))
+    cur.defines = defines.map((d) => ({ dty: d.dty, maxSize: d.maxSize, lobPrefetch: d.lobPrefetch }))
     if (cur.result !== undefined) cur.result.encoders = s.encoders(cur.result, cur.defines)
     writeEndOfCall(s, w, cursorId, 0)
     return
