@@ -162,6 +162,43 @@ describe(`Oracle test server: PL/SQL, implicit results and LOBs (${version} layo
     await cursor.close()
   })
 
+  it("returns every row of implicit results and REF CURSORs with CLOB and BLOB columns", async () => {
+    // oracledb's first call on such a cursor is a define (its LOB columns need one) without the fetch option; it must
+    // bring the first rows, else oracledb reads an empty buffer as the end of the result and returns no rows at all
+    await conn.execute("CREATE TABLE docs (id NUMBER(10), body CLOB, raw BLOB)")
+    await conn.execute("INSERT INTO docs VALUES (1, 'first', HEXTORAW('0102'))")
+    await conn.execute("INSERT INTO docs VALUES (2, EMPTY_CLOB(), NULL)")
+    await conn.execute("INSERT INTO docs VALUES (3, NULL, EMPTY_BLOB())")
+    await conn.execute("INSERT INTO docs SELECT id + 3, body, raw FROM docs")
+    await conn.commit()
+    // fetched inline as a string / Buffer, an empty LOB reads as null, as oracledb reads a zero-length LONG value
+    const expected = [
+      [1, "first", Buffer.from([1, 2])],
+      [2, null, null],
+      [3, null, null],
+      [4, "first", Buffer.from([1, 2])],
+      [5, null, null],
+      [6, null, null]
+    ]
+    const fetchInfo = { BODY: { type: oracledb.STRING }, RAW: { type: oracledb.BUFFER } }
+    const r = await conn.execute(
+      "DECLARE c SYS_REFCURSOR; BEGIN OPEN c FOR SELECT id, body, raw FROM docs ORDER BY id; DBMS_SQL.RETURN_RESULT(c); END;",
+      [],
+      { fetchInfo }
+    )
+    expect(r.implicitResults).toHaveLength(1)
+    expect(r.implicitResults[0]).toEqual(expected)
+    const out = await conn.execute<{ rc: import("oracledb").ResultSet<unknown> }>(
+      "BEGIN OPEN :rc FOR SELECT id, body, raw FROM docs ORDER BY id; END;",
+      { rc: { dir: oracledb.BIND_OUT, type: oracledb.CURSOR } },
+      { fetchInfo }
+    )
+    const rc = out.outBinds!.rc
+    expect(await rc.getRows(100)).toEqual(expected)
+    await rc.close()
+    await conn.execute("DROP TABLE docs")
+  })
+
   it("returns a REF CURSOR as an OUT bind", async () => {
     const r = await conn.execute("BEGIN OPEN :rc FOR SELECT name FROM items WHERE price > :p ORDER BY name; END;", {
       rc: { dir: oracledb.BIND_OUT, type: oracledb.CURSOR },
