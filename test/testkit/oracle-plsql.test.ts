@@ -188,12 +188,12 @@ describe(`Oracle test server: PL/SQL, implicit results and LOBs (${version} layo
     )
     expect(r.implicitResults).toHaveLength(1)
     expect(r.implicitResults[0]).toEqual(expected)
-    const out = await conn.execute<{ rc: import("oracledb").ResultSet<unknown> }>(
+    const out = await conn.execute(
       "BEGIN OPEN :rc FOR SELECT id, body, raw FROM docs ORDER BY id; END;",
       { rc: { dir: oracledb.BIND_OUT, type: oracledb.CURSOR } },
       { fetchInfo }
     )
-    const rc = out.outBinds!.rc
+    const rc = out.outBinds.rc
     expect(await rc.getRows(100)).toEqual(expected)
     await rc.close()
     await conn.execute("DROP TABLE docs")
