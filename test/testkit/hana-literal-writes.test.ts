@@ -57,6 +57,17 @@ describe.each([1, 8])("HANA test server: literals written exactly at data format
     ])
   })
 
+  it("literals selected by INSERT … SELECT are truncated, in every branch of a UNION ALL", async () => {
+    await exec(c, "CREATE TABLE decs (id INTEGER, v DECIMAL(5,2), sd SECONDDATE)")
+    await exec(c, "INSERT INTO decs SELECT 1, 1.239 AS v, '2024-01-01 10:00:00.9' FROM DUMMY UNION ALL SELECT 2, 5.555, NULL FROM DUMMY")
+    await exec(c, "INSERT INTO decs (v, id) SELECT -7.777 x, 3 FROM DUMMY")
+    expect(await exec(c, "SELECT v, sd FROM decs ORDER BY id")).toEqual([
+      { V: "1.23", SD: seconds("2024-01-01 10:00:00") },
+      { V: "5.55", SD: null },
+      { V: "-7.77", SD: null }
+    ])
+  })
+
   it("a SECONDTIME or TIME text literal drops its fraction of a second", async () => {
     await exec(c, "CREATE TABLE stl (id INTEGER, st SECONDTIME, t TIME)")
     await exec(c, "INSERT INTO stl VALUES (1, '10:00:00.9', '23:59:59.999')")

@@ -3,7 +3,7 @@
  * cast would round them: HANA keeps s fraction digits of a DECIMAL(p,s) (SAP HANA SQL Reference, "Numeric Data
  * Types": DECIMAL(5,4) stores 3.141592 as 3.1415) and whole seconds of a SECONDDATE, the fraction dropped as for a
  * SECONDDATE parameter (binding.ts). Covers a literal standing alone as a value of INSERT/UPSERT/REPLACE … VALUES and
- * of UPDATE … SET col = literal; an expression is still computed and cast by DuckDB.
+ * of UPDATE … SET col = literal, and as a select item of INSERT … SELECT [UNION ALL SELECT …]; an expression is still computed and cast by DuckDB.
  */
 import type { Session } from "../engine/index.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
@@ -61,6 +61,49 @@ const tableAt = (tokens: readonly Token[], i: number): { schema?: string; table:
   return { table: first, used: 1 }
 }
 
+/** A select item without its `AS alias` or bare alias. */
+const withoutAlias = (item: readonly Token[]): readonly Token[] => {
+  if (item.length >= 3 && upper(item[item.length - 2]) === "AS") return item.slice(0, -2)
+  const last = item[item.length - 1]
+  const before = item[item.length - 2]
+  return item.length >= 2 && (last!.t === "word" || last!.t === "qident") && (before!.t === "number" || before!.t === "string")
+    ? item.slice(0, -1)
+    : item
+}
+
+/**
+ * The select lists of `SELECT … [UNION ALL SELECT …]…` feeding an INSERT, or undefined when rows could merge before
+ * they are stored (DISTINCT, UNION, INTERSECT, EXCEPT, MINUS): cutting a literal there could drop a row HANA keeps.
+ */
+const selectLists = (tokens: readonly Token[]): Token[][][] | undefined => {
+  const lists: Token[][][] = []
+  let depth = 0
+  let start = -1
+  let listEnd = -1
+  const close = (at: number): void => {
+    if (start >= 0) lists.push(splitTopLevel(tokens.slice(start, listEnd < 0 ? at : listEnd)))
+    start = -1
+    listEnd = -1
+  }
+  for (let k = 0; k < tokens.length; k++) {
+    const tok = tokens[k]!
+    if (tok.t === "op" && tok.v === "(") depth++
+    else if (tok.t === "op" && tok.v === ")") depth--
+    if (depth !== 0 || tok.t !== "word") continue
+    const word = upper(tok)
+    if (word === "SELECT") {
+      if (["DISTINCT", "TOP"].includes(upper(tokens[k + 1]))) return undefined
+      start = k + 1
+    } else if (word === "UNION") {
+      if (upper(tokens[k + 1]) !== "ALL") return undefined
+      close(k)
+    } else if (["INTERSECT", "EXCEPT", "MINUS"].includes(word)) return undefined
+    else if (start >= 0 && listEnd < 0 && ["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "INTO"].includes(word)) listEnd = k
+  }
+  close(tokens.length)
+  return lists
+}
+
 interface Target {
   readonly schema?: string
   readonly table: string
@@ -68,7 +111,7 @@ interface Target {
   readonly writes: ReadonlyArray<{ readonly column: string | number; readonly literal: Token }>
 }
 
-/** The literal writes of an INSERT/UPSERT/REPLACE … VALUES or UPDATE … SET statement. */
+/** The literal writes of an INSERT/UPSERT/REPLACE … VALUES or … SELECT, or of an UPDATE … SET statement. */
 const targetOf = (tokens: readonly Token[]): Target | undefined => {
   const verb = upper(tokens[0])
   if (verb === "UPDATE") {
@@ -104,15 +147,20 @@ const targetOf = (tokens: readonly Token[]): Target | undefined => {
     columns = splitTopLevel(tokens.slice(i + 1, close)).map((c) => (c.length === 1 ? identOf(c[0]) : undefined))
     i = close + 1
   }
-  if (upper(tokens[i]) !== "VALUES") return undefined
   const writes: Array<{ column: string | number; literal: Token }> = []
+  const write = (item: readonly Token[], k: number): void => {
+    const literal = literalOf(item)
+    const column = columns === undefined ? k : columns[k]
+    if (column !== undefined && literal !== undefined && mayCut(literal)) writes.push({ column, literal })
+  }
+  if (upper(tokens[i]) === "SELECT") {
+    for (const items of selectLists(tokens.slice(i)) ?? []) items.forEach((item, k) => write(withoutAlias(item), k))
+    return { ...(t.schema === undefined ? {} : { schema: t.schema }), table: t.table, writes }
+  }
+  if (upper(tokens[i]) !== "VALUES") return undefined
   for (i++; tokens[i]?.t === "op" && tokens[i]!.v === "("; i++) {
     const close = matching(tokens, i)
-    splitTopLevel(tokens.slice(i + 1, close)).forEach((item, k) => {
-      const literal = literalOf(item)
-      const column = columns === undefined ? k : columns[k]
-      if (column !== undefined && literal !== undefined && mayCut(literal)) writes.push({ column, literal })
-    })
+    splitTopLevel(tokens.slice(i + 1, close)).forEach(write)
     i = close + 1
     if (!(tokens[i]?.t === "op" && tokens[i]!.v === ",")) break
   }
