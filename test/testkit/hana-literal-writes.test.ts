@@ -34,7 +34,7 @@ describe.each([1, 8])("HANA test server: literals written exactly at data format
     ])
   })
 
-  it("a DECIMAL(p,s) literal in UPDATE … SET and in a prepared INSERT is truncated as well", async () => {
+  it("a DECIMAL(p,s) literal in UPDATE … SET, UPSERT, REPLACE and a prepared INSERT is truncated as well", async () => {
     await exec(c, "CREATE TABLE decu (id INTEGER, v DECIMAL(5,2))")
     await exec(c, "INSERT INTO decu VALUES (1, 0), (2, 0)")
     await exec(c, "UPDATE decu SET v = 9.999 WHERE id = 1")
@@ -42,6 +42,11 @@ describe.each([1, 8])("HANA test server: literals written exactly at data format
     const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO decu VALUES (?, 4.567)", cb))
     await call((cb) => st.exec([3], cb))
     expect(await exec(c, "SELECT v FROM decu ORDER BY id")).toEqual([{ V: "9.99" }, { V: "-0.01" }, { V: "4.56" }])
+    await exec(c, "CREATE TABLE decup (id INTEGER PRIMARY KEY, v DECIMAL(5,2))")
+    await exec(c, "UPSERT decup VALUES (1, 2.345) WITH PRIMARY KEY")
+    await exec(c, "UPSERT decup (id, v) VALUES (1, 6.789) WITH PRIMARY KEY")
+    await exec(c, "REPLACE decup VALUES (2, 0.999) WITH PRIMARY KEY")
+    expect(await exec(c, "SELECT v FROM decup ORDER BY id")).toEqual([{ V: "6.78" }, { V: "0.99" }])
   })
 
   it("a SECONDDATE text literal keeps whole seconds, truncated, in INSERT and UPDATE", async () => {

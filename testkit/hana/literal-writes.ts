@@ -1,7 +1,8 @@
 /**
  * Literals in SQL text written into DECIMAL(p,s) and SECONDDATE columns are cut as HANA cuts them, before DuckDB's
  * cast would round them: HANA keeps s fraction digits of a DECIMAL(p,s) (SAP HANA SQL Reference, "Numeric Data
- * Types": DECIMAL(5,4) stores 3.141592 as 3.1415) and whole seconds of a SECONDDATE, the fraction dropped as for a
+ * Types": a DECIMAL(5,4) column stores 3.14, 3.1415 and 3.141592 as 3.1400, 3.1415, 3.1415) and whole seconds of a
+ * SECONDDATE ("Datetime Data Types": year, month, day, hour, minute and second), the fraction dropped as for a
  * SECONDDATE parameter (binding.ts). Covers a literal standing alone as a value of INSERT/UPSERT/REPLACE … VALUES and
  * of UPDATE … SET col = literal, and as a select item of INSERT … SELECT [UNION ALL SELECT …]; an expression is still computed and cast by DuckDB.
  */
