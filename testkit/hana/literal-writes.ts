@@ -108,7 +108,7 @@ const selectLists = (tokens: readonly Token[]): Token[][][] | undefined => {
 interface Target {
   readonly schema?: string
   readonly table: string
-  /** Column name (undefined: by position in the table) and literal token, for each literal that may be cut. */
+  /** Column name, or its position in the table when the statement names no columns, and the literal that may be cut. */
   readonly writes: ReadonlyArray<{ readonly column: string | number; readonly literal: Token }>
 }
 
