@@ -27,6 +27,7 @@ import { parameterColumns } from "./parameter-columns.ts"
 import { prepareTyped, withoutPlaceholders } from "./untyped-parameters.ts"
 import { bindTypes, copyDeclaredTypes, copyViewTypes, stagedColumns, textForTestOnlyTypes, truncateToDeclared } from "./binding.ts"
 import { enforceDeclaredLengths } from "./declared-lengths.ts"
+import { exactLiteralWrites } from "./literal-writes.ts"
 import { errorPart, failedAtRow, failedRows, i32s, ok, u64 } from "./replies.ts"
 import type { Reply } from "./replies.ts"
 import type { HanaType } from "./types.ts"
@@ -263,7 +264,7 @@ export class SqlSession {
   private async executeDirect(session: Session, sql: string, commit: boolean, request: Request): Promise<Reply | undefined> {
     const procedure = procedureStatement(sql, this.schema)
     if (procedure !== undefined) return procedureReply(this.procedureHost(session), procedure, commit, [])
-    const t = translate(sql, this.sessionValues())
+    const t = translate(await exactLiteralWrites(session, sql), this.sessionValues())
     if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return this.sessionCommand(session, t, commit)
     if (t.params > 0) throw HanaError.syntax("parameters are only allowed in prepared statements", 0)
     if (t.kind === "ddl") {
@@ -409,7 +410,7 @@ export class SqlSession {
       this.statements.set(id, { id, batches: new Map(), translated: { kind: "noop" }, prepared: undefined, parameterTypes: inputTypes, columns: undefined, tables: [], procedure })
       return reply
     }
-    const t = translate(sql, this.sessionValues())
+    const t = translate(await exactLiteralWrites(session, sql), this.sessionValues())
     let prepared: Prepared | undefined
     let columns: ResultColumn[] | undefined
     let parameterTypes: HanaType[] = []

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import type { HdbClient, HdbStatement } from "./hana/client.ts"
+
+/**
+ * Literals in SQL text written into DECIMAL(p,s) and SECONDDATE columns keep what HANA keeps: extra fraction digits
+ * and fractions of a second are cut off, never rounded (SAP HANA SQL Reference, "Numeric Data Types": DECIMAL(5,4)
+ * stores 3.141592 as 3.1415; "Datetime Data Types": SECONDDATE holds whole seconds).
+ */
+describe.each([1, 8])("HANA test server: literals written exactly at data format version %i (raw hdb client)", (dfv) => {
+  let server: HanaTestServerHandle
+  let c: HdbClient
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: dfv })
+  })
+  afterAll(async () => {
+    closeQuietly(c)
+    await server.close()
+  })
+
+  const seconds = (s: string): string => (dfv >= 4 ? s : s.replace(" ", "T"))
+
+  it("a DECIMAL(p,s) literal in INSERT … VALUES keeps s fraction digits, truncated", async () => {
+    await exec(c, "CREATE TABLE decl (id INTEGER, v DECIMAL(5,2), w DECIMAL(5,4))")
+    await exec(c, "INSERT INTO decl VALUES (1, 1.239, 3.141592)")
+    await exec(c, "INSERT INTO decl (w, id, v) VALUES (-2.71828, 2, -1.999), (0.99999, 3, .005)")
+    expect(await exec(c, "SELECT v, w FROM decl ORDER BY id")).toEqual([
+      { V: "1.23", W: "3.1415" },
+      { V: "-1.99", W: "-2.7182" },
+      { V: "0.00", W: "0.9999" }
+    ])
+  })
+
+  it("a DECIMAL(p,s) literal in UPDATE … SET, UPSERT, REPLACE and a prepared INSERT is truncated as well", async () => {
+    await exec(c, "CREATE TABLE decu (id INTEGER, v DECIMAL(5,2))")
+    await exec(c, "INSERT INTO decu VALUES (1, 0), (2, 0)")
+    await exec(c, "UPDATE decu SET v = 9.999 WHERE id = 1")
+    await exec(c, "UPDATE decu SET v = -0.019 WHERE id = 2")
+    const st = await call<HdbStatement>((cb) => c.prepare("INSERT INTO decu VALUES (?, 4.567)", cb))
+    await call((cb) => st.exec([3], cb))
+    expect(await exec(c, "SELECT v FROM decu ORDER BY id")).toEqual([{ V: "9.99" }, { V: "-0.01" }, { V: "4.56" }])
+    await exec(c, "CREATE TABLE decup (id INTEGER PRIMARY KEY, v DECIMAL(5,2))")
+    await exec(c, "UPSERT decup VALUES (1, 2.345) WITH PRIMARY KEY")
+    await exec(c, "UPSERT decup (id, v) VALUES (1, 6.789) WITH PRIMARY KEY")
+    await exec(c, "REPLACE decup VALUES (2, 0.999) WITH PRIMARY KEY")
+    expect(await exec(c, "SELECT v FROM decup ORDER BY id")).toEqual([{ V: "6.78" }, { V: "0.99" }])
+  })
+
+  it("a SECONDDATE text literal keeps whole seconds, truncated, in INSERT and UPDATE", async () => {
+    await exec(c, "CREATE TABLE sdl (id INTEGER, sd SECONDDATE)")
+    await exec(c, "INSERT INTO sdl VALUES (1, '2024-01-01 10:00:00.9')")
+    await exec(c, "INSERT INTO sdl (id, sd) VALUES (2, TIMESTAMP '2024-12-31 23:59:59.999')")
+    await exec(c, "INSERT INTO sdl VALUES (3, NULL)")
+    await exec(c, "UPDATE sdl SET sd = '2024-06-30 12:34:56.5' WHERE id = 3")
+    expect(await exec(c, "SELECT sd FROM sdl ORDER BY id")).toEqual([
+      { SD: seconds("2024-01-01 10:00:00") },
+      { SD: seconds("2024-12-31 23:59:59") },
+      { SD: seconds("2024-06-30 12:34:56") }
+    ])
+  })
+
+  it("literals selected by INSERT … SELECT are truncated, in every branch of a UNION ALL", async () => {
+    await exec(c, "CREATE TABLE decs (id INTEGER, v DECIMAL(5,2), sd SECONDDATE)")
+    await exec(c, "INSERT INTO decs SELECT 1, 1.239 AS v, '2024-01-01 10:00:00.9' FROM DUMMY UNION ALL SELECT 2, 5.555, NULL FROM DUMMY")
+    await exec(c, "INSERT INTO decs (v, id) SELECT -7.777 x, 3 FROM DUMMY")
+    expect(await exec(c, "SELECT v, sd FROM decs ORDER BY id")).toEqual([
+      { V: "1.23", SD: seconds("2024-01-01 10:00:00") },
+      { V: "5.55", SD: null },
+      { V: "-7.77", SD: null }
+    ])
+  })
+
+  it("a SECONDTIME or TIME text literal drops its fraction of a second", async () => {
+    await exec(c, "CREATE TABLE stl (id INTEGER, st SECONDTIME, t TIME)")
+    await exec(c, "INSERT INTO stl VALUES (1, '10:00:00.9', '23:59:59.999')")
+    expect(await exec(c, "SELECT st, t FROM stl")).toEqual([{ ST: "10:00:00", T: "23:59:59" }])
+  })
+
+  it("a literal that needs no cut, a text column and a string that merely looks like a number are left as written", async () => {
+    await exec(c, "CREATE TABLE keep (id INTEGER, v DECIMAL(5,2), s NVARCHAR(30), d DOUBLE)")
+    await exec(c, "INSERT INTO keep VALUES (1, 1.2, '1.239', 1.239)")
+    await exec(c, "UPDATE keep SET s = '2024-01-01 10:00:00.9' WHERE v = 1.2")
+    expect(await exec(c, "SELECT v, s, d FROM keep")).toEqual([{ V: "1.20", S: "2024-01-01 10:00:00.9", D: 1.239 }])
+  })
+})
