@@ -25,6 +25,8 @@ export interface ConnectConfig {
   readonly password: string | undefined
   /** Session time zone: the `timezone` option, else the URI's `timezone` parameter; when both are absent the session runs in UTC ({@link timeZoneSql}). */
   readonly timezone: string | undefined
+  /** LOB prefetch length (`redo.connection.lob_prefetch_length`; 0: off). */
+  readonly lobPrefetchLength: number
 }
 
 const TIME_ZONE = /^(UTC|GMT|Z|[+-]\d{1,2}:\d{2}|[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*)$/
@@ -56,7 +58,8 @@ export const resolveConnectConfig = (options: ResolvedOptions): Result.Result<Co
     uri: uri.success,
     user: options.get(Std.Username) ?? uri.success.user,
     password: options.get(Std.Password) ?? uri.success.password,
-    timezone
+    timezone,
+    lobPrefetchLength: options.value(Opt.LobPrefetchLength)
   })
 }
 

@@ -1,6 +1,6 @@
 /**
  * LOB prefetch for the driver's connections: the define of a CLOB, NCLOB or BLOB result column asks the server to
- * send the first {@link LOB_PREFETCH_LENGTH} characters (CLOB) or bytes (BLOB) of each LOB with its locator, so that
+ * send the first `redo.connection.lob_prefetch_length` characters (default 4000, the size the driver's fetch memory estimate assumes for a LOB column) (CLOB) or bytes (BLOB) of each LOB with its locator, so that
  * a LOB no longer than that is read without a LOB read round trip, while an empty LOB still arrives as a locator of
  * length 0 (not NULL) and a longer LOB is read through its locator as before.
  *
@@ -32,15 +32,6 @@
  * @since 0.1.0
  */
 export const LOB_PREFETCH: unique symbol = Symbol.for("effect-adbc/oracle/lob-prefetch")
-
-/**
- * Characters of a CLOB / bytes of a BLOB sent with each locator: the size the driver's fetch memory estimate
- * already assumes for a LOB column (OracleDriver.ts `UNBOUNDED_DEFINE_BYTES`).
- *
- * @category constants
- * @since 0.1.0
- */
-export const LOB_PREFETCH_LENGTH = 4000
 
 import { createRequire } from "node:module"
 

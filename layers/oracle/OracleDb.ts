@@ -36,7 +36,8 @@ import { Effect, Option } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { epochDayOf, formatEpochNanos } from "../common/ArrowCells.ts"
 import { fromOracleError } from "./Errors.ts"
-import { hookLobIndices, hookLobPrefetch, LOB_PREFETCH, LOB_PREFETCH_LENGTH } from "./LobPrefetch.ts"
+import { hookLobIndices, hookLobPrefetch, LOB_PREFETCH } from "./LobPrefetch.ts"
+import { LobPrefetchLength } from "./OracleOptions.ts"
 import { offsetOfZoneBytes } from "./TimeZones.ts"
 
 const require = createRequire(import.meta.url)
@@ -1165,14 +1166,16 @@ export const openCursor = (
   })
 
 /**
- * Opens a connection and marks it for the precision hooks. `timeoutMs` bounds the whole connect.
+ * Opens a connection and marks it for the precision hooks and for LOB prefetch of `lobPrefetchLength` characters /
+ * bytes (0: none). `timeoutMs` bounds the whole connect.
  *
  * @category operations
  * @since 0.1.0
  */
 export const connect = (
   attributes: Record<string, unknown>,
-  timeoutMs?: number | undefined
+  timeoutMs?: number | undefined,
+  lobPrefetchLength: number = LobPrefetchLength.default
 ): Effect.Effect<OracleConnection, AdbcError> => {
   const unsupported = installHooks()
   if (unsupported !== undefined) return Effect.fail(unsupported)
@@ -1198,7 +1201,7 @@ export const connect = (
           return
         }
         caps[RAW_TEMPORAL] = true
-        caps[LOB_PREFETCH] = LOB_PREFETCH_LENGTH
+        caps[LOB_PREFETCH] = lobPrefetchLength
         resume(Effect.succeed(connection))
       },
       (e) => {

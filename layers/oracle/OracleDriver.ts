@@ -960,7 +960,7 @@ const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, Adbc
   Effect.gen(function*() {
     const config = yield* Effect.fromResult(resolveConnectConfig(options))
     const connection = yield* Effect.acquireRelease(
-      Db.connect(connectionAttributes(config), connectTimeoutMs(config.uri.connectTimeoutMs)),
+      Db.connect(connectionAttributes(config), connectTimeoutMs(config.uri.connectTimeoutMs), config.lobPrefetchLength),
       Db.disconnect,
       { interruptible: true }
     )

@@ -134,6 +134,21 @@ export const IngestTablespace = option({
   levels: ALL_LEVELS
 })
 /**
+ * Characters (CLOB, NCLOB) or bytes (BLOB) of each LOB value the server sends with its locator (default 4000): a
+ * LOB no longer than this needs no LOB read round trip. `0` turns LOB prefetch off: every non-empty LOB is read
+ * through its locator, as node-oracledb itself does. Set at connect. Beyond the Oracle driver specification.
+ *
+ * @category options
+ * @since 0.1.0
+ */
+export const LobPrefetchLength = option({
+  key: "redo.connection.lob_prefetch_length",
+  schema: OptionSchemas.nonNegativeInt,
+  accepted: "a non-negative integer (0 turns LOB prefetch off)",
+  levels: CONNECT_LEVELS,
+  default: 4000
+})
+/**
  * The session time zone (`UTC`, an offset such as `-05:00`, or a region such as `Europe/Paris`): set by an `ALTER
  * SESSION SET TIME_ZONE` right after logon, so TIMESTAMP WITH LOCAL TIME ZONE values and CURRENT_TIMESTAMP-like
  * functions use it. UTC is recommended, and is the session zone when neither this option nor the URI parameter is
@@ -196,5 +211,6 @@ export const OracleOptions = [
   InsertBatchRows,
   IngestStructType,
   IngestTablespace,
+  LobPrefetchLength,
   TimeZone
 ] as const

@@ -3,7 +3,7 @@ import * as Arrow from "apache-arrow"
 import { Cause, Effect, Exit, Fiber, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
-import { LOB_PREFETCH_LENGTH } from "../../layers/oracle/LobPrefetch.ts"
+import { LobPrefetchLength } from "../../layers/oracle/OracleOptions.ts"
 import { failure } from "../conformance/harness.ts"
 import { realOracle, uniqueName, useServer, withConnection } from "./support.ts"
 
@@ -155,9 +155,9 @@ describe.skipIf(realOracle)("interruption cancels on the server", () => {
         const t = uniqueName("ORPHR")
         yield* conn.execute(`CREATE TABLE ${t} (K NUMBER(10), C CLOB, B BLOB)`)
         // longer than the LOB prefetch length, so that each CLOB is read through its locator (the BLOBs come whole)
-        const text = (k: number) => `text ${k} `.padEnd(LOB_PREFETCH_LENGTH + 10, "x")
+        const text = (k: number) => `text ${k} `.padEnd(LobPrefetchLength.default + 10, "x")
         for (let k = 0; k < 6; k++) {
-          yield* conn.execute(`INSERT INTO ${t} VALUES (${k}, TO_CLOB('text ${k} ') || RPAD('x', 2000, 'x') || RPAD('x', ${LOB_PREFETCH_LENGTH + 3 - 2000}, 'x'), HEXTORAW('0${k}'))`)
+          yield* conn.execute(`INSERT INTO ${t} VALUES (${k}, TO_CLOB('text ${k} ') || RPAD('x', 2000, 'x') || RPAD('x', ${LobPrefetchLength.default + 3 - 2000}, 'x'), HEXTORAW('0${k}'))`)
         }
         const lob = `SELECT C, B, 6 AS ${uniqueName("LR")} FROM ${t}`
         // with replies held 300 ms: parse and define, execute, then six LOB reads: 1,500 ms in, the reads run

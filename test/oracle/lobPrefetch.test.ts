@@ -3,7 +3,7 @@ import type * as Arrow from "apache-arrow"
 import { Effect } from "effect"
 import { createRequire } from "node:module"
 import * as Connection from "../../src/Connection.ts"
-import { LOB_PREFETCH_LENGTH } from "../../layers/oracle/LobPrefetch.ts"
+import { LobPrefetchLength } from "../../layers/oracle/OracleOptions.ts"
 import { readTable, uniqueName, useServer, withConnection, withRawConnection } from "./support.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -36,7 +36,7 @@ const countingLobReads = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 
 const withRaw = (f: (raw: any) => Promise<void>) => withRawConnection(server.uri, f)
 
-const N = LOB_PREFETCH_LENGTH
+const N = LobPrefetchLength.default
 const emoji = "\u{1F600}"
 /** Rows (K, C, NC, B): whole with their locators up to K = 4, read through the locator from K = 5. */
 const values: ReadonlyArray<readonly [number, string | null, string | null, Buffer | null]> = [
@@ -94,4 +94,24 @@ describe("LOB prefetch: small LOBs come with their locators", () => {
         }
       })), 60_000)
   }
+})
+
+describe("LOB prefetch off (redo.connection.lob_prefetch_length = 0)", () => {
+  it.effect("every non-empty LOB is read through its locator, and the values are the same", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("LPO")
+      yield* fill(t)
+      const [table, reads] = yield* countingLobReads(readTable(conn, `SELECT C, NC, B FROM ${t} ORDER BY K`, "batch"))
+      expectRows(table)
+      // K = 3 .. 6, three columns each: none came with its locator
+      expect(reads).toBeGreaterThanOrEqual(12)
+    }), { "redo.connection.lob_prefetch_length": "0" }), 60_000)
+
+  it.effect("a negative or non-numeric length is refused before connecting, naming the option and what it accepts", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit(withConnection(server.uri, Effect.void, { "redo.connection.lob_prefetch_length": "-1" }))
+      expect(exit._tag).toBe("Failure")
+      expect(String(JSON.stringify(exit))).toMatch(/redo\.connection\.lob_prefetch_length.*non-negative integer/)
+    }))
 })
