@@ -405,6 +405,54 @@ describe.concurrent("adbc ingest, copy and the catalog commands", { timeout: 240
     expect(widest).toBeLessThanOrEqual(3)
   })
 
+  it("copy overlaps the two servers: while Oracle holds its reply to the first insert, HANA serves the next fetches", async () => {
+    const fetched = () => hana.stats.encodedRows
+    const startRows = fetched()
+    let release: (() => void) | undefined
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let holding: (() => void) | undefined
+    const held = new Promise<void>((resolve) => {
+      holding = resolve
+    })
+    const insertsBefore = oracle.stats.insertRows
+    // Hold the reply to the first executeMany the server has done (stats count it before the reply goes out).
+    oracle.faults.holdReplies = () => {
+      if (oracle.stats.insertRows === insertsBefore) return undefined
+      holding?.()
+      return released
+    }
+    try {
+      const copying = Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+        const from = Context.get(yield* Layer.build(hanaConnection()), Connection.Connection)
+        const to = Context.get(yield* Layer.build(oracleConnection()), Connection.Connection)
+        return yield* copyQuery(from, to, `SELECT * FROM "ITEMS"`, { targetTable: "ITEMS_OVERLAP", mode: "replace" }, {
+          step: "copy",
+          onFinish: () => {},
+          readOptions: { "dba.statement.fetch_size": "50", "dba.statement.read_batch_rows": "50" },
+          writeOptions: { "redo.statement.insert_batch_rows": "50" }
+        }).pipe(quietly)
+      })))
+      // The first insert (50 rows) waits for its reply; the source goes on: the batch being inserted, two read ahead
+      // and the one waiting to enter the buffer. A copy that read only when the insert asked would stop at 100.
+      const readAhead = Effect.gen(function*() {
+        while (fetched() - startRows < 200) yield* Effect.sleep("2 millis")
+      }).pipe(Effect.timeoutOrElse({
+        duration: "60 seconds",
+        orElse: () => Effect.die(new Error(`HANA served ${fetched() - startRows} rows while the first insert waited`))
+      }))
+      await held
+      await Effect.runPromise(readAhead)
+      expect(oracle.stats.insertRows - insertsBefore).toBe(50)
+      release?.()
+      expect(await copying).toBe(1000)
+    } finally {
+      release?.()
+      delete oracle.faults.holdReplies
+    }
+  })
+
   it("the main job's copy (its row count known) holds a small fraction of the table, not the whole of it", async () => {
     const rows = 20_000
     await onHana(Effect.flatMap(Connection.Connection, (conn) =>
