@@ -689,54 +689,6 @@ describe.concurrent("adbc failures", { timeout: 240_000 }, () => {
 
 // Not concurrent: these tests switch faults that act on every session of the shared servers.
 describe("copy against server faults", { timeout: 240_000 }, () => {
-  it("copy overlaps the two servers: while Oracle holds its reply to the first insert, HANA serves the next fetches", async () => {
-    const fetched = () => hana.stats.encodedRows
-    const startRows = fetched()
-    let release: (() => void) | undefined
-    const released = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    let holding: (() => void) | undefined
-    const held = new Promise<void>((resolve) => {
-      holding = resolve
-    })
-    const insertsBefore = oracle.stats.insertRows
-    // Hold the reply to the first executeMany the server has done (stats count it before the reply goes out).
-    oracle.faults.holdReplies = () => {
-      if (oracle.stats.insertRows === insertsBefore) return undefined
-      holding?.()
-      return released
-    }
-    try {
-      const copying = Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-        const from = Context.get(yield* Layer.build(hanaConnection()), Connection.Connection)
-        const to = Context.get(yield* Layer.build(oracleConnection()), Connection.Connection)
-        return yield* copyQuery(from, to, `SELECT * FROM "ITEMS"`, { targetTable: "ITEMS_OVERLAP", mode: "replace" }, {
-          step: "copy",
-          onFinish: () => {},
-          readOptions: { "dba.statement.fetch_size": "50", "dba.statement.read_batch_rows": "50" },
-          writeOptions: { "redo.statement.insert_batch_rows": "50" }
-        }).pipe(quietly)
-      })))
-      // The first insert (50 rows) waits for its reply; the source goes on: the batch being inserted, two read ahead
-      // and the one waiting to enter the buffer. A copy that read only when the insert asked would stop at 100.
-      const readAhead = Effect.gen(function*() {
-        while (fetched() - startRows < 200) yield* Effect.sleep("2 millis")
-      }).pipe(Effect.timeoutOrElse({
-        duration: "60 seconds",
-        orElse: () => Effect.die(new Error(`HANA served ${fetched() - startRows} rows while the first insert waited`))
-      }))
-      await held
-      await Effect.runPromise(readAhead)
-      expect(oracle.stats.insertRows - insertsBefore).toBe(50)
-      release?.()
-      expect(await copying).toBe(1000)
-    } finally {
-      release?.()
-      delete oracle.faults.holdReplies
-    }
-  })
-
   /** Copies ITEMS into Oracle's `table` in 50-row fetches and 50-row insert calls, so several inserts precede the end. */
   const smallBatchCopy = (table: string) =>
     Effect.scoped(Effect.gen(function*() {
@@ -765,6 +717,53 @@ describe("copy against server faults", { timeout: 240_000 }, () => {
         ))
   }
 
+  /**
+   * Holds the Oracle server's reply to the first batch insert from now on (its stats count the insert before the reply
+   * goes out) until `release`; `held` settles once that reply is being held.
+   */
+  const holdFirstInsertReply = () => {
+    let release = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let holding = () => {}
+    const held = new Promise<void>((resolve) => {
+      holding = resolve
+    })
+    const insertsBefore = oracle.stats.insertRows
+    oracle.faults.holdReplies = () => {
+      if (oracle.stats.insertRows === insertsBefore) return undefined
+      holding()
+      return released
+    }
+    return { held, insertsBefore, release }
+  }
+
+  it("copy overlaps the two servers: while Oracle holds its reply to the first insert, HANA serves the next fetches", async () => {
+    const fetched = () => hana.stats.encodedRows
+    const startRows = fetched()
+    const { held, insertsBefore, release } = holdFirstInsertReply()
+    try {
+      const copying = Effect.runPromise(smallBatchCopy("ITEMS_OVERLAP"))
+      // The first insert (50 rows) waits for its reply; the source goes on: the batch being inserted, two read ahead
+      // and the one waiting to enter the buffer. A copy that read only when the insert asked would stop at 100.
+      const readAhead = Effect.gen(function*() {
+        while (fetched() - startRows < 200) yield* Effect.sleep("2 millis")
+      }).pipe(Effect.timeoutOrElse({
+        duration: "60 seconds",
+        orElse: () => Effect.die(new Error(`HANA served ${fetched() - startRows} rows while the first insert waited`))
+      }))
+      await held
+      await Effect.runPromise(readAhead)
+      expect(oracle.stats.insertRows - insertsBefore).toBe(50)
+      release()
+      expect(await copying).toBe(1000)
+    } finally {
+      release()
+      delete oracle.faults.holdReplies
+    }
+  })
+
   it("a copy whose source fails mid-read fails and leaves the target table as it was, though inserts had run", async () => {
     const count = await oracleTableOfThree("ITEMS_READ_FAILS")
     const insertsBefore = oracle.stats.insertRows
@@ -782,32 +781,19 @@ describe("copy against server faults", { timeout: 240_000 }, () => {
 
   it("interrupting a copy while Oracle holds an insert reply ends both sides: HANA's cursor closes, Oracle's table as it was", async () => {
     const count = await oracleTableOfThree("ITEMS_STOPPED")
-    let release: (() => void) | undefined
-    const released = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    let holding: (() => void) | undefined
-    const held = new Promise<void>((resolve) => {
-      holding = resolve
-    })
-    const insertsBefore = oracle.stats.insertRows
-    oracle.faults.holdReplies = () => {
-      if (oracle.stats.insertRows === insertsBefore) return undefined
-      holding?.()
-      return released
-    }
+    const { held, release } = holdFirstInsertReply()
     try {
       const fiber = Effect.runFork(smallBatchCopy("ITEMS_STOPPED"))
       await held
       expect(hana.openResultSets()).toBe(1)
       const interrupted = Effect.runPromise(Effect.exit(Fiber.interrupt(fiber)))
-      release?.()
+      release()
       await interrupted
       const exit = await Effect.runPromise(Fiber.await(fiber))
       expect(Exit.hasInterrupts(exit)).toBe(true)
       expect(hana.openResultSets()).toBe(0)
     } finally {
-      release?.()
+      release()
       delete oracle.faults.holdReplies
     }
     expect(await count()).toBe(3)
