@@ -16,7 +16,7 @@ import { COPY_BATCH_ROWS, copyQuery } from "../cli/copy.ts"
 import { Progress } from "../cli/progress.ts"
 import { startInChildProcess } from "../testkit/common/child-process.ts"
 import { BENCH_COLUMNS, createBenchTableSql } from "./support/hana.ts"
-import { runInChild } from "./support/child.ts"
+import { runInChild, sampleRss } from "./support/child.ts"
 
 const SMALL = Number(process.env["COPY_MEMORY_ROWS"] ?? 1_000_000)
 const LARGE = SMALL * 4
@@ -33,17 +33,12 @@ const child = async (hanaUri: string, oracleUri: string, rows: number): Promise<
   const result = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const from = Context.get(yield* Layer.build(hanaLayer(hanaUri)), Connection.Connection)
     const to = Context.get(yield* Layer.build(oracleLayer(oracleUri)), Connection.Connection)
-    ;(globalThis as { gc?: () => void }).gc?.()
-    const baseline = process.memoryUsage.rss()
-    let peak = baseline
-    const timer = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss())
-    }, 5)
+    const rss = sampleRss()
     const copied = yield* copyQuery(from, to, `SELECT ${BENCH_COLUMNS} FROM ${sourceTable(rows)}`, {
       targetTable: sourceTable(rows),
       mode: "replace"
-    }, { step: "copy", onFinish: () => {} }).pipe(Effect.ensuring(Effect.sync(() => clearInterval(timer))))
-    return { rows: copied, baseline_rss: baseline, peak_rss: Math.max(peak, process.memoryUsage.rss()) }
+    }, { step: "copy", onFinish: () => {} })
+    return rss.stop(copied)
   }).pipe(Effect.provide(silentProgress))))
   process.stdout.write(`${JSON.stringify(result)}\n`)
 }

@@ -10,7 +10,7 @@ import { Effect, Layer, Stream } from "effect"
 import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { startHanaTestServer } from "../testkit/hana/index.ts"
-import { runInChild } from "./support/child.ts"
+import { runInChild, sampleRss } from "./support/child.ts"
 import { createBenchTableSql, createHdbClient, promise } from "./support/hana.ts"
 
 const SMALL = Number(process.env["HANA_MEMORY_ROWS"] ?? 1_000_000)
@@ -29,18 +29,12 @@ const child = async (uri: string, table: string): Promise<void> => {
   const layer = Connection.layer().pipe(Layer.provide(Hana.layerDatabase({ uri })))
   const result = await Effect.runPromise(Effect.gen(function*() {
     const conn = yield* Connection.Connection
-    ;(globalThis as { gc?: () => void }).gc?.()
-    const baseline = process.memoryUsage.rss()
-    let peak = baseline
-    const timer = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss())
-    }, 5)
+    const rss = sampleRss()
     const rows = yield* Stream.runFold(conn.query(`SELECT * FROM ${table}`), () => 0, (n, batch) => {
-      peak = Math.max(peak, process.memoryUsage.rss())
+      rss.sample()
       return n + batch.numRows
     })
-    clearInterval(timer)
-    return { rows, baseline_rss: baseline, peak_rss: peak }
+    return rss.stop(rows)
   }).pipe(Effect.provide(layer)))
   process.stdout.write(`${JSON.stringify(result)}\n`)
 }

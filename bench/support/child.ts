@@ -33,3 +33,25 @@ export const runInChild = (moduleUrl: string, env: Record<string, string>): Prom
       resolve(JSON.parse(line) as ChildRss)
     })
   })
+
+/**
+ * RSS sampling in a memory child: collects garbage (`--expose-gc`), takes the baseline, then samples every 5 ms and
+ * whenever `sample` is called; `stop` ends the sampling and returns the figures the child prints.
+ */
+export const sampleRss = (): { readonly sample: () => void; readonly stop: (rows: number) => ChildRss } => {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  const baseline = process.memoryUsage.rss()
+  let peak = baseline
+  const sample = () => {
+    peak = Math.max(peak, process.memoryUsage.rss())
+  }
+  const timer = setInterval(sample, 5)
+  return {
+    sample,
+    stop: (rows) => {
+      clearInterval(timer)
+      sample()
+      return { rows, baseline_rss: baseline, peak_rss: peak }
+    }
+  }
+}
