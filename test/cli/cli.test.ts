@@ -11,7 +11,7 @@ import { PassThrough, Readable } from "node:stream"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as Arrow from "apache-arrow"
-import { Context, type Duration, Effect, Exit, Layer, Stream } from "effect"
+import { Cause, Context, type Duration, Effect, Exit, Fiber, Layer, Stream } from "effect"
 import * as Hana from "../../layers/hana/index.ts"
 import * as Oracle from "../../layers/oracle/index.ts"
 import * as Connection from "../../src/Connection.ts"
@@ -684,5 +684,119 @@ describe.concurrent("adbc failures", { timeout: 240_000 }, () => {
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/^error: UNAUTHENTICATED/m)
     expect(run.stdout + run.stderr).not.toContain("Sup3rSecretPw")
+  })
+})
+
+// Not concurrent: these tests switch faults that act on every session of the shared servers.
+describe("copy against server faults", { timeout: 240_000 }, () => {
+  /** Copies ITEMS into Oracle's `table` in 50-row fetches and 50-row insert calls, so several inserts precede the end. */
+  const smallBatchCopy = (table: string) =>
+    Effect.scoped(Effect.gen(function*() {
+      const from = Context.get(yield* Layer.build(hanaConnection()), Connection.Connection)
+      const to = Context.get(yield* Layer.build(oracleConnection()), Connection.Connection)
+      return yield* copyQuery(from, to, `SELECT * FROM "ITEMS"`, { targetTable: table, mode: "replace" }, {
+        step: "copy",
+        onFinish: () => {},
+        readOptions: { "dba.statement.fetch_size": "50", "dba.statement.read_batch_rows": "50" },
+        writeOptions: { "redo.statement.insert_batch_rows": "50" }
+      }).pipe(quietly)
+    }))
+
+  /** Creates Oracle's `table` with three rows; returns an effect that reads its row count back. */
+  const oracleTableOfThree = async (table: string) => {
+    const made = await Effect.runPromiseExit(Effect.flatMap(Connection.Connection, (conn) =>
+      conn.ingest(fromTable(new Arrow.Table([lineitemBatch(1, 0, 3)])), { targetTable: table, mode: "create" })).pipe(
+        Effect.provide(oracleConnection())
+      ))
+    if (Exit.isFailure(made)) throw new Error(Cause.pretty(made.cause))
+    return () =>
+      Effect.runPromise(Effect.flatMap(Connection.Connection, (conn) =>
+        Stream.runCollect(conn.query(`SELECT COUNT(*) AS N FROM "${table}"`))).pipe(
+          Effect.map((batches) => Number(batches[0]!.getChildAt(0)!.get(0))),
+          Effect.provide(oracleConnection())
+        ))
+  }
+
+  /**
+   * Holds the Oracle server's reply to the first batch insert from now on (its stats count the insert before the reply
+   * goes out) until `release`; `held` settles once that reply is being held.
+   */
+  const holdFirstInsertReply = () => {
+    let release = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let holding = () => {}
+    const held = new Promise<void>((resolve) => {
+      holding = resolve
+    })
+    const insertsBefore = oracle.stats.insertRows
+    oracle.faults.holdReplies = () => {
+      if (oracle.stats.insertRows === insertsBefore) return undefined
+      holding()
+      return released
+    }
+    return { held, insertsBefore, release }
+  }
+
+  it("copy overlaps the two servers: while Oracle holds its reply to the first insert, HANA serves the next fetches", async () => {
+    const fetched = () => hana.stats.encodedRows
+    const startRows = fetched()
+    const { held, insertsBefore, release } = holdFirstInsertReply()
+    try {
+      const copying = Effect.runPromise(smallBatchCopy("ITEMS_OVERLAP"))
+      // The first insert (50 rows) waits for its reply; the source goes on: the batch being inserted, two read ahead
+      // and the one waiting to enter the buffer. A copy that read only when the insert asked would stop at 100.
+      const readAhead = Effect.gen(function*() {
+        while (fetched() - startRows < 200) yield* Effect.sleep("2 millis")
+      }).pipe(Effect.timeoutOrElse({
+        duration: "60 seconds",
+        orElse: () => Effect.die(new Error(`HANA served ${fetched() - startRows} rows while the first insert waited`))
+      }))
+      await held
+      await Effect.runPromise(readAhead)
+      expect(oracle.stats.insertRows - insertsBefore).toBe(50)
+      release()
+      expect(await copying).toBe(1000)
+    } finally {
+      release()
+      delete oracle.faults.holdReplies
+    }
+  })
+
+  it("a copy whose source fails mid-read fails and leaves the target table as it was, though inserts had run", async () => {
+    const count = await oracleTableOfThree("ITEMS_READ_FAILS")
+    const insertsBefore = oracle.stats.insertRows
+    // the copy's HANA session (the only one open meanwhile) loses its socket after its 14th reply, about 11 of its 20
+    // fetches in: with at most four batches read ahead, the Oracle side has taken several batches by then
+    hana.faults.dropAfterReplies = 14
+    try {
+      const exit = await Effect.runPromiseExit(smallBatchCopy("ITEMS_READ_FAILS"))
+      expect(Exit.isFailure(exit)).toBe(true)
+    } finally {
+      delete hana.faults.dropAfterReplies
+    }
+    expect(oracle.stats.insertRows - insertsBefore).toBeGreaterThan(0)
+    expect(await count()).toBe(3)
+  })
+
+  it("interrupting a copy while Oracle holds an insert reply ends both sides: HANA's cursor closes, Oracle's table as it was", async () => {
+    const count = await oracleTableOfThree("ITEMS_STOPPED")
+    const { held, release } = holdFirstInsertReply()
+    try {
+      const fiber = Effect.runFork(smallBatchCopy("ITEMS_STOPPED"))
+      await held
+      expect(hana.openResultSets()).toBe(1)
+      const interrupted = Effect.runPromise(Effect.exit(Fiber.interrupt(fiber)))
+      release()
+      await interrupted
+      const exit = await Effect.runPromise(Fiber.await(fiber))
+      expect(Exit.hasInterrupts(exit)).toBe(true)
+      expect(hana.openResultSets()).toBe(0)
+    } finally {
+      release()
+      delete oracle.faults.holdReplies
+    }
+    expect(await count()).toBe(3)
   })
 })

@@ -1,7 +1,7 @@
 /**
  * The fast-path ingest encodes the next call's rows while the server works on the current executeMany (as the HANA
  * ingest does), through the real oracledb client against the test server. The server holds the reply to the first
- * insert call (OracleFaults.holdReply) until the test lets it go: the second call's rows must be encoded while that
+ * insert call (OracleFaults.holdReplies) until the test lets it go: the second call's rows must be encoded while that
  * call is still open, and the second call must not have started. Then the ingest ends with every row stored once.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -41,9 +41,9 @@ describe.skipIf(realOracle)("Oracle ingest overlaps encoding with the server's w
       })
       let holding = false
       // the first reply sent after the server inserted rows is the first insert call's: hold it
-      faults.holdReply = () => {
+      faults.holdReplies = () => {
         if (stats.insertRows === received) return undefined
-        faults.holdReply = undefined
+        faults.holdReplies = undefined
         holding = true
         return gate
       }
@@ -60,7 +60,7 @@ describe.skipIf(realOracle)("Oracle ingest overlaps encoding with the server's w
           insertedWhileHeld: stats.insertRows - received
         }
       }).pipe(Effect.ensuring(Effect.sync(() => {
-        faults.holdReply = undefined
+        faults.holdReplies = undefined
         release()
       })))
       expect(outcome).toEqual({ encodedWhileHeld: true, callsWhileHeld: 1, insertedWhileHeld: PER_CALL })

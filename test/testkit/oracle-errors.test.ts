@@ -31,6 +31,8 @@ describe("Oracle test server: errors and robustness", () => {
     expect(await code("SELECT 1 FROM DUAL DUAL2 DUAL3")).toBe("ORA-00933")
     expect(await code("SELECT nope FROM e")).toBe("ORA-00904")
     expect(await code("SELECT * FROM no_such_table")).toBe("ORA-00942")
+    // a name that holds "interrupt" is still a missing table, not a cancelled call (ORA-01013)
+    expect(await code("SELECT * FROM items_interrupted")).toBe("ORA-00942")
     expect(await code("CREATE TABLE e (x NUMBER)")).toBe("ORA-00955")
     expect(await code("INSERT INTO e VALUES (1, 'dup')")).toBe("ORA-00001")
     expect(await code("INSERT INTO e (id) VALUES (2)")).toBe("ORA-01400")

@@ -17,7 +17,8 @@ export const fromDuckDb = (
   schema: string
 ): OraError => {
   let m: RegExpMatchArray | null
-  if (/Interrupt/i.test(message)) return ora.cancelled()
+  // DuckDB's own interruption ("INTERRUPT Error: Interrupted!"), not any message that quotes a name holding "interrupt"
+  if (/INTERRUPT Error|Interrupted!/.test(message)) return ora.cancelled()
   // errors raised on purpose by the server's SQL macros carry their ORA- text
   // (a failed CHECK quotes its expression, which holds the ORA- text too: take the raised one, "(Error: ORA-...)")
   if ((m = message.match(/\(Error: ORA-(\d{5}): ([^\n]*)\)\s*$/m)) !== null) return new OraError(Number(m[1]), m[2]!)

@@ -25,10 +25,11 @@ export interface OracleFaults {
    */
   dropOn?: "execute" | "fetch" | "lob"
   /**
-   * Called before each reply is sent (after the request was handled, its rows inserted); a promise returned holds
-   * the reply until it settles. Tests use it to keep a call open on the client side until an event of theirs.
+   * Called before each reply is sent (after the call's work is done, so the server's stats already count it): a
+   * promise returned holds the reply until it settles, as a server that is still working would. A test can hold the
+   * reply to an insert this way and watch what the client does meanwhile, without timing.
    */
-  holdReply?: (() => Promise<void> | undefined) | undefined
+  holdReplies?: (() => Promise<void> | undefined) | undefined
   /** Drops reset the connection (TCP RST: the client's socket emits ECONNRESET) instead of closing it. */
   reset?: boolean
 }
@@ -37,8 +38,10 @@ export interface OracleFaults {
 export const dropKind = (fn: number | undefined): OracleFaults["dropOn"] =>
   fn === 94 || fn === 4 || fn === 78 ? "execute" : fn === 5 ? "fetch" : fn === 96 ? "lob" : undefined
 
-/** Waits out the configured reply delay; `cut`, checked every few milliseconds, ends it early when it turns true. */
+/** Waits for a held reply (`holdReplies`), then out the configured reply delay; `cut`, checked every few milliseconds, ends it early when it turns true. */
 export const delayReply = async (faults: OracleFaults, cut?: () => boolean): Promise<void> => {
+  const held = faults.holdReplies?.()
+  if (held !== undefined) await held
   const ms = faults.replyDelayMs
   if (ms === undefined || ms <= 0) return
   if (cut === undefined) return new Promise((r) => setTimeout(r, ms))

@@ -312,7 +312,6 @@ export class ProtocolSession {
     // docs.oracle.com/cd/B10500_01/appdev.920/a96584/oci16m96.htm), a fetch included
     const fetching = dropKind(this.lastFunction) === "fetch"
     await delayReply(faults, fetching ? () => this.state.breakPending : undefined)
-    await faults.holdReply?.()
     if (this.isClosed()) return
     if (fetching && this.state.breakPending) {
       await this.sendBreakReply()
