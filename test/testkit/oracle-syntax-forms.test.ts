@@ -23,6 +23,9 @@ describe("Oracle test server: syntax forms Oracle accepts", () => {
     expect(r.rows).toEqual([["abd"]])
     const r2 = await conn.execute("SELECT CASE WHEN 1 = 0 THEN 'x' END || 'y' || CASE 2 WHEN 2 THEN 'z' END FROM dual")
     expect(r2.rows).toEqual([["yz"]])
+    // and of arithmetic operators
+    const r3 = await conn.execute("SELECT 10 + CASE WHEN 1 = 1 THEN 5 END * 2, CASE WHEN 1 = 1 THEN 3 END - 1 FROM dual")
+    expect(r3.rows).toEqual([[20, 2]])
     const out = await conn.execute(
       "BEGIN :o := 'a' || CASE WHEN :n > 1 THEN 'big' ELSE 'small' END; END;",
       { o: { dir: oracledb.BIND_OUT, type: oracledb.STRING }, n: 5 }
