@@ -180,28 +180,27 @@ export class RowLockWaits {
    */
   async waitForRowLocksOf(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, params: ReadonlyArray<DuckDBValue>): Promise<void> {
     if (meta === undefined || !this.othersLockRowsOf(meta)) return
-    const toks = t.toks
-    const update = isKw(toks[0], "UPDATE")
-    if (!update && !isKw(toks[0], "DELETE")) return
-    let setAt = -1
-    let whereAt = -1
-    let end = toks.length
-    let depth = 0
-    for (let k = 1; k < toks.length; k++) {
-      if (isOp(toks[k], "(")) depth++
-      else if (isOp(toks[k], ")")) depth--
-      else if (depth === 0 && update && setAt < 0 && isKw(toks[k], "SET")) setAt = k
-      else if (depth === 0 && whereAt < 0 && isKw(toks[k], "WHERE")) whereAt = k
-      else if (depth === 0 && isKw(toks[k], "RETURNING", "RETURN")) {
-        end = k
-        break
-      }
-    }
-    const tableFrom = update ? 1 : isKw(toks[1], "FROM") ? 2 : 1
-    const tableTo = update ? setAt : whereAt >= 0 ? whereAt : end
-    if (tableTo < 0) return
-    const where = whereAt >= 0 ? ` WHERE ${t.text(whereAt + 1, end)}` : ""
-    await this.waitForLockedRows(meta, `SELECT rowid FROM ${t.text(tableFrom, tableTo)}${where}`, params, this.host.db.settings.lockWaitMs, false)
+    const rowidSql = writtenRowsSql(t)
+    if (rowidSql !== undefined) await this.waitForLockedRows(meta, rowidSql, params, this.host.db.settings.lockWaitMs, false)
+  }
+
+  /**
+   * UPDATE / DELETE (translated, `t`) of `meta`: the DuckDB row ids of the rows it will write, once no other
+   * transaction holds them (undefined for other statements). The session locks them when the statement succeeded
+   * ({@link holdWrittenRows}): Oracle locks every row a DML statement changes until the transaction ends, so that
+   * another transaction's FOR UPDATE waits for them (NOWAIT: ORA-00054) and its DELETE waits as its UPDATE does
+   * (Database Concepts, "Data Concurrency and Consistency", "Row Locks (TX)":
+   * https://docs.oracle.com/en/database/oracle/oracle-database/23/cncpt/data-concurrency-and-consistency.html).
+   */
+  async rowsToWrite(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, params: ReadonlyArray<DuckDBValue>): Promise<Array<bigint> | undefined> {
+    if (meta === undefined || meta.kind !== "TABLE") return undefined
+    const rowidSql = writtenRowsSql(t)
+    return rowidSql === undefined ? undefined : this.waitForLockedRows(meta, rowidSql, params, this.host.db.settings.lockWaitMs, false)
+  }
+
+  /** Locks `rows` of `meta`, which the session's open transaction just wrote, until the transaction ends. */
+  holdWrittenRows(meta: TableMeta, rows: ReadonlyArray<bigint>): void {
+    if (rows.length > 0) this.host.db.rowLocks.take(this.host.info.sid, lockKey(meta), rows)
   }
 
   /**
@@ -219,6 +218,32 @@ export class RowLockWaits {
       await this.waitForRowLock(deadline)
     }
   }
+}
+
+/** `SELECT rowid` of the rows an UPDATE / DELETE (translated, `t`) writes, or undefined for other statements. */
+const writtenRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): string | undefined => {
+  const toks = t.toks
+  const update = isKw(toks[0], "UPDATE")
+  if (!update && !isKw(toks[0], "DELETE")) return undefined
+  let setAt = -1
+  let whereAt = -1
+  let end = toks.length
+  let depth = 0
+  for (let k = 1; k < toks.length; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")")) depth--
+    else if (depth === 0 && update && setAt < 0 && isKw(toks[k], "SET")) setAt = k
+    else if (depth === 0 && whereAt < 0 && isKw(toks[k], "WHERE")) whereAt = k
+    else if (depth === 0 && isKw(toks[k], "RETURNING", "RETURN")) {
+      end = k
+      break
+    }
+  }
+  const tableFrom = update ? 1 : isKw(toks[1], "FROM") ? 2 : 1
+  const tableTo = update ? setAt : whereAt >= 0 ? whereAt : end
+  if (tableTo < 0) return undefined
+  const where = whereAt >= 0 ? ` WHERE ${t.text(whereAt + 1, end)}` : ""
+  return `SELECT rowid FROM ${t.text(tableFrom, tableTo)}${where}`
 }
 
 /** The row-lock key of a table. */

@@ -752,7 +752,14 @@ export class SqlSession {
     const privileges: Array<ObjectPrivilege> = verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : []
     this.checkAccess(t.toks, [], this.dmlTarget === undefined ? undefined : { meta: this.dmlTarget, privileges })
     const keyed = isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(this.dmlTarget) : undefined
-    if (keyed === undefined) return this.dmlOnce(sql, t, rows, specs, opts)
+    if (keyed === undefined) {
+      // a single UPDATE / DELETE locks the rows it writes until the transaction ends (row-locks.ts)
+      const target = this.dmlTarget
+      const written = rows.length <= 1 ? await this.locks.rowsToWrite(target, t, rows[0] ?? []) : undefined
+      const result = await this.dmlOnce(sql, t, rows, specs, opts)
+      if (written !== undefined && target !== undefined && this.inTxn) this.locks.holdWrittenRows(target, written)
+      return result
+    }
     return (await this.claimingKeys(keyed, () => this.dmlOnce(sql, t, rows, specs, opts), true))!
   }
 

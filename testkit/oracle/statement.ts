@@ -82,7 +82,9 @@ export type StatementClass = "query" | "dml" | "ddl" | "plsql" | "commit" | "rol
 
 /** Classifies SQL by its first keyword. */
 export const classify = (sql: string): StatementClass => {
-  const m = sql.match(/^[\s(]*(?:--[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*([A-Za-z]+)/)
+  // a block may start with labels (`<<outer>> BEGIN`, PL/SQL Language Reference, "Block"); Oracle parses the text
+  // and runs it as PL/SQL, although node-oracledb thin classifies such text as "other" by its first word
+  const m = sql.match(/^[\s(]*(?:--[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*|<<\s*[A-Za-z][\w$#]*\s*>>\s*)*([A-Za-z]+)/)
   const kw = (m?.[1] ?? "").toUpperCase()
   switch (kw) {
     case "SELECT":

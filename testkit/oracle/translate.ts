@@ -566,8 +566,9 @@ export class Translator {
     }
     for (let i = from; i < to; i++) {
       const t = toks[i]!
-      const caseEnd = caseUnits && depth === 0 && !(wholeCase && i === from) ? this.caseEnd(i, to) : -1
-      if (caseEnd > 0) i = caseEnd - 1
+      const caseEnd = depth === 0 && !(wholeCase && i === from) ? this.caseEnd(i, to) : -1
+      // a CASE that is an operand of an operator (`'a' || CASE ... END`) is one unit of its segment, too
+      if (caseEnd > 0 && (caseUnits || this.isOperandAt(i, caseEnd))) i = caseEnd - 1
       else if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
       // `f(...) OVER (...)` and `LISTAGG(...) WITHIN GROUP (...)` stay one segment: the call renders its window or order
@@ -590,6 +591,12 @@ export class Translator {
       .map((p) => p.text)
       .filter((text) => text.length > 0)
       .join(" ")
+  }
+
+  /** Whether tokens [from, to) are joined to a neighbour by an arithmetic or concatenation operator. */
+  private isOperandAt(from: number, to: number): boolean {
+    const operator = (t: Tok | undefined) => isOp(t, "||") || isOp(t, "+") || isOp(t, "-") || isOp(t, "*") || isOp(t, "/")
+    return operator(this.toks[from - 1]) || operator(this.toks[to])
   }
 
   /** The index after the END of the `CASE` at `i` (before `to`), or -1 when `i` starts no complete CASE expression. */

@@ -42,7 +42,7 @@ export const failure = async (f: () => Promise<unknown>): Promise<Error> => {
  * without the server counting a wait. Synchronised on the server's counter, so it does not depend on the machine's
  * speed.
  */
-export const waitsForLock = (server: OracleTestServerHandle, call: () => Promise<{ readonly rowsAffected?: number }>) => {
+export const waitsForLock = <R = { readonly rowsAffected?: number }>(server: OracleTestServerHandle, call: () => Promise<R>) => {
   const before = server.stats.lockWaits
   let settled = false
   const result = call()
