@@ -518,6 +518,27 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(sqlErrorOf(busy).isRetryable).toBe(true)
       }), { poolSize: 2 }))
 
+    it.live.skipIf(target.real)("a statement the user holds no privilege for fails with a non-retryable AuthorizationError", () =>
+      Effect.gen(function*() {
+        const table = uniqueName("SQLAU")
+        const grant = target.peer.grant(table)
+        yield* run(Effect.andThen(
+          createTable(table, `ID ${t.int}`),
+          Effect.flatMap(SqlClient.SqlClient, (sql) => grant === undefined ? Effect.void : sql.unsafe(grant))
+        ))
+        const url = new URL(server.uri)
+        url.username = target.peer.user
+        url.password = target.peer.password
+        const exit = yield* Effect.exit(Effect.provide(
+          Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(target.peer.denied(table))),
+          Layer.fresh(target.layer({ uri: Redacted.make(url.toString()) }))
+        ))
+        const denied = sqlErrorOf(exit)
+        expect(denied.reason._tag).toBe("AuthorizationError")
+        expect(denied.isRetryable).toBe(false)
+        expect((denied.reason.cause as { vendorCode?: number }).vendorCode).toBe(target.peer.code)
+      }))
+
     it.live.skipIf(target.real)("a lost connection is a retryable ConnectionError and the pool replaces the connection", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
