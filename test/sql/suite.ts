@@ -539,6 +539,24 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect((denied.reason.cause as { vendorCode?: number }).vendorCode).toBe(target.peer.code)
       }))
 
+    // no statement-timeout option exists: a timeout is Effect.timeout, which interrupts the statement; the server
+    // call is cancelled (a break / cancel request), the fiber ends at once and the pool's only connection stays usable
+    it.live.skipIf(target.real)("a statement interrupted by a timeout is cancelled on the server and its connection stays usable", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLTO")
+        yield* createTable(table, `ID ${t.int}`)
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert({ ID: 1 })}`
+        server.server!.faults["replyDelayMs"] = 8_000
+        const began = Date.now()
+        const timedOut = yield* Effect.exit(Effect.timeout(sql`SELECT ID FROM ${sql(table)}`, "300 millis"))
+        const elapsed = Date.now() - began
+        server.server!.faults["replyDelayMs"] = 0
+        expect(Exit.isFailure(timedOut) && Cause.pretty(timedOut.cause)).toMatch(/Timeout/)
+        expect(elapsed).toBeLessThan(6_000)
+        expect(yield* sql`SELECT ID FROM ${sql(table)}`).toEqual([{ ID: 1 }])
+      }), { poolSize: 1 }), 30_000)
+
     it.live.skipIf(target.real)("a lost connection is a retryable ConnectionError and the pool replaces the connection", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
