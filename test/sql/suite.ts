@@ -557,6 +557,32 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(yield* sql`SELECT ID FROM ${sql(table)}`).toEqual([{ ID: 1 }])
       }), { poolSize: 1 }), 30_000)
 
+    // Only the HANA test server reports a conflict between two transactions (error 133, from its engine's optimistic
+    // concurrency; real HANA waits for the row lock instead, testkit/hana/README.md). The Oracle test server detects no
+    // deadlock: two sessions locking rows in opposite order wait until the lock-wait limit, then ORA-30006.
+    it.live.skipIf(target.real || target.name === "oracle")("a write conflict between two transactions is a retryable DeadlockError", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLDL")
+        yield* createTable(table, `ID ${t.int}, N ${t.int}`)
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert({ ID: 1, N: 0 })}`
+        const updated = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const holder = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
+          yield* sql`UPDATE ${sql(table)} SET N = 1 WHERE ID = 1`
+          yield* Deferred.succeed(updated, undefined)
+          yield* Deferred.await(release)
+        })))
+        yield* Deferred.await(updated)
+        const conflict = yield* Effect.exit(sql.withTransaction(sql`UPDATE ${sql(table)} SET N = 2 WHERE ID = 1`))
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(holder)
+        expect(sqlErrorOf(conflict).reason._tag).toBe("DeadlockError")
+        expect(sqlErrorOf(conflict).isRetryable).toBe(true)
+        expect((sqlErrorOf(conflict).reason.cause as { vendorCode?: number }).vendorCode).toBe(133)
+        expect(yield* sql`SELECT N FROM ${sql(table)}`).toEqual([{ N: 1 }])
+      }), { poolSize: 2 }), 30_000)
+
     it.live.skipIf(target.real)("a lost connection is a retryable ConnectionError and the pool replaces the connection", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
