@@ -12,6 +12,8 @@ import { SqlClient, SqlError } from "effect/sql"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { Migrator, SqlModel, SqlResolver, SqlSchema } from "effect/sql"
 import { Model } from "effect/schema"
 import { Reactivity } from "effect/reactivity"
@@ -29,6 +31,13 @@ export const sqlErrorOf = <A>(exit: Exit.Exit<A, unknown>): SqlError.SqlError =>
   const error = Cause.findErrorOption(exit.cause)
   if (error._tag === "None" || !SqlError.isSqlError(error.value)) throw new Error(`expected a SqlError: ${Cause.pretty(exit.cause)}`)
   return error.value
+}
+
+/** The JavaScript heap in use after a full garbage collection (V8's gc(), exposed for this process). */
+const heapAfterGc = (): number => {
+  setFlagsFromString("--expose-gc")
+  ;(runInNewContext("gc") as () => void)()
+  return process.memoryUsage().heapUsed
 }
 
 /** An array the caller knows to hold at least one element, as `sql.insert` asks. */
@@ -225,6 +234,7 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(first).toEqual([0, 1, 2, 3, 4].map((ID) => ({ ID })))
         if (server.server) expect(server.server.openResultSets()).toBe(0)
         let count = 0
+        const samples: Array<number> = []
         yield* Stream.runForEach(sql`SELECT ID FROM ${sql(table)}`.stream, () => Effect.sync(() => count++))
         expect(count).toBe(3000)
         const failed = yield* Effect.exit(Stream.runForEach(
@@ -236,6 +246,48 @@ export const sqlClientSuite = (target: SqlTarget) => {
         // the connections went back to the pool usable
         expect(yield* sql`SELECT COUNT(*) AS C FROM ${sql(table)}`).toEqual([{ C: 3000 }])
       }), { poolSize: 1, options: target.name === "hana" ? { "dba.statement.fetch_size": "100" } : { "redo.statement.fetch_array_size": "100" } }))
+
+    // bounded memory: rows `.stream` has passed on are garbage once the consumer drops them, so memory does not grow
+    // with the result. Heap totals cannot show it here (the in-process test server frees its copy of the result as
+    // the client reads it, which hides a client that keeps every row), so every 1,000th row is watched through a
+    // WeakRef and, after a full collection midway and at the end, all but those of the current Arrow batch must be gone.
+    it.live("streaming a large result keeps no row the consumer dropped", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* sqlClient
+        const table = uniqueName("SQLM")
+        const rows = 100_000
+        yield* createTable(table, `ID ${t.int}, NAME ${t.text}`)
+        const data = new Arrow.Table({
+          ID: Arrow.vectorFromArray(Array.from({ length: rows }, (_, i) => i), new Arrow.Int32()),
+          NAME: Arrow.vectorFromArray(Array.from({ length: rows }, (_, i) => `row ${i} `.padEnd(40, "x")), new Arrow.Utf8())
+        })
+        yield* sql.ingest(data, { targetTable: table, mode: "append" })
+        const watched: Array<WeakRef<object>> = []
+        // WeakRefs made in the current job stay alive until it ends: collect in a later one
+        const aliveAfterGc = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve))).pipe(
+          Effect.map(() => (heapAfterGc(), watched.filter((ref) => ref.deref() !== undefined).length))
+        )
+        let count = 0
+        let aliveMidway = -1
+        yield* Stream.runForEach(sql`SELECT ID, NAME FROM ${sql(table)}`.stream, (row) => {
+          if (count++ % 1_000 === 0) watched.push(new WeakRef(row))
+          // midway, so that a stream holding the whole result until its end is caught too
+          return count === rows / 2 ? Effect.map(aliveAfterGc, (alive) => {
+            aliveMidway = alive
+          }) : Effect.void
+        })
+        expect(count).toBe(rows)
+        expect(watched).toHaveLength(100)
+        expect(aliveMidway).toBeGreaterThanOrEqual(0)
+        expect(aliveMidway).toBeLessThanOrEqual(2)
+        expect(yield* aliveAfterGc).toBeLessThanOrEqual(2)
+      }), {
+        poolSize: 1,
+        // rows are made from one Arrow batch at a time: the batch size (read_batch_rows) is the bound
+        options: target.name === "hana"
+          ? { "dba.statement.fetch_size": "1000", "dba.statement.read_batch_rows": "1000" }
+          : { "redo.statement.fetch_array_size": "1000", "redo.statement.read_batch_rows": "1000" }
+      }), 120_000)
   })
 
   describe(`${target.name}: transactions`, () => {
