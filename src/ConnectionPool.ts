@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Exit, Layer, Metric, Pool, Scope } from "effect"
+import { Context, Effect, Exit, Fiber, Layer, Metric, Pool, Scope } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "./AdbcError.ts"
 import * as Connection from "./Connection.ts"
 import { Database } from "./Database.ts"
@@ -106,6 +106,16 @@ export const make = Effect.fnUntraced(function*(
     max: size,
     timeToLive: "5 minutes"
   })
+  // The pool's shutdown waits for its borrowed connections. A fiber still borrowing one when the pool's scope closes
+  // (a child forked by a program that failed, whose children are interrupted only after this scope is closed) would
+  // hold that wait until its server call returns: interrupt the borrowers first, which cancels their server calls
+  // and gives their connections back. Added after the pool, so it runs before the pool's own finalizer.
+  const borrowers = new Map<object, Fiber.Fiber<unknown, unknown>>()
+  yield* Effect.addFinalizer(() =>
+    Effect.withFiber((self) =>
+      Fiber.interruptAll(new Set([...borrowers.values()].filter((fiber) => fiber !== self)))
+    )
+  )
 
   // Each attempt borrows in its own scope, so a discarded connection goes back to the pool (and is closed) at once.
   const get: Effect.Effect<Connection.ConnectionShape, AdbcError, Scope.Scope> = Effect.gen(function*() {
@@ -121,6 +131,9 @@ export const make = Effect.fnUntraced(function*(
         yield* Metric.update(waitTime, (performance.now() - start) / 1000)
         yield* Effect.andThen(Metric.update(idle, -1), Metric.update(used, 1))
         yield* Scope.addFinalizer(borrow, Effect.andThen(Metric.update(used, -1), Metric.update(idle, 1)))
+        const borrowed = {}
+        borrowers.set(borrowed, yield* Effect.fiber)
+        yield* Scope.addFinalizer(borrow, Effect.sync(() => borrowers.delete(borrowed)))
         yield* Scope.addFinalizer(outer, Scope.close(borrow, Exit.void))
         return connection
       }

@@ -40,12 +40,25 @@ export interface SqlTarget {
   readonly dual: string
   /** The vendor code of a unique violation, a NOT NULL violation and a syntax error. */
   readonly codes: { readonly unique: number; readonly notNull: number; readonly syntax: number }
+  /**
+   * A second user of the test server (not on a real database) and a statement the database refuses it with an
+   * insufficient-privilege error (`code`), after `grant` (run by the first user) where the database needs one first.
+   */
+  readonly peer: {
+    readonly user: string
+    readonly password: string
+    readonly code: number
+    readonly grant: (table: string) => string | undefined
+    readonly denied: (table: string) => string
+  }
 }
+
+const PEER = { user: "SQLPEER", password: "Peer1234" }
 
 export const hana: SqlTarget = {
   name: "hana",
   real: (process.env["HANA_URI"] ?? "") !== "",
-  useServer: useHanaServer as SqlTarget["useServer"],
+  useServer: (() => useHanaServer({ users: [{ name: "SYSTEM", password: "Manager1" }, { name: PEER.user, password: PEER.password }] })) as SqlTarget["useServer"],
   layer: HanaClient.layer,
   layerConfig: HanaClient.layerConfig,
   migrate: HanaMigrator.run,
@@ -62,13 +75,16 @@ export const hana: SqlTarget = {
     bool: "BOOLEAN"
   },
   dual: "DUMMY",
-  codes: { unique: 301, notNull: 287, syntax: 257 }
+  codes: { unique: 301, notNull: 287, syntax: 257 },
+  // user administration needs the USER ADMIN system privilege: error 258 "insufficient privilege" without it (SAP HANA
+  // SQL Reference, CREATE USER statement; the test server models no object privileges, see testkit/hana/README.md)
+  peer: { ...PEER, code: 258, grant: () => undefined, denied: () => "CREATE USER SQLOTHER PASSWORD Other1234" }
 }
 
 export const oracle: SqlTarget = {
   name: "oracle",
   real: (process.env["ORACLE_URI"] ?? "") !== "",
-  useServer: useOracleServer as SqlTarget["useServer"],
+  useServer: (() => useOracleServer({ users: [{ name: "TEST", password: "test" }, { name: PEER.user, password: PEER.password }] })) as SqlTarget["useServer"],
   layer: OracleClient.layer,
   layerConfig: OracleClient.layerConfig as SqlTarget["layerConfig"],
   migrate: OracleMigrator.run,
@@ -85,7 +101,15 @@ export const oracle: SqlTarget = {
     bool: "BOOLEAN"
   },
   dual: "DUAL",
-  codes: { unique: 1, notNull: 1400, syntax: 900 }
+  codes: { unique: 1, notNull: 1400, syntax: 900 },
+  // a user granted SELECT but not INSERT on another schema's table gets ORA-01031 on INSERT
+  // (https://docs.oracle.com/en/error-help/db/ora-01031/)
+  peer: {
+    ...PEER,
+    code: 1031,
+    grant: (table) => `GRANT SELECT ON ${table} TO ${PEER.user}`,
+    denied: (table) => `INSERT INTO TEST.${table} (ID) VALUES (1)`
+  }
 }
 
 /** The client in context with its Arrow access. */
