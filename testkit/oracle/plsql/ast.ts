@@ -3,6 +3,7 @@
  * interpreter hands them to the server's SQL engine with the PL/SQL names they use bound as parameters.
  */
 import type { Tok } from "../lexer.ts"
+import type { CollectionType } from "./collections.ts"
 
 /** Tokens of an expression or of a SQL statement. */
 export type Expr = ReadonlyArray<Tok>
@@ -32,6 +33,7 @@ export type Decl = At &
     | { readonly k: "cursor"; readonly name: string; readonly params: ReadonlyArray<string>; readonly query: Expr }
     | { readonly k: "exception"; readonly name: string }
     | { readonly k: "exceptionInit"; readonly name: string; readonly code: number }
+    | { readonly k: "collectionType"; readonly type: CollectionType }
   )
 
 /** `WHEN a OR b THEN statements` of an EXCEPTION section (`OTHERS` is a name here). */
@@ -71,9 +73,10 @@ export type Stmt = At &
     | { readonly k: "commit" }
     | { readonly k: "rollback" }
     | { readonly k: "open"; readonly cursor: Tok; readonly args: ReadonlyArray<Expr>; readonly query?: Expr }
-    | { readonly k: "fetch"; readonly cursor: Tok; readonly into: ReadonlyArray<Expr> }
+    | { readonly k: "fetch"; readonly cursor: Tok; readonly into: ReadonlyArray<Expr>; readonly bulk: boolean; readonly limit?: Expr }
     | { readonly k: "close"; readonly cursor: Tok }
-    | { readonly k: "execute"; readonly expr: Expr; readonly into: ReadonlyArray<Expr>; readonly using: ReadonlyArray<UsingArg> }
+    | { readonly k: "execute"; readonly expr: Expr; readonly into: ReadonlyArray<Expr>; readonly bulk: boolean; readonly using: ReadonlyArray<UsingArg> }
+    | { readonly k: "forall"; readonly index: string; readonly low?: Expr; readonly high?: Expr; readonly indicesOf?: Expr; readonly dml: Expr }
     | { readonly k: "raise"; readonly name?: string }
     | { readonly k: "call"; readonly name: ReadonlyArray<string>; readonly nameTok: Tok; readonly args: ReadonlyArray<Expr> }
     | { readonly k: "block"; readonly block: Block }

@@ -24,6 +24,7 @@ import { makeTranslator, oracleName, translateQuery, type QueryShape } from "../
 import type { Block, Decl, Expr, Stmt, TypeSpec } from "./ast.ts"
 import type { CallContext, PlsqlValue } from "./context.ts"
 import { fromOraError, lineColumn, PlsCompileError, PlsqlException, PREDEFINED, predefined, type UserException, valueError } from "./errors.ts"
+import { type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
 import { fastEvaluate } from "./fast-eval.ts"
 import type { PlsqlHost } from "./host.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
@@ -34,7 +35,9 @@ export class PlsqlRecord {
   constructor(readonly fields: Map<string, DuckDBValue>) {}
 }
 
-type Value = PlsqlValue | PlsqlRecord
+type Value = PlsqlValue | PlsqlRecord | Collection
+/** A collection variable's value. */
+type Collection = PlsqlCollection<DuckDBValue | PlsqlRecord>
 
 /** Rows of an open cursor, one at a time. */
 class RowReader {
@@ -73,6 +76,18 @@ class RowReader {
     return row
   }
 
+  /** Up to `limit` rows (BULK COLLECT); %FOUND is whether it got as many as it asked for. */
+  async take(limit: number): Promise<Array<Array<DuckDBValue>>> {
+    const rows: Array<Array<DuckDBValue>> = []
+    while (rows.length < limit) {
+      const row = await this.next()
+      if (row === undefined) break
+      rows.push(row)
+    }
+    this.found = rows.length === limit
+    return rows
+  }
+
   close(): void {
     this.result.cursor.close()
   }
@@ -95,6 +110,7 @@ type Slot =
   | { readonly k: "var"; value: Value; readonly type: TypeSpec | undefined; readonly constant: boolean }
   | { readonly k: "cursor"; readonly decl: Extract<Decl, { k: "cursor" }>; reader?: RowReader }
   | { readonly k: "exception"; readonly ex: UserException }
+  | { readonly k: "type"; readonly type: CollectionType }
 
 interface Scope {
   readonly label?: string
@@ -134,6 +150,8 @@ export class Interpreter implements CallContext {
   readonly lobs = new Map<string, LobSource>()
   private scope: Scope | undefined
   private sqlRowCount: number | null = null
+  /** SQL%BULK_ROWCOUNT of the last FORALL, by subscript. */
+  private bulkRowCounts = new Map<number | string, number>()
   /** Exceptions being handled (innermost last): SQLCODE, SQLERRM and `RAISE;` read the last. */
   private handling: Array<PlsqlException> = []
   private pos = 0
@@ -243,10 +261,15 @@ export class Interpreter implements CallContext {
       case "cursor":
         names.set(d.name, { k: "cursor", decl: d })
         return
+      case "collectionType":
+        names.set(d.type.name, { k: "type", type: d.type })
+        return
       case "var": {
         const type = this.resolveType(d.type, d.pos)
+        const collection = this.collectionType(type)
         let value: Value = null
-        if (type.kind === "rowtypeOf") value = await this.emptyRecord(type.of, d.pos)
+        if (collection !== undefined) value = d.init !== undefined ? await this.evaluateValue(d.init) : collection.kind === "assoc" ? new PlsqlCollection(collection) : null
+        else if (type.kind === "rowtypeOf") value = await this.emptyRecord(type.of, d.pos)
         else if (d.init !== undefined) value = this.coerce(type, await this.evaluate(d.init))
         names.set(d.name, { k: "var", value, type, constant: d.constant })
       }
@@ -268,6 +291,124 @@ export class Interpreter implements CallContext {
     if (CHARACTER.test(name)) return { kind: "named", name, size: col.type.charSize }
     if (name === "NUMBER" && col.type.dictPrecision !== null) return { kind: "named", name, size: col.type.dictPrecision, scale: col.type.dictScale ?? 0 }
     return { kind: "named", name }
+  }
+
+  /** The collection type a declared type names, if it names one. */
+  private collectionType(t: TypeSpec | undefined): CollectionType | undefined {
+    if (t?.kind !== "named" || t.name.includes(" ")) return undefined
+    const slot = this.lookup(t.name)
+    return slot?.k === "type" ? slot.type : undefined
+  }
+
+  /** A collection variable's type and value (null when atomically null), undefined when `name` is none. */
+  private collectionVar(name: string): { slot: Extract<Slot, { k: "var" }>; type: CollectionType } | undefined {
+    const slot = this.lookup(name)
+    if (slot?.k !== "var") return undefined
+    if (slot.value instanceof PlsqlCollection) return { slot, type: slot.value.type }
+    const type = this.collectionType(slot.type)
+    return type === undefined ? undefined : { slot, type }
+  }
+
+  /**
+   * A subscript or method argument, computed without the SQL engine (nameValue is synchronous): a literal, a name, or
+   * whole-number arithmetic.
+   */
+  private subscript(toks: Expr): number | string {
+    const single = toks.length === 1 ? toks[0]! : undefined
+    if (single?.kind === "str") return single.value
+    const named = toks.length > 0 ? this.nameValue(toks, 0) : undefined
+    const v = named !== undefined && named.width === toks.length ? named.value : fastEvaluate(toks, (tt, at) => this.nameValue(tt, at))
+    if (v === null) throw valueError("NULL index table key value")
+    if (typeof v === "number" || typeof v === "string") return v
+    throw ora.unimplemented("a collection subscript other than a literal, a variable or whole-number arithmetic")
+  }
+
+  /** A collection element or method (`c(i)`, `c(i).field`, `c.COUNT`, `c.NEXT(i)`) at `at`, `c` being a collection variable. */
+  private collectionValue(toks: Expr, at: number, type: CollectionType, value: Value): { value: Value; width: number } | undefined {
+    const next = toks[at + 1]
+    if (isOp(next, "(")) {
+      const close = closingParen(toks, at + 1)
+      const element = initialized(value as Collection | null).get(this.subscript(toks.slice(at + 2, close)))
+      if (element instanceof PlsqlRecord && isOp(toks[close + 1], ".") && toks[close + 2] !== undefined) {
+        const field = oracleName(toks[close + 2]!)
+        if (!element.fields.has(field)) throw new PlsCompileError(this.source, toks[close + 2]!.pos, 302, `component '${field}' must be declared`)
+        return { value: element.fields.get(field) ?? null, width: close + 3 - at }
+      }
+      return { value: element, width: close + 1 - at }
+    }
+    if (!isOp(next, ".") || toks[at + 2] === undefined) return { value, width: 1 }
+    const method = oracleName(toks[at + 2]!)
+    const args = isOp(toks[at + 3], "(") ? closingParen(toks, at + 3) : undefined
+    const width = args === undefined ? 3 : args + 1 - at
+    const arg = () => (args === undefined ? null : this.subscript(toks.slice(at + 4, args)))
+    if (method === "EXISTS") return { value: value instanceof PlsqlCollection ? value.exists(arg()!) : false, width }
+    if (method === "LIMIT") return { value: type.limit ?? null, width }
+    const c = initialized(value as Collection | null)
+    switch (method) {
+      case "COUNT":
+        return { value: c.count, width }
+      case "FIRST":
+        return { value: c.first, width }
+      case "LAST":
+        return { value: c.last, width }
+      case "NEXT":
+        return { value: c.next(arg()!), width }
+      case "PRIOR":
+        return { value: c.prior(arg()!), width }
+    }
+    throw new PlsCompileError(this.source, toks[at + 2]!.pos, 302, `component '${method}' must be declared`)
+  }
+
+  /** `c.EXTEND [(n)]`, `c.TRIM [(n)]`, `c.DELETE [(i [, j])]`; false when the call is no collection method. */
+  private async collectionMethod(parts: ReadonlyArray<string>, args: ReadonlyArray<Expr>): Promise<boolean> {
+    if (parts.length !== 2) return false
+    const found = this.collectionVar(parts[0]!)
+    if (found === undefined) return false
+    const c = initialized(found.slot.value as Collection | null)
+    const values: Array<number | string> = []
+    for (const a of args) {
+      const v = await this.evaluate(a)
+      if (typeof v !== "number" && typeof v !== "string") throw valueError("NULL index table key value")
+      values.push(v)
+    }
+    const count = Number(values[0] ?? 1)
+    switch (parts[1]) {
+      case "EXTEND":
+        c.extend(count, () => (found.type.element.kind === "rowtypeOf" ? new PlsqlRecord(new Map()) : null))
+        return true
+      case "TRIM":
+        c.trim(count)
+        return true
+      case "DELETE":
+        c.delete(values[0], values[1])
+        return true
+    }
+    throw new PlsCompileError(this.source, this.pos, 302, `component '${parts[1]!}' must be declared`)
+  }
+
+  /** A collection of `type` holding rows (records when its elements are %ROWTYPE, else column `column`'s values). */
+  private collectionOfRows(type: CollectionType, names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, column: number | undefined): Collection {
+    const c: Collection = new PlsqlCollection(type)
+    for (const row of rows) c.push(column === undefined ? new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null]))) : (this.coerce(type.element, row[column] ?? null) as DuckDBValue))
+    return c
+  }
+
+  /** BULK COLLECT INTO targets: one collection of records, or one collection per column. */
+  private assignBulk(targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): void {
+    const collections = targets.map((t) => {
+      const found = t.length === 1 ? this.collectionVar(oracleName(t[0]!)) : undefined
+      if (found === undefined) throw new PlsCompileError(this.source, t[0]?.pos ?? this.pos, 403, `expression '${t.map((x) => x.text).join("")}' cannot be used as an INTO-target of a SELECT/FETCH statement`)
+      return found
+    })
+    const only = collections.length === 1 && collections[0]!.type.element.kind === "rowtypeOf" ? collections[0]! : undefined
+    if (only !== undefined) {
+      only.slot.value = this.collectionOfRows(only.type, names, rows, undefined)
+      return
+    }
+    if (collections.length !== names.length) throw new OraError(6550, `line ${this.line()}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)
+    collections.forEach((f, i) => {
+      f.slot.value = this.collectionOfRows(f.type, names, rows, i)
+    })
   }
 
   private async emptyRecord(of: ReadonlyArray<string>, pos: number): Promise<PlsqlRecord> {
@@ -324,6 +465,10 @@ export class Interpreter implements CallContext {
     if (t.kind !== "ident" && t.kind !== "qident") return undefined
     if (isOp(toks[at - 1], ".")) return undefined
     const name = oracleName(t)
+    if (name === "SQL" && isOp(next, "%") && isKw(toks[at + 2], "BULK_ROWCOUNT") && isOp(toks[at + 3], "(")) {
+      const close = closingParen(toks, at + 3)
+      return { value: this.bulkRowCounts.get(this.subscript(toks.slice(at + 4, close))) ?? 0, width: close + 1 - at }
+    }
     if (isOp(next, "%") && isKw(toks[at + 2], "FOUND", "NOTFOUND", "ROWCOUNT", "ISOPEN")) {
       const attr = toks[at + 2]!.value
       if (name === "SQL") {
@@ -339,8 +484,12 @@ export class Interpreter implements CallContext {
       const value = attr === "ROWCOUNT" ? reader.count : reader.found === null ? null : attr === "FOUND" ? reader.found : !reader.found
       return { value, width: 3 }
     }
-    if (isOp(next, "(")) return undefined
     const slot = this.lookup(name)
+    if (slot?.k === "var") {
+      const collection = slot.value instanceof PlsqlCollection ? slot.value.type : this.collectionType(slot.type)
+      if (collection !== undefined) return this.collectionValue(toks, at, collection, slot.value)
+    }
+    if (isOp(next, "(")) return undefined
     if (slot?.k === "var") {
       if (slot.value instanceof PlsqlRecord && isOp(next, ".") && toks[at + 2] !== undefined) {
         const field = oracleName(toks[at + 2]!)
@@ -391,7 +540,7 @@ export class Interpreter implements CallContext {
         rewritten.push(t)
         continue
       }
-      if (isCursorValue(found.value) || found.value instanceof PlsqlRecord) throw new PlsCompileError(this.source, t.pos, 382, "expression is of wrong type")
+      if (isCursorValue(found.value) || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) throw new PlsCompileError(this.source, t.pos, 382, "expression is of wrong type")
       specs[values.length] = t.kind === "bind" ? this.binds.specs?.[this.binds.binds.get(t.value) ?? -1] : undefined
       values.push(found.value)
       rewritten.push({ ...t, kind: "bind", text: `:v${values.length}`, value: `\u0000V${values.length - 1}` })
@@ -437,7 +586,7 @@ export class Interpreter implements CallContext {
   /** Evaluates an expression (a single literal or name directly, anything else as `SELECT expr`). */
   async evaluate(expr: Expr): Promise<DuckDBValue> {
     const v = await this.evaluateValue(expr)
-    if (isCursorValue(v) || v instanceof PlsqlRecord) throw new PlsCompileError(this.source, expr[0]?.pos ?? 0, 382, "expression is of wrong type")
+    if (isCursorValue(v) || v instanceof PlsqlRecord || v instanceof PlsqlCollection) throw new PlsCompileError(this.source, expr[0]?.pos ?? 0, 382, "expression is of wrong type")
     return v
   }
 
@@ -447,6 +596,8 @@ export class Interpreter implements CallContext {
     if (single?.kind === "str" && !/^[nN]/.test(single.text)) return single.value === "" ? null : single.value
     if (single !== undefined && isKw(single, "NULL")) return null
     if (single !== undefined && isKw(single, "TRUE", "FALSE") && this.lookup(single.value) === undefined) return single.value === "TRUE"
+    const constructed = await this.construct(expr)
+    if (constructed !== undefined) return constructed
     const direct = this.nameValue(expr, 0)
     if (direct !== undefined && direct.width === expr.length) return direct.value
     const fast = fastEvaluate(expr, (toks, at) => this.nameValue(toks, at))
@@ -464,6 +615,18 @@ export class Interpreter implements CallContext {
     } finally {
       reader.close()
     }
+  }
+
+  /** `type(a, b, ...)` of a collection type of the block: a new collection; undefined when `expr` is none. */
+  private async construct(expr: Expr): Promise<Collection | undefined> {
+    const t = expr[0]
+    if (t === undefined || (t.kind !== "ident" && t.kind !== "qident") || !isOp(expr[1], "(")) return undefined
+    const slot = this.lookup(oracleName(t))
+    if (slot?.k !== "type" || closingParen(expr, 1) !== expr.length - 1) return undefined
+    if (slot.type.kind === "assoc") throw new PlsCompileError(this.source, t.pos, 222, `no function with name '${slot.type.name}' exists in this scope`)
+    const c: Collection = new PlsqlCollection(slot.type)
+    if (expr.length > 3) for (const a of splitTopLevel(expr.slice(2, -1))) c.push(this.coerce(slot.type.element, await this.evaluateValue(a)) as DuckDBValue | PlsqlRecord)
+    return c
   }
 
   /**
@@ -486,7 +649,7 @@ export class Interpreter implements CallContext {
 
   valueOf(expr: Expr): PlsqlValue | undefined {
     const found = expr.length > 0 ? this.nameValue(expr, 0) : undefined
-    if (found === undefined || found.width !== expr.length || found.value instanceof PlsqlRecord) return undefined
+    if (found === undefined || found.width !== expr.length || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) return undefined
     return found.value
   }
 
@@ -496,6 +659,7 @@ export class Interpreter implements CallContext {
     if (t.kind === "bind" && target.length === 1) {
       const idx = this.binds.binds.get(t.value)
       if (idx === undefined) throw ora.notAllBound()
+      if (value instanceof PlsqlCollection) throw ora.unimplemented("a PL/SQL collection as a bind value")
       this.binds.values[idx] = value instanceof PlsqlRecord ? null : value
       this.binds.assigned.add(idx)
       return
@@ -505,6 +669,11 @@ export class Interpreter implements CallContext {
     if (slot === undefined) this.notDeclared(t)
     if (slot.k !== "var") throw new PlsCompileError(this.source, t.pos, 321, `expression '${name}' inappropriate as the left hand side of an assignment statement`)
     if (slot.constant) throw new PlsCompileError(this.source, t.pos, 363, `expression '${name}' cannot be used as an assignment target`)
+    const collection = slot.value instanceof PlsqlCollection ? slot.value.type : this.collectionType(slot.type)
+    if (collection !== undefined && isOp(target[1], "(")) return this.assignElement(target, collection, slot.value as Collection | null, value)
+    if (collection !== undefined && target.length === 1 && value !== null && !(value instanceof PlsqlCollection && value.type === collection)) {
+      throw new PlsCompileError(this.source, t.pos, 382, "expression is of wrong type")
+    }
     if (target.length === 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord && this.lookup(name) === slot) {
       const field = oracleName(target[2]!)
       if (!slot.value.fields.has(field)) throw new PlsCompileError(this.source, target[2]!.pos, 302, `component '${field}' must be declared`)
@@ -513,6 +682,24 @@ export class Interpreter implements CallContext {
     }
     if (target.length !== 1 && !(target.length === 3 && this.lookup(name) === undefined)) throw new PlsCompileError(this.source, t.pos, 103, "invalid assignment target")
     slot.value = this.coerce(slot.type, value)
+  }
+
+  /** `c(i) := v` or `c(i).field := v`. */
+  private assignElement(target: Expr, type: CollectionType, value: Collection | null, v: Value): void {
+    const c = initialized(value)
+    const close = closingParen(target, 1)
+    const key = this.subscript(target.slice(2, close))
+    if (close === target.length - 1) {
+      c.set(key, v instanceof PlsqlRecord ? new PlsqlRecord(new Map(v.fields)) : (this.coerce(type.element, v) as DuckDBValue))
+      return
+    }
+    const element = c.get(key)
+    const field = target[close + 2]
+    if (!(element instanceof PlsqlRecord) || !isOp(target[close + 1], ".") || field === undefined || target.length !== close + 3) {
+      throw new PlsCompileError(this.source, target[0]!.pos, 103, "invalid assignment target")
+    }
+    if (!element.fields.has(oracleName(field))) throw new PlsCompileError(this.source, field.pos, 302, `component '${oracleName(field)}' must be declared`)
+    element.fields.set(oracleName(field), v as DuckDBValue)
   }
 
   /** Assigns one fetched row to INTO targets: one record, or one target per column. */
@@ -637,6 +824,12 @@ export class Interpreter implements CallContext {
       case "fetch": {
         const reader = this.readerOf(st.cursor)
         if (reader === undefined) throw ora.invalidCursor()
+        if (st.bulk) {
+          const limit = st.limit === undefined ? Infinity : Number(await this.evaluate(st.limit))
+          const rows = await reader.take(limit)
+          this.assignBulk(st.into, reader.names, rows)
+          return
+        }
         const row = await reader.next()
         if (row !== undefined) this.assignRow(st.into, reader.names, row)
         return
@@ -658,6 +851,8 @@ export class Interpreter implements CallContext {
       }
       case "execute":
         return this.executeImmediate(st)
+      case "forall":
+        return this.forall(st)
       case "raise":
         return this.raise(st)
       case "call":
@@ -725,6 +920,7 @@ export class Interpreter implements CallContext {
     const head = toks[0]!
     if (isKw(head, "SELECT", "WITH") || isOp(head, "(")) {
       const into = toks.findIndex((t) => isKw(t, "INTO"))
+      if (isKw(toks[into - 1], "COLLECT") && isKw(toks[into - 2], "BULK")) return this.selectBulk(toks, into)
       const from = toks.findIndex((t, k) => k > into && isKw(t, "FROM"))
       if (into < 0 || from < into) throw new PlsCompileError(this.source, head.pos, 428, "an INTO clause is expected in this SELECT statement")
       const targets = splitTopLevel(toks.slice(into + 1, from))
@@ -748,6 +944,53 @@ export class Interpreter implements CallContext {
       return
     }
     await this.host.execute(toks.map((t) => t.text).join(" "), [], [], { batchErrors: false, dmlRowCounts: false })
+  }
+
+  /** `SELECT ... BULK COLLECT INTO collections FROM ...`: every row, SQL%ROWCOUNT their number. */
+  private async selectBulk(toks: Expr, into: number): Promise<void> {
+    const from = toks.findIndex((t, k) => k > into && isKw(t, "FROM"))
+    if (from < 0) throw new OraError(923, "FROM keyword not found where expected")
+    const reader = new RowReader(await this.openQuery([...toks.slice(0, into - 2), ...toks.slice(from)]), this.host)
+    try {
+      const rows = await reader.take(Infinity)
+      this.assignBulk(splitTopLevel(toks.slice(into + 1, from)), reader.names, rows)
+      this.sqlRowCount = rows.length
+    } finally {
+      reader.close()
+    }
+  }
+
+  /**
+   * `FORALL i IN lo..hi dml` / `INDICES OF c dml`: the DML once per subscript, i bound; SQL%ROWCOUNT the sum and
+   * SQL%BULK_ROWCOUNT(i) each one's count. An iteration that fails undoes only its own statement and raises: the
+   * earlier iterations' changes stay (the PL/SQL Language Reference, "Handling FORALL Exceptions Immediately").
+   */
+  private async forall(st: Extract<Stmt, { k: "forall" }>): Promise<void> {
+    let keys: Array<number | string>
+    if (st.indicesOf !== undefined) {
+      const found = st.indicesOf.length === 1 ? this.collectionVar(oracleName(st.indicesOf[0]!)) : undefined
+      if (found === undefined) throw new PlsCompileError(this.source, st.indicesOf[0]?.pos ?? st.pos, 382, "expression is of wrong type")
+      keys = initialized(found.slot.value as Collection | null).keys()
+    } else {
+      const low = Math.round(Number(await this.evaluate(st.low!)))
+      const high = Math.round(Number(await this.evaluate(st.high!)))
+      keys = []
+      for (let n = low; n <= high; n++) keys.push(n)
+    }
+    this.bulkRowCounts = new Map()
+    this.sqlRowCount = 0
+    const outer = this.scope
+    try {
+      for (const key of keys) {
+        if (++this.steps % YIELD_EVERY === 0) await this.yieldToBreaks()
+        this.scope = { names: new Map([[st.index, { k: "var", value: key, type: { kind: "named", name: "PLS_INTEGER" }, constant: true }]]), ...(outer === undefined ? {} : { parent: outer }) }
+        const count = await this.runDml(st.dml)
+        this.bulkRowCounts.set(key, count)
+        this.sqlRowCount += count
+      }
+    } finally {
+      this.scope = outer
+    }
   }
 
   /**
@@ -780,6 +1023,16 @@ export class Interpreter implements CallContext {
           return
         }
         const reader = new RowReader(result, this.host)
+        if (st.bulk) {
+          try {
+            const rows = await reader.take(Infinity)
+            this.assignBulk(st.into, reader.names, rows)
+            this.sqlRowCount = rows.length
+          } finally {
+            reader.close()
+          }
+          return
+        }
         try {
           const row = await reader.next()
           if (row === undefined) throw ora.noDataFound()
@@ -829,6 +1082,7 @@ export class Interpreter implements CallContext {
       const pkg = PACKAGES.get(parts[0]!)
       if (pkg !== undefined && (await pkg(this, parts[1]!, st.args))) return
     }
+    if (await this.collectionMethod(parts, st.args)) return
     if (parts.length === 1 && (await UNQUALIFIED(this, parts[0]!, st.args))) return
     const owner = parts.length > 1 ? parts[0]! : this.host.schema
     const pname = parts[parts.length - 1]!
@@ -880,6 +1134,16 @@ export class Interpreter implements CallContext {
       this.assign(actual[i]!, slot?.k === "var" ? slot.value : null)
     }
   }
+}
+
+/** The position of the `)` that closes the `(` at `open` (the last token when it is missing). */
+const closingParen = (toks: Expr, open: number): number => {
+  let depth = 0
+  for (let k = open; k < toks.length; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")") && --depth === 0) return k
+  }
+  return toks.length - 1
 }
 
 const parsedBodies = new WeakMap<PlsqlProcedure, Block>()
