@@ -34,7 +34,24 @@ export type Decl = At &
     | { readonly k: "exception"; readonly name: string }
     | { readonly k: "exceptionInit"; readonly name: string; readonly code: number }
     | { readonly k: "collectionType"; readonly type: CollectionType }
+    | { readonly k: "subprogram"; readonly sub: Subprogram }
   )
+
+/** A parameter of a local function or procedure: `name [IN | OUT | IN OUT] [NOCOPY] type [:= | DEFAULT expr]`. */
+export interface Param {
+  readonly name: string
+  readonly mode: "IN" | "OUT" | "IN OUT"
+  readonly type: TypeSpec
+  readonly default?: Expr
+}
+
+/** A function or procedure declared in a DECLARE section (`returns` for a function); no body for a forward declaration. */
+export interface Subprogram {
+  readonly name: string
+  readonly params: ReadonlyArray<Param>
+  readonly returns?: TypeSpec
+  readonly body?: Block
+}
 
 /** `WHEN a OR b THEN statements` of an EXCEPTION section (`OTHERS` is a name here). */
 export interface Handler {
@@ -68,7 +85,7 @@ export type Stmt = At &
     | { readonly k: "cursorFor"; readonly label?: string; readonly record: string; readonly query?: Expr; readonly cursor?: string; readonly args: ReadonlyArray<Expr>; readonly body: ReadonlyArray<Stmt> }
     | { readonly k: "exit" | "continue"; readonly label?: string; readonly when?: Expr }
     | { readonly k: "null" }
-    | { readonly k: "return" }
+    | { readonly k: "return"; readonly expr?: Expr }
     | { readonly k: "sql"; readonly toks: Expr }
     | { readonly k: "commit" }
     | { readonly k: "rollback" }

@@ -21,7 +21,7 @@ import { intervalLiteralTargets } from "../interval-writes.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
 import { type BindSpec, type QueryResult, returningClause } from "../statement.ts"
 import { makeTranslator, oracleName, translateQuery, type QueryShape } from "../translate.ts"
-import type { Block, Decl, Expr, Stmt, TypeSpec } from "./ast.ts"
+import type { Block, Decl, Expr, Stmt, Subprogram, TypeSpec } from "./ast.ts"
 import type { CallContext, PlsqlValue } from "./context.ts"
 import { fromOraError, lineColumn, PlsCompileError, PlsqlException, PREDEFINED, predefined, type UserException, valueError } from "./errors.ts"
 import { type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
@@ -111,6 +111,7 @@ type Slot =
   | { readonly k: "cursor"; readonly decl: Extract<Decl, { k: "cursor" }>; reader?: RowReader }
   | { readonly k: "exception"; readonly ex: UserException }
   | { readonly k: "type"; readonly type: CollectionType }
+  | { readonly k: "subprogram"; readonly sub: Subprogram; readonly scope: Scope | undefined }
 
 interface Scope {
   readonly label?: string
@@ -134,7 +135,9 @@ class LoopExit {
 class LoopContinue {
   constructor(readonly label: string | undefined) {}
 }
-class ReturnSignal {}
+class ReturnSignal {
+  constructor(readonly value?: Value) {}
+}
 
 /** Statements run between two looks at the socket (a break, other sessions' requests). */
 const YIELD_EVERY = 64
@@ -264,6 +267,12 @@ export class Interpreter implements CallContext {
       case "collectionType":
         names.set(d.type.name, { k: "type", type: d.type })
         return
+      case "subprogram": {
+        const known = names.get(d.sub.name)
+        if (d.sub.body === undefined && known?.k === "subprogram") return
+        names.set(d.sub.name, { k: "subprogram", sub: d.sub, scope: this.scope })
+        return
+      }
       case "var": {
         const type = this.resolveType(d.type, d.pos)
         const collection = this.collectionType(type)
@@ -456,6 +465,8 @@ export class Interpreter implements CallContext {
   private nameValue(toks: Expr, at: number): { value: Value; width: number } | undefined {
     const t = toks[at]!
     const next = toks[at + 1]
+    const called = t.kind === "bind" ? this.callResults.get(t.value) : undefined
+    if (called !== undefined) return { value: called.value, width: 1 }
     if (t.kind === "bind") {
       const idx = this.binds.binds.get(t.value)
       if (idx === undefined) throw ora.notAllBound()
@@ -590,7 +601,16 @@ export class Interpreter implements CallContext {
     return v
   }
 
-  private async evaluateValue(expr: Expr): Promise<Value> {
+  private async evaluateValue(source: Expr): Promise<Value> {
+    const { toks, release } = await this.inlineCalls(source)
+    try {
+      return await this.evaluateInlined(toks)
+    } finally {
+      release()
+    }
+  }
+
+  private async evaluateInlined(expr: Expr): Promise<Value> {
     const single = expr.length === 1 ? expr[0]! : undefined
     if (single?.kind === "num" && /^\d{1,15}$/.test(single.value)) return Number(single.value)
     if (single?.kind === "str" && !/^[nN]/.test(single.text)) return single.value === "" ? null : single.value
@@ -615,6 +635,94 @@ export class Interpreter implements CallContext {
     } finally {
       reader.close()
     }
+  }
+
+  /** Values of local function calls an expression made, by the bind token that stands for each. */
+  private readonly callResults = new Map<string, { value: Value }>()
+  private calls = 0
+
+  /**
+   * The tokens with each call of a local function (`f`, `f(args)`) made now and replaced by a bind token holding its
+   * value; the same tokens when there is none. Arguments are PL/SQL expressions (a column of a SQL statement's row is
+   * not one: such a call is made once, before the statement).
+   */
+  private async inlineCalls(expr: Expr): Promise<{ toks: Expr; release: () => void }> {
+    let out: Array<Tok> | undefined
+    const made: Array<string> = []
+    const release = () => made.forEach((key) => this.callResults.delete(key))
+    for (let k = 0; k < expr.length; k++) {
+      const t = expr[k]!
+      const slot = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") ? this.lookup(oracleName(t)) : undefined
+      if (slot?.k !== "subprogram" || slot.sub.returns === undefined) {
+        out?.push(t)
+        continue
+      }
+      out ??= expr.slice(0, k)
+      const close = isOp(expr[k + 1], "(") ? closingParen(expr, k + 1) : k
+      const args = close > k + 2 ? splitTopLevel(expr.slice(k + 2, close)) : []
+      let value: Value
+      try {
+        value = await this.callLocal(slot, args)
+      } catch (e) {
+        release()
+        throw e
+      }
+      const key = `\u0000F${++this.calls}`
+      made.push(key)
+      this.callResults.set(key, { value })
+      out.push({ kind: "bind", text: ":f", value: key, pos: t.pos })
+      k = close
+    }
+    return { toks: out ?? expr, release }
+  }
+
+  /**
+   * Runs a local function or procedure in the scope it was declared in, parameters bound (named notation and
+   * defaults too); OUT and IN OUT values copied back; a function's RETURN value (ORA-06503 when it ends without one).
+   */
+  private async callLocal(slot: Extract<Slot, { k: "subprogram" }>, args: ReadonlyArray<Expr>): Promise<Value> {
+    const { sub } = slot
+    const wrong = () => new PlsCompileError(this.source, this.pos, 306, `wrong number or types of arguments in call to '${sub.name}'`)
+    if (sub.body === undefined) throw new PlsCompileError(this.source, this.pos, 328, `A subprogram body must be defined for the forward declaration of ${sub.name}.`)
+    const actual: Array<Expr | undefined> = sub.params.map(() => undefined)
+    if (args.length > sub.params.length) throw wrong()
+    args.forEach((a, i) => {
+      if (a.length >= 3 && isOp(a[1], "=>")) {
+        const pi = sub.params.findIndex((p) => p.name === oracleName(a[0]!))
+        if (pi < 0) throw wrong()
+        actual[pi] = a.slice(2)
+      } else actual[i] = a
+    })
+    const params = new Map<string, Slot>()
+    for (let i = 0; i < sub.params.length; i++) {
+      const p = sub.params[i]!
+      const a = actual[i] ?? (p.mode === "IN" ? p.default : undefined)
+      if (a === undefined) throw wrong()
+      const type = this.resolveType(p.type, this.pos)
+      params.set(p.name, { k: "var", value: p.mode === "OUT" ? null : this.coerce(type, await this.evaluateValue(a)), type, constant: p.mode === "IN" })
+    }
+    const caller = this.scope
+    const pos = this.pos
+    let returned: ReturnSignal | undefined
+    this.scope = slot.scope
+    try {
+      await this.runBlock(sub.body, (names) => {
+        for (const [k, v] of params) names.set(k, v)
+      })
+    } catch (e) {
+      if (!(e instanceof ReturnSignal)) throw e
+      returned = e
+    } finally {
+      this.scope = caller
+      this.pos = pos
+    }
+    sub.params.forEach((p, i) => {
+      const slotOf = params.get(p.name)
+      if (p.mode !== "IN" && slotOf?.k === "var") this.assign(actual[i]!, slotOf.value)
+    })
+    if (sub.returns === undefined) return null
+    if (returned?.value === undefined) throw new OraError(6503, "PL/SQL: Function returned without value")
+    return this.coerce(this.resolveType(sub.returns, pos), returned.value)
   }
 
   /** `type(a, b, ...)` of a collection type of the block: a new collection; undefined when `expr` is none. */
@@ -713,14 +821,27 @@ export class Interpreter implements CallContext {
     targets.forEach((t, i) => this.assign(t, row[i] ?? null))
   }
 
-  async runDml(toks: Expr): Promise<number> {
+  async runDml(source: Expr): Promise<number> {
+    const { toks, release } = await this.inlineCalls(source)
     const lookup = (schema: string | undefined, name: string) => this.host.lookupTable(schema, name)
-    const { sql, params } = this.render(intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(toks, lookup), lookup), lookup), false, true)
-    return this.host.runLogged(sql, params)
+    let rendered
+    try {
+      rendered = this.render(intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(toks, lookup), lookup), lookup), false, true)
+    } finally {
+      release()
+    }
+    return this.host.runLogged(rendered.sql, rendered.params)
   }
 
-  private async openQuery(toks: Expr): Promise<QueryResult> {
-    const { sql, params, shape } = this.render(toks, true, true)
+  private async openQuery(source: Expr): Promise<QueryResult> {
+    const { toks, release } = await this.inlineCalls(source)
+    let rendered
+    try {
+      rendered = this.render(toks, true, true)
+    } finally {
+      release()
+    }
+    const { sql, params, shape } = rendered
     return this.host.queryDuck(sql, params, shape)
   }
 
@@ -812,7 +933,7 @@ export class Interpreter implements CallContext {
         throw st.k === "exit" ? new LoopExit(st.label) : new LoopContinue(st.label)
       }
       case "return":
-        throw new ReturnSignal()
+        throw new ReturnSignal(st.expr === undefined ? undefined : await this.evaluateValue(st.expr))
       case "commit":
         return this.host.commit()
       case "rollback":
@@ -1083,6 +1204,11 @@ export class Interpreter implements CallContext {
       if (pkg !== undefined && (await pkg(this, parts[1]!, st.args))) return
     }
     if (await this.collectionMethod(parts, st.args)) return
+    const local = parts.length === 1 ? this.lookup(parts[0]!) : undefined
+    if (local?.k === "subprogram") {
+      await this.callLocal(local, st.args)
+      return
+    }
     if (parts.length === 1 && (await UNQUALIFIED(this, parts[0]!, st.args))) return
     const owner = parts.length > 1 ? parts[0]! : this.host.schema
     const pname = parts[parts.length - 1]!

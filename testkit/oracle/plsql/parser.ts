@@ -6,7 +6,7 @@
 import { ora } from "../errors.ts"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
-import type { Block, Decl, Expr, Handler, Stmt, TypeSpec, UsingArg } from "./ast.ts"
+import type { Block, Decl, Expr, Handler, Param, Stmt, TypeSpec, UsingArg } from "./ast.ts"
 import { unexpectedSymbol } from "./errors.ts"
 
 /** Words that end a statement list (the next clause of the enclosing statement). */
@@ -237,7 +237,8 @@ class Parser {
       return { pos, k: "cursor", name, params, query: this.toSemicolon() }
     }
     if (this.kw("TYPE")) return this.typeDeclaration()
-    if (this.kw("SUBTYPE", "PROCEDURE", "FUNCTION")) throw ora.unimplemented(`${this.tok!.value} declarations in PL/SQL blocks`)
+    if (this.kw("PROCEDURE", "FUNCTION")) return this.subprogram()
+    if (this.kw("SUBTYPE")) throw ora.unimplemented(`${this.tok!.value} declarations in PL/SQL blocks`)
     const name = this.name()
     if (this.kw("EXCEPTION")) {
       this.i++
@@ -263,6 +264,58 @@ class Parser {
     } else if (constant) this.fail([":="])
     this.expectOp(";")
     return init === undefined ? { pos, k: "var", name, type, constant, notNull } : { pos, k: "var", name, type, constant, notNull, init }
+  }
+
+  /** `PROCEDURE name [(params)] IS|AS ... END [name];`, `FUNCTION name [(params)] RETURN type IS|AS ...`, or a forward declaration. */
+  private subprogram(): Decl {
+    const pos = this.tok!.pos
+    const isFunction = this.kw("FUNCTION")
+    this.i++
+    const name = this.name()
+    const params: Array<Param> = []
+    if (isOp(this.tok, "(")) {
+      this.i++
+      for (;;) {
+        const pname = this.name()
+        let mode: Param["mode"] = "IN"
+        if (this.kw("IN") && isKw(this.toks[this.i + 1], "OUT")) {
+          mode = "IN OUT"
+          this.i += 2
+        } else if (this.kw("IN")) this.i++
+        else if (this.kw("OUT")) {
+          mode = "OUT"
+          this.i++
+        }
+        if (this.kw("NOCOPY")) this.i++
+        const type = typeSpec(this.until((t) => isOp(t, ",") || isOp(t, ")") || isOp(t, ":=") || isKw(t, "DEFAULT"), [",", ")"]))
+        let dflt: Expr | undefined
+        if (isOp(this.tok, ":=") || this.kw("DEFAULT")) {
+          this.i++
+          dflt = this.until((t) => isOp(t, ",") || isOp(t, ")"), [",", ")"])
+        }
+        params.push(dflt === undefined ? { name: pname, mode, type } : { name: pname, mode, type, default: dflt })
+        if (isOp(this.tok, ")")) break
+        this.expectOp(",")
+      }
+      this.i++
+    }
+    let returns: TypeSpec | undefined
+    if (isFunction) {
+      this.expectKw("RETURN")
+      returns = typeSpec(this.until((t) => isOp(t, ";") || isKw(t, "IS", "AS", "DETERMINISTIC", "PIPELINED", "RESULT_CACHE"), ["is", "as", ";"]))
+      while (this.kw("DETERMINISTIC", "RESULT_CACHE")) this.i++
+    }
+    const head = { name, params, ...(returns === undefined ? {} : { returns }) }
+    if (isOp(this.tok, ";")) {
+      this.i++
+      return { pos, k: "subprogram", sub: head }
+    }
+    if (!this.kw("IS", "AS")) this.fail(["is", "as", ";"])
+    this.i++
+    const at = this.tok?.pos ?? pos
+    const decls = this.declarations()
+    const rest = this.afterDeclarations(undefined, at)
+    return { pos, k: "subprogram", sub: { ...head, body: { ...rest, decls } } }
   }
 
   /** `TYPE name IS TABLE OF type [NOT NULL] [INDEX BY type]` or `IS VARRAY | VARYING ARRAY (n) OF type`. */
@@ -372,9 +425,11 @@ class Parser {
           break
         case "RETURN":
           this.i++
-          if (!isOp(this.tok, ";")) throw ora.unimplemented("RETURN with a value (PL/SQL functions)")
-          this.i++
-          return { pos, k: "return" }
+          if (isOp(this.tok, ";")) {
+            this.i++
+            return { pos, k: "return" }
+          }
+          return { pos, k: "return", expr: this.toSemicolon() }
         case "RAISE": {
           this.i++
           const name = isOp(this.tok, ";") ? undefined : this.qualifiedName()
