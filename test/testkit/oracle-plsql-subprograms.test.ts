@@ -84,4 +84,31 @@ describe("Oracle test server: PL/SQL local subprograms", () => {
     )
     expect((r.outBinds as { s: string }).s).toBe("ORA-20001: boom 7")
   })
+
+  it("stores CREATE [OR REPLACE] FUNCTION and calls it from PL/SQL expressions and a block's SQL", async () => {
+    await conn.execute(`CREATE OR REPLACE FUNCTION fruit_name(p_id IN NUMBER, p_upper IN BOOLEAN DEFAULT FALSE) RETURN VARCHAR2 IS
+        n fruit.name%TYPE;
+      BEGIN
+        SELECT name INTO n FROM fruit WHERE id = p_id;
+        IF p_upper THEN RETURN UPPER(n); END IF;
+        RETURN n;
+      EXCEPTION WHEN NO_DATA_FOUND THEN
+        RETURN 'none';
+      END fruit_name;`)
+    const r = await conn.execute(
+      `DECLARE s VARCHAR2(100);
+      BEGIN
+        s := fruit_name(1) || ',' || fruit_name(3, TRUE) || ',' || fruit_name(p_id => 9);
+        SELECT s || ',' || COUNT(*) INTO s FROM fruit WHERE name = fruit_name(2);
+        :s := s;
+      END;`,
+      { s: out }
+    )
+    expect((r.outBinds as { s: string }).s).toBe("apple,PLUM,none,1")
+    const objects = await conn.execute("SELECT object_type FROM user_objects WHERE object_name = 'FRUIT_NAME'")
+    expect(objects.rows).toEqual([["FUNCTION"]])
+    await conn.execute("DROP FUNCTION fruit_name")
+    const gone = await failure(() => conn.execute("DECLARE s VARCHAR2(10); BEGIN s := fruit_name(1); END;"))
+    expect(gone.message).toMatch(/PLS-00201: identifier 'FRUIT_NAME' must be declared/)
+  })
 })

@@ -652,8 +652,11 @@ export class Interpreter implements CallContext {
     const release = () => made.forEach((key) => this.callResults.delete(key))
     for (let k = 0; k < expr.length; k++) {
       const t = expr[k]!
-      const slot = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") ? this.lookup(oracleName(t)) : undefined
-      if (slot?.k !== "subprogram" || slot.sub.returns === undefined) {
+      const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
+      const slot = callable ? this.lookup(oracleName(t)) : undefined
+      const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
+      const stored = callable && slot === undefined ? this.host.db.procedures.get(`${this.host.schema}.${oracleName(t)}`) : undefined
+      if (local === undefined && stored?.isFunction !== true) {
         out?.push(t)
         continue
       }
@@ -662,7 +665,7 @@ export class Interpreter implements CallContext {
       const args = close > k + 2 ? splitTopLevel(expr.slice(k + 2, close)) : []
       let value: Value
       try {
-        value = await this.callLocal(slot, args)
+        value = local !== undefined ? await this.callLocal(local, args) : await this.invoke(stored!, args)
       } catch (e) {
         release()
         throw e
@@ -1217,8 +1220,8 @@ export class Interpreter implements CallContext {
     await this.invoke(proc, st.args)
   }
 
-  /** Runs a stored procedure's body in a frame of its own, parameters bound; OUT values copied back. */
-  async invoke(proc: PlsqlProcedure, args: ReadonlyArray<Expr>): Promise<void> {
+  /** Runs a stored procedure's or function's body in a frame of its own, parameters bound; OUT values copied back; a function's RETURN value. */
+  async invoke(proc: PlsqlProcedure, args: ReadonlyArray<Expr>): Promise<Value> {
     const wrong = () => new PlsCompileError(this.source, this.pos, 306, `wrong number or types of arguments in call to '${proc.name}'`)
     const actual: Array<Expr | undefined> = proc.params.map(() => undefined)
     if (args.length > proc.params.length) throw wrong()
@@ -1232,22 +1235,22 @@ export class Interpreter implements CallContext {
     const values = new Map<string, Slot>()
     for (let i = 0; i < proc.params.length; i++) {
       const p = proc.params[i]!
-      const a = actual[i]
+      const a = actual[i] ?? (p.mode === "IN" ? p.default : undefined)
       if (a === undefined) throw wrong()
       values.set(p.name, { k: "var", value: p.mode === "OUT" ? null : await this.evaluateValue(a), type: undefined, constant: p.mode === "IN" })
     }
     const body = procedureBlock(proc)
     const frame = new Interpreter(this.host, proc.source, { binds: new Map(), values: [], assigned: new Set(), read: new Set() }, this.implicit)
     let result: Map<string, Slot> | undefined
+    let returned: ReturnSignal | undefined
     try {
       await frame.runBlock(body, (names) => {
         for (const [k, v] of values) names.set(k, v)
         result = names
       })
     } catch (e) {
-      if (e instanceof ReturnSignal) {
-        // RETURN leaves the procedure normally
-      } else if (e instanceof PlsqlException) {
+      if (e instanceof ReturnSignal) returned = e
+      else if (e instanceof PlsqlException) {
         e.frames.push(`at "${proc.owner}.${proc.name}", line ${e.line}`)
         e.line = this.line()
         throw e
@@ -1259,6 +1262,9 @@ export class Interpreter implements CallContext {
       const slot = result?.get(p.name)
       this.assign(actual[i]!, slot?.k === "var" ? slot.value : null)
     }
+    if (proc.isFunction !== true) return null
+    if (returned?.value === undefined) throw new OraError(6503, "PL/SQL: Function returned without value")
+    return returned.value
   }
 }
 
