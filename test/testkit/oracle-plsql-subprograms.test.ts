@@ -105,6 +105,18 @@ describe("Oracle test server: PL/SQL local subprograms", () => {
       { s: out }
     )
     expect((r.outBinds as { s: string }).s).toBe("apple,PLUM,none,1")
+    // in a SQL statement a column wins over a function of the same name (PL/SQL Name Resolution)
+    const shadow = await conn.execute(
+      `DECLARE
+        c VARCHAR2(20);
+        FUNCTION name RETURN VARCHAR2 IS BEGIN RETURN 'pear'; END;
+      BEGIN
+        SELECT MAX(name) INTO c FROM fruit;
+        :s := c || name;
+      END;`,
+      { s: out }
+    )
+    expect((shadow.outBinds as { s: string }).s).toBe("plumpear")
     const objects = await conn.execute("SELECT object_type FROM user_objects WHERE object_name = 'FRUIT_NAME'")
     expect(objects.rows).toEqual([["FUNCTION"]])
     await conn.execute("DROP FUNCTION fruit_name")

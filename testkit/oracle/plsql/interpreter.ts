@@ -646,8 +646,9 @@ export class Interpreter implements CallContext {
    * value; the same tokens when there is none. Arguments are PL/SQL expressions (a column of a SQL statement's row is
    * not one: such a call is made once, before the statement).
    */
-  private async inlineCalls(expr: Expr): Promise<{ toks: Expr; release: () => void }> {
+  private async inlineCalls(expr: Expr, sql = false): Promise<{ toks: Expr; release: () => void }> {
     let out: Array<Tok> | undefined
+    let columns: Set<string> | undefined
     const made: Array<string> = []
     const release = () => made.forEach((key) => this.callResults.delete(key))
     for (let k = 0; k < expr.length; k++) {
@@ -656,7 +657,9 @@ export class Interpreter implements CallContext {
       const slot = callable ? this.lookup(oracleName(t)) : undefined
       const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
       const stored = callable && slot === undefined ? this.host.db.procedures.get(`${this.host.schema}.${oracleName(t)}`) : undefined
-      if (local === undefined && stored?.isFunction !== true) {
+      // in a SQL statement a column of its tables wins over a function of the same name called without arguments
+      const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && (columns ??= this.columnsOf(expr)).has(oracleName(t))
+      if ((local === undefined && stored?.isFunction !== true) || column) {
         out?.push(t)
         continue
       }
@@ -825,7 +828,7 @@ export class Interpreter implements CallContext {
   }
 
   async runDml(source: Expr): Promise<number> {
-    const { toks, release } = await this.inlineCalls(source)
+    const { toks, release } = await this.inlineCalls(source, true)
     const lookup = (schema: string | undefined, name: string) => this.host.lookupTable(schema, name)
     let rendered
     try {
@@ -837,7 +840,7 @@ export class Interpreter implements CallContext {
   }
 
   private async openQuery(source: Expr): Promise<QueryResult> {
-    const { toks, release } = await this.inlineCalls(source)
+    const { toks, release } = await this.inlineCalls(source, true)
     let rendered
     try {
       rendered = this.render(toks, true, true)
