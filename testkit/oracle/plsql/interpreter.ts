@@ -690,15 +690,7 @@ export class Interpreter implements CallContext {
     const { sub } = slot
     const wrong = () => new PlsCompileError(this.source, this.pos, 306, `wrong number or types of arguments in call to '${sub.name}'`)
     if (sub.body === undefined) throw new PlsCompileError(this.source, this.pos, 328, `A subprogram body must be defined for the forward declaration of ${sub.name}.`)
-    const actual: Array<Expr | undefined> = sub.params.map(() => undefined)
-    if (args.length > sub.params.length) throw wrong()
-    args.forEach((a, i) => {
-      if (a.length >= 3 && isOp(a[1], "=>")) {
-        const pi = sub.params.findIndex((p) => p.name === oracleName(a[0]!))
-        if (pi < 0) throw wrong()
-        actual[pi] = a.slice(2)
-      } else actual[i] = a
-    })
+    const actual = actualArguments(sub.params, args, wrong)
     const params = new Map<string, Slot>()
     for (let i = 0; i < sub.params.length; i++) {
       const p = sub.params[i]!
@@ -1226,15 +1218,7 @@ export class Interpreter implements CallContext {
   /** Runs a stored procedure's or function's body in a frame of its own, parameters bound; OUT values copied back; a function's RETURN value. */
   async invoke(proc: PlsqlProcedure, args: ReadonlyArray<Expr>): Promise<Value> {
     const wrong = () => new PlsCompileError(this.source, this.pos, 306, `wrong number or types of arguments in call to '${proc.name}'`)
-    const actual: Array<Expr | undefined> = proc.params.map(() => undefined)
-    if (args.length > proc.params.length) throw wrong()
-    args.forEach((a, i) => {
-      if (a.length >= 3 && isOp(a[1], "=>")) {
-        const pi = proc.params.findIndex((p) => p.name === oracleName(a[0]!))
-        if (pi < 0) throw wrong()
-        actual[pi] = a.slice(2)
-      } else actual[i] = a
-    })
+    const actual = actualArguments(proc.params, args, wrong)
     const values = new Map<string, Slot>()
     for (let i = 0; i < proc.params.length; i++) {
       const p = proc.params[i]!
@@ -1269,6 +1253,20 @@ export class Interpreter implements CallContext {
     if (returned?.value === undefined) throw new OraError(6503, "PL/SQL: Function returned without value")
     return returned.value
   }
+}
+
+/** A call's arguments by parameter position (positional, then `name => value`); undefined where none was given. */
+const actualArguments = (params: ReadonlyArray<{ readonly name: string }>, args: ReadonlyArray<Expr>, wrong: () => Error): Array<Expr | undefined> => {
+  const actual: Array<Expr | undefined> = params.map(() => undefined)
+  if (args.length > params.length) throw wrong()
+  args.forEach((a, i) => {
+    if (a.length >= 3 && isOp(a[1], "=>")) {
+      const pi = params.findIndex((p) => p.name === oracleName(a[0]!))
+      if (pi < 0) throw wrong()
+      actual[pi] = a.slice(2)
+    } else actual[i] = a
+  })
+  return actual
 }
 
 /** The position of the `)` that closes the `(` at `open` (the last token when it is missing). */

@@ -277,15 +277,7 @@ class Parser {
       this.i++
       for (;;) {
         const pname = this.name()
-        let mode: Param["mode"] = "IN"
-        if (this.kw("IN") && isKw(this.toks[this.i + 1], "OUT")) {
-          mode = "IN OUT"
-          this.i += 2
-        } else if (this.kw("IN")) this.i++
-        else if (this.kw("OUT")) {
-          mode = "OUT"
-          this.i++
-        }
+        const mode = this.mode()
         if (this.kw("NOCOPY")) this.i++
         const type = typeSpec(this.until((t) => isOp(t, ",") || isOp(t, ")") || isOp(t, ":=") || isKw(t, "DEFAULT"), [",", ")"]))
         let dflt: Expr | undefined
@@ -488,6 +480,16 @@ class Parser {
     return this.assignmentOrCall()
   }
 
+  /** `IN`, `OUT` or `IN OUT` of a parameter or USING argument, consumed; IN when none is written. */
+  private mode(): Param["mode"] {
+    if (this.kw("IN") && isKw(this.toks[this.i + 1], "OUT")) {
+      this.i += 2
+      return "IN OUT"
+    }
+    if (this.kw("IN", "OUT")) return this.toks[this.i++]!.value as "IN" | "OUT"
+    return "IN"
+  }
+
   /** `BULK COLLECT` before INTO, consumed; whether it was there. */
   private bulkCollect(): boolean {
     if (!this.kw("BULK")) return false
@@ -616,15 +618,7 @@ class Parser {
     if (this.kw("USING")) {
       this.i++
       for (;;) {
-        let mode: UsingArg["mode"] = "IN"
-        if (this.kw("IN") && isKw(this.toks[this.i + 1], "OUT")) {
-          mode = "IN OUT"
-          this.i += 2
-        } else if (this.kw("IN")) this.i++
-        else if (this.kw("OUT")) {
-          mode = "OUT"
-          this.i++
-        }
+        const mode = this.mode()
         using.push({ mode, expr: this.until((t) => isOp(t, ",") || isOp(t, ";") || isKw(t, "RETURNING", "RETURN"), [",", ";"]) })
         if (!isOp(this.tok, ",")) break
         this.i++
