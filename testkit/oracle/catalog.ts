@@ -52,7 +52,7 @@ export interface TableMeta {
 export interface ObjectMeta {
   readonly owner: string
   readonly name: string
-  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE"
+  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION"
   readonly objectId: number
   readonly created: Date
   readonly tableName?: string
@@ -404,11 +404,13 @@ export const dataLength = (t: OraType): number => {
   }
 }
 
-/** A stored procedure. */
+/** A stored procedure or function. */
 export interface PlsqlProcedure {
   readonly owner: string
   readonly name: string
-  readonly params: ReadonlyArray<{ readonly name: string; readonly mode: "IN" | "OUT" | "IN OUT" }>
+  readonly params: ReadonlyArray<{ readonly name: string; readonly mode: "IN" | "OUT" | "IN OUT"; readonly default?: ReadonlyArray<Tok> }>
+  /** A function (CREATE FUNCTION ... RETURN type): its RETURN value is the call's. */
+  readonly isFunction?: boolean
   readonly body: ReadonlyArray<Tok>
   readonly source: string
 }

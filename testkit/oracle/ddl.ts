@@ -190,12 +190,12 @@ export class Ddl {
         await this.s.db.withAdmin(() => this.s.db.createUser(name, pw.kind === "qident" || pw.kind === "str" ? pw.value : pw.text))
         return
       }
-      if (isKw(toks[k], "PROCEDURE")) {
+      if (isKw(toks[k], "PROCEDURE", "FUNCTION")) {
         defineProcedure(this.s, sql)
         return
       }
       if (isKw(toks[k], "TYPE") && !isKw(toks[k + 1], "BODY")) return namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
-      if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "FUNCTION", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
+      if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
         throw ora.unimplemented(`CREATE ${toks[k]!.value}`)
       throw ora.invalidSql()
     }
@@ -239,10 +239,11 @@ export class Ddl {
         return
       }
       if (what === "TYPE") return namedTypesOf(this.s.db).drop(this.s.schema, toks, 2, (t) => this.columnsUse(t))
-      if (what === "PROCEDURE") {
+      if (what === "PROCEDURE" || what === "FUNCTION") {
         const q = this.qualified(toks, 2)
-        if (!this.s.db.procedures.delete(`${q.schema}.${q.name}`)) throw new OraError(4043, `object ${q.name} does not exist`)
-        this.s.db.catalog.dropObject(q.schema, "PROCEDURE", q.name)
+        if (this.s.db.procedures.get(`${q.schema}.${q.name}`)?.isFunction !== (what === "FUNCTION" ? true : undefined)) throw new OraError(4043, `object ${q.name} does not exist`)
+        this.s.db.procedures.delete(`${q.schema}.${q.name}`)
+        this.s.db.catalog.dropObject(q.schema, what, q.name)
         return
       }
       throw ora.unimplemented(`DROP ${what ?? ""}`)

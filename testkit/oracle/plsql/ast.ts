@@ -3,6 +3,7 @@
  * interpreter hands them to the server's SQL engine with the PL/SQL names they use bound as parameters.
  */
 import type { Tok } from "../lexer.ts"
+import type { CollectionType } from "./collections.ts"
 
 /** Tokens of an expression or of a SQL statement. */
 export type Expr = ReadonlyArray<Tok>
@@ -32,7 +33,25 @@ export type Decl = At &
     | { readonly k: "cursor"; readonly name: string; readonly params: ReadonlyArray<string>; readonly query: Expr }
     | { readonly k: "exception"; readonly name: string }
     | { readonly k: "exceptionInit"; readonly name: string; readonly code: number }
+    | { readonly k: "collectionType"; readonly type: CollectionType }
+    | { readonly k: "subprogram"; readonly sub: Subprogram }
   )
+
+/** A parameter of a local function or procedure: `name [IN | OUT | IN OUT] [NOCOPY] type [:= | DEFAULT expr]`. */
+export interface Param {
+  readonly name: string
+  readonly mode: "IN" | "OUT" | "IN OUT"
+  readonly type: TypeSpec
+  readonly default?: Expr
+}
+
+/** A function or procedure declared in a DECLARE section (`returns` for a function); no body for a forward declaration. */
+export interface Subprogram {
+  readonly name: string
+  readonly params: ReadonlyArray<Param>
+  readonly returns?: TypeSpec
+  readonly body?: Block
+}
 
 /** `WHEN a OR b THEN statements` of an EXCEPTION section (`OTHERS` is a name here). */
 export interface Handler {
@@ -66,14 +85,15 @@ export type Stmt = At &
     | { readonly k: "cursorFor"; readonly label?: string; readonly record: string; readonly query?: Expr; readonly cursor?: string; readonly args: ReadonlyArray<Expr>; readonly body: ReadonlyArray<Stmt> }
     | { readonly k: "exit" | "continue"; readonly label?: string; readonly when?: Expr }
     | { readonly k: "null" }
-    | { readonly k: "return" }
+    | { readonly k: "return"; readonly expr?: Expr }
     | { readonly k: "sql"; readonly toks: Expr }
     | { readonly k: "commit" }
     | { readonly k: "rollback" }
     | { readonly k: "open"; readonly cursor: Tok; readonly args: ReadonlyArray<Expr>; readonly query?: Expr }
-    | { readonly k: "fetch"; readonly cursor: Tok; readonly into: ReadonlyArray<Expr> }
+    | { readonly k: "fetch"; readonly cursor: Tok; readonly into: ReadonlyArray<Expr>; readonly bulk: boolean; readonly limit?: Expr }
     | { readonly k: "close"; readonly cursor: Tok }
-    | { readonly k: "execute"; readonly expr: Expr; readonly into: ReadonlyArray<Expr>; readonly using: ReadonlyArray<UsingArg> }
+    | { readonly k: "execute"; readonly expr: Expr; readonly into: ReadonlyArray<Expr>; readonly bulk: boolean; readonly using: ReadonlyArray<UsingArg> }
+    | { readonly k: "forall"; readonly index: string; readonly low?: Expr; readonly high?: Expr; readonly indicesOf?: Expr; readonly dml: Expr }
     | { readonly k: "raise"; readonly name?: string }
     | { readonly k: "call"; readonly name: ReadonlyArray<string>; readonly nameTok: Tok; readonly args: ReadonlyArray<Expr> }
     | { readonly k: "block"; readonly block: Block }

@@ -39,7 +39,10 @@ export const PREDEFINED: ReadonlyMap<string, number> = new Map([
   ["CURSOR_ALREADY_OPEN", 6511],
   ["CASE_NOT_FOUND", 6592],
   ["ROWTYPE_MISMATCH", 6504],
-  ["TIMEOUT_ON_RESOURCE", 51]
+  ["TIMEOUT_ON_RESOURCE", 51],
+  ["COLLECTION_IS_NULL", 6531],
+  ["SUBSCRIPT_OUTSIDE_LIMIT", 6532],
+  ["SUBSCRIPT_BEYOND_COUNT", 6533]
 ])
 
 /** Texts of the predefined exceptions' errors when the interpreter raises them itself (`RAISE name`). */
@@ -54,7 +57,10 @@ const TEXTS: ReadonlyMap<number, string> = new Map([
   [6511, "PL/SQL: cursor already open"],
   [6592, "CASE not found while executing CASE statement"],
   [6504, "PL/SQL: Return types of Result Set variables or query do not match"],
-  [51, "timeout occurred while waiting for a resource"]
+  [51, "timeout occurred while waiting for a resource"],
+  [6531, "Reference to uninitialized collection"],
+  [6532, "Subscript outside of limit"],
+  [6533, "Subscript beyond count"]
 ])
 
 /** A user-declared exception (`name EXCEPTION;`); `code` once PRAGMA EXCEPTION_INIT gave it a number. */

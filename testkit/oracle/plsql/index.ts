@@ -5,6 +5,7 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { OraError, ora } from "../errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
+import type { PlsqlProcedure } from "../catalog.ts"
 import type { BindSpec, PlsqlResult } from "../statement.ts"
 import { Dty } from "../types.ts"
 import { oracleName } from "../translate.ts"
@@ -59,11 +60,13 @@ export const runPlsql = async (s: PlsqlHost, sql: string, values: ReadonlyArray<
   return { kind: "plsql", directions, values: env.values, implicit: interp.implicit }
 }
 
-/** Registers CREATE [OR REPLACE] PROCEDURE name [(params)] IS|AS [decls] BEGIN ... END. */
+/** Registers CREATE [OR REPLACE] PROCEDURE name [(params)] IS|AS [decls] BEGIN ... END, or FUNCTION ... RETURN type IS|AS .... */
 export const defineProcedure = (s: PlsqlHost, sql: string): void => {
   const source = sql.replace(/\/\s*$/, "")
   const toks = sig(source)
-  let k = toks.findIndex((t) => isKw(t, "PROCEDURE")) + 1
+  const head = toks.findIndex((t) => isKw(t, "PROCEDURE", "FUNCTION"))
+  const isFunction = isKw(toks[head], "FUNCTION")
+  let k = head + 1
   let owner = s.schema
   let name = oracleName(toks[k]!)
   if (isOp(toks[k + 1], ".")) {
@@ -72,7 +75,7 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
     k += 2
   }
   k++
-  const params: Array<{ name: string; mode: "IN" | "OUT" | "IN OUT" }> = []
+  const params: Array<PlsqlProcedure["params"][number]> = []
   if (isOp(toks[k], "(")) {
     const close = matchParen(toks, k)
     for (const p of splitTopLevel(toks.slice(k + 1, close))) {
@@ -80,9 +83,14 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
       let mode: "IN" | "OUT" | "IN OUT" = "IN"
       if (isKw(p[1], "IN") && isKw(p[2], "OUT")) mode = "IN OUT"
       else if (isKw(p[1], "OUT")) mode = "OUT"
-      params.push({ name: pn, mode })
+      const dflt = p.findIndex((t) => isOp(t, ":=") || isKw(t, "DEFAULT"))
+      params.push(dflt < 0 ? { name: pn, mode } : { name: pn, mode, default: p.slice(dflt + 1) })
     }
     k = close + 1
+  }
+  if (isFunction) {
+    if (!isKw(toks[k], "RETURN")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["(", "return"])
+    while (toks[k] !== undefined && !isKw(toks[k], "IS", "AS")) k++
   }
   if (!isKw(toks[k], "IS", "AS")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["(", ";", "is", "as"])
   const body = toks.slice(k + 1)
@@ -93,6 +101,7 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
   const key = `${owner}.${name}`
   const existed = s.db.procedures.has(key)
   if (existed && !/^\s*CREATE\s+OR\s+REPLACE/i.test(sql)) throw ora.nameInUse()
-  s.db.procedures.set(key, { owner, name, params, body, source })
-  if (!existed) s.db.catalog.putObject({ owner, name, type: "PROCEDURE", objectId: s.db.catalog.newObjectId(), created: new Date() })
+  if (existed && (s.db.procedures.get(key)?.isFunction === true) !== isFunction) throw ora.nameInUse()
+  s.db.procedures.set(key, isFunction ? { owner, name, params, isFunction, body, source } : { owner, name, params, body, source })
+  if (!existed) s.db.catalog.putObject({ owner, name, type: isFunction ? "FUNCTION" : "PROCEDURE", objectId: s.db.catalog.newObjectId(), created: new Date() })
 }

@@ -21,9 +21,10 @@ import { intervalLiteralTargets } from "../interval-writes.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
 import { type BindSpec, type QueryResult, returningClause } from "../statement.ts"
 import { makeTranslator, oracleName, translateQuery, type QueryShape } from "../translate.ts"
-import type { Block, Decl, Expr, Stmt, TypeSpec } from "./ast.ts"
+import type { Block, Decl, Expr, Stmt, Subprogram, TypeSpec } from "./ast.ts"
 import type { CallContext, PlsqlValue } from "./context.ts"
 import { fromOraError, lineColumn, PlsCompileError, PlsqlException, PREDEFINED, predefined, type UserException, valueError } from "./errors.ts"
+import { type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
 import { fastEvaluate } from "./fast-eval.ts"
 import type { PlsqlHost } from "./host.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
@@ -34,7 +35,9 @@ export class PlsqlRecord {
   constructor(readonly fields: Map<string, DuckDBValue>) {}
 }
 
-type Value = PlsqlValue | PlsqlRecord
+type Value = PlsqlValue | PlsqlRecord | Collection
+/** A collection variable's value. */
+type Collection = PlsqlCollection<DuckDBValue | PlsqlRecord>
 
 /** Rows of an open cursor, one at a time. */
 class RowReader {
@@ -73,6 +76,18 @@ class RowReader {
     return row
   }
 
+  /** Up to `limit` rows (BULK COLLECT); %FOUND is whether it got as many as it asked for. */
+  async take(limit: number): Promise<Array<Array<DuckDBValue>>> {
+    const rows: Array<Array<DuckDBValue>> = []
+    while (rows.length < limit) {
+      const row = await this.next()
+      if (row === undefined) break
+      rows.push(row)
+    }
+    this.found = rows.length === limit
+    return rows
+  }
+
   close(): void {
     this.result.cursor.close()
   }
@@ -95,6 +110,8 @@ type Slot =
   | { readonly k: "var"; value: Value; readonly type: TypeSpec | undefined; readonly constant: boolean }
   | { readonly k: "cursor"; readonly decl: Extract<Decl, { k: "cursor" }>; reader?: RowReader }
   | { readonly k: "exception"; readonly ex: UserException }
+  | { readonly k: "type"; readonly type: CollectionType }
+  | { readonly k: "subprogram"; readonly sub: Subprogram; readonly scope: Scope | undefined }
 
 interface Scope {
   readonly label?: string
@@ -118,7 +135,9 @@ class LoopExit {
 class LoopContinue {
   constructor(readonly label: string | undefined) {}
 }
-class ReturnSignal {}
+class ReturnSignal {
+  constructor(readonly value?: Value) {}
+}
 
 /** Statements run between two looks at the socket (a break, other sessions' requests). */
 const YIELD_EVERY = 64
@@ -134,6 +153,8 @@ export class Interpreter implements CallContext {
   readonly lobs = new Map<string, LobSource>()
   private scope: Scope | undefined
   private sqlRowCount: number | null = null
+  /** SQL%BULK_ROWCOUNT of the last FORALL, by subscript. */
+  private bulkRowCounts = new Map<number | string, number>()
   /** Exceptions being handled (innermost last): SQLCODE, SQLERRM and `RAISE;` read the last. */
   private handling: Array<PlsqlException> = []
   private pos = 0
@@ -243,10 +264,21 @@ export class Interpreter implements CallContext {
       case "cursor":
         names.set(d.name, { k: "cursor", decl: d })
         return
+      case "collectionType":
+        names.set(d.type.name, { k: "type", type: d.type })
+        return
+      case "subprogram": {
+        const known = names.get(d.sub.name)
+        if (d.sub.body === undefined && known?.k === "subprogram") return
+        names.set(d.sub.name, { k: "subprogram", sub: d.sub, scope: this.scope })
+        return
+      }
       case "var": {
         const type = this.resolveType(d.type, d.pos)
+        const collection = this.collectionType(type)
         let value: Value = null
-        if (type.kind === "rowtypeOf") value = await this.emptyRecord(type.of, d.pos)
+        if (collection !== undefined) value = d.init !== undefined ? await this.evaluateValue(d.init) : collection.kind === "assoc" ? new PlsqlCollection(collection) : null
+        else if (type.kind === "rowtypeOf") value = await this.emptyRecord(type.of, d.pos)
         else if (d.init !== undefined) value = this.coerce(type, await this.evaluate(d.init))
         names.set(d.name, { k: "var", value, type, constant: d.constant })
       }
@@ -268,6 +300,124 @@ export class Interpreter implements CallContext {
     if (CHARACTER.test(name)) return { kind: "named", name, size: col.type.charSize }
     if (name === "NUMBER" && col.type.dictPrecision !== null) return { kind: "named", name, size: col.type.dictPrecision, scale: col.type.dictScale ?? 0 }
     return { kind: "named", name }
+  }
+
+  /** The collection type a declared type names, if it names one. */
+  private collectionType(t: TypeSpec | undefined): CollectionType | undefined {
+    if (t?.kind !== "named" || t.name.includes(" ")) return undefined
+    const slot = this.lookup(t.name)
+    return slot?.k === "type" ? slot.type : undefined
+  }
+
+  /** A collection variable's type and value (null when atomically null), undefined when `name` is none. */
+  private collectionVar(name: string): { slot: Extract<Slot, { k: "var" }>; type: CollectionType } | undefined {
+    const slot = this.lookup(name)
+    if (slot?.k !== "var") return undefined
+    if (slot.value instanceof PlsqlCollection) return { slot, type: slot.value.type }
+    const type = this.collectionType(slot.type)
+    return type === undefined ? undefined : { slot, type }
+  }
+
+  /**
+   * A subscript or method argument, computed without the SQL engine (nameValue is synchronous): a literal, a name, or
+   * whole-number arithmetic.
+   */
+  private subscript(toks: Expr): number | string {
+    const single = toks.length === 1 ? toks[0]! : undefined
+    if (single?.kind === "str") return single.value
+    const named = toks.length > 0 ? this.nameValue(toks, 0) : undefined
+    const v = named !== undefined && named.width === toks.length ? named.value : fastEvaluate(toks, (tt, at) => this.nameValue(tt, at))
+    if (v === null) throw valueError("NULL index table key value")
+    if (typeof v === "number" || typeof v === "string") return v
+    throw ora.unimplemented("a collection subscript other than a literal, a variable or whole-number arithmetic")
+  }
+
+  /** A collection element or method (`c(i)`, `c(i).field`, `c.COUNT`, `c.NEXT(i)`) at `at`, `c` being a collection variable. */
+  private collectionValue(toks: Expr, at: number, type: CollectionType, value: Value): { value: Value; width: number } | undefined {
+    const next = toks[at + 1]
+    if (isOp(next, "(")) {
+      const close = closingParen(toks, at + 1)
+      const element = initialized(value as Collection | null).get(this.subscript(toks.slice(at + 2, close)))
+      if (element instanceof PlsqlRecord && isOp(toks[close + 1], ".") && toks[close + 2] !== undefined) {
+        const field = oracleName(toks[close + 2]!)
+        if (!element.fields.has(field)) throw new PlsCompileError(this.source, toks[close + 2]!.pos, 302, `component '${field}' must be declared`)
+        return { value: element.fields.get(field) ?? null, width: close + 3 - at }
+      }
+      return { value: element, width: close + 1 - at }
+    }
+    if (!isOp(next, ".") || toks[at + 2] === undefined) return { value, width: 1 }
+    const method = oracleName(toks[at + 2]!)
+    const args = isOp(toks[at + 3], "(") ? closingParen(toks, at + 3) : undefined
+    const width = args === undefined ? 3 : args + 1 - at
+    const arg = () => (args === undefined ? null : this.subscript(toks.slice(at + 4, args)))
+    if (method === "EXISTS") return { value: value instanceof PlsqlCollection ? value.exists(arg()!) : false, width }
+    if (method === "LIMIT") return { value: type.limit ?? null, width }
+    const c = initialized(value as Collection | null)
+    switch (method) {
+      case "COUNT":
+        return { value: c.count, width }
+      case "FIRST":
+        return { value: c.first, width }
+      case "LAST":
+        return { value: c.last, width }
+      case "NEXT":
+        return { value: c.next(arg()!), width }
+      case "PRIOR":
+        return { value: c.prior(arg()!), width }
+    }
+    throw new PlsCompileError(this.source, toks[at + 2]!.pos, 302, `component '${method}' must be declared`)
+  }
+
+  /** `c.EXTEND [(n)]`, `c.TRIM [(n)]`, `c.DELETE [(i [, j])]`; false when the call is no collection method. */
+  private async collectionMethod(parts: ReadonlyArray<string>, args: ReadonlyArray<Expr>): Promise<boolean> {
+    if (parts.length !== 2) return false
+    const found = this.collectionVar(parts[0]!)
+    if (found === undefined) return false
+    const c = initialized(found.slot.value as Collection | null)
+    const values: Array<number | string> = []
+    for (const a of args) {
+      const v = await this.evaluate(a)
+      if (typeof v !== "number" && typeof v !== "string") throw valueError("NULL index table key value")
+      values.push(v)
+    }
+    const count = Number(values[0] ?? 1)
+    switch (parts[1]) {
+      case "EXTEND":
+        c.extend(count, () => (found.type.element.kind === "rowtypeOf" ? new PlsqlRecord(new Map()) : null))
+        return true
+      case "TRIM":
+        c.trim(count)
+        return true
+      case "DELETE":
+        c.delete(values[0], values[1])
+        return true
+    }
+    throw new PlsCompileError(this.source, this.pos, 302, `component '${parts[1]!}' must be declared`)
+  }
+
+  /** A collection of `type` holding rows (records when its elements are %ROWTYPE, else column `column`'s values). */
+  private collectionOfRows(type: CollectionType, names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, column: number | undefined): Collection {
+    const c: Collection = new PlsqlCollection(type)
+    for (const row of rows) c.push(column === undefined ? new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null]))) : (this.coerce(type.element, row[column] ?? null) as DuckDBValue))
+    return c
+  }
+
+  /** BULK COLLECT INTO targets: one collection of records, or one collection per column. */
+  private assignBulk(targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): void {
+    const collections = targets.map((t) => {
+      const found = t.length === 1 ? this.collectionVar(oracleName(t[0]!)) : undefined
+      if (found === undefined) throw new PlsCompileError(this.source, t[0]?.pos ?? this.pos, 403, `expression '${t.map((x) => x.text).join("")}' cannot be used as an INTO-target of a SELECT/FETCH statement`)
+      return found
+    })
+    const only = collections.length === 1 && collections[0]!.type.element.kind === "rowtypeOf" ? collections[0]! : undefined
+    if (only !== undefined) {
+      only.slot.value = this.collectionOfRows(only.type, names, rows, undefined)
+      return
+    }
+    if (collections.length !== names.length) throw new OraError(6550, `line ${this.line()}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)
+    collections.forEach((f, i) => {
+      f.slot.value = this.collectionOfRows(f.type, names, rows, i)
+    })
   }
 
   private async emptyRecord(of: ReadonlyArray<string>, pos: number): Promise<PlsqlRecord> {
@@ -315,6 +465,8 @@ export class Interpreter implements CallContext {
   private nameValue(toks: Expr, at: number): { value: Value; width: number } | undefined {
     const t = toks[at]!
     const next = toks[at + 1]
+    const called = t.kind === "bind" ? this.callResults.get(t.value) : undefined
+    if (called !== undefined) return { value: called.value, width: 1 }
     if (t.kind === "bind") {
       const idx = this.binds.binds.get(t.value)
       if (idx === undefined) throw ora.notAllBound()
@@ -324,6 +476,10 @@ export class Interpreter implements CallContext {
     if (t.kind !== "ident" && t.kind !== "qident") return undefined
     if (isOp(toks[at - 1], ".")) return undefined
     const name = oracleName(t)
+    if (name === "SQL" && isOp(next, "%") && isKw(toks[at + 2], "BULK_ROWCOUNT") && isOp(toks[at + 3], "(")) {
+      const close = closingParen(toks, at + 3)
+      return { value: this.bulkRowCounts.get(this.subscript(toks.slice(at + 4, close))) ?? 0, width: close + 1 - at }
+    }
     if (isOp(next, "%") && isKw(toks[at + 2], "FOUND", "NOTFOUND", "ROWCOUNT", "ISOPEN")) {
       const attr = toks[at + 2]!.value
       if (name === "SQL") {
@@ -339,8 +495,12 @@ export class Interpreter implements CallContext {
       const value = attr === "ROWCOUNT" ? reader.count : reader.found === null ? null : attr === "FOUND" ? reader.found : !reader.found
       return { value, width: 3 }
     }
-    if (isOp(next, "(")) return undefined
     const slot = this.lookup(name)
+    if (slot?.k === "var") {
+      const collection = slot.value instanceof PlsqlCollection ? slot.value.type : this.collectionType(slot.type)
+      if (collection !== undefined) return this.collectionValue(toks, at, collection, slot.value)
+    }
+    if (isOp(next, "(")) return undefined
     if (slot?.k === "var") {
       if (slot.value instanceof PlsqlRecord && isOp(next, ".") && toks[at + 2] !== undefined) {
         const field = oracleName(toks[at + 2]!)
@@ -391,7 +551,7 @@ export class Interpreter implements CallContext {
         rewritten.push(t)
         continue
       }
-      if (isCursorValue(found.value) || found.value instanceof PlsqlRecord) throw new PlsCompileError(this.source, t.pos, 382, "expression is of wrong type")
+      if (isCursorValue(found.value) || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) throw new PlsCompileError(this.source, t.pos, 382, "expression is of wrong type")
       specs[values.length] = t.kind === "bind" ? this.binds.specs?.[this.binds.binds.get(t.value) ?? -1] : undefined
       values.push(found.value)
       rewritten.push({ ...t, kind: "bind", text: `:v${values.length}`, value: `\u0000V${values.length - 1}` })
@@ -437,16 +597,27 @@ export class Interpreter implements CallContext {
   /** Evaluates an expression (a single literal or name directly, anything else as `SELECT expr`). */
   async evaluate(expr: Expr): Promise<DuckDBValue> {
     const v = await this.evaluateValue(expr)
-    if (isCursorValue(v) || v instanceof PlsqlRecord) throw new PlsCompileError(this.source, expr[0]?.pos ?? 0, 382, "expression is of wrong type")
+    if (isCursorValue(v) || v instanceof PlsqlRecord || v instanceof PlsqlCollection) throw new PlsCompileError(this.source, expr[0]?.pos ?? 0, 382, "expression is of wrong type")
     return v
   }
 
-  private async evaluateValue(expr: Expr): Promise<Value> {
+  private async evaluateValue(source: Expr): Promise<Value> {
+    const { toks, release } = await this.inlineCalls(source)
+    try {
+      return await this.evaluateInlined(toks)
+    } finally {
+      release()
+    }
+  }
+
+  private async evaluateInlined(expr: Expr): Promise<Value> {
     const single = expr.length === 1 ? expr[0]! : undefined
     if (single?.kind === "num" && /^\d{1,15}$/.test(single.value)) return Number(single.value)
     if (single?.kind === "str" && !/^[nN]/.test(single.text)) return single.value === "" ? null : single.value
     if (single !== undefined && isKw(single, "NULL")) return null
     if (single !== undefined && isKw(single, "TRUE", "FALSE") && this.lookup(single.value) === undefined) return single.value === "TRUE"
+    const constructed = await this.construct(expr)
+    if (constructed !== undefined) return constructed
     const direct = this.nameValue(expr, 0)
     if (direct !== undefined && direct.width === expr.length) return direct.value
     const fast = fastEvaluate(expr, (toks, at) => this.nameValue(toks, at))
@@ -464,6 +635,104 @@ export class Interpreter implements CallContext {
     } finally {
       reader.close()
     }
+  }
+
+  /** Values of local function calls an expression made, by the bind token that stands for each. */
+  private readonly callResults = new Map<string, { value: Value }>()
+  private calls = 0
+
+  /**
+   * The tokens with each call of a local function (`f`, `f(args)`) made now and replaced by a bind token holding its
+   * value; the same tokens when there is none. Arguments are PL/SQL expressions (a column of a SQL statement's row is
+   * not one: such a call is made once, before the statement).
+   */
+  private async inlineCalls(expr: Expr, sql = false): Promise<{ toks: Expr; release: () => void }> {
+    let out: Array<Tok> | undefined
+    let columns: Set<string> | undefined
+    const made: Array<string> = []
+    const release = () => made.forEach((key) => this.callResults.delete(key))
+    for (let k = 0; k < expr.length; k++) {
+      const t = expr[k]!
+      const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
+      const slot = callable ? this.lookup(oracleName(t)) : undefined
+      const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
+      const stored = callable && slot === undefined ? this.host.db.procedures.get(`${this.host.schema}.${oracleName(t)}`) : undefined
+      // in a SQL statement a column of its tables wins over a function of the same name called without arguments
+      const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && (columns ??= this.columnsOf(expr)).has(oracleName(t))
+      if ((local === undefined && stored?.isFunction !== true) || column) {
+        out?.push(t)
+        continue
+      }
+      out ??= expr.slice(0, k)
+      const close = isOp(expr[k + 1], "(") ? closingParen(expr, k + 1) : k
+      const args = close > k + 2 ? splitTopLevel(expr.slice(k + 2, close)) : []
+      let value: Value
+      try {
+        value = local !== undefined ? await this.callLocal(local, args) : await this.invoke(stored!, args)
+      } catch (e) {
+        release()
+        throw e
+      }
+      const key = `\u0000F${++this.calls}`
+      made.push(key)
+      this.callResults.set(key, { value })
+      out.push({ kind: "bind", text: ":f", value: key, pos: t.pos })
+      k = close
+    }
+    return { toks: out ?? expr, release }
+  }
+
+  /**
+   * Runs a local function or procedure in the scope it was declared in, parameters bound (named notation and
+   * defaults too); OUT and IN OUT values copied back; a function's RETURN value (ORA-06503 when it ends without one).
+   */
+  private async callLocal(slot: Extract<Slot, { k: "subprogram" }>, args: ReadonlyArray<Expr>): Promise<Value> {
+    const { sub } = slot
+    const wrong = () => new PlsCompileError(this.source, this.pos, 306, `wrong number or types of arguments in call to '${sub.name}'`)
+    if (sub.body === undefined) throw new PlsCompileError(this.source, this.pos, 328, `A subprogram body must be defined for the forward declaration of ${sub.name}.`)
+    const actual = actualArguments(sub.params, args, wrong)
+    const params = new Map<string, Slot>()
+    for (let i = 0; i < sub.params.length; i++) {
+      const p = sub.params[i]!
+      const a = actual[i] ?? (p.mode === "IN" ? p.default : undefined)
+      if (a === undefined) throw wrong()
+      const type = this.resolveType(p.type, this.pos)
+      params.set(p.name, { k: "var", value: p.mode === "OUT" ? null : this.coerce(type, await this.evaluateValue(a)), type, constant: p.mode === "IN" })
+    }
+    const caller = this.scope
+    const pos = this.pos
+    let returned: ReturnSignal | undefined
+    this.scope = slot.scope
+    try {
+      await this.runBlock(sub.body, (names) => {
+        for (const [k, v] of params) names.set(k, v)
+      })
+    } catch (e) {
+      if (!(e instanceof ReturnSignal)) throw e
+      returned = e
+    } finally {
+      this.scope = caller
+      this.pos = pos
+    }
+    sub.params.forEach((p, i) => {
+      const slotOf = params.get(p.name)
+      if (p.mode !== "IN" && slotOf?.k === "var") this.assign(actual[i]!, slotOf.value)
+    })
+    if (sub.returns === undefined) return null
+    if (returned?.value === undefined) throw new OraError(6503, "PL/SQL: Function returned without value")
+    return this.coerce(this.resolveType(sub.returns, pos), returned.value)
+  }
+
+  /** `type(a, b, ...)` of a collection type of the block: a new collection; undefined when `expr` is none. */
+  private async construct(expr: Expr): Promise<Collection | undefined> {
+    const t = expr[0]
+    if (t === undefined || (t.kind !== "ident" && t.kind !== "qident") || !isOp(expr[1], "(")) return undefined
+    const slot = this.lookup(oracleName(t))
+    if (slot?.k !== "type" || closingParen(expr, 1) !== expr.length - 1) return undefined
+    if (slot.type.kind === "assoc") throw new PlsCompileError(this.source, t.pos, 222, `no function with name '${slot.type.name}' exists in this scope`)
+    const c: Collection = new PlsqlCollection(slot.type)
+    if (expr.length > 3) for (const a of splitTopLevel(expr.slice(2, -1))) c.push(this.coerce(slot.type.element, await this.evaluateValue(a)) as DuckDBValue | PlsqlRecord)
+    return c
   }
 
   /**
@@ -486,7 +755,7 @@ export class Interpreter implements CallContext {
 
   valueOf(expr: Expr): PlsqlValue | undefined {
     const found = expr.length > 0 ? this.nameValue(expr, 0) : undefined
-    if (found === undefined || found.width !== expr.length || found.value instanceof PlsqlRecord) return undefined
+    if (found === undefined || found.width !== expr.length || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) return undefined
     return found.value
   }
 
@@ -496,6 +765,7 @@ export class Interpreter implements CallContext {
     if (t.kind === "bind" && target.length === 1) {
       const idx = this.binds.binds.get(t.value)
       if (idx === undefined) throw ora.notAllBound()
+      if (value instanceof PlsqlCollection) throw ora.unimplemented("a PL/SQL collection as a bind value")
       this.binds.values[idx] = value instanceof PlsqlRecord ? null : value
       this.binds.assigned.add(idx)
       return
@@ -505,6 +775,11 @@ export class Interpreter implements CallContext {
     if (slot === undefined) this.notDeclared(t)
     if (slot.k !== "var") throw new PlsCompileError(this.source, t.pos, 321, `expression '${name}' inappropriate as the left hand side of an assignment statement`)
     if (slot.constant) throw new PlsCompileError(this.source, t.pos, 363, `expression '${name}' cannot be used as an assignment target`)
+    const collection = slot.value instanceof PlsqlCollection ? slot.value.type : this.collectionType(slot.type)
+    if (collection !== undefined && isOp(target[1], "(")) return this.assignElement(target, collection, slot.value as Collection | null, value)
+    if (collection !== undefined && target.length === 1 && value !== null && !(value instanceof PlsqlCollection && value.type === collection)) {
+      throw new PlsCompileError(this.source, t.pos, 382, "expression is of wrong type")
+    }
     if (target.length === 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord && this.lookup(name) === slot) {
       const field = oracleName(target[2]!)
       if (!slot.value.fields.has(field)) throw new PlsCompileError(this.source, target[2]!.pos, 302, `component '${field}' must be declared`)
@@ -513,6 +788,24 @@ export class Interpreter implements CallContext {
     }
     if (target.length !== 1 && !(target.length === 3 && this.lookup(name) === undefined)) throw new PlsCompileError(this.source, t.pos, 103, "invalid assignment target")
     slot.value = this.coerce(slot.type, value)
+  }
+
+  /** `c(i) := v` or `c(i).field := v`. */
+  private assignElement(target: Expr, type: CollectionType, value: Collection | null, v: Value): void {
+    const c = initialized(value)
+    const close = closingParen(target, 1)
+    const key = this.subscript(target.slice(2, close))
+    if (close === target.length - 1) {
+      c.set(key, v instanceof PlsqlRecord ? new PlsqlRecord(new Map(v.fields)) : (this.coerce(type.element, v) as DuckDBValue))
+      return
+    }
+    const element = c.get(key)
+    const field = target[close + 2]
+    if (!(element instanceof PlsqlRecord) || !isOp(target[close + 1], ".") || field === undefined || target.length !== close + 3) {
+      throw new PlsCompileError(this.source, target[0]!.pos, 103, "invalid assignment target")
+    }
+    if (!element.fields.has(oracleName(field))) throw new PlsCompileError(this.source, field.pos, 302, `component '${oracleName(field)}' must be declared`)
+    element.fields.set(oracleName(field), v as DuckDBValue)
   }
 
   /** Assigns one fetched row to INTO targets: one record, or one target per column. */
@@ -526,14 +819,27 @@ export class Interpreter implements CallContext {
     targets.forEach((t, i) => this.assign(t, row[i] ?? null))
   }
 
-  async runDml(toks: Expr): Promise<number> {
+  async runDml(source: Expr): Promise<number> {
+    const { toks, release } = await this.inlineCalls(source, true)
     const lookup = (schema: string | undefined, name: string) => this.host.lookupTable(schema, name)
-    const { sql, params } = this.render(intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(toks, lookup), lookup), lookup), false, true)
-    return this.host.runLogged(sql, params)
+    let rendered
+    try {
+      rendered = this.render(intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(toks, lookup), lookup), lookup), false, true)
+    } finally {
+      release()
+    }
+    return this.host.runLogged(rendered.sql, rendered.params)
   }
 
-  private async openQuery(toks: Expr): Promise<QueryResult> {
-    const { sql, params, shape } = this.render(toks, true, true)
+  private async openQuery(source: Expr): Promise<QueryResult> {
+    const { toks, release } = await this.inlineCalls(source, true)
+    let rendered
+    try {
+      rendered = this.render(toks, true, true)
+    } finally {
+      release()
+    }
+    const { sql, params, shape } = rendered
     return this.host.queryDuck(sql, params, shape)
   }
 
@@ -625,7 +931,7 @@ export class Interpreter implements CallContext {
         throw st.k === "exit" ? new LoopExit(st.label) : new LoopContinue(st.label)
       }
       case "return":
-        throw new ReturnSignal()
+        throw new ReturnSignal(st.expr === undefined ? undefined : await this.evaluateValue(st.expr))
       case "commit":
         return this.host.commit()
       case "rollback":
@@ -637,6 +943,12 @@ export class Interpreter implements CallContext {
       case "fetch": {
         const reader = this.readerOf(st.cursor)
         if (reader === undefined) throw ora.invalidCursor()
+        if (st.bulk) {
+          const limit = st.limit === undefined ? Infinity : Number(await this.evaluate(st.limit))
+          const rows = await reader.take(limit)
+          this.assignBulk(st.into, reader.names, rows)
+          return
+        }
         const row = await reader.next()
         if (row !== undefined) this.assignRow(st.into, reader.names, row)
         return
@@ -658,6 +970,8 @@ export class Interpreter implements CallContext {
       }
       case "execute":
         return this.executeImmediate(st)
+      case "forall":
+        return this.forall(st)
       case "raise":
         return this.raise(st)
       case "call":
@@ -725,6 +1039,7 @@ export class Interpreter implements CallContext {
     const head = toks[0]!
     if (isKw(head, "SELECT", "WITH") || isOp(head, "(")) {
       const into = toks.findIndex((t) => isKw(t, "INTO"))
+      if (isKw(toks[into - 1], "COLLECT") && isKw(toks[into - 2], "BULK")) return this.selectBulk(toks, into)
       const from = toks.findIndex((t, k) => k > into && isKw(t, "FROM"))
       if (into < 0 || from < into) throw new PlsCompileError(this.source, head.pos, 428, "an INTO clause is expected in this SELECT statement")
       const targets = splitTopLevel(toks.slice(into + 1, from))
@@ -748,6 +1063,53 @@ export class Interpreter implements CallContext {
       return
     }
     await this.host.execute(toks.map((t) => t.text).join(" "), [], [], { batchErrors: false, dmlRowCounts: false })
+  }
+
+  /** `SELECT ... BULK COLLECT INTO collections FROM ...`: every row, SQL%ROWCOUNT their number. */
+  private async selectBulk(toks: Expr, into: number): Promise<void> {
+    const from = toks.findIndex((t, k) => k > into && isKw(t, "FROM"))
+    if (from < 0) throw new OraError(923, "FROM keyword not found where expected")
+    const reader = new RowReader(await this.openQuery([...toks.slice(0, into - 2), ...toks.slice(from)]), this.host)
+    try {
+      const rows = await reader.take(Infinity)
+      this.assignBulk(splitTopLevel(toks.slice(into + 1, from)), reader.names, rows)
+      this.sqlRowCount = rows.length
+    } finally {
+      reader.close()
+    }
+  }
+
+  /**
+   * `FORALL i IN lo..hi dml` / `INDICES OF c dml`: the DML once per subscript, i bound; SQL%ROWCOUNT the sum and
+   * SQL%BULK_ROWCOUNT(i) each one's count. An iteration that fails undoes only its own statement and raises: the
+   * earlier iterations' changes stay (the PL/SQL Language Reference, "Handling FORALL Exceptions Immediately").
+   */
+  private async forall(st: Extract<Stmt, { k: "forall" }>): Promise<void> {
+    let keys: Array<number | string>
+    if (st.indicesOf !== undefined) {
+      const found = st.indicesOf.length === 1 ? this.collectionVar(oracleName(st.indicesOf[0]!)) : undefined
+      if (found === undefined) throw new PlsCompileError(this.source, st.indicesOf[0]?.pos ?? st.pos, 382, "expression is of wrong type")
+      keys = initialized(found.slot.value as Collection | null).keys()
+    } else {
+      const low = Math.round(Number(await this.evaluate(st.low!)))
+      const high = Math.round(Number(await this.evaluate(st.high!)))
+      keys = []
+      for (let n = low; n <= high; n++) keys.push(n)
+    }
+    this.bulkRowCounts = new Map()
+    this.sqlRowCount = 0
+    const outer = this.scope
+    try {
+      for (const key of keys) {
+        if (++this.steps % YIELD_EVERY === 0) await this.yieldToBreaks()
+        this.scope = { names: new Map([[st.index, { k: "var", value: key, type: { kind: "named", name: "PLS_INTEGER" }, constant: true }]]), ...(outer === undefined ? {} : { parent: outer }) }
+        const count = await this.runDml(st.dml)
+        this.bulkRowCounts.set(key, count)
+        this.sqlRowCount += count
+      }
+    } finally {
+      this.scope = outer
+    }
   }
 
   /**
@@ -780,6 +1142,16 @@ export class Interpreter implements CallContext {
           return
         }
         const reader = new RowReader(result, this.host)
+        if (st.bulk) {
+          try {
+            const rows = await reader.take(Infinity)
+            this.assignBulk(st.into, reader.names, rows)
+            this.sqlRowCount = rows.length
+          } finally {
+            reader.close()
+          }
+          return
+        }
         try {
           const row = await reader.next()
           if (row === undefined) throw ora.noDataFound()
@@ -829,6 +1201,12 @@ export class Interpreter implements CallContext {
       const pkg = PACKAGES.get(parts[0]!)
       if (pkg !== undefined && (await pkg(this, parts[1]!, st.args))) return
     }
+    if (await this.collectionMethod(parts, st.args)) return
+    const local = parts.length === 1 ? this.lookup(parts[0]!) : undefined
+    if (local?.k === "subprogram") {
+      await this.callLocal(local, st.args)
+      return
+    }
     if (parts.length === 1 && (await UNQUALIFIED(this, parts[0]!, st.args))) return
     const owner = parts.length > 1 ? parts[0]! : this.host.schema
     const pname = parts[parts.length - 1]!
@@ -837,37 +1215,29 @@ export class Interpreter implements CallContext {
     await this.invoke(proc, st.args)
   }
 
-  /** Runs a stored procedure's body in a frame of its own, parameters bound; OUT values copied back. */
-  async invoke(proc: PlsqlProcedure, args: ReadonlyArray<Expr>): Promise<void> {
+  /** Runs a stored procedure's or function's body in a frame of its own, parameters bound; OUT values copied back; a function's RETURN value. */
+  async invoke(proc: PlsqlProcedure, args: ReadonlyArray<Expr>): Promise<Value> {
     const wrong = () => new PlsCompileError(this.source, this.pos, 306, `wrong number or types of arguments in call to '${proc.name}'`)
-    const actual: Array<Expr | undefined> = proc.params.map(() => undefined)
-    if (args.length > proc.params.length) throw wrong()
-    args.forEach((a, i) => {
-      if (a.length >= 3 && isOp(a[1], "=>")) {
-        const pi = proc.params.findIndex((p) => p.name === oracleName(a[0]!))
-        if (pi < 0) throw wrong()
-        actual[pi] = a.slice(2)
-      } else actual[i] = a
-    })
+    const actual = actualArguments(proc.params, args, wrong)
     const values = new Map<string, Slot>()
     for (let i = 0; i < proc.params.length; i++) {
       const p = proc.params[i]!
-      const a = actual[i]
+      const a = actual[i] ?? (p.mode === "IN" ? p.default : undefined)
       if (a === undefined) throw wrong()
       values.set(p.name, { k: "var", value: p.mode === "OUT" ? null : await this.evaluateValue(a), type: undefined, constant: p.mode === "IN" })
     }
     const body = procedureBlock(proc)
     const frame = new Interpreter(this.host, proc.source, { binds: new Map(), values: [], assigned: new Set(), read: new Set() }, this.implicit)
     let result: Map<string, Slot> | undefined
+    let returned: ReturnSignal | undefined
     try {
       await frame.runBlock(body, (names) => {
         for (const [k, v] of values) names.set(k, v)
         result = names
       })
     } catch (e) {
-      if (e instanceof ReturnSignal) {
-        // RETURN leaves the procedure normally
-      } else if (e instanceof PlsqlException) {
+      if (e instanceof ReturnSignal) returned = e
+      else if (e instanceof PlsqlException) {
         e.frames.push(`at "${proc.owner}.${proc.name}", line ${e.line}`)
         e.line = this.line()
         throw e
@@ -879,7 +1249,34 @@ export class Interpreter implements CallContext {
       const slot = result?.get(p.name)
       this.assign(actual[i]!, slot?.k === "var" ? slot.value : null)
     }
+    if (proc.isFunction !== true) return null
+    if (returned?.value === undefined) throw new OraError(6503, "PL/SQL: Function returned without value")
+    return returned.value
   }
+}
+
+/** A call's arguments by parameter position (positional, then `name => value`); undefined where none was given. */
+const actualArguments = (params: ReadonlyArray<{ readonly name: string }>, args: ReadonlyArray<Expr>, wrong: () => Error): Array<Expr | undefined> => {
+  const actual: Array<Expr | undefined> = params.map(() => undefined)
+  if (args.length > params.length) throw wrong()
+  args.forEach((a, i) => {
+    if (a.length >= 3 && isOp(a[1], "=>")) {
+      const pi = params.findIndex((p) => p.name === oracleName(a[0]!))
+      if (pi < 0) throw wrong()
+      actual[pi] = a.slice(2)
+    } else actual[i] = a
+  })
+  return actual
+}
+
+/** The position of the `)` that closes the `(` at `open` (the last token when it is missing). */
+const closingParen = (toks: Expr, open: number): number => {
+  let depth = 0
+  for (let k = open; k < toks.length; k++) {
+    if (isOp(toks[k], "(")) depth++
+    else if (isOp(toks[k], ")") && --depth === 0) return k
+  }
+  return toks.length - 1
 }
 
 const parsedBodies = new WeakMap<PlsqlProcedure, Block>()

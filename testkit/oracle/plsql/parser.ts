@@ -6,14 +6,13 @@
 import { ora } from "../errors.ts"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
-import type { Block, Decl, Expr, Handler, Stmt, TypeSpec, UsingArg } from "./ast.ts"
+import type { Block, Decl, Expr, Handler, Param, Stmt, TypeSpec, UsingArg } from "./ast.ts"
 import { unexpectedSymbol } from "./errors.ts"
 
 /** Words that end a statement list (the next clause of the enclosing statement). */
 const LIST_END = ["END", "ELSIF", "ELSE", "EXCEPTION", "WHEN"]
 /** Statements the interpreter does not run yet (ORA-03001). */
 const NOT_YET: ReadonlyMap<string, string> = new Map([
-  ["FORALL", "FORALL"],
   ["GOTO", "GOTO"],
   ["PIPE", "PIPE ROW"]
 ])
@@ -237,7 +236,9 @@ class Parser {
       this.expectKw("IS")
       return { pos, k: "cursor", name, params, query: this.toSemicolon() }
     }
-    if (this.kw("TYPE", "SUBTYPE", "PROCEDURE", "FUNCTION")) throw ora.unimplemented(`${this.tok!.value} declarations in PL/SQL blocks`)
+    if (this.kw("TYPE")) return this.typeDeclaration()
+    if (this.kw("PROCEDURE", "FUNCTION")) return this.subprogram()
+    if (this.kw("SUBTYPE")) throw ora.unimplemented(`${this.tok!.value} declarations in PL/SQL blocks`)
     const name = this.name()
     if (this.kw("EXCEPTION")) {
       this.i++
@@ -263,6 +264,88 @@ class Parser {
     } else if (constant) this.fail([":="])
     this.expectOp(";")
     return init === undefined ? { pos, k: "var", name, type, constant, notNull } : { pos, k: "var", name, type, constant, notNull, init }
+  }
+
+  /** `PROCEDURE name [(params)] IS|AS ... END [name];`, `FUNCTION name [(params)] RETURN type IS|AS ...`, or a forward declaration. */
+  private subprogram(): Decl {
+    const pos = this.tok!.pos
+    const isFunction = this.kw("FUNCTION")
+    this.i++
+    const name = this.name()
+    const params: Array<Param> = []
+    if (isOp(this.tok, "(")) {
+      this.i++
+      for (;;) {
+        const pname = this.name()
+        const mode = this.mode()
+        if (this.kw("NOCOPY")) this.i++
+        const type = typeSpec(this.until((t) => isOp(t, ",") || isOp(t, ")") || isOp(t, ":=") || isKw(t, "DEFAULT"), [",", ")"]))
+        let dflt: Expr | undefined
+        if (isOp(this.tok, ":=") || this.kw("DEFAULT")) {
+          this.i++
+          dflt = this.until((t) => isOp(t, ",") || isOp(t, ")"), [",", ")"])
+        }
+        params.push(dflt === undefined ? { name: pname, mode, type } : { name: pname, mode, type, default: dflt })
+        if (isOp(this.tok, ")")) break
+        this.expectOp(",")
+      }
+      this.i++
+    }
+    let returns: TypeSpec | undefined
+    if (isFunction) {
+      this.expectKw("RETURN")
+      returns = typeSpec(this.until((t) => isOp(t, ";") || isKw(t, "IS", "AS", "DETERMINISTIC", "PIPELINED", "RESULT_CACHE"), ["is", "as", ";"]))
+      while (this.kw("DETERMINISTIC", "RESULT_CACHE")) this.i++
+    }
+    const head = { name, params, ...(returns === undefined ? {} : { returns }) }
+    if (isOp(this.tok, ";")) {
+      this.i++
+      return { pos, k: "subprogram", sub: head }
+    }
+    if (!this.kw("IS", "AS")) this.fail(["is", "as", ";"])
+    this.i++
+    const at = this.tok?.pos ?? pos
+    const decls = this.declarations()
+    const rest = this.afterDeclarations(undefined, at)
+    return { pos, k: "subprogram", sub: { ...head, body: { ...rest, decls } } }
+  }
+
+  /** `TYPE name IS TABLE OF type [NOT NULL] [INDEX BY type]` or `IS VARRAY | VARYING ARRAY (n) OF type`. */
+  private typeDeclaration(): Decl {
+    const pos = this.tok!.pos
+    this.i++
+    const name = this.name()
+    this.expectKw("IS")
+    let kind: "table" | "varray" | "assoc" = "table"
+    let limit: number | undefined
+    if (this.kw("TABLE")) this.i++
+    else if (this.kw("VARRAY", "VARYING")) {
+      if (this.kw("VARYING")) this.i++
+      if (!this.kw("VARRAY", "ARRAY")) this.fail(["array"])
+      this.i++
+      this.expectOp("(")
+      if (this.tok?.kind !== "num") this.fail(["<an integer>"])
+      limit = Number(this.tok.value)
+      this.i++
+      this.expectOp(")")
+      kind = "varray"
+    } else if (this.kw("RECORD", "REF")) throw ora.unimplemented(`TYPE ... IS ${this.tok!.value} declarations in PL/SQL blocks`)
+    else this.fail(["table", "varray", "record", "ref"])
+    this.expectKw("OF")
+    const element = typeSpec(this.until((t) => isOp(t, ";") || isKw(t, "INDEX", "NOT"), [";", "index", "not"]))
+    if (this.kw("NOT")) {
+      this.i++
+      this.expectKw("NULL")
+    }
+    if (this.kw("INDEX")) {
+      if (kind === "varray") this.fail([";"])
+      this.i++
+      this.expectKw("BY")
+      this.until((t) => isOp(t, ";"), [";"])
+      kind = "assoc"
+    }
+    this.expectOp(";")
+    return { pos, k: "collectionType", type: { name, kind, element, ...(limit === undefined ? {} : { limit }) } }
   }
 
   private statements(): Array<Stmt> {
@@ -311,6 +394,8 @@ class Parser {
         }
         case "FOR":
           return this.forStatement(label)
+        case "FORALL":
+          return this.forallStatement()
         case "EXIT":
         case "CONTINUE": {
           this.i++
@@ -332,9 +417,11 @@ class Parser {
           break
         case "RETURN":
           this.i++
-          if (!isOp(this.tok, ";")) throw ora.unimplemented("RETURN with a value (PL/SQL functions)")
-          this.i++
-          return { pos, k: "return" }
+          if (isOp(this.tok, ";")) {
+            this.i++
+            return { pos, k: "return" }
+          }
+          return { pos, k: "return", expr: this.toSemicolon() }
         case "RAISE": {
           this.i++
           const name = isOp(this.tok, ";") ? undefined : this.qualifiedName()
@@ -357,11 +444,16 @@ class Parser {
         case "FETCH": {
           this.i++
           const cursor = this.cursorTok()
-          if (this.kw("BULK")) throw ora.unimplemented("BULK COLLECT")
+          const bulk = this.bulkCollect()
           this.expectKw("INTO")
-          const into = this.exprList((t) => isOp(t, ";"))
+          const into = this.exprList((t) => isOp(t, ";") || (bulk && isKw(t, "LIMIT")))
+          let limit: Expr | undefined
+          if (bulk && this.kw("LIMIT")) {
+            this.i++
+            limit = this.until((t) => isOp(t, ";"), [";"])
+          }
           this.expectOp(";")
-          return { pos, k: "fetch", cursor, into }
+          return limit === undefined ? { pos, k: "fetch", cursor, into, bulk } : { pos, k: "fetch", cursor, into, bulk, limit }
         }
         case "CLOSE": {
           this.i++
@@ -381,13 +473,51 @@ class Parser {
           return { pos, k: "rollback" }
       }
       if (SQL_HEADS.includes(head.value)) {
-        const toks = this.toSemicolon()
-        if (toks.some((t) => isKw(t, "BULK"))) throw ora.unimplemented("BULK COLLECT")
-        return { pos, k: "sql", toks }
+        return { pos, k: "sql", toks: this.toSemicolon() }
       }
     }
     if (isOp(head, "(") && isKw(this.toks[this.i + 1], "SELECT", "WITH")) return { pos, k: "sql", toks: this.toSemicolon() }
     return this.assignmentOrCall()
+  }
+
+  /** `IN`, `OUT` or `IN OUT` of a parameter or USING argument, consumed; IN when none is written. */
+  private mode(): Param["mode"] {
+    if (this.kw("IN") && isKw(this.toks[this.i + 1], "OUT")) {
+      this.i += 2
+      return "IN OUT"
+    }
+    if (this.kw("IN", "OUT")) return this.toks[this.i++]!.value as "IN" | "OUT"
+    return "IN"
+  }
+
+  /** `BULK COLLECT` before INTO, consumed; whether it was there. */
+  private bulkCollect(): boolean {
+    if (!this.kw("BULK")) return false
+    this.i++
+    this.expectKw("COLLECT")
+    return true
+  }
+
+  /** `FORALL i IN lo..hi dml;` or `FORALL i IN INDICES OF collection dml;` */
+  private forallStatement(): Stmt {
+    const pos = this.tok!.pos
+    this.i++
+    const index = this.name()
+    this.expectKw("IN")
+    const dmlStart = (t: Tok) => isKw(t, "INSERT", "UPDATE", "DELETE", "MERGE", "EXECUTE")
+    if (this.kw("VALUES")) throw ora.unimplemented("FORALL ... IN VALUES OF")
+    if (this.kw("INDICES")) {
+      this.i++
+      this.expectKw("OF")
+      const indicesOf = this.until(dmlStart, ["insert", "update", "delete", "merge"])
+      if (this.kw("EXECUTE")) throw ora.unimplemented("FORALL ... EXECUTE IMMEDIATE")
+      return { pos, k: "forall", index, indicesOf, dml: this.toSemicolon() }
+    }
+    const low = this.until((t) => isOp(t, ".."), [".."])
+    this.i++
+    const high = this.until(dmlStart, ["insert", "update", "delete", "merge"])
+    if (this.kw("EXECUTE")) throw ora.unimplemented("FORALL ... EXECUTE IMMEDIATE")
+    return { pos, k: "forall", index, low, high, dml: this.toSemicolon() }
   }
 
   private cursorTok(): Tok {
@@ -478,7 +608,9 @@ class Parser {
     const expr = this.until((t) => isOp(t, ";") || isKw(t, "INTO", "USING", "BULK", "RETURNING", "RETURN"), [";"])
     let into: Array<Expr> = []
     const using: Array<UsingArg> = []
-    if (this.kw("BULK", "RETURNING", "RETURN")) throw ora.unimplemented(`EXECUTE IMMEDIATE ... ${this.tok!.value}`)
+    if (this.kw("RETURNING", "RETURN")) throw ora.unimplemented(`EXECUTE IMMEDIATE ... ${this.tok!.value}`)
+    const bulk = this.bulkCollect()
+    if (bulk && !this.kw("INTO")) this.fail(["into"])
     if (this.kw("INTO")) {
       this.i++
       into = this.exprList((t) => isOp(t, ";") || isKw(t, "USING"))
@@ -486,15 +618,7 @@ class Parser {
     if (this.kw("USING")) {
       this.i++
       for (;;) {
-        let mode: UsingArg["mode"] = "IN"
-        if (this.kw("IN") && isKw(this.toks[this.i + 1], "OUT")) {
-          mode = "IN OUT"
-          this.i += 2
-        } else if (this.kw("IN")) this.i++
-        else if (this.kw("OUT")) {
-          mode = "OUT"
-          this.i++
-        }
+        const mode = this.mode()
         using.push({ mode, expr: this.until((t) => isOp(t, ",") || isOp(t, ";") || isKw(t, "RETURNING", "RETURN"), [",", ";"]) })
         if (!isOp(this.tok, ",")) break
         this.i++
@@ -502,13 +626,13 @@ class Parser {
     }
     if (this.kw("RETURNING", "RETURN")) throw ora.unimplemented(`EXECUTE IMMEDIATE ... ${this.tok!.value}`)
     this.expectOp(";")
-    return { pos, k: "execute", expr, into, using }
+    return { pos, k: "execute", expr, into, bulk, using }
   }
 
   private assignmentOrCall(): Stmt {
     const start = this.i
     const pos = this.tok!.pos
-    const target = this.until((t) => isOp(t, ":=") || isOp(t, ";") || isOp(t, "("), [":=", ";"])
+    const target = this.until((t) => isOp(t, ":=") || isOp(t, ";"), [":=", ";"])
     if (isOp(this.tok, ":=")) {
       this.i++
       const expr = this.until((t) => isOp(t, ";"), [";"])

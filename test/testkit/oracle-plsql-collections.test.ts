@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oracledb, withServer } from "./oracle/helpers.ts"
+
+/**
+ * PL/SQL collections, BULK COLLECT and FORALL on the Oracle test server, through raw node-oracledb. Semantics as the
+ * Oracle Database PL/SQL Language Reference (23ai) describes them: "PL/SQL Collections and Records" (collection
+ * methods, ORA-06531 for an uninitialized nested table, ORA-06533 for a subscript beyond count) and "PL/SQL
+ * Optimization and Tuning", "Bulk SQL and Bulk Binding" (BULK COLLECT, LIMIT, FORALL, SQL%BULK_ROWCOUNT)
+ * (https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/).
+ */
+describe("Oracle test server: PL/SQL collections, BULK COLLECT, FORALL", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TABLE fruit (id NUMBER(10) PRIMARY KEY, name VARCHAR2(20), price NUMBER(8,2))")
+    await conn.executeMany("INSERT INTO fruit VALUES (:1, :2, :3)", [[1, "apple", 0.5], [2, "pear", 0.75], [3, "plum", 1.25], [4, "kiwi", 2]])
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  const out = (type = oracledb.STRING) => ({ dir: oracledb.BIND_OUT, type, maxSize: 400 })
+
+  it("declares nested tables, VARRAYs and associative arrays and runs their methods", async () => {
+    const r = await conn.execute(
+      `DECLARE
+        TYPE nums IS TABLE OF NUMBER;
+        TYPE trio IS VARRAY(3) OF VARCHAR2(10);
+        TYPE by_int IS TABLE OF VARCHAR2(20) INDEX BY PLS_INTEGER;
+        n nums := nums(10, 20, 30, 40);
+        v trio := trio('a', 'b');
+        a by_int;
+        s VARCHAR2(400);
+        k PLS_INTEGER;
+      BEGIN
+        n.DELETE(2);
+        n.TRIM;
+        s := n.COUNT || ',' || n.FIRST || ',' || n.LAST || ',' || n.NEXT(1) || ',' || n.PRIOR(3);
+        s := s || '|' || (CASE WHEN n.EXISTS(2) THEN 'y' ELSE 'n' END) || n(3);
+        v.EXTEND;
+        v(3) := 'c';
+        s := s || '|' || v.COUNT || v.LIMIT || v(1) || v(3);
+        a(-5) := 'minus';
+        a(100) := 'hundred';
+        a(7) := 'seven';
+        k := a.FIRST;
+        WHILE k IS NOT NULL LOOP
+          s := s || '|' || k || '=' || a(k);
+          k := a.NEXT(k);
+        END LOOP;
+        n.EXTEND(2);
+        n(n.LAST) := 99;
+        s := s || '|' || n.COUNT || ':' || n(5);
+        n.DELETE;
+        :s := s || '|' || n.COUNT;
+      END;`,
+      { s: out() }
+    )
+    expect((r.outBinds as { s: string }).s).toBe("2,1,3,3,1|n30|33ac|-5=minus|7=seven|100=hundred|4:99|0")
+  })
+
+  it("fails as Oracle does on an uninitialized nested table, a subscript beyond count and a VARRAY past its limit", async () => {
+    const uninit = await failure(() => conn.execute("DECLARE TYPE nums IS TABLE OF NUMBER; n nums; BEGIN n.EXTEND; END;"))
+    expect(uninit.message).toMatch(/^ORA-06531: Reference to uninitialized collection/)
+    const beyond = await failure(() => conn.execute("DECLARE TYPE nums IS TABLE OF NUMBER; n nums := nums(1); x NUMBER; BEGIN x := n(2); END;"))
+    expect(beyond.message).toMatch(/^ORA-06533: Subscript beyond count/)
+    const limit = await failure(() => conn.execute("DECLARE TYPE two IS VARRAY(2) OF NUMBER; v two := two(1, 2); BEGIN v.EXTEND; END;"))
+    expect(limit.message).toMatch(/^ORA-06532: Subscript outside of limit/)
+    const missing = await failure(() => conn.execute("DECLARE TYPE m IS TABLE OF NUMBER INDEX BY PLS_INTEGER; a m; x NUMBER; BEGIN x := a(1); END;"))
+    expect(missing.message).toMatch(/^ORA-01403: no data found/)
+  })
+
+  it("BULK COLLECTs a SELECT into scalar collections and %ROWTYPE records, and a FETCH in LIMIT batches", async () => {
+    const r = await conn.execute(
+      `DECLARE
+        TYPE ids IS TABLE OF NUMBER;
+        TYPE names IS TABLE OF fruit.name%TYPE INDEX BY PLS_INTEGER;
+        TYPE rows_t IS TABLE OF fruit%ROWTYPE;
+        i ids;
+        n names;
+        rs rows_t;
+        CURSOR c IS SELECT id, name, price FROM fruit ORDER BY id;
+        s VARCHAR2(400);
+      BEGIN
+        SELECT id, name BULK COLLECT INTO i, n FROM fruit WHERE price < 2 ORDER BY id;
+        s := i.COUNT || ':' || i(1) || n(3) || ':' || SQL%ROWCOUNT;
+        SELECT * BULK COLLECT INTO rs FROM fruit ORDER BY id DESC;
+        s := s || '|' || rs.COUNT || rs(1).name || rs(4).name;
+        SELECT id BULK COLLECT INTO i FROM fruit WHERE id > 100;
+        s := s || '|' || i.COUNT;
+        OPEN c;
+        LOOP
+          FETCH c BULK COLLECT INTO rs LIMIT 3;
+          s := s || '|' || rs.COUNT || ':' || c%ROWCOUNT;
+          EXIT WHEN c%NOTFOUND;
+        END LOOP;
+        CLOSE c;
+        EXECUTE IMMEDIATE 'SELECT name FROM fruit WHERE id >= :1 ORDER BY id' BULK COLLECT INTO n USING 3;
+        :s := s || '|' || n.COUNT || n(2);
+      END;`,
+      { s: out() }
+    )
+    expect((r.outBinds as { s: string }).s).toBe("3:1plum:3|4kiwiapple|0|3:3|1:4|2kiwi")
+  })
+
+  it("FORALL runs DML once per index (a range, INDICES OF a sparse collection) with SQL%ROWCOUNT and SQL%BULK_ROWCOUNT", async () => {
+    await conn.execute("CREATE TABLE basket (id NUMBER(10), name VARCHAR2(20))")
+    const r = await conn.execute(
+      `DECLARE
+        TYPE ids IS TABLE OF NUMBER;
+        TYPE rows_t IS TABLE OF fruit%ROWTYPE INDEX BY PLS_INTEGER;
+        rs rows_t;
+        i ids := ids(1, 2, 3, 4, 99);
+        s VARCHAR2(400);
+      BEGIN
+        SELECT * BULK COLLECT INTO rs FROM fruit ORDER BY id;
+        FORALL k IN 1..rs.COUNT
+          INSERT INTO basket VALUES (rs(k).id, rs(k).name);
+        s := SQL%ROWCOUNT;
+        FORALL k IN 1..2
+          INSERT INTO basket SELECT id + 10, name FROM fruit WHERE id <= rs(k).id;
+        s := s || '|' || SQL%ROWCOUNT || ':' || SQL%BULK_ROWCOUNT(1) || SQL%BULK_ROWCOUNT(2);
+        i.DELETE(2);
+        FORALL k IN INDICES OF i
+          UPDATE basket SET name = UPPER(name) WHERE id = i(k);
+        :s := s || '|' || SQL%ROWCOUNT || ':' || SQL%BULK_ROWCOUNT(1) || SQL%BULK_ROWCOUNT(5);
+      END;`,
+      { s: out() }
+    )
+    expect((r.outBinds as { s: string }).s).toBe("4|3:12|3:10")
+    const rows = await conn.execute("SELECT id, name FROM basket ORDER BY id")
+    expect(rows.rows).toEqual([[1, "APPLE"], [2, "pear"], [3, "PLUM"], [4, "KIWI"], [11, "apple"], [11, "apple"], [12, "pear"]])
+  })
+
+  it("a failing FORALL iteration undoes that statement and raises; earlier iterations stay", async () => {
+    await conn.execute("CREATE TABLE uniq (id NUMBER(10) PRIMARY KEY)")
+    const r = await conn.execute(
+      `DECLARE
+        TYPE ids IS TABLE OF NUMBER;
+        i ids := ids(1, 2, 2, 3);
+      BEGIN
+        FORALL k IN i.FIRST..i.LAST
+          INSERT INTO uniq VALUES (i(k));
+      EXCEPTION WHEN DUP_VAL_ON_INDEX THEN
+        :s := 'dup after ' || SQL%ROWCOUNT;
+      END;`,
+      { s: out() }
+    )
+    expect((r.outBinds as { s: string }).s).toBe("dup after 2")
+    expect((await conn.execute("SELECT id FROM uniq ORDER BY id")).rows).toEqual([[1], [2]])
+  })
+})
