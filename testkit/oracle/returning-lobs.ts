@@ -38,3 +38,7 @@ export const returnedLobColumns = (toks: ReadonlyArray<Tok>, exprs: ReadonlyArra
 /** DuckDB SQL selecting the row ids of the `n` newest rows of a table (the rows an INSERT just added), oldest first. */
 export const newestRowIdsSql = (meta: TableMeta, n: number): string =>
   `SELECT rowid FROM (SELECT rowid FROM ${duckIdent(meta.owner)}.${duckIdent(meta.name)} ORDER BY rowid DESC LIMIT ${Math.max(0, Math.trunc(n))}) ORDER BY rowid`
+
+/** DuckDB SQL writing a LOB column of one row: parameters the new value and the row id. */
+export const rowLobUpdateSql = (source: LobSource): string =>
+  `UPDATE ${duckIdent(source.owner)}.${duckIdent(source.table)} SET ${duckIdent(source.column)} = $1 WHERE rowid = $2`
