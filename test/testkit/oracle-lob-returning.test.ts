@@ -65,6 +65,23 @@ describe("Oracle test server: LOB locators from DML RETURNING INTO", () => {
     expect(before).toEqual([["committed before"]])
   })
 
+  it("UPDATE ... SET c = EMPTY_CLOB() RETURNING c INTO :lob gives a locator of the updated row, written and committed", async () => {
+    await conn.execute("INSERT INTO docs (id, c, b) VALUES (5, 'old text', NULL)")
+    await conn.commit()
+    const r = await conn.execute("UPDATE docs SET c = EMPTY_CLOB(), b = EMPTY_BLOB() WHERE id = :id RETURNING c, b INTO :c, :b", {
+      id: 5,
+      c: lobOut(oracledb.CLOB),
+      b: lobOut(oracledb.BLOB)
+    })
+    expect(r.rowsAffected).toBe(1)
+    await writeThrough(r.outBinds.c[0], text, 20_000)
+    await writeThrough(r.outBinds.b[0], bytes, 32_768)
+    await conn.commit()
+    const [rc, rb] = (await conn.execute("SELECT c, b FROM docs WHERE id = 5")).rows[0]
+    expect(await rc.getData()).toBe(text)
+    expect(Buffer.compare(await rb.getData(), bytes)).toBe(0)
+  })
+
   it("a rollback after writing through the returned locator leaves nothing", async () => {
     const r = await conn.execute("INSERT INTO docs (id, c) VALUES (:id, EMPTY_CLOB()) RETURNING c INTO :c", { id: 2, c: lobOut(oracledb.CLOB) })
     await writeThrough(r.outBinds.c[0], text.slice(0, 50_000), 10_000)
