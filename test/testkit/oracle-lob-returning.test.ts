@@ -3,7 +3,7 @@
  * (EMPTY_CLOB()) RETURNING c INTO :lob` with an OUT bind of type CLOB / BLOB gives a writable locator of the new
  * row's LOB, which the client writes (Lob.write or a piped stream) and commits; SELECT then reads what was written
  * (node-oracledb documentation, "Using CLOB, NCLOB and BLOB Data": "Streaming into LOBs" and "INSERT ... RETURNING
- * INTO with EMPTY_CLOB()"). In PL/SQL the locator a DML RETURNING INTO gives can be written with DBMS_LOB, the DML
+ * INTO with EMPTY_CLOB()"; the example https://github.com/oracle/node-oracledb/blob/main/examples/lobinsert2.js). In PL/SQL the locator a DML RETURNING INTO gives can be written with DBMS_LOB, the DML
  * having locked the row (Oracle SecureFiles and Large Objects Developer's Guide, "LOB Locators").
  */
 import { Readable } from "node:stream"
@@ -11,7 +11,7 @@ import { pipeline } from "node:stream/promises"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { oracledb, oraCode, withServer } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -80,6 +80,22 @@ describe("Oracle test server: LOB locators from DML RETURNING INTO", () => {
     const [rc, rb] = (await conn.execute("SELECT c, b FROM docs WHERE id = 5")).rows[0]
     expect(await rc.getData()).toBe(text)
     expect(Buffer.compare(await rb.getData(), bytes)).toBe(0)
+  })
+
+  it("UPDATE of a table without a primary key and DELETE return their LOB values readable (was a client protocol error); a write through them is refused, not lost", async () => {
+    await conn.execute("CREATE TABLE nokey (id NUMBER, c CLOB)")
+    await conn.execute("INSERT INTO nokey VALUES (1, 'hello')")
+    await conn.commit()
+    const u = await conn.execute("UPDATE nokey SET c = 'world' WHERE id = 1 RETURNING c INTO :c", { c: lobOut(oracledb.CLOB) })
+    const lob = u.outBinds.c[0]
+    expect(await lob.getData()).toBe("world")
+    const refused = new Promise<unknown>((resolve) => lob.once("error", resolve))
+    lob.write("x")
+    expect(oraCode(await refused)).toBe("ORA-03001")
+    const d = await conn.execute("DELETE FROM nokey WHERE id = 1 RETURNING c INTO :c", { c: lobOut(oracledb.CLOB) })
+    expect(await d.outBinds.c[0].getData()).toBe("world")
+    await conn.rollback()
+    expect((await conn.execute("SELECT c FROM nokey", [], { fetchInfo: { C: { type: oracledb.STRING } } })).rows).toEqual([["hello"]])
   })
 
   it("a rollback after writing through the returned locator leaves nothing", async () => {

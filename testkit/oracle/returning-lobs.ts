@@ -1,7 +1,8 @@
 /**
  * LOB locators of DML RETURNING INTO: an INSERT or UPDATE that returns a LOB column of its table gives the client a
  * locator of that row's LOB, which it may write (node-oracledb documentation, "Using CLOB, NCLOB and BLOB Data": the
- * `INSERT ... VALUES (EMPTY_CLOB()) RETURNING c INTO :lob` idiom, UPDATE likewise). The DML locked the row, so no
+ * `INSERT ... VALUES (EMPTY_CLOB()) RETURNING c INTO :lob` idiom, UPDATE likewise; node-oracledb's example
+ * https://github.com/oracle/node-oracledb/blob/main/examples/lobinsert2.js). The DML locked the row, so no
  * FOR UPDATE is needed (Oracle SecureFiles and Large Objects Developer's Guide, "LOB Locators").
  *
  * DuckDB's RETURNING has no row id. The rows one INSERT adds are the transaction's newest rows of the table, which

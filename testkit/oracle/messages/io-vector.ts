@@ -49,11 +49,10 @@ export const writeReturning = (
     w.ub(values.length)
     values.forEach((v, j) => {
       const rowid = lobs?.rowids[j]
-      // a LOB column the INSERT wrote: a locator of that row's LOB, which the client may write (returning-lobs.ts)
-      const register =
-        lobs === undefined || rowid === undefined
-          ? undefined
-          : (value: string | Uint8Array, blob: boolean) => s.lobs.register(value, blob ? blobType : cur.specs[i]?.csfrm === 2 ? nclobType : clobType, false, { ...lobs.source, rowid })
+      // a LOB column the DML wrote: a locator of that row's LOB, which the client may write (returning-lobs.ts);
+      // any other LOB value a locator that reads it and refuses writes
+      const source = lobs === undefined || rowid === undefined ? undefined : { ...lobs.source, rowid }
+      const register = (value: string | Uint8Array, blob: boolean) => s.lobs.register(value, blob ? blobType : cur.specs[i]?.csfrm === 2 ? nclobType : clobType, false, source)
       writeOutValue(w, cur.specs[i] ?? DEFAULT_SPEC, v, s.db.dbOffsetMinutes(), register)
       w.u8(0) // SB4 actual length
     })
