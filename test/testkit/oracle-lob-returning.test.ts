@@ -6,25 +6,14 @@
  * INTO with EMPTY_CLOB()"; the example https://github.com/oracle/node-oracledb/blob/main/examples/lobinsert2.js). In PL/SQL the locator a DML RETURNING INTO gives can be written with DBMS_LOB, the DML
  * having locked the row (Oracle SecureFiles and Large Objects Developer's Guide, "LOB Locators").
  */
-import { Readable } from "node:stream"
-import { pipeline } from "node:stream/promises"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
+import { lobBytes as bytes, lobText as text, writeThrough } from "./oracle/lob-data.ts"
 import { oracledb, oraCode, withServer } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
-
-const SIZE = 300 * 1024
-const text = Array.from({ length: SIZE }, (_, i) => (i % 1000 === 999 ? "é" : String.fromCharCode(97 + (i % 26)))).join("")
-const bytes = Buffer.from(Array.from({ length: SIZE }, (_, i) => (i * 11) % 256))
-
-/** Writes `data` through the locator in pieces of `chunk` (many LOB write calls), then ends the stream. */
-const writeThrough = async (lob: any, data: string | Buffer, chunk: number) => {
-  const pieces = Array.from({ length: Math.ceil(data.length / chunk) }, (_, k) => data.slice(k * chunk, (k + 1) * chunk))
-  await pipeline(Readable.from(pieces), lob)
-}
 
 const lobOut = (type: unknown) => ({ type, dir: oracledb.BIND_OUT })
 
