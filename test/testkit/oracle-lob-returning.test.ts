@@ -94,7 +94,7 @@ describe("Oracle test server: LOB locators from DML RETURNING INTO", () => {
     expect((await conn.execute("SELECT COUNT(*) FROM docs WHERE id = 2")).rows).toEqual([[0]])
   })
 
-  it("DBMS_LOB.WRITEAPPEND through a PL/SQL variable an INSERT ... RETURNING INTO filled (the insert locked the row)", async () => {
+  it("DBMS_LOB.WRITEAPPEND through a PL/SQL variable an INSERT / UPDATE ... RETURNING INTO filled (the DML locked the row)", async () => {
     const piece = text.slice(0, 30 * 1024)
     const appends = Array.from({ length: 10 }, () => "DBMS_LOB.WRITEAPPEND(l, LENGTH(:p), :p);").join(" ")
     await conn.execute(`DECLARE l CLOB; BEGIN INSERT INTO docs (id, c) VALUES (3, EMPTY_CLOB()) RETURNING c INTO l; ${appends} END;`, { p: piece })
@@ -109,5 +109,9 @@ describe("Oracle test server: LOB locators from DML RETURNING INTO", () => {
     expect(await c.getData()).toBe(piece.repeat(10))
     const [b] = (await conn.execute("SELECT b FROM docs WHERE id = 4")).rows[0]
     expect(Buffer.compare(await b.getData(), Buffer.concat(Array.from({ length: 10 }, () => blobPiece)))).toBe(0)
+    // UPDATE ... RETURNING INTO likewise (the row found by its primary key)
+    await conn.execute("DECLARE l CLOB; BEGIN UPDATE docs SET c = EMPTY_CLOB() WHERE id = 3 RETURNING c INTO l; DBMS_LOB.WRITEAPPEND(l, 9, 'rewritten'); END;")
+    await conn.commit()
+    expect((await conn.execute("SELECT c FROM docs WHERE id = 3", [], { fetchInfo: { C: { type: oracledb.STRING } } })).rows).toEqual([["rewritten"]])
   })
 })
