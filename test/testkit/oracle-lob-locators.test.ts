@@ -1,27 +1,11 @@
-import { Readable } from "node:stream"
-import { pipeline } from "node:stream/promises"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
+import { LOB_SIZE as SIZE, lobBytes as bytes, lobText as text, writeThrough } from "./oracle/lob-data.ts"
 import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
-
-const SIZE = 300 * 1024
-/** 300 KB of text with a multi-byte character every 1000 characters, and 300 KB of every byte value. */
-const text = Array.from({ length: SIZE }, (_, i) => (i % 1000 === 999 ? "é" : String.fromCharCode(97 + (i % 26)))).join("")
-const bytes = Buffer.from(Array.from({ length: SIZE }, (_, i) => (i * 7) % 256))
-
-/**
- * Writes `data` into the locator `lob` through a stream, in chunks of `chunk` (many LOB write calls). The chunks of a
- * CLOB stay strings: node-oracledb advances a CLOB's write offset by each chunk's length, which for a Buffer of
- * multi-byte text would be its bytes, not its characters.
- */
-const writeThrough = async (lob: any, data: string | Buffer, chunk: number) => {
-  const pieces = Array.from({ length: Math.ceil(data.length / chunk) }, (_, k) => data.slice(k * chunk, (k + 1) * chunk))
-  await pipeline(Readable.from(pieces), lob)
-}
 
 describe("Oracle test server: LOBs through table locators and DBMS_LOB", () => {
   beforeAll(async () => {

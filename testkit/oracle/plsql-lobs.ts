@@ -11,6 +11,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import { DuckDBBlobValue } from "@duckdb/node-api"
 import { OraError } from "./errors.ts"
 import { isKw, type Tok } from "./lexer.ts"
+import type { LobSource as StatementLobSource } from "./statement.ts"
 
 /** Where a LOB variable's value came from: the SELECT's FROM ... WHERE tokens and the column. */
 export interface LobSource {
@@ -18,6 +19,8 @@ export interface LobSource {
   /** Tokens from the table name to the end of the WHERE clause (FOR UPDATE removed). */
   readonly fromWhere: ReadonlyArray<Tok>
   readonly locked: boolean
+  /** Set for a LOB column a DML RETURNING INTO returned (returning-lobs.ts): its row, written by row id. */
+  readonly row?: StatementLobSource & { readonly rowid: bigint }
 }
 
 /**

@@ -29,6 +29,7 @@ import { Ddl } from "./ddl.ts"
 import { RowLockWaits } from "./row-locks.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
 import { type KeyedTable, keyedTable, keysOfBulk, keysOfRows, returningKeys } from "./key-locks.ts"
+import { returningLobPlan } from "./returning-lobs.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, encodeName, quoteDuck } from "./names.ts"
 import { withExactAliases } from "./number-aliases.ts"
@@ -941,25 +942,35 @@ export class SqlSession {
     rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>
   ): Promise<DmlResult> {
     const nIn = t.binds.length - ret.outs
-    const sql = `${t.text(0, ret.at)} RETURNING ${t.text(ret.at + 1, ret.into)}`
+    const plan = returningLobPlan(t.toks, t.toks.slice(ret.at + 1, ret.into), this.dmlTarget)
+    const sql = `${t.text(0, ret.at)} RETURNING ${t.text(ret.at + 1, ret.into)}${plan?.extraReturning ?? ""}`
     const returned: Array<Array<unknown>> = Array.from({ length: ret.outs }, () => [])
+    const lobs = plan?.columns.map((source) => (source === undefined ? undefined : { source, rowids: new Array<bigint>() }))
     let total = 0
     await this.begin()
     for (const row of rows.length === 0 ? [[]] : rows) {
       const params = row.slice(0, nIn)
       try {
         const cursor = await this.engine.query(sql, params)
+        const extras: Array<Array<unknown>> = []
         for (let c = await cursor.next(); c !== null; c = await cursor.next()) {
-          for (let i = 0; i < c.rowCount; i++) for (let k = 0; k < ret.outs; k++) returned[k]!.push(c.columns[k]?.value(i) ?? null)
-          total += c.rowCount
+          for (let i = 0; i < c.rowCount; i++) {
+            for (let k = 0; k < ret.outs; k++) returned[k]!.push(c.columns[k]?.value(i) ?? null)
+            extras.push(Array.from({ length: plan?.extraCount ?? 0 }, (_, k) => c.columns[ret.outs + k]?.value(i) ?? null))
+          }
         }
+        total += extras.length
         this.log.push({ sql, params, types: undefined })
+        if (plan !== undefined && extras.length > 0) {
+          const rowids = await plan.rowIds((q, p) => this.engine.queryAll(q, p).then((r) => r.map((x) => BigInt(String(x[0])))), extras)
+          for (const l of lobs ?? []) l?.rowids.push(...rowids)
+        }
       } catch (e) {
         await this.recover()
         throw this.mapError(e)
       }
     }
-    return { kind: "dml", rowCount: total, rowCounts: [], batchErrors: [], returning: returned }
+    return { kind: "dml", rowCount: total, rowCounts: [], batchErrors: [], returning: returned, ...(lobs !== undefined ? { returningLobs: lobs } : {}) }
   }
 
   /** INSERT INTO t [(cols)] VALUES (exprs) -> INSERT ... SELECT over unnest()ed bind columns, or undefined. */

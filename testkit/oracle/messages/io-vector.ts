@@ -5,7 +5,7 @@
 import { writeOutValue } from "../params.ts"
 import type { ServerCursor } from "../cursors.ts"
 import type { SessionState } from "../session-state.ts"
-import type { PlsqlResult, QueryResult } from "../statement.ts"
+import type { DmlResult, PlsqlResult, QueryResult } from "../statement.ts"
 import { blobType, clobType, Dty, nclobType } from "../types.ts"
 import type { WriteBuffer } from "../wire.ts"
 import { BindDirection, Msg } from "./constants.ts"
@@ -28,7 +28,14 @@ const writeIoVectorHeader = (w: WriteBuffer, directions: ReadonlyArray<number>):
 }
 
 /** RETURNING ... INTO values: one array of returned values per OUT bind. */
-export const writeReturning = (s: SessionState, w: WriteBuffer, cur: ServerCursor, outFlags: ReadonlyArray<boolean>, returning: ReadonlyArray<ReadonlyArray<unknown>>): void => {
+export const writeReturning = (
+  s: SessionState,
+  w: WriteBuffer,
+  cur: ServerCursor,
+  outFlags: ReadonlyArray<boolean>,
+  returning: ReadonlyArray<ReadonlyArray<unknown>>,
+  returningLobs?: DmlResult["returningLobs"]
+): void => {
   writeIoVectorHeader(
     w,
     outFlags.map((f) => (f ? BindDirection.OUT : BindDirection.IN))
@@ -37,12 +44,18 @@ export const writeReturning = (s: SessionState, w: WriteBuffer, cur: ServerCurso
   let k = 0
   outFlags.forEach((f, i) => {
     if (!f) return
+    const lobs = returningLobs?.[k]
     const values = returning[k++] ?? []
     w.ub(values.length)
-    for (const v of values) {
-      writeOutValue(w, cur.specs[i] ?? DEFAULT_SPEC, v, s.db.dbOffsetMinutes())
+    values.forEach((v, j) => {
+      const rowid = lobs?.rowids[j]
+      // a LOB column the DML wrote: a locator of that row's LOB, which the client may write (returning-lobs.ts);
+      // any other LOB value a locator that reads it and refuses writes
+      const source = lobs === undefined || rowid === undefined ? undefined : { ...lobs.source, rowid }
+      const register = (value: string | Uint8Array, blob: boolean) => s.lobs.register(value, blob ? blobType : cur.specs[i]?.csfrm === 2 ? nclobType : clobType, false, source)
+      writeOutValue(w, cur.specs[i] ?? DEFAULT_SPEC, v, s.db.dbOffsetMinutes(), register)
       w.u8(0) // SB4 actual length
-    }
+    })
   })
 }
 

@@ -5,7 +5,7 @@
 import { blobValue } from "@duckdb/node-api"
 import { ora, OraError } from "../errors.ts"
 import type { LobEntry } from "../lobs.ts"
-import { duckIdent } from "../names.ts"
+import { rowLobUpdateSql } from "../returning-lobs.ts"
 import type { SessionState } from "../session-state.ts"
 import { Dty } from "../types.ts"
 import type { ReadBuffer, WriteBuffer } from "../wire.ts"
@@ -179,6 +179,5 @@ const persistentWriteRefusal = (s: SessionState, entry: LobEntry): OraError | un
 const writeBack = async (s: SessionState, entry: LobEntry): Promise<void> => {
   const src = entry.source!
   const value = typeof entry.data === "string" ? (entry.data.length === 0 ? null : entry.data) : blobValue(entry.data)
-  const column = duckIdent(src.column)
-  await s.sql!.runLogged(`UPDATE ${duckIdent(src.owner)}.${duckIdent(src.table)} SET ${column} = $1 WHERE rowid = $2`, [value, src.rowid])
+  await s.sql!.runLogged(rowLobUpdateSql(src), [value, src.rowid])
 }

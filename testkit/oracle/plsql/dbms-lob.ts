@@ -6,6 +6,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import { ora } from "../errors.ts"
 import { isKw, tokenize } from "../lexer.ts"
 import { dbmsLobWrite, requireLocked } from "../plsql-lobs.ts"
+import { rowLobUpdateSql } from "../returning-lobs.ts"
 import { oracleName } from "../translate.ts"
 import type { BuiltinPackage } from "./context.ts"
 import { wrongArguments } from "./arguments.ts"
@@ -24,6 +25,10 @@ export const dbmsLob: BuiltinPackage = async (ctx, procedure, args) => {
   if (next === undefined) throw ora.unimplemented(`DBMS_LOB.${procedure} in PL/SQL`)
   const source = requireLocked(ctx.lobs.get(oracleName(locator[0]!)))
   ctx.assign(locator, next)
+  if (source.row !== undefined) {
+    await ctx.host.runLogged(rowLobUpdateSql(source.row), [next, source.row.rowid])
+    return true
+  }
   const whereAt = source.fromWhere.findIndex((t) => isKw(t, "WHERE"))
   const table = whereAt < 0 ? source.fromWhere : source.fromWhere.slice(0, whereAt)
   const where = whereAt < 0 ? [] : source.fromWhere.slice(whereAt)

@@ -1125,6 +1125,12 @@ export class Interpreter implements CallContext {
     if (result.kind !== "dml") throw ora.invalidSql()
     if (result.rowCount > 1) throw new OraError(1422, "exact fetch returns more than requested number of rows")
     targets.forEach((t, i) => this.assign(t, (result.returning?.[i]?.[0] ?? null) as DuckDBValue))
+    // a LOB column the DML wrote: the variable is a locator of that (locked) row, for DBMS_LOB writes
+    targets.forEach((t, i) => {
+      const lob = result.returningLobs?.[i]
+      const rowid = lob?.rowids[0]
+      if (lob !== undefined && rowid !== undefined && t.length === 1 && t[0]!.kind !== "bind") this.lobs.set(t[0]!.value, { column: [], fromWhere: [], locked: true, row: { ...lob.source, rowid } })
+    })
     return result.rowCount
   }
 
