@@ -3,6 +3,7 @@
  * binder-errors.ts, the rest here), so no DuckDB text reaches a client where Oracle has its own error.
  */
 import { fromDuckDbBinder } from "./binder-errors.ts"
+import { fromDuckDbDatetime } from "./datetime-errors.ts"
 import { ora, OraError } from "./errors.ts"
 import type { OracleVersion } from "./errors.ts"
 
@@ -24,6 +25,8 @@ export const fromDuckDb = (
   if ((m = message.match(/ORA-(\d{5}): ([^\n]*)/)) !== null) return new OraError(Number(m[1]), m[2]!)
   const binder = fromDuckDbBinder(message, version, decodeName, schema)
   if (binder !== undefined) return binder
+  const datetime = fromDuckDbDatetime(message)
+  if (datetime !== undefined) return datetime
   if (/already exists/i.test(message)) return ora.nameInUse()
   // DuckDB detects write-write conflicts optimistically where Oracle would wait for the row lock
   if (/TransactionContext Error: (?:Conflict|Catalog write-write conflict)/i.test(message))

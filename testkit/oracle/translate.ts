@@ -1635,6 +1635,7 @@ export class Translator {
         if (parts[0] !== undefined && this.callArgument(parts[0][0], parts[0][1], arg(0)).exact) return [`ora_json_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
         break
       case "SUBSTR":
+        if (parts.length > 3) throw new OraError(939, "too many arguments for function")
         return [`substr(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
       case "LENGTHB":
         return [`octet_length(CAST(${arg(0)} AS BLOB))`, close + 1]
