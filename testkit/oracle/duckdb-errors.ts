@@ -43,6 +43,9 @@ export const fromDuckDb = (
   // a datetime DuckDB cannot read (text stored in a TIMESTAMP WITH TIME ZONE or TIMESTAMP(7-9) column reaching a
   // DuckDB datetime where the server did not route it through datetime-functions.ts)
   if (/Conversion Error/i.test(message)) return ora.literalMismatch()
+  // arithmetic past the range DuckDB computes in: Oracle's NUMBER arithmetic overflow (ORA-01426, Database Error Messages)
+  if (/Overflow in (?:addition|subtraction|multiplication|division|negation)|Overflow in (?:integer|hugeint)/i.test(message))
+    return new OraError(1426, "numeric overflow")
   if (/out of range|overflow/i.test(message)) return new OraError(1438, "value larger than specified precision allowed for this column")
   if (/Parser Error/i.test(message)) return /at end of input|at or near/i.test(message) ? ora.notProperlyEnded() : ora.invalidSql()
   if (/Not implemented|not supported/i.test(message)) return ora.unimplemented(message.split("\n")[0]!)
