@@ -4,7 +4,8 @@
  * operations over different types, too many arguments, invalid ROWIDs). Raw oracledb, no driver in between.
  *
  * Texts: Oracle Database Error Messages (https://docs.oracle.com/en/error-help/db/ora-00913/, ora-00947,
- * ora-00902, ora-01821, ora-01426, ora-01428, ora-01843, ora-01847, ora-01790, ora-00939, ora-01410).
+ * ora-00902, ora-01821, ora-01426, ora-01428, ora-01843, ora-01847, ora-01850, ora-01858, ora-01790, ora-00938,
+ * ora-00939, ora-01410).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
@@ -45,7 +46,11 @@ const cases: ReadonlyArray<readonly [string, number, string]> = [
   ["SELECT DATE '2024-02-30' FROM dual", 1847, "ORA-01847: day of month must be between 1 and last day of month"],
   ["SELECT 1 FROM dual UNION SELECT 'a' FROM dual", 1790, "ORA-01790: expression must have same datatype as corresponding expression"],
   ["SELECT SUBSTR('abc', 1, 1, 1) FROM dual", 939, "ORA-00939: too many arguments for function"],
-  ["SELECT n FROM t WHERE ROWID = 'zzz'", 1410, "ORA-01410: invalid ROWID"]
+  ["SELECT n FROM t WHERE ROWID = 'zzz'", 1410, "ORA-01410: invalid ROWID"],
+  ["SELECT n FROM t WHERE ROWID IN ('zzz')", 1410, "ORA-01410: invalid ROWID"],
+  ["SELECT SUBSTR('abc') FROM dual", 938, "ORA-00938: not enough arguments for function"],
+  ["SELECT LOG(10, 0) FROM dual", 1428, "ORA-01428: argument '0' is out of range"],
+  ["SELECT 1 FROM dual INTERSECT SELECT 'a' FROM dual", 1790, "ORA-01790: expression must have same datatype as corresponding expression"]
 ]
 
 describe("Oracle test server: Oracle's error codes where DuckDB has its own words", () => {

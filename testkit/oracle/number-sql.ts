@@ -44,9 +44,9 @@ const UNARY: Record<string, string> = {
 /**
  * Functions computed exactly on any NUMBER argument (literals and NUMBER(p,s) columns too), for Oracle's errors where
  * DuckDB's floating point gives Infinity or its own text: ORA-01426 for a result past NUMBER's range (POWER(10, 1000),
- * EXP(1000)), ORA-01428 naming an argument out of the function's domain (SQRT(-1), LN(0)).
+ * EXP(1000)), ORA-01428 naming an argument out of the function's domain (SQRT(-1), LN(0), LOG(10, 0)).
  */
-const CHECKED_RANGE: ReadonlySet<string> = new Set(["POWER", "EXP", "SQRT", "LN"])
+const CHECKED_RANGE: ReadonlySet<string> = new Set(["POWER", "EXP", "SQRT", "LN", "LOG"])
 
 /** The functions {@link exactCallSql} may render. */
 export const EXACT_CALLS: ReadonlySet<string> = new Set([

@@ -1641,6 +1641,7 @@ export class Translator {
         break
       case "SUBSTR":
         if (parts.length > 3) throw new OraError(939, "too many arguments for function")
+        if (parts.length < 2) throw new OraError(938, "not enough arguments for function")
         return [`substr(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
       case "LENGTHB":
         return [`octet_length(CAST(${arg(0)} AS BLOB))`, close + 1]
