@@ -35,6 +35,7 @@ const cases: ReadonlyArray<readonly [string, number, string]> = [
   ["SELECT TO_DATE('2024-01-01 25', 'YYYY-MM-DD HH24') FROM dual", 1850, "ORA-01850: hour must be between 0 and 23"],
   ["SELECT TO_DATE('2024-01-xx', 'YYYY-MM-DD') FROM dual", 1858, "ORA-01858: a non-numeric character was found where a numeric was expected"],
   ["SELECT DATE '2024-13-01' FROM dual", 1843, "ORA-01843: not a valid month"],
+  ["SELECT TIMESTAMP '2024-02-30 00:00:00' FROM dual", 1847, "ORA-01847: day of month must be between 1 and last day of month"],
   ["SELECT POWER(n * 10, 1000) FROM t", 1426, "ORA-01426: numeric overflow"],
   ["SELECT 1e125 * 1e125 FROM dual", 1426, "ORA-01426: numeric overflow"],
   ["SELECT 9223372036854775807 * 9223372036854775807 * 9223372036854775807 * 9223372036854775807 FROM dual", 1426, "ORA-01426: numeric overflow"],

@@ -26,7 +26,7 @@ export const fromDuckDbDatetime = (message: string): OraError | undefined => {
   }
   // a day past the month's last (strptime's "2024-2-30"), or a literal's field out of range ("2024-13-01")
   if (/Date out of range: -?\d+-\d+-\d+/i.test(message)) return dayOfMonth()
-  const field = message.match(/date field value out of range: "-?\d+-(\d+)-(\d+)/i)
+  const field = message.match(/(?:date|timestamp) field value out of range: "-?\d+-(\d+)-(\d+)/i)
   if (field !== null) return Number(field[1]) < 1 || Number(field[1]) > 12 ? notValidMonth() : dayOfMonth()
   return undefined
 }
