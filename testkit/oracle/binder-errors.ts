@@ -5,7 +5,7 @@
  * may, so a name runs up to the words that follow it, not up to the first blank.
  *
  * Codes and texts: Oracle Database Error Messages (https://docs.oracle.com/en/error-help/db/ora-00904/,
- * ora-00913, ora-00918, ora-00932, ora-00942, ora-00947, ora-00979, ora-01785, ora-01789, ora-02289).
+ * ora-00902, ora-00913, ora-00918, ora-00932, ora-00942, ora-00947, ora-00979, ora-01785, ora-01789, ora-02289).
  */
 import { ora, OraError } from "./errors.ts"
 import type { OracleVersion } from "./errors.ts"
@@ -87,8 +87,15 @@ export const fromDuckDbBinder = (
   if (column !== undefined) return column
   if (/Sequence with name .+ does not exist/i.test(message)) return new OraError(2289, "sequence does not exist")
   if (/Ambiguous reference to (?:column|table) name/i.test(message)) return new OraError(918, "column ambiguously defined")
-  const counts = message.match(/table .+ has (\d+) columns but (\d+) values were supplied/i)
-  if (counts !== null) return Number(counts[2]) > Number(counts[1]) ? new OraError(913, "too many values") : new OraError(947, "not enough values")
+  // more values than targets is ORA-00913, fewer ORA-00947: INSERT lists and queries, IN and SET (...) = subqueries
+  const counts =
+    message.match(/table .+ has (\d+) columns but (\d+) values were supplied/i) ??
+    message.match(/mismatch for insert on .+: expected (\d+) columns but (\d+) values were supplied/i)
+  const subquery = message.match(/Subquery returns (\d+) columns - expected (\d+)/i)
+  const [targets, values] = counts !== null ? [counts[1], counts[2]] : subquery !== null ? [subquery[2], subquery[1]] : []
+  if (targets !== undefined && values !== undefined)
+    return Number(values) > Number(targets) ? new OraError(913, "too many values") : new OraError(947, "not enough values")
+  if (/Type with name .+ does not exist/i.test(message)) return new OraError(902, "invalid datatype")
   if (/must appear in the GROUP BY clause or must be part of an aggregate function/i.test(message))
     return new OraError(979, "not a GROUP BY expression")
   if (/ORDER term out of range/i.test(message))

@@ -3,6 +3,7 @@
  * binder-errors.ts, the rest here), so no DuckDB text reaches a client where Oracle has its own error.
  */
 import { fromDuckDbBinder } from "./binder-errors.ts"
+import { fromDuckDbDatetime } from "./datetime-errors.ts"
 import { ora, OraError } from "./errors.ts"
 import type { OracleVersion } from "./errors.ts"
 
@@ -25,6 +26,8 @@ export const fromDuckDb = (
   if ((m = message.match(/ORA-(\d{5}): ([^\n]*)/)) !== null) return new OraError(Number(m[1]), m[2]!)
   const binder = fromDuckDbBinder(message, version, decodeName, schema)
   if (binder !== undefined) return binder
+  const datetime = fromDuckDbDatetime(message)
+  if (datetime !== undefined) return datetime
   if (/already exists/i.test(message)) return ora.nameInUse()
   // DuckDB detects write-write conflicts optimistically where Oracle would wait for the row lock
   if (/TransactionContext Error: (?:Conflict|Catalog write-write conflict)/i.test(message))
@@ -41,6 +44,9 @@ export const fromDuckDb = (
   // a datetime DuckDB cannot read (text stored in a TIMESTAMP WITH TIME ZONE or TIMESTAMP(7-9) column reaching a
   // DuckDB datetime where the server did not route it through datetime-functions.ts)
   if (/Conversion Error/i.test(message)) return ora.literalMismatch()
+  // arithmetic past the range DuckDB computes in: Oracle's NUMBER arithmetic overflow (ORA-01426, Database Error Messages)
+  if (/Overflow in (?:addition|subtraction|multiplication|division|negation)|Overflow in (?:integer|hugeint)/i.test(message))
+    return new OraError(1426, "numeric overflow")
   if (/out of range|overflow/i.test(message)) return new OraError(1438, "value larger than specified precision allowed for this column")
   if (/Parser Error/i.test(message)) return /at end of input|at or near/i.test(message) ? ora.notProperlyEnded() : ora.invalidSql()
   if (/Not implemented|not supported/i.test(message)) return ora.unimplemented(message.split("\n")[0]!)

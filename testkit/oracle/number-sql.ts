@@ -41,6 +41,13 @@ const UNARY: Record<string, string> = {
   LN: "ora_number_ln"
 }
 
+/**
+ * Functions computed exactly on any NUMBER argument (literals and NUMBER(p,s) columns too), for Oracle's errors where
+ * DuckDB's floating point gives Infinity or its own text: ORA-01426 for a result past NUMBER's range (POWER(10, 1000),
+ * EXP(1000)), ORA-01428 naming an argument out of the function's domain (SQRT(-1), LN(0), LOG(10, 0)).
+ */
+const CHECKED_RANGE: ReadonlySet<string> = new Set(["POWER", "EXP", "SQRT", "LN", "LOG"])
+
 /** The functions {@link exactCallSql} may render. */
 export const EXACT_CALLS: ReadonlySet<string> = new Set([
   ...FLOATING, ...Object.keys(UNARY), "ROUND", "TRUNC", "MOD", "POWER", "LOG", "GREATEST", "LEAST", "NVL", "COALESCE", "NVL2", "NULLIF", "DECODE"
@@ -54,7 +61,7 @@ export const EXACT_CALLS: ReadonlySet<string> = new Set([
  * the exact values are then read as DOUBLE.
  */
 export const exactCallSql = (name: string, args: ReadonlyArray<CallArgument>): string | undefined => {
-  const any = args.some((a) => a.exact)
+  const any = args.some((a) => a.exact) || (CHECKED_RANGE.has(name) && !args.some((a) => a.binary))
   if (!any) return undefined
   const first = args[0]!
   const all = args.map(asText).join(", ")

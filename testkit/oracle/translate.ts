@@ -10,6 +10,8 @@ import { findTopLevel, isKw, isOp, matchParen, sqlString, type Tok } from "./lex
 import { constructedType } from "./named-types.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
+import { checkRowidComparison } from "./rowid-literals.ts"
+import { checkSetOperationLiterals } from "./set-operation-types.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
 import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExtract, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
@@ -1433,7 +1435,10 @@ export class Translator {
       return [`${toks[i + 4]!.value === "NEXTVAL" ? "nextval" : "currval"}(${sqlString(name)})`, i + 5]
     }
     if (isOp(toks[i - 1], ".")) return [identOut(t), i + 1]
-    if (v === "ROWID" && !call) return ["ora_rowid(rowid)", i + 1]
+    if (v === "ROWID" && !call) {
+      checkRowidComparison(toks, i)
+      return ["ora_rowid(rowid)", i + 1]
+    }
     // a window frame's `CURRENT ROW` (not a column named ROW)
     if (v === "ROW" && isKw(toks[i - 1], "CURRENT")) return ["ROW", i + 1]
     if (v === "TIMESTAMP" && next?.kind === "str") return [timestampLiteral(next.value), i + 2]
@@ -1642,6 +1647,8 @@ export class Translator {
         if (parts[0] !== undefined && this.callArgument(parts[0][0], parts[0][1], arg(0)).exact) return [`ora_json_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
         break
       case "SUBSTR":
+        if (parts.length > 3) throw new OraError(939, "too many arguments for function")
+        if (parts.length < 2) throw new OraError(938, "not enough arguments for function")
         return [`substr(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
       case "LENGTHB":
         return [`octet_length(CAST(${arg(0)} AS BLOB))`, close + 1]
@@ -1930,6 +1937,7 @@ export const translateQuery = (
   /** Adds the row id of the (single) FROM table as a last, undescribed column (LOB locators that write back). */
   withRowid = false
 ): { sql: string; shape: QueryShape } => {
+  checkSetOperationLiterals(toks)
   // locate the top-level SELECT that produces the result columns (skip WITH ... AS (...) blocks)
   let selectAt = 0
   if (isKw(toks[0], "WITH")) {

@@ -1,0 +1,32 @@
+/**
+ * DuckDB datetime failures (strptime under TO_DATE / TO_TIMESTAMP, DATE and TIMESTAMP literals) mapped onto the ORA-
+ * error Oracle raises for the same text, so that neither DuckDB's wording nor an unrelated code reaches the client.
+ *
+ * Codes and texts: Oracle Database Error Messages (https://docs.oracle.com/en/error-help/db/ora-01821/, ora-01843,
+ * ora-01847, ora-01850, ora-01851, ora-01852, ora-01858, ora-01861).
+ */
+import { ora, OraError } from "./errors.ts"
+
+const notValidMonth = () => new OraError(1843, "not a valid month")
+const dayOfMonth = () => new OraError(1847, "day of month must be between 1 and last day of month")
+
+/** The ORA- error for a DuckDB datetime failure, or undefined when `message` is none. */
+export const fromDuckDbDatetime = (message: string): OraError | undefined => {
+  const parse = message.match(/Could not parse string ".*" according to format specifier "(.*)"/)
+  if (parse !== null) {
+    // letters left once strptime's directives are gone come from elements the format model does not know
+    if (/[A-Za-z]/.test(parse[1]!.replace(/%-?[A-Za-z%]/g, ""))) return new OraError(1821, "date format not recognized")
+    if (/Error: Month out of range/i.test(message)) return notValidMonth()
+    if (/Error: Day out of range/i.test(message)) return dayOfMonth()
+    if (/Error: Hour out of range/i.test(message)) return new OraError(1850, "hour must be between 0 and 23")
+    if (/Error: Minute out of range/i.test(message)) return new OraError(1851, "minutes must be between 0 and 59")
+    if (/Error: Seconds? out of range/i.test(message)) return new OraError(1852, "seconds must be between 0 and 59")
+    if (/Error: Expected a number/i.test(message)) return new OraError(1858, "a non-numeric character was found where a numeric was expected")
+    return ora.literalMismatch()
+  }
+  // a day past the month's last (strptime's "2024-2-30"), or a literal's field out of range ("2024-13-01")
+  if (/Date out of range: -?\d+-\d+-\d+/i.test(message)) return dayOfMonth()
+  const field = message.match(/(?:date|timestamp) field value out of range: "-?\d+-(\d+)-(\d+)/i)
+  if (field !== null) return Number(field[1]) < 1 || Number(field[1]) > 12 ? notValidMonth() : dayOfMonth()
+  return undefined
+}

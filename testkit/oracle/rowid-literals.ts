@@ -1,0 +1,28 @@
+/**
+ * Character literals compared with the ROWID pseudocolumn: Oracle converts them to ROWID and raises ORA-01410
+ * ("invalid ROWID", Oracle Database Error Messages, https://docs.oracle.com/en/error-help/db/ora-01410/) for text
+ * that is no rowid, where a text comparison would quietly find no row.
+ */
+import { OraError } from "./errors.ts"
+import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+
+const COMPARISONS = new Set(["=", "<>", "!=", "^=", "<", ">", "<=", ">="])
+
+/**
+ * A rowid's text: the extended form (18 base-64 characters, SQL Language Reference "ROWID Data Type") or the
+ * restricted one (block.row.file in hexadecimal, as DBMS_ROWID's restricted rowids).
+ */
+export const isRowidText = (text: string): boolean =>
+  /^[A-Za-z0-9+/]{18}$/.test(text) || /^[0-9A-Fa-f]{8}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}$/.test(text)
+
+/** Throws ORA-01410 when the ROWID at `at` in `toks` is compared with (or looked up IN) a character literal that is no rowid. */
+export const checkRowidComparison = (toks: ReadonlyArray<Tok>, at: number): void => {
+  const isComparison = (t: Tok | undefined) => t?.kind === "op" && COMPARISONS.has(t.value)
+  const after = isComparison(toks[at + 1]) ? toks[at + 2] : undefined
+  const before = isComparison(toks[at - 1]) ? toks[at - 2] : undefined
+  // `ROWID [NOT] IN ('...', ...)`: every literal of the list
+  const inAt = isKw(toks[at + 1], "NOT") ? at + 2 : at + 1
+  const listed = isKw(toks[inAt], "IN") && isOp(toks[inAt + 1], "(") ? toks.slice(inAt + 2, matchParen(toks, inAt + 1)) : []
+  for (const t of [after, before, ...listed])
+    if (t?.kind === "str" && !isRowidText(t.value)) throw new OraError(1410, "invalid ROWID")
+}
