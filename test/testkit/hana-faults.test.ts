@@ -15,6 +15,18 @@ describe("HANA test server: cancel and fault injection with the raw hdb client",
     await server.close()
   })
 
+  it("SLEEP_SECONDS(n) lasts n seconds of wall clock, however fast the machine", async () => {
+    const c = await login()
+    try {
+      const started = Date.now()
+      await exec(c, "SELECT SLEEP_SECONDS(1) AS X FROM DUMMY")
+      // a lower bound only: a loaded machine makes it longer, never shorter
+      expect(Date.now() - started).toBeGreaterThanOrEqual(990)
+    } finally {
+      closeQuietly(c)
+    }
+  })
+
   it("ALTER SYSTEM CANCEL SESSION stops a running statement with HANA's cancel error", async () => {
     const worker = await login()
     const admin = await login()

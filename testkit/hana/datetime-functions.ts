@@ -5,17 +5,16 @@
  * the arguments as HANA does implicitly and call these. `hana_shift_days` keeps the date's type in the result (DATE,
  * SECONDDATE = TIMESTAMP_S, TIMESTAMP).
  */
-import { BIGINT, DATE, DECIMAL, INTEGER, TIMESTAMP, TIMESTAMP_S, dateValue, timestampSecondsValue, timestampValue } from "@duckdb/node-api"
+import { BIGINT, DATE, DECIMAL, DOUBLE, DuckDBScalarFunction, INTEGER, TIMESTAMP, TIMESTAMP_S, dateValue, timestampSecondsValue, timestampValue } from "@duckdb/node-api"
 import type {
   DuckDBConnection,
   DuckDBDateValue,
   DuckDBDecimalValue,
-  DuckDBScalarFunction,
   DuckDBTimestampSecondsValue,
   DuckDBTimestampValue,
   DuckDBValue
 } from "@duckdb/node-api"
-import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
+import { rowwise, rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { julianCivilFromDays } from "../common/civil.ts"
 import { EPOCH_DAYDATE, epochDayOfHanaDay, hanaDayOfEpochDay } from "./datetime.ts"
 
@@ -64,6 +63,19 @@ const hanaMicros = (micros: bigint): bigint => {
 }
 
 /** The functions, by the names the session macros (translate.ts) call them after converting the arguments. */
+/**
+ * `hana_clock_ms(row)`: the wall clock in milliseconds, read anew for every row (volatile, and its argument keeps
+ * DuckDB from folding it into a constant). SLEEP_SECONDS's macro loops over rows until it passes a deadline.
+ */
+const clockFunction = (): DuckDBScalarFunction =>
+  DuckDBScalarFunction.create({
+    name: "hana_clock_ms",
+    parameterTypes: [BIGINT],
+    returnType: DOUBLE,
+    volatile: true,
+    mainFunction: rowwise(() => Date.now())
+  })
+
 const functions = (): Array<DuckDBScalarFunction> => [
   fn("hana_shift_days", [DATE, INTEGER], DATE, ([d, n]) => dateValue(addHanaDays((d as DuckDBDateValue).days, Number(n)))),
   fn("hana_shift_days", [TIMESTAMP_S, INTEGER], TIMESTAMP_S, ([d, n]) => {
@@ -95,4 +107,5 @@ const functions = (): Array<DuckDBScalarFunction> => [
 /** Registers the functions in the database `connection` belongs to (DuckDB keeps them in its system catalog). */
 export const registerDatetimeFunctions = (connection: DuckDBConnection): void => {
   for (const f of functions()) connection.registerScalarFunction(f)
+  connection.registerScalarFunction(clockFunction())
 }

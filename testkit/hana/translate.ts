@@ -77,7 +77,7 @@ export const DIVISOR_GUARD = "hana_divisor"
 
 /**
  * Per-session DuckDB macros backing {@link FUNCTIONS} (TEMP macros, so every schema search path finds them).
- * `hana_sleep(s)` busy-waits inside DuckDB so a statement can be cancelled while it runs.
+ * `hana_sleep(s)` busy-waits s seconds inside DuckDB so a statement can be cancelled while it runs.
  */
 export const SESSION_MACROS = [
   // A TIMESTAMP without a format prints as HANA's default 'YYYY-MM-DD HH24:MI:SS.FF7' (SAP HANA SQL Reference,
@@ -109,7 +109,9 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO series_generate_integer(inc, mn, mx) AS TABLE SELECT CAST(i AS BIGINT) AS GENERATED_PERIOD_START, CAST(i + inc AS BIGINT) AS GENERATED_PERIOD_END, CAST((i - mn) / inc + 1 AS BIGINT) AS ELEMENT_NUMBER, CAST((i - mn) / (mx - mn) AS DOUBLE) AS FRACTION_OF_MIN_MAX_RANGE FROM range(mn, mx, inc) t(i)",
   // HANA fails a division by zero with error 304 "division by zero undefined" where DuckDB returns NULL.
   `CREATE OR REPLACE TEMP MACRO ${DIVISOR_GUARD}(d) AS CASE WHEN d = 0 THEN error('division by zero undefined') ELSE d END`,
-  "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM range(CAST(s * 60000000 AS BIGINT)) t(i) WHERE hash(i) = 0)",
+  // SLEEP_SECONDS(s) lasts s seconds of wall clock, busy inside DuckDB (so a cancel interrupts it): rows are scanned
+  // until one is read past the deadline. A fixed row count lasted 0.4 s for SLEEP_SECONDS(3) on an idle machine.
+  "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM (SELECT i FROM range(9223372036854775807) t(i) WHERE hana_clock_ms(i) >= (SELECT hana_clock_ms(0)) + s * 1000 LIMIT 1))",
   ...TYPED_FUNCTION_MACROS
 ].join("; ")
 
