@@ -38,7 +38,7 @@ const decode = (cells: ReadonlyArray<Buffer>): Array<bigint> => {
   return table.getChild("T")!.data.flatMap((d) => [...(d.values as BigInt64Array)])
 }
 
-describe("HANA driver: LONGDATE's seventh fraction digit (seed A: timestamp[us])", () => {
+describe("HANA driver: LONGDATE's seventh fraction digit (read as timestamp[us], docs/types.md)", () => {
   it("is truncated, never rounded, across HANA's whole range (0001-01-01 .. 9999-12-31), before and after 1970", () => {
     const cases: Array<[Buffer, bigint]> = [
       // 0001-01-01 00:00:00.0000009: HANA's day 1, a Julian label, is Arrow's proleptic 0001-01-01
