@@ -58,7 +58,6 @@ export const ora = {
   fetchOutOfSequence: () => new OraError(1002, "fetch out of sequence"),
   invalidCursor: () => new OraError(1001, "invalid cursor"),
   userNotFound: (user: string) => new OraError(1918, `user '${user}' does not exist`),
-  plsql: (detail: string) => new OraError(6550, `line 1, column 1:\nPLS-00103: ${detail}`),
   inconsistentTypes: (detail: string) => new OraError(932, `inconsistent datatypes: ${detail}`),
   valueTooLarge: (detail: string) => new OraError(12899, `value too large for column ${detail}`),
   internal: (detail: string) => new OraError(604, `error occurred at recursive SQL level 1: ${detail}`)
