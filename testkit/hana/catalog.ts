@@ -11,7 +11,7 @@
  */
 import type { Session } from "../engine/index.ts"
 import { SERVER_CHECK_TEXTS } from "./errors.ts"
-import { quoteString } from "./names.ts"
+import { encodeName, quoteString } from "./names.ts"
 
 /**
  * Whether CHECK `k` is the user's: the server's own CHECKs (translate.ts lengthCheck) raise one of SERVER_CHECK_TEXTS
@@ -190,4 +190,29 @@ export const declaredTypes = async (
     if (!out.has(key)) out.set(key, { schema: String(schema), table: String(table), type: String(type), nullable: nullable !== false })
   }
   return out
+}
+
+/**
+ * The declared type text of each column of `table` (HANA's type as the column comment keeps it, else DuckDB's type
+ * name), by stored name and in column order; a TEMP table of the same name hides the schema's table.
+ */
+export const declaredColumnTypes = async (
+  session: Session,
+  schema: string | undefined,
+  table: string
+): Promise<{ readonly byName: Map<string, string>; readonly ordered: ReadonlyArray<string> }> => {
+  const rows = await session.queryAll(
+    `SELECT column_name, COALESCE(NULLIF(comment, ''), data_type) FROM duckdb_columns()
+     WHERE table_name = ? ${schema === undefined ? "" : "AND schema_name = ?"}
+     ORDER BY database_name = 'temp' DESC, column_index`,
+    schema === undefined ? [encodeName(table)] : [encodeName(table), encodeName(schema)]
+  )
+  const byName = new Map<string, string>()
+  const ordered: Array<string> = []
+  for (const [name, text] of rows) {
+    if (byName.has(String(name))) continue
+    byName.set(String(name), String(text))
+    ordered.push(String(text))
+  }
+  return { byName, ordered }
 }

@@ -9,6 +9,7 @@
 import type { Session } from "../engine/index.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
+import { declaredColumnTypes } from "./catalog.ts"
 import { encodeName } from "./names.ts"
 import { parseTypeText } from "./types.ts"
 import type { HanaType } from "./types.ts"
@@ -170,22 +171,12 @@ const targetOf = (tokens: readonly Token[]): Target | undefined => {
 
 /** Declared HANA types of a table's columns, by DuckDB name and by position. */
 const columnTypes = async (session: Session, target: Target): Promise<{ byName: Map<string, HanaType>; ordered: HanaType[] }> => {
-  const schema = target.schema === undefined ? undefined : encodeName(target.schema)
-  const rows = await session.queryAll(
-    `SELECT column_name, COALESCE(NULLIF(comment, ''), data_type) FROM duckdb_columns()
-     WHERE table_name = ? ${schema === undefined ? "" : "AND schema_name = ?"}
-     ORDER BY database_name = 'temp' DESC, column_index`,
-    schema === undefined ? [encodeName(target.table)] : [encodeName(target.table), schema]
-  )
-  const byName = new Map<string, HanaType>()
-  const ordered: HanaType[] = []
-  for (const [name, text] of rows) {
-    if (byName.has(String(name))) continue
-    const type = parseTypeText(String(text)) ?? { name: "", length: 0, scale: 0 }
-    byName.set(String(name), type)
-    ordered.push(type)
+  const declared = await declaredColumnTypes(session, target.schema, target.table)
+  const typeOf = (text: string): HanaType => parseTypeText(text) ?? { name: "", length: 0, scale: 0 }
+  return {
+    byName: new Map([...declared.byName].map(([name, text]) => [name, typeOf(text)])),
+    ordered: declared.ordered.map(typeOf)
   }
-  return { byName, ordered }
 }
 
 /**

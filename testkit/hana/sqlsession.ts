@@ -22,7 +22,7 @@ import { translate } from "./translate.ts"
 import type { Translated } from "./translate.ts"
 import { encodeName, quoteString } from "./names.ts"
 import { duckType, parameterWireType, parseTypeText, typeOfDuck, typeOfDuckName } from "./types.ts"
-import { declaredTypes } from "./catalog.ts"
+import { declaredColumnTypes, declaredTypes } from "./catalog.ts"
 import { parameterColumns } from "./parameter-columns.ts"
 import { prepareTyped, withoutPlaceholders } from "./untyped-parameters.ts"
 import { bindTypes, copyDeclaredTypes, copyViewTypes, stagedColumns, textForTestOnlyTypes, truncateToDeclared } from "./binding.ts"
@@ -446,22 +446,10 @@ export class SqlSession {
     const out: HanaType[] = []
     let declared: HanaType[] | undefined
     if (t.kind === "dml" && t.insert !== undefined) {
-      const schemaName = t.insert.schema === undefined ? undefined : encodeName(t.insert.schema)
-      const rows = await session.queryAll(
-        `SELECT column_name, ${"COALESCE(NULLIF(comment, ''), data_type)"} FROM duckdb_columns()
-         WHERE table_name = ? ${schemaName === undefined ? "" : "AND schema_name = ?"}
-         ORDER BY database_name = 'temp' DESC, column_index`,
-        schemaName === undefined ? [encodeName(t.insert.table)] : [encodeName(t.insert.table), schemaName]
-      )
-      const byName = new Map<string, HanaType>()
-      const ordered: HanaType[] = []
-      for (const [name, type] of rows) {
-        const key = String(name)
-        if (byName.has(key)) continue
-        const parsed = parseTypeText(String(type)) ?? typeOfDuckName(String(type))
-        byName.set(key, parsed)
-        ordered.push(parsed)
-      }
+      const columnTypes = await declaredColumnTypes(session, t.insert.schema, t.insert.table)
+      const typeOf = (text: string): HanaType => parseTypeText(text) ?? typeOfDuckName(text)
+      const byName = new Map([...columnTypes.byName].map(([name, text]) => [name, typeOf(text)]))
+      const ordered = columnTypes.ordered.map(typeOf)
       declared = t.insert.columns === undefined ? ordered : t.insert.columns.map((c) => byName.get(encodeName(c)) ?? typeOfDuckName("VARCHAR"))
     }
     const columns = parameterColumns(sql)
