@@ -279,9 +279,26 @@ const demoInterrupted = async (bin: string, hana: HanaTestServerHandle, oracle: 
     env: { HANA_URI: hana.uri, ORACLE_URI: oracle.uri }
   })
   await demo.waitFor(/copy HANA → Oracle: started/)
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  // Hold the reply to the copy's first insert: the copy is then mid-way, with rows written inside its transaction,
+  // however fast the machine; SIGINT comes while it waits, and the reply is let go after it.
+  const insertsBefore = oracle.stats.insertCalls
+  let release = () => {}
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const firstInsertHeld = new Promise<void>((reached) => {
+    oracle.faults.holdReplies = () => {
+      if (oracle.stats.insertCalls <= insertsBefore) return undefined
+      reached()
+      return released
+    }
+  })
+  await Promise.race([
+    firstInsertHeld,
+    demo.done.then((run) => Promise.reject(new Error(`the demo ended (exit ${run.code}) before its first insert`)))
+  ])
   const interruptedAt = Date.now()
   demo.child.kill("SIGINT")
+  release()
+  oracle.faults.holdReplies = undefined
   const run = await demo.done
   expect(run.stdout).not.toContain("checks passed")
   expect(run.code).toBe(130)
