@@ -16,6 +16,7 @@ import type {
 } from "@duckdb/node-api"
 import { rowwise, rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { julianCivilFromDays } from "../common/civil.ts"
+import { datetimeFormatFunctions } from "./datetime-formats.ts"
 import { EPOCH_DAYDATE, epochDayOfHanaDay, hanaDayOfEpochDay } from "./datetime.ts"
 
 const MICROS_PER_DAY = 86_400_000_000n
@@ -107,5 +108,6 @@ const functions = (): Array<DuckDBScalarFunction> => [
 /** Registers the functions in the database `connection` belongs to (DuckDB keeps them in its system catalog). */
 export const registerDatetimeFunctions = (connection: DuckDBConnection): void => {
   for (const f of functions()) connection.registerScalarFunction(f)
+  for (const f of datetimeFormatFunctions()) connection.registerScalarFunction(f)
   connection.registerScalarFunction(clockFunction())
 }

@@ -7,6 +7,7 @@
  * HANA reports most engine errors with the generic HY000. Syntax errors use 42000 and constraint violations 23000,
  * the SQL-standard classes; these two are not confirmed against a real server.
  */
+import { INVALID_DATETIME } from "./datetime-formats.ts"
 import { EngineError } from "../engine/index.ts"
 import { decodeName } from "./names.ts"
 import { invalidNumber, numberError, numericOverflow } from "./number-errors.ts"
@@ -164,6 +165,8 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
   if (e.kind === "Invalid Input Error") {
     // Texts the server's own scalar functions raise (datetime-functions.ts, spatial.ts) pass; DuckDB's stay out.
     const text = firstLine.replace(/^Invalid Input Error: /, "")
+    // Text that does not match its TO_DATE / TO_TIMESTAMP format, or an unknown format element (datetime-formats.ts).
+    if (text.startsWith(INVALID_DATETIME)) return new HanaError(303, "22007", text)
     const own = /^(?:Date out of range: |invalid spatial value: |ST_AsText of |ST_X and ST_Y )/.test(text)
     return new HanaError(339, "HY000", own ? `invalid number: ${text}` : invalidNumber().message)
   }

@@ -79,16 +79,21 @@ export const DIVISOR_GUARD = "hana_divisor"
  * Per-session DuckDB macros backing {@link FUNCTIONS} (TEMP macros, so every schema search path finds them).
  * `hana_sleep(s)` busy-waits s seconds inside DuckDB so a statement can be cancelled while it runs.
  */
+/** DuckDB's names of the types a HANA datetime is stored in (`typeof`), as a SQL list. */
+const DUCKDB_DATETIME_TYPES = ["DATE", "TIME", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS"].map((t) => `'${t}'`).join(", ")
+
 export const SESSION_MACROS = [
-  // A TIMESTAMP without a format prints as HANA's default 'YYYY-MM-DD HH24:MI:SS.FF7' (SAP HANA SQL Reference,
-  // "Datetime Data Types"); DuckDB's text drops a zero fraction and trailing zeros. A format argument is ignored.
-  "CREATE OR REPLACE TEMP MACRO hana_to_varchar(x, f := NULL) AS CASE WHEN f IS NULL AND typeof(x) = 'TIMESTAMP' THEN rpad(CAST(x AS VARCHAR) || CASE WHEN contains(CAST(x AS VARCHAR), '.') THEN '' ELSE '.' END, 27, '0') ELSE CAST(x AS VARCHAR) END",
+  // A datetime with a format prints in it (datetime-formats.ts). A TIMESTAMP without one prints as HANA's default
+  // 'YYYY-MM-DD HH24:MI:SS.FF7' (SAP HANA SQL Reference, "Datetime Data Types"); DuckDB's text drops a zero fraction
+  // and trailing zeros. Other values ignore a format.
+  `CREATE OR REPLACE TEMP MACRO hana_to_varchar(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) IN (${DUCKDB_DATETIME_TYPES}) THEN hana_format_datetime(CAST(x AS VARCHAR), f) WHEN typeof(x) = 'TIMESTAMP' THEN rpad(CAST(x AS VARCHAR) || CASE WHEN contains(CAST(x AS VARCHAR), '.') THEN '' ELSE '.' END, 27, '0') ELSE CAST(x AS VARCHAR) END`,
   "CREATE OR REPLACE TEMP MACRO hana_to_integer(x) AS CAST(x AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_to_bigint(x) AS CAST(x AS BIGINT)",
   "CREATE OR REPLACE TEMP MACRO hana_to_double(x) AS CAST(x AS DOUBLE)",
   "CREATE OR REPLACE TEMP MACRO hana_to_decimal(x, p := 34, s := 10) AS CAST(x AS DECIMAL(34, 10))",
-  "CREATE OR REPLACE TEMP MACRO hana_to_date(x, f := NULL) AS CAST(x AS DATE)",
-  "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CAST(x AS TIMESTAMP)",
+  // Text with a format is read in it (datetime-formats.ts); anything else converts as a CAST does.
+  "CREATE OR REPLACE TEMP MACRO hana_to_date(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) = 'VARCHAR' THEN hana_parse_date(CAST(x AS VARCHAR), f) ELSE CAST(x AS DATE) END",
+  "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) = 'VARCHAR' THEN hana_parse_timestamp(CAST(x AS VARCHAR), f) ELSE CAST(x AS TIMESTAMP) END",
   // Day arithmetic is in datetime-functions.ts; these convert the arguments as the former SQL versions did.
   "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS hana_shift_days(d, CAST(n AS INTEGER))",
   "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS hana_shift_seconds(CAST(d AS TIMESTAMP), CAST(n AS DECIMAL(38, 7)))",
