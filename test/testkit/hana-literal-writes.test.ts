@@ -85,4 +85,21 @@ describe.each([1, 8])("HANA test server: literals written exactly at data format
     await exec(c, "UPDATE keep SET s = '2024-01-01 10:00:00.9' WHERE v = 1.2")
     expect(await exec(c, "SELECT v, s, d FROM keep")).toEqual([{ V: "1.20", S: "2024-01-01 10:00:00.9", D: 1.239 }])
   })
+
+  it("an expression written into DECIMAL(p,s) or SECONDDATE is cut too: computations, columns, functions, subqueries", async () => {
+    await exec(c, "CREATE TABLE dsrc (id INTEGER, x DECIMAL(10,6), f DOUBLE, ts TIMESTAMP)")
+    await exec(c, "INSERT INTO dsrc VALUES (1, 3.141592, 2.71828, '2024-01-01 10:00:00.9'), (2, -1.999999, 1.5e-7, '2024-12-31 23:59:59.999')")
+    await exec(c, "CREATE TABLE dexp (id INTEGER, v DECIMAL(5,2), w DECIMAL(5,4), sd SECONDDATE)")
+    await exec(c, "INSERT INTO dexp SELECT id, x, f, ts FROM dsrc")
+    await exec(c, "INSERT INTO dexp VALUES (3, 1.0 + 0.239, ROUND(3.141592, 5), ADD_SECONDS(TO_TIMESTAMP('2024-01-01 10:00:00'), 0.9))")
+    await exec(c, "INSERT INTO dexp (id, v, w) VALUES (4, (SELECT MAX(x) FROM dsrc), 2 / 3)")
+    await exec(c, "UPDATE dexp SET v = v * 1.5, sd = ADD_SECONDS(sd, 59.99) WHERE id = 1")
+    expect(await exec(c, "SELECT v, w, sd FROM dexp ORDER BY id")).toEqual([
+      // 3.14 * 1.5 = 4.71; 2024-01-01 10:00:00 + 59.99 s = 10:00:59.99, cut to 10:00:59
+      { V: "4.71", W: "2.7182", SD: seconds("2024-01-01 10:00:59") },
+      { V: "-1.99", W: "0.0000", SD: seconds("2024-12-31 23:59:59") },
+      { V: "1.23", W: "3.1415", SD: seconds("2024-01-01 10:00:00") },
+      { V: "3.14", W: "0.6666", SD: null }
+    ])
+  })
 })

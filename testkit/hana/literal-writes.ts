@@ -3,10 +3,16 @@
  * cast would round them: HANA keeps s fraction digits of a DECIMAL(p,s) (SAP HANA SQL Reference, "Numeric Data
  * Types": a DECIMAL(5,4) column stores 3.14, 3.1415 and 3.141592 as 3.1400, 3.1415, 3.1415) and whole seconds of a
  * SECONDDATE ("Datetime Data Types": year, month, day, hour, minute and second), the fraction dropped as for a
- * SECONDDATE parameter (binding.ts). Covers a literal standing alone as a value of INSERT/UPSERT/REPLACE … VALUES and
- * of UPDATE … SET col = literal, and as a select item of INSERT … SELECT [UNION ALL SELECT …]; an expression is still computed and cast by DuckDB.
+ * SECONDDATE parameter (binding.ts). Covers a value of INSERT/UPSERT/REPLACE … VALUES, of UPDATE … SET col = value
+ * and a select item of INSERT … SELECT [UNION ALL SELECT …]: a literal is cut in the text, any other expression
+ * (a computation, a column, a function, a subquery) is wrapped in a function that cuts its value
+ * (`hana_cut_decimal`, `hana_cut_seconds`, below). An expression holding a parameter is left to DuckDB's cast (its
+ * parameter types are inferred from the expression as written), as are DEFAULT and NULL.
  */
+import { INTEGER, VARCHAR } from "@duckdb/node-api"
+import type { DuckDBScalarFunction } from "@duckdb/node-api"
 import type { Session } from "../engine/index.ts"
+import { rowwiseFunction } from "../common/scalar-functions.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { declaredColumnTypes } from "./catalog.ts"
@@ -14,17 +20,44 @@ import { encodeName } from "./names.ts"
 import { parseTypeText } from "./types.ts"
 import type { HanaType } from "./types.ts"
 
-/** A DECIMAL(p,s) number literal cut to s fraction digits (an exponent form is left as written). */
-export const truncateDecimalLiteral = (text: string, scale: number): string => {
-  const m = /^(\d*)\.(\d*)$/.exec(text)
-  if (m === null || m[2]!.length <= scale) return text
-  const whole = m[1]!.length === 0 ? "0" : m[1]!
-  return scale === 0 ? whole : `${whole}.${m[2]!.slice(0, scale)}`
+/** A SECONDDATE text literal without its fraction of a second. */
+const wholeSecondsLiteral = (text: string): string =>
+  text.replace(/^(\s*\d{1,4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{1,2}:\d{1,2})\.\d*/, "$1")
+
+/** The decimal text `text` (a number's text as DuckDB prints it, exponent forms included) cut to `scale` fraction digits. */
+export const cutDecimalText = (text: string, scale: number): string => {
+  const plain = /e/i.test(text) ? exponentFree(text) : text.trim()
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(plain)
+  if (m === null) return text
+  const fraction = (m[3] ?? "").slice(0, scale)
+  return `${m[1]}${m[2] === "" ? "0" : m[2]}${fraction === "" ? "" : `.${fraction}`}`
 }
 
-/** A SECONDDATE text literal without its fraction of a second. */
-export const wholeSecondsLiteral = (text: string): string =>
-  text.replace(/^(\s*\d{1,4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{1,2}:\d{1,2})\.\d*/, "$1")
+/** `1.5e-07` as `0.00000015`: the digits moved by the exponent, none added or rounded. */
+const exponentFree = (text: string): string => {
+  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?e([+-]?\d+)\s*$/i.exec(text)
+  if (m === null) return text
+  const digits = `${m[2]}${m[3] ?? ""}`
+  const point = m[2]!.length + Number(m[4])
+  const whole = point <= 0 ? "0" : digits.slice(0, point).padEnd(point, "0")
+  const fraction = point <= 0 ? "0".repeat(-point) + digits : digits.slice(point)
+  return `${m[1]}${whole.replace(/^0+(?=\d)/, "")}${fraction === "" ? "" : `.${fraction}`}`
+}
+
+/**
+ * Session macros that cut an expression's value written into a DECIMAL(p,s) or SECONDDATE column: the value's exact
+ * text is cut (`hana_cut_decimal_text`, a scalar function, see {@link literalWriteFunctions}) and DuckDB's cast of the
+ * shorter text to the column's type then has nothing left to round.
+ */
+export const LITERAL_WRITE_MACROS: readonly string[] = [
+  "CREATE OR REPLACE TEMP MACRO hana_cut_decimal(x, s) AS hana_cut_decimal_text(CAST(x AS VARCHAR), CAST(s AS INTEGER))",
+  "CREATE OR REPLACE TEMP MACRO hana_cut_seconds(x) AS date_trunc('second', CAST(x AS TIMESTAMP))"
+]
+
+/** The scalar function behind `hana_cut_decimal`. */
+export const literalWriteFunctions = (): Array<DuckDBScalarFunction> => [
+  rowwiseFunction("hana_cut_decimal_text", [VARCHAR, INTEGER], VARCHAR, ([text, scale]) => cutDecimalText(String(text), Number(scale)))
+]
 
 /** A literal the target column type may cut: a number with a fraction, or a text with a fraction of a second. */
 const mayCut = (t: Token): boolean =>
@@ -33,7 +66,8 @@ const mayCut = (t: Token): boolean =>
 /** The cut literal's SQL text for a column of this type, or undefined when nothing changes. */
 const cutLiteral = (t: Token, type: HanaType): string | undefined => {
   if (t.t === "number" && type.name === "DECIMAL" && type.scale >= 0) {
-    const cut = truncateDecimalLiteral(t.v, type.scale)
+    // An exponent form is left to DuckDB's cast (README): the literal is cut only as written.
+    const cut = /e/i.test(t.v) ? t.v : cutDecimalText(t.v, type.scale)
     return cut === t.v ? undefined : cut
   }
   if (t.t === "string" && type.name === "SECONDDATE") {
@@ -106,11 +140,25 @@ const selectLists = (tokens: readonly Token[]): Token[][][] | undefined => {
   return lists
 }
 
+/** A value written into a column: a literal that may be cut, or an expression whose value may be. */
+type Write =
+  | { readonly column: string | number; readonly literal: Token }
+  | { readonly column: string | number; readonly expression: readonly Token[] }
+
+/** The write of `item` into `column`, or undefined when nothing could be cut (a literal without a fraction, `?`, …). */
+const writeOf = (column: string | number, item: readonly Token[]): Write | undefined => {
+  const literal = literalOf(item)
+  if (literal !== undefined && (literal.t === "number" || literal.t === "string")) return mayCut(literal) ? { column, literal } : undefined
+  if (item.length === 0 || item.some((t) => t.t === "param" || t.v === "?")) return undefined
+  if (item.length === 1 && ["DEFAULT", "NULL"].includes(upper(item[0]))) return undefined
+  return { column, expression: item }
+}
+
 interface Target {
   readonly schema?: string
   readonly table: string
-  /** Column name, or its position in the table when the statement names no columns, and the literal that may be cut. */
-  readonly writes: ReadonlyArray<{ readonly column: string | number; readonly literal: Token }>
+  /** Column name, or its position in the table when the statement names no columns, and the value written there. */
+  readonly writes: ReadonlyArray<Write>
 }
 
 /** The literal writes of an INSERT/UPSERT/REPLACE … VALUES or … SELECT, or of an UPDATE … SET statement. */
@@ -130,11 +178,11 @@ const targetOf = (tokens: readonly Token[]): Target | undefined => {
       else if (tok.t === "op" && tok.v === ")") depth--
       else if (depth === 0 && ["WHERE", "FROM", "WITH"].includes(upper(tok))) break
     }
-    const writes: Array<{ column: string; literal: Token }> = []
+    const writes: Array<Write> = []
     for (const item of splitTopLevel(tokens.slice(i + 1, end))) {
       const column = identOf(item[0])
-      const literal = item[1]?.v === "=" ? literalOf(item.slice(2)) : undefined
-      if (column !== undefined && literal !== undefined && mayCut(literal)) writes.push({ column, literal })
+      const w = column !== undefined && item[1]?.v === "=" ? writeOf(column, item.slice(2)) : undefined
+      if (w !== undefined) writes.push(w)
     }
     return { ...(t.schema === undefined ? {} : { schema: t.schema }), table: t.table, writes }
   }
@@ -149,11 +197,11 @@ const targetOf = (tokens: readonly Token[]): Target | undefined => {
     columns = splitTopLevel(tokens.slice(i + 1, close)).map((c) => (c.length === 1 ? identOf(c[0]) : undefined))
     i = close + 1
   }
-  const writes: Array<{ column: string | number; literal: Token }> = []
+  const writes: Array<Write> = []
   const write = (item: readonly Token[], k: number): void => {
-    const literal = literalOf(item)
     const column = columns === undefined ? k : columns[k]
-    if (column !== undefined && literal !== undefined && mayCut(literal)) writes.push({ column, literal })
+    const w = column === undefined ? undefined : writeOf(column, item)
+    if (w !== undefined) writes.push(w)
   }
   if (upper(tokens[i]) === "SELECT") {
     for (const items of selectLists(tokens.slice(i)) ?? []) items.forEach((item, k) => write(withoutAlias(item), k))
@@ -180,7 +228,7 @@ const columnTypes = async (session: Session, target: Target): Promise<{ byName: 
 }
 
 /**
- * The statement with each literal written into a DECIMAL(p,s) or SECONDDATE column cut as HANA cuts it; any other
+ * The statement with each value written into a DECIMAL(p,s) or SECONDDATE column cut as HANA cuts it; any other
  * statement (or one this cannot read: translate reports its errors) comes back unchanged, without a catalog look-up.
  */
 export const exactLiteralWrites = async (session: Session, sql: string): Promise<string> => {
@@ -194,10 +242,20 @@ export const exactLiteralWrites = async (session: Session, sql: string): Promise
   if (target === undefined || target.writes.length === 0) return sql
   const { byName, ordered } = await columnTypes(session, target)
   const edits: Array<{ pos: number; end: number; text: string }> = []
-  for (const { column, literal } of target.writes) {
-    const type = typeof column === "number" ? ordered[column] : byName.get(encodeName(column))
-    const text = type === undefined ? undefined : cutLiteral(literal, type)
-    if (text !== undefined && literal.pos !== undefined && literal.end !== undefined) edits.push({ pos: literal.pos, end: literal.end, text })
+  for (const w of target.writes) {
+    const type = typeof w.column === "number" ? ordered[w.column] : byName.get(encodeName(w.column))
+    if (type === undefined) continue
+    if ("literal" in w) {
+      const text = cutLiteral(w.literal, type)
+      if (text !== undefined && w.literal.pos !== undefined && w.literal.end !== undefined) edits.push({ pos: w.literal.pos, end: w.literal.end, text })
+      continue
+    }
+    const first = w.expression[0]!
+    const last = w.expression[w.expression.length - 1]!
+    if (first.pos === undefined || last.end === undefined) continue
+    const value = sql.slice(first.pos, last.end)
+    if (type.name === "DECIMAL" && type.scale >= 0) edits.push({ pos: first.pos, end: last.end, text: `HANA_CUT_DECIMAL(${value}, ${type.scale})` })
+    else if (type.name === "SECONDDATE") edits.push({ pos: first.pos, end: last.end, text: `HANA_CUT_SECONDS(${value})` })
   }
   let out = sql
   for (const e of edits.sort((a, b) => b.pos - a.pos)) out = out.slice(0, e.pos) + e.text + out.slice(e.end)

@@ -8,6 +8,7 @@ import { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import { catalogSql } from "./catalog.ts"
 import { registerDatetimeFunctions } from "./datetime-functions.ts"
+import { literalWriteFunctions } from "./literal-writes.ts"
 import { registerSpatialFunctions } from "./spatial.ts"
 import { registerTextSearchFunctions } from "./text-search.ts"
 import { ProtocolSession } from "./session.ts"
@@ -111,6 +112,9 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   const faults: HanaFaults = { ...options.faults }
   const engine = await Engine.open()
   await engine.registerFunctions(registerDatetimeFunctions)
+  await engine.registerFunctions((connection) => {
+    for (const f of literalWriteFunctions()) connection.registerScalarFunction(f)
+  })
   await engine.registerFunctions(registerSpatialFunctions)
   await engine.registerFunctions(registerTextSearchFunctions)
   const admin = await engine.session()

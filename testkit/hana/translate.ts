@@ -3,6 +3,7 @@
  * identifiers to upper case, encodes every identifier with {@link encodeName}, maps HANA types/functions/special
  * values, and classifies the statement (function code, transaction control, session commands).
  */
+import { LITERAL_WRITE_MACROS } from "./literal-writes.ts"
 import { parseIdentityStatement } from "./identity/statements.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import { typeDateArguments } from "./datetime-arguments.ts"
@@ -117,7 +118,8 @@ export const SESSION_MACROS = [
   // SLEEP_SECONDS(s) lasts s seconds of wall clock, busy inside DuckDB (so a cancel interrupts it): rows are scanned
   // until one is read past the deadline. A fixed row count lasted 0.4 s for SLEEP_SECONDS(3) on an idle machine.
   "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM (SELECT i FROM range(9223372036854775807) t(i) WHERE hana_clock_ms(i) >= (SELECT hana_clock_ms(0)) + s * 1000 LIMIT 1))",
-  ...TYPED_FUNCTION_MACROS
+  ...TYPED_FUNCTION_MACROS,
+  ...LITERAL_WRITE_MACROS
 ].join("; ")
 
 /** Session values substituted into SQL. */
