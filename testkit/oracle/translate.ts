@@ -133,6 +133,25 @@ const textDatetimeExtreme = (v: "MIN" | "MAX", text: string, kind: TextDatetimeK
   return kind === "zoned" ? `ora_tstz(${pick}, getvariable('ora_session_tz'))` : `ora_ts(${pick})`
 }
 
+/**
+ * ROUND(datetime, unit) of a DuckDB TIMESTAMP `operand` as a DATE ("The value returned is always of data type DATE",
+ * SQL Language Reference, "ROUND (date)"; "ROUND and TRUNC Date Functions": a year rounds up on July 1, a month on
+ * the 16th day, a day at noon, an hour at 30 minutes, a minute at 30 seconds); undefined for other units (quarters,
+ * weeks), which the server does not round.
+ */
+const roundedDatetime = (operand: string, unit: string): string | undefined => {
+  const up = (part: string, after: string) => `CAST(date_trunc('${part}', ${operand} + ${after}) AS TIMESTAMP_S)`
+  if (unit === "year") return up("year", "INTERVAL 6 MONTH")
+  if (unit === "month") return `CAST(date_trunc('month', ${operand}) + CASE WHEN day(${operand}) >= 16 THEN INTERVAL 1 MONTH ELSE INTERVAL 0 MONTH END AS TIMESTAMP_S)`
+  if (unit === "day") return up("day", "INTERVAL 12 HOUR")
+  if (unit === "hour") return up("hour", "INTERVAL 30 MINUTE")
+  if (unit === "minute") return up("minute", "INTERVAL 30 SECOND")
+  return undefined
+}
+
+/** The argument indexes of DECODE's results (`DECODE(expr, search, result, ..., default)`) among `count` arguments. */
+const decodeResults = (count: number): Array<number> => Array.from({ length: count }, (_, k) => k).filter((k) => k > 1 && (k % 2 === 0 || k === count - 1))
+
 /** A datetime as a text datetime of `kind` (a DuckDB datetime by its rendering, a TIMESTAMP in the session time zone). */
 const asTextDatetime = (text: string, kind: TextDatetimeKind): string =>
   kind === "zoned" ? `ora_tstz(${datetimeArgument(text, kind)})` : `ora_ts(CAST(${text} AS VARCHAR))`
@@ -586,6 +605,7 @@ export class Translator {
     }
     flushSegment(to)
     this.exactNumberParts(parts)
+    this.textDatetimeCaseParts(parts)
     this.textDatetimeAtZone(parts)
     this.textDatetimeInsertTargets(parts)
     this.textDatetimeParts(parts)
@@ -673,6 +693,33 @@ export class Translator {
       for (const k of results) if (!this.isExactPart(parts[k]!)) parts[k]!.text = `CAST(${parts[k]!.text} AS VARCHAR)`
       head.text = `ora_number(CAST(${head.text}`
       parts[end]!.text = `${parts[end]!.text} AS VARCHAR))`
+    }
+  }
+
+  /**
+   * `CASE ... END` whose first non-NULL result is a text datetime: a value of that kind (every result as text, the
+   * whole read as that kind), so that it is described, compared and formatted as one ("the return values must all be
+   * of the same data type group", SQL Language Reference, "CASE Expressions").
+   */
+  private textDatetimeCaseParts(parts: Array<Part>): void {
+    const opens = (p: Part) => !p.separator && isKw(this.toks[p.from], "CASE") && this.caseEnd(p.from, p.to) < 0
+    for (let j = 0; j < parts.length; j++) {
+      if (!opens(parts[j]!)) continue
+      const results: Array<Part> = []
+      let depth = 1
+      let end = j + 1
+      for (; end < parts.length; end++) {
+        const q = parts[end]!
+        if (opens(q)) depth++
+        else if (q.separator && isKw(this.toks[q.from], "END") && --depth === 0) break
+        else if (depth === 1 && !q.separator && parts[end - 1]!.separator && isKw(this.toks[parts[end - 1]!.from], "THEN", "ELSE")) results.push(q)
+      }
+      const first = results.find((q) => !(q.to === q.from + 1 && isKw(this.toks[q.from], "NULL")))
+      const kind = first === undefined || end >= parts.length ? undefined : this.textDatetimeOfPart(first)
+      if (kind === undefined) continue
+      for (const q of results) q.text = `CAST(${q.text} AS VARCHAR)`
+      parts[j]!.text = kind === "zoned" ? `ora_tstz(CAST(${parts[j]!.text}` : `ora_ts(CAST(${parts[j]!.text}`
+      parts[end]!.text = `${parts[end]!.text} AS VARCHAR)${kind === "zoned" ? `, ${zoneArgument(kind)}` : ""})`
     }
   }
 
@@ -989,6 +1036,22 @@ export class Translator {
       if (kind === undefined || columnKind === kind || this.ctx.dateColumns?.has(column) !== true) continue
       if (columnKind !== undefined) p.text = asTextDatetime(p.text, columnKind)
       else p.text = this.ctx.localZoneColumns?.has(column) === true ? `ora_tstz_utc(${datetimeArgument(p.text, "zoned")})` : wallClockOf(p.text, kind)
+    }
+  }
+
+  /**
+   * The results (argument indexes `results`) of a DECODE / NVL2 call as one text datetime when its result is one: its
+   * type is the first non-NULL result's ("Oracle automatically converts the return value to the same data type as the
+   * first result", SQL Language Reference, "DECODE"; NVL2 returns expr2's type, "NVL2"). `arg` renders each result as
+   * text and `wrap` makes the call's value a text datetime again, so it is described, compared and formatted as one.
+   */
+  private textDatetimeResult(parts: ReadonlyArray<[number, number]>, results: ReadonlyArray<number>, arg: (k: number) => string) {
+    const first = results.find((k) => { const p = parts[k]; return p !== undefined && !(p[1] === p[0] + 1 && isKw(this.toks[p[0]], "NULL")) })
+    const p = first === undefined ? undefined : parts[first]
+    const kind = p === undefined ? undefined : (this.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(first!)))
+    return {
+      arg: (k: number) => (kind === undefined ? arg(k) : `CAST(${arg(k)} AS VARCHAR)`),
+      wrap: (text: string) => (kind === undefined ? text : asTextDatetime(text, kind))
     }
   }
 
@@ -1514,7 +1577,9 @@ export class Translator {
     const exactAggregate = this.exactAggregate(v, parts, close)
     if (exactAggregate !== undefined) return exactAggregate
     const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => this.callArgument(a, b, arg(k)))) : undefined
-    if (exactCall !== undefined) return [exactCall, close + 1]
+    // DECODE / NVL2 with exact NUMBER operands (compared as numbers there) may still give a text datetime
+    const conditional = v === "DECODE" ? decodeResults(parts.length) : v === "NVL2" ? [1, 2] : undefined
+    if (exactCall !== undefined) return [conditional === undefined ? exactCall : this.textDatetimeResult(parts, conditional, arg).wrap(exactCall), close + 1]
     switch (v) {
       case "NVL":
       case "COALESCE": {
@@ -1526,15 +1591,19 @@ export class Translator {
         if (v === "NVL" || kind !== undefined) return [`coalesce(${args.join(", ")})`, close + 1]
         break
       }
-      case "NVL2":
-        return [`(CASE WHEN (${arg(0)}) IS NOT NULL THEN ${arg(1)} ELSE ${arg(2)} END)`, close + 1]
+      case "NVL2": {
+        // a text datetime result makes the whole call one (zoned-results.ts)
+        const result = this.textDatetimeResult(parts, [1, 2], arg)
+        return [result.wrap(`(CASE WHEN (${arg(0)}) IS NOT NULL THEN ${result.arg(1)} ELSE ${result.arg(2)} END)`), close + 1]
+      }
       case "DECODE": {
         if (parts.length < 3) throw new OraError(938, "not enough arguments for function")
+        const result = this.textDatetimeResult(parts, decodeResults(parts.length), arg)
         let s = `(CASE`
         let k = 1
-        for (; k + 1 < parts.length; k += 2) s += ` WHEN (${arg(0)}) IS NOT DISTINCT FROM (${arg(k)}) THEN ${arg(k + 1)}`
-        if (k < parts.length) s += ` ELSE ${arg(k)}`
-        return [s + " END)", close + 1]
+        for (; k + 1 < parts.length; k += 2) s += ` WHEN (${arg(0)}) IS NOT DISTINCT FROM (${arg(k)}) THEN ${result.arg(k + 1)}`
+        if (k < parts.length) s += ` ELSE ${result.arg(k)}`
+        return [result.wrap(s + " END)"), close + 1]
       }
       case "CAST": {
         // CAST(expr AS type)
@@ -1700,6 +1769,8 @@ export class Translator {
         const operand = textKind === undefined ? `CAST(${arg(0)} AS TIMESTAMP)` : wallClockOf(arg(0), textKind)
         if (v === "TRUNC" && p0 !== undefined && (fmt !== undefined || ((dateArg || textKind !== undefined) && parts.length === 1)))
           return [`CAST(date_trunc('${fmt ?? "day"}', ${operand}) AS TIMESTAMP_S)`, close + 1]
+        const rounded = v === "ROUND" && p0 !== undefined && (dateArg || textKind !== undefined) && (fmt !== undefined || parts.length === 1) ? roundedDatetime(operand, fmt ?? "day") : undefined
+        if (rounded !== undefined) return [rounded, close + 1]
         break
       }
     }
