@@ -169,12 +169,14 @@ export class OracleDatabase {
     const dbOff = this.dbOffsetMinutes()
     const macros = [
       `ora_sysdate() AS CAST(CAST(now() AS TIMESTAMP) + to_minutes(CAST(${dbOff} AS BIGINT)) AS TIMESTAMP_S)`,
-      `ora_current_date() AS CAST(CAST(now() AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) AS TIMESTAMP_S)`,
-      `ora_localtimestamp() AS CAST(now() AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT))`,
       `ora_user() AS CAST(getvariable('ora_user') AS VARCHAR)`,
       // the session time zone (sqlsession.ts: ora_session_tz_min for an offset, ora_session_tz_region for a region):
       // an instant's wall clock there, its offset there in minutes, and a wall clock there as an instant
       `ora_session_local(x) AS CASE WHEN getvariable('ora_session_tz_region') = '' THEN CAST(CAST(x AS TIMESTAMPTZ) AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) ELSE timezone(nullif(getvariable('ora_session_tz_region'), ''), CAST(x AS TIMESTAMPTZ)) END`,
+      // CURRENT_DATE and LOCALTIMESTAMP: the session time zone's wall clock now, a region's offset at this instant
+      // ("the current date and time in the session time zone", SQL Language Reference, "LOCALTIMESTAMP")
+      `ora_current_date() AS CAST(ora_session_local(now()) AS TIMESTAMP_S)`,
+      `ora_localtimestamp() AS ora_session_local(now())`,
       `ora_session_offset(x) AS CAST((epoch_us(ora_session_local(x)) - epoch_us(CAST(CAST(x AS TIMESTAMPTZ) AS TIMESTAMP))) // 60000000 AS BIGINT)`,
       `ora_session_instant(x) AS CASE WHEN getvariable('ora_session_tz_region') = '' THEN CAST(CAST(x AS TIMESTAMP) - to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) AS TIMESTAMPTZ) ELSE timezone(nullif(getvariable('ora_session_tz_region'), ''), CAST(x AS TIMESTAMP)) END`,
       `ora_offset_text(m) AS (CASE WHEN m < 0 THEN '-' ELSE '+' END) || lpad(CAST(abs(m) // 60 AS VARCHAR), 2, '0') || ':' || lpad(CAST(abs(m) % 60 AS VARCHAR), 2, '0')`,
