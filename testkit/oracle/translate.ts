@@ -522,6 +522,15 @@ export const convertDateFormat = (fmt: string, output = false): string => {
       s = s.slice(3)
       continue
     }
+    // month and day names in the element's capitalisation, MONTH and DAY blank-padded without FM (ora_year_text)
+    const name = output ? /^(?:MONTH|MON|DAY|DY)/i.exec(s)?.[0] : undefined
+    if (name !== undefined) {
+      const kind = /^[A-Z]{2}/.test(name) ? "U" : /^[A-Z]/.test(name) ? "I" : "L"
+      const width = !fm && name.length > 2 && !/^MON$/i.test(name) ? 9 : 0
+      out += `${YEAR_MARK.name}${kind}${width}${/^MON/i.test(name) ? (name.length === 5 ? "%B" : "%b") : name.length === 3 ? "%A" : "%a"}${YEAR_MARK.end}`
+      s = s.slice(name.length)
+      continue
+    }
     const hit = map.find(([re]) => re.test(s))
     if (hit !== undefined) {
       const m = s.match(hit[0])!
@@ -1680,8 +1689,13 @@ export class Translator {
         return [`ora_to_char(${arg(0)})`, close + 1]
       case "TO_DATE":
       case "TO_TIMESTAMP":
-        if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
-          return [`CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(toks[parts[1]![0]]!.value))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+        if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str") {
+          const format = toks[parts[1]![0]]!.value
+          // RR, J and FX, which strptime lacks, read as TO_TIMESTAMP_TZ reads them (datetime-parse.ts)
+          if (/RR|J|FX/i.test(format.replace(/"[^"]*"?/g, "")))
+            return [`CAST(ora_tstz_local(ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(format)}), '') AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+          return [`CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(format))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+        }
         return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
       case "TO_TIMESTAMP_TZ":
         // a text with its own zone, else the session's (datetime-parse.ts reads the format model)
