@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto"
 import { Engine, type Session as EngineSession } from "../engine/index.ts"
 import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.ts"
-import { registerDatetimeFunctions } from "./datetime-functions.ts"
+import { registerDatetimeFunctions, WALL_ALIAS, ZONED_ALIAS } from "./datetime-functions.ts"
 import { registerIntervalFunctions } from "./interval-functions.ts"
 import { JSON_VALUE_MACRO, registerJsonFunctions } from "./json-functions.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
@@ -242,6 +242,8 @@ export class OracleDatabase {
     for (const m of [...macros, ...NAMED_VALUE_MACROS]) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
     // the type exact NUMBER results carry (number-functions.ts), so that set operations can name it
     await a.execute(`CREATE TYPE main.${EXACT_NUMBER_ALIAS} AS VARCHAR`)
+    // likewise the types of text datetime results (datetime-functions.ts), which DuckDB looks up by name to sort them
+    for (const alias of [ZONED_ALIAS, WALL_ALIAS]) await a.execute(`CREATE TYPE main.${alias} AS VARCHAR`)
     // dictionary storage tables (snapshots refreshed lazily) and the ALL_/USER_/DBA_ views
     for (const [name, cols] of Object.entries(dictionaryShapes)) {
       if (name === "DUAL") continue

@@ -262,6 +262,12 @@ const isSeparator = (t: Tok): boolean =>
   (t.kind === "ident" && SEPARATORS.has(t.value)) ||
   (t.kind === "op" && [",", "=", "<>", "!=", "<", ">", "<=", ">=", ";", ":=", "=>"].includes(t.value))
 
+const isName = (t: Tok | undefined): boolean => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+/** The token naming select item [a, b) (its alias left out): its alias, else the column's name when it is a `column`. */
+const selectItemName = (toks: ReadonlyArray<Tok>, [a, b]: readonly [number, number], column: boolean): Tok | undefined =>
+  isKw(toks[b], "AS") ? toks[b + 1] : isName(toks[b]) && !isKw(toks[b], "FROM") ? toks[b] : column ? toks[b - 1] : undefined
+
 /** A translated range's pieces: top-level separators and the segments between them. */
 interface Part {
   text: string
@@ -585,6 +591,8 @@ export class Translator {
       const text =
         isOp(toks[segStart], "(") && matchParen(toks, segStart) === end - 1
           ? (this.subquerySetOperationByInstant(segStart)?.[0] ?? `(${this.range(segStart + 1, end - 1)})`)
+          : isOp(toks[segStart], "(") && isKw(toks[segStart + 1], "SELECT", "WITH") && matchParen(toks, segStart) === end - 2 && (alias?.kind === "ident" || alias?.kind === "qident") && !NOT_ALIAS.has(alias.value)
+            ? `${this.subquerySetOperationByInstant(segStart)?.[0] ?? `(${this.range(segStart + 1, end - 2)})`} ${identOut(alias)}`
           : caseEnd === end
             ? this.range(segStart, end)
             : caseEnd === end - 1 && alias !== undefined && (alias.kind === "ident" || alias.kind === "qident") && !NOT_ALIAS.has(alias.value)
@@ -763,6 +771,62 @@ export class Translator {
     }
   }
 
+  /**
+   * A text datetime column that is a whole item of a subquery's select list (or of a later branch of a set
+   * operation), rendered as a value typed ORA_TSTZ / ORA_TS (datetime-functions.ts), so that the enclosing query
+   * describes it as TIMESTAMP WITH TIME ZONE / TIMESTAMP(9) rather than as the VARCHAR2 it is stored as; true when
+   * `parts[j]` was such an item.
+   */
+  private nestedSelectItem(parts: Array<Part>, j: number): boolean {
+    const p = parts[j]!
+    if (p.separator || p.text.length === 0) return false
+    const at = (k: number) => (parts[k]?.separator === true ? this.toks[parts[k]!.from] : undefined)
+    const before = at(j - 1)
+    const after = at(j + 1)
+    if (!(isKw(before, "SELECT", "DISTINCT", "UNIQUE", "ALL") || isOp(before, ",")) || !(isKw(after, "FROM", "AS") || isOp(after, ","))) return false
+    let select = j - 1
+    while (select >= 0 && !(parts[select]!.separator && isKw(this.toks[parts[select]!.from], "SELECT"))) {
+      const t = at(select)
+      if (t !== undefined && !isOp(t, ",") && !isKw(t, "DISTINCT", "UNIQUE", "ALL")) return false
+      select--
+    }
+    const opener = select < 0 ? undefined : this.toks[parts[select]!.from - 1]
+    if (!(isOp(opener, "(") || isKw(opener, "UNION", "ALL", "INTERSECT", "MINUS", "EXCEPT"))) return false
+    // the column alone, or followed by its alias (`ts t`); an `AS alias` part keeps its own
+    const whole = this.columnNameAt(p.from, p.to) !== undefined
+    if (!whole && (this.columnNameAt(p.from, p.to - 1) === undefined || p.to - p.from < 2)) return false
+    const end = whole ? p.to : p.to - 1
+    const kind = this.textDatetimeAt(p.from, end)
+    if (kind === undefined || textDatetimeOfText(p.text) !== undefined) return false
+    const name = isKw(after, "AS") ? "" : ` AS ${identOut(this.toks[p.to - 1]!)}`
+    p.text = `${asTextDatetime(this.range(p.from, end), kind)}${name}`
+    return true
+  }
+
+  /**
+   * The order key of ORDER BY item `tok` (a position or an alias) of a subquery, or of a set operation in one, when it
+   * names a text datetime item of the (first) select list: its instant or wall clock, as Oracle orders such values;
+   * undefined otherwise (the top-level query's items are translateQuery's, datetimeOrderItems).
+   */
+  private nestedOrderKey(parts: ReadonlyArray<Part>, tok: Tok): string | undefined {
+    const toks = this.toks
+    const selects = parts.filter((q) => q.separator && isKw(toks[q.from], "SELECT"))
+    const first = selects[0]
+    if (first === undefined || !isOp(toks[first.from - 1], "(") || (tok.kind !== "num" && tok.kind !== "ident" && tok.kind !== "qident")) return undefined
+    const items = distinctItems(toks, isKw(toks[first.from + 1], "DISTINCT", "UNIQUE", "ALL") ? first.from + 2 : first.from + 1)
+    if (items === undefined) return undefined
+    const nameOf = (item: [number, number]) => selectItemName(toks, item, this.columnNameAt(item[0], item[1]) !== undefined)
+    const index = tok.kind === "num" ? Number(tok.value) - 1 : items.findIndex((item) => { const n = nameOf(item); return n !== undefined && oracleName(n) === oracleName(tok) })
+    const item = items[index]
+    if (item === undefined || toks.slice(item[0], item[1]).some((t) => t.kind === "bind")) return undefined
+    const text = this.range(item[0], item[1])
+    const kind = this.textDatetimeAt(item[0], item[1]) ?? textDatetimeOfText(text)
+    const name = nameOf(item)
+    if (kind === undefined || (selects.length > 1 && name === undefined)) return undefined
+    // a set operation's ORDER BY names the result's columns
+    return `ora_tstz_key(${datetimeArgument(selects.length > 1 ? identOut(name!) : text, kind)})`
+  }
+
   /** True when segment `j` lies between a SELECT and its FROM/INTO at this level. */
   private inSelectList(parts: ReadonlyArray<Part>, j: number): boolean {
     for (let k = j - 1; k >= 0; k--) {
@@ -931,6 +995,11 @@ export class Translator {
     const toks = this.toks
     if (to - from === 2 && isKw(toks[from], "TIMESTAMP") && toks[from + 1]?.kind === "str") return textDatetimeOfText(timestampLiteral(toks[from + 1]!.value))
     if (to - from === 1 && toks[from]?.kind === "bind") return this.bindDatetime(toks[from]!)
+    // a scalar subquery of one such item
+    if (isOp(toks[from], "(") && isKw(toks[from + 1], "SELECT") && matchParen(toks, from) === to - 1) {
+      const items = distinctItems(toks, isKw(toks[from + 2], "DISTINCT", "UNIQUE", "ALL") ? from + 3 : from + 2)
+      return items?.length === 1 ? this.textDatetimeAt(items[0]![0], items[0]![1]) : undefined
+    }
     const name = this.columnNameAt(from, to)
     return name === undefined ? undefined : this.ctx.textDatetimeColumns?.get(name)
   }
@@ -1100,6 +1169,12 @@ export class Translator {
         p.text = `ora_tstz_key(${datetimeArgument(item.text, item.kind)})`
         continue
       }
+      const nestedKey = clauses[j] === "order" && p.to === p.from + 1 ? this.nestedOrderKey(parts, tok) : undefined
+      if (nestedKey !== undefined) {
+        p.text = nestedKey
+        continue
+      }
+      if (this.nestedSelectItem(parts, j)) continue
       const kind = this.textDatetimeOfPart(p)
       if (kind === undefined || p.text.length === 0) continue
       if (clauses[j] === "order") {
@@ -1425,8 +1500,8 @@ export class Translator {
 
   /**
    * `SELECT DISTINCT` of a subquery whose select list has a zoned column: `DISTINCT ON (...)` with that column's instant
-   * key, so that one instant in several zones is one row (the top-level query's DISTINCT is translateQuery's). Only
-   * where every other item is a plain column reference, whose key it is itself; undefined otherwise.
+   * key, so that one instant in several zones is one row (the top-level query's DISTINCT is translateQuery's); other
+   * items are their own keys. Undefined without a zoned item, or with a bind among the items.
    */
   private subqueryDistinctByInstant(i: number): [string, number] | undefined {
     const toks = this.toks
@@ -1435,11 +1510,15 @@ export class Translator {
     if (items === undefined) return undefined
     const keys: Array<string> = []
     let zoned = false
+    // every item is rendered once more for its key: not with binds, which count their renderings
+    if (items.some(([from, to]) => toks.slice(from, to).some((t) => t.kind === "bind"))) return undefined
     for (const [from, to] of items) {
-      const kind = this.textDatetimeAt(from, to)
-      if (kind === undefined && this.columnNameAt(from, to) === undefined) return undefined
+      const text = this.range(from, to)
+      const kind = this.textDatetimeAt(from, to) ?? textDatetimeOfText(text)
       zoned ||= kind === "zoned"
-      keys.push(kind === "zoned" ? `ora_tstz_key(${datetimeArgument(this.range(from, to), "zoned")})` : this.range(from, to))
+      // a constant is the same in every row (and DuckDB refuses it as a key)
+      if (to === from + 1 && (toks[from]!.kind === "str" || toks[from]!.kind === "num" || isKw(toks[from], "NULL"))) continue
+      keys.push(kind === "zoned" ? `ora_tstz_key(${datetimeArgument(text, "zoned")})` : text)
     }
     return zoned ? [`DISTINCT ON (${keys.join(", ")})`, i + 1] : undefined
   }
@@ -1457,7 +1536,16 @@ export class Translator {
     const fromAt = findTopLevel(toks, listStart, close, (t) => isKw(t, "FROM"))
     const items = distinctItems(toks, listStart)
     if (fromAt < 0 || items === undefined) return undefined
-    const combined = setOperationByInstant(toks, this, items, items.map(([from, to]) => this.range(from, to)), fromAt, close)
+    const pieces = items.map(([from, to]) => this.range(from, to))
+    // ORDER BY a position or name of a text datetime item: by the result column's instant or wall clock
+    const datetimes = new Map<string, { kind: TextDatetimeKind; output: string }>()
+    for (const [k, item] of items.entries()) {
+      const kind = this.textDatetimeAt(item[0], item[1]) ?? textDatetimeOfText(pieces[k]!)
+      const name = selectItemName(toks, item, this.columnNameAt(item[0], item[1]) !== undefined)
+      if (kind === undefined || name === undefined) continue
+      datetimes.set(String(k + 1), { kind, output: identOut(name) }).set(name.value, { kind, output: identOut(name) })
+    }
+    const combined = setOperationByInstant(toks, this, items, pieces, fromAt, close, (at) => exactSetOrder(toks, this, at, close, new Map(), datetimes)?.order)
     return combined === undefined ? undefined : [`(${combined(this.range(i + 1, fromAt))})`, close + 1]
   }
 
@@ -1849,7 +1937,9 @@ const exactSetOrder = (
   tr: Translator,
   fromAt: number,
   end: number,
-  outputs: ReadonlyMap<string, string>
+  outputs: ReadonlyMap<string, string>,
+  /** Text datetime items by position and name: ordered by their result column's instant or wall clock. */
+  datetimes: ReadonlyMap<string, { readonly kind: TextDatetimeKind; readonly output: string }> = new Map()
 ): { readonly query: string; readonly order: string } | undefined => {
   let orderAt = -1
   let depth = 0
@@ -1858,7 +1948,7 @@ const exactSetOrder = (
     else if (isOp(toks[k], ")")) depth--
     else if (depth === 0 && isKw(toks[k], "ORDER") && isKw(toks[k + 1], "BY")) orderAt = k
   }
-  if (orderAt < 0 || outputs.size === 0) return undefined
+  if (orderAt < 0 || (outputs.size === 0 && datetimes.size === 0)) return undefined
   let itemsEnd = end
   depth = 0
   for (let k = orderAt + 2; k < end; k++) {
@@ -1878,10 +1968,17 @@ const exactSetOrder = (
       continue
     }
     const ref = toks[start]
-    const output = ref === undefined ? undefined : outputs.get(ref.kind === "num" ? ref.value : oracleName(ref))
-    if (output !== undefined && (ref!.kind === "num" || ref!.kind === "ident" || ref!.kind === "qident")) {
+    const named = ref !== undefined && (ref.kind === "num" || ref.kind === "ident" || ref.kind === "qident")
+    const refKey = ref === undefined ? "" : ref.kind === "num" ? ref.value : oracleName(ref)
+    const output = named ? outputs.get(refKey) : undefined
+    const datetime = named && (ref.kind === "num" || ref.kind === "ident") ? datetimes.get(ref.value) : undefined
+    const tail = start + 1 < k ? ` ${tr.range(start + 1, k)}` : ""
+    if (output !== undefined) {
       exact = true
-      items.push(`ora_number_key(CAST(${output} AS VARCHAR))${start + 1 < k ? ` ${tr.range(start + 1, k)}` : ""}`)
+      items.push(`ora_number_key(CAST(${output} AS VARCHAR))${tail}`)
+    } else if (datetime !== undefined) {
+      exact = true
+      items.push(`ora_tstz_key(${datetimeArgument(datetime.output, datetime.kind)})${tail}`)
     } else items.push(tr.range(start, k))
     start = k + 1
   }
@@ -1924,7 +2021,7 @@ const textDatetimeColumnAt = (toks: ReadonlyArray<Tok>, tr: Translator, from: nu
  * ORDER BY naming them orders by instant or wall clock (`ora_tstz_key`), not by their text.
  */
 const datetimeOrderItems = (toks: ReadonlyArray<Tok>, tr: Translator, itemRanges: ReadonlyArray<[number, number]>) => {
-  const out = new Map<string, { text: string; kind: TextDatetimeKind }>()
+  const out = new Map<string, { text: string; kind: TextDatetimeKind; output: string }>()
   for (const [k, [from, to]] of itemRanges.entries()) {
     const last = toks[to - 1]!
     const alias = isKw(toks[to - 2], "AS") ? 2 : 1
@@ -1933,7 +2030,7 @@ const datetimeOrderItems = (toks: ReadonlyArray<Tok>, tr: Translator, itemRanges
     if (kind === undefined) continue
     // a bare column is its own name; a grouped one renders as `value AS name` (datetime-groups.ts)
     const text = tr.range(from, bare !== undefined ? to : to - alias).replace(/ AS (?:"(?:[^"]|"")*"|[A-Za-z_][\w$#]*)$/, "")
-    out.set(String(k + 1), { text, kind }).set(last.value, { text, kind })
+    out.set(String(k + 1), { text, kind, output: identOut(last) }).set(last.value, { text, kind, output: identOut(last) })
   }
   return out
 }
@@ -1951,7 +2048,7 @@ const distinctItems = (toks: ReadonlyArray<Tok>, start: number): Array<[number, 
     else if (isOp(toks[k], ",") || isKw(toks[k], "FROM")) {
       let end = k
       if (isKw(toks[end - 2], "AS")) end -= 2
-      else if (end - itemStart >= 2 && (toks[end - 1]!.kind === "ident" || toks[end - 1]!.kind === "qident") && !isOp(toks[end - 2], ".")) end -= 1
+      else if (end - itemStart >= 2 && (toks[end - 1]!.kind === "qident" || (toks[end - 1]!.kind === "ident" && !NOT_ALIAS.has(toks[end - 1]!.value))) && !isOp(toks[end - 2], ".")) end -= 1
       if (end <= itemStart || isOp(toks[end - 1], "*")) return undefined
       out.push([itemStart, end])
       if (isKw(toks[k], "FROM")) return out
@@ -1967,7 +2064,9 @@ const distinctItems = (toks: ReadonlyArray<Tok>, start: number): Array<[number, 
  * when no item is zoned. A trailing ORDER BY / FETCH / OFFSET applies to the whole result.
  */
 const setOperationByInstant = (
-  toks: ReadonlyArray<Tok>, tr: Translator, itemRanges: ReadonlyArray<[number, number]>, pieces: ReadonlyArray<string>, fromAt: number, end: number
+  toks: ReadonlyArray<Tok>, tr: Translator, itemRanges: ReadonlyArray<[number, number]>, pieces: ReadonlyArray<string>, fromAt: number, end: number,
+  /** The trailing ORDER BY starting at a token, ordering the result's columns by their keys (exactSetOrder). */
+  orderOf: (from: number) => string | undefined = () => undefined
 ): ((selectList: string) => string) | undefined => {
   const kinds = itemRanges.map(([from, to], k) => tr.textDatetimeAt(from, to) ?? tr.textDatetimeAt(from, to - 1) ?? tr.textDatetimeAt(from, to - 2) ?? textDatetimeOfText(pieces[k] ?? ""))
   if (!kinds.includes("zoned") || pieces.some((p) => /\*\s*$/.test(p))) return undefined
@@ -1986,7 +2085,7 @@ const setOperationByInstant = (
   if (operators.length === 0) return undefined
   const branches = operators.map((o, n) => ({ op: o.op, sql: tr.range(o.next, n + 1 < operators.length ? operators[n + 1]!.at : trailing) }))
   const keys = kinds.map((kind, k) => (kind === "zoned" ? `ora_tstz_key(${datetimeArgument(`#${k + 1}`, "zoned")})` : `#${k + 1}`))
-  const rest = trailing < end ? ` ${tr.range(trailing, end)}` : ""
+  const rest = trailing < end ? ` ${orderOf(trailing) ?? tr.range(trailing, end)}` : ""
   return (selectList) => {
     const combined = instantSetOperations(`${selectList} ${tr.range(fromAt, operators[0]!.at)}`, branches, keys)
     return rest === "" ? combined : `SELECT * FROM (${combined})${rest}`
@@ -2258,7 +2357,8 @@ export const translateQuery = (
   // ORDER BY names the combined result's columns)
   const setOperation = toks.some((t, k) => k > fromAt && isKw(t, "UNION", "MINUS", "INTERSECT", "EXCEPT"))
   if (!setOperation) tr.orderByExactItems(exactOrder)
-  if (!setOperation) tr.orderByDatetimeItems(datetimeOrderItems(toks, tr, itemRanges))
+  const datetimeItems = datetimeOrderItems(toks, tr, itemRanges)
+  if (!setOperation) tr.orderByDatetimeItems(datetimeItems)
   // FROM list (simple table references only)
   const from: Array<FromRef> = []
   let k = fromAt + 1
@@ -2368,9 +2468,9 @@ export const translateQuery = (
   }
   const distinctOn = isKw(toks[listStart - 1], "DISTINCT", "UNIQUE") ? distinctByInstant(tr, itemRanges, pieces) : undefined
   const head = distinctOn === undefined ? tr.range(0, listStart) : `${tr.range(0, listStart - 1)} DISTINCT ON (${distinctOn})`
-  const instantSet = setOperation && body === undefined && lockWait === null && !withRowid ? setOperationByInstant(toks, tr, itemRanges, pieces, fromAt, end) : undefined
+  const instantSet = setOperation && body === undefined && lockWait === null && !withRowid ? setOperationByInstant(toks, tr, itemRanges, pieces, fromAt, end, (at) => exactSetOrder(toks, tr, at, end, exactOutputs, datetimeItems)?.order) : undefined
   if (instantSet !== undefined) return { sql: instantSet(`${head} ${pieces.join(", ")}`), shape: { items, from } }
-  const setOrder = setOperation && body === undefined && lockWait === null && !withRowid ? exactSetOrder(toks, tr, fromAt, end, exactOutputs) : undefined
+  const setOrder = setOperation && body === undefined && lockWait === null && !withRowid ? exactSetOrder(toks, tr, fromAt, end, exactOutputs, datetimeItems) : undefined
   if (setOrder !== undefined) return { sql: `SELECT * FROM (${head} ${pieces.join(", ")} ${setOrder.query}) ${setOrder.order}`, shape: { items, from } }
   body ??= tr.range(fromAt, end)
   let sql = `${head} ${[...pieces, ...(withRowid ? [`rowid AS "ora$lob_rowid"`] : [])].join(", ")} ${body}`
