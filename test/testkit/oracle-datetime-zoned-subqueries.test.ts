@@ -55,4 +55,30 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE through subqueries, set o
     expect((await conn.execute("SELECT COUNT(*) FROM (SELECT DISTINCT NVL(ts, ts) FROM zq)")).rows).toEqual([[2]])
     expect((await conn.execute("SELECT COUNT(*) FROM (SELECT DISTINCT ts + INTERVAL '1' HOUR, 'x' FROM zq)")).rows).toEqual([[2]])
   })
+
+  it("joins USING and NATURAL by instant", async () => {
+    expect(await ids("SELECT id FROM zq JOIN zp USING (ts) ORDER BY id")).toEqual([1, 3])
+    expect(await ids("SELECT id FROM zq NATURAL JOIN zp ORDER BY id")).toEqual([1, 3])
+    const all = await conn.execute("SELECT ts, id, label FROM zq JOIN zp USING (ts) WHERE id = 1")
+    expect(all.rows).toEqual([[at(11), 1, "utc"]])
+    expect(all.metaData[0]).toMatchObject({ dbType: oracledb.DB_TYPE_TIMESTAMP_TZ })
+    expect(await ids("SELECT id FROM zq LEFT JOIN zp USING (ts) WHERE label IS NULL ORDER BY id")).toEqual([2])
+    expect(await ids("SELECT id FROM zp p RIGHT JOIN zq q USING (ts) WHERE ts > TIMESTAMP '2024-01-01 11:10:00 +00:00'")).toEqual([2])
+    // `*` lists the join column once, first, then the other columns of the left and the right table
+    for (const sql of ["SELECT * FROM zq JOIN zp USING (ts) WHERE id = 3", "SELECT * FROM zq NATURAL JOIN zp WHERE id = 3"]) {
+      const star = await conn.execute(sql)
+      expect(star.metaData.map((m: { name: string }) => m.name)).toEqual(["TS", "ID", "LABEL"])
+      expect(star.rows).toEqual([[at(11), 3, "utc"]])
+    }
+  })
+
+  it("joins TIMESTAMP(9) columns USING their wall clock", async () => {
+    await conn.execute("CREATE TABLE zn1 (t TIMESTAMP(9), a NUMBER)")
+    await conn.execute("CREATE TABLE zn2 (t TIMESTAMP(9), b NUMBER)")
+    await conn.execute("INSERT INTO zn1 VALUES (TIMESTAMP '1500-06-15 12:34:56.123456789', 1)")
+    await conn.execute("INSERT INTO zn2 VALUES (TIMESTAMP '1500-06-15 12:34:56.123456789', 2)")
+    await conn.execute("INSERT INTO zn2 VALUES (TIMESTAMP '1500-06-15 12:34:56.123456788', 3)")
+    expect((await conn.execute("SELECT a, b FROM zn1 JOIN zn2 USING (t)")).rows).toEqual([[1, 2]])
+    expect((await conn.execute("SELECT TO_CHAR(t, 'YYYY-MM-DD HH24:MI:SS.FF9'), b FROM zn1 NATURAL JOIN zn2")).rows).toEqual([["1500-06-15 12:34:56.123456789", 2]])
+  })
 })
