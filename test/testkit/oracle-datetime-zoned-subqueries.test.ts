@@ -81,4 +81,21 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE through subqueries, set o
     expect((await conn.execute("SELECT a, b FROM zn1 JOIN zn2 USING (t)")).rows).toEqual([[1, 2]])
     expect((await conn.execute("SELECT TO_CHAR(t, 'YYYY-MM-DD HH24:MI:SS.FF9'), b FROM zn1 NATURAL JOIN zn2")).rows).toEqual([["1500-06-15 12:34:56.123456789", 2]])
   })
+
+  // A value written into a datetime column is converted to the column's type, a TIMESTAMP WITH TIME ZONE to TIMESTAMP
+  // or DATE by its own wall clock and to WITH LOCAL TIME ZONE by its instant, a TIMESTAMP to WITH TIME ZONE in the
+  // session time zone ("Datetime Data Types and Time Zone Support", Database Globalization Support Guide), also by
+  // `INSERT ... SELECT` without a column list and where the source and target columns share a name
+  it("converts zoned values written by INSERT ... SELECT without a column list or into a column of the same name", async () => {
+    await conn.execute("CREATE TABLE zw_ts (id NUMBER, ts TIMESTAMP(3))")
+    await conn.execute("CREATE TABLE zw_ltz (ts TIMESTAMP(9) WITH LOCAL TIME ZONE, id NUMBER)")
+    await conn.execute("CREATE TABLE zw_back (id NUMBER, ts TIMESTAMP WITH TIME ZONE)")
+    await conn.execute("INSERT INTO zw_ts SELECT id, ts FROM zq WHERE id = 3")
+    await conn.execute("INSERT INTO zw_ts (ts, id) SELECT ts, id FROM zq WHERE id = 1")
+    await conn.execute("INSERT INTO zw_ltz SELECT ts, id FROM zq WHERE id = 3")
+    await conn.execute("INSERT INTO zw_back SELECT * FROM zw_ts")
+    expect((await conn.execute("SELECT id, TO_CHAR(ts, 'HH24:MI') FROM zw_ts ORDER BY id")).rows).toEqual([[1, "12:00"], [3, "06:00"]])
+    expect((await conn.execute("SELECT TO_CHAR(ts, 'HH24:MI') FROM zw_ltz")).rows).toEqual([["11:00"]])
+    expect((await conn.execute("SELECT id, TO_CHAR(ts, 'HH24:MI TZR') FROM zw_back ORDER BY id")).rows).toEqual([[1, "12:00 +00:00"], [3, "06:00 +00:00"]])
+  })
 })
