@@ -45,6 +45,13 @@ describe("Oracle test server: expressions giving TIMESTAMP WITH TIME ZONE (raw n
     expect(await ids("NVL2(id, ts, NULL) > TIMESTAMP '2024-01-01 10:30:00 +00:00'")).toEqual([1, 2])
     const ordered = await conn.execute("SELECT id FROM zx ORDER BY DECODE(id, 0, ts, 1, ts, ts), id")
     expect(ordered.rows.map((row: Array<number>) => row[0])).toEqual([3, 1, 2])
+    expect(await ids("CASE WHEN id > 0 THEN ts END = TIMESTAMP '2024-01-01 11:00:00 UTC'")).toEqual([1, 2])
+    // also where no column is an exact NUMBER (the CASE is split differently then)
+    await conn.execute("CREATE TABLE zx5 (id NUMBER(5), ts TIMESTAMP WITH TIME ZONE)")
+    await conn.execute("INSERT INTO zx5 SELECT id, ts FROM zx")
+    const ids5 = async (sql: string) => (await conn.execute(sql)).rows.map((row: Array<number>) => row[0])
+    expect(await ids5("SELECT id FROM zx5 ORDER BY CASE WHEN id > 0 THEN ts END, id")).toEqual([3, 1, 2])
+    expect(await ids5("SELECT id FROM zx5 WHERE TIMESTAMP '2024-01-01 11:00:00 UTC' = CASE WHEN id > 0 THEN ts END ORDER BY id")).toEqual([1, 2])
   })
 
   // ROUND and TRUNC of a datetime return a DATE ("The value returned is always of data type DATE, even if you specify

@@ -582,7 +582,8 @@ export class Translator {
     let depth = 0
     // with exact NUMBER columns about, a `CASE ... END` inside the range is one operand (its results may be exact
     // NUMBERs: exactCaseParts), split into its WHEN / THEN / ELSE parts only when it is the whole range
-    const caseUnits = (this.ctx.exactNumberColumns?.size ?? 0) > 0
+    // likewise with text datetime columns about (textDatetimeCaseParts: its results may be text datetimes)
+    const caseUnits = (this.ctx.exactNumberColumns?.size ?? 0) > 0 || (this.ctx.textDatetimeColumns?.size ?? 0) > 0
     const wholeCase = caseUnits && this.caseEnd(from, to) === to
     const flushSegment = (end: number) => {
       if (end <= segStart) return
