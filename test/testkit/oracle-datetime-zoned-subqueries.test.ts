@@ -64,6 +64,9 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE through subqueries, set o
     expect(all.metaData[0]).toMatchObject({ dbType: oracledb.DB_TYPE_TIMESTAMP_TZ })
     expect(await ids("SELECT id FROM zq LEFT JOIN zp USING (ts) WHERE label IS NULL ORDER BY id")).toEqual([2])
     expect(await ids("SELECT id FROM zp p RIGHT JOIN zq q USING (ts) WHERE ts > TIMESTAMP '2024-01-01 11:10:00 +00:00'")).toEqual([2])
+    const full = await conn.execute("SELECT ts, id, label FROM zq FULL JOIN zp USING (ts) ORDER BY id")
+    expect(full.rows).toEqual([[at(11), 1, "utc"], [at(11, 30), 2, null], [at(11), 3, "utc"]])
+    expect(full.metaData[0]).toMatchObject({ name: "TS", dbType: oracledb.DB_TYPE_TIMESTAMP_TZ })
     // `*` lists the join column once, first, then the other columns of the left and the right table
     for (const sql of ["SELECT * FROM zq JOIN zp USING (ts) WHERE id = 3", "SELECT * FROM zq NATURAL JOIN zp WHERE id = 3"]) {
       const star = await conn.execute(sql)

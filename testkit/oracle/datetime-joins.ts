@@ -5,10 +5,10 @@
  * their UTC instant (Database Globalization Support Guide, "Datetime Comparisons"). Such a join is rewritten, before
  * translation, into the equivalent `ON left.c = right.c AND ...`, whose comparisons the translator renders by instant;
  * the statement's unqualified references to a join column become the left table's column (the right one's for a
- * RIGHT join), and a `SELECT *` over the two tables lists the join columns once, first, then the other columns of
+ * RIGHT join; both coalesced for a FULL join), and a `SELECT *` over the two tables lists the join columns once, first, then the other columns of
  * the left and of the right table (the order the SQL standard gives a NATURAL or USING join's `*`, as e.g. Apache
- * Derby's reference, "NATURAL JOIN operation", spells out; **unconfirmed** for Oracle). Handled: an INNER, LEFT or
- * RIGHT join of two named tables (with or without aliases); other joins over such columns are left as they are.
+ * Derby's reference, "NATURAL JOIN operation", spells out; **unconfirmed** for Oracle). Handled: an INNER, LEFT, RIGHT or
+ * FULL join of two named tables (with or without aliases); other joins over such columns are left as they are.
  */
 import type { ColumnMeta } from "./catalog.ts"
 import { isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
@@ -72,7 +72,6 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     let m = j
     while (isKw(sig[m - 1], "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "NATURAL")) m--
     const modifiers = sig.slice(m, j).map((t) => t.value)
-    if (modifiers.includes("FULL")) continue
     const natural = modifiers.includes("NATURAL")
     const left = refEndingAt(sig, m, lookup)
     const right = refStartingAt(sig, j + 1, lookup)
@@ -109,11 +108,13 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     const star = isOp(sig[listStart], "*") && isKw(sig[listStart + 1], "FROM")
     if (star && (isKw(sig[blockEnd], "JOIN") || isOp(sig[blockEnd], ","))) continue
     const owner = modifiers.includes("RIGHT") ? right : left
+    // a FULL join's column is whichever side has the row (the SQL standard's COALESCE of the two columns)
+    const joined = (c: string) => (modifiers.includes("FULL") ? `COALESCE(${left.qualifier}.${quoted(c)}, ${right.qualifier}.${quoted(c)})` : `${owner.qualifier}.${quoted(c)}`)
     const join = new Set(columns)
     const local: Array<Rewrite> = []
     if (star) {
       const list = [
-        ...columns.map((c) => `${owner.qualifier}.${quoted(c)}`),
+        ...columns.map((c) => (modifiers.includes("FULL") ? `${joined(c)} AS ${quoted(c)}` : joined(c))),
         ...left.columns.filter((c) => !join.has(c.name)).map((c) => `${left.qualifier}.${quoted(c.name)}`),
         ...right.columns.filter((c) => !join.has(c.name)).map((c) => `${right.qualifier}.${quoted(c.name)}`)
       ]
@@ -128,7 +129,7 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
       if ((k >= left.start && k < left.end) || (k >= m && k < conditionEnd)) continue
       const t = sig[k]!
       if (!isName(t) || !join.has(t.value) || isOp(sig[k - 1], ".") || isOp(sig[k + 1], ".") || isOp(sig[k + 1], "(")) continue
-      local.push({ from: k, to: k + 1, text: `${owner.qualifier}.${quoted(t.value)}` })
+      local.push({ from: k, to: k + 1, text: joined(t.value) })
     }
     const condition = columns.map((c) => `${left.qualifier}.${quoted(c)} = ${right.qualifier}.${quoted(c)}`).join(" AND ")
     if (natural) local.push({ from: m + modifiers.indexOf("NATURAL"), to: m + modifiers.indexOf("NATURAL") + 1, text: "" })
