@@ -100,4 +100,35 @@ describe("Oracle test server: TO_CHAR's FM and TO_TIMESTAMP_TZ's RR, YY, J, DDD 
     const kept = await conn.execute("SELECT TO_CHAR(d, 'YYYY-MM-DD HH24:MI:SS') FROM modify_ok")
     expect(kept.rows).toEqual([["2024-01-01 00:00:00"]])
   })
+
+  // "Capitalization in a spelled-out word, abbreviation, or Roman numeral follows capitalization in the corresponding
+  // format element"; MONTH and DAY are blank-padded to the longest name (SEPTEMBER, WEDNESDAY: nine characters) unless
+  // FM suppresses "blanks in subsequent characters or spaces in the results of the MONTH or DAY element" (SQL Language
+  // Reference, "Datetime Format Elements", "Format Model Modifiers")
+  it("pads MONTH and DAY to the longest name without FM and follows the element's capitalisation", async () => {
+    const d = "DATE '2024-05-01'"
+    const z = "TIMESTAMP '2024-05-01 10:00:00 Europe/Paris'"
+    const r = await conn.execute(
+      `SELECT TO_CHAR(${d}, 'MONTH|DAY|'), TO_CHAR(${d}, 'Month|Day|Mon|Dy'), TO_CHAR(${d}, 'month|day|mon|dy'), ` +
+        `TO_CHAR(${d}, 'FMMONTH|DAY|'), TO_CHAR(${z}, 'DD Month YYYY TZR'), TO_CHAR(${d}, 'MON DY') FROM dual`
+    )
+    expect(r.rows).toEqual([["MAY      |WEDNESDAY|", "May      |Wednesday|May|Wed", "may      |wednesday|may|wed", "MAY|WEDNESDAY|", "01 May       2024 Europe/Paris", "MAY WED"]])
+  })
+
+  // TO_DATE and TO_TIMESTAMP read the same elements as TO_TIMESTAMP_TZ: RR, J and FX included ("Datetime Format
+  // Models", "The RR Datetime Format Element", "Format Model Modifiers")
+  it("reads RR, J and FX in TO_DATE and TO_TIMESTAMP", async () => {
+    const century = new Date().getUTCFullYear() - (new Date().getUTCFullYear() % 100)
+    const r = await conn.execute(
+      "SELECT TO_CHAR(TO_DATE('01-05-95', 'DD-MM-RR'), 'YYYY-MM-DD'), TO_CHAR(TO_DATE('01-05-07', 'DD-MM-RR'), 'YYYY'), " +
+        "TO_CHAR(TO_DATE('2451545', 'J'), 'YYYY-MM-DD'), TO_CHAR(TO_TIMESTAMP('2024-05-01 10:11:12.5', 'FXYYYY-MM-DD HH24:MI:SS.FF'), 'YYYY-MM-DD HH24:MI:SS.FF3'), " +
+        "TO_CHAR(TO_DATE('2024-5-1', 'YYYY-MM-DD'), 'YYYY-MM-DD') FROM dual"
+    )
+    // RR: 95 is in the previous century while the current year ends in 00-49
+    expect(r.rows).toEqual([[`${new Date().getUTCFullYear() % 100 < 50 ? century - 5 : century + 95}-05-01`, String(century + 7), "2000-01-01", "2024-05-01 10:11:12.500", "2024-05-01"]])
+    const typed = await conn.execute("SELECT TO_DATE('01-05-95', 'DD-MM-RR'), TO_TIMESTAMP('2451545', 'J') FROM dual")
+    expect(typed.metaData.map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["DATE", "TIMESTAMP"])
+    // FX: the text must have every digit of each element
+    expect(oraCode(await failure(() => conn.execute("SELECT TO_DATE('2024-5-1', 'FXYYYY-MM-DD') FROM dual")))).toBe("ORA-01861")
+  })
 })

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto"
 import { Engine, type Session as EngineSession } from "../engine/index.ts"
 import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.ts"
-import { registerDatetimeFunctions } from "./datetime-functions.ts"
+import { registerDatetimeFunctions, WALL_ALIAS, ZONED_ALIAS } from "./datetime-functions.ts"
 import { registerIntervalFunctions } from "./interval-functions.ts"
 import { JSON_VALUE_MACRO, registerJsonFunctions } from "./json-functions.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
@@ -169,12 +169,14 @@ export class OracleDatabase {
     const dbOff = this.dbOffsetMinutes()
     const macros = [
       `ora_sysdate() AS CAST(CAST(now() AS TIMESTAMP) + to_minutes(CAST(${dbOff} AS BIGINT)) AS TIMESTAMP_S)`,
-      `ora_current_date() AS CAST(CAST(now() AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) AS TIMESTAMP_S)`,
-      `ora_localtimestamp() AS CAST(now() AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT))`,
       `ora_user() AS CAST(getvariable('ora_user') AS VARCHAR)`,
       // the session time zone (sqlsession.ts: ora_session_tz_min for an offset, ora_session_tz_region for a region):
       // an instant's wall clock there, its offset there in minutes, and a wall clock there as an instant
       `ora_session_local(x) AS CASE WHEN getvariable('ora_session_tz_region') = '' THEN CAST(CAST(x AS TIMESTAMPTZ) AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) ELSE timezone(nullif(getvariable('ora_session_tz_region'), ''), CAST(x AS TIMESTAMPTZ)) END`,
+      // CURRENT_DATE and LOCALTIMESTAMP: the session time zone's wall clock now, a region's offset at this instant
+      // ("the current date and time in the session time zone", SQL Language Reference, "LOCALTIMESTAMP")
+      `ora_current_date() AS CAST(ora_session_local(now()) AS TIMESTAMP_S)`,
+      `ora_localtimestamp() AS ora_session_local(now())`,
       `ora_session_offset(x) AS CAST((epoch_us(ora_session_local(x)) - epoch_us(CAST(CAST(x AS TIMESTAMPTZ) AS TIMESTAMP))) // 60000000 AS BIGINT)`,
       `ora_session_instant(x) AS CASE WHEN getvariable('ora_session_tz_region') = '' THEN CAST(CAST(x AS TIMESTAMP) - to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) AS TIMESTAMPTZ) ELSE timezone(nullif(getvariable('ora_session_tz_region'), ''), CAST(x AS TIMESTAMP)) END`,
       `ora_offset_text(m) AS (CASE WHEN m < 0 THEN '-' ELSE '+' END) || lpad(CAST(abs(m) // 60 AS VARCHAR), 2, '0') || ':' || lpad(CAST(abs(m) % 60 AS VARCHAR), 2, '0')`,
@@ -240,6 +242,8 @@ export class OracleDatabase {
     for (const m of [...macros, ...NAMED_VALUE_MACROS]) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
     // the type exact NUMBER results carry (number-functions.ts), so that set operations can name it
     await a.execute(`CREATE TYPE main.${EXACT_NUMBER_ALIAS} AS VARCHAR`)
+    // likewise the types of text datetime results (datetime-functions.ts), which DuckDB looks up by name to sort them
+    for (const alias of [ZONED_ALIAS, WALL_ALIAS]) await a.execute(`CREATE TYPE main.${alias} AS VARCHAR`)
     // dictionary storage tables (snapshots refreshed lazily) and the ALL_/USER_/DBA_ views
     for (const [name, cols] of Object.entries(dictionaryShapes)) {
       if (name === "DUAL") continue

@@ -85,11 +85,23 @@ const atZone = (v: DatetimeValue, zone: string): DatetimeValue => {
  * the blank sign of AD years goes with FM like every blank padding ("FM: returns a value with no leading or trailing
  * blanks", same table).
  */
-export const YEAR_MARK = { absolute: "\u0001", absoluteFm: "\u0005", signed: "\u0003", signedFm: "\u0004", fraction: "\u0006", end: "\u0002" } as const
+export const YEAR_MARK = { absolute: "\u0001", absoluteFm: "\u0005", signed: "\u0003", signedFm: "\u0004", fraction: "\u0006", name: "\u0007", end: "\u0002" } as const
+
+/**
+ * Month and day names (MONTH, MON, DAY, DY) marked `name`, their capitalisation (`U` upper, `I` initial, `L` lower),
+ * the width to blank-pad to (0: none), the name, `end`: "Capitalization in a spelled-out word, abbreviation, or Roman
+ * numeral follows capitalization in the corresponding format element", and MONTH / DAY are padded with blanks to the
+ * length of the longest name (nine characters in English) unless FM is in force (SQL Language Reference, "Datetime
+ * Format Elements" and "Format Model Modifiers": "In a datetime format element of a TO_CHAR function, this modifier
+ * suppresses blanks in subsequent characters or spaces in the results of the MONTH or DAY element").
+ */
+const nameText = (text: string): string =>
+  text.replace(/\u0007([UIL])(\d)([A-Za-z]+)\u0002/g, (_, kind: string, width: string, name: string) =>
+    (kind === "U" ? name.toUpperCase() : kind === "L" ? name.toLowerCase() : name[0]!.toUpperCase() + name.slice(1).toLowerCase()).padEnd(Number(width), " "))
 
 /** Also FF1-FF9 whose digits strftime has no width for: `fraction`, the digit count, the wider fraction, `end`. */
 const yearText = (text: string): string =>
-  text.replace(/\u0006(\d)(\d+)\u0002/g, (_, n: string, digits: string) => digits.slice(0, Number(n))).replace(/([\u0001\u0003\u0004\u0005])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
+  nameText(text).replace(/\u0006(\d)(\d+)\u0002/g, (_, n: string, digits: string) => digits.slice(0, Number(n))).replace(/([\u0001\u0003\u0004\u0005])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
     // under FM a number element loses its leading zeros (SQL Language Reference, "Format Model Modifiers")
     const fm = kind === YEAR_MARK.absoluteFm || kind === YEAR_MARK.signedFm
     const year = fm ? String(Number(digits)) : digits.padStart(4, "0")

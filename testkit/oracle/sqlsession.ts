@@ -36,8 +36,9 @@ import { withExactAliases } from "./number-aliases.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { zonedBinds } from "./datetime-binds.ts"
 import { intervalColumnTypesOf } from "./interval-exprs.ts"
-import { sessionZoneWrites } from "./datetime-writes.ts"
+import { datetimeInsertSelects, sessionZoneWrites } from "./datetime-writes.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
+import { datetimeJoins } from "./datetime-joins.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import type { ValueKind } from "./types.ts"
 import { runPlsql } from "./plsql.ts"
@@ -423,7 +424,7 @@ export class SqlSession {
    */
   translate(sql: string, specs?: ReadonlyArray<BindSpec>): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const written = intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(unqualifySetTargets(tokenize(sql)), lookup), lookup), lookup)
+    const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(unqualifySetTargets(tokenize(sql)), lookup), lookup), lookup), lookup)
     const { toks, tr, binds } = this.bindNumberingTranslator(written, sql, specs)
     return { toks, text: (a, b) => tr.range(a, b), binds }
   }
@@ -506,7 +507,7 @@ export class SqlSession {
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const { toks, tr, binds } = this.bindNumberingTranslator(intervalLiteralTargets(tokenize(stripTerminator(sql)), lookup), sql, specs)
+    const { toks, tr, binds } = this.bindNumberingTranslator(datetimeJoins(intervalLiteralTargets(tokenize(stripTerminator(sql)), lookup), lookup), sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
     this.checkAccess(toks, shape.from)
     const withRowid = this.selectsTableLob(toks, shape)

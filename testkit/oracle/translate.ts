@@ -133,6 +133,25 @@ const textDatetimeExtreme = (v: "MIN" | "MAX", text: string, kind: TextDatetimeK
   return kind === "zoned" ? `ora_tstz(${pick}, getvariable('ora_session_tz'))` : `ora_ts(${pick})`
 }
 
+/**
+ * ROUND(datetime, unit) of a DuckDB TIMESTAMP `operand` as a DATE ("The value returned is always of data type DATE",
+ * SQL Language Reference, "ROUND (date)"; "ROUND and TRUNC Date Functions": a year rounds up on July 1, a month on
+ * the 16th day, a day at noon, an hour at 30 minutes, a minute at 30 seconds); undefined for other units (quarters,
+ * weeks), which the server does not round.
+ */
+const roundedDatetime = (operand: string, unit: string): string | undefined => {
+  const up = (part: string, after: string) => `CAST(date_trunc('${part}', ${operand} + ${after}) AS TIMESTAMP_S)`
+  if (unit === "year") return up("year", "INTERVAL 6 MONTH")
+  if (unit === "month") return `CAST(date_trunc('month', ${operand}) + CASE WHEN day(${operand}) >= 16 THEN INTERVAL 1 MONTH ELSE INTERVAL 0 MONTH END AS TIMESTAMP_S)`
+  if (unit === "day") return up("day", "INTERVAL 12 HOUR")
+  if (unit === "hour") return up("hour", "INTERVAL 30 MINUTE")
+  if (unit === "minute") return up("minute", "INTERVAL 30 SECOND")
+  return undefined
+}
+
+/** The argument indexes of DECODE's results (`DECODE(expr, search, result, ..., default)`) among `count` arguments. */
+const decodeResults = (count: number): Array<number> => Array.from({ length: count }, (_, k) => k).filter((k) => k > 1 && (k % 2 === 0 || k === count - 1))
+
 /** A datetime as a text datetime of `kind` (a DuckDB datetime by its rendering, a TIMESTAMP in the session time zone). */
 const asTextDatetime = (text: string, kind: TextDatetimeKind): string =>
   kind === "zoned" ? `ora_tstz(${datetimeArgument(text, kind)})` : `ora_ts(CAST(${text} AS VARCHAR))`
@@ -242,6 +261,12 @@ const SEPARATORS = new Set([
 const isSeparator = (t: Tok): boolean =>
   (t.kind === "ident" && SEPARATORS.has(t.value)) ||
   (t.kind === "op" && [",", "=", "<>", "!=", "<", ">", "<=", ">=", ";", ":=", "=>"].includes(t.value))
+
+const isName = (t: Tok | undefined): boolean => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+/** The token naming select item [a, b) (its alias left out): its alias, else the column's name when it is a `column`. */
+const selectItemName = (toks: ReadonlyArray<Tok>, [a, b]: readonly [number, number], column: boolean): Tok | undefined =>
+  isKw(toks[b], "AS") ? toks[b + 1] : isName(toks[b]) && !isKw(toks[b], "FROM") ? toks[b] : column ? toks[b - 1] : undefined
 
 /** A translated range's pieces: top-level separators and the segments between them. */
 interface Part {
@@ -503,6 +528,15 @@ export const convertDateFormat = (fmt: string, output = false): string => {
       s = s.slice(3)
       continue
     }
+    // month and day names in the element's capitalisation, MONTH and DAY blank-padded without FM (ora_year_text)
+    const name = output ? /^(?:MONTH|MON|DAY|DY)/i.exec(s)?.[0] : undefined
+    if (name !== undefined) {
+      const kind = /^[A-Z]{2}/.test(name) ? "U" : /^[A-Z]/.test(name) ? "I" : "L"
+      const width = !fm && name.length > 2 && !/^MON$/i.test(name) ? 9 : 0
+      out += `${YEAR_MARK.name}${kind}${width}${/^MON/i.test(name) ? (name.length === 5 ? "%B" : "%b") : name.length === 3 ? "%A" : "%a"}${YEAR_MARK.end}`
+      s = s.slice(name.length)
+      continue
+    }
     const hit = map.find(([re]) => re.test(s))
     if (hit !== undefined) {
       const m = s.match(hit[0])!
@@ -548,7 +582,8 @@ export class Translator {
     let depth = 0
     // with exact NUMBER columns about, a `CASE ... END` inside the range is one operand (its results may be exact
     // NUMBERs: exactCaseParts), split into its WHEN / THEN / ELSE parts only when it is the whole range
-    const caseUnits = (this.ctx.exactNumberColumns?.size ?? 0) > 0
+    // likewise with text datetime columns about (textDatetimeCaseParts: its results may be text datetimes)
+    const caseUnits = (this.ctx.exactNumberColumns?.size ?? 0) > 0 || (this.ctx.textDatetimeColumns?.size ?? 0) > 0
     const wholeCase = caseUnits && this.caseEnd(from, to) === to
     const flushSegment = (end: number) => {
       if (end <= segStart) return
@@ -557,6 +592,8 @@ export class Translator {
       const text =
         isOp(toks[segStart], "(") && matchParen(toks, segStart) === end - 1
           ? (this.subquerySetOperationByInstant(segStart)?.[0] ?? `(${this.range(segStart + 1, end - 1)})`)
+          : isOp(toks[segStart], "(") && isKw(toks[segStart + 1], "SELECT", "WITH") && matchParen(toks, segStart) === end - 2 && (alias?.kind === "ident" || alias?.kind === "qident") && !NOT_ALIAS.has(alias.value)
+            ? `${this.subquerySetOperationByInstant(segStart)?.[0] ?? `(${this.range(segStart + 1, end - 2)})`} ${identOut(alias)}`
           : caseEnd === end
             ? this.range(segStart, end)
             : caseEnd === end - 1 && alias !== undefined && (alias.kind === "ident" || alias.kind === "qident") && !NOT_ALIAS.has(alias.value)
@@ -586,6 +623,7 @@ export class Translator {
     }
     flushSegment(to)
     this.exactNumberParts(parts)
+    this.textDatetimeCaseParts(parts)
     this.textDatetimeAtZone(parts)
     this.textDatetimeInsertTargets(parts)
     this.textDatetimeParts(parts)
@@ -677,6 +715,33 @@ export class Translator {
   }
 
   /**
+   * `CASE ... END` whose first non-NULL result is a text datetime: a value of that kind (every result as text, the
+   * whole read as that kind), so that it is described, compared and formatted as one ("the return values must all be
+   * of the same data type group", SQL Language Reference, "CASE Expressions").
+   */
+  private textDatetimeCaseParts(parts: Array<Part>): void {
+    const opens = (p: Part) => !p.separator && isKw(this.toks[p.from], "CASE") && this.caseEnd(p.from, p.to) < 0
+    for (let j = 0; j < parts.length; j++) {
+      if (!opens(parts[j]!)) continue
+      const results: Array<Part> = []
+      let depth = 1
+      let end = j + 1
+      for (; end < parts.length; end++) {
+        const q = parts[end]!
+        if (opens(q)) depth++
+        else if (q.separator && isKw(this.toks[q.from], "END") && --depth === 0) break
+        else if (depth === 1 && !q.separator && parts[end - 1]!.separator && isKw(this.toks[parts[end - 1]!.from], "THEN", "ELSE")) results.push(q)
+      }
+      const first = results.find((q) => !(q.to === q.from + 1 && isKw(this.toks[q.from], "NULL")))
+      const kind = first === undefined || end >= parts.length ? undefined : this.textDatetimeOfPart(first)
+      if (kind === undefined) continue
+      for (const q of results) q.text = `CAST(${q.text} AS VARCHAR)`
+      parts[j]!.text = kind === "zoned" ? `ora_tstz(CAST(${parts[j]!.text}` : `ora_ts(CAST(${parts[j]!.text}`
+      parts[end]!.text = `${parts[end]!.text} AS VARCHAR)${kind === "zoned" ? `, ${zoneArgument(kind)}` : ""})`
+    }
+  }
+
+  /**
    * An exact NUMBER segment `parts[j]` as the operand of BETWEEN or IN, or as an item of a nested query's select list
    * (kept typed ORA_NUMBER, so that the outer query still describes and computes it as NUMBER).
    */
@@ -705,6 +770,62 @@ export class Translator {
     if (column !== undefined && (isKw(before, "SELECT", "DISTINCT", "UNIQUE", "ALL") || isOp(before, ",")) && (isKw(after, "FROM", "INTO") || isOp(after, ",")) && this.inSelectList(parts, j)) {
       p.text = `ora_number(${this.exactArgument(p)}) AS ${identOut(this.toks[p.to - 1]!)}`
     }
+  }
+
+  /**
+   * A text datetime column that is a whole item of a subquery's select list (or of a later branch of a set
+   * operation), rendered as a value typed ORA_TSTZ / ORA_TS (datetime-functions.ts), so that the enclosing query
+   * describes it as TIMESTAMP WITH TIME ZONE / TIMESTAMP(9) rather than as the VARCHAR2 it is stored as; true when
+   * `parts[j]` was such an item.
+   */
+  private nestedSelectItem(parts: Array<Part>, j: number): boolean {
+    const p = parts[j]!
+    if (p.separator || p.text.length === 0) return false
+    const at = (k: number) => (parts[k]?.separator === true ? this.toks[parts[k]!.from] : undefined)
+    const before = at(j - 1)
+    const after = at(j + 1)
+    if (!(isKw(before, "SELECT", "DISTINCT", "UNIQUE", "ALL") || isOp(before, ",")) || !(isKw(after, "FROM", "AS") || isOp(after, ","))) return false
+    let select = j - 1
+    while (select >= 0 && !(parts[select]!.separator && isKw(this.toks[parts[select]!.from], "SELECT"))) {
+      const t = at(select)
+      if (t !== undefined && !isOp(t, ",") && !isKw(t, "DISTINCT", "UNIQUE", "ALL")) return false
+      select--
+    }
+    const opener = select < 0 ? undefined : this.toks[parts[select]!.from - 1]
+    if (!(isOp(opener, "(") || isKw(opener, "UNION", "ALL", "INTERSECT", "MINUS", "EXCEPT"))) return false
+    // the column alone, or followed by its alias (`ts t`); an `AS alias` part keeps its own
+    const whole = this.columnNameAt(p.from, p.to) !== undefined
+    if (!whole && (this.columnNameAt(p.from, p.to - 1) === undefined || p.to - p.from < 2)) return false
+    const end = whole ? p.to : p.to - 1
+    const kind = this.textDatetimeAt(p.from, end)
+    if (kind === undefined || textDatetimeOfText(p.text) !== undefined) return false
+    const name = isKw(after, "AS") ? "" : ` AS ${identOut(this.toks[p.to - 1]!)}`
+    p.text = `${asTextDatetime(this.range(p.from, end), kind)}${name}`
+    return true
+  }
+
+  /**
+   * The order key of ORDER BY item `tok` (a position or an alias) of a subquery, or of a set operation in one, when it
+   * names a text datetime item of the (first) select list: its instant or wall clock, as Oracle orders such values;
+   * undefined otherwise (the top-level query's items are translateQuery's, datetimeOrderItems).
+   */
+  private nestedOrderKey(parts: ReadonlyArray<Part>, tok: Tok): string | undefined {
+    const toks = this.toks
+    const selects = parts.filter((q) => q.separator && isKw(toks[q.from], "SELECT"))
+    const first = selects[0]
+    if (first === undefined || !isOp(toks[first.from - 1], "(") || (tok.kind !== "num" && tok.kind !== "ident" && tok.kind !== "qident")) return undefined
+    const items = distinctItems(toks, isKw(toks[first.from + 1], "DISTINCT", "UNIQUE", "ALL") ? first.from + 2 : first.from + 1)
+    if (items === undefined) return undefined
+    const nameOf = (item: [number, number]) => selectItemName(toks, item, this.columnNameAt(item[0], item[1]) !== undefined)
+    const index = tok.kind === "num" ? Number(tok.value) - 1 : items.findIndex((item) => { const n = nameOf(item); return n !== undefined && oracleName(n) === oracleName(tok) })
+    const item = items[index]
+    if (item === undefined || toks.slice(item[0], item[1]).some((t) => t.kind === "bind")) return undefined
+    const text = this.range(item[0], item[1])
+    const kind = this.textDatetimeAt(item[0], item[1]) ?? textDatetimeOfText(text)
+    const name = nameOf(item)
+    if (kind === undefined || (selects.length > 1 && name === undefined)) return undefined
+    // a set operation's ORDER BY names the result's columns
+    return `ora_tstz_key(${datetimeArgument(selects.length > 1 ? identOut(name!) : text, kind)})`
   }
 
   /** True when segment `j` lies between a SELECT and its FROM/INTO at this level. */
@@ -875,6 +996,11 @@ export class Translator {
     const toks = this.toks
     if (to - from === 2 && isKw(toks[from], "TIMESTAMP") && toks[from + 1]?.kind === "str") return textDatetimeOfText(timestampLiteral(toks[from + 1]!.value))
     if (to - from === 1 && toks[from]?.kind === "bind") return this.bindDatetime(toks[from]!)
+    // a scalar subquery of one such item
+    if (isOp(toks[from], "(") && isKw(toks[from + 1], "SELECT") && matchParen(toks, from) === to - 1) {
+      const items = distinctItems(toks, isKw(toks[from + 2], "DISTINCT", "UNIQUE", "ALL") ? from + 3 : from + 2)
+      return items?.length === 1 ? this.textDatetimeAt(items[0]![0], items[0]![1]) : undefined
+    }
     const name = this.columnNameAt(from, to)
     return name === undefined ? undefined : this.ctx.textDatetimeColumns?.get(name)
   }
@@ -992,6 +1118,22 @@ export class Translator {
     }
   }
 
+  /**
+   * The results (argument indexes `results`) of a DECODE / NVL2 call as one text datetime when its result is one: its
+   * type is the first non-NULL result's ("Oracle automatically converts the return value to the same data type as the
+   * first result", SQL Language Reference, "DECODE"; NVL2 returns expr2's type, "NVL2"). `arg` renders each result as
+   * text and `wrap` makes the call's value a text datetime again, so it is described, compared and formatted as one.
+   */
+  private textDatetimeResult(parts: ReadonlyArray<[number, number]>, results: ReadonlyArray<number>, arg: (k: number) => string) {
+    const first = results.find((k) => { const p = parts[k]; return p !== undefined && !(p[1] === p[0] + 1 && isKw(this.toks[p[0]], "NULL")) })
+    const p = first === undefined ? undefined : parts[first]
+    const kind = p === undefined ? undefined : (this.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(first!)))
+    return {
+      arg: (k: number) => (kind === undefined ? arg(k) : `CAST(${arg(k)} AS VARCHAR)`),
+      wrap: (text: string) => (kind === undefined ? text : asTextDatetime(text, kind))
+    }
+  }
+
   /** The text datetime kind of a translated part: by its tokens or by the function its text calls. */
   private textDatetimeOfPart(p: Part): TextDatetimeKind | undefined {
     return this.textDatetimeAt(p.from, p.to) ?? textDatetimeOfText(p.text)
@@ -1028,6 +1170,12 @@ export class Translator {
         p.text = `ora_tstz_key(${datetimeArgument(item.text, item.kind)})`
         continue
       }
+      const nestedKey = clauses[j] === "order" && p.to === p.from + 1 ? this.nestedOrderKey(parts, tok) : undefined
+      if (nestedKey !== undefined) {
+        p.text = nestedKey
+        continue
+      }
+      if (this.nestedSelectItem(parts, j)) continue
       const kind = this.textDatetimeOfPart(p)
       if (kind === undefined || p.text.length === 0) continue
       if (clauses[j] === "order") {
@@ -1353,8 +1501,8 @@ export class Translator {
 
   /**
    * `SELECT DISTINCT` of a subquery whose select list has a zoned column: `DISTINCT ON (...)` with that column's instant
-   * key, so that one instant in several zones is one row (the top-level query's DISTINCT is translateQuery's). Only
-   * where every other item is a plain column reference, whose key it is itself; undefined otherwise.
+   * key, so that one instant in several zones is one row (the top-level query's DISTINCT is translateQuery's); other
+   * items are their own keys. Undefined without a zoned item, or with a bind among the items.
    */
   private subqueryDistinctByInstant(i: number): [string, number] | undefined {
     const toks = this.toks
@@ -1363,11 +1511,15 @@ export class Translator {
     if (items === undefined) return undefined
     const keys: Array<string> = []
     let zoned = false
+    // every item is rendered once more for its key: not with binds, which count their renderings
+    if (items.some(([from, to]) => toks.slice(from, to).some((t) => t.kind === "bind"))) return undefined
     for (const [from, to] of items) {
-      const kind = this.textDatetimeAt(from, to)
-      if (kind === undefined && this.columnNameAt(from, to) === undefined) return undefined
+      const text = this.range(from, to)
+      const kind = this.textDatetimeAt(from, to) ?? textDatetimeOfText(text)
       zoned ||= kind === "zoned"
-      keys.push(kind === "zoned" ? `ora_tstz_key(${datetimeArgument(this.range(from, to), "zoned")})` : this.range(from, to))
+      // a constant is the same in every row (and DuckDB refuses it as a key)
+      if (to === from + 1 && (toks[from]!.kind === "str" || toks[from]!.kind === "num" || isKw(toks[from], "NULL"))) continue
+      keys.push(kind === "zoned" ? `ora_tstz_key(${datetimeArgument(text, "zoned")})` : text)
     }
     return zoned ? [`DISTINCT ON (${keys.join(", ")})`, i + 1] : undefined
   }
@@ -1385,7 +1537,16 @@ export class Translator {
     const fromAt = findTopLevel(toks, listStart, close, (t) => isKw(t, "FROM"))
     const items = distinctItems(toks, listStart)
     if (fromAt < 0 || items === undefined) return undefined
-    const combined = setOperationByInstant(toks, this, items, items.map(([from, to]) => this.range(from, to)), fromAt, close)
+    const pieces = items.map(([from, to]) => this.range(from, to))
+    // ORDER BY a position or name of a text datetime item: by the result column's instant or wall clock
+    const datetimes = new Map<string, { kind: TextDatetimeKind; output: string }>()
+    for (const [k, item] of items.entries()) {
+      const kind = this.textDatetimeAt(item[0], item[1]) ?? textDatetimeOfText(pieces[k]!)
+      const name = selectItemName(toks, item, this.columnNameAt(item[0], item[1]) !== undefined)
+      if (kind === undefined || name === undefined) continue
+      datetimes.set(String(k + 1), { kind, output: identOut(name) }).set(name.value, { kind, output: identOut(name) })
+    }
+    const combined = setOperationByInstant(toks, this, items, pieces, fromAt, close, (at) => exactSetOrder(toks, this, at, close, new Map(), datetimes)?.order)
     return combined === undefined ? undefined : [`(${combined(this.range(i + 1, fromAt))})`, close + 1]
   }
 
@@ -1514,7 +1675,9 @@ export class Translator {
     const exactAggregate = this.exactAggregate(v, parts, close)
     if (exactAggregate !== undefined) return exactAggregate
     const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => this.callArgument(a, b, arg(k)))) : undefined
-    if (exactCall !== undefined) return [exactCall, close + 1]
+    // DECODE / NVL2 with exact NUMBER operands (compared as numbers there) may still give a text datetime
+    const conditional = v === "DECODE" ? decodeResults(parts.length) : v === "NVL2" ? [1, 2] : undefined
+    if (exactCall !== undefined) return [conditional === undefined ? exactCall : this.textDatetimeResult(parts, conditional, arg).wrap(exactCall), close + 1]
     switch (v) {
       case "NVL":
       case "COALESCE": {
@@ -1526,15 +1689,19 @@ export class Translator {
         if (v === "NVL" || kind !== undefined) return [`coalesce(${args.join(", ")})`, close + 1]
         break
       }
-      case "NVL2":
-        return [`(CASE WHEN (${arg(0)}) IS NOT NULL THEN ${arg(1)} ELSE ${arg(2)} END)`, close + 1]
+      case "NVL2": {
+        // a text datetime result makes the whole call one (zoned-results.ts)
+        const result = this.textDatetimeResult(parts, [1, 2], arg)
+        return [result.wrap(`(CASE WHEN (${arg(0)}) IS NOT NULL THEN ${result.arg(1)} ELSE ${result.arg(2)} END)`), close + 1]
+      }
       case "DECODE": {
         if (parts.length < 3) throw new OraError(938, "not enough arguments for function")
+        const result = this.textDatetimeResult(parts, decodeResults(parts.length), arg)
         let s = `(CASE`
         let k = 1
-        for (; k + 1 < parts.length; k += 2) s += ` WHEN (${arg(0)}) IS NOT DISTINCT FROM (${arg(k)}) THEN ${arg(k + 1)}`
-        if (k < parts.length) s += ` ELSE ${arg(k)}`
-        return [s + " END)", close + 1]
+        for (; k + 1 < parts.length; k += 2) s += ` WHEN (${arg(0)}) IS NOT DISTINCT FROM (${arg(k)}) THEN ${result.arg(k + 1)}`
+        if (k < parts.length) s += ` ELSE ${result.arg(k)}`
+        return [result.wrap(s + " END)"), close + 1]
       }
       case "CAST": {
         // CAST(expr AS type)
@@ -1611,8 +1778,13 @@ export class Translator {
         return [`ora_to_char(${arg(0)})`, close + 1]
       case "TO_DATE":
       case "TO_TIMESTAMP":
-        if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
-          return [`CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(toks[parts[1]![0]]!.value))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+        if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str") {
+          const format = toks[parts[1]![0]]!.value
+          // RR, J and FX, which strptime lacks, read as TO_TIMESTAMP_TZ reads them (datetime-parse.ts)
+          if (/RR|J|FX/i.test(format.replace(/"[^"]*"?/g, "")))
+            return [`CAST(ora_tstz_local(ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(format)}), '') AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+          return [`CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(format))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+        }
         return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
       case "TO_TIMESTAMP_TZ":
         // a text with its own zone, else the session's (datetime-parse.ts reads the format model)
@@ -1700,6 +1872,8 @@ export class Translator {
         const operand = textKind === undefined ? `CAST(${arg(0)} AS TIMESTAMP)` : wallClockOf(arg(0), textKind)
         if (v === "TRUNC" && p0 !== undefined && (fmt !== undefined || ((dateArg || textKind !== undefined) && parts.length === 1)))
           return [`CAST(date_trunc('${fmt ?? "day"}', ${operand}) AS TIMESTAMP_S)`, close + 1]
+        const rounded = v === "ROUND" && p0 !== undefined && (dateArg || textKind !== undefined) && (fmt !== undefined || parts.length === 1) ? roundedDatetime(operand, fmt ?? "day") : undefined
+        if (rounded !== undefined) return [rounded, close + 1]
         break
       }
     }
@@ -1764,7 +1938,9 @@ const exactSetOrder = (
   tr: Translator,
   fromAt: number,
   end: number,
-  outputs: ReadonlyMap<string, string>
+  outputs: ReadonlyMap<string, string>,
+  /** Text datetime items by position and name: ordered by their result column's instant or wall clock. */
+  datetimes: ReadonlyMap<string, { readonly kind: TextDatetimeKind; readonly output: string }> = new Map()
 ): { readonly query: string; readonly order: string } | undefined => {
   let orderAt = -1
   let depth = 0
@@ -1773,7 +1949,7 @@ const exactSetOrder = (
     else if (isOp(toks[k], ")")) depth--
     else if (depth === 0 && isKw(toks[k], "ORDER") && isKw(toks[k + 1], "BY")) orderAt = k
   }
-  if (orderAt < 0 || outputs.size === 0) return undefined
+  if (orderAt < 0 || (outputs.size === 0 && datetimes.size === 0)) return undefined
   let itemsEnd = end
   depth = 0
   for (let k = orderAt + 2; k < end; k++) {
@@ -1793,10 +1969,17 @@ const exactSetOrder = (
       continue
     }
     const ref = toks[start]
-    const output = ref === undefined ? undefined : outputs.get(ref.kind === "num" ? ref.value : oracleName(ref))
-    if (output !== undefined && (ref!.kind === "num" || ref!.kind === "ident" || ref!.kind === "qident")) {
+    const named = ref !== undefined && (ref.kind === "num" || ref.kind === "ident" || ref.kind === "qident")
+    const refKey = ref === undefined ? "" : ref.kind === "num" ? ref.value : oracleName(ref)
+    const output = named ? outputs.get(refKey) : undefined
+    const datetime = named && (ref.kind === "num" || ref.kind === "ident") ? datetimes.get(ref.value) : undefined
+    const tail = start + 1 < k ? ` ${tr.range(start + 1, k)}` : ""
+    if (output !== undefined) {
       exact = true
-      items.push(`ora_number_key(CAST(${output} AS VARCHAR))${start + 1 < k ? ` ${tr.range(start + 1, k)}` : ""}`)
+      items.push(`ora_number_key(CAST(${output} AS VARCHAR))${tail}`)
+    } else if (datetime !== undefined) {
+      exact = true
+      items.push(`ora_tstz_key(${datetimeArgument(datetime.output, datetime.kind)})${tail}`)
     } else items.push(tr.range(start, k))
     start = k + 1
   }
@@ -1839,7 +2022,7 @@ const textDatetimeColumnAt = (toks: ReadonlyArray<Tok>, tr: Translator, from: nu
  * ORDER BY naming them orders by instant or wall clock (`ora_tstz_key`), not by their text.
  */
 const datetimeOrderItems = (toks: ReadonlyArray<Tok>, tr: Translator, itemRanges: ReadonlyArray<[number, number]>) => {
-  const out = new Map<string, { text: string; kind: TextDatetimeKind }>()
+  const out = new Map<string, { text: string; kind: TextDatetimeKind; output: string }>()
   for (const [k, [from, to]] of itemRanges.entries()) {
     const last = toks[to - 1]!
     const alias = isKw(toks[to - 2], "AS") ? 2 : 1
@@ -1848,7 +2031,7 @@ const datetimeOrderItems = (toks: ReadonlyArray<Tok>, tr: Translator, itemRanges
     if (kind === undefined) continue
     // a bare column is its own name; a grouped one renders as `value AS name` (datetime-groups.ts)
     const text = tr.range(from, bare !== undefined ? to : to - alias).replace(/ AS (?:"(?:[^"]|"")*"|[A-Za-z_][\w$#]*)$/, "")
-    out.set(String(k + 1), { text, kind }).set(last.value, { text, kind })
+    out.set(String(k + 1), { text, kind, output: identOut(last) }).set(last.value, { text, kind, output: identOut(last) })
   }
   return out
 }
@@ -1866,7 +2049,7 @@ const distinctItems = (toks: ReadonlyArray<Tok>, start: number): Array<[number, 
     else if (isOp(toks[k], ",") || isKw(toks[k], "FROM")) {
       let end = k
       if (isKw(toks[end - 2], "AS")) end -= 2
-      else if (end - itemStart >= 2 && (toks[end - 1]!.kind === "ident" || toks[end - 1]!.kind === "qident") && !isOp(toks[end - 2], ".")) end -= 1
+      else if (end - itemStart >= 2 && (toks[end - 1]!.kind === "qident" || (toks[end - 1]!.kind === "ident" && !NOT_ALIAS.has(toks[end - 1]!.value))) && !isOp(toks[end - 2], ".")) end -= 1
       if (end <= itemStart || isOp(toks[end - 1], "*")) return undefined
       out.push([itemStart, end])
       if (isKw(toks[k], "FROM")) return out
@@ -1882,7 +2065,9 @@ const distinctItems = (toks: ReadonlyArray<Tok>, start: number): Array<[number, 
  * when no item is zoned. A trailing ORDER BY / FETCH / OFFSET applies to the whole result.
  */
 const setOperationByInstant = (
-  toks: ReadonlyArray<Tok>, tr: Translator, itemRanges: ReadonlyArray<[number, number]>, pieces: ReadonlyArray<string>, fromAt: number, end: number
+  toks: ReadonlyArray<Tok>, tr: Translator, itemRanges: ReadonlyArray<[number, number]>, pieces: ReadonlyArray<string>, fromAt: number, end: number,
+  /** The trailing ORDER BY starting at a token, ordering the result's columns by their keys (exactSetOrder). */
+  orderOf: (from: number) => string | undefined = () => undefined
 ): ((selectList: string) => string) | undefined => {
   const kinds = itemRanges.map(([from, to], k) => tr.textDatetimeAt(from, to) ?? tr.textDatetimeAt(from, to - 1) ?? tr.textDatetimeAt(from, to - 2) ?? textDatetimeOfText(pieces[k] ?? ""))
   if (!kinds.includes("zoned") || pieces.some((p) => /\*\s*$/.test(p))) return undefined
@@ -1901,7 +2086,7 @@ const setOperationByInstant = (
   if (operators.length === 0) return undefined
   const branches = operators.map((o, n) => ({ op: o.op, sql: tr.range(o.next, n + 1 < operators.length ? operators[n + 1]!.at : trailing) }))
   const keys = kinds.map((kind, k) => (kind === "zoned" ? `ora_tstz_key(${datetimeArgument(`#${k + 1}`, "zoned")})` : `#${k + 1}`))
-  const rest = trailing < end ? ` ${tr.range(trailing, end)}` : ""
+  const rest = trailing < end ? ` ${orderOf(trailing) ?? tr.range(trailing, end)}` : ""
   return (selectList) => {
     const combined = instantSetOperations(`${selectList} ${tr.range(fromAt, operators[0]!.at)}`, branches, keys)
     return rest === "" ? combined : `SELECT * FROM (${combined})${rest}`
@@ -2173,7 +2358,8 @@ export const translateQuery = (
   // ORDER BY names the combined result's columns)
   const setOperation = toks.some((t, k) => k > fromAt && isKw(t, "UNION", "MINUS", "INTERSECT", "EXCEPT"))
   if (!setOperation) tr.orderByExactItems(exactOrder)
-  if (!setOperation) tr.orderByDatetimeItems(datetimeOrderItems(toks, tr, itemRanges))
+  const datetimeItems = datetimeOrderItems(toks, tr, itemRanges)
+  if (!setOperation) tr.orderByDatetimeItems(datetimeItems)
   // FROM list (simple table references only)
   const from: Array<FromRef> = []
   let k = fromAt + 1
@@ -2283,9 +2469,9 @@ export const translateQuery = (
   }
   const distinctOn = isKw(toks[listStart - 1], "DISTINCT", "UNIQUE") ? distinctByInstant(tr, itemRanges, pieces) : undefined
   const head = distinctOn === undefined ? tr.range(0, listStart) : `${tr.range(0, listStart - 1)} DISTINCT ON (${distinctOn})`
-  const instantSet = setOperation && body === undefined && lockWait === null && !withRowid ? setOperationByInstant(toks, tr, itemRanges, pieces, fromAt, end) : undefined
+  const instantSet = setOperation && body === undefined && lockWait === null && !withRowid ? setOperationByInstant(toks, tr, itemRanges, pieces, fromAt, end, (at) => exactSetOrder(toks, tr, at, end, exactOutputs, datetimeItems)?.order) : undefined
   if (instantSet !== undefined) return { sql: instantSet(`${head} ${pieces.join(", ")}`), shape: { items, from } }
-  const setOrder = setOperation && body === undefined && lockWait === null && !withRowid ? exactSetOrder(toks, tr, fromAt, end, exactOutputs) : undefined
+  const setOrder = setOperation && body === undefined && lockWait === null && !withRowid ? exactSetOrder(toks, tr, fromAt, end, exactOutputs, datetimeItems) : undefined
   if (setOrder !== undefined) return { sql: `SELECT * FROM (${head} ${pieces.join(", ")} ${setOrder.query}) ${setOrder.order}`, shape: { items, from } }
   body ??= tr.range(fromAt, end)
   let sql = `${head} ${[...pieces, ...(withRowid ? [`rowid AS "ora$lob_rowid"`] : [])].join(", ")} ${body}`

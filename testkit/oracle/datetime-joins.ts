@@ -1,0 +1,164 @@
+/**
+ * `JOIN ... USING (cols)` and NATURAL joins over datetimes the server keeps as text (TIMESTAMP WITH TIME ZONE,
+ * TIMESTAMP(7-9), TIMESTAMP(7-9) WITH LOCAL TIME ZONE: datetime-functions.ts). DuckDB's USING compares the stored
+ * text, so rows at one instant in two zones would not join, where Oracle compares TIMESTAMP WITH TIME ZONE values by
+ * their UTC instant (Database Globalization Support Guide, "Datetime Comparisons"). Such a join is rewritten, before
+ * translation, into the equivalent `ON left.c = right.c AND ...`, whose comparisons the translator renders by instant;
+ * the statement's unqualified references to a join column become the left table's column (the right one's for a
+ * RIGHT join; both coalesced for a FULL join), and a `SELECT *` over the two tables lists the join columns once, first, then the other columns of
+ * the left and of the right table (the order the SQL standard gives a NATURAL or USING join's `*`, as e.g. Apache
+ * Derby's reference, "NATURAL JOIN operation", spells out; **unconfirmed** for Oracle). Handled: an INNER, LEFT, RIGHT or
+ * FULL join of two named tables (with or without aliases); other joins over such columns are left as they are.
+ */
+import type { ColumnMeta } from "./catalog.ts"
+import { isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
+import type { TableLookup } from "./number-writes.ts"
+
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+/** Keywords that end a table reference or start a clause, never an alias. */
+const NOT_ALIAS = new Set(["FROM", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "NATURAL", "CROSS", "USING", "ON", "WHERE", "GROUP", "ORDER", "HAVING", "UNION", "INTERSECT", "MINUS", "FETCH", "OFFSET", "CONNECT", "START", "FOR"])
+
+/** True for a column the server stores as datetime text (see the module comment). */
+const isTextDatetime = (c: ColumnMeta): boolean => (c.type.kind === "timestamp" || c.type.kind === "timestamptz" || c.type.kind === "timestampltz") && c.type.duck === "VARCHAR"
+
+/** A table reference `[schema.]table [alias]` in significant tokens [start, end). */
+interface TableRef {
+  readonly start: number
+  readonly end: number
+  readonly qualifier: string
+  readonly columns: ReadonlyArray<ColumnMeta>
+}
+
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`
+
+/** The table reference ending just before `end` (exclusive) of `sig`, looked up; undefined when it is not one. */
+const refEndingAt = (sig: ReadonlyArray<Tok>, end: number, lookup: TableLookup): TableRef | undefined => {
+  let k = end - 1
+  let alias: Tok | undefined
+  if (isName(sig[k]) && isName(sig[k - 1]) && !NOT_ALIAS.has(sig[k - 1]!.value) && !NOT_ALIAS.has(sig[k]!.value)) alias = sig[k--]
+  if (!isName(sig[k]) || NOT_ALIAS.has(sig[k]!.value)) return undefined
+  const schema = isOp(sig[k - 1], ".") && isName(sig[k - 2]) ? sig[k - 2]!.value : undefined
+  const start = schema === undefined ? k : k - 2
+  if (!(isKw(sig[start - 1], "FROM") || isOp(sig[start - 1], ","))) return undefined
+  const meta = lookup(schema, sig[k]!.value)
+  return meta === undefined ? undefined : { start, end, qualifier: quoted(alias?.value ?? sig[k]!.value), columns: meta.columns }
+}
+
+/** The table reference starting at `start` of `sig` (up to `limit`), looked up. */
+const refStartingAt = (sig: ReadonlyArray<Tok>, start: number, lookup: TableLookup): TableRef | undefined => {
+  if (!isName(sig[start]) || NOT_ALIAS.has(sig[start]!.value)) return undefined
+  const qualified = isOp(sig[start + 1], ".") && isName(sig[start + 2])
+  const nameAt = qualified ? start + 2 : start
+  let end = nameAt + 1
+  const alias = isName(sig[end]) && !NOT_ALIAS.has(sig[end]!.value) ? sig[end++] : undefined
+  const meta = lookup(qualified ? sig[start]!.value : undefined, sig[nameAt]!.value)
+  return meta === undefined ? undefined : { start, end, qualifier: quoted(alias?.value ?? sig[nameAt]!.value), columns: meta.columns }
+}
+
+interface Rewrite {
+  readonly from: number
+  readonly to: number
+  readonly text: string
+}
+
+/** `all` with each USING / NATURAL join over text datetime columns written as an ON join (see the module comment). */
+export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+  if (!all.some((t) => isKw(t, "USING", "NATURAL"))) return all
+  const sig = all.filter((t) => t.kind !== "ws")
+  const rewrites: Array<Rewrite> = []
+  for (let j = 0; j < sig.length; j++) {
+    if (!isKw(sig[j], "JOIN")) continue
+    let m = j
+    while (isKw(sig[m - 1], "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "NATURAL")) m--
+    const modifiers = sig.slice(m, j).map((t) => t.value)
+    const natural = modifiers.includes("NATURAL")
+    const left = refEndingAt(sig, m, lookup)
+    const right = refStartingAt(sig, j + 1, lookup)
+    if (left === undefined || right === undefined) continue
+    let columns: Array<string>
+    let conditionEnd = right.end
+    if (natural) columns = left.columns.filter((c) => right.columns.some((r) => r.name === c.name)).map((c) => c.name)
+    else if (isKw(sig[right.end], "USING") && isOp(sig[right.end + 1], "(")) {
+      const close = matchParen(sig, right.end + 1)
+      const names = sig.slice(right.end + 2, close).filter((t) => !isOp(t, ","))
+      if (close < 0 || names.some((t) => !isName(t))) continue
+      columns = names.map((t) => t.value)
+      conditionEnd = close + 1
+    } else continue
+    const textDatetime = (name: string) => [left, right].some((r) => r.columns.some((c) => c.name === name && isTextDatetime(c)))
+    if (columns.length === 0 || !columns.some(textDatetime)) continue
+    // the query block: from its SELECT to the end of its parenthesis (or of the statement)
+    let select = m
+    for (let depth = 0; select >= 0; select--) {
+      if (isOp(sig[select], ")")) depth++
+      else if (isOp(sig[select], "(")) depth--
+      if (depth === 0 && isKw(sig[select], "SELECT")) break
+      if (depth < 0) break
+    }
+    if (!isKw(sig[select], "SELECT")) continue
+    let blockEnd = conditionEnd
+    for (let depth = 0; blockEnd < sig.length; blockEnd++) {
+      if (isOp(sig[blockEnd], "(")) depth++
+      else if (isOp(sig[blockEnd], ")") && --depth < 0) break
+      if (depth === 0 && (isKw(sig[blockEnd], "UNION", "INTERSECT", "MINUS", "EXCEPT", "JOIN") || isOp(sig[blockEnd], ","))) break
+    }
+    // a `*` select list is spelled out; other tables joined after this one would be lost, so not then
+    const listStart = isKw(sig[select + 1], "DISTINCT", "UNIQUE", "ALL") ? select + 2 : select + 1
+    const star = isOp(sig[listStart], "*") && isKw(sig[listStart + 1], "FROM")
+    if (star && (isKw(sig[blockEnd], "JOIN") || isOp(sig[blockEnd], ","))) continue
+    const owner = modifiers.includes("RIGHT") ? right : left
+    // a FULL join's column is whichever side has the row (the SQL standard's COALESCE of the two columns)
+    const joined = (c: string) => (modifiers.includes("FULL") ? `COALESCE(${left.qualifier}.${quoted(c)}, ${right.qualifier}.${quoted(c)})` : `${owner.qualifier}.${quoted(c)}`)
+    const join = new Set(columns)
+    const local: Array<Rewrite> = []
+    if (star) {
+      const list = [
+        ...columns.map((c) => (modifiers.includes("FULL") ? `${joined(c)} AS ${quoted(c)}` : joined(c))),
+        ...left.columns.filter((c) => !join.has(c.name)).map((c) => `${left.qualifier}.${quoted(c.name)}`),
+        ...right.columns.filter((c) => !join.has(c.name)).map((c) => `${right.qualifier}.${quoted(c.name)}`)
+      ]
+      local.push({ from: listStart, to: listStart + 1, text: list.join(", ") })
+    }
+    // unqualified references to a join column in this block (not in its subqueries, nor the table references)
+    for (let k = star ? listStart + 1 : listStart; k < blockEnd; k++) {
+      if (isOp(sig[k], "(") && isKw(sig[k + 1], "SELECT", "WITH")) {
+        k = matchParen(sig, k)
+        continue
+      }
+      if ((k >= left.start && k < left.end) || (k >= m && k < conditionEnd)) continue
+      const t = sig[k]!
+      if (!isName(t) || !join.has(t.value) || isOp(sig[k - 1], ".") || isOp(sig[k + 1], ".") || isOp(sig[k + 1], "(")) continue
+      local.push({ from: k, to: k + 1, text: joined(t.value) })
+    }
+    const condition = columns.map((c) => `${left.qualifier}.${quoted(c)} = ${right.qualifier}.${quoted(c)}`).join(" AND ")
+    if (natural) local.push({ from: m + modifiers.indexOf("NATURAL"), to: m + modifiers.indexOf("NATURAL") + 1, text: "" })
+    local.push({ from: right.end, to: conditionEnd, text: `${natural ? "" : " "}ON ${condition}` })
+    if (natural) local[local.length - 1] = { from: right.end, to: right.end, text: ` ON ${condition} ` }
+    rewrites.push(...local)
+  }
+  if (rewrites.length === 0) return all
+  // rebuild from the significant tokens, each rewrite replacing its range by the tokens of its text
+  const byStart = new Map(rewrites.map((r) => [r.from, r]))
+  const out: Array<Tok> = []
+  for (let k = 0; k < sig.length; ) {
+    const r = byStart.get(k)
+    if (out.length > 0) out.push({ kind: "ws", text: " ", value: " ", pos: sig[k]!.pos })
+    if (r === undefined) {
+      out.push(sig[k]!)
+      k++
+      continue
+    }
+    // a column reference keeps its heading (the column's name as written)
+    const heading = r.to === r.from + 1 && isName(sig[k])
+    for (const [n, t] of tokenize(r.text).entries()) out.push({ ...t, pos: sig[k]!.pos, ...(heading ? { heading: n === 0 ? sig[k]!.text.toUpperCase() : "" } : {}) })
+    if (r.to === r.from) {
+      out.push({ kind: "ws", text: " ", value: " ", pos: sig[k]!.pos })
+      out.push(sig[k]!)
+      k++
+    } else k = r.to
+  }
+  const tail = byStart.get(sig.length)
+  if (tail !== undefined) out.push({ kind: "ws", text: " ", value: " ", pos: sig.at(-1)!.pos }, ...tokenize(tail.text).map((t) => ({ ...t, pos: sig.at(-1)!.pos })))
+  return out
+}
