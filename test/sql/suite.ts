@@ -610,8 +610,8 @@ export const sqlClientSuite = (target: SqlTarget) => {
       }), { poolSize: 1 }), 30_000)
 
     // Only the HANA test server reports a conflict between two transactions (error 133, from its engine's optimistic
-    // concurrency; real HANA waits for the row lock instead, testkit/hana/README.md). The Oracle test server detects no
-    // deadlock: two sessions locking rows in opposite order wait until the lock-wait limit, then ORA-30006.
+    // concurrency; real HANA waits for the row lock instead, testkit/hana/README.md). On Oracle the second UPDATE
+    // waits for the row lock; its deadlock is the next case.
     it.live.skipIf(target.real || target.name === "oracle")("a write conflict between two transactions is a retryable DeadlockError", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
@@ -633,6 +633,40 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(sqlErrorOf(conflict).isRetryable).toBe(true)
         expect((sqlErrorOf(conflict).reason.cause as { vendorCode?: number }).vendorCode).toBe(133)
         expect(yield* sql`SELECT N FROM ${sql(table)}`).toEqual([{ N: 1 }])
+      }), { poolSize: 2 }), 30_000)
+
+    // Two transactions updating two rows in opposite order: the statement that closes the cycle fails at once with
+    // ORA-00060 (Oracle rolls back that statement only; withTransaction then rolls back its transaction), and the other
+    // transaction, which waited for the row, goes on. The HANA test server takes no row locks (see the case above).
+    it.live.skipIf(target.real || target.name === "hana")("a deadlock between two transactions is a retryable DeadlockError and the other transaction completes", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLDD")
+        yield* createTable(table, `ID ${t.int}, N ${t.int}`)
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert([{ ID: 1, N: 0 }, { ID: 2, N: 0 }])}`
+        const firstDone = yield* Deferred.make<void>()
+        const goOn = yield* Deferred.make<void>()
+        const other = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
+          yield* sql`UPDATE ${sql(table)} SET N = 1 WHERE ID = 1`
+          yield* Deferred.succeed(firstDone, undefined)
+          yield* Deferred.await(goOn)
+          yield* sql`UPDATE ${sql(table)} SET N = 1 WHERE ID = 2`
+        })))
+        yield* Deferred.await(firstDone)
+        const stats = server.server!.stats
+        const deadlock = yield* Effect.exit(sql.withTransaction(Effect.gen(function*() {
+          yield* sql`UPDATE ${sql(table)} SET N = 2 WHERE ID = 2`
+          const waits = stats.lockWaits
+          yield* Deferred.succeed(goOn, undefined)
+          // the other transaction's second UPDATE now waits for row 2 (the server counts its wait)
+          while (stats.lockWaits === waits) yield* Effect.sleep("5 millis")
+          yield* sql`UPDATE ${sql(table)} SET N = 2 WHERE ID = 1`
+        })))
+        yield* Fiber.join(other)
+        expect(sqlErrorOf(deadlock).reason._tag).toBe("DeadlockError")
+        expect(sqlErrorOf(deadlock).isRetryable).toBe(true)
+        expect((sqlErrorOf(deadlock).reason.cause as { vendorCode?: number }).vendorCode).toBe(60)
+        expect(yield* sql`SELECT N FROM ${sql(table)} ORDER BY ID`).toEqual([{ N: 1 }, { N: 1 }])
       }), { poolSize: 2 }), 30_000)
 
     it.live.skipIf(target.real)("a lost connection is a retryable ConnectionError and the pool replaces the connection", () =>
