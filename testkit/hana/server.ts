@@ -9,6 +9,7 @@ import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import { catalogSql } from "./catalog.ts"
 import { registerDatetimeFunctions } from "./datetime-functions.ts"
 import { registerSpatialFunctions } from "./spatial.ts"
+import { registerIdentityFunctions } from "./identity-values.ts"
 import { registerTextSearchFunctions } from "./text-search.ts"
 import { ProtocolSession } from "./session.ts"
 import { quoteName, quoteString } from "./names.ts"
@@ -113,6 +114,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   await engine.registerFunctions(registerDatetimeFunctions)
   await engine.registerFunctions(registerSpatialFunctions)
   await engine.registerFunctions(registerTextSearchFunctions)
+  await engine.registerFunctions(registerIdentityFunctions)
   const admin = await engine.session()
   const users = new Map<string, { password: string; defaultSchema: string }>()
   let userIds = 150000

@@ -4,6 +4,7 @@
  * values, and classifies the statement (function code, transaction control, session commands).
  */
 import { parseIdentityStatement } from "./identity/statements.ts"
+import { CURRENT_IDENTITY_MACRO, identityDefault } from "./identity-values.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import { typeDateArguments } from "./datetime-arguments.ts"
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
@@ -80,6 +81,7 @@ export const DIVISOR_GUARD = "hana_divisor"
  * `hana_sleep(s)` busy-waits s seconds inside DuckDB so a statement can be cancelled while it runs.
  */
 export const SESSION_MACROS = [
+  CURRENT_IDENTITY_MACRO,
   // A TIMESTAMP without a format prints as HANA's default 'YYYY-MM-DD HH24:MI:SS.FF7' (SAP HANA SQL Reference,
   // "Datetime Data Types"); DuckDB's text drops a zero fraction and trailing zeros. A format argument is ignored.
   "CREATE OR REPLACE TEMP MACRO hana_to_varchar(x, f := NULL) AS CASE WHEN f IS NULL AND typeof(x) = 'TIMESTAMP' THEN rpad(CAST(x AS VARCHAR) || CASE WHEN contains(CAST(x AS VARCHAR), '.') THEN '' ELSE '.' END, 27, '0') ELSE CAST(x AS VARCHAR) END",
@@ -971,7 +973,7 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
       const seq = local ? quoteName(seqName) : qualified(schema, seqName)
       sequences.push(`CREATE OR REPLACE ${local ? "TEMP " : ""}SEQUENCE ${seq} START WITH ${start} INCREMENT BY ${increment}`)
       tail = [...tail.slice(0, generated), ...tail.slice(end)]
-      defs.push(`${quoteName(colName)} ${duck} DEFAULT nextval(${quoteString(seq)}) ${rewrite(tail, session)}`.trimEnd())
+      defs.push(`${quoteName(colName)} ${duck} DEFAULT ${identityDefault(quoteString(seq))} ${rewrite(tail, session)}`.trimEnd())
     } else {
       defs.push(`${quoteName(colName)} ${duck}${lengthCheck(colName, type)} ${rewrite(tail, session)}`.trimEnd())
     }
