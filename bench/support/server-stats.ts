@@ -6,6 +6,7 @@ export const perSecond = (rows: number, ms: number): number => Math.round(rows /
 
 /** The work counted between two readings of a server's counters. */
 export const statsDelta = (after: ServerStats, before: ServerStats): ServerStats => ({
+  requests: after.requests - before.requests,
   insertCalls: after.insertCalls - before.insertCalls,
   insertRows: after.insertRows - before.insertRows,
   insertMs: after.insertMs - before.insertMs,

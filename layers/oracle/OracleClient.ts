@@ -69,7 +69,7 @@ export const make = (
   config: OracleClientConfig
 ): Effect.Effect<OracleClient, SqlError.SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.map(
-    Client.make({ driver: OracleDriver, dialect, errors: errorTable, makeCompiler, insertsAsIngest: true, returning: "into" }, config),
+    Client.make({ driver: OracleDriver, dialect, errors: errorTable, makeCompiler, returning: "into" }, config),
     (client) => Object.assign(client, { [TypeId]: TypeId, config }) as OracleClient
   )
 

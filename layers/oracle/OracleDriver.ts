@@ -600,14 +600,19 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         const only = prepared.length === 1 && total <= perCall ? prepared[0] : undefined
         if (autocommit && only !== undefined) {
           // one call under autocommit: it commits in the same round trip (oracledb's autoCommit), as a raw executeMany
-          // does; Oracle commits only a call that succeeds, and the rows a failing call kept are rolled back
+          // does; Oracle commits only a call that succeeds, and the rows a failing call kept are rolled back. The rows
+          // are encoded straight from the Arrow buffers where the ingest encoder takes every column (the parameters'
+          // own Arrow types decide the bind types, as oracledb's encoder would), else by oracledb from JS values.
+          const encoded = encodedCall(sql, parameters.batches[0]!)
           return yield* undoOnFailure(
             Effect.map(
               Db.callExecute(connection, sql, () =>
-                executeManyRows(connection, sql, bindRows(only.columns, 0, only.rows), {
-                  autoCommit: true,
-                  bindDefs: only.columns.map((c) => c.def)
-                })),
+                encoded !== undefined
+                  ? executeManyEncoded(connection, sql, joinedRows(encoded.call), encoded.bindDefs, encoded.maxStringSize, { autoCommit: true })
+                  : executeManyRows(connection, sql, bindRows(only.columns, 0, only.rows), {
+                    autoCommit: true,
+                    bindDefs: only.columns.map((c) => c.def)
+                  })),
               (result) => ({ _tag: "Count" as const, rowsAffected: result.rowsAffected ?? 0 })
             ),
             () => connection.rollback()
@@ -718,6 +723,14 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       ? Effect.fail(notImplemented("ingest into a temporary table is not supported by the Oracle driver"))
       : Effect.void
 
+  /** The bind definitions of an encoded call's columns. */
+  const encodedBindDefs = (call: EncodedCall) =>
+    call.types.map((type, i) => ({
+      type: Db.oracledb[`DB_TYPE_${type}`]!,
+      dir: Db.oracledb.BIND_IN,
+      ...(type === "VARCHAR" || type === "RAW" ? { maxSize: call.maxSizes[i]! } : {})
+    }))
+
   /** Per target: its string columns' limits (NVARCHAR2(2000) when ingest created it, else as described). */
   const stringLimits = new Map<string, Map<string, StringLimit>>()
 
@@ -752,11 +765,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     const named = (e: unknown) => Promise.reject(fromRowError(e, call.firstRow))
     if (call._tag === "Encoded") {
       const seam = seamInfo(connection, Db.oracledb.versionString)!
-      const bindDefs = call.types.map((type, i) => ({
-        type: Db.oracledb[`DB_TYPE_${type}`]!,
-        dir: Db.oracledb.BIND_IN,
-        ...(type === "VARCHAR" || type === "RAW" ? { maxSize: call.maxSizes[i]! } : {})
-      }))
+      const bindDefs = encodedBindDefs(call)
       return Effect.map(
         Db.callExecute(connection, call.sql, () =>
           executeManyEncoded(connection, call.sql, joinedRows(call), bindDefs, seam.maxStringSize, { autoCommit: autocommit }, onWritten)
@@ -770,6 +779,30 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       (result) => result.rowsAffected ?? rows
     )
   })
+
+  /**
+   * All rows of a batch of IN parameters of `sql` as one encoded call (IngestEncoder.ts), with its bind definitions;
+   * undefined where the fast path does not take the batch (no seam, a column it refuses or cannot encode, parameter
+   * metadata), so that oracledb's encoder binds it.
+   */
+  const encodedCall = (sql: string, batch: Arrow.RecordBatch) => {
+    const seam = seamInfo(connection, Db.oracledb.versionString)
+    if (seam === undefined || batch.numRows === 0 || batch.schema.fields.some((f) => f.metadata.size > 0)) return undefined
+    const plan = batchEncoders(batch, () => undefined, seam.utf8Database, 0)
+    if (Result.isFailure(plan) || plan.success._tag !== "Encoded") return undefined
+    const encoders = plan.success.encoders
+    const types = encoders.map((e) => e.type)
+    const maxSizes = encoders.map((e) => (e.type === "VARCHAR" || e.type === "RAW" ? e.maxSize : 0))
+    const long = maxSizes.map((m) => m > seam.maxStringSize)
+    const wire = wireOrder(maxSizes, seam.maxStringSize).map((i) => encoders[i]!)
+    const call: EncodedCall = { _tag: "Encoded", sql, firstRow: 0, rows: 0, segments: [], types, maxSizes: maxSizes.map(() => 0), long }
+    try {
+      addEncoded(call, encodeRows(wire, 0, batch.numRows), maxSizes)
+    } catch {
+      return undefined
+    }
+    return { call, bindDefs: encodedBindDefs(call), maxStringSize: seam.maxStringSize }
+  }
 
   /** Sends the gathered rows in one executeMany (if any) and waits for it; returns the rows inserted. */
   const sendPending = sendCall()

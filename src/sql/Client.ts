@@ -20,9 +20,7 @@ import * as ConnectionPool from "../ConnectionPool.ts"
 import * as Database from "../Database.ts"
 import { Driver, type DriverShape } from "../Driver.ts"
 import * as Ingest from "../Ingest.ts"
-import { recordBatchOf } from "../arrow/BatchAssembler.ts"
-import { makeColumnBuilder } from "../arrow/makeColumnBuilder.ts"
-import { BatchRows, type DialectSpec, guardDialect, json } from "./Compiler.ts"
+import { type DialectSpec, guardDialect, json } from "./Compiler.ts"
 import { type ErrorTable, toSqlError } from "./Errors.ts"
 import { TransactionalDdl } from "./Migrator.ts"
 import { parameterRows, toArrowBatch, UnsupportedParameter } from "./Params.ts"
@@ -107,35 +105,8 @@ export interface ClientSpec {
   readonly dialect: DialectSpec
   readonly errors: ErrorTable
   readonly makeCompiler: (transform?: ((name: string) => string) | undefined) => Statement.Compiler
-  /**
-   * Whether a multi-record `sql.insert` into a quoted table runs as the driver's bulk ingest (append) instead of a
-   * bound array-DML statement (Oracle: the ingest path encodes straight from the Arrow buffers and is several times
-   * faster than binding JS values); when ingest refuses the data's types, the statement runs bound as usual.
-   */
-  readonly insertsAsIngest?: boolean | undefined
   /** How DML with `RETURNING` gives back its rows (see `Returning.ts`). */
   readonly returning: ReturningMode
-}
-
-const QUOTED_NAME = String.raw`"(?:[^"]|"")*"`
-/** `INSERT INTO "S"."T" ("A","B") VALUES (…)`: what `sql.insert` compiles to, with quoted names only. */
-const BULK_INSERT = new RegExp(
-  String.raw`^\s*INSERT\s+INTO\s+(?:(${QUOTED_NAME})\.)?(${QUOTED_NAME})\s*\(((?:\s*${QUOTED_NAME}\s*,?)+)\)\s*VALUES\s*\([^()]*\)\s*$`,
-  "i"
-)
-const unquote = (name: string) => name.slice(1, -1).replaceAll("\"\"", "\"")
-
-/** The target and columns of a multi-record insert the driver can bulk-ingest, if `sql` / `params` are one. */
-const bulkInsertOf = (sql: string, params: ReadonlyArray<unknown>) => {
-  if (params.length !== 1 || !(params[0] instanceof BatchRows)) return undefined
-  const match = BULK_INSERT.exec(sql)
-  if (match === null) return undefined
-  return {
-    schema: match[1] === undefined ? undefined : unquote(match[1]),
-    table: unquote(match[2]!),
-    columns: match[3]!.match(new RegExp(QUOTED_NAME, "g"))!.map(unquote),
-    rows: params[0].rows
-  }
 }
 
 /** The first keyword of a statement, after comments and opening parentheses. */
@@ -203,48 +174,6 @@ export const make = Effect.fnUntraced(function*(
       return statement
     })
 
-  /**
-   * A multi-record insert as bulk ingest (append); undefined when ingest refuses the data before writing anything
-   * (a type it cannot append), so that the caller binds the statement instead.
-   */
-  const tableSchemas = new WeakMap<ConnectionShape, Map<string, Arrow.Schema>>()
-  const ingestRows = (connection: ConnectionShape, bulk: NonNullable<ReturnType<typeof bulkInsertOf>>) =>
-    Effect.gen(function*() {
-      // the table's own column types, so that ingest appends without a conversion it could refuse; kept per
-      // connection (a stale entry only makes ingest refuse, and the statement is then bound as usual)
-      const known = tableSchemas.get(connection) ?? new Map<string, Arrow.Schema>()
-      tableSchemas.set(connection, known)
-      const key = `${bulk.schema ?? ""}\u0000${bulk.table}`
-      const target = known.get(key) ?? (yield* connection.getTableSchema(undefined, bulk.schema, bulk.table))
-      known.set(key, target)
-      const fields = bulk.columns.map((name) => target.fields.find((f) => f.name === name))
-      if (fields.some((f) => f === undefined)) return undefined
-      const columns: Array<Arrow.Data> = []
-      for (let c = 0; c < fields.length; c++) {
-        const builder = makeColumnBuilder(fields[c]!.type, { name: fields[c]!.name, initialCapacity: bulk.rows.length })
-        try {
-          for (const row of bulk.rows) builder.append(row[c])
-        } catch {
-          return undefined
-        }
-        columns.push(builder.finish())
-      }
-      const schema = new Arrow.Schema(fields.map((f) => new Arrow.Field(f!.name, f!.type, true)))
-      const batch = recordBatchOf(schema, columns, bulk.rows.length)
-      return yield* connection.ingest({ schema, batches: Stream.make(batch) }, {
-        targetTable: bulk.table,
-        mode: "append",
-        ...(bulk.schema !== undefined ? { targetDbSchema: bulk.schema } : {})
-      })
-    }).pipe(
-      // refused before anything was written (no such table, a type ingest cannot append): bind the statement instead
-      Effect.catchIf(
-        (e) => e.status === "INVALID_ARGUMENT" || e.status === "NOT_IMPLEMENTED" || e.status === "ALREADY_EXISTS" ||
-          e.status === "NOT_FOUND",
-        () => Effect.sync(() => tableSchemas.get(connection)?.clear()).pipe(Effect.as(undefined))
-      )
-    )
-
   /** Runs `sql`, handing each result batch to `onBatch`; a statement without rows hands none. */
   const run = (
     connection: ConnectionShape,
@@ -261,11 +190,6 @@ export const make = Effect.fnUntraced(function*(
           onBatch(batch)
           return rows + batch.numRows
         }, 0)
-      }
-      const bulk = spec.insertsAsIngest ? bulkInsertOf(sql, params) : undefined
-      if (bulk !== undefined) {
-        const ingested = yield* ingestRows(connection, bulk)
-        if (ingested !== undefined) return ingested
       }
       const statement = yield* prepare(connection, sql, params)
       if (!returnsRows(sql)) return yield* statement.executeUpdate

@@ -22,6 +22,9 @@ const cases: ReadonlyArray<readonly [string, typeof hana, Status, number | undef
   ["HANA authorization", hana, "UNAUTHORIZED", 258, "AuthorizationError", false],
   ["HANA deadlock", hana, "UNKNOWN", 133, "DeadlockError", true],
   ["HANA lock timeout", hana, "TIMEOUT", 131, "LockTimeoutError", true],
+  // 146 "Resource busy and acquire with NOWAIT specified" (SELECT ... FOR UPDATE NOWAIT), as Hibernate's HANA dialect
+  // classifies it (hibernate-orm AbstractHANADialect, buildSQLExceptionConversionDelegate: LockTimeoutException)
+  ["HANA NOWAIT resource busy", hana, "INVALID_STATE", 146, "LockTimeoutError", true],
   ["HANA cancelled", hana, "CANCELLED", 139, "StatementTimeoutError", true],
   ["HANA lost connection", hana, "IO", undefined, "ConnectionError", true],
   ["HANA other", hana, "NOT_FOUND", 259, "UnknownError", false],

@@ -17,7 +17,14 @@ export interface SqlTarget {
   readonly name: "hana" | "oracle"
   readonly real: boolean
   readonly useServer: () => {
-    readonly server: { readonly faults: Record<string, unknown>; readonly openResultSets: () => number } | undefined
+    readonly server:
+      | {
+        readonly faults: Record<string, unknown>
+        readonly openResultSets: () => number
+        /** The server's counters: `lockWaits` grows when a call begins to wait for another transaction's lock. */
+        readonly stats: { readonly lockWaits: number }
+      }
+      | undefined
     readonly uri: string
   }
   readonly layer: (config: Client.ClientConfig) => Layer.Layer<SqlClient.SqlClient, SqlError.SqlError>

@@ -192,4 +192,29 @@ describe("Oracle test server: executeMany bind rows decoded straight into column
     await conn.rollback()
     await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
   })
+
+  it("BINARY_DOUBLE binds into NUMBER(p,s) columns are decoded straight into the columns when the column holds them exactly, storing what the general path does", async () => {
+    for (const t of ["bd_fast_t", "bd_ref_t"]) await conn.execute(`CREATE TABLE ${t} (id NUMBER(10), amount NUMBER(12,2), n NUMBER(10))`)
+    const sql = (t: string) => `INSERT INTO ${t} VALUES (:1, :2, :3)`
+    const defs = [{ type: oracledb.NUMBER }, { type: oracledb.DB_TYPE_BINARY_DOUBLE }, { type: oracledb.DB_TYPE_BINARY_DOUBLE }]
+    const exact = Array.from({ length: ROWS }, (_, i) => [i, at([0, 0.07, -12.5, 1234567.89, null, 99999999.99], i), i])
+    // the statement's first request may arrive whole before its append target is known (then it is decoded as values)
+    await conn.executeMany(sql("bd_fast_t"), exact.slice(0, 10), { bindDefs: defs })
+    await conn.execute("DELETE FROM bd_fast_t")
+    const before = laidOut.straight
+    expect((await conn.executeMany(sql("bd_fast_t"), exact, { bindDefs: defs })).rowsAffected).toBe(ROWS)
+    expect(laidOut.straight - before).toBe(ROWS)
+    const sample = exact.slice(0, 24)
+    for (const r of sample) await conn.execute(sql("bd_ref_t"), r, { bindDefs: defs })
+    expect(await selectAll(`bd_fast_t WHERE id < ${sample.length}`)).toEqual(await selectAll("bd_ref_t"))
+    // values a column cannot hold exactly (0.1 + 0.2 and 1.005 at scale 2, 2.5 in NUMBER(10)) go the general path,
+    // which rounds them
+    await conn.execute("DELETE FROM bd_fast_t")
+    await conn.execute("DELETE FROM bd_ref_t")
+    const inexact = Array.from({ length: ROWS }, (_, i) => [i, at([0.07, 0.1 + 0.2, 1.005], i), i % 5 === 0 ? 2.5 : i])
+    expect((await conn.executeMany(sql("bd_fast_t"), inexact, { bindDefs: defs })).rowsAffected).toBe(ROWS)
+    for (const r of inexact.slice(0, 12)) await conn.execute(sql("bd_ref_t"), r, { bindDefs: defs })
+    expect(await selectAll("bd_fast_t WHERE id < 12")).toEqual(await selectAll("bd_ref_t"))
+    await conn.rollback()
+  })
 })

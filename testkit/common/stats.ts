@@ -8,6 +8,11 @@
 /** Cumulative counters of one test server (milliseconds of server time). */
 export interface ServerStats {
   /**
+   * Requests received, each one round trip of a client (a request and its reply, whatever it carries; the Oracle
+   * server counts function calls, not the connect negotiation), so a test can count a driver's round trips.
+   */
+  requests: number
+  /**
    * Batch (multi-row) execution requests received: one per executeMany call of a client (a database call), however
    * many rows it carries, so a test can count how a driver cut its rows into calls.
    */
@@ -30,6 +35,7 @@ export interface ServerStats {
 
 /** Fresh zeroed counters. */
 export const emptyStats = (): ServerStats => ({
+  requests: 0,
   insertCalls: 0,
   insertRows: 0,
   insertMs: 0,

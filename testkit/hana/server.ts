@@ -10,6 +10,7 @@ import { catalogSql } from "./catalog.ts"
 import { registerDatetimeFunctions } from "./datetime-functions.ts"
 import { literalWriteFunctions } from "./literal-writes.ts"
 import { registerSpatialFunctions } from "./spatial.ts"
+import { registerIdentityFunctions } from "./identity-values.ts"
 import { registerTextSearchFunctions } from "./text-search.ts"
 import { ProtocolSession } from "./session.ts"
 import { quoteName, quoteString } from "./names.ts"
@@ -117,6 +118,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   })
   await engine.registerFunctions(registerSpatialFunctions)
   await engine.registerFunctions(registerTextSearchFunctions)
+  await engine.registerFunctions(registerIdentityFunctions)
   const admin = await engine.session()
   const users = new Map<string, { password: string; defaultSchema: string }>()
   let userIds = 150000

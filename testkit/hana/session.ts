@@ -173,6 +173,7 @@ export class ProtocolSession {
     // Every request gets an answer: whatever fails inside the server (a SQL error, a bug, a reply that cannot be
     // encoded) becomes a HANA error reply and the session goes on; only an unreadable packet ends it.
     let reply: Reply | undefined
+    this.ctx.stats.requests++
     try {
       // The whole packet was read, so the session goes on after refusing it (see exceedsDeclaredSize).
       if (exceedsDeclaredSize(packet)) throw BUFFER_STRUCTURE_ERROR

@@ -5,6 +5,7 @@
  */
 import { LITERAL_WRITE_MACROS } from "./literal-writes.ts"
 import { parseIdentityStatement } from "./identity/statements.ts"
+import { CURRENT_IDENTITY_MACRO, identityDefault } from "./identity-values.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import { typeDateArguments } from "./datetime-arguments.ts"
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
@@ -76,14 +77,15 @@ const FUNCTIONS = new Map([
 /** The session macro a divisor is wrapped in: it raises "division by zero undefined" (error 304) for 0. */
 export const DIVISOR_GUARD = "hana_divisor"
 
+/** DuckDB's names of the types a HANA datetime is stored in (`typeof`), as a SQL list. */
+const DUCKDB_DATETIME_TYPES = ["DATE", "TIME", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS"].map((t) => `'${t}'`).join(", ")
+
 /**
  * Per-session DuckDB macros backing {@link FUNCTIONS} (TEMP macros, so every schema search path finds them).
  * `hana_sleep(s)` busy-waits s seconds inside DuckDB so a statement can be cancelled while it runs.
  */
-/** DuckDB's names of the types a HANA datetime is stored in (`typeof`), as a SQL list. */
-const DUCKDB_DATETIME_TYPES = ["DATE", "TIME", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS"].map((t) => `'${t}'`).join(", ")
-
 export const SESSION_MACROS = [
+  CURRENT_IDENTITY_MACRO,
   // A datetime with a format prints in it (datetime-formats.ts). A TIMESTAMP without one prints as HANA's default
   // 'YYYY-MM-DD HH24:MI:SS.FF7' (SAP HANA SQL Reference, "Datetime Data Types"); DuckDB's text drops a zero fraction
   // and trailing zeros. Other values ignore a format.
@@ -978,7 +980,7 @@ const translateCreate = (all: Token[], session: SessionValues): Translated => {
       const seq = local ? quoteName(seqName) : qualified(schema, seqName)
       sequences.push(`CREATE OR REPLACE ${local ? "TEMP " : ""}SEQUENCE ${seq} START WITH ${start} INCREMENT BY ${increment}`)
       tail = [...tail.slice(0, generated), ...tail.slice(end)]
-      defs.push(`${quoteName(colName)} ${duck} DEFAULT nextval(${quoteString(seq)}) ${rewrite(tail, session)}`.trimEnd())
+      defs.push(`${quoteName(colName)} ${duck} DEFAULT ${identityDefault(quoteString(seq))} ${rewrite(tail, session)}`.trimEnd())
     } else {
       defs.push(`${quoteName(colName)} ${duck}${lengthCheck(colName, type)} ${rewrite(tail, session)}`.trimEnd())
     }

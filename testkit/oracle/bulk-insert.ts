@@ -153,9 +153,10 @@ export const bulkRowsOfBinds = (
 
 /**
  * Rows laid out column-wise since the process started (by {@link bulkRowsOfBinds} and, counted by its caller, by
- * {@link BindRowDecoder}); tests read it to see that a request took this path.
+ * {@link BindRowDecoder}; `straight` those of the latter, decoded from their bytes with no bind values in between);
+ * tests read it to see that a request took this path.
  */
-export const laidOut = { rows: 0 }
+export const laidOut = { rows: 0, straight: 0 }
 
 /**
  * Where an executeMany INSERT appends: the DuckDB table itself when the binds are all its columns in table order,
@@ -393,15 +394,22 @@ const numberWriter = (layout: ColumnLayout, scale: number): CellWriter | undefin
 const floatBytes = Buffer.alloc(8)
 
 /** BINARY_DOUBLE / BINARY_FLOAT: big-endian IEEE bytes, sign bit flipped for positives, all bits for negatives. */
-const floatWriter =
-  (size: 4 | 8): CellWriter =>
-  (b, start, length, out, c, row) => {
-    if (length !== size) throw new NotExact()
-    const positive = (b[start]! & 0x80) !== 0
-    for (let k = 0; k < size; k++) floatBytes[k] = positive ? b[start + k]! : ~b[start + k]! & 0xff
-    if (positive) floatBytes[0] = floatBytes[0]! & 0x7f
-    out.setNumber(c, row, size === 8 ? floatBytes.readDoubleBE(0) : floatBytes.readFloatBE(0))
-  }
+const readFloat = (b: Buffer, start: number, length: number, size: 4 | 8): number => {
+  if (length !== size) throw new NotExact()
+  const positive = (b[start]! & 0x80) !== 0
+  for (let k = 0; k < size; k++) floatBytes[k] = positive ? b[start + k]! : ~b[start + k]! & 0xff
+  if (positive) floatBytes[0] = floatBytes[0]! & 0x7f
+  return size === 8 ? floatBytes.readDoubleBE(0) : floatBytes.readFloatBE(0)
+}
+
+/**
+ * A BINARY_DOUBLE / BINARY_FLOAT bind into a column of `layout`: a float column takes the value as it is; a NUMBER
+ * column only a value it holds exactly, as from a bound value ({@link setCell}); any other goes the general path.
+ */
+const floatWriter = (size: 4 | 8, layout: ColumnLayout, scale: number): CellWriter =>
+  layout === "float64" || layout === "float32"
+    ? (b, start, length, out, c, row) => out.setNumber(c, row, readFloat(b, start, length, size))
+    : (b, start, length, out, c, row) => setCell(out, c, row, layout, scale, readFloat(b, start, length, size))
 
 /** The last {@link readDateParts}: seconds since 1970 and the nanoseconds beside them. */
 let seconds = 0
@@ -469,7 +477,9 @@ export const cellWriter = (spec: BindSpec, layout: ColumnLayout, scale: number, 
       return numberWriter(layout, scale)
     case Dty.BINARY_DOUBLE:
     case Dty.BINARY_FLOAT:
-      return layout === "float64" || layout === "float32" ? floatWriter(spec.dty === Dty.BINARY_DOUBLE ? 8 : 4) : undefined
+      return layout === "float64" || layout === "float32" || layout.startsWith("decimal") || layout === "int64"
+        ? floatWriter(spec.dty === Dty.BINARY_DOUBLE ? 8 : 4, layout, scale)
+        : undefined
     case Dty.VARCHAR:
     case Dty.CHAR:
     case Dty.LONG:

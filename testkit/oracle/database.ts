@@ -16,6 +16,7 @@ import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { NAMED_VALUE_MACROS, namedTypesOf, typeDictionaryRows } from "./named-types.ts"
 import { Grants } from "./privileges.ts"
+import { WaitsFor } from "./deadlocks.ts"
 import { RowLocks } from "./row-locks.ts"
 import { emptyStats } from "../common/stats.ts"
 
@@ -88,11 +89,14 @@ export class OracleDatabase {
   readonly rowLocks = new RowLocks()
   /** Primary / unique keys inserted by open transactions (key-locks.ts). */
   readonly keyLocks = new RowLocks<string>()
+  /** Which session waits for which lock holders: a wait closing a cycle fails with ORA-00060. */
+  readonly waitsFor = new WaitsFor()
   /** The server's work counters (the handle's `stats`), kept here where the lock waits are. */
   readonly stats = emptyStats()
 
   /** Releases the row and key locks of session `sid` (its transaction ended); true when it held any. */
   releaseLocks(sid: number): boolean {
+    this.waitsFor.released(sid)
     const rows = this.rowLocks.release(sid)
     return this.keyLocks.release(sid) || rows
   }

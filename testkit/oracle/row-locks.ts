@@ -13,6 +13,7 @@
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "./catalog.ts"
+import type { WaitsFor } from "./deadlocks.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
@@ -54,6 +55,18 @@ export class RowLocks<K = bigint> {
     })
   }
 
+  /** The sessions other than `sid` holding one of `rows` of `table`. */
+  holders(sid: number, table: string, rows: ReadonlyArray<K>): Set<number> {
+    const out = new Set<number>()
+    const locks = this.byTable.get(table)
+    if (locks === undefined) return out
+    for (const row of rows) {
+      const holder = locks.get(row)
+      if (holder !== undefined && holder !== sid) out.add(holder)
+    }
+    return out
+  }
+
   /** How often locks on `table` were released: a change tells that a holder's transaction ended meanwhile. */
   releases(table: string): number {
     return this.releasesByTable.get(table) ?? 0
@@ -79,6 +92,8 @@ export class RowLocks<K = bigint> {
 export interface LockWaitHost {
   readonly db: {
     readonly rowLocks: RowLocks
+    /** Who waits for whom: a wait that closes a cycle fails with ORA-00060 (deadlocks.ts). */
+    readonly waitsFor: WaitsFor
     readonly settings: { readonly lockWaitMs: number }
     /** The server's work counters: {@link RowLockWaits} counts the calls that waited (`lockWaits`). */
     readonly stats: { lockWaits: number }
@@ -125,11 +140,14 @@ export class RowLockWaits {
    * transaction ends; DuckDB reports the conflict at once, so the statement is retried (on a fresh snapshot, after
    * the statement-level rollback) whenever a transaction ends, and at short intervals, until `deadline`: then
    * ORA-30006, as Oracle reports a lock wait that timed out (SELECT ... FOR UPDATE WAIT n). A break ends the wait
-   * with ORA-01013.
+   * with ORA-01013. When the sessions holding the lock are known (`holders`), a wait for a session that waits for this
+   * one fails at once with ORA-00060 (deadlocks.ts).
    */
-  async waitForRowLock(deadline: number): Promise<void> {
+  async waitForRowLock(deadline: number, holders?: ReadonlySet<number>): Promise<void> {
     const left = deadline - Date.now()
     if (left <= 0) throw new OraError(30006, "resource busy; acquire with WAIT timeout expired")
+    const sid = this.host.info.sid
+    if (holders !== undefined) this.host.db.waitsFor.begin(sid, holders)
     if (!this.waitedThisCall) {
       this.waitedThisCall = true
       this.host.db.stats.lockWaits++
@@ -140,6 +158,7 @@ export class RowLockWaits {
       await wait.ended
     } finally {
       this.lockWait = undefined
+      if (holders !== undefined) this.host.db.waitsFor.end(sid)
     }
     if (this.interruptedCall) throw ora.cancelled()
   }
@@ -213,9 +232,10 @@ export class RowLockWaits {
     const deadline = Date.now() + waitMs
     for (;;) {
       const rows = await this.host.rowIdsOf(sql, values)
-      if (!this.host.db.rowLocks.othersHold(this.host.info.sid, lockKey(meta), rows)) return rows
+      const holders = this.host.db.rowLocks.holders(this.host.info.sid, lockKey(meta), rows)
+      if (holders.size === 0) return rows
       if (nowait) throw new OraError(54, "resource busy and acquire with NOWAIT specified or timeout expired")
-      await this.waitForRowLock(deadline)
+      await this.waitForRowLock(deadline, holders)
     }
   }
 }

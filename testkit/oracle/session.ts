@@ -366,6 +366,7 @@ export class ProtocolSession {
         continue
       }
       if (msg !== Msg.FUNCTION) throw new ProtocolError(`unexpected message ${msg}`)
+      s.db.stats.requests++
       const fn = r.u8()
       this.lastFunction = fn
       r.u8() // sequence number

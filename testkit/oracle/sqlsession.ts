@@ -719,7 +719,8 @@ export class SqlSession {
       } finally {
         this.insertKeys = undefined
       }
-      const held = this.db.keyLocks.othersHold(this.info.sid, keyed.table, claim.keys)
+      const holders = this.db.keyLocks.holders(this.info.sid, keyed.table, claim.keys)
+      const held = holders.size > 0
       if (!held && (claim.keys.length === 0 || this.db.keyLocks.releases(keyed.table) === releases)) {
         this.takeKeys(keyed, claim.keys)
         return out
@@ -727,7 +728,7 @@ export class SqlSession {
       this.log = this.log.slice(0, mark)
       await this.recover()
       if (!wait) return undefined
-      if (held) await this.locks.waitForRowLock(deadline)
+      if (held) await this.locks.waitForRowLock(deadline, holders)
       else if (this.locks.interrupted) throw ora.cancelled()
     }
   }

@@ -371,6 +371,7 @@ export class RequestReceiver {
         else {
           inc.inserted += n
           laidOut.rows += n
+          laidOut.straight += n
         }
       } catch {
         // the request's own execution re-runs these rows and reports the error with its row offset
