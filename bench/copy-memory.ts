@@ -1,7 +1,8 @@
 /**
  * Copy memory: peak RSS growth of a process that copies COPY_MEMORY_ROWS (default 1,000,000) rows from HANA to Oracle
- * and then, in a fresh process, 4× as many, the way `adbc copy` does (cli/copy.ts, row count not given, so fixed
- * batches of COPY_BATCH_ROWS: one HANA fetch, one Arrow batch, one Oracle insert call each, at most two read ahead).
+ * and then, in a fresh process, 4× as many, the way the main job does (cli/copy.ts given the row count, so batches of
+ * `copyBatchRows(rows)`: one HANA fetch, one Arrow batch, one Oracle insert call each, at most two read ahead;
+ * COPY_MEMORY_UNSIZED=1 copies as `adbc copy` does instead, row count not given, fixed COPY_BATCH_ROWS batches).
  * The source is the 8-column benchmark table of `npm run bench -- copy`. Each size runs in its own child process
  * (`--expose-gc`), which records RSS after connecting to both servers and samples it every 5 ms while copying; both
  * test servers run in child processes of their own, so the stored rows are not counted.
@@ -12,7 +13,7 @@ import { Context, Effect, Layer } from "effect"
 import * as Hana from "../layers/hana/index.ts"
 import * as Oracle from "../layers/oracle/index.ts"
 import * as Connection from "../src/Connection.ts"
-import { COPY_BATCH_ROWS, copyQuery } from "../cli/copy.ts"
+import { COPY_BATCH_ROWS, copyBatchRows, copyQuery } from "../cli/copy.ts"
 import { Progress } from "../cli/progress.ts"
 import { startInChildProcess } from "../testkit/common/child-process.ts"
 import { BENCH_COLUMNS, createBenchTableSql } from "./support/hana.ts"
@@ -20,6 +21,9 @@ import { runInChild, sampleRss } from "./support/child.ts"
 
 const SMALL = Number(process.env["COPY_MEMORY_ROWS"] ?? 1_000_000)
 const LARGE = SMALL * 4
+/** Whether the copy is told its row count (the main job) or not (`adbc copy`). */
+const SIZED = process.env["COPY_MEMORY_UNSIZED"] !== "1"
+const batchRowsOf = (rows: number) => (SIZED ? copyBatchRows(rows) : COPY_BATCH_ROWS)
 
 const silentProgress = Layer.succeed(Progress, { start: (step: string) => ({ update: () => {}, finish: () => ({ step, rows: 0, bytes: 0, seconds: 0 }) }) })
 
@@ -37,7 +41,7 @@ const child = async (hanaUri: string, oracleUri: string, rows: number): Promise<
     const copied = yield* copyQuery(from, to, `SELECT ${BENCH_COLUMNS} FROM ${sourceTable(rows)}`, {
       targetTable: sourceTable(rows),
       mode: "replace"
-    }, { step: "copy", onFinish: () => {} })
+    }, { step: "copy", onFinish: () => {}, ...(SIZED ? { totalRows: rows } : {}) })
     return { rows: copied, ...rss.stop() }
   }).pipe(Effect.provide(silentProgress))))
   process.stdout.write(`${JSON.stringify(result)}\n`)
@@ -72,7 +76,9 @@ export const run = async (): Promise<Record<string, unknown>> => {
       bench: "copy-memory",
       rows_small: SMALL,
       rows_large: LARGE,
-      batch_rows: COPY_BATCH_ROWS,
+      copy_of_known_size: SIZED,
+      batch_rows_small: batchRowsOf(SMALL),
+      batch_rows_large: batchRowsOf(LARGE),
       growth_small_mb: round(growthSmall, 1),
       growth_large_mb: round(growthLarge, 1),
       ratio: round(growthLarge / growthSmall, 3),

@@ -41,14 +41,23 @@ export const COPY_BATCH_ROWS = 100_000
 export const MIN_COPY_BATCH_ROWS = 1_000
 
 /**
+ * The largest batch of a copy of known size: a 32nd of a 1,000,000-row table, rounded up to 2^15. Past 1,048,576 rows
+ * the batches stop growing, so a copy's memory (up to four batches at once) is bounded whatever the table's size.
+ */
+export const MAX_SIZED_COPY_BATCH_ROWS = 32_768
+
+/**
  * Rows per batch of a copy of `totalRows` rows, when the caller knows them (the main job, its benchmark): a 32nd of
- * the table, between {@link MIN_COPY_BATCH_ROWS} and {@link COPY_BATCH_ROWS}. A copy holds up to four batches at once
- * (the one the source is filling, two read ahead, the one being inserted), so a 32nd keeps the rows in memory to
- * about an eighth of the table: with {@link COPY_BATCH_ROWS} alone, the main job's default 200,000 rows would be two
- * batches, all of the table in memory at once. Unknown size: {@link COPY_BATCH_ROWS}.
+ * the table, between {@link MIN_COPY_BATCH_ROWS} and {@link MAX_SIZED_COPY_BATCH_ROWS}. A copy holds up to four
+ * batches at once (the one the source is filling, two read ahead, the one being inserted), so a 32nd keeps the rows
+ * in memory to about an eighth of a small table (with {@link COPY_BATCH_ROWS} alone, the main job's default 200,000
+ * rows would be two batches, all of the table in memory at once), and the cap keeps a large table's copy at the
+ * memory of a 1,000,000-row one. Unknown size: {@link COPY_BATCH_ROWS}.
  */
 export const copyBatchRows = (totalRows: number | undefined): number =>
-  totalRows === undefined ? COPY_BATCH_ROWS : Math.min(COPY_BATCH_ROWS, Math.max(MIN_COPY_BATCH_ROWS, Math.ceil(totalRows / 32)))
+  totalRows === undefined
+    ? COPY_BATCH_ROWS
+    : Math.min(MAX_SIZED_COPY_BATCH_ROWS, Math.max(MIN_COPY_BATCH_ROWS, Math.ceil(totalRows / 32)))
 
 /**
  * How a copy reads its source, per driver: HANA in `batchRows`-row fetches handed on as batches of that size, so each

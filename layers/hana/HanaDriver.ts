@@ -14,7 +14,7 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Duration, Effect, Result, Schedule, type Scope } from "effect"
+import { Duration, Effect, type Exit, Fiber, Result, Schedule, type Scope } from "effect"
 import { type AdbcError, invalidArgument, notFound, notImplemented } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
@@ -111,6 +111,12 @@ const makeCursor = (
   let lastSeen = false
   let serverClosed = false
   let closed = false
+  /**
+   * The next page's FETCH_NEXT, sent when a page is handed out so that the server encodes page n+1 while the reader
+   * decodes page n (hdb's queue keeps it before any later request of the session). Not with LOB columns, whose pages
+   * send READ_LOB calls of their own.
+   */
+  let ahead: Fiber.Fiber<Exit.Exit<Hdb.RawPage, AdbcError>> | undefined
 
   const closeCurrent = Effect.suspend(() => {
     const rs = current
@@ -149,13 +155,18 @@ const makeCursor = (
           serverClosed = false
           continue
         }
-        raw = yield* track(Hdb.fetchNext(client, current.id, fetchSize))
+        const sent = ahead
+        ahead = undefined
+        raw = yield* track(sent === undefined ? Hdb.fetchNext(client, current.id, fetchSize) : Effect.flatten(Fiber.join(sent)))
         // a cancel during a fetch the server answered before the cancel reached it
         if (cancel.cancelled()) return yield* failCancelled
       }
       if (raw.attributes & 1) lastSeen = true
       if (raw.attributes & 16) serverClosed = true
-      if (raw.argumentCount > 0) return yield* pageOf(raw)
+      if (raw.argumentCount > 0) {
+        if (!hasLobs && !lastSeen) ahead = Effect.runFork(Effect.exit(Hdb.fetchNext(client, current.id, fetchSize)))
+        return yield* pageOf(raw)
+      }
     }
     return undefined
   })

@@ -103,6 +103,8 @@ type AnyBuilder = ColumnBuilder & {
   appendBoolean(v: boolean): void
   appendString(v: string): void
   appendBytes(v: Uint8Array): void
+  appendBytesRange(source: Uint8Array, start: number, end: number): void
+  appendUnscaledNumber(v: number): void
 }
 
 /** A LOB cell whose content is not all in its descriptor. */
@@ -222,6 +224,18 @@ const hasSurrogate = (buf: Buffer, start: number, end: number): boolean => {
   return false
 }
 
+/**
+ * The two's complement integer of `words` little-endian 32-bit words at `o` as a number, when it is a safe integer
+ * (every word above the lowest two a sign extension); undefined when it needs a bigint.
+ */
+const safeWords = (buf: Buffer, o: number, words: number): number | undefined => {
+  const hi = buf.readInt32LE(o + 4)
+  if (hi <= -2097152 || hi >= 2097152) return undefined
+  const extension = hi < 0 ? -1 : 0
+  for (let k = 2; k < words; k++) if (buf.readInt32LE(o + 4 * k) !== extension) return undefined
+  return hi * TWO_32 + buf.readUInt32LE(o)
+}
+
 /** Decimal128 (IEEE 754-2008 BID as HANA sends it) to its unscaled value at `scale`. */
 const decimal128Unscaled = (buf: Buffer, o: number, scale: number, column: string): bigint | null => {
   const b15 = buf[o + 15]!
@@ -269,7 +283,7 @@ export const hanaPage = (
 
   const appendText = (b: AnyBuilder, start: number, end: number) => {
     if (mayHaveSurrogates && hasSurrogate(buf, start, end)) b.appendString(decodeCesu8(buf.subarray(start, end)))
-    else b.appendBytes(buf.subarray(start, end))
+    else b.appendBytesRange(buf, start, end)
   }
 
   return {
@@ -341,7 +355,10 @@ export const hanaPage = (
                 b.appendNull()
                 o += 1
               } else {
-                b.appendBigInt(buf.readBigInt64LE(o + 1))
+                // a safe integer needs no bigint (most decimal values)
+                const v = safeWords(buf, o + 1, 2)
+                if (v !== undefined) b.appendUnscaledNumber(v)
+                else b.appendBigInt(buf.readBigInt64LE(o + 1))
                 o += 9
               }
               break
@@ -350,7 +367,9 @@ export const hanaPage = (
                 b.appendNull()
                 o += 1
               } else {
-                b.appendBigInt((BigInt(buf.readInt32LE(o + 9)) << 64n) | buf.readBigUInt64LE(o + 1))
+                const v = safeWords(buf, o + 1, 3)
+                if (v !== undefined) b.appendUnscaledNumber(v)
+                else b.appendBigInt((BigInt(buf.readInt32LE(o + 9)) << 64n) | buf.readBigUInt64LE(o + 1))
                 o += 13
               }
               break
@@ -359,7 +378,9 @@ export const hanaPage = (
                 b.appendNull()
                 o += 1
               } else {
-                b.appendBigInt((buf.readBigInt64LE(o + 9) << 64n) | buf.readBigUInt64LE(o + 1))
+                const v = safeWords(buf, o + 1, 4)
+                if (v !== undefined) b.appendUnscaledNumber(v)
+                else b.appendBigInt((buf.readBigInt64LE(o + 9) << 64n) | buf.readBigUInt64LE(o + 1))
                 o += 17
               }
               break
@@ -388,7 +409,7 @@ export const hanaPage = (
                 length = at.length
               }
               if (kinds[c] === K.string) appendText(b, start, start + length)
-              else b.appendBytes(buf.subarray(start, start + length))
+              else b.appendBytesRange(buf, start, start + length)
               o = start + length
               break
             }

@@ -55,3 +55,49 @@ describe("HANA driver: LONGDATE's seventh fraction digit (read as timestamp[us],
     expect(decode(cases.map(([cell]) => cell))).toEqual(cases.map(([, micros]) => micros))
   })
 })
+
+/** A FIXED8/12/16 cell as HANA sends it: indicator 1, then the unscaled value in `bytes` little-endian bytes. */
+const fixedCell = (value: bigint, bytes: number): Buffer => {
+  const b = Buffer.alloc(1 + bytes)
+  b[0] = 1
+  let v = BigInt.asUintN(bytes * 8, value)
+  for (let i = 1; i <= bytes; i++) {
+    b[i] = Number(v & 0xffn)
+    v >>= 8n
+  }
+  return b
+}
+
+/** The unscaled values of a decimal128 column decoded from FIXED cells (null cells as null). */
+const decodeFixed = (dataType: number, length: number, cells: ReadonlyArray<Buffer>): Array<bigint | null> => {
+  const column = Result.getOrThrow(arrowColumn({ name: "D", dataType, length, fraction: 2, nullable: true }))
+  const assembler = new BatchAssembler(new Arrow.Schema([column.field]), { maxRows: 1000, mode: "hard" })
+  const batches = [...assembler.push(hanaPage(Buffer.concat(cells), cells.length, [column]))]
+  const last = assembler.flush()
+  if (last !== undefined) batches.push(last)
+  return batches.flatMap((batch) => {
+    const data = batch.getChildAt(0)!.data[0]!
+    const words = data.values as Uint32Array
+    return Array.from({ length: data.length }, (_, i) => {
+      if (!data.getValid(i)) return null
+      let v = 0n
+      for (let k = 3; k >= 0; k--) v = (v << 32n) | BigInt(words[i * 4 + k]!)
+      return BigInt.asIntN(128, v)
+    })
+  })
+}
+
+describe("HANA driver: FIXED8/12/16 cells (decimal128 unscaled values)", () => {
+  // Values at the edges of the number fast path (safe integers) and beyond it, where the decoder needs a bigint.
+  const edges = [0n, 1n, -1n, 4294967295n, 4294967296n, -4294967296n, 2n ** 53n - 1n, -(2n ** 53n) + 1n, 2n ** 53n, -(2n ** 53n)]
+  const int64 = [10n ** 18n - 1n, -(10n ** 18n) + 1n]
+  const wide = [2n ** 64n, -(2n ** 64n), 2n ** 64n + 5n, -(2n ** 64n) - 5n, 10n ** 27n, -(10n ** 27n), 2n ** 70n + 2n ** 40n]
+  it.each([
+    ["FIXED8", TypeCode.FIXED8, 18, 8, [...edges, ...int64]],
+    ["FIXED12", TypeCode.FIXED12, 28, 12, [...edges, ...int64, 2n ** 63n - 1n, -(2n ** 63n), ...wide]],
+    ["FIXED16", TypeCode.FIXED16, 38, 16, [...edges, ...int64, 2n ** 63n - 1n, -(2n ** 63n), ...wide, 10n ** 37n, -(10n ** 37n)]]
+  ])("%s decodes safe-integer and wider values exactly", (_, dataType, precision, bytes, values) => {
+    const cells = [...values.map((v) => fixedCell(v, bytes)), Buffer.from([0])]
+    expect(decodeFixed(dataType, precision, cells)).toEqual([...values, null])
+  })
+})
