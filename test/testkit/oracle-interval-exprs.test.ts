@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { oracledb, withServer } from "./oracle/helpers.ts"
+
+// INTERVAL DAY(9) TO SECOND(9) and YEAR(9) TO MONTH columns (exact storage in the server, intervals.ts) are intervals
+// in every expression Oracle allows on intervals, beside DAY TO SECOND(0-6) / YEAR(0-8) TO MONTH columns: window
+// aggregates, BETWEEN, IN lists, subqueries, CASE, NVL / COALESCE, DECODE, negated aggregates ("Datetime/Interval
+// Arithmetic"; SUM, AVG, MIN, MAX "take interval arguments and return the argument's type", SQL Language Reference,
+// https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html).
+const ds = (days: number, hours: number, minutes: number, seconds: number, fseconds: number) => ({ days, hours, minutes, seconds, fseconds })
+const ym = (years: number, months: number) => ({ years, months })
+/** node-oracledb reads a zero field as +0 or -0 depending on the value's sign: compare by value. */
+const zeroes = (rows: ReadonlyArray<ReadonlyArray<unknown>>) =>
+  JSON.parse(JSON.stringify(rows.map((r) => r.map((v) => (v !== null && typeof v === "object" && !(v instanceof Date) ? { ...v } : v)))))
+const typeNames = (r: { metaData?: ReadonlyArray<{ dbTypeName?: string }> }) => (r.metaData ?? []).map((m) => m.dbTypeName)
+const DS = "INTERVAL DAY TO SECOND"
+const YM = "INTERVAL YEAR TO MONTH"
+
+describe("Oracle test server: exact interval columns in every expression (raw node-oracledb)", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TABLE ive (id NUMBER, d9 INTERVAL DAY(9) TO SECOND(9), d6 INTERVAL DAY(2) TO SECOND(6), y9 INTERVAL YEAR(9) TO MONTH, y2 INTERVAL YEAR(2) TO MONTH)")
+    await conn.execute("INSERT INTO ive VALUES (1, INTERVAL '1 02:03:04.123456789' DAY(9) TO SECOND(9), INTERVAL '1 00:00:00.5' DAY TO SECOND, INTERVAL '5-3' YEAR(9) TO MONTH, INTERVAL '1-1' YEAR TO MONTH)")
+    await conn.execute("INSERT INTO ive VALUES (2, INTERVAL '2 00:00:00.000000001' DAY(9) TO SECOND(9), INTERVAL '2 00:00:00' DAY TO SECOND, INTERVAL '999999999-11' YEAR(9) TO MONTH, INTERVAL '2-1' YEAR TO MONTH)")
+    await conn.execute("INSERT INTO ive VALUES (3, NULL, INTERVAL '0 00:00:01' DAY TO SECOND, NULL, INTERVAL '0-1' YEAR TO MONTH)")
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("interval literals without sub-microsecond digits work in select lists and arithmetic over tables mixing the storages (was an error)", async () => {
+    const r = await conn.execute("SELECT INTERVAL '1' DAY, d9 + INTERVAL '1' SECOND, INTERVAL '1' HOUR - d6, y9 + INTERVAL '1' YEAR FROM ive WHERE id = 1")
+    expect(typeNames(r)).toEqual([DS, DS, DS, YM])
+    expect(zeroes(r.rows)).toEqual([[ds(1, 0, 0, 0, 0), ds(1, 2, 3, 5, 123456789), ds(0, -23, 0, 0, -500000000), ym(6, 3)]])
+  })
+
+  // Oracle rounds a fraction to the declared fractional seconds precision: "INTERVAL '30.12345' SECOND(2,4)" is
+  // 30.1235 seconds (SQL Language Reference, "Interval Literals",
+  // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Literals.html#GUID-DC8D1A5B-4E9B-4CE2-9A4D-F3C0ADDC5F0C);
+  // ODP.NET's OracleIntervalDS.SetPrecision likewise rounds to the fractional second precision
+  // (https://docs.oracle.com/cd/E85694_01/ODPNT/IntervalDSSetPrecision.htm).
+  it("a nanosecond bind into a DAY TO SECOND(0-6) column is rounded to the column's precision (was truncated)", async () => {
+    await conn.execute("CREATE TABLE ivr (id NUMBER, d6 INTERVAL DAY TO SECOND(6), d9 INTERVAL DAY(9) TO SECOND(9))")
+    const bind = (seconds: number, fseconds: number) => ({ val: new oracledb.IntervalDS({ days: 0, hours: 0, minutes: 0, seconds, fseconds }), type: oracledb.DB_TYPE_INTERVAL_DS })
+    await conn.execute("INSERT INTO ivr VALUES (1, :1, :2)", [bind(1, 123456789), bind(1, 123456789)])
+    await conn.execute("INSERT INTO ivr VALUES (2, :1, :2)", [bind(1, 999999500), bind(1, 999999500)])
+    await conn.execute("INSERT INTO ivr VALUES (3, :1, :2)", [bind(-1, -123456500), bind(-1, -123456499)])
+    await conn.execute("UPDATE ivr SET d6 = :1 WHERE id = 3", [bind(-1, -123456499)])
+    const r = await conn.execute("SELECT d6, d9 FROM ivr ORDER BY id")
+    expect(zeroes(r.rows)).toEqual([
+      [ds(0, 0, 0, 1, 123457000), ds(0, 0, 0, 1, 123456789)],
+      [ds(0, 0, 0, 2, 0), ds(0, 0, 0, 1, 999999500)],
+      [ds(0, 0, 0, -1, -123456000), ds(0, 0, 0, -1, -123456499)]
+    ])
+    await conn.rollback()
+  })
+})
