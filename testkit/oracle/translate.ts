@@ -15,7 +15,7 @@ import { checkSetOperationLiterals } from "./set-operation-types.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
 import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExtract, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
-import { binaryDoubleType, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
+import { binaryDoubleType, floatDecimalDigits, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
 export type SelectItem =
@@ -1563,7 +1563,8 @@ export class Translator {
         const crossed = fromInterval === undefined ? undefined : intervalCast(operand, fromInterval, ot!, (x) => durationOfExact(x, fromInterval.kind === "intervalds" ? "dayToSecond" : "yearToMonth", false))
         if (crossed !== undefined) return [crossed, close + 1]
         // NUMBER without precision keeps every digit of the value (number-functions.ts)
-        if (ot?.kind === "number" && ot.duck === "VARCHAR") return [`ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
+        if (ot?.kind === "number" && ot.duck === "VARCHAR")
+          return [ot.dictName === "FLOAT" ? `ora_number_digits(CAST(${operand} AS VARCHAR), ${floatDecimalDigits(ot.precision)})` : `ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
         // a TIMESTAMP WITH TIME ZONE is text with its zone (a TIMESTAMP is read in the session time zone); a text
         // datetime cast to TIMESTAMP or DATE keeps its own wall clock (Oracle drops the zone), to LOCAL TIME ZONE its instant
         const textKind = this.textDatetimeAt(p[0], asAt) ?? textDatetimeOfText(operand)
