@@ -40,7 +40,7 @@ describe("Oracle test server: FLOAT(b) columns are decimal NUMBERs (raw node-ora
       ["13", "12345678901234567890000", `-.${"0".repeat(99)}98765432109876543210987654321098765432`, ".3"],
       ["1.2", `1${"0".repeat(125)}`, `.${"0".repeat(129)}1`, "7.89"]
     ])
-    const meta = r.metaData!.map((m) => [m.dbType, m.precision, m.scale])
+    const meta = (r.metaData ?? []).map((m: { dbType?: unknown; precision?: number; scale?: number }) => [m.dbType, m.precision, m.scale])
     expect(meta).toEqual([
       [oracledb.DB_TYPE_NUMBER, 5, -127],
       [oracledb.DB_TYPE_NUMBER, 63, -127],
