@@ -77,6 +77,10 @@ export interface TranslateContext {
   readonly boundedNumberColumns?: ReadonlySet<string>
   /** True when the bind rendered as `$param` is sent as a NUMBER (an exact number, see {@link boundedNumberColumns}). */
   readonly numberBind?: (param: number) => boolean
+  /** True when the bind rendered as `$param` holds an exact NUMBER as decimal text (a PL/SQL NUMBER variable's quotient). */
+  readonly exactBind?: (param: number) => boolean
+  /** True when the bind rendered as `$param` is a DATE or TIMESTAMP value (PL/SQL variables and binds: `d + n` adds days). */
+  readonly dateBind?: (param: number) => boolean
   /** The text datetime kind of the bind rendered as `$param` (a TIMESTAMP WITH TIME ZONE bind is zoned text, params.ts). */
   readonly datetimeBind?: (param: number) => TextDatetimeKind | undefined
   /**
@@ -773,6 +777,14 @@ export class Translator {
     })
   }
 
+  /** True when tokens [from, to) are one bind whose parameter `test` holds for. */
+  private bindIs(test: ((param: number) => boolean) | undefined, from: number, to: number): boolean {
+    const t = this.toks[from]
+    if (test === undefined || to !== from + 1 || t?.kind !== "bind") return false
+    const param = /^\$(\d+)$/.exec(this.ctx.bind(t.value, t))?.[1]
+    return param !== undefined && test(Number(param))
+  }
+
   /** True when the range names an exact NUMBER column anywhere, or has a literal held as an exact NUMBER. */
   private mentionsExactNumber(from: number, to: number): boolean {
     const names = this.ctx.exactNumberColumns
@@ -822,7 +834,8 @@ export class Translator {
         depth === 0 &&
         t.kind === "op" &&
         (t.value === "+" || t.value === "-") &&
-        (isDateWord(toks[i - 1]) || isDateWord(toks[i + 1]) || isDateLiteralEnd(toks, i - 1) || this.isDateColumnTok(toks[i - 1]) || this.isDateColumnTok(toks[i + 1]))
+        (isDateWord(toks[i - 1]) || isDateWord(toks[i + 1]) || isDateLiteralEnd(toks, i - 1) || this.isDateColumnTok(toks[i - 1]) || this.isDateColumnTok(toks[i + 1]) ||
+          this.bindIs(this.ctx.dateBind, i - 1, i) || this.bindIs(this.ctx.dateBind, i + 1, i + 2))
       )
         return true
       // arithmetic on an exact interval column (interval-exprs.ts)
@@ -1210,12 +1223,15 @@ export class Translator {
       }
       const end = this.unitEnd(i, to)
       if (end > to || end <= i) return undefined
-      const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : isKw(t, "CASE") ? this.range(i, end) : this.plain(i, end)
-      const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text)
+      const dateBind = this.bindIs(this.ctx.dateBind, i, end)
+      const rendered = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : isKw(t, "CASE") ? this.range(i, end) : this.plain(i, end)
+      // a PL/SQL DATE / TIMESTAMP value may be held as its text
+      const text = dateBind ? `CAST(${rendered} AS TIMESTAMP)` : rendered
+      const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text) || this.bindIs(this.ctx.exactBind, i, end)
       const datetime = this.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
       const exactInterval = this.exactIntervalAt(i, end, text)
       const node = {
-        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
+        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
         numeric: this.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
         day: this.isDayAt(i, end)
       }
