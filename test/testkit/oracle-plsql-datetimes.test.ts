@@ -3,9 +3,10 @@ import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { oracledb, withServer } from "./oracle/helpers.ts"
 
-// PL/SQL computes NUMBER in decimal (PL/SQL Language Reference, "PL/SQL Data Types"); `date + n` adds n days ("Datetime/Interval Arithmetic",
+// PL/SQL keeps nine fraction digits in its TIMESTAMP and INTERVAL DAY TO SECOND types and computes NUMBER in
+// decimal (PL/SQL Language Reference, "PL/SQL Data Types"); `date + n` adds n days ("Datetime/Interval Arithmetic",
 // SQL Language Reference, https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html).
-describe("Oracle test server: PL/SQL DATE arithmetic and NUMBER quotients (raw node-oracledb)", () => {
+describe("Oracle test server: PL/SQL datetimes and NUMBER quotients (raw node-oracledb)", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
@@ -59,5 +60,23 @@ describe("Oracle test server: PL/SQL DATE arithmetic and NUMBER quotients (raw n
     )
     const third = `.${"3".repeat(40)}`
     expect(r.outBinds).toEqual({ q: third, direct: third, scaled: ".095238095238095238095238095238095238095238".slice(0, 41) })
+  })
+
+  it("keeps nine fraction digits of TIMESTAMP(9) literals and IN OUT TIMESTAMP / INTERVAL binds (was microseconds)", async () => {
+    const r = await conn.execute(
+      `DECLARE
+         t TIMESTAMP(9) := TIMESTAMP '2024-05-06 07:08:09.123456789';
+       BEGIN
+         :t := TO_CHAR(t, 'YYYY-MM-DD HH24:MI:SS.FF9');
+         :ds := :ds + INTERVAL '1' DAY;
+       END;`,
+      {
+        t: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 60 },
+        ds: { dir: oracledb.BIND_INOUT, type: oracledb.DB_TYPE_INTERVAL_DS, val: new oracledb.IntervalDS({ days: 0, hours: 1, minutes: 2, seconds: 3, fseconds: 123456789 }) }
+      }
+    )
+    const out = r.outBinds as { t: string; ds: object }
+    expect(out.t).toBe("2024-05-06 07:08:09.123456789")
+    expect({ ...out.ds }).toEqual({ days: 1, hours: 1, minutes: 2, seconds: 3, fseconds: 123456789 })
   })
 })

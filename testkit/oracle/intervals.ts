@@ -175,6 +175,17 @@ export const writeIntervalOut = (w: WriteBuffer, v: unknown, yearToMonth: boolea
   return true
 }
 
+/**
+ * A bound INTERVAL DAY TO SECOND with digits below the microsecond as exact DECIMAL seconds text (the storage of
+ * DAY TO SECOND(7-9), which PL/SQL expressions compute on); undefined for any other value.
+ */
+export const exactSecondsOfBind = (v: unknown): string | undefined => {
+  const exact = v instanceof DuckDBIntervalValue ? exactOfBind.get(v) : undefined
+  if (exact === undefined || !("nanos" in exact) || exact.nanos % 1000n === 0n) return undefined
+  const a = exact.nanos < 0n ? -exact.nanos : exact.nanos
+  return `${exact.nanos < 0n ? "-" : ""}${a / NS_PER_SECOND}.${(a % NS_PER_SECOND).toString().padStart(9, "0")}`
+}
+
 /** True when some parameter is a bound interval (whose storage value depends on the statement). */
 export const hasIntervalBinds = (params: ReadonlyArray<DuckDBValue> | undefined): boolean =>
   params !== undefined && params.some((p) => p instanceof DuckDBIntervalValue && exactOfBind.has(p))

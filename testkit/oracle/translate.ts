@@ -81,6 +81,8 @@ export interface TranslateContext {
   readonly exactBind?: (param: number) => boolean
   /** True when the bind rendered as `$param` is a DATE or TIMESTAMP value (PL/SQL variables and binds: `d + n` adds days). */
   readonly dateBind?: (param: number) => boolean
+  /** True when the bind rendered as `$param` is an INTERVAL DAY TO SECOND in exact storage (DECIMAL seconds, intervals.ts). */
+  readonly exactSecondsBind?: (param: number) => boolean
   /** The text datetime kind of the bind rendered as `$param` (a TIMESTAMP WITH TIME ZONE bind is zoned text, params.ts). */
   readonly datetimeBind?: (param: number) => TextDatetimeKind | undefined
   /**
@@ -839,7 +841,7 @@ export class Translator {
       )
         return true
       // arithmetic on an exact interval column (interval-exprs.ts)
-      if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (this.isExactIntervalTok(toks[i - 1]) || this.isExactIntervalTok(toks[i + 1]))) return true
+      if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (this.isExactIntervalTok(toks[i - 1]) || this.isExactIntervalTok(toks[i + 1]) || this.bindIs(this.ctx.exactSecondsBind, i - 1, i) || this.bindIs(this.ctx.exactSecondsBind, i + 1, i + 2))) return true
     }
     // a nested quotient or AVG may be an exact NUMBER (exactNumericRange) the arithmetic must compute on
     return arithmetic && (this.mentionsExactNumber(from, to) || toks.slice(from, to).some((t, k) => isOp(t, "/") || (isKw(t, "AVG") && isOp(toks[from + k + 1], "("))))
@@ -1229,7 +1231,7 @@ export class Translator {
       const text = dateBind ? `CAST(${rendered} AS TIMESTAMP)` : rendered
       const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text) || this.bindIs(this.ctx.exactBind, i, end)
       const datetime = this.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
-      const exactInterval = this.exactIntervalAt(i, end, text)
+      const exactInterval = this.exactIntervalAt(i, end, text) ?? (this.bindIs(this.ctx.exactSecondsBind, i, end) ? "dayToSecond" : undefined)
       const node = {
         text, date: isDateUnit(toks, i, end, this.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
         numeric: this.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),

@@ -29,6 +29,7 @@ import { fastEvaluate } from "./fast-eval.ts"
 import type { PlsqlHost } from "./host.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
 import { parseProcedureBody } from "./parser.ts"
+import { exactSecondsOfBind } from "../intervals.ts"
 import { isExactNumberText, kindOfSpec, kindOfType, numberOfText, type ValueKind } from "./value-kinds.ts"
 
 /** A record (`%ROWTYPE`, a cursor FOR loop's row): its fields by name, in order. */
@@ -557,7 +558,10 @@ export class Interpreter implements CallContext {
       specs[values.length] = t.kind === "bind" ? this.binds.specs?.[this.binds.binds.get(t.value) ?? -1] : undefined
       const slot = t.kind === "bind" || found.width !== 1 ? undefined : this.lookup(oracleName(t))
       kinds[values.length] = t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : undefined
-      values.push(found.value)
+      // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
+      const seconds = exactSecondsOfBind(found.value)
+      if (seconds !== undefined) kinds[values.length] = "exactSeconds"
+      values.push(seconds ?? (found.value as DuckDBValue))
       rewritten.push({ ...t, kind: "bind", text: `:v${values.length}`, value: `\u0000V${values.length - 1}` })
       k += found.width - 1
     }
@@ -593,6 +597,7 @@ export class Interpreter implements CallContext {
       numberBind: (n) => kindOfParam[n - 1] === "number",
       exactBind: (n) => isExactNumberText(kindOfParam[n - 1], params[n - 1] ?? null),
       dateBind: (n) => kindOfParam[n - 1] === "datetime",
+      exactSecondsBind: (n) => kindOfParam[n - 1] === "exactSeconds",
       dbTimeZone: this.host.db.settings.dbTimeZone,
       exactNumberColumns: this.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" "))
     })

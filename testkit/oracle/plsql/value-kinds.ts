@@ -10,7 +10,7 @@ import type { BindSpec } from "../statement.ts"
 import type { TypeSpec } from "./ast.ts"
 
 /** The kind of a bound PL/SQL value the translator treats specially; undefined for others. */
-export type ValueKind = "number" | "datetime" | undefined
+export type ValueKind = "number" | "datetime" | "exactSeconds" | undefined
 
 const DECIMAL_NUMBER = /^(NUMBER|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE|DECIMAL|DEC|NUMERIC|FLOAT|REAL|DOUBLE PRECISION)$/
 const DATETIME = /^(DATE|TIMESTAMP)$/
