@@ -35,6 +35,18 @@ describe("Oracle test server: exact interval columns in every expression (raw no
     await server?.close()
   })
 
+  it("window aggregates over exact interval columns are intervals, exact to the nanosecond (was NUMBER)", async () => {
+    const r = await conn.execute("SELECT id, MAX(d9) OVER (), MIN(d9) OVER (ORDER BY id), SUM(d9) OVER (), SUM(y9) OVER (PARTITION BY id) FROM ive WHERE id < 3 ORDER BY id")
+    expect(typeNames(r)).toEqual(["NUMBER", DS, DS, DS, YM])
+    expect(zeroes(r.rows)).toEqual([
+      [1, ds(2, 0, 0, 0, 1), ds(1, 2, 3, 4, 123456789), ds(3, 2, 3, 4, 123456790), ym(5, 3)],
+      [2, ds(2, 0, 0, 0, 1), ds(1, 2, 3, 4, 123456789), ds(3, 2, 3, 4, 123456790), ym(999999999, 11)]
+    ])
+    const avg = await conn.execute("SELECT AVG(d9) OVER (PARTITION BY 1) FROM ive WHERE id < 3")
+    expect(typeNames(avg)).toEqual([DS])
+    expect(zeroes(avg.rows)).toEqual([[ds(1, 13, 1, 32, 61728395)], [ds(1, 13, 1, 32, 61728395)]])
+  })
+
   it("interval literals without sub-microsecond digits work in select lists and arithmetic over tables mixing the storages (was an error)", async () => {
     const r = await conn.execute("SELECT INTERVAL '1' DAY, d9 + INTERVAL '1' SECOND, INTERVAL '1' HOUR - d6, y9 + INTERVAL '1' YEAR FROM ive WHERE id = 1")
     expect(typeNames(r)).toEqual([DS, DS, DS, YM])

@@ -40,16 +40,16 @@ const exactOf = (value: string, type: OraType): string =>
     : isExactInterval(type) ? `ora_ym_exact(CAST(${value} AS BIGINT))` : `ora_ym_of_duck(${value})`
 
 /**
- * MIN / MAX / SUM / AVG over an exact interval column: computed on the stored numbers (AVG on every digit, digits
+ * MIN / MAX / SUM / AVG over an exact interval column, also as window functions (`over`: the translated ` OVER (...)`): computed on the stored numbers (AVG on every digit, digits
  * below the nanosecond or the month cut), described as the interval, not NUMBER (SQL Language Reference, "SUM",
  * "AVG": they take interval arguments and return the argument's type).
  */
-export const exactIntervalAggregate = (fn: string, value: string, type: OraType): string | undefined => {
+export const exactIntervalAggregate = (fn: string, value: string, type: OraType, over = ""): string | undefined => {
   if (!isExactInterval(type)) return undefined
-  if (fn === "MIN" || fn === "MAX") return exactOf(`${fn.toLowerCase()}(${value})`, type)
-  if (fn === "SUM") return exactOf(`sum(${value})`, type)
+  if (fn === "MIN" || fn === "MAX") return exactOf(`${fn.toLowerCase()}(${value})${over}`, type)
+  if (fn === "SUM") return exactOf(`sum(${value})${over}`, type)
   if (fn !== "AVG") return undefined
-  const average = `ora_number_div(CAST(sum(${value}) AS VARCHAR), CAST(count(${value}) AS VARCHAR))`
+  const average = `ora_number_div(CAST(sum(${value})${over} AS VARCHAR), CAST(count(${value})${over} AS VARCHAR))`
   return type.kind === "intervalds" ? `ora_ds_exact(CAST(${average} AS VARCHAR))` : `ora_ym_exact(CAST(trunc(CAST(${average} AS DECIMAL(38,9))) AS BIGINT))`
 }
 

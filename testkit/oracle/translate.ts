@@ -1525,10 +1525,12 @@ export class Translator {
       const p = parts[k]
       return p === undefined ? "NULL" : (rendered[k] ??= this.range(p[0], p[1]))
     }
-    // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts); not as a window function
-    const intervalType = parts.length === 1 && !isKw(this.toks[close + 1], "OVER") ? this.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
-    const intervalAggregate = intervalType === undefined ? undefined : exactIntervalAggregate(v, arg(0), intervalType)
-    if (intervalAggregate !== undefined) return [intervalAggregate, close + 1]
+    // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts), also as a window function
+    const intervalType = parts.length === 1 ? this.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
+    const windowed = intervalType !== undefined && isKw(this.toks[close + 1], "OVER") && isOp(this.toks[close + 2], "(")
+    const windowClose = windowed ? matchParen(this.toks, close + 2) : close
+    const intervalAggregate = intervalType === undefined ? undefined : exactIntervalAggregate(v, arg(0), intervalType, windowed ? ` OVER (${this.range(close + 3, windowClose)})` : "")
+    if (intervalAggregate !== undefined) return [intervalAggregate, windowClose + 1]
     const exactAggregate = this.exactAggregate(v, parts, close)
     if (exactAggregate !== undefined) return exactAggregate
     const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => this.callArgument(a, b, arg(k)))) : undefined
