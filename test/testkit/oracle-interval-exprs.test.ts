@@ -47,6 +47,40 @@ describe("Oracle test server: exact interval columns in every expression (raw no
     expect(zeroes(avg.rows)).toEqual([[ds(1, 13, 1, 32, 61728395)], [ds(1, 13, 1, 32, 61728395)]])
   })
 
+  it("BETWEEN and IN lists mix the storages and literals (was ORA-00932 / ORA-01722)", async () => {
+    const between = await conn.execute("SELECT id FROM ive WHERE d9 BETWEEN d6 AND INTERVAL '2 00:00:00' DAY TO SECOND ORDER BY id")
+    expect(between.rows).toEqual([[1]])
+    const within = await conn.execute("SELECT id FROM ive WHERE d6 BETWEEN INTERVAL '0 12:00:00' DAY TO SECOND AND d9 ORDER BY id")
+    expect(within.rows).toEqual([[1], [2]])
+    const inList = await conn.execute("SELECT id FROM ive WHERE d9 IN (INTERVAL '2 00:00:00.000000001' DAY(9) TO SECOND(9), d6) ORDER BY id")
+    expect(inList.rows).toEqual([[2]])
+    const ymIn = await conn.execute("SELECT id FROM ive WHERE y9 IN (INTERVAL '5-3' YEAR TO MONTH, y2) ORDER BY id")
+    expect(ymIn.rows).toEqual([[1]])
+    const d6In = await conn.execute("SELECT id FROM ive WHERE d6 IN (INTERVAL '2' DAY, INTERVAL '1' SECOND) ORDER BY id")
+    expect(d6In.rows).toEqual([[2], [3]])
+  })
+
+  it("CASE, NVL, COALESCE and DECODE over exact intervals are intervals (was NUMBER or ORA-00932)", async () => {
+    const r = await conn.execute(
+      "SELECT CASE WHEN id = 1 THEN d9 ELSE d6 END, NVL(d9, d6), COALESCE(y9, y2), DECODE(id, 1, d9, d6) FROM ive ORDER BY id"
+    )
+    expect(typeNames(r)).toEqual([DS, DS, YM, DS])
+    expect(zeroes(r.rows)).toEqual([
+      [ds(1, 2, 3, 4, 123456789), ds(1, 2, 3, 4, 123456789), ym(5, 3), ds(1, 2, 3, 4, 123456789)],
+      [ds(2, 0, 0, 0, 0), ds(2, 0, 0, 0, 1), ym(999999999, 11), ds(2, 0, 0, 0, 0)],
+      [ds(0, 0, 0, 1, 0), ds(0, 0, 0, 1, 0), ym(0, 1), ds(0, 0, 0, 1, 0)]
+    ])
+  })
+
+  it("a subquery's exact interval column and a negated aggregate stay intervals (was NUMBER)", async () => {
+    const sub = await conn.execute("SELECT x, y FROM (SELECT d9 AS x, y9 y FROM ive WHERE id = 1)")
+    expect(typeNames(sub)).toEqual([DS, YM])
+    expect(zeroes(sub.rows)).toEqual([[ds(1, 2, 3, 4, 123456789), ym(5, 3)]])
+    const neg = await conn.execute("SELECT -MAX(d9), -MIN(y9) FROM ive")
+    expect(typeNames(neg)).toEqual([DS, YM])
+    expect(zeroes(neg.rows)).toEqual([[ds(-2, 0, 0, 0, -1), ym(-5, -3)]])
+  })
+
   it("interval literals without sub-microsecond digits work in select lists and arithmetic over tables mixing the storages (was an error)", async () => {
     const r = await conn.execute("SELECT INTERVAL '1' DAY, d9 + INTERVAL '1' SECOND, INTERVAL '1' HOUR - d6, y9 + INTERVAL '1' YEAR FROM ive WHERE id = 1")
     expect(typeNames(r)).toEqual([DS, DS, DS, YM])

@@ -73,10 +73,12 @@ export const intervalToChar = (value: string, type: OraType): string => {
 /**
  * CAST(interval column AS interval type) across the storages: to an exact type the value in exact storage, to a
  * DuckDB INTERVAL type the exact value as a DuckDB INTERVAL (`duration`: intervals.ts's conversion, ORA-00932 for digits
- * below the microsecond, ORA-01841 beyond DuckDB's months). Undefined when source and target share a storage.
+ * below the microsecond, ORA-01841 beyond DuckDB's months); between exact types the value typed as an exact interval
+ * (described as one, not as its stored number). Undefined when both are DuckDB INTERVALs.
  */
 export const intervalCast = (value: string, from: OraType, to: OraType, duration: (text: string) => string): string | undefined => {
-  if (from.kind !== to.kind || isExactInterval(from) === isExactInterval(to)) return undefined
+  if (from.kind !== to.kind || (!isExactInterval(from) && !isExactInterval(to))) return undefined
+  if (isExactInterval(from) && isExactInterval(to)) return from.kind === "intervalds" && to.scale < 9 ? exactOf(`round(CAST(${value} AS DECIMAL(38,9)), ${to.scale})`, from) : exactOf(value, from)
   // to fewer fraction digits the value is rounded, as Oracle rounds a CAST to a smaller fractional seconds precision
   return isExactInterval(to) ? exactOf(value, from) : duration(from.kind === "intervalds" ? `round(CAST(${value} AS DECIMAL(38,9)), ${to.scale})` : value)
 }

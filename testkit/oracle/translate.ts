@@ -840,6 +840,8 @@ export class Translator {
           this.bindIs(this.ctx.dateBind, i - 1, i) || this.bindIs(this.ctx.dateBind, i + 1, i + 2))
       )
         return true
+      // a negated aggregate of an exact interval column (`-MAX(col)`)
+      if (depth === 0 && isOp(t, "-") && isKw(toks[i + 1], "MIN", "MAX", "SUM", "AVG") && isOp(toks[i + 2], "(") && this.isExactIntervalTok(toks[i + 3])) return true
       // arithmetic on an exact interval column (interval-exprs.ts)
       if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (this.isExactIntervalTok(toks[i - 1]) || this.isExactIntervalTok(toks[i + 1]) || this.bindIs(this.ctx.exactSecondsBind, i - 1, i) || this.bindIs(this.ctx.exactSecondsBind, i + 1, i + 2))) return true
     }
