@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { oracledb, withServer, ds, intervalRows as zeroes, ym } from "./oracle/helpers.ts"
 
 // INTERVAL DAY(9) TO SECOND(9) and YEAR(9) TO MONTH columns (exact storage in the server, intervals.ts) are intervals
 // in every expression Oracle allows on intervals, beside DAY TO SECOND(0-6) / YEAR(0-8) TO MONTH columns: window
 // aggregates, BETWEEN, IN lists, subqueries, CASE, NVL / COALESCE, DECODE, negated aggregates ("Datetime/Interval
 // Arithmetic"; SUM, AVG, MIN, MAX "take interval arguments and return the argument's type", SQL Language Reference,
 // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html).
-const ds = (days: number, hours: number, minutes: number, seconds: number, fseconds: number) => ({ days, hours, minutes, seconds, fseconds })
-const ym = (years: number, months: number) => ({ years, months })
-/** node-oracledb reads a zero field as +0 or -0 depending on the value's sign: compare by value. */
-const zeroes = (rows: ReadonlyArray<ReadonlyArray<unknown>>) =>
-  JSON.parse(JSON.stringify(rows.map((r) => r.map((v) => (v !== null && typeof v === "object" && !(v instanceof Date) ? { ...v } : v)))))
 const typeNames = (r: { metaData?: ReadonlyArray<{ dbTypeName?: string }> }) => (r.metaData ?? []).map((m) => m.dbTypeName)
 const DS = "INTERVAL DAY TO SECOND"
 const YM = "INTERVAL YEAR TO MONTH"

@@ -138,15 +138,18 @@ export const canonicalNumberWrites = (all: ReadonlyArray<Tok>, lookup: TableLook
   return out
 }
 
-/** The binary precisions of the FLOAT columns of the table an INSERT, UPDATE or MERGE names first. */
-const floatPrecisionsWritten = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlySet<number> => {
-  const sig = all.filter((t) => t.kind !== "ws")
-  if (!isKw(sig[0], "INSERT", "UPDATE", "MERGE")) return new Set()
+/** The binary precisions of the FLOAT columns of the table an INSERT, UPDATE or MERGE writes. */
+const floatPrecisionsWritten = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlySet<number> =>
+  new Set((writtenTable(all.filter((t) => t.kind !== "ws"), lookup)?.meta.columns ?? []).filter((c) => c.type.dictName === "FLOAT" && c.type.duck === "VARCHAR").map((c) => c.type.precision))
+
+/** The table an INSERT, UPDATE or MERGE (significant tokens `sig`) writes, and the index of its name. */
+const writtenTable = (sig: ReadonlyArray<Tok>, lookup: TableLookup): { meta: TableMeta; at: number; qualified: boolean } | undefined => {
+  if (!isKw(sig[0], "INSERT", "UPDATE", "MERGE")) return undefined
   const at = isKw(sig[1], "INTO") ? 2 : 1
-  if (!isName(sig[at])) return new Set()
+  if (!isName(sig[at])) return undefined
   const qualified = isOp(sig[at + 1], ".") && isName(sig[at + 2])
   const meta = qualified ? lookup(oracleName(sig[at]!), oracleName(sig[at + 2]!)) : lookup(undefined, oracleName(sig[at]!))
-  return new Set((meta?.columns ?? []).filter((c) => c.type.dictName === "FLOAT" && c.type.duck === "VARCHAR").map((c) => c.type.precision))
+  return meta === undefined ? undefined : { meta, at, qualified }
 }
 
 /**
@@ -160,12 +163,9 @@ export const castWrites = (
   typeWords: ReadonlyArray<string>
 ): ReadonlyArray<Tok> => {
   const sig = all.filter((t) => t.kind !== "ws")
-  if (!isKw(sig[0], "INSERT", "UPDATE", "MERGE")) return all
-  const at = isKw(sig[1], "INTO") ? 2 : 1
-  if (!isName(sig[at])) return all
-  const qualified = isOp(sig[at + 1], ".") && isName(sig[at + 2])
-  const meta = qualified ? lookup(oracleName(sig[at]!), oracleName(sig[at + 2]!)) : lookup(undefined, oracleName(sig[at]!))
-  if (meta === undefined) return all
+  const written = writtenTable(sig, lookup)
+  if (written === undefined) return all
+  const { meta, at, qualified } = written
   const exact = columnsOf(meta)
   if (exact.size === 0) return all
   const w = new Wrapper(sig, typeWords)
