@@ -10,13 +10,17 @@
  * TO SECOND and YEAR, MONTH of a YEAR TO MONTH value ("EXTRACT (datetime)"); TO_CHAR gives the literal form.
  */
 import type { TableMeta } from "./catalog.ts"
-import { isOp, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, tokenize, type Tok } from "./lexer.ts"
 import type { OraType } from "./types.ts"
 
-/** The interval columns, by name, of the tables `sql` names, with their declared types (a name declared twice differently is left out). */
+/**
+ * The interval columns, by name, of the tables `sql` names, with their declared types (a name declared twice
+ * differently is left out), and the aliases a select list gives them (`d9 AS x`, `t.d9 x`: a subquery's column).
+ */
 export const intervalColumnTypesOf = (sql: string, lookup: (schema: string | undefined, name: string) => TableMeta | undefined): ReadonlyMap<string, OraType> => {
   const out = new Map<string, OraType | undefined>()
-  for (const t of tokenize(sql)) {
+  const toks = tokenize(sql)
+  for (const t of toks) {
     if (t.kind !== "ident" && t.kind !== "qident") continue
     const meta = lookup(undefined, t.value)
     for (const c of meta?.columns ?? []) {
@@ -27,6 +31,15 @@ export const intervalColumnTypesOf = (sql: string, lookup: (schema: string | und
   }
   const known = new Map<string, OraType>()
   for (const [name, type] of out) if (type !== undefined) known.set(name, type)
+  if (known.size === 0) return known
+  const sig = toks.filter((t) => t.kind !== "ws")
+  for (let k = 0; k < sig.length; k++) {
+    const type = isName(sig[k]) ? known.get(nameOf(sig[k]!)) : undefined
+    const aliasAt = isKw(sig[k + 1], "AS") ? k + 2 : k + 1
+    const alias = sig[aliasAt]
+    if (type === undefined || !isName(alias) || isKw(alias, "FROM") || !(isOp(sig[aliasAt + 1], ",") || isKw(sig[aliasAt + 1], "FROM"))) continue
+    if (!known.has(nameOf(alias))) known.set(nameOf(alias), type)
+  }
   return known
 }
 
