@@ -61,6 +61,10 @@ describe("Oracle test server: FLOAT(b) columns are decimal NUMBERs (raw node-ora
     await conn.executeMany("UPDATE fl SET d = :1 WHERE id = :2", [["3.14159265358979323846264338327950288419716939937510", 5]], {
       bindDefs: [{ type: oracledb.STRING, maxSize: 60 }, { type: oracledb.NUMBER }]
     })
+    await conn.executeMany("INSERT INTO fl (id, f5, r) VALUES (:1, :2, :3)", [[6, 123.45, 1 / 3], [7, -7.89, 2 / 3]])
+    const many = await conn.execute("SELECT f5, r FROM fl WHERE id IN (6, 7) ORDER BY id", [], numbersAsText)
+    // a double bind is the decimal text of its shortest form (node-oracledb), then rounded to REAL's 19 digits
+    expect(many.rows).toEqual([["120", ".3333333333333333"], ["-7.9", ".6666666666666666"]])
     const after = await conn.execute("SELECT f5, d FROM fl WHERE id IN (4, 5) ORDER BY id", [], numbersAsText)
     expect(after.rows).toEqual([["990", ".1"], ["2", "3.1415926535897932384626433832795028842"]])
     await conn.rollback()
