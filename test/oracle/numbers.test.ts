@@ -183,7 +183,6 @@ describe("NUMBER through the driver", () => {
       const conn = yield* Connection.Connection
       const t = uniqueName("NUM_FLT")
       yield* conn.execute(`CREATE TABLE ${t} (id NUMBER(3), c REAL, d DOUBLE PRECISION, e FLOAT(10))`)
-      // 15 significant digits at most: the test server keeps FLOAT(b) in a double (its README, "still differs")
       yield* conn.execute(`INSERT INTO ${t} VALUES (1, 0.1, 123456789.123456, -3.75)`)
       yield* conn.execute(`INSERT INTO ${t} VALUES (2, -9007199254740992, 4503599627370497, 0)`)
       yield* conn.execute(`INSERT INTO ${t} VALUES (3, NULL, NULL, NULL)`)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { numbersAsText, oraCode, failure, withServer } from "./oracle/helpers.ts"
+import { numbersAsText, oraCode, failure, withServer, ds, intervalRows as zeroes, ym } from "./oracle/helpers.ts"
 
 // INTERVAL DAY(9) TO SECOND(9) and YEAR(9) TO MONTH columns (kept in exact storage by the server, intervals.ts) behave
 // as intervals beside DAY TO SECOND(0-6) / YEAR(0-8) TO MONTH columns (DuckDB INTERVALs): MIN / MAX return the
@@ -10,11 +10,6 @@ import { numbersAsText, oraCode, failure, withServer } from "./oracle/helpers.ts
 // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html), EXTRACT
 // reads their fields with the value's sign ("EXTRACT (datetime)"), TO_CHAR gives the literal form at the declared
 // precisions and CAST converts between precisions, extremes (±999999999 23:59:59.999999999, ±999999999-11) included.
-const ds = (days: number, hours: number, minutes: number, seconds: number, fseconds: number) => ({ days, hours, minutes, seconds, fseconds })
-const ym = (years: number, months: number) => ({ years, months })
-const plain = (rows: ReadonlyArray<ReadonlyArray<unknown>>) => rows.map((r) => r.map((v) => (v !== null && typeof v === "object" && !(v instanceof Date) ? { ...v } : v)))
-/** node-oracledb reads a zero field as +0 or -0 depending on the value's sign: compare by value. */
-const zeroes = (rows: ReadonlyArray<ReadonlyArray<unknown>>) => JSON.parse(JSON.stringify(plain(rows)))
 
 describe("Oracle test server: exact interval columns as intervals (raw node-oracledb)", () => {
   let server: OracleTestServerHandle

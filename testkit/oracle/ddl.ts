@@ -530,7 +530,7 @@ export class Ddl {
       // a NUMBER without precision (a column's, or an expression's with scale 0) makes an unbounded NUMBER column,
       // whose values are written as their canonical text (number-writes.ts), also where DuckDB computed a DECIMAL
       const unbounded = result.columns.map((c) => c.type.kind === "number" && c.type.duck === "VARCHAR")
-      const cols: Array<ColumnMeta> = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: unbounded[i] ? numberType() : c.type, nullable: true, defaultText: null }))
+      const cols: Array<ColumnMeta> = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: unbounded[i] && c.type.dictName !== "FLOAT" ? numberType() : c.type, nullable: true, defaultText: null }))
       const defs = cols.map((c) => `${duckIdent(c.name)} ${c.type.duck}`).join(", ")
       await this.runDdl(`CREATE TABLE ${target} (${defs})`)
       const select = unbounded.includes(true)

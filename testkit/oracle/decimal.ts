@@ -170,6 +170,10 @@ export const roundTo = (d: Decimal, places: number, mode: RoundingMode): Decimal
   return normalize({ negative: d.negative, coefficient: q, exponent: target })
 }
 
+/** `d` rounded half away from zero to `digits` significant digits (a FLOAT(b) column's decimal precision). */
+export const roundToDigits = (d: Decimal, digits: number): Decimal =>
+  d.coefficient === 0n ? d : roundTo(d, digits - d.exponent - digitCount(d.coefficient), "round")
+
 /** The integer part of `d` as a number (a ROUND / TRUNC places argument: "integer must be an integer", truncated). */
 export const integerOf = (d: Decimal): number => {
   const t = roundTo(d, 0, "trunc")

@@ -10,13 +10,17 @@
  * TO SECOND and YEAR, MONTH of a YEAR TO MONTH value ("EXTRACT (datetime)"); TO_CHAR gives the literal form.
  */
 import type { TableMeta } from "./catalog.ts"
-import { isOp, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, tokenize, type Tok } from "./lexer.ts"
 import type { OraType } from "./types.ts"
 
-/** The interval columns, by name, of the tables `sql` names, with their declared types (a name declared twice differently is left out). */
+/**
+ * The interval columns, by name, of the tables `sql` names, with their declared types (a name declared twice
+ * differently is left out), and the aliases a select list gives them (`d9 AS x`, `t.d9 x`: a subquery's column).
+ */
 export const intervalColumnTypesOf = (sql: string, lookup: (schema: string | undefined, name: string) => TableMeta | undefined): ReadonlyMap<string, OraType> => {
   const out = new Map<string, OraType | undefined>()
-  for (const t of tokenize(sql)) {
+  const toks = tokenize(sql)
+  for (const t of toks) {
     if (t.kind !== "ident" && t.kind !== "qident") continue
     const meta = lookup(undefined, t.value)
     for (const c of meta?.columns ?? []) {
@@ -27,6 +31,15 @@ export const intervalColumnTypesOf = (sql: string, lookup: (schema: string | und
   }
   const known = new Map<string, OraType>()
   for (const [name, type] of out) if (type !== undefined) known.set(name, type)
+  if (known.size === 0) return known
+  const sig = toks.filter((t) => t.kind !== "ws")
+  for (let k = 0; k < sig.length; k++) {
+    const type = isName(sig[k]) ? known.get(nameOf(sig[k]!)) : undefined
+    const aliasAt = isKw(sig[k + 1], "AS") ? k + 2 : k + 1
+    const alias = sig[aliasAt]
+    if (type === undefined || !isName(alias) || isKw(alias, "FROM") || !(isOp(sig[aliasAt + 1], ",") || isKw(sig[aliasAt + 1], "FROM"))) continue
+    if (!known.has(nameOf(alias))) known.set(nameOf(alias), type)
+  }
   return known
 }
 
@@ -40,16 +53,16 @@ const exactOf = (value: string, type: OraType): string =>
     : isExactInterval(type) ? `ora_ym_exact(CAST(${value} AS BIGINT))` : `ora_ym_of_duck(${value})`
 
 /**
- * MIN / MAX / SUM / AVG over an exact interval column: computed on the stored numbers (AVG on every digit, digits
+ * MIN / MAX / SUM / AVG over an exact interval column, also as window functions (`over`: the translated ` OVER (...)`): computed on the stored numbers (AVG on every digit, digits
  * below the nanosecond or the month cut), described as the interval, not NUMBER (SQL Language Reference, "SUM",
  * "AVG": they take interval arguments and return the argument's type).
  */
-export const exactIntervalAggregate = (fn: string, value: string, type: OraType): string | undefined => {
+export const exactIntervalAggregate = (fn: string, value: string, type: OraType, over = ""): string | undefined => {
   if (!isExactInterval(type)) return undefined
-  if (fn === "MIN" || fn === "MAX") return exactOf(`${fn.toLowerCase()}(${value})`, type)
-  if (fn === "SUM") return exactOf(`sum(${value})`, type)
+  if (fn === "MIN" || fn === "MAX") return exactOf(`${fn.toLowerCase()}(${value})${over}`, type)
+  if (fn === "SUM") return exactOf(`sum(${value})${over}`, type)
   if (fn !== "AVG") return undefined
-  const average = `ora_number_div(CAST(sum(${value}) AS VARCHAR), CAST(count(${value}) AS VARCHAR))`
+  const average = `ora_number_div(CAST(sum(${value})${over} AS VARCHAR), CAST(count(${value})${over} AS VARCHAR))`
   return type.kind === "intervalds" ? `ora_ds_exact(CAST(${average} AS VARCHAR))` : `ora_ym_exact(CAST(trunc(CAST(${average} AS DECIMAL(38,9))) AS BIGINT))`
 }
 
@@ -73,10 +86,12 @@ export const intervalToChar = (value: string, type: OraType): string => {
 /**
  * CAST(interval column AS interval type) across the storages: to an exact type the value in exact storage, to a
  * DuckDB INTERVAL type the exact value as a DuckDB INTERVAL (`duration`: intervals.ts's conversion, ORA-00932 for digits
- * below the microsecond, ORA-01841 beyond DuckDB's months). Undefined when source and target share a storage.
+ * below the microsecond, ORA-01841 beyond DuckDB's months); between exact types the value typed as an exact interval
+ * (described as one, not as its stored number). Undefined when both are DuckDB INTERVALs.
  */
 export const intervalCast = (value: string, from: OraType, to: OraType, duration: (text: string) => string): string | undefined => {
-  if (from.kind !== to.kind || isExactInterval(from) === isExactInterval(to)) return undefined
+  if (from.kind !== to.kind || (!isExactInterval(from) && !isExactInterval(to))) return undefined
+  if (isExactInterval(from) && isExactInterval(to)) return from.kind === "intervalds" && to.scale < 9 ? exactOf(`round(CAST(${value} AS DECIMAL(38,9)), ${to.scale})`, from) : exactOf(value, from)
   // to fewer fraction digits the value is rounded, as Oracle rounds a CAST to a smaller fractional seconds precision
   return isExactInterval(to) ? exactOf(value, from) : duration(from.kind === "intervalds" ? `round(CAST(${value} AS DECIMAL(38,9)), ${to.scale})` : value)
 }

@@ -9,6 +9,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { castComparedColumns, intervalColumnTypesOf, withCasts } from "./interval-exprs.ts"
+import { castIntervalOperands } from "./interval-operands.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { castWrites, type TableLookup } from "./number-writes.ts"
 import { oracleName } from "./translate.ts"
@@ -40,7 +41,8 @@ const isComparison = (t: Tok | undefined): boolean => t !== undefined && t.kind 
 export const intervalLiteralTargets = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
   let out = all
   for (const storage of Object.keys(STORAGE_TYPES) as Array<Storage>) out = castWrites(out, lookup, columnsStored(storage), STORAGE_TYPES[storage])
-  return castComparedColumns(castComparedLiterals(out, lookup), intervalColumnTypesOf(all.map((t) => t.text).join(""), lookup))
+  const types = intervalColumnTypesOf(all.map((t) => t.text).join(""), lookup)
+  return castIntervalOperands(castComparedColumns(castComparedLiterals(out, lookup), types), types)
 }
 
 /** The storage of the interval columns, by name, of the tables `sig` names (a name stored two ways is left out). */

@@ -75,6 +75,16 @@ const duckIntervalOfNanos = (nanos: bigint): DuckDBIntervalValue => {
   return intervalValue(0, Number(days), (nanos - days * NS_PER_DAY) / 1000n)
 }
 
+/**
+ * Nanoseconds rounded half away from zero to whole microseconds, DuckDB INTERVAL's unit: Oracle rounds a fraction to
+ * the declared fractional seconds precision ("INTERVAL '30.12345' SECOND(2,4)" is 30.1235 seconds, SQL Language
+ * Reference, "Interval Literals"; ODP.NET's OracleIntervalDS.SetPrecision rounds likewise).
+ */
+const roundedToMicros = (nanos: bigint): bigint => {
+  const magnitude = ((nanos < 0n ? -nanos : nanos) + 500n) / 1000n * 1000n
+  return nanos < 0n ? -magnitude : magnitude
+}
+
 /** A bound INTERVAL DAY TO SECOND: a DuckDB INTERVAL (microseconds) that remembers its nanoseconds. */
 export const intervalDsBind = (nanos: bigint): DuckDBIntervalValue => {
   const v = duckIntervalOfNanos(nanos)
@@ -102,7 +112,8 @@ export const intervalStorageValue = (exact: Exact, type: DuckDBType): DuckDBValu
     case DuckDBTypeId.INTEGER:
       return "months" in exact ? BigInt(exact.months) : exact.nanos / NS_PER_DAY
     case DuckDBTypeId.INTERVAL:
-      if ("nanos" in exact) return duckIntervalOfNanos(exact.nanos)
+      // a DAY TO SECOND(0-6) column: the bind's nanoseconds rounded, not cut
+      if ("nanos" in exact) return duckIntervalOfNanos(roundedToMicros(exact.nanos))
       if (Math.abs(exact.months) > INT32_MAX) throw new RangeError("interval out of range")
       return intervalValue(exact.months, 0, 0n)
     default:
@@ -162,6 +173,17 @@ export const writeIntervalOut = (w: WriteBuffer, v: unknown, yearToMonth: boolea
   if (yearToMonth) writeIntervalYmMonths(w, months)
   else writeIntervalDsNanos(w, nanos)
   return true
+}
+
+/**
+ * A bound INTERVAL DAY TO SECOND with digits below the microsecond as exact DECIMAL seconds text (the storage of
+ * DAY TO SECOND(7-9), which PL/SQL expressions compute on); undefined for any other value.
+ */
+export const exactSecondsOfBind = (v: unknown): string | undefined => {
+  const exact = v instanceof DuckDBIntervalValue ? exactOfBind.get(v) : undefined
+  if (exact === undefined || !("nanos" in exact) || exact.nanos % 1000n === 0n) return undefined
+  const a = exact.nanos < 0n ? -exact.nanos : exact.nanos
+  return `${exact.nanos < 0n ? "-" : ""}${a / NS_PER_SECOND}.${(a % NS_PER_SECOND).toString().padStart(9, "0")}`
 }
 
 /** True when some parameter is a bound interval (whose storage value depends on the statement). */

@@ -9,7 +9,7 @@ import { DuckDBVarCharType, INTEGER, LIST, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBListValue, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { formatNumberText, parseNumber } from "./number-format.ts"
-import { abs, add, compare, type Decimal, decimalOf, divide, exp, extreme, integerOf, ln, log, mod, multiply, numberText, orderKey, power, roundTo, type RoundingMode, sign, sqrt, subtract } from "./decimal.ts"
+import { abs, add, compare, type Decimal, decimalOf, divide, exp, extreme, integerOf, ln, log, mod, multiply, numberText, orderKey, power, roundTo, roundToDigits, type RoundingMode, sign, sqrt, subtract } from "./decimal.ts"
 
 /** Alias of the DuckDB VARCHAR type the functions return exact NUMBER results in. */
 export const EXACT_NUMBER_ALIAS = "ORA_NUMBER"
@@ -46,6 +46,8 @@ const sum = (v: DuckDBValue): Decimal | undefined => {
 const functions = (): Array<DuckDBScalarFunction> => [
   // the exact value of any number's text, in Oracle's TO_CHAR form (ORA-01722 for text that is not a number)
   fn("ora_number", [VARCHAR], exactNumber, ([a]) => numberText(dec(a!))),
+  // the value rounded to a number of significant digits (a FLOAT(b) column's, types.ts floatDecimalDigits)
+  fn("ora_number_digits", [VARCHAR, INTEGER], exactNumber, ([a, digits]) => numberText(roundToDigits(dec(a!), Number(digits)))),
   fn("ora_number_key", [VARCHAR], VARCHAR, ([a]) => orderKey(dec(a!))),
   // TO_CHAR / TO_NUMBER with a number format model (number-format.ts), the third argument NLS_NUMERIC_CHARACTERS;
   // an empty text is NULL, as Oracle's

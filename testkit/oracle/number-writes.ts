@@ -14,9 +14,13 @@ export type TableLookup = (schema: string | undefined, name: string) => TableMet
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
-/** The exact NUMBER columns of a table, by name. */
-const exactColumns = (meta: TableMeta): ReadonlySet<string> =>
-  new Set(meta.columns.filter((c) => c.type.kind === "number" && c.type.duck === "VARCHAR").map((c) => c.name))
+/** The exact NUMBER columns of a table, by name: NUMBER without precision, or FLOAT(b) when `binaryPrecision` is given. */
+const exactColumns = (binaryPrecision?: number) => (meta: TableMeta): ReadonlySet<string> =>
+  new Set(
+    meta.columns
+      .filter((c) => c.type.kind === "number" && c.type.duck === "VARCHAR" && (c.type.dictName === "FLOAT" ? c.type.precision === binaryPrecision : binaryPrecision === undefined))
+      .map((c) => c.name)
+  )
 
 /** Token ranges [from, to) of the significant tokens `sig` split at commas at their own parenthesis depth. */
 const commaSplit = (sig: ReadonlyArray<Tok>, from: number, to: number): Array<[number, number]> => {
@@ -125,10 +129,28 @@ class Wrapper {
 
 /**
  * `all` (a statement's tokens) with the values an INSERT, UPDATE or MERGE writes into NUMBER columns without
- * precision wrapped in `CAST(... AS NUMBER)`; other statements unchanged.
+ * precision wrapped in `CAST(... AS NUMBER)`, into FLOAT(b) columns in `CAST(... AS FLOAT(b))` (rounded to the
+ * binary precision's decimal digits); other statements unchanged.
  */
-export const canonicalNumberWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> =>
-  castWrites(all, lookup, exactColumns, ["NUMBER"])
+export const canonicalNumberWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+  let out = castWrites(all, lookup, exactColumns(), ["NUMBER"])
+  for (const b of floatPrecisionsWritten(all, lookup)) out = castWrites(out, lookup, exactColumns(b), ["FLOAT", "(", String(b), ")"])
+  return out
+}
+
+/** The binary precisions of the FLOAT columns of the table an INSERT, UPDATE or MERGE writes. */
+const floatPrecisionsWritten = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlySet<number> =>
+  new Set((writtenTable(all.filter((t) => t.kind !== "ws"), lookup)?.meta.columns ?? []).filter((c) => c.type.dictName === "FLOAT" && c.type.duck === "VARCHAR").map((c) => c.type.precision))
+
+/** The table an INSERT, UPDATE or MERGE (significant tokens `sig`) writes, and the index of its name. */
+const writtenTable = (sig: ReadonlyArray<Tok>, lookup: TableLookup): { meta: TableMeta; at: number; qualified: boolean } | undefined => {
+  if (!isKw(sig[0], "INSERT", "UPDATE", "MERGE")) return undefined
+  const at = isKw(sig[1], "INTO") ? 2 : 1
+  if (!isName(sig[at])) return undefined
+  const qualified = isOp(sig[at + 1], ".") && isName(sig[at + 2])
+  const meta = qualified ? lookup(oracleName(sig[at]!), oracleName(sig[at + 2]!)) : lookup(undefined, oracleName(sig[at]!))
+  return meta === undefined ? undefined : { meta, at, qualified }
+}
 
 /**
  * `all` (a statement's tokens) with the values an INSERT, UPDATE or MERGE writes into the `columnsOf` its target
@@ -141,12 +163,9 @@ export const castWrites = (
   typeWords: ReadonlyArray<string>
 ): ReadonlyArray<Tok> => {
   const sig = all.filter((t) => t.kind !== "ws")
-  if (!isKw(sig[0], "INSERT", "UPDATE", "MERGE")) return all
-  const at = isKw(sig[1], "INTO") ? 2 : 1
-  if (!isName(sig[at])) return all
-  const qualified = isOp(sig[at + 1], ".") && isName(sig[at + 2])
-  const meta = qualified ? lookup(oracleName(sig[at]!), oracleName(sig[at + 2]!)) : lookup(undefined, oracleName(sig[at]!))
-  if (meta === undefined) return all
+  const written = writtenTable(sig, lookup)
+  if (written === undefined) return all
+  const { meta, at, qualified } = written
   const exact = columnsOf(meta)
   if (exact.size === 0) return all
   const w = new Wrapper(sig, typeWords)

@@ -35,7 +35,7 @@ import { decodeName, encodeName, quoteDuck } from "./names.ts"
 import { withExactAliases } from "./number-aliases.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { zonedBinds } from "./datetime-binds.ts"
-import { intervalColumnTypesOf } from "./interval-exprs.ts"
+import { intervalColumnTypesOf, isExactInterval } from "./interval-exprs.ts"
 import { datetimeInsertSelects, sessionZoneWrites } from "./datetime-writes.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
 import { datetimeJoins } from "./datetime-joins.ts"
@@ -654,6 +654,8 @@ export class SqlSession {
     const out = new Map<string, ExactIntervalKind>()
     for (const name of this.columnsOf(sql, (t) => t.kind === "intervalds" && t.duck !== "INTERVAL")) out.set(name, "dayToSecond")
     for (const name of this.columnsOf(sql, (t) => t.kind === "intervalym" && t.duck !== "INTERVAL")) out.set(name, "yearToMonth")
+    // aliases a subquery gives exact interval columns (interval-exprs.ts)
+    for (const [name, t] of intervalColumnTypesOf(sql, (schema, table) => this.lookupTable(schema, table))) if (!out.has(name) && isExactInterval(t)) out.set(name, t.kind === "intervalds" ? "dayToSecond" : "yearToMonth")
     return out
   }
 

@@ -15,7 +15,7 @@ import { checkSetOperationLiterals } from "./set-operation-types.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
 import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExtract, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
-import { binaryDoubleType, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
+import { binaryDoubleType, floatDecimalDigits, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
 export type SelectItem =
@@ -77,6 +77,12 @@ export interface TranslateContext {
   readonly boundedNumberColumns?: ReadonlySet<string>
   /** True when the bind rendered as `$param` is sent as a NUMBER (an exact number, see {@link boundedNumberColumns}). */
   readonly numberBind?: (param: number) => boolean
+  /** True when the bind rendered as `$param` holds an exact NUMBER as decimal text (a PL/SQL NUMBER variable's quotient). */
+  readonly exactBind?: (param: number) => boolean
+  /** True when the bind rendered as `$param` is a DATE or TIMESTAMP value (PL/SQL variables and binds: `d + n` adds days). */
+  readonly dateBind?: (param: number) => boolean
+  /** True when the bind rendered as `$param` is an INTERVAL DAY TO SECOND in exact storage (DECIMAL seconds, intervals.ts). */
+  readonly exactSecondsBind?: (param: number) => boolean
   /** The text datetime kind of the bind rendered as `$param` (a TIMESTAMP WITH TIME ZONE bind is zoned text, params.ts). */
   readonly datetimeBind?: (param: number) => TextDatetimeKind | undefined
   /**
@@ -894,6 +900,14 @@ export class Translator {
     })
   }
 
+  /** True when tokens [from, to) are one bind whose parameter `test` holds for. */
+  private bindIs(test: ((param: number) => boolean) | undefined, from: number, to: number): boolean {
+    const t = this.toks[from]
+    if (test === undefined || to !== from + 1 || t?.kind !== "bind") return false
+    const param = /^\$(\d+)$/.exec(this.ctx.bind(t.value, t))?.[1]
+    return param !== undefined && test(Number(param))
+  }
+
   /** True when the range names an exact NUMBER column anywhere, or has a literal held as an exact NUMBER. */
   private mentionsExactNumber(from: number, to: number): boolean {
     const names = this.ctx.exactNumberColumns
@@ -943,11 +957,14 @@ export class Translator {
         depth === 0 &&
         t.kind === "op" &&
         (t.value === "+" || t.value === "-") &&
-        (isDateWord(toks[i - 1]) || isDateWord(toks[i + 1]) || isDateLiteralEnd(toks, i - 1) || this.isDateColumnTok(toks[i - 1]) || this.isDateColumnTok(toks[i + 1]))
+        (isDateWord(toks[i - 1]) || isDateWord(toks[i + 1]) || isDateLiteralEnd(toks, i - 1) || this.isDateColumnTok(toks[i - 1]) || this.isDateColumnTok(toks[i + 1]) ||
+          this.bindIs(this.ctx.dateBind, i - 1, i) || this.bindIs(this.ctx.dateBind, i + 1, i + 2))
       )
         return true
+      // a negated aggregate of an exact interval column (`-MAX(col)`)
+      if (depth === 0 && isOp(t, "-") && isKw(toks[i + 1], "MIN", "MAX", "SUM", "AVG") && isOp(toks[i + 2], "(") && this.isExactIntervalTok(toks[i + 3])) return true
       // arithmetic on an exact interval column (interval-exprs.ts)
-      if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (this.isExactIntervalTok(toks[i - 1]) || this.isExactIntervalTok(toks[i + 1]))) return true
+      if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (this.isExactIntervalTok(toks[i - 1]) || this.isExactIntervalTok(toks[i + 1]) || this.bindIs(this.ctx.exactSecondsBind, i - 1, i) || this.bindIs(this.ctx.exactSecondsBind, i + 1, i + 2))) return true
     }
     // a nested quotient or AVG may be an exact NUMBER (exactNumericRange) the arithmetic must compute on
     return arithmetic && (this.mentionsExactNumber(from, to) || toks.slice(from, to).some((t, k) => isOp(t, "/") || (isKw(t, "AVG") && isOp(toks[from + k + 1], "("))))
@@ -1358,12 +1375,15 @@ export class Translator {
       }
       const end = this.unitEnd(i, to)
       if (end > to || end <= i) return undefined
-      const text = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : isKw(t, "CASE") ? this.range(i, end) : this.plain(i, end)
-      const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text)
+      const dateBind = this.bindIs(this.ctx.dateBind, i, end)
+      const rendered = isOp(t, "(") ? `(${this.range(i + 1, end - 1)})` : isKw(t, "CASE") ? this.range(i, end) : this.plain(i, end)
+      // a PL/SQL DATE / TIMESTAMP value may be held as its text
+      const text = dateBind ? `CAST(${rendered} AS TIMESTAMP)` : rendered
+      const exact = this.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text) || this.bindIs(this.ctx.exactBind, i, end)
       const datetime = this.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
-      const exactInterval = this.exactIntervalAt(i, end, text)
+      const exactInterval = this.exactIntervalAt(i, end, text) ?? (this.bindIs(this.ctx.exactSecondsBind, i, end) ? "dayToSecond" : undefined)
       const node = {
-        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns), interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
+        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
         numeric: this.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
         day: this.isDayAt(i, end)
       }
@@ -1668,10 +1688,12 @@ export class Translator {
       const p = parts[k]
       return p === undefined ? "NULL" : (rendered[k] ??= this.range(p[0], p[1]))
     }
-    // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts); not as a window function
-    const intervalType = parts.length === 1 && !isKw(this.toks[close + 1], "OVER") ? this.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
-    const intervalAggregate = intervalType === undefined ? undefined : exactIntervalAggregate(v, arg(0), intervalType)
-    if (intervalAggregate !== undefined) return [intervalAggregate, close + 1]
+    // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts), also as a window function
+    const intervalType = parts.length === 1 ? this.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
+    const windowed = intervalType !== undefined && isKw(this.toks[close + 1], "OVER") && isOp(this.toks[close + 2], "(")
+    const windowClose = windowed ? matchParen(this.toks, close + 2) : close
+    const intervalAggregate = intervalType === undefined ? undefined : exactIntervalAggregate(v, arg(0), intervalType, windowed ? ` OVER (${this.range(close + 3, windowClose)})` : "")
+    if (intervalAggregate !== undefined) return [intervalAggregate, windowClose + 1]
     const exactAggregate = this.exactAggregate(v, parts, close)
     if (exactAggregate !== undefined) return exactAggregate
     const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => this.callArgument(a, b, arg(k)))) : undefined
@@ -1730,7 +1752,8 @@ export class Translator {
         const crossed = fromInterval === undefined ? undefined : intervalCast(operand, fromInterval, ot!, (x) => durationOfExact(x, fromInterval.kind === "intervalds" ? "dayToSecond" : "yearToMonth", false))
         if (crossed !== undefined) return [crossed, close + 1]
         // NUMBER without precision keeps every digit of the value (number-functions.ts)
-        if (ot?.kind === "number" && ot.duck === "VARCHAR") return [`ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
+        if (ot?.kind === "number" && ot.duck === "VARCHAR")
+          return [ot.dictName === "FLOAT" ? `ora_number_digits(CAST(${operand} AS VARCHAR), ${floatDecimalDigits(ot.precision)})` : `ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
         // a TIMESTAMP WITH TIME ZONE is text with its zone (a TIMESTAMP is read in the session time zone); a text
         // datetime cast to TIMESTAMP or DATE keeps its own wall clock (Oracle drops the zone), to LOCAL TIME ZONE its instant
         const textKind = this.textDatetimeAt(p[0], asAt) ?? textDatetimeOfText(operand)

@@ -106,9 +106,19 @@ export const numberType = (p?: number, s?: number): OraType => {
 /** NUMBER as the data dictionary's counts and sizes are described (no precision), stored as DuckDB DOUBLE. */
 export const dictionaryNumberType: OraType = { ...numberType(), duck: "DOUBLE" }
 
-/** FLOAT(b) (binary precision). */
+/**
+ * FLOAT(b) (binary precision): a decimal NUMBER subtype, stored as exact decimal text like NUMBER without precision
+ * and rounded to {@link floatDecimalDigits} on write (number-writes.ts).
+ */
 export const floatType = (b = 126): OraType =>
-  t({ kind: "number", dty: Dty.NUMBER, csfrm: 0, maxSize: 22, charSize: 0, precision: b, scale: -127, dictName: "FLOAT", dictPrecision: b, dictScale: null, duck: "DOUBLE" })
+  t({ kind: "number", dty: Dty.NUMBER, csfrm: 0, maxSize: 22, charSize: 0, precision: b, scale: -127, dictName: "FLOAT", dictPrecision: b, dictScale: null, duck: "VARCHAR" })
+
+/**
+ * The significant decimal digits a FLOAT(b) keeps: "To convert from binary to decimal precision, multiply n by
+ * 0.30103", rounded up (SQL Language Reference, "Data Types", FLOAT Data Type; FLOAT(126) keeps 38 digits, FLOAT(5) 2:
+ * 123.45 is stored as 120).
+ */
+export const floatDecimalDigits = (b: number): number => Math.ceil(b * 0.30103)
 
 /** VARCHAR2(n) / NVARCHAR2(n) / CHAR(n) / NCHAR(n). */
 export const charType = (base: "VARCHAR2" | "NVARCHAR2" | "CHAR" | "NCHAR", n: number): OraType => {

@@ -56,3 +56,13 @@ export const waitsForLock = <R = { readonly rowsAffected?: number }>(server: Ora
   })()
   return { result, waiting }
 }
+
+/** An INTERVAL DAY TO SECOND as node-oracledb fetches it (every field with the value's sign). */
+export const ds = (days: number, hours: number, minutes: number, seconds: number, fseconds: number) => ({ days, hours, minutes, seconds, fseconds })
+
+/** An INTERVAL YEAR TO MONTH as node-oracledb fetches it. */
+export const ym = (years: number, months: number) => ({ years, months })
+
+/** Rows with interval objects as plain values; node-oracledb reads a zero field as +0 or -0 by the value's sign, so they compare by value. */
+export const intervalRows = (rows: ReadonlyArray<ReadonlyArray<unknown>>) =>
+  JSON.parse(JSON.stringify(rows.map((r) => r.map((v) => (v !== null && typeof v === "object" && !(v instanceof Date) ? { ...v } : v)))))

@@ -29,6 +29,8 @@ import { fastEvaluate } from "./fast-eval.ts"
 import type { PlsqlHost } from "./host.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
 import { parseProcedureBody } from "./parser.ts"
+import { exactSecondsOfBind } from "../intervals.ts"
+import { isExactNumberText, kindOfSpec, kindOfType, numberOfText, type ValueKind } from "./value-kinds.ts"
 
 /** A record (`%ROWTYPE`, a cursor FOR loop's row): its fields by name, in order. */
 export class PlsqlRecord {
@@ -442,7 +444,7 @@ export class Interpreter implements CallContext {
       const s = v.trim()
       if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) throw valueError("character to number conversion error")
       const n = Number(s)
-      return INTEGRAL.test(t.name) ? Math.round(n) : n
+      return INTEGRAL.test(t.name) ? Math.round(n) : t.name === "NUMBER" && t.size === undefined ? numberOfText(s) : n
     }
     if (INTEGRAL.test(t.name) && typeof v === "number") return Math.round(v)
     if (/^(NUMBER|DECIMAL|DEC|NUMERIC)$/.test(t.name) && typeof v === "number" && t.size !== undefined) {
@@ -538,10 +540,11 @@ export class Interpreter implements CallContext {
    * placeholder, and the placeholders' values in order. `sql` marks a SQL statement, whose table columns hide
    * variables of the same name.
    */
-  private bindNames(source: Expr, sql: boolean): { rewritten: Array<Tok>; values: Array<DuckDBValue>; specs: Array<BindSpec | undefined> } {
+  private bindNames(source: Expr, sql: boolean): { rewritten: Array<Tok>; values: Array<DuckDBValue>; specs: Array<BindSpec | undefined>; kinds: Array<ValueKind> } {
     const hidden = sql ? this.columnsOf(source) : new Set<string>()
     const values: Array<DuckDBValue> = []
     const specs: Array<BindSpec | undefined> = []
+    const kinds: Array<ValueKind> = []
     const rewritten: Array<Tok> = []
     for (let k = 0; k < source.length; k++) {
       const t = source[k]!
@@ -553,11 +556,16 @@ export class Interpreter implements CallContext {
       }
       if (isCursorValue(found.value) || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) throw new PlsCompileError(this.source, t.pos, 382, "expression is of wrong type")
       specs[values.length] = t.kind === "bind" ? this.binds.specs?.[this.binds.binds.get(t.value) ?? -1] : undefined
-      values.push(found.value)
+      const slot = t.kind === "bind" || found.width !== 1 ? undefined : this.lookup(oracleName(t))
+      kinds[values.length] = t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : undefined
+      // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
+      const seconds = exactSecondsOfBind(found.value)
+      if (seconds !== undefined) kinds[values.length] = "exactSeconds"
+      values.push(seconds ?? (found.value as DuckDBValue))
       rewritten.push({ ...t, kind: "bind", text: `:v${values.length}`, value: `\u0000V${values.length - 1}` })
       k += found.width - 1
     }
-    return { rewritten, values, specs }
+    return { rewritten, values, specs, kinds }
   }
 
   /**
@@ -567,7 +575,8 @@ export class Interpreter implements CallContext {
   private render(toks: Expr, asQuery: boolean, sql: boolean): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
     const params: Array<DuckDBValue> = []
     const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(toks, this.host.db.settings.version))), (schema, name) => this.host.lookupTable(schema, name))
-    const { rewritten, values, specs } = this.bindNames(source, sql)
+    const { rewritten, values, specs, kinds } = this.bindNames(source, sql)
+    const kindOfParam: Array<ValueKind> = []
     const withSpaces: Array<Tok> = []
     for (const t of rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })
     const specOfParam: Array<BindSpec | undefined> = []
@@ -579,11 +588,16 @@ export class Interpreter implements CallContext {
         if (known !== undefined) return `$${known}`
         const index = name.startsWith("\u0000V") ? Number(name.slice(2)) : -1
         specOfParam[params.length] = specs[index]
+        kindOfParam[params.length] = kinds[index]
         params.push((index >= 0 ? values[index] : null) as DuckDBValue)
         numbered.set(tok, params.length)
         return `$${params.length}`
       },
       datetimeBind: zonedBinds(specOfParam),
+      numberBind: (n) => kindOfParam[n - 1] === "number",
+      exactBind: (n) => isExactNumberText(kindOfParam[n - 1], params[n - 1] ?? null),
+      dateBind: (n) => kindOfParam[n - 1] === "datetime",
+      exactSecondsBind: (n) => kindOfParam[n - 1] === "exactSeconds",
       dbTimeZone: this.host.db.settings.dbTimeZone,
       exactNumberColumns: this.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" "))
     })

@@ -1,0 +1,39 @@
+/**
+ * What the SQL translator needs to know about a PL/SQL value it sees as a bind: a NUMBER (divided on every digit,
+ * as Oracle's decimal NUMBER arithmetic does), a NUMBER held as exact decimal text (a quotient with more digits than
+ * a double keeps), or a DATE / TIMESTAMP (`d + n` adds n days: "Datetime/Interval Arithmetic", SQL Language
+ * Reference). Taken from a variable's declared type or a host bind's type.
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import { bindSpecType } from "../results.ts"
+import type { BindSpec } from "../statement.ts"
+import type { TypeSpec } from "./ast.ts"
+
+/** The kind of a bound PL/SQL value the translator treats specially; undefined for others. */
+export type ValueKind = "number" | "datetime" | "exactSeconds" | undefined
+
+const DECIMAL_NUMBER = /^(NUMBER|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE|DECIMAL|DEC|NUMERIC|FLOAT|REAL|DOUBLE PRECISION)$/
+const DATETIME = /^(DATE|TIMESTAMP)$/
+
+/** The kind of a variable of declared type `type`. */
+export const kindOfType = (type: TypeSpec | undefined): ValueKind =>
+  type?.kind !== "named" ? undefined : DECIMAL_NUMBER.test(type.name) ? "number" : DATETIME.test(type.name) ? "datetime" : undefined
+
+/** The kind of a host bind of `spec`. */
+export const kindOfSpec = (spec: BindSpec | undefined): ValueKind => {
+  const kind = spec === undefined ? undefined : bindSpecType(spec)?.kind
+  return kind === "number" ? "number" : kind === "date" || kind === "timestamp" ? "datetime" : undefined
+}
+
+/** An exact NUMBER's decimal text (not a double): a value of a NUMBER kind held as a string. */
+export const isExactNumberText = (kind: ValueKind, value: DuckDBValue): boolean => kind === "number" && typeof value === "string"
+
+/**
+ * A value assigned to an unconstrained NUMBER variable: a fraction with more digits than a double keeps stays decimal
+ * text (so `q := a / b` keeps Oracle's 40 digits), other numbers are doubles as before.
+ */
+export const numberOfText = (text: string): number | string => {
+  const n = Number(text)
+  const digits = text.replace(/^[-+]?0*\.?0*/, "").replace(/[eE].*$/, "").replace(".", "").replace(/0+$/, "")
+  return digits.length > 15 && Number.isFinite(n) && !Number.isInteger(n) ? text : n
+}
