@@ -144,7 +144,11 @@ const CORPUS: ReadonlyArray<readonly [string, number, string | RegExp]> = [
   ["SELECT n FROM t WHERE s IS NOT 'a'", 908, "ORA-00908: missing NULL keyword"],
   ["UPDATE t SET n =", 936, "ORA-00936: missing expression"],
   ["SELECT n FROM t WHERE SUM(n) > 1", 934, "ORA-00934: group function is not allowed here"],
-  ["SELECT MAX(n), s FROM t", 937, "ORA-00937: not a single-group group function"]
+  ["SELECT MAX(n), s FROM t", 937, "ORA-00937: not a single-group group function"],
+  ["SELECT 1 FROM dual WHERE SYSDATE = 1", 932, "ORA-00932: inconsistent datatypes: expected DATE got NUMBER"],
+  ["SELECT n FROM t WHERE DATE '2024-01-01' > 5", 932, "ORA-00932: inconsistent datatypes: expected DATE got NUMBER"],
+  ["SELECT ADD_MONTHS(1, 1) FROM dual", 932, "ORA-00932: inconsistent datatypes: expected DATE got NUMBER"],
+  ["SELECT SYSDATE + 'x' FROM dual", 1722, "ORA-01722: invalid number"]
 ]
 
 /** Words of DuckDB's messages that must never reach a client. */

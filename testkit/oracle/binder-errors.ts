@@ -20,6 +20,8 @@ const oracleTypeName = (duck: string): string => {
   const t = duck.toUpperCase()
   if (/CHAR|STRING|TEXT/.test(t)) return "CHAR"
   if (/TIMESTAMP.*TZ|TIME ZONE/.test(t)) return "TIMESTAMP WITH TIME ZONE"
+  // the server keeps Oracle DATE (seconds, no fraction) as DuckDB TIMESTAMP_S
+  if (t === "TIMESTAMP_S") return "DATE"
   if (/TIMESTAMP/.test(t)) return "TIMESTAMP"
   if (/DATE/.test(t)) return "DATE"
   if (/INTERVAL/.test(t)) return "INTERVAL"
@@ -42,10 +44,13 @@ const inconsistent = (message: string): OraError => {
     ? (args[1] ?? args[2] ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
     : [...message.matchAll(/type ([A-Z_]+(?:\(\d+(?:,\s*\d+)?\))?)/g)].map((x) => x[1]!)
   const names = types.map(oracleTypeName)
+  // a number added to or subtracted from an interval (ADD_MONTHS(1, 1) and `1 + INTERVAL ...` become that):
+  // interval arithmetic expects a datetime
+  if (/'[+-]\(/.test(message) && names.length === 2 && names.includes("INTERVAL") && names.includes("NUMBER"))
+    return ora.inconsistentTypes("expected DATE got NUMBER")
   const [first, second] = [names[0], names.find((n) => n !== names[0])]
-  return first !== undefined && second !== undefined
-    ? ora.inconsistentTypes(`expected ${first} got ${second}`)
-    : new OraError(932, "inconsistent datatypes")
+  // Oracle's text always has both parts, "-" where it names no type ("expected - got CLOB")
+  return ora.inconsistentTypes(`expected ${first !== undefined && second !== undefined ? first : "-"} got ${first !== undefined && second !== undefined ? second : "-"}`)
 }
 
 /** Every table name Oracle reports as ORA-00942, with its schema when the message names one. */
@@ -105,6 +110,12 @@ export const fromDuckDbBinder = (
   if (/has more than one primary key/i.test(message)) return new OraError(2260, "table can have only one primary key")
   // a row of n values compared with a subquery of fewer columns (DuckDB casts the subquery's value to the row's STRUCT)
   if (/Unimplemented type for cast \((?!STRUCT)[^)]*-> STRUCT\(/i.test(message)) return new OraError(947, "not enough values")
+  // a comparison DuckDB settles by a cast it cannot make (`SYSDATE = 1`: INTEGER -> TIMESTAMP_S)
+  const cast = message.match(/Unimplemented type for cast \((\w+) -> (\w+)\)/i)
+  if (cast !== null) {
+    const [got, expected] = [oracleTypeName(cast[1]!), oracleTypeName(cast[2]!)]
+    if (got !== "-" && expected !== "-" && got !== expected) return ora.inconsistentTypes(`expected ${expected} got ${got}`)
+  }
   const call = functionCallError(message)
   if (call !== undefined) return call
   if (/ORDER term out of range/i.test(message))
