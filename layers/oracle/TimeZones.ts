@@ -5,28 +5,15 @@
  * (lib/impl/datahandlers/buffer.js `writeOracleDate`) and ignores the zone bytes it reads; the driver writes an Arrow
  * timestamp's zone itself (OracleDb.ts write hook, IngestEncoder.ts) and reads them for JSON and OBJECT text.
  *
- * Region ids: Oracle documents no table of them; these are the ids of its time zone file for the commonest regions as
- * the go-ora thin driver lists them (github.com/sijms/go-ora, v2/converters/type_conversion.go), the same subset the
- * test server knows. A region outside it is sent as its offset at that instant (the local time and instant are kept,
- * the region name is not).
+ * Region ids: every region of Oracle's time zone file that the JavaScript time zone database knows (RegionIds.ts,
+ * about 600 names with their aliases) is sent as its id, so the database keeps the region named; a region outside it
+ * is sent as its offset at that instant (the local time and instant are kept, the region name is not).
  *
  * @since 0.1.0
  */
 import type * as Arrow from "apache-arrow"
 import { type AdbcError, invalidArgument } from "../../src/AdbcError.ts"
-
-const REGION_IDS: ReadonlyMap<string, number> = new Map([
-  ["Africa/Cairo", 44], ["Africa/Johannesburg", 72], ["America/Chicago", 101], ["America/Denver", 102],
-  ["America/Los_Angeles", 103], ["America/New_York", 100], ["America/Sao_Paulo", 188], ["America/Toronto", 220],
-  ["Asia/Calcutta", 260], ["Asia/Kolkata", 772], ["Asia/Shanghai", 250], ["Asia/Singapore", 292], ["Asia/Tokyo", 267],
-  ["Australia/Sydney", 352], ["Europe/Berlin", 383], ["Europe/London", 369], ["Europe/Madrid", 404],
-  ["Europe/Moscow", 402], ["Europe/Paris", 382], ["Europe/Rome", 387], ["Etc/GMT", 1], ["GMT", 513],
-  ["US/Eastern", 612], ["US/Pacific", 615]
-].map(([name, id]) => [String(name).toUpperCase(), Number(id)]))
-
-const REGION_NAMES: ReadonlyMap<number, string> = new Map(
-  [...REGION_IDS].map(([upper, id]) => [id, Intl.DateTimeFormat("en-US", { timeZone: upper }).resolvedOptions().timeZone])
-)
+import { ORACLE_REGION_IDS, ORACLE_REGION_NAMES } from "./RegionIds.ts"
 
 /** Zones that mean UTC itself: sent as +00:00, as before any zone was written. */
 const UTC_NAMES = new Set(["UTC", "Z", "+00:00", "+0000", "ETC/UTC", "-00:00"])
@@ -72,7 +59,7 @@ export const zoneEncoding = (timezone: string): ZoneEncoding | undefined => {
     const minutes = Number(offset[2]) * 60 + Number(offset[3])
     return minutes > 14 * 60 ? undefined : { _tag: "Fixed", bytes: offsetBytes(offset[1] === "-" ? -minutes : minutes) }
   }
-  const id = REGION_IDS.get(zone.toUpperCase())
+  const id = ORACLE_REGION_IDS.get(zone.toUpperCase())
   if (id !== undefined) return { _tag: "Fixed", bytes: [0x80 | (id >> 6), (id & 0x3f) << 2] }
   try {
     return { _tag: "Offset", region: Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone }
@@ -94,7 +81,7 @@ export const zoneBytesAt = (encoding: ZoneEncoding, utcSeconds: number): readonl
  */
 export const offsetOfZoneBytes = (b0: number, b1: number, utcMillis: number): number => {
   if ((b0 & 0x80) === 0) return (b0 - 20) * 60 + (b1 - 60)
-  const region = REGION_NAMES.get(((b0 & 0x7f) << 6) | (b1 >> 2))
+  const region = ORACLE_REGION_NAMES.get(((b0 & 0x7f) << 6) | (b1 >> 2))
   return region === undefined ? 0 : regionOffsetMinutes(region, utcMillis)
 }
 

@@ -69,6 +69,34 @@ describe("timestamps with a named time zone keep their zone", () => {
       }), path === "fast path" ? {} : { "redo.ingest.struct_type": "nvarchar2" }))
   }
 
+  // Oracle's region ids (go-ora v3/types/oracle_zones.go): every region of Oracle's time zone file keeps its name,
+  // not only the commonest ones; half-hour, 45-minute and 30-minute-DST regions read back with the exact instant.
+  const REGIONS = ["America/Argentina/Buenos_Aires", "Asia/Kathmandu", "Pacific/Chatham", "Australia/Lord_Howe"] as const
+  const wallClock = (region: string, micros: bigint) => {
+    const parts = Object.fromEntries(new Intl.DateTimeFormat("en-GB", { timeZone: region, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+      .formatToParts(new Date(Number(micros / 1000n))).map((p) => [p.type, p.value]))
+    return `${parts["year"]}-${parts["month"]}-${parts["day"]} ${parts["hour"]}:${parts["minute"]}:${parts["second"]}.${String(Number(micros % 1_000_000n) / 1000).padStart(3, "0")} ${region}`
+  }
+
+  it.effect("bound and ingested in any region of Oracle's time zone file: read back with the region and the exact instant", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      for (const region of REGIONS) {
+        const t = uniqueName("TZREG")
+        yield* conn.ingest(fromTable(new Arrow.Table({ K: Arrow.vectorFromArray([1, 2], new Arrow.Int32()), Z: zoned(region) })), { targetTable: t })
+        const stmt = yield* conn.statement()
+        yield* stmt.setSqlQuery(`INSERT INTO "${t}" ("K", "Z") VALUES (3, :1)`)
+        const field = new Arrow.Field("z", new Arrow.Timestamp(Arrow.TimeUnit.MICROSECOND, region))
+        yield* stmt.bind(new Arrow.RecordBatch(new Arrow.Schema([field]), Arrow.makeData({ type: new Arrow.Struct([field]), length: 1, nullCount: 0, children: [zoned(region).data[0]!.slice(1, 1)] })))
+        yield* stmt.executeUpdate
+        expect(yield* texts(`SELECT TO_CHAR("Z", ${FORMAT}) AS T FROM "${t}" ORDER BY "K"`), region).toEqual(
+          [INSTANTS[0]!, INSTANTS[1]!, INSTANTS[1]!].map((micros) => wallClock(region, micros))
+        )
+        const instants = new Arrow.Table(yield* Stream.runCollect(conn.query(`SELECT "Z" FROM "${t}" ORDER BY "K"`)))
+        expect(Array.from(instants.getChild("Z")!.data[0]!.values as BigInt64Array), region).toEqual([...INSTANTS, INSTANTS[1]!])
+      }
+    })))
+
   it.effect("a zone that is neither an offset nor a known region fails INVALID_ARGUMENT naming the field, before anything is sent", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection

@@ -8,6 +8,7 @@
  * ora-00902, ora-00913, ora-00918, ora-00932, ora-00942, ora-00947, ora-00979, ora-01785, ora-01789, ora-02289).
  */
 import { ora, OraError } from "./errors.ts"
+import { functionCallError } from "./function-arguments.ts"
 import type { OracleVersion } from "./errors.ts"
 
 /** A name as DuckDB prints it: quoted (`"a b"`) or bare, ending where the message's own words go on. */
@@ -19,6 +20,8 @@ const oracleTypeName = (duck: string): string => {
   const t = duck.toUpperCase()
   if (/CHAR|STRING|TEXT/.test(t)) return "CHAR"
   if (/TIMESTAMP.*TZ|TIME ZONE/.test(t)) return "TIMESTAMP WITH TIME ZONE"
+  // the server keeps Oracle DATE (seconds, no fraction) as DuckDB TIMESTAMP_S
+  if (t === "TIMESTAMP_S") return "DATE"
   if (/TIMESTAMP/.test(t)) return "TIMESTAMP"
   if (/DATE/.test(t)) return "DATE"
   if (/INTERVAL/.test(t)) return "INTERVAL"
@@ -41,10 +44,13 @@ const inconsistent = (message: string): OraError => {
     ? (args[1] ?? args[2] ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
     : [...message.matchAll(/type ([A-Z_]+(?:\(\d+(?:,\s*\d+)?\))?)/g)].map((x) => x[1]!)
   const names = types.map(oracleTypeName)
+  // a number added to or subtracted from an interval (ADD_MONTHS(1, 1) and `1 + INTERVAL ...` become that):
+  // interval arithmetic expects a datetime
+  if (/'[+-]\(/.test(message) && names.length === 2 && names.includes("INTERVAL") && names.includes("NUMBER"))
+    return ora.inconsistentTypes("expected DATE got NUMBER")
   const [first, second] = [names[0], names.find((n) => n !== names[0])]
-  return first !== undefined && second !== undefined
-    ? ora.inconsistentTypes(`expected ${first} got ${second}`)
-    : new OraError(932, "inconsistent datatypes")
+  // Oracle's text always has both parts, "-" where it names no type ("expected - got CLOB")
+  return ora.inconsistentTypes(`expected ${first !== undefined && second !== undefined ? first : "-"} got ${first !== undefined && second !== undefined ? second : "-"}`)
 }
 
 /** Every table name Oracle reports as ORA-00942, with its schema when the message names one. */
@@ -73,7 +79,8 @@ export const fromDuckDbBinder = (
   message: string,
   version: OracleVersion,
   decodeName: (n: string) => string,
-  schema: string
+  schema: string,
+  sql = ""
 ): OraError | undefined => {
   const missing = tableMissing(message, version, decodeName, schema)
   if (missing !== undefined) return missing
@@ -96,8 +103,21 @@ export const fromDuckDbBinder = (
   if (targets !== undefined && values !== undefined)
     return Number(values) > Number(targets) ? new OraError(913, "too many values") : new OraError(947, "not enough values")
   if (/Type with name .+ does not exist/i.test(message)) return new OraError(902, "invalid datatype")
-  if (/must appear in the GROUP BY clause or must be part of an aggregate function/i.test(message))
-    return new OraError(979, "not a GROUP BY expression")
+  // a plain column beside an aggregate: without GROUP BY Oracle's "not a single-group group function"
+  if (/must appear in the GROUP BY clause or (?:must be part of|be used in) an aggregate function/i.test(message))
+    return /\bGROUP\s+BY\b/i.test(sql) ? new OraError(979, "not a GROUP BY expression") : new OraError(937, "not a single-group group function")
+  if (/WHERE clause cannot contain aggregates/i.test(message)) return new OraError(934, "group function is not allowed here")
+  if (/has more than one primary key/i.test(message)) return new OraError(2260, "table can have only one primary key")
+  // a row of n values compared with a subquery of fewer columns (DuckDB casts the subquery's value to the row's STRUCT)
+  if (/Unimplemented type for cast \((?!STRUCT)[^)]*-> STRUCT\(/i.test(message)) return new OraError(947, "not enough values")
+  // a comparison DuckDB settles by a cast it cannot make (`SYSDATE = 1`: INTEGER -> TIMESTAMP_S)
+  const cast = message.match(/Unimplemented type for cast \((\w+) -> (\w+)\)/i)
+  if (cast !== null) {
+    const [got, expected] = [oracleTypeName(cast[1]!), oracleTypeName(cast[2]!)]
+    if (got !== "-" && expected !== "-" && got !== expected) return ora.inconsistentTypes(`expected ${expected} got ${got}`)
+  }
+  const call = functionCallError(message)
+  if (call !== undefined) return call
   if (/ORDER term out of range/i.test(message))
     return new OraError(1785, "ORDER BY item must be the number of a SELECT-list expression")
   if (/Set operations can only apply to expressions with the same number of result columns/i.test(message))

@@ -55,6 +55,8 @@ export interface DatabaseSettings {
   readonly lockWaitMs: number
   /** NLS_NUMERIC_CHARACTERS, decimal character then group separator (default ".,"): each session starts with it. */
   readonly numericCharacters?: string
+  /** Where engine failures are logged with the ORA- error sent for them (server option `debugLog`). */
+  readonly debugLog?: (line: string) => void
 }
 
 const ORACLE_MAINTAINED = ["SYS", "SYSTEM", "XDB", "OUTLN", "DBSNMP", "APPQOSSYS", "AUDSYS", "GSMADMIN_INTERNAL", "OJVMSYS", "DVSYS", "LBACSYS", "MDSYS", "CTXSYS", "ORDSYS", "PUBLIC"]

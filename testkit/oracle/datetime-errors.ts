@@ -3,7 +3,7 @@
  * error Oracle raises for the same text, so that neither DuckDB's wording nor an unrelated code reaches the client.
  *
  * Codes and texts: Oracle Database Error Messages (https://docs.oracle.com/en/error-help/db/ora-01821/, ora-01843,
- * ora-01847, ora-01850, ora-01851, ora-01852, ora-01858, ora-01861).
+ * ora-01830, ora-01847, ora-01849, ora-01850, ora-01851, ora-01852, ora-01858, ora-01861).
  */
 import { ora, OraError } from "./errors.ts"
 
@@ -19,8 +19,12 @@ export const fromDuckDbDatetime = (message: string): OraError | undefined => {
     if (/Error: Month out of range/i.test(message)) return notValidMonth()
     if (/Error: Day out of range/i.test(message)) return dayOfMonth()
     if (/Error: Hour out of range/i.test(message)) return new OraError(1850, "hour must be between 0 and 23")
-    if (/Error: Minute out of range/i.test(message)) return new OraError(1851, "minutes must be between 0 and 59")
+    if (/Error: Hour12 out of range/i.test(message)) return new OraError(1849, "hour must be between 1 and 12")
+    if (/Error: Minutes? out of range/i.test(message)) return new OraError(1851, "minutes must be between 0 and 59")
     if (/Error: Seconds? out of range/i.test(message)) return new OraError(1852, "seconds must be between 0 and 59")
+    // text left over once the format model is used up
+    if (/Error: Full specifier did not match: trailing characters/i.test(message))
+      return new OraError(1830, "date format picture ends before converting entire input string")
     if (/Error: Expected a number/i.test(message)) return new OraError(1858, "a non-numeric character was found where a numeric was expected")
     return ora.literalMismatch()
   }

@@ -4,6 +4,7 @@
  */
 import { civilFromDays, daysFromCivil } from "../common/civil.ts"
 import { OraError } from "./errors.ts"
+import { ORACLE_REGION_IDS, ORACLE_REGION_NAMES } from "../../layers/oracle/RegionIds.ts"
 
 /** Broken-down wall-clock time. */
 export interface Civil {
@@ -84,25 +85,11 @@ export const parseOffset = (tz: string): number => {
 }
 
 /**
- * Oracle's ids of time zone regions, as TIMESTAMP WITH TIME ZONE wire values carry them (a subset: the regions of
- * Oracle's time zone file the tests use and the most common ones). The ids are those of Oracle's time zone file as
- * the go-ora thin driver lists them (github.com/sijms/go-ora, v2/converters/type_conversion.go `oracleZones`).
+ * The region of an Oracle region id, spelled as Oracle prints it. The ids are those of Oracle's time zone file
+ * (layers/oracle/RegionIds.ts, the table the driver writes with: every region both Oracle and the JavaScript time
+ * zone database know).
  */
-const REGION_IDS: ReadonlyMap<string, number> = new Map([
-  ["Africa/Cairo", 44], ["Africa/Johannesburg", 72], ["America/Chicago", 101], ["America/Denver", 102],
-  ["America/Los_Angeles", 103], ["America/New_York", 100], ["America/Sao_Paulo", 188], ["America/Toronto", 220],
-  ["Asia/Calcutta", 260], ["Asia/Kolkata", 772], ["Asia/Shanghai", 250], ["Asia/Singapore", 292], ["Asia/Tokyo", 267],
-  ["Australia/Sydney", 352], ["Europe/Berlin", 383], ["Europe/London", 369], ["Europe/Madrid", 404],
-  ["Europe/Moscow", 402], ["Europe/Paris", 382], ["Europe/Rome", 387], ["Etc/GMT", 1], ["Etc/UTC", 28], ["GMT", 513],
-  ["US/Eastern", 612], ["US/Pacific", 615], ["UTC", 5121]
-].map(([name, id]) => [String(name).toUpperCase(), Number(id)]))
-
-let regionNames: ReadonlyMap<number, string> | undefined
-/** The region of an Oracle region id, as the time zone database spells it (the table below). */
-const regionOfId = (id: number): string | undefined => {
-  regionNames ??= new Map([...REGION_IDS].map(([name, n]) => [n, canonicalRegion(name) ?? name]))
-  return regionNames.get(id)
-}
+const regionOfId = (id: number): string | undefined => ORACLE_REGION_NAMES.get(id)
 
 /** Per region, its offset formatter: building one costs far more than using it, and values are converted per row. */
 const offsetFormats = new Map<string, Intl.DateTimeFormat>()
@@ -128,7 +115,7 @@ export const zoneOffsetMinutes = (zone: string, utcMillis: number): number => {
  * thin decoder ignores both bytes (lib/impl/datahandlers/buffer.js `parseOracleDate`).
  */
 export const zoneBytes = (zone: string, utcMillis: number): [number, number] => {
-  const id = REGION_IDS.get(zone.toUpperCase())
+  const id = ORACLE_REGION_IDS.get(zone.toUpperCase())
   if (id !== undefined) return [0x80 | (id >> 6), (id & 0x3f) << 2]
   const minutes = zoneOffsetMinutes(zone, utcMillis)
   const sign = minutes < 0 ? -1 : 1
@@ -319,7 +306,7 @@ export const oracleBytesOf = (v: DatetimeValue, zoned: boolean, fsp: number): Bu
   b.writeUInt32BE(Math.floor(c.nanos / unit) * unit, 7)
   if (zoned) {
     const [z0, z1] =
-      v.region !== undefined && REGION_IDS.has(v.region.toUpperCase())
+      v.region !== undefined && ORACLE_REGION_IDS.has(v.region.toUpperCase())
         ? zoneBytes(v.region, 0)
         : [20 + Math.trunc((v.offsetMinutes ?? 0) / 60), 60 + ((v.offsetMinutes ?? 0) % 60)]
     b[11] = z0

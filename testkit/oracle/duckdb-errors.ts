@@ -1,6 +1,7 @@
 /**
  * DuckDB failures mapped onto the ORA- errors Oracle raises for the same mistake (binder failures by
- * binder-errors.ts, the rest here), so no DuckDB text reaches a client where Oracle has its own error.
+ * binder-errors.ts, the rest here), so no DuckDB text reaches a client: a failure none of these mappings knows is
+ * ORA-03001 naming the server's limitation (the session writes DuckDB's message to the server's debug log).
  */
 import { fromDuckDbBinder } from "./binder-errors.ts"
 import { fromDuckDbDatetime } from "./datetime-errors.ts"
@@ -15,7 +16,9 @@ export const fromDuckDb = (
   message: string,
   version: OracleVersion,
   decodeName: (n: string) => string,
-  schema: string
+  schema: string,
+  /** The Oracle statement that failed, for the errors Oracle words with its parts (a sequence's name). */
+  sql = ""
 ): OraError => {
   let m: RegExpMatchArray | null
   // DuckDB's own interruption ("INTERRUPT Error: Interrupted!"), not any message that quotes a name holding "interrupt"
@@ -24,11 +27,21 @@ export const fromDuckDb = (
   // (a failed CHECK quotes its expression, which holds the ORA- text too: take the raised one, "(Error: ORA-...)")
   if ((m = message.match(/\(Error: ORA-(\d{5}): ([^\n]*)\)\s*$/m)) !== null) return new OraError(Number(m[1]), m[2]!)
   if ((m = message.match(/ORA-(\d{5}): ([^\n]*)/)) !== null) return new OraError(Number(m[1]), m[2]!)
-  const binder = fromDuckDbBinder(message, version, decodeName, schema)
+  const binder = fromDuckDbBinder(message, version, decodeName, schema, sql)
   if (binder !== undefined) return binder
   const datetime = fromDuckDbDatetime(message)
   if (datetime !== undefined) return datetime
+  // a column named twice: by ALTER TABLE ADD ORA-01430, by CREATE TABLE ... AS SELECT ORA-00957
+  if (/Column with name .+ already exists/i.test(message))
+    return /^\s*ALTER\b/i.test(sql) ? new OraError(1430, "column being added already exists in table") : new OraError(957, "duplicate column name")
   if (/already exists/i.test(message)) return ora.nameInUse()
+  if (/More than one row returned by a subquery used as an expression/i.test(message))
+    return new OraError(1427, "single-row subquery returns more than one row")
+  if (/currval: sequence is not yet defined in this session/i.test(message)) {
+    const name = /("(?:[^"]|"")+"|[A-Za-z][\w$#]*)\s*\.\s*CURRVAL\b/i.exec(sql)?.[1]
+    const shown = name === undefined ? "" : name.startsWith('"') ? name.slice(1, -1).replace(/""/g, '"') : name.toUpperCase()
+    return new OraError(8002, `sequence ${shown}.CURRVAL is not yet defined in this session`)
+  }
   // DuckDB detects write-write conflicts optimistically where Oracle would wait for the row lock
   if (/TransactionContext Error: (?:Conflict|Catalog write-write conflict)/i.test(message))
     return new OraError(8177, "can't serialize access for this transaction")
@@ -49,6 +62,22 @@ export const fromDuckDb = (
     return new OraError(1426, "numeric overflow")
   if (/out of range|overflow/i.test(message)) return new OraError(1438, "value larger than specified precision allowed for this column")
   if (/Parser Error/i.test(message)) return /at end of input|at or near/i.test(message) ? ora.notProperlyEnded() : ora.invalidSql()
-  if (/Not implemented|not supported/i.test(message)) return ora.unimplemented(message.split("\n")[0]!)
-  return new OraError(604, `error occurred at recursive SQL level 1: ${message.split("\n")[0]}`)
+  // what is left has no Oracle error of its own: the server's limitation, without the engine's words
+  return ora.engineLimitation()
+}
+
+/**
+ * Writes an engine failure's own message with the ORA- error sent for it to the server's debug log (option
+ * `debugLog`; else stderr when ORACLE_TESTKIT_DEBUG is set), the one place DuckDB's text goes.
+ */
+export const logEngineFailure = (settings: { readonly debugLog?: (line: string) => void }, message: string, sent: OraError): void => {
+  const log = settings.debugLog ?? (process.env.ORACLE_TESTKIT_DEBUG !== undefined ? (line: string) => console.error(line) : undefined)
+  log?.(`oracle testkit: ${sent.message} <= ${message}`)
+}
+
+/** The columns of the key a DuckDB duplicate-key failure names (`Duplicate key "A: 1, B: x"`), Oracle-named. */
+export const duplicateKeyColumns = (message: string, decodeName: (n: string) => string): Array<string> | undefined => {
+  const key = /Duplicate key "(.*)" violates/i.exec(message)?.[1]
+  if (key === undefined) return undefined
+  return [...key.matchAll(/(?:^|, )([^:,]+): /g)].map((m) => decodeName(m[1]!))
 }

@@ -60,5 +60,14 @@ export const ora = {
   userNotFound: (user: string) => new OraError(1918, `user '${user}' does not exist`),
   inconsistentTypes: (detail: string) => new OraError(932, `inconsistent datatypes: ${detail}`),
   valueTooLarge: (detail: string) => new OraError(12899, `value too large for column ${detail}`),
-  internal: (detail: string) => new OraError(604, `error occurred at recursive SQL level 1: ${detail}`)
+  /**
+   * A failure of the server itself (a bug, not the statement's fault): Oracle's internal error, whose arguments name
+   * no Oracle code path here; what went wrong is in the server's debug log, never in the message.
+   */
+  internal: () => new OraError(600, "internal error code, arguments: [oracle-testkit], [see the test server's debug log]"),
+  /**
+   * A statement the engine behind the server failed in a way that has no Oracle error of its own here: Oracle's
+   * "unimplemented feature", naming the server's limitation, never the engine's text (which goes to the debug log).
+   */
+  engineLimitation: () => new OraError(3001, "unimplemented feature: the Oracle test server cannot run this statement (its debug log has the reason)")
 }

@@ -46,6 +46,12 @@ export interface OracleTestServerOptions {
   readonly lockWaitMs?: number
   /** Initial fault injection switches (can be changed later through the handle). */
   readonly faults?: OracleFaults
+  /**
+   * Receives the engine's own message of every statement failure with the ORA- error sent for it (`ORA-03001 <=
+   * Binder Error: ...`); clients never see the engine's text. Default: written to stderr when the environment variable
+   * ORACLE_TESTKIT_DEBUG is set, else dropped.
+   */
+  readonly debugLog?: (line: string) => void
 }
 
 /** A running server. */
@@ -90,7 +96,7 @@ export const startOracleTestServer = async (options: OracleTestServerOptions = {
   }))
   const serviceName = options.serviceName ?? "FREEPDB1"
   const version = options.version ?? "23ai"
-  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? 30_000, ...(options.numericCharacters === undefined ? {} : { numericCharacters: options.numericCharacters }) })
+  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? 30_000, ...(options.debugLog === undefined ? {} : { debugLog: options.debugLog }), ...(options.numericCharacters === undefined ? {} : { numericCharacters: options.numericCharacters }) })
   const faults: OracleFaults = { ...options.faults }
   const sessions = new Set<ProtocolSession>()
   const stats = db.stats

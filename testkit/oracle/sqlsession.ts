@@ -18,7 +18,8 @@ import { type BatchTarget, BatchTargets, bulkRowsOfBinds } from "./bulk-insert.t
 import type { TableMeta } from "./catalog.ts"
 import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
-import { fromDuckDb } from "./duckdb-errors.ts"
+import { duplicateKeyColumns, fromDuckDb, logEngineFailure } from "./duckdb-errors.ts"
+import { columnTypeError, parseTimeError, syntaxErrorOf } from "./statement-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { rewriteJsonSql } from "./json-sql.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
@@ -295,13 +296,18 @@ export class SqlSession {
     const target = this.dmlTarget
     const integrity = integrityError(message, target, this.db.catalog.allTables())
     if (integrity !== undefined) return integrity
-    const err = fromDuckDb(message, this.db.settings.version, decodeName, target?.owner ?? this.schema)
+    const mapped = fromDuckDb(message, this.db.settings.version, decodeName, target?.owner ?? this.schema, this.statementSql)
+    const err = mapped.code === 933 && /Parser Error/i.test(message) ? (syntaxErrorOf(this.statementSql) ?? mapped) : mapped
+    logEngineFailure(this.db.settings, message, err)
     // an UPDATE to NULL is ORA-01407, an INSERT of NULL ORA-01400 (Error Messages, ORA-01407)
     const nulled = err.code === 1400 && this.dmlIsUpdate ? /\((.*)\)$/.exec(err.detail) : null
     if (nulled !== null) return new OraError(1407, `cannot update (${nulled[1]}) to NULL`)
     if (err.code === 1 && target !== undefined) {
       // name the table's primary key / unique constraint (23ai also names the table and columns)
-      const c = target.constraints.find((x) => x.type === "P") ?? target.constraints.find((x) => x.type === "U")
+      // the key DuckDB names (`Duplicate key "CODE: A"`) picks the constraint: a UNIQUE one is not the primary key
+      const columns = duplicateKeyColumns(message, decodeName)
+      const keyed = columns === undefined ? undefined : target.constraints.find((x) => (x.type === "P" || x.type === "U") && x.columns.length === columns.length && x.columns.every((n) => columns.includes(n)))
+      const c = keyed ?? target.constraints.find((x) => x.type === "P") ?? target.constraints.find((x) => x.type === "U")
       if (c !== undefined) {
         const tail = this.db.settings.version === "23ai" ? ` on table ${target.owner}.${target.name} columns (${c.columns.join(", ")})` : ""
         return new OraError(1, `unique constraint (${target.owner}.${c.name}) violated${tail}`)
@@ -310,6 +316,8 @@ export class SqlSession {
     return err
   }
 
+  /** The Oracle text of the statement being executed (errors Oracle words with its parts). */
+  private statementSql = ""
   /** Table written by the DML statement being executed (for constraint names in errors). */
   private dmlTarget: TableMeta | undefined
   /** True while the DML statement being executed is an UPDATE (or MERGE), whose NOT NULL failures are ORA-01407. */
@@ -364,6 +372,9 @@ export class SqlSession {
   /** Executes one statement for each bind row (one row when there are no binds). */
   async execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(sql)
+    this.statementSql = sql
+    const parseError = cls === "query" || cls === "dml" ? parseTimeError(sql) : cls === "ddl" ? columnTypeError(sql) : undefined
+    if (parseError !== undefined) throw parseError
     switch (cls) {
       case "query":
         return this.query(sql, rows[0] ?? [], specs)

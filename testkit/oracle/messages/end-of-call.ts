@@ -84,5 +84,5 @@ export const toOra = (e: unknown): OraError => {
   if (e instanceof OraError) return e
   const message = e instanceof Error ? e.message : String(e)
   if (/Interrupt/i.test(message)) return ora.cancelled()
-  return ora.internal(message.split("\n")[0] ?? "error")
+  return ora.internal()
 }
