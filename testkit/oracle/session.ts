@@ -19,6 +19,7 @@ import { fetch, prefetch } from "./messages/fetch.ts"
 import { lobOp } from "./messages/lob-op.ts"
 import { authPhaseOne, authPhaseTwo } from "./messages/logon.ts"
 import { runPiggyback } from "./messages/piggyback.ts"
+import { pipelineCall } from "./messages/pipeline.ts"
 import { writeProtocolReply } from "./messages/protocol.ts"
 import type { ServerContext } from "./server-context.ts"
 import { type Reply, SessionState } from "./session-state.ts"
@@ -369,8 +370,8 @@ export class ProtocolSession {
       const fn = r.u8()
       this.lastFunction = fn
       r.u8() // sequence number
-      if (s.fieldVersion >= 18) r.ub() // token number
-      await this.dispatch(fn, r, reply, preRows)
+      const token = s.fieldVersion >= 18 ? r.ub() : 0
+      await pipelineCall(s, fn, token, r, reply.w, () => this.dispatch(fn, r, reply, preRows))
       return reply
     }
   }

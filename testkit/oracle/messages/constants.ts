@@ -15,7 +15,8 @@ export const Msg = {
   DESCRIBE_INFO: 16,
   PIGGYBACK: 17,
   IMPLICIT_RESULTSET: 27,
-  END_OF_REQUEST: 29
+  END_OF_REQUEST: 29,
+  TOKEN: 33
 } as const
 
 /** TTC function codes the server answers. */
@@ -35,7 +36,11 @@ export const Fn = {
   DIRECT_PATH_PREPARE: 128,
   DIRECT_PATH_LOAD_STREAM: 129,
   DIRECT_PATH_OP: 130,
-  SESSION_STATE: 135,
+  SET_END_TO_END_ATTR: 135,
+  APP_CONTEXT: 154,
+  SESSION_STATE: 176,
+  PIPELINE_BEGIN: 199,
+  PIPELINE_END: 200,
   PING: 147,
   SET_SCHEMA: 152
 } as const

@@ -7,6 +7,7 @@ import { OraError } from "../errors.ts"
 import type { SessionState } from "../session-state.ts"
 import type { ReadBuffer } from "../wire.ts"
 import { Fn } from "./constants.ts"
+import { readPipelineBegin } from "./pipeline.ts"
 
 /** Reads and applies one piggyback (after its message type byte). */
 export const runPiggyback = (s: SessionState, r: ReadBuffer): Promise<void> => readPiggyback(s, r)()
@@ -39,7 +40,9 @@ export const readPiggyback = (s: SessionState, r: ReadBuffer): (() => Promise<vo
         if (s.sql !== undefined && name.length > 0) await s.sql.ddl(`ALTER SESSION SET CURRENT_SCHEMA = "${name.replace(/"/g, "")}"`)
       }
     }
-    case Fn.SESSION_STATE:
+    case Fn.PIPELINE_BEGIN:
+      return readPipelineBegin(s, r)
+    case Fn.SET_END_TO_END_ATTR:
       skipEndToEndAttributes(r)
       return async () => {}
     case Fn.LOB_OP: {
