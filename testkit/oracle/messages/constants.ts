@@ -41,6 +41,7 @@ export const Fn = {
   SESSION_STATE: 176,
   PIPELINE_BEGIN: 199,
   PIPELINE_END: 200,
+  ALTSESS: 204,
   PING: 147,
   SET_SCHEMA: 152
 } as const
