@@ -22,6 +22,8 @@ export interface Reply {
   rows: boolean
   /** Negotiation replies (PROTOCOL, DATA_TYPES) never carry the end-of-request message. */
   negotiation?: boolean
+  /** A one-way function (TNS_MSG_TYPE_ONEWAY_FN): the client reads no answer, so none is sent. */
+  oneWay?: boolean
 }
 
 /** Client details shown in V$SESSION. */
