@@ -130,4 +130,27 @@ describe("Oracle test server: request pipelining (oracledb runPipeline)", () => 
       await server.close()
     }
   })
+
+  it("fetchAll beyond one fetch array and LOB columns: the rows after the pipeline's answers come in normal calls", async () => {
+    const { server, connect } = await withServer()
+    try {
+      const conn = await connect()
+      await conn.execute("CREATE TABLE pl (n NUMBER(5), c CLOB)")
+      await conn.executeMany("INSERT INTO pl VALUES (:1, :2)", Array.from({ length: 250 }, (_, i) => [i, `text ${i}`]))
+      const p = new oracledb.Pipeline()
+      p.addFetchAll("SELECT n FROM pl ORDER BY n", [], {}, 100)
+      p.addFetchOne("SELECT c FROM pl WHERE n = 7")
+      p.addFetchAll("SELECT n, c FROM pl WHERE n < 3 ORDER BY n", [], {}, 100, false)
+      p.addExecute("BEGIN NULL; END;")
+      const results = await conn.runPipeline(p)
+      expect(results[0].rows).toEqual(Array.from({ length: 250 }, (_, i) => [i]))
+      expect(await results[1].rows[0][0].getData()).toBe("text 7")
+      expect(results[2].rows).toEqual([[0, "text 0"], [1, "text 1"], [2, "text 2"]])
+      expect(results[3].error).toBeUndefined()
+      expect((await conn.execute("SELECT COUNT(*) FROM pl")).rows).toEqual([[250]])
+      await conn.close()
+    } finally {
+      await server.close()
+    }
+  })
 })
