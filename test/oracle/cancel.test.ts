@@ -30,15 +30,23 @@ describe.skipIf(realOracle)("Connection.cancel while a fetch is in flight", () =
         "redo.statement.read_batch_rows": "5"
       }
       let batches = 0
+      // the server asks holdReplies before each reply (faults.ts): asked after batch 1, the next FETCH has reached it
+      let fetchArrived!: () => void
+      const nextFetch = new Promise<void>((r) => (fetchArrived = r))
       const reading = yield* Effect.forkChild(Stream.runCollect(conn.query(`SELECT "N" FROM "${table}" ORDER BY "N"`, options).pipe(
         Stream.tap(() =>
           Effect.sync(() => {
             // every reply from now on is held 3 s: the next fetch is in flight when the cancel comes
-            if (++batches === 1) server.server!.faults.replyDelayMs = 3000
+            if (++batches === 1) {
+              server.server!.faults.replyDelayMs = 3000
+              server.server!.faults.holdReplies = () => (fetchArrived(), undefined)
+            }
           })
         )
       )))
-      yield* Effect.sleep("300 millis")
+      // synchronised on the server, not on a timer: on a loaded machine 300 ms could pass before that fetch was sent
+      yield* Effect.promise(() => nextFetch)
+      delete server.server!.faults.holdReplies
       expect(batches).toBe(1)
       const started = Date.now()
       yield* conn.cancel

@@ -115,8 +115,18 @@ END;`
       const faults = server.server!.faults
       // every reply takes 300 ms: the parse, row 1 and row 2 are answered at about 300, 600 and 900 ms
       faults.replyDelayMs = 300
+      // the server asks holdReplies before each reply (faults.ts): the third time, row 2's reply is being delayed
+      let replies = 0
+      let rowTwoHeld!: () => void
+      const atRowTwo = new Promise<void>((r) => (rowTwoHeld = r))
+      faults.holdReplies = () => {
+        if (++replies === 3) rowTwoHeld()
+        return undefined
+      }
       const fiber = yield* Effect.forkChild(runBound(logAndReturn(log), ids([1, 2, 3])))
-      yield* Effect.sleep("750 millis")
+      // synchronised on the server, not on a 750 ms timer that a loaded machine can outrun or fall behind
+      yield* Effect.promise(() => atRowTwo)
+      delete faults.holdReplies
       const started = Date.now()
       yield* Fiber.interrupt(fiber)
       const ms = Date.now() - started
@@ -127,6 +137,7 @@ END;`
       expect(server.server!.openResultSets()).toBe(0)
     }).pipe(Effect.ensuring(Effect.sync(() => {
       server.server!.faults.replyDelayMs = 0
+      delete server.server!.faults.holdReplies
     })))), 30_000)
 
   it.effect("row mode: NOT_IMPLEMENTED, whatever the number of parameter rows, and under autocommit nothing stays written", () =>

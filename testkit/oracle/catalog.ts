@@ -253,7 +253,9 @@ export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
     col("CLIENT_INFO", v(64)),
     col("LOGON_TIME", dateType),
     col("SERVICE_NAME", v(64)),
-    col("CON_ID", num)
+    col("CON_ID", num),
+    col("CLIENT_IDENTIFIER", v(64)),
+    col("ECID", v(64))
   ],
   // V$OPEN_CURSOR lists the cursors each session "currently has opened and parsed, or cached"
   // (docs.oracle.com/en/database/oracle/oracle-database/23/refrn/V-OPEN_CURSOR.html); V$SESSTAT holds per-session

@@ -37,6 +37,13 @@ export interface SessionInfo {
   readonly cursors: ReadonlyMap<number, { readonly sql: string }>
   /** Cursors opened since logon ('opened cursors cumulative'). */
   cursorsOpened: number
+  /** End-to-end attributes (application-info.ts); MODULE is the program until set, the others NULL. */
+  module?: string | null
+  action?: string | null
+  clientInfo?: string | null
+  clientIdentifier?: string | null
+  ecid?: string | null
+  dbOp?: string | null
 }
 
 /** V$STATNAME rows the server keeps statistics for: number, name, class (1 = user). */
@@ -211,7 +218,7 @@ export class OracleDatabase {
         WHEN typeof(x) IN ('DOUBLE', 'FLOAT') OR typeof(x) LIKE 'DECIMAL%' THEN replace(ora_num_text(CAST(x AS VARCHAR)), '.', left(coalesce(getvariable('ora_nls_numeric'), '.'), 1)) ELSE CAST(x AS VARCHAR) END`,
       `ora_to_char_fmt(x, f) AS strftime(CAST(x AS TIMESTAMP), f)`,
       `ora_to_char_fmt_ns(x, f) AS strftime(CAST(x AS TIMESTAMP_NS), f)`,
-      `sys_context(ns, k) AS CASE WHEN upper(ns) <> 'USERENV' THEN NULL ELSE CASE upper(k)
+      `sys_context(ns, k) AS CASE WHEN upper(ns) <> 'USERENV' THEN map_extract(CAST(getvariable('ora_appctx') AS MAP(VARCHAR, VARCHAR)), upper(ns) || '.' || upper(k))[1] ELSE CASE upper(k)
         WHEN 'CURRENT_SCHEMA' THEN CAST(getvariable('ora_schema') AS VARCHAR)
         WHEN 'CURRENT_USER' THEN CAST(getvariable('ora_user') AS VARCHAR)
         WHEN 'SESSION_USER' THEN CAST(getvariable('ora_user') AS VARCHAR)
@@ -371,12 +378,14 @@ export class OracleDatabase {
           "USER",
           x.sqlId,
           x.prevSqlId,
-          x.program,
-          null,
-          null,
+          x.module === undefined ? x.program : x.module,
+          x.action ?? null,
+          x.clientInfo ?? null,
           new Date(x.logonTime.getTime() - (x.logonTime.getTime() % 1000)),
           this.settings.serviceName,
-          3
+          3,
+          x.clientIdentifier ?? null,
+          x.ecid ?? null
         ])
       )
     }

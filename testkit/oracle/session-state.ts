@@ -8,6 +8,7 @@ import { activeResult, type ActiveResult, type ColumnDefine, type ServerCursor }
 import type { OracleDatabase, SessionInfo } from "./database.ts"
 import { columnEncoder, type ColumnEncoder } from "./encode.ts"
 import { LobStore } from "./lobs.ts"
+import type { Pipeline } from "./messages/pipeline.ts"
 import type { ServerContext } from "./server-context.ts"
 import type { SqlSession } from "./sqlsession.ts"
 import type { QueryResult, ResultColumn } from "./statement.ts"
@@ -21,6 +22,8 @@ export interface Reply {
   rows: boolean
   /** Negotiation replies (PROTOCOL, DATA_TYPES) never carry the end-of-request message. */
   negotiation?: boolean
+  /** A one-way function (TNS_MSG_TYPE_ONEWAY_FN): the client reads no answer, so none is sent. */
+  oneWay?: boolean
 }
 
 /** Client details shown in V$SESSION. */
@@ -74,6 +77,10 @@ export class SessionState {
   /** Resolves LOB locators bound as values. */
   readonly lobContent = (loc: Buffer): string | Uint8Array | null => this.lobs.content(loc)
   readonly directPaths = new Map<number, DirectPathLoad>()
+  /** The request pipeline the client opened (messages/pipeline.ts), until its PIPELINE_END. */
+  pipeline: Pipeline | undefined
+  /** The ORA- code of the last end of call written (0: success). */
+  callErrorCode = 0
   private nextCursorId = 1
 
   constructor(

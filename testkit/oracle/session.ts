@@ -19,6 +19,7 @@ import { fetch, prefetch } from "./messages/fetch.ts"
 import { lobOp } from "./messages/lob-op.ts"
 import { authPhaseOne, authPhaseTwo } from "./messages/logon.ts"
 import { runPiggyback } from "./messages/piggyback.ts"
+import { pipelineCall } from "./messages/pipeline.ts"
 import { writeProtocolReply } from "./messages/protocol.ts"
 import type { ServerContext } from "./server-context.ts"
 import { type Reply, SessionState } from "./session-state.ts"
@@ -140,6 +141,10 @@ export class ProtocolSession {
       while (this.inbuf.length >= 8) {
         const len = this.largeSdu ? this.inbuf.readUInt32BE(0) : this.inbuf.readUInt16BE(0)
         if (len < 8 || len > MAX_PACKET) throw new ProtocolError(`bad packet length ${len}`)
+        // a client sends CONNECT, DATA and MARKER packets only: anything else is no TNS client (e.g. an HTTP request),
+        // closed at once rather than waiting for the rest of a "packet" whose length is text
+        const type = this.inbuf[4]
+        if (type !== PacketType.CONNECT && type !== PacketType.DATA && type !== PacketType.MARKER) throw new ProtocolError(`unexpected packet type ${type}`)
         if (this.inbuf.length < len) break
         const packet = this.inbuf.subarray(0, len)
         this.inbuf = this.inbuf.subarray(len)
@@ -214,7 +219,10 @@ export class ProtocolSession {
   // ------------------------------------------------------------------ break / reset
 
   private onMarker(p: Buffer): void {
-    if (markerKind(p) === MarkerKind.RESET) {
+    // kinds: 1 break, 2 reset, 3 interrupt (node-oracledb sqlnet constants NIQBMARK / NIQRMARK / NIQIMARK)
+    const kind = p.length >= 10 ? markerKind(p) : undefined
+    if (kind === undefined || kind < 1 || kind > 3) throw new ProtocolError(`bad marker packet`)
+    if (kind === MarkerKind.RESET) {
       // client reset: answer with our reset marker, then the pending ORA-01013 reply
       if (this.awaitingReset) this.answerReset()
       // A client that sees its own break while decoding a reply resets at once, without waiting for our BREAK
@@ -301,7 +309,7 @@ export class ProtocolSession {
   }
 
   private async send(reply: Reply): Promise<void> {
-    if (this.phase === "closed") return
+    if (this.phase === "closed" || reply.oneWay === true) return
     if (this.state.breakPending) {
       await this.sendBreakReply()
       return
@@ -365,13 +373,21 @@ export class ProtocolSession {
         await runPiggyback(s, r)
         continue
       }
+      if (msg === Msg.ONEWAY_FN) {
+        // SESSION_RELEASE (messages/sessionRelease.js, DRCP) is the client's only one-way function: the server has no
+        // pooled sessions to return the session to, so the session simply stays; no answer either way
+        r.u8()
+        r.u8()
+        reply.oneWay = true
+        return reply
+      }
       if (msg !== Msg.FUNCTION) throw new ProtocolError(`unexpected message ${msg}`)
       s.db.stats.requests++
       const fn = r.u8()
       this.lastFunction = fn
       r.u8() // sequence number
-      if (s.fieldVersion >= 18) r.ub() // token number
-      await this.dispatch(fn, r, reply, preRows)
+      const token = s.fieldVersion >= 18 ? r.ub() : 0
+      await pipelineCall(s, fn, token, r, reply.w, () => this.dispatch(fn, r, reply, preRows))
       return reply
     }
   }

@@ -19,6 +19,7 @@ export const writeEndOfCall = (
 ): void => {
   const version = s.db.settings.version
   const code = error?.code ?? 0
+  s.callErrorCode = code
   w.u8(Msg.ERROR)
   w.ub(s.sql?.transactionInProgress === true ? 0x2 : 0) // call status
   w.ub(0) // end-to-end sequence

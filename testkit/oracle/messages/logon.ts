@@ -10,10 +10,12 @@ import { refusesLogon } from "../faults.ts"
 import type { SessionState } from "../session-state.ts"
 import { SqlSession } from "../sqlsession.ts"
 import type { ReadBuffer, WriteBuffer } from "../wire.ts"
+import { setApplicationContexts } from "../application-info.ts"
+import { logonAppContexts } from "./app-context.ts"
 import { writeEndOfCall, writeError } from "./end-of-call.ts"
 import { writeKeyValues } from "./parameter.ts"
 
-const readAuthRequest = (r: ReadBuffer): { user: string; pairs: Map<string, string> } => {
+const readAuthRequest = (r: ReadBuffer): { user: string; pairs: Map<string, string>; list: Array<{ key: string; value: string }> } => {
   const hasUser = r.u8()
   const userLen = r.ub()
   r.ub() // auth mode
@@ -23,11 +25,14 @@ const readAuthRequest = (r: ReadBuffer): { user: string; pairs: Map<string, stri
   r.u8()
   const user = hasUser === 1 && userLen > 0 ? (r.bytesWithLength()?.toString("utf8") ?? "") : ""
   const pairs = new Map<string, string>()
+  const list: Array<{ key: string; value: string }> = []
   for (let i = 0; i < n; i++) {
     const kv = r.keyValue()
-    pairs.set(kv.key.replace(/\0$/, ""), kv.value)
+    const key = kv.key.replace(/\0$/, "")
+    pairs.set(key, kv.value)
+    list.push({ key, value: kv.value })
   }
-  return { user, pairs }
+  return { user, pairs, list }
 }
 
 /** Phase one (function 118): remembers the user and sends the challenge. */
@@ -56,7 +61,7 @@ export const authPhaseOne = (s: SessionState, r: ReadBuffer, w: WriteBuffer): vo
 
 /** Phase two (function 115): checks the password, logs the session on and describes it. */
 export const authPhaseTwo = async (s: SessionState, r: ReadBuffer, w: WriteBuffer): Promise<void> => {
-  const { pairs } = readAuthRequest(r)
+  const { pairs, list } = readAuthRequest(r)
   const db = s.db
   const version = db.settings.version
   const userMeta = db.catalog.users.get(s.user)
@@ -93,6 +98,7 @@ export const authPhaseTwo = async (s: SessionState, r: ReadBuffer, w: WriteBuffe
   s.sql = sql
   s.info = info
   db.sessions.set(sid, info)
+  await setApplicationContexts(info, engineSession, logonAppContexts(list))
   const vi = versionInfo(version)
   const pdb = db.pdbName()
   writeKeyValues(w, [

@@ -1,12 +1,16 @@
 /**
  * Piggybacked functions that precede a request (messages/base.js writePiggybacks): close and cancel cursors, set
- * the current schema, end-to-end attributes (ignored) and freeing temporary LOBs.
+ * the current schema, end-to-end attributes, application contexts, alter-session values, freeing temporary LOBs and
+ * the start of a request pipeline.
  */
 import { cancelResult } from "../cursors.ts"
 import { OraError } from "../errors.ts"
 import type { SessionState } from "../session-state.ts"
 import type { ReadBuffer } from "../wire.ts"
+import { readAppContext } from "./app-context.ts"
 import { Fn } from "./constants.ts"
+import { readEndToEndAttributes } from "./end-to-end.ts"
+import { readPipelineBegin } from "./pipeline.ts"
 
 /** Reads and applies one piggyback (after its message type byte). */
 export const runPiggyback = (s: SessionState, r: ReadBuffer): Promise<void> => readPiggyback(s, r)()
@@ -39,9 +43,14 @@ export const readPiggyback = (s: SessionState, r: ReadBuffer): (() => Promise<vo
         if (s.sql !== undefined && name.length > 0) await s.sql.ddl(`ALTER SESSION SET CURRENT_SCHEMA = "${name.replace(/"/g, "")}"`)
       }
     }
-    case Fn.SESSION_STATE:
-      skipEndToEndAttributes(r)
-      return async () => {}
+    case Fn.PIPELINE_BEGIN:
+      return readPipelineBegin(s, r)
+    case Fn.SET_END_TO_END_ATTR:
+      return readEndToEndAttributes(s, r)
+    case Fn.APP_CONTEXT:
+      return readAppContext(s, r)
+    case Fn.ALTSESS:
+      return readAlterSession(r)
     case Fn.LOB_OP: {
       const locators = readTemporaryLobs(r)
       return async () => {
@@ -53,27 +62,17 @@ export const readPiggyback = (s: SessionState, r: ReadBuffer): (() => Promise<vo
   }
 }
 
-/** End-to-end attributes (module, action, client id, ...): parsed and ignored. */
-const skipEndToEndAttributes = (r: ReadBuffer): void => {
-  r.u8()
-  r.u8()
-  r.ub()
-  const lens: Array<number> = []
-  const field = () => {
-    const ptr = r.u8()
-    const len = r.ub()
-    lens.push(ptr === 1 ? len : 0)
-  }
-  for (let k = 0; k < 4; k++) field()
-  r.u8()
-  r.ub()
-  field()
-  r.u8()
-  r.ub()
-  r.u8()
-  r.ub()
-  field()
-  for (const len of lens) if (len > 0) r.bytesWithLength()
+/**
+ * ALTSESS (function 204, messages/base.js _writeAltSessPiggyback): alter-session key/values, today only
+ * TXN_PRIORITY (connection.txnPriority, Oracle AI Database 26ai). Read and accepted: the server has no transaction
+ * priorities (transactions do not preempt each other's row locks).
+ */
+const readAlterSession = (r: ReadBuffer): (() => Promise<void>) => {
+  r.ub() // flags
+  r.u8() // pointer (key values)
+  const n = r.ub()
+  for (let i = 0; i < n; i++) r.keyValue()
+  return async () => {}
 }
 
 /** The locators of a LOB op FREE_TEMP | ARRAY (40 bytes each), to be freed. */

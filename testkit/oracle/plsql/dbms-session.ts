@@ -1,9 +1,30 @@
-/** DBMS_SESSION: SET_IDENTIFIER is accepted (the identifier is not kept yet). */
+/**
+ * DBMS_SESSION: SLEEP(seconds); SET_IDENTIFIER(client_id) and CLEAR_IDENTIFIER, which set V$SESSION's
+ * CLIENT_IDENTIFIER and SYS_CONTEXT('USERENV', 'CLIENT_IDENTIFIER') as oracledb's connection.clientId does.
+ */
+import { setTraceAttributes } from "../application-info.ts"
+import { wrongArguments } from "./arguments.ts"
 import type { BuiltinPackage } from "./context.ts"
+import { sleep } from "./sleep.ts"
 
-/** DBMS_SESSION.SET_IDENTIFIER. */
+/** DBMS_SESSION.SLEEP / SET_IDENTIFIER / CLEAR_IDENTIFIER. */
 export const dbmsSession: BuiltinPackage = async (ctx, procedure, args) => {
-  if (procedure !== "SET_IDENTIFIER") return false
-  for (const a of args) await ctx.evaluate(a)
-  return true
+  switch (procedure) {
+    case "SLEEP":
+      await sleep(ctx, procedure, args)
+      return true
+    case "SET_IDENTIFIER": {
+      if (args.length !== 1) throw wrongArguments(procedure)
+      const id = await ctx.evaluate(args[0]!)
+      // client_id: "up to 64 bytes" (PL/SQL Packages and Types Reference, DBMS_SESSION.SET_IDENTIFIER)
+      await setTraceAttributes(ctx.host.info, ctx.host.engine, { clientIdentifier: id === null ? null : Buffer.from(String(id)).subarray(0, 64).toString() })
+      return true
+    }
+    case "CLEAR_IDENTIFIER":
+      if (args.length !== 0) throw wrongArguments(procedure)
+      await setTraceAttributes(ctx.host.info, ctx.host.engine, { clientIdentifier: null })
+      return true
+    default:
+      return false
+  }
 }

@@ -6,7 +6,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { Session as EngineSession } from "../../engine/index.ts"
 import type { OraError } from "../errors.ts"
 import type { TableMeta } from "../catalog.ts"
-import type { OracleDatabase } from "../database.ts"
+import type { OracleDatabase, SessionInfo } from "../database.ts"
 import type { BindSpec, ExecuteOptions, QueryResult, StatementResult } from "../statement.ts"
 import type { QueryShape } from "../translate.ts"
 
@@ -21,6 +21,8 @@ export const BIND_INOUT = 48
 export interface PlsqlHost {
   readonly db: OracleDatabase
   readonly engine: EngineSession
+  /** The session's V$SESSION entry (its application attributes: application-info.ts). */
+  readonly info: SessionInfo
   readonly schema: string
   commit(): Promise<void>
   rollback(): Promise<void>

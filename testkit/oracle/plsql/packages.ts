@@ -1,6 +1,8 @@
 /** The built-in packages the interpreter provides, by name (one module each). */
 import type { BuiltinPackage } from "./context.ts"
+import { dbmsApplicationInfo } from "./dbms-application-info.ts"
 import { dbmsLob } from "./dbms-lob.ts"
+import { dbmsLock } from "./dbms-lock.ts"
 import { dbmsOutput } from "./dbms-output.ts"
 import { dbmsSession } from "./dbms-session.ts"
 import { dbmsSql } from "./dbms-sql.ts"
@@ -12,7 +14,9 @@ export const PACKAGES: ReadonlyMap<string, BuiltinPackage> = new Map([
   ["DBMS_LOB", dbmsLob],
   ["DBMS_OUTPUT", dbmsOutput],
   ["DBMS_SESSION", dbmsSession],
-  ["DBMS_STANDARD", dbmsStandard]
+  ["DBMS_STANDARD", dbmsStandard],
+  ["DBMS_APPLICATION_INFO", dbmsApplicationInfo],
+  ["DBMS_LOCK", dbmsLock]
 ])
 
 /** The package whose procedures are callable without the package name (STANDARD / DBMS_STANDARD). */
