@@ -408,9 +408,12 @@ export const dataLength = (t: OraType): number => {
 export interface PlsqlProcedure {
   readonly owner: string
   readonly name: string
-  readonly params: ReadonlyArray<{ readonly name: string; readonly mode: "IN" | "OUT" | "IN OUT"; readonly default?: ReadonlyArray<Tok> }>
+  /** Parameters; `type` the first word of the declared type (NUMBER, VARCHAR2, ...). */
+  readonly params: ReadonlyArray<{ readonly name: string; readonly mode: "IN" | "OUT" | "IN OUT"; readonly type?: string; readonly default?: ReadonlyArray<Tok> }>
   /** A function (CREATE FUNCTION ... RETURN type): its RETURN value is the call's. */
   readonly isFunction?: boolean
+  /** A function's declared RETURN type (its first word: NUMBER, VARCHAR2, DATE, ...). */
+  readonly returns?: string
   readonly body: ReadonlyArray<Tok>
   readonly source: string
 }

@@ -9,6 +9,7 @@ import { registerDatetimeFunctions } from "./datetime-functions.ts"
 import { registerIntervalFunctions } from "./interval-functions.ts"
 import { JSON_VALUE_MACRO, registerJsonFunctions } from "./json-functions.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
+import { registerSqlCallFunctions } from "./plsql/sql-functions.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
@@ -141,6 +142,7 @@ export class OracleDatabase {
     await engine.registerFunctions(registerIntervalFunctions)
     await engine.registerFunctions(registerJsonFunctions)
     await engine.registerFunctions(registerLobFunctions)
+    await engine.registerFunctions(registerSqlCallFunctions)
     const admin = await engine.session()
     const db = new OracleDatabase(engine, admin, settings)
     await db.bootstrap()

@@ -76,6 +76,7 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
   }
   k++
   const params: Array<PlsqlProcedure["params"][number]> = []
+  let returns: string | undefined
   if (isOp(toks[k], "(")) {
     const close = matchParen(toks, k)
     for (const p of splitTopLevel(toks.slice(k + 1, close))) {
@@ -84,12 +85,16 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
       if (isKw(p[1], "IN") && isKw(p[2], "OUT")) mode = "IN OUT"
       else if (isKw(p[1], "OUT")) mode = "OUT"
       const dflt = p.findIndex((t) => isOp(t, ":=") || isKw(t, "DEFAULT"))
-      params.push(dflt < 0 ? { name: pn, mode } : { name: pn, mode, default: p.slice(dflt + 1) })
+      const typeAt = (mode === "IN OUT" ? 3 : isKw(p[1], "IN", "OUT") ? 2 : 1) + (isKw(p[mode === "IN OUT" ? 3 : isKw(p[1], "IN", "OUT") ? 2 : 1], "NOCOPY") ? 1 : 0)
+      const type = p[typeAt]?.value
+      const declared = { name: pn, mode, ...(type !== undefined ? { type } : {}) }
+      params.push(dflt < 0 ? declared : { ...declared, default: p.slice(dflt + 1) })
     }
     k = close + 1
   }
   if (isFunction) {
     if (!isKw(toks[k], "RETURN")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["(", "return"])
+    returns = toks[k + 1]?.value
     while (toks[k] !== undefined && !isKw(toks[k], "IS", "AS")) k++
   }
   if (!isKw(toks[k], "IS", "AS")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["(", ";", "is", "as"])
@@ -102,6 +107,6 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
   const existed = s.db.procedures.has(key)
   if (existed && !/^\s*CREATE\s+OR\s+REPLACE/i.test(sql)) throw ora.nameInUse()
   if (existed && (s.db.procedures.get(key)?.isFunction === true) !== isFunction) throw ora.nameInUse()
-  s.db.procedures.set(key, isFunction ? { owner, name, params, isFunction, body, source } : { owner, name, params, body, source })
+  s.db.procedures.set(key, isFunction ? { owner, name, params, isFunction, ...(returns !== undefined ? { returns } : {}), body, source } : { owner, name, params, body, source })
   if (!existed) s.db.catalog.putObject({ owner, name, type: isFunction ? "FUNCTION" : "PROCEDURE", objectId: s.db.catalog.newObjectId(), created: new Date() })
 }

@@ -1210,6 +1210,7 @@ export class Interpreter implements CallContext {
     if (await this.collectionMethod(parts, st.args)) return
     const local = parts.length === 1 ? this.lookup(parts[0]!) : undefined
     if (local?.k === "subprogram") {
+      if (local.sub.returns !== undefined) throw this.notProcedure(st)
       await this.callLocal(local, st.args)
       return
     }
@@ -1218,7 +1219,13 @@ export class Interpreter implements CallContext {
     const pname = parts[parts.length - 1]!
     const proc = this.host.db.procedures.get(`${owner}.${pname}`) ?? this.host.db.procedures.get(`${this.host.schema}.${pname}`)
     if (proc === undefined) throw new PlsCompileError(this.source, st.nameTok.pos, 201, `identifier '${st.name.join(".")}' must be declared`)
+    if (proc.isFunction === true) throw this.notProcedure(st)
     await this.invoke(proc, st.args)
+  }
+
+  /** A function called as a statement: PLS-00221 (Error Messages, PLS-00221). */
+  private notProcedure(st: Extract<Stmt, { k: "call" }>): PlsCompileError {
+    return new PlsCompileError(this.source, st.nameTok.pos, 221, `'${st.name[st.name.length - 1]}' is not a procedure or is undefined`)
   }
 
   /** Runs a stored procedure's or function's body in a frame of its own, parameters bound; OUT values copied back; a function's RETURN value. */
