@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, withServer } from "./oracle/helpers.ts"
+import { failure, oracledb, withServer } from "./oracle/helpers.ts"
 
 /**
  * Stored functions called from a client's SQL statements, through raw node-oracledb: in the select list and WHERE,
@@ -68,6 +68,23 @@ describe("Oracle test server: stored functions called from SQL", () => {
     // row" there: https://talkapex.com/nodatafound-exceptions-in-plsql-functions-called-in-queries)
     const r = await conn.execute("SELECT name_of(7) FROM dual")
     expect(r.rows).toEqual([[null]])
+  })
+
+  it("a block's queries call stored functions per row with column arguments", async () => {
+    const r = await conn.execute(
+      `DECLARE
+        total NUMBER;
+        names VARCHAR2(100);
+      BEGIN
+        SELECT SUM(twice(price)) INTO total FROM gadget;
+        FOR g IN (SELECT shout(name, '.') AS s FROM gadget WHERE twice(id) >= 4 ORDER BY id) LOOP
+          names := names || g.s;
+        END LOOP;
+        :out := total || '|' || names;
+      END;`,
+      { out: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 200 } }
+    )
+    expect(r.outBinds.out).toBe("30|NUT.GEAR.")
   })
 
   it("a function called as a statement is PLS-00221", async () => {

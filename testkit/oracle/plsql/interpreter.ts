@@ -29,6 +29,7 @@ import { fastEvaluate } from "./fast-eval.ts"
 import type { PlsqlHost } from "./host.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
 import { parseProcedureBody } from "./parser.ts"
+import { callFromSql, storedFunctionCalls } from "./sql-functions.ts"
 
 /** A record (`%ROWTYPE`, a cursor FOR loop's row): its fields by name, in order. */
 export class PlsqlRecord {
@@ -646,7 +647,7 @@ export class Interpreter implements CallContext {
    * value; the same tokens when there is none. Arguments are PL/SQL expressions (a column of a SQL statement's row is
    * not one: such a call is made once, before the statement).
    */
-  private async inlineCalls(expr: Expr, sql = false): Promise<{ toks: Expr; release: () => void }> {
+  private async inlineCalls(expr: Expr, sql = false, keepStored = false): Promise<{ toks: Expr; release: () => void }> {
     let out: Array<Tok> | undefined
     let columns: Set<string> | undefined
     const made: Array<string> = []
@@ -659,7 +660,7 @@ export class Interpreter implements CallContext {
       const stored = callable && slot === undefined ? this.host.db.procedures.get(`${this.host.schema}.${oracleName(t)}`) : undefined
       // in a SQL statement a column of its tables wins over a function of the same name called without arguments
       const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && (columns ??= this.columnsOf(expr)).has(oracleName(t))
-      if ((local === undefined && stored?.isFunction !== true) || column) {
+      if ((local === undefined && stored?.isFunction !== true) || column || (keepStored && local === undefined)) {
         out?.push(t)
         continue
       }
@@ -831,16 +832,25 @@ export class Interpreter implements CallContext {
     return this.host.runLogged(rendered.sql, rendered.params)
   }
 
+  /** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
   private async openQuery(source: Expr): Promise<QueryResult> {
-    const { toks, release } = await this.inlineCalls(source, true)
+    const { toks, release } = await this.inlineCalls(source, true, true)
+    const columns = this.columnsOf(toks)
+    const calls = storedFunctionCalls(toks, this.host.schema, (owner, name) => this.host.db.procedures.get(`${owner}.${name}`), (name) => columns.has(name))
     let rendered
     try {
-      rendered = this.render(toks, true, true)
+      rendered = this.render(calls?.toks ?? toks, true, true)
     } finally {
       release()
     }
     const { sql, params, shape } = rendered
-    return this.host.queryDuck(sql, params, shape)
+    if (calls === undefined) return this.host.queryDuck(sql, params, shape)
+    let result: QueryResult | undefined
+    const cursor = await calls.settle(
+      async () => (result = await this.host.queryDuck(sql, params, shape)).cursor,
+      (fn, args) => callFromSql(this.host, fn, args)
+    )
+    return { ...result!, cursor }
   }
 
   /** Readers of REF CURSOR values being fetched from in this block. */

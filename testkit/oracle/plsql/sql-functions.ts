@@ -13,22 +13,27 @@
  * function calls runs at least twice, and each distinct argument tuple is computed once per statement, where Oracle
  * may call a function once per row (the SQL Language Reference leaves the number of calls open).
  */
-import { ANY, BOOLEAN, DOUBLE, DuckDBDecimalValue, DuckDBScalarFunction, DuckDBTimestampSecondsValue, DuckDBTimestampValue, DuckDBVarCharType, TIMESTAMP, TIMESTAMP_S, VARCHAR } from "@duckdb/node-api"
+import { ANY, BOOLEAN, DECIMAL, DOUBLE, DuckDBDecimalValue, DuckDBScalarFunction, DuckDBTimestampSecondsValue, DuckDBTimestampValue, TIMESTAMP, TIMESTAMP_S, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { Cursor } from "../../engine/index.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
-import { decimalOf, numberText } from "../decimal.ts"
+import { decimalOf, numberText, roundTo } from "../decimal.ts"
 import { OraError } from "../errors.ts"
 import { isOp, matchParen, type Tok } from "../lexer.ts"
-import { EXACT_NUMBER_ALIAS } from "../number-functions.ts"
 import { oracleName } from "../translate.ts"
 import { PlsqlException } from "./errors.ts"
 import type { PlsqlHost } from "./host.ts"
 import { Interpreter, type BindEnv } from "./interpreter.ts"
 
+/**
+ * Decimals a NUMBER result keeps in SQL: it travels as a DuckDB DECIMAL(38, 10), which SUM, comparisons and
+ * arithmetic take as a number (an exact NUMBER text would need the translator to know the call's type).
+ */
+const NUMBER_SCALE = 10
+
 /** The SQL types a function's result travels in, by the scalar function that carries it. */
 const RESULT_TYPES: ReadonlyArray<readonly [string, DuckDBType]> = [
-  ["number", new DuckDBVarCharType(EXACT_NUMBER_ALIAS)],
+  ["number", DECIMAL(38, NUMBER_SCALE)],
   ["varchar", VARCHAR],
   ["date", TIMESTAMP_S],
   ["timestamp", TIMESTAMP],
@@ -115,8 +120,13 @@ export const registerSqlCallFunctions = (connection: DuckDBConnection): void => 
 const carried = (kind: string, v: unknown): DuckDBValue => {
   if (v === null || v === undefined) return null
   switch (kind) {
-    case "number":
-      return numberText(decimalOf(typeof v === "number" ? String(v).replace(/e\+?/, "E") : String(v)))
+    case "number": {
+      const text = numberText(roundTo(decimalOf(typeof v === "number" ? String(v).replace(/e\+?/, "E") : String(v)), NUMBER_SCALE, "round"))
+      const negative = text.startsWith("-")
+      const [whole = "", fraction = ""] = text.replace("-", "").split(".")
+      const digits = BigInt((whole || "0") + fraction.padEnd(NUMBER_SCALE, "0"))
+      return new DuckDBDecimalValue(negative ? -digits : digits, 38, NUMBER_SCALE)
+    }
     case "double":
       return Number(v)
     case "boolean":
