@@ -52,7 +52,7 @@ export interface TableMeta {
 export interface ObjectMeta {
   readonly owner: string
   readonly name: string
-  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION"
+  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION" | "PACKAGE" | "PACKAGE BODY"
   readonly objectId: number
   readonly created: Date
   readonly tableName?: string
@@ -412,6 +412,8 @@ export interface PlsqlProcedure {
   readonly params: ReadonlyArray<{ readonly name: string; readonly mode: "IN" | "OUT" | "IN OUT"; readonly type?: string; readonly default?: ReadonlyArray<Tok> }>
   /** A function (CREATE FUNCTION ... RETURN type): its RETURN value is the call's. */
   readonly isFunction?: boolean
+  /** The package a function called from SQL belongs to (`pkg.f(x)`; plsql/stored-packages.ts). */
+  readonly package?: string
   /** A function's declared RETURN type (its first word: NUMBER, VARCHAR2, DATE, ...). */
   readonly returns?: string
   readonly body: ReadonlyArray<Tok>

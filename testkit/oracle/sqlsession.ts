@@ -9,6 +9,7 @@
  * after a failure, rolls back and replays that log before reporting the error.
  */
 import { callFromSql, storedFunctionCalls, type StatementCalls } from "./plsql/sql-functions.ts"
+import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
 import * as crypto from "node:crypto"
 import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampNanosecondsValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
@@ -508,7 +509,7 @@ export class SqlSession {
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
     const source = intervalLiteralTargets(tokenize(stripTerminator(sql)), lookup)
-    const calls = this.db.procedures.size === 0 ? undefined : this.storedFunctionCalls(source, sql)
+    const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = this.bindNumberingTranslator(calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
     this.checkAccess(toks, shape.from)
@@ -547,7 +548,7 @@ export class SqlSession {
 
   /** The stored functions a client's query calls (plsql/sql-functions.ts), undefined when it calls none. */
   private storedFunctionCalls(source: ReadonlyArray<Tok>, sql: string): StatementCalls | undefined {
-    return storedFunctionCalls(source, this.schema, (owner, name) => this.db.procedures.get(`${owner}.${name}`), (name) => this.columnsOf(sql, () => true).has(name))
+    return storedFunctionCalls(source, this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columnsOf(sql, () => true).has(name))
   }
 
   /**

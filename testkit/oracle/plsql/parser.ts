@@ -597,7 +597,12 @@ class Parser {
       return { pos, k: "for", ...labelled, index, reverse, low: range, high, body: this.loopBody() }
     }
     this.i = save
-    const cursor = this.name()
+    let cursor = this.name()
+    // a package's cursor: pkg.cursor
+    while (isOp(this.tok, ".")) {
+      this.i++
+      cursor += `.${this.name()}`
+    }
     const args = this.args()
     return { pos, k: "cursorFor", ...labelled, record: index, cursor, args, body: this.loopBody() }
   }

@@ -267,11 +267,14 @@ export const callFromSql = async (host: PlsqlHost, fn: PlsqlProcedure, args: Rea
 
   const values = args.map((a, i) => argumentValue(a, resultKind(fn.params[i]?.type) === "number"))
   const env: BindEnv = { binds: new Map(names.map((n, i) => [n, i])), values, assigned: new Set(), read: new Set() }
+  const argToks = names.map((n): Array<Tok> => [{ kind: "bind", text: `:${n}`, value: n, pos: 0 }])
   try {
-    return await new Interpreter(host, "", env, []).invoke(
-      fn,
-      names.map((n) => [{ kind: "bind", text: `:${n}`, value: n, pos: 0 }])
-    )
+    const interp = new Interpreter(host, "", env, [])
+    if (fn.package === undefined) return await interp.invoke(fn, argToks)
+    // a packaged function runs in the session's instance of its package, as `owner.pkg.f(args)` of a block
+    const call = [`"${fn.owner}"`, ".", `"${fn.package}"`, ".", `"${fn.name}"`].map((text, i): Tok => (i % 2 === 1 ? { kind: "op", text, value: text, pos: 0 } : { kind: "qident", text, value: text.slice(1, -1), pos: 0 }))
+    const separated = argToks.flatMap((a, i): Array<Tok> => (i === 0 ? a : [{ kind: "op", text: ",", value: ",", pos: 0 }, ...a]))
+    return await interp.evaluate([...call, { kind: "op", text: "(", value: "(", pos: 0 }, ...separated, { kind: "op", text: ")", value: ")", pos: 0 }])
   } catch (e) {
     if (e instanceof PlsqlException) {
       if (e.code === 1403 && e.user === undefined) return null
