@@ -191,10 +191,10 @@ export class Ddl {
         return
       }
       if (isKw(toks[k], "PROCEDURE", "FUNCTION")) {
-        defineProcedure(this.s, sql)
+        defineProcedure(this.s, sqlText)
         return
       }
-      if (isKw(toks[k], "PACKAGE")) return definePackage(this.s, sql)
+      if (isKw(toks[k], "PACKAGE")) return definePackage(this.s, sqlText)
       if (isKw(toks[k], "TYPE") && !isKw(toks[k + 1], "BODY")) return namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
       if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
         throw ora.unimplemented(`CREATE ${toks[k]!.value}`)

@@ -10,6 +10,7 @@
  */
 import { callFromSql, storedFunctionCalls, type StatementCalls } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
+import { takeCompileWarning } from "./plsql/stored-code.ts"
 import * as crypto from "node:crypto"
 import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampNanosecondsValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
@@ -70,7 +71,7 @@ interface LogEntry {
 const DICTIONARY_NAMES = new Set(Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"))
 const isDictionaryName = (v: string) =>
   DICTIONARY_NAMES.has(v) ||
-  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS|TYPES|TYPE_ATTRS|COLL_TYPES)$/.test(v) ||
+  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS|TYPES|TYPE_ATTRS|COLL_TYPES|SOURCE|ERRORS|PROCEDURES|ARGUMENTS)$/.test(v) ||
   v === "TABS" ||
   v === "COLS"
 
@@ -373,7 +374,7 @@ export class SqlSession {
       case "ddl":
         await this.commit()
         await this.ddl(sql)
-        return { kind: "done" }
+        return takeCompileWarning(this) ? { kind: "done", compileWarning: true } : { kind: "done" }
       case "plsql": {
         const described = await describeTypeBlock(namedTypesOf(this.db), this.schema, this.engine, sql, rows[0] ?? [])
         if (described !== undefined) return described

@@ -12,7 +12,8 @@ import { oracleName } from "../translate.ts"
 import { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
 import { checkProcedureBody, Interpreter, runTopLevel, type BindEnv } from "./interpreter.ts"
 import { parseAnonymousBlock } from "./parser.ts"
-import { unexpectedSymbol } from "./errors.ts"
+import { PlsCompileError, unexpectedSymbol } from "./errors.ts"
+import { compileErrorIn, noteCompileWarning, type CompileError } from "./stored-code.ts"
 
 export { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
 
@@ -102,11 +103,22 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
   // the client sends the statement without its final ";" (node-oracledb strips it from DDL)
   const last = body[body.length - 1]
   if (last !== undefined && !isOp(last, ";")) body.push({ kind: "op", text: ";", value: ";", pos: last.pos + last.text.length })
-  checkProcedureBody(source, body)
+  // a body that does not compile still creates the unit, INVALID, with its errors (stored-code.ts)
+  let errors: Array<CompileError> | undefined
+  try {
+    checkProcedureBody(source, body)
+  } catch (e) {
+    if (!(e instanceof PlsCompileError)) throw e
+    errors = [compileErrorIn(source, e)]
+    noteCompileWarning(s)
+  }
   const key = `${owner}.${name}`
   const existed = s.db.procedures.has(key)
   if (existed && !/^\s*CREATE\s+OR\s+REPLACE/i.test(sql)) throw ora.nameInUse()
   if (existed && (s.db.procedures.get(key)?.isFunction === true) !== isFunction) throw ora.nameInUse()
-  s.db.procedures.set(key, isFunction ? { owner, name, params, isFunction, ...(returns !== undefined ? { returns } : {}), body, source } : { owner, name, params, body, source })
-  if (!existed) s.db.catalog.putObject({ owner, name, type: isFunction ? "FUNCTION" : "PROCEDURE", objectId: s.db.catalog.newObjectId(), created: new Date() })
+  const invalid = errors !== undefined ? { errors } : {}
+  s.db.procedures.set(key, isFunction ? { owner, name, params, isFunction, ...(returns !== undefined ? { returns } : {}), body, source, ...invalid } : { owner, name, params, body, source, ...invalid })
+  const type = isFunction ? "FUNCTION" : "PROCEDURE"
+  // put again when replaced: the dictionary's snapshot follows the catalog's version (STATUS may have changed)
+  s.db.catalog.putObject(s.db.catalog.getObject(owner, type, name) ?? { owner, name, type, objectId: s.db.catalog.newObjectId(), created: new Date() })
 }

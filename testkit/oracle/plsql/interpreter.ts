@@ -1266,6 +1266,7 @@ export class Interpreter implements CallContext {
     const proc = this.host.db.procedures.get(`${owner}.${pname}`) ?? this.host.db.procedures.get(`${this.host.schema}.${pname}`)
     if (proc === undefined) throw new PlsCompileError(this.source, st.nameTok.pos, 201, `identifier '${st.name.join(".")}' must be declared`)
     if (proc.isFunction === true) throw this.notProcedure(st)
+    if (proc.errors !== undefined) throw new PlsCompileError(this.source, st.nameTok.pos, 905, `object ${proc.owner}.${proc.name} is invalid`)
     await this.invoke(proc, st.args)
   }
 
@@ -1334,6 +1335,8 @@ export class Interpreter implements CallContext {
 
   /** Runs a stored procedure's or function's body in a frame of its own, parameters bound; OUT values copied back; a function's RETURN value. */
   async invoke(proc: PlsqlProcedure, args: ReadonlyArray<Expr>): Promise<Value> {
+    // PLS-00905 for a unit created with compile errors (Error Messages, PLS-00905)
+    if (proc.errors !== undefined) throw new PlsCompileError(this.source, this.pos, 905, `object ${proc.owner}.${proc.name} is invalid`)
     const wrong = () => new PlsCompileError(this.source, this.pos, 306, `wrong number or types of arguments in call to '${proc.name}'`)
     const actual = actualArguments(proc.params, args, wrong)
     const values = new Map<string, Slot>()

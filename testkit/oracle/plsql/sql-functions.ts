@@ -22,6 +22,7 @@ import { OraError } from "../errors.ts"
 import { isOp, matchParen, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import { PlsqlException } from "./errors.ts"
+import { invalidFromSql } from "./stored-code.ts"
 import type { PlsqlHost } from "./host.ts"
 import { Interpreter, type BindEnv } from "./interpreter.ts"
 
@@ -267,6 +268,7 @@ export const callFromSql = async (host: PlsqlHost, fn: PlsqlProcedure, args: Rea
 
   const values = args.map((a, i) => argumentValue(a, resultKind(fn.params[i]?.type) === "number"))
   const env: BindEnv = { binds: new Map(names.map((n, i) => [n, i])), values, assigned: new Set(), read: new Set() }
+  if (fn.errors !== undefined) throw new OraError(6575, invalidFromSql(fn.name))
   const argToks = names.map((n): Array<Tok> => [{ kind: "bind", text: `:${n}`, value: n, pos: 0 }])
   try {
     const interp = new Interpreter(host, "", env, [])
