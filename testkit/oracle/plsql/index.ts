@@ -14,6 +14,7 @@ import { checkProcedureBody, Interpreter, runTopLevel, type BindEnv } from "./in
 import { parseAnonymousBlock } from "./parser.ts"
 import { PlsCompileError, unexpectedSymbol } from "./errors.ts"
 import { compileErrorIn, noteCompileWarning, type CompileError } from "./stored-code.ts"
+import { unitName } from "./stored-packages.ts"
 
 export { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
 
@@ -67,15 +68,8 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
   const toks = sig(source)
   const head = toks.findIndex((t) => isKw(t, "PROCEDURE", "FUNCTION"))
   const isFunction = isKw(toks[head], "FUNCTION")
-  let k = head + 1
-  let owner = s.schema
-  let name = oracleName(toks[k]!)
-  if (isOp(toks[k + 1], ".")) {
-    owner = name
-    name = oracleName(toks[k + 2]!)
-    k += 2
-  }
-  k++
+  const { owner, name, next } = unitName(toks, head + 1, s.schema)
+  let k = next
   const params: Array<PlsqlProcedure["params"][number]> = []
   let returns: string | undefined
   if (isOp(toks[k], "(")) {

@@ -662,40 +662,29 @@ export class Interpreter implements CallContext {
     for (let k = 0; k < expr.length; k++) {
       const t = expr[k]!
       const packaged = await this.packagedFunction(expr, k)
-      if (packaged !== undefined && !keepStored) {
-        out ??= expr.slice(0, k)
-        const close = isOp(expr[packaged.end + 1], "(") ? closingParen(expr, packaged.end + 1) : packaged.end
-        const args = close > packaged.end + 2 ? splitTopLevel(expr.slice(packaged.end + 2, close)) : []
-        let value: Value
-        try {
-          value = await this.callLocal(packaged.slot, args)
-        } catch (e) {
-          release()
-          throw e
-        }
-        const key = `\u0000F${++this.calls}`
-        made.push(key)
-        this.callResults.set(key, { value })
-        out.push({ kind: "bind", text: ":f", value: key, pos: t.pos })
-        k = close
-        continue
+      let callee: { readonly end: number; readonly run: (args: ReadonlyArray<Expr>) => Promise<Value> } | undefined
+      if (packaged !== undefined) {
+        if (!keepStored) callee = { end: packaged.end, run: (args) => this.callLocal(packaged.slot, args) }
+      } else {
+        const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
+        const slot = callable ? this.lookup(oracleName(t)) : undefined
+        const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
+        const stored = callable && slot === undefined ? this.host.db.procedures.get(`${this.host.schema}.${oracleName(t)}`) : undefined
+        // in a SQL statement a column of its tables wins over a function of the same name called without arguments
+        const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && (columns ??= this.columnsOf(expr)).has(oracleName(t))
+        if (local !== undefined && !column) callee = { end: k, run: (args) => this.callLocal(local, args) }
+        else if (stored?.isFunction === true && !column && !keepStored) callee = { end: k, run: (args) => this.invoke(stored, args) }
       }
-      const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
-      const slot = callable ? this.lookup(oracleName(t)) : undefined
-      const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
-      const stored = callable && slot === undefined ? this.host.db.procedures.get(`${this.host.schema}.${oracleName(t)}`) : undefined
-      // in a SQL statement a column of its tables wins over a function of the same name called without arguments
-      const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && (columns ??= this.columnsOf(expr)).has(oracleName(t))
-      if ((local === undefined && stored?.isFunction !== true) || column || (keepStored && local === undefined)) {
+      if (callee === undefined) {
         out?.push(t)
         continue
       }
       out ??= expr.slice(0, k)
-      const close = isOp(expr[k + 1], "(") ? closingParen(expr, k + 1) : k
-      const args = close > k + 2 ? splitTopLevel(expr.slice(k + 2, close)) : []
+      const close = isOp(expr[callee.end + 1], "(") ? closingParen(expr, callee.end + 1) : callee.end
+      const args = close > callee.end + 2 ? splitTopLevel(expr.slice(callee.end + 2, close)) : []
       let value: Value
       try {
-        value = local !== undefined ? await this.callLocal(local, args) : await this.invoke(stored!, args)
+        value = await callee.run(args)
       } catch (e) {
         release()
         throw e

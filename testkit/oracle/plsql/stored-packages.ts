@@ -63,6 +63,10 @@ const parseUnit = (source: string, toks: Array<Tok>): Block => {
   }
 }
 
+/** The `[owner.]name` of a stored unit at `k` (owner the session's `schema` when not given), and the token after it. */
+export const unitName = (toks: ReadonlyArray<Tok>, k: number, schema: string): { owner: string; name: string; next: number } =>
+  isOp(toks[k + 1], ".") ? { owner: oracleName(toks[k]!), name: oracleName(toks[k + 2]!), next: k + 3 } : { owner: schema, name: oracleName(toks[k]!), next: k + 1 }
+
 /** CREATE [OR REPLACE] PACKAGE [BODY] [owner.]name IS|AS ... END [name]. */
 export const definePackage = (s: PlsqlHost, sql: string): void => {
   const source = sql.replace(/\/\s*$/, "")
@@ -70,14 +74,8 @@ export const definePackage = (s: PlsqlHost, sql: string): void => {
   let k = toks.findIndex((t) => isKw(t, "PACKAGE")) + 1
   const isBody = isKw(toks[k], "BODY")
   if (isBody) k++
-  let owner = s.schema
-  let name = oracleName(toks[k]!)
-  if (isOp(toks[k + 1], ".")) {
-    owner = name
-    name = oracleName(toks[k + 2]!)
-    k += 2
-  }
-  k++
+  const { owner, name, next } = unitName(toks, k, s.schema)
+  k = next
   while (toks[k] !== undefined && !isKw(toks[k], "IS", "AS")) k++
   if (!isKw(toks[k], "IS", "AS")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["is", "as"])
   const block = parseUnit(source, toks.slice(k + 1))
