@@ -269,6 +269,9 @@ export class Interpreter implements CallContext {
       case "collectionType":
         names.set(d.type.name, { k: "type", type: d.type })
         return
+      case "subtype":
+        // the parser gave later declarations the subtype's base type
+        return
       case "subprogram": {
         const known = names.get(d.sub.name)
         if (d.sub.body === undefined && known?.k === "subprogram") return
