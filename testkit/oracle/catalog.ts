@@ -52,7 +52,7 @@ export interface TableMeta {
 export interface ObjectMeta {
   readonly owner: string
   readonly name: string
-  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION"
+  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION" | "PACKAGE" | "PACKAGE BODY"
   readonly objectId: number
   readonly created: Date
   readonly tableName?: string
@@ -228,6 +228,49 @@ export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
     col("CACHE_SIZE", num, false),
     col("LAST_NUMBER", num, false)
   ],
+  // stored PL/SQL (plsql/stored-code.ts): Database Reference 23ai, ALL_SOURCE, ALL_ERRORS, ALL_PROCEDURES, ALL_ARGUMENTS
+  ALL_SOURCE: [col("OWNER", v(128), false), col("NAME", v(128), false), col("TYPE", v(12)), col("LINE", num, false), col("TEXT", v(4000)), col("ORIGIN_CON_ID", num)],
+  ALL_ERRORS: [
+    col("OWNER", v(128), false),
+    col("NAME", v(128), false),
+    col("TYPE", v(12)),
+    col("SEQUENCE", num, false),
+    col("LINE", num, false),
+    col("POSITION", num, false),
+    col("TEXT", v(4000), false),
+    col("ATTRIBUTE", v(9)),
+    col("MESSAGE_NUMBER", num)
+  ],
+  ALL_PROCEDURES: [
+    col("OWNER", v(128)),
+    col("OBJECT_NAME", v(128)),
+    col("PROCEDURE_NAME", v(128)),
+    col("OBJECT_ID", num),
+    col("SUBPROGRAM_ID", num),
+    col("OVERLOAD", v(40)),
+    col("OBJECT_TYPE", v(13)),
+    col("AGGREGATE", v(3)),
+    col("PIPELINED", v(3)),
+    col("PARALLEL", v(3)),
+    col("INTERFACE", v(3)),
+    col("DETERMINISTIC", v(3)),
+    col("AUTHID", v(12))
+  ],
+  ALL_ARGUMENTS: [
+    col("OWNER", v(128), false),
+    col("OBJECT_NAME", v(128)),
+    col("PACKAGE_NAME", v(128)),
+    col("OBJECT_ID", num, false),
+    col("OVERLOAD", v(40)),
+    col("SUBPROGRAM_ID", num),
+    col("ARGUMENT_NAME", v(128)),
+    col("POSITION", num, false),
+    col("SEQUENCE", num, false),
+    col("DATA_LEVEL", num, false),
+    col("DATA_TYPE", v(30)),
+    col("DEFAULTED", v(1)),
+    col("IN_OUT", v(9))
+  ],
   V$VERSION: [col("BANNER", v(80)), col("BANNER_FULL", v(160)), col("BANNER_LEGACY", v(80)), col("CON_ID", num)],
   PRODUCT_COMPONENT_VERSION: [col("PRODUCT", v(80)), col("VERSION", v(20)), col("VERSION_FULL", v(160)), col("STATUS", v(20))],
   V$SESSION: [
@@ -296,7 +339,11 @@ export const OWNED_VIEWS: Record<string, string> = {
   ALL_TAB_COMMENTS: "OWNER",
   ALL_INDEXES: "OWNER",
   ALL_IND_COLUMNS: "INDEX_OWNER",
-  ALL_COL_COMMENTS: "OWNER"
+  ALL_COL_COMMENTS: "OWNER",
+  ALL_SOURCE: "OWNER",
+  ALL_ERRORS: "OWNER",
+  ALL_PROCEDURES: "OWNER",
+  ALL_ARGUMENTS: "OWNER"
 }
 
 /** In-memory catalog of Oracle metadata. */
@@ -410,9 +457,16 @@ export const dataLength = (t: OraType): number => {
 export interface PlsqlProcedure {
   readonly owner: string
   readonly name: string
-  readonly params: ReadonlyArray<{ readonly name: string; readonly mode: "IN" | "OUT" | "IN OUT"; readonly default?: ReadonlyArray<Tok> }>
+  /** Parameters; `type` the first word of the declared type (NUMBER, VARCHAR2, ...). */
+  readonly params: ReadonlyArray<{ readonly name: string; readonly mode: "IN" | "OUT" | "IN OUT"; readonly type?: string; readonly default?: ReadonlyArray<Tok> }>
   /** A function (CREATE FUNCTION ... RETURN type): its RETURN value is the call's. */
   readonly isFunction?: boolean
+  /** The package a function called from SQL belongs to (`pkg.f(x)`; plsql/stored-packages.ts). */
+  readonly package?: string
+  /** Compile errors of a unit created with them (INVALID; plsql/stored-code.ts). */
+  readonly errors?: ReadonlyArray<{ readonly line: number; readonly position: number; readonly text: string }>
+  /** A function's declared RETURN type (its first word: NUMBER, VARCHAR2, DATE, ...). */
+  readonly returns?: string
   readonly body: ReadonlyArray<Tok>
   readonly source: string
 }

@@ -9,6 +9,8 @@ import { registerDatetimeFunctions, WALL_ALIAS, ZONED_ALIAS } from "./datetime-f
 import { registerIntervalFunctions } from "./interval-functions.ts"
 import { JSON_VALUE_MACRO, registerJsonFunctions } from "./json-functions.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
+import { registerSqlCallFunctions } from "./plsql/sql-functions.ts"
+import { objectStatus, storedCodeDictionaryRows } from "./plsql/stored-code.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
@@ -154,6 +156,7 @@ export class OracleDatabase {
     await engine.registerFunctions(registerIntervalFunctions)
     await engine.registerFunctions(registerJsonFunctions)
     await engine.registerFunctions(registerLobFunctions)
+    await engine.registerFunctions(registerSqlCallFunctions)
     const admin = await engine.session()
     const db = new OracleDatabase(engine, admin, settings)
     await db.bootstrap()
@@ -413,6 +416,7 @@ export class OracleDatabase {
       )
     }
     for (const [view, rows] of typeDictionaryRows(namedTypesOf(this))) if (names.has(view)) await fill(view, rows)
+    for (const [view, rows] of storedCodeDictionaryRows(this)) if (names.has(view)) await fill(view, rows)
     if (this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
     this.dictionaryVersion = this.catalog.version
     // Only user tables appear in ALL_TABLES/ALL_TAB_COLUMNS; SYS views are listed in ALL_OBJECTS.
@@ -488,7 +492,7 @@ export class OracleDatabase {
     const objRows: Array<Array<unknown>> = []
     for (const t of tables) objRows.push([t.owner, t.name, null, t.objectId, t.kind === "TABLE" ? t.objectId : null, t.kind, t.created, t.created, t.created.toISOString().slice(0, 19).replace("T", ":"), "VALID", "N", "N", "N", 1, null, "NONE", t.kind === "VIEW" ? "Y" : null, t.owner === "SYS" ? "Y" : "N"])
     for (const o of this.catalog.allObjects())
-      objRows.push([o.owner, o.name, null, o.objectId, o.type === "INDEX" ? o.objectId : null, o.type, o.created, o.created, o.created.toISOString().slice(0, 19).replace("T", ":"), "VALID", "N", "N", "N", o.type === "INDEX" ? 4 : 1, null, "NONE", o.type === "PROCEDURE" ? "Y" : null, "N"])
+      objRows.push([o.owner, o.name, null, o.objectId, o.type === "INDEX" ? o.objectId : null, o.type, o.created, o.created, o.created.toISOString().slice(0, 19).replace("T", ":"), objectStatus(this, o.owner, o.type, o.name), "N", "N", "N", o.type === "INDEX" ? 4 : 1, null, "NONE", o.type === "PROCEDURE" ? "Y" : null, "N"])
     await fill("ALL_OBJECTS", objRows)
     const indexes = [...this.catalog.allObjects()].filter((o) => o.type === "INDEX")
     await fill(

@@ -10,7 +10,7 @@ import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges, type Requester } from "./privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
-import { defineProcedure, type PlsqlHost } from "./plsql.ts"
+import { definePackage, defineProcedure, dropPackage, type PlsqlHost } from "./plsql.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { type QueryResult, stripTerminator } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
@@ -191,9 +191,10 @@ export class Ddl {
         return
       }
       if (isKw(toks[k], "PROCEDURE", "FUNCTION")) {
-        defineProcedure(this.s, sql)
+        defineProcedure(this.s, sqlText)
         return
       }
+      if (isKw(toks[k], "PACKAGE")) return definePackage(this.s, sqlText)
       if (isKw(toks[k], "TYPE") && !isKw(toks[k + 1], "BODY")) return namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
       if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
         throw ora.unimplemented(`CREATE ${toks[k]!.value}`)
@@ -239,6 +240,11 @@ export class Ddl {
         return
       }
       if (what === "TYPE") return namedTypesOf(this.s.db).drop(this.s.schema, toks, 2, (t) => this.columnsUse(t))
+      if (what === "PACKAGE") {
+        const bodyOnly = isKw(toks[2], "BODY")
+        const q = this.qualified(toks, bodyOnly ? 3 : 2)
+        return dropPackage(this.s, q.schema, q.name, bodyOnly)
+      }
       if (what === "PROCEDURE" || what === "FUNCTION") {
         const q = this.qualified(toks, 2)
         if (this.s.db.procedures.get(`${q.schema}.${q.name}`)?.isFunction !== (what === "FUNCTION" ? true : undefined)) throw new OraError(4043, `object ${q.name} does not exist`)

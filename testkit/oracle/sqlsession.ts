@@ -8,6 +8,9 @@
  * statement. The session therefore keeps a log of the successful statements of the open transaction and,
  * after a failure, rolls back and replays that log before reporting the error.
  */
+import { callFromSql, storedFunctionCalls, type StatementCalls } from "./plsql/sql-functions.ts"
+import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
+import { takeCompileWarning } from "./plsql/stored-code.ts"
 import * as crypto from "node:crypto"
 import { DuckDBBlobValue, DuckDBListValue, DuckDBTimestampNanosecondsValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
@@ -70,7 +73,7 @@ interface LogEntry {
 const DICTIONARY_NAMES = new Set(Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"))
 const isDictionaryName = (v: string) =>
   DICTIONARY_NAMES.has(v) ||
-  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS|TYPES|TYPE_ATTRS|COLL_TYPES)$/.test(v) ||
+  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS|TYPES|TYPE_ATTRS|COLL_TYPES|SOURCE|ERRORS|PROCEDURES|ARGUMENTS)$/.test(v) ||
   v === "TABS" ||
   v === "COLS"
 
@@ -383,7 +386,7 @@ export class SqlSession {
       case "ddl":
         await this.commit()
         await this.ddl(sql)
-        return { kind: "done" }
+        return takeCompileWarning(this) ? { kind: "done", compileWarning: true } : { kind: "done" }
       case "plsql": {
         const described = await describeTypeBlock(namedTypesOf(this.db), this.schema, this.engine, sql, rows[0] ?? [])
         if (described !== undefined) return described
@@ -518,7 +521,9 @@ export class SqlSession {
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const { toks, tr, binds } = this.bindNumberingTranslator(datetimeJoins(intervalLiteralTargets(tokenize(stripTerminator(sql)), lookup), lookup), sql, specs)
+    const source = datetimeJoins(intervalLiteralTargets(tokenize(stripTerminator(sql)), lookup), lookup)
+    const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
+    const { toks, tr, binds } = this.bindNumberingTranslator(calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
     this.checkAccess(toks, shape.from)
     const withRowid = this.selectsTableLob(toks, shape)
@@ -532,15 +537,18 @@ export class SqlSession {
     try {
       if (dict.size > 0) {
         const resolved = new Set([...dict].map((n) => n.replace(/^(USER|DBA)_/, "ALL_")).map((n) => (n === "TABS" ? "ALL_TABLES" : n === "COLS" ? "ALL_TAB_COLUMNS" : n)))
-        cursor = await this.db.withAdmin(async (admin) => {
-          await this.db.refreshDictionary(admin, resolved)
-          await this.setVars(admin)
-          await admin.execute(`SET search_path = '${quoteDuck(encodeName(this.schema)).replace(/'/g, "''")},"SYS",main'`)
-          return admin.query(duckSql, p)
-        })
+        const run = () =>
+          this.db.withAdmin(async (admin) => {
+            await this.db.refreshDictionary(admin, resolved)
+            await this.setVars(admin)
+            await admin.execute(`SET search_path = '${quoteDuck(encodeName(this.schema)).replace(/'/g, "''")},"SYS",main'`)
+            return admin.query(duckSql, p)
+          })
+        cursor = calls === undefined ? await run() : await calls.settle(run, (fn, args) => callFromSql(this, fn, args))
       } else {
         if (hasIntervalBinds(p)) p = await this.intervalParams(duckSql, p)
-        cursor = await this.engine.query(duckSql, p)
+        const run = () => this.engine.query(duckSql, p)
+        cursor = calls === undefined ? await run() : await calls.settle(run, (fn, args) => callFromSql(this, fn, args))
       }
     } catch (e) {
       if (this.inTxn) await this.recover()
@@ -549,6 +557,11 @@ export class SqlSession {
     if (!withRowid) return { kind: "query", columns: this.describe(shape, cursor.columns, specs), cursor }
     const described = cursor.columns.length - 1
     return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), specs), cursor, rowidColumn: described }
+  }
+
+  /** The stored functions a client's query calls (plsql/sql-functions.ts), undefined when it calls none. */
+  private storedFunctionCalls(source: ReadonlyArray<Tok>, sql: string): StatementCalls | undefined {
+    return storedFunctionCalls(source, this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columnsOf(sql, () => true).has(name))
   }
 
   /**

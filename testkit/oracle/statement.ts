@@ -74,6 +74,8 @@ export const returnBindFlags = (sql: string, count: number): Array<boolean> | un
 /** Outcome of DDL, ALTER SESSION and transaction control. */
 export interface DoneResult {
   readonly kind: "done"
+  /** A CREATE of PL/SQL that compiled with errors: success with the warning ORA-24344 (plsql/stored-code.ts). */
+  readonly compileWarning?: boolean
 }
 
 /** Any statement outcome. */

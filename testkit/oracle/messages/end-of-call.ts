@@ -15,7 +15,8 @@ export const writeEndOfCall = (
   rowCount: number,
   batchErrors: ReadonlyArray<{ offset: number; error: OraError }> = [],
   error?: OraError,
-  errorPos = 0
+  errorPos = 0,
+  warningFlags = 0
 ): void => {
   const version = s.db.settings.version
   const code = error?.code ?? 0
@@ -34,7 +35,7 @@ export const writeEndOfCall = (
   w.u8(0) // flags
   w.u8(0) // user cursor options
   w.u8(0) // UPI parameter
-  w.u8(0) // warning flag
+  w.u8(warningFlags) // warning flag (0x20: created with compilation errors)
   w.ub(0) // rowid rba
   w.ub(0) // partition
   w.u8(0)

@@ -14,6 +14,9 @@ import { BindDirection, EXEC_DML_ROWCOUNTS, ExecOption, Fn, Msg } from "./consta
 import { readMetadata, readRows } from "./bind-rows.ts"
 import { writeDescribe } from "./describe.ts"
 import { toOra, writeEndOfCall, writeError } from "./end-of-call.ts"
+
+/** The end of call's warning flag for a unit created with compilation errors (thin constants TNS_WARN_COMPILATION_CREATE). */
+const WARN_COMPILATION_CREATE = 0x20
 import { writeRows } from "./fetch.ts"
 import { writePlsql, writeReturning } from "./io-vector.ts"
 
@@ -306,7 +309,7 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
         return
       default:
         if (/^\s*ALTER\s+SESSION\s+SET\s+CURRENT_SCHEMA\b/i.test(cur.sql)) writeCurrentSchema(w, sql.schema)
-        writeEndOfCall(s, w, cur.id, 0)
+        writeEndOfCall(s, w, cur.id, 0, [], undefined, 0, result.kind === "done" && result.compileWarning === true ? WARN_COMPILATION_CREATE : 0)
     }
   } catch (e) {
     const err = toOra(e)

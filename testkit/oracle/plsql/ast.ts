@@ -35,6 +35,7 @@ export type Decl = At &
     | { readonly k: "exceptionInit"; readonly name: string; readonly code: number }
     | { readonly k: "collectionType"; readonly type: CollectionType }
     | { readonly k: "subprogram"; readonly sub: Subprogram }
+    | { readonly k: "subtype"; readonly name: string; readonly type: TypeSpec }
   )
 
 /** A parameter of a local function or procedure: `name [IN | OUT | IN OUT] [NOCOPY] type [:= | DEFAULT expr]`. */

@@ -12,7 +12,9 @@ import { oracleName } from "../translate.ts"
 import { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
 import { checkProcedureBody, Interpreter, runTopLevel, type BindEnv } from "./interpreter.ts"
 import { parseAnonymousBlock } from "./parser.ts"
-import { unexpectedSymbol } from "./errors.ts"
+import { PlsCompileError, unexpectedSymbol } from "./errors.ts"
+import { compileErrorIn, noteCompileWarning, type CompileError } from "./stored-code.ts"
+import { unitName } from "./stored-packages.ts"
 
 export { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
 
@@ -66,16 +68,10 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
   const toks = sig(source)
   const head = toks.findIndex((t) => isKw(t, "PROCEDURE", "FUNCTION"))
   const isFunction = isKw(toks[head], "FUNCTION")
-  let k = head + 1
-  let owner = s.schema
-  let name = oracleName(toks[k]!)
-  if (isOp(toks[k + 1], ".")) {
-    owner = name
-    name = oracleName(toks[k + 2]!)
-    k += 2
-  }
-  k++
+  const { owner, name, next } = unitName(toks, head + 1, s.schema)
+  let k = next
   const params: Array<PlsqlProcedure["params"][number]> = []
+  let returns: string | undefined
   if (isOp(toks[k], "(")) {
     const close = matchParen(toks, k)
     for (const p of splitTopLevel(toks.slice(k + 1, close))) {
@@ -84,12 +80,16 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
       if (isKw(p[1], "IN") && isKw(p[2], "OUT")) mode = "IN OUT"
       else if (isKw(p[1], "OUT")) mode = "OUT"
       const dflt = p.findIndex((t) => isOp(t, ":=") || isKw(t, "DEFAULT"))
-      params.push(dflt < 0 ? { name: pn, mode } : { name: pn, mode, default: p.slice(dflt + 1) })
+      const typeAt = (mode === "IN OUT" ? 3 : isKw(p[1], "IN", "OUT") ? 2 : 1) + (isKw(p[mode === "IN OUT" ? 3 : isKw(p[1], "IN", "OUT") ? 2 : 1], "NOCOPY") ? 1 : 0)
+      const type = p[typeAt]?.value
+      const declared = { name: pn, mode, ...(type !== undefined ? { type } : {}) }
+      params.push(dflt < 0 ? declared : { ...declared, default: p.slice(dflt + 1) })
     }
     k = close + 1
   }
   if (isFunction) {
     if (!isKw(toks[k], "RETURN")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["(", "return"])
+    returns = toks[k + 1]?.value
     while (toks[k] !== undefined && !isKw(toks[k], "IS", "AS")) k++
   }
   if (!isKw(toks[k], "IS", "AS")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["(", ";", "is", "as"])
@@ -97,11 +97,22 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
   // the client sends the statement without its final ";" (node-oracledb strips it from DDL)
   const last = body[body.length - 1]
   if (last !== undefined && !isOp(last, ";")) body.push({ kind: "op", text: ";", value: ";", pos: last.pos + last.text.length })
-  checkProcedureBody(source, body)
+  // a body that does not compile still creates the unit, INVALID, with its errors (stored-code.ts)
+  let errors: Array<CompileError> | undefined
+  try {
+    checkProcedureBody(source, body)
+  } catch (e) {
+    if (!(e instanceof PlsCompileError)) throw e
+    errors = [compileErrorIn(source, e)]
+    noteCompileWarning(s)
+  }
   const key = `${owner}.${name}`
   const existed = s.db.procedures.has(key)
   if (existed && !/^\s*CREATE\s+OR\s+REPLACE/i.test(sql)) throw ora.nameInUse()
   if (existed && (s.db.procedures.get(key)?.isFunction === true) !== isFunction) throw ora.nameInUse()
-  s.db.procedures.set(key, isFunction ? { owner, name, params, isFunction, body, source } : { owner, name, params, body, source })
-  if (!existed) s.db.catalog.putObject({ owner, name, type: isFunction ? "FUNCTION" : "PROCEDURE", objectId: s.db.catalog.newObjectId(), created: new Date() })
+  const invalid = errors !== undefined ? { errors } : {}
+  s.db.procedures.set(key, isFunction ? { owner, name, params, isFunction, ...(returns !== undefined ? { returns } : {}), body, source, ...invalid } : { owner, name, params, body, source, ...invalid })
+  const type = isFunction ? "FUNCTION" : "PROCEDURE"
+  // put again when replaced: the dictionary's snapshot follows the catalog's version (STATUS may have changed)
+  s.db.catalog.putObject(s.db.catalog.getObject(owner, type, name) ?? { owner, name, type, objectId: s.db.catalog.newObjectId(), created: new Date() })
 }

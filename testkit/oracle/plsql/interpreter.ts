@@ -31,6 +31,8 @@ import { PACKAGES, UNQUALIFIED } from "./packages.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { isExactNumberText, kindOfSpec, kindOfType, numberOfText, type ValueKind } from "./value-kinds.ts"
+import { callFromSql, storedFunctionCalls } from "./sql-functions.ts"
+import { callableFromSql, findPackage, instancesOf, type PackageDef } from "./stored-packages.ts"
 
 /** A record (`%ROWTYPE`, a cursor FOR loop's row): its fields by name, in order. */
 export class PlsqlRecord {
@@ -113,7 +115,7 @@ type Slot =
   | { readonly k: "cursor"; readonly decl: Extract<Decl, { k: "cursor" }>; reader?: RowReader }
   | { readonly k: "exception"; readonly ex: UserException }
   | { readonly k: "type"; readonly type: CollectionType }
-  | { readonly k: "subprogram"; readonly sub: Subprogram; readonly scope: Scope | undefined }
+  | { readonly k: "subprogram"; readonly sub: Subprogram; readonly scope: Scope | undefined; overloads?: Array<Subprogram> }
 
 interface Scope {
   readonly label?: string
@@ -269,13 +271,20 @@ export class Interpreter implements CallContext {
       case "collectionType":
         names.set(d.type.name, { k: "type", type: d.type })
         return
+      case "subtype":
+        // the parser gave later declarations the subtype's base type
+        return
       case "subprogram": {
         const known = names.get(d.sub.name)
         if (d.sub.body === undefined && known?.k === "subprogram") return
-        names.set(d.sub.name, { k: "subprogram", sub: d.sub, scope: this.scope })
+        // a second body of the same name is an overload (packages: by number of parameters)
+        if (known?.k === "subprogram" && known.sub.body !== undefined) known.overloads = [...(known.overloads ?? [known.sub]), d.sub]
+        else names.set(d.sub.name, { k: "subprogram", sub: d.sub, scope: this.scope })
         return
       }
       case "var": {
+        const packaged = d.type.kind === "named" ? /^(\S+) \. (\S+)$/.exec(d.type.name) : null
+        if (packaged !== null) await this.packageMember([packaged[1]!], packaged[2]!, { kind: "ident", text: packaged[2]!, value: packaged[2]!, pos: d.pos })
         const type = this.resolveType(d.type, d.pos)
         const collection = this.collectionType(type)
         let value: Value = null
@@ -306,8 +315,10 @@ export class Interpreter implements CallContext {
 
   /** The collection type a declared type names, if it names one. */
   private collectionType(t: TypeSpec | undefined): CollectionType | undefined {
-    if (t?.kind !== "named" || t.name.includes(" ")) return undefined
-    const slot = this.lookup(t.name)
+    if (t?.kind !== "named") return undefined
+    const packaged = /^(\S+) \. (\S+)$/.exec(t.name)
+    if (t.name.includes(" ") && packaged === null) return undefined
+    const slot = packaged !== null ? this.packageVariable(packaged[1]!, packaged[2]!) : this.lookup(t.name)
     return slot?.k === "type" ? slot.type : undefined
   }
 
@@ -513,7 +524,7 @@ export class Interpreter implements CallContext {
       return { value: slot.value, width: 1 }
     }
     if (slot === undefined && isOp(next, ".") && toks[at + 2] !== undefined) {
-      const inner = this.labelled(name, oracleName(toks[at + 2]!))
+      const inner = this.labelled(name, oracleName(toks[at + 2]!)) ?? this.packageVariable(name, oracleName(toks[at + 2]!))
       if (inner?.k === "var") return { value: inner.value, width: 3 }
     }
     if (slot === undefined && !isOp(next, ".")) {
@@ -660,29 +671,37 @@ export class Interpreter implements CallContext {
    * value; the same tokens when there is none. Arguments are PL/SQL expressions (a column of a SQL statement's row is
    * not one: such a call is made once, before the statement).
    */
-  private async inlineCalls(expr: Expr, sql = false): Promise<{ toks: Expr; release: () => void }> {
+  private async inlineCalls(expr: Expr, sql = false, keepStored = false): Promise<{ toks: Expr; release: () => void }> {
     let out: Array<Tok> | undefined
     let columns: Set<string> | undefined
     const made: Array<string> = []
     const release = () => made.forEach((key) => this.callResults.delete(key))
     for (let k = 0; k < expr.length; k++) {
       const t = expr[k]!
-      const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
-      const slot = callable ? this.lookup(oracleName(t)) : undefined
-      const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
-      const stored = callable && slot === undefined ? this.host.db.procedures.get(`${this.host.schema}.${oracleName(t)}`) : undefined
-      // in a SQL statement a column of its tables wins over a function of the same name called without arguments
-      const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && (columns ??= this.columnsOf(expr)).has(oracleName(t))
-      if ((local === undefined && stored?.isFunction !== true) || column) {
+      const packaged = await this.packagedFunction(expr, k)
+      let callee: { readonly end: number; readonly run: (args: ReadonlyArray<Expr>) => Promise<Value> } | undefined
+      if (packaged !== undefined) {
+        if (!keepStored) callee = { end: packaged.end, run: (args) => this.callLocal(packaged.slot, args) }
+      } else {
+        const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
+        const slot = callable ? this.lookup(oracleName(t)) : undefined
+        const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
+        const stored = callable && slot === undefined ? this.host.db.procedures.get(`${this.host.schema}.${oracleName(t)}`) : undefined
+        // in a SQL statement a column of its tables wins over a function of the same name called without arguments
+        const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && (columns ??= this.columnsOf(expr)).has(oracleName(t))
+        if (local !== undefined && !column) callee = { end: k, run: (args) => this.callLocal(local, args) }
+        else if (stored?.isFunction === true && !column && !keepStored) callee = { end: k, run: (args) => this.invoke(stored, args) }
+      }
+      if (callee === undefined) {
         out?.push(t)
         continue
       }
       out ??= expr.slice(0, k)
-      const close = isOp(expr[k + 1], "(") ? closingParen(expr, k + 1) : k
-      const args = close > k + 2 ? splitTopLevel(expr.slice(k + 2, close)) : []
+      const close = isOp(expr[callee.end + 1], "(") ? closingParen(expr, callee.end + 1) : callee.end
+      const args = close > callee.end + 2 ? splitTopLevel(expr.slice(callee.end + 2, close)) : []
       let value: Value
       try {
-        value = local !== undefined ? await this.callLocal(local, args) : await this.invoke(stored!, args)
+        value = await callee.run(args)
       } catch (e) {
         release()
         throw e
@@ -701,7 +720,7 @@ export class Interpreter implements CallContext {
    * defaults too); OUT and IN OUT values copied back; a function's RETURN value (ORA-06503 when it ends without one).
    */
   private async callLocal(slot: Extract<Slot, { k: "subprogram" }>, args: ReadonlyArray<Expr>): Promise<Value> {
-    const { sub } = slot
+    const sub = slot.overloads?.find((o) => args.length <= o.params.length && args.length >= o.params.filter((p) => p.default === undefined).length) ?? slot.sub
     const wrong = () => new PlsCompileError(this.source, this.pos, 306, `wrong number or types of arguments in call to '${sub.name}'`)
     if (sub.body === undefined) throw new PlsCompileError(this.source, this.pos, 328, `A subprogram body must be defined for the forward declaration of ${sub.name}.`)
     const actual = actualArguments(sub.params, args, wrong)
@@ -740,12 +759,15 @@ export class Interpreter implements CallContext {
   /** `type(a, b, ...)` of a collection type of the block: a new collection; undefined when `expr` is none. */
   private async construct(expr: Expr): Promise<Collection | undefined> {
     const t = expr[0]
-    if (t === undefined || (t.kind !== "ident" && t.kind !== "qident") || !isOp(expr[1], "(")) return undefined
-    const slot = this.lookup(oracleName(t))
-    if (slot?.k !== "type" || closingParen(expr, 1) !== expr.length - 1) return undefined
+    if (t === undefined || (t.kind !== "ident" && t.kind !== "qident")) return undefined
+    // `pkg.type(...)`: a collection type of a package
+    const open = isOp(expr[1], ".") && expr[2] !== undefined && isOp(expr[3], "(") ? 3 : 1
+    if (!isOp(expr[open], "(")) return undefined
+    const slot = open === 3 ? this.packageVariable(oracleName(t), oracleName(expr[2]!)) : this.lookup(oracleName(t))
+    if (slot?.k !== "type" || closingParen(expr, open) !== expr.length - 1) return undefined
     if (slot.type.kind === "assoc") throw new PlsCompileError(this.source, t.pos, 222, `no function with name '${slot.type.name}' exists in this scope`)
     const c: Collection = new PlsqlCollection(slot.type)
-    if (expr.length > 3) for (const a of splitTopLevel(expr.slice(2, -1))) c.push(this.coerce(slot.type.element, await this.evaluateValue(a)) as DuckDBValue | PlsqlRecord)
+    if (expr.length > open + 2) for (const a of splitTopLevel(expr.slice(open + 1, -1))) c.push(this.coerce(slot.type.element, await this.evaluateValue(a)) as DuckDBValue | PlsqlRecord)
     return c
   }
 
@@ -785,7 +807,7 @@ export class Interpreter implements CallContext {
       return
     }
     const name = oracleName(t)
-    const slot = this.lookup(name) ?? (target.length === 3 && isOp(target[1], ".") ? this.labelled(name, oracleName(target[2]!)) : undefined)
+    const slot = this.lookup(name) ?? (target.length === 3 && isOp(target[1], ".") ? (this.labelled(name, oracleName(target[2]!)) ?? this.packageVariable(name, oracleName(target[2]!))) : undefined)
     if (slot === undefined) this.notDeclared(t)
     if (slot.k !== "var") throw new PlsCompileError(this.source, t.pos, 321, `expression '${name}' inappropriate as the left hand side of an assignment statement`)
     if (slot.constant) throw new PlsCompileError(this.source, t.pos, 363, `expression '${name}' cannot be used as an assignment target`)
@@ -845,16 +867,25 @@ export class Interpreter implements CallContext {
     return this.host.runLogged(rendered.sql, rendered.params)
   }
 
+  /** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
   private async openQuery(source: Expr): Promise<QueryResult> {
-    const { toks, release } = await this.inlineCalls(source, true)
+    const { toks, release } = await this.inlineCalls(source, true, true)
+    const columns = this.columnsOf(toks)
+    const calls = storedFunctionCalls(toks, this.host.schema, (owner, name) => callableFromSql(this.host, owner, name), (name) => columns.has(name))
     let rendered
     try {
-      rendered = this.render(toks, true, true)
+      rendered = this.render(calls?.toks ?? toks, true, true)
     } finally {
       release()
     }
     const { sql, params, shape } = rendered
-    return this.host.queryDuck(sql, params, shape)
+    if (calls === undefined) return this.host.queryDuck(sql, params, shape)
+    let result: QueryResult | undefined
+    const cursor = await calls.settle(
+      async () => (result = await this.host.queryDuck(sql, params, shape)).cursor,
+      (fn, args) => callFromSql(this.host, fn, args)
+    )
+    return { ...result!, cursor }
   }
 
   /** Readers of REF CURSOR values being fetched from in this block. */
@@ -1019,7 +1050,8 @@ export class Interpreter implements CallContext {
     let slot: Extract<Slot, { k: "cursor" }> | undefined
     if (st.query !== undefined) reader = new RowReader(await this.openQuery(st.query), this.host)
     else {
-      const found = this.lookup(st.cursor!)
+      const dotted = st.cursor!.split(".")
+      const found = dotted.length > 1 ? await this.packageMember(dotted.slice(0, -1), dotted[dotted.length - 1]!, { kind: "ident", text: st.cursor!, value: st.cursor!, pos: st.pos }) : this.lookup(st.cursor!)
       if (found?.k !== "cursor") throw new PlsCompileError(this.source, st.pos, 201, `identifier '${st.cursor!}' must be declared`)
       slot = found
       reader = await this.openCursor(found, st.args)
@@ -1221,9 +1253,16 @@ export class Interpreter implements CallContext {
       const pkg = PACKAGES.get(parts[0]!)
       if (pkg !== undefined && (await pkg(this, parts[1]!, st.args))) return
     }
+    const member = parts.length >= 2 && this.lookup(parts[0]!) === undefined ? await this.packageMember(parts.slice(0, -1), parts[parts.length - 1]!, st.nameTok) : undefined
+    if (member?.k === "subprogram") {
+      if (member.sub.returns !== undefined) throw this.notProcedure(st)
+      await this.callLocal(member, st.args)
+      return
+    }
     if (await this.collectionMethod(parts, st.args)) return
     const local = parts.length === 1 ? this.lookup(parts[0]!) : undefined
     if (local?.k === "subprogram") {
+      if (local.sub.returns !== undefined) throw this.notProcedure(st)
       await this.callLocal(local, st.args)
       return
     }
@@ -1232,11 +1271,78 @@ export class Interpreter implements CallContext {
     const pname = parts[parts.length - 1]!
     const proc = this.host.db.procedures.get(`${owner}.${pname}`) ?? this.host.db.procedures.get(`${this.host.schema}.${pname}`)
     if (proc === undefined) throw new PlsCompileError(this.source, st.nameTok.pos, 201, `identifier '${st.name.join(".")}' must be declared`)
+    if (proc.isFunction === true) throw this.notProcedure(st)
+    if (proc.errors !== undefined) throw new PlsCompileError(this.source, st.nameTok.pos, 905, `object ${proc.owner}.${proc.name} is invalid`)
     await this.invoke(proc, st.args)
+  }
+
+  /**
+   * The public member `name` of the stored package `path` (`pkg` or `owner.pkg`), the session's instance of the
+   * package made first when it has none (its declarations, then its body's BEGIN section); undefined when `path` is
+   * no package. PLS-00302 for a name the specification does not declare.
+   */
+  private async packageMember(path: ReadonlyArray<string>, name: string, at: Tok): Promise<Slot | undefined> {
+    if (path.length > 2) return undefined
+    const def = findPackage(this.host, path.length === 2 ? path[0] : undefined, path[path.length - 1]!)
+    if (def === undefined) return undefined
+    const names = await this.packageInstance(def)
+    if (!def.publicNames.has(name)) throw new PlsCompileError(this.source, at.pos, 302, `component '${name}' must be declared`)
+    return names.get(name)
+  }
+
+  /** The session's instance of a package (its package-level names), made now when it has none or an older one. */
+  private async packageInstance(def: PackageDef): Promise<Map<string, Slot>> {
+    const all = instancesOf(this.host)
+    const key = `${def.owner}.${def.name}`
+    const known = all.get(key)
+    if (known !== undefined && known.def === def) return known.names as Map<string, Slot>
+    if (def.body === undefined && def.spec.block.decls.some((d) => d.k === "subprogram")) {
+      throw new PlsCompileError(this.source, this.pos, 905, `object ${def.owner}.${def.name} is invalid`)
+    }
+    const block: Block = def.body === undefined ? def.spec.block : { ...def.body.block, decls: [...def.spec.block.decls, ...def.body.block.decls] }
+    const frame = new Interpreter(this.host, def.body?.source ?? def.spec.source, { binds: new Map(), values: [], assigned: new Set(), read: new Set() }, this.implicit)
+    let names = new Map<string, Slot>()
+    // the instance exists from its declarations on: the BEGIN section may name the package's own members
+    await frame.runBlock(block, (n) => {
+      names = n
+      all.set(key, { def, names: n })
+    })
+    return names
+  }
+
+  /** `pkg.name` of a package the session already has an instance of (expressions name it after inlineCalls made it). */
+  private packageVariable(pkg: string, name: string): Slot | undefined {
+    const def = findPackage(this.host, undefined, pkg)
+    if (def === undefined || !def.publicNames.has(name)) return undefined
+    const instance = instancesOf(this.host).get(`${def.owner}.${def.name}`)
+    return instance?.def === def ? (instance.names as Map<string, Slot>).get(name) : undefined
+  }
+
+  /**
+   * A call of a packaged function at `k` (`pkg.f`, `pkg.f(args)`, `owner.pkg.f(...)`) with the token where its name
+   * ends; also makes the instance of a package whose variable the expression reads (`pkg.v`), so that reading it
+   * needs no wait.
+   */
+  private async packagedFunction(expr: Expr, k: number): Promise<{ slot: Extract<Slot, { k: "subprogram" }>; end: number } | undefined> {
+    const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+    if (!isName(expr[k]) || isOp(expr[k - 1], ".") || !isOp(expr[k + 1], ".") || !isName(expr[k + 2])) return undefined
+    if (this.lookup(oracleName(expr[k]!)) !== undefined) return undefined
+    const three = isOp(expr[k + 3], ".") && isName(expr[k + 4])
+    const path = three ? [oracleName(expr[k]!), oracleName(expr[k + 2]!)] : [oracleName(expr[k]!)]
+    const end = three ? k + 4 : k + 2
+    const member = await this.packageMember(path, oracleName(expr[end]!), expr[end]!)
+    return member?.k === "subprogram" && member.sub.returns !== undefined ? { slot: member, end } : undefined
+  }
+
+  /** A function called as a statement: PLS-00221 (Error Messages, PLS-00221). */
+  private notProcedure(st: Extract<Stmt, { k: "call" }>): PlsCompileError {
+    return new PlsCompileError(this.source, st.nameTok.pos, 221, `'${st.name[st.name.length - 1]}' is not a procedure or is undefined`)
   }
 
   /** Runs a stored procedure's or function's body in a frame of its own, parameters bound; OUT values copied back; a function's RETURN value. */
   async invoke(proc: PlsqlProcedure, args: ReadonlyArray<Expr>): Promise<Value> {
+    // PLS-00905 for a unit created with compile errors (Error Messages, PLS-00905)
+    if (proc.errors !== undefined) throw new PlsCompileError(this.source, this.pos, 905, `object ${proc.owner}.${proc.name} is invalid`)
     const wrong = () => new PlsCompileError(this.source, this.pos, 306, `wrong number or types of arguments in call to '${proc.name}'`)
     const actual = actualArguments(proc.params, args, wrong)
     const values = new Map<string, Slot>()

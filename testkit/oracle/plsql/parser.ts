@@ -22,6 +22,8 @@ const SQL_HEADS = ["SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE", "LOC
 
 class Parser {
   private i = 0
+  /** `SUBTYPE name IS type` declarations seen so far: a declaration of type `name` gets `type`. */
+  private readonly subtypes = new Map<string, TypeSpec>()
   constructor(
     private readonly source: string,
     private readonly toks: ReadonlyArray<Tok>
@@ -238,7 +240,7 @@ class Parser {
     }
     if (this.kw("TYPE")) return this.typeDeclaration()
     if (this.kw("PROCEDURE", "FUNCTION")) return this.subprogram()
-    if (this.kw("SUBTYPE")) throw ora.unimplemented(`${this.tok!.value} declarations in PL/SQL blocks`)
+    if (this.kw("SUBTYPE")) return this.subtypeDeclaration(pos)
     const name = this.name()
     if (this.kw("EXCEPTION")) {
       this.i++
@@ -250,7 +252,7 @@ class Parser {
     const typeToks = this.until((t) => isOp(t, ":=") || isKw(t, "DEFAULT", "NOT") || isOp(t, ";"), [":=", ";", "not", "default"])
     const misplaced = typeToks.find((t) => isKw(t, ...RESERVED) || t.kind === "str" || t.kind === "bind")
     if (misplaced !== undefined) this.fail([":=", ".", "(", "@", "%", ";", "not", "null", "range", "default", "character"], misplaced)
-    const type = typeSpec(typeToks)
+    const type = this.typeOf(typeToks)
     let notNull = false
     if (this.kw("NOT")) {
       this.i++
@@ -266,6 +268,27 @@ class Parser {
     return init === undefined ? { pos, k: "var", name, type, constant, notNull } : { pos, k: "var", name, type, constant, notNull, init }
   }
 
+  /** A declared type, a subtype's name standing for its base type. */
+  private typeOf(toks: Expr): TypeSpec {
+    const t = typeSpec(toks)
+    return t.kind === "named" ? (this.subtypes.get(t.name) ?? t) : t
+  }
+
+  /**
+   * `SUBTYPE name IS base_type [NOT NULL] [RANGE low..high];`: later declarations of type `name` take the base type
+   * and its size (NOT NULL and RANGE of the subtype are not enforced).
+   */
+  private subtypeDeclaration(pos: number): Decl {
+    this.i++
+    const name = this.name()
+    this.expectKw("IS")
+    const type = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "NOT", "RANGE"), [";", "not", "range"]))
+    while (this.tok !== undefined && !isOp(this.tok, ";")) this.i++
+    this.expectOp(";")
+    this.subtypes.set(name, type)
+    return { pos, k: "subtype", name, type }
+  }
+
   /** `PROCEDURE name [(params)] IS|AS ... END [name];`, `FUNCTION name [(params)] RETURN type IS|AS ...`, or a forward declaration. */
   private subprogram(): Decl {
     const pos = this.tok!.pos
@@ -279,7 +302,7 @@ class Parser {
         const pname = this.name()
         const mode = this.mode()
         if (this.kw("NOCOPY")) this.i++
-        const type = typeSpec(this.until((t) => isOp(t, ",") || isOp(t, ")") || isOp(t, ":=") || isKw(t, "DEFAULT"), [",", ")"]))
+        const type = this.typeOf(this.until((t) => isOp(t, ",") || isOp(t, ")") || isOp(t, ":=") || isKw(t, "DEFAULT"), [",", ")"]))
         let dflt: Expr | undefined
         if (isOp(this.tok, ":=") || this.kw("DEFAULT")) {
           this.i++
@@ -294,7 +317,7 @@ class Parser {
     let returns: TypeSpec | undefined
     if (isFunction) {
       this.expectKw("RETURN")
-      returns = typeSpec(this.until((t) => isOp(t, ";") || isKw(t, "IS", "AS", "DETERMINISTIC", "PIPELINED", "RESULT_CACHE"), ["is", "as", ";"]))
+      returns = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "IS", "AS", "DETERMINISTIC", "PIPELINED", "RESULT_CACHE"), ["is", "as", ";"]))
       while (this.kw("DETERMINISTIC", "RESULT_CACHE")) this.i++
     }
     const head = { name, params, ...(returns === undefined ? {} : { returns }) }
@@ -332,7 +355,7 @@ class Parser {
     } else if (this.kw("RECORD", "REF")) throw ora.unimplemented(`TYPE ... IS ${this.tok!.value} declarations in PL/SQL blocks`)
     else this.fail(["table", "varray", "record", "ref"])
     this.expectKw("OF")
-    const element = typeSpec(this.until((t) => isOp(t, ";") || isKw(t, "INDEX", "NOT"), [";", "index", "not"]))
+    const element = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "INDEX", "NOT"), [";", "index", "not"]))
     if (this.kw("NOT")) {
       this.i++
       this.expectKw("NULL")
@@ -597,7 +620,12 @@ class Parser {
       return { pos, k: "for", ...labelled, index, reverse, low: range, high, body: this.loopBody() }
     }
     this.i = save
-    const cursor = this.name()
+    let cursor = this.name()
+    // a package's cursor: pkg.cursor
+    while (isOp(this.tok, ".")) {
+      this.i++
+      cursor += `.${this.name()}`
+    }
     const args = this.args()
     return { pos, k: "cursorFor", ...labelled, record: index, cursor, args, body: this.loopBody() }
   }

@@ -1,0 +1,290 @@
+/**
+ * Stored PL/SQL functions called from a client's SQL statement (`SELECT f(x) FROM t WHERE g(y) > 1`,
+ * `owner.f(x)`), once per row with the row's values as arguments.
+ *
+ * How: DuckDB calls back into JavaScript per row only through a registered scalar function, and that callback is
+ * synchronous (it runs while the engine executes the query), so it cannot run PL/SQL, which itself runs SQL on the
+ * session. Each call `f(args)` therefore becomes `ora_plsql_call_<type>('site', args)`: a volatile scalar function
+ * that answers from a table of results computed for this statement, by argument values. The statement runs to its
+ * end; every argument tuple the function met without a result is noted (and answered NULL meanwhile); those are then
+ * computed by the interpreter, one call each, and the statement runs again, until a run meets no new tuple (a call
+ * whose arguments depend on another call's result needs one more round). The last run is the client's cursor: it
+ * meets only known tuples (a tuple it does not know fails the statement rather than answering NULL). So a query with
+ * function calls runs at least twice, and each distinct argument tuple is computed once per statement, where Oracle
+ * may call a function once per row (the SQL Language Reference leaves the number of calls open).
+ */
+import { ANY, BOOLEAN, DECIMAL, DOUBLE, DuckDBDecimalValue, DuckDBScalarFunction, DuckDBTimestampSecondsValue, DuckDBTimestampValue, TIMESTAMP, TIMESTAMP_S, VARCHAR } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBType, DuckDBValue } from "@duckdb/node-api"
+import type { Cursor } from "../../engine/index.ts"
+import type { PlsqlProcedure } from "../catalog.ts"
+import { decimalOf, numberText, roundTo } from "../decimal.ts"
+import { OraError } from "../errors.ts"
+import { isOp, matchParen, type Tok } from "../lexer.ts"
+import { oracleName } from "../translate.ts"
+import { PlsqlException } from "./errors.ts"
+import { invalidFromSql } from "./stored-code.ts"
+import type { PlsqlHost } from "./host.ts"
+import { Interpreter, type BindEnv } from "./interpreter.ts"
+
+/**
+ * Decimals a NUMBER result keeps in SQL: it travels as a DuckDB DECIMAL(38, 10), which SUM, comparisons and
+ * arithmetic take as a number (an exact NUMBER text would need the translator to know the call's type).
+ */
+const NUMBER_SCALE = 10
+
+/** The SQL types a function's result travels in, by the scalar function that carries it. */
+const RESULT_TYPES: ReadonlyArray<readonly [string, DuckDBType]> = [
+  ["number", DECIMAL(38, NUMBER_SCALE)],
+  ["varchar", VARCHAR],
+  ["date", TIMESTAMP_S],
+  ["timestamp", TIMESTAMP],
+  ["boolean", BOOLEAN],
+  ["double", DOUBLE]
+]
+
+/** Which of {@link RESULT_TYPES} carries a function declared `RETURN type`. */
+const resultKind = (returns: string | undefined): string => {
+  const t = (returns ?? "").toUpperCase()
+  if (/^(NUMBER|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURALN?|POSITIVEN?|SIGNTYPE|DECIMAL|DEC|NUMERIC|FLOAT|REAL)$/.test(t)) return "number"
+  if (t === "DATE") return "date"
+  if (t === "TIMESTAMP") return "timestamp"
+  if (t === "BOOLEAN") return "boolean"
+  if (t === "BINARY_DOUBLE" || t === "BINARY_FLOAT") return "double"
+  return "varchar"
+}
+
+/** One call of a function in the statement: its results by argument tuple, and the tuples met without one. */
+interface CallSite {
+  readonly fn: PlsqlProcedure
+  readonly results: Map<string, DuckDBValue>
+  readonly missing: Map<string, Array<DuckDBValue>>
+  final: boolean
+}
+
+/** The call sites of the statements running now, by the id their calls carry. */
+const sites = new Map<string, CallSite>()
+let nextSite = 0
+
+const tupleKey = (args: ReadonlyArray<DuckDBValue>): string => JSON.stringify(args.map((a) => (a === null ? null : [typeof a, String(a)])))
+
+/**
+ * An argument as a PL/SQL variable holds it: a DECIMAL, or the text of a NUMBER without precision (stored as exact
+ * text) passed to a numeric parameter, as a JS number when it has at most 15 digits, else its text (as the
+ * interpreter reads a fetched decimal); BIGINTs likewise.
+ */
+const argumentValue = (v: DuckDBValue, numeric: boolean): DuckDBValue => {
+  if (v instanceof DuckDBDecimalValue || (numeric && typeof v === "string" && /^-?\d*\.?\d+$/.test(v))) {
+    const text = String(v)
+    return text.replace(/^-|\.|^0+/g, "").length <= 15 ? Number(text) : text
+  }
+  if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()
+  return v
+}
+
+/** `f` written for the scalar function carrying `kind`: the result of a known tuple, NULL (noted) for another. */
+const callFunction = (kind: string, type: DuckDBType): DuckDBScalarFunction =>
+  DuckDBScalarFunction.create({
+    name: `ora_plsql_call_${kind}`,
+    parameterTypes: [VARCHAR],
+    varArgsType: ANY,
+    returnType: type,
+    volatile: true,
+    specialHandling: true,
+    mainFunction: (info, input, output) => {
+      const vectors = Array.from({ length: input.columnCount }, (_, c) => input.getColumnVector(c))
+      try {
+        for (let row = 0; row < input.rowCount; row++) {
+          const site = sites.get(String(vectors[0]!.getItem(row)))
+          if (site === undefined) throw new Error("ORA-06575: Package or function is in an invalid state")
+          const args = vectors.slice(1).map((v) => v.getItem(row))
+          const key = tupleKey(args)
+          if (site.results.has(key)) output.setItem(row, site.results.get(key)!)
+          else if (site.final) throw new Error(`ORA-06575: Package or function ${site.fn.name} is in an invalid state`)
+          else {
+            site.missing.set(key, args)
+            output.setItem(row, null)
+          }
+        }
+        output.flush()
+      } catch (e) {
+        info.setError(e instanceof Error ? e.message : String(e))
+      }
+    }
+  })
+
+/** Registers the call functions in the database `connection` belongs to. */
+export const registerSqlCallFunctions = (connection: DuckDBConnection): void => {
+  for (const [kind, type] of RESULT_TYPES) connection.registerScalarFunction(callFunction(kind, type))
+}
+
+/** A function's result as its carrier type holds it. */
+const carried = (kind: string, v: unknown): DuckDBValue => {
+  if (v === null || v === undefined) return null
+  switch (kind) {
+    case "number": {
+      const text = numberText(roundTo(decimalOf(typeof v === "number" ? String(v).replace(/e\+?/, "E") : String(v)), NUMBER_SCALE, "round"))
+      const negative = text.startsWith("-")
+      const [whole = "", fraction = ""] = text.replace("-", "").split(".")
+      const digits = BigInt((whole || "0") + fraction.padEnd(NUMBER_SCALE, "0"))
+      return new DuckDBDecimalValue(negative ? -digits : digits, 38, NUMBER_SCALE)
+    }
+    case "double":
+      return Number(v)
+    case "boolean":
+      return v === true
+    case "date":
+      if (v instanceof DuckDBTimestampSecondsValue) return v
+      if (v instanceof DuckDBTimestampValue) return new DuckDBTimestampSecondsValue(v.micros / 1_000_000n)
+      return v as DuckDBValue
+    case "timestamp":
+      if (v instanceof DuckDBTimestampSecondsValue) return new DuckDBTimestampValue(v.seconds * 1_000_000n)
+      return v as DuckDBValue
+    default:
+      return String(v)
+  }
+}
+
+/** Runs one function call with argument values, as the interpreter does (interpreter.ts `callStoredWith`). */
+export type StoredCaller = (fn: PlsqlProcedure, args: ReadonlyArray<DuckDBValue>) => Promise<unknown>
+
+/** A statement's calls of stored functions, rewritten; {@link StatementCalls.settle} runs it. */
+export interface StatementCalls {
+  /** The statement's tokens with each call going through its call site. */
+  readonly toks: Array<Tok>
+  /**
+   * Runs the statement (`run`) until it meets no argument tuple without a result, computing those with `call`
+   * between runs; the last run's cursor, which frees the call sites once read or closed.
+   */
+  settle(run: () => Promise<Cursor>, call: StoredCaller): Promise<Cursor>
+}
+
+/**
+ * The calls of stored functions in a client's statement (`f(args)`, `owner.f(args)`, `f` with no arguments when no
+ * column has its name), rewritten; undefined when it has none. `lookup(owner, name)` finds a stored function.
+ */
+export const storedFunctionCalls = (
+  toks: ReadonlyArray<Tok>,
+  schema: string,
+  lookup: (owner: string, name: string) => PlsqlProcedure | undefined,
+  isColumn: (name: string) => boolean
+): StatementCalls | undefined => {
+  const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+  // positions of the significant tokens (the statement keeps its blanks, which the translator reads)
+  const sig = toks.flatMap((t, i) => (t.kind === "ws" ? [] : [i]))
+  const at = (j: number): Tok | undefined => (j >= 0 && j < sig.length ? toks[sig[j]!] : undefined)
+  let out: Array<Tok> | undefined
+  let copied = 0
+  const made: Array<string> = []
+  for (let j = 0; j < sig.length; j++) {
+    const t = at(j)!
+    if (!isName(t) || isOp(at(j - 1), ".")) continue
+    const qualified = isOp(at(j + 1), ".") && isName(at(j + 2))
+    const nameAt = qualified ? j + 2 : j
+    const fn = qualified ? lookup(oracleName(t), oracleName(at(j + 2)!)) : lookup(schema, oracleName(t))
+    const open = isOp(at(nameAt + 1), "(")
+    if (fn?.isFunction !== true || isOp(at(nameAt + 1), ".") || (!open && (qualified || isColumn(fn.name) || isOp(at(j + 1), "=>")))) continue
+    out ??= []
+    out.push(...toks.slice(copied, sig[j]))
+    const id = `${++nextSite}`
+    made.push(id)
+    sites.set(id, { fn, results: new Map(), missing: new Map(), final: false })
+    const heading = sig.slice(j, nameAt + 1).map((i) => toks[i]!).map((x) => (x.kind === "qident" ? x.value : x.text.toUpperCase())).join("")
+    const kind = resultKind(fn.returns)
+    const pos = t.pos
+    const site: Tok = { kind: "str", text: `'${id}'`, value: id, pos, heading: "" }
+    out.push({ kind: "ident", text: `ora_plsql_call_${kind}`, value: `ORA_PLSQL_CALL_${kind.toUpperCase()}`, pos, heading })
+    if (open) {
+      const close = matchParen(toks, sig[nameAt + 1]!)
+      const empty = toks.slice(sig[nameAt + 1]! + 1, close).every((x) => x.kind === "ws")
+      out.push(toks[sig[nameAt + 1]!]!, site)
+      if (!empty) out.push({ kind: "op", text: ",", value: ",", pos, heading: "" })
+      copied = sig[nameAt + 1]! + 1
+      j = nameAt + 1
+      continue
+    }
+    out.push({ kind: "op", text: "(", value: "(", pos, heading: "" }, site, { kind: "op", text: ")", value: ")", pos, heading: "" })
+    copied = sig[nameAt]! + 1
+    j = nameAt
+  }
+  if (out !== undefined) out.push(...toks.slice(copied))
+  if (out === undefined) return undefined
+  const free = () => made.forEach((id) => sites.delete(id))
+  const mine = made.map((id) => sites.get(id)!)
+  return {
+    toks: out,
+    settle: async (run, call) => {
+      try {
+        for (;;) {
+          const cursor = await run()
+          try {
+            while ((await cursor.next()) !== null) {}
+          } finally {
+            cursor.close()
+          }
+          const pending = mine.filter((s) => s.missing.size > 0)
+          if (pending.length === 0) break
+          for (const site of pending) {
+            for (const [key, args] of site.missing) site.results.set(key, carried(resultKind(site.fn.returns), await call(site.fn, args)))
+            site.missing.clear()
+          }
+        }
+        for (const s of mine) s.final = true
+        return freeing(await run(), free)
+      } catch (e) {
+        free()
+        throw e
+      }
+    }
+  }
+}
+
+/** `cursor`, calling `free` once it is read to its end or closed. */
+const freeing = (cursor: Cursor, free: () => void): Cursor => ({
+  columns: cursor.columns,
+  next: async () => {
+    const chunk = await cursor.next()
+    if (chunk === null) free()
+    return chunk
+  },
+  close: () => {
+    cursor.close()
+    free()
+  }
+})
+
+/** The error a DuckDB run reports for a call site's failure, as the client sees it. */
+export const callSiteError = (message: string): OraError | undefined => {
+  const m = /ORA-(\d{5}): (.*)/.exec(message)
+  return m === null ? undefined : new OraError(Number(m[1]), m[2]!)
+}
+
+/**
+ * Runs stored function `fn` with argument values for a SQL statement: its result; NULL for an unhandled
+ * NO_DATA_FOUND, which SQL takes as "no row" (https://talkapex.com/nodatafound-exceptions-in-plsql-functions-called-in-queries);
+ * another exception as the client sees it from SQL, with the function's ORA-06512 lines and no block line.
+ */
+export const callFromSql = async (host: PlsqlHost, fn: PlsqlProcedure, args: ReadonlyArray<DuckDBValue>): Promise<unknown> => {
+  const names = args.map((_, i) => `A${i + 1}`)
+
+  const values = args.map((a, i) => argumentValue(a, resultKind(fn.params[i]?.type) === "number"))
+  const env: BindEnv = { binds: new Map(names.map((n, i) => [n, i])), values, assigned: new Set(), read: new Set() }
+  if (fn.errors !== undefined) throw new OraError(6575, invalidFromSql(fn.name))
+  const argToks = names.map((n): Array<Tok> => [{ kind: "bind", text: `:${n}`, value: n, pos: 0 }])
+  try {
+    const interp = new Interpreter(host, "", env, [])
+    if (fn.package === undefined) return await interp.invoke(fn, argToks)
+    // a packaged function runs in the session's instance of its package, as `owner.pkg.f(args)` of a block
+    const call = [`"${fn.owner}"`, ".", `"${fn.package}"`, ".", `"${fn.name}"`].map((text, i): Tok => (i % 2 === 1 ? { kind: "op", text, value: text, pos: 0 } : { kind: "qident", text, value: text.slice(1, -1), pos: 0 }))
+    const separated = argToks.flatMap((a, i): Array<Tok> => (i === 0 ? a : [{ kind: "op", text: ",", value: ",", pos: 0 }, ...a]))
+    return await interp.evaluate([...call, { kind: "op", text: "(", value: "(", pos: 0 }, ...separated, { kind: "op", text: ")", value: ")", pos: 0 }])
+  } catch (e) {
+    if (e instanceof PlsqlException) {
+      if (e.code === 1403 && e.user === undefined) return null
+      const err = e.toClient()
+      throw new OraError(err.code, err.detail.replace(/\nORA-06512: at line \d+$/, ""))
+    }
+    // SQL reports a call that matches no parameter list as ORA-06553 (Error Messages, ORA-06553)
+    if (e instanceof OraError && e.code === 6550 && /PLS-00306/.test(e.detail)) throw new OraError(6553, `PLS-306: wrong number or types of arguments in call to '${fn.name}'`)
+    throw e
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Stored PL/SQL as the data dictionary shows it (Database Reference 23ai: ALL_SOURCE, ALL_ERRORS, ALL_PROCEDURES,
+ * ALL_ARGUMENTS; the USER_ / DBA_ views over them) and units created with compile errors: Oracle creates such a unit
+ * INVALID, lists its errors in USER_ERRORS and answers the CREATE with success and the warning ORA-24344 "success
+ * with compilation error" (Error Messages, ORA-24344), which node-oracledb reads from the call's warning flag
+ * (thin messages/base.js processErrorInfo, TNS_WARN_COMPILATION_CREATE) as `result.warning` NJS-700.
+ */
+import type { PlsqlProcedure } from "../catalog.ts"
+import type { OracleDatabase } from "../database.ts"
+import type { Subprogram, TypeSpec } from "./ast.ts"
+import { lineColumn, PlsCompileError } from "./errors.ts"
+import type { PlsqlHost } from "./host.ts"
+import { packagesOf } from "./stored-packages.ts"
+
+/** One compile error of a stored unit: line and column in its stored text, and the PLS- message. */
+export interface CompileError {
+  readonly line: number
+  readonly position: number
+  readonly text: string
+}
+
+const warned = new WeakSet<PlsqlHost>()
+
+/** Marks that the session's current CREATE compiled with errors (the end of call carries the warning). */
+export const noteCompileWarning = (host: PlsqlHost): void => {
+  warned.add(host)
+}
+
+/** Whether the session's last CREATE compiled with errors; clears the mark. */
+export const takeCompileWarning = (host: PlsqlHost): boolean => warned.delete(host)
+
+/** The text Oracle stores for a CREATE statement: from the unit's keyword on (`PROCEDURE p ...`), no CREATE [OR REPLACE]. */
+export const storedText = (sql: string): string => sql.replace(/^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:NON)?EDITIONABLE\s+)?/i, "").replace(/\s*\/\s*$/, "")
+
+/** A compile error of `sql` as a position in its stored text. */
+export const compileErrorIn = (sql: string, e: PlsCompileError): CompileError => {
+  const m = /^line (\d+), column (\d+):\n(PLS-[\s\S]*)$/.exec(e.detail)
+  const stored = storedText(sql)
+  const offset = sql.indexOf(stored)
+  if (m === null) return { line: 1, position: 1, text: e.detail }
+  const lines = sql.split("\n")
+  const absolute = lines.slice(0, Number(m[1]) - 1).reduce((n, l) => n + l.length + 1, 0) + Number(m[2]) - 1
+  const at = lineColumn(stored, Math.max(0, absolute - offset))
+  return { line: at.line, position: at.column, text: m[3]!.trimEnd() }
+}
+
+/** ORA-06575 for an invalid function called from SQL (Error Messages, ORA-06575). */
+export const invalidFromSql = (name: string) => `Package or function ${name} is in an invalid state`
+
+const typeName = (t: TypeSpec | undefined): string | null => (t === undefined ? null : t.kind === "named" ? (t.name.split(/[\s(]/)[0] ?? null) : t.kind === "rowtypeOf" ? "PL/SQL RECORD" : null)
+
+const argumentRows = (owner: string, objectName: string, pkg: string | null, objectId: number, overload: string | null, subprogramId: number, params: ReadonlyArray<{ name: string; mode: string; type?: string | null; defaulted: boolean }>, returns: string | null | undefined) => {
+  const rows: Array<Array<unknown>> = []
+  const base = returns !== undefined ? 1 : 0
+  if (returns !== undefined) rows.push([owner, objectName, pkg, objectId, overload, subprogramId, null, 0, 1, 0, returns, "N", "OUT"])
+  params.forEach((p, i) => rows.push([owner, objectName, pkg, objectId, overload, subprogramId, p.name, i + 1, i + 1 + base, 0, p.type ?? null, p.defaulted ? "Y" : "N", p.mode]))
+  return rows
+}
+
+/** Rows of ALL_SOURCE, ALL_ERRORS, ALL_PROCEDURES and ALL_ARGUMENTS for the database's stored code. */
+export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<readonly [string, Array<Array<unknown>>]> => {
+  const source: Array<Array<unknown>> = []
+  const errors: Array<Array<unknown>> = []
+  const procedures: Array<Array<unknown>> = []
+  const args: Array<Array<unknown>> = []
+  const lines = (owner: string, name: string, type: string, text: string) =>
+    text.split("\n").forEach((l, i, all) => source.push([owner, name, type, i + 1, i < all.length - 1 ? `${l}\n` : l, 3]))
+  const idOf = (owner: string, type: "PROCEDURE" | "FUNCTION" | "PACKAGE", name: string) => db.catalog.getObject(owner, type, name)?.objectId ?? 0
+  for (const p of db.procedures.values()) {
+    const type = p.isFunction === true ? "FUNCTION" : "PROCEDURE"
+    const id = idOf(p.owner, type, p.name)
+    lines(p.owner, p.name, type, storedText(p.source))
+    ;(p.errors ?? []).forEach((e, i) => errors.push([p.owner, p.name, type, i + 1, e.line, e.position, e.text, "ERROR", Number(/^PLS-(\d+)/.exec(e.text)?.[1] ?? 0)]))
+    procedures.push([p.owner, p.name, null, id, 1, null, type, "NO", "NO", "NO", "NO", "NO", "DEFINER"])
+    args.push(...argumentRows(p.owner, p.name, null, id, null, 1, p.params.map((x) => ({ name: x.name, mode: x.mode, type: x.type ?? null, defaulted: x.default !== undefined })), p.isFunction === true ? (p.returns ?? null) : undefined))
+  }
+  for (const def of packagesOf(db).values()) {
+    const id = idOf(def.owner, "PACKAGE", def.name)
+    lines(def.owner, def.name, "PACKAGE", storedText(def.spec.source))
+    if (def.body !== undefined) lines(def.owner, def.name, "PACKAGE BODY", storedText(def.body.source))
+    procedures.push([def.owner, def.name, null, id, 0, null, "PACKAGE", "NO", "NO", "NO", "NO", "NO", "DEFINER"])
+    const subs = def.spec.block.decls.flatMap((d) => (d.k === "subprogram" ? [d.sub] : []))
+    subs.forEach((sub: Subprogram, i) => {
+      const overloaded = subs.filter((x) => x.name === sub.name)
+      const overload = overloaded.length > 1 ? String(overloaded.indexOf(sub) + 1) : null
+      procedures.push([def.owner, def.name, sub.name, id, i + 1, overload, "PACKAGE", "NO", "NO", "NO", "NO", "NO", "DEFINER"])
+      const params = sub.params.map((x) => ({ name: x.name, mode: x.mode, type: typeName(x.type), defaulted: x.default !== undefined }))
+      args.push(...argumentRows(def.owner, sub.name, def.name, id, overload, i + 1, params, sub.returns !== undefined ? typeName(sub.returns) : undefined))
+    })
+  }
+  return [
+    ["ALL_SOURCE", source],
+    ["ALL_ERRORS", errors],
+    ["ALL_PROCEDURES", procedures],
+    ["ALL_ARGUMENTS", args]
+  ]
+}
+
+/** A stored unit's STATUS in ALL_OBJECTS. */
+export const objectStatus = (db: OracleDatabase, owner: string, type: string, name: string): "VALID" | "INVALID" => {
+  if (type !== "PROCEDURE" && type !== "FUNCTION") return "VALID"
+  const p: PlsqlProcedure | undefined = db.procedures.get(`${owner}.${name}`)
+  return p?.errors !== undefined ? "INVALID" : "VALID"
+}

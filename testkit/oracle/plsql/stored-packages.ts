@@ -1,0 +1,149 @@
+/**
+ * Stored packages: CREATE [OR REPLACE] PACKAGE (the specification: public variables, constants, types, cursors and
+ * subprogram declarations) and PACKAGE BODY (private declarations, the subprograms' bodies and an optional BEGIN
+ * section that initialises the package), DROP PACKAGE [BODY], and each session's instance of a package: its
+ * variables, made the first time the session names the package (the body's BEGIN section runs then, once) and kept
+ * for the session, as the PL/SQL Language Reference, "PL/SQL Packages" (23ai,
+ * https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/plsql-packages.html) describes.
+ *
+ * Replacing a package's specification or body gives sessions that had an instance a new one the next time they
+ * name it (Oracle raises ORA-04068 "existing state of packages has been discarded" once first; this server has no
+ * recompilation model and does not).
+ */
+import { OraError, ora } from "../errors.ts"
+import { isKw, isOp, tokenize, type Tok } from "../lexer.ts"
+import type { OracleDatabase } from "../database.ts"
+import type { PlsqlProcedure } from "../catalog.ts"
+import { oracleName } from "../translate.ts"
+import type { Block } from "./ast.ts"
+import { unexpectedSymbol } from "./errors.ts"
+import type { PlsqlHost } from "./host.ts"
+import { parseProcedureBody } from "./parser.ts"
+
+/** A package as created: its specification and, once created, its body, both parsed. */
+export interface PackageDef {
+  readonly owner: string
+  readonly name: string
+  readonly spec: { readonly source: string; readonly block: Block }
+  readonly body?: { readonly source: string; readonly block: Block }
+  /** The names the specification declares (reachable as `package.name` from outside). */
+  readonly publicNames: ReadonlySet<string>
+}
+
+const definitions = new WeakMap<OracleDatabase, Map<string, PackageDef>>()
+
+/** The packages of a database, by `OWNER.NAME`. */
+export const packagesOf = (db: OracleDatabase): Map<string, PackageDef> => {
+  let m = definitions.get(db)
+  if (m === undefined) definitions.set(db, (m = new Map()))
+  return m
+}
+
+const sig = (sql: string) => tokenize(sql).filter((t) => t.kind !== "ws")
+
+/**
+ * Parses `decls [BEGIN stmts [EXCEPTION handlers]] END [name];` (the part after IS / AS): a specification, and a
+ * body without a BEGIN section, get an empty one.
+ */
+const parseUnit = (source: string, toks: Array<Tok>): Block => {
+  const last = toks[toks.length - 1]
+  if (last !== undefined && !isOp(last, ";")) toks.push({ kind: "op", text: ";", value: ";", pos: last.pos + last.text.length })
+  try {
+    return parseProcedureBody(source, toks)
+  } catch (e) {
+    const end = toks.findLastIndex((t) => isKw(t, "END"))
+    if (end < 0) throw e
+    const pos = toks[end]!.pos
+    const filler = sig("BEGIN NULL;").map((t) => ({ ...t, pos }))
+    try {
+      return parseProcedureBody(source, [...toks.slice(0, end), ...filler, ...toks.slice(end)])
+    } catch {
+      throw e
+    }
+  }
+}
+
+/** The `[owner.]name` of a stored unit at `k` (owner the session's `schema` when not given), and the token after it. */
+export const unitName = (toks: ReadonlyArray<Tok>, k: number, schema: string): { owner: string; name: string; next: number } =>
+  isOp(toks[k + 1], ".") ? { owner: oracleName(toks[k]!), name: oracleName(toks[k + 2]!), next: k + 3 } : { owner: schema, name: oracleName(toks[k]!), next: k + 1 }
+
+/** CREATE [OR REPLACE] PACKAGE [BODY] [owner.]name IS|AS ... END [name]. */
+export const definePackage = (s: PlsqlHost, sql: string): void => {
+  const source = sql.replace(/\/\s*$/, "")
+  const toks = sig(source)
+  let k = toks.findIndex((t) => isKw(t, "PACKAGE")) + 1
+  const isBody = isKw(toks[k], "BODY")
+  if (isBody) k++
+  const { owner, name, next } = unitName(toks, k, s.schema)
+  k = next
+  while (toks[k] !== undefined && !isKw(toks[k], "IS", "AS")) k++
+  if (!isKw(toks[k], "IS", "AS")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["is", "as"])
+  const block = parseUnit(source, toks.slice(k + 1))
+  const key = `${owner}.${name}`
+  const all = packagesOf(s.db)
+  const known = all.get(key)
+  const replace = /^\s*CREATE\s+OR\s+REPLACE/i.test(sql)
+  if (isBody) {
+    if (known === undefined) throw new OraError(4043, `object ${name} does not exist`)
+    if (known.body !== undefined && !replace) throw ora.nameInUse()
+    all.set(key, { ...known, body: { source, block } })
+    if (known.body === undefined) s.db.catalog.putObject({ owner, name, type: "PACKAGE BODY", objectId: s.db.catalog.newObjectId(), created: new Date() })
+    return
+  }
+  if (known !== undefined && !replace) throw ora.nameInUse()
+  if (known === undefined && (s.db.procedures.has(key) || s.db.catalog.getTable(owner, name) !== undefined)) throw ora.nameInUse()
+  const publicNames = new Set(block.decls.map((d) => (d.k === "collectionType" ? d.type.name : d.k === "subprogram" ? d.sub.name : d.k === "exceptionInit" ? "" : d.name)))
+  // a new specification keeps no body of the old one's (Oracle marks it invalid until it is compiled again)
+  all.set(key, { owner, name, spec: { source, block }, publicNames, ...(known?.body !== undefined ? { body: known.body } : {}) })
+  if (known === undefined) s.db.catalog.putObject({ owner, name, type: "PACKAGE", objectId: s.db.catalog.newObjectId(), created: new Date() })
+}
+
+/** DROP PACKAGE [BODY] [owner.]name: the body alone, or the package with its body. */
+export const dropPackage = (s: PlsqlHost, owner: string, name: string, bodyOnly: boolean): void => {
+  const all = packagesOf(s.db)
+  const known = all.get(`${owner}.${name}`)
+  if (known === undefined || (bodyOnly && known.body === undefined)) throw new OraError(4043, `object ${name} does not exist`)
+  s.db.catalog.dropObject(owner, "PACKAGE BODY", name)
+  if (bodyOnly) {
+    const { body: _, ...spec } = known
+    all.set(`${owner}.${name}`, spec)
+    return
+  }
+  s.db.catalog.dropObject(owner, "PACKAGE", name)
+  all.delete(`${owner}.${name}`)
+}
+
+/** A session's instance of a package: the definition it was made from and its package-level names. */
+export interface PackageInstance<S> {
+  readonly def: PackageDef
+  readonly names: S
+}
+
+const instances = new WeakMap<PlsqlHost, Map<string, PackageInstance<unknown>>>()
+
+/** The session's instances of packages, by `OWNER.NAME`. */
+export const instancesOf = (host: PlsqlHost): Map<string, PackageInstance<unknown>> => {
+  let m = instances.get(host)
+  if (m === undefined) instances.set(host, (m = new Map()))
+  return m
+}
+
+/** The package `name` (qualified with its owner, or in the session's schema) visible to the session. */
+export const findPackage = (host: PlsqlHost, owner: string | undefined, name: string): PackageDef | undefined =>
+  packagesOf(host.db).get(`${owner ?? host.schema}.${name}`)
+
+/**
+ * The stored function a SQL statement calls as `owner.name` (`owner` the session's schema for an unqualified name):
+ * a standalone function, or a public function of package `owner` in the session's schema.
+ */
+export const callableFromSql = (host: PlsqlHost, owner: string, name: string): PlsqlProcedure | undefined => {
+  const standalone = host.db.procedures.get(`${owner}.${name}`)
+  if (standalone !== undefined) return standalone
+  const def = findPackage(host, undefined, owner)
+  if (def === undefined || !def.publicNames.has(name)) return undefined
+  const decl = def.spec.block.decls.find((d) => d.k === "subprogram" && d.sub.name === name)
+  if (decl?.k !== "subprogram" || decl.sub.returns === undefined) return undefined
+  const returns = decl.sub.returns.kind === "named" ? decl.sub.returns.name.split(/[\s(]/)[0] : undefined
+  const params = decl.sub.params.map((p) => ({ name: p.name, mode: p.mode, ...(p.type.kind === "named" ? { type: p.type.name.split(/[\s(]/)[0]! } : {}) }))
+  return { owner: def.owner, name, package: def.name, isFunction: true, ...(returns !== undefined ? { returns } : {}), params, body: [], source: "" }
+}
