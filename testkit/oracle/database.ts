@@ -9,6 +9,7 @@ import { registerDatetimeFunctions } from "./datetime-functions.ts"
 import { registerIntervalFunctions } from "./interval-functions.ts"
 import { JSON_VALUE_MACRO, registerJsonFunctions } from "./json-functions.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
+import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
@@ -143,6 +144,7 @@ export class OracleDatabase {
     await engine.registerFunctions(registerLobFunctions)
     const admin = await engine.session()
     const db = new OracleDatabase(engine, admin, settings)
+    await engine.registerFunctions((c) => registerBuiltinFunctions(c, () => db.catalog))
     await db.bootstrap()
     return db
   }

@@ -2,6 +2,7 @@
 import type { BuiltinPackage } from "./context.ts"
 import { dbmsLob } from "./dbms-lob.ts"
 import { dbmsOutput } from "./dbms-output.ts"
+import { dbmsRandom } from "./dbms-random.ts"
 import { dbmsSession } from "./dbms-session.ts"
 import { dbmsSql } from "./dbms-sql.ts"
 import { dbmsStandard } from "./dbms-standard.ts"
@@ -11,6 +12,7 @@ export const PACKAGES: ReadonlyMap<string, BuiltinPackage> = new Map([
   ["DBMS_SQL", dbmsSql],
   ["DBMS_LOB", dbmsLob],
   ["DBMS_OUTPUT", dbmsOutput],
+  ["DBMS_RANDOM", dbmsRandom],
   ["DBMS_SESSION", dbmsSession],
   ["DBMS_STANDARD", dbmsStandard]
 ])
