@@ -14,6 +14,7 @@ import { BindDirection, EXEC_DML_ROWCOUNTS, ExecOption, Fn, Msg } from "./consta
 import { readMetadata, readRows } from "./bind-rows.ts"
 import { writeDescribe } from "./describe.ts"
 import { toOra, writeEndOfCall, writeError } from "./end-of-call.ts"
+import { withErrorOffset } from "../error-offsets.ts"
 import { writeRows } from "./fetch.ts"
 import { writePlsql, writeReturning } from "./io-vector.ts"
 
@@ -309,7 +310,7 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
         writeEndOfCall(s, w, cur.id, 0)
     }
   } catch (e) {
-    const err = toOra(e)
+    const err = withErrorOffset(toOra(e), cur.sql)
     w.pos = start
     cancelled = err.code === ora.cancelled().code
     writeError(s, w, err, cur.id, ((err as OraError & { rowOffset?: number }).rowOffset ?? 0) + (o.pre?.offset ?? 0))
