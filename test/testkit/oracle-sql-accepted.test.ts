@@ -28,6 +28,13 @@ describe("Oracle test server: SQL it used to refuse or answer wrongly (raw oracl
     expect((await conn.execute("SELECT DISTINCT (1) FROM DUAL")).rows).toEqual([[1]])
   })
 
+  it("a string literal item is described as CHAR of its length, as Oracle types text literals", async () => {
+    // SQL Language Reference, "Text Literals"; DUMP('abc') is Typ=96 (CHAR) Len=3
+    const r = await conn.execute("SELECT 'abc', 'xy' AS alias, N'ab', 'a' || 'b' FROM dual")
+    expect(r.metaData.map((m: { dbTypeName: string; byteSize: number }) => [m.dbTypeName, m.byteSize])).toEqual([["CHAR", 3], ["CHAR", 2], ["NCHAR", 2], ["VARCHAR2", 4000]])
+    expect(r.rows).toEqual([["abc", "xy", "ab", "ab"]])
+  })
+
   it("ALTER SESSION ENABLE / DISABLE / FORCE PARALLEL and SET EVENTS are accepted; a malformed PARALLEL clause is ORA-00922", async () => {
     // Oracle Database SQL Language Reference, ALTER SESSION: { ENABLE | DISABLE | FORCE } PARALLEL { DML | DDL | QUERY } [ PARALLEL integer ]
     for (const sql of [

@@ -13,6 +13,7 @@ import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNume
 import { checkRowidComparison } from "./rowid-literals.ts"
 import { checkSetOperationLiterals } from "./set-operation-types.ts"
 import { checkIncompleteExpressions } from "./incomplete-expressions.ts"
+import { stringLiteralType } from "./literal-types.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
 import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExtract, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
@@ -2076,6 +2077,8 @@ export const translateQuery = (
     const localZone = aliasOnlyFrom(part, isOp(part[1], "(") ? matchParen(part, 1) + 1 : part.length) ? tr.localZoneCastAt(start, start + (isOp(part[1], "(") ? matchParen(part, 1) + 1 : 0)) : undefined
     if (localZone !== undefined) return { kind: "typed", type: localZone }
     if (numberLiteral(part)) return { kind: "typed", type: numberType() }
+    const literal = toks.some((t) => isKw(t, "UNION", "INTERSECT", "MINUS", "EXCEPT")) ? undefined : stringLiteralType(part)
+    if (literal !== undefined) return { kind: "typed", type: literal }
     // the numeric type of the operands (results.ts describes the item with it when DuckDB's result is a float)
     const binary = binaryKindOf(part, 0, part.length, tr.binaryColumns)
     const params = [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))
