@@ -65,6 +65,20 @@ describe("Oracle test server: SQL it used to refuse or answer wrongly (raw oracl
     expect((await conn.execute("SELECT DATE '2024-02-29' FROM dual")).rows).toEqual([[new Date(2024, 1, 29)]])
   })
 
+  it("VECTOR parameters of a procedure call: IN from a typed array, OUT back as one", async () => {
+    await conn.execute("CREATE TABLE vec_params (id NUMBER, v VECTOR(3, FLOAT64))")
+    await conn.execute("CREATE PROCEDURE vec_put (p_id NUMBER, p_v VECTOR) IS BEGIN INSERT INTO vec_params VALUES (p_id, p_v); END;")
+    await conn.execute("CREATE PROCEDURE vec_get (p_id NUMBER, p_v OUT VECTOR) IS BEGIN SELECT v INTO p_v FROM vec_params WHERE id = p_id; END;")
+    await conn.execute("BEGIN vec_put(:1, :2); END;", [1, new Float64Array([1, 2, 3])])
+    const r = await conn.execute("BEGIN vec_get(1, :o); :echo := :i; END;", {
+      o: { dir: oracledb.BIND_OUT, type: oracledb.DB_TYPE_VECTOR },
+      i: { val: new Float64Array([4, 5, 6]), type: oracledb.DB_TYPE_VECTOR },
+      echo: { dir: oracledb.BIND_OUT, type: oracledb.DB_TYPE_VECTOR }
+    })
+    expect([...r.outBinds.o]).toEqual([1, 2, 3])
+    expect([...r.outBinds.echo]).toEqual([4, 5, 6])
+  })
+
   it("RAW / Buffer IN OUT binds in PL/SQL keep their bytes; a RAW OUT longer than maxSize is ORA-06502", async () => {
     const r = await conn.execute("BEGIN :same := :same; :b := UTL_RAW.CONCAT(:b, HEXTORAW('FF')); :n := LENGTH(RAWTOHEX(:b)); END;", {
       same: { dir: oracledb.BIND_INOUT, val: Buffer.from([1, 2]), maxSize: 10 },
