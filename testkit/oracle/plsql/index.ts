@@ -32,6 +32,9 @@ const bindNames = (toks: ReadonlyArray<Tok>): Array<string> => {
  * writeColumnMetadata).
  */
 const checkOutFits = (value: unknown, spec: BindSpec | undefined): void => {
+  // an array OUT bind holds maxArraySize elements (Database Error Messages, ORA-06513)
+  if (spec?.maxArrayElements !== undefined && Array.isArray(value) && value.length > spec.maxArrayElements)
+    throw new OraError(6513, "PL/SQL: index for PL/SQL table out of range for host language array")
   // a RAW bind holds maxSize bytes: Oracle's message for longer bytes is "raw variable length too long"
   if (spec?.dty === Dty.RAW && value instanceof Uint8Array && value.length > spec.maxSize)
     throw new OraError(6502, "PL/SQL: numeric or value error: raw variable length too long")
