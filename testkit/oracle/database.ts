@@ -11,6 +11,7 @@ import { JSON_VALUE_MACRO, registerJsonFunctions } from "./json-functions.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import { registerSqlCallFunctions } from "./plsql/sql-functions.ts"
 import { objectStatus, storedCodeDictionaryRows } from "./plsql/stored-code.ts"
+import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
@@ -159,6 +160,7 @@ export class OracleDatabase {
     await engine.registerFunctions(registerSqlCallFunctions)
     const admin = await engine.session()
     const db = new OracleDatabase(engine, admin, settings)
+    await engine.registerFunctions((c) => registerBuiltinFunctions(c, () => db.catalog))
     await db.bootstrap()
     return db
   }

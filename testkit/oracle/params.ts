@@ -6,7 +6,7 @@
 import { blobValue, type DuckDBTimestampNanosecondsValue, intervalValue, listValue, timestampNanosValue, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBValue } from "@duckdb/node-api"
 import { civilFromMicros, datetimeOfOracle, datetimeText, microsOfOracle, nanosOfOracle, oracleBytesOf, parseDatetimeText } from "./datetime.ts"
-import { decodeVector, parseDuckInterval } from "./encode.ts"
+import { decodeVector, encodeVector, parseDuckInterval } from "./encode.ts"
 import { intervalDsBind, intervalYmBind, monthsOfIntervalYm, nanosOfIntervalDs, writeIntervalOut } from "./intervals.ts"
 import { decodeNumber, decodeNumberFast, writeNumber, writeNumberString } from "./number.ts"
 import { readNamedBind, writeNamedOutValue } from "./named-types.ts"
@@ -242,6 +242,17 @@ export const writeOutValue = (
       // PL/SQL expressions yield DuckDB's interval rendering ("-3 years -7 months") or DECIMAL seconds
       const value = typeof v === "string" ? duckInterval(v) : v
       if (!writeIntervalOut(w, value, spec.dty === Dty.INTERVAL_YM)) writeOutText(w, spec, v)
+      return
+    }
+    case Dty.VECTOR: {
+      // the layout of a VECTOR column value (encode.ts): lengths, chunk size, the vector image, an empty locator
+      const items = typeof v === "object" && v !== null && "items" in v ? (v as { items: ReadonlyArray<unknown> }).items : String(v).replace(/^\[|\]$/g, "").split(",").filter((x) => x.trim() !== "")
+      const img = encodeVector(Float64Array.from(items, Number))
+      w.ub(img.length)
+      w.ub(img.length)
+      w.ub(8060)
+      w.bytesWithLength(img)
+      w.u8(0)
       return
     }
     default:

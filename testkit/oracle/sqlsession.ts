@@ -26,6 +26,7 @@ import { columnTypeError, parseTimeError, syntaxErrorOf } from "./statement-chec
 import { ora, OraError } from "./errors.ts"
 import { rewriteJsonSql } from "./json-sql.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
+import { rewriteBuiltinCalls } from "./builtin-functions.ts"
 import { rewriteFloatConditions } from "./float-conditions.ts"
 import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
@@ -61,6 +62,8 @@ import {
 } from "./statement.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
 import type { OraType } from "./types.ts"
+import { isAcceptedNoOp } from "./session-settings.ts"
+import { checkDatetimeLiterals } from "./datetime-literal-checks.ts"
 
 interface LogEntry {
   readonly sql: string
@@ -448,7 +451,8 @@ export class SqlSession {
    * binds, by number) tell which are NUMBERs, divided on every digit.
    */
   private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) {
-    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(source, this.db.settings.version))), (schema, name) => this.lookupTable(schema, name))
+    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(source, this.db.settings.version), this.schema))), (schema, name) => this.lookupTable(schema, name))
+    checkDatetimeLiterals(source)
     const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, attributes)
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
@@ -1020,6 +1024,7 @@ export class SqlSession {
 
   /** ALTER SESSION SET CURRENT_SCHEMA | TIME_ZONE | NLS_NUMERIC_CHARACTERS (others are accepted and ignored). */
   async alterSession(toks: ReadonlyArray<Tok>): Promise<void> {
+    if (isAcceptedNoOp(toks)) return
     if (!isKw(toks[2], "SET")) throw new OraError(922, "missing or invalid option")
     const param = toks[3]?.value
     const valueTok = toks[5]

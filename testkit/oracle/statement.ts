@@ -136,6 +136,8 @@ export interface BindSpec {
   readonly maxSize: number
   /** Of a LOB column's define: how much of each LOB's data to send with its locator (CLOB characters, BLOB bytes). */
   readonly lobPrefetch?: number
+  /** Of a PL/SQL index-by table bind (oracledb's array binds): the most elements it takes (maxArraySize). */
+  readonly maxArrayElements?: number
   /** Type OID of a named-type (OBJECT, collection) bind. */
   readonly oid?: Buffer
 }

@@ -12,6 +12,8 @@ import { encodeName, quoteDuck } from "./names.ts"
 import { type CallArgument, EXACT_CALLS, EXACT_RESULT, exactCallSql, isExactNumeric, numberFormatSql } from "./number-sql.ts"
 import { checkRowidComparison } from "./rowid-literals.ts"
 import { checkSetOperationLiterals } from "./set-operation-types.ts"
+import { checkIncompleteExpressions } from "./incomplete-expressions.ts"
+import { stringLiteralType } from "./literal-types.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
 import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExtract, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
@@ -1601,7 +1603,8 @@ export class Translator {
     const t = toks[i]!
     const v = t.value
     const next = toks[i + 1]
-    const call = isOp(next, "(")
+    // `SELECT (3+5)`, `SELECT DISTINCT (a)`: the keyword before a parenthesised select item is no function call
+    const call = isOp(next, "(") && !isKw(t, "SELECT", "DISTINCT", "UNIQUE", "ALL")
     // sequence pseudo-columns: seq.NEXTVAL / schema.seq.NEXTVAL
     if (isOp(next, ".") && isKw(toks[i + 2], "NEXTVAL", "CURRVAL") && !isOp(toks[i - 1], ".")) {
       return [`${toks[i + 2]!.value === "NEXTVAL" ? "nextval" : "currval"}(${sqlString(encodeName(oracleName(t)))})`, i + 3]
@@ -2146,6 +2149,7 @@ export const translateQuery = (
   withRowid = false
 ): { sql: string; shape: QueryShape } => {
   checkSetOperationLiterals(toks)
+  checkIncompleteExpressions(toks)
   // locate the top-level SELECT that produces the result columns (skip WITH ... AS (...) blocks)
   let selectAt = 0
   if (isKw(toks[0], "WITH")) {
@@ -2281,6 +2285,8 @@ export const translateQuery = (
     const localZone = aliasOnlyFrom(part, isOp(part[1], "(") ? matchParen(part, 1) + 1 : part.length) ? tr.localZoneCastAt(start, start + (isOp(part[1], "(") ? matchParen(part, 1) + 1 : 0)) : undefined
     if (localZone !== undefined) return { kind: "typed", type: localZone }
     if (numberLiteral(part)) return { kind: "typed", type: numberType() }
+    const literal = toks.some((t) => isKw(t, "UNION", "INTERSECT", "MINUS", "EXCEPT")) ? undefined : stringLiteralType(part)
+    if (literal !== undefined) return { kind: "typed", type: literal }
     // the numeric type of the operands (results.ts describes the item with it when DuckDB's result is a float)
     const binary = binaryKindOf(part, 0, part.length, tr.binaryColumns)
     const params = [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))

@@ -179,6 +179,10 @@ const simple = (kind: ValueKind, dty: number, maxSize: number, dictName: string,
 export const binaryFloatType = simple("float", Dty.BINARY_FLOAT, 4, "BINARY_FLOAT", "FLOAT")
 export const binaryDoubleType = simple("double", Dty.BINARY_DOUBLE, 8, "BINARY_DOUBLE", "DOUBLE")
 export const booleanType = simple("boolean", Dty.BOOLEAN, 4, "BOOLEAN", "BOOLEAN")
+/** Alias of the VARCHAR type of expressions that are CLOBs (TO_CLOB: builtin-functions.ts), described as CLOB. */
+export const CLOB_RESULT_ALIAS = "ORA_CLOB"
+/** Alias of the BLOB type of expressions that are BLOBs (TO_BLOB), described as BLOB rather than RAW. */
+export const BLOB_RESULT_ALIAS = "ORA_BLOB"
 export const clobType = simple("clob", Dty.CLOB, 4000, "CLOB", "VARCHAR", 1)
 export const nclobType = simple("nclob", Dty.CLOB, 4000, "NCLOB", "VARCHAR", 2)
 export const blobType = simple("blob", Dty.BLOB, 4000, "BLOB", "BLOB")
@@ -302,8 +306,9 @@ export const inferFromDuck = (type: DuckDBType, version: "19c" | "23ai"): OraTyp
     case DuckDBTypeId.INTERVAL:
       return intervalDsType(9, 6)
     case DuckDBTypeId.BLOB:
-      return rawType(2000)
+      return type.alias === BLOB_RESULT_ALIAS ? blobType : rawType(2000)
     case DuckDBTypeId.VARCHAR:
+      if (type.alias === CLOB_RESULT_ALIAS) return clobType
       if (type.alias === ZONED_ALIAS) return timestampType(6, "tz")
       if (type.alias === WALL_ALIAS) return timestampType(9)
       return type.alias === "JSON" ? jsonType : type.alias === EXACT_NUMBER_ALIAS ? numberType() : charType("VARCHAR2", 4000)

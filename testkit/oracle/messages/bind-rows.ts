@@ -11,13 +11,16 @@ import type { ReadBuffer } from "../wire.ts"
 import { Msg } from "./constants.ts"
 
 /** Reads one bind or define metadata entry. */
+/** The bind metadata flag of an array (PL/SQL index-by table) bind. */
+const BIND_ARRAY = 0x40
+
 export const readMetadata = (s: SessionState, r: ReadBuffer): BindSpec => {
   const dty = r.u8()
-  r.u8() // flags
+  const flags = r.u8()
   r.u8()
   r.u8()
   const maxSize = r.ub()
-  r.ub() // max array elements
+  const maxArrayElements = r.ub()
   r.ub() // cont flags
   const oid = r.ub() > 0 ? r.bytesWithLength() : null
   r.ub() // version
@@ -25,7 +28,9 @@ export const readMetadata = (s: SessionState, r: ReadBuffer): BindSpec => {
   const csfrm = r.u8()
   const lobPrefetch = r.ub() // LOB prefetch length (characters of a CLOB, bytes of a BLOB)
   if (s.fieldVersion >= 8) r.ub() // oaccolid
-  const spec = lobPrefetch > 0 ? { dty, csfrm, maxSize, lobPrefetch } : { dty, csfrm, maxSize }
+  const plain = lobPrefetch > 0 ? { dty, csfrm, maxSize, lobPrefetch } : { dty, csfrm, maxSize }
+  // TNS_BIND_ARRAY: a PL/SQL index-by table bind (oracledb thin withData.js writeColumnMetadata), up to maxArraySize elements
+  const spec = (flags & BIND_ARRAY) !== 0 ? { ...plain, maxArrayElements } : plain
   return oid === null ? spec : { ...spec, oid: Buffer.from(oid) }
 }
 
@@ -52,7 +57,11 @@ export const bindOrder = (specs: ReadonlyArray<BindSpec>, plsql: boolean, skip?:
 export const readRow = (s: SessionState, r: ReadBuffer, specs: ReadonlyArray<BindSpec>, order: ReadonlyArray<number>): Array<DuckDBValue> => {
   const dbOff = s.db.dbOffsetMinutes()
   const row: Array<DuckDBValue> = new Array(specs.length).fill(null)
-  for (const i of order) row[i] = readBind(r, specs[i]!, dbOff, s.lobContent)
+  for (const i of order) {
+    const spec = specs[i]!
+    // an array bind's value: its element count, then each element (withData.js writeBindParamsRow)
+    row[i] = spec.maxArrayElements !== undefined ? (Array.from({ length: r.ub() }, () => readBind(r, spec, dbOff, s.lobContent)) as unknown as DuckDBValue) : readBind(r, spec, dbOff, s.lobContent)
+  }
   return row
 }
 

@@ -14,6 +14,7 @@ import { BindDirection, EXEC_DML_ROWCOUNTS, ExecOption, Fn, Msg } from "./consta
 import { readMetadata, readRows } from "./bind-rows.ts"
 import { writeDescribe } from "./describe.ts"
 import { toOra, writeEndOfCall, writeError } from "./end-of-call.ts"
+import { withErrorOffset } from "../error-offsets.ts"
 
 /** The end of call's warning flag for a unit created with compilation errors (thin constants TNS_WARN_COMPILATION_CREATE). */
 const WARN_COMPILATION_CREATE = 0x20
@@ -312,7 +313,7 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
         writeEndOfCall(s, w, cur.id, 0, [], undefined, 0, result.kind === "done" && result.compileWarning === true ? WARN_COMPILATION_CREATE : 0)
     }
   } catch (e) {
-    const err = toOra(e)
+    const err = withErrorOffset(toOra(e), cur.sql)
     w.pos = start
     cancelled = err.code === ora.cancelled().code
     writeError(s, w, err, cur.id, ((err as OraError & { rowOffset?: number }).rowOffset ?? 0) + (o.pre?.offset ?? 0))

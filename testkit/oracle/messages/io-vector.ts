@@ -70,6 +70,16 @@ export const writePlsql = (s: SessionState, w: WriteBuffer, cur: ServerCursor, r
         if (d === BindDirection.IN) return
         const spec = cur.specs[i] ?? DEFAULT_SPEC
         const v = res.values[i]
+        if ("maxArrayElements" in spec && spec.maxArrayElements !== undefined) {
+          // an array OUT bind: the element count, then each element with its SB4 (withData.js processRowData)
+          const elements = Array.isArray(v) ? (v as ReadonlyArray<unknown>) : []
+          w.ub(elements.length)
+          for (const e of elements) {
+            writeOutValue(w, spec, e, s.db.dbOffsetMinutes())
+            w.u8(0)
+          }
+          return
+        }
         if (spec.dty === Dty.CURSOR && v !== null && typeof v === "object" && "kind" in v) {
           writeRefCursor(s, w, v as QueryResult)
         } else {

@@ -3,10 +3,10 @@
  * ENABLE turns it on (it is off until then, as in a session no tool enabled), DISABLE turns it off and empties it;
  * PUT adds to the current line, NEW_LINE ends it, PUT_LINE does both; GET_LINE(line, status) takes the oldest complete
  * line (status 0) or returns NULL with status 1 when none is left. Lines not read before the next PUT / PUT_LINE /
- * NEW_LINE after a GET_LINE are discarded, as the reference describes. GET_LINES (an array OUT bind) is not provided.
+ * NEW_LINE after a GET_LINE are discarded, as the reference describes. GET_LINES(lines, numlines) fills an array OUT bind (oracledb's index-by binds) with up to numlines lines.
  */
 import type { PlsqlHost } from "./host.ts"
-import type { BuiltinPackage } from "./context.ts"
+import type { BuiltinPackage, PlsqlValue } from "./context.ts"
 import { wrongArguments } from "./arguments.ts"
 
 interface OutputBuffer {
@@ -70,6 +70,16 @@ export const dbmsOutput: BuiltinPackage = async (ctx, procedure, args) => {
       b.reading = true
       ctx.assign(args[0]!, line === undefined || line === "" ? null : line)
       ctx.assign(args[1]!, line === undefined ? 1 : 0)
+      return true
+    }
+    case "GET_LINES": {
+      // GET_LINES(lines OUT CHARARR, numlines IN OUT): up to numlines complete lines, numlines set to how many came
+      if (args.length !== 2) throw wrongArguments(procedure)
+      const wanted = Number(await ctx.evaluate(args[1]!))
+      const lines = b.lines.splice(0, Math.max(0, Number.isFinite(wanted) ? wanted : 0))
+      b.reading = true
+      ctx.assign(args[0]!, lines.map((l) => (l === "" ? null : l)) as unknown as PlsqlValue)
+      ctx.assign(args[1]!, lines.length)
       return true
     }
     default:

@@ -2,7 +2,7 @@
  * The server's PL/SQL engine (README.md, "Accepted PL/SQL"): anonymous blocks and CALL statements run by
  * interpreter.ts over parser.ts's tree, and CREATE PROCEDURE, whose body is compiled (parsed) when it is created.
  */
-import type { DuckDBValue } from "@duckdb/node-api"
+import { DuckDBBlobValue, type DuckDBValue } from "@duckdb/node-api"
 import { OraError, ora } from "../errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
@@ -34,6 +34,12 @@ const bindNames = (toks: ReadonlyArray<Tok>): Array<string> => {
  * writeColumnMetadata).
  */
 const checkOutFits = (value: unknown, spec: BindSpec | undefined): void => {
+  // an array OUT bind holds maxArraySize elements (Database Error Messages, ORA-06513)
+  if (spec?.maxArrayElements !== undefined && Array.isArray(value) && value.length > spec.maxArrayElements)
+    throw new OraError(6513, "PL/SQL: index for PL/SQL table out of range for host language array")
+  // a RAW bind holds maxSize bytes: Oracle's message for longer bytes is "raw variable length too long"
+  if (spec?.dty === Dty.RAW && value instanceof Uint8Array && value.length > spec.maxSize)
+    throw new OraError(6502, "PL/SQL: numeric or value error: raw variable length too long")
   if (spec === undefined || typeof value !== "string" || spec.dty !== Dty.VARCHAR) return
   const fits = spec.csfrm === 2 ? [...value].length <= Math.floor(spec.maxSize / 4) : Buffer.byteLength(value) <= spec.maxSize
   if (!fits) throw new OraError(6502, "PL/SQL: numeric or value error: character string buffer too small")
@@ -57,7 +63,12 @@ export const runPlsql = async (s: PlsqlHost, sql: string, values: ReadonlyArray<
   }
   const interp = new Interpreter(s, sql, env, [])
   await runTopLevel(interp, block)
-  for (const i of env.assigned) checkOutFits(env.values[i] ?? null, specs[i])
+  for (const i of env.assigned) {
+    // bytes as DuckDB hands them (an IN bind's value assigned on) leave as the Buffer the RAW encoder writes
+    const v = env.values[i]
+    if (v instanceof DuckDBBlobValue) env.values[i] = Buffer.from(v.bytes) as unknown as DuckDBValue
+    checkOutFits(env.values[i] ?? null, specs[i])
+  }
   const directions = names.map((_, i) => (env.assigned.has(i) ? (env.read.has(i) ? BIND_INOUT : BIND_OUT) : BIND_IN))
   return { kind: "plsql", directions, values: env.values, implicit: interp.implicit }
 }

@@ -6,12 +6,14 @@
  * Resolution" states (https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/plsql-name-resolution.html).
  */
 import type { DuckDBValue } from "@duckdb/node-api"
+import { DuckDBBlobValue } from "@duckdb/node-api"
 import type { ColumnVector } from "../../engine/index.ts"
 import { ora, OraError } from "../errors.ts"
 import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { rewriteAttributeAccess } from "../object-attributes.ts"
 import { rewriteDbmsLob } from "../lob-functions.ts"
+import { rewriteBuiltinCalls } from "../builtin-functions.ts"
 import { rewriteJsonSql } from "../json-sql.ts"
 import { rewriteFloatConditions } from "../float-conditions.ts"
 import { type LobSource, lobSourcesOf } from "../plsql-lobs.ts"
@@ -28,6 +30,7 @@ import { type CollectionType, initialized, PlsqlCollection } from "./collections
 import { fastEvaluate } from "./fast-eval.ts"
 import type { PlsqlHost } from "./host.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
+import { dbmsUtilityValue } from "./dbms-utility.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { isExactNumberText, kindOfSpec, kindOfType, numberOfText, type ValueKind } from "./value-kinds.ts"
@@ -531,6 +534,10 @@ export class Interpreter implements CallContext {
       if (name === "SQLCODE") return { value: this.handling.at(-1)?.sqlcode ?? 0, width: 1 }
       if (name === "SQLERRM") return { value: this.handling.at(-1)?.sqlerrm ?? "ORA-0000: normal, successful completion", width: 1 }
     }
+    if (slot === undefined && name === "DBMS_UTILITY" && isOp(next, ".")) {
+      const value = dbmsUtilityValue(toks[at + 2]?.value, this.handling.at(-1), this.line())
+      if (value !== undefined) return { value, width: isOp(toks[at + 3], "(") && isOp(toks[at + 4], ")") ? 5 : 3 }
+    }
     return undefined
   }
 
@@ -585,7 +592,7 @@ export class Interpreter implements CallContext {
    */
   private render(toks: Expr, asQuery: boolean, sql: boolean): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
     const params: Array<DuckDBValue> = []
-    const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(toks, this.host.db.settings.version))), (schema, name) => this.host.lookupTable(schema, name))
+    const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(toks, this.host.db.settings.version), this.host.schema))), (schema, name) => this.host.lookupTable(schema, name))
     const { rewritten, values, specs, kinds } = this.bindNames(source, sql)
     const kindOfParam: Array<ValueKind> = []
     const withSpaces: Array<Tok> = []
@@ -600,7 +607,9 @@ export class Interpreter implements CallContext {
         const index = name.startsWith("\u0000V") ? Number(name.slice(2)) : -1
         specOfParam[params.length] = specs[index]
         kindOfParam[params.length] = kinds[index]
-        params.push((index >= 0 ? values[index] : null) as DuckDBValue)
+        const value = index >= 0 ? values[index] : null
+        // RAW values (variables, binds) are bytes: DuckDB types a parameter by its value, BLOB only as a DuckDBBlobValue
+        params.push((value instanceof Uint8Array ? new DuckDBBlobValue(value) : value) as DuckDBValue)
         numbered.set(tok, params.length)
         return `$${params.length}`
       },

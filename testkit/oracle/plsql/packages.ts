@@ -4,6 +4,7 @@ import { dbmsApplicationInfo } from "./dbms-application-info.ts"
 import { dbmsLob } from "./dbms-lob.ts"
 import { dbmsLock } from "./dbms-lock.ts"
 import { dbmsOutput } from "./dbms-output.ts"
+import { dbmsRandom } from "./dbms-random.ts"
 import { dbmsSession } from "./dbms-session.ts"
 import { dbmsSql } from "./dbms-sql.ts"
 import { dbmsStandard } from "./dbms-standard.ts"
@@ -13,6 +14,7 @@ export const PACKAGES: ReadonlyMap<string, BuiltinPackage> = new Map([
   ["DBMS_SQL", dbmsSql],
   ["DBMS_LOB", dbmsLob],
   ["DBMS_OUTPUT", dbmsOutput],
+  ["DBMS_RANDOM", dbmsRandom],
   ["DBMS_SESSION", dbmsSession],
   ["DBMS_STANDARD", dbmsStandard],
   ["DBMS_APPLICATION_INFO", dbmsApplicationInfo],
