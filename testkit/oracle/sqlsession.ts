@@ -8,7 +8,8 @@
  * statement. The session therefore keeps a log of the successful statements of the open transaction and,
  * after a failure, rolls back and replays that log before reporting the error.
  */
-import { callFromSql, storedFunctionCalls, type StatementCalls } from "./plsql/sql-functions.ts"
+import { callFromSql } from "./plsql/interpreter.ts"
+import { storedFunctionCalls, type StatementCalls } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
 import { takeCompileWarning } from "./plsql/stored-code.ts"
 import * as crypto from "node:crypto"

@@ -34,7 +34,8 @@ import { dbmsUtilityValue } from "./dbms-utility.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { isExactNumberText, kindOfSpec, kindOfType, numberOfText, type ValueKind } from "./value-kinds.ts"
-import { callFromSql, storedFunctionCalls } from "./sql-functions.ts"
+import { argumentValue, resultKind, storedFunctionCalls } from "./sql-functions.ts"
+import { invalidFromSql } from "./stored-code.ts"
 import { callableFromSql, findPackage, instancesOf, type PackageDef } from "./stored-packages.ts"
 
 /** A record (`%ROWTYPE`, a cursor FOR loop's row): its fields by name, in order. */
@@ -1441,4 +1442,35 @@ export const runTopLevel = async (interp: Interpreter, block: Block): Promise<vo
 /** Parses a procedure body now, as Oracle compiles at CREATE time (a syntax error fails the CREATE). */
 export const checkProcedureBody = (source: string, toks: ReadonlyArray<Tok>): void => {
   parseProcedureBody(source, toks)
+}
+
+/**
+ * Runs stored function `fn` with argument values for a SQL statement: its result; NULL for an unhandled
+ * NO_DATA_FOUND, which SQL takes as "no row" (https://talkapex.com/nodatafound-exceptions-in-plsql-functions-called-in-queries);
+ * another exception as the client sees it from SQL, with the function's ORA-06512 lines and no block line.
+ */
+export const callFromSql = async (host: PlsqlHost, fn: PlsqlProcedure, args: ReadonlyArray<DuckDBValue>): Promise<unknown> => {
+  const names = args.map((_, i) => `A${i + 1}`)
+
+  const values = args.map((a, i) => argumentValue(a, resultKind(fn.params[i]?.type) === "number"))
+  const env: BindEnv = { binds: new Map(names.map((n, i) => [n, i])), values, assigned: new Set(), read: new Set() }
+  if (fn.errors !== undefined) throw new OraError(6575, invalidFromSql(fn.name))
+  const argToks = names.map((n): Array<Tok> => [{ kind: "bind", text: `:${n}`, value: n, pos: 0 }])
+  try {
+    const interp = new Interpreter(host, "", env, [])
+    if (fn.package === undefined) return await interp.invoke(fn, argToks)
+    // a packaged function runs in the session's instance of its package, as `owner.pkg.f(args)` of a block
+    const call = [`"${fn.owner}"`, ".", `"${fn.package}"`, ".", `"${fn.name}"`].map((text, i): Tok => (i % 2 === 1 ? { kind: "op", text, value: text, pos: 0 } : { kind: "qident", text, value: text.slice(1, -1), pos: 0 }))
+    const separated = argToks.flatMap((a, i): Array<Tok> => (i === 0 ? a : [{ kind: "op", text: ",", value: ",", pos: 0 }, ...a]))
+    return await interp.evaluate([...call, { kind: "op", text: "(", value: "(", pos: 0 }, ...separated, { kind: "op", text: ")", value: ")", pos: 0 }])
+  } catch (e) {
+    if (e instanceof PlsqlException) {
+      if (e.code === 1403 && e.user === undefined) return null
+      const err = e.toClient()
+      throw new OraError(err.code, err.detail.replace(/\nORA-06512: at line \d+$/, ""))
+    }
+    // SQL reports a call that matches no parameter list as ORA-06553 (Error Messages, ORA-06553)
+    if (e instanceof OraError && e.code === 6550 && /PLS-00306/.test(e.detail)) throw new OraError(6553, `PLS-306: wrong number or types of arguments in call to '${fn.name}'`)
+    throw e
+  }
 }

@@ -21,10 +21,7 @@ import { decimalOf, numberText, roundTo } from "../decimal.ts"
 import { OraError } from "../errors.ts"
 import { isOp, matchParen, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
-import { PlsqlException } from "./errors.ts"
-import { invalidFromSql } from "./stored-code.ts"
 import type { PlsqlHost } from "./host.ts"
-import { Interpreter, type BindEnv } from "./interpreter.ts"
 
 /**
  * Decimals a NUMBER result keeps in SQL: it travels as a DuckDB DECIMAL(38, 10), which SUM, comparisons and
@@ -43,7 +40,7 @@ const RESULT_TYPES: ReadonlyArray<readonly [string, DuckDBType]> = [
 ]
 
 /** Which of {@link RESULT_TYPES} carries a function declared `RETURN type`. */
-const resultKind = (returns: string | undefined): string => {
+export const resultKind = (returns: string | undefined): string => {
   const t = (returns ?? "").toUpperCase()
   if (/^(NUMBER|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURALN?|POSITIVEN?|SIGNTYPE|DECIMAL|DEC|NUMERIC|FLOAT|REAL)$/.test(t)) return "number"
   if (t === "DATE") return "date"
@@ -72,7 +69,7 @@ const tupleKey = (args: ReadonlyArray<DuckDBValue>): string => JSON.stringify(ar
  * text) passed to a numeric parameter, as a JS number when it has at most 15 digits, else its text (as the
  * interpreter reads a fetched decimal); BIGINTs likewise.
  */
-const argumentValue = (v: DuckDBValue, numeric: boolean): DuckDBValue => {
+export const argumentValue = (v: DuckDBValue, numeric: boolean): DuckDBValue => {
   if (v instanceof DuckDBDecimalValue || (numeric && typeof v === "string" && /^-?\d*\.?\d+$/.test(v))) {
     const text = String(v)
     return text.replace(/^-|\.|^0+/g, "").length <= 15 ? Number(text) : text
@@ -256,35 +253,4 @@ const freeing = (cursor: Cursor, free: () => void): Cursor => ({
 export const callSiteError = (message: string): OraError | undefined => {
   const m = /ORA-(\d{5}): (.*)/.exec(message)
   return m === null ? undefined : new OraError(Number(m[1]), m[2]!)
-}
-
-/**
- * Runs stored function `fn` with argument values for a SQL statement: its result; NULL for an unhandled
- * NO_DATA_FOUND, which SQL takes as "no row" (https://talkapex.com/nodatafound-exceptions-in-plsql-functions-called-in-queries);
- * another exception as the client sees it from SQL, with the function's ORA-06512 lines and no block line.
- */
-export const callFromSql = async (host: PlsqlHost, fn: PlsqlProcedure, args: ReadonlyArray<DuckDBValue>): Promise<unknown> => {
-  const names = args.map((_, i) => `A${i + 1}`)
-
-  const values = args.map((a, i) => argumentValue(a, resultKind(fn.params[i]?.type) === "number"))
-  const env: BindEnv = { binds: new Map(names.map((n, i) => [n, i])), values, assigned: new Set(), read: new Set() }
-  if (fn.errors !== undefined) throw new OraError(6575, invalidFromSql(fn.name))
-  const argToks = names.map((n): Array<Tok> => [{ kind: "bind", text: `:${n}`, value: n, pos: 0 }])
-  try {
-    const interp = new Interpreter(host, "", env, [])
-    if (fn.package === undefined) return await interp.invoke(fn, argToks)
-    // a packaged function runs in the session's instance of its package, as `owner.pkg.f(args)` of a block
-    const call = [`"${fn.owner}"`, ".", `"${fn.package}"`, ".", `"${fn.name}"`].map((text, i): Tok => (i % 2 === 1 ? { kind: "op", text, value: text, pos: 0 } : { kind: "qident", text, value: text.slice(1, -1), pos: 0 }))
-    const separated = argToks.flatMap((a, i): Array<Tok> => (i === 0 ? a : [{ kind: "op", text: ",", value: ",", pos: 0 }, ...a]))
-    return await interp.evaluate([...call, { kind: "op", text: "(", value: "(", pos: 0 }, ...separated, { kind: "op", text: ")", value: ")", pos: 0 }])
-  } catch (e) {
-    if (e instanceof PlsqlException) {
-      if (e.code === 1403 && e.user === undefined) return null
-      const err = e.toClient()
-      throw new OraError(err.code, err.detail.replace(/\nORA-06512: at line \d+$/, ""))
-    }
-    // SQL reports a call that matches no parameter list as ORA-06553 (Error Messages, ORA-06553)
-    if (e instanceof OraError && e.code === 6550 && /PLS-00306/.test(e.detail)) throw new OraError(6553, `PLS-306: wrong number or types of arguments in call to '${fn.name}'`)
-    throw e
-  }
 }
