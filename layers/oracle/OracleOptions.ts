@@ -101,8 +101,8 @@ export const ReadBatchRows = option({
   levels: ALL_LEVELS
 })
 /**
- * Rows inserted per database call by bulk ingest, whatever the Arrow batch sizes: small batches are sent together,
- * large ones split (default 65536).
+ * Rows per database call of bulk ingest and of a statement bound to many parameter rows (executeMany), whatever the
+ * Arrow batch sizes: small batches are sent together, large ones split (default 65536).
  *
  * @category options
  * @since 0.1.0
