@@ -54,6 +54,7 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
+import { rewriteHierarchical } from "./hierarchical.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
 import type { OraType } from "./types.ts"
 
@@ -433,7 +434,7 @@ export class SqlSession {
    * binds, by number) tell which are NUMBERs, divided on every digit.
    */
   private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) {
-    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(source, this.db.settings.version))), (schema, name) => this.lookupTable(schema, name))
+    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(rewriteHierarchical(source), this.db.settings.version))), (schema, name) => this.lookupTable(schema, name))
     const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, attributes)
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
