@@ -55,6 +55,7 @@ import {
   stripTerminator
 } from "./statement.ts"
 import { rewriteHierarchical } from "./hierarchical.ts"
+import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
 import type { OraType } from "./types.ts"
 
@@ -434,7 +435,7 @@ export class SqlSession {
    * binds, by number) tell which are NUMBERs, divided on every digit.
    */
   private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) {
-    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(rewriteHierarchical(source), this.db.settings.version))), (schema, name) => this.lookupTable(schema, name))
+    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(rewriteHierarchical(rewriteOuterJoinPlus(source, (schema, name) => this.lookupTable(schema, name))), this.db.settings.version))), (schema, name) => this.lookupTable(schema, name))
     const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, attributes)
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
