@@ -86,3 +86,22 @@ describe("Oracle test server: CONNECT BY", () => {
     expect(r.rows).toEqual([[1, 1, 0], [2, 2, 0], [3, 3, 1]])
   })
 })
+
+describe("Oracle test server: CONNECT BY with binds in several clauses", () => {
+  it("binds values by their place in the statement, whatever clause the rewrite moves", async () => {
+    const s = await withServer({ version: "23ai" })
+    const c = await s.connect()
+    try {
+      await c.execute("CREATE TABLE tree (id NUMBER(4), parent NUMBER(4), tag VARCHAR2(5))")
+      for (const [id, parent, tag] of [[1, null, "a"], [2, 1, "b"], [3, 2, "c"], [4, 3, "d"]]) await c.execute("INSERT INTO tree VALUES (:1, :2, :3)", [id, parent, tag])
+      const r = await c.execute(
+        "SELECT :prefix || tag AS t FROM tree WHERE tag <> :skip START WITH id = :root CONNECT BY PRIOR id = parent AND LEVEL <= :depth",
+        { prefix: "x-", skip: "c", root: 2, depth: 3 }
+      )
+      expect(r.rows).toEqual([["x-b"], ["x-d"]])
+    } finally {
+      await c.close()
+      await s.server.close()
+    }
+  })
+})

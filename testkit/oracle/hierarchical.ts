@@ -19,7 +19,17 @@ const CTE = "ORA$H"
 const PARENT = "ORA$P"
 const LOOP_ERROR = "'ORA-01436: CONNECT BY loop in user data'"
 
-const textOf = (toks: ReadonlyArray<Tok>): string => toks.map((t) => t.text).join(" ")
+/** A bind stands in the generated text as a marker naming its source token, which replaces it again afterwards. */
+const BIND_MARK = "ORA$BIND"
+const sourceBinds: Array<Tok> = []
+const textOf = (toks: ReadonlyArray<Tok>): string =>
+  toks
+    .map((t) => {
+      if (t.kind !== "bind") return t.text
+      sourceBinds.push(t)
+      return `:${BIND_MARK}${sourceBinds.length - 1}`
+    })
+    .join(" ")
 const rank = (siblingOrder: string): string => `LPAD(TO_CHAR(ROW_NUMBER() OVER (${siblingOrder})), 10, '0')`
 
 /** Index of the top-level keyword `kw` (followed by `next` when given) in [from, to), relative depth 0, or -1. */
@@ -107,7 +117,7 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>): ReadonlyArray<T
       parentSide.push(`${PARENT}.${condition[c]!.text}`)
       k = c
     } else if (isKw(t, "LEVEL", "ROWNUM")) parentSide.push(`(${PARENT}.ORA$LEVEL + 1)`)
-    else parentSide.push(t.text)
+    else parentSide.push(textOf([t]))
   }
 
   // the select list, WHERE, GROUP BY, HAVING and ORDER BY: hierarchy pseudo columns and operators
@@ -139,7 +149,7 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>): ReadonlyArray<T
         stepExtra.push(`${PARENT}.${name}`)
         out.push(`${alias}.${name}`)
         k = c
-      } else out.push(t.text)
+      } else out.push(textOf([t]))
     }
     return out.join(" ")
   }
@@ -175,7 +185,8 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>): ReadonlyArray<T
   const whole = start === 0 && end === toks.length
   const replacement = whole ? query : `SELECT * FROM (${query})`
   const pos = toks[start]!.pos
-  const generated = tokenize(replacement).map((t) => ({ ...t, pos }))
+  const generated = tokenize(replacement).map((t) => (t.kind === "bind" && t.value.startsWith(BIND_MARK) ? sourceBinds[Number(t.value.slice(BIND_MARK.length))]! : { ...t, pos }))
+  sourceBinds.length = 0
   const keep = (range: ReadonlyArray<Tok>) => range.flatMap((t) => [t, { kind: "ws" as const, text: " ", value: " ", pos: t.pos }])
   return rewriteHierarchical([...keep(toks.slice(0, start)), ...generated, { kind: "ws", text: " ", value: " ", pos }, ...keep(toks.slice(end))])
 }

@@ -464,9 +464,11 @@ export class SqlSession {
       ...(specs !== undefined ? { numberBind: (n: number) => bindSpecType(specs[n - 1])?.kind === "number", datetimeBind: zonedBinds(specs) } : {}),
       textDatetimeColumns: this.textDatetimeColumnsOf(sql)
     })
-    toks.forEach((t, k) => {
-      if (t.kind === "bind") tr.range(k, k + 1)
-    })
+    // numbered in source order, which rewrites that move clauses (hierarchical.ts, outer-join-plus.ts) keep in `pos`
+    toks
+      .flatMap((t, k) => (t.kind === "bind" ? [{ pos: t.pos, k }] : []))
+      .sort((a, b) => a.pos - b.pos)
+      .forEach(({ k }) => tr.range(k, k + 1))
     return { toks, tr, binds }
   }
 
