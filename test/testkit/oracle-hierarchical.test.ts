@@ -79,6 +79,12 @@ describe("Oracle test server: CONNECT BY", () => {
     expect((await conn.execute("SELECT COUNT(*) FROM emp WHERE LEVEL = 3 CONNECT BY PRIOR id = mgr START WITH id = 1")).rows).toEqual([[2]])
   })
 
+  it("SELECT * returns the table's columns only", async () => {
+    const r = await conn.execute("SELECT * FROM emp START WITH id = 3 CONNECT BY PRIOR id = mgr")
+    expect(r.metaData.map((m: { name: string }) => m.name)).toEqual(["ID", "MGR", "NAME"])
+    expect(r.rows).toEqual([[3, 1, "BLAKE"], [6, 3, "ALLEN"]])
+  })
+
   it("fails a loop with ORA-01436, and NOCYCLE stops at it with CONNECT_BY_ISCYCLE", async () => {
     const e = await failure(() => conn.execute("SELECT id FROM loop_t START WITH id = 1 CONNECT BY PRIOR id = parent"))
     expect(oraCode(e)).toBe("ORA-01436")

@@ -46,6 +46,11 @@ describe("Oracle test server: outer joins with (+)", () => {
     expect(r.rows).toEqual([["ADAMS", "RESEARCH"], ["KING", "ACCOUNTING"], ["SMITH", null]])
   })
 
+  it("finds the table of an unqualified (+) column and of a column qualified by its table's name", async () => {
+    const r = await conn.execute("SELECT ename, dname FROM emp, dept WHERE emp.deptno = dept.deptno(+) AND dname(+) <> 'RESEARCH' ORDER BY ename")
+    expect(r.rows).toEqual([["ADAMS", null], ["KING", "ACCOUNTING"], ["NOBODY", null], ["SMITH", null]])
+  })
+
   it("moves a (+) comparison with a constant into the join, unlike a plain filter", async () => {
     const inJoin = await conn.execute("SELECT d.dname, e.ename FROM dept d, emp e WHERE d.deptno = e.deptno(+) AND e.ename(+) = 'SMITH' ORDER BY d.dname")
     expect(inJoin.rows).toEqual([["ACCOUNTING", null], ["OPERATIONS", null], ["RESEARCH", "SMITH"]])

@@ -14,6 +14,7 @@
  */
 import { ora } from "./errors.ts"
 import { isKw, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
+import type { TableLookup } from "./outer-join-plus.ts"
 
 const CTE = "ORA$H"
 const PARENT = "ORA$P"
@@ -77,7 +78,7 @@ const blockOf = (toks: ReadonlyArray<Tok>, connect: number): { start: number; en
 }
 
 /** Rewrites the first hierarchical query block of a statement; other statements are returned as they are. */
-export const rewriteHierarchical = (source: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
+export const rewriteHierarchical = (source: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
   if (!source.some((t, k) => isKw(t, "CONNECT") && source.slice(k + 1).find((x) => x.kind !== "ws")?.value === "BY")) return source
   const toks = significant(source)
   let connect = -1
@@ -153,7 +154,9 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>): ReadonlyArray<T
     }
     return out.join(" ")
   }
+  const STAR = "\u0000*"
   const items = splitTopLevel(toks.slice(start + 1, from)).map((item) => {
+    if ((item.length === 1 && isOp(item[0], "*")) || (item.length === 3 && item[0]!.value === last.value && isOp(item[1], ".") && isOp(item[2], "*"))) return STAR
     const rewritten = outer(item, true)
     // an unaliased item keeps the heading Oracle gives its text (LEVEL, SYS_CONNECT_BY_PATH(NAME,'/'))
     const lastTok = item[item.length - 1]
@@ -163,6 +166,13 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>): ReadonlyArray<T
     const heading = item.map((x) => (x.kind === "str" ? `'${x.value.toUpperCase()}'` : x.kind === "qident" ? x.value : x.text.toUpperCase())).join("")
     return `${rewritten} AS "${heading.replace(/"/g, "")}"`
   })
+  // `*` is the table's columns, not the ones the recursion adds
+  const added = ["ORA$LEVEL", "ORA$KEY", "ORA$PARENT", "ORA$SEEN", "ORA$CYCLE", ...anchorExtra.map((x) => x.slice(x.lastIndexOf(" ") + 1))]
+  const tableAt = isOp(fromToks[1], ".") ? 2 : 0
+  const table = fromToks[tableAt]
+  const meta = table !== undefined && (table.kind === "ident" || table.kind === "qident") ? lookup(tableAt === 2 ? fromToks[0]!.value : undefined, table.value) : undefined
+  const columns = meta !== undefined ? meta.columns.map((c) => `${alias}."${c.name}"`).join(", ") : `${alias}.* EXCLUDE (${added.join(", ")})`
+  const selectList = items.map((item) => (item === STAR ? columns : item))
   const siblingOrder = siblings >= 0 ? `ORDER BY ${textOf(toks.slice(siblings + 3, until(siblings)))}` : ""
   const rowid = tracksLoops ? `${alias}.ROWID` : "''"
 
@@ -180,7 +190,7 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>): ReadonlyArray<T
   // an aggregate over the whole hierarchy (no GROUP BY) has one row and nothing to order
   const aggregated = group >= 0 || toks.slice(start + 1, from).some((t, k, list) => isKw(t, "COUNT", "SUM", "AVG", "MIN", "MAX") && isOp(list[k + 1], "(") && !isKw(list[matchParen(list, k + 1) + 1], "OVER"))
   const ordering = order >= 0 && siblings < 0 ? ` ${outer(toks.slice(order, until(order)))}` : aggregated ? "" : ` ORDER BY ${alias}.ORA$KEY`
-  const query = `WITH RECURSIVE ${CTE} AS (${anchor} UNION ALL ${step}) SELECT ${items.join(", ")} FROM ${CTE} ${alias}${filter}${grouping}${groupFilter}${ordering}`
+  const query = `WITH RECURSIVE ${CTE} AS (${anchor} UNION ALL ${step}) SELECT ${selectList.join(", ")} FROM ${CTE} ${alias}${filter}${grouping}${groupFilter}${ordering}`
   // a whole statement of its own stays one; inside another statement (subquery, WITH, INSERT) it becomes a subquery
   const whole = start === 0 && end === toks.length
   const replacement = whole ? query : `SELECT * FROM (${query})`
@@ -188,5 +198,5 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>): ReadonlyArray<T
   const generated = tokenize(replacement).map((t) => (t.kind === "bind" && t.value.startsWith(BIND_MARK) ? sourceBinds[Number(t.value.slice(BIND_MARK.length))]! : { ...t, pos }))
   sourceBinds.length = 0
   const keep = (range: ReadonlyArray<Tok>) => range.flatMap((t) => [t, { kind: "ws" as const, text: " ", value: " ", pos: t.pos }])
-  return rewriteHierarchical([...keep(toks.slice(0, start)), ...generated, { kind: "ws", text: " ", value: " ", pos }, ...keep(toks.slice(end))])
+  return rewriteHierarchical([...keep(toks.slice(0, start)), ...generated, { kind: "ws", text: " ", value: " ", pos }, ...keep(toks.slice(end))], lookup)
 }

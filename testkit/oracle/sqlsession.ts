@@ -435,7 +435,8 @@ export class SqlSession {
    * binds, by number) tell which are NUMBERs, divided on every digit.
    */
   private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) {
-    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(rewriteHierarchical(rewriteOuterJoinPlus(source, (schema, name) => this.lookupTable(schema, name))), this.db.settings.version))), (schema, name) => this.lookupTable(schema, name))
+    const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
+    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteJsonSql(rewriteHierarchical(rewriteOuterJoinPlus(source, lookup), lookup), this.db.settings.version))), (schema, name) => this.lookupTable(schema, name))
     const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, attributes)
     const binds: Array<string> = []
     const numbers = new Map<Tok, number>()
