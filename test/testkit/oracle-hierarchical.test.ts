@@ -49,6 +49,15 @@ describe("Oracle test server: CONNECT BY", () => {
     expect((await conn.execute("SELECT COUNT(*), MAX(n) FROM nums")).rows).toEqual([[7, 7]])
   })
 
+  it("generates rows in CREATE TABLE ... AS, CREATE VIEW ... AS and a PL/SQL cursor FOR loop", async () => {
+    await conn.execute("CREATE TABLE gen AS SELECT LEVEL AS id FROM dual CONNECT BY LEVEL <= 5")
+    expect((await conn.execute("SELECT COUNT(*), SUM(id) FROM gen")).rows).toEqual([[5, 15]])
+    await conn.execute("CREATE VIEW gen_v AS SELECT LEVEL AS id FROM dual CONNECT BY LEVEL <= 3")
+    expect((await conn.execute("SELECT id FROM gen_v ORDER BY id")).rows).toEqual([[1], [2], [3]])
+    await conn.execute("BEGIN FOR r IN (SELECT LEVEL AS l FROM dual CONNECT BY LEVEL <= 4) LOOP INSERT INTO nums VALUES (100 + r.l); END LOOP; END;")
+    expect((await conn.execute("SELECT COUNT(*) FROM nums WHERE n > 100")).rows).toEqual([[4]])
+  })
+
   it("walks a hierarchy depth-first with LEVEL, SYS_CONNECT_BY_PATH, CONNECT_BY_ROOT and CONNECT_BY_ISLEAF", async () => {
     const r = await conn.execute(
       `SELECT name, LEVEL, SYS_CONNECT_BY_PATH(name, '/') AS path, CONNECT_BY_ROOT name AS root, CONNECT_BY_ISLEAF AS leaf

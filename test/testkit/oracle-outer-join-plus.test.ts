@@ -65,6 +65,11 @@ describe("Oracle test server: outer joins with (+)", () => {
     expect(two.rows).toEqual([["KING", "NEW YORK", "ACCOUNTING"]])
   })
 
+  it("works in a view", async () => {
+    await conn.execute("CREATE VIEW emp_dept AS SELECT e.ename, d.dname FROM emp e, dept d WHERE e.deptno = d.deptno(+)")
+    expect((await conn.execute("SELECT ename FROM emp_dept WHERE dname IS NULL")).rows).toEqual([["NOBODY"]])
+  })
+
   it("works in a subquery", async () => {
     const r = await conn.execute("SELECT COUNT(*) FROM (SELECT d.deptno FROM dept d, emp e WHERE d.deptno = e.deptno(+) AND e.empno IS NULL)")
     expect(r.rows).toEqual([[1]])
