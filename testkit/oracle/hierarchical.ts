@@ -14,7 +14,7 @@
  */
 import { ora } from "./errors.ts"
 import { isKw, isOp, matchParen, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
-import type { TableLookup } from "./outer-join-plus.ts"
+import { blockEnd, type TableLookup, topLevelAt } from "./query-blocks.ts"
 
 const CTE = "ORA$H"
 const PARENT = "ORA$P"
@@ -22,27 +22,8 @@ const LOOP_ERROR = "'ORA-01436: CONNECT BY loop in user data'"
 
 /** A bind stands in the generated text as a marker naming its source token, which replaces it again afterwards. */
 const BIND_MARK = "ORA$BIND"
-const sourceBinds: Array<Tok> = []
-const textOf = (toks: ReadonlyArray<Tok>): string =>
-  toks
-    .map((t) => {
-      if (t.kind !== "bind") return t.text
-      sourceBinds.push(t)
-      return `:${BIND_MARK}${sourceBinds.length - 1}`
-    })
-    .join(" ")
-const rank = (siblingOrder: string): string => `LPAD(TO_CHAR(ROW_NUMBER() OVER (${siblingOrder})), 10, '0')`
 
-/** Index of the top-level keyword `kw` (followed by `next` when given) in [from, to), relative depth 0, or -1. */
-const clauseAt = (toks: ReadonlyArray<Tok>, from: number, to: number, kw: string, next?: string): number => {
-  let depth = 0
-  for (let k = from; k < to; k++) {
-    if (isOp(toks[k], "(")) depth++
-    else if (isOp(toks[k], ")")) depth--
-    else if (depth === 0 && isKw(toks[k], kw) && (next === undefined || isKw(toks[k + 1], next))) return k
-  }
-  return -1
-}
+const rank = (siblingOrder: string): string => `LPAD(TO_CHAR(ROW_NUMBER() OVER (${siblingOrder})), 10, '0')`
 
 /** The query block around a top-level CONNECT BY: its SELECT and its end (exclusive). */
 const blockOf = (toks: ReadonlyArray<Tok>, connect: number): { start: number; end: number } => {
@@ -59,21 +40,7 @@ const blockOf = (toks: ReadonlyArray<Tok>, connect: number): { start: number; en
     }
   }
   if (start < 0) throw ora.invalidSql()
-  depth = 0
-  let end = toks.length
-  for (let k = connect; k < toks.length; k++) {
-    if (isOp(toks[k], "(")) depth++
-    else if (isOp(toks[k], ")")) {
-      if (depth === 0) {
-        end = k
-        break
-      }
-      depth--
-    } else if (depth === 0 && (isKw(toks[k], "UNION", "INTERSECT", "MINUS", "EXCEPT") || isOp(toks[k], ";"))) {
-      end = k
-      break
-    }
-  }
+  const end = blockEnd(toks, connect, (t) => isKw(t, "UNION", "INTERSECT", "MINUS", "EXCEPT") || isOp(t, ";"))
   return { start, end }
 }
 
@@ -81,11 +48,23 @@ const blockOf = (toks: ReadonlyArray<Tok>, connect: number): { start: number; en
 export const rewriteHierarchical = (source: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
   if (!source.some((t, k) => isKw(t, "CONNECT") && source.slice(k + 1).find((x) => x.kind !== "ws")?.value === "BY")) return source
   const toks = significant(source)
+  const sourceBinds: Array<Tok> = []
+  const textOf = (range: ReadonlyArray<Tok>): string =>
+    range
+      .map((t) => {
+        if (t.kind !== "bind") return t.text
+        sourceBinds.push(t)
+        return `:${BIND_MARK}${sourceBinds.length - 1}`
+      })
+      .join(" ")
   let connect = -1
   for (let k = 0; k < toks.length; k++) if (isKw(toks[k], "CONNECT") && isKw(toks[k + 1], "BY")) connect = connect < 0 ? k : connect
   if (connect < 0) return source
   const { start, end } = blockOf(toks, connect)
-  const at = (kw: string, next?: string) => clauseAt(toks, start + 1, end, kw, next)
+  const at = (kw: string, next?: string) => {
+    const k = topLevelAt(toks, start + 1, end, (t, k) => isKw(t, kw) && (next === undefined || isKw(toks[k + 1], next)))
+    return k === end ? -1 : k
+  }
   const from = at("FROM")
   if (from < 0) throw ora.invalidSql()
   const where = at("WHERE")
@@ -196,7 +175,6 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>, lookup: TableLoo
   const replacement = whole ? query : `SELECT * FROM (${query})`
   const pos = toks[start]!.pos
   const generated = tokenize(replacement).map((t) => (t.kind === "bind" && t.value.startsWith(BIND_MARK) ? sourceBinds[Number(t.value.slice(BIND_MARK.length))]! : { ...t, pos }))
-  sourceBinds.length = 0
   const keep = (range: ReadonlyArray<Tok>) => range.flatMap((t) => [t, { kind: "ws" as const, text: " ", value: " ", pos: t.pos }])
   return rewriteHierarchical([...keep(toks.slice(0, start)), ...generated, { kind: "ws", text: " ", value: " ", pos }, ...keep(toks.slice(end))], lookup)
 }

@@ -14,12 +14,9 @@
  * multiple tables", Database New Features Guide 12.1), so ORA-01417 is no longer raised: the table joins after all of
  * them with all their conditions in its ON.
  */
-import type { TableMeta } from "./catalog.ts"
 import { OraError } from "./errors.ts"
 import { isKw, isOp, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
-
-/** Finds a table by schema and name, as the session resolves it. */
-export type TableLookup = (schema: string | undefined, name: string) => TableMeta | undefined
+import { blockEnd, type TableLookup, topLevelAt } from "./query-blocks.ts"
 
 const isPlus = (toks: ReadonlyArray<Tok>, k: number): boolean => isOp(toks[k], "(") && isOp(toks[k + 1], "+") && isOp(toks[k + 2], ")")
 const END_OF_WHERE = ["GROUP", "HAVING", "ORDER", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "FETCH", "OFFSET", "FOR", "MODEL", "WINDOW"]
@@ -32,33 +29,11 @@ interface FromItem {
   readonly columns: ReadonlySet<string>
 }
 
-/** The first index at relative depth 0 in [from, to) whose token `match` accepts, or `to`. */
-const nextAt = (toks: ReadonlyArray<Tok>, from: number, to: number, match: (t: Tok) => boolean): number => {
-  let depth = 0
-  for (let k = from; k < to; k++) {
-    if (isOp(toks[k], "(")) depth++
-    else if (isOp(toks[k], ")")) depth--
-    else if (depth === 0 && match(toks[k]!)) return k
-  }
-  return to
-}
-
 /** The query block containing token `p`: its SELECT and its end (exclusive). */
 const blockAround = (toks: ReadonlyArray<Tok>, p: number): { start: number; end: number } | undefined => {
   for (let s = p - 1; s >= 0; s--) {
     if (!isKw(toks[s], "SELECT")) continue
-    let depth = 0
-    let end = toks.length
-    for (let k = s + 1; k < toks.length; k++) {
-      if (isOp(toks[k], "(")) depth++
-      else if (isOp(toks[k], ")")) {
-        if (depth === 0) {
-          end = k
-          break
-        }
-        depth--
-      }
-    }
+    const end = blockEnd(toks, s + 1)
     if (end > p) return { start: s, end }
   }
   return undefined
@@ -127,13 +102,13 @@ export const rewriteOuterJoinPlus = (source: ReadonlyArray<Tok>, lookup: TableLo
   const block = blockAround(toks, plus)
   if (block === undefined) throw new OraError(30563, "outer join operator (+) is not allowed here")
   const { start, end } = block
-  const from = nextAt(toks, start + 1, end, (t) => isKw(t, "FROM"))
-  const where = nextAt(toks, from, end, (t) => isKw(t, "WHERE"))
+  const from = topLevelAt(toks, start + 1, end, (t) => isKw(t, "FROM"))
+  const where = topLevelAt(toks, from, end, (t) => isKw(t, "WHERE"))
   if (plus < where || where === end) throw new OraError(30563, "outer join operator (+) is not allowed here")
-  const whereEnd = nextAt(toks, where + 1, end, (t) => isKw(t, ...END_OF_WHERE))
+  const whereEnd = topLevelAt(toks, where + 1, end, (t) => isKw(t, ...END_OF_WHERE))
   if (plus > whereEnd) throw new OraError(30563, "outer join operator (+) is not allowed here")
   const fromToks = toks.slice(from + 1, where)
-  if (nextAt(fromToks, 0, fromToks.length, (t) => isKw(t, ...JOIN_WORDS)) < fromToks.length) {
+  if (topLevelAt(fromToks, 0, fromToks.length, (t) => isKw(t, ...JOIN_WORDS)) < fromToks.length) {
     throw new OraError(25156, "old style outer join (+) cannot be used with ANSI joins")
   }
   const items = splitTopLevel(fromToks).map((t) => fromItemOf(t, lookup))
