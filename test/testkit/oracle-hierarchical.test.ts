@@ -88,6 +88,11 @@ describe("Oracle test server: CONNECT BY", () => {
     expect((await conn.execute("SELECT COUNT(*) FROM emp WHERE LEVEL = 3 CONNECT BY PRIOR id = mgr START WITH id = 1")).rows).toEqual([[2]])
   })
 
+  it("gives the parent row's value for PRIOR in the select list, NULL on a root", async () => {
+    const r = await conn.execute("SELECT name, PRIOR name AS boss FROM emp START WITH id = 2 CONNECT BY PRIOR id = mgr")
+    expect(r.rows).toEqual([["JONES", null], ["FORD", "JONES"], ["SMITH", "FORD"]])
+  })
+
   it("SELECT * returns the table's columns only", async () => {
     const r = await conn.execute("SELECT * FROM emp START WITH id = 3 CONNECT BY PRIOR id = mgr")
     expect(r.metaData.map((m: { name: string }) => m.name)).toEqual(["ID", "MGR", "NAME"])

@@ -121,6 +121,15 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>, lookup: TableLoo
         stepExtra.push(`${PARENT}.${name} || ${textOf(separator)} || (${textOf(column)})`)
         out.push(`${alias}.${name}`)
         k = close
+      } else if (isKw(t, "PRIOR")) {
+        // the parent row's value: NULL of the column's type on a root
+        let c = k + 1
+        if (isOp(range[c + 1], ".")) c += 2
+        const name = `ORA$PRIOR${anchorExtra.length}`
+        anchorExtra.push(`CASE WHEN 1 = 0 THEN ${textOf(range.slice(k + 1, c + 1))} END AS ${name}`)
+        stepExtra.push(`${PARENT}.${textOf(range.slice(c, c + 1))}`)
+        out.push(`${alias}.${name}`)
+        k = c
       } else if (isKw(t, "CONNECT_BY_ROOT")) {
         let c = k + 1
         if (isOp(range[c + 1], ".")) c += 2
