@@ -38,6 +38,7 @@ describe("Oracle test server: CONNECT BY", () => {
     expect(r.metaData[0].name).toBe("LEVEL")
     expect(r.rows).toEqual([[1], [2], [3], [4]])
     expect((await conn.execute("SELECT ROWNUM FROM dual CONNECT BY ROWNUM <= 3")).rows).toEqual([[1], [2], [3]])
+    expect((await conn.execute("SELECT * FROM dual CONNECT BY LEVEL < 3")).rows).toEqual([["X"], ["X"]])
     expect((await conn.execute("SELECT LEVEL AS n FROM dual CONNECT BY LEVEL <= :n", { n: 5 })).rows).toEqual([[1], [2], [3], [4], [5]])
   })
 

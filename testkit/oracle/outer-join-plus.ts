@@ -14,7 +14,7 @@
  * multiple tables", Database New Features Guide 12.1), so ORA-01417 is no longer raised: the table joins after all of
  * them with all their conditions in its ON.
  */
-import { OraError } from "./errors.ts"
+import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, significant, splitTopLevel, type Tok, tokenize } from "./lexer.ts"
 import { blockEnd, type TableLookup, topLevelAt } from "./query-blocks.ts"
 
@@ -82,6 +82,7 @@ const referencesOf = (cond: ReadonlyArray<Tok>, items: ReadonlyArray<FromItem>):
     if (isOp(cond[k + 1], ".") && (cond[k + 2]?.kind === "ident" || cond[k + 2]?.kind === "qident")) {
       item = items.findIndex((i) => i.names.includes(t.value))
       end = k + 2
+      if (item < 0 && isPlus(cond, end + 1)) throw ora.invalidIdentifier(`${t.value}"."${cond[k + 2]!.value}`)
     } else item = items.findIndex((i) => i.columns.has(t.value))
     if (item >= 0) refs.push({ item, outer: isPlus(cond, end + 1) })
     k = end
