@@ -94,6 +94,12 @@ describe("Oracle test server: CONNECT BY", () => {
     expect(r.rows).toEqual([["JONES", null], ["FORD", "JONES"], ["SMITH", "FORD"]])
   })
 
+  it("limits with ROWNUM in WHERE in hierarchy order", async () => {
+    const sql = "SELECT name FROM emp WHERE name <> 'BLAKE' AND ROWNUM <= 3 START WITH mgr IS NULL CONNECT BY PRIOR id = mgr ORDER SIBLINGS BY name"
+    expect((await conn.execute(sql)).rows).toEqual([["KING"], ["ALLEN"], ["JONES"]])
+    expect((await conn.execute("SELECT LEVEL FROM dual WHERE ROWNUM < 3 CONNECT BY LEVEL <= 10")).rows).toEqual([[1], [2]])
+  })
+
   it("SELECT * returns the table's columns only", async () => {
     const r = await conn.execute("SELECT * FROM emp START WITH id = 3 CONNECT BY PRIOR id = mgr")
     expect(r.metaData.map((m: { name: string }) => m.name)).toEqual(["ID", "MGR", "NAME"])

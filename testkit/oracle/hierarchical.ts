@@ -172,7 +172,18 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>, lookup: TableLoo
     `SELECT ${alias}.*, ${PARENT}.ORA$LEVEL + 1, ${PARENT}.ORA$KEY || ${rank(siblingOrder)}, ${PARENT}.ORA$KEY, ${PARENT}.ORA$SEEN || ${rowid} || '/', ${loop}` +
     `${stepExtra.map((x) => `, ${x}`).join("")} FROM ${textOf(fromToks)}, (SELECT ${CTE} AS ${PARENT} FROM ${CTE}) ORA$Q WHERE ${PARENT}.ORA$CYCLE = 0 AND (${parentSide.join(" ")})`
   const guard = nocycle ? `${alias}.ORA$CYCLE = 0` : `(CASE WHEN ${alias}.ORA$CYCLE = 1 THEN error(${LOOP_ERROR}) ELSE 1 END) = 1`
-  const filter = where >= 0 ? ` WHERE ${guard} AND (${outer(toks.slice(where + 1, until(where)))})` : ` WHERE ${guard}`
+  // a last `AND ROWNUM <= n` (or the whole WHERE) stays a top-level ROWNUM limit, counted in hierarchy order
+  let filtering = where >= 0 ? toks.slice(where + 1, until(where)) : []
+  let limit = ""
+  const rownumAt = filtering.length >= 3 && isKw(filtering[filtering.length - 3], "ROWNUM") ? filtering.length - 3 : -1
+  if (rownumAt >= 0 && (filtering[rownumAt + 1]?.value === "<=" || filtering[rownumAt + 1]?.value === "<" || filtering[rownumAt + 1]?.value === "=") && (rownumAt === 0 || isKw(filtering[rownumAt - 1], "AND"))) {
+    const atTop = topLevelAt(filtering, 0, filtering.length, (t) => isKw(t, "OR")) === filtering.length
+    if (atTop) {
+      limit = ` AND ${textOf(filtering.slice(rownumAt))}`
+      filtering = filtering.slice(0, Math.max(0, rownumAt - 1))
+    }
+  }
+  const filter = `${filtering.length > 0 ? ` WHERE ${guard} AND (${outer(filtering)})` : ` WHERE ${guard}`}${limit}`
   const grouping = group >= 0 ? ` ${outer(toks.slice(group, until(group)))}` : ""
   const groupFilter = having >= 0 ? ` ${outer(toks.slice(having, until(having)))}` : ""
   // an aggregate over the whole hierarchy (no GROUP BY) has one row and nothing to order
