@@ -42,6 +42,14 @@ describe("Oracle test server: CONNECT BY", () => {
     expect((await conn.execute("SELECT LEVEL AS n FROM dual CONNECT BY LEVEL <= :n", { n: 5 })).rows).toEqual([[1], [2], [3], [4], [5]])
   })
 
+  it("generates a million rows at once, keeps the root row when the bound is below 1, and rounds a fractional bound as Oracle's comparison does", async () => {
+    expect((await conn.execute("SELECT COUNT(*), MAX(LEVEL) FROM dual CONNECT BY LEVEL <= 1000000")).rows).toEqual([[1000000, 1000000]])
+    expect((await conn.execute("SELECT LEVEL FROM dual CONNECT BY LEVEL <= 0")).rows).toEqual([[1]])
+    expect((await conn.execute("SELECT LEVEL FROM dual CONNECT BY LEVEL <= 2.7")).rows).toEqual([[1], [2]])
+    expect((await conn.execute("SELECT LEVEL FROM dual CONNECT BY LEVEL < 3.5")).rows).toEqual([[1], [2], [3]])
+    expect((await conn.execute("SELECT LEVEL, CONNECT_BY_ISLEAF FROM dual CONNECT BY LEVEL <= 3")).rows).toEqual([[1, 0], [2, 0], [3, 1]])
+  })
+
   it("generates rows inside a subquery, a WITH clause and an INSERT ... SELECT", async () => {
     expect((await conn.execute("SELECT SUM(n) FROM (SELECT LEVEL n FROM dual CONNECT BY LEVEL <= 10)")).rows).toEqual([[55]])
     expect((await conn.execute("WITH g AS (SELECT LEVEL * 2 AS v FROM dual CONNECT BY LEVEL <= 3) SELECT v FROM g ORDER BY v")).rows).toEqual([[2], [4], [6]])

@@ -171,6 +171,18 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>, lookup: TableLoo
   const step =
     `SELECT ${alias}.*, ${PARENT}.ORA$LEVEL + 1, ${PARENT}.ORA$KEY || ${rank(siblingOrder)}, ${PARENT}.ORA$KEY, ${PARENT}.ORA$SEEN || ${rowid} || '/', ${loop}` +
     `${stepExtra.map((x) => `, ${x}`).join("")} FROM ${textOf(fromToks)}, (SELECT ${CTE} AS ${PARENT} FROM ${CTE}) ORA$Q WHERE ${PARENT}.ORA$CYCLE = 0 AND (${parentSide.join(" ")})`
+  // the row generator on DUAL (`LEVEL <= n`, `LEVEL < n` alone) makes its levels at once: a recursion takes a step
+  // per row and its sort keys grow with the depth; the root row stands even when the condition fails for it
+  const onDual = isKw(fromToks[fromToks.length === 1 ? 0 : fromToks.length - 2], "DUAL") || isKw(last, "DUAL")
+  const bound =
+    onDual && !tracksLoops && anchorExtra.length === 0 && isKw(condition[0], "LEVEL", "ROWNUM") && (isOp(condition[1], "<=") || isOp(condition[1], "<")) && condition.length > 2
+      ? `GREATEST(1, ${isOp(condition[1], "<=") ? `FLOOR(${textOf(condition.slice(2))})` : `CEIL(${textOf(condition.slice(2))}) - 1`})`
+      : undefined
+  const levels =
+    bound !== undefined
+      ? `SELECT ${alias}.*, ORA$G.ORA$N AS ORA$LEVEL, LPAD(TO_CHAR(ORA$G.ORA$N), 12, '0') AS ORA$KEY, LPAD(TO_CHAR(ORA$G.ORA$N - 1), 12, '0') AS ORA$PARENT, '//' AS ORA$SEEN, 0 AS ORA$CYCLE` +
+        ` FROM ${textOf(fromToks)}, (SELECT generate_series AS ORA$N FROM generate_series(1, CAST(${bound} AS BIGINT))) ORA$G${rooted !== undefined ? ` WHERE ${textOf(rooted)}` : ""}`
+      : `${anchor} UNION ALL ${step}`
   const guard = nocycle ? `${alias}.ORA$CYCLE = 0` : `(CASE WHEN ${alias}.ORA$CYCLE = 1 THEN error(${LOOP_ERROR}) ELSE 1 END) = 1`
   // a last `AND ROWNUM <= n` (or the whole WHERE) stays a top-level ROWNUM limit, counted in hierarchy order
   let filtering = where >= 0 ? toks.slice(where + 1, until(where)) : []
@@ -189,7 +201,7 @@ export const rewriteHierarchical = (source: ReadonlyArray<Tok>, lookup: TableLoo
   // an aggregate over the whole hierarchy (no GROUP BY) has one row and nothing to order
   const aggregated = group >= 0 || toks.slice(start + 1, from).some((t, k, list) => isKw(t, "COUNT", "SUM", "AVG", "MIN", "MAX") && isOp(list[k + 1], "(") && !isKw(list[matchParen(list, k + 1) + 1], "OVER"))
   const ordering = order >= 0 && siblings < 0 ? ` ${outer(toks.slice(order, until(order)))}` : aggregated ? "" : ` ORDER BY ${alias}.ORA$KEY`
-  const query = `WITH RECURSIVE ${CTE} AS (${anchor} UNION ALL ${step}) SELECT ${selectList.join(", ")} FROM ${CTE} ${alias}${filter}${grouping}${groupFilter}${ordering}`
+  const query = `WITH RECURSIVE ${CTE} AS (${levels}) SELECT ${selectList.join(", ")} FROM ${CTE} ${alias}${filter}${grouping}${groupFilter}${ordering}`
   // a whole statement of its own stays one; inside another statement (subquery, WITH, INSERT) it becomes a subquery
   const whole = start === 0 && end === toks.length
   const replacement = whole ? query : `SELECT * FROM (${query})`
