@@ -14,6 +14,8 @@ import { definePackage, defineProcedure, dropPackage, type PlsqlHost } from "./p
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { type QueryResult, stripTerminator } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
+import { rewriteHierarchical } from "./hierarchical.ts"
+import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { namedTypesOf } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
 import { numberType, type OraType, parseOracleType } from "./types.ts"
@@ -62,7 +64,8 @@ export class Ddl {
 
   /** The tokens of the query of a CREATE TABLE / VIEW ... AS, with object attribute access rewritten as queries have it. */
   private selectTokens(selectSql: string): ReadonlyArray<Tok> {
-    return rewriteAttributeAccess(tokenize(selectSql), (schema, name) => this.s.lookupTable(schema, name))
+    const lookup = (schema: string | undefined, name: string) => this.s.lookupTable(schema, name)
+    return rewriteAttributeAccess(rewriteHierarchical(rewriteOuterJoinPlus(tokenize(selectSql), lookup), lookup), lookup)
   }
 
   private qualified(toks: ReadonlyArray<Tok>, at: number): { schema: string; name: string; next: number } {

@@ -61,6 +61,8 @@ import {
   type StatementResult,
   stripTerminator
 } from "./statement.ts"
+import { rewriteHierarchical } from "./hierarchical.ts"
+import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
 import type { OraType } from "./types.ts"
 import { isAcceptedNoOp } from "./session-settings.ts"
@@ -452,7 +454,8 @@ export class SqlSession {
    * binds, by number) tell which are NUMBERs, divided on every digit.
    */
   private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) {
-    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(source, this.db.settings.version), this.schema))), (schema, name) => this.lookupTable(schema, name))
+    const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
+    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteHierarchical(rewriteOuterJoinPlus(source, lookup), lookup), this.db.settings.version), this.schema))), (schema, name) => this.lookupTable(schema, name))
     checkDatetimeLiterals(source)
     const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, attributes)
     const binds: Array<string> = []
@@ -482,9 +485,11 @@ export class SqlSession {
       ...(specs !== undefined ? { numberBind: (n: number) => bindSpecType(specs[n - 1])?.kind === "number", datetimeBind: zonedBinds(specs) } : {}),
       textDatetimeColumns: this.textDatetimeColumnsOf(sql)
     })
-    toks.forEach((t, k) => {
-      if (t.kind === "bind") tr.range(k, k + 1)
-    })
+    // numbered in source order, which rewrites that move clauses (hierarchical.ts, outer-join-plus.ts) keep in `pos`
+    toks
+      .flatMap((t, k) => (t.kind === "bind" ? [{ pos: t.pos, k }] : []))
+      .sort((a, b) => a.pos - b.pos)
+      .forEach(({ k }) => tr.range(k, k + 1))
     return { toks, tr, binds }
   }
 

@@ -16,6 +16,8 @@ import { rewriteDbmsLob } from "../lob-functions.ts"
 import { rewriteBuiltinCalls } from "../builtin-functions.ts"
 import { rewriteJsonSql } from "../json-sql.ts"
 import { rewriteFloatConditions } from "../float-conditions.ts"
+import { rewriteHierarchical } from "../hierarchical.ts"
+import { rewriteOuterJoinPlus } from "../outer-join-plus.ts"
 import { type LobSource, lobSourcesOf } from "../plsql-lobs.ts"
 import { zonedBinds } from "../datetime-binds.ts"
 import { sessionZoneWrites } from "../datetime-writes.ts"
@@ -587,13 +589,19 @@ export class Interpreter implements CallContext {
     return { rewritten, values, specs, kinds }
   }
 
+  /** CONNECT BY and (+) rewritten as for SQL statements (hierarchical.ts, outer-join-plus.ts). */
+  private hierarchyAndOuterJoins(toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> {
+    const lookup = (schema: string | undefined, name: string) => this.host.lookupTable(schema, name)
+    return rewriteHierarchical(rewriteOuterJoinPlus(toks, lookup), lookup)
+  }
+
   /**
    * Renders tokens as DuckDB SQL, the PL/SQL names they use bound as parameters. `sql` marks a SQL statement, whose
    * table columns hide variables of the same name.
    */
   private render(toks: Expr, asQuery: boolean, sql: boolean): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
     const params: Array<DuckDBValue> = []
-    const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(toks, this.host.db.settings.version), this.host.schema))), (schema, name) => this.host.lookupTable(schema, name))
+    const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(this.hierarchyAndOuterJoins(toks), this.host.db.settings.version), this.host.schema))), (schema, name) => this.host.lookupTable(schema, name))
     const { rewritten, values, specs, kinds } = this.bindNames(source, sql)
     const kindOfParam: Array<ValueKind> = []
     const withSpaces: Array<Tok> = []
