@@ -3,6 +3,7 @@ import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient } from "./hana/client.ts"
+import { waitsForLock } from "../support/lockWaits.ts"
 
 // Row locks as SAP HANA takes them: UPDATE / DELETE and SELECT ... FOR UPDATE lock rows until COMMIT / ROLLBACK;
 // another transaction waits; NOWAIT fails with 146, a wait past the lock wait timeout with 131, a deadlock with 133
@@ -22,22 +23,6 @@ describe("HANA test server: row locks", () => {
     closeQuietly(b)
     await server.close()
   })
-
-  /** Starts `run` and resolves `waiting` once the server counts one more call waiting for a lock (true: still running). */
-  const waitsForLock = <R>(run: () => Promise<R>) => {
-    const before = server.stats.lockWaits
-    let settled = false
-    const result = run()
-    void result.then(() => (settled = true), () => (settled = true))
-    const waiting = (async () => {
-      while (server.stats.lockWaits === before) {
-        if (settled) return false
-        await new Promise((r) => setTimeout(r, 5))
-      }
-      return !settled
-    })()
-    return { result, waiting }
-  }
 
   const inTransactions = async (body: () => Promise<void>) => {
     a.setAutoCommit(false)
@@ -60,7 +45,7 @@ describe("HANA test server: row locks", () => {
       await exec(a, "UPDATE rl_upd SET n = n + 1 WHERE id = 1")
       // another row is free
       expect(await exec(b, "SELECT id FROM rl_upd WHERE id = 2 FOR UPDATE NOWAIT")).toEqual([{ ID: 2 }])
-      const second = waitsForLock(() => exec(b, "UPDATE rl_upd SET n = n + 10 WHERE id = 1"))
+      const second = waitsForLock(server, () => exec(b, "UPDATE rl_upd SET n = n + 10 WHERE id = 1"))
       expect(await second.waiting).toBe(true)
       await call((cb) => a.commit(cb))
       await second.result
@@ -74,7 +59,7 @@ describe("HANA test server: row locks", () => {
     await exec(a, "INSERT INTO rl_del VALUES (1, 0)")
     await inTransactions(async () => {
       expect(await exec(a, "SELECT id FROM rl_del WHERE id = 1 FOR UPDATE")).toEqual([{ ID: 1 }])
-      const del = waitsForLock(() => exec(b, "DELETE FROM rl_del WHERE id = 1"))
+      const del = waitsForLock(server, () => exec(b, "DELETE FROM rl_del WHERE id = 1"))
       expect(await del.waiting).toBe(true)
       await call((cb) => a.rollback(cb))
       await del.result
@@ -108,7 +93,7 @@ describe("HANA test server: row locks", () => {
       await exec(a, "UPDATE rl_tmo SET n = 1 WHERE id = 1")
       await exec(b, "SET TRANSACTION LOCK WAIT TIMEOUT 100")
       await exec(b, "UPDATE rl_tmo SET n = 2 WHERE id = 2")
-      const late = waitsForLock(() => exec(b, "UPDATE rl_tmo SET n = 2 WHERE id = 1"))
+      const late = waitsForLock(server, () => exec(b, "UPDATE rl_tmo SET n = 2 WHERE id = 1"))
       expect(await late.waiting).toBe(true)
       const timedOut = await failure(late.result)
       expect(timedOut.code).toBe(131)
@@ -128,7 +113,7 @@ describe("HANA test server: row locks", () => {
     await inTransactions(async () => {
       await exec(a, "UPDATE rl_dl SET n = 1 WHERE id = 1")
       await exec(b, "UPDATE rl_dl SET n = 2 WHERE id = 2")
-      const first = waitsForLock(() => exec(a, "UPDATE rl_dl SET n = 1 WHERE id = 2"))
+      const first = waitsForLock(server, () => exec(a, "UPDATE rl_dl SET n = 1 WHERE id = 2"))
       expect(await first.waiting).toBe(true)
       const deadlock = await failure(exec(b, "UPDATE rl_dl SET n = 2 WHERE id = 1"))
       expect(deadlock.code).toBe(133)
