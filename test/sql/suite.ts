@@ -573,8 +573,7 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(syntax.message).toContain(String(target.codes.syntax))
       })))
 
-    // the HANA test server takes no row locks (testkit/hana/README.md), so this runs on Oracle only
-    it.live.skipIf(target.name === "hana")("a row locked FOR UPDATE by another transaction: NOWAIT fails with a retryable LockTimeoutError", () =>
+    it.live("a row locked FOR UPDATE by another transaction: NOWAIT fails with a retryable LockTimeoutError", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const table = uniqueName("SQLLK")
@@ -634,35 +633,43 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(yield* sql`SELECT ID FROM ${sql(table)}`).toEqual([{ ID: 1 }])
       }), { poolSize: 1 }), 30_000)
 
-    // Only the HANA test server reports a conflict between two transactions (error 133, from its engine's optimistic
-    // concurrency; real HANA waits for the row lock instead, testkit/hana/README.md). On Oracle the second UPDATE
-    // waits for the row lock; its deadlock is the next case.
-    it.live.skipIf(target.real || target.name === "oracle")("a write conflict between two transactions is a retryable DeadlockError", () =>
+    // Two transactions locking rows in opposite order: the HANA test server, as HANA does, fails the wait that closes
+    // the cycle with 133 and lets the other go ahead. Oracle's deadlock (ORA-00060) is the next case.
+    it.live.skipIf(target.real || target.name === "oracle")("a deadlock between two transactions is a retryable DeadlockError for one of them", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const table = uniqueName("SQLDL")
         yield* createTable(table, `ID ${t.int}, N ${t.int}`)
         yield* sql`INSERT INTO ${sql(table)} ${sql.insert({ ID: 1, N: 0 })}`
-        const updated = yield* Deferred.make<void>()
-        const release = yield* Deferred.make<void>()
-        const holder = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert({ ID: 2, N: 0 })}`
+        const firstLocked = yield* Deferred.make<void>()
+        const secondLocked = yield* Deferred.make<void>()
+        const first = yield* Effect.forkChild(Effect.exit(sql.withTransaction(Effect.gen(function*() {
           yield* sql`UPDATE ${sql(table)} SET N = 1 WHERE ID = 1`
-          yield* Deferred.succeed(updated, undefined)
-          yield* Deferred.await(release)
+          yield* Deferred.succeed(firstLocked, undefined)
+          yield* Deferred.await(secondLocked)
+          yield* sql`UPDATE ${sql(table)} SET N = 1 WHERE ID = 2`
+        }))))
+        yield* Deferred.await(firstLocked)
+        const second = yield* Effect.exit(sql.withTransaction(Effect.gen(function*() {
+          yield* sql`UPDATE ${sql(table)} SET N = 2 WHERE ID = 2`
+          yield* Deferred.succeed(secondLocked, undefined)
+          yield* sql`UPDATE ${sql(table)} SET N = 2 WHERE ID = 1`
         })))
-        yield* Deferred.await(updated)
-        const conflict = yield* Effect.exit(sql.withTransaction(sql`UPDATE ${sql(table)} SET N = 2 WHERE ID = 1`))
-        yield* Deferred.succeed(release, undefined)
-        yield* Fiber.join(holder)
-        expect(sqlErrorOf(conflict).reason._tag).toBe("DeadlockError")
-        expect(sqlErrorOf(conflict).isRetryable).toBe(true)
-        expect((sqlErrorOf(conflict).reason.cause as { vendorCode?: number }).vendorCode).toBe(133)
-        expect(yield* sql`SELECT N FROM ${sql(table)}`).toEqual([{ N: 1 }])
+        const exits = [yield* Fiber.join(first), second]
+        const failed = exits.filter(Exit.isFailure)
+        expect(failed).toHaveLength(1)
+        const deadlock = sqlErrorOf(failed[0]!)
+        expect(deadlock.reason._tag).toBe("DeadlockError")
+        expect(deadlock.isRetryable).toBe(true)
+        expect((deadlock.reason.cause as { vendorCode?: number }).vendorCode).toBe(133)
+        const winner = Exit.isSuccess(exits[0]!) ? 1 : 2
+        expect(yield* sql`SELECT N FROM ${sql(table)} ORDER BY ID`).toEqual([{ N: winner }, { N: winner }])
       }), { poolSize: 2 }), 30_000)
 
     // Two transactions updating two rows in opposite order: the statement that closes the cycle fails at once with
     // ORA-00060 (Oracle rolls back that statement only; withTransaction then rolls back its transaction), and the other
-    // transaction, which waited for the row, goes on. The HANA test server takes no row locks (see the case above).
+    // transaction, which waited for the row, goes on. HANA's deadlock is the case above.
     it.live.skipIf(target.real || target.name === "hana")("a deadlock between two transactions is a retryable DeadlockError and the other transaction completes", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

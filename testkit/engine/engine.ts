@@ -133,6 +133,8 @@ export class Session {
   private journalWeight = 0
   /** Savepoints of the open transaction: name and the journal length when it was set. */
   private savepoints: Array<{ readonly name: string; readonly mark: number }> = []
+  /** Called whenever the open transaction ends (commit, rollback, lost in recovery, close): a server's lock release. */
+  onTransactionEnd: (() => void) | undefined
   /** @internal */
   constructor(
     /** Session number, unique within its engine, starting at 1. */
@@ -212,6 +214,7 @@ export class Session {
     this.transaction = false
     this.journal = undefined
     this.savepoints = []
+    this.onTransactionEnd?.()
     return false
   }
 
@@ -450,7 +453,11 @@ export class Session {
     this.transaction = false
     this.journal = undefined
     this.savepoints = []
-    await this.rawRun("COMMIT")
+    try {
+      await this.rawRun("COMMIT")
+    } finally {
+      this.onTransactionEnd?.()
+    }
   }
 
   /** Rolls back the explicit transaction, if any. */
@@ -459,7 +466,11 @@ export class Session {
     this.transaction = false
     this.journal = undefined
     this.savepoints = []
-    await this.rawRun("ROLLBACK")
+    try {
+      await this.rawRun("ROLLBACK")
+    } finally {
+      this.onTransactionEnd?.()
+    }
   }
 
   /** Interrupts the statement currently running on this session (it fails with an `INTERRUPT Error`). */
@@ -474,6 +485,7 @@ export class Session {
     for (const stmt of this.prepared) stmt.destroySync()
     this.prepared.clear()
     this.connection.closeSync()
+    this.onTransactionEnd?.()
     this.onClose(this)
   }
 }

@@ -4,6 +4,7 @@
 import type { Engine } from "../engine/index.ts"
 import type { JwtOptions, ScramMethod, X509Options } from "./auth.ts"
 import type { ServerStats } from "../common/stats.ts"
+import type { RowLockTable } from "./row-locks.ts"
 import type { FaultState } from "./faults.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import type { IdentityStore } from "./identity/store.ts"
@@ -29,6 +30,8 @@ export interface ResolvedOptions {
   readonly maxSessions: number
   /** The server's own compression setting (HANA's indexserver.ini [session] compression). */
   readonly compression: boolean
+  /** Default lock wait timeout of a session, in milliseconds. */
+  readonly lockWaitMs: number
 }
 
 /** What one connection lets another do to it (ALTER SYSTEM CANCEL / DISCONNECT SESSION). */
@@ -51,6 +54,8 @@ export interface ServerContext {
   readonly maxPacketBytes: number
   /** Work counters for benchmarks (batch inserts, result encoding). */
   readonly stats: ServerStats
+  /** Row locks of open transactions (row-locks.ts). */
+  readonly rowLocks: RowLockTable
   nextConnectionId(): number
   addUser(user: HanaUser): Promise<void>
   dropUser(name: string): Promise<void>

@@ -21,6 +21,7 @@ import { generateTestCertificates } from "./tls.ts"
 import { identityCatalogSql, syncIdentityCatalog } from "./identity/catalog.ts"
 import { IdentityStore } from "./identity/store.ts"
 import { emptyStats } from "../common/stats.ts"
+import { RowLockTable } from "./row-locks.ts"
 import type { ServerStats } from "../common/stats.ts"
 import type { TestCertificates } from "./tls.ts"
 
@@ -61,6 +62,12 @@ export interface HanaTestServerOptions {
    * `compress: true`) gets it either way; see compression.ts.
    */
   readonly compression?: boolean
+  /**
+   * How long a statement waits for a row lock another transaction holds before it fails with 131 "transaction
+   * rolled back by lock wait timeout", in milliseconds, until a session sets its own with `SET TRANSACTION LOCK WAIT
+   * TIMEOUT` (default 30000; HANA's own default, indexserver.ini [transaction] lock_wait_timeout, is 1800000).
+   */
+  readonly lockWaitMs?: number
   /** Fault injection (also changeable later through {@link HanaTestServerHandle.faults}). */
   readonly faults?: HanaFaults
 }
@@ -108,7 +115,8 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     x509: options.x509,
     firstFetchSize: options.firstFetchSize ?? 32,
     maxSessions: options.maxSessions ?? 256,
-    compression: options.compression ?? false
+    compression: options.compression ?? false,
+    lockWaitMs: options.lockWaitMs ?? 30_000
   }
   const faults: HanaFaults = { ...options.faults }
   const engine = await Engine.open()
@@ -149,6 +157,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
     faults: faultState(faults),
     maxPacketBytes: 1 << 28,
     stats,
+    rowLocks: new RowLockTable(),
     nextConnectionId: () => nextConnection++,
     addUser,
     dropUser,

@@ -49,6 +49,7 @@ import { prepareProcedure, procedureReply } from "./procedures/requests.ts"
 import type { ProcedureHost } from "./procedures/requests.ts"
 import type { ProcedureStatement } from "./procedures/definition.ts"
 import type { Cursor } from "../engine/index.ts"
+import { SessionRowLocks } from "./row-locks.ts"
 
 
 /** Runs a translated DDL statement and the catalog upkeep it needs (declared types, declared lengths). */
@@ -90,6 +91,8 @@ export class SqlSession {
   private ddlAutocommit = true
   /** Session context (CLIENT_INFO key/values, e.g. APPLICATION) for SESSION_CONTEXT. */
   private readonly context = new Map<string, string>()
+  /** The rows this session's transaction locks, and its waits for other transactions' locks. */
+  private readonly rowLocks: SessionRowLocks
 
   constructor(
     /** The engine session the SQL runs on. */
@@ -100,7 +103,9 @@ export class SqlSession {
     /** Data format version agreed at CONNECT. */
     private readonly dfv: number,
     private readonly sendPartial: SendPartial
-  ) {}
+  ) {
+    this.rowLocks = new SessionRowLocks(ctx.rowLocks, session, connectionId, ctx.stats, ctx.options.lockWaitMs)
+  }
 
   /** The current schema (for error texts). */
   get currentSchema(): string {
@@ -271,7 +276,7 @@ export class SqlSession {
       await this.runDdl(session, commit, () => runDdlStatement(session, t))
       return ok(FunctionCode.DDL)
     }
-    const outcome = await this.inTransaction(session, commit, () => session.run(t.sql))
+    const outcome = await this.inTransaction(session, commit, () => this.rowLocks.run(t.lockRows, [], () => session.run(t.sql)))
     return this.outcomeReply(session, t, outcome, undefined, request)
   }
 
@@ -306,6 +311,9 @@ export class SqlSession {
         return ok(FunctionCode.DDL)
       case "ddlAutocommit":
         this.ddlAutocommit = t.on
+        return ok(FunctionCode.DDL)
+      case "lockWaitTimeout":
+        this.rowLocks.lockWaitMs = t.ms
         return ok(FunctionCode.DDL)
       case "cancelSession": {
         this.requireAdmin("ALTER SYSTEM requires SYSTEM")
@@ -521,7 +529,9 @@ export class SqlSession {
     const prepared = statement.prepared!
     if (t.kind === "query") {
       const row = rows[0]!
-      const outcome = await this.inTransaction(session, request.commit, () => prepared.run(row.values, bindTypes(row.values)))
+      const outcome = await this.inTransaction(session, request.commit, () =>
+        this.rowLocks.run(t.lockRows, row.values, () => prepared.run(row.values, bindTypes(row.values)))
+      )
       return this.outcomeReply(session, t, outcome, statement, request)
     }
     if (t.insert !== undefined && rows.length > 1 && count > 0 && rows.every((r) => r.pendingLobs.length === 0)) {
@@ -537,7 +547,7 @@ export class SqlSession {
             pendingRow = row
             break
           }
-          const outcome = await prepared.run(row.values, bindTypes(row.values))
+          const outcome = await this.rowLocks.run(t.lockRows, row.values, () => prepared.run(row.values, bindTypes(row.values)))
           affected.push(outcome.kind === "changed" ? outcome.rowsAffected : 0)
         }
       }, rows.length > 1)

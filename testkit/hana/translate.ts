@@ -13,6 +13,7 @@ import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTION_MACROS, TYPED_FUNCTIO
 import { alterTableClauses, recordTableOptions, tableOptions, withoutColumnClauses } from "./table-clauses.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
+import { isNowait, type LockSlices, type LockTarget, selectedRows, writtenRows } from "./row-locks.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
 import { duckType, hanaType, TYPE_NAMES, typeText } from "./types.ts"
 import type { HanaType } from "./types.ts"
@@ -146,6 +147,8 @@ export type Translated =
       readonly sql: string
       readonly params: number
       readonly forUpdate: boolean
+      /** SELECT ... FOR UPDATE of one table: the rows it locks (row-locks.ts). */
+      readonly lockRows?: LockTarget
       /** HANA's names of the result columns that are expressions (the select item's text), by position. */
       readonly columnNames?: ReadonlyArray<string | undefined>
       /** The table columns plain column items read, by position (result nullability). */
@@ -158,6 +161,8 @@ export type Translated =
       readonly functionCode: 2 | 3 | 4
       readonly sql: string
       readonly params: number
+      /** UPDATE / DELETE of one table: the rows it writes and locks (row-locks.ts). */
+      readonly lockRows?: LockTarget
       /** For `INSERT INTO t [(cols)] VALUES (?, ...)`: the target and the column of each `?`, in order. */
       readonly insert?: {
         readonly schema: string | undefined
@@ -185,6 +190,8 @@ export type Translated =
       readonly declaredLengths?: { readonly table: string; readonly columns?: readonly string[] }
     }
   | { readonly kind: "commit" }
+  /** SET TRANSACTION LOCK WAIT TIMEOUT <ms> (row-locks.ts). */
+  | { readonly kind: "lockWaitTimeout"; readonly ms: number }
   | { readonly kind: "rollback" }
   | { readonly kind: "savepoint"; readonly action: "set" | "rollback" | "release"; readonly name: string }
   | { readonly kind: "setSchema"; readonly schema: string }
@@ -478,6 +485,18 @@ const qualifiedName = (tokens: readonly Token[], i: number): [string | undefined
 const qualified = (schema: string | undefined, name: string): string =>
   schema === undefined ? quoteName(name) : `${quoteName(schema)}.${quoteName(name)}`
 
+/** The DuckDB row-id query of a statement's lock slices (row-locks.ts). */
+const lockTarget = (slices: LockSlices, nowait: boolean, session: SessionValues): LockTarget => ({
+  table: `${slices.schema ?? session.schema}.${slices.table}`,
+  sql: `SELECT rowid FROM ${rewrite(slices.from, session)} ${slices.rest.length === 0 ? "" : rewrite(slices.rest, session)}`,
+  firstParam: slices.firstParam,
+  params: slices.params,
+  nowait
+})
+
+const withLockTarget = <T extends Translated>(t: T, slices: LockSlices | undefined, nowait: boolean, session: SessionValues): T =>
+  slices === undefined ? t : { ...t, lockRows: lockTarget(slices, nowait, session) }
+
 const countParams = (tokens: readonly Token[]): number => tokens.filter((t) => t.t === "param").length
 
 /** Translates one HANA statement. */
@@ -507,9 +526,9 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
     case "REPLACE":
       return translateUpsert(all, session)
     case "UPDATE":
-      return { kind: "dml", functionCode: 3, sql: rewrite(all, session), params }
+      return withLockTarget({ kind: "dml", functionCode: 3, sql: rewrite(all, session), params }, writtenRows(all), false, session)
     case "DELETE":
-      return { kind: "dml", functionCode: 4, sql: rewrite(all, session), params }
+      return withLockTarget({ kind: "dml", functionCode: 4, sql: rewrite(all, session), params }, writtenRows(all), false, session)
     case "COMMIT":
       return { kind: "commit" }
     // SAVEPOINT <name>, ROLLBACK TO SAVEPOINT <name>, RELEASE SAVEPOINT <name> (HANA SQL reference, transaction
@@ -532,6 +551,12 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
         const mode = upper(all[4])
         if (mode !== "ON" && mode !== "OFF") throw HanaError.syntax("SET TRANSACTION AUTOCOMMIT DDL ON|OFF expected", 0)
         return { kind: "ddlAutocommit", on: mode === "ON" }
+      }
+      if (w1 === "TRANSACTION" && upper(all[2]) === "LOCK" && upper(all[3]) === "WAIT" && upper(all[4]) === "TIMEOUT") {
+        if (all[5]?.t !== "number" || all.length !== 6 || !/^\d+$/.test(all[5].v)) {
+          throw HanaError.syntax("SET TRANSACTION LOCK WAIT TIMEOUT <milliseconds> expected", 0)
+        }
+        return { kind: "lockWaitTimeout", ms: Number(all[5].v) }
       }
       if (w1 === "TRANSACTION" || all[1]?.t === "string" || w1 === "PSE") return { kind: "noop" }
       break
@@ -784,9 +809,12 @@ const translateQuery = (all: Token[], session: SessionValues, sqlText?: string):
   requireFrom(all)
   let tokens = all
   let forUpdate = false
-  // SELECT ... FOR UPDATE [NOWAIT]: DuckDB has no row locks; the statement runs as a plain SELECT.
+  let lockRows: LockTarget | undefined
+  // SELECT ... FOR UPDATE [NOWAIT]: DuckDB has no row locks; the server locks the rows (row-locks.ts).
   const forIdx = tokens.findIndex((t, i) => upper(t) === "FOR" && upper(tokens[i + 1]) === "UPDATE")
   if (forIdx > 0) {
+    const slices = selectedRows(tokens.slice(0, forIdx))
+    lockRows = slices === undefined ? undefined : lockTarget(slices, isNowait(tokens.slice(forIdx + 2)), session)
     tokens = tokens.slice(0, forIdx)
     forUpdate = true
   }
@@ -811,6 +839,7 @@ const translateQuery = (all: Token[], session: SessionValues, sqlText?: string):
     sql,
     params: countParams(tokens),
     forUpdate,
+    ...(lockRows === undefined ? {} : { lockRows }),
     ...(columnNames === undefined ? {} : { columnNames }),
     ...(selected === undefined ? {} : { columnSources: selected.sources, fromItems: selected.from })
   }

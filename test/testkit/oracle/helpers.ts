@@ -36,27 +36,8 @@ export const failure = async (f: () => Promise<unknown>): Promise<Error> => {
   throw new Error("expected a failure")
 }
 
-/**
- * Starts `call` and resolves once the server counts one more call waiting for a lock (its `lockWaits`): then true when
- * the call is still running, as a call waiting for another transaction's lock must be; false when the call ended
- * without the server counting a wait. Synchronised on the server's counter, so it does not depend on the machine's
- * speed.
- */
-export const waitsForLock = <R = { readonly rowsAffected?: number }>(server: OracleTestServerHandle, call: () => Promise<R>) => {
-  const before = server.stats.lockWaits
-  let settled = false
-  const result = call()
-  void result.then(() => (settled = true), () => (settled = true))
-  const waiting = (async () => {
-    while (server.stats.lockWaits === before) {
-      if (settled) return false
-      await new Promise((r) => setTimeout(r, 5))
-    }
-    return !settled
-  })()
-  return { result, waiting }
-}
-
+/** Starts a call and tells when the server counts it waiting for a lock (test/support/lockWaits.ts). */
+export { waitsForLock } from "../../support/lockWaits.ts"
 /** An INTERVAL DAY TO SECOND as node-oracledb fetches it (every field with the value's sign). */
 export const ds = (days: number, hours: number, minutes: number, seconds: number, fseconds: number) => ({ days, hours, minutes, seconds, fseconds })
 
