@@ -48,6 +48,14 @@ const isZonedColumn = (columns: ReadonlyArray<ColumnMeta>, name: string): boolea
 const uniqueKeyColumn = (columns: ReadonlyArray<ColumnMeta>, name: string): string =>
   isZonedColumn(columns, name) ? `(ora_tstz_key(CAST(${duckIdent(name)} AS VARCHAR), ''))` : duckIdent(name)
 
+/**
+ * ORA-02329 for a PRIMARY KEY or UNIQUE constraint on a TIMESTAMP WITH TIME ZONE column: Oracle refuses such keys
+ * (SQL Language Reference, "Constraints", restrictions on unique constraints: none of the key's columns may be
+ * TIMESTAMP WITH TIME ZONE, while TIMESTAMP WITH LOCAL TIME ZONE may; shown with ORA-02329 in
+ * https://jonathanlewis.wordpress.com/2019/05/29/timestamp-oddity/). A unique index on such a column is allowed.
+ */
+const zonedKey = (): OraError => new OraError(2329, "column of datatype TIME/TIMESTAMP WITH TIME ZONE cannot be unique or a primary key")
+
 export class Ddl {
   private constraintSeq = 0
 
@@ -341,8 +349,9 @@ export class Ddl {
         if (isKw(head, "PRIMARY") || isKw(head, "UNIQUE")) {
           const open = isKw(head, "PRIMARY") ? k + 2 : k + 1
           const cols = colList(el, open)
+          if (cols.some((c) => isZonedColumn(columns, c))) throw zonedKey()
           constraints.push({ name: consName(cname), type: isKw(head, "PRIMARY") ? "P" : "U", columns: cols, searchCondition: null, refOwner: null, refConstraint: null, generated: cname === undefined })
-          if (!cols.some((c) => isZonedColumn(columns, c))) duckDefs.push(`${isKw(head, "PRIMARY") ? "PRIMARY KEY" : "UNIQUE"} (${cols.map(duckIdent).join(", ")})`)
+          duckDefs.push(`${isKw(head, "PRIMARY") ? "PRIMARY KEY" : "UNIQUE"} (${cols.map(duckIdent).join(", ")})`)
           if (isKw(head, "PRIMARY")) for (const c of cols) markNotNull(columns, c)
         } else if (isKw(head, "FOREIGN")) {
           const cols = colList(el, k + 2)
@@ -435,15 +444,16 @@ export class Ddl {
         }
         if (isKw(x, "PRIMARY") && isKw(el[j + 1], "KEY")) {
           nullable = false
+          if (type.kind === "timestamptz") throw zonedKey()
           constraints.push({ name: consName(ccName), type: "P", columns: [name], searchCondition: null, refOwner: null, refConstraint: null, generated: ccName === undefined })
-          if (type.kind !== "timestamptz") extra.push("PRIMARY KEY")
-          else extra.push("NOT NULL")
+          extra.push("PRIMARY KEY")
           j += 2
           continue
         }
         if (isKw(x, "UNIQUE")) {
+          if (type.kind === "timestamptz") throw zonedKey()
           constraints.push({ name: consName(ccName), type: "U", columns: [name], searchCondition: null, refOwner: null, refConstraint: null, generated: ccName === undefined })
-          if (type.kind !== "timestamptz") extra.push("UNIQUE")
+          extra.push("UNIQUE")
           j++
           continue
         }
@@ -562,10 +572,6 @@ export class Ddl {
     if (columns.length === 0) throw new OraError(904, "invalid identifier")
     for (const s of sequences) await this.runDdl(`CREATE SEQUENCE ${duckIdent(q.schema)}.${duckIdent(s)}`)
     await this.runDdl(`CREATE TABLE ${target} (${duckDefs.join(", ")})`)
-    // keys with a TIMESTAMP WITH TIME ZONE column are unique indexes on its instant (the constraint was left out above)
-    for (const c of constraints)
-      if ((c.type === "P" || c.type === "U") && c.columns.some((name) => isZonedColumn(columns, name)))
-        await this.runDdl(`CREATE UNIQUE INDEX ${duckIdent(c.name)} ON ${target} (${c.columns.map((name) => uniqueKeyColumn(columns, name)).join(", ")})`)
     const meta: TableMeta = { owner: q.schema, name: q.name, kind: "TABLE", columns, constraints, objectId: this.s.db.catalog.newObjectId(), created: new Date(), viewText: null }
     this.s.db.catalog.putTable(meta)
     for (const c of constraints)
