@@ -13,6 +13,7 @@ import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckD
 import { ora, OraError } from "./errors.ts"
 import { datetimeTextOfFormat } from "./datetime-parse.ts"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
+import { zoneFunctions } from "./zone-functions.ts"
 import { durationOfExactMonths, durationOfExactSeconds } from "./intervals.ts"
 import { addToNanos, atInstant, canonicalRegion, civilOfNanos, datetimeText, type DatetimeValue, offsetText, parseDatetimeText, parseOffset, utcNanos, zoneAbbreviation } from "./datetime.ts"
 
@@ -145,5 +146,5 @@ const functions = (): Array<DuckDBScalarFunction> => [
 
 /** Registers the functions in the database `connection` belongs to (DuckDB keeps them in its system catalog). */
 export const registerDatetimeFunctions = (connection: DuckDBConnection): void => {
-  for (const f of functions()) connection.registerScalarFunction(f)
+  for (const f of [...functions(), ...zoneFunctions()]) connection.registerScalarFunction(f)
 }

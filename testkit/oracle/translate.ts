@@ -16,6 +16,7 @@ import { checkIncompleteExpressions } from "./incomplete-expressions.ts"
 import { stringLiteralType } from "./literal-types.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
+import { zoneFunctionSql } from "./zone-functions.ts"
 import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExtract, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
 import { binaryDoubleType, floatDecimalDigits, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
@@ -1703,6 +1704,8 @@ export class Translator {
     // DECODE / NVL2 with exact NUMBER operands (compared as numbers there) may still give a text datetime
     const conditional = v === "DECODE" ? decodeResults(parts.length) : v === "NVL2" ? [1, 2] : undefined
     if (exactCall !== undefined) return [conditional === undefined ? exactCall : this.textDatetimeResult(parts, conditional, arg).wrap(exactCall), close + 1]
+    const zoneCall = zoneFunctionSql(v, parts.map((_, k) => arg(k)))
+    if (zoneCall !== undefined) return [zoneCall, close + 1]
     switch (v) {
       case "NVL":
       case "COALESCE": {
