@@ -24,6 +24,7 @@ import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { duplicateKeyColumns, fromDuckDb, logEngineFailure } from "./duckdb-errors.ts"
 import { columnTypeError, parseTimeError, syntaxErrorOf } from "./statement-checks.ts"
+import { engineFunctionNames, unknownFunctionError } from "./function-names.ts"
 import { ora, OraError } from "./errors.ts"
 import { rewriteJsonSql } from "./json-sql.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
@@ -378,11 +379,18 @@ export class SqlSession {
     }
   }
 
+  /** ORA-00904 for a call of a function Oracle does not have that the engine would answer (function-names.ts). */
+  private async unknownFunction(sql: string): Promise<OraError | undefined> {
+    const names = await engineFunctionNames(this.db, () => this.engine.queryAll("SELECT DISTINCT function_name FROM duckdb_functions()"))
+    const procedures = [...this.db.procedures.keys()]
+    return unknownFunctionError(sql, names, (name) => procedures.some((k) => k.endsWith(`.${name}`)) || namedTypesOf(this.db).hasName(name))
+  }
+
   /** Executes one statement for each bind row (one row when there are no binds). */
   async execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(sql)
     this.statementSql = sql
-    const parseError = cls === "query" || cls === "dml" ? parseTimeError(sql) : cls === "ddl" ? columnTypeError(sql) : undefined
+    const parseError = cls === "query" || cls === "dml" ? (parseTimeError(sql) ?? (await this.unknownFunction(sql))) : cls === "ddl" ? columnTypeError(sql) : undefined
     if (parseError !== undefined) throw parseError
     switch (cls) {
       case "query":
