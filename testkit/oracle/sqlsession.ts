@@ -25,6 +25,7 @@ import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { duplicateKeyColumns, fromDuckDb, logEngineFailure } from "./duckdb-errors.ts"
 import { columnTypeError, parseTimeError, syntaxErrorOf } from "./statement-checks.ts"
 import { engineFunctionNames, unknownFunctionError } from "./function-names.ts"
+import { characterBinds } from "./character-arithmetic.ts"
 import { ora, OraError } from "./errors.ts"
 import { rewriteJsonSql } from "./json-sql.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
@@ -490,7 +491,8 @@ export class SqlSession {
       binaryColumns: this.binaryColumnsOf(sql),
       exactNumberColumns: this.exactNumberColumnsOf(sql),
       boundedNumberColumns: this.boundedNumberColumnsOf(sql),
-      ...(specs !== undefined ? { numberBind: (n: number) => bindSpecType(specs[n - 1])?.kind === "number", datetimeBind: zonedBinds(specs) } : {}),
+      ...(specs !== undefined ? { numberBind: (n: number) => bindSpecType(specs[n - 1])?.kind === "number", datetimeBind: zonedBinds(specs), ...characterBinds(specs) } : {}),
+      characterColumns: this.columnsOf(sql, (t) => t.kind === "varchar" || t.kind === "nvarchar"),
       textDatetimeColumns: this.textDatetimeColumnsOf(sql)
     })
     // numbered in source order, which rewrites that move clauses (hierarchical.ts, outer-join-plus.ts) keep in `pos`

@@ -103,6 +103,12 @@ export interface TranslateContext {
   readonly intervalColumnTypes?: ReadonlyMap<string, OraType>
   /** Names of TIMESTAMP WITH LOCAL TIME ZONE columns of the tables the statement mentions (shown in the session zone). */
   readonly localZoneColumns?: ReadonlySet<string>
+  /** Names of the character columns of the tables the statement mentions: arithmetic converts them to NUMBER. */
+  readonly characterColumns?: ReadonlySet<string>
+  /** True when the bind rendered as `$param` is sent as character text (arithmetic converts it to NUMBER). */
+  readonly textBind?: (param: number) => boolean
+  /** The native floating-point type of the bind rendered as `$param`, when it is sent as BINARY_DOUBLE / BINARY_FLOAT. */
+  readonly binaryBind?: (param: number) => BinaryKind | undefined
   /** SESSIONTIMEZONE text (an offset or a region): CURRENT_TIMESTAMP's zone. */
   readonly sessionTimeZone?: string
   /** BINARY_DOUBLE / BINARY_FLOAT columns of the tables the statement mentions, by name (IEEE arithmetic). */
@@ -955,7 +961,11 @@ export class Translator {
       if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
       else if (depth === 0 && t.kind === "op" && (t.value === "||" || t.value === "/")) return true
-      if (depth === 0 && t.kind === "op" && (t.value === "+" || t.value === "-" || t.value === "*")) arithmetic = true
+      if (depth === 0 && t.kind === "op" && (t.value === "+" || t.value === "-" || t.value === "*")) {
+        arithmetic = true
+        // a character operand, converted to NUMBER (isCharacterAt)
+        if (i > from && (this.isCharacterAt(i - 1, i) || this.isCharacterAt(i + 1, i + 2))) return true
+      }
       if (
         depth === 0 &&
         t.kind === "op" &&
@@ -1256,6 +1266,28 @@ export class Translator {
     return `extract(${field.toLowerCase()} FROM ${point})`
   }
 
+  /**
+   * True when tokens [from, to) are one character operand: a text literal, a character column (not also a number or
+   * datetime column of another table) or a character bind. Oracle converts such an operand of arithmetic to NUMBER
+   * (SQL Language Reference, "Implicit Data Conversion": "In arithmetic operations between CHAR/VARCHAR2 and NCHAR/
+   * NVARCHAR2, Oracle converts to a NUMBER"; ORA-01722 for text that is no number).
+   */
+  private isCharacterAt(from: number, to: number): boolean {
+    if (to === from + 1 && this.toks[from]?.kind === "str") return !isKw(this.toks[from - 1], "DATE", "TIMESTAMP", "INTERVAL")
+    const name = this.columnNameAt(from, to)
+    if (name !== undefined)
+      return this.ctx.characterColumns?.has(name) === true && this.ctx.exactNumberColumns?.has(name) !== true && this.ctx.boundedNumberColumns?.has(name) !== true && this.ctx.dateColumns?.has(name) !== true && this.ctx.binaryColumns?.has(name) !== true
+    return this.bindIs(this.ctx.textBind, from, to)
+  }
+
+  /** The native floating-point type of a bind sent as BINARY_DOUBLE / BINARY_FLOAT at [from, to), if it is one. */
+  private binaryBindAt(from: number, to: number): BinaryKind | undefined {
+    const t = this.toks[from]
+    if (this.ctx.binaryBind === undefined || to !== from + 1 || t?.kind !== "bind") return undefined
+    const param = /^\$(\d+)$/.exec(this.ctx.bind(t.value, t))?.[1]
+    return param === undefined ? undefined : this.ctx.binaryBind(Number(param))
+  }
+
   private isDateColumnTok(t: Tok | undefined): boolean {
     if (t?.kind === "bind") return this.bindDatetime(t) !== undefined
     return t !== undefined && (t.kind === "ident" || t.kind === "qident") && this.ctx.dateColumns?.has(oracleName(t)) === true
@@ -1315,7 +1347,12 @@ export class Translator {
     const toks = this.toks
     /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
     /** `numeric`: of exact numbers only (exactNumericRange), which DuckDB computes exactly except in division. */
-    type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean }
+    type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean; character?: boolean }
+    /** A character operand of arithmetic with a number or a datetime (days) as that NUMBER (isCharacterAt); others as they are. */
+    const asNumber = (n: Node, other: Node): Node =>
+      n.character === true && !other.interval && other.exactInterval === undefined
+        ? { text: `ora_number(CAST(${n.text} AS VARCHAR))`, date: false, interval: false, exact: true }
+        : n
     const exactArg = (n: Node) => `CAST(${n.text} AS VARCHAR)`
     /** An exact NUMBER operand read as a native floating-point value of `kind`; others as they are. */
     const floating = (n: Node, kind: BinaryKind | undefined) => (n.exact === true ? `CAST(${n.text} AS ${kind === "float" ? "FLOAT" : "DOUBLE"})` : n.text)
@@ -1386,9 +1423,9 @@ export class Translator {
       const datetime = this.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
       const exactInterval = this.exactIntervalAt(i, end, text) ?? (this.bindIs(this.ctx.exactSecondsBind, i, end) ? "dayToSecond" : undefined)
       const node = {
-        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns), exact,
+        text, date: isDateUnit(toks, i, end, this.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || this.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, this.ctx.binaryColumns) ?? this.binaryBindAt(i, end), exact,
         numeric: this.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
-        day: this.isDayAt(i, end)
+        day: this.isDayAt(i, end), character: this.isCharacterAt(i, end)
       }
       i = end
       return node
@@ -1398,8 +1435,10 @@ export class Translator {
       while (left !== undefined && i < to && (isOp(toks[i], "*") || isOp(toks[i], "/"))) {
         const op = toks[i]!.value
         i++
-        const right = unit()
-        if (right === undefined) return undefined
+        const operand = unit()
+        if (operand === undefined) return undefined
+        const right = asNumber(operand, left)
+        left = asNumber(left, operand)
         // native floating-point division follows IEEE 754 (x/0 is ±Inf or NaN; "IEEE 754 exceptions are not raised",
         // Database Concepts, "Floating-Point Numbers"); NUMBER division by zero raises ORA-01476 (ora_div)
         const plain = (n: Node) => !n.interval && !n.date && n.datetime === undefined
@@ -1427,6 +1466,11 @@ export class Translator {
       i++
       let right = term()
       if (right === undefined) return undefined
+      if (op !== "||") {
+        const operand = right
+        right = asNumber(right, left)
+        left = asNumber(left, operand)
+      }
       // datetime ± an interval in exact storage: the interval as a DuckDB INTERVAL (not its stored number as days)
       const datetimeOperand = (n: Node) => n.date || n.datetime !== undefined
       // TIMESTAMP ± DAY TO SECOND(7-9): every digit added (a DATE drops the fraction below, as on Oracle)
