@@ -22,6 +22,14 @@ export interface InstantGrouping {
    * value of the group; `item` when the reference is a whole select-list item (it keeps the column's name).
    */
   readonly representatives: ReadonlyMap<number, Representative>
+  /**
+   * GROUP BY items, COUNT(DISTINCT ...) operands and PARTITION BY items that are expressions over a zoned column
+   * (`t + INTERVAL '1' HOUR`, `NVL(t, u)`), start → end, without binds: keyed by instant when their value is zoned
+   * (the translator decides, translate.ts groupedExpression).
+   */
+  readonly expressionKeys: ReadonlyMap<number, number>
+  /** Occurrences of such a GROUP BY expression in its query's select list, HAVING and ORDER BY, outside aggregates. */
+  readonly expressionRepresentatives: ReadonlyMap<number, number>
 }
 
 /** A grouped reference outside aggregates: where it ends, whether it is a whole select-list item, and for a column
@@ -52,6 +60,27 @@ const referenceEnd = (toks: ReadonlyArray<Tok>, i: number): number => {
 export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) => boolean): InstantGrouping => {
   const keys = new Map<number, number>()
   const representatives = new Map<number, Representative>()
+  const expressionKeys = new Map<number, number>()
+  const expressionRepresentatives = new Map<number, number>()
+  /** Marks [from, to) as an expression key when it is an expression (not a bare reference) naming a zoned column. */
+  const expressionKey = (from: number, to: number): boolean => {
+    if (to - from < 2 || referenceEnd(toks, from) === to || toks.slice(from, to).some((t) => t.kind === "bind")) return false
+    for (let k = from; k < to; k++) if (zonedReference(k) > 0) {
+      expressionKeys.set(from, to)
+      return true
+    }
+    return false
+  }
+  const signature = (from: number, to: number): string => toks.slice(from, to).map((t) => `${t.kind}:${t.value}`).join(" ")
+  /** Occurrences of the expressions `grouped` (by signature, with their lengths) in [from, to), outside aggregates. */
+  const markExpressionRepresentatives = (from: number, to: number, grouped: ReadonlyMap<string, number>): void => {
+    for (let k = from; k < to; k++) {
+      const t = toks[k]!
+      if (isOp(t, "(") && isKw(toks[k + 1], "SELECT", "WITH")) k = matchParen(toks, k)
+      else if (t.kind === "ident" && AGGREGATES.has(t.value) && isOp(toks[k + 1], "(")) k = matchParen(toks, k + 1)
+      else for (const length of new Set(grouped.values())) if (k + length <= to && grouped.has(signature(k, k + length))) expressionRepresentatives.set(k, k + length)
+    }
+  }
   const zonedReference = (i: number): number => {
     const end = referenceEnd(toks, i)
     return end > 0 && zoned(toks[end - 1]!.value) ? end : -1
@@ -94,13 +123,21 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
     if (isKw(toks[i], "COUNT") && isOp(toks[i + 1], "(") && isKw(toks[i + 2], "DISTINCT")) {
       const end = zonedReference(i + 3)
       if (end > 0 && isOp(toks[end], ")")) keys.set(i + 3, end)
+      else expressionKey(i + 3, matchParen(toks, i + 1))
     }
     // window partitions: `PARTITION BY t, u ORDER BY ...` partitions by instant
     if (isKw(toks[i], "PARTITION") && isKw(toks[i + 1], "BY")) {
       for (let k = i + 2; k < toks.length && !isOp(toks[k], ")") && !isKw(toks[k], "ORDER", "ROWS", "RANGE", "GROUPS"); k++) {
         if (isOp(toks[k], "(")) k = matchParen(toks, k)
+        const itemStart = k === i + 2 || isOp(toks[k - 1], ",")
         const end = zonedReference(k)
-        if (end > 0 && (k === i + 2 || isOp(toks[k - 1], ",")) && (isOp(toks[end], ",") || isOp(toks[end], ")") || isKw(toks[end], "ORDER", "ROWS", "RANGE", "GROUPS"))) keys.set(k, end)
+        if (end > 0 && itemStart && (isOp(toks[end], ",") || isOp(toks[end], ")") || isKw(toks[end], "ORDER", "ROWS", "RANGE", "GROUPS"))) keys.set(k, end)
+        else if (itemStart) {
+          // an expression item: up to the next comma, ORDER / ROWS / RANGE / GROUPS or the window's end
+          let e = k
+          while (e < toks.length && !isOp(toks[e], ",") && !isOp(toks[e], ")") && !isKw(toks[e], "ORDER", "ROWS", "RANGE", "GROUPS")) e = isOp(toks[e], "(") ? matchParen(toks, e) + 1 : e + 1
+          if (expressionKey(k, e)) k = e - 1
+        }
       }
     }
     if (!isKw(toks[i], "SELECT")) continue
@@ -109,6 +146,8 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
     if (groupBy === undefined) continue
     /** Grouped column names, with their key's token range when grouped in ROLLUP / CUBE / GROUPING SETS. */
     const grouped = new Map<string, readonly [number, number] | undefined>()
+    /** Grouped expressions over zoned columns, by signature, with their token counts. */
+    const groupedExpressions = new Map<string, number>()
     for (let k = groupBy[0]; k < groupBy[1]; k++) {
       const sets = isKw(toks[k], "ROLLUP", "CUBE") && isOp(toks[k + 1], "(") ? k + 1 : isKw(toks[k], "GROUPING") && isKw(toks[k + 1], "SETS") && isOp(toks[k + 2], "(") ? k + 2 : -1
       if (sets > 0) {
@@ -124,11 +163,23 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
         k = close
         continue
       }
+      const itemStart = k === groupBy[0] || isOp(toks[k - 1], ",")
+      let itemEnd = k
+      while (itemStart && itemEnd < groupBy[1] && !isOp(toks[itemEnd], ",")) itemEnd = isOp(toks[itemEnd], "(") ? matchParen(toks, itemEnd) + 1 : itemEnd + 1
+      if (itemStart && referenceEnd(toks, k) !== itemEnd && expressionKey(k, itemEnd)) {
+        groupedExpressions.set(signature(k, itemEnd), itemEnd - k)
+        k = itemEnd - 1
+        continue
+      }
       if (isOp(toks[k], "(")) k = matchParen(toks, k)
       const end = zonedReference(k)
       if (end < 0 || !(end === groupBy[1] || isOp(toks[end], ",")) || !(k === groupBy[0] || isOp(toks[k - 1], ","))) continue
       keys.set(k, end)
       if (!grouped.has(toks[end - 1]!.value)) grouped.set(toks[end - 1]!.value, undefined)
+    }
+    if (groupedExpressions.size > 0) {
+      markExpressionRepresentatives(i + 1, from, groupedExpressions)
+      for (const clause of [range("HAVING"), range("ORDER")]) if (clause !== undefined) markExpressionRepresentatives(clause[0], clause[1], groupedExpressions)
     }
     if (grouped.size === 0) continue
     // a query's items keep their column names (the names an outer query or the client sees), not the rows an INSERT
@@ -138,7 +189,7 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
     markRepresentatives(i + 1, from, grouped, !inserted)
     for (const clause of [range("HAVING"), range("ORDER")]) if (clause !== undefined) markRepresentatives(clause[0], clause[1], grouped, false)
   }
-  return { keys, representatives }
+  return { keys, representatives, expressionKeys, expressionRepresentatives }
 }
 
 /** One operand of a chain of set operations after the first, with the operator that joins it on. */

@@ -602,6 +602,11 @@ export class Translator {
     const wholeCase = caseUnits && this.caseEnd(from, to) === to
     const flushSegment = (end: number) => {
       if (end <= segStart) return
+      const grouped = this.groupedExpression(segStart, end)
+      if (grouped !== undefined) {
+        parts.push({ text: grouped, from: segStart, to: end, separator: false })
+        return
+      }
       const caseEnd = caseUnits && !(wholeCase && segStart === from) ? this.caseEnd(segStart, end) : -1
       const alias = this.toks[end - 1]
       const text =
@@ -1539,11 +1544,42 @@ export class Translator {
       case "ws":
         return [" ", i + 1]
       case "ident":
-        return this.windowed(this.ident(i, to))
+        return this.windowed(this.ident(i, to), i)
     }
   }
 
   private instantGrouping: InstantGrouping | undefined
+  /** Starts of the grouped expressions being rendered by {@link groupedExpression} (their own rendering is plain). */
+  private readonly groupedRendering = new Set<number>()
+
+  /**
+   * A zoned expression that groups by instant (datetime-groups.ts `expressionKeys`): tokens [from, to) as a GROUP BY
+   * item, COUNT(DISTINCT ...) operand or PARTITION BY item by its instant key, and as an occurrence of a grouped one
+   * in the select list, HAVING or ORDER BY (optionally with an alias) as the group's least value by instant, its own
+   * zone kept. Undefined for other ranges and for expressions whose value is not zoned (TRUNC, EXTRACT, ...).
+   */
+  private groupedExpression(from: number, to: number): string | undefined {
+    const columns = this.ctx.textDatetimeColumns
+    if (columns === undefined || columns.size === 0 || this.groupedRendering.has(from)) return undefined
+    this.instantGrouping ??= instantGrouping(this.toks, (name) => columns.get(name) === "zoned")
+    const { expressionKeys, expressionRepresentatives } = this.instantGrouping
+    const alias = this.toks[to - 1]
+    const aliased = expressionRepresentatives.get(from) === to - 1 && (alias?.kind === "ident" || alias?.kind === "qident") && !NOT_ALIAS.has(alias.value)
+    const key = expressionKeys.get(from) === to
+    if (!key && !aliased && expressionRepresentatives.get(from) !== to) return undefined
+    const end = aliased ? to - 1 : to
+    this.groupedRendering.add(from)
+    let text: string
+    try {
+      text = this.range(from, end)
+    } finally {
+      this.groupedRendering.delete(from)
+    }
+    if ((this.textDatetimeAt(from, end) ?? textDatetimeOfText(text)) !== "zoned") return undefined
+    if (key) return `ora_tstz_key(${datetimeArgument(text, "zoned")})`
+    const least = textDatetimeExtreme("MIN", text, "zoned")
+    return aliased ? `${least} ${identOut(alias!)}` : least
+  }
 
   /**
    * A zoned column reference starting at `i` that groups by instant (datetime-groups.ts): a GROUP BY item or COUNT
@@ -1618,10 +1654,29 @@ export class Translator {
   }
 
   /** A rendered call `[text, next]` with the `OVER (...)` window that follows it, if any. */
-  private windowed([text, next]: [string, number]): [string, number] {
+  private windowed([text, next]: [string, number], at: number): [string, number] {
     if (!isKw(this.toks[next], "OVER") || !isOp(this.toks[next + 1], "(") || !isOp(this.toks[next - 1], ")")) return [text, next]
     const close = matchParen(this.toks, next + 1)
-    return [`${text} OVER (${this.range(next + 2, close)})`, close + 1]
+    const window = `OVER (${this.range(next + 2, close)})`
+    return [this.zonedWindowCall(at, text, window) ?? `${text} ${window}`, close + 1]
+  }
+
+  /**
+   * `f(zoned, ...) OVER (...)` of a window function returning its argument's values (LAG, LEAD, FIRST_VALUE,
+   * LAST_VALUE, NTH_VALUE) as a zoned value, so that it is described as TIMESTAMP WITH TIME ZONE; MIN / MAX OVER by
+   * instant (the value with the least / greatest instant, its zone kept). Undefined for other calls.
+   */
+  private zonedWindowCall(at: number, text: string, window: string): string | undefined {
+    const toks = this.toks
+    const name = toks[at]!.value
+    if (toks[at]!.kind !== "ident" || !isOp(toks[at + 1], "(") || !["LAG", "LEAD", "FIRST_VALUE", "LAST_VALUE", "NTH_VALUE", "MIN", "MAX"].includes(name)) return undefined
+    const first = this.args(at + 1).parts[0]
+    if (first === undefined || toks.slice(first[0], first[1]).some((t) => t.kind === "bind")) return undefined
+    const operand = this.range(first[0], first[1])
+    if ((this.textDatetimeAt(first[0], first[1]) ?? textDatetimeOfText(operand)) !== "zoned") return undefined
+    if (name === "MIN" || name === "MAX")
+      return `ora_tstz(${name === "MIN" ? "arg_min" : "arg_max"}(CAST(${operand} AS VARCHAR), ora_tstz_key(${datetimeArgument(operand, "zoned")})) ${window}, getvariable('ora_session_tz'))`
+    return `ora_tstz(CAST(${text} ${window} AS VARCHAR), getvariable('ora_session_tz'))`
   }
 
   private args(open: number): { parts: Array<[number, number]>; close: number } {
@@ -1748,7 +1803,7 @@ export class Translator {
     // DECODE / NVL2 with exact NUMBER operands (compared as numbers there) may still give a text datetime
     const conditional = v === "DECODE" ? decodeResults(parts.length) : v === "NVL2" ? [1, 2] : undefined
     if (exactCall !== undefined) return [conditional === undefined ? exactCall : this.textDatetimeResult(parts, conditional, arg).wrap(exactCall), close + 1]
-    const zoneCall = zoneFunctionSql(v, parts.map((_, k) => arg(k)))
+    const zoneCall = zoneFunctionSql(v, parts.map((_, k) => arg(k)), (k) => (this.textDatetimeAt(parts[k]![0], parts[k]![1]) ?? textDatetimeOfText(arg(k))) === "zoned")
     if (zoneCall !== undefined) return [zoneCall, close + 1]
     switch (v) {
       case "NVL":

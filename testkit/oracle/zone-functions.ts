@@ -5,14 +5,18 @@
  * (datetime.ts); a TIMESTAMP or DATE argument where a zoned one is expected is read in the session time zone, as
  * Oracle converts it.
  */
-import { TIMESTAMP, VARCHAR, timestampValue } from "@duckdb/node-api"
+import { DuckDBVarCharType, TIMESTAMP, VARCHAR, timestampValue } from "@duckdb/node-api"
 import type { DuckDBScalarFunction, DuckDBTimestampValue } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { canonicalRegion, datetimeText, offsetText, parseDatetimeText, utcNanos, zoneOffsetMinutes } from "./datetime.ts"
 import { OraError } from "./errors.ts"
+import { ZONED_ALIAS } from "./datetime-functions.ts"
 
 /** The functions this module renders, with their argument count (each takes a fixed number). */
 const ARITY: ReadonlyMap<string, number> = new Map([["SYS_EXTRACT_UTC", 1], ["FROM_TZ", 2], ["TZ_OFFSET", 1], ["NEW_TIME", 3]])
+
+/** Whether an argument (by index) is a zoned text datetime (translate.ts textDatetimeAt). */
+export type ZonedArgument = (k: number) => boolean
 
 const SESSION_ZONE = "getvariable('ora_session_tz')"
 const text = (sql: string): string => `CAST(${sql} AS VARCHAR)`
@@ -25,8 +29,10 @@ const text = (sql: string): string => `CAST(${sql} AS VARCHAR)`
  * - FROM_TZ(timestamp, zone) → TIMESTAMP WITH TIME ZONE: the wall clock in that zone (an offset or a region).
  * - TZ_OFFSET(zone) → VARCHAR2: the zone's offset now, `+hh:mi` (a region, an offset, SESSIONTIMEZONE, DBTIMEZONE).
  * - NEW_TIME(date, zone1, zone2) → DATE: the wall clock of zone1 as zone2 shows it, by the abbreviations NEW_TIME takes.
+ * - GREATEST / LEAST with a zoned argument → TIMESTAMP WITH TIME ZONE: compared by instant (see {@link extremeSql}).
  */
-export const zoneFunctionSql = (name: string, args: ReadonlyArray<string>): string | undefined => {
+export const zoneFunctionSql = (name: string, args: ReadonlyArray<string>, zoned: ZonedArgument): string | undefined => {
+  if (name === "GREATEST" || name === "LEAST") return extremeSql(name, args, zoned)
   const arity = ARITY.get(name)
   if (arity === undefined) return undefined
   if (args.length !== arity) throw new OraError(909, "invalid number of arguments")
@@ -42,6 +48,22 @@ export const zoneFunctionSql = (name: string, args: ReadonlyArray<string>): stri
     default:
       return `CAST(ora_new_time(CAST(${a} AS TIMESTAMP), ${text(b)}, ${text(c)}) AS TIMESTAMP_S)`
   }
+}
+
+/**
+ * GREATEST / LEAST of arguments one of which is a zoned value: the argument with the greatest / least instant, with its
+ * own zone (the first of equal instants), every other argument read as a TIMESTAMP WITH TIME ZONE (a TIMESTAMP in the
+ * session time zone), NULL when any argument is NULL ("If you call a SQL function with a null argument, then the SQL
+ * function automatically returns null", SQL Language Reference, "Nulls in SQL Functions"; MySQL and Oracle return NULL
+ * from GREATEST with a NULL argument, DuckDB's skips it). Undefined when no argument is zoned.
+ */
+const extremeSql = (name: "GREATEST" | "LEAST", args: ReadonlyArray<string>, zoned: ZonedArgument): string | undefined => {
+  if (!args.some((_, k) => zoned(k))) return undefined
+  const f = name === "GREATEST" ? "ora_tstz_greatest2" : "ora_tstz_least2"
+  const [first = "NULL", ...rest] = args
+  const folded = rest.reduce((acc, a) => `${f}(${text(acc)}, ${text(a)}, ${SESSION_ZONE})`, `ora_tstz(${text(first)}, ${SESSION_ZONE})`)
+  // as ora_tstz(...), which the translator knows as a zoned value (translate.ts textDatetimeOfText)
+  return `ora_tstz(${text(folded)}, '')`
 }
 
 /**
@@ -76,12 +98,25 @@ const newTimeOffset = (zone: string): number => {
   return minutes
 }
 
+/** The value of a text datetime argument read in `zone` when it has none; ORA-01861 for text that is no datetime. */
+const zonedValue = (text: unknown, zone: unknown) => {
+  const v = parseDatetimeText(String(text), String(zone))
+  if (v === undefined) throw new OraError(1861, "literal does not match format string")
+  return v
+}
+
 /** The scalar functions {@link zoneFunctionSql} calls. */
 export const zoneFunctions = (): Array<DuckDBScalarFunction> => [
+  fn("ora_tstz_greatest2", [VARCHAR, VARCHAR, VARCHAR], new DuckDBVarCharType(ZONED_ALIAS), ([a, b, z]) => {
+    const [x, y] = [zonedValue(a, z), zonedValue(b, z)]
+    return datetimeText(utcNanos(y) > utcNanos(x) ? y : x)
+  }),
+  fn("ora_tstz_least2", [VARCHAR, VARCHAR, VARCHAR], new DuckDBVarCharType(ZONED_ALIAS), ([a, b, z]) => {
+    const [x, y] = [zonedValue(a, z), zonedValue(b, z)]
+    return datetimeText(utcNanos(y) < utcNanos(x) ? y : x)
+  }),
   fn("ora_sys_extract_utc", [VARCHAR, VARCHAR], TIMESTAMP, ([t, z]) => {
-    const v = parseDatetimeText(String(t), String(z))
-    if (v === undefined) throw new OraError(1861, "literal does not match format string")
-    const ns = utcNanos(v)
+    const ns = utcNanos(zonedValue(t, z))
     return timestampValue(ns / 1000n - (ns < 0n && ns % 1000n !== 0n ? 1n : 0n))
   }),
   fn("ora_from_tz", [VARCHAR, VARCHAR], VARCHAR, ([t, z]) => {
