@@ -8,7 +8,9 @@
  * RIGHT join; both coalesced for a FULL join), and a `SELECT *` over the two tables lists the join columns once, first, then the other columns of
  * the left and of the right table (the order the SQL standard gives a NATURAL or USING join's `*`, as e.g. Apache
  * Derby's reference, "NATURAL JOIN operation", spells out; **unconfirmed** for Oracle). Handled: an INNER, LEFT, RIGHT or
- * FULL join of two named tables (with or without aliases); other joins over such columns are left as they are.
+ * FULL join of two named tables (with or without aliases), and one whose left side is itself a join of named tables
+ * (`a JOIN b USING (x) JOIN c USING (t)`: each join column taken from the one left table that has it; not with a
+ * `SELECT *`); other joins over such columns are left as they are.
  */
 import type { ColumnMeta } from "./catalog.ts"
 import { isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
@@ -56,6 +58,35 @@ const refStartingAt = (sig: ReadonlyArray<Tok>, start: number, lookup: TableLook
   return meta === undefined ? undefined : { start, end, qualifier: quoted(alias?.value ?? sig[nameAt]!.value), columns: meta.columns }
 }
 
+/**
+ * The named tables of the join chain before `m` in the FROM clause of its query block (`FROM a JOIN b USING (x)`,
+ * `FROM a, b`), looked up; undefined when one of them is no named table (a subquery) or no FROM is found.
+ */
+const chainEndingAt = (sig: ReadonlyArray<Tok>, m: number, lookup: TableLookup): Array<TableRef> | undefined => {
+  let from = m - 1
+  for (let depth = 0; from >= 0; from--) {
+    if (isOp(sig[from], ")")) depth++
+    else if (isOp(sig[from], "(")) depth--
+    if (depth < 0 || (depth === 0 && isKw(sig[from], "SELECT"))) return undefined
+    if (depth === 0 && isKw(sig[from], "FROM")) break
+  }
+  if (from < 0) return undefined
+  const refs: Array<TableRef> = []
+  for (let k = from + 1; k < m; k++) {
+    if (isOp(sig[k], "(")) {
+      k = matchParen(sig, k)
+      if (k < 0) return undefined
+      continue
+    }
+    if (k !== from + 1 && !isKw(sig[k - 1], "JOIN") && !isOp(sig[k - 1], ",")) continue
+    const ref = refStartingAt(sig, k, lookup)
+    if (ref === undefined) return undefined
+    refs.push(ref)
+    k = ref.end - 1
+  }
+  return refs.length === 0 ? undefined : refs
+}
+
 interface Rewrite {
   readonly from: number
   readonly to: number
@@ -73,12 +104,13 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     while (isKw(sig[m - 1], "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "NATURAL")) m--
     const modifiers = sig.slice(m, j).map((t) => t.value)
     const natural = modifiers.includes("NATURAL")
-    const left = refEndingAt(sig, m, lookup)
+    const single = refEndingAt(sig, m, lookup)
+    const chain = single === undefined ? chainEndingAt(sig, m, lookup) : [single]
     const right = refStartingAt(sig, j + 1, lookup)
-    if (left === undefined || right === undefined) continue
+    if (chain === undefined || right === undefined) continue
     let columns: Array<string>
     let conditionEnd = right.end
-    if (natural) columns = left.columns.filter((c) => right.columns.some((r) => r.name === c.name)).map((c) => c.name)
+    if (natural) columns = [...new Set(chain.flatMap((l) => l.columns.filter((c) => right.columns.some((r) => r.name === c.name)).map((c) => c.name)))]
     else if (isKw(sig[right.end], "USING") && isOp(sig[right.end + 1], "(")) {
       const close = matchParen(sig, right.end + 1)
       const names = sig.slice(right.end + 2, close).filter((t) => !isOp(t, ","))
@@ -86,8 +118,13 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
       columns = names.map((t) => t.value)
       conditionEnd = close + 1
     } else continue
-    const textDatetime = (name: string) => [left, right].some((r) => r.columns.some((c) => c.name === name && isTextDatetime(c)))
+    const textDatetime = (name: string) => [...chain, right].some((r) => r.columns.some((c) => c.name === name && isTextDatetime(c)))
     if (columns.length === 0 || !columns.some(textDatetime)) continue
+    // each join column from the one left table that has it (two would make it ambiguous)
+    const owners = new Map(columns.map((c) => [c, chain.filter((l) => l.columns.some((x) => x.name === c))] as const))
+    if ([...owners.values()].some((o) => o.length !== 1)) continue
+    const leftOf = (c: string): TableRef => owners.get(c)![0]!
+    const left = chain[0]!
     // the query block: from its SELECT to the end of its parenthesis (or of the statement)
     let select = m
     for (let depth = 0; select >= 0; select--) {
@@ -106,10 +143,10 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     // a `*` select list is spelled out; other tables joined after this one would be lost, so not then
     const listStart = isKw(sig[select + 1], "DISTINCT", "UNIQUE", "ALL") ? select + 2 : select + 1
     const star = isOp(sig[listStart], "*") && isKw(sig[listStart + 1], "FROM")
-    if (star && (isKw(sig[blockEnd], "JOIN") || isOp(sig[blockEnd], ","))) continue
-    const owner = modifiers.includes("RIGHT") ? right : left
+    if (star && (isKw(sig[blockEnd], "JOIN") || isOp(sig[blockEnd], ",") || chain.length > 1)) continue
+    const owner = (c: string) => (modifiers.includes("RIGHT") ? right : leftOf(c))
     // a FULL join's column is whichever side has the row (the SQL standard's COALESCE of the two columns)
-    const joined = (c: string) => (modifiers.includes("FULL") ? `COALESCE(${left.qualifier}.${quoted(c)}, ${right.qualifier}.${quoted(c)})` : `${owner.qualifier}.${quoted(c)}`)
+    const joined = (c: string) => (modifiers.includes("FULL") ? `COALESCE(${leftOf(c).qualifier}.${quoted(c)}, ${right.qualifier}.${quoted(c)})` : `${owner(c).qualifier}.${quoted(c)}`)
     const join = new Set(columns)
     const local: Array<Rewrite> = []
     if (star) {
@@ -126,12 +163,12 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
         k = matchParen(sig, k)
         continue
       }
-      if ((k >= left.start && k < left.end) || (k >= m && k < conditionEnd)) continue
+      if (chain.some((l) => k >= l.start && k < l.end) || (k >= m && k < conditionEnd)) continue
       const t = sig[k]!
       if (!isName(t) || !join.has(t.value) || isOp(sig[k - 1], ".") || isOp(sig[k + 1], ".") || isOp(sig[k + 1], "(")) continue
       local.push({ from: k, to: k + 1, text: joined(t.value) })
     }
-    const condition = columns.map((c) => `${left.qualifier}.${quoted(c)} = ${right.qualifier}.${quoted(c)}`).join(" AND ")
+    const condition = columns.map((c) => `${leftOf(c).qualifier}.${quoted(c)} = ${right.qualifier}.${quoted(c)}`).join(" AND ")
     if (natural) local.push({ from: m + modifiers.indexOf("NATURAL"), to: m + modifiers.indexOf("NATURAL") + 1, text: "" })
     local.push({ from: right.end, to: conditionEnd, text: `${natural ? "" : " "}ON ${condition}` })
     if (natural) local[local.length - 1] = { from: right.end, to: right.end, text: ` ON ${condition} ` }

@@ -35,9 +35,11 @@ export const sessionZoneWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup):
  * the column's type, which the translator renders for a TIMESTAMP WITH TIME ZONE or TIMESTAMP(7-9) item as its own wall
  * clock (Oracle drops the zone converting to TIMESTAMP or DATE, "Datetime Data Types and Time Zone Support"), with or
  * without a column list and whatever the source columns are named; other statements unchanged (INSERT ... VALUES
- * and binds keep their column-wise path, a `SELECT *` is left to DuckDB's conversion).
+ * and binds keep their column-wise path; a `SELECT *` from one table is first written as its columns,
+ * {@link expandedInsertStar}, another `SELECT *` is left to DuckDB's conversion).
  */
-export const datetimeInsertSelects = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+export const datetimeInsertSelects = (source: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+  const all = expandedInsertStar(source, lookup)
   const sig = all.filter((t) => t.kind !== "ws")
   if (!isKw(sig[0], "INSERT") || !sig.some((t) => isKw(t, "SELECT")) || sig.some((t) => isKw(t, "VALUES"))) return all
   // a `*` select list has no item per column to cast (left to DuckDB's own conversion)
@@ -45,4 +47,38 @@ export const datetimeInsertSelects = (all: ReadonlyArray<Tok>, lookup: TableLook
   let out = castWrites(all, lookup, columnsWhere((t) => t.kind === "date"), ["DATE"])
   for (let p = 0; p <= 6; p++) out = castWrites(out, lookup, columnsWhere((t) => t.kind === "timestamp" && t.duck !== "VARCHAR" && t.precision === p), ["TIMESTAMP", "(", String(p), ")"])
   return out
+}
+
+/**
+ * `INSERT INTO t [(cols)] SELECT * FROM u [alias] ...` with a TIMESTAMP WITH TIME ZONE or TIMESTAMP(7-9) column in `u`
+ * (kept as text) written as `SELECT u's columns`, so that each is converted as its target column takes it (the
+ * wall clock into DATE and TIMESTAMP, DuckDB's own conversion refusing a value with a region); `all` unchanged for
+ * other statements (a join, a subquery or a qualified `t.*` in the FROM or select list).
+ */
+const expandedInsertStar = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+  const sig = all.map((t, k) => ({ t, k })).filter(({ t }) => t.kind !== "ws")
+  const select = sig.findIndex(({ t }) => isKw(t, "SELECT"))
+  if (!isKw(sig[0]?.t, "INSERT") || select < 0 || !isOp(sig[select + 1]?.t, "*") || !isKw(sig[select + 2]?.t, "FROM")) return all
+  // FROM name [alias] | FROM schema.name [alias], then the end or a clause
+  let k = select + 3
+  const names: Array<string> = []
+  const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+  if (!isName(sig[k]?.t)) return all
+  names.push(sig[k]!.t.value)
+  k++
+  if (isOp(sig[k]?.t, ".") && isName(sig[k + 1]?.t)) {
+    names.push(sig[k + 1]!.t.value)
+    k += 2
+  }
+  if (isName(sig[k]?.t) && !isKw(sig[k]?.t, "WHERE", "GROUP", "ORDER", "FETCH", "OFFSET", "UNION", "INTERSECT", "MINUS", "CONNECT", "START", "LOG")) k++
+  if (k < sig.length && !isKw(sig[k]?.t, "WHERE", "GROUP", "ORDER", "FETCH", "OFFSET", "CONNECT", "START", "LOG")) return all
+  const meta = names.length === 2 ? lookup(names[0], names[1]!) : lookup(undefined, names[0]!)
+  if (meta === undefined || !meta.columns.some((c) => c.type.kind === "timestamptz" || (c.type.duck === "VARCHAR" && (c.type.kind === "timestamp" || c.type.kind === "timestampltz"))))
+    return all
+  const star = sig[select + 1]!
+  const items: Array<Tok> = meta.columns.flatMap((c, n) => [
+    ...(n === 0 ? [] : [{ kind: "op" as const, text: ",", value: ",", pos: star.t.pos }]),
+    { kind: "qident" as const, text: `"${c.name.replace(/"/g, '""')}"`, value: c.name, pos: star.t.pos }
+  ])
+  return [...all.slice(0, star.k), ...items, ...all.slice(star.k + 1)]
 }
