@@ -39,6 +39,18 @@ describe("Oracle test server: zoned expressions by instant (raw node-oracledb)",
     expect((await conn.execute("SELECT COUNT(*) FROM (SELECT CAST(a AS TIMESTAMP WITH TIME ZONE) c FROM tze GROUP BY CAST(a AS TIMESTAMP WITH TIME ZONE))")).rows).toEqual([[1]])
   })
 
+  it("groups, counts and compares a subquery's or WITH block's zoned items by instant through their aliases", async () => {
+    expect((await conn.execute("SELECT x, COUNT(*) FROM (SELECT a x FROM tze) GROUP BY x")).rows).toEqual([[eleven, 3]])
+    expect((await conn.execute("WITH q AS (SELECT a + INTERVAL '1' HOUR x FROM tze) SELECT x, COUNT(*) FROM q GROUP BY x")).rows).toEqual([[noon, 3]])
+    expect((await conn.execute("SELECT COUNT(DISTINCT x) FROM (SELECT NVL(b, a) AS x FROM tze)")).rows).toEqual([[1]])
+    const compared = await conn.execute("SELECT TO_CHAR(x, 'TZR') FROM (SELECT a x FROM tze) WHERE x = TIMESTAMP '2024-01-01 11:00:00 UTC' ORDER BY 1")
+    expect(compared.rows).toEqual([["+00:00"], ["+01:00"], ["America/New_York"]])
+    // a DATE made from a zoned column stays a DATE
+    const days = await conn.execute("SELECT t, COUNT(*) FROM (SELECT TRUNC(a) t FROM tze) GROUP BY t")
+    expect(days.rows).toEqual([[new Date(Date.UTC(2024, 0, 1)), 3]])
+    expect(days.metaData[0]).toMatchObject({ dbTypeName: "DATE" })
+  })
+
   it("counts DISTINCT expressions, partitions and makes DISTINCT rows by instant", async () => {
     expect((await conn.execute("SELECT COUNT(DISTINCT a + INTERVAL '1' HOUR), COUNT(DISTINCT NVL(b, a)) FROM tze")).rows).toEqual([[1, 1]])
     const partitioned = await conn.execute("SELECT id, COUNT(*) OVER (PARTITION BY a + INTERVAL '1' HOUR) FROM tze ORDER BY id")

@@ -26,13 +26,14 @@ import { duplicateKeyColumns, fromDuckDb, logEngineFailure } from "./duckdb-erro
 import { columnTypeError, parseTimeError, syntaxErrorOf } from "./statement-checks.ts"
 import { engineFunctionNames, unknownFunctionError } from "./function-names.ts"
 import { characterBinds } from "./character-arithmetic.ts"
+import { withZonedAliases } from "./zoned-aliases.ts"
 import { ora, OraError } from "./errors.ts"
 import { rewriteJsonSql } from "./json-sql.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
 import { rewriteBuiltinCalls } from "./builtin-functions.ts"
 import { rewriteFloatConditions } from "./float-conditions.ts"
 import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
-import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, significant, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { Ddl } from "./ddl.ts"
 import { RowLockWaits } from "./row-locks.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
@@ -654,7 +655,8 @@ export class SqlSession {
     for (const name of this.columnsOf(sql, (t) => t.kind === "timestamp" && t.duck === "VARCHAR")) out.set(name, "wall")
     for (const name of this.columnsOfKind(sql, "timestamptz")) out.set(name, "zoned")
     for (const name of this.columnsOf(sql, (t) => t.kind === "timestampltz" && t.duck === "VARCHAR")) out.set(name, "zoned")
-    return out
+    // and the names the statement's subqueries and WITH blocks give zoned values (zoned-aliases.ts)
+    return withZonedAliases(significant(tokenize(sql)), out)
   }
 
   /** Names of the columns of `kind` of the tables a statement mentions (identifier match against the catalog). */
