@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, withServer } from "./oracle/helpers.ts"
 
 // A function name Oracle does not have is an invalid identifier: ORA-00904 naming it (Database Error Messages,
 // ORA-00904 "invalid identifier"; the names Oracle has: SQL Language Reference, "SQL Functions"). The server's engine
@@ -41,6 +41,11 @@ describe("Oracle test server: functions Oracle does not have (raw node-oracledb)
       expect(e.message.split("\n")[0]).toBe(`ORA-00904: "${name}": invalid identifier`)
       expect(e.offset).toBe(sql.toUpperCase().indexOf(name))
     }
+    // a view's or CREATE TABLE ... AS SELECT's query too, and nothing is created
+    expect((await failure(() => conn.execute("CREATE VIEW fnv AS SELECT strlen(s) n FROM fnt"))).message.split("\n")[0]).toBe('ORA-00904: "STRLEN": invalid identifier')
+    expect((await failure(() => conn.execute("CREATE TABLE fnc AS SELECT md5(s) h FROM fnt"))).message.split("\n")[0]).toBe('ORA-00904: "MD5": invalid identifier')
+    expect(oraCode(await failure(() => conn.execute("SELECT * FROM fnv")))).toBe("ORA-00942")
+    expect(oraCode(await failure(() => conn.execute("SELECT * FROM fnc")))).toBe("ORA-00942")
     // the failed writes changed nothing
     expect((await conn.execute("SELECT id, s FROM fnt")).rows).toEqual([[1, "abc"]])
   })
@@ -55,6 +60,9 @@ describe("Oracle test server: functions Oracle does not have (raw node-oracledb)
     expect((await conn.execute("WITH q (a, b) AS (SELECT 1, 2 FROM dual) SELECT a + b FROM q")).rows).toEqual([[3]])
     await conn.execute("INSERT INTO fnt (id, s) VALUES (2, 'b')")
     await conn.rollback()
+    await conn.execute("CREATE VIEW fnok (n, u) AS SELECT LENGTH(s), UPPER(s) FROM fnt")
+    await conn.execute("CREATE TABLE fnok2 (a, b) AS SELECT id, CAST(s AS VARCHAR2(5)) FROM fnt")
+    expect((await conn.execute("SELECT n, u FROM fnok")).rows).toEqual([[3, "ABC"]])
   })
 
   it("runs stored functions and type constructors whatever their names", async () => {

@@ -116,3 +116,8 @@ export const engineFunctionNames = (db: object, read: () => Promise<ReadonlyArra
   }
   return names
 }
+
+/** True for DDL whose body is a query checked like one: `CREATE [OR REPLACE] [FORCE] VIEW`, `CREATE TABLE ... AS SELECT`. */
+export const definesQuery = (sql: string): boolean =>
+  /^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:NO)?FORCE\s+)?(?:(?:NON)?EDITIONABLE\s+)?VIEW\b/i.test(sql) ||
+  /^\s*CREATE\s+(?:(?:GLOBAL|PRIVATE)\s+TEMPORARY\s+)?TABLE\s+[^\s(]+(?:\s*\([^()]*\))?\s+AS\s+(?:SELECT|WITH)\b/i.test(sql)

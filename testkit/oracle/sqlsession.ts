@@ -24,7 +24,7 @@ import { dictionaryShapes } from "./catalog.ts"
 import { type OracleDatabase, type SessionInfo, sqlIdOf } from "./database.ts"
 import { duplicateKeyColumns, fromDuckDb, logEngineFailure } from "./duckdb-errors.ts"
 import { columnTypeError, parseTimeError, syntaxErrorOf } from "./statement-checks.ts"
-import { engineFunctionNames, unknownFunctionError } from "./function-names.ts"
+import { definesQuery, engineFunctionNames, unknownFunctionError } from "./function-names.ts"
 import { characterBinds } from "./character-arithmetic.ts"
 import { withZonedAliases } from "./zoned-aliases.ts"
 import { ora, OraError } from "./errors.ts"
@@ -392,7 +392,7 @@ export class SqlSession {
   async execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(sql)
     this.statementSql = sql
-    const parseError = cls === "query" || cls === "dml" ? (parseTimeError(sql) ?? (await this.unknownFunction(sql))) : cls === "ddl" ? columnTypeError(sql) : undefined
+    const parseError = cls === "query" || cls === "dml" ? (parseTimeError(sql) ?? (await this.unknownFunction(sql))) : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
     if (parseError !== undefined) throw parseError
     switch (cls) {
       case "query":
