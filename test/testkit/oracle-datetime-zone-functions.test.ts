@@ -31,6 +31,8 @@ describe("Oracle test server: time zone functions (raw node-oracledb)", () => {
     expect(await one("SELECT TO_CHAR(SYS_EXTRACT_UTC(TIMESTAMP '2024-01-01 12:00:00 +01:00'), 'YYYY-MM-DD HH24:MI:SS') FROM dual")).toBe("2024-01-01 11:00:00")
     const cols = await conn.execute("SELECT id, TO_CHAR(SYS_EXTRACT_UTC(a), 'YYYY-MM-DD HH24:MI:SS.FF3') FROM tzf ORDER BY id")
     expect(cols.rows).toEqual([[1, "2024-07-01 10:00:00.500"], [2, "2024-01-01 11:00:00.000"]])
+    // every fraction digit of a TIMESTAMP(9) WITH TIME ZONE
+    expect(await one("SELECT TO_CHAR(SYS_EXTRACT_UTC(TIMESTAMP '2024-01-01 00:30:00.123456789 +01:00'), 'YYYY-MM-DD HH24:MI:SS.FF9') FROM dual")).toBe("2023-12-31 23:30:00.123456789")
     // a TIMESTAMP is read in the session time zone (+05:00)
     expect(await one("SELECT TO_CHAR(SYS_EXTRACT_UTC(t), 'HH24:MI') FROM tzf WHERE id = 2")).toBe("01:00")
     expect(await one("SELECT COUNT(*) FROM tzf WHERE SYS_EXTRACT_UTC(a) = TIMESTAMP '2024-01-01 11:00:00'")).toBe(1)

@@ -25,7 +25,8 @@ const text = (sql: string): string => `CAST(${sql} AS VARCHAR)`
  * The DuckDB SQL of the call `name(args)` (arguments already translated), or undefined when `name` is none of these
  * functions. ORA-00909 for a wrong number of arguments.
  *
- * - SYS_EXTRACT_UTC(datetime with time zone) → TIMESTAMP: the UTC wall clock of the instant.
+ * - SYS_EXTRACT_UTC(datetime with time zone) → TIMESTAMP: the UTC wall clock of the instant (of a TIMESTAMP WITH TIME
+ *   ZONE value with its nine fraction digits, described as TIMESTAMP(9); of others in microseconds).
  * - FROM_TZ(timestamp, zone) → TIMESTAMP WITH TIME ZONE: the wall clock in that zone (an offset or a region).
  * - TZ_OFFSET(zone) → VARCHAR2: the zone's offset now, `+hh:mi` (a region, an offset, SESSIONTIMEZONE, DBTIMEZONE).
  * - NEW_TIME(date, zone1, zone2) → DATE: the wall clock of zone1 as zone2 shows it, by the abbreviations NEW_TIME takes.
@@ -39,7 +40,8 @@ export const zoneFunctionSql = (name: string, args: ReadonlyArray<string>, zoned
   const [a = "NULL", b = "NULL", c = "NULL"] = args
   switch (name) {
     case "SYS_EXTRACT_UTC":
-      return `ora_sys_extract_utc(${text(a)}, ${SESSION_ZONE})`
+      // of a zoned text datetime every fraction digit (TIMESTAMP(9) text), of another datetime a TIMESTAMP
+      return zoned(0) ? `ora_ts(${text(`ora_tstz_at(${text(a)}, '', '+00:00')`)})` : `ora_sys_extract_utc(${text(a)}, ${SESSION_ZONE})`
     case "FROM_TZ":
       // ora_tstz( ...) so that the translator knows the result as a zoned text datetime (translate.ts textDatetimeOfText)
       return `ora_tstz(ora_from_tz(${text(a)}, ${text(b)}), '')`
