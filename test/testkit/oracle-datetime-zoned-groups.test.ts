@@ -71,6 +71,18 @@ describe("Oracle test server: zoned expressions by instant (raw node-oracledb)",
     expect((await conn.execute("SELECT COUNT(*) FROM tze WHERE LEAST(a, TIMESTAMP '2024-01-01 11:30:00 +00:00') = TIMESTAMP '2024-01-01 11:00:00 UTC'")).rows).toEqual([[3]])
   })
 
+  it("NULLIF, DECODE, a simple CASE and ANY / ALL (subquery) compare zoned values by instant", async () => {
+    const utc11 = "TIMESTAMP '2024-01-01 11:00:00 UTC'"
+    const nullif = await conn.execute(`SELECT NULLIF(a, ${utc11}), NULLIF(a, TIMESTAMP '2024-01-01 10:00:00 UTC') FROM tze ORDER BY id`)
+    expect(nullif.rows).toEqual([[null, eleven], [null, eleven], [null, eleven]])
+    expect(nullif.metaData[1]).toMatchObject({ dbTypeName: "TIMESTAMP WITH TIME ZONE" })
+    const decoded = await conn.execute(`SELECT DECODE(a, ${utc11}, 'y', 'n'), CASE a WHEN ${utc11} THEN 'y' ELSE 'n' END, DECODE(b, NULL, 'null', 'set') FROM tze ORDER BY id`)
+    expect(decoded.rows).toEqual([["y", "y", "null"], ["y", "y", "set"], ["y", "y", "null"]])
+    expect((await conn.execute("SELECT id FROM tze WHERE a = ANY (SELECT b FROM tze WHERE b IS NOT NULL) ORDER BY id")).rows).toEqual([[1], [2], [3]])
+    expect((await conn.execute("SELECT id FROM tze WHERE a >= ALL (SELECT b FROM tze WHERE b IS NOT NULL) ORDER BY id")).rows).toEqual([[1], [2], [3]])
+    expect((await conn.execute("SELECT id FROM tze WHERE a > SOME (SELECT b FROM tze WHERE b IS NOT NULL)")).rows).toEqual([])
+  })
+
   it("LAG, LEAD, FIRST_VALUE and MIN / MAX OVER zoned columns are TIMESTAMP WITH TIME ZONE, by instant", async () => {
     const r = await conn.execute("SELECT id, LAG(a) OVER (ORDER BY id), LEAD(a, 1) OVER (ORDER BY id), MAX(a) OVER (), MIN(a) OVER (PARTITION BY id) FROM tze ORDER BY id")
     expect(r.rows).toEqual([

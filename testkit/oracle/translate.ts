@@ -741,6 +741,23 @@ export class Translator {
    */
   private textDatetimeCaseParts(parts: Array<Part>): void {
     const opens = (p: Part) => !p.separator && isKw(this.toks[p.from], "CASE") && this.caseEnd(p.from, p.to) < 0
+    // a simple CASE over a zoned operand or WHEN value: compared by instant (`CASE t WHEN TIMESTAMP '...' THEN ...`)
+    for (let j = 0; j < parts.length; j++) {
+      const head = parts[j]!
+      if (!opens(head) || head.to <= head.from + 1) continue
+      const whens: Array<Part> = []
+      for (let depth = 1, k = j + 1; k < parts.length; k++) {
+        const q = parts[k]!
+        if (opens(q)) depth++
+        else if (q.separator && isKw(this.toks[q.from], "END") && --depth === 0) break
+        else if (depth === 1 && !q.separator && parts[k - 1]!.separator && isKw(this.toks[parts[k - 1]!.from], "WHEN")) whens.push(q)
+      }
+      const operand = this.range(head.from + 1, head.to)
+      const zoned = (this.textDatetimeAt(head.from + 1, head.to) ?? textDatetimeOfText(operand)) === "zoned" || whens.some((q) => this.textDatetimeOfPart(q) === "zoned")
+      if (!zoned || this.toks.slice(head.from, head.to).some((t) => t.kind === "bind")) continue
+      head.text = `CASE ora_tstz_key(${datetimeArgument(operand, "zoned")})`
+      for (const q of whens) q.text = `ora_tstz_key(${datetimeArgument(q.text, "zoned")})`
+    }
     for (let j = 0; j < parts.length; j++) {
       if (!opens(parts[j]!)) continue
       const results: Array<Part> = []
@@ -1228,6 +1245,14 @@ export class Translator {
         continue
       }
       const list = parts[j + 2 + negated]
+      const quantified = parts[j + 3]
+      const comparedTo = at(j + 1)
+      if (comparedTo?.kind === "op" && COMPARISONS.has(comparedTo.value) && isKw(at(j + 2), "ANY", "SOME", "ALL") && quantified !== undefined && isOp(this.toks[quantified.from], "(") && isKw(this.toks[quantified.from + 1], "SELECT", "WITH")) {
+        // `zoned op ANY | SOME | ALL (subquery)`: its column by the same instant key, as `IN (subquery)` below
+        p.text = key(p, kind)
+        quantified.text = `(SELECT ora_tstz_key(CAST("ora$in"."v" AS VARCHAR), ${zoneArgument(kind)}) FROM ${quantified.text} AS "ora$in"("v"))`
+        continue
+      }
       if (isKw(at(j + 1 + negated), "IN") && list !== undefined && isOp(this.toks[list.from], "(") && !isKw(this.toks[list.from + 1], "SELECT", "WITH")) {
         const items = this.args(list.from).parts.map(([a, b]) => ({ text: this.range(a, b), from: a, to: b, separator: false }))
         const all = [kind, ...items.map((item) => this.textDatetimeOfPart(item))].includes("zoned") ? "zoned" : "wall"
@@ -1824,9 +1849,13 @@ export class Translator {
       case "DECODE": {
         if (parts.length < 3) throw new OraError(938, "not enough arguments for function")
         const result = this.textDatetimeResult(parts, decodeResults(parts.length), arg)
+        // a zoned expression or search value: compared by instant, as Oracle compares them
+        const searches = [0, ...Array.from({ length: Math.floor((parts.length - 1) / 2) }, (_, n) => 1 + 2 * n)]
+        const byInstant = searches.some((n) => (this.textDatetimeAt(parts[n]![0], parts[n]![1]) ?? textDatetimeOfText(arg(n))) === "zoned")
+        const compared = (n: number) => (byInstant ? `ora_tstz_key(${datetimeArgument(arg(n), "zoned")})` : `(${arg(n)})`)
         let s = `(CASE`
         let k = 1
-        for (; k + 1 < parts.length; k += 2) s += ` WHEN (${arg(0)}) IS NOT DISTINCT FROM (${arg(k)}) THEN ${result.arg(k + 1)}`
+        for (; k + 1 < parts.length; k += 2) s += ` WHEN ${compared(0)} IS NOT DISTINCT FROM ${compared(k)} THEN ${result.arg(k + 1)}`
         if (k < parts.length) s += ` ELSE ${result.arg(k)}`
         return [result.wrap(s + " END)"), close + 1]
       }

@@ -31,9 +31,15 @@ const text = (sql: string): string => `CAST(${sql} AS VARCHAR)`
  * - TZ_OFFSET(zone) → VARCHAR2: the zone's offset now, `+hh:mi` (a region, an offset, SESSIONTIMEZONE, DBTIMEZONE).
  * - NEW_TIME(date, zone1, zone2) → DATE: the wall clock of zone1 as zone2 shows it, by the abbreviations NEW_TIME takes.
  * - GREATEST / LEAST with a zoned argument → TIMESTAMP WITH TIME ZONE: compared by instant (see {@link extremeSql}).
+ * - NULLIF(a, b) with a zoned argument → TIMESTAMP WITH TIME ZONE: NULL when both are one instant, else `a`.
  */
 export const zoneFunctionSql = (name: string, args: ReadonlyArray<string>, zoned: ZonedArgument): string | undefined => {
   if (name === "GREATEST" || name === "LEAST") return extremeSql(name, args, zoned)
+  if (name === "NULLIF" && args.length === 2 && (zoned(0) || zoned(1))) {
+    // NULL when the two are one instant (Oracle compares TIMESTAMP WITH TIME ZONE values so), else the first
+    const key = (a: string) => `ora_tstz_key(${text(a)}, ${SESSION_ZONE})`
+    return `ora_tstz(CASE WHEN ${key(args[0]!)} = ${key(args[1]!)} THEN NULL ELSE ${text(args[0]!)} END, ${SESSION_ZONE})`
+  }
   const arity = ARITY.get(name)
   if (arity === undefined) return undefined
   if (args.length !== arity) throw new OraError(909, "invalid number of arguments")
