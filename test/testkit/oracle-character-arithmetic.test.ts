@@ -52,6 +52,11 @@ describe("Oracle test server: character and BINARY_DOUBLE operands of arithmetic
     expect(r.rows[0][1]).toBe(-Infinity)
     expect(r.rows[0][2]).toBeNaN()
     expect(r.metaData[0]).toMatchObject({ dbTypeName: "BINARY_DOUBLE" })
+    // TO_BINARY_DOUBLE / TO_BINARY_FLOAT of numbers and number text (SQL Language Reference, "TO_BINARY_DOUBLE")
+    const converted = await conn.execute("SELECT TO_BINARY_DOUBLE(2), TO_BINARY_FLOAT(s), TO_BINARY_DOUBLE('INF'), TO_BINARY_DOUBLE(1) / 0 FROM cha")
+    expect(converted.rows).toEqual([[2, 10, Infinity, Infinity]])
+    expect(converted.metaData.map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["BINARY_DOUBLE", "BINARY_FLOAT", "BINARY_DOUBLE", "BINARY_DOUBLE"])
+    expect(oraCode(await failure(() => conn.execute("SELECT TO_BINARY_DOUBLE(bad) FROM cha")))).toBe("ORA-01722")
     // a NUMBER bind of 0 still raises ORA-01476
     expect(oraCode(await failure(() => conn.execute("SELECT id / :z FROM cha", [0])))).toBe("ORA-01476")
   })

@@ -17,6 +17,7 @@ import { stringLiteralType } from "./literal-types.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
 import { zoneFunctionSql } from "./zone-functions.ts"
+import { binaryConversionSql } from "./binary-conversions.ts"
 import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExtract, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
 import { binaryDoubleType, floatDecimalDigits, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
@@ -1830,6 +1831,8 @@ export class Translator {
     if (exactCall !== undefined) return [conditional === undefined ? exactCall : this.textDatetimeResult(parts, conditional, arg).wrap(exactCall), close + 1]
     const zoneCall = zoneFunctionSql(v, parts.map((_, k) => arg(k)), (k) => (this.textDatetimeAt(parts[k]![0], parts[k]![1]) ?? textDatetimeOfText(arg(k))) === "zoned")
     if (zoneCall !== undefined) return [zoneCall, close + 1]
+    const binaryCall = binaryConversionSql(v, parts.map((_, k) => arg(k)))
+    if (binaryCall !== undefined) return [binaryCall, close + 1]
     switch (v) {
       case "NVL":
       case "COALESCE": {
