@@ -4,7 +4,8 @@
  * WITH block, read as `x` by the enclosing query). The translator computes on such names as on the columns
  * themselves (number-functions.ts); it knows only names, not the types of a subquery's columns.
  */
-import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { visitAliasedItems } from "./select-aliases.ts"
 import { EXACT_CALLS, isExactNumeric } from "./number-sql.ts"
 import { oracleName } from "./translate.ts"
 
@@ -77,30 +78,11 @@ const isExactQuotient = (toks: ReadonlyArray<Tok>, from: number, to: number, exa
  */
 export const withExactAliases = (toks: ReadonlyArray<Tok>, exact: ReadonlySet<string>, bounded: ReadonlySet<string> = new Set()): ReadonlySet<string> => {
   const out = new Set(exact)
-  // an alias may feed another query's item (WITH a AS (...), b AS (SELECT x * 2 y FROM a)): repeat until stable
-  for (let round = 0; round < 4; round++) {
-    const before = out.size
-    toks.forEach((t, at) => {
-      if (!isKw(t, "SELECT")) return
-      let start = at + 1
-      if (isKw(toks[start], "DISTINCT", "UNIQUE", "ALL")) start++
-      const fromAt = findTopLevel(toks, start, toks.length, (x) => isKw(x, "FROM"))
-      if (fromAt < 0) return
-      let itemStart = start
-      for (let k = start; k <= fromAt; k++) {
-        if (k < fromAt && !isOp(toks[k], ",")) {
-          if (isOp(toks[k], "(")) k = matchParen(toks, k)
-          continue
-        }
-        const last = toks[k - 1]
-        const prev = toks[k - 2]
-        const end = isKw(prev, "AS") ? k - 2 : k - 1
-        const aliased = k - itemStart >= 2 && isName(last) && prev !== undefined && !isOp(prev, ".") && (isKw(prev, "AS") || prev.kind !== "op" || isOp(prev, ")"))
-        if (aliased && !isKw(last, "END") && (isExactExpression(toks, itemStart, end, out) || isExactQuotient(toks, itemStart, end, out, bounded))) out.add(oracleName(last!))
-        itemStart = k + 1
-      }
-    })
-    if (out.size === before) break
-  }
+  visitAliasedItems(toks, (from, to, alias) => {
+    const name = oracleName(alias)
+    if (out.has(name) || !(isExactExpression(toks, from, to, out) || isExactQuotient(toks, from, to, out, bounded))) return false
+    out.add(name)
+    return true
+  })
   return out
 }

@@ -6,6 +6,7 @@
  * (number-aliases.ts does the same for exact NUMBERs).
  */
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
+import { visitAliasedItems } from "./select-aliases.ts"
 import type { TextDatetimeKind } from "./translate.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
@@ -46,30 +47,10 @@ const isZonedExpression = (toks: ReadonlyArray<Tok>, from: number, to: number, z
 export const withZonedAliases = (toks: ReadonlyArray<Tok>, zoned: ReadonlyMap<string, TextDatetimeKind>): ReadonlyMap<string, TextDatetimeKind> => {
   if (![...zoned.values()].includes("zoned")) return zoned
   const out = new Map(zoned)
-  // an alias may feed another query's item: repeat until stable
-  for (let round = 0; round < 4; round++) {
-    const before = out.size
-    toks.forEach((t, at) => {
-      if (!isKw(t, "SELECT")) return
-      let start = at + 1
-      if (isKw(toks[start], "DISTINCT", "UNIQUE", "ALL")) start++
-      const fromAt = findTopLevel(toks, start, toks.length, (x) => isKw(x, "FROM"))
-      if (fromAt < 0) return
-      let itemStart = start
-      for (let k = start; k <= fromAt; k++) {
-        if (k < fromAt && !isOp(toks[k], ",")) {
-          if (isOp(toks[k], "(")) k = matchParen(toks, k)
-          continue
-        }
-        const last = toks[k - 1]
-        const prev = toks[k - 2]
-        const end = isKw(prev, "AS") ? k - 2 : k - 1
-        const aliased = k - itemStart >= 2 && isName(last) && prev !== undefined && !isOp(prev, ".") && (isKw(prev, "AS") || prev.kind !== "op" || isOp(prev, ")"))
-        if (aliased && !isKw(last, "END") && !out.has(last.value) && isZonedExpression(toks, itemStart, end, out)) out.set(last.value, "zoned")
-        itemStart = k + 1
-      }
-    })
-    if (out.size === before) break
-  }
+  visitAliasedItems(toks, (from, to, alias) => {
+    if (out.has(alias.value) || !isZonedExpression(toks, from, to, out)) return false
+    out.set(alias.value, "zoned")
+    return true
+  })
   return out
 }
