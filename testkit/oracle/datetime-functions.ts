@@ -146,5 +146,5 @@ const functions = (): Array<DuckDBScalarFunction> => [
 
 /** Registers the functions in the database `connection` belongs to (DuckDB keeps them in its system catalog). */
 export const registerDatetimeFunctions = (connection: DuckDBConnection): void => {
-  for (const f of [...functions(), ...zoneFunctions()]) connection.registerScalarFunction(f)
+  for (const f of [...functions(), ...zoneFunctions(zonedText)]) connection.registerScalarFunction(f)
 }

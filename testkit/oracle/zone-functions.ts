@@ -5,12 +5,11 @@
  * (datetime.ts); a TIMESTAMP or DATE argument where a zoned one is expected is read in the session time zone, as
  * Oracle converts it.
  */
-import { DuckDBVarCharType, TIMESTAMP, VARCHAR, timestampValue } from "@duckdb/node-api"
-import type { DuckDBScalarFunction, DuckDBTimestampValue } from "@duckdb/node-api"
+import { TIMESTAMP, VARCHAR, timestampValue } from "@duckdb/node-api"
+import type { DuckDBScalarFunction, DuckDBTimestampValue, DuckDBType } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { canonicalRegion, datetimeText, offsetText, parseDatetimeText, utcNanos, zoneOffsetMinutes } from "./datetime.ts"
 import { OraError } from "./errors.ts"
-import { ZONED_ALIAS } from "./datetime-functions.ts"
 
 /** The functions this module renders, with their argument count (each takes a fixed number). */
 const ARITY: ReadonlyMap<string, number> = new Map([["SYS_EXTRACT_UTC", 1], ["FROM_TZ", 2], ["TZ_OFFSET", 1], ["NEW_TIME", 3]])
@@ -113,13 +112,13 @@ const zonedValue = (text: unknown, zone: unknown) => {
   return v
 }
 
-/** The scalar functions {@link zoneFunctionSql} calls. */
-export const zoneFunctions = (): Array<DuckDBScalarFunction> => [
-  fn("ora_tstz_greatest2", [VARCHAR, VARCHAR, VARCHAR], new DuckDBVarCharType(ZONED_ALIAS), ([a, b, z]) => {
+/** The scalar functions {@link zoneFunctionSql} calls; `zoned` is the type of zoned results (datetime-functions.ts ZONED_ALIAS). */
+export const zoneFunctions = (zoned: DuckDBType): Array<DuckDBScalarFunction> => [
+  fn("ora_tstz_greatest2", [VARCHAR, VARCHAR, VARCHAR], zoned, ([a, b, z]) => {
     const [x, y] = [zonedValue(a, z), zonedValue(b, z)]
     return datetimeText(utcNanos(y) > utcNanos(x) ? y : x)
   }),
-  fn("ora_tstz_least2", [VARCHAR, VARCHAR, VARCHAR], new DuckDBVarCharType(ZONED_ALIAS), ([a, b, z]) => {
+  fn("ora_tstz_least2", [VARCHAR, VARCHAR, VARCHAR], zoned, ([a, b, z]) => {
     const [x, y] = [zonedValue(a, z), zonedValue(b, z)]
     return datetimeText(utcNanos(y) < utcNanos(x) ? y : x)
   }),
