@@ -84,4 +84,12 @@ describe("Oracle test server: Oracle's code for statements it used to answer wit
     expect(await one("SELECT TO_CHAR(d, 'DD \"de\" Month YYYY, HH12:MI AM Dy') FROM t")).toEqual([["01 de January   2024, 12:00 AM Mon"]])
     await conn.rollback()
   })
+
+  it("TO_CHAR prints the calendar elements strftime lacks (Q, WW, W, IW, IYYY, D, J, CC, SSSSS) as Oracle does", async () => {
+    const one = async (sql: string) => (await conn.execute(sql)).rows
+    // 2024-01-01 is a Monday (Julian day 2460311); 2021-01-03 a Sunday in ISO week 53 of 2020
+    expect(await one("SELECT TO_CHAR(DATE '2024-01-01', 'Q WW W IW IYYY IY D J CC SSSSS') FROM dual")).toEqual([["1 01 1 01 2024 24 2 2460311 21 00000"]])
+    expect(await one("SELECT TO_CHAR(TIMESTAMP '2021-01-03 01:02:03', 'D IW IYYY WW W Q SSSSS \"Q\"') FROM dual")).toEqual([["1 53 2020 01 1 1 03723 Q"]])
+    expect(await one("SELECT TO_CHAR(DATE '2024-11-28', 'FMWW-IW-Q-DDD-D') FROM dual")).toEqual([["48-48-4-333-5"]])
+  })
 })

@@ -16,7 +16,7 @@ import { checkSetOperationLiterals } from "./set-operation-types.ts"
 import { checkIncompleteExpressions } from "./incomplete-expressions.ts"
 import { stringLiteralType } from "./literal-types.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
-import { YEAR_MARK } from "./datetime-functions.ts"
+import { CALENDAR_ELEMENTS, YEAR_MARK } from "./datetime-functions.ts"
 import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExtract, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
 import { binaryDoubleType, floatDecimalDigits, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
@@ -544,6 +544,13 @@ export const convertDateFormat = (fmt: string, output = false): string => {
       const width = !fm && name.length > 2 && !/^MON$/i.test(name) ? 9 : 0
       out += `${YEAR_MARK.name}${kind}${width}${/^MON/i.test(name) ? (name.length === 5 ? "%B" : "%b") : name.length === 3 ? "%A" : "%a"}${YEAR_MARK.end}`
       s = s.slice(name.length)
+      continue
+    }
+    // Q, WW, IW, D, J, CC, SSSSS, ...: computed from the date by ora_year_text (datetime-functions.ts)
+    const calendar = output ? CALENDAR_ELEMENTS.find((e) => s.toUpperCase().startsWith(e) && !(e === "D" && /^D[DAYLS]/i.test(s))) : undefined
+    if (calendar !== undefined) {
+      out += `${YEAR_MARK.calendar}${calendar}${fm ? "F" : "-"}|%Y|%m|%d|%H|%M|%S${YEAR_MARK.end}`
+      s = s.slice(calendar.length)
       continue
     }
     const hit = map.find(([re]) => re.test(s))
