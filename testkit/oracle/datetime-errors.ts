@@ -29,7 +29,9 @@ export const fromDuckDbDatetime = (message: string): OraError | undefined => {
     return ora.literalMismatch()
   }
   // a day past the month's last (strptime's "2024-2-30"), or a literal's field out of range ("2024-13-01")
-  if (/Date out of range: -?\d+-\d+-\d+/i.test(message)) return dayOfMonth()
+  // (a day 29-31 its month lacks, as TO_DATE('2023-02-29', 'YYYY-MM-DD'), is ORA-01839: Oracle's code for it)
+  const outOfRange = message.match(/Date out of range: -?\d+-\d+-(\d+)/i)
+  if (outOfRange !== null) return Number(outOfRange[1]) <= 31 ? new OraError(1839, "date not valid for month specified") : dayOfMonth()
   const field = message.match(/(?:date|timestamp) field value out of range: "-?\d+-(\d+)-(\d+)/i)
   if (field !== null) return Number(field[1]) < 1 || Number(field[1]) > 12 ? notValidMonth() : dayOfMonth()
   return undefined

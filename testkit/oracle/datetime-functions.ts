@@ -14,6 +14,7 @@ import { ora, OraError } from "./errors.ts"
 import { datetimeTextOfFormat } from "./datetime-parse.ts"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { zoneFunctions } from "./zone-functions.ts"
+import { civilFromDays, daysFromCivil } from "../common/civil.ts"
 import { durationOfExactMonths, durationOfExactSeconds } from "./intervals.ts"
 import { addToNanos, atInstant, canonicalRegion, civilOfNanos, datetimeText, type DatetimeValue, offsetText, parseDatetimeText, parseOffset, utcNanos, zoneAbbreviation } from "./datetime.ts"
 
@@ -86,7 +87,41 @@ const atZone = (v: DatetimeValue, zone: string): DatetimeValue => {
  * the blank sign of AD years goes with FM like every blank padding ("FM: returns a value with no leading or trailing
  * blanks", same table).
  */
-export const YEAR_MARK = { absolute: "\u0001", absoluteFm: "\u0005", signed: "\u0003", signedFm: "\u0004", fraction: "\u0006", name: "\u0007", end: "\u0002" } as const
+export const YEAR_MARK = { absolute: "\u0001", absoluteFm: "\u0005", signed: "\u0003", signedFm: "\u0004", fraction: "\u0006", name: "\u0007", calendar: "\u0008", end: "\u0002" } as const
+
+/**
+ * The calendar elements strftime has no directive for, computed from the date and time strftime writes between
+ * `calendar` marks (`\u0008` element, `F` under FM else `-`, `|%Y|%m|%d|%H|%M|%S`, `end`): Q (quarter), WW (week of
+ * the year, days 1-7 being week 1), W (week of the month, likewise), IW / IYYY / IYY / IY (ISO 8601 week and year),
+ * D (day of the week, Sunday 1 as under NLS_TERRITORY AMERICA, the server's territory), J (Julian day, 1 January
+ * 4712 BC being day 1), CC (century) and SSSSS (seconds past midnight). SQL Language Reference, "Datetime Format
+ * Elements"; FM drops the leading zeros ("Format Model Modifiers").
+ */
+export const CALENDAR_ELEMENTS = ["IYYY", "IYY", "IY", "SSSSS", "CC", "WW", "IW", "Q", "W", "J", "D"] as const
+
+const calendarText = (element: string, fm: boolean, y: number, m: number, d: number, hh: number, mi: number, ss: number): string => {
+  const days = daysFromCivil(y, m, d)
+  const dayOfYear = days - daysFromCivil(y, 1, 1) + 1
+  // ISO 8601: the week holding the year's first Thursday is week 1 (Monday first)
+  const isoWeekday = ((((days + 3) % 7) + 7) % 7) + 1
+  const thursday = days - isoWeekday + 4
+  const isoYear = civilFromDays(thursday).year
+  const isoWeek = Math.floor((thursday - daysFromCivil(isoYear, 1, 1)) / 7) + 1
+  const pad = (n: number, width: number) => (fm ? String(n) : String(n).padStart(width, "0"))
+  switch (element) {
+    case "Q": return String(Math.floor((m - 1) / 3) + 1)
+    case "WW": return pad(Math.floor((dayOfYear - 1) / 7) + 1, 2)
+    case "W": return String(Math.floor((d - 1) / 7) + 1)
+    case "IW": return pad(isoWeek, 2)
+    case "IYYY": return pad(isoYear, 4)
+    case "IYY": return String(isoYear).padStart(4, "0").slice(-3)
+    case "IY": return String(isoYear).padStart(4, "0").slice(-2)
+    case "D": return String((isoWeekday % 7) + 1)
+    case "J": return pad(days + 2_440_588, 7)
+    case "CC": return pad(y > 0 ? Math.ceil(y / 100) : Math.floor((y - 1) / 100), 2)
+    default: return pad(hh * 3600 + mi * 60 + ss, 5)
+  }
+}
 
 /**
  * Month and day names (MONTH, MON, DAY, DY) marked `name`, their capitalisation (`U` upper, `I` initial, `L` lower),
@@ -102,7 +137,9 @@ const nameText = (text: string): string =>
 
 /** Also FF1-FF9 whose digits strftime has no width for: `fraction`, the digit count, the wider fraction, `end`. */
 const yearText = (text: string): string =>
-  nameText(text).replace(/\u0006(\d)(\d+)\u0002/g, (_, n: string, digits: string) => digits.slice(0, Number(n))).replace(/([\u0001\u0003\u0004\u0005])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
+  nameText(text)
+    .replace(/\u0008([A-Z]+)([F-])\|(-?\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\u0002/g, (_, e: string, fm: string, ...f: Array<string>) =>
+      calendarText(e, fm === "F", ...(f.slice(0, 6).map(Number) as [number, number, number, number, number, number]))).replace(/\u0006(\d)(\d+)\u0002/g, (_, n: string, digits: string) => digits.slice(0, Number(n))).replace(/([\u0001\u0003\u0004\u0005])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
     // under FM a number element loses its leading zeros (SQL Language Reference, "Format Model Modifiers")
     const fm = kind === YEAR_MARK.absoluteFm || kind === YEAR_MARK.signedFm
     const year = fm ? String(Number(digits)) : digits.padStart(4, "0")

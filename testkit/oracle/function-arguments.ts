@@ -23,6 +23,15 @@ const FUNCTIONS: ReadonlyMap<string, { readonly min: number; readonly max: numbe
   ] as const).map(([name, min, max, numeric]) => [name, { min, max, numeric }])
 )
 
+/** The error Oracle gives a call of the built-in `name` with `count` arguments, or undefined (unknown name, right count). */
+export const argumentCountError = (name: string, count: number): OraError | undefined => {
+  const known = FUNCTIONS.get(name.toUpperCase())
+  if (known === undefined) return undefined
+  if (count < known.min) return known.min === known.max ? new OraError(909, "invalid number of arguments") : new OraError(938, "not enough arguments for function")
+  if (count > known.max) return known.min === known.max ? new OraError(909, "invalid number of arguments") : new OraError(939, "too many arguments for function")
+  return undefined
+}
+
 const isText = (type: string): boolean => /^(STRING_LITERAL|VARCHAR)$/i.test(type.trim())
 const isDatetime = (type: string): boolean => /^(DATE|TIMESTAMP(_[A-Z]+)?|TIMESTAMP WITH TIME ZONE)$/i.test(type.trim())
 
@@ -42,7 +51,7 @@ export const functionCallError = (message: string): OraError | undefined => {
   }
   const known = FUNCTIONS.get(name)
   if (known === undefined) return undefined
-  if (args.length < known.min) return known.min === known.max ? new OraError(909, "invalid number of arguments") : new OraError(938, "not enough arguments for function")
-  if (args.length > known.max) return known.min === known.max ? new OraError(909, "invalid number of arguments") : new OraError(939, "too many arguments for function")
+  const countError = argumentCountError(name, args.length)
+  if (countError !== undefined) return countError
   return known.numeric.some((k) => args[k] !== undefined && isText(args[k]!)) ? ora.invalidNumber() : undefined
 }

@@ -68,7 +68,9 @@ import { rewriteHierarchical } from "./hierarchical.ts"
 import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
 import type { OraType } from "./types.ts"
-import { isAcceptedNoOp } from "./session-settings.ts"
+import { checkSessionParameter, isAcceptedNoOp } from "./session-settings.ts"
+import { parseLockTable } from "./lock-table.ts"
+import { operandTypeError } from "./operand-type-checks.ts"
 import { checkDatetimeLiterals } from "./datetime-literal-checks.ts"
 
 interface LogEntry {
@@ -392,7 +394,10 @@ export class SqlSession {
   async execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(sql)
     this.statementSql = sql
-    const parseError = cls === "query" || cls === "dml" ? (parseTimeError(sql) ?? (await this.unknownFunction(sql))) : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
+    const parseError =
+      cls === "query" || cls === "dml"
+        ? (parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columnsOfKind(sql, "number"), dates: this.columnsOfKind(sql, "date"), others: this.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date") }) ?? (await this.unknownFunction(sql)))
+        : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
     if (parseError !== undefined) throw parseError
     switch (cls) {
       case "query":
@@ -442,7 +447,14 @@ export class SqlSession {
           return { kind: "done" }
         }
         if (kw === "SET") return { kind: "done" }
-        if (kw === "EXPLAIN" || kw === "LOCK") throw ora.unimplemented(kw)
+        if (kw === "LOCK") {
+          for (const t of parseLockTable(sql))
+            if (this.lookupTable(t.schema, t.name) === undefined) throw ora.tableNotFound(this.db.settings.version, t.schema ?? this.schema, t.name)
+          // a lock is held to the end of the transaction the statement starts (not modelled: no table locks)
+          await this.begin()
+          return { kind: "done" }
+        }
+        if (kw === "EXPLAIN") throw ora.unimplemented(kw)
         throw ora.invalidSql()
       }
     }
@@ -1045,6 +1057,7 @@ export class SqlSession {
     if (isAcceptedNoOp(toks)) return
     if (!isKw(toks[2], "SET")) throw new OraError(922, "missing or invalid option")
     const param = toks[3]?.value
+    checkSessionParameter(param)
     const valueTok = toks[5]
     if (!isOp(toks[4], "=") || valueTok === undefined) throw new OraError(922, "missing or invalid option")
     if (param === "CURRENT_SCHEMA") {

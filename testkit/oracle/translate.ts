@@ -4,6 +4,7 @@
  * pseudo-columns, FETCH FIRST/ROWNUM limits, CAST target types, and the select-list shape used to
  * report declared column types.
  */
+import { datetimeFormatError, datetimeTextError } from "./datetime-format-checks.ts"
 import { decimalOf } from "./decimal.ts"
 import { ora, OraError } from "./errors.ts"
 import { findTopLevel, isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
@@ -15,7 +16,7 @@ import { checkSetOperationLiterals } from "./set-operation-types.ts"
 import { checkIncompleteExpressions } from "./incomplete-expressions.ts"
 import { stringLiteralType } from "./literal-types.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
-import { YEAR_MARK } from "./datetime-functions.ts"
+import { CALENDAR_ELEMENTS, YEAR_MARK } from "./datetime-functions.ts"
 import { zoneFunctionSql } from "./zone-functions.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExtract, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
@@ -551,6 +552,13 @@ export const convertDateFormat = (fmt: string, output = false): string => {
       const width = !fm && name.length > 2 && !/^MON$/i.test(name) ? 9 : 0
       out += `${YEAR_MARK.name}${kind}${width}${/^MON/i.test(name) ? (name.length === 5 ? "%B" : "%b") : name.length === 3 ? "%A" : "%a"}${YEAR_MARK.end}`
       s = s.slice(name.length)
+      continue
+    }
+    // Q, WW, IW, D, J, CC, SSSSS, ...: computed from the date by ora_year_text (datetime-functions.ts)
+    const calendar = output ? CALENDAR_ELEMENTS.find((e) => s.toUpperCase().startsWith(e) && !(e === "D" && /^D[DAYLS]/i.test(s))) : undefined
+    if (calendar !== undefined) {
+      out += `${YEAR_MARK.calendar}${calendar}${fm ? "F" : "-"}|%Y|%m|%d|%H|%M|%S${YEAR_MARK.end}`
+      s = s.slice(calendar.length)
       continue
     }
     const hit = map.find(([re]) => re.test(s))
@@ -1917,6 +1925,8 @@ export class Translator {
           const argument = this.callArgument(from, to, arg(0))
           const number = numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, argument.exact || argument.binary || this.exactNumericRange(from, to), this.stringArgument(parts[2]))
           if (number !== undefined) return [number, close + 1]
+          const formatError = datetimeFormatError(toks[parts[1]![0]]!.value, false)
+          if (formatError !== undefined) throw formatError
           const zoned = this.zonedOperand(parts[0]![0], parts[0]![1])
           if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
           const textKind = this.textDatetimeAt(parts[0]![0], parts[0]![1]) ?? textDatetimeOfText(arg(0))
@@ -1940,6 +1950,9 @@ export class Translator {
       case "TO_TIMESTAMP":
         if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str") {
           const format = toks[parts[1]![0]]!.value
+          const text = parts[0] !== undefined && parts[0][1] - parts[0][0] === 1 && toks[parts[0][0]]?.kind === "str" ? toks[parts[0][0]]!.value : undefined
+          const formatError = datetimeFormatError(format, true) ?? (text === undefined ? undefined : datetimeTextError(text, format))
+          if (formatError !== undefined) throw formatError
           // RR, J and FX, which strptime lacks, read as TO_TIMESTAMP_TZ reads them (datetime-parse.ts)
           if (/RR|J|FX/i.test(format.replace(/"[^"]*"?/g, "")))
             return [`CAST(ora_tstz_local(ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(format)}), '') AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
@@ -2015,8 +2028,8 @@ export class Translator {
         // Oracle: a NULL (or '') replacement removes the search string
         return [`replace(${arg(0)}, ${arg(1)}, coalesce(${parts.length > 2 ? arg(2) : "NULL"}, ''))`, close + 1]
       case "INSTR":
-        if (parts.length === 3) return [`ora_instr(${arg(0)}, ${arg(1)}, ${arg(2)})`, close + 1]
-        if (parts.length > 3) throw ora.unimplemented("INSTR with an occurrence argument")
+        // a negative position or an occurrence: Oracle's search (builtin-functions.ts oracleInstr)
+        if (parts.length === 3 || parts.length === 4) return [`ora_instr4(${arg(0)}, ${arg(1)}, ${arg(2)}, ${parts.length === 4 ? arg(3) : "1"})`, close + 1]
         break
       case "TRUNC":
       case "ROUND": {
