@@ -594,6 +594,36 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(sqlErrorOf(busy).isRetryable).toBe(true)
       }), { poolSize: 2 }))
 
+    // A wait for a locked row that runs out: HANA's 131 "transaction rolled back by lock wait timeout" after the
+    // transaction's own LOCK WAIT TIMEOUT (SAP HANA SQL Reference, SET TRANSACTION LOCK WAIT TIMEOUT, milliseconds),
+    // Oracle's ORA-30006 "resource busy; acquire with WAIT timeout expired" after FOR UPDATE WAIT n seconds.
+    it.live("a lock wait that runs out of time fails with a retryable LockTimeoutError carrying the vendor code", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLLW")
+        yield* createTable(table, `ID ${t.int}`)
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert({ ID: 1 })}`
+        const locked = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const holder = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SELECT ID FROM ${sql(table)} FOR UPDATE`
+          yield* Deferred.succeed(locked, undefined)
+          yield* Deferred.await(release)
+        })))
+        yield* Deferred.await(locked)
+        const timedOut = yield* Effect.exit(sql.withTransaction(target.name === "hana"
+          ? Effect.andThen(sql.unsafe("SET TRANSACTION LOCK WAIT TIMEOUT 200"), sql`UPDATE ${sql(table)} SET ID = 2`)
+          : sql`SELECT ID FROM ${sql(table)} FOR UPDATE WAIT 1`))
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(holder)
+        const error = sqlErrorOf(timedOut)
+        expect(error.reason._tag).toBe("LockTimeoutError")
+        expect(error.isRetryable).toBe(true)
+        expect((error.reason.cause as { vendorCode?: number }).vendorCode).toBe(target.name === "hana" ? 131 : 30006)
+        // the row is as it was
+        expect(yield* sql`SELECT ID FROM ${sql(table)}`).toEqual([{ ID: 1 }])
+      }), { poolSize: 2 }))
+
     it.live.skipIf(target.real)("a statement the user holds no privilege for fails with a non-retryable AuthorizationError", () =>
       Effect.gen(function*() {
         const table = uniqueName("SQLAU")
