@@ -56,7 +56,18 @@ describe("Oracle test server: SQL/JSON functions (23ai)", () => {
   })
 
   it("JSON_VALUE and JSON_QUERY read a JSON column's Oracle scalars (a date as ISO 8601 text)", async () => {
-    expect(await rows(`SELECT JSON_VALUE(js, '$.k'), JSON_QUERY(js, '$.v') FROM docs WHERE id = 1`)).toEqual([["2024-01-02T00:00:00", "[1]"]])
+    expect(await rows(`SELECT JSON_VALUE(js, '$.k'), JSON_QUERY(js, '$.v' RETURNING VARCHAR2) FROM docs WHERE id = 1`)).toEqual([["2024-01-02T00:00:00", "[1]"]])
+  })
+
+  it("JSON_QUERY over a JSON column, or RETURNING JSON, is JSON (OSON on the wire); over VARCHAR2 it stays text", async () => {
+    // "If the input type is JSON then JSON is also the default return type" (JSON Developer's Guide, 21c and 23ai,
+    // "SQL/JSON Function JSON_QUERY")
+    const r = await conn.execute(`SELECT JSON_QUERY(js, '$.v'), JSON_QUERY(d.js, '$'), JSON_QUERY(doc, '$.b' RETURNING JSON), JSON_QUERY(doc, '$.b') FROM docs d WHERE id = 1`)
+    expect(r.metaData.map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["JSON", "JSON", "JSON", "VARCHAR2"])
+    const [v, whole, b, bText] = r.rows[0] as [unknown, Record<string, unknown>, unknown, string]
+    expect(v).toEqual([1])
+    expect(whole["v"]).toEqual([1])
+    expect(b).toEqual(JSON.parse(bText))
   })
 
   it("JSON_QUERY returns JSON text by its wrapper clause", async () => {

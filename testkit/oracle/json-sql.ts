@@ -153,8 +153,8 @@ const wrapped = (pieces: ReadonlyArray<Array<Tok>>, kind: "object" | "array", po
 }
 
 /** The DuckDB calls for one SQL/JSON call `name(args)`. */
-const callSql = (name: string, args: Array<Array<Tok>>, pos: number, version: OracleVersion): Array<Tok> => {
-  const rw: Rewrite = (toks) => rewriteCalls(toks, version)
+const callSql = (name: string, args: Array<Array<Tok>>, pos: number, version: OracleVersion, jsonColumns: ReadonlySet<string>): Array<Tok> => {
+  const rw: Rewrite = (toks) => rewriteCalls(toks, version, jsonColumns)
   if (name === "JSON_OBJECT") return objectSql(args, pos, rw)
   if (name === "JSON_ARRAY") return arraySql(args, pos, rw)
   const doc = rw(args[0] ?? [])
@@ -165,7 +165,12 @@ const callSql = (name: string, args: Array<Array<Tok>>, pos: number, version: Or
   if (name === "JSON_QUERY") {
     const wrapper = /\bWITH CONDITIONAL\b/.test(words) ? "CONDITIONAL" : /\bWITH (?:UNCONDITIONAL )?(?:ARRAY )?WRAPPER\b/.test(words) ? "WITH" : "WITHOUT"
     const omit = /\bOMIT QUOTES\b/.test(words)
-    return call("ora_json_query", `, '${wrapper}', ${version === "23ai" ? "TRUE" : "FALSE"}, ${omit ? "TRUE" : "FALSE"}`)
+    const query = call("ora_json_query", `, '${wrapper}', ${version === "23ai" ? "TRUE" : "FALSE"}, ${omit ? "TRUE" : "FALSE"}`)
+    // the result is JSON, not VARCHAR2, when asked for or when the input is a JSON column ("If the input type is JSON
+    // then JSON is also the default return type", JSON Developer's Guide 21c/23ai, "SQL/JSON Function JSON_QUERY")
+    const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
+    const fromJson = returning === undefined && version !== "19c" && isJsonColumn(args[0] ?? [], jsonColumns)
+    return returning === "JSON" || fromJson ? [...generated("CAST(", pos), ...query, ...generated(" AS JSON)", pos)] : query
   }
   // JSON_VALUE [RETURNING type]
   const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
@@ -180,15 +185,23 @@ const callSql = (name: string, args: Array<Array<Tok>>, pos: number, version: Or
 const headed = (replacement: ReadonlyArray<Tok>, original: ReadonlyArray<Tok>): Array<Tok> =>
   replacement.map((r, n) => ({ ...r, heading: n === 0 ? headingOf(original.filter((x) => x.kind !== "ws")) : "" }))
 
+/** True when `arg` is a (qualified) column name of a JSON column. */
+const isJsonColumn = (arg: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<string>): boolean => {
+  const sig = arg.filter((t) => t.kind !== "ws")
+  const last = sig[sig.length - 1]
+  const named = sig.every((t, k) => (k % 2 === 0 ? t.kind === "ident" || t.kind === "qident" : isOp(t, ".")))
+  return named && last !== undefined && sig.length % 2 === 1 && jsonColumns.has(last.value)
+}
+
 /** `toks` with every SQL/JSON call rewritten (nested ones too). */
-const rewriteCalls = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<Tok> => {
+const rewriteCalls = (toks: ReadonlyArray<Tok>, version: OracleVersion, jsonColumns: ReadonlySet<string>): Array<Tok> => {
   const out: Array<Tok> = []
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!
     const open = k + 1
     if (t.kind === "ident" && CALLS.has(t.value) && isOp(toks[open], "(") && !isOp(toks[k - 1], ".")) {
       const { args, close } = argumentsOf(toks, open)
-      const replacement = callSql(t.value, args, t.pos, version)
+      const replacement = callSql(t.value, args, t.pos, version, jsonColumns)
       out.push(...headed(replacement, toks.slice(k, close + 1)))
       k = close
     } else out.push(t)
@@ -275,7 +288,7 @@ const rewriteIsJson = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<
 }
 
 /** Rewrites the SQL/JSON functions and conditions of a statement's tokens (the tokens themselves when it has none). */
-export const rewriteJsonSql = (toks: ReadonlyArray<Tok>, version: OracleVersion): ReadonlyArray<Tok> => {
+export const rewriteJsonSql = (toks: ReadonlyArray<Tok>, version: OracleVersion, jsonColumns: ReadonlySet<string> = new Set()): ReadonlyArray<Tok> => {
   if (!toks.some((t) => t.kind === "ident" && (CALLS.has(t.value) || t.value === "JSON"))) return toks
-  return rewriteCalls(rewriteIsJson(toks, version), version)
+  return rewriteCalls(rewriteIsJson(toks, version), version, jsonColumns)
 }

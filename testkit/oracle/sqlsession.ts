@@ -477,7 +477,7 @@ export class SqlSession {
    */
   private bindNumberingTranslator(source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteHierarchical(rewriteOuterJoinPlus(source, lookup), lookup), this.db.settings.version), this.schema))), (schema, name) => this.lookupTable(schema, name))
+    const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteHierarchical(rewriteOuterJoinPlus(source, lookup), lookup), this.db.settings.version, this.columnsOfKind(sql, "json")), this.schema))), (schema, name) => this.lookupTable(schema, name))
     checkDatetimeLiterals(source)
     const tokens = namedTypesOf(this.db).rewriteConstructors(this.schema, attributes)
     const binds: Array<string> = []
