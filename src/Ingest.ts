@@ -174,7 +174,7 @@ export const runIngest = (
   const attributes: SpanAttributes = {
     ...session.telemetry.attributes,
     [Attr.operationName]: "ingest",
-    [Attr.ingestMode]: options.getOr(Std.IngestMode, "adbc.ingest.mode.create"),
+    [Attr.ingestMode]: options.value(Std.IngestMode),
     ...(collection !== undefined ? { [Attr.collectionName]: collection } : {})
   }
   return traced(
@@ -195,7 +195,7 @@ export const runIngest = (
 const collectionName = (options: ResolvedOptions): string | undefined => {
   const table = options.get(Std.IngestTargetTable)
   if (table === undefined) return undefined
-  const dbSchema = options.getOr(Std.IngestTemporary, false) ? undefined : options.get(Std.IngestTargetDbSchema)
+  const dbSchema = options.value(Std.IngestTemporary) ? undefined : options.get(Std.IngestTargetDbSchema)
   return dbSchema === undefined ? table : `${dbSchema}.${table}`
 }
 
@@ -230,11 +230,11 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
   if (catalog !== undefined && connection.ingest.targets?.catalog !== true) {
     return yield* unsupported(driver, `ingest with a target catalog (${Std.IngestTargetCatalog.key})`)
   }
-  const temporary = options.getOr(Std.IngestTemporary, false)
+  const temporary = options.value(Std.IngestTemporary)
   if (temporary && connection.ingest.targets?.temporary !== true) {
     return yield* unsupported(driver, `ingest into a temporary table (${Std.IngestTemporary.key})`)
   }
-  const mode = options.getOr(Std.IngestMode, "adbc.ingest.mode.create")
+  const mode = options.value(Std.IngestMode)
   const dbSchema = temporary ? undefined : options.get(Std.IngestTargetDbSchema)
   const target: IngestTarget = { table, dbSchema, catalog, temporary }
 

@@ -7,6 +7,7 @@ import { Context, Effect, Fiber, Option, Semaphore } from "effect"
 import { type AdbcError, fromUnknown, invalidState } from "../AdbcError.ts"
 import type { DriverConnection, DriverShape } from "../Driver.ts"
 import type { OptionRegistry, ResolvedOptions } from "../Options.ts"
+import * as Std from "../StandardOptions.ts"
 import type { ConnectionTelemetry } from "./telemetry.ts"
 
 /** Internal: one open connection. */
@@ -80,7 +81,7 @@ export const makeSession = (input: {
   readonly telemetry: ConnectionTelemetry
 }): Session => {
   const lock = Semaphore.makeUnsafe(1)
-  const state: Session["state"] = { autocommit: true, closed: false, broken: undefined }
+  const state: Session["state"] = { autocommit: Std.Autocommit.default, closed: false, broken: undefined }
   let readers = 0
   const guard = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
     effect.pipe(
