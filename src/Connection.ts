@@ -36,7 +36,7 @@ import {
 } from "./catalog/index.ts"
 import { Database } from "./Database.ts"
 import { unsupported } from "./Driver.ts"
-import { type IngestData, ingestOptionEntries, type IngestOptions } from "./Ingest.ts"
+import type { IngestData, IngestOptions } from "./Ingest.ts"
 import * as Ingest from "./Ingest.ts"
 import { makeSession, type Session } from "./internal/session.ts"
 import { connectedTelemetry, connectionTelemetry, traced } from "./internal/telemetry.ts"
@@ -302,11 +302,10 @@ export const make = Effect.fnUntraced(function*(
         return yield* stmt.executeUpdate
       }),
     ingest: (data, ingestOptions) =>
-      Effect.gen(function*() {
-        const stmt = yield* statement(ingestOptionEntries(ingestOptions))
-        yield* stmt.bindStream(data.schema, data.batches)
-        return yield* stmt.executeUpdate
-      }),
+      Effect.flatMap(
+        Effect.fromResult(Ingest.requestOf(ingestOptions)),
+        (request) => Ingest.runIngest(session, session.options(), request, data)
+      ),
     getInfo: (codes) =>
       Effect.gen(function*() {
         const driverInfo = yield* session.request(driverConnection.info)

@@ -715,11 +715,6 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       return yield* describe(`SELECT * FROM ${name}`, connectOptions)
     })
 
-  const ingestTarget = (target: IngestTarget): Effect.Effect<void, AdbcError> =>
-    target.temporary
-      ? Effect.fail(notImplemented("ingest into a temporary table is not supported by the Oracle driver"))
-      : Effect.void
-
   /** The bind definitions of an encoded call's columns. */
   const encodedBindDefs = (call: EncodedCall) =>
     call.types.map((type, i) => ({
@@ -732,8 +727,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   const stringLimits = new Map<string, Map<string, StringLimit>>()
 
   const describeTarget = (target: IngestTarget): Effect.Effect<Arrow.Schema | undefined, AdbcError> =>
-    ingestTarget(target).pipe(
-      Effect.andThen(tableSchema(undefined, target.dbSchema, target.table)),
+    tableSchema(undefined, target.dbSchema, target.table).pipe(
       Effect.tap((schema) =>
         Effect.sync(() => {
           const limits = new Map<string, StringLimit>()
@@ -833,7 +827,6 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   /** {@link insertBatch}'s work. */
   const insertRows = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
     Effect.gen(function*() {
-      yield* ingestTarget(target)
       if (firstRow === 0) pending = undefined
       if (batch.numRows === 0) return 0
       const limits = stringLimits.get(Ddl.qualifiedTarget(target))
@@ -905,13 +898,10 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
    * a failed ingest's (this one passed no batch), dropped unsent.
    */
   const finishInsert = (target: IngestTarget, rows: number) =>
-    tracked(Effect.andThen(
-      ingestTarget(target),
-      Effect.suspend(() => {
-        if (pending !== undefined && pending.firstRow + callRows(pending) !== rows) pending = undefined
-        return sendPending
-      })
-    ))
+    tracked(Effect.suspend(() => {
+      if (pending !== undefined && pending.firstRow + callRows(pending) !== rows) pending = undefined
+      return sendPending
+    }))
 
   const ISOLATION: Readonly<Record<string, string>> = {
     "adbc.connection.transaction.isolation.default": "READ COMMITTED",
