@@ -1,7 +1,7 @@
 /**
  * Generates docs/options.md from the option declarations of the core and of every driver: key, levels, type,
- * default, accepted values and meaning. The type comes from the option's Schema, the accepted values from its
- * declaration, the meaning and default from the JSDoc on the declaration. `npm run docs` rewrites the file;
+ * default, accepted values and meaning. The type comes from the option's Schema, the default and the accepted values
+ * from its declaration, the meaning from the JSDoc on the declaration. `npm run docs` rewrites the file;
  * test/package/options-doc.test.ts fails when it is stale.
  */
 import { readFileSync, writeFileSync } from "node:fs"
@@ -52,7 +52,7 @@ const sections: ReadonlyArray<OptionSection> = [
 const root = fileURLToPath(new URL("..", import.meta.url))
 
 /** A declaration's JSDoc text (tags removed) by option key, read from the TypeScript source. */
-const docsByKey = (source: string): ReadonlyMap<string, string> => {
+export const docsByKey = (source: string): ReadonlyMap<string, string> => {
   const file = ts.createSourceFile(source, readFileSync(root + source, "utf8"), ts.ScriptTarget.Latest, true)
   const docs = new Map<string, string>()
   const visit = (node: ts.Node): void => {
@@ -86,27 +86,14 @@ const typeOf = (spec: OptionSpec<unknown>): string => {
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|")
 
-const defaultWords: Readonly<Record<string, string>> = { on: "true", off: "false" }
-
-/**
- * The meaning and default of an option, from its JSDoc: `Rows per fetch round trip (default 50000).`; what follows
- * the default in the parentheses (`(default \`date32\`, the day only)`) stays in the meaning.
- */
-const meaningAndDefault = (doc: string): { readonly meaning: string; readonly fallback: string } => {
-  const match = /\s*\(default ([^,;)]*)[,;]?\s*([^)]*)\)/.exec(doc)
-  if (match === null) return { meaning: doc, fallback: "" }
-  const fallback = match[1] ?? ""
-  const rest = match[2] ?? ""
-  return {
-    meaning: doc.replace(match[0], rest === "" ? "" : ` (${rest})`),
-    fallback: defaultWords[fallback] ?? fallback
-  }
-}
+/** A declared default as the doc shows it: strings in backticks, numbers and booleans as written. */
+export const declaredDefault = (value: unknown): string => typeof value === "string" ? `\`${value}\`` : String(value)
 
 const renderSection = (section: OptionSection): string => {
   const docs = docsByKey(section.source)
   const rows = section.specs.map((spec) => {
-    const { fallback, meaning } = meaningAndDefault(docs.get(spec.key) ?? "")
+    const meaning = docs.get(spec.key) ?? ""
+    const fallback = spec.default === undefined ? "" : declaredDefault(spec.default)
     const accepted = spec.secret ? `${spec.accepted} (secret: never shown in errors, logs or spans)` : spec.accepted
     return `| \`${spec.key}\` | ${spec.levels.join(", ")} | ${typeOf(spec)} | ${cell(fallback === "" ? "—" : fallback)} | ${
       cell(accepted)

@@ -1,9 +1,10 @@
 /**
  * An open database connection: options, statements, catalog queries, transactions and bulk ingest.
  *
- * Lifetime: a connection lives in a Scope; readers opened on it live in nested scopes, so they are always released
- * first. An explicit {@link ConnectionShape.close} fails with `cannot close connection while a statement reader is
- * active` while a reader is still open.
+ * Lifetime: a connection lives in a Scope, and its readers are always released first: when the connection's scope
+ * closes, every reader still open on it (even one held by an outer scope) has its cursor closed before the connection,
+ * and such a reader's next pull fails INVALID_STATE. The explicit, ADBC-style {@link ConnectionShape.close} fails with
+ * `cannot close connection while a statement reader is active` while a reader is still open.
  *
  * The main way to read is {@link query}: a Stream that opens its cursor when it runs and releases it when it ends,
  * fails or is interrupted. {@link executeQuery} opens a reader in the caller's Scope, for those who need the schema
@@ -36,7 +37,7 @@ import {
 } from "./catalog/index.ts"
 import { Database } from "./Database.ts"
 import { unsupported } from "./Driver.ts"
-import { type IngestData, ingestOptionEntries, type IngestOptions } from "./Ingest.ts"
+import type { IngestData, IngestOptions } from "./Ingest.ts"
 import * as Ingest from "./Ingest.ts"
 import { makeSession, type Session } from "./internal/session.ts"
 import { connectedTelemetry, connectionTelemetry, traced } from "./internal/telemetry.ts"
@@ -164,7 +165,8 @@ export const make = Effect.fnUntraced(function*(
     options,
     telemetry: connectedTelemetry(telemetry, driverConnection.namespace)
   })
-  yield* Effect.addFinalizer(() => session.markClosed)
+  // Readers first: a reader still held by an outer scope has its cursor closed before the connection is.
+  yield* Effect.addFinalizer(() => Effect.andThen(session.readers.releaseAll, session.markClosed))
 
   const setAutocommit = (enabled: boolean) =>
     session.request(driverConnection.setAutocommit(enabled)).pipe(
@@ -302,11 +304,10 @@ export const make = Effect.fnUntraced(function*(
         return yield* stmt.executeUpdate
       }),
     ingest: (data, ingestOptions) =>
-      Effect.gen(function*() {
-        const stmt = yield* statement(ingestOptionEntries(ingestOptions))
-        yield* stmt.bindStream(data.schema, data.batches)
-        return yield* stmt.executeUpdate
-      }),
+      Effect.flatMap(
+        Effect.fromResult(Ingest.requestOf(ingestOptions)),
+        (request) => Ingest.runIngest(session, session.options(), request, data)
+      ),
     getInfo: (codes) =>
       Effect.gen(function*() {
         const driverInfo = yield* session.request(driverConnection.info)

@@ -21,7 +21,7 @@ import {
   spanName,
   traced
 } from "./internal/telemetry.ts"
-import type { ResolvedOptions } from "./Options.ts"
+import { decodeOption, type OptionSpec, type ResolvedOptions } from "./Options.ts"
 import * as Std from "./StandardOptions.ts"
 
 /**
@@ -61,7 +61,7 @@ export interface IngestOptions {
 }
 
 /**
- * The ADBC key/value form of {@link IngestOptions}.
+ * The ADBC key/value form of {@link IngestOptions}, for the statement API (`Connection.ingest` passes them typed).
  *
  * @category conversions
  * @since 0.1.0
@@ -73,6 +73,63 @@ export const ingestOptionEntries = (options: IngestOptions): Record<string, stri
   ...(options.targetCatalog !== undefined ? { [Std.IngestTargetCatalog.key]: options.targetCatalog } : {}),
   ...(options.temporary !== undefined ? { [Std.IngestTemporary.key]: String(options.temporary) } : {})
 })
+
+/**
+ * Internal: one ingest, typed: where the rows go and in which ADBC mode. {@link IngestOptions} and the
+ * `adbc.ingest.*` statement options both become one.
+ *
+ * @category internals
+ * @since 0.1.0
+ * @internal
+ */
+export interface IngestRequest {
+  readonly target: IngestTarget
+  readonly mode: Std.IngestMode
+}
+
+/** `value` checked as `spec` would check its string form, so both paths fail alike on a bad value. */
+const checked = <A>(spec: OptionSpec<A>, value: A, text: string): Result.Result<A, AdbcError> =>
+  Result.map(decodeOption(spec, text), () => value)
+
+/**
+ * Internal: the request {@link IngestOptions} describe; a bad value fails INVALID_ARGUMENT naming its
+ * `adbc.ingest.*` key and what is accepted.
+ *
+ * @category internals
+ * @since 0.1.0
+ * @internal
+ */
+export const requestOf = (options: IngestOptions): Result.Result<IngestRequest, AdbcError> =>
+  Result.gen(function*() {
+    const table = yield* checked(Std.IngestTargetTable, options.targetTable, options.targetTable)
+    const mode = options.mode === undefined
+      ? Std.IngestMode.default
+      : yield* decodeOption(Std.IngestMode, `adbc.ingest.mode.${options.mode}`)
+    const temporary = options.temporary ?? Std.IngestTemporary.default
+    const dbSchema = options.targetDbSchema === undefined
+      ? undefined
+      : yield* checked(Std.IngestTargetDbSchema, options.targetDbSchema, options.targetDbSchema)
+    const catalog = options.targetCatalog === undefined
+      ? undefined
+      : yield* checked(Std.IngestTargetCatalog, options.targetCatalog, options.targetCatalog)
+    return { target: { table, dbSchema: temporary ? undefined : dbSchema, catalog, temporary }, mode }
+  })
+
+/**
+ * Internal: the request a statement's `adbc.ingest.*` options describe (values were checked when set).
+ *
+ * @category internals
+ * @since 0.1.0
+ * @internal
+ */
+export const requestFromOptions = (options: ResolvedOptions): Result.Result<IngestRequest, AdbcError> => {
+  const table = options.get(Std.IngestTargetTable)
+  if (table === undefined) return Result.fail(invalidArgument(`bulk ingest needs option ${Std.IngestTargetTable.key}`))
+  const temporary = options.value(Std.IngestTemporary)
+  const dbSchema = temporary ? undefined : options.get(Std.IngestTargetDbSchema)
+  const catalog = options.get(Std.IngestTargetCatalog)
+  return Result.succeed({ target: { table, dbSchema, catalog, temporary }, mode: options.value(Std.IngestMode) })
+}
 
 /**
  * Bulk ingest on a connection, as a service.
@@ -158,7 +215,7 @@ const checkedBatch = (declared: Arrow.Schema, batch: Arrow.RecordBatch): Result.
 }
 
 /**
- * Internal: runs an ingest with the statement's options. The ingest holds the connection for its whole duration, so
+ * Internal: runs an ingest with the options in force (the driver's own, such as its insert batch size). The ingest holds the connection for its whole duration, so
  * no other fiber's statement runs inside its transaction.
  *
  * @category internals
@@ -168,13 +225,14 @@ const checkedBatch = (declared: Arrow.Schema, batch: Arrow.RecordBatch): Result.
 export const runIngest = (
   session: Session,
   options: ResolvedOptions,
+  request: IngestRequest,
   data: IngestData
 ): Effect.Effect<number, AdbcError> => {
-  const collection = collectionName(options)
+  const collection = collectionName(request.target)
   const attributes: SpanAttributes = {
     ...session.telemetry.attributes,
     [Attr.operationName]: "ingest",
-    [Attr.ingestMode]: options.getOr(Std.IngestMode, "adbc.ingest.mode.create"),
+    [Attr.ingestMode]: request.mode,
     ...(collection !== undefined ? { [Attr.collectionName]: collection } : {})
   }
   return traced(
@@ -185,19 +243,15 @@ export const runIngest = (
       session.telemetry,
       attributes,
       Effect.flatMap(currentBatchTracker({ operation: "ingest", target: collection }, undefined, attributes), (tracker) =>
-        session.exclusive(ingestHoldingConnection(session, options, data, tracker)).pipe(Effect.tap(() => tracker.done)))
+        session.exclusive(ingestHoldingConnection(session, options, request, data, tracker)).pipe(Effect.tap(() => tracker.done)))
     ),
     (rows): SpanAttributes => ({ [Attr.affectedRows]: rows })
   )
 }
 
 /** The target table as telemetry names it: `schema.table` when a schema is given (and the table is not temporary). */
-const collectionName = (options: ResolvedOptions): string | undefined => {
-  const table = options.get(Std.IngestTargetTable)
-  if (table === undefined) return undefined
-  const dbSchema = options.getOr(Std.IngestTemporary, false) ? undefined : options.get(Std.IngestTargetDbSchema)
-  return dbSchema === undefined ? table : `${dbSchema}.${table}`
-}
+const collectionName = (target: IngestTarget): string =>
+  target.dbSchema === undefined ? target.table : `${target.dbSchema}.${target.table}`
 
 /** How long the background drop of a side table left by a dropped session may try. */
 const SIDE_TABLE_DROP_MS = 30_000
@@ -218,25 +272,17 @@ const sideTableName = (table: string, role: "NEW" | "OLD") =>
 const ingestHoldingConnection = Effect.fnUntraced(function*(
   session: Session,
   options: ResolvedOptions,
+  { mode, target }: IngestRequest,
   data: IngestData,
   tracker: BatchTracker
 ): Effect.fn.Return<number, AdbcError> {
   const { driver, connection } = session
-  const table = options.get(Std.IngestTargetTable)
-  if (table === undefined) {
-    return yield* invalidArgument(`bulk ingest needs option ${Std.IngestTargetTable.key}`)
-  }
-  const catalog = options.get(Std.IngestTargetCatalog)
-  if (catalog !== undefined && connection.ingest.targets?.catalog !== true) {
+  if (target.catalog !== undefined && connection.ingest.targets?.catalog !== true) {
     return yield* unsupported(driver, `ingest with a target catalog (${Std.IngestTargetCatalog.key})`)
   }
-  const temporary = options.getOr(Std.IngestTemporary, false)
-  if (temporary && connection.ingest.targets?.temporary !== true) {
+  if (target.temporary && connection.ingest.targets?.temporary !== true) {
     return yield* unsupported(driver, `ingest into a temporary table (${Std.IngestTemporary.key})`)
   }
-  const mode = options.getOr(Std.IngestMode, "adbc.ingest.mode.create")
-  const dbSchema = temporary ? undefined : options.get(Std.IngestTargetDbSchema)
-  const target: IngestTarget = { table, dbSchema, catalog, temporary }
 
   // Type mapping first: an unsupported column fails before any I/O.
   const schema = valueSchema(data.schema)
@@ -363,7 +409,8 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
     )
   }
 
-  if (ddl?._tag === "BuildAndSwap" && !temporary) {
+  if (ddl?._tag === "BuildAndSwap" && !target.temporary) {
+    const table = target.table
     // DDL commits implicitly: fill a new table, then rename it into place; the target is untouched until then.
     const fresh: IngestTarget = { ...target, table: sideTableName(table, "NEW") }
     let freshDropped = false

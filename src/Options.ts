@@ -53,7 +53,7 @@ export type OptionWithDefault<A> = OptionSpec<A> & { readonly default: A }
  * @category constructors
  * @since 0.1.0
  */
-export function option<A>(spec: OptionWithDefault<A>): OptionWithDefault<A>
+export function option<A>(spec: Omit<OptionSpec<A>, "default"> & { readonly default: NoInfer<A> }): OptionWithDefault<A>
 export function option<A>(spec: OptionSpec<A>): OptionSpec<A>
 export function option<A>(spec: OptionSpec<A>): OptionSpec<A> {
   return spec

@@ -170,13 +170,20 @@ export const fromCursor = Effect.fnUntraced(function*(
   let released = false
   let started = false
   let scopeClosed = false
-  const release = Effect.suspend(() => {
+  let connectionClosed = false
+  const release: Effect.Effect<void> = Effect.suspend(() => {
     if (released) return Effect.void
     released = true
-    session.readers.release()
+    session.readers.release(releaseForConnection)
     return cursor.close
   })
-  session.readers.acquire()
+  const releaseForConnection = Effect.suspend(() => {
+    connectionClosed = true
+    return release
+  })
+  session.readers.acquire(releaseForConnection)
+  const connectionGone = () =>
+    invalidState("the reader's connection was closed before its result was read to the end; read it inside the connection's scope")
   yield* Effect.addFinalizer(() =>
     Effect.suspend(() => {
       scopeClosed = true
@@ -206,7 +213,11 @@ export const fromCursor = Effect.fnUntraced(function*(
     readonly [ReadonlyArray<Arrow.RecordBatch>, Option.Option<void>],
     AdbcError
   > =>
-    failed !== undefined ? Effect.failCause(failed) : Effect.onError(readOn(tracker), remember)
+    failed !== undefined
+      ? Effect.failCause(failed)
+      : connectionClosed && !exhausted
+      ? Effect.fail(connectionGone())
+      : Effect.onError(readOn(tracker), remember)
   const readOn = (tracker: BatchTracker) =>
     Effect.gen(function*() {
       while (!exhausted) {
@@ -231,6 +242,7 @@ export const fromCursor = Effect.fnUntraced(function*(
   // A second run, or a run after the scope closed, would yield nothing or the rest of a result: a short result
   // reported as success. Both fail instead.
   const begin = Effect.suspend(() => {
+    if (connectionClosed) return Effect.fail(connectionGone())
     if (scopeClosed) return Effect.fail(invalidState("the reader's scope is closed; read its batches inside that scope"))
     if (started) return Effect.fail(invalidState("the reader's batches were already read; a reader's stream runs once"))
     started = true

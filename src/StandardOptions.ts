@@ -12,8 +12,8 @@ export const Username = option({ key: "username", schema: OptionSchemas.string, 
 /** Basic-authentication password. @category options @since 0.1.0 */
 export const Password = option({ key: "password", schema: OptionSchemas.string, accepted: "a password", levels: DATABASE_LEVEL, secret: true })
 
-/** Autocommit (default on). @category options @since 0.1.0 */
-export const Autocommit = option({ key: "adbc.connection.autocommit", schema: OptionSchemas.boolean, accepted: "`true` or `false`", levels: CONNECT_LEVELS })
+/** Autocommit. @category options @since 0.1.0 */
+export const Autocommit = option({ key: "adbc.connection.autocommit", schema: OptionSchemas.boolean, accepted: "`true` or `false`", levels: CONNECT_LEVELS, default: true })
 /** Read-only connection. @category options @since 0.1.0 */
 export const ReadOnly = option({ key: "adbc.connection.readonly", schema: OptionSchemas.boolean, accepted: "`true` or `false`", levels: CONNECT_LEVELS })
 /** Current catalog. @category options @since 0.1.0 */
@@ -62,13 +62,25 @@ export type IngestMode = (typeof IngestModes)[number]
 /** Ingest target table. @category options @since 0.1.0 */
 export const IngestTargetTable = option({ key: "adbc.ingest.target_table", schema: OptionSchemas.nonEmptyString, accepted: "a table name", levels: STATEMENT_LEVEL })
 /** Ingest mode. @category options @since 0.1.0 */
-export const IngestMode = option({ key: "adbc.ingest.mode", schema: OptionSchemas.literals(IngestModes), accepted: IngestModes.join(", "), levels: STATEMENT_LEVEL })
+export const IngestMode = option({
+  key: "adbc.ingest.mode",
+  schema: OptionSchemas.literals(IngestModes),
+  accepted: IngestModes.join(", "),
+  levels: STATEMENT_LEVEL,
+  default: "adbc.ingest.mode.create"
+})
 /** Ingest target schema. @category options @since 0.1.0 */
 export const IngestTargetDbSchema = option({ key: "adbc.ingest.target_db_schema", schema: OptionSchemas.nonEmptyString, accepted: "a schema name", levels: STATEMENT_LEVEL })
 /** Ingest target catalog. @category options @since 0.1.0 */
 export const IngestTargetCatalog = option({ key: "adbc.ingest.target_catalog", schema: OptionSchemas.nonEmptyString, accepted: "a catalog name", levels: STATEMENT_LEVEL })
 /** Ingest into a temporary table. @category options @since 0.1.0 */
-export const IngestTemporary = option({ key: "adbc.ingest.temporary", schema: OptionSchemas.boolean, accepted: "`true` or `false`", levels: STATEMENT_LEVEL })
+export const IngestTemporary = option({
+  key: "adbc.ingest.temporary",
+  schema: OptionSchemas.boolean,
+  accepted: "`true` or `false`",
+  levels: STATEMENT_LEVEL,
+  default: false
+})
 
 /** Incremental execution (partitions only; accepted, only `false` is supported). @category options @since 0.1.0 */
 export const ExecIncremental = option({ key: "adbc.statement.exec.incremental", schema: OptionSchemas.boolean, accepted: "`true` or `false`", levels: ALL_LEVELS })

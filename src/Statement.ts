@@ -9,7 +9,7 @@ import { Context, Effect, Stream } from "effect"
 import type { Scope } from "effect"
 import { type AdbcError, invalidState, notImplemented } from "./AdbcError.ts"
 import { type BoundParameters, type CallIntent, type DriverResult, unsupported } from "./Driver.ts"
-import { runIngest } from "./Ingest.ts"
+import { requestFromOptions, runIngest } from "./Ingest.ts"
 import type { Session } from "./internal/session.ts"
 import { Attr, measured, type SpanAttributes, spanName, statementAttributes, traced } from "./internal/telemetry.ts"
 import { getRaw, OptionStore, type ResolvedOptions } from "./Options.ts"
@@ -151,7 +151,8 @@ export const make = (
         const data = bound._tag === "Batches"
           ? { schema: bound.schema, batches: Stream.fromIterable(bound.batches) }
           : bound
-        return yield* runIngest(session, options(), data)
+        const resolved = options()
+        return yield* runIngest(session, resolved, yield* Effect.fromResult(requestFromOptions(resolved)), data)
       }
       yield* refuseOutParameters
       return yield* tracedCall(() =>

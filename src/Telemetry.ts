@@ -13,7 +13,7 @@ import { dual } from "effect/Function"
 import { ALL_LEVELS, option, OptionSchemas } from "./Options.ts"
 
 /**
- * Put the SQL text of each statement on its span (`db.query.text`) and its debug log lines (default off). The text
+ * Put the SQL text of each statement on its span (`db.query.text`) and its debug log lines. The text
  * is the statement as written: bound values are never part of it, but literals written into the SQL are, so turn
  * it on only where query text may be recorded.
  *

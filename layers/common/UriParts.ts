@@ -80,6 +80,20 @@ export const parseAuthority = (
 }
 
 /**
+ * The part of a URI after its scheme split at the first `?`: what precedes it, and the query string (`""` when
+ * there is none). A fragment (`#`) is refused.
+ *
+ * @category parsing
+ * @since 0.1.0
+ */
+export const splitQuery = (afterScheme: string): { readonly rest: string; readonly query: string } => {
+  const q = afterScheme.indexOf("?")
+  const rest = q >= 0 ? afterScheme.slice(0, q) : afterScheme
+  if (rest.includes("#")) throw new UriError("the URI must not contain a fragment")
+  return { rest, query: q >= 0 ? afterScheme.slice(q + 1) : "" }
+}
+
+/**
  * The decoded `name=value` pairs of a query string, in order (`name` alone has the value `""`). With
  * `plusIsSpace`, `+` decodes to a space as in form encoding.
  *

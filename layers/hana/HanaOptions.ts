@@ -63,7 +63,7 @@ export const TlsRootCaFile = option({
   accepted: "a comma-separated list of PEM files",
   levels: DATABASE_LEVEL
 })
-/** Rows per fetch round trip (default 50000). @category options @since 0.1.0 */
+/** Rows per fetch round trip. @category options @since 0.1.0 */
 export const FetchSize = option({
   key: "dba.statement.fetch_size",
   schema: OptionSchemas.positiveInt,
@@ -71,7 +71,7 @@ export const FetchSize = option({
   levels: ALL_LEVELS,
   default: 50_000
 })
-/** Best-effort row cap per Arrow batch (default 100000). @category options @since 0.1.0 */
+/** Best-effort row cap per Arrow batch. @category options @since 0.1.0 */
 export const ReadBatchRows = option({
   key: "dba.statement.read_batch_rows",
   schema: OptionSchemas.positiveInt,

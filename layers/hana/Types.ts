@@ -17,6 +17,7 @@
 import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, adbcError, notImplemented } from "../../src/AdbcError.ts"
+import { isDateFamily, isNumericFamily, typeFamily } from "../common/TypeFamily.ts"
 
 /** hdb type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). @category constants @since 0.1.0 */
 export const TypeCode = {
@@ -360,40 +361,6 @@ export const columnTypeFor = (field: Arrow.Field): Result.Result<string, AdbcErr
   }
 }
 
-type Family = "int" | "float" | "decimal" | "bool" | "string" | "binary" | "date" | "time" | "timestamp" | "other"
-
-const familyOf = (t: Arrow.DataType): Family => {
-  switch (t.typeId) {
-    case Arrow.Type.Int:
-      return "int"
-    case Arrow.Type.Float:
-      return "float"
-    case Arrow.Type.Decimal:
-      return "decimal"
-    case Arrow.Type.Bool:
-      return "bool"
-    case Arrow.Type.Utf8:
-    case Arrow.Type.LargeUtf8:
-    case Arrow.Type.Utf8View:
-      return "string"
-    case Arrow.Type.Binary:
-    case Arrow.Type.LargeBinary:
-    case Arrow.Type.BinaryView:
-    case Arrow.Type.FixedSizeBinary:
-      return "binary"
-    case Arrow.Type.Date:
-      return "date"
-    case Arrow.Type.Time:
-      return "time"
-    case Arrow.Type.Timestamp:
-      return "timestamp"
-    default:
-      return "other"
-  }
-}
-
-const NUMERIC: ReadonlySet<Family> = new Set(["int", "float", "decimal"])
-
 /**
  * Whether Arrow data of `incoming` can be appended into an existing column read back as `existing` (numbers into
  * numbers, text into text, bytes into bytes, booleans into booleans or numbers, dates/timestamps into each other).
@@ -402,12 +369,12 @@ const NUMERIC: ReadonlySet<Family> = new Set(["int", "float", "decimal"])
  * @since 0.1.0
  */
 export const isCompatible = (incoming: Arrow.Field, existing: Arrow.Field): boolean => {
-  const a = familyOf(incoming.type)
-  const b = familyOf(existing.type)
-  if (a === "other" || b === "other") return false
+  const a = typeFamily(incoming.type)
+  const b = typeFamily(existing.type)
+  if (a === "other" || b === "other" || a === "interval" || b === "interval") return false
   if (a === b) return true
-  if (NUMERIC.has(a) && NUMERIC.has(b)) return true
-  if (a === "bool" && NUMERIC.has(b)) return true
-  if ((a === "date" || a === "timestamp") && (b === "date" || b === "timestamp")) return true
+  if (isNumericFamily(a) && isNumericFamily(b)) return true
+  if (a === "bool" && isNumericFamily(b)) return true
+  if (isDateFamily(a) && isDateFamily(b)) return true
   return b === "string" && a !== "binary"
 }

@@ -14,6 +14,7 @@ import {
   parseAuthority,
   parseOrInvalid,
   queryPairs,
+  splitQuery,
   splitUserInfo,
   UriError
 } from "../common/UriParts.ts"
@@ -84,14 +85,9 @@ const parseUnsafe = (uri: string): HanaUri => {
   if (!(SCHEMES as ReadonlyArray<string>).includes(scheme)) {
     throw new UriError(`unsupported URI scheme '${scheme}': expected hdb:// (or hana://)`)
   }
-  let rest = uri.slice(schemeMatch[0].length)
-  let query = ""
-  const q = rest.indexOf("?")
-  if (q >= 0) {
-    query = rest.slice(q + 1)
-    rest = rest.slice(0, q)
-  }
-  if (rest.includes("#")) throw new UriError("the URI must not contain a fragment")
+  const split = splitQuery(uri.slice(schemeMatch[0].length))
+  const query = split.query
+  let rest = split.rest
   const slash = rest.indexOf("/")
   if (slash >= 0) {
     if (rest.slice(slash) !== "/") throw new UriError("the URI must not have a path after host[:port]")

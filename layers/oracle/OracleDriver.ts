@@ -72,17 +72,14 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
  */
 export const connectTimeoutMs = (uriTimeoutMs: number | undefined): number => uriTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
 
-/** Rows per round trip when `redo.statement.fetch_array_size` is unset (node-oracledb's default). */
-const DEFAULT_FETCH_ARRAY_SIZE = 100
-
 /** The type mapping options in force. @category options @since 0.1.0 */
 export const mappingOptions = (options: ResolvedOptions): MappingOptions => ({
-  dayTimeInterval: options.getOr(Opt.DayTimeIntervalType, Opt.DEFAULT_DAY_TIME_INTERVAL_TYPE),
-  yearMonthInterval: options.getOr(Opt.YearMonthIntervalType, Opt.DEFAULT_YEAR_MONTH_INTERVAL_TYPE),
-  unboundedNumber: options.getOr(Opt.UnboundedNumberType, Opt.DEFAULT_UNBOUNDED_NUMBER_TYPE),
-  date: options.getOr(Opt.DateType, Opt.DEFAULT_DATE_TYPE),
-  useExtensionType: options.getOr(Opt.UseExtensionType, Opt.DEFAULT_USE_EXTENSION_TYPE),
-  useHighPrecision: options.getOr(Opt.UseHighPrecision, Opt.DEFAULT_USE_HIGH_PRECISION)
+  dayTimeInterval: options.value(Opt.DayTimeIntervalType),
+  yearMonthInterval: options.value(Opt.YearMonthIntervalType),
+  unboundedNumber: options.value(Opt.UnboundedNumberType),
+  date: options.value(Opt.DateType),
+  useExtensionType: options.value(Opt.UseExtensionType),
+  useHighPrecision: options.value(Opt.UseHighPrecision)
 })
 
 /** oracledb's metadata as the driver's column description (raw precision/scale from the describe hook). */
@@ -179,7 +176,7 @@ export const prefetchRowsFor = (
   metaData: ReadonlyArray<Db.OracleMetaData> | undefined,
   options: ResolvedOptions
 ): number => {
-  const rows = options.getOr(Opt.PrefetchRows, Opt.DEFAULT_PREFETCH_ROWS)
+  const rows = options.value(Opt.PrefetchRows)
   const bytes = options.get(Opt.PrefetchBytes)
   if (bytes === undefined || metaData === undefined || metaData.length === 0) return rows
   const rowBytes = metaData.reduce(
@@ -192,7 +189,7 @@ export const prefetchRowsFor = (
 const queryOptions = (options: ResolvedOptions, prefetchRows: number): Record<string, unknown> => ({
   resultSet: true,
   outFormat: Db.oracledb.OUT_FORMAT_ARRAY,
-  fetchArraySize: options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE),
+  fetchArraySize: options.value(Opt.FetchArraySize),
   prefetchRows,
   fetchTypeHandler,
   // OBJECT / VARRAY / SDO_GEOMETRY values as plain objects and arrays (JSON text, WKB) rather than DbObject proxies.
@@ -393,9 +390,9 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
           cancellation,
           rs,
           columns,
-          options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE),
+          options.value(Opt.FetchArraySize),
           more,
-          options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) === "batch"
+          options.value(Opt.ExecutionMode) === "batch"
         )
       )
     )
@@ -427,7 +424,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       const implicit = result.implicitResults ?? []
       if (implicit.length > 0) {
-        if (options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) !== "batch") {
+        if (options.value(Opt.ExecutionMode) !== "batch") {
           yield* Effect.forEach(implicit, Db.closeResultSet, { discard: true })
           yield* Db.releaseCursors(connection)
           return yield* implicitResultsInRowMode()
@@ -514,7 +511,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
           without ??= i + 1
           continue
         }
-        if (options.getOr(Opt.ExecutionMode, Opt.DEFAULT_EXECUTION_MODE) !== "batch") return yield* implicitResultsInRowMode()
+        if (options.value(Opt.ExecutionMode) !== "batch") return yield* implicitResultsInRowMode()
         firsts.push({ row: i + 1, resultSet: first })
       }
       const [head, ...tail] = firsts
@@ -540,7 +537,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       }
       let next = 0
       const more = Effect.sync(() => tail[next++]?.resultSet)
-      const cursor = makeCursor(connection, cancellation, head.resultSet, columns, options.getOr(Opt.FetchArraySize, DEFAULT_FETCH_ARRAY_SIZE), more, true)
+      const cursor = makeCursor(connection, cancellation, head.resultSet, columns, options.value(Opt.FetchArraySize), more, true)
       return { _tag: "Rows" as const, cursor: { ...cursor, close: Effect.andThen(cursor.close, closeAll) } }
     })).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : closeAll))
   }
@@ -596,7 +593,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const isBlock = Db.isPlsql(sql)
       if (!isQuery && !isBlock && !hasOut && total > 1) {
         // insert_batch_rows rows per executeMany, across parameter batches as for ingest (IngestCalls.ts)
-        const perCall = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
+        const perCall = options.value(Opt.InsertBatchRows)
         const only = prepared.length === 1 && total <= perCall ? prepared[0] : undefined
         if (autocommit && only !== undefined) {
           // one call under autocommit: it commits in the same round trip (oracledb's autoCommit), as a raw executeMany
@@ -718,11 +715,6 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       return yield* describe(`SELECT * FROM ${name}`, connectOptions)
     })
 
-  const ingestTarget = (target: IngestTarget): Effect.Effect<void, AdbcError> =>
-    target.temporary
-      ? Effect.fail(notImplemented("ingest into a temporary table is not supported by the Oracle driver"))
-      : Effect.void
-
   /** The bind definitions of an encoded call's columns. */
   const encodedBindDefs = (call: EncodedCall) =>
     call.types.map((type, i) => ({
@@ -735,8 +727,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   const stringLimits = new Map<string, Map<string, StringLimit>>()
 
   const describeTarget = (target: IngestTarget): Effect.Effect<Arrow.Schema | undefined, AdbcError> =>
-    ingestTarget(target).pipe(
-      Effect.andThen(tableSchema(undefined, target.dbSchema, target.table)),
+    tableSchema(undefined, target.dbSchema, target.table).pipe(
       Effect.tap((schema) =>
         Effect.sync(() => {
           const limits = new Map<string, StringLimit>()
@@ -836,14 +827,13 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   /** {@link insertBatch}'s work. */
   const insertRows = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
     Effect.gen(function*() {
-      yield* ingestTarget(target)
       if (firstRow === 0) pending = undefined
       if (batch.numRows === 0) return 0
       const limits = stringLimits.get(Ddl.qualifiedTarget(target))
       const limitOf = (column: string) => limits?.get(column)
       const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
       yield* Db.openCursor(connection, sql)
-      const perCall = options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)
+      const perCall = options.value(Opt.InsertBatchRows)
       const seam = seamInfo(connection, Db.oracledb.versionString)
       const plan: EncodePlan = seam === undefined
         ? { _tag: "Fallback", reason: `the ingest seam needs node-oracledb ${SEAM_ORACLEDB_VERSION} in thin mode (this is ${Db.oracledb.versionString})` }
@@ -886,7 +876,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         return yield* Effect.onExit(overlapped, (exit) =>
           Exit.isSuccess(exit) || inFlight === undefined ? Effect.void : Fiber.interrupt(inFlight))
       }
-      const structType = options.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE)
+      const structType = options.value(Opt.IngestStructType)
       const columns = yield* Effect.fromResult(ingestColumns(batch, structType, limitOf, firstRow))
       const defs = columns.map((c) => c.def)
       if (pending !== undefined && !joinsRows(pending, sql, defs)) total += yield* sendPending
@@ -908,13 +898,10 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
    * a failed ingest's (this one passed no batch), dropped unsent.
    */
   const finishInsert = (target: IngestTarget, rows: number) =>
-    tracked(Effect.andThen(
-      ingestTarget(target),
-      Effect.suspend(() => {
-        if (pending !== undefined && pending.firstRow + callRows(pending) !== rows) pending = undefined
-        return sendPending
-      })
-    ))
+    tracked(Effect.suspend(() => {
+      if (pending !== undefined && pending.firstRow + callRows(pending) !== rows) pending = undefined
+      return sendPending
+    }))
 
   const ISOLATION: Readonly<Record<string, string>> = {
     "adbc.connection.transaction.isolation.default": "READ COMMITTED",
@@ -961,7 +948,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     tableTypes: ["TABLE", "VIEW"],
     ingest: {
       columnType: (field, options) =>
-        Effect.fromResult(ingestColumnType(field, options.getOr(Opt.IngestStructType, Opt.DEFAULT_INGEST_STRUCT_TYPE))),
+        Effect.fromResult(ingestColumnType(field, options.value(Opt.IngestStructType))),
       createTableSql: (target, columns, options) => {
         stringLimits.set(
           Ddl.qualifiedTarget(target),
@@ -1016,8 +1003,8 @@ export const OracleDriver: DriverShape = {
   outParameters: { direction: (field) => Result.getOrElse(directionOf(field), () => "in" as const) },
   batchCap: {
     mode: "hard",
-    rows: { ...Opt.ReadBatchRows, default: Opt.DEFAULT_READ_BATCH_ROWS },
-    bytes: { ...Opt.ReadBatchApproxBytes, default: Opt.DEFAULT_READ_BATCH_APPROX_BYTES }
+    rows: Opt.ReadBatchRows,
+    bytes: Opt.ReadBatchApproxBytes
   },
   validate: (options) => Effect.asVoid(Effect.fromResult(resolveConnectConfig(options))),
   // The conventions for Oracle Database (opentelemetry.io/docs/specs/semconv/db/oracledb): db.system.name

@@ -20,6 +20,7 @@
 import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument, notImplemented } from "../../src/AdbcError.ts"
+import { isDateFamily, isNumericFamily, type TypeFamily, typeFamily } from "../common/TypeFamily.ts"
 import { sridOfCrs } from "./SdoGeometry.ts"
 
 /** Field metadata key carrying the Oracle type name. @category constants @since 0.1.0 */
@@ -591,35 +592,10 @@ export const jsonCheckOf = (field: Arrow.Field, sqlType: string, quoted: string)
     ? ` CHECK (${quoted} IS JSON)`
     : ""
 
-type Family = "number" | "bool" | "string" | "binary" | "date" | "timestamp" | "interval" | "other"
-
-const familyOf = (t: Arrow.DataType): Family => {
-  switch (t.typeId) {
-    case Arrow.Type.Int:
-    case Arrow.Type.Float:
-    case Arrow.Type.Decimal:
-      return "number"
-    case Arrow.Type.Bool:
-      return "bool"
-    case Arrow.Type.Utf8:
-    case Arrow.Type.LargeUtf8:
-    case Arrow.Type.Utf8View:
-      return "string"
-    case Arrow.Type.Binary:
-    case Arrow.Type.LargeBinary:
-    case Arrow.Type.BinaryView:
-    case Arrow.Type.FixedSizeBinary:
-      return "binary"
-    case Arrow.Type.Date:
-      return "date"
-    case Arrow.Type.Timestamp:
-      return "timestamp"
-    case Arrow.Type.Interval:
-    case Arrow.Type.Duration:
-      return "interval"
-    default:
-      return "other"
-  }
+/** Oracle has no time-of-day type: Arrow times count with nested types (they append only into text). */
+const oracleFamily = (type: Arrow.DataType): TypeFamily => {
+  const family = typeFamily(type)
+  return family === "time" ? "other" : family
 }
 
 /**
@@ -629,11 +605,12 @@ const familyOf = (t: Arrow.DataType): Family => {
  * @since 0.1.0
  */
 export const isCompatible = (incoming: Arrow.Field, existing: Arrow.Field): boolean => {
-  const a = familyOf(incoming.type)
-  const b = familyOf(existing.type)
+  const a = oracleFamily(incoming.type)
+  const b = oracleFamily(existing.type)
   if (a === "other" || b === "other") return a === "other" && b === "string" // nested as JSON text
   if (a === b) return true
-  if (a === "bool" && b === "number") return true
-  if ((a === "date" || a === "timestamp") && (b === "date" || b === "timestamp")) return true
+  if (isNumericFamily(a) && isNumericFamily(b)) return true
+  if (a === "bool" && isNumericFamily(b)) return true
+  if (isDateFamily(a) && isDateFamily(b)) return true
   return b === "string" && a !== "binary"
 }

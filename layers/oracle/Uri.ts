@@ -21,6 +21,7 @@ import {
   parseAuthority,
   parseOrInvalid,
   queryPairs,
+  splitQuery,
   splitUserInfo,
   UriError
 } from "../common/UriParts.ts"
@@ -141,14 +142,9 @@ const parseQuery = (query: string, out: Record<string, unknown>) => {
 }
 
 const parseUriUnsafe = (uri: string): OracleUri => {
-  let rest = uri.slice("oracle://".length)
-  let query = ""
-  const q = rest.indexOf("?")
-  if (q >= 0) {
-    query = rest.slice(q + 1)
-    rest = rest.slice(0, q)
-  }
-  if (rest.includes("#")) throw new UriError("the URI must not contain a fragment")
+  const split = splitQuery(uri.slice("oracle://".length))
+  const query = split.query
+  let rest = split.rest
   const userInfo = splitUserInfo(rest)
   rest = userInfo.rest
   const out: Record<string, unknown> = {}

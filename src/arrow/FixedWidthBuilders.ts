@@ -163,18 +163,22 @@ export class BoolBuilder extends BaseColumnBuilder<Bool> {
 const numberOf = (value: unknown): number | undefined =>
   typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : undefined
 
-/** Arrow int8. */
-export class Int8Builder extends FixedWidthBuilder<Int8, Int8Array> {
-  protected values = new Int8Array(0)
-  constructor(type: Int8, options?: ColumnBuilderOptions) {
+/** The typed arrays of the small integer types, one element per row. */
+type SmallIntArray = Int8Array | Int16Array | Uint8Array | Uint16Array | Uint32Array
+
+/**
+ * Integers checked against one range and stored one element per row: int8, int16, uint8, uint16, uint32 (int32
+ * has its own builder, which also holds dates, times and year-month intervals).
+ */
+abstract class RangedIntBuilder<T extends DataType, A extends SmallIntArray> extends FixedWidthBuilder<T, A> {
+  private readonly expected: string
+  constructor(type: T, private readonly min: number, private readonly max: number, options?: ColumnBuilderOptions) {
     super(type, 1, options)
+    this.expected = `an integer in [${min}, ${max}]`
   }
-  protected allocate(elements: number): Int8Array {
-    return new Int8Array(elements)
-  }
-  /** Appends an integer in [-128, 127]. */
+  /** Appends an integer in the type's range. */
   appendNumber(value: number): void {
-    if (((value << 24) >> 24) !== value) throw this.invalid(value, "an integer in [-128, 127]")
+    if (!Number.isInteger(value) || value < this.min || value > this.max) throw this.invalid(value, this.expected)
     const i = this.rows
     if (i === this.capacity) this.grow(i + 1)
     this.values[i] = value
@@ -188,28 +192,25 @@ export class Int8Builder extends FixedWidthBuilder<Int8, Int8Array> {
   }
 }
 
+/** Arrow int8. */
+export class Int8Builder extends RangedIntBuilder<Int8, Int8Array> {
+  protected values = new Int8Array(0)
+  constructor(type: Int8, options?: ColumnBuilderOptions) {
+    super(type, -128, 127, options)
+  }
+  protected allocate(elements: number): Int8Array {
+    return new Int8Array(elements)
+  }
+}
+
 /** Arrow int16. */
-export class Int16Builder extends FixedWidthBuilder<Int16, Int16Array> {
+export class Int16Builder extends RangedIntBuilder<Int16, Int16Array> {
   protected values = new Int16Array(0)
   constructor(type: Int16, options?: ColumnBuilderOptions) {
-    super(type, 1, options)
+    super(type, -32768, 32767, options)
   }
   protected allocate(elements: number): Int16Array {
     return new Int16Array(elements)
-  }
-  /** Appends an integer in [-32768, 32767]. */
-  appendNumber(value: number): void {
-    if (((value << 16) >> 16) !== value) throw this.invalid(value, "an integer in [-32768, 32767]")
-    const i = this.rows
-    if (i === this.capacity) this.grow(i + 1)
-    this.values[i] = value
-    this.rows = i + 1
-  }
-  append(value: unknown): void {
-    if (value === null || value === undefined) return this.appendNull()
-    const n = numberOf(value)
-    if (n === undefined) throw this.invalid(value, "an integer")
-    this.appendNumber(n)
   }
 }
 
@@ -275,77 +276,35 @@ export class Int32Builder<T extends Int32StoredType = Int32> extends FixedWidthB
 }
 
 /** Arrow uint8. */
-export class Uint8Builder extends FixedWidthBuilder<Uint8, Uint8Array> {
+export class Uint8Builder extends RangedIntBuilder<Uint8, Uint8Array> {
   protected values = new Uint8Array(0)
   constructor(type: Uint8, options?: ColumnBuilderOptions) {
-    super(type, 1, options)
+    super(type, 0, 255, options)
   }
   protected allocate(elements: number): Uint8Array {
     return new Uint8Array(elements)
   }
-  /** Appends an integer in [0, 255]. */
-  appendNumber(value: number): void {
-    if ((value & 0xff) !== value) throw this.invalid(value, "an integer in [0, 255]")
-    const i = this.rows
-    if (i === this.capacity) this.grow(i + 1)
-    this.values[i] = value
-    this.rows = i + 1
-  }
-  append(value: unknown): void {
-    if (value === null || value === undefined) return this.appendNull()
-    const n = numberOf(value)
-    if (n === undefined) throw this.invalid(value, "an integer")
-    this.appendNumber(n)
-  }
 }
 
 /** Arrow uint16. */
-export class Uint16Builder extends FixedWidthBuilder<Uint16, Uint16Array> {
+export class Uint16Builder extends RangedIntBuilder<Uint16, Uint16Array> {
   protected values = new Uint16Array(0)
   constructor(type: Uint16, options?: ColumnBuilderOptions) {
-    super(type, 1, options)
+    super(type, 0, 65535, options)
   }
   protected allocate(elements: number): Uint16Array {
     return new Uint16Array(elements)
   }
-  /** Appends an integer in [0, 65535]. */
-  appendNumber(value: number): void {
-    if ((value & 0xffff) !== value) throw this.invalid(value, "an integer in [0, 65535]")
-    const i = this.rows
-    if (i === this.capacity) this.grow(i + 1)
-    this.values[i] = value
-    this.rows = i + 1
-  }
-  append(value: unknown): void {
-    if (value === null || value === undefined) return this.appendNull()
-    const n = numberOf(value)
-    if (n === undefined) throw this.invalid(value, "an integer")
-    this.appendNumber(n)
-  }
 }
 
 /** Arrow uint32. */
-export class Uint32Builder extends FixedWidthBuilder<Uint32, Uint32Array> {
+export class Uint32Builder extends RangedIntBuilder<Uint32, Uint32Array> {
   protected values = new Uint32Array(0)
   constructor(type: Uint32, options?: ColumnBuilderOptions) {
-    super(type, 1, options)
+    super(type, 0, 4294967295, options)
   }
   protected allocate(elements: number): Uint32Array {
     return new Uint32Array(elements)
-  }
-  /** Appends an integer in [0, 4294967295]. */
-  appendNumber(value: number): void {
-    if (value >>> 0 !== value) throw this.invalid(value, "an integer in [0, 4294967295]")
-    const i = this.rows
-    if (i === this.capacity) this.grow(i + 1)
-    this.values[i] = value
-    this.rows = i + 1
-  }
-  append(value: unknown): void {
-    if (value === null || value === undefined) return this.appendNull()
-    const n = numberOf(value)
-    if (n === undefined) throw this.invalid(value, "an integer")
-    this.appendNumber(n)
   }
 }
 

@@ -7,6 +7,7 @@ import { Context, Effect, Fiber, Option, Semaphore } from "effect"
 import { type AdbcError, fromUnknown, invalidState } from "../AdbcError.ts"
 import type { DriverConnection, DriverShape } from "../Driver.ts"
 import type { OptionRegistry, ResolvedOptions } from "../Options.ts"
+import * as Std from "../StandardOptions.ts"
 import type { ConnectionTelemetry } from "./telemetry.ts"
 
 /** Internal: one open connection. */
@@ -36,10 +37,13 @@ export interface Session {
   readonly unclaim: Effect.Effect<void>
   /** Redacts secrets from errors of an effect that does not take the lock. */
   readonly guard: <A, R>(effect: Effect.Effect<A, AdbcError, R>) => Effect.Effect<A, AdbcError, R>
+  /** The open readers: each registers the effect that releases it, so the connection can release them all first. */
   readonly readers: {
-    readonly acquire: () => void
-    readonly release: () => void
+    readonly acquire: (release: Effect.Effect<void>) => void
+    readonly release: (release: Effect.Effect<void>) => void
     readonly active: () => number
+    /** Releases every open reader (the connection's finalizer runs it before the connection closes). */
+    readonly releaseAll: Effect.Effect<void>
   }
   /**
    * Runs cleanup after a failure or an interruption (a rollback, switching a session setting back) within a time
@@ -80,8 +84,8 @@ export const makeSession = (input: {
   readonly telemetry: ConnectionTelemetry
 }): Session => {
   const lock = Semaphore.makeUnsafe(1)
-  const state: Session["state"] = { autocommit: true, closed: false, broken: undefined }
-  let readers = 0
+  const state: Session["state"] = { autocommit: Std.Autocommit.default, closed: false, broken: undefined }
+  const readers = new Set<Effect.Effect<void>>()
   const guard = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
     effect.pipe(
       Effect.catchDefect((defect) => Effect.fail(fromUnknown(defect, "INTERNAL"))),
@@ -169,13 +173,14 @@ export const makeSession = (input: {
     settle,
     guard,
     readers: {
-      acquire: () => {
-        readers++
+      acquire: (release) => {
+        readers.add(release)
       },
-      release: () => {
-        readers--
+      release: (release) => {
+        readers.delete(release)
       },
-      active: () => readers
+      active: () => readers.size,
+      releaseAll: Effect.suspend(() => Effect.forEach([...readers], (release) => release, { discard: true }))
     },
     state,
     markClosed: Effect.suspend(() => {

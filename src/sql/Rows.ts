@@ -22,11 +22,11 @@
  */
 import * as Arrow from "apache-arrow"
 import { formatDecimal, readDecimalWords } from "../arrow/Decimal.ts"
+import { TWO_32 } from "../arrow/Words.ts"
 
 /** Reads row `i` of one column of a batch. */
 type CellReader = (i: number) => unknown
 
-const TWO_32 = 4294967296
 const MS_PER_DAY = 86_400_000
 
 const validityOf = (data: Arrow.Data): ((i: number) => boolean) | undefined => {

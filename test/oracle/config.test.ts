@@ -158,9 +158,9 @@ describe("redo.* options", () => {
     expect(options.get(Opt.ReadBatchRows)).toBe(10)
     expect(options.get(Opt.ExecutionMode)).toBe("batch")
     expect(options.get(Opt.UseHighPrecision)).toBe(false)
-    expect(options.getOr(Opt.InsertBatchRows, Opt.DEFAULT_INSERT_BATCH_ROWS)).toBe(65_536)
-    expect(options.getOr(Opt.PrefetchRows, Opt.DEFAULT_PREFETCH_ROWS)).toBe(1)
-    expect(options.getOr(Opt.ReadBatchApproxBytes, Opt.DEFAULT_READ_BATCH_APPROX_BYTES)).toBe(0)
+    expect(options.value(Opt.InsertBatchRows)).toBe(65_536)
+    expect(options.value(Opt.PrefetchRows)).toBe(1)
+    expect(options.value(Opt.ReadBatchApproxBytes)).toBe(0)
   })
 
   it("timezone is a connection-level option, not a statement option", () => {

@@ -82,7 +82,7 @@ describe("option levels through the driver", () => {
       yield* fill(conn, t, 5)
       const sql = `SELECT ID FROM ${t}`
       expect((yield* batchSizes(conn, sql)).reduce((a, b) => a + b, 0)).toBe(5)
-      expect(Opt.DEFAULT_PREFETCH_ROWS).toBe(1)
+      expect(Opt.PrefetchRows.default).toBe(1)
       expect(executeOptions.get(sql)?.["prefetchRows"]).toBe(1)
       const sql2 = `SELECT ID FROM ${t} WHERE ID >= 0`
       yield* batchSizes(conn, sql2, { "redo.statement.prefetch_rows": "3" })
@@ -125,7 +125,7 @@ describe("redo.statement.insert_batch_rows", () => {
       const t = uniqueName("IBRU")
       expect(yield* conn.ingest(fromTable(seven), { targetTable: t })).toBe(7)
       expect(ingestRows(t)).toEqual([7])
-      expect(Opt.DEFAULT_INSERT_BATCH_ROWS).toBe(65536)
+      expect(Opt.InsertBatchRows.default).toBe(65536)
     })))
 })
 

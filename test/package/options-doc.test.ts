@@ -20,7 +20,7 @@ describe("docs/options.md", () => {
     }
   })
 
-  it("takes defaults and meanings from the declarations' JSDoc", () => {
+  it("takes defaults from the declarations and meanings from their JSDoc", () => {
     const row = renderOptionsDoc().split("\n").find((line) => line.startsWith("| `dba.statement.fetch_size` |"))
     expect(row).toBe("| `dba.statement.fetch_size` | database, connection, statement | integer > 0 | 50000 | a positive integer | Rows per fetch round trip. |")
   })
