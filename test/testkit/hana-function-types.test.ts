@@ -60,4 +60,18 @@ describe("HANA test server: datetime part functions and engine error texts as HA
     expect(sum.message).not.toMatch(DUCKDB_WORDS)
     expect(await exec(c, "SELECT COUNT(*) AS N FROM ft")).toEqual([{ N: 1 }])
   })
+  it("TO_SECONDDATE is SECONDDATE, LOCATE and WEEK are INTEGER, QUARTER is the quarter's name; TO_VARCHAR / TO_NVARCHAR are NVARCHAR", async () => {
+    // SAP HANA SQL Reference: "TO_SECONDDATE Function (Data Type Conversion)" converts to SECONDDATE; "LOCATE
+    // Function (String)" and "WEEK Function (Datetime)" return an integer; "QUARTER Function (Datetime)" returns the
+    // quarter as text, `YYYY-Qn`, counted from an optional start month (its example: QUARTER(2012-01-01, 2) = 2011-Q4);
+    // "TO_VARCHAR" / "TO_NVARCHAR" give character strings, which the server sends as NVARCHAR (11).
+    const SECONDDATE = 62
+    const NVARCHAR = 11
+    const sql =
+      "SELECT TO_SECONDDATE('2024-03-17 10:11:12.9') AS SD, LOCATE(n, 'b') AS L, WEEK(d) AS W, QUARTER(d) AS Q, " +
+      "QUARTER(TO_DATE('2012-01-01'), 2) AS QS, TO_VARCHAR(id) AS V, TO_NVARCHAR(d) AS NV FROM ft"
+    expect(await types(sql)).toEqual([SECONDDATE, INT, INT, NVARCHAR, NVARCHAR, NVARCHAR, NVARCHAR])
+    const [row] = await exec<Array<Record<string, unknown>>>(c, sql)
+    expect(row).toMatchObject({ SD: "2024-03-17 10:11:12", L: 2, Q: "2024-Q1", QS: "2011-Q4", V: "1", NV: "2024-03-17" })
+  })
 })

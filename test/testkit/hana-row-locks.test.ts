@@ -123,4 +123,48 @@ describe("HANA test server: row locks", () => {
     })
     expect(await exec(a, "SELECT id, n FROM rl_dl ORDER BY id")).toEqual([{ ID: 1, N: 1 }, { ID: 2, N: 1 }])
   })
+  // SAP HANA SQL Reference, "SELECT Statement", for_update_clause: WAIT <seconds> bounds this statement's wait.
+  it("FOR UPDATE WAIT n fails with 131 after n seconds, though the session's lock wait timeout is longer", async () => {
+    await exec(a, "CREATE TABLE rl_wait (id INT, n INT)")
+    await exec(a, "INSERT INTO rl_wait VALUES (1, 0)")
+    await inTransactions(async () => {
+      await exec(a, "UPDATE rl_wait SET n = 1 WHERE id = 1")
+      await exec(b, "SET TRANSACTION LOCK WAIT TIMEOUT 30000")
+      const started = Date.now()
+      const bounded = waitsForLock(server, () => exec(b, "SELECT id FROM rl_wait WHERE id = 1 FOR UPDATE WAIT 1"))
+      expect(await bounded.waiting).toBe(true)
+      const timedOut = await failure(bounded.result)
+      expect(timedOut.code).toBe(131)
+      expect(timedOut.message).toMatch(/lock wait timeout/)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950)
+      expect(Date.now() - started).toBeLessThan(20_000)
+    })
+  })
+
+  // hdb's close() waits for the pending request; destroy() drops the socket at once, as a process that ends does.
+  it("dropping the connection of a client that waits for a row lock ends its wait and releases the rows its transaction locked", async () => {
+    await exec(a, "CREATE TABLE rl_close (id INT, n INT)")
+    await exec(a, "INSERT INTO rl_close VALUES (1, 0)")
+    await exec(a, "INSERT INTO rl_close VALUES (2, 0)")
+    const waiter = await login()
+    const third = await login()
+    waiter.setAutoCommit(false)
+    await inTransactions(async () => {
+      await exec(a, "UPDATE rl_close SET n = 1 WHERE id = 1")
+      await exec(waiter, "SET TRANSACTION LOCK WAIT TIMEOUT 30000")
+      await exec(waiter, "UPDATE rl_close SET n = 2 WHERE id = 2")
+      const blocked = waitsForLock(server, () => exec(waiter, "UPDATE rl_close SET n = 2 WHERE id = 1"))
+      expect(await blocked.waiting).toBe(true)
+      void blocked.result.catch(() => undefined)
+      waiter.on("error", () => undefined)
+      waiter.destroy()
+      // the closed client's transaction is rolled back: row 2 is free well before its 30 s lock wait timeout
+      third.setAutoCommit(false)
+      expect(await exec(third, "SELECT id, n FROM rl_close WHERE id = 2 FOR UPDATE WAIT 5")).toEqual([{ ID: 2, N: 0 }])
+      await call((cb) => third.rollback(cb))
+      await call((cb) => a.commit(cb))
+    })
+    closeQuietly(third)
+    expect(await exec(a, "SELECT id, n FROM rl_close ORDER BY id")).toEqual([{ ID: 1, N: 1 }, { ID: 2, N: 0 }])
+  })
 })

@@ -12,6 +12,11 @@
  *   "YEAR Function (Datetime)" & co.: "returns an integer"), and so does `EXTRACT(YEAR | MONTH | DAY | HOUR | MINUTE
  *   FROM d)` ("EXTRACT Function (Datetime)"), which translate.ts rewrites to the same macros. EXTRACT(SECOND …) is
  *   left to DuckDB (HANA's type for it is not confirmed).
+ * - TO_SECONDDATE returns SECONDDATE, the fraction cut off ("TO_SECONDDATE Function (Data Type Conversion)"; DuckDB's
+ *   cast to TIMESTAMP_S would round, so the value is truncated to the second first).
+ * - LOCATE and WEEK return INTEGER ("LOCATE Function (String)", "WEEK Function (Datetime)"; DuckDB: BIGINT).
+ * - QUARTER returns the quarter as text, `YYYY-Qn`, of a year that starts at an optional month ("QUARTER Function
+ *   (Datetime)": QUARTER('2012-01-01', 2) is 2011-Q4); DuckDB's quarter is the number 1-4.
  */
 
 /** HANA function names and the session macros that implement them. */
@@ -24,7 +29,11 @@ export const TYPED_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
   ["DAYOFMONTH", "hana_dayofmonth"],
   ["DAYOFYEAR", "hana_dayofyear"],
   ["HOUR", "hana_hour"],
-  ["MINUTE", "hana_minute"]
+  ["MINUTE", "hana_minute"],
+  ["TO_SECONDDATE", "hana_to_seconddate"],
+  ["LOCATE", "hana_locate"],
+  ["WEEK", "hana_week"],
+  ["QUARTER", "hana_quarter"]
 ]
 
 /** The fields of `EXTRACT(field FROM d)` rewritten to `macro(d)` (INTEGER as in HANA). */
@@ -44,5 +53,9 @@ export const TYPED_FUNCTION_MACROS: readonly string[] = [
   "CREATE OR REPLACE TEMP MACRO hana_length(x) AS CASE WHEN typeof(x) = 'BLOB' THEN CAST(octet_length(CAST(x AS BLOB)) AS INTEGER) ELSE CAST(length(CAST(x AS VARCHAR)) AS INTEGER) END",
   "CREATE OR REPLACE TEMP MACRO hana_lpad(s, n, p := ' ') AS lpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)",
   "CREATE OR REPLACE TEMP MACRO hana_rpad(s, n, p := ' ') AS rpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_seconddate(x, f := NULL) AS CAST(date_trunc('second', hana_to_timestamp(x, f)) AS TIMESTAMP_S)",
+  "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS CAST(instr(h, n) AS INTEGER)",
+  "CREATE OR REPLACE TEMP MACRO hana_week(d) AS CAST(week(d) AS INTEGER)",
+  "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS (SELECT year(q) || '-Q' || quarter(q) FROM (SELECT CAST(d AS DATE) - to_months(CAST(m AS INTEGER) - 1) AS q))",
   ...["year", "month", "dayofmonth", "dayofyear", "hour", "minute"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(${f}(d) AS INTEGER)`)
 ]

@@ -34,6 +34,8 @@ export interface LockTarget {
   readonly params: number
   /** `FOR UPDATE NOWAIT`: fail at once instead of waiting. */
   readonly nowait: boolean
+  /** `FOR UPDATE WAIT <seconds>`: this statement's lock wait timeout instead of the session's. */
+  readonly waitMs?: number
 }
 
 /** The token slices a {@link LockTarget} is made of (translate.ts rewrites them into DuckDB SQL). */
@@ -125,8 +127,24 @@ export const selectedRows = (toks: ReadonlyArray<Token>): LockSlices | undefined
   return { schema: named.schema, table: named.table, from: toks.slice(from + 1, tableEnd), rest, firstParam: paramsIn(toks.slice(0, tableEnd)), params: paramsIn(rest) }
 }
 
-/** True when the FOR UPDATE clause (tokens after `FOR UPDATE`) says NOWAIT. */
-export const isNowait = (clause: ReadonlyArray<Token>): boolean => clause.some((t) => upper(t) === "NOWAIT")
+/** How a lock of the FOR UPDATE clause waits: `NOWAIT`, `WAIT <seconds>`, or (neither) the session's timeout. */
+export interface ForUpdateWait {
+  readonly nowait: boolean
+  readonly waitMs?: number
+}
+
+/**
+ * The wait of a FOR UPDATE clause (tokens after `FOR UPDATE`). SAP HANA SQL Reference, "SELECT Statement",
+ * for_update_clause: `FOR UPDATE [OF <column_list>] [WAIT <unsigned_integer> | NOWAIT] [IGNORE LOCKED]`, WAIT giving
+ * the seconds to wait for a lock before the statement fails (131, as a wait past the session's timeout).
+ */
+export const forUpdateWait = (clause: ReadonlyArray<Token>): ForUpdateWait => {
+  const wait = clause.findIndex((t) => upper(t) === "WAIT")
+  const seconds = wait < 0 ? undefined : clause[wait + 1]
+  if (seconds !== undefined && seconds.t === "number") return { nowait: false, waitMs: Number(seconds.v) * 1000 }
+  if (wait >= 0) throw HanaError.syntax("incorrect syntax near \"WAIT\": FOR UPDATE WAIT takes a number of seconds", 0)
+  return { nowait: clause.some((t) => upper(t) === "NOWAIT") }
+}
 
 /** The locks of one server: which transaction (by connection id) holds which rows, and who waits for whom. */
 export class RowLockTable {
@@ -213,6 +231,11 @@ export class RowLockTable {
       locks.delete(row)
       if (locks.size === 0) this.byTable.delete(table)
     }
+    this.wakeAll()
+  }
+
+  /** Wakes every waiter to look again (a release, or a waiting connection closing). */
+  wakeAll(): void {
     const wakeups = this.wakeups
     this.wakeups = []
     for (const wake of wakeups) wake()
@@ -223,6 +246,7 @@ export class RowLockTable {
 export class SessionRowLocks {
   /** The session's lock wait timeout in milliseconds (`SET TRANSACTION LOCK WAIT TIMEOUT`). */
   lockWaitMs: number
+  private cancelled = false
 
   constructor(
     private readonly table: RowLockTable,
@@ -251,13 +275,22 @@ export class SessionRowLocks {
     return out
   }
 
+  /**
+   * Ends a lock wait of this connection at once (its client closed): the waiting statement fails with 139 and the
+   * connection's close then rolls its transaction back, releasing its rows.
+   */
+  cancel(): void {
+    this.cancelled = true
+    this.table.wakeAll()
+  }
+
   private async rowIds(target: LockTarget, values: ReadonlyArray<EngineValue>): Promise<Array<bigint>> {
     const rows = await this.session.queryAll(target.sql, values)
     return rows.map((r) => BigInt(r[0] as number | bigint))
   }
 
   private async waitForRows(target: LockTarget, values: ReadonlyArray<EngineValue>): Promise<Array<bigint>> {
-    const deadline = Date.now() + this.lockWaitMs
+    const deadline = Date.now() + (target.waitMs ?? this.lockWaitMs)
     let counted = false
     try {
       for (;;) {
@@ -280,7 +313,7 @@ export class SessionRowLocks {
         }
         this.table.setWaiting(this.sid, holders)
         await this.table.nextRelease(Math.min(left, 50))
-        if (this.session.isClosed) throw new HanaError(139, "HY000", "current operation cancelled by request and transaction rolled back")
+        if (this.cancelled || this.session.isClosed) throw new HanaError(139, "HY000", "current operation cancelled by request and transaction rolled back")
         // the holder's changes are committed now: a transaction that has written nothing yet reads them
         await this.session.refreshSnapshot()
       }

@@ -119,6 +119,7 @@ export class SqlSession {
 
   /** Closes the open result sets and forgets statements and LOBs (the engine session is closed by the connection). */
   release(): void {
+    this.rowLocks.cancel()
     for (const r of this.results.values()) r.close()
     this.results.clear()
     this.statements.clear()

@@ -13,7 +13,7 @@ import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTION_MACROS, TYPED_FUNCTIO
 import { alterTableClauses, recordTableOptions, tableOptions, withoutColumnClauses } from "./table-clauses.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
-import { isNowait, type LockSlices, type LockTarget, selectedRows, writtenRows } from "./row-locks.ts"
+import { type ForUpdateWait, forUpdateWait, type LockSlices, type LockTarget, selectedRows, writtenRows } from "./row-locks.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
 import { duckType, hanaType, TYPE_NAMES, typeText } from "./types.ts"
 import type { HanaType } from "./types.ts"
@@ -47,14 +47,12 @@ const FUNCTIONS = new Map([
   ["TO_DECIMAL", "hana_to_decimal"],
   ["TO_DATE", "hana_to_date"],
   ["TO_TIMESTAMP", "hana_to_timestamp"],
-  ["TO_SECONDDATE", "hana_to_timestamp"],
   ["ADD_DAYS", "hana_add_days"],
   ["ADD_SECONDS", "hana_add_seconds"],
   ["ADD_NANO100", "hana_add_nano100"],
   ["NANO100_BETWEEN", "hana_nano100_between"],
   ["DAYS_BETWEEN", "hana_days_between"],
   ["NVL", "coalesce"],
-  ["LOCATE", "hana_locate"],
   ["LCASE", "lower"],
   ["UCASE", "upper"],
   ["SUBSTR", "substring"],
@@ -105,7 +103,6 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_nano100_between(a, b) AS hana_nano100_span(CAST(a AS TIMESTAMP), CAST(b AS TIMESTAMP))",
   "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS hana_day_span(CAST(a AS DATE), CAST(b AS DATE))",
   "CREATE OR REPLACE TEMP MACRO hana_weekday(d) AS hana_day_of_week(CAST(d AS DATE))",
-  "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS instr(h, n)",
   "CREATE OR REPLACE TEMP MACRO hana_seconds_between(a, b) AS datediff('second', CAST(a AS TIMESTAMP), CAST(b AS TIMESTAMP))",
   "CREATE OR REPLACE TEMP MACRO hana_add_months(d DATE, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS DATE), (d TIMESTAMP_S, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS TIMESTAMP_S), (d TIMESTAMP, n) AS d + to_months(CAST(n AS INTEGER))",
   "CREATE OR REPLACE TEMP MACRO hana_add_years(d DATE, n) AS CAST(d + to_years(CAST(n AS INTEGER)) AS DATE), (d TIMESTAMP_S, n) AS CAST(d + to_years(CAST(n AS INTEGER)) AS TIMESTAMP_S), (d TIMESTAMP, n) AS d + to_years(CAST(n AS INTEGER))",
@@ -486,16 +483,16 @@ const qualified = (schema: string | undefined, name: string): string =>
   schema === undefined ? quoteName(name) : `${quoteName(schema)}.${quoteName(name)}`
 
 /** The DuckDB row-id query of a statement's lock slices (row-locks.ts). */
-const lockTarget = (slices: LockSlices, nowait: boolean, session: SessionValues): LockTarget => ({
+const lockTarget = (slices: LockSlices, wait: ForUpdateWait, session: SessionValues): LockTarget => ({
   table: `${slices.schema ?? session.schema}.${slices.table}`,
   sql: `SELECT rowid FROM ${rewrite(slices.from, session)} ${slices.rest.length === 0 ? "" : rewrite(slices.rest, session)}`,
   firstParam: slices.firstParam,
   params: slices.params,
-  nowait
+  ...wait
 })
 
-const withLockTarget = <T extends Translated>(t: T, slices: LockSlices | undefined, nowait: boolean, session: SessionValues): T =>
-  slices === undefined ? t : { ...t, lockRows: lockTarget(slices, nowait, session) }
+const withLockTarget = <T extends Translated>(t: T, slices: LockSlices | undefined, session: SessionValues): T =>
+  slices === undefined ? t : { ...t, lockRows: lockTarget(slices, { nowait: false }, session) }
 
 const countParams = (tokens: readonly Token[]): number => tokens.filter((t) => t.t === "param").length
 
@@ -526,9 +523,9 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
     case "REPLACE":
       return translateUpsert(all, session)
     case "UPDATE":
-      return withLockTarget({ kind: "dml", functionCode: 3, sql: rewrite(all, session), params }, writtenRows(all), false, session)
+      return withLockTarget({ kind: "dml", functionCode: 3, sql: rewrite(all, session), params }, writtenRows(all), session)
     case "DELETE":
-      return withLockTarget({ kind: "dml", functionCode: 4, sql: rewrite(all, session), params }, writtenRows(all), false, session)
+      return withLockTarget({ kind: "dml", functionCode: 4, sql: rewrite(all, session), params }, writtenRows(all), session)
     case "COMMIT":
       return { kind: "commit" }
     // SAVEPOINT <name>, ROLLBACK TO SAVEPOINT <name>, RELEASE SAVEPOINT <name> (HANA SQL reference, transaction
@@ -814,7 +811,7 @@ const translateQuery = (all: Token[], session: SessionValues, sqlText?: string):
   const forIdx = tokens.findIndex((t, i) => upper(t) === "FOR" && upper(tokens[i + 1]) === "UPDATE")
   if (forIdx > 0) {
     const slices = selectedRows(tokens.slice(0, forIdx))
-    lockRows = slices === undefined ? undefined : lockTarget(slices, isNowait(tokens.slice(forIdx + 2)), session)
+    lockRows = slices === undefined ? undefined : lockTarget(slices, forUpdateWait(tokens.slice(forIdx + 2)), session)
     tokens = tokens.slice(0, forIdx)
     forUpdate = true
   }

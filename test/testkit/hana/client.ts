@@ -16,6 +16,8 @@ export interface HdbClient {
   disconnect(cb: (err: Error | null) => void): void
   isValid(options: Record<string, unknown>, cb: (valid: boolean) => void): void
   close(): void
+  /** Closes the socket at once, even while a request is pending (close() waits for it). */
+  destroy(err?: Error): void
   on(event: string, listener: (...args: unknown[]) => void): void
   readonly connectOptions: { readonly connectionId?: number; readonly dataFormatVersion2?: number; readonly fullVersionString?: string }
   readonly readyState: string
