@@ -4,6 +4,7 @@
  */
 import type { Tok } from "../lexer.ts"
 import type { CollectionType } from "./collections.ts"
+import type { RecordType } from "./records.ts"
 
 /** Tokens of an expression or of a SQL statement. */
 export type Expr = ReadonlyArray<Tok>
@@ -22,6 +23,9 @@ export type TypeSpec =
       readonly size?: number
       readonly scale?: number
       readonly chars?: boolean
+      /** A constrained subtype's `NOT NULL` (or a variable's), and its `RANGE low..high`. */
+      readonly notNull?: boolean
+      readonly range?: readonly [number, number]
     }
   | { readonly kind: "typeOf"; readonly of: ReadonlyArray<string> }
   | { readonly kind: "rowtypeOf"; readonly of: ReadonlyArray<string> }
@@ -34,6 +38,7 @@ export type Decl = At &
     | { readonly k: "exception"; readonly name: string }
     | { readonly k: "exceptionInit"; readonly name: string; readonly code: number }
     | { readonly k: "collectionType"; readonly type: CollectionType }
+    | { readonly k: "recordType"; readonly type: RecordType }
     | { readonly k: "subprogram"; readonly sub: Subprogram }
     | { readonly k: "subtype"; readonly name: string; readonly type: TypeSpec }
   )

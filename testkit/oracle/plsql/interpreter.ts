@@ -29,6 +29,7 @@ import type { Block, Decl, Expr, Stmt, Subprogram, TypeSpec } from "./ast.ts"
 import type { CallContext, PlsqlValue } from "./context.ts"
 import { fromOraError, lineColumn, PlsCompileError, PlsqlException, PREDEFINED, predefined, type UserException, valueError } from "./errors.ts"
 import { type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
+import { expandRecordDml, type RecordType } from "./records.ts"
 import { fastEvaluate } from "./fast-eval.ts"
 import type { PlsqlHost } from "./host.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
@@ -40,9 +41,13 @@ import { argumentValue, resultKind, storedFunctionCalls } from "./sql-functions.
 import { invalidFromSql } from "./stored-code.ts"
 import { callableFromSql, findPackage, instancesOf, type PackageDef } from "./stored-packages.ts"
 
-/** A record (`%ROWTYPE`, a cursor FOR loop's row): its fields by name, in order. */
+/** A record (`%ROWTYPE`, a cursor FOR loop's row, a declared record type): its fields by name, in order. */
 export class PlsqlRecord {
-  constructor(readonly fields: Map<string, DuckDBValue>) {}
+  constructor(
+    readonly fields: Map<string, DuckDBValue>,
+    /** The declared record type, whose fields' types assignments convert to. */
+    readonly type?: RecordType
+  ) {}
 }
 
 type Value = PlsqlValue | PlsqlRecord | Collection
@@ -121,6 +126,8 @@ type Slot =
   | { readonly k: "cursor"; readonly decl: Extract<Decl, { k: "cursor" }>; reader?: RowReader }
   | { readonly k: "exception"; readonly ex: UserException }
   | { readonly k: "type"; readonly type: CollectionType }
+  | { readonly k: "recordType"; readonly type: RecordType }
+  | { readonly k: "subtype"; readonly type: TypeSpec }
   | { readonly k: "subprogram"; readonly sub: Subprogram; readonly scope: Scope | undefined; overloads?: Array<Subprogram> }
 
 interface Scope {
@@ -277,8 +284,13 @@ export class Interpreter implements CallContext {
       case "collectionType":
         names.set(d.type.name, { k: "type", type: d.type })
         return
+      case "recordType":
+        names.set(d.type.name, { k: "recordType", type: d.type })
+        return
       case "subtype":
-        // the parser gave later declarations the subtype's base type
+        // the parser gave later declarations of this unit the subtype's base type; other units (a package's users,
+        // its body) find it here
+        names.set(d.name, { k: "subtype", type: d.type })
         return
       case "subprogram": {
         const known = names.get(d.sub.name)
@@ -291,10 +303,14 @@ export class Interpreter implements CallContext {
       case "var": {
         const packaged = d.type.kind === "named" ? /^(\S+) \. (\S+)$/.exec(d.type.name) : null
         if (packaged !== null) await this.packageMember([packaged[1]!], packaged[2]!, { kind: "ident", text: packaged[2]!, value: packaged[2]!, pos: d.pos })
-        const type = this.resolveType(d.type, d.pos)
+        const resolved = this.resolveType(d.type, d.pos)
+        const type = d.notNull && resolved.kind === "named" ? { ...resolved, notNull: true } : resolved
+        if (type.kind === "named" && type.notNull === true && d.init === undefined) throw notNullNeedsInit(this.source, d.pos)
         const collection = this.collectionType(type)
+        const record = this.recordType(type)
         let value: Value = null
         if (collection !== undefined) value = d.init !== undefined ? await this.evaluateValue(d.init) : collection.kind === "assoc" ? new PlsqlCollection(collection) : null
+        else if (record !== undefined) value = d.init !== undefined ? this.coerce(type, await this.evaluateValue(d.init)) : await this.newRecord(record, d.pos)
         else if (type.kind === "rowtypeOf") value = await this.emptyRecord(type.of, d.pos)
         else if (d.init !== undefined) value = this.coerce(type, await this.evaluate(d.init))
         names.set(d.name, { k: "var", value, type, constant: d.constant })
@@ -302,8 +318,39 @@ export class Interpreter implements CallContext {
     }
   }
 
-  /** `%TYPE` of a variable or a table column as the declared type it stands for. */
+  /** A record of a declared record type, its fields' initial values computed (PLS-00218 for NOT NULL without one). */
+  private async newRecord(type: RecordType, pos: number): Promise<PlsqlRecord> {
+    const fields = new Map<string, DuckDBValue>()
+    for (const f of type.fields) {
+      if (f.notNull && f.init === undefined) throw notNullNeedsInit(this.source, pos)
+      const ft = this.resolveType(f.type, pos)
+      fields.set(f.name, f.init === undefined ? null : (this.coerce(f.notNull && ft.kind === "named" ? { ...ft, notNull: true } : ft, await this.evaluate(f.init)) as DuckDBValue))
+    }
+    return new PlsqlRecord(fields, type)
+  }
+
+  /** The record type a declared type names, if it names one. */
+  private recordType(t: TypeSpec | undefined): RecordType | undefined {
+    if (t?.kind !== "named") return undefined
+    const packaged = /^(\S+) \. (\S+)$/.exec(t.name)
+    if (t.name.includes(" ") && packaged === null) return undefined
+    const slot = packaged !== null ? this.packageVariable(packaged[1]!, packaged[2]!) : this.lookup(t.name)
+    return slot?.k === "recordType" ? slot.type : undefined
+  }
+
+  /** Whether a collection's elements are records (`%ROWTYPE` or a record type). */
+  private recordElements(type: CollectionType): RecordType | boolean {
+    return type.element.kind === "rowtypeOf" || (this.recordType(type.element) ?? false)
+  }
+
+  /** `%TYPE` of a variable or a table column, or a subtype of another unit (`pkg.subtype`), as the type it stands for. */
   private resolveType(t: TypeSpec, pos: number): TypeSpec {
+    if (t.kind === "named") {
+      const packaged = /^(\S+) \. (\S+)$/.exec(t.name)
+      if (t.name.includes(" ") && packaged === null) return t
+      const slot = packaged !== null ? this.packageVariable(packaged[1]!, packaged[2]!) : this.lookup(t.name)
+      return slot?.k === "subtype" ? slot.type : t
+    }
     if (t.kind !== "typeOf") return t
     if (t.of.length === 1) {
       const slot = this.lookup(t.of[0]!)
@@ -402,7 +449,10 @@ export class Interpreter implements CallContext {
     const count = Number(values[0] ?? 1)
     switch (parts[1]) {
       case "EXTEND":
-        c.extend(count, () => (found.type.element.kind === "rowtypeOf" ? new PlsqlRecord(new Map()) : null))
+        c.extend(count, () => {
+          const record = this.recordElements(found.type)
+          return record === false ? null : new PlsqlRecord(new Map(record === true ? [] : record.fields.map((f) => [f.name, null])), record === true ? undefined : record)
+        })
         return true
       case "TRIM":
         c.trim(count)
@@ -417,7 +467,11 @@ export class Interpreter implements CallContext {
   /** A collection of `type` holding rows (records when its elements are %ROWTYPE, else column `column`'s values). */
   private collectionOfRows(type: CollectionType, names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, column: number | undefined): Collection {
     const c: Collection = new PlsqlCollection(type)
-    for (const row of rows) c.push(column === undefined ? new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null]))) : (this.coerce(type.element, row[column] ?? null) as DuckDBValue))
+    const record = this.recordType(type.element)
+    for (const row of rows) {
+      if (column !== undefined) c.push(this.coerce(type.element, row[column] ?? null) as DuckDBValue)
+      else c.push(record === undefined ? new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null]))) : this.recordOfRow(record, row))
+    }
     return c
   }
 
@@ -428,7 +482,7 @@ export class Interpreter implements CallContext {
       if (found === undefined) throw new PlsCompileError(this.source, t[0]?.pos ?? this.pos, 403, `expression '${t.map((x) => x.text).join("")}' cannot be used as an INTO-target of a SELECT/FETCH statement`)
       return found
     })
-    const only = collections.length === 1 && collections[0]!.type.element.kind === "rowtypeOf" ? collections[0]! : undefined
+    const only = collections.length === 1 && this.recordElements(collections[0]!.type) !== false ? collections[0]! : undefined
     if (only !== undefined) {
       only.slot.value = this.collectionOfRows(only.type, names, rows, undefined)
       return
@@ -454,8 +508,37 @@ export class Interpreter implements CallContext {
     return new PlsqlRecord(new Map(meta.columns.map((c) => [c.name, null])))
   }
 
-  /** A value as a variable of type `t` holds it: ORA-06502 when it does not convert or does not fit. */
+  /** A row's values as a record of a declared record type, by position (PLS-00394 when the numbers differ). */
+  private recordOfRow(type: RecordType, row: ReadonlyArray<DuckDBValue>): PlsqlRecord {
+    if (row.length !== type.fields.length) throw new OraError(6550, `line ${this.line()}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)
+    return new PlsqlRecord(new Map(type.fields.map((f, i) => [f.name, this.coerce(this.fieldType(f), row[i] ?? null) as DuckDBValue])), type)
+  }
+
+  /** A record field's type, NOT NULL included. */
+  private fieldType(f: RecordType["fields"][number]): TypeSpec {
+    const t = this.resolveType(f.type, this.pos)
+    return f.notNull && t.kind === "named" ? { ...t, notNull: true } : t
+  }
+
+  /**
+   * A value as a variable of type `t` holds it: ORA-06502 when it does not convert, does not fit, is outside a
+   * subtype's RANGE or NULL for a NOT NULL type; a record is copied (records are values), into a declared record type
+   * by position.
+   */
   private coerce(t: TypeSpec | undefined, v: Value): Value {
+    if (v instanceof PlsqlRecord) {
+      const record = this.recordType(t)
+      if (record === undefined) return new PlsqlRecord(new Map(v.fields), v.type)
+      if (v.type === record) return new PlsqlRecord(new Map(v.fields), record)
+      return this.recordOfRow(record, [...v.fields.values()])
+    }
+    if (t?.kind === "named" && v === null && t.notNull === true) throw new OraError(6502, "PL/SQL: numeric or value error")
+    const out = this.convert(t, v)
+    if (t?.kind === "named" && t.range !== undefined && typeof out === "number" && (out < t.range[0] || out > t.range[1])) throw new OraError(6502, "PL/SQL: numeric or value error")
+    return out
+  }
+
+  private convert(t: TypeSpec | undefined, v: Value): Value {
     if (t === undefined || t.kind !== "named" || v === null || isCursorValue(v) || v instanceof PlsqlRecord) return v
     if (NUMERIC.test(t.name) && typeof v === "string") {
       const s = v.trim()
@@ -837,7 +920,7 @@ export class Interpreter implements CallContext {
     if (target.length === 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord && this.lookup(name) === slot) {
       const field = oracleName(target[2]!)
       if (!slot.value.fields.has(field)) throw new PlsCompileError(this.source, target[2]!.pos, 302, `component '${field}' must be declared`)
-      slot.value.fields.set(field, value as DuckDBValue)
+      slot.value.fields.set(field, this.coerceField(slot.value, field, value))
       return
     }
     if (target.length !== 1 && !(target.length === 3 && this.lookup(name) === undefined)) throw new PlsCompileError(this.source, t.pos, 103, "invalid assignment target")
@@ -853,20 +936,29 @@ export class Interpreter implements CallContext {
       c.set(key, v instanceof PlsqlRecord ? new PlsqlRecord(new Map(v.fields)) : (this.coerce(type.element, v) as DuckDBValue))
       return
     }
+    // a field assigned in a missing element of an associative array of records makes the element
+    const record = type.kind === "assoc" && !c.exists(key) ? this.recordType(type.element) : undefined
+    if (record !== undefined) c.set(key, new PlsqlRecord(new Map(record.fields.map((f) => [f.name, null])), record))
     const element = c.get(key)
     const field = target[close + 2]
     if (!(element instanceof PlsqlRecord) || !isOp(target[close + 1], ".") || field === undefined || target.length !== close + 3) {
       throw new PlsCompileError(this.source, target[0]!.pos, 103, "invalid assignment target")
     }
     if (!element.fields.has(oracleName(field))) throw new PlsCompileError(this.source, field.pos, 302, `component '${oracleName(field)}' must be declared`)
-    element.fields.set(oracleName(field), v as DuckDBValue)
+    element.fields.set(oracleName(field), this.coerceField(element, oracleName(field), v))
+  }
+
+  /** A value as field `field` of `record` holds it (a declared record type's field types; %ROWTYPE fields take any). */
+  private coerceField(record: PlsqlRecord, field: string, v: Value): DuckDBValue {
+    const f = record.type?.fields.find((x) => x.name === field)
+    return (f === undefined ? v : this.coerce(this.fieldType(f), v)) as DuckDBValue
   }
 
   /** Assigns one fetched row to INTO targets: one record, or one target per column. */
   private assignRow(targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, row: ReadonlyArray<DuckDBValue>): void {
     const only = targets.length === 1 && targets[0]!.length === 1 ? this.lookup(oracleName(targets[0]![0]!)) : undefined
     if (only?.k === "var" && only.value instanceof PlsqlRecord) {
-      only.value = new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null])))
+      only.value = only.value.type !== undefined ? this.recordOfRow(only.value.type, row) : new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null])))
       return
     }
     if (targets.length !== row.length) throw new OraError(6550, `line ${this.line()}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)
@@ -955,6 +1047,7 @@ export class Interpreter implements CallContext {
       case "null":
         return
       case "assign":
+        if (st.expr.length === 1 && isKw(st.expr[0], "NULL") && this.notNullTarget(st.target)) throw new PlsCompileError(this.source, st.expr[0]!.pos, 382, "expression is of wrong type")
         return this.assign(st.target, await this.evaluateValue(st.expr))
       case "block":
         return this.runBlock(st.block)
@@ -1099,6 +1192,27 @@ export class Interpreter implements CallContext {
     await this.openCursor(slot, st.args)
   }
 
+  /** `INSERT ... VALUES rec` and `UPDATE ... SET ROW = rec` with the record's fields (records.ts). */
+  private expandRecords(toks: Expr): Expr {
+    return expandRecordDml(
+      toks,
+      (name) => {
+        const slot = this.lookup(name)
+        return slot?.k === "var" && slot.value instanceof PlsqlRecord ? [...slot.value.fields.keys()] : undefined
+      },
+      (schema, table) => this.host.lookupTable(schema, table)?.columns.map((c) => c.name)
+    )
+  }
+
+  /** Whether an assignment target is a variable (or record field) of a NOT NULL type: a NULL literal into it is PLS-00382. */
+  private notNullTarget(target: Expr): boolean {
+    const slot = target[0] !== undefined && target[0].kind !== "bind" ? this.lookup(oracleName(target[0])) : undefined
+    if (slot?.k !== "var") return false
+    if (target.length === 1) return slot.type?.kind === "named" && slot.type.notNull === true
+    const field = target.length === 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord ? slot.value.type?.fields.find((f) => f.name === oracleName(target[2]!)) : undefined
+    return field !== undefined && this.fieldType(field).kind === "named" && (this.fieldType(field) as { notNull?: boolean }).notNull === true
+  }
+
   private async sqlStatement(toks: Expr): Promise<void> {
     const head = toks[0]!
     if (isKw(head, "SELECT", "WITH") || isOp(head, "(")) {
@@ -1122,6 +1236,7 @@ export class Interpreter implements CallContext {
       return
     }
     if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
+      toks = this.expandRecords(toks)
       const ret = returningClause(toks)
       this.sqlRowCount = ret === undefined ? await this.runDml(toks) : await this.dmlReturning(toks, ret.into)
       return
@@ -1482,3 +1597,5 @@ export const callFromSql = async (host: PlsqlHost, fn: PlsqlProcedure, args: Rea
     throw e
   }
 }
+
+const notNullNeedsInit = (source: string, pos: number): PlsCompileError => new PlsCompileError(source, pos, 218, "a variable declared NOT NULL must have an initialization assignment")

@@ -7,6 +7,7 @@ import { ora } from "../errors.ts"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Block, Decl, Expr, Handler, Param, Stmt, TypeSpec, UsingArg } from "./ast.ts"
+import type { RecordField } from "./records.ts"
 import { unexpectedSymbol } from "./errors.ts"
 
 /** Words that end a statement list (the next clause of the enclosing statement). */
@@ -282,9 +283,68 @@ class Parser {
     this.i++
     const name = this.name()
     this.expectKw("IS")
-    const type = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "NOT", "RANGE"), [";", "not", "range"]))
-    while (this.tok !== undefined && !isOp(this.tok, ";")) this.i++
+    let type = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "NOT", "RANGE"), [";", "not", "range"]))
+    if (this.kw("RANGE") && type.kind === "named") {
+      this.i++
+      const low = this.signedNumber()
+      this.expectOp("..")
+      type = { ...type, range: [low, this.signedNumber()] }
+    }
+    if (this.kw("NOT") && type.kind === "named") {
+      this.i++
+      this.expectKw("NULL")
+      type = { ...type, notNull: true }
+    }
     this.expectOp(";")
+    this.subtypes.set(name, type)
+    return { pos, k: "subtype", name, type }
+  }
+
+  /** `[-]n` of a RANGE. */
+  private signedNumber(): number {
+    const minus = isOp(this.tok, "-")
+    if (minus) this.i++
+    if (this.tok?.kind !== "num") this.fail(["<a number>"])
+    const n = Number(this.tok.value)
+    this.i++
+    return minus ? -n : n
+  }
+
+  /** `RECORD (field type [NOT NULL] [:= | DEFAULT expr], ...)` of `TYPE name IS`. */
+  private recordType(pos: number, name: string): Decl {
+    this.i++
+    this.expectOp("(")
+    const fields: Array<RecordField> = []
+    for (;;) {
+      const field = this.name()
+      const type = this.typeOf(this.until((t) => isOp(t, ",") || isOp(t, ")") || isOp(t, ":=") || isKw(t, "DEFAULT", "NOT"), [",", ")"]))
+      let notNull = false
+      if (this.kw("NOT")) {
+        this.i++
+        this.expectKw("NULL")
+        notNull = true
+      }
+      let init: Expr | undefined
+      if (isOp(this.tok, ":=") || this.kw("DEFAULT")) {
+        this.i++
+        init = this.until((t) => isOp(t, ",") || isOp(t, ")"), [",", ")"])
+      }
+      fields.push(init === undefined ? { name: field, type, notNull } : { name: field, type, notNull, init })
+      if (isOp(this.tok, ")")) break
+      this.expectOp(",")
+    }
+    this.i++
+    this.expectOp(";")
+    return { pos, k: "recordType", type: { name, fields } }
+  }
+
+  /** `REF CURSOR [RETURN type]` of `TYPE name IS`: a name for SYS_REFCURSOR (the RETURN type is not checked). */
+  private refCursorType(pos: number, name: string): Decl {
+    this.i++
+    this.expectKw("CURSOR")
+    if (this.kw("RETURN")) this.until((t) => isOp(t, ";"), [";"])
+    this.expectOp(";")
+    const type: TypeSpec = { kind: "named", name: "SYS_REFCURSOR" }
     this.subtypes.set(name, type)
     return { pos, k: "subtype", name, type }
   }
@@ -352,7 +412,8 @@ class Parser {
       this.i++
       this.expectOp(")")
       kind = "varray"
-    } else if (this.kw("RECORD", "REF")) throw ora.unimplemented(`TYPE ... IS ${this.tok!.value} declarations in PL/SQL blocks`)
+    } else if (this.kw("RECORD")) return this.recordType(pos, name)
+    else if (this.kw("REF")) return this.refCursorType(pos, name)
     else this.fail(["table", "varray", "record", "ref"])
     this.expectKw("OF")
     const element = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "INDEX", "NOT"), [";", "index", "not"]))
