@@ -28,7 +28,7 @@ import { makeTranslator, oracleName, translateQuery, type QueryShape } from "../
 import type { Block, Decl, Expr, Stmt, Subprogram, TypeSpec } from "./ast.ts"
 import type { CallContext, PlsqlValue } from "./context.ts"
 import { fromOraError, lineColumn, PlsCompileError, PlsqlException, PREDEFINED, predefined, type UserException, valueError } from "./errors.ts"
-import { type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
+import { BIND_ARRAY, bindArrayOf, collectionOfBind, type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
 import { expandRecordDml, type RecordType } from "./records.ts"
 import { fastEvaluate } from "./fast-eval.ts"
 import type { PlsqlHost } from "./host.ts"
@@ -508,6 +508,16 @@ export class Interpreter implements CallContext {
     return new PlsqlRecord(new Map(meta.columns.map((c) => [c.name, null])))
   }
 
+  /** An array bind's elements as a collection of a declared type, each converted to its element type. */
+  private retype(c: Collection, type: CollectionType): Collection {
+    const out: Collection = new PlsqlCollection(type)
+    for (const k of c.keys()) {
+      if (type.kind === "assoc") out.set(k, this.coerce(type.element, c.get(k)) as DuckDBValue)
+      else out.push(this.coerce(type.element, c.get(k)) as DuckDBValue)
+    }
+    return out
+  }
+
   /** A row's values as a record of a declared record type, by position (PLS-00394 when the numbers differ). */
   private recordOfRow(type: RecordType, row: ReadonlyArray<DuckDBValue>): PlsqlRecord {
     if (row.length !== type.fields.length) throw new OraError(6550, `line ${this.line()}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)
@@ -526,6 +536,10 @@ export class Interpreter implements CallContext {
    * by position.
    */
   private coerce(t: TypeSpec | undefined, v: Value): Value {
+    if (v instanceof PlsqlCollection && v.type === BIND_ARRAY) {
+      const collection = this.collectionType(t)
+      return collection === undefined ? v : this.retype(v, collection)
+    }
     if (v instanceof PlsqlRecord) {
       const record = this.recordType(t)
       if (record === undefined) return new PlsqlRecord(new Map(v.fields), v.type)
@@ -573,7 +587,9 @@ export class Interpreter implements CallContext {
       const idx = this.binds.binds.get(t.value)
       if (idx === undefined) throw ora.notAllBound()
       this.binds.read.add(idx)
-      return { value: this.binds.values[idx] ?? null, width: 1 }
+      const value = this.binds.values[idx] ?? null
+      // an index-by array bind (oracledb's `val: [...]`) reads as a collection
+      return { value: Array.isArray(value) ? (collectionOfBind(value as Array<DuckDBValue>) as Collection) : (value as Value), width: 1 }
     }
     if (t.kind !== "ident" && t.kind !== "qident") return undefined
     if (isOp(toks[at - 1], ".")) return undefined
@@ -825,19 +841,27 @@ export class Interpreter implements CallContext {
     const wrong = () => new PlsCompileError(this.source, this.pos, 306, `wrong number or types of arguments in call to '${sub.name}'`)
     if (sub.body === undefined) throw new PlsCompileError(this.source, this.pos, 328, `A subprogram body must be defined for the forward declaration of ${sub.name}.`)
     const actual = actualArguments(sub.params, args, wrong)
-    const params = new Map<string, Slot>()
+    // arguments are computed in the caller's scope, their types named in the subprogram's
+    const given: Array<Value> = []
     for (let i = 0; i < sub.params.length; i++) {
       const p = sub.params[i]!
       const a = actual[i] ?? (p.mode === "IN" ? p.default : undefined)
       if (a === undefined) throw wrong()
-      const type = this.resolveType(p.type, this.pos)
-      params.set(p.name, { k: "var", value: p.mode === "OUT" ? null : this.coerce(type, await this.evaluateValue(a)), type, constant: p.mode === "IN" })
+      given.push(p.mode === "OUT" ? null : await this.evaluateValue(a))
     }
     const caller = this.scope
     const pos = this.pos
     let returned: ReturnSignal | undefined
+    const params = new Map<string, Slot>()
     this.scope = slot.scope
     try {
+      sub.params.forEach((p, i) => {
+        const type = this.resolveType(p.type, pos)
+        // an OUT parameter starts NULL; one of an associative array type starts empty
+        const collection = p.mode === "OUT" ? this.collectionType(type) : undefined
+        const value: Value = p.mode !== "OUT" ? this.coerce(type, given[i] ?? null) : collection?.kind === "assoc" ? new PlsqlCollection(collection) : null
+        params.set(p.name, { k: "var", value, type, constant: p.mode === "IN" })
+      })
       await this.runBlock(sub.body, (names) => {
         for (const [k, v] of params) names.set(k, v)
       })
@@ -902,8 +926,9 @@ export class Interpreter implements CallContext {
     if (t.kind === "bind" && target.length === 1) {
       const idx = this.binds.binds.get(t.value)
       if (idx === undefined) throw ora.notAllBound()
-      if (value instanceof PlsqlCollection) throw ora.unimplemented("a PL/SQL collection as a bind value")
-      this.binds.values[idx] = value instanceof PlsqlRecord ? null : value
+      const c = value instanceof PlsqlCollection ? value : undefined
+      if (c !== undefined && c.keys().some((k) => c.get(k) instanceof PlsqlRecord)) throw ora.unimplemented("a collection of records as a bind value")
+      this.binds.values[idx] = value instanceof PlsqlCollection ? (bindArrayOf(value) as unknown as PlsqlValue) : value instanceof PlsqlRecord ? null : value
       this.binds.assigned.add(idx)
       return
     }
@@ -914,6 +939,7 @@ export class Interpreter implements CallContext {
     if (slot.constant) throw new PlsCompileError(this.source, t.pos, 363, `expression '${name}' cannot be used as an assignment target`)
     const collection = slot.value instanceof PlsqlCollection ? slot.value.type : this.collectionType(slot.type)
     if (collection !== undefined && isOp(target[1], "(")) return this.assignElement(target, collection, slot.value as Collection | null, value)
+    if (collection !== undefined && value instanceof PlsqlCollection && value.type === BIND_ARRAY) value = this.retype(value, this.collectionType(slot.type) ?? collection)
     if (collection !== undefined && target.length === 1 && value !== null && !(value instanceof PlsqlCollection && value.type === collection)) {
       throw new PlsCompileError(this.source, t.pos, 382, "expression is of wrong type")
     }
