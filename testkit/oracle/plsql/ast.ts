@@ -95,11 +95,30 @@ export type Stmt = At &
     | { readonly k: "sql"; readonly toks: Expr }
     | { readonly k: "commit" }
     | { readonly k: "rollback" }
-    | { readonly k: "open"; readonly cursor: Tok; readonly args: ReadonlyArray<Expr>; readonly query?: Expr }
+    | { readonly k: "open"; readonly cursor: Tok; readonly args: ReadonlyArray<Expr>; readonly query?: Expr; readonly using?: ReadonlyArray<UsingArg> }
     | { readonly k: "fetch"; readonly cursor: Tok; readonly into: ReadonlyArray<Expr>; readonly bulk: boolean; readonly limit?: Expr }
     | { readonly k: "close"; readonly cursor: Tok }
-    | { readonly k: "execute"; readonly expr: Expr; readonly into: ReadonlyArray<Expr>; readonly bulk: boolean; readonly using: ReadonlyArray<UsingArg> }
-    | { readonly k: "forall"; readonly index: string; readonly low?: Expr; readonly high?: Expr; readonly indicesOf?: Expr; readonly dml: Expr }
+    | {
+        readonly k: "execute"
+        readonly expr: Expr
+        readonly into: ReadonlyArray<Expr>
+        readonly bulk: boolean
+        readonly using: ReadonlyArray<UsingArg>
+        /** `RETURNING [BULK COLLECT] INTO targets` after USING. */
+        readonly returning?: { readonly into: ReadonlyArray<Expr>; readonly bulk: boolean }
+      }
+    | {
+        readonly k: "forall"
+        readonly index: string
+        readonly low?: Expr
+        readonly high?: Expr
+        readonly indicesOf?: Expr
+        readonly valuesOf?: Expr
+        readonly saveExceptions: boolean
+        readonly dml: Expr
+        /** FORALL of EXECUTE IMMEDIATE. */
+        readonly execute?: Extract<Stmt, { k: "execute" }>
+      }
     | { readonly k: "raise"; readonly name?: string }
     | { readonly k: "call"; readonly name: ReadonlyArray<string>; readonly nameTok: Tok; readonly args: ReadonlyArray<Expr> }
     | { readonly k: "block"; readonly block: Block }

@@ -172,6 +172,8 @@ export class Interpreter implements CallContext {
   private sqlRowCount: number | null = null
   /** SQL%BULK_ROWCOUNT of the last FORALL, by subscript. */
   private bulkRowCounts = new Map<number | string, number>()
+  /** SQL%BULK_EXCEPTIONS of the last FORALL ... SAVE EXCEPTIONS: the failed iterations (from 1) and their error codes. */
+  private bulkExceptions: Array<{ readonly index: number; readonly code: number }> = []
   /** Exceptions being handled (innermost last): SQLCODE, SQLERRM and `RAISE;` read the last. */
   private handling: Array<PlsqlException> = []
   private pos = 0
@@ -594,6 +596,17 @@ export class Interpreter implements CallContext {
     if (t.kind !== "ident" && t.kind !== "qident") return undefined
     if (isOp(toks[at - 1], ".")) return undefined
     const name = oracleName(t)
+    if (name === "SQL" && isOp(next, "%") && isKw(toks[at + 2], "BULK_EXCEPTIONS")) {
+      if (isOp(toks[at + 3], ".") && isKw(toks[at + 4], "COUNT")) return { value: this.bulkExceptions.length, width: 5 }
+      if (isOp(toks[at + 3], "(")) {
+        const close = closingParen(toks, at + 3)
+        const field = isOp(toks[close + 1], ".") ? toks[close + 2] : undefined
+        if (field === undefined || !isKw(field, "ERROR_INDEX", "ERROR_CODE")) throw new PlsCompileError(this.source, toks[at + 2]!.pos, 302, "component 'BULK_EXCEPTIONS' must be declared")
+        const entry = this.bulkExceptions[Number(this.subscript(toks.slice(at + 4, close))) - 1]
+        if (entry === undefined) throw ora.noDataFound()
+        return { value: isKw(field, "ERROR_INDEX") ? entry.index : entry.code, width: close + 3 - at }
+      }
+    }
     if (name === "SQL" && isOp(next, "%") && isKw(toks[at + 2], "BULK_ROWCOUNT") && isOp(toks[at + 3], "(")) {
       const close = closingParen(toks, at + 3)
       return { value: this.bulkRowCounts.get(this.subscript(toks.slice(at + 4, close))) ?? 0, width: close + 1 - at }
@@ -1208,6 +1221,17 @@ export class Interpreter implements CallContext {
   }
 
   private async open(st: Extract<Stmt, { k: "open" }>): Promise<void> {
+    if (st.query !== undefined && (st.using !== undefined || !isKw(st.query[0], "SELECT", "WITH") && !isOp(st.query[0], "("))) {
+      // OPEN c FOR 'query' [USING binds]: dynamic SQL, bound by position
+      const text = await this.evaluate(st.query)
+      if (text === null || String(text).trim() === "") throw new OraError(900, "invalid SQL statement")
+      const values: Array<DuckDBValue> = []
+      for (const u of st.using ?? []) values.push(await this.evaluate(u.expr))
+      const result = await this.host.execute(String(text), [values], [], { batchErrors: false, dmlRowCounts: false })
+      if (result.kind !== "query") throw new OraError(24338, "statement handle not executed")
+      this.assign([st.cursor], result)
+      return
+    }
     if (st.query !== undefined) {
       const result = await this.openQuery(st.query)
       this.assign([st.cursor], result)
@@ -1291,10 +1315,13 @@ export class Interpreter implements CallContext {
    */
   private async forall(st: Extract<Stmt, { k: "forall" }>): Promise<void> {
     let keys: Array<number | string>
-    if (st.indicesOf !== undefined) {
-      const found = st.indicesOf.length === 1 ? this.collectionVar(oracleName(st.indicesOf[0]!)) : undefined
-      if (found === undefined) throw new PlsCompileError(this.source, st.indicesOf[0]?.pos ?? st.pos, 382, "expression is of wrong type")
-      keys = initialized(found.slot.value as Collection | null).keys()
+    const of = st.indicesOf ?? st.valuesOf
+    if (of !== undefined) {
+      const found = of.length === 1 ? this.collectionVar(oracleName(of[0]!)) : undefined
+      if (found === undefined) throw new PlsCompileError(this.source, of[0]?.pos ?? st.pos, 382, "expression is of wrong type")
+      const c = initialized(found.slot.value as Collection | null)
+      // VALUES OF: the index takes the elements' values, in the order of their subscripts
+      keys = st.valuesOf !== undefined ? c.keys().map((k) => c.get(k) as number) : c.keys()
     } else {
       const low = Math.round(Number(await this.evaluate(st.low!)))
       const high = Math.round(Number(await this.evaluate(st.high!)))
@@ -1302,19 +1329,34 @@ export class Interpreter implements CallContext {
       for (let n = low; n <= high; n++) keys.push(n)
     }
     this.bulkRowCounts = new Map()
-    this.sqlRowCount = 0
+    this.bulkExceptions = []
+    let total = 0
     const outer = this.scope
     try {
-      for (const key of keys) {
+      for (const [iteration, key] of keys.entries()) {
         if (++this.steps % YIELD_EVERY === 0) await this.yieldToBreaks()
         this.scope = { names: new Map([[st.index, { k: "var", value: key, type: { kind: "named", name: "PLS_INTEGER" }, constant: true }]]), ...(outer === undefined ? {} : { parent: outer }) }
-        const count = await this.runDml(st.dml)
+        let count: number
+        try {
+          if (st.execute !== undefined) {
+            await this.executeImmediate(st.execute)
+            count = this.sqlRowCount ?? 0
+          } else count = await this.runDml(st.dml)
+        } catch (e) {
+          // SAVE EXCEPTIONS: the failed iteration's statement is undone, its error kept, the next iteration runs
+          if (!st.saveExceptions || !(e instanceof OraError) || e instanceof PlsCompileError || e.code === 3001 || e.code === 1013) throw e
+          this.bulkExceptions.push({ index: iteration + 1, code: e.code })
+          count = 0
+        }
         this.bulkRowCounts.set(key, count)
-        this.sqlRowCount += count
+        total += count
       }
     } finally {
       this.scope = outer
+      this.sqlRowCount = total
     }
+    // ORA-24381 once every iteration ran (PL/SQL Language Reference, "Handling FORALL Exceptions After FORALL Completes")
+    if (this.bulkExceptions.length > 0) throw new OraError(24381, "error(s) in array DML")
   }
 
   /**
@@ -1322,6 +1364,7 @@ export class Interpreter implements CallContext {
    * as binds, the targets as OUT binds); one row's values assigned, TOO_MANY_ROWS for more.
    */
   private async dmlReturning(toks: Expr, into: number): Promise<number> {
+    if (isKw(toks[into - 1], "COLLECT") && isKw(toks[into - 2], "BULK")) return this.dmlReturningBulk(toks, into)
     const targets = splitTopLevel(toks.slice(into + 1))
     const { rewritten, values } = this.bindNames(toks.slice(0, into + 1), true)
     const outs = targets.map((_, i) => `:r${i + 1}`)
@@ -1339,12 +1382,40 @@ export class Interpreter implements CallContext {
     return result.rowCount
   }
 
+  /** `DML ... RETURNING exprs BULK COLLECT INTO collections`: every returned row, one collection per expression. */
+  private async dmlReturningBulk(toks: Expr, into: number): Promise<number> {
+    const targets = splitTopLevel(toks.slice(into + 1))
+    const { rewritten, values } = this.bindNames([...toks.slice(0, into - 2), toks[into]!], true)
+    const outs = targets.map((_, i) => `:r${i + 1}`)
+    const text = `${rewritten.map((t) => t.text).join(" ")} ${outs.join(", ")}`
+    const result = await this.host.execute(text, [[...values, ...targets.map(() => null)]], [], { batchErrors: false, dmlRowCounts: false })
+    if (result.kind !== "dml") throw ora.invalidSql()
+    this.assignReturnedBulk(targets, result.returning ?? [], result.rowCount)
+    return result.rowCount
+  }
+
+  /** RETURNING ... BULK COLLECT INTO: the returned columns (one array per expression) as rows into the collections. */
+  private assignReturnedBulk(targets: ReadonlyArray<Expr>, columns: ReadonlyArray<ReadonlyArray<unknown>>, count: number): void {
+    const rows = Array.from({ length: count }, (_, r) => targets.map((_, i) => (columns[i]?.[r] ?? null) as DuckDBValue))
+    this.assignBulk(targets, targets.map((t) => t.map((x) => x.text).join("")), rows)
+  }
+
   private async executeImmediate(st: Extract<Stmt, { k: "execute" }>): Promise<void> {
     const text = await this.evaluate(st.expr)
     if (text === null || String(text).trim() === "") throw new OraError(900, "invalid SQL statement")
     const sql = String(text)
     const values: Array<DuckDBValue> = []
     for (const u of st.using) values.push(u.mode === "OUT" ? null : await this.evaluate(u.expr))
+    if (st.returning !== undefined) {
+      // EXECUTE IMMEDIATE 'dml RETURNING ... INTO :a' USING ... RETURNING [BULK COLLECT] INTO targets
+      const result = await this.host.execute(sql, [[...values, ...st.returning.into.map(() => null)]], [], { batchErrors: false, dmlRowCounts: false })
+      if (result.kind !== "dml") throw ora.invalidSql()
+      this.sqlRowCount = result.rowCount
+      if (st.returning.bulk) return this.assignReturnedBulk(st.returning.into, result.returning ?? [], result.rowCount)
+      if (result.rowCount > 1) throw new OraError(1422, "exact fetch returns more than requested number of rows")
+      st.returning.into.forEach((t, i) => this.assign(t, (result.returning?.[i]?.[0] ?? null) as DuckDBValue))
+      return
+    }
     const result = await this.host.execute(sql, [values], [], { batchErrors: false, dmlRowCounts: false })
     switch (result.kind) {
       case "query": {

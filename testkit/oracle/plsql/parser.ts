@@ -517,13 +517,14 @@ class Parser {
           const cursor = this.cursorTok()
           const args = this.args()
           let query: Expr | undefined
+          let using: Array<UsingArg> | undefined
           if (this.kw("FOR")) {
             this.i++
             query = this.until((t) => isOp(t, ";") || isKw(t, "USING"), [";"])
-            if (this.kw("USING")) throw ora.unimplemented("OPEN ... FOR ... USING")
+            if (this.kw("USING")) using = this.usingList()
           }
           this.expectOp(";")
-          return query === undefined ? { pos, k: "open", cursor, args } : { pos, k: "open", cursor, args, query }
+          return query === undefined ? { pos, k: "open", cursor, args } : { pos, k: "open", cursor, args, query, ...(using === undefined ? {} : { using }) }
         }
         case "FETCH": {
           this.i++
@@ -582,26 +583,36 @@ class Parser {
     return true
   }
 
-  /** `FORALL i IN lo..hi dml;` or `FORALL i IN INDICES OF collection dml;` */
+  /** `FORALL i IN lo..hi | INDICES OF c | VALUES OF c [SAVE EXCEPTIONS] dml | EXECUTE IMMEDIATE ...;` */
   private forallStatement(): Stmt {
     const pos = this.tok!.pos
     this.i++
     const index = this.name()
     this.expectKw("IN")
-    const dmlStart = (t: Tok) => isKw(t, "INSERT", "UPDATE", "DELETE", "MERGE", "EXECUTE")
-    if (this.kw("VALUES")) throw ora.unimplemented("FORALL ... IN VALUES OF")
-    if (this.kw("INDICES")) {
+    const dmlStart = (t: Tok) => isKw(t, "INSERT", "UPDATE", "DELETE", "MERGE", "EXECUTE", "SAVE")
+    const expected = ["insert", "update", "delete", "merge", "execute", "save"]
+    let bounds: { low: Expr; high: Expr } | { indicesOf: Expr } | { valuesOf: Expr }
+    if (this.kw("INDICES", "VALUES")) {
+      const values = this.kw("VALUES")
       this.i++
       this.expectKw("OF")
-      const indicesOf = this.until(dmlStart, ["insert", "update", "delete", "merge"])
-      if (this.kw("EXECUTE")) throw ora.unimplemented("FORALL ... EXECUTE IMMEDIATE")
-      return { pos, k: "forall", index, indicesOf, dml: this.toSemicolon() }
+      const of = this.until(dmlStart, expected)
+      bounds = values ? { valuesOf: of } : { indicesOf: of }
+    } else {
+      const low = this.until((t) => isOp(t, ".."), [".."])
+      this.i++
+      bounds = { low, high: this.until(dmlStart, expected) }
     }
-    const low = this.until((t) => isOp(t, ".."), [".."])
-    this.i++
-    const high = this.until(dmlStart, ["insert", "update", "delete", "merge"])
-    if (this.kw("EXECUTE")) throw ora.unimplemented("FORALL ... EXECUTE IMMEDIATE")
-    return { pos, k: "forall", index, low, high, dml: this.toSemicolon() }
+    const saveExceptions = this.kw("SAVE")
+    if (saveExceptions) {
+      this.i++
+      this.expectKw("EXCEPTIONS")
+    }
+    if (this.kw("EXECUTE")) {
+      const execute = this.executeImmediate() as Extract<Stmt, { k: "execute" }>
+      return { pos, k: "forall", index, ...bounds, saveExceptions, dml: [], execute }
+    }
+    return { pos, k: "forall", index, ...bounds, saveExceptions, dml: this.toSemicolon() }
   }
 
   private cursorTok(): Tok {
@@ -696,26 +707,37 @@ class Parser {
     this.i += 2
     const expr = this.until((t) => isOp(t, ";") || isKw(t, "INTO", "USING", "BULK", "RETURNING", "RETURN"), [";"])
     let into: Array<Expr> = []
-    const using: Array<UsingArg> = []
-    if (this.kw("RETURNING", "RETURN")) throw ora.unimplemented(`EXECUTE IMMEDIATE ... ${this.tok!.value}`)
+    let using: Array<UsingArg> = []
     const bulk = this.bulkCollect()
     if (bulk && !this.kw("INTO")) this.fail(["into"])
     if (this.kw("INTO")) {
       this.i++
       into = this.exprList((t) => isOp(t, ";") || isKw(t, "USING"))
     }
-    if (this.kw("USING")) {
+    if (this.kw("USING")) using = this.usingList()
+    if (this.kw("RETURNING", "RETURN")) {
       this.i++
-      for (;;) {
-        const mode = this.mode()
-        using.push({ mode, expr: this.until((t) => isOp(t, ",") || isOp(t, ";") || isKw(t, "RETURNING", "RETURN"), [",", ";"]) })
-        if (!isOp(this.tok, ",")) break
-        this.i++
-      }
+      const returningBulk = this.bulkCollect()
+      this.expectKw("INTO")
+      const targets = this.exprList((t) => isOp(t, ";"))
+      this.expectOp(";")
+      return { pos, k: "execute", expr, into, bulk, using, returning: { into: targets, bulk: returningBulk } }
     }
-    if (this.kw("RETURNING", "RETURN")) throw ora.unimplemented(`EXECUTE IMMEDIATE ... ${this.tok!.value}`)
     this.expectOp(";")
     return { pos, k: "execute", expr, into, bulk, using }
+  }
+
+  /** `USING [IN | OUT | IN OUT] expr, ...` of EXECUTE IMMEDIATE and OPEN ... FOR. */
+  private usingList(): Array<UsingArg> {
+    this.i++
+    const using: Array<UsingArg> = []
+    for (;;) {
+      const mode = this.mode()
+      using.push({ mode, expr: this.until((t) => isOp(t, ",") || isOp(t, ";") || isKw(t, "RETURNING", "RETURN"), [",", ";"]) })
+      if (!isOp(this.tok, ",")) break
+      this.i++
+    }
+    return using
   }
 
   private assignmentOrCall(): Stmt {
