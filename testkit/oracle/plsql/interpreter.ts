@@ -819,6 +819,10 @@ export class Interpreter implements CallContext {
         const stored = callable && slot === undefined ? this.host.db.procedures.get(`${this.host.schema}.${oracleName(t)}`) : undefined
         // in a SQL statement a column of its tables wins over a function of the same name called without arguments
         const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && (columns ??= this.columnsOf(expr)).has(oracleName(t))
+        // a function declared in a block is not callable from SQL (PLS-00231); a package's are (sql-functions.ts)
+        if (local !== undefined && !column && sql && !this.declaredInPackage(oracleName(t), local)) {
+          throw new PlsCompileError(this.source, t.pos, 231, `function '${oracleName(t)}' may not be used in SQL`)
+        }
         if (local !== undefined && !column) callee = { end: k, run: (args) => this.callLocal(local, args) }
         else if (stored?.isFunction === true && !column && !keepStored) callee = { end: k, run: (args) => this.invoke(stored, args) }
       }
@@ -845,6 +849,16 @@ export class Interpreter implements CallContext {
     return { toks: out ?? expr, release }
   }
 
+  /** Whether the subprogram `name` resolves to is a package's (declared in a package instance's scope). */
+  private declaredInPackage(name: string, slot: Slot): boolean {
+    for (let s = this.scope; s !== undefined; s = s.parent) {
+      if (s.names.get(name) !== slot) continue
+      for (const instance of instancesOf(this.host).values()) if (instance.names === s.names) return true
+      return false
+    }
+    return false
+  }
+
   /**
    * Runs a local function or procedure in the scope it was declared in, parameters bound (named notation and
    * defaults too); OUT and IN OUT values copied back; a function's RETURN value (ORA-06503 when it ends without one).
@@ -862,6 +876,46 @@ export class Interpreter implements CallContext {
       if (a === undefined) throw wrong()
       given.push(p.mode === "OUT" ? null : await this.evaluateValue(a))
     }
+    const pos = this.pos
+    // a package's subprogram runs in a frame of the package's source: its errors name the package's lines
+    // (`ORA-06512: at "OWNER.PKG", line n`, then the line of the call)
+    const owner = this.packageOwning(slot)
+    let outcome: { readonly params: Map<string, Slot>; readonly returned: ReturnSignal | undefined }
+    if (owner === undefined) outcome = await this.runSubprogram(slot, sub, given)
+    else {
+      const frame = new Interpreter(this.host, owner.body?.source ?? owner.spec.source, { binds: new Map(), values: [], assigned: new Set(), read: new Set() }, this.implicit)
+      try {
+        outcome = await frame.runSubprogram(slot, sub, given)
+      } catch (e) {
+        if (e instanceof PlsqlException) {
+          e.frames.push(`at "${owner.owner}.${owner.name}", line ${e.line}`)
+          e.line = this.line(pos)
+        }
+        throw e
+      }
+    }
+    const { params, returned } = outcome
+    sub.params.forEach((p, i) => {
+      const slotOf = params.get(p.name)
+      if (p.mode !== "IN" && slotOf?.k === "var") this.assign(actual[i]!, slotOf.value)
+    })
+    if (sub.returns === undefined) return null
+    if (returned?.value === undefined) throw new OraError(6503, "PL/SQL: Function returned without value")
+    return this.coerce(this.resolveType(sub.returns, pos), returned.value)
+  }
+
+  /** The package a subprogram belongs to (declared in a package instance's scope), if any. */
+  private packageOwning(slot: Extract<Slot, { k: "subprogram" }>): PackageDef | undefined {
+    for (const instance of instancesOf(this.host).values()) if (instance.names === slot.scope?.names) return instance.def
+    return undefined
+  }
+
+  /** Runs a subprogram's body in the scope it was declared in, its parameters bound from `given`. */
+  private async runSubprogram(
+    slot: Extract<Slot, { k: "subprogram" }>,
+    sub: Subprogram,
+    given: ReadonlyArray<Value>
+  ): Promise<{ readonly params: Map<string, Slot>; readonly returned: ReturnSignal | undefined }> {
     const caller = this.scope
     const pos = this.pos
     let returned: ReturnSignal | undefined
@@ -875,7 +929,7 @@ export class Interpreter implements CallContext {
         const value: Value = p.mode !== "OUT" ? this.coerce(type, given[i] ?? null) : collection?.kind === "assoc" ? new PlsqlCollection(collection) : null
         params.set(p.name, { k: "var", value, type, constant: p.mode === "IN" })
       })
-      await this.runBlock(sub.body, (names) => {
+      await this.runBlock(sub.body!, (names) => {
         for (const [k, v] of params) names.set(k, v)
       })
     } catch (e) {
@@ -885,13 +939,7 @@ export class Interpreter implements CallContext {
       this.scope = caller
       this.pos = pos
     }
-    sub.params.forEach((p, i) => {
-      const slotOf = params.get(p.name)
-      if (p.mode !== "IN" && slotOf?.k === "var") this.assign(actual[i]!, slotOf.value)
-    })
-    if (sub.returns === undefined) return null
-    if (returned?.value === undefined) throw new OraError(6503, "PL/SQL: Function returned without value")
-    return this.coerce(this.resolveType(sub.returns, pos), returned.value)
+    return { params, returned }
   }
 
   /** `type(a, b, ...)` of a collection type of the block: a new collection; undefined when `expr` is none. */
