@@ -72,4 +72,15 @@ describe("Oracle test server: labelled blocks, || CASE, local functions in SQL, 
     // node-oracledb appends a "Help: <url>" line to ORA- messages
     expect(e.message.split("\nHelp:")[0]).toBe(`ORA-20001: deep\nORA-06512: at "${owner}.FAILING", line 4\nORA-06512: at "${owner}.FAILING", line 8\nORA-06512: at line 2`)
   })
+
+  it("a local subprogram left by an exception adds its own ORA-06512 line before the call's", async () => {
+    const e = await failure(() => conn.execute(`DECLARE
+  PROCEDURE p IS BEGIN
+    RAISE_APPLICATION_ERROR(-20002, 'local');
+  END;
+BEGIN
+  p;
+END;`))
+    expect(e.message.split("\nHelp:")[0]).toBe("ORA-20002: local\nORA-06512: at line 3\nORA-06512: at line 6")
+  })
 })

@@ -881,8 +881,18 @@ export class Interpreter implements CallContext {
     // (`ORA-06512: at "OWNER.PKG", line n`, then the line of the call)
     const owner = this.packageOwning(slot)
     let outcome: { readonly params: Map<string, Slot>; readonly returned: ReturnSignal | undefined }
-    if (owner === undefined) outcome = await this.runSubprogram(slot, sub, given)
-    else {
+    if (owner === undefined) {
+      try {
+        outcome = await this.runSubprogram(slot, sub, given)
+      } catch (e) {
+        // the subprogram's own line, then the call's
+        if (e instanceof PlsqlException) {
+          e.frames.push(`at line ${e.line}`)
+          e.line = this.line(pos)
+        }
+        throw e
+      }
+    } else {
       const frame = new Interpreter(this.host, owner.body?.source ?? owner.spec.source, { binds: new Map(), values: [], assigned: new Set(), read: new Set() }, this.implicit)
       try {
         outcome = await frame.runSubprogram(slot, sub, given)
