@@ -4,6 +4,7 @@
  */
 import type { Tok } from "../lexer.ts"
 import type { CollectionType } from "./collections.ts"
+import type { RecordType } from "./records.ts"
 
 /** Tokens of an expression or of a SQL statement. */
 export type Expr = ReadonlyArray<Tok>
@@ -22,6 +23,9 @@ export type TypeSpec =
       readonly size?: number
       readonly scale?: number
       readonly chars?: boolean
+      /** A constrained subtype's `NOT NULL` (or a variable's), and its `RANGE low..high`. */
+      readonly notNull?: boolean
+      readonly range?: readonly [number, number]
     }
   | { readonly kind: "typeOf"; readonly of: ReadonlyArray<string> }
   | { readonly kind: "rowtypeOf"; readonly of: ReadonlyArray<string> }
@@ -34,6 +38,7 @@ export type Decl = At &
     | { readonly k: "exception"; readonly name: string }
     | { readonly k: "exceptionInit"; readonly name: string; readonly code: number }
     | { readonly k: "collectionType"; readonly type: CollectionType }
+    | { readonly k: "recordType"; readonly type: RecordType }
     | { readonly k: "subprogram"; readonly sub: Subprogram }
     | { readonly k: "subtype"; readonly name: string; readonly type: TypeSpec }
   )
@@ -90,11 +95,30 @@ export type Stmt = At &
     | { readonly k: "sql"; readonly toks: Expr }
     | { readonly k: "commit" }
     | { readonly k: "rollback" }
-    | { readonly k: "open"; readonly cursor: Tok; readonly args: ReadonlyArray<Expr>; readonly query?: Expr }
+    | { readonly k: "open"; readonly cursor: Tok; readonly args: ReadonlyArray<Expr>; readonly query?: Expr; readonly using?: ReadonlyArray<UsingArg> }
     | { readonly k: "fetch"; readonly cursor: Tok; readonly into: ReadonlyArray<Expr>; readonly bulk: boolean; readonly limit?: Expr }
     | { readonly k: "close"; readonly cursor: Tok }
-    | { readonly k: "execute"; readonly expr: Expr; readonly into: ReadonlyArray<Expr>; readonly bulk: boolean; readonly using: ReadonlyArray<UsingArg> }
-    | { readonly k: "forall"; readonly index: string; readonly low?: Expr; readonly high?: Expr; readonly indicesOf?: Expr; readonly dml: Expr }
+    | {
+        readonly k: "execute"
+        readonly expr: Expr
+        readonly into: ReadonlyArray<Expr>
+        readonly bulk: boolean
+        readonly using: ReadonlyArray<UsingArg>
+        /** `RETURNING [BULK COLLECT] INTO targets` after USING. */
+        readonly returning?: { readonly into: ReadonlyArray<Expr>; readonly bulk: boolean }
+      }
+    | {
+        readonly k: "forall"
+        readonly index: string
+        readonly low?: Expr
+        readonly high?: Expr
+        readonly indicesOf?: Expr
+        readonly valuesOf?: Expr
+        readonly saveExceptions: boolean
+        readonly dml: Expr
+        /** FORALL of EXECUTE IMMEDIATE. */
+        readonly execute?: Extract<Stmt, { k: "execute" }>
+      }
     | { readonly k: "raise"; readonly name?: string }
     | { readonly k: "call"; readonly name: ReadonlyArray<string>; readonly nameTok: Tok; readonly args: ReadonlyArray<Expr> }
     | { readonly k: "block"; readonly block: Block }

@@ -119,3 +119,20 @@ export const initialized = <V>(c: PlsqlCollection<V> | null): PlsqlCollection<V>
   if (c === null) throw uninitialized()
   return c
 }
+
+/**
+ * The type of an index-by array the client bound (oracledb's array binds, "PL/SQL Collection Associative Array
+ * (Index-by) Bind Parameters"): its elements at 1..n as sent, until it is assigned to a parameter or variable of a
+ * declared type.
+ */
+export const BIND_ARRAY: CollectionType = { name: "", kind: "assoc", element: { kind: "named", name: "" } }
+
+/** An array bind's values as a collection of BIND_ARRAY. */
+export const collectionOfBind = <V>(values: ReadonlyArray<V>): PlsqlCollection<V> => {
+  const c = new PlsqlCollection<V>(BIND_ARRAY)
+  for (const v of values) c.push(v)
+  return c
+}
+
+/** A collection's elements in subscript order, as an array OUT bind sends them. */
+export const bindArrayOf = <V>(c: PlsqlCollection<V>): Array<V> => c.keys().map((k) => c.get(k))

@@ -28,7 +28,8 @@ import { makeTranslator, oracleName, translateQuery, type QueryShape } from "../
 import type { Block, Decl, Expr, Stmt, Subprogram, TypeSpec } from "./ast.ts"
 import type { CallContext, PlsqlValue } from "./context.ts"
 import { fromOraError, lineColumn, PlsCompileError, PlsqlException, PREDEFINED, predefined, type UserException, valueError } from "./errors.ts"
-import { type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
+import { BIND_ARRAY, bindArrayOf, collectionOfBind, type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
+import { expandRecordDml, type RecordType } from "./records.ts"
 import { fastEvaluate } from "./fast-eval.ts"
 import type { PlsqlHost } from "./host.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
@@ -40,9 +41,13 @@ import { argumentValue, resultKind, storedFunctionCalls } from "./sql-functions.
 import { invalidFromSql } from "./stored-code.ts"
 import { callableFromSql, findPackage, instancesOf, type PackageDef } from "./stored-packages.ts"
 
-/** A record (`%ROWTYPE`, a cursor FOR loop's row): its fields by name, in order. */
+/** A record (`%ROWTYPE`, a cursor FOR loop's row, a declared record type): its fields by name, in order. */
 export class PlsqlRecord {
-  constructor(readonly fields: Map<string, DuckDBValue>) {}
+  constructor(
+    readonly fields: Map<string, DuckDBValue>,
+    /** The declared record type, whose fields' types assignments convert to. */
+    readonly type?: RecordType
+  ) {}
 }
 
 type Value = PlsqlValue | PlsqlRecord | Collection
@@ -121,6 +126,8 @@ type Slot =
   | { readonly k: "cursor"; readonly decl: Extract<Decl, { k: "cursor" }>; reader?: RowReader }
   | { readonly k: "exception"; readonly ex: UserException }
   | { readonly k: "type"; readonly type: CollectionType }
+  | { readonly k: "recordType"; readonly type: RecordType }
+  | { readonly k: "subtype"; readonly type: TypeSpec }
   | { readonly k: "subprogram"; readonly sub: Subprogram; readonly scope: Scope | undefined; overloads?: Array<Subprogram> }
 
 interface Scope {
@@ -165,6 +172,8 @@ export class Interpreter implements CallContext {
   private sqlRowCount: number | null = null
   /** SQL%BULK_ROWCOUNT of the last FORALL, by subscript. */
   private bulkRowCounts = new Map<number | string, number>()
+  /** SQL%BULK_EXCEPTIONS of the last FORALL ... SAVE EXCEPTIONS: the failed iterations (from 1) and their error codes. */
+  private bulkExceptions: Array<{ readonly index: number; readonly code: number }> = []
   /** Exceptions being handled (innermost last): SQLCODE, SQLERRM and `RAISE;` read the last. */
   private handling: Array<PlsqlException> = []
   private pos = 0
@@ -277,8 +286,13 @@ export class Interpreter implements CallContext {
       case "collectionType":
         names.set(d.type.name, { k: "type", type: d.type })
         return
+      case "recordType":
+        names.set(d.type.name, { k: "recordType", type: d.type })
+        return
       case "subtype":
-        // the parser gave later declarations the subtype's base type
+        // the parser gave later declarations of this unit the subtype's base type; other units (a package's users,
+        // its body) find it here
+        names.set(d.name, { k: "subtype", type: d.type })
         return
       case "subprogram": {
         const known = names.get(d.sub.name)
@@ -291,10 +305,14 @@ export class Interpreter implements CallContext {
       case "var": {
         const packaged = d.type.kind === "named" ? /^(\S+) \. (\S+)$/.exec(d.type.name) : null
         if (packaged !== null) await this.packageMember([packaged[1]!], packaged[2]!, { kind: "ident", text: packaged[2]!, value: packaged[2]!, pos: d.pos })
-        const type = this.resolveType(d.type, d.pos)
+        const resolved = this.resolveType(d.type, d.pos)
+        const type = d.notNull && resolved.kind === "named" ? { ...resolved, notNull: true } : resolved
+        if (type.kind === "named" && type.notNull === true && d.init === undefined) throw notNullNeedsInit(this.source, d.pos)
         const collection = this.collectionType(type)
+        const record = this.recordType(type)
         let value: Value = null
         if (collection !== undefined) value = d.init !== undefined ? await this.evaluateValue(d.init) : collection.kind === "assoc" ? new PlsqlCollection(collection) : null
+        else if (record !== undefined) value = d.init !== undefined ? this.coerce(type, await this.evaluateValue(d.init)) : await this.newRecord(record, d.pos)
         else if (type.kind === "rowtypeOf") value = await this.emptyRecord(type.of, d.pos)
         else if (d.init !== undefined) value = this.coerce(type, await this.evaluate(d.init))
         names.set(d.name, { k: "var", value, type, constant: d.constant })
@@ -302,8 +320,39 @@ export class Interpreter implements CallContext {
     }
   }
 
-  /** `%TYPE` of a variable or a table column as the declared type it stands for. */
+  /** A record of a declared record type, its fields' initial values computed (PLS-00218 for NOT NULL without one). */
+  private async newRecord(type: RecordType, pos: number): Promise<PlsqlRecord> {
+    const fields = new Map<string, DuckDBValue>()
+    for (const f of type.fields) {
+      if (f.notNull && f.init === undefined) throw notNullNeedsInit(this.source, pos)
+      const ft = this.resolveType(f.type, pos)
+      fields.set(f.name, f.init === undefined ? null : (this.coerce(f.notNull && ft.kind === "named" ? { ...ft, notNull: true } : ft, await this.evaluate(f.init)) as DuckDBValue))
+    }
+    return new PlsqlRecord(fields, type)
+  }
+
+  /** The record type a declared type names, if it names one. */
+  private recordType(t: TypeSpec | undefined): RecordType | undefined {
+    if (t?.kind !== "named") return undefined
+    const packaged = /^(\S+) \. (\S+)$/.exec(t.name)
+    if (t.name.includes(" ") && packaged === null) return undefined
+    const slot = packaged !== null ? this.packageVariable(packaged[1]!, packaged[2]!) : this.lookup(t.name)
+    return slot?.k === "recordType" ? slot.type : undefined
+  }
+
+  /** Whether a collection's elements are records (`%ROWTYPE` or a record type). */
+  private recordElements(type: CollectionType): RecordType | boolean {
+    return type.element.kind === "rowtypeOf" || (this.recordType(type.element) ?? false)
+  }
+
+  /** `%TYPE` of a variable or a table column, or a subtype of another unit (`pkg.subtype`), as the type it stands for. */
   private resolveType(t: TypeSpec, pos: number): TypeSpec {
+    if (t.kind === "named") {
+      const packaged = /^(\S+) \. (\S+)$/.exec(t.name)
+      if (t.name.includes(" ") && packaged === null) return t
+      const slot = packaged !== null ? this.packageVariable(packaged[1]!, packaged[2]!) : this.lookup(t.name)
+      return slot?.k === "subtype" ? slot.type : t
+    }
     if (t.kind !== "typeOf") return t
     if (t.of.length === 1) {
       const slot = this.lookup(t.of[0]!)
@@ -402,7 +451,10 @@ export class Interpreter implements CallContext {
     const count = Number(values[0] ?? 1)
     switch (parts[1]) {
       case "EXTEND":
-        c.extend(count, () => (found.type.element.kind === "rowtypeOf" ? new PlsqlRecord(new Map()) : null))
+        c.extend(count, () => {
+          const record = this.recordElements(found.type)
+          return record === false ? null : new PlsqlRecord(new Map(record === true ? [] : record.fields.map((f) => [f.name, null])), record === true ? undefined : record)
+        })
         return true
       case "TRIM":
         c.trim(count)
@@ -417,7 +469,11 @@ export class Interpreter implements CallContext {
   /** A collection of `type` holding rows (records when its elements are %ROWTYPE, else column `column`'s values). */
   private collectionOfRows(type: CollectionType, names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, column: number | undefined): Collection {
     const c: Collection = new PlsqlCollection(type)
-    for (const row of rows) c.push(column === undefined ? new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null]))) : (this.coerce(type.element, row[column] ?? null) as DuckDBValue))
+    const record = this.recordType(type.element)
+    for (const row of rows) {
+      if (column !== undefined) c.push(this.coerce(type.element, row[column] ?? null) as DuckDBValue)
+      else c.push(record === undefined ? new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null]))) : this.recordOfRow(record, row))
+    }
     return c
   }
 
@@ -428,7 +484,7 @@ export class Interpreter implements CallContext {
       if (found === undefined) throw new PlsCompileError(this.source, t[0]?.pos ?? this.pos, 403, `expression '${t.map((x) => x.text).join("")}' cannot be used as an INTO-target of a SELECT/FETCH statement`)
       return found
     })
-    const only = collections.length === 1 && collections[0]!.type.element.kind === "rowtypeOf" ? collections[0]! : undefined
+    const only = collections.length === 1 && this.recordElements(collections[0]!.type) !== false ? collections[0]! : undefined
     if (only !== undefined) {
       only.slot.value = this.collectionOfRows(only.type, names, rows, undefined)
       return
@@ -454,8 +510,51 @@ export class Interpreter implements CallContext {
     return new PlsqlRecord(new Map(meta.columns.map((c) => [c.name, null])))
   }
 
-  /** A value as a variable of type `t` holds it: ORA-06502 when it does not convert or does not fit. */
+  /** An array bind's elements as a collection of a declared type, each converted to its element type. */
+  private retype(c: Collection, type: CollectionType): Collection {
+    const out: Collection = new PlsqlCollection(type)
+    for (const k of c.keys()) {
+      if (type.kind === "assoc") out.set(k, this.coerce(type.element, c.get(k)) as DuckDBValue)
+      else out.push(this.coerce(type.element, c.get(k)) as DuckDBValue)
+    }
+    return out
+  }
+
+  /** A row's values as a record of a declared record type, by position (PLS-00394 when the numbers differ). */
+  private recordOfRow(type: RecordType, row: ReadonlyArray<DuckDBValue>): PlsqlRecord {
+    if (row.length !== type.fields.length) throw new OraError(6550, `line ${this.line()}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)
+    return new PlsqlRecord(new Map(type.fields.map((f, i) => [f.name, this.coerce(this.fieldType(f), row[i] ?? null) as DuckDBValue])), type)
+  }
+
+  /** A record field's type, NOT NULL included. */
+  private fieldType(f: RecordType["fields"][number]): TypeSpec {
+    const t = this.resolveType(f.type, this.pos)
+    return f.notNull && t.kind === "named" ? { ...t, notNull: true } : t
+  }
+
+  /**
+   * A value as a variable of type `t` holds it: ORA-06502 when it does not convert, does not fit, is outside a
+   * subtype's RANGE or NULL for a NOT NULL type; a record is copied (records are values), into a declared record type
+   * by position.
+   */
   private coerce(t: TypeSpec | undefined, v: Value): Value {
+    if (v instanceof PlsqlCollection && v.type === BIND_ARRAY) {
+      const collection = this.collectionType(t)
+      return collection === undefined ? v : this.retype(v, collection)
+    }
+    if (v instanceof PlsqlRecord) {
+      const record = this.recordType(t)
+      if (record === undefined) return new PlsqlRecord(new Map(v.fields), v.type)
+      if (v.type === record) return new PlsqlRecord(new Map(v.fields), record)
+      return this.recordOfRow(record, [...v.fields.values()])
+    }
+    if (t?.kind === "named" && v === null && t.notNull === true) throw new OraError(6502, "PL/SQL: numeric or value error")
+    const out = this.convert(t, v)
+    if (t?.kind === "named" && t.range !== undefined && typeof out === "number" && (out < t.range[0] || out > t.range[1])) throw new OraError(6502, "PL/SQL: numeric or value error")
+    return out
+  }
+
+  private convert(t: TypeSpec | undefined, v: Value): Value {
     if (t === undefined || t.kind !== "named" || v === null || isCursorValue(v) || v instanceof PlsqlRecord) return v
     if (NUMERIC.test(t.name) && typeof v === "string") {
       const s = v.trim()
@@ -490,11 +589,24 @@ export class Interpreter implements CallContext {
       const idx = this.binds.binds.get(t.value)
       if (idx === undefined) throw ora.notAllBound()
       this.binds.read.add(idx)
-      return { value: this.binds.values[idx] ?? null, width: 1 }
+      const value = this.binds.values[idx] ?? null
+      // an index-by array bind (oracledb's `val: [...]`) reads as a collection
+      return { value: Array.isArray(value) ? (collectionOfBind(value as Array<DuckDBValue>) as Collection) : (value as Value), width: 1 }
     }
     if (t.kind !== "ident" && t.kind !== "qident") return undefined
     if (isOp(toks[at - 1], ".")) return undefined
     const name = oracleName(t)
+    if (name === "SQL" && isOp(next, "%") && isKw(toks[at + 2], "BULK_EXCEPTIONS")) {
+      if (isOp(toks[at + 3], ".") && isKw(toks[at + 4], "COUNT")) return { value: this.bulkExceptions.length, width: 5 }
+      if (isOp(toks[at + 3], "(")) {
+        const close = closingParen(toks, at + 3)
+        const field = isOp(toks[close + 1], ".") ? toks[close + 2] : undefined
+        if (field === undefined || !isKw(field, "ERROR_INDEX", "ERROR_CODE")) throw new PlsCompileError(this.source, toks[at + 2]!.pos, 302, "component 'BULK_EXCEPTIONS' must be declared")
+        const entry = this.bulkExceptions[Number(this.subscript(toks.slice(at + 4, close))) - 1]
+        if (entry === undefined) throw ora.noDataFound()
+        return { value: isKw(field, "ERROR_INDEX") ? entry.index : entry.code, width: close + 3 - at }
+      }
+    }
     if (name === "SQL" && isOp(next, "%") && isKw(toks[at + 2], "BULK_ROWCOUNT") && isOp(toks[at + 3], "(")) {
       const close = closingParen(toks, at + 3)
       return { value: this.bulkRowCounts.get(this.subscript(toks.slice(at + 4, close))) ?? 0, width: close + 1 - at }
@@ -707,6 +819,10 @@ export class Interpreter implements CallContext {
         const stored = callable && slot === undefined ? this.host.db.procedures.get(`${this.host.schema}.${oracleName(t)}`) : undefined
         // in a SQL statement a column of its tables wins over a function of the same name called without arguments
         const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && (columns ??= this.columnsOf(expr)).has(oracleName(t))
+        // a function declared in a block is not callable from SQL (PLS-00231); a package's are (sql-functions.ts)
+        if (local !== undefined && !column && sql && !this.declaredInPackage(oracleName(t), local)) {
+          throw new PlsCompileError(this.source, t.pos, 231, `function '${oracleName(t)}' may not be used in SQL`)
+        }
         if (local !== undefined && !column) callee = { end: k, run: (args) => this.callLocal(local, args) }
         else if (stored?.isFunction === true && !column && !keepStored) callee = { end: k, run: (args) => this.invoke(stored, args) }
       }
@@ -733,6 +849,16 @@ export class Interpreter implements CallContext {
     return { toks: out ?? expr, release }
   }
 
+  /** Whether the subprogram `name` resolves to is a package's (declared in a package instance's scope). */
+  private declaredInPackage(name: string, slot: Slot): boolean {
+    for (let s = this.scope; s !== undefined; s = s.parent) {
+      if (s.names.get(name) !== slot) continue
+      for (const instance of instancesOf(this.host).values()) if (instance.names === s.names) return true
+      return false
+    }
+    return false
+  }
+
   /**
    * Runs a local function or procedure in the scope it was declared in, parameters bound (named notation and
    * defaults too); OUT and IN OUT values copied back; a function's RETURN value (ORA-06503 when it ends without one).
@@ -742,20 +868,78 @@ export class Interpreter implements CallContext {
     const wrong = () => new PlsCompileError(this.source, this.pos, 306, `wrong number or types of arguments in call to '${sub.name}'`)
     if (sub.body === undefined) throw new PlsCompileError(this.source, this.pos, 328, `A subprogram body must be defined for the forward declaration of ${sub.name}.`)
     const actual = actualArguments(sub.params, args, wrong)
-    const params = new Map<string, Slot>()
+    // arguments are computed in the caller's scope, their types named in the subprogram's
+    const given: Array<Value> = []
     for (let i = 0; i < sub.params.length; i++) {
       const p = sub.params[i]!
       const a = actual[i] ?? (p.mode === "IN" ? p.default : undefined)
       if (a === undefined) throw wrong()
-      const type = this.resolveType(p.type, this.pos)
-      params.set(p.name, { k: "var", value: p.mode === "OUT" ? null : this.coerce(type, await this.evaluateValue(a)), type, constant: p.mode === "IN" })
+      given.push(p.mode === "OUT" ? null : await this.evaluateValue(a))
     }
+    const pos = this.pos
+    // a package's subprogram runs in a frame of the package's source: its errors name the package's lines
+    // (`ORA-06512: at "OWNER.PKG", line n`, then the line of the call)
+    const owner = this.packageOwning(slot)
+    let outcome: { readonly params: Map<string, Slot>; readonly returned: ReturnSignal | undefined }
+    if (owner === undefined) {
+      try {
+        outcome = await this.runSubprogram(slot, sub, given)
+      } catch (e) {
+        // the subprogram's own line, then the call's
+        if (e instanceof PlsqlException) {
+          e.frames.push(`at line ${e.line}`)
+          e.line = this.line(pos)
+        }
+        throw e
+      }
+    } else {
+      const frame = new Interpreter(this.host, owner.body?.source ?? owner.spec.source, { binds: new Map(), values: [], assigned: new Set(), read: new Set() }, this.implicit)
+      try {
+        outcome = await frame.runSubprogram(slot, sub, given)
+      } catch (e) {
+        if (e instanceof PlsqlException) {
+          e.frames.push(`at "${owner.owner}.${owner.name}", line ${e.line}`)
+          e.line = this.line(pos)
+        }
+        throw e
+      }
+    }
+    const { params, returned } = outcome
+    sub.params.forEach((p, i) => {
+      const slotOf = params.get(p.name)
+      if (p.mode !== "IN" && slotOf?.k === "var") this.assign(actual[i]!, slotOf.value)
+    })
+    if (sub.returns === undefined) return null
+    if (returned?.value === undefined) throw new OraError(6503, "PL/SQL: Function returned without value")
+    return this.coerce(this.resolveType(sub.returns, pos), returned.value)
+  }
+
+  /** The package a subprogram belongs to (declared in a package instance's scope), if any. */
+  private packageOwning(slot: Extract<Slot, { k: "subprogram" }>): PackageDef | undefined {
+    for (const instance of instancesOf(this.host).values()) if (instance.names === slot.scope?.names) return instance.def
+    return undefined
+  }
+
+  /** Runs a subprogram's body in the scope it was declared in, its parameters bound from `given`. */
+  private async runSubprogram(
+    slot: Extract<Slot, { k: "subprogram" }>,
+    sub: Subprogram,
+    given: ReadonlyArray<Value>
+  ): Promise<{ readonly params: Map<string, Slot>; readonly returned: ReturnSignal | undefined }> {
     const caller = this.scope
     const pos = this.pos
     let returned: ReturnSignal | undefined
+    const params = new Map<string, Slot>()
     this.scope = slot.scope
     try {
-      await this.runBlock(sub.body, (names) => {
+      sub.params.forEach((p, i) => {
+        const type = this.resolveType(p.type, pos)
+        // an OUT parameter starts NULL; one of an associative array type starts empty
+        const collection = p.mode === "OUT" ? this.collectionType(type) : undefined
+        const value: Value = p.mode !== "OUT" ? this.coerce(type, given[i] ?? null) : collection?.kind === "assoc" ? new PlsqlCollection(collection) : null
+        params.set(p.name, { k: "var", value, type, constant: p.mode === "IN" })
+      })
+      await this.runBlock(sub.body!, (names) => {
         for (const [k, v] of params) names.set(k, v)
       })
     } catch (e) {
@@ -765,13 +949,7 @@ export class Interpreter implements CallContext {
       this.scope = caller
       this.pos = pos
     }
-    sub.params.forEach((p, i) => {
-      const slotOf = params.get(p.name)
-      if (p.mode !== "IN" && slotOf?.k === "var") this.assign(actual[i]!, slotOf.value)
-    })
-    if (sub.returns === undefined) return null
-    if (returned?.value === undefined) throw new OraError(6503, "PL/SQL: Function returned without value")
-    return this.coerce(this.resolveType(sub.returns, pos), returned.value)
+    return { params, returned }
   }
 
   /** `type(a, b, ...)` of a collection type of the block: a new collection; undefined when `expr` is none. */
@@ -819,8 +997,9 @@ export class Interpreter implements CallContext {
     if (t.kind === "bind" && target.length === 1) {
       const idx = this.binds.binds.get(t.value)
       if (idx === undefined) throw ora.notAllBound()
-      if (value instanceof PlsqlCollection) throw ora.unimplemented("a PL/SQL collection as a bind value")
-      this.binds.values[idx] = value instanceof PlsqlRecord ? null : value
+      const c = value instanceof PlsqlCollection ? value : undefined
+      if (c !== undefined && c.keys().some((k) => c.get(k) instanceof PlsqlRecord)) throw ora.unimplemented("a collection of records as a bind value")
+      this.binds.values[idx] = value instanceof PlsqlCollection ? (bindArrayOf(value) as unknown as PlsqlValue) : value instanceof PlsqlRecord ? null : value
       this.binds.assigned.add(idx)
       return
     }
@@ -831,13 +1010,14 @@ export class Interpreter implements CallContext {
     if (slot.constant) throw new PlsCompileError(this.source, t.pos, 363, `expression '${name}' cannot be used as an assignment target`)
     const collection = slot.value instanceof PlsqlCollection ? slot.value.type : this.collectionType(slot.type)
     if (collection !== undefined && isOp(target[1], "(")) return this.assignElement(target, collection, slot.value as Collection | null, value)
+    if (collection !== undefined && value instanceof PlsqlCollection && value.type === BIND_ARRAY) value = this.retype(value, this.collectionType(slot.type) ?? collection)
     if (collection !== undefined && target.length === 1 && value !== null && !(value instanceof PlsqlCollection && value.type === collection)) {
       throw new PlsCompileError(this.source, t.pos, 382, "expression is of wrong type")
     }
     if (target.length === 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord && this.lookup(name) === slot) {
       const field = oracleName(target[2]!)
       if (!slot.value.fields.has(field)) throw new PlsCompileError(this.source, target[2]!.pos, 302, `component '${field}' must be declared`)
-      slot.value.fields.set(field, value as DuckDBValue)
+      slot.value.fields.set(field, this.coerceField(slot.value, field, value))
       return
     }
     if (target.length !== 1 && !(target.length === 3 && this.lookup(name) === undefined)) throw new PlsCompileError(this.source, t.pos, 103, "invalid assignment target")
@@ -853,20 +1033,29 @@ export class Interpreter implements CallContext {
       c.set(key, v instanceof PlsqlRecord ? new PlsqlRecord(new Map(v.fields)) : (this.coerce(type.element, v) as DuckDBValue))
       return
     }
+    // a field assigned in a missing element of an associative array of records makes the element
+    const record = type.kind === "assoc" && !c.exists(key) ? this.recordType(type.element) : undefined
+    if (record !== undefined) c.set(key, new PlsqlRecord(new Map(record.fields.map((f) => [f.name, null])), record))
     const element = c.get(key)
     const field = target[close + 2]
     if (!(element instanceof PlsqlRecord) || !isOp(target[close + 1], ".") || field === undefined || target.length !== close + 3) {
       throw new PlsCompileError(this.source, target[0]!.pos, 103, "invalid assignment target")
     }
     if (!element.fields.has(oracleName(field))) throw new PlsCompileError(this.source, field.pos, 302, `component '${oracleName(field)}' must be declared`)
-    element.fields.set(oracleName(field), v as DuckDBValue)
+    element.fields.set(oracleName(field), this.coerceField(element, oracleName(field), v))
+  }
+
+  /** A value as field `field` of `record` holds it (a declared record type's field types; %ROWTYPE fields take any). */
+  private coerceField(record: PlsqlRecord, field: string, v: Value): DuckDBValue {
+    const f = record.type?.fields.find((x) => x.name === field)
+    return (f === undefined ? v : this.coerce(this.fieldType(f), v)) as DuckDBValue
   }
 
   /** Assigns one fetched row to INTO targets: one record, or one target per column. */
   private assignRow(targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, row: ReadonlyArray<DuckDBValue>): void {
     const only = targets.length === 1 && targets[0]!.length === 1 ? this.lookup(oracleName(targets[0]![0]!)) : undefined
     if (only?.k === "var" && only.value instanceof PlsqlRecord) {
-      only.value = new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null])))
+      only.value = only.value.type !== undefined ? this.recordOfRow(only.value.type, row) : new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null])))
       return
     }
     if (targets.length !== row.length) throw new OraError(6550, `line ${this.line()}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)
@@ -955,6 +1144,7 @@ export class Interpreter implements CallContext {
       case "null":
         return
       case "assign":
+        if (st.expr.length === 1 && isKw(st.expr[0], "NULL") && this.notNullTarget(st.target)) throw new PlsCompileError(this.source, st.expr[0]!.pos, 382, "expression is of wrong type")
         return this.assign(st.target, await this.evaluateValue(st.expr))
       case "block":
         return this.runBlock(st.block)
@@ -1089,6 +1279,17 @@ export class Interpreter implements CallContext {
   }
 
   private async open(st: Extract<Stmt, { k: "open" }>): Promise<void> {
+    if (st.query !== undefined && (st.using !== undefined || !isKw(st.query[0], "SELECT", "WITH") && !isOp(st.query[0], "("))) {
+      // OPEN c FOR 'query' [USING binds]: dynamic SQL, bound by position
+      const text = await this.evaluate(st.query)
+      if (text === null || String(text).trim() === "") throw new OraError(900, "invalid SQL statement")
+      const values: Array<DuckDBValue> = []
+      for (const u of st.using ?? []) values.push(await this.evaluate(u.expr))
+      const result = await this.host.execute(String(text), [values], [], { batchErrors: false, dmlRowCounts: false })
+      if (result.kind !== "query") throw new OraError(24338, "statement handle not executed")
+      this.assign([st.cursor], result)
+      return
+    }
     if (st.query !== undefined) {
       const result = await this.openQuery(st.query)
       this.assign([st.cursor], result)
@@ -1097,6 +1298,27 @@ export class Interpreter implements CallContext {
     const slot = st.cursor.kind === "bind" ? undefined : this.lookup(oracleName(st.cursor))
     if (slot?.k !== "cursor") throw new PlsCompileError(this.source, st.cursor.pos, 201, `identifier '${st.cursor.text.toUpperCase()}' must be declared`)
     await this.openCursor(slot, st.args)
+  }
+
+  /** `INSERT ... VALUES rec` and `UPDATE ... SET ROW = rec` with the record's fields (records.ts). */
+  private expandRecords(toks: Expr): Expr {
+    return expandRecordDml(
+      toks,
+      (name) => {
+        const slot = this.lookup(name)
+        return slot?.k === "var" && slot.value instanceof PlsqlRecord ? [...slot.value.fields.keys()] : undefined
+      },
+      (schema, table) => this.host.lookupTable(schema, table)?.columns.map((c) => c.name)
+    )
+  }
+
+  /** Whether an assignment target is a variable (or record field) of a NOT NULL type: a NULL literal into it is PLS-00382. */
+  private notNullTarget(target: Expr): boolean {
+    const slot = target[0] !== undefined && target[0].kind !== "bind" ? this.lookup(oracleName(target[0])) : undefined
+    if (slot?.k !== "var") return false
+    if (target.length === 1) return slot.type?.kind === "named" && slot.type.notNull === true
+    const field = target.length === 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord ? slot.value.type?.fields.find((f) => f.name === oracleName(target[2]!)) : undefined
+    return field !== undefined && this.fieldType(field).kind === "named" && (this.fieldType(field) as { notNull?: boolean }).notNull === true
   }
 
   private async sqlStatement(toks: Expr): Promise<void> {
@@ -1122,6 +1344,7 @@ export class Interpreter implements CallContext {
       return
     }
     if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
+      toks = this.expandRecords(toks)
       const ret = returningClause(toks)
       this.sqlRowCount = ret === undefined ? await this.runDml(toks) : await this.dmlReturning(toks, ret.into)
       return
@@ -1150,10 +1373,13 @@ export class Interpreter implements CallContext {
    */
   private async forall(st: Extract<Stmt, { k: "forall" }>): Promise<void> {
     let keys: Array<number | string>
-    if (st.indicesOf !== undefined) {
-      const found = st.indicesOf.length === 1 ? this.collectionVar(oracleName(st.indicesOf[0]!)) : undefined
-      if (found === undefined) throw new PlsCompileError(this.source, st.indicesOf[0]?.pos ?? st.pos, 382, "expression is of wrong type")
-      keys = initialized(found.slot.value as Collection | null).keys()
+    const of = st.indicesOf ?? st.valuesOf
+    if (of !== undefined) {
+      const found = of.length === 1 ? this.collectionVar(oracleName(of[0]!)) : undefined
+      if (found === undefined) throw new PlsCompileError(this.source, of[0]?.pos ?? st.pos, 382, "expression is of wrong type")
+      const c = initialized(found.slot.value as Collection | null)
+      // VALUES OF: the index takes the elements' values, in the order of their subscripts
+      keys = st.valuesOf !== undefined ? c.keys().map((k) => c.get(k) as number) : c.keys()
     } else {
       const low = Math.round(Number(await this.evaluate(st.low!)))
       const high = Math.round(Number(await this.evaluate(st.high!)))
@@ -1161,19 +1387,34 @@ export class Interpreter implements CallContext {
       for (let n = low; n <= high; n++) keys.push(n)
     }
     this.bulkRowCounts = new Map()
-    this.sqlRowCount = 0
+    this.bulkExceptions = []
+    let total = 0
     const outer = this.scope
     try {
-      for (const key of keys) {
+      for (const [iteration, key] of keys.entries()) {
         if (++this.steps % YIELD_EVERY === 0) await this.yieldToBreaks()
         this.scope = { names: new Map([[st.index, { k: "var", value: key, type: { kind: "named", name: "PLS_INTEGER" }, constant: true }]]), ...(outer === undefined ? {} : { parent: outer }) }
-        const count = await this.runDml(st.dml)
+        let count: number
+        try {
+          if (st.execute !== undefined) {
+            await this.executeImmediate(st.execute)
+            count = this.sqlRowCount ?? 0
+          } else count = await this.runDml(st.dml)
+        } catch (e) {
+          // SAVE EXCEPTIONS: the failed iteration's statement is undone, its error kept, the next iteration runs
+          if (!st.saveExceptions || !(e instanceof OraError) || e instanceof PlsCompileError || e.code === 3001 || e.code === 1013) throw e
+          this.bulkExceptions.push({ index: iteration + 1, code: e.code })
+          count = 0
+        }
         this.bulkRowCounts.set(key, count)
-        this.sqlRowCount += count
+        total += count
       }
     } finally {
       this.scope = outer
+      this.sqlRowCount = total
     }
+    // ORA-24381 once every iteration ran (PL/SQL Language Reference, "Handling FORALL Exceptions After FORALL Completes")
+    if (this.bulkExceptions.length > 0) throw new OraError(24381, "error(s) in array DML")
   }
 
   /**
@@ -1181,6 +1422,7 @@ export class Interpreter implements CallContext {
    * as binds, the targets as OUT binds); one row's values assigned, TOO_MANY_ROWS for more.
    */
   private async dmlReturning(toks: Expr, into: number): Promise<number> {
+    if (isKw(toks[into - 1], "COLLECT") && isKw(toks[into - 2], "BULK")) return this.dmlReturningBulk(toks, into)
     const targets = splitTopLevel(toks.slice(into + 1))
     const { rewritten, values } = this.bindNames(toks.slice(0, into + 1), true)
     const outs = targets.map((_, i) => `:r${i + 1}`)
@@ -1198,12 +1440,40 @@ export class Interpreter implements CallContext {
     return result.rowCount
   }
 
+  /** `DML ... RETURNING exprs BULK COLLECT INTO collections`: every returned row, one collection per expression. */
+  private async dmlReturningBulk(toks: Expr, into: number): Promise<number> {
+    const targets = splitTopLevel(toks.slice(into + 1))
+    const { rewritten, values } = this.bindNames([...toks.slice(0, into - 2), toks[into]!], true)
+    const outs = targets.map((_, i) => `:r${i + 1}`)
+    const text = `${rewritten.map((t) => t.text).join(" ")} ${outs.join(", ")}`
+    const result = await this.host.execute(text, [[...values, ...targets.map(() => null)]], [], { batchErrors: false, dmlRowCounts: false })
+    if (result.kind !== "dml") throw ora.invalidSql()
+    this.assignReturnedBulk(targets, result.returning ?? [], result.rowCount)
+    return result.rowCount
+  }
+
+  /** RETURNING ... BULK COLLECT INTO: the returned columns (one array per expression) as rows into the collections. */
+  private assignReturnedBulk(targets: ReadonlyArray<Expr>, columns: ReadonlyArray<ReadonlyArray<unknown>>, count: number): void {
+    const rows = Array.from({ length: count }, (_, r) => targets.map((_, i) => (columns[i]?.[r] ?? null) as DuckDBValue))
+    this.assignBulk(targets, targets.map((t) => t.map((x) => x.text).join("")), rows)
+  }
+
   private async executeImmediate(st: Extract<Stmt, { k: "execute" }>): Promise<void> {
     const text = await this.evaluate(st.expr)
     if (text === null || String(text).trim() === "") throw new OraError(900, "invalid SQL statement")
     const sql = String(text)
     const values: Array<DuckDBValue> = []
     for (const u of st.using) values.push(u.mode === "OUT" ? null : await this.evaluate(u.expr))
+    if (st.returning !== undefined) {
+      // EXECUTE IMMEDIATE 'dml RETURNING ... INTO :a' USING ... RETURNING [BULK COLLECT] INTO targets
+      const result = await this.host.execute(sql, [[...values, ...st.returning.into.map(() => null)]], [], { batchErrors: false, dmlRowCounts: false })
+      if (result.kind !== "dml") throw ora.invalidSql()
+      this.sqlRowCount = result.rowCount
+      if (st.returning.bulk) return this.assignReturnedBulk(st.returning.into, result.returning ?? [], result.rowCount)
+      if (result.rowCount > 1) throw new OraError(1422, "exact fetch returns more than requested number of rows")
+      st.returning.into.forEach((t, i) => this.assign(t, (result.returning?.[i]?.[0] ?? null) as DuckDBValue))
+      return
+    }
     const result = await this.host.execute(sql, [values], [], { batchErrors: false, dmlRowCounts: false })
     switch (result.kind) {
       case "query": {
@@ -1482,3 +1752,5 @@ export const callFromSql = async (host: PlsqlHost, fn: PlsqlProcedure, args: Rea
     throw e
   }
 }
+
+const notNullNeedsInit = (source: string, pos: number): PlsCompileError => new PlsCompileError(source, pos, 218, "a variable declared NOT NULL must have an initialization assignment")

@@ -7,6 +7,7 @@ import { ora } from "../errors.ts"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Block, Decl, Expr, Handler, Param, Stmt, TypeSpec, UsingArg } from "./ast.ts"
+import type { RecordField } from "./records.ts"
 import { unexpectedSymbol } from "./errors.ts"
 
 /** Words that end a statement list (the next clause of the enclosing statement). */
@@ -282,9 +283,68 @@ class Parser {
     this.i++
     const name = this.name()
     this.expectKw("IS")
-    const type = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "NOT", "RANGE"), [";", "not", "range"]))
-    while (this.tok !== undefined && !isOp(this.tok, ";")) this.i++
+    let type = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "NOT", "RANGE"), [";", "not", "range"]))
+    if (this.kw("RANGE") && type.kind === "named") {
+      this.i++
+      const low = this.signedNumber()
+      this.expectOp("..")
+      type = { ...type, range: [low, this.signedNumber()] }
+    }
+    if (this.kw("NOT") && type.kind === "named") {
+      this.i++
+      this.expectKw("NULL")
+      type = { ...type, notNull: true }
+    }
     this.expectOp(";")
+    this.subtypes.set(name, type)
+    return { pos, k: "subtype", name, type }
+  }
+
+  /** `[-]n` of a RANGE. */
+  private signedNumber(): number {
+    const minus = isOp(this.tok, "-")
+    if (minus) this.i++
+    if (this.tok?.kind !== "num") this.fail(["<a number>"])
+    const n = Number(this.tok.value)
+    this.i++
+    return minus ? -n : n
+  }
+
+  /** `RECORD (field type [NOT NULL] [:= | DEFAULT expr], ...)` of `TYPE name IS`. */
+  private recordType(pos: number, name: string): Decl {
+    this.i++
+    this.expectOp("(")
+    const fields: Array<RecordField> = []
+    for (;;) {
+      const field = this.name()
+      const type = this.typeOf(this.until((t) => isOp(t, ",") || isOp(t, ")") || isOp(t, ":=") || isKw(t, "DEFAULT", "NOT"), [",", ")"]))
+      let notNull = false
+      if (this.kw("NOT")) {
+        this.i++
+        this.expectKw("NULL")
+        notNull = true
+      }
+      let init: Expr | undefined
+      if (isOp(this.tok, ":=") || this.kw("DEFAULT")) {
+        this.i++
+        init = this.until((t) => isOp(t, ",") || isOp(t, ")"), [",", ")"])
+      }
+      fields.push(init === undefined ? { name: field, type, notNull } : { name: field, type, notNull, init })
+      if (isOp(this.tok, ")")) break
+      this.expectOp(",")
+    }
+    this.i++
+    this.expectOp(";")
+    return { pos, k: "recordType", type: { name, fields } }
+  }
+
+  /** `REF CURSOR [RETURN type]` of `TYPE name IS`: a name for SYS_REFCURSOR (the RETURN type is not checked). */
+  private refCursorType(pos: number, name: string): Decl {
+    this.i++
+    this.expectKw("CURSOR")
+    if (this.kw("RETURN")) this.until((t) => isOp(t, ";"), [";"])
+    this.expectOp(";")
+    const type: TypeSpec = { kind: "named", name: "SYS_REFCURSOR" }
     this.subtypes.set(name, type)
     return { pos, k: "subtype", name, type }
   }
@@ -352,7 +412,8 @@ class Parser {
       this.i++
       this.expectOp(")")
       kind = "varray"
-    } else if (this.kw("RECORD", "REF")) throw ora.unimplemented(`TYPE ... IS ${this.tok!.value} declarations in PL/SQL blocks`)
+    } else if (this.kw("RECORD")) return this.recordType(pos, name)
+    else if (this.kw("REF")) return this.refCursorType(pos, name)
     else this.fail(["table", "varray", "record", "ref"])
     this.expectKw("OF")
     const element = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "INDEX", "NOT"), [";", "index", "not"]))
@@ -456,13 +517,14 @@ class Parser {
           const cursor = this.cursorTok()
           const args = this.args()
           let query: Expr | undefined
+          let using: Array<UsingArg> | undefined
           if (this.kw("FOR")) {
             this.i++
             query = this.until((t) => isOp(t, ";") || isKw(t, "USING"), [";"])
-            if (this.kw("USING")) throw ora.unimplemented("OPEN ... FOR ... USING")
+            if (this.kw("USING")) using = this.usingList()
           }
           this.expectOp(";")
-          return query === undefined ? { pos, k: "open", cursor, args } : { pos, k: "open", cursor, args, query }
+          return query === undefined ? { pos, k: "open", cursor, args } : { pos, k: "open", cursor, args, query, ...(using === undefined ? {} : { using }) }
         }
         case "FETCH": {
           this.i++
@@ -521,26 +583,36 @@ class Parser {
     return true
   }
 
-  /** `FORALL i IN lo..hi dml;` or `FORALL i IN INDICES OF collection dml;` */
+  /** `FORALL i IN lo..hi | INDICES OF c | VALUES OF c [SAVE EXCEPTIONS] dml | EXECUTE IMMEDIATE ...;` */
   private forallStatement(): Stmt {
     const pos = this.tok!.pos
     this.i++
     const index = this.name()
     this.expectKw("IN")
-    const dmlStart = (t: Tok) => isKw(t, "INSERT", "UPDATE", "DELETE", "MERGE", "EXECUTE")
-    if (this.kw("VALUES")) throw ora.unimplemented("FORALL ... IN VALUES OF")
-    if (this.kw("INDICES")) {
+    const dmlStart = (t: Tok) => isKw(t, "INSERT", "UPDATE", "DELETE", "MERGE", "EXECUTE", "SAVE")
+    const expected = ["insert", "update", "delete", "merge", "execute", "save"]
+    let bounds: { low: Expr; high: Expr } | { indicesOf: Expr } | { valuesOf: Expr }
+    if (this.kw("INDICES", "VALUES")) {
+      const values = this.kw("VALUES")
       this.i++
       this.expectKw("OF")
-      const indicesOf = this.until(dmlStart, ["insert", "update", "delete", "merge"])
-      if (this.kw("EXECUTE")) throw ora.unimplemented("FORALL ... EXECUTE IMMEDIATE")
-      return { pos, k: "forall", index, indicesOf, dml: this.toSemicolon() }
+      const of = this.until(dmlStart, expected)
+      bounds = values ? { valuesOf: of } : { indicesOf: of }
+    } else {
+      const low = this.until((t) => isOp(t, ".."), [".."])
+      this.i++
+      bounds = { low, high: this.until(dmlStart, expected) }
     }
-    const low = this.until((t) => isOp(t, ".."), [".."])
-    this.i++
-    const high = this.until(dmlStart, ["insert", "update", "delete", "merge"])
-    if (this.kw("EXECUTE")) throw ora.unimplemented("FORALL ... EXECUTE IMMEDIATE")
-    return { pos, k: "forall", index, low, high, dml: this.toSemicolon() }
+    const saveExceptions = this.kw("SAVE")
+    if (saveExceptions) {
+      this.i++
+      this.expectKw("EXCEPTIONS")
+    }
+    if (this.kw("EXECUTE")) {
+      const execute = this.executeImmediate() as Extract<Stmt, { k: "execute" }>
+      return { pos, k: "forall", index, ...bounds, saveExceptions, dml: [], execute }
+    }
+    return { pos, k: "forall", index, ...bounds, saveExceptions, dml: this.toSemicolon() }
   }
 
   private cursorTok(): Tok {
@@ -635,26 +707,37 @@ class Parser {
     this.i += 2
     const expr = this.until((t) => isOp(t, ";") || isKw(t, "INTO", "USING", "BULK", "RETURNING", "RETURN"), [";"])
     let into: Array<Expr> = []
-    const using: Array<UsingArg> = []
-    if (this.kw("RETURNING", "RETURN")) throw ora.unimplemented(`EXECUTE IMMEDIATE ... ${this.tok!.value}`)
+    let using: Array<UsingArg> = []
     const bulk = this.bulkCollect()
     if (bulk && !this.kw("INTO")) this.fail(["into"])
     if (this.kw("INTO")) {
       this.i++
       into = this.exprList((t) => isOp(t, ";") || isKw(t, "USING"))
     }
-    if (this.kw("USING")) {
+    if (this.kw("USING")) using = this.usingList()
+    if (this.kw("RETURNING", "RETURN")) {
       this.i++
-      for (;;) {
-        const mode = this.mode()
-        using.push({ mode, expr: this.until((t) => isOp(t, ",") || isOp(t, ";") || isKw(t, "RETURNING", "RETURN"), [",", ";"]) })
-        if (!isOp(this.tok, ",")) break
-        this.i++
-      }
+      const returningBulk = this.bulkCollect()
+      this.expectKw("INTO")
+      const targets = this.exprList((t) => isOp(t, ";"))
+      this.expectOp(";")
+      return { pos, k: "execute", expr, into, bulk, using, returning: { into: targets, bulk: returningBulk } }
     }
-    if (this.kw("RETURNING", "RETURN")) throw ora.unimplemented(`EXECUTE IMMEDIATE ... ${this.tok!.value}`)
     this.expectOp(";")
     return { pos, k: "execute", expr, into, bulk, using }
+  }
+
+  /** `USING [IN | OUT | IN OUT] expr, ...` of EXECUTE IMMEDIATE and OPEN ... FOR. */
+  private usingList(): Array<UsingArg> {
+    this.i++
+    const using: Array<UsingArg> = []
+    for (;;) {
+      const mode = this.mode()
+      using.push({ mode, expr: this.until((t) => isOp(t, ",") || isOp(t, ";") || isKw(t, "RETURNING", "RETURN"), [",", ";"]) })
+      if (!isOp(this.tok, ",")) break
+      this.i++
+    }
+    return using
   }
 
   private assignmentOrCall(): Stmt {

@@ -92,7 +92,7 @@ export const definePackage = (s: PlsqlHost, sql: string): void => {
   }
   if (known !== undefined && !replace) throw ora.nameInUse()
   if (known === undefined && (s.db.procedures.has(key) || s.db.catalog.getTable(owner, name) !== undefined)) throw ora.nameInUse()
-  const publicNames = new Set(block.decls.map((d) => (d.k === "collectionType" ? d.type.name : d.k === "subprogram" ? d.sub.name : d.k === "exceptionInit" ? "" : d.name)))
+  const publicNames = new Set(block.decls.map((d) => (d.k === "collectionType" || d.k === "recordType" ? d.type.name : d.k === "subprogram" ? d.sub.name : d.k === "exceptionInit" ? "" : d.name)))
   // a new specification keeps no body of the old one's (Oracle marks it invalid until it is compiled again)
   all.set(key, { owner, name, spec: { source, block }, publicNames, ...(known?.body !== undefined ? { body: known.body } : {}) })
   if (known === undefined) s.db.catalog.putObject({ owner, name, type: "PACKAGE", objectId: s.db.catalog.newObjectId(), created: new Date() })

@@ -1,0 +1,68 @@
+/**
+ * PL/SQL record types (`TYPE r IS RECORD (f type [NOT NULL] [:= | DEFAULT x], ...)`) and the record forms of DML,
+ * `INSERT INTO t VALUES rec` and `UPDATE t SET ROW = rec`, as the PL/SQL Language Reference, "PL/SQL Collections and
+ * Records" (https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/plsql-collections-and-records.html)
+ * states: a record's fields are filled by position from a row, and a record inserted or set as a row gives its
+ * fields to the table's columns by position.
+ */
+import { isKw, isOp, type Tok } from "../lexer.ts"
+import { oracleName } from "../translate.ts"
+import type { Expr, TypeSpec } from "./ast.ts"
+
+/** A field of a record type. */
+export interface RecordField {
+  readonly name: string
+  readonly type: TypeSpec
+  readonly notNull: boolean
+  readonly init?: Expr
+}
+
+/** A record type of a DECLARE section or package. */
+export interface RecordType {
+  readonly name: string
+  readonly fields: ReadonlyArray<RecordField>
+}
+
+const ident = (name: string, pos: number): Tok => ({ kind: "ident", text: name, value: name, pos })
+const op = (text: string, pos: number): Tok => ({ kind: "op", text, value: text, pos })
+
+/**
+ * `INSERT INTO t [(cols)] VALUES rec` as `VALUES (rec.f1, rec.f2, ...)`, and `UPDATE t SET ROW = rec` as
+ * `SET c1 = rec.f1, c2 = rec.f2, ...` (`columns` gives a table's column names); the same tokens when neither form is
+ * there. `fieldsOf` gives a record variable's field names, undefined for a name that is none.
+ */
+export const expandRecordDml = (
+  toks: Expr,
+  fieldsOf: (name: string) => ReadonlyArray<string> | undefined,
+  columns: (schema: string | undefined, table: string) => ReadonlyArray<string> | undefined
+): Expr => {
+  if (isKw(toks[0], "INSERT")) {
+    const values = toks.findIndex((t) => isKw(t, "VALUES"))
+    const rec = toks[values + 1]
+    if (values < 0 || rec === undefined || (rec.kind !== "ident" && rec.kind !== "qident") || isOp(toks[values + 2], ".")) return toks
+    const fields = fieldsOf(oracleName(rec))
+    if (fields === undefined) return toks
+    const list: Array<Tok> = [op("(", rec.pos)]
+    fields.forEach((f, i) => list.push(...(i > 0 ? [op(",", rec.pos)] : []), rec, op(".", rec.pos), ident(f, rec.pos)))
+    list.push(op(")", rec.pos))
+    return [...toks.slice(0, values + 1), ...list, ...toks.slice(values + 2)]
+  }
+  if (isKw(toks[0], "UPDATE")) {
+    const set = toks.findIndex((t) => isKw(t, "SET"))
+    const rec = toks[set + 3]
+    if (set < 0 || !isKw(toks[set + 1], "ROW") || !isOp(toks[set + 2], "=") || rec === undefined) return toks
+    const fields = fieldsOf(oracleName(rec))
+    if (fields === undefined) return toks
+    const qualified = isOp(toks[2], ".")
+    const table = toks[qualified ? 3 : 1]
+    const cols = table === undefined ? undefined : columns(qualified ? oracleName(toks[1]!) : undefined, oracleName(table))
+    if (cols === undefined) return toks
+    const list: Array<Tok> = []
+    cols.forEach((c, i) => {
+      const f = fields[i]
+      if (f !== undefined) list.push(...(i > 0 ? [op(",", rec.pos)] : []), ident(c, rec.pos), op("=", rec.pos), rec, op(".", rec.pos), ident(f, rec.pos))
+    })
+    return [...toks.slice(0, set + 1), ...list, ...toks.slice(set + 4)]
+  }
+  return toks
+}
