@@ -93,8 +93,11 @@ const castComparedLiterals = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     const end = literalEnd(sig, k)
     if (end < 0) continue
     // the column before the operator (`t.col =`, `col =`) or after it (`= col`, `= t.col`), not a call or a longer expression
-    const before = isComparison(sig[k - 1]) && !isOp(sig[k - 2], ")") ? [columnOperand(sig, k - 2, k - 1), columnOperand(sig, k - 4, k - 1)] : []
-    const afterEnd = (n: number) => (isOp(sig[end + 1 + n], "(") || isOp(sig[end + 1 + n], ".") ? undefined : columnOperand(sig, end + 1, end + 1 + n))
+    // (a column inside a longer operand, `d9 + d6 = INTERVAL ...`, does not count: interval-operands.ts casts those)
+    const arithmetic = (t: Tok | undefined) => isOp(t, "+") || isOp(t, "-") || isOp(t, "*") || isOp(t, "/") || isOp(t, "||")
+    const beforeAt = (n: number) => (arithmetic(sig[k - 2 - n]) ? undefined : columnOperand(sig, k - 1 - n, k - 1))
+    const before = isComparison(sig[k - 1]) && !isOp(sig[k - 2], ")") ? [beforeAt(1), beforeAt(3)] : []
+    const afterEnd = (n: number) => (isOp(sig[end + 1 + n], "(") || isOp(sig[end + 1 + n], ".") || arithmetic(sig[end + 1 + n]) ? undefined : columnOperand(sig, end + 1, end + 1 + n))
     const after = isComparison(sig[end]) ? [afterEnd(1), afterEnd(3)] : []
     const name = [...before, ...after].find((n) => n !== undefined && columns.has(n))
     if (name !== undefined) casts.set(sig[k]!, { last: sig[end - 1]!, storage: columns.get(name)! })
