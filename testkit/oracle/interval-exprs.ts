@@ -251,3 +251,14 @@ export const exactIntervalTypeOfText = (text: string): OraType | undefined => {
  * looks the alias up by name in the catalog, where the scalar functions' aliases are not).
  */
 export const exactIntervalOrderKey = (text: string): string => `CAST(${text} AS ${exactIntervalOfText(text) === "yearToMonth" ? "BIGINT" : "DECIMAL(38,9)"})`
+
+/**
+ * CAST(bind AS interval type), as interval-writes.ts casts every value written into an interval column: the bound
+ * value (passed as text: intervals.ts gives a bound interval's exact digits) fitted to the type's precisions by
+ * interval-functions.ts, rounded to its fractional seconds and checked against its leading field (ORA-01873).
+ */
+export const intervalBindFit = (bind: string, to: OraType): string | undefined => {
+  const storage = isExactInterval(to) ? "exact" : "duck"
+  if (to.kind === "intervalds") return `ora_ds_fit_${storage}(CAST(${bind} AS VARCHAR), ${to.precision}, ${to.scale})`
+  return to.kind === "intervalym" ? `ora_ym_fit_${storage}(CAST(${bind} AS VARCHAR), ${to.precision})` : undefined
+}

@@ -7,7 +7,7 @@
  * Results that are intervals in exact storage are typed with the aliases {@link EXACT_DS_ALIAS} (DECIMAL(38,9)) and
  * {@link EXACT_YM_ALIAS} (BIGINT), which describe them as INTERVAL DAY(9) TO SECOND(9) and INTERVAL YEAR(9) TO MONTH.
  */
-import { BIGINT, DuckDBBigIntType, DuckDBDecimalType, DuckDBVarCharType, INTEGER, INTERVAL, VARCHAR, decimalValue } from "@duckdb/node-api"
+import { BIGINT, DuckDBBigIntType, DuckDBDecimalType, DuckDBVarCharType, INTEGER, INTERVAL, VARCHAR, decimalValue, intervalValue } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { ora, OraError } from "./errors.ts"
@@ -172,6 +172,32 @@ const monthsOfAnyYmText = (value: DuckDBValue): bigint => {
   return months
 }
 
+/** ORA-01873 when `whole` (days or years) needs more digits than the leading field precision `lead`. */
+const checkedLead = (whole: bigint, lead: number): void => {
+  if ((whole < 0n ? -whole : whole) >= 10n ** BigInt(lead)) throw new OraError(1873, "the leading precision of the interval is too small")
+}
+
+/**
+ * A DAY TO SECOND value (text of any storage) at DAY(lead) TO SECOND(fsp): the fraction rounded half away from zero
+ * to fsp digits ("INTERVAL '30.12345' SECOND(2,4)" is 30.1235 seconds, SQL Language Reference, "Interval
+ * Literals"), ORA-01873 when the days need more than lead digits.
+ */
+const fitDs = (value: DuckDBValue, lead: DuckDBValue, fsp: DuckDBValue): bigint => {
+  const nanos = nanosOfAnyDsText(value)
+  const unit = 10n ** BigInt(9 - Number(fsp))
+  const magnitude = (((nanos < 0n ? -nanos : nanos) + unit / 2n) / unit) * unit
+  const rounded = nanos < 0n ? -magnitude : magnitude
+  checkedLead(rounded / (86_400n * NS_PER_SECOND), Number(lead))
+  return rounded
+}
+
+/** A YEAR TO MONTH value (text of any storage) at YEAR(lead) TO MONTH: ORA-01873 when the years need more than lead digits. */
+const fitYm = (value: DuckDBValue, lead: DuckDBValue): bigint => {
+  const months = monthsOfAnyYmText(value)
+  checkedLead(months / 12n, Number(lead))
+  return months
+}
+
 const functions = (): Array<DuckDBScalarFunction> => [
   fn("ora_tstz_add_exact", [VARCHAR, VARCHAR, VARCHAR], new DuckDBVarCharType(ZONED_ALIAS), ([t, z, s]) => plusNanos(t!, z!, nanosOfSeconds(s!))),
   fn("ora_ts_add_exact", [VARCHAR, VARCHAR], new DuckDBVarCharType(WALL_ALIAS), ([t, s]) => plusNanos(t!, "", nanosOfSeconds(s!))),
@@ -186,6 +212,15 @@ const functions = (): Array<DuckDBScalarFunction> => [
   fn("ora_ym_of_duck", [INTERVAL], exactYm, ([v]) => ymValue(monthsOfDuck(v as DuckDBIntervalValue))),
   // an interval expression of either storage (its text) in exact storage: CAST of an expression to an exact interval
   fn("ora_ds_of_text", [VARCHAR], exactDs, ([s]) => dsValue(nanosOfAnyDsText(s!))),
+  // a bound value written into (cast to) an interval type of given precisions, in that type's storage
+  fn("ora_ds_fit_exact", [VARCHAR, INTEGER, INTEGER], exactDs, ([s, lead, fsp]) => dsValue(fitDs(s!, lead!, fsp!))),
+  fn("ora_ds_fit_duck", [VARCHAR, INTEGER, INTEGER], INTERVAL, ([s, lead, fsp]) => {
+    const nanos = fitDs(s!, lead!, fsp!)
+    const days = nanos / (86_400n * NS_PER_SECOND)
+    return intervalValue(0, Number(days), (nanos - days * 86_400n * NS_PER_SECOND) / 1000n)
+  }),
+  fn("ora_ym_fit_exact", [VARCHAR, INTEGER], exactYm, ([s, lead]) => ymValue(fitYm(s!, lead!))),
+  fn("ora_ym_fit_duck", [VARCHAR, INTEGER], INTERVAL, ([s, lead]) => intervalValue(Number(fitYm(s!, lead!)), 0, 0n)),
   fn("ora_ym_of_text", [VARCHAR], exactYm, ([s]) => ymValue(monthsOfAnyYmText(s!))),
   fn("ora_ds_extract", [VARCHAR, VARCHAR], exactNumber, ([field, s]) => extractDs(String(field), nanosOfSeconds(s!))),
   fn("ora_ym_extract", [VARCHAR, BIGINT], exactNumber, ([field, m]) => extractYm(String(field), BigInt(m as bigint))),

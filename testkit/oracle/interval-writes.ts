@@ -30,8 +30,6 @@ const storageOf = (type: OraType): Storage | undefined => {
   return undefined
 }
 
-const columnsStored = (storage: Storage) => (meta: TableMeta): ReadonlySet<string> =>
-  new Set(meta.columns.filter((c) => storageOf(c.type) === storage).map((c) => c.name))
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
@@ -40,7 +38,13 @@ const isComparison = (t: Tok | undefined): boolean => t !== undefined && t.kind 
 /** `all` with written interval values and interval literals compared with interval columns cast to the column's storage. */
 export const intervalLiteralTargets = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
   let out = all
-  for (const storage of Object.keys(STORAGE_TYPES) as Array<Storage>) out = castWrites(out, lookup, columnsStored(storage), STORAGE_TYPES[storage])
+  // each written interval column's value cast to its declared type: a bind is rounded to its fractional seconds
+  // precision and checked against its leading field precision (interval-exprs.ts intervalBindFit)
+  let written: TableMeta | undefined
+  castWrites(out, lookup, (meta) => ((written = meta), new Set()), [])
+  const declared = new Map<string, Set<string>>()
+  for (const c of (written as TableMeta | undefined)?.columns ?? []) if (storageOf(c.type) !== undefined) declared.set(c.type.dictName, (declared.get(c.type.dictName) ?? new Set()).add(c.name))
+  for (const [dictName, names] of declared) out = castWrites(out, lookup, () => names, dictName.match(/\w+|[(),]/g) ?? [])
   const types = intervalColumnTypesOf(all.map((t) => t.text).join(""), lookup)
   return castIntervalOperands(castComparedColumns(castComparedLiterals(out, lookup), types), types)
 }

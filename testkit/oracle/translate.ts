@@ -17,7 +17,7 @@ import { stringLiteralType } from "./literal-types.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { YEAR_MARK } from "./datetime-functions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
-import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalOfText, exactIntervalOrderKey, exactIntervalTypeOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
+import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalOfText, exactIntervalOrderKey, exactIntervalTypeOfText, intervalBindFit, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
 import { binaryDoubleType, floatDecimalDigits, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -1755,6 +1755,8 @@ export class Translator {
         const literal = ot?.kind === "intervalds" || ot?.kind === "intervalym" ? intervalLiteralIn(toks, p[0], asAt) : undefined
         if (literal !== undefined) return [`CAST(${intervalLiteral(literal.text, literal.units, undefined, ot!.duck === "INTERVAL" ? "duck" : "exact")} AS ${duckType})`, close + 1]
         const operand = this.range(p[0], asAt)
+        const bindFit = ot !== undefined && asAt === p[0] + 1 && toks[p[0]]?.kind === "bind" ? intervalBindFit(operand, ot) : undefined
+        if (bindFit !== undefined) return [bindFit, close + 1]
         const fromInterval = ot === undefined ? undefined : this.intervalTypeAt(p[0], asAt)
         const crossed = fromInterval === undefined ? undefined : intervalCast(operand, fromInterval, ot!, (x) => durationOfExact(x, fromInterval.kind === "intervalds" ? "dayToSecond" : "yearToMonth", false))
         if (crossed !== undefined) return [crossed, close + 1]
