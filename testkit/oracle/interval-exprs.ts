@@ -11,7 +11,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { isKw, isOp, tokenize, type Tok } from "./lexer.ts"
-import type { OraType } from "./types.ts"
+import { intervalDsType, intervalYmType, type OraType } from "./types.ts"
 
 /**
  * The interval columns, by name, of the tables `sql` names, with their declared types (a name declared twice
@@ -189,8 +189,33 @@ export const exactIntervalScaled = (op: "*" | "/", interval: string, kind: "dayT
 }
 
 /** The exact interval kind of translated text that is a call of interval-functions.ts giving one (an earlier result, a CAST). */
-export const exactIntervalOfText = (text: string): "dayToSecond" | "yearToMonth" | undefined =>
-  /^ora_ds_(?:exact|of_duck)\(/.test(text) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck)\(/.test(text) ? "yearToMonth" : undefined
+export const exactIntervalOfText = (text: string): "dayToSecond" | "yearToMonth" | undefined => {
+  const inner = withoutOuterParens(text)
+  return /^ora_ds_(?:exact|of_duck|of_text)\(/.test(inner) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck|of_text)\(/.test(inner) ? "yearToMonth" : undefined
+}
+
+/** `text` without parentheses enclosing all of it (`((x))` is `x`; `(a) + (b)` is kept). */
+const withoutOuterParens = (text: string): string => {
+  let s = text.trim()
+  while (s.startsWith("(") && s.endsWith(")")) {
+    let depth = 0
+    let inString = false
+    let closesAtEnd = true
+    for (let k = 0; k < s.length; k++) {
+      const c = s[k]
+      if (c === "'") inString = !inString
+      else if (inString) continue
+      else if (c === "(") depth++
+      else if (c === ")" && --depth === 0 && k < s.length - 1) {
+        closesAtEnd = false
+        break
+      }
+    }
+    if (!closesAtEnd) break
+    s = s.slice(1, -1).trim()
+  }
+  return s
+}
 
 /**
  * `datetime ± exact DAY TO SECOND` for a TIMESTAMP or TIMESTAMP WITH TIME ZONE operand, every digit of the interval
@@ -200,4 +225,40 @@ export const exactIntervalOfText = (text: string): "dayToSecond" | "yearToMonth"
 export const datetimePlusExactSeconds = (datetime: string, zoned: boolean, zoneArgument: string, op: "+" | "-", seconds: string): string => {
   const amount = op === "+" ? `CAST(${seconds} AS VARCHAR)` : `CAST(-CAST(${seconds} AS DECIMAL(38,9)) AS VARCHAR)`
   return zoned ? `ora_tstz_add_exact(CAST(${datetime} AS VARCHAR), ${zoneArgument}, ${amount})` : `ora_ts_add_exact(CAST(${datetime} AS VARCHAR), ${amount})`
+}
+
+/**
+ * CAST(expression AS INTERVAL DAY(7-9) TO SECOND(7-9) / YEAR(9) TO MONTH) of an interval expression that is no
+ * column (interval-operands.ts casts longer operands so): an exact result as it is (rounded to fewer fraction
+ * digits), any other interval (a DuckDB INTERVAL) by its text in exact storage. Undefined for other target types.
+ */
+export const exactIntervalExpressionCast = (value: string, to: OraType): string | undefined => {
+  if ((to.kind !== "intervalds" && to.kind !== "intervalym") || !isExactInterval(to)) return undefined
+  const kind = exactIntervalOfText(value)
+  if (to.kind === "intervalym") return kind === "yearToMonth" ? value : `ora_ym_of_text(CAST(${value} AS VARCHAR))`
+  const exact = kind === "dayToSecond" ? value : `ora_ds_of_text(CAST(${value} AS VARCHAR))`
+  return to.scale < 9 ? exactOf(`round(CAST(${exact} AS DECIMAL(38,9)), ${to.scale})`, to) : exact
+}
+
+/** The type an exact interval result (translated text, interval-functions.ts) is described as: DAY(9) TO SECOND(9), YEAR(9) TO MONTH. */
+export const exactIntervalTypeOfText = (text: string): OraType | undefined => {
+  const kind = exactIntervalOfText(text)
+  return kind === "dayToSecond" ? intervalDsType(9, 9) : kind === "yearToMonth" ? intervalYmType(9) : undefined
+}
+
+/**
+ * An ORDER BY key of an exact interval result: its stored number, without the interval alias type (DuckDB's sort
+ * looks the alias up by name in the catalog, where the scalar functions' aliases are not).
+ */
+export const exactIntervalOrderKey = (text: string): string => `CAST(${text} AS ${exactIntervalOfText(text) === "yearToMonth" ? "BIGINT" : "DECIMAL(38,9)"})`
+
+/**
+ * CAST(bind AS interval type), as interval-writes.ts casts every value written into an interval column: the bound
+ * value (passed as text: intervals.ts gives a bound interval's exact digits) fitted to the type's precisions by
+ * interval-functions.ts, rounded to its fractional seconds and checked against its leading field (ORA-01873).
+ */
+export const intervalBindFit = (bind: string, to: OraType): string | undefined => {
+  const storage = isExactInterval(to) ? "exact" : "duck"
+  if (to.kind === "intervalds") return `ora_ds_fit_${storage}(CAST(${bind} AS VARCHAR), ${to.precision}, ${to.scale})`
+  return to.kind === "intervalym" ? `ora_ym_fit_${storage}(CAST(${bind} AS VARCHAR), ${to.precision})` : undefined
 }

@@ -7,7 +7,7 @@
  * Results that are intervals in exact storage are typed with the aliases {@link EXACT_DS_ALIAS} (DECIMAL(38,9)) and
  * {@link EXACT_YM_ALIAS} (BIGINT), which describe them as INTERVAL DAY(9) TO SECOND(9) and INTERVAL YEAR(9) TO MONTH.
  */
-import { BIGINT, DuckDBBigIntType, DuckDBDecimalType, DuckDBVarCharType, INTEGER, INTERVAL, VARCHAR, decimalValue } from "@duckdb/node-api"
+import { BIGINT, DuckDBBigIntType, DuckDBDecimalType, DuckDBVarCharType, INTEGER, INTERVAL, VARCHAR, decimalValue, intervalValue } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { ora, OraError } from "./errors.ts"
@@ -126,6 +126,78 @@ const plusNanos = (text: DuckDBValue, zone: DuckDBValue, nanos: bigint): string 
   return datetimeText(v.offsetMinutes === undefined ? { wall: addToNanos(v.wall, 0, nanos) } : atInstant(v, utcNanos(v) + nanos))
 }
 
+/** Nanoseconds of a DuckDB INTERVAL's text (`1 year 2 months 3 days -04:05:06.5`; a month counts 30 days). */
+const nanosOfDuckText = (text: string): bigint | undefined => {
+  let nanos = 0n
+  let rest = text.trim()
+  for (;;) {
+    const m = /^(-?\d+) (year|month|day)s?\s*/.exec(rest)
+    if (m === null) break
+    const n = BigInt(m[1]!)
+    nanos += m[2] === "year" ? n * 360n * 86_400n * NS_PER_SECOND : m[2] === "month" ? n * 30n * 86_400n * NS_PER_SECOND : n * 86_400n * NS_PER_SECOND
+    rest = rest.slice(m[0].length)
+  }
+  if (rest === "") return nanos
+  const t = /^(-?)(\d+):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/.exec(rest)
+  if (t === null) return undefined
+  const time = ((BigInt(t[2]!) * 60n + BigInt(t[3]!)) * 60n + BigInt(t[4]!)) * NS_PER_SECOND + BigInt((t[5] ?? "").padEnd(9, "0"))
+  return nanos + (t[1] === "-" ? -time : time)
+}
+
+/**
+ * Nanoseconds of a DAY TO SECOND value given as the text of either storage (DECIMAL seconds, a DuckDB INTERVAL) or
+ * in Oracle's literal form (`+000000001 02:03:04.5`): an interval expression of unknown storage brought to exact storage.
+ */
+const nanosOfAnyDsText = (value: DuckDBValue): bigint => {
+  const text = String(value).trim()
+  if (/^-?\d*(?:\.\d*)?$/.test(text)) return nanosOfSeconds(text)
+  const o = /^([+-]?)(\d+) (\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.(\d{1,9}))?$/.exec(text)
+  if (o !== null) {
+    const n = (((BigInt(o[2]!) * 24n + BigInt(o[3]!)) * 60n + BigInt(o[4]!)) * 60n + BigInt(o[5]!)) * NS_PER_SECOND + BigInt((o[6] ?? "").padEnd(9, "0"))
+    return o[1] === "-" ? -n : n
+  }
+  const duck = nanosOfDuckText(text)
+  if (duck === undefined) throw ora.inconsistentTypes(`INTERVAL DAY TO SECOND value ${text}`)
+  return duck
+}
+
+/** Months of a YEAR TO MONTH value given as BIGINT months, a DuckDB INTERVAL's text or Oracle's literal form (`+05-03`). */
+const monthsOfAnyYmText = (value: DuckDBValue): bigint => {
+  const text = String(value).trim()
+  if (/^-?\d+$/.test(text)) return BigInt(text)
+  const o = /^([+-]?)(\d+)-(\d{1,2})$/.exec(text)
+  if (o !== null) return (o[1] === "-" ? -1n : 1n) * (BigInt(o[2]!) * 12n + BigInt(o[3]!))
+  let months = 0n
+  for (const m of text.matchAll(/(-?\d+) (year|month)s?/g)) months += BigInt(m[1]!) * (m[2] === "year" ? 12n : 1n)
+  return months
+}
+
+/** ORA-01873 when `whole` (days or years) needs more digits than the leading field precision `lead`. */
+const checkedLead = (whole: bigint, lead: number): void => {
+  if ((whole < 0n ? -whole : whole) >= 10n ** BigInt(lead)) throw new OraError(1873, "the leading precision of the interval is too small")
+}
+
+/**
+ * A DAY TO SECOND value (text of any storage) at DAY(lead) TO SECOND(fsp): the fraction rounded half away from zero
+ * to fsp digits ("INTERVAL '30.12345' SECOND(2,4)" is 30.1235 seconds, SQL Language Reference, "Interval
+ * Literals"), ORA-01873 when the days need more than lead digits.
+ */
+const fitDs = (value: DuckDBValue, lead: DuckDBValue, fsp: DuckDBValue): bigint => {
+  const nanos = nanosOfAnyDsText(value)
+  const unit = 10n ** BigInt(9 - Number(fsp))
+  const magnitude = (((nanos < 0n ? -nanos : nanos) + unit / 2n) / unit) * unit
+  const rounded = nanos < 0n ? -magnitude : magnitude
+  checkedLead(rounded / (86_400n * NS_PER_SECOND), Number(lead))
+  return rounded
+}
+
+/** A YEAR TO MONTH value (text of any storage) at YEAR(lead) TO MONTH: ORA-01873 when the years need more than lead digits. */
+const fitYm = (value: DuckDBValue, lead: DuckDBValue): bigint => {
+  const months = monthsOfAnyYmText(value)
+  checkedLead(months / 12n, Number(lead))
+  return months
+}
+
 const functions = (): Array<DuckDBScalarFunction> => [
   fn("ora_tstz_add_exact", [VARCHAR, VARCHAR, VARCHAR], new DuckDBVarCharType(ZONED_ALIAS), ([t, z, s]) => plusNanos(t!, z!, nanosOfSeconds(s!))),
   fn("ora_ts_add_exact", [VARCHAR, VARCHAR], new DuckDBVarCharType(WALL_ALIAS), ([t, s]) => plusNanos(t!, "", nanosOfSeconds(s!))),
@@ -138,6 +210,18 @@ const functions = (): Array<DuckDBScalarFunction> => [
     return dsValue(nanosOfDuckInterval(i.months, i.days, i.micros))
   }),
   fn("ora_ym_of_duck", [INTERVAL], exactYm, ([v]) => ymValue(monthsOfDuck(v as DuckDBIntervalValue))),
+  // an interval expression of either storage (its text) in exact storage: CAST of an expression to an exact interval
+  fn("ora_ds_of_text", [VARCHAR], exactDs, ([s]) => dsValue(nanosOfAnyDsText(s!))),
+  // a bound value written into (cast to) an interval type of given precisions, in that type's storage
+  fn("ora_ds_fit_exact", [VARCHAR, INTEGER, INTEGER], exactDs, ([s, lead, fsp]) => dsValue(fitDs(s!, lead!, fsp!))),
+  fn("ora_ds_fit_duck", [VARCHAR, INTEGER, INTEGER], INTERVAL, ([s, lead, fsp]) => {
+    const nanos = fitDs(s!, lead!, fsp!)
+    const days = nanos / (86_400n * NS_PER_SECOND)
+    return intervalValue(0, Number(days), (nanos - days * 86_400n * NS_PER_SECOND) / 1000n)
+  }),
+  fn("ora_ym_fit_exact", [VARCHAR, INTEGER], exactYm, ([s, lead]) => ymValue(fitYm(s!, lead!))),
+  fn("ora_ym_fit_duck", [VARCHAR, INTEGER], INTERVAL, ([s, lead]) => intervalValue(Number(fitYm(s!, lead!)), 0, 0n)),
+  fn("ora_ym_of_text", [VARCHAR], exactYm, ([s]) => ymValue(monthsOfAnyYmText(s!))),
   fn("ora_ds_extract", [VARCHAR, VARCHAR], exactNumber, ([field, s]) => extractDs(String(field), nanosOfSeconds(s!))),
   fn("ora_ym_extract", [VARCHAR, BIGINT], exactNumber, ([field, m]) => extractYm(String(field), BigInt(m as bigint))),
   fn("ora_ds_text", [VARCHAR, INTEGER, INTEGER], VARCHAR, ([s, lead, fsp]) => dsText(nanosOfSeconds(s!), Number(lead), Number(fsp))),

@@ -8,6 +8,7 @@
  * described as an interval. Oracle converts the operands of these expressions to one interval type ("Datetime/Interval
  * Arithmetic", SQL Language Reference; COALESCE, NVL, DECODE and CASE return one data type of their arguments).
  */
+import { operandEnd, operandShape, operandStart } from "./interval-compounds.ts"
 import { isExactInterval, withCasts } from "./interval-exprs.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { oracleName } from "./translate.ts"
@@ -16,6 +17,7 @@ import type { OraType } from "./types.ts"
 type Kind = "intervalds" | "intervalym"
 const EXACT_TYPE: Record<Kind, string> = { intervalds: "INTERVAL DAY(9) TO SECOND(9)", intervalym: "INTERVAL YEAR(9) TO MONTH" }
 const CHOOSING = ["NVL", "NVL2", "COALESCE", "DECODE", "GREATEST", "LEAST"]
+const COMPARISONS = ["=", "<>", "!=", "^=", "<", ">", "<=", ">="]
 const UNITS = ["DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR", "TO"]
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
@@ -44,15 +46,67 @@ const operandAt = (sig: ReadonlyArray<Tok>, k: number, types: ReadonlyMap<string
 
 /** `all` with the interval operands of expressions that involve an exact interval column cast to exact storage. */
 export const castIntervalOperands = (all: ReadonlyArray<Tok>, types: ReadonlyMap<string, OraType>): ReadonlyArray<Tok> => {
-  if (![...types.values()].some(isExactInterval)) return all
+  if (types.size === 0) return all
+  const compounds = castCompounds(all, types)
+  if (![...types.values()].some(isExactInterval)) return compounds
+  return castGroups(compounds, types)
+}
+
+/**
+ * Interval operands of TO_CHAR (typed by a CAST the translator prints at that type's precisions: DAY(9) TO SECOND(9)
+ * or YEAR(9) TO MONTH with an exact column in them, else DAY(9) TO SECOND(6), the DuckDB INTERVAL's description), and
+ * NVL / COALESCE / DECODE / CASE ... calls choosing an exact interval that are an operand of arithmetic, cast to
+ * exact storage, so that the translator computes on them as intervals.
+ */
+const castCompounds = (all: ReadonlyArray<Tok>, types: ReadonlyMap<string, OraType>): ReadonlyArray<Tok> => castToCharOperands(castChoosingOperands(all, types), types)
+
+/** TO_CHAR(interval expression): the expression cast to the interval type whose precisions it prints. */
+const castToCharOperands = (all: ReadonlyArray<Tok>, types: ReadonlyMap<string, OraType>): ReadonlyArray<Tok> => {
   const sig = all.filter((t) => t.kind !== "ws")
   const casts = new Map<Tok, { last: Tok; type: string }>()
-  /** Casts the operands [start, end) of one expression when one of them is an exact interval column. */
-  const group = (ranges: ReadonlyArray<readonly [number, number]>) => {
-    const operands = ranges.map(([a, b]) => ({ a, op: operandAt(sig, a, types), b })).filter((o) => o.op !== undefined && o.op.end === o.b)
-    const kinds = new Set(operands.filter((o) => o.op!.exact).map((o) => o.op!.kind!))
+  for (let k = 0; k < sig.length; k++) {
+    const t = sig[k]!
+    if (isKw(t, "TO_CHAR") && isOp(sig[k + 1], "(")) {
+      const close = matchParen(sig, k + 1)
+      const end = operandEnd(sig, k + 2)
+      const shape = end === close ? operandShape(sig, k + 2, end, types) : undefined
+      if (shape?.kind === undefined || shape.simple || end <= k + 2) continue
+      const type = shape.exact || shape.kind === "intervalym" ? EXACT_TYPE[shape.kind] : "INTERVAL DAY(9) TO SECOND(6)"
+      casts.set(sig[k + 2]!, { last: sig[end - 1]!, type })
+    }
+  }
+  return withCasts(all, casts)
+}
+
+/** NVL / COALESCE / DECODE / CASE ... choosing an exact interval, as an operand of arithmetic: cast to exact storage. */
+const castChoosingOperands = (all: ReadonlyArray<Tok>, types: ReadonlyMap<string, OraType>): ReadonlyArray<Tok> => {
+  const sig = all.filter((t) => t.kind !== "ws")
+  const casts = new Map<Tok, { last: Tok; type: string }>()
+  const arithmetic = (t: Tok | undefined) => isOp(t, "+") || isOp(t, "-") || isOp(t, "*") || isOp(t, "/")
+  for (let k = 0; k < sig.length; k++) {
+    const t = sig[k]!
+    const end = isKw(t, ...CHOOSING) && isOp(sig[k + 1], "(") ? matchParen(sig, k + 1) + 1 : isKw(t, "CASE") ? operandEnd(sig, k) : -1
+    if (end <= k || !(arithmetic(sig[k - 1]) || arithmetic(sig[end]))) continue
+    const shape = operandShape(sig, k, end, types)
+    if (shape.kind !== undefined && shape.exact && !casts.has(t)) casts.set(t, { last: sig[end - 1]!, type: EXACT_TYPE[shape.kind] })
+  }
+  return withCasts(all, casts)
+}
+
+/** Operands of comparisons, BETWEEN, IN lists, CASE results and choosing calls with an exact interval, cast to exact storage. */
+const castGroups = (all: ReadonlyArray<Tok>, types: ReadonlyMap<string, OraType>): ReadonlyArray<Tok> => {
+  const sig = all.filter((t) => t.kind !== "ws")
+  const casts = new Map<Tok, { last: Tok; type: string }>()
+  /** Casts the interval operands [start, end) of one expression when one of them involves an exact interval column. */
+  const group = (ranges: ReadonlyArray<readonly [number, number]>, longOnly = false) => {
+    const operands = ranges.filter(([a, b]) => b > a).map(([a, b]) => ({ a, b, shape: operandShape(sig, a, b, types) }))
+    if (longOnly && operands.every((o) => o.shape.simple || o.shape.kind === undefined)) return
+    const kinds = new Set(operands.filter((o) => o.shape.exact).map((o) => o.shape.kind!))
     for (const kind of kinds)
-      for (const o of operands) if (o.op!.kind === kind) casts.set(sig[o.a]!, { last: sig[o.b - 1]!, type: EXACT_TYPE[kind] })
+      for (const o of operands) {
+        const seen = casts.get(sig[o.a]!)
+        if (o.shape.kind === kind && (seen === undefined || sig.indexOf(seen.last) < o.b - 1)) casts.set(sig[o.a]!, { last: sig[o.b - 1]!, type: EXACT_TYPE[kind] })
+      }
   }
   /** The top-level comma-separated ranges of (open, close). */
   const args = (open: number, close: number): Array<[number, number]> => {
@@ -68,8 +122,8 @@ export const castIntervalOperands = (all: ReadonlyArray<Tok>, types: ReadonlyMap
     out.push([start, close])
     return out
   }
-  /** The end of the operand at `k`, or k when there is none. */
-  const endOf = (k: number) => operandAt(sig, k, types)?.end ?? k
+  /** The end of the operand at `k`. */
+  const endOf = (k: number) => operandEnd(sig, k)
   for (let k = 0; k < sig.length; k++) {
     const t = sig[k]!
     if (isKw(t, ...CHOOSING) && isOp(sig[k + 1], "(")) group(args(k + 1, matchParen(sig, k + 1)))
@@ -84,14 +138,17 @@ export const castIntervalOperands = (all: ReadonlyArray<Tok>, types: ReadonlyMap
       }
       group(ranges)
     } else if (isKw(t, "BETWEEN")) {
-      const before = isOp(sig[k - 2], ".") ? k - 3 : isKw(sig[k - 1], "NOT") ? (isOp(sig[k - 3], ".") ? k - 4 : k - 2) : k - 1
+      const operandTo = isKw(sig[k - 1], "NOT") ? k - 1 : k
       const low = endOf(k + 1)
-      if (isKw(sig[low], "AND")) group([[before, isKw(sig[k - 1], "NOT") ? k - 1 : k], [k + 1, low], [low + 1, endOf(low + 1)]])
+      if (isKw(sig[low], "AND")) group([[operandStart(sig, operandTo), operandTo], [k + 1, low], [low + 1, endOf(low + 1)]])
     } else if (isKw(t, "IN") && isOp(sig[k + 1], "(") && !isKw(sig[k + 2], "SELECT", "WITH")) {
-      const notIn = isKw(sig[k - 1], "NOT")
-      const end = notIn ? k - 1 : k
-      const before = isOp(sig[end - 2], ".") ? end - 3 : end - 1
-      group([[before, end], ...args(k + 1, matchParen(sig, k + 1))])
+      const end = isKw(sig[k - 1], "NOT") ? k - 1 : k
+      group([[operandStart(sig, end), end], ...args(k + 1, matchParen(sig, k + 1))])
+    } else if (t.kind === "op" && COMPARISONS.includes(t.value)) {
+      // `d9 + d6 > INTERVAL '1' DAY`: single columns and literals are compared by interval-writes.ts / interval-exprs.ts;
+      // `SET col = value` is an assignment, not a comparison
+      const start = operandStart(sig, k)
+      if (!isKw(sig[start - 1], "SET") && !(isOp(sig[start - 1], ",") && inSetList(sig, start - 1))) group([[start, k], [k + 1, endOf(k + 1)]], true)
     } else if (isKw(t, "SELECT") && isOp(sig[k - 1], "(")) {
       // the exact interval columns a subquery selects: typed as intervals for the outer query
       const close = matchParen(sig, k - 1)
@@ -105,4 +162,18 @@ export const castIntervalOperands = (all: ReadonlyArray<Tok>, types: ReadonlyMap
     }
   }
   return withCasts(all, casts)
+}
+
+/** True when the comma at `k` separates assignments of an UPDATE's SET list (at the SET's parenthesis depth). */
+const inSetList = (sig: ReadonlyArray<Tok>, k: number): boolean => {
+  let depth = 0
+  for (let j = k - 1; j >= 0; j--) {
+    if (isOp(sig[j], ")")) depth++
+    else if (isOp(sig[j], "(")) {
+      if (depth === 0) return false
+      depth--
+    } else if (depth === 0 && isKw(sig[j], "SET")) return true
+    else if (depth === 0 && isKw(sig[j], "WHERE", "SELECT", "FROM", "RETURNING", "ON", "WHEN", "THEN", "ELSE")) return false
+  }
+  return false
 }

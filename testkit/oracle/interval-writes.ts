@@ -30,8 +30,6 @@ const storageOf = (type: OraType): Storage | undefined => {
   return undefined
 }
 
-const columnsStored = (storage: Storage) => (meta: TableMeta): ReadonlySet<string> =>
-  new Set(meta.columns.filter((c) => storageOf(c.type) === storage).map((c) => c.name))
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
@@ -40,7 +38,13 @@ const isComparison = (t: Tok | undefined): boolean => t !== undefined && t.kind 
 /** `all` with written interval values and interval literals compared with interval columns cast to the column's storage. */
 export const intervalLiteralTargets = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
   let out = all
-  for (const storage of Object.keys(STORAGE_TYPES) as Array<Storage>) out = castWrites(out, lookup, columnsStored(storage), STORAGE_TYPES[storage])
+  // each written interval column's value cast to its declared type: a bind is rounded to its fractional seconds
+  // precision and checked against its leading field precision (interval-exprs.ts intervalBindFit)
+  let written: TableMeta | undefined
+  castWrites(out, lookup, (meta) => ((written = meta), new Set()), [])
+  const declared = new Map<string, Set<string>>()
+  for (const c of (written as TableMeta | undefined)?.columns ?? []) if (storageOf(c.type) !== undefined) declared.set(c.type.dictName, (declared.get(c.type.dictName) ?? new Set()).add(c.name))
+  for (const [dictName, names] of declared) out = castWrites(out, lookup, () => names, dictName.match(/\w+|[(),]/g) ?? [])
   const types = intervalColumnTypesOf(all.map((t) => t.text).join(""), lookup)
   return castIntervalOperands(castComparedColumns(castComparedLiterals(out, lookup), types), types)
 }
@@ -93,8 +97,11 @@ const castComparedLiterals = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     const end = literalEnd(sig, k)
     if (end < 0) continue
     // the column before the operator (`t.col =`, `col =`) or after it (`= col`, `= t.col`), not a call or a longer expression
-    const before = isComparison(sig[k - 1]) && !isOp(sig[k - 2], ")") ? [columnOperand(sig, k - 2, k - 1), columnOperand(sig, k - 4, k - 1)] : []
-    const afterEnd = (n: number) => (isOp(sig[end + 1 + n], "(") || isOp(sig[end + 1 + n], ".") ? undefined : columnOperand(sig, end + 1, end + 1 + n))
+    // (a column inside a longer operand, `d9 + d6 = INTERVAL ...`, does not count: interval-operands.ts casts those)
+    const arithmetic = (t: Tok | undefined) => isOp(t, "+") || isOp(t, "-") || isOp(t, "*") || isOp(t, "/") || isOp(t, "||")
+    const beforeAt = (n: number) => (arithmetic(sig[k - 2 - n]) ? undefined : columnOperand(sig, k - 1 - n, k - 1))
+    const before = isComparison(sig[k - 1]) && !isOp(sig[k - 2], ")") ? [beforeAt(1), beforeAt(3)] : []
+    const afterEnd = (n: number) => (isOp(sig[end + 1 + n], "(") || isOp(sig[end + 1 + n], ".") || arithmetic(sig[end + 1 + n]) ? undefined : columnOperand(sig, end + 1, end + 1 + n))
     const after = isComparison(sig[end]) ? [afterEnd(1), afterEnd(3)] : []
     const name = [...before, ...after].find((n) => n !== undefined && columns.has(n))
     if (name !== undefined) casts.set(sig[k]!, { last: sig[end - 1]!, storage: columns.get(name)! })

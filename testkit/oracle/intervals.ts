@@ -111,6 +111,9 @@ export const intervalStorageValue = (exact: Exact, type: DuckDBType): DuckDBValu
     case DuckDBTypeId.HUGEINT:
     case DuckDBTypeId.INTEGER:
       return "months" in exact ? BigInt(exact.months) : exact.nanos / NS_PER_DAY
+    case DuckDBTypeId.VARCHAR:
+      // a value fitted to a written column's precisions (interval-functions.ts ora_ds_fit_* / ora_ym_fit_*): exact text
+      return "nanos" in exact ? exactSecondsText(exact.nanos) : String(exact.months)
     case DuckDBTypeId.INTERVAL:
       // a DAY TO SECOND(0-6) column: the bind's nanoseconds rounded, not cut
       if ("nanos" in exact) return duckIntervalOfNanos(roundedToMicros(exact.nanos))
@@ -182,8 +185,13 @@ export const writeIntervalOut = (w: WriteBuffer, v: unknown, yearToMonth: boolea
 export const exactSecondsOfBind = (v: unknown): string | undefined => {
   const exact = v instanceof DuckDBIntervalValue ? exactOfBind.get(v) : undefined
   if (exact === undefined || !("nanos" in exact) || exact.nanos % 1000n === 0n) return undefined
-  const a = exact.nanos < 0n ? -exact.nanos : exact.nanos
-  return `${exact.nanos < 0n ? "-" : ""}${a / NS_PER_SECOND}.${(a % NS_PER_SECOND).toString().padStart(9, "0")}`
+  return exactSecondsText(exact.nanos)
+}
+
+/** Nanoseconds as DECIMAL seconds text (`-1.000000001`). */
+const exactSecondsText = (nanos: bigint): string => {
+  const a = nanos < 0n ? -nanos : nanos
+  return `${nanos < 0n ? "-" : ""}${a / NS_PER_SECOND}.${(a % NS_PER_SECOND).toString().padStart(9, "0")}`
 }
 
 /** True when some parameter is a bound interval (whose storage value depends on the statement). */

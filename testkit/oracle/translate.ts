@@ -19,7 +19,8 @@ import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBr
 import { CALENDAR_ELEMENTS, YEAR_MARK } from "./datetime-functions.ts"
 import { zoneFunctionSql } from "./zone-functions.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
-import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExtract, exactIntervalOfText, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
+import { intervalCastTypeAt } from "./interval-compounds.ts"
+import { datetimePlusExactSeconds, exactIntervalAggregate, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalOfText, exactIntervalOrderKey, exactIntervalTypeOfText, intervalBindFit, exactIntervalScaled, exactIntervalSum, intervalCast, intervalToChar, negatedExactInterval } from "./interval-exprs.ts"
 import { binaryDoubleType, floatDecimalDigits, intervalDsType, intervalYmType, numberType, parseOracleType, timestampType, type OraType } from "./types.ts"
 
 /** A select-list item, as far as type resolution cares. */
@@ -710,6 +711,7 @@ export class Translator {
         right.text = "0"
         j++
       } else if (inOrder && this.isExactPart(p)) p.text = `ora_number_key(${this.exactArgument(p)})`
+      else if (inOrder && exactIntervalOfText(p.text) !== undefined) p.text = exactIntervalOrderKey(p.text)
       else if (inOrder && p.to === p.from + 1 && this.exactOrderItems.has(this.toks[p.from]!.value))
         p.text = `ora_number_key(CAST(${this.exactOrderItems.get(this.toks[p.from]!.value)} AS VARCHAR))`
       else if (p.text.length > 0 && this.isExactPart(p)) this.exactOperand(parts, j)
@@ -1008,6 +1010,8 @@ export class Translator {
       // a negated aggregate of an exact interval column (`-MAX(col)`)
       if (depth === 0 && isOp(t, "-") && isKw(toks[i + 1], "MIN", "MAX", "SUM", "AVG") && isOp(toks[i + 2], "(") && this.isExactIntervalTok(toks[i + 3])) return true
       // arithmetic on an exact interval column (interval-exprs.ts)
+      // ... also on a parenthesised or CAST operand holding one (`(d9 + d6) * 2`, interval-compounds.ts)
+      if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (isOp(toks[i - 1], ")") || isOp(toks[i + 1], "(") || isKw(toks[i + 1], "CAST")) && toks.slice(from, to).some((x) => this.isExactIntervalTok(x))) return true
       if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (this.isExactIntervalTok(toks[i - 1]) || this.isExactIntervalTok(toks[i + 1]) || this.bindIs(this.ctx.exactSecondsBind, i - 1, i) || this.bindIs(this.ctx.exactSecondsBind, i + 1, i + 2))) return true
     }
     // a nested quotient or AVG may be an exact NUMBER (exactNumericRange) the arithmetic must compute on
@@ -1893,9 +1897,14 @@ export class Translator {
         const literal = ot?.kind === "intervalds" || ot?.kind === "intervalym" ? intervalLiteralIn(toks, p[0], asAt) : undefined
         if (literal !== undefined) return [`CAST(${intervalLiteral(literal.text, literal.units, undefined, ot!.duck === "INTERVAL" ? "duck" : "exact")} AS ${duckType})`, close + 1]
         const operand = this.range(p[0], asAt)
+        const bindFit = ot !== undefined && asAt === p[0] + 1 && toks[p[0]]?.kind === "bind" ? intervalBindFit(operand, ot) : undefined
+        if (bindFit !== undefined) return [bindFit, close + 1]
         const fromInterval = ot === undefined ? undefined : this.intervalTypeAt(p[0], asAt)
         const crossed = fromInterval === undefined ? undefined : intervalCast(operand, fromInterval, ot!, (x) => durationOfExact(x, fromInterval.kind === "intervalds" ? "dayToSecond" : "yearToMonth", false))
         if (crossed !== undefined) return [crossed, close + 1]
+        // an interval expression (not one bind, text or NULL, which take the exact storage as they are)
+        const expression = ot === undefined || fromInterval !== undefined || asAt - p[0] < 2 ? undefined : exactIntervalExpressionCast(operand, ot)
+        if (expression !== undefined) return [expression, close + 1]
         // NUMBER without precision keeps every digit of the value (number-functions.ts)
         if (ot?.kind === "number" && ot.duck === "VARCHAR")
           return [ot.dictName === "FLOAT" ? `ora_number_digits(CAST(${operand} AS VARCHAR), ${floatDecimalDigits(ot.precision)})` : `ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
@@ -1942,7 +1951,7 @@ export class Translator {
         if (parts[0] !== undefined && (this.exactColumnAt(parts[0][0], parts[0][1]) !== undefined || EXACT_RESULT.test(arg(0))))
           return [`CAST(ora_number(CAST(${arg(0)} AS VARCHAR)) AS VARCHAR)`, close + 1]
         {
-          const intervalType = parts.length === 1 ? this.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
+          const intervalType = parts.length === 1 ? (this.intervalTypeAt(parts[0]![0], parts[0]![1]) ?? intervalCastTypeAt(toks, parts[0]![0], parts[0]![1]) ?? exactIntervalTypeOfText(arg(0))) : undefined
           if (intervalType !== undefined) return [intervalToChar(arg(0), intervalType), close + 1]
         }
         return [`ora_to_char(${arg(0)})`, close + 1]
