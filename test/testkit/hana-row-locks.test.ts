@@ -138,6 +138,10 @@ describe("HANA test server: row locks", () => {
       expect(timedOut.message).toMatch(/lock wait timeout/)
       expect(Date.now() - started).toBeGreaterThanOrEqual(950)
       expect(Date.now() - started).toBeLessThan(20_000)
+      // WAIT 0 is NOWAIT (hibernate-orm pull request 2762, SAP's contributor: "NOWAIT and WAIT 0 are equivalent")
+      await exec(b, "SET TRANSACTION LOCK WAIT TIMEOUT 30000")
+      const busy = await failure(exec(b, "SELECT id FROM rl_wait WHERE id = 1 FOR UPDATE WAIT 0"))
+      expect(busy.code).toBe(146)
     })
   })
 

@@ -136,12 +136,14 @@ export interface ForUpdateWait {
 /**
  * The wait of a FOR UPDATE clause (tokens after `FOR UPDATE`). SAP HANA SQL Reference, "SELECT Statement",
  * for_update_clause: `FOR UPDATE [OF <column_list>] [WAIT <unsigned_integer> | NOWAIT] [IGNORE LOCKED]`, WAIT giving
- * the seconds to wait for a lock before the statement fails (131, as a wait past the session's timeout).
+ * the seconds to wait for a lock before the statement fails (131, as a wait past the session's timeout; Hibernate's
+ * HANA dialect writes a lock timeout as `FOR UPDATE WAIT <seconds>`, hibernate-orm pull request 2763).
  */
 export const forUpdateWait = (clause: ReadonlyArray<Token>): ForUpdateWait => {
   const wait = clause.findIndex((t) => upper(t) === "WAIT")
   const seconds = wait < 0 ? undefined : clause[wait + 1]
-  if (seconds !== undefined && seconds.t === "number") return { nowait: false, waitMs: Number(seconds.v) * 1000 }
+  // WAIT 0 is NOWAIT (SAP's own note in hibernate-orm pull request 2762, "NOWAIT and WAIT 0 are equivalent").
+  if (seconds !== undefined && seconds.t === "number") return Number(seconds.v) === 0 ? { nowait: true } : { nowait: false, waitMs: Number(seconds.v) * 1000 }
   if (wait >= 0) throw HanaError.syntax("incorrect syntax near \"WAIT\": FOR UPDATE WAIT takes a number of seconds", 0)
   return { nowait: clause.some((t) => upper(t) === "NOWAIT") }
 }

@@ -326,6 +326,13 @@ const rewrite = (input: readonly Token[], session: SessionValues): string => {
           i += 3
           break
         }
+        // TO_DECIMAL(x, p, s) → CAST(x AS DECIMAL(p, s)): a macro cannot take its result type from its arguments.
+        const close = !qualified && call && U === "TO_DECIMAL" ? matching(tokens, i + 1) : -1
+        if (close > 0 && tokens[close - 1]?.t === "number" && tokens[close - 2]?.v === "," && tokens[close - 3]?.t === "number" && tokens[close - 4]?.v === ",") {
+          parts.push(`CAST(${rewrite(tokens.slice(i + 2, close - 4), session)} AS DECIMAL(${tokens[close - 3]!.v}, ${tokens[close - 1]!.v}))`)
+          i = close
+          break
+        }
         if (!qualified && call && KEYWORD_FUNCTIONS.has(U)) {
           parts.push(FUNCTIONS.get(U)!)
           break
