@@ -23,6 +23,15 @@ const FUNCTIONS: ReadonlyMap<string, { readonly min: number; readonly max: numbe
   ] as const).map(([name, min, max, numeric]) => [name, { min, max, numeric }])
 )
 
+/**
+ * ORA-00909 for a call of a built-in taking a fixed number of arguments with another number; undefined for other
+ * functions and counts (functions taking a varying number are left to the engine's overload failure).
+ */
+export const argumentCountError = (name: string, count: number): OraError | undefined => {
+  const known = FUNCTIONS.get(name.toUpperCase())
+  return known !== undefined && known.min === known.max && count !== known.min ? new OraError(909, "invalid number of arguments") : undefined
+}
+
 const isText = (type: string): boolean => /^(STRING_LITERAL|VARCHAR)$/i.test(type.trim())
 const isDatetime = (type: string): boolean => /^(DATE|TIMESTAMP(_[A-Z]+)?|TIMESTAMP WITH TIME ZONE)$/i.test(type.trim())
 

@@ -30,7 +30,8 @@ import { rewriteDbmsLob } from "./lob-functions.ts"
 import { rewriteBuiltinCalls } from "./builtin-functions.ts"
 import { rewriteFloatConditions } from "./float-conditions.ts"
 import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
-import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, significant, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { lockedTables } from "./semantic-checks.ts"
 import { Ddl } from "./ddl.ts"
 import { RowLockWaits } from "./row-locks.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
@@ -65,7 +66,7 @@ import { rewriteHierarchical } from "./hierarchical.ts"
 import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
 import type { OraType } from "./types.ts"
-import { isAcceptedNoOp } from "./session-settings.ts"
+import { isAcceptedNoOp, isSessionParameter, unknownSessionParameter } from "./session-settings.ts"
 import { checkDatetimeLiterals } from "./datetime-literal-checks.ts"
 
 interface LogEntry {
@@ -432,6 +433,11 @@ export class SqlSession {
           return { kind: "done" }
         }
         if (kw === "SET") return { kind: "done" }
+        // a table LOCK TABLE names must exist (ORA-00942) before the statement is refused as unsupported
+        for (const { schema, name } of lockedTables(significant(tokenize(sql)))) {
+          const owner = schema === undefined ? undefined : oracleName(schema)
+          if (this.lookupTable(owner, oracleName(name)) === undefined) throw ora.tableNotFound(this.db.settings.version, owner ?? this.schema, oracleName(name))
+        }
         if (kw === "EXPLAIN" || kw === "LOCK") throw ora.unimplemented(kw)
         throw ora.invalidSql()
       }
@@ -1035,6 +1041,7 @@ export class SqlSession {
     const param = toks[3]?.value
     const valueTok = toks[5]
     if (!isOp(toks[4], "=") || valueTok === undefined) throw new OraError(922, "missing or invalid option")
+    if (param === undefined || !isSessionParameter(param)) throw unknownSessionParameter()
     if (param === "CURRENT_SCHEMA") {
       const name = oracleName(valueTok)
       if (!this.db.catalog.users.has(name)) throw ora.userNotFound(name)
@@ -1057,7 +1064,7 @@ export class SqlSession {
       await this.setVars(this.engine)
       return
     }
-    // other NLS_* and other parameters are accepted and ignored
+    // the other parameters Oracle knows are accepted and ignored
   }
 
 }

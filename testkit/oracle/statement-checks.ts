@@ -11,6 +11,7 @@
  * missing or invalid", ORA-00936 "a required part of a clause or expression has been omitted").
  */
 import { OraError } from "./errors.ts"
+import { semanticError } from "./semantic-checks.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 
 const tooMany = () => new OraError(913, "too many values")
@@ -62,7 +63,7 @@ export const parseTimeError = (sql: string): OraError | undefined => {
       if (items !== undefined && items !== targets) return items > targets ? tooMany() : notEnough()
     }
   }
-  return undefined
+  return semanticError(toks)
 }
 
 /**

@@ -5,6 +5,7 @@
  * report declared column types.
  */
 import { decimalOf } from "./decimal.ts"
+import { checkInputFormat, checkOutputFormat } from "./datetime-format-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { findTopLevel, isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
@@ -332,6 +333,17 @@ const isDateUnit = (toks: ReadonlyArray<Tok>, i: number, end: number, dateColumn
     return dateColumns.has(oracleName(last))
   }
   return false
+}
+
+/**
+ * True when `toks[i, end)` is a DATE (never a TIMESTAMP) by its text alone: SYSDATE, CURRENT_DATE, a DATE literal or
+ * a call of TO_DATE, ADD_MONTHS, LAST_DAY, NEXT_DAY.
+ */
+const isDateOnly = (toks: ReadonlyArray<Tok>, i: number, end: number): boolean => {
+  const t = toks[i]
+  if (end - i === 1) return isKw(t, "SYSDATE", "CURRENT_DATE")
+  if (end - i === 2) return isKw(t, "DATE") && toks[i + 1]?.kind === "str"
+  return isKw(t, "TO_DATE", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY") && isOp(toks[i + 1], "(") && matchParen(toks, i + 1) === end - 1
 }
 
 /**
@@ -1789,6 +1801,7 @@ export class Translator {
           // a LOCAL TIME ZONE value kept as text (TIMESTAMP(7-9)) is shown in the session time zone
           const shown = this.isLocalZoneColumn(parts[0]![0], parts[0]![1]) ? inSessionZone(arg(0)) : arg(0)
           if (textKind !== undefined) return [textDatetimeToChar(shown, textKind, toks[parts[1]![0]]!.value), close + 1]
+          checkOutputFormat(toks[parts[1]![0]]!.value)
           const fmt = convertDateFormat(toks[parts[1]![0]]!.value, true)
           // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
           if (!fmt.includes("%n")) return [withOracleYears(`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, fmt), close + 1]
@@ -1806,10 +1819,12 @@ export class Translator {
       case "TO_TIMESTAMP":
         if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str") {
           const format = toks[parts[1]![0]]!.value
+          checkInputFormat(format)
           // RR, J and FX, which strptime lacks, read as TO_TIMESTAMP_TZ reads them (datetime-parse.ts)
           if (/RR|J|FX/i.test(format.replace(/"[^"]*"?/g, "")))
             return [`CAST(ora_tstz_local(ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(format)}), '') AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
-          return [`CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(format))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+          // strptime reads year 0000 as 1 BC, a year Oracle refuses to read (ORA-01841)
+          return [`ora_nonzero_year(CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(format))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"}))`, close + 1]
         }
         return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
       case "TO_TIMESTAMP_TZ":
@@ -1833,6 +1848,9 @@ export class Translator {
       }
       case "EXTRACT": {
         const p = parts[0]
+        // a DATE has no time zone, and Oracle reads no time field from it either (ORA-30076)
+        if (p !== undefined && isKw(toks[p[0]], "HOUR", "MINUTE", "SECOND", "TIMEZONE_HOUR", "TIMEZONE_MINUTE", "TIMEZONE_REGION", "TIMEZONE_ABBR") && isKw(toks[p[0] + 1], "FROM") && isDateOnly(toks, p[0] + 2, p[1]))
+          throw new OraError(30076, "invalid extract field for extract source")
         const intervalType = p !== undefined && isKw(toks[p[0] + 1], "FROM") ? this.intervalTypeAt(p[0] + 2, p[1]) : undefined
         const fromInterval = intervalType === undefined ? undefined : exactIntervalExtract(toks[p![0]]!.value, this.range(p![0] + 2, p![1]), intervalType)
         if (fromInterval !== undefined) return [fromInterval, close + 1]
@@ -1882,7 +1900,7 @@ export class Translator {
         return [`replace(${arg(0)}, ${arg(1)}, coalesce(${parts.length > 2 ? arg(2) : "NULL"}, ''))`, close + 1]
       case "INSTR":
         if (parts.length === 3) return [`ora_instr(${arg(0)}, ${arg(1)}, ${arg(2)})`, close + 1]
-        if (parts.length > 3) throw ora.unimplemented("INSTR with an occurrence argument")
+        if (parts.length === 4) return [`ora_instr_nth(${arg(0)}, ${arg(1)}, ${arg(2)}, ${arg(3)})`, close + 1]
         break
       case "TRUNC":
       case "ROUND": {
