@@ -32,6 +32,7 @@ import { rewriteFloatConditions } from "./float-conditions.ts"
 import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { isKw, isOp, matchParen, significant, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { lockedTables } from "./semantic-checks.ts"
+import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { Ddl } from "./ddl.ts"
 import { RowLockWaits } from "./row-locks.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
@@ -450,7 +451,7 @@ export class SqlSession {
    */
   translate(sql: string, specs?: ReadonlyArray<BindSpec>): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(unqualifySetTargets(tokenize(sql)), lookup), lookup), lookup), lookup)
+    const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(unqualifySetTargets(rewriteRowSubqueries(tokenize(sql))), lookup), lookup), lookup), lookup)
     const { toks, tr, binds } = this.bindNumberingTranslator(written, sql, specs)
     return { toks, text: (a, b) => tr.range(a, b), binds }
   }
@@ -537,7 +538,7 @@ export class SqlSession {
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const source = datetimeJoins(intervalLiteralTargets(tokenize(stripTerminator(sql)), lookup), lookup)
+    const source = datetimeJoins(intervalLiteralTargets(rewriteRowSubqueries(tokenize(stripTerminator(sql))), lookup), lookup)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = this.bindNumberingTranslator(calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
