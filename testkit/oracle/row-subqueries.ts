@@ -8,8 +8,9 @@
  * one row"), NULL compares as unknown field by field (SQL Language Reference, "UPDATE" update_set_clause, and
  * "Comparison Conditions": a row compared with a subquery's row compares each pair of fields).
  *
- * `(a, b) NOT IN (SELECT x, y ...)` becomes a NOT EXISTS with Oracle's reading of NULL fields (`notInOf`); `IN`
- * itself runs as written, the engine's NULL treatment giving the same rows in a condition.
+ * `(a, b) NOT IN (SELECT x, y ...)` becomes a NOT EXISTS with Oracle's reading of NULL fields, `(a, b) IN (SELECT
+ * ...)` an EXISTS comparing field by field (so that each pair compares as a scalar comparison does, exact NUMBER
+ * columns included: `membershipOf`).
  *
  * A subquery with a set operator or an ORDER BY, or whose column count differs from the list (ORA-00913 / 00947,
  * statement-checks.ts), is left as written.
@@ -51,13 +52,14 @@ const aliasOf = (item: ReadonlyArray<Tok>): Tok | undefined => {
 }
 
 /**
- * `(a, b) NOT IN (SELECT x, y ...)` as Oracle reads it: true when every row differs in some field, so a row equal
+ * `(a, b) IN (SELECT x, y ...)` as `EXISTS (SELECT 1 FROM (SELECT x ORA_C1, y ORA_C2 ...) WHERE a = ORA_C1 AND b =
+ * ORA_C2)` (the same rows wherever a condition decides on rows); and `(a, b) NOT IN (SELECT x, y ...)` as Oracle reads it: true when every row differs in some field, so a row equal
  * in its non-NULL fields and NULL in another keeps the condition from being true; the engine would make any
  * NULL field unknown. Becomes `NOT EXISTS (SELECT 1 FROM (SELECT x ORA_C1, y ORA_C2 ...) WHERE CASE WHEN a <> ORA_C1
  * OR b <> ORA_C2 THEN 0 ELSE 1 END = 1)`.
  */
-const notInOf = (sig: ReadonlyArray<Tok>, open: number, close: number): { tokens: Array<Tok>; close: number } | undefined => {
-  const sub = subqueryOf(sig, close + 3)
+const membershipOf = (sig: ReadonlyArray<Tok>, open: number, close: number, negated: boolean): { tokens: Array<Tok>; close: number } | undefined => {
+  const sub = subqueryOf(sig, close + (negated ? 3 : 2))
   const list = splitTopLevel(sig.slice(open + 1, close))
   if (sub === undefined || list.length < 2 || sub.items.length !== list.length) return undefined
   const pos = sig[open]!.pos
@@ -66,6 +68,16 @@ const notInOf = (sig: ReadonlyArray<Tok>, open: number, close: number): { tokens
   const items = sub.items.map((item, n) => (aliasOf(item) !== undefined ? [...item] : [...item, sp, names[n]!]))
   const differs = list.map((target, n) => [...target, sp, tok("op", "<>", pos), sp, names[n]!])
   const word = (w: string) => tok("ident", w, pos)
+  if (!negated) {
+    const equal = list.map((target, n) => [...target, sp, tok("op", "=", pos), sp, names[n]!])
+    const tokens = [
+      word("EXISTS"), sp, tok("op", "(", pos), word("SELECT"), sp, { kind: "num" as const, text: "1", value: "1", pos }, sp, word("FROM"), sp, tok("op", "(", pos), word("SELECT"), sp,
+      ...spaced([...sub.quantifier.map((q) => [q]), ...items.flatMap((item, n) => (n === 0 ? [item] : [[tok("op", ",", pos)], item]))], pos), sp,
+      ...spaced(sub.rest.map((t) => [t]), pos), tok("op", ")", pos), sp, word("WHERE"), sp,
+      ...spaced(equal.flatMap((d, n) => (n === 0 ? [d] : [[word("AND")], d])), pos), tok("op", ")", pos)
+    ]
+    return { tokens, close: sub.close }
+  }
   const tokens = [
     word("NOT"), sp, word("EXISTS"), sp, tok("op", "(", pos), word("SELECT"), sp, { kind: "num" as const, text: "1", value: "1", pos }, sp, word("FROM"), sp, tok("op", "(", pos), word("SELECT"), sp,
     ...spaced([...sub.quantifier.map((q) => [q]), ...items.flatMap((item, n) => (n === 0 ? [item] : [[tok("op", ",", pos)], item]))], pos), sp,
@@ -81,7 +93,7 @@ export const rewriteRowSubqueries = (toks: ReadonlyArray<Tok>): ReadonlyArray<To
   const at: Array<number> = []
   toks.forEach((t, k) => t.kind !== "ws" && at.push(k))
   const sig = at.map((k) => toks[k]!)
-  if (!sig.some((t) => isKw(t, "SELECT")) || !sig.some((t, k) => isOp(t, ")") && (isOp(sig[k + 1], "=") || isOp(sig[k + 1], "<>") || isOp(sig[k + 1], "!=") || isKw(sig[k + 1], "NOT")))) return toks
+  if (!sig.some((t) => isKw(t, "SELECT")) || !sig.some((t, k) => isOp(t, ")") && (isOp(sig[k + 1], "=") || isOp(sig[k + 1], "<>") || isOp(sig[k + 1], "!=") || isKw(sig[k + 1], "NOT", "IN")))) return toks
   const update = isKw(sig[0], "UPDATE")
   const set = update ? findTopLevel(sig, 1, sig.length, (t) => isKw(t, "SET")) : -1
   const where = update ? findTopLevel(sig, 1, sig.length, (t) => isKw(t, "WHERE")) : -1
@@ -93,8 +105,9 @@ export const rewriteRowSubqueries = (toks: ReadonlyArray<Tok>): ReadonlyArray<To
     const prev = sig[k - 1]
     if (prev !== undefined && (prev.kind === "ident" && !isKw(prev, "SET", "WHERE", "AND", "OR", "NOT", "ON", "HAVING", "WHEN") || prev.kind === "qident")) continue
     const close = matchParen(sig, k)
-    if (isKw(sig[close + 1], "NOT") && isKw(sig[close + 2], "IN")) {
-      const notIn = notInOf(sig, k, close)
+    const negated = isKw(sig[close + 1], "NOT") && isKw(sig[close + 2], "IN")
+    if (negated || isKw(sig[close + 1], "IN")) {
+      const notIn = membershipOf(sig, k, close, negated)
       if (notIn === undefined) continue
       out.push(...toks.slice(copied, at[k]!), ...notIn.tokens)
       copied = at[notIn.close]! + 1

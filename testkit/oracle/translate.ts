@@ -784,6 +784,15 @@ export class Translator {
       list.text = `(${items.map(([a, b]) => `ora_number_key(CAST(${this.range(a, b)} AS VARCHAR))`).join(", ")})`
       return
     }
+    // IN / NOT IN / comparison ANY|SOME|ALL of a subquery: both sides compared by their exact order keys, as Oracle
+    // compares a NUMBER with whatever number type the subquery gives
+    const quantified = ["=", "<>", "!=", "<", ">", "<=", ">="].some((op) => isOp(at(j + 1), op)) && isKw(at(j + 2), "ANY", "SOME", "ALL")
+    const sub = parts[j + (quantified ? 3 : 2 + negated)]
+    if ((quantified || isKw(at(j + 1 + negated), "IN")) && sub !== undefined && !sub.separator && isOp(this.toks[sub.from], "(") && isKw(this.toks[sub.from + 1], "SELECT", "WITH") && this.exactColumnAt(p.from, p.to) !== undefined) {
+      p.text = `ora_number_key(${this.exactArgument(p)})`
+      sub.text = `(SELECT ora_number_key(CAST(ora_q.ora_c AS VARCHAR)) FROM ${sub.text} AS ora_q(ora_c))`
+      return
+    }
     const before = at(j - 1)
     const after = at(j + 1)
     const column = this.exactColumnAt(p.from, p.to)
