@@ -26,6 +26,9 @@ const rows = async (sql: string, binds: ReadonlyArray<unknown> = []) => (await c
 
 /** Statement, Oracle's code, Oracle's message. */
 const WRONG: ReadonlyArray<readonly [string, number, string]> = [
+  ["SELECT n FROM t WHERE n = SYSDATE", 932, "ORA-00932: inconsistent datatypes: expected NUMBER got DATE"],
+  ["SELECT n FROM t WHERE n > DATE '2024-01-01'", 932, "ORA-00932: inconsistent datatypes: expected NUMBER got DATE"],
+  ["SELECT n FROM t WHERE SYSDATE = n", 932, "ORA-00932: inconsistent datatypes: expected DATE got NUMBER"],
   ["SELECT TO_DATE('2023-02-29', 'YYYY-MM-DD') FROM dual", 1839, "ORA-01839: date not valid for month specified"],
   ["SELECT TO_DATE('2023-04-31', 'YYYY-MM-DD') FROM dual", 1839, "ORA-01839: date not valid for month specified"],
   ["SELECT TO_DATE('2023 2023', 'YYYY YYYY') FROM dual", 1810, "ORA-01810: format code appears twice"],

@@ -697,6 +697,9 @@ export class Translator {
         const right = parts[j + 1]
         if (inSet || !(tok.kind === "op" && COMPARISONS.has(tok.value)) || left === undefined || right === undefined || left.separator || right.separator) continue
         if (!this.isExactPart(left) && !this.isExactPart(right)) continue
+        // a NUMBER compared with a DATE: Oracle converts neither (ORA-00932)
+        if (isDateOnly(this.toks, left.from, left.to)) throw new OraError(932, "inconsistent datatypes: expected DATE got NUMBER")
+        if (isDateOnly(this.toks, right.from, right.to)) throw new OraError(932, "inconsistent datatypes: expected NUMBER got DATE")
         left.text = `ora_number_cmp(${this.exactArgument(left)}, ${this.exactArgument(right)})`
         right.text = "0"
         j++
