@@ -48,6 +48,48 @@ const WRONG: ReadonlyArray<readonly [string, number, string]> = [
   ["ALTER TABLE nosuch ADD CONSTRAINT nosuch_pk PRIMARY KEY (id)", 942, "ORA-00942: table or view \"TEST\".\"NOSUCH\" does not exist"]
 ]
 
+/**
+ * Common wrong DDL / DML / calls (CREATE with bad clauses, DROP of missing objects of each kind, GRANT, sequence
+ * options, MERGE, too long identifiers, reserved words as names), run in order: statement, code, message.
+ */
+const WRONG_DDL_DML: ReadonlyArray<readonly [string, number, string]> = [
+  ["DROP VIEW nosuch", 942, "ORA-00942: table or view \"TEST\".\"NOSUCH\" does not exist"],
+  ["DROP INDEX nosuch", 1418, "ORA-01418: specified index does not exist"],
+  ["DROP PROCEDURE nosuch", 4043, "ORA-04043: object NOSUCH does not exist"],
+  ["DROP FUNCTION nosuch", 4043, "ORA-04043: object NOSUCH does not exist"],
+  ["DROP PACKAGE nosuch", 4043, "ORA-04043: object NOSUCH does not exist"],
+  ["DROP TYPE nosuch", 4043, "ORA-04043: object NOSUCH does not exist"],
+  ["DROP SEQUENCE nosuch", 2289, "ORA-02289: sequence does not exist"],
+  ["CREATE VIEW t AS SELECT 1 x FROM dual", 955, "ORA-00955: name is already used by an existing object"],
+  ["CREATE INDEX i1 ON nosuch (a)", 942, "ORA-00942: table or view \"TEST\".\"NOSUCH\" does not exist"],
+  ["CREATE INDEX i2 ON t (zz)", 904, "ORA-00904: \"ZZ\": invalid identifier"],
+  ["CREATE TABLE x1 (a NUMBER REFERENCES nosuch (id))", 942, "ORA-00942: table or view \"TEST\".\"NOSUCH\" does not exist"],
+  ["CREATE TABLE x3 (a NUMBER PRIMARY KEY, CONSTRAINT pk2 PRIMARY KEY (a))", 2260, "ORA-02260: table can have only one primary key"],
+  ["CREATE TABLE x6 (a NUMBER, b NUMBER, CONSTRAINT u1 UNIQUE (zz))", 904, "ORA-00904: \"ZZ\": invalid identifier"],
+  ["CREATE TABLE select (a NUMBER)", 903, "ORA-00903: invalid table name"],
+  ["CREATE TABLE x5 (select NUMBER)", 904, "ORA-00904: : invalid identifier"],
+  [`CREATE TABLE ${"A".repeat(129)} (a NUMBER)`, 972, "ORA-00972: identifier is too long"],
+  [`SELECT ${"b".repeat(129)} FROM dual`, 972, "ORA-00972: identifier is too long"],
+  ["SELECT 1 FROM \"\"", 1741, "ORA-01741: illegal zero-length identifier"],
+  ["CREATE SEQUENCE sqa INCREMENT BY 0", 4002, "ORA-04002: INCREMENT must be a non-zero integer"],
+  ["CREATE SEQUENCE sqb MINVALUE 10 MAXVALUE 5", 4004, "ORA-04004: MINVALUE must be less than MAXVALUE"],
+  ["CREATE SEQUENCE sqc START WITH 0 MINVALUE 1", 4006, "ORA-04006: START WITH cannot be less than MINVALUE"],
+  ["CREATE SEQUENCE sqd MAXVALUE 5 START WITH 10", 4008, "ORA-04008: START WITH cannot be more than MAXVALUE"],
+  ["CREATE SEQUENCE sqe CACHE 1", 4010, "ORA-04010: the number of values to CACHE must be greater than 1"],
+  ["GRANT SELECT ON nosuch TO test", 942, "ORA-00942: table or view \"TEST\".\"NOSUCH\" does not exist"],
+  ["GRANT SELECT ON t TO nosuchuser", 1917, "ORA-01917: user or role 'NOSUCHUSER' does not exist"],
+  ["REVOKE SELECT ON t FROM nosuchuser", 1917, "ORA-01917: user or role 'NOSUCHUSER' does not exist"],
+  ["MERGE INTO t USING dual ON (1 = 1) WHEN MATCHED THEN UPDATE SET zz = 1", 904, "ORA-00904: \"ZZ\": invalid identifier"],
+  ["MERGE INTO nosuch USING dual ON (1 = 1) WHEN NOT MATCHED THEN INSERT VALUES (1)", 942, "ORA-00942: table or view \"TEST\".\"NOSUCH\" does not exist"],
+  ["INSERT INTO t (n, n) VALUES (1, 1)", 957, "ORA-00957: duplicate column name"],
+  ["UPDATE t SET n = 1, n = 2", 957, "ORA-00957: duplicate column name"],
+  ["INSERT INTO t VALUES (1)", 947, "ORA-00947: not enough values"],
+  ["COMMENT ON TABLE nosuch IS 'x'", 942, "ORA-00942: table or view \"TEST\".\"NOSUCH\" does not exist"],
+  ["ALTER TABLE t RENAME COLUMN zz TO yy", 904, "ORA-00904: \"ZZ\": invalid identifier"],
+  ["ALTER TABLE t MODIFY (zz NUMBER)", 904, "ORA-00904: \"ZZ\": invalid identifier"],
+  ["ALTER TABLE nosuch DROP COLUMN a", 942, "ORA-00942: table or view \"TEST\".\"NOSUCH\" does not exist"]
+]
+
 describe("Oracle test server: more wrong statements answered as Oracle answers them (raw node-oracledb)", () => {
   beforeAll(async () => {
     const s = await withServer()
@@ -74,6 +116,22 @@ describe("Oracle test server: more wrong statements answered as Oracle answers t
     expect(wrong).toEqual([])
   })
 
+  it(`answers each of ${WRONG_DDL_DML.length} wrong DDL and DML statements with Oracle's code and text`, async () => {
+    const wrong: Array<string> = []
+    for (const [sql, code, text] of WRONG_DDL_DML) {
+      const got = await raised(sql).catch(() => ({ errorNum: 0, message: "(ran)" }))
+      if (got.errorNum !== code || got.message !== text) wrong.push(`${sql} -> ${got.message} (expected ORA-${String(code).padStart(5, "0")})`)
+    }
+    expect(wrong).toEqual([])
+  })
+
+  it("refuses a sequence's NEXTVAL past its MAXVALUE with ORA-08004 naming it", async () => {
+    await conn.execute("CREATE SEQUENCE sq1 MAXVALUE 2 NOCYCLE")
+    expect(await rows("SELECT sq1.NEXTVAL FROM dual")).toEqual([[1]])
+    expect(await rows("SELECT sq1.NEXTVAL FROM dual")).toEqual([[2]])
+    expect(await raised("SELECT sq1.NEXTVAL FROM dual")).toEqual({ errorNum: 8004, message: "ORA-08004: sequence SQ1.NEXTVAL exceeds MAXVALUE and cannot be instantiated" })
+  })
+
   it("still runs the valid neighbours of those statements", async () => {
     expect(await rows("SELECT TO_CHAR(TO_DATE('2024-02-29', 'YYYY-MM-DD'), 'YYYY-MM-DD'), EXTRACT(YEAR FROM DATE '2024-05-06') FROM dual")).toEqual([["2024-02-29", 2024]])
     expect(await rows("SELECT NVL(NULL, 2), EXTRACT(HOUR FROM TIMESTAMP '2024-01-01 10:11:12') FROM dual")).toEqual([[2, 10]])
@@ -95,6 +153,10 @@ describe("Oracle test server: more wrong statements answered as Oracle answers t
     expect(await raised("CREATE INDEX t ON t (s)")).toEqual({ errorNum: 955, message: "ORA-00955: name is already used by an existing object" })
     expect(await rows("SELECT sq.NEXTVAL FROM dual")).toEqual([[1]])
     expect((await conn.execute("INSERT INTO t SELECT sq.NEXTVAL, 'two' FROM dual")).rowsAffected).toBe(1)
+    await conn.execute("CREATE SEQUENCE sqf START WITH 10 INCREMENT BY -2 MINVALUE 0 MAXVALUE 10 CACHE 5")
+    expect(await rows("SELECT sqf.NEXTVAL FROM dual")).toEqual([[10]])
+    await conn.execute(`CREATE TABLE ${"L".repeat(128)} ("SELECT" NUMBER, a NUMBER CHECK (a > 0), UNIQUE (a))`)
+    expect((await conn.execute("UPDATE t SET (n, s) = (SELECT 1, 'x' FROM dual) WHERE 1 = 0")).rowsAffected).toBe(0)
     await conn.rollback()
   })
 })

@@ -60,7 +60,7 @@ const sequenceUseError = (toks: ReadonlyArray<Tok>): OraError | undefined => {
 }
 
 /** The ORA- error Oracle's compiler gives the statement (tokens without white space), or undefined. */
-export const semanticError = (toks: ReadonlyArray<Tok>): OraError | undefined => callCountError(toks) ?? sequenceUseError(toks)
+export const semanticError = (toks: ReadonlyArray<Tok>): OraError | undefined => nameError(toks) ?? callCountError(toks) ?? sequenceUseError(toks)
 
 /** Tables a `LOCK TABLE name [, name] IN mode MODE` statement names, each with its schema when qualified. */
 export const lockedTables = (toks: ReadonlyArray<Tok>): Array<{ readonly schema: Tok | undefined; readonly name: Tok }> => {
@@ -70,4 +70,70 @@ export const lockedTables = (toks: ReadonlyArray<Tok>): Array<{ readonly schema:
     const name = part.length >= 3 && isOp(part[1], ".") ? part[2] : part[0]
     return name === undefined ? [] : [{ schema: part.length >= 3 && isOp(part[1], ".") ? part[0] : undefined, name }]
   })
+}
+
+/**
+ * Oracle's reserved words (SQL Language Reference, "Oracle SQL Reserved Words"): none may name a table (ORA-00903)
+ * or a column (ORA-00904) unless quoted.
+ */
+const RESERVED = new Set(("ACCESS ADD ALL ALTER AND ANY AS ASC AUDIT BETWEEN BY CHAR CHECK CLUSTER COLUMN COMMENT COMPRESS " +
+  "CONNECT CREATE CURRENT DATE DECIMAL DEFAULT DELETE DESC DISTINCT DROP ELSE EXCLUSIVE EXISTS FILE FLOAT FOR FROM GRANT " +
+  "GROUP HAVING IDENTIFIED IMMEDIATE IN INCREMENT INDEX INITIAL INSERT INTEGER INTERSECT INTO IS LEVEL LIKE LOCK LONG " +
+  "MAXEXTENTS MINUS MLSLABEL MODE MODIFY NOAUDIT NOCOMPRESS NOT NOWAIT NULL NUMBER OF OFFLINE ON ONLINE OPTION OR ORDER " +
+  "PCTFREE PRIOR PUBLIC RAW RENAME RESOURCE REVOKE ROW ROWID ROWNUM ROWS SELECT SESSION SET SHARE SIZE SMALLINT START " +
+  "SUCCESSFUL SYNONYM SYSDATE TABLE THEN TO TRIGGER UID UNION UNIQUE UPDATE USER VALIDATE VALUES VARCHAR VARCHAR2 VIEW " +
+  "WHENEVER WHERE WITH").split(" "))
+
+/** Reserved type names left to the engine as column names (whether Oracle refuses each is not confirmed here). */
+const TYPE_WORDS = ["RAW", "DATE", "NUMBER", "CHAR", "LONG", "FLOAT", "INTEGER", "DECIMAL", "SMALLINT", "VARCHAR", "VARCHAR2"]
+
+/** The longest identifier Oracle accepts, in bytes (12.2 and later: SQL Language Reference, "Database Object Naming Rules"). */
+const MAX_IDENTIFIER_BYTES = 128
+
+/**
+ * Names a statement (tokens without white space) may not use: an identifier past 128 bytes (ORA-00972, any
+ * statement), a reserved word naming the table (ORA-00903) or a column (ORA-00904) of CREATE TABLE, and a column
+ * named twice in an INSERT column list or an UPDATE's SET list (ORA-00957).
+ */
+export const nameError = (toks: ReadonlyArray<Tok>): OraError | undefined => {
+  if (toks.some((t) => (t.kind === "ident" || t.kind === "qident") && Buffer.byteLength(t.value) > MAX_IDENTIFIER_BYTES)) return new OraError(972, "identifier is too long")
+  if (isKw(toks[0], "CREATE") && isKw(toks[1], "TABLE")) {
+    const name = isOp(toks[3], ".") ? toks[4] : toks[2]
+    if (name?.kind === "ident" && RESERVED.has(name.value)) return new OraError(903, "invalid table name")
+    const open = isOp(toks[3], ".") ? 5 : 3
+    if (isOp(toks[open], "(")) {
+      const close = matchParen(toks, open)
+      for (const part of splitTopLevel(toks.slice(open + 1, close < 0 ? toks.length : close)))
+        if (part[0]?.kind === "ident" && RESERVED.has(part[0].value) && !isKw(part[0], "CHECK", "UNIQUE", ...TYPE_WORDS)) return new OraError(904, ": invalid identifier")
+    }
+  }
+  const repeated = (names: ReadonlyArray<ReadonlyArray<Tok>>) => {
+    const seen = new Set<string>()
+    for (const n of names) {
+      const last = n[n.length - 1]
+      if (last === undefined || !(last.kind === "ident" || last.kind === "qident")) continue
+      if (seen.has(last.value)) return true
+      seen.add(last.value)
+    }
+    return false
+  }
+  if (isKw(toks[0], "INSERT") && isKw(toks[1], "INTO")) {
+    const open = toks.findIndex((t, k) => k > 2 && isOp(t, "("))
+    if (open > 0 && !isKw(toks[open + 1], "SELECT", "WITH") && !isKw(toks[open - 1], "VALUES")) {
+      const close = matchParen(toks, open)
+      if (close > 0 && repeated(splitTopLevel(toks.slice(open + 1, close)))) return new OraError(957, "duplicate column name")
+    }
+  }
+  if (isKw(toks[0], "UPDATE")) {
+    const set = findTopLevel(toks, 1, toks.length, (t) => isKw(t, "SET"))
+    const where = findTopLevel(toks, set + 1, toks.length, (t) => isKw(t, "WHERE", "RETURNING", "RETURN", "LOG"))
+    if (set > 0) {
+      const targets = splitTopLevel(toks.slice(set + 1, where < 0 ? toks.length : where)).map((a) => {
+        const eq = a.findIndex((t) => isOp(t, "="))
+        return eq < 0 ? [] : a.slice(0, eq)
+      })
+      if (targets.every((t) => t.length > 0 && !isOp(t[0], "(")) && repeated(targets)) return new OraError(957, "duplicate column name")
+    }
+  }
+  return undefined
 }

@@ -11,7 +11,7 @@
  * missing or invalid", ORA-00936 "a required part of a clause or expression has been omitted").
  */
 import { OraError } from "./errors.ts"
-import { semanticError } from "./semantic-checks.ts"
+import { nameError, semanticError } from "./semantic-checks.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 
 const tooMany = () => new OraError(913, "too many values")
@@ -73,6 +73,9 @@ export const parseTimeError = (sql: string): OraError | undefined => {
  * parameters take no length) and for valid types. Limits: Oracle SQL Language Reference, "Data Types".
  */
 export const columnTypeError = (sql: string): OraError | undefined => {
+  const names = tokensOf(sql)
+  const named = names === undefined ? undefined : nameError(names)
+  if (named !== undefined) return named
   if (!/^\s*(?:CREATE\s+(?:(?:GLOBAL|PRIVATE)\s+TEMPORARY\s+)?TABLE|ALTER\s+TABLE)\b/i.test(sql)) return undefined
   const toks = tokensOf(sql)
   if (toks === undefined) return undefined
