@@ -24,6 +24,16 @@ const raised = async (sql: string, binds: ReadonlyArray<unknown> = []) => {
 }
 const rows = async (sql: string, binds: ReadonlyArray<unknown> = []) => (await conn.execute(sql, binds)).rows
 
+/** The statements of `list` (run in order) not answered with their code and text, each with what came instead. */
+const mismatches = async (list: ReadonlyArray<readonly [string, number, string]>) => {
+  const wrong: Array<string> = []
+  for (const [sql, code, text] of list) {
+    const got = await raised(sql).catch(() => ({ errorNum: 0, message: "(ran)" }))
+    if (got.errorNum !== code || got.message !== text) wrong.push(`${sql} -> ${got.message} (expected ORA-${String(code).padStart(5, "0")})`)
+  }
+  return wrong
+}
+
 /** Statement, Oracle's code, Oracle's message. */
 const WRONG: ReadonlyArray<readonly [string, number, string]> = [
   ["SELECT n FROM t WHERE n = SYSDATE", 932, "ORA-00932: inconsistent datatypes: expected NUMBER got DATE"],
@@ -108,21 +118,11 @@ describe("Oracle test server: more wrong statements answered as Oracle answers t
   })
 
   it(`answers each of the ${WRONG.length} statements with Oracle's code and text`, async () => {
-    const wrong: Array<string> = []
-    for (const [sql, code, text] of WRONG) {
-      const got = await raised(sql)
-      if (got.errorNum !== code || got.message !== text) wrong.push(`${sql} -> ${got.message} (expected ORA-${String(code).padStart(5, "0")})`)
-    }
-    expect(wrong).toEqual([])
+    expect(await mismatches(WRONG)).toEqual([])
   })
 
   it(`answers each of ${WRONG_DDL_DML.length} wrong DDL and DML statements with Oracle's code and text`, async () => {
-    const wrong: Array<string> = []
-    for (const [sql, code, text] of WRONG_DDL_DML) {
-      const got = await raised(sql).catch(() => ({ errorNum: 0, message: "(ran)" }))
-      if (got.errorNum !== code || got.message !== text) wrong.push(`${sql} -> ${got.message} (expected ORA-${String(code).padStart(5, "0")})`)
-    }
-    expect(wrong).toEqual([])
+    expect(await mismatches(WRONG_DDL_DML)).toEqual([])
   })
 
   it("refuses a sequence's NEXTVAL past its MAXVALUE with ORA-08004 naming it", async () => {
