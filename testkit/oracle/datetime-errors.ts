@@ -3,7 +3,7 @@
  * error Oracle raises for the same text, so that neither DuckDB's wording nor an unrelated code reaches the client.
  *
  * Codes and texts: Oracle Database Error Messages (https://docs.oracle.com/en/error-help/db/ora-01821/, ora-01843,
- * ora-01830, ora-01847, ora-01849, ora-01850, ora-01851, ora-01852, ora-01858, ora-01861).
+ * ora-01830, ora-01839, ora-01847, ora-01849, ora-01850, ora-01851, ora-01852, ora-01858, ora-01861).
  */
 import { ora, OraError } from "./errors.ts"
 
@@ -28,8 +28,8 @@ export const fromDuckDbDatetime = (message: string): OraError | undefined => {
     if (/Error: Expected a number/i.test(message)) return new OraError(1858, "a non-numeric character was found where a numeric was expected")
     return ora.literalMismatch()
   }
-  // a day past the month's last (strptime's "2024-2-30"), or a literal's field out of range ("2024-13-01")
-  // (a day 29-31 its month lacks, as TO_DATE('2023-02-29', 'YYYY-MM-DD'), is ORA-01839: Oracle's code for it)
+  // a day past the month's last that some month has (strptime's "2023-2-29": ORA-01839), past 31 ORA-01847; or a
+  // literal's field out of range ("2024-13-01")
   const outOfRange = message.match(/Date out of range: -?\d+-\d+-(\d+)/i)
   if (outOfRange !== null) return Number(outOfRange[1]) <= 31 ? new OraError(1839, "date not valid for month specified") : dayOfMonth()
   const field = message.match(/(?:date|timestamp) field value out of range: "-?\d+-(\d+)-(\d+)/i)

@@ -6,6 +6,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { Session as EngineSession } from "../engine/index.ts"
 import type { ColumnMeta, ConstraintMeta, TableMeta } from "./catalog.ts"
 import type { OracleDatabase, SessionInfo } from "./database.ts"
+import { checkSequenceOptions } from "./sequence-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges, type Requester } from "./privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
@@ -258,7 +259,8 @@ export class Ddl {
       }
       if (what === "PROCEDURE" || what === "FUNCTION") {
         const q = this.qualified(toks, 2)
-        if (this.s.db.procedures.get(`${q.schema}.${q.name}`)?.isFunction !== (what === "FUNCTION" ? true : undefined)) throw new OraError(4043, `object ${q.name} does not exist`)
+        const stored = this.s.db.procedures.get(`${q.schema}.${q.name}`)
+        if (stored === undefined || (stored.isFunction === true) !== (what === "FUNCTION")) throw new OraError(4043, `object ${q.name} does not exist`)
         this.s.db.procedures.delete(`${q.schema}.${q.name}`)
         this.s.db.catalog.dropObject(q.schema, what, q.name)
         return
@@ -638,6 +640,7 @@ export class Ddl {
     const q = this.qualified(toks, at)
     if (this.s.db.catalog.getTable(q.schema, q.name) !== undefined || this.s.db.catalog.getObject(q.schema, "PROCEDURE", q.name) !== undefined) throw ora.nameInUse()
     const opts: Array<string> = []
+    const given: { start?: number; increment?: number; minValue?: number; maxValue?: number; cache?: number } = {}
     for (let k = q.next; k < toks.length; k++) {
       const x = toks[k]!
       const num = (j: number) => {
@@ -648,20 +651,25 @@ export class Ddl {
       if (isKw(x, "START") && isKw(toks[k + 1], "WITH")) {
         const n = num(k + 2)
         opts.push(`START ${n.text}`)
+        given.start = Number(n.text)
         k = n.next - 1
       } else if (isKw(x, "INCREMENT") && isKw(toks[k + 1], "BY")) {
         const n = num(k + 2)
         opts.push(`INCREMENT BY ${n.text}`)
+        given.increment = Number(n.text)
         k = n.next - 1
       } else if (isKw(x, "MINVALUE", "MAXVALUE")) {
         const n = num(k + 1)
         opts.push(`${x.value} ${n.text}`)
+        if (isKw(x, "MINVALUE")) given.minValue = Number(n.text)
+        else given.maxValue = Number(n.text)
         k = n.next - 1
       } else if (isKw(x, "CYCLE")) opts.push("CYCLE")
-      else if (isKw(x, "CACHE")) k++
+      else if (isKw(x, "CACHE")) given.cache = Number(toks[++k]?.value)
     }
+    checkSequenceOptions(given)
     await this.runDdl(`CREATE SEQUENCE ${duckIdent(q.schema)}.${duckIdent(q.name)} ${opts.join(" ")}`).catch((e: unknown) => {
-      throw e instanceof OraError && e.code === 955 ? e : ora.nameInUse()
+      throw e instanceof OraError ? e : /already exists/i.test(String(e)) ? ora.nameInUse() : e
     })
     this.s.db.catalog.putObject({ owner: q.schema, name: q.name, type: "SEQUENCE", objectId: this.s.db.catalog.newObjectId(), created: new Date() })
   }

@@ -35,6 +35,9 @@ export const fromDuckDb = (
   if (/Column with name .+ already exists/i.test(message))
     return /^\s*ALTER\b/i.test(sql) ? new OraError(1430, "column being added already exists in table") : new OraError(957, "duplicate column name")
   if (/already exists/i.test(message)) return ora.nameInUse()
+  // a NOCYCLE sequence used up (Database Error Messages, ORA-08004)
+  if ((m = message.match(/nextval: reached (maximum|minimum) value of sequence "([^"]+)"/i)) !== null)
+    return new OraError(8004, `sequence ${decodeName(m[2]!)}.NEXTVAL ${m[1]!.toLowerCase() === "maximum" ? "exceeds MAXVALUE" : "goes below MINVALUE"} and cannot be instantiated`)
   if (/More than one row returned by a subquery used as an expression/i.test(message))
     return new OraError(1427, "single-row subquery returns more than one row")
   if (/currval: sequence is not yet defined in this session/i.test(message)) {

@@ -23,13 +23,13 @@ const FUNCTIONS: ReadonlyMap<string, { readonly min: number; readonly max: numbe
   ] as const).map(([name, min, max, numeric]) => [name, { min, max, numeric }])
 )
 
-/** The error Oracle gives a call of the built-in `name` with `count` arguments, or undefined (unknown name, right count). */
+/**
+ * ORA-00909 for a call of a built-in taking a fixed number of arguments with another number; undefined for other
+ * functions and counts (functions taking a varying number are left to the engine's overload failure).
+ */
 export const argumentCountError = (name: string, count: number): OraError | undefined => {
   const known = FUNCTIONS.get(name.toUpperCase())
-  if (known === undefined) return undefined
-  if (count < known.min) return known.min === known.max ? new OraError(909, "invalid number of arguments") : new OraError(938, "not enough arguments for function")
-  if (count > known.max) return known.min === known.max ? new OraError(909, "invalid number of arguments") : new OraError(939, "too many arguments for function")
-  return undefined
+  return known !== undefined && known.min === known.max && count !== known.min ? new OraError(909, "invalid number of arguments") : undefined
 }
 
 const isText = (type: string): boolean => /^(STRING_LITERAL|VARCHAR)$/i.test(type.trim())

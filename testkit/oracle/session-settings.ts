@@ -2,7 +2,8 @@
  * ALTER SESSION clauses the server accepts without effect, as they change only how a real server plans or traces
  * (Oracle Database SQL Language Reference, ALTER SESSION): `{ENABLE | DISABLE | FORCE} PARALLEL {DML | DDL | QUERY}
  * [PARALLEL n]` and `SET EVENTS 'text'` (or `SET EVENTS = 'text'`). ALTER SESSION SET of parameters is in
- * sqlsession.ts (CURRENT_SCHEMA, TIME_ZONE, NLS_NUMERIC_CHARACTERS kept; other parameters accepted and ignored).
+ * sqlsession.ts (CURRENT_SCHEMA, TIME_ZONE, NLS_NUMERIC_CHARACTERS kept; the other parameters of
+ * {@link isSessionParameter} accepted and ignored, any other ORA-02248).
  */
 import { OraError } from "./errors.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
@@ -26,34 +27,35 @@ export const isAcceptedNoOp = (toks: ReadonlyArray<Tok>): boolean => {
 }
 
 /**
- * Parameters ALTER SESSION SET accepts: the session parameters of the ALTER SESSION statement and the initialization
- * parameters its documentation marks session-modifiable (Oracle Database SQL Language Reference, "ALTER SESSION",
- * Session Parameters; Database Reference, "Initialization Parameters", "Modifiable: ALTER SESSION"), by name or by a
- * prefix shared by a family (NLS_, OPTIMIZER_, PLSQL_, ...), and hidden parameters (a quoted name starting with `_`).
- * Another name is ORA-02248 "invalid option for ALTER SESSION".
+ * Parameters ALTER SESSION SET accepts: the clause's own (CURRENT_SCHEMA, TIME_ZONE, EDITION, CONTAINER, ...: SQL
+ * Language Reference, "ALTER SESSION", alter_session_set_clause) and the initialization parameters a session may
+ * change (Database Reference, "Modifiable Parameters":
+ * https://docs.oracle.com/database/121/REFRN/GUID-43A4AD97-2009-4275-8802-DA6299DFDCAD.htm, and later releases'
+ * additions). OPTIMIZER_*, PARALLEL_* and PLSQL_* are accepted by prefix; hidden parameters ("_name") too.
  */
 const SESSION_PARAMETERS = new Set([
-  "CONSTRAINTS", "CONTAINER", "CURRENT_SCHEMA", "DEFAULT_COLLATION", "EDITION", "ERROR_ON_OVERLAP_TIME", "FLAGGER",
-  "INSTANCE", "ISOLATION_LEVEL", "ROW_ARCHIVAL_VISIBILITY", "STANDBY_MAX_DATA_DELAY", "TIME_ZONE",
-  "USE_PRIVATE_OUTLINES", "USE_STORED_OUTLINES", "CREATE_STORED_OUTLINES", "EVENTS", "SQL_TRACE", "STATISTICS_LEVEL",
-  "TIMED_STATISTICS", "TIMED_OS_STATISTICS", "TRACEFILE_IDENTIFIER", "MAX_DUMP_FILE_SIZE", "DDL_LOCK_TIMEOUT",
-  "CURSOR_SHARING", "CURSOR_INVALIDATION", "SESSION_CACHED_CURSORS", "SKIP_UNUSABLE_INDEXES", "SORT_AREA_SIZE",
-  "SORT_AREA_RETAINED_SIZE", "HASH_AREA_SIZE", "BITMAP_MERGE_AREA_SIZE", "CREATE_BITMAP_AREA_SIZE",
-  "WORKAREA_SIZE_POLICY", "QUERY_REWRITE_ENABLED", "QUERY_REWRITE_INTEGRITY", "STAR_TRANSFORMATION_ENABLED",
-  "DB_FILE_MULTIBLOCK_READ_COUNT", "DB_CREATE_FILE_DEST", "DB_SECUREFILE", "DEFERRED_SEGMENT_CREATION",
-  "COMMIT_LOGGING", "COMMIT_WAIT", "COMMIT_WRITE", "GLOBAL_NAMES", "RECYCLEBIN", "REMOTE_DEPENDENCIES_MODE",
-  "RESUMABLE_TIMEOUT", "SMTP_OUT_SERVER", "SQLTUNE_CATEGORY", "TEMP_UNDO_ENABLED", "ENABLE_DDL_LOGGING",
-  "PLSCOPE_SETTINGS", "OLAP_PAGE_POOL_SIZE", "OBJECT_CACHE_MAX_SIZE_PERCENT", "OBJECT_CACHE_OPTIMAL_SIZE",
-  "XML_DB_EVENTS", "HEAT_MAP", "READ_ONLY", "SQL_TRANSPILER", "DST_UPGRADE_INSERT_CONV", "CELL_OFFLOAD_PROCESSING",
-  "ASM_POWER_LIMIT", "DB_INDEX_COMPRESSION_INHERITANCE", "APPROX_FOR_AGGREGATION", "APPROX_FOR_COUNT_DISTINCT",
-  "APPROX_FOR_PERCENTILE", "DB_UNRECOVERABLE_SCN_TRACKING", "JSON_BEHAVIOR", "RESULT_CACHE_MODE"
+  "CURRENT_SCHEMA", "TIME_ZONE", "EDITION", "CONTAINER", "CONSTRAINTS", "CONSTRAINT", "ERROR_ON_OVERLAP_TIME", "FLAGGER",
+  "INSTANCE", "ISOLATION_LEVEL", "STANDBY_MAX_DATA_DELAY", "USE_PRIVATE_OUTLINES", "USE_STORED_OUTLINES",
+  "DEFAULT_COLLATION", "EVENTS", "SQL_TRACE", "ERROR_MESSAGE_DETAILS",
+  "NLS_CALENDAR", "NLS_COMP", "NLS_CURRENCY", "NLS_DATE_FORMAT", "NLS_DATE_LANGUAGE", "NLS_DUAL_CURRENCY",
+  "NLS_ISO_CURRENCY", "NLS_LANGUAGE", "NLS_LENGTH_SEMANTICS", "NLS_NCHAR_CONV_EXCP", "NLS_NUMERIC_CHARACTERS",
+  "NLS_SORT", "NLS_TERRITORY", "NLS_TIMESTAMP_FORMAT", "NLS_TIMESTAMP_TZ_FORMAT", "NLS_TIME_FORMAT", "NLS_TIME_TZ_FORMAT",
+  "ASM_DISKSTRING", "ASM_POWER_LIMIT", "CELL_OFFLOAD_PROCESSING", "COMMIT_LOGGING", "COMMIT_WAIT", "COMMIT_WRITE",
+  "CREATE_STORED_OUTLINES", "CURSOR_BIND_CAPTURE_DESTINATION", "CURSOR_SHARING", "DB_BLOCK_CHECKING",
+  "DB_CREATE_FILE_DEST", "DB_FILE_MULTIBLOCK_READ_COUNT", "DB_FILE_NAME_CONVERT", "DB_INDEX_COMPRESSION_INHERITANCE",
+  "DB_SECUREFILE", "DB_UNRECOVERABLE_SCN_TRACKING", "DDL_LOCK_TIMEOUT", "DEFERRED_SEGMENT_CREATION",
+  "DST_UPGRADE_INSERT_CONV", "ENABLE_DDL_LOGGING", "GLOBAL_NAMES", "HASH_AREA_SIZE", "HEAT_MAP", "JAVA_JIT_ENABLED",
+  "INMEMORY_CLAUSE_DEFAULT", "INMEMORY_QUERY", "LOG_ARCHIVE_MIN_SUCCEED_DEST", "MAX_DUMP_FILE_SIZE",
+  "OBJECT_CACHE_MAX_SIZE_PERCENT", "OBJECT_CACHE_OPTIMAL_SIZE", "OLAP_PAGE_POOL_SIZE", "PLSCOPE_SETTINGS",
+  "QUERY_REWRITE_ENABLED", "QUERY_REWRITE_INTEGRITY", "RECYCLEBIN", "REMOTE_DEPENDENCIES_MODE", "RESULT_CACHE_MODE",
+  "RESUMABLE_TIMEOUT", "SESSION_CACHED_CURSORS", "SKIP_UNUSABLE_INDEXES", "SMTP_OUT_SERVER", "SORT_AREA_RETAINED_SIZE",
+  "SORT_AREA_SIZE", "SQLTUNE_CATEGORY", "STAR_TRANSFORMATION_ENABLED", "STATISTICS_LEVEL", "TEMP_UNDO_ENABLED",
+  "TIMED_OS_STATISTICS", "TIMED_STATISTICS", "TRACEFILE_IDENTIFIER", "WORKAREA_SIZE_POLICY", "XML_DB_EVENTS"
 ])
-const SESSION_PARAMETER_FAMILIES = ["NLS_", "OPTIMIZER_", "PLSQL_", "PARALLEL_", "INMEMORY_", "RESULT_CACHE_", "LOG_ARCHIVE_"]
 
-/** Fails ORA-02248 unless `name` (as the lexer gives it: upper case unless quoted) is a parameter ALTER SESSION SET takes. */
-export const checkSessionParameter = (name: string | undefined): void => {
-  if (name === undefined) throw new OraError(922, "missing or invalid option")
-  const upper = name.toUpperCase()
-  if (name.startsWith("_") || SESSION_PARAMETERS.has(upper) || SESSION_PARAMETER_FAMILIES.some((f) => upper.startsWith(f))) return
-  throw new OraError(2248, "invalid option for ALTER SESSION")
-}
+/** True for a parameter name (as the lexer gives it) ALTER SESSION SET accepts; else Oracle's ORA-02248. */
+export const isSessionParameter = (name: string): boolean =>
+  SESSION_PARAMETERS.has(name) || /^(?:OPTIMIZER|PARALLEL|PLSQL|LOG_ARCHIVE_DEST(?:_STATE)?|DB_CREATE_ONLINE_LOG_DEST)_/.test(name) || name.startsWith("_")
+
+/** Oracle's error for ALTER SESSION SET of a parameter it does not know (Database Error Messages, ORA-02248). */
+export const unknownSessionParameter = (): OraError => new OraError(2248, "invalid option for ALTER SESSION")

@@ -34,6 +34,8 @@ import { rewriteBuiltinCalls } from "./builtin-functions.ts"
 import { rewriteFloatConditions } from "./float-conditions.ts"
 import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { isKw, isOp, matchParen, significant, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { lockedTables } from "./semantic-checks.ts"
+import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { Ddl } from "./ddl.ts"
 import { RowLockWaits } from "./row-locks.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
@@ -68,7 +70,7 @@ import { rewriteHierarchical } from "./hierarchical.ts"
 import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, type FromRef, makeTranslator, oracleName, type TextDatetimeKind, translateQuery, type QueryShape } from "./translate.ts"
 import type { OraType } from "./types.ts"
-import { checkSessionParameter, isAcceptedNoOp } from "./session-settings.ts"
+import { isAcceptedNoOp, isSessionParameter, unknownSessionParameter } from "./session-settings.ts"
 import { parseLockTable } from "./lock-table.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { checkDatetimeLiterals } from "./datetime-literal-checks.ts"
@@ -466,7 +468,7 @@ export class SqlSession {
    */
   translate(sql: string, specs?: ReadonlyArray<BindSpec>): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(unqualifySetTargets(tokenize(sql)), lookup), lookup), lookup), lookup)
+    const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(unqualifySetTargets(rewriteRowSubqueries(tokenize(sql))), lookup), lookup), lookup), lookup)
     const { toks, tr, binds } = this.bindNumberingTranslator(written, sql, specs)
     return { toks, text: (a, b) => tr.range(a, b), binds }
   }
@@ -554,7 +556,7 @@ export class SqlSession {
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const source = datetimeJoins(intervalLiteralTargets(tokenize(stripTerminator(sql)), lookup), lookup)
+    const source = datetimeJoins(intervalLiteralTargets(rewriteRowSubqueries(tokenize(stripTerminator(sql))), lookup), lookup)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = this.bindNumberingTranslator(calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
@@ -1057,9 +1059,9 @@ export class SqlSession {
     if (isAcceptedNoOp(toks)) return
     if (!isKw(toks[2], "SET")) throw new OraError(922, "missing or invalid option")
     const param = toks[3]?.value
-    checkSessionParameter(param)
     const valueTok = toks[5]
     if (!isOp(toks[4], "=") || valueTok === undefined) throw new OraError(922, "missing or invalid option")
+    if (param === undefined || !isSessionParameter(param)) throw unknownSessionParameter()
     if (param === "CURRENT_SCHEMA") {
       const name = oracleName(valueTok)
       if (!this.db.catalog.users.has(name)) throw ora.userNotFound(name)
@@ -1082,7 +1084,7 @@ export class SqlSession {
       await this.setVars(this.engine)
       return
     }
-    // other NLS_* and other parameters are accepted and ignored
+    // the other parameters Oracle knows are accepted and ignored
   }
 
 }

@@ -11,7 +11,7 @@
  * missing or invalid", ORA-00936 "a required part of a clause or expression has been omitted").
  */
 import { OraError } from "./errors.ts"
-import { argumentCountError } from "./function-arguments.ts"
+import { nameError, semanticError } from "./semantic-checks.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 
 const tooMany = () => new OraError(913, "too many values")
@@ -51,8 +51,6 @@ export const parseTimeError = (sql: string): OraError | undefined => {
       if (items !== undefined && items > 1) return tooMany()
     }
   }
-  const misuse = sequenceMisuse(toks) ?? argumentCountMisuse(toks)
-  if (misuse !== undefined) return misuse
   if (isKw(toks[0], "UPDATE")) {
     const set = findTopLevel(toks, 1, toks.length, (t) => isKw(t, "SET"))
     for (let k = set + 1; set > 0 && k < toks.length; k++) {
@@ -65,43 +63,7 @@ export const parseTimeError = (sql: string): OraError | undefined => {
       if (items !== undefined && items !== targets) return items > targets ? tooMany() : notEnough()
     }
   }
-  return undefined
-}
-
-/**
- * CURRVAL / NEXTVAL of a query where Oracle does not allow them: anywhere but the top-level select list of a SELECT
- * without DISTINCT or set operators (so not in WHERE, GROUP BY, ORDER BY or a subquery): ORA-02287 "sequence number
- * not allowed here" (SQL Language Reference, "Sequence Pseudocolumns", "Where to Use Sequence Values").
- */
-const sequenceMisuse = (toks: ReadonlyArray<Tok>): OraError | undefined => {
-  if (!isKw(toks[0], "SELECT")) return undefined
-  const uses = toks.flatMap((t, k) => (isKw(t, "NEXTVAL", "CURRVAL") && isOp(toks[k - 1], ".") ? [k] : []))
-  if (uses.length === 0) return undefined
-  const notAllowed = () => new OraError(2287, "sequence number not allowed here")
-  if (toks.some((t) => isKw(t, "DISTINCT", "UNIQUE", "UNION", "INTERSECT", "MINUS", "EXCEPT"))) return notAllowed()
-  const from = findTopLevel(toks, 1, toks.length, (t) => isKw(t, "FROM"))
-  const listEnd = from < 0 ? toks.length : from
-  for (const k of uses) {
-    let depth = 0
-    for (let j = 1; j < k; j++) depth += isOp(toks[j], "(") ? 1 : isOp(toks[j], ")") ? -1 : 0
-    const inSubquery = depth > 0 && toks.slice(1, k).some((t) => isKw(t, "SELECT"))
-    if (k > listEnd || inSubquery) return notAllowed()
-  }
-  return undefined
-}
-
-/** A built-in call with a wrong number of arguments (function-arguments.ts), found before the engine runs it. */
-const argumentCountMisuse = (toks: ReadonlyArray<Tok>): OraError | undefined => {
-  for (let k = 0; k < toks.length; k++) {
-    const t = toks[k]!
-    if (t.kind !== "ident" || !isOp(toks[k + 1], "(") || isOp(toks[k - 1], ".")) continue
-    const close = matchParen(toks, k + 1)
-    if (close < 0) continue
-    const count = close === k + 2 ? 0 : splitTopLevel(toks.slice(k + 2, close)).length
-    const error = argumentCountError(t.value, count)
-    if (error !== undefined) return error
-  }
-  return undefined
+  return semanticError(toks)
 }
 
 /**
@@ -111,6 +73,9 @@ const argumentCountMisuse = (toks: ReadonlyArray<Tok>): OraError | undefined => 
  * parameters take no length) and for valid types. Limits: Oracle SQL Language Reference, "Data Types".
  */
 export const columnTypeError = (sql: string): OraError | undefined => {
+  const names = tokensOf(sql)
+  const named = names === undefined ? undefined : nameError(names)
+  if (named !== undefined) return named
   if (!/^\s*(?:CREATE\s+(?:(?:GLOBAL|PRIVATE)\s+TEMPORARY\s+)?TABLE|ALTER\s+TABLE)\b/i.test(sql)) return undefined
   const toks = tokensOf(sql)
   if (toks === undefined) return undefined

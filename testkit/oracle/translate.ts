@@ -4,8 +4,8 @@
  * pseudo-columns, FETCH FIRST/ROWNUM limits, CAST target types, and the select-list shape used to
  * report declared column types.
  */
-import { datetimeFormatError, datetimeTextError } from "./datetime-format-checks.ts"
 import { decimalOf } from "./decimal.ts"
+import { checkInputFormat, checkOutputFormat } from "./datetime-format-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { findTopLevel, isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
 import { constructedType } from "./named-types.ts"
@@ -342,6 +342,17 @@ const isDateUnit = (toks: ReadonlyArray<Tok>, i: number, end: number, dateColumn
     return dateColumns.has(oracleName(last))
   }
   return false
+}
+
+/**
+ * True when `toks[i, end)` is a DATE (never a TIMESTAMP) by its text alone: SYSDATE, CURRENT_DATE, a DATE literal or
+ * a call of TO_DATE, ADD_MONTHS, LAST_DAY, NEXT_DAY.
+ */
+const isDateOnly = (toks: ReadonlyArray<Tok>, i: number, end: number): boolean => {
+  const t = toks[i]
+  if (end - i === 1) return isKw(t, "SYSDATE", "CURRENT_DATE")
+  if (end - i === 2) return isKw(t, "DATE") && toks[i + 1]?.kind === "str"
+  return isKw(t, "TO_DATE", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY") && isOp(toks[i + 1], "(") && matchParen(toks, i + 1) === end - 1
 }
 
 /**
@@ -707,6 +718,9 @@ export class Translator {
         const right = parts[j + 1]
         if (inSet || !(tok.kind === "op" && COMPARISONS.has(tok.value)) || left === undefined || right === undefined || left.separator || right.separator) continue
         if (!this.isExactPart(left) && !this.isExactPart(right)) continue
+        // a NUMBER compared with a DATE: Oracle converts neither (ORA-00932)
+        if (isDateOnly(this.toks, left.from, left.to)) throw new OraError(932, "inconsistent datatypes: expected DATE got NUMBER")
+        if (isDateOnly(this.toks, right.from, right.to)) throw new OraError(932, "inconsistent datatypes: expected NUMBER got DATE")
         left.text = `ora_number_cmp(${this.exactArgument(left)}, ${this.exactArgument(right)})`
         right.text = "0"
         j++
@@ -810,6 +824,15 @@ export class Translator {
       const { parts: items } = this.args(list.from)
       p.text = `ora_number_key(${this.exactArgument(p)})`
       list.text = `(${items.map(([a, b]) => `ora_number_key(CAST(${this.range(a, b)} AS VARCHAR))`).join(", ")})`
+      return
+    }
+    // IN / NOT IN / comparison ANY|SOME|ALL of a subquery: both sides compared by their exact order keys, as Oracle
+    // compares a NUMBER with whatever number type the subquery gives
+    const quantified = ["=", "<>", "!=", "<", ">", "<=", ">="].some((op) => isOp(at(j + 1), op)) && isKw(at(j + 2), "ANY", "SOME", "ALL")
+    const sub = parts[j + (quantified ? 3 : 2 + negated)]
+    if ((quantified || isKw(at(j + 1 + negated), "IN")) && sub !== undefined && !sub.separator && isOp(this.toks[sub.from], "(") && isKw(this.toks[sub.from + 1], "SELECT", "WITH") && this.exactColumnAt(p.from, p.to) !== undefined) {
+      p.text = `ora_number_key(${this.exactArgument(p)})`
+      sub.text = `(SELECT ora_number_key(CAST(ora_q.ora_c AS VARCHAR)) FROM ${sub.text} AS ora_q(ora_c))`
       return
     }
     const before = at(j - 1)
@@ -1934,14 +1957,13 @@ export class Translator {
           const argument = this.callArgument(from, to, arg(0))
           const number = numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, argument.exact || argument.binary || this.exactNumericRange(from, to), this.stringArgument(parts[2]))
           if (number !== undefined) return [number, close + 1]
-          const formatError = datetimeFormatError(toks[parts[1]![0]]!.value, false)
-          if (formatError !== undefined) throw formatError
           const zoned = this.zonedOperand(parts[0]![0], parts[0]![1])
           if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
           const textKind = this.textDatetimeAt(parts[0]![0], parts[0]![1]) ?? textDatetimeOfText(arg(0))
           // a LOCAL TIME ZONE value kept as text (TIMESTAMP(7-9)) is shown in the session time zone
           const shown = this.isLocalZoneColumn(parts[0]![0], parts[0]![1]) ? inSessionZone(arg(0)) : arg(0)
           if (textKind !== undefined) return [textDatetimeToChar(shown, textKind, toks[parts[1]![0]]!.value), close + 1]
+          checkOutputFormat(toks[parts[1]![0]]!.value)
           const fmt = convertDateFormat(toks[parts[1]![0]]!.value, true)
           // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
           if (!fmt.includes("%n")) return [withOracleYears(`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, fmt), close + 1]
@@ -1959,13 +1981,12 @@ export class Translator {
       case "TO_TIMESTAMP":
         if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str") {
           const format = toks[parts[1]![0]]!.value
-          const text = parts[0] !== undefined && parts[0][1] - parts[0][0] === 1 && toks[parts[0][0]]?.kind === "str" ? toks[parts[0][0]]!.value : undefined
-          const formatError = datetimeFormatError(format, true) ?? (text === undefined ? undefined : datetimeTextError(text, format))
-          if (formatError !== undefined) throw formatError
+          checkInputFormat(format)
           // RR, J and FX, which strptime lacks, read as TO_TIMESTAMP_TZ reads them (datetime-parse.ts)
           if (/RR|J|FX/i.test(format.replace(/"[^"]*"?/g, "")))
             return [`CAST(ora_tstz_local(ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(format)}), '') AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
-          return [`CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(format))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+          // strptime reads year 0000 as 1 BC, a year Oracle refuses to read (ORA-01841)
+          return [`ora_nonzero_year(CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(format))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"}))`, close + 1]
         }
         return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
       case "TO_TIMESTAMP_TZ":
@@ -1989,6 +2010,9 @@ export class Translator {
       }
       case "EXTRACT": {
         const p = parts[0]
+        // a DATE has no time zone, and Oracle reads no time field from it either (ORA-30076)
+        if (p !== undefined && isKw(toks[p[0]], "HOUR", "MINUTE", "SECOND", "TIMEZONE_HOUR", "TIMEZONE_MINUTE", "TIMEZONE_REGION", "TIMEZONE_ABBR") && isKw(toks[p[0] + 1], "FROM") && isDateOnly(toks, p[0] + 2, p[1]))
+          throw new OraError(30076, "invalid extract field for extract source")
         const intervalType = p !== undefined && isKw(toks[p[0] + 1], "FROM") ? this.intervalTypeAt(p[0] + 2, p[1]) : undefined
         const fromInterval = intervalType === undefined ? undefined : exactIntervalExtract(toks[p![0]]!.value, this.range(p![0] + 2, p![1]), intervalType)
         if (fromInterval !== undefined) return [fromInterval, close + 1]
@@ -2037,8 +2061,8 @@ export class Translator {
         // Oracle: a NULL (or '') replacement removes the search string
         return [`replace(${arg(0)}, ${arg(1)}, coalesce(${parts.length > 2 ? arg(2) : "NULL"}, ''))`, close + 1]
       case "INSTR":
-        // a negative position or an occurrence: Oracle's search (builtin-functions.ts oracleInstr)
-        if (parts.length === 3 || parts.length === 4) return [`ora_instr4(${arg(0)}, ${arg(1)}, ${arg(2)}, ${parts.length === 4 ? arg(3) : "1"})`, close + 1]
+        if (parts.length === 3) return [`ora_instr(${arg(0)}, ${arg(1)}, ${arg(2)})`, close + 1]
+        if (parts.length === 4) return [`ora_instr_nth(${arg(0)}, ${arg(1)}, ${arg(2)}, ${arg(3)})`, close + 1]
         break
       case "TRUNC":
       case "ROUND": {
