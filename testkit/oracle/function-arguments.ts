@@ -51,7 +51,7 @@ export const functionCallError = (message: string): OraError | undefined => {
   }
   const known = FUNCTIONS.get(name)
   if (known === undefined) return undefined
-  const countError = argumentCountError(name, args.length)
-  if (countError !== undefined) return countError
+  if (args.length < known.min) return known.min === known.max ? new OraError(909, "invalid number of arguments") : new OraError(938, "not enough arguments for function")
+  if (args.length > known.max) return known.min === known.max ? new OraError(909, "invalid number of arguments") : new OraError(939, "too many arguments for function")
   return known.numeric.some((k) => args[k] !== undefined && isText(args[k]!)) ? ora.invalidNumber() : undefined
 }

@@ -9,7 +9,6 @@
  */
 import { isExactInterval } from "./interval-exprs.ts"
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
-import { oracleName } from "./translate.ts"
 import { parseOracleType, type OraType } from "./types.ts"
 
 /** The kind of an interval expression: DAY TO SECOND or YEAR TO MONTH. */
@@ -176,7 +175,7 @@ const factorShape = (sig: ReadonlyArray<Tok>, from: number, to: number, types: R
   if (isName(t) && !isKw(t, "CASE", "CAST") && !isOp(sig[k + 1], "(")) {
     const last = isOp(sig[k + 1], ".") && isName(sig[k + 2]) ? k + 2 : k
     if (last + 1 !== to) return NOT_INTERVAL
-    const type = types.get(oracleName(sig[last]!))
+    const type = types.get(sig[last]!.value)
     if (type === undefined || (type.kind !== "intervalds" && type.kind !== "intervalym")) return NOT_INTERVAL
     return { kind: type.kind, exact: isExactInterval(type), simple: !signed }
   }
@@ -191,7 +190,7 @@ const factorShape = (sig: ReadonlyArray<Tok>, from: number, to: number, types: R
     return choose(shapes)
   }
   if (isName(t) && isOp(sig[k + 1], "(") && matchParen(sig, k + 1) === to - 1) {
-    const name = oracleName(t).toUpperCase()
+    const name = t.value.toUpperCase()
     if (name === "CAST") {
       let asAt = -1
       for (let j = k + 2; j < to - 1; j++) if (isOp(sig[j], "(")) j = matchParen(sig, j)

@@ -2061,7 +2061,7 @@ export class Translator {
         // Oracle: a NULL (or '') replacement removes the search string
         return [`replace(${arg(0)}, ${arg(1)}, coalesce(${parts.length > 2 ? arg(2) : "NULL"}, ''))`, close + 1]
       case "INSTR":
-        if (parts.length === 3) return [`ora_instr(${arg(0)}, ${arg(1)}, ${arg(2)})`, close + 1]
+        if (parts.length === 3) return [`ora_instr_nth(${arg(0)}, ${arg(1)}, ${arg(2)}, 1)`, close + 1]
         if (parts.length === 4) return [`ora_instr_nth(${arg(0)}, ${arg(1)}, ${arg(2)}, ${arg(3)})`, close + 1]
         break
       case "TRUNC":
