@@ -64,6 +64,9 @@ describe("Oracle test server: stored functions called from SQL", () => {
       ["GEAR?", "GEAR.", 3]
     ])
     expect((await conn.execute("SELECT shout(s => 'x') FROM dual")).rows).toEqual([["X!"]])
+    // a name the function has no parameter for (Error Messages, ORA-06553 with PLS-306)
+    const e = await failure(() => conn.execute("SELECT shout(nope => 'x') FROM dual"))
+    expect(e.message).toMatch(/^ORA-06553: PLS-306: wrong number or types of arguments in call to 'SHOUT'/)
   })
 
   it("calls a function named with its owner, with binds and literals as arguments", async () => {
