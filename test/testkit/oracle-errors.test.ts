@@ -92,7 +92,7 @@ describe("Oracle test server: errors and robustness", () => {
       "CREATE TABLE x (a WEIRDTYPE)",
       "CREATE TRIGGER t BEFORE INSERT ON e BEGIN NULL; END;",
       "BEGIN IF 1 = 1 THEN NULL; END; END;",
-      "DECLARE TYPE r IS RECORD (a NUMBER); v r; BEGIN NULL; END;",
+      "BEGIN GOTO done; END;",
       "DECLARE x NUMBER; BEGIN x := ; END;",
       "SELECT :1 FROM DUAL",
       "ALTER SESSION SET",

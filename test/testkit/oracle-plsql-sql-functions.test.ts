@@ -55,6 +55,20 @@ describe("Oracle test server: stored functions called from SQL", () => {
     expect(nested.rows).toEqual([["BOLT?"], ["NUT?"]])
   })
 
+  it("takes named notation in SQL calls: arguments in the parameters' order, defaults for the ones left out", async () => {
+    // PL/SQL Language Reference, "Positional, Named, and Mixed Notation for Actual Parameters": SQL calls take all three
+    const r = await conn.execute("SELECT shout(suffix => '?', s => name), shout(name, suffix => '.'), ratio(b => 4, a => price) FROM gadget ORDER BY id")
+    expect(r.rows).toEqual([
+      ["BOLT?", "BOLT.", 0.625],
+      ["NUT?", "NUT.", 0.125],
+      ["GEAR?", "GEAR.", 3]
+    ])
+    expect((await conn.execute("SELECT shout(s => 'x') FROM dual")).rows).toEqual([["X!"]])
+    // a name the function has no parameter for (Error Messages, ORA-06553 with PLS-306)
+    const e = await failure(() => conn.execute("SELECT shout(nope => 'x') FROM dual"))
+    expect(e.message).toMatch(/^ORA-06553: PLS-306: wrong number or types of arguments in call to 'SHOUT'/)
+  })
+
   it("calls a function named with its owner, with binds and literals as arguments", async () => {
     const r = await conn.execute(`SELECT ${server.user}.twice(:n), twice(21), shout('a') FROM dual`, { n: 4 })
     expect(r.rows).toEqual([[8, 42, "A!"]])

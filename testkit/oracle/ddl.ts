@@ -12,6 +12,7 @@ import { insufficientPrivileges, objectAccessError, objectPrivileges, type Reque
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage, type PlsqlHost } from "./plsql.ts"
+import { defineContext, dropContext } from "./plsql/application-contexts.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { type QueryResult, stripTerminator } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
@@ -207,6 +208,7 @@ export class Ddl {
         return
       }
       if (isKw(toks[k], "PACKAGE")) return definePackage(this.s, sqlText)
+      if (isKw(toks[k], "CONTEXT")) return defineContext(this.s, toks, k + 1, orReplace)
       if (isKw(toks[k], "TYPE") && !isKw(toks[k + 1], "BODY")) return namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
       if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
         throw ora.unimplemented(`CREATE ${toks[k]!.value}`)
@@ -252,6 +254,7 @@ export class Ddl {
         return
       }
       if (what === "TYPE") return namedTypesOf(this.s.db).drop(this.s.schema, toks, 2, (t) => this.columnsUse(t))
+      if (what === "CONTEXT") return dropContext(this.s, toks, 2)
       if (what === "PACKAGE") {
         const bodyOnly = isKw(toks[2], "BODY")
         const q = this.qualified(toks, bodyOnly ? 3 : 2)

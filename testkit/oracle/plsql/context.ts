@@ -26,6 +26,8 @@ export interface CallContext {
   readonly implicit: Array<QueryResult>
   /** LOB variables' rows, for the DBMS_LOB writes (plsql-lobs.ts). */
   readonly lobs: Map<string, LobSource>
+  /** "OWNER.PACKAGE" of the package whose subprogram is running, if one is (DBMS_SESSION.SET_CONTEXT's trust). */
+  readonly unit: string | undefined
 }
 
 /** A built-in package: runs `procedure` with `args`, or returns false when it has no such procedure. */

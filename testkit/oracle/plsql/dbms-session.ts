@@ -6,8 +6,9 @@ import { setTraceAttributes } from "../application-info.ts"
 import { wrongArguments } from "./arguments.ts"
 import type { BuiltinPackage } from "./context.ts"
 import { sleep } from "./sleep.ts"
+import { setContext } from "./application-contexts.ts"
 
-/** DBMS_SESSION.SLEEP / SET_IDENTIFIER / CLEAR_IDENTIFIER. */
+/** DBMS_SESSION.SLEEP / SET_IDENTIFIER / CLEAR_IDENTIFIER / SET_CONTEXT (application-contexts.ts). */
 export const dbmsSession: BuiltinPackage = async (ctx, procedure, args) => {
   switch (procedure) {
     case "SLEEP":
@@ -20,6 +21,9 @@ export const dbmsSession: BuiltinPackage = async (ctx, procedure, args) => {
       await setTraceAttributes(ctx.host.info, ctx.host.engine, { clientIdentifier: id === null ? null : Buffer.from(String(id)).subarray(0, 64).toString() })
       return true
     }
+    case "SET_CONTEXT":
+      await setContext(ctx, args)
+      return true
     case "CLEAR_IDENTIFIER":
       if (args.length !== 0) throw wrongArguments(procedure)
       await setTraceAttributes(ctx.host.info, ctx.host.engine, { clientIdentifier: null })

@@ -168,6 +168,8 @@ const isCursorValue = (v: unknown): v is QueryResult => v !== null && typeof v =
 /** One frame of PL/SQL execution: an anonymous block or a stored procedure's body. */
 export class Interpreter implements CallContext {
   readonly lobs = new Map<string, LobSource>()
+  /** "OWNER.PACKAGE" when this frame runs a package's subprogram or initialization. */
+  unit: string | undefined
   private scope: Scope | undefined
   private sqlRowCount: number | null = null
   /** SQL%BULK_ROWCOUNT of the last FORALL, by subscript. */
@@ -894,6 +896,7 @@ export class Interpreter implements CallContext {
       }
     } else {
       const frame = new Interpreter(this.host, owner.body?.source ?? owner.spec.source, { binds: new Map(), values: [], assigned: new Set(), read: new Set() }, this.implicit)
+      frame.unit = `${owner.owner}.${owner.name}`
       try {
         outcome = await frame.runSubprogram(slot, sub, given)
       } catch (e) {
@@ -1589,6 +1592,7 @@ export class Interpreter implements CallContext {
     }
     const block: Block = def.body === undefined ? def.spec.block : { ...def.body.block, decls: [...def.spec.block.decls, ...def.body.block.decls] }
     const frame = new Interpreter(this.host, def.body?.source ?? def.spec.source, { binds: new Map(), values: [], assigned: new Set(), read: new Set() }, this.implicit)
+    frame.unit = `${def.owner}.${def.name}`
     let names = new Map<string, Slot>()
     // the instance exists from its declarations on: the BEGIN section may name the package's own members
     await frame.runBlock(block, (n) => {

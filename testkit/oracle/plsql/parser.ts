@@ -254,6 +254,14 @@ class Parser {
     const misplaced = typeToks.find((t) => isKw(t, ...RESERVED) || t.kind === "str" || t.kind === "bind")
     if (misplaced !== undefined) this.fail([":=", ".", "(", "@", "%", ";", "not", "null", "range", "default", "character"], misplaced)
     const type = this.typeOf(typeToks)
+    const { notNull, init } = this.notNullAndInit((t) => isOp(t, ";"), [";"])
+    if (init === undefined && constant) this.fail([":="])
+    this.expectOp(";")
+    return init === undefined ? { pos, k: "var", name, type, constant, notNull } : { pos, k: "var", name, type, constant, notNull, init }
+  }
+
+  /** `[NOT NULL] [:= | DEFAULT expr]` after a declared type, the expression up to a token `end` accepts. */
+  private notNullAndInit(end: (t: Tok) => boolean, expected: ReadonlyArray<string>): { notNull: boolean; init: Expr | undefined } {
     let notNull = false
     if (this.kw("NOT")) {
       this.i++
@@ -263,10 +271,9 @@ class Parser {
     let init: Expr | undefined
     if (isOp(this.tok, ":=") || this.kw("DEFAULT")) {
       this.i++
-      init = this.until((t) => isOp(t, ";"), [";"])
-    } else if (constant) this.fail([":="])
-    this.expectOp(";")
-    return init === undefined ? { pos, k: "var", name, type, constant, notNull } : { pos, k: "var", name, type, constant, notNull, init }
+      init = this.until(end, expected)
+    }
+    return { notNull, init }
   }
 
   /** A declared type, a subtype's name standing for its base type. */
@@ -318,17 +325,7 @@ class Parser {
     for (;;) {
       const field = this.name()
       const type = this.typeOf(this.until((t) => isOp(t, ",") || isOp(t, ")") || isOp(t, ":=") || isKw(t, "DEFAULT", "NOT"), [",", ")"]))
-      let notNull = false
-      if (this.kw("NOT")) {
-        this.i++
-        this.expectKw("NULL")
-        notNull = true
-      }
-      let init: Expr | undefined
-      if (isOp(this.tok, ":=") || this.kw("DEFAULT")) {
-        this.i++
-        init = this.until((t) => isOp(t, ",") || isOp(t, ")"), [",", ")"])
-      }
+      const { notNull, init } = this.notNullAndInit((t) => isOp(t, ",") || isOp(t, ")"), [",", ")"])
       fields.push(init === undefined ? { name: field, type, notNull } : { name: field, type, notNull, init })
       if (isOp(this.tok, ")")) break
       this.expectOp(",")

@@ -19,7 +19,7 @@ import type { Cursor } from "../../engine/index.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
 import { decimalOf, numberText, roundTo } from "../decimal.ts"
 import { OraError } from "../errors.ts"
-import { isOp, matchParen, type Tok } from "../lexer.ts"
+import { isOp, matchParen, splitTopLevel, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { PlsqlHost } from "./host.ts"
 
@@ -192,6 +192,15 @@ export const storedFunctionCalls = (
     out.push({ kind: "ident", text: `ora_plsql_call_${kind}`, value: `ORA_PLSQL_CALL_${kind.toUpperCase()}`, pos, heading })
     if (open) {
       const close = matchParen(toks, sig[nameAt + 1]!)
+      const positional = inPositionalOrder(fn, toks.slice(sig[nameAt + 1]! + 1, close), pos)
+      if (positional !== undefined) {
+        // named notation (`f(p => x)`): the arguments in the parameters' order, defaults for the ones left out
+        out.push(toks[sig[nameAt + 1]!]!, site)
+        for (const a of positional) out.push({ kind: "op", text: ",", value: ",", pos, heading: "" }, { kind: "ws", text: " ", value: " ", pos }, ...a)
+        copied = close
+        j = sig.indexOf(close) - 1
+        continue
+      }
       const empty = toks.slice(sig[nameAt + 1]! + 1, close).every((x) => x.kind === "ws")
       out.push(toks[sig[nameAt + 1]!]!, site)
       if (!empty) out.push({ kind: "op", text: ",", value: ",", pos, heading: "" })
@@ -233,6 +242,34 @@ export const storedFunctionCalls = (
       }
     }
   }
+}
+
+/**
+ * A call's arguments in the order of the function's parameters when some are given by name (`p => x`), a left-out
+ * parameter taking its default; undefined when none is named. A parameter neither given nor defaulted, or a name the
+ * function does not have, is ORA-06553 PLS-00306 as Oracle reports a wrong call from SQL.
+ */
+const inPositionalOrder = (fn: PlsqlProcedure, args: ReadonlyArray<Tok>, pos: number): Array<Array<Tok>> | undefined => {
+  const parts = splitTopLevel(args).map((a) => a.filter((t) => t.kind !== "ws"))
+  const named = (a: ReadonlyArray<Tok>) => a.length >= 3 && (a[0]!.kind === "ident" || a[0]!.kind === "qident") && isOp(a[1], "=>")
+  if (!parts.some(named)) return undefined
+  const wrong = () => new OraError(6553, `PLS-306: wrong number or types of arguments in call to '${fn.name}'`)
+  const given: Array<ReadonlyArray<Tok> | undefined> = fn.params.map(() => undefined)
+  parts.forEach((a, i) => {
+    const at = named(a) ? fn.params.findIndex((p) => p.name === oracleName(a[0]!)) : i
+    if (at < 0 || at >= fn.params.length || given[at] !== undefined) throw wrong()
+    given[at] = named(a) ? a.slice(2) : a
+  })
+  const out: Array<Array<Tok>> = []
+  for (const [i, p] of fn.params.entries()) {
+    const a = given[i] ?? p.default
+    if (a === undefined) {
+      if (given.slice(i).some((g) => g !== undefined)) throw wrong()
+      break
+    }
+    out.push(a.map((t) => ({ ...t, pos })))
+  }
+  return out
 }
 
 /** `cursor`, calling `free` once it is read to its end or closed. */
