@@ -39,6 +39,7 @@ import { Database } from "./Database.ts"
 import { unsupported } from "./Driver.ts"
 import type { IngestData, IngestOptions } from "./Ingest.ts"
 import * as Ingest from "./Ingest.ts"
+import * as IngestRun from "./internal/ingest.ts"
 import { makeSession, type Session } from "./internal/session.ts"
 import { connectedTelemetry, connectionTelemetry, traced } from "./internal/telemetry.ts"
 import { ARROW_VERSION } from "./internal/versions.ts"
@@ -46,6 +47,7 @@ import { getRaw, OptionStore } from "./Options.ts"
 import { type ReaderShape, toTable } from "./Reader.ts"
 import * as Std from "./StandardOptions.ts"
 import * as Statement from "./Statement.ts"
+import { makeStatement } from "./internal/statement.ts"
 
 /**
  * Arguments of GetObjects.
@@ -226,7 +228,7 @@ export const make = Effect.fnUntraced(function*(
   }
   for (const [key, value] of store.entries()) yield* applyOption(key, value, false)
 
-  const statement = (entries: Readonly<Record<string, string>> = {}) => Statement.make(session, entries)
+  const statement = (entries: Readonly<Record<string, string>> = {}) => makeStatement(session, entries)
 
   let savepointDepth = 0
   const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | AdbcError, R> =>
@@ -305,8 +307,8 @@ export const make = Effect.fnUntraced(function*(
       }),
     ingest: (data, ingestOptions) =>
       Effect.flatMap(
-        Effect.fromResult(Ingest.requestOf(ingestOptions)),
-        (request) => Ingest.runIngest(session, session.options(), request, data)
+        Effect.fromResult(IngestRun.requestOf(ingestOptions)),
+        (request) => IngestRun.runIngest(session, session.options(), request, data)
       ),
     getInfo: (codes) =>
       Effect.gen(function*() {

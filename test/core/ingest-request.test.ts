@@ -1,6 +1,6 @@
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { requestOf } from "../../src/Ingest.ts"
+import { requestOf } from "../../src/internal/ingest.ts"
 
 // Connection.ingest hands the runner a typed request; the string keys stay for the statement API only.
 describe("the typed ingest request", () => {

@@ -7,6 +7,7 @@ import { Effect, type Scope, Stream } from "effect"
 import { describe, expectTypeOf, it } from "vitest"
 import type { AdbcError } from "../../src/AdbcError.ts"
 import * as Connection from "../../src/Connection.ts"
+import type * as Database from "../../src/Database.ts"
 import type * as Reader from "../../src/Reader.ts"
 import type * as Statement from "../../src/Statement.ts"
 
@@ -74,5 +75,20 @@ describe("a statement needs a Connection in context", () => {
       Effect.runPromise(Effect.scoped(Connection.executeQuery("SELECT 1")))
     }
     expectTypeOf(misuse).toBeFunction()
+  })
+})
+
+describe("a connection lives in a Scope", () => {
+  it("opening a connection requires a Scope, and its layer a Database", () => {
+    const misuse = (database: Database.Database["Service"]) => {
+      // @ts-expect-error a connection opened outside any Scope: nothing would close it
+      Effect.runPromise(Connection.make(database))
+      // @ts-expect-error the connection layer without a Database below it
+      Effect.runPromise(Effect.provide(Stream.runCollect(Connection.query("SELECT 1")), Connection.layer()))
+    }
+    const fine = (database: Database.Database["Service"]) =>
+      Effect.runPromise(Effect.scoped(Effect.flatMap(Connection.make(database), (conn) => Stream.runCollect(conn.query("SELECT 1")))))
+    expectTypeOf(misuse).toBeFunction()
+    expectTypeOf(fine).returns.toEqualTypeOf<Promise<Array<Arrow.RecordBatch>>>()
   })
 })

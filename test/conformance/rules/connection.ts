@@ -1,7 +1,7 @@
-/** ADBC rules of connections: options and their errors, close while a reader is active. */
+/** ADBC rules of connections: options and their errors, close while a reader is active, scope closing under a reader. */
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
-import { Effect, Exit, Layer, Scope, Stream } from "effect"
+import { Context, Effect, Exit, Layer, Scope, Stream } from "effect"
 import { READER_ACTIVE_MESSAGE } from "../../../src/AdbcError.ts"
 import * as Connection from "../../../src/Connection.ts"
 import * as Database from "../../../src/Database.ts"
@@ -120,6 +120,20 @@ export const connectionRules = (driver: ConformanceDriver, env: () => Conformanc
         yield* Stream.runDrain(reader.batches)
         yield* conn.close
       }).pipe(Effect.scoped, Effect.provide(env().layer())))
+
+    it.effect("closing the connection's scope under a reader held by an outer scope releases the reader first", () =>
+      Effect.gen(function*() {
+        const connectionScope = yield* Scope.make()
+        const context = yield* Layer.buildWithScope(env().layer(driver.smallPages), connectionScope)
+        const conn = Context.get(context, Connection.Connection)
+        const table = uniqueTable("CL")
+        yield* conn.ingest(fromTable(numbers(40)), { targetTable: table })
+        const reader = yield* conn.executeQuery(driver.sql.selectAll(table)) // in the test's scope, outside the connection's
+        yield* Scope.close(connectionScope, Exit.void)
+        const error = failure(yield* Effect.exit(Stream.runCollect(reader.batches)))
+        expect(error.status).toBe("INVALID_STATE")
+        expect(error.message).toContain("connection was closed before its result was read to the end")
+      }).pipe(Effect.scoped))
 
     it.live("releasing the layer closes the session", () =>
       Effect.gen(function*() {
