@@ -25,11 +25,18 @@ export type ChildMessage =
 
 const cliPath = fileURLToPath(new URL("../cli.ts", import.meta.url))
 
+/**
+ * Node flags that write a V8 CPU profile of the child server into `dir` when it exits (it exits on SIGTERM, so
+ * `close()` writes it): how the benchmarks' notes on server CPU were profiled. None without a directory.
+ */
+const cpuProfileArgs = (dir: string | undefined): Array<string> =>
+  dir === undefined || dir === "" ? [] : ["--cpu-prof", `--cpu-prof-dir=${dir}`]
+
 /** Starts `server` ("hana", "oracle") through the CLI in a child process; resolves once it listens. */
 export const startInChildProcess = (server: string, options: { readonly port?: number } = {}): Promise<ChildServer> =>
   new Promise((resolve, reject) => {
     const child = fork(cliPath, [server, "--port", String(options.port ?? 0)], {
-      execArgv: ["--import", "tsx"],
+      execArgv: ["--import", "tsx", ...cpuProfileArgs(process.env["TESTKIT_CHILD_CPU_PROF"])],
       stdio: ["ignore", "ignore", "inherit", "ipc"]
     })
     const waiting: Array<(stats: ServerStats | undefined) => void> = []
