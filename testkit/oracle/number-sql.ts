@@ -178,7 +178,10 @@ const NLS_NUMERIC = "coalesce(getvariable('ora_nls_numeric'), '.,')"
  */
 export const numberFormatSql = (name: "TO_CHAR" | "TO_NUMBER", value: string, model: string, numeric: boolean, nlsparam?: string): string | undefined => {
   const characters = nlsparam === undefined ? undefined : /NLS_NUMERIC_CHARACTERS\s*=\s*'([^']{2})'/i.exec(nlsparam)?.[1]
-  const nls = characters === undefined ? NLS_NUMERIC : sqlString(characters)
+  // an NLS_CURRENCY (L's symbol, up to ten characters) follows the two numeric characters (number-format.ts)
+  const currency = nlsparam === undefined ? undefined : /NLS_CURRENCY\s*=\s*'([^']{1,10})'/i.exec(nlsparam)?.[1]
+  const separators = characters === undefined ? NLS_NUMERIC : sqlString(characters)
+  const nls = currency === undefined ? separators : `(${separators} || ${sqlString(currency)})`
   if (name === "TO_NUMBER") return `ora_number_from_char(CAST(${value} AS VARCHAR), ${sqlString(model)}, ${nls})`
   return numeric || isNumberModel(model) ? `ora_number_to_char(CAST(${value} AS VARCHAR), ${sqlString(model)}, ${nls})` : undefined
 }
