@@ -3,7 +3,7 @@
  * NUMBER functions are ("The transcendental functions COS, COSH, EXP, LN, LOG, SIN, SINH, SQRT, TAN, and TANH are
  * accurate to 36 decimal digits. The transcendental functions ACOS, ASIN, ATAN, and ATAN2 are accurate to 30 decimal
  * digits": SQL Language Reference, "Numeric Functions",
- * https://docs.oracle.com/cd/E24693_01/server.11203/e17118/functions002.htm). Each is computed here with about 100
+ * https://docs.oracle.com/cd/E24693_01/server.11203/e17118/functions002.htm). Each is computed here with 64
  * significant digits (arguments reduced by π to as many digits past their own) and rounded to NUMBER's 40, so the
  * result is correctly rounded wherever Oracle's documented accuracy decides it.
  */
@@ -11,7 +11,7 @@ import { type Decimal, normalize, numberText } from "./decimal.ts"
 import { OraError } from "./errors.ts"
 
 /** Significant digits kept by intermediate results. */
-const WORKING = 100
+const WORKING = 64
 
 /** A working value `m × 10^e` (m signed), kept to {@link WORKING} significant digits. */
 interface Float {
@@ -192,13 +192,15 @@ const overflow = () => new OraError(1426, "numeric overflow")
 /** SIN(n). */
 export const sin = (d: Decimal): Decimal => {
   const { quadrant, r } = reduce(d)
-  return toNumber([sinSmall(r), cosSmall(r), neg(sinSmall(r)), neg(cosSmall(r))][quadrant]!)
+  const value = quadrant % 2 === 0 ? sinSmall(r) : cosSmall(r)
+  return toNumber(quadrant >= 2 ? neg(value) : value)
 }
 
 /** COS(n). */
 export const cos = (d: Decimal): Decimal => {
   const { quadrant, r } = reduce(d)
-  return toNumber([cosSmall(r), neg(sinSmall(r)), neg(cosSmall(r)), sinSmall(r)][quadrant]!)
+  const value = quadrant % 2 === 0 ? cosSmall(r) : sinSmall(r)
+  return toNumber(quadrant === 1 || quadrant === 2 ? neg(value) : value)
 }
 
 /** TAN(n). */
