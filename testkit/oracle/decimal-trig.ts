@@ -7,7 +7,7 @@
  * significant digits (arguments reduced by π to as many digits past their own) and rounded to NUMBER's 40, so the
  * result is correctly rounded wherever Oracle's documented accuracy decides it.
  */
-import { type Decimal, normalize, numberText } from "./decimal.ts"
+import { type Decimal, isqrt, normalize, numberText } from "./decimal.ts"
 import { OraError } from "./errors.ts"
 
 /** Significant digits kept by intermediate results. */
@@ -55,16 +55,6 @@ const isNegative = (a: Float): boolean => a.m < 0n
 const absOf = (a: Float): Float => (a.m < 0n ? neg(a) : a)
 /** log10 of |a|'s order of magnitude (the power of ten of its leading digit). */
 const magnitude = (a: Float): number => (a.m === 0n ? -Infinity : a.e + digitsOf(a.m) - 1)
-
-const isqrt = (n: bigint): bigint => {
-  if (n < 2n) return n
-  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2))
-  for (;;) {
-    const y = (x + n / x) >> 1n
-    if (y >= x) return x
-    x = y
-  }
-}
 
 /** √a for a ≥ 0. */
 const sqrtOf = (a: Float): Float => {
