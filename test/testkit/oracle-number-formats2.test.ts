@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, numbersAsText, oraCode, withServer } from "./oracle/helpers.ts"
+import { failure, numbersAsText, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -102,6 +102,14 @@ describe("Oracle test server: currency, roman and text-minimum number format ele
     expect(await one("SELECT TO_CHAR(n, 'TME') FROM fmt2 WHERE id = 3")).toBe("1.234567890123456789012345678901234567891E-01")
     // "You cannot precede this element with any other element"
     expect(oraCode(await failure(() => one("SELECT TO_CHAR(1, 'FMTM') FROM DUAL")))).toBe("ORA-01481")
+  })
+
+  it("applies the elements in WHERE, GROUP BY, ORDER BY, to binds and in PL/SQL", async () => {
+    expect((await conn.execute("SELECT id FROM fmt2 WHERE TO_CHAR(n, 'FMRN') = 'MCMXCIV'")).rows).toEqual([[1]])
+    expect((await conn.execute("SELECT TO_CHAR(n, 'TME') FROM fmt2 WHERE id < 3 GROUP BY TO_CHAR(n, 'TME') ORDER BY 1")).rows).toEqual([["1.2345678E+04"], ["1.994E+03"]])
+    expect(await one("SELECT TO_CHAR(:1, 'FMC999') FROM DUAL", [12])).toBe("USD12")
+    const r = await conn.execute("BEGIN :o := TO_CHAR(1994, 'FMRN') || ' ' || TO_CHAR(12.5, 'FML99D99'); END;", { o: { dir: oracledb.BIND_OUT, type: oracledb.STRING } })
+    expect(r.outBinds.o).toBe("MCMXCIV $12.5")
   })
 
   it("reads currency symbols, roman numerals and text-minimum text with TO_NUMBER, and refuses what does not match", async () => {
