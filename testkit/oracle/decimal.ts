@@ -200,7 +200,7 @@ export const mod = (n2: Decimal, n1: Decimal): Decimal => {
 const outOfRange = (d: Decimal) => new OraError(1428, `argument '${numberText(d)}' is out of range`)
 
 /** Integer square root (floor) of a non-negative bigint, by Newton's method. */
-const isqrt = (n: bigint): bigint => {
+export const isqrt = (n: bigint): bigint => {
   if (n < 2n) return n
   let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2))
   for (;;) {

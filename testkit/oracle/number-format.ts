@@ -20,6 +20,7 @@
  */
 import { type Decimal, decimalOf, multiply, numberText, parseDecimal, roundTo } from "./decimal.ts"
 import { OraError } from "./errors.ts"
+import { formatWhole, parseWhole, wholeModelOf } from "./number-format-whole.ts"
 
 const invalidModel = () => new OraError(1481, "invalid number format model")
 const invalidNumber = () => new OraError(1722, "invalid number")
@@ -35,11 +36,22 @@ interface GroupSlot {
   readonly nls: boolean
 }
 
+/**
+ * A currency element: L (NLS_CURRENCY), C (NLS_ISO_CURRENCY) or U (NLS_DUAL_CURRENCY), first (after S / B) or last
+ * (before MI / PR / S) in the model.
+ */
+interface CurrencySlot {
+  readonly element: "L" | "C" | "U"
+  readonly trailing: boolean
+}
+
 /** A parsed number format model. */
 interface NumberModel {
   readonly fm: boolean
   readonly blankZero: boolean
+  /** `$`, in any position of the model: the value prints with a leading dollar sign. */
   readonly dollar: boolean
+  readonly currency: CurrencySlot | undefined
   readonly sign: "auto" | "leadingS" | "trailingS" | "MI" | "PR"
   /** Positions left of the decimal character, the digits after V included (they print the integer's last digits). */
   readonly integer: ReadonlyArray<DigitSlot | GroupSlot>
@@ -53,7 +65,7 @@ interface NumberModel {
   readonly hex: { readonly digits: number; readonly zeros: boolean; readonly lower: boolean } | undefined
 }
 
-/** Parses a number format model; ORA-01481 for one Oracle rejects (or one this server does not implement: L, C, U, RN, TM). */
+/** Parses a number format model of positions (not RN or TM: number-format-whole.ts); ORA-01481 for one Oracle rejects. */
 const parseModel = (model: string): NumberModel => {
   let rest = model
   const take = (re: RegExp): string | undefined => {
@@ -67,27 +79,34 @@ const parseModel = (model: string): NumberModel => {
   if (hex !== null) {
     const xs = hex[2]!
     return {
-      fm, blankZero: false, dollar: false, sign: "auto", integer: [], decimal: undefined, fraction: [], multiplier: 0, scientific: false,
+      fm, blankZero: false, dollar: false, currency: undefined, sign: "auto", integer: [], decimal: undefined, fraction: [], multiplier: 0, scientific: false,
       hex: { digits: hex[1]!.length + xs.length, zeros: hex[1]!.length > 0, lower: xs[0] === "x" }
     }
   }
   let sign: NumberModel["sign"] = "auto"
   let blankZero = false
   let dollar = false
+  let currency: CurrencySlot | undefined
   if (take(/^S/i) !== undefined) sign = "leadingS"
-  // B and $ may precede the digits in either order
-  for (let k = 0; k < 2; k++) {
+  // B, $ and a currency element may precede the digits in any order
+  for (let k = 0; k < 3; k++) {
     if (!blankZero && take(/^B/i) !== undefined) blankZero = true
     if (!dollar && take(/^\$/) !== undefined) dollar = true
+    const c = currency === undefined ? take(/^[LCU]/i) : undefined
+    if (c !== undefined) currency = { element: c.toUpperCase() as CurrencySlot["element"], trailing: false }
   }
   const integer: Array<DigitSlot | GroupSlot> = []
   const fraction: Array<DigitSlot> = []
   let decimal: NumberModel["decimal"]
   let multiplier = 0
   let inV = false
-  for (let c = take(/^[90,GDV.]/i); c !== undefined; c = take(/^[90,GDV.]/i)) {
+  for (let c = take(/^[90,GDV.$]/i); c !== undefined; c = take(/^[90,GDV.$]/i)) {
     const u = c.toUpperCase()
-    if (u === "9" || u === "0") {
+    if (u === "$") {
+      // "$: Returns value with a leading dollar sign", wherever the element stands; one per model
+      if (dollar) throw invalidModel()
+      dollar = true
+    } else if (u === "9" || u === "0") {
       const slot: DigitSlot = { kind: "digit", zero: u === "0" }
       if (inV) multiplier++
       if (decimal !== undefined) fraction.push(slot)
@@ -106,6 +125,12 @@ const parseModel = (model: string): NumberModel => {
     }
   }
   const scientific = take(/^EEEE/i) !== undefined
+  if (take(/^\$/) !== undefined) {
+    if (dollar) throw invalidModel()
+    dollar = true
+  }
+  const trailingCurrency = currency === undefined ? take(/^[LCU]/i) : undefined
+  if (trailingCurrency !== undefined) currency = { element: trailingCurrency.toUpperCase() as CurrencySlot["element"], trailing: true }
   if (scientific && (integer.some((s) => s.kind === "group") || inV)) throw invalidModel()
   if (sign === "auto") {
     const last = take(/^(S|MI|PR)/i)?.toUpperCase()
@@ -114,20 +139,37 @@ const parseModel = (model: string): NumberModel => {
   // the sign elements come last, and a model prints at least one digit
   if (rest.length > 0 || integer.length + fraction.length + multiplier === 0) throw invalidModel()
   if (integer.length > 0 && integer[integer.length - 1]!.kind === "group") throw invalidModel()
-  return { fm, blankZero, dollar, sign, integer, decimal, fraction, multiplier, scientific, hex: undefined }
+  if (dollar && currency !== undefined) throw invalidModel()
+  return { fm, blankZero, dollar, currency, sign, integer, decimal, fraction, multiplier, scientific, hex: undefined }
 }
 
-/** The decimal character and group separator (NLS_NUMERIC_CHARACTERS) for D and G. */
+/**
+ * The decimal character and group separator (NLS_NUMERIC_CHARACTERS) for D and G, and the currency symbols of L, C
+ * and U. `nls` is the two NLS_NUMERIC_CHARACTERS, then an NLS_CURRENCY when TO_CHAR's nlsparam names one; the
+ * others are those of the server's territory, AMERICA: NLS_CURRENCY `$`, NLS_ISO_CURRENCY `USD`, NLS_DUAL_CURRENCY
+ * `$` (Globalization Support Guide, "Locale Data", territory AMERICA).
+ */
 interface Separators {
   readonly decimal: string
   readonly group: string
+  readonly currency: Readonly<Record<CurrencySlot["element"], string>>
 }
 
-const separatorsOf = (nls: string): Separators => ({ decimal: nls[0] ?? ".", group: nls[1] ?? "," })
+const separatorsOf = (nls: string): Separators => ({
+  decimal: nls[0] ?? ".",
+  group: nls[1] ?? ",",
+  currency: { L: nls.length > 2 ? nls.slice(2) : "$", C: "USD", U: "$" }
+})
+
+/**
+ * Positions a currency element takes without FM: "Ten characters are available for the currency symbol" (TO_CHAR
+ * (number)), blank padded to its left; the ISO symbol (C) has three.
+ */
+const currencyWidth = (slot: CurrencySlot | undefined): number => (slot === undefined ? 0 : slot.element === "C" ? 3 : 10)
 
 /** Printed width of the model without FM (the width of its `#` overflow text, too). */
 const widthOf = (m: NumberModel): number =>
-  m.integer.length + (m.decimal !== undefined ? 1 : 0) + m.fraction.length + (m.dollar ? 1 : 0) + (m.sign === "PR" ? 2 : 1)
+  m.integer.length + (m.decimal !== undefined ? 1 : 0) + m.fraction.length + (m.dollar ? 1 : 0) + currencyWidth(m.currency) + (m.sign === "PR" ? 2 : 1)
 
 /** |d| rounded to `places` fraction digits, as integer digits (no leading zeros, "" for 0) and `places` fraction digits. */
 const fixedDigits = (d: Decimal, places: number): { whole: string; fraction: string } => {
@@ -181,6 +223,8 @@ const integerPart = (m: NumberModel, whole: string, zeroInteger: boolean, sep: S
  * TO_CHAR(d, model): the text Oracle prints. `nls` is NLS_NUMERIC_CHARACTERS (decimal character, group separator).
  */
 export const formatNumber = (d: Decimal, model: string, nls = ".,"): string => {
+  const standAlone = wholeModelOf(model)
+  if (standAlone !== undefined) return formatWhole(d, standAlone)
   const m = parseModel(model)
   if (m.hex !== undefined) return formatHex(d, m.hex, m.fm)
   const sep = separatorsOf(nls)
@@ -210,6 +254,7 @@ export const formatNumber = (d: Decimal, model: string, nls = ".,"): string => {
     body = text
   }
   if (m.dollar) body = "$" + body
+  if (m.currency !== undefined) body = m.currency.trailing ? body + sep.currency[m.currency.element] : sep.currency[m.currency.element] + body
   const negative = d.negative && d.coefficient !== 0n
   let signed: string
   switch (m.sign) {
@@ -242,12 +287,16 @@ export const formatNumber = (d: Decimal, model: string, nls = ".,"): string => {
 export const formatNumberText = (text: string, model: string, nls = ".,"): string => {
   const d = parseDecimal(text)
   if (d !== undefined || !/^-?(inf|infinity|nan)$/i.test(text.trim())) return formatNumber(d ?? decimalOf(text), model, nls)
+  const whole = wholeModelOf(model)
+  // TM prints them as TO_CHAR without a model does (Inf, -Inf, Nan)
+  if (whole !== undefined) return whole.kind === "roman" ? "#".repeat(15) : /nan/i.test(text) ? "Nan" : text.trim().startsWith("-") ? "-Inf" : "Inf"
   const m = parseModel(model)
   return "#".repeat(m.hex !== undefined ? m.hex.digits + 1 : widthOf(m))
 }
 
 /** True when `model` is a valid number format model that prints digits (TO_CHAR of a value of unknown type uses it so). */
 export const isNumberModel = (model: string): boolean => {
+  if (wholeModelOf(model) !== undefined) return true
   if (!/[09x]/i.test(model)) return false
   try {
     parseModel(model)
@@ -278,6 +327,8 @@ const formatHex = (d: Decimal, hex: NonNullable<NumberModel["hex"]>, fm: boolean
  * separator or currency symbol).
  */
 export const parseNumber = (text: string, model: string, nls = ".,"): string => {
+  const standAlone = wholeModelOf(model)
+  if (standAlone !== undefined) return parseWhole(text, standAlone)
   const m = parseModel(model)
   const sep = separatorsOf(nls)
   let t = text.trim()
@@ -319,6 +370,12 @@ export const parseNumber = (text: string, model: string, nls = ".,"): string => 
       break
   }
   if (m.dollar && strip(/^\$/) === undefined) throw invalidNumber()
+  if (m.currency !== undefined) {
+    const symbol = sep.currency[m.currency.element]
+    const at = m.currency.trailing ? t.length - symbol.length : 0
+    if (t.slice(at, at + symbol.length).toUpperCase() !== symbol.toUpperCase()) throw invalidNumber()
+    t = t.slice(0, at) + t.slice(at + symbol.length)
+  }
   if (m.scientific) {
     if (!/^\d(\.\d*)?E[+-]?\d+$/i.test(t)) throw invalidNumber()
     return numberText({ ...decimalOf(t), negative })

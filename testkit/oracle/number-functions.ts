@@ -9,6 +9,7 @@ import { DuckDBVarCharType, INTEGER, LIST, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBListValue, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { formatNumberText, parseNumber } from "./number-format.ts"
+import { acos, asin, atan, atan2, cos, cosh, sin, sinh, tan, tanh } from "./decimal-trig.ts"
 import { abs, add, compare, type Decimal, decimalOf, divide, exp, extreme, integerOf, ln, log, mod, multiply, numberText, orderKey, power, roundTo, roundToDigits, type RoundingMode, sign, sqrt, subtract } from "./decimal.ts"
 
 /** Alias of the DuckDB VARCHAR type the functions return exact NUMBER results in. */
@@ -69,6 +70,17 @@ const functions = (): Array<DuckDBScalarFunction> => [
   unary("ora_number_exp", exp),
   unary("ora_number_ln", ln),
   binary("ora_number_log", log),
+  // SIN .. TANH in decimal to NUMBER's digits (decimal-trig.ts)
+  unary("ora_number_sin", sin),
+  unary("ora_number_cos", cos),
+  unary("ora_number_tan", tan),
+  unary("ora_number_asin", asin),
+  unary("ora_number_acos", acos),
+  unary("ora_number_atan", atan),
+  binary("ora_number_atan2", atan2),
+  unary("ora_number_sinh", sinh),
+  unary("ora_number_cosh", cosh),
+  unary("ora_number_tanh", tanh),
   unary("ora_number_sign", (a) => decimalOf(String(sign(a)))),
   extremeOf("ora_number_greatest", 1),
   extremeOf("ora_number_least", -1),

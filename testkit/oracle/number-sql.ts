@@ -9,7 +9,7 @@ import { isNumberModel } from "./number-format.ts"
 
 /** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
 export const EXACT_RESULT =
-  /^\(*ora_number(?:_from_char|_add|_sub|_mul|_div|_sum|_avg|_mod|_power|_round|_trunc|_ceil|_floor|_abs|_sqrt|_exp|_ln|_log|_sign|_greatest|_least)?\(/
+  /^\(*ora_number(?:_from_char|_add|_sub|_mul|_div|_sum|_avg|_mod|_power|_round|_trunc|_ceil|_floor|_abs|_sqrt|_exp|_ln|_log|_sign|_sin|_cos|_tan|_asin|_acos|_atan|_atan2|_sinh|_cosh|_tanh|_greatest|_least)?\(/
 
 /** One rendered argument of a call, with what the translator knows of its type. */
 export interface CallArgument {
@@ -26,13 +26,17 @@ export interface CallArgument {
 /** The value as number-functions.ts takes it: decimal text typed plain VARCHAR. */
 const asText = (a: CallArgument): string => `CAST(${a.text} AS VARCHAR)`
 
-/** Math functions without an exact implementation: computed in binary floating point on the NUMBER's value. */
-const FLOATING = new Set(["SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "SINH", "COSH", "TANH"])
+/**
+ * Trigonometric and hyperbolic functions, computed in decimal on a NUMBER (decimal-trig.ts) and in binary floating
+ * point on a BINARY_DOUBLE / BINARY_FLOAT, by their DuckDB names there.
+ */
+const TRIGONOMETRIC: ReadonlySet<string> = new Set(["SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "SINH", "COSH", "TANH"])
 
 /** Functions that compute in floating point when an argument is BINARY_DOUBLE / BINARY_FLOAT, by their DuckDB names. */
 const WITH_FLOATING: Record<string, string> = {
   ABS: "abs", CEIL: "ceil", FLOOR: "floor", SIGN: "sign", SQRT: "sqrt", POWER: "power", ROUND: "round", MOD: "ora_mod", EXP: "exp", LN: "ln",
-  GREATEST: "greatest", LEAST: "least", NVL: "coalesce", COALESCE: "coalesce"
+  GREATEST: "greatest", LEAST: "least", NVL: "coalesce", COALESCE: "coalesce",
+  ...Object.fromEntries([...TRIGONOMETRIC].map((name) => [name, name.toLowerCase()]))
 }
 
 /** Functions of one NUMBER computed exactly, by their number-functions.ts names. */
@@ -42,15 +46,16 @@ const UNARY: Record<string, string> = {
 }
 
 /**
- * Functions computed exactly on any NUMBER argument (literals and NUMBER(p,s) columns too), for Oracle's errors where
+ * Functions computed exactly on any NUMBER argument (literals and NUMBER(p,s) columns too): SIN .. TANH for their
+ * digits (decimal-trig.ts), the others for Oracle's errors where
  * DuckDB's floating point gives Infinity or its own text: ORA-01426 for a result past NUMBER's range (POWER(10, 1000),
  * EXP(1000)), ORA-01428 naming an argument out of the function's domain (SQRT(-1), LN(0), LOG(10, 0)).
  */
-const CHECKED_RANGE: ReadonlySet<string> = new Set(["POWER", "EXP", "SQRT", "LN", "LOG"])
+export const CHECKED_RANGE: ReadonlySet<string> = new Set(["POWER", "EXP", "SQRT", "LN", "LOG", ...TRIGONOMETRIC])
 
 /** The functions {@link exactCallSql} may render. */
 export const EXACT_CALLS: ReadonlySet<string> = new Set([
-  ...FLOATING, ...Object.keys(UNARY), "ROUND", "TRUNC", "MOD", "POWER", "LOG", "GREATEST", "LEAST", "NVL", "COALESCE", "NVL2", "NULLIF", "DECODE"
+  ...TRIGONOMETRIC, ...Object.keys(UNARY), "ROUND", "TRUNC", "MOD", "POWER", "LOG", "GREATEST", "LEAST", "NVL", "COALESCE", "NVL2", "NULLIF", "DECODE"
 ])
 
 /**
@@ -65,8 +70,9 @@ export const exactCallSql = (name: string, args: ReadonlyArray<CallArgument>): s
   if (!any) return undefined
   const first = args[0]!
   const all = args.map(asText).join(", ")
-  if ((args.some((a) => a.binary) && name in WITH_FLOATING) || FLOATING.has(name))
+  if (args.some((a) => a.binary) && name in WITH_FLOATING)
     return `${WITH_FLOATING[name] ?? name.toLowerCase()}(${args.map((a) => (a.exact ? `CAST(${a.text} AS DOUBLE)` : a.text)).join(", ")})`
+  if (TRIGONOMETRIC.has(name)) return args.length === (name === "ATAN2" ? 2 : 1) ? `ora_number_${name.toLowerCase()}(${all})` : undefined
   switch (name) {
     case "ROUND":
     case "TRUNC":
@@ -178,7 +184,10 @@ const NLS_NUMERIC = "coalesce(getvariable('ora_nls_numeric'), '.,')"
  */
 export const numberFormatSql = (name: "TO_CHAR" | "TO_NUMBER", value: string, model: string, numeric: boolean, nlsparam?: string): string | undefined => {
   const characters = nlsparam === undefined ? undefined : /NLS_NUMERIC_CHARACTERS\s*=\s*'([^']{2})'/i.exec(nlsparam)?.[1]
-  const nls = characters === undefined ? NLS_NUMERIC : sqlString(characters)
+  // an NLS_CURRENCY (L's symbol, up to ten characters) follows the two numeric characters (number-format.ts)
+  const currency = nlsparam === undefined ? undefined : /NLS_CURRENCY\s*=\s*'([^']{1,10})'/i.exec(nlsparam)?.[1]
+  const separators = characters === undefined ? NLS_NUMERIC : sqlString(characters)
+  const nls = currency === undefined ? separators : `(${separators} || ${sqlString(currency)})`
   if (name === "TO_NUMBER") return `ora_number_from_char(CAST(${value} AS VARCHAR), ${sqlString(model)}, ${nls})`
   return numeric || isNumberModel(model) ? `ora_number_to_char(CAST(${value} AS VARCHAR), ${sqlString(model)}, ${nls})` : undefined
 }
