@@ -160,21 +160,23 @@ export const castComparedColumns = (all: ReadonlyArray<Tok>, types: ReadonlyMap<
  */
 export const withCasts = (all: ReadonlyArray<Tok>, casts: ReadonlyMap<Tok, { readonly last: Tok; readonly type: string }>): ReadonlyArray<Tok> => {
   if (casts.size === 0) return all
-  const tok = (kind: "ident" | "op" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos })
+  // inserted tokens take no part in a select item's column heading, which stays the statement's own text
+  const tok = (kind: "ident" | "op" | "ws", text: string, pos: number): Tok => ({ kind, text, value: kind === "ws" ? " " : text, pos, heading: "" })
   const out: Array<Tok> = []
-  const closing = new Map<Tok, { type: string; pos: number }>()
+  // casts closing at one token (`a + :1` and `:1` both cast) close innermost first
+  const closing = new Map<Tok, Array<{ type: string; pos: number }>>()
   for (const t of all) {
     const cast = casts.get(t)
     if (cast !== undefined) {
       out.push(tok("ident", "CAST", t.pos), tok("op", "(", t.pos))
-      closing.set(cast.last, { type: cast.type, pos: t.pos })
+      closing.set(cast.last, [{ type: cast.type, pos: t.pos }, ...(closing.get(cast.last) ?? [])])
     }
     out.push(t)
-    const close = closing.get(t)
-    if (close === undefined) continue
-    out.push(tok("ws", " ", close.pos), tok("ident", "AS", close.pos), tok("ws", " ", close.pos))
-    for (const piece of tokenize(close.type)) out.push({ ...piece, pos: close.pos })
-    out.push(tok("op", ")", close.pos))
+    for (const close of closing.get(t) ?? []) {
+      out.push(tok("ws", " ", close.pos), tok("ident", "AS", close.pos), tok("ws", " ", close.pos))
+      for (const piece of tokenize(close.type)) out.push({ ...piece, pos: close.pos, heading: "" })
+      out.push(tok("op", ")", close.pos))
+    }
   }
   return out
 }
@@ -191,7 +193,7 @@ export const exactIntervalScaled = (op: "*" | "/", interval: string, kind: "dayT
 /** The exact interval kind of translated text that is a call of interval-functions.ts giving one (an earlier result, a CAST). */
 export const exactIntervalOfText = (text: string): "dayToSecond" | "yearToMonth" | undefined => {
   const inner = withoutOuterParens(text)
-  return /^ora_ds_(?:exact|of_duck|of_text)\(/.test(inner) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck|of_text)\(/.test(inner) ? "yearToMonth" : undefined
+  return /^ora_ds_(?:exact|of_duck|of_text|fit_exact)\(/.test(inner) ? "dayToSecond" : /^ora_ym_(?:exact|of_duck|of_text|fit_exact)\(/.test(inner) ? "yearToMonth" : undefined
 }
 
 /** `text` without parentheses enclosing all of it (`((x))` is `x`; `(a) + (b)` is kept). */

@@ -49,6 +49,7 @@ import { zonedBinds } from "./datetime-binds.ts"
 import { intervalColumnTypesOf, isExactInterval } from "./interval-exprs.ts"
 import { datetimeInsertSelects, sessionZoneWrites } from "./datetime-writes.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
+import { intervalBindKind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
 import { datetimeJoins } from "./datetime-joins.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import type { ValueKind } from "./types.ts"
@@ -556,7 +557,7 @@ export class SqlSession {
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const source = datetimeJoins(intervalLiteralTargets(rewriteRowSubqueries(tokenize(stripTerminator(sql))), lookup), lookup)
+    const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(tokenize(stripTerminator(sql))), lookup, (n) => intervalBindKind(specs[n - 1])), lookup), lookup)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = this.bindNumberingTranslator(calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)

@@ -1033,6 +1033,8 @@ export class Translator {
       // a negated aggregate of an exact interval column (`-MAX(col)`)
       if (depth === 0 && isOp(t, "-") && isKw(toks[i + 1], "MIN", "MAX", "SUM", "AVG") && isOp(toks[i + 2], "(") && this.isExactIntervalTok(toks[i + 3])) return true
       // arithmetic on an exact interval column (interval-exprs.ts)
+      // the difference of two datetimes cast WITH TIME ZONE (local-zone-arithmetic.ts): an interval of the instants
+      if (depth === 0 && isOp(t, "-") && isOp(toks[i - 1], ")") && isKw(toks[i + 1], "CAST") && isKw(toks[i - 2], "ZONE")) return true
       // ... also on a parenthesised or CAST operand holding one (`(d9 + d6) * 2`, interval-compounds.ts)
       if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (isOp(toks[i - 1], ")") || isOp(toks[i + 1], "(") || isKw(toks[i + 1], "CAST")) && toks.slice(from, to).some((x) => this.isExactIntervalTok(x))) return true
       if (depth === 0 && t.kind === "op" && "+-*".includes(t.value) && (this.isExactIntervalTok(toks[i - 1]) || this.isExactIntervalTok(toks[i + 1]) || this.bindIs(this.ctx.exactSecondsBind, i - 1, i) || this.bindIs(this.ctx.exactSecondsBind, i + 1, i + 2))) return true
@@ -1464,7 +1466,9 @@ export class Translator {
       if (op === "+" && a.datetime !== undefined && number(b)) return days(a, floating(b, "double"))
       if (op === "+" && b.datetime !== undefined && number(a)) return days(b, floating(a, "double"))
       if (op === "-" && a.datetime !== undefined && number(b)) return days(a, `-(${floating(b, "double")})`)
-      if (op !== "-" || !a.date || !b.date) return undefined
+      // (a CAST to a zoned type is a datetime too: local-zone-arithmetic.ts casts LOCAL TIME ZONE differences so)
+      const datetimeNode = (n: Node) => n.date || (n.datetime === "zoned" && /^ora_tstz\(/.test(n.text))
+      if (op !== "-" || !datetimeNode(a) || !datetimeNode(b)) return undefined
       const kind = a.datetime === "zoned" || b.datetime === "zoned" ? "zoned" : "wall"
       const point = (d: Node) => (kind === "zoned" ? `ora_tstz_utc(${datetimeArgument(d.text, kind)})` : `ora_tstz_local(${datetimeArgument(d.text, kind)})`)
       return { text: `(${point(a)} - ${point(b)})`, date: false, interval: true }
