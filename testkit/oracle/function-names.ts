@@ -13,7 +13,7 @@
  * may also be written with them (SYSDATE, USER, ...).
  */
 import { ora, type OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, significant, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, significantTokensOf, type Tok } from "./lexer.ts"
 
 /** Oracle's SQL function names. */
 export const ORACLE_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -90,12 +90,8 @@ export const unknownFunctionError = (
   engineFunctions: ReadonlySet<string>,
   isDefined: (name: string) => boolean
 ): OraError | undefined => {
-  let toks: Array<Tok>
-  try {
-    toks = significant(tokenize(sql))
-  } catch {
-    return undefined
-  }
+  const toks = significantTokensOf(sql)
+  if (toks === undefined) return undefined
   for (let k = 0; k < toks.length; k++) {
     const name = calledName(toks, k)
     if (name === undefined || ORACLE_FUNCTIONS.has(name) || !engineFunctions.has(name) || isDefined(name)) continue

@@ -149,6 +149,15 @@ export const tokenize = (sql: string): Array<Tok> => {
 /** Tokens without whitespace. */
 export const significant = (toks: ReadonlyArray<Tok>): Array<Tok> => toks.filter((t) => t.kind !== "ws")
 
+/** The significant tokens of `sql`, or undefined when it does not lex (a check then leaves the statement to the engine). */
+export const significantTokensOf = (sql: string): Array<Tok> | undefined => {
+  try {
+    return significant(tokenize(sql))
+  } catch {
+    return undefined
+  }
+}
+
 /** True when the token is the given keyword (identifier, case-insensitive). */
 export const isKw = (t: Tok | undefined, ...kws: Array<string>): boolean =>
   t !== undefined && t.kind === "ident" && kws.includes(t.value)

@@ -7,7 +7,7 @@
  * literals, SYSDATE / CURRENT_DATE, TO_DATE(...), and columns whose name is of that type alone in the statement's tables.
  */
 import { OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, significant, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, significantTokensOf, type Tok } from "./lexer.ts"
 
 /** Column names of the statement's tables by type (a name of several types is in several sets). */
 export interface ColumnKinds {
@@ -68,12 +68,8 @@ const TIME_FIELDS = ["HOUR", "MINUTE", "SECOND", "TIMEZONE_HOUR", "TIMEZONE_MINU
 
 /** The error Oracle gives the query `sql` for one of the mistakes above, or undefined. */
 export const operandTypeError = (sql: string, columns: ColumnKinds): OraError | undefined => {
-  let toks: Array<Tok>
-  try {
-    toks = significant(tokenize(sql))
-  } catch {
-    return undefined
-  }
+  const toks = significantTokensOf(sql)
+  if (toks === undefined) return undefined
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!
     if (t.kind === "op" && COMPARISONS.has(t.value)) {

@@ -12,18 +12,12 @@
  */
 import { OraError } from "./errors.ts"
 import { nameError, semanticError } from "./semantic-checks.ts"
-import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, significantTokensOf, splitTopLevel, type Tok } from "./lexer.ts"
 
 const tooMany = () => new OraError(913, "too many values")
 const notEnough = () => new OraError(947, "not enough values")
 
-const tokensOf = (sql: string): Array<Tok> | undefined => {
-  try {
-    return significant(tokenize(sql))
-  } catch {
-    return undefined
-  }
-}
+const tokensOf = significantTokensOf
 
 /** Items of the select list of the query whose SELECT is at `select` (undefined when it has no FROM at its level). */
 const selectItems = (toks: ReadonlyArray<Tok>, select: number, end: number): number | undefined => {
