@@ -342,30 +342,7 @@ const volatile0 = (name: string, returnType: typeof DOUBLE | typeof BIGINT, comp
     }
   } })
 
-/**
- * INSTR(s, sub, position, occurrence) as Oracle computes it (SQL Language Reference, "INSTR"): a negative position
- * counts from the end and searches backwards, position 0 finds nothing, and an occurrence below 1 is ORA-01428
- * naming it. Positions are characters (code points).
- */
-export const oracleInstr = (s: string, sub: string, position: number, occurrence: number): number => {
-  if (!(occurrence >= 1)) throw new OraError(1428, `argument '${occurrence}' is out of range`)
-  const chars = Array.from(s)
-  const needle = Array.from(sub)
-  const matchesAt = (k: number) => needle.every((c, j) => chars[k + j] === c)
-  let found = 0
-  if (position > 0) {
-    for (let k = position - 1; k + needle.length <= chars.length; k++) if (matchesAt(k) && ++found === occurrence) return k + 1
-  } else if (position < 0) {
-    for (let k = Math.min(chars.length + position, chars.length - needle.length); k >= 0; k--) if (matchesAt(k) && ++found === occurrence) return k + 1
-  }
-  return 0
-}
-
 const functions = (catalog: () => Catalog): Array<DuckDBScalarFunction> => [
-  fn("ora_instr4", [VARCHAR, VARCHAR, BIGINT, BIGINT], BIGINT, ([s, sub, pos, occ]) => {
-    const found = oracleInstr(String(s), String(sub), Number(pos), Number(occ))
-    return BigInt(found)
-  }),
   fn("ora_utl_raw_cast_to_raw", [VARCHAR], BLOB, ([s]) => blob(Buffer.from(String(s), "utf8"))),
   fn("ora_utl_raw_cast_to_varchar2", [BLOB], VARCHAR, ([r]) => Buffer.from(bytesOf(r)).toString("utf8")),
   fn("ora_utl_raw_length", [BLOB], BIGINT, ([r]) => BigInt(bytesOf(r).length)),

@@ -203,7 +203,6 @@ export class OracleDatabase {
       // INSTR's occurrence: the n-th match from the position on, or backwards from the end for a negative position
       `ora_instr_nth(s, sub, pos, occ) AS CASE WHEN occ < 1 THEN error('ORA-01428: argument ''' || CAST(occ AS VARCHAR) || ''' is out of range') WHEN s IS NULL OR sub IS NULL OR pos IS NULL THEN NULL WHEN pos > 0 THEN coalesce(list_filter(range(pos, length(s) + 1), lambda i: substr(s, i, length(sub)) = sub)[occ], 0) WHEN pos < 0 THEN coalesce(list_reverse(list_filter(range(1, length(s) + pos + 2), lambda i: substr(s, i, length(sub)) = sub))[occ], 0) ELSE 0 END`,
       `ora_nonzero_year(d) AS CASE WHEN year(d) = 0 THEN error('ORA-01841: (full) year must be between -4713 and +9999, and not be 0') ELSE d END`,
-      `ora_instr(s, sub, pos) AS CASE WHEN instr(substr(s, pos), sub) = 0 THEN 0 ELSE instr(substr(s, pos), sub) + pos - 1 END`,
       `ora_div(a, b) AS CASE WHEN b = 0 THEN error('ORA-01476: divisor is equal to zero') ELSE a / b END`,
       `ora_mod(a, b) AS CASE WHEN b = 0 THEN a ELSE a % b END`,
       JSON_VALUE_MACRO,

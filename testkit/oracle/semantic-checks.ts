@@ -62,16 +62,6 @@ const sequenceUseError = (toks: ReadonlyArray<Tok>): OraError | undefined => {
 /** The ORA- error Oracle's compiler gives the statement (tokens without white space), or undefined. */
 export const semanticError = (toks: ReadonlyArray<Tok>): OraError | undefined => nameError(toks) ?? callCountError(toks) ?? sequenceUseError(toks)
 
-/** Tables a `LOCK TABLE name [, name] IN mode MODE` statement names, each with its schema when qualified. */
-export const lockedTables = (toks: ReadonlyArray<Tok>): Array<{ readonly schema: Tok | undefined; readonly name: Tok }> => {
-  if (!isKw(toks[0], "LOCK") || !isKw(toks[1], "TABLE")) return []
-  const end = findTopLevel(toks, 2, toks.length, (t) => isKw(t, "IN"))
-  return splitTopLevel(toks.slice(2, end < 0 ? toks.length : end)).flatMap((part) => {
-    const name = part.length >= 3 && isOp(part[1], ".") ? part[2] : part[0]
-    return name === undefined ? [] : [{ schema: part.length >= 3 && isOp(part[1], ".") ? part[0] : undefined, name }]
-  })
-}
-
 /**
  * Oracle's reserved words (SQL Language Reference, "Oracle SQL Reserved Words"): none may name a table (ORA-00903)
  * or a column (ORA-00904) unless quoted.
