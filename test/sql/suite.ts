@@ -573,10 +573,14 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(syntax.message).toContain(String(target.codes.syntax))
       })))
 
-    it.live("a row locked FOR UPDATE by another transaction: NOWAIT fails with a retryable LockTimeoutError", () =>
-      run(Effect.gen(function*() {
+    /**
+     * A new table `prefix…` holding the row ID = 1, locked FOR UPDATE by another transaction while `attempt` runs;
+     * the attempt's exit, once the lock is released.
+     */
+    const whileRowLocked = <A, E, R>(prefix: string, attempt: (table: string) => Effect.Effect<A, E, R>) =>
+      Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const table = uniqueName("SQLLK")
+        const table = uniqueName(prefix)
         yield* createTable(table, `ID ${t.int}`)
         yield* sql`INSERT INTO ${sql(table)} ${sql.insert({ ID: 1 })}`
         const locked = yield* Deferred.make<void>()
@@ -587,9 +591,16 @@ export const sqlClientSuite = (target: SqlTarget) => {
           yield* Deferred.await(release)
         })))
         yield* Deferred.await(locked)
-        const busy = yield* Effect.exit(sql`SELECT ID FROM ${sql(table)} FOR UPDATE NOWAIT`)
+        const exit = yield* Effect.exit(attempt(table))
         yield* Deferred.succeed(release, undefined)
         yield* Fiber.join(holder)
+        return { exit, table }
+      })
+
+    it.live("a row locked FOR UPDATE by another transaction: NOWAIT fails with a retryable LockTimeoutError", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const { exit: busy } = yield* whileRowLocked("SQLLK", (table) => sql`SELECT ID FROM ${sql(table)} FOR UPDATE NOWAIT`)
         expect(sqlErrorOf(busy).reason._tag).toBe("LockTimeoutError")
         expect(sqlErrorOf(busy).isRetryable).toBe(true)
       }), { poolSize: 2 }))
@@ -600,22 +611,9 @@ export const sqlClientSuite = (target: SqlTarget) => {
     it.live("a lock wait that runs out of time fails with a retryable LockTimeoutError carrying the vendor code", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const table = uniqueName("SQLLW")
-        yield* createTable(table, `ID ${t.int}`)
-        yield* sql`INSERT INTO ${sql(table)} ${sql.insert({ ID: 1 })}`
-        const locked = yield* Deferred.make<void>()
-        const release = yield* Deferred.make<void>()
-        const holder = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
-          yield* sql`SELECT ID FROM ${sql(table)} FOR UPDATE`
-          yield* Deferred.succeed(locked, undefined)
-          yield* Deferred.await(release)
-        })))
-        yield* Deferred.await(locked)
-        const timedOut = yield* Effect.exit(sql.withTransaction(target.name === "hana"
+        const { exit: timedOut, table } = yield* whileRowLocked("SQLLW", (table) => sql.withTransaction(target.name === "hana"
           ? Effect.andThen(sql.unsafe("SET TRANSACTION LOCK WAIT TIMEOUT 200"), sql`UPDATE ${sql(table)} SET ID = 2`)
           : sql`SELECT ID FROM ${sql(table)} FOR UPDATE WAIT 1`))
-        yield* Deferred.succeed(release, undefined)
-        yield* Fiber.join(holder)
         const error = sqlErrorOf(timedOut)
         expect(error.reason._tag).toBe("LockTimeoutError")
         expect(error.isRetryable).toBe(true)
