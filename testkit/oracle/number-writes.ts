@@ -44,7 +44,7 @@ class Wrapper {
   readonly ranges: Array<[number, number]> = []
 
   constructor(
-    private readonly sig: ReadonlyArray<Tok>,
+    readonly sig: ReadonlyArray<Tok>,
     /** The words of the type cast to, e.g. `["NUMBER"]`, `["TIMESTAMP", "(", "9", ")"]`. */
     private readonly typeWords: ReadonlyArray<string>
   ) {}
@@ -162,12 +162,23 @@ export const castWrites = (
   columnsOf: (meta: TableMeta) => ReadonlySet<string>,
   typeWords: ReadonlyArray<string>
 ): ReadonlyArray<Tok> => {
+  const w = writtenValues(all, lookup, columnsOf, typeWords)
+  return w === undefined ? all : w.apply(all)
+}
+
+/** The values an INSERT, UPDATE or MERGE writes into the columns `columnsOf` picks, collected (not yet wrapped). */
+const writtenValues = (
+  all: ReadonlyArray<Tok>,
+  lookup: TableLookup,
+  columnsOf: (meta: TableMeta) => ReadonlySet<string>,
+  typeWords: ReadonlyArray<string>
+): Wrapper | undefined => {
   const sig = all.filter((t) => t.kind !== "ws")
   const written = writtenTable(sig, lookup)
-  if (written === undefined) return all
+  if (written === undefined) return undefined
   const { meta, at, qualified } = written
   const exact = columnsOf(meta)
-  if (exact.size === 0) return all
+  if (exact.size === 0) return undefined
   const w = new Wrapper(sig, typeWords)
   const afterTable = qualified ? at + 3 : at + 1
   if (isKw(sig[0], "INSERT")) insertInto(w, sig, afterTable, sig.length, meta, exact)
@@ -176,7 +187,16 @@ export const castWrites = (
     const end = findTopLevel(sig, set + 1, sig.length, (t) => isKw(t, "WHERE", "RETURNING", "RETURN"))
     if (set > 0) w.assignments(set + 1, end < 0 ? sig.length : end, exact)
   } else mergeInto(w, sig, afterTable, meta, exact)
-  return w.apply(all)
+  return w
+}
+
+/**
+ * The significant tokens of each value an INSERT, UPDATE or MERGE writes into a column `columnsOf` picks of the
+ * table it writes (empty for other statements).
+ */
+export const writtenValueTokens = (all: ReadonlyArray<Tok>, lookup: TableLookup, columnsOf: (meta: TableMeta) => ReadonlySet<string>): ReadonlyArray<ReadonlyArray<Tok>> => {
+  const w = writtenValues(all, lookup, columnsOf, [])
+  return w === undefined ? [] : w.ranges.map(([a, b]) => w.sig.slice(a, b))
 }
 
 /** `[alias] [(columns)] VALUES (...) | query` of an INSERT (or a MERGE's insert clause) from `k` to `end`. */

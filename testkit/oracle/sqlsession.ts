@@ -73,6 +73,7 @@ import type { OraType } from "./types.ts"
 import { isAcceptedNoOp, isSessionParameter, unknownSessionParameter } from "./session-settings.ts"
 import { parseLockTable } from "./lock-table.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
+import { refuseLiteralObjectWrites } from "./object-writes.ts"
 import { checkDatetimeLiterals } from "./datetime-literal-checks.ts"
 
 interface LogEntry {
@@ -468,7 +469,9 @@ export class SqlSession {
    */
   translate(sql: string, specs?: ReadonlyArray<BindSpec>): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(unqualifySetTargets(rewriteRowSubqueries(tokenize(sql))), lookup), lookup), lookup), lookup)
+    const source = unqualifySetTargets(rewriteRowSubqueries(tokenize(sql)))
+    refuseLiteralObjectWrites(source, lookup)
+    const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(source, lookup), lookup), lookup), lookup)
     const { toks, tr, binds } = this.bindNumberingTranslator(written, sql, specs)
     return { toks, text: (a, b) => tr.range(a, b), binds }
   }
