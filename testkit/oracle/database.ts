@@ -8,6 +8,7 @@ import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.
 import { registerDatetimeFunctions, WALL_ALIAS, ZONED_ALIAS } from "./datetime-functions.ts"
 import { registerIntervalFunctions } from "./interval-functions.ts"
 import { JSON_VALUE_MACRO, registerJsonFunctions } from "./json-functions.ts"
+import { registerJsonSerialize } from "./json-serialize.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import { registerSqlCallFunctions } from "./plsql/sql-functions.ts"
 import { objectStatus, storedCodeDictionaryRows } from "./plsql/stored-code.ts"
@@ -156,6 +157,7 @@ export class OracleDatabase {
     await engine.registerFunctions(registerDatetimeFunctions)
     await engine.registerFunctions(registerIntervalFunctions)
     await engine.registerFunctions(registerJsonFunctions)
+    await engine.registerFunctions(registerJsonSerialize)
     await engine.registerFunctions(registerLobFunctions)
     await engine.registerFunctions(registerSqlCallFunctions)
     const admin = await engine.session()

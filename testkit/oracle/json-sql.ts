@@ -1,8 +1,8 @@
 /**
- * Oracle's SQL/JSON syntax rewritten, before translation, into calls of json-functions.ts: JSON_VALUE, JSON_QUERY,
+ * Oracle's SQL/JSON syntax rewritten, before translation, into calls of json-functions.ts and json-serialize.ts: JSON_VALUE, JSON_QUERY,
  * JSON_EXISTS (with their RETURNING, wrapper, quotes and ON ERROR / ON EMPTY clauses), the conditions `IS [NOT]
  * JSON`, and the generation functions JSON_OBJECT (`[KEY] 'k' VALUE v`, `'k' IS v`, `'k' : v`, FORMAT JSON,
- * NULL / ABSENT ON NULL) and JSON_ARRAY. Their clauses are keywords inside the call's parentheses, which the
+ * NULL / ABSENT ON NULL), JSON_ARRAY, the aggregates JSON_ARRAYAGG / JSON_OBJECTAGG and JSON_SERIALIZE. Their clauses are keywords inside the call's parentheses, which the
  * translator would otherwise render as arguments (DuckDB has functions of the same names with other semantics:
  * DuckDB's json_value keeps a string's quotes).
  *
@@ -16,7 +16,7 @@ import type { OracleVersion } from "./errors.ts"
 import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { headingOf } from "./translate.ts"
 
-const CALLS = new Set(["JSON_VALUE", "JSON_QUERY", "JSON_EXISTS", "JSON_OBJECT", "JSON_ARRAY"])
+const CALLS = new Set(["JSON_VALUE", "JSON_QUERY", "JSON_EXISTS", "JSON_OBJECT", "JSON_ARRAY", "JSON_SERIALIZE", "JSON_ARRAYAGG", "JSON_OBJECTAGG"])
 const NUMBER_RETURNS = new Set(["NUMBER", "INTEGER", "INT", "FLOAT", "DECIMAL", "NUMERIC", "SMALLINT", "REAL"])
 
 /** Tokens of `sql` (generated text) at position `pos`, with no heading of their own. */
@@ -84,7 +84,7 @@ const pathAndClauses = (name: string, arg: ReadonlyArray<Tok> | undefined): { pa
 /** True when `toks` are one call of a function whose result Oracle knows is JSON (used as is, as with FORMAT JSON). */
 const isJsonResult = (toks: ReadonlyArray<Tok>): boolean => {
   const sig = toks.filter((t) => t.kind !== "ws")
-  return sig.length >= 3 && isKw(sig[0], "JSON_OBJECT", "JSON_ARRAY", "JSON_QUERY", "JSON") && isOp(sig[1], "(") && matchParen(sig, 1) === sig.length - 1
+  return sig.length >= 3 && isKw(sig[0], "JSON_OBJECT", "JSON_ARRAY", "JSON_QUERY", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "JSON") && isOp(sig[1], "(") && matchParen(sig, 1) === sig.length - 1
 }
 
 /** The rewrite of nested tokens (rewriteCalls with the statement's server version). */
@@ -152,11 +152,99 @@ const wrapped = (pieces: ReadonlyArray<Array<Tok>>, kind: "object" | "array", po
   return [...generated("ora_json_wrap(concat_ws(',', ", pos), ...joined, ...generated(`), '${kind}')`, pos)]
 }
 
-/** The DuckDB calls for one SQL/JSON call `name(args)`. */
-const callSql = (name: string, args: Array<Array<Tok>>, pos: number, version: OracleVersion, jsonColumns: ReadonlySet<string>): Array<Tok> => {
+/** `RETURNING VARCHAR2[(n)] | CLOB | BLOB | JSON` of a clause list (words as wordsOf gives them), VARCHAR2(4000) by default. */
+const returningOf = (words: string): { readonly type: "VARCHAR2" | "CLOB" | "BLOB" | "JSON"; readonly size: number } => {
+  const m = /\bRETURNING (VARCHAR2|VARCHAR|CLOB|BLOB|JSON)(?: \( (\d+)(?: BYTE| CHAR)? \))?/.exec(words)
+  if (m === null) {
+    if (/\bRETURNING\b/.test(words)) throw new OraError(3001, `unimplemented feature: ${/\bRETURNING \S+/.exec(words)?.[0] ?? "RETURNING"} (VARCHAR2, CLOB, BLOB or JSON)`)
+    return { type: "VARCHAR2", size: 4000 }
+  }
+  return { type: m[1] === "VARCHAR" ? "VARCHAR2" : (m[1] as "VARCHAR2" | "CLOB" | "BLOB" | "JSON"), size: m[2] === undefined ? 4000 : Number(m[2]) }
+}
+
+/**
+ * A VARCHAR2 result as the RETURNING type: a CLOB by TO_CLOB and a BLOB by TO_BLOB (builtin-functions.ts, which run
+ * after this rewrite, type them so that they are described as CLOB / BLOB), JSON by a cast.
+ */
+const returned = (text: Array<Tok>, returning: ReturnType<typeof returningOf>, pos: number): Array<Tok> =>
+  returning.type === "JSON"
+    ? [...generated("CAST(", pos), ...text, ...generated(" AS JSON)", pos)]
+    : returning.type === "CLOB" || returning.type === "BLOB"
+      ? [...generated(`TO_${returning.type}(`, pos), ...text, ...generated(")", pos)]
+      : text
+
+const SERIALIZE_CLAUSE = (t: Tok, next: Tok | undefined) => isKw(t, "RETURNING", "PRETTY", "ASCII", "ORDERED", "TRUNCATE") || (isKw(t, "ERROR", "NULL") && isKw(next, "ON"))
+
+/**
+ * JSON_SERIALIZE(expr [RETURNING VARCHAR2(n) | CLOB | BLOB] [PRETTY] [ASCII] [ORDERED] [TRUNCATE] [ERROR | NULL ON
+ * ERROR]): the document as text (json-serialize.ts), VARCHAR2(4000) by default, a BLOB as its UTF-8 bytes (SQL
+ * Language Reference, "JSON_SERIALIZE").
+ */
+const serializeSql = (args: Array<Array<Tok>>, pos: number, rw: Rewrite): Array<Tok> => {
+  const arg = args[0] ?? []
+  const at = clauseStart(arg, SERIALIZE_CLAUSE)
+  const words = wordsOf(arg.slice(at))
+  const returning = returningOf(words)
+  if (returning.type === "JSON") throw new OraError(3001, "unimplemented feature: JSON_SERIALIZE ... RETURNING JSON")
+  const flags = ["PRETTY", "ASCII", "ORDERED", "TRUNCATE"].filter((f) => new RegExp(`\\b${f}\\b`).test(words))
+  const limit = returning.type === "VARCHAR2" ? returning.size : 0
+  // the flags text starts with `-`: an empty literal would be NULL to the translator, as '' is on Oracle
+  const fn = returning.type === "BLOB" ? "ora_json_serialize_blob" : "ora_json_serialize"
+  const call = [...generated(`${fn}(`, pos), ...rw(arg.slice(0, at)), ...generated(`, '${["-", ...flags].join(" ")}', ${limit})`, pos)]
+  if (/\bNULL ON ERROR\b/.test(words)) return [...generated("TRY(", pos), ...call, ...generated(")", pos)]
+  return returned(call, returning, pos)
+}
+
+const AGGREGATE_CLAUSE = (t: Tok, next: Tok | undefined, after: Tok | undefined) => (isKw(t, "ORDER") && isKw(next, "BY")) || GENERATION_CLAUSE(t, next, after)
+
+/**
+ * JSON_ARRAYAGG(expr [FORMAT JSON] [ORDER BY ...] [NULL | ABSENT ON NULL] [RETURNING ...]) and JSON_OBJECTAGG([KEY]
+ * k VALUE v [FORMAT JSON] [NULL | ABSENT ON NULL] [RETURNING ...]) as a LISTAGG of the elements or members, which the
+ * translator renders as DuckDB's string_agg (NULLs left out, so ABSENT ON NULL drops them and NULL ON NULL writes
+ * `null`). Defaults as the SQL Language Reference gives them ("JSON_ARRAYAGG", "JSON_OBJECTAGG"): ABSENT ON NULL for
+ * JSON_ARRAYAGG, NULL ON NULL for JSON_OBJECTAGG; VARCHAR2(4000) results.
+ */
+const aggregateSql = (name: "JSON_ARRAYAGG" | "JSON_OBJECTAGG", inner: Array<Tok>, pos: number, rw: Rewrite): Array<Tok> => {
+  const top = topLevel(inner)
+  const firstClause = top.findIndex(([t], k) => AGGREGATE_CLAUSE(t, top[k + 1]?.[0], top[k + 2]?.[0]))
+  const at = firstClause < 0 ? inner.length : top[firstClause]![1]
+  const orderAt = top.findIndex(([t], k) => isKw(t, "ORDER") && isKw(top[k + 1]?.[0], "BY"))
+  const afterOrder = orderAt < 0 ? -1 : top.findIndex(([t], k) => k > orderAt + 1 && GENERATION_CLAUSE(t, top[k + 1]?.[0], top[k + 2]?.[0]))
+  const order = orderAt < 0 ? [] : inner.slice(top[orderAt]![1], afterOrder < 0 ? inner.length : top[afterOrder]![1])
+  const words = wordsOf(inner.slice(afterOrder >= 0 ? top[afterOrder]![1] : orderAt >= 0 ? inner.length : at))
+  const absent = /\bABSENT ON NULL\b/.test(words) ? true : /\bNULL ON NULL\b/.test(words) ? false : name === "JSON_ARRAYAGG"
+  const returning = returningOf(words)
+  if (returning.type === "BLOB") throw new OraError(3001, `unimplemented feature: ${name} ... RETURNING BLOB`)
+  const item = inner.slice(0, at)
+  let element: Array<Tok>
+  if (name === "JSON_ARRAYAGG") {
+    const { expr, formatJson } = formatted(item)
+    const value = valueOf(expr, formatJson, pos, rw)
+    element = absent ? value : [...generated("coalesce(", pos), ...value, ...generated(", 'null')", pos)]
+  } else {
+    const parts = topLevel(item)
+    const start = isKw(parts[0]?.[0], "KEY") ? 1 : 0
+    const sep = parts.findIndex(([t], k) => k > start && isKw(t, "VALUE", "IS"))
+    if (sep < 0) throw new OraError(3001, "unimplemented feature: JSON_OBJECTAGG entries other than [KEY] name VALUE expression")
+    const key = rw(item.slice(parts[start]![1], parts[sep]![1]))
+    const { expr, formatJson } = formatted(item.slice(parts[sep]![1] + 1))
+    const value = valueOf(expr, formatJson, pos, rw)
+    const nullable = absent ? value : [...generated("coalesce(", pos), ...value, ...generated(", 'null')", pos)]
+    element = [...generated("ora_json_member(CAST(", pos), ...key, ...generated(" AS VARCHAR2(4000)), ", pos), ...nullable, ...generated(")", pos)]
+  }
+  const within = order.length === 0 ? [] : [...generated(" WITHIN GROUP (", pos), ...rw(order), ...generated(")", pos)]
+  const list = [...generated("LISTAGG(", pos), ...element, ...generated(", ',')", pos), ...within]
+  const kind = name === "JSON_ARRAYAGG" ? "array" : "object"
+  return returned([...generated("ora_json_wrap(", pos), ...list, ...generated(`, '${kind}')`, pos)], returning, pos)
+}
+
+/** The DuckDB calls for one SQL/JSON call `name(args)` (`inner`: the tokens between its parentheses). */
+const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: number, version: OracleVersion, jsonColumns: ReadonlySet<string>): Array<Tok> => {
   const rw: Rewrite = (toks) => rewriteCalls(toks, version, jsonColumns)
   if (name === "JSON_OBJECT") return objectSql(args, pos, rw)
   if (name === "JSON_ARRAY") return arraySql(args, pos, rw)
+  if (name === "JSON_SERIALIZE") return serializeSql(args, pos, rw)
+  if (name === "JSON_ARRAYAGG" || name === "JSON_OBJECTAGG") return aggregateSql(name, inner, pos, rw)
   const doc = rw(args[0] ?? [])
   const { path, words } = pathAndClauses(name, args[1])
   refuseErrorClauses(name, words)
@@ -201,7 +289,7 @@ const rewriteCalls = (toks: ReadonlyArray<Tok>, version: OracleVersion, jsonColu
     const open = k + 1
     if (t.kind === "ident" && CALLS.has(t.value) && isOp(toks[open], "(") && !isOp(toks[k - 1], ".")) {
       const { args, close } = argumentsOf(toks, open)
-      const replacement = callSql(t.value, args, t.pos, version, jsonColumns)
+      const replacement = callSql(t.value, args, toks.slice(open + 1, close), t.pos, version, jsonColumns)
       out.push(...headed(replacement, toks.slice(k, close + 1)))
       k = close
     } else out.push(t)
