@@ -141,7 +141,7 @@ export const durationOfExactSeconds = (text: string, forDate: boolean): DuckDBIn
 
 /** A YEAR(9) TO MONTH column's stored months as a DuckDB INTERVAL; ORA-01841 beyond any datetime's reach. */
 export const durationOfExactMonths = (months: bigint): DuckDBIntervalValue => {
-  if (months > BigInt(INT32_MAX) || months < -BigInt(INT32_MAX)) throw new OraError(1841, "(full) year must be between -4712 and +9999, and not be 0")
+  if (months > BigInt(INT32_MAX) || months < -BigInt(INT32_MAX)) throw new OraError(1841, "(full) year must be between -4713 and +9999, and not be 0")
   return intervalValue(Number(months), 0, 0n)
 }
 

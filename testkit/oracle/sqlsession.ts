@@ -74,6 +74,7 @@ import { isAcceptedNoOp, isSessionParameter, unknownSessionParameter } from "./s
 import { parseLockTable } from "./lock-table.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { refuseLiteralObjectWrites } from "./object-writes.ts"
+import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { checkDatetimeLiterals } from "./datetime-literal-checks.ts"
 
 interface LogEntry {
@@ -469,7 +470,7 @@ export class SqlSession {
    */
   translate(sql: string, specs?: ReadonlyArray<BindSpec>): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const source = unqualifySetTargets(rewriteRowSubqueries(tokenize(sql)))
+    const source = unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals(tokenize(sql))))
     refuseLiteralObjectWrites(source, lookup)
     const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(source, lookup), lookup), lookup), lookup)
     const { toks, tr, binds } = this.bindNumberingTranslator(written, sql, specs)
@@ -559,7 +560,7 @@ export class SqlSession {
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(tokenize(stripTerminator(sql))), lookup, (n) => intervalBindKind(specs[n - 1])), lookup), lookup)
+    const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokenize(stripTerminator(sql)))), lookup, (n) => intervalBindKind(specs[n - 1])), lookup), lookup)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = this.bindNumberingTranslator(calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
