@@ -49,16 +49,23 @@ const terms = (sig: ReadonlyArray<Tok>, from: number, to: number): Array<{ from:
  * TIME ZONE, an interval bind there cast to its type (computed on as an interval, every digit kept). `intervalBind(n)`:
  * the interval kind the n-th bind (1-based, in source order) is bound as.
  */
-export const localZoneArithmetic = (all: ReadonlyArray<Tok>, lookup: Lookup, intervalBind: (n: number) => IntervalBindKind): ReadonlyArray<Tok> => {
+export const localZoneArithmetic = (
+  all: ReadonlyArray<Tok>,
+  lookup: Lookup,
+  intervalBind: (n: number) => IntervalBindKind,
+  localBind: (n: number) => boolean = () => false
+): ReadonlyArray<Tok> => {
   const sig = all.filter((t) => t.kind !== "ws")
   if (!sig.some((t) => isOp(t, "+") || isOp(t, "-"))) return all
   const local = localZoneColumnsOf(sig, lookup)
   const castsLocal = sig.some((t, k) => isKw(t, "LOCAL") && isKw(sig[k + 1], "TIME"))
-  if (local.size === 0 && !castsLocal) return all
-  const types = intervalColumnTypesOf(all.map((t) => t.text).join(""), lookup)
   const bindOrder = new Map(sig.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, i) => [t, i + 1]))
-  /** A LOCAL TIME ZONE operand: a column, a CAST to LOCAL TIME ZONE, or one in parentheses. */
+  const localBinds = new Set([...bindOrder].flatMap(([t, n]) => (localBind(n) ? [t] : [])))
+  if (local.size === 0 && !castsLocal && localBinds.size === 0) return all
+  const types = intervalColumnTypesOf(all.map((t) => t.text).join(""), lookup)
+  /** A LOCAL TIME ZONE operand: a column, a bind bound as LOCAL TIME ZONE, a CAST to LOCAL TIME ZONE, or one in parentheses. */
   const isLocal = (from: number, to: number): boolean => {
+    if (to === from + 1 && sig[from]?.kind === "bind") return localBinds.has(sig[from]!)
     if (isOp(sig[from], "(") && matchParen(sig, from) === to - 1) return isLocal(from + 1, to - 1) || localSum(from + 1, to - 1)
     const last = isOp(sig[from + 1], ".") ? from + 2 : from
     if (last === to - 1 && isName(sig[last]) && !isOp(sig[last + 1], "(")) return local.has(oracleName(sig[last]!))
@@ -88,7 +95,15 @@ export const localZoneArithmetic = (all: ReadonlyArray<Tok>, lookup: Lookup, int
     done.add(start)
     if (localSum(start, end)) {
       casts.set(sig[start]!, { last: sig[end - 1]!, type: LOCAL_RESULT })
-      for (const p of terms(sig, start, end)) {
+      const parts = terms(sig, start, end)
+      const onBind = parts.some((p) => p.to === p.from + 1 && localBinds.has(sig[p.from]!))
+      for (const p of parts) {
+        // a LOCAL TIME ZONE bind is a DuckDB TIMESTAMPTZ (microseconds: node-oracledb sends Dates), and the interval
+        // literals added to it DuckDB INTERVALs (not the exact storage a table's interval columns may give them),
+        // which DuckDB adds natively
+        const literal = onBind && isKw(sig[p.from], "INTERVAL") && sig[p.from + 1]?.kind === "str" ? sig[p.from + 1]!.value : undefined
+        if (literal !== undefined && !/\.\d{7}/.test(literal))
+          casts.set(sig[p.from]!, { last: sig[p.to - 1]!, type: sig.slice(p.from, p.to).some((t) => isKw(t, "YEAR", "MONTH")) ? "INTERVAL YEAR(8) TO MONTH" : "INTERVAL DAY(9) TO SECOND(6)" })
         const kind = bindKind(p.from, p.to)
         if (kind !== undefined) casts.set(sig[p.from]!, { last: sig[p.from]!, type: kind === "intervalds" ? "INTERVAL DAY(9) TO SECOND(9)" : "INTERVAL YEAR(9) TO MONTH" })
       }
@@ -103,6 +118,9 @@ export const localZoneArithmetic = (all: ReadonlyArray<Tok>, lookup: Lookup, int
 
 /** The interval kind of a bind: INTERVAL DAY TO SECOND, YEAR TO MONTH, or none. */
 export type IntervalBindKind = "intervalds" | "intervalym" | undefined
+
+/** True when a bind spec (its wire type) is a TIMESTAMP WITH LOCAL TIME ZONE. */
+export const isLocalZoneBind = (spec: { readonly dty: number } | undefined): boolean => spec?.dty === Dty.TIMESTAMP_LTZ
 
 /** The interval kind a bind spec (its wire type) is. */
 export const intervalBindKind = (spec: { readonly dty: number } | undefined): IntervalBindKind =>

@@ -48,7 +48,7 @@ import { zonedBinds } from "./datetime-binds.ts"
 import { intervalColumnTypesOf, isExactInterval } from "./interval-exprs.ts"
 import { datetimeInsertSelects, sessionZoneWrites } from "./datetime-writes.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
-import { intervalBindKind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
+import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
 import { datetimeJoins } from "./datetime-joins.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import type { ValueKind } from "./types.ts"
@@ -470,7 +470,7 @@ export class SqlSession {
    */
   translate(sql: string, specs?: ReadonlyArray<BindSpec>): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const source = unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals(tokenize(sql))))
+    const source = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals(tokenize(sql)))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
     refuseLiteralObjectWrites(source, lookup)
     const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(source, lookup), lookup), lookup), lookup)
     const { toks, tr, binds } = this.bindNumberingTranslator(written, sql, specs)
@@ -560,7 +560,7 @@ export class SqlSession {
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokenize(stripTerminator(sql)))), lookup, (n) => intervalBindKind(specs[n - 1])), lookup), lookup)
+    const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokenize(stripTerminator(sql)))), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = this.bindNumberingTranslator(calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
