@@ -215,6 +215,8 @@ export const jsonQuery = (doc: string, path: string, wrapper: string, scalarsAll
   const found = selectPath(root, steps)
   if (found.length === 0) return null
   const one = found.length === 1 ? found[0]! : undefined
+  // simple dot notation (json-sql.ts): one value as it is, several in an array
+  if (wrapper === "DOT") return one !== undefined ? plainJson(one) : `[${found.map(plainJson).join(",")}]`
   if (wrapper === "WITH" || (wrapper === "CONDITIONAL" && (one === undefined || isScalar(one)))) return `[${found.map(plainJson).join(",")}]`
   if (one === undefined || (isScalar(one) && !scalarsAllowed)) return null
   return omitQuotes && one.kind === "string" ? one.value : plainJson(one)

@@ -375,8 +375,45 @@ const rewriteIsJson = (toks: ReadonlyArray<Tok>, version: OracleVersion): Array<
   return out
 }
 
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+/**
+ * Simple dot notation on a JSON column, `alias.col.a.b` (JSON Developer's Guide, "Simple Dot-Notation Access to JSON
+ * Data"): the field names are matched as written (case-sensitive), one targeted value is returned as it is, several
+ * wrapped in an array, none as NULL; the result of a JSON column is JSON (21c+). Written as JSON_QUERY's call with
+ * the `DOT` wrapper rule (json-functions.ts) and a cast to JSON.
+ */
+const rewriteDotNotation = (toks: ReadonlyArray<Tok>, jsonColumns: ReadonlySet<string>): Array<Tok> => {
+  const out: Array<Tok> = []
+  const sig = significantAt(toks)
+  let copied = 0
+  for (let n = 0; n < sig.length; n++) {
+    // the longest chain `name . name . name ...` starting at significant token n
+    let m = n
+    while (isName(toks[sig[m]!]) && isOp(toks[sig[m + 1]!], ".") && isName(toks[sig[m + 2]!])) m += 2
+    const names = (m - n) / 2 + 1
+    const column = toks[sig[n + 2] ?? -1]
+    const startsChain = !isOp(toks[sig[n - 1] ?? -1], ".") && isName(toks[sig[n]!])
+    const isCall = isOp(toks[sig[m + 1] ?? -1], "(")
+    if (names < 3 || !startsChain || isCall || column === undefined || !jsonColumns.has(column.kind === "qident" ? column.value : column.value.toUpperCase())) continue
+    const at = sig[n]!
+    const last = sig[m]!
+    out.push(...toks.slice(copied, at))
+    const fields = Array.from({ length: names - 2 }, (_, k) => toks[sig[n + 4 + 2 * k]!]!)
+    const path = "$" + fields.map((t) => `.${JSON.stringify(t.kind === "qident" ? t.value : t.text)}`).join("")
+    const pos = toks[at]!.pos
+    const call = [...generated("CAST(ora_json_query(", pos), ...toks.slice(at, sig[n + 2]! + 1), ...generated(`, ${sqlString(path)}, 'DOT', TRUE, FALSE) AS JSON)`, pos)]
+    out.push(...headed(call, toks.slice(at, last + 1)))
+    copied = last + 1
+    n = m
+  }
+  out.push(...toks.slice(copied))
+  return out
+}
+
 /** Rewrites the SQL/JSON functions and conditions of a statement's tokens (the tokens themselves when it has none). */
 export const rewriteJsonSql = (toks: ReadonlyArray<Tok>, version: OracleVersion, jsonColumns: ReadonlySet<string> = new Set()): ReadonlyArray<Tok> => {
-  if (!toks.some((t) => t.kind === "ident" && (CALLS.has(t.value) || t.value === "JSON"))) return toks
-  return rewriteCalls(rewriteIsJson(toks, version), version, jsonColumns)
+  const dotted = jsonColumns.size > 0 && version !== "19c" ? rewriteDotNotation(toks, jsonColumns) : toks
+  if (!dotted.some((t) => t.kind === "ident" && (CALLS.has(t.value) || t.value === "JSON"))) return dotted
+  return rewriteCalls(rewriteIsJson(dotted, version), version, jsonColumns)
 }
