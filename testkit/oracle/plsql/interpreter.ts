@@ -1065,16 +1065,27 @@ export class Interpreter implements CallContext {
     targets.forEach((t, i) => this.assign(t, row[i] ?? null))
   }
 
+  /** Runs a DML statement of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
   async runDml(source: Expr): Promise<number> {
-    const { toks, release } = await this.inlineCalls(source, true)
+    const { toks: inlined, release } = await this.inlineCalls(source, true, true)
     const lookup = (schema: string | undefined, name: string) => this.host.lookupTable(schema, name)
     let rendered
+    let calls
     try {
-      rendered = this.render(intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(toks, lookup), lookup), lookup), false, true)
+      const columns = this.columnsOf(inlined)
+      calls = storedFunctionCalls(inlined, this.host.schema, (owner, name) => callableFromSql(this.host, owner, name), (name) => columns.has(name))
+      rendered = this.render(intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(calls?.toks ?? inlined, lookup), lookup), lookup), false, true)
     } finally {
       release()
     }
-    return this.host.runLogged(rendered.sql, rendered.params)
+    const { sql, params } = rendered
+    if (calls === undefined) return this.host.runLogged(sql, params)
+    return calls.settleWrite(
+      () => this.host.probeWrite(sql, params),
+      () => this.host.runLogged(sql, params),
+      (fn, args) => callFromSql(this.host, fn, args),
+      (release) => this.host.holdUntilTransactionEnds(release)
+    )
   }
 
   /** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
