@@ -8,7 +8,8 @@
  * statement. The session therefore keeps a log of the successful statements of the open transaction and,
  * after a failure, rolls back and replays that log before reporting the error.
  */
-import { callFromSql } from "./plsql/interpreter.ts"
+import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
+import { runWithTriggers, tableTriggers, type Trigger, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
 import { takeCompileWarning } from "./plsql/stored-code.ts"
@@ -812,6 +813,8 @@ export class SqlSession {
   }
 
   private async dml(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
+    const triggers = tableTriggers(this.db, this.targetOf(significant(tokenize(stripTerminator(sql)))))
+    if (triggers.length > 0) return this.dmlWithTriggers(sql, triggers, rows)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(tokenize(stripTerminator(sql)), sql)
     const t = this.translate(stripTerminator(sql), specs, calls?.toks)
     if (calls === undefined) return this.dmlTranslated(sql, t, rows, specs, opts)
@@ -840,6 +843,43 @@ export class SqlSession {
     const held = this.held
     this.held = []
     for (const release of held) release()
+  }
+
+  /** A DML statement on a table with triggers, row by row (plsql/triggers.ts), once per bind row. */
+  private async dmlWithTriggers(sql: string, triggers: ReadonlyArray<Trigger>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<DmlResult> {
+    const target = this.targetOf(significant(tokenize(stripTerminator(sql))))!
+    if (isKw(tokenize(sql).find((t) => t.kind !== "ws"), "MERGE")) throw ora.unimplemented("MERGE into a table with triggers")
+    const session: TriggerSession = {
+      db: this.db,
+      query: (q, params) => this.query(q, params),
+      rowsOf: (result) => rowsOfQuery(this, result),
+      runLogged: (q, params) => this.runLogged(q, params),
+      runBlock: (block, values) => runPlsql(this, block, values, []),
+      atomically: async (body) => {
+        const mark = this.log.length
+        try {
+          return await body()
+        } catch (e) {
+          if (this.inTxn && this.log.length > mark) {
+            this.log = this.log.slice(0, mark)
+            await this.recover()
+          }
+          throw e
+        }
+      }
+    }
+    let total = 0
+    const list = rows.length === 0 ? [[]] : rows
+    for (let i = 0; i < list.length; i++) {
+      try {
+        total += await runWithTriggers(session, target, triggers, stripTerminator(sql), list[i]!)
+      } catch (e) {
+        const err = this.mapError(e)
+        if (list.length > 1) (err as OraError & { rowOffset?: number }).rowOffset = i
+        throw err
+      }
+    }
+    return { kind: "dml", rowCount: total, rowCounts: [], batchErrors: [] }
   }
 
   /**

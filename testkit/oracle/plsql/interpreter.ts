@@ -22,7 +22,7 @@ import { type LobSource, lobSourcesOf } from "../plsql-lobs.ts"
 import { zonedBinds } from "../datetime-binds.ts"
 import { sessionZoneWrites } from "../datetime-writes.ts"
 import { intervalLiteralTargets } from "../interval-writes.ts"
-import type { PlsqlProcedure } from "../catalog.ts"
+import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
 import { type BindSpec, type QueryResult, returningClause } from "../statement.ts"
 import { makeTranslator, oracleName, translateQuery, type QueryShape } from "../translate.ts"
 import type { Block, Decl, Expr, Stmt, Subprogram, TypeSpec } from "./ast.ts"
@@ -38,6 +38,7 @@ import { parseProcedureBody } from "./parser.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { isExactNumberText, kindOfSpec, kindOfType, numberOfText, type ValueKind } from "./value-kinds.ts"
 import { argumentValue, resultKind, storedFunctionCalls } from "./sql-functions.ts"
+import { tableTriggers } from "./triggers.ts"
 import { invalidFromSql } from "./stored-code.ts"
 import { callableFromSql, findPackage, instancesOf, type PackageDef } from "./stored-packages.ts"
 
@@ -106,6 +107,14 @@ class RowReader {
   close(): void {
     this.result.cursor.close()
   }
+}
+
+/** Every row of a query as PL/SQL values (plsql/triggers.ts reads the rows a statement writes this way). */
+export const rowsOfQuery = async (host: PlsqlHost, result: QueryResult): Promise<Array<Array<DuckDBValue>>> => {
+  const reader = new RowReader(result, host)
+  const rows: Array<Array<DuckDBValue>> = []
+  for (let row = await reader.next(); row !== undefined; row = await reader.next()) rows.push(row)
+  return rows
 }
 
 /** A generic engine value as a PL/SQL variable value (decimals become numbers when exact). */
@@ -1065,8 +1074,17 @@ export class Interpreter implements CallContext {
     targets.forEach((t, i) => this.assign(t, row[i] ?? null))
   }
 
+  /** The table an INSERT INTO / UPDATE / DELETE [FROM] / MERGE INTO writes. */
+  private dmlTarget(toks: Expr): TableMeta | undefined {
+    const at = isKw(toks[1], "INTO", "FROM") ? 2 : 1
+    const a = toks[at]
+    if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
+    return isOp(toks[at + 1], ".") && toks[at + 2] !== undefined ? this.host.lookupTable(oracleName(a), oracleName(toks[at + 2]!)) : this.host.lookupTable(undefined, oracleName(a))
+  }
+
   /** Runs a DML statement of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
   async runDml(source: Expr): Promise<number> {
+    if (tableTriggers(this.host.db, this.dmlTarget(source)).length > 0) throw ora.unimplemented("DML from PL/SQL on a table with triggers (they fire for a client's INSERT / UPDATE / DELETE and EXECUTE IMMEDIATE)")
     const { toks: inlined, release } = await this.inlineCalls(source, true, true)
     const lookup = (schema: string | undefined, name: string) => this.host.lookupTable(schema, name)
     let rendered
