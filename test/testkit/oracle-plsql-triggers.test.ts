@@ -135,6 +135,18 @@ describe("Oracle test server: DML triggers", () => {
     await conn.rollback()
   })
 
+  it("USER_TRIGGERS lists the triggers, DROP TRIGGER removes them", async () => {
+    await conn.execute("CREATE OR REPLACE TRIGGER item_bud BEFORE UPDATE OF qty OR DELETE ON item FOR EACH ROW WHEN (OLD.qty > 0) BEGIN NULL; END;")
+    // Database Reference 23ai, ALL_TRIGGERS: TRIGGER_TYPE "BEFORE EACH ROW" / "AFTER STATEMENT" ..., TRIGGERING_EVENT
+    const r = await conn.execute("SELECT trigger_name, trigger_type, triggering_event, table_name, when_clause, status FROM user_triggers ORDER BY trigger_name")
+    expect(r.rows).toEqual([
+      ["ITEM_BI", "BEFORE EACH ROW", "INSERT", "ITEM", null, "ENABLED"],
+      ["ITEM_BUD", "BEFORE EACH ROW", "UPDATE OR DELETE", "ITEM", "OLD.qty > 0", "ENABLED"]
+    ])
+    await conn.execute("DROP TRIGGER item_bud")
+    expect((await conn.execute("SELECT COUNT(*) FROM user_triggers")).rows).toEqual([[1]])
+  })
+
   it("refuses :NEW assignments in AFTER triggers and :NEW in statement triggers at CREATE", async () => {
     // Database Error Messages: ORA-04084 "cannot change NEW values for this trigger type", ORA-04082 "NEW or OLD
     // references not allowed in table level triggers"

@@ -56,6 +56,27 @@ export const triggersOf = (db: OracleDatabase): Map<string, Trigger> => {
 export const tableTriggers = (db: OracleDatabase, meta: TableMeta | undefined): Array<Trigger> =>
   meta === undefined || registry.get(db) === undefined ? [] : [...triggersOf(db).values()].filter((t) => t.tableOwner === meta.owner && t.table === meta.name)
 
+/** Rows of ALL_TRIGGERS (catalog.ts dictionaryShapes): one per trigger, ENABLED, in creation order. */
+export const triggerDictionaryRows = (db: OracleDatabase): Array<Array<unknown>> =>
+  registry.get(db) === undefined
+    ? []
+    : [...triggersOf(db).values()].map((t) => [
+        t.owner,
+        t.name,
+        `${t.timing} ${t.forEachRow ? "EACH ROW" : "STATEMENT"}`,
+        (["INSERT", "UPDATE", "DELETE"] as const).filter((e) => t.events.has(e)).join(" OR "),
+        t.tableOwner,
+        "TABLE",
+        t.table,
+        null,
+        "REFERENCING NEW AS NEW OLD AS OLD",
+        t.when ?? null,
+        "ENABLED",
+        t.description,
+        "PL/SQL",
+        t.body
+      ])
+
 /** `[owner.]name` at `k`: the name, its owner (the schema when not written) and the index after it. */
 const qualifiedName = (toks: ReadonlyArray<Tok>, k: number, schema: string) =>
   isOp(toks[k + 1], ".") && toks[k + 2] !== undefined
