@@ -39,6 +39,7 @@ import { exactSecondsOfBind } from "../intervals.ts"
 import { isExactNumberText, kindOfSpec, kindOfType, numberOfText, type ValueKind } from "./value-kinds.ts"
 import { argumentValue, resultKind, storedFunctionCalls } from "./sql-functions.ts"
 import { tableTriggers } from "./triggers.ts"
+import { inlineTableCollections } from "./table-collections.ts"
 import { invalidFromSql } from "./stored-code.ts"
 import { callableFromSql, findPackage, instancesOf, type PackageDef } from "./stored-packages.ts"
 
@@ -1107,8 +1108,14 @@ export class Interpreter implements CallContext {
   }
 
   /** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
-  private async openQuery(source: Expr): Promise<QueryResult> {
-    const { toks, release } = await this.inlineCalls(source, true, true)
+  private async openQuery(query: Expr): Promise<QueryResult> {
+    const tabled = this.tableCollections(query)
+    const source = tabled?.toks ?? query
+    const { toks, release: releaseCalls } = await this.inlineCalls(source, true, true)
+    const release = () => {
+      releaseCalls()
+      tabled?.release()
+    }
     const columns = this.columnsOf(toks)
     const calls = storedFunctionCalls(toks, this.host.schema, (owner, name) => callableFromSql(this.host, owner, name), (name) => columns.has(name))
     let rendered
@@ -1125,6 +1132,32 @@ export class Interpreter implements CallContext {
       (fn, args) => callFromSql(this.host, fn, args)
     )
     return { ...result!, cursor }
+  }
+
+  /** A query's `TABLE(collection)` as the query of its elements (table-collections.ts); undefined when it has none. */
+  private tableCollections(query: Expr): { toks: Expr; release: () => void } | undefined {
+    const made: Array<string> = []
+    const toks = inlineTableCollections(
+      query,
+      (name) => {
+        if (name.kind === "bind") {
+          const v = this.binds.values[this.binds.binds.get(name.value) ?? -1]
+          return Array.isArray(v) ? (collectionOfBind(v) as PlsqlCollection<unknown>) : undefined
+        }
+        if (name.kind !== "ident" && name.kind !== "qident") return undefined
+        const slot = this.lookup(oracleName(name))
+        if (slot?.k !== "var") return undefined
+        return slot.value instanceof PlsqlCollection ? (slot.value as PlsqlCollection<unknown>) : undefined
+      },
+      (e) => (e instanceof PlsqlRecord ? e.fields : undefined),
+      (value) => {
+        const key = `\u0000F${++this.calls}`
+        made.push(key)
+        this.callResults.set(key, { value })
+        return key
+      }
+    )
+    return toks === undefined ? undefined : { toks, release: () => made.forEach((key) => this.callResults.delete(key)) }
   }
 
   /** Readers of REF CURSOR values being fetched from in this block. */
