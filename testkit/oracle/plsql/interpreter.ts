@@ -1350,19 +1350,37 @@ export class Interpreter implements CallContext {
       if (text === null || String(text).trim() === "") throw new OraError(900, "invalid SQL statement")
       const values: Array<DuckDBValue> = []
       for (const u of st.using ?? []) values.push(await this.evaluate(u.expr))
+      // PL/SQL Language Reference, "OPEN FOR Statement": the cursor variable of a dynamic OPEN FOR must be weak
+      if ((await this.strongCursorWidth(st.cursor)) !== undefined) throw new PlsCompileError(this.source, st.cursor.pos, 455, `cursor '${oracleName(st.cursor)}' cannot be used in dynamic SQL OPEN statement`)
       const result = await this.host.execute(String(text), [values], [], { batchErrors: false, dmlRowCounts: false })
       if (result.kind !== "query") throw new OraError(24338, "statement handle not executed")
       this.assign([st.cursor], result)
       return
     }
     if (st.query !== undefined) {
+      const width = await this.strongCursorWidth(st.cursor)
       const result = await this.openQuery(st.query)
+      if (width !== undefined && width !== result.columns.length) {
+        // a query whose row does not match a strong cursor's RETURN type does not compile (PLS-00382)
+        result.cursor.close()
+        throw new PlsCompileError(this.source, st.query[0]!.pos, 382, "expression is of wrong type")
+      }
       this.assign([st.cursor], result)
       return
     }
     const slot = st.cursor.kind === "bind" ? undefined : this.lookup(oracleName(st.cursor))
     if (slot?.k !== "cursor") throw new PlsCompileError(this.source, st.cursor.pos, 201, `identifier '${st.cursor.text.toUpperCase()}' must be declared`)
     await this.openCursor(slot, st.args)
+  }
+
+  /** The number of columns a strong REF CURSOR variable's RETURN type has; undefined for a weak one. */
+  private async strongCursorWidth(cursor: Tok): Promise<number | undefined> {
+    if (cursor.kind === "bind") return undefined
+    const slot = this.lookup(oracleName(cursor))
+    const returns = slot?.k === "var" && slot.type?.kind === "named" ? slot.type.cursorReturns : undefined
+    if (returns === undefined) return undefined
+    if (returns.kind === "rowtypeOf") return (await this.emptyRecord(returns.of, cursor.pos)).fields.size
+    return this.recordType(returns)?.fields.length
   }
 
   /** `INSERT ... VALUES rec` and `UPDATE ... SET ROW = rec` with the record's fields (records.ts). */
