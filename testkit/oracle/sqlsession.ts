@@ -376,10 +376,15 @@ export class SqlSession {
    * One run of a PL/SQL block, atomic as Oracle makes a top-level call: a block that fails undoes its own writes
    * (the transaction's earlier statements stay), by replaying the log up to where the block started.
    */
-  private async runBlock(sql: string, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<StatementResult> {
+  private runBlock(sql: string, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<StatementResult> {
+    return this.atomically(() => runPlsql(this, sql, values, specs))
+  }
+
+  /** Runs `body`, undoing the writes it logged when it fails (Oracle's statement-level atomicity of one call). */
+  private async atomically<T>(body: () => Promise<T>): Promise<T> {
     const mark = this.log.length
     try {
-      return await runPlsql(this, sql, values, specs)
+      return await body()
     } catch (e) {
       if (this.inTxn && this.log.length > mark) {
         this.log = this.log.slice(0, mark)
@@ -855,18 +860,7 @@ export class SqlSession {
       rowsOf: (result) => rowsOfQuery(this, result),
       runLogged: (q, params) => this.runLogged(q, params),
       runBlock: (block, values) => runPlsql(this, block, values, []),
-      atomically: async (body) => {
-        const mark = this.log.length
-        try {
-          return await body()
-        } catch (e) {
-          if (this.inTxn && this.log.length > mark) {
-            this.log = this.log.slice(0, mark)
-            await this.recover()
-          }
-          throw e
-        }
-      }
+      atomically: (body) => this.atomically(body)
     }
     let total = 0
     const list = rows.length === 0 ? [[]] : rows
