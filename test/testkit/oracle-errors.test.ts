@@ -90,7 +90,7 @@ describe("Oracle test server: errors and robustness", () => {
       "INSERT INTO e VALUES",
       "UPDATE e SET",
       "CREATE TABLE x (a WEIRDTYPE)",
-      "CREATE TRIGGER t BEFORE INSERT ON e BEGIN NULL; END;",
+      "CREATE TRIGGER t BEFORE INSERT ON no_such_table BEGIN NULL; END;",
       "BEGIN IF 1 = 1 THEN NULL; END; END;",
       "BEGIN GOTO done; END;",
       "DECLARE x NUMBER; BEGIN x := ; END;",

@@ -271,6 +271,23 @@ export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
     col("DEFAULTED", v(1)),
     col("IN_OUT", v(9))
   ],
+  // triggers (plsql/triggers.ts): Database Reference 23ai, ALL_TRIGGERS (TRIGGER_BODY, a LONG there, as VARCHAR2)
+  ALL_TRIGGERS: [
+    col("OWNER", v(128)),
+    col("TRIGGER_NAME", v(128)),
+    col("TRIGGER_TYPE", v(16)),
+    col("TRIGGERING_EVENT", v(246)),
+    col("TABLE_OWNER", v(128)),
+    col("BASE_OBJECT_TYPE", v(18)),
+    col("TABLE_NAME", v(128)),
+    col("COLUMN_NAME", v(4000)),
+    col("REFERENCING_NAMES", v(422)),
+    col("WHEN_CLAUSE", v(4000)),
+    col("STATUS", v(8)),
+    col("DESCRIPTION", v(4000)),
+    col("ACTION_TYPE", v(11)),
+    col("TRIGGER_BODY", v(4000))
+  ],
   V$VERSION: [col("BANNER", v(80)), col("BANNER_FULL", v(160)), col("BANNER_LEGACY", v(80)), col("CON_ID", num)],
   PRODUCT_COMPONENT_VERSION: [col("PRODUCT", v(80)), col("VERSION", v(20)), col("VERSION_FULL", v(160)), col("STATUS", v(20))],
   V$SESSION: [
@@ -343,7 +360,8 @@ export const OWNED_VIEWS: Record<string, string> = {
   ALL_SOURCE: "OWNER",
   ALL_ERRORS: "OWNER",
   ALL_PROCEDURES: "OWNER",
-  ALL_ARGUMENTS: "OWNER"
+  ALL_ARGUMENTS: "OWNER",
+  ALL_TRIGGERS: "OWNER"
 }
 
 /** In-memory catalog of Oracle metadata. */

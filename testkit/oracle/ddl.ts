@@ -12,6 +12,7 @@ import { insufficientPrivileges, objectAccessError, objectPrivileges, type Reque
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage, type PlsqlHost } from "./plsql.ts"
+import { defineTrigger, dropTrigger } from "./plsql/triggers.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { type QueryResult, stripTerminator } from "./statement.ts"
@@ -176,7 +177,9 @@ export class Ddl {
     const t = this.s.translate(sql)
     const toks = t.toks
     const kw = toks[0]?.value
-    if (t.binds.length > 0) throw new OraError(1027, "bind variables not allowed for data definition operations")
+    // a trigger's body names :NEW and :OLD, which are no binds (plsql/triggers.ts)
+    const trigger = isKw(toks[0], "CREATE") && toks.slice(1, 5).some((x) => isKw(x, "TRIGGER"))
+    if (t.binds.length > 0 && !trigger) throw new OraError(1027, "bind variables not allowed for data definition operations")
     // privileges are checked before the statement's names (an unknown tablespace of a refused CREATE USER is ORA-01031)
     this.checkPrivileges(toks)
     checkTablespaces(toks)
@@ -210,6 +213,7 @@ export class Ddl {
       if (isKw(toks[k], "PACKAGE")) return definePackage(this.s, sqlText)
       if (isKw(toks[k], "CONTEXT")) return defineContext(this.s, toks, k + 1, orReplace)
       if (isKw(toks[k], "TYPE") && !isKw(toks[k + 1], "BODY")) return namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
+      if (isKw(toks[k], "TRIGGER")) return defineTrigger(this.s.db, this.s.schema, sqlText, (schema, name) => this.s.lookupTable(schema, name))
       if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
         throw ora.unimplemented(`CREATE ${toks[k]!.value}`)
       throw ora.invalidSql()
@@ -255,6 +259,7 @@ export class Ddl {
       }
       if (what === "TYPE") return namedTypesOf(this.s.db).drop(this.s.schema, toks, 2, (t) => this.columnsUse(t))
       if (what === "CONTEXT") return dropContext(this.s, toks, 2)
+      if (what === "TRIGGER") return dropTrigger(this.s.db, this.s.schema, toks, 2)
       if (what === "PACKAGE") {
         const bodyOnly = isKw(toks[2], "BODY")
         const q = this.qualified(toks, bodyOnly ? 3 : 2)

@@ -8,8 +8,9 @@
  * statement. The session therefore keeps a log of the successful statements of the open transaction and,
  * after a failure, rolls back and replays that log before reporting the error.
  */
-import { callFromSql } from "./plsql/interpreter.ts"
-import { storedFunctionCalls, type StatementCalls } from "./plsql/sql-functions.ts"
+import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
+import { runWithTriggers, tableTriggers, type Trigger, type TriggerSession } from "./plsql/triggers.ts"
+import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
 import { takeCompileWarning } from "./plsql/stored-code.ts"
 import * as crypto from "node:crypto"
@@ -88,7 +89,7 @@ interface LogEntry {
 const DICTIONARY_NAMES = new Set(Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"))
 const isDictionaryName = (v: string) =>
   DICTIONARY_NAMES.has(v) ||
-  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS|TYPES|TYPE_ATTRS|COLL_TYPES|SOURCE|ERRORS|PROCEDURES|ARGUMENTS)$/.test(v) ||
+  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS|TYPES|TYPE_ATTRS|COLL_TYPES|SOURCE|ERRORS|PROCEDURES|ARGUMENTS|TRIGGERS)$/.test(v) ||
   v === "TABS" ||
   v === "COLS"
 
@@ -162,6 +163,7 @@ export class SqlSession {
   /** Commits the open transaction. */
   async commit(): Promise<void> {
     this.savepoints.clear()
+    this.releaseHeld()
     if (!this.inTxn) return
     this.inTxn = false
     this.log = []
@@ -179,6 +181,7 @@ export class SqlSession {
   /** Rolls the open transaction back. */
   async rollback(): Promise<void> {
     this.savepoints.clear()
+    this.releaseHeld()
     if (!this.inTxn) return
     this.inTxn = false
     this.log = []
@@ -201,6 +204,7 @@ export class SqlSession {
   /** Opens the transaction if none is open (statements and row locks then belong to it). */
   async begin(): Promise<void> {
     if (this.inTxn) return
+    this.releaseHeld()
     await this.engine.begin()
     this.inTxn = true
     this.log = []
@@ -374,10 +378,15 @@ export class SqlSession {
    * One run of a PL/SQL block, atomic as Oracle makes a top-level call: a block that fails undoes its own writes
    * (the transaction's earlier statements stay), by replaying the log up to where the block started.
    */
-  private async runBlock(sql: string, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<StatementResult> {
+  private runBlock(sql: string, values: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>): Promise<StatementResult> {
+    return this.atomically(() => runPlsql(this, sql, values, specs))
+  }
+
+  /** Runs `body`, undoing the writes it logged when it fails (Oracle's statement-level atomicity of one call). */
+  private async atomically<T>(body: () => Promise<T>): Promise<T> {
     const mark = this.log.length
     try {
-      return await runPlsql(this, sql, values, specs)
+      return await body()
     } catch (e) {
       if (this.inTxn && this.log.length > mark) {
         this.log = this.log.slice(0, mark)
@@ -468,11 +477,11 @@ export class SqlSession {
    * Translates an Oracle expression/statement fragment with positional binds; `specs` (of a DML request's binds)
    * tell which binds are NUMBERs, whose quotients are computed on every digit as in queries.
    */
-  translate(sql: string, specs?: ReadonlyArray<BindSpec>): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
+  translate(sql: string, specs?: ReadonlyArray<BindSpec>, source: ReadonlyArray<Tok> = tokenize(sql)): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> } {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const source = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals(tokenize(sql)))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
-    refuseLiteralObjectWrites(source, lookup)
-    const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(source, lookup), lookup), lookup), lookup)
+    const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...source]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
+    refuseLiteralObjectWrites(rewritten, lookup)
+    const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(rewritten, lookup), lookup), lookup), lookup)
     const { toks, tr, binds } = this.bindNumberingTranslator(written, sql, specs)
     return { toks, text: (a, b) => tr.range(a, b), binds }
   }
@@ -813,7 +822,79 @@ export class SqlSession {
   }
 
   private async dml(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
-    const t = this.translate(stripTerminator(sql), specs)
+    const triggers = tableTriggers(this.db, this.targetOf(significant(tokenize(stripTerminator(sql)))))
+    if (triggers.length > 0) return this.dmlWithTriggers(sql, triggers, rows)
+    const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(tokenize(stripTerminator(sql)), sql)
+    const t = this.translate(stripTerminator(sql), specs, calls?.toks)
+    if (calls === undefined) return this.dmlTranslated(sql, t, rows, specs, opts)
+    // stored functions called per row (plsql/sql-functions.ts): probe runs undone until every call is answered
+    const probe = writeProbe(t.toks, t.text)
+    return calls.settleWrite(
+      async () => {
+        for (const r of rows.length === 0 ? [[]] : rows) await this.probeWrite(probe, r.slice(0, t.binds.length))
+      },
+      // row by row: the bulk paths build their own statement text
+      () => this.dmlTranslated(sql, t, rows, specs, opts, true),
+      (fn, args) => callFromSql(this, fn, args),
+      (release) => this.holdUntilTransactionEnds(release)
+    )
+  }
+
+  /** Releases of what the transaction's logged statements still use (their call sites), run when it ends. */
+  private held: Array<() => void> = []
+
+  /** PL/SQL (plsql/host.ts): keeps what a logged statement uses until the transaction ends. */
+  holdUntilTransactionEnds(release: () => void): void {
+    this.held.push(release)
+  }
+
+  private releaseHeld(): void {
+    const held = this.held
+    this.held = []
+    for (const release of held) release()
+  }
+
+  /** A DML statement on a table with triggers, row by row (plsql/triggers.ts), once per bind row. */
+  private async dmlWithTriggers(sql: string, triggers: ReadonlyArray<Trigger>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<DmlResult> {
+    const target = this.targetOf(significant(tokenize(stripTerminator(sql))))!
+    if (isKw(tokenize(sql).find((t) => t.kind !== "ws"), "MERGE")) throw ora.unimplemented("MERGE into a table with triggers")
+    const session: TriggerSession = {
+      db: this.db,
+      query: (q, params) => this.query(q, params),
+      rowsOf: (result) => rowsOfQuery(this, result),
+      runLogged: (q, params) => this.runLogged(q, params),
+      runBlock: (block, values) => runPlsql(this, block, values, []),
+      atomically: (body) => this.atomically(body)
+    }
+    let total = 0
+    const list = rows.length === 0 ? [[]] : rows
+    for (let i = 0; i < list.length; i++) {
+      try {
+        total += await runWithTriggers(session, target, triggers, stripTerminator(sql), list[i]!)
+      } catch (e) {
+        const err = this.mapError(e)
+        if (list.length > 1) (err as OraError & { rowOffset?: number }).rowOffset = i
+        throw err
+      }
+    }
+    return { kind: "dml", rowCount: total, rowCounts: [], batchErrors: [] }
+  }
+
+  /**
+   * PL/SQL (plsql/host.ts): runs a write and undoes it (the transaction as it was before it), for the stored
+   * functions it calls to note their argument tuples; its error, if any, is left to the real run.
+   */
+  async probeWrite(duckSql: string, params: ReadonlyArray<DuckDBValue>): Promise<void> {
+    await this.begin()
+    try {
+      await this.engine.execute(duckSql, hasIntervalBinds(params) ? await this.intervalParams(duckSql, params) : params)
+    } catch {
+      // the real run reports it
+    }
+    await this.recover()
+  }
+
+  private async dmlTranslated(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions, rowByRow = false): Promise<DmlResult> {
     if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
     this.dmlTarget = this.targetOf(t.toks)
     this.dmlIsUpdate = isKw(t.toks[0], "UPDATE", "MERGE")
@@ -825,14 +906,14 @@ export class SqlSession {
       // a single UPDATE / DELETE locks the rows it writes until the transaction ends (row-locks.ts)
       const target = this.dmlTarget
       const written = rows.length <= 1 ? await this.locks.rowsToWrite(target, t, rows[0] ?? []) : undefined
-      const result = await this.dmlOnce(sql, t, rows, specs, opts)
+      const result = await this.dmlOnce(sql, t, rows, specs, opts, rowByRow)
       if (written !== undefined && target !== undefined && this.inTxn) this.locks.holdWrittenRows(target, written)
       return result
     }
-    return (await this.claimingKeys(keyed, () => this.dmlOnce(sql, t, rows, specs, opts), true))!
+    return (await this.claimingKeys(keyed, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow), true))!
   }
 
-  private async dmlOnce(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
+  private async dmlOnce(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions, rowByRow = false): Promise<DmlResult> {
     if (this.locks.othersLockRowsOf(this.dmlTarget))
       for (const r of rows.length === 0 ? [[]] : rows) await this.locks.waitForRowLocksOf(this.dmlTarget, t, r)
     const ret = returningClause(t.toks)
@@ -841,7 +922,7 @@ export class SqlSession {
     const nBinds = t.binds.length
     for (const r of rows) if (r.length < nBinds) throw ora.notAllBound()
     // bound intervals need their parameter's storage type (intervalParams), known only per statement
-    const bulkable = rows.length > 1 && !anyIntervalBinds(rows)
+    const bulkable = rows.length > 1 && !rowByRow && !anyIntervalBinds(rows)
     if (bulkable) {
       // all rows or none, so a success has no batch errors
       const appended = await this.appendBinds(t, rows, specs)

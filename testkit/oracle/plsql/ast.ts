@@ -26,6 +26,8 @@ export type TypeSpec =
       /** A constrained subtype's `NOT NULL` (or a variable's), and its `RANGE low..high`. */
       readonly notNull?: boolean
       readonly range?: readonly [number, number]
+      /** A strong REF CURSOR type's `RETURN` type, the rows it may be opened for. */
+      readonly cursorReturns?: TypeSpec
     }
   | { readonly kind: "typeOf"; readonly of: ReadonlyArray<string> }
   | { readonly kind: "rowtypeOf"; readonly of: ReadonlyArray<string> }

@@ -28,6 +28,10 @@ export interface PlsqlHost {
   rollback(): Promise<void>
   mapError(e: unknown): OraError
   runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>): Promise<number>
+  /** Runs a write and undoes it, for the stored functions it calls to note their arguments (sql-functions.ts). */
+  probeWrite(duckSql: string, params: ReadonlyArray<DuckDBValue>): Promise<void>
+  /** Keeps what a logged statement uses (its call sites) until the transaction ends. */
+  holdUntilTransactionEnds(release: () => void): void
   queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult>
   execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult>
   /** NUMBER columns without precision of the tables a statement mentions (computed on exactly: number-functions.ts). */

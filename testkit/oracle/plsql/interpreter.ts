@@ -22,7 +22,7 @@ import { type LobSource, lobSourcesOf } from "../plsql-lobs.ts"
 import { zonedBinds } from "../datetime-binds.ts"
 import { sessionZoneWrites } from "../datetime-writes.ts"
 import { intervalLiteralTargets } from "../interval-writes.ts"
-import type { PlsqlProcedure } from "../catalog.ts"
+import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
 import { type BindSpec, type QueryResult, returningClause } from "../statement.ts"
 import { makeTranslator, oracleName, translateQuery, type QueryShape } from "../translate.ts"
 import type { Block, Decl, Expr, Stmt, Subprogram, TypeSpec } from "./ast.ts"
@@ -38,6 +38,8 @@ import { parseProcedureBody } from "./parser.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { isExactNumberText, kindOfSpec, kindOfType, numberOfText, type ValueKind } from "./value-kinds.ts"
 import { argumentValue, resultKind, storedFunctionCalls } from "./sql-functions.ts"
+import { tableTriggers } from "./triggers.ts"
+import { inlineTableCollections } from "./table-collections.ts"
 import { invalidFromSql } from "./stored-code.ts"
 import { callableFromSql, findPackage, instancesOf, type PackageDef } from "./stored-packages.ts"
 
@@ -106,6 +108,14 @@ class RowReader {
   close(): void {
     this.result.cursor.close()
   }
+}
+
+/** Every row of a query as PL/SQL values (plsql/triggers.ts reads the rows a statement writes this way). */
+export const rowsOfQuery = async (host: PlsqlHost, result: QueryResult): Promise<Array<Array<DuckDBValue>>> => {
+  const reader = new RowReader(result, host)
+  const rows: Array<Array<DuckDBValue>> = []
+  for (let row = await reader.next(); row !== undefined; row = await reader.next()) rows.push(row)
+  return rows
 }
 
 /** A generic engine value as a PL/SQL variable value (decimals become numbers when exact). */
@@ -1065,21 +1075,47 @@ export class Interpreter implements CallContext {
     targets.forEach((t, i) => this.assign(t, row[i] ?? null))
   }
 
+  /** The table an INSERT INTO / UPDATE / DELETE [FROM] / MERGE INTO writes. */
+  private dmlTarget(toks: Expr): TableMeta | undefined {
+    const at = isKw(toks[1], "INTO", "FROM") ? 2 : 1
+    const a = toks[at]
+    if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
+    return isOp(toks[at + 1], ".") && toks[at + 2] !== undefined ? this.host.lookupTable(oracleName(a), oracleName(toks[at + 2]!)) : this.host.lookupTable(undefined, oracleName(a))
+  }
+
+  /** Runs a DML statement of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
   async runDml(source: Expr): Promise<number> {
-    const { toks, release } = await this.inlineCalls(source, true)
+    if (tableTriggers(this.host.db, this.dmlTarget(source)).length > 0) throw ora.unimplemented("DML from PL/SQL on a table with triggers (they fire for a client's INSERT / UPDATE / DELETE and EXECUTE IMMEDIATE)")
+    const { toks: inlined, release } = await this.inlineCalls(source, true, true)
     const lookup = (schema: string | undefined, name: string) => this.host.lookupTable(schema, name)
     let rendered
+    let calls
     try {
-      rendered = this.render(intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(toks, lookup), lookup), lookup), false, true)
+      const columns = this.columnsOf(inlined)
+      calls = storedFunctionCalls(inlined, this.host.schema, (owner, name) => callableFromSql(this.host, owner, name), (name) => columns.has(name))
+      rendered = this.render(intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(calls?.toks ?? inlined, lookup), lookup), lookup), false, true)
     } finally {
       release()
     }
-    return this.host.runLogged(rendered.sql, rendered.params)
+    const { sql, params } = rendered
+    if (calls === undefined) return this.host.runLogged(sql, params)
+    return calls.settleWrite(
+      () => this.host.probeWrite(sql, params),
+      () => this.host.runLogged(sql, params),
+      (fn, args) => callFromSql(this.host, fn, args),
+      (release) => this.host.holdUntilTransactionEnds(release)
+    )
   }
 
   /** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
-  private async openQuery(source: Expr): Promise<QueryResult> {
-    const { toks, release } = await this.inlineCalls(source, true, true)
+  private async openQuery(query: Expr): Promise<QueryResult> {
+    const tabled = this.tableCollections(query)
+    const source = tabled?.toks ?? query
+    const { toks, release: releaseCalls } = await this.inlineCalls(source, true, true)
+    const release = () => {
+      releaseCalls()
+      tabled?.release()
+    }
     const columns = this.columnsOf(toks)
     const calls = storedFunctionCalls(toks, this.host.schema, (owner, name) => callableFromSql(this.host, owner, name), (name) => columns.has(name))
     let rendered
@@ -1096,6 +1132,32 @@ export class Interpreter implements CallContext {
       (fn, args) => callFromSql(this.host, fn, args)
     )
     return { ...result!, cursor }
+  }
+
+  /** A query's `TABLE(collection)` as the query of its elements (table-collections.ts); undefined when it has none. */
+  private tableCollections(query: Expr): { toks: Expr; release: () => void } | undefined {
+    const made: Array<string> = []
+    const toks = inlineTableCollections(
+      query,
+      (name) => {
+        if (name.kind === "bind") {
+          const v = this.binds.values[this.binds.binds.get(name.value) ?? -1]
+          return Array.isArray(v) ? (collectionOfBind(v) as PlsqlCollection<unknown>) : undefined
+        }
+        if (name.kind !== "ident" && name.kind !== "qident") return undefined
+        const slot = this.lookup(oracleName(name))
+        if (slot?.k !== "var") return undefined
+        return slot.value instanceof PlsqlCollection ? (slot.value as PlsqlCollection<unknown>) : undefined
+      },
+      (e) => (e instanceof PlsqlRecord ? e.fields : undefined),
+      (value) => {
+        const key = `\u0000F${++this.calls}`
+        made.push(key)
+        this.callResults.set(key, { value })
+        return key
+      }
+    )
+    return toks === undefined ? undefined : { toks, release: () => made.forEach((key) => this.callResults.delete(key)) }
   }
 
   /** Readers of REF CURSOR values being fetched from in this block. */
@@ -1288,19 +1350,37 @@ export class Interpreter implements CallContext {
       if (text === null || String(text).trim() === "") throw new OraError(900, "invalid SQL statement")
       const values: Array<DuckDBValue> = []
       for (const u of st.using ?? []) values.push(await this.evaluate(u.expr))
+      // PL/SQL Language Reference, "OPEN FOR Statement": the cursor variable of a dynamic OPEN FOR must be weak
+      if ((await this.strongCursorWidth(st.cursor)) !== undefined) throw new PlsCompileError(this.source, st.cursor.pos, 455, `cursor '${oracleName(st.cursor)}' cannot be used in dynamic SQL OPEN statement`)
       const result = await this.host.execute(String(text), [values], [], { batchErrors: false, dmlRowCounts: false })
       if (result.kind !== "query") throw new OraError(24338, "statement handle not executed")
       this.assign([st.cursor], result)
       return
     }
     if (st.query !== undefined) {
+      const width = await this.strongCursorWidth(st.cursor)
       const result = await this.openQuery(st.query)
+      if (width !== undefined && width !== result.columns.length) {
+        // a query whose row does not match a strong cursor's RETURN type does not compile (PLS-00382)
+        result.cursor.close()
+        throw new PlsCompileError(this.source, st.query[0]!.pos, 382, "expression is of wrong type")
+      }
       this.assign([st.cursor], result)
       return
     }
     const slot = st.cursor.kind === "bind" ? undefined : this.lookup(oracleName(st.cursor))
     if (slot?.k !== "cursor") throw new PlsCompileError(this.source, st.cursor.pos, 201, `identifier '${st.cursor.text.toUpperCase()}' must be declared`)
     await this.openCursor(slot, st.args)
+  }
+
+  /** The number of columns a strong REF CURSOR variable's RETURN type has; undefined for a weak one. */
+  private async strongCursorWidth(cursor: Tok): Promise<number | undefined> {
+    if (cursor.kind === "bind") return undefined
+    const slot = this.lookup(oracleName(cursor))
+    const returns = slot?.k === "var" && slot.type?.kind === "named" ? slot.type.cursorReturns : undefined
+    if (returns === undefined) return undefined
+    if (returns.kind === "rowtypeOf") return (await this.emptyRecord(returns.of, cursor.pos)).fields.size
+    return this.recordType(returns)?.fields.length
   }
 
   /** `INSERT ... VALUES rec` and `UPDATE ... SET ROW = rec` with the record's fields (records.ts). */

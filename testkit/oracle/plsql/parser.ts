@@ -335,13 +335,17 @@ class Parser {
     return { pos, k: "recordType", type: { name, fields } }
   }
 
-  /** `REF CURSOR [RETURN type]` of `TYPE name IS`: a name for SYS_REFCURSOR (the RETURN type is not checked). */
+  /** `REF CURSOR [RETURN type]` of `TYPE name IS`: a SYS_REFCURSOR whose RETURN type OPEN ... FOR checks. */
   private refCursorType(pos: number, name: string): Decl {
     this.i++
     this.expectKw("CURSOR")
-    if (this.kw("RETURN")) this.until((t) => isOp(t, ";"), [";"])
+    let returns: TypeSpec | undefined
+    if (this.kw("RETURN")) {
+      this.i++
+      returns = this.typeOf(this.until((t) => isOp(t, ";"), [";"]))
+    }
     this.expectOp(";")
-    const type: TypeSpec = { kind: "named", name: "SYS_REFCURSOR" }
+    const type: TypeSpec = returns === undefined ? { kind: "named", name: "SYS_REFCURSOR" } : { kind: "named", name: "SYS_REFCURSOR", cursorReturns: returns }
     this.subtypes.set(name, type)
     return { pos, k: "subtype", name, type }
   }

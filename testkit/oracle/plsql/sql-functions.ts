@@ -20,6 +20,7 @@ import type { PlsqlProcedure } from "../catalog.ts"
 import { decimalOf, numberText, roundTo } from "../decimal.ts"
 import { OraError } from "../errors.ts"
 import { isOp, matchParen, splitTopLevel, type Tok } from "../lexer.ts"
+import { returningClause } from "../statement.ts"
 import { oracleName } from "../translate.ts"
 import type { PlsqlHost } from "./host.ts"
 
@@ -88,7 +89,14 @@ const callFunction = (kind: string, type: DuckDBType): DuckDBScalarFunction =>
     volatile: true,
     specialHandling: true,
     mainFunction: (info, input, output) => {
-      const vectors = Array.from({ length: input.columnCount }, (_, c) => input.getColumnVector(c))
+      // a bare NULL argument is a vector of DuckDB's SQLNULL type, which the API does not read: all NULLs
+      const vectors = Array.from({ length: input.columnCount }, (_, c) => {
+        try {
+          return input.getColumnVector(c)
+        } catch {
+          return { getItem: () => null }
+        }
+      })
       try {
         for (let row = 0; row < input.rowCount; row++) {
           const site = sites.get(String(vectors[0]!.getItem(row)))
@@ -153,6 +161,14 @@ export interface StatementCalls {
    * between runs; the last run's cursor, which frees the call sites once read or closed.
    */
   settle(run: () => Promise<Cursor>, call: StoredCaller): Promise<Cursor>
+  /**
+   * For a write (INSERT / UPDATE / DELETE / MERGE), which must not run twice: `probe` runs it and undoes it, until a
+   * probe meets no argument tuple without a result (the tuples computed with `call` between probes); then `write`
+   * runs it once with every call answered. A failed write frees the call sites; a write that succeeded hands their
+   * release to `hold`, as its logged text, replayed when the transaction recovers from a later failure, still calls
+   * them (the session releases them when the transaction ends).
+   */
+  settleWrite<T>(probe: () => Promise<void>, write: () => Promise<T>, call: StoredCaller, hold: (release: () => void) => void): Promise<T>
 }
 
 /**
@@ -165,13 +181,81 @@ export const storedFunctionCalls = (
   lookup: (owner: string, name: string) => PlsqlProcedure | undefined,
   isColumn: (name: string) => boolean
 ): StatementCalls | undefined => {
+  const made: Array<string> = []
+  const free = () => made.forEach((id) => sites.delete(id))
+  let out: Array<Tok> | undefined
+  try {
+    out = rewriteCalls(toks, schema, lookup, isColumn, made)
+  } catch (e) {
+    free()
+    throw e
+  }
+  if (out === undefined) return undefined
+  const mine = made.map((id) => sites.get(id)!)
+  /** Computes the argument tuples the last run met without a result; false when there were none. */
+  const computePending = async (call: StoredCaller): Promise<boolean> => {
+    const pending = mine.filter((s) => s.missing.size > 0)
+    for (const site of pending) {
+      for (const [key, args] of site.missing) site.results.set(key, carried(resultKind(site.fn.returns), await call(site.fn, args)))
+      site.missing.clear()
+    }
+    return pending.length > 0
+  }
+  return {
+    toks: out,
+    settle: async (run, call) => {
+      try {
+        for (;;) {
+          const cursor = await run()
+          try {
+            while ((await cursor.next()) !== null) {}
+          } finally {
+            cursor.close()
+          }
+          if (!(await computePending(call))) break
+        }
+        for (const s of mine) s.final = true
+        return freeing(await run(), free)
+      } catch (e) {
+        free()
+        throw e
+      }
+    },
+    settleWrite: async (probe, write, call, hold) => {
+      try {
+        for (;;) {
+          await probe()
+          if (!(await computePending(call))) break
+        }
+        for (const s of mine) s.final = true
+        const out = await write()
+        hold(free)
+        return out
+      } catch (e) {
+        free()
+        throw e
+      }
+    }
+  }
+}
+
+/**
+ * `toks` with each call of a stored function going through a new call site (its id added to `made`), also inside
+ * the named arguments and defaults it puts in order; undefined when there is no call.
+ */
+const rewriteCalls = (
+  toks: ReadonlyArray<Tok>,
+  schema: string,
+  lookup: (owner: string, name: string) => PlsqlProcedure | undefined,
+  isColumn: (name: string) => boolean,
+  made: Array<string>
+): Array<Tok> | undefined => {
   const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
   // positions of the significant tokens (the statement keeps its blanks, which the translator reads)
   const sig = toks.flatMap((t, i) => (t.kind === "ws" ? [] : [i]))
   const at = (j: number): Tok | undefined => (j >= 0 && j < sig.length ? toks[sig[j]!] : undefined)
   let out: Array<Tok> | undefined
   let copied = 0
-  const made: Array<string> = []
   for (let j = 0; j < sig.length; j++) {
     const t = at(j)!
     if (!isName(t) || isOp(at(j - 1), ".")) continue
@@ -196,7 +280,7 @@ export const storedFunctionCalls = (
       if (positional !== undefined) {
         // named notation (`f(p => x)`): the arguments in the parameters' order, defaults for the ones left out
         out.push(toks[sig[nameAt + 1]!]!, site)
-        for (const a of positional) out.push({ kind: "op", text: ",", value: ",", pos, heading: "" }, { kind: "ws", text: " ", value: " ", pos }, ...a)
+        for (const a of positional) out.push({ kind: "op", text: ",", value: ",", pos, heading: "" }, { kind: "ws", text: " ", value: " ", pos }, ...(rewriteCalls(a, schema, lookup, isColumn, made) ?? a))
         copied = close
         j = sig.indexOf(close) - 1
         continue
@@ -213,35 +297,7 @@ export const storedFunctionCalls = (
     j = nameAt
   }
   if (out !== undefined) out.push(...toks.slice(copied))
-  if (out === undefined) return undefined
-  const free = () => made.forEach((id) => sites.delete(id))
-  const mine = made.map((id) => sites.get(id)!)
-  return {
-    toks: out,
-    settle: async (run, call) => {
-      try {
-        for (;;) {
-          const cursor = await run()
-          try {
-            while ((await cursor.next()) !== null) {}
-          } finally {
-            cursor.close()
-          }
-          const pending = mine.filter((s) => s.missing.size > 0)
-          if (pending.length === 0) break
-          for (const site of pending) {
-            for (const [key, args] of site.missing) site.results.set(key, carried(resultKind(site.fn.returns), await call(site.fn, args)))
-            site.missing.clear()
-          }
-        }
-        for (const s of mine) s.final = true
-        return freeing(await run(), free)
-      } catch (e) {
-        free()
-        throw e
-      }
-    }
-  }
+  return out
 }
 
 /**
@@ -285,6 +341,12 @@ const freeing = (cursor: Cursor, free: () => void): Cursor => ({
     free()
   }
 })
+
+/**
+ * The engine text a probe of a write runs (StatementCalls.settleWrite): the translated statement without its
+ * RETURNING clause, whose INTO targets are the client's.
+ */
+export const writeProbe = (toks: ReadonlyArray<Tok>, text: (from: number, to: number) => string): string => text(0, returningClause(toks)?.at ?? toks.length)
 
 /** The error a DuckDB run reports for a call site's failure, as the client sees it. */
 export const callSiteError = (message: string): OraError | undefined => {

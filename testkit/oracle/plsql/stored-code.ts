@@ -11,6 +11,7 @@ import type { Subprogram, TypeSpec } from "./ast.ts"
 import { lineColumn, PlsCompileError } from "./errors.ts"
 import type { PlsqlHost } from "./host.ts"
 import { packagesOf } from "./stored-packages.ts"
+import { triggerDictionaryRows } from "./triggers.ts"
 
 /** One compile error of a stored unit: line and column in its stored text, and the PLS- message. */
 export interface CompileError {
@@ -57,7 +58,7 @@ const argumentRows = (owner: string, objectName: string, pkg: string | null, obj
   return rows
 }
 
-/** Rows of ALL_SOURCE, ALL_ERRORS, ALL_PROCEDURES and ALL_ARGUMENTS for the database's stored code. */
+/** Rows of ALL_SOURCE, ALL_ERRORS, ALL_PROCEDURES, ALL_ARGUMENTS and ALL_TRIGGERS for the database's stored code. */
 export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<readonly [string, Array<Array<unknown>>]> => {
   const source: Array<Array<unknown>> = []
   const errors: Array<Array<unknown>> = []
@@ -92,7 +93,8 @@ export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<read
     ["ALL_SOURCE", source],
     ["ALL_ERRORS", errors],
     ["ALL_PROCEDURES", procedures],
-    ["ALL_ARGUMENTS", args]
+    ["ALL_ARGUMENTS", args],
+    ["ALL_TRIGGERS", triggerDictionaryRows(db)]
   ]
 }
 
