@@ -9,6 +9,7 @@ import { CURRENT_IDENTITY_MACRO, identityDefault } from "./identity-values.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import { typeDateArguments } from "./datetime-arguments.ts"
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
+import { BUILTIN_FUNCTION_MACROS, BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
 import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTION_MACROS, TYPED_FUNCTIONS } from "./function-types.ts"
 import { alterTableClauses, recordTableOptions, tableOptions, withoutColumnClauses } from "./table-clauses.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
@@ -70,7 +71,8 @@ const FUNCTIONS = new Map([
   ["TO_CLOB", "hana_to_varchar"],
   ["WEEKDAY", "hana_weekday"],
   ["NEWUID", "hana_newuid"],
-  ...TYPED_FUNCTIONS
+  ...TYPED_FUNCTIONS,
+  ...BUILTIN_FUNCTIONS
 ])
 
 /** The session macro a divisor is wrapped in: it raises "division by zero undefined" (error 304) for 0. */
@@ -119,6 +121,7 @@ export const SESSION_MACROS = [
   // until one is read past the deadline. A fixed row count lasted 0.4 s for SLEEP_SECONDS(3) on an idle machine.
   "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM (SELECT i FROM range(9223372036854775807) t(i) WHERE hana_clock_ms(i) >= (SELECT hana_clock_ms(0)) + s * 1000 LIMIT 1))",
   ...TYPED_FUNCTION_MACROS,
+  ...BUILTIN_FUNCTION_MACROS,
   ...LITERAL_WRITE_MACROS
 ].join("; ")
 
@@ -333,7 +336,7 @@ const rewrite = (input: readonly Token[], session: SessionValues): string => {
           i = close
           break
         }
-        if (!qualified && call && KEYWORD_FUNCTIONS.has(U)) {
+        if (!qualified && call && (KEYWORD_FUNCTIONS.has(U) || callsBuiltinKeyword(tokens, i, U))) {
           parts.push(FUNCTIONS.get(U)!)
           break
         }
