@@ -19,6 +19,7 @@
  */
 import type { EngineValue, Session } from "../engine/index.ts"
 import { HanaError } from "./errors.ts"
+import { hasKeys, insertedKeys, keyLockTable, type KeyTarget } from "./key-locks.ts"
 import { matching, type Token, upper } from "./lexer.ts"
 
 const isOp = (t: Token | undefined, v: string): boolean => t !== undefined && t.t === "op" && t.v === v
@@ -148,16 +149,19 @@ export const forUpdateWait = (clause: ReadonlyArray<Token>): ForUpdateWait => {
   return { nowait: clause.some((t) => upper(t) === "NOWAIT") }
 }
 
+/** What a lock is on: a DuckDB row id, or the text of a key an INSERT wrote (key-locks.ts). */
+export type LockedItem = bigint | string
+
 /** The locks of one server: which transaction (by connection id) holds which rows, and who waits for whom. */
 export class RowLockTable {
-  private readonly byTable = new Map<string, Map<bigint, number>>()
-  private readonly bySession = new Map<number, Array<readonly [string, bigint]>>()
+  private readonly byTable = new Map<string, Map<LockedItem, number>>()
+  private readonly bySession = new Map<number, Array<readonly [string, LockedItem]>>()
   /** Waiting connection → the connections holding rows it waits for (deadlock detection). */
   private readonly waitsFor = new Map<number, ReadonlySet<number>>()
   private wakeups: Array<() => void> = []
 
   /** Locks `rows` of `table` for `sid` until {@link release}. */
-  take(sid: number, table: string, rows: ReadonlyArray<bigint>): void {
+  take(sid: number, table: string, rows: ReadonlyArray<LockedItem>): void {
     if (rows.length === 0) return
     let locks = this.byTable.get(table)
     if (locks === undefined) this.byTable.set(table, (locks = new Map()))
@@ -179,7 +183,7 @@ export class RowLockTable {
   }
 
   /** The other connections holding one of `rows` of `table`. */
-  holdersOf(sid: number, table: string, rows: ReadonlyArray<bigint>): Set<number> {
+  holdersOf(sid: number, table: string, rows: ReadonlyArray<LockedItem>): Set<number> {
     const out = new Set<number>()
     const locks = this.byTable.get(table)
     if (locks === undefined) return out
@@ -271,10 +275,38 @@ export class SessionRowLocks {
     const key = target.table
     if (!this.session.inTransaction && !this.table.othersHoldIn(this.sid, key)) return work()
     const values = params.slice(target.firstParam, target.firstParam + target.params)
-    const rows = await this.waitForRows(target, values)
+    const rows = await this.waitFor(key, () => this.rowIds(target, values), target)
     const out = await work()
     if (this.session.inTransaction) this.table.take(this.sid, key, rows)
     return out
+  }
+
+  /**
+   * Runs `work` (an INSERT) once no other transaction holds a primary or unique key it writes (key-locks.ts), then
+   * keeps those keys locked while the session's transaction is open. Outside a transaction, with no other
+   * transaction holding keys of the table, `work` runs at once.
+   */
+  async runInsert<A>(target: KeyTarget | undefined, params: ReadonlyArray<EngineValue>, work: () => Promise<A>): Promise<A> {
+    if (target === undefined) return work()
+    const key = keyLockTable(target.table)
+    if (!this.session.inTransaction && !this.table.othersHoldIn(this.sid, key)) return work()
+    const keys = await insertedKeys(this.session, target, params)
+    if (keys.length === 0) return work()
+    await this.waitFor(key, async () => keys, { nowait: false })
+    const out = await work()
+    if (this.session.inTransaction) this.table.take(this.sid, key, keys)
+    return out
+  }
+
+  /**
+   * True when an INSERT of `target` must take key locks one row at a time (the batch fast paths take none): its
+   * table has a unique key and the statement runs in a transaction (`autocommit` false: the client's transaction
+   * begins with it) or another transaction holds keys of the table.
+   */
+  async insertTakesKeys(target: KeyTarget | undefined, autocommit: boolean): Promise<boolean> {
+    if (target === undefined) return false
+    if (autocommit && !this.session.inTransaction && !this.table.othersHoldIn(this.sid, keyLockTable(target.table))) return false
+    return hasKeys(this.session, target)
   }
 
   /**
@@ -291,15 +323,16 @@ export class SessionRowLocks {
     return rows.map((r) => BigInt(r[0] as number | bigint))
   }
 
-  private async waitForRows(target: LockTarget, values: ReadonlyArray<EngineValue>): Promise<Array<bigint>> {
-    const deadline = Date.now() + (target.waitMs ?? this.lockWaitMs)
+  /** Waits until no other transaction holds one of the items `read` returns (read again after each release). */
+  private async waitFor<I extends LockedItem>(table: string, read: () => Promise<Array<I>>, wait: { readonly nowait: boolean; readonly waitMs?: number }): Promise<Array<I>> {
+    const deadline = Date.now() + (wait.waitMs ?? this.lockWaitMs)
     let counted = false
     try {
       for (;;) {
-        const rows = await this.rowIds(target, values)
-        const holders = this.table.holdersOf(this.sid, target.table, rows)
+        const rows = await read()
+        const holders = this.table.holdersOf(this.sid, table, rows)
         if (holders.size === 0) return rows
-        if (target.nowait) throw new HanaError(146, "HY000", "Resource busy and acquire with NOWAIT specified")
+        if (wait.nowait) throw new HanaError(146, "HY000", "Resource busy and acquire with NOWAIT specified")
         if (this.table.closesCycle(this.sid, holders)) {
           await this.session.rollback()
           throw new HanaError(133, "HY000", "transaction rolled back by detected deadlock")

@@ -9,6 +9,7 @@ import { CURRENT_IDENTITY_MACRO, identityDefault } from "./identity-values.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import { typeDateArguments } from "./datetime-arguments.ts"
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
+import type { KeyTarget } from "./key-locks.ts"
 import { BUILTIN_FUNCTION_MACROS, BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
 import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTION_MACROS, TYPED_FUNCTIONS } from "./function-types.ts"
 import { alterTableClauses, recordTableOptions, tableOptions, withoutColumnClauses } from "./table-clauses.ts"
@@ -163,6 +164,8 @@ export type Translated =
       readonly params: number
       /** UPDATE / DELETE of one table: the rows it writes and locks (row-locks.ts). */
       readonly lockRows?: LockTarget
+      /** `INSERT INTO t [(cols)] VALUES (...)`: the keys it writes and locks (key-locks.ts). */
+      readonly lockKeys?: KeyTarget
       /** For `INSERT INTO t [(cols)] VALUES (?, ...)`: the target and the column of each `?`, in order. */
       readonly insert?: {
         readonly schema: string | undefined
@@ -876,9 +879,20 @@ const translateInsert = (all: Token[], session: SessionValues): Translated => {
     }
   }
   const sql = rewrite(all, session)
-  return insert === undefined
-    ? { kind: "dml", functionCode: 2, sql, params }
-    : { kind: "dml", functionCode: 2, sql, params, insert }
+  const values = upper(all[i]) === "VALUES" ? all.slice(i) : undefined
+  const lockKeys: KeyTarget | undefined =
+    values === undefined
+      ? undefined
+      : {
+          table: `${schema ?? session.schema}.${table}`,
+          schema: schema ?? session.schema,
+          name: table,
+          columns,
+          valuesSql: insert === undefined ? `SELECT * FROM (${rewrite(values, session)})` : undefined,
+          firstParam: countParams(all.slice(0, i)),
+          params: countParams(values)
+        }
+  return { kind: "dml", functionCode: 2, sql, params, ...(insert === undefined ? {} : { insert }), ...(lockKeys === undefined ? {} : { lockKeys }) }
 }
 
 /** `UPSERT t [(cols)] VALUES (...) [WITH PRIMARY KEY]` / `REPLACE ...` → DuckDB `INSERT OR REPLACE INTO`. */
