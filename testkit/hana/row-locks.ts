@@ -50,10 +50,11 @@ export interface LockSlices {
   readonly params: number
 }
 
-const nameOf = (t: Token | undefined): string | undefined => (t === undefined ? undefined : t.t === "qident" ? t.v : t.t === "word" ? t.v.toUpperCase() : undefined)
+/** The HANA name a word or quoted identifier token stands for (undefined for other tokens). */
+export const nameOf = (t: Token | undefined): string | undefined => (t === undefined ? undefined : t.t === "qident" ? t.v : t.t === "word" ? t.v.toUpperCase() : undefined)
 
 /** `[schema.]table` at `i`: schema, table and tokens used, or undefined when no name is there. */
-const tableAt = (toks: ReadonlyArray<Token>, i: number): { schema: string | undefined; table: string; used: number } | undefined => {
+export const tableAt = (toks: ReadonlyArray<Token>, i: number): { schema: string | undefined; table: string; used: number } | undefined => {
   const first = nameOf(toks[i])
   if (first === undefined) return undefined
   if (isOp(toks[i + 1], ".")) {
@@ -64,7 +65,7 @@ const tableAt = (toks: ReadonlyArray<Token>, i: number): { schema: string | unde
 }
 
 /** Top-level positions of the given keywords (outside parentheses). */
-const topLevel = (toks: ReadonlyArray<Token>, from: number, words: ReadonlyArray<string>): Array<number> => {
+export const topLevel = (toks: ReadonlyArray<Token>, from: number, words: ReadonlyArray<string>): Array<number> => {
   const out: Array<number> = []
   for (let k = from; k < toks.length; k++) {
     if (isOp(toks[k], "(")) k = matching(toks, k)
@@ -73,7 +74,8 @@ const topLevel = (toks: ReadonlyArray<Token>, from: number, words: ReadonlyArray
   return out
 }
 
-const paramsIn = (toks: ReadonlyArray<Token>): number => toks.filter((t) => t.t === "param").length
+/** How many parameters the tokens hold. */
+export const paramsIn = (toks: ReadonlyArray<Token>): number => toks.filter((t) => t.t === "param").length
 
 /** One table named at `at`, up to `end` (name and optional alias), or undefined for joins and lists. */
 const singleTable = (toks: ReadonlyArray<Token>, at: number, end: number) => {
@@ -270,14 +272,17 @@ export class SessionRowLocks {
    * locked while the session's transaction is open. Without a target, or outside a transaction with no other
    * transaction holding rows of the table, `work` runs at once (no row ids are read).
    */
-  async run<A>(target: LockTarget | undefined, params: ReadonlyArray<EngineValue>, work: () => Promise<A>): Promise<A> {
+  async run<A>(target: LockTarget | ReadonlyArray<LockTarget> | undefined, params: ReadonlyArray<EngineValue>, work: () => Promise<A>): Promise<A> {
     if (target === undefined) return work()
-    const key = target.table
-    if (!this.session.inTransaction && !this.table.othersHoldIn(this.sid, key)) return work()
-    const values = params.slice(target.firstParam, target.firstParam + target.params)
-    const rows = await this.waitFor(key, () => this.rowIds(target, values), target)
+    const targets: ReadonlyArray<LockTarget> = "table" in target ? [target] : target
+    if (!this.session.inTransaction && !targets.some((t) => this.table.othersHoldIn(this.sid, t.table))) return work()
+    const locked: Array<readonly [string, Array<bigint>]> = []
+    for (const t of targets) {
+      const values = params.slice(t.firstParam, t.firstParam + t.params)
+      locked.push([t.table, await this.waitFor(t.table, () => this.rowIds(t, values), t)])
+    }
     const out = await work()
-    if (this.session.inTransaction) this.table.take(this.sid, key, rows)
+    if (this.session.inTransaction) for (const [table, rows] of locked) this.table.take(this.sid, table, rows)
     return out
   }
 

@@ -9,6 +9,7 @@ import { CURRENT_IDENTITY_MACRO, identityDefault } from "./identity-values.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import { typeDateArguments } from "./datetime-arguments.ts"
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
+import { joinedRows } from "./join-locks.ts"
 import type { KeyTarget } from "./key-locks.ts"
 import { BUILTIN_FUNCTION_MACROS, BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
 import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTION_MACROS, TYPED_FUNCTIONS } from "./function-types.ts"
@@ -148,8 +149,8 @@ export type Translated =
       readonly sql: string
       readonly params: number
       readonly forUpdate: boolean
-      /** SELECT ... FOR UPDATE of one table: the rows it locks (row-locks.ts). */
-      readonly lockRows?: LockTarget
+      /** SELECT ... FOR UPDATE: the rows it locks, one target per table (row-locks.ts, join-locks.ts). */
+      readonly lockRows?: LockTarget | ReadonlyArray<LockTarget>
       /** HANA's names of the result columns that are expressions (the select item's text), by position. */
       readonly columnNames?: ReadonlyArray<string | undefined>
       /** The table columns plain column items read, by position (result nullability). */
@@ -819,12 +820,23 @@ const translateQuery = (all: Token[], session: SessionValues, sqlText?: string):
   requireFrom(all)
   let tokens = all
   let forUpdate = false
-  let lockRows: LockTarget | undefined
+  let lockRows: LockTarget | ReadonlyArray<LockTarget> | undefined
   // SELECT ... FOR UPDATE [NOWAIT]: DuckDB has no row locks; the server locks the rows (row-locks.ts).
   const forIdx = tokens.findIndex((t, i) => upper(t) === "FOR" && upper(tokens[i + 1]) === "UPDATE")
   if (forIdx > 0) {
     const slices = selectedRows(tokens.slice(0, forIdx))
-    lockRows = slices === undefined ? undefined : lockTarget(slices, forUpdateWait(tokens.slice(forIdx + 2)), session)
+    const wait = forUpdateWait(tokens.slice(forIdx + 2))
+    const joined = slices === undefined ? joinedRows(tokens.slice(0, forIdx), tokens.slice(forIdx + 2)) : undefined
+    lockRows =
+      slices !== undefined
+        ? lockTarget(slices, wait, session)
+        : joined?.tables.map((j) => ({
+            table: `${j.schema ?? session.schema}.${j.table}`,
+            sql: `SELECT r FROM (SELECT ${quoteName(j.qualifier)}.rowid AS r FROM ${rewrite(joined.from, session)}) WHERE r IS NOT NULL`,
+            firstParam: joined.firstParam,
+            params: joined.params,
+            ...wait
+          }))
     tokens = tokens.slice(0, forIdx)
     forUpdate = true
   }
