@@ -304,7 +304,22 @@ export class SessionRowLocks {
   }
 
   /**
-   * True when an INSERT of `target` must take key locks one row at a time (the batch fast paths take none): its
+   * Runs `work` (a batch INSERT of `rows`, each the statement's parameters) once no other transaction holds a key
+   * one of the rows writes, then keeps those keys locked while the session's transaction is open (unless `failed`
+   * says the batch wrote nothing).
+   */
+  async runInsertBatch<A>(target: KeyTarget, rows: ReadonlyArray<ReadonlyArray<EngineValue>>, work: () => Promise<A>, failed: (out: A) => boolean): Promise<A> {
+    const key = keyLockTable(target.table)
+    const keys: Array<string> = []
+    for (const row of rows) keys.push(...(await insertedKeys(this.session, target, row)))
+    if (keys.length > 0) await this.waitFor(key, async () => keys, { nowait: false })
+    const out = await work()
+    if (this.session.inTransaction && !failed(out)) this.table.take(this.sid, key, keys)
+    return out
+  }
+
+  /**
+   * True when an INSERT of `target` must take key locks (the batch fast paths take none): its
    * table has a unique key and the statement runs in a transaction (`autocommit` false: the client's transaction
    * begins with it) or another transaction holds keys of the table.
    */
