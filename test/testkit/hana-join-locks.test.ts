@@ -4,6 +4,7 @@ import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient } from "./hana/client.ts"
 import { waitsForLock } from "../support/lockWaits.ts"
+import { inTransactions as inBothTransactions } from "./hana/transactions.ts"
 
 // SELECT ... FOR UPDATE over a join locks the rows it reads of each table, or only of the tables FOR UPDATE OF names
 // (SAP HANA SQL Reference, "SELECT Statement", for_update_clause: `FOR UPDATE [OF <column_list>]`, "locks the
@@ -28,18 +29,7 @@ describe("HANA test server: SELECT ... FOR UPDATE over joins (raw hdb)", () => {
     await server.close()
   })
 
-  const inTransactions = async (body: () => Promise<void>) => {
-    a.setAutoCommit(false)
-    b.setAutoCommit(false)
-    try {
-      await body()
-    } finally {
-      await call((cb) => a.rollback(cb)).catch(() => undefined)
-      await call((cb) => b.rollback(cb)).catch(() => undefined)
-      a.setAutoCommit(true)
-      b.setAutoCommit(true)
-    }
-  }
+  const inTransactions = (body: () => Promise<void>) => inBothTransactions(a, b, body)
 
   it("a join locks the rows it reads of both tables, and only those", async () => {
     await inTransactions(async () => {

@@ -4,6 +4,7 @@ import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 import { waitsForLock } from "../support/lockWaits.ts"
+import { inTransactions as inBothTransactions } from "./hana/transactions.ts"
 
 // An INSERT of a primary or unique key that another open transaction inserted waits for that transaction, as HANA
 // makes it: HANA locks the key a transaction writes until it ends (SAP HANA Troubleshooting and Performance Analysis
@@ -26,18 +27,7 @@ describe("HANA test server: INSERT of a key another transaction inserted waits f
     await server.close()
   })
 
-  const inTransactions = async (body: () => Promise<void>) => {
-    a.setAutoCommit(false)
-    b.setAutoCommit(false)
-    try {
-      await body()
-    } finally {
-      await call((cb) => a.rollback(cb)).catch(() => undefined)
-      await call((cb) => b.rollback(cb)).catch(() => undefined)
-      a.setAutoCommit(true)
-      b.setAutoCommit(true)
-    }
-  }
+  const inTransactions = (body: () => Promise<void>) => inBothTransactions(a, b, body)
 
   it("waits for the holder's COMMIT, then fails with 301; the waiter's transaction stays usable", async () => {
     await exec(a, "CREATE TABLE kw_commit (id INT PRIMARY KEY, v NVARCHAR(10))")
