@@ -93,4 +93,22 @@ describe("HANA test server: INSERT of a key another transaction inserted waits f
     }
     expect(await exec(a, "SELECT id FROM kw_tmo")).toEqual([{ ID: 1 }])
   })
+
+  it("an UPDATE setting a key another transaction inserted waits as well; an UPDATE of other columns does not", async () => {
+    await exec(a, "CREATE TABLE kw_upd (id INT PRIMARY KEY, v INT)")
+    await exec(a, "INSERT INTO kw_upd VALUES (1, 0)")
+    await inTransactions(async () => {
+      await exec(a, "INSERT INTO kw_upd VALUES (5, 0)")
+      const waits = server.stats.lockWaits
+      expect(await exec(b, "UPDATE kw_upd SET v = 2 WHERE id = 1")).toBe(1)
+      expect(await exec(b, "UPDATE kw_upd SET id = id * 1")).toBe(1)
+      expect(server.stats.lockWaits).toBe(waits)
+      const moved = waitsForLock(server, () => exec(b, "UPDATE kw_upd SET v = 3, id = id + 4 WHERE id = 1"))
+      expect(await moved.waiting).toBe(true)
+      await call((cb) => a.commit(cb))
+      expect((await failure(moved.result)).code).toBe(301)
+      await call((cb) => b.commit(cb))
+    })
+    expect(await exec(a, "SELECT id, v FROM kw_upd ORDER BY id")).toEqual([{ ID: 1, V: 2 }, { ID: 5, V: 0 }])
+  })
 })

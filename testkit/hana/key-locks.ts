@@ -7,14 +7,17 @@
  * HANA Troubleshooting and Performance Analysis Guide, "Transactional Lock Waits", and SAP Note 1999998 "FAQ: SAP
  * HANA Lock Analysis", question 4: record locks are taken on inserted keys as on updated rows, as remembered).
  * DuckDB instead lets both insert the key and fails whichever commits second. So the server computes the keys an
- * INSERT writes (from its VALUES row) and keeps them in the row-lock table (row-locks.ts) under {@link keyLockTable},
+ * INSERT writes (from its VALUES row), or an UPDATE that sets a key column (its SET expressions over the rows its
+ * WHERE selects), and keeps them in the row-lock table (row-locks.ts) under {@link keyLockTable},
  * where another transaction's INSERT of the same key waits as for a row. After the wait the INSERT runs again
  * against the committed data: DuckDB itself then reports the duplicate (301) or inserts the row.
  */
 import type { EngineValue, Session } from "../engine/index.ts"
+import { splitTopLevel, type Token } from "./lexer.ts"
 import { encodeName } from "./names.ts"
+import { nameOf } from "./row-locks.ts"
 
-/** The keys an `INSERT INTO t [(cols)] VALUES (...)` writes: its table and how to read the row it inserts. */
+/** The keys an `INSERT INTO t [(cols)] VALUES (...)` or an `UPDATE t SET ...` writes: its table and how to read the rows it writes. */
 export interface KeyTarget {
   /** The table's lock key (`SCHEMA.TABLE`, HANA names), as row locks name it. */
   readonly table: string
@@ -22,8 +25,13 @@ export interface KeyTarget {
   readonly name: string
   /** The INSERT's column list (HANA names), or undefined for all columns in table order. */
   readonly columns: readonly string[] | undefined
-  /** `SELECT * FROM (VALUES (...))` in DuckDB SQL: the inserted row; undefined when every value is a parameter. */
+  /**
+   * DuckDB SQL of the rows written: `SELECT * FROM (VALUES (...))` for an INSERT (undefined when every value is a
+   * parameter), `SELECT <SET expressions>, * FROM t WHERE ...` for an UPDATE.
+   */
   readonly valuesSql: string | undefined
+  /** UPDATE: the columns SET assigns (HANA names), in order; the row read holds their new values first. */
+  readonly assigned?: ReadonlyArray<string>
   /** Index of the statement's first parameter the VALUES row uses, and how many it uses. */
   readonly firstParam: number
   readonly params: number
@@ -53,12 +61,16 @@ const keyPositions = async (session: Session, target: KeyTarget): Promise<KeyPos
   }
   let positions: KeyPositions = []
   if (constraints.size > 0) {
-    const columns =
-      target.columns?.map(encodeName) ??
-      (await session.queryAll("SELECT column_name FROM duckdb_columns() WHERE schema_name = ? AND table_name = ? ORDER BY column_index", [schema, table])).map((r) => String(r[0]))
+    const assigned = (target.assigned ?? []).map(encodeName)
+    const columns = [
+      ...assigned,
+      ...(target.columns?.map(encodeName) ??
+        (await session.queryAll("SELECT column_name FROM duckdb_columns() WHERE schema_name = ? AND table_name = ? ORDER BY column_index", [schema, table])).map((r) => String(r[0])))
+    ]
     positions = [...constraints.values()]
       .map((names) => names.map((c) => columns.indexOf(c)))
-      .filter((p) => p.length > 0 && p.every((k) => k >= 0))
+      // an UPDATE writes only the keys it assigns a column of
+      .filter((p) => p.length > 0 && p.every((k) => k >= 0) && (target.assigned === undefined || p.some((k) => k < assigned.length)))
   }
   positionsCache.set(target, positions)
   return positions
@@ -86,4 +98,20 @@ export const insertedKeys = async (session: Session, target: KeyTarget, params: 
     })
   }
   return keys
+}
+
+/** The parts of an `UPDATE t SET a = e, ... [WHERE ...]` a {@link KeyTarget} is made of (translate.ts rewrites them). */
+export interface UpdateKeySlices {
+  readonly assignments: ReadonlyArray<{ readonly column: string; readonly value: ReadonlyArray<Token> }>
+}
+
+/** The `column = expression` assignments of an UPDATE's SET list (`set`: the tokens between SET and WHERE). */
+export const assignmentsOf = (set: ReadonlyArray<Token>): UpdateKeySlices | undefined => {
+  const assignments: Array<{ column: string; value: ReadonlyArray<Token> }> = []
+  for (const item of splitTopLevel([...set])) {
+    const column = nameOf(item[0])
+    if (column === undefined || item[1]?.t !== "op" || item[1].v !== "=") return undefined
+    assignments.push({ column, value: item.slice(2) })
+  }
+  return assignments.length === 0 ? undefined : { assignments }
 }

@@ -10,7 +10,7 @@ import type { IdentityCommand } from "./identity/statements.ts"
 import { typeDateArguments } from "./datetime-arguments.ts"
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
 import { joinedRows } from "./join-locks.ts"
-import type { KeyTarget } from "./key-locks.ts"
+import { assignmentsOf, type KeyTarget } from "./key-locks.ts"
 import { BUILTIN_FUNCTION_MACROS, BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
 import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTION_MACROS, TYPED_FUNCTIONS } from "./function-types.ts"
 import { alterTableClauses, recordTableOptions, tableOptions, withoutColumnClauses } from "./table-clauses.ts"
@@ -508,6 +508,28 @@ const lockTarget = (slices: LockSlices, wait: ForUpdateWait, session: SessionVal
 const withLockTarget = <T extends Translated>(t: T, slices: LockSlices | undefined, session: SessionValues): T =>
   slices === undefined ? t : { ...t, lockRows: lockTarget(slices, { nowait: false }, session) }
 
+/** UPDATE of one table setting columns: the keys it writes (key-locks.ts; which columns are keys is known at run time). */
+const withUpdateKeys = (t: Extract<Translated, { kind: "dml" }>, all: Token[], session: SessionValues): Translated => {
+  const slices = writtenRows(all)
+  const set = all.findIndex((tok) => upper(tok) === "SET")
+  const hint = all.findIndex((tok, k) => k > set && upper(tok) === "WITH" && upper(all[k + 1]) === "HINT")
+  const where = slices === undefined || set < 0 ? -1 : slices.rest.length > 0 ? all.indexOf(slices.rest[0]!) : hint < 0 ? all.length : hint
+  const parts = where < 0 ? undefined : assignmentsOf(all.slice(set + 1, where))
+  if (slices === undefined || parts === undefined) return t
+  const values = parts.assignments.map((a) => rewrite([...a.value], session)).join(", ")
+  const lockKeys: KeyTarget = {
+    table: `${slices.schema ?? session.schema}.${slices.table}`,
+    schema: slices.schema ?? session.schema,
+    name: slices.table,
+    columns: undefined,
+    assigned: parts.assignments.map((a) => a.column),
+    valuesSql: `SELECT ${values}, * FROM ${rewrite(slices.from, session)} ${slices.rest.length === 0 ? "" : rewrite(slices.rest, session)}`,
+    firstParam: countParams(all.slice(0, set + 1)),
+    params: countParams(all.slice(set + 1))
+  }
+  return { ...t, lockKeys }
+}
+
 const countParams = (tokens: readonly Token[]): number => tokens.filter((t) => t.t === "param").length
 
 /** Translates one HANA statement. */
@@ -537,7 +559,7 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
     case "REPLACE":
       return translateUpsert(all, session)
     case "UPDATE":
-      return withLockTarget({ kind: "dml", functionCode: 3, sql: rewrite(all, session), params }, writtenRows(all), session)
+      return withUpdateKeys(withLockTarget({ kind: "dml", functionCode: 3, sql: rewrite(all, session), params }, writtenRows(all), session), all, session)
     case "DELETE":
       return withLockTarget({ kind: "dml", functionCode: 4, sql: rewrite(all, session), params }, writtenRows(all), session)
     case "COMMIT":
