@@ -4,6 +4,7 @@ import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient } from "./hana/client.ts"
 import { waitsForLock } from "../support/lockWaits.ts"
+import { inTransactions as inBothTransactions } from "./hana/transactions.ts"
 
 // Row locks as SAP HANA takes them: UPDATE / DELETE and SELECT ... FOR UPDATE lock rows until COMMIT / ROLLBACK;
 // another transaction waits; NOWAIT fails with 146, a wait past the lock wait timeout with 131, a deadlock with 133
@@ -24,18 +25,7 @@ describe("HANA test server: row locks", () => {
     await server.close()
   })
 
-  const inTransactions = async (body: () => Promise<void>) => {
-    a.setAutoCommit(false)
-    b.setAutoCommit(false)
-    try {
-      await body()
-    } finally {
-      await call((cb) => a.rollback(cb)).catch(() => undefined)
-      await call((cb) => b.rollback(cb)).catch(() => undefined)
-      a.setAutoCommit(true)
-      b.setAutoCommit(true)
-    }
-  }
+  const inTransactions = (body: () => Promise<void>) => inBothTransactions(a, b, body)
 
   it("an UPDATE waits for another transaction's update of the same row and goes ahead after its COMMIT", async () => {
     await exec(a, "CREATE TABLE rl_upd (id INT PRIMARY KEY, n INT)")

@@ -19,6 +19,7 @@
  */
 import type { EngineValue, Session } from "../engine/index.ts"
 import { HanaError } from "./errors.ts"
+import { hasKeys, insertedKeys, keyLockTable, type KeyTarget } from "./key-locks.ts"
 import { matching, type Token, upper } from "./lexer.ts"
 
 const isOp = (t: Token | undefined, v: string): boolean => t !== undefined && t.t === "op" && t.v === v
@@ -49,10 +50,11 @@ export interface LockSlices {
   readonly params: number
 }
 
-const nameOf = (t: Token | undefined): string | undefined => (t === undefined ? undefined : t.t === "qident" ? t.v : t.t === "word" ? t.v.toUpperCase() : undefined)
+/** The HANA name a word or quoted identifier token stands for (undefined for other tokens). */
+export const nameOf = (t: Token | undefined): string | undefined => (t === undefined ? undefined : t.t === "qident" ? t.v : t.t === "word" ? t.v.toUpperCase() : undefined)
 
 /** `[schema.]table` at `i`: schema, table and tokens used, or undefined when no name is there. */
-const tableAt = (toks: ReadonlyArray<Token>, i: number): { schema: string | undefined; table: string; used: number } | undefined => {
+export const tableAt = (toks: ReadonlyArray<Token>, i: number): { schema: string | undefined; table: string; used: number } | undefined => {
   const first = nameOf(toks[i])
   if (first === undefined) return undefined
   if (isOp(toks[i + 1], ".")) {
@@ -63,7 +65,7 @@ const tableAt = (toks: ReadonlyArray<Token>, i: number): { schema: string | unde
 }
 
 /** Top-level positions of the given keywords (outside parentheses). */
-const topLevel = (toks: ReadonlyArray<Token>, from: number, words: ReadonlyArray<string>): Array<number> => {
+export const topLevel = (toks: ReadonlyArray<Token>, from: number, words: ReadonlyArray<string>): Array<number> => {
   const out: Array<number> = []
   for (let k = from; k < toks.length; k++) {
     if (isOp(toks[k], "(")) k = matching(toks, k)
@@ -72,7 +74,8 @@ const topLevel = (toks: ReadonlyArray<Token>, from: number, words: ReadonlyArray
   return out
 }
 
-const paramsIn = (toks: ReadonlyArray<Token>): number => toks.filter((t) => t.t === "param").length
+/** How many parameters the tokens hold. */
+export const paramsIn = (toks: ReadonlyArray<Token>): number => toks.filter((t) => t.t === "param").length
 
 /** One table named at `at`, up to `end` (name and optional alias), or undefined for joins and lists. */
 const singleTable = (toks: ReadonlyArray<Token>, at: number, end: number) => {
@@ -148,16 +151,19 @@ export const forUpdateWait = (clause: ReadonlyArray<Token>): ForUpdateWait => {
   return { nowait: clause.some((t) => upper(t) === "NOWAIT") }
 }
 
+/** What a lock is on: a DuckDB row id, or the text of a key an INSERT wrote (key-locks.ts). */
+export type LockedItem = bigint | string
+
 /** The locks of one server: which transaction (by connection id) holds which rows, and who waits for whom. */
 export class RowLockTable {
-  private readonly byTable = new Map<string, Map<bigint, number>>()
-  private readonly bySession = new Map<number, Array<readonly [string, bigint]>>()
+  private readonly byTable = new Map<string, Map<LockedItem, number>>()
+  private readonly bySession = new Map<number, Array<readonly [string, LockedItem]>>()
   /** Waiting connection → the connections holding rows it waits for (deadlock detection). */
   private readonly waitsFor = new Map<number, ReadonlySet<number>>()
   private wakeups: Array<() => void> = []
 
   /** Locks `rows` of `table` for `sid` until {@link release}. */
-  take(sid: number, table: string, rows: ReadonlyArray<bigint>): void {
+  take(sid: number, table: string, rows: ReadonlyArray<LockedItem>): void {
     if (rows.length === 0) return
     let locks = this.byTable.get(table)
     if (locks === undefined) this.byTable.set(table, (locks = new Map()))
@@ -179,7 +185,7 @@ export class RowLockTable {
   }
 
   /** The other connections holding one of `rows` of `table`. */
-  holdersOf(sid: number, table: string, rows: ReadonlyArray<bigint>): Set<number> {
+  holdersOf(sid: number, table: string, rows: ReadonlyArray<LockedItem>): Set<number> {
     const out = new Set<number>()
     const locks = this.byTable.get(table)
     if (locks === undefined) return out
@@ -266,15 +272,61 @@ export class SessionRowLocks {
    * locked while the session's transaction is open. Without a target, or outside a transaction with no other
    * transaction holding rows of the table, `work` runs at once (no row ids are read).
    */
-  async run<A>(target: LockTarget | undefined, params: ReadonlyArray<EngineValue>, work: () => Promise<A>): Promise<A> {
+  async run<A>(target: LockTarget | ReadonlyArray<LockTarget> | undefined, params: ReadonlyArray<EngineValue>, work: () => Promise<A>): Promise<A> {
     if (target === undefined) return work()
-    const key = target.table
-    if (!this.session.inTransaction && !this.table.othersHoldIn(this.sid, key)) return work()
-    const values = params.slice(target.firstParam, target.firstParam + target.params)
-    const rows = await this.waitForRows(target, values)
+    const targets: ReadonlyArray<LockTarget> = "table" in target ? [target] : target
+    if (!this.session.inTransaction && !targets.some((t) => this.table.othersHoldIn(this.sid, t.table))) return work()
+    const locked: Array<readonly [string, Array<bigint>]> = []
+    for (const t of targets) {
+      const values = params.slice(t.firstParam, t.firstParam + t.params)
+      locked.push([t.table, await this.waitFor(t.table, () => this.rowIds(t, values), t)])
+    }
     const out = await work()
-    if (this.session.inTransaction) this.table.take(this.sid, key, rows)
+    if (this.session.inTransaction) for (const [table, rows] of locked) this.table.take(this.sid, table, rows)
     return out
+  }
+
+  /**
+   * Runs `work` (an INSERT) once no other transaction holds a primary or unique key it writes (key-locks.ts), then
+   * keeps those keys locked while the session's transaction is open. Outside a transaction, with no other
+   * transaction holding keys of the table, `work` runs at once.
+   */
+  async runInsert<A>(target: KeyTarget | undefined, params: ReadonlyArray<EngineValue>, work: () => Promise<A>): Promise<A> {
+    if (target === undefined) return work()
+    const key = keyLockTable(target.table)
+    if (!this.session.inTransaction && !this.table.othersHoldIn(this.sid, key)) return work()
+    const keys = await insertedKeys(this.session, target, params)
+    if (keys.length === 0) return work()
+    await this.waitFor(key, async () => keys, { nowait: false })
+    const out = await work()
+    if (this.session.inTransaction) this.table.take(this.sid, key, keys)
+    return out
+  }
+
+  /**
+   * Runs `work` (a batch INSERT of `rows`, each the statement's parameters) once no other transaction holds a key
+   * one of the rows writes, then keeps those keys locked while the session's transaction is open (unless `failed`
+   * says the batch wrote nothing).
+   */
+  async runInsertBatch<A>(target: KeyTarget, rows: ReadonlyArray<ReadonlyArray<EngineValue>>, work: () => Promise<A>, failed: (out: A) => boolean): Promise<A> {
+    const key = keyLockTable(target.table)
+    const keys: Array<string> = []
+    for (const row of rows) keys.push(...(await insertedKeys(this.session, target, row)))
+    if (keys.length > 0) await this.waitFor(key, async () => keys, { nowait: false })
+    const out = await work()
+    if (this.session.inTransaction && !failed(out)) this.table.take(this.sid, key, keys)
+    return out
+  }
+
+  /**
+   * True when an INSERT of `target` must take key locks (the batch fast paths take none): its
+   * table has a unique key and the statement runs in a transaction (`autocommit` false: the client's transaction
+   * begins with it) or another transaction holds keys of the table.
+   */
+  async insertTakesKeys(target: KeyTarget | undefined, autocommit: boolean): Promise<boolean> {
+    if (target === undefined) return false
+    if (autocommit && !this.session.inTransaction && !this.table.othersHoldIn(this.sid, keyLockTable(target.table))) return false
+    return hasKeys(this.session, target)
   }
 
   /**
@@ -291,15 +343,16 @@ export class SessionRowLocks {
     return rows.map((r) => BigInt(r[0] as number | bigint))
   }
 
-  private async waitForRows(target: LockTarget, values: ReadonlyArray<EngineValue>): Promise<Array<bigint>> {
-    const deadline = Date.now() + (target.waitMs ?? this.lockWaitMs)
+  /** Waits until no other transaction holds one of the items `read` returns (read again after each release). */
+  private async waitFor<I extends LockedItem>(table: string, read: () => Promise<Array<I>>, wait: { readonly nowait: boolean; readonly waitMs?: number }): Promise<Array<I>> {
+    const deadline = Date.now() + (wait.waitMs ?? this.lockWaitMs)
     let counted = false
     try {
       for (;;) {
-        const rows = await this.rowIds(target, values)
-        const holders = this.table.holdersOf(this.sid, target.table, rows)
+        const rows = await read()
+        const holders = this.table.holdersOf(this.sid, table, rows)
         if (holders.size === 0) return rows
-        if (target.nowait) throw new HanaError(146, "HY000", "Resource busy and acquire with NOWAIT specified")
+        if (wait.nowait) throw new HanaError(146, "HY000", "Resource busy and acquire with NOWAIT specified")
         if (this.table.closesCycle(this.sid, holders)) {
           await this.session.rollback()
           throw new HanaError(133, "HY000", "transaction rolled back by detected deadlock")

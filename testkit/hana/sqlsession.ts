@@ -55,6 +55,11 @@ import { SessionRowLocks } from "./row-locks.ts"
 /** Runs a translated DDL statement and the catalog upkeep it needs (declared types, declared lengths). */
 /** The savepoint under which a failed batch's rows are inserted one at a time to find the rejected one. */
 const REJECTED_ROW_PROBE = "__HANA_TEST_SERVER_REJECTED_ROW"
+/** True when a reply reports a failure (its statement wrote nothing). */
+const failedReply = (reply: Reply | undefined): boolean => reply === undefined || reply.kind === SegmentKind.ERROR
+
+/** The savepoint a batch INSERT taking key locks row by row is undone to when one of its rows fails. */
+const KEYED_BATCH = "__HANA_TEST_SERVER_KEYED_BATCH"
 
 const runDdlStatement = async (session: Session, t: Extract<Translated, { kind: "ddl" }>): Promise<void> => {
   await session.run(t.sql)
@@ -277,7 +282,10 @@ export class SqlSession {
       await this.runDdl(session, commit, () => runDdlStatement(session, t))
       return ok(FunctionCode.DDL)
     }
-    const outcome = await this.inTransaction(session, commit, () => this.rowLocks.run(t.lockRows, [], () => session.run(t.sql)))
+    const lockKeys = t.kind === "dml" ? t.lockKeys : undefined
+    const outcome = await this.inTransaction(session, commit, () =>
+      this.rowLocks.runInsert(lockKeys, [], () => this.rowLocks.run(t.lockRows, [], () => session.run(t.sql)))
+    )
     return this.outcomeReply(session, t, outcome, undefined, request)
   }
 
@@ -517,14 +525,20 @@ export class SqlSession {
     }
     const paramsPart = requestPart(request, PartKind.PARAMETERS)
     const count = statement.parameterTypes.length
-    if (t.kind === "dml" && t.insert !== undefined && paramsPart !== undefined && paramsPart.argc > 1 && count > 0) {
-      const reply = await this.appendBatch(session, statement, t.insert, paramsPart, request.commit)
-      if (reply !== undefined) return reply
-    }
-    const rows =
+    // an INSERT into a keyed table inside a transaction (or while another transaction holds keys of it) locks its keys
+    const keys = t.kind === "dml" && t.lockKeys !== undefined && (await this.rowLocks.insertTakesKeys(t.lockKeys, request.commit)) ? t.lockKeys : undefined
+    const decode = () =>
       count === 0 || paramsPart === undefined
         ? [{ values: [], pendingLobs: [] } as ParameterRow]
         : decodeParameters(paramsPart.data, paramsPart.argc, count, statement.parameterTypes.map((p) => Math.max(p.scale, 0)))
+    const batchKeys = keys !== undefined && t.kind === "dml" && t.insert !== undefined && paramsPart !== undefined && paramsPart.argc > 1 ? keys : undefined
+    if (t.kind === "dml" && t.insert !== undefined && paramsPart !== undefined && paramsPart.argc > 1 && count > 0) {
+      const insert = t.insert
+      const append = () => this.appendBatch(session, statement, insert, paramsPart, request.commit)
+      const reply = batchKeys === undefined ? await append() : await this.rowLocks.runInsertBatch(batchKeys, decode().map((r) => r.values), append, failedReply)
+      if (reply !== undefined) return reply
+    }
+    const rows = decode()
     textForTestOnlyTypes(rows, statement.parameterTypes)
     truncateToDeclared(rows, statement.parameterTypes)
     const prepared = statement.prepared!
@@ -536,24 +550,37 @@ export class SqlSession {
       return this.outcomeReply(session, t, outcome, statement, request)
     }
     if (t.insert !== undefined && rows.length > 1 && count > 0 && rows.every((r) => r.pendingLobs.length === 0)) {
-      return this.batchInsert(session, statement, t.insert.prefix, rows, request.commit)
+      const prefix = t.insert.prefix
+      const insert = () => this.batchInsert(session, statement, prefix, rows, request.commit)
+      return batchKeys === undefined ? insert() : this.rowLocks.runInsertBatch(batchKeys, rows.map((r) => r.values), insert, failedReply)
     }
     // DML: one engine execution per parameter row; hdb reads one ROWS_AFFECTED entry per row.
     const affected: number[] = []
     let pendingRow: ParameterRow | undefined
+    // a batch INSERT taking key locks fails as a whole, as the batch paths do
+    const wholeBatch = keys !== undefined && rows.length > 1
     try {
       await this.inTransaction(session, request.commit && !rows.some((r) => r.pendingLobs.length > 0), async () => {
+        if (wholeBatch) session.savepoint(KEYED_BATCH)
         for (const row of rows) {
           if (row.pendingLobs.length > 0) {
             pendingRow = row
             break
           }
-          const outcome = await this.rowLocks.run(t.lockRows, row.values, () => prepared.run(row.values, bindTypes(row.values)))
+          const outcome = await this.rowLocks.runInsert(t.lockKeys, row.values, () =>
+            this.rowLocks.run(t.lockRows, row.values, () => prepared.run(row.values, bindTypes(row.values)))
+          )
           affected.push(outcome.kind === "changed" ? outcome.rowsAffected : 0)
         }
+        if (wholeBatch) session.releaseSavepoint(KEYED_BATCH)
       }, rows.length > 1)
     } catch (e) {
       const err = fromEngineError(e, this.schema)
+      if (wholeBatch && session.inTransaction) {
+        await session.rollbackToSavepoint(KEYED_BATCH).catch(() => undefined)
+        session.releaseSavepoint(KEYED_BATCH)
+        return failedRows(err, t.functionCode, rows.length)
+      }
       // In autocommit mode the batch ran as one unit and was rolled back; in a transaction the rows before the
       // failing one stay (statement-level rollback).
       if (request.commit || affected.length === 0) return failedRows(err, t.functionCode, rows.length)

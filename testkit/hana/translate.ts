@@ -9,6 +9,9 @@ import { CURRENT_IDENTITY_MACRO, identityDefault } from "./identity-values.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import { typeDateArguments } from "./datetime-arguments.ts"
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
+import { joinedRows } from "./join-locks.ts"
+import { assignmentsOf, type KeyTarget } from "./key-locks.ts"
+import { BUILTIN_FUNCTION_MACROS, BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
 import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTION_MACROS, TYPED_FUNCTIONS } from "./function-types.ts"
 import { alterTableClauses, recordTableOptions, tableOptions, withoutColumnClauses } from "./table-clauses.ts"
 import { identOf, matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
@@ -70,7 +73,8 @@ const FUNCTIONS = new Map([
   ["TO_CLOB", "hana_to_varchar"],
   ["WEEKDAY", "hana_weekday"],
   ["NEWUID", "hana_newuid"],
-  ...TYPED_FUNCTIONS
+  ...TYPED_FUNCTIONS,
+  ...BUILTIN_FUNCTIONS
 ])
 
 /** The session macro a divisor is wrapped in: it raises "division by zero undefined" (error 304) for 0. */
@@ -119,6 +123,7 @@ export const SESSION_MACROS = [
   // until one is read past the deadline. A fixed row count lasted 0.4 s for SLEEP_SECONDS(3) on an idle machine.
   "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM (SELECT i FROM range(9223372036854775807) t(i) WHERE hana_clock_ms(i) >= (SELECT hana_clock_ms(0)) + s * 1000 LIMIT 1))",
   ...TYPED_FUNCTION_MACROS,
+  ...BUILTIN_FUNCTION_MACROS,
   ...LITERAL_WRITE_MACROS
 ].join("; ")
 
@@ -144,8 +149,8 @@ export type Translated =
       readonly sql: string
       readonly params: number
       readonly forUpdate: boolean
-      /** SELECT ... FOR UPDATE of one table: the rows it locks (row-locks.ts). */
-      readonly lockRows?: LockTarget
+      /** SELECT ... FOR UPDATE: the rows it locks, one target per table (row-locks.ts, join-locks.ts). */
+      readonly lockRows?: LockTarget | ReadonlyArray<LockTarget>
       /** HANA's names of the result columns that are expressions (the select item's text), by position. */
       readonly columnNames?: ReadonlyArray<string | undefined>
       /** The table columns plain column items read, by position (result nullability). */
@@ -160,6 +165,8 @@ export type Translated =
       readonly params: number
       /** UPDATE / DELETE of one table: the rows it writes and locks (row-locks.ts). */
       readonly lockRows?: LockTarget
+      /** `INSERT INTO t [(cols)] VALUES (...)`: the keys it writes and locks (key-locks.ts). */
+      readonly lockKeys?: KeyTarget
       /** For `INSERT INTO t [(cols)] VALUES (?, ...)`: the target and the column of each `?`, in order. */
       readonly insert?: {
         readonly schema: string | undefined
@@ -333,7 +340,7 @@ const rewrite = (input: readonly Token[], session: SessionValues): string => {
           i = close
           break
         }
-        if (!qualified && call && KEYWORD_FUNCTIONS.has(U)) {
+        if (!qualified && call && (KEYWORD_FUNCTIONS.has(U) || callsBuiltinKeyword(tokens, i, U))) {
           parts.push(FUNCTIONS.get(U)!)
           break
         }
@@ -501,6 +508,28 @@ const lockTarget = (slices: LockSlices, wait: ForUpdateWait, session: SessionVal
 const withLockTarget = <T extends Translated>(t: T, slices: LockSlices | undefined, session: SessionValues): T =>
   slices === undefined ? t : { ...t, lockRows: lockTarget(slices, { nowait: false }, session) }
 
+/** UPDATE of one table setting columns: the keys it writes (key-locks.ts; which columns are keys is known at run time). */
+const withUpdateKeys = (t: Extract<Translated, { kind: "dml" }>, all: Token[], session: SessionValues): Translated => {
+  const slices = writtenRows(all)
+  const set = all.findIndex((tok) => upper(tok) === "SET")
+  const hint = all.findIndex((tok, k) => k > set && upper(tok) === "WITH" && upper(all[k + 1]) === "HINT")
+  const where = slices === undefined || set < 0 ? -1 : slices.rest.length > 0 ? all.indexOf(slices.rest[0]!) : hint < 0 ? all.length : hint
+  const parts = where < 0 ? undefined : assignmentsOf(all.slice(set + 1, where))
+  if (slices === undefined || parts === undefined) return t
+  const values = parts.assignments.map((a) => rewrite([...a.value], session)).join(", ")
+  const lockKeys: KeyTarget = {
+    table: `${slices.schema ?? session.schema}.${slices.table}`,
+    schema: slices.schema ?? session.schema,
+    name: slices.table,
+    columns: undefined,
+    assigned: parts.assignments.map((a) => a.column),
+    valuesSql: `SELECT ${values}, * FROM ${rewrite(slices.from, session)} ${slices.rest.length === 0 ? "" : rewrite(slices.rest, session)}`,
+    firstParam: countParams(all.slice(0, set + 1)),
+    params: countParams(all.slice(set + 1))
+  }
+  return { ...t, lockKeys }
+}
+
 const countParams = (tokens: readonly Token[]): number => tokens.filter((t) => t.t === "param").length
 
 /** Translates one HANA statement. */
@@ -530,7 +559,7 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
     case "REPLACE":
       return translateUpsert(all, session)
     case "UPDATE":
-      return withLockTarget({ kind: "dml", functionCode: 3, sql: rewrite(all, session), params }, writtenRows(all), session)
+      return withUpdateKeys(withLockTarget({ kind: "dml", functionCode: 3, sql: rewrite(all, session), params }, writtenRows(all), session), all, session)
     case "DELETE":
       return withLockTarget({ kind: "dml", functionCode: 4, sql: rewrite(all, session), params }, writtenRows(all), session)
     case "COMMIT":
@@ -813,12 +842,23 @@ const translateQuery = (all: Token[], session: SessionValues, sqlText?: string):
   requireFrom(all)
   let tokens = all
   let forUpdate = false
-  let lockRows: LockTarget | undefined
+  let lockRows: LockTarget | ReadonlyArray<LockTarget> | undefined
   // SELECT ... FOR UPDATE [NOWAIT]: DuckDB has no row locks; the server locks the rows (row-locks.ts).
   const forIdx = tokens.findIndex((t, i) => upper(t) === "FOR" && upper(tokens[i + 1]) === "UPDATE")
   if (forIdx > 0) {
     const slices = selectedRows(tokens.slice(0, forIdx))
-    lockRows = slices === undefined ? undefined : lockTarget(slices, forUpdateWait(tokens.slice(forIdx + 2)), session)
+    const wait = forUpdateWait(tokens.slice(forIdx + 2))
+    const joined = slices === undefined ? joinedRows(tokens.slice(0, forIdx), tokens.slice(forIdx + 2)) : undefined
+    lockRows =
+      slices !== undefined
+        ? lockTarget(slices, wait, session)
+        : joined?.tables.map((j) => ({
+            table: `${j.schema ?? session.schema}.${j.table}`,
+            sql: `SELECT r FROM (SELECT ${quoteName(j.qualifier)}.rowid AS r FROM ${rewrite(joined.from, session)}) WHERE r IS NOT NULL`,
+            firstParam: joined.firstParam,
+            params: joined.params,
+            ...wait
+          }))
     tokens = tokens.slice(0, forIdx)
     forUpdate = true
   }
@@ -873,9 +913,20 @@ const translateInsert = (all: Token[], session: SessionValues): Translated => {
     }
   }
   const sql = rewrite(all, session)
-  return insert === undefined
-    ? { kind: "dml", functionCode: 2, sql, params }
-    : { kind: "dml", functionCode: 2, sql, params, insert }
+  const values = upper(all[i]) === "VALUES" ? all.slice(i) : undefined
+  const lockKeys: KeyTarget | undefined =
+    values === undefined
+      ? undefined
+      : {
+          table: `${schema ?? session.schema}.${table}`,
+          schema: schema ?? session.schema,
+          name: table,
+          columns,
+          valuesSql: insert === undefined ? `SELECT * FROM (${rewrite(values, session)})` : undefined,
+          firstParam: countParams(all.slice(0, i)),
+          params: countParams(values)
+        }
+  return { kind: "dml", functionCode: 2, sql, params, ...(insert === undefined ? {} : { insert }), ...(lockKeys === undefined ? {} : { lockKeys }) }
 }
 
 /** `UPSERT t [(cols)] VALUES (...) [WITH PRIMARY KEY]` / `REPLACE ...` → DuckDB `INSERT OR REPLACE INTO`. */

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import type { HdbClient, HdbStatement } from "./hana/client.ts"
+import { waitsForLock } from "../support/lockWaits.ts"
+import { inTransactions as inBothTransactions } from "./hana/transactions.ts"
+
+// An INSERT of a primary or unique key that another open transaction inserted waits for that transaction, as HANA
+// makes it: HANA locks the key a transaction writes until it ends (SAP HANA Troubleshooting and Performance Analysis
+// Guide, "Transactional Lock Waits": record locks on the rows and keys written); when the holder commits, the
+// waiter fails with 301 "unique constraint violated", when it rolls back the waiter goes ahead; a wait past the
+// lock wait timeout fails with 131. Synchronised on the server's lock-wait counter, never on sleeps.
+describe("HANA test server: INSERT of a key another transaction inserted waits for it (raw hdb)", () => {
+  let server: HanaTestServerHandle
+  let a: HdbClient
+  let b: HdbClient
+  const login = () => connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1" })
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+    a = await login()
+    b = await login()
+  })
+  afterAll(async () => {
+    closeQuietly(a)
+    closeQuietly(b)
+    await server.close()
+  })
+
+  const inTransactions = (body: () => Promise<void>) => inBothTransactions(a, b, body)
+
+  it("waits for the holder's COMMIT, then fails with 301; the waiter's transaction stays usable", async () => {
+    await exec(a, "CREATE TABLE kw_commit (id INT PRIMARY KEY, v NVARCHAR(10))")
+    await inTransactions(async () => {
+      await exec(a, "INSERT INTO kw_commit VALUES (1, 'a')")
+      await exec(b, "INSERT INTO kw_commit VALUES (2, 'b')")
+      const second = waitsForLock(server, () => exec(b, "INSERT INTO kw_commit VALUES (1, 'b')"))
+      expect(await second.waiting).toBe(true)
+      await call((cb) => a.commit(cb))
+      const err = await failure(second.result)
+      expect(err.code).toBe(301)
+      expect(err.message).toMatch(/unique constraint violated/)
+      await call((cb) => b.commit(cb))
+    })
+    expect(await exec(a, "SELECT id, v FROM kw_commit ORDER BY id")).toEqual([{ ID: 1, V: "a" }, { ID: 2, V: "b" }])
+  })
+
+  it("waits for the holder's ROLLBACK, then goes ahead", async () => {
+    await exec(a, "CREATE TABLE kw_rollback (id INT, code NVARCHAR(5) UNIQUE, v INT)")
+    await inTransactions(async () => {
+      await exec(a, "INSERT INTO kw_rollback VALUES (1, 'x', 1)")
+      const second = waitsForLock(server, () => exec(b, "INSERT INTO kw_rollback (code, id, v) VALUES ('x', 2, 2)"))
+      expect(await second.waiting).toBe(true)
+      await call((cb) => a.rollback(cb))
+      expect(await second.result).toBe(1)
+      await call((cb) => b.commit(cb))
+    })
+    expect(await exec(a, "SELECT id, code, v FROM kw_rollback")).toEqual([{ ID: 2, CODE: "x", V: 2 }])
+  })
+
+  it("a prepared INSERT (single and batch) waits as well; other keys do not wait", async () => {
+    await exec(a, "CREATE TABLE kw_prep (id INT PRIMARY KEY, v INT)")
+    await inTransactions(async () => {
+      const ins = await call<HdbStatement>((cb) => a.prepare("INSERT INTO kw_prep VALUES (?, ?)", cb))
+      await call((cb) => ins.exec([[1, 1], [2, 1]], cb))
+      const waits = server.stats.lockWaits
+      expect(await exec(b, "INSERT INTO kw_prep VALUES (3, 2)")).toBe(1)
+      expect(server.stats.lockWaits).toBe(waits)
+      const insB = await call<HdbStatement>((cb) => b.prepare("INSERT INTO kw_prep VALUES (?, ?)", cb))
+      const second = waitsForLock(server, () => call((cb) => insB.exec([[4, 2], [2, 2]], cb)))
+      expect(await second.waiting).toBe(true)
+      await call((cb) => a.rollback(cb))
+      await second.result
+      await call((cb) => b.commit(cb))
+    })
+    expect(await exec(a, "SELECT id, v FROM kw_prep ORDER BY id")).toEqual([{ ID: 2, V: 2 }, { ID: 3, V: 2 }, { ID: 4, V: 2 }])
+  })
+
+  it("an autocommit INSERT waits as well; a wait past the lock wait timeout fails with 131", async () => {
+    await exec(a, "CREATE TABLE kw_tmo (id INT PRIMARY KEY)")
+    a.setAutoCommit(false)
+    try {
+      await exec(a, "INSERT INTO kw_tmo VALUES (1)")
+      await exec(b, "SET TRANSACTION LOCK WAIT TIMEOUT 100")
+      const late = waitsForLock(server, () => exec(b, "INSERT INTO kw_tmo VALUES (1)"))
+      expect(await late.waiting).toBe(true)
+      const err = await failure(late.result)
+      expect(err.code).toBe(131)
+      await exec(b, "SET TRANSACTION LOCK WAIT TIMEOUT 30000")
+      await call((cb) => a.commit(cb))
+    } finally {
+      a.setAutoCommit(true)
+    }
+    expect(await exec(a, "SELECT id FROM kw_tmo")).toEqual([{ ID: 1 }])
+  })
+
+  it("an UPDATE setting a key another transaction inserted waits as well; an UPDATE of other columns does not", async () => {
+    await exec(a, "CREATE TABLE kw_upd (id INT PRIMARY KEY, v INT)")
+    await exec(a, "INSERT INTO kw_upd VALUES (1, 0)")
+    await inTransactions(async () => {
+      await exec(a, "INSERT INTO kw_upd VALUES (5, 0)")
+      const waits = server.stats.lockWaits
+      expect(await exec(b, "UPDATE kw_upd SET v = 2 WHERE id = 1")).toBe(1)
+      expect(await exec(b, "UPDATE kw_upd SET id = id * 1")).toBe(1)
+      expect(server.stats.lockWaits).toBe(waits)
+      const moved = waitsForLock(server, () => exec(b, "UPDATE kw_upd SET v = 3, id = id + 4 WHERE id = 1"))
+      expect(await moved.waiting).toBe(true)
+      await call((cb) => a.commit(cb))
+      expect((await failure(moved.result)).code).toBe(301)
+      await call((cb) => b.commit(cb))
+    })
+    expect(await exec(a, "SELECT id, v FROM kw_upd ORDER BY id")).toEqual([{ ID: 1, V: 2 }, { ID: 5, V: 0 }])
+  })
+})
