@@ -217,6 +217,18 @@ export class RowLockWaits {
     return rowidSql === undefined ? undefined : this.waitForLockedRows(meta, rowidSql, params, this.host.db.settings.lockWaitMs, false)
   }
 
+  /**
+   * {@link rowsToWrite} for each bind row of a statement (one row for execute, several for executeMany, which Oracle
+   * runs as the statement once per bind row, locking what each run changes).
+   */
+  async rowsToWriteForEach(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, bindRows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<bigint> | undefined> {
+    if (bindRows.length <= 1) return this.rowsToWrite(meta, t, bindRows[0] ?? [])
+    if (meta === undefined || meta.kind !== "TABLE" || writtenRowsSql(t) === undefined) return undefined
+    const all: Array<bigint> = []
+    for (const params of bindRows) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+    return all
+  }
+
   /** Locks `rows` of `meta`, which the session's open transaction just wrote, until the transaction ends. */
   holdWrittenRows(meta: TableMeta, rows: ReadonlyArray<bigint>): void {
     if (rows.length > 0) this.host.db.rowLocks.take(this.host.info.sid, lockKey(meta), rows)

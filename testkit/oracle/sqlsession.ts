@@ -818,9 +818,9 @@ export class SqlSession {
     this.checkAccess(t.toks, [], this.dmlTarget === undefined ? undefined : { meta: this.dmlTarget, privileges })
     const keyed = isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(this.dmlTarget) : undefined
     if (keyed === undefined) {
-      // a single UPDATE / DELETE locks the rows it writes until the transaction ends (row-locks.ts)
+      // an UPDATE / DELETE locks the rows it writes, for each bind row of an executeMany, until the transaction ends (row-locks.ts)
       const target = this.dmlTarget
-      const written = rows.length <= 1 ? await this.locks.rowsToWrite(target, t, rows[0] ?? []) : undefined
+      const written = await this.locks.rowsToWriteForEach(target, t, rows)
       const result = await this.dmlOnce(sql, t, rows, specs, opts)
       if (written !== undefined && target !== undefined && this.inTxn) this.locks.holdWrittenRows(target, written)
       return result
