@@ -219,13 +219,37 @@ export class RowLockWaits {
 
   /**
    * {@link rowsToWrite} for each bind row of a statement (one row for execute, several for executeMany, which Oracle
-   * runs as the statement once per bind row, locking what each run changes).
+   * runs as the statement once per bind row, locking what each run changes). The rows of many bind rows are found
+   * with one query per chunk (the WHERE clause joined with the bind rows as a VALUES list), not one per bind row.
    */
   async rowsToWriteForEach(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, bindRows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<bigint> | undefined> {
     if (bindRows.length <= 1) return this.rowsToWrite(meta, t, bindRows[0] ?? [])
-    if (meta === undefined || meta.kind !== "TABLE" || writtenRowsSql(t) === undefined) return undefined
+    const parts = writtenRowsParts(t)
+    if (meta === undefined || meta.kind !== "TABLE" || parts === undefined) return undefined
+    const lockWaitMs = this.host.db.settings.lockWaitMs
+    const used = [...new Set([...parts.where.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))]
+    // a WHERE without binds selects the same rows for every bind row
+    if (used.length === 0) return this.waitForLockedRows(meta, writtenRowsSql(t)!, [], lockWaitMs, false)
+    const where = parts.where.replace(/\$(\d+)/g, (_, d: string) => `ora_bind_rows.b${d}`)
     const all: Array<bigint> = []
-    for (const params of bindRows) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+    for (let at = 0; at < bindRows.length; at += BIND_ROWS_PER_QUERY) {
+      const chunk = bindRows.slice(at, at + BIND_ROWS_PER_QUERY)
+      const joined = bindRowsAsJson(chunk, used)
+      if (joined === undefined) {
+        // values JSON cannot carry exactly (datetimes, bigints, binaries, mixed types): one query per bind row
+        for (const params of chunk) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+        continue
+      }
+      const sql = `SELECT DISTINCT rowid FROM ${parts.table}, (SELECT ${joined.columns}) AS ora_bind_rows WHERE ${where}`
+      try {
+        all.push(...(await this.waitForLockedRows(meta, sql, joined.values, lockWaitMs, false)))
+      } catch (e) {
+        // a lock wait that failed fails the statement; a join DuckDB refuses (a text bind compared with a number
+        // column, which a bound parameter would have been cast to) is retried one bind row at a time
+        if (e instanceof OraError && (e.code === 54 || e.code === 60 || e.code === 30006 || e.code === 1013)) throw e
+        for (const params of chunk) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+      }
+    }
     return all
   }
 
@@ -252,8 +276,36 @@ export class RowLockWaits {
   }
 }
 
+/** Bind rows joined into one query for the rows an executeMany UPDATE / DELETE writes (a bound on its parameters). */
+const BIND_ROWS_PER_QUERY = 2000
+
+/**
+ * The bind columns `used` of `rows` as one JSON array parameter each, unnested side by side into columns `b<n>` (one
+ * VALUES tuple per row binds thousands of parameters, which DuckDB plans slowly); undefined unless every used column
+ * holds only numbers, only strings or only booleans (and NULLs), which JSON carries exactly.
+ */
+const bindRowsAsJson = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, used: ReadonlyArray<number>): { columns: string; values: Array<string> } | undefined => {
+  const columns: Array<string> = []
+  const values: Array<string> = []
+  for (const d of used) {
+    const column = rows.map((row) => row[d - 1] ?? null)
+    const kind = typeof column.find((v) => v !== null)
+    if ((kind !== "number" && kind !== "string" && kind !== "boolean") || column.some((v) => v !== null && typeof v !== kind)) return undefined
+    values.push(JSON.stringify(column))
+    const type = kind === "number" ? "DOUBLE" : kind === "boolean" ? "BOOLEAN" : "VARCHAR"
+    columns.push(`unnest(from_json($${values.length}, '["${type}"]')) AS b${d}`)
+  }
+  return { columns: columns.join(", "), values }
+}
+
 /** `SELECT rowid` of the rows an UPDATE / DELETE (translated, `t`) writes, or undefined for other statements. */
 const writtenRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): string | undefined => {
+  const parts = writtenRowsParts(t)
+  return parts === undefined ? undefined : `SELECT rowid FROM ${parts.table}${parts.where === "" ? "" : ` WHERE ${parts.where}`}`
+}
+
+/** The table (with its alias) and the WHERE condition ("" for none) of an UPDATE / DELETE (translated, `t`). */
+const writtenRowsParts = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): { table: string; where: string } | undefined => {
   const toks = t.toks
   const update = isKw(toks[0], "UPDATE")
   if (!update && !isKw(toks[0], "DELETE")) return undefined
@@ -274,8 +326,7 @@ const writtenRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => s
   const tableFrom = update ? 1 : isKw(toks[1], "FROM") ? 2 : 1
   const tableTo = update ? setAt : whereAt >= 0 ? whereAt : end
   if (tableTo < 0) return undefined
-  const where = whereAt >= 0 ? ` WHERE ${t.text(whereAt + 1, end)}` : ""
-  return `SELECT rowid FROM ${t.text(tableFrom, tableTo)}${where}`
+  return { table: t.text(tableFrom, tableTo), where: whereAt >= 0 ? t.text(whereAt + 1, end) : "" }
 }
 
 /** The row-lock key of a table. */
