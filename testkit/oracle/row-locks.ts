@@ -188,6 +188,30 @@ export class RowLockWaits {
     for (const t of taken) host.db.rowLocks.take(host.info.sid, t.key, t.rows)
   }
 
+  /**
+   * SELECT ... FOR UPDATE SKIP LOCKED of one table: locks the rows the query selects that no other transaction holds,
+   * without waiting, and returns the DuckDB row ids of those it skipped (which the query must leave out), or
+   * undefined when the FROM clause is not one table (no rows are locked then). Oracle "skip[s] any rows that are
+   * found to be already locked by another transaction" (SQL Language Reference, SELECT, for_update_clause).
+   */
+  async lockRowsSkippingLocked(from: ReadonlyArray<FromRef>, lock: RowLockClause, params: ReadonlyArray<DuckDBValue>): Promise<ReadonlyArray<bigint> | undefined> {
+    const host = this.host
+    const ref = from.length === 1 ? from[0]! : undefined
+    const meta = ref === undefined ? undefined : host.lookupTable(ref.schema, ref.table)
+    if (meta === undefined || meta.kind !== "TABLE") return undefined
+    const { sql, values } = renumberParams(`SELECT rowid ${lock.source}`, params)
+    const rows = await host.rowIdsOf(sql, values)
+    const key = lockKey(meta)
+    const sid = host.info.sid
+    const skipped = rows.filter((row) => host.db.rowLocks.othersHold(sid, key, [row]))
+    const free = skipped.length === 0 ? rows : rows.filter((row) => !skipped.includes(row))
+    if (free.length > 0) {
+      await host.begin()
+      host.db.rowLocks.take(sid, key, free)
+    }
+    return skipped
+  }
+
   /** True when another session holds a FOR UPDATE lock on some row of `meta` (a cheap test before {@link waitForRowLocksOf}). */
   othersLockRowsOf(meta: TableMeta | undefined): boolean {
     return meta !== undefined && this.host.db.rowLocks.othersHoldIn(this.host.info.sid, lockKey(meta))

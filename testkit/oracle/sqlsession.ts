@@ -561,12 +561,19 @@ export class SqlSession {
     const { toks, tr, binds } = this.bindNumberingTranslator(calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
     this.checkAccess(toks, shape.from)
-    const withRowid = this.selectsTableLob(toks, shape)
+    let withRowid = this.selectsTableLob(toks, shape)
     if (withRowid) duckSql = translateQuery(toks, tr, true).sql
     if (binds.length > params.length) throw ora.notAllBound()
     let p = params.slice(0, binds.length)
     // describing a statement (parse only) takes no row locks
     if (!describeOnly && shape.lock !== undefined && shape.lock.wait !== "skip") await this.locks.lockRows(shape.from, shape.lock, p)
+    const skipped = !describeOnly && shape.lock?.wait === "skip" ? await this.locks.lockRowsSkippingLocked(shape.from, shape.lock, p) : undefined
+    if (skipped !== undefined && skipped.length > 0) {
+      // SKIP LOCKED leaves out the rows other transactions hold, found by the row id the query then selects last
+      if (!withRowid) duckSql = translateQuery(toks, tr, true).sql
+      withRowid = true
+      duckSql = `SELECT * FROM (${duckSql}) AS ora_skip_locked WHERE "ora$lob_rowid" NOT IN (${skipped.join(", ")})`
+    }
     const dict = new Set(toks.filter((t) => t.kind === "ident" && isDictionaryName(t.value)).map((t) => t.value))
     let cursor: Cursor
     try {
