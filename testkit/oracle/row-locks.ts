@@ -15,7 +15,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "./catalog.ts"
 import type { WaitsFor } from "./deadlocks.ts"
 import { ora, OraError } from "./errors.ts"
-import { isKw, isOp, type Tok } from "./lexer.ts"
+import { isKw, isOp, significantTokensOf, type Tok } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
 import type { FromRef, RowLockClause } from "./translate.ts"
 
@@ -298,6 +298,13 @@ export class RowLockWaits {
       await this.waitForRowLock(deadline, holders)
     }
   }
+}
+
+/** The tokens of engine SQL text (a PL/SQL block's translated DML) with the text between two of them, for {@link RowLockWaits.rowsToWrite}. */
+export const engineStatement = (sql: string): { toks: Array<Tok>; text: (a: number, b: number) => string } | undefined => {
+  const toks = significantTokensOf(sql)
+  if (toks === undefined) return undefined
+  return { toks, text: (a, b) => sql.slice(toks[a]?.pos ?? sql.length, toks[b]?.pos ?? sql.length) }
 }
 
 /** Bind rows joined into one query for the rows an executeMany UPDATE / DELETE writes (a bound on its parameters). */

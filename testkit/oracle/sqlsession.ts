@@ -36,7 +36,7 @@ import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./interva
 import { isKw, isOp, matchParen, significant, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { Ddl } from "./ddl.ts"
-import { RowLockWaits } from "./row-locks.ts"
+import { engineStatement, RowLockWaits } from "./row-locks.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
 import { type KeyedTable, keyedTable, keysOfBulk, keysOfRows, returningKeys } from "./key-locks.ts"
 import { returningLobPlan } from "./returning-lobs.ts"
@@ -207,6 +207,16 @@ export class SqlSession {
   /** Runs a statement inside the transaction with Oracle statement-level atomicity. */
   runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>, lockWaitMs = this.db.settings.lockWaitMs): Promise<number> {
     return this.logged(sql, params, types, lockWaitMs, (p) => this.engine.execute(sql, p, types))
+  }
+
+  /** A PL/SQL block's DML (engine text): an UPDATE / DELETE locks the rows it writes until the transaction ends, as a client's does. */
+  async runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
+    const t = engineStatement(sql)
+    const target = t === undefined ? undefined : this.targetOf(t.toks)
+    const written = t === undefined ? undefined : await this.locks.rowsToWrite(target, t, params)
+    const n = await this.runLogged(sql, params)
+    if (written !== undefined && target !== undefined && this.inTxn) this.locks.holdWrittenRows(target, written)
+    return n
   }
 
   /** {@link runLogged} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote). */

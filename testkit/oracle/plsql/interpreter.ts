@@ -1074,7 +1074,7 @@ export class Interpreter implements CallContext {
     } finally {
       release()
     }
-    return this.host.runLogged(rendered.sql, rendered.params)
+    return this.host.runBlockDml(rendered.sql, rendered.params)
   }
 
   /** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
