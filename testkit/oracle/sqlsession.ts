@@ -209,10 +209,16 @@ export class SqlSession {
     return this.logged(sql, params, types, lockWaitMs, (p) => this.engine.execute(sql, p, types))
   }
 
-  /** A PL/SQL block's DML (engine text): an UPDATE / DELETE locks the rows it writes until the transaction ends, as a client's does. */
+  /**
+   * A PL/SQL block's DML (engine text), with a client's statement's locks: an UPDATE / DELETE locks the rows it writes
+   * until the transaction ends, an INSERT waits for keys other open transactions inserted and holds its own.
+   */
   async runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const t = engineStatement(sql)
     const target = t === undefined ? undefined : this.targetOf(t.toks)
+    // an INSERT of a key another open transaction inserted waits for it, as a client's INSERT does (key-locks.ts)
+    const keyed = t !== undefined && isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(target) : undefined
+    if (keyed !== undefined) return (await this.claimingKeys(keyed, () => this.runInsert(sql, params), true))!
     const written = t === undefined ? undefined : await this.locks.rowsToWrite(target, t, params)
     const n = await this.runLogged(sql, params)
     if (written !== undefined && target !== undefined && this.inTxn) this.locks.holdWrittenRows(target, written)
