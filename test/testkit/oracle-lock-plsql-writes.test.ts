@@ -1,35 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, waitsForLock, withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, waitsForLock, withSessions } from "./oracle/helpers.ts"
 
 // Oracle locks every row a DML statement changes until its transaction ends, also when a PL/SQL block runs the
 // statement ("Row Locks (TX)", Database Concepts, "Data Concurrency and Consistency":
 // https://docs.oracle.com/en/database/oracle/oracle-database/23/cncpt/data-concurrency-and-consistency.html).
 describe("Oracle test server: rows written by DML inside PL/SQL blocks are locked until the transaction ends", () => {
-  let server: OracleTestServerHandle
+  let env: Awaited<ReturnType<typeof withSessions>>
   let a: Conn
   let b: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    a = await s.connect()
-    b = await s.connect()
+    env = await withSessions(2)
+    ;[a, b] = env.sessions
     await a.execute("CREATE TABLE lp_t (id NUMBER PRIMARY KEY, v NUMBER)")
     await a.executeMany("INSERT INTO lp_t VALUES (:1, 0)", [[1], [2], [3]], { autoCommit: true })
   })
-  afterAll(async () => {
-    await a?.close()
-    await b?.close()
-    await server?.close()
-  })
+  afterAll(() => env?.close())
 
   it("an UPDATE in a block locks its rows: NOWAIT fails with ORA-00054, FOR UPDATE waits for the commit", async () => {
     await a.execute("BEGIN UPDATE lp_t SET v = v + 1 WHERE id = :id; END;", { id: 1 })
     expect(oraCode(await failure(() => b.execute("SELECT v FROM lp_t WHERE id = 1 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
     expect((await b.execute("SELECT v FROM lp_t WHERE id = 2 FOR UPDATE NOWAIT")).rows).toEqual([[0]])
     await b.rollback()
-    const waiting = waitsForLock<{ rows: unknown }>(server, () => b.execute("SELECT v FROM lp_t WHERE id = 1 FOR UPDATE"))
+    const waiting = waitsForLock<{ rows: unknown }>(env.server, () => b.execute("SELECT v FROM lp_t WHERE id = 1 FOR UPDATE"))
     expect(await waiting.waiting).toBe(true)
     await a.commit()
     expect((await waiting.result).rows).toEqual([[1]])
@@ -40,7 +33,7 @@ describe("Oracle test server: rows written by DML inside PL/SQL blocks are locke
     await a.execute("DECLARE n NUMBER := 2; BEGIN DELETE FROM lp_t WHERE id = n; END;")
     expect(oraCode(await failure(() => b.execute("SELECT v FROM lp_t WHERE id = 2 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
     await b.rollback()
-    const deleting = waitsForLock(server, () => b.execute("DELETE FROM lp_t WHERE id = 2"))
+    const deleting = waitsForLock(env.server, () => b.execute("DELETE FROM lp_t WHERE id = 2"))
     expect(await deleting.waiting).toBe(true)
     await a.commit()
     expect((await deleting.result).rowsAffected).toBe(0)

@@ -1,32 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, withSessions } from "./oracle/helpers.ts"
 
 // `FOR UPDATE SKIP LOCKED` "instructs the database to attempt to lock the rows specified by the WHERE clause and to
 // skip any rows that are found to be already locked by another transaction" (SQL Language Reference, SELECT,
 // for_update_clause: https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/SELECT.html): the queue
 // idiom, where each worker takes the rows no other worker holds and locks them until its transaction ends.
 describe("Oracle test server: SELECT ... FOR UPDATE SKIP LOCKED", () => {
-  let server: OracleTestServerHandle
+  let env: Awaited<ReturnType<typeof withSessions>>
   let a: Conn
   let b: Conn
   let c: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    a = await s.connect()
-    b = await s.connect()
-    c = await s.connect()
+    env = await withSessions(3)
+    ;[a, b, c] = env.sessions
     await a.execute("CREATE TABLE sk_q (id NUMBER PRIMARY KEY, state VARCHAR2(10))")
     await a.executeMany("INSERT INTO sk_q VALUES (:1, 'NEW')", [[1], [2], [3], [4]], { autoCommit: true })
   })
-  afterAll(async () => {
-    await a?.close()
-    await b?.close()
-    await c?.close()
-    await server?.close()
-  })
+  afterAll(() => env?.close())
 
   it("skips the rows another transaction locked and locks the rest", async () => {
     expect((await a.execute("SELECT id FROM sk_q WHERE id <= 2 FOR UPDATE")).rows).toEqual([[1], [2]])
@@ -40,7 +31,7 @@ describe("Oracle test server: SELECT ... FOR UPDATE SKIP LOCKED", () => {
     expect((await c.execute("SELECT id FROM sk_q ORDER BY id FOR UPDATE SKIP LOCKED")).rows).toEqual([[1], [2]])
     await b.commit()
     await c.rollback()
-    expect(server.stats.lockWaits).toBe(0)
+    expect(env.server.stats.lockWaits).toBe(0)
   })
 
   it("skips rows another transaction's UPDATE locked", async () => {

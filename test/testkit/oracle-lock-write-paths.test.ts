@@ -1,29 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, waitsForLock, withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, waitsForLock, withSessions } from "./oracle/helpers.ts"
 
 // Oracle locks every row a DML statement changes until its transaction ends, whichever way the statement was sent
 // ("Row Locks (TX)", Database Concepts, "Data Concurrency and Consistency":
 // https://docs.oracle.com/en/database/oracle/oracle-database/23/cncpt/data-concurrency-and-consistency.html): an
 // executeMany with several bind rows is one statement run for each row, so each row it changed is locked.
 describe("Oracle test server: rows written by executeMany are locked until the transaction ends", () => {
-  let server: OracleTestServerHandle
+  let env: Awaited<ReturnType<typeof withSessions>>
   let a: Conn
   let b: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    a = await s.connect()
-    b = await s.connect()
+    env = await withSessions(2)
+    ;[a, b] = env.sessions
     await a.execute("CREATE TABLE lw_t (id NUMBER PRIMARY KEY, v NUMBER)")
     await a.executeMany("INSERT INTO lw_t VALUES (:1, 0)", [[1], [2], [3]], { autoCommit: true })
   })
-  afterAll(async () => {
-    await a?.close()
-    await b?.close()
-    await server?.close()
-  })
+  afterAll(() => env?.close())
 
   it("locks the rows an executeMany UPDATE changed: NOWAIT fails with ORA-00054, FOR UPDATE waits for the commit", async () => {
     await a.executeMany("UPDATE lw_t SET v = :1 WHERE id = :2", [[5, 1], [6, 2]])
@@ -32,7 +25,7 @@ describe("Oracle test server: rows written by executeMany are locked until the t
     // the row it did not change stays free
     expect((await b.execute("SELECT v FROM lw_t WHERE id = 3 FOR UPDATE NOWAIT")).rows).toEqual([[0]])
     await b.rollback()
-    const waiting = waitsForLock<{ rows: unknown }>(server, () => b.execute("SELECT v FROM lw_t WHERE id = 2 FOR UPDATE"))
+    const waiting = waitsForLock<{ rows: unknown }>(env.server, () => b.execute("SELECT v FROM lw_t WHERE id = 2 FOR UPDATE"))
     expect(await waiting.waiting).toBe(true)
     await a.commit()
     expect((await waiting.result).rows).toEqual([[6]])
@@ -42,7 +35,7 @@ describe("Oracle test server: rows written by executeMany are locked until the t
   it("locks the rows an executeMany DELETE removed: another DELETE waits, then finds nothing after the commit", async () => {
     await a.executeMany("DELETE FROM lw_t WHERE id = :1", [[1], [2]])
     expect(oraCode(await failure(() => b.execute("SELECT v FROM lw_t WHERE id = 1 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
-    const deleting = waitsForLock(server, () => b.execute("DELETE FROM lw_t WHERE id = 2"))
+    const deleting = waitsForLock(env.server, () => b.execute("DELETE FROM lw_t WHERE id = 2"))
     expect(await deleting.waiting).toBe(true)
     await a.commit()
     expect((await deleting.result).rowsAffected).toBe(0)
