@@ -5,8 +5,9 @@ import { failure, oraCode, waitsForLock, withSessions } from "./oracle/helpers.t
 // Oracle locks every row a DML statement changes until its transaction ends, whichever way the statement was sent
 // ("Row Locks (TX)", Database Concepts, "Data Concurrency and Consistency":
 // https://docs.oracle.com/en/database/oracle/oracle-database/23/cncpt/data-concurrency-and-consistency.html): an
-// executeMany with several bind rows is one statement run for each row, so each row it changed is locked.
-describe("Oracle test server: rows written by executeMany are locked until the transaction ends", () => {
+// executeMany with several bind rows is one statement run for each row, so each row it changed is locked; a PL/SQL
+// block's UPDATE / DELETE locks the rows it changes as a client's does.
+describe("Oracle test server: rows written by executeMany and in PL/SQL blocks are locked until the transaction ends", () => {
   let env: Awaited<ReturnType<typeof withSessions>>
   let a: Conn
   let b: Conn
@@ -15,6 +16,8 @@ describe("Oracle test server: rows written by executeMany are locked until the t
     ;[a, b] = env.sessions
     await a.execute("CREATE TABLE lw_t (id NUMBER PRIMARY KEY, v NUMBER)")
     await a.executeMany("INSERT INTO lw_t VALUES (:1, 0)", [[1], [2], [3]], { autoCommit: true })
+    await a.execute("CREATE TABLE lp_t (id NUMBER PRIMARY KEY, v NUMBER)")
+    await a.executeMany("INSERT INTO lp_t VALUES (:1, 0)", [[1], [2], [3]], { autoCommit: true })
   })
   afterAll(() => env?.close())
 
@@ -36,6 +39,29 @@ describe("Oracle test server: rows written by executeMany are locked until the t
     await a.executeMany("DELETE FROM lw_t WHERE id = :1", [[1], [2]])
     expect(oraCode(await failure(() => b.execute("SELECT v FROM lw_t WHERE id = 1 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
     const deleting = waitsForLock(env.server, () => b.execute("DELETE FROM lw_t WHERE id = 2"))
+    expect(await deleting.waiting).toBe(true)
+    await a.commit()
+    expect((await deleting.result).rowsAffected).toBe(0)
+    await b.rollback()
+  })
+
+  it("an UPDATE in a block locks its rows: NOWAIT fails with ORA-00054, FOR UPDATE waits for the commit", async () => {
+    await a.execute("BEGIN UPDATE lp_t SET v = v + 1 WHERE id = :id; END;", { id: 1 })
+    expect(oraCode(await failure(() => b.execute("SELECT v FROM lp_t WHERE id = 1 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
+    expect((await b.execute("SELECT v FROM lp_t WHERE id = 2 FOR UPDATE NOWAIT")).rows).toEqual([[0]])
+    await b.rollback()
+    const waiting = waitsForLock<{ rows: unknown }>(env.server, () => b.execute("SELECT v FROM lp_t WHERE id = 1 FOR UPDATE"))
+    expect(await waiting.waiting).toBe(true)
+    await a.commit()
+    expect((await waiting.result).rows).toEqual([[1]])
+    await b.rollback()
+  })
+
+  it("a DELETE in a block locks its rows: NOWAIT fails with ORA-00054, another session's DELETE waits, then finds nothing after the commit", async () => {
+    await a.execute("DECLARE n NUMBER := 2; BEGIN DELETE FROM lp_t WHERE id = n; END;")
+    expect(oraCode(await failure(() => b.execute("SELECT v FROM lp_t WHERE id = 2 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
+    await b.rollback()
+    const deleting = waitsForLock(env.server, () => b.execute("DELETE FROM lp_t WHERE id = 2"))
     expect(await deleting.waiting).toBe(true)
     await a.commit()
     expect((await deleting.result).rowsAffected).toBe(0)
