@@ -67,4 +67,14 @@ describe("Oracle test server: rows written by executeMany and in PL/SQL blocks a
     expect((await deleting.result).rowsAffected).toBe(0)
     await b.rollback()
   })
+
+  it("a MERGE locks the rows it updates: NOWAIT fails with ORA-00054, FOR UPDATE waits for the commit", async () => {
+    await a.execute("MERGE INTO lp_t t USING (SELECT 3 AS id FROM dual) s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.v = 7 WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, 7)")
+    expect(oraCode(await failure(() => b.execute("SELECT v FROM lp_t WHERE id = 3 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
+    const waiting = waitsForLock<{ rows: unknown }>(env.server, () => b.execute("SELECT v FROM lp_t WHERE id = 3 FOR UPDATE"))
+    expect(await waiting.waiting).toBe(true)
+    await a.commit()
+    expect((await waiting.result).rows).toEqual([[7]])
+    await b.rollback()
+  })
 })

@@ -238,7 +238,14 @@ export class RowLockWaits {
   async rowsToWrite(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, params: ReadonlyArray<DuckDBValue>): Promise<Array<bigint> | undefined> {
     if (meta === undefined || meta.kind !== "TABLE") return undefined
     const rowidSql = writtenRowsSql(t)
-    return rowidSql === undefined ? undefined : this.waitForLockedRows(meta, rowidSql, params, this.host.db.settings.lockWaitMs, false)
+    if (rowidSql === undefined) return undefined
+    try {
+      return await this.waitForLockedRows(meta, rowidSql, params, this.host.db.settings.lockWaitMs, false)
+    } catch (e) {
+      // a MERGE whose target-source join the engine refuses on its own still runs (its rows stay unlocked)
+      if (isKw(t.toks[0], "MERGE") && !isLockFailure(e)) return undefined
+      throw e
+    }
   }
 
   /**
@@ -248,6 +255,12 @@ export class RowLockWaits {
    */
   async rowsToWriteForEach(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, bindRows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<bigint> | undefined> {
     if (bindRows.length <= 1) return this.rowsToWrite(meta, t, bindRows[0] ?? [])
+    if (isKw(t.toks[0], "MERGE")) {
+      if (meta === undefined || meta.kind !== "TABLE") return undefined
+      const all: Array<bigint> = []
+      for (const params of bindRows) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+      return all
+    }
     const parts = writtenRowsParts(t)
     if (meta === undefined || meta.kind !== "TABLE" || parts === undefined) return undefined
     const lockWaitMs = this.host.db.settings.lockWaitMs
@@ -270,7 +283,7 @@ export class RowLockWaits {
       } catch (e) {
         // a lock wait that failed fails the statement; a join DuckDB refuses (a text bind compared with a number
         // column, which a bound parameter would have been cast to) is retried one bind row at a time
-        if (e instanceof OraError && (e.code === 54 || e.code === 60 || e.code === 30006 || e.code === 1013)) throw e
+        if (isLockFailure(e)) throw e
         for (const params of chunk) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
       }
     }
@@ -331,8 +344,34 @@ const bindRowsAsJson = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, used: R
 
 /** `SELECT rowid` of the rows an UPDATE / DELETE (translated, `t`) writes, or undefined for other statements. */
 const writtenRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): string | undefined => {
+  if (isKw(t.toks[0], "MERGE")) return mergedRowsSql(t)
   const parts = writtenRowsParts(t)
   return parts === undefined ? undefined : `SELECT rowid FROM ${parts.table}${parts.where === "" ? "" : ` WHERE ${parts.where}`}`
+}
+
+/**
+ * `SELECT rowid` of the target rows a MERGE (translated, `t`) matches: those its WHEN MATCHED branch may update or
+ * delete (all of them, also those a branch's own WHERE then leaves alone).
+ */
+const mergedRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): string | undefined => {
+  const toks = t.toks
+  if (!isKw(toks[1], "INTO")) return undefined
+  const at = (kw: string, from: number) => {
+    let depth = 0
+    for (let k = from; k < toks.length; k++) {
+      if (isOp(toks[k], "(")) depth++
+      else if (isOp(toks[k], ")")) depth--
+      else if (depth === 0 && isKw(toks[k], kw)) return k
+    }
+    return -1
+  }
+  const usingAt = at("USING", 2)
+  const onAt = usingAt < 0 ? -1 : at("ON", usingAt + 1)
+  const whenAt = onAt < 0 ? -1 : at("WHEN", onAt + 1)
+  if (whenAt < 0 || usingAt < 3) return undefined
+  const name = toks[usingAt - 1]!
+  if (name.kind !== "ident" && name.kind !== "qident") return undefined
+  return `SELECT ${name.text}.rowid FROM ${t.text(2, usingAt)} JOIN ${t.text(usingAt + 1, onAt)} ON ${t.text(onAt + 1, whenAt)}`
 }
 
 /** The table (with its alias) and the WHERE condition ("" for none) of an UPDATE / DELETE (translated, `t`). */
@@ -359,6 +398,9 @@ const writtenRowsParts = (t: { toks: Array<Tok>; text: (a: number, b: number) =>
   if (tableTo < 0) return undefined
   return { table: t.text(tableFrom, tableTo), where: whereAt >= 0 ? t.text(whereAt + 1, end) : "" }
 }
+
+/** True for the errors a lock wait ends with: NOWAIT (ORA-00054), deadlock (ORA-00060), timeout (ORA-30006), break (ORA-01013). */
+const isLockFailure = (e: unknown): boolean => e instanceof OraError && (e.code === 54 || e.code === 60 || e.code === 30006 || e.code === 1013)
 
 /** The row-lock key of a table. */
 const lockKey = (meta: TableMeta): string => `${meta.owner}.${meta.name}`
