@@ -41,5 +41,10 @@ export const listen = (connectData: string, serviceName: string, refuseLogins: b
   // Easy Connect `/service:server/instance` adds INSTANCE_NAME: an instance the listener does not know is TNS-12521
   // ("listener does not currently know of instance requested in connect descriptor")
   if (instance !== undefined && instance.toUpperCase() !== INSTANCE_NAME) return { accept: false, code: 12521 }
+  // Oracle Free runs no shared servers (no dispatchers) and has its connection pool (DRCP) stopped: its listener has
+  // only the dedicated handler, so SHARED or POOLED is TNS-12520, "listener could not find available handler for
+  // requested type of server" (Database Error Messages, ORA-12520; Net Services Reference, "SERVER")
+  const serverType = /\(SERVER=([^)]*)\)/i.exec(cd)?.[1]?.trim().toUpperCase()
+  if (serverType === "SHARED" || serverType === "POOLED") return { accept: false, code: 12520 }
   return { accept: true, client }
 }

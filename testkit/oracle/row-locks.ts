@@ -15,7 +15,7 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "./catalog.ts"
 import type { WaitsFor } from "./deadlocks.ts"
 import { ora, OraError } from "./errors.ts"
-import { isKw, isOp, type Tok } from "./lexer.ts"
+import { isKw, isOp, significantTokensOf, type Tok } from "./lexer.ts"
 import { duckIdent } from "./names.ts"
 import type { FromRef, RowLockClause } from "./translate.ts"
 
@@ -188,6 +188,30 @@ export class RowLockWaits {
     for (const t of taken) host.db.rowLocks.take(host.info.sid, t.key, t.rows)
   }
 
+  /**
+   * SELECT ... FOR UPDATE SKIP LOCKED of one table: locks the rows the query selects that no other transaction holds,
+   * without waiting, and returns the DuckDB row ids of those it skipped (which the query must leave out), or
+   * undefined when the FROM clause is not one table (no rows are locked then). Oracle "skip[s] any rows that are
+   * found to be already locked by another transaction" (SQL Language Reference, SELECT, for_update_clause).
+   */
+  async lockRowsSkippingLocked(from: ReadonlyArray<FromRef>, lock: RowLockClause, params: ReadonlyArray<DuckDBValue>): Promise<ReadonlyArray<bigint> | undefined> {
+    const host = this.host
+    const ref = from.length === 1 ? from[0]! : undefined
+    const meta = ref === undefined ? undefined : host.lookupTable(ref.schema, ref.table)
+    if (meta === undefined || meta.kind !== "TABLE") return undefined
+    const { sql, values } = renumberParams(`SELECT rowid ${lock.source}`, params)
+    const rows = await host.rowIdsOf(sql, values)
+    const key = lockKey(meta)
+    const sid = host.info.sid
+    const skipped = rows.filter((row) => host.db.rowLocks.othersHold(sid, key, [row]))
+    const free = skipped.length === 0 ? rows : rows.filter((row) => !skipped.includes(row))
+    if (free.length > 0) {
+      await host.begin()
+      host.db.rowLocks.take(sid, key, free)
+    }
+    return skipped
+  }
+
   /** True when another session holds a FOR UPDATE lock on some row of `meta` (a cheap test before {@link waitForRowLocksOf}). */
   othersLockRowsOf(meta: TableMeta | undefined): boolean {
     return meta !== undefined && this.host.db.rowLocks.othersHoldIn(this.host.info.sid, lockKey(meta))
@@ -214,7 +238,56 @@ export class RowLockWaits {
   async rowsToWrite(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, params: ReadonlyArray<DuckDBValue>): Promise<Array<bigint> | undefined> {
     if (meta === undefined || meta.kind !== "TABLE") return undefined
     const rowidSql = writtenRowsSql(t)
-    return rowidSql === undefined ? undefined : this.waitForLockedRows(meta, rowidSql, params, this.host.db.settings.lockWaitMs, false)
+    if (rowidSql === undefined) return undefined
+    try {
+      return await this.waitForLockedRows(meta, rowidSql, params, this.host.db.settings.lockWaitMs, false)
+    } catch (e) {
+      // a MERGE whose target-source join the engine refuses on its own still runs (its rows stay unlocked)
+      if (isKw(t.toks[0], "MERGE") && !isLockFailure(e)) return undefined
+      throw e
+    }
+  }
+
+  /**
+   * {@link rowsToWrite} for each bind row of a statement (one row for execute, several for executeMany, which Oracle
+   * runs as the statement once per bind row, locking what each run changes). The rows of many bind rows are found
+   * with one query per chunk (the WHERE clause joined with the bind rows as a VALUES list), not one per bind row.
+   */
+  async rowsToWriteForEach(meta: TableMeta | undefined, t: { toks: Array<Tok>; text: (a: number, b: number) => string }, bindRows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<bigint> | undefined> {
+    if (bindRows.length <= 1) return this.rowsToWrite(meta, t, bindRows[0] ?? [])
+    if (isKw(t.toks[0], "MERGE")) {
+      if (meta === undefined || meta.kind !== "TABLE") return undefined
+      const all: Array<bigint> = []
+      for (const params of bindRows) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+      return all
+    }
+    const parts = writtenRowsParts(t)
+    if (meta === undefined || meta.kind !== "TABLE" || parts === undefined) return undefined
+    const lockWaitMs = this.host.db.settings.lockWaitMs
+    const used = [...new Set([...parts.where.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))]
+    // a WHERE without binds selects the same rows for every bind row
+    if (used.length === 0) return this.waitForLockedRows(meta, writtenRowsSql(t)!, [], lockWaitMs, false)
+    const where = parts.where.replace(/\$(\d+)/g, (_, d: string) => `ora_bind_rows.b${d}`)
+    const all: Array<bigint> = []
+    for (let at = 0; at < bindRows.length; at += BIND_ROWS_PER_QUERY) {
+      const chunk = bindRows.slice(at, at + BIND_ROWS_PER_QUERY)
+      const joined = bindRowsAsJson(chunk, used)
+      if (joined === undefined) {
+        // values JSON cannot carry exactly (datetimes, bigints, binaries, mixed types): one query per bind row
+        for (const params of chunk) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+        continue
+      }
+      const sql = `SELECT DISTINCT rowid FROM ${parts.table}, (SELECT ${joined.columns}) AS ora_bind_rows WHERE ${where}`
+      try {
+        all.push(...(await this.waitForLockedRows(meta, sql, joined.values, lockWaitMs, false)))
+      } catch (e) {
+        // a lock wait that failed fails the statement; a join DuckDB refuses (a text bind compared with a number
+        // column, which a bound parameter would have been cast to) is retried one bind row at a time
+        if (isLockFailure(e)) throw e
+        for (const params of chunk) all.push(...((await this.rowsToWrite(meta, t, params)) ?? []))
+      }
+    }
+    return all
   }
 
   /** Locks `rows` of `meta`, which the session's open transaction just wrote, until the transaction ends. */
@@ -240,8 +313,69 @@ export class RowLockWaits {
   }
 }
 
+/** The tokens of engine SQL text (a PL/SQL block's translated DML) with the text between two of them, for {@link RowLockWaits.rowsToWrite}. */
+export const engineStatement = (sql: string): { toks: Array<Tok>; text: (a: number, b: number) => string } | undefined => {
+  const toks = significantTokensOf(sql)
+  if (toks === undefined) return undefined
+  return { toks, text: (a, b) => sql.slice(toks[a]?.pos ?? sql.length, toks[b]?.pos ?? sql.length) }
+}
+
+/** Bind rows joined into one query for the rows an executeMany UPDATE / DELETE writes (a bound on its parameters). */
+const BIND_ROWS_PER_QUERY = 2000
+
+/**
+ * The bind columns `used` of `rows` as one JSON array parameter each, unnested side by side into columns `b<n>` (one
+ * VALUES tuple per row binds thousands of parameters, which DuckDB plans slowly); undefined unless every used column
+ * holds only numbers, only strings or only booleans (and NULLs), which JSON carries exactly.
+ */
+const bindRowsAsJson = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, used: ReadonlyArray<number>): { columns: string; values: Array<string> } | undefined => {
+  const columns: Array<string> = []
+  const values: Array<string> = []
+  for (const d of used) {
+    const column = rows.map((row) => row[d - 1] ?? null)
+    const kind = typeof column.find((v) => v !== null)
+    if ((kind !== "number" && kind !== "string" && kind !== "boolean") || column.some((v) => v !== null && typeof v !== kind)) return undefined
+    values.push(JSON.stringify(column))
+    const type = kind === "number" ? "DOUBLE" : kind === "boolean" ? "BOOLEAN" : "VARCHAR"
+    columns.push(`unnest(from_json($${values.length}, '["${type}"]')) AS b${d}`)
+  }
+  return { columns: columns.join(", "), values }
+}
+
 /** `SELECT rowid` of the rows an UPDATE / DELETE (translated, `t`) writes, or undefined for other statements. */
 const writtenRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): string | undefined => {
+  if (isKw(t.toks[0], "MERGE")) return mergedRowsSql(t)
+  const parts = writtenRowsParts(t)
+  return parts === undefined ? undefined : `SELECT rowid FROM ${parts.table}${parts.where === "" ? "" : ` WHERE ${parts.where}`}`
+}
+
+/**
+ * `SELECT rowid` of the target rows a MERGE (translated, `t`) matches: those its WHEN MATCHED branch may update or
+ * delete (all of them, also those a branch's own WHERE then leaves alone).
+ */
+const mergedRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): string | undefined => {
+  const toks = t.toks
+  if (!isKw(toks[1], "INTO")) return undefined
+  const at = (kw: string, from: number) => {
+    let depth = 0
+    for (let k = from; k < toks.length; k++) {
+      if (isOp(toks[k], "(")) depth++
+      else if (isOp(toks[k], ")")) depth--
+      else if (depth === 0 && isKw(toks[k], kw)) return k
+    }
+    return -1
+  }
+  const usingAt = at("USING", 2)
+  const onAt = usingAt < 0 ? -1 : at("ON", usingAt + 1)
+  const whenAt = onAt < 0 ? -1 : at("WHEN", onAt + 1)
+  if (whenAt < 0 || usingAt < 3) return undefined
+  const name = toks[usingAt - 1]!
+  if (name.kind !== "ident" && name.kind !== "qident") return undefined
+  return `SELECT ${name.text}.rowid FROM ${t.text(2, usingAt)} JOIN ${t.text(usingAt + 1, onAt)} ON ${t.text(onAt + 1, whenAt)}`
+}
+
+/** The table (with its alias) and the WHERE condition ("" for none) of an UPDATE / DELETE (translated, `t`). */
+const writtenRowsParts = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): { table: string; where: string } | undefined => {
   const toks = t.toks
   const update = isKw(toks[0], "UPDATE")
   if (!update && !isKw(toks[0], "DELETE")) return undefined
@@ -262,9 +396,11 @@ const writtenRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => s
   const tableFrom = update ? 1 : isKw(toks[1], "FROM") ? 2 : 1
   const tableTo = update ? setAt : whereAt >= 0 ? whereAt : end
   if (tableTo < 0) return undefined
-  const where = whereAt >= 0 ? ` WHERE ${t.text(whereAt + 1, end)}` : ""
-  return `SELECT rowid FROM ${t.text(tableFrom, tableTo)}${where}`
+  return { table: t.text(tableFrom, tableTo), where: whereAt >= 0 ? t.text(whereAt + 1, end) : "" }
 }
+
+/** True for the errors a lock wait ends with: NOWAIT (ORA-00054), deadlock (ORA-00060), timeout (ORA-30006), break (ORA-01013). */
+const isLockFailure = (e: unknown): boolean => e instanceof OraError && (e.code === 54 || e.code === 60 || e.code === 30006 || e.code === 1013)
 
 /** The row-lock key of a table. */
 const lockKey = (meta: TableMeta): string => `${meta.owner}.${meta.name}`

@@ -37,7 +37,7 @@ import { anyIntervalBinds, hasIntervalBinds, intervalParamsFor } from "./interva
 import { isKw, isOp, matchParen, significant, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { Ddl } from "./ddl.ts"
-import { RowLockWaits } from "./row-locks.ts"
+import { engineStatement, RowLockWaits } from "./row-locks.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
 import { type KeyedTable, keyedTable, keysOfBulk, keysOfRows, returningKeys } from "./key-locks.ts"
 import { returningLobPlan } from "./returning-lobs.ts"
@@ -213,6 +213,22 @@ export class SqlSession {
   /** Runs a statement inside the transaction with Oracle statement-level atomicity. */
   runLogged(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>, lockWaitMs = this.db.settings.lockWaitMs): Promise<number> {
     return this.logged(sql, params, types, lockWaitMs, (p) => this.engine.execute(sql, p, types))
+  }
+
+  /**
+   * A PL/SQL block's DML (engine text), with a client's statement's locks: an UPDATE / DELETE locks the rows it writes
+   * until the transaction ends, an INSERT waits for keys other open transactions inserted and holds its own.
+   */
+  async runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
+    const t = engineStatement(sql)
+    const target = t === undefined ? undefined : this.targetOf(t.toks)
+    // an INSERT of a key another open transaction inserted waits for it, as a client's INSERT does (key-locks.ts)
+    const keyed = t !== undefined && isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(target) : undefined
+    if (keyed !== undefined) return (await this.claimingKeys(keyed, () => this.runInsert(sql, params), true))!
+    const written = t === undefined ? undefined : await this.locks.rowsToWrite(target, t, params)
+    const n = await this.runLogged(sql, params)
+    if (written !== undefined && target !== undefined && this.inTxn) this.locks.holdWrittenRows(target, written)
+    return n
   }
 
   /** {@link runLogged} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote). */
@@ -574,12 +590,19 @@ export class SqlSession {
     const { toks, tr, binds } = this.bindNumberingTranslator(calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
     this.checkAccess(toks, shape.from)
-    const withRowid = this.selectsTableLob(toks, shape)
+    let withRowid = this.selectsTableLob(toks, shape)
     if (withRowid) duckSql = translateQuery(toks, tr, true).sql
     if (binds.length > params.length) throw ora.notAllBound()
     let p = params.slice(0, binds.length)
     // describing a statement (parse only) takes no row locks
     if (!describeOnly && shape.lock !== undefined && shape.lock.wait !== "skip") await this.locks.lockRows(shape.from, shape.lock, p)
+    const skipped = !describeOnly && shape.lock?.wait === "skip" ? await this.locks.lockRowsSkippingLocked(shape.from, shape.lock, p) : undefined
+    if (skipped !== undefined && skipped.length > 0) {
+      // SKIP LOCKED leaves out the rows other transactions hold, found by the row id the query then selects last
+      if (!withRowid) duckSql = translateQuery(toks, tr, true).sql
+      withRowid = true
+      duckSql = `SELECT * FROM (${duckSql}) AS ora_skip_locked WHERE "ora$lob_rowid" NOT IN (${skipped.join(", ")})`
+    }
     const dict = new Set(toks.filter((t) => t.kind === "ident" && isDictionaryName(t.value)).map((t) => t.value))
     let cursor: Cursor
     try {
@@ -903,9 +926,9 @@ export class SqlSession {
     this.checkAccess(t.toks, [], this.dmlTarget === undefined ? undefined : { meta: this.dmlTarget, privileges })
     const keyed = isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(this.dmlTarget) : undefined
     if (keyed === undefined) {
-      // a single UPDATE / DELETE locks the rows it writes until the transaction ends (row-locks.ts)
+      // an UPDATE / DELETE locks the rows it writes, for each bind row of an executeMany, until the transaction ends (row-locks.ts)
       const target = this.dmlTarget
-      const written = rows.length <= 1 ? await this.locks.rowsToWrite(target, t, rows[0] ?? []) : undefined
+      const written = await this.locks.rowsToWriteForEach(target, t, rows)
       const result = await this.dmlOnce(sql, t, rows, specs, opts, rowByRow)
       if (written !== undefined && target !== undefined && this.inTxn) this.locks.holdWrittenRows(target, written)
       return result

@@ -20,6 +20,18 @@ export const withServer = async (options: OracleTestServerOptions = {}) => {
   return { server, connect }
 }
 
+/** Starts a server with `count` raw connections (scenarios between sessions, e.g. lock waits); `close` ends them and the server. */
+export const withSessions = async (count: number) => {
+  const { server, connect } = await withServer()
+  const sessions: Array<Conn> = []
+  for (let i = 0; i < count; i++) sessions.push(await connect())
+  const close = async () => {
+    for (const c of sessions) await c.close()
+    await server.close()
+  }
+  return { server, sessions, close }
+}
+
 /** Execute options fetching every NUMBER as the decimal text node-oracledb decodes from Oracle's digits (no JS double). */
 export const numbersAsText = { fetchTypeHandler: (m: { dbType: unknown }) => (m.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined) }
 

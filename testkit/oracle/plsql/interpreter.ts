@@ -1098,10 +1098,10 @@ export class Interpreter implements CallContext {
       release()
     }
     const { sql, params } = rendered
-    if (calls === undefined) return this.host.runLogged(sql, params)
+    if (calls === undefined) return this.host.runBlockDml(sql, params)
     return calls.settleWrite(
       () => this.host.probeWrite(sql, params),
-      () => this.host.runLogged(sql, params),
+      () => this.host.runBlockDml(sql, params),
       (fn, args) => callFromSql(this.host, fn, args),
       (release) => this.host.holdUntilTransactionEnds(release)
     )
