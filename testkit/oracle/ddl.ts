@@ -7,6 +7,7 @@ import type { Session as EngineSession } from "../engine/index.ts"
 import type { ColumnMeta, ConstraintMeta, TableMeta } from "./catalog.ts"
 import type { OracleDatabase, SessionInfo } from "./database.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
+import { lengthExpression, narrowingGuard, rebuildWithLengthCheck } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges, type Requester } from "./privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
@@ -748,7 +749,15 @@ export class Ddl {
           type = parseOracleType(typeText) ?? col.type
           if (!keepsValues(col.type, type))
             await this.runDdl(`SELECT error('ORA-01439: column to be modified must be empty to change datatype') FROM ${target} WHERE ${duckIdent(name)} IS NOT NULL LIMIT 1`)
+          const narrowing = narrowingGuard(target, name, col.type, type, typeText)
+          if (narrowing !== undefined) await this.runDdl(narrowing)
           if (type.duck !== col.type.duck) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} TYPE ${type.duck}`)
+          // the ORA-12899 length check of a character or RAW column follows its new size
+          const sized = (t: OraType) => (t.kind === "varchar" || t.kind === "nvarchar" || t.kind === "raw") && t.charSize > 0
+          if (sized(type) && (type.kind !== col.type.kind || type.charSize !== col.type.charSize))
+            await rebuildWithLengthCheck(this.s.engine, encodeName(q.schema), encodeName(q.name), `"${q.schema}"."${q.name}"."${name}"`, lengthExpression(name, type, typeText), type.charSize).catch((e: unknown) => {
+              throw this.s.mapError(e)
+            })
         }
         if (nn) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} SET NOT NULL`)
         meta.columns = meta.columns.map((c) => (c.name === name ? { ...c, type, nullable: nn ? false : c.nullable } : c))

@@ -72,6 +72,7 @@ import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, type From
 import type { OraType } from "./types.ts"
 import { isAcceptedNoOp, isSessionParameter, unknownSessionParameter } from "./session-settings.ts"
 import { parseLockTable } from "./lock-table.ts"
+import { lockColumnError, mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { checkDatetimeLiterals } from "./datetime-literal-checks.ts"
 
@@ -398,7 +399,7 @@ export class SqlSession {
     this.statementSql = sql
     const parseError =
       cls === "query" || cls === "dml"
-        ? (parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columnsOfKind(sql, "number"), dates: this.columnsOfKind(sql, "date"), others: this.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date") }) ?? (await this.unknownFunction(sql)))
+        ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columnsOfKind(sql, "number"), dates: this.columnsOfKind(sql, "date"), others: this.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date") }) ?? (await this.unknownFunction(sql)))
         : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
     if (parseError !== undefined) throw parseError
     switch (cls) {
@@ -565,6 +566,8 @@ export class SqlSession {
     if (withRowid) duckSql = translateQuery(toks, tr, true).sql
     if (binds.length > params.length) throw ora.notAllBound()
     let p = params.slice(0, binds.length)
+    const lockColumn = shape.lock === undefined ? undefined : lockColumnError(shape.from, shape.lock, lookup)
+    if (lockColumn !== undefined) throw lockColumn
     // describing a statement (parse only) takes no row locks
     if (!describeOnly && shape.lock !== undefined && shape.lock.wait !== "skip") await this.locks.lockRows(shape.from, shape.lock, p)
     const dict = new Set(toks.filter((t) => t.kind === "ident" && isDictionaryName(t.value)).map((t) => t.value))
