@@ -80,6 +80,24 @@ describe("Oracle test server: statement leftovers", () => {
     expect(await code("SELECT * FROM p AS OF SCN 1000")).toBe("ORA-03001")
   })
 
+  it("runs SAMPLE (n) [SEED (s)] as a row sample", async () => {
+    // sample_clause: "SAMPLE [BLOCK] (sample_percent) [SEED (seed_value)]": each row kept with that probability,
+    // the same rows again for the same seed; percent in [0.000001, 100), else ORA-30562 (SQL Language Reference,
+    // "SELECT"; Database Error Messages ora-30562)
+    await conn.execute("CREATE TABLE many AS SELECT LEVEL AS id FROM dual CONNECT BY LEVEL <= 1000")
+    const half = (await conn.execute("SELECT COUNT(*) FROM many SAMPLE (50) SEED (7)")).rows[0][0]
+    expect(half).toBeGreaterThan(350)
+    expect(half).toBeLessThan(650)
+    expect((await conn.execute("SELECT COUNT(*) FROM many SAMPLE (50) SEED (7)")).rows[0][0]).toBe(half)
+    expect((await conn.execute("SELECT COUNT(*) FROM many SAMPLE (0.000001)")).rows[0][0]).toBeLessThanOrEqual(1)
+    const some = (await conn.execute("SELECT m.id FROM many SAMPLE (10) m WHERE m.id <= 500 ORDER BY m.id")).rows.map((r: Array<number>) => r[0])
+    expect(some.length).toBeLessThan(500)
+    expect(some.every((id: number) => id >= 1 && id <= 500)).toBe(true)
+    expect(await code("SELECT COUNT(*) FROM many SAMPLE (100)")).toBe("ORA-30562")
+    expect(await code("SELECT COUNT(*) FROM many SAMPLE (0)")).toBe("ORA-30562")
+    expect((await conn.execute("SELECT COUNT(*) FROM many SAMPLE BLOCK (99.9)")).rows[0][0]).toBeLessThanOrEqual(1000)
+  })
+
   it("refuses a MODIFY narrowing below an existing value ORA-01441 / ORA-01440", async () => {
     // ORA-01441 "cannot decrease column length because some value is too big"; ORA-01440 "column to be modified
     // must be empty to decrease precision or scale" (SQL Language Reference, "ALTER TABLE", modify_col_properties)

@@ -73,6 +73,7 @@ import type { OraType } from "./types.ts"
 import { isAcceptedNoOp, isSessionParameter, unknownSessionParameter } from "./session-settings.ts"
 import { parseLockTable } from "./lock-table.ts"
 import { lockColumnError, mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
+import { rewriteSampleClauses } from "./sample-clause.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { checkDatetimeLiterals } from "./datetime-literal-checks.ts"
 
@@ -557,7 +558,7 @@ export class SqlSession {
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(tokenize(stripTerminator(sql))), lookup, (n) => intervalBindKind(specs[n - 1])), lookup), lookup)
+    const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(tokenize(rewriteSampleClauses(stripTerminator(sql)))), lookup, (n) => intervalBindKind(specs[n - 1])), lookup), lookup)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = this.bindNumberingTranslator(calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
