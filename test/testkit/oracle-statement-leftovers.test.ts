@@ -98,6 +98,23 @@ describe("Oracle test server: statement leftovers", () => {
     expect((await conn.execute("SELECT COUNT(*) FROM many SAMPLE BLOCK (99.9)")).rows[0][0]).toBeLessThanOrEqual(1000)
   })
 
+  it("runs ALTER SEQUENCE, continuing after the last value", async () => {
+    // SQL Language Reference, "ALTER SEQUENCE": INCREMENT BY, MAXVALUE, CYCLE, RESTART [START WITH n] (18c and
+    // later); START WITH alone ORA-02283, a MAXVALUE below the current value ORA-04009
+    await conn.execute("CREATE SEQUENCE sq START WITH 1 INCREMENT BY 1")
+    const next = async () => (await conn.execute("SELECT sq.NEXTVAL FROM dual")).rows[0][0]
+    expect([await next(), await next()]).toEqual([1, 2])
+    await conn.execute("ALTER SEQUENCE sq INCREMENT BY 10")
+    expect([await next(), await next()]).toEqual([12, 22])
+    expect(await code("ALTER SEQUENCE sq START WITH 5")).toBe("ORA-02283")
+    expect(await code("ALTER SEQUENCE sq MAXVALUE 10")).toBe("ORA-04009")
+    await conn.execute("ALTER SEQUENCE sq MAXVALUE 40 CYCLE NOCACHE")
+    expect([await next(), await next(), await next()]).toEqual([32, 1, 11])
+    await conn.execute("ALTER SEQUENCE sq RESTART START WITH 7 INCREMENT BY 1")
+    expect(await next()).toBe(7)
+    expect(await code("ALTER SEQUENCE no_such_seq INCREMENT BY 2")).toBe("ORA-02289")
+  })
+
   it("refuses a MODIFY narrowing below an existing value ORA-01441 / ORA-01440", async () => {
     // ORA-01441 "cannot decrease column length because some value is too big"; ORA-01440 "column to be modified
     // must be empty to decrease precision or scale" (SQL Language Reference, "ALTER TABLE", modify_col_properties)

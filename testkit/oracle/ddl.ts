@@ -7,6 +7,7 @@ import type { Session as EngineSession } from "../engine/index.ts"
 import type { ColumnMeta, ConstraintMeta, TableMeta } from "./catalog.ts"
 import type { OracleDatabase, SessionInfo } from "./database.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
+import { alterSequence } from "./alter-sequence.ts"
 import { lengthExpression, narrowingGuard, rebuildWithLengthCheck } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges, type Requester } from "./privileges.ts"
@@ -279,6 +280,13 @@ export class Ddl {
     if (kw === "ALTER") {
       if (isKw(toks[1], "SESSION")) return this.s.alterSession(toks)
       if (isKw(toks[1], "TABLE")) return this.alterTable(toks, t.text)
+      if (isKw(toks[1], "SEQUENCE")) {
+        const q = this.qualified(toks, 2)
+        if (this.s.db.catalog.getObject(q.schema, "SEQUENCE", q.name) === undefined) throw new OraError(2289, "sequence does not exist")
+        return alterSequence(this.s.engine, encodeName(q.schema), encodeName(q.name), toks, q.next).catch((e: unknown) => {
+          throw this.s.mapError(e)
+        })
+      }
       if (isKw(toks[1], "USER")) {
         const name = oracleName(toks[2]!)
         // a user may change its own password without the ALTER USER privilege
