@@ -115,6 +115,16 @@ describe("Oracle test server: statement leftovers", () => {
     expect(await code("ALTER SEQUENCE no_such_seq INCREMENT BY 2")).toBe("ORA-02289")
   })
 
+  it("answers DROP of a missing trigger or synonym as Oracle does", async () => {
+    // ORA-04080 "trigger 'string' does not exist", ORA-01434 "private synonym to be dropped does not exist",
+    // ORA-01432 "public synonym to be dropped does not exist" (Database Error Messages)
+    const e = await failure(() => conn.execute("DROP TRIGGER no_trg"))
+    expect(oraCode(e)).toBe("ORA-04080")
+    expect(e.message).toContain("trigger 'NO_TRG' does not exist")
+    expect(await code("DROP SYNONYM no_syn")).toBe("ORA-01434")
+    expect(await code("DROP PUBLIC SYNONYM no_syn")).toBe("ORA-01432")
+  })
+
   it("refuses a MODIFY narrowing below an existing value ORA-01441 / ORA-01440", async () => {
     // ORA-01441 "cannot decrease column length because some value is too big"; ORA-01440 "column to be modified
     // must be empty to decrease precision or scale" (SQL Language Reference, "ALTER TABLE", modify_col_properties)

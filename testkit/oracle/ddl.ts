@@ -270,6 +270,11 @@ export class Ddl {
         this.s.db.catalog.dropObject(q.schema, what, q.name)
         return
       }
+      // no trigger or synonym can be created (README "Not supported"), so a DROP names a missing one, as Oracle
+      // answers it: ORA-04080 / ORA-01434 / ORA-01432 (Database Error Messages)
+      if (what === "TRIGGER") throw new OraError(4080, `trigger '${this.qualified(toks, 2).name}' does not exist`)
+      if (what === "SYNONYM") throw new OraError(1434, "private synonym to be dropped does not exist")
+      if (what === "PUBLIC" && isKw(toks[2], "SYNONYM")) throw new OraError(1432, "public synonym to be dropped does not exist")
       throw ora.unimplemented(`DROP ${what ?? ""}`)
     }
     if (kw === "TRUNCATE") {
