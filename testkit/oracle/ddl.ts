@@ -8,7 +8,7 @@ import type { ColumnMeta, ConstraintMeta, TableMeta } from "./catalog.ts"
 import type { OracleDatabase, SessionInfo } from "./database.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
-import { lengthExpression, narrowingGuard, rebuildWithLengthCheck } from "./modify-checks.ts"
+import { lengthCheck, lengthExpression, narrowingGuard, rebuildWithLengthCheck } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges, type Requester } from "./privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
@@ -525,10 +525,7 @@ export class Ddl {
       // bytes unless declared `n CHAR` or national (https://docs.oracle.com/en/error-help/db/ora-12899/).
       // CASE, not OR: DuckDB evaluates both sides of OR, and error() must only run for too-long values.
       if ((type.kind === "varchar" || type.kind === "nvarchar" || type.kind === "raw") && type.charSize > 0) {
-        const col = duckIdent(name)
-        const len = type.kind === "raw" ? `octet_length(${col})` : type.kind === "nvarchar" || /\bCHAR\s*\)/i.test(typeText) ? `length(${col})` : `strlen(${col})`
-        const where = `"${owner}"."${table}"."${name}"`.replace(/'/g, "''")
-        extra.push(`CHECK (CASE WHEN ${len} <= ${type.charSize} THEN true ELSE error('ORA-12899: value too large for column ${where} (actual: ' || ${len} || ', maximum: ${type.charSize})') END)`)
+        extra.push(lengthCheck(lengthExpression(name, type, typeText), `"${owner}"."${table}"."${name}"`, type.charSize))
       }
       columns.push({ name, type, nullable, defaultText })
       duckDefs.push(`${duckIdent(name)} ${type.duck}${duckDefault}${extra.length > 0 ? " " + extra.join(" ") : ""}`)
