@@ -92,6 +92,12 @@ export const fromDuckDbBinder = (
     invalid(message.match(new RegExp(String.raw`Referenced table (?:${NAME}) not found`, "i")), 1) ??
     invalid(message.match(new RegExp(String.raw`(?:Scalar|Aggregate|Table) Function with name (?:${NAME}) does not exist`, "i")), 1)
   if (column !== undefined) return column
+  // a CHECK condition naming no column of its table (Database Error Messages, ora-00904)
+  const check = message.match(/Table does not contain column (.+) referenced in check constraint/i)
+  if (check !== null) return ora.invalidIdentifier(decodeName(check[1]!.replace(/^"(.*)"$/, "$1")).toUpperCase())
+  // REFERENCES columns that are no primary or unique key of the parent (ora-02270)
+  if (/Failed to create foreign key: referenced table .+ does not have a primary key or unique constraint/i.test(message))
+    return new OraError(2270, "no matching unique or primary key for this column-list")
   if (/Sequence with name .+ does not exist/i.test(message)) return new OraError(2289, "sequence does not exist")
   if (/Ambiguous reference to (?:column|table) name/i.test(message)) return new OraError(918, "column ambiguously defined")
   // more values than targets is ORA-00913, fewer ORA-00947: INSERT lists and queries, IN and SET (...) = subqueries

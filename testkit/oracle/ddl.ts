@@ -7,6 +7,8 @@ import type { Session as EngineSession } from "../engine/index.ts"
 import type { ColumnMeta, ConstraintMeta, TableMeta } from "./catalog.ts"
 import type { OracleDatabase, SessionInfo } from "./database.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
+import { alterSequence } from "./alter-sequence.ts"
+import { lengthCheck, lengthExpression, narrowingGuard, rebuildWithLengthCheck } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges, type Requester } from "./privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
@@ -273,6 +275,10 @@ export class Ddl {
         this.s.db.catalog.dropObject(q.schema, what, q.name)
         return
       }
+      // no synonym can be created (README "Not supported"), so a DROP names a missing one, as Oracle answers it:
+      // ORA-01434 / ORA-01432 (Database Error Messages)
+      if (what === "SYNONYM") throw new OraError(1434, "private synonym to be dropped does not exist")
+      if (what === "PUBLIC" && isKw(toks[2], "SYNONYM")) throw new OraError(1432, "public synonym to be dropped does not exist")
       throw ora.unimplemented(`DROP ${what ?? ""}`)
     }
     if (kw === "TRUNCATE") {
@@ -283,6 +289,13 @@ export class Ddl {
     if (kw === "ALTER") {
       if (isKw(toks[1], "SESSION")) return this.s.alterSession(toks)
       if (isKw(toks[1], "TABLE")) return this.alterTable(toks, t.text)
+      if (isKw(toks[1], "SEQUENCE")) {
+        const q = this.qualified(toks, 2)
+        if (this.s.db.catalog.getObject(q.schema, "SEQUENCE", q.name) === undefined) throw new OraError(2289, "sequence does not exist")
+        return alterSequence(this.s.engine, encodeName(q.schema), encodeName(q.name), toks, q.next).catch((e: unknown) => {
+          throw this.s.mapError(e)
+        })
+      }
       if (isKw(toks[1], "USER")) {
         const name = oracleName(toks[2]!)
         // a user may change its own password without the ALTER USER privilege
@@ -516,10 +529,7 @@ export class Ddl {
       // bytes unless declared `n CHAR` or national (https://docs.oracle.com/en/error-help/db/ora-12899/).
       // CASE, not OR: DuckDB evaluates both sides of OR, and error() must only run for too-long values.
       if ((type.kind === "varchar" || type.kind === "nvarchar" || type.kind === "raw") && type.charSize > 0) {
-        const col = duckIdent(name)
-        const len = type.kind === "raw" ? `octet_length(${col})` : type.kind === "nvarchar" || /\bCHAR\s*\)/i.test(typeText) ? `length(${col})` : `strlen(${col})`
-        const where = `"${owner}"."${table}"."${name}"`.replace(/'/g, "''")
-        extra.push(`CHECK (CASE WHEN ${len} <= ${type.charSize} THEN true ELSE error('ORA-12899: value too large for column ${where} (actual: ' || ${len} || ', maximum: ${type.charSize})') END)`)
+        extra.push(lengthCheck(lengthExpression(name, type, typeText), `"${owner}"."${table}"."${name}"`, type.charSize))
       }
       columns.push({ name, type, nullable, defaultText })
       duckDefs.push(`${duckIdent(name)} ${type.duck}${duckDefault}${extra.length > 0 ? " " + extra.join(" ") : ""}`)
@@ -753,7 +763,15 @@ export class Ddl {
           type = parseOracleType(typeText) ?? col.type
           if (!keepsValues(col.type, type))
             await this.runDdl(`SELECT error('ORA-01439: column to be modified must be empty to change datatype') FROM ${target} WHERE ${duckIdent(name)} IS NOT NULL LIMIT 1`)
+          const narrowing = narrowingGuard(target, name, col.type, type, typeText)
+          if (narrowing !== undefined) await this.runDdl(narrowing)
           if (type.duck !== col.type.duck) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} TYPE ${type.duck}`)
+          // the ORA-12899 length check of a character or RAW column follows its new size
+          const sized = (t: OraType) => (t.kind === "varchar" || t.kind === "nvarchar" || t.kind === "raw") && t.charSize > 0
+          if (sized(type) && (type.kind !== col.type.kind || type.charSize !== col.type.charSize))
+            await rebuildWithLengthCheck(this.s.engine, encodeName(q.schema), encodeName(q.name), `"${q.schema}"."${q.name}"."${name}"`, lengthExpression(name, type, typeText), type.charSize).catch((e: unknown) => {
+              throw this.s.mapError(e)
+            })
         }
         if (nn) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} SET NOT NULL`)
         meta.columns = meta.columns.map((c) => (c.name === name ? { ...c, type, nullable: nn ? false : c.nullable } : c))

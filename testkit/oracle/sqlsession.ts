@@ -73,6 +73,8 @@ import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, type From
 import type { OraType } from "./types.ts"
 import { isAcceptedNoOp, isSessionParameter, unknownSessionParameter } from "./session-settings.ts"
 import { parseLockTable } from "./lock-table.ts"
+import { lockColumnError, mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
+import { rewriteSampleClauses } from "./sample-clause.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
 import { refuseLiteralObjectWrites } from "./object-writes.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
@@ -425,7 +427,7 @@ export class SqlSession {
     this.statementSql = sql
     const parseError =
       cls === "query" || cls === "dml"
-        ? (parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columnsOfKind(sql, "number"), dates: this.columnsOfKind(sql, "date"), others: this.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date") }) ?? (await this.unknownFunction(sql)))
+        ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columnsOfKind(sql, "number"), dates: this.columnsOfKind(sql, "date"), others: this.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date") }) ?? (await this.unknownFunction(sql)))
         : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
     if (parseError !== undefined) throw parseError
     switch (cls) {
@@ -585,7 +587,7 @@ export class SqlSession {
   /** Runs a query and describes its columns. */
   async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokenize(stripTerminator(sql)))), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
+    const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokenize(rewriteSampleClauses(stripTerminator(sql))))), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = this.bindNumberingTranslator(calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
@@ -594,6 +596,8 @@ export class SqlSession {
     if (withRowid) duckSql = translateQuery(toks, tr, true).sql
     if (binds.length > params.length) throw ora.notAllBound()
     let p = params.slice(0, binds.length)
+    const lockColumn = shape.lock === undefined ? undefined : lockColumnError(shape.from, shape.lock, lookup)
+    if (lockColumn !== undefined) throw lockColumn
     // describing a statement (parse only) takes no row locks
     if (!describeOnly && shape.lock !== undefined && shape.lock.wait !== "skip") await this.locks.lockRows(shape.from, shape.lock, p)
     const skipped = !describeOnly && shape.lock?.wait === "skip" ? await this.locks.lockRowsSkippingLocked(shape.from, shape.lock, p) : undefined

@@ -1,0 +1,108 @@
+/**
+ * `ALTER TABLE ... MODIFY` of a column that holds values to a smaller size, checked as Oracle checks it (SQL Language
+ * Reference, "ALTER TABLE", modify_col_properties; Database Error Messages):
+ * - a VARCHAR2 / CHAR / NVARCHAR2 / NCHAR / RAW length below a value's length: ORA-01441 "cannot decrease column
+ *   length because some value is too big" (values that fit the new length keep it);
+ * - a NUMBER whose precision or scale decreases, or whose scale grows without the precision growing as much (fewer
+ *   integer digits), while some row holds a value: ORA-01440 "column to be modified must be empty to decrease
+ *   precision or scale" ("An attempt to increase the scale without also increasing the precision caused this
+ *   message"). A NUMBER without precision holds any value, so any precision is a decrease.
+ */
+import type { OraType } from "./types.ts"
+import { duckIdent } from "./names.ts"
+
+/** The length of a character or RAW value in the unit its column counts (bytes unless national or `n CHAR`). */
+const lengthOf = (column: string, type: OraType, typeText: string): string =>
+  type.kind === "raw" ? `octet_length(${column})` : type.kind === "nvarchar" || /\bCHAR\s*\)/i.test(typeText) ? `length(${column})` : `strlen(${column})`
+
+/** True when NUMBER `to` cannot hold every value NUMBER `from` may hold. */
+const numberNarrows = (from: OraType, to: OraType): boolean => {
+  if (to.dictPrecision === null && to.dictName === "NUMBER") return false
+  if (from.dictPrecision === null && from.dictName === "NUMBER") return true
+  return to.precision < from.precision || to.scale < from.scale || to.precision - to.scale < from.precision - from.scale
+}
+
+/**
+ * A DuckDB query over `target` that raises the ORA- error when changing column `name` from `from` to `to` (declared as
+ * `typeText`) would need a value changed, or undefined when the change keeps every value.
+ */
+export const narrowingGuard = (target: string, name: string, from: OraType, to: OraType, typeText: string): string | undefined => {
+  const column = duckIdent(name)
+  if ((from.kind === "varchar" || from.kind === "nvarchar" || from.kind === "raw") && from.kind === to.kind && to.charSize > 0 && to.charSize < from.charSize)
+    return `SELECT error('ORA-01441: cannot decrease column length because some value is too big') FROM ${target} WHERE ${lengthOf(column, to, typeText)} > ${to.charSize} LIMIT 1`
+  if (from.kind === "number" && to.kind === "number" && from.dictName === "NUMBER" && to.dictName === "NUMBER" && numberNarrows(from, to))
+    return `SELECT error('ORA-01440: column to be modified must be empty to decrease precision or scale') FROM ${target} WHERE ${column} IS NOT NULL LIMIT 1`
+  return undefined
+}
+
+/** What {@link rebuildWithLengthCheck} needs of the engine session. */
+export interface RebuildEngine {
+  execute(sql: string, params?: ReadonlyArray<string>): Promise<number>
+  queryAll(sql: string, params?: ReadonlyArray<string>): Promise<Array<Array<unknown>>>
+}
+
+/** The ORA-12899 check ddl.ts gives a character or RAW column of `size` (its length counted by `length`). */
+export const lengthCheck = (length: string, label: string, size: number): string => {
+  const where = label.replace(/'/g, "''")
+  return `CHECK (CASE WHEN ${length} <= ${size} THEN true ELSE error('ORA-12899: value too large for column ${where} (actual: ' || ${length} || ', maximum: ${size})') END)`
+}
+
+/** The length expression of column `name` as ddl.ts counts it for `type` declared as `typeText`. */
+export const lengthExpression = (name: string, type: OraType, typeText: string): string => lengthOf(duckIdent(name), type, typeText)
+
+/**
+ * Gives the column labelled `label` (`"OWNER"."TABLE"."COL"`, as the ORA-12899 text names it) of DuckDB table
+ * `schema.table` (encoded names) a length check of `size`, its length counted by `length`: DuckDB cannot alter or add
+ * a CHECK constraint, so the table is rebuilt from its stored definition with the new bound, its rows copied and its
+ * indexes made again. Returns false, leaving the table as it was, when other tables depend on it (foreign keys).
+ */
+export const rebuildWithLengthCheck = async (engine: RebuildEngine, schema: string, table: string, label: string, length: string, size: number): Promise<boolean> => {
+  const rows = await engine.queryAll("SELECT sql FROM duckdb_tables() WHERE schema_name = $1 AND table_name = $2", [schema, table])
+  const ddl = rows[0]?.[0]
+  if (typeof ddl !== "string") return false
+  const rebuilt = withLengthCheck(ddl, label, length, size)
+  const indexes = await engine.queryAll("SELECT index_name, sql FROM duckdb_indexes() WHERE schema_name = $1 AND table_name = $2 AND sql IS NOT NULL", [schema, table])
+  const old = `${table}$rebuild`
+  const q = (n: string) => `"${n.replace(/"/g, '""')}"`
+  // a table with indexes cannot be renamed: they are made again from their stored definitions
+  for (const [name] of indexes) await engine.execute(`DROP INDEX ${q(schema)}.${q(String(name))}`)
+  try {
+    await engine.execute(`ALTER TABLE ${q(schema)}.${q(table)} RENAME TO ${q(old)}`)
+  } catch {
+    for (const [, sql] of indexes) await engine.execute(String(sql))
+    return false
+  }
+  try {
+    await engine.execute(rebuilt)
+    await engine.execute(`INSERT INTO ${q(schema)}.${q(table)} SELECT * FROM ${q(schema)}.${q(old)}`)
+  } catch (e) {
+    // put the old table back as it was
+    await engine.execute(`DROP TABLE IF EXISTS ${q(schema)}.${q(table)}`)
+    await engine.execute(`ALTER TABLE ${q(schema)}.${q(old)} RENAME TO ${q(table)}`)
+    for (const [, sql] of indexes) await engine.execute(String(sql))
+    throw e
+  }
+  await engine.execute(`DROP TABLE ${q(schema)}.${q(old)}`)
+  for (const [, sql] of indexes) await engine.execute(String(sql))
+  return true
+}
+
+/**
+ * DuckDB's stored `CREATE TABLE` text with the length check of `label` set to `size`: DuckDB stores a check as
+ * `CASE WHEN ((strlen(S) <= 10)) THEN ... ELSE "error"((('ORA-12899: value too large for column "O"."T"."S" (actual:
+ * ' || strlen(S)) || ', maximum: 10)')) END`; a column without one gets one.
+ */
+const withLengthCheck = (ddl: string, label: string, length: string, size: number): string => {
+  const at = ddl.indexOf(`ORA-12899: value too large for column ${label.replace(/'/g, "''")} (actual: `)
+  if (at < 0) {
+    const end = ddl.lastIndexOf(")")
+    return `${ddl.slice(0, end)}, ${lengthCheck(length, label, size)}${ddl.slice(end)}`
+  }
+  const bound = /<= (\d+)\)/g
+  let last: RegExpExecArray | undefined
+  for (let m = bound.exec(ddl); m !== null && m.index < at; m = bound.exec(ddl)) last = m
+  const maximum = /maximum: (\d+)\)/.exec(ddl.slice(at))
+  if (last === undefined || maximum === null) return ddl
+  const maxAt = at + maximum.index
+  return ddl.slice(0, last.index) + `<= ${size})` + ddl.slice(last.index + last[0].length, maxAt) + `maximum: ${size})` + ddl.slice(maxAt + maximum[0].length)
+}
