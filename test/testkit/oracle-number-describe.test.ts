@@ -49,5 +49,9 @@ describe("Oracle test server: NUMBER expressions described as Oracle describes t
     expect(await described("SELECT q.*, nd.p FROM (SELECT COUNT(*) c, 0.25 f FROM nd) q, nd")).toEqual([COMPUTED, UNBOUNDED, ["NUMBER", 10, 2]])
     // nested subqueries pass their items' descriptions on
     expect(await described("SELECT * FROM (SELECT * FROM (SELECT 1.5 x, p FROM nd))")).toEqual([UNBOUNDED, ["NUMBER", 10, 2]])
+    // and a table's declared columns through a subquery's SELECT * (VARCHAR2(10), not the engine's VARCHAR2(4000))
+    await conn.execute("CREATE TABLE nds (s VARCHAR2(10), p NUMBER(10,2))")
+    const r = await conn.execute("SELECT s, x.* FROM (SELECT * FROM nds) x")
+    expect(r.metaData.map((m: { dbTypeName: string; byteSize?: number; precision?: number }) => [m.dbTypeName, m.byteSize ?? m.precision])).toEqual([["VARCHAR2", 10], ["VARCHAR2", 10], ["NUMBER", 10]])
   })
 })

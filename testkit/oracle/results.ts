@@ -8,7 +8,7 @@ import type { ColumnMeta, TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { decodeName } from "./names.ts"
 import type { BindSpec, ResultColumn } from "./statement.ts"
-import type { BinaryKind, QueryShape } from "./translate.ts"
+import type { BinaryKind, FromRef, QueryShape } from "./translate.ts"
 import { binaryDoubleType, binaryFloatType, booleanType, charType, dateType, Dty, inferFromDuck, jsonType, numberType, rowidType, timestampType, type OraType } from "./types.ts"
 
 /** Maps result columns to declared types where the select list makes that possible. */
@@ -50,11 +50,10 @@ export const describeColumns = (
         const c = cols[k++]!
         const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
         // a column of a FROM subquery: described as the subquery describes its item of that name
-        const sub = sources.map((s) => s.ref.query).find((q) => q?.names.includes(item.column))
-        const at = sub?.names.indexOf(item.column) ?? -1
-        if (sub !== undefined && sub.items[at]?.kind !== "star") {
+        const sub = sources.map((s) => (s.ref.query === undefined ? undefined : subqueryColumn(s.ref.query, item.column))).find((q) => q !== undefined)
+        if (sub !== undefined) {
           const one: Array<ResultColumn> = []
-          if (describeShape({ items: [sub.items[at]!], from: sub.from }, k - 1, one, false) !== false && one.length === 1) {
+          if (describeShape(sub, k - 1, one, false) !== false && one.length === 1) {
             out.push({ ...one[0]!, name: decodeName(c.name) })
             continue
           }
@@ -108,6 +107,23 @@ export const describeColumns = (
   let k = described === false ? out.length : described
   for (; k < cols.length; k++) out.push(infer(cols[k]!))
   return out
+}
+
+/**
+ * The one-item shape that gives subquery `query`'s column `column`: its item of that name, or the column of a table
+ * (or nested subquery) its `*` reads.
+ */
+const subqueryColumn = (query: NonNullable<FromRef["query"]>, column: string): QueryShape | undefined => {
+  const at = query.names.indexOf(column)
+  if (at >= 0) return query.items[at]!.kind === "star" ? undefined : { items: [query.items[at]!], from: query.from }
+  if (!query.items.some((i) => i.kind === "star" && i.qualifier === undefined)) return undefined
+  for (const f of query.from) {
+    if (f.query !== undefined) {
+      const nested = subqueryColumn(f.query, column)
+      if (nested !== undefined) return nested
+    } else return { items: [{ kind: "col", column }], from: query.from }
+  }
+  return undefined
 }
 
 /** NUMBER as Oracle describes an expression over columns: no precision, scale 0 (see describeColumns, "expr"). */

@@ -79,18 +79,26 @@ export const fromRefs = (toks: ReadonlyArray<Tok>, at: number, end: number, bina
 }
 
 /**
- * A parenthesised subquery `(SELECT ...) [[AS] alias]` starting at `at` as a FROM item with its shape, and the index
- * after it; undefined when `at` starts no such subquery.
+ * The FROM item at `at`: a table `[schema.]name [[AS] alias]` or a parenthesised subquery `(SELECT ...) [[AS] alias]`
+ * with its shape, and the index after it; undefined when `at` starts neither.
  */
-export const fromItemAt = (toks: ReadonlyArray<Tok>, at: number, binaryColumns: ReadonlyMap<string, BinaryKind> | undefined): { ref: FromRef; next: number } | undefined => {
-  if (!isOp(toks[at], "(") || !isKw(toks[at + 1], "SELECT")) return undefined
-  const close = matchParen(toks, at)
-  const query = subqueryShape(toks, at + 1, close, binaryColumns)
-  let k = close + 1
+const fromItemAt = (toks: ReadonlyArray<Tok>, at: number, binaryColumns: ReadonlyMap<string, BinaryKind> | undefined): { ref: FromRef; next: number } | undefined => {
+  let k: number
+  let ref: { schema?: string; table: string; query?: SubqueryShape }
+  if (isOp(toks[at], "(") && isKw(toks[at + 1], "SELECT")) {
+    const close = matchParen(toks, at)
+    const query = subqueryShape(toks, at + 1, close, binaryColumns)
+    ref = { table: "", ...(query !== undefined ? { query } : {}) }
+    k = close + 1
+  } else if (isName(toks[at])) {
+    const qualified = isOp(toks[at + 1], ".") && isName(toks[at + 2])
+    ref = qualified ? { schema: oracleName(toks[at]!), table: oracleName(toks[at + 2]!) } : { table: oracleName(toks[at]!) }
+    k = qualified ? at + 3 : at + 1
+  } else return undefined
   if (isKw(toks[k], "AS")) k++
   const alias = toks[k]
   const named = isName(alias) && !(alias.kind === "ident" && NOT_TABLE_ALIAS.has(alias.value))
-  return { ref: { table: "", ...(named ? { alias: oracleName(alias) } : {}), ...(query !== undefined ? { query } : {}) }, next: named ? k + 1 : k }
+  return { ref: { ...ref, ...(named ? { alias: oracleName(alias) } : {}) }, next: named ? k + 1 : k }
 }
 
 /** The shape of the query `SELECT ... FROM ...` in tokens [at, end) (its first branch, for a set operation). */

@@ -16,7 +16,7 @@ import { checkSetOperationLiterals } from "./set-operation-types.ts"
 import { checkIncompleteExpressions } from "./incomplete-expressions.ts"
 import { stringLiteralType } from "./literal-types.ts"
 import { numberDescription, type NumberDescription } from "./number-describe.ts"
-import { fromItemAt } from "./subquery-shapes.ts"
+import { fromRefs } from "./subquery-shapes.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { CALENDAR_ELEMENTS, YEAR_MARK } from "./datetime-functions.ts"
 import { zoneFunctionSql } from "./zone-functions.ts"
@@ -2570,49 +2570,8 @@ export const translateQuery = (
   if (!setOperation) tr.orderByExactItems(exactOrder)
   const datetimeItems = datetimeOrderItems(toks, tr, itemRanges)
   if (!setOperation) tr.orderByDatetimeItems(datetimeItems)
-  // FROM list (simple table references only)
-  const from: Array<FromRef> = []
-  let k = fromAt + 1
-  const tableRef = () => {
-    const subquery = fromItemAt(toks, k, tr.binaryColumns)
-    if (subquery !== undefined) {
-      from.push(subquery.ref)
-      k = subquery.next
-      return
-    }
-    const a = toks[k]
-    if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return
-    let schema: string | undefined
-    let table = oracleName(a)
-    k++
-    if (isOp(toks[k], ".") && (toks[k + 1]?.kind === "ident" || toks[k + 1]?.kind === "qident")) {
-      schema = table
-      table = oracleName(toks[k + 1]!)
-      k += 2
-    }
-    let alias: string | undefined
-    if (isKw(toks[k], "AS")) k++
-    const al = toks[k]
-    if (
-      al !== undefined &&
-      (al.kind === "qident" || (al.kind === "ident" && !["WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "EXCEPT", "FETCH", "OFFSET", "HAVING", "CONNECT", "START", "NATURAL", "FOR"].includes(al.value)))
-    ) {
-      alias = oracleName(al)
-      k++
-    }
-    from.push({ ...(schema !== undefined ? { schema } : {}), table, ...(alias !== undefined ? { alias } : {}) })
-  }
-  tableRef()
-  depth = 0
-  for (; k < toks.length; k++) {
-    if (isOp(toks[k], "(")) depth++
-    else if (isOp(toks[k], ")")) depth--
-    else if (depth === 0 && (isOp(toks[k], ",") || isKw(toks[k], "JOIN"))) {
-      k++
-      tableRef()
-      k--
-    } else if (depth === 0 && isKw(toks[k], "WHERE", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT")) break
-  }
+  // FROM list: table references and subqueries with their shapes (subquery-shapes.ts)
+  const from = fromRefs(toks, fromAt + 1, toks.length, tr.binaryColumns)
   // FOR UPDATE [OF ...] [NOWAIT | WAIT n | SKIP LOCKED]: the session locks the selected rows (sqlsession.ts)
   let end = toks.length
   let lockWait: RowLockClause["wait"] | null = null
