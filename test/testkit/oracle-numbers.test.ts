@@ -55,14 +55,17 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
     expect(r.metaData[0].scale).toBe(-127)
   })
 
-  it("describes COUNT, SUM and AVG as NUMBER without precision or scale, whatever the argument's", async () => {
+  // Oracle describes COUNT, SUM and AVG as values computed over columns, precision 0 and scale 0 (JDBC metadata of
+  // COUNT(*) and AVG: https://github.com/confluentinc/kafka-connect-jdbc/issues/1066,
+  // https://github.com/dbeaver/dbeaver/issues/1767; testkit/oracle/number-describe.ts)
+  it("describes COUNT, SUM and AVG as NUMBER with precision 0 and scale 0, whatever the argument's", async () => {
     await conn.execute("INSERT INTO num (id, p) VALUES (100, 12.5)")
     await conn.execute("INSERT INTO num (id, p) VALUES (101, 0.25)")
     const r = await conn.execute("SELECT COUNT(*), SUM(p), AVG(p) total_avg, COUNT(p) AS n, MAX(p) FROM num WHERE id >= 100")
     expect(r.rows[0].slice(0, 4)).toEqual([2, 12.75, 6.375, 2])
     for (const m of r.metaData.slice(0, 4)) {
       expect(m.dbTypeName).toBe("NUMBER")
-      expect([m.precision, m.scale]).toEqual([0, -127])
+      expect([m.precision, m.scale]).toEqual([0, 0])
     }
     // MAX keeps its argument's declared type
     expect([r.metaData[4].precision, r.metaData[4].scale]).toEqual([10, 2])
@@ -72,7 +75,7 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
       [12.75, 12.5, 2],
       [12.75, 0.25, 2]
     ])
-    for (const m of w.metaData) expect([m.dbTypeName, m.precision, m.scale]).toEqual(["NUMBER", 0, -127])
+    for (const m of w.metaData) expect([m.dbTypeName, m.precision, m.scale]).toEqual(["NUMBER", 0, 0])
   })
 
   // Oracle describes arithmetic over columns as NUMBER with precision 0 and scale 0, and over constants with precision
@@ -192,7 +195,7 @@ describe("Oracle test server: NUMBER through raw node-oracledb", () => {
     it("sums and averages exactly and describes COUNT, SUM and AVG as NUMBER without precision", async () => {
       const r = await conn.execute("SELECT SUM(v), AVG(v), COUNT(v), COUNT(*) FROM exact_num WHERE id IN (1, 2, 10)", [], asText)
       expect(r.rows).toEqual([["1246913569024691356902469135690246913568", "415637856341563785634156378563415637856", "3", "3"]])
-      for (const m of r.metaData) expect([m.dbTypeName, m.precision, m.scale]).toEqual(["NUMBER", 0, -127])
+      for (const m of r.metaData) expect([m.dbTypeName, m.precision, m.scale]).toEqual(["NUMBER", 0, 0])
       expect(await texts("SELECT id, SUM(v) FROM exact_num WHERE id > 8 GROUP BY id ORDER BY id")).toEqual([["9", "0"], ["10", "-.5"]])
       expect(await texts("SELECT SUM(v) FROM exact_num WHERE id > 100")).toEqual([[null]])
     })

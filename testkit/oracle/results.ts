@@ -8,7 +8,7 @@ import type { ColumnMeta, TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { decodeName } from "./names.ts"
 import type { BindSpec, ResultColumn } from "./statement.ts"
-import type { BinaryKind, QueryShape } from "./translate.ts"
+import type { BinaryKind, FromRef, QueryShape } from "./translate.ts"
 import { binaryDoubleType, binaryFloatType, booleanType, charType, dateType, Dty, inferFromDuck, jsonType, numberType, rowidType, timestampType, type OraType } from "./types.ts"
 
 /** Maps result columns to declared types where the select list makes that possible. */
@@ -22,71 +22,108 @@ export const describeColumns = (
 ): Array<ResultColumn> => {
   const infer = (c: ColumnInfo): ResultColumn => ({ name: decodeName(c.name), type: inferFromDuck(c.type, version), nullable: true })
   if (shape === undefined) return cols.map(infer)
-  const tables = shape.from.map((f) => ({ ref: f, meta: lookupTable(f.schema, f.table) }))
-  const out: Array<ResultColumn> = []
-  let k = 0
-  const declared = (c: ColumnInfo, meta: ColumnMeta | undefined, table?: TableMeta): ResultColumn => {
-    if (meta === undefined || !compatible(meta.type, c)) return infer(c)
-    const lob = table !== undefined && shape.from.length === 1 && (meta.type.kind === "clob" || meta.type.kind === "nclob" || meta.type.kind === "blob")
-    return { name: decodeName(c.name), type: meta.type, nullable: meta.nullable, ...(lob ? { lobSource: { owner: table.owner, table: table.name, column: meta.name } } : {}) }
-  }
-  for (const item of shape.items) {
-    if (k >= cols.length) break
-    if (item.kind === "star") {
-      const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
-      if (sources.some((s) => s.meta === undefined)) return [...out, ...cols.slice(k).map(infer)]
-      for (const s of sources) for (const m of s.meta!.columns) if (k < cols.length) out.push(declared(cols[k++]!, m, s.meta))
-    } else if (item.kind === "col") {
-      const c = cols[k++]!
-      const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
-      let meta: ColumnMeta | undefined
-      let table: TableMeta | undefined
-      for (const s of sources) {
-        meta = s.meta?.columns.find((m) => m.name === item.column)
-        table = s.meta
-        if (meta !== undefined) break
-      }
-      out.push(declared(c, meta, table))
-    } else if (item.kind === "typed") {
-      const c = cols[k++]!
-      out.push({ name: decodeName(c.name), type: item.type, nullable: true })
-    } else if (item.kind === "bind") {
-      const c = cols[k++]!
-      const declared = bindType(item.param)
-      out.push(declared === undefined ? infer(c) : { name: decodeName(c.name), type: declared, nullable: true })
-    } else if (item.kind === "aggregate") {
-      // COUNT returns NUMBER, SUM and AVG "the same data type as the numeric data type of the argument" (Oracle SQL
-      // Language Reference, SUM / AVG / COUNT): for NUMBER(p,s) arguments that is NUMBER without precision or scale,
-      // described as precision 0, scale -127; a BINARY_DOUBLE / BINARY_FLOAT argument keeps its type (binaryType)
-      const c = cols[k++]!
-      const inferred = infer(c)
-      const binary = binaryType(item, c, bindType)
-      out.push(binary !== undefined ? { ...inferred, type: binary } : inferred.type.kind === "number" ? { ...inferred, type: numberType() } : inferred)
-    } else if (item.kind === "expr") {
-      // arithmetic with a BINARY_DOUBLE / BINARY_FLOAT operand (column, literal, constant or bind) is of that type;
-      // on NUMBERs it is NUMBER without precision, whatever the operands' declared precision (DuckDB's DECIMAL(p,s)
-      // result would say NUMBER(p,s)): precision 0 and scale 0 over columns, precision 0 and scale -127 over constants
-      // (Oracle JDBC's metadata of `X1 / X2` over a subquery's columns is 0, 0 and of `1/10` 0, -127:
-      // https://github.com/OHDSI/DatabaseConnector/pull/189; python-oracledb typed `n1/sqrt(252)` and a NUMBER(3,0)
-      // column divided by 4 as Arrow INT64 by their scale 0 until it required a non-zero precision, its issue 510:
-      // https://github.com/oracle/python-oracledb/issues/510, commit 968da54; "Oracle JDBC driver doesn't provide
-      // scale/precision information for expressions (they both are equal to zero)":
-      // https://github.com/dbeaver/dbeaver/issues/1767)
-      const c = cols[k++]!
-      const binary = binaryType(item, c, bindType)
-      const inferred = infer(c)
-      if (binary !== undefined) out.push({ ...inferred, type: binary })
-      else if (item.arithmetic === undefined || inferred.type.kind !== "number") out.push(inferred)
-      else out.push({ ...inferred, type: item.arithmetic === "columns" ? expressionNumberType : numberType() })
-    } else if (item.kind === "rowid") {
-      const c = cols[k++]!
-      out.push({ name: decodeName(c.name), type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })
-    } else {
-      out.push(infer(cols[k++]!))
+  /**
+   * Describes the columns from `cols[start]` on with the items of `shape` (the query's, or a FROM subquery's:
+   * subquery-shapes.ts), returning the index after the last column described; false when a star's source is unknown.
+   */
+  const describeShape = (shape: QueryShape, start: number, out: Array<ResultColumn>, top: boolean): number | false => {
+    const tables = shape.from.map((f) => ({ ref: f, meta: f.query === undefined ? lookupTable(f.schema, f.table) : undefined }))
+    let k = start
+    const declared = (c: ColumnInfo, meta: ColumnMeta | undefined, table?: TableMeta): ResultColumn => {
+      if (meta === undefined || !compatible(meta.type, c)) return infer(c)
+      const lob = top && table !== undefined && shape.from.length === 1 && (meta.type.kind === "clob" || meta.type.kind === "nclob" || meta.type.kind === "blob")
+      return { name: decodeName(c.name), type: meta.type, nullable: meta.nullable, ...(lob ? { lobSource: { owner: table.owner, table: table.name, column: meta.name } } : {}) }
     }
+    for (const item of shape.items) {
+      if (k >= cols.length) break
+      if (item.kind === "star") {
+        const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
+        if (sources.some((s) => s.meta === undefined && s.ref.query === undefined)) return false
+        for (const s of sources) {
+          if (s.ref.query !== undefined) {
+            const next = describeShape(s.ref.query, k, out, false)
+            if (next === false) return false
+            k = next
+          } else for (const m of s.meta!.columns) if (k < cols.length) out.push(declared(cols[k++]!, m, s.meta))
+        }
+      } else if (item.kind === "col") {
+        const c = cols[k++]!
+        const sources = item.qualifier === undefined ? tables : tables.filter((t) => t.ref.alias === item.qualifier || (t.ref.alias === undefined && t.ref.table === item.qualifier))
+        // a column of a FROM subquery: described as the subquery describes its item of that name
+        const sub = sources.map((s) => (s.ref.query === undefined ? undefined : subqueryColumn(s.ref.query, item.column))).find((q) => q !== undefined)
+        if (sub !== undefined) {
+          const one: Array<ResultColumn> = []
+          if (describeShape(sub, k - 1, one, false) !== false && one.length === 1) {
+            out.push({ ...one[0]!, name: decodeName(c.name) })
+            continue
+          }
+        }
+        let meta: ColumnMeta | undefined
+        let table: TableMeta | undefined
+        for (const s of sources) {
+          meta = s.meta?.columns.find((m) => m.name === item.column)
+          table = s.meta
+          if (meta !== undefined) break
+        }
+        out.push(declared(c, meta, table))
+      } else if (item.kind === "typed") {
+        const c = cols[k++]!
+        out.push({ name: decodeName(c.name), type: item.type, nullable: true })
+      } else if (item.kind === "bind") {
+        const c = cols[k++]!
+        const declared = bindType(item.param)
+        out.push(declared === undefined ? infer(c) : { name: decodeName(c.name), type: declared, nullable: true })
+      } else if (item.kind === "aggregate") {
+        // COUNT returns NUMBER, SUM and AVG "the same data type as the numeric data type of the argument" (Oracle SQL
+        // Language Reference, SUM / AVG / COUNT): for NUMBER(p,s) arguments that is NUMBER without precision, described
+        // as a value computed over columns, precision 0 and scale 0 (number-describe.ts for the sources); a
+        // BINARY_DOUBLE / BINARY_FLOAT argument keeps its type (binaryType)
+        const c = cols[k++]!
+        const inferred = infer(c)
+        const binary = binaryType(item, c, bindType)
+        out.push(binary !== undefined ? { ...inferred, type: binary } : inferred.type.kind === "number" ? { ...inferred, type: expressionNumberType } : inferred)
+      } else if (item.kind === "expr") {
+        // an expression with a BINARY_DOUBLE / BINARY_FLOAT operand (column, literal, constant or bind) is of that type;
+        // one giving a NUMBER is NUMBER without precision, whatever the operands' declared precision (DuckDB's
+        // DECIMAL(p,s) result would say NUMBER(p,s)): precision 0 and scale 0 over columns, precision 0 and scale -127
+        // over constants, a CAST's or MIN / MAX's declared type kept (number-describe.ts, with Oracle's metadata cited)
+        const c = cols[k++]!
+        const binary = binaryType(item, c, bindType)
+        const inferred = infer(c)
+        if (binary !== undefined) out.push({ ...inferred, type: binary })
+        else if (item.number === undefined || item.number === "declared" || inferred.type.kind !== "number") out.push(inferred)
+        else out.push({ ...inferred, type: item.number === "columns" ? expressionNumberType : numberType() })
+      } else if (item.kind === "rowid") {
+        const c = cols[k++]!
+        out.push({ name: decodeName(c.name), type: c.typeId === DuckDBTypeId.BIGINT ? rowidType : inferFromDuck(c.type, version), nullable: true })
+      } else {
+        out.push(infer(cols[k++]!))
+      }
+    }
+    return k
   }
+  const out: Array<ResultColumn> = []
+  const described = describeShape(shape, 0, out, true)
+  let k = described === false ? out.length : described
   for (; k < cols.length; k++) out.push(infer(cols[k]!))
   return out
+}
+
+/**
+ * The one-item shape that gives subquery `query`'s column `column`: its item of that name, or the column of a table
+ * (or nested subquery) its `*` reads.
+ */
+const subqueryColumn = (query: NonNullable<FromRef["query"]>, column: string): QueryShape | undefined => {
+  const at = query.names.indexOf(column)
+  if (at >= 0) return query.items[at]!.kind === "star" ? undefined : { items: [query.items[at]!], from: query.from }
+  if (!query.items.some((i) => i.kind === "star" && i.qualifier === undefined)) return undefined
+  for (const f of query.from) {
+    if (f.query !== undefined) {
+      const nested = subqueryColumn(f.query, column)
+      if (nested !== undefined) return nested
+    } else return { items: [{ kind: "col", column }], from: query.from }
+  }
+  return undefined
 }
 
 /** NUMBER as Oracle describes an expression over columns: no precision, scale 0 (see describeColumns, "expr"). */

@@ -44,6 +44,7 @@ import { returningLobPlan } from "./returning-lobs.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { decodeName, encodeName, quoteDuck } from "./names.ts"
 import { withExactAliases } from "./number-aliases.ts"
+import { withBinaryAliases } from "./binary-aliases.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { zonedBinds } from "./datetime-binds.ts"
 import { intervalColumnTypesOf, isExactInterval } from "./interval-exprs.ts"
@@ -732,7 +733,8 @@ export class SqlSession {
       if (meta === undefined) continue
       for (const c of meta.columns) if (c.type.kind === "double" || c.type.kind === "float") out.set(c.name, c.type.kind)
     }
-    return out
+    // and the names the statement's subqueries and WITH blocks give such values (binary-aliases.ts)
+    return withBinaryAliases(significant(tokenize(sql)), out)
   }
 
   /** Interval kinds all of whose columns in the tables a statement mentions are stored exactly (intervals.ts). */

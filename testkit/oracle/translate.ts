@@ -15,6 +15,8 @@ import { checkRowidComparison } from "./rowid-literals.ts"
 import { checkSetOperationLiterals } from "./set-operation-types.ts"
 import { checkIncompleteExpressions } from "./incomplete-expressions.ts"
 import { stringLiteralType } from "./literal-types.ts"
+import { numberDescription, type NumberDescription } from "./number-describe.ts"
+import { fromRefs } from "./subquery-shapes.ts"
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { CALENDAR_ELEMENTS, YEAR_MARK } from "./datetime-functions.ts"
 import { zoneFunctionSql } from "./zone-functions.ts"
@@ -30,11 +32,10 @@ export type SelectItem =
   | { readonly kind: "rowid" }
   /**
    * Any other expression; `binary` when it is of a native floating-point type, `params` the binds it uses,
-   * `arithmetic` when it has a `+ - * /` operator, on `columns` (a name) or on `constants` only (results.ts describes
-   * a number result without precision, with scale 0 or -127).
+   * `number` how Oracle describes it when it is a NUMBER (number-describe.ts; results.ts applies it).
    */
-  | { readonly kind: "expr"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number>; readonly arithmetic?: "columns" | "constants" }
-  /** COUNT / SUM / AVG over the whole item: Oracle describes their numeric results as unbounded NUMBER. */
+  | { readonly kind: "expr"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number>; readonly number?: NumberDescription }
+  /** COUNT / SUM / AVG over the whole item: a NUMBER computed over columns (number-describe.ts). */
   | { readonly kind: "aggregate"; readonly binary?: BinaryKind; readonly params?: ReadonlyArray<number> }
   /** A bind variable as the whole item (`$param` after translation): described with the bind's own type. */
   | { readonly kind: "bind"; readonly param: number }
@@ -46,6 +47,8 @@ export interface FromRef {
   readonly schema?: string
   readonly table: string
   readonly alias?: string
+  /** A subquery's select-list shape with its items' output names (subquery-shapes.ts); `table` is then empty. */
+  readonly query?: QueryShape & { readonly names: ReadonlyArray<string | undefined> }
 }
 
 /** Shape of a top-level query used to map result columns to declared table columns. */
@@ -2477,14 +2480,7 @@ export const translateQuery = (
     const params = [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))
     const typing = { ...(binary !== undefined ? { binary } : {}), ...(params.length > 0 ? { params } : {}) }
     if (isAggregate(part)) return { kind: "aggregate", ...typing }
-    if (!part.some((t) => t.kind === "op" && "+-*/".includes(t.value))) return { kind: "expr", ...typing }
-    // a name other than the item's alias (`x + 1 y`, `1.5 * 2 AS z`): a column, not a constant
-    const last = part[part.length - 1]!
-    const before = part[part.length - 2]
-    const aliased = (last.kind === "ident" || last.kind === "qident") && before !== undefined && (isKw(before, "AS") || before.kind !== "op" || isOp(before, ")"))
-    const expression = aliased ? part.slice(0, isKw(before, "AS") ? -2 : -1) : part
-    const named = expression.some((t, k) => (t.kind === "ident" || t.kind === "qident") && !isOp(expression[k + 1], "("))
-    return { kind: "expr", ...typing, arithmetic: named ? "columns" : "constants" }
+    return { kind: "expr", ...typing, number: numberDescription(part) }
   }
   /** The DuckDB row id expression of an aliased ROWID item (`ROWID [AS] a`, `q.ROWID [AS] a`), or undefined. */
   const aliasedRowid = (part: ReadonlyArray<Tok>): string | undefined => {
@@ -2574,43 +2570,8 @@ export const translateQuery = (
   if (!setOperation) tr.orderByExactItems(exactOrder)
   const datetimeItems = datetimeOrderItems(toks, tr, itemRanges)
   if (!setOperation) tr.orderByDatetimeItems(datetimeItems)
-  // FROM list (simple table references only)
-  const from: Array<FromRef> = []
-  let k = fromAt + 1
-  const tableRef = () => {
-    const a = toks[k]
-    if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return
-    let schema: string | undefined
-    let table = oracleName(a)
-    k++
-    if (isOp(toks[k], ".") && (toks[k + 1]?.kind === "ident" || toks[k + 1]?.kind === "qident")) {
-      schema = table
-      table = oracleName(toks[k + 1]!)
-      k += 2
-    }
-    let alias: string | undefined
-    if (isKw(toks[k], "AS")) k++
-    const al = toks[k]
-    if (
-      al !== undefined &&
-      (al.kind === "qident" || (al.kind === "ident" && !["WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "EXCEPT", "FETCH", "OFFSET", "HAVING", "CONNECT", "START", "NATURAL", "FOR"].includes(al.value)))
-    ) {
-      alias = oracleName(al)
-      k++
-    }
-    from.push({ ...(schema !== undefined ? { schema } : {}), table, ...(alias !== undefined ? { alias } : {}) })
-  }
-  tableRef()
-  depth = 0
-  for (; k < toks.length; k++) {
-    if (isOp(toks[k], "(")) depth++
-    else if (isOp(toks[k], ")")) depth--
-    else if (depth === 0 && (isOp(toks[k], ",") || isKw(toks[k], "JOIN"))) {
-      k++
-      tableRef()
-      k--
-    } else if (depth === 0 && isKw(toks[k], "WHERE", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT")) break
-  }
+  // FROM list: table references and subqueries with their shapes (subquery-shapes.ts)
+  const from = fromRefs(toks, fromAt + 1, toks.length, tr.binaryColumns)
   // FOR UPDATE [OF ...] [NOWAIT | WAIT n | SKIP LOCKED]: the session locks the selected rows (sqlsession.ts)
   let end = toks.length
   let lockWait: RowLockClause["wait"] | null = null
