@@ -33,7 +33,9 @@ import { CATALOG, catalogRows } from "./Catalog.ts"
 import { hdbClientOptions, resolveConnectConfig } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
 import { fromHdbError } from "./Errors.ts"
-import * as Hdb from "./Hdb.ts"
+import * as Hdb from "./DbCalls.ts"
+import { parameterBytesAvailable } from "./DbPatches.ts"
+import type { HdbClient, HdbResultColumn, HdbStatement, RawPage } from "./DbTypes.ts"
 import { FetchSize, HanaOptions, ReadBatchRows } from "./HanaOptions.ts"
 import { type EncodePlan, type PartEncoder, planEncoding, temporalRefusal } from "./IngestEncoder.ts"
 import { nameOversizedParameter, oversizedRow, rowConverter } from "./Params.ts"
@@ -43,7 +45,6 @@ import {
   arrowColumns,
   columnTypeFor,
   fromResultMetadata,
-  type HdbResultColumn,
   isCompatible,
   type MappedColumn
 } from "./Types.ts"
@@ -95,7 +96,7 @@ type NextOutcome = Effect.Effect<Hdb.ExecuteOutcome | undefined, AdbcError>
  * A cursor over one or more open result sets (all of the same shape), read in pages of `fetchSize` rows.
  */
 const makeCursor = (
-  client: Hdb.HdbClient,
+  client: HdbClient,
   first: Extract<Hdb.ExecuteOutcome, { _tag: "Rows" }>,
   columns: ReadonlyArray<MappedColumn>,
   fetchSize: number,
@@ -107,7 +108,7 @@ const makeCursor = (
   const schema = new Arrow.Schema(columns.map((c) => c.field))
   const hasLobs = columns.some((c) => c.kind === "blob" || c.kind === "clob")
   let current: Extract<Hdb.ExecuteOutcome, { _tag: "Rows" }> | undefined = first
-  let pending: Hdb.RawPage | undefined = first.first
+  let pending: RawPage | undefined = first.first
   let lastSeen = false
   let serverClosed = false
   let closed = false
@@ -116,7 +117,7 @@ const makeCursor = (
    * decodes page n (hdb's queue keeps it before any later request of the session). Not with LOB columns, whose pages
    * send READ_LOB calls of their own.
    */
-  let ahead: Fiber.Fiber<Exit.Exit<Hdb.RawPage, AdbcError>> | undefined
+  let ahead: Fiber.Fiber<Exit.Exit<RawPage, AdbcError>> | undefined
 
   const closeCurrent = Effect.suspend(() => {
     const rs = current
@@ -125,7 +126,7 @@ const makeCursor = (
     return Hdb.closeResultSet(client, rs.id)
   })
 
-  const pageOf = (raw: Hdb.RawPage): Effect.Effect<Page, AdbcError> =>
+  const pageOf = (raw: RawPage): Effect.Effect<Page, AdbcError> =>
     Effect.gen(function*() {
       const buffer = raw.buffer ?? Buffer.alloc(0)
       if (!hasLobs) return hanaPage(buffer, raw.argumentCount, columns)
@@ -142,7 +143,7 @@ const makeCursor = (
     while (!closed) {
       if (current === undefined) return undefined
       if (cancel.cancelled()) return yield* failCancelled
-      let raw: Hdb.RawPage | undefined = pending
+      let raw: RawPage | undefined = pending
       pending = undefined
       if (raw === undefined) {
         if (lastSeen) {
@@ -183,9 +184,9 @@ const makeCursor = (
   }
 }
 
-const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknown>): DriverConnection => {
+const makeConnection = (client: HdbClient, hdbOptions: Record<string, unknown>): DriverConnection => {
   /** Prepared INSERT statements of ingest, by SQL text; cleared by any DDL. */
-  const inserts = new Map<string, Hdb.HdbStatement>()
+  const inserts = new Map<string, HdbStatement>()
   let autocommit = true
   // Connection.cancel cancels the running request on the server, and marks the open readers cancelled
   const cancellation = makeCancellation()
@@ -255,7 +256,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
    * largest parameter.
    */
   const executeRows = (
-    statement: Hdb.HdbStatement,
+    statement: HdbStatement,
     rows: ReadonlyArray<ReadonlyArray<unknown>>,
     single: boolean,
     firstRow: number,
@@ -440,11 +441,11 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
    * Batch EXECUTEs of rows encoded by IngestEncoder.ts; the next part is encoded while the server works on one. A
    * rejected row is named counted from `firstRow`, the batch's 0-based row in the whole ingest.
    */
-  const insertEncoded = (statement: Hdb.HdbStatement, batch: Arrow.RecordBatch, encode: PartEncoder, firstRow: number) =>
+  const insertEncoded = (statement: HdbStatement, batch: Arrow.RecordBatch, encode: PartEncoder, firstRow: number) =>
     Effect.gen(function*() {
       const rows = batch.numRows
       const partOf = (start: number) => {
-        const part = encode(start, Math.min(rows, start + Hdb.MAX_BATCH_ROWS), Hdb.parameterBytesAvailable(client))
+        const part = encode(start, Math.min(rows, start + Hdb.MAX_BATCH_ROWS), parameterBytesAvailable(client))
         return "status" in part ? Effect.fail(part) : Effect.succeed(part)
       }
       let total = 0
@@ -452,7 +453,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
       let start = 0
       while (part !== undefined) {
         // A reply may have grown the statement context since the part was encoded: measure again before sending.
-        if (part.bytes > Hdb.parameterBytesAvailable(client)) part = yield* partOf(start)
+        if (part.bytes > parameterBytesAvailable(client)) part = yield* partOf(start)
         const reply = yield* Hdb.startEncodedExecute(client, statement, part.rows, part.data, firstRow + start)
         start += part.rows
         const next = start < rows ? partOf(start) : Effect.succeed(undefined)
@@ -464,7 +465,7 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
     })
 
   /** Batch EXECUTEs through hdb's writer, from JS rows (the path for batches the encoder does not take). */
-  const insertRows = (statement: Hdb.HdbStatement, batch: Arrow.RecordBatch, types: ReadonlyArray<number>, firstRow: number) =>
+  const insertRows = (statement: HdbStatement, batch: Arrow.RecordBatch, types: ReadonlyArray<number>, firstRow: number) =>
     Effect.gen(function*() {
       const c = rowConverter(batch, types)
       if (!c.ok) return yield* c.error

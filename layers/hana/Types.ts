@@ -18,6 +18,7 @@ import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, adbcError, notImplemented } from "../../src/AdbcError.ts"
 import { isDateFamily, isNumericFamily, typeFamily } from "../common/TypeFamily.ts"
+import type { HdbResultColumn } from "./DbTypes.ts"
 
 /** hdb type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). @category constants @since 0.1.0 */
 export const TypeCode = {
@@ -271,16 +272,6 @@ export const arrowColumns = (
     out.push(m.success)
   }
   return Result.succeed(out)
-}
-
-/** hdb result-set column metadata (lib/protocol/data/ResultSetMetadata.js). @category models @since 0.1.0 */
-export interface HdbResultColumn {
-  readonly mode: number
-  readonly dataType: number
-  readonly fraction: number
-  readonly length: number
-  readonly columnName?: string | undefined
-  readonly columnDisplayName?: string | undefined
 }
 
 /** Result columns as {@link HanaColumnMetadata}: display name, nullable when mode has OPTIONAL (2). @category mapping @since 0.1.0 */

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
 import fc from "fast-check"
-import { hdb } from "../../layers/hana/Hdb.ts"
+import { hdb } from "../../layers/hana/DbPatches.ts"
 import { hanaDayNumber, planEncoding } from "../../layers/hana/IngestEncoder.ts"
 import { rowConverter } from "../../layers/hana/Params.ts"
 import { TypeCode } from "../../layers/hana/Types.ts"
