@@ -9,7 +9,7 @@
  *   FETCH_NEXT) and decoded from the raw bytes into Arrow builders (ResultPage.ts); LOBs are read completely.
  * - Parameters: Arrow batches converted by Params.ts; DML batches are split below hdb's 32,767-row limit; a query
  *   with several parameter rows runs once per row and its results are concatenated.
- * - Catalog (Catalog.ts), ingest DDL (Ddl.ts), type mappings (Types.ts), errors (Errors.ts).
+ * - Catalog (Catalog.ts), ingest DDL (Ddl.ts), type mappings (ReadTypes.ts, WriteTypes.ts), errors (Errors.ts).
  *
  * @since 0.1.0
  */
@@ -41,13 +41,8 @@ import { type EncodePlan, type PartEncoder, planEncoding, temporalRefusal } from
 import { nameOversizedParameter, oversizedRow, rowConverter } from "./Params.ts"
 import { hanaPage, scanLobs } from "./ResultPage.ts"
 import { normalizeSql } from "./SqlNormalize.ts"
-import {
-  arrowColumns,
-  columnTypeFor,
-  fromResultMetadata,
-  isCompatible,
-  type MappedColumn
-} from "./Types.ts"
+import { columnTypeFor, isCompatible } from "./WriteTypes.ts"
+import { arrowColumns, fromResultMetadata, type MappedColumn } from "./ReadTypes.ts"
 
 /** Seconds a connect may take when the URI sets no `timeout`. @category constants @since 0.1.0 */
 export const DEFAULT_CONNECT_TIMEOUT_S = 30

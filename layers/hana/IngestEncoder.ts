@@ -22,7 +22,7 @@ import { isAscii } from "node:buffer"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { civilFromDays, formatEpochDay } from "../common/ArrowCells.ts"
 import { floorDivInt64, TWO_32 } from "../common/Int64Words.ts"
-import { TypeCode, typeCodeName } from "./Types.ts"
+import { TypeCode, typeCodeName } from "./ReadTypes.ts"
 
 /** A parameter as PREPARE described it (hdb's ParameterMetadata). @category models @since 0.1.0 */
 export interface EncodedParameter {
