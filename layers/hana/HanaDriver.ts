@@ -6,7 +6,7 @@
  *   real type; `defaultSchema` is applied with SET SCHEMA; the URI `timeout` bounds the whole connect;
  *   `pingInterval` pings the server every that many seconds while the session is idle.
  * - Queries: SQL is normalized (SqlNormalize.ts), results are read page by page (`dba.statement.fetch_size` rows per
- *   FETCH_NEXT) and decoded from the raw bytes into Arrow builders (ResultPage.ts); LOBs are read completely.
+ *   FETCH_NEXT) and decoded from the raw bytes into Arrow builders (WirePage.ts); LOBs are read completely.
  * - Parameters: Arrow batches converted by Params.ts; DML batches are split below hdb's 32,767-row limit; a query
  *   with several parameter rows runs once per row and its results are concatenated.
  * - Catalog (Catalog.ts), ingest DDL (Ddl.ts), type mappings (ReadTypes.ts, WriteTypes.ts), errors (Errors.ts).
@@ -39,7 +39,7 @@ import type { HdbClient, HdbResultColumn, HdbStatement, RawPage } from "./DbType
 import { FetchSize, HanaOptions, ReadBatchRows } from "./HanaOptions.ts"
 import { type EncodePlan, type PartEncoder, planEncoding, temporalRefusal } from "./IngestEncoder.ts"
 import { nameOversizedParameter, oversizedRow, rowConverter } from "./Params.ts"
-import { hanaPage, scanLobs } from "./ResultPage.ts"
+import { hanaPage, scanLobs } from "./WirePage.ts"
 import { normalizeSql } from "./SqlNormalize.ts"
 import { columnTypeFor, isCompatible } from "./WriteTypes.ts"
 import { arrowColumns, fromResultMetadata, type MappedColumn } from "./ReadTypes.ts"
