@@ -12,6 +12,7 @@ import type { Page } from "../../src/arrow/index.ts"
 import type { DriverCursor, DriverResult } from "../../src/Driver.ts"
 import type { ResolvedOptions } from "../../src/Options.ts"
 import type { CancelToken } from "../common/Cancellation.ts"
+import { makeCursorLifecycle } from "../common/CursorLifecycle.ts"
 import { type ConnectionContext, tracked } from "./ConnectionContext.ts"
 import * as Hdb from "./DbCalls.ts"
 import type { HdbClient, HdbResultColumn, RawPage } from "./DbTypes.ts"
@@ -61,7 +62,6 @@ export const makeCursor = (
   let pending: RawPage | undefined = first.first
   let lastSeen = false
   let serverClosed = false
-  let closed = false
   /**
    * The next page's FETCH_NEXT, sent when a page is handed out so that the server encodes page n+1 while the reader
    * decodes page n (hdb's queue keeps it before any later request of the session). Not with LOB columns, whose pages
@@ -86,11 +86,12 @@ export const makeCursor = (
       return hanaPage(buffer, raw.argumentCount, columns, contents)
     })
 
-  /** A cancelled read: the result set is closed on the server, then error 139. */
-  const failCancelled = Effect.andThen(closeCurrent, Effect.failSync(cancelledRead))
+  /** Close and a cancelled read (the result set is closed on the server, then error 139). */
+  const lifecycle = makeCursorLifecycle({ token: cancel, closeCurrent, cancelledError: cancelledRead, onClose })
+  const failCancelled = lifecycle.failCancelled
 
   const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {
-    while (!closed) {
+    while (!lifecycle.closed()) {
       if (current === undefined) return undefined
       if (cancel.cancelled()) return yield* failCancelled
       let raw: RawPage | undefined = pending
@@ -125,12 +126,7 @@ export const makeCursor = (
   return {
     schema,
     nextPage,
-    close: Effect.suspend(() => {
-      if (closed) return Effect.void
-      closed = true
-      cancel.close()
-      return closeCurrent.pipe(Effect.ensuring(onClose))
-    })
+    close: lifecycle.close
   }
 }
 
