@@ -28,7 +28,8 @@ import {
   type SchemaRow,
   type TableRow
 } from "../../src/catalog/index.ts"
-import { type HdbClient, queryAll } from "./Hdb.ts"
+import { queryAll } from "./DbCalls.ts"
+import type { HdbClient } from "./DbTypes.ts"
 
 /** The one catalog name. @category constants @since 0.1.0 */
 export const CATALOG = "db"

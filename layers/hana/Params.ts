@@ -19,7 +19,7 @@ import {
   formatTimeOfDay,
   UnsupportedColumnError
 } from "../common/ArrowCells.ts"
-import { TypeCode } from "./Types.ts"
+import { TypeCode } from "./ReadTypes.ts"
 
 /** A parameter's target, as far as value conversion cares. */
 type Target = "string" | "binary" | "float" | "integer" | "decimal" | "boolean" | "temporal" | "other"

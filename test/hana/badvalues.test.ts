@@ -4,7 +4,7 @@ import { Effect, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { adbcError } from "../../src/AdbcError.ts"
 import { nameOversizedParameter } from "../../layers/hana/Params.ts"
-import { TypeCode } from "../../layers/hana/Types.ts"
+import { TypeCode } from "../../layers/hana/ReadTypes.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 const server = useServer()

@@ -5,7 +5,7 @@
 import * as Arrow from "apache-arrow"
 import fc from "fast-check"
 import { epochDayOf } from "../../layers/common/ArrowCells.ts"
-import { TypeCode } from "../../layers/hana/Types.ts"
+import { TypeCode } from "../../layers/hana/ReadTypes.ts"
 
 /** A parameter as PREPARE describes it. */
 export interface Param {

@@ -6,10 +6,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
 import fc from "fast-check"
-import { hdb } from "../../layers/hana/Hdb.ts"
+import { hdb } from "../../layers/hana/DbPatches.ts"
 import { hanaDayNumber, planEncoding } from "../../layers/hana/IngestEncoder.ts"
 import { rowConverter } from "../../layers/hana/Params.ts"
-import { TypeCode } from "../../layers/hana/Types.ts"
+import { TypeCode } from "../../layers/hana/ReadTypes.ts"
 import { batchOf, built, cases, DAY_MAX, DAY_MIN, type Param, param } from "./ingestArbitraries.ts"
 
 const RUNS = { numRuns: 30 }

@@ -3,8 +3,9 @@ import * as Arrow from "apache-arrow"
 import fc from "fast-check"
 import { createRequire } from "node:module"
 import { Result } from "effect"
-import { epochDayOfHanaDay } from "../../layers/hana/ResultPage.ts"
-import { arrowColumn, columnTypeFor, TypeCode } from "../../layers/hana/Types.ts"
+import { epochDayOfHanaDay } from "../../layers/hana/WirePage.ts"
+import { arrowColumn, TypeCode } from "../../layers/hana/ReadTypes.ts"
+import { columnTypeFor } from "../../layers/hana/WriteTypes.ts"
 import { epochDayOf, formatEpochDay, formatEpochNanos, formatTimeOfDay } from "../../layers/common/ArrowCells.ts"
 
 const calendar = createRequire(import.meta.url)("hdb/lib/util/calendar.js") as {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { BatchAssembler } from "../../src/arrow/index.ts"
-import { hanaPage } from "../../layers/hana/ResultPage.ts"
-import { arrowColumn, TypeCode } from "../../layers/hana/Types.ts"
+import { hanaPage } from "../../layers/hana/WirePage.ts"
+import { arrowColumn, TypeCode } from "../../layers/hana/ReadTypes.ts"
 
 const TICKS_PER_DAY = 864_000_000_000n
 /** HANA day number of 1970-01-01 (day 1 is 0001-01-01; hdb lib/util/calendar.js). */

@@ -1,6 +1,7 @@
 /**
  * A thin Effect wrapper over the `hdb` client (2.30.1): connect, execute, prepare, fetch raw result pages, read
- * LOBs, transactions. Result pages are taken as raw bytes (`FETCH_NEXT` replies' RESULT_SET part) so the driver can
+ * LOBs, transactions (what reaches into hdb's internals beyond such calls is in DbPatches.ts, the client's shapes in
+ * DbTypes.ts). Result pages are taken as raw bytes (`FETCH_NEXT` replies' RESULT_SET part) so the driver can
  * decode them straight into Arrow builders; this uses hdb's internal `Connection.fetchNext` / `closeResultSet` /
  * `readLob` (lib/protocol/Connection.js), the same calls its own ResultSet makes.
  *
@@ -10,132 +11,11 @@
  *
  * @since 0.1.0
  */
-import { createRequire } from "node:module"
 import { Effect } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
+import { failedBatchRowsOf, hdb, installPatches, sendEncodedExecute } from "./DbPatches.ts"
+import type { FetchReply, HdbClient, HdbResultColumn, HdbResultSet, HdbStatement, RawPage } from "./DbTypes.ts"
 import { fromHdbError } from "./Errors.ts"
-import type { HdbResultColumn } from "./Types.ts"
-
-const require = createRequire(import.meta.url)
-
-/** The parts of hdb's module this driver uses. */
-interface HdbModule {
-  readonly createClient: (options: Record<string, unknown>) => HdbClient
-  readonly Lob: new(readLob: unknown, ld: unknown, options: Record<string, unknown>) => HdbLob
-  readonly Reader: { readonly LobDescriptor: new(...args: Array<unknown>) => unknown }
-  readonly util: { readonly convert: { readonly decode: (buffer: Buffer, useCesu8: boolean) => string } }
-  readonly request: {
-    readonly Segment: new(type: number, commit: number, commandOptions: number, useCesu8: boolean) => HdbSegment
-  }
-  readonly common: {
-    readonly MessageType: { readonly EXECUTE: number }
-    readonly PartKind: { readonly STATEMENT_ID: number; readonly PARAMETERS: number }
-    readonly CommandOption: { readonly HOLD_CURSORS_OVER_COMMIT: number }
-  }
-}
-
-/** A request segment (lib/protocol/request/Segment.js); a part given as `{ kind, module }` is written by `module`. */
-interface HdbSegment {
-  add(kind: number | { readonly kind: number; readonly module: HdbPartWriter }, args: unknown): void
-}
-
-/** What lib/protocol/request/Segment.js `partToBuffer` asks of a part's module. */
-interface HdbPartWriter {
-  getArgumentCount(args: unknown): number
-  write(part: { argumentCount: number; buffer: Buffer | undefined }, args: unknown): unknown
-}
-
-/** The hdb module (CommonJS; its `lib/` exports the protocol classes the package root does not). @category internals @since 0.1.0 */
-export const hdb: HdbModule = require("hdb/lib")
-
-/** hdb's internal connection (lib/protocol/Connection.js). */
-interface HdbConnection {
-  send(message: unknown, receive: (err: unknown, reply?: unknown) => void): void
-  /** Queues an ExecuteTask (lib/protocol/ExecuteTask.js); its reply holds the ROWS_AFFECTED of every packet it sent. */
-  execute(options: unknown, cb: (err: unknown, reply?: unknown) => void): void
-  readonly _state: object | undefined
-  on(event: "close", listener: () => void): void
-  fetchNext(options: { resultSetId: Buffer; fetchSize: number }, cb: (err: unknown, reply: FetchReply) => void): void
-  closeResultSet(options: { resultSetId: Buffer }, cb: (err: unknown) => void): void
-  readLob(options: unknown, cb: (err: unknown, reply: unknown) => void): void
-  readonly connectOptions?: { readonly connectionId?: number; readonly fullVersionString?: string }
-  readonly readyState?: string
-  isIdle(): boolean
-  destroy(err?: unknown): void
-  isValid(options: object, cb: (valid: boolean) => void): void
-  /** Bytes one request packet may hold (lib/protocol/Connection.js: the `packetSizeLimit` setting, 128 KiB by default). */
-  readonly packetSizeLimit: number
-  /** Queues a request segment (or task); requests run one at a time, in order. */
-  enqueue(segment: HdbSegment, cb: (err: unknown, reply?: { readonly rowsAffected?: unknown }) => void): void
-  /** Bytes of a packet left for one part after the headers, statement context and client info. */
-  getAvailableSize(forLobs: boolean): number
-  readonly autoCommit: boolean
-  readonly holdCursorsOverCommit: boolean
-  readonly useCesu8: boolean
-}
-
-interface FetchReply {
-  readonly resultSets: ReadonlyArray<{ readonly data: RawPage }>
-}
-
-/**
- * One RESULT_SET part: `argumentCount` rows encoded in `buffer`; `attributes` bit 1 = last page, 16 = closed by the
- * server.
- *
- * @category models
- * @since 0.1.0
- */
-export interface RawPage {
-  readonly argumentCount: number
-  readonly attributes: number
-  readonly buffer: Buffer | undefined
-}
-
-/** hdb's ResultSet as returned by `execute` (lib/protocol/ResultSet.js). */
-interface HdbResultSet {
-  readonly id: Buffer
-  readonly metadata: ReadonlyArray<HdbResultColumn>
-  readonly _data: RawPage | undefined
-}
-
-/** hdb's prepared Statement (lib/protocol/Statement.js). @category models @since 0.1.0 */
-export interface HdbStatement {
-  readonly id: Buffer
-  readonly functionCode: number
-  readonly parameterMetadata: ReadonlyArray<HdbParameter>
-  readonly resultSetMetadata: ReadonlyArray<HdbResultColumn> | undefined
-  execute(values: unknown, cb: (err: unknown, ...results: Array<unknown>) => void): void
-  drop(cb: (err: unknown) => void): void
-}
-
-/** Parameter metadata (lib/protocol/data/ParameterMetadata.js). @category models @since 0.1.0 */
-export interface HdbParameter {
-  readonly mode: number
-  readonly dataType: number
-  readonly ioType: number
-  readonly name: string | undefined
-  readonly length: number
-  readonly fraction: number
-}
-
-interface HdbLob {
-  read(cb: (err: unknown, buffer: Buffer) => void): void
-}
-
-/** The hdb client. @category models @since 0.1.0 */
-export interface HdbClient {
-  readonly _connection: HdbConnection
-  readonly readyState: string
-  connect(cb: (err: unknown) => void): void
-  execute(sql: string, cb: (err: unknown, ...results: Array<unknown>) => void): void
-  prepare(sql: string, cb: (err: unknown, statement: HdbStatement) => void): void
-  setAutoCommit(autoCommit: boolean): void
-  commit(cb: (err: unknown) => void): void
-  rollback(cb: (err: unknown) => void): void
-  disconnect(cb: (err: unknown) => void): void
-  close(): void
-  on(event: string, listener: (...args: Array<unknown>) => void): void
-}
 
 /** Most rows sent in one EXECUTE: hdb throws an uncaught RangeError above 32,767. @category constants @since 0.1.0 */
 export const MAX_BATCH_ROWS = 32_000
@@ -182,77 +62,6 @@ const call = <A>(
     }
   })
 
-const connectionClosed = () => Object.assign(new Error("Connection closed"), { code: "EHDBCLOSE" })
-
-/**
- * Makes a socket that closes under a request fail that request instead of hanging or crashing the process. hdb
- * 2.30.1 (lib/protocol/Connection.js) does not expect it:
- * - on close, `_cleanup` aborts only the queued tasks: the request in flight is never answered, its caller hangs;
- * - a multi-packet EXECUTE (lib/protocol/ExecuteTask.js) sends its next packet on a later tick through
- *   `Connection.send`, which sets `this._state.messageType` while `_state` is already undefined: an uncaught
- *   `TypeError: Cannot set properties of undefined (setting 'messageType')` ends the Node process.
- * Both now fail with hdb's own EHDBCLOSE error, which the driver maps to IO.
- */
-const guardClosedSocket = (client: HdbClient): void => {
-  const connection = client._connection
-  const send = connection.send.bind(connection)
-  let inFlight: ((err: unknown) => void) | undefined
-  connection.send = (message, receive) => {
-    if (connection._state === undefined) {
-      process.nextTick(() => receive(connectionClosed()))
-      return
-    }
-    let answered = false
-    const answer = (err: unknown, reply?: unknown) => {
-      if (answered) return
-      answered = true
-      if (inFlight === answer) inFlight = undefined
-      receive(err, reply)
-    }
-    inFlight = answer
-    send(message, answer)
-  }
-  connection.on("close", () => {
-    const pending = inFlight
-    inFlight = undefined
-    if (pending !== undefined) process.nextTick(() => pending(connectionClosed()))
-  })
-}
-
-/** Per hdb error of a batch EXECUTE: the failing packet's ROWS_AFFECTED, and the rows earlier packets of its task acknowledged. */
-const failedBatchRows = new WeakMap<object, { readonly failed: ReadonlyArray<unknown>; readonly before: number }>()
-
-const rowsAffectedOf = (reply: unknown): unknown =>
-  typeof reply === "object" && reply !== null ? (reply as { readonly rowsAffected?: unknown }).rowsAffected : undefined
-
-/**
- * Keeps what hdb drops from a failed batch EXECUTE, so that the row the server rejected can be named: hdb 2.30.1's
- * ExecuteTask (lib/protocol/ExecuteTask.js `run`) ends on the first error reply without pushing that reply, whose
- * ROWS_AFFECTED marks the rejected row, and Statement.handle passes on only the error, not the task's reply, whose
- * ROWS_AFFECTED counts the rows of the packets sent before it.
- */
-const keepFailedBatchRows = (client: HdbClient): void => {
-  const connection = client._connection
-  const send = connection.send.bind(connection)
-  connection.send = (message, receive) =>
-    send(message, (err, reply) => {
-      const failed = rowsAffectedOf(reply)
-      if (typeof err === "object" && err !== null && Array.isArray(failed)) failedBatchRows.set(err, { failed, before: 0 })
-      receive(err, reply)
-    })
-  const execute = connection.execute.bind(connection)
-  connection.execute = (options, cb) =>
-    execute(options, (err, reply) => {
-      const kept = typeof err === "object" && err !== null ? failedBatchRows.get(err) : undefined
-      const acknowledged = rowsAffectedOf(reply)
-      if (kept !== undefined) {
-        const before = Array.isArray(acknowledged) ? acknowledged.length : typeof acknowledged === "number" ? 1 : 0
-        failedBatchRows.set(err as object, { failed: kept.failed, before })
-      }
-      cb(err, reply)
-    })
-}
-
 /**
  * Opens a client. Interruptible: an interrupted connect (a timeout) closes the half-open socket.
  *
@@ -287,10 +96,7 @@ export const connect = (
         if (settled) return
         settled = true
         if (timer !== undefined) clearTimeout(timer)
-        if (!err) {
-          guardClosedSocket(client)
-          keepFailedBatchRows(client)
-        }
+        if (!err) installPatches(client)
         resume(err ? Effect.fail(fromHdbError(err)) : Effect.succeed(client))
       })
     } catch (e) {
@@ -446,7 +252,7 @@ export const executePrepared = (
     client,
     (cb) => statement.execute(values, (err, ...results) => cb(err, results)),
     (err) => {
-      const kept = typeof err === "object" && err !== null ? failedBatchRows.get(err) : undefined
+      const kept = failedBatchRowsOf(err)
       return kept === undefined ? fromHdbError(err) : failedRowError(err, kept.failed, firstRow + kept.before)
     }
   )
@@ -454,29 +260,13 @@ export const executePrepared = (
 /** The bytes one request packet of this connection may hold: one row's parameter values must fit in it. @category operations @since 0.1.0 */
 export const packetSizeLimit = (client: HdbClient): number => client._connection.packetSizeLimit
 
-/** Bytes of the STATEMENT_ID part of an EXECUTE: 16 header + 8 id (lib/protocol/ExecuteTask.js STATEMENT_ID_PART_LENGTH). */
-const STATEMENT_ID_PART_BYTES = 24
-
-/**
- * Bytes the PARAMETERS part of one EXECUTE may take on this connection, measured as hdb measures it
- * (Connection.getAvailableSize: the packet size limit less packet, segment and part headers, statement context and
- * client info; ExecuteTask: less the STATEMENT_ID part), less 7 for the padding to 8 bytes that Part.toBuffer adds
- * after the data and getAvailableSize leaves out.
- *
- * @category operations
- * @since 0.1.0
- */
-export const parameterBytesAvailable = (client: HdbClient): number =>
-  client._connection.getAvailableSize(false) - STATEMENT_ID_PART_BYTES - 7
-
 /** Whether the session commits each statement itself (hdb's autocommit). @category operations @since 0.1.0 */
 export const isAutoCommit = (client: HdbClient): boolean => client._connection.autoCommit
 
 /**
  * Sends one EXECUTE of a prepared statement whose PARAMETERS part is `rows` rows already encoded (layers/hana/
- * IngestEncoder.ts), through hdb's request queue and session, as its ExecuteTask sends a batch packet; the commit
- * flag is the session's autocommit. The request is on its way when this effect returns; the returned effect waits
- * for the reply: the rows affected, or the server's error naming the rejected row (`firstRow` is the 0-based row of
+ * IngestEncoder.ts), through hdb's request queue and session (DbPatches.ts `sendEncodedExecute`). The request is on
+ * its way when this effect returns; the returned effect waits for the reply: the rows affected, or the server's error naming the rejected row (`firstRow` is the 0-based row of
  * the ingest the part starts at). `data` may be reused once the reply has arrived. The Oracle driver's counterpart
  * is layers/oracle/EncodedBinds.ts.
  *
@@ -498,26 +288,7 @@ export const startEncodedExecute = (
       else outcome = result
     }
     try {
-      const connection = client._connection
-      const segment = new hdb.request.Segment(
-        hdb.common.MessageType.EXECUTE,
-        connection.autoCommit ? 1 : 0,
-        connection.holdCursorsOverCommit ? hdb.common.CommandOption.HOLD_CURSORS_OVER_COMMIT : 0,
-        connection.useCesu8
-      )
-      segment.add(hdb.common.PartKind.STATEMENT_ID, statement.id)
-      segment.add({
-        kind: hdb.common.PartKind.PARAMETERS,
-        module: {
-          getArgumentCount: () => rows,
-          write: (part) => {
-            part.argumentCount = rows
-            part.buffer = data
-            return part
-          }
-        }
-      }, data)
-      connection.enqueue(segment, (err, reply) => {
+      sendEncodedExecute(client, statement, rows, data, (err, reply) => {
         const affected = countOf(reply?.rowsAffected)
         settle(err ? Effect.fail(failedRowError(err, reply?.rowsAffected, firstRow)) : Effect.succeed(affected < 0 ? rows : affected))
       })

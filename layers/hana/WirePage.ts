@@ -16,8 +16,8 @@ import type { ColumnBuilder, Page } from "../../src/arrow/index.ts"
 import { ArrowAssemblyError } from "../../src/arrow/index.ts"
 import { epochDayOf } from "../common/ArrowCells.ts"
 import { TWO_32 } from "../common/Int64Words.ts"
-import { decodeCesu8 } from "./Hdb.ts"
-import type { CellKind, MappedColumn } from "./Types.ts"
+import { decodeCesu8 } from "./DbCalls.ts"
+import type { CellKind, MappedColumn } from "./ReadTypes.ts"
 
 const K: Record<CellKind, number> = {
   tinyint: 0,
