@@ -13,14 +13,14 @@
  *   concatenated (a block's first implicit result set of each run).
  * - PL/SQL: implicit result sets (DBMS_SQL.RETURN_RESULT) in batch mode only, first cursor; OUT / IN OUT binds
  *   declared by `ORACLE:parameter_type` come back as extra columns of a one-row result.
- * - Catalog (Catalog.ts), ingest DDL (Ddl.ts), type mappings (Types.ts), errors (Errors.ts).
+ * - Cursor (Cursor.ts), catalog (Catalog.ts), ingest DDL (Ddl.ts), type mappings (ReadTypes.ts, WriteTypes.ts),
+ *   errors (Errors.ts).
  *
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
 import { Deferred, Effect, Exit, Fiber, Result, type Scope } from "effect"
 import { type AdbcError, adbcError, invalidArgument, notFound, notImplemented } from "../../src/AdbcError.ts"
-import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
 import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
 import type { ResolvedOptions } from "../../src/Options.ts"
@@ -32,17 +32,15 @@ import * as DbCalls from "./DbCalls.ts"
 import * as DbPatches from "./DbPatches.ts"
 import * as DbTypes from "./DbTypes.ts"
 import * as ParseAhead from "./ParseAhead.ts"
-import * as RowCapture from "./RowCapture.ts"
 import { lobConverter } from "./LobPrefetch.ts"
 import * as Opt from "./OracleOptions.ts"
 import { formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
-import { type Cancellation, makeCancellation } from "../common/Cancellation.ts"
+import { makeCancellation } from "../common/Cancellation.ts"
 import { executeManyEncoded, executeManyRows, SEAM_ORACLEDB_VERSION, seamInfo, wireOrder } from "./EncodedBinds.ts"
 import { batchEncoders, type EncodePlan, encodeRows, type StringLimit, stringLimitOfType } from "./IngestEncoder.ts"
 import { addEncoded, addRows, callRows, type EncodedCall, joinedRows, joinsEncoded, joinsRows, type PendingCall, type RowsCall } from "./IngestCalls.ts"
 import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns, spanOutValue } from "./Params.ts"
-import { oraclePage } from "./RowPage.ts"
-import { canDecodeWire, WireDecoder } from "./WirePage.ts"
+import { makeCursor } from "./Cursor.ts"
 import { DEFAULT_PORT } from "./Uri.ts"
 import { arrowColumns, type MappedColumn, type MappingOptions, type OracleColumnMetadata, type OracleTypeName, TYPE_NAME_METADATA } from "./ReadTypes.ts"
 import { bindTypeFor, ingestColumnType, isCompatible } from "./WriteTypes.ts"
@@ -195,98 +193,6 @@ const queryOptions = (options: ResolvedOptions, prefetchRows: number): Record<st
 const mapColumns = (metaData: ReadonlyArray<DbTypes.OracleMetaData>, options: ResolvedOptions) =>
   Effect.fromResult(arrowColumns(metaData.map(columnMetadata), mappingOptions(options)))
 
-/**
- * The error of a read from a result that Connection.cancel cancelled between two reads: ORA-01013, what a break gives
- * the call it aborts, a fetch included (OCI Programmer's Guide, OCIBreak(): "an immediate (asynchronous) abort of any
- * currently executing OCI function", docs.oracle.com/cd/B10500_01/appdev.920/a96584/oci16m96.htm).
- */
-const cancelledRead = () => fromOracleError({ errorNum: 1013, message: "ORA-01013: user requested cancel of current operation" })
-
-/**
- * A cursor over consecutive result sets of one shape, read `fetchArraySize` rows at a time. With `wire` (batch
- * mode), once oracledb's buffered rows (the first round trip's) are read, the rows of each later round trip are
- * kept as TTC bytes and decoded straight into the Arrow builders (WirePage.ts `WireDecoder`), provided every
- * column has a wire decoder; otherwise, and in row mode, oracledb decodes each row into JS values first.
- */
-const makeCursor = (
-  connection: DbTypes.OracleConnection,
-  cancellation: Cancellation,
-  first: DbTypes.OracleResultSet,
-  columns: ReadonlyArray<MappedColumn>,
-  fetchArraySize: number,
-  more: Effect.Effect<DbTypes.OracleResultSet | undefined, AdbcError>,
-  wire: boolean
-): DriverCursor => {
-  const schema = new Arrow.Schema(columns.map((c) => c.field))
-  // Connection.cancel breaks a fetch in flight (ORA-01013); between two reads it marks the cursor cancelled
-  const token = cancellation.reader()
-  let current: DbTypes.OracleResultSet | undefined = first
-  let decoder: WireDecoder | undefined
-  let rowsSeen = 0
-  let closed = false
-  /** Closes the current result set; one closed before its end has its server cursor released now. */
-  const closeCurrent = (exhausted: boolean) =>
-    Effect.suspend(() => {
-      const rs = current
-      current = undefined
-      decoder = undefined
-      if (rs === undefined) return Effect.void
-      RowCapture.stopCapture(rs)
-      return Effect.flatMap(DbCalls.closeResultSet(rs), (wasOpen) => wasOpen && !exhausted ? DbCalls.releaseCursors(connection) : Effect.void)
-    })
-  /** The wire decoder for `rs` once its buffered rows are read, when every column has one. */
-  const wireDecoder = (rs: DbTypes.OracleResultSet): WireDecoder | undefined => {
-    if (!wire || RowCapture.bufferedRowCount(rs) !== 0) return undefined
-    if (decoder !== undefined) return decoder
-    const wireColumns = RowCapture.wireColumns(rs)
-    if (wireColumns === undefined || !canDecodeWire(columns, wireColumns)) return undefined
-    // A region as database time zone leaves LOCAL TIME ZONE values to oracledb, which refuses them clearly.
-    const offset = DbPatches.dbTzOffsetMinutes(connection)
-    if (offset === undefined && columns.some((c) => c.kind === "timestamp-ltz")) return undefined
-    decoder = new WireDecoder(columns, wireColumns, offset ?? 0, RowCapture.lastDecodedValues(rs))
-    return decoder
-  }
-  /** A cancelled read: the result set is closed and its server cursor released, then ORA-01013. */
-  const failCancelled = Effect.andThen(closeCurrent(false), Effect.failSync(cancelledRead))
-  const fetchRows = <A>(run: () => Promise<A>) => cancellation.running(DbCalls.call(connection, run))
-  const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {
-    while (!closed && current !== undefined) {
-      if (token.cancelled()) return yield* failCancelled
-      const rs: DbTypes.OracleResultSet = current
-      const firstRow = rowsSeen
-      const fast = rowsSeen === 0 ? undefined : wireDecoder(rs)
-      if (fast !== undefined) {
-        const rows = yield* fetchRows(() => RowCapture.fetchWireRows(rs, fetchArraySize))
-        // a cancel during a fetch the server answered before the break reached it
-        if (token.cancelled()) return yield* failCancelled
-        if (rows.length > 0) {
-          rowsSeen += rows.length
-          return fast.page(rows, firstRow)
-        }
-      } else {
-        const rows = yield* fetchRows(() => rs.getRows(fetchArraySize))
-        if (token.cancelled()) return yield* failCancelled
-        if (rows.length > 0) {
-          rowsSeen += rows.length
-          return oraclePage(rows, columns, firstRow)
-        }
-      }
-      yield* closeCurrent(true)
-      current = yield* cancellation.running(more)
-    }
-    return undefined
-  })
-  return {
-    schema,
-    nextPage,
-    close: Effect.suspend(() => {
-      if (closed) return Effect.void
-      closed = true
-      token.close()
-      return closeCurrent(false)
-    })
-  }
-}
 
 /** One parameter row: the bound columns and this row's values. */
 interface ParameterRow {
