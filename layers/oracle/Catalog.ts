@@ -24,7 +24,8 @@ import {
   patternPushdown,
   type TableRow
 } from "../../src/catalog/index.ts"
-import { type OracleConnection, queryAll } from "./OracleDb.ts"
+import { queryAll } from "./DbCalls.ts"
+import type { OracleConnection } from "./DbTypes.ts"
 
 /** SQL reading the current pluggable database's name. @category constants @since 0.1.0 */
 export const CURRENT_CATALOG_SQL = "SELECT SYS_CONTEXT('USERENV', 'CON_NAME') FROM DUAL"

@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import type { IngestColumn, IngestTarget } from "../../src/Driver.ts"
-import { jsonCheckOf } from "./Types.ts"
+import { jsonCheckOf } from "./WriteTypes.ts"
 
 /** Double-quotes an identifier, doubling embedded quotes. @category sql @since 0.1.0 */
 export const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, "\"\"")}"`

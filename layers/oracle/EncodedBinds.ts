@@ -29,7 +29,7 @@
  */
 import { createRequire } from "node:module"
 import type { EncodedRows } from "./IngestEncoder.ts"
-import type { OracleConnection } from "./OracleDb.ts"
+import type { OracleConnection } from "./DbTypes.ts"
 
 const require = createRequire(import.meta.url)
 

@@ -32,7 +32,8 @@ import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { civilFromDays, columnCells, epochDayOf, formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
 import { floorDivInt64, TWO_32 } from "../common/Int64Words.ts"
-import { ingestsAsYearToMonth, TYPE_NAME_METADATA } from "./Types.ts"
+import { TYPE_NAME_METADATA } from "./ReadTypes.ts"
+import { ingestsAsYearToMonth } from "./WriteTypes.ts"
 import { unknownZone, zoneBytesAt, zoneEncoding } from "./TimeZones.ts"
 
 /** The bind type an encoded column declares to oracledb (a `DB_TYPE_*` name). @category models @since 0.1.0 */
@@ -533,7 +534,7 @@ const writeYearToMonth = (months: number, out: Uint8Array, pos: number): number 
 /**
  * Interval columns as the oracledb path sends them: year_month as INTERVAL YEAR TO MONTH, day_time and
  * month_day_nano as INTERVAL DAY TO SECOND; a month_day_nano value with months is refused naming column and row (a
- * month has no fixed number of days). A month_day_nano column read from YEAR TO MONTH (Types.ts
+ * month has no fixed number of days). A month_day_nano column read from YEAR TO MONTH (WriteTypes.ts
  * `ingestsAsYearToMonth`) goes back as YEAR TO MONTH, refusing values with days or nanoseconds.
  */
 const intervalEncoder = (field: Arrow.Field, data: Arrow.Data, firstRow: number): Result.Result<ColumnEncoder, AdbcError> => {

@@ -5,7 +5,7 @@
  *   the whole connect is bounded by `connectTimeout`; the `timezone` option sets the session time zone (UTC without it).
  * - Queries: results are fetched `redo.statement.fetch_array_size` rows per round trip (first execute:
  *   `redo.statement.prefetch_rows`, lowered to fit `redo.statement.prefetch_bytes`); batch mode decodes the TTC
- *   row bytes straight into Arrow builders, row mode oracledb's JS values (ResultPage.ts); the core cuts batches at
+ *   row bytes straight into Arrow builders, row mode oracledb's JS values (RowPage.ts); the core cuts batches at
  *   `redo.statement.read_batch_rows` (hard).
  * - OUT values and implicit result sets beyond the first go through port v2's `out` and `more`.
  * - Parameters: Arrow batches converted by Params.ts; DML runs through executeMany in chunks of
@@ -13,14 +13,14 @@
  *   concatenated (a block's first implicit result set of each run).
  * - PL/SQL: implicit result sets (DBMS_SQL.RETURN_RESULT) in batch mode only, first cursor; OUT / IN OUT binds
  *   declared by `ORACLE:parameter_type` come back as extra columns of a one-row result.
- * - Catalog (Catalog.ts), ingest DDL (Ddl.ts), type mappings (Types.ts), errors (Errors.ts).
+ * - Cursor (Cursor.ts), catalog (Catalog.ts), ingest DDL (Ddl.ts), type mappings (ReadTypes.ts, WriteTypes.ts),
+ *   errors (Errors.ts).
  *
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
 import { Deferred, Effect, Exit, Fiber, Result, type Scope } from "effect"
 import { type AdbcError, adbcError, invalidArgument, notFound, notImplemented } from "../../src/AdbcError.ts"
-import type { Page } from "../../src/arrow/index.ts"
 import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
 import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
 import type { ResolvedOptions } from "../../src/Options.ts"
@@ -28,28 +28,22 @@ import { catalogRows, CURRENT_CATALOG_SQL } from "./Catalog.ts"
 import { connectionAttributes, NLS_SETUP_SQL, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
 import * as Ddl from "./Ddl.ts"
 import { atParameterRow, fromOracleError, fromRowError, oraCode } from "./Errors.ts"
-import * as Db from "./OracleDb.ts"
+import * as DbCalls from "./DbCalls.ts"
+import * as DbPatches from "./DbPatches.ts"
+import * as DbTypes from "./DbTypes.ts"
+import * as ParseAhead from "./ParseAhead.ts"
 import { lobConverter } from "./LobPrefetch.ts"
 import * as Opt from "./OracleOptions.ts"
 import { formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
-import { type Cancellation, makeCancellation } from "../common/Cancellation.ts"
+import { makeCancellation } from "../common/Cancellation.ts"
 import { executeManyEncoded, executeManyRows, SEAM_ORACLEDB_VERSION, seamInfo, wireOrder } from "./EncodedBinds.ts"
 import { batchEncoders, type EncodePlan, encodeRows, type StringLimit, stringLimitOfType } from "./IngestEncoder.ts"
 import { addEncoded, addRows, callRows, type EncodedCall, joinedRows, joinsEncoded, joinsRows, type PendingCall, type RowsCall } from "./IngestCalls.ts"
 import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns, spanOutValue } from "./Params.ts"
-import { canDecodeWire, oraclePage, WireDecoder } from "./ResultPage.ts"
+import { makeCursor } from "./Cursor.ts"
 import { DEFAULT_PORT } from "./Uri.ts"
-import {
-  arrowColumns,
-  bindTypeFor,
-  ingestColumnType,
-  isCompatible,
-  type MappedColumn,
-  type MappingOptions,
-  type OracleColumnMetadata,
-  type OracleTypeName,
-  TYPE_NAME_METADATA
-} from "./Types.ts"
+import { arrowColumns, type MappedColumn, type MappingOptions, type OracleColumnMetadata, type OracleTypeName, TYPE_NAME_METADATA } from "./ReadTypes.ts"
+import { bindTypeFor, ingestColumnType, isCompatible } from "./WriteTypes.ts"
 
 /** The driver version. @category constants @since 0.1.0 */
 export const VERSION = "0.1.0"
@@ -83,7 +77,7 @@ export const mappingOptions = (options: ResolvedOptions): MappingOptions => ({
 })
 
 /** oracledb's metadata as the driver's column description (raw precision/scale from the describe hook). */
-export const columnMetadata = (m: Db.OracleMetaData): OracleColumnMetadata => {
+export const columnMetadata = (m: DbTypes.OracleMetaData): OracleColumnMetadata => {
   const type = m.dbType.name.replace(/^DB_TYPE_/, "") as OracleTypeName
   const base = { name: m.name, type, nullable: m.nullable !== false, isJson: m.isJson === true }
   switch (type) {
@@ -131,10 +125,10 @@ const readClob = readLob(false)
 const readBlob = readLob(true)
 
 /** fetchTypeHandler: NUMBER as exact digits, LOBs read whole (CLOB/NCLOB as strings, BLOB as bytes). */
-const fetchTypeHandler = (m: Db.OracleMetaData): { type: Db.DbType } | { converter: typeof readClob } | undefined => {
+const fetchTypeHandler = (m: DbTypes.OracleMetaData): { type: DbTypes.DbType } | { converter: typeof readClob } | undefined => {
   switch (m.dbType.name) {
     case "DB_TYPE_NUMBER":
-      return { type: Db.oracledb.STRING }
+      return { type: DbPatches.oracledb.STRING }
     case "DB_TYPE_CLOB":
     case "DB_TYPE_NCLOB":
       return { converter: readClob }
@@ -173,7 +167,7 @@ const UNBOUNDED_DEFINE_BYTES = 4000
  * @since 0.1.0
  */
 export const prefetchRowsFor = (
-  metaData: ReadonlyArray<Db.OracleMetaData> | undefined,
+  metaData: ReadonlyArray<DbTypes.OracleMetaData> | undefined,
   options: ResolvedOptions
 ): number => {
   const rows = options.value(Opt.PrefetchRows)
@@ -188,7 +182,7 @@ export const prefetchRowsFor = (
 
 const queryOptions = (options: ResolvedOptions, prefetchRows: number): Record<string, unknown> => ({
   resultSet: true,
-  outFormat: Db.oracledb.OUT_FORMAT_ARRAY,
+  outFormat: DbPatches.oracledb.OUT_FORMAT_ARRAY,
   fetchArraySize: options.value(Opt.FetchArraySize),
   prefetchRows,
   fetchTypeHandler,
@@ -196,101 +190,9 @@ const queryOptions = (options: ResolvedOptions, prefetchRows: number): Record<st
   dbObjectAsPojo: true
 })
 
-const mapColumns = (metaData: ReadonlyArray<Db.OracleMetaData>, options: ResolvedOptions) =>
+const mapColumns = (metaData: ReadonlyArray<DbTypes.OracleMetaData>, options: ResolvedOptions) =>
   Effect.fromResult(arrowColumns(metaData.map(columnMetadata), mappingOptions(options)))
 
-/**
- * The error of a read from a result that Connection.cancel cancelled between two reads: ORA-01013, what a break gives
- * the call it aborts, a fetch included (OCI Programmer's Guide, OCIBreak(): "an immediate (asynchronous) abort of any
- * currently executing OCI function", docs.oracle.com/cd/B10500_01/appdev.920/a96584/oci16m96.htm).
- */
-const cancelledRead = () => fromOracleError({ errorNum: 1013, message: "ORA-01013: user requested cancel of current operation" })
-
-/**
- * A cursor over consecutive result sets of one shape, read `fetchArraySize` rows at a time. With `wire` (batch
- * mode), once oracledb's buffered rows (the first round trip's) are read, the rows of each later round trip are
- * kept as TTC bytes and decoded straight into the Arrow builders (ResultPage.ts `WireDecoder`), provided every
- * column has a wire decoder; otherwise, and in row mode, oracledb decodes each row into JS values first.
- */
-const makeCursor = (
-  connection: Db.OracleConnection,
-  cancellation: Cancellation,
-  first: Db.OracleResultSet,
-  columns: ReadonlyArray<MappedColumn>,
-  fetchArraySize: number,
-  more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>,
-  wire: boolean
-): DriverCursor => {
-  const schema = new Arrow.Schema(columns.map((c) => c.field))
-  // Connection.cancel breaks a fetch in flight (ORA-01013); between two reads it marks the cursor cancelled
-  const token = cancellation.reader()
-  let current: Db.OracleResultSet | undefined = first
-  let decoder: WireDecoder | undefined
-  let rowsSeen = 0
-  let closed = false
-  /** Closes the current result set; one closed before its end has its server cursor released now. */
-  const closeCurrent = (exhausted: boolean) =>
-    Effect.suspend(() => {
-      const rs = current
-      current = undefined
-      decoder = undefined
-      if (rs === undefined) return Effect.void
-      Db.stopCapture(rs)
-      return Effect.flatMap(Db.closeResultSet(rs), (wasOpen) => wasOpen && !exhausted ? Db.releaseCursors(connection) : Effect.void)
-    })
-  /** The wire decoder for `rs` once its buffered rows are read, when every column has one. */
-  const wireDecoder = (rs: Db.OracleResultSet): WireDecoder | undefined => {
-    if (!wire || Db.bufferedRowCount(rs) !== 0) return undefined
-    if (decoder !== undefined) return decoder
-    const wireColumns = Db.wireColumns(rs)
-    if (wireColumns === undefined || !canDecodeWire(columns, wireColumns)) return undefined
-    // A region as database time zone leaves LOCAL TIME ZONE values to oracledb, which refuses them clearly.
-    const offset = Db.dbTzOffsetMinutes(connection)
-    if (offset === undefined && columns.some((c) => c.kind === "timestamp-ltz")) return undefined
-    decoder = new WireDecoder(columns, wireColumns, offset ?? 0, Db.lastDecodedValues(rs))
-    return decoder
-  }
-  /** A cancelled read: the result set is closed and its server cursor released, then ORA-01013. */
-  const failCancelled = Effect.andThen(closeCurrent(false), Effect.failSync(cancelledRead))
-  const fetchRows = <A>(run: () => Promise<A>) => cancellation.running(Db.call(connection, run))
-  const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {
-    while (!closed && current !== undefined) {
-      if (token.cancelled()) return yield* failCancelled
-      const rs: Db.OracleResultSet = current
-      const firstRow = rowsSeen
-      const fast = rowsSeen === 0 ? undefined : wireDecoder(rs)
-      if (fast !== undefined) {
-        const rows = yield* fetchRows(() => Db.fetchWireRows(rs, fetchArraySize))
-        // a cancel during a fetch the server answered before the break reached it
-        if (token.cancelled()) return yield* failCancelled
-        if (rows.length > 0) {
-          rowsSeen += rows.length
-          return fast.page(rows, firstRow)
-        }
-      } else {
-        const rows = yield* fetchRows(() => rs.getRows(fetchArraySize))
-        if (token.cancelled()) return yield* failCancelled
-        if (rows.length > 0) {
-          rowsSeen += rows.length
-          return oraclePage(rows, columns, firstRow)
-        }
-      }
-      yield* closeCurrent(true)
-      current = yield* cancellation.running(more)
-    }
-    return undefined
-  })
-  return {
-    schema,
-    nextPage,
-    close: Effect.suspend(() => {
-      if (closed) return Effect.void
-      closed = true
-      token.close()
-      return closeCurrent(false)
-    })
-  }
-}
 
 /** One parameter row: the bound columns and this row's values. */
 interface ParameterRow {
@@ -336,7 +238,7 @@ const outField = (column: BoundColumn): Arrow.Field => {
  * ({@link spanOutValue}); anything else as oracledb returns it.
  */
 const outValue = (field: Arrow.Field, value: unknown): unknown => {
-  if (value instanceof Db.RawTemporal) {
+  if (value instanceof DbPatches.RawTemporal) {
     const nanos = BigInt(value.seconds) * 1_000_000_000n + BigInt(value.nanos)
     return Arrow.DataType.isDate(field.type) ? formatEpochDay(Math.floor(value.seconds / 86_400)) : formatEpochTicks(nanos, 1e9)
   }
@@ -348,7 +250,7 @@ const outValue = (field: Arrow.Field, value: unknown): unknown => {
  * the rows the statement touched. OUT values are one row, so one touched row gives its values, none gives NULLs, and
  * more fail INVALID_ARGUMENT (the statement is then undone by its unit).
  */
-const returnedRow = (result: Db.OracleExecuteResult): Result.Result<Db.OracleExecuteResult, AdbcError> => {
+const returnedRow = (result: DbTypes.OracleExecuteResult): Result.Result<DbTypes.OracleExecuteResult, AdbcError> => {
   const outBinds = Array.isArray(result.outBinds) ? result.outBinds : []
   const most = outBinds.reduce((n: number, v) => Math.max(n, Array.isArray(v) ? v.length : 1), 0)
   if (most > 1) {
@@ -359,31 +261,31 @@ const returnedRow = (result: Db.OracleExecuteResult): Result.Result<Db.OracleExe
   return Result.succeed({ ...result, outBinds: outBinds.map((v) => (Array.isArray(v) ? v[0] ?? null : v)) })
 }
 
-const makeConnection = (connection: Db.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
+const makeConnection = (connection: DbTypes.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
   let autocommit = true
   /** The connection's cancel state (Connection.cancel), which its cursors share. */
   const cancellation = makeCancellation()
   const tracked = cancellation.running
 
   const run = (sql: string, binds: unknown, options: Record<string, unknown>) =>
-    Db.callExecute(connection, sql, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }), Db.closeResults)
+    DbCalls.callExecute(connection, sql, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }), DbCalls.closeResults)
 
   /**
    * `run` whose result sets are closed when the scope closes, in case an interruption stops them from reaching a
    * cursor (a cursor closes them itself, once).
    */
   const runScoped = (sql: string, binds: unknown, options: Record<string, unknown>) =>
-    Effect.acquireRelease(run(sql, binds, options), (result) => Db.releaseResults(connection, result), {
+    Effect.acquireRelease(run(sql, binds, options), (result) => DbCalls.releaseResults(connection, result), {
       interruptible: true
     })
 
   const cursorOf = (
-    rs: Db.OracleResultSet,
+    rs: DbTypes.OracleResultSet,
     options: ResolvedOptions,
-    more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>
+    more: Effect.Effect<DbTypes.OracleResultSet | undefined, AdbcError>
   ): Effect.Effect<DriverCursor, AdbcError> =>
     mapColumns(rs.metaData, options).pipe(
-      Effect.tapError(() => Effect.andThen(Db.closeResultSet(rs), Db.releaseCursors(connection))),
+      Effect.tapError(() => Effect.andThen(DbCalls.closeResultSet(rs), DbCalls.releaseCursors(connection))),
       Effect.map((columns) =>
         makeCursor(
           connection,
@@ -398,9 +300,9 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     )
 
   const rowsResult = (
-    rs: Db.OracleResultSet,
+    rs: DbTypes.OracleResultSet,
     options: ResolvedOptions,
-    more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError>
+    more: Effect.Effect<DbTypes.OracleResultSet | undefined, AdbcError>
   ): Effect.Effect<DriverResult, AdbcError> =>
     Effect.map(cursorOf(rs, options, more), (cursor) => ({ _tag: "Rows" as const, cursor }))
 
@@ -410,7 +312,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
    * holding values in the first row), or a count.
    */
   const outcome = (
-    result: Db.OracleExecuteResult,
+    result: DbTypes.OracleExecuteResult,
     options: ResolvedOptions,
     columns: ReadonlyArray<BoundColumn> | undefined
   ): Effect.Effect<DriverResult, AdbcError> =>
@@ -425,8 +327,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const implicit = result.implicitResults ?? []
       if (implicit.length > 0) {
         if (options.value(Opt.ExecutionMode) !== "batch") {
-          yield* Effect.forEach(implicit, Db.closeResultSet, { discard: true })
-          yield* Db.releaseCursors(connection)
+          yield* Effect.forEach(implicit, DbCalls.closeResultSet, { discard: true })
+          yield* DbCalls.releaseCursors(connection)
           return yield* implicitResultsInRowMode()
         }
         const cursors: Array<DriverCursor> = []
@@ -436,8 +338,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
               Effect.andThen(
                 Effect.forEach(cursors, (c) => c.close, { discard: true }),
                 Effect.andThen(
-                  Effect.forEach(implicit.slice(i + 1), Db.closeResultSet, { discard: true }),
-                  Db.releaseCursors(connection)
+                  Effect.forEach(implicit.slice(i + 1), DbCalls.closeResultSet, { discard: true }),
+                  DbCalls.releaseCursors(connection)
                 )
               )
             )
@@ -463,14 +365,14 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   const statementUnit = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
     Effect.suspend(() =>
       autocommit
-        ? undoOnFailure(Effect.tap(effect, () => Db.call(connection, () => connection.commit())), () => connection.rollback())
+        ? undoOnFailure(Effect.tap(effect, () => DbCalls.call(connection, () => connection.commit())), () => connection.rollback())
         : effect
     )
 
   /** `effect`, followed on failure or interruption by `undo` (within the answer budget; its own failure ignored). */
   const undoOnFailure = <A, R>(effect: Effect.Effect<A, AdbcError, R>, undo: () => Promise<unknown>): Effect.Effect<A, AdbcError, R> =>
     Effect.onExit(effect, (exit) =>
-      Exit.isSuccess(exit) ? Effect.void : Db.withinBudget(connection, Effect.promise(() => undo().catch(() => undefined))))
+      Exit.isSuccess(exit) ? Effect.void : DbCalls.withinBudget(connection, Effect.promise(() => undo().catch(() => undefined))))
 
   /**
    * A PL/SQL block bound to several parameter rows, run once per row in order: oracledb's executeMany returns no
@@ -485,20 +387,20 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     options: ResolvedOptions,
     prefetchRows: number
   ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> => {
-    const results: Array<Db.OracleExecuteResult> = []
+    const results: Array<DbTypes.OracleExecuteResult> = []
     const closeAll = Effect.flatMap(
       Effect.promise(async () => {
         let closed = false
-        for (const result of results) if (await Db.closeResults(result)) closed = true
+        for (const result of results) if (await DbCalls.closeResults(result)) closed = true
         return closed
       }),
-      (closed) => closed ? Db.releaseCursors(connection) : Effect.void
+      (closed) => closed ? DbCalls.releaseCursors(connection) : Effect.void
     )
     return blockUnit(Effect.gen(function*() {
-      const firsts: Array<{ readonly row: number; readonly resultSet: Db.OracleResultSet }> = []
+      const firsts: Array<{ readonly row: number; readonly resultSet: DbTypes.OracleResultSet }> = []
       let without: number | undefined
       for (const [i, r] of rows.entries()) {
-        // each run's implicit result sets are new server cursors that only its reply names (Db.callExecute)
+        // each run's implicit result sets are new server cursors that only its reply names (DbCalls.callExecute)
         const result = yield* Effect.uninterruptibleMask((restore) =>
           restore(run(sql, bindsOf(r), { ...queryOptions(options, prefetchRows), autoCommit: false })).pipe(
             Effect.tap((result) => Effect.sync(() => results.push(result))),
@@ -506,7 +408,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
           )
         )
         const [first, ...others] = result.implicitResults ?? []
-        yield* Effect.forEach(others, Db.closeResultSet, { discard: true })
+        yield* Effect.forEach(others, DbCalls.closeResultSet, { discard: true })
         if (first === undefined) {
           without ??= i + 1
           continue
@@ -574,7 +476,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     Effect.gen(function*() {
       const prepared: Array<{ columns: Array<BoundColumn>; rows: number }> = []
       for (const batch of parameters.batches) {
-        const columns = yield* Effect.fromResult(parameterColumns(batch, Db.isPlsql(sql)))
+        const columns = yield* Effect.fromResult(parameterColumns(batch, ParseAhead.isPlsql(sql)))
         prepared.push({ columns, rows: batch.numRows })
       }
       const total = prepared.reduce((n, p) => n + p.rows, 0)
@@ -586,11 +488,11 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
           `OUT / IN OUT parameters (ORACLE:parameter_type out or inout) take exactly one parameter row; got ${total}`
         )
       }
-      // a bound query's execute parses anew, so that its first round trip fetches prefetch_rows (Db.statementInfo);
+      // a bound query's execute parses anew, so that its first round trip fetches prefetch_rows (ParseAhead.statementInfo);
       // DML returns no rows and needs no parse of its own: its execute parses it in the same round trip
-      const info = Db.isDml(sql) ? undefined : yield* Db.statementInfo(connection, sql, queryOptions(options, 1), false)
+      const info = ParseAhead.isDml(sql) ? undefined : yield* ParseAhead.statementInfo(connection, sql, queryOptions(options, 1), false)
       const isQuery = info?.metaData !== undefined && info.metaData.length > 0
-      const isBlock = Db.isPlsql(sql)
+      const isBlock = ParseAhead.isPlsql(sql)
       if (!isQuery && !isBlock && !hasOut && total > 1) {
         // insert_batch_rows rows per executeMany, across parameter batches as for ingest (IngestCalls.ts)
         const perCall = options.value(Opt.InsertBatchRows)
@@ -603,7 +505,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
           const encoded = encodedCall(sql, parameters.batches[0]!)
           return yield* undoOnFailure(
             Effect.map(
-              Db.callExecute(connection, sql, () =>
+              DbCalls.callExecute(connection, sql, () =>
                 encoded !== undefined
                   ? executeManyEncoded(connection, sql, joinedRows(encoded.call), encoded.bindDefs, encoded.maxStringSize, { autoCommit: true })
                   : executeManyRows(connection, sql, bindRows(only.columns, 0, only.rows), {
@@ -622,7 +524,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
             const sending = call
             call = undefined
             return sending === undefined ? Effect.void : Effect.map(
-              Db.callExecute(connection, sql, () => executeManyRows(connection, sql, sending.rows, { autoCommit: false, bindDefs: sending.defs })),
+              DbCalls.callExecute(connection, sql, () => executeManyRows(connection, sql, sending.rows, { autoCommit: false, bindDefs: sending.defs })),
               (result) => {
                 affected += result.rowsAffected ?? 0
               }
@@ -665,7 +567,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const first = yield* runScoped(sql, bindsOf(rows[0]!), queryOptions(options, prefetchRows))
       if (first.resultSet === undefined || rows.length === 1) return yield* outcome(first, options, rows[0]!.columns)
       let next = 1
-      const more: Effect.Effect<Db.OracleResultSet | undefined, AdbcError> = Effect.suspend(() => {
+      const more: Effect.Effect<DbTypes.OracleResultSet | undefined, AdbcError> = Effect.suspend(() => {
         if (next >= rows.length) return Effect.succeed(undefined)
         const r = rows[next++]!
         return Effect.map(run(sql, bindsOf(r), queryOptions(options, prefetchRows)), (res) => res.resultSet)
@@ -683,25 +585,25 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
         return yield* executeWithParameters(sql, parameters, options)
       }
       // prefetch_bytes needs the row size before the first round trip: one describe (parse only) when it is set;
-      // otherwise the parse happens only when oracledb holds no cursor for the text (Db.openCursor).
+      // otherwise the parse happens only when oracledb holds no cursor for the text (ParseAhead.openCursor).
       const info = options.get(Opt.PrefetchBytes) === undefined
-        ? yield* Effect.as(Db.openCursor(connection, sql, queryOptions(options, 1)), undefined)
-        : yield* Db.statementInfo(connection, sql, queryOptions(options, 1))
+        ? yield* Effect.as(ParseAhead.openCursor(connection, sql, queryOptions(options, 1)), undefined)
+        : yield* ParseAhead.statementInfo(connection, sql, queryOptions(options, 1))
       const executeOptions = queryOptions(options, prefetchRowsFor(info?.metaData, options))
-      if (Db.isPlsql(sql)) return yield* executeBlockOnce(sql, [], executeOptions, options, undefined)
+      if (ParseAhead.isPlsql(sql)) return yield* executeBlockOnce(sql, [], executeOptions, options, undefined)
       const result = yield* runScoped(sql, [], executeOptions)
       return yield* outcome(result, options, undefined)
     }))
 
   const describe = (sql: string, options: ResolvedOptions): Effect.Effect<Arrow.Schema, AdbcError> =>
     Effect.gen(function*() {
-      const info = yield* Db.statementInfo(connection, sql, queryOptions(options, 1))
+      const info = yield* ParseAhead.statementInfo(connection, sql, queryOptions(options, 1))
       const columns = yield* mapColumns(info.metaData ?? [], options)
       return new Arrow.Schema(columns.map((c) => c.field))
     })
 
   const scalar = (sql: string) =>
-    Effect.map(Db.queryAll(connection, sql), (rows) => (rows[0]?.[0] === undefined || rows[0][0] === null ? "" : String(rows[0][0])))
+    Effect.map(DbCalls.queryAll(connection, sql), (rows) => (rows[0]?.[0] === undefined || rows[0][0] === null ? "" : String(rows[0][0])))
 
   const tableSchema = (catalog: string | undefined, dbSchema: string | undefined, table: string) =>
     Effect.gen(function*() {
@@ -718,8 +620,8 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
   /** The bind definitions of an encoded call's columns. */
   const encodedBindDefs = (call: EncodedCall) =>
     call.types.map((type, i) => ({
-      type: Db.oracledb[`DB_TYPE_${type}`]!,
-      dir: Db.oracledb.BIND_IN,
+      type: DbPatches.oracledb[`DB_TYPE_${type}`]!,
+      dir: DbPatches.oracledb.BIND_IN,
       ...(type === "VARCHAR" || type === "RAW" ? { maxSize: call.maxSizes[i]! } : {})
     }))
 
@@ -755,17 +657,17 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     const rows = callRows(call)
     const named = (e: unknown) => Promise.reject(fromRowError(e, call.firstRow))
     if (call._tag === "Encoded") {
-      const seam = seamInfo(connection, Db.oracledb.versionString)!
+      const seam = seamInfo(connection, DbPatches.oracledb.versionString)!
       const bindDefs = encodedBindDefs(call)
       return Effect.map(
-        Db.callExecute(connection, call.sql, () =>
+        DbCalls.callExecute(connection, call.sql, () =>
           executeManyEncoded(connection, call.sql, joinedRows(call), bindDefs, seam.maxStringSize, { autoCommit: autocommit }, onWritten)
             .catch(named)),
         (result) => result.rowsAffected ?? rows
       )
     }
     return Effect.map(
-      Db.callExecute(connection, call.sql, () =>
+      DbCalls.callExecute(connection, call.sql, () =>
         executeManyRows(connection, call.sql, call.rows, { autoCommit: autocommit, bindDefs: call.defs }).catch(named)),
       (result) => result.rowsAffected ?? rows
     )
@@ -777,7 +679,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
    * metadata), so that oracledb's encoder binds it.
    */
   const encodedCall = (sql: string, batch: Arrow.RecordBatch) => {
-    const seam = seamInfo(connection, Db.oracledb.versionString)
+    const seam = seamInfo(connection, DbPatches.oracledb.versionString)
     if (seam === undefined || batch.numRows === 0 || batch.schema.fields.some((f) => f.metadata.size > 0)) return undefined
     const plan = batchEncoders(batch, () => undefined, seam.utf8Database, 0)
     if (Result.isFailure(plan) || plan.success._tag !== "Encoded") return undefined
@@ -832,11 +734,11 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
       const limits = stringLimits.get(Ddl.qualifiedTarget(target))
       const limitOf = (column: string) => limits?.get(column)
       const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
-      yield* Db.openCursor(connection, sql)
+      yield* ParseAhead.openCursor(connection, sql)
       const perCall = options.value(Opt.InsertBatchRows)
-      const seam = seamInfo(connection, Db.oracledb.versionString)
+      const seam = seamInfo(connection, DbPatches.oracledb.versionString)
       const plan: EncodePlan = seam === undefined
-        ? { _tag: "Fallback", reason: `the ingest seam needs node-oracledb ${SEAM_ORACLEDB_VERSION} in thin mode (this is ${Db.oracledb.versionString})` }
+        ? { _tag: "Fallback", reason: `the ingest seam needs node-oracledb ${SEAM_ORACLEDB_VERSION} in thin mode (this is ${DbPatches.oracledb.versionString})` }
         : yield* Effect.fromResult(batchEncoders(batch, limitOf, seam.utf8Database, firstRow))
       yield* Effect.logDebug(
         plan._tag === "Encoded"
@@ -916,11 +818,11 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     describe,
     setAutocommit: (enabled) =>
       Effect.gen(function*() {
-        if (enabled && !autocommit) yield* Db.call(connection, () => connection.commit())
+        if (enabled && !autocommit) yield* DbCalls.call(connection, () => connection.commit())
         autocommit = enabled
       }),
-    commit: Db.call(connection, () => connection.commit()),
-    rollback: Db.call(connection, () => connection.rollback()),
+    commit: DbCalls.call(connection, () => connection.commit()),
+    rollback: DbCalls.call(connection, () => connection.rollback()),
     savepoints: {
       create: (name) => Effect.asVoid(run(`SAVEPOINT ${Ddl.quoteIdentifier(name)}`, [], {})),
       rollbackTo: (name) => Effect.asVoid(run(`ROLLBACK TO SAVEPOINT ${Ddl.quoteIdentifier(name)}`, [], {}))
@@ -972,7 +874,7 @@ const makeConnection = (connection: Db.OracleConnection, connectOptions: Resolve
     },
     cancel: cancellation.cancel(Effect.promise(() => connection.breakExecution().catch(() => undefined))),
     isUsable: () => connection.isHealthy(),
-    abort: Db.abort(connection)
+    abort: DbCalls.abort(connection)
   }
 }
 
@@ -980,13 +882,13 @@ const connect = (options: ResolvedOptions): Effect.Effect<DriverConnection, Adbc
   Effect.gen(function*() {
     const config = yield* Effect.fromResult(resolveConnectConfig(options))
     const connection = yield* Effect.acquireRelease(
-      Db.connect(connectionAttributes(config), connectTimeoutMs(config.uri.connectTimeoutMs), config.lobPrefetchLength),
-      Db.disconnect,
+      DbCalls.connect(connectionAttributes(config), connectTimeoutMs(config.uri.connectTimeoutMs), config.lobPrefetchLength),
+      DbCalls.disconnect,
       { interruptible: true }
     )
-    yield* Db.call(connection, () => connection.execute(NLS_SETUP_SQL, [], {}))
+    yield* DbCalls.call(connection, () => connection.execute(NLS_SETUP_SQL, [], {}))
     const zone = timeZoneSql(config)
-    yield* Db.call(connection, () => connection.execute(zone, [], {}))
+    yield* DbCalls.call(connection, () => connection.execute(zone, [], {}))
     return makeConnection(connection, options)
   })
 

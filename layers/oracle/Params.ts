@@ -14,7 +14,8 @@ import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, adbcError, invalidArgument } from "../../src/AdbcError.ts"
 import { type ColumnCells, columnCells, formatEpochDay, formatEpochTicks, UnsupportedColumnError } from "../common/ArrowCells.ts"
-import { type DbType, oracledb, WireDecimal, WireJson, WireTimestamp } from "./OracleDb.ts"
+import { oracledb, WireDecimal, WireJson, WireTimestamp } from "./DbPatches.ts"
+import type { DbType } from "./DbTypes.ts"
 import {
   dateOutOfRange,
   isOracleDay,
@@ -25,7 +26,8 @@ import {
 } from "./IngestEncoder.ts"
 import { type SdoValue, wkbToSdoGeometry, wktToSdoGeometry } from "./SdoGeometry.ts"
 import { unknownZone, zoneBytesAt, zoneEncoding } from "./TimeZones.ts"
-import { bindTypeFor, geometrySrid, ingestColumnType, ingestsAsYearToMonth, PARAMETER_TYPE_METADATA, type StructStorage } from "./Types.ts"
+import { PARAMETER_TYPE_METADATA } from "./ReadTypes.ts"
+import { bindTypeFor, geometrySrid, ingestColumnType, ingestsAsYearToMonth, type StructStorage } from "./WriteTypes.ts"
 
 /** A parameter direction. @category models @since 0.1.0 */
 export type Direction = "in" | "out" | "inout"
@@ -76,7 +78,7 @@ const floorDiv = (a: number | bigint, b: number): [number, number] => {
 
 const dbType = (name: string): DbType => oracledb[`DB_TYPE_${name}`]!
 
-/** The oracledb type and value reader of a column, for a given Oracle type name (from the Types.ts mappings). */
+/** The oracledb type and value reader of a column, for a given Oracle type name (from the WriteTypes.ts mappings). */
 const reader = (
   field: Arrow.Field,
   cells: ColumnCells,
@@ -234,7 +236,7 @@ const intervalDS = (total: bigint): unknown => {
  * Interval columns for ingest: year_month into INTERVAL YEAR(9) TO MONTH, day_time and month_day_nano into
  * INTERVAL DAY(9) TO SECOND(9). A month_day_nano value with months fails INVALID_DATA naming column and row: a
  * month has no fixed length in days, so DAY TO SECOND cannot hold it exactly. A month_day_nano column read from YEAR
- * TO MONTH (Types.ts `ingestsAsYearToMonth`) goes back into YEAR TO MONTH.
+ * TO MONTH (WriteTypes.ts `ingestsAsYearToMonth`) goes back into YEAR TO MONTH.
  */
 const intervalReader = (
   field: Arrow.Field,
@@ -391,7 +393,7 @@ const cellsOf = (field: Arrow.Field, data: Arrow.Data): Result.Result<ColumnCell
  * An arrow.json IN parameter bound as JSON (the database sees a JSON value, not text): each row's text parsed into
  * the form oracledb's OSON encoder takes (it skips oracledb's own transform, {@link WireJson}), numbers a double
  * cannot hold exactly kept as {@link WireDecimal} text (written as OSON NUMBERs digit for digit by the encoder hook
- * in OracleDb.ts). Text that is not JSON fails INVALID_ARGUMENT naming field and row.
+ * in DbPatches.ts). Text that is not JSON fails INVALID_ARGUMENT naming field and row.
  */
 const jsonParameter = (
   field: Arrow.Field,

@@ -3,7 +3,7 @@
  * the zone, either an offset (hours + 20, minutes + 60) or, with the high bit of the first set, a region id of
  * Oracle's time zone file (`0x80 | id >> 6`, `(id & 0x3f) << 2`). node-oracledb thin always writes +00:00
  * (lib/impl/datahandlers/buffer.js `writeOracleDate`) and ignores the zone bytes it reads; the driver writes an Arrow
- * timestamp's zone itself (OracleDb.ts write hook, IngestEncoder.ts) and reads them for JSON and OBJECT text.
+ * timestamp's zone itself (DbPatches.ts write hook, IngestEncoder.ts) and reads them for JSON and OBJECT text.
  *
  * Region ids: every region of Oracle's time zone file that the JavaScript time zone database knows (RegionIds.ts,
  * about 600 names with their aliases) is sent as its id, so the database keeps the region named; a region outside it

@@ -1,7 +1,7 @@
 import * as Arrow from "apache-arrow"
 import { describe, expect, it } from "vitest"
 import { isCompatible as hanaCompatible } from "../../layers/hana/WriteTypes.ts"
-import { isCompatible as oracleCompatible } from "../../layers/oracle/Types.ts"
+import { isCompatible as oracleCompatible } from "../../layers/oracle/WriteTypes.ts"
 
 // Both drivers' append checks sort Arrow types into the families of layers/common/TypeFamily.ts, each with its own
 // rules between families: these pin the rules that differ.

@@ -161,7 +161,7 @@ const row = fc.record({
   ts0: opt(fc.bigInt({ min: S_MIN, max: S_MAX })),
   // ms / µs / ns within 2^53 microseconds of the epoch (1685-2255): beyond that the test server rounds bound
   // timestamps of multi-row binds through a double (a test-server limitation, reported; the driver sends exact
-  // seconds and nanoseconds, see OracleDb.ts WireTimestamp)
+  // seconds and nanoseconds, see DbPatches.ts WireTimestamp)
   ts3: opt(fc.bigInt({ min: -(2n ** 53n) / 1000n, max: 2n ** 53n / 1000n })),
   ts6: opt(fc.bigInt({ min: -(2n ** 53n) + 1n, max: 2n ** 53n - 1n })),
   // int64 nanoseconds span 1677-2262; the test server keeps microseconds of bound timestamps (testkit/oracle/

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Connection from "../../src/Connection.ts"
-import { installHooks, SUPPORTED_ORACLEDB_VERSION, unsupportedOracledb } from "../../layers/oracle/OracleDb.ts"
+import { installHooks, SUPPORTED_ORACLEDB_VERSION, unsupportedOracledb } from "../../layers/oracle/DbPatches.ts"
 import { realOracle, useServer, withConnection } from "./support.ts"
 
 const server = useServer({ users: [{ name: "TEST", password: "test" }, { name: "ODD", password: "p@ss:w/rd%" }] })

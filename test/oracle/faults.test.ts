@@ -3,7 +3,8 @@ import * as Arrow from "apache-arrow"
 import { Effect, Fiber, Layer, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
 import { fromTable } from "../../src/Ingest.ts"
-import * as Db from "../../layers/oracle/OracleDb.ts"
+import * as DbCalls from "../../layers/oracle/DbCalls.ts"
+import * as DbPatches from "../../layers/oracle/DbPatches.ts"
 import { connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS } from "../../layers/oracle/OracleDriver.ts"
 import { failure } from "../conformance/harness.ts"
 import { uncaughtDuring } from "../conformance/rules/faults.ts"
@@ -43,19 +44,19 @@ const noFault = Effect.sync(() => {
 describe.skipIf(realOracle)("faults met through the driver", () => {
   it.live("oracledb 26.0.0 thin keeps the seam abort drops a session through (NetworkSession.forceDisconnect): a call in flight on a silent server fails IO at once", () =>
     Effect.gen(function*() {
-      expect(Db.oracledb.versionString).toBe("26.0.0")
+      expect(DbPatches.oracledb.versionString).toBe("26.0.0")
       const s = server.server!
-      const connection = yield* Db.connect({ user: s.user, password: s.password, connectString: s.connectString }, 10_000)
+      const connection = yield* DbCalls.connect({ user: s.user, password: s.password, connectString: s.connectString }, 10_000)
       expect(typeof connection._impl?.nscon?.forceDisconnect).toBe("function")
       faults().replyDelayMs = 10_000
-      const pending = yield* Effect.forkChild(Db.call(connection, () => connection.execute("SELECT 1 FROM DUAL", [], {})))
+      const pending = yield* Effect.forkChild(DbCalls.call(connection, () => connection.execute("SELECT 1 FROM DUAL", [], {})))
       yield* Effect.sleep("100 millis")
-      const { ms } = yield* timed(Db.abort(connection))
+      const { ms } = yield* timed(DbCalls.abort(connection))
       const joined = yield* timed(Fiber.join(pending))
       expect(ms + joined.ms).toBeLessThan(1000)
       expect(failure(joined.exit).status).toBe("IO")
       expect(connection.isHealthy()).toBe(false)
-      yield* Db.disconnect(connection)
+      yield* DbCalls.disconnect(connection)
     }).pipe(Effect.ensuring(noFault)), 30_000)
 
   it.live("closing a connection whose server went silent returns within about a second (it waited about 20 s)", () =>

@@ -4,7 +4,7 @@ import { Result } from "effect"
 import * as fc from "fast-check"
 import { createRequire } from "node:module"
 import { columnEncoder, encodeRows, fastPathRefusal } from "../../layers/oracle/IngestEncoder.ts"
-import { installHooks, oracledb } from "../../layers/oracle/OracleDb.ts"
+import { installHooks, oracledb } from "../../layers/oracle/DbPatches.ts"
 import { bindRows, ingestColumns } from "../../layers/oracle/Params.ts"
 import { epochDayOf } from "../../layers/common/ArrowCells.ts"
 

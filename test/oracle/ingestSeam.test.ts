@@ -11,9 +11,9 @@ import { fromTable } from "../../src/Ingest.ts"
 import * as Ddl from "../../layers/oracle/Ddl.ts"
 import { encodedRowsSent, SEAM_ORACLEDB_VERSION } from "../../layers/oracle/EncodedBinds.ts"
 import { fastPathRefusal } from "../../layers/oracle/IngestEncoder.ts"
-import { installHooks, oracledb } from "../../layers/oracle/OracleDb.ts"
+import { installHooks, oracledb } from "../../layers/oracle/DbPatches.ts"
 import { bindRows, ingestColumns } from "../../layers/oracle/Params.ts"
-import { ingestColumnType } from "../../layers/oracle/Types.ts"
+import { ingestColumnType } from "../../layers/oracle/WriteTypes.ts"
 import { parseUri } from "../../layers/oracle/Uri.ts"
 import { makeRecorder } from "../telemetry/support.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
@@ -25,7 +25,7 @@ const require = createRequire(import.meta.url)
  * The seam of the ingest fast path (layers/oracle/EncodedBinds.ts) relies on node-oracledb internals: these files,
  * exactly as read when it was written. A new node-oracledb release fails here first; read the files again (the
  * module comment of EncodedBinds.ts says what is used) and update the digests. The last four are those of the JSON
- * and OBJECT read hooks (layers/oracle/OracleDb.ts `hookJsonScalars`, `hookObjectAttributes`): the OSON decoder and
+ * and OBJECT read hooks (layers/oracle/DbPatches.ts `hookJsonScalars`, `hookObjectAttributes`): the OSON decoder and
  * its node types, and how a DbObject attribute reaches its value (NUMBER unpickled as text, then converted).
  */
 const SEAM_FILES: Record<string, string> = {

@@ -3,9 +3,9 @@ import * as Arrow from "apache-arrow"
 import fc from "fast-check"
 import { Result } from "effect"
 import { BatchAssembler } from "../../src/arrow/index.ts"
-import { RawTemporal } from "../../layers/oracle/OracleDb.ts"
-import { isoDayToSecond, isoYearToMonth, jsonText, oraclePage } from "../../layers/oracle/ResultPage.ts"
-import { arrowColumns, DEFAULT_MAPPING, type MappingOptions, type OracleColumnMetadata } from "../../layers/oracle/Types.ts"
+import { RawTemporal } from "../../layers/oracle/DbPatches.ts"
+import { isoDayToSecond, isoYearToMonth, jsonText, oraclePage } from "../../layers/oracle/RowPage.ts"
+import { arrowColumns, DEFAULT_MAPPING, type MappingOptions, type OracleColumnMetadata } from "../../layers/oracle/ReadTypes.ts"
 
 const decode = (columns: ReadonlyArray<OracleColumnMetadata>, rows: Array<Array<unknown>>, o: Partial<MappingOptions> = {}) => {
   const mapped = Result.getOrThrow(arrowColumns(columns, { ...DEFAULT_MAPPING, ...o }))

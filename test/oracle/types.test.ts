@@ -2,15 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
 import fc from "fast-check"
 import { Result } from "effect"
-import {
-  arrowColumn,
-  bindTypeFor,
-  DEFAULT_MAPPING,
-  ingestColumnType,
-  type MappingOptions,
-  type OracleColumnMetadata,
-  typeNameOf
-} from "../../layers/oracle/Types.ts"
+import { arrowColumn, DEFAULT_MAPPING, type MappingOptions, type OracleColumnMetadata, typeNameOf } from "../../layers/oracle/ReadTypes.ts"
+import { bindTypeFor, ingestColumnType } from "../../layers/oracle/WriteTypes.ts"
 
 const number = (precision: number, scale: number): OracleColumnMetadata => ({ name: "N", type: "NUMBER", precision, scale, nullable: true })
 const mapped = (c: OracleColumnMetadata, o: Partial<MappingOptions> = {}) => Result.getOrThrow(arrowColumn(c, { ...DEFAULT_MAPPING, ...o }))

@@ -1,5 +1,5 @@
 /**
- * Batch mode decodes TTC row bytes straight into Arrow (ResultPage.ts WireDecoder); row mode keeps node-oracledb's
+ * Batch mode decodes TTC row bytes straight into Arrow (WirePage.ts WireDecoder); row mode keeps node-oracledb's
  * JS values. Both must give the same Arrow results, and the wire decoder must agree with oracledb's own NUMBER
  * parsing on every value.
  */
@@ -10,9 +10,10 @@ import fc from "fast-check"
 import { createRequire } from "node:module"
 import { BatchAssembler } from "../../src/arrow/index.ts"
 import * as Connection from "../../src/Connection.ts"
-import { installHooks, RAW_TEMPORAL, RawTemporal, RowCapture, WireRows } from "../../layers/oracle/OracleDb.ts"
-import { canDecodeWire, WireDecoder } from "../../layers/oracle/ResultPage.ts"
-import { arrowColumns, DEFAULT_MAPPING, type MappingOptions, type OracleColumnMetadata } from "../../layers/oracle/Types.ts"
+import { installHooks, RAW_TEMPORAL, RawTemporal } from "../../layers/oracle/DbPatches.ts"
+import { RowCapture, WireRows } from "../../layers/oracle/RowCapture.ts"
+import { canDecodeWire, WireDecoder } from "../../layers/oracle/WirePage.ts"
+import { arrowColumns, DEFAULT_MAPPING, type MappingOptions, type OracleColumnMetadata } from "../../layers/oracle/ReadTypes.ts"
 import { uniqueName, useServer, withConnection } from "./support.ts"
 
 const require = createRequire(import.meta.url)

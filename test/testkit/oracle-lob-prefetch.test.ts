@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
-import { installHooks } from "../../layers/oracle/OracleDb.ts"
+import { installHooks } from "../../layers/oracle/DbPatches.ts"
 import { LOB_PREFETCH, lobConverter } from "../../layers/oracle/LobPrefetch.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { oracledb, withServer } from "./oracle/helpers.ts"
