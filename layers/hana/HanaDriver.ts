@@ -66,6 +66,7 @@ export const connectTimeoutMs = (uriTimeoutSeconds: number | undefined): number 
 /** The driver version. @category constants @since 0.1.0 */
 export const VERSION = "0.1.0"
 
+const FUNCTION_INSERT = 2
 const FUNCTION_SELECT = 5
 const FUNCTION_SELECT_FOR_UPDATE = 6
 /**
@@ -181,6 +182,29 @@ const makeCursor = (
       return closeCurrent.pipe(Effect.ensuring(onClose))
     })
   }
+}
+
+/** A bound batch the ingest encoder takes, with its first row's place among all bound rows. */
+interface EncodedBatch {
+  readonly batch: Arrow.RecordBatch
+  readonly encode: PartEncoder
+  readonly firstRow: number
+}
+
+/** Every bound batch planned for the encoder, or undefined when one of them is not (then hdb's writer binds them). */
+const encodedBatches = (
+  batches: ReadonlyArray<Arrow.RecordBatch>,
+  parameters: ReadonlyArray<Hdb.HdbParameter>
+): ReadonlyArray<EncodedBatch> | undefined => {
+  const planned: Array<EncodedBatch> = []
+  let firstRow = 0
+  for (const batch of batches) {
+    const plan = planEncoding(batch, parameters, firstRow)
+    if (plan._tag !== "Encoded") return undefined
+    planned.push({ batch, encode: plan.encode, firstRow })
+    firstRow += batch.numRows
+  }
+  return planned
 }
 
 const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknown>): DriverConnection => {
@@ -326,6 +350,16 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
         yield* drop
         return { _tag: "Count" as const, rowsAffected: -1 }
       }
+      if (!isQuery && statement.functionCode === FUNCTION_INSERT && inputs.length === statement.parameterMetadata.length) {
+        const plans = encodedBatches(parameters.batches, inputs)
+        yield* Effect.logDebug(plans !== undefined ? "hana: bound INSERT encoded from Arrow columns" : "hana: bound INSERT through hdb's writer")
+          .pipe(Effect.annotateLogs({ "hana.insert.path": plans !== undefined ? "encoded" : "hdb" }))
+        if (plans !== undefined) {
+          const total = yield* insertEncodedStatement(statement, plans)
+          yield* drop
+          return { _tag: "Count" as const, rowsAffected: total }
+        }
+      }
       if (!isQuery) {
         let total = 0
         for (const { batch, converter } of converters) {
@@ -438,29 +472,73 @@ const makeConnection = (client: Hdb.HdbClient, hdbOptions: Record<string, unknow
 
   /**
    * Batch EXECUTEs of rows encoded by IngestEncoder.ts; the next part is encoded while the server works on one. A
-   * rejected row is named counted from `firstRow`, the batch's 0-based row in the whole ingest.
+   * rejected row is named counted from `firstRow`, the batch's 0-based row in the whole ingest. `commit`: "session"
+   * sends each part with the session's autocommit flag; "deferred" sends them uncommitted (the caller commits);
+   * "statement" makes the batch all or nothing under autocommit as hdb's own batch execute does
+   * (lib/protocol/ExecuteTask.js): a batch of one part commits with it, a longer one is sent uncommitted and then
+   * committed, or rolled back when a part fails or the call is interrupted.
    */
-  const insertEncoded = (statement: Hdb.HdbStatement, batch: Arrow.RecordBatch, encode: PartEncoder, firstRow: number) =>
+  const insertEncoded = (
+    statement: Hdb.HdbStatement,
+    batch: Arrow.RecordBatch,
+    encode: PartEncoder,
+    firstRow: number,
+    commit: "session" | "deferred" | "statement" = "session"
+  ) =>
     Effect.gen(function*() {
       const rows = batch.numRows
       const partOf = (start: number) => {
         const part = encode(start, Math.min(rows, start + Hdb.MAX_BATCH_ROWS), Hdb.parameterBytesAvailable(client))
         return "status" in part ? Effect.fail(part) : Effect.succeed(part)
       }
-      let total = 0
-      let part = rows === 0 ? undefined : yield* partOf(0)
-      let start = 0
-      while (part !== undefined) {
-        // A reply may have grown the statement context since the part was encoded: measure again before sending.
-        if (part.bytes > Hdb.parameterBytesAvailable(client)) part = yield* partOf(start)
-        const reply = yield* Hdb.startEncodedExecute(client, statement, part.rows, part.data, firstRow + start)
-        start += part.rows
-        const next = start < rows ? partOf(start) : Effect.succeed(undefined)
-        const encoded = yield* Effect.result(next)
-        total += yield* reply
-        part = yield* Effect.fromResult(encoded)
+      const first = rows === 0 ? undefined : yield* partOf(0)
+      const bracketed = commit === "statement" && first !== undefined && first.rows < rows && Hdb.isAutoCommit(client)
+      const flag = commit === "deferred" || bracketed ? false : undefined
+      const parts = Effect.gen(function*() {
+        let total = 0
+        let part = first
+        let start = 0
+        while (part !== undefined) {
+          // A reply may have grown the statement context since the part was encoded: measure again before sending.
+          if (part.bytes > Hdb.parameterBytesAvailable(client)) part = yield* partOf(start)
+          const reply = yield* Hdb.startEncodedExecute(client, statement, part.rows, part.data, firstRow + start, flag)
+          start += part.rows
+          const next = start < rows ? partOf(start) : Effect.succeed(undefined)
+          const encoded = yield* Effect.result(next)
+          total += yield* reply
+          part = yield* Effect.fromResult(encoded)
+        }
+        return total
+      })
+      if (!bracketed) return yield* parts
+      return yield* Effect.onExit(
+        Effect.tap(parts, () => Hdb.commit(client)),
+        (exit) => exit._tag === "Success" ? Effect.void : Effect.ignore(Hdb.rollback(client))
+      )
+    })
+
+  /**
+   * A bound INSERT's batches on the encoded path, all or nothing under autocommit (see `insertEncoded`); several
+   * batches are sent uncommitted and committed together. Without autocommit the parts join the open transaction.
+   */
+  const insertEncodedStatement = (statement: Hdb.HdbStatement, batches: ReadonlyArray<EncodedBatch>) =>
+    Effect.gen(function*() {
+      if (batches.length === 1) {
+        const { batch, encode, firstRow } = batches[0]!
+        return yield* insertEncoded(statement, batch, encode, firstRow, "statement")
       }
-      return total
+      const autoCommit = Hdb.isAutoCommit(client)
+      const sent = Effect.gen(function*() {
+        let total = 0
+        for (const { batch, encode, firstRow } of batches) {
+          total += yield* insertEncoded(statement, batch, encode, firstRow, autoCommit ? "deferred" : "session")
+        }
+        if (autoCommit) yield* Hdb.commit(client)
+        return total
+      })
+      return yield* autoCommit
+        ? Effect.onExit(sent, (exit) => exit._tag === "Success" ? Effect.void : Effect.ignore(Hdb.rollback(client)))
+        : sent
     })
 
   /** Batch EXECUTEs through hdb's writer, from JS rows (the path for batches the encoder does not take). */

@@ -475,7 +475,7 @@ export const isAutoCommit = (client: HdbClient): boolean => client._connection.a
 /**
  * Sends one EXECUTE of a prepared statement whose PARAMETERS part is `rows` rows already encoded (layers/hana/
  * IngestEncoder.ts), through hdb's request queue and session, as its ExecuteTask sends a batch packet; the commit
- * flag is the session's autocommit. The request is on its way when this effect returns; the returned effect waits
+ * flag is `autoCommit`, or the session's autocommit when it is not given. The request is on its way when this effect returns; the returned effect waits
  * for the reply: the rows affected, or the server's error naming the rejected row (`firstRow` is the 0-based row of
  * the ingest the part starts at). `data` may be reused once the reply has arrived. The Oracle driver's counterpart
  * is layers/oracle/EncodedBinds.ts.
@@ -488,7 +488,8 @@ export const startEncodedExecute = (
   statement: HdbStatement,
   rows: number,
   data: Buffer,
-  firstRow: number
+  firstRow: number,
+  autoCommit?: boolean
 ): Effect.Effect<Effect.Effect<number, AdbcError>> =>
   Effect.sync(() => {
     let outcome: Effect.Effect<number, AdbcError> | undefined
@@ -501,7 +502,7 @@ export const startEncodedExecute = (
       const connection = client._connection
       const segment = new hdb.request.Segment(
         hdb.common.MessageType.EXECUTE,
-        connection.autoCommit ? 1 : 0,
+        (autoCommit ?? connection.autoCommit) ? 1 : 0,
         connection.holdCursorsOverCommit ? hdb.common.CommandOption.HOLD_CURSORS_OVER_COMMIT : 0,
         connection.useCesu8
       )
