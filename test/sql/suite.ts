@@ -62,6 +62,24 @@ export const sqlClientSuite = (target: SqlTarget) => {
     Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE TABLE ${name} (${columns})`))
 
   describe(`${target.name}: rows`, () => {
+    it.live("timestamps of every precision read as the exact millisecond they were written with", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLTS")
+        yield* createTable(table, `K ${t.int}, T6 ${t.timestamp}, T9 ${t.fineTimestamp}`)
+        // 2025-10-14 01:04:17.506 read 1 ms early from nanoseconds past 2^53
+        const dates = [new Date(Date.UTC(2025, 9, 14, 1, 4, 17, 506)), ...fc.sample(fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2200, 0, 1) }), { numRuns: 300, seed: 11 }).map((ms) => new Date(ms))]
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert(dates.map((d, k) => ({ K: k, T6: d, T9: d })) as unknown as [Record<string, unknown>])}`
+        yield* sql.unsafe(`INSERT INTO ${table} VALUES (-1, TIMESTAMP '2025-10-14 01:04:17.506', TIMESTAMP '2025-10-14 01:04:17.506')`)
+        const rows = yield* sql<{ K: number; T6: Date; T9: Date }>`SELECT K, T6, T9 FROM ${sql(table)} ORDER BY K`
+        expect(rows).toHaveLength(dates.length + 1)
+        const wrong = rows.filter((r) => {
+          const expected = r.K < 0 ? dates[0]! : dates[r.K]!
+          return r.T6.getTime() !== expected.getTime() || r.T9.getTime() !== expected.getTime()
+        })
+        expect(wrong.map((r) => [r.K, r.T6.toISOString(), r.T9.toISOString()])).toEqual([])
+      })))
+
     it.live("rows are plain objects with the documented JavaScript type per database type", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
