@@ -160,6 +160,17 @@ interface StatementLike {
 
 const readers = new Map<string, (record: Record<string, unknown>) => ReadonlyArray<unknown>>()
 
+/** The generated reader, or undefined where the host forbids code from strings (`--disallow-code-generation-from-strings`). */
+const generatedReader = (keys: ReadonlyArray<string>) => {
+  try {
+    return new Function("r", `return [${keys.map((k) => `r[${JSON.stringify(k)}]`).join(",")}]`) as (
+      record: Record<string, unknown>
+    ) => ReadonlyArray<unknown>
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * A function reading `keys` of a record into an array. Made with `new Function` so that each key is a property load
  * of its own, which V8 caches per record shape; reading a varying key (`record[key]`) takes its generic lookup, which
@@ -170,9 +181,7 @@ const recordReader = (keys: ReadonlyArray<string>) => {
   let read = readers.get(signature)
   if (read === undefined) {
     if (readers.size >= 256) readers.clear()
-    read = new Function("r", `return [${keys.map((k) => `r[${JSON.stringify(k)}]`).join(",")}]`) as (
-      record: Record<string, unknown>
-    ) => ReadonlyArray<unknown>
+    read = generatedReader(keys) ?? ((record) => keys.map((key) => record[key]))
     readers.set(signature, read)
   }
   return read

@@ -924,6 +924,27 @@ export const sqlClientSuite = (target: SqlTarget) => {
           expect(created).toEqual(Exit.succeed([{ C: 0 }]))
         }
       })))
+    it.live("a migration that runs DDL and then fails is not recorded, so the next run retries it", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("MIGD")
+        const migrationsTable = uniqueName("MIGDS")
+        let fail = true
+        const loader = Migrator.fromRecord({
+          "1_create_then_fail": Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            Effect.andThen(
+              sql.unsafe(`CREATE TABLE ${table} (N ${t.int} NOT NULL)`),
+              Effect.suspend(() => fail ? sql`INSERT INTO ${sql(table)} (N) VALUES (${null})` : Effect.void)
+            ))
+        })
+        const exit = yield* Effect.exit(target.migrate({ loader, table: migrationsTable }))
+        expect(Exit.isFailure(exit)).toBe(true)
+        expect(yield* sql`SELECT MIGRATION_ID FROM ${sql(migrationsTable)}`).toEqual([])
+        if (target.name === "oracle") yield* sql.unsafe(`DROP TABLE ${table}`)
+        fail = false
+        expect(yield* target.migrate({ loader, table: migrationsTable })).toEqual([[1, "create_then_fail"]])
+        expect(yield* sql`SELECT COUNT(*) AS C FROM ${sql(table)}`).toEqual([{ C: 0 }])
+      })))
   })
 
   describe(`${target.name}: rows equal Arrow`, () => {
