@@ -582,6 +582,8 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(unique.reason._tag).toBe("UniqueViolation")
         expect(unique.isRetryable).toBe(false)
         expect((unique.reason.cause as { vendorCode?: number }).vendorCode).toBe(target.codes.unique)
+        // SQLSTATE class 23: integrity constraint violation (ISO/IEC 9075), kept with the vendor code
+        expect((unique.reason.cause as { sqlState?: string }).sqlState).toMatch(/^23/)
         const notNull = sqlErrorOf(yield* Effect.exit(sql`INSERT INTO ${sql(table)} ${sql.insert({ ID: 2, NAME: null })}`))
         expect(notNull.reason._tag).toBe("ConstraintError")
         expect((notNull.reason.cause as { vendorCode?: number }).vendorCode).toBe(target.codes.notNull)
