@@ -265,8 +265,9 @@ export const isAutoCommit = (client: HdbClient): boolean => client._connection.a
 
 /**
  * Sends one EXECUTE of a prepared statement whose PARAMETERS part is `rows` rows already encoded (layers/hana/
- * IngestEncoder.ts), through hdb's request queue and session (DbPatches.ts `sendEncodedExecute`). The request is on
- * its way when this effect returns; the returned effect waits for the reply: the rows affected, or the server's error naming the rejected row (`firstRow` is the 0-based row of
+ * IngestEncoder.ts), through hdb's request queue and session (DbPatches.ts `sendEncodedExecute`); the commit flag is
+ * `autoCommit`, or the session's autocommit when it is not given. The request is on its way when this effect
+ * returns; the returned effect waits for the reply: the rows affected, or the server's error naming the rejected row (`firstRow` is the 0-based row of
  * the ingest the part starts at). `data` may be reused once the reply has arrived. The Oracle driver's counterpart
  * is layers/oracle/EncodedBinds.ts.
  *
@@ -278,7 +279,8 @@ export const startEncodedExecute = (
   statement: HdbStatement,
   rows: number,
   data: Buffer,
-  firstRow: number
+  firstRow: number,
+  autoCommit?: boolean
 ): Effect.Effect<Effect.Effect<number, AdbcError>> =>
   Effect.sync(() => {
     let outcome: Effect.Effect<number, AdbcError> | undefined
@@ -288,7 +290,7 @@ export const startEncodedExecute = (
       else outcome = result
     }
     try {
-      sendEncodedExecute(client, statement, rows, data, (err, reply) => {
+      sendEncodedExecute(client, statement, rows, data, autoCommit, (err, reply) => {
         const affected = countOf(reply?.rowsAffected)
         settle(err ? Effect.fail(failedRowError(err, reply?.rowsAffected, firstRow)) : Effect.succeed(affected < 0 ? rows : affected))
       })

@@ -127,8 +127,8 @@ export const parameterBytesAvailable = (client: HdbClient): number =>
 
 /**
  * Sends one EXECUTE of a prepared statement whose PARAMETERS part is `rows` rows already encoded in `data`, through
- * hdb's request queue and session, as its ExecuteTask sends a batch packet; the commit flag is the session's
- * autocommit. `reply` gets hdb's answer. May throw synchronously (hdb's segment writer).
+ * hdb's request queue and session, as its ExecuteTask sends a batch packet; the commit flag is `autoCommit`, or the
+ * session's autocommit when it is undefined. `reply` gets hdb's answer. May throw synchronously (hdb's segment writer).
  *
  * @category patches
  * @since 0.1.0
@@ -138,12 +138,13 @@ export const sendEncodedExecute = (
   statement: HdbStatement,
   rows: number,
   data: Buffer,
+  autoCommit: boolean | undefined,
   reply: (err: unknown, reply?: { readonly rowsAffected?: unknown }) => void
 ): void => {
   const connection = client._connection
   const segment = new hdb.request.Segment(
     hdb.common.MessageType.EXECUTE,
-    connection.autoCommit ? 1 : 0,
+    (autoCommit ?? connection.autoCommit) ? 1 : 0,
     connection.holdCursorsOverCommit ? hdb.common.CommandOption.HOLD_CURSORS_OVER_COMMIT : 0,
     connection.useCesu8
   )

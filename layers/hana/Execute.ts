@@ -1,6 +1,7 @@
 /**
  * The HANA driver's statement execution: EXECUTE_DIRECT of plain SQL, PREPARE + EXECUTE with bound parameter rows
- * (DML batches split below hdb's 32,767-row limit; a CALL or a query runs once per row, a query's results read one
+ * (an INSERT whose batches the ingest encoder takes goes as encoded parts, EncodedInsert.ts; other DML batches split
+ * below hdb's 32,767-row limit; a CALL or a query runs once per row, a query's results read one
  * after the other), the outcome as a cursor (Cursor.ts) or a row count, and describe / parameter schemas from
  * PREPARE. HANA has no OUT-parameter results (scalar OUT parameters are not returned), so no OutBinds.ts.
  *
@@ -15,11 +16,13 @@ import { clearInserts, type ConnectionContext, tracked } from "./ConnectionConte
 import { cursorResult, mapColumns, type NextOutcome } from "./Cursor.ts"
 import * as Hdb from "./DbCalls.ts"
 import type { HdbStatement } from "./DbTypes.ts"
+import { encodedBatches, insertEncodedStatement } from "./EncodedInsert.ts"
 import { temporalRefusal } from "./IngestEncoder.ts"
 import { nameOversizedParameter, oversizedRow, rowConverter } from "./Params.ts"
 import { arrowColumns } from "./ReadTypes.ts"
 import { normalizeSql } from "./SqlNormalize.ts"
 
+const FUNCTION_INSERT = 2
 const FUNCTION_SELECT = 5
 const FUNCTION_SELECT_FOR_UPDATE = 6
 /**
@@ -119,6 +122,16 @@ export const executeWithParameters = (
       }
       yield* drop
       return { _tag: "Count" as const, rowsAffected: -1 }
+    }
+    if (!isQuery && statement.functionCode === FUNCTION_INSERT && inputs.length === statement.parameterMetadata.length) {
+      const plans = encodedBatches(parameters.batches, inputs)
+      yield* Effect.logDebug(plans !== undefined ? "hana: bound INSERT encoded from Arrow columns" : "hana: bound INSERT through hdb's writer")
+        .pipe(Effect.annotateLogs({ "hana.insert.path": plans !== undefined ? "encoded" : "hdb" }))
+      if (plans !== undefined) {
+        const total = yield* insertEncodedStatement(ctx, statement, plans)
+        yield* drop
+        return { _tag: "Count" as const, rowsAffected: total }
+      }
     }
     if (!isQuery) {
       let total = 0

@@ -13,11 +13,11 @@ import type { AdbcError } from "../../src/AdbcError.ts"
 import type { DriverIngest, IngestTarget } from "../../src/Driver.ts"
 import { type ConnectionContext, tracked } from "./ConnectionContext.ts"
 import * as Hdb from "./DbCalls.ts"
-import { parameterBytesAvailable } from "./DbPatches.ts"
 import type { HdbStatement } from "./DbTypes.ts"
 import * as Ddl from "./Ddl.ts"
+import { insertEncoded } from "./EncodedInsert.ts"
 import { executeRows } from "./Execute.ts"
-import { type EncodePlan, type PartEncoder, planEncoding, temporalRefusal } from "./IngestEncoder.ts"
+import { type EncodePlan, planEncoding, temporalRefusal } from "./IngestEncoder.ts"
 import { tableSchema } from "./Metadata.ts"
 import { oversizedRow, rowConverter } from "./Params.ts"
 import { columnTypeFor, isCompatible } from "./WriteTypes.ts"
@@ -35,36 +35,6 @@ export const insertStatement = (ctx: ConnectionContext, sql: string) =>
     const cached = ctx.inserts.get(sql)
     if (cached !== undefined) return Effect.succeed(cached)
     return Effect.tap(Hdb.prepare(ctx.client, sql), (statement) => Effect.sync(() => ctx.inserts.set(sql, statement)))
-  })
-
-/**
- * Batch EXECUTEs of rows encoded by IngestEncoder.ts; the next part is encoded while the server works on one. A
- * rejected row is named counted from `firstRow`, the batch's 0-based row in the whole ingest.
- *
- * @category operations
- * @since 0.2.0
- */
-export const insertEncoded = (ctx: ConnectionContext, statement: HdbStatement, batch: Arrow.RecordBatch, encode: PartEncoder, firstRow: number) =>
-  Effect.gen(function*() {
-    const rows = batch.numRows
-    const partOf = (start: number) => {
-      const part = encode(start, Math.min(rows, start + Hdb.MAX_BATCH_ROWS), parameterBytesAvailable(ctx.client))
-      return "status" in part ? Effect.fail(part) : Effect.succeed(part)
-    }
-    let total = 0
-    let part = rows === 0 ? undefined : yield* partOf(0)
-    let start = 0
-    while (part !== undefined) {
-      // A reply may have grown the statement context since the part was encoded: measure again before sending.
-      if (part.bytes > parameterBytesAvailable(ctx.client)) part = yield* partOf(start)
-      const reply = yield* Hdb.startEncodedExecute(ctx.client, statement, part.rows, part.data, firstRow + start)
-      start += part.rows
-      const next = start < rows ? partOf(start) : Effect.succeed(undefined)
-      const encoded = yield* Effect.result(next)
-      total += yield* reply
-      part = yield* Effect.fromResult(encoded)
-    }
-    return total
   })
 
 /** Batch EXECUTEs through hdb's writer, from JS rows (the path for batches the encoder does not take). @category operations @since 0.2.0 */

@@ -317,11 +317,14 @@ const floatWriter = (target: number, read: (row: number) => number, column: numb
 }
 
 /** float32 / float64. */
-const floats: Maker = (data, column, _parameter, target) => {
+const floats: Maker = (data, column, parameter, target) => {
   const t = data.type as Arrow.Float
   if (t.precision === Arrow.Precision.HALF) return "half-precision floats"
-  if (target !== TypeCode.DOUBLE && target !== TypeCode.REAL) return `${t} to ${typeCodeName(target)}`
   const values = data.values as Float32Array | Float64Array
+  if (target === TypeCode.FIXED8 || target === TypeCode.FIXED12 || target === TypeCode.FIXED16) {
+    return fixedFromFloat(target, (row) => values[row]!, parameter.fraction, column)
+  }
+  if (target !== TypeCode.DOUBLE && target !== TypeCode.REAL) return `${t} to ${typeCodeName(target)}`
   const bytes = bytesOf(values)
   const same = (t.precision === Arrow.Precision.DOUBLE) === (target === TypeCode.DOUBLE)
   if (!same) return floatWriter(target, (row) => values[row]!, column)
@@ -358,6 +361,49 @@ const writeFixed = (out: Buffer, pos: number, width: number, unscaled: bigint, r
     writeInt32(out, pos + i, Number(v & 0xffffffffn))
     v >>= 32n
   }
+}
+
+/**
+ * A double into a FIXED parameter as hdb's writer takes a number: its shortest decimal text (`toExponential`), the
+ * digits beyond the parameter's scale cut (Writer.js toFixedDecimal, truncateDecimalToExp). A value of at most 15
+ * significant digits that has no digit beyond the scale is its scaled integer (15 digits identify a double), so only
+ * other values take the text.
+ */
+const fixedFromFloat = (target: number, read: (row: number) => number, fraction: number, column: number): ColumnEncoder => {
+  const width = fixedWidth(target)
+  const factor = 10 ** fraction
+  return {
+    maxBytes: width + 1,
+    write: (row, out, pos) => {
+      const v = read(row)
+      if (!Number.isFinite(v)) throw new ValueError(row, column, `${v} cannot be stored in ${typeCodeName(target)}`)
+      out[pos] = target
+      const scaled = Math.round(v * factor)
+      if (fraction <= 15 && Math.abs(scaled) < 1e15 && scaled / factor === v) {
+        writeSafeInt64(out, pos + 1, scaled)
+        const fill = scaled < 0 ? 0xff : 0
+        for (let i = 8; i < width; i++) out[pos + 1 + i] = fill
+      } else {
+        writeFixed(out, pos + 1, width, scaledText(v, fraction, row, column, target), row, column, target)
+      }
+      return pos + 1 + width
+    }
+  }
+}
+
+/** `v`'s shortest decimal digits at `fraction` decimals, the digits beyond cut toward zero. */
+const scaledText = (v: number, fraction: number, row: number, column: number, target: number): bigint => {
+  const [mantissa, exponent] = v.toExponential().split("e") as [string, string]
+  const negative = mantissa.startsWith("-")
+  const digits = mantissa.replace("-", "").replace(".", "")
+  const shift = Number(exponent) - (digits.length - 1) + fraction
+  if (shift > 38) throw new ValueError(row, column, `the value has more digits than ${typeCodeName(target)} holds`)
+  const scaled = shift >= 0
+    ? BigInt(digits) * POW10[shift]!
+    : digits.length + shift > 0
+    ? BigInt(digits.slice(0, digits.length + shift))
+    : 0n
+  return negative ? -scaled : scaled
 }
 
 const fixedFromInteger = (target: number, read: (row: number) => number, fraction: number, column: number): ColumnEncoder => {
@@ -498,7 +544,31 @@ const US_PER_DAY = 86_400_000_000
 const TICKS_PER_DAY_HI = 201
 const TICKS_PER_DAY_LO = 711_573_504
 
+/**
+ * A timestamp into a DATE parameter: its UTC day, the time of day dropped, as hdb's writer takes the timestamp's text
+ * (Writer.js writeDayDate reads only its date).
+ */
+const timestampDays = (data: Arrow.Data, column: number): ColumnEncoder => {
+  const t = data.type as Arrow.Timestamp
+  const values = data.values as unknown as BigInt64Array
+  const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
+  const perSecond = [1, 1e3, 1e6, 1e9][t.unit]!
+  const split = new Float64Array(2)
+  return {
+    maxBytes: 5,
+    write: (row, out, pos) => {
+      floorDivInt64(words[row * 2 + 1]!, words[row * 2]!, perSecond, split)
+      const day = Math.floor(split[0]! / 86_400)
+      checkDay(day, row, column)
+      out[pos] = TypeCode.DAYDATE
+      writeInt32(out, pos + 1, hanaDayNumber(day))
+      return pos + 5
+    }
+  }
+}
+
 const timestamps: Maker = (data, column, _parameter, target) => {
+  if (target === TypeCode.DAYDATE) return timestampDays(data, column)
   if (target !== TypeCode.LONGDATE && target !== TypeCode.SECONDDATE) return `${data.type} to ${typeCodeName(target)}`
   const t = data.type as Arrow.Timestamp
   const values = data.values as unknown as BigInt64Array

@@ -23,7 +23,7 @@ import * as Ingest from "../Ingest.ts"
 import { type DialectSpec, guardDialect, json } from "./Compiler.ts"
 import { type ErrorTable, toSqlError } from "./Errors.ts"
 import { TransactionalDdl } from "./Migrator.ts"
-import { parameterRows, toArrowBatch, UnsupportedParameter } from "./Params.ts"
+import { parameterBatch, UnsupportedParameter } from "./Params.ts"
 import { parseReturning, type ReturningMode, runReturning } from "./Returning.ts"
 import { batchToArrays, batchToObjects } from "./Rows.ts"
 
@@ -165,7 +165,7 @@ export const make = Effect.fnUntraced(function*(
   ) =>
     Effect.gen(function*() {
       const batch = yield* Effect.try({
-        try: () => toArrowBatch(parameterRows(params)),
+        try: () => parameterBatch(params),
         catch: (e) => e instanceof UnsupportedParameter ? e : new UnsupportedParameter(String(e))
       })
       const statement = yield* connection.statement(entries)

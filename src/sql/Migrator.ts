@@ -140,6 +140,13 @@ export const make = (spec: MigratorSpec) =>
       const ran: Array<readonly [number, string]> = []
       for (const [id, name, effect] of required) {
         yield* sql.withTransaction(Effect.andThen(record([[id, name]]), runOne(id, name, effect))).pipe(
+          // DDL the migration ran committed its record too (the database commits DDL at once): take it back, so
+          // that the next run retries the migration instead of skipping it
+          Effect.tapError((error) =>
+            error instanceof Migrator.MigrationError && error.kind === "Failed"
+              ? Effect.ignore(sql`DELETE FROM ${sql(table)} WHERE MIGRATION_ID = ${id}`.withoutTransform)
+              : Effect.void
+          ),
           Effect.mapError((error) =>
             error instanceof Migrator.MigrationError && error.kind === "Failed"
               ? new Migrator.MigrationError({
@@ -147,7 +154,7 @@ export const make = (spec: MigratorSpec) =>
                 kind: "Failed",
                 message: `${error.message}; ${
                   ran.length === 0 ? "no migration ran before it" : `ran and recorded before it: ${ran.map(([i, n]) => `${i}_${n}`).join(", ")}`
-                }; its DML was rolled back, DDL it ran before failing stays (the database commits DDL at once)`
+                }; its DML was rolled back and it is not recorded, DDL it ran before failing stays (the database commits DDL at once)`
               })
               : error
           )

@@ -61,11 +61,11 @@ const describe = (value: unknown) =>
 
 const ACCEPTED = "number, bigint, string, boolean, Date, Uint8Array, null (use sql.json(value) for JSON)"
 
-const columnType = (rows: ReadonlyArray<ReadonlyArray<unknown>>, column: number): Arrow.DataType => {
+const columnType = (values: ReadonlyArray<unknown>, column: number): Arrow.DataType => {
   let kind: Kind | undefined
   let int32 = true
-  for (const row of rows) {
-    const value = row[column]
+  for (let r = 0; r < values.length; r++) {
+    const value = values[r]
     const k = kindOf(value)
     if (k === undefined) {
       throw new UnsupportedParameter(`parameter ${column + 1} is a ${describe(value)}: expected ${ACCEPTED}`)
@@ -123,18 +123,32 @@ export const parameterRows = (params: ReadonlyArray<unknown>): ReadonlyArray<Rea
  */
 export const toArrowBatch = (rows: ReadonlyArray<ReadonlyArray<unknown>>): Arrow.RecordBatch | undefined => {
   const width = rows[0]?.length ?? 0
-  if (width === 0) return undefined
+  return columnsBatch(Array.from({ length: width }, (_, c) => rows.map((row) => row[c])), rows.length)
+}
+
+/**
+ * The Arrow batch binding a compiled statement's parameters (see {@link parameterRows}); a multi-record
+ * `sql.insert` alone is bound from its columns as they are.
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const parameterBatch = (params: ReadonlyArray<unknown>): Arrow.RecordBatch | undefined => {
+  const only = params.length === 1 ? params[0] : undefined
+  return only instanceof BatchRows ? columnsBatch(only.columns, only.length) : toArrowBatch(parameterRows(params))
+}
+
+const columnsBatch = (values: ReadonlyArray<ReadonlyArray<unknown>>, length: number): Arrow.RecordBatch | undefined => {
+  if (values.length === 0) return undefined
   const fields: Array<Arrow.Field> = []
   const columns: Array<Arrow.Data> = []
-  for (let c = 0; c < width; c++) {
-    const type = columnType(rows, c)
-    const builder = makeColumnBuilder(type, { name: `p${c + 1}`, initialCapacity: rows.length })
-    for (const row of rows) {
-      const value = row[c]
-      builder.append(value)
-    }
+  for (let c = 0; c < values.length; c++) {
+    const column = values[c]!
+    const type = columnType(column, c)
+    const builder = makeColumnBuilder(type, { name: `p${c + 1}`, initialCapacity: length })
+    for (let r = 0; r < length; r++) builder.append(column[r])
     fields.push(new Arrow.Field(`p${c + 1}`, type, true))
     columns.push(builder.finish())
   }
-  return recordBatchOf(new Arrow.Schema(fields), columns, rows.length)
+  return recordBatchOf(new Arrow.Schema(fields), columns, length)
 }

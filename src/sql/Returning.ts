@@ -22,7 +22,7 @@ import { recordBatchOf } from "../arrow/BatchAssembler.ts"
 import { makeColumnBuilder } from "../arrow/makeColumnBuilder.ts"
 import type { ConnectionShape } from "../Connection.ts"
 import { escapeIdentifier } from "./Compiler.ts"
-import { parameterRows, toArrowBatch, UnsupportedParameter } from "./Params.ts"
+import { parameterBatch, parameterRows, UnsupportedParameter } from "./Params.ts"
 import { batchToArrays } from "./Rows.ts"
 
 /**
@@ -83,7 +83,7 @@ const invalid = (message: string) => new AdbcError({ status: "INVALID_ARGUMENT",
 const bindBatch = (params: ReadonlyArray<unknown>, extra: ReadonlyArray<Arrow.Field> = []) =>
   Effect.try({
     try: () => {
-      const batch = toArrowBatch(parameterRows(params))
+      const batch = parameterBatch(params)
       if (extra.length === 0) return batch
       const fields = [...(batch?.schema.fields ?? []), ...extra]
       const columns: Array<Arrow.Data> = batch === undefined ? [] : batch.data.children.slice()

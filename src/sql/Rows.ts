@@ -22,7 +22,7 @@
  */
 import * as Arrow from "apache-arrow"
 import { formatDecimal, readDecimalWords } from "../arrow/Decimal.ts"
-import { TWO_32 } from "../arrow/Words.ts"
+import { floorDivInt64, TWO_32 } from "../arrow/Words.ts"
 
 /** Reads row `i` of one column of a batch. */
 type CellReader = (i: number) => unknown
@@ -184,8 +184,21 @@ const columnReader = (field: Arrow.Field, vector: Arrow.Vector): CellReader => {
     }
     case Arrow.Type.Timestamp: {
       const perMs = UNIT_PER_MS[(type as Arrow.Timestamp).unit]!
-      const units = int64Number(values as BigInt64Array)
-      read = perMs === 1 ? (i) => new Date(units(i)) : (i) => new Date(Math.floor(units(i) / perMs))
+      if (perMs >= 1) {
+        // A count within ±2^53 is an exact double; beyond (nanoseconds since 1970 are) the words are divided exactly.
+        const int64 = values as BigInt64Array
+        const words = new Int32Array(int64.buffer, int64.byteOffset, int64.length * 2)
+        const split = new Float64Array(2)
+        read = (i) => {
+          const hi = words[2 * i + 1]!
+          if (hi >= -2_097_152 && hi < 2_097_152) return new Date(Math.floor((hi * TWO_32 + (words[2 * i]! >>> 0)) / perMs))
+          floorDivInt64(hi, words[2 * i]!, perMs, split)
+          return new Date(split[0]!)
+        }
+      } else {
+        const units = int64Number(values as BigInt64Array)
+        read = (i) => new Date(units(i) / perMs)
+      }
       break
     }
     case Arrow.Type.Time: {

@@ -15,6 +15,8 @@ const constructorFor = (compiler: Statement.Compiler, spec: Parameters<typeof gu
 const hana = constructorFor(HanaCompiler.makeCompiler(), HanaCompiler.dialect)
 const oracle = constructorFor(OracleCompiler.makeCompiler(), OracleCompiler.dialect)
 const compile = (statement: Statement.Statement<unknown>) => statement.compile()
+/** `records` as the non-empty list `sql.insert` takes. */
+const many = (records: ReadonlyArray<object>) => records as unknown as [Record<string, unknown>, ...Array<Record<string, unknown>>]
 
 describe("HANA compiler", () => {
   const sql = hana
@@ -143,6 +145,27 @@ describe("Oracle compiler", () => {
     const [text, params] = compile(sql`INSERT INTO ${sql("T")} ${sql.insert([{ ID: 1, NAME: "a" }, { ID: 2, NAME: "b" }])}`)
     expect(text).toBe("INSERT INTO \"T\" (\"ID\",\"NAME\") VALUES (:1,:2)")
     expect((params[0] as BatchRows).rows).toEqual([[1, "a"], [2, "b"]])
+  })
+  it("binds every record of a large insert, read as effect/sql reads them (first record's keys, undefined as null)", () => {
+    const records = Array.from({ length: 1000 }, (_, i) => ({ ID: i, NAME: i % 3 === 0 ? undefined : `n${i}`, AT: new Date(i) }))
+    const [text, params] = compile(sql`INSERT INTO ${sql("T")} ${sql.insert(many([...records, { NAME: "x", ID: 1000, EXTRA: 1 }]))}`)
+    expect(text).toBe("INSERT INTO \"T\" (\"ID\",\"NAME\",\"AT\") VALUES (:1,:2,:3)")
+    expect(params).toHaveLength(1)
+    const rows = (params[0] as BatchRows).rows
+    expect(rows).toHaveLength(1001)
+    expect(rows[3]).toEqual([3, null, new Date(3)])
+    expect(rows[4]).toEqual([4, "n4", new Date(4)])
+    expect(rows[1000]).toEqual([1000, "x", null])
+    // the same records through effect/sql's own rendering of every record
+    const slow = compile(sql`INSERT INTO ${sql("T")} ${sql.insert(many([...records, { NAME: "x", ID: 1000, EXTRA: 1 }, { ID: 0, NAME: sql`${"y"}`, AT: null }]))}`)
+    expect((slow[1][0] as BatchRows).rows.slice(0, 1001)).toEqual(rows)
+    expect((slow[1][0] as BatchRows).rows[1001]).toEqual([0, "y", null])
+  })
+  it("binds sql.json values inside a large insert as their JSON text (effect/sql's own reading of fragments)", () => {
+    const records = [1, 2, 3, 4].map((i) => ({ ID: i, DOC: json({ i }) }))
+    const [text, params] = compile(sql`INSERT INTO T ${sql.insert(many(records))}`)
+    expect(text).toBe("INSERT INTO T (\"ID\",\"DOC\") VALUES (:1,:2)")
+    expect((params[0] as BatchRows).rows).toEqual([1, 2, 3, 4].map((i) => [i, `{"i":${i}}`]))
   })
   it("keeps an insert's RETURNING for the client to run as RETURNING … INTO", () => {
     expect(compile(sql`INSERT INTO T ${sql.insert({ A: 1 }).returning(sql("A"))}`)).toEqual([

@@ -62,6 +62,24 @@ export const sqlClientSuite = (target: SqlTarget) => {
     Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE TABLE ${name} (${columns})`))
 
   describe(`${target.name}: rows`, () => {
+    it.live("timestamps of every precision read as the exact millisecond they were written with", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLTS")
+        yield* createTable(table, `K ${t.int}, T6 ${t.timestamp}, T9 ${t.fineTimestamp}`)
+        // 2025-10-14 01:04:17.506 read 1 ms early from nanoseconds past 2^53
+        const dates = [new Date(Date.UTC(2025, 9, 14, 1, 4, 17, 506)), ...fc.sample(fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2200, 0, 1) }), { numRuns: 300, seed: 11 }).map((ms) => new Date(ms))]
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert(dates.map((d, k) => ({ K: k, T6: d, T9: d })) as unknown as [Record<string, unknown>])}`
+        yield* sql.unsafe(`INSERT INTO ${table} VALUES (-1, TIMESTAMP '2025-10-14 01:04:17.506', TIMESTAMP '2025-10-14 01:04:17.506')`)
+        const rows = yield* sql<{ K: number; T6: Date; T9: Date }>`SELECT K, T6, T9 FROM ${sql(table)} ORDER BY K`
+        expect(rows).toHaveLength(dates.length + 1)
+        const wrong = rows.filter((r) => {
+          const expected = r.K < 0 ? dates[0]! : dates[r.K]!
+          return r.T6.getTime() !== expected.getTime() || r.T9.getTime() !== expected.getTime()
+        })
+        expect(wrong.map((r) => [r.K, r.T6.toISOString(), r.T9.toISOString()])).toEqual([])
+      })))
+
     it.live("rows are plain objects with the documented JavaScript type per database type", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
@@ -564,6 +582,8 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(unique.reason._tag).toBe("UniqueViolation")
         expect(unique.isRetryable).toBe(false)
         expect((unique.reason.cause as { vendorCode?: number }).vendorCode).toBe(target.codes.unique)
+        // SQLSTATE class 23: integrity constraint violation (ISO/IEC 9075), kept with the vendor code
+        expect((unique.reason.cause as { sqlState?: string }).sqlState).toMatch(/^23/)
         const notNull = sqlErrorOf(yield* Effect.exit(sql`INSERT INTO ${sql(table)} ${sql.insert({ ID: 2, NAME: null })}`))
         expect(notNull.reason._tag).toBe("ConstraintError")
         expect((notNull.reason.cause as { vendorCode?: number }).vendorCode).toBe(target.codes.notNull)
@@ -906,6 +926,27 @@ export const sqlClientSuite = (target: SqlTarget) => {
           expect(created).toEqual(Exit.succeed([{ C: 0 }]))
         }
       })))
+    it.live("a migration that runs DDL and then fails is not recorded, so the next run retries it", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("MIGD")
+        const migrationsTable = uniqueName("MIGDS")
+        let fail = true
+        const loader = Migrator.fromRecord({
+          "1_create_then_fail": Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            Effect.andThen(
+              sql.unsafe(`CREATE TABLE ${table} (N ${t.int} NOT NULL)`),
+              Effect.suspend(() => fail ? sql`INSERT INTO ${sql(table)} (N) VALUES (${null})` : Effect.void)
+            ))
+        })
+        const exit = yield* Effect.exit(target.migrate({ loader, table: migrationsTable }))
+        expect(Exit.isFailure(exit)).toBe(true)
+        expect(yield* sql`SELECT MIGRATION_ID FROM ${sql(migrationsTable)}`).toEqual([])
+        if (target.name === "oracle") yield* sql.unsafe(`DROP TABLE ${table}`)
+        fail = false
+        expect(yield* target.migrate({ loader, table: migrationsTable })).toEqual([[1, "create_then_fail"]])
+        expect(yield* sql`SELECT COUNT(*) AS C FROM ${sql(table)}`).toEqual([{ C: 0 }])
+      })))
   })
 
   describe(`${target.name}: rows equal Arrow`, () => {
@@ -913,25 +954,30 @@ export const sqlClientSuite = (target: SqlTarget) => {
       run(Effect.gen(function*() {
         const sql = yield* sqlClient
         const table = uniqueName("SQLP")
-        yield* createTable(table, `K ${t.int}, I ${t.int}, D ${t.decimal}, F ${t.double}, S ${t.text}, TS ${t.timestamp}, FLAG ${t.bool}`)
+        yield* createTable(table, `K ${t.int}, I ${t.int}, D ${t.decimal}, F ${t.double}, S ${t.text}, TS ${t.timestamp}, T9 ${t.fineTimestamp}, FLAG ${t.bool}`)
         const row = fc.record({
           I: fc.option(fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }), { nil: null }),
           D: fc.option(fc.integer({ min: -9_999_999_999, max: 9_999_999_999 }).map((n) => (n / 100).toFixed(2)), { nil: null }),
-          F: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }), { nil: null }),
-          S: fc.option(fc.string({ maxLength: 20, unit: "grapheme" }), { nil: null }),
+          F: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }).map((x) => (Object.is(x, -0) ? 0 : x)), { nil: null }),
+          S: fc.option(fc.string({ maxLength: 20, unit: "grapheme" }).filter((s) => Buffer.byteLength(s) <= 40), { nil: null }),
           TS: fc.option(fc.integer({ min: 0, max: 4_000_000_000_000 }).map((ms) => new Date(ms)), { nil: null }),
+          T9: fc.option(fc.integer({ min: -2_000_000_000_000, max: 7_000_000_000_000 }).map((ms) => new Date(ms)), { nil: null }),
           FLAG: fc.option(fc.boolean(), { nil: null })
         })
-        const samples = fc.sample(fc.array(row, { minLength: 1, maxLength: 40 }), { numRuns: 8, seed: 24 })
+        const samples = fc.sample(fc.array(row, { minLength: 1, maxLength: 40 }), { numRuns: 12, seed: 24 })
         for (const rows of samples) {
           yield* sql`DELETE FROM ${sql(table)}`
           yield* sql`INSERT INTO ${sql(table)} ${sql.insert(nonEmpty(rows.map((r, K) => ({ K, ...r }))))}`
-          const query = sql`SELECT K, I, D, F, S, TS, FLAG FROM ${sql(table)} ORDER BY K`
+          const query = sql`SELECT K, I, D, F, S, TS, T9, FLAG FROM ${sql(table)} ORDER BY K`
           const viaSql = yield* query
           const arrow = new Arrow.Table(yield* Stream.runCollect(sql.arrow(query)))
-          const fromArrow = arrow.toArray().map((r: Record<string, unknown>) => {
+          const fromArrow = arrow.toArray().map((r: Record<string, unknown>, i: number) => {
             const out: Record<string, unknown> = {}
-            for (const field of arrow.schema.fields) out[field.name] = arrowValue(field, r[field.name])
+            for (const field of arrow.schema.fields) {
+              out[field.name] = field.type.typeId === Arrow.Type.Timestamp
+                ? exactTimestamp(arrow.getChild(field.name)!, i)
+                : arrowValue(field, r[field.name])
+            }
             return out
           })
           expect(viaSql).toEqual(fromArrow)
@@ -940,6 +986,27 @@ export const sqlClientSuite = (target: SqlTarget) => {
         }
       })), 120_000)
   })
+}
+
+/**
+ * Row `i` of a timestamp column as a `Date` of its exact millisecond (floor), from the raw int64 (apache-arrow's
+ * getter divides a nanosecond count as a double, which is not exact past 2^53).
+ */
+const exactTimestamp = (vector: Arrow.Vector, i: number): Date | null => {
+  let row = i
+  for (const data of vector.data) {
+    if (row >= data.length) {
+      row -= data.length
+      continue
+    }
+    if (!data.getValid(row)) return null
+    const raw = (data.values as unknown as BigInt64Array)[row]!
+    const perMs = [1n, 1n, 1_000n, 1_000_000n][(data.type as Arrow.Timestamp).unit]!
+    const scaled = (data.type as Arrow.Timestamp).unit === Arrow.TimeUnit.SECOND ? raw * 1000n : raw
+    const ms = scaled / perMs - (scaled % perMs < 0n ? 1n : 0n)
+    return new Date(Number(ms))
+  }
+  throw new Error(`row ${i} is past the column's end`)
 }
 
 /** An Arrow cell as the documented JavaScript value, from apache-arrow's own getters. */

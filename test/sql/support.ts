@@ -39,6 +39,8 @@ export interface SqlTarget {
     readonly text: string
     readonly date: string
     readonly timestamp: string
+    /** The timestamp type with the most fraction digits (HANA 7, Oracle 9: read as nanoseconds). */
+    readonly fineTimestamp: string
     readonly binary: string
     readonly clob: string
     readonly bool: string
@@ -77,6 +79,7 @@ export const hana: SqlTarget = {
     text: "NVARCHAR(40)",
     date: "DATE",
     timestamp: "TIMESTAMP",
+    fineTimestamp: "TIMESTAMP",
     binary: "VARBINARY(16)",
     clob: "NCLOB",
     bool: "BOOLEAN"
@@ -103,6 +106,7 @@ export const oracle: SqlTarget = {
     text: "VARCHAR2(40)",
     date: "DATE",
     timestamp: "TIMESTAMP(6)",
+    fineTimestamp: "TIMESTAMP(9)",
     binary: "RAW(16)",
     clob: "CLOB",
     bool: "BOOLEAN"

@@ -1,0 +1,115 @@
+/**
+ * A prepared INSERT bound with Arrow batches (the ADBC statement API, and `sql.insert` of many records through the
+ * Effect SQL client) takes the encoded path: it stores what hdb's own batch insert stores for the same values,
+ * doubles into DECIMAL and timestamps into DATE included; under autocommit a statement larger than one packet is all
+ * or nothing, as hdb's batch execute makes it, and a statement of one packet is one round trip without a COMMIT.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Arrow from "apache-arrow"
+import { Effect } from "effect"
+import fc from "fast-check"
+import * as Connection from "../../src/Connection.ts"
+import { makeRecorder } from "../telemetry/support.ts"
+import { rawInsert, rowsOf } from "./rawInsert.ts"
+import { uniqueName, useServer, withConnection } from "./support.ts"
+
+const server = useServer()
+
+const DDL = "(ID INTEGER PRIMARY KEY, A DECIMAL(12,2), B DECIMAL(18,0), C DECIMAL(38,6), D DATE, E DOUBLE)"
+const MS_MIN = Date.UTC(1, 0, 1) - 365 * 86_400_000 * 1900
+const MS_MAX = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
+const batchOf = (rows: ReadonlyArray<{ a: number | null; b: number | null; c: number | null; d: number | null; e: number }>) =>
+  new Arrow.RecordBatch({
+    ID: Arrow.vectorFromArray(rows.map((_, i) => i), new Arrow.Int32()).data[0]!,
+    A: Arrow.vectorFromArray(rows.map((r) => r.a), new Arrow.Float64()).data[0]!,
+    B: Arrow.vectorFromArray(rows.map((r) => r.b), new Arrow.Float64()).data[0]!,
+    C: Arrow.vectorFromArray(rows.map((r) => r.c), new Arrow.Float64()).data[0]!,
+    D: Arrow.vectorFromArray(rows.map((r) => r.d), new Arrow.TimestampMillisecond()).data[0]!,
+    E: Arrow.vectorFromArray(rows.map((r) => r.e), new Arrow.Float64()).data[0]!
+  })
+
+const boundInsert = (table: string, batch: Arrow.RecordBatch) =>
+  Effect.gen(function*() {
+    const conn = yield* Connection.Connection
+    const insert = yield* conn.statement()
+    yield* insert.setSqlQuery(`INSERT INTO "${table}" VALUES (?, ?, ?, ?, ?, ?)`)
+    yield* insert.bind(batch)
+    return yield* insert.executeUpdate
+  }).pipe(Effect.scoped)
+
+const count = (table: string) =>
+  Effect.flatMap(Connection.Connection, (conn) => conn.queryTable(`SELECT COUNT(*) AS N FROM "${table}"`)).pipe(
+    Effect.map((t) => Number(t.getChildAt(0)!.get(0)))
+  )
+
+const money = fc.oneof(
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -9.99e9, max: 9.99e9 }),
+  fc.integer({ min: -99999999, max: 99999999 }).map((cents) => cents / 100),
+  fc.constantFrom(0.29, 0.1 + 0.2, -0.005, 1e-7, 123456789.125, -0)
+)
+
+describe("a bound INSERT on the encoded path", () => {
+  it("stores what hdb's own batch insert stores: doubles into DECIMAL(p,s), timestamps into DATE", async () => {
+    const row = fc.record({
+      a: fc.option(money, { nil: null }),
+      b: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true, min: -9e17, max: 9e17 }), { nil: null }),
+      c: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e31, max: 1e31 }), { nil: null }),
+      d: fc.option(fc.integer({ min: MS_MIN > Date.UTC(1, 0, 1) ? MS_MIN : Date.UTC(1, 0, 1), max: MS_MAX }), { nil: null }),
+      e: fc.double({ noNaN: true, noDefaultInfinity: true })
+    })
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 60 }), async (rows) => {
+        const batch = batchOf(rows)
+        const [ours, theirs] = [uniqueName("BIO"), uniqueName("BIH")]
+        const recorder = makeRecorder()
+        await Effect.runPromise(withConnection(server.uri, Effect.gen(function*() {
+          const conn = yield* Connection.Connection
+          yield* conn.execute(`CREATE COLUMN TABLE "${ours}" ${DDL}`)
+          yield* conn.execute(`CREATE COLUMN TABLE "${theirs}" ${DDL}`)
+          expect(yield* boundInsert(ours, batch)).toBe(rows.length)
+        })).pipe(Effect.provide(recorder.layer)))
+        expect(recorder.logs.some((l) => l.annotations["hana.insert.path"] === "encoded")).toBe(true)
+        await rawInsert(server.uri, theirs, batch)
+        const [a, b] = await Effect.runPromise(withConnection(server.uri, Effect.all([rowsOf(ours), rowsOf(theirs)])))
+        expect(a).toHaveLength(rows.length)
+        expect(a).toEqual(b)
+      }),
+      { numRuns: 12 }
+    )
+  }, 300_000)
+
+  it.effect("under autocommit, a statement of several packets is all or nothing: a failing last row leaves the table as it was", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const table = uniqueName("BIATOM")
+      yield* conn.execute(`CREATE COLUMN TABLE "${table}" ${DDL}`)
+      const rows = Array.from({ length: 40_000 }, (_, i) => ({ a: i / 4, b: i, c: i / 8, d: Date.UTC(2024, 0, 1 + (i % 28)), e: i }))
+      const batch = batchOf(rows)
+      // the last row repeats the first row's key
+      const ids = Arrow.vectorFromArray(rows.map((_, i) => (i === rows.length - 1 ? 0 : i)), new Arrow.Int32()).data[0]!
+      const failing = new Arrow.RecordBatch(batch.schema, Arrow.makeData({ type: new Arrow.Struct(batch.schema.fields), length: rows.length, children: [ids, ...batch.data.children.slice(1)] }))
+      const error = yield* Effect.flip(boundInsert(table, failing))
+      expect(error.message).toMatch(/unique|301/i)
+      // another connection sees no row: nothing of the first packet was committed
+      expect(yield* withConnection(server.uri, count(table))).toBe(0)
+      expect(yield* boundInsert(table, batch)).toBe(40_000)
+      expect(yield* withConnection(server.uri, count(table))).toBe(40_000)
+    })), 120_000)
+
+  it.effect("under autocommit, a statement of one packet is one EXECUTE and commits with it (no COMMIT request)", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const table = uniqueName("BIONE")
+      yield* conn.execute(`CREATE COLUMN TABLE "${table}" ${DDL}`)
+      const batch = batchOf(Array.from({ length: 500 }, (_, i) => ({ a: i / 4, b: i, c: i / 8, d: Date.UTC(2024, 0, 1), e: i })))
+      const stats = server.server!.stats
+      const before = stats.insertCalls
+      const requests = stats.requests
+      expect(yield* boundInsert(table, batch)).toBe(500)
+      expect(stats.insertCalls - before).toBe(1)
+      // PREPARE, EXECUTE, DROP STATEMENT: no COMMIT of its own
+      expect(stats.requests - requests).toBeLessThanOrEqual(3)
+      expect(yield* withConnection(server.uri, count(table))).toBe(500)
+    })))
+})
