@@ -22,7 +22,7 @@
  * the Error as `rowOffset` for the executeMany calls of both ingest paths ({@link executeManyEncoded},
  * {@link executeManyRows}).
  *
- * The HANA driver has no module of this name: its counterpart is `startEncodedExecute` in layers/hana/Hdb.ts, which
+ * The HANA driver has no module of this name: its counterpart is `startEncodedExecute` in layers/hana/DbCalls.ts, which
  * hands an encoded PARAMETERS part to hdb's request queue without a hook, as hdb's request segments accept one.
  *
  * @since 0.1.0
