@@ -13,9 +13,8 @@
  * against the committed data: DuckDB itself then reports the duplicate (301) or inserts the row.
  */
 import type { EngineValue, Session } from "../engine/index.ts"
-import { splitTopLevel, type Token } from "./lexer.ts"
+import { nameOf, splitTopLevel, type Token } from "./lexer.ts"
 import { encodeName } from "./names.ts"
-import { nameOf } from "./row-locks.ts"
 
 /** The keys an `INSERT INTO t [(cols)] VALUES (...)` or an `UPDATE t SET ...` writes: its table and how to read the rows it writes. */
 export interface KeyTarget {

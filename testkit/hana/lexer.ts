@@ -157,3 +157,6 @@ export const matching = (tokens: readonly Token[], open: number): number => {
   }
   throw HanaError.syntax("unbalanced parentheses", 0)
 }
+
+/** The HANA name a word or quoted identifier token stands for (undefined for other tokens). */
+export const nameOf = (t: Token | undefined): string | undefined => (t === undefined ? undefined : t.t === "qident" ? t.v : t.t === "word" ? t.v.toUpperCase() : undefined)

@@ -20,7 +20,9 @@
 import type { EngineValue, Session } from "../engine/index.ts"
 import { HanaError } from "./errors.ts"
 import { hasKeys, insertedKeys, keyLockTable, type KeyTarget } from "./key-locks.ts"
-import { matching, type Token, upper } from "./lexer.ts"
+import { matching, nameOf, type Token, upper } from "./lexer.ts"
+
+export { nameOf }
 
 const isOp = (t: Token | undefined, v: string): boolean => t !== undefined && t.t === "op" && t.v === v
 
@@ -50,8 +52,6 @@ export interface LockSlices {
   readonly params: number
 }
 
-/** The HANA name a word or quoted identifier token stands for (undefined for other tokens). */
-export const nameOf = (t: Token | undefined): string | undefined => (t === undefined ? undefined : t.t === "qident" ? t.v : t.t === "word" ? t.v.toUpperCase() : undefined)
 
 /** `[schema.]table` at `i`: schema, table and tokens used, or undefined when no name is there. */
 export const tableAt = (toks: ReadonlyArray<Token>, i: number): { schema: string | undefined; table: string; used: number } | undefined => {

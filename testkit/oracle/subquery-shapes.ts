@@ -8,7 +8,8 @@
  */
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { numberDescription } from "./number-describe.ts"
-import { type BinaryKind, binaryKindOf, type FromRef, headingOf, oracleName, type QueryShape, type SelectItem } from "./translate.ts"
+import { type BinaryKind, binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
+import type { FromRef, QueryShape, SelectItem } from "./translate.ts"
 import { numberType } from "./types.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")

@@ -17,6 +17,9 @@ import { checkIncompleteExpressions } from "./incomplete-expressions.ts"
 import { stringLiteralType } from "./literal-types.ts"
 import { numberDescription, type NumberDescription } from "./number-describe.ts"
 import { fromRefs } from "./subquery-shapes.ts"
+import { type BinaryKind, binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
+
+export { type BinaryKind, binaryKindOf, headingOf, oracleName }
 import { instantGrouping, type InstantGrouping, instantSetOperations, type SetBranch } from "./datetime-groups.ts"
 import { CALENDAR_ELEMENTS, YEAR_MARK } from "./datetime-functions.ts"
 import { zoneFunctionSql } from "./zone-functions.ts"
@@ -207,43 +210,6 @@ const fillModeBefore = (format: string, rest: string, length: number): string =>
   return (on ? "FM" : "") + rest.slice(0, length)
 }
 
-/** A native floating-point type: BINARY_DOUBLE or BINARY_FLOAT. */
-export type BinaryKind = "double" | "float"
-
-/** Functions whose result is not of their arguments' numeric type (a binary-float argument does not make it one). */
-const NOT_NUMERIC_OF_ARGUMENT = new Set(["TO_CHAR", "TO_NCHAR", "TO_NUMBER", "COUNT", "LENGTH", "LENGTHB", "INSTR", "TO_DATE", "TO_TIMESTAMP", "SIGN", "DUMP"])
-
-/**
- * The native floating-point type of the expression in tokens [from, to), or undefined for NUMBER (or non-numeric):
- * BINARY_DOUBLE when any operand is one (a `d` literal, a BINARY_DOUBLE_* constant, a CAST or TO_BINARY_DOUBLE, a
- * BINARY_DOUBLE column), else BINARY_FLOAT when any operand is one, as Oracle's numeric precedence converts the
- * other operands (SQL Language Reference, "Numeric Precedence":
- * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Data-Type-Comparison-Rules.html).
- */
-export const binaryKindOf = (toks: ReadonlyArray<Tok>, from: number, to: number, columns?: ReadonlyMap<string, BinaryKind>): BinaryKind | undefined => {
-  let kind: BinaryKind | undefined
-  const note = (k: BinaryKind) => {
-    if (kind !== "double") kind = k
-  }
-  for (let k = from; k < to; k++) {
-    const t = toks[k]!
-    if (t.kind === "num") {
-      if (/[dD]$/.test(t.text)) note("double")
-      else if (/[fF]$/.test(t.text)) note("float")
-    } else if (t.kind === "ident" && isOp(toks[k + 1], "(") && (NOT_NUMERIC_OF_ARGUMENT.has(t.value) || t.value === "CAST")) {
-      const close = Math.min(matchParen(toks, k + 1), to)
-      if (t.value === "CAST" && isKw(toks[close - 1], "BINARY_DOUBLE", "BINARY_FLOAT")) note(toks[close - 1]!.value === "BINARY_DOUBLE" ? "double" : "float")
-      k = close
-    } else if (isKw(t, "BINARY_DOUBLE_NAN", "BINARY_DOUBLE_INFINITY", "TO_BINARY_DOUBLE")) note("double")
-    else if (isKw(t, "BINARY_FLOAT_NAN", "BINARY_FLOAT_INFINITY", "TO_BINARY_FLOAT")) note("float")
-    else if ((t.kind === "ident" || t.kind === "qident") && !isOp(toks[k + 1], "(") && !isOp(toks[k + 1], ".")) {
-      const c = columns?.get(oracleName(t))
-      if (c !== undefined) note(c)
-    }
-  }
-  return kind
-}
-
 /** Which interval kinds a statement's literals are written in exact storage. */
 export interface ExactIntervals {
   readonly dayToSecond: boolean
@@ -380,8 +346,6 @@ export const identOut = (t: Tok): string => {
   return t.text
 }
 
-/** Oracle name of an identifier token (upper-cased unless quoted). */
-export const oracleName = (t: Tok): string => (t.kind === "qident" ? t.value : t.value)
 
 const INTERVAL_FIELDS = ["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"] as const
 
@@ -2217,12 +2181,6 @@ export const makeTranslator = (all: ReadonlyArray<Tok>, ctx: TranslateContext): 
   }
   return { toks, tr: new Translator(toks, spaced, ctx) }
 }
-
-/** Oracle's column heading for an unaliased select-list expression: upper-cased text without blanks. */
-export const headingOf = (toks: ReadonlyArray<Tok>): string =>
-  toks
-    .map((t) => t.heading ?? (t.kind === "str" ? `'${t.value.toUpperCase()}'` : t.kind === "qident" ? t.value : t.text.toUpperCase()))
-    .join("")
 
 /** The column when tokens [from, to) are one (possibly qualified) text datetime column: described as the column is. */
 const textDatetimeColumnAt = (toks: ReadonlyArray<Tok>, tr: Translator, from: number, to: number): { qualifier?: string; column: string } | undefined => {
