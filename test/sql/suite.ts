@@ -242,6 +242,27 @@ export const sqlClientSuite = (target: SqlTarget) => {
   })
 
   describe(`${target.name}: stream`, () => {
+    it.live("the layer provides the database's own client service: the same client as SqlClient, with its config", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const context = yield* Layer.build(Layer.fresh(target.layer({ uri: server.uri, poolSize: 1 })))
+        const own = Context.get(context, target.service)
+        expect(own).toBe(Context.get(context, SqlClient.SqlClient))
+        expect(own.config.uri).toBe(server.uri)
+        expect(yield* own`SELECT 1 AS N FROM ${own.literal(target.dual)}`).toEqual([{ N: 1 }])
+      })))
+
+    it.live("an Arrow stream of a statement releases its cursor when taken early", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* sqlClient
+        const table = uniqueName("SQLAS")
+        yield* createTable(table, `ID ${t.int}`)
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert(nonEmpty(Array.from({ length: 3000 }, (_, ID) => ({ ID }))))}`
+        const first = yield* Stream.runCollect(Stream.take(sql.arrow(sql`SELECT ID FROM ${sql(table)} ORDER BY ID`), 1))
+        expect(first[0]!.numRows).toBeGreaterThan(0)
+        if (server.server) expect(server.server.openResultSets()).toBe(0)
+        expect(yield* sql`SELECT COUNT(*) AS C FROM ${sql(table)}`).toEqual([{ C: 3000 }])
+      }), { poolSize: 1, options: target.name === "hana" ? { "dba.statement.fetch_size": "100" } : { "redo.statement.fetch_array_size": "100" } }))
+
     it.live("streams rows batch by batch and releases the cursor when taken early, at the end and on failure", () =>
       run(Effect.gen(function*() {
         const sql = yield* sqlClient

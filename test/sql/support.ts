@@ -2,7 +2,7 @@
  * What the effect/sql suites need per database: the test server (or the real database named by HANA_URI /
  * ORACLE_URI), the client layer on it, and the database's column types for the same logical table.
  */
-import { Effect, type Layer } from "effect"
+import { type Context, Effect, type Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import * as HanaClient from "../../layers/hana/HanaClient.ts"
 import * as HanaMigrator from "../../layers/hana/HanaMigrator.ts"
@@ -28,6 +28,8 @@ export interface SqlTarget {
     readonly uri: string
   }
   readonly layer: (config: Client.ClientConfig) => Layer.Layer<SqlClient.SqlClient, SqlError.SqlError>
+  /** The database's own client service (`HanaClient.HanaClient`, `OracleClient.OracleClient`), which `layer` provides too. */
+  readonly service: Context.Key<never, SqlClient.SqlClient & Client.ArrowAccess & { readonly config: Client.ClientConfig }>
   readonly layerConfig: typeof HanaClient.layerConfig
   readonly migrate: typeof HanaMigrator.run
   /** Column types: integer, big integer, decimal(12,2), double, text(40), date, timestamp, binary(16), LOB text, boolean. */
@@ -69,6 +71,7 @@ export const hana: SqlTarget = {
   real: (process.env["HANA_URI"] ?? "") !== "",
   useServer: (() => useHanaServer({ users: [{ name: "SYSTEM", password: "Manager1" }, { name: PEER.user, password: PEER.password }] })) as SqlTarget["useServer"],
   layer: HanaClient.layer,
+  service: HanaClient.HanaClient as never,
   layerConfig: HanaClient.layerConfig,
   migrate: HanaMigrator.run,
   types: {
@@ -96,6 +99,7 @@ export const oracle: SqlTarget = {
   real: (process.env["ORACLE_URI"] ?? "") !== "",
   useServer: (() => useOracleServer({ users: [{ name: "TEST", password: "test" }, { name: PEER.user, password: PEER.password }] })) as SqlTarget["useServer"],
   layer: OracleClient.layer,
+  service: OracleClient.OracleClient as never,
   layerConfig: OracleClient.layerConfig as SqlTarget["layerConfig"],
   migrate: OracleMigrator.run,
   types: {
