@@ -947,6 +947,30 @@ export const sqlClientSuite = (target: SqlTarget) => {
           expect(created).toEqual(Exit.succeed([{ C: 0 }]))
         }
       })))
+    it.live.skipIf(target.real)("a second run while one is running waits for it, finds the migration recorded and runs nothing", () =>
+      run(Effect.gen(function*() {
+        const migrationsTable = uniqueName("MIGL")
+        // the migrations table exists before the two runs race to create it
+        expect(yield* target.migrate({ loader: Migrator.fromRecord({}), table: migrationsTable })).toEqual([])
+        const started = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        let runs = 0
+        const loader = Migrator.fromRecord({
+          "1_slow": Effect.andThen(Effect.sync(() => runs++), Effect.andThen(Deferred.succeed(started, undefined), Deferred.await(release)))
+        })
+        const first = yield* Effect.forkChild(target.migrate({ loader, table: migrationsTable }))
+        yield* Deferred.await(started)
+        const stats = server.server!.stats
+        const waits = stats.lockWaits
+        const second = yield* Effect.forkChild(target.migrate({ loader, table: migrationsTable }))
+        // the second run's record waits for the key the first run's open transaction inserted (the server counts it)
+        while (stats.lockWaits === waits) yield* Effect.sleep("5 millis")
+        yield* Deferred.succeed(release, undefined)
+        expect(yield* Fiber.join(first)).toEqual([[1, "slow"]])
+        expect(yield* Fiber.join(second)).toEqual([])
+        expect(runs).toBe(1)
+      }), { poolSize: 2 }))
+
     it.live("a migration that runs DDL and then fails is not recorded, so the next run retries it", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
