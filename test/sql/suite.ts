@@ -702,6 +702,21 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(yield* sql`SELECT ID FROM ${sql(table)}`).toEqual([{ ID: 1 }])
       }), { poolSize: 1 }), 30_000)
 
+    // a statement the server is running (a 20-second sleep, no fault injected) interrupted by a timeout: the client
+    // asks the server to cancel it (Oracle: a BREAK marker; HANA: ALTER SYSTEM CANCEL SESSION from a side
+    // connection), which the server counts, and the session is usable at once
+    it.live.skipIf(target.real)("a running statement interrupted by a timeout is cancelled on the server, not abandoned", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const cancels = server.server!.stats.cancels
+        const began = Date.now()
+        const timedOut = yield* Effect.exit(Effect.timeout(sql.unsafe(target.sleep(20)), "300 millis"))
+        expect(Exit.isFailure(timedOut)).toBe(true)
+        expect(Date.now() - began).toBeLessThan(10_000)
+        expect(server.server!.stats.cancels).toBeGreaterThan(cancels)
+        expect(yield* sql`SELECT 1 AS N FROM ${sql.literal(target.dual)}`).toEqual([{ N: 1 }])
+      }), { poolSize: 1 }), 30_000)
+
     // Two transactions locking rows in opposite order: the HANA test server, as HANA does, fails the wait that closes
     // the cycle with 133 and lets the other go ahead. Oracle's deadlock (ORA-00060) is the next case.
     it.live.skipIf(target.real || target.name === "oracle")("a deadlock between two transactions is a retryable DeadlockError for one of them", () =>

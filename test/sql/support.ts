@@ -21,8 +21,11 @@ export interface SqlTarget {
       | {
         readonly faults: Record<string, unknown>
         readonly openResultSets: () => number
-        /** The server's counters: `lockWaits` grows when a call begins to wait for another transaction's lock. */
-        readonly stats: { readonly lockWaits: number }
+        /**
+         * The server's counters: `lockWaits` grows when a call begins to wait for another transaction's lock,
+         * `cancels` when a client asks to cancel its running call.
+         */
+        readonly stats: { readonly lockWaits: number; readonly cancels: number }
       }
       | undefined
     readonly uri: string
@@ -49,6 +52,8 @@ export interface SqlTarget {
   }
   /** The one-row table. */
   readonly dual: string
+  /** A statement the server runs for `seconds` seconds. */
+  readonly sleep: (seconds: number) => string
   /** The vendor code of a unique violation, a NOT NULL violation and a syntax error. */
   readonly codes: { readonly unique: number; readonly notNull: number; readonly syntax: number }
   /**
@@ -88,6 +93,7 @@ export const hana: SqlTarget = {
     bool: "BOOLEAN"
   },
   dual: "DUMMY",
+  sleep: (seconds) => `SELECT SLEEP_SECONDS(${seconds}) AS X FROM DUMMY`,
   codes: { unique: 301, notNull: 287, syntax: 257 },
   // user administration needs the USER ADMIN system privilege: error 258 "insufficient privilege" without it (SAP HANA
   // SQL Reference, CREATE USER statement; the test server models no object privileges, see testkit/hana/README.md)
@@ -116,6 +122,7 @@ export const oracle: SqlTarget = {
     bool: "BOOLEAN"
   },
   dual: "DUAL",
+  sleep: (seconds) => `BEGIN DBMS_SESSION.SLEEP(${seconds}); END;`,
   codes: { unique: 1, notNull: 1400, syntax: 900 },
   // a user granted SELECT but not INSERT on another schema's table gets ORA-01031 on INSERT
   // (https://docs.oracle.com/en/error-help/db/ora-01031/)
