@@ -717,6 +717,31 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(yield* sql`SELECT 1 AS N FROM ${sql.literal(target.dual)}`).toEqual([{ N: 1 }])
       }), { poolSize: 1 }), 30_000)
 
+    // HANA: another session's ALTER SYSTEM CANCEL SESSION ends a running statement with 139 (ERR_API_CANCELLED), which
+    // the client reports as a StatementTimeoutError; the cancel is sent until the statement has ended, since it only
+    // stops a statement that is running when it arrives
+    it.live.skipIf(target.real || target.name !== "hana")("another session's cancel of a running statement is a StatementTimeoutError", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const [session] = yield* sql<{ ID: number }>`SELECT CURRENT_CONNECTION AS ID FROM DUMMY`
+        const done = yield* Deferred.make<Exit.Exit<unknown, unknown>>()
+        yield* Effect.forkChild(Effect.flatMap(Effect.exit(sql.unsafe(target.sleep(20))), (exit) => Deferred.succeed(done, exit)))
+        yield* Effect.provide(
+          Effect.flatMap(SqlClient.SqlClient, (admin) =>
+            Effect.gen(function*() {
+              while (!(yield* Deferred.isDone(done))) {
+                yield* admin.unsafe(`ALTER SYSTEM CANCEL SESSION '${session!.ID}'`)
+                yield* Effect.sleep("50 millis")
+              }
+            })),
+          Layer.fresh(target.layer({ uri: server.uri, poolSize: 1 }))
+        )
+        const cancelled = sqlErrorOf(yield* Deferred.await(done))
+        expect(cancelled.reason._tag).toBe("StatementTimeoutError")
+        expect((cancelled.reason.cause as { vendorCode?: number }).vendorCode).toBe(139)
+        expect(yield* sql`SELECT 1 AS N FROM DUMMY`).toEqual([{ N: 1 }])
+      }), { poolSize: 1 }), 30_000)
+
     // Two transactions locking rows in opposite order: the HANA test server, as HANA does, fails the wait that closes
     // the cycle with 133 and lets the other go ahead. Oracle's deadlock (ORA-00060) is the next case.
     it.live.skipIf(target.real || target.name === "oracle")("a deadlock between two transactions is a retryable DeadlockError for one of them", () =>
