@@ -857,6 +857,12 @@ export const sqlClientSuite = (target: SqlTarget) => {
           )
         )
         expect(sqlErrorOf(exit).message).toMatch(/statement\.nope/)
+        if (server.server) {
+          // no request reached the server: the option was refused before a connection was opened
+          const requests = server.server.stats.requests
+          yield* Effect.exit(Layer.build(target.layer({ uri: server.uri, options: { [`${target.name === "hana" ? "dba" : "redo"}.statement.nope`]: "1" } })).pipe(Effect.scoped))
+          expect(server.server.stats.requests).toBe(requests)
+        }
       }))
   })
 

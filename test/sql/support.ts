@@ -25,7 +25,7 @@ export interface SqlTarget {
          * The server's counters: `lockWaits` grows when a call begins to wait for another transaction's lock,
          * `cancels` when a client asks to cancel its running call.
          */
-        readonly stats: { readonly lockWaits: number; readonly cancels: number }
+        readonly stats: { readonly lockWaits: number; readonly cancels: number; readonly requests: number }
       }
       | undefined
     readonly uri: string
