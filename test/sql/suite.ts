@@ -884,6 +884,8 @@ export const sqlClientSuite = (target: SqlTarget) => {
           expect(transaction?.attributes.get("db.system.name")).toBe(system)
           const password = decodeURIComponent(new URL(server.uri).password)
           if (password.length > 0) expect(recorder.dump()).not.toContain(`:${password}@`)
+          // a password long enough not to occur in other text must not appear anywhere
+          if (password.length >= 6) expect(recorder.dump()).not.toContain(password)
         }))
       )
     })
