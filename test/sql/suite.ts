@@ -80,6 +80,23 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(wrong.map((r) => [r.K, r.T6.toISOString(), r.T9.toISOString()])).toEqual([])
       })))
 
+    it.live("a BLOB reads as a Uint8Array of its bytes, a large one too", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLB")
+        yield* createTable(table, `K ${t.int}, BL BLOB`)
+        const big = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 7) % 256)
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert({ K: 1, BL: new Uint8Array([0, 1, 254, 255]) })}`
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert({ K: 2, BL: big })}`
+        yield* sql`INSERT INTO ${sql(table)} (K) VALUES (${3})`
+        const rows = yield* sql<{ K: number; BL: Uint8Array | null }>`SELECT K, BL FROM ${sql(table)} ORDER BY K`
+        expect(rows[0]!.BL).toBeInstanceOf(Uint8Array)
+        expect(rows[0]!.BL).toEqual(new Uint8Array([0, 1, 254, 255]))
+        expect(rows[1]!.BL?.length).toBe(200_000)
+        expect(Buffer.from(rows[1]!.BL!).equals(Buffer.from(big))).toBe(true)
+        expect(rows[2]!.BL).toBeNull()
+      })))
+
     it.live("rows are plain objects with the documented JavaScript type per database type", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
