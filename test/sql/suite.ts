@@ -1036,6 +1036,22 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(runs).toBe(1)
       }), { poolSize: 2 }))
 
+    it.live("the migrator layer runs the pending migrations when it is built, before the program using it", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("MIGY")
+        const migrationsTable = uniqueName("MIGYS")
+        const loader = Migrator.fromRecord({
+          "1_create": Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE TABLE ${table} (N ${t.int})`))
+        })
+        const counted = yield* Effect.provide(
+          sql`SELECT COUNT(*) AS C FROM ${sql(table)}`,
+          Layer.fresh(target.migratorLayer({ loader, table: migrationsTable }))
+        )
+        expect(counted).toEqual([{ C: 0 }])
+        expect(yield* sql`SELECT MIGRATION_ID, NAME FROM ${sql(migrationsTable)}`).toEqual([{ MIGRATION_ID: 1, NAME: "create" }])
+      })))
+
     it.live("a migration that runs DDL and then fails is not recorded, so the next run retries it", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

@@ -35,6 +35,8 @@ export interface SqlTarget {
   readonly service: Context.Key<never, SqlClient.SqlClient & Client.ArrowAccess & { readonly config: Client.ClientConfig }>
   readonly layerConfig: typeof HanaClient.layerConfig
   readonly migrate: typeof HanaMigrator.run
+  /** The migrator as a layer that runs the migrations when it is built. */
+  readonly migratorLayer: typeof HanaMigrator.layer
   /** Column types: integer, big integer, decimal(12,2), double, text(40), date, timestamp, binary(16), LOB text, boolean. */
   readonly types: {
     readonly int: string
@@ -79,6 +81,7 @@ export const hana: SqlTarget = {
   service: HanaClient.HanaClient as never,
   layerConfig: HanaClient.layerConfig,
   migrate: HanaMigrator.run,
+  migratorLayer: HanaMigrator.layer,
   types: {
     int: "INTEGER",
     bigint: "BIGINT",
@@ -108,6 +111,7 @@ export const oracle: SqlTarget = {
   service: OracleClient.OracleClient as never,
   layerConfig: OracleClient.layerConfig as SqlTarget["layerConfig"],
   migrate: OracleMigrator.run,
+  migratorLayer: OracleMigrator.layer as typeof HanaMigrator.layer,
   types: {
     int: "NUMBER(10)",
     bigint: "NUMBER(18)",
