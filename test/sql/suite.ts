@@ -1062,7 +1062,7 @@ export const sqlClientSuite = (target: SqlTarget) => {
           "1_create_then_fail": Effect.flatMap(SqlClient.SqlClient, (sql) =>
             Effect.andThen(
               sql.unsafe(`CREATE TABLE ${table} (N ${t.int} NOT NULL)`),
-              Effect.suspend(() => fail ? sql`INSERT INTO ${sql(table)} (N) VALUES (${null})` : Effect.void)
+              Effect.suspend(() => fail ? Effect.asVoid(sql`INSERT INTO ${sql(table)} (N) VALUES (${null})`) : Effect.void)
             ))
         })
         const exit = yield* Effect.exit(target.migrate({ loader, table: migrationsTable }))
