@@ -14,7 +14,8 @@ export const statsDelta = (after: ServerStats, before: ServerStats): ServerStats
   encodedRows: after.encodedRows - before.encodedRows,
   encodeMs: after.encodeMs - before.encodeMs,
   encodeCpuMs: after.encodeCpuMs - before.encodeCpuMs,
-  lockWaits: after.lockWaits - before.lockWaits
+  lockWaits: after.lockWaits - before.lockWaits,
+  cancels: after.cancels - before.cancels
 })
 
 /**

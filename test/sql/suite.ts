@@ -80,6 +80,23 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(wrong.map((r) => [r.K, r.T6.toISOString(), r.T9.toISOString()])).toEqual([])
       })))
 
+    it.live("a BLOB reads as a Uint8Array of its bytes, a large one too", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("SQLB")
+        yield* createTable(table, `K ${t.int}, BL BLOB`)
+        const big = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 7) % 256)
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert({ K: 1, BL: new Uint8Array([0, 1, 254, 255]) })}`
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert({ K: 2, BL: big })}`
+        yield* sql`INSERT INTO ${sql(table)} (K) VALUES (${3})`
+        const rows = yield* sql<{ K: number; BL: Uint8Array | null }>`SELECT K, BL FROM ${sql(table)} ORDER BY K`
+        expect(rows[0]!.BL).toBeInstanceOf(Uint8Array)
+        expect(rows[0]!.BL).toEqual(new Uint8Array([0, 1, 254, 255]))
+        expect(rows[1]!.BL?.length).toBe(200_000)
+        expect(Buffer.from(rows[1]!.BL!).equals(Buffer.from(big))).toBe(true)
+        expect(rows[2]!.BL).toBeNull()
+      })))
+
     it.live("rows are plain objects with the documented JavaScript type per database type", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
@@ -242,6 +259,27 @@ export const sqlClientSuite = (target: SqlTarget) => {
   })
 
   describe(`${target.name}: stream`, () => {
+    it.live("the layer provides the database's own client service: the same client as SqlClient, with its config", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const context = yield* Layer.build(Layer.fresh(target.layer({ uri: server.uri, poolSize: 1 })))
+        const own = Context.get(context, target.service)
+        expect(own).toBe(Context.get(context, SqlClient.SqlClient))
+        expect(own.config.uri).toBe(server.uri)
+        expect(yield* own`SELECT 1 AS N FROM ${own.literal(target.dual)}`).toEqual([{ N: 1 }])
+      })))
+
+    it.live("an Arrow stream of a statement releases its cursor when taken early", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* sqlClient
+        const table = uniqueName("SQLAS")
+        yield* createTable(table, `ID ${t.int}`)
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert(nonEmpty(Array.from({ length: 3000 }, (_, ID) => ({ ID }))))}`
+        const first = yield* Stream.runCollect(Stream.take(sql.arrow(sql`SELECT ID FROM ${sql(table)} ORDER BY ID`), 1))
+        expect(first[0]!.numRows).toBeGreaterThan(0)
+        if (server.server) expect(server.server.openResultSets()).toBe(0)
+        expect(yield* sql`SELECT COUNT(*) AS C FROM ${sql(table)}`).toEqual([{ C: 3000 }])
+      }), { poolSize: 1, options: target.name === "hana" ? { "dba.statement.fetch_size": "100" } : { "redo.statement.fetch_array_size": "100" } }))
+
     it.live("streams rows batch by batch and releases the cursor when taken early, at the end and on failure", () =>
       run(Effect.gen(function*() {
         const sql = yield* sqlClient
@@ -681,6 +719,46 @@ export const sqlClientSuite = (target: SqlTarget) => {
         expect(yield* sql`SELECT ID FROM ${sql(table)}`).toEqual([{ ID: 1 }])
       }), { poolSize: 1 }), 30_000)
 
+    // a statement the server is running (a 20-second sleep, no fault injected) interrupted by a timeout: the client
+    // asks the server to cancel it (Oracle: a BREAK marker; HANA: ALTER SYSTEM CANCEL SESSION from a side
+    // connection), which the server counts, and the session is usable at once
+    it.live.skipIf(target.real)("a running statement interrupted by a timeout is cancelled on the server, not abandoned", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const cancels = server.server!.stats.cancels
+        const began = Date.now()
+        const timedOut = yield* Effect.exit(Effect.timeout(sql.unsafe(target.sleep(20)), "300 millis"))
+        expect(Exit.isFailure(timedOut)).toBe(true)
+        expect(Date.now() - began).toBeLessThan(10_000)
+        expect(server.server!.stats.cancels).toBeGreaterThan(cancels)
+        expect(yield* sql`SELECT 1 AS N FROM ${sql.literal(target.dual)}`).toEqual([{ N: 1 }])
+      }), { poolSize: 1 }), 30_000)
+
+    // HANA: another session's ALTER SYSTEM CANCEL SESSION ends a running statement with 139 (ERR_API_CANCELLED), which
+    // the client reports as a StatementTimeoutError; the cancel is sent until the statement has ended, since it only
+    // stops a statement that is running when it arrives
+    it.live.skipIf(target.real || target.name !== "hana")("another session's cancel of a running statement is a StatementTimeoutError", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const [session] = yield* sql<{ ID: number }>`SELECT CURRENT_CONNECTION AS ID FROM DUMMY`
+        const done = yield* Deferred.make<Exit.Exit<unknown, unknown>>()
+        yield* Effect.forkChild(Effect.flatMap(Effect.exit(sql.unsafe(target.sleep(20))), (exit) => Deferred.succeed(done, exit)))
+        yield* Effect.provide(
+          Effect.flatMap(SqlClient.SqlClient, (admin) =>
+            Effect.gen(function*() {
+              while (!(yield* Deferred.isDone(done))) {
+                yield* admin.unsafe(`ALTER SYSTEM CANCEL SESSION '${session!.ID}'`)
+                yield* Effect.sleep("50 millis")
+              }
+            })),
+          Layer.fresh(target.layer({ uri: server.uri, poolSize: 1 }))
+        )
+        const cancelled = sqlErrorOf(yield* Deferred.await(done))
+        expect(cancelled.reason._tag).toBe("StatementTimeoutError")
+        expect((cancelled.reason.cause as { vendorCode?: number }).vendorCode).toBe(139)
+        expect(yield* sql`SELECT 1 AS N FROM DUMMY`).toEqual([{ N: 1 }])
+      }), { poolSize: 1 }), 30_000)
+
     // Two transactions locking rows in opposite order: the HANA test server, as HANA does, fails the wait that closes
     // the cycle with 133 and lets the other go ahead. Oracle's deadlock (ORA-00060) is the next case.
     it.live.skipIf(target.real || target.name === "oracle")("a deadlock between two transactions is a retryable DeadlockError for one of them", () =>
@@ -796,6 +874,12 @@ export const sqlClientSuite = (target: SqlTarget) => {
           )
         )
         expect(sqlErrorOf(exit).message).toMatch(/statement\.nope/)
+        if (server.server) {
+          // no request reached the server: the option was refused before a connection was opened
+          const requests = server.server.stats.requests
+          yield* Effect.exit(Layer.build(target.layer({ uri: server.uri, options: { [`${target.name === "hana" ? "dba" : "redo"}.statement.nope`]: "1" } })).pipe(Effect.scoped))
+          expect(server.server.stats.requests).toBe(requests)
+        }
       }))
   })
 
@@ -817,6 +901,8 @@ export const sqlClientSuite = (target: SqlTarget) => {
           expect(transaction?.attributes.get("db.system.name")).toBe(system)
           const password = decodeURIComponent(new URL(server.uri).password)
           if (password.length > 0) expect(recorder.dump()).not.toContain(`:${password}@`)
+          // a password long enough not to occur in other text must not appear anywhere
+          if (password.length >= 6) expect(recorder.dump()).not.toContain(password)
         }))
       )
     })
@@ -926,6 +1012,46 @@ export const sqlClientSuite = (target: SqlTarget) => {
           expect(created).toEqual(Exit.succeed([{ C: 0 }]))
         }
       })))
+    it.live.skipIf(target.real)("a second run while one is running waits for it, finds the migration recorded and runs nothing", () =>
+      run(Effect.gen(function*() {
+        const migrationsTable = uniqueName("MIGL")
+        // the migrations table exists before the two runs race to create it
+        expect(yield* target.migrate({ loader: Migrator.fromRecord({}), table: migrationsTable })).toEqual([])
+        const started = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        let runs = 0
+        const loader = Migrator.fromRecord({
+          "1_slow": Effect.andThen(Effect.sync(() => runs++), Effect.andThen(Deferred.succeed(started, undefined), Deferred.await(release)))
+        })
+        const first = yield* Effect.forkChild(target.migrate({ loader, table: migrationsTable }))
+        yield* Deferred.await(started)
+        const stats = server.server!.stats
+        const waits = stats.lockWaits
+        const second = yield* Effect.forkChild(target.migrate({ loader, table: migrationsTable }))
+        // the second run's record waits for the key the first run's open transaction inserted (the server counts it)
+        while (stats.lockWaits === waits) yield* Effect.sleep("5 millis")
+        yield* Deferred.succeed(release, undefined)
+        expect(yield* Fiber.join(first)).toEqual([[1, "slow"]])
+        expect(yield* Fiber.join(second)).toEqual([])
+        expect(runs).toBe(1)
+      }), { poolSize: 2 }))
+
+    it.live("the migrator layer runs the pending migrations when it is built, before the program using it", () =>
+      run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const table = uniqueName("MIGY")
+        const migrationsTable = uniqueName("MIGYS")
+        const loader = Migrator.fromRecord({
+          "1_create": Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE TABLE ${table} (N ${t.int})`))
+        })
+        const counted = yield* Effect.provide(
+          sql`SELECT COUNT(*) AS C FROM ${sql(table)}`,
+          Layer.fresh(target.migratorLayer({ loader, table: migrationsTable }))
+        )
+        expect(counted).toEqual([{ C: 0 }])
+        expect(yield* sql`SELECT MIGRATION_ID, NAME FROM ${sql(migrationsTable)}`).toEqual([{ MIGRATION_ID: 1, NAME: "create" }])
+      })))
+
     it.live("a migration that runs DDL and then fails is not recorded, so the next run retries it", () =>
       run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
@@ -936,7 +1062,7 @@ export const sqlClientSuite = (target: SqlTarget) => {
           "1_create_then_fail": Effect.flatMap(SqlClient.SqlClient, (sql) =>
             Effect.andThen(
               sql.unsafe(`CREATE TABLE ${table} (N ${t.int} NOT NULL)`),
-              Effect.suspend(() => fail ? sql`INSERT INTO ${sql(table)} (N) VALUES (${null})` : Effect.void)
+              Effect.suspend(() => fail ? Effect.asVoid(sql`INSERT INTO ${sql(table)} (N) VALUES (${null})`) : Effect.void)
             ))
         })
         const exit = yield* Effect.exit(target.migrate({ loader, table: migrationsTable }))

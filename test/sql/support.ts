@@ -2,7 +2,7 @@
  * What the effect/sql suites need per database: the test server (or the real database named by HANA_URI /
  * ORACLE_URI), the client layer on it, and the database's column types for the same logical table.
  */
-import { Effect, type Layer } from "effect"
+import { type Context, Effect, type Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import * as HanaClient from "../../layers/hana/HanaClient.ts"
 import * as HanaMigrator from "../../layers/hana/HanaMigrator.ts"
@@ -21,15 +21,22 @@ export interface SqlTarget {
       | {
         readonly faults: Record<string, unknown>
         readonly openResultSets: () => number
-        /** The server's counters: `lockWaits` grows when a call begins to wait for another transaction's lock. */
-        readonly stats: { readonly lockWaits: number }
+        /**
+         * The server's counters: `lockWaits` grows when a call begins to wait for another transaction's lock,
+         * `cancels` when a client asks to cancel its running call.
+         */
+        readonly stats: { readonly lockWaits: number; readonly cancels: number; readonly requests: number }
       }
       | undefined
     readonly uri: string
   }
   readonly layer: (config: Client.ClientConfig) => Layer.Layer<SqlClient.SqlClient, SqlError.SqlError>
+  /** The database's own client service (`HanaClient.HanaClient`, `OracleClient.OracleClient`), which `layer` provides too. */
+  readonly service: Context.Key<never, SqlClient.SqlClient & Client.ArrowAccess & { readonly config: Client.ClientConfig }>
   readonly layerConfig: typeof HanaClient.layerConfig
   readonly migrate: typeof HanaMigrator.run
+  /** The migrator as a layer that runs the migrations when it is built. */
+  readonly migratorLayer: typeof HanaMigrator.layer
   /** Column types: integer, big integer, decimal(12,2), double, text(40), date, timestamp, binary(16), LOB text, boolean. */
   readonly types: {
     readonly int: string
@@ -47,6 +54,8 @@ export interface SqlTarget {
   }
   /** The one-row table. */
   readonly dual: string
+  /** A statement the server runs for `seconds` seconds. */
+  readonly sleep: (seconds: number) => string
   /** The vendor code of a unique violation, a NOT NULL violation and a syntax error. */
   readonly codes: { readonly unique: number; readonly notNull: number; readonly syntax: number }
   /**
@@ -69,8 +78,10 @@ export const hana: SqlTarget = {
   real: (process.env["HANA_URI"] ?? "") !== "",
   useServer: (() => useHanaServer({ users: [{ name: "SYSTEM", password: "Manager1" }, { name: PEER.user, password: PEER.password }] })) as SqlTarget["useServer"],
   layer: HanaClient.layer,
+  service: HanaClient.HanaClient as never,
   layerConfig: HanaClient.layerConfig,
   migrate: HanaMigrator.run,
+  migratorLayer: HanaMigrator.layer,
   types: {
     int: "INTEGER",
     bigint: "BIGINT",
@@ -85,6 +96,7 @@ export const hana: SqlTarget = {
     bool: "BOOLEAN"
   },
   dual: "DUMMY",
+  sleep: (seconds) => `SELECT SLEEP_SECONDS(${seconds}) AS X FROM DUMMY`,
   codes: { unique: 301, notNull: 287, syntax: 257 },
   // user administration needs the USER ADMIN system privilege: error 258 "insufficient privilege" without it (SAP HANA
   // SQL Reference, CREATE USER statement; the test server models no object privileges, see testkit/hana/README.md)
@@ -96,8 +108,10 @@ export const oracle: SqlTarget = {
   real: (process.env["ORACLE_URI"] ?? "") !== "",
   useServer: (() => useOracleServer({ users: [{ name: "TEST", password: "test" }, { name: PEER.user, password: PEER.password }] })) as SqlTarget["useServer"],
   layer: OracleClient.layer,
+  service: OracleClient.OracleClient as never,
   layerConfig: OracleClient.layerConfig as SqlTarget["layerConfig"],
   migrate: OracleMigrator.run,
+  migratorLayer: OracleMigrator.layer as typeof HanaMigrator.layer,
   types: {
     int: "NUMBER(10)",
     bigint: "NUMBER(18)",
@@ -112,6 +126,7 @@ export const oracle: SqlTarget = {
     bool: "BOOLEAN"
   },
   dual: "DUAL",
+  sleep: (seconds) => `BEGIN DBMS_SESSION.SLEEP(${seconds}); END;`,
   codes: { unique: 1, notNull: 1400, syntax: 900 },
   // a user granted SELECT but not INSERT on another schema's table gets ORA-01031 on INSERT
   // (https://docs.oracle.com/en/error-help/db/ora-01031/)

@@ -36,7 +36,10 @@ describe("HANA test server: cancel and fault injection with the raw hdb client",
         exec(worker, "SELECT COUNT(*) FROM SERIES_GENERATE_INTEGER(1, 0, 200000) a, SERIES_GENERATE_INTEGER(1, 0, 200000) b")
       )
       await new Promise((r) => setTimeout(r, 300))
+      const cancels = server.stats.cancels
       await exec(admin, `ALTER SYSTEM CANCEL SESSION '${worker.connectOptions.connectionId}'`)
+      // the server counts the cancel request (ServerStats.cancels)
+      expect(server.stats.cancels).toBe(cancels + 1)
       const err = await running
       expect(err.code).toBe(139)
       expect(err.sqlState).toBe("HY000")

@@ -15,9 +15,12 @@ describe("Oracle test server: cancel and fault injection", () => {
       const started = Date.now()
       const running = conn.execute("SELECT COUNT(*) FROM big a, big b, big c WHERE a.n + b.n + c.n < 0")
       await sleep(300)
+      const cancels = server.stats.cancels
       await conn.break()
       const e = await failure(() => running)
       expect(oraCode(e)).toBe("ORA-01013")
+      // the server counted the BREAK (ServerStats.cancels)
+      expect(server.stats.cancels).toBe(cancels + 1)
       expect(e.message).toMatch(/^ORA-01013: user requested cancel of current operation$/m)
       expect(Date.now() - started).toBeLessThan(15_000)
       expect((await conn.execute("SELECT COUNT(*) FROM big")).rows).toEqual([[3000]])

@@ -31,6 +31,11 @@ export interface ServerStats {
    * inserted), each counted once, when its wait begins; 0 on a server that never makes a call wait.
    */
   lockWaits: number
+  /**
+   * Requests to cancel a running call: a BREAK marker (Oracle), an `ALTER SYSTEM CANCEL SESSION` of another session
+   * (HANA), so that a test can tell that a client cancelled its call on the server rather than dropping the session.
+   */
+  cancels: number
 }
 
 /** Fresh zeroed counters. */
@@ -43,7 +48,8 @@ export const emptyStats = (): ServerStats => ({
   encodedRows: 0,
   encodeMs: 0,
   encodeCpuMs: 0,
-  lockWaits: 0
+  lockWaits: 0,
+  cancels: 0
 })
 
 /**

@@ -329,7 +329,10 @@ export class SqlSession {
         const target = this.ctx.connections.get(t.connectionId)
         if (target === undefined) throw new HanaError(2, "HY000", `general error: session ${t.connectionId} does not exist`)
         if (t.disconnect) void target.close()
-        else target.cancel()
+        else {
+          this.ctx.stats.cancels++
+          target.cancel()
+        }
         return ok(FunctionCode.DDL)
       }
       case "createUser": {

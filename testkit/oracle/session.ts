@@ -231,6 +231,7 @@ export class ProtocolSession {
       return
     }
     // break / interrupt
+    if (!this.state.breakPending) this.host.db.stats.cancels++
     this.state.breakPending = true
     if (this.processing) this.state.sql?.interrupt()
     else void this.queue.then(() => this.sendBreakReply())
