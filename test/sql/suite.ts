@@ -686,7 +686,7 @@ export const sqlClientSuite = (target: SqlTarget) => {
         const grant = target.peer.grant(table)
         yield* run(Effect.andThen(
           createTable(table, `ID ${t.int}`),
-          Effect.flatMap(SqlClient.SqlClient, (sql) => grant === undefined ? Effect.void : sql.unsafe(grant))
+          Effect.flatMap(SqlClient.SqlClient, (sql) => grant === undefined ? Effect.void : Effect.asVoid(sql.unsafe(grant)))
         ))
         const url = new URL(server.uri)
         url.username = target.peer.user
