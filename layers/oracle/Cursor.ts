@@ -10,6 +10,7 @@ import type { AdbcError } from "../../src/AdbcError.ts"
 import type { Page } from "../../src/arrow/index.ts"
 import type { DriverCursor } from "../../src/Driver.ts"
 import type { Cancellation } from "../common/Cancellation.ts"
+import { makeCursorLifecycle } from "../common/CursorLifecycle.ts"
 import * as DbCalls from "./DbCalls.ts"
 import * as DbPatches from "./DbPatches.ts"
 import type * as DbTypes from "./DbTypes.ts"
@@ -50,7 +51,6 @@ export const makeCursor = (
   let current: DbTypes.OracleResultSet | undefined = first
   let decoder: WireDecoder | undefined
   let rowsSeen = 0
-  let closed = false
   /** Closes the current result set; one closed before its end has its server cursor released now. */
   const closeCurrent = (exhausted: boolean) =>
     Effect.suspend(() => {
@@ -73,11 +73,12 @@ export const makeCursor = (
     decoder = new WireDecoder(columns, wireColumns, offset ?? 0, RowCapture.lastDecodedValues(rs))
     return decoder
   }
-  /** A cancelled read: the result set is closed and its server cursor released, then ORA-01013. */
-  const failCancelled = Effect.andThen(closeCurrent(false), Effect.failSync(cancelledRead))
+  // a cancelled read closes the result set (its server cursor released), then ORA-01013; close runs once
+  const lifecycle = makeCursorLifecycle({ token, closeCurrent: closeCurrent(false), cancelledError: cancelledRead })
+  const failCancelled = lifecycle.failCancelled
   const fetchRows = <A>(run: () => Promise<A>) => cancellation.running(DbCalls.call(connection, run))
   const nextPage: Effect.Effect<Page | undefined, AdbcError> = Effect.gen(function*() {
-    while (!closed && current !== undefined) {
+    while (!lifecycle.closed() && current !== undefined) {
       if (token.cancelled()) return yield* failCancelled
       const rs: DbTypes.OracleResultSet = current
       const firstRow = rowsSeen
@@ -106,11 +107,6 @@ export const makeCursor = (
   return {
     schema,
     nextPage,
-    close: Effect.suspend(() => {
-      if (closed) return Effect.void
-      closed = true
-      token.close()
-      return closeCurrent(false)
-    })
+    close: lifecycle.close
   }
 }
