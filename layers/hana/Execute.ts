@@ -18,7 +18,7 @@ import * as Hdb from "./DbCalls.ts"
 import type { HdbStatement } from "./DbTypes.ts"
 import { encodedBatches, insertEncodedStatement } from "./EncodedInsert.ts"
 import { temporalRefusal } from "./IngestEncoder.ts"
-import { nameOversizedParameter, oversizedRow, rowConverter } from "./Params.ts"
+import { nameOversizedParameter, oversizedRow, rowConverter, type RowConverter } from "./Params.ts"
 import { arrowColumns } from "./ReadTypes.ts"
 import { normalizeSql } from "./SqlNormalize.ts"
 
@@ -63,6 +63,22 @@ export const executeRows = (
   )
 
 /**
+ * `effect` (several batch executions of one statement under autocommit) as one transaction: autocommit is off while
+ * it runs, then COMMIT, or ROLLBACK when it fails or is interrupted, and autocommit is on again, so that a statement
+ * hdb sends as several executions is all or nothing, as one execution is.
+ */
+const allOrNothing = <A, E, R>(ctx: ConnectionContext, effect: Effect.Effect<A, E, R>) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => ctx.client.setAutoCommit(false)),
+    () => Effect.tap(effect, () => Hdb.commit(ctx.client)),
+    (_, exit) =>
+      Effect.andThen(
+        exit._tag === "Success" ? Effect.void : Effect.ignore(Hdb.rollback(ctx.client)),
+        Effect.sync(() => ctx.client.setAutoCommit(true))
+      )
+  )
+
+/**
  * PREPARE and EXECUTE with bound parameter rows: a row count, or a cursor for a query (or a CALL under a query
  * intent). The statement is dropped when its result is done, or with the scope.
  *
@@ -98,7 +114,7 @@ export const executeWithParameters = (
       statement.functionCode === FUNCTION_SELECT_FOR_UPDATE ||
       (isCall && intent === "query") ||
       (statement.resultSetMetadata !== undefined && statement.resultSetMetadata.length > 0)
-    const converters = []
+    const converters: Array<{ readonly batch: Arrow.RecordBatch; readonly converter: RowConverter }> = []
     let rowsBefore = 0
     for (const batch of parameters.batches) {
       const c = rowConverter(batch, types)
@@ -134,15 +150,22 @@ export const executeWithParameters = (
       }
     }
     if (!isQuery) {
-      let total = 0
-      for (const { batch, converter } of converters) {
-        for (let start = 0; start < batch.numRows; start += Hdb.MAX_BATCH_ROWS) {
-          const end = Math.min(batch.numRows, start + Hdb.MAX_BATCH_ROWS)
-          const outcome = yield* executeRows(ctx, statement, converter.rows(start, end), false, start, names)
-          if (outcome._tag === "Count" && outcome.rowsAffected > 0) total += outcome.rowsAffected
-          if (outcome._tag === "Rows") yield* Hdb.closeResultSet(ctx.client, outcome.id)
+      const writeAll = Effect.gen(function*() {
+        let total = 0
+        let before = 0
+        for (const { batch, converter } of converters) {
+          for (let start = 0; start < batch.numRows; start += Hdb.MAX_BATCH_ROWS) {
+            const end = Math.min(batch.numRows, start + Hdb.MAX_BATCH_ROWS)
+            const outcome = yield* executeRows(ctx, statement, converter.rows(start, end), false, before + start, names)
+            if (outcome._tag === "Count" && outcome.rowsAffected > 0) total += outcome.rowsAffected
+            if (outcome._tag === "Rows") yield* Hdb.closeResultSet(ctx.client, outcome.id)
+          }
+          before += batch.numRows
         }
-      }
+        return total
+      })
+      const executions = converters.reduce((n, { batch }) => n + Math.ceil(batch.numRows / Hdb.MAX_BATCH_ROWS), 0)
+      const total = executions > 1 && Hdb.isAutoCommit(ctx.client) ? yield* allOrNothing(ctx, writeAll) : yield* writeAll
       yield* drop
       return { _tag: "Count" as const, rowsAffected: total }
     }

@@ -97,6 +97,36 @@ describe("a bound INSERT on the encoded path", () => {
       expect(yield* withConnection(server.uri, count(table))).toBe(40_000)
     })), 120_000)
 
+  it.effect("under autocommit, a statement bound through hdb's writer (decimals as text) is all or nothing too", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const table = uniqueName("BIHDB")
+      yield* conn.execute(`CREATE COLUMN TABLE "${table}" (ID INTEGER PRIMARY KEY, A DECIMAL(12,2))`)
+      const n = 40_000
+      const batchOf2 = (ids: ReadonlyArray<number>) =>
+        new Arrow.RecordBatch({
+          ID: Arrow.vectorFromArray(ids, new Arrow.Int32()).data[0]!,
+          A: Arrow.vectorFromArray(ids.map((i) => (i / 4).toFixed(2)), new Arrow.Utf8()).data[0]!
+        })
+      const insert = (batch: Arrow.RecordBatch) =>
+        Effect.gen(function*() {
+          const statement = yield* conn.statement()
+          yield* statement.setSqlQuery(`INSERT INTO "${table}" VALUES (?, ?)`)
+          yield* statement.bind(batch)
+          return yield* statement.executeUpdate
+        }).pipe(Effect.scoped)
+      const recorder = makeRecorder()
+      // the last row repeats the first row's key: it fails in the second execution, after 32,000 rows went in
+      const failing = batchOf2(Array.from({ length: n }, (_, i) => (i === n - 1 ? 0 : i)))
+      const error = yield* Effect.flip(insert(failing).pipe(Effect.provide(recorder.layer)))
+      expect(recorder.logs.some((l) => l.annotations["hana.insert.path"] === "hdb")).toBe(true)
+      expect(error.message).toMatch(/unique|301/i)
+      expect(yield* withConnection(server.uri, count(table))).toBe(0)
+      // the session is in autocommit again: the next statement's rows are seen by another connection at once
+      expect(yield* insert(batchOf2(Array.from({ length: n }, (_, i) => i)))).toBe(n)
+      expect(yield* withConnection(server.uri, count(table))).toBe(n)
+    })), 120_000)
+
   it.effect("under autocommit, a statement of one packet is one EXECUTE and commits with it (no COMMIT request)", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const conn = yield* Connection.Connection
