@@ -18,7 +18,7 @@
 import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { Context, Effect } from "effect"
+import { Context, Effect, Exit } from "effect"
 import { Migrator, SqlClient, type SqlError } from "effect/sql"
 
 /**
@@ -140,23 +140,25 @@ export const make = (spec: MigratorSpec) =>
       const ran: Array<readonly [number, string]> = []
       for (const [id, name, effect] of required) {
         yield* sql.withTransaction(Effect.andThen(record([[id, name]]), runOne(id, name, effect))).pipe(
-          // DDL the migration ran committed its record too (the database commits DDL at once): take it back, so
-          // that the next run retries the migration instead of skipping it
-          Effect.tapError((error) =>
-            error instanceof Migrator.MigrationError && error.kind === "Failed"
-              ? Effect.ignore(sql`DELETE FROM ${sql(table)} WHERE MIGRATION_ID = ${id}`.withoutTransform)
-              : Effect.void
-          ),
-          Effect.mapError((error) =>
-            error instanceof Migrator.MigrationError && error.kind === "Failed"
-              ? new Migrator.MigrationError({
-                cause: error.cause,
-                kind: "Failed",
-                message: `${error.message}; ${
-                  ran.length === 0 ? "no migration ran before it" : `ran and recorded before it: ${ran.map(([i, n]) => `${i}_${n}`).join(", ")}`
-                }; its DML was rolled back and it is not recorded, DDL it ran before failing stays (the database commits DDL at once)`
-              })
-              : error
+          Effect.catchIf(
+            (error): error is Migrator.MigrationError => error instanceof Migrator.MigrationError && error.kind === "Failed",
+            (error) =>
+              // DDL the migration ran committed its record too (the database commits DDL at once): take it back, so
+              // that the next run retries the migration instead of skipping it
+              Effect.flatMap(Effect.exit(sql`DELETE FROM ${sql(table)} WHERE MIGRATION_ID = ${id}`.withoutTransform), (removed) =>
+                Effect.fail(
+                  new Migrator.MigrationError({
+                    cause: error.cause,
+                    kind: "Failed",
+                    message: `${error.message}; ${
+                      ran.length === 0 ? "no migration ran before it" : `ran and recorded before it: ${ran.map(([i, n]) => `${i}_${n}`).join(", ")}`
+                    }; its DML was rolled back, DDL it ran before failing stays (the database commits DDL at once); ${
+                      Exit.isSuccess(removed)
+                        ? "it is not recorded, so the next run retries it"
+                        : `its record could not be removed, so the next run skips it until MIGRATION_ID ${id} is deleted from the migrations table`
+                    }`
+                  })
+                ))
           )
         )
         ran.push([id, name])
