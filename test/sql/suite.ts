@@ -908,6 +908,27 @@ export const sqlClientSuite = (target: SqlTarget) => {
         }))
       )
     })
+
+    it.live.skipIf(target.real)("the second user's password (8 characters) appears nowhere in spans or logs, also when its login fails", () => {
+      const recorder = makeRecorder()
+      const asPeer = (password: string) => {
+        const url = new URL(server.uri)
+        url.username = target.peer.user
+        url.password = password
+        return Layer.fresh(target.layer({ uri: url.toString() }))
+      }
+      return Effect.gen(function*() {
+        yield* Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT ${1} AS X FROM ${sql.literal(target.dual)}`), asPeer(target.peer.password))
+        yield* Effect.exit(Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1 AS X FROM ${sql.literal(target.dual)}`), asPeer("Wr0ngPeer99")))
+      }).pipe(
+        Effect.provide(recorder.layer),
+        Effect.andThen(Effect.sync(() => {
+          expect(recorder.spans.length).toBeGreaterThan(0)
+          expect(recorder.dump()).not.toContain(target.peer.password)
+          expect(recorder.dump()).not.toContain("Wr0ngPeer99")
+        }))
+      )
+    })
   })
 
   describe(`${target.name}: Arrow in the same client`, () => {
