@@ -1104,9 +1104,12 @@ export const sqlClientSuite = (target: SqlTarget) => {
       run(Effect.gen(function*() {
         const sql = yield* sqlClient
         const table = uniqueName("SQLP")
-        yield* createTable(table, `K ${t.int}, I ${t.int}, D ${t.decimal}, F ${t.double}, S ${t.text}, TS ${t.timestamp}, T9 ${t.fineTimestamp}, FLAG ${t.bool}`)
+        yield* createTable(table, `K ${t.int}, I ${t.int}, B ${t.bigint}, D ${t.decimal}, F ${t.double}, S ${t.text}, DT ${t.date}, TS ${t.timestamp}, T9 ${t.fineTimestamp}, FLAG ${t.bool}`)
         const row = fc.record({
           I: fc.option(fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }), { nil: null }),
+          // beyond 2^53 too: an integer past a safe one reads as its exact decimal text
+          B: fc.option(fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }), { nil: null }),
+          DT: fc.option(fc.integer({ min: -700_000, max: 2_900_000 }).map((day) => new Date(day * 86_400_000)), { nil: null }),
           D: fc.option(fc.integer({ min: -9_999_999_999, max: 9_999_999_999 }).map((n) => (n / 100).toFixed(2)), { nil: null }),
           F: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }).map((x) => (Object.is(x, -0) ? 0 : x)), { nil: null }),
           S: fc.option(fc.string({ maxLength: 20, unit: "grapheme" }).filter((s) => Buffer.byteLength(s) <= 40), { nil: null }),
@@ -1118,7 +1121,7 @@ export const sqlClientSuite = (target: SqlTarget) => {
         for (const rows of samples) {
           yield* sql`DELETE FROM ${sql(table)}`
           yield* sql`INSERT INTO ${sql(table)} ${sql.insert(nonEmpty(rows.map((r, K) => ({ K, ...r }))))}`
-          const query = sql`SELECT K, I, D, F, S, TS, T9, FLAG FROM ${sql(table)} ORDER BY K`
+          const query = sql`SELECT K, I, B, D, F, S, DT, TS, T9, FLAG FROM ${sql(table)} ORDER BY K`
           const viaSql = yield* query
           const arrow = new Arrow.Table(yield* Stream.runCollect(sql.arrow(query)))
           const fromArrow = arrow.toArray().map((r: Record<string, unknown>, i: number) => {
@@ -1132,7 +1135,9 @@ export const sqlClientSuite = (target: SqlTarget) => {
           })
           expect(viaSql).toEqual(fromArrow)
           // and both equal what was written
-          expect(viaSql).toEqual(rows.map((r, K) => ({ K, ...r, S: r.S === "" && target.name === "oracle" ? null : r.S })))
+          const bigintRead = (b: bigint | null) =>
+            b === null ? null : b <= BigInt(Number.MAX_SAFE_INTEGER) && b >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : String(b)
+          expect(viaSql).toEqual(rows.map((r, K) => ({ K, ...r, B: bigintRead(r.B), S: r.S === "" && target.name === "oracle" ? null : r.S })))
         }
       })), 120_000)
   })
@@ -1172,7 +1177,9 @@ const arrowValue = (field: Arrow.Field, value: unknown): unknown => {
       return `${negative ? "-" : ""}${digits.slice(0, -type.scale)}.${digits.slice(-type.scale)}`
     }
     case Arrow.Type.Int:
-      return typeof value === "bigint" ? Number(value) : value
+      return typeof value === "bigint" ? (Number.isSafeInteger(Number(value)) ? Number(value) : String(value)) : value
+    case Arrow.Type.Date:
+      return new Date(Number(value))
     case Arrow.Type.Timestamp:
       return new Date(Number(value))
     default:
