@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
-import { Effect } from "effect"
+import { Effect, Stream } from "effect"
 import fc from "fast-check"
 import * as Connection from "../../src/Connection.ts"
 import { makeRecorder } from "../telemetry/support.ts"
@@ -126,6 +126,65 @@ describe("a bound INSERT on the encoded path", () => {
       expect(yield* insert(batchOf2(Array.from({ length: n }, (_, i) => i)))).toBe(n)
       expect(yield* withConnection(server.uri, count(table))).toBe(n)
     })), 120_000)
+
+  it.effect("a double the DECIMAL column cannot take (NaN, Infinity, past its precision) is refused naming column and row, before anything is written", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const table = uniqueName("BIBAD")
+      yield* conn.execute(`CREATE COLUMN TABLE "${table}" ${DDL}`)
+      const good = { a: 1.5, b: 2, c: 3.25, d: Date.UTC(2024, 0, 1), e: 1 }
+      for (const [bad, problem] of [[Number.NaN, /NaN/], [Number.POSITIVE_INFINITY, /Infinity/], [1e300, /more digits/]] as const) {
+        const rows = Array.from({ length: 10 }, () => ({ ...good }))
+        rows[6] = { ...good, a: bad }
+        const error = yield* Effect.flip(boundInsert(table, batchOf(rows)))
+        expect(error.status).toBe("INVALID_ARGUMENT")
+        expect(error.message).toMatch(/column 2 \("A"\), row 7/)
+        expect(error.message).toMatch(problem)
+        expect(yield* count(table)).toBe(0)
+      }
+    })))
+
+  it.effect("several bound batches are one statement: all or nothing under autocommit, a failed row named across batches", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const table = uniqueName("BIMULTI")
+      yield* conn.execute(`CREATE COLUMN TABLE "${table}" ${DDL}`)
+      const rowsOf = (n: number) => Array.from({ length: n }, (_, i) => ({ a: i / 4, b: i, c: i / 8, d: Date.UTC(2024, 0, 1), e: i }))
+      const withIds = (batch: Arrow.RecordBatch, ids: ReadonlyArray<number>) =>
+        new Arrow.RecordBatch(batch.schema, Arrow.makeData({ type: new Arrow.Struct(batch.schema.fields), length: ids.length, children: [Arrow.vectorFromArray(ids, new Arrow.Int32()).data[0]!, ...batch.data.children.slice(1)] }))
+      const first = withIds(batchOf(rowsOf(300)), Array.from({ length: 300 }, (_, i) => i))
+      // the second batch's row 5 repeats a key of the first batch: row 305 of the statement
+      const second = withIds(batchOf(rowsOf(300)), Array.from({ length: 300 }, (_, i) => (i === 4 ? 7 : 300 + i)))
+      const insert = (batches: ReadonlyArray<Arrow.RecordBatch>) =>
+        Effect.gen(function*() {
+          const statement = yield* conn.statement()
+          yield* statement.setSqlQuery(`INSERT INTO "${table}" VALUES (?, ?, ?, ?, ?, ?)`)
+          yield* statement.bindStream(batches[0]!.schema, Stream.fromIterable(batches))
+          return yield* statement.executeUpdate
+        }).pipe(Effect.scoped)
+      const error = yield* Effect.flip(insert([first, second]))
+      expect(error.message).toMatch(/unique|301/i)
+      expect(error.message).toMatch(/row 305/)
+      expect(yield* withConnection(server.uri, count(table))).toBe(0)
+      expect(yield* insert([first, withIds(second, Array.from({ length: 300 }, (_, i) => 300 + i))])).toBe(600)
+      expect(yield* withConnection(server.uri, count(table))).toBe(600)
+    })))
+
+  it.effect("without autocommit the rows join the open transaction: a failing statement leaves it to the caller", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const table = uniqueName("BITXN")
+      yield* conn.execute(`CREATE COLUMN TABLE "${table}" ${DDL}`)
+      const rows = Array.from({ length: 100 }, (_, i) => ({ a: i / 4, b: i, c: i / 8, d: Date.UTC(2024, 0, 1), e: i }))
+      const outcome = yield* Effect.exit(conn.withTransaction(Effect.gen(function*() {
+        expect(yield* boundInsert(table, batchOf(rows))).toBe(100)
+        // nothing is committed yet: another connection sees no row
+        expect(yield* withConnection(server.uri, count(table))).toBe(0)
+        yield* boundInsert(table, batchOf(rows))
+      })))
+      expect(outcome._tag).toBe("Failure")
+      expect(yield* count(table)).toBe(0)
+    })))
 
   it.effect("under autocommit, a statement of one packet is one EXECUTE and commits with it (no COMMIT request)", () =>
     withConnection(server.uri, Effect.gen(function*() {
