@@ -18,6 +18,7 @@
 import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, notImplemented } from "../../src/AdbcError.ts"
+import * as Opt from "./OracleOptions.ts"
 
 /** Field metadata key carrying the Oracle type name. @category constants @since 0.1.0 */
 export const TYPE_NAME_METADATA = "oracle.type-name"
@@ -147,14 +148,14 @@ export interface MappingOptions {
   readonly useHighPrecision: boolean
 }
 
-/** The specification's defaults. @category constants @since 0.1.0 */
+/** The mapping when no option is set: each option's declared default (OracleOptions.ts). @category constants @since 0.1.0 */
 export const DEFAULT_MAPPING: MappingOptions = {
-  dayTimeInterval: "auto",
-  yearMonthInterval: "auto",
-  unboundedNumber: "float64",
-  date: "date32",
-  useExtensionType: false,
-  useHighPrecision: true
+  dayTimeInterval: Opt.DayTimeIntervalType.default,
+  yearMonthInterval: Opt.YearMonthIntervalType.default,
+  unboundedNumber: Opt.UnboundedNumberType.default,
+  date: Opt.DateType.default,
+  useExtensionType: Opt.UseExtensionType.default,
+  useHighPrecision: Opt.UseHighPrecision.default
 }
 
 const FLOATING_SCALE = -127

@@ -35,6 +35,22 @@ describe("option defaults", () => {
     }
   })
 
+  it("no module outside the option modules restates a declared default in a DEFAULT_* object", () => {
+    const declared = new Set(
+      [...StandardOptions, ...TelemetryOptions, ...HanaOptions, ...OracleOptions]
+        .map((spec) => spec.default)
+        .filter((value): value is string => typeof value === "string")
+    )
+    const restated = [...sourceFiles("src"), ...sourceFiles("layers")]
+      .filter((path) => !optionSources.includes(path))
+      .flatMap((path) =>
+        [...readFileSync(join(root, path), "utf8").matchAll(/const (DEFAULT_\w+)[^=]*=\s*\{([^}]*)\}/g)].flatMap((m) =>
+          [...m[2]!.matchAll(/:\s*"([^"]*)"/g)].filter((v) => declared.has(v[1]!)).map((v) => `${path} ${m[1]}: "${v[1]}"`)
+        )
+      )
+    expect(restated).toEqual([])
+  })
+
   it("no declaration's JSDoc states a default: the generated doc takes it from the spec", () => {
     for (const path of optionSources) {
       for (const [key, doc] of docsByKey(path)) expect(doc, key).not.toMatch(/\(default\b|\bunset by default\b/)
