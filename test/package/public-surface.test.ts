@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import * as Api from "../../src/index.ts"
+
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8")
 
 // Functions that take the core's internal types (the connection's session, a driver cursor) live under src/internal,
 // which the package's exports map closes ("./*/internal/*": null): the public modules do not offer them.
@@ -17,5 +20,17 @@ describe("the public surface", () => {
     expect(Object.keys(Api.Reader)).toEqual(expect.arrayContaining(["Reader", "collect", "toTable"]))
     expect(Object.keys(Api.Ingest)).toEqual(expect.arrayContaining(["Ingest", "fromTable", "ingestOptionEntries"]))
     expect(Object.keys(Api.Statement)).toContain("Statement")
+  })
+
+  it("the README's entry-point list names every module and type the package root exports", () => {
+    const index = read("src/index.ts")
+    const names = [
+      ...[...index.matchAll(/export \* as (\w+)/g)].map((m) => m[1]!),
+      ...[...index.matchAll(/export type \{([^}]*)\}/g)].flatMap((m) => m[1]!.split(",").map((name) => name.trim()))
+    ]
+    const readme = read("README.md")
+    const entryPoints = readme.slice(readme.indexOf("Entry points:"), readme.indexOf("Internal modules are not exported"))
+    expect(names.length).toBeGreaterThan(10)
+    expect(names.filter((name) => !entryPoints.includes(`\`${name}\``))).toEqual([])
   })
 })
