@@ -5,6 +5,9 @@
 /** 2^32: the weight of an int64's upper 32-bit word (`value = hi · TWO_32 + (lo >>> 0)`). */
 export const TWO_32 = 4_294_967_296
 
+/** 2^63: int64 holds the integers in [-TWO_POW_63, TWO_POW_63). */
+export const TWO_POW_63 = 9_223_372_036_854_775_808
+
 const TWO_16 = 65_536
 
 /**

@@ -57,7 +57,6 @@ export {
 export { DecimalBuilder } from "./DecimalBuilder.ts"
 export {
   BoolBuilder,
-  type DayTimeInterval,
   Float32Builder,
   Float64Builder,
   type FixedArray,
@@ -68,14 +67,17 @@ export {
   Int64Builder,
   type Int64StoredType,
   Int8Builder,
-  IntervalDayTimeBuilder,
-  IntervalMonthDayNanoBuilder,
-  type MonthDayNanoInterval,
   Uint16Builder,
   Uint32Builder,
   Uint64Builder,
   Uint8Builder
 } from "./FixedWidthBuilders.ts"
+export {
+  type DayTimeInterval,
+  IntervalDayTimeBuilder,
+  IntervalMonthDayNanoBuilder,
+  type MonthDayNanoInterval
+} from "./IntervalBuilders.ts"
 export { makeColumnBuilder, makeFieldBuilder } from "./makeColumnBuilder.ts"
 export { NullBuilder } from "./NullBuilder.ts"
 export { columnsPage, recordsPage, rowsPage } from "./Pages.ts"

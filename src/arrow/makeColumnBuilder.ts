@@ -13,13 +13,12 @@ import {
   Int32Builder,
   Int64Builder,
   Int8Builder,
-  IntervalDayTimeBuilder,
-  IntervalMonthDayNanoBuilder,
   Uint16Builder,
   Uint32Builder,
   Uint64Builder,
   Uint8Builder
 } from "./FixedWidthBuilders.ts"
+import { IntervalDayTimeBuilder, IntervalMonthDayNanoBuilder } from "./IntervalBuilders.ts"
 import { NullBuilder } from "./NullBuilder.ts"
 import { LargeVarBinaryBuilder, VarBinaryBuilder } from "./VarBinaryBuilders.ts"
 
