@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { readdirSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { cyclesIn as cyclesAmong, findCycles, importsOf, repoRoot } from "../support/importGraph.ts"
 
 /**
  * The test servers are cut along the protocols' seams, name the modules of the same role the same way, and have no
@@ -9,52 +9,8 @@ import { describe, expect, it } from "@effect/vitest"
  * check walks the relative imports (`import`, `import type` and `export … from`) of every module of a server
  * directory and lists the cycles.
  */
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
-
-const modulesOf = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? modulesOf(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []
-  )
-
-/** Relative imports of one module, resolved to files; `import type` / `export type` ones only when `withTypes`. */
-const importsOf = (file: string, withTypes = true): string[] => {
-  const text = readFileSync(file, "utf8")
-  const out: string[] = []
-  for (const m of text.matchAll(/^(import type|export type|import|export)\b[^;]*?\bfrom\s+"(\.{1,2}\/[^"]+)"/gms)) {
-    if (withTypes || !m[1]!.endsWith(" type")) out.push(resolve(dirname(file), m[2]!))
-  }
-  return out
-}
-
-/** Every cycle of an import graph (module → modules it imports), each as its path back to its first module. */
-const findCycles = (edges: ReadonlyMap<string, readonly string[]>): string[][] => {
-  const cycles: string[][] = []
-  const state = new Map<string, "open" | "done">()
-  const stack: string[] = []
-  const visit = (f: string): void => {
-    state.set(f, "open")
-    stack.push(f)
-    for (const g of edges.get(f) ?? []) {
-      if (state.get(g) === "open") cycles.push([...stack.slice(stack.indexOf(g)), g])
-      else if (state.get(g) === undefined) visit(g)
-    }
-    stack.pop()
-    state.set(f, "done")
-  }
-  for (const f of edges.keys()) if (state.get(f) === undefined) visit(f)
-  return cycles
-}
-
-/**
- * The import cycles among the modules under `dir`, as paths relative to the repository; with `withTypes` false only
- * cycles of value imports (the ones that make module evaluation order matter).
- */
-const cyclesIn = (dir: string, withTypes = true): string[][] => {
-  const files = modulesOf(join(root, dir))
-  const inside = new Set(files)
-  const edges = new Map(files.map((f) => [f, importsOf(f, withTypes).filter((g) => inside.has(g))]))
-  return findCycles(edges).map((c) => c.map((p) => p.slice(root.length + 1)))
-}
+const root = repoRoot
+const cyclesIn = (dir: string, withTypes = true) => cyclesAmong([dir], withTypes)
 
 describe("test server structure", () => {
   it("finds the cycles of an import graph (the checker itself)", () => {

@@ -8,12 +8,18 @@ import { activeResult, type ActiveResult, type ColumnDefine, type ServerCursor }
 import type { OracleDatabase, SessionInfo } from "./database.ts"
 import { columnEncoder, type ColumnEncoder } from "./encode.ts"
 import { LobStore } from "./lobs.ts"
-import type { Pipeline } from "./messages/pipeline.ts"
 import type { ServerContext } from "./server-context.ts"
 import type { SqlSession } from "./sqlsession.ts"
 import type { QueryResult, ResultColumn } from "./statement.ts"
 import { Dty } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
+
+/** A pipeline the client opened and has not ended. */
+export interface Pipeline {
+  readonly mode: number
+  /** ABORT_ON_ERROR: an operation failed, the remaining ones are not run. */
+  aborted: boolean
+}
 
 /** Reply assembled for one request. */
 export interface Reply {

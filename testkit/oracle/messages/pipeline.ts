@@ -20,13 +20,6 @@ import { toOra, writeEndOfCall, writeError } from "./end-of-call.ts"
 /** TNS_PIPELINE_MODE_* (node-oracledb lib/thin/protocol/constants.js). */
 export const PipelineMode = { CONTINUE_ON_ERROR: 1, ABORT_ON_ERROR: 2 } as const
 
-/** A pipeline the client opened and has not ended. */
-export interface Pipeline {
-  readonly mode: number
-  /** ABORT_ON_ERROR: an operation failed, the remaining ones are not run. */
-  aborted: boolean
-}
-
 /** The error of the operations an ABORT_ON_ERROR pipeline skips after a failure. */
 export const pipelineAborted = (): OraError => new OraError(43610, "Pipeline, Aborted due to abort on error settings in pipeline mode")
 
