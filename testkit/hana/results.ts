@@ -4,8 +4,10 @@
  */
 import type { Chunk, ColumnInfo, Cursor, Session } from "../engine/index.ts"
 import { declaredTypes } from "./catalog.ts"
-import { cellWriter, encodeResultSetMetadata } from "./encode.ts"
-import type { CellWriter, ColumnMetadata, LobRegistry } from "./encode.ts"
+import { cellWriter } from "./encode.ts"
+import { encodeResultSetMetadata } from "./metadata.ts"
+import type { ColumnMetadata } from "./metadata.ts"
+import type { CellWriter, LobRegistry } from "./encode.ts"
 import { decodeName } from "./names.ts"
 import type { FromItem, SelectItemSource } from "./select-items.ts"
 import { SPECIAL_COLUMN_NAMES } from "./sql-rewrite.ts"

@@ -4,7 +4,7 @@
 import { columnInfo } from "../../engine/index.ts"
 import type { Prepared, Session } from "../../engine/index.ts"
 import { declaredColumnTypes, declaredTypes } from "../catalog.ts"
-import { encodeParameterMetadata } from "../encode.ts"
+import { encodeParameterMetadata } from "../metadata.ts"
 import { parameterNames } from "../lexer.ts"
 import { exactLiteralWrites } from "../literal-writes.ts"
 import { encodeName } from "../names.ts"
