@@ -9,7 +9,7 @@ import { epochDayOfHanaDay, hanaDayOfEpochDay } from "../../testkit/hana/datetim
 import { civilFromDays, daysFromCivil, daysFromJulianCivil, julianCivilFromDays } from "../../testkit/common/civil.ts"
 import { decodeName, encodeName } from "../../testkit/hana/names.ts"
 import { translate } from "../../testkit/hana/translate.ts"
-import { ByteWriter, lengthIndicatorSize, NULL_LENGTH, readLengthIndicator } from "../../testkit/hana/wire.ts"
+import { ByteWriter, lengthIndicatorSize, MalformedPacket, NULL_LENGTH, readLengthIndicator, readLengthPrefixed } from "../../testkit/hana/wire.ts"
 
 // hdb's own value reader: the encodings must decode to what the client expects.
 const require = createRequire(import.meta.url)
@@ -119,6 +119,17 @@ describe("HANA test server units", () => {
     expect(readLengthIndicator(Buffer.from([246, 0xff, 0xff]), 0)).toBe(65_535)
     expect(readLengthIndicator(Buffer.from([247, 0xff, 0xff, 0xff, 0xff]), 0)).toBe(2 ** 32 - 1)
     expect(readLengthIndicator(Buffer.from([255]), 0)).toBe(NULL_LENGTH)
+  })
+
+  it("reads a length-prefixed value's length only when indicator and value lie within the data", () => {
+    expect(readLengthPrefixed(Buffer.from([2, 0x61, 0x62]), 0)).toBe(2)
+    expect(readLengthPrefixed(Buffer.from([0, 3, 0x61, 0x62, 0x63]), 1)).toBe(3)
+    expect(readLengthPrefixed(Buffer.from([255]), 0)).toBe(NULL_LENGTH)
+    // a value running past the data, an indicator cut short, or no indicator at all: a malformed packet
+    expect(() => readLengthPrefixed(Buffer.from([3, 0x61, 0x62]), 0)).toThrow(MalformedPacket)
+    expect(() => readLengthPrefixed(Buffer.from([246, 0x01]), 0)).toThrow(MalformedPacket)
+    expect(() => readLengthPrefixed(Buffer.from([247, 0x01, 0, 0, 0]), 0)).toThrow(MalformedPacket)
+    expect(() => readLengthPrefixed(Buffer.from([1]), 1)).toThrow(MalformedPacket)
   })
 
   it("converts civil dates and CESU-8 both ways", () => {

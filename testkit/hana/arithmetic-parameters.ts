@@ -16,7 +16,7 @@
  */
 import { tokenize } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
-import { DIVISOR_GUARD, operandEnd } from "./translate.ts"
+import { DIVISOR_GUARD, operandEnd } from "./sql-rewrite.ts"
 
 const PRECEDENCE: ReadonlyMap<string, number> = new Map([["+", 1], ["-", 1], ["*", 2], ["/", 2]])
 
@@ -24,7 +24,7 @@ const arithmetic = (tok: Token | undefined): string | undefined =>
   tok?.t === "op" && PRECEDENCE.has(tok.v) ? tok.v : undefined
 
 /**
- * A function name in translated SQL: translate.ts writes functions in lower case (and CAST as is) and keywords in
+ * A function name in translated SQL: sql-rewrite.ts writes functions in lower case (and CAST as is) and keywords in
  * upper case, so an upper-case word before `(` is a keyword (`IN (`, `VALUES (`).
  */
 const isFunctionName = (tok: Token | undefined): boolean => tok?.t === "word" && (/[a-z]/.test(tok.v) || tok.v === "CAST")

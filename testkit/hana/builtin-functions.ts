@@ -1,5 +1,5 @@
 /**
- * HANA built-in functions that DuckDB has no function for, as session macros (translate.ts maps the HANA names onto
+ * HANA built-in functions that DuckDB has no function for, as session macros (sql-rewrite.ts maps the HANA names onto
  * them). Semantics as the SAP HANA SQL Reference describes each function:
  *
  * - RAND() is a pseudo-random DOUBLE in [0, 1) ("RAND Function (Numeric)").
@@ -11,7 +11,7 @@
  * - TRUNCATE(n, pos) cuts n to pos digits after the point (before it for a negative pos), toward zero, never
  *   rounding ("TRUNCATE Function (Numeric)"); DuckDB's two-argument `trunc` does exactly that.
  * - CHAR(n) / NCHAR(n) give the character of an ASCII / Unicode code point ("CHAR Function (String)", "NCHAR Function
- *   (String)"). Both names are also types, so translate.ts maps them only where a value starts (see
+ *   (String)"). Both names are also types, so sql-rewrite.ts maps them only where a value starts (see
  *   {@link callsBuiltinKeyword}).
  * - TO_ALPHANUM(x) converts to text ("TO_ALPHANUM Function (Data Type Conversion)").
  * - HASH_SHA256(b, ...) is the 32-byte SHA-256 of its binary arguments concatenated, and HASH_MD5 the 16-byte MD5
@@ -33,7 +33,7 @@ export const BUILTIN_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
   ["HASH_MD5", "hana_hash_md5"]
 ]
 
-/** Names of {@link BUILTIN_FUNCTIONS} that are also keywords or type names (translate.ts keeps those verbatim otherwise). */
+/** Names of {@link BUILTIN_FUNCTIONS} that are also keywords or type names (sql-rewrite.ts keeps those verbatim otherwise). */
 const KEYWORD_NAMES: ReadonlySet<string> = new Set(["TRUNCATE", "CHAR", "NCHAR"])
 
 /** Words after which a `CHAR(` / `NCHAR(` starts a value, not a column's type (`c CHAR(10)` in DDL). */

@@ -13,7 +13,7 @@ import { fromCesu8 } from "./encode.ts"
 import { HanaError, valueTooLarge } from "./errors.ts"
 import { decodeName, encodeName } from "./names.ts"
 import { parseTypeText, TypeCode } from "./types.ts"
-import { lengthIndicatorSize, MalformedPacket, NULL_LENGTH, readLengthIndicator } from "./wire.ts"
+import { lengthIndicatorSize, MalformedPacket, NULL_LENGTH, readLengthPrefixed } from "./wire.ts"
 
 /**
  * Where a batch goes: the table (appended to directly when the parameters are all its columns in order, else its
@@ -248,13 +248,9 @@ export const decodeBatch = (data: Buffer, count: number, target: BatchTarget): B
           case TypeCode.BINARY:
           case TypeCode.VARBINARY:
           case TypeCode.BSTRING: {
-            need(1)
-            const indicator = lengthIndicatorSize(data[o]!)
-            need(indicator)
-            const len = readLengthIndicator(data, o)
-            o += indicator
+            const len = readLengthPrefixed(data, o)
+            o += lengthIndicatorSize(data[o]!)
             if (len === NULL_LENGTH) break
-            need(len)
             const binary = type === TypeCode.BINARY || type === TypeCode.VARBINARY || type === TypeCode.BSTRING
             if (binary ? layout !== "blob" : layout !== "varchar") throw new NotFast()
             // Bytes that are not CESU-8 take the general path, which refuses them with HANA's error.

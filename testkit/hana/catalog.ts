@@ -14,7 +14,7 @@ import { SERVER_CHECK_TEXTS } from "./errors.ts"
 import { encodeName, quoteString } from "./names.ts"
 
 /**
- * Whether CHECK `k` is the user's: the server's own CHECKs (translate.ts lengthCheck) raise one of SERVER_CHECK_TEXTS
+ * Whether CHECK `k` is the user's: the server's own CHECKs (ddl.ts lengthCheck) raise one of SERVER_CHECK_TEXTS
  * through error(), so their expression holds that text as a literal; tables made before lengthCheck raised its texts
  * hold a plain `(length(col) <= n)` (errors.ts reads a failure of either as 274).
  */

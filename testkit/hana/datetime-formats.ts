@@ -1,7 +1,7 @@
 /**
  * HANA's datetime format models for TO_VARCHAR / TO_NVARCHAR / TO_CHAR (a datetime printed in a format) and TO_DATE /
  * TO_TIMESTAMP / TO_SECONDDATE (text read in a format), as DuckDB scalar functions the session macros call
- * (translate.ts SESSION_MACROS).
+ * (session-macros.ts).
  *
  * The elements follow the SAP HANA SQL Reference, "Datetime Data Types" (the default formats, `FF7`) and the format
  * symbols of the conversion functions (SAP HANA SQL Reference, "TO_VARCHAR Function (Data Type Conversion)", "TO_DATE

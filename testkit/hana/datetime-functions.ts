@@ -1,7 +1,7 @@
 /**
  * DuckDB scalar functions that count days as HANA numbers them (datetime.ts: Julian labels before 1582-10-15), so
  * that ADD_DAYS, ADD_SECONDS, ADD_NANO100, DAYS_BETWEEN, NANO100_BETWEEN and WEEKDAY across October 1582 agree with
- * a real HANA (1582-10-04 + 1 day = 1582-10-15). The session macros of those functions (translate.ts SESSION_MACROS) convert
+ * a real HANA (1582-10-04 + 1 day = 1582-10-15). The session macros of those functions (session-macros.ts) convert
  * the arguments as HANA does implicitly and call these. `hana_shift_days` keeps the date's type in the result (DATE,
  * SECONDDATE = TIMESTAMP_S, TIMESTAMP).
  */
@@ -63,7 +63,7 @@ const hanaMicros = (micros: bigint): bigint => {
   return BigInt(hanaDayOfEpochDay(Number(day)) - EPOCH_DAYDATE) * MICROS_PER_DAY + (micros - day * MICROS_PER_DAY)
 }
 
-/** The functions, by the names the session macros (translate.ts) call them after converting the arguments. */
+/** The functions, by the names the session macros (session-macros.ts) call them after converting the arguments. */
 /**
  * `hana_clock_ms(row)`: the wall clock in milliseconds, read anew for every row (volatile, and its argument keeps
  * DuckDB from folding it into a constant). SLEEP_SECONDS's macro loops over rows until it passes a deadline.

@@ -3,7 +3,7 @@
  * `CREATE TABLE … AS` / `LIKE`.
  *
  * HANA refuses a value longer than a column's declared length with error 274 whatever made the column. The server
- * enforces lengths with CHECK constraints (translate.ts lengthCheck), which DuckDB's ADD COLUMN and CREATE TABLE AS
+ * enforces lengths with CHECK constraints (ddl.ts lengthCheck), which DuckDB's ADD COLUMN and CREATE TABLE AS
  * do not take (and DuckDB has no ALTER TABLE … ADD CONSTRAINT). So the table is rebuilt from the DDL DuckDB keeps for
  * it with the checks added, inside one transaction: rows, column comments (the declared HANA types), indexes, the
  * table comment and the ROW-table mark carry over. DuckDB cannot drop a table another table references by foreign
@@ -13,7 +13,7 @@
 import type { Session } from "../engine/index.ts"
 import { oidMatch, quoteIdent } from "./binding.ts"
 import { decodeName, quoteString } from "./names.ts"
-import { lengthCheck } from "./translate.ts"
+import { lengthCheck } from "./ddl.ts"
 import { parseTypeText } from "./types.ts"
 
 /** `CREATE [TEMP] TABLE <name>(` at the start of the DDL DuckDB keeps for a table (duckdb_tables().sql). */

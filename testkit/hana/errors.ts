@@ -68,14 +68,14 @@ export class HanaError extends Error {
 export const valueTooLarge = (column: string, value: string, suffix = ""): HanaError =>
   new HanaError(274, "HY000", `${VALUE_TOO_LARGE}${column}" column with the value '${value}'${suffix}`)
 
-/** The start of valueTooLarge's text; the declared-length CHECKs (translate.ts lengthCheck) raise it as it is. */
+/** The start of valueTooLarge's text; the declared-length CHECKs (ddl.ts lengthCheck) raise it as it is. */
 export const VALUE_TOO_LARGE = `inserted value too large for column: Failed in "`
 
-/** HANA's 303 text for a date outside 0001-01-01 .. 9999-12-31 (raised by translate.ts lengthCheck's CHECK). */
+/** HANA's 303 text for a date outside 0001-01-01 .. 9999-12-31 (raised by ddl.ts lengthCheck's CHECK). */
 export const DATE_OUT_OF_RANGE = "invalid DATE, TIME or TIMESTAMP value: out of range 0001-01-01 .. 9999-12-31: "
 
 /**
- * The texts only the server's own CHECKs raise (translate.ts lengthCheck: declared lengths, the date range). DuckDB
+ * The texts only the server's own CHECKs raise (ddl.ts lengthCheck: declared lengths, the date range). DuckDB
  * keeps no name for a CHECK, so these texts mark a CHECK as the server's: SYS.CONSTRAINTS (catalog.ts) leaves such
  * CHECKs out, as a real HANA enforces lengths and ranges without listing constraints for them.
  */
@@ -115,7 +115,7 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (m !== null) return new HanaError(260, "HY000", `invalid column name: ${decodeName(m[1]!)}`)
     const t = /Referenced table "?([^"]+)"? not found/.exec(msg)
     if (t !== null) return new HanaError(260, "HY000", `invalid column name: ${decodeName(t[1]!)}`)
-    // A bare `?` as the date of ADD_DAYS & co. matches each typed overload of the session macro (translate.ts).
+    // A bare `?` as the date of ADD_DAYS & co. matches each typed overload of the session macro (session-macros.ts).
     if (/has multiple overloads that match/.test(firstLine)) {
       return new HanaError(266, "HY000", "inconsistent datatype: the type of a parameter cannot be determined; write CAST(? AS <type>)")
     }
@@ -132,7 +132,7 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (/PRIMARY KEY or UNIQUE constraint violat|Duplicate key/i.test(msg)) {
       return new HanaError(301, "23000", `unique constraint violated: ${firstLine.replace(/^Constraint Error: /, "")}`)
     }
-    // Declared lengths are CHECKs that raise HANA's 274 text with the value (translate.ts lengthCheck) …
+    // Declared lengths are CHECKs that raise HANA's 274 text with the value (ddl.ts lengthCheck) …
     const dated = msg.indexOf(`(Error: ${DATE_OUT_OF_RANGE}`)
     if (dated >= 0) return new HanaError(303, "22007", msg.slice(dated + "(Error: ".length).replace(/\)\s*$/, ""))
     const raised = msg.indexOf(`(Error: ${VALUE_TOO_LARGE}`)
@@ -147,7 +147,7 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
   if (e.kind === "TransactionContext Error") {
     return new HanaError(133, "HY000", `transaction rolled back by detected deadlock or conflict: ${firstLine}`)
   }
-  // Raised by the hana_divisor macro (translate.ts). SQLSTATE 22012 is the SQL standard's "division by zero"; not confirmed
+  // Raised by the hana_divisor macro (session-macros.ts). SQLSTATE 22012 is the SQL standard's "division by zero"; not confirmed
   // against a real server. Code and wording as HANA reports them ("[304]: division by zero undefined: …", SAP
   // Community, "SAP HANA SQL Error: [304]: division by zero", 2017).
   if (/division by zero undefined/.test(firstLine)) return new HanaError(304, "22012", "division by zero undefined")

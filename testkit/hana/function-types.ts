@@ -1,6 +1,6 @@
 /**
  * HANA scalar functions whose argument rules or result types DuckDB's namesakes do not share, as session macros
- * (translate.ts maps the HANA names onto them):
+ * (sql-rewrite.ts maps the HANA names onto them):
  *
  * - LENGTH returns INTEGER (DuckDB: BIGINT), counts the bytes of a BLOB / VARBINARY and takes any value, converted
  *   to text (SAP HANA SQL Reference, "LENGTH Function (String)": returns the number of characters, or bytes for
@@ -10,7 +10,7 @@
  *   optional (default a blank; "LPAD Function (String)", "RPAD Function (String)").
  * - YEAR, MONTH, DAYOFMONTH, DAYOFYEAR, HOUR and MINUTE return INTEGER (DuckDB: BIGINT; SAP HANA SQL Reference,
  *   "YEAR Function (Datetime)" & co.: "returns an integer"), and so does `EXTRACT(YEAR | MONTH | DAY | HOUR | MINUTE
- *   FROM d)` ("EXTRACT Function (Datetime)"), which translate.ts rewrites to the same macros. EXTRACT(SECOND …) is
+ *   FROM d)` ("EXTRACT Function (Datetime)"), which sql-rewrite.ts rewrites to the same macros. EXTRACT(SECOND …) is
  *   left to DuckDB (HANA's type for it is not confirmed).
  * - TO_SECONDDATE returns SECONDDATE, the fraction cut off ("TO_SECONDDATE Function (Data Type Conversion)"; DuckDB's
  *   cast to TIMESTAMP_S would round, so the value is truncated to the second first).
@@ -45,7 +45,7 @@ export const EXTRACT_FIELDS: ReadonlyMap<string, string> = new Map([
   ["MINUTE", "hana_minute"]
 ])
 
-/** HANA names of {@link TYPED_FUNCTIONS} that are also SQL keywords (translate.ts keeps keywords verbatim otherwise). */
+/** HANA names of {@link TYPED_FUNCTIONS} that are also SQL keywords (sql-rewrite.ts keeps keywords verbatim otherwise). */
 export const KEYWORD_FUNCTIONS: ReadonlySet<string> = new Set(["YEAR", "MONTH", "HOUR", "MINUTE"])
 
 /** The session macros behind {@link TYPED_FUNCTIONS} (TEMP macros, created at login with the others). */

@@ -1,7 +1,7 @@
 /**
  * CURRENT_IDENTITY_VALUE(): the identity value the session's last INSERT generated, in any table (SAP HANA SQL
  * Reference Guide, "CURRENT_IDENTITY_VALUE Function (Miscellaneous)"). DuckDB's `currval` is the sequence's last
- * value across all sessions, so an identity column's default (translate.ts) hands each value it draws to
+ * value across all sessions, so an identity column's default (ddl.ts) hands each value it draws to
  * `hana_identity(connection id, nextval(…))`, which notes it for the inserting session; `hana_current_identity(connection
  * id)` reads it back (NULL before the session generated one).
  */
@@ -13,7 +13,7 @@ import { rowwise } from "../common/scalar-functions.ts"
 export const identityDefault = (sequence: string): string =>
   `hana_identity(CAST(getvariable('hana_connection_id') AS BIGINT), nextval(${sequence}))`
 
-/** What `CURRENT_IDENTITY_VALUE()` becomes (the session macro of translate.ts). */
+/** What `CURRENT_IDENTITY_VALUE()` becomes (a session macro, session-macros.ts). */
 export const CURRENT_IDENTITY_MACRO =
   "CREATE OR REPLACE TEMP MACRO current_identity_value() AS hana_current_identity(CAST(getvariable('hana_connection_id') AS BIGINT))"
 

@@ -160,3 +160,6 @@ export const matching = (tokens: readonly Token[], open: number): number => {
 
 /** The HANA name a word or quoted identifier token stands for (undefined for other tokens). */
 export const nameOf = (t: Token | undefined): string | undefined => (t === undefined ? undefined : t.t === "qident" ? t.v : t.t === "word" ? t.v.toUpperCase() : undefined)
+
+/** How many `?` parameters the tokens hold. */
+export const countParams = (tokens: readonly Token[]): number => tokens.filter((t) => t.t === "param").length

@@ -9,7 +9,7 @@ import { civilFromDays } from "../common/civil.ts"
 import { epochDayOfHanaDay, EPOCH_DAYDATE } from "./datetime.ts"
 import { cesu8Text } from "./cesu8-check.ts"
 import { TypeCode } from "./types.ts"
-import { lengthIndicatorSize, MalformedPacket, NULL_LENGTH, readLengthIndicator } from "./wire.ts"
+import { lengthIndicatorSize, MalformedPacket, NULL_LENGTH, readLengthPrefixed } from "./wire.ts"
 
 /** A LOB parameter whose data is still arriving through WRITE_LOB. */
 export interface PendingLob {
@@ -141,16 +141,12 @@ export const decodeParameters = (
         case TypeCode.BINARY:
         case TypeCode.VARBINARY:
         case TypeCode.BSTRING: {
-          need(1)
-          const indicator = lengthIndicatorSize(data[o]!)
-          need(indicator)
-          const len = readLengthIndicator(data, o)
-          o += indicator
+          const len = readLengthPrefixed(data, o)
+          o += lengthIndicatorSize(data[o]!)
           if (len === NULL_LENGTH) {
             values.push(null)
             break
           }
-          need(len)
           const bytes = data.subarray(o, o + len)
           o += len
           const binary = type === TypeCode.BINARY || type === TypeCode.VARBINARY || type === TypeCode.BSTRING

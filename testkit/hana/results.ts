@@ -4,10 +4,13 @@
  */
 import type { Chunk, ColumnInfo, Cursor, Session } from "../engine/index.ts"
 import { declaredTypes } from "./catalog.ts"
-import { cellWriter, encodeResultSetMetadata } from "./encode.ts"
-import type { CellWriter, ColumnMetadata, LobRegistry } from "./encode.ts"
+import { cellWriter } from "./encode.ts"
+import { encodeResultSetMetadata } from "./metadata.ts"
+import type { ColumnMetadata } from "./metadata.ts"
+import type { CellWriter, LobRegistry } from "./encode.ts"
 import { decodeName } from "./names.ts"
-import { type FromItem, type SelectItemSource, SPECIAL_COLUMN_NAMES } from "./translate.ts"
+import type { FromItem, SelectItemSource } from "./select-items.ts"
+import { SPECIAL_COLUMN_NAMES } from "./sql-rewrite.ts"
 import { sourceColumns } from "./select-columns.ts"
 import { duckType, parseTypeText, typeOfDuck, wireType } from "./types.ts"
 import type { HanaType, WireType } from "./types.ts"
@@ -30,7 +33,7 @@ export const describeColumns = async (
   tables: readonly string[],
   dfv: number,
   names?: ReadonlyArray<string | undefined>,
-  /** What each select item reads (translate.ts): a table column, a star, or an expression. */
+  /** What each select item reads (select-items.ts): a table column, a star, or an expression. */
   sources?: ReadonlyArray<SelectItemSource>,
   /** The query's top-level FROM items, for qualifiers and stars. */
   fromItems?: ReadonlyArray<FromItem | undefined>

@@ -6,7 +6,7 @@
  */
 import type { Session } from "../engine/index.ts"
 import { HANA_TYPE } from "./catalog.ts"
-import type { FromItem, SelectItemSource } from "./translate.ts"
+import type { FromItem, SelectItemSource } from "./select-items.ts"
 
 /** A table column with its declared HANA type (the column comment, else one made from the DuckDB type). */
 export interface SourceColumn {

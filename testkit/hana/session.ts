@@ -9,7 +9,7 @@ import { jwtClaims, jwtIssuer, scramChallenge, verifyJwt, verifyScram, verifyX50
 import type { ScramChallenge, ScramMethod } from "./auth.ts"
 import { fromEngineError, HanaError } from "./errors.ts"
 import type { ServerContext } from "./server-context.ts"
-import { SESSION_MACROS } from "./translate.ts"
+import { SESSION_MACROS } from "./session-macros.ts"
 import { quoteString } from "./names.ts"
 import { errorPart, ok } from "./replies.ts"
 import type { Reply } from "./replies.ts"

@@ -7,7 +7,7 @@ import type { BatchTarget } from "./bulk-insert.ts"
 import type { ParameterRow, PendingLob } from "./params.ts"
 import type { ResultColumn } from "./results.ts"
 import type { ProcedureStatement } from "./procedures/definition.ts"
-import type { Translated } from "./translate.ts"
+import type { Translated } from "./translated.ts"
 import type { HanaType } from "./types.ts"
 
 /** A prepared statement of the session: its translation, engine statements and described parameters/columns. */

@@ -4,7 +4,7 @@
  * `MEMORY THRESHOLD {n | NULL}` of LOB columns, and the table clauses `UNLOAD PRIORITY n`, `PARTITION BY …`,
  * `[NO] AUTO MERGE`, `[NO] LOGGING`, `GROUP …`, `NUMA NODE …`. They are accepted; the unload priority and the
  * partition specification are kept as metadata (SYS.TABLES UNLOAD_PRIORITY, PARTITION_SPEC; catalog.ts), the rest is
- * ignored. COLUMN / ROW stores are handled by translate.ts (SYS.TABLES TABLE_TYPE).
+ * ignored. COLUMN / ROW stores are handled by ddl.ts (SYS.TABLES TABLE_TYPE).
  */
 import { HanaError } from "./errors.ts"
 import { upper } from "./lexer.ts"

@@ -366,6 +366,20 @@ export const readLengthIndicator = (data: Buffer, offset: number): number => {
   return first === 255 ? NULL_LENGTH : first
 }
 
+/**
+ * The length of the string or binary value whose length indicator is at `data[offset]` ({@link readLengthIndicator}),
+ * after checking that the indicator and the value lie within `data`; the value starts
+ * {@link lengthIndicatorSize}(data[offset]) bytes further. Allocation-free: it is on the bulk-insert hot path.
+ */
+export const readLengthPrefixed = (data: Buffer, offset: number): number => {
+  if (offset >= data.length) throw new MalformedPacket("parameter data truncated")
+  const indicator = lengthIndicatorSize(data[offset]!)
+  if (offset + indicator > data.length) throw new MalformedPacket("parameter data truncated")
+  const len = readLengthIndicator(data, offset)
+  if (len !== NULL_LENGTH && offset + indicator + len > data.length) throw new MalformedPacket("parameter data truncated")
+  return len
+}
+
 /** Decodes "Fields" (u16 count, then length-prefixed fields; hdb lib/protocol/data/Fields.js). */
 export const decodeFields = (b: Buffer): Buffer[] => {
   if (b.length < 2) throw new MalformedPacket("fields too short")

@@ -101,7 +101,7 @@ const scalarTypeAt = (tokens: readonly Token[], i: number): [HanaType, number] =
   if (name === "DOUBLE" && upper(tokens[i + used]) === "PRECISION") used++
   const type = hanaType(name, args)
   if (type === undefined && VECTOR_TYPES.has(name)) throw vectorTypeUnsupported(name)
-  // As a column type (translate.ts).
+  // As a column type (type-syntax.ts).
   if (type === undefined) throw HanaError.syntax(`invalid datatype: ${tokens[i]?.v ?? "<end>"}`, tokens[i]?.pos ?? 0)
   return [type, used]
 }

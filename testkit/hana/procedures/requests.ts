@@ -7,7 +7,7 @@
  * HANA's reply to a CALL with a table-typed OUT parameter has that shape: SAP/node-hdb test/mock/data/execute.js).
  */
 import type { EngineValue, Session } from "../../engine/index.ts"
-import { encodeParameterMetadata } from "../encode.ts"
+import { encodeParameterMetadata } from "../metadata.ts"
 import { HanaError } from "../errors.ts"
 import { encodeName } from "../names.ts"
 import { ok, u64 } from "../replies.ts"

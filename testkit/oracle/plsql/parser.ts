@@ -1,14 +1,13 @@
 /**
  * Recursive-descent parser for PL/SQL blocks over the server's SQL tokens (lexer.ts). Statements and declarations
  * become ast.ts nodes; expressions and embedded SQL stay token ranges. A statement it cannot parse fails as Oracle's
- * compiler does, PLS-00103 inside ORA-06550 with the line and column of the offending symbol.
+ * compiler does, PLS-00103 inside ORA-06550 with the line and column of the offending symbol. This module parses
+ * blocks and statements; declaration-parser.ts the DECLARE section, parser-tokens.ts is the token cursor both read with.
  */
 import { ora } from "../errors.ts"
 import { isKw, isOp, type Tok } from "../lexer.ts"
-import { oracleName } from "../translate.ts"
-import type { Block, Decl, Expr, Handler, Param, Stmt, TypeSpec, UsingArg } from "./ast.ts"
-import type { RecordField } from "./records.ts"
-import { unexpectedSymbol } from "./errors.ts"
+import type { Block, Decl, Expr, Handler, Stmt, UsingArg } from "./ast.ts"
+import { DeclarationParser } from "./declaration-parser.ts"
 
 /** Words that end a statement list (the next clause of the enclosing statement). */
 const LIST_END = ["END", "ELSIF", "ELSE", "EXCEPTION", "WHEN"]
@@ -17,121 +16,9 @@ const NOT_YET: ReadonlyMap<string, string> = new Map([
   ["GOTO", "GOTO"],
   ["PIPE", "PIPE ROW"]
 ])
-/** Reserved words that cannot stand in a declared type. */
-const RESERVED = ["IS", "AS", "SELECT", "FROM", "WHERE", "BEGIN", "END", "DECLARE", "CURSOR", "EXCEPTION", "IF", "THEN", "LOOP", "INTO", "VALUES"]
 const SQL_HEADS = ["SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE", "LOCK", "SAVEPOINT", "SET"]
 
-class Parser {
-  private i = 0
-  /** `SUBTYPE name IS type` declarations seen so far: a declaration of type `name` gets `type`. */
-  private readonly subtypes = new Map<string, TypeSpec>()
-  constructor(
-    private readonly source: string,
-    private readonly toks: ReadonlyArray<Tok>
-  ) {}
-
-  private get tok(): Tok | undefined {
-    return this.toks[this.i]
-  }
-
-  private fail(expected: ReadonlyArray<string>, at = this.tok): never {
-    const pos = at?.pos ?? this.source.trimEnd().length
-    throw unexpectedSymbol(this.source, pos, at === undefined ? "end-of-file" : at.kind === "str" ? at.text : at.text.toUpperCase(), expected)
-  }
-
-  private kw(...words: Array<string>): boolean {
-    return isKw(this.tok, ...words)
-  }
-
-  private expectKw(word: string): Tok {
-    if (!this.kw(word)) this.fail([word.toLowerCase()])
-    return this.toks[this.i++]!
-  }
-
-  private expectOp(op: string): void {
-    if (!isOp(this.tok, op)) this.fail([op])
-    this.i++
-  }
-
-  private name(): string {
-    const t = this.tok
-    if (t === undefined || (t.kind !== "ident" && t.kind !== "qident")) this.fail(["<an identifier>"])
-    this.i++
-    return oracleName(t)
-  }
-
-  /**
-   * Tokens up to (not including) the first top-level token `stop` accepts: outside parentheses and CASE ... END.
-   * A `;` that comes first is a syntax error naming what was expected.
-   */
-  private until(stop: (t: Tok) => boolean, expected: ReadonlyArray<string>): Expr {
-    const start = this.i
-    let depth = 0
-    let cases = 0
-    for (;;) {
-      const t = this.tok
-      if (t === undefined) this.fail(expected)
-      if (depth === 0 && cases === 0 && stop(t)) break
-      if (depth === 0 && cases === 0 && isOp(t, ";")) this.fail(expected)
-      if (isOp(t, "(")) depth++
-      else if (isOp(t, ")")) depth--
-      else if (isKw(t, "CASE")) cases++
-      else if (isKw(t, "END") && cases > 0) cases--
-      this.i++
-    }
-    if (this.i === start) this.fail(["<an expression>"])
-    return this.toks.slice(start, this.i)
-  }
-
-  private untilKw(...words: Array<string>): Expr {
-    return this.until((t) => isKw(t, ...words), words.map((w) => w.toLowerCase()))
-  }
-
-  /** Tokens to the next top-level `;`, which is consumed. */
-  private toSemicolon(): Expr {
-    const start = this.i
-    let depth = 0
-    for (;;) {
-      const t = this.tok
-      if (t === undefined) this.fail([";"])
-      if (depth === 0 && isOp(t, ";")) break
-      if (isOp(t, "(")) depth++
-      else if (isOp(t, ")")) depth--
-      this.i++
-    }
-    const out = this.toks.slice(start, this.i)
-    this.i++
-    return out
-  }
-
-  /** A comma-separated list of expressions, each ending at a top-level comma or a word of `end`. */
-  private exprList(end: (t: Tok) => boolean): Array<Expr> {
-    const out: Array<Expr> = []
-    for (;;) {
-      out.push(this.until((t) => isOp(t, ",") || end(t), [",", ";"]))
-      if (!isOp(this.tok, ",")) return out
-      this.i++
-    }
-  }
-
-  /** `(a, b)` arguments, or none. */
-  private args(): Array<Expr> {
-    if (!isOp(this.tok, "(")) return []
-    this.i++
-    const out = this.exprList((t) => isOp(t, ")"))
-    this.expectOp(")")
-    return out
-  }
-
-  private label(): string | undefined {
-    if (!(isOp(this.tok, "<") && isOp(this.toks[this.i + 1], "<"))) return undefined
-    this.i += 2
-    const name = this.name()
-    this.expectOp(">")
-    this.expectOp(">")
-    return name
-  }
-
+class Parser extends DeclarationParser {
   /** The whole text: `[<<label>>] [DECLARE ...] BEGIN ... END [label];` and nothing after it. */
   anonymous(): Block {
     const label = this.label()
@@ -161,7 +48,7 @@ class Parser {
   }
 
   /** `BEGIN statements [EXCEPTION handlers] END [label];` */
-  private afterDeclarations(label: string | undefined, at: number): Omit<Block, "decls"> {
+  protected afterDeclarations(label: string | undefined, at: number): Omit<Block, "decls"> {
     this.expectKw("BEGIN")
     const body = this.statements()
     const handlers: Array<Handler> = []
@@ -183,254 +70,6 @@ class Parser {
     if (this.tok?.kind === "ident" || this.tok?.kind === "qident") this.i++
     this.expectOp(";")
     return label === undefined ? { pos: at, body, handlers } : { pos: at, label, body, handlers }
-  }
-
-  private qualifiedName(): string {
-    const parts = [this.name()]
-    while (isOp(this.tok, ".")) {
-      this.i++
-      parts.push(this.name())
-    }
-    return parts.join(".")
-  }
-
-  private declarations(): Array<Decl> {
-    const out: Array<Decl> = []
-    while (this.tok !== undefined && !this.kw("BEGIN")) out.push(this.declaration())
-    return out
-  }
-
-  private declaration(): Decl {
-    const pos = this.tok!.pos
-    if (this.kw("PRAGMA")) {
-      this.i++
-      if (!this.kw("EXCEPTION_INIT")) {
-        this.toSemicolon()
-        return this.declaration()
-      }
-      this.i++
-      this.expectOp("(")
-      const name = this.name()
-      this.expectOp(",")
-      const negative = isOp(this.tok, "-")
-      if (negative) this.i++
-      if (this.tok?.kind !== "num") this.fail(["<an integer>"])
-      const code = Number(this.tok.value) * (negative ? -1 : 1)
-      this.i++
-      this.expectOp(")")
-      this.expectOp(";")
-      return { pos, k: "exceptionInit", name, code }
-    }
-    if (this.kw("CURSOR")) {
-      this.i++
-      const name = this.name()
-      const params: Array<string> = []
-      if (isOp(this.tok, "(")) {
-        this.i++
-        for (;;) {
-          params.push(this.name())
-          this.until((t) => isOp(t, ",") || isOp(t, ")"), [",", ")"])
-          if (isOp(this.tok, ")")) break
-          this.i++
-        }
-        this.i++
-      }
-      if (this.kw("RETURN")) this.untilKw("IS")
-      this.expectKw("IS")
-      return { pos, k: "cursor", name, params, query: this.toSemicolon() }
-    }
-    if (this.kw("TYPE")) return this.typeDeclaration()
-    if (this.kw("PROCEDURE", "FUNCTION")) return this.subprogram()
-    if (this.kw("SUBTYPE")) return this.subtypeDeclaration(pos)
-    const name = this.name()
-    if (this.kw("EXCEPTION")) {
-      this.i++
-      this.expectOp(";")
-      return { pos, k: "exception", name }
-    }
-    const constant = this.kw("CONSTANT")
-    if (constant) this.i++
-    const typeToks = this.until((t) => isOp(t, ":=") || isKw(t, "DEFAULT", "NOT") || isOp(t, ";"), [":=", ";", "not", "default"])
-    const misplaced = typeToks.find((t) => isKw(t, ...RESERVED) || t.kind === "str" || t.kind === "bind")
-    if (misplaced !== undefined) this.fail([":=", ".", "(", "@", "%", ";", "not", "null", "range", "default", "character"], misplaced)
-    const type = this.typeOf(typeToks)
-    const { notNull, init } = this.notNullAndInit((t) => isOp(t, ";"), [";"])
-    if (init === undefined && constant) this.fail([":="])
-    this.expectOp(";")
-    return init === undefined ? { pos, k: "var", name, type, constant, notNull } : { pos, k: "var", name, type, constant, notNull, init }
-  }
-
-  /** `[NOT NULL] [:= | DEFAULT expr]` after a declared type, the expression up to a token `end` accepts. */
-  private notNullAndInit(end: (t: Tok) => boolean, expected: ReadonlyArray<string>): { notNull: boolean; init: Expr | undefined } {
-    let notNull = false
-    if (this.kw("NOT")) {
-      this.i++
-      this.expectKw("NULL")
-      notNull = true
-    }
-    let init: Expr | undefined
-    if (isOp(this.tok, ":=") || this.kw("DEFAULT")) {
-      this.i++
-      init = this.until(end, expected)
-    }
-    return { notNull, init }
-  }
-
-  /** A declared type, a subtype's name standing for its base type. */
-  private typeOf(toks: Expr): TypeSpec {
-    const t = typeSpec(toks)
-    return t.kind === "named" ? (this.subtypes.get(t.name) ?? t) : t
-  }
-
-  /**
-   * `SUBTYPE name IS base_type [NOT NULL] [RANGE low..high];`: later declarations of type `name` take the base type
-   * and its size (NOT NULL and RANGE of the subtype are not enforced).
-   */
-  private subtypeDeclaration(pos: number): Decl {
-    this.i++
-    const name = this.name()
-    this.expectKw("IS")
-    let type = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "NOT", "RANGE"), [";", "not", "range"]))
-    if (this.kw("RANGE") && type.kind === "named") {
-      this.i++
-      const low = this.signedNumber()
-      this.expectOp("..")
-      type = { ...type, range: [low, this.signedNumber()] }
-    }
-    if (this.kw("NOT") && type.kind === "named") {
-      this.i++
-      this.expectKw("NULL")
-      type = { ...type, notNull: true }
-    }
-    this.expectOp(";")
-    this.subtypes.set(name, type)
-    return { pos, k: "subtype", name, type }
-  }
-
-  /** `[-]n` of a RANGE. */
-  private signedNumber(): number {
-    const minus = isOp(this.tok, "-")
-    if (minus) this.i++
-    if (this.tok?.kind !== "num") this.fail(["<a number>"])
-    const n = Number(this.tok.value)
-    this.i++
-    return minus ? -n : n
-  }
-
-  /** `RECORD (field type [NOT NULL] [:= | DEFAULT expr], ...)` of `TYPE name IS`. */
-  private recordType(pos: number, name: string): Decl {
-    this.i++
-    this.expectOp("(")
-    const fields: Array<RecordField> = []
-    for (;;) {
-      const field = this.name()
-      const type = this.typeOf(this.until((t) => isOp(t, ",") || isOp(t, ")") || isOp(t, ":=") || isKw(t, "DEFAULT", "NOT"), [",", ")"]))
-      const { notNull, init } = this.notNullAndInit((t) => isOp(t, ",") || isOp(t, ")"), [",", ")"])
-      fields.push(init === undefined ? { name: field, type, notNull } : { name: field, type, notNull, init })
-      if (isOp(this.tok, ")")) break
-      this.expectOp(",")
-    }
-    this.i++
-    this.expectOp(";")
-    return { pos, k: "recordType", type: { name, fields } }
-  }
-
-  /** `REF CURSOR [RETURN type]` of `TYPE name IS`: a SYS_REFCURSOR whose RETURN type OPEN ... FOR checks. */
-  private refCursorType(pos: number, name: string): Decl {
-    this.i++
-    this.expectKw("CURSOR")
-    let returns: TypeSpec | undefined
-    if (this.kw("RETURN")) {
-      this.i++
-      returns = this.typeOf(this.until((t) => isOp(t, ";"), [";"]))
-    }
-    this.expectOp(";")
-    const type: TypeSpec = returns === undefined ? { kind: "named", name: "SYS_REFCURSOR" } : { kind: "named", name: "SYS_REFCURSOR", cursorReturns: returns }
-    this.subtypes.set(name, type)
-    return { pos, k: "subtype", name, type }
-  }
-
-  /** `PROCEDURE name [(params)] IS|AS ... END [name];`, `FUNCTION name [(params)] RETURN type IS|AS ...`, or a forward declaration. */
-  private subprogram(): Decl {
-    const pos = this.tok!.pos
-    const isFunction = this.kw("FUNCTION")
-    this.i++
-    const name = this.name()
-    const params: Array<Param> = []
-    if (isOp(this.tok, "(")) {
-      this.i++
-      for (;;) {
-        const pname = this.name()
-        const mode = this.mode()
-        if (this.kw("NOCOPY")) this.i++
-        const type = this.typeOf(this.until((t) => isOp(t, ",") || isOp(t, ")") || isOp(t, ":=") || isKw(t, "DEFAULT"), [",", ")"]))
-        let dflt: Expr | undefined
-        if (isOp(this.tok, ":=") || this.kw("DEFAULT")) {
-          this.i++
-          dflt = this.until((t) => isOp(t, ",") || isOp(t, ")"), [",", ")"])
-        }
-        params.push(dflt === undefined ? { name: pname, mode, type } : { name: pname, mode, type, default: dflt })
-        if (isOp(this.tok, ")")) break
-        this.expectOp(",")
-      }
-      this.i++
-    }
-    let returns: TypeSpec | undefined
-    if (isFunction) {
-      this.expectKw("RETURN")
-      returns = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "IS", "AS", "DETERMINISTIC", "PIPELINED", "RESULT_CACHE"), ["is", "as", ";"]))
-      while (this.kw("DETERMINISTIC", "RESULT_CACHE")) this.i++
-    }
-    const head = { name, params, ...(returns === undefined ? {} : { returns }) }
-    if (isOp(this.tok, ";")) {
-      this.i++
-      return { pos, k: "subprogram", sub: head }
-    }
-    if (!this.kw("IS", "AS")) this.fail(["is", "as", ";"])
-    this.i++
-    const at = this.tok?.pos ?? pos
-    const decls = this.declarations()
-    const rest = this.afterDeclarations(undefined, at)
-    return { pos, k: "subprogram", sub: { ...head, body: { ...rest, decls } } }
-  }
-
-  /** `TYPE name IS TABLE OF type [NOT NULL] [INDEX BY type]` or `IS VARRAY | VARYING ARRAY (n) OF type`. */
-  private typeDeclaration(): Decl {
-    const pos = this.tok!.pos
-    this.i++
-    const name = this.name()
-    this.expectKw("IS")
-    let kind: "table" | "varray" | "assoc" = "table"
-    let limit: number | undefined
-    if (this.kw("TABLE")) this.i++
-    else if (this.kw("VARRAY", "VARYING")) {
-      if (this.kw("VARYING")) this.i++
-      if (!this.kw("VARRAY", "ARRAY")) this.fail(["array"])
-      this.i++
-      this.expectOp("(")
-      if (this.tok?.kind !== "num") this.fail(["<an integer>"])
-      limit = Number(this.tok.value)
-      this.i++
-      this.expectOp(")")
-      kind = "varray"
-    } else if (this.kw("RECORD")) return this.recordType(pos, name)
-    else if (this.kw("REF")) return this.refCursorType(pos, name)
-    else this.fail(["table", "varray", "record", "ref"])
-    this.expectKw("OF")
-    const element = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "INDEX", "NOT"), [";", "index", "not"]))
-    if (this.kw("NOT")) {
-      this.i++
-      this.expectKw("NULL")
-    }
-    if (this.kw("INDEX")) {
-      if (kind === "varray") this.fail([";"])
-      this.i++
-      this.expectKw("BY")
-      this.until((t) => isOp(t, ";"), [";"])
-      kind = "assoc"
-    }
-    this.expectOp(";")
-    return { pos, k: "collectionType", type: { name, kind, element, ...(limit === undefined ? {} : { limit }) } }
   }
 
   private statements(): Array<Stmt> {
@@ -564,16 +203,6 @@ class Parser {
     }
     if (isOp(head, "(") && isKw(this.toks[this.i + 1], "SELECT", "WITH")) return { pos, k: "sql", toks: this.toSemicolon() }
     return this.assignmentOrCall()
-  }
-
-  /** `IN`, `OUT` or `IN OUT` of a parameter or USING argument, consumed; IN when none is written. */
-  private mode(): Param["mode"] {
-    if (this.kw("IN") && isKw(this.toks[this.i + 1], "OUT")) {
-      this.i += 2
-      return "IN OUT"
-    }
-    if (this.kw("IN", "OUT")) return this.toks[this.i++]!.value as "IN" | "OUT"
-    return "IN"
   }
 
   /** `BULK COLLECT` before INTO, consumed; whether it was there. */
@@ -765,22 +394,6 @@ class Parser {
     this.i++
     return { pos, k: "call", name, nameTok, args }
   }
-}
-
-/** A declared type from its tokens: `%TYPE` / `%ROWTYPE` of a name, or the type's words and first size. */
-const typeSpec = (toks: Expr): TypeSpec => {
-  const pct = toks.findIndex((t) => isOp(t, "%"))
-  if (pct > 0) {
-    const of = toks.slice(0, pct).filter((t) => !isOp(t, ".")).map(oracleName)
-    return isKw(toks[pct + 1], "ROWTYPE") ? { kind: "rowtypeOf", of } : { kind: "typeOf", of }
-  }
-  const open = toks.findIndex((t) => isOp(t, "("))
-  const words = (open < 0 ? toks : toks.slice(0, open)).map((t) => t.value).join(" ")
-  if (open < 0 || toks[open + 1]?.kind !== "num") return { kind: "named", name: words }
-  const size = Number(toks[open + 1]!.value)
-  const scale = isOp(toks[open + 2], ",") ? Number(toks[open + 3]?.value ?? 0) * (isOp(toks[open + 3], "-") ? 0 : 1) : undefined
-  const chars = isKw(toks[open + 2], "CHAR")
-  return { kind: "named", name: words, size, ...(scale === undefined || Number.isNaN(scale) ? {} : { scale }), ...(chars ? { chars } : {}) }
 }
 
 /** Parses an anonymous block's significant tokens (`source` is the text their positions point into). */

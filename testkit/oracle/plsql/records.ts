@@ -5,6 +5,7 @@
  * states: a record's fields are filled by position from a row, and a record inserted or set as a row gives its
  * fields to the table's columns by position.
  */
+import type { DuckDBValue } from "@duckdb/node-api"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr, TypeSpec } from "./ast.ts"
@@ -21,6 +22,15 @@ export interface RecordField {
 export interface RecordType {
   readonly name: string
   readonly fields: ReadonlyArray<RecordField>
+}
+
+/** A record (`%ROWTYPE`, a cursor FOR loop's row, a declared record type): its fields by name, in order. */
+export class PlsqlRecord {
+  constructor(
+    readonly fields: Map<string, DuckDBValue>,
+    /** The declared record type, whose fields' types assignments convert to. */
+    readonly type?: RecordType
+  ) {}
 }
 
 const ident = (name: string, pos: number): Tok => ({ kind: "ident", text: name, value: name, pos })

@@ -1,0 +1,91 @@
+/**
+ * Statements that act on the session rather than on data: savepoints, COMMIT / ROLLBACK as SQL, SET SCHEMA, SET
+ * TRANSACTION, ALTER SYSTEM CANCEL / DISCONNECT SESSION, user and security administration.
+ */
+import type { Session } from "../../engine/index.ts"
+import { HanaError } from "../errors.ts"
+import { encodeName, quoteString } from "../names.ts"
+import { ok } from "../replies.ts"
+import type { Reply } from "../replies.ts"
+import type { Translated } from "../translated.ts"
+import { FunctionCode } from "../wire.ts"
+import type { SqlSessionState } from "../session-state.ts"
+import { inTransaction } from "./transaction.ts"
+
+/** Sets the current schema (SET SCHEMA, and the user's default schema at login). */
+export const applySchema = async (s: SqlSessionState, session: Session, schema: string): Promise<void> => {
+  const exists = await session.queryAll(`SELECT 1 FROM duckdb_schemas() WHERE database_name = current_database() AND schema_name = ?`, [
+    encodeName(schema)
+  ])
+  if (exists.length === 0) throw HanaError.invalidSchema(schema)
+  await session.execute(`SET schema = ${quoteString(encodeName(schema))}; SET VARIABLE hana_schema = ${quoteString(schema)}`)
+  s.schema = schema
+}
+
+const savepointAction = async (action: () => Promise<void>): Promise<void> => {
+  try {
+    await action()
+  } catch (e) {
+    throw HanaError.general(e instanceof Error ? e.message : String(e))
+  }
+}
+
+const requireAdmin = (s: SqlSessionState, what: string): void => {
+  if (s.user !== "SYSTEM") throw HanaError.privilege(what)
+}
+
+/** Runs a statement that acts on the session (savepoints, schema, transaction settings, cancels, users, security). */
+export const sessionCommand = async (s: SqlSessionState, session: Session, t: Translated, commit: boolean): Promise<Reply> => {
+  switch (t.kind) {
+    case "savepoint":
+      // In autocommit mode there is no transaction to mark, as on HANA the savepoint has no effect.
+      if (t.action === "set") await inTransaction(session, commit, async () => session.savepoint(t.name))
+      else if (t.action === "rollback") await savepointAction(() => session.rollbackToSavepoint(t.name))
+      else await savepointAction(async () => session.releaseSavepoint(t.name))
+      return ok(FunctionCode.DDL)
+    case "commit":
+      await session.commit()
+      return ok(FunctionCode.DDL)
+    case "rollback":
+      await session.rollback()
+      return ok(FunctionCode.DDL)
+    case "setSchema":
+      await applySchema(s, session, t.schema)
+      return ok(FunctionCode.DDL)
+    case "ddlAutocommit":
+      s.ddlAutocommit = t.on
+      return ok(FunctionCode.DDL)
+    case "lockWaitTimeout":
+      s.rowLocks.lockWaitMs = t.ms
+      return ok(FunctionCode.DDL)
+    case "cancelSession": {
+      requireAdmin(s, "ALTER SYSTEM requires SYSTEM")
+      const target = s.ctx.connections.get(t.connectionId)
+      if (target === undefined) throw new HanaError(2, "HY000", `general error: session ${t.connectionId} does not exist`)
+      if (t.disconnect) void target.close()
+      else {
+        s.ctx.stats.cancels++
+        target.cancel()
+      }
+      return ok(FunctionCode.DDL)
+    }
+    case "createUser": {
+      requireAdmin(s, "CREATE USER requires SYSTEM")
+      if (s.ctx.users.has(t.user)) throw new HanaError(331, "HY000", `user name already exists: ${t.user}`)
+      await s.ctx.addUser({ name: t.user, password: t.password })
+      return ok(FunctionCode.DDL)
+    }
+    case "identity":
+      requireAdmin(s, "security administration requires SYSTEM")
+      // Security statements are DDL: they commit the open transaction. The store itself is never rolled back.
+      if (session.inTransaction) await session.commit()
+      await s.ctx.administer(t.command)
+      return ok(FunctionCode.DDL)
+    case "dropUser":
+      requireAdmin(s, "DROP USER requires SYSTEM")
+      await s.ctx.dropUser(t.user)
+      return ok(FunctionCode.DDL)
+    default:
+      return ok(FunctionCode.DDL)
+  }
+}

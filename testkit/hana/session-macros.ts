@@ -1,0 +1,53 @@
+/** The DuckDB macros every session defines for HANA's functions (the names sql-rewrite.ts maps them to). */
+import { BUILTIN_FUNCTION_MACROS } from "./builtin-functions.ts"
+import { TYPED_FUNCTION_MACROS } from "./function-types.ts"
+import { CURRENT_IDENTITY_MACRO } from "./identity-values.ts"
+import { LITERAL_WRITE_MACROS } from "./literal-writes.ts"
+import { DIVISOR_GUARD } from "./sql-rewrite.ts"
+
+/** DuckDB's names of the types a HANA datetime is stored in (`typeof`), as a SQL list. */
+const DUCKDB_DATETIME_TYPES = ["DATE", "TIME", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS"].map((t) => `'${t}'`).join(", ")
+
+/**
+ * Per-session DuckDB macros backing the function names of sql-rewrite.ts (TEMP macros, so every schema search path finds them).
+ * `hana_sleep(s)` busy-waits s seconds inside DuckDB so a statement can be cancelled while it runs.
+ */
+export const SESSION_MACROS = [
+  CURRENT_IDENTITY_MACRO,
+  // A datetime with a format prints in it (datetime-formats.ts). A TIMESTAMP without one prints as HANA's default
+  // 'YYYY-MM-DD HH24:MI:SS.FF7' (SAP HANA SQL Reference, "Datetime Data Types"); DuckDB's text drops a zero fraction
+  // and trailing zeros. Other values ignore a format.
+  `CREATE OR REPLACE TEMP MACRO hana_to_varchar(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) IN (${DUCKDB_DATETIME_TYPES}) THEN hana_format_datetime(CAST(x AS VARCHAR), f) WHEN typeof(x) = 'TIMESTAMP' THEN rpad(CAST(x AS VARCHAR) || CASE WHEN contains(CAST(x AS VARCHAR), '.') THEN '' ELSE '.' END, 27, '0') ELSE CAST(x AS VARCHAR) END`,
+  "CREATE OR REPLACE TEMP MACRO hana_to_integer(x) AS CAST(x AS INTEGER)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_bigint(x) AS CAST(x AS BIGINT)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_double(x) AS CAST(x AS DOUBLE)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_decimal(x, p := 34, s := 10) AS CAST(x AS DECIMAL(34, 10))",
+  // Text with a format is read in it (datetime-formats.ts); anything else converts as a CAST does.
+  "CREATE OR REPLACE TEMP MACRO hana_to_date(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) = 'VARCHAR' THEN hana_parse_date(CAST(x AS VARCHAR), f) ELSE CAST(x AS DATE) END",
+  "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) = 'VARCHAR' THEN hana_parse_timestamp(CAST(x AS VARCHAR), f) ELSE CAST(x AS TIMESTAMP) END",
+  // Day arithmetic is in datetime-functions.ts; these convert the arguments as the former SQL versions did.
+  "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS hana_shift_days(d, CAST(n AS INTEGER))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS hana_shift_seconds(CAST(d AS TIMESTAMP), CAST(n AS DECIMAL(38, 7)))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_nano100(d, n) AS hana_shift_nano100(CAST(d AS TIMESTAMP), CAST(n AS BIGINT))",
+  "CREATE OR REPLACE TEMP MACRO hana_nano100_between(a, b) AS hana_nano100_span(CAST(a AS TIMESTAMP), CAST(b AS TIMESTAMP))",
+  "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS hana_day_span(CAST(a AS DATE), CAST(b AS DATE))",
+  "CREATE OR REPLACE TEMP MACRO hana_weekday(d) AS hana_day_of_week(CAST(d AS DATE))",
+  "CREATE OR REPLACE TEMP MACRO hana_seconds_between(a, b) AS datediff('second', CAST(a AS TIMESTAMP), CAST(b AS TIMESTAMP))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_months(d DATE, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS DATE), (d TIMESTAMP_S, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS TIMESTAMP_S), (d TIMESTAMP, n) AS d + to_months(CAST(n AS INTEGER))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_years(d DATE, n) AS CAST(d + to_years(CAST(n AS INTEGER)) AS DATE), (d TIMESTAMP_S, n) AS CAST(d + to_years(CAST(n AS INTEGER)) AS TIMESTAMP_S), (d TIMESTAMP, n) AS d + to_years(CAST(n AS INTEGER))",
+  "CREATE OR REPLACE TEMP MACRO hana_bintohex(b) AS upper(hex(b))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_binary(x) AS encode(CAST(x AS VARCHAR))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_tinyint(x) AS CAST(x AS UTINYINT)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_smallint(x) AS CAST(x AS SMALLINT)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_real(x) AS CAST(x AS FLOAT)",
+  "CREATE OR REPLACE TEMP MACRO hana_newuid() AS unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))",
+  "CREATE OR REPLACE TEMP MACRO series_generate_integer(inc, mn, mx) AS TABLE SELECT CAST(i AS BIGINT) AS GENERATED_PERIOD_START, CAST(i + inc AS BIGINT) AS GENERATED_PERIOD_END, CAST((i - mn) / inc + 1 AS BIGINT) AS ELEMENT_NUMBER, CAST((i - mn) / (mx - mn) AS DOUBLE) AS FRACTION_OF_MIN_MAX_RANGE FROM range(mn, mx, inc) t(i)",
+  // HANA fails a division by zero with error 304 "division by zero undefined" where DuckDB returns NULL.
+  `CREATE OR REPLACE TEMP MACRO ${DIVISOR_GUARD}(d) AS CASE WHEN d = 0 THEN error('division by zero undefined') ELSE d END`,
+  // SLEEP_SECONDS(s) lasts s seconds of wall clock, busy inside DuckDB (so a cancel interrupts it): rows are scanned
+  // until one is read past the deadline. A fixed row count lasted 0.4 s for SLEEP_SECONDS(3) on an idle machine.
+  "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM (SELECT i FROM range(9223372036854775807) t(i) WHERE hana_clock_ms(i) >= (SELECT hana_clock_ms(0)) + s * 1000 LIMIT 1))",
+  ...TYPED_FUNCTION_MACROS,
+  ...BUILTIN_FUNCTION_MACROS,
+  ...LITERAL_WRITE_MACROS
+].join("; ")

@@ -1,0 +1,277 @@
+/**
+ * HANA expressions → DuckDB SQL: identifiers folded and encoded, HANA types in CAST and functions mapped to DuckDB's
+ * or to session macros (session-macros.ts), special values (CURRENT_USER, CURRENT_TIMESTAMP, …) substituted, and
+ * every divisor guarded so a division by zero fails as in HANA.
+ */
+import { typeDateArguments } from "./datetime-arguments.ts"
+import { HanaError } from "./errors.ts"
+import { BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
+import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTIONS } from "./function-types.ts"
+import { matching, upper } from "./lexer.ts"
+import type { Token } from "./lexer.ts"
+import { quoteName, quoteString } from "./names.ts"
+import type { SessionValues } from "./translated.ts"
+import { typeAt } from "./type-syntax.ts"
+import { TYPE_NAMES } from "./types.ts"
+import { VECTOR_TYPES, vectorTypeUnsupported } from "./vector-types.ts"
+
+/** SQL keywords kept verbatim (everything else that is a bare word is an identifier). */
+const KEYWORDS = new Set(
+  (
+    "ADD ALL ALTER AND ANY AS ASC BETWEEN BY CASCADE CASE CAST CHECK COLUMN CONSTRAINT CREATE CROSS CURRENT DEFAULT " +
+    "DELETE DESC DISTINCT DROP ELSE END ESCAPE EXCEPT EXISTS FALSE FETCH FIRST FOLLOWING FOR FOREIGN FROM FULL GROUP " +
+    "HAVING IF IN INNER INSERT INTERSECT INTERVAL INTO IS JOIN KEY LEFT LIKE LIMIT MINUS NATURAL NEXT NO NOT NULL NULLS " +
+    "OFFSET ON ONLY OR ORDER OUTER OVER PARTITION PRECEDING PRIMARY RANGE RECURSIVE REFERENCES RESTRICT RIGHT ROW ROWS " +
+    "SELECT SET SOME TABLE THEN TO TRUE UNBOUNDED UNION UNIQUE UNKNOWN UPDATE USING VALUES VIEW WHEN WHERE WITH " +
+    "ACTION RENAME TEMPORARY TEMP LOCAL GLOBAL SCHEMA TRUNCATE COMMENT SECOND MINUTE HOUR DAY MONTH YEAR " +
+    "LATERAL FILTER WITHIN INDEX SEQUENCE START INCREMENT MAXVALUE MINVALUE CYCLE LAST ASYMMETRIC SYMMETRIC SIMILAR ILIKE GLOB ANTI SEMI POSITIONAL QUALIFY WINDOW GROUPING CUBE ROLLUP SETS TIES"
+  ).split(" ")
+)
+
+/** HANA functions renamed for DuckDB (others pass through; DuckDB's namesakes mostly match). */
+const FUNCTIONS = new Map([
+  ["NOW", "now"],
+  ["TO_VARCHAR", "hana_to_varchar"],
+  ["TO_NVARCHAR", "hana_to_varchar"],
+  ["TO_CHAR", "hana_to_varchar"],
+  ["TO_INTEGER", "hana_to_integer"],
+  ["TO_INT", "hana_to_integer"],
+  ["TO_BIGINT", "hana_to_bigint"],
+  ["TO_DOUBLE", "hana_to_double"],
+  ["TO_DECIMAL", "hana_to_decimal"],
+  ["TO_DATE", "hana_to_date"],
+  ["TO_TIMESTAMP", "hana_to_timestamp"],
+  ["ADD_DAYS", "hana_add_days"],
+  ["ADD_SECONDS", "hana_add_seconds"],
+  ["ADD_NANO100", "hana_add_nano100"],
+  ["NANO100_BETWEEN", "hana_nano100_between"],
+  ["DAYS_BETWEEN", "hana_days_between"],
+  ["NVL", "coalesce"],
+  ["LCASE", "lower"],
+  ["UCASE", "upper"],
+  ["SUBSTR", "substring"],
+  ["SLEEP_SECONDS", "hana_sleep"],
+  ["SECONDS_BETWEEN", "hana_seconds_between"],
+  ["ADD_MONTHS", "hana_add_months"],
+  ["ADD_YEARS", "hana_add_years"],
+  ["BINTOHEX", "hana_bintohex"],
+  ["HEXTOBIN", "unhex"],
+  ["TO_BINARY", "hana_to_binary"],
+  ["TO_TINYINT", "hana_to_tinyint"],
+  ["TO_SMALLINT", "hana_to_smallint"],
+  ["TO_REAL", "hana_to_real"],
+  ["TO_NCLOB", "hana_to_varchar"],
+  ["TO_CLOB", "hana_to_varchar"],
+  ["WEEKDAY", "hana_weekday"],
+  ["NEWUID", "hana_newuid"],
+  ...TYPED_FUNCTIONS,
+  ...BUILTIN_FUNCTIONS
+])
+
+/** The session macro a divisor is wrapped in: it raises "division by zero undefined" (error 304) for 0. */
+export const DIVISOR_GUARD = "hana_divisor"
+
+const hexLiteral = (hex: string): string => {
+  if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length % 2 !== 0) throw HanaError.syntax("invalid binary literal", 0)
+  return `from_hex('${hex}')`
+}
+
+/** End (exclusive) of the operand starting at `i`: a literal, a `( … )` group, a CASE … END, or a name with its call. */
+export const operandEnd = (tokens: readonly Token[], i: number): number | undefined => {
+  const t = tokens[i]
+  if (t === undefined) return undefined
+  const closing = (open: number, opens: (t: Token) => boolean, closes: (t: Token) => boolean): number | undefined => {
+    let depth = 0
+    for (let j = open; j < tokens.length; j++) {
+      if (opens(tokens[j]!)) depth++
+      else if (closes(tokens[j]!) && --depth === 0) return j + 1
+    }
+    return undefined
+  }
+  const isOp = (v: string) => (x: Token) => x.t === "op" && x.v === v
+  if (t.t === "op" && (t.v === "-" || t.v === "+")) return operandEnd(tokens, i + 1)
+  if (t.t === "op" && t.v === "(") return closing(i, isOp("("), isOp(")"))
+  if (t.t === "number" || t.t === "string" || t.t === "hex" || t.t === "param") return i + 1
+  if (upper(t) === "CASE") return closing(i, (x) => upper(x) === "CASE", (x) => upper(x) === "END")
+  if (t.t !== "word" && t.t !== "qident") return undefined
+  let end = i + 1
+  while (tokens[end] !== undefined && isOp(".")(tokens[end]!) && (tokens[end + 1]?.t === "word" || tokens[end + 1]?.t === "qident")) end += 2
+  return tokens[end]?.t === "op" && tokens[end]!.v === "(" ? closing(end, isOp("("), isOp(")")) : end
+}
+
+/**
+ * Wraps the divisor of every `/` in `hana_divisor( … )`, which raises "division by zero undefined" for 0 (mapped to
+ * error 304 in errors.ts). `/` binds tighter than `+`/`-`, so its divisor is the single operand after it. Bind
+ * parameters are left to PREPARE, which types and wraps them (arithmetic-parameters.ts), and non-zero number
+ * literals are left as they are, as they cannot be 0.
+ */
+const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
+  if (!tokens.some((t) => t.t === "op" && t.v === "/")) return tokens
+  const out: Token[] = []
+  let i = 0
+  while (i < tokens.length) {
+    const t = tokens[i]!
+    out.push(t)
+    i++
+    if (t.t !== "op" || t.v !== "/") continue
+    const end = operandEnd(tokens, i)
+    const only = end === i + 1 ? tokens[i]! : undefined
+    if (end === undefined || only?.t === "param" || (only?.t === "number" && Number(only.v) !== 0)) continue
+    out.push({ t: "word", v: DIVISOR_GUARD }, { t: "op", v: "(" }, ...guardDivisors(tokens.slice(i, end)), { t: "op", v: ")" })
+    i = end
+  }
+  return out
+}
+
+/**
+ * Rewrites a token sequence to DuckDB SQL: identifiers encoded, types and functions mapped, special values
+ * substituted. Tokens are significant tokens (no whitespace) joined with spaces.
+ */
+export const rewrite = (input: readonly Token[], session: SessionValues): string => {
+  const tokens = guardDivisors(typeDateArguments(input))
+  const parts: string[] = []
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i]!
+    const prev = tokens[i - 1]
+    const next = tokens[i + 1]
+    switch (tok.t) {
+      case "string":
+        parts.push(quoteString(tok.v))
+        break
+      case "hex":
+        parts.push(hexLiteral(tok.v))
+        break
+      case "number":
+      case "param":
+        parts.push(tok.v)
+        break
+      case "op":
+        parts.push(tok.v === "!=" ? "<>" : tok.v)
+        break
+      case "qident":
+        parts.push(quoteName(tok.v))
+        break
+      case "ws":
+        break
+      case "word": {
+        const U = tok.v.toUpperCase()
+        const qualified = prev?.t === "op" && prev.v === "."
+        if (qualified && (U === "NEXTVAL" || U === "CURRVAL")) {
+          // seq.NEXTVAL → nextval('"SEQ"'): drop the already emitted "SEQ" and "."
+          parts.pop()
+          const seq = parts.pop() ?? ""
+          const owner = tokens[i - 3]?.t === "op" && tokens[i - 3]!.v === "." ? parts.splice(-2, 2)[0] + "." : ""
+          parts.push(`${U.toLowerCase()}(${quoteString(owner + seq)})`)
+          break
+        }
+        const call = next?.t === "op" && next.v === "("
+        const prevWord = upper(prev)
+        if (!qualified && U === "AS" && next !== undefined && next.t === "word" && VECTOR_TYPES.has(next.v.toUpperCase()) && castContext(tokens, i)) {
+          throw vectorTypeUnsupported(next.v.toUpperCase())
+        }
+        if (!qualified && U === "AS" && next !== undefined && next.t === "word" && TYPE_NAMES.has(next.v.toUpperCase()) && castContext(tokens, i)) {
+          const [text, consumed] = typeAt(tokens, i + 1)
+          parts.push("AS", text)
+          i += consumed
+          break
+        }
+        if (!qualified && call && U === "SESSION_CONTEXT") {
+          // SESSION_CONTEXT('KEY') → the value the client set (CLIENT_INFO) as a literal, else NULL.
+          const key = tokens[i + 2]
+          if (key?.t !== "string" || tokens[i + 3]?.v !== ")") throw HanaError.unsupported("SESSION_CONTEXT needs a literal key")
+          const value = session.context?.get(key.v.toUpperCase())
+          parts.push(value === undefined ? "CAST(NULL AS VARCHAR)" : `CAST(${quoteString(value)} AS VARCHAR)`)
+          i += 3
+          break
+        }
+        // EXTRACT(YEAR FROM d) → hana_year ( d ): INTEGER as in HANA (function-types.ts).
+        const field = !qualified && call && U === "EXTRACT" && upper(tokens[i + 3]) === "FROM" ? EXTRACT_FIELDS.get(upper(tokens[i + 2])) : undefined
+        if (field !== undefined) {
+          parts.push(field, "(")
+          i += 3
+          break
+        }
+        // TO_DECIMAL(x, p, s) → CAST(x AS DECIMAL(p, s)): a macro cannot take its result type from its arguments.
+        const close = !qualified && call && U === "TO_DECIMAL" ? matching(tokens, i + 1) : -1
+        if (close > 0 && tokens[close - 1]?.t === "number" && tokens[close - 2]?.v === "," && tokens[close - 3]?.t === "number" && tokens[close - 4]?.v === ",") {
+          parts.push(`CAST(${rewrite(tokens.slice(i + 2, close - 4), session)} AS DECIMAL(${tokens[close - 3]!.v}, ${tokens[close - 1]!.v}))`)
+          i = close
+          break
+        }
+        if (!qualified && call && (KEYWORD_FUNCTIONS.has(U) || callsBuiltinKeyword(tokens, i, U))) {
+          parts.push(FUNCTIONS.get(U)!)
+          break
+        }
+        if (!qualified && call && !KEYWORDS.has(U) && !["INTO", "TABLE", "REFERENCES", "VIEW", "EXISTS", "UPDATE", "JOIN", "FROM"].includes(prevWord)) {
+          parts.push(FUNCTIONS.get(U) ?? U.toLowerCase())
+          break
+        }
+        if (!qualified) {
+          const special = specialValue(U, session)
+          if (special !== undefined) {
+            parts.push(special)
+            break
+          }
+          // DUMMY is both the table and its column: only a table position (after FROM/JOIN) means SYS.DUMMY.
+          if (U === "DUMMY" && (prevWord === "FROM" || prevWord === "JOIN") && !(next?.t === "op" && next.v === ".")) {
+            parts.push('"SYS"."DUMMY"')
+            break
+          }
+          if (KEYWORDS.has(U)) {
+            parts.push(U)
+            break
+          }
+        }
+        parts.push(quoteName(U))
+        break
+      }
+    }
+  }
+  return parts.join(" ").replace(/ \. /g, ".")
+}
+
+/** True when the AS at index i belongs to a CAST( … AS type ). */
+const castContext = (tokens: readonly Token[], i: number): boolean => {
+  let depth = 0
+  for (let j = i - 1; j >= 0; j--) {
+    const t = tokens[j]!
+    if (t.t === "op" && t.v === ")") depth++
+    else if (t.t === "op" && t.v === "(") {
+      if (depth === 0) return upper(tokens[j - 1]) === "CAST"
+      depth--
+    }
+  }
+  return false
+}
+
+const specialValue = (U: string, _s: SessionValues): string | undefined => {
+  switch (U) {
+    case "CURRENT_SCHEMA":
+      return "getvariable('hana_schema')"
+    case "CURRENT_USER":
+    case "SESSION_USER":
+      return "getvariable('hana_user')"
+    case "CURRENT_CONNECTION":
+      return "getvariable('hana_connection_id')"
+    case "CURRENT_UTCTIMESTAMP":
+      return "CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP)"
+    case "CURRENT_TIMESTAMP":
+      return "CAST(now() AS TIMESTAMP)"
+    case "CURRENT_DATE":
+    case "CURRENT_TIME":
+      return U
+    default:
+      return undefined
+  }
+}
+
+/** Result column names DuckDB gives substituted special values, mapped back to HANA's names. */
+export const SPECIAL_COLUMN_NAMES: ReadonlyMap<string, string> = new Map([
+  ["getvariable('hana_schema')", "CURRENT_SCHEMA"],
+  ["getvariable('hana_user')", "CURRENT_USER"],
+  ["getvariable('hana_connection_id')", "CURRENT_CONNECTION"],
+  ["CAST(now() AS TIMESTAMP)", "CURRENT_TIMESTAMP"],
+  ["CAST(main.timezone('UTC', now()) AS TIMESTAMP)", "CURRENT_UTCTIMESTAMP"],
+  ["CURRENT_DATE", "CURRENT_DATE"],
+  ["CURRENT_TIME", "CURRENT_TIME"]
+])

@@ -1,0 +1,154 @@
+/** Assignment to variables, record fields, collection elements and binds; INTO lists of one row and BULK COLLECT; the collection methods that change a collection. */
+import type { DuckDBValue } from "@duckdb/node-api"
+import { ora, OraError } from "../errors.ts"
+import { isOp } from "../lexer.ts"
+import { oracleName } from "../translate.ts"
+import type { Expr } from "./ast.ts"
+import { BIND_ARRAY, bindArrayOf, type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
+import type { Collection, Frame, PlsqlValue, Value } from "./context.ts"
+import { coerce, coerceField, collectionType, collectionVar, fieldType, recordElements, recordOfRow, recordType, retype } from "./conversion.ts"
+import { PlsCompileError, valueError } from "./errors.ts"
+import { evaluate } from "./expressions.ts"
+import { closingParen, subscript } from "./names.ts"
+import { PlsqlRecord } from "./records.ts"
+import { labelled, line, lookup, notDeclared, packageVariable } from "./scope.ts"
+
+/** `c.EXTEND [(n)]`, `c.TRIM [(n)]`, `c.DELETE [(i [, j])]`; false when the call is no collection method. */
+export async function collectionMethod(ctx: Frame, parts: ReadonlyArray<string>, args: ReadonlyArray<Expr>): Promise<boolean> {
+  if (parts.length !== 2) return false
+  const found = collectionVar(ctx, parts[0]!)
+  if (found === undefined) return false
+  const c = initialized(found.slot.value as Collection | null)
+  const values: Array<number | string> = []
+  for (const a of args) {
+    const v = await evaluate(ctx, a)
+    if (typeof v !== "number" && typeof v !== "string") throw valueError("NULL index table key value")
+    values.push(v)
+  }
+  const count = Number(values[0] ?? 1)
+  switch (parts[1]) {
+    case "EXTEND":
+      c.extend(count, () => {
+        const record = recordElements(ctx, found.type)
+        return record === false ? null : new PlsqlRecord(new Map(record === true ? [] : record.fields.map((f) => [f.name, null])), record === true ? undefined : record)
+      })
+      return true
+    case "TRIM":
+      c.trim(count)
+      return true
+    case "DELETE":
+      c.delete(values[0], values[1])
+      return true
+  }
+  throw new PlsCompileError(ctx.source, ctx.pos, 302, `component '${parts[1]!}' must be declared`)
+}
+
+/** A collection of `type` holding rows (records when its elements are %ROWTYPE, else column `column`'s values). */
+function collectionOfRows(ctx: Frame, type: CollectionType, names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, column: number | undefined): Collection {
+  const c: Collection = new PlsqlCollection(type)
+  const record = recordType(ctx, type.element)
+  for (const row of rows) {
+    if (column !== undefined) c.push(coerce(ctx, type.element, row[column] ?? null) as DuckDBValue)
+    else c.push(record === undefined ? new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null]))) : recordOfRow(ctx, record, row))
+  }
+  return c
+}
+
+/** BULK COLLECT INTO targets: one collection of records, or one collection per column. */
+export function assignBulk(ctx: Frame, targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): void {
+  const collections = targets.map((t) => {
+    const found = t.length === 1 ? collectionVar(ctx, oracleName(t[0]!)) : undefined
+    if (found === undefined) throw new PlsCompileError(ctx.source, t[0]?.pos ?? ctx.pos, 403, `expression '${t.map((x) => x.text).join("")}' cannot be used as an INTO-target of a SELECT/FETCH statement`)
+    return found
+  })
+  const only = collections.length === 1 && recordElements(ctx, collections[0]!.type) !== false ? collections[0]! : undefined
+  if (only !== undefined) {
+    only.slot.value = collectionOfRows(ctx, only.type, names, rows, undefined)
+    return
+  }
+  if (collections.length !== names.length) throw new OraError(6550, `line ${line(ctx)}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)
+  collections.forEach((f, i) => {
+    f.slot.value = collectionOfRows(ctx, f.type, names, rows, i)
+  })
+}
+
+/** Assigns to a variable, record field, collection element or bind (`target` is the target's tokens). */
+export function assign(ctx: Frame, target: Expr, value: Value): void {
+  const t = target[0]
+  if (t === undefined) throw ora.missingExpression()
+  if (t.kind === "bind" && target.length === 1) {
+    const idx = ctx.binds.binds.get(t.value)
+    if (idx === undefined) throw ora.notAllBound()
+    const c = value instanceof PlsqlCollection ? value : undefined
+    if (c !== undefined && c.keys().some((k) => c.get(k) instanceof PlsqlRecord)) throw ora.unimplemented("a collection of records as a bind value")
+    ctx.binds.values[idx] = value instanceof PlsqlCollection ? (bindArrayOf(value) as unknown as PlsqlValue) : value instanceof PlsqlRecord ? null : value
+    ctx.binds.assigned.add(idx)
+    return
+  }
+  const name = oracleName(t)
+  const slot = lookup(ctx, name) ?? (target.length === 3 && isOp(target[1], ".") ? (labelled(ctx, name, oracleName(target[2]!)) ?? packageVariable(ctx, name, oracleName(target[2]!))) : undefined)
+  if (slot === undefined) notDeclared(ctx, t)
+  if (slot.k !== "var") throw new PlsCompileError(ctx.source, t.pos, 321, `expression '${name}' inappropriate as the left hand side of an assignment statement`)
+  if (slot.constant) throw new PlsCompileError(ctx.source, t.pos, 363, `expression '${name}' cannot be used as an assignment target`)
+  const collection = slot.value instanceof PlsqlCollection ? slot.value.type : collectionType(ctx, slot.type)
+  if (collection !== undefined && isOp(target[1], "(")) return assignElement(ctx, target, collection, slot.value as Collection | null, value)
+  if (collection !== undefined && value instanceof PlsqlCollection && value.type === BIND_ARRAY) value = retype(ctx, value, collectionType(ctx, slot.type) ?? collection)
+  if (collection !== undefined && target.length === 1 && value !== null && !(value instanceof PlsqlCollection && value.type === collection)) {
+    throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
+  }
+  if (target.length === 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord && lookup(ctx, name) === slot) {
+    const field = oracleName(target[2]!)
+    if (!slot.value.fields.has(field)) throw new PlsCompileError(ctx.source, target[2]!.pos, 302, `component '${field}' must be declared`)
+    slot.value.fields.set(field, coerceField(ctx, slot.value, field, value))
+    return
+  }
+  if (target.length !== 1 && !(target.length === 3 && lookup(ctx, name) === undefined)) throw new PlsCompileError(ctx.source, t.pos, 103, "invalid assignment target")
+  slot.value = coerce(ctx, slot.type, value)
+}
+
+/** `c(i) := v` or `c(i).field := v`. */
+function assignElement(ctx: Frame, target: Expr, type: CollectionType, value: Collection | null, v: Value): void {
+  const c = initialized(value)
+  const close = closingParen(target, 1)
+  const key = subscript(ctx, target.slice(2, close))
+  if (close === target.length - 1) {
+    c.set(key, v instanceof PlsqlRecord ? new PlsqlRecord(new Map(v.fields)) : (coerce(ctx, type.element, v) as DuckDBValue))
+    return
+  }
+  // a field assigned in a missing element of an associative array of records makes the element
+  const record = type.kind === "assoc" && !c.exists(key) ? recordType(ctx, type.element) : undefined
+  if (record !== undefined) c.set(key, new PlsqlRecord(new Map(record.fields.map((f) => [f.name, null])), record))
+  const element = c.get(key)
+  const field = target[close + 2]
+  if (!(element instanceof PlsqlRecord) || !isOp(target[close + 1], ".") || field === undefined || target.length !== close + 3) {
+    throw new PlsCompileError(ctx.source, target[0]!.pos, 103, "invalid assignment target")
+  }
+  if (!element.fields.has(oracleName(field))) throw new PlsCompileError(ctx.source, field.pos, 302, `component '${oracleName(field)}' must be declared`)
+  element.fields.set(oracleName(field), coerceField(ctx, element, oracleName(field), v))
+}
+
+/** Assigns one fetched row to INTO targets: one record, or one target per column. */
+export function assignRow(ctx: Frame, targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, row: ReadonlyArray<DuckDBValue>): void {
+  const only = targets.length === 1 && targets[0]!.length === 1 ? lookup(ctx, oracleName(targets[0]![0]!)) : undefined
+  if (only?.k === "var" && only.value instanceof PlsqlRecord) {
+    only.value = only.value.type !== undefined ? recordOfRow(ctx, only.value.type, row) : new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null])))
+    return
+  }
+  if (targets.length !== row.length) throw new OraError(6550, `line ${line(ctx)}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)
+  targets.forEach((t, i) => assign(ctx, t, row[i] ?? null))
+}
+
+/** Whether an assignment target is a variable (or record field) of a NOT NULL type: a NULL literal into it is PLS-00382. */
+export function notNullTarget(ctx: Frame, target: Expr): boolean {
+  const slot = target[0] !== undefined && target[0].kind !== "bind" ? lookup(ctx, oracleName(target[0])) : undefined
+  if (slot?.k !== "var") return false
+  if (target.length === 1) return slot.type?.kind === "named" && slot.type.notNull === true
+  const field = target.length === 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord ? slot.value.type?.fields.find((f) => f.name === oracleName(target[2]!)) : undefined
+  return field !== undefined && fieldType(ctx, field).kind === "named" && (fieldType(ctx, field) as { notNull?: boolean }).notNull === true
+}
+
+/** RETURNING ... BULK COLLECT INTO: the returned columns (one array per expression) as rows into the collections. */
+export function assignReturnedBulk(ctx: Frame, targets: ReadonlyArray<Expr>, columns: ReadonlyArray<ReadonlyArray<unknown>>, count: number): void {
+  const rows = Array.from({ length: count }, (_, r) => targets.map((_, i) => (columns[i]?.[r] ?? null) as DuckDBValue))
+  assignBulk(ctx, targets, targets.map((t) => t.map((x) => x.text).join("")), rows)
+}

@@ -1,0 +1,147 @@
+/**
+ * Declared types as the scope resolves them (`%TYPE`, subtypes, record and collection types, a package's types) and
+ * values converted to them as a variable of the type holds them (ORA-06502 when they do not fit).
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import { OraError } from "../errors.ts"
+import type { TypeSpec } from "./ast.ts"
+import { BIND_ARRAY, type CollectionType, PlsqlCollection } from "./collections.ts"
+import type { Collection, Frame, Slot, Value } from "./context.ts"
+import { PlsCompileError, valueError } from "./errors.ts"
+import { PlsqlRecord, type RecordType } from "./records.ts"
+import { isCursorValue } from "./row-reader.ts"
+import { line, lookup, packageVariable } from "./scope.ts"
+import { numberOfText } from "./value-kinds.ts"
+
+/** The record type a declared type names, if it names one. */
+export function recordType(ctx: Frame, t: TypeSpec | undefined): RecordType | undefined {
+  if (t?.kind !== "named") return undefined
+  const packaged = /^(\S+) \. (\S+)$/.exec(t.name)
+  if (t.name.includes(" ") && packaged === null) return undefined
+  const slot = packaged !== null ? packageVariable(ctx, packaged[1]!, packaged[2]!) : lookup(ctx, t.name)
+  return slot?.k === "recordType" ? slot.type : undefined
+}
+
+/** Whether a collection's elements are records (`%ROWTYPE` or a record type). */
+export function recordElements(ctx: Frame, type: CollectionType): RecordType | boolean {
+  return type.element.kind === "rowtypeOf" || (recordType(ctx, type.element) ?? false)
+}
+
+/** `%TYPE` of a variable or a table column, or a subtype of another unit (`pkg.subtype`), as the type it stands for. */
+export function resolveType(ctx: Frame, t: TypeSpec, pos: number): TypeSpec {
+  if (t.kind === "named") {
+    const packaged = /^(\S+) \. (\S+)$/.exec(t.name)
+    if (t.name.includes(" ") && packaged === null) return t
+    const slot = packaged !== null ? packageVariable(ctx, packaged[1]!, packaged[2]!) : lookup(ctx, t.name)
+    return slot?.k === "subtype" ? slot.type : t
+  }
+  if (t.kind !== "typeOf") return t
+  if (t.of.length === 1) {
+    const slot = lookup(ctx, t.of[0]!)
+    if (slot?.k === "var" && slot.type !== undefined) return slot.type
+  }
+  const [schema, table, column] = t.of.length === 3 ? t.of : [undefined, t.of[0], t.of[1]]
+  const meta = table === undefined ? undefined : ctx.host.lookupTable(schema, table)
+  const col = meta?.columns.find((c) => c.name === column)
+  if (col === undefined) throw new PlsCompileError(ctx.source, pos, 201, `identifier '${t.of.join(".")}' must be declared`)
+  const name = col.type.dictName
+  if (CHARACTER.test(name)) return { kind: "named", name, size: col.type.charSize }
+  if (name === "NUMBER" && col.type.dictPrecision !== null) return { kind: "named", name, size: col.type.dictPrecision, scale: col.type.dictScale ?? 0 }
+  return { kind: "named", name }
+}
+
+/** The collection type a declared type names, if it names one. */
+export function collectionType(ctx: Frame, t: TypeSpec | undefined): CollectionType | undefined {
+  if (t?.kind !== "named") return undefined
+  const packaged = /^(\S+) \. (\S+)$/.exec(t.name)
+  if (t.name.includes(" ") && packaged === null) return undefined
+  const slot = packaged !== null ? packageVariable(ctx, packaged[1]!, packaged[2]!) : lookup(ctx, t.name)
+  return slot?.k === "type" ? slot.type : undefined
+}
+
+/** A collection variable's type and value (null when atomically null), undefined when `name` is none. */
+export function collectionVar(ctx: Frame, name: string): { slot: Extract<Slot, { k: "var" }>; type: CollectionType } | undefined {
+  const slot = lookup(ctx, name)
+  if (slot?.k !== "var") return undefined
+  if (slot.value instanceof PlsqlCollection) return { slot, type: slot.value.type }
+  const type = collectionType(ctx, slot.type)
+  return type === undefined ? undefined : { slot, type }
+}
+
+/** An array bind's elements as a collection of a declared type, each converted to its element type. */
+export function retype(ctx: Frame, c: Collection, type: CollectionType): Collection {
+  const out: Collection = new PlsqlCollection(type)
+  for (const k of c.keys()) {
+    if (type.kind === "assoc") out.set(k, coerce(ctx, type.element, c.get(k)) as DuckDBValue)
+    else out.push(coerce(ctx, type.element, c.get(k)) as DuckDBValue)
+  }
+  return out
+}
+
+/** A row's values as a record of a declared record type, by position (PLS-00394 when the numbers differ). */
+export function recordOfRow(ctx: Frame, type: RecordType, row: ReadonlyArray<DuckDBValue>): PlsqlRecord {
+  if (row.length !== type.fields.length) throw new OraError(6550, `line ${line(ctx)}, column 1:\nPLS-00394: wrong number of values in the INTO list of a FETCH statement`)
+  return new PlsqlRecord(new Map(type.fields.map((f, i) => [f.name, coerce(ctx, fieldType(ctx, f), row[i] ?? null) as DuckDBValue])), type)
+}
+
+/** A record field's type, NOT NULL included. */
+export function fieldType(ctx: Frame, f: RecordType["fields"][number]): TypeSpec {
+  const t = resolveType(ctx, f.type, ctx.pos)
+  return f.notNull && t.kind === "named" ? { ...t, notNull: true } : t
+}
+
+/**
+ * A value as a variable of type `t` holds it: ORA-06502 when it does not convert, does not fit, is outside a
+ * subtype's RANGE or NULL for a NOT NULL type; a record is copied (records are values), into a declared record type
+ * by position.
+ */
+export function coerce(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
+  if (v instanceof PlsqlCollection && v.type === BIND_ARRAY) {
+    const collection = collectionType(ctx, t)
+    return collection === undefined ? v : retype(ctx, v, collection)
+  }
+  if (v instanceof PlsqlRecord) {
+    const record = recordType(ctx, t)
+    if (record === undefined) return new PlsqlRecord(new Map(v.fields), v.type)
+    if (v.type === record) return new PlsqlRecord(new Map(v.fields), record)
+    return recordOfRow(ctx, record, [...v.fields.values()])
+  }
+  if (t?.kind === "named" && v === null && t.notNull === true) throw new OraError(6502, "PL/SQL: numeric or value error")
+  const out = convert(ctx, t, v)
+  if (t?.kind === "named" && t.range !== undefined && typeof out === "number" && (out < t.range[0] || out > t.range[1])) throw new OraError(6502, "PL/SQL: numeric or value error")
+  return out
+}
+
+/** A value converted to a named type (numbers rounded to the type's scale, strings checked against its size). */
+function convert(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
+  if (t === undefined || t.kind !== "named" || v === null || isCursorValue(v) || v instanceof PlsqlRecord) return v
+  if (NUMERIC.test(t.name) && typeof v === "string") {
+    const s = v.trim()
+    if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) throw valueError("character to number conversion error")
+    const n = Number(s)
+    return INTEGRAL.test(t.name) ? Math.round(n) : t.name === "NUMBER" && t.size === undefined ? numberOfText(s) : n
+  }
+  if (INTEGRAL.test(t.name) && typeof v === "number") return Math.round(v)
+  if (/^(NUMBER|DECIMAL|DEC|NUMERIC)$/.test(t.name) && typeof v === "number" && t.size !== undefined) {
+    // NUMBER(p,s): rounded to s decimals; more than p - s integer digits is ORA-06502
+    const scale = t.scale ?? 0
+    const rounded = Number(v.toFixed(Math.max(0, Math.min(scale, 100))))
+    if (Math.abs(rounded) >= 10 ** (t.size - scale)) throw valueError("number precision too large")
+    return rounded
+  }
+  if (CHARACTER.test(t.name) && typeof v === "string" && t.size !== undefined) {
+    const length = /^N/.test(t.name) || t.chars === true ? [...v].length : Buffer.byteLength(v)
+    if (length > t.size) throw valueError("character string buffer too small")
+  }
+  return v
+}
+
+/** A value as field `field` of `record` holds it (a declared record type's field types; %ROWTYPE fields take any). */
+export function coerceField(ctx: Frame, record: PlsqlRecord, field: string, v: Value): DuckDBValue {
+  const f = record.type?.fields.find((x) => x.name === field)
+  return (f === undefined ? v : coerce(ctx, fieldType(ctx, f), v)) as DuckDBValue
+}
+
+const NUMERIC = /^(NUMBER|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE|DECIMAL|DEC|NUMERIC|FLOAT|REAL|DOUBLE PRECISION|BINARY_FLOAT|BINARY_DOUBLE)$/
+const INTEGRAL = /^(INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE)$/
+const CHARACTER = /^(VARCHAR2|VARCHAR|NVARCHAR2|CHAR|NCHAR|STRING|CHARACTER)$/

@@ -1,0 +1,207 @@
+/**
+ * SQL statements inside a block: queries and DML run with the block's names bound, stored functions in them called
+ * per row (a trial run notes their arguments, then the statement is replayed: sql-functions.ts), SELECT ... INTO,
+ * RETURNING ... INTO, record DML and TABLE(collection).
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import type { TableMeta } from "../catalog.ts"
+import { sessionZoneWrites } from "../datetime-writes.ts"
+import { ora, OraError } from "../errors.ts"
+import { intervalLiteralTargets } from "../interval-writes.ts"
+import { isKw, isOp, splitTopLevel } from "../lexer.ts"
+import { canonicalNumberWrites } from "../number-writes.ts"
+import { lobSourcesOf } from "../plsql-lobs.ts"
+import { type QueryResult, returningClause } from "../statement.ts"
+import { oracleName } from "../translate.ts"
+import { assign, assignBulk, assignReturnedBulk, assignRow } from "./assignment.ts"
+import type { Expr } from "./ast.ts"
+import { collectionOfBind, PlsqlCollection } from "./collections.ts"
+import type { Frame } from "./context.ts"
+import { PlsCompileError } from "./errors.ts"
+import { inlineCalls } from "./expressions.ts"
+import { expandRecordDml, PlsqlRecord } from "./records.ts"
+import { bindNames, columnsOf, render } from "./render.ts"
+import { RowReader } from "./row-reader.ts"
+import { lookup } from "./scope.ts"
+import { storedFunctionCalls } from "./sql-functions.ts"
+import { callableFromSql } from "./stored-packages.ts"
+import { inlineTableCollections } from "./table-collections.ts"
+import { tableTriggers } from "./triggers.ts"
+
+/** The table an INSERT INTO / UPDATE / DELETE [FROM] / MERGE INTO writes. */
+function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
+  const at = isKw(toks[1], "INTO", "FROM") ? 2 : 1
+  const a = toks[at]
+  if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
+  return isOp(toks[at + 1], ".") && toks[at + 2] !== undefined ? ctx.host.lookupTable(oracleName(a), oracleName(toks[at + 2]!)) : ctx.host.lookupTable(undefined, oracleName(a))
+}
+
+/** Runs a DML statement of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
+export async function runDml(ctx: Frame, source: Expr): Promise<number> {
+  if (tableTriggers(ctx.host.db, dmlTarget(ctx, source)).length > 0) throw ora.unimplemented("DML from PL/SQL on a table with triggers (they fire for a client's INSERT / UPDATE / DELETE and EXECUTE IMMEDIATE)")
+  const { toks: inlined, release } = await inlineCalls(ctx, source, true, true)
+  const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
+  let rendered
+  let calls
+  try {
+    const columns = columnsOf(ctx, inlined)
+    calls = storedFunctionCalls(inlined, ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
+    rendered = render(ctx, intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(calls?.toks ?? inlined, lookup), lookup), lookup), false, true)
+  } finally {
+    release()
+  }
+  const { sql, params } = rendered
+  if (calls === undefined) return ctx.host.runBlockDml(sql, params)
+  return calls.settleWrite(
+    () => ctx.host.probeWrite(sql, params),
+    () => ctx.host.runBlockDml(sql, params),
+    (fn, args) => ctx.callFromSql(fn, args),
+    (release) => ctx.host.holdUntilTransactionEnds(release)
+  )
+}
+
+/** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
+export async function openQuery(ctx: Frame, query: Expr): Promise<QueryResult> {
+  const tabled = tableCollections(ctx, query)
+  const source = tabled?.toks ?? query
+  const { toks, release: releaseCalls } = await inlineCalls(ctx, source, true, true)
+  const release = () => {
+    releaseCalls()
+    tabled?.release()
+  }
+  const columns = columnsOf(ctx, toks)
+  const calls = storedFunctionCalls(toks, ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
+  let rendered
+  try {
+    rendered = render(ctx, calls?.toks ?? toks, true, true)
+  } finally {
+    release()
+  }
+  const { sql, params, shape } = rendered
+  if (calls === undefined) return ctx.host.queryDuck(sql, params, shape)
+  let result: QueryResult | undefined
+  const cursor = await calls.settle(
+    async () => (result = await ctx.host.queryDuck(sql, params, shape)).cursor,
+    (fn, args) => ctx.callFromSql(fn, args)
+  )
+  return { ...result!, cursor }
+}
+
+/** A query's `TABLE(collection)` as the query of its elements (table-collections.ts); undefined when it has none. */
+function tableCollections(ctx: Frame, query: Expr): { toks: Expr; release: () => void } | undefined {
+  const made: Array<string> = []
+  const toks = inlineTableCollections(
+    query,
+    (name) => {
+      if (name.kind === "bind") {
+        const v = ctx.binds.values[ctx.binds.binds.get(name.value) ?? -1]
+        return Array.isArray(v) ? (collectionOfBind(v) as PlsqlCollection<unknown>) : undefined
+      }
+      if (name.kind !== "ident" && name.kind !== "qident") return undefined
+      const slot = lookup(ctx, oracleName(name))
+      if (slot?.k !== "var") return undefined
+      return slot.value instanceof PlsqlCollection ? (slot.value as PlsqlCollection<unknown>) : undefined
+    },
+    (e) => (e instanceof PlsqlRecord ? e.fields : undefined),
+    (value) => {
+      const key = `\u0000F${++ctx.calls}`
+      made.push(key)
+      ctx.callResults.set(key, { value })
+      return key
+    }
+  )
+  return toks === undefined ? undefined : { toks, release: () => made.forEach((key) => ctx.callResults.delete(key)) }
+}
+
+/** `INSERT ... VALUES rec` and `UPDATE ... SET ROW = rec` with the record's fields (records.ts). */
+function expandRecords(ctx: Frame, toks: Expr): Expr {
+  return expandRecordDml(
+    toks,
+    (name) => {
+      const slot = lookup(ctx, name)
+      return slot?.k === "var" && slot.value instanceof PlsqlRecord ? [...slot.value.fields.keys()] : undefined
+    },
+    (schema, table) => ctx.host.lookupTable(schema, table)?.columns.map((c) => c.name)
+  )
+}
+
+/** A SQL statement of a block: SELECT ... INTO, DML (RETURNING too), anything else run as the client would. */
+export async function sqlStatement(ctx: Frame, toks: Expr): Promise<void> {
+  const head = toks[0]!
+  if (isKw(head, "SELECT", "WITH") || isOp(head, "(")) {
+    const into = toks.findIndex((t) => isKw(t, "INTO"))
+    if (isKw(toks[into - 1], "COLLECT") && isKw(toks[into - 2], "BULK")) return selectBulk(ctx, toks, into)
+    const from = toks.findIndex((t, k) => k > into && isKw(t, "FROM"))
+    if (into < 0 || from < into) throw new PlsCompileError(ctx.source, head.pos, 428, "an INTO clause is expected in ctx SELECT statement")
+    const targets = splitTopLevel(toks.slice(into + 1, from))
+    const reader = new RowReader(await openQuery(ctx, [...toks.slice(0, into), ...toks.slice(from)]), ctx.host)
+    try {
+      const row = await reader.next()
+      if (row === undefined) throw ora.noDataFound()
+      if ((await reader.next()) !== undefined) throw new OraError(1422, "exact fetch returns more than requested number of rows")
+      assignRow(ctx, targets, reader.names, row)
+    } finally {
+      reader.close()
+    }
+    ctx.sqlRowCount = 1
+    const single = targets.map((t) => t[0]!)
+    for (const [name, source] of lobSourcesOf(splitTopLevel(toks.slice(1, into)), single, toks.slice(from))) ctx.lobs.set(name, source)
+    return
+  }
+  if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
+    toks = expandRecords(ctx, toks)
+    const ret = returningClause(toks)
+    ctx.sqlRowCount = ret === undefined ? await runDml(ctx, toks) : await dmlReturning(ctx, toks, ret.into)
+    return
+  }
+  await ctx.host.execute(toks.map((t) => t.text).join(" "), [], [], { batchErrors: false, dmlRowCounts: false })
+}
+
+/** `SELECT ... BULK COLLECT INTO collections FROM ...`: every row, SQL%ROWCOUNT their number. */
+async function selectBulk(ctx: Frame, toks: Expr, into: number): Promise<void> {
+  const from = toks.findIndex((t, k) => k > into && isKw(t, "FROM"))
+  if (from < 0) throw new OraError(923, "FROM keyword not found where expected")
+  const reader = new RowReader(await openQuery(ctx, [...toks.slice(0, into - 2), ...toks.slice(from)]), ctx.host)
+  try {
+    const rows = await reader.take(Infinity)
+    assignBulk(ctx, splitTopLevel(toks.slice(into + 1, from)), reader.names, rows)
+    ctx.sqlRowCount = rows.length
+  } finally {
+    reader.close()
+  }
+}
+
+/**
+ * `DML ... RETURNING exprs INTO targets`: run as the session runs such a statement from a client (the block's names
+ * as binds, the targets as OUT binds); one row's values assigned, TOO_MANY_ROWS for more.
+ */
+async function dmlReturning(ctx: Frame, toks: Expr, into: number): Promise<number> {
+  if (isKw(toks[into - 1], "COLLECT") && isKw(toks[into - 2], "BULK")) return dmlReturningBulk(ctx, toks, into)
+  const targets = splitTopLevel(toks.slice(into + 1))
+  const { rewritten, values } = bindNames(ctx, toks.slice(0, into + 1), true)
+  const outs = targets.map((_, i) => `:r${i + 1}`)
+  const text = `${rewritten.map((t) => t.text).join(" ")} ${outs.join(", ")}`
+  const result = await ctx.host.execute(text, [[...values, ...targets.map(() => null)]], [], { batchErrors: false, dmlRowCounts: false })
+  if (result.kind !== "dml") throw ora.invalidSql()
+  if (result.rowCount > 1) throw new OraError(1422, "exact fetch returns more than requested number of rows")
+  targets.forEach((t, i) => assign(ctx, t, (result.returning?.[i]?.[0] ?? null) as DuckDBValue))
+  // a LOB column the DML wrote: the variable is a locator of that (locked) row, for DBMS_LOB writes
+  targets.forEach((t, i) => {
+    const lob = result.returningLobs?.[i]
+    const rowid = lob?.rowids[0]
+    if (lob !== undefined && rowid !== undefined && t.length === 1 && t[0]!.kind !== "bind") ctx.lobs.set(t[0]!.value, { column: [], fromWhere: [], locked: true, row: { ...lob.source, rowid } })
+  })
+  return result.rowCount
+}
+
+/** `DML ... RETURNING exprs BULK COLLECT INTO collections`: every returned row, one collection per expression. */
+async function dmlReturningBulk(ctx: Frame, toks: Expr, into: number): Promise<number> {
+  const targets = splitTopLevel(toks.slice(into + 1))
+  const { rewritten, values } = bindNames(ctx, [...toks.slice(0, into - 2), toks[into]!], true)
+  const outs = targets.map((_, i) => `:r${i + 1}`)
+  const text = `${rewritten.map((t) => t.text).join(" ")} ${outs.join(", ")}`
+  const result = await ctx.host.execute(text, [[...values, ...targets.map(() => null)]], [], { batchErrors: false, dmlRowCounts: false })
+  if (result.kind !== "dml") throw ora.invalidSql()
+  assignReturnedBulk(ctx, targets, result.returning ?? [], result.rowCount)
+  return result.rowCount
+}

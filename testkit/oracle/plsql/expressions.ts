@@ -1,0 +1,159 @@
+/**
+ * Evaluates PL/SQL expressions: a literal, name or whole-number arithmetic directly (names.ts, fast-eval.ts), a
+ * collection constructor, anything else as `SELECT expr` on the engine; calls of local and stored functions in an
+ * expression are made first and their values bound.
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import { OraError } from "../errors.ts"
+import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
+import { oracleName } from "../translate.ts"
+import type { Expr } from "./ast.ts"
+import { PlsqlCollection } from "./collections.ts"
+import type { Collection, Frame, Value } from "./context.ts"
+import { coerce } from "./conversion.ts"
+import { PlsCompileError, valueError } from "./errors.ts"
+import { fastEvaluate } from "./fast-eval.ts"
+import { closingParen, nameValue } from "./names.ts"
+import { declaredInPackage, packagedFunction } from "./package-instances.ts"
+import { PlsqlRecord } from "./records.ts"
+import { columnsOf, render } from "./render.ts"
+import { isCursorValue, RowReader } from "./row-reader.ts"
+import { lookup, packageVariable } from "./scope.ts"
+
+/** Evaluates an expression (a single literal or name directly, anything else as `SELECT expr`). */
+export async function evaluate(ctx: Frame, expr: Expr): Promise<DuckDBValue> {
+  const v = await evaluateValue(ctx, expr)
+  if (isCursorValue(v) || v instanceof PlsqlRecord || v instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, expr[0]?.pos ?? 0, 382, "expression is of wrong type")
+  return v
+}
+
+/** Evaluates an expression to any PL/SQL value (a record, collection or cursor too). */
+export async function evaluateValue(ctx: Frame, source: Expr): Promise<Value> {
+  const { toks, release } = await inlineCalls(ctx, source)
+  try {
+    return await evaluateInlined(ctx, toks)
+  } finally {
+    release()
+  }
+}
+
+/** Evaluates an expression whose function calls inlineCalls has made. */
+async function evaluateInlined(ctx: Frame, expr: Expr): Promise<Value> {
+  const single = expr.length === 1 ? expr[0]! : undefined
+  if (single?.kind === "num" && /^\d{1,15}$/.test(single.value)) return Number(single.value)
+  if (single?.kind === "str" && !/^[nN]/.test(single.text)) return single.value === "" ? null : single.value
+  if (single !== undefined && isKw(single, "NULL")) return null
+  if (single !== undefined && isKw(single, "TRUE", "FALSE") && lookup(ctx, single.value) === undefined) return single.value === "TRUE"
+  const constructed = await construct(ctx, expr)
+  if (constructed !== undefined) return constructed
+  const direct = nameValue(ctx, expr, 0)
+  if (direct !== undefined && direct.width === expr.length) return direct.value
+  const fast = fastEvaluate(expr, (toks, at) => nameValue(ctx, toks, at))
+  if (fast !== undefined) return fast
+  const { sql, params } = render(ctx, expr, false, false)
+  const result = await ctx.host.queryDuck(`SELECT ${sql}`, params).catch((e: unknown) => {
+    throw asPlsqlError(ctx, e, expr)
+  })
+  const reader = new RowReader(result, ctx.host)
+  try {
+    const row = await reader.next().catch((e: unknown) => {
+      throw asPlsqlError(ctx, e, expr)
+    })
+    return row?.[0] ?? null
+  } finally {
+    reader.close()
+  }
+}
+
+/**
+ * The tokens with each call of a local function (`f`, `f(args)`) made now and replaced by a bind token holding its
+ * value; the same tokens when there is none. Arguments are PL/SQL expressions (a column of a SQL statement's row is
+ * not one: such a call is made once, before the statement).
+ */
+export async function inlineCalls(ctx: Frame, expr: Expr, sql = false, keepStored = false): Promise<{ toks: Expr; release: () => void }> {
+  let out: Array<Tok> | undefined
+  let columns: Set<string> | undefined
+  const made: Array<string> = []
+  const release = () => made.forEach((key) => ctx.callResults.delete(key))
+  for (let k = 0; k < expr.length; k++) {
+    const t = expr[k]!
+    const packaged = await packagedFunction(ctx, expr, k)
+    let callee: { readonly end: number; readonly run: (args: ReadonlyArray<Expr>) => Promise<Value> } | undefined
+    if (packaged !== undefined) {
+      if (!keepStored) callee = { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args) }
+    } else {
+      const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
+      const slot = callable ? lookup(ctx, oracleName(t)) : undefined
+      const local = slot?.k === "subprogram" && slot.sub.returns !== undefined ? slot : undefined
+      const stored = callable && slot === undefined ? ctx.host.db.procedures.get(`${ctx.host.schema}.${oracleName(t)}`) : undefined
+      // in a SQL statement a column of its tables wins over a function of the same name called without arguments
+      const column = sql && !isOp(expr[k + 1], "(") && (local !== undefined || stored?.isFunction === true) && (columns ??= columnsOf(ctx, expr)).has(oracleName(t))
+      // a function declared in a block is not callable from SQL (PLS-00231); a package's are (sql-functions.ts)
+      if (local !== undefined && !column && sql && !declaredInPackage(ctx, oracleName(t), local)) {
+        throw new PlsCompileError(ctx.source, t.pos, 231, `function '${oracleName(t)}' may not be used in SQL`)
+      }
+      if (local !== undefined && !column) callee = { end: k, run: (args) => ctx.callLocal(local, args) }
+      else if (stored?.isFunction === true && !column && !keepStored) callee = { end: k, run: (args) => ctx.invoke(stored, args) }
+    }
+    if (callee === undefined) {
+      out?.push(t)
+      continue
+    }
+    out ??= expr.slice(0, k)
+    const close = isOp(expr[callee.end + 1], "(") ? closingParen(expr, callee.end + 1) : callee.end
+    const args = close > callee.end + 2 ? splitTopLevel(expr.slice(callee.end + 2, close)) : []
+    let value: Value
+    try {
+      value = await callee.run(args)
+    } catch (e) {
+      release()
+      throw e
+    }
+    const key = `\u0000F${++ctx.calls}`
+    made.push(key)
+    ctx.callResults.set(key, { value })
+    out.push({ kind: "bind", text: ":f", value: key, pos: t.pos })
+    k = close
+  }
+  return { toks: out ?? expr, release }
+}
+
+/** `type(a, b, ...)` of a collection type of the block: a new collection; undefined when `expr` is none. */
+async function construct(ctx: Frame, expr: Expr): Promise<Collection | undefined> {
+  const t = expr[0]
+  if (t === undefined || (t.kind !== "ident" && t.kind !== "qident")) return undefined
+  // `pkg.type(...)`: a collection type of a package
+  const open = isOp(expr[1], ".") && expr[2] !== undefined && isOp(expr[3], "(") ? 3 : 1
+  if (!isOp(expr[open], "(")) return undefined
+  const slot = open === 3 ? packageVariable(ctx, oracleName(t), oracleName(expr[2]!)) : lookup(ctx, oracleName(t))
+  if (slot?.k !== "type" || closingParen(expr, open) !== expr.length - 1) return undefined
+  if (slot.type.kind === "assoc") throw new PlsCompileError(ctx.source, t.pos, 222, `no function with name '${slot.type.name}' exists in ctx scope`)
+  const c: Collection = new PlsqlCollection(slot.type)
+  if (expr.length > open + 2) for (const a of splitTopLevel(expr.slice(open + 1, -1))) c.push(coerce(ctx, slot.type.element, await evaluateValue(ctx, a)) as DuckDBValue | PlsqlRecord)
+  return c
+}
+
+/**
+ * In a PL/SQL expression a failed conversion to a number is VALUE_ERROR, not SQL's INVALID_NUMBER; a name that is
+ * neither a variable nor a function is PLS-00201, not SQL's ORA-00904.
+ */
+function asPlsqlError(ctx: Frame, e: unknown, expr: Expr): unknown {
+  if (e instanceof OraError && e.code === 1722) return valueError("character to number conversion error")
+  const unknown = e instanceof OraError && e.code === 904 ? /^"+([^"\s]+)/.exec(e.detail)?.[1] : undefined
+  if (unknown !== undefined) {
+    const at = expr.find((t) => (t.kind === "ident" || t.kind === "qident") && oracleName(t) === unknown)
+    return new PlsCompileError(ctx.source, at?.pos ?? expr[0]?.pos ?? 0, 201, `identifier '${unknown}' must be declared`)
+  }
+  return e
+}
+
+/** Whether a condition is TRUE (NULL and FALSE are not). */
+export async function condition(ctx: Frame, expr: Expr): Promise<boolean> {
+  return (await evaluate(ctx, expr)) === true
+}
+
+/** Whether a simple CASE's WHEN value equals the selector. */
+export async function equals(ctx: Frame, selector: DuckDBValue, when: Expr): Promise<boolean> {
+  const v = await evaluate(ctx, when)
+  return v !== null && (v === selector || String(v) === String(selector))
+}

@@ -1,0 +1,78 @@
+/**
+ * The session's instances of stored packages as a block reaches them: `pkg.member`, the instance made on first use
+ * (its declarations, then its body's BEGIN section), and which package a subprogram belongs to.
+ */
+import { isOp, type Tok } from "../lexer.ts"
+import { oracleName } from "../translate.ts"
+import type { Block, Expr } from "./ast.ts"
+import type { Frame, Slot } from "./context.ts"
+import { PlsCompileError } from "./errors.ts"
+import { lookup } from "./scope.ts"
+import { findPackage, instancesOf, type PackageDef } from "./stored-packages.ts"
+
+/** Whether the subprogram `name` resolves to is a package's (declared in a package instance's scope). */
+export function declaredInPackage(ctx: Frame, name: string, slot: Slot): boolean {
+  for (let s = ctx.scope; s !== undefined; s = s.parent) {
+    if (s.names.get(name) !== slot) continue
+    for (const instance of instancesOf(ctx.host).values()) if (instance.names === s.names) return true
+    return false
+  }
+  return false
+}
+
+/** The package a subprogram belongs to (declared in a package instance's scope), if any. */
+export function packageOwning(ctx: Frame, slot: Extract<Slot, { k: "subprogram" }>): PackageDef | undefined {
+  for (const instance of instancesOf(ctx.host).values()) if (instance.names === slot.scope?.names) return instance.def
+  return undefined
+}
+
+/**
+ * The public member `name` of the stored package `path` (`pkg` or `owner.pkg`), the session's instance of the
+ * package made first when it has none (its declarations, then its body's BEGIN section); undefined when `path` is
+ * no package. PLS-00302 for a name the specification does not declare.
+ */
+export async function packageMember(ctx: Frame, path: ReadonlyArray<string>, name: string, at: Tok): Promise<Slot | undefined> {
+  if (path.length > 2) return undefined
+  const def = findPackage(ctx.host, path.length === 2 ? path[0] : undefined, path[path.length - 1]!)
+  if (def === undefined) return undefined
+  const names = await packageInstance(ctx, def)
+  if (!def.publicNames.has(name)) throw new PlsCompileError(ctx.source, at.pos, 302, `component '${name}' must be declared`)
+  return names.get(name)
+}
+
+/** The session's instance of a package (its package-level names), made now when it has none or an older one. */
+async function packageInstance(ctx: Frame, def: PackageDef): Promise<Map<string, Slot>> {
+  const all = instancesOf(ctx.host)
+  const key = `${def.owner}.${def.name}`
+  const known = all.get(key)
+  if (known !== undefined && known.def === def) return known.names as Map<string, Slot>
+  if (def.body === undefined && def.spec.block.decls.some((d) => d.k === "subprogram")) {
+    throw new PlsCompileError(ctx.source, ctx.pos, 905, `object ${def.owner}.${def.name} is invalid`)
+  }
+  const block: Block = def.body === undefined ? def.spec.block : { ...def.body.block, decls: [...def.spec.block.decls, ...def.body.block.decls] }
+  const frame = ctx.frame(def.body?.source ?? def.spec.source)
+  frame.unit = `${def.owner}.${def.name}`
+  let names = new Map<string, Slot>()
+  // the instance exists from its declarations on: the BEGIN section may name the package's own members
+  await frame.runBlock(block, (n) => {
+    names = n
+    all.set(key, { def, names: n })
+  })
+  return names
+}
+
+/**
+ * A call of a packaged function at `k` (`pkg.f`, `pkg.f(args)`, `owner.pkg.f(...)`) with the token where its name
+ * ends; also makes the instance of a package whose variable the expression reads (`pkg.v`), so that reading it
+ * needs no wait.
+ */
+export async function packagedFunction(ctx: Frame, expr: Expr, k: number): Promise<{ slot: Extract<Slot, { k: "subprogram" }>; end: number } | undefined> {
+  const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+  if (!isName(expr[k]) || isOp(expr[k - 1], ".") || !isOp(expr[k + 1], ".") || !isName(expr[k + 2])) return undefined
+  if (lookup(ctx, oracleName(expr[k]!)) !== undefined) return undefined
+  const three = isOp(expr[k + 3], ".") && isName(expr[k + 4])
+  const path = three ? [oracleName(expr[k]!), oracleName(expr[k + 2]!)] : [oracleName(expr[k]!)]
+  const end = three ? k + 4 : k + 2
+  const member = await packageMember(ctx, path, oracleName(expr[end]!), expr[end]!)
+  return member?.k === "subprogram" && member.sub.returns !== undefined ? { slot: member, end } : undefined
+}

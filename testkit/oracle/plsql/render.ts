@@ -1,0 +1,121 @@
+/**
+ * PL/SQL expressions and SQL statements of a block as engine SQL, the PL/SQL names they use bound as parameters. Names
+ * in a SQL statement resolve to a column of the statement's tables before a variable of the same name, as the PL/SQL
+ * Language Reference, "PL/SQL Name Resolution" states
+ * (https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/plsql-name-resolution.html).
+ */
+import { DuckDBBlobValue, type DuckDBValue } from "@duckdb/node-api"
+import { rewriteBuiltinCalls } from "../builtin-functions.ts"
+import { zonedBinds } from "../datetime-binds.ts"
+import { rewriteFloatConditions } from "../float-conditions.ts"
+import { rewriteHierarchical } from "../hierarchical.ts"
+import { exactSecondsOfBind } from "../intervals.ts"
+import { rewriteJsonSql } from "../json-sql.ts"
+import { isKw, isOp, type Tok } from "../lexer.ts"
+import { rewriteDbmsLob } from "../lob-functions.ts"
+import { rewriteAttributeAccess } from "../object-attributes.ts"
+import { rewriteOuterJoinPlus } from "../outer-join-plus.ts"
+import type { BindSpec } from "../statement.ts"
+import { makeTranslator, oracleName, type QueryShape, translateQuery } from "../translate.ts"
+import type { Expr } from "./ast.ts"
+import { PlsqlCollection } from "./collections.ts"
+import type { Frame } from "./context.ts"
+import { PlsCompileError } from "./errors.ts"
+import { nameValue } from "./names.ts"
+import { PlsqlRecord } from "./records.ts"
+import { isCursorValue } from "./row-reader.ts"
+import { lookup } from "./scope.ts"
+import { isExactNumberText, kindOfSpec, kindOfType, type ValueKind } from "./value-kinds.ts"
+
+/** Column names of the tables a SQL statement names: they win over variables of the same name. */
+export function columnsOf(ctx: Frame, toks: Expr): Set<string> {
+  const out = new Set<string>()
+  toks.forEach((t, k) => {
+    if (t.kind !== "ident" && t.kind !== "qident") return
+    if (isOp(toks[k + 1], "(") || isOp(toks[k - 1], ".")) return
+    const meta = isOp(toks[k + 1], ".") && toks[k + 2] !== undefined ? ctx.host.lookupTable(oracleName(t), oracleName(toks[k + 2]!)) : ctx.host.lookupTable(undefined, oracleName(t))
+    for (const c of meta?.columns ?? []) out.add(c.name)
+  })
+  return out
+}
+
+/**
+ * The tokens with every PL/SQL name (variable, record field, cursor attribute, SQLCODE, bind) replaced by a bind
+ * placeholder, and the placeholders' values in order. `sql` marks a SQL statement, whose table columns hide
+ * variables of the same name.
+ */
+export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: Array<Tok>; values: Array<DuckDBValue>; specs: Array<BindSpec | undefined>; kinds: Array<ValueKind> } {
+  const hidden = sql ? columnsOf(ctx, source) : new Set<string>()
+  const values: Array<DuckDBValue> = []
+  const specs: Array<BindSpec | undefined> = []
+  const kinds: Array<ValueKind> = []
+  const rewritten: Array<Tok> = []
+  for (let k = 0; k < source.length; k++) {
+    const t = source[k]!
+    const isName = t.kind === "ident" || t.kind === "qident"
+    const found = t.kind === "bind" || (isName && !hidden.has(oracleName(t)) && !isKw(source[k - 1], "AS")) ? nameValue(ctx, source, k) : undefined
+    if (found === undefined) {
+      rewritten.push(t)
+      continue
+    }
+    if (isCursorValue(found.value) || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
+    specs[values.length] = t.kind === "bind" ? ctx.binds.specs?.[ctx.binds.binds.get(t.value) ?? -1] : undefined
+    const slot = t.kind === "bind" || found.width !== 1 ? undefined : lookup(ctx, oracleName(t))
+    kinds[values.length] = t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : undefined
+    // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
+    const seconds = exactSecondsOfBind(found.value)
+    if (seconds !== undefined) kinds[values.length] = "exactSeconds"
+    values.push(seconds ?? (found.value as DuckDBValue))
+    rewritten.push({ ...t, kind: "bind", text: `:v${values.length}`, value: `\u0000V${values.length - 1}` })
+    k += found.width - 1
+  }
+  return { rewritten, values, specs, kinds }
+}
+
+/** CONNECT BY and (+) rewritten as for SQL statements (hierarchical.ts, outer-join-plus.ts). */
+function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> {
+  const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
+  return rewriteHierarchical(rewriteOuterJoinPlus(toks, lookup), lookup)
+}
+
+/**
+ * Renders tokens as DuckDB SQL, the PL/SQL names they use bound as parameters. `sql` marks a SQL statement, whose
+ * table columns hide variables of the same name.
+ */
+export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
+  const params: Array<DuckDBValue> = []
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, toks), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
+  const { rewritten, values, specs, kinds } = bindNames(ctx, source, sql)
+  const kindOfParam: Array<ValueKind> = []
+  const withSpaces: Array<Tok> = []
+  for (const t of rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })
+  const specOfParam: Array<BindSpec | undefined> = []
+  // a token the translator renders twice (AT TIME ZONE does) stays one parameter
+  const numbered = new Map<Tok, number>()
+  const { toks: tt, tr } = makeTranslator(withSpaces, {
+    bind: (name, tok) => {
+      const known = numbered.get(tok)
+      if (known !== undefined) return `$${known}`
+      const index = name.startsWith("\u0000V") ? Number(name.slice(2)) : -1
+      specOfParam[params.length] = specs[index]
+      kindOfParam[params.length] = kinds[index]
+      const value = index >= 0 ? values[index] : null
+      // RAW values (variables, binds) are bytes: DuckDB types a parameter by its value, BLOB only as a DuckDBBlobValue
+      params.push((value instanceof Uint8Array ? new DuckDBBlobValue(value) : value) as DuckDBValue)
+      numbered.set(tok, params.length)
+      return `$${params.length}`
+    },
+    datetimeBind: zonedBinds(specOfParam),
+    numberBind: (n) => kindOfParam[n - 1] === "number",
+    exactBind: (n) => isExactNumberText(kindOfParam[n - 1], params[n - 1] ?? null),
+    dateBind: (n) => kindOfParam[n - 1] === "datetime",
+    exactSecondsBind: (n) => kindOfParam[n - 1] === "exactSeconds",
+    dbTimeZone: ctx.host.db.settings.dbTimeZone,
+    exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" "))
+  })
+  if (asQuery) {
+    const q = translateQuery(tt, tr)
+    return { sql: q.sql, params, shape: q.shape }
+  }
+  return { sql: tr.range(0, tt.length), params }
+}
