@@ -190,7 +190,7 @@ export class OracleDatabase {
     const macros = [
       `ora_sysdate() AS CAST(CAST(now() AS TIMESTAMP) + to_minutes(CAST(${dbOff} AS BIGINT)) AS TIMESTAMP_S)`,
       `ora_user() AS CAST(getvariable('ora_user') AS VARCHAR)`,
-      // the session time zone (sqlsession.ts: ora_session_tz_min for an offset, ora_session_tz_region for a region):
+      // the session time zone (session-variables.ts: ora_session_tz_min for an offset, ora_session_tz_region for a region):
       // an instant's wall clock there, its offset there in minutes, and a wall clock there as an instant
       `ora_session_local(x) AS CASE WHEN getvariable('ora_session_tz_region') = '' THEN CAST(CAST(x AS TIMESTAMPTZ) AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) ELSE timezone(nullif(getvariable('ora_session_tz_region'), ''), CAST(x AS TIMESTAMPTZ)) END`,
       // CURRENT_DATE and LOCALTIMESTAMP: the session time zone's wall clock now, a region's offset at this instant

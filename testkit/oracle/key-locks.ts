@@ -8,7 +8,7 @@
  * the enq: TX - row lock contention, mode 4 wait is described, e.g.
  * https://taliphakanozturken.wordpress.com/2019/02/25/does-insert-wait-on-locks-or-hold-locks/).
  * DuckDB instead lets both inserts run and fails the second COMMIT, so each INSERT into a keyed table returns the
- * keys it wrote and the session checks them against other transactions' keys (sqlsession.ts).
+ * keys it wrote and the session checks them against other transactions' keys (session-key-claims.ts).
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { BulkRows } from "../engine/index.ts"

@@ -1,0 +1,50 @@
+/**
+ * The object privileges a session's statement needs (privileges.ts): on the table a DML statement writes, SELECT on
+ * the other tables and views it names in other schemas, and the DBA role for the DBA_* views.
+ */
+import type { Catalog, TableMeta } from "./catalog.ts"
+import { ora } from "./errors.ts"
+import { isOp, type Tok } from "./lexer.ts"
+import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
+import type { TableLookup } from "./session-columns.ts"
+import { isDictionaryName } from "./session-dictionary.ts"
+import { type FromRef, oracleName } from "./translate.ts"
+
+/** Who runs a statement and how its names resolve. */
+export interface AccessContext {
+  readonly who: Requester
+  readonly catalog: Catalog
+  /** The session's current schema (CURRENT_SCHEMA). */
+  readonly schema: string
+  readonly lookupTable: TableLookup
+}
+
+/**
+ * Checks the privileges a statement needs on other schemas' tables and views: `target.privileges` on the table a
+ * DML statement writes, SELECT on every other one it names (qualified, or in `from` unqualified under another
+ * CURRENT_SCHEMA), and SELECT ANY DICTIONARY (here: DBA) for the DBA_* views.
+ */
+export const checkAccess = (ctx: AccessContext, toks: ReadonlyArray<Tok>, from: ReadonlyArray<FromRef>, target?: { readonly meta: TableMeta; readonly privileges: ReadonlyArray<ObjectPrivilege> }): void => {
+  const who = ctx.who
+  if (who.dba) return
+  const dbaView = toks.find((t) => t.kind === "ident" && t.value.startsWith("DBA_") && isDictionaryName(t.value))
+  if (dbaView !== undefined) throw ora.tableNotFound(who.version, undefined, dbaView.value)
+  const check = (meta: TableMeta, privilege: ObjectPrivilege) => {
+    const e = objectAccessError(who, meta.owner, meta.name, privilege)
+    if (e !== undefined) throw e
+  }
+  if (target !== undefined) for (const p of target.privileges) check(target.meta, p)
+  const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+  for (let k = 0; k + 2 < toks.length; k++) {
+    if (!isName(toks[k]) || !isOp(toks[k + 1], ".") || !isName(toks[k + 2]) || isOp(toks[k + 3], ".") || isOp(toks[k + 3], "(") || isOp(toks[k - 1], ".")) continue
+    const owner = oracleName(toks[k]!)
+    if (owner === who.user || !ctx.catalog.users.has(owner)) continue
+    const meta = ctx.catalog.getTable(owner, oracleName(toks[k + 2]!))
+    if (meta !== undefined && meta !== target?.meta) check(meta, "SELECT")
+  }
+  if (ctx.schema === who.user) return
+  for (const f of from) {
+    const meta = f.schema === undefined ? ctx.lookupTable(undefined, f.table) : undefined
+    if (meta !== undefined && meta !== target?.meta) check(meta, "SELECT")
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The columns of each type of the tables a statement mentions (identifier match against the catalog, as the
+ * session sees it), and the names its subqueries and WITH blocks give such values: what the translator computes on
+ * exactly (NUMBER, intervals, zoned and fractional datetimes, binary floats).
+ */
+import type { TableMeta } from "./catalog.ts"
+import { withBinaryAliases } from "./binary-aliases.ts"
+import { intervalColumnTypesOf, isExactInterval } from "./interval-exprs.ts"
+import { isKw, isOp, significant, tokenize } from "./lexer.ts"
+import { withExactAliases } from "./number-aliases.ts"
+import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, oracleName, type TextDatetimeKind } from "./translate.ts"
+import type { OraType, ValueKind } from "./types.ts"
+import { withZonedAliases } from "./zoned-aliases.ts"
+
+/** Resolves a table name as the session sees it. */
+export type TableLookup = (schema: string | undefined, name: string) => TableMeta | undefined
+
+/** The typed columns of the tables statements mention, for one session's name resolution. */
+export class StatementColumns {
+  constructor(private readonly lookupTable: TableLookup) {}
+
+  /** DATE/TIMESTAMP column names of the tables a statement mentions (identifier match against the catalog). */
+  dateColumnsOf(sql: string): ReadonlySet<string> {
+    return this.columnsOf(sql, (t) => ["date", "timestamp", "timestamptz", "timestampltz"].includes(t.kind))
+  }
+
+  /** Names of the NUMBER columns without precision (stored as exact decimal text) of the tables a statement mentions. */
+  exactNumberColumnsOf(sql: string): ReadonlySet<string> {
+    const out = new Set(this.columnsOf(sql, (t) => t.kind === "number" && t.duck === "VARCHAR"))
+    // and those the statement itself declares (CHECK constraints of CREATE TABLE / ALTER TABLE ADD name them)
+    const toks = tokenize(sql).filter((t) => t.kind !== "ws")
+    if (isKw(toks[0], "CREATE", "ALTER"))
+      toks.forEach((t, k) => {
+        if ((t.kind === "ident" || t.kind === "qident") && isKw(toks[k + 1], "NUMBER") && !isOp(toks[k + 2], "(")) out.add(oracleName(t))
+      })
+    // and the names the statement's subqueries and WITH blocks give such values
+    return withExactAliases(toks, out, this.boundedNumberColumnsOf(sql))
+  }
+
+  /** NUMBER(p[,s]) column names (DuckDB DECIMAL / integers) of the tables a statement mentions. */
+  boundedNumberColumnsOf(sql: string): ReadonlySet<string> {
+    return this.columnsOf(sql, (t) => t.kind === "number" && t.duck !== "VARCHAR")
+  }
+
+  /** Names of the columns of a type `keep` accepts, of the tables a statement mentions (identifier match against the catalog). */
+  columnsOf(sql: string, keep: (type: OraType) => boolean): ReadonlySet<string> {
+    const out = new Set<string>()
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      const meta = this.lookupTable(undefined, oracleName(t))
+      if (meta === undefined) continue
+      for (const c of meta.columns) if (keep(c.type)) out.add(c.name)
+    }
+    return out
+  }
+
+  /** TIMESTAMP WITH TIME ZONE and TIMESTAMP(7-9) columns (stored as text) of the tables a statement mentions. */
+  textDatetimeColumnsOf(sql: string): ReadonlyMap<string, TextDatetimeKind> {
+    const out = new Map<string, TextDatetimeKind>()
+    for (const name of this.columnsOf(sql, (t) => t.kind === "timestamp" && t.duck === "VARCHAR")) out.set(name, "wall")
+    for (const name of this.columnsOfKind(sql, "timestamptz")) out.set(name, "zoned")
+    for (const name of this.columnsOf(sql, (t) => t.kind === "timestampltz" && t.duck === "VARCHAR")) out.set(name, "zoned")
+    // and the names the statement's subqueries and WITH blocks give zoned values (zoned-aliases.ts)
+    return withZonedAliases(significant(tokenize(sql)), out)
+  }
+
+  /** Names of the columns of `kind` of the tables a statement mentions (identifier match against the catalog). */
+  columnsOfKind(sql: string, kind: ValueKind): ReadonlySet<string> {
+    const out = new Set<string>()
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      for (const c of this.lookupTable(undefined, oracleName(t))?.columns ?? []) if (c.type.kind === kind) out.add(c.name)
+    }
+    return out
+  }
+
+  /** BINARY_DOUBLE / BINARY_FLOAT column names of the tables a statement mentions (identifier match, as dateColumnsOf). */
+  binaryColumnsOf(sql: string): ReadonlyMap<string, BinaryKind> {
+    const out = new Map<string, BinaryKind>()
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      const meta = this.lookupTable(undefined, oracleName(t))
+      if (meta === undefined) continue
+      for (const c of meta.columns) if (c.type.kind === "double" || c.type.kind === "float") out.set(c.name, c.type.kind)
+    }
+    // and the names the statement's subqueries and WITH blocks give such values (binary-aliases.ts)
+    return withBinaryAliases(significant(tokenize(sql)), out)
+  }
+
+  /** Interval kinds all of whose columns in the tables a statement mentions are stored exactly (intervals.ts). */
+  exactIntervalsOf(sql: string): ExactIntervals {
+    const exact = { ds: false, ym: false }
+    const plain = { ds: false, ym: false }
+    for (const t of tokenize(sql)) {
+      if (t.kind !== "ident" && t.kind !== "qident") continue
+      for (const c of this.lookupTable(undefined, oracleName(t))?.columns ?? []) {
+        const kind = c.type.kind === "intervalds" ? "ds" : c.type.kind === "intervalym" ? "ym" : undefined
+        if (kind !== undefined) (c.type.duck === "INTERVAL" ? plain : exact)[kind] = true
+      }
+    }
+    return { dayToSecond: exact.ds && !plain.ds, yearToMonth: exact.ym && !plain.ym }
+  }
+
+  /** The interval columns stored exactly (intervals.ts) of the tables a statement mentions, by name. */
+  exactIntervalColumnsOf(sql: string): ReadonlyMap<string, ExactIntervalKind> {
+    const out = new Map<string, ExactIntervalKind>()
+    for (const name of this.columnsOf(sql, (t) => t.kind === "intervalds" && t.duck !== "INTERVAL")) out.set(name, "dayToSecond")
+    for (const name of this.columnsOf(sql, (t) => t.kind === "intervalym" && t.duck !== "INTERVAL")) out.set(name, "yearToMonth")
+    // aliases a subquery gives exact interval columns (interval-exprs.ts)
+    for (const [name, t] of intervalColumnTypesOf(sql, (schema, table) => this.lookupTable(schema, table))) if (!out.has(name) && isExactInterval(t)) out.set(name, t.kind === "intervalds" ? "dayToSecond" : "yearToMonth")
+    return out
+  }
+}

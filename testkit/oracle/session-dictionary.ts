@@ -1,0 +1,47 @@
+/**
+ * The data dictionary views a session's query reads (ALL_ / USER_ / DBA_ views, V$ views, TABS / COLS): they are
+ * snapshot tables the admin session refreshes from the catalog before the query runs there, with the session's
+ * variables and search path (catalog.ts `dictionaryShapes`, database.ts `refreshDictionary`).
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import type { Cursor, Session as EngineSession } from "../engine/index.ts"
+import { dictionaryShapes } from "./catalog.ts"
+import type { Tok } from "./lexer.ts"
+
+const DICTIONARY_NAMES = new Set(Object.keys(dictionaryShapes).filter((n) => n !== "DUAL"))
+
+/** True for the name of a data dictionary view. */
+export const isDictionaryName = (v: string) =>
+  DICTIONARY_NAMES.has(v) ||
+  /^(USER|DBA)_(TABLES|VIEWS|TAB_COLUMNS|CONSTRAINTS|CONS_COLUMNS|OBJECTS|SEQUENCES|USERS|TAB_COMMENTS|COL_COMMENTS|INDEXES|IND_COLUMNS|TYPES|TYPE_ATTRS|COLL_TYPES|SOURCE|ERRORS|PROCEDURES|ARGUMENTS|TRIGGERS)$/.test(v) ||
+  v === "TABS" ||
+  v === "COLS"
+
+/** The dictionary snapshot tables a query's tokens name (USER_ / DBA_ views read their ALL_ table), empty for none. */
+export const dictionaryTablesOf = (toks: ReadonlyArray<Tok>): ReadonlySet<string> => {
+  const dict = new Set(toks.filter((t) => t.kind === "ident" && isDictionaryName(t.value)).map((t) => t.value))
+  return new Set([...dict].map((n) => n.replace(/^(USER|DBA)_/, "ALL_")).map((n) => (n === "TABS" ? "ALL_TABLES" : n === "COLS" ? "ALL_TAB_COLUMNS" : n)))
+}
+
+/** What a dictionary query needs from the database. */
+export interface DictionaryDatabase {
+  withAdmin<A>(f: (admin: EngineSession) => Promise<A>): Promise<A>
+  refreshDictionary(s: EngineSession, names: ReadonlySet<string>): Promise<void>
+}
+
+/**
+ * Runs a translated query over dictionary `tables` on the admin session, after refreshing them and giving the admin
+ * session the querying session's variables and search path (`asSession`).
+ */
+export const queryDictionary = (
+  db: DictionaryDatabase,
+  tables: ReadonlySet<string>,
+  asSession: (admin: EngineSession) => Promise<void>,
+  duckSql: string,
+  params: ReadonlyArray<DuckDBValue>
+): Promise<Cursor> =>
+  db.withAdmin(async (admin) => {
+    await db.refreshDictionary(admin, tables)
+    await asSession(admin)
+    return admin.query(duckSql, params)
+  })

@@ -1,0 +1,93 @@
+/**
+ * The primary / unique keys one session's INSERTs claim (key-locks.ts): an INSERT of a key another open transaction
+ * inserted is undone and waits for that transaction, as Oracle's does (Database Concepts, "Row Locks (TX)").
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import type { BulkRows } from "../engine/index.ts"
+import { ora } from "./errors.ts"
+import { type KeyedTable, keysOfBulk, keysOfRows, returningKeys } from "./key-locks.ts"
+import type { RowLocks } from "./row-locks.ts"
+
+/** What claiming keys needs from its session. */
+export interface KeyClaimHost {
+  readonly db: { readonly keyLocks: RowLocks<string>; readonly settings: { readonly lockWaitMs: number } }
+  readonly info: { readonly sid: number }
+  /** The session's transaction (session-transaction.ts). */
+  readonly txn: {
+    readonly inTxn: boolean
+    readonly length: number
+    undoTo(mark: number): Promise<void>
+    run(sql: string, params?: ReadonlyArray<DuckDBValue>): Promise<number>
+    runReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined): Promise<ReadonlyArray<ReadonlyArray<unknown>>>
+  }
+  /** The session's lock waits (row-locks.ts). */
+  readonly locks: { readonly interrupted: boolean; waitForRowLock(deadline: number, holders?: ReadonlySet<number>): Promise<void> }
+}
+
+/** The keys of one session's running INSERT and the waits for other transactions' keys. */
+export class KeyClaims {
+  /** Keys the running INSERT wrote into a table with primary-key or unique constraints (key-locks.ts). */
+  private insertKeys: { readonly keyed: KeyedTable; readonly keys: Array<string> } | undefined
+
+  constructor(private readonly host: KeyClaimHost) {}
+
+  /**
+   * Runs `write` (an INSERT into `keyed`, which records the keys it writes in {@link insertKeys}) and claims its keys.
+   * When another open transaction inserted one of them, the write is undone and, with `wait`, retried whenever a
+   * transaction ends (then DuckDB raises the duplicate key if that transaction committed), until the lock wait
+   * bound (ORA-30006) or a break (ORA-01013); without `wait` undefined is returned (the general path then waits).
+   */
+  async claiming<T>(keyed: KeyedTable, write: () => Promise<T>, wait: boolean): Promise<T | undefined> {
+    const host = this.host
+    if (this.insertKeys !== undefined) return write()
+    const deadline = Date.now() + host.db.settings.lockWaitMs
+    for (;;) {
+      const mark = host.txn.length
+      const claim = { keyed, keys: new Array<string>() }
+      this.insertKeys = claim
+      // A holder whose COMMIT finishes while the write runs releases its keys before this check, although DuckDB
+      // accepted the write against its uncommitted key (and would fail only this transaction's COMMIT): a release
+      // on the table during the write makes the write run again, then DuckDB sees the other transaction's outcome.
+      const releases = host.db.keyLocks.releases(keyed.table)
+      let out: T
+      try {
+        out = await write()
+      } catch (e) {
+        // rows written before the failing one stay (executeMany without batchErrors), and so do their keys
+        this.takeKeys(keyed, claim.keys.filter((k) => !host.db.keyLocks.othersHold(host.info.sid, keyed.table, [k])))
+        throw e
+      } finally {
+        this.insertKeys = undefined
+      }
+      const holders = host.db.keyLocks.holders(host.info.sid, keyed.table, claim.keys)
+      const held = holders.size > 0
+      if (!held && (claim.keys.length === 0 || host.db.keyLocks.releases(keyed.table) === releases)) {
+        this.takeKeys(keyed, claim.keys)
+        return out
+      }
+      await host.txn.undoTo(mark)
+      if (!wait) return undefined
+      if (held) await host.locks.waitForRowLock(deadline, holders)
+      else if (host.locks.interrupted) throw ora.cancelled()
+    }
+  }
+
+  private takeKeys(keyed: KeyedTable, keys: ReadonlyArray<string>): void {
+    if (keys.length > 0 && this.host.txn.inTxn) this.host.db.keyLocks.take(this.host.info.sid, keyed.table, keys)
+  }
+
+  /** Runs an INSERT logged; into a keyed table (inside {@link claiming}) it returns and records the keys it wrote. */
+  async runInsert(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
+    const claim = this.insertKeys
+    if (claim === undefined) return this.host.txn.run(sql, params)
+    const written = await this.host.txn.runReturning(sql + returningKeys(claim.keyed), params)
+    claim.keys.push(...keysOfRows(claim.keyed, written))
+    return written.length
+  }
+
+  /** Records the keys of rows the running INSERT appended (executeMany's fast path). */
+  noteBulk(bulk: BulkRows): void {
+    const claim = this.insertKeys
+    if (claim !== undefined) claim.keys.push(...(keysOfBulk(claim.keyed, bulk) ?? []))
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * `INSERT / UPDATE / DELETE ... RETURNING exprs INTO :binds`: the statement run once per bind row with DuckDB's
+ * RETURNING, the returned values collected per OUT bind, and the rows of returned LOBs (returning-lobs.ts).
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import type { Session as EngineSession } from "../engine/index.ts"
+import type { TableMeta } from "./catalog.ts"
+import type { OraError } from "./errors.ts"
+import { returningLobPlan } from "./returning-lobs.ts"
+import type { SessionTransaction } from "./session-transaction.ts"
+import type { TranslatedStatement } from "./session-translate.ts"
+import type { DmlResult } from "./statement.ts"
+
+/** What a RETURNING statement needs from its session. */
+export interface ReturningHost {
+  readonly engine: EngineSession
+  readonly txn: SessionTransaction
+  mapError(e: unknown): OraError
+}
+
+/** DML ... RETURNING exprs INTO :binds of `target`, executed per bind row with DuckDB's RETURNING. */
+export const dmlReturning = async (
+  host: ReturningHost,
+  target: TableMeta | undefined,
+  t: TranslatedStatement,
+  ret: { at: number; into: number; outs: number },
+  rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>
+): Promise<DmlResult> => {
+  const { engine, txn } = host
+  const nIn = t.binds.length - ret.outs
+  const plan = returningLobPlan(t.toks, t.toks.slice(ret.at + 1, ret.into), target)
+  const sql = `${t.text(0, ret.at)} RETURNING ${t.text(ret.at + 1, ret.into)}${plan?.extraReturning ?? ""}`
+  const returned: Array<Array<unknown>> = Array.from({ length: ret.outs }, () => [])
+  const lobs = plan?.columns.map((source) => (source === undefined ? undefined : { source, rowids: new Array<bigint>() }))
+  let total = 0
+  await txn.begin()
+  for (const row of rows.length === 0 ? [[]] : rows) {
+    const params = row.slice(0, nIn)
+    try {
+      const cursor = await engine.query(sql, params)
+      const extras: Array<Array<unknown>> = []
+      for (let c = await cursor.next(); c !== null; c = await cursor.next()) {
+        for (let i = 0; i < c.rowCount; i++) {
+          for (let k = 0; k < ret.outs; k++) returned[k]!.push(c.columns[k]?.value(i) ?? null)
+          extras.push(Array.from({ length: plan?.extraCount ?? 0 }, (_, k) => c.columns[ret.outs + k]?.value(i) ?? null))
+        }
+      }
+      total += extras.length
+      txn.push({ sql, params, types: undefined })
+      if (plan !== undefined && extras.length > 0) {
+        const rowids = await plan.rowIds((q, p) => engine.queryAll(q, p).then((r) => r.map((x) => BigInt(String(x[0])))), extras)
+        for (const l of lobs ?? []) l?.rowids.push(...rowids)
+      }
+    } catch (e) {
+      await txn.recover()
+      throw host.mapError(e)
+    }
+  }
+  return { kind: "dml", rowCount: total, rowCounts: [], batchErrors: [], returning: returned, ...(lobs !== undefined ? { returningLobs: lobs } : {}) }
+}

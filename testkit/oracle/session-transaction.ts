@@ -1,0 +1,234 @@
+/**
+ * One session's open transaction with Oracle's statement-level atomicity on top of DuckDB: the implicit start,
+ * COMMIT / ROLLBACK, savepoints, and the replay log.
+ *
+ * DuckDB aborts a whole transaction when one statement fails, while Oracle only rolls back the failed
+ * statement. The session therefore keeps a log of the successful statements of the open transaction and,
+ * after a failure, rolls back and replays that log before reporting the error.
+ */
+import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
+import type { AppendTarget, BulkRows, Session as EngineSession } from "../engine/index.ts"
+import { OraError } from "./errors.ts"
+import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
+
+/** One successful statement of the open transaction, replayed after a later statement failed. */
+export interface LogEntry {
+  readonly sql: string
+  readonly params: ReadonlyArray<DuckDBValue> | undefined
+  readonly types: ReadonlyArray<DuckDBType | undefined> | undefined
+  /** A batch appended column-wise (executeMany's fast path), replayed as such instead of `sql`. */
+  readonly append?: { readonly table: string | AppendTarget; readonly rows: BulkRows }
+}
+
+/** What the transaction needs from its session. */
+export interface TransactionHost {
+  readonly engine: EngineSession
+  readonly db: {
+    /** Releases the row and key locks of session `sid`. */
+    releaseLocks(sid: number): boolean
+    /** A transaction ended: writers waiting for its rows retry. */
+    transactionEnded(): void
+    readonly settings: { readonly lockWaitMs: number }
+  }
+  readonly info: { readonly sid: number }
+  /** Maps an engine failure onto an ORA- error. */
+  mapError(e: unknown): OraError
+  /** Waits until another transaction's write that conflicted may have ended (row-locks.ts). */
+  waitForRowLock(deadline: number): Promise<void>
+}
+
+/** The open transaction of one session and its replay log. */
+export class SessionTransaction {
+  private open = false
+  private log: Array<LogEntry> = []
+  private readonly savepoints = new Map<string, number>()
+  /** Releases of what the transaction's logged statements still use (their call sites), run when it ends. */
+  private held: Array<() => void> = []
+
+  constructor(private readonly host: TransactionHost) {}
+
+  /** True while a transaction is open. */
+  get inTxn(): boolean {
+    return this.open
+  }
+
+  /** The number of logged statements: a mark to {@link undoTo}. */
+  get length(): number {
+    return this.log.length
+  }
+
+  /** Logs a statement that succeeded outside {@link run} (RETURNING, appended batches). */
+  push(entry: LogEntry): void {
+    this.log.push(entry)
+  }
+
+  /** Commits the open transaction. */
+  async commit(): Promise<void> {
+    this.savepoints.clear()
+    this.releaseHeld()
+    if (!this.open) return
+    this.open = false
+    this.log = []
+    try {
+      await this.host.engine.commit()
+    } catch (e) {
+      // DuckDB checks some constraints only at commit (the transaction is then rolled back, as after Oracle's ORA-02091)
+      throw this.host.mapError(e)
+    } finally {
+      this.host.db.releaseLocks(this.host.info.sid)
+      this.host.db.transactionEnded()
+    }
+  }
+
+  /** Rolls the open transaction back. */
+  async rollback(): Promise<void> {
+    this.savepoints.clear()
+    this.releaseHeld()
+    if (!this.open) return
+    this.open = false
+    this.log = []
+    await this.host.engine.rollback()
+    this.host.db.releaseLocks(this.host.info.sid)
+    this.host.db.transactionEnded()
+  }
+
+  /** Opens the transaction if none is open (statements and row locks then belong to it). */
+  async begin(): Promise<void> {
+    if (this.open) return
+    this.releaseHeld()
+    await this.host.engine.begin()
+    this.open = true
+    this.log = []
+  }
+
+  /** Runs a statement inside the transaction with Oracle statement-level atomicity. */
+  run(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>, lockWaitMs = this.host.db.settings.lockWaitMs): Promise<number> {
+    return this.logged(sql, params, types, lockWaitMs, (p) => this.host.engine.execute(sql, p, types))
+  }
+
+  /** {@link run} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote). */
+  runReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined): Promise<ReadonlyArray<ReadonlyArray<unknown>>> {
+    return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, (p) => this.host.engine.queryAll(sql, p))
+  }
+
+  private async logged<T>(
+    sql: string,
+    params: ReadonlyArray<DuckDBValue> | undefined,
+    types: ReadonlyArray<DuckDBType | undefined> | undefined,
+    lockWaitMs: number,
+    run: (params: ReadonlyArray<DuckDBValue> | undefined) => Promise<T>
+  ): Promise<T> {
+    const deadline = Date.now() + lockWaitMs
+    for (;;) {
+      await this.begin()
+      try {
+        if (hasIntervalBinds(params)) params = await intervalParams(this.host.engine, sql, params!)
+        const out = await run(params)
+        this.log.push({ sql, params, types })
+        return out
+      } catch (e) {
+        await this.recover()
+        if (!isWriteConflict(e)) throw this.host.mapError(e)
+        await this.host.waitForRowLock(deadline)
+      }
+    }
+  }
+
+  /** SAVEPOINT: a position in the replay log of the transaction (which it opens). */
+  async savepoint(name: string): Promise<void> {
+    await this.begin()
+    this.savepoints.set(name, this.log.length)
+  }
+
+  /** ROLLBACK TO SAVEPOINT: roll back and replay the transaction's statements up to the savepoint. */
+  async rollbackTo(name: string): Promise<void> {
+    const mark = this.savepoints.get(name)
+    if (mark === undefined || !this.open) throw new OraError(1086, `savepoint '${name}' never established in this session or is invalid`)
+    const keep = this.log.slice(0, mark)
+    for (const [k, v] of this.savepoints) if (v > mark) this.savepoints.delete(k)
+    this.log = keep
+    await this.recover()
+    if (!this.open) {
+      // nothing to replay: stay in a (new) transaction, as Oracle does after ROLLBACK TO SAVEPOINT
+      await this.begin()
+    }
+  }
+
+  /** Drops the statements logged after `mark` and restores the transaction as it was there. */
+  async undoTo(mark: number): Promise<void> {
+    this.log = this.log.slice(0, mark)
+    await this.recover()
+  }
+
+  /** After a failed statement: roll back and replay the successful statements of the transaction. */
+  async recover(): Promise<void> {
+    const engine = this.host.engine
+    const log = this.log
+    try {
+      await engine.rollback()
+    } catch {
+      // already rolled back, or a break's interrupt landed on the ROLLBACK itself, which leaves DuckDB's transaction
+      // open and aborted ("Current transaction is aborted" for every later statement): end it
+      await engine.execute("ROLLBACK").catch(() => undefined)
+    }
+    this.open = false
+    this.log = []
+    if (log.length === 0) return
+    try {
+      await engine.begin()
+      this.open = true
+      for (const entry of log) {
+        if (entry.append !== undefined) await engine.appendRows(entry.append.table, entry.append.rows)
+        else await engine.execute(entry.sql, entry.params, entry.types)
+      }
+    } catch (e) {
+      // a replay that failed (or a break's interrupt landing on it) leaves DuckDB's transaction aborted: end it
+      // rather than fail every later statement with "Current transaction is aborted"
+      await engine.rollback().catch(() => engine.execute("ROLLBACK").catch(() => undefined))
+      this.open = false
+      this.host.db.releaseLocks(this.host.info.sid)
+      this.host.db.transactionEnded()
+      throw e
+    }
+    this.log = log
+  }
+
+  /** Runs `body`, undoing the writes it logged when it fails (Oracle's statement-level atomicity of one call). */
+  async atomically<T>(body: () => Promise<T>): Promise<T> {
+    const mark = this.log.length
+    try {
+      return await body()
+    } catch (e) {
+      if (this.open && this.log.length > mark) {
+        this.log = this.log.slice(0, mark)
+        await this.recover()
+      }
+      throw e
+    }
+  }
+
+  /** Keeps what a logged statement uses until the transaction ends. */
+  holdUntilEnd(release: () => void): void {
+    this.held.push(release)
+  }
+
+  private releaseHeld(): void {
+    const held = this.held
+    this.held = []
+    for (const release of held) release()
+  }
+}
+
+/** Bound intervals as the storage of their parameters takes them (intervals.ts). */
+export const intervalParams = async (engine: EngineSession, sql: string, params: ReadonlyArray<DuckDBValue>): Promise<Array<DuckDBValue>> => {
+  const prepared = await engine.prepare(sql)
+  try {
+    return intervalParamsFor(params, (i) => prepared.parameterType(i))
+  } finally {
+    prepared.close()
+  }
+}
+
+/** DuckDB's write-write conflict: another transaction changed (or holds an uncommitted change of) the row. */
+const isWriteConflict = (e: unknown): boolean =>
+  /TransactionContext Error: (?:Conflict|Catalog write-write conflict)/i.test(e instanceof Error ? e.message : String(e))

@@ -1,0 +1,135 @@
+/**
+ * A session's statement text translated for the engine: the Oracle rewrites that need the session's tables, schema
+ * and time zone (object writes, zoned and exact-number writes, interval targets, attribute access, named types), then
+ * the translator (translate.ts) with binds numbered `$1…$n` in source order.
+ */
+import type { OracleDatabase } from "./database.ts"
+import { rewriteBuiltinCalls } from "./builtin-functions.ts"
+import { characterBinds } from "./character-arithmetic.ts"
+import { zonedBinds } from "./datetime-binds.ts"
+import { checkDatetimeLiterals } from "./datetime-literal-checks.ts"
+import { datetimeInsertSelects, sessionZoneWrites } from "./datetime-writes.ts"
+import { rewriteFloatConditions } from "./float-conditions.ts"
+import { rewriteHierarchical } from "./hierarchical.ts"
+import { intervalColumnTypesOf } from "./interval-exprs.ts"
+import { intervalLiteralTargets } from "./interval-writes.ts"
+import { rewriteJsonSql } from "./json-sql.ts"
+import { isKw, isOp, type Tok } from "./lexer.ts"
+import { rewriteDbmsLob } from "./lob-functions.ts"
+import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
+import { namedTypesOf } from "./named-types.ts"
+import { canonicalNumberWrites } from "./number-writes.ts"
+import { rewriteNumericIntervals } from "./numeric-intervals.ts"
+import { rewriteAttributeAccess } from "./object-attributes.ts"
+import { refuseLiteralObjectWrites } from "./object-writes.ts"
+import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
+import { bindSpecType } from "./results.ts"
+import { rewriteRowSubqueries } from "./row-subqueries.ts"
+import type { StatementColumns, TableLookup } from "./session-columns.ts"
+import type { BindSpec } from "./statement.ts"
+import { makeTranslator } from "./translate.ts"
+
+/** A translated statement: its tokens, the engine text between two of them, and its bind names in order. */
+export interface TranslatedStatement {
+  toks: Array<Tok>
+  text: (from: number, to: number) => string
+  binds: Array<string>
+}
+
+/** What translating needs from the session, as it is when the statement runs. */
+export interface TranslationContext {
+  readonly db: OracleDatabase
+  readonly schema: string
+  readonly sessionTz: string
+  readonly columns: StatementColumns
+  readonly lookupTable: TableLookup
+}
+
+/**
+ * Translates an Oracle expression/statement fragment with positional binds; `specs` (of a DML request's binds)
+ * tell which binds are NUMBERs, whose quotients are computed on every digit as in queries.
+ */
+export const translateStatement = (ctx: TranslationContext, sql: string, specs: ReadonlyArray<BindSpec> | undefined, source: ReadonlyArray<Tok>): TranslatedStatement => {
+  const lookup = ctx.lookupTable
+  const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...source]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
+  refuseLiteralObjectWrites(rewritten, lookup)
+  const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(rewritten, lookup), lookup), lookup), lookup)
+  const { toks, tr, binds } = bindNumberingTranslator(ctx, written, sql, specs)
+  return { toks, text: (a, b) => tr.range(a, b), binds }
+}
+
+/**
+ * A translator over `tokens` whose bind variables become `$1…$n`, numbered in source order; `specs` (of a query's
+ * binds, by number) tell which are NUMBERs, divided on every digit.
+ */
+export const bindNumberingTranslator = (ctx: TranslationContext, source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) => {
+  const lookup = ctx.lookupTable
+  const columns = ctx.columns
+  const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteHierarchical(rewriteOuterJoinPlus(source, lookup), lookup), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
+  checkDatetimeLiterals(source)
+  const tokens = namedTypesOf(ctx.db).rewriteConstructors(ctx.schema, attributes)
+  const binds: Array<string> = []
+  const numbers = new Map<Tok, number>()
+  const { toks, tr } = makeTranslator(tokens, {
+    bind: (name, tok) => {
+      let n = numbers.get(tok)
+      if (n === undefined) {
+        binds.push(name)
+        n = binds.length
+        numbers.set(tok, n)
+      }
+      return `$${n}`
+    },
+    dbTimeZone: ctx.db.settings.dbTimeZone,
+    dateColumns: columns.dateColumnsOf(sql),
+    exactIntervals: columns.exactIntervalsOf(sql),
+    exactIntervalColumns: columns.exactIntervalColumnsOf(sql),
+    intervalColumnTypes: intervalColumnTypesOf(sql, (schema, name) => lookup(schema, name)),
+    dayColumns: columns.columnsOfKind(sql, "date"),
+    intervalColumns: columns.columnsOf(sql, (t) => t.kind === "intervalds" || t.kind === "intervalym"),
+    localZoneColumns: columns.columnsOfKind(sql, "timestampltz"),
+    sessionTimeZone: ctx.sessionTz,
+    binaryColumns: columns.binaryColumnsOf(sql),
+    exactNumberColumns: columns.exactNumberColumnsOf(sql),
+    boundedNumberColumns: columns.boundedNumberColumnsOf(sql),
+    ...(specs !== undefined ? { numberBind: (n: number) => bindSpecType(specs[n - 1])?.kind === "number", datetimeBind: zonedBinds(specs), ...characterBinds(specs) } : {}),
+    characterColumns: columns.columnsOf(sql, (t) => t.kind === "varchar" || t.kind === "nvarchar"),
+    textDatetimeColumns: columns.textDatetimeColumnsOf(sql)
+  })
+  // numbered in source order, which rewrites that move clauses (hierarchical.ts, outer-join-plus.ts) keep in `pos`
+  toks
+    .flatMap((t, k) => (t.kind === "bind" ? [{ pos: t.pos, k }] : []))
+    .sort((a, b) => a.pos - b.pos)
+    .forEach(({ k }) => tr.range(k, k + 1))
+  return { toks, tr, binds }
+}
+
+/**
+ * UPDATE/MERGE: Oracle allows `SET alias.col = ...`; DuckDB wants the bare column name, so the qualifier of
+ * SET targets is dropped.
+ */
+const unqualifySetTargets = (all: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
+  const sig = all.filter((t) => t.kind !== "ws")
+  if (!isKw(sig[0], "UPDATE", "MERGE")) return all
+  const drop = new Set<Tok>()
+  let inSet = false
+  let depth = 0
+  for (let k = 0; k < sig.length; k++) {
+    const t = sig[k]!
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    if (isKw(t, "SET")) {
+      inSet = true
+      continue
+    }
+    if (isKw(t, "WHERE", "WHEN", "RETURNING", "RETURN")) inSet = false
+    const prev = sig[k - 1]
+    if (inSet && depth === 0 && (isKw(prev, "SET") || isOp(prev, ",")) && (t.kind === "ident" || t.kind === "qident") && isOp(sig[k + 1], ".") && isOp(sig[k + 3], "=")) {
+      drop.add(t)
+      drop.add(sig[k + 1]!)
+    }
+  }
+  return all.filter((t) => !drop.has(t))
+}
+
+
