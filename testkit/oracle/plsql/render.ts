@@ -11,7 +11,7 @@ import { rewriteFloatConditions } from "../float-conditions.ts"
 import { rewriteHierarchical } from "../hierarchical.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { rewriteJsonSql } from "../json-sql.ts"
-import { isKw, isOp, type Tok } from "../lexer.ts"
+import { findTopLevel, isKw, isOp, matchParen, type Tok } from "../lexer.ts"
 import { rewriteDbmsLob } from "../lob-functions.ts"
 import { rewriteAttributeAccess } from "../object-attributes.ts"
 import { rewriteOuterJoinPlus } from "../outer-join-plus.ts"
@@ -32,11 +32,34 @@ export function columnsOf(ctx: Frame, toks: Expr): Set<string> {
   const out = new Set<string>()
   toks.forEach((t, k) => {
     if (t.kind !== "ident" && t.kind !== "qident") return
-    if (isOp(toks[k + 1], "(") || isOp(toks[k - 1], ".")) return
+    // `INSERT INTO t (cols)`: a table, not a call
+    if ((isOp(toks[k + 1], "(") && !isKw(toks[k - 1], "INTO")) || isOp(toks[k - 1], ".")) return
     const meta = isOp(toks[k + 1], ".") && toks[k + 2] !== undefined ? ctx.host.lookupTable(oracleName(t), oracleName(toks[k + 2]!)) : ctx.host.lookupTable(undefined, oracleName(t))
     for (const c of meta?.columns ?? []) out.add(c.name)
   })
   return out
+}
+
+/** The tokens inside an INSERT's top-level `VALUES (...)`, as a range; undefined for other statements. */
+const insertValues = (toks: Expr): { readonly from: number; readonly to: number } | undefined => {
+  if (!isKw(toks[0], "INSERT")) return undefined
+  const at = findTopLevel(toks, 0, toks.length, (t) => isKw(t, "VALUES"))
+  if (at < 0 || !isOp(toks[at + 1], "(")) return undefined
+  const close = matchParen(toks, at + 1)
+  return close < 0 ? undefined : { from: at + 2, to: close }
+}
+
+/**
+ * Whether the name at `k` is a table alias (`FROM emp e`, `UPDATE emp e`, `FROM (subquery) e`): a name right after a
+ * table name or a closing parenthesis, itself neither qualified nor called, is no value a variable could give.
+ */
+const isAlias = (ctx: Frame, toks: Expr, k: number): boolean => {
+  if (isOp(toks[k + 1], ".") || isOp(toks[k + 1], "(")) return false
+  const prev = toks[k - 1]
+  if (isOp(prev, ")")) return true
+  if (prev === undefined || (prev.kind !== "ident" && prev.kind !== "qident")) return false
+  const schema = isOp(toks[k - 2], ".") ? toks[k - 3] : undefined
+  return ctx.host.lookupTable(schema === undefined ? undefined : oracleName(schema), oracleName(prev)) !== undefined
 }
 
 /**
@@ -45,7 +68,10 @@ export function columnsOf(ctx: Frame, toks: Expr): Set<string> {
  * variables of the same name.
  */
 export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: Array<Tok>; values: Array<DuckDBValue>; specs: Array<BindSpec | undefined>; kinds: Array<ValueKind> } {
-  const hidden = sql ? columnsOf(ctx, source) : new Set<string>()
+  const hiddenOutside = sql ? columnsOf(ctx, source) : new Set<string>()
+  // INSERT ... VALUES (...) cannot name a column of its table (ORA-00984): there a variable is what the name means
+  const valuesRange = sql ? insertValues(source) : undefined
+  const hiddenInValues = valuesRange === undefined ? hiddenOutside : columnsOf(ctx, source.slice(valuesRange.from, valuesRange.to))
   const values: Array<DuckDBValue> = []
   const specs: Array<BindSpec | undefined> = []
   const kinds: Array<ValueKind> = []
@@ -53,7 +79,8 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
   for (let k = 0; k < source.length; k++) {
     const t = source[k]!
     const isName = t.kind === "ident" || t.kind === "qident"
-    const found = t.kind === "bind" || (isName && !hidden.has(oracleName(t)) && !isKw(source[k - 1], "AS")) ? nameValue(ctx, source, k) : undefined
+    const hidden = valuesRange !== undefined && k >= valuesRange.from && k < valuesRange.to ? hiddenInValues : hiddenOutside
+    const found = t.kind === "bind" || (isName && !hidden.has(oracleName(t)) && !isKw(source[k - 1], "AS") && !(sql && isAlias(ctx, source, k))) ? nameValue(ctx, source, k) : undefined
     if (found === undefined) {
       rewritten.push(t)
       continue
