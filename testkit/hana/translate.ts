@@ -168,7 +168,9 @@ const translateInsert = (all: Token[], session: SessionValues): Translated => {
     }
   }
   const sql = rewrite(all, session)
-  const values = upper(all[i]) === "VALUES" ? all.slice(i) : undefined
+  // `VALUES (…)` or a subquery (SAP HANA SQL Reference, "INSERT Statement": `{ <value_list_clause> | <subquery> }`):
+  // the rows it writes, whose keys it locks
+  const values = ["VALUES", "SELECT", "WITH"].includes(upper(all[i])) ? all.slice(i) : undefined
   const lockKeys: KeyTarget | undefined =
     values === undefined
       ? undefined
