@@ -21,6 +21,16 @@ export const lockTarget = (slices: LockSlices, wait: ForUpdateWait, session: Ses
   ...wait
 })
 
+/**
+ * The statement without its `WITH HINT (…)` clause, which HANA's SELECT, UPDATE and DELETE accept (SAP HANA SQL
+ * Reference, "SELECT Statement", "UPDATE Statement", "DELETE Statement": <hint_clause>) and which changes the plan
+ * only: accepted and ignored.
+ */
+export const withoutHint = (tokens: Token[]): Token[] => {
+  const hint = tokens.findIndex((t, i) => upper(t) === "WITH" && upper(tokens[i + 1]) === "HINT")
+  return hint > 0 && tokens[hint + 2]?.v === "(" ? [...tokens.slice(0, hint), ...tokens.slice(matching(tokens, hint + 2) + 1)] : tokens
+}
+
 /** HANA 2.0 requires a FROM clause in every top-level SELECT (`SELECT 1 FROM DUMMY`). */
 const requireFrom = (tokens: readonly Token[]): void => {
   let depth = 0
@@ -74,9 +84,7 @@ export const translateQuery = (all: Token[], session: SessionValues, sqlText?: s
       tokens = [...tokens.slice(0, at), ...tokens.slice(at + 2)]
     }
   }
-  // WITH HINT (...) is accepted and ignored.
-  const hint = tokens.findIndex((t, i) => upper(t) === "WITH" && upper(tokens[i + 1]) === "HINT")
-  if (hint > 0 && tokens[hint + 2]?.v === "(") tokens = [...tokens.slice(0, hint), ...tokens.slice(matching(tokens, hint + 2) + 1)]
+  tokens = withoutHint(tokens)
   let sql = rewrite(tokens, session)
   if (limit !== undefined) sql += ` LIMIT ${limit}`
   const columnNames = sqlText === undefined ? undefined : selectItemNames(tokens, sqlText)
