@@ -8,7 +8,8 @@ import { countParams, matching, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { quoteName } from "./names.ts"
 import { type ForUpdateWait, forUpdateWait, type LockSlices, type LockTarget, selectedRows } from "./row-locks.ts"
-import { selectItemNames, selectItemSources } from "./select-items.ts"
+import { selectItemCalls, selectItemNames, selectItemSources } from "./select-items.ts"
+import { CALL_RESULT_TYPES } from "./function-types.ts"
 import { rewrite } from "./sql-rewrite.ts"
 import type { SessionValues, Translated } from "./translated.ts"
 
@@ -89,6 +90,7 @@ export const translateQuery = (all: Token[], session: SessionValues, sqlText?: s
   if (limit !== undefined) sql += ` LIMIT ${limit}`
   const columnNames = sqlText === undefined ? undefined : selectItemNames(tokens, sqlText)
   const selected = selectItemSources(tokens)
+  const columnTypes = selectItemCalls(tokens)?.map((call) => (call === undefined ? undefined : CALL_RESULT_TYPES.get(call)))
   return {
     kind: "query",
     sql,
@@ -96,6 +98,7 @@ export const translateQuery = (all: Token[], session: SessionValues, sqlText?: s
     forUpdate,
     ...(lockRows === undefined ? {} : { lockRows }),
     ...(columnNames === undefined ? {} : { columnNames }),
+    ...(columnTypes === undefined || columnTypes.every((c) => c === undefined) ? {} : { columnTypes }),
     ...(selected === undefined ? {} : { columnSources: selected.sources, fromItems: selected.from })
   }
 }
