@@ -3,7 +3,7 @@ import { createHash } from "node:crypto"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec } from "./hana/client.ts"
-import type { HdbClient, HdbResultSet } from "./hana/client.ts"
+import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 /** hdb's type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). */
 const INTEGER = 3
@@ -12,6 +12,8 @@ const BIGINT = 4
 const FIXED8 = 81
 const DOUBLE = 7
 const VARBINARY = 13
+const VARCHAR = 9
+const NVARCHAR = 11
 
 // HANA built-in functions DuckDB has no namesake for, through the raw hdb client: values and result type codes as the
 // SAP HANA SQL Reference documents them ("RAND Function (Numeric)", "NDIV0 Function (Numeric)", "BITAND Function
@@ -87,6 +89,25 @@ describe("HANA test server: built-in functions DuckDB lacks (raw hdb client)", (
     expect(await exec(c, "SELECT CHAR(65) AS A, NCHAR(8364) AS E, CAST('x' AS CHAR(3)) AS C, CAST('y' AS NCHAR(2)) AS N FROM DUMMY")).toEqual([
       { A: "A", E: "€", C: "x", N: "y" }
     ])
+  })
+
+  // Result types as the SAP HANA SQL Reference gives them: "CHAR Function (String)" returns the ASCII character
+  // (VARCHAR, one character), "NCHAR Function (String)" the Unicode one (NVARCHAR), "HASH_SHA256 Function
+  // (Miscellaneous)" a 32-byte and "HASH_MD5" a 16-byte VARBINARY.
+  it("CHAR, NCHAR, HASH_SHA256 and HASH_MD5 report HANA's result types, aliased or not, also when prepared", async () => {
+    const typed = async (sql: string) => {
+      const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))
+      rs.close()
+      return rs.metadata.map((m) => [m.dataType, m.length])
+    }
+    const sql = "SELECT CHAR(65), NCHAR(8364) AS E, HASH_SHA256(b) AS S, HASH_MD5(b, b) FROM bf"
+    const expected = [[VARCHAR, 1], [NVARCHAR, 1], [VARBINARY, 32], [VARBINARY, 16]]
+    expect(await typed(sql)).toEqual(expected)
+    const st = await call<HdbStatement>((cb) => c.prepare(sql, cb))
+    expect(st.resultSetMetadata?.map((m) => [m.dataType, m.length])).toEqual(expected)
+    await call((cb) => st.drop(cb))
+    // inside a larger expression the result is still text / binary (the server keeps DuckDB's type there)
+    expect(await types("SELECT CHAR(65) || 'x' AS T FROM DUMMY")).toEqual([NVARCHAR])
   })
 
   it("TO_ALPHANUM converts to text", async () => {

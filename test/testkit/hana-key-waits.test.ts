@@ -111,4 +111,54 @@ describe("HANA test server: INSERT of a key another transaction inserted waits f
     })
     expect(await exec(a, "SELECT id, v FROM kw_upd ORDER BY id")).toEqual([{ ID: 1, V: 2 }, { ID: 5, V: 0 }])
   })
+
+  // SAP HANA SQL Reference, "INSERT Statement": `INSERT INTO <table_name> [<column_list_clause>] { <value_list_clause>
+  // | <subquery> }`; the rows a subquery inserts are written (and their keys locked) as those of a VALUES list.
+  it("an INSERT ... SELECT of a key another transaction inserted waits, then fails with 301 after its COMMIT", async () => {
+    await exec(a, "CREATE TABLE kw_sel (id INT PRIMARY KEY, v NVARCHAR(10))")
+    await exec(a, "CREATE TABLE kw_src (id INT, v NVARCHAR(10))")
+    await exec(a, "INSERT INTO kw_src VALUES (1, 'src')")
+    await inTransactions(async () => {
+      await exec(a, "INSERT INTO kw_sel VALUES (1, 'a')")
+      const copy = waitsForLock(server, () => exec(b, "INSERT INTO kw_sel SELECT id, v FROM kw_src"))
+      expect(await copy.waiting).toBe(true)
+      await call((cb) => a.commit(cb))
+      expect((await failure(copy.result)).code).toBe(301)
+      // the keys an INSERT ... SELECT wrote are locked in turn: A's INSERT of key 2 waits for B's ROLLBACK
+      await exec(b, "INSERT INTO kw_sel (id, v) SELECT id + 1, v FROM kw_src")
+      const after = waitsForLock(server, () => exec(a, "INSERT INTO kw_sel VALUES (2, 'a2')"))
+      expect(await after.waiting).toBe(true)
+      await call((cb) => b.rollback(cb))
+      expect(await after.result).toBe(1)
+      await call((cb) => a.commit(cb))
+    })
+    expect(await exec(a, "SELECT id, v FROM kw_sel ORDER BY id")).toEqual([{ ID: 1, V: "a" }, { ID: 2, V: "a2" }])
+  })
+
+  // HANA locks the record an UPDATE changes until the transaction ends (SAP HANA Troubleshooting and Performance
+  // Analysis Guide, "Transactional Lock Waits"): the key the row had stays taken, so another transaction's INSERT of
+  // it waits; after a COMMIT the key is free, after a ROLLBACK the row holds it again (301).
+  it("the old key of a key-changing UPDATE stays locked until its transaction ends", async () => {
+    await exec(a, "CREATE TABLE kw_old (id INT PRIMARY KEY, v NVARCHAR(10))")
+    await exec(a, "INSERT INTO kw_old VALUES (1, 'one')")
+    await exec(a, "INSERT INTO kw_old VALUES (3, 'three')")
+    await inTransactions(async () => {
+      expect(await exec(a, "UPDATE kw_old SET id = 2 WHERE id = 1")).toBe(1)
+      const reuse = waitsForLock(server, () => exec(b, "INSERT INTO kw_old VALUES (1, 'b')"))
+      expect(await reuse.waiting).toBe(true)
+      await call((cb) => a.commit(cb))
+      expect(await reuse.result).toBe(1)
+      await call((cb) => b.commit(cb))
+      expect(await exec(a, "UPDATE kw_old SET id = 4 WHERE id = 3")).toBe(1)
+      const back = waitsForLock(server, () => exec(b, "INSERT INTO kw_old VALUES (3, 'b')"))
+      expect(await back.waiting).toBe(true)
+      await call((cb) => a.rollback(cb))
+      expect((await failure(back.result)).code).toBe(301)
+    })
+    expect(await exec(a, "SELECT id, v FROM kw_old ORDER BY id")).toEqual([
+      { ID: 1, V: "b" },
+      { ID: 2, V: "one" },
+      { ID: 3, V: "three" }
+    ])
+  })
 })

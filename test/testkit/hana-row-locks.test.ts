@@ -161,4 +161,21 @@ describe("HANA test server: row locks", () => {
     closeQuietly(third)
     expect(await exec(a, "SELECT id, n FROM rl_close ORDER BY id")).toEqual([{ ID: 1, N: 1 }, { ID: 2, N: 0 }])
   })
+
+  // SAP HANA SQL Reference, "UPDATE Statement" and "DELETE Statement": both end in an optional <hint_clause>,
+  // `WITH HINT (<hint_element>, ...)`, which changes the plan and nothing of the result or of the rows locked.
+  it("UPDATE and DELETE with WITH HINT (…) run and lock their rows as without it", async () => {
+    await exec(a, "CREATE TABLE rl_hint (id INT PRIMARY KEY, n INT)")
+    await exec(a, "INSERT INTO rl_hint VALUES (1, 0)")
+    await exec(a, "INSERT INTO rl_hint VALUES (2, 0)")
+    await inTransactions(async () => {
+      expect(await exec(a, "UPDATE rl_hint SET n = n + 1 WHERE id = 1 WITH HINT (IGNORE_PLAN_CACHE)")).toBe(1)
+      expect((await failure(exec(b, "SELECT id FROM rl_hint WHERE id = 1 FOR UPDATE NOWAIT"))).code).toBe(146)
+      expect(await exec(b, "DELETE FROM rl_hint WHERE id = 2 WITH HINT(NO_CS_JOIN, IGNORE_PLAN_CACHE)")).toBe(1)
+      expect((await failure(exec(a, "SELECT id FROM rl_hint WHERE id = 2 FOR UPDATE NOWAIT"))).code).toBe(146)
+      await call((cb) => a.commit(cb))
+      await call((cb) => b.commit(cb))
+    })
+    expect(await exec(a, "SELECT id, n FROM rl_hint ORDER BY id")).toEqual([{ ID: 1, N: 1 }])
+  })
 })

@@ -18,6 +18,7 @@
  * - QUARTER returns the quarter as text, `YYYY-Qn`, of a year that starts at an optional month ("QUARTER Function
  *   (Datetime)": QUARTER('2012-01-01', 2) is 2011-Q4); DuckDB's quarter is the number 1-4.
  */
+import type { HanaType } from "./types.ts"
 
 /** HANA function names and the session macros that implement them. */
 export const TYPED_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
@@ -59,3 +60,18 @@ export const TYPED_FUNCTION_MACROS: readonly string[] = [
   "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS (SELECT year(q) || '-Q' || quarter(q) FROM (SELECT CAST(d AS DATE) - to_months(CAST(m AS INTEGER) - 1) AS q))",
   ...["year", "month", "dayofmonth", "dayofyear", "hour", "minute"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(${f}(d) AS INTEGER)`)
 ]
+
+/**
+ * Result types of functions whose text or binary result HANA types more narrowly than DuckDB's one string and blob
+ * type, when the function call is a whole select item (results.ts reports them): CHAR is VARCHAR(1) and NCHAR
+ * NVARCHAR(1) ("CHAR Function (String)", "NCHAR Function (String)": one character), HASH_SHA256 VARBINARY(32) and
+ * HASH_MD5 VARBINARY(16) ("HASH_SHA256 Function (Miscellaneous)", "HASH_MD5 Function (Miscellaneous)": 32- and
+ * 16-byte hashes). SAP HANA SQL Reference. TO_ALPHANUM is left out: its ALPHANUM's length decides how hdb pads a
+ * numeric value (with zeros to that length), and HANA's length for it is not confirmed.
+ */
+export const CALL_RESULT_TYPES: ReadonlyMap<string, HanaType> = new Map([
+  ["CHAR", { name: "VARCHAR", length: 1, scale: 0 }],
+  ["NCHAR", { name: "NVARCHAR", length: 1, scale: 0 }],
+  ["HASH_SHA256", { name: "VARBINARY", length: 32, scale: 0 }],
+  ["HASH_MD5", { name: "VARBINARY", length: 16, scale: 0 }]
+])

@@ -39,8 +39,12 @@ export interface KeyTarget {
 /** The lock-table name of a table's keys (kept apart from its row ids). */
 export const keyLockTable = (table: string): string => `KEY ${table}`
 
-/** Each unique key of a table as the positions of its columns in the INSERT's value row (undefined: no keys). */
-type KeyPositions = ReadonlyArray<ReadonlyArray<number>>
+/**
+ * Each unique key of a table as the positions of its columns in the row {@link KeyTarget.valuesSql} reads (undefined:
+ * no keys): `written`, the key the statement writes; for an UPDATE also `old`, the key the row had (the `*` part of
+ * its row), which HANA keeps locked with the record until the transaction ends.
+ */
+type KeyPositions = ReadonlyArray<{ readonly written: ReadonlyArray<number>; readonly old?: ReadonlyArray<number> }>
 
 const positionsCache = new WeakMap<KeyTarget, KeyPositions>()
 
@@ -67,9 +71,12 @@ const keyPositions = async (session: Session, target: KeyTarget): Promise<KeyPos
         (await session.queryAll("SELECT column_name FROM duckdb_columns() WHERE schema_name = ? AND table_name = ? ORDER BY column_index", [schema, table])).map((r) => String(r[0])))
     ]
     positions = [...constraints.values()]
-      .map((names) => names.map((c) => columns.indexOf(c)))
+      .map((names) => ({
+        written: names.map((c) => columns.indexOf(c)),
+        ...(target.assigned === undefined ? {} : { old: names.map((c) => columns.indexOf(c, assigned.length)) })
+      }))
       // an UPDATE writes only the keys it assigns a column of
-      .filter((p) => p.length > 0 && p.every((k) => k >= 0) && (target.assigned === undefined || p.some((k) => k < assigned.length)))
+      .filter(({ written: p }) => p.length > 0 && p.every((k) => k >= 0) && (target.assigned === undefined || p.some((k) => k < assigned.length)))
   }
   positionsCache.set(target, positions)
   return positions
@@ -82,7 +89,7 @@ const keyText = (v: unknown): string => (v instanceof Uint8Array ? Buffer.from(v
 
 /**
  * The keys the INSERT writes with these statement parameters, one text per unique key of the table (a key with a
- * NULL part locks nothing: NULLs never collide in a unique key).
+ * NULL part locks nothing: NULLs never collide in a unique key); for an UPDATE also the keys its rows had.
  */
 export const insertedKeys = async (session: Session, target: KeyTarget, params: ReadonlyArray<EngineValue>): Promise<Array<string>> => {
   const positions = await keyPositions(session, target)
@@ -90,10 +97,13 @@ export const insertedKeys = async (session: Session, target: KeyTarget, params: 
   const values = params.slice(target.firstParam, target.firstParam + target.params)
   const rows = target.valuesSql === undefined ? [values as ReadonlyArray<unknown>] : await session.queryAll(target.valuesSql, values)
   const keys: Array<string> = []
+  const push = (k: number, parts: ReadonlyArray<unknown>): void => {
+    if (parts.every((v) => v !== null && v !== undefined)) keys.push(`${k}:${parts.map(keyText).join("\u0000")}`)
+  }
   for (const row of rows) {
     positions.forEach((key, k) => {
-      const parts = key.map((p) => row[p])
-      if (parts.every((v) => v !== null && v !== undefined)) keys.push(`${k}:${parts.map(keyText).join("\u0000")}`)
+      push(k, key.written.map((p) => row[p]))
+      if (key.old !== undefined) push(k, key.old.map((p) => row[p]))
     })
   }
   return keys

@@ -8,7 +8,8 @@ import { countParams, matching, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { quoteName } from "./names.ts"
 import { type ForUpdateWait, forUpdateWait, type LockSlices, type LockTarget, selectedRows } from "./row-locks.ts"
-import { selectItemNames, selectItemSources } from "./select-items.ts"
+import { selectItemCalls, selectItemNames, selectItemSources } from "./select-items.ts"
+import { CALL_RESULT_TYPES } from "./function-types.ts"
 import { rewrite } from "./sql-rewrite.ts"
 import type { SessionValues, Translated } from "./translated.ts"
 
@@ -20,6 +21,16 @@ export const lockTarget = (slices: LockSlices, wait: ForUpdateWait, session: Ses
   params: slices.params,
   ...wait
 })
+
+/**
+ * The statement without its `WITH HINT (…)` clause, which HANA's SELECT, UPDATE and DELETE accept (SAP HANA SQL
+ * Reference, "SELECT Statement", "UPDATE Statement", "DELETE Statement": <hint_clause>) and which changes the plan
+ * only: accepted and ignored.
+ */
+export const withoutHint = (tokens: Token[]): Token[] => {
+  const hint = tokens.findIndex((t, i) => upper(t) === "WITH" && upper(tokens[i + 1]) === "HINT")
+  return hint > 0 && tokens[hint + 2]?.v === "(" ? [...tokens.slice(0, hint), ...tokens.slice(matching(tokens, hint + 2) + 1)] : tokens
+}
 
 /** HANA 2.0 requires a FROM clause in every top-level SELECT (`SELECT 1 FROM DUMMY`). */
 const requireFrom = (tokens: readonly Token[]): void => {
@@ -74,13 +85,12 @@ export const translateQuery = (all: Token[], session: SessionValues, sqlText?: s
       tokens = [...tokens.slice(0, at), ...tokens.slice(at + 2)]
     }
   }
-  // WITH HINT (...) is accepted and ignored.
-  const hint = tokens.findIndex((t, i) => upper(t) === "WITH" && upper(tokens[i + 1]) === "HINT")
-  if (hint > 0 && tokens[hint + 2]?.v === "(") tokens = [...tokens.slice(0, hint), ...tokens.slice(matching(tokens, hint + 2) + 1)]
+  tokens = withoutHint(tokens)
   let sql = rewrite(tokens, session)
   if (limit !== undefined) sql += ` LIMIT ${limit}`
   const columnNames = sqlText === undefined ? undefined : selectItemNames(tokens, sqlText)
   const selected = selectItemSources(tokens)
+  const columnTypes = selectItemCalls(tokens)?.map((call) => (call === undefined ? undefined : CALL_RESULT_TYPES.get(call)))
   return {
     kind: "query",
     sql,
@@ -88,6 +98,7 @@ export const translateQuery = (all: Token[], session: SessionValues, sqlText?: s
     forUpdate,
     ...(lockRows === undefined ? {} : { lockRows }),
     ...(columnNames === undefined ? {} : { columnNames }),
+    ...(columnTypes === undefined || columnTypes.every((c) => c === undefined) ? {} : { columnTypes }),
     ...(selected === undefined ? {} : { columnSources: selected.sources, fromItems: selected.from })
   }
 }

@@ -36,7 +36,9 @@ export const describeColumns = async (
   /** What each select item reads (select-items.ts): a table column, a star, or an expression. */
   sources?: ReadonlyArray<SelectItemSource>,
   /** The query's top-level FROM items, for qualifiers and stars. */
-  fromItems?: ReadonlyArray<FromItem | undefined>
+  fromItems?: ReadonlyArray<FromItem | undefined>,
+  /** HANA's types of computed columns (function-types.ts CALL_RESULT_TYPES), by position. */
+  types?: ReadonlyArray<HanaType | undefined>
 ): Promise<ResultColumn[]> => {
   const declared = tables.length > 0 ? await declaredTypes(session, tables) : new Map()
   const useNames = names !== undefined && names.length === columns.length
@@ -46,7 +48,8 @@ export const describeColumns = async (
     const d = source ?? declared.get(c.name)
     const parsed = d === undefined ? undefined : parseTypeText(d.type)
     const fromTable = parsed !== undefined && sameStorage(parsed, c)
-    const type = fromTable ? parsed : typeOfDuck(c)
+    const computed = types !== undefined && types.length === columns.length ? types[i] : undefined
+    const type = fromTable ? parsed : computed !== undefined && sameStorage(computed, c) ? computed : typeOfDuck(c)
     const wire = wireType(type, dfv)
     const name = (useNames ? names[i] : undefined) ?? SPECIAL_COLUMN_NAMES.get(c.name) ?? decodeName(c.name)
     return {

@@ -62,6 +62,25 @@ export const selectItemNames = (tokens: readonly Token[], sql: string): Array<st
   return names
 }
 
+/**
+ * The function each select item is a whole call of (its alias aside), upper-cased (`CHAR(65) AS c` → CHAR); undefined
+ * entries are anything else, undefined overall when a `*` makes positions unknowable.
+ */
+export const selectItemCalls = (tokens: readonly Token[]): Array<string | undefined> | undefined => {
+  const list = selectList(tokens)
+  if (list === undefined) return undefined
+  const calls: Array<string | undefined> = []
+  for (const item of splitTopLevel(tokens.slice(list.start, list.end))) {
+    const last = item[item.length - 1]
+    if (last === undefined || (last.t === "op" && last.v === "*")) return undefined
+    const aliased = item.length >= 2 && (last.t === "word" || last.t === "qident") && !(item[item.length - 2]!.t === "op")
+    const core = aliased ? item.slice(0, upper(item[item.length - 2]) === "AS" ? -2 : -1) : item
+    const call = core.length >= 3 && core[0]!.t === "word" && core[1]!.t === "op" && core[1]!.v === "(" && matching(core, 1) === core.length - 1
+    calls.push(call ? upper(core[0]) : undefined)
+  }
+  return calls
+}
+
 /** The table column a select item reads (through its alias and table qualifier), as DuckDB names them. */
 export interface ColumnSource {
   readonly qualifier?: string

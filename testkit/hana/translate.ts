@@ -13,7 +13,7 @@ import { writtenRows } from "./row-locks.ts"
 import type { LockSlices } from "./row-locks.ts"
 import { encodeName } from "./names.ts"
 import { qualifiedName, rewriteAlterTable, translateCreate, translateDrop } from "./ddl.ts"
-import { lockTarget, translateQuery } from "./query.ts"
+import { lockTarget, translateQuery, withoutHint } from "./query.ts"
 import { rewrite } from "./sql-rewrite.ts"
 import type { SessionValues, Translated } from "./translated.ts"
 import { rewriteSpatial } from "./spatial.ts"
@@ -32,8 +32,7 @@ const withLockTarget = <T extends Translated>(t: T, slices: LockSlices | undefin
 const withUpdateKeys = (t: Extract<Translated, { kind: "dml" }>, all: Token[], session: SessionValues): Translated => {
   const slices = writtenRows(all)
   const set = all.findIndex((tok) => upper(tok) === "SET")
-  const hint = all.findIndex((tok, k) => k > set && upper(tok) === "WITH" && upper(all[k + 1]) === "HINT")
-  const where = slices === undefined || set < 0 ? -1 : slices.rest.length > 0 ? all.indexOf(slices.rest[0]!) : hint < 0 ? all.length : hint
+  const where = slices === undefined || set < 0 ? -1 : slices.rest.length > 0 ? all.indexOf(slices.rest[0]!) : all.length
   const parts = where < 0 ? undefined : assignmentsOf(all.slice(set + 1, where))
   if (slices === undefined || parts === undefined) return t
   const values = parts.assignments.map((a) => rewrite([...a.value], session)).join(", ")
@@ -75,10 +74,14 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
     case "UPSERT":
     case "REPLACE":
       return translateUpsert(all, session)
-    case "UPDATE":
-      return withUpdateKeys(withLockTarget({ kind: "dml", functionCode: 3, sql: rewrite(all, session), params }, writtenRows(all), session), all, session)
-    case "DELETE":
-      return withLockTarget({ kind: "dml", functionCode: 4, sql: rewrite(all, session), params }, writtenRows(all), session)
+    case "UPDATE": {
+      const update = withoutHint(all)
+      return withUpdateKeys(withLockTarget({ kind: "dml", functionCode: 3, sql: rewrite(update, session), params }, writtenRows(update), session), update, session)
+    }
+    case "DELETE": {
+      const del = withoutHint(all)
+      return withLockTarget({ kind: "dml", functionCode: 4, sql: rewrite(del, session), params }, writtenRows(del), session)
+    }
     case "COMMIT":
       return { kind: "commit" }
     // SAVEPOINT <name>, ROLLBACK TO SAVEPOINT <name>, RELEASE SAVEPOINT <name> (HANA SQL reference, transaction
@@ -168,7 +171,9 @@ const translateInsert = (all: Token[], session: SessionValues): Translated => {
     }
   }
   const sql = rewrite(all, session)
-  const values = upper(all[i]) === "VALUES" ? all.slice(i) : undefined
+  // `VALUES (…)` or a subquery (SAP HANA SQL Reference, "INSERT Statement": `{ <value_list_clause> | <subquery> }`):
+  // the rows it writes, whose keys it locks
+  const values = ["VALUES", "SELECT", "WITH"].includes(upper(all[i])) ? all.slice(i) : undefined
   const lockKeys: KeyTarget | undefined =
     values === undefined
       ? undefined

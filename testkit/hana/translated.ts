@@ -34,6 +34,8 @@ export type Translated =
       readonly lockRows?: LockTarget | ReadonlyArray<LockTarget>
       /** HANA's names of the result columns that are expressions (the select item's text), by position. */
       readonly columnNames?: ReadonlyArray<string | undefined>
+      /** HANA's types of result columns that are calls of functions typed more narrowly than DuckDB types them. */
+      readonly columnTypes?: ReadonlyArray<HanaType | undefined>
       /** The table columns plain column items read, by position (result nullability). */
       readonly columnSources?: ReadonlyArray<SelectItemSource>
       /** The top-level FROM items in order (undefined entries: subqueries and other unnamed items). */

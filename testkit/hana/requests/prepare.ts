@@ -45,7 +45,7 @@ export const prepare = async (s: SqlSessionState, session: Session, sql: string)
     prepared = await prepareTyped(session, t.sql)
     if (t.kind === "query") {
       tables = tablesOf(session, t)
-      columns = await describeColumns(session, prepared.columns, tables, s.dfv, t.columnNames, t.columnSources, t.fromItems)
+      columns = await describeColumns(session, prepared.columns, tables, s.dfv, t.columnNames, t.columnSources, t.fromItems, t.columnTypes)
     }
     parameterTypes = await parameterTypesOf(session, sql, t, prepared)
   }

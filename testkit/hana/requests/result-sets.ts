@@ -72,7 +72,7 @@ export const outcomeReply = async (
   if (outcome.kind === "rows") {
     const columns =
       statement?.columns ??
-      (await describeColumns(session, outcome.cursor.columns, tablesOf(session, t), s.dfv, t.kind === "query" ? t.columnNames : undefined, t.kind === "query" ? t.columnSources : undefined, t.kind === "query" ? t.fromItems : undefined))
+      (await describeColumns(session, outcome.cursor.columns, tablesOf(session, t), s.dfv, t.kind === "query" ? t.columnNames : undefined, t.kind === "query" ? t.columnSources : undefined, t.kind === "query" ? t.fromItems : undefined, t.kind === "query" ? t.columnTypes : undefined))
     const parts = await resultSetParts(s, outcome.cursor, columns)
     if (s.ctx.faults.dropMidResult) {
       await s.sendPartial(request, ok(FunctionCode.SELECT, parts))
