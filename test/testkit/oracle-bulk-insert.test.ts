@@ -6,7 +6,7 @@ import { laidOut } from "../../testkit/oracle/bulk-insert.ts"
 
 /**
  * executeMany requests from 256 KiB on are decoded while they arrive, and a plain INSERT's bind rows go straight from
- * their TTC bytes into column-wise chunks (testkit/oracle/bulk-insert.ts BindRowDecoder). These tests send such large
+ * their TTC bytes into column-wise chunks (testkit/oracle/bind-row-decoder.ts BindRowDecoder). These tests send such large
  * requests with the raw oracledb client and compare with the same rows sent in small requests (decoded into bind
  * values first), so the two decoders must agree value for value.
  */

@@ -326,12 +326,8 @@ export class BulkRows {
     for (let c = 0; c < this.states.length; c++) {
       const s = this.states[c]!
       const vector = duckdb.data_chunk_get_vector(chunk.chunk, c)
-      duckdb.copy_data_to_vector(vector, 0, s.bytes.buffer as ArrayBuffer, start * s.width, n * s.width)
-      if (s.longAt !== undefined && s.longLength !== undefined) {
-        for (let r = 0; r < n; r++) {
-          const at = s.longAt[start + r]!
-          if (at > 0 && s.valid[start + r] === 1) duckdb.vector_assign_string_element_len(vector, r, s.arena.subarray(at - 1, at - 1 + s.longLength[start + r]!))
-        }
+      if (s.longAt === undefined || !copyLongStrings(vector, s, start, n)) {
+        duckdb.copy_data_to_vector(vector, 0, s.bytes.buffer as ArrayBuffer, start * s.width, n * s.width)
       }
       const valid = s.valid.subarray(start, start + n)
       if (valid.indexOf(0) >= 0) {
@@ -347,6 +343,81 @@ export class BulkRows {
 }
 
 const encoder = new TextEncoder()
+
+/** The string structs of one chunk column with long strings (reused: chunk() copies them into the vector at once). */
+const structs = new Uint8Array(CHUNK_ROWS * 16)
+
+/**
+ * Copies the string structs of rows [start, start + n) of a VARCHAR/BLOB column into `vector` when some of them are
+ * longer than 12 bytes (false when none are: the caller copies the inlined structs). DuckDB takes strings one call
+ * at a time (duckdb_vector_assign_string_element_len copies a value into the vector's string heap), so the arena
+ * range holding the chunk's long values is assigned as one value to the first long row, and every long row's
+ * duckdb_string_t (duckdb.h: length, 4-byte prefix, pointer) then points at its bytes in that one copy: one N-API
+ * call per chunk column instead of one per long value. Falls back to a call per value when the range holds much
+ * else besides the chunk's values (rows set out of order).
+ */
+const copyLongStrings = (vector: duckdb.Vector, s: ColumnState, start: number, n: number): boolean => {
+  const longAt = s.longAt!
+  const longLength = s.longLength!
+  const valid = s.valid
+  let first = -1
+  let lo = 0
+  let hi = 0
+  let total = 0
+  for (let r = start; r < start + n; r++) {
+    const at = longAt[r]!
+    if (at === 0 || valid[r] !== 1) continue
+    const end = at - 1 + longLength[r]!
+    if (first < 0) {
+      first = r
+      lo = at - 1
+      hi = end
+    } else {
+      if (at - 1 < lo) lo = at - 1
+      if (end > hi) hi = end
+    }
+    total += longLength[r]!
+  }
+  if (first < 0) return false
+  const arena = s.arena
+  if (hi - lo > 2 * total + 4096 || n > CHUNK_ROWS) {
+    duckdb.copy_data_to_vector(vector, 0, s.bytes.buffer as ArrayBuffer, start * 16, n * 16)
+    for (let r = start; r < start + n; r++) {
+      const at = longAt[r]!
+      if (at > 0 && valid[r] === 1) duckdb.vector_assign_string_element_len(vector, r - start, arena.subarray(at - 1, at - 1 + longLength[r]!))
+    }
+    return true
+  }
+  duckdb.vector_assign_string_element_len(vector, first - start, arena.subarray(lo, hi))
+  const head = duckdb.vector_get_data(vector, (first - start + 1) * 16)
+  const at0 = (first - start) * 16 + 8
+  const pointerLow = (head[at0]! | (head[at0 + 1]! << 8) | (head[at0 + 2]! << 16) | (head[at0 + 3]! << 24)) >>> 0
+  const pointerHigh = (head[at0 + 4]! | (head[at0 + 5]! << 8) | (head[at0 + 6]! << 16) | (head[at0 + 7]! << 24)) >>> 0
+  structs.set(s.bytes.subarray(start * 16, (start + n) * 16))
+  for (let r = start; r < start + n; r++) {
+    const at = longAt[r]!
+    if (at === 0 || valid[r] !== 1) continue
+    const o = (r - start) * 16
+    const from = at - 1
+    // length is in place (setBytesFrom); the prefix is the value's first 4 bytes
+    structs[o + 4] = arena[from]!
+    structs[o + 5] = arena[from + 1]!
+    structs[o + 6] = arena[from + 2]!
+    structs[o + 7] = arena[from + 3]!
+    const low = pointerLow + (from - lo)
+    const high = pointerHigh + (low >= TWO_32 ? 1 : 0)
+    structs[o + 8] = low & 0xff
+    structs[o + 9] = (low >>> 8) & 0xff
+    structs[o + 10] = (low >>> 16) & 0xff
+    structs[o + 11] = (low >>> 24) & 0xff
+    structs[o + 12] = high & 0xff
+    structs[o + 13] = (high >>> 8) & 0xff
+    structs[o + 14] = (high >>> 16) & 0xff
+    structs[o + 15] = (high >>> 24) & 0xff
+  }
+  duckdb.copy_data_to_vector(vector, 0, structs.buffer as ArrayBuffer, 0, n * 16)
+  return true
+}
 
 /** Characters (code points) of UTF-8 bytes: every byte that is not a continuation byte starts one. */
 const utf8Length = (bytes: Uint8Array, start: number, length: number): number => {

@@ -9,7 +9,8 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { BulkInsertError, BulkRows } from "../../engine/index.ts"
 import type { AppendTarget } from "../../engine/index.ts"
-import { BindRowDecoder, laidOut, NotExact } from "../bulk-insert.ts"
+import { BindRowDecoder } from "../bind-row-decoder.ts"
+import { type BatchTarget, laidOut, NotExact } from "../bulk-insert.ts"
 import type { SessionState } from "../session-state.ts"
 import { type BindSpec, classify, returnBindFlags } from "../statement.ts"
 import { ProtocolError } from "../tns.ts"
@@ -62,6 +63,11 @@ interface IncrementalRows {
   valuesFrom: number
   /** SQL text while the statement is a bulk-capable INSERT: chunks are then inserted while the rest arrives. */
   bulkSql: string | undefined
+  /**
+   * The catalog version a kept target ({@link KnownTarget}) was valid for: a chunk whose append finds the catalog
+   * changed since (a DDL queued before this request, e.g. pipelined) is left to the general path.
+   */
+  knownVersion: number | undefined
   /** Rows handed to chunk inserts so far, rows they inserted, and the first row of a failed chunk. */
   flushed: number
   inserted: number
@@ -90,12 +96,30 @@ const onceTimer = (s: SessionState): ((rows: number, counted: boolean) => void) 
   }
 }
 
+/**
+ * The append target of the session's last bulk INSERT, valid while nothing it depends on changed: the same SQL
+ * session and schema (name resolution) and no catalog change since it was looked up (`Catalog.version`).
+ */
+interface KnownTarget {
+  readonly sql: string
+  readonly session: object
+  readonly schema: string
+  readonly version: number
+  readonly target: BatchTarget
+}
+
 /** Collects the DATA packets of one request at a time. */
 export class RequestReceiver {
   private parts: Array<Buffer> = []
   private pendingBytes = 0
   /** undefined: not tried yet; null: this request is not decoded incrementally. */
   private incremental: IncrementalRows | null | undefined
+  /**
+   * The last INSERT's append target: an executeMany sends the same INSERT call after call, and with it known the next
+   * call's rows are decoded into columns from its first packet instead of being held until the session's queue
+   * (behind the previous call's appends) has looked the target up again.
+   */
+  private known: KnownTarget | undefined
 
   constructor(
     private readonly s: SessionState,
@@ -237,11 +261,17 @@ export class RequestReceiver {
         bulkSql,
         flushed: 0,
         inserted: 0,
-        failedAt: undefined
+        failedAt: undefined,
+        knownVersion: undefined
       }
       this.parts = []
       this.incremental = inc
-      if (bulkSql === undefined) this.decodeRows(inc, payload.subarray(r.pos))
+      const known = bulkSql === undefined ? undefined : this.knownTarget(bulkSql)
+      if (known !== undefined) {
+        inc.knownVersion = this.known!.version
+        this.useTarget(inc, known)
+      }
+      if (bulkSql === undefined || known !== undefined) this.decodeRows(inc, payload.subarray(r.pos))
       else {
         inc.pending.push(payload.subarray(r.pos))
         this.resolveTarget(inc, bulkSql)
@@ -262,18 +292,37 @@ export class RequestReceiver {
   private resolveTarget(inc: IncrementalRows, bulkSql: string): void {
     const sql = this.s.sql
     this.schedule(async () => {
+      // read before the lookup: a catalog change while it runs makes the kept target stale at once
+      const version = sql?.db.catalog.version
       const target = sql === undefined || this.isClosed() ? undefined : await sql.appendTargetOf(bulkSql).catch(() => undefined)
+      this.known = target === undefined || sql === undefined || version === undefined
+        ? undefined
+        : { sql: bulkSql, session: sql, schema: sql.schema, version, target }
       // finish() took the request as values meanwhile
       if (inc.mode !== "pending") return
-      const decoder = target === undefined ? undefined : BindRowDecoder.of(inc.specs, inc.order, target.columns, target.zoned)
-      if (target !== undefined && decoder !== undefined) {
-        inc.mode = "columns"
-        inc.columns = { table: target.table, decoder, current: new BulkRows(decoder.columns, BULK_CHUNK), filled: 0, raw: [] }
-      } else inc.mode = "values"
+      if (target !== undefined) this.useTarget(inc, target)
+      else inc.mode = "values"
       const bytes = Buffer.concat(inc.pending)
       inc.pending = []
       this.decodeRows(inc, bytes)
     })
+  }
+
+  /** The kept append target of INSERT `bulkSql`, when still valid ({@link KnownTarget}). */
+  private knownTarget(bulkSql: string): BatchTarget | undefined {
+    const known = this.known
+    const sql = this.s.sql
+    if (known === undefined || sql === undefined || known.sql !== bulkSql || known.session !== sql) return undefined
+    return known.schema === sql.schema && known.version === sql.db.catalog.version ? known.target : undefined
+  }
+
+  /** Decodes the request's rows straight into columns of `target` when every bind has a layout writer, else as values. */
+  private useTarget(inc: IncrementalRows, target: BatchTarget): void {
+    const decoder = BindRowDecoder.of(inc.specs, inc.order, target.columns, target.zoned)
+    if (decoder !== undefined) {
+      inc.mode = "columns"
+      inc.columns = { table: target.table, decoder, current: new BulkRows(decoder.columns, BULK_CHUNK), filled: 0, raw: [] }
+    } else inc.mode = "values"
   }
 
   /**
@@ -364,6 +413,10 @@ export class RequestReceiver {
     const sql = this.s.sql
     this.schedule(async () => {
       if (inc.failedAt !== undefined || sql === undefined || this.isClosed()) return
+      if (inc.knownVersion !== undefined && sql.db.catalog.version !== inc.knownVersion) {
+        inc.failedAt = from
+        return
+      }
       const timer = startInsertTimer(this.s)
       try {
         const n = await sql.appendBulk(cols.table, bulk)
