@@ -4,12 +4,14 @@
  * the column builders), against raw hdb fetching the same SELECT as row arrays (`exec` with `rowsAsArray`), both
  * at data format version 8 with fetch size 50000, on the same server (in a child process, so that its CPU is not
  * charged to the clients being measured) in the same run; runs alternate.
- * ratio = ours / raw hdb (target ≤ 1.0). Rows: HANA_READ_ROWS (default 1,000,000).
+ * ratio = ours / raw hdb (target ≤ 1.0). Rows: HANA_READ_ROWS (default 1,000,000). Each side also reports the median
+ * CPU seconds per read of the measuring process and of the server process (`*_client_cpu_s`, `*_server_cpu_s`).
  */
 import { Effect, Layer, Stream } from "effect"
 import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { startInChildProcess } from "../testkit/common/child-process.ts"
+import { type CpuSample, cpuFigures, timedWithCpu } from "./support/cpu.ts"
 import { BENCH_COLUMNS, createBenchTableSql, createHdbClient, hdbOptionsOf, promise, rawHdbComparison } from "./support/hana.ts"
 
 const ROWS = Number(process.env["HANA_READ_ROWS"] ?? 1_000_000)
@@ -24,14 +26,6 @@ interface Client {
 
 const CREATE = createBenchTableSql("BENCH_READ", ROWS)
 const SELECT = `SELECT ${BENCH_COLUMNS} FROM BENCH_READ`
-
-
-const seconds = async (f: () => Promise<number>): Promise<{ s: number; rows: number }> => {
-  ;(globalThis as { gc?: () => void }).gc?.()
-  const start = process.hrtime.bigint()
-  const rows = await f()
-  return { s: Number(process.hrtime.bigint() - start) / 1e9, rows }
-}
 
 
 /** Runs the comparison. */
@@ -54,14 +48,14 @@ export const run = async (): Promise<Record<string, unknown>> => {
 
     await ours()
     await baseline()
-    const oursS: Array<number> = []
-    const baseS: Array<number> = []
+    const oursS: Array<CpuSample<number>> = []
+    const baseS: Array<CpuSample<number>> = []
     for (let i = 0; i < RUNS; i++) {
       const order = i % 2 === 0 ? [ours, baseline] : [baseline, ours]
       for (const f of order) {
-        const r = await seconds(f)
-        if (r.rows !== ROWS) throw new Error(`read ${r.rows} rows, expected ${ROWS}`)
-        ;(f === ours ? oursS : baseS).push(r.s)
+        const r = await timedWithCpu(server.pid, f)
+        if (r.result !== ROWS) throw new Error(`read ${r.result} rows, expected ${ROWS}`)
+        ;(f === ours ? oursS : baseS).push(r)
       }
     }
     return {
@@ -70,7 +64,9 @@ export const run = async (): Promise<Record<string, unknown>> => {
       columns: 8,
       fetch_size: FETCH_SIZE,
       runs: RUNS,
-      ...rawHdbComparison(ROWS, oursS, baseS),
+      ...rawHdbComparison(ROWS, oursS.map((r) => r.s), baseS.map((r) => r.s)),
+      ...cpuFigures("ours", oursS),
+      ...cpuFigures("raw_hdb", baseS),
       baseline: "raw hdb exec(SELECT, { rowsAsArray: true }) on the same server",
       target_ratio: 1.0
     }

@@ -5,7 +5,8 @@
  * the same SELECT as row arrays through resultSet.getRows, both with fetchArraySize = prefetchRows = 10000, on the
  * same server in the same run; runs alternate after one untimed run of each side whose content checksums must agree.
  * ratio = ours / raw oracledb (required ≤ 1.0, goal ≤ 0.5). Row mode is timed too (`row_mode_ratio`), to show that
- * batch mode is the faster path.
+ * batch mode is the faster path. Each side also reports the median CPU seconds per read of the measuring process and of
+ * the server process (`*_client_cpu_s`, `*_server_cpu_s`).
  * Also exports the server/table helpers of the other Oracle benchmarks.
  */
 import { createRequire } from "node:module"
@@ -15,6 +16,7 @@ import { parseUri } from "../layers/oracle/Uri.ts"
 import { type ChildServer, startInChildProcess } from "../testkit/common/child-process.ts"
 import * as Connection from "../src/Connection.ts"
 import { collectGarbage, median } from "./run.ts"
+import { type CpuSample, cpuFigures, timedWithCpu } from "./support/cpu.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const oracledb: any = createRequire(import.meta.url)("oracledb")
@@ -115,13 +117,6 @@ class Checksum {
   }
 }
 
-const seconds = async (f: () => Promise<number>): Promise<{ s: number; rows: number }> => {
-  collectGarbage()
-  const start = process.hrtime.bigint()
-  const rows = await f()
-  return { s: Number(process.hrtime.bigint() - start) / 1e9, rows }
-}
-
 /** Runs the comparison. */
 export const run = async (): Promise<Record<string, unknown>> => {
   const server = await startServer()
@@ -166,11 +161,14 @@ export const run = async (): Promise<Record<string, unknown>> => {
     if (oursSum.text() !== rawSum.text()) throw new Error(`content differs: ours ${oursSum.text()}, raw ${rawSum.text()}`)
     await oursRow()
     const times = new Map<() => Promise<number>, Array<number>>([[ours, []], [baseline, []], [oursRow, []]])
+    const cpu = new Map<() => Promise<number>, Array<CpuSample<number>>>([[ours, []], [baseline, []], [oursRow, []]])
     for (let i = 0; i < RUNS; i++) {
       for (const f of i % 2 === 0 ? [ours, baseline, oursRow] : [oursRow, baseline, ours]) {
-        const r = await seconds(f)
-        if (r.rows !== ROWS) throw new Error(`read ${r.rows} rows, expected ${ROWS}`)
+        collectGarbage()
+        const r = await timedWithCpu(server.pid, f)
+        if (r.result !== ROWS) throw new Error(`read ${r.result} rows, expected ${ROWS}`)
         times.get(f)!.push(r.s)
+        cpu.get(f)!.push(r)
       }
     }
     const o = median(times.get(ours)!)
@@ -189,6 +187,8 @@ export const run = async (): Promise<Record<string, unknown>> => {
       row_mode_s: rowMode,
       row_mode_rows_per_s: Math.round(ROWS / rowMode),
       row_mode_ratio: rowMode / b,
+      ...cpuFigures("ours", cpu.get(ours)!),
+      ...cpuFigures("baseline", cpu.get(baseline)!),
       baseline: "raw node-oracledb execute(resultSet) + getRows arrays on the same server",
       ratio: o / b
     }
