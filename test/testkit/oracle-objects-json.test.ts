@@ -1,7 +1,8 @@
 import { createRequire } from "node:module"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
-import { decodeOson, encodeOson, fromExtendedJson, toExtendedJson } from "../../testkit/oracle/oson.ts"
+import { decodeOson, encodeOson } from "../../testkit/oracle/oson.ts"
+import { fromExtendedJson, toExtendedJson } from "../../testkit/oracle/extended-json.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { oracledb, withServer } from "./oracle/helpers.ts"
 

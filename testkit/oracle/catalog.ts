@@ -9,7 +9,7 @@
  * .../ALL_USERS.html, .../ALL_VIEWS.html, .../V-VERSION.html, .../V-SESSION.html, .../PRODUCT_COMPONENT_VERSION.html.
  */
 import type { Tok } from "./lexer.ts"
-import { typeDictionaryShapes } from "./named-types.ts"
+import { typeDictionaryShapes } from "./type-dictionary.ts"
 import type { OraType } from "./types.ts"
 import { charType, dateType, dictionaryNumberType, timestampType } from "./types.ts"
 

@@ -13,7 +13,8 @@ import { ora } from "./errors.ts"
 import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
 import { writeNamedValue } from "./named-types.ts"
-import { osonOfStoredJson } from "./oson.ts"
+import { osonOfStoredJson } from "./extended-json.ts"
+import { fieldsOfRowNumber, rowidFields, urowidBytes } from "./rowid-bytes.ts"
 import type { OraType } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
@@ -535,54 +536,6 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         w.bytesWithLength(rowid)
       })
   }
-}
-
-/** The parts of a physical rowid: data object number, relative file number, block and slot. */
-interface RowidFields {
-  readonly object: number
-  readonly file: number
-  readonly block: number
-  readonly slot: number
-}
-
-/**
- * The rowid of a DuckDB row id, as `ora_rowid` (database.ts) writes it: object 73000, file 12, block = bits 16..45
- * (row ids of uncommitted rows start at 2^62: 32 bits of block are kept), slot = bits 0..15.
- */
-const fieldsOfRowNumber = (rowNumber: bigint): RowidFields => {
-  const v = BigInt.asUintN(64, rowNumber)
-  return { object: 73000, file: 12, block: Number((v >> 16n) & 0x3fffffffn), slot: Number(v & 0xffffn) }
-}
-
-const ROWID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-/** The fields of an 18-character extended rowid (base-64 groups of 6, 3, 6 and 3 characters), or undefined. */
-const rowidFields = (text: string): RowidFields | undefined => {
-  if (!/^[A-Za-z0-9+/]{18}$/.test(text)) return undefined
-  const field = (from: number, length: number) =>
-    [...text.slice(from, from + length)].reduce((v, c) => v * 64 + ROWID_ALPHABET.indexOf(c), 0)
-  return { object: field(0, 6), file: field(6, 3), block: field(9, 6), slot: field(15, 3) }
-}
-
-/**
- * The UROWID wire form of a stored rowid text: a physical rowid as type byte 1, then data object number (u32), file
- * (u16), block (u32) and slot (u16), big-endian; any other text as a logical rowid (type byte 2, then the bytes the
- * client shows as `*` and their base 64). Oracle refuses text that is no rowid on insert (ORA-01410); this server
- * stores it as given.
- */
-const urowidBytes = (text: string): Buffer => {
-  const fields = rowidFields(text)
-  if (fields !== undefined) {
-    const b = Buffer.alloc(13)
-    b[0] = 1
-    b.writeUInt32BE(fields.object, 1)
-    b.writeUInt16BE(fields.file, 5)
-    b.writeUInt32BE(fields.block, 7)
-    b.writeUInt16BE(fields.slot, 11)
-    return b
-  }
-  const logical = text.startsWith("*") ? Buffer.from(text.slice(1), "base64") : Buffer.from(text, "utf8")
-  return Buffer.concat([Buffer.from([2]), logical])
 }
 
 /** Character set ids of prefetched CLOB data (AL32UTF8, AL16UTF16). */

@@ -20,7 +20,8 @@ import { BLOB, BOOLEAN, DuckDBBlobValue, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { OraError } from "./errors.ts"
-import { fromExtendedJson, toExtendedJson, type JsonNode } from "./oson.ts"
+import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
+import type { JsonNode } from "./oson.ts"
 
 /** One step of a path: a member (or every member), or array positions (or every element). */
 type Step =

@@ -12,7 +12,8 @@ import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { OraError } from "./errors.ts"
 import { plainJson } from "./json-functions.ts"
-import { fromExtendedJson, type JsonNode } from "./oson.ts"
+import { fromExtendedJson } from "./extended-json.ts"
+import type { JsonNode } from "./oson.ts"
 
 /** A node with each object's members sorted by name (ORDERED). */
 const ordered = (n: JsonNode): JsonNode => {

@@ -15,33 +15,11 @@ import { decodeNumber, writeNumberString } from "./number.ts"
 import { decimalOf, fixedText, roundTo } from "./decimal.ts"
 import { oracleBytesOf, parseDatetimeText, utcNanos } from "./datetime.ts"
 import { decodeBinaryDouble, decodeBinaryFloat, encodeBinaryDouble, encodeBinaryFloat, type JsonNode } from "./oson.ts"
-import type { OraType } from "./types.ts"
+import type { Member, NamedType, OraType } from "./type-shapes.ts"
 import { WriteBuffer } from "./wire.ts"
 import { OraError } from "./errors.ts"
 
-/** A user-defined or predefined named type. */
-export interface NamedType {
-  readonly schema: string
-  readonly name: string
-  /** Type OID (16 bytes). */
-  readonly oid: Buffer
-  readonly kind: "object" | "varray" | "table" | "xmltype"
-  /** Attributes of an OBJECT type, in declared order. */
-  readonly attributes: ReadonlyArray<Attribute>
-  /** Element type of a collection. */
-  readonly element: Member | undefined
-  /** VARRAY limit (0 for nested tables). */
-  readonly limit: number
-}
-
-/** The type of an attribute or collection element: a built-in type or another named type. */
-export type Member = { readonly scalar: OraType } | { readonly named: NamedType }
-
-/** One attribute of an OBJECT type. */
-export interface Attribute {
-  readonly name: string
-  readonly member: Member
-}
+export type { Attribute, Member, NamedType } from "./type-shapes.ts"
 
 const Image = {
   IS_VERSION_81: 0x80,

@@ -9,7 +9,7 @@
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { numberDescription } from "./number-describe.ts"
 import { type BinaryKind, binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
-import type { FromRef, QueryShape, SelectItem } from "./translate.ts"
+import type { FromRef, QueryShape, SelectItem } from "./translate-types.ts"
 import { numberType } from "./types.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")

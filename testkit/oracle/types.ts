@@ -10,7 +10,7 @@ import type { DuckDBType } from "@duckdb/node-api"
 import { WALL_ALIAS, ZONED_ALIAS } from "./datetime-functions.ts"
 import { EXACT_DS_ALIAS, EXACT_YM_ALIAS } from "./interval-functions.ts"
 import { EXACT_NUMBER_ALIAS } from "./number-functions.ts"
-import type { NamedType } from "./pickle.ts"
+import type { OraType, ValueKind } from "./type-shapes.ts"
 
 /** Wire data type codes used by the server. */
 export const Dty = {
@@ -39,56 +39,7 @@ export const Dty = {
   BOOLEAN: 252
 } as const
 
-/** How values of a column are encoded on the wire. */
-export type ValueKind =
-  | "number"
-  | "float"
-  | "double"
-  | "varchar"
-  | "nvarchar"
-  | "raw"
-  | "date"
-  | "timestamp"
-  | "timestamptz"
-  | "timestampltz"
-  | "intervalds"
-  | "intervalym"
-  | "boolean"
-  | "clob"
-  | "nclob"
-  | "blob"
-  | "long"
-  | "longraw"
-  | "json"
-  | "rowid"
-  | "urowid"
-  | "vector"
-  | "object"
-
-/** A column type as Oracle declares and describes it. */
-export interface OraType {
-  readonly kind: ValueKind
-  readonly dty: number
-  readonly csfrm: number
-  /** Byte size sent as the describe max size. */
-  readonly maxSize: number
-  /** Size in characters (or bytes for byte-semantics types). */
-  readonly charSize: number
-  /** NUMBER precision, FLOAT binary precision, TIMESTAMP fractional precision (sent in the scale byte). */
-  readonly precision: number
-  readonly scale: number
-  /** DATA_TYPE as the data dictionary shows it. */
-  readonly dictName: string
-  /** DATA_PRECISION / DATA_SCALE as the dictionary shows them (null when Oracle shows NULL). */
-  readonly dictPrecision: number | null
-  readonly dictScale: number | null
-  /** DuckDB storage type. */
-  readonly duck: string
-  /** The named type of an OBJECT, collection or XMLType column (named-types.ts). */
-  readonly named?: NamedType
-  /** TIMESTAMP WITH TIME ZONE values all in one known zone (an offset `+05:30` or a region): sent with that zone. */
-  readonly zone?: string
-}
+export type { OraType, ValueKind } from "./type-shapes.ts"
 
 const t = (o: OraType): OraType => o
 

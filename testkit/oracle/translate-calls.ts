@@ -1,0 +1,361 @@
+/**
+ * Identifiers, pseudo-columns and function calls as DuckDB SQL: sequences, ROWID, datetime and interval literals,
+ * SYSDATE and friends, FETCH / OFFSET, and Oracle's functions (CAST, TO_CHAR, TO_DATE, DECODE, NVL, TRUNC, ...).
+ */
+import { checkInputFormat, checkOutputFormat } from "./datetime-format-checks.ts"
+import { ora, OraError } from "./errors.ts"
+import { isKw, isOp, matchParen, sqlString } from "./lexer.ts"
+import { encodeName } from "./names.ts"
+import { oracleName } from "./expression-names.ts"
+import { EXACT_CALLS, EXACT_RESULT, exactCallSql, numberFormatSql } from "./number-sql.ts"
+import { checkRowidComparison } from "./rowid-literals.ts"
+import { zoneFunctionSql } from "./zone-functions.ts"
+import { binaryConversionSql } from "./binary-conversions.ts"
+import { intervalCastTypeAt } from "./interval-compounds.ts"
+import { exactIntervalAggregate, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
+import { floatDecimalDigits, parseOracleType } from "./types.ts"
+import { BINARY_CONSTANTS, identOut, intervalLiteral, intervalLiteralIn, isDateOnly, isDateUnit, timestampLiteral } from "./translate-literals.ts"
+import { asTextDatetime, convertDateFormat, datetimeArgument, durationOfExact, inSessionZone, roundedDatetime, strftimeNs, textDatetimeExtreme, textDatetimeOfText, textDatetimeToChar, wallClockOf, withOracleYears, zonedToChar } from "./translate-datetime-sql.ts"
+import { exactAggregate } from "./translate-numbers.ts"
+import { textDatetimeExtract, textDatetimeResult, zonedOperand } from "./translate-datetimes.ts"
+import type { TranslatorCore } from "./translate-core.ts"
+
+
+/** The argument indexes of DECODE's results (`DECODE(expr, search, result, ..., default)`) among `count` arguments. */
+export const decodeResults = (count: number): Array<number> => Array.from({ length: count }, (_, k) => k).filter((k) => k > 1 && (k % 2 === 0 || k === count - 1))
+
+export function ident(tr: TranslatorCore, i: number, to: number): [string, number] {
+  const toks = tr.toks
+  const t = toks[i]!
+  const v = t.value
+  const next = toks[i + 1]
+  // `SELECT (3+5)`, `SELECT DISTINCT (a)`: the keyword before a parenthesised select item is no function call
+  const call = isOp(next, "(") && !isKw(t, "SELECT", "DISTINCT", "UNIQUE", "ALL")
+  // sequence pseudo-columns: seq.NEXTVAL / schema.seq.NEXTVAL
+  if (isOp(next, ".") && isKw(toks[i + 2], "NEXTVAL", "CURRVAL") && !isOp(toks[i - 1], ".")) {
+    return [`${toks[i + 2]!.value === "NEXTVAL" ? "nextval" : "currval"}(${sqlString(encodeName(oracleName(t)))})`, i + 3]
+  }
+  if (
+    isOp(next, ".") &&
+    (toks[i + 2]?.kind === "ident" || toks[i + 2]?.kind === "qident") &&
+    isOp(toks[i + 3], ".") &&
+    isKw(toks[i + 4], "NEXTVAL", "CURRVAL")
+  ) {
+    const name = `${encodeName(oracleName(t))}.${encodeName(oracleName(toks[i + 2]!))}`
+    return [`${toks[i + 4]!.value === "NEXTVAL" ? "nextval" : "currval"}(${sqlString(name)})`, i + 5]
+  }
+  if (isOp(toks[i - 1], ".")) return [identOut(t), i + 1]
+  if (v === "ROWID" && !call) {
+    checkRowidComparison(toks, i)
+    return ["ora_rowid(rowid)", i + 1]
+  }
+  // a window frame's `CURRENT ROW` (not a column named ROW)
+  if (v === "ROW" && isKw(toks[i - 1], "CURRENT")) return ["ROW", i + 1]
+  if (v === "TIMESTAMP" && next?.kind === "str") return [timestampLiteral(next.value), i + 2]
+  if (v === "INTERVAL" && next?.kind === "str") {
+    let k = i + 2
+    const units: string[] = []
+    while (k < to && (isKw(toks[k], "DAY", "HOUR", "MINUTE", "SECOND", "MONTH", "YEAR", "TO") || isOp(toks[k], "(") || toks[k]!.kind === "ws")) {
+      if (toks[k]!.kind === "ident") units.push(toks[k]!.value)
+      k = isOp(toks[k], "(") ? matchParen(toks, k) + 1 : k + 1
+    }
+    return [intervalLiteral(next.value, units, tr.ctx.exactIntervals), k]
+  }
+  if (!call) {
+    switch (v) {
+      case "SYSDATE":
+        return ["ora_sysdate()", i + 1]
+      case "BINARY_DOUBLE_NAN":
+      case "BINARY_DOUBLE_INFINITY":
+      case "BINARY_FLOAT_NAN":
+      case "BINARY_FLOAT_INFINITY":
+        return [BINARY_CONSTANTS[v]!, i + 1]
+      case "CURRENT_DATE":
+        return ["ora_current_date()", i + 1]
+      case "SYSTIMESTAMP":
+      case "CURRENT_TIMESTAMP":
+        // a function call, not `current_timestamp`: DuckDB would resolve that word to an earlier select-list alias
+        return ["get_current_timestamp()", i + 1]
+      case "LOCALTIMESTAMP":
+        return ["ora_localtimestamp()", i + 1]
+      case "USER":
+        return ["ora_user()", i + 1]
+      case "UID":
+        return ["ora_uid()", i + 1]
+      case "DBTIMEZONE":
+        return [sqlString(tr.ctx.dbTimeZone), i + 1]
+      case "SESSIONTIMEZONE":
+        return ["getvariable('ora_session_tz')", i + 1]
+      case "MINUS":
+        return ["EXCEPT", i + 1]
+      case "ROWNUM":
+        throw ora.unimplemented("ROWNUM outside a top-level 'WHERE ROWNUM <= n' predicate")
+      case "FETCH": {
+        // FETCH FIRST|NEXT n ROW|ROWS ONLY -> LIMIT n
+        if (isKw(toks[i + 1], "FIRST", "NEXT")) {
+          let k = i + 2
+          const count = toks[k]
+          if (count !== undefined && (count.kind === "num" || count.kind === "bind")) k++
+          if (isKw(toks[k], "ROW", "ROWS")) k++
+          if (isKw(toks[k], "ONLY")) k++
+          const n = count !== undefined && (count.kind === "num" || count.kind === "bind") ? tr.range(i + 2, i + 3) : "1"
+          return [`LIMIT ${n}`, k]
+        }
+        break
+      }
+      case "OFFSET": {
+        if (isKw(toks[i + 2], "ROW", "ROWS")) return [`OFFSET ${tr.range(i + 1, i + 2)}`, i + 3]
+        break
+      }
+    }
+    return [identOut(t), i + 1]
+  }
+  const { parts, close } = tr.args(i + 1)
+  // each argument rendered once (a bind callback may count its calls)
+  const rendered: Array<string | undefined> = []
+  const arg = (k: number) => {
+    const p = parts[k]
+    return p === undefined ? "NULL" : (rendered[k] ??= tr.range(p[0], p[1]))
+  }
+  // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts), also as a window function
+  const intervalType = parts.length === 1 ? tr.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
+  const windowed = intervalType !== undefined && isKw(tr.toks[close + 1], "OVER") && isOp(tr.toks[close + 2], "(")
+  const windowClose = windowed ? matchParen(tr.toks, close + 2) : close
+  const intervalAggregate = intervalType === undefined ? undefined : exactIntervalAggregate(v, arg(0), intervalType, windowed ? ` OVER (${tr.range(close + 3, windowClose)})` : "")
+  if (intervalAggregate !== undefined) return [intervalAggregate, windowClose + 1]
+  const aggregate = exactAggregate(tr, v, parts, close)
+  if (aggregate !== undefined) return aggregate
+  const exactCall = EXACT_CALLS.has(v) ? exactCallSql(v, parts.map(([a, b], k) => tr.callArgument(a, b, arg(k)))) : undefined
+  // DECODE / NVL2 with exact NUMBER operands (compared as numbers there) may still give a text datetime
+  const conditional = v === "DECODE" ? decodeResults(parts.length) : v === "NVL2" ? [1, 2] : undefined
+  if (exactCall !== undefined) return [conditional === undefined ? exactCall : textDatetimeResult(tr, parts, conditional, arg).wrap(exactCall), close + 1]
+  const zoneCall = zoneFunctionSql(v, parts.map((_, k) => arg(k)), (k) => (tr.textDatetimeAt(parts[k]![0], parts[k]![1]) ?? textDatetimeOfText(arg(k))) === "zoned")
+  if (zoneCall !== undefined) return [zoneCall, close + 1]
+  const binaryCall = binaryConversionSql(v, parts.map((_, k) => arg(k)))
+  if (binaryCall !== undefined) return [binaryCall, close + 1]
+  switch (v) {
+    case "NVL":
+    case "COALESCE": {
+      // with a text datetime among the arguments, each as one (Oracle converts them to the first one's type)
+      const texts = parts.map((_, k) => arg(k))
+      const kinds = parts.map(([a, b], k) => tr.textDatetimeAt(a, b) ?? textDatetimeOfText(texts[k]!))
+      const kind = kinds.includes("zoned") ? "zoned" : kinds.includes("wall") ? "wall" : undefined
+      const args = texts.map((text) => (kind === undefined ? text : asTextDatetime(text, kind)))
+      if (v === "NVL" || kind !== undefined) return [`coalesce(${args.join(", ")})`, close + 1]
+      break
+    }
+    case "NVL2": {
+      // a text datetime result makes the whole call one (zoned-results.ts)
+      const result = textDatetimeResult(tr, parts, [1, 2], arg)
+      return [result.wrap(`(CASE WHEN (${arg(0)}) IS NOT NULL THEN ${result.arg(1)} ELSE ${result.arg(2)} END)`), close + 1]
+    }
+    case "DECODE": {
+      if (parts.length < 3) throw new OraError(938, "not enough arguments for function")
+      const result = textDatetimeResult(tr, parts, decodeResults(parts.length), arg)
+      // a zoned expression or search value: compared by instant, as Oracle compares them
+      const searches = [0, ...Array.from({ length: Math.floor((parts.length - 1) / 2) }, (_, n) => 1 + 2 * n)]
+      const byInstant = searches.some((n) => (tr.textDatetimeAt(parts[n]![0], parts[n]![1]) ?? textDatetimeOfText(arg(n))) === "zoned")
+      const compared = (n: number) => (byInstant ? `ora_tstz_key(${datetimeArgument(arg(n), "zoned")})` : `(${arg(n)})`)
+      let s = `(CASE`
+      let k = 1
+      for (; k + 1 < parts.length; k += 2) s += ` WHEN ${compared(0)} IS NOT DISTINCT FROM ${compared(k)} THEN ${result.arg(k + 1)}`
+      if (k < parts.length) s += ` ELSE ${result.arg(k)}`
+      return [result.wrap(s + " END)"), close + 1]
+    }
+    case "CAST": {
+      // CAST(expr AS type)
+      const p = parts[0]
+      if (p === undefined) throw ora.missingExpression()
+      let asAt = -1
+      let depth = 0
+      for (let k = p[0]; k < p[1]; k++) {
+        if (isOp(toks[k], "(")) depth++
+        else if (isOp(toks[k], ")")) depth--
+        else if (depth === 0 && isKw(toks[k], "AS")) asAt = k
+      }
+      if (asAt < 0) throw ora.missingExpression()
+      const typeText = toks
+        .slice(asAt + 1, p[1])
+        .map((x) => x.text)
+        .join(" ")
+      const ot = parseOracleType(typeText)
+      const duckType = ot !== undefined ? ot.duck : typeText
+      // an interval literal cast to an interval type (as values written into interval columns are, interval-writes.ts)
+      // is written in that type's storage, whatever the statement's other interval columns
+      const literal = ot?.kind === "intervalds" || ot?.kind === "intervalym" ? intervalLiteralIn(toks, p[0], asAt) : undefined
+      if (literal !== undefined) return [`CAST(${intervalLiteral(literal.text, literal.units, undefined, ot!.duck === "INTERVAL" ? "duck" : "exact")} AS ${duckType})`, close + 1]
+      const operand = tr.range(p[0], asAt)
+      const bindFit = ot !== undefined && asAt === p[0] + 1 && toks[p[0]]?.kind === "bind" ? intervalBindFit(operand, ot) : undefined
+      if (bindFit !== undefined) return [bindFit, close + 1]
+      const fromInterval = ot === undefined ? undefined : tr.intervalTypeAt(p[0], asAt)
+      const crossed = fromInterval === undefined ? undefined : intervalCast(operand, fromInterval, ot!, (x) => durationOfExact(x, fromInterval.kind === "intervalds" ? "dayToSecond" : "yearToMonth", false))
+      if (crossed !== undefined) return [crossed, close + 1]
+      // an interval expression (not one bind, text or NULL, which take the exact storage as they are)
+      const expression = ot === undefined || fromInterval !== undefined || asAt - p[0] < 2 ? undefined : exactIntervalExpressionCast(operand, ot)
+      if (expression !== undefined) return [expression, close + 1]
+      // NUMBER without precision keeps every digit of the value (number-functions.ts)
+      if (ot?.kind === "number" && ot.duck === "VARCHAR")
+        return [ot.dictName === "FLOAT" ? `ora_number_digits(CAST(${operand} AS VARCHAR), ${floatDecimalDigits(ot.precision)})` : `ora_number(CAST(${operand} AS VARCHAR))`, close + 1]
+      // a TIMESTAMP WITH TIME ZONE is text with its zone (a TIMESTAMP is read in the session time zone); a text
+      // datetime cast to TIMESTAMP or DATE keeps its own wall clock (Oracle drops the zone), to LOCAL TIME ZONE its instant
+      const textKind = tr.textDatetimeAt(p[0], asAt) ?? textDatetimeOfText(operand)
+      if (ot?.kind === "timestamptz") return [`ora_tstz(${datetimeArgument(operand, "zoned")})`, close + 1]
+      if (ot?.kind === "timestamp" && ot.duck === "VARCHAR" && !tr.isLocalZoneColumn(p[0], asAt)) return [`ora_ts(CAST(${operand} AS VARCHAR))`, close + 1]
+      if (ot?.kind === "timestampltz" && ot.duck === "VARCHAR") return [`ora_tstz_at(${datetimeArgument(operand, "zoned")}, '+00:00')`, close + 1]
+      if (textKind !== undefined && (ot?.kind === "timestamp" || ot?.kind === "date")) {
+        const shown = tr.isLocalZoneColumn(p[0], asAt) ? inSessionZone(operand) : operand
+        return [`CAST(ora_tstz_local(${datetimeArgument(shown, textKind)}) AS ${duckType})`, close + 1]
+      }
+      if (textKind !== undefined && ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
+      // LOCAL TIME ZONE values read as the session's wall clock; a TIMESTAMP becomes zoned in the session time zone
+      if (tr.isLocalZoneColumn(p[0], asAt) && (ot?.kind === "timestamp" || ot?.kind === "date"))
+        return [`CAST(ora_session_local(${operand}) AS ${duckType})`, close + 1]
+      // any other value by its text: an instant (DuckDB renders it at +00) or a zoned text as it is, a TIMESTAMP or
+      // DATE in the session time zone
+      if (ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
+      return [`CAST(${operand} AS ${duckType})`, close + 1]
+    }
+    case "TO_CHAR":
+      if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
+      {
+        const [from, to] = parts[0]!
+        const argument = tr.callArgument(from, to, arg(0))
+        const number = numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, argument.exact || argument.binary || tr.exactNumericRange(from, to), tr.stringArgument(parts[2]))
+        if (number !== undefined) return [number, close + 1]
+        const zoned = zonedOperand(tr, parts[0]![0], parts[0]![1])
+        if (zoned !== undefined) return [zonedToChar(zoned, toks[parts[1]![0]]!.value), close + 1]
+        const textKind = tr.textDatetimeAt(parts[0]![0], parts[0]![1]) ?? textDatetimeOfText(arg(0))
+        // a LOCAL TIME ZONE value kept as text (TIMESTAMP(7-9)) is shown in the session time zone
+        const shown = tr.isLocalZoneColumn(parts[0]![0], parts[0]![1]) ? inSessionZone(arg(0)) : arg(0)
+        if (textKind !== undefined) return [textDatetimeToChar(shown, textKind, toks[parts[1]![0]]!.value), close + 1]
+        checkOutputFormat(toks[parts[1]![0]]!.value)
+        const fmt = convertDateFormat(toks[parts[1]![0]]!.value, true)
+        // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
+        if (!fmt.includes("%n")) return [withOracleYears(`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, fmt), close + 1]
+        const x = arg(0)
+        return [withOracleYears(`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, fmt), close + 1]
+      }
+      if (parts[0] !== undefined && (tr.exactColumnAt(parts[0][0], parts[0][1]) !== undefined || EXACT_RESULT.test(arg(0))))
+        return [`CAST(ora_number(CAST(${arg(0)} AS VARCHAR)) AS VARCHAR)`, close + 1]
+      {
+        const intervalType = parts.length === 1 ? (tr.intervalTypeAt(parts[0]![0], parts[0]![1]) ?? intervalCastTypeAt(toks, parts[0]![0], parts[0]![1]) ?? exactIntervalTypeOfText(arg(0))) : undefined
+        if (intervalType !== undefined) return [intervalToChar(arg(0), intervalType), close + 1]
+      }
+      return [`ora_to_char(${arg(0)})`, close + 1]
+    case "TO_DATE":
+    case "TO_TIMESTAMP":
+      if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str") {
+        const format = toks[parts[1]![0]]!.value
+        checkInputFormat(format)
+        // RR, J and FX, which strptime lacks, read as TO_TIMESTAMP_TZ reads them (datetime-parse.ts)
+        if (/RR|J|FX/i.test(format.replace(/"[^"]*"?/g, "")))
+          return [`CAST(ora_tstz_local(ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(format)}), '') AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+        // strptime reads year 0000 as 1 BC, a year Oracle refuses to read (ORA-01841)
+        return [`ora_nonzero_year(CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(format))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"}))`, close + 1]
+      }
+      return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+    case "TO_TIMESTAMP_TZ":
+      // a text with its own zone, else the session's (datetime-parse.ts reads the format model)
+      if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
+        return [`ora_tstz(${datetimeArgument(`ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(toks[parts[1]![0]]!.value)})`, "zoned")})`, close + 1]
+      return [`ora_tstz(${datetimeArgument(arg(0), "zoned")})`, close + 1]
+    case "TO_NUMBER":
+      // without a format model: the exact NUMBER of the text (ORA-01722 for text that is no number)
+      if (parts.length === 1) return [`ora_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
+      // with a format model: the number the text shows in it (number-format.ts)
+      if (toks[parts[1]![0]]?.kind === "str") return [numberFormatSql(v, arg(0), toks[parts[1]![0]]!.value, false, tr.stringArgument(parts[2]))!, close + 1]
+      return [`CAST(${arg(0)} AS DOUBLE)`, close + 1]
+    case "MIN":
+    case "MAX": {
+      // of text datetimes: the value with the least or greatest instant (zoned) or wall clock, its zone kept
+      const p = parts[0]
+      const kind = p === undefined || parts.length !== 1 || isKw(toks[close + 1], "OVER") ? undefined : (tr.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(0)))
+      if (kind === undefined) break
+      return [textDatetimeExtreme(v, arg(0), kind), close + 1]
+    }
+    case "EXTRACT": {
+      const p = parts[0]
+      // a DATE has no time zone, and Oracle reads no time field from it either (ORA-30076)
+      if (p !== undefined && isKw(toks[p[0]], "HOUR", "MINUTE", "SECOND", "TIMEZONE_HOUR", "TIMEZONE_MINUTE", "TIMEZONE_REGION", "TIMEZONE_ABBR") && isKw(toks[p[0] + 1], "FROM") && isDateOnly(toks, p[0] + 2, p[1]))
+        throw new OraError(30076, "invalid extract field for extract source")
+      const intervalType = p !== undefined && isKw(toks[p[0] + 1], "FROM") ? tr.intervalTypeAt(p[0] + 2, p[1]) : undefined
+      const fromInterval = intervalType === undefined ? undefined : exactIntervalExtract(toks[p![0]]!.value, tr.range(p![0] + 2, p![1]), intervalType)
+      if (fromInterval !== undefined) return [fromInterval, close + 1]
+      const extracted = textDatetimeExtract(tr, parts[0])
+      if (extracted !== undefined) return [extracted, close + 1]
+      break
+    }
+    case "ORA_JSON_OF":
+      // json-sql.ts: an exact NUMBER (decimal text to DuckDB) is a JSON number, not a string
+      if (parts[0] !== undefined && tr.callArgument(parts[0][0], parts[0][1], arg(0)).exact) return [`ora_json_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
+      break
+    case "SUBSTR":
+      if (parts.length > 3) throw new OraError(939, "too many arguments for function")
+      if (parts.length < 2) throw new OraError(938, "not enough arguments for function")
+      return [`substr(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
+    case "LENGTHB":
+      return [`octet_length(CAST(${arg(0)} AS BLOB))`, close + 1]
+    case "MOD":
+      // "Returns n2 if n1 is 0" (SQL Language Reference, MOD)
+      return [`ora_mod(${arg(0)}, ${arg(1)})`, close + 1]
+    case "SYS_GUID":
+      return [`unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))`, close + 1]
+    case "ADD_MONTHS":
+      return [`CAST((${arg(0)}) + to_months(CAST(${arg(1)} AS INTEGER)) AS TIMESTAMP)`, close + 1]
+    case "EMPTY_CLOB":
+      return ["''", close + 1]
+    case "EMPTY_BLOB":
+      return ["CAST('' AS BLOB)", close + 1]
+    case "TO_CLOB":
+    case "TO_NCLOB":
+      return [`CAST(${arg(0)} AS VARCHAR)`, close + 1]
+    case "HEXTORAW":
+      return [`unhex(${arg(0)})`, close + 1]
+    case "RAWTOHEX":
+      return [`upper(hex(${arg(0)}))`, close + 1]
+    case "LISTAGG": {
+      // `WITHIN GROUP (ORDER BY ...)` orders the list (DuckDB: an ORDER BY inside the aggregate call)
+      const within = withinGroup(tr, close + 1)
+      return [`string_agg(${arg(0)}, ${parts.length > 1 ? arg(1) : "''"}${within.order === "" ? "" : ` ${within.order}`})`, within.next]
+    }
+    case "REGEXP_LIKE":
+      return [`regexp_matches(${arg(0)}, ${arg(1)})`, close + 1]
+    case "SYS_CONTEXT":
+      return [`sys_context(${arg(0)}, ${arg(1)})`, close + 1]
+    case "REPLACE":
+      // Oracle: a NULL (or '') replacement removes the search string
+      return [`replace(${arg(0)}, ${arg(1)}, coalesce(${parts.length > 2 ? arg(2) : "NULL"}, ''))`, close + 1]
+    case "INSTR":
+      if (parts.length === 3) return [`ora_instr_nth(${arg(0)}, ${arg(1)}, ${arg(2)}, 1)`, close + 1]
+      if (parts.length === 4) return [`ora_instr_nth(${arg(0)}, ${arg(1)}, ${arg(2)}, ${arg(3)})`, close + 1]
+      break
+    case "TRUNC":
+    case "ROUND": {
+      // TRUNC/ROUND of a date (recognisable operand or a datetime format model) -> date_trunc
+      const p0 = parts[0]
+      const fmtTok = parts[1] !== undefined ? toks[parts[1][0]] : undefined
+      const unitOf: Record<string, string> = { YYYY: "year", YEAR: "year", Y: "year", YY: "year", RRRR: "year", Q: "quarter", MM: "month", MON: "month", MONTH: "month", RM: "month", WW: "week", IW: "week", DD: "day", DDD: "day", J: "day", HH: "hour", HH12: "hour", HH24: "hour", MI: "minute" }
+      const fmt = fmtTok?.kind === "str" ? unitOf[fmtTok.value.toUpperCase()] : undefined
+      // the argument is a date when its first operand is one (`hired`, `hired + 1`, `SYSDATE - 7`)
+      const dateArg = p0 !== undefined && p0[1] - p0[0] >= 1 && isDateUnit(toks, p0[0], Math.min(p0[1], tr.unitEnd(p0[0], p0[1])), tr.ctx.dateColumns)
+      // of a text datetime, its own wall clock (TRUNC returns a DATE, SQL Language Reference, "TRUNC (date)")
+      const textKind = p0 === undefined ? undefined : (tr.textDatetimeAt(p0[0], p0[1]) ?? textDatetimeOfText(arg(0)))
+      const operand = textKind === undefined ? `CAST(${arg(0)} AS TIMESTAMP)` : wallClockOf(arg(0), textKind)
+      if (v === "TRUNC" && p0 !== undefined && (fmt !== undefined || ((dateArg || textKind !== undefined) && parts.length === 1)))
+        return [`CAST(date_trunc('${fmt ?? "day"}', ${operand}) AS TIMESTAMP_S)`, close + 1]
+      const rounded = v === "ROUND" && p0 !== undefined && (dateArg || textKind !== undefined) && (fmt !== undefined || parts.length === 1) ? roundedDatetime(operand, fmt ?? "day") : undefined
+      if (rounded !== undefined) return [rounded, close + 1]
+      break
+    }
+  }
+  return [`${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
+}
+
+/** The translated `ORDER BY ...` of a `WITHIN GROUP (...)` at `k` ("" when there is none) and the index after it. */
+export function withinGroup(tr: TranslatorCore, k: number): { readonly order: string; readonly next: number } {
+  if (isKw(tr.toks[k], "WITHIN") && isKw(tr.toks[k + 1], "GROUP") && isOp(tr.toks[k + 2], "(")) {
+    const close = matchParen(tr.toks, k + 2)
+    return { order: tr.range(k + 3, close), next: close + 1 }
+  }
+  return { order: "", next: k }
+}

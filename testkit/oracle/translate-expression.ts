@@ -1,0 +1,193 @@
+/**
+ * Arithmetic and concatenation with Oracle's semantics: `||` ignoring NULLs, division by zero, date and interval
+ * arithmetic, exact NUMBER and native floating-point operands, text datetimes and exact intervals.
+ */
+import { isKw, isOp } from "./lexer.ts"
+import { type BinaryKind, binaryKindOf } from "./expression-names.ts"
+import { EXACT_RESULT } from "./number-sql.ts"
+import { datetimePlusExactSeconds, exactIntervalScaled, exactIntervalSum, negatedExactInterval } from "./interval-exprs.ts"
+import { EXACT_OPERATIONS, isDateUnit } from "./translate-literals.ts"
+import { datetimeArgument, durationOfExact, textDatetimeOfText, wallClockOf, zoneArgument } from "./translate-datetime-sql.ts"
+import type { TranslatorCore } from "./translate-core.ts"
+import type { ExactIntervalKind, TextDatetimeKind } from "./translate-types.ts"
+
+/**
+ * Renders an arithmetic/concatenation expression with Oracle semantics: `a || b` ignores NULL operands
+ * (`ora_cat`), `a / 0` raises ORA-01476 (`ora_div`), `date + n` / `date - n` add days and `date - date` gives
+ * days (for operands that are recognisably dates). Returns undefined when the range is not a plain expression.
+ */
+export function expression(tr: TranslatorCore, from: number, to: number): string | undefined {
+  const toks = tr.toks
+  /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
+  /** `numeric`: of exact numbers only (exactNumericRange), which DuckDB computes exactly except in division. */
+  type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean; character?: boolean }
+  /** A character operand of arithmetic with a number or a datetime (days) as that NUMBER (isCharacterAt); others as they are. */
+  const asNumber = (n: Node, other: Node): Node =>
+    n.character === true && !other.interval && other.exactInterval === undefined
+      ? { text: `ora_number(CAST(${n.text} AS VARCHAR))`, date: false, interval: false, exact: true }
+      : n
+  const exactArg = (n: Node) => `CAST(${n.text} AS VARCHAR)`
+  /** An exact NUMBER operand read as a native floating-point value of `kind`; others as they are. */
+  const floating = (n: Node, kind: BinaryKind | undefined) => (n.exact === true ? `CAST(${n.text} AS ${kind === "float" ? "FLOAT" : "DOUBLE"})` : n.text)
+  const binaryOf = (a: Node, b: Node): BinaryKind | undefined => (a.binary === "double" || b.binary === "double" ? "double" : (a.binary ?? b.binary))
+  /**
+   * `a op b` on every digit when either operand is an exact NUMBER, or when both are exact numbers and op is `/`
+   * (DuckDB divides DECIMALs in DOUBLE); with a BINARY_DOUBLE / BINARY_FLOAT operand the exact one is converted to
+   * that type instead: "For binary arithmetic operators, Oracle determines the argument with the highest numeric
+   * precedence, implicitly converts the remaining arguments to that data type, and returns that data type" (SQL
+   * Language Reference, "Arithmetic Operators": https://docs.oracle.com/en/database/oracle/oracle-database/26/sqlrf/Arithmetic-Operators.html;
+   * "Numeric Precedence" orders BINARY_DOUBLE, BINARY_FLOAT, NUMBER).
+   */
+  const exactArithmetic = (op: string, a: Node, b: Node): Node | undefined => {
+    if (a.date || b.date || a.interval || b.interval) return undefined
+    const binary = binaryOf(a, b)
+    if (binary !== undefined)
+      return a.exact === true || b.exact === true ? { text: `(${floating(a, binary)} ${op} ${floating(b, binary)})`, date: false, interval: false, binary } : undefined
+    return a.exact === true || b.exact === true || (op === "/" && a.numeric === true && b.numeric === true)
+      ? { text: `ora_number_${EXACT_OPERATIONS[op]}(${exactArg(a)}, ${exactArg(b)})`, date: false, interval: false, exact: true }
+      : undefined
+  }
+  /**
+   * Text datetime ± INTERVAL (datetime-functions.ts `ora_tstz_add`, in UTC, the zone kept; `ora_ts_add` on a zoneless
+   * wall clock), text datetime ± n days (a DATE of its wall clock) and the difference of two datetimes when one is a
+   * text datetime (an INTERVAL, of the instants or of zoneless wall clocks).
+   */
+  const textDatetimeArithmetic = (op: string, a: Node, b: Node): Node | undefined => {
+    if (a.datetime === undefined && b.datetime === undefined) return undefined
+    const add = (d: Node, interval: string): Node =>
+      d.datetime === "zoned"
+        ? { text: `ora_tstz_add(${datetimeArgument(d.text, "zoned")}, ${interval})`, date: true, interval: false, datetime: "zoned" }
+        : { text: `ora_ts_add(CAST(${d.text} AS VARCHAR), ${interval})`, date: true, interval: false, datetime: "wall" }
+    // datetime ± n days is a DATE of the value's wall clock: "Oracle internally converts timestamp values to date
+    // values and interprets NUMBER constants in arithmetic datetime and interval expressions as numbers of days"
+    // (SQL Language Reference, "Datetime/Interval Arithmetic":
+    // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Datetime-Interval-Arithmetic.html)
+    const days = (d: Node, n: string): Node => ({ text: `ora_date_add(date_trunc('second', ${wallClockOf(d.text, d.datetime!)}), ${n})`, date: true, interval: false })
+    const number = (n: Node) => !n.date && !n.interval && n.datetime === undefined
+    if (op === "+" && a.datetime !== undefined && b.interval) return add(a, b.text)
+    if (op === "+" && b.datetime !== undefined && a.interval) return add(b, a.text)
+    if (op === "-" && a.datetime !== undefined && b.interval) return add(a, `-(${b.text})`)
+    if (op === "+" && a.datetime !== undefined && number(b)) return days(a, floating(b, "double"))
+    if (op === "+" && b.datetime !== undefined && number(a)) return days(b, floating(a, "double"))
+    if (op === "-" && a.datetime !== undefined && number(b)) return days(a, `-(${floating(b, "double")})`)
+    // (a CAST to a zoned type is a datetime too: local-zone-arithmetic.ts casts LOCAL TIME ZONE differences so)
+    const datetimeNode = (n: Node) => n.date || (n.datetime === "zoned" && /^ora_tstz\(/.test(n.text))
+    if (op !== "-" || !datetimeNode(a) || !datetimeNode(b)) return undefined
+    const kind = a.datetime === "zoned" || b.datetime === "zoned" ? "zoned" : "wall"
+    const point = (d: Node) => (kind === "zoned" ? `ora_tstz_utc(${datetimeArgument(d.text, kind)})` : `ora_tstz_local(${datetimeArgument(d.text, kind)})`)
+    return { text: `(${point(a)} - ${point(b)})`, date: false, interval: true }
+  }
+  let i = from
+  const unit = (): Node | undefined => {
+    if (i >= to) return undefined
+    const t = toks[i]!
+    if (isOp(t, "-") || isOp(t, "+")) {
+      i++
+      const inner = unit()
+      if (inner?.exact === true) return t.value === "-" ? exactArithmetic("-", { text: "'0'", date: false, interval: false }, inner) : inner
+      if (inner?.exactInterval !== undefined) return t.value === "-" ? { text: negatedExactInterval(inner.text, inner.exactInterval), date: false, interval: true, exactInterval: inner.exactInterval } : inner
+      return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, binary: inner.binary, numeric: inner.numeric === true }
+    }
+    const end = tr.unitEnd(i, to)
+    if (end > to || end <= i) return undefined
+    const dateBind = tr.bindIs(tr.ctx.dateBind, i, end)
+    const rendered = isOp(t, "(") ? `(${tr.range(i + 1, end - 1)})` : isKw(t, "CASE") ? tr.range(i, end) : tr.plain(i, end)
+    // a PL/SQL DATE / TIMESTAMP value may be held as its text
+    const text = dateBind ? `CAST(${rendered} AS TIMESTAMP)` : rendered
+    const exact = tr.exactColumnAt(i, end) !== undefined || EXACT_RESULT.test(text) || tr.bindIs(tr.ctx.exactBind, i, end)
+    const datetime = tr.textDatetimeAt(i, end) ?? textDatetimeOfText(text)
+    const exactInterval = tr.exactIntervalAt(i, end, text) ?? (tr.bindIs(tr.ctx.exactSecondsBind, i, end) ? "dayToSecond" : undefined)
+    const node = {
+      text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
+      numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
+      day: tr.isDayAt(i, end), character: tr.isCharacterAt(i, end)
+    }
+    i = end
+    return node
+  }
+  const term = (): Node | undefined => {
+    let left = unit()
+    while (left !== undefined && i < to && (isOp(toks[i], "*") || isOp(toks[i], "/"))) {
+      const op = toks[i]!.value
+      i++
+      const operand = unit()
+      if (operand === undefined) return undefined
+      const right = asNumber(operand, left)
+      left = asNumber(left, operand)
+      // native floating-point division follows IEEE 754 (x/0 is ±Inf or NaN; "IEEE 754 exceptions are not raised",
+      // Database Concepts, "Floating-Point Numbers"); NUMBER division by zero raises ORA-01476 (ora_div)
+      const plain = (n: Node) => !n.interval && !n.date && n.datetime === undefined
+      if (left.exactInterval !== undefined && plain(right)) {
+        left = { text: exactIntervalScaled(op === "*" ? "*" : "/", left.text, left.exactInterval, right.text), date: false, interval: true, exactInterval: left.exactInterval }
+        continue
+      }
+      if (op === "*" && right.exactInterval !== undefined && plain(left)) {
+        left = { text: exactIntervalScaled("*", right.text, right.exactInterval, left.text), date: false, interval: true, exactInterval: right.exactInterval }
+        continue
+      }
+      const binary = binaryOf(left, right)
+      const numeric = left.numeric === true && right.numeric === true
+      left =
+        exactArithmetic(op, left, right) ??
+        (op === "/"
+          ? { text: binary !== undefined ? `(${left.text} / ${right.text})` : `ora_div(${floating(left, binary)}, ${floating(right, binary)})`, date: false, interval: false, binary }
+          : { text: `(${floating(left, binary)} * ${floating(right, binary)})`, date: false, interval: false, binary, numeric })
+    }
+    return left
+  }
+  let left = term()
+  while (left !== undefined && i < to && (isOp(toks[i], "+") || isOp(toks[i], "-") || isOp(toks[i], "||"))) {
+    const op = toks[i]!.value
+    i++
+    let right = term()
+    if (right === undefined) return undefined
+    if (op !== "||") {
+      const operand = right
+      right = asNumber(right, left)
+      left = asNumber(left, operand)
+    }
+    // datetime ± an interval in exact storage: the interval as a DuckDB INTERVAL (not its stored number as days)
+    const datetimeOperand = (n: Node) => n.date || n.datetime !== undefined
+    // TIMESTAMP ± DAY TO SECOND(7-9): every digit added (a DATE drops the fraction below, as on Oracle)
+    const exactSeconds = (d: Node, n: Node) => n.exactInterval === "dayToSecond" && datetimeOperand(d) && d.day !== true
+    if ((op === "+" || op === "-") && exactSeconds(left, right)) {
+      const zoned = left.datetime === "zoned"
+      left = { text: datetimePlusExactSeconds(left.text, zoned, zoneArgument("zoned"), op, right.text), date: true, interval: false, datetime: zoned ? "zoned" : "wall" }
+      continue
+    }
+    if (op === "+" && exactSeconds(right, left)) {
+      const zoned = right.datetime === "zoned"
+      left = { text: datetimePlusExactSeconds(right.text, zoned, zoneArgument("zoned"), op, left.text), date: true, interval: false, datetime: zoned ? "zoned" : "wall" }
+      continue
+    }
+    const asDuration = (n: Node, d: Node): Node =>
+      n.exactInterval === undefined ? n : { text: durationOfExact(n.text, n.exactInterval, d.day === true), date: false, interval: true }
+    if (op !== "||" && datetimeOperand(left)) right = asDuration(right, left)
+    if (op !== "||" && datetimeOperand(right)) left = asDuration(left, right)
+    // interval ± interval with an exact one: both in exact storage (interval-exprs.ts)
+    const sum = (op === "+" || op === "-") && left.interval && right.interval ? exactIntervalSum(op, { text: left.text, exact: left.exactInterval }, { text: right.text, exact: right.exactInterval }) : undefined
+    if (sum !== undefined) {
+      left = { text: sum.text, date: false, interval: true, exactInterval: sum.kind }
+      continue
+    }
+    // DATE ± INTERVAL is a DATE (SQL Language Reference, "Datetime/Interval Arithmetic"), DuckDB's TIMESTAMP_S
+    const day = (left.day === true && right.interval) || (right.day === true && left.interval && op === "+")
+    const exact = op === "||" ? undefined : exactArithmetic(op, left, right)
+    const datetime = op === "||" ? undefined : textDatetimeArithmetic(op, left, right)
+    if (exact !== undefined) left = exact
+    else if (datetime !== undefined) left = datetime
+    else if (op === "||") left = { text: `ora_cat(${left.text}, ${right.text})`, date: false, interval: false }
+    else if (op === "+" && left.date && !right.interval && !right.date) left = { text: `ora_date_add(${left.text}, ${floating(right, "double")})`, date: true, interval: false }
+    else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${floating(left, "double")})`, date: true, interval: false }
+    else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false }
+    else if (op === "-" && left.date && !right.interval) left = { text: `ora_date_add(${left.text}, -(${floating(right, "double")}))`, date: true, interval: false }
+    else {
+      const binary = binaryOf(left, right)
+      const numeric = left.numeric === true && right.numeric === true
+      const shifted = left.date && right.interval ? [left.text, op === "-" ? `-(${right.text})` : right.text] : right.date && left.interval && op === "+" ? [right.text, left.text] : undefined
+      const text = shifted !== undefined ? `ora_datetime_add(${shifted[0]}, ${shifted[1]})` : `(${floating(left, binary)} ${op} ${floating(right, binary)})`
+      left = { text: day ? `CAST(${text} AS TIMESTAMP_S)` : text, date: left.date || right.date, interval: left.interval && right.interval, binary, numeric, day }
+    }
+  }
+  return left !== undefined && i === to ? left.text : undefined
+}
