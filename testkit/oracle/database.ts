@@ -23,6 +23,7 @@ import { typeDictionaryRows } from "./type-dictionary.ts"
 import { Grants } from "./privileges.ts"
 import { WaitsFor } from "./deadlocks.ts"
 import { RowLocks } from "./row-locks.ts"
+import { TableLocks } from "./table-locks.ts"
 import { emptyStats } from "../common/stats.ts"
 
 /** Live-session facts shown by V$SESSION. */
@@ -103,16 +104,19 @@ export class OracleDatabase {
   readonly rowLocks = new RowLocks()
   /** Primary / unique keys inserted by open transactions (key-locks.ts). */
   readonly keyLocks = new RowLocks<string>()
+  /** Table locks of LOCK TABLE and of DML (table-locks.ts). */
+  readonly tableLocks = new TableLocks()
   /** Which session waits for which lock holders: a wait closing a cycle fails with ORA-00060. */
   readonly waitsFor = new WaitsFor()
   /** The server's work counters (the handle's `stats`), kept here where the lock waits are. */
   readonly stats = emptyStats()
 
-  /** Releases the row and key locks of session `sid` (its transaction ended); true when it held any. */
+  /** Releases the row, key and table locks of session `sid` (its transaction ended); true when it held any. */
   releaseLocks(sid: number): boolean {
     this.waitsFor.released(sid)
     const rows = this.rowLocks.release(sid)
-    return this.keyLocks.release(sid) || rows
+    const tables = this.tableLocks.release(sid)
+    return this.keyLocks.release(sid) || rows || tables
   }
 
   /** A session committed or rolled back (or closed): writers waiting for its rows retry. */

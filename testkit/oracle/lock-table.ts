@@ -1,11 +1,12 @@
 /**
  * `LOCK TABLE [schema.]table [, ...] IN lockmode MODE [NOWAIT | WAIT n]` (SQL Language Reference, "LOCK TABLE"):
  * each table must exist (ORA-00942 naming it) and the mode be one of Oracle's (ROW SHARE, ROW EXCLUSIVE, SHARE
- * UPDATE, SHARE, SHARE ROW EXCLUSIVE, EXCLUSIVE; else ORA-01737 "valid modes for LOCK TABLE are..."). The statement
- * then succeeds; the server takes no table lock (testkit/oracle/README.md, "Where it still differs").
+ * UPDATE, SHARE, SHARE ROW EXCLUSIVE, EXCLUSIVE; else ORA-01737 "valid modes for LOCK TABLE are..."). The session
+ * then takes the table lock in that mode (table-locks.ts).
  */
 import { OraError } from "./errors.ts"
 import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
+import { type TableLockMode, tableLockModeOf } from "./table-locks.ts"
 import { oracleName } from "./translate.ts"
 
 const MODES = ["ROW SHARE", "ROW EXCLUSIVE", "SHARE UPDATE", "SHARE", "SHARE ROW EXCLUSIVE", "EXCLUSIVE"]
@@ -16,8 +17,16 @@ export interface LockedTable {
   readonly name: string
 }
 
-/** The tables of a LOCK TABLE statement; ORA-01737 for another mode, ORA-00933 for a malformed statement. */
-export const parseLockTable = (sql: string): ReadonlyArray<LockedTable> => {
+/** A LOCK TABLE statement: its tables, the mode it takes them in, and how long it waits for them. */
+export interface LockTableStatement {
+  readonly tables: ReadonlyArray<LockedTable>
+  readonly mode: TableLockMode
+  /** Until the lock is free (bounded by the server's lockWaitMs), not at all (NOWAIT), or n seconds (WAIT n). */
+  readonly wait: "wait" | "nowait" | number
+}
+
+/** A LOCK TABLE statement's parts; ORA-01737 for another mode, ORA-00933 for a malformed statement. */
+export const parseLockTable = (sql: string): LockTableStatement => {
   const toks: ReadonlyArray<Tok> = significant(tokenize(sql.replace(/;\s*$/, "")))
   if (!isKw(toks[0], "LOCK") || !isKw(toks[1], "TABLE")) throw new OraError(900, "invalid SQL statement")
   const tables: Array<LockedTable> = []
@@ -45,5 +54,6 @@ export const parseLockTable = (sql: string): ReadonlyArray<LockedTable> => {
   const rest = toks.slice(modeEnd + 1)
   const ends = rest.length === 0 || (rest.length === 1 && isKw(rest[0], "NOWAIT")) || (rest.length === 2 && isKw(rest[0], "WAIT") && rest[1]!.kind === "num")
   if (!ends) throw new OraError(933, "SQL command not properly ended")
-  return tables
+  const wait = rest.length === 0 ? "wait" : rest.length === 1 ? "nowait" : Number(rest[1]!.value)
+  return { tables, mode: tableLockModeOf(mode), wait }
 }

@@ -66,7 +66,7 @@ export class SessionTransaction {
   async commit(): Promise<void> {
     this.savepoints.clear()
     this.releaseHeld()
-    if (!this.open) return
+    if (!this.open) return this.releaseLocks()
     this.open = false
     this.log = []
     try {
@@ -84,7 +84,7 @@ export class SessionTransaction {
   async rollback(): Promise<void> {
     this.savepoints.clear()
     this.releaseHeld()
-    if (!this.open) return
+    if (!this.open) return this.releaseLocks()
     this.open = false
     this.log = []
     await this.host.engine.rollback()
@@ -205,6 +205,14 @@ export class SessionTransaction {
       }
       throw e
     }
+  }
+
+  /**
+   * The locks of a transaction whose statements all failed (rolled back to no statement, so no engine transaction
+   * is open): Oracle keeps them until COMMIT or ROLLBACK, and so does the session.
+   */
+  private releaseLocks(): void {
+    if (this.host.db.releaseLocks(this.host.info.sid)) this.host.db.transactionEnded()
   }
 
   /** Keeps what a logged statement uses until the transaction ends. */

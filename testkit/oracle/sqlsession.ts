@@ -47,6 +47,7 @@ import {
 } from "./statement.ts"
 import { oracleName, translateQuery, type QueryShape } from "./translate.ts"
 import { parseLockTable } from "./lock-table.ts"
+import { type TableLockHost, tableLockKey, takeTableLock } from "./table-locks.ts"
 import { lockColumnError, mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
 import { rewriteSampleClauses } from "./sample-clause.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
@@ -76,6 +77,7 @@ export class SqlSession {
   private readonly keys: KeyClaims
   private readonly many: ExecuteMany
   private readonly sqlIds: SessionSqlIds
+  private readonly tableLockHost: TableLockHost
   private readonly returningHost: ReturningHost
   private readonly columns: StatementColumns = new StatementColumns((schema, name) => this.lookupTable(schema, name))
 
@@ -88,6 +90,7 @@ export class SqlSession {
     this.numericCharacters = db.settings.numericCharacters ?? ".,"
     this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline) })
     this.sqlIds = new SessionSqlIds(info)
+    this.tableLockHost = { db, info, waitForRowLock: (deadline, holders) => this.locks.waitForRowLock(deadline, holders) }
     this.returningHost = { engine, txn: this.txn, mapError: (e) => this.mapError(e) }
     this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks })
     this.many = new ExecuteMany({
@@ -160,6 +163,7 @@ export class SqlSession {
   async runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const t = engineStatement(sql)
     const target = t === undefined ? undefined : this.targetOf(t.toks)
+    await this.rowExclusive(target)
     // an INSERT of a key another open transaction inserted waits for it, as a client's INSERT does (key-locks.ts)
     const keyed = t !== undefined && isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(target) : undefined
     if (keyed !== undefined) return (await this.keys.claiming(keyed, () => this.keys.runInsert(sql, params), true))!
@@ -278,10 +282,15 @@ export class SqlSession {
         }
         if (kw === "SET") return { kind: "done" }
         if (kw === "LOCK") {
-          for (const t of parseLockTable(sql))
-            if (this.lookupTable(t.schema, t.name) === undefined) throw ora.tableNotFound(this.db.settings.version, t.schema ?? this.schema, t.name)
-          // a lock is held to the end of the transaction the statement starts (not modelled: no table locks)
+          const lock = parseLockTable(sql)
+          const tables = lock.tables.map((t) => {
+            const meta = this.lookupTable(t.schema, t.name)
+            if (meta === undefined) throw ora.tableNotFound(this.db.settings.version, t.schema ?? this.schema, t.name)
+            return meta
+          })
+          // each lock is held to the end of the transaction the statement starts (table-locks.ts)
           await this.begin()
+          for (const meta of tables) await takeTableLock(this.tableLockHost, tableLockKey(meta), lock.mode, lock.wait)
           return { kind: "done" }
         }
         if (kw === "EXPLAIN") throw ora.unimplemented(kw)
@@ -469,6 +478,7 @@ export class SqlSession {
   private async dmlWithTriggers(sql: string, triggers: ReadonlyArray<Trigger>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<DmlResult> {
     const target = this.targetOf(significant(tokenize(stripTerminator(sql))))!
     if (isKw(tokenize(sql).find((t) => t.kind !== "ws"), "MERGE")) throw ora.unimplemented("MERGE into a table with triggers")
+    await this.rowExclusive(target)
     const session: TriggerSession = {
       db: this.db,
       query: (q, params) => this.query(q, params),
@@ -512,6 +522,7 @@ export class SqlSession {
     const verb = t.toks[0]?.value
     const privileges: Array<ObjectPrivilege> = verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : []
     checkAccess(this.access(), t.toks, [], this.dmlTarget === undefined ? undefined : { meta: this.dmlTarget, privileges })
+    await this.rowExclusive(this.dmlTarget)
     const keyed = isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(this.dmlTarget) : undefined
     if (keyed === undefined) {
       // an UPDATE / DELETE locks the rows it writes, for each bind row of an executeMany, until the transaction ends (row-locks.ts)
@@ -563,15 +574,34 @@ export class SqlSession {
 
   /**
    * For `INSERT ... VALUES (...)` with binds: inserts a chunk of bind rows through the bulk path and returns the
-   * number of rows inserted; undefined when the statement cannot take the bulk path (session-execute-many.ts).
+   * number of rows inserted; undefined when the statement cannot take the bulk path (session-execute-many.ts), or
+   * would wait for another transaction's table lock (the statement's own run then waits).
    */
-  bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs?: ReadonlyArray<BindSpec>): Promise<number | undefined> {
+  async bulkChunk(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs?: ReadonlyArray<BindSpec>): Promise<number | undefined> {
+    if (classify(sql) === "dml" && !(await this.rowExclusive(this.targetOf(significant(tokenize(stripTerminator(sql)))), false))) return undefined
     return this.many.bulkChunk(sql, rows, specs)
   }
 
-  /** The append target of an executeMany INSERT, undefined when the statement needs the general path (session-execute-many.ts). */
-  appendTargetOf(sql: string): Promise<BatchTarget | undefined> {
+  /**
+   * The append target of an executeMany INSERT, undefined when the statement needs the general path
+   * (session-execute-many.ts) or would wait for another transaction's table lock.
+   */
+  async appendTargetOf(sql: string): Promise<BatchTarget | undefined> {
+    if (classify(sql) === "dml" && !(await this.rowExclusive(this.targetOf(significant(tokenize(stripTerminator(sql)))), false))) return undefined
     return this.many.appendTargetOf(sql)
+  }
+
+  /**
+   * The row exclusive lock a DML statement takes on its table until the transaction ends (table-locks.ts), after
+   * waiting for another transaction's SHARE / SHARE ROW EXCLUSIVE / EXCLUSIVE lock; with `wait` false, false instead
+   * of waiting.
+   */
+  private async rowExclusive(meta: TableMeta | undefined, wait = true): Promise<boolean> {
+    if (meta === undefined || meta.kind !== "TABLE") return true
+    const key = tableLockKey(meta)
+    if (!wait && this.db.tableLocks.conflicting(this.info.sid, key, "RX").size > 0) return false
+    await takeTableLock(this.tableLockHost, key, "RX")
+    return true
   }
 
   /** Appends rows laid out for an append target inside the transaction; undefined on a failure (session-execute-many.ts). */
