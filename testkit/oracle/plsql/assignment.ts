@@ -6,7 +6,7 @@ import { oracleName } from "../translate.ts"
 import type { Expr } from "./ast.ts"
 import { BIND_ARRAY, bindArrayOf, type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
 import type { Collection, Frame, PlsqlValue, Value } from "./context.ts"
-import { coerce, coerceField, collectionType, collectionVar, fieldType, recordElements, recordOfRow, recordType, retype } from "./conversion.ts"
+import { coerce, coerceField, collectionTarget, collectionType, collectionVar, fieldType, newElementRecord, recordElements, recordOfRow, recordType, retype } from "./conversion.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
 import { evaluate } from "./expressions.ts"
 import { closingParen, subscript } from "./names.ts"
@@ -28,10 +28,7 @@ export async function collectionMethod(ctx: Frame, parts: ReadonlyArray<string>,
   const count = Number(values[0] ?? 1)
   switch (parts[1]) {
     case "EXTEND":
-      c.extend(count, () => {
-        const record = recordElements(ctx, found.type)
-        return record === false ? null : new PlsqlRecord(new Map(record === true ? [] : record.fields.map((f) => [f.name, null])), record === true ? undefined : record)
-      })
+      c.extend(count, () => newElementRecord(ctx, found.type) ?? null)
       return true
     case "TRIM":
       c.trim(count)
@@ -46,7 +43,8 @@ export async function collectionMethod(ctx: Frame, parts: ReadonlyArray<string>,
 /** A collection of `type` holding rows (records when its elements are %ROWTYPE, else column `column`'s values). */
 function collectionOfRows(ctx: Frame, type: CollectionType, names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, column: number | undefined): Collection {
   const c: Collection = new PlsqlCollection(type)
-  const record = recordType(ctx, type.element)
+  const elements = recordElements(ctx, type)
+  const record = typeof elements === "object" ? elements : undefined
   for (const row of rows) {
     if (column !== undefined) c.push(coerce(ctx, type.element, row[column] ?? null) as DuckDBValue)
     else c.push(record === undefined ? new PlsqlRecord(new Map(names.map((n, i) => [n, row[i] ?? null]))) : recordOfRow(ctx, record, row))
@@ -57,7 +55,7 @@ function collectionOfRows(ctx: Frame, type: CollectionType, names: ReadonlyArray
 /** BULK COLLECT INTO targets: one collection of records, or one collection per column. */
 export function assignBulk(ctx: Frame, targets: ReadonlyArray<Expr>, names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): void {
   const collections = targets.map((t) => {
-    const found = t.length === 1 ? collectionVar(ctx, oracleName(t[0]!)) : undefined
+    const found = collectionTarget(ctx, t)
     if (found === undefined) throw new PlsCompileError(ctx.source, t[0]?.pos ?? ctx.pos, 403, `expression '${t.map((x) => x.text).join("")}' cannot be used as an INTO-target of a SELECT/FETCH statement`)
     return found
   })
@@ -116,8 +114,8 @@ function assignElement(ctx: Frame, target: Expr, type: CollectionType, value: Co
     return
   }
   // a field assigned in a missing element of an associative array of records makes the element
-  const record = type.kind === "assoc" && !c.exists(key) ? recordType(ctx, type.element) : undefined
-  if (record !== undefined) c.set(key, new PlsqlRecord(new Map(record.fields.map((f) => [f.name, null])), record))
+  const record = type.kind === "assoc" && !c.exists(key) ? newElementRecord(ctx, type) : undefined
+  if (record !== undefined) c.set(key, record)
   const element = c.get(key)
   const field = target[close + 2]
   if (!(element instanceof PlsqlRecord) || !isOp(target[close + 1], ".") || field === undefined || target.length !== close + 3) {

@@ -4,13 +4,16 @@
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
-import type { TypeSpec } from "./ast.ts"
+import { isOp } from "../lexer.ts"
+import { oracleName } from "../translate.ts"
+import type { Expr, TypeSpec } from "./ast.ts"
 import { BIND_ARRAY, type CollectionType, PlsqlCollection } from "./collections.ts"
 import type { Collection, Frame, Slot, Value } from "./context.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
 import { PlsqlRecord, type RecordType } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
-import { line, lookup, packageVariable } from "./scope.ts"
+import { labelled, line, lookup, packageVariable } from "./scope.ts"
+import { instancesOf } from "./stored-packages.ts"
 import { numberOfText } from "./value-kinds.ts"
 
 /** The record type a declared type names, if it names one. */
@@ -24,7 +27,22 @@ export function recordType(ctx: Frame, t: TypeSpec | undefined): RecordType | un
 
 /** Whether a collection's elements are records (`%ROWTYPE` or a record type). */
 export function recordElements(ctx: Frame, type: CollectionType): RecordType | boolean {
-  return type.element.kind === "rowtypeOf" || (recordType(ctx, type.element) ?? false)
+  return type.element.kind === "rowtypeOf" || (recordType(ctx, type.element) ?? packageElementRecord(ctx, type) ?? false)
+}
+
+/**
+ * The record type a package's collection type has as its element, looked up in that package: a block outside the
+ * package reading or filling `pkg.c` does not see the element type's name.
+ */
+function packageElementRecord(ctx: Frame, type: CollectionType): RecordType | undefined {
+  if (type.element.kind !== "named") return undefined
+  for (const instance of instancesOf(ctx.host).values()) {
+    const names = instance.names as Map<string, Slot>
+    if (![...names.values()].some((s) => s.k === "type" && s.type === type)) continue
+    const slot = names.get(type.element.name)
+    return slot?.k === "recordType" ? slot.type : undefined
+  }
+  return undefined
 }
 
 /** `%TYPE` of a variable or a table column, or a subtype of another unit (`pkg.subtype`), as the type it stands for. */
@@ -66,6 +84,32 @@ export function collectionVar(ctx: Frame, name: string): { slot: Extract<Slot, {
   if (slot.value instanceof PlsqlCollection) return { slot, type: slot.value.type }
   const type = collectionType(ctx, slot.type)
   return type === undefined ? undefined : { slot, type }
+}
+
+/** A collection variable named `target` as written: `c`, or `label.c` / `pkg.c` of an enclosing block or a package. */
+export function collectionTarget(ctx: Frame, target: Expr): { slot: Extract<Slot, { k: "var" }>; type: CollectionType } | undefined {
+  if (target.length === 1) return collectionVar(ctx, oracleName(target[0]!))
+  if (target.length !== 3 || !isOp(target[1], ".")) return undefined
+  const name = oracleName(target[0]!)
+  if (lookup(ctx, name) !== undefined) return undefined
+  const slot = labelled(ctx, name, oracleName(target[2]!)) ?? packageVariable(ctx, name, oracleName(target[2]!))
+  if (slot?.k !== "var") return undefined
+  if (slot.value instanceof PlsqlCollection) return { slot, type: slot.value.type }
+  const type = collectionType(ctx, slot.type)
+  return type === undefined ? undefined : { slot, type }
+}
+
+/**
+ * A new element of a collection of records, its fields NULL (of a table's `%ROWTYPE`: the table's columns); undefined
+ * when the elements are not records.
+ */
+export function newElementRecord(ctx: Frame, type: CollectionType): PlsqlRecord | undefined {
+  const record = recordElements(ctx, type)
+  if (record === false) return undefined
+  if (record !== true) return new PlsqlRecord(new Map(record.fields.map((f) => [f.name, null])), record)
+  const of = type.element.kind === "rowtypeOf" ? type.element.of : []
+  const meta = of.length === 0 ? undefined : ctx.host.lookupTable(of.length === 2 ? of[0] : undefined, of[of.length - 1]!)
+  return new PlsqlRecord(new Map((meta?.columns ?? []).map((c) => [c.name, null])))
 }
 
 /** An array bind's elements as a collection of a declared type, each converted to its element type. */

@@ -133,7 +133,20 @@ export function nameValue(ctx: Frame, toks: Expr, at: number): { value: Value; w
   }
   if (slot === undefined && isOp(next, ".") && toks[at + 2] !== undefined) {
     const inner = labelled(ctx, name, oracleName(toks[at + 2]!)) ?? packageVariable(ctx, name, oracleName(toks[at + 2]!))
-    if (inner?.k === "var") return { value: inner.value, width: 3 }
+    if (inner?.k === "var") {
+      // `pkg.c(i)`, `pkg.c.COUNT`, `pkg.r.field`: the element, method or field of a package's (or outer block's) variable
+      const collection = inner.value instanceof PlsqlCollection ? inner.value.type : collectionType(ctx, inner.type)
+      if (collection !== undefined) {
+        const element = collectionValue(ctx, toks, at + 2, collection, inner.value)
+        return element === undefined ? undefined : { value: element.value, width: element.width + 2 }
+      }
+      if (inner.value instanceof PlsqlRecord && isOp(toks[at + 3], ".") && toks[at + 4] !== undefined) {
+        const field = oracleName(toks[at + 4]!)
+        if (!inner.value.fields.has(field)) throw new PlsCompileError(ctx.source, toks[at + 4]!.pos, 302, `component '${field}' must be declared`)
+        return { value: inner.value.fields.get(field) ?? null, width: 5 }
+      }
+      return { value: inner.value, width: 3 }
+    }
   }
   if (slot === undefined && !isOp(next, ".")) {
     if (name === "SQLCODE") return { value: ctx.handling.at(-1)?.sqlcode ?? 0, width: 1 }
