@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 /** hdb's type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). */
@@ -108,6 +108,16 @@ describe("HANA test server: built-in functions DuckDB lacks (raw hdb client)", (
     await call((cb) => st.drop(cb))
     // inside a larger expression the result is still text / binary (the server keeps DuckDB's type there)
     expect(await types("SELECT CHAR(65) || 'x' AS T FROM DUMMY")).toEqual([NVARCHAR])
+  })
+
+  // HANA has no TO_NCHAR (its conversion functions to text are TO_VARCHAR, TO_NVARCHAR, TO_ALPHANUM, TO_CLOB,
+  // TO_NCLOB: SAP HANA SQL Reference, "Data Type Conversion Functions"; NHibernate's HANA dialect registers every
+  // HANA function and no to_nchar, nhibernate/nhibernate-core src/NHibernate/Dialect/HanaDialectBase.cs), so it is
+  // an unknown function, 328, as on HANA; TO_NVARCHAR converts.
+  it("TO_NCHAR is an unknown function (328), as on HANA; TO_NVARCHAR converts", async () => {
+    const err = await failure(exec(c, "SELECT TO_NCHAR(1) AS N FROM DUMMY"))
+    expect(err.code).toBe(328)
+    expect(await exec(c, "SELECT TO_NVARCHAR(1) AS N FROM DUMMY")).toEqual([{ N: "1" }])
   })
 
   it("TO_ALPHANUM converts to text", async () => {
