@@ -67,6 +67,13 @@ describe("HANA test server: built-in functions DuckDB lacks (raw hdb client)", (
     expect(await types("SELECT BITAND(id, 3) AS A, BITAND(big, 10) AS B FROM bf")).toEqual([INTEGER, BIGINT])
   })
 
+  // "BITAND Function (Numeric)": the arguments are integers or VARBINARY values; the AND is bit by bit.
+  it("BITAND of VARBINARY values is their bytewise AND, a VARBINARY", async () => {
+    expect(await exec(c, "SELECT BITAND(b, X'0F0F0F') AS A FROM bf WHERE id = 1")).toEqual([{ A: Buffer.from([0x01, 0x02, 0x03]) }])
+    expect(await exec(c, "SELECT BITAND(X'FF00', X'0FF0') AS A FROM DUMMY")).toEqual([{ A: Buffer.from([0x0f, 0x00]) }])
+    expect(await types("SELECT BITAND(b, X'0F0F0F') AS A FROM bf WHERE id = 1")).toEqual([VARBINARY])
+  })
+
   it("VAR is the sample variance, a DOUBLE", async () => {
     expect(await types("SELECT VAR(x) AS V FROM bf")).toEqual([DOUBLE])
     // x = 2, 4, 9: mean 5, squares 9 + 1 + 16 = 26, over n - 1 = 2
