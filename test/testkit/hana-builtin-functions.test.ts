@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 /** hdb's type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). */
@@ -67,6 +67,13 @@ describe("HANA test server: built-in functions DuckDB lacks (raw hdb client)", (
     expect(await types("SELECT BITAND(id, 3) AS A, BITAND(big, 10) AS B FROM bf")).toEqual([INTEGER, BIGINT])
   })
 
+  // "BITAND Function (Numeric)": the arguments are integers or VARBINARY values; the AND is bit by bit.
+  it("BITAND of VARBINARY values is their bytewise AND, a VARBINARY", async () => {
+    expect(await exec(c, "SELECT BITAND(b, X'0F0F0F') AS A FROM bf WHERE id = 1")).toEqual([{ A: Buffer.from([0x01, 0x02, 0x03]) }])
+    expect(await exec(c, "SELECT BITAND(X'FF00', X'0FF0') AS A FROM DUMMY")).toEqual([{ A: Buffer.from([0x0f, 0x00]) }])
+    expect(await types("SELECT BITAND(b, X'0F0F0F') AS A FROM bf WHERE id = 1")).toEqual([VARBINARY])
+  })
+
   it("VAR is the sample variance, a DOUBLE", async () => {
     expect(await types("SELECT VAR(x) AS V FROM bf")).toEqual([DOUBLE])
     // x = 2, 4, 9: mean 5, squares 9 + 1 + 16 = 26, over n - 1 = 2
@@ -108,6 +115,16 @@ describe("HANA test server: built-in functions DuckDB lacks (raw hdb client)", (
     await call((cb) => st.drop(cb))
     // inside a larger expression the result is still text / binary (the server keeps DuckDB's type there)
     expect(await types("SELECT CHAR(65) || 'x' AS T FROM DUMMY")).toEqual([NVARCHAR])
+  })
+
+  // HANA has no TO_NCHAR (its conversion functions to text are TO_VARCHAR, TO_NVARCHAR, TO_ALPHANUM, TO_CLOB,
+  // TO_NCLOB: SAP HANA SQL Reference, "Data Type Conversion Functions"; NHibernate's HANA dialect registers every
+  // HANA function and no to_nchar, nhibernate/nhibernate-core src/NHibernate/Dialect/HanaDialectBase.cs), so it is
+  // an unknown function, 328, as on HANA; TO_NVARCHAR converts.
+  it("TO_NCHAR is an unknown function (328), as on HANA; TO_NVARCHAR converts", async () => {
+    const err = await failure(exec(c, "SELECT TO_NCHAR(1) AS N FROM DUMMY"))
+    expect(err.code).toBe(328)
+    expect(await exec(c, "SELECT TO_NVARCHAR(1) AS N FROM DUMMY")).toEqual([{ N: "1" }])
   })
 
   it("TO_ALPHANUM converts to text", async () => {

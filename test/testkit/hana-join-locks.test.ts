@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { call, exec, failure } from "./hana/client.ts"
 import type { HdbClient } from "./hana/client.ts"
 import { waitsForLock } from "../support/lockWaits.ts"
-import { inTransactions as inBothTransactions } from "./hana/transactions.ts"
+import { closeTwoClients, inTransactions as inBothTransactions, openTwoClients } from "./hana/transactions.ts"
 
 // SELECT ... FOR UPDATE over a join locks the rows it reads of each table, or only of the tables FOR UPDATE OF names
 // (SAP HANA SQL Reference, "SELECT Statement", for_update_clause: `FOR UPDATE [OF <column_list>]`, "locks the
@@ -14,20 +13,13 @@ describe("HANA test server: SELECT ... FOR UPDATE over joins (raw hdb)", () => {
   let server: HanaTestServerHandle
   let a: HdbClient
   let b: HdbClient
-  const login = () => connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1" })
   beforeAll(async () => {
-    server = await startHanaTestServer()
-    a = await login()
-    b = await login()
+    ;({ server, a, b } = await openTwoClients())
     await exec(a, "CREATE TABLE jl_o (id INT PRIMARY KEY, c INT, n INT)")
     await exec(a, "CREATE TABLE jl_c (id INT PRIMARY KEY, name NVARCHAR(10))")
     for (const sql of ["INSERT INTO jl_c VALUES (1, 'one')", "INSERT INTO jl_c VALUES (2, 'two')", "INSERT INTO jl_o VALUES (10, 1, 0)", "INSERT INTO jl_o VALUES (20, 2, 0)"]) await exec(a, sql)
   })
-  afterAll(async () => {
-    closeQuietly(a)
-    closeQuietly(b)
-    await server.close()
-  })
+  afterAll(() => closeTwoClients({ server, a, b }))
 
   const inTransactions = (body: () => Promise<void>) => inBothTransactions(a, b, body)
 

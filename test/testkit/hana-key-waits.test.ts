@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { call, exec, failure } from "./hana/client.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 import { waitsForLock } from "../support/lockWaits.ts"
-import { inTransactions as inBothTransactions } from "./hana/transactions.ts"
+import { closeTwoClients, inTransactions as inBothTransactions, openTwoClients } from "./hana/transactions.ts"
 
 // An INSERT of a primary or unique key that another open transaction inserted waits for that transaction, as HANA
 // makes it: HANA locks the key a transaction writes until it ends (SAP HANA Troubleshooting and Performance Analysis
@@ -15,17 +14,10 @@ describe("HANA test server: INSERT of a key another transaction inserted waits f
   let server: HanaTestServerHandle
   let a: HdbClient
   let b: HdbClient
-  const login = () => connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1" })
   beforeAll(async () => {
-    server = await startHanaTestServer()
-    a = await login()
-    b = await login()
+    ;({ server, a, b } = await openTwoClients())
   })
-  afterAll(async () => {
-    closeQuietly(a)
-    closeQuietly(b)
-    await server.close()
-  })
+  afterAll(() => closeTwoClients({ server, a, b }))
 
   const inTransactions = (body: () => Promise<void>) => inBothTransactions(a, b, body)
 

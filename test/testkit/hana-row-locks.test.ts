@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import { call, closeQuietly, exec, failure } from "./hana/client.ts"
 import type { HdbClient } from "./hana/client.ts"
 import { waitsForLock } from "../support/lockWaits.ts"
-import { inTransactions as inBothTransactions } from "./hana/transactions.ts"
+import { closeTwoClients, inTransactions as inBothTransactions, openTwoClients } from "./hana/transactions.ts"
 
 // Row locks as SAP HANA takes them: UPDATE / DELETE and SELECT ... FOR UPDATE lock rows until COMMIT / ROLLBACK;
 // another transaction waits; NOWAIT fails with 146, a wait past the lock wait timeout with 131, a deadlock with 133
@@ -13,17 +12,11 @@ describe("HANA test server: row locks", () => {
   let server: HanaTestServerHandle
   let a: HdbClient
   let b: HdbClient
-  const login = () => connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1" })
+  let login: () => Promise<HdbClient>
   beforeAll(async () => {
-    server = await startHanaTestServer()
-    a = await login()
-    b = await login()
+    ;({ server, a, b, login } = await openTwoClients())
   })
-  afterAll(async () => {
-    closeQuietly(a)
-    closeQuietly(b)
-    await server.close()
-  })
+  afterAll(() => closeTwoClients({ server, a, b }))
 
   const inTransactions = (body: () => Promise<void>) => inBothTransactions(a, b, body)
 

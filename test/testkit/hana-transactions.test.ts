@@ -1,24 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
+import { closeTwoClients, openTwoClients } from "./hana/transactions.ts"
 
 describe("HANA test server: transactions, temporary tables, constraints, catalog views", () => {
   let server: HanaTestServerHandle
   let a: HdbClient
   let b: HdbClient
-  const login = () => connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1" })
+  let login: () => Promise<HdbClient>
   beforeAll(async () => {
-    server = await startHanaTestServer()
-    a = await login()
-    b = await login()
+    ;({ server, a, b, login } = await openTwoClients())
   })
-  afterAll(async () => {
-    closeQuietly(a)
-    closeQuietly(b)
-    await server.close()
-  })
+  afterAll(() => closeTwoClients({ server, a, b }))
 
   it("isolates uncommitted work per session and honours COMMIT / ROLLBACK", async () => {
     await exec(a, "CREATE TABLE tx (id INT PRIMARY KEY)")
