@@ -6,8 +6,9 @@
  * into a fresh table on the same test server in the same run; after one untimed run of each side the two tables must
  * hold the same rows (EXCEPT both ways); timed runs alternate, and each side's input is the only
  * large data alive during its runs. The test server runs in a child process, so its CPU is not charged to the
- * client process; its own batch-insert time per side is reported (server_insert_s). ratio = ours / raw hdb
- * (target ≤ 0.5).
+ * client process; its own batch-insert time per side is reported (server_insert_s), and so are the median CPU
+ * seconds per run of the measuring process and of the server process (`*_client_cpu_s`, `*_server_cpu_s`; each run
+ * starts after a full GC). ratio = ours / raw hdb (target ≤ 0.5).
  *
  * Rows: HANA_INGEST_ROWS (default 1,000,000); timed runs per side: HANA_INGEST_RUNS (default 3).
  */
@@ -17,6 +18,7 @@ import * as Hana from "../layers/hana/index.ts"
 import * as Connection from "../src/Connection.ts"
 import { fromTable } from "../src/Ingest.ts"
 import { startInChildProcess } from "../testkit/common/child-process.ts"
+import { type CpuSample, cpuFigures, timedWithCpu } from "./support/cpu.ts"
 import { median } from "./run.ts"
 import { createHdbClient, hdbOptionsOf, promise, rawHdbComparison } from "./support/hana.ts"
 
@@ -121,6 +123,8 @@ export const run = async (): Promise<Record<string, unknown>> => {
     const baseS: Array<number> = []
     const oursServerS: Array<number> = []
     const baseServerS: Array<number> = []
+    const oursCpu: Array<CpuSample<unknown>> = []
+    const baseCpu: Array<CpuSample<unknown>> = []
     // One connection on each side for the whole run, opened before timing.
     await Effect.runPromise(Effect.gen(function*() {
       const conn = yield* Connection.Connection
@@ -157,9 +161,9 @@ export const run = async (): Promise<Record<string, unknown>> => {
       const timed = (f: Effect.Effect<void, unknown>, into: Array<number>, serverInto: Array<number>) =>
         Effect.gen(function*() {
           const before = yield* Effect.promise(() => server.stats())
-          const start = process.hrtime.bigint()
-          yield* f
-          into.push(Number(process.hrtime.bigint() - start) / 1e9)
+          const sample = yield* Effect.promise(() => timedWithCpu(server.pid, () => Effect.runPromise(Effect.orDie(f))))
+          into.push(sample.s)
+          ;(into === oursS ? oursCpu : baseCpu).push(sample)
           const after = yield* Effect.promise(() => server.stats())
           serverInto.push(((after?.insertMs ?? 0) - (before?.insertMs ?? 0)) / 1000)
         })
@@ -187,6 +191,8 @@ export const run = async (): Promise<Record<string, unknown>> => {
       ...rawHdbComparison(ROWS, oursS, baseS),
       ours_server_insert_s: round3(median(oursServerS)),
       raw_hdb_server_insert_s: round3(median(baseServerS)),
+      ...cpuFigures("ours", oursCpu),
+      ...cpuFigures("raw_hdb", baseCpu),
       baseline: "raw hdb prepared INSERT, exec of 32,000-row chunks of JS row arrays, one COMMIT",
       target_ratio: 0.5
     }

@@ -15,7 +15,7 @@ import * as Oracle from "../layers/oracle/index.ts"
 import { parseUri } from "../layers/oracle/Uri.ts"
 import { type ChildServer, startInChildProcess } from "../testkit/common/child-process.ts"
 import * as Connection from "../src/Connection.ts"
-import { collectGarbage, median } from "./run.ts"
+import { median } from "./run.ts"
 import { type CpuSample, cpuFigures, timedWithCpu } from "./support/cpu.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -164,7 +164,6 @@ export const run = async (): Promise<Record<string, unknown>> => {
     const cpu = new Map<() => Promise<number>, Array<CpuSample<number>>>([[ours, []], [baseline, []], [oursRow, []]])
     for (let i = 0; i < RUNS; i++) {
       for (const f of i % 2 === 0 ? [ours, baseline, oursRow] : [oursRow, baseline, ours]) {
-        collectGarbage()
         const r = await timedWithCpu(server.pid, f)
         if (r.result !== ROWS) throw new Error(`read ${r.result} rows, expected ${ROWS}`)
         times.get(f)!.push(r.s)

@@ -4,7 +4,7 @@
  * CPU, or neither: waiting on round trips). On a loaded machine the wall time follows the sum of both.
  */
 import { readFileSync } from "node:fs"
-import { median } from "../run.ts"
+import { collectGarbage, median } from "../run.ts"
 
 /** CPU seconds process `pid` has used so far (Linux /proc; NaN elsewhere). */
 export const processCpuSeconds = (pid: number): number => {
@@ -24,9 +24,9 @@ export interface CpuSample<A> {
   readonly result: A
 }
 
-/** Times `f` (after a full GC when exposed), with the CPU the client and the server process `serverPid` used. */
+/** Times `f` after a full GC, with the CPU the client and the server process `serverPid` used. */
 export const timedWithCpu = async <A>(serverPid: number, f: () => Promise<A>): Promise<CpuSample<A>> => {
-  ;(globalThis as { gc?: () => void }).gc?.()
+  collectGarbage()
   const server0 = processCpuSeconds(serverPid)
   const client0 = process.cpuUsage()
   const start = process.hrtime.bigint()

@@ -53,7 +53,8 @@ describe("HANA test server units", () => {
       fc.property(fc.bigInt({ min: -(10n ** 18n) + 1n, max: 10n ** 18n - 1n }), fc.integer({ min: 0, max: 18 }), (unscaled, scale) => {
         const info = columnInfo("D", DECIMAL(18, scale))
         const col: ColumnVector = {
-          info, length: 1, validity: null, data: new BigInt64Array([unscaled]), isNull: () => false, bytes: () => null, string: () => null, value: () => null
+          info, length: 1, validity: null, data: new BigInt64Array([unscaled]), isNull: () => false, bytes: () => null, string: () => null, value: () => null,
+          locate: () => -1, located: new Uint8Array(0), locatedStart: 0
         }
         const w = new ByteWriter(32)
         cellWriter(col, { code: 5, length: 18, fraction: scale }, () => Buffer.alloc(8))(w, 0)
@@ -74,7 +75,8 @@ describe("HANA test server units", () => {
         const micros = BigInt(ms) * 1000n + BigInt(us)
         const data = new BigInt64Array([micros])
         const col: ColumnVector = {
-          info, length: 1, validity: null, data, isNull: () => false, bytes: () => null, string: () => null, value: () => null
+          info, length: 1, validity: null, data, isNull: () => false, bytes: () => null, string: () => null, value: () => null,
+          locate: () => -1, located: new Uint8Array(0), locatedStart: 0
         }
         const w = new ByteWriter(16)
         cellWriter(col, { code: 61, length: 27, fraction: 7 }, () => Buffer.alloc(8))(w, 0)

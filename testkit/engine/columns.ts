@@ -76,6 +76,15 @@ export interface ColumnVector {
   isNull(i: number): boolean
   /** UTF-8 bytes of a varchar/blob row (a view or a copy; do not keep across `next()`), or null. */
   bytes(i: number): Uint8Array | null
+  /**
+   * Where {@link ColumnVector.bytes} of row `i` lie, without making a view of them (an encoder's hot path): returns
+   * their length, -1 for NULL, and leaves the array holding them in `located` and their start in `locatedStart`.
+   */
+  locate(i: number): number
+  /** The array holding the bytes the last {@link ColumnVector.locate} found. */
+  readonly located: Uint8Array
+  /** Where in {@link ColumnVector.located} those bytes start. */
+  readonly locatedStart: number
   /** Decoded string of a varchar row, or null. */
   string(i: number): string | null
   /**
@@ -246,6 +255,29 @@ class ChunkColumn implements ColumnVector {
   isNull(i: number): boolean {
     const v = this.validity
     return v !== null && (v[i >>> 3]! & (1 << (i & 7))) === 0
+  }
+  located: Uint8Array = EMPTY
+  locatedStart = 0
+  locate(i: number): number {
+    if (this.isNull(i)) return -1
+    const view = this.view
+    if (view === undefined) {
+      const b = this.bytes(i)!
+      this.located = b
+      this.locatedStart = 0
+      return b.length
+    }
+    const offset = i * 16
+    const len = view.getUint32(offset, true)
+    if (len <= 12) {
+      this.located = this.raw
+      this.locatedStart = offset + 4
+      return len
+    }
+    if (this.heapRuns === undefined) this.loadHeap(view)
+    this.located = this.heapRuns![this.heapRun![i]!]!
+    this.locatedStart = this.heapOffset![i]!
+    return len
   }
   bytes(i: number): Uint8Array | null {
     if (this.isNull(i)) return null

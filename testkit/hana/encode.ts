@@ -528,9 +528,20 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
     case TypeCode.NSTRING:
     case TypeCode.SHORTTEXT:
       return (w, r) => {
-        const b = col.bytes(r)
-        if (b === null) return w.u8(255)
-        writeCesu(w, b)
+        const length = col.locate(r)
+        if (length < 0) return w.u8(255)
+        const source = col.located
+        const start = col.locatedStart
+        const end = start + length
+        // text without 4-byte UTF-8 sequences is CESU-8 as it is: copied by range, no view per value
+        for (let k = start; k < end; k++) if (source[k]! >= 0xf0) return writeCesu(w, col.bytes(r)!)
+        w.lengthIndicator(length)
+        w.ensure(length)
+        const buf = w.buf
+        let at = w.pos
+        if (length <= 48) for (let k = start; k < end; k++) buf[at++] = source[k]!
+        else buf.set(source.subarray(start, end), at)
+        w.pos += length
       }
     case TypeCode.ST_GEOMETRY:
     case TypeCode.ST_POINT:
