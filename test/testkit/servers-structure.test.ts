@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { cyclesIn as cyclesAmong, findCycles, importsOf, repoRoot } from "../support/importGraph.ts"
+import { cyclesIn as cyclesAmong, findCycles, importsOf, modulesOf, repoRoot } from "../support/importGraph.ts"
 
 /**
  * The test servers are cut along the protocols' seams, name the modules of the same role the same way, and have no
