@@ -19,31 +19,30 @@
  * @since 0.1.0
  */
 import * as Arrow from "apache-arrow"
-import { Deferred, Effect, Exit, Fiber, Result, type Scope } from "effect"
-import { type AdbcError, adbcError, invalidArgument, notFound, notImplemented } from "../../src/AdbcError.ts"
-import { InfoCode, InfoValue } from "../../src/catalog/index.ts"
-import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape, IngestTarget } from "../../src/Driver.ts"
+import { Effect, Exit, Result, type Scope } from "effect"
+import { type AdbcError, adbcError, invalidArgument, notImplemented } from "../../src/AdbcError.ts"
+import type { BoundParameters, DriverConnection, DriverCursor, DriverResult, DriverShape } from "../../src/Driver.ts"
 import type { ResolvedOptions } from "../../src/Options.ts"
 import { catalogRows, CURRENT_CATALOG_SQL } from "./Catalog.ts"
 import { connectionAttributes, NLS_SETUP_SQL, resolveConnectConfig, timeZoneSql } from "./ConnectConfig.ts"
-import * as Ddl from "./Ddl.ts"
-import { atParameterRow, fromOracleError, fromRowError, oraCode } from "./Errors.ts"
+import { makeConnectionContext, run as runIn, runScoped as runScopedIn, tracked } from "./ConnectionContext.ts"
+import { makeCursor, mapColumns, prefetchRowsFor, queryOptions } from "./Cursor.ts"
 import * as DbCalls from "./DbCalls.ts"
 import * as DbPatches from "./DbPatches.ts"
-import * as DbTypes from "./DbTypes.ts"
-import * as ParseAhead from "./ParseAhead.ts"
-import { lobConverter } from "./LobPrefetch.ts"
+import type * as DbTypes from "./DbTypes.ts"
+import * as Ddl from "./Ddl.ts"
+import { executeManyEncoded, executeManyRows } from "./EncodedBinds.ts"
+import { atParameterRow, oraCode } from "./Errors.ts"
+import { encodedCall, makeIngest } from "./Ingest.ts"
+import { addRows, joinedRows, joinsRows, type RowsCall } from "./IngestCalls.ts"
+import { describe, info, scalar, tableSchema } from "./Metadata.ts"
 import * as Opt from "./OracleOptions.ts"
-import { formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
-import { makeCancellation } from "../common/Cancellation.ts"
-import { executeManyEncoded, executeManyRows, SEAM_ORACLEDB_VERSION, seamInfo, wireOrder } from "./EncodedBinds.ts"
-import { batchEncoders, type EncodePlan, encodeRows, type StringLimit, stringLimitOfType } from "./IngestEncoder.ts"
-import { addEncoded, addRows, callRows, type EncodedCall, joinedRows, joinsEncoded, joinsRows, type PendingCall, type RowsCall } from "./IngestCalls.ts"
-import { bindRows, type BoundColumn, directionOf, ingestColumns, parameterColumns, spanOutValue } from "./Params.ts"
-import { makeCursor } from "./Cursor.ts"
+import { bindRows, type BoundColumn, directionOf, parameterColumns, spanOutValue } from "./Params.ts"
+import * as ParseAhead from "./ParseAhead.ts"
+import { type MappedColumn, TYPE_NAME_METADATA } from "./ReadTypes.ts"
 import { DEFAULT_PORT } from "./Uri.ts"
-import { arrowColumns, type MappedColumn, type MappingOptions, type OracleColumnMetadata, type OracleTypeName, TYPE_NAME_METADATA } from "./ReadTypes.ts"
-import { bindTypeFor, ingestColumnType, isCompatible } from "./WriteTypes.ts"
+import { bindTypeFor } from "./WriteTypes.ts"
+import { formatEpochDay, formatEpochTicks } from "../common/ArrowCells.ts"
 
 /** The driver version. @category constants @since 0.1.0 */
 export const VERSION = "0.1.0"
@@ -65,133 +64,6 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
  * @since 0.1.0
  */
 export const connectTimeoutMs = (uriTimeoutMs: number | undefined): number => uriTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
-
-/** The type mapping options in force. @category options @since 0.1.0 */
-export const mappingOptions = (options: ResolvedOptions): MappingOptions => ({
-  dayTimeInterval: options.value(Opt.DayTimeIntervalType),
-  yearMonthInterval: options.value(Opt.YearMonthIntervalType),
-  unboundedNumber: options.value(Opt.UnboundedNumberType),
-  date: options.value(Opt.DateType),
-  useExtensionType: options.value(Opt.UseExtensionType),
-  useHighPrecision: options.value(Opt.UseHighPrecision)
-})
-
-/** oracledb's metadata as the driver's column description (raw precision/scale from the describe hook). */
-export const columnMetadata = (m: DbTypes.OracleMetaData): OracleColumnMetadata => {
-  const type = m.dbType.name.replace(/^DB_TYPE_/, "") as OracleTypeName
-  const base = { name: m.name, type, nullable: m.nullable !== false, isJson: m.isJson === true }
-  switch (type) {
-    case "NUMBER":
-      return { ...base, precision: m.precision ?? m.adbcPrecision ?? 0, scale: m.scale ?? m.adbcScale ?? -127 }
-    case "TIMESTAMP":
-    case "TIMESTAMP_TZ":
-    case "TIMESTAMP_LTZ":
-      return { ...base, precision: m.precision ?? m.adbcScale }
-    case "INTERVAL_DS":
-      // Describe info of INTERVAL DAY(d) TO SECOND(f): precision byte d, scale byte f.
-      return { ...base, precision: m.adbcScale, scale: m.adbcPrecision }
-    case "INTERVAL_YM":
-      return { ...base, scale: m.adbcPrecision }
-    case "OBJECT":
-      return {
-        ...base,
-        objectTypeName: m.dbTypeClass?.fqn ?? m.dbTypeName,
-        isCollection: m.dbTypeClass?.isCollection === true
-      }
-    default:
-      return m.byteSize !== undefined ? { ...base, byteSize: m.byteSize } : base
-  }
-}
-
-/**
- * A fetched LOB's whole value: a CLOB / NCLOB as a string, a BLOB as bytes, an empty LOB (EMPTY_CLOB(),
- * EMPTY_BLOB()) as a zero-length value without a round trip. LOBs are fetched as locators because inline (as
- * LONG) an empty LOB arrives as a zero-length value, which Oracle's row data cannot tell from NULL, while
- * "an empty LOB is not the same as a null LOB" (SQL Language Reference, EMPTY_BLOB, EMPTY_CLOB). oracledb runs
- * this converter inside getRows, so a cancel or an interruption of the fetch covers the reads too. A LOB no longer
- * than the LOB prefetch length came whole with its locator and needs no read (LobPrefetch.ts). The Lob is then
- * released (a temporary LOB's free is sent with the next call).
- */
-const readLob = (blob: boolean) =>
-  lobConverter(async (lob) => {
-    try {
-      if (lob.length === 0) return blob ? Buffer.alloc(0) : ""
-      return (await lob.getData()) ?? (blob ? Buffer.alloc(0) : "")
-    } finally {
-      lob.destroy()
-    }
-  })
-const readClob = readLob(false)
-const readBlob = readLob(true)
-
-/** fetchTypeHandler: NUMBER as exact digits, LOBs read whole (CLOB/NCLOB as strings, BLOB as bytes). */
-const fetchTypeHandler = (m: DbTypes.OracleMetaData): { type: DbTypes.DbType } | { converter: typeof readClob } | undefined => {
-  switch (m.dbType.name) {
-    case "DB_TYPE_NUMBER":
-      return { type: DbPatches.oracledb.STRING }
-    case "DB_TYPE_CLOB":
-    case "DB_TYPE_NCLOB":
-      return { converter: readClob }
-    case "DB_TYPE_BLOB":
-      return { converter: readBlob }
-    default:
-      return undefined
-  }
-}
-
-/** Define buffer bytes of fixed-size types (Oracle's internal lengths; a LOB counts its locator and prefetch). */
-const FIXED_DEFINE_BYTES: Readonly<Record<string, number>> = {
-  DB_TYPE_NUMBER: 22,
-  DB_TYPE_BINARY_INTEGER: 22,
-  DB_TYPE_DATE: 7,
-  DB_TYPE_TIMESTAMP: 11,
-  DB_TYPE_TIMESTAMP_LTZ: 11,
-  DB_TYPE_TIMESTAMP_TZ: 13,
-  DB_TYPE_BINARY_DOUBLE: 8,
-  DB_TYPE_BINARY_FLOAT: 4,
-  DB_TYPE_BOOLEAN: 4,
-  DB_TYPE_INTERVAL_DS: 11,
-  DB_TYPE_INTERVAL_YM: 5,
-  DB_TYPE_ROWID: 18
-}
-/** Bytes assumed for a column of unbounded size (LOB locator plus prefetched data, JSON, objects). */
-const UNBOUNDED_DEFINE_BYTES = 4000
-
-/**
- * Rows of the first round trip: `redo.statement.prefetch_rows`, lowered so that the rows fit in
- * `redo.statement.prefetch_bytes` when that is set (whichever limit is reached first; at least one row). A row
- * counts its define buffer sizes (declared byte sizes, fixed sizes of the other types), the upper bound Oracle
- * Call Interface's prefetch memory limit also works with.
- *
- * @category options
- * @since 0.1.0
- */
-export const prefetchRowsFor = (
-  metaData: ReadonlyArray<DbTypes.OracleMetaData> | undefined,
-  options: ResolvedOptions
-): number => {
-  const rows = options.value(Opt.PrefetchRows)
-  const bytes = options.get(Opt.PrefetchBytes)
-  if (bytes === undefined || metaData === undefined || metaData.length === 0) return rows
-  const rowBytes = metaData.reduce(
-    (n, m) => n + (FIXED_DEFINE_BYTES[m.dbType.name] ?? (m.byteSize !== undefined && m.byteSize > 0 ? m.byteSize : UNBOUNDED_DEFINE_BYTES)),
-    0
-  )
-  return Math.max(1, Math.min(rows, Math.floor(bytes / rowBytes)))
-}
-
-const queryOptions = (options: ResolvedOptions, prefetchRows: number): Record<string, unknown> => ({
-  resultSet: true,
-  outFormat: DbPatches.oracledb.OUT_FORMAT_ARRAY,
-  fetchArraySize: options.value(Opt.FetchArraySize),
-  prefetchRows,
-  fetchTypeHandler,
-  // OBJECT / VARRAY / SDO_GEOMETRY values as plain objects and arrays (JSON text, WKB) rather than DbObject proxies.
-  dbObjectAsPojo: true
-})
-
-const mapColumns = (metaData: ReadonlyArray<DbTypes.OracleMetaData>, options: ResolvedOptions) =>
-  Effect.fromResult(arrowColumns(metaData.map(columnMetadata), mappingOptions(options)))
 
 
 /** One parameter row: the bound columns and this row's values. */
@@ -262,22 +134,10 @@ const returnedRow = (result: DbTypes.OracleExecuteResult): Result.Result<DbTypes
 }
 
 const makeConnection = (connection: DbTypes.OracleConnection, connectOptions: ResolvedOptions): DriverConnection => {
-  let autocommit = true
-  /** The connection's cancel state (Connection.cancel), which its cursors share. */
-  const cancellation = makeCancellation()
-  const tracked = cancellation.running
-
-  const run = (sql: string, binds: unknown, options: Record<string, unknown>) =>
-    DbCalls.callExecute(connection, sql, () => connection.execute(sql, binds, { autoCommit: autocommit, ...options }), DbCalls.closeResults)
-
-  /**
-   * `run` whose result sets are closed when the scope closes, in case an interruption stops them from reaching a
-   * cursor (a cursor closes them itself, once).
-   */
-  const runScoped = (sql: string, binds: unknown, options: Record<string, unknown>) =>
-    Effect.acquireRelease(run(sql, binds, options), (result) => DbCalls.releaseResults(connection, result), {
-      interruptible: true
-    })
+  const ctx = makeConnectionContext(connection, connectOptions)
+  const { cancellation } = ctx
+  const run = (sql: string, binds: unknown, options: Record<string, unknown>) => runIn(ctx, sql, binds, options)
+  const runScoped = (sql: string, binds: unknown, options: Record<string, unknown>) => runScopedIn(ctx, sql, binds, options)
 
   const cursorOf = (
     rs: DbTypes.OracleResultSet,
@@ -364,7 +224,7 @@ const makeConnection = (connection: DbTypes.OracleConnection, connectOptions: Re
    */
   const statementUnit = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
     Effect.suspend(() =>
-      autocommit
+      ctx.autocommit
         ? undoOnFailure(Effect.tap(effect, () => DbCalls.call(connection, () => connection.commit())), () => connection.rollback())
         : effect
     )
@@ -452,7 +312,7 @@ const makeConnection = (connection: DbTypes.OracleConnection, connectOptions: Re
    */
   const blockUnit = <A, R>(effect: Effect.Effect<A, AdbcError, R>): Effect.Effect<A, AdbcError, R> =>
     Effect.suspend(() =>
-      autocommit ? statementUnit(effect) : Effect.andThen(
+      ctx.autocommit ? statementUnit(effect) : Effect.andThen(
         run(`SAVEPOINT ${BLOCK_SAVEPOINT}`, [], {}),
         undoOnFailure(effect, () => connection.execute(`ROLLBACK TO SAVEPOINT ${BLOCK_SAVEPOINT}`, [], {}))
       )
@@ -497,12 +357,12 @@ const makeConnection = (connection: DbTypes.OracleConnection, connectOptions: Re
         // insert_batch_rows rows per executeMany, across parameter batches as for ingest (IngestCalls.ts)
         const perCall = options.value(Opt.InsertBatchRows)
         const only = prepared.length === 1 && total <= perCall ? prepared[0] : undefined
-        if (autocommit && only !== undefined) {
+        if (ctx.autocommit && only !== undefined) {
           // one call under autocommit: it commits in the same round trip (oracledb's autoCommit), as a raw executeMany
           // does; Oracle commits only a call that succeeds, and the rows a failing call kept are rolled back. The rows
           // are encoded straight from the Arrow buffers where the ingest encoder takes every column (the parameters'
           // own Arrow types decide the bind types, as oracledb's encoder would), else by oracledb from JS values.
-          const encoded = encodedCall(sql, parameters.batches[0]!)
+          const encoded = encodedCall(ctx, sql, parameters.batches[0]!)
           return yield* undoOnFailure(
             Effect.map(
               DbCalls.callExecute(connection, sql, () =>
@@ -580,7 +440,7 @@ const makeConnection = (connection: DbTypes.OracleConnection, connectOptions: Re
     parameters: BoundParameters | undefined,
     options: ResolvedOptions
   ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> =>
-    tracked(Effect.gen(function*() {
+    tracked(ctx, Effect.gen(function*() {
       if (parameters !== undefined && parameters.schema.fields.length > 0) {
         return yield* executeWithParameters(sql, parameters, options)
       }
@@ -595,216 +455,6 @@ const makeConnection = (connection: DbTypes.OracleConnection, connectOptions: Re
       return yield* outcome(result, options, undefined)
     }))
 
-  const describe = (sql: string, options: ResolvedOptions): Effect.Effect<Arrow.Schema, AdbcError> =>
-    Effect.gen(function*() {
-      const info = yield* ParseAhead.statementInfo(connection, sql, queryOptions(options, 1))
-      const columns = yield* mapColumns(info.metaData ?? [], options)
-      return new Arrow.Schema(columns.map((c) => c.field))
-    })
-
-  const scalar = (sql: string) =>
-    Effect.map(DbCalls.queryAll(connection, sql), (rows) => (rows[0]?.[0] === undefined || rows[0][0] === null ? "" : String(rows[0][0])))
-
-  const tableSchema = (catalog: string | undefined, dbSchema: string | undefined, table: string) =>
-    Effect.gen(function*() {
-      if (catalog !== undefined) {
-        const current = yield* scalar(CURRENT_CATALOG_SQL)
-        if (catalog !== current) {
-          return yield* notFound(`catalog ${JSON.stringify(catalog)} does not exist; the only catalog is ${JSON.stringify(current)}`)
-        }
-      }
-      const name = `${dbSchema === undefined ? "" : `${Ddl.quoteIdentifier(dbSchema)}.`}${Ddl.quoteIdentifier(table)}`
-      return yield* describe(`SELECT * FROM ${name}`, connectOptions)
-    })
-
-  /** The bind definitions of an encoded call's columns. */
-  const encodedBindDefs = (call: EncodedCall) =>
-    call.types.map((type, i) => ({
-      type: DbPatches.oracledb[`DB_TYPE_${type}`]!,
-      dir: DbPatches.oracledb.BIND_IN,
-      ...(type === "VARCHAR" || type === "RAW" ? { maxSize: call.maxSizes[i]! } : {})
-    }))
-
-  /** Per target: its string columns' limits (NVARCHAR2(2000) when ingest created it, else as described). */
-  const stringLimits = new Map<string, Map<string, StringLimit>>()
-
-  const describeTarget = (target: IngestTarget): Effect.Effect<Arrow.Schema | undefined, AdbcError> =>
-    tableSchema(undefined, target.dbSchema, target.table).pipe(
-      Effect.tap((schema) =>
-        Effect.sync(() => {
-          const limits = new Map<string, StringLimit>()
-          for (const f of schema.fields) {
-            const limit = stringLimitOfType(f.metadata.get(TYPE_NAME_METADATA) ?? "")
-            if (limit !== undefined) limits.set(f.name, limit)
-          }
-          stringLimits.set(Ddl.qualifiedTarget(target), limits)
-        })),
-      Effect.map((schema): Arrow.Schema | undefined => schema),
-      Effect.catchIf((e) => e.status === "NOT_FOUND", () => Effect.succeed(undefined))
-    )
-
-  /** The ingest rows gathered for the next database call (IngestCalls.ts), sent once it holds insert_batch_rows. */
-  let pending: PendingCall | undefined
-
-  /**
-   * Sends the gathered rows in one executeMany (if any); returns the rows inserted. `onWritten` is called once the
-   * encoded rows are in oracledb's packets (fast path only).
-   */
-  const sendCall = (onWritten?: () => void): Effect.Effect<number, AdbcError> => Effect.suspend(() => {
-    const call = pending
-    pending = undefined
-    if (call === undefined) return Effect.succeed(0)
-    const rows = callRows(call)
-    const named = (e: unknown) => Promise.reject(fromRowError(e, call.firstRow))
-    if (call._tag === "Encoded") {
-      const seam = seamInfo(connection, DbPatches.oracledb.versionString)!
-      const bindDefs = encodedBindDefs(call)
-      return Effect.map(
-        DbCalls.callExecute(connection, call.sql, () =>
-          executeManyEncoded(connection, call.sql, joinedRows(call), bindDefs, seam.maxStringSize, { autoCommit: autocommit }, onWritten)
-            .catch(named)),
-        (result) => result.rowsAffected ?? rows
-      )
-    }
-    return Effect.map(
-      DbCalls.callExecute(connection, call.sql, () =>
-        executeManyRows(connection, call.sql, call.rows, { autoCommit: autocommit, bindDefs: call.defs }).catch(named)),
-      (result) => result.rowsAffected ?? rows
-    )
-  })
-
-  /**
-   * All rows of a batch of IN parameters of `sql` as one encoded call (IngestEncoder.ts), with its bind definitions;
-   * undefined where the fast path does not take the batch (no seam, a column it refuses or cannot encode, parameter
-   * metadata), so that oracledb's encoder binds it.
-   */
-  const encodedCall = (sql: string, batch: Arrow.RecordBatch) => {
-    const seam = seamInfo(connection, DbPatches.oracledb.versionString)
-    if (seam === undefined || batch.numRows === 0 || batch.schema.fields.some((f) => f.metadata.size > 0)) return undefined
-    const plan = batchEncoders(batch, () => undefined, seam.utf8Database, 0)
-    if (Result.isFailure(plan) || plan.success._tag !== "Encoded") return undefined
-    const encoders = plan.success.encoders
-    const types = encoders.map((e) => e.type)
-    const maxSizes = encoders.map((e) => (e.type === "VARCHAR" || e.type === "RAW" ? e.maxSize : 0))
-    const long = maxSizes.map((m) => m > seam.maxStringSize)
-    const wire = wireOrder(maxSizes, seam.maxStringSize).map((i) => encoders[i]!)
-    const call: EncodedCall = { _tag: "Encoded", sql, firstRow: 0, rows: 0, segments: [], types, maxSizes: maxSizes.map(() => 0), long }
-    try {
-      addEncoded(call, encodeRows(wire, 0, batch.numRows), maxSizes)
-    } catch {
-      return undefined
-    }
-    return { call, bindDefs: encodedBindDefs(call), maxStringSize: seam.maxStringSize }
-  }
-
-  /** Sends the gathered rows in one executeMany (if any) and waits for it; returns the rows inserted. */
-  const sendPending = sendCall()
-
-  /**
-   * Starts sending the gathered encoded rows in a fiber of its own and returns that fiber once oracledb has written
-   * them (or the call ended): the caller encodes the next call's rows while the server inserts these, as the HANA
-   * driver does (HanaDriver.ts `insertEncoded`), and joins the fiber before its next call. Encoding before the rows
-   * are written would hold up oracledb's own writing, which runs on the same thread.
-   */
-  const startPending: Effect.Effect<Fiber.Fiber<number, AdbcError>> = Effect.gen(function*() {
-    const written = Deferred.makeUnsafe<void>()
-    const fiber = yield* Effect.forkChild(
-      Effect.ensuring(sendCall(() => Deferred.doneUnsafe(written, Effect.void)), Deferred.succeed(written, undefined))
-    )
-    yield* Effect.onInterrupt(Deferred.await(written), () => Fiber.interrupt(fiber))
-    return fiber
-  })
-
-  /**
-   * Adds a batch's rows to the gathered call, sending each call as it reaches `insert_batch_rows` rows (a batch may
-   * fill several, or none); returns the rows inserted by the calls sent. A failing batch drops the held rows, as
-   * does the first batch of an ingest; `finishInsert` sends the rest.
-   */
-  const insertBatch = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
-    tracked(Effect.onError(insertRows(target, batch, options, firstRow), () =>
-      Effect.sync(() => {
-        pending = undefined
-      })))
-
-  /** {@link insertBatch}'s work. */
-  const insertRows = (target: IngestTarget, batch: Arrow.RecordBatch, options: ResolvedOptions, firstRow: number) =>
-    Effect.gen(function*() {
-      if (firstRow === 0) pending = undefined
-      if (batch.numRows === 0) return 0
-      const limits = stringLimits.get(Ddl.qualifiedTarget(target))
-      const limitOf = (column: string) => limits?.get(column)
-      const sql = Ddl.insertSql(target, batch.schema.fields.map((f) => f.name))
-      yield* ParseAhead.openCursor(connection, sql)
-      const perCall = options.value(Opt.InsertBatchRows)
-      const seam = seamInfo(connection, DbPatches.oracledb.versionString)
-      const plan: EncodePlan = seam === undefined
-        ? { _tag: "Fallback", reason: `the ingest seam needs node-oracledb ${SEAM_ORACLEDB_VERSION} in thin mode (this is ${DbPatches.oracledb.versionString})` }
-        : yield* Effect.fromResult(batchEncoders(batch, limitOf, seam.utf8Database, firstRow))
-      yield* Effect.logDebug(
-        plan._tag === "Encoded"
-          ? "oracle: ingest batch encoded from Arrow columns"
-          : `oracle: ingest batch bound through oracledb's encoder: ${plan.reason}`
-      ).pipe(Effect.annotateLogs({ "oracle.ingest.path": plan._tag === "Encoded" ? "encoded" : "oracledb", "oracle.ingest.rows": batch.numRows }))
-      let total = 0
-      if (seam !== undefined && plan._tag === "Encoded") {
-        // the fast path: bind rows encoded from the Arrow buffers (IngestEncoder.ts, EncodedBinds.ts)
-        const encoders = plan.encoders
-        const types = encoders.map((e) => e.type)
-        const maxSizes = encoders.map((e) => (e.type === "VARCHAR" || e.type === "RAW" ? e.maxSize : 0))
-        const long = maxSizes.map((m) => m > seam.maxStringSize)
-        const wire = wireOrder(maxSizes, seam.maxStringSize).map((i) => encoders[i]!)
-        if (pending !== undefined && !joinsEncoded(pending, sql, types, long)) total += yield* sendPending
-        // The call in flight while the next call's rows are encoded: joined before the next call starts and before
-        // the batch returns; interrupted (its server call broken) when the batch fails or is interrupted.
-        let inFlight: Fiber.Fiber<number, AdbcError> | undefined
-        const overlapped = Effect.gen(function*() {
-          for (let start = 0; start < batch.numRows;) {
-            const call: EncodedCall = pending !== undefined && joinsEncoded(pending, sql, types, long)
-              ? pending
-              : { _tag: "Encoded", sql, firstRow: firstRow + start, rows: 0, segments: [], types, maxSizes: maxSizes.map(() => 0), long }
-            pending = call
-            const end = Math.min(batch.numRows, start + perCall - call.rows)
-            addEncoded(call, encodeRows(wire, start, end), maxSizes)
-            start = end
-            if (call.rows < perCall) continue
-            if (inFlight !== undefined) total += yield* Fiber.join(inFlight)
-            inFlight = undefined
-            inFlight = yield* startPending
-          }
-          if (inFlight !== undefined) total += yield* Fiber.join(inFlight)
-          inFlight = undefined
-          return total
-        })
-        return yield* Effect.onExit(overlapped, (exit) =>
-          Exit.isSuccess(exit) || inFlight === undefined ? Effect.void : Fiber.interrupt(inFlight))
-      }
-      const structType = options.value(Opt.IngestStructType)
-      const columns = yield* Effect.fromResult(ingestColumns(batch, structType, limitOf, firstRow))
-      const defs = columns.map((c) => c.def)
-      if (pending !== undefined && !joinsRows(pending, sql, defs)) total += yield* sendPending
-      for (let start = 0; start < batch.numRows;) {
-        const call: RowsCall = pending !== undefined && joinsRows(pending, sql, defs)
-          ? pending
-          : { _tag: "Rows", sql, firstRow: firstRow + start, rows: [], defs: [...defs] }
-        pending = call
-        const end = Math.min(batch.numRows, start + perCall - call.rows.length)
-        addRows(call, bindRows(columns, start, end), defs)
-        start = end
-        if (call.rows.length >= perCall) total += yield* sendPending
-      }
-      return total
-    })
-
-  /**
-   * Sends the rows of the last call of an ingest whose batches held `rows` rows: held rows that do not end there are
-   * a failed ingest's (this one passed no batch), dropped unsent.
-   */
-  const finishInsert = (target: IngestTarget, rows: number) =>
-    tracked(Effect.suspend(() => {
-      if (pending !== undefined && pending.firstRow + callRows(pending) !== rows) pending = undefined
-      return sendPending
-    }))
-
   const ISOLATION: Readonly<Record<string, string>> = {
     "adbc.connection.transaction.isolation.default": "READ COMMITTED",
     "adbc.connection.transaction.isolation.read_committed": "READ COMMITTED",
@@ -815,11 +465,11 @@ const makeConnection = (connection: DbTypes.OracleConnection, connectOptions: Re
     namespace: connection.instanceName,
     // Execute update with OUT parameters is refused by the core (the driver declares `outParameters`).
     execute: (request) => execute(request.sql, request.parameters, request.options),
-    describe,
+    describe: (sql, options) => describe(ctx, sql, options),
     setAutocommit: (enabled) =>
       Effect.gen(function*() {
-        if (enabled && !autocommit) yield* DbCalls.call(connection, () => connection.commit())
-        autocommit = enabled
+        if (enabled && !ctx.autocommit) yield* DbCalls.call(connection, () => connection.commit())
+        ctx.autocommit = enabled
       }),
     commit: DbCalls.call(connection, () => connection.commit()),
     rollback: DbCalls.call(connection, () => connection.rollback()),
@@ -834,44 +484,15 @@ const makeConnection = (connection: DbTypes.OracleConnection, connectOptions: Re
         ? Effect.fail(notImplemented(`isolation level ${level} is not supported by Oracle (read committed, serializable)`))
         : Effect.asVoid(run(`ALTER SESSION SET ISOLATION_LEVEL = ${sql}`, [], {}))
     },
-    currentCatalog: scalar(CURRENT_CATALOG_SQL),
-    currentDbSchema: scalar("SELECT SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA') FROM DUAL"),
+    currentCatalog: scalar(ctx, CURRENT_CATALOG_SQL),
+    currentDbSchema: scalar(ctx, "SELECT SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA') FROM DUAL"),
     setCurrentDbSchema: (schema) =>
       Effect.asVoid(run(`ALTER SESSION SET CURRENT_SCHEMA = ${Ddl.quoteIdentifier(schema)}`, [], {})),
-    info: Effect.gen(function*() {
-      const values = new Map<number, InfoValue>([[InfoCode.VENDOR_NAME, InfoValue.string("Oracle")]])
-      if (connection.oracleServerVersionString !== "") {
-        values.set(InfoCode.VENDOR_VERSION, InfoValue.string(connection.oracleServerVersionString))
-      }
-      return values
-    }),
+    info: info(ctx),
     catalogRows: (depth, filters) => catalogRows(connection, depth, filters),
-    tableSchema,
+    tableSchema: (catalog, dbSchema, table) => tableSchema(ctx, catalog, dbSchema, table),
     tableTypes: ["TABLE", "VIEW"],
-    ingest: {
-      columnType: (field, options) =>
-        Effect.fromResult(ingestColumnType(field, options.value(Opt.IngestStructType))),
-      createTableSql: (target, columns, options) => {
-        stringLimits.set(
-          Ddl.qualifiedTarget(target),
-          new Map(columns.flatMap((c) => {
-            const limit = stringLimitOfType(c.sqlType)
-            return limit === undefined ? [] : [[c.field.name, limit] as const]
-          }))
-        )
-        return Ddl.createTableSql(target, columns, options.get(Opt.IngestTablespace))
-      },
-      dropTableSql: (target) => {
-        stringLimits.delete(Ddl.qualifiedTarget(target))
-        return Ddl.dropTableSql(target)
-      },
-      describeTarget,
-      isCompatible,
-      // Oracle DDL commits implicitly: the core builds a new table and renames it into place.
-      ddl: { _tag: "BuildAndSwap", renameTableSql: Ddl.renameTableSql },
-      insertBatch,
-      finishInsert: (target, _options, rows) => finishInsert(target, rows)
-    },
+    ingest: makeIngest(ctx),
     cancel: cancellation.cancel(Effect.promise(() => connection.breakExecution().catch(() => undefined))),
     isUsable: () => connection.isHealthy(),
     abort: DbCalls.abort(connection)

@@ -18,6 +18,8 @@
 import * as Arrow from "apache-arrow"
 import { Result } from "effect"
 import { type AdbcError, notImplemented } from "../../src/AdbcError.ts"
+import type { ResolvedOptions } from "../../src/Options.ts"
+import type * as DbTypes from "./DbTypes.ts"
 import * as Opt from "./OracleOptions.ts"
 
 /** Field metadata key carrying the Oracle type name. @category constants @since 0.1.0 */
@@ -405,4 +407,41 @@ export const arrowColumns = (
     out.push(m.success)
   }
   return Result.succeed(out)
+}
+
+/** The type mapping options in force. @category options @since 0.1.0 */
+export const mappingOptions = (options: ResolvedOptions): MappingOptions => ({
+  dayTimeInterval: options.value(Opt.DayTimeIntervalType),
+  yearMonthInterval: options.value(Opt.YearMonthIntervalType),
+  unboundedNumber: options.value(Opt.UnboundedNumberType),
+  date: options.value(Opt.DateType),
+  useExtensionType: options.value(Opt.UseExtensionType),
+  useHighPrecision: options.value(Opt.UseHighPrecision)
+})
+
+/** oracledb's metadata as the driver's column description (raw precision/scale from the describe hook). @category mapping @since 0.1.0 */
+export const columnMetadata = (m: DbTypes.OracleMetaData): OracleColumnMetadata => {
+  const type = m.dbType.name.replace(/^DB_TYPE_/, "") as OracleTypeName
+  const base = { name: m.name, type, nullable: m.nullable !== false, isJson: m.isJson === true }
+  switch (type) {
+    case "NUMBER":
+      return { ...base, precision: m.precision ?? m.adbcPrecision ?? 0, scale: m.scale ?? m.adbcScale ?? -127 }
+    case "TIMESTAMP":
+    case "TIMESTAMP_TZ":
+    case "TIMESTAMP_LTZ":
+      return { ...base, precision: m.precision ?? m.adbcScale }
+    case "INTERVAL_DS":
+      // Describe info of INTERVAL DAY(d) TO SECOND(f): precision byte d, scale byte f.
+      return { ...base, precision: m.adbcScale, scale: m.adbcPrecision }
+    case "INTERVAL_YM":
+      return { ...base, scale: m.adbcPrecision }
+    case "OBJECT":
+      return {
+        ...base,
+        objectTypeName: m.dbTypeClass?.fqn ?? m.dbTypeName,
+        isCollection: m.dbTypeClass?.isCollection === true
+      }
+    default:
+      return m.byteSize !== undefined ? { ...base, byteSize: m.byteSize } : base
+  }
 }
