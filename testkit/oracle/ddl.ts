@@ -2,49 +2,27 @@
  * Oracle DDL on the engine with the catalog kept in step: CREATE / DROP / ALTER / RENAME of tables, views, indexes,
  * sequences, users and procedures, TRUNCATE and COMMENT. ALTER SESSION stays with the session state it changes.
  */
-import type { DuckDBValue } from "@duckdb/node-api"
-import type { Session as EngineSession } from "../engine/index.ts"
-import type { ColumnMeta, ConstraintMeta, TableMeta } from "./catalog.ts"
-import type { OracleDatabase, SessionInfo } from "./database.ts"
+import type { ColumnMeta } from "./catalog.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
-import { lengthCheck, lengthExpression, narrowingGuard, rebuildWithLengthCheck } from "./modify-checks.ts"
+import { lengthExpression, narrowingGuard, rebuildWithLengthCheck } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
-import { insufficientPrivileges, objectAccessError, objectPrivileges, type Requester } from "./privileges.ts"
+import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
-import { definePackage, defineProcedure, dropPackage, type PlsqlHost } from "./plsql.ts"
+import { definePackage, defineProcedure, dropPackage } from "./plsql.ts"
 import { defineTrigger, dropTrigger } from "./plsql/triggers.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
-import { type QueryResult, stripTerminator } from "./statement.ts"
+import type { DdlHost } from "./ddl-host.ts"
+import { columnsOf, createTable, isZonedColumn, type TableDdl } from "./ddl-tables.ts"
+import { stripTerminator } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
 import { rewriteHierarchical } from "./hierarchical.ts"
 import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { namedTypesOf } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
-import { numberType, type OraType, parseOracleType } from "./types.ts"
-
-/** What DDL needs from the SQL session it runs in. */
-export interface DdlHost extends PlsqlHost {
-  readonly db: OracleDatabase
-  readonly engine: EngineSession
-  readonly schema: string
-  readonly info: SessionInfo
-  lookupTable(schema: string | undefined, name: string): TableMeta | undefined
-  query(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<QueryResult>
-  translate(sql: string): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> }
-  alterSession(toks: ReadonlyArray<Tok>): Promise<void>
-  dateColumnsOf(sql: string): ReadonlySet<string>
-  exactNumberColumnsOf(sql: string): ReadonlySet<string>
-  /** NUMBER(p[,s]) column names of the tables a statement mentions (their quotients are computed on every digit). */
-  boundedNumberColumnsOf(sql: string): ReadonlySet<string>
-  readonly requester: Requester
-}
-
-/** Runs the DDL of one session. */
-/** True when column `name` of `columns` is TIMESTAMP WITH TIME ZONE (stored as text with its zone, datetime-functions.ts). */
-const isZonedColumn = (columns: ReadonlyArray<ColumnMeta>, name: string): boolean => columns.find((c) => c.name === name)?.type.kind === "timestamptz"
+import { type OraType, parseOracleType } from "./types.ts"
 
 /**
  * A column of a unique key as DuckDB indexes it: a TIMESTAMP WITH TIME ZONE column by its instant, as Oracle compares
@@ -53,21 +31,13 @@ const isZonedColumn = (columns: ReadonlyArray<ColumnMeta>, name: string): boolea
 const uniqueKeyColumn = (columns: ReadonlyArray<ColumnMeta>, name: string): string =>
   isZonedColumn(columns, name) ? `(ora_tstz_key(CAST(${duckIdent(name)} AS VARCHAR), ''))` : duckIdent(name)
 
-/**
- * ORA-02329 for a PRIMARY KEY or UNIQUE constraint on a TIMESTAMP WITH TIME ZONE column: Oracle refuses such keys
- * (SQL Language Reference, "Constraints", restrictions on unique constraints: none of the key's columns may be
- * TIMESTAMP WITH TIME ZONE, while TIMESTAMP WITH LOCAL TIME ZONE may; shown with ORA-02329 in
- * https://jonathanlewis.wordpress.com/2019/05/29/timestamp-oddity/). A unique index on such a column is allowed.
- */
-const zonedKey = (): OraError => new OraError(2329, "column of datatype TIME/TIMESTAMP WITH TIME ZONE cannot be unique or a primary key")
-
-export class Ddl {
+/** Runs the DDL of one session. */
+export class Ddl implements TableDdl {
   private constraintSeq = 0
 
-  constructor(private readonly s: DdlHost) {}
+  constructor(readonly s: DdlHost) {}
 
-
-  private async runDdl(sql: string): Promise<void> {
+  async runDdl(sql: string): Promise<void> {
     try {
       await this.s.engine.execute(sql)
     } catch (e) {
@@ -76,12 +46,12 @@ export class Ddl {
   }
 
   /** The tokens of the query of a CREATE TABLE / VIEW ... AS, with object attribute access rewritten as queries have it. */
-  private selectTokens(selectSql: string): ReadonlyArray<Tok> {
+  selectTokens(selectSql: string): ReadonlyArray<Tok> {
     const lookup = (schema: string | undefined, name: string) => this.s.lookupTable(schema, name)
     return rewriteAttributeAccess(rewriteHierarchical(rewriteOuterJoinPlus(tokenize(selectSql), lookup), lookup), lookup)
   }
 
-  private qualified(toks: ReadonlyArray<Tok>, at: number): { schema: string; name: string; next: number } {
+  qualified(toks: ReadonlyArray<Tok>, at: number): { schema: string; name: string; next: number } {
     const a = toks[at]
     if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) throw new OraError(903, "invalid table name")
     if (isOp(toks[at + 1], ".") && (toks[at + 2]?.kind === "ident" || toks[at + 2]?.kind === "qident"))
@@ -89,7 +59,7 @@ export class Ddl {
     return { schema: this.s.schema, name: oracleName(a), next: at + 1 }
   }
 
-  private nextConstraintName(): string {
+  nextConstraintName(): string {
     this.constraintSeq++
     return `SYS_C00${(8000 + this.s.info.sid * 100 + this.constraintSeq).toString().padStart(4, "0")}`
   }
@@ -193,7 +163,7 @@ export class Ddl {
         k += 2
       }
       if (isKw(toks[k], "GLOBAL", "PRIVATE") && isKw(toks[k + 1], "TEMPORARY")) k += 2
-      if (isKw(toks[k], "TABLE")) return this.createTable(toks, k + 1, t.text, sql)
+      if (isKw(toks[k], "TABLE")) return createTable(this, toks, k + 1, t.text, sql)
       if (isKw(toks[k], "FORCE", "NOFORCE", "EDITIONABLE", "NONEDITIONABLE")) k++
       if (isKw(toks[k], "VIEW")) return this.createView(toks, k + 1, t.text, orReplace, sql)
       if (isKw(toks[k], "UNIQUE", "BITMAP")) k++
@@ -348,267 +318,6 @@ export class Ddl {
     throw ora.invalidSql()
   }
 
-  private columnsOf(elements: ReadonlyArray<ReadonlyArray<Tok>>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>, owner: string, table: string) {
-    const columns: Array<ColumnMeta> = []
-    const constraints: Array<ConstraintMeta> = []
-    const duckDefs: Array<string> = []
-    const sequences: Array<string> = []
-    const idx = (tok: Tok) => all.indexOf(tok)
-    const consName = (name: string | undefined) => name ?? this.nextConstraintName()
-    const colList = (toksIn: ReadonlyArray<Tok>, open: number): Array<string> => {
-      const close = matchParen(toksIn, open)
-      return splitTopLevel(toksIn.slice(open + 1, close)).map((p) => oracleName(p[0]!))
-    }
-    for (const el of elements) {
-      if (el.length === 0) continue
-      let k = 0
-      let cname: string | undefined
-      if (isKw(el[0], "CONSTRAINT")) {
-        cname = oracleName(el[1]!)
-        k = 2
-      }
-      const head = el[k]
-      if (isKw(head, "PRIMARY", "UNIQUE", "FOREIGN", "CHECK")) {
-        if (isKw(head, "PRIMARY") || isKw(head, "UNIQUE")) {
-          const open = isKw(head, "PRIMARY") ? k + 2 : k + 1
-          const cols = colList(el, open)
-          if (cols.some((c) => isZonedColumn(columns, c))) throw zonedKey()
-          constraints.push({ name: consName(cname), type: isKw(head, "PRIMARY") ? "P" : "U", columns: cols, searchCondition: null, refOwner: null, refConstraint: null, generated: cname === undefined })
-          duckDefs.push(`${isKw(head, "PRIMARY") ? "PRIMARY KEY" : "UNIQUE"} (${cols.map(duckIdent).join(", ")})`)
-          if (isKw(head, "PRIMARY")) for (const c of cols) markNotNull(columns, c)
-        } else if (isKw(head, "FOREIGN")) {
-          const cols = colList(el, k + 2)
-          const refAt = el.findIndex((x) => isKw(x, "REFERENCES"))
-          const refSchema = isOp(el[refAt + 2], ".") ? oracleName(el[refAt + 1]!) : owner
-          const refTable = isOp(el[refAt + 2], ".") ? oracleName(el[refAt + 3]!) : oracleName(el[refAt + 1]!)
-          const refOpen = el.findIndex((x, j) => j > refAt && isOp(x, "("))
-          const refCols = refOpen > 0 ? colList(el, refOpen) : []
-          const refCons = this.s.db.catalog.getTable(refSchema, refTable)?.constraints.find((c) => c.type === "P" || (c.type === "U" && c.columns.join() === refCols.join()))
-          constraints.push({ name: consName(cname), type: "R", columns: cols, searchCondition: null, refOwner: refSchema, refConstraint: refCons?.name ?? null, generated: cname === undefined })
-          duckDefs.push(`FOREIGN KEY (${cols.map(duckIdent).join(", ")}) REFERENCES ${duckIdent(refSchema)}.${duckIdent(refTable)}${refCols.length > 0 ? ` (${refCols.map(duckIdent).join(", ")})` : ""}`)
-        } else {
-          const open = k + 1
-          const close = matchParen(el, open)
-          const cond = el.slice(open + 1, close).map((x) => x.text).join(" ")
-          // ALL_CONS_COLUMNS lists the columns a check condition names (resolved against the table's columns below)
-          const named = el.slice(open + 1, close).filter((x) => x.kind === "ident" || x.kind === "qident").map(oracleName)
-          constraints.push({ name: consName(cname), type: "C", columns: named, searchCondition: cond, refOwner: null, refConstraint: null, generated: cname === undefined })
-          // `IS JSON` conditions are recorded but not enforced (DuckDB has no such predicate)
-          if (!isJsonCheck(el.slice(open + 1, close))) duckDefs.push(`CHECK (${text(idx(el[open + 1]!), idx(el[close]!))})`)
-        }
-        continue
-      }
-      // column definition
-      const colTok = el[0]!
-      if (colTok.kind !== "ident" && colTok.kind !== "qident") throw ora.invalidIdentifier(colTok.text)
-      const name = oracleName(colTok)
-      const stop = new Set(["DEFAULT", "NOT", "NULL", "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "REFERENCES", "GENERATED", "ENABLE", "DISABLE", "COLLATE", "VISIBLE", "INVISIBLE", "AS"])
-      let j = 1
-      let depth = 0
-      while (j < el.length) {
-        const x = el[j]!
-        if (isOp(x, "(")) depth++
-        else if (isOp(x, ")")) depth--
-        else if (depth === 0 && x.kind === "ident" && stop.has(x.value)) break
-        j++
-      }
-      const typeText = el
-        .slice(1, j)
-        .map((x) => x.text)
-        .join(" ")
-      const type = parseOracleType(typeText) ?? namedTypesOf(this.s.db).columnType(this.s.schema, typeText)
-      // SQL BOOLEAN and JSON columns exist from 23ai / 21c on
-      if (type === undefined || (this.s.db.settings.version === "19c" && (type.kind === "boolean" || type.kind === "json" || type.kind === "vector")))
-        throw new OraError(902, "invalid datatype")
-      let nullable = true
-      let defaultText: string | null = null
-      let duckDefault = ""
-      const extra: Array<string> = []
-      let pendingName: string | undefined
-      while (j < el.length) {
-        const x = el[j]!
-        if (isKw(x, "CONSTRAINT")) {
-          pendingName = oracleName(el[j + 1]!)
-          j += 2
-          continue
-        }
-        const ccName = pendingName
-        pendingName = undefined
-        if (isKw(x, "DEFAULT")) {
-          let e = j + 1
-          if (isKw(el[e], "ON") && isKw(el[e + 1], "NULL")) e += 2
-          let d = 0
-          let end = e
-          while (end < el.length) {
-            const y = el[end]!
-            if (isOp(y, "(")) d++
-            else if (isOp(y, ")")) d--
-            else if (d === 0 && y.kind === "ident" && ["NOT", "NULL", "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "REFERENCES", "ENABLE"].includes(y.value)) break
-            end++
-          }
-          defaultText = el
-            .slice(e, end)
-            .map((y) => y.text)
-            .join(" ")
-          duckDefault = ` DEFAULT ${text(idx(el[e]!), idx(el[end - 1]!) + 1)}`
-          j = end
-          continue
-        }
-        if (isKw(x, "NOT") && isKw(el[j + 1], "NULL")) {
-          nullable = false
-          constraints.push({ name: consName(ccName), type: "C", columns: [name], searchCondition: `"${name}" IS NOT NULL`, refOwner: null, refConstraint: null, generated: ccName === undefined })
-          extra.push("NOT NULL")
-          j += 2
-          continue
-        }
-        if (isKw(x, "NULL")) {
-          j++
-          continue
-        }
-        if (isKw(x, "PRIMARY") && isKw(el[j + 1], "KEY")) {
-          nullable = false
-          if (type.kind === "timestamptz") throw zonedKey()
-          constraints.push({ name: consName(ccName), type: "P", columns: [name], searchCondition: null, refOwner: null, refConstraint: null, generated: ccName === undefined })
-          extra.push("PRIMARY KEY")
-          j += 2
-          continue
-        }
-        if (isKw(x, "UNIQUE")) {
-          if (type.kind === "timestamptz") throw zonedKey()
-          constraints.push({ name: consName(ccName), type: "U", columns: [name], searchCondition: null, refOwner: null, refConstraint: null, generated: ccName === undefined })
-          extra.push("UNIQUE")
-          j++
-          continue
-        }
-        if (isKw(x, "CHECK") && isOp(el[j + 1], "(")) {
-          const close = matchParen(el, j + 1)
-          constraints.push({ name: consName(ccName), type: "C", columns: [name], searchCondition: el.slice(j + 2, close).map((y) => y.text).join(" "), refOwner: null, refConstraint: null, generated: ccName === undefined })
-          if (!isJsonCheck(el.slice(j + 2, close))) extra.push(`CHECK (${text(idx(el[j + 2]!), idx(el[close]!))})`)
-          j = close + 1
-          continue
-        }
-        if (isKw(x, "REFERENCES")) {
-          const refSchema = isOp(el[j + 2], ".") ? oracleName(el[j + 1]!) : owner
-          const refTable = isOp(el[j + 2], ".") ? oracleName(el[j + 3]!) : oracleName(el[j + 1]!)
-          let e = isOp(el[j + 2], ".") ? j + 4 : j + 2
-          let refCols: Array<string> = []
-          if (isOp(el[e], "(")) {
-            refCols = colList(el, e)
-            e = matchParen(el, e) + 1
-          }
-          const refCons = this.s.db.catalog.getTable(refSchema, refTable)?.constraints.find((c) => c.type === "P")
-          constraints.push({ name: consName(ccName), type: "R", columns: [name], searchCondition: null, refOwner: refSchema, refConstraint: refCons?.name ?? null, generated: ccName === undefined })
-          extra.push(`REFERENCES ${duckIdent(refSchema)}.${duckIdent(refTable)}${refCols.length > 0 ? ` (${refCols.map(duckIdent).join(", ")})` : ""}`)
-          j = e
-          continue
-        }
-        if (isKw(x, "GENERATED")) {
-          // GENERATED [ALWAYS | BY DEFAULT [ON NULL]] AS IDENTITY [(options)]
-          let e = j + 1
-          while (e < el.length && !isKw(el[e], "IDENTITY")) e++
-          e++
-          if (isOp(el[e], "(")) e = matchParen(el, e) + 1
-          const seq = `ISEQ$$_${this.s.db.catalog.newObjectId()}`
-          sequences.push(seq)
-          duckDefault = ` DEFAULT nextval('${encodeName(owner)}.${encodeName(seq)}')`
-          defaultText = `"${owner}"."${seq}".nextval`
-          nullable = false
-          constraints.push({ name: consName(undefined), type: "C", columns: [name], searchCondition: `"${name}" IS NOT NULL`, refOwner: null, refConstraint: null, generated: true })
-          extra.push("NOT NULL")
-          j = e
-          continue
-        }
-        if (isKw(x, "ENABLE", "DISABLE", "VISIBLE", "INVISIBLE", "VALIDATE", "NOVALIDATE")) {
-          j++
-          continue
-        }
-        throw new OraError(907, "missing right parenthesis")
-      }
-      if (columns.some((c) => c.name === name)) throw new OraError(957, "duplicate column name")
-      // Oracle rejects values longer than the declared size with ORA-12899 (DuckDB ignores VARCHAR(n)). Sizes are in
-      // bytes unless declared `n CHAR` or national (https://docs.oracle.com/en/error-help/db/ora-12899/).
-      // CASE, not OR: DuckDB evaluates both sides of OR, and error() must only run for too-long values.
-      if ((type.kind === "varchar" || type.kind === "nvarchar" || type.kind === "raw") && type.charSize > 0) {
-        extra.push(lengthCheck(lengthExpression(name, type, typeText), `"${owner}"."${table}"."${name}"`, type.charSize))
-      }
-      columns.push({ name, type, nullable, defaultText })
-      duckDefs.push(`${duckIdent(name)} ${type.duck}${duckDefault}${extra.length > 0 ? " " + extra.join(" ") : ""}`)
-    }
-    const known = new Set([...columns, ...(this.s.db.catalog.getTable(owner, table)?.columns ?? [])].map((c) => c.name))
-    const checks = constraints.map((c) => (c.type === "C" ? { ...c, columns: [...new Set(c.columns.filter((n) => known.has(n)))] } : c))
-    return { columns, constraints: checks, duckDefs, sequences }
-  }
-
-  private async createTable(toks: ReadonlyArray<Tok>, at: number, text: (a: number, b: number) => string, sql: string): Promise<void> {
-    const q = this.qualified(toks, at)
-    if (!this.s.db.catalog.users.has(q.schema)) throw ora.userNotFound(q.schema)
-    if (this.s.db.catalog.getTable(q.schema, q.name) !== undefined || this.nonTableNameTaken(q.schema, q.name)) throw ora.nameInUse()
-    const target = `${duckIdent(q.schema)}.${duckIdent(q.name)}`
-    let k = q.next
-    if (isKw(toks[k], "AS") || (isOp(toks[k], "(") && isKw(toks[matchParen(toks, k) + 1], "AS"))) {
-      // CREATE TABLE t [(names)] AS SELECT ...
-      let names: Array<string> | undefined
-      if (isOp(toks[k], "(")) {
-        const close = matchParen(toks, k)
-        names = splitTopLevel(toks.slice(k + 1, close)).map((p) => oracleName(p[0]!))
-        k = close + 1
-      }
-      const selectSql = sql.slice(toks[k + 1]!.pos)
-      const result = await this.s.query(selectSql, [])
-      result.cursor.close()
-      const { sql: duckSelect } = (() => {
-        const tt = makeTranslator(this.selectTokens(selectSql), {
-          bind: () => "NULL",
-          dbTimeZone: this.s.db.settings.dbTimeZone,
-          dateColumns: this.s.dateColumnsOf(selectSql),
-          exactNumberColumns: this.s.exactNumberColumnsOf(selectSql),
-          boundedNumberColumns: this.s.boundedNumberColumnsOf(selectSql)
-        })
-        return translateQuery(tt.toks, tt.tr)
-      })()
-      // a NUMBER without precision (a column's, or an expression's with scale 0) makes an unbounded NUMBER column,
-      // whose values are written as their canonical text (number-writes.ts), also where DuckDB computed a DECIMAL
-      const unbounded = result.columns.map((c) => c.type.kind === "number" && c.type.duck === "VARCHAR")
-      const cols: Array<ColumnMeta> = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: unbounded[i] && c.type.dictName !== "FLOAT" ? numberType() : c.type, nullable: true, defaultText: null }))
-      const defs = cols.map((c) => `${duckIdent(c.name)} ${c.type.duck}`).join(", ")
-      await this.runDdl(`CREATE TABLE ${target} (${defs})`)
-      const select = unbounded.includes(true)
-        ? `SELECT ${cols.map((_, i) => (unbounded[i] ? `ora_number(CAST(c${i} AS VARCHAR))` : `c${i}`)).join(", ")} FROM (${duckSelect}) AS ctas(${cols.map((_, i) => `c${i}`).join(", ")})`
-        : duckSelect
-      try {
-        await this.s.engine.execute(`INSERT INTO ${target} ${select}`)
-      } catch (e) {
-        await this.s.engine.execute(`DROP TABLE ${target}`).catch(() => undefined)
-        throw this.s.mapError(e)
-      }
-      this.s.db.catalog.putTable({ owner: q.schema, name: q.name, kind: "TABLE", columns: cols, constraints: [], objectId: this.s.db.catalog.newObjectId(), created: new Date(), viewText: null })
-      return
-    }
-    if (!isOp(toks[k], "(")) throw new OraError(906, "missing left parenthesis")
-    const close = matchParen(toks, k)
-    if (close < 0) throw new OraError(907, "missing right parenthesis")
-    const elements = splitTopLevel(toks.slice(k + 1, close))
-    const { columns, constraints, duckDefs, sequences } = this.columnsOf(elements, text, toks, q.schema, q.name)
-    if (columns.length === 0) throw new OraError(904, "invalid identifier")
-    for (const s of sequences) await this.runDdl(`CREATE SEQUENCE ${duckIdent(q.schema)}.${duckIdent(s)}`)
-    await this.runDdl(`CREATE TABLE ${target} (${duckDefs.join(", ")})`)
-    const meta: TableMeta = { owner: q.schema, name: q.name, kind: "TABLE", columns, constraints, objectId: this.s.db.catalog.newObjectId(), created: new Date(), viewText: null }
-    this.s.db.catalog.putTable(meta)
-    for (const c of constraints)
-      if (c.type === "P" || c.type === "U")
-        this.s.db.catalog.putObject({
-          owner: q.schema,
-          name: c.name,
-          type: "INDEX",
-          objectId: this.s.db.catalog.newObjectId(),
-          created: new Date(),
-          tableName: q.name,
-          indexColumns: c.columns.map((name) => ({ name, descending: false })),
-          unique: true,
-          constraintIndex: true
-        })
-  }
-
   private async createView(toks: ReadonlyArray<Tok>, at: number, _text: (a: number, b: number) => string, orReplace: boolean, sql: string): Promise<void> {
     const q = this.qualified(toks, at)
     let k = q.next
@@ -650,7 +359,7 @@ export class Ddl {
    * Tables, views, sequences and procedures share one namespace per schema (indexes and constraints have their own):
    * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Database-Object-Names-and-Qualifiers.html
    */
-  private nonTableNameTaken(schema: string, name: string): boolean {
+  nonTableNameTaken(schema: string, name: string): boolean {
     return this.s.db.catalog.getObject(schema, "SEQUENCE", name) !== undefined || this.s.db.catalog.getObject(schema, "PROCEDURE", name) !== undefined
   }
 
@@ -714,7 +423,7 @@ export class Ddl {
       let elements: Array<Array<Tok>>
       if (isOp(toks[k], "(")) elements = splitTopLevel(toks.slice(k + 1, matchParen(toks, k)))
       else elements = [toks.slice(k)]
-      const { columns, constraints, duckDefs } = this.columnsOf(elements, text, toks, q.schema, q.name)
+      const { columns, constraints, duckDefs } = columnsOf(this, elements, text, toks, q.schema, q.name)
       // DuckDB's ADD COLUMN takes no CHECK: added columns go without the ORA-12899 length check (it is always last)
       const withoutLengthCheck = (d: string) => {
         const at = d.lastIndexOf(" CHECK (CASE WHEN ")
@@ -797,12 +506,6 @@ const keepsValues = (from: OraType, to: OraType): boolean => {
 }
 
 /** `col IS [NOT] JSON [...]` check conditions. */
-const isJsonCheck = (toks: ReadonlyArray<Tok>): boolean => toks.some((t, k) => isKw(t, "IS") && (isKw(toks[k + 1], "JSON") || (isKw(toks[k + 1], "NOT") && isKw(toks[k + 2], "JSON"))))
-
-const markNotNull = (columns: Array<ColumnMeta>, name: string) => {
-  const i = columns.findIndex((c) => c.name === name)
-  if (i >= 0) columns[i] = { ...columns[i]!, nullable: false }
-}
 
 /** The tablespaces of an Oracle Database Free installation (DBA_TABLESPACES there). */
 const TABLESPACES = new Set(["SYSTEM", "SYSAUX", "UNDOTBS1", "TEMP", "USERS"])

@@ -57,13 +57,19 @@ const itemOf = (part: ReadonlyArray<Tok>, binaryColumns: ReadonlyMap<string, Bin
 }
 
 /** The FROM items of a (sub)query from `at` (after FROM) to `end`: tables and, with their shapes, subqueries. */
-export const fromRefs = (toks: ReadonlyArray<Tok>, at: number, end: number, binaryColumns: ReadonlyMap<string, BinaryKind> | undefined): Array<FromRef> => {
+export const fromRefs = (
+  toks: ReadonlyArray<Tok>, at: number, end: number, binaryColumns: ReadonlyMap<string, BinaryKind> | undefined,
+  /** The statement's WITH blocks by name (withBlockShapes): a table reference naming one is that block's query. */
+  blocks: ReadonlyMap<string, SubqueryShape> = new Map()
+): Array<FromRef> => {
   const out: Array<FromRef> = []
   let k = at
   const ref = () => {
     const r = fromItemAt(toks, k, binaryColumns)
     if (r === undefined) return
-    out.push(r.ref)
+    const block = r.ref.schema === undefined && r.ref.query === undefined ? blocks.get(r.ref.table) : undefined
+    // a query name is treated as an inline view (SQL Language Reference, SELECT, subquery_factoring_clause)
+    out.push(block === undefined ? r.ref : { table: "", alias: r.ref.alias ?? r.ref.table, query: block })
     k = r.next
   }
   ref()
@@ -122,4 +128,22 @@ const subqueryShape = (toks: ReadonlyArray<Tok>, at: number, end: number, binary
     itemStart = k + 1
   }
   return { items, names, from: fromRefs(toks, fromAt + 1, end, binaryColumns) }
+}
+
+/**
+ * The shapes of a statement's WITH blocks (`WITH name AS (SELECT ...), ...`) by name; a block with a column list
+ * (`name (a, b) AS (...)`) is left out (its items are renamed).
+ */
+export const withBlockShapes = (toks: ReadonlyArray<Tok>, binaryColumns: ReadonlyMap<string, BinaryKind> | undefined): Map<string, SubqueryShape> => {
+  const out = new Map<string, SubqueryShape>()
+  if (!isKw(toks[0], "WITH")) return out
+  let k = 1
+  while (isName(toks[k]) && isKw(toks[k + 1], "AS") && isOp(toks[k + 2], "(") && isKw(toks[k + 3], "SELECT")) {
+    const close = matchParen(toks, k + 2)
+    const shape = subqueryShape(toks, k + 3, close, binaryColumns)
+    if (shape !== undefined) out.set(oracleName(toks[k]!), shape)
+    if (!isOp(toks[close + 1], ",")) break
+    k = close + 2
+  }
+  return out
 }

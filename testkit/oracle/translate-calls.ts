@@ -293,6 +293,15 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (parts.length > 3) throw new OraError(939, "too many arguments for function")
       if (parts.length < 2) throw new OraError(938, "not enough arguments for function")
       return [`substr(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
+    case "LENGTH": {
+      // a number is converted to VARCHAR2 as TO_CHAR prints it (SQL Language Reference, "LENGTH" takes character
+      // types; "Implicit Data Conversion": NUMBER to VARCHAR2), so LENGTH(123) is 3 and LENGTH(-0.5) is 3 ('-.5')
+      const p = parts[0]
+      if (p === undefined || parts.length !== 1) break
+      const numeric = (p[1] === p[0] + 1 && toks[p[0]]!.kind === "num" && !/[fFdD]$/.test(toks[p[0]]!.text)) || tr.exactNumericRange(p[0], p[1]) || tr.callArgument(p[0], p[1], arg(0)).exact
+      if (numeric) return [`length(ora_to_char(${arg(0)}))`, close + 1]
+      break
+    }
     case "LENGTHB":
       return [`octet_length(CAST(${arg(0)} AS BLOB))`, close + 1]
     case "MOD":

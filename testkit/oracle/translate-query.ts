@@ -11,7 +11,7 @@ import { checkSetOperationLiterals } from "./set-operation-types.ts"
 import { checkIncompleteExpressions } from "./incomplete-expressions.ts"
 import { stringLiteralType } from "./literal-types.ts"
 import { numberDescription } from "./number-describe.ts"
-import { fromRefs } from "./subquery-shapes.ts"
+import { fromRefs, withBlockShapes } from "./subquery-shapes.ts"
 import { binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
 import { binaryDoubleType, intervalDsType, intervalYmType, numberType, timestampType, type OraType } from "./types.ts"
 import { identOut, NOT_ALIAS } from "./translate-literals.ts"
@@ -310,7 +310,7 @@ export const translateQuery = (
   const datetimeItems = datetimeOrderItems(toks, tr, itemRanges)
   if (!setOperation) tr.orderByDatetimeItems(datetimeItems)
   // FROM list: table references and subqueries with their shapes (subquery-shapes.ts)
-  const from = fromRefs(toks, fromAt + 1, toks.length, tr.binaryColumns)
+  const from = fromRefs(toks, fromAt + 1, toks.length, tr.binaryColumns, withBlockShapes(toks, tr.binaryColumns))
   // FOR UPDATE [OF ...] [NOWAIT | WAIT n | SKIP LOCKED]: the session locks the selected rows (sqlsession.ts)
   let end = toks.length
   let lockWait: RowLockClause["wait"] | null = null
