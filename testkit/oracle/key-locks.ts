@@ -64,6 +64,22 @@ export const keysOfBulk = (keyed: KeyedTable, bulk: BulkRows): Array<string> | u
   return keysOfRows(keyed, values)
 }
 
+/**
+ * The key texts of the key a DuckDB duplicate-key failure names (`Duplicate key "A: 1, B: x" violates ...`), for the
+ * constraints of `keyed` made of exactly those columns; empty when the message names no key.
+ */
+export const keysOfDuplicate = (keyed: KeyedTable, message: string, decodeName: (n: string) => string): Array<string> => {
+  const key = /Duplicate key "(.*)" violates/i.exec(message)?.[1]
+  if (key === undefined) return []
+  const names = [...key.matchAll(/(?:^|, )([^:,]+): /g)]
+  const values = new Map<string, string>()
+  names.forEach((m, i) => values.set(decodeName(m[1]!), key.slice(m.index! + m[0].length, i + 1 < names.length ? names[i + 1]!.index : key.length)))
+  const at = new Map(keyed.columns.map((c, i) => [c, i]))
+  const row = keyed.columns.map((c) => values.get(c))
+  const exact = { ...keyed, constraints: keyed.constraints.filter((c) => c.columns.length === values.size && c.columns.every((n) => at.has(n) && values.has(n))) }
+  return keysOfRows(exact, [row])
+}
+
 const pushKey = (out: Array<string>, c: { readonly name: string }, values: ReadonlyArray<unknown>): void => {
   // a key with a NULL part is not checked for uniqueness
   if (values.some((v) => v === null || v === undefined)) return

@@ -350,8 +350,9 @@ const writtenRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => s
 }
 
 /**
- * `SELECT rowid` of the target rows a MERGE (translated, `t`) matches: those its WHEN MATCHED branch may update or
- * delete (all of them, also those a branch's own WHERE then leaves alone).
+ * `SELECT rowid` of the target rows a MERGE (translated, `t`) changes: those its ON condition matches and its WHEN
+ * MATCHED branch's condition holds for (merge-update-where.ts moves Oracle's `UPDATE SET ... WHERE` there); undefined
+ * for a MERGE without a WHEN MATCHED branch, which changes no existing row.
  */
 const mergedRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): string | undefined => {
   const toks = t.toks
@@ -371,7 +372,12 @@ const mergedRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => st
   if (whenAt < 0 || usingAt < 3) return undefined
   const name = toks[usingAt - 1]!
   if (name.kind !== "ident" && name.kind !== "qident") return undefined
-  return `SELECT ${name.text}.rowid FROM ${t.text(2, usingAt)} JOIN ${t.text(usingAt + 1, onAt)} ON ${t.text(onAt + 1, whenAt)}`
+  let matchedAt = whenAt
+  while (matchedAt >= 0 && !isKw(toks[matchedAt + 1], "MATCHED")) matchedAt = at("WHEN", matchedAt + 1)
+  if (matchedAt < 0) return undefined
+  const thenAt = at("THEN", matchedAt + 1)
+  const branch = isKw(toks[matchedAt + 2], "AND") && thenAt > 0 ? ` AND (${t.text(matchedAt + 3, thenAt)})` : ""
+  return `SELECT ${name.text}.rowid FROM ${t.text(2, usingAt)} JOIN ${t.text(usingAt + 1, onAt)} ON (${t.text(onAt + 1, whenAt)})${branch}`
 }
 
 /** The table (with its alias) and the WHERE condition ("" for none) of an UPDATE / DELETE (translated, `t`). */

@@ -25,6 +25,12 @@ export interface FailedStatement {
   readonly isUpdate: boolean
 }
 
+/** The engine's message of each ORA-00001 {@link mapEngineError} made (it names the duplicate key's values). */
+const duplicates = new WeakMap<OraError, string>()
+
+/** The engine's message naming the duplicate key (`Duplicate key "ID: 1" violates ...`) of an ORA-00001 error, if known. */
+export const duplicateKeyMessage = (e: unknown): string | undefined => (e instanceof OraError ? duplicates.get(e) : undefined)
+
 /** Maps an engine failure onto an ORA- error. */
 export const mapEngineError = (e: unknown, s: FailedStatement): OraError => {
   if (e instanceof OraError) return e
@@ -46,7 +52,9 @@ export const mapEngineError = (e: unknown, s: FailedStatement): OraError => {
     const c = keyed ?? target.constraints.find((x) => x.type === "P") ?? target.constraints.find((x) => x.type === "U")
     if (c !== undefined) {
       const tail = s.settings.version === "23ai" ? ` on table ${target.owner}.${target.name} columns (${c.columns.join(", ")})` : ""
-      return new OraError(1, `unique constraint (${target.owner}.${c.name}) violated${tail}`)
+      const unique = new OraError(1, `unique constraint (${target.owner}.${c.name}) violated${tail}`)
+      duplicates.set(unique, message)
+      return unique
     }
   }
   return err

@@ -5,7 +5,9 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { BulkRows } from "../engine/index.ts"
 import { ora } from "./errors.ts"
-import { type KeyedTable, keysOfBulk, keysOfRows, returningKeys } from "./key-locks.ts"
+import { type KeyedTable, keysOfBulk, keysOfDuplicate, keysOfRows, returningKeys } from "./key-locks.ts"
+import { decodeName } from "./names.ts"
+import { duplicateKeyMessage } from "./session-errors.ts"
 import type { RowLocks } from "./row-locks.ts"
 
 /** What claiming keys needs from its session. */
@@ -49,27 +51,46 @@ export class KeyClaims {
       // accepted the write against its uncommitted key (and would fail only this transaction's COMMIT): a release
       // on the table during the write makes the write run again, then DuckDB sees the other transaction's outcome.
       const releases = host.db.keyLocks.releases(keyed.table)
-      let out: T
+      let out: { readonly value: T } | undefined
+      let duplicateHolders: ReadonlySet<number> | undefined
       try {
-        out = await write()
+        out = { value: await write() }
       } catch (e) {
-        // rows written before the failing one stay (executeMany without batchErrors), and so do their keys
-        this.takeKeys(keyed, claim.keys.filter((k) => !host.db.keyLocks.othersHold(host.info.sid, keyed.table, [k])))
-        throw e
+        // a duplicate of a key another open transaction holds (it deleted that row, or changed its key, without
+        // committing yet) waits for that transaction, as Oracle's unique index entry is locked with the row
+        duplicateHolders = wait ? this.holdersOfDuplicate(keyed, e) : undefined
+        if (duplicateHolders === undefined) {
+          // rows written before the failing one stay (executeMany without batchErrors), and so do their keys
+          this.takeKeys(keyed, claim.keys.filter((k) => !host.db.keyLocks.othersHold(host.info.sid, keyed.table, [k])))
+          throw e
+        }
       } finally {
         this.insertKeys = undefined
       }
-      const holders = host.db.keyLocks.holders(host.info.sid, keyed.table, claim.keys)
-      const held = holders.size > 0
-      if (!held && (claim.keys.length === 0 || host.db.keyLocks.releases(keyed.table) === releases)) {
-        this.takeKeys(keyed, claim.keys)
-        return out
+      if (out !== undefined) {
+        const holders = host.db.keyLocks.holders(host.info.sid, keyed.table, claim.keys)
+        const held = holders.size > 0
+        if (!held && (claim.keys.length === 0 || host.db.keyLocks.releases(keyed.table) === releases)) {
+          this.takeKeys(keyed, claim.keys)
+          return out.value
+        }
+        await host.txn.undoTo(mark)
+        if (!wait) return undefined
+        if (held) await host.locks.waitForRowLock(deadline, holders)
+        else if (host.locks.interrupted) throw ora.cancelled()
+        continue
       }
       await host.txn.undoTo(mark)
-      if (!wait) return undefined
-      if (held) await host.locks.waitForRowLock(deadline, holders)
-      else if (host.locks.interrupted) throw ora.cancelled()
+      await host.locks.waitForRowLock(deadline, duplicateHolders!)
     }
+  }
+
+  /** The other sessions holding the key an ORA-00001 `e` names, undefined when none does (or it names none). */
+  private holdersOfDuplicate(keyed: KeyedTable, e: unknown): ReadonlySet<number> | undefined {
+    const message = duplicateKeyMessage(e)
+    if (message === undefined || !this.host.db.keyLocks.othersHoldIn(this.host.info.sid, keyed.table)) return undefined
+    const holders = this.host.db.keyLocks.holders(this.host.info.sid, keyed.table, keysOfDuplicate(keyed, message, decodeName))
+    return holders.size > 0 ? holders : undefined
   }
 
   private takeKeys(keyed: KeyedTable, keys: ReadonlyArray<string>): void {
@@ -83,6 +104,17 @@ export class KeyClaims {
     const written = await this.host.txn.runReturning(sql + returningKeys(claim.keyed), params)
     claim.keys.push(...keysOfRows(claim.keyed, written))
     return written.length
+  }
+
+  /** The key columns the running claim needs a statement with its own RETURNING clause to return too (none: undefined). */
+  get returnedColumns(): ReadonlyArray<string> | undefined {
+    return this.insertKeys?.keyed.columns
+  }
+
+  /** Records the keys a statement returned in {@link returnedColumns} order. */
+  noteReturned(rows: ReadonlyArray<ReadonlyArray<unknown>>): void {
+    const claim = this.insertKeys
+    if (claim !== undefined) claim.keys.push(...keysOfRows(claim.keyed, rows))
   }
 
   /** Records the keys of rows the running INSERT appended (executeMany's fast path). */

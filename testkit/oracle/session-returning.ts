@@ -5,6 +5,7 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { Session as EngineSession } from "../engine/index.ts"
 import type { TableMeta } from "./catalog.ts"
+import { duckIdent } from "./names.ts"
 import type { OraError } from "./errors.ts"
 import { returningLobPlan } from "./returning-lobs.ts"
 import type { SessionTransaction } from "./session-transaction.ts"
@@ -15,6 +16,8 @@ import type { DmlResult } from "./statement.ts"
 export interface ReturningHost {
   readonly engine: EngineSession
   readonly txn: SessionTransaction
+  /** The keys the statement claims (session-key-claims.ts): their columns are returned too. */
+  readonly keys: { readonly returnedColumns: ReadonlyArray<string> | undefined; noteReturned(rows: ReadonlyArray<ReadonlyArray<unknown>>): void }
   mapError(e: unknown): OraError
 }
 
@@ -29,7 +32,9 @@ export const dmlReturning = async (
   const { engine, txn } = host
   const nIn = t.binds.length - ret.outs
   const plan = returningLobPlan(t.toks, t.toks.slice(ret.at + 1, ret.into), target)
-  const sql = `${t.text(0, ret.at)} RETURNING ${t.text(ret.at + 1, ret.into)}${plan?.extraReturning ?? ""}`
+  const keyColumns = host.keys.returnedColumns ?? []
+  const keyAt = ret.outs + (plan?.extraCount ?? 0)
+  const sql = `${t.text(0, ret.at)} RETURNING ${t.text(ret.at + 1, ret.into)}${plan?.extraReturning ?? ""}${keyColumns.map((c) => `, ${duckIdent(c)}`).join("")}`
   const returned: Array<Array<unknown>> = Array.from({ length: ret.outs }, () => [])
   const lobs = plan?.columns.map((source) => (source === undefined ? undefined : { source, rowids: new Array<bigint>() }))
   let total = 0
@@ -39,14 +44,17 @@ export const dmlReturning = async (
     try {
       const cursor = await engine.query(sql, params)
       const extras: Array<Array<unknown>> = []
+      const keys: Array<Array<unknown>> = []
       for (let c = await cursor.next(); c !== null; c = await cursor.next()) {
         for (let i = 0; i < c.rowCount; i++) {
           for (let k = 0; k < ret.outs; k++) returned[k]!.push(c.columns[k]?.value(i) ?? null)
           extras.push(Array.from({ length: plan?.extraCount ?? 0 }, (_, k) => c.columns[ret.outs + k]?.value(i) ?? null))
+          if (keyColumns.length > 0) keys.push(keyColumns.map((_, k) => c.columns[keyAt + k]?.value(i) ?? null))
         }
       }
       total += extras.length
       txn.push({ sql, params, types: undefined })
+      host.keys.noteReturned(keys)
       if (plan !== undefined && extras.length > 0) {
         const rowids = await plan.rowIds((q, p) => engine.queryAll(q, p).then((r) => r.map((x) => BigInt(String(x[0])))), extras)
         for (const l of lobs ?? []) l?.rowids.push(...rowids)

@@ -27,7 +27,7 @@ import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { Ddl } from "./ddl.ts"
 import { engineStatement, RowLockWaits } from "./row-locks.ts"
 import type { ObjectPrivilege, Requester } from "./privileges.ts"
-import { keyedTable } from "./key-locks.ts"
+import { type KeyedTable, keyedTable } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
 import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
@@ -91,8 +91,8 @@ export class SqlSession {
     this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline) })
     this.sqlIds = new SessionSqlIds(info)
     this.tableLockHost = { db, info, waitForRowLock: (deadline, holders) => this.locks.waitForRowLock(deadline, holders) }
-    this.returningHost = { engine, txn: this.txn, mapError: (e) => this.mapError(e) }
     this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks })
+    this.returningHost = { engine, txn: this.txn, keys: this.keys, mapError: (e) => this.mapError(e) }
     this.many = new ExecuteMany({
       engine,
       txn: this.txn,
@@ -523,12 +523,14 @@ export class SqlSession {
     const privileges: Array<ObjectPrivilege> = verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : []
     checkAccess(this.access(), t.toks, [], this.dmlTarget === undefined ? undefined : { meta: this.dmlTarget, privileges })
     await this.rowExclusive(this.dmlTarget)
-    const keyed = isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(this.dmlTarget) : undefined
+    const keyed = isKw(t.toks[0], "INSERT") ? keyedTable(this.dmlTarget) : undefined
     if (keyed === undefined) {
       // an UPDATE / DELETE locks the rows it writes, for each bind row of an executeMany, until the transaction ends (row-locks.ts)
       const target = this.dmlTarget
       const written = await this.locks.rowsToWriteForEach(target, t, rows)
-      const result = await this.dmlOnce(sql, t, rows, specs, opts, rowByRow)
+      // and claims the keys it deletes or writes: another transaction's write of one of them waits (session-key-claims.ts)
+      const claimed = keysWrittenBy(t.toks, target)
+      const result = claimed === undefined ? await this.dmlOnce(sql, t, rows, specs, opts, rowByRow) : (await this.keys.claiming(claimed, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow), true))!
       if (written !== undefined && target !== undefined && this.txn.inTxn) this.locks.holdWrittenRows(target, written)
       return result
     }
@@ -622,3 +624,23 @@ export class SqlSession {
 
 export { EngineError }
 
+/**
+ * The keys a DELETE of `meta` deletes, or an UPDATE that assigns one of its key columns writes, as claims on `meta`'s
+ * keys (undefined for other statements and tables without keys).
+ */
+const keysWrittenBy = (toks: ReadonlyArray<Tok>, meta: TableMeta | undefined): KeyedTable | undefined => {
+  const keyed = keyedTable(meta)
+  if (keyed === undefined || isKw(toks[0], "DELETE")) return keyed
+  if (!isKw(toks[0], "UPDATE")) return undefined
+  let depth = 0
+  let inSet = false
+  for (let k = 1; k < toks.length; k++) {
+    const t = toks[k]!
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    else if (depth === 0 && isKw(t, "SET")) inSet = true
+    else if (depth === 0 && isKw(t, "WHERE", "RETURNING", "RETURN")) break
+    else if (inSet && (t.kind === "ident" || t.kind === "qident") && keyed.columns.includes(oracleName(t)) && (isOp(toks[k + 1], "=") || isOp(toks[k + 1], ","))) return keyed
+  }
+  return undefined
+}
