@@ -93,6 +93,9 @@ export type Stmt = At &
     | { readonly k: "cursorFor"; readonly label?: string; readonly record: string; readonly query?: Expr; readonly cursor?: string; readonly args: ReadonlyArray<Expr>; readonly body: ReadonlyArray<Stmt> }
     | { readonly k: "exit" | "continue"; readonly label?: string; readonly when?: Expr }
     | { readonly k: "null" }
+    /** `<<name>>` before a statement: where a GOTO name continues (the next statement of its list). */
+    | { readonly k: "label"; readonly name: string }
+    | { readonly k: "goto"; readonly label: string }
     | { readonly k: "return"; readonly expr?: Expr }
     | { readonly k: "sql"; readonly toks: Expr }
     | { readonly k: "commit" }

@@ -1,4 +1,4 @@
-/** Control-flow signals of a running block (EXIT, CONTINUE, RETURN) and the interpreter's look at the socket. */
+/** Control-flow signals of a running block (EXIT, CONTINUE, GOTO, RETURN) and the interpreter's look at the socket. */
 import { ora } from "../errors.ts"
 import type { Frame, Value } from "./context.ts"
 
@@ -9,6 +9,10 @@ export class LoopExit {
 /** CONTINUE [label]: the next iteration of the loop it names. */
 export class LoopContinue {
   constructor(readonly label: string | undefined) {}
+}
+/** GOTO label: the statement list that holds the label goes on after it. */
+export class GotoSignal {
+  constructor(readonly label: string) {}
 }
 /** RETURN [value]: ends the running subprogram. */
 export class ReturnSignal {

@@ -7,7 +7,7 @@ import { oracleName } from "../translate.ts"
 import { assign } from "./assignment.ts"
 import type { Expr, Stmt } from "./ast.ts"
 import type { Frame, Slot } from "./context.ts"
-import { recordType } from "./conversion.ts"
+import { collectionTarget, recordElements, recordType } from "./conversion.ts"
 import { openQuery } from "./embedded-sql.ts"
 import { PlsCompileError, predefined } from "./errors.ts"
 import { evaluate } from "./expressions.ts"
@@ -112,4 +112,29 @@ async function strongCursorWidth(ctx: Frame, cursor: Tok): Promise<number | unde
   if (returns === undefined) return undefined
   if (returns.kind === "rowtypeOf") return (await emptyRecord(ctx, returns.of, cursor.pos)).fields.size
   return recordType(ctx, returns)?.fields.length
+}
+
+/**
+ * ROWTYPE_MISMATCH (ORA-06504) for a FETCH from a cursor variable whose rows do not match the INTO list: a cursor
+ * variable's query is known only when it runs (PL/SQL Language Reference, "Cursor Variables": "If the return types
+ * are not compatible, the error occurs at run time, raising ROWTYPE_MISMATCH"); an explicit cursor's mismatch stays
+ * the compile error PLS-00394.
+ */
+export function checkFetchedRow(ctx: Frame, st: Extract<Stmt, { k: "fetch" }>, width: number): void {
+  if (st.cursor.kind !== "bind" && lookup(ctx, oracleName(st.cursor))?.k === "cursor") return
+  const single = st.into.length === 1 && st.into[0]!.length === 1 && st.into[0]![0]!.kind !== "bind" ? st.into[0]! : undefined
+  let expected = st.into.length
+  if (single !== undefined && st.bulk) {
+    const found = collectionTarget(ctx, single)
+    const elements = found === undefined ? false : recordElements(ctx, found.type)
+    if (elements === true) return
+    if (elements !== false) expected = elements.fields.length
+  } else if (single !== undefined) {
+    const slot = lookup(ctx, oracleName(single[0]!))
+    if (slot?.k === "var" && slot.value instanceof PlsqlRecord) {
+      if (slot.value.type === undefined && slot.value.fields.size === 0) return
+      expected = slot.value.type?.fields.length ?? slot.value.fields.size
+    }
+  }
+  if (expected !== width) throw predefined(6504, line(ctx, st.pos))
 }

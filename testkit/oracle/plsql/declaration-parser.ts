@@ -261,7 +261,7 @@ export abstract class DeclarationParser extends TokenParser {
 }
 
 /** A declared type from its tokens: `%TYPE` / `%ROWTYPE` of a name, or the type's words and first size. */
-const typeSpec = (toks: Expr): TypeSpec => {
+export const typeSpec = (toks: Expr): TypeSpec => {
   const pct = toks.findIndex((t) => isOp(t, "%"))
   if (pct > 0) {
     const of = toks.slice(0, pct).filter((t) => !isOp(t, ".")).map(oracleName)

@@ -8,12 +8,12 @@ import { ora } from "../errors.ts"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import type { Block, Decl, Expr, Handler, Stmt, UsingArg } from "./ast.ts"
 import { DeclarationParser } from "./declaration-parser.ts"
+import { checkGotos } from "./goto-targets.ts"
 
 /** Words that end a statement list (the next clause of the enclosing statement). */
 const LIST_END = ["END", "ELSIF", "ELSE", "EXCEPTION", "WHEN"]
 /** Statements the interpreter does not run yet (ORA-03001). */
 const NOT_YET: ReadonlyMap<string, string> = new Map([
-  ["GOTO", "GOTO"],
   ["PIPE", "PIPE ROW"]
 ])
 const SQL_HEADS = ["SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE", "LOCK", "SAVEPOINT", "SET"]
@@ -74,7 +74,14 @@ class Parser extends DeclarationParser {
 
   private statements(): Array<Stmt> {
     const out: Array<Stmt> = []
-    while (this.tok !== undefined && !this.kw(...LIST_END)) out.push(this.statement())
+    while (this.tok !== undefined && !this.kw(...LIST_END)) {
+      // a label is also a GOTO target: a marker before the statement it labels (which still sees it, a loop's or block's)
+      const at = this.i
+      const label = this.label()
+      if (label !== undefined) out.push({ pos: this.toks[at]!.pos, k: "label", name: label })
+      this.i = at
+      out.push(this.statement())
+    }
     if (out.length === 0) this.fail(["begin", "case", "declare", "exit", "for", "goto", "if", "loop", "null", "raise", "return", "select", "update", "while", "with", "<an identifier>"])
     return out
   }
@@ -94,7 +101,8 @@ class Parser extends DeclarationParser {
     const head = this.tok
     if (head === undefined) this.fail(["begin"])
     const pos = head.pos
-    if (label !== undefined && !isKw(head, "LOOP", "WHILE", "FOR", "BEGIN", "DECLARE", "<")) this.fail(["begin", "declare", "for", "loop", "while"])
+    // a label must precede an executable statement (PL/SQL Language Reference, "GOTO Statement")
+    if (label !== undefined && isKw(head, ...LIST_END)) this.fail(["begin", "declare", "for", "goto", "if", "loop", "null", "while"])
     if (head.kind === "ident") {
       const notYet = NOT_YET.get(head.value)
       if (notYet !== undefined) throw ora.unimplemented(`${notYet} in PL/SQL`)
@@ -120,6 +128,12 @@ class Parser extends DeclarationParser {
           return this.forStatement(label)
         case "FORALL":
           return this.forallStatement()
+        case "GOTO": {
+          this.i++
+          const target = this.name()
+          this.expectOp(";")
+          return { pos, k: "goto", label: target }
+        }
         case "EXIT":
         case "CONTINUE": {
           this.i++
@@ -397,7 +411,7 @@ class Parser extends DeclarationParser {
 }
 
 /** Parses an anonymous block's significant tokens (`source` is the text their positions point into). */
-export const parseAnonymousBlock = (source: string, toks: ReadonlyArray<Tok>): Block => new Parser(source, toks).anonymous()
+export const parseAnonymousBlock = (source: string, toks: ReadonlyArray<Tok>): Block => checkGotos(source, new Parser(source, toks).anonymous())
 
 /** Parses a stored procedure's body: the tokens after IS / AS. */
-export const parseProcedureBody = (source: string, toks: ReadonlyArray<Tok>): Block => new Parser(source, toks).procedureBody()
+export const parseProcedureBody = (source: string, toks: ReadonlyArray<Tok>): Block => checkGotos(source, new Parser(source, toks).procedureBody())

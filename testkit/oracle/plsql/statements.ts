@@ -5,8 +5,8 @@ import { oracleName } from "../translate.ts"
 import { assign, assignBulk, assignRow, notNullTarget } from "./assignment.ts"
 import type { Block, Stmt } from "./ast.ts"
 import type { Frame, Slot } from "./context.ts"
-import { LoopContinue, LoopExit, ReturnSignal, YIELD_EVERY, yieldToBreaks } from "./control.ts"
-import { open, openCursor, readerOf } from "./cursors.ts"
+import { GotoSignal, LoopContinue, LoopExit, ReturnSignal, YIELD_EVERY, yieldToBreaks } from "./control.ts"
+import { checkFetchedRow, open, openCursor, readerOf } from "./cursors.ts"
 import { declare } from "./declarations.ts"
 import { executeImmediate, forall } from "./dynamic-sql.ts"
 import { openQuery, sqlStatement } from "./embedded-sql.ts"
@@ -47,9 +47,21 @@ export async function runBlock(ctx: Frame, block: Block, init?: (names: Map<stri
 
 /** Runs statements in order, each at its own line, looking at the socket every YIELD_EVERY statements. */
 async function statements(ctx: Frame, list: ReadonlyArray<Stmt>): Promise<void> {
-  for (const st of list) {
-    if (++ctx.steps % YIELD_EVERY === 0) await yieldToBreaks(ctx)
-    await at(ctx, st.pos, () => statement(ctx, st))
+  let from = 0
+  for (;;) {
+    try {
+      for (let k = from; k < list.length; k++) {
+        const st = list[k]!
+        if (++ctx.steps % YIELD_EVERY === 0) await yieldToBreaks(ctx)
+        await at(ctx, st.pos, () => statement(ctx, st))
+      }
+      return
+    } catch (e) {
+      // GOTO a label of this list (goto-targets.ts allowed only those of enclosing lists): on from the label
+      const target = e instanceof GotoSignal ? list.findIndex((st) => st.k === "label" && st.name === e.label) : -1
+      if (target < 0) throw e
+      from = target + 1
+    }
   }
 }
 
@@ -59,7 +71,10 @@ async function statements(ctx: Frame, list: ReadonlyArray<Stmt>): Promise<void> 
 async function statement(ctx: Frame, st: Stmt): Promise<void> {
   switch (st.k) {
     case "null":
+    case "label":
       return
+    case "goto":
+      throw new GotoSignal(st.label)
     case "assign":
       if (st.expr.length === 1 && isKw(st.expr[0], "NULL") && notNullTarget(ctx, st.target)) throw new PlsCompileError(ctx.source, st.expr[0]!.pos, 382, "expression is of wrong type")
       return assign(ctx, st.target, await evaluateValue(ctx, st.expr))
@@ -115,11 +130,13 @@ async function statement(ctx: Frame, st: Stmt): Promise<void> {
       if (reader === undefined) throw ora.invalidCursor()
       if (st.bulk) {
         const limit = st.limit === undefined ? Infinity : Number(await evaluate(ctx, st.limit))
+        checkFetchedRow(ctx, st, reader.names.length)
         const rows = await reader.take(limit)
         assignBulk(ctx, st.into, reader.names, rows)
         return
       }
       const row = await reader.next()
+      if (row !== undefined) checkFetchedRow(ctx, st, row.length)
       if (row !== undefined) assignRow(ctx, st.into, reader.names, row)
       return
     }

@@ -5,10 +5,10 @@
  */
 import type { PlsqlProcedure } from "../catalog.ts"
 import { OraError } from "../errors.ts"
-import { isOp } from "../lexer.ts"
+import { isKw, isOp, matchParen, significant, splitTopLevel, tokenize } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import { assign, collectionMethod } from "./assignment.ts"
-import type { Block, Expr, Stmt, Subprogram } from "./ast.ts"
+import type { Block, Expr, Stmt, Subprogram, TypeSpec } from "./ast.ts"
 import { PlsqlCollection } from "./collections.ts"
 import type { Frame, Slot, Value } from "./context.ts"
 import { ReturnSignal } from "./control.ts"
@@ -16,6 +16,7 @@ import { coerce, collectionType, resolveType } from "./conversion.ts"
 import { PlsCompileError, PlsqlException } from "./errors.ts"
 import { evaluateValue } from "./expressions.ts"
 import { packageMember, packageOwning } from "./package-instances.ts"
+import { typeSpec } from "./declaration-parser.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { line, lookup } from "./scope.ts"
@@ -155,7 +156,14 @@ export async function invoke(ctx: Frame, proc: PlsqlProcedure, args: ReadonlyArr
     const p = proc.params[i]!
     const a = actual[i] ?? (p.mode === "IN" ? p.default : undefined)
     if (a === undefined) throw wrong()
-    values.set(p.name, { k: "var", value: p.mode === "OUT" ? null : await evaluateValue(ctx, a), type: undefined, constant: p.mode === "IN" })
+    // the parameter's declared type: an index-by array bind becomes a collection of it, values convert to it
+    const declared = parameterTypes(proc)[i]
+    const packaged = declared?.kind === "named" ? /^(\S+) \. (\S+)$/.exec(declared.name) : null
+    if (packaged !== null) await packageMember(ctx, [packaged[1]!], packaged[2]!, { kind: "ident", text: packaged[2]!, value: packaged[2]!, pos: ctx.pos })
+    const type = declared === undefined ? undefined : resolveType(ctx, declared, ctx.pos)
+    const collection = p.mode === "OUT" ? collectionType(ctx, type) : undefined
+    const value: Value = p.mode !== "OUT" ? coerce(ctx, type, await evaluateValue(ctx, a)) : collection?.kind === "assoc" ? new PlsqlCollection(collection) : null
+    values.set(p.name, { k: "var", value, type, constant: p.mode === "IN" })
   }
   const body = procedureBlock(proc)
   const frame = ctx.frame(proc.source)
@@ -209,4 +217,27 @@ const procedureBlock = (proc: PlsqlProcedure): Block => {
     parsedBodies.set(proc, block)
   }
   return block
+}
+
+const parsedParameterTypes = new WeakMap<PlsqlProcedure, Array<TypeSpec | undefined>>()
+
+/** A stored unit's parameters' declared types, read once from its source (`name [IN | OUT | IN OUT] [NOCOPY] type [:= | DEFAULT x]`). */
+const parameterTypes = (proc: PlsqlProcedure): Array<TypeSpec | undefined> => {
+  let types = parsedParameterTypes.get(proc)
+  if (types !== undefined) return types
+  types = []
+  const toks = significant(tokenize(proc.source))
+  const head = toks.findIndex((t) => isKw(t, "PROCEDURE", "FUNCTION"))
+  const open = toks.findIndex((t, k) => k > head && (isOp(t, "(") || isKw(t, "IS", "AS", "RETURN")))
+  if (head >= 0 && isOp(toks[open], "(")) {
+    for (const p of splitTopLevel(toks.slice(open + 1, matchParen(toks, open)))) {
+      let k = 1
+      while (isKw(p[k], "IN", "OUT", "NOCOPY")) k++
+      const end = p.findIndex((t, j) => j >= k && (isOp(t, ":=") || isKw(t, "DEFAULT")))
+      const typeToks = p.slice(k, end < 0 ? p.length : end)
+      types.push(typeToks.length === 0 ? undefined : typeSpec(typeToks))
+    }
+  }
+  parsedParameterTypes.set(proc, types)
+  return types
 }
