@@ -319,9 +319,10 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
       const pad = type.dty === 96 ? type.charSize : 0
       return (w, col, i) => {
         if (col.info.layout === "varchar" && pad === 0) {
-          const b = col.bytes(i)
-          if (b === null || b.length === 0) w.u8(0)
-          else w.bytesWithLength(b)
+          // copied by range from DuckDB's vector: no view per value
+          const length = col.locate(i)
+          if (length <= 0) w.u8(0)
+          else w.bytesRangeWithLength(col.located, col.locatedStart, col.locatedStart + length)
           return
         }
         let s = col.info.layout === "blob" ? null : col.string(i)

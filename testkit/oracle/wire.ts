@@ -122,6 +122,18 @@ export class WriteBuffer extends GrowableBuffer {
     this.ub(0)
   }
 
+  /** `source[start, end)` prefixed by its length, as {@link WriteBuffer.bytesWithLength}, without a view when short. */
+  bytesRangeWithLength(source: Uint8Array, start: number, end: number): void {
+    const n = end - start
+    if (n > MAX_SHORT_LENGTH) return this.bytesWithLength(source.subarray(start, end))
+    this.ensure(n + 1)
+    const buf = this.buf
+    let at = this.pos
+    buf[at++] = n
+    for (let k = start; k < end; k++) buf[at++] = source[k]!
+    this.pos = at
+  }
+
   /** UTF-8 string with length prefix (short strings are written without an intermediate Buffer). */
   str(s: string): void {
     if (s.length <= 84) {
