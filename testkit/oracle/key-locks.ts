@@ -14,7 +14,9 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { BulkRows } from "../engine/index.ts"
 import type { TableMeta } from "./catalog.ts"
 import { parseDatetimeText, utcNanos } from "./datetime.ts"
+import { isKw, isOp, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
+import { oracleName } from "./translate.ts"
 
 /** A table with primary-key or unique constraints, and the columns its keys are made of. */
 export interface KeyedTable {
@@ -102,4 +104,25 @@ const keyText = (v: unknown): string => {
     if (Number.isSafeInteger(n) || (Number.isFinite(n) && !/^[-+]?\d+$/.test(s))) return String(n)
   }
   return s
+}
+
+/**
+ * The keys a DELETE of `meta` deletes, or an UPDATE that assigns one of its key columns writes, as claims on `meta`'s
+ * keys (undefined for other statements and tables without keys).
+ */
+export const keysWrittenBy = (toks: ReadonlyArray<Tok>, meta: TableMeta | undefined): KeyedTable | undefined => {
+  const keyed = keyedTable(meta)
+  if (keyed === undefined || isKw(toks[0], "DELETE")) return keyed
+  if (!isKw(toks[0], "UPDATE")) return undefined
+  let depth = 0
+  let inSet = false
+  for (let k = 1; k < toks.length; k++) {
+    const t = toks[k]!
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    else if (depth === 0 && isKw(t, "SET")) inSet = true
+    else if (depth === 0 && isKw(t, "WHERE", "RETURNING", "RETURN")) break
+    else if (inSet && (t.kind === "ident" || t.kind === "qident") && keyed.columns.includes(oracleName(t)) && (isOp(toks[k + 1], "=") || isOp(toks[k + 1], ","))) return keyed
+  }
+  return undefined
 }

@@ -6,9 +6,9 @@
 import type { TableMeta } from "./catalog.ts"
 import { withBinaryAliases } from "./binary-aliases.ts"
 import { intervalColumnTypesOf, isExactInterval } from "./interval-exprs.ts"
-import { isKw, isOp, significant, tokenize } from "./lexer.ts"
+import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { withExactAliases } from "./number-aliases.ts"
-import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, oracleName, type TextDatetimeKind } from "./translate.ts"
+import { type BinaryKind, type ExactIntervalKind, type ExactIntervals, oracleName, type QueryShape, type TextDatetimeKind } from "./translate.ts"
 import type { OraType, ValueKind } from "./types.ts"
 import { withZonedAliases } from "./zoned-aliases.ts"
 
@@ -109,5 +109,24 @@ export class StatementColumns {
     // aliases a subquery gives exact interval columns (interval-exprs.ts)
     for (const [name, t] of intervalColumnTypesOf(sql, (schema, table) => this.lookupTable(schema, table))) if (!out.has(name) && isExactInterval(t)) out.set(name, t.kind === "intervalds" ? "dayToSecond" : "yearToMonth")
     return out
+  }
+
+  /**
+   * True when a query reads LOB columns of its one table row by row (no grouping, DISTINCT or set operation), so
+   * that their locators can name the row a LOB write goes to.
+   */
+  selectsTableLob(toks: ReadonlyArray<Tok>, shape: QueryShape): boolean {
+    if (shape.from.length !== 1 || shape.items.some((i) => i.kind === "aggregate")) return false
+    const meta = this.lookupTable(shape.from[0]!.schema, shape.from[0]!.table)
+    if (meta === undefined || meta.kind !== "TABLE") return false
+    const isLob = (name: string) => meta.columns.some((c) => c.name === name && (c.type.kind === "clob" || c.type.kind === "nclob" || c.type.kind === "blob"))
+    if (!shape.items.some((i) => (i.kind === "star" && meta.columns.some((c) => isLob(c.name))) || (i.kind === "col" && isLob(i.column)))) return false
+    let depth = 0
+    for (const t of toks) {
+      if (isOp(t, "(")) depth++
+      else if (isOp(t, ")")) depth--
+      else if (depth === 0 && isKw(t, "GROUP", "DISTINCT", "UNIQUE", "UNION", "INTERSECT", "MINUS", "EXCEPT", "HAVING", "CONNECT")) return false
+    }
+    return true
   }
 }

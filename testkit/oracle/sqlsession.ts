@@ -27,7 +27,7 @@ import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { Ddl } from "./ddl.ts"
 import { engineStatement, RowLockWaits } from "./row-locks.ts"
 import type { ObjectPrivilege, Requester } from "./privileges.ts"
-import { type KeyedTable, keyedTable } from "./key-locks.ts"
+import { keyedTable, keysWrittenBy } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
 import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
@@ -330,7 +330,7 @@ export class SqlSession {
     const { toks, tr, binds } = bindNumberingTranslator(this.translation(), calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
     checkAccess(this.access(), toks, shape.from)
-    let withRowid = this.selectsTableLob(toks, shape)
+    let withRowid = this.columns.selectsTableLob(toks, shape)
     if (withRowid) duckSql = translateQuery(toks, tr, true).sql
     if (binds.length > params.length) throw ora.notAllBound()
     let p = params.slice(0, binds.length)
@@ -372,25 +372,6 @@ export class SqlSession {
   /** The stored functions a client's query calls (plsql/sql-functions.ts), undefined when it calls none. */
   private storedFunctionCalls(source: ReadonlyArray<Tok>, sql: string): StatementCalls | undefined {
     return storedFunctionCalls(source, this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columns.columnsOf(sql, () => true).has(name))
-  }
-
-  /**
-   * True when a query reads LOB columns of its one table row by row (no grouping, DISTINCT or set operation), so
-   * that their locators can name the row a LOB write goes to.
-   */
-  private selectsTableLob(toks: ReadonlyArray<Tok>, shape: QueryShape): boolean {
-    if (shape.from.length !== 1 || shape.items.some((i) => i.kind === "aggregate")) return false
-    const meta = this.lookupTable(shape.from[0]!.schema, shape.from[0]!.table)
-    if (meta === undefined || meta.kind !== "TABLE") return false
-    const isLob = (name: string) => meta.columns.some((c) => c.name === name && (c.type.kind === "clob" || c.type.kind === "nclob" || c.type.kind === "blob"))
-    if (!shape.items.some((i) => (i.kind === "star" && meta.columns.some((c) => isLob(c.name))) || (i.kind === "col" && isLob(i.column)))) return false
-    let depth = 0
-    for (const t of toks) {
-      if (isOp(t, "(")) depth++
-      else if (isOp(t, ")")) depth--
-      else if (depth === 0 && isKw(t, "GROUP", "DISTINCT", "UNIQUE", "UNION", "INTERSECT", "MINUS", "EXCEPT", "HAVING", "CONNECT")) return false
-    }
-    return true
   }
 
   /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */
@@ -623,24 +604,3 @@ export class SqlSession {
 }
 
 export { EngineError }
-
-/**
- * The keys a DELETE of `meta` deletes, or an UPDATE that assigns one of its key columns writes, as claims on `meta`'s
- * keys (undefined for other statements and tables without keys).
- */
-const keysWrittenBy = (toks: ReadonlyArray<Tok>, meta: TableMeta | undefined): KeyedTable | undefined => {
-  const keyed = keyedTable(meta)
-  if (keyed === undefined || isKw(toks[0], "DELETE")) return keyed
-  if (!isKw(toks[0], "UPDATE")) return undefined
-  let depth = 0
-  let inSet = false
-  for (let k = 1; k < toks.length; k++) {
-    const t = toks[k]!
-    if (isOp(t, "(")) depth++
-    else if (isOp(t, ")")) depth--
-    else if (depth === 0 && isKw(t, "SET")) inSet = true
-    else if (depth === 0 && isKw(t, "WHERE", "RETURNING", "RETURN")) break
-    else if (inSet && (t.kind === "ident" || t.kind === "qident") && keyed.columns.includes(oracleName(t)) && (isOp(toks[k + 1], "=") || isOp(toks[k + 1], ","))) return keyed
-  }
-  return undefined
-}
