@@ -10,8 +10,6 @@ import { registerIntervalFunctions } from "./interval-functions.ts"
 import { JSON_VALUE_MACRO, registerJsonFunctions } from "./json-functions.ts"
 import { registerJsonSerialize } from "./json-serialize.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
-import { registerSqlCallFunctions } from "./plsql/sql-functions.ts"
-import { objectStatus, storedCodeDictionaryRows } from "./plsql/stored-code.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import type { Verifier } from "./auth.ts"
 import { makeVerifier } from "./auth.ts"
@@ -59,6 +57,20 @@ const STATISTICS = [
 ] as const
 
 /** Settings of a database. */
+/**
+ * What the PL/SQL engine adds to a database (plsql/stored-code-hooks.ts): stored functions callable from SQL and the
+ * stored-code rows of the dictionary. The server hands them in, so that database.ts imports nothing of plsql/, whose
+ * modules take the database as a parameter.
+ */
+export interface StoredCodeHooks {
+  /** Registers the engine functions through which SQL calls stored functions. */
+  readonly registerFunctions: Parameters<Engine["registerFunctions"]>[0]
+  /** Rows of the stored-code dictionary views (USER_SOURCE, USER_PROCEDURES, ...), by view. */
+  readonly dictionaryRows: (db: OracleDatabase) => ReadonlyArray<readonly [string, Array<Array<unknown>>]>
+  /** VALID or INVALID, as *_OBJECTS.STATUS shows a stored unit. */
+  readonly objectStatus: (db: OracleDatabase, owner: string, type: string, name: string) => "VALID" | "INVALID"
+}
+
 export interface DatabaseSettings {
   readonly version: OracleVersion
   readonly serviceName: string
@@ -70,6 +82,8 @@ export interface DatabaseSettings {
   readonly numericCharacters?: string
   /** Where engine failures are logged with the ORA- error sent for them (server option `debugLog`). */
   readonly debugLog?: (line: string) => void
+  /** The PL/SQL engine's part of the database. */
+  readonly storedCode: StoredCodeHooks
 }
 
 const ORACLE_MAINTAINED = ["SYS", "SYSTEM", "XDB", "OUTLN", "DBSNMP", "APPQOSSYS", "AUDSYS", "GSMADMIN_INTERNAL", "OJVMSYS", "DVSYS", "LBACSYS", "MDSYS", "CTXSYS", "ORDSYS", "PUBLIC"]
@@ -164,7 +178,7 @@ export class OracleDatabase {
     await engine.registerFunctions(registerJsonFunctions)
     await engine.registerFunctions(registerJsonSerialize)
     await engine.registerFunctions(registerLobFunctions)
-    await engine.registerFunctions(registerSqlCallFunctions)
+    await engine.registerFunctions(settings.storedCode.registerFunctions)
     const admin = await engine.session()
     const db = new OracleDatabase(engine, admin, settings)
     await engine.registerFunctions((c) => registerBuiltinFunctions(c, () => db.catalog))
@@ -427,7 +441,7 @@ export class OracleDatabase {
       )
     }
     for (const [view, rows] of typeDictionaryRows(namedTypesOf(this))) if (names.has(view)) await fill(view, rows)
-    for (const [view, rows] of storedCodeDictionaryRows(this)) if (names.has(view)) await fill(view, rows)
+    for (const [view, rows] of this.settings.storedCode.dictionaryRows(this)) if (names.has(view)) await fill(view, rows)
     if (this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
     this.dictionaryVersion = this.catalog.version
     // Only user tables appear in ALL_TABLES/ALL_TAB_COLUMNS; SYS views are listed in ALL_OBJECTS.
@@ -503,7 +517,7 @@ export class OracleDatabase {
     const objRows: Array<Array<unknown>> = []
     for (const t of tables) objRows.push([t.owner, t.name, null, t.objectId, t.kind === "TABLE" ? t.objectId : null, t.kind, t.created, t.created, t.created.toISOString().slice(0, 19).replace("T", ":"), "VALID", "N", "N", "N", 1, null, "NONE", t.kind === "VIEW" ? "Y" : null, t.owner === "SYS" ? "Y" : "N"])
     for (const o of this.catalog.allObjects())
-      objRows.push([o.owner, o.name, null, o.objectId, o.type === "INDEX" ? o.objectId : null, o.type, o.created, o.created, o.created.toISOString().slice(0, 19).replace("T", ":"), objectStatus(this, o.owner, o.type, o.name), "N", "N", "N", o.type === "INDEX" ? 4 : 1, null, "NONE", o.type === "PROCEDURE" ? "Y" : null, "N"])
+      objRows.push([o.owner, o.name, null, o.objectId, o.type === "INDEX" ? o.objectId : null, o.type, o.created, o.created, o.created.toISOString().slice(0, 19).replace("T", ":"), this.settings.storedCode.objectStatus(this, o.owner, o.type, o.name), "N", "N", "N", o.type === "INDEX" ? 4 : 1, null, "NONE", o.type === "PROCEDURE" ? "Y" : null, "N"])
     await fill("ALL_OBJECTS", objRows)
     const indexes = [...this.catalog.allObjects()].filter((o) => o.type === "INDEX")
     await fill(

@@ -4,6 +4,7 @@
  */
 import * as net from "node:net"
 import { OracleDatabase } from "./database.ts"
+import { storedCodeHooks } from "./plsql/stored-code-hooks.ts"
 import type { OracleVersion } from "./errors.ts"
 import type { OracleFaults } from "./faults.ts"
 import { ProtocolSession, type SessionHost } from "./session.ts"
@@ -96,7 +97,7 @@ export const startOracleTestServer = async (options: OracleTestServerOptions = {
   }))
   const serviceName = options.serviceName ?? "FREEPDB1"
   const version = options.version ?? "23ai"
-  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? 30_000, ...(options.debugLog === undefined ? {} : { debugLog: options.debugLog }), ...(options.numericCharacters === undefined ? {} : { numericCharacters: options.numericCharacters }) })
+  const db = await OracleDatabase.create({ version, serviceName, dbTimeZone: options.dbTimeZone ?? "+00:00", users, lockWaitMs: options.lockWaitMs ?? 30_000, storedCode: storedCodeHooks, ...(options.debugLog === undefined ? {} : { debugLog: options.debugLog }), ...(options.numericCharacters === undefined ? {} : { numericCharacters: options.numericCharacters }) })
   const faults: OracleFaults = { ...options.faults }
   const sessions = new Set<ProtocolSession>()
   const stats = db.stats
