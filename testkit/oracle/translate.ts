@@ -12,6 +12,7 @@
  */
 import { isKw, isOp, matchParen, sqlString, type Tok } from "./lexer.ts"
 import { ora } from "./errors.ts"
+import { encodeName, quoteDuck } from "./names.ts"
 import type { InstantGrouping } from "./datetime-groups.ts"
 import { type BinaryKind, binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
 import { identOut, isSeparator, NOT_ALIAS, numberLiteral } from "./translate-literals.ts"
@@ -95,10 +96,36 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
     textDatetimeAtZone(this, parts)
     textDatetimeInsertTargets(this, parts)
     textDatetimeParts(this, parts)
+    this.nestedHeadings(parts)
     return parts
       .map((p) => p.text)
       .filter((text) => text.length > 0)
       .join(" ")
+  }
+
+  /**
+   * Unaliased expressions of a parenthesised query's (first) select list named by their Oracle headings (`v*2` as
+   * "V*2"), as the top-level query's are (translateQuery), so that the enclosing query can name them; columns keep
+   * their own names.
+   */
+  nestedHeadings(parts: Array<Part>): void {
+    const toks = this.toks
+    const select = parts.findIndex((q) => q.separator && isKw(toks[q.from], "SELECT"))
+    if (select < 0 || !isOp(toks[parts[select]!.from - 1], "(")) return
+    for (let j = select + 1; j < parts.length; j++) {
+      const p = parts[j]!
+      const after = parts[j + 1]
+      if (p.separator) {
+        if (isOp(toks[p.from], ",") || isKw(toks[p.from], "DISTINCT", "UNIQUE", "ALL")) continue
+        return
+      }
+      if (after === undefined || !after.separator || !(isOp(toks[after.from], ",") || isKw(toks[after.from], "FROM"))) continue
+      const last = toks[p.to - 1]!
+      const before = toks[p.to - 2]
+      const aliased = p.to - p.from >= 2 && (last.kind === "ident" || last.kind === "qident") && !NOT_ALIAS.has(last.value) && !isOp(before, ".") && (before?.kind !== "op" || isOp(before, ")"))
+      if (p.text.length === 0 || aliased || this.columnNameAt(p.from, p.to) !== undefined || isOp(last, "*") || / AS (?:"(?:[^"]|"")*"|[A-Za-z_][\w$#]*)$/.test(p.text)) continue
+      p.text = `${p.text} AS ${quoteDuck(encodeName(headingOf(toks.slice(p.from, p.to))))}`
+    }
   }
 
   /** `expression alias` (a select item aliased without AS), when the expression alone is one `expression` rewrites. */

@@ -1,0 +1,34 @@
+/**
+ * An unaliased expression of a subquery's select list is named by its heading, as Oracle names it (the expression's
+ * text, upper-cased and without blanks: `V*2`), so that `SELECT *` shows that name and the
+ * enclosing query can name it (SQL Language Reference, SELECT, c_alias: without an alias the column heading is the expression).
+ * Raw node-oracledb against the test server (it named such a column by its DuckDB translation: ORA-00904).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { withServer } from "./oracle/helpers.ts"
+
+let server: OracleTestServerHandle
+let conn: Conn
+
+describe("Oracle test server: headings of a subquery's unaliased expressions", () => {
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TABLE sh (id NUMBER PRIMARY KEY, v NUMBER, n NUMBER(6,2))")
+    await conn.execute("INSERT INTO sh VALUES (1, 10, 1.5)")
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("names the enclosing query's columns by the expressions' headings", async () => {
+    const r = await conn.execute("SELECT * FROM (SELECT v*2, n + 1, id FROM sh)")
+    expect((r.metaData ?? []).map((m: { name: string }) => m.name)).toEqual(["V*2", "N+1", "ID"])
+    expect(r.rows).toEqual([[20, 2.5, 1]])
+  })
+})
