@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, withServer } from "./oracle/helpers.ts"
+import { failure, oracledb, withServer } from "./oracle/helpers.ts"
 
 /**
  * DML triggers through raw node-oracledb, as the Oracle Database PL/SQL Language Reference (23ai), "PL/SQL Triggers"
@@ -127,9 +127,13 @@ describe("Oracle test server: DML triggers", () => {
     expect(gone.message).toMatch(/^ORA-04080: trigger 'ITEM_GUARD' does not exist/)
   })
 
-  it("a block's DML on a table with triggers is ORA-03001, not run without them; EXECUTE IMMEDIATE fires them", async () => {
-    const e = await failure(() => conn.execute("BEGIN INSERT INTO item (name, qty) VALUES ('x', 1); END;"))
-    expect(e.message).toMatch(/^ORA-03001: unimplemented feature: DML from PL\/SQL on a table with triggers/)
+  it("a block's DML on a table with triggers fires them, the block's variables bound; EXECUTE IMMEDIATE fires them", async () => {
+    const r = await conn.execute(
+      "DECLARE n VARCHAR2(10) := 'blk'; BEGIN INSERT INTO item (name, qty) VALUES (n, 1); :c := SQL%ROWCOUNT; UPDATE item SET name = n || '2' WHERE name = 'BLK'; END;",
+      { c: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } }
+    )
+    expect(r.outBinds.c).toBe(1)
+    expect((await conn.execute("SELECT name, qty FROM item WHERE UPPER(name) LIKE 'BLK%'")).rows).toEqual([["blk2", 1]])
     await conn.execute("BEGIN EXECUTE IMMEDIATE 'INSERT INTO item (name, qty) VALUES (''dyn'', 1)'; END;")
     expect((await conn.execute("SELECT name FROM item WHERE name LIKE 'DYN%'")).rows).toEqual([["DYN"]])
     await conn.rollback()

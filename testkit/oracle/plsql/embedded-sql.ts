@@ -38,7 +38,7 @@ function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
 
 /** Runs a DML statement of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
 export async function runDml(ctx: Frame, source: Expr): Promise<number> {
-  if (tableTriggers(ctx.host.db, dmlTarget(ctx, source)).length > 0) throw ora.unimplemented("DML from PL/SQL on a table with triggers (they fire for a client's INSERT / UPDATE / DELETE and EXECUTE IMMEDIATE)")
+  if (tableTriggers(ctx.host.db, dmlTarget(ctx, source)).length > 0) return triggeredDml(ctx, source)
   const { toks: inlined, release } = await inlineCalls(ctx, source, true, true)
   const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
   let rendered
@@ -58,6 +58,23 @@ export async function runDml(ctx: Frame, source: Expr): Promise<number> {
     (fn, args) => ctx.callFromSql(fn, args),
     (release) => ctx.host.holdUntilTransactionEnds(release)
   )
+}
+
+/**
+ * DML on a table with triggers: run as the session runs a client's statement, which fires them (triggers.ts), the
+ * block's names bound as the client's binds; local functions in it are called before it, stored ones by the session.
+ */
+async function triggeredDml(ctx: Frame, source: Expr): Promise<number> {
+  const { toks: inlined, release } = await inlineCalls(ctx, source, true, true)
+  let bound
+  try {
+    bound = bindNames(ctx, inlined, true)
+  } finally {
+    release()
+  }
+  const result = await ctx.host.execute(bound.rewritten.map((t) => t.text).join(" "), [bound.values], [], { batchErrors: false, dmlRowCounts: false })
+  if (result.kind !== "dml") throw ora.invalidSql()
+  return result.rowCount
 }
 
 /** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
