@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { cyclesIn } from "../support/importGraph.ts"
 
 // The Database module is below Connection: a connection is opened on a database, never the other way round.
 const src = fileURLToPath(new URL("../../src/", import.meta.url))
@@ -35,5 +36,10 @@ describe("import structure", () => {
     const reached = reachableFrom(`${src}Connection.ts`)
     expect(reached.has(`${src}Database.ts`)).toBe(true)
     expect(reached.has(`${src}Driver.ts`)).toBe(true)
+  })
+
+  it("has no import cycle anywhere in the sources (type-only imports included), across folders too", () => {
+    const cycles = cyclesIn(["src", "layers", "testkit", "cli", "scripts", "bench"])
+    expect(cycles).toEqual([])
   })
 })

@@ -57,11 +57,7 @@ const STATISTICS = [
 ] as const
 
 /** Settings of a database. */
-/**
- * What the PL/SQL engine adds to a database (plsql/stored-code-hooks.ts): stored functions callable from SQL and the
- * stored-code rows of the dictionary. The server hands them in, so that database.ts imports nothing of plsql/, whose
- * modules take the database as a parameter.
- */
+/** The PL/SQL engine's part (plsql/stored-code-hooks.ts), handed in so that database.ts imports nothing of plsql/. */
 export interface StoredCodeHooks {
   /** Registers the engine functions through which SQL calls stored functions. */
   readonly registerFunctions: Parameters<Engine["registerFunctions"]>[0]

@@ -7,7 +7,7 @@
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
-import { runWithTriggers, tableTriggers, type Trigger, type TriggerSession } from "./plsql/triggers.ts"
+import { runRowsWithTriggers, tableTriggers, type Trigger, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
 import { takeCompileWarning } from "./plsql/stored-code.ts"
@@ -468,18 +468,8 @@ export class SqlSession {
       runBlock: (block, values) => runPlsql(this, block, values, []),
       atomically: (body) => this.txn.atomically(body)
     }
-    let total = 0
-    const list = rows.length === 0 ? [[]] : rows
-    for (let i = 0; i < list.length; i++) {
-      try {
-        total += await runWithTriggers(session, target, triggers, stripTerminator(sql), list[i]!)
-      } catch (e) {
-        const err = this.mapError(e)
-        if (list.length > 1) (err as OraError & { rowOffset?: number }).rowOffset = i
-        throw err
-      }
-    }
-    return { kind: "dml", rowCount: total, rowCounts: [], batchErrors: [] }
+    const rowCount = await runRowsWithTriggers(session, target, triggers, stripTerminator(sql), rows, (e) => this.mapError(e))
+    return { kind: "dml", rowCount, rowCounts: [], batchErrors: [] }
   }
 
   /**

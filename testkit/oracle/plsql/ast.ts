@@ -3,8 +3,6 @@
  * interpreter hands them to the server's SQL engine with the PL/SQL names they use bound as parameters.
  */
 import type { Tok } from "../lexer.ts"
-import type { CollectionType } from "./collections.ts"
-import type { RecordType } from "./records.ts"
 
 /** Tokens of an expression or of a SQL statement. */
 export type Expr = ReadonlyArray<Tok>
@@ -128,3 +126,26 @@ export type Stmt = At &
     | { readonly k: "call"; readonly name: ReadonlyArray<string>; readonly nameTok: Tok; readonly args: ReadonlyArray<Expr> }
     | { readonly k: "block"; readonly block: Block }
   )
+
+/** A collection type of a DECLARE section. */
+export interface CollectionType {
+  readonly name: string
+  readonly kind: "table" | "varray" | "assoc"
+  readonly element: TypeSpec
+  /** A VARRAY's maximum size. */
+  readonly limit?: number
+}
+
+/** A field of a record type. */
+export interface RecordField {
+  readonly name: string
+  readonly type: TypeSpec
+  readonly notNull: boolean
+  readonly init?: Expr
+}
+
+/** A record type of a DECLARE section or package. */
+export interface RecordType {
+  readonly name: string
+  readonly fields: ReadonlyArray<RecordField>
+}

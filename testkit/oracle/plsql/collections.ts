@@ -6,16 +6,10 @@
  * subscript past COUNT is ORA-06533, past a VARRAY's limit ORA-06532, a missing or deleted element NO_DATA_FOUND.
  */
 import { OraError } from "../errors.ts"
-import type { TypeSpec } from "./ast.ts"
+import type { CollectionType, TypeSpec } from "./ast.ts"
 
-/** A collection type of a DECLARE section. */
-export interface CollectionType {
-  readonly name: string
-  readonly kind: "table" | "varray" | "assoc"
-  readonly element: TypeSpec
-  /** A VARRAY's maximum size. */
-  readonly limit?: number
-}
+export type { CollectionType } from "./ast.ts"
+
 
 const uninitialized = () => new OraError(6531, "Reference to uninitialized collection")
 const beyondCount = () => new OraError(6533, "Subscript beyond count")

@@ -8,21 +8,11 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
-import type { Expr, TypeSpec } from "./ast.ts"
+import type { Expr, RecordType, TypeSpec } from "./ast.ts"
 
-/** A field of a record type. */
-export interface RecordField {
-  readonly name: string
-  readonly type: TypeSpec
-  readonly notNull: boolean
-  readonly init?: Expr
-}
+export type { RecordField, RecordType } from "./ast.ts"
 
-/** A record type of a DECLARE section or package. */
-export interface RecordType {
-  readonly name: string
-  readonly fields: ReadonlyArray<RecordField>
-}
+
 
 /** A record (`%ROWTYPE`, a cursor FOR loop's row, a declared record type): its fields by name, in order. */
 export class PlsqlRecord {

@@ -361,3 +361,30 @@ const inTrigger = (t: Trigger, e: unknown): unknown => {
   const out = new OraError(e.code, `${detail}\nORA-04088: error during execution of trigger '${qualified}'`, e.position)
   return out
 }
+
+/**
+ * Runs a client's INSERT / UPDATE / DELETE on `meta`, which has `triggers`, once per bind row of `rows` (once
+ * without binds when there are none); the rows written in all. A failure is mapped by `mapError` and, in a batch,
+ * names its bind row (`rowOffset`).
+ */
+export const runRowsWithTriggers = async (
+  s: TriggerSession,
+  meta: TableMeta,
+  triggers: ReadonlyArray<Trigger>,
+  sql: string,
+  rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
+  mapError: (e: unknown) => OraError
+): Promise<number> => {
+  let total = 0
+  const list = rows.length === 0 ? [[]] : rows
+  for (let i = 0; i < list.length; i++) {
+    try {
+      total += await runWithTriggers(s, meta, triggers, sql, list[i]!)
+    } catch (e) {
+      const err = mapError(e)
+      if (list.length > 1) (err as OraError & { rowOffset?: number }).rowOffset = i
+      throw err
+    }
+  }
+  return total
+}
