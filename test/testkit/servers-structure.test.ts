@@ -56,8 +56,7 @@ describe("test server structure", () => {
 
   it("has no import cycle, type-only ones included, through the Oracle translator or the type modules", () => {
     // types.ts <-> pickle.ts (OraType / NamedType) and translate.ts <-> subquery-shapes.ts were type-only cycles; the
-    // shared types now live in type-shapes.ts and translate-types.ts. (Other type-only cycles of testkit/oracle remain:
-    // database.ts <-> plsql/, session-state.ts <-> messages/pipeline.ts.)
+    // shared types now live in type-shapes.ts and translate-types.ts (test/core/importCycle.test.ts checks the whole tree).
     const files = modulesOf(join(root, "testkit/oracle"))
     const edges = new Map(files.map((f) => [f, importsOf(f)]))
     const reachesItself = (start: string): boolean => {
