@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { Conn } from "./oracle/helpers.ts"
-import { oraCode, waitsForLock, withSessions } from "./oracle/helpers.ts"
+import type { Conn, TwoSessions } from "./oracle/helpers.ts"
+import { oraCode, waitsForLock, openTwoSessions } from "./oracle/helpers.ts"
 
 // An INSERT of a primary or unique key another open transaction inserted waits for that transaction, then raises
 // ORA-00001 if it committed or goes ahead if it rolled back ("Row Locks (TX)", Database Concepts, "Data Concurrency
 // and Consistency": https://docs.oracle.com/en/database/oracle/oracle-database/23/cncpt/data-concurrency-and-consistency.html),
 // whether a client or a PL/SQL block sends the INSERT.
 describe("Oracle test server: an INSERT in a PL/SQL block waits for a key another transaction inserted", () => {
-  let env: Awaited<ReturnType<typeof withSessions>>
+  let env: TwoSessions["env"]
   let a: Conn
   let b: Conn
   beforeAll(async () => {
-    env = await withSessions(2)
-    ;[a, b] = env.sessions
-    await a.execute("CREATE TABLE kp_t (id NUMBER PRIMARY KEY, v VARCHAR2(10))")
+    ;({ env, a, b } = await openTwoSessions([
+      "CREATE TABLE kp_t (id NUMBER PRIMARY KEY, v VARCHAR2(10))"
+    ]))
   })
   afterAll(() => env?.close())
 

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { Conn } from "./oracle/helpers.ts"
-import { failure, oracledb, oraCode, waitsForLock, withSessions } from "./oracle/helpers.ts"
+import type { Conn, TwoSessions } from "./oracle/helpers.ts"
+import { failure, oracledb, oraCode, waitsForLock, openTwoSessions } from "./oracle/helpers.ts"
 
 // A statement that writes a primary or unique key another open transaction holds (inserted, changed to, or deleted
 // without committing) waits for that transaction's row lock; then ORA-00001 or it goes ahead, whichever the other
 // transaction's end leaves ("Row Locks (TX)", Database Concepts, "Data Concurrency and Consistency":
 // https://docs.oracle.com/en/database/oracle/oracle-database/23/cncpt/data-concurrency-and-consistency.html).
 describe("Oracle test server: writes of a key another transaction holds wait for it", () => {
-  let env: Awaited<ReturnType<typeof withSessions>>
+  let env: TwoSessions["env"]
   let a: Conn
   let b: Conn
   beforeAll(async () => {
-    env = await withSessions(2)
-    ;[a, b] = env.sessions
-    await a.execute("CREATE TABLE kw_t (id NUMBER PRIMARY KEY, v VARCHAR2(10))")
+    ;({ env, a, b } = await openTwoSessions([
+      "CREATE TABLE kw_t (id NUMBER PRIMARY KEY, v VARCHAR2(10))"
+    ]))
   })
   afterAll(() => env?.close())
 

@@ -1,20 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withSessions } from "./oracle/helpers.ts"
+import type { Conn, TwoSessions } from "./oracle/helpers.ts"
+import { failure, oraCode, openTwoSessions } from "./oracle/helpers.ts"
 
 // A MERGE locks the target rows it updates or deletes, not those its WHEN MATCHED ... WHERE leaves alone (Database
 // Concepts, "Row Locks (TX)": a row is locked when a statement modifies it).
 describe("Oracle test server: MERGE locks only the rows it changes", () => {
-  let env: Awaited<ReturnType<typeof withSessions>>
+  let env: TwoSessions["env"]
   let a: Conn
   let b: Conn
   beforeAll(async () => {
-    env = await withSessions(2)
-    ;[a, b] = env.sessions
-    await a.execute("CREATE TABLE ml_t (id NUMBER PRIMARY KEY, v NUMBER)")
-    await a.execute("INSERT INTO ml_t VALUES (1, 0)")
-    await a.execute("INSERT INTO ml_t VALUES (2, 100)")
-    await a.commit()
+    ;({ env, a, b } = await openTwoSessions([
+      "CREATE TABLE ml_t (id NUMBER PRIMARY KEY, v NUMBER)",
+      "INSERT INTO ml_t VALUES (1, 0)",
+      "INSERT INTO ml_t VALUES (2, 100)"
+    ]))
   })
   afterAll(() => env?.close())
 

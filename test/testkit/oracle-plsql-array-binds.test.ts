@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 // node-oracledb documentation, "Using DBMS_OUTPUT": GET_LINES read into an array OUT bind of maxArraySize elements
 // (https://node-oracledb.readthedocs.io/en/latest/user_guide/plsql_execution.html#dbmsoutput)
@@ -9,14 +9,9 @@ describe("Oracle test server: PL/SQL index-by table binds (raw oracledb)", () =>
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const getLines = (maxArraySize: number, numLines: number) =>
     conn.execute("BEGIN DBMS_OUTPUT.GET_LINES(:lines, :numLines); END;", {

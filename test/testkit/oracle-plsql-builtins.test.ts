@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 // Oracle Database PL/SQL Packages and Types Reference (23ai): UTL_RAW, DBMS_ASSERT, DBMS_RANDOM, DBMS_UTILITY
 // (https://docs.oracle.com/en/database/oracle/oracle-database/23/arpls/); SQL Language Reference: DUMP, TO_YMINTERVAL,
@@ -10,16 +10,11 @@ describe("Oracle test server: built-in packages and functions (raw oracledb)", (
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE builtin_dump (d DATE, n2 NUMBER(5,2), v VARCHAR2(10), r RAW(4))")
     await conn.execute("INSERT INTO builtin_dump VALUES (DATE '2024-01-02', 2.25, 'ab', HEXTORAW('0AFF'))")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const row = async (sql: string, binds: unknown = []) => (await conn.execute(sql, binds)).rows[0]
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 // PL/SQL keeps nine fraction digits in its TIMESTAMP and INTERVAL DAY TO SECOND types and computes NUMBER in
 // decimal (PL/SQL Language Reference, "PL/SQL Data Types"); `date + n` adds n days ("Datetime/Interval Arithmetic",
@@ -10,14 +10,9 @@ describe("Oracle test server: PL/SQL datetimes and NUMBER quotients (raw node-or
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("adds days to a DATE variable and to a DATE bind inside a block (was refused)", async () => {
     const r = await conn.execute(

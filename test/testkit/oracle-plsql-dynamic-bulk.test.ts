@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oracledb, withServer } from "./oracle/helpers.ts"
+import { failure, oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * Dynamic SQL and bulk binding on the Oracle test server, through raw node-oracledb, as the Oracle Database PL/SQL
@@ -15,17 +15,12 @@ describe("Oracle test server: dynamic SQL with binds, RETURNING BULK COLLECT, FO
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE gadget (id NUMBER(10) PRIMARY KEY, name VARCHAR2(20), qty NUMBER(10))")
     await conn.executeMany("INSERT INTO gadget VALUES (:1, :2, :3)", [[1, "cog", 5], [2, "pin", 7], [3, "nib", 9]])
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const out = (type = oracledb.STRING) => ({ dir: oracledb.BIND_OUT, type, maxSize: 400 })
 

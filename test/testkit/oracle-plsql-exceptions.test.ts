@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oracledb, withServer } from "./oracle/helpers.ts"
+import { failure, oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * PL/SQL exceptions on the Oracle test server, through raw node-oracledb: EXCEPTION sections with the predefined
@@ -16,17 +16,12 @@ describe("Oracle test server: PL/SQL exceptions", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE acct (id NUMBER(10) PRIMARY KEY, owner VARCHAR2(20), balance NUMBER(10))")
     await conn.executeMany("INSERT INTO acct VALUES (:1, :2, :3)", [[1, "ann", 100], [2, "bob", 50], [3, "bob", 10]])
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const dropIfExists = (table: string) => `BEGIN
   EXECUTE IMMEDIATE 'DROP TABLE ${table}';

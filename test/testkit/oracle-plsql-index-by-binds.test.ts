@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { failure, oraCode, oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * Index-by (associative array) binds of oracledb into PL/SQL parameters and block variables, through raw oracledb:
@@ -14,9 +14,7 @@ describe("Oracle test server: index-by array binds into PL/SQL parameters and va
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute(`CREATE OR REPLACE PACKAGE arr AS
       TYPE num_t IS TABLE OF NUMBER INDEX BY PLS_INTEGER;
       TYPE str_t IS TABLE OF VARCHAR2(20) INDEX BY BINARY_INTEGER;
@@ -47,10 +45,7 @@ describe("Oracle test server: index-by array binds into PL/SQL parameters and va
       END;
     END arr;`)
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("binds IN arrays into a package type's parameter", async () => {
     const r = await conn.execute("BEGIN arr.total(:nums, :s); END;", {

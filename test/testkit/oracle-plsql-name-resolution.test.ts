@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * How names in a block's SQL statements resolve, through raw node-oracledb. PL/SQL Language Reference (23ai),
@@ -16,15 +16,10 @@ describe("Oracle test server: PL/SQL name resolution in SQL statements", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE nr_emp (id NUMBER, name VARCHAR2(20))")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const rows = async () => (await conn.execute("SELECT id, name FROM nr_emp ORDER BY id")).rows
 

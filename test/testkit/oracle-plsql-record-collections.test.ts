@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * Collections of records on the Oracle test server, through raw node-oracledb. PL/SQL Language Reference (23ai),
@@ -14,17 +14,12 @@ describe("Oracle test server: PL/SQL collections of records", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE rc_item (k NUMBER, v VARCHAR2(10))")
     await conn.executeMany("INSERT INTO rc_item VALUES (:1, :2)", [[1, "a"], [2, "b"]])
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const out = { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 200 }
 

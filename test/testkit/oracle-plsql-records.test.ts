@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oracledb, withServer } from "./oracle/helpers.ts"
+import { failure, oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * Record types, REF CURSOR types and constrained subtypes on the Oracle test server, through raw node-oracledb.
@@ -16,17 +16,12 @@ describe("Oracle test server: PL/SQL records, REF CURSOR types, constrained subt
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE part (id NUMBER(10) PRIMARY KEY, name VARCHAR2(20), price NUMBER(8,2))")
     await conn.executeMany("INSERT INTO part VALUES (:1, :2, :3)", [[1, "bolt", 0.5], [2, "nut", 0.25], [3, "gear", 4]])
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const out = (type = oracledb.STRING) => ({ dir: oracledb.BIND_OUT, type, maxSize: 400 })
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oracledb, withServer } from "./oracle/helpers.ts"
+import { failure, oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * Stored functions called from a client's SQL statements, through raw node-oracledb: in the select list and WHERE,
@@ -14,9 +14,7 @@ describe("Oracle test server: stored functions called from SQL", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE gadget (id NUMBER(10) PRIMARY KEY, name VARCHAR2(20), price NUMBER)")
     await conn.executeMany("INSERT INTO gadget VALUES (:1, :2, :3)", [[1, "bolt", 2.5], [2, "nut", 0.5], [3, "gear", 12]])
     await conn.commit()
@@ -39,10 +37,7 @@ describe("Oracle test server: stored functions called from SQL", () => {
         RETURN a / b;
       END;`)
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("calls a stored function per row in the select list and WHERE, with the row's columns as arguments", async () => {
     const r = await conn.execute("SELECT id, twice(price), shout(name) FROM gadget WHERE twice(id) > 2 ORDER BY id")

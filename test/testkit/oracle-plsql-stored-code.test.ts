@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, withServer } from "./oracle/helpers.ts"
+import { failure, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * Stored PL/SQL in the data dictionary through raw node-oracledb: USER_OBJECTS / ALL_OBJECTS with STATUS, USER_SOURCE
@@ -14,14 +14,9 @@ describe("Oracle test server: stored PL/SQL in the dictionary", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("lists procedures, functions and packages in USER_OBJECTS, USER_SOURCE, USER_PROCEDURES and USER_ARGUMENTS", async () => {
     const created = await conn.execute(`CREATE OR REPLACE FUNCTION add_tax(p_amount IN NUMBER, p_rate NUMBER DEFAULT 0.2) RETURN NUMBER IS

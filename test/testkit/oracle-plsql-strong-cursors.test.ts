@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oracledb, withServer } from "./oracle/helpers.ts"
+import { failure, oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * Strong REF CURSOR types (`TYPE c IS REF CURSOR RETURN type`), through raw node-oracledb: the PL/SQL Language
@@ -13,17 +13,12 @@ describe("Oracle test server: strong REF CURSOR types", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE crate (id NUMBER(10), label VARCHAR2(20))")
     await conn.execute("INSERT INTO crate VALUES (1, 'one')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("opens a strong cursor for a query of its RETURN row and fetches into a record of it", async () => {
     const r = await conn.execute(

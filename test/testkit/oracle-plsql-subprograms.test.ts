@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oracledb, withServer } from "./oracle/helpers.ts"
+import { failure, oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * Functions and procedures declared in a block's DECLARE section, through raw node-oracledb: IN / OUT / IN OUT
@@ -13,17 +13,12 @@ describe("Oracle test server: PL/SQL local subprograms", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE fruit (id NUMBER(10) PRIMARY KEY, name VARCHAR2(20))")
     await conn.executeMany("INSERT INTO fruit VALUES (:1, :2)", [[1, "apple"], [2, "pear"], [3, "plum"]])
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const out = { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 400 }
 

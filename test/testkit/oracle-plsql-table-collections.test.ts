@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * `TABLE(collection)` in a block's queries, through raw node-oracledb: the PL/SQL Language Reference (23ai),
@@ -13,9 +13,7 @@ describe("Oracle test server: TABLE(collection) in PL/SQL queries", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE shelf (id NUMBER(10), label VARCHAR2(20))")
     await conn.executeMany("INSERT INTO shelf VALUES (:1, :2)", [[1, "one"], [2, "two"], [3, "three"]])
     await conn.commit()
@@ -25,10 +23,7 @@ describe("Oracle test server: TABLE(collection) in PL/SQL queries", () => {
         TYPE shelf_rows IS TABLE OF shelf%ROWTYPE;
       END;`)
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("queries a nested table and a VARRAY of scalars as rows of COLUMN_VALUE, joined with a table", async () => {
     const r = await conn.execute(

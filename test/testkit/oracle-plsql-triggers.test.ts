@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oracledb, withServer } from "./oracle/helpers.ts"
+import { failure, oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * DML triggers through raw node-oracledb, as the Oracle Database PL/SQL Language Reference (23ai), "PL/SQL Triggers"
@@ -15,18 +15,13 @@ describe("Oracle test server: DML triggers", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE SEQUENCE item_seq")
     await conn.execute("CREATE TABLE item (id NUMBER(10) PRIMARY KEY, name VARCHAR2(20), qty NUMBER(5))")
     await conn.execute("CREATE TABLE item_audit (op VARCHAR2(1), item_id NUMBER(10), old_qty NUMBER(5), new_qty NUMBER(5))")
     await conn.execute("CREATE TABLE stmt_count (what VARCHAR2(20))")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const items = async () => (await conn.execute("SELECT id, name, qty FROM item ORDER BY id")).rows
 

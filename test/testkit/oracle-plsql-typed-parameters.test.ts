@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { oracledb, closeConnection, openConnection, withServer } from "./oracle/helpers.ts"
 
 /**
  * Parameters of standalone stored procedures take their declared types, through raw node-oracledb. PL/SQL Language
@@ -14,9 +14,7 @@ describe("Oracle test server: typed parameters of stored procedures", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE OR REPLACE PACKAGE tp_pkg IS TYPE int_t IS TABLE OF PLS_INTEGER INDEX BY PLS_INTEGER; END tp_pkg;")
     await conn.execute(
       `CREATE OR REPLACE PROCEDURE tp_sum (xs IN tp_pkg.int_t, one IN PLS_INTEGER, total OUT NUMBER, copy OUT tp_pkg.int_t) IS
@@ -29,10 +27,7 @@ describe("Oracle test server: typed parameters of stored procedures", () => {
       END;`
     )
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("converts an index-by array bind and a scalar to the parameters' declared types", async () => {
     const r = await conn.execute("BEGIN tp_sum(:xs, :one, :total, :copy); END;", {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, waitsForLock, withSessions } from "./oracle/helpers.ts"
+import type { Conn, TwoSessions } from "./oracle/helpers.ts"
+import { failure, oraCode, waitsForLock, openTwoSessions } from "./oracle/helpers.ts"
 
 // LOCK TABLE takes a table lock (TM) held to the end of the transaction. Oracle's modes conflict as the SQL Language
 // Reference, "Automatic Locks in DML Operations", and Database Concepts, "Table Locks (TM)", list them: DML takes a
@@ -9,15 +9,14 @@ import { failure, oraCode, waitsForLock, withSessions } from "./oracle/helpers.t
 // ORA-00054 (SQL Language Reference, "LOCK TABLE":
 // https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/LOCK-TABLE.html).
 describe("Oracle test server: LOCK TABLE takes a table lock", () => {
-  let env: Awaited<ReturnType<typeof withSessions>>
+  let env: TwoSessions["env"]
   let a: Conn
   let b: Conn
   beforeAll(async () => {
-    env = await withSessions(2)
-    ;[a, b] = env.sessions
-    await a.execute("CREATE TABLE tl_t (id NUMBER PRIMARY KEY, v NUMBER)")
-    await a.execute("INSERT INTO tl_t VALUES (1, 0)")
-    await a.commit()
+    ;({ env, a, b } = await openTwoSessions([
+      "CREATE TABLE tl_t (id NUMBER PRIMARY KEY, v NUMBER)",
+      "INSERT INTO tl_t VALUES (1, 0)"
+    ]))
   })
   afterAll(() => env?.close())
 

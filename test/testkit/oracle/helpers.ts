@@ -20,6 +20,18 @@ export const withServer = async (options: OracleTestServerOptions = {}) => {
   return { server, connect }
 }
 
+/** Starts a server and opens one raw connection to it as its first user. */
+export const openConnection = async (options: OracleTestServerOptions = {}) => {
+  const { server, connect } = await withServer(options)
+  return { server, conn: (await connect()) as Conn }
+}
+
+/** Closes what {@link openConnection} opened (nothing when it never ran). */
+export const closeConnection = async (opened: { readonly server?: OracleTestServerHandle; readonly conn?: Conn }) => {
+  await opened.conn?.close()
+  await opened.server?.close()
+}
+
 /** Starts a server with `count` raw connections (scenarios between sessions, e.g. lock waits); `close` ends them and the server. */
 export const withSessions = async (count: number) => {
   const { server, connect } = await withServer()
@@ -30,6 +42,22 @@ export const withSessions = async (count: number) => {
     await server.close()
   }
   return { server, sessions, close }
+}
+
+/** Two sessions on one server (`env.close` ends them and the server), as the tests between two transactions use them. */
+export interface TwoSessions {
+  readonly env: Awaited<ReturnType<typeof withSessions>>
+  readonly a: Conn
+  readonly b: Conn
+}
+
+/** Opens {@link TwoSessions}; session `a` runs `setup` (tables, rows) and commits it, so both start from the same data. */
+export const openTwoSessions = async (setup: ReadonlyArray<string>): Promise<TwoSessions> => {
+  const env = await withSessions(2)
+  const [a, b] = env.sessions
+  for (const sql of setup) await a.execute(sql)
+  await a.commit()
+  return { env, a, b }
 }
 
 /** Execute options fetching every NUMBER as the decimal text node-oracledb decodes from Oracle's digits (no JS double). */
