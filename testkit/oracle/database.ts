@@ -17,6 +17,7 @@ import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { NAMED_VALUE_MACROS, namedTypesOf } from "./named-types.ts"
+import { XML_MACROS } from "./xml-functions.ts"
 import { typeDictionaryRows } from "./type-dictionary.ts"
 import { Grants } from "./privileges.ts"
 import { WaitsFor } from "./deadlocks.ts"
@@ -276,7 +277,7 @@ export class OracleDatabase {
         WHEN 'CLIENT_INFO' THEN CAST(getvariable('ora_client_info') AS VARCHAR)
         ELSE NULL END END`
     ]
-    for (const m of [...macros, ...NAMED_VALUE_MACROS]) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
+    for (const m of [...macros, ...NAMED_VALUE_MACROS, ...XML_MACROS]) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
     // the type exact NUMBER results carry (number-functions.ts), so that set operations can name it
     await a.execute(`CREATE TYPE main.${EXACT_NUMBER_ALIAS} AS VARCHAR`)
     // likewise the types of text datetime results (datetime-functions.ts), which DuckDB looks up by name to sort them
