@@ -18,6 +18,7 @@ import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { NAMED_VALUE_MACROS, namedTypesOf } from "./named-types.ts"
 import { XML_MACROS } from "./xml-functions.ts"
+import { JSON_TABLE_MACROS } from "./json-table.ts"
 import { typeDictionaryRows } from "./type-dictionary.ts"
 import { Grants } from "./privileges.ts"
 import { WaitsFor } from "./deadlocks.ts"
@@ -277,7 +278,7 @@ export class OracleDatabase {
         WHEN 'CLIENT_INFO' THEN CAST(getvariable('ora_client_info') AS VARCHAR)
         ELSE NULL END END`
     ]
-    for (const m of [...macros, ...NAMED_VALUE_MACROS, ...XML_MACROS]) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
+    for (const m of [...macros, ...NAMED_VALUE_MACROS, ...XML_MACROS, ...JSON_TABLE_MACROS]) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
     // the type exact NUMBER results carry (number-functions.ts), so that set operations can name it
     await a.execute(`CREATE TYPE main.${EXACT_NUMBER_ALIAS} AS VARCHAR`)
     // likewise the types of text datetime results (datetime-functions.ts), which DuckDB looks up by name to sort them
