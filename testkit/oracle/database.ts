@@ -18,6 +18,7 @@ import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { NAMED_VALUE_MACROS, namedTypesOf } from "./named-types.ts"
 import { XML_MACROS } from "./xml-functions.ts"
+import { dictionaryViewSelect } from "./date-language.ts"
 import { JSON_TABLE_MACROS } from "./json-table.ts"
 import { typeDictionaryRows } from "./type-dictionary.ts"
 import { Grants } from "./privileges.ts"
@@ -288,7 +289,7 @@ export class OracleDatabase {
       if (name === "DUAL") continue
       const defs = cols.map((c) => `${duckIdent(c.name)} ${c.type.duck === "JSON" ? "VARCHAR" : c.type.duck}`).join(", ")
       await a.execute(`CREATE TABLE "SYS".${duckIdent(`ORA$${name}`)} (${defs})`)
-      await a.execute(`CREATE VIEW "SYS".${duckIdent(name)} AS SELECT * FROM "SYS".${duckIdent(`ORA$${name}`)}`)
+      await a.execute(`CREATE VIEW "SYS".${duckIdent(name)} AS ${dictionaryViewSelect(name, `"SYS".${duckIdent(`ORA$${name}`)}`)}`)
       this.registerSysTable(name)
       const ownerCol = OWNED_VIEWS[name]
       if (ownerCol !== undefined) {
@@ -560,7 +561,7 @@ export class OracleDatabase {
       ["NLS_TERRITORY", "AMERICA"],
       ["NLS_CHARACTERSET", "AL32UTF8"],
       ["NLS_NCHAR_CHARACTERSET", "AL16UTF16"],
-      ["NLS_DATE_FORMAT", "DD-MON-RR"],
+      ["NLS_DATE_FORMAT", "DD-MON-RR"], ["NLS_DATE_LANGUAGE", "AMERICAN"],
       ["NLS_TIMESTAMP_FORMAT", "DD-MON-RR HH.MI.SSXFF AM"],
       ["NLS_NUMERIC_CHARACTERS", this.settings.numericCharacters ?? ".,"],
       ["NLS_LENGTH_SEMANTICS", "BYTE"]
