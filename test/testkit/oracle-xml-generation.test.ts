@@ -77,4 +77,10 @@ describe("Oracle test server: SQL/XML generation functions", () => {
     expect(r.metaData.map((m: { dbType: unknown }) => m.dbType)).toEqual([oracledb.DB_TYPE_CLOB, oracledb.DB_TYPE_VARCHAR, oracledb.DB_TYPE_VARCHAR])
     expect(await rows(`SELECT XMLAGG(XMLELEMENT("z", id) ORDER BY id DESC).getStringVal(), XMLAGG(XMLFOREST(hired AS h)) FROM emp WHERE id > 1`)).toEqual([["<z>3</z><z>2</z>", null]])
   })
+
+  it("inserts XMLType values (columns, XMLTYPE(...)) as XML, not as escaped text", async () => {
+    await conn.execute("CREATE TABLE docs (id NUMBER, x XMLTYPE)")
+    await conn.execute("INSERT INTO docs VALUES (1, XMLTYPE('<a>1 &amp; 2</a>'))")
+    expect(await rows(`SELECT XMLELEMENT("d", d.x, XMLTYPE('<b/>')), XMLCONCAT(x, XMLELEMENT("c", '<')) FROM docs d`)).toEqual([["<d><a>1 &amp; 2</a><b/></d>", "<a>1 &amp; 2</a><c>&lt;</c>"]])
+  })
 })

@@ -20,7 +20,7 @@
  *   scalars as their character conversion.
  */
 import { OraError } from "./errors.ts"
-import { isKw, isOp, matchParen, splitTopLevel, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, significant, splitTopLevel, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { headingOf } from "./expression-names.ts"
 
 const XML_CALLS = new Set(["XMLELEMENT", "XMLFOREST", "XMLCONCAT", "XMLAGG", "XMLSERIALIZE"])
@@ -28,7 +28,6 @@ const XML_CALLS = new Set(["XMLELEMENT", "XMLFOREST", "XMLCONCAT", "XMLAGG", "XM
 /** Tokens of generated SQL at position `pos`, with no heading of their own. */
 const generated = (sql: string, pos: number): Array<Tok> => tokenize(sql).map((t) => ({ ...t, pos, heading: "" }))
 
-const significant = (toks: ReadonlyArray<Tok>): Array<Tok> => toks.filter((t) => t.kind !== "ws")
 
 /** The index just past the call whose name is at `k` (its `)`), or -1 when `toks[k]` starts no XML call. */
 const xmlCallEnd = (toks: ReadonlyArray<Tok>, k: number): number => {
@@ -85,6 +84,17 @@ const isXmlCall = (expr: ReadonlyArray<Tok>): boolean => {
   return end > 0 && expr.slice(end).every((t) => t.kind === "ws")
 }
 
+/** Names of XMLType columns, marked by {@link rewriteXmlSql} on the tokens that name them. */
+const xmlColumnTokens = new WeakSet<Tok>()
+
+/** True when `expr` is an XMLType value other than a generation call: an XMLTYPE(...) call or an XMLType column. */
+const isXmlTypeValue = (expr: ReadonlyArray<Tok>): boolean => {
+  const sig = significant(expr)
+  if (isKw(sig[0], "XMLTYPE") && isOp(sig[1], "(") && matchParen(sig, 1) === sig.length - 1) return true
+  const named = sig.length % 2 === 1 && sig.every((t, k) => (k % 2 === 0 ? t.kind === "ident" || t.kind === "qident" : isOp(t, ".")))
+  return named && xmlColumnTokens.has(sig[sig.length - 1]!)
+}
+
 /** A scalar's text in an element or attribute: XML Schema datetimes, other values converted to character, escaped or not. */
 const scalarText = (expr: ReadonlyArray<Tok>, escape: boolean, pos: number): Array<Tok> => [
   ...generated(escape ? "ora_xml_escape(ora_xml_value(" : "(ora_xml_value(", pos),
@@ -95,7 +105,8 @@ const scalarText = (expr: ReadonlyArray<Tok>, escape: boolean, pos: number): Arr
 ]
 
 /** One content item of XMLELEMENT / XMLCONCAT: a nested XML value as it is, a scalar as escaped text. */
-const contentText = (expr: ReadonlyArray<Tok>, escape: boolean, pos: number): Array<Tok> => (isXmlCall(expr) ? xmlText(expr, pos) : scalarText(rewriteXml(expr), escape, pos))
+const contentText = (expr: ReadonlyArray<Tok>, escape: boolean, pos: number): Array<Tok> =>
+  isXmlCall(expr) ? xmlText(expr, pos) : isXmlTypeValue(expr) ? rewriteXml(expr) : scalarText(rewriteXml(expr), escape, pos)
 
 /** `concat(a, b, ...)` (NULL pieces count as empty), or `''`-free `NULL`-safe text of one piece. */
 const concatenated = (pieces: ReadonlyArray<Array<Tok>>, pos: number): Array<Tok> =>
@@ -247,8 +258,15 @@ const rewriteXml = (toks: ReadonlyArray<Tok>): Array<Tok> => {
   return out
 }
 
-/** Rewrites the SQL/XML generation calls of a statement's tokens (the tokens themselves when it has none). */
-export const rewriteXmlSql = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> => (toks.some((t) => t.kind === "ident" && XML_CALLS.has(t.value)) ? rewriteXml(toks) : toks)
+/**
+ * Rewrites the SQL/XML generation calls of a statement's tokens (the tokens themselves when it has none);
+ * `xmlColumns` names the XMLType columns of its tables, whose values go into generated XML as they are.
+ */
+export const rewriteXmlSql = (toks: ReadonlyArray<Tok>, xmlColumns: ReadonlySet<string> = new Set()): ReadonlyArray<Tok> => {
+  if (!toks.some((t) => t.kind === "ident" && XML_CALLS.has(t.value))) return toks
+  for (const t of toks) if ((t.kind === "ident" || t.kind === "qident") && xmlColumns.has(t.kind === "qident" ? t.value : t.value.toUpperCase())) xmlColumnTokens.add(t)
+  return rewriteXml(toks)
+}
 
 /**
  * DuckDB macros the rewrite calls: entity escaping (`&` first, so that no entity is escaped twice), a value's text
