@@ -31,4 +31,11 @@ describe("Oracle test server: headings of a subquery's unaliased expressions", (
     expect((r.metaData ?? []).map((m: { name: string }) => m.name)).toEqual(["V*2", "N+1", "ID"])
     expect(r.rows).toEqual([[20, 2.5, 1]])
   })
+
+  it("computes on such a column as on the expression it names (it was ORA-00932)", async () => {
+    const r = await conn.execute(`SELECT "V*2" + 1, "N+1" * 2, "V*2" / 3 FROM (SELECT v*2, n + 1 FROM sh)`)
+    expect(r.rows).toEqual([[21, 5, 20 / 3]])
+    expect((r.metaData ?? []).map((m: { dbTypeName: string }) => m.dbTypeName)).toEqual(["NUMBER", "NUMBER", "NUMBER"])
+    expect((await conn.execute(`SELECT TO_CHAR("V*2" / 3) FROM (SELECT v * 2 FROM sh)`)).rows).toEqual([["6.66666666666666666666666666666666666667"]])
+  })
 })

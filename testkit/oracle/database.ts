@@ -17,6 +17,9 @@ import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { NAMED_VALUE_MACROS, namedTypesOf } from "./named-types.ts"
+import { XML_MACROS } from "./xml-functions.ts"
+import { dictionaryViewSelect } from "./date-language.ts"
+import { JSON_TABLE_MACROS } from "./json-table.ts"
 import { typeDictionaryRows } from "./type-dictionary.ts"
 import { Grants } from "./privileges.ts"
 import { WaitsFor } from "./deadlocks.ts"
@@ -276,7 +279,7 @@ export class OracleDatabase {
         WHEN 'CLIENT_INFO' THEN CAST(getvariable('ora_client_info') AS VARCHAR)
         ELSE NULL END END`
     ]
-    for (const m of [...macros, ...NAMED_VALUE_MACROS]) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
+    for (const m of [...macros, ...NAMED_VALUE_MACROS, ...XML_MACROS, ...JSON_TABLE_MACROS]) await a.execute(`CREATE OR REPLACE MACRO main.${m}`)
     // the type exact NUMBER results carry (number-functions.ts), so that set operations can name it
     await a.execute(`CREATE TYPE main.${EXACT_NUMBER_ALIAS} AS VARCHAR`)
     // likewise the types of text datetime results (datetime-functions.ts), which DuckDB looks up by name to sort them
@@ -286,7 +289,7 @@ export class OracleDatabase {
       if (name === "DUAL") continue
       const defs = cols.map((c) => `${duckIdent(c.name)} ${c.type.duck === "JSON" ? "VARCHAR" : c.type.duck}`).join(", ")
       await a.execute(`CREATE TABLE "SYS".${duckIdent(`ORA$${name}`)} (${defs})`)
-      await a.execute(`CREATE VIEW "SYS".${duckIdent(name)} AS SELECT * FROM "SYS".${duckIdent(`ORA$${name}`)}`)
+      await a.execute(`CREATE VIEW "SYS".${duckIdent(name)} AS ${dictionaryViewSelect(name, `"SYS".${duckIdent(`ORA$${name}`)}`)}`)
       this.registerSysTable(name)
       const ownerCol = OWNED_VIEWS[name]
       if (ownerCol !== undefined) {
@@ -558,7 +561,7 @@ export class OracleDatabase {
       ["NLS_TERRITORY", "AMERICA"],
       ["NLS_CHARACTERSET", "AL32UTF8"],
       ["NLS_NCHAR_CHARACTERSET", "AL16UTF16"],
-      ["NLS_DATE_FORMAT", "DD-MON-RR"],
+      ["NLS_DATE_FORMAT", "DD-MON-RR"], ["NLS_DATE_LANGUAGE", "AMERICAN"],
       ["NLS_TIMESTAMP_FORMAT", "DD-MON-RR HH.MI.SSXFF AM"],
       ["NLS_NUMERIC_CHARACTERS", this.settings.numericCharacters ?? ".,"],
       ["NLS_LENGTH_SEMANTICS", "BYTE"]

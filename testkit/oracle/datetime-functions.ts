@@ -11,6 +11,7 @@
 import { BIGINT, BOOLEAN, DuckDBVarCharType, INTERVAL, TIMESTAMP, TIMESTAMPTZ, VARCHAR, timestampTZValue, timestampValue } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBIntervalValue, DuckDBScalarFunction, DuckDBTimestampValue, DuckDBValue } from "@duckdb/node-api"
 import { ora, OraError } from "./errors.ts"
+import { localizedName } from "./date-language.ts"
 import { datetimeTextOfFormat } from "./datetime-parse.ts"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { zoneFunctions } from "./zone-functions.ts"
@@ -131,13 +132,16 @@ const calendarText = (element: string, fm: boolean, y: number, m: number, d: num
  * Format Elements" and "Format Model Modifiers": "In a datetime format element of a TO_CHAR function, this modifier
  * suppresses blanks in subsequent characters or spaces in the results of the MONTH or DAY element").
  */
-const nameText = (text: string): string =>
-  text.replace(/\u0007([UIL])(\d)([A-Za-z]+)\u0002/g, (_, kind: string, width: string, name: string) =>
-    (kind === "U" ? name.toUpperCase() : kind === "L" ? name.toLowerCase() : name[0]!.toUpperCase() + name.slice(1).toLowerCase()).padEnd(Number(width), " "))
+const nameText = (text: string, language: string): string =>
+  text.replace(/\u0007([UIL])(\d)([A-Za-z]+)\u0002/g, (_, kind: string, width: string, english: string) => {
+    // in the session's or the call's NLS_DATE_LANGUAGE (date-language.ts), padded to that language's longest name
+    const { name, longest } = localizedName(english, language)
+    return (kind === "U" ? name.toUpperCase() : kind === "L" ? name.toLowerCase() : name[0]!.toUpperCase() + name.slice(1).toLowerCase()).padEnd(Number(width) > 0 ? longest : 0, " ")
+  })
 
 /** Also FF1-FF9 whose digits strftime has no width for: `fraction`, the digit count, the wider fraction, `end`. */
-const yearText = (text: string): string =>
-  nameText(text)
+const yearText = (text: string, language = "AMERICAN"): string =>
+  nameText(text, language)
     .replace(/\u0008([A-Z]+)([F-])\|(-?\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\u0002/g, (_, e: string, fm: string, ...f: Array<string>) =>
       calendarText(e, fm === "F", ...(f.slice(0, 6).map(Number) as [number, number, number, number, number, number]))).replace(/\u0006(\d)(\d+)\u0002/g, (_, n: string, digits: string) => digits.slice(0, Number(n))).replace(/([\u0001\u0003\u0004\u0005])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {
     // under FM a number element loses its leading zeros (SQL Language Reference, "Format Model Modifiers")
@@ -150,9 +154,16 @@ const yearText = (text: string): string =>
 /** The functions, by the names the translator uses. */
 const functions = (): Array<DuckDBScalarFunction> => [
   fn("ora_year_text", [VARCHAR], VARCHAR, ([t]) => yearText(String(t))),
+  fn("ora_year_text", [VARCHAR, VARCHAR], VARCHAR, ([t, language]) => yearText(String(t), String(language))),
   // TO_TIMESTAMP_TZ(text, format): the text read in the format, as the text ora_tstz takes
   fn("ora_datetime_of_format", [VARCHAR, VARCHAR], VARCHAR, ([t, f]) => {
     const text = datetimeTextOfFormat(String(t), String(f))
+    if (text === undefined) throw ora.literalMismatch()
+    return text
+  }),
+  // TO_DATE / TO_TIMESTAMP(text, format) with month names in NLS_DATE_LANGUAGE `language` (date-language.ts)
+  fn("ora_datetime_of_format", [VARCHAR, VARCHAR, VARCHAR], VARCHAR, ([t, f, language]) => {
+    const text = datetimeTextOfFormat(String(t), String(f), String(language))
     if (text === undefined) throw ora.literalMismatch()
     return text
   }),

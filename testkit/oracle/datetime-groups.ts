@@ -30,6 +30,8 @@ export interface InstantGrouping {
   readonly expressionKeys: ReadonlyMap<number, number>
   /** Occurrences of such a GROUP BY expression in its query's select list, HAVING and ORDER BY, outside aggregates. */
   readonly expressionRepresentatives: ReadonlyMap<number, number>
+  /** Of those occurrences, the ones grouped in ROLLUP / CUBE / GROUPING SETS: the token range of their key. */
+  readonly expressionRolledKeys: ReadonlyMap<number, readonly [number, number]>
 }
 
 /** A grouped reference outside aggregates: where it ends, whether it is a whole select-list item, and for a column
@@ -62,6 +64,7 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
   const representatives = new Map<number, Representative>()
   const expressionKeys = new Map<number, number>()
   const expressionRepresentatives = new Map<number, number>()
+  const expressionRolledKeys = new Map<number, readonly [number, number]>()
   /** Marks [from, to) as an expression key when it is an expression (not a bare reference) naming a zoned column. */
   const expressionKey = (from: number, to: number): boolean => {
     if (to - from < 2 || referenceEnd(toks, from) === to || toks.slice(from, to).some((t) => t.kind === "bind")) return false
@@ -73,12 +76,19 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
   }
   const signature = (from: number, to: number): string => toks.slice(from, to).map((t) => `${t.kind}:${t.value}`).join(" ")
   /** Occurrences of the expressions `grouped` (by signature, with their lengths) in [from, to), outside aggregates. */
-  const markExpressionRepresentatives = (from: number, to: number, grouped: ReadonlyMap<string, number>): void => {
+  const markExpressionRepresentatives = (from: number, to: number, grouped: ReadonlyMap<string, number>, rolled: ReadonlyMap<string, readonly [number, number]>): void => {
     for (let k = from; k < to; k++) {
       const t = toks[k]!
       if (isOp(t, "(") && isKw(toks[k + 1], "SELECT", "WITH")) k = matchParen(toks, k)
       else if (t.kind === "ident" && AGGREGATES.has(t.value) && isOp(toks[k + 1], "(")) k = matchParen(toks, k + 1)
-      else for (const length of new Set(grouped.values())) if (k + length <= to && grouped.has(signature(k, k + length))) expressionRepresentatives.set(k, k + length)
+      else
+        for (const length of new Set(grouped.values())) {
+          const sig = signature(k, k + length)
+          if (k + length > to || !grouped.has(sig)) continue
+          expressionRepresentatives.set(k, k + length)
+          const key = rolled.get(sig)
+          if (key !== undefined) expressionRolledKeys.set(k, key)
+        }
     }
   }
   const zonedReference = (i: number): number => {
@@ -148,14 +158,25 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
     const grouped = new Map<string, readonly [number, number] | undefined>()
     /** Grouped expressions over zoned columns, by signature, with their token counts. */
     const groupedExpressions = new Map<string, number>()
+    /** Those grouped in ROLLUP / CUBE / GROUPING SETS, by signature, with their key's token range. */
+    const rolledExpressions = new Map<string, readonly [number, number]>()
     for (let k = groupBy[0]; k < groupBy[1]; k++) {
       const sets = isKw(toks[k], "ROLLUP", "CUBE") && isOp(toks[k + 1], "(") ? k + 1 : isKw(toks[k], "GROUPING") && isKw(toks[k + 1], "SETS") && isOp(toks[k + 2], "(") ? k + 2 : -1
       if (sets > 0) {
-        // each column of the sets is a key; rows that roll it up show NULL for it
+        // each column or expression of the sets (in composite ones too) is a key; rows that roll it up show NULL for it
         const close = matchParen(toks, sets)
         for (let j = sets + 1; j < close; j++) {
+          if (!(isOp(toks[j - 1], "(") || isOp(toks[j - 1], ","))) continue
+          let itemEnd = j
+          while (itemEnd < close && !isOp(toks[itemEnd], ",") && !isOp(toks[itemEnd], ")")) itemEnd = isOp(toks[itemEnd], "(") ? matchParen(toks, itemEnd) + 1 : itemEnd + 1
           const end = zonedReference(j)
-          if (end < 0 || !(isOp(toks[j - 1], "(") || isOp(toks[j - 1], ",")) || !(isOp(toks[end], ")") || isOp(toks[end], ","))) continue
+          if (end !== itemEnd && !isOp(toks[j], "(") && expressionKey(j, itemEnd)) {
+            groupedExpressions.set(signature(j, itemEnd), itemEnd - j)
+            rolledExpressions.set(signature(j, itemEnd), [j, itemEnd])
+            j = itemEnd - 1
+            continue
+          }
+          if (end < 0 || !(isOp(toks[end], ")") || isOp(toks[end], ","))) continue
           keys.set(j, end)
           grouped.set(toks[end - 1]!.value, [j, end])
           j = end - 1
@@ -178,8 +199,8 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
       if (!grouped.has(toks[end - 1]!.value)) grouped.set(toks[end - 1]!.value, undefined)
     }
     if (groupedExpressions.size > 0) {
-      markExpressionRepresentatives(i + 1, from, groupedExpressions)
-      for (const clause of [range("HAVING"), range("ORDER")]) if (clause !== undefined) markExpressionRepresentatives(clause[0], clause[1], groupedExpressions)
+      markExpressionRepresentatives(i + 1, from, groupedExpressions, rolledExpressions)
+      for (const clause of [range("HAVING"), range("ORDER")]) if (clause !== undefined) markExpressionRepresentatives(clause[0], clause[1], groupedExpressions, rolledExpressions)
     }
     if (grouped.size === 0) continue
     // a query's items keep their column names (the names an outer query or the client sees), not the rows an INSERT
@@ -189,7 +210,7 @@ export const instantGrouping = (toks: ReadonlyArray<Tok>, zoned: (name: string) 
     markRepresentatives(i + 1, from, grouped, !inserted)
     for (const clause of [range("HAVING"), range("ORDER")]) if (clause !== undefined) markRepresentatives(clause[0], clause[1], grouped, false)
   }
-  return { keys, representatives, expressionKeys, expressionRepresentatives }
+  return { keys, representatives, expressionKeys, expressionRepresentatives, expressionRolledKeys }
 }
 
 /** One operand of a chain of set operations after the first, with the operator that joins it on. */

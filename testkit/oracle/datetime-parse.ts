@@ -9,16 +9,15 @@
  * and quoted text; without FX blanks in the text around punctuation are accepted and numbers may lack leading zeros.
  */
 import { civilFromDays, daysFromCivil } from "../common/civil.ts"
-
-const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+import { monthOfName } from "./date-language.ts"
 
 /** Format elements, the text each one reads and, under FX, exactly; longest first where one is the prefix of another. */
 const ELEMENTS: ReadonlyArray<readonly [RegExp, string, string]> = [
   [/^SYYYY/i, "([-+ ]?\\d{1,4})", "([- ]\\d{4})"],
   [/^(?:YYYY|RRRR)/i, "(\\d{1,4})", "(\\d{4})"],
   [/^(?:YY|RR)/i, "(\\d{1,4})", "(\\d{2})"],
-  [/^MONTH/i, "([A-Za-z]+)", "([A-Za-z]+\\s*)"],
-  [/^MON/i, "([A-Za-z]{3})", "([A-Za-z]{3})"],
+  [/^MONTH/i, "([A-Za-z\u00C0-\u017F.]+)", "([A-Za-z\u00C0-\u017F.]+\\s*)"],
+  [/^MON/i, "([A-Za-z\u00C0-\u017F.]{2,5})", "([A-Za-z\u00C0-\u017F.]{2,5})"],
   [/^DDD/i, "(\\d{1,3})", "(\\d{3})"],
   [/^(?:MM|DD|HH24|HH12|HH|MI|SS)/i, "(\\d{1,2})", "(\\d{2})"],
   [/^J/i, "(\\d{1,7})", "(\\d{7})"],
@@ -76,14 +75,14 @@ const compileFormat = (format: string): CompiledFormat => {
 }
 
 /** The text `text` shows in the format model `format`, as `YYYY-MM-DD HH:MI:SS.fffffffff[ zone]`; undefined when it does not match. */
-export const datetimeTextOfFormat = (text: string, format: string): string | undefined => {
+export const datetimeTextOfFormat = (text: string, format: string, language = "AMERICAN"): string | undefined => {
   const { names, regex } = compileFormat(format)
   const m = regex.exec(text)
   if (m === null) return undefined
   const got = new Map(names.map((n, k) => [n, m[k + 1]!.replace(/\s+/g, "")]))
   const num = (...keys: Array<string>) => Number(keys.map((k) => got.get(k)).find((v) => v !== undefined) ?? 0)
-  const monthName = (got.get("MON") ?? got.get("MONTH"))?.slice(0, 3).toUpperCase()
-  const month = monthName !== undefined ? MONTHS.indexOf(monthName) + 1 : num("MM") || 1
+  const monthName = got.get("MON") ?? got.get("MONTH")
+  const month = monthName !== undefined ? monthOfName(monthName, language) : num("MM") || 1
   let hour = num("HH24", "HH12", "HH")
   const meridian = [...got.keys()].find((k) => /^[AP]/.test(k))
   if (meridian !== undefined) {

@@ -227,7 +227,7 @@ export class NamedTypes {
       const { type, open } = call
       checkArguments(type, toks, open)
       if (type.kind === "xmltype") {
-        out.push({ kind: "ident", text: "", value: "", pos: t.pos, constructs: type } as ConstructorTok)
+        out.push({ kind: "ident", text: "", value: "", pos: t.pos, heading: t.heading ?? t.text.toUpperCase(), constructs: type } as ConstructorTok)
         i = open - 1
         continue
       }

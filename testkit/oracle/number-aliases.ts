@@ -1,13 +1,13 @@
 /**
  * Names under which a statement's own queries pass exact NUMBER values on: the aliases of select-list items that
  * are a NUMBER column without precision or an exact computation on one (`SELECT v * 2 AS x FROM t` in a subquery or
- * WITH block, read as `x` by the enclosing query). The translator computes on such names as on the columns
+ * WITH block, read as `x` by the enclosing query; an unaliased one under its heading, `"V*2"`). The translator computes on such names as on the columns
  * themselves (number-functions.ts); it knows only names, not the types of a subquery's columns.
  */
 import { isKw, isOp, matchParen, type Tok } from "./lexer.ts"
 import { visitAliasedItems } from "./select-aliases.ts"
 import { EXACT_CALLS, isExactNumeric } from "./number-sql.ts"
-import { oracleName } from "./translate.ts"
+import { headingOf, oracleName } from "./translate.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
@@ -78,11 +78,12 @@ const isExactQuotient = (toks: ReadonlyArray<Tok>, from: number, to: number, exa
  */
 export const withExactAliases = (toks: ReadonlyArray<Tok>, exact: ReadonlySet<string>, bounded: ReadonlySet<string> = new Set()): ReadonlySet<string> => {
   const out = new Set(exact)
-  visitAliasedItems(toks, (from, to, alias) => {
-    const name = oracleName(alias)
+  const learn = (name: string, from: number, to: number): boolean => {
     if (out.has(name) || !(isExactExpression(toks, from, to, out) || isExactQuotient(toks, from, to, out, bounded))) return false
     out.add(name)
     return true
-  })
+  }
+  // an unaliased item is passed on under its heading (`v * 2` as "V*2", expression-names.ts)
+  visitAliasedItems(toks, (from, to, alias) => learn(oracleName(alias), from, to), (from, to) => learn(headingOf(toks.slice(from, to)), from, to))
   return out
 }

@@ -10,8 +10,10 @@ const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === 
  * Calls `visit(from, to, alias)` for every item `expr [AS] alias` of every select list in the significant tokens
  * `toks` (the expression is tokens [from, to)), until a round adds nothing (`visit` returns whether it learnt a name;
  * an alias may feed another query's item, `WITH a AS (...), b AS (SELECT x * 2 y FROM a)`), at most four rounds.
+ * `visitUnaliased(from, to)`, when given, is called likewise for every item of more than one token without an alias
+ * (an expression an enclosing query names by its heading, `"V*2"`).
  */
-export const visitAliasedItems = (toks: ReadonlyArray<Tok>, visit: (from: number, to: number, alias: Tok) => boolean): void => {
+export const visitAliasedItems = (toks: ReadonlyArray<Tok>, visit: (from: number, to: number, alias: Tok) => boolean, visitUnaliased?: (from: number, to: number) => boolean): void => {
   for (let round = 0; round < 4; round++) {
     let learnt = false
     toks.forEach((t, at) => {
@@ -31,6 +33,7 @@ export const visitAliasedItems = (toks: ReadonlyArray<Tok>, visit: (from: number
         const end = isKw(prev, "AS") ? k - 2 : k - 1
         const aliased = k - itemStart >= 2 && isName(last) && prev !== undefined && !isOp(prev, ".") && (isKw(prev, "AS") || prev.kind !== "op" || isOp(prev, ")"))
         if (aliased && !isKw(last, "END") && visit(itemStart, end, last)) learnt = true
+        else if (!aliased && k - itemStart >= 2 && visitUnaliased?.(itemStart, k) === true) learnt = true
         itemStart = k + 1
       }
     })

@@ -14,6 +14,8 @@ import { rewriteHierarchical } from "./hierarchical.ts"
 import { intervalColumnTypesOf } from "./interval-exprs.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
 import { rewriteJsonSql } from "./json-sql.ts"
+import { rewriteJsonTables } from "./json-table.ts"
+import { rewriteXmlSql } from "./xml-functions.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
 import { rewriteMergeUpdateWhere } from "./merge-update-where.ts"
@@ -66,7 +68,7 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
 export const bindNumberingTranslator = (ctx: TranslationContext, source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) => {
   const lookup = ctx.lookupTable
   const columns = ctx.columns
-  const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteHierarchical(rewriteOuterJoinPlus(source, lookup), lookup), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
+  const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteHierarchical(rewriteOuterJoinPlus(source, lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
   checkDatetimeLiterals(source)
   const tokens = namedTypesOf(ctx.db).rewriteConstructors(ctx.schema, attributes)
   const binds: Array<string> = []

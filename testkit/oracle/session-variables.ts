@@ -4,6 +4,7 @@
  */
 import type { Session as EngineSession } from "../engine/index.ts"
 import type { OracleDatabase, SessionInfo } from "./database.ts"
+import { dateLanguageOf } from "./date-language.ts"
 import { currentOffsetMinutes, sessionTimeZoneOf } from "./datetime.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, sqlString, type Tok } from "./lexer.ts"
@@ -19,6 +20,7 @@ export interface SessionSettingsHost {
   schema: string
   sessionTz: string
   numericCharacters: string
+  dateLanguage: string
 }
 
 /** Sets the session's variables on `s` (its own engine session, or the admin session running a dictionary query for it). */
@@ -39,6 +41,7 @@ export const setSessionVariables = async (host: SessionSettingsHost, s: EngineSe
     ora_client_info: "",
     ora_session_tz: host.sessionTz,
     ora_nls_numeric: host.numericCharacters,
+    ora_nls_date_language: host.dateLanguage,
     ora_session_tz_min: currentOffsetMinutes(host.sessionTz) ?? host.db.dbOffsetMinutes(),
     ora_session_tz_region: /^[+-]\d{1,2}:\d{2}$/.test(host.sessionTz) ? "" : host.sessionTz
   }
@@ -52,7 +55,7 @@ export const setSessionVariables = async (host: SessionSettingsHost, s: EngineSe
 /** The statement that makes `schema` the first schema unqualified names resolve in, then SYS. */
 export const searchPathSql = (schema: string): string => `SET search_path = '${quoteDuck(encodeName(schema)).replace(/'/g, "''")},"SYS",main'`
 
-/** ALTER SESSION SET CURRENT_SCHEMA | TIME_ZONE | NLS_NUMERIC_CHARACTERS (others are accepted and ignored). */
+/** ALTER SESSION SET CURRENT_SCHEMA | TIME_ZONE | NLS_NUMERIC_CHARACTERS | NLS_DATE_LANGUAGE (others are accepted and ignored). */
 export const alterSession = async (host: SessionSettingsHost, toks: ReadonlyArray<Tok>): Promise<void> => {
   if (isAcceptedNoOp(toks)) return
   if (!isKw(toks[2], "SET")) throw new OraError(922, "missing or invalid option")
@@ -79,6 +82,11 @@ export const alterSession = async (host: SessionSettingsHost, toks: ReadonlyArra
   }
   if (param === "NLS_NUMERIC_CHARACTERS" && valueTok.kind === "str") {
     host.numericCharacters = valueTok.value
+    await setSessionVariables(host, host.engine)
+    return
+  }
+  if (param === "NLS_DATE_LANGUAGE") {
+    host.dateLanguage = dateLanguageOf(valueTok.kind === "str" || valueTok.kind === "qident" ? valueTok.value : toks.slice(5).map((t) => t.value).join(" "), false)
     await setSessionVariables(host, host.engine)
     return
   }

@@ -70,6 +70,8 @@ export class SqlSession {
   sessionTz = "+00:00"
   /** NLS_NUMERIC_CHARACTERS of the session (TO_CHAR of a number writes its decimal character). */
   numericCharacters: string
+  /** NLS_DATE_LANGUAGE of the session (month and day names in TO_CHAR and TO_DATE: date-language.ts). */
+  dateLanguage = "AMERICAN"
   private readonly ddlRunner: Ddl = new Ddl(this)
   private readonly locks: RowLockWaits = new RowLockWaits(this)
   private readonly batchTargets: BatchTargets = new BatchTargets(this)

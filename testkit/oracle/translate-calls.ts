@@ -3,6 +3,7 @@
  * SYSDATE and friends, FETCH / OFFSET, and Oracle's functions (CAST, TO_CHAR, TO_DATE, DECODE, NVL, TRUNC, ...).
  */
 import { checkInputFormat, checkOutputFormat } from "./datetime-format-checks.ts"
+import { dateLanguageOfParameter, SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, sqlString } from "./lexer.ts"
 import { encodeName } from "./names.ts"
@@ -230,10 +231,11 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         if (textKind !== undefined) return [textDatetimeToChar(shown, textKind, toks[parts[1]![0]]!.value), close + 1]
         checkOutputFormat(toks[parts[1]![0]]!.value)
         const fmt = convertDateFormat(toks[parts[1]![0]]!.value, true)
+        const language = callDateLanguage(tr.stringArgument(parts[2]))
         // nanoseconds need TIMESTAMP_NS, whose range (1677-2262) is too small for every DATE: only when asked for
-        if (!fmt.includes("%n")) return [withOracleYears(`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, fmt), close + 1]
+        if (!fmt.includes("%n")) return [withOracleYears(`ora_to_char_fmt(${arg(0)}, ${sqlString(fmt)})`, fmt, language), close + 1]
         const x = arg(0)
-        return [withOracleYears(`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, fmt), close + 1]
+        return [withOracleYears(`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, fmt, language), close + 1]
       }
       if (parts[0] !== undefined && (tr.exactColumnAt(parts[0][0], parts[0][1]) !== undefined || EXACT_RESULT.test(arg(0))))
         return [`CAST(ora_number(CAST(${arg(0)} AS VARCHAR)) AS VARCHAR)`, close + 1]
@@ -247,9 +249,10 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str") {
         const format = toks[parts[1]![0]]!.value
         checkInputFormat(format)
-        // RR, J and FX, which strptime lacks, read as TO_TIMESTAMP_TZ reads them (datetime-parse.ts)
-        if (/RR|J|FX/i.test(format.replace(/"[^"]*"?/g, "")))
-          return [`CAST(ora_tstz_local(ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(format)}), '') AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+        // RR, J and FX, which strptime lacks, read as TO_TIMESTAMP_TZ reads them (datetime-parse.ts), and month names
+        // in the session's or the call's NLS_DATE_LANGUAGE (date-language.ts)
+        if (/RR|J|FX|MON/i.test(format.replace(/"[^"]*"?/g, "")))
+          return [`CAST(ora_tstz_local(ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(format)}, ${callDateLanguage(tr.stringArgument(parts[2]))}), '') AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
         // strptime reads year 0000 as 1 BC, a year Oracle refuses to read (ORA-01841)
         return [`ora_nonzero_year(CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(format))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"}))`, close + 1]
       }
@@ -367,4 +370,10 @@ export function withinGroup(tr: TranslatorCore, k: number): { readonly order: st
     return { order: tr.range(k + 3, close), next: close + 1 }
   }
   return { order: "", next: k }
+}
+
+/** The SQL of a call's date language: its `'NLS_DATE_LANGUAGE = name'` parameter, else the session's. */
+const callDateLanguage = (nlsparam: string | undefined): string => {
+  const language = dateLanguageOfParameter(nlsparam)
+  return language === undefined ? SESSION_DATE_LANGUAGE : sqlString(language)
 }

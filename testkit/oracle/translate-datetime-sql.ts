@@ -3,6 +3,7 @@
  * datetime-functions.ts) as arguments, keys and extremes, TO_CHAR of zoned values, ROUND of dates, exact intervals as
  * durations, and Oracle datetime format models as strftime formats.
  */
+import { SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { sqlString } from "./lexer.ts"
 import { CALENDAR_ELEMENTS, YEAR_MARK } from "./datetime-functions.ts"
 import type { ExactIntervalKind, TextDatetimeKind, ZonedOperand } from "./translate-types.ts"
@@ -126,7 +127,8 @@ export const strftimeNs = (fmt: string, call: (f: string) => string): string =>
  * The SQL of a strftime call `sql` whose format came from {@link convertDateFormat} with `output`: its year marks
  * turned into Oracle's YYYY / SYYYY text (datetime-functions.ts ora_year_text).
  */
-export const withOracleYears = (sql: string, fmt: string): string => (fmt.includes(YEAR_MARK.end) ? `ora_year_text(${sql})` : sql)
+export const withOracleYears = (sql: string, fmt: string, language = SESSION_DATE_LANGUAGE): string =>
+  fmt.includes(YEAR_MARK.name) ? `ora_year_text(${sql}, ${language})` : fmt.includes(YEAR_MARK.end) ? `ora_year_text(${sql})` : sql
 
 /**
  * Converts an Oracle datetime format model to a strftime/strptime format; for TO_CHAR (`output`), FM is read as the

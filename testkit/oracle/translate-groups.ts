@@ -37,7 +37,10 @@ export function groupedExpression(tr: TranslatorCore, from: number, to: number):
   if ((tr.textDatetimeAt(from, end) ?? textDatetimeOfText(text)) !== "zoned") return undefined
   if (key) return `ora_tstz_key(${datetimeArgument(text, "zoned")})`
   const least = textDatetimeExtreme("MIN", text, "zoned")
-  return aliased ? `${least} ${identOut(alias!)}` : least
+  // grouped in ROLLUP / CUBE / GROUPING SETS: NULL in the rows that roll it up
+  const rolled = tr.instantGrouping.expressionRolledKeys.get(from)
+  const value = rolled === undefined ? least : `CASE WHEN grouping(${tr.range(rolled[0], rolled[1])}) = 1 THEN NULL ELSE ${least} END`
+  return aliased ? `${value} ${identOut(alias!)}` : value
 }
 
 /**

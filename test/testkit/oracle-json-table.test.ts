@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+
+// JSON_TABLE through the raw node-oracledb client. Expected values follow the SQL Language Reference ("JSON_TABLE")
+// and the JSON Developer's Guide ("SQL/JSON Function JSON_TABLE", "COLUMNS Clause of SQL/JSON Function JSON_TABLE":
+// laterally joined with earlier FROM items, FOR ORDINALITY numbering from 1, VARCHAR2(4000) by default, NESTED PATH as
+// an outer join, sibling NESTED clauses as a union join, NULL ON ERROR / NULL ON EMPTY by default).
+let server: OracleTestServerHandle
+let conn: Conn
+
+describe("Oracle test server: JSON_TABLE", () => {
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TABLE orders (id NUMBER, doc VARCHAR2(400))")
+    await conn.execute(`INSERT INTO orders VALUES (1, '{"items":[{"sku":"a","qty":2,"tags":["x","y"]},{"sku":"b","qty":"many","tags":[]}],"ship":{"city":"Oslo"}}')`)
+    await conn.execute(`INSERT INTO orders VALUES (2, '{"items":[]}')`)
+    await conn.execute(`INSERT INTO orders VALUES (3, 'not json')`)
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("makes a row per item the row path selects, laterally joined to the table; missing and unconvertible values are NULL", async () => {
+    const r = await conn.execute(
+      `SELECT o.id, jt.* FROM orders o, JSON_TABLE(o.doc, '$.items[*]'
+         COLUMNS (n FOR ORDINALITY, sku VARCHAR2(10) PATH '$.sku', qty NUMBER PATH '$.qty', "note" PATH '$.note')) jt
+        ORDER BY o.id, jt.n`
+    )
+    expect(r.rows).toEqual([
+      [1, 1, "a", 2, null],
+      [1, 2, "b", null, null]
+    ])
+    expect(r.metaData.map((m: { name: string; dbTypeName: string }) => [m.name, m.dbTypeName])).toEqual([
+      ["ID", "NUMBER"],
+      ["N", "NUMBER"],
+      ["SKU", "VARCHAR2"],
+      ["QTY", "NUMBER"],
+      ["note", "VARCHAR2"]
+    ])
+  })
+
+  it("NESTED PATH is an outer join: a parent whose nested path selects nothing keeps one row", async () => {
+    expect(
+      (
+        await conn.execute(
+          `SELECT jt.sku, jt.tag, jt.k FROM orders o, JSON_TABLE(o.doc, '$.items[*]'
+             COLUMNS (sku PATH '$.sku', NESTED PATH '$.tags[*]' COLUMNS (k FOR ORDINALITY, tag PATH '$'))) jt
+            WHERE o.id = 1 ORDER BY 1, 3`
+        )
+      ).rows
+    ).toEqual([
+      ["a", "x", 1],
+      ["a", "y", 2],
+      ["b", null, null]
+    ])
+  })
+
+  it("sibling NESTED clauses give a union join; FORMAT JSON and EXISTS columns read as JSON_QUERY and JSON_EXISTS", async () => {
+    expect(
+      (
+        await conn.execute(
+          `SELECT jt.* FROM orders o, JSON_TABLE(o.doc, '$'
+             COLUMNS (city PATH '$.ship.city', items VARCHAR2(200) FORMAT JSON PATH '$.items[0].tags', has_ship EXISTS PATH '$.ship',
+                      NESTED PATH '$.items[*]' COLUMNS (sku PATH '$.sku'),
+                      NESTED PATH '$.items[0].tags[*]' COLUMNS (tag PATH '$'))) jt
+            WHERE o.id = 1 ORDER BY jt.sku, jt.tag`
+        )
+      ).rows
+    ).toEqual([
+      ["Oslo", '["x","y"]', "true", "a", null],
+      ["Oslo", '["x","y"]', "true", "b", null],
+      ["Oslo", '["x","y"]', "true", null, "x"],
+      ["Oslo", '["x","y"]', "true", null, "y"]
+    ])
+  })
+
+  it("reads a bind, and ERROR ON ERROR is refused by name rather than taken as NULL ON ERROR", async () => {
+    expect((await conn.execute(`SELECT v FROM JSON_TABLE(:d, '$[*]' COLUMNS (v NUMBER PATH '$')) ORDER BY v`, ['[3, 1, "x", 2]'])).rows).toEqual([[1], [2], [3], [null]])
+    expect(oraCode(await failure(() => conn.execute(`SELECT * FROM orders o, JSON_TABLE(o.doc, '$.items[*]' ERROR ON ERROR COLUMNS (a PATH '$.a'))`)))).toBe("ORA-03001")
+  })
+})
