@@ -15,6 +15,9 @@
  * - TO_SECONDDATE returns SECONDDATE, the fraction cut off ("TO_SECONDDATE Function (Data Type Conversion)"; DuckDB's
  *   cast to TIMESTAMP_S would round, so the value is truncated to the second first).
  * - LOCATE and WEEK return INTEGER ("LOCATE Function (String)", "WEEK Function (Datetime)"; DuckDB: BIGINT).
+ * - AVG of a TINYINT, SMALLINT, INTEGER or BIGINT is DECIMAL(9,6), (11,6), (16,6), (25,6) ("AVG Function
+ *   (Aggregate)", result type based on input; DuckDB: DOUBLE); other arguments keep DuckDB's AVG. The mean is
+ *   DuckDB's (a DOUBLE) cast to the DECIMAL, so a BIGINT mean beyond 2^53 loses the digits a DOUBLE loses.
  * - QUARTER returns the quarter as text, `YYYY-Qn`, of a year that starts at an optional month ("QUARTER Function
  *   (Datetime)": QUARTER('2012-01-01', 2) is 2011-Q4); DuckDB's quarter is the number 1-4.
  */
@@ -55,6 +58,9 @@ export const TYPED_FUNCTION_MACROS: readonly string[] = [
   "CREATE OR REPLACE TEMP MACRO hana_lpad(s, n, p := ' ') AS lpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)",
   "CREATE OR REPLACE TEMP MACRO hana_rpad(s, n, p := ' ') AS rpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)",
   "CREATE OR REPLACE TEMP MACRO hana_to_seconddate(x, f := NULL) AS CAST(date_trunc('second', hana_to_timestamp(x, f)) AS TIMESTAMP_S)",
+  // HANA's TINYINT is stored as UTINYINT (types.ts)
+  "CREATE OR REPLACE TEMP MACRO hana_avg(x UTINYINT) AS CAST(avg(x) AS DECIMAL(9,6)), (x SMALLINT) AS CAST(avg(x) AS DECIMAL(11,6)), " +
+    "(x INTEGER) AS CAST(avg(x) AS DECIMAL(16,6)), (x BIGINT) AS CAST(avg(x) AS DECIMAL(25,6)), (x) AS avg(x)",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS CAST(instr(h, n) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_week(d) AS CAST(week(d) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS (SELECT year(q) || '-Q' || quarter(q) FROM (SELECT CAST(d AS DATE) - to_months(CAST(m AS INTEGER) - 1) AS q))",
