@@ -15,6 +15,8 @@
  *   (String)"). Both names are also types, so sql-rewrite.ts maps them only where a value starts (see
  *   {@link callsBuiltinKeyword}).
  * - TO_ALPHANUM(x) converts to text ("TO_ALPHANUM Function (Data Type Conversion)").
+ * - MOD(n, d) is n for a zero divisor, else the remainder with the sign of n ("MOD Function (Numeric)"; DuckDB's mod
+ *   gives NULL for a zero divisor).
  * - HASH_SHA256(b, ...) is the 32-byte SHA-256 of its binary arguments concatenated, and HASH_MD5 the 16-byte MD5
  *   ("HASH_SHA256 Function (Miscellaneous)", "HASH_MD5 Function (Miscellaneous)"; up to four arguments here).
  */
@@ -32,7 +34,8 @@ export const BUILTIN_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
   ["NCHAR", "hana_char"],
   ["TO_ALPHANUM", "hana_to_alphanum"],
   ["HASH_SHA256", "hana_hash_sha256"],
-  ["HASH_MD5", "hana_hash_md5"]
+  ["HASH_MD5", "hana_hash_md5"],
+  ["MOD", "hana_mod"]
 ]
 
 /** Names of {@link BUILTIN_FUNCTIONS} that are also keywords or type names (sql-rewrite.ts keeps those verbatim otherwise). */
@@ -65,6 +68,7 @@ export const BUILTIN_FUNCTION_MACROS: readonly string[] = [
     `error('${BITAND_LENGTHS}(' || octet_length(a) || ' and ' || octet_length(b) || ' bytes)') ` +
     "WHEN octet_length(a) = 0 THEN a ELSE CAST(CAST(a AS BIT) & CAST(b AS BIT) AS BLOB) END, (a, b) AS a & b",
   "CREATE OR REPLACE TEMP MACRO hana_var(x) AS var_samp(x)",
+  "CREATE OR REPLACE TEMP MACRO hana_mod(n, d) AS CASE WHEN d = 0 THEN n ELSE n % d END",
   "CREATE OR REPLACE TEMP MACRO hana_truncate(n, pos) AS trunc(n, CAST(pos AS INTEGER))",
   "CREATE OR REPLACE TEMP MACRO hana_char(n) AS chr(CAST(n AS INTEGER))",
   "CREATE OR REPLACE TEMP MACRO hana_to_alphanum(x) AS CAST(x AS VARCHAR)",
