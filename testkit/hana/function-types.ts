@@ -21,7 +21,7 @@
  * - SECOND of a TIMESTAMP keeps the fraction ("SECOND Function (Datetime)": "Subseconds are included for TIMESTAMP
  *   datatypes", SECOND('2014-03-25 12:34:56.789') is 56.789), as a DECIMAL(9,7) here (HANA's type for it is not
  *   confirmed); of a TIME or SECONDDATE it is the whole second, an INTEGER like MINUTE. A string literal is read as a
- *   TIMESTAMP when it has a date part, else as a TIME (SECOND('12:34:56') is 56).
+ *   TIMESTAMP when it has a date part (a `-` or `/`), else as a TIME (SECOND('12:34:56') is 56).
  * - QUARTER returns the quarter as text, `YYYY-Qn`, of a year that starts at an optional month ("QUARTER Function
  *   (Datetime)": QUARTER('2012-01-01', 2) is 2011-Q4); DuckDB's quarter is the number 1-4.
  */
@@ -65,7 +65,7 @@ export const TYPED_FUNCTION_MACROS: readonly string[] = [
   "CREATE OR REPLACE TEMP MACRO hana_to_seconddate(x, f := NULL) AS CAST(date_trunc('second', hana_to_timestamp(x, f)) AS TIMESTAMP_S)",
   "CREATE OR REPLACE TEMP MACRO hana_second(x TIMESTAMP) AS CAST(date_part('microseconds', x) / 1000000 AS DECIMAL(9,7)), " +
     "(x TIMESTAMP_S) AS CAST(second(x) AS INTEGER), " +
-    "(x VARCHAR) AS CASE WHEN contains(x, '-') THEN CAST(date_part('microseconds', CAST(x AS TIMESTAMP)) / 1000000 AS DECIMAL(9,7)) " +
+    "(x VARCHAR) AS CASE WHEN regexp_matches(x, '[-/]') THEN CAST(date_part('microseconds', CAST(x AS TIMESTAMP)) / 1000000 AS DECIMAL(9,7)) " +
     "ELSE CAST(second(CAST(x AS TIME)) AS DECIMAL(9,7)) END, (x) AS CAST(second(x) AS INTEGER)",
   // HANA's TINYINT is stored as UTINYINT (types.ts)
   "CREATE OR REPLACE TEMP MACRO hana_avg(x UTINYINT) AS CAST(avg(x) AS DECIMAL(9,6)), (x SMALLINT) AS CAST(avg(x) AS DECIMAL(11,6)), " +
