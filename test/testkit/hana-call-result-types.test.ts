@@ -22,9 +22,10 @@ const describe_ = (rs: HdbResultSet): Described =>
   })
 
 /**
- * A SELECT inside a procedure body reaches the client as a result set of the CALL (SAP HANA SQLScript Reference,
- * "CALL": "result sets of the procedure's SELECT statements"); its columns are typed by HANA's own rules, the same
- * as for the SELECT run on its own: declared column types, LENGTH an INTEGER, the hashes VARBINARY(32) / (16).
+ * A bare SELECT inside a procedure body reaches the client as a result set of the CALL (hana-procedures.test.ts);
+ * its columns are typed by the same rules as the SELECT run on its own: declared column types through qualifiers and
+ * stars, LENGTH and YEAR INTEGER, the hashes VARBINARY(32) / (16) (hana-function-types.test.ts,
+ * hana-result-types.test.ts, hana-builtin-functions.test.ts).
  */
 describe("HANA test server: result sets of CALL typed as the same SELECT outside a procedure (raw hdb client)", () => {
   let server: HanaTestServerHandle
