@@ -41,6 +41,25 @@ describe("HANA test server: datetime part functions and engine error texts as HA
     expect(await exec(c, "SELECT id FROM ft WHERE YEAR(d) = 2024 AND EXTRACT(MONTH FROM d) = 3")).toEqual([{ ID: 1 }])
   })
 
+  it("SECOND of a TIMESTAMP keeps its fraction; of a TIME or SECONDDATE it is whole", async () => {
+    // SAP HANA SQL Reference, "SECOND Function (Datetime)": "Subseconds are included for TIMESTAMP datatypes";
+    // SECOND('12:34:56') is 56 and SECOND('2014-03-25 12:34:56.789') is 56.789.
+    await exec(c, "CREATE TABLE sec (ts TIMESTAMP, t TIME, sd SECONDDATE)")
+    await exec(c, "INSERT INTO sec VALUES ('2014-03-25 12:34:56.789', '12:34:56', '2014-03-25 12:34:56')")
+    const rows = await exec<Array<Record<string, unknown>>>(c, "SELECT SECOND(ts) AS S, SECOND(t) AS T, SECOND(sd) AS D FROM sec")
+    expect(rows.map((r) => [Number(r["S"]), r["T"], r["D"]])).toEqual([[56.789, 56, 56]])
+    expect((await types("SELECT SECOND(t) AS T, SECOND(sd) AS D FROM sec"))).toEqual([INT, INT])
+    const literals = await exec<Array<Record<string, unknown>>>(c, "SELECT SECOND('12:34:56') AS T, SECOND('2014-03-25 12:34:56.789') AS S FROM DUMMY")
+    expect(literals.map((r) => [Number(r["T"]), Number(r["S"])])).toEqual([[56, 56.789]])
+  })
+
+  it("the INTEGER of LENGTH, YEAR and LOCATE carries into a larger expression", async () => {
+    // The README's "still differs" list says only string and binary lengths are lost inside larger expressions.
+    const sql = "SELECT LENGTH(n) + 1 AS A, YEAR(d) * 100 + MONTH(d) AS B, CASE WHEN id > 0 THEN LOCATE(n, 'b') ELSE 0 END AS C FROM ft"
+    expect(await types(sql)).toEqual([INT, INT, INT])
+    expect(await exec(c, sql)).toEqual([{ A: 4, B: 202403, C: 2 }])
+  })
+
   it("314 and 339 carry HANA's own text, not DuckDB's", async () => {
     // SAP HANA SQL Reference, "SQL Error Codes": 314 ERR_SQL_NUMERIC_OVERFLOW "numeric overflow", 339
     // ERR_SQL_INV_NUMBER "invalid number"; the detail names the value and the HANA type it does not fit.

@@ -45,6 +45,33 @@ describe("HANA test server: result types of functions, aggregates and joins (raw
     expect(await exec(c, "SELECT LENGTH(data) AS L FROM rt_a ORDER BY id")).toEqual([{ L: 3 }, { L: null }])
   })
 
+  it("AVG of an integer is a DECIMAL with six fraction digits, of the precision HANA gives each integer type", async () => {
+    // SAP HANA SQL Reference, "AVG Function (Aggregate)", result type based on input: TINYINT → DECIMAL(9,6),
+    // SMALLINT → DECIMAL(11,6), INTEGER → DECIMAL(16,6), BIGINT → DECIMAL(25,6); REAL and DOUBLE stay as they are.
+    await exec(c, "CREATE TABLE rt_avg (t TINYINT, s SMALLINT, i INTEGER, b BIGINT, d DOUBLE)")
+    await exec(c, "INSERT INTO rt_avg VALUES (1, 1, 1, 1, 1)")
+    await exec(c, "INSERT INTO rt_avg VALUES (2, 2, 2, 4, 2)")
+    const sql = "SELECT AVG(t) AS T, AVG(s) AS S, AVG(i) AS I, AVG(b) AS B, AVG(d) AS D FROM rt_avg"
+    const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))
+    rs.close()
+    const shapes = rs.metadata.map((m) => {
+      const col = m as unknown as { length: number; fraction: number }
+      return [m.dataType, col.length, col.fraction]
+    })
+    // At data format version 8 a DECIMAL(p,s) travels as FIXED8 (81) up to 18 digits, FIXED12 (82) up to 28.
+    expect(shapes.map(([t, p, f]) => [t, p, f])).toEqual([
+      [81, 9, 6],
+      [81, 11, 6],
+      [81, 16, 6],
+      [82, 25, 6],
+      [7, expect.anything(), expect.anything()]
+    ])
+    expect(await exec(c, sql)).toEqual([{ T: "1.500000", S: "1.500000", I: "1.500000", B: "2.500000", D: 1.5 }])
+    // Not an aggregate call: the window form and AVG(DISTINCT …) keep DuckDB's AVG.
+    expect(await exec(c, "SELECT AVG(DISTINCT i) AS A FROM rt_avg")).toHaveLength(1)
+    expect(await exec(c, "SELECT AVG(i) OVER (ORDER BY i) AS A FROM rt_avg ORDER BY i")).toHaveLength(2)
+  })
+
   it("a sum beyond BIGINT fails with 314 numeric overflow instead of widening, and the session goes on", async () => {
     const err = await failure(exec(c, "SELECT SUM(big) AS S FROM rt_a"))
     expect([err.code, err.message]).toEqual([314, "numeric overflow: 18000000000000000000 is out of range for BIGINT"])

@@ -71,6 +71,9 @@ export const valueTooLarge = (column: string, value: string, suffix = ""): HanaE
 /** The start of valueTooLarge's text; the declared-length CHECKs (ddl.ts lengthCheck) raise it as it is. */
 export const VALUE_TOO_LARGE = `inserted value too large for column: Failed in "`
 
+/** The start of the text `BITAND` of VARBINARY values of different lengths fails with (builtin-functions.ts; 266). */
+export const BITAND_LENGTHS = "BITAND of VARBINARY values of different lengths "
+
 /** HANA's 303 text for a date outside 0001-01-01 .. 9999-12-31 (raised by ddl.ts lengthCheck's CHECK). */
 export const DATE_OUT_OF_RANGE = "invalid DATE, TIME or TIMESTAMP value: out of range 0001-01-01 .. 9999-12-31: "
 
@@ -167,6 +170,8 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     const text = firstLine.replace(/^Invalid Input Error: /, "")
     // Text that does not match its TO_DATE / TO_TIMESTAMP format, or an unknown format element (datetime-formats.ts).
     if (text.startsWith(INVALID_DATETIME)) return new HanaError(303, "22007", text)
+    // SAP HANA SQL Reference, "SQL Error Codes": 266 ERR_SQL_INCONSISTENT_DATATYPE "inconsistent datatype".
+    if (text.startsWith(BITAND_LENGTHS)) return new HanaError(266, "HY000", `inconsistent datatype: ${text}`)
     const own = /^(?:Date out of range: |invalid spatial value: |ST_AsText of |ST_X and ST_Y )/.test(text)
     return new HanaError(339, "HY000", own ? `invalid number: ${text}` : invalidNumber().message)
   }

@@ -15,6 +15,13 @@
  * - TO_SECONDDATE returns SECONDDATE, the fraction cut off ("TO_SECONDDATE Function (Data Type Conversion)"; DuckDB's
  *   cast to TIMESTAMP_S would round, so the value is truncated to the second first).
  * - LOCATE and WEEK return INTEGER ("LOCATE Function (String)", "WEEK Function (Datetime)"; DuckDB: BIGINT).
+ * - AVG of a TINYINT, SMALLINT, INTEGER or BIGINT is DECIMAL(9,6), (11,6), (16,6), (25,6) ("AVG Function
+ *   (Aggregate)", result type based on input; DuckDB: DOUBLE); other arguments keep DuckDB's AVG. The mean is
+ *   DuckDB's (a DOUBLE) cast to the DECIMAL, so a BIGINT mean beyond 2^53 loses the digits a DOUBLE loses.
+ * - SECOND of a TIMESTAMP keeps the fraction ("SECOND Function (Datetime)": "Subseconds are included for TIMESTAMP
+ *   datatypes", SECOND('2014-03-25 12:34:56.789') is 56.789), as a DECIMAL(9,7) here (HANA's type for it is not
+ *   confirmed); of a TIME or SECONDDATE it is the whole second, an INTEGER like MINUTE. A string literal is read as a
+ *   TIMESTAMP when it has a date part (a `-` or `/`), else as a TIME (SECOND('12:34:56') is 56).
  * - QUARTER returns the quarter as text, `YYYY-Qn`, of a year that starts at an optional month ("QUARTER Function
  *   (Datetime)": QUARTER('2012-01-01', 2) is 2011-Q4); DuckDB's quarter is the number 1-4.
  */
@@ -34,7 +41,8 @@ export const TYPED_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
   ["TO_SECONDDATE", "hana_to_seconddate"],
   ["LOCATE", "hana_locate"],
   ["WEEK", "hana_week"],
-  ["QUARTER", "hana_quarter"]
+  ["QUARTER", "hana_quarter"],
+  ["SECOND", "hana_second"]
 ]
 
 /** The fields of `EXTRACT(field FROM d)` rewritten to `macro(d)` (INTEGER as in HANA). */
@@ -47,7 +55,7 @@ export const EXTRACT_FIELDS: ReadonlyMap<string, string> = new Map([
 ])
 
 /** HANA names of {@link TYPED_FUNCTIONS} that are also SQL keywords (sql-rewrite.ts keeps keywords verbatim otherwise). */
-export const KEYWORD_FUNCTIONS: ReadonlySet<string> = new Set(["YEAR", "MONTH", "HOUR", "MINUTE"])
+export const KEYWORD_FUNCTIONS: ReadonlySet<string> = new Set(["YEAR", "MONTH", "HOUR", "MINUTE", "SECOND"])
 
 /** The session macros behind {@link TYPED_FUNCTIONS} (TEMP macros, created at login with the others). */
 export const TYPED_FUNCTION_MACROS: readonly string[] = [
@@ -55,6 +63,13 @@ export const TYPED_FUNCTION_MACROS: readonly string[] = [
   "CREATE OR REPLACE TEMP MACRO hana_lpad(s, n, p := ' ') AS lpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)",
   "CREATE OR REPLACE TEMP MACRO hana_rpad(s, n, p := ' ') AS rpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)",
   "CREATE OR REPLACE TEMP MACRO hana_to_seconddate(x, f := NULL) AS CAST(date_trunc('second', hana_to_timestamp(x, f)) AS TIMESTAMP_S)",
+  "CREATE OR REPLACE TEMP MACRO hana_second(x TIMESTAMP) AS CAST(date_part('microseconds', x) / 1000000 AS DECIMAL(9,7)), " +
+    "(x TIMESTAMP_S) AS CAST(second(x) AS INTEGER), " +
+    "(x VARCHAR) AS CASE WHEN regexp_matches(x, '[-/]') THEN CAST(date_part('microseconds', CAST(x AS TIMESTAMP)) / 1000000 AS DECIMAL(9,7)) " +
+    "ELSE CAST(second(CAST(x AS TIME)) AS DECIMAL(9,7)) END, (x) AS CAST(second(x) AS INTEGER)",
+  // HANA's TINYINT is stored as UTINYINT (types.ts)
+  "CREATE OR REPLACE TEMP MACRO hana_avg(x UTINYINT) AS CAST(avg(x) AS DECIMAL(9,6)), (x SMALLINT) AS CAST(avg(x) AS DECIMAL(11,6)), " +
+    "(x INTEGER) AS CAST(avg(x) AS DECIMAL(16,6)), (x BIGINT) AS CAST(avg(x) AS DECIMAL(25,6)), (x) AS avg(x)",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS CAST(instr(h, n) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_week(d) AS CAST(week(d) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS (SELECT year(q) || '-Q' || quarter(q) FROM (SELECT CAST(d AS DATE) - to_months(CAST(m AS INTEGER) - 1) AS q))",

@@ -191,6 +191,12 @@ export const rewrite = (input: readonly Token[], session: SessionValues): string
           i += 3
           break
         }
+        // AVG(x) → hana_avg(x), HANA's DECIMAL(p,6) of an integer (function-types.ts); the window form, DISTINCT and
+        // ALL stay DuckDB's.
+        if (!qualified && call && U === "AVG" && !["DISTINCT", "ALL"].includes(upper(tokens[i + 2])) && upper(tokens[matching(tokens, i + 1) + 1]) !== "OVER") {
+          parts.push("hana_avg")
+          break
+        }
         // TO_DECIMAL(x, p, s) → CAST(x AS DECIMAL(p, s)): a macro cannot take its result type from its arguments.
         const close = !qualified && call && U === "TO_DECIMAL" ? matching(tokens, i + 1) : -1
         if (close > 0 && tokens[close - 1]?.t === "number" && tokens[close - 2]?.v === "," && tokens[close - 3]?.t === "number" && tokens[close - 4]?.v === ",") {

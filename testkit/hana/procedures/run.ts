@@ -220,7 +220,10 @@ export const runProcedure = async (
             } catch {
               // DuckDB could not tell: types come from the values.
             }
-            resultSets.push({ cursor, columns: await describeColumns(session, cursor.columns, tables, dfv, t.columnNames, t.columnSources) })
+            // Typed as the same SELECT run on its own (requests/result-sets.ts): declared types through qualifiers and
+            // stars, HANA's types of computed columns.
+            const columns = await describeColumns(session, cursor.columns, tables, dfv, t.columnNames, t.columnSources, t.fromItems, t.columnTypes)
+            resultSets.push({ cursor, columns })
             break
           }
           case "dml": {
