@@ -175,8 +175,6 @@ export interface Chunk {
   readonly width: number
   readonly lobRefs: Int32Array
   readonly lobs: ReadonlyArray<Buffer>
-  /** False when the page has no 0xED byte, so no CESU-8 surrogate: text bytes are UTF-8 as they are. */
-  readonly mayHaveSurrogates: boolean
 }
 
 /**
@@ -333,15 +331,23 @@ const boolean: ColumnDecoder = (b, { buf, starts, width }, c, count) => {
   }
 }
 
-const string: ColumnDecoder = (b, { buf, mayHaveSurrogates, starts, width }, c, count) => {
+const string: ColumnDecoder = (b, { buf, starts, width }, c, count) => {
+  // The next 0xED byte at or after the current cell (Infinity: none): only a cell holding one can hold a CESU-8
+  // surrogate; cells without one are UTF-8 as they are, copied without looking at their bytes.
+  let ed = -1
   for (let r = 0, i = c; r < count; r++, i += width) {
     const start = dataStart(buf, starts[i]!)
-    if (start < 0) b.appendNull()
-    else {
-      const end = starts[i + 1]!
-      if (mayHaveSurrogates && hasSurrogate(buf, start, end)) b.appendString(decodeCesu8(buf.subarray(start, end)))
-      else b.appendBytesRange(buf, start, end)
+    if (start < 0) {
+      b.appendNull()
+      continue
     }
+    const end = starts[i + 1]!
+    if (ed < start) {
+      const at = buf.indexOf(0xed, start)
+      ed = at < 0 ? Infinity : at
+    }
+    if (ed < end && hasSurrogate(buf, ed, end)) b.appendString(decodeCesu8(buf.subarray(start, end)))
+    else b.appendBytesRange(buf, start, end)
   }
 }
 

@@ -125,9 +125,7 @@ export const hanaPage = (
     starts: new Int32Array(chunkRows * width + 1),
     width,
     lobRefs: new Int32Array(hasLobs ? chunkRows * width : 0),
-    lobs,
-    // A page without any 0xED byte cannot hold a CESU-8 surrogate: its text bytes are UTF-8 as they are.
-    mayHaveSurrogates: buf.indexOf(0xed) >= 0
+    lobs
   }
   let offset = 0
   let row = 0

@@ -24,8 +24,12 @@ const INT32_MAX = 2147483647
 const INITIAL_BYTES_PER_ROW = 16
 /** Strings collected before a chunk is written. */
 const CHUNK_STRINGS = 2048
-/** Byte ranges up to this long are copied in a loop (cheaper than a native copy of a view). */
-const SHORT_COPY = 48
+/**
+ * Byte ranges up to this long are copied in a loop; longer ones by Buffer's native copy, which makes no view and from
+ * Node 22 on costs about as much as copying 8 bytes in a loop (a 30-byte range: 33 ns against 84 ns in a loop).
+ */
+const SHORT_COPY = 8
+const copyRange = Buffer.prototype.copy
 /** UTF-16 units collected before a chunk is written (bounds the joined string). */
 const CHUNK_UNITS = 65_536
 
@@ -125,7 +129,7 @@ abstract class ByteDataBuilder<T extends Utf8 | Binary | LargeUtf8 | LargeBinary
     const data = this.data
     if (length <= SHORT_COPY) {
       for (let k = 0, o = this.position; k < length; k++) data[o + k] = source[start + k]!
-    } else data.set(source.subarray(start, end), this.position)
+    } else copyRange.call(source, data, this.position, start, end)
     this.commit(i, stop)
   }
 

@@ -172,3 +172,36 @@ describe("HANA driver: result pages decoded a chunk of rows at a time, a column 
     expect(actual).toEqual(expected)
   })
 })
+
+describe("HANA driver: CESU-8 text cells", () => {
+  it("decodes surrogate pairs wherever 0xED bytes are, and copies UTF-8 cells (0xED lead bytes included) as they are", () => {
+    const cols = [
+      { name: "I", dataType: TypeCode.INT, length: 10 },
+      { name: "S", dataType: TypeCode.NVARCHAR, length: 100 }
+    ].map((c) => Result.getOrThrow(arrowColumn({ ...c, fraction: 0, nullable: true })))
+    // U+1F600 in CESU-8: the surrogates D83D and DE00 as 3 bytes each (UTF-8 would be F0 9F 98 80)
+    const grin = Buffer.from([0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80])
+    // U+D000 (not a surrogate): ED 80 80 in both encodings
+    const texts: Array<[Buffer, string]> = [
+      [Buffer.from("plain"), "plain"],
+      [Buffer.concat([Buffer.from("a"), grin, Buffer.from("b")]), "a\u{1F600}b"],
+      [Buffer.from("\uD000x"), "\uD000x"],
+      [Buffer.from("after"), "after"],
+      [grin, "\u{1F600}"],
+      [Buffer.from("ü"), "ü"]
+    ]
+    const cells: Array<Buffer> = []
+    texts.forEach(([bytes], r) => {
+      const intCell = Buffer.alloc(5)
+      intCell[0] = 1
+      intCell.writeInt32LE(r % 2 === 0 ? 0x00eded00 : r, 1) // 0xED bytes outside any text cell on even rows
+      cells.push(intCell, Buffer.from([bytes.length]), bytes)
+    })
+    const assembler = new BatchAssembler(new Arrow.Schema(cols.map((c) => c.field)), { maxRows: 100, mode: "hard" })
+    const batches = [...assembler.push(hanaPage(Buffer.concat(cells), texts.length, cols))]
+    const last = assembler.flush()
+    if (last !== undefined) batches.push(last)
+    const table = new Arrow.Table(batches)
+    expect(Array.from({ length: texts.length }, (_, r) => table.getChild("S")!.get(r))).toEqual(texts.map(([, t]) => t))
+  })
+})
