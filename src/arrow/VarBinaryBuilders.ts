@@ -24,8 +24,12 @@ const INT32_MAX = 2147483647
 const INITIAL_BYTES_PER_ROW = 16
 /** Strings collected before a chunk is written. */
 const CHUNK_STRINGS = 2048
-/** Byte ranges up to this long are copied in a loop (cheaper than a native copy of a view). */
-const SHORT_COPY = 48
+/**
+ * Byte ranges up to this long are copied in a loop; longer ones by Buffer's native copy, which makes no view and from
+ * Node 22 on costs about as much as copying 8 bytes in a loop (a 30-byte range: 33 ns against 84 ns in a loop).
+ */
+const SHORT_COPY = 8
+const copyRange = Buffer.prototype.copy
 /** UTF-16 units collected before a chunk is written (bounds the joined string). */
 const CHUNK_UNITS = 65_536
 
@@ -125,7 +129,7 @@ abstract class ByteDataBuilder<T extends Utf8 | Binary | LargeUtf8 | LargeBinary
     const data = this.data
     if (length <= SHORT_COPY) {
       for (let k = 0, o = this.position; k < length; k++) data[o + k] = source[start + k]!
-    } else data.set(source.subarray(start, end), this.position)
+    } else copyRange.call(source, data, this.position, start, end)
     this.commit(i, stop)
   }
 
@@ -195,7 +199,9 @@ abstract class ByteDataBuilder<T extends Utf8 | Binary | LargeUtf8 | LargeBinary
     const bytes = this.position * 2 < this.data.length
       ? new Uint8Array(this.data.subarray(0, this.position))
       : new Uint8Array(this.data.buffer, this.data.byteOffset, this.position)
-    if (this.position > 0) this.dataHint = this.position
+    // An eighth more than this batch's bytes, so that a next batch a little larger (text values growing longer, as
+    // counters do) fits its first allocation instead of doubling it and copying.
+    if (this.position > 0) this.dataHint = this.position + (this.position >>> 3)
     this.data = Buffer.alloc(0)
     this.position = 0
     this.chunkStartRow = 0

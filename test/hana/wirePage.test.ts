@@ -101,3 +101,107 @@ describe("HANA driver: FIXED8/12/16 cells (decimal128 unscaled values)", () => {
     expect(decodeFixed(dataType, precision, cells)).toEqual([...values, null])
   })
 })
+
+/** A length-indicated cell (1-byte, 246 + i16 or 247 + i32 indicator by length; undefined = NULL). */
+const textCell = (text: string | undefined): Buffer => {
+  if (text === undefined) return Buffer.from([255])
+  const bytes = Buffer.from(text, "utf8")
+  if (bytes.length <= 245) return Buffer.concat([Buffer.from([bytes.length]), bytes])
+  const head = Buffer.alloc(bytes.length <= 32767 ? 3 : 5)
+  if (head.length === 3) {
+    head[0] = 246
+    head.writeInt16LE(bytes.length, 1)
+  } else {
+    head[0] = 247
+    head.writeInt32LE(bytes.length, 1)
+  }
+  return Buffer.concat([head, bytes])
+}
+
+/** A LOB descriptor: NULL, complete (the content inline) or incomplete (a first chunk only; READ_LOB gives the rest). */
+const lobCell = (content: string | undefined, complete: boolean): Buffer => {
+  if (content === undefined) return Buffer.from([0, 1])
+  const bytes = Buffer.from(content, "utf8")
+  const chunk = complete ? bytes : bytes.subarray(0, 1)
+  const head = Buffer.alloc(32)
+  head[1] = complete ? 4 : 0
+  head.writeUInt32LE(content.length, 4)
+  head.writeUInt32LE(bytes.length, 12)
+  head.writeInt32LE(chunk.length, 28)
+  return Buffer.concat([head, chunk])
+}
+
+describe("HANA driver: result pages decoded a chunk of rows at a time, a column at a time", () => {
+  it("keeps every row's values in place across chunk boundaries, row caps, NULLs, long texts and LOBs", () => {
+    const cols = [
+      { name: "I", dataType: TypeCode.INT, length: 10 },
+      { name: "S", dataType: TypeCode.NVARCHAR, length: 5000 },
+      { name: "A", dataType: TypeCode.NCLOB, length: 0 },
+      { name: "B", dataType: TypeCode.NCLOB, length: 0 }
+    ].map((c) => Result.getOrThrow(arrowColumn({ ...c, fraction: 0, nullable: true })))
+    const rows = 2500 // more than one chunk of rows (1024), with a part chunk at the end
+    const expected: Array<[number | null, string | null, string | null, string | null]> = []
+    const cells: Array<Buffer> = []
+    const lobs: Array<Buffer> = []
+    for (let r = 0; r < rows; r++) {
+      const i = r % 7 === 0 ? null : r * 3 - 4000
+      const s = r % 11 === 0 ? null : r % 13 === 0 ? "x".repeat(300 + r) : `row ${r} ü`
+      const a = r % 5 === 0 ? null : `a${r}`
+      const b = r % 6 === 0 ? null : `b${r}`
+      expected.push([i, s, a, b])
+      const intCell = Buffer.alloc(i === null ? 1 : 5)
+      if (i !== null) {
+        intCell[0] = 1
+        intCell.writeInt32LE(i, 1)
+      }
+      // A's LOBs are incomplete on odd rows, B's on rows divisible by 3: their contents come in row order
+      const aComplete = r % 2 === 0
+      const bComplete = r % 3 !== 0
+      cells.push(intCell, textCell(s ?? undefined), lobCell(a ?? undefined, aComplete), lobCell(b ?? undefined, bComplete))
+      if (a !== null && !aComplete) lobs.push(Buffer.from(a))
+      if (b !== null && !bComplete) lobs.push(Buffer.from(b))
+    }
+    const schema = new Arrow.Schema(cols.map((c) => c.field))
+    const assembler = new BatchAssembler(schema, { maxRows: 700, mode: "hard" })
+    const batches = [...assembler.push(hanaPage(Buffer.concat(cells), rows, cols, lobs))]
+    const last = assembler.flush()
+    if (last !== undefined) batches.push(last)
+    expect(batches.map((b) => b.numRows)).toEqual([700, 700, 700, 400])
+    const table = new Arrow.Table(batches)
+    const actual = Array.from({ length: rows }, (_, r) => cols.map((c) => table.getChild(c.field.name)!.get(r)))
+    expect(actual).toEqual(expected)
+  })
+})
+
+describe("HANA driver: CESU-8 text cells", () => {
+  it("decodes surrogate pairs wherever 0xED bytes are, and copies UTF-8 cells (0xED lead bytes included) as they are", () => {
+    const cols = [
+      { name: "I", dataType: TypeCode.INT, length: 10 },
+      { name: "S", dataType: TypeCode.NVARCHAR, length: 100 }
+    ].map((c) => Result.getOrThrow(arrowColumn({ ...c, fraction: 0, nullable: true })))
+    // U+1F600 in CESU-8: the surrogates D83D and DE00 as 3 bytes each (UTF-8 would be F0 9F 98 80)
+    const grin = Buffer.from([0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80])
+    // U+D000 (not a surrogate): ED 80 80 in both encodings
+    const texts: Array<[Buffer, string]> = [
+      [Buffer.from("plain"), "plain"],
+      [Buffer.concat([Buffer.from("a"), grin, Buffer.from("b")]), "a\u{1F600}b"],
+      [Buffer.from("\uD000x"), "\uD000x"],
+      [Buffer.from("after"), "after"],
+      [grin, "\u{1F600}"],
+      [Buffer.from("ü"), "ü"]
+    ]
+    const cells: Array<Buffer> = []
+    texts.forEach(([bytes], r) => {
+      const intCell = Buffer.alloc(5)
+      intCell[0] = 1
+      intCell.writeInt32LE(r % 2 === 0 ? 0x00eded00 : r, 1) // 0xED bytes outside any text cell on even rows
+      cells.push(intCell, Buffer.from([bytes.length]), bytes)
+    })
+    const assembler = new BatchAssembler(new Arrow.Schema(cols.map((c) => c.field)), { maxRows: 100, mode: "hard" })
+    const batches = [...assembler.push(hanaPage(Buffer.concat(cells), texts.length, cols))]
+    const last = assembler.flush()
+    if (last !== undefined) batches.push(last)
+    const table = new Arrow.Table(batches)
+    expect(Array.from({ length: texts.length }, (_, r) => table.getChild("S")!.get(r))).toEqual(texts.map(([, t]) => t))
+  })
+})

@@ -6,7 +6,7 @@ import { repoRoot } from "../support/importGraph.ts"
 // Ingest.ts, DbCalls.ts, ...; the driver-named ones such as HanaDriver.ts / OracleDriver.ts count as one role), so a
 // function is found by name in either driver. A file only one driver has is listed here and said in its README.
 const driverOnly: Readonly<Record<"hana" | "oracle", ReadonlyArray<string>>> = {
-  hana: ["EncodedInsert.ts", "SqlNormalize.ts"],
+  hana: ["EncodedInsert.ts", "SqlNormalize.ts", "WireColumns.ts"],
   oracle: [
     "EncodedBinds.ts",
     "IngestCalls.ts",
