@@ -134,8 +134,17 @@ export class Ddl implements TableDdl {
     const q = this.qualified(toks, on + 1)
     const meta = this.s.db.catalog.getTable(q.schema, q.name)
     if (meta === undefined) throw ora.tableNotFound(who.version, q.schema, q.name)
-    if (!who.dba && meta.owner !== who.user) throw objectAccessError(who, meta.owner, meta.name, "DROP")!
-    for (const g of grantees) (revoke ? this.s.db.grants.revoke : this.s.db.grants.grant).call(this.s.db.grants, meta.owner, meta.name, g, privileges)
+    const grants = this.s.db.grants
+    const mine = who.dba || meta.owner === who.user
+    // another user grants what it holds WITH GRANT OPTION, and revokes only what it granted (ORA-01927)
+    if (!mine && (revoke ? grants.held(meta.owner, meta.name, who.user).size === 0 : !privileges.every((p) => grants.grantable(meta.owner, meta.name, who.user, p))))
+      throw objectAccessError(who, meta.owner, meta.name, "DROP")!
+    const withGrantOption = !revoke && isKw(toks.at(-3), "WITH") && isKw(toks.at(-2), "GRANT") && isKw(toks.at(-1), "OPTION")
+    const grantor = mine ? meta.owner : who.user
+    for (const g of grantees) {
+      if (!revoke) grants.grant(meta.owner, meta.name, g, privileges, grantor, withGrantOption)
+      else if (grants.revoke(meta.owner, meta.name, g, privileges, who.dba ? undefined : grantor) === 0) throw new OraError(1927, "cannot REVOKE privileges you did not grant")
+    }
   }
 
   /** User management needs the CREATE / ALTER / DROP USER system privileges (here: the DBA role). */
