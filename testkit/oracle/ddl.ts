@@ -519,11 +519,11 @@ const keepsValues = (from: OraType, to: OraType): boolean => {
 /** The tablespaces of an Oracle Database Free installation (DBA_TABLESPACES there). */
 const TABLESPACES = new Set(["SYSTEM", "SYSAUX", "UNDOTBS1", "TEMP", "USERS"])
 
-/** `TABLESPACE name` and `DEFAULT|TEMPORARY TABLESPACE name` clauses must name an existing tablespace (ORA-00959). */
+/** `TABLESPACE name` and `DEFAULT|TEMPORARY TABLESPACE name` clauses must name an existing tablespace (ORA-00959); not the system privileges UNLIMITED / CREATE ANY ... TABLESPACE. */
 const checkTablespaces = (toks: ReadonlyArray<Tok>): void => {
   toks.forEach((t, k) => {
     const name = toks[k + 1]
-    if (!isKw(t, "TABLESPACE") || isKw(toks[k - 1], "CREATE", "ALTER", "DROP") || name === undefined || (name.kind !== "ident" && name.kind !== "qident")) return
+    if (!isKw(t, "TABLESPACE") || isKw(toks[k - 1], "CREATE", "ALTER", "DROP", "UNLIMITED", "ANY") || name === undefined || (name.kind !== "ident" && name.kind !== "qident")) return
     const ts = oracleName(name)
     if (!TABLESPACES.has(ts)) throw new OraError(959, `tablespace '${ts}' does not exist`)
   })
