@@ -5,6 +5,7 @@
 import type { ColumnMeta } from "./catalog.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
+import { addConstraint } from "./add-constraint.ts"
 import { lengthExpression, narrowingGuard, rebuildWithLengthCheck } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
@@ -428,7 +429,7 @@ export class Ddl implements TableDdl {
     const action = toks[k]?.value
     if (action === "ADD") {
       k++
-      if (isKw(toks[k], "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK")) throw ora.unimplemented("ALTER TABLE ADD CONSTRAINT")
+      if (isKw(toks[k], "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK")) return addConstraint(this, meta, toks.slice(k), text, toks)
       let elements: Array<Array<Tok>>
       if (isOp(toks[k], "(")) elements = splitTopLevel(toks.slice(k + 1, matchParen(toks, k)))
       else elements = [toks.slice(k)]
