@@ -6,6 +6,7 @@ import type { ColumnMeta } from "./catalog.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
 import { addConstraint } from "./add-constraint.ts"
+import { createSynonym, dropSynonym } from "./synonyms.ts"
 import { lengthExpression, narrowingGuard, rebuildWithLengthCheck } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
@@ -196,6 +197,7 @@ export class Ddl implements TableDdl {
       if (isKw(toks[k], "CONTEXT")) return defineContext(this.s, toks, k + 1, orReplace)
       if (isKw(toks[k], "TYPE") && !isKw(toks[k + 1], "BODY")) return namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
       if (isKw(toks[k], "TRIGGER")) return defineTrigger(this.s.db, this.s.schema, sqlText, (schema, name) => this.s.lookupTable(schema, name))
+      if (isKw(toks[k], "SYNONYM") || (isKw(toks[k], "PUBLIC") && isKw(toks[k + 1], "SYNONYM"))) return createSynonym(this, toks, k, orReplace)
       if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
         throw ora.unimplemented(`CREATE ${toks[k]!.value}`)
       throw ora.invalidSql()
@@ -255,10 +257,7 @@ export class Ddl implements TableDdl {
         this.s.db.catalog.dropObject(q.schema, what, q.name)
         return
       }
-      // no synonym can be created (README "Not supported"), so a DROP names a missing one, as Oracle answers it:
-      // ORA-01434 / ORA-01432 (Database Error Messages)
-      if (what === "SYNONYM") throw new OraError(1434, "private synonym to be dropped does not exist")
-      if (what === "PUBLIC" && isKw(toks[2], "SYNONYM")) throw new OraError(1432, "public synonym to be dropped does not exist")
+      if (what === "SYNONYM" || (what === "PUBLIC" && isKw(toks[2], "SYNONYM"))) return dropSynonym(this, toks)
       throw ora.unimplemented(`DROP ${what ?? ""}`)
     }
     if (kw === "TRUNCATE") {
