@@ -6,7 +6,7 @@ import { failure, oraCode, withServer } from "./oracle/helpers.ts"
 // SQL Language Reference, "CREATE SYNONYM" / "DROP SYNONYM": a synonym stands for its target in queries and DML,
 // with the privileges of the target; a private synonym's name shares the schema's namespace (ORA-00955); a public
 // one needs CREATE PUBLIC SYNONYM (ORA-01031); a synonym whose target is gone fails with ORA-00980; dropping a missing
-// one is ORA-01434 / ORA-01432 (Error Messages, https://docs.oracle.com/en/error-help/db/ora-00980/).
+// one is ORA-01434 / ORA-01432; USER_SYNONYMS / ALL_SYNONYMS list them (Error Messages, https://docs.oracle.com/en/error-help/db/ora-00980/).
 describe("Oracle test server: synonyms", () => {
   let server: OracleTestServerHandle
   let app: Conn
@@ -50,6 +50,12 @@ describe("Oracle test server: synonyms", () => {
     expect(await code(app, "CREATE PUBLIC SYNONYM pitems FOR app.items")).toBe("ORA-01031")
     await dba.execute("CREATE PUBLIC SYNONYM pitems FOR app.items")
     expect(await rows(bob, "SELECT COUNT(*) FROM pitems")).toEqual([[1]])
+    // Database Reference, USER_SYNONYMS / ALL_SYNONYMS: the user's own, and the public ones
+    expect(await rows(bob, "SELECT synonym_name, table_owner, table_name, db_link FROM user_synonyms")).toEqual([["IT", "APP", "ITEMS", null]])
+    expect(await rows(bob, "SELECT owner, synonym_name FROM all_synonyms WHERE owner IN ('BOB', 'PUBLIC', 'APP') ORDER BY 1")).toEqual([
+      ["BOB", "IT"],
+      ["PUBLIC", "PITEMS"]
+    ])
     expect(await code(bob, "DROP PUBLIC SYNONYM pitems")).toBe("ORA-01031")
     await dba.execute("DROP PUBLIC SYNONYM pitems")
     expect(await code(bob, "SELECT COUNT(*) FROM pitems")).toBe("ORA-00942")

@@ -363,7 +363,8 @@ export const OWNED_VIEWS: Record<string, string> = {
   ALL_ERRORS: "OWNER",
   ALL_PROCEDURES: "OWNER",
   ALL_ARGUMENTS: "OWNER",
-  ALL_TRIGGERS: "OWNER"
+  ALL_TRIGGERS: "OWNER",
+  ALL_SYNONYMS: "OWNER"
 }
 
 /** In-memory catalog of Oracle metadata. */

@@ -18,7 +18,7 @@ import { duckIdent, encodeName } from "./names.ts"
 import { NAMED_VALUE_MACROS, namedTypesOf } from "./named-types.ts"
 import { typeDictionaryRows } from "./type-dictionary.ts"
 import { Grants } from "./privileges.ts"
-import { createPrivilegeViews, tabPrivRows } from "./dictionary-privileges.ts"
+import { accessDictionaryRows, createPrivilegeViews } from "./dictionary-privileges.ts"
 import { WaitsFor } from "./deadlocks.ts"
 import { RowLocks } from "./row-locks.ts"
 import { TableLocks } from "./table-locks.ts"
@@ -439,7 +439,7 @@ export class OracleDatabase {
     }
     for (const [view, rows] of typeDictionaryRows(namedTypesOf(this))) if (names.has(view)) await fill(view, rows)
     for (const [view, rows] of this.settings.storedCode.dictionaryRows(this)) if (names.has(view)) await fill(view, rows)
-    if ([...names].some((n) => n.startsWith("ALL_"))) await fill("ALL_TAB_PRIVS", tabPrivRows(this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? "TABLE"))
+    if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? "TABLE")) await fill(view, rows)
     if (this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
     this.dictionaryVersion = this.catalog.version
     // Only user tables appear in ALL_TABLES/ALL_TAB_COLUMNS; SYS views are listed in ALL_OBJECTS.

@@ -11,6 +11,7 @@
  */
 import type { Session as EngineSession } from "../engine/index.ts"
 import type { Grants } from "./privileges.ts"
+import { synonymsOf } from "./synonym-store.ts"
 import { duckIdent } from "./names.ts"
 import { charType, type OraType } from "./types.ts"
 
@@ -21,14 +22,21 @@ const USER_SHAPE = [v("GRANTEE", 128), v("OWNER", 128), v("TABLE_NAME", 128), v(
 
 /** The columns of ALL_TAB_PRIVS (its snapshot table holds every grant), USER_TAB_PRIVS and DBA_TAB_PRIVS. */
 export const privilegeDictionaryShapes: Record<string, Array<ColumnMeta>> = {
+  // Database Reference, ALL_SYNONYMS (USER_SYNONYMS / DBA_SYNONYMS follow from catalog.ts OWNED_VIEWS)
+  ALL_SYNONYMS: [v("OWNER", 128), v("SYNONYM_NAME", 128), v("TABLE_OWNER", 128), v("TABLE_NAME", 128), v("DB_LINK", 128)],
   ALL_TAB_PRIVS: [v("GRANTOR", 128), v("GRANTEE", 128), v("TABLE_SCHEMA", 128), v("TABLE_NAME", 128), ...TAIL],
   USER_TAB_PRIVS: USER_SHAPE,
   DBA_TAB_PRIVS: USER_SHAPE
 }
 
-/** The rows of ALL_TAB_PRIVS's snapshot: every grant, with the type of its object (`typeOf`). */
-export const tabPrivRows = (grants: Grants, typeOf: (owner: string, name: string) => string): Array<Array<unknown>> =>
-  grants.all().map((g) => [g.grantor, g.grantee, g.owner, g.name, g.privilege, g.grantable ? "YES" : "NO", "NO", "NO", typeOf(g.owner, g.name), "NO"])
+/**
+ * The rows of ALL_TAB_PRIVS's snapshot (every grant, with the type of its object, `typeOf`) and of ALL_SYNONYMS's
+ * (every synonym of `db`), by snapshot.
+ */
+export const accessDictionaryRows = (db: object, grants: Grants, typeOf: (owner: string, name: string) => string): Array<[string, Array<Array<unknown>>]> => [
+  ["ALL_TAB_PRIVS", grants.all().map((g) => [g.grantor, g.grantee, g.owner, g.name, g.privilege, g.grantable ? "YES" : "NO", "NO", "NO", typeOf(g.owner, g.name), "NO"])],
+  ["ALL_SYNONYMS", [...synonymsOf(db).values()].map((s) => [s.owner, s.name, s.targetOwner, s.targetName, null])]
+]
 
 /** The column naming an ALL_* view's object, beside its owner column (catalog.ts OWNED_VIEWS). */
 const NAME_COLUMN: Record<string, string> = {
@@ -36,6 +44,7 @@ const NAME_COLUMN: Record<string, string> = {
   ALL_TYPE_ATTRS: "TYPE_NAME",
   ALL_COLL_TYPES: "TYPE_NAME",
   ALL_VIEWS: "VIEW_NAME",
+  ALL_SYNONYMS: "SYNONYM_NAME",
   ALL_OBJECTS: "OBJECT_NAME",
   ALL_SEQUENCES: "SEQUENCE_NAME",
   ALL_SOURCE: "NAME",

@@ -13,15 +13,8 @@ import type { TableDdl } from "./ddl-tables.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { insufficientPrivileges } from "./privileges.ts"
+import { synonymsOf } from "./synonym-store.ts"
 import { oracleName } from "./translate.ts"
-
-/** A synonym: `owner` is PUBLIC for a public one. */
-export interface Synonym {
-  readonly owner: string
-  readonly name: string
-  readonly targetOwner: string
-  readonly targetName: string
-}
 
 /** What synonym resolution needs of the database. */
 export interface SynonymDatabase {
@@ -29,15 +22,6 @@ export interface SynonymDatabase {
     getTable(owner: string, name: string): unknown
     getObject(owner: string, type: "SEQUENCE" | "PROCEDURE", name: string): unknown
   }
-}
-
-const stores = new WeakMap<object, Map<string, Synonym>>()
-
-/** The synonyms of database `db`, by `OWNER.NAME`. */
-export const synonymsOf = (db: object): Map<string, Synonym> => {
-  let s = stores.get(db)
-  if (s === undefined) stores.set(db, (s = new Map()))
-  return s
 }
 
 const objectExists = (db: SynonymDatabase, owner: string, name: string): boolean =>
