@@ -6,6 +6,7 @@ import type { ColumnMeta } from "./catalog.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
 import { addConstraint } from "./add-constraint.ts"
+import { dropConstraint } from "./drop-constraint.ts"
 import { createSynonym, dropSynonym } from "./synonyms.ts"
 import { lengthExpression, narrowingGuard, rebuildWithLengthCheck } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
@@ -449,7 +450,7 @@ export class Ddl implements TableDdl {
       let names: Array<string>
       if (isKw(toks[k], "COLUMN")) names = [oracleName(toks[k + 1]!)]
       else if (isOp(toks[k], "(")) names = splitTopLevel(toks.slice(k + 1, matchParen(toks, k))).map((p) => oracleName(p[0]!))
-      else throw ora.unimplemented("ALTER TABLE DROP")
+      else return dropConstraint(this, meta, toks, k)
       for (const n of names) await this.runDdl(`ALTER TABLE ${target} DROP COLUMN ${duckIdent(n)}`)
       meta.columns = meta.columns.filter((c) => !names.includes(c.name))
       this.s.db.catalog.putTable(meta)
