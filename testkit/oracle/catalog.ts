@@ -10,6 +10,7 @@
  */
 import type { Tok } from "./lexer.ts"
 import { typeDictionaryShapes } from "./type-dictionary.ts"
+import { privilegeDictionaryShapes } from "./dictionary-privileges.ts"
 import type { OraType } from "./types.ts"
 import { charType, dateType, dictionaryNumberType, timestampType } from "./types.ts"
 
@@ -80,6 +81,7 @@ const col = (name: string, type: OraType, nullable = true): ColumnMeta => ({ nam
 /** Declared shapes of the dictionary views (the server describes their columns with these types). */
 export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
   ...typeDictionaryShapes,
+  ...privilegeDictionaryShapes,
   ALL_USERS: [
     col("USERNAME", v(128), false),
     col("USER_ID", num, false),
@@ -361,7 +363,8 @@ export const OWNED_VIEWS: Record<string, string> = {
   ALL_ERRORS: "OWNER",
   ALL_PROCEDURES: "OWNER",
   ALL_ARGUMENTS: "OWNER",
-  ALL_TRIGGERS: "OWNER"
+  ALL_TRIGGERS: "OWNER",
+  ALL_SYNONYMS: "OWNER"
 }
 
 /** In-memory catalog of Oracle metadata. */

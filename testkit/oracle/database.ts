@@ -11,8 +11,7 @@ import { JSON_VALUE_MACRO, registerJsonFunctions } from "./json-functions.ts"
 import { registerJsonSerialize } from "./json-serialize.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
-import type { Verifier } from "./auth.ts"
-import { makeVerifier } from "./auth.ts"
+import { makeVerifier, type Verifier } from "./auth.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
@@ -22,6 +21,7 @@ import { dictionaryViewSelect } from "./date-language.ts"
 import { JSON_TABLE_MACROS } from "./json-table.ts"
 import { typeDictionaryRows } from "./type-dictionary.ts"
 import { Grants } from "./privileges.ts"
+import { accessDictionaryRows, createPrivilegeViews } from "./dictionary-privileges.ts"
 import { WaitsFor } from "./deadlocks.ts"
 import { RowLocks } from "./row-locks.ts"
 import { TableLocks } from "./table-locks.ts"
@@ -311,6 +311,7 @@ export class OracleDatabase {
     this.registerSysTable("TABS", "ALL_TABLES", "OWNER")
     await a.execute(`CREATE VIEW "SYS"."COLS" AS SELECT * FROM "SYS"."USER_TAB_COLUMNS"`)
     this.registerSysTable("COLS", "ALL_TAB_COLUMNS", "OWNER")
+    await createPrivilegeViews(a, OWNED_VIEWS)
   }
 
   private registerSysTable(name: string, shapeOf = name, dropColumn?: string): void {
@@ -441,6 +442,7 @@ export class OracleDatabase {
     }
     for (const [view, rows] of typeDictionaryRows(namedTypesOf(this))) if (names.has(view)) await fill(view, rows)
     for (const [view, rows] of this.settings.storedCode.dictionaryRows(this)) if (names.has(view)) await fill(view, rows)
+    if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? "TABLE")) await fill(view, rows)
     if (this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
     this.dictionaryVersion = this.catalog.version
     // Only user tables appear in ALL_TABLES/ALL_TAB_COLUMNS; SYS views are listed in ALL_OBJECTS.

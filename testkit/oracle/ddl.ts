@@ -5,6 +5,9 @@
 import type { ColumnMeta } from "./catalog.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
+import { addConstraint } from "./add-constraint.ts"
+import { dropConstraint } from "./drop-constraint.ts"
+import { createSynonym, dropSynonym } from "./synonyms.ts"
 import { lengthExpression, narrowingGuard, rebuildWithLengthCheck } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
@@ -134,8 +137,17 @@ export class Ddl implements TableDdl {
     const q = this.qualified(toks, on + 1)
     const meta = this.s.db.catalog.getTable(q.schema, q.name)
     if (meta === undefined) throw ora.tableNotFound(who.version, q.schema, q.name)
-    if (!who.dba && meta.owner !== who.user) throw objectAccessError(who, meta.owner, meta.name, "DROP")!
-    for (const g of grantees) (revoke ? this.s.db.grants.revoke : this.s.db.grants.grant).call(this.s.db.grants, meta.owner, meta.name, g, privileges)
+    const grants = this.s.db.grants
+    const mine = who.dba || meta.owner === who.user
+    // another user grants what it holds WITH GRANT OPTION, and revokes only what it granted (ORA-01927)
+    if (!mine && (revoke ? grants.held(meta.owner, meta.name, who.user).size === 0 : !privileges.every((p) => grants.grantable(meta.owner, meta.name, who.user, p))))
+      throw objectAccessError(who, meta.owner, meta.name, "DROP")!
+    const withGrantOption = !revoke && isKw(toks.at(-3), "WITH") && isKw(toks.at(-2), "GRANT") && isKw(toks.at(-1), "OPTION")
+    const grantor = mine ? meta.owner : who.user
+    for (const g of grantees) {
+      if (!revoke) grants.grant(meta.owner, meta.name, g, privileges, grantor, withGrantOption)
+      else if (grants.revoke(meta.owner, meta.name, g, privileges, who.dba ? undefined : grantor) === 0) throw new OraError(1927, "cannot REVOKE privileges you did not grant")
+    }
   }
 
   /** User management needs the CREATE / ALTER / DROP USER system privileges (here: the DBA role). */
@@ -186,6 +198,7 @@ export class Ddl implements TableDdl {
       if (isKw(toks[k], "CONTEXT")) return defineContext(this.s, toks, k + 1, orReplace)
       if (isKw(toks[k], "TYPE") && !isKw(toks[k + 1], "BODY")) return namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
       if (isKw(toks[k], "TRIGGER")) return defineTrigger(this.s.db, this.s.schema, sqlText, (schema, name) => this.s.lookupTable(schema, name))
+      if (isKw(toks[k], "SYNONYM") || (isKw(toks[k], "PUBLIC") && isKw(toks[k + 1], "SYNONYM"))) return createSynonym(this, toks, k, orReplace)
       if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
         throw ora.unimplemented(`CREATE ${toks[k]!.value}`)
       throw ora.invalidSql()
@@ -245,10 +258,7 @@ export class Ddl implements TableDdl {
         this.s.db.catalog.dropObject(q.schema, what, q.name)
         return
       }
-      // no synonym can be created (README "Not supported"), so a DROP names a missing one, as Oracle answers it:
-      // ORA-01434 / ORA-01432 (Database Error Messages)
-      if (what === "SYNONYM") throw new OraError(1434, "private synonym to be dropped does not exist")
-      if (what === "PUBLIC" && isKw(toks[2], "SYNONYM")) throw new OraError(1432, "public synonym to be dropped does not exist")
+      if (what === "SYNONYM" || (what === "PUBLIC" && isKw(toks[2], "SYNONYM"))) return dropSynonym(this, toks)
       throw ora.unimplemented(`DROP ${what ?? ""}`)
     }
     if (kw === "TRUNCATE") {
@@ -419,7 +429,7 @@ export class Ddl implements TableDdl {
     const action = toks[k]?.value
     if (action === "ADD") {
       k++
-      if (isKw(toks[k], "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK")) throw ora.unimplemented("ALTER TABLE ADD CONSTRAINT")
+      if (isKw(toks[k], "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK")) return addConstraint(this, meta, toks.slice(k), text, toks)
       let elements: Array<Array<Tok>>
       if (isOp(toks[k], "(")) elements = splitTopLevel(toks.slice(k + 1, matchParen(toks, k)))
       else elements = [toks.slice(k)]
@@ -440,7 +450,7 @@ export class Ddl implements TableDdl {
       let names: Array<string>
       if (isKw(toks[k], "COLUMN")) names = [oracleName(toks[k + 1]!)]
       else if (isOp(toks[k], "(")) names = splitTopLevel(toks.slice(k + 1, matchParen(toks, k))).map((p) => oracleName(p[0]!))
-      else throw ora.unimplemented("ALTER TABLE DROP")
+      else return dropConstraint(this, meta, toks, k)
       for (const n of names) await this.runDdl(`ALTER TABLE ${target} DROP COLUMN ${duckIdent(n)}`)
       meta.columns = meta.columns.filter((c) => !names.includes(c.name))
       this.s.db.catalog.putTable(meta)
@@ -510,11 +520,11 @@ const keepsValues = (from: OraType, to: OraType): boolean => {
 /** The tablespaces of an Oracle Database Free installation (DBA_TABLESPACES there). */
 const TABLESPACES = new Set(["SYSTEM", "SYSAUX", "UNDOTBS1", "TEMP", "USERS"])
 
-/** `TABLESPACE name` and `DEFAULT|TEMPORARY TABLESPACE name` clauses must name an existing tablespace (ORA-00959). */
+/** `TABLESPACE name` and `DEFAULT|TEMPORARY TABLESPACE name` clauses must name an existing tablespace (ORA-00959); not the system privileges UNLIMITED / CREATE ANY ... TABLESPACE. */
 const checkTablespaces = (toks: ReadonlyArray<Tok>): void => {
   toks.forEach((t, k) => {
     const name = toks[k + 1]
-    if (!isKw(t, "TABLESPACE") || isKw(toks[k - 1], "CREATE", "ALTER", "DROP") || name === undefined || (name.kind !== "ident" && name.kind !== "qident")) return
+    if (!isKw(t, "TABLESPACE") || isKw(toks[k - 1], "CREATE", "ALTER", "DROP", "UNLIMITED", "ANY") || name === undefined || (name.kind !== "ident" && name.kind !== "qident")) return
     const ts = oracleName(name)
     if (!TABLESPACES.has(ts)) throw new OraError(959, `tablespace '${ts}' does not exist`)
   })

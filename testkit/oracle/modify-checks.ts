@@ -56,11 +56,19 @@ export const lengthExpression = (name: string, type: OraType, typeText: string):
  * a CHECK constraint, so the table is rebuilt from its stored definition with the new bound, its rows copied and its
  * indexes made again. Returns false, leaving the table as it was, when other tables depend on it (foreign keys).
  */
-export const rebuildWithLengthCheck = async (engine: RebuildEngine, schema: string, table: string, label: string, length: string, size: number): Promise<boolean> => {
+export const rebuildWithLengthCheck = (engine: RebuildEngine, schema: string, table: string, label: string, length: string, size: number): Promise<boolean> =>
+  rebuildTable(engine, schema, table, (ddl) => withLengthCheck(ddl, label, length, size))
+
+/**
+ * Rebuilds DuckDB table `schema.table` (encoded names) from its stored `CREATE TABLE` text as `edit` changes it (DuckDB
+ * cannot add or drop a constraint of a table): its rows copied and its indexes made again. Returns false, leaving the
+ * table as it was, when other tables depend on it (foreign keys); a failure of the copy puts the old table back.
+ */
+export const rebuildTable = async (engine: RebuildEngine, schema: string, table: string, edit: (ddl: string) => string): Promise<boolean> => {
   const rows = await engine.queryAll("SELECT sql FROM duckdb_tables() WHERE schema_name = $1 AND table_name = $2", [schema, table])
   const ddl = rows[0]?.[0]
   if (typeof ddl !== "string") return false
-  const rebuilt = withLengthCheck(ddl, label, length, size)
+  const rebuilt = edit(ddl)
   const indexes = await engine.queryAll("SELECT index_name, sql FROM duckdb_indexes() WHERE schema_name = $1 AND table_name = $2 AND sql IS NOT NULL", [schema, table])
   const old = `${table}$rebuild`
   const q = (n: string) => `"${n.replace(/"/g, '""')}"`

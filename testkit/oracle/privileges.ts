@@ -17,24 +17,52 @@ export type ObjectPrivilege = "SELECT" | "INSERT" | "UPDATE" | "DELETE" | "ALTER
 
 const ALL: ReadonlyArray<ObjectPrivilege> = ["SELECT", "INSERT", "UPDATE", "DELETE", "ALTER", "INDEX", "REFERENCES"]
 
-/** Object privileges granted on tables and views, by `OWNER.NAME` and grantee (PUBLIC for everyone). */
-export class Grants {
-  private readonly byObject = new Map<string, Map<string, Set<ObjectPrivilege>>>()
+/** One object privilege one grantor gave one grantee (PUBLIC for everyone), as *_TAB_PRIVS show it. */
+export interface Grant {
+  readonly owner: string
+  readonly name: string
+  readonly grantee: string
+  readonly grantor: string
+  readonly privilege: ObjectPrivilege
+  /** Granted WITH GRANT OPTION: the grantee may grant it on. */
+  grantable: boolean
+}
 
-  /** Grants `privileges` on `owner.name` to `grantee`. */
-  grant(owner: string, name: string, grantee: string, privileges: ReadonlyArray<ObjectPrivilege>): void {
+/**
+ * Object privileges granted on tables and views. A grant is kept per grantor, as Oracle keeps it: only its grantor
+ * revokes it, and revoking it from a grantee that held it WITH GRANT OPTION also revokes what that grantee granted
+ * (Database Security Guide, "Cascading Effects of Revoking Privileges").
+ */
+export class Grants {
+  private readonly byObject = new Map<string, Array<Grant>>()
+
+  /** Grants `privileges` on `owner.name` to `grantee` from `grantor` (WITH GRANT OPTION when `grantable`). */
+  grant(owner: string, name: string, grantee: string, privileges: ReadonlyArray<ObjectPrivilege>, grantor = owner, grantable = false): void {
     const key = `${owner}.${name}`
-    let grantees = this.byObject.get(key)
-    if (grantees === undefined) this.byObject.set(key, (grantees = new Map()))
-    let held = grantees.get(grantee)
-    if (held === undefined) grantees.set(grantee, (held = new Set()))
-    for (const p of privileges) held.add(p)
+    let list = this.byObject.get(key)
+    if (list === undefined) this.byObject.set(key, (list = []))
+    for (const privilege of privileges) {
+      const old = list.find((g) => g.grantee === grantee && g.grantor === grantor && g.privilege === privilege)
+      if (old !== undefined) old.grantable ||= grantable
+      else list.push({ owner, name, grantee, grantor, privilege, grantable })
+    }
   }
 
-  /** Revokes `privileges` on `owner.name` from `grantee`. */
-  revoke(owner: string, name: string, grantee: string, privileges: ReadonlyArray<ObjectPrivilege>): void {
-    const held = this.byObject.get(`${owner}.${name}`)?.get(grantee)
-    for (const p of privileges) held?.delete(p)
+  /**
+   * Revokes the `privileges` on `owner.name` that `grantor` gave `grantee` (any grantor's when undefined: a DBA),
+   * and, in cascade, what the grantee granted of them; the number of grants revoked from `grantee`.
+   */
+  revoke(owner: string, name: string, grantee: string, privileges: ReadonlyArray<ObjectPrivilege>, grantor?: string): number {
+    const list = this.byObject.get(`${owner}.${name}`)
+    if (list === undefined) return 0
+    const gone = list.filter((g) => g.grantee === grantee && (grantor === undefined || g.grantor === grantor) && privileges.includes(g.privilege))
+    this.byObject.set(`${owner}.${name}`, list.filter((g) => !gone.includes(g)))
+    for (const g of gone) {
+      if (this.grantable(owner, name, grantee, g.privilege)) continue
+      for (const next of [...(this.byObject.get(`${owner}.${name}`) ?? [])])
+        if (next.grantor === grantee && next.privilege === g.privilege) this.revoke(owner, name, next.grantee, [g.privilege], grantee)
+    }
+    return gone.length
   }
 
   /** Forgets every grant on `owner.name` (the object was dropped). */
@@ -44,9 +72,18 @@ export class Grants {
 
   /** The privileges `user` holds on `owner.name`, directly or through PUBLIC. */
   held(owner: string, name: string, user: string): ReadonlySet<ObjectPrivilege> {
-    const grantees = this.byObject.get(`${owner}.${name}`)
-    if (grantees === undefined) return new Set()
-    return new Set([...(grantees.get(user) ?? []), ...(grantees.get("PUBLIC") ?? [])])
+    const list = this.byObject.get(`${owner}.${name}`) ?? []
+    return new Set(list.filter((g) => g.grantee === user || g.grantee === "PUBLIC").map((g) => g.privilege))
+  }
+
+  /** Whether `user` holds `privilege` on `owner.name` WITH GRANT OPTION. */
+  grantable(owner: string, name: string, user: string, privilege: ObjectPrivilege): boolean {
+    return (this.byObject.get(`${owner}.${name}`) ?? []).some((g) => g.grantee === user && g.privilege === privilege && g.grantable)
+  }
+
+  /** Every grant, for the *_TAB_PRIVS views. */
+  all(): ReadonlyArray<Grant> {
+    return [...this.byObject.values()].flat()
   }
 }
 

@@ -57,6 +57,7 @@ import { KeyClaims } from "./session-key-claims.ts"
 import { ExecuteMany } from "./session-execute-many.ts"
 import { StatementColumns } from "./session-columns.ts"
 import { dictionaryTablesOf, queryDictionary } from "./session-dictionary.ts"
+import { resolveSynonyms } from "./synonyms.ts"
 import { mapEngineError } from "./session-errors.ts"
 import { alterSession, searchPathSql, setSessionVariables } from "./session-variables.ts"
 import { bindNumberingTranslator, type TranslatedStatement, type TranslationContext, translateStatement } from "./session-translate.ts"
@@ -228,8 +229,9 @@ export class SqlSession {
   }
 
   /** Executes one statement for each bind row (one row when there are no binds). */
-  async execute(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
-    const cls = classify(sql)
+  async execute(text: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
+    const cls = classify(text)
+    const sql = cls === "query" || cls === "dml" ? resolveSynonyms(this.db, this.schema, text) : text
     this.statementSql = sql
     const parseError =
       cls === "query" || cls === "dml"

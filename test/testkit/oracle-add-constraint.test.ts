@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { Conn } from "./oracle/helpers.ts"
+import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+
+// SQL Language Reference, ALTER TABLE (add_table_constraint / constraint_clauses): a constraint added to a table with
+// rows validates them first and fails naming it: ORA-02437 (primary key violated), ORA-02299 (duplicate keys found),
+// ORA-02293 (check constraint violated), ORA-02298 (parent keys not found) (Error Messages,
+// https://docs.oracle.com/en/error-help/db/ora-02437/ and the others); once added it holds and shows in
+// USER_CONSTRAINTS / USER_CONS_COLUMNS.
+describe("Oracle test server: ALTER TABLE ADD CONSTRAINT on a table with rows", () => {
+  let close: () => Promise<void>
+  let c: Conn
+  const code = async (sql: string) => oraCode(await failure(() => c.execute(sql)))
+  beforeAll(async () => {
+    const { server, connect } = await withServer()
+    c = await connect()
+    close = async () => {
+      await c.close()
+      await server.close()
+    }
+    await c.execute("CREATE TABLE parent (id NUMBER, name VARCHAR2(10))")
+    await c.execute("INSERT INTO parent VALUES (1, 'a')")
+    await c.execute("INSERT INTO parent VALUES (1, 'b')")
+    await c.execute("CREATE TABLE child (id NUMBER, parent_id NUMBER, qty NUMBER)")
+    await c.execute("INSERT INTO child VALUES (10, 1, 5)")
+    await c.execute("INSERT INTO child VALUES (11, 2, -1)")
+    await c.commit()
+  })
+  afterAll(async () => close?.())
+
+  it("validates the rows a new constraint would break, then enforces it", async () => {
+    expect(await code("ALTER TABLE parent ADD CONSTRAINT parent_pk PRIMARY KEY (id)")).toBe("ORA-02437")
+    expect(await code("ALTER TABLE parent ADD CONSTRAINT parent_uk UNIQUE (id)")).toBe("ORA-02299")
+    await c.execute("DELETE FROM parent WHERE name = 'b'")
+    await c.execute("INSERT INTO parent VALUES (3, 'c')")
+    await c.commit()
+    await c.execute("ALTER TABLE parent ADD CONSTRAINT parent_pk PRIMARY KEY (id)")
+    expect(await code("INSERT INTO parent VALUES (1, 'dup')")).toBe("ORA-00001")
+    expect(await code("ALTER TABLE child ADD CONSTRAINT child_qty CHECK (qty > 0)")).toBe("ORA-02293")
+    expect(await code("ALTER TABLE child ADD CONSTRAINT child_fk FOREIGN KEY (parent_id) REFERENCES parent (id)")).toBe("ORA-02298")
+    await c.execute("UPDATE child SET qty = 1, parent_id = 3 WHERE id = 11")
+    await c.commit()
+    await c.execute("ALTER TABLE child ADD CONSTRAINT child_qty CHECK (qty > 0)")
+    await c.execute("ALTER TABLE child ADD CONSTRAINT child_fk FOREIGN KEY (parent_id) REFERENCES parent (id)")
+    await c.execute("ALTER TABLE child ADD UNIQUE (id)")
+    expect(await code("INSERT INTO child VALUES (12, 1, 0)")).toBe("ORA-02290")
+    expect(await code("INSERT INTO child VALUES (12, 9, 1)")).toBe("ORA-02291")
+    expect(await code("INSERT INTO child VALUES (10, 1, 1)")).toBe("ORA-00001")
+    // the rows are all there
+    expect((await c.execute("SELECT id, parent_id, qty FROM child ORDER BY id")).rows).toEqual([[10, 1, 5], [11, 3, 1]])
+    expect((await c.execute("SELECT constraint_name, constraint_type, r_constraint_name FROM user_constraints WHERE table_name = 'CHILD' AND generated = 'USER NAME' ORDER BY 1")).rows).toEqual([
+      ["CHILD_FK", "R", "PARENT_PK"],
+      ["CHILD_QTY", "C", null]
+    ])
+    expect((await c.execute("SELECT column_name FROM user_cons_columns WHERE constraint_name = 'PARENT_PK'")).rows).toEqual([["ID"]])
+    expect((await c.execute("SELECT nullable FROM user_tab_columns WHERE table_name = 'PARENT' AND column_name = 'ID'")).rows).toEqual([["N"]])
+    expect(await code("ALTER TABLE parent ADD PRIMARY KEY (name)")).toBe("ORA-02260")
+  })
+
+  it("drops a constraint by name, a primary or unique key, and refuses a referenced key (ORA-02273) or a missing one (ORA-02443 / ORA-02441)", async () => {
+    expect(await code("ALTER TABLE parent DROP PRIMARY KEY")).toBe("ORA-02273")
+    await c.execute("ALTER TABLE child DROP CONSTRAINT child_qty")
+    await c.execute("INSERT INTO child VALUES (12, 3, -5)")
+    await c.execute("ALTER TABLE child DROP CONSTRAINT child_fk")
+    await c.execute("INSERT INTO child VALUES (13, 99, 1)")
+    await c.commit()
+    // (PARENT keeps its key: DuckDB still counts CHILD's dropped foreign key against it, README "still differs")
+    await c.execute("CREATE TABLE solo (id NUMBER CONSTRAINT solo_pk PRIMARY KEY, u NUMBER CONSTRAINT solo_u UNIQUE)")
+    await c.execute("INSERT INTO solo VALUES (1, 1)")
+    await c.execute("ALTER TABLE solo DROP PRIMARY KEY")
+    await c.execute("ALTER TABLE solo DROP UNIQUE (u)")
+    await c.execute("INSERT INTO solo VALUES (1, 1)")
+    await c.commit()
+    expect(await code("ALTER TABLE child DROP CONSTRAINT nosuch")).toBe("ORA-02443")
+    expect(await code("ALTER TABLE solo DROP PRIMARY KEY")).toBe("ORA-02441")
+    expect((await c.execute("SELECT constraint_name FROM user_constraints WHERE table_name IN ('SOLO', 'CHILD') AND generated = 'USER NAME'")).rows).toEqual([])
+    expect((await c.execute("SELECT COUNT(*) FROM child")).rows).toEqual([[4]])
+  })
+})

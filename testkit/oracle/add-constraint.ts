@@ -1,0 +1,85 @@
+/**
+ * ALTER TABLE t ADD [CONSTRAINT c] PRIMARY KEY | UNIQUE | CHECK | FOREIGN KEY (...) on a table that may hold rows.
+ *
+ * Oracle validates the existing rows first and fails naming the constraint (SQL Language Reference, ALTER TABLE,
+ * "add_table_constraint"; Error Messages): ORA-02437 "cannot validate (s.c) - primary key violated", ORA-01449 for a
+ * NULL in a primary key column, ORA-02299 "cannot validate (s.c) - duplicate keys found", ORA-02293 "cannot validate
+ * (s.c) - check constraint violated", ORA-02298 "cannot validate (s.c) - parent keys not found"; ORA-02260 for a
+ * second primary key and ORA-02264 for a constraint name in use. DuckDB cannot add a constraint to a table, so the
+ * table is rebuilt with it (modify-checks.ts `rebuildTable`); a table other tables reference cannot be rebuilt
+ * (ORA-03001).
+ */
+import type { ConstraintMeta, TableMeta } from "./catalog.ts"
+import { columnsOf, type TableDdl } from "./ddl-tables.ts"
+import { ora, OraError } from "./errors.ts"
+import type { Tok } from "./lexer.ts"
+import { rebuildTable } from "./modify-checks.ts"
+import { duckIdent, encodeName } from "./names.ts"
+
+const cannotValidate = (code: number, c: ConstraintMeta, owner: string, what: string): OraError =>
+  new OraError(code, `cannot validate (${owner}.${c.name}) - ${what}`)
+
+/** The number of rows of DuckDB table `target` that `where` selects. */
+const countRows = async (ddl: TableDdl, target: string, where: string): Promise<number> => {
+  const rows = await ddl.s.engine.queryAll(`SELECT COUNT(*) FROM ${target} WHERE ${where}`)
+  return Number(rows[0]?.[0] ?? 0)
+}
+
+/** The rows of `meta` that break `c` fail the statement with Oracle's error for it. */
+const validate = async (ddl: TableDdl, meta: TableMeta, c: ConstraintMeta, checkSql: string | undefined, refTarget: string | undefined, refColumns: ReadonlyArray<string>): Promise<void> => {
+  const target = `${duckIdent(meta.owner)}.${duckIdent(meta.name)}`
+  const cols = c.columns.map(duckIdent)
+  if (c.type === "P" || c.type === "U") {
+    if (c.type === "P" && (await countRows(ddl, target, cols.map((x) => `${x} IS NULL`).join(" OR "))) > 0)
+      throw new OraError(1449, "column contains NULL values; cannot alter to NOT NULL")
+    const keyed = cols.map((x) => `${x} IS NOT NULL`).join(" OR ")
+    const dup = await ddl.s.engine.queryAll(`SELECT 1 FROM ${target} WHERE ${keyed} GROUP BY ${cols.join(", ")} HAVING COUNT(*) > 1 LIMIT 1`)
+    if (dup.length > 0) throw c.type === "P" ? cannotValidate(2437, c, meta.owner, "primary key violated") : cannotValidate(2299, c, meta.owner, "duplicate keys found")
+  } else if (c.type === "C" && checkSql !== undefined) {
+    if ((await countRows(ddl, target, `NOT (${checkSql})`)) > 0) throw cannotValidate(2293, c, meta.owner, "check constraint violated")
+  } else if (c.type === "R" && refTarget !== undefined) {
+    const match = cols.map((x, i) => `p.${duckIdent(refColumns[i]!)} = t.${x}`).join(" AND ")
+    const orphan = `${cols.map((x) => `t.${x} IS NOT NULL`).join(" AND ")} AND NOT EXISTS (SELECT 1 FROM ${refTarget} p WHERE ${match})`
+    const rows = await ddl.s.engine.queryAll(`SELECT COUNT(*) FROM ${target} t WHERE ${orphan}`)
+    if (Number(rows[0]?.[0] ?? 0) > 0) throw cannotValidate(2298, c, meta.owner, "parent keys not found")
+  }
+}
+
+/**
+ * Adds the table constraint `element` (the tokens after ADD, `all` the statement's) to `meta`: validates the rows,
+ * rebuilds the DuckDB table with the constraint and records it in the catalog (with the index of a key).
+ */
+export const addConstraint = async (ddl: TableDdl, meta: TableMeta, element: ReadonlyArray<Tok>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>): Promise<void> => {
+  const { constraints, duckDefs } = columnsOf(ddl, [element], text, all, meta.owner, meta.name)
+  const c = constraints[0]
+  const def = duckDefs[0]
+  if (c === undefined) throw ora.invalidSql()
+  if (c.type === "P" && meta.constraints.some((x) => x.type === "P")) throw new OraError(2260, "table can have only one primary key")
+  if (ddl.s.db.catalog.findConstraint(meta.owner, c.name) !== undefined) throw new OraError(2264, "name already used by an existing constraint")
+  for (const col of c.type === "C" ? [] : c.columns) if (!meta.columns.some((x) => x.name === col)) throw ora.invalidIdentifier(col)
+  let refTarget: string | undefined
+  let refColumns: ReadonlyArray<string> = []
+  if (c.type === "R") {
+    const ref = c.refOwner === null ? undefined : ddl.s.db.catalog.findConstraint(c.refOwner, c.refConstraint ?? "")
+    if (ref === undefined) throw new OraError(2270, "no matching unique or primary key for this column-list")
+    refTarget = `${duckIdent(ref.table.owner)}.${duckIdent(ref.table.name)}`
+    refColumns = ref.constraint.columns
+  }
+  const checkSql = c.type === "C" ? def?.replace(/^CHECK \(/, "").replace(/\)$/, "") : undefined
+  await validate(ddl, meta, c, checkSql, refTarget, refColumns)
+  if (def !== undefined) {
+    const add = (sql: string) => {
+      const end = sql.lastIndexOf(")")
+      return `${sql.slice(0, end)}, ${def}${sql.slice(end)}`
+    }
+    const rebuilt = await rebuildTable(ddl.s.engine, encodeName(meta.owner), encodeName(meta.name), add).catch((e: unknown) => {
+      throw ddl.s.mapError(e)
+    })
+    if (!rebuilt) throw ora.unimplemented("ALTER TABLE ADD CONSTRAINT on a table other tables reference")
+  }
+  if (c.type === "P") meta.columns = meta.columns.map((x) => (c.columns.includes(x.name) ? { ...x, nullable: false } : x))
+  meta.constraints.push(c)
+  ddl.s.db.catalog.putTable(meta)
+  if (c.type === "P" || c.type === "U")
+    ddl.s.db.catalog.putObject({ owner: meta.owner, name: c.name, type: "INDEX", objectId: ddl.s.db.catalog.newObjectId(), created: new Date(), tableName: meta.name, indexColumns: c.columns.map((name) => ({ name, descending: false })), unique: true, constraintIndex: true })
+}
