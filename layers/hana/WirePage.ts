@@ -17,6 +17,7 @@ import { ArrowAssemblyError } from "../../src/arrow/index.ts"
 import { epochDayOf } from "../common/ArrowCells.ts"
 import { TWO_32 } from "../common/Int64Words.ts"
 import { decodeCesu8 } from "./DbCalls.ts"
+import type { LobCell } from "./DbTypes.ts"
 import type { CellKind, MappedColumn } from "./ReadTypes.ts"
 
 const K: Record<CellKind, number> = {
@@ -105,17 +106,6 @@ type AnyBuilder = ColumnBuilder & {
   appendBytes(v: Uint8Array): void
   appendBytesRange(source: Uint8Array, start: number, end: number): void
   appendUnscaledNumber(v: number): void
-}
-
-/** A LOB cell whose content is not all in its descriptor. */
-export interface LobCell {
-  readonly type: number
-  readonly options: number
-  readonly charLength: number
-  readonly byteLength: number
-  readonly locatorId: Buffer
-  readonly chunk: Buffer
-  readonly defaultType: number
 }
 
 /** The default LOB source type of a LOB column (1 BLOB, 2 CLOB, 3 NCLOB). */
