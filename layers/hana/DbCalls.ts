@@ -14,7 +14,15 @@
 import { Effect } from "effect"
 import { type AdbcError, adbcError } from "../../src/AdbcError.ts"
 import { failedBatchRowsOf, hdb, installPatches, sendEncodedExecute } from "./DbPatches.ts"
-import type { FetchReply, HdbClient, HdbResultColumn, HdbResultSet, HdbStatement, RawPage } from "./DbTypes.ts"
+import type {
+  FetchReply,
+  HdbClient,
+  HdbResultColumn,
+  HdbResultSet,
+  HdbStatement,
+  LobCell,
+  RawPage
+} from "./DbTypes.ts"
 import { fromHdbError } from "./Errors.ts"
 
 /** Most rows sent in one EXECUTE: hdb throws an uncaught RangeError above 32,767. @category constants @since 0.1.0 */
@@ -360,18 +368,7 @@ export const rollback = (client: HdbClient): Effect.Effect<void, AdbcError> =>
  * @category operations
  * @since 0.1.0
  */
-export const readLob = (
-  client: HdbClient,
-  descriptor: {
-    readonly type: number
-    readonly options: number
-    readonly charLength: number
-    readonly byteLength: number
-    readonly locatorId: Buffer
-    readonly chunk: Buffer
-    readonly defaultType: number
-  }
-): Effect.Effect<Buffer, AdbcError> =>
+export const readLob = (client: HdbClient, descriptor: LobCell): Effect.Effect<Buffer, AdbcError> =>
   call<Buffer>((cb) => {
     const ld = new hdb.Reader.LobDescriptor(
       descriptor.type,

@@ -1,9 +1,23 @@
 /**
  * The TypeScript shapes of the `hdb` client (2.30.1) objects the HANA driver uses: its module, client, internal
- * connection, request segment, prepared statement, result set, result and parameter metadata. No code.
+ * connection, request segment, prepared statement, result set, result and parameter metadata, a LOB descriptor. No code.
  *
  * @since 0.1.0
  */
+
+/**
+ * A LOB cell whose content is not all in its descriptor: the fields of hdb's `Reader.LobDescriptor` (lib/protocol/
+ * Reader.js), as the read path scans them from a result page and `readLob` hands them back to hdb.
+ */
+export interface LobCell {
+  readonly type: number
+  readonly options: number
+  readonly charLength: number
+  readonly byteLength: number
+  readonly locatorId: Buffer
+  readonly chunk: Buffer
+  readonly defaultType: number
+}
 
 /** The parts of hdb's module this driver uses. */
 export interface HdbModule {

@@ -19,27 +19,14 @@ import {
   formatTimeOfDay,
   UnsupportedColumnError
 } from "../common/ArrowCells.ts"
-import { TypeCode } from "./ReadTypes.ts"
+import { CHARACTER_TYPES, TypeCode } from "./ReadTypes.ts"
 
 /** A parameter's target, as far as value conversion cares. */
 type Target = "string" | "binary" | "float" | "integer" | "decimal" | "boolean" | "temporal" | "other"
 
 const targetOf = (typeCode: number | undefined): Target => {
+  if (typeCode !== undefined && CHARACTER_TYPES.has(typeCode)) return "string"
   switch (typeCode) {
-    case TypeCode.CHAR:
-    case TypeCode.VARCHAR1:
-    case TypeCode.VARCHAR2:
-    case TypeCode.NCHAR:
-    case TypeCode.NVARCHAR:
-    case TypeCode.STRING:
-    case TypeCode.NSTRING:
-    case TypeCode.SHORTTEXT:
-    case TypeCode.ALPHANUM:
-    case TypeCode.CLOB:
-    case TypeCode.NCLOB:
-    case TypeCode.TEXT:
-    case TypeCode.NLOCATOR:
-      return "string"
     case TypeCode.BINARY:
     case TypeCode.VARBINARY:
     case TypeCode.BSTRING:

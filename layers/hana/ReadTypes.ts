@@ -62,6 +62,30 @@ export const TypeCode = {
   REAL_VECTOR: 96
 } as const
 
+/**
+ * The HANA character types and how a result column of each is read (hdb lib/protocol/common/ReadFunction.js): inline
+ * text, ALPHANUM's own layout, or a character LOB read through its locator. Reading maps them to Utf8 and binding sends
+ * strings to them (Params.ts); BINTEXT, read as text the way hdb reads it, is not one of them: it binds bytes.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const CHARACTER_TYPES: ReadonlyMap<number, "string" | "alphanum" | "clob"> = new Map([
+  [TypeCode.CHAR, "string"],
+  [TypeCode.VARCHAR1, "string"],
+  [TypeCode.VARCHAR2, "string"],
+  [TypeCode.NCHAR, "string"],
+  [TypeCode.NVARCHAR, "string"],
+  [TypeCode.STRING, "string"],
+  [TypeCode.NSTRING, "string"],
+  [TypeCode.SHORTTEXT, "string"],
+  [TypeCode.ALPHANUM, "alphanum"],
+  [TypeCode.CLOB, "clob"],
+  [TypeCode.NCLOB, "clob"],
+  [TypeCode.NLOCATOR, "clob"],
+  [TypeCode.TEXT, "clob"]
+])
+
 const TYPE_NAMES: ReadonlyMap<number, string> = new Map(Object.entries(TypeCode).map(([k, v]) => [v, k]))
 
 /** The name of a wire type code (`NVARCHAR`, `FIXED8`, …). @category naming @since 0.1.0 */
@@ -174,6 +198,8 @@ const decimalColumn = (column: HanaColumnMetadata, kind: CellKind): Result.Resul
  * @since 0.1.0
  */
 export const arrowColumn = (column: HanaColumnMetadata): Result.Result<MappedColumn, AdbcError> => {
+  const character = CHARACTER_TYPES.get(column.dataType)
+  if (character !== undefined) return Result.succeed(mapped(column, new Arrow.Utf8(), character))
   switch (column.dataType) {
     case TypeCode.TINYINT:
       return Result.succeed(mapped(column, new Arrow.Uint8(), "tinyint"))
@@ -197,17 +223,6 @@ export const arrowColumn = (column: HanaColumnMetadata): Result.Result<MappedCol
       return decimalColumn(column, "fixed16")
     case TypeCode.BOOLEAN:
       return Result.succeed(mapped(column, new Arrow.Bool(), "boolean"))
-    case TypeCode.CHAR:
-    case TypeCode.VARCHAR1:
-    case TypeCode.VARCHAR2:
-    case TypeCode.NCHAR:
-    case TypeCode.NVARCHAR:
-    case TypeCode.STRING:
-    case TypeCode.NSTRING:
-    case TypeCode.SHORTTEXT:
-      return Result.succeed(mapped(column, new Arrow.Utf8(), "string"))
-    case TypeCode.ALPHANUM:
-      return Result.succeed(mapped(column, new Arrow.Utf8(), "alphanum"))
     case TypeCode.BINARY:
     case TypeCode.VARBINARY:
     case TypeCode.BSTRING:
@@ -233,10 +248,7 @@ export const arrowColumn = (column: HanaColumnMetadata): Result.Result<MappedCol
     case TypeCode.BLOB:
     case TypeCode.LOCATOR:
       return Result.succeed(mapped(column, new Arrow.Binary(), "blob"))
-    case TypeCode.CLOB:
-    case TypeCode.NCLOB:
-    case TypeCode.NLOCATOR:
-    case TypeCode.TEXT:
+    // read as a character LOB, as hdb reads it (ReadFunction.js READ_NCLOB); not in CHARACTER_TYPES as it binds bytes
     case TypeCode.BINTEXT:
       return Result.succeed(mapped(column, new Arrow.Utf8(), "clob"))
     default:

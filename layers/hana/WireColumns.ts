@@ -11,6 +11,7 @@ import { ArrowAssemblyError } from "../../src/arrow/index.ts"
 import { epochDayOf } from "../common/ArrowCells.ts"
 import { TWO_32 } from "../common/Int64Words.ts"
 import { decodeCesu8 } from "./DbCalls.ts"
+import type { LobCell } from "./DbTypes.ts"
 import type { CellKind, MappedColumn } from "./ReadTypes.ts"
 
 /**
@@ -78,16 +79,7 @@ type AnyBuilder = ColumnBuilder & {
   appendUnscaledNumber(v: number): void
 }
 
-/** A LOB cell whose content is not all in its descriptor. */
-export interface LobCell {
-  readonly type: number
-  readonly options: number
-  readonly charLength: number
-  readonly byteLength: number
-  readonly locatorId: Buffer
-  readonly chunk: Buffer
-  readonly defaultType: number
-}
+export type { LobCell }
 
 /**
  * Reads a LOB descriptor at `o`: the cell (null for a NULL value) and whether its content is all in the descriptor.

@@ -25,6 +25,85 @@ const TIMESTAMP_DIGITS = [0, 3, 6, 9] as const
 const timestampDdl = (t: Arrow.Timestamp): string =>
   `TIMESTAMP(${TIMESTAMP_DIGITS[t.unit]})${t.timezone === null || t.timezone === undefined ? "" : " WITH TIME ZONE"}`
 
+/** Struct and list storage of ingest (`redo.ingest.struct_type`). @category models @since 0.1.0 */
+export type StructStorage = "blob" | "json" | "nvarchar2" | "object"
+
+/** Largest NVARCHAR2 Oracle creates with the default MAX_STRING_SIZE = STANDARD. @category constants @since 0.1.0 */
+export const NVARCHAR2_MAX = 2000
+
+/** The ingest type of nested Arrow types: chosen by the struct storage option, not by the Arrow type. */
+const NESTED = "nested"
+
+/**
+ * The two Oracle types of one Arrow type, the specification's "Bind" and "Ingest" columns: the type a bound parameter
+ * is sent as and the column type ingest creates; `undefined` where the specification says NA.
+ */
+interface WriteTypes {
+  readonly bind: string | undefined
+  readonly ingest: string | typeof NESTED | undefined
+}
+
+const same = (sql: string): WriteTypes => ({ bind: sql, ingest: sql })
+const NOT_WRITTEN: WriteTypes = { bind: undefined, ingest: undefined }
+const NVARCHAR2_COLUMN = `NVARCHAR2(${NVARCHAR2_MAX})`
+
+/** The bind and ingest types of an Arrow field's type (extension types are decided by the callers). */
+const writeTypesOf = (field: Arrow.Field): WriteTypes => {
+  const t = field.type
+  switch (t.typeId) {
+    case Arrow.Type.Binary:
+    case Arrow.Type.LargeBinary:
+    case Arrow.Type.BinaryView:
+    case Arrow.Type.FixedSizeBinary:
+      return { bind: "RAW", ingest: "BLOB" }
+    case Arrow.Type.Utf8View:
+      return { bind: "RAW", ingest: NVARCHAR2_COLUMN }
+    case Arrow.Type.Utf8:
+    case Arrow.Type.LargeUtf8:
+      return { bind: "NVARCHAR2", ingest: NVARCHAR2_COLUMN }
+    case Arrow.Type.Bool:
+      return same("BOOLEAN")
+    case Arrow.Type.Date:
+      return same("DATE")
+    case Arrow.Type.Timestamp:
+      return same(timestampDdl(t as Arrow.Timestamp))
+    case Arrow.Type.Decimal: {
+      const d = t as Arrow.Decimal
+      return d.bitWidth === 128 ? same(`NUMBER(${d.precision},${d.scale})`) : NOT_WRITTEN
+    }
+    case Arrow.Type.Float: {
+      const f = t as Arrow.Float
+      const sql = f.precision === Arrow.Precision.DOUBLE ? "BINARY_DOUBLE" : "BINARY_FLOAT"
+      return { bind: sql, ingest: f.precision === Arrow.Precision.HALF ? undefined : sql }
+    }
+    case Arrow.Type.Int: {
+      const i = t as Arrow.Int
+      return {
+        bind: i.isSigned && (i.bitWidth === 16 || i.bitWidth === 32) ? "NUMBER(38,0)" : undefined,
+        ingest: !i.isSigned || i.bitWidth === 8
+          ? undefined
+          : i.bitWidth === 16 ? "NUMBER(5,0)" : i.bitWidth === 32 ? "NUMBER(10,0)" : "NUMBER(19,0)"
+      }
+    }
+    case Arrow.Type.List:
+    case Arrow.Type.LargeList:
+    case Arrow.Type.FixedSizeList:
+    case Arrow.Type.Struct:
+      return { bind: undefined, ingest: NESTED }
+    case Arrow.Type.Interval:
+      return {
+        bind: undefined,
+        ingest: (t as Arrow.Interval).unit === Arrow.IntervalUnit.YEAR_MONTH || ingestsAsYearToMonth(field)
+          ? "INTERVAL YEAR(9) TO MONTH"
+          : "INTERVAL DAY(9) TO SECOND(9)"
+      }
+    case Arrow.Type.Null:
+      return { bind: undefined, ingest: "NUMBER" }
+    default:
+      return NOT_WRITTEN
+  }
+}
+
 /**
  * The Oracle type a bound parameter of this Arrow field is sent as (the specification's "Bind" column).
  *
@@ -34,40 +113,8 @@ const timestampDdl = (t: Arrow.Timestamp): string =>
 export const bindTypeFor = (field: Arrow.Field): Result.Result<string, AdbcError> => {
   const ext = extensionName(field)
   if (ext === "arrow.json") return Result.succeed("JSON")
-  if (ext !== undefined) return Result.fail(notApplicable(field, "bound as a parameter"))
-  const t = field.type
-  switch (t.typeId) {
-    case Arrow.Type.Binary:
-    case Arrow.Type.LargeBinary:
-    case Arrow.Type.BinaryView:
-    case Arrow.Type.FixedSizeBinary:
-    case Arrow.Type.Utf8View:
-      return Result.succeed("RAW")
-    case Arrow.Type.Bool:
-      return Result.succeed("BOOLEAN")
-    case Arrow.Type.Date:
-      return Result.succeed("DATE")
-    case Arrow.Type.Decimal: {
-      const d = t as Arrow.Decimal
-      return d.bitWidth === 128 ? Result.succeed(`NUMBER(${d.precision},${d.scale})`) : Result.fail(notApplicable(field, "bound as a parameter"))
-    }
-    case Arrow.Type.Float: {
-      const f = t as Arrow.Float
-      return Result.succeed(f.precision === Arrow.Precision.DOUBLE ? "BINARY_DOUBLE" : "BINARY_FLOAT")
-    }
-    case Arrow.Type.Int: {
-      const i = t as Arrow.Int
-      if (i.isSigned && (i.bitWidth === 16 || i.bitWidth === 32)) return Result.succeed("NUMBER(38,0)")
-      return Result.fail(notApplicable(field, "bound as a parameter"))
-    }
-    case Arrow.Type.Utf8:
-    case Arrow.Type.LargeUtf8:
-      return Result.succeed("NVARCHAR2")
-    case Arrow.Type.Timestamp:
-      return Result.succeed(timestampDdl(t as Arrow.Timestamp))
-    default:
-      return Result.fail(notApplicable(field, "bound as a parameter"))
-  }
+  const bind = ext === undefined ? writeTypesOf(field).bind : undefined
+  return bind === undefined ? Result.fail(notApplicable(field, "bound as a parameter")) : Result.succeed(bind)
 }
 
 /**
@@ -85,11 +132,24 @@ export const geometrySrid = (field: Arrow.Field): Result.Result<number | null, A
   }
 }
 
-/** Struct and list storage of ingest (`redo.ingest.struct_type`). @category models @since 0.1.0 */
-export type StructStorage = "blob" | "json" | "nvarchar2" | "object"
-
-/** Largest NVARCHAR2 Oracle creates with the default MAX_STRING_SIZE = STANDARD. @category constants @since 0.1.0 */
-export const NVARCHAR2_MAX = 2000
+/** The column type of a nested field in the struct storage `structType`. */
+const nestedColumnType = (field: Arrow.Field, structType: StructStorage): Result.Result<string, AdbcError> => {
+  switch (structType) {
+    case "blob":
+      return Result.succeed("BLOB")
+    case "json":
+      return Result.succeed("JSON")
+    case "nvarchar2":
+      return Result.succeed(NVARCHAR2_COLUMN)
+    default:
+      return Result.fail(
+        adbcError(
+          "NOT_IMPLEMENTED",
+          `field ${JSON.stringify(field.name)} of Arrow type ${field.type}: redo.ingest.struct_type=object (Oracle OBJECT columns) is not implemented; set it to blob, json or nvarchar2`
+        )
+      )
+  }
+}
 
 /**
  * The column type ingest creates for an Arrow field (the specification's "Ingest" column); NA cells fail
@@ -104,68 +164,9 @@ export const ingestColumnType = (
 ): Result.Result<string, AdbcError> => {
   const ext = extensionName(field)
   if (ext === "geoarrow.wkb" || ext === "geoarrow.wkt") return Result.map(geometrySrid(field), () => "SDO_GEOMETRY")
-  if (ext !== undefined) return Result.fail(notApplicable(field, "ingested"))
-  const t = field.type
-  switch (t.typeId) {
-    case Arrow.Type.Binary:
-    case Arrow.Type.LargeBinary:
-    case Arrow.Type.BinaryView:
-    case Arrow.Type.FixedSizeBinary:
-      return Result.succeed("BLOB")
-    case Arrow.Type.Bool:
-      return Result.succeed("BOOLEAN")
-    case Arrow.Type.Date:
-      return Result.succeed("DATE")
-    case Arrow.Type.Decimal: {
-      const d = t as Arrow.Decimal
-      if (d.bitWidth !== 128) return Result.fail(notApplicable(field, "ingested"))
-      return Result.succeed(`NUMBER(${d.precision},${d.scale})`)
-    }
-    case Arrow.Type.Float: {
-      const f = t as Arrow.Float
-      if (f.precision === Arrow.Precision.HALF) return Result.fail(notApplicable(field, "ingested"))
-      return Result.succeed(f.precision === Arrow.Precision.DOUBLE ? "BINARY_DOUBLE" : "BINARY_FLOAT")
-    }
-    case Arrow.Type.Int: {
-      const i = t as Arrow.Int
-      if (!i.isSigned || i.bitWidth === 8) return Result.fail(notApplicable(field, "ingested"))
-      return Result.succeed(i.bitWidth === 16 ? "NUMBER(5,0)" : i.bitWidth === 32 ? "NUMBER(10,0)" : "NUMBER(19,0)")
-    }
-    case Arrow.Type.Utf8:
-    case Arrow.Type.LargeUtf8:
-    case Arrow.Type.Utf8View:
-      return Result.succeed(`NVARCHAR2(${NVARCHAR2_MAX})`)
-    case Arrow.Type.List:
-    case Arrow.Type.LargeList:
-    case Arrow.Type.FixedSizeList:
-    case Arrow.Type.Struct: {
-      switch (structType) {
-        case "blob":
-          return Result.succeed("BLOB")
-        case "json":
-          return Result.succeed("JSON")
-        case "nvarchar2":
-          return Result.succeed(`NVARCHAR2(${NVARCHAR2_MAX})`)
-        default:
-          return Result.fail(
-            adbcError(
-              "NOT_IMPLEMENTED",
-              `field ${JSON.stringify(field.name)} of Arrow type ${t}: redo.ingest.struct_type=object (Oracle OBJECT columns) is not implemented; set it to blob, json or nvarchar2`
-            )
-          )
-      }
-    }
-    case Arrow.Type.Interval:
-      return (t as Arrow.Interval).unit === Arrow.IntervalUnit.YEAR_MONTH || ingestsAsYearToMonth(field)
-        ? Result.succeed("INTERVAL YEAR(9) TO MONTH")
-        : Result.succeed("INTERVAL DAY(9) TO SECOND(9)")
-    case Arrow.Type.Null:
-      return Result.succeed("NUMBER")
-    case Arrow.Type.Timestamp:
-      return Result.succeed(timestampDdl(t as Arrow.Timestamp))
-    default:
-      return Result.fail(notApplicable(field, "ingested"))
-  }
+  const ingest = ext === undefined ? writeTypesOf(field).ingest : undefined
+  if (ingest === undefined) return Result.fail(notApplicable(field, "ingested"))
+  return ingest === NESTED ? nestedColumnType(field, structType) : Result.succeed(ingest)
 }
 
 /**

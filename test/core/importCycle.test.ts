@@ -1,16 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { readFileSync } from "node:fs"
-import { dirname, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { cyclesIn } from "../support/importGraph.ts"
+import { cyclesIn, importsOf } from "../support/importGraph.ts"
 
 // The Database module is below Connection: a connection is opened on a database, never the other way round.
 const src = fileURLToPath(new URL("../../src/", import.meta.url))
-
-/** The relative `.ts` modules a source file imports (static, re-exports and type-only imports included). */
-const importsOf = (file: string): Array<string> =>
-  [...readFileSync(file, "utf8").matchAll(/\bfrom\s+"(\.{1,2}\/[^"]+\.ts)"|\bimport\s*\(\s*"(\.{1,2}\/[^"]+\.ts)"\s*\)/g)]
-    .map((match) => resolve(dirname(file), (match[1] ?? match[2])!))
 
 /** Every module `entry` reaches through relative imports. */
 const reachableFrom = (entry: string): Set<string> => {
@@ -39,7 +32,7 @@ describe("import structure", () => {
   })
 
   it("has no import cycle anywhere in the sources (type-only imports included), across folders too", () => {
-    const cycles = cyclesIn(["src", "layers", "testkit", "cli", "scripts", "bench"])
+    const cycles = cyclesIn(["src", "layers", "testkit", "cli", "scripts", "bench", "examples"])
     expect(cycles).toEqual([])
   })
 })

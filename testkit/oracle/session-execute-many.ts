@@ -192,11 +192,14 @@ export class ExecuteMany {
   }
 }
 
+/** The class of a bind column's non-null values, which decides how its JSON array is unnested. */
+type BindColumnKind = "number" | "string" | "boolean" | "timestamp" | "timestamp_ns" | "timestamptz" | "blob" | "list" | "other"
+
 /** A bind column as one JSON array parameter and the SQL expression that unnests it with the right type. */
 const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number): { json: string; expr: (p: string) => string } => {
   const n = rows.length
   const values: Array<unknown> = new Array(n)
-  let kind: "number" | "string" | "boolean" | "timestamp" | "timestamp_ns" | "timestamptz" | "blob" | "list" | "other" | "null" = "null"
+  let kind: BindColumnKind | "null" = "null"
   let mixed = false
   for (let i = 0; i < n; i++) {
     const v = rows[i]![b] ?? null
@@ -204,38 +207,33 @@ const jsonColumn = (rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, b: number):
       values[i] = null
       continue
     }
+    // the cell's class (a string constant: nothing allocated per cell) and its JSON value
+    let cell: BindColumnKind
     const t = typeof v
     if (t === "number" || t === "string" || t === "boolean") {
-      if (kind === "null") kind = t as "number" | "string" | "boolean"
-      else if (kind !== t) mixed = true
+      cell = t
       values[i] = v
-      continue
-    }
-    if (v instanceof DuckDBTimestampValue) {
-      if (kind === "null") kind = "timestamp"
-      else if (kind !== "timestamp") mixed = true
+    } else if (v instanceof DuckDBTimestampValue) {
+      cell = "timestamp"
       values[i] = v.micros
     } else if (v instanceof DuckDBTimestampNanosecondsValue) {
-      if (kind === "null") kind = "timestamp_ns"
-      else if (kind !== "timestamp_ns") mixed = true
+      cell = "timestamp_ns"
       values[i] = v.nanos
     } else if (v instanceof DuckDBTimestampTZValue) {
-      if (kind === "null") kind = "timestamptz"
-      else if (kind !== "timestamptz") mixed = true
+      cell = "timestamptz"
       values[i] = v.micros
     } else if (v instanceof DuckDBListValue) {
-      if (kind === "null") kind = "list"
-      else if (kind !== "list") mixed = true
+      cell = "list"
       values[i] = v.items
     } else if (v instanceof DuckDBBlobValue) {
-      if (kind === "null") kind = "blob"
-      else if (kind !== "blob") mixed = true
+      cell = "blob"
       values[i] = Buffer.from(v.bytes).toString("hex")
     } else {
-      if (kind === "null") kind = "other"
-      else if (kind !== "other") mixed = true
+      cell = "other"
       values[i] = String(v)
     }
+    if (kind === "null") kind = cell
+    else if (kind !== cell) mixed = true
   }
   if (mixed) {
     // e.g. NUMBER binds where some values need exact decimal text: send everything as text
