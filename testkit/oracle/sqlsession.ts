@@ -91,7 +91,7 @@ export class SqlSession {
     this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline) })
     this.sqlIds = new SessionSqlIds(info)
     this.tableLockHost = { db, info, waitForRowLock: (deadline, holders) => this.locks.waitForRowLock(deadline, holders) }
-    this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks })
+    this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks, readRows: (q, params) => this.engine.queryAll(q, params) })
     this.returningHost = { engine, txn: this.txn, keys: this.keys, mapError: (e) => this.mapError(e) }
     this.many = new ExecuteMany({
       engine,
@@ -168,7 +168,9 @@ export class SqlSession {
     const keyed = t !== undefined && isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(target) : undefined
     if (keyed !== undefined) return (await this.keys.claiming(keyed, () => this.keys.runInsert(sql, params), true))!
     const written = t === undefined ? undefined : await this.locks.rowsToWrite(target, t, params)
-    const n = await this.runLogged(sql, params)
+    // and claims the keys it deletes or writes, and those it changes rows away from (session-key-claims.ts)
+    const claimed = t === undefined ? undefined : keysWrittenBy(t.toks, target)
+    const n = claimed === undefined ? await this.runLogged(sql, params) : await this.keys.claimingWithOldKeys(claimed, target!, isKw(t!.toks[0], "DELETE") ? undefined : written, () => this.keys.runInsert(sql, params))
     if (written !== undefined && target !== undefined && this.txn.inTxn) this.locks.holdWrittenRows(target, written)
     return n
   }
@@ -501,7 +503,7 @@ export class SqlSession {
       const written = await this.locks.rowsToWriteForEach(target, t, rows)
       // and claims the keys it deletes or writes: another transaction's write of one of them waits (session-key-claims.ts)
       const claimed = keysWrittenBy(t.toks, target)
-      const result = claimed === undefined ? await this.dmlOnce(sql, t, rows, specs, opts, rowByRow) : (await this.keys.claiming(claimed, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow), true))!
+      const result = claimed === undefined ? await this.dmlOnce(sql, t, rows, specs, opts, rowByRow) : await this.keys.claimingWithOldKeys(claimed, target!, isKw(t.toks[0], "DELETE") ? undefined : written, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow))
       if (written !== undefined && target !== undefined && this.txn.inTxn) this.locks.holdWrittenRows(target, written)
       return result
     }
