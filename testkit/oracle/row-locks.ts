@@ -350,8 +350,8 @@ const writtenRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => s
 }
 
 /**
- * `SELECT rowid` of the target rows a MERGE (translated, `t`) changes: those its ON condition matches and its WHEN
- * MATCHED branch's condition holds for (merge-update-where.ts moves Oracle's `UPDATE SET ... WHERE` there); undefined
+ * `SELECT rowid` of the target rows a MERGE (translated, `t`) changes: those its ON condition matches and one of its
+ * WHEN MATCHED branches' conditions holds for (merge-update-where.ts moves Oracle's `UPDATE SET ... WHERE` there); undefined
  * for a MERGE without a WHEN MATCHED branch, which changes no existing row.
  */
 const mergedRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): string | undefined => {
@@ -372,11 +372,17 @@ const mergedRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => st
   if (whenAt < 0 || usingAt < 3) return undefined
   const name = toks[usingAt - 1]!
   if (name.kind !== "ident" && name.kind !== "qident") return undefined
-  let matchedAt = whenAt
-  while (matchedAt >= 0 && !isKw(toks[matchedAt + 1], "MATCHED")) matchedAt = at("WHEN", matchedAt + 1)
-  if (matchedAt < 0) return undefined
-  const thenAt = at("THEN", matchedAt + 1)
-  const branch = isKw(toks[matchedAt + 2], "AND") && thenAt > 0 ? ` AND (${t.text(matchedAt + 3, thenAt)})` : ""
+  // every WHEN MATCHED branch (merge-delete-where.ts writes Oracle's DELETE WHERE as a second one) changes rows
+  const conditions: Array<string> = []
+  let unconditional = false
+  for (let w = whenAt; w >= 0; w = at("WHEN", w + 1)) {
+    if (!isKw(toks[w + 1], "MATCHED")) continue
+    const thenAt = at("THEN", w + 1)
+    if (isKw(toks[w + 2], "AND") && thenAt > 0) conditions.push(`(${t.text(w + 3, thenAt)})`)
+    else unconditional = true
+  }
+  if (conditions.length === 0 && !unconditional) return undefined
+  const branch = unconditional ? "" : ` AND (${conditions.join(" OR ")})`
   return `SELECT ${name.text}.rowid FROM ${t.text(2, usingAt)} JOIN ${t.text(usingAt + 1, onAt)} ON (${t.text(onAt + 1, whenAt)})${branch}`
 }
 
