@@ -174,11 +174,7 @@ export class RowLockWaits {
     const waitMs = lock.wait === "nowait" ? 0 : typeof lock.wait === "number" ? lock.wait * 1000 : host.db.settings.lockWaitMs
     const deadline = Date.now() + waitMs
     const taken: Array<{ key: string; rows: Array<bigint> }> = []
-    for (const ref of from) {
-      const meta = host.lookupTable(ref.schema, ref.table)
-      if (meta === undefined || meta.kind !== "TABLE") continue
-      const named = (q: string | undefined) => q === undefined || q === (ref.alias ?? ref.table)
-      if (lock.of.length > 0 && !lock.of.some((c) => named(c.qualifier) && meta.columns.some((m) => m.name === c.column))) continue
+    for (const { ref, meta } of this.lockedTables(from, lock)) {
       const rowid = from.length > 1 ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid"
       const rows = await this.waitForLockedRows(meta, `SELECT ${rowid} ${lock.source}`, params, Math.max(0, deadline - Date.now()), lock.wait === "nowait")
       taken.push({ key: lockKey(meta), rows })
@@ -186,6 +182,19 @@ export class RowLockWaits {
     if (taken.length === 0) return
     await host.begin()
     for (const t of taken) host.db.rowLocks.take(host.info.sid, t.key, t.rows)
+  }
+
+  /** The tables of `from` whose rows a FOR UPDATE clause locks: every table, or those of its `OF` columns. */
+  lockedTables(from: ReadonlyArray<FromRef>, lock: RowLockClause): Array<{ readonly ref: FromRef; readonly meta: TableMeta }> {
+    const out: Array<{ readonly ref: FromRef; readonly meta: TableMeta }> = []
+    for (const ref of from) {
+      const meta = this.host.lookupTable(ref.schema, ref.table)
+      if (meta === undefined || meta.kind !== "TABLE") continue
+      const named = (q: string | undefined) => q === undefined || q === (ref.alias ?? ref.table)
+      if (lock.of.length > 0 && !lock.of.some((c) => named(c.qualifier) && meta.columns.some((m) => m.name === c.column))) continue
+      out.push({ ref, meta })
+    }
+    return out
   }
 
   /**

@@ -46,8 +46,8 @@ import {
   stripTerminator
 } from "./statement.ts"
 import { oracleName, translateQuery, type QueryShape } from "./translate.ts"
-import { parseLockTable } from "./lock-table.ts"
-import { type TableLockHost, tableLockKey, takeTableLock } from "./table-locks.ts"
+import { parseLockTable, tablesToLock } from "./lock-table.ts"
+import { type TableLockHost, tableLockKey, takeForUpdateTableLocks, takeTableLock } from "./table-locks.ts"
 import { lockColumnError, mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
 import { rewriteSampleClauses } from "./sample-clause.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
@@ -285,11 +285,7 @@ export class SqlSession {
         if (kw === "SET") return { kind: "done" }
         if (kw === "LOCK") {
           const lock = parseLockTable(sql)
-          const tables = lock.tables.map((t) => {
-            const meta = this.lookupTable(t.schema, t.name)
-            if (meta === undefined) throw ora.tableNotFound(this.db.settings.version, t.schema ?? this.schema, t.name)
-            return meta
-          })
+          const tables = tablesToLock(lock.tables, (schema, name) => this.lookupTable(schema, name), (t) => ora.tableNotFound(this.db.settings.version, t.schema ?? this.schema, t.name))
           // each lock is held to the end of the transaction the statement starts (table-locks.ts)
           await this.begin()
           for (const meta of tables) await takeTableLock(this.tableLockHost, tableLockKey(meta), lock.mode, lock.wait)
@@ -339,6 +335,7 @@ export class SqlSession {
     const lockColumn = shape.lock === undefined ? undefined : lockColumnError(shape.from, shape.lock, lookup)
     if (lockColumn !== undefined) throw lockColumn
     // describing a statement (parse only) takes no row locks
+    if (!describeOnly && shape.lock !== undefined) await takeForUpdateTableLocks(this.tableLockHost, this.locks.lockedTables(shape.from, shape.lock), shape.lock.wait)
     if (!describeOnly && shape.lock !== undefined && shape.lock.wait !== "skip") await this.locks.lockRows(shape.from, shape.lock, p)
     const skipped = !describeOnly && shape.lock?.wait === "skip" ? await this.locks.lockRowsSkippingLocked(shape.from, shape.lock, p) : undefined
     if (skipped !== undefined && skipped.length > 0) {
