@@ -107,12 +107,12 @@ const keyText = (v: unknown): string => {
 }
 
 /**
- * The keys a DELETE of `meta` deletes, or an UPDATE that assigns one of its key columns writes, as claims on `meta`'s
- * keys (undefined for other statements and tables without keys).
+ * The keys a DELETE of `meta` deletes, a MERGE into it writes, or an UPDATE that assigns one of its key columns
+ * writes, as claims on `meta`'s keys (undefined for other statements and tables without keys).
  */
 export const keysWrittenBy = (toks: ReadonlyArray<Tok>, meta: TableMeta | undefined): KeyedTable | undefined => {
   const keyed = keyedTable(meta)
-  if (keyed === undefined || isKw(toks[0], "DELETE")) return keyed
+  if (keyed === undefined || isKw(toks[0], "DELETE", "MERGE")) return keyed
   if (!isKw(toks[0], "UPDATE")) return undefined
   let depth = 0
   let inSet = false
@@ -126,3 +126,7 @@ export const keysWrittenBy = (toks: ReadonlyArray<Tok>, meta: TableMeta | undefi
   }
   return undefined
 }
+
+/** `SELECT` of the key columns of `keyed` (in `keyed.columns` order) of the rows of `meta` with the given DuckDB row ids. */
+export const keysOfRowIdsSql = (keyed: KeyedTable, meta: TableMeta, count: number): string =>
+  `SELECT ${keyed.columns.map(duckIdent).join(", ")} FROM ${duckIdent(meta.owner)}.${duckIdent(meta.name)} WHERE rowid IN (${Array.from({ length: count }, (_, i) => `$${i + 1}`).join(", ")})`

@@ -174,11 +174,7 @@ export class RowLockWaits {
     const waitMs = lock.wait === "nowait" ? 0 : typeof lock.wait === "number" ? lock.wait * 1000 : host.db.settings.lockWaitMs
     const deadline = Date.now() + waitMs
     const taken: Array<{ key: string; rows: Array<bigint> }> = []
-    for (const ref of from) {
-      const meta = host.lookupTable(ref.schema, ref.table)
-      if (meta === undefined || meta.kind !== "TABLE") continue
-      const named = (q: string | undefined) => q === undefined || q === (ref.alias ?? ref.table)
-      if (lock.of.length > 0 && !lock.of.some((c) => named(c.qualifier) && meta.columns.some((m) => m.name === c.column))) continue
+    for (const { ref, meta } of this.lockedTables(from, lock)) {
       const rowid = from.length > 1 ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid"
       const rows = await this.waitForLockedRows(meta, `SELECT ${rowid} ${lock.source}`, params, Math.max(0, deadline - Date.now()), lock.wait === "nowait")
       taken.push({ key: lockKey(meta), rows })
@@ -186,6 +182,19 @@ export class RowLockWaits {
     if (taken.length === 0) return
     await host.begin()
     for (const t of taken) host.db.rowLocks.take(host.info.sid, t.key, t.rows)
+  }
+
+  /** The tables of `from` whose rows a FOR UPDATE clause locks: every table, or those of its `OF` columns. */
+  lockedTables(from: ReadonlyArray<FromRef>, lock: RowLockClause): Array<{ readonly ref: FromRef; readonly meta: TableMeta }> {
+    const out: Array<{ readonly ref: FromRef; readonly meta: TableMeta }> = []
+    for (const ref of from) {
+      const meta = this.host.lookupTable(ref.schema, ref.table)
+      if (meta === undefined || meta.kind !== "TABLE") continue
+      const named = (q: string | undefined) => q === undefined || q === (ref.alias ?? ref.table)
+      if (lock.of.length > 0 && !lock.of.some((c) => named(c.qualifier) && meta.columns.some((m) => m.name === c.column))) continue
+      out.push({ ref, meta })
+    }
+    return out
   }
 
   /**
@@ -350,8 +359,8 @@ const writtenRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => s
 }
 
 /**
- * `SELECT rowid` of the target rows a MERGE (translated, `t`) changes: those its ON condition matches and its WHEN
- * MATCHED branch's condition holds for (merge-update-where.ts moves Oracle's `UPDATE SET ... WHERE` there); undefined
+ * `SELECT rowid` of the target rows a MERGE (translated, `t`) changes: those its ON condition matches and one of its
+ * WHEN MATCHED branches' conditions holds for (merge-update-where.ts moves Oracle's `UPDATE SET ... WHERE` there); undefined
  * for a MERGE without a WHEN MATCHED branch, which changes no existing row.
  */
 const mergedRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => string }): string | undefined => {
@@ -372,11 +381,17 @@ const mergedRowsSql = (t: { toks: Array<Tok>; text: (a: number, b: number) => st
   if (whenAt < 0 || usingAt < 3) return undefined
   const name = toks[usingAt - 1]!
   if (name.kind !== "ident" && name.kind !== "qident") return undefined
-  let matchedAt = whenAt
-  while (matchedAt >= 0 && !isKw(toks[matchedAt + 1], "MATCHED")) matchedAt = at("WHEN", matchedAt + 1)
-  if (matchedAt < 0) return undefined
-  const thenAt = at("THEN", matchedAt + 1)
-  const branch = isKw(toks[matchedAt + 2], "AND") && thenAt > 0 ? ` AND (${t.text(matchedAt + 3, thenAt)})` : ""
+  // every WHEN MATCHED branch (merge-delete-where.ts writes Oracle's DELETE WHERE as a second one) changes rows
+  const conditions: Array<string> = []
+  let unconditional = false
+  for (let w = whenAt; w >= 0; w = at("WHEN", w + 1)) {
+    if (!isKw(toks[w + 1], "MATCHED")) continue
+    const thenAt = at("THEN", w + 1)
+    if (isKw(toks[w + 2], "AND") && thenAt > 0) conditions.push(`(${t.text(w + 3, thenAt)})`)
+    else unconditional = true
+  }
+  if (conditions.length === 0 && !unconditional) return undefined
+  const branch = unconditional ? "" : ` AND (${conditions.join(" OR ")})`
   return `SELECT ${name.text}.rowid FROM ${t.text(2, usingAt)} JOIN ${t.text(usingAt + 1, onAt)} ON (${t.text(onAt + 1, whenAt)})${branch}`
 }
 

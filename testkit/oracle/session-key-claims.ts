@@ -5,7 +5,8 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { BulkRows } from "../engine/index.ts"
 import { ora } from "./errors.ts"
-import { type KeyedTable, keysOfBulk, keysOfDuplicate, keysOfRows, returningKeys } from "./key-locks.ts"
+import type { TableMeta } from "./catalog.ts"
+import { type KeyedTable, keysOfBulk, keysOfDuplicate, keysOfRowIdsSql, keysOfRows, returningKeys } from "./key-locks.ts"
 import { decodeName } from "./names.ts"
 import { duplicateKeyMessage } from "./session-errors.ts"
 import type { RowLocks } from "./row-locks.ts"
@@ -22,6 +23,8 @@ export interface KeyClaimHost {
     run(sql: string, params?: ReadonlyArray<DuckDBValue>): Promise<number>
     runReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined): Promise<ReadonlyArray<ReadonlyArray<unknown>>>
   }
+  /** Reads rows inside the session's transaction (engine SQL). */
+  readRows(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<ReadonlyArray<ReadonlyArray<unknown>>>
   /** The session's lock waits (row-locks.ts). */
   readonly locks: { readonly interrupted: boolean; waitForRowLock(deadline: number, holders?: ReadonlySet<number>): Promise<void> }
 }
@@ -91,6 +94,21 @@ export class KeyClaims {
     if (message === undefined || !this.host.db.keyLocks.othersHoldIn(this.host.info.sid, keyed.table)) return undefined
     const holders = this.host.db.keyLocks.holders(this.host.info.sid, keyed.table, keysOfDuplicate(keyed, message, decodeName))
     return holders.size > 0 ? holders : undefined
+  }
+
+  /**
+   * Runs `write`, an UPDATE / DELETE / MERGE of `meta` changing rows `rowids` (row-locks.ts; undefined for a DELETE,
+   * whose RETURNING gives the keys it removes), claiming the keys it
+   * writes (as {@link claiming}) and, once it succeeded, the keys those rows held before: Oracle keeps the old key
+   * an UPDATE changes a row away from locked with the row until the transaction ends, so that another transaction's
+   * INSERT of it waits, then goes ahead after a COMMIT or raises ORA-00001 after a ROLLBACK (Database Concepts,
+   * "Row Locks (TX)").
+   */
+  async claimingWithOldKeys<T>(keyed: KeyedTable, meta: TableMeta, rowids: ReadonlyArray<bigint> | undefined, write: () => Promise<T>): Promise<T> {
+    const old = rowids === undefined || rowids.length === 0 ? [] : keysOfRows(keyed, await this.host.readRows(keysOfRowIdsSql(keyed, meta, rowids.length), [...rowids]))
+    const out = (await this.claiming(keyed, write, true))!
+    this.takeKeys(keyed, old)
+    return out
   }
 
   private takeKeys(keyed: KeyedTable, keys: ReadonlyArray<string>): void {

@@ -18,6 +18,7 @@ import { rewriteJsonTables } from "./json-table.ts"
 import { rewriteXmlSql } from "./xml-functions.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
+import { rewriteMergeDeleteWhere } from "./merge-delete-where.ts"
 import { rewriteMergeUpdateWhere } from "./merge-update-where.ts"
 import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
 import { namedTypesOf } from "./named-types.ts"
@@ -54,7 +55,7 @@ export interface TranslationContext {
  */
 export const translateStatement = (ctx: TranslationContext, sql: string, specs: ReadonlyArray<BindSpec> | undefined, source: ReadonlyArray<Tok>): TranslatedStatement => {
   const lookup = ctx.lookupTable
-  const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeUpdateWhere(source)]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
+  const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(source))]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
   refuseLiteralObjectWrites(rewritten, lookup)
   const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(rewritten, lookup), lookup), lookup), lookup)
   const { toks, tr, binds } = bindNumberingTranslator(ctx, written, sql, specs)

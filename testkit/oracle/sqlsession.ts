@@ -46,8 +46,8 @@ import {
   stripTerminator
 } from "./statement.ts"
 import { oracleName, translateQuery, type QueryShape } from "./translate.ts"
-import { parseLockTable } from "./lock-table.ts"
-import { type TableLockHost, tableLockKey, takeTableLock } from "./table-locks.ts"
+import { parseLockTable, tablesToLock } from "./lock-table.ts"
+import { type TableLockHost, tableLockKey, takeForUpdateTableLocks, takeTableLock } from "./table-locks.ts"
 import { lockColumnError, mergeOnColumnError, unsupportedClauseErrorOf } from "./clause-checks.ts"
 import { rewriteSampleClauses } from "./sample-clause.ts"
 import { operandTypeError } from "./operand-type-checks.ts"
@@ -94,7 +94,7 @@ export class SqlSession {
     this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline) })
     this.sqlIds = new SessionSqlIds(info)
     this.tableLockHost = { db, info, waitForRowLock: (deadline, holders) => this.locks.waitForRowLock(deadline, holders) }
-    this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks })
+    this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks, readRows: (q, params) => this.engine.queryAll(q, params) })
     this.returningHost = { engine, txn: this.txn, keys: this.keys, mapError: (e) => this.mapError(e) }
     this.many = new ExecuteMany({
       engine,
@@ -171,7 +171,9 @@ export class SqlSession {
     const keyed = t !== undefined && isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(target) : undefined
     if (keyed !== undefined) return (await this.keys.claiming(keyed, () => this.keys.runInsert(sql, params), true))!
     const written = t === undefined ? undefined : await this.locks.rowsToWrite(target, t, params)
-    const n = await this.runLogged(sql, params)
+    // and claims the keys it deletes or writes, and those it changes rows away from (session-key-claims.ts)
+    const claimed = t === undefined ? undefined : keysWrittenBy(t.toks, target)
+    const n = claimed === undefined ? await this.runLogged(sql, params) : await this.keys.claimingWithOldKeys(claimed, target!, isKw(t!.toks[0], "DELETE") ? undefined : written, () => this.keys.runInsert(sql, params))
     if (written !== undefined && target !== undefined && this.txn.inTxn) this.locks.holdWrittenRows(target, written)
     return n
   }
@@ -287,11 +289,7 @@ export class SqlSession {
         if (kw === "SET") return { kind: "done" }
         if (kw === "LOCK") {
           const lock = parseLockTable(sql)
-          const tables = lock.tables.map((t) => {
-            const meta = this.lookupTable(t.schema, t.name)
-            if (meta === undefined) throw ora.tableNotFound(this.db.settings.version, t.schema ?? this.schema, t.name)
-            return meta
-          })
+          const tables = tablesToLock(lock.tables, (schema, name) => this.lookupTable(schema, name), (t) => ora.tableNotFound(this.db.settings.version, t.schema ?? this.schema, t.name))
           // each lock is held to the end of the transaction the statement starts (table-locks.ts)
           await this.begin()
           for (const meta of tables) await takeTableLock(this.tableLockHost, tableLockKey(meta), lock.mode, lock.wait)
@@ -341,6 +339,7 @@ export class SqlSession {
     const lockColumn = shape.lock === undefined ? undefined : lockColumnError(shape.from, shape.lock, lookup)
     if (lockColumn !== undefined) throw lockColumn
     // describing a statement (parse only) takes no row locks
+    if (!describeOnly && shape.lock !== undefined) await takeForUpdateTableLocks(this.tableLockHost, this.locks.lockedTables(shape.from, shape.lock), shape.lock.wait)
     if (!describeOnly && shape.lock !== undefined && shape.lock.wait !== "skip") await this.locks.lockRows(shape.from, shape.lock, p)
     const skipped = !describeOnly && shape.lock?.wait === "skip" ? await this.locks.lockRowsSkippingLocked(shape.from, shape.lock, p) : undefined
     if (skipped !== undefined && skipped.length > 0) {
@@ -505,7 +504,7 @@ export class SqlSession {
       const written = await this.locks.rowsToWriteForEach(target, t, rows)
       // and claims the keys it deletes or writes: another transaction's write of one of them waits (session-key-claims.ts)
       const claimed = keysWrittenBy(t.toks, target)
-      const result = claimed === undefined ? await this.dmlOnce(sql, t, rows, specs, opts, rowByRow) : (await this.keys.claiming(claimed, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow), true))!
+      const result = claimed === undefined ? await this.dmlOnce(sql, t, rows, specs, opts, rowByRow) : await this.keys.claimingWithOldKeys(claimed, target!, isKw(t.toks[0], "DELETE") ? undefined : written, () => this.dmlOnce(sql, t, rows, specs, opts, rowByRow))
       if (written !== undefined && target !== undefined && this.txn.inTxn) this.locks.holdWrittenRows(target, written)
       return result
     }

@@ -111,3 +111,19 @@ export const takeTableLock = async (host: TableLockHost, table: string, mode: Ta
   }
   locks.take(sid, table, mode)
 }
+
+/**
+ * SELECT ... FOR UPDATE holds each table whose rows it locks (`tables`) in row exclusive (SX) mode until the
+ * transaction ends, as DML does (Database Concepts, "Table Locks (TM)", "Summary of Locks Obtained by DML
+ * Statements": "SELECT ... FROM table FOR UPDATE OF ... | Yes | SX"): another session's LOCK TABLE in SHARE or
+ * EXCLUSIVE mode waits for it, and it waits for theirs (NOWAIT: ORA-00054; SKIP LOCKED waits, as for DML). The
+ * engine's transaction (its snapshot) is left to start after the row lock waits; COMMIT and ROLLBACK release the
+ * table locks also when none started.
+ */
+export const takeForUpdateTableLocks = async (
+  host: TableLockHost,
+  tables: ReadonlyArray<{ readonly meta: { readonly owner: string; readonly name: string } }>,
+  wait: "nowait" | "skip" | number | undefined
+): Promise<void> => {
+  for (const { meta } of tables) await takeTableLock(host, tableLockKey(meta), "RX", wait === "skip" || wait === undefined ? "wait" : wait)
+}
