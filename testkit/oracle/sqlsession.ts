@@ -7,7 +7,8 @@
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
-import { runRowsWithTriggers, tableTriggers, type Trigger, type TriggerSession } from "./plsql/triggers.ts"
+import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
+import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
 import { takeCompileWarning } from "./plsql/stored-code.ts"
@@ -462,6 +463,7 @@ export class SqlSession {
     await this.rowExclusive(target)
     const session: TriggerSession = {
       db: this.db,
+      host: this,
       query: (q, params) => this.query(q, params),
       rowsOf: (result) => rowsOfQuery(this, result),
       runLogged: (q, params) => this.runLogged(q, params),

@@ -11,7 +11,7 @@ import type { Subprogram, TypeSpec } from "./ast.ts"
 import { lineColumn, PlsCompileError } from "./errors.ts"
 import type { PlsqlHost } from "./host.ts"
 import { packagesOf } from "./stored-packages.ts"
-import { triggerDictionaryRows } from "./triggers.ts"
+import { triggerDictionaryRows } from "./trigger-definitions.ts"
 
 /** One compile error of a stored unit: line and column in its stored text, and the PLS- message. */
 export interface CompileError {
