@@ -26,6 +26,8 @@ import { lookup } from "./scope.ts"
 import { storedFunctionCalls } from "./sql-functions.ts"
 import { callableFromSql } from "./stored-packages.ts"
 import { inlineTableCollections } from "./table-collections.ts"
+import { rewriteRowSubqueries } from "../row-subqueries.ts"
+import { unqualifySetTargets } from "../session-translate.ts"
 import { checkMutating } from "./mutating-tables.ts"
 import { tableTriggers } from "./trigger-definitions.ts"
 
@@ -38,8 +40,10 @@ function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
 }
 
 /** Runs a DML statement of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
-export async function runDml(ctx: Frame, source: Expr): Promise<number> {
-  checkMutating(ctx.host, source, (schema, name) => ctx.host.lookupTable(schema, name))
+export async function runDml(ctx: Frame, written: Expr): Promise<number> {
+  checkMutating(ctx.host, written, (schema, name) => ctx.host.lookupTable(schema, name))
+  // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
+  const source = unqualifySetTargets(rewriteRowSubqueries(written)).filter((t) => t.kind !== "ws")
   if (tableTriggers(ctx.host.db, dmlTarget(ctx, source)).length > 0) return triggeredDml(ctx, source)
   const { toks: inlined, release } = await inlineCalls(ctx, source, true, true)
   const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)

@@ -18,6 +18,7 @@ import { OraError, ora } from "../errors.ts"
 import { isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
 import { duckIdent } from "../names.ts"
 import type { PlsqlResult, QueryResult } from "../statement.ts"
+import { rewriteRowSubqueries } from "../row-subqueries.ts"
 import { oracleName } from "../translate.ts"
 import { BIND_OUT } from "./host.ts"
 import { whileMutating } from "./mutating-tables.ts"
@@ -65,33 +66,14 @@ const topLevel = (toks: ReadonlyArray<Tok>, from: number, ...kw: Array<string>):
   return -1
 }
 
-/** The SET list of an UPDATE as (column index, Oracle expression) pairs; `SET (a, b) = (SELECT x, y ...)` gives one subquery per column. */
-const setAssignments = (sql: string, assignments: ReadonlyArray<ReadonlyArray<Tok>>, columnIndex: (name: string) => number): Array<{ column: number; expr: string }> =>
-  assignments.flatMap((a) => {
-    if (isOp(a[0], "(")) {
-      // (cols) = (SELECT e1, e2 FROM ...): e_i's own scalar subquery `(SELECT e_i FROM ...)` per column
-      const close = matchParen(a, 0)
-      const cols = splitTopLevel(a.slice(1, close)).map((c) => columnIndex(oracleName(c[c.length - 1]!)))
-      const open = close + 2
-      if (!isOp(a[close + 1], "=") || !isOp(a[open], "(") || !isKw(a[open + 1], "SELECT")) throw ora.invalidSql()
-      const end = matchParen(a, open)
-      const from = topLevel(a.slice(0, end), open + 2, "FROM")
-      const items = splitTopLevel(a.slice(open + 2, from))
-      if (from < 0 || items.length !== cols.length) throw new OraError(items.length > cols.length ? 913 : 947, items.length > cols.length ? "too many values" : "not enough values")
-      const rest = text(sql, a, from, end)
-      return cols.map((column, i) => ({ column, expr: `SELECT ${text(sql, items[i]!, 0, items[i]!.length)} ${rest}` }))
-    }
-    const eq = a.findIndex((t) => isOp(t, "="))
-    if (eq <= 0 || eq === a.length - 1) throw ora.invalidSql()
-    return [{ column: columnIndex(oracleName(a[eq - 1]!)), expr: text(sql, a, eq + 1, a.length) }]
-  })
-
 /**
  * Runs a client's INSERT / UPDATE / DELETE (`sql`, positional bind values `params`) on `meta`, which has
  * `triggers`, firing them; the number of rows written (on a view with INSTEAD OF triggers: the rows they ran for).
  */
-export const runWithTriggers = (s: TriggerSession, meta: TableMeta, triggers: ReadonlyArray<Trigger>, sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> =>
+export const runWithTriggers = (s: TriggerSession, meta: TableMeta, triggers: ReadonlyArray<Trigger>, written: string, params: ReadonlyArray<DuckDBValue>): Promise<number> =>
   s.atomically(async () => {
+    // SET (a, b) = (SELECT x, y ...) as one scalar subquery per column (row-subqueries.ts)
+    const sql = rewriteRowSubqueries(tokenize(written)).map((t) => t.text).join("")
     const toks = significant(tokenize(sql))
     const event = toks[0]!.value as TriggerEvent
     if (topLevel(toks, 0, "RETURNING", "RETURN") >= 0) throw ora.unimplemented("RETURNING on a table with triggers")
@@ -146,7 +128,12 @@ export const runWithTriggers = (s: TriggerSession, meta: TableMeta, triggers: Re
       const where = topLevel(toks, from, "WHERE")
       const tableText = text(sql, toks, from, set >= 0 ? set : where >= 0 ? where : toks.length)
       const assignments = set < 0 ? [] : splitTopLevel(toks.slice(set + 1, where >= 0 ? where : toks.length))
-      const exprs = setAssignments(sql, assignments, columnIndex)
+      const exprs = assignments.map((a) => {
+        // `(col) = (subquery)`: one column in parentheses, which row-subqueries.ts leaves as written
+        const eq = isOp(a[0], "(") ? matchParen(a, 0) + 1 : a.findIndex((t) => isOp(t, "="))
+        if (eq <= 0 || eq >= a.length - 1 || !isOp(a[eq], "=")) throw ora.invalidSql()
+        return { column: columnIndex(oracleName(a[isOp(a[eq - 1], ")") ? eq - 2 : eq - 1]!)), expr: text(sql, a, eq + 1, a.length) }
+      })
       setColumns = exprs.map((e) => e.column)
       // a view's rows have no ROWID: INSTEAD OF triggers write nothing through it
       const items = [view ? "NULL" : "ROWID", ...meta.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`), ...exprs.map((e) => `(${e.expr})`)]
