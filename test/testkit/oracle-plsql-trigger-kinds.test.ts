@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, withServer } from "./oracle/helpers.ts"
+import { failure, oracledb, withServer } from "./oracle/helpers.ts"
 
 /**
  * Trigger features beyond plain BEFORE / AFTER table triggers, through raw node-oracledb, as the Oracle Database PL/SQL
@@ -164,5 +164,37 @@ describe("Oracle test server: trigger kinds and options", () => {
     expect(write.message).toMatch(/^ORA-04091: table \w+\.TK_ITEM is mutating/)
     await conn.rollback()
     await conn.execute("DROP TRIGGER tk_item_bu")
+  })
+
+  it("INSERT / UPDATE / DELETE ... RETURNING INTO on a table with triggers return the rows as written (a trigger-filled key)", async () => {
+    await conn.execute("CREATE SEQUENCE tk_seq START WITH 500")
+    await conn.execute(`CREATE OR REPLACE TRIGGER tk_item_key BEFORE INSERT OR UPDATE ON tk_item FOR EACH ROW
+      BEGIN
+        IF INSERTING THEN :NEW.id := tk_seq.NEXTVAL; END IF;
+        :NEW.note := 'qty ' || :NEW.qty;
+      END;`)
+    const ins = await conn.execute("INSERT INTO tk_item (qty) VALUES (:q) RETURNING id, note, status INTO :id, :note, :status", {
+      q: 4,
+      id: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+      note: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 },
+      status: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 10 }
+    })
+    expect(ins.outBinds).toEqual({ id: [500], note: ["qty 4"], status: ["NEW"] })
+    await conn.execute("INSERT INTO tk_item (qty) VALUES (6)")
+    const upd = await conn.execute("UPDATE tk_item SET qty = qty + 1 WHERE id >= 500 RETURNING id, note INTO :id, :note", {
+      id: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+      note: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 }
+    })
+    expect(upd.rowsAffected).toBe(2)
+    expect(upd.outBinds).toEqual({ id: [500, 501], note: ["qty 5", "qty 7"] })
+    const blk = await conn.execute("DECLARE v VARCHAR2(40); BEGIN INSERT INTO tk_item (qty) VALUES (9) RETURNING id, note INTO :id, v; :note := v; END;", {
+      id: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+      note: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 }
+    })
+    expect(blk.outBinds).toEqual({ id: 502, note: "qty 9" })
+    const del = await conn.execute("DELETE FROM tk_item WHERE id = 501 RETURNING qty INTO :q", { q: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+    expect(del.outBinds).toEqual({ q: [7] })
+    await conn.rollback()
+    await conn.execute("DROP TRIGGER tk_item_key")
   })
 })

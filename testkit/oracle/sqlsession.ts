@@ -470,8 +470,8 @@ export class SqlSession {
       runBlock: (block, values) => runPlsql(this, block, values, []),
       atomically: (body) => this.txn.atomically(body)
     }
-    const rowCount = await runRowsWithTriggers(session, target, triggers, stripTerminator(sql), rows, (e) => this.mapError(e))
-    return { kind: "dml", rowCount, rowCounts: [], batchErrors: [] }
+    const done = await runRowsWithTriggers(session, target, triggers, stripTerminator(sql), rows, (e) => this.mapError(e))
+    return { kind: "dml", rowCount: done.count, rowCounts: [], batchErrors: [], ...(done.returning !== undefined ? { returning: done.returning } : {}) }
   }
 
   /**

@@ -17,7 +17,7 @@ import type { OracleDatabase } from "../database.ts"
 import { OraError, ora } from "../errors.ts"
 import { isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
 import { duckIdent } from "../names.ts"
-import type { PlsqlResult, QueryResult } from "../statement.ts"
+import { returningClause, type PlsqlResult, type QueryResult } from "../statement.ts"
 import { rewriteRowSubqueries } from "../row-subqueries.ts"
 import { oracleName } from "../translate.ts"
 import { BIND_OUT } from "./host.ts"
@@ -70,13 +70,16 @@ const topLevel = (toks: ReadonlyArray<Tok>, from: number, ...kw: Array<string>):
  * Runs a client's INSERT / UPDATE / DELETE (`sql`, positional bind values `params`) on `meta`, which has
  * `triggers`, firing them; the number of rows written (on a view with INSTEAD OF triggers: the rows they ran for).
  */
-export const runWithTriggers = (s: TriggerSession, meta: TableMeta, triggers: ReadonlyArray<Trigger>, written: string, params: ReadonlyArray<DuckDBValue>): Promise<number> =>
+export const runWithTriggers = (s: TriggerSession, meta: TableMeta, triggers: ReadonlyArray<Trigger>, written: string, values: ReadonlyArray<DuckDBValue>): Promise<TriggeredResult> =>
   s.atomically(async () => {
     // SET (a, b) = (SELECT x, y ...) as one scalar subquery per column (row-subqueries.ts)
     const sql = rewriteRowSubqueries(tokenize(written)).map((t) => t.text).join("")
-    const toks = significant(tokenize(sql))
-    const event = toks[0]!.value as TriggerEvent
-    if (topLevel(toks, 0, "RETURNING", "RETURN") >= 0) throw ora.unimplemented("RETURNING on a table with triggers")
+    const all = significant(tokenize(sql))
+    const event = all[0]!.value as TriggerEvent
+    // RETURNING exprs INTO :binds: the statement without it; the expressions evaluated over each written row
+    const ret = returningClause(all)
+    const toks = ret === undefined ? all : all.slice(0, ret.at)
+    const params = ret === undefined ? values : values.slice(0, toks.filter((t) => t.kind === "bind").length)
     const columnIndex = (name: string) => {
       const i = meta.columns.findIndex((c) => c.name === name)
       if (i < 0) throw new OraError(904, `"${name}": invalid identifier`)
@@ -168,8 +171,29 @@ export const runWithTriggers = (s: TriggerSession, meta: TableMeta, triggers: Re
       for (const t of firing("AFTER", true, setColumns)) await rowTrigger(t, row)
     }
     for (const t of firing("AFTER", false, setColumns)) await fire(s, t, event, meta, undefined, setColumns)
-    return rows.length
+    if (ret === undefined || view) return { count: rows.length }
+    return { count: rows.length, returning: await returnedValues(s, meta, text(sql, all, ret.at + 1, ret.into), ret.outs, rows.map((r) => (event === "DELETE" ? r.old : r.new))) }
   })
+
+/** What a statement with triggers did: the rows written and, with RETURNING INTO, the values per OUT bind. */
+export interface TriggeredResult {
+  readonly count: number
+  readonly returning?: Array<Array<unknown>>
+}
+
+/**
+ * RETURNING `exprs` of each written row (`rows`: the values a row was written with, after BEFORE triggers; a DELETE's
+ * old values), one array per OUT bind, evaluated by the session's SQL over the row's columns.
+ */
+const returnedValues = async (s: TriggerSession, meta: TableMeta, exprs: string, outs: number, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<Array<unknown>>> => {
+  const out: Array<Array<unknown>> = Array.from({ length: outs }, () => [])
+  const columns = meta.columns.map((c, i) => `:${i + 1} "${c.name.replace(/"/g, '""')}"`).join(", ")
+  for (const row of rows) {
+    const [got] = await s.rowsOf(await s.query(`SELECT ${exprs} FROM (SELECT ${columns} FROM dual)`, meta.columns.map((_, i) => numericValue(meta, i, row[i] ?? null))))
+    for (let k = 0; k < outs; k++) out[k]!.push(got?.[k] ?? null)
+  }
+  return out
+}
 
 /**
  * A NUMBER column's value as :NEW / :OLD show it: exact arithmetic (number-functions.ts) yields decimal text, which
@@ -265,17 +289,20 @@ export const runRowsWithTriggers = async (
   sql: string,
   rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
   mapError: (e: unknown) => OraError
-): Promise<number> => {
+): Promise<TriggeredResult> => {
   let total = 0
+  let returning: Array<Array<unknown>> | undefined
   const list = rows.length === 0 ? [[]] : rows
   for (let i = 0; i < list.length; i++) {
     try {
-      total += await runWithTriggers(s, meta, triggers, sql, list[i]!)
+      const done = await runWithTriggers(s, meta, triggers, sql, list[i]!)
+      total += done.count
+      if (done.returning !== undefined) done.returning.forEach((v, k) => (returning ??= [])[k] = [...(returning[k] ?? []), ...v])
     } catch (e) {
       const err = mapError(e)
       if (list.length > 1) (err as OraError & { rowOffset?: number }).rowOffset = i
       throw err
     }
   }
-  return total
+  return returning === undefined ? { count: total } : { count: total, returning }
 }
