@@ -197,4 +197,53 @@ describe("Oracle test server: trigger kinds and options", () => {
     await conn.rollback()
     await conn.execute("DROP TRIGGER tk_item_key")
   })
+
+  it("a compound trigger's sections share their declarations for one statement (the mutating-table workaround)", async () => {
+    await conn.execute("DELETE FROM tk_item")
+    await conn.execute("DELETE FROM tk_log")
+    await conn.execute("INSERT INTO tk_item (id, qty) VALUES (1, 10)")
+    await conn.execute("INSERT INTO tk_item (id, qty) VALUES (2, 20)")
+    await conn.commit()
+    // PL/SQL Language Reference, "Compound DML Triggers": one declaration section, then timing-point sections; its
+    // state is made anew for each triggering statement
+    await conn.execute(`CREATE OR REPLACE TRIGGER tk_item_ct
+      FOR UPDATE OF qty ON tk_item
+      COMPOUND TRIGGER
+        TYPE t_ids IS TABLE OF NUMBER INDEX BY PLS_INTEGER;
+        ids t_ids;
+        rows_seen PLS_INTEGER := 0;
+        BEFORE STATEMENT IS
+        BEGIN
+          INSERT INTO tk_log VALUES ('start ' || rows_seen);
+        END BEFORE STATEMENT;
+        BEFORE EACH ROW IS
+        BEGIN
+          :NEW.note := 'was ' || :OLD.qty;
+        END BEFORE EACH ROW;
+        AFTER EACH ROW IS
+        BEGIN
+          rows_seen := rows_seen + 1;
+          ids(rows_seen) := :NEW.id;
+        END AFTER EACH ROW;
+        AFTER STATEMENT IS
+          total NUMBER;
+        BEGIN
+          SELECT SUM(qty) INTO total FROM tk_item;
+          FOR i IN 1 .. ids.COUNT LOOP
+            INSERT INTO tk_log VALUES ('row ' || ids(i) || ' of ' || rows_seen || ', total ' || total);
+          END LOOP;
+        END AFTER STATEMENT;
+      END tk_item_ct;`)
+    await conn.execute("UPDATE tk_item SET qty = qty + 1")
+    await conn.execute("UPDATE tk_item SET qty = 5 WHERE id = 2")
+    expect((await conn.execute("SELECT id, qty, note FROM tk_item ORDER BY id")).rows).toEqual([
+      [1, 11, "was 10"],
+      [2, 5, "was 21"]
+    ])
+    expect(await log()).toEqual([["row 1 of 2, total 32"], ["row 2 of 1, total 16"], ["row 2 of 2, total 32"], ["start 0"], ["start 0"]])
+    const r = await conn.execute("SELECT trigger_type, triggering_event FROM user_triggers WHERE trigger_name = 'TK_ITEM_CT'")
+    expect(r.rows).toEqual([["COMPOUND", "UPDATE"]])
+    await conn.rollback()
+    await conn.execute("DROP TRIGGER tk_item_ct")
+  })
 })

@@ -76,6 +76,7 @@ export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<read
     args.push(...argumentRows(p.owner, p.name, null, id, null, 1, p.params.map((x) => ({ name: x.name, mode: x.mode, type: x.type ?? null, defaulted: x.default !== undefined })), p.isFunction === true ? (p.returns ?? null) : undefined))
   }
   for (const def of packagesOf(db).values()) {
+    if (def.hidden === true) continue
     const id = idOf(def.owner, "PACKAGE", def.name)
     lines(def.owner, def.name, "PACKAGE", storedText(def.spec.source))
     if (def.body !== undefined) lines(def.owner, def.name, "PACKAGE BODY", storedText(def.body.source))

@@ -9,6 +9,8 @@ import type { OracleDatabase } from "../database.ts"
 import { OraError, ora } from "../errors.ts"
 import { isKw, isOp, matchParen, significant, tokenize, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
+import { defineCompound, type CompoundParts } from "./compound-triggers.ts"
+import { packagesOf } from "./stored-packages.ts"
 
 /** The statements a trigger fires on. */
 export type TriggerEvent = "INSERT" | "UPDATE" | "DELETE"
@@ -39,6 +41,8 @@ export interface Trigger {
   readonly description: string
   /** ALTER TRIGGER ENABLE / DISABLE (a disabled trigger does not fire). */
   enabled: boolean
+  /** A compound trigger's sections (compound-triggers.ts); `timing` and `body` are then unused. */
+  readonly compound?: CompoundParts
 }
 
 const registry = new WeakMap<OracleDatabase, Map<string, Trigger>>()
@@ -66,7 +70,7 @@ export const triggerDictionaryRows = (db: OracleDatabase): Array<Array<unknown>>
         .map((t) => [
           t.owner,
           t.name,
-          t.timing === "INSTEAD OF" ? "INSTEAD OF" : `${t.timing} ${t.forEachRow ? "EACH ROW" : "STATEMENT"}`,
+          t.compound !== undefined ? "COMPOUND" : t.timing === "INSTEAD OF" ? "INSTEAD OF" : `${t.timing} ${t.forEachRow ? "EACH ROW" : "STATEMENT"}`,
           (["INSERT", "UPDATE", "DELETE"] as const).filter((e) => t.events.has(e)).join(" OR "),
           t.tableOwner,
           t.baseObjectType,
@@ -136,12 +140,16 @@ export const defineTrigger = (db: OracleDatabase, schema: string, sql: string, l
   const { owner, name, next } = qualifiedName(toks, head + 1, schema)
   let k = next
   let timing: TriggerTiming
-  if (isKw(toks[k], "BEFORE", "AFTER")) timing = toks[k++]!.value as "BEFORE" | "AFTER"
+  // FOR events ON table ... COMPOUND TRIGGER: a compound trigger (its sections' timings: compound-triggers.ts)
+  const compound = isKw(toks[k], "FOR")
+  if (compound) {
+    timing = "BEFORE"
+    k++
+  } else if (isKw(toks[k], "BEFORE", "AFTER")) timing = toks[k++]!.value as "BEFORE" | "AFTER"
   else if (isKw(toks[k], "INSTEAD") && isKw(toks[k + 1], "OF")) {
     timing = "INSTEAD OF"
     k += 2
   } else throw new OraError(4071, "missing BEFORE, AFTER or INSTEAD OF keyword")
-  if (isKw(toks[k], "FOR") && !isKw(toks[k + 1], "EACH")) throw ora.unimplemented("compound triggers (FOR ... COMPOUND TRIGGER)")
   const events = new Set<TriggerEvent>()
   const columns: Array<string> = []
   for (;;) {
@@ -165,6 +173,7 @@ export const defineTrigger = (db: OracleDatabase, schema: string, sql: string, l
   const meta = lookup(target.owner, target.name)
   if (meta === undefined) throw new OraError(942, "table or view does not exist")
   // Database Error Messages: ORA-25002 "cannot create INSTEAD OF triggers on tables", ORA-25001 "cannot create this trigger type on views"
+  if (compound && meta.kind === "VIEW") throw ora.unimplemented("compound triggers on views")
   if (timing === "INSTEAD OF" && meta.kind !== "VIEW") throw new OraError(25002, "cannot create INSTEAD OF triggers on tables")
   if (timing !== "INSTEAD OF" && meta.kind === "VIEW") throw new OraError(25001, "cannot create this trigger type on views")
   const names = referencing(toks, target.next)
@@ -172,7 +181,7 @@ export const defineTrigger = (db: OracleDatabase, schema: string, sql: string, l
   // INSTEAD OF triggers are row triggers whether or not FOR EACH ROW is written
   const written = isKw(toks[k], "FOR") && isKw(toks[k + 1], "EACH") && isKw(toks[k + 2], "ROW")
   if (written) k += 3
-  const forEachRow = written || timing === "INSTEAD OF"
+  const forEachRow = written || timing === "INSTEAD OF" || compound
   let enabled = true
   if (isKw(toks[k], "ENABLE", "DISABLE")) enabled = toks[k++]!.value === "ENABLE"
   let when: string | undefined
@@ -183,11 +192,16 @@ export const defineTrigger = (db: OracleDatabase, schema: string, sql: string, l
     when = source.slice(toks[k + 2]!.pos, toks[close]!.pos)
     k = close + 1
   }
-  if (!isKw(toks[k], "DECLARE", "BEGIN")) throw new OraError(4079, "invalid trigger specification")
+  const triggers = triggersOf(db)
+  const key = `${owner}.${name}`
+  const known = triggers.has(key) && exists(db, triggers.get(key)!)
+  if (known && !/^\s*CREATE\s+OR\s+REPLACE/i.test(source)) throw new OraError(4081, `trigger '${name}' already exists`)
+  const parts = compound ? defineCompound(db, owner, name, source, k) : undefined
+  if (!compound && !isKw(toks[k], "DECLARE", "BEGIN")) throw new OraError(4079, "invalid trigger specification")
   let body = source.slice(toks[k]!.pos).trimEnd()
   if (!body.endsWith(";")) body += ";"
   const bodyToks = tokenize(body)
-  const refs = correlationRefs(bodyToks, false, names)
+  const refs = compound ? [] : correlationRefs(bodyToks, false, names)
   if (!forEachRow && refs.length > 0) throw new OraError(4082, "NEW or OLD references not allowed in table level triggers")
   const sig = bodyToks.flatMap((t, i) => (t.kind === "ws" ? [] : [i]))
   for (const r of refs) {
@@ -196,10 +210,6 @@ export const defineTrigger = (db: OracleDatabase, schema: string, sql: string, l
     if (r.which === "OLD") throw new OraError(4085, "cannot change the value of an OLD reference variable")
     if (timing !== "BEFORE" || events.has("DELETE")) throw new OraError(4084, "cannot change NEW values for this trigger type")
   }
-  const triggers = triggersOf(db)
-  const key = `${owner}.${name}`
-  const known = triggers.has(key) && exists(db, triggers.get(key)!)
-  if (known && !/^\s*CREATE\s+OR\s+REPLACE/i.test(source)) throw new OraError(4081, `trigger '${name}' already exists`)
   triggers.delete(key)
   triggers.set(key, {
     owner,
@@ -216,7 +226,8 @@ export const defineTrigger = (db: OracleDatabase, schema: string, sql: string, l
     when,
     body,
     description: source.slice(toks[head]!.pos + toks[head]!.text.length, toks[k]!.pos).trim(),
-    enabled
+    enabled,
+    ...(parts !== undefined ? { compound: parts } : {})
   })
   db.catalog.dropObject(owner, "TRIGGER", name)
   db.catalog.putObject({ owner, name, type: "TRIGGER", objectId: db.catalog.newObjectId(), created: new Date(), tableName: meta.name })
@@ -234,6 +245,7 @@ const knownTrigger = (db: OracleDatabase, schema: string, toks: ReadonlyArray<To
 export const dropTrigger = (db: OracleDatabase, schema: string, toks: ReadonlyArray<Tok>, at: number): void => {
   const t = knownTrigger(db, schema, toks, at)
   triggersOf(db).delete(`${t.owner}.${t.name}`)
+  if (t.compound !== undefined) packagesOf(db).delete(`${t.owner}.${t.compound.stateName}`)
   db.catalog.dropObject(t.owner, "TRIGGER", t.name)
 }
 

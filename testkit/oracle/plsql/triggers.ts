@@ -20,15 +20,16 @@ import { duckIdent } from "../names.ts"
 import { returningClause, type PlsqlResult, type QueryResult } from "../statement.ts"
 import { rewriteRowSubqueries } from "../row-subqueries.ts"
 import { oracleName } from "../translate.ts"
-import { BIND_OUT } from "./host.ts"
+import { resetCompoundState } from "./compound-triggers.ts"
+import { BIND_OUT, type PlsqlHost } from "./host.ts"
 import { whileMutating } from "./mutating-tables.ts"
 import { correlationRefs, qualifiedName, type Trigger, type TriggerEvent } from "./trigger-definitions.ts"
 
 /** What running a statement with triggers needs from the SQL session (sqlsession.ts). */
 export interface TriggerSession {
   readonly db: OracleDatabase
-  /** The SQL session itself (the PL/SQL host its blocks run in: mutating tables are kept per session). */
-  readonly host: object
+  /** The SQL session itself (the PL/SQL host its blocks run in: mutating tables and compound trigger state are per session). */
+  readonly host: PlsqlHost
   /** Runs a client-style query with positional bind values. */
   query(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<QueryResult>
   /** Reads a query's rows as PL/SQL values. */
@@ -70,12 +71,18 @@ const topLevel = (toks: ReadonlyArray<Tok>, from: number, ...kw: Array<string>):
  * Runs a client's INSERT / UPDATE / DELETE (`sql`, positional bind values `params`) on `meta`, which has
  * `triggers`, firing them; the number of rows written (on a view with INSTEAD OF triggers: the rows they ran for).
  */
-export const runWithTriggers = (s: TriggerSession, meta: TableMeta, triggers: ReadonlyArray<Trigger>, written: string, values: ReadonlyArray<DuckDBValue>): Promise<TriggeredResult> =>
+export const runWithTriggers = (s: TriggerSession, meta: TableMeta, defined: ReadonlyArray<Trigger>, written: string, values: ReadonlyArray<DuckDBValue>): Promise<TriggeredResult> =>
   s.atomically(async () => {
     // SET (a, b) = (SELECT x, y ...) as one scalar subquery per column (row-subqueries.ts)
     const sql = rewriteRowSubqueries(tokenize(written)).map((t) => t.text).join("")
     const all = significant(tokenize(sql))
     const event = all[0]!.value as TriggerEvent
+    // a compound trigger as one trigger per section, its shared state made anew for this statement
+    const triggers = defined.flatMap((t) => {
+      if (t.compound === undefined) return [t]
+      if (t.events.has(event)) resetCompoundState(s.host, t.owner, t.compound.stateName)
+      return t.compound.sections.map((sec): Trigger => ({ ...t, timing: sec.timing, forEachRow: sec.row, body: sec.body, when: sec.row ? t.when : undefined }))
+    })
     // RETURNING exprs INTO :binds: the statement without it; the expressions evaluated over each written row
     const ret = returningClause(all)
     const toks = ret === undefined ? all : all.slice(0, ret.at)
