@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { withServer } from "./oracle/helpers.ts"
+
+/**
+ * `TABLE(:bind)` in a client's SQL with a DbObject collection bind, through raw node-oracledb (SQL Language Reference
+ * 23ai, "TABLE Collection Expressions": the collection's elements as rows, `COLUMN_VALUE` for a collection of
+ * scalars, one column per attribute for a collection of objects; node-oracledb documentation, "Binding Named Types").
+ */
+describe("Oracle test server: TABLE(:bind) over DbObject collections", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    const s = await withServer()
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TYPE tb_num_list AS TABLE OF NUMBER")
+    await conn.execute("CREATE TYPE tb_person AS OBJECT (id NUMBER, name VARCHAR2(20))")
+    await conn.execute("CREATE TYPE tb_person_list AS TABLE OF tb_person")
+    await conn.execute("CREATE TABLE tb_item (id NUMBER, name VARCHAR2(20))")
+    await conn.execute("INSERT INTO tb_item VALUES (1, 'one')")
+    await conn.execute("INSERT INTO tb_item VALUES (2, 'two')")
+    await conn.execute("INSERT INTO tb_item VALUES (3, 'three')")
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  it("selects a collection of scalars as COLUMN_VALUE rows, joins and filters with it", async () => {
+    const NumList = await conn.getDbObjectClass("TB_NUM_LIST")
+    const r = await conn.execute("SELECT column_value FROM TABLE(:ids) ORDER BY 1", { ids: new NumList([3, 1, 2]) })
+    expect(r.metaData.map((m: { name: string }) => m.name)).toEqual(["COLUMN_VALUE"])
+    expect(r.rows).toEqual([[1], [2], [3]])
+    const joined = await conn.execute("SELECT i.name FROM tb_item i WHERE i.id IN (SELECT column_value FROM TABLE(:ids)) AND i.id > :min ORDER BY i.id", {
+      ids: new NumList([1, 3]),
+      min: 0
+    })
+    expect(joined.rows).toEqual([["one"], ["three"]])
+    const empty = await conn.execute("SELECT COUNT(*) FROM TABLE(:ids)", { ids: new NumList([]) })
+    expect(empty.rows).toEqual([[0]])
+  })
+
+  it("selects a collection of objects with one column per attribute", async () => {
+    const People = await conn.getDbObjectClass("TB_PERSON_LIST")
+    const r = await conn.execute("SELECT p.name, p.id FROM TABLE(:people) p WHERE p.id <> 2 ORDER BY p.id", {
+      people: new People([
+        { ID: 1, NAME: "ann" },
+        { ID: 2, NAME: "bob" },
+        { ID: 3, NAME: "cy" }
+      ])
+    })
+    expect(r.rows).toEqual([
+      ["ann", 1],
+      ["cy", 3]
+    ])
+  })
+})
