@@ -8,7 +8,7 @@
  */
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
-import { inlineClientTables } from "./plsql/client-table-collections.ts"
+import { withTableCollections } from "./plsql/client-table-collections.ts"
 import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
@@ -237,11 +237,8 @@ export class SqlSession {
         : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
     if (parseError !== undefined) throw parseError
     switch (cls) {
-      case "query": {
-        // TABLE(:collection) and TABLE(f(args)) as the rows of their elements (plsql/client-table-collections.ts)
-        const tabled = await inlineClientTables(this, sql, rows[0] ?? [], specs)
-        return tabled === undefined ? this.query(sql, rows[0] ?? [], specs) : this.query(tabled.sql, tabled.params, tabled.specs)
-      }
+      case "query":
+        return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
       case "dml":
         return this.dml(sql, rows, specs, opts)
       case "ddl":

@@ -165,3 +165,17 @@ const calledFunction = async (
   if (!(result instanceof PlsqlCollection)) throw new OraError(22905, "cannot access rows from a non-nested table item")
   return result.keys().map((i) => result.get(i))
 }
+
+/**
+ * A client's query (`sql`, `params`, `specs`) with its `TABLE(:collection)` / `TABLE(f(args))` inlined: the arguments
+ * the session's query takes.
+ */
+export const withTableCollections = async (
+  host: PlsqlHost,
+  sql: string,
+  params: ReadonlyArray<DuckDBValue>,
+  specs: ReadonlyArray<BindSpec>
+): Promise<[string, ReadonlyArray<DuckDBValue>, ReadonlyArray<BindSpec>]> => {
+  const tabled = await inlineClientTables(host, sql, params, specs)
+  return tabled === undefined ? [sql, params, specs] : [tabled.sql, tabled.params, tabled.specs]
+}
