@@ -57,4 +57,18 @@ describe("Oracle test server: TABLE(:bind) over DbObject collections", () => {
       ["cy", 3]
     ])
   })
+
+  it("CAST(MULTISET(subquery) AS type) makes a collection of the subquery's rows (scalars and objects)", async () => {
+    // SQL Language Reference, "CAST": MULTISET informs Oracle to take the subquery's result set and return a collection value
+    const r = await conn.execute("SELECT CAST(MULTISET(SELECT id FROM tb_item WHERE id > :m ORDER BY id) AS tb_num_list) AS ids FROM dual", { m: 1 })
+    expect(r.rows[0][0].toJSON()).toEqual([2, 3])
+    const people = await conn.execute("SELECT CAST(MULTISET(SELECT id, name FROM tb_item ORDER BY id DESC) AS tb_person_list) FROM dual")
+    expect(people.rows[0][0].toJSON()).toEqual([
+      { ID: 3, NAME: "three" },
+      { ID: 2, NAME: "two" },
+      { ID: 1, NAME: "one" }
+    ])
+    const none = await conn.execute("SELECT CAST(MULTISET(SELECT id FROM tb_item WHERE 1 = 0) AS tb_num_list) FROM dual")
+    expect(none.rows[0][0].toJSON()).toEqual([])
+  })
 })

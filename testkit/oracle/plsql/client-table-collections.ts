@@ -8,7 +8,7 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "../lexer.ts"
-import { namedTypeOfOid } from "../named-types.ts"
+import { namedTypeOfOid, namedTypesOf } from "../named-types.ts"
 import type { BindSpec } from "../statement.ts"
 import { oracleName } from "../translate.ts"
 import { PlsqlCollection } from "./collections.ts"
@@ -67,7 +67,7 @@ export const inlineClientTables = async (
   params: ReadonlyArray<DuckDBValue>,
   specs: ReadonlyArray<BindSpec>
 ): Promise<{ sql: string; params: Array<DuckDBValue>; specs: Array<BindSpec> } | undefined> => {
-  if (!/\bTABLE\s*\(/i.test(sql)) return undefined
+  if (!/\b(TABLE|MULTISET)\s*\(/i.test(sql)) return undefined
   const toks = tokenize(sql)
   const sig = toks.flatMap((t, i) => (t.kind === "ws" ? [] : [i]))
   const s = sig.map((i) => toks[i]!)
@@ -91,7 +91,23 @@ export const inlineClientTables = async (
     }
     last = to
   }
+  const value = (v: DuckDBValue) => {
+    outParams.push(v)
+    outSpecs.push(typeof v === "number" ? NUMBER_SPEC : TEXT_SPEC)
+    return `:t${outParams.length}`
+  }
   for (let k = 0; k < s.length; k++) {
+    const multiset = isKw(s[k], "CAST") && isOp(s[k + 1], "(") && isKw(s[k + 2], "MULTISET") ? await castMultiset(host, s, k, bindAt, params) : undefined
+    if (multiset !== undefined) {
+      // CAST(MULTISET(query) AS type): the type's constructor over the query's rows
+      keep(k)
+      changed = true
+      const element = (row: ReadonlyArray<DuckDBValue>) => (multiset.objectType === undefined ? value(row[0] ?? null) : `${multiset.objectType}(${row.map(value).join(", ")})`)
+      text += `${multiset.type}(${multiset.rows.map(element).join(", ")}) `
+      last = multiset.close + 1
+      k = multiset.close
+      continue
+    }
     if (!isKw(s[k], "TABLE") || !isOp(s[k + 1], "(") || isOp(s[k - 1], ".")) continue
     const close = matchParen(s, k + 1)
     if (close < 0) continue
@@ -115,11 +131,6 @@ export const inlineClientTables = async (
     changed = true
     const rows = elements.map((e) => {
       const fields = fieldsOf(e)
-      const value = (v: DuckDBValue) => {
-        outParams.push(v)
-        outSpecs.push(typeof v === "number" ? NUMBER_SPEC : TEXT_SPEC)
-        return `:t${outParams.length}`
-      }
       return fields === undefined ? `SELECT ${value(plain(e))} AS COLUMN_VALUE FROM dual` : `SELECT ${fields.map(([f, v]) => `${value(v)} AS "${f.replace(/"/g, '""')}"`).join(", ")} FROM dual`
     })
     text += `(${rows.length === 0 ? "SELECT NULL AS COLUMN_VALUE FROM dual WHERE 1 = 0" : rows.join(" UNION ALL ")}) `
@@ -129,6 +140,30 @@ export const inlineClientTables = async (
   if (!changed) return undefined
   keep(s.length)
   return { sql: text.trimEnd(), params: outParams, specs: outSpecs }
+}
+
+/**
+ * `CAST(MULTISET(query) AS type)` at `k` of `s` (SQL Language Reference, "CAST"): the collection type's name (and its
+ * element object type's, for a collection of objects), the query's rows run now, and where the CAST ends. Undefined
+ * when the type is no collection type the schema knows.
+ */
+const castMultiset = async (host: PlsqlHost, s: ReadonlyArray<Tok>, k: number, bindAt: ReadonlyMap<number, number>, params: ReadonlyArray<DuckDBValue>) => {
+  const close = matchParen(s, k + 1)
+  const open = k + 3
+  if (close < 0 || !isOp(s[open], "(")) return undefined
+  const end = matchParen(s, open)
+  if (end < 0 || !isKw(s[end + 1], "AS")) return undefined
+  const named = s.slice(end + 2, close)
+  const owner = named.length === 3 && isOp(named[1], ".") ? oracleName(named[0]!) : undefined
+  const name = named.length > 0 ? oracleName(named[named.length - 1]!) : ""
+  const type = namedTypesOf(host.db).lookup(host.schema, owner, name)
+  if (type === undefined || (type.kind !== "table" && type.kind !== "varray")) return undefined
+  const element = type.element !== undefined && "named" in type.element && type.element.named.kind === "object" ? type.element.named : undefined
+  const queryParams: Array<DuckDBValue> = []
+  for (let j = open + 1; j < end; j++) if (bindAt.has(j)) queryParams.push(params[bindAt.get(j)!] ?? null)
+  const rows = await rowsOf(host, s.slice(open + 1, end).map((t) => t.text).join(" "), queryParams)
+  const qualified = (t: { schema: string; name: string }) => `"${t.schema}"."${t.name}"`
+  return { type: qualified(type), objectType: element === undefined ? undefined : qualified(element), rows, close }
 }
 
 /** The elements of `TABLE(f(args))` (tokens `from`..`to` of `s`) when `f` is a stored function returning a collection. */
