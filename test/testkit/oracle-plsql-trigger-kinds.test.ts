@@ -246,4 +246,39 @@ describe("Oracle test server: trigger kinds and options", () => {
     await conn.rollback()
     await conn.execute("DROP TRIGGER tk_item_ct")
   })
+
+  it("MERGE into a table with triggers fires the UPDATE triggers of matched rows and the INSERT triggers of new ones", async () => {
+    await conn.execute("DELETE FROM tk_item")
+    await conn.execute("DELETE FROM tk_log")
+    await conn.execute("INSERT INTO tk_item (id, qty) VALUES (1, 10)")
+    await conn.execute("INSERT INTO tk_item (id, qty) VALUES (2, 20)")
+    await conn.commit()
+    await conn.execute(`CREATE OR REPLACE TRIGGER tk_item_merge BEFORE INSERT OR UPDATE ON tk_item FOR EACH ROW
+      BEGIN
+        IF INSERTING THEN
+          :NEW.note := 'ins ' || :NEW.qty;
+          INSERT INTO tk_log VALUES ('I ' || :NEW.id);
+        ELSE
+          :NEW.note := 'upd ' || :OLD.qty || '->' || :NEW.qty;
+          INSERT INTO tk_log VALUES ('U ' || :NEW.id);
+        END IF;
+      END;`)
+    const r = await conn.execute(
+      `MERGE INTO tk_item t
+        USING (SELECT 2 AS id, 25 AS qty FROM dual UNION ALL SELECT 3, :q FROM dual) s
+        ON (t.id = s.id)
+        WHEN MATCHED THEN UPDATE SET t.qty = s.qty + :d
+        WHEN NOT MATCHED THEN INSERT (id, qty) VALUES (s.id, s.qty)`,
+      { q: 30, d: 1 }
+    )
+    expect(r.rowsAffected).toBe(2)
+    expect((await conn.execute("SELECT id, qty, status, note FROM tk_item ORDER BY id")).rows).toEqual([
+      [1, 10, "NEW", null],
+      [2, 26, "NEW", "upd 20->26"],
+      [3, 30, "NEW", "ins 30"]
+    ])
+    expect(await log()).toEqual([["I 3"], ["U 2"]])
+    await conn.rollback()
+    await conn.execute("DROP TRIGGER tk_item_merge")
+  })
 })

@@ -9,6 +9,7 @@
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollections } from "./plsql/client-table-collections.ts"
+import { runMergeWithTriggers } from "./plsql/trigger-merge.ts"
 import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
@@ -460,7 +461,7 @@ export class SqlSession {
   /** A DML statement on a table with triggers, row by row (plsql/triggers.ts), once per bind row. */
   private async dmlWithTriggers(sql: string, triggers: ReadonlyArray<Trigger>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<DmlResult> {
     const target = this.targetOf(significant(tokenize(stripTerminator(sql))))!
-    if (isKw(tokenize(sql).find((t) => t.kind !== "ws"), "MERGE")) throw ora.unimplemented("MERGE into a table with triggers")
+    const run = isKw(tokenize(sql).find((t) => t.kind !== "ws"), "MERGE") ? runMergeWithTriggers : runRowsWithTriggers
     await this.rowExclusive(target)
     const session: TriggerSession = {
       db: this.db,
@@ -471,7 +472,7 @@ export class SqlSession {
       runBlock: (block, values) => runPlsql(this, block, values, []),
       atomically: (body) => this.txn.atomically(body)
     }
-    const done = await runRowsWithTriggers(session, target, triggers, stripTerminator(sql), rows, (e) => this.mapError(e))
+    const done = await run(session, target, triggers, stripTerminator(sql), rows, (e) => this.mapError(e))
     return { kind: "dml", rowCount: done.count, rowCounts: [], batchErrors: [], ...(done.returning !== undefined ? { returning: done.returning } : {}) }
   }
 
