@@ -71,4 +71,18 @@ describe("Oracle test server: TABLE(:bind) over DbObject collections", () => {
     const none = await conn.execute("SELECT CAST(MULTISET(SELECT id FROM tb_item WHERE 1 = 0) AS tb_num_list) FROM dual")
     expect(none.rows[0][0].toJSON()).toEqual([])
   })
+
+  it("MULTISET UNION / INTERSECT / EXCEPT [ALL | DISTINCT] of two collection binds", async () => {
+    // SQL Language Reference, "Multiset Operators": ALL (the default) keeps duplicates, DISTINCT removes them;
+    // INTERSECT ALL keeps an element as often as both hold it, EXCEPT ALL removes it as often as the right one holds it
+    const NumList = await conn.getDbObjectClass("TB_NUM_LIST")
+    const a = new NumList([1, 2, 2, 3])
+    const b = new NumList([2, 3, 3, 4])
+    const r = await conn.execute(
+      `SELECT :a1 MULTISET UNION :b1, :a2 MULTISET UNION DISTINCT :b2, :a3 MULTISET INTERSECT :b3,
+              :a4 MULTISET EXCEPT :b4, :a5 MULTISET EXCEPT DISTINCT :b5 FROM dual`,
+      { a1: a, b1: b, a2: a, b2: b, a3: a, b3: b, a4: a, b4: b, a5: a, b5: b }
+    )
+    expect(r.rows[0].map((c: { toJSON(): unknown }) => c.toJSON())).toEqual([[1, 2, 2, 3, 2, 3, 3, 4], [1, 2, 3, 4], [2, 3], [1, 2], [1]])
+  })
 })

@@ -67,7 +67,7 @@ export const inlineClientTables = async (
   params: ReadonlyArray<DuckDBValue>,
   specs: ReadonlyArray<BindSpec>
 ): Promise<{ sql: string; params: Array<DuckDBValue>; specs: Array<BindSpec> } | undefined> => {
-  if (!/\b(TABLE|MULTISET)\s*\(/i.test(sql)) return undefined
+  if (!/\b(TABLE\s*\(|MULTISET\b)/i.test(sql)) return undefined
   const toks = tokenize(sql)
   const sig = toks.flatMap((t, i) => (t.kind === "ws" ? [] : [i]))
   const s = sig.map((i) => toks[i]!)
@@ -97,6 +97,16 @@ export const inlineClientTables = async (
     return `:t${outParams.length}`
   }
   for (let k = 0; k < s.length; k++) {
+    const combined = s[k]!.kind === "bind" && isKw(s[k + 1], "MULTISET") ? multisetOperation(s, k, bindAt, params, specs) : undefined
+    if (combined !== undefined) {
+      // :a MULTISET op :b of two collection binds: the collection type's constructor over the result
+      keep(k)
+      changed = true
+      text += `${combined.type}(${combined.elements.map((e) => value(plain(e))).join(", ")}) `
+      last = combined.end + 1
+      k = combined.end
+      continue
+    }
     const multiset = isKw(s[k], "CAST") && isOp(s[k + 1], "(") && isKw(s[k + 2], "MULTISET") ? await castMultiset(host, s, k, bindAt, params) : undefined
     if (multiset !== undefined) {
       // CAST(MULTISET(query) AS type): the type's constructor over the query's rows
@@ -164,6 +174,44 @@ const castMultiset = async (host: PlsqlHost, s: ReadonlyArray<Tok>, k: number, b
   const rows = await rowsOf(host, s.slice(open + 1, end).map((t) => t.text).join(" "), queryParams)
   const qualified = (t: { schema: string; name: string }) => `"${t.schema}"."${t.name}"`
   return { type: qualified(type), objectType: element === undefined ? undefined : qualified(element), rows, close }
+}
+
+/**
+ * `:a MULTISET UNION | INTERSECT | EXCEPT [ALL | DISTINCT] :b` at `k` of `s` over two collection binds of scalars
+ * (SQL Language Reference, "Multiset Operators": ALL, the default, keeps duplicates; INTERSECT ALL keeps an element
+ * as often as both hold it, EXCEPT ALL takes it away as often as the right one holds it): the result's elements, the
+ * left bind's collection type and the last token. Undefined for other operands.
+ */
+const multisetOperation = (s: ReadonlyArray<Tok>, k: number, bindAt: ReadonlyMap<number, number>, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>) => {
+  const op = s[k + 2]?.value
+  if (op !== "UNION" && op !== "INTERSECT" && op !== "EXCEPT") return undefined
+  const distinct = isKw(s[k + 3], "DISTINCT")
+  const right = isKw(s[k + 3], "ALL", "DISTINCT") ? k + 4 : k + 3
+  if (s[right]?.kind !== "bind") return undefined
+  const operand = (at: number) => {
+    const n = bindAt.get(at)!
+    const oid = specs[n]?.oid
+    const type = oid === undefined ? undefined : namedTypeOfOid(oid)
+    const value = params[n] ?? null
+    return { type, elements: value === null ? [] : jsonElements(value) }
+  }
+  const a = operand(k)
+  const b = operand(right)
+  if (a.type === undefined || a.elements === undefined || b.elements === undefined || (a.type.kind !== "table" && a.type.kind !== "varray")) return undefined
+  const key = (e: unknown) => JSON.stringify(e)
+  const counts = new Map<string, number>()
+  for (const e of b.elements) counts.set(key(e), (counts.get(key(e)) ?? 0) + 1)
+  let elements: Array<unknown>
+  if (op === "UNION") elements = [...a.elements, ...b.elements]
+  else
+    elements = a.elements.filter((e) => {
+      const n = counts.get(key(e)) ?? 0
+      if (op === "INTERSECT" && n > 0) counts.set(key(e), n - 1)
+      if (op === "EXCEPT" && n > 0 && !distinct) counts.set(key(e), n - 1)
+      return op === "INTERSECT" ? n > 0 : n === 0
+    })
+  if (distinct) elements = elements.filter((e, i) => elements.findIndex((x) => key(x) === key(e)) === i)
+  return { type: `"${a.type.schema}"."${a.type.name}"`, elements, end: right }
 }
 
 /** The elements of `TABLE(f(args))` (tokens `from`..`to` of `s`) when `f` is a stored function returning a collection. */
