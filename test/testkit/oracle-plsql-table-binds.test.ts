@@ -85,4 +85,17 @@ describe("Oracle test server: TABLE(:bind) over DbObject collections", () => {
     )
     expect(r.rows[0].map((c: { toJSON(): unknown }) => c.toJSON())).toEqual([[1, 2, 2, 3, 2, 3, 3, 4], [1, 2, 3, 4], [2, 3], [1, 2], [1]])
   })
+
+  it("TABLE(:bind) in a client's UPDATE and DELETE", async () => {
+    const NumList = await conn.getDbObjectClass("TB_NUM_LIST")
+    const u = await conn.execute("UPDATE tb_item SET name = UPPER(name) WHERE id IN (SELECT column_value FROM TABLE(:ids))", { ids: new NumList([1, 2]) })
+    expect(u.rowsAffected).toBe(2)
+    const d = await conn.execute("DELETE FROM tb_item WHERE id IN (SELECT column_value FROM TABLE(:ids)) AND name <> :keep", { ids: new NumList([2, 3]), keep: "TWO" })
+    expect(d.rowsAffected).toBe(1)
+    expect((await conn.execute("SELECT id, name FROM tb_item ORDER BY id")).rows).toEqual([
+      [1, "ONE"],
+      [2, "TWO"]
+    ])
+    await conn.rollback()
+  })
 })

@@ -8,7 +8,7 @@
  */
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
-import { withTableCollections } from "./plsql/client-table-collections.ts"
+import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
 import { runMergeWithTriggers } from "./plsql/trigger-merge.ts"
 import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
@@ -241,7 +241,7 @@ export class SqlSession {
       case "query":
         return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
       case "dml":
-        return this.dml(sql, rows, specs, opts)
+        return this.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
       case "ddl":
         await this.commit()
         await this.ddl(sql)

@@ -262,3 +262,17 @@ export const withTableCollections = async (
   const tabled = await inlineClientTables(host, sql, params, specs)
   return tabled === undefined ? [sql, params, specs] : [tabled.sql, tabled.params, tabled.specs]
 }
+
+/**
+ * A client's DML with its `TABLE(:collection)` (and the rest above) inlined when it runs once (one bind row); an
+ * executeMany runs as written.
+ */
+export const withTableCollectionRows = async (
+  host: PlsqlHost,
+  sql: string,
+  rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
+  specs: ReadonlyArray<BindSpec>
+): Promise<[string, ReadonlyArray<ReadonlyArray<DuckDBValue>>, ReadonlyArray<BindSpec>]> => {
+  const tabled = rows.length > 1 ? undefined : await inlineClientTables(host, sql, rows[0] ?? [], specs)
+  return tabled === undefined ? [sql, rows, specs] : [tabled.sql, [tabled.params], tabled.specs]
+}
