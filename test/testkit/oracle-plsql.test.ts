@@ -316,9 +316,10 @@ describe(`Oracle test server: PL/SQL, implicit results and LOBs (${version} layo
   })
 
   it("rejects PL/SQL outside the subset with an ORA- error", async () => {
-    // PIPE ROW is not interpreted yet (README.md, "Accepted PL/SQL")
+    // PIPE ROW outside a pipelined function (Error Messages, PLS-00629 "PIPE statement cannot be used in non-pipelined functions")
     const e = await failure(() => conn.execute("BEGIN PIPE ROW (1); END;"))
-    expect(oraCode(e)).toBe("ORA-03001")
+    expect(oraCode(e)).toBe("ORA-06550")
+    expect(e.message).toMatch(/PLS-00629: PIPE statement cannot be used in non-pipelined functions/)
     const e2 = await failure(() => conn.execute("BEGIN no_such_proc(1); END;"))
     expect(oraCode(e2)).toBe("ORA-06550")
   })

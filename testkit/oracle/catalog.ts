@@ -53,7 +53,7 @@ export interface TableMeta {
 export interface ObjectMeta {
   readonly owner: string
   readonly name: string
-  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION" | "PACKAGE" | "PACKAGE BODY"
+  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION" | "PACKAGE" | "PACKAGE BODY" | "TRIGGER"
   readonly objectId: number
   readonly created: Date
   readonly tableName?: string

@@ -14,7 +14,7 @@ import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./p
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage } from "./plsql.ts"
-import { defineTrigger, dropTrigger } from "./plsql/triggers.ts"
+import { alterTrigger, defineTrigger, dropTrigger } from "./plsql/trigger-definitions.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import type { DdlHost } from "./ddl-host.ts"
@@ -269,6 +269,7 @@ export class Ddl implements TableDdl {
     if (kw === "ALTER") {
       if (isKw(toks[1], "SESSION")) return this.s.alterSession(toks)
       if (isKw(toks[1], "TABLE")) return this.alterTable(toks, t.text)
+      if (isKw(toks[1], "TRIGGER")) return alterTrigger(this.s.db, this.s.schema, toks)
       if (isKw(toks[1], "SEQUENCE")) {
         const q = this.qualified(toks, 2)
         if (this.s.db.catalog.getObject(q.schema, "SEQUENCE", q.name) === undefined) throw new OraError(2289, "sequence does not exist")

@@ -22,6 +22,9 @@ import type { ReadBuffer, WriteBuffer } from "./wire.ts"
 /** Every named type by OID (hex): bind values name their type only by its TOID. */
 const typesByOid = new Map<string, NamedType>()
 
+/** The named type a bind's TOID names (plsql/client-table-collections.ts reads collection binds by it). */
+export const namedTypeOfOid = (oid: Buffer): NamedType | undefined => typesByOid.get(oid.toString("hex"))
+
 const register = (t: NamedType): NamedType => {
   typesByOid.set(t.oid.toString("hex"), t)
   return t

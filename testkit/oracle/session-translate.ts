@@ -112,7 +112,7 @@ export const bindNumberingTranslator = (ctx: TranslationContext, source: Readonl
  * UPDATE/MERGE: Oracle allows `SET alias.col = ...`; DuckDB wants the bare column name, so the qualifier of
  * SET targets is dropped.
  */
-const unqualifySetTargets = (all: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
+export const unqualifySetTargets = (all: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
   const sig = all.filter((t) => t.kind !== "ws")
   if (!isKw(sig[0], "UPDATE", "MERGE")) return all
   const drop = new Set<Tok>()

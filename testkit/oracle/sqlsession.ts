@@ -7,7 +7,10 @@
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
-import { runRowsWithTriggers, tableTriggers, type Trigger, type TriggerSession } from "./plsql/triggers.ts"
+import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
+import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
+import { runMergeWithTriggers } from "./plsql/trigger-merge.ts"
+import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
 import { takeCompileWarning } from "./plsql/stored-code.ts"
@@ -242,9 +245,9 @@ export class SqlSession {
     if (parseError !== undefined) throw parseError
     switch (cls) {
       case "query":
-        return this.query(sql, rows[0] ?? [], specs)
+        return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
       case "dml":
-        return this.dml(sql, rows, specs, opts)
+        return this.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
       case "ddl":
         await this.commit()
         await this.ddl(sql)
@@ -461,18 +464,19 @@ export class SqlSession {
   /** A DML statement on a table with triggers, row by row (plsql/triggers.ts), once per bind row. */
   private async dmlWithTriggers(sql: string, triggers: ReadonlyArray<Trigger>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<DmlResult> {
     const target = this.targetOf(significant(tokenize(stripTerminator(sql))))!
-    if (isKw(tokenize(sql).find((t) => t.kind !== "ws"), "MERGE")) throw ora.unimplemented("MERGE into a table with triggers")
+    const run = isKw(tokenize(sql).find((t) => t.kind !== "ws"), "MERGE") ? runMergeWithTriggers : runRowsWithTriggers
     await this.rowExclusive(target)
     const session: TriggerSession = {
       db: this.db,
+      host: this,
       query: (q, params) => this.query(q, params),
       rowsOf: (result) => rowsOfQuery(this, result),
       runLogged: (q, params) => this.runLogged(q, params),
       runBlock: (block, values) => runPlsql(this, block, values, []),
       atomically: (body) => this.txn.atomically(body)
     }
-    const rowCount = await runRowsWithTriggers(session, target, triggers, stripTerminator(sql), rows, (e) => this.mapError(e))
-    return { kind: "dml", rowCount, rowCounts: [], batchErrors: [] }
+    const done = await run(session, target, triggers, stripTerminator(sql), rows, (e) => this.mapError(e))
+    return { kind: "dml", rowCount: done.count, rowCounts: [], batchErrors: [], ...(done.returning !== undefined ? { returning: done.returning } : {}) }
   }
 
   /**

@@ -84,6 +84,12 @@ export function assign(ctx: Frame, target: Expr, value: Value): void {
     return
   }
   const name = oracleName(t)
+  // pkg.c(i) := v: an element of a package's collection (its instance made by an earlier reference)
+  const packaged = lookup(ctx, name) === undefined && isOp(target[1], ".") && target[2] !== undefined && isOp(target[3], "(") ? packageVariable(ctx, name, oracleName(target[2])) : undefined
+  if (packaged?.k === "var") {
+    const type = packaged.value instanceof PlsqlCollection ? packaged.value.type : collectionType(ctx, packaged.type)
+    if (type !== undefined) return assignElement(ctx, target.slice(2), type, packaged.value as Collection | null, value)
+  }
   const slot = lookup(ctx, name) ?? (target.length === 3 && isOp(target[1], ".") ? (labelled(ctx, name, oracleName(target[2]!)) ?? packageVariable(ctx, name, oracleName(target[2]!))) : undefined)
   if (slot === undefined) notDeclared(ctx, t)
   if (slot.k !== "var") throw new PlsCompileError(ctx.source, t.pos, 321, `expression '${name}' inappropriate as the left hand side of an assignment statement`)

@@ -57,6 +57,8 @@ export interface Subprogram {
   readonly params: ReadonlyArray<Param>
   readonly returns?: TypeSpec
   readonly body?: Block
+  /** Declared PIPELINED: returns the rows its PIPE ROW statements give (pipelined.ts). */
+  readonly pipelined?: boolean
 }
 
 /** `WHEN a OR b THEN statements` of an EXCEPTION section (`OTHERS` is a name here). */
@@ -95,6 +97,8 @@ export type Stmt = At &
     | { readonly k: "label"; readonly name: string }
     | { readonly k: "goto"; readonly label: string }
     | { readonly k: "return"; readonly expr?: Expr }
+    /** `PIPE ROW (expr)` of a pipelined function (pipelined.ts). */
+    | { readonly k: "pipeRow"; readonly expr: Expr }
     | { readonly k: "sql"; readonly toks: Expr }
     | { readonly k: "commit" }
     | { readonly k: "rollback" }

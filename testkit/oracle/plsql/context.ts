@@ -91,6 +91,8 @@ export interface Frame extends CallContext {
   bulkExceptions: Array<{ readonly index: number; readonly code: number }>
   /** Exceptions being handled (innermost last): SQLCODE, SQLERRM and `RAISE;` read the last. */
   handling: Array<PlsqlException>
+  /** The rows a running pipelined function piped so far (pipelined.ts); undefined outside one. */
+  piped: Array<Value> | undefined
   /** Where the running statement starts in `source`. */
   pos: number
   /** Statements run so far (a look at the socket every YIELD_EVERY: control.ts). */

@@ -202,12 +202,13 @@ export abstract class DeclarationParser extends TokenParser {
       this.i++
     }
     let returns: TypeSpec | undefined
+    let pipelined = false
     if (isFunction) {
       this.expectKw("RETURN")
       returns = this.typeOf(this.until((t) => isOp(t, ";") || isKw(t, "IS", "AS", "DETERMINISTIC", "PIPELINED", "RESULT_CACHE"), ["is", "as", ";"]))
-      while (this.kw("DETERMINISTIC", "RESULT_CACHE")) this.i++
+      while (this.kw("DETERMINISTIC", "RESULT_CACHE", "PIPELINED")) if (this.toks[this.i++]!.value === "PIPELINED") pipelined = true
     }
-    const head = { name, params, ...(returns === undefined ? {} : { returns }) }
+    const head = { name, params, ...(returns === undefined ? {} : { returns }), ...(pipelined ? { pipelined } : {}) }
     if (isOp(this.tok, ";")) {
       this.i++
       return { pos, k: "subprogram", sub: head }

@@ -26,7 +26,10 @@ import { lookup } from "./scope.ts"
 import { storedFunctionCalls } from "./sql-functions.ts"
 import { callableFromSql } from "./stored-packages.ts"
 import { inlineTableCollections } from "./table-collections.ts"
-import { tableTriggers } from "./triggers.ts"
+import { rewriteRowSubqueries } from "../row-subqueries.ts"
+import { unqualifySetTargets } from "../session-translate.ts"
+import { checkMutating } from "./mutating-tables.ts"
+import { tableTriggers } from "./trigger-definitions.ts"
 
 /** The table an INSERT INTO / UPDATE / DELETE [FROM] / MERGE INTO writes. */
 function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
@@ -37,7 +40,10 @@ function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
 }
 
 /** Runs a DML statement of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
-export async function runDml(ctx: Frame, source: Expr): Promise<number> {
+export async function runDml(ctx: Frame, written: Expr): Promise<number> {
+  checkMutating(ctx.host, written, (schema, name) => ctx.host.lookupTable(schema, name))
+  // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
+  const source = unqualifySetTargets(rewriteRowSubqueries(written)).filter((t) => t.kind !== "ws")
   if (tableTriggers(ctx.host.db, dmlTarget(ctx, source)).length > 0) return triggeredDml(ctx, source)
   const { toks: inlined, release } = await inlineCalls(ctx, source, true, true)
   const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
@@ -79,6 +85,7 @@ async function triggeredDml(ctx: Frame, source: Expr): Promise<number> {
 
 /** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
 export async function openQuery(ctx: Frame, query: Expr): Promise<QueryResult> {
+  checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   const tabled = tableCollections(ctx, query)
   const source = tabled?.toks ?? query
   const { toks, release: releaseCalls } = await inlineCalls(ctx, source, true, true)

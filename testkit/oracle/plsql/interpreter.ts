@@ -18,7 +18,7 @@ import type { PlsqlHost } from "./host.ts"
 import { assign } from "./assignment.ts"
 import { LoopContinue, LoopExit, ReturnSignal } from "./control.ts"
 import { runDml } from "./embedded-sql.ts"
-import { evaluate } from "./expressions.ts"
+import { evaluate, evaluateValue } from "./expressions.ts"
 import { valueOf } from "./names.ts"
 import { parseProcedureBody } from "./parser.ts"
 import type { RowReader } from "./row-reader.ts"
@@ -38,6 +38,7 @@ export class Interpreter implements Frame {
   bulkRowCounts = new Map<number | string, number>()
   bulkExceptions: Array<{ readonly index: number; readonly code: number }> = []
   handling: Array<PlsqlException> = []
+  piped: Array<Value> | undefined = undefined
   pos = 0
   steps = 0
   readonly callResults = new Map<string, { value: Value }>()
@@ -123,7 +124,8 @@ export const callFromSql = async (host: PlsqlHost, fn: PlsqlProcedure, args: Rea
     // a packaged function runs in the session's instance of its package, as `owner.pkg.f(args)` of a block
     const call = [`"${fn.owner}"`, ".", `"${fn.package}"`, ".", `"${fn.name}"`].map((text, i): Tok => (i % 2 === 1 ? { kind: "op", text, value: text, pos: 0 } : { kind: "qident", text, value: text.slice(1, -1), pos: 0 }))
     const separated = argToks.flatMap((a, i): Array<Tok> => (i === 0 ? a : [{ kind: "op", text: ",", value: ",", pos: 0 }, ...a]))
-    return await interp.evaluate([...call, { kind: "op", text: "(", value: "(", pos: 0 }, ...separated, { kind: "op", text: ")", value: ")", pos: 0 }])
+    // evaluated as a value: a collection result (TABLE(pkg.f(args)): client-table-collections.ts) stays one
+    return await evaluateValue(interp, [...call, { kind: "op", text: "(", value: "(", pos: 0 }, ...separated, { kind: "op", text: ")", value: ")", pos: 0 }])
   } catch (e) {
     if (e instanceof PlsqlException) {
       if (e.code === 1403 && e.user === undefined) return null

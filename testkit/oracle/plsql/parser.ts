@@ -13,9 +13,7 @@ import { checkGotos } from "./goto-targets.ts"
 /** Words that end a statement list (the next clause of the enclosing statement). */
 const LIST_END = ["END", "ELSIF", "ELSE", "EXCEPTION", "WHEN"]
 /** Statements the interpreter does not run yet (ORA-03001). */
-const NOT_YET: ReadonlyMap<string, string> = new Map([
-  ["PIPE", "PIPE ROW"]
-])
+const NOT_YET: ReadonlyMap<string, string> = new Map([])
 const SQL_HEADS = ["SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE", "LOCK", "SAVEPOINT", "SET"]
 
 class Parser extends DeclarationParser {
@@ -153,6 +151,10 @@ class Parser extends DeclarationParser {
             return { pos, k: "null" }
           }
           break
+        case "PIPE":
+          if (!isKw(this.toks[this.i + 1], "ROW")) break
+          this.i += 2
+          return { pos, k: "pipeRow", expr: this.toSemicolon() }
         case "RETURN":
           this.i++
           if (isOp(this.tok, ";")) {

@@ -14,6 +14,7 @@ import { PlsCompileError, PlsqlException, predefined } from "./errors.ts"
 import { at, matches, raise } from "./exception-handling.ts"
 import { condition, equals, evaluate, evaluateValue } from "./expressions.ts"
 import { packageMember } from "./package-instances.ts"
+import { pipeRow } from "./pipelined.ts"
 import { PlsqlRecord } from "./records.ts"
 import { RowReader } from "./row-reader.ts"
 import { line, lookup } from "./scope.ts"
@@ -115,6 +116,8 @@ async function statement(ctx: Frame, st: Stmt): Promise<void> {
       if (st.when !== undefined && !(await condition(ctx, st.when))) return
       throw st.k === "exit" ? new LoopExit(st.label) : new LoopContinue(st.label)
     }
+    case "pipeRow":
+      return pipeRow(ctx, st.expr)
     case "return":
       throw new ReturnSignal(st.expr === undefined ? undefined : await evaluateValue(ctx, st.expr))
     case "commit":

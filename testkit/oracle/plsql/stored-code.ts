@@ -11,7 +11,7 @@ import type { Subprogram, TypeSpec } from "./ast.ts"
 import { lineColumn, PlsCompileError } from "./errors.ts"
 import type { PlsqlHost } from "./host.ts"
 import { packagesOf } from "./stored-packages.ts"
-import { triggerDictionaryRows } from "./triggers.ts"
+import { triggerDictionaryRows } from "./trigger-definitions.ts"
 
 /** One compile error of a stored unit: line and column in its stored text, and the PLS- message. */
 export interface CompileError {
@@ -76,6 +76,7 @@ export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<read
     args.push(...argumentRows(p.owner, p.name, null, id, null, 1, p.params.map((x) => ({ name: x.name, mode: x.mode, type: x.type ?? null, defaulted: x.default !== undefined })), p.isFunction === true ? (p.returns ?? null) : undefined))
   }
   for (const def of packagesOf(db).values()) {
+    if (def.hidden === true) continue
     const id = idOf(def.owner, "PACKAGE", def.name)
     lines(def.owner, def.name, "PACKAGE", storedText(def.spec.source))
     if (def.body !== undefined) lines(def.owner, def.name, "PACKAGE BODY", storedText(def.body.source))

@@ -28,6 +28,8 @@ export interface PackageDef {
   readonly body?: { readonly source: string; readonly block: Block }
   /** The names the specification declares (reachable as `package.name` from outside). */
   readonly publicNames: ReadonlySet<string>
+  /** A compound trigger's shared declarations (compound-triggers.ts): in no dictionary view. */
+  readonly hidden?: boolean
 }
 
 const definitions = new WeakMap<OracleDatabase, Map<string, PackageDef>>()
@@ -67,6 +69,24 @@ const parseUnit = (source: string, toks: Array<Tok>): Block => {
 export const unitName = (toks: ReadonlyArray<Tok>, k: number, schema: string): { owner: string; name: string; next: number } =>
   isOp(toks[k + 1], ".") ? { owner: oracleName(toks[k]!), name: oracleName(toks[k + 2]!), next: k + 3 } : { owner: schema, name: oracleName(toks[k]!), next: k + 1 }
 
+/** The names a specification's declarations make. */
+const declaredNames = (block: Block): Set<string> =>
+  new Set(block.decls.map((d) => (d.k === "collectionType" || d.k === "recordType" ? d.type.name : d.k === "subprogram" ? d.sub.name : d.k === "exceptionInit" ? "" : d.name)))
+
+/**
+ * Registers a package specification no dictionary view shows, made of `declarations` (a compound trigger's shared
+ * state: compound-triggers.ts); the names it declares.
+ */
+export const defineHiddenPackage = (db: OracleDatabase, owner: string, name: string, declarations: string): ReadonlySet<string> => {
+  const source = `PACKAGE ${name} IS\n${declarations}\nEND;`
+  const toks = sig(source)
+  const block = parseUnit(source, toks.slice(toks.findIndex((t) => isKw(t, "IS")) + 1))
+  if (block.decls.some((d) => d.k === "subprogram")) throw ora.unimplemented("subprograms in a compound trigger's declarations")
+  const publicNames = declaredNames(block)
+  packagesOf(db).set(`${owner}.${name}`, { owner, name, spec: { source, block }, publicNames, hidden: true })
+  return publicNames
+}
+
 /** CREATE [OR REPLACE] PACKAGE [BODY] [owner.]name IS|AS ... END [name]. */
 export const definePackage = (s: PlsqlHost, sql: string): void => {
   const source = sql.replace(/\/\s*$/, "")
@@ -92,7 +112,7 @@ export const definePackage = (s: PlsqlHost, sql: string): void => {
   }
   if (known !== undefined && !replace) throw ora.nameInUse()
   if (known === undefined && (s.db.procedures.has(key) || s.db.catalog.getTable(owner, name) !== undefined)) throw ora.nameInUse()
-  const publicNames = new Set(block.decls.map((d) => (d.k === "collectionType" || d.k === "recordType" ? d.type.name : d.k === "subprogram" ? d.sub.name : d.k === "exceptionInit" ? "" : d.name)))
+  const publicNames = declaredNames(block)
   // a new specification keeps no body of the old one's (Oracle marks it invalid until it is compiled again)
   all.set(key, { owner, name, spec: { source, block }, publicNames, ...(known?.body !== undefined ? { body: known.body } : {}) })
   if (known === undefined) s.db.catalog.putObject({ owner, name, type: "PACKAGE", objectId: s.db.catalog.newObjectId(), created: new Date() })

@@ -19,6 +19,7 @@ import { packageMember, packageOwning } from "./package-instances.ts"
 import { typeSpec } from "./declaration-parser.ts"
 import { PACKAGES, UNQUALIFIED } from "./packages.ts"
 import { parseProcedureBody } from "./parser.ts"
+import { collectingPipedRows, isPipelinedSource, pipedCollection } from "./pipelined.ts"
 import { line, lookup } from "./scope.ts"
 
 /**
@@ -43,9 +44,10 @@ export async function callLocal(ctx: Frame, slot: Extract<Slot, { k: "subprogram
   // (`ORA-06512: at "OWNER.PKG", line n`, then the line of the call)
   const owner = packageOwning(ctx, slot)
   let outcome: { readonly params: Map<string, Slot>; readonly returned: ReturnSignal | undefined }
+  let piped: Array<Value> | undefined
   if (owner === undefined) {
     try {
-      outcome = await runSubprogram(ctx, slot, sub, given)
+      ;({ result: outcome, piped } = await collectingPipedRows(ctx, sub.pipelined === true, () => runSubprogram(ctx, slot, sub, given)))
     } catch (e) {
       // the subprogram's own line, then the call's
       if (e instanceof PlsqlException) {
@@ -58,7 +60,7 @@ export async function callLocal(ctx: Frame, slot: Extract<Slot, { k: "subprogram
     const frame = ctx.frame(owner.body?.source ?? owner.spec.source)
     frame.unit = `${owner.owner}.${owner.name}`
     try {
-      outcome = await runSubprogram(frame, slot, sub, given)
+      ;({ result: outcome, piped } = await collectingPipedRows(frame, sub.pipelined === true, () => runSubprogram(frame, slot, sub, given)))
     } catch (e) {
       if (e instanceof PlsqlException) {
         e.frames.push(`at "${owner.owner}.${owner.name}", line ${e.line}`)
@@ -73,8 +75,10 @@ export async function callLocal(ctx: Frame, slot: Extract<Slot, { k: "subprogram
     if (p.mode !== "IN" && slotOf?.k === "var") assign(ctx, actual[i]!, slotOf.value)
   })
   if (sub.returns === undefined) return null
+  const resolved = resolveType(ctx, sub.returns, pos)
+  if (returned?.value === undefined && piped !== undefined) return pipedCollection(collectionType(ctx, resolved), sub.returns.kind === "named" ? sub.returns.name : "", piped)
   if (returned?.value === undefined) throw new OraError(6503, "PL/SQL: Function returned without value")
-  return coerce(ctx, resolveType(ctx, sub.returns, pos), returned.value)
+  return coerce(ctx, resolved, returned.value)
 }
 
 /** Runs a subprogram's body in the scope it was declared in, its parameters bound from `given`. */
@@ -169,6 +173,8 @@ export async function invoke(ctx: Frame, proc: PlsqlProcedure, args: ReadonlyArr
   const frame = ctx.frame(proc.source)
   let result: Map<string, Slot> | undefined
   let returned: ReturnSignal | undefined
+  const pipelined = proc.isFunction === true && isPipelinedSource(proc.source)
+  if (pipelined) frame.piped = []
   try {
     await frame.runBlock(body, (names) => {
       for (const [k, v] of values) names.set(k, v)
@@ -189,6 +195,7 @@ export async function invoke(ctx: Frame, proc: PlsqlProcedure, args: ReadonlyArr
     assign(ctx, actual[i]!, slot?.k === "var" ? slot.value : null)
   }
   if (proc.isFunction !== true) return null
+  if (returned?.value === undefined && pipelined) return pipedCollection(undefined, proc.returns ?? "", frame.piped ?? [])
   if (returned?.value === undefined) throw new OraError(6503, "PL/SQL: Function returned without value")
   return returned.value
 }

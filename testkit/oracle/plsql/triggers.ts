@@ -1,14 +1,14 @@
 /**
- * DML triggers (PL/SQL Language Reference 23ai, "PL/SQL Triggers"): `CREATE [OR REPLACE] TRIGGER name BEFORE | AFTER
- * INSERT | UPDATE [OF cols] | DELETE [OR ...] ON table [FOR EACH ROW] [WHEN (cond)] block`, `DROP TRIGGER`, and a
- * client's INSERT / UPDATE / DELETE on a table that has triggers, run row by row so that row triggers see and change
- * each row.
+ * Running DML triggers (PL/SQL Language Reference 23ai, "PL/SQL Triggers"; their definitions: trigger-definitions.ts):
+ * a client's INSERT / UPDATE / DELETE on a table or view that has triggers, run row by row so that row triggers see
+ * and change each row.
  *
  * How a statement runs here: BEFORE statement triggers; the rows the statement writes are selected (INSERT: its
  * VALUES or query; UPDATE: each row's ROWID, old values and SET values; DELETE: ROWID and old values); per row the
  * BEFORE row triggers (which may assign :NEW), the write of that one row, the AFTER row triggers; then AFTER statement
  * triggers. A trigger body runs as an anonymous block whose `:NEW.col` / `:OLD.col` are binds (`NEW.col` in WHEN),
- * INSERTING / UPDATING / DELETING literals. An exception leaving a trigger fails the whole statement, undone, with
+ * INSERTING / UPDATING / DELETING literals. On a view, INSTEAD OF triggers run per row in place of the write. While a
+ * row trigger runs, the table is mutating (mutating-tables.ts). An exception leaving a trigger fails the whole statement, undone, with
  * `ORA-06512: at "OWNER.TRIGGER", line n` (lines counted from the body's DECLARE or BEGIN) and ORA-04088 under it.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
@@ -17,160 +17,19 @@ import type { OracleDatabase } from "../database.ts"
 import { OraError, ora } from "../errors.ts"
 import { isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
 import { duckIdent } from "../names.ts"
-import type { PlsqlResult, QueryResult } from "../statement.ts"
+import { returningClause, type PlsqlResult, type QueryResult } from "../statement.ts"
+import { rewriteRowSubqueries } from "../row-subqueries.ts"
 import { oracleName } from "../translate.ts"
-import { BIND_OUT } from "./host.ts"
-
-/** The statements a trigger fires on. */
-export type TriggerEvent = "INSERT" | "UPDATE" | "DELETE"
-
-/** A stored trigger. */
-export interface Trigger {
-  readonly owner: string
-  readonly name: string
-  readonly tableOwner: string
-  readonly table: string
-  readonly timing: "BEFORE" | "AFTER"
-  readonly events: ReadonlySet<TriggerEvent>
-  /** UPDATE OF columns (empty: any update). */
-  readonly columns: ReadonlyArray<string>
-  readonly forEachRow: boolean
-  /** The WHEN condition's text, without its parentheses. */
-  readonly when: string | undefined
-  /** The body from its DECLARE or BEGIN, as written. */
-  readonly body: string
-  /** The CREATE statement's text from TRIGGER on (USER_TRIGGERS DESCRIPTION). */
-  readonly description: string
-}
-
-const registry = new WeakMap<OracleDatabase, Map<string, Trigger>>()
-
-/** The database's triggers by `OWNER.NAME`, in creation order (the order triggers of one timing fire in). */
-export const triggersOf = (db: OracleDatabase): Map<string, Trigger> => {
-  let m = registry.get(db)
-  if (m === undefined) registry.set(db, (m = new Map()))
-  return m
-}
-
-/** The triggers on table `meta`. */
-export const tableTriggers = (db: OracleDatabase, meta: TableMeta | undefined): Array<Trigger> =>
-  meta === undefined || registry.get(db) === undefined ? [] : [...triggersOf(db).values()].filter((t) => t.tableOwner === meta.owner && t.table === meta.name)
-
-/** Rows of ALL_TRIGGERS (catalog.ts dictionaryShapes): one per trigger, ENABLED, in creation order. */
-export const triggerDictionaryRows = (db: OracleDatabase): Array<Array<unknown>> =>
-  registry.get(db) === undefined
-    ? []
-    : [...triggersOf(db).values()].map((t) => [
-        t.owner,
-        t.name,
-        `${t.timing} ${t.forEachRow ? "EACH ROW" : "STATEMENT"}`,
-        (["INSERT", "UPDATE", "DELETE"] as const).filter((e) => t.events.has(e)).join(" OR "),
-        t.tableOwner,
-        "TABLE",
-        t.table,
-        null,
-        "REFERENCING NEW AS NEW OLD AS OLD",
-        t.when ?? null,
-        "ENABLED",
-        t.description,
-        "PL/SQL",
-        t.body
-      ])
-
-/** `[owner.]name` at `k`: the name, its owner (the schema when not written) and the index after it. */
-const qualifiedName = (toks: ReadonlyArray<Tok>, k: number, schema: string) =>
-  isOp(toks[k + 1], ".") && toks[k + 2] !== undefined
-    ? { owner: oracleName(toks[k]!), name: oracleName(toks[k + 2]!), next: k + 3 }
-    : { owner: schema, name: oracleName(toks[k]!), next: k + 1 }
-
-/** The `:NEW.col` / `:OLD.col` references (and `NEW.col` / `OLD.col` in WHEN) of a body's tokens, by token index. */
-const correlationRefs = (toks: ReadonlyArray<Tok>, bare: boolean): Array<{ at: number; which: "NEW" | "OLD"; column: string; end: number }> => {
-  const out: Array<{ at: number; which: "NEW" | "OLD"; column: string; end: number }> = []
-  const sig = toks.flatMap((t, i) => (t.kind === "ws" ? [] : [i]))
-  for (let j = 0; j + 2 < sig.length; j++) {
-    const t = toks[sig[j]!]!
-    const which = t.kind === "bind" ? t.value.toUpperCase() : bare && t.kind === "ident" ? t.value : ""
-    if ((which !== "NEW" && which !== "OLD") || !isOp(toks[sig[j + 1]!], ".")) continue
-    if (bare && t.kind === "ident" && isOp(toks[sig[j - 1]!], ".")) continue
-    out.push({ at: sig[j]!, which, column: oracleName(toks[sig[j + 2]!]!), end: sig[j + 2]! })
-  }
-  return out
-}
-
-/** Registers CREATE [OR REPLACE] TRIGGER (`sql`), on a table `lookup` finds. */
-export const defineTrigger = (db: OracleDatabase, schema: string, sql: string, lookup: (schema: string | undefined, name: string) => TableMeta | undefined): void => {
-  const source = sql.replace(/\/\s*$/, "")
-  const toks = significant(tokenize(source))
-  const head = toks.findIndex((t) => isKw(t, "TRIGGER"))
-  const { owner, name, next } = qualifiedName(toks, head + 1, schema)
-  let k = next
-  const timing = toks[k]?.value
-  if (timing !== "BEFORE" && timing !== "AFTER") throw new OraError(4071, "missing BEFORE, AFTER or INSTEAD OF keyword")
-  k++
-  const events = new Set<TriggerEvent>()
-  const columns: Array<string> = []
-  for (;;) {
-    const e = toks[k]?.value
-    if (e !== "INSERT" && e !== "UPDATE" && e !== "DELETE") throw new OraError(4072, "invalid trigger type")
-    events.add(e)
-    k++
-    if (isKw(toks[k], "OF")) {
-      if (e !== "UPDATE") throw new OraError(4073, "column list not valid for this trigger type")
-      k++
-      while (toks[k] !== undefined && !isKw(toks[k], "ON", "OR")) {
-        if (!isOp(toks[k], ",")) columns.push(oracleName(toks[k]!))
-        k++
-      }
-    }
-    if (!isKw(toks[k], "OR")) break
-    k++
-  }
-  if (!isKw(toks[k], "ON")) throw ora.invalidSql()
-  const target = qualifiedName(toks, k + 1, schema)
-  const meta = lookup(target.owner, target.name)
-  if (meta === undefined || meta.kind !== "TABLE") throw new OraError(942, "table or view does not exist")
-  k = target.next
-  if (isKw(toks[k], "REFERENCING")) throw ora.unimplemented("REFERENCING in CREATE TRIGGER")
-  const forEachRow = isKw(toks[k], "FOR") && isKw(toks[k + 1], "EACH") && isKw(toks[k + 2], "ROW")
-  if (forEachRow) k += 3
-  if (isKw(toks[k], "ENABLE")) k++
-  let when: string | undefined
-  if (isKw(toks[k], "WHEN")) {
-    if (!forEachRow) throw new OraError(4077, "WHEN clause cannot be used with table level triggers")
-    if (!isOp(toks[k + 1], "(")) throw ora.invalidSql()
-    const close = matchParen(toks, k + 1)
-    when = source.slice(toks[k + 2]!.pos, toks[close]!.pos)
-    k = close + 1
-  }
-  if (!isKw(toks[k], "DECLARE", "BEGIN")) throw new OraError(4079, "invalid trigger specification")
-  let body = source.slice(toks[k]!.pos).trimEnd()
-  if (!body.endsWith(";")) body += ";"
-  const bodyToks = tokenize(body)
-  const refs = correlationRefs(bodyToks, false)
-  if (!forEachRow && refs.length > 0) throw new OraError(4082, "NEW or OLD references not allowed in table level triggers")
-  const sig = bodyToks.flatMap((t, i) => (t.kind === "ws" ? [] : [i]))
-  for (const r of refs) {
-    const after = sig.indexOf(r.end) + 1
-    if (!isOp(bodyToks[sig[after] ?? -1], ":=")) continue
-    if (r.which === "OLD") throw new OraError(4085, "cannot change the value of an OLD reference variable")
-    if (timing === "AFTER" || events.has("DELETE")) throw new OraError(4084, "cannot change NEW values for this trigger type")
-  }
-  const triggers = triggersOf(db)
-  const key = `${owner}.${name}`
-  if (triggers.has(key) && !/^\s*CREATE\s+OR\s+REPLACE/i.test(source)) throw new OraError(4081, `trigger '${name}' already exists`)
-  triggers.delete(key)
-  triggers.set(key, { owner, name, tableOwner: meta.owner, table: meta.name, timing, events, columns, forEachRow, when, body, description: source.slice(toks[head]!.pos + toks[head]!.text.length, toks[k]!.pos).trim() })
-}
-
-/** DROP TRIGGER [owner.]name (ORA-04080 for an unknown one). */
-export const dropTrigger = (db: OracleDatabase, schema: string, toks: ReadonlyArray<Tok>, at: number): void => {
-  const { owner, name } = qualifiedName(toks, at, schema)
-  if (!triggersOf(db).delete(`${owner}.${name}`)) throw new OraError(4080, `trigger '${name}' does not exist`)
-}
+import { resetCompoundState } from "./compound-triggers.ts"
+import { BIND_OUT, type PlsqlHost } from "./host.ts"
+import { whileMutating } from "./mutating-tables.ts"
+import { correlationRefs, qualifiedName, type Trigger, type TriggerEvent } from "./trigger-definitions.ts"
 
 /** What running a statement with triggers needs from the SQL session (sqlsession.ts). */
 export interface TriggerSession {
   readonly db: OracleDatabase
+  /** The SQL session itself (the PL/SQL host its blocks run in: mutating tables and compound trigger state are per session). */
+  readonly host: PlsqlHost
   /** Runs a client-style query with positional bind values. */
   query(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<QueryResult>
   /** Reads a query's rows as PL/SQL values. */
@@ -210,22 +69,38 @@ const topLevel = (toks: ReadonlyArray<Tok>, from: number, ...kw: Array<string>):
 
 /**
  * Runs a client's INSERT / UPDATE / DELETE (`sql`, positional bind values `params`) on `meta`, which has
- * `triggers`, firing them; the number of rows written.
+ * `triggers`, firing them; the number of rows written (on a view with INSTEAD OF triggers: the rows they ran for).
  */
-export const runWithTriggers = (s: TriggerSession, meta: TableMeta, triggers: ReadonlyArray<Trigger>, sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> =>
+export const runWithTriggers = (s: TriggerSession, meta: TableMeta, defined: ReadonlyArray<Trigger>, written: string, values: ReadonlyArray<DuckDBValue>): Promise<TriggeredResult> =>
   s.atomically(async () => {
-    const toks = significant(tokenize(sql))
-    const event = toks[0]!.value as TriggerEvent
-    if (topLevel(toks, 0, "RETURNING", "RETURN") >= 0) throw ora.unimplemented("RETURNING on a table with triggers")
+    // SET (a, b) = (SELECT x, y ...) as one scalar subquery per column (row-subqueries.ts)
+    const sql = rewriteRowSubqueries(tokenize(written)).map((t) => t.text).join("")
+    const all = significant(tokenize(sql))
+    const event = all[0]!.value as TriggerEvent
+    // a compound trigger as one trigger per section, its shared state made anew for this statement
+    const triggers = defined.flatMap((t) => {
+      if (t.compound === undefined) return [t]
+      if (t.events.has(event)) resetCompoundState(s.host, t.owner, t.compound.stateName)
+      return t.compound.sections.map((sec): Trigger => ({ ...t, timing: sec.timing, forEachRow: sec.row, body: sec.body, when: sec.row ? t.when : undefined }))
+    })
+    // RETURNING exprs INTO :binds: the statement without it; the expressions evaluated over each written row
+    const ret = returningClause(all)
+    const toks = ret === undefined ? all : all.slice(0, ret.at)
+    const params = ret === undefined ? values : values.slice(0, toks.filter((t) => t.kind === "bind").length)
     const columnIndex = (name: string) => {
       const i = meta.columns.findIndex((c) => c.name === name)
       if (i < 0) throw new OraError(904, `"${name}": invalid identifier`)
       return i
     }
     const width = meta.columns.length
+    const view = meta.kind === "VIEW"
+    // Oracle fires only INSTEAD OF triggers for a view's DML: without one for the event, the view is written as a view
+    if (view && !triggers.some((t) => t.events.has(event))) throw new OraError(1732, "data manipulation operation not legal on this view")
+    // "Mutating-Table Restriction": a single-row INSERT ... VALUES does not make its table mutating for its row triggers
+    let singleRow = false
     // the rows the statement writes, selected before any of them is written
     let rows: Array<RowChange>
-    const firing = (timing: "BEFORE" | "AFTER", row: boolean, setColumns: ReadonlyArray<number>) =>
+    const firing = (timing: Trigger["timing"], row: boolean, setColumns: ReadonlyArray<number>) =>
       triggers.filter((t) => t.timing === timing && t.forEachRow === row && t.events.has(event) && (event !== "UPDATE" || t.columns.length === 0 || t.columns.some((c) => setColumns.some((i) => meta.columns[i]!.name === c))))
     let setColumns: Array<number> = []
     let source: () => Promise<Array<RowChange>>
@@ -238,14 +113,25 @@ export const runWithTriggers = (s: TriggerSession, meta: TableMeta, triggers: Re
         listed = splitTopLevel(toks.slice(k + 1, close)).map((c) => columnIndex(oracleName(c[c.length - 1]!)))
         k = close + 1
       }
-      const query = isKw(toks[k], "VALUES") ? `SELECT ${text(sql, toks, k + 2, matchParen(toks, k + 1))} FROM dual` : text(sql, toks, k, toks.length)
+      singleRow = isKw(toks[k], "VALUES")
+      const query = singleRow ? `SELECT ${text(sql, toks, k + 2, matchParen(toks, k + 1))} FROM dual` : text(sql, toks, k, toks.length)
       setColumns = listed
-      source = async () =>
-        (await s.rowsOf(await s.query(query, params))).map((values) => {
+      // the columns left out take their DEFAULT before BEFORE row triggers see :NEW (PL/SQL Triggers, "Correlation Names and Pseudorecords")
+      const defaulted = meta.columns.flatMap((c, i) => (c.defaultText !== null && !listed.includes(i) ? [i] : []))
+      const defaults = defaulted.length === 0 ? undefined : `SELECT ${defaulted.map((i) => meta.columns[i]!.defaultText).join(", ")} FROM dual`
+      source = async () => {
+        const out: Array<RowChange> = []
+        for (const values of await s.rowsOf(await s.query(query, params))) {
           const fresh: Array<DuckDBValue> = Array.from({ length: width }, () => null)
           listed.forEach((c, i) => (fresh[c] = values[i] ?? null))
-          return { rowid: null, old: Array.from({ length: width }, () => null), new: fresh, written: new Set(listed) }
-        })
+          if (defaults !== undefined) {
+            const [row] = await s.rowsOf(await s.query(defaults, []))
+            defaulted.forEach((c, i) => (fresh[c] = row?.[i] ?? null))
+          }
+          out.push({ rowid: null, old: Array.from({ length: width }, () => null), new: fresh, written: new Set([...listed, ...defaulted]) })
+        }
+        return out
+      }
     } else {
       const from = event === "DELETE" ? (isKw(toks[1], "FROM") ? 2 : 1) : 1
       const set = event === "UPDATE" ? topLevel(toks, from, "SET") : -1
@@ -253,12 +139,14 @@ export const runWithTriggers = (s: TriggerSession, meta: TableMeta, triggers: Re
       const tableText = text(sql, toks, from, set >= 0 ? set : where >= 0 ? where : toks.length)
       const assignments = set < 0 ? [] : splitTopLevel(toks.slice(set + 1, where >= 0 ? where : toks.length))
       const exprs = assignments.map((a) => {
-        const eq = a.findIndex((t) => isOp(t, "="))
-        if (eq !== a.length - 1 && eq > 0 && !isOp(a[0], "(")) return { column: columnIndex(oracleName(a[eq - 1]!)), expr: text(sql, a, eq + 1, a.length) }
-        throw ora.unimplemented("UPDATE SET (columns) = (subquery) on a table with triggers")
+        // `(col) = (subquery)`: one column in parentheses, which row-subqueries.ts leaves as written
+        const eq = isOp(a[0], "(") ? matchParen(a, 0) + 1 : a.findIndex((t) => isOp(t, "="))
+        if (eq <= 0 || eq >= a.length - 1 || !isOp(a[eq], "=")) throw ora.invalidSql()
+        return { column: columnIndex(oracleName(a[isOp(a[eq - 1], ")") ? eq - 2 : eq - 1]!)), expr: text(sql, a, eq + 1, a.length) }
       })
       setColumns = exprs.map((e) => e.column)
-      const items = ["ROWID", ...meta.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`), ...exprs.map((e) => `(${e.expr})`)]
+      // a view's rows have no ROWID: INSTEAD OF triggers write nothing through it
+      const items = [view ? "NULL" : "ROWID", ...meta.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`), ...exprs.map((e) => `(${e.expr})`)]
       const query = `SELECT ${items.join(", ")} FROM ${tableText}${where >= 0 ? ` ${text(sql, toks, where, toks.length)}` : ""}`
       source = async () =>
         (await s.rowsOf(await s.query(query, params))).map((values) => {
@@ -268,11 +156,16 @@ export const runWithTriggers = (s: TriggerSession, meta: TableMeta, triggers: Re
           return { rowid: values[0] ?? null, old, new: fresh, written: new Set(setColumns) }
         })
     }
+    const rowTrigger = (t: Trigger, row: RowChange) => (singleRow || view ? fire(s, t, event, meta, row, setColumns) : whileMutating(s.host, meta, () => fire(s, t, event, meta, row, setColumns)))
     for (const t of firing("BEFORE", false, setColumns)) await fire(s, t, event, meta, undefined, setColumns)
     rows = await source()
     const table = `${duckIdent(meta.owner)}.${duckIdent(meta.name)}`
     for (const row of rows) {
-      for (const t of firing("BEFORE", true, setColumns)) await fire(s, t, event, meta, row, setColumns)
+      if (view) {
+        for (const t of firing("INSTEAD OF", true, setColumns)) await rowTrigger(t, row)
+        continue
+      }
+      for (const t of firing("BEFORE", true, setColumns)) await rowTrigger(t, row)
       const cols = [...row.written].sort((a, b) => a - b)
       if (event === "INSERT") {
         await s.runLogged(`INSERT INTO ${table} (${cols.map((c) => duckIdent(meta.columns[c]!.name)).join(", ")}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(", ")})`, cols.map((c) => row.new[c] ?? null))
@@ -282,11 +175,39 @@ export const runWithTriggers = (s: TriggerSession, meta: TableMeta, triggers: Re
       } else {
         await s.runLogged(`DELETE FROM ${table} WHERE rowid = $1`, [row.rowid])
       }
-      for (const t of firing("AFTER", true, setColumns)) await fire(s, t, event, meta, row, setColumns)
+      for (const t of firing("AFTER", true, setColumns)) await rowTrigger(t, row)
     }
     for (const t of firing("AFTER", false, setColumns)) await fire(s, t, event, meta, undefined, setColumns)
-    return rows.length
+    if (ret === undefined || view) return { count: rows.length }
+    return { count: rows.length, returning: await returnedValues(s, meta, text(sql, all, ret.at + 1, ret.into), ret.outs, rows.map((r) => (event === "DELETE" ? r.old : r.new))) }
   })
+
+/** What a statement with triggers did: the rows written and, with RETURNING INTO, the values per OUT bind. */
+export interface TriggeredResult {
+  readonly count: number
+  readonly returning?: Array<Array<unknown>>
+}
+
+/**
+ * RETURNING `exprs` of each written row (`rows`: the values a row was written with, after BEFORE triggers; a DELETE's
+ * old values), one array per OUT bind, evaluated by the session's SQL over the row's columns.
+ */
+const returnedValues = async (s: TriggerSession, meta: TableMeta, exprs: string, outs: number, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Promise<Array<Array<unknown>>> => {
+  const out: Array<Array<unknown>> = Array.from({ length: outs }, () => [])
+  const columns = meta.columns.map((c, i) => `:${i + 1} "${c.name.replace(/"/g, '""')}"`).join(", ")
+  for (const row of rows) {
+    const [got] = await s.rowsOf(await s.query(`SELECT ${exprs} FROM (SELECT ${columns} FROM dual)`, meta.columns.map((_, i) => numericValue(meta, i, row[i] ?? null))))
+    for (let k = 0; k < outs; k++) out[k]!.push(got?.[k] ?? null)
+  }
+  return out
+}
+
+/**
+ * A NUMBER column's value as :NEW / :OLD show it: exact arithmetic (number-functions.ts) yields decimal text, which
+ * becomes a number when a double holds it exactly (as row-reader.ts reads decimals), so that `:NEW.n / 10` is numeric.
+ */
+const numericValue = (meta: TableMeta, column: number, v: DuckDBValue): DuckDBValue =>
+  typeof v === "string" && meta.columns[column]?.type.kind === "number" && /^-?\d+(\.\d+)?$/.test(v) && v.replace(/^-|\.|^0+/g, "").length <= 15 ? Number(v) : v
 
 /** Runs trigger `t` for `event` (on `row` for a row trigger); a BEFORE row trigger's :NEW assignments go into `row`. */
 const fire = async (s: TriggerSession, t: Trigger, event: TriggerEvent, meta: TableMeta, row: RowChange | undefined, setColumns: ReadonlyArray<number>): Promise<void> => {
@@ -300,7 +221,7 @@ const fire = async (s: TriggerSession, t: Trigger, event: TriggerEvent, meta: Ta
   }
   const rewrite = (source: string, bare: boolean): string => {
     const toks = tokenize(source)
-    const refs = new Map(correlationRefs(toks, bare).map((r) => [r.at, r]))
+    const refs = new Map(correlationRefs(toks, bare, t).map((r) => [r.at, r]))
     let out = ""
     for (let k = 0; k < toks.length; k++) {
       const r = refs.get(k)
@@ -335,7 +256,8 @@ const fire = async (s: TriggerSession, t: Trigger, event: TriggerEvent, meta: Ta
   const valueOf = (name: string): DuckDBValue => {
     const m = /^ORA\$(NEW|OLD)_(\d+)$/.exec(name)
     if (m === null || row === undefined) return null
-    return (m[1] === "NEW" ? row.new : row.old)[Number(m[2])] ?? null
+    const c = Number(m[2])
+    return numericValue(meta, c, (m[1] === "NEW" ? row.new : row.old)[c] ?? null)
   }
   let result: PlsqlResult
   try {
@@ -374,17 +296,20 @@ export const runRowsWithTriggers = async (
   sql: string,
   rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>,
   mapError: (e: unknown) => OraError
-): Promise<number> => {
+): Promise<TriggeredResult> => {
   let total = 0
+  let returning: Array<Array<unknown>> | undefined
   const list = rows.length === 0 ? [[]] : rows
   for (let i = 0; i < list.length; i++) {
     try {
-      total += await runWithTriggers(s, meta, triggers, sql, list[i]!)
+      const done = await runWithTriggers(s, meta, triggers, sql, list[i]!)
+      total += done.count
+      if (done.returning !== undefined) done.returning.forEach((v, k) => (returning ??= [])[k] = [...(returning[k] ?? []), ...v])
     } catch (e) {
       const err = mapError(e)
       if (list.length > 1) (err as OraError & { rowOffset?: number }).rowOffset = i
       throw err
     }
   }
-  return total
+  return returning === undefined ? { count: total } : { count: total, returning }
 }
