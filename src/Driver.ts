@@ -218,6 +218,14 @@ export interface DriverIngest {
     | ((target: IngestTarget, options: ResolvedOptions, rows: number) => Effect.Effect<number, AdbcError>)
     | undefined
   /**
+   * Ends what {@link insertBatch} left running when an ingest stops early, before the core rolls back (so that the
+   * rollback never queues behind a call's reply): a driver that keeps a call in flight across batches drops its held
+   * rows and, when `interrupted`, breaks the call on the server (bounded by the driver: a server that does not answer
+   * gets the connection dropped; never fails); after a failure it lets the call end and fails with the call's error
+   * when it failed, since that call's rows come before whatever stopped the ingest.
+   */
+  readonly stopInsert?: ((interrupted: boolean) => Effect.Effect<void, AdbcError>) | undefined
+  /**
    * Optional targets: `temporary` (ADBC `adbc.ingest.temporary`), `catalog` (`adbc.ingest.target_catalog`). Absent
    * ones fail NOT_IMPLEMENTED in the core before any I/O.
    */

@@ -10,10 +10,14 @@
  * the driver makes one: `describeTarget`, the first step the core runs for every ingest, starts a new context, and
  * the later steps (create, insert, finish) of that ingest are given it; nothing of it outlives the next ingest.
  *
+ * An encoded call stays in flight across the core's batches: it is joined by the next call, by `finishInsert`, or
+ * by `stopInsert` (the core's step before its rollback on failure or interruption, which breaks it when interrupted),
+ * so the rows of the next batches are encoded while the server inserts the call's.
+ *
  * @since 0.1.0
  */
 import type * as Arrow from "apache-arrow"
-import { Deferred, Effect, Exit, Fiber, Result } from "effect"
+import { Deferred, Effect, Fiber, Result } from "effect"
 import type { AdbcError } from "../../src/AdbcError.ts"
 import type { DriverIngest, IngestColumn, IngestTarget } from "../../src/Driver.ts"
 import type { ResolvedOptions } from "../../src/Options.ts"
@@ -43,10 +47,12 @@ export interface IngestContext {
   readonly stringLimits: Map<string, Map<string, StringLimit>>
   /** The ingest rows gathered for the next database call (IngestCalls.ts), sent once it holds insert_batch_rows. */
   pending: PendingCall | undefined
+  /** The encoded call sent and not joined yet (its fiber answers the rows it inserted). */
+  inFlight: Fiber.Fiber<number, AdbcError> | undefined
 }
 
-/** A new ingest's context: no limits known, no rows held. @category constructors @since 0.1.0 */
-export const makeIngestContext = (): IngestContext => ({ stringLimits: new Map(), pending: undefined })
+/** A new ingest's context: no limits known, no rows held, no call in flight. @category constructors @since 0.1.0 */
+export const makeIngestContext = (): IngestContext => ({ stringLimits: new Map(), pending: undefined, inFlight: undefined })
 
 /** The bind definitions of an encoded call's columns. @category ingest @since 0.1.0 */
 export const encodedBindDefs = (call: EncodedCall) =>
@@ -102,17 +108,26 @@ export const dropTableSql = (ingest: IngestContext, target: IngestTarget) => {
 }
 
 /**
- * Sends the gathered rows in one executeMany (if any); returns the rows inserted. `onWritten` is called once the
- * encoded rows are in oracledb's packets (fast path only).
+ * Sends the gathered rows in one executeMany (if any); returns the rows inserted.
  *
  * @category operations
  * @since 0.1.0
  */
-export const sendCall = (ctx: ConnectionContext, ingest: IngestContext, onWritten?: () => void): Effect.Effect<number, AdbcError> => Effect.suspend(() => {
-  const { connection } = ctx
+export const sendPending = (ctx: ConnectionContext, ingest: IngestContext): Effect.Effect<number, AdbcError> => Effect.suspend(() => {
   const call = ingest.pending
   ingest.pending = undefined
-  if (call === undefined) return Effect.succeed(0)
+  return call === undefined ? Effect.succeed(0) : sendCall(ctx, call)
+})
+
+/**
+ * Sends one call's rows in one executeMany; returns the rows inserted. `onWritten` is called once the encoded rows
+ * are in oracledb's packets (fast path only).
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const sendCall = (ctx: ConnectionContext, call: PendingCall, onWritten?: () => void): Effect.Effect<number, AdbcError> => Effect.suspend(() => {
+  const { connection } = ctx
   const rows = callRows(call)
   const named = (e: unknown) => Promise.reject(fromRowError(e, call.firstRow))
   if (call._tag === "Encoded") {
@@ -160,22 +175,63 @@ export const encodedCall = (ctx: ConnectionContext, sql: string, batch: Arrow.Re
 }
 
 /**
- * Starts sending the gathered encoded rows in a fiber of its own and returns that fiber once oracledb has written
- * them (or the call ended): the caller encodes the next call's rows while the server inserts these, as the HANA
- * driver does (layers/hana/EncodedInsert.ts `insertEncoded`), and joins the fiber before its next call. Encoding
- * before the rows are written would hold up oracledb's own writing, which runs on the same thread.
+ * Starts sending the gathered encoded rows in a fiber of its own, kept as the ingest's call in flight, and returns
+ * once oracledb has written them (or the call ended): the caller encodes the next call's rows while the server
+ * inserts these, as the HANA driver does (layers/hana/EncodedInsert.ts `insertEncoded`), and joins the call
+ * ({@link joinInFlight}) before its next one. Encoding before the rows are written would hold up oracledb's own
+ * writing, which runs on the same thread. The fiber is detached: it outlives the batch that started it, and only
+ * a join or {@link stopInsert} ends it.
  *
  * @category operations
  * @since 0.1.0
  */
-export const startPending = (ctx: ConnectionContext, ingest: IngestContext): Effect.Effect<Fiber.Fiber<number, AdbcError>> =>
-  Effect.gen(function*() {
-    const written = Deferred.makeUnsafe<void>()
-    const fiber = yield* Effect.forkChild(
-      Effect.ensuring(sendCall(ctx, ingest, () => Deferred.doneUnsafe(written, Effect.void)), Deferred.succeed(written, undefined))
-    )
-    yield* Effect.onInterrupt(Deferred.await(written), () => Fiber.interrupt(fiber))
-    return fiber
+export const startPending = (ctx: ConnectionContext, ingest: IngestContext): Effect.Effect<void> =>
+  Effect.uninterruptibleMask((restore) =>
+    Effect.gen(function*() {
+      const call = ingest.pending
+      ingest.pending = undefined
+      if (call === undefined) return
+      const written = Deferred.makeUnsafe<void>()
+      ingest.inFlight = yield* Effect.forkDetach(tracked(ctx,
+        Effect.ensuring(sendCall(ctx, call, () => Deferred.doneUnsafe(written, Effect.void)), Deferred.succeed(written, undefined))
+      ))
+      yield* restore(Deferred.await(written))
+    })
+  )
+
+/**
+ * Joins the ingest's call in flight: the rows it inserted (0 without one), or its error. An interrupted join leaves
+ * the call in flight, for {@link stopInsert} to break.
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const joinInFlight = (ingest: IngestContext): Effect.Effect<number, AdbcError> =>
+  Effect.suspend(() => {
+    const fiber = ingest.inFlight
+    if (fiber === undefined) return Effect.succeed(0)
+    return Effect.flatMap(Effect.exit(Fiber.join(fiber)), (exit) => {
+      if (ingest.inFlight === fiber) ingest.inFlight = undefined
+      return exit
+    })
+  })
+
+/**
+ * Ends an ingest that stopped early, before the core's rollback: its held rows are dropped, and its call in flight is
+ * broken on the server when `interrupted` (DbCalls.ts `call`: a break, bounded, the connection dropped when the
+ * server does not answer), else awaited, failing with its error (its rows come before whatever stopped the ingest).
+ *
+ * @category operations
+ * @since 0.1.0
+ */
+export const stopInsert = (ingest: IngestContext, interrupted: boolean): Effect.Effect<void, AdbcError> =>
+  Effect.suspend(() => {
+    ingest.pending = undefined
+    const fiber = ingest.inFlight
+    if (fiber === undefined) return Effect.void
+    if (!interrupted) return Effect.asVoid(joinInFlight(ingest))
+    ingest.inFlight = undefined
+    return Effect.asVoid(Fiber.interrupt(fiber))
   })
 
 /**
@@ -210,7 +266,6 @@ export const insertRows = (
 ) =>
   Effect.gen(function*() {
     const { connection } = ctx
-    const sendPending = sendCall(ctx, ingest)
     if (firstRow === 0) ingest.pending = undefined
     if (batch.numRows === 0) return 0
     const limits = ingest.stringLimits.get(Ddl.qualifiedTarget(target))
@@ -235,35 +290,31 @@ export const insertRows = (
       const maxSizes = encoders.map((e) => (e.type === "VARCHAR" || e.type === "RAW" ? e.maxSize : 0))
       const long = maxSizes.map((m) => m > seam.maxStringSize)
       const wire = wireOrder(maxSizes, seam.maxStringSize).map((i) => encoders[i]!)
-      if (ingest.pending !== undefined && !joinsEncoded(ingest.pending, sql, types, long)) total += yield* sendPending
-      // The call in flight while the next call's rows are encoded: joined before the next call starts and before
-      // the batch returns; interrupted (its server call broken) when the batch fails or is interrupted.
-      let inFlight: Fiber.Fiber<number, AdbcError> | undefined
-      const overlapped = Effect.gen(function*() {
-        for (let start = 0; start < batch.numRows;) {
-          const call: EncodedCall = ingest.pending !== undefined && joinsEncoded(ingest.pending, sql, types, long)
-            ? ingest.pending
-            : { _tag: "Encoded", sql, firstRow: firstRow + start, rows: 0, segments: [], types, maxSizes: maxSizes.map(() => 0), long }
-          ingest.pending = call
-          const end = Math.min(batch.numRows, start + perCall - call.rows)
-          addEncoded(call, encodeRows(wire, start, end), maxSizes)
-          start = end
-          if (call.rows < perCall) continue
-          if (inFlight !== undefined) total += yield* Fiber.join(inFlight)
-          inFlight = undefined
-          inFlight = yield* startPending(ctx, ingest)
-        }
-        if (inFlight !== undefined) total += yield* Fiber.join(inFlight)
-        inFlight = undefined
-        return total
-      })
-      return yield* Effect.onExit(overlapped, (exit) =>
-        Exit.isSuccess(exit) || inFlight === undefined ? Effect.void : Fiber.interrupt(inFlight))
+      if (ingest.pending !== undefined && !joinsEncoded(ingest.pending, sql, types, long)) {
+        total += yield* joinInFlight(ingest)
+        total += yield* sendPending(ctx, ingest)
+      }
+      // Each full call is sent in flight (startPending) and joined only when the next one is full, by finishInsert or
+      // by stopInsert, so the next rows, of this batch or the next ones, are encoded while the server inserts it.
+      for (let start = 0; start < batch.numRows;) {
+        const call: EncodedCall = ingest.pending !== undefined && joinsEncoded(ingest.pending, sql, types, long)
+          ? ingest.pending
+          : { _tag: "Encoded", sql, firstRow: firstRow + start, rows: 0, segments: [], types, maxSizes: maxSizes.map(() => 0), long }
+        ingest.pending = call
+        const end = Math.min(batch.numRows, start + perCall - call.rows)
+        addEncoded(call, encodeRows(wire, start, end), maxSizes)
+        start = end
+        if (call.rows < perCall) continue
+        total += yield* joinInFlight(ingest)
+        yield* startPending(ctx, ingest)
+      }
+      return total
     }
     const structType = options.value(Opt.IngestStructType)
     const columns = yield* Effect.fromResult(ingestColumns(batch, structType, limitOf, firstRow))
     const defs = columns.map((c) => c.def)
-    if (ingest.pending !== undefined && !joinsRows(ingest.pending, sql, defs)) total += yield* sendPending
+    total += yield* joinInFlight(ingest)
+    if (ingest.pending !== undefined && !joinsRows(ingest.pending, sql, defs)) total += yield* sendPending(ctx, ingest)
     for (let start = 0; start < batch.numRows;) {
       const call: RowsCall = ingest.pending !== undefined && joinsRows(ingest.pending, sql, defs)
         ? ingest.pending
@@ -272,22 +323,23 @@ export const insertRows = (
       const end = Math.min(batch.numRows, start + perCall - call.rows.length)
       addRows(call, bindRows(columns, start, end), defs)
       start = end
-      if (call.rows.length >= perCall) total += yield* sendPending
+      if (call.rows.length >= perCall) total += yield* sendPending(ctx, ingest)
     }
     return total
   })
 
 /**
- * Sends the rows of the last call of an ingest whose batches held `rows` rows: held rows that do not end there are
- * a failed ingest's (this one passed no batch), dropped unsent.
+ * Joins the call in flight and sends the rows of the last call of an ingest whose batches held `rows` rows: held rows
+ * that do not end there are a failed ingest's (this one passed no batch), dropped unsent.
  *
  * @category operations
  * @since 0.1.0
  */
 export const finishInsert = (ctx: ConnectionContext, ingest: IngestContext, _target: IngestTarget, rows: number) =>
-  tracked(ctx, Effect.suspend(() => {
+  tracked(ctx, Effect.gen(function*() {
+    const joined = yield* joinInFlight(ingest)
     if (ingest.pending !== undefined && ingest.pending.firstRow + callRows(ingest.pending) !== rows) ingest.pending = undefined
-    return sendCall(ctx, ingest)
+    return joined + (yield* sendPending(ctx, ingest))
   }))
 
 /**
@@ -305,13 +357,16 @@ export const makeIngest = (ctx: ConnectionContext): DriverIngest => {
     dropTableSql: (target) => dropTableSql(ingest, target),
     describeTarget: (target) =>
       Effect.suspend(() => {
+        // a call a stopped ingest left in flight (the core stops it first; this is the driver's own guard) is broken
+        const previous = ingest
         ingest = makeIngestContext()
-        return describeTarget(ctx, ingest, target)
+        return Effect.andThen(Effect.ignore(stopInsert(previous, true)), describeTarget(ctx, ingest, target))
       }),
     isCompatible,
     // Oracle DDL commits implicitly: the core builds a new table and renames it into place.
     ddl: { _tag: "BuildAndSwap", renameTableSql: Ddl.renameTableSql },
     insertBatch: (target, batch, options, firstRow) => insertBatch(ctx, ingest, target, batch, options, firstRow),
-    finishInsert: (target, _options, rows) => finishInsert(ctx, ingest, target, rows)
+    finishInsert: (target, _options, rows) => finishInsert(ctx, ingest, target, rows),
+    stopInsert: (interrupted) => Effect.suspend(() => stopInsert(ingest, interrupted))
   }
 }

@@ -263,6 +263,21 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
     )
   }
 
+  /**
+   * `insert`, whose driver call still in flight (if any) is ended before the rollback of {@link atomically}: awaited
+   * after a failure (its own error, an earlier row, wins), broken after an interruption or a defect.
+   */
+  const stoppingInsert = <A>(insert: Effect.Effect<A, AdbcError>): Effect.Effect<A, AdbcError> => {
+    const stop = connection.ingest.stopInsert
+    if (stop === undefined) return insert
+    return insert.pipe(
+      Effect.catch((error) => Effect.andThen(session.guard(stop(false)), Effect.fail(error))),
+      Effect.onError((cause) =>
+        Cause.hasInterrupts(cause) || Cause.hasDies(cause) ? Effect.ignore(session.guard(stop(true))) : Effect.void
+      )
+    )
+  }
+
   // Values the target would store changed (lost digits, invalid UTF-8) fail before their batch is sent.
   const checkValues = valueChecker(schema, appendTo)
   const insertAll = (into: IngestTarget) =>
@@ -287,7 +302,8 @@ const ingestHoldingConnection = Effect.fnUntraced(function*(
         return finish === undefined
           ? Effect.succeed(seen.inserted)
           : Effect.map(session.request(finish(into, options, seen.rows)), (n) => seen.inserted + n)
-      })
+      }),
+      stoppingInsert
     )
 
   /**

@@ -2,8 +2,8 @@
  * An ingest whose Arrow batches each fill one executeMany (insert_batch_rows = batch rows), through the real oracledb
  * client against the test server: a call that fails after a batch boundary names its row of the whole ingest and
  * leaves the table with its earlier rows only, and a source that fails after calls were sent leaves nothing behind
- * (no row lost, none committed). These hold whether or not a call stays in flight across a batch boundary (the
- * overlap issue #25 asks for), so they guard any change that keeps one in flight.
+ * (no row lost, none committed). The driver keeps a call in flight across batch boundaries (issue #25): the last
+ * call's failure is seen only when the ingest ends, and a call's failure comes before a later failure of the source.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
@@ -59,6 +59,40 @@ describe.skipIf(realOracle)("Oracle ingest failures after a batch boundary", () 
       expect(error.message).toMatch(new RegExp(`^row ${bad + 1}, column "name": ORA-01400`))
       const earlier = 100 * PER_CALL
       expect(yield* count(t)).toEqual([PER_CALL, PER_CALL * earlier + (PER_CALL * (PER_CALL - 1)) / 2])
+    }), options), 120_000)
+
+  it.effect("the last call failing (only the end of the ingest can see it) names its row; no row of the ingest stays", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("LASTERR")
+      yield* Effect.asVoid(Stream.runDrain(conn.query(`CREATE TABLE "${t}" ("id" NUMBER(10) NOT NULL, "name" NVARCHAR2(50) NOT NULL)`)))
+      yield* conn.ingest(fromTable(new Arrow.Table([batchAt(100)])), { targetTable: t, mode: "append" })
+      // the fourth and last call (the last batch's rows) fails: three calls succeeded before it, none committed
+      const bad = 3 * PER_CALL + 567
+      const batches = Stream.fromIterable(Array.from({ length: BATCHES }, (_, i) => i)).pipe(Stream.map((i) => batchAt(i, bad)))
+      const error = yield* Effect.flip(conn.ingest(data(batches), { targetTable: t, mode: "append" }))
+      expect(error.message).toMatch(new RegExp(`^row ${bad + 1}, column "name": ORA-01400`))
+      const earlier = 100 * PER_CALL
+      expect(yield* count(t)).toEqual([PER_CALL, PER_CALL * earlier + (PER_CALL * (PER_CALL - 1)) / 2])
+    }), options), 120_000)
+
+  it.effect("a call failing while the source fails after it: the call's row is named (it comes first); nothing stays", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const conn = yield* Connection.Connection
+      const t = uniqueName("CALLSRC")
+      yield* Effect.asVoid(Stream.runDrain(conn.query(`CREATE TABLE "${t}" ("id" NUMBER(10) NOT NULL, "name" NVARCHAR2(50) NOT NULL)`)))
+      // the third batch's call fails at its row 99; right after that batch the source fails
+      const bad = 2 * PER_CALL + 99
+      const batches = Stream.concat(
+        Stream.fromIterable([0, 1, 2]).pipe(Stream.map((i) => batchAt(i, bad))),
+        Stream.fail(adbcError("IO", "source broke"))
+      )
+      const error = yield* Effect.flip(conn.ingest(data(batches), { targetTable: t, mode: "append" }))
+      expect(error.message).toMatch(new RegExp(`^row ${bad + 1}, column "name": ORA-01400`))
+      expect(yield* count(t)).toEqual([0, 0])
+      // the connection is usable and nothing of the failed ingest arrives later
+      yield* conn.ingest(fromTable(new Arrow.Table([batchAt(5)])), { targetTable: t, mode: "append" })
+      expect(yield* count(t)).toEqual([PER_CALL, PER_CALL * 5 * PER_CALL + (PER_CALL * (PER_CALL - 1)) / 2])
     }), options), 120_000)
 
   it.effect("a source failing after two calls were sent leaves the table as it was", () =>

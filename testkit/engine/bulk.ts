@@ -163,6 +163,22 @@ export class BulkRows {
     return this.rows
   }
 
+  /** Bytes of the long strings and bytes each column's arena holds (0 for other columns). */
+  arenaBytes(): Array<number> {
+    return this.states.map((s) => s.arenaUsed)
+  }
+
+  /**
+   * Sizes the empty arenas of the text columns for `bytes` (per column, as {@link arenaBytes} gave for rows like
+   * these) up front, so that filling them does not copy each arena again at every doubling.
+   */
+  reserveArenas(bytes: ReadonlyArray<number>): void {
+    this.states.forEach((s, i) => {
+      const n = bytes[i] ?? 0
+      if (s.text && s.arenaUsed === 0 && n > s.arena.length) s.arena = new Uint8Array(n)
+    })
+  }
+
   /** Keeps only the first `rowCount` rows (for rows decoded into a buffer sized before their number was known). */
   truncate(rowCount: number): void {
     if (!(rowCount >= 0 && rowCount <= this.capacity)) throw new EngineError(`Bulk Insert Error: cannot keep ${rowCount} of ${this.capacity} rows`, "Bulk Insert Error")

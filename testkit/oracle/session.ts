@@ -136,10 +136,28 @@ export class ProtocolSession {
 
   private onData(d: Buffer): void {
     if (this.phase === "closed") return
-    this.inbuf = this.inbuf.length === 0 ? d : Buffer.concat([this.inbuf, d])
+    let rest = d
+    const need = this.inbuf.length < 8 ? 0 : this.packetLength(this.inbuf) - this.inbuf.length
+    if (need > 0 && d.length >= need) {
+      // Only the bytes the held partial packet lacks are copied to it, not the whole read: nearly every read of a
+      // large request leaves a partial packet, so that would copy the whole request once more.
+      this.inbuf = Buffer.concat([this.inbuf, d.subarray(0, need)])
+      rest = d.subarray(need)
+      if (!this.framePackets()) return
+    }
+    this.inbuf = this.inbuf.length === 0 ? rest : Buffer.concat([this.inbuf, rest])
+    this.framePackets()
+  }
+
+  private packetLength(b: Buffer): number {
+    return this.largeSdu ? b.readUInt32BE(0) : b.readUInt16BE(0)
+  }
+
+  /** Handles the complete packets held in `inbuf`; false when malformed input closed this session (only it). */
+  private framePackets(): boolean {
     try {
       while (this.inbuf.length >= 8) {
-        const len = this.largeSdu ? this.inbuf.readUInt32BE(0) : this.inbuf.readUInt16BE(0)
+        const len = this.packetLength(this.inbuf)
         if (len < 8 || len > MAX_PACKET) throw new ProtocolError(`bad packet length ${len}`)
         // a client sends CONNECT, DATA and MARKER packets only: anything else is no TNS client (e.g. an HTTP request),
         // closed at once rather than waiting for the rest of a "packet" whose length is text
@@ -150,10 +168,11 @@ export class ProtocolSession {
         this.inbuf = this.inbuf.subarray(len)
         this.onPacket(packet)
       }
+      return true
     } catch (e) {
       if (process.env.ORACLE_TESTKIT_DEBUG !== undefined) console.error("oracle testkit framing:", e)
-      // malformed input closes only this session
       this.close()
+      return false
     }
   }
 

@@ -120,6 +120,8 @@ export class RequestReceiver {
    * (behind the previous call's appends) has looked the target up again.
    */
   private known: KnownTarget | undefined
+  /** Per column, the long-string bytes of the last chunk flushed, scaled to a chunk's rows (BulkRows.reserveArenas). */
+  private arenaHint: Array<number> = []
 
   constructor(
     private readonly s: SessionState,
@@ -316,12 +318,19 @@ export class RequestReceiver {
     return known.schema === sql.schema && known.version === sql.db.catalog.version ? known.target : undefined
   }
 
+  /** An empty chunk for `decoder`'s columns, its arenas sized as {@link arenaHint} says. */
+  private chunkRows(decoder: BindRowDecoder): BulkRows {
+    const rows = new BulkRows(decoder.columns, BULK_CHUNK)
+    if (this.arenaHint.length === decoder.columns.length) rows.reserveArenas(this.arenaHint)
+    return rows
+  }
+
   /** Decodes the request's rows straight into columns of `target` when every bind has a layout writer, else as values. */
   private useTarget(inc: IncrementalRows, target: BatchTarget): void {
     const decoder = BindRowDecoder.of(inc.specs, inc.order, target.columns, target.zoned)
     if (decoder !== undefined) {
       inc.mode = "columns"
-      inc.columns = { table: target.table, decoder, current: new BulkRows(decoder.columns, BULK_CHUNK), filled: 0, raw: [] }
+      inc.columns = { table: target.table, decoder, current: this.chunkRows(decoder), filled: 0, raw: [] }
     } else inc.mode = "values"
   }
 
@@ -408,7 +417,9 @@ export class RequestReceiver {
     bulk.truncate(cols.filled)
     const from = inc.flushed
     inc.flushed = inc.total
-    cols.current = new BulkRows(cols.decoder.columns, BULK_CHUNK)
+    // the next rows, of this request or the next, are most likely like these: their long strings take as many bytes
+    this.arenaHint = bulk.arenaBytes().map((bytes) => Math.ceil((bytes * BULK_CHUNK) / bulk.rowCount))
+    cols.current = this.chunkRows(cols.decoder)
     cols.filled = 0
     const sql = this.s.sql
     this.schedule(async () => {
