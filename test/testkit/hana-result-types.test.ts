@@ -72,6 +72,27 @@ describe("HANA test server: result types of functions, aggregates and joins (raw
     expect(await exec(c, "SELECT AVG(i) OVER (ORDER BY i) AS A FROM rt_avg ORDER BY i")).toHaveLength(2)
   })
 
+  it("AVG of a DECIMAL(p,s) is a DECIMAL(p,s), not DuckDB's DOUBLE", async () => {
+    // SAP HANA SQL Reference, "AVG Function (Aggregate)", result type based on input: DECIMAL(p,s) → DECIMAL(p,s).
+    await exec(c, "CREATE TABLE rt_avgd (d DECIMAL(10,2), w DECIMAL(30,5))")
+    await exec(c, "INSERT INTO rt_avgd VALUES (1.25, 1.25)")
+    await exec(c, "INSERT INTO rt_avgd VALUES (2.50, 2.50)")
+    const sql = "SELECT AVG(d) AS D, AVG(w) AS W FROM rt_avgd"
+    const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))
+    rs.close()
+    const shapes = rs.metadata.map((m) => {
+      const col = m as unknown as { length: number; fraction: number }
+      return [m.dataType, col.length, col.fraction]
+    })
+    // FIXED8 (81) up to 18 digits, FIXED16 (76) beyond 28 at data format version 8.
+    expect(shapes).toEqual([
+      [81, 10, 2],
+      [76, 30, 5]
+    ])
+    // The mean 1.875 at scale 2 (the mean is DuckDB's DOUBLE cast to the column's DECIMAL, which rounds half up).
+    expect(await exec(c, sql)).toEqual([{ D: "1.88", W: "1.87500" }])
+  })
+
   it("a sum beyond BIGINT fails with 314 numeric overflow instead of widening, and the session goes on", async () => {
     const err = await failure(exec(c, "SELECT SUM(big) AS S FROM rt_a"))
     expect([err.code, err.message]).toEqual([314, "numeric overflow: 18000000000000000000 is out of range for BIGINT"])
