@@ -74,6 +74,16 @@ describe.each([1, 8])("HANA test server: datetime format models at data format v
     expect([String(cmp!["N"]), cmp!["NEXT"]]).toEqual(["1", "2024-03-05"])
   })
 
+  it("SSSSS is the seconds past midnight, printed in five digits and read back", async () => {
+    // SAP HANA SQL Reference, "Datetime Data Types" (format elements): SSSSS, seconds past midnight (0-86399).
+    expect(await exec(c, "SELECT TO_VARCHAR(ts, 'SSSSS') AS A, TO_VARCHAR(sd, 'YYYY-MM-DD SSSSS') AS B FROM fmt WHERE id = 1")).toEqual([
+      { A: "50829", B: "2024-12-31 01859" }
+    ])
+    expect(await exec(c, "SELECT TO_VARCHAR(TO_TIMESTAMP('2024-03-05 50829', 'YYYY-MM-DD SSSSS')) AS T FROM DUMMY")).toEqual([
+      { T: "2024-03-05 14:07:09.0000000" }
+    ])
+  })
+
   it("a format applies to a parameter, and the value read is a DATE", async () => {
     const st = await call<HdbStatement>((cb) => c.prepare("SELECT TO_VARCHAR(TO_DATE(?, 'DD.MM.YYYY'), 'YYYY/MM/DD') AS V FROM DUMMY", cb))
     const rows = await call<Array<Record<string, unknown>>>((cb) => st.exec(["29.02.2024"], cb))

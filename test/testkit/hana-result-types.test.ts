@@ -33,6 +33,16 @@ describe("HANA test server: result types of functions, aggregates and joins (raw
     return rs.metadata.map((m) => ({ name: m.columnDisplayName, type: m.dataType, table: m.tableName }))
   }
 
+  /** Each result column's type code, precision (length) and scale (fraction) as hdb reads them. */
+  const typeShapes = async (sql: string) => {
+    const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))
+    rs.close()
+    return rs.metadata.map((m) => {
+      const col = m as unknown as { length: number; fraction: number }
+      return [m.dataType, col.length, col.fraction]
+    })
+  }
+
   it("LENGTH is INTEGER (bytes of a BLOB), and SUM over integers is BIGINT", async () => {
     // SAP HANA SQL Reference: LENGTH returns INTEGER; sums of integers are BIGINT.
     expect(await metadata("SELECT LENGTH(name) AS L, SUM(LENGTH(name)) AS S, SUM(id) AS I, COUNT(*) AS C FROM rt_a GROUP BY name")).toEqual([
@@ -52,12 +62,7 @@ describe("HANA test server: result types of functions, aggregates and joins (raw
     await exec(c, "INSERT INTO rt_avg VALUES (1, 1, 1, 1, 1)")
     await exec(c, "INSERT INTO rt_avg VALUES (2, 2, 2, 4, 2)")
     const sql = "SELECT AVG(t) AS T, AVG(s) AS S, AVG(i) AS I, AVG(b) AS B, AVG(d) AS D FROM rt_avg"
-    const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))
-    rs.close()
-    const shapes = rs.metadata.map((m) => {
-      const col = m as unknown as { length: number; fraction: number }
-      return [m.dataType, col.length, col.fraction]
-    })
+    const shapes = await typeShapes(sql)
     // At data format version 8 a DECIMAL(p,s) travels as FIXED8 (81) up to 18 digits, FIXED12 (82) up to 28.
     expect(shapes.map(([t, p, f]) => [t, p, f])).toEqual([
       [81, 9, 6],
@@ -70,6 +75,22 @@ describe("HANA test server: result types of functions, aggregates and joins (raw
     // Not an aggregate call: the window form and AVG(DISTINCT …) keep DuckDB's AVG.
     expect(await exec(c, "SELECT AVG(DISTINCT i) AS A FROM rt_avg")).toHaveLength(1)
     expect(await exec(c, "SELECT AVG(i) OVER (ORDER BY i) AS A FROM rt_avg ORDER BY i")).toHaveLength(2)
+  })
+
+  it("AVG of a DECIMAL(p,s) is a DECIMAL(p,s), not DuckDB's DOUBLE", async () => {
+    // SAP HANA SQL Reference, "AVG Function (Aggregate)", result type based on input: DECIMAL(p,s) → DECIMAL(p,s).
+    await exec(c, "CREATE TABLE rt_avgd (d DECIMAL(10,2), w DECIMAL(30,5))")
+    await exec(c, "INSERT INTO rt_avgd VALUES (1.25, 1.25)")
+    await exec(c, "INSERT INTO rt_avgd VALUES (2.50, 2.50)")
+    const sql = "SELECT AVG(d) AS D, AVG(w) AS W FROM rt_avgd"
+    const shapes = await typeShapes(sql)
+    // FIXED8 (81) up to 18 digits, FIXED16 (76) beyond 28 at data format version 8.
+    expect(shapes).toEqual([
+      [81, 10, 2],
+      [76, 30, 5]
+    ])
+    // The mean 1.875 at scale 2 (the mean is DuckDB's DOUBLE cast to the column's DECIMAL, which rounds half up).
+    expect(await exec(c, sql)).toEqual([{ D: "1.88", W: "1.87500" }])
   })
 
   it("a sum beyond BIGINT fails with 314 numeric overflow instead of widening, and the session goes on", async () => {

@@ -7,8 +7,8 @@
  * symbols of the conversion functions (SAP HANA SQL Reference, "TO_VARCHAR Function (Data Type Conversion)", "TO_DATE
  * Function (Data Type Conversion)"; listed with their meaning in Brandeis Consulting's SQLScript course, "Datum und
  * Zeit in SQLScript", https://captainabap.github.io/slides/docs/SQLScript/SQL_GL_7b_date_and_time.html): YYYY, YY,
- * Q, MM, MONTH, MON, RM, W, WW, DD, DDD, DAY, DY, HH / HH12, HH24, AM / PM, MI, SS, FF1-FF7, quoted text and the
- * separators. Names are English. Not confirmed against a server: the case of MONTH / MON / DAY / DY follows the
+ * Q, MM, MONTH, MON, RM, W, WW, DD, DDD, DAY, DY, HH / HH12, HH24, AM / PM, MI, SS, SSSSS (the seconds past
+ * midnight, 0-86399), FF1-FF7, quoted text and the separators. Names are English. Not confirmed against a server: the case of MONTH / MON / DAY / DY follows the
  * element's own case (`MON` → JAN, `Mon` → Jan, `mon` → jan, as Oracle's models do), names are not blank-padded, and
  * reading accepts any separator where the format has one.
  *
@@ -28,7 +28,7 @@ const ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI"
 
 /** Elements longest first, so that `HH24` is not read as `HH` followed by `24`. */
 const ELEMENTS = [
-  "YYYY", "MONTH", "HH24", "HH12", "DDD", "FF1", "FF2", "FF3", "FF4", "FF5", "FF6", "FF7", "MON", "DAY",
+  "SSSSS", "YYYY", "MONTH", "HH24", "HH12", "DDD", "FF1", "FF2", "FF3", "FF4", "FF5", "FF6", "FF7", "MON", "DAY",
   "YY", "MM", "RM", "WW", "DD", "DY", "HH", "AM", "PM", "MI", "SS", "FF", "Q", "W"
 ] as const
 type Element = (typeof ELEMENTS)[number]
@@ -130,6 +130,7 @@ const printElement = (t: Extract<Token, { kind: "element" }>, f: Fields): string
     case "PM": return cased(f.hour < 12 ? "AM" : "PM", t.text)
     case "MI": return pad(f.minute, 2)
     case "SS": return pad(f.second, 2)
+    case "SSSSS": return pad(f.hour * 3600 + f.minute * 60 + f.second, 5)
     case "FF": return pad(f.ticks, 7)
     default: return pad(f.ticks, 7).slice(0, Number(t.element.slice(2)))
   }
@@ -142,7 +143,7 @@ export const formatDatetime = (text: string, format: string): string => {
 }
 
 const NUMERIC_WIDTH: Partial<Record<Element, number>> = {
-  YYYY: 4, YY: 2, MM: 2, DD: 2, DDD: 3, HH: 2, HH12: 2, HH24: 2, MI: 2, SS: 2, Q: 1, W: 1, WW: 2,
+  YYYY: 4, YY: 2, MM: 2, DD: 2, DDD: 3, HH: 2, HH12: 2, HH24: 2, MI: 2, SS: 2, SSSSS: 5, Q: 1, W: 1, WW: 2,
   FF: 7, FF1: 1, FF2: 2, FF3: 3, FF4: 4, FF5: 5, FF6: 6, FF7: 7
 }
 
@@ -179,6 +180,10 @@ const readFields = (text: string, format: string): Fields => {
         case "HH24": hour = n; break
         case "MI": minute = n; break
         case "SS": second = n; break
+        case "SSSSS":
+          if (n > 86_399) fail(`seconds past midnight ${n} is not between 0 and 86399`)
+          hour = Math.floor(n / 3600); minute = Math.floor(n / 60) % 60; second = n % 60
+          break
         case "Q": case "W": case "WW": break
         default: ticks = Number(digits!.padEnd(7, "0").slice(0, 7))
       }

@@ -16,8 +16,11 @@
  *   cast to TIMESTAMP_S would round, so the value is truncated to the second first).
  * - LOCATE and WEEK return INTEGER ("LOCATE Function (String)", "WEEK Function (Datetime)"; DuckDB: BIGINT).
  * - AVG of a TINYINT, SMALLINT, INTEGER or BIGINT is DECIMAL(9,6), (11,6), (16,6), (25,6) ("AVG Function
- *   (Aggregate)", result type based on input; DuckDB: DOUBLE); other arguments keep DuckDB's AVG. The mean is
- *   DuckDB's (a DOUBLE) cast to the DECIMAL, so a BIGINT mean beyond 2^53 loses the digits a DOUBLE loses.
+ *   (Aggregate)", result type based on input; DuckDB: DOUBLE); of any other argument (DECIMAL(p,s), REAL, DOUBLE)
+ *   it has the argument's own type (the same table: DECIMAL(p,s) → DECIMAL(p,s); a typed macro parameter DECIMAL
+ *   would be DECIMAL(18,3), so the catch-all form casts to the argument's type). The mean is DuckDB's (a DOUBLE)
+ *   cast to the DECIMAL, so a BIGINT mean beyond 2^53 loses the digits a DOUBLE loses, and a DECIMAL mean is
+ *   rounded half up to the argument's scale.
  * - SECOND of a TIMESTAMP keeps the fraction ("SECOND Function (Datetime)": "Subseconds are included for TIMESTAMP
  *   datatypes", SECOND('2014-03-25 12:34:56.789') is 56.789), as a DECIMAL(9,7) here (HANA's type for it is not
  *   confirmed); of a TIME or SECONDDATE it is the whole second, an INTEGER like MINUTE. A string literal is read as a
@@ -69,7 +72,7 @@ export const TYPED_FUNCTION_MACROS: readonly string[] = [
     "ELSE CAST(second(CAST(x AS TIME)) AS DECIMAL(9,7)) END, (x) AS CAST(second(x) AS INTEGER)",
   // HANA's TINYINT is stored as UTINYINT (types.ts)
   "CREATE OR REPLACE TEMP MACRO hana_avg(x UTINYINT) AS CAST(avg(x) AS DECIMAL(9,6)), (x SMALLINT) AS CAST(avg(x) AS DECIMAL(11,6)), " +
-    "(x INTEGER) AS CAST(avg(x) AS DECIMAL(16,6)), (x BIGINT) AS CAST(avg(x) AS DECIMAL(25,6)), (x) AS avg(x)",
+    "(x INTEGER) AS CAST(avg(x) AS DECIMAL(16,6)), (x BIGINT) AS CAST(avg(x) AS DECIMAL(25,6)), (x) AS cast_to_type(avg(x), any_value(x))",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS CAST(instr(h, n) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_week(d) AS CAST(week(d) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS (SELECT year(q) || '-Q' || quarter(q) FROM (SELECT CAST(d AS DATE) - to_months(CAST(m AS INTEGER) - 1) AS q))",
