@@ -16,7 +16,6 @@ import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
 import { takeCompileWarning } from "./plsql/stored-code.ts"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
-import { EngineError } from "../engine/index.ts"
 import type { AppendTarget, BulkRows } from "../engine/index.ts"
 import { type BatchTarget, BatchTargets } from "./bulk-insert.ts"
 import type { TableMeta } from "./catalog.ts"
@@ -599,5 +598,3 @@ export class SqlSession {
     return alterSession(this, toks)
   }
 }
-
-export { EngineError }
