@@ -7,6 +7,7 @@ import type { Tok } from "./lexer.ts"
 import type { PlsqlHost } from "./plsql.ts"
 import type { Requester } from "./privileges.ts"
 import type { QueryResult } from "./statement.ts"
+import type { TranslationContext } from "./session-translate.ts"
 
 /** What DDL needs from the SQL session it runs in. */
 export interface DdlHost extends PlsqlHost {
@@ -17,6 +18,8 @@ export interface DdlHost extends PlsqlHost {
   lookupTable(schema: string | undefined, name: string): TableMeta | undefined
   query(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<QueryResult>
   translate(sql: string): { toks: Array<Tok>; text: (from: number, to: number) => string; binds: Array<string> }
+  /** What translating a statement needs from the session, as it is now. */
+  translation(): TranslationContext
   alterSession(toks: ReadonlyArray<Tok>): Promise<void>
   dateColumnsOf(sql: string): ReadonlySet<string>
   exactNumberColumnsOf(sql: string): ReadonlySet<string>

@@ -16,13 +16,11 @@ import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage } from "./plsql.ts"
 import { alterTrigger, defineTrigger, dropTrigger } from "./plsql/trigger-definitions.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
-import { rewriteAttributeAccess } from "./object-attributes.ts"
+import { queryTokenRewrites } from "./session-translate.ts"
 import type { DdlHost } from "./ddl-host.ts"
 import { columnsOf, createTable, isZonedColumn, type TableDdl } from "./ddl-tables.ts"
 import { stripTerminator } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
-import { rewriteHierarchical } from "./hierarchical.ts"
-import { rewriteOuterJoinPlus } from "./outer-join-plus.ts"
 import { namedTypesOf } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
 import { type OraType, parseOracleType } from "./types.ts"
@@ -48,10 +46,9 @@ export class Ddl implements TableDdl {
     }
   }
 
-  /** The tokens of the query of a CREATE TABLE / VIEW ... AS, with object attribute access rewritten as queries have it. */
+  /** The tokens of the query of a CREATE TABLE / VIEW ... AS, rewritten as a query's are (session-translate.ts). */
   selectTokens(selectSql: string): ReadonlyArray<Tok> {
-    const lookup = (schema: string | undefined, name: string) => this.s.lookupTable(schema, name)
-    return rewriteAttributeAccess(rewriteHierarchical(rewriteOuterJoinPlus(tokenize(selectSql), lookup), lookup), lookup)
+    return queryTokenRewrites(this.s.translation(), selectSql, tokenize(selectSql))
   }
 
   qualified(toks: ReadonlyArray<Tok>, at: number): { schema: string; name: string; next: number } {

@@ -63,13 +63,24 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
 }
 
 /**
+ * The token rewrites every query gets before its translation (outer joins written with (+), hierarchical queries,
+ * JSON_TABLE, SQL/XML, SQL/JSON, built-in calls, DBMS_LOB functions, float conditions, object attribute access): also
+ * those of the query of a CREATE VIEW / CREATE TABLE ... AS.
+ */
+export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
+  const lookup = ctx.lookupTable
+  const columns = ctx.columns
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteHierarchical(rewriteOuterJoinPlus(source, lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
+}
+
+/**
  * A translator over `tokens` whose bind variables become `$1…$n`, numbered in source order; `specs` (of a query's
  * binds, by number) tell which are NUMBERs, divided on every digit.
  */
 export const bindNumberingTranslator = (ctx: TranslationContext, source: ReadonlyArray<Tok>, sql: string, specs?: ReadonlyArray<BindSpec>) => {
   const lookup = ctx.lookupTable
   const columns = ctx.columns
-  const attributes = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteHierarchical(rewriteOuterJoinPlus(source, lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
+  const attributes = queryTokenRewrites(ctx, sql, source)
   checkDatetimeLiterals(source)
   const tokens = namedTypesOf(ctx.db).rewriteConstructors(ctx.schema, attributes)
   const binds: Array<string> = []

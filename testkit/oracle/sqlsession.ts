@@ -312,7 +312,7 @@ export class SqlSession {
   }
 
   /** What translating a statement needs from this session, as it is now (schema, time zone). */
-  private translation(): TranslationContext {
+  translation(): TranslationContext {
     return { db: this.db, schema: this.schema, sessionTz: this.sessionTz, columns: this.columns, lookupTable: (schema, name) => this.lookupTable(schema, name) }
   }
 
