@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, waitsForLock, withSessions } from "./oracle/helpers.ts"
+import type { Conn, TwoSessions } from "./oracle/helpers.ts"
+import { failure, oraCode, waitsForLock, openTwoSessions } from "./oracle/helpers.ts"
 
 // Oracle locks the index entries of the keys a transaction writes with its rows ("Row Locks (TX)", Database Concepts,
 // "Data Concurrency and Consistency":
@@ -9,13 +9,13 @@ import { failure, oraCode, waitsForLock, withSessions } from "./oracle/helpers.t
 // the row holds it again), and UPDATE / DELETE inside PL/SQL blocks and both branches of MERGE claim keys as the
 // top-level statements do. Another transaction's INSERT of such a key waits, then goes ahead or raises ORA-00001.
 describe("Oracle test server: keys an UPDATE leaves, PL/SQL DML and MERGE stay claimed until the transaction ends", () => {
-  let env: Awaited<ReturnType<typeof withSessions>>
+  let env: TwoSessions["env"]
   let a: Conn
   let b: Conn
   beforeAll(async () => {
-    env = await withSessions(2)
-    ;[a, b] = env.sessions
-    await a.execute("CREATE TABLE kc_t (id NUMBER PRIMARY KEY, u NUMBER UNIQUE, v VARCHAR2(10))")
+    ;({ env, a, b } = await openTwoSessions([
+      "CREATE TABLE kc_t (id NUMBER PRIMARY KEY, u NUMBER UNIQUE, v VARCHAR2(10))"
+    ]))
   })
   afterAll(() => env?.close())
 

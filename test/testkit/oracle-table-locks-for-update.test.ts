@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, waitsForLock, withSessions } from "./oracle/helpers.ts"
+import type { Conn, TwoSessions } from "./oracle/helpers.ts"
+import { failure, oraCode, waitsForLock, openTwoSessions } from "./oracle/helpers.ts"
 
 // SELECT ... FOR UPDATE takes a row exclusive (SX) table lock on each table whose rows it locks, as INSERT / UPDATE /
 // DELETE do (Database Concepts, "Table Locks (TM)", table "Summary of Locks Obtained by DML Statements": "SELECT ...
@@ -8,18 +8,18 @@ import { failure, oraCode, waitsForLock, withSessions } from "./oracle/helpers.t
 // and NOWAIT fails with ORA-00054. LOCK TABLE on a view locks the view's base tables (SQL Language Reference,
 // "LOCK TABLE": https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/LOCK-TABLE.html).
 describe("Oracle test server: table locks of SELECT ... FOR UPDATE and of LOCK TABLE on a view", () => {
-  let env: Awaited<ReturnType<typeof withSessions>>
+  let env: TwoSessions["env"]
   let a: Conn
   let b: Conn
   beforeAll(async () => {
-    env = await withSessions(2)
-    ;[a, b] = env.sessions
-    await a.execute("CREATE TABLE tf_t (id NUMBER PRIMARY KEY, v NUMBER)")
-    await a.execute("CREATE TABLE tf_u (id NUMBER PRIMARY KEY, w NUMBER)")
-    await a.execute("INSERT INTO tf_t VALUES (1, 0)")
-    await a.execute("INSERT INTO tf_u VALUES (1, 0)")
-    await a.execute("CREATE VIEW tf_v AS SELECT t.id, t.v, u.w FROM tf_t t JOIN tf_u u ON u.id = t.id WHERE t.v >= 0")
-    await a.execute("CREATE VIEW tf_vv AS SELECT id FROM tf_v")
+    ;({ env, a, b } = await openTwoSessions([
+      "CREATE TABLE tf_t (id NUMBER PRIMARY KEY, v NUMBER)",
+      "CREATE TABLE tf_u (id NUMBER PRIMARY KEY, w NUMBER)",
+      "INSERT INTO tf_t VALUES (1, 0)",
+      "INSERT INTO tf_u VALUES (1, 0)",
+      "CREATE VIEW tf_v AS SELECT t.id, t.v, u.w FROM tf_t t JOIN tf_u u ON u.id = t.id WHERE t.v >= 0",
+      "CREATE VIEW tf_vv AS SELECT id FROM tf_v"
+    ]))
   })
   afterAll(() => env?.close())
 
