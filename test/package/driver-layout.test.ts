@@ -42,14 +42,4 @@ describe("driver layout", () => {
       }
     }
   })
-
-  it("each driver's README Layout section names every .ts file of its folder", () => {
-    for (const driver of ["hana", "oracle"] as const) {
-      const readme = readFileSync(`${repoRoot}/layers/${driver}/README.md`, "utf8")
-      const layout = /^## Layout\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readme)?.[1] ?? ""
-      expect(layout.length, `layers/${driver}/README.md has a Layout section`).toBeGreaterThan(0)
-      const files = readdirSync(`${repoRoot}/layers/${driver}`).filter((name) => name.endsWith(".ts"))
-      expect(files.filter((name) => !layout.includes(`\`${name}\``)), `layers/${driver}/README.md Layout`).toEqual([])
-    }
-  })
 })

@@ -3,9 +3,11 @@ import { join, relative } from "node:path"
 import { describe, expect, it } from "vitest"
 import { repoRoot } from "../support/importGraph.ts"
 
-// A newcomer finds a module from its folder's README: every TypeScript file under these folders is named in the
-// README.md at the folder's top, by its file name in backticks or by its path below that folder.
-const folders = ["testkit/common", "testkit/engine", "testkit/hana", "testkit/oracle", "cli"] as const
+// A newcomer finds a module from its folder's README: every TypeScript file under these folders is named, in
+// backticks, by its file name or its path below that folder, in the README.md at the folder's top; for the two
+// drivers, in that README's Layout section.
+const folders = ["layers/common", "testkit/common", "testkit/engine", "testkit/hana", "testkit/oracle", "cli"] as const
+const layoutSectionOnly = ["layers/hana", "layers/oracle"] as const
 
 const tsFilesUnder = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir).flatMap((name) => {
@@ -20,7 +22,7 @@ const unnamedIn = (folder: string, readme: string): ReadonlyArray<string> =>
     .map((path) => relative(join(repoRoot, folder), path))
     .filter((path) => {
       const name = path.slice(path.lastIndexOf("/") + 1)
-      return !readme.includes(`\`${name}\``) && !readme.includes(path)
+      return !readme.includes(`\`${name}\``) && !readme.includes(`\`${path}\``)
     })
 
 describe("folder READMEs name their modules", () => {
@@ -29,6 +31,15 @@ describe("folder READMEs name their modules", () => {
       const readme = readFileSync(join(repoRoot, folder, "README.md"), "utf8")
       expect(tsFilesUnder(join(repoRoot, folder)).length).toBeGreaterThan(3)
       expect(unnamedIn(folder, readme)).toEqual([])
+    })
+  }
+
+  for (const folder of layoutSectionOnly) {
+    it(`${folder} (its Layout section)`, () => {
+      const readme = readFileSync(join(repoRoot, folder, "README.md"), "utf8")
+      const layout = /^## Layout\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readme)?.[1] ?? ""
+      expect(layout.length, `${folder}/README.md has a Layout section`).toBeGreaterThan(0)
+      expect(unnamedIn(folder, layout)).toEqual([])
     })
   }
 
