@@ -79,8 +79,6 @@ type AnyBuilder = ColumnBuilder & {
   appendUnscaledNumber(v: number): void
 }
 
-export type { LobCell }
-
 /**
  * Reads a LOB descriptor at `o`: the cell (null for a NULL value) and whether its content is all in the descriptor.
  *

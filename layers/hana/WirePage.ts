@@ -14,6 +14,7 @@
  */
 import type { ColumnBuilder, Page } from "../../src/arrow/index.ts"
 import { ArrowAssemblyError } from "../../src/arrow/index.ts"
+import type { LobCell } from "./DbTypes.ts"
 import type { MappedColumn } from "./ReadTypes.ts"
 import {
   type Chunk,
@@ -23,12 +24,11 @@ import {
   defaultLobType,
   LOB,
   lobAt,
-  type LobCell,
   lobSize,
   VARIABLE
 } from "./WireColumns.ts"
 
-export { epochDayOfHanaDay, type LobCell } from "./WireColumns.ts"
+export { epochDayOfHanaDay } from "./WireColumns.ts"
 
 /** Rows whose cell offsets are found before their columns are decoded (their bytes stay in the CPU's cache). */
 const CHUNK_ROWS = 1024
