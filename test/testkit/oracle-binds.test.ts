@@ -1,21 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
 
 describe("Oracle test server: binds selected as columns, through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("a JSON bind stores a document in a JSON column, a JSON string bind a string scalar, VARCHAR2 text a parsed document", async () => {
     await conn.execute("CREATE TABLE json_binds (id NUMBER, doc JSON)")

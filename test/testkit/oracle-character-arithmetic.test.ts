@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb, oraCode } from "./oracle/helpers.ts"
 
 // Oracle converts a character operand of arithmetic to NUMBER (SQL Language Reference, "Implicit Data Conversion":
 // "In arithmetic operations between CHAR/VARCHAR2 and NCHAR/NVARCHAR2, Oracle converts to a NUMBER"), failing with
@@ -11,17 +11,12 @@ describe("Oracle test server: character and BINARY_DOUBLE operands of arithmetic
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE cha (id NUMBER, s VARCHAR2(20), c CHAR(5), n NVARCHAR2(10), bad VARCHAR2(5))")
     await conn.execute("INSERT INTO cha VALUES (1, '10', '8', '2.5', 'x1')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("converts text literals, character columns and character binds to NUMBER", async () => {
     const r = await conn.execute("SELECT '10' / 4, s / 4, c / 4, n * 2, s + 1, 4 - s, 2 * c, s / c FROM cha")

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection } from "./oracle/helpers.ts"
 
 // TO_CHAR(date) without a format model uses the session's NLS_DATE_FORMAT (SQL Language Reference, "TO_CHAR
 // (datetime)": "If you omit fmt, then date is converted to a VARCHAR2 value as follows: DATE values are converted to
@@ -14,14 +14,9 @@ const one = async (sql: string) => ((await conn.execute(sql)).rows as Array<Arra
 
 describe("Oracle test server: TO_CHAR(date) in the default date format", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("prints DD-MON-RR, the month in the session's NLS_DATE_LANGUAGE", async () => {
     expect(await one(`SELECT TO_CHAR(DATE '2024-03-05') FROM dual`)).toBe("05-MAR-24")

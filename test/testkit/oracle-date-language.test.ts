@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 // NLS_DATE_LANGUAGE through the raw node-oracledb client (Globalization Support Guide, "NLS_DATE_LANGUAGE": the
 // language of day and month names and abbreviations; SQL Language Reference, "TO_CHAR (datetime)" and "TO_DATE": the
@@ -14,14 +14,9 @@ const one = async (sql: string) => ((await conn.execute(sql)).rows as Array<Arra
 
 describe("Oracle test server: NLS_DATE_LANGUAGE", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("TO_CHAR's NLS parameter names months and days in that language, padded to its longest name", async () => {
     const d = "DATE '2024-10-30'"

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 // A TIMESTAMP WITH TIME ZONE bind is a datetime in expressions, as a column of that type is: `:1 + INTERVAL`,
 // TO_CHAR(:1, ...), AT TIME ZONE, EXTRACT, in SQL and in PL/SQL (IN OUT binds included). Datetime + interval keeps the
@@ -16,14 +16,9 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE binds in expressions (raw
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("PL/SQL `:1 := :1 + INTERVAL` on an IN OUT bind in a region zone crosses the DST change by the instant, zone kept (was ORA-00932)", async () => {
     // 2024-03-31 00:30 UTC is 01:30 CET in Berlin; one hour later is 03:30 CEST (clocks jump from 02:00 to 03:00)

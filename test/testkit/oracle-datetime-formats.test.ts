@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 // Datetime format models (SQL Language Reference, "Format Models", "Datetime Format Elements" and "Format Model
 // Modifiers": https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Format-Models.html). FM "fill
@@ -15,14 +15,9 @@ describe("Oracle test server: TO_CHAR's FM and TO_TIMESTAMP_TZ's RR, YY, J, DDD 
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("FM drops the leading zeros of every number element after it, and a second FM turns that off", async () => {
     const d = "TIMESTAMP '0005-03-07 09:05:04'"

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection } from "./oracle/helpers.ts"
 
 // TIMESTAMP WITH TIME ZONE values compare by their UTC instant whatever their zones (Database Globalization Support
 // Guide, "Datetime Comparisons"), and set operators, window partitions and ROLLUP / CUBE / GROUPING SETS compare
@@ -12,9 +12,7 @@ describe("Oracle test server: set operations, partitions and rollups over zoned 
   let conn: Conn
   const iso = (rows: Array<Array<unknown>>) => rows.map((row) => row.map((v) => (v instanceof Date ? v.toISOString() : v)))
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE inst_a (id NUMBER, t TIMESTAMP WITH TIME ZONE)")
     await conn.execute("CREATE TABLE inst_b (id NUMBER, t TIMESTAMP WITH TIME ZONE)")
     await conn.execute("INSERT INTO inst_a VALUES (1, TIMESTAMP '2024-10-27 02:30:00 Europe/Berlin CEST')")
@@ -23,10 +21,7 @@ describe("Oracle test server: set operations, partitions and rollups over zoned 
     await conn.execute("INSERT INTO inst_b VALUES (1, TIMESTAMP '2024-10-27 01:30:00 +01:00')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("UNION, INTERSECT and MINUS keep one row per instant", async () => {
     const union = await conn.execute("SELECT t FROM inst_a UNION SELECT t FROM inst_b ORDER BY 1")

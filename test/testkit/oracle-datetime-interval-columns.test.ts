@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oraCode, failure, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 // Every INTERVAL precision at its extremes, each in a table that also has columns of every other precision (some kept
 // as DuckDB INTERVAL, some in exact storage, testkit/oracle/intervals.ts): a literal is written in the storage of the
@@ -21,9 +21,7 @@ describe("Oracle test server: interval literals are exact per column, whatever t
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     const columns = [
       "id NUMBER",
       ...PRECISIONS.flatMap((p) => PRECISIONS.map((s) => `${dsColumn(p, s)} INTERVAL DAY(${p}) TO SECOND(${s})`)),
@@ -31,10 +29,7 @@ describe("Oracle test server: interval literals are exact per column, whatever t
     ]
     await conn.execute(`CREATE TABLE all_ivl (${columns.join(", ")})`)
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("writes a zero DAY(9) TO SECOND(9) literal into its column of a table with DAY TO SECOND(0-6) columns (was ORA-01722)", async () => {
     await conn.execute("INSERT INTO all_ivl (id, ds_9_9, ds_2_6) VALUES (1, INTERVAL '0 00:00:00' DAY(9) TO SECOND(9), INTERVAL '0 00:00:00' DAY(9) TO SECOND(9))")

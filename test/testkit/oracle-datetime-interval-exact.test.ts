@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { numbersAsText, oraCode, failure, withServer, ds, intervalRows as zeroes, ym } from "./oracle/helpers.ts"
+import { closeConnection, ds, failure, intervalRows as zeroes, numbersAsText, openConnection, oraCode, ym } from "./oracle/helpers.ts"
 
 // INTERVAL DAY(9) TO SECOND(9) and YEAR(9) TO MONTH columns (kept in exact storage by the server, intervals.ts) behave
 // as intervals beside DAY TO SECOND(0-6) / YEAR(0-8) TO MONTH columns (DuckDB INTERVALs): MIN / MAX return the
@@ -15,19 +15,14 @@ describe("Oracle test server: exact interval columns as intervals (raw node-orac
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE ivx (id NUMBER, d9 INTERVAL DAY(9) TO SECOND(9), d6 INTERVAL DAY(2) TO SECOND(6), y9 INTERVAL YEAR(9) TO MONTH, y2 INTERVAL YEAR(2) TO MONTH)")
     await conn.execute("INSERT INTO ivx VALUES (1, INTERVAL '1 02:03:04.123456789' DAY(9) TO SECOND(9), INTERVAL '1 00:00:00.5' DAY TO SECOND, INTERVAL '5-3' YEAR(9) TO MONTH, INTERVAL '1-1' YEAR TO MONTH)")
     await conn.execute("INSERT INTO ivx VALUES (2, INTERVAL '-999999999 23:59:59.999999999' DAY(9) TO SECOND(9), INTERVAL '2 00:00:00' DAY TO SECOND, INTERVAL '-999999999-11' YEAR(9) TO MONTH, INTERVAL '2-1' YEAR TO MONTH)")
     await conn.execute("INSERT INTO ivx VALUES (3, INTERVAL '999999999 23:59:59.999999999' DAY(9) TO SECOND(9), INTERVAL '0 00:00:01' DAY TO SECOND, INTERVAL '999999999-11' YEAR(9) TO MONTH, INTERVAL '0-1' YEAR TO MONTH)")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("MIN and MAX of exact interval columns are intervals, exact to the nanosecond at the extremes (was NUMBER)", async () => {
     const r = await conn.execute("SELECT MAX(d9), MIN(d9), COUNT(d9), MAX(y9), MIN(y9) FROM ivx")

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 // INTERVAL DAY TO SECOND(7-9) and YEAR(9) TO MONTH columns are stored as exact numbers (testkit/oracle/intervals.ts);
 // a datetime ± such a column adds the interval: "DATE + INTERVAL" gives a DATE and "TIMESTAMP + INTERVAL" a TIMESTAMP
@@ -10,9 +10,7 @@ describe("Oracle test server: datetime ± wide interval columns, and TIMESTAMP(9
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE wide_ivl (id NUMBER, d DATE, t TIMESTAMP, t9 TIMESTAMP(9), ds INTERVAL DAY(9) TO SECOND(9), ym INTERVAL YEAR(9) TO MONTH)")
     await conn.execute(
       "INSERT INTO wide_ivl VALUES (1, DATE '2024-01-15', TIMESTAMP '2024-01-15 10:00:00.25', TIMESTAMP '2024-01-15 10:00:00.000000001', INTERVAL '1 02:03:04' DAY TO SECOND, INTERVAL '1-2' YEAR TO MONTH)"
@@ -20,10 +18,7 @@ describe("Oracle test server: datetime ± wide interval columns, and TIMESTAMP(9
     await conn.execute("INSERT INTO wide_ivl VALUES (2, DATE '2024-01-15', TIMESTAMP '2024-01-15 10:00:00', TIMESTAMP '2024-01-15 10:00:00.000000001', INTERVAL '0 00:00:00.000000002' DAY TO SECOND, NULL)")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("adds and subtracts the interval, a DATE giving a DATE and a TIMESTAMP a TIMESTAMP", async () => {
     const f = "'YYYY-MM-DD HH24:MI:SS'"

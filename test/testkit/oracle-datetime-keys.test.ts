@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 // TIMESTAMP WITH TIME ZONE values are equal when they are the same instant, whatever zones they carry (Database
 // Globalization Support Guide, "Datetime Comparisons"; Oracle Objects for OLE, "IsEqual (OraTimeStampTZ) Method": it
@@ -12,9 +12,7 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE groups, DISTINCT and keys
   let conn: Conn
   const noon = new Date(Date.UTC(2024, 0, 1, 11, 0, 0, 123))
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE tzg (id NUMBER, a TIMESTAMP(9) WITH TIME ZONE, n NUMBER, g VARCHAR2(2))")
     await conn.execute("INSERT INTO tzg VALUES (1, TIMESTAMP '2024-01-01 12:00:00.123456789 +01:00', 10, 'lo')")
     await conn.execute("INSERT INTO tzg VALUES (2, TIMESTAMP '2024-01-01 11:00:00.123456789 +00:00', 20, 'lo')")
@@ -22,10 +20,7 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE groups, DISTINCT and keys
     await conn.execute("INSERT INTO tzg VALUES (4, TIMESTAMP '2024-01-01 06:00:00.123456789 America/New_York', 40, 'hi')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("groups by instant, keeping one of the group's values with its own zone", async () => {
     const r = await conn.execute("SELECT a, COUNT(*), SUM(n) FROM tzg GROUP BY a ORDER BY a")

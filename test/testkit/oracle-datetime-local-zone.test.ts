@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 // TIMESTAMP WITH LOCAL TIME ZONE "is normalized to the database time zone when it is stored ... When a user retrieves
 // the data, Oracle Database returns it in the user's local session time zone" (Oracle Database Globalization Support
@@ -15,14 +15,9 @@ describe("Oracle test server: LOCAL TIME ZONE values in the session time zone, z
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("shows a CAST to TIMESTAMP [(9)] WITH LOCAL TIME ZONE in the session time zone, described as LOCAL TIME ZONE", async () => {
     await conn.execute("ALTER SESSION SET TIME_ZONE = 'America/New_York'")

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 import { startRoundTripProxy } from "./oracle/proxy.ts"
 
 /** Runs `sql` on a connection through a proxy and returns its result with every byte the server sent. */
@@ -31,16 +31,11 @@ describe("Oracle test server: TIMESTAMP(9) and TIMESTAMP(9) WITH LOCAL TIME ZONE
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE ts9 (id NUMBER, t TIMESTAMP(9), z TIMESTAMP(9) WITH TIME ZONE)")
     await conn.execute("CREATE TABLE ltz9 (id NUMBER, l TIMESTAMP(9) WITH LOCAL TIME ZONE)")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const literals = ["0001-01-01 00:00:00.000000001", "1500-06-15 12:34:56.123456789", "2024-02-29 23:59:59.999999999", "9999-12-31 23:59:59.999999999"]
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection } from "./oracle/helpers.ts"
 
 // Zoned values with regions newer than the driver's region table (America/Ciudad_Juarez, Europe/Kyiv) copied by
 // `INSERT ... SELECT *` into DATE / TIMESTAMP columns (Oracle converts TIMESTAMP WITH TIME ZONE to DATE or TIMESTAMP by
@@ -12,18 +12,13 @@ describe("Oracle test server: zoned values through INSERT ... SELECT * and join 
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE zsrc (id NUMBER, a TIMESTAMP WITH TIME ZONE)")
     await conn.execute("INSERT INTO zsrc VALUES (1, TIMESTAMP '2024-07-01 12:00:00 Europe/Kyiv')")
     await conn.execute("INSERT INTO zsrc VALUES (2, TIMESTAMP '2024-07-01 08:30:00 America/Ciudad_Juarez')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("keeps the names of regions newer than the driver's table", async () => {
     const r = await conn.execute("SELECT TO_CHAR(a, 'TZR TZH:TZM') FROM zsrc ORDER BY id")

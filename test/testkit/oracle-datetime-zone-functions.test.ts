@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 // SYS_EXTRACT_UTC, FROM_TZ, TZ_OFFSET and NEW_TIME as the Oracle SQL Language Reference describes them ("SYS_EXTRACT_UTC":
 // the UTC of a datetime with time zone, a TIMESTAMP; "FROM_TZ": a timestamp and a zone to a TIMESTAMP WITH TIME ZONE;
@@ -11,19 +11,14 @@ describe("Oracle test server: time zone functions (raw node-oracledb)", () => {
   let conn: Conn
   const one = async (sql: string) => (await conn.execute(sql)).rows[0][0]
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("ALTER SESSION SET TIME_ZONE = '+05:00'")
     await conn.execute("CREATE TABLE tzf (id NUMBER, a TIMESTAMP(9) WITH TIME ZONE, t TIMESTAMP)")
     await conn.execute("INSERT INTO tzf VALUES (1, TIMESTAMP '2024-07-01 12:00:00.5 Europe/Paris', TIMESTAMP '2024-07-01 12:00:00')")
     await conn.execute("INSERT INTO tzf VALUES (2, TIMESTAMP '2024-01-01 06:00:00 America/New_York', TIMESTAMP '2024-01-01 06:00:00')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("SYS_EXTRACT_UTC gives the UTC wall clock as a TIMESTAMP", async () => {
     const r = await conn.execute("SELECT SYS_EXTRACT_UTC(TIMESTAMP '2024-01-01 12:00:00 +01:00') u FROM dual")

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 // Expressions whose result is a TIMESTAMP WITH TIME ZONE are of that type, whatever computes them: DECODE's result has
 // "the same data type as the first result" (SQL Language Reference, "DECODE"), NVL2's that of expr2 ("NVL2"), a CASE
@@ -13,19 +13,14 @@ describe("Oracle test server: expressions giving TIMESTAMP WITH TIME ZONE (raw n
   let conn: Conn
   const eleven = new Date(Date.UTC(2024, 0, 1, 11))
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE zx (id NUMBER, ts TIMESTAMP WITH TIME ZONE, lt TIMESTAMP)")
     await conn.execute("INSERT INTO zx VALUES (1, TIMESTAMP '2024-01-01 12:00:00 +01:00', TIMESTAMP '2024-01-01 09:00:00')")
     await conn.execute("INSERT INTO zx VALUES (2, TIMESTAMP '2024-01-01 06:00:00 America/New_York', NULL)")
     await conn.execute("INSERT INTO zx VALUES (3, TIMESTAMP '2024-01-01 10:00:00 +00:00', NULL)")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("describes CASE, DECODE and NVL2 over a zoned column as TIMESTAMP WITH TIME ZONE with the value's instant", async () => {
     const r = await conn.execute(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection } from "./oracle/helpers.ts"
 
 // Expressions over TIMESTAMP WITH TIME ZONE columns group, count, partition and compare by instant as the columns do
 // (Database Globalization Support Guide, "Datetime Comparisons": values are compared by their UTC instant, the zone
@@ -13,19 +13,14 @@ describe("Oracle test server: zoned expressions by instant (raw node-oracledb)",
   const eleven = new Date(Date.UTC(2024, 0, 1, 11))
   const noon = new Date(Date.UTC(2024, 0, 1, 12))
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE tze (id NUMBER, a TIMESTAMP WITH TIME ZONE, b TIMESTAMP WITH TIME ZONE)")
     await conn.execute("INSERT INTO tze VALUES (1, TIMESTAMP '2024-01-01 12:00:00 +01:00', NULL)")
     await conn.execute("INSERT INTO tze VALUES (2, TIMESTAMP '2024-01-01 11:00:00 +00:00', TIMESTAMP '2024-01-01 11:00:00 +00:00')")
     await conn.execute("INSERT INTO tze VALUES (3, TIMESTAMP '2024-01-01 06:00:00 America/New_York', NULL)")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("groups by zoned expressions by instant", async () => {
     const plus = await conn.execute("SELECT a + INTERVAL '1' HOUR, COUNT(*) FROM tze GROUP BY a + INTERVAL '1' HOUR")

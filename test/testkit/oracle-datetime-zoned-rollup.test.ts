@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection } from "./oracle/helpers.ts"
 
 // Expressions over TIMESTAMP WITH TIME ZONE columns grouped inside ROLLUP / CUBE / GROUPING SETS group by instant as
 // in a plain GROUP BY (Database Globalization Support Guide, "Datetime Comparisons": values are compared by their UTC
@@ -13,19 +13,14 @@ describe("Oracle test server: zoned expressions in ROLLUP / CUBE / GROUPING SETS
   const noon = new Date(Date.UTC(2024, 0, 1, 12))
   const two = new Date(Date.UTC(2024, 0, 1, 14))
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE tzr (id NUMBER, g VARCHAR2(1), a TIMESTAMP WITH TIME ZONE)")
     await conn.execute("INSERT INTO tzr VALUES (1, 'x', TIMESTAMP '2024-01-01 12:00:00 +01:00')")
     await conn.execute("INSERT INTO tzr VALUES (2, 'x', TIMESTAMP '2024-01-01 11:00:00 +00:00')")
     await conn.execute("INSERT INTO tzr VALUES (3, 'y', TIMESTAMP '2024-01-01 13:00:00 +00:00')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("ROLLUP of a zoned expression groups by instant and rolls up to NULL", async () => {
     const r = await conn.execute("SELECT a + INTERVAL '1' HOUR h, COUNT(*) FROM tzr GROUP BY ROLLUP(a + INTERVAL '1' HOUR) ORDER BY 2")

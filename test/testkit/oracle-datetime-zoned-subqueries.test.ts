@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 // A TIMESTAMP WITH TIME ZONE stays one through subqueries, set operations and joins: compared by its UTC instant, the
 // zone ignored (Database Globalization Support Guide, "Datetime Comparisons"; Oracle Objects for OLE, "IsEqual
@@ -14,9 +14,7 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE through subqueries, set o
   let conn: Conn
   const at = (h: number, m = 0) => new Date(Date.UTC(2024, 0, 1, h, m))
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("ALTER SESSION SET TIME_ZONE = '+00:00'")
     await conn.execute("CREATE TABLE zq (id NUMBER, ts TIMESTAMP WITH TIME ZONE)")
     await conn.execute("INSERT INTO zq VALUES (1, TIMESTAMP '2024-01-01 12:00:00 +01:00')")
@@ -28,10 +26,7 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE through subqueries, set o
     await conn.execute("INSERT INTO zl VALUES (1, TIMESTAMP '2024-01-01 11:15:00')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const ids = async (sql: string) => (await conn.execute(sql)).rows.map((row: Array<number>) => row[0])
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import { datetimeOfOracle, datetimeText, oracleBytesOf, parseDatetimeText } from "../../testkit/oracle/datetime.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 import { startRoundTripProxy } from "./oracle/proxy.ts"
 
 // A TIMESTAMP WITH TIME ZONE value keeps its own offset or region: TO_CHAR shows it (TZH:TZM, TZR, TZD), CAST to
@@ -13,9 +13,7 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE keeps each value's zone (
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE tzv (id NUMBER, a TIMESTAMP WITH TIME ZONE, n TIMESTAMP(9) WITH TIME ZONE)")
     await conn.execute("INSERT INTO tzv (id, a) VALUES (1, TIMESTAMP '2024-03-01 10:00:00 Europe/Paris')")
     await conn.execute("INSERT INTO tzv (id, a, n) VALUES (2, TIMESTAMP '2024-03-01 10:00:00 +05:30', TIMESTAMP '2024-03-01 10:00:00.123456789 -08:00')")
@@ -23,10 +21,7 @@ describe("Oracle test server: TIMESTAMP WITH TIME ZONE keeps each value's zone (
     await conn.execute("INSERT INTO tzv (id, a) VALUES (:1, :2)", [3, { val: new Date(Date.UTC(2024, 2, 1, 9)), type: oracledb.DB_TYPE_TIMESTAMP_TZ }])
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("shows each value's own offset, region and abbreviation in TO_CHAR, and its wall clock in CAST to TIMESTAMP", async () => {
     const r = await conn.execute(

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -44,16 +44,11 @@ const CORPUS: ReadonlyArray<readonly [string, string]> = [
 
 describe("Oracle test server: Oracle's code for statements it used to answer with another (raw node-oracledb)", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     for (const sql of ["CREATE TABLE t (n NUMBER, d DATE)", "INSERT INTO t VALUES (1, DATE '2024-01-01')", "CREATE SEQUENCE sq", "CREATE INDEX t_idx ON t (n)"]) await conn.execute(sql)
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it.each(CORPUS)("%s", async (sql, text) => {
     expect(await raised(sql)).toBe(text)

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -102,9 +102,7 @@ const WRONG_DDL_DML: ReadonlyArray<readonly [string, number, string]> = [
 
 describe("Oracle test server: more wrong statements answered as Oracle answers them (raw node-oracledb)", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     for (const sql of [
       "CREATE TABLE t (n NUMBER, s VARCHAR2(10))",
       "INSERT INTO t VALUES (1, 'one')",
@@ -112,10 +110,7 @@ describe("Oracle test server: more wrong statements answered as Oracle answers t
     ]) await conn.execute(sql)
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it(`answers each of the ${WRONG.length} statements with Oracle's code and text`, async () => {
     expect(await mismatches(WRONG)).toEqual([])

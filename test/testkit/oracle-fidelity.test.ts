@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let server: OracleTestServerHandle
@@ -9,14 +9,9 @@ let conn: Conn
 
 describe("Oracle test server fidelity (stored datetimes, literal describe, ORDER BY, TO_CHAR), through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("refuses to change a non-empty character column to TIMESTAMP(9) (ORA-01439), so no text that is no datetime is stored there", async () => {
     // TIMESTAMP(7-9) is stored as text and writes refuse text that is no datetime; changing a character column's type

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 // A function name Oracle does not have is an invalid identifier: ORA-00904 naming it (Database Error Messages,
 // ORA-00904 "invalid identifier"; the names Oracle has: SQL Language Reference, "SQL Functions"). The server's engine
@@ -10,17 +10,12 @@ describe("Oracle test server: functions Oracle does not have (raw node-oracledb)
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE fnt (id NUMBER, s VARCHAR2(20), d DATE)")
     await conn.execute("INSERT INTO fnt VALUES (1, 'abc', DATE '2024-01-01')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("refuses DuckDB-only functions with ORA-00904 naming them, at their offset", async () => {
     const cases: Array<[string, string]> = [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let server: OracleTestServerHandle
@@ -14,15 +14,10 @@ const plain = (o: any): unknown => (o === null ? null : JSON.parse(JSON.stringif
 // every attribute as given, whatever the element types (Oracle Spatial Developer's Guide, "Geometry Examples").
 describe("Oracle test server: SDO_GEOMETRY collections, arcs and SRIDs through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE shapes (id NUMBER PRIMARY KEY, shape SDO_GEOMETRY)")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const examples: ReadonlyArray<readonly [number, string, object]> = [
     [1, "SDO_GEOMETRY(2002, NULL, NULL, SDO_ELEM_INFO_ARRAY(1, 4, 2, 1, 2, 1, 3, 2, 2), SDO_ORDINATE_ARRAY(10, 10, 10, 14, 6, 10, 14, 10))",

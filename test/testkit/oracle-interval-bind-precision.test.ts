@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { ds, intervalRows as zeroes, oracledb, withServer, ym } from "./oracle/helpers.ts"
+import { closeConnection, ds, intervalRows as zeroes, openConnection, oracledb, ym } from "./oracle/helpers.ts"
 
 // A bound interval written into an interval column takes the column's precisions: the fraction is rounded to the
 // fractional seconds precision ("INTERVAL '30.12345' SECOND(2,4)" is 30.1235 seconds, SQL Language Reference,
@@ -15,17 +15,12 @@ describe("Oracle test server: bound intervals at the written column's precisions
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute(
       "CREATE TABLE ivp (id NUMBER, d0 INTERVAL DAY(2) TO SECOND(0), d3 INTERVAL DAY(3) TO SECOND(3), d5 INTERVAL DAY TO SECOND(5), d7 INTERVAL DAY(9) TO SECOND(7), d8 INTERVAL DAY(4) TO SECOND(8), y2 INTERVAL YEAR TO MONTH, y9 INTERVAL YEAR(9) TO MONTH)"
     )
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("rounds a bound fraction half away from zero to DAY TO SECOND(0-5) and (7-8) (was kept at six or nine digits)", async () => {
     const b = dsBind(1, 1, 123456789)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer, ds, intervalRows as zeroes, ym } from "./oracle/helpers.ts"
+import { closeConnection, ds, intervalRows as zeroes, openConnection, oracledb, ym } from "./oracle/helpers.ts"
 
 // INTERVAL DAY(9) TO SECOND(9) and YEAR(9) TO MONTH columns (exact storage in the server, intervals.ts) are intervals
 // in every expression Oracle allows on intervals, beside DAY TO SECOND(0-6) / YEAR(0-8) TO MONTH columns: window
@@ -16,19 +16,14 @@ describe("Oracle test server: exact interval columns in every expression (raw no
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE ive (id NUMBER, d9 INTERVAL DAY(9) TO SECOND(9), d6 INTERVAL DAY(2) TO SECOND(6), y9 INTERVAL YEAR(9) TO MONTH, y2 INTERVAL YEAR(2) TO MONTH)")
     await conn.execute("INSERT INTO ive VALUES (1, INTERVAL '1 02:03:04.123456789' DAY(9) TO SECOND(9), INTERVAL '1 00:00:00.5' DAY TO SECOND, INTERVAL '5-3' YEAR(9) TO MONTH, INTERVAL '1-1' YEAR TO MONTH)")
     await conn.execute("INSERT INTO ive VALUES (2, INTERVAL '2 00:00:00.000000001' DAY(9) TO SECOND(9), INTERVAL '2 00:00:00' DAY TO SECOND, INTERVAL '999999999-11' YEAR(9) TO MONTH, INTERVAL '2-1' YEAR TO MONTH)")
     await conn.execute("INSERT INTO ive VALUES (3, NULL, INTERVAL '0 00:00:01' DAY TO SECOND, NULL, INTERVAL '0-1' YEAR TO MONTH)")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("window aggregates over exact interval columns are intervals, exact to the nanosecond (was NUMBER)", async () => {
     const r = await conn.execute("SELECT id, MAX(d9) OVER (), MIN(d9) OVER (ORDER BY id), SUM(d9) OVER (), SUM(y9) OVER (PARTITION BY id) FROM ive WHERE id < 3 ORDER BY id")

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { ds, intervalRows as zeroes, withServer, ym } from "./oracle/helpers.ts"
+import { closeConnection, ds, intervalRows as zeroes, openConnection, ym } from "./oracle/helpers.ts"
 
 // Exact interval columns (INTERVAL DAY(9) TO SECOND(9), YEAR(9) TO MONTH) and interval literals inside longer
 // operands: Oracle computes on intervals with every digit ("Datetime/Interval Arithmetic", SQL Language Reference,
@@ -14,19 +14,14 @@ describe("Oracle test server: exact intervals inside longer operands (raw node-o
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE ivl (id NUMBER, d9 INTERVAL DAY(9) TO SECOND(9), d6 INTERVAL DAY(2) TO SECOND(6), y9 INTERVAL YEAR(9) TO MONTH, y2 INTERVAL YEAR(2) TO MONTH)")
     await conn.execute("INSERT INTO ivl VALUES (1, INTERVAL '1 02:03:04.123456789' DAY(9) TO SECOND(9), INTERVAL '1 00:00:00.5' DAY TO SECOND, INTERVAL '5-3' YEAR(9) TO MONTH, INTERVAL '1-1' YEAR TO MONTH)")
     await conn.execute("INSERT INTO ivl VALUES (2, INTERVAL '0 00:00:00.000000001' DAY(9) TO SECOND(9), INTERVAL '2 00:00:00' DAY TO SECOND, INTERVAL '0-1' YEAR(9) TO MONTH, INTERVAL '2-1' YEAR TO MONTH)")
     await conn.execute("INSERT INTO ivl VALUES (3, NULL, INTERVAL '0 00:00:01' DAY TO SECOND, NULL, INTERVAL '0-1' YEAR TO MONTH)")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("BETWEEN with sums as bounds filters on every digit (was ORA-00932 / ORA-01722)", async () => {
     const r = await conn.execute("SELECT id FROM ivl WHERE d9 BETWEEN d6 + INTERVAL '1' HOUR AND d9 + INTERVAL '1' DAY ORDER BY id")

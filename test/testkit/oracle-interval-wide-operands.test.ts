@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, intervalRows as zeroes, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, intervalRows as zeroes, openConnection, oraCode } from "./oracle/helpers.ts"
 
 // INTERVAL YEAR(9) TO MONTH values past 2^31 months (up to 999999999-11, the type's range: SQL Language Reference,
 // "Interval Literals") and interval operands holding other calls, through the raw node-oracledb client. Datetime
@@ -12,19 +12,14 @@ describe("Oracle test server: wide YEAR(9) TO MONTH values and interval operands
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE wide (id NUMBER, y9 INTERVAL YEAR(9) TO MONTH, d9 INTERVAL DAY(9) TO SECOND(9), dt DATE)")
     await conn.execute("INSERT INTO wide VALUES (1, INTERVAL '999999999-11' YEAR(9) TO MONTH, INTERVAL '0 00:00:01.000000001' DAY(9) TO SECOND(9), DATE '2024-01-31')")
     await conn.execute("INSERT INTO wide VALUES (2, INTERVAL '-999999999-11' YEAR(9) TO MONTH, INTERVAL '0 00:00:02' DAY(9) TO SECOND(9), DATE '2024-01-31')")
     await conn.execute("INSERT INTO wide VALUES (3, INTERVAL '1-0' YEAR(9) TO MONTH, INTERVAL '0 00:00:00.5' DAY(9) TO SECOND(9), DATE '2024-01-31')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const rows = async (sql: string) => (await conn.execute(sql)).rows
 

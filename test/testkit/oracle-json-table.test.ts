@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 // JSON_TABLE through the raw node-oracledb client. Expected values follow the SQL Language Reference ("JSON_TABLE")
 // and the JSON Developer's Guide ("SQL/JSON Function JSON_TABLE", "COLUMNS Clause of SQL/JSON Function JSON_TABLE":
@@ -12,19 +12,14 @@ let conn: Conn
 
 describe("Oracle test server: JSON_TABLE", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE orders (id NUMBER, doc VARCHAR2(400))")
     await conn.execute(`INSERT INTO orders VALUES (1, '{"items":[{"sku":"a","qty":2,"tags":["x","y"]},{"sku":"b","qty":"many","tags":[]}],"ship":{"city":"Oslo"}}')`)
     await conn.execute(`INSERT INTO orders VALUES (2, '{"items":[]}')`)
     await conn.execute(`INSERT INTO orders VALUES (3, 'not json')`)
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("makes a row per item the row path selects, laterally joined to the table; missing and unconvertible values are NULL", async () => {
     const r = await conn.execute(

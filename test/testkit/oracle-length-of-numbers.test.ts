@@ -7,25 +7,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
 
 describe("Oracle test server: LENGTH of a number", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE ln (id NUMBER PRIMARY KEY, v NUMBER, n NUMBER(6,2), i NUMBER(5), s VARCHAR2(10))")
     await conn.execute("INSERT INTO ln VALUES (1, 123, 12.5, -42, 'abc')")
     await conn.execute("INSERT INTO ln VALUES (2, 0.25, -0.5, 7, NULL)")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("counts the characters of a number literal as TO_CHAR prints it", async () => {
     const r = await conn.execute("SELECT LENGTH(123), LENGTH(12.5), LENGTH(-0.5), LENGTH(1000) FROM dual")

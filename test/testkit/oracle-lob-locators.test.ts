@@ -2,22 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { LOB_SIZE as SIZE, lobBytes as bytes, lobText as text, writeThrough } from "./oracle/lob-data.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb, oraCode } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
 
 describe("Oracle test server: LOBs through table locators and DBMS_LOB", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE lobs (id NUMBER PRIMARY KEY, c CLOB, b BLOB)")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("writes a 300 KB CLOB and BLOB through locators selected FOR UPDATE, piped in many writes, and reads them back intact", async () => {
     await conn.execute("INSERT INTO lobs VALUES (1, EMPTY_CLOB(), EMPTY_BLOB())")

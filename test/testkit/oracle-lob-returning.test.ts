@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
 import { lobBytes as bytes, lobText as text, writeThrough } from "./oracle/lob-data.ts"
-import { oracledb, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb, oraCode } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -19,17 +19,12 @@ const lobOut = (type: unknown) => ({ type, dir: oracledb.BIND_OUT })
 
 describe("Oracle test server: LOB locators from DML RETURNING INTO", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE docs (id NUMBER PRIMARY KEY, c CLOB, b BLOB)")
     await conn.execute("INSERT INTO docs VALUES (0, 'committed before', NULL)")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("INSERT ... EMPTY_CLOB() / EMPTY_BLOB() RETURNING INTO gives writable locators: 300 KB written in many writes read back exact", async () => {
     const r = await conn.execute("INSERT INTO docs (id, c, b) VALUES (:id, EMPTY_CLOB(), EMPTY_BLOB()) RETURNING c, b INTO :c, :b", {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { ds, intervalRows as zeroes, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, ds, intervalRows as zeroes, openConnection, oracledb } from "./oracle/helpers.ts"
 
 // TIMESTAMP WITH LOCAL TIME ZONE ± INTERVAL is a TIMESTAMP WITH LOCAL TIME ZONE, and the difference of two such
 // values an INTERVAL DAY TO SECOND (SQL Language Reference, "Datetime/Interval Arithmetic", the matrix of operand
@@ -16,9 +16,7 @@ describe("Oracle test server: LOCAL TIME ZONE arithmetic (raw node-oracledb)", (
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("ALTER SESSION SET TIME_ZONE = 'America/New_York'")
     await conn.execute(
       "CREATE TABLE ltza (id NUMBER, l0 TIMESTAMP(0) WITH LOCAL TIME ZONE, l TIMESTAMP WITH LOCAL TIME ZONE, l9 TIMESTAMP(9) WITH LOCAL TIME ZONE, d9 INTERVAL DAY(9) TO SECOND(9), d6 INTERVAL DAY TO SECOND, y INTERVAL YEAR TO MONTH)"
@@ -27,10 +25,7 @@ describe("Oracle test server: LOCAL TIME ZONE arithmetic (raw node-oracledb)", (
       "INSERT INTO ltza VALUES (1, TIMESTAMP '2024-01-01 00:00:00 +00:00', TIMESTAMP '2024-01-01 00:00:00.5 +00:00', TIMESTAMP '2024-01-01 00:00:00.123456789 +00:00', INTERVAL '1 00:00:00.000000001' DAY(9) TO SECOND(9), INTERVAL '0 01:00:00.25' DAY TO SECOND, INTERVAL '0-6' YEAR TO MONTH)"
     )
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("LOCAL TIME ZONE ± an interval literal, column or bind is a LOCAL TIME ZONE value (was TIMESTAMP WITH TIME ZONE at +00:00)", async () => {
     const bind = { val: new oracledb.IntervalDS({ days: 0, hours: 2, minutes: 0, seconds: 0, fseconds: 0 }), type: oracledb.DB_TYPE_INTERVAL_DS }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 // TIMESTAMP WITH LOCAL TIME ZONE ± INTERVAL is a TIMESTAMP WITH LOCAL TIME ZONE value wherever it is computed (SQL
 // Language Reference, "Datetime/Interval Arithmetic", the matrix of operand and result types): on a LOCAL TIME ZONE
@@ -14,17 +14,12 @@ describe("Oracle test server: LOCAL TIME ZONE arithmetic on binds and in DML (ra
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("ALTER SESSION SET TIME_ZONE = 'America/New_York'")
     await conn.execute("CREATE TABLE ltzw (id NUMBER, l TIMESTAMP WITH LOCAL TIME ZONE, l9 TIMESTAMP(9) WITH LOCAL TIME ZONE, d9 INTERVAL DAY(9) TO SECOND(9))")
     await conn.execute("INSERT INTO ltzw VALUES (1, TIMESTAMP '2024-01-01 00:00:00.5 +00:00', TIMESTAMP '2024-01-01 00:00:00.123456789 +00:00', INTERVAL '1 00:00:00.000000001' DAY(9) TO SECOND(9))")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const ltzBind = (iso: string) => ({ val: new Date(iso), type: oracledb.DB_TYPE_TIMESTAMP_LTZ })
 

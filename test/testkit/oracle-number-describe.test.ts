@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { numbersAsText, withServer } from "./oracle/helpers.ts"
+import { closeConnection, numbersAsText, openConnection } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -19,16 +19,11 @@ const UNBOUNDED = ["NUMBER", 0, -127]
 
 describe("Oracle test server: NUMBER expressions described as Oracle describes them, through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE nd (id NUMBER(3), v NUMBER, p NUMBER(10,2))")
     await conn.execute("INSERT INTO nd VALUES (1, 2.5, 12.25)")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("describes COUNT(*), SUM, AVG, functions and CASE over columns with precision 0 and scale 0", async () => {
     expect(await described("SELECT COUNT(*), SUM(v), SUM(p), AVG(p) a, COUNT(p) FROM nd")).toEqual(Array(5).fill(COMPUTED))

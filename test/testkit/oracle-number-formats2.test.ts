@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, numbersAsText, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, numbersAsText, openConnection, oracledb, oraCode } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -22,18 +22,13 @@ const toChar = async (cases: ReadonlyArray<readonly [string, string, string]>) =
 
 describe("Oracle test server: currency, roman and text-minimum number format elements through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE fmt2 (id NUMBER(5), n NUMBER)")
     await conn.execute("INSERT INTO fmt2 VALUES (1, 1994)")
     await conn.execute("INSERT INTO fmt2 VALUES (2, 12345.678)")
     await conn.execute("INSERT INTO fmt2 VALUES (3, .1234567890123456789012345678901234567891)")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("prints L, C and U with the AMERICA territory's symbols ($, USD, $), first or last, and blank pads before them", async () => {
     const cases = [

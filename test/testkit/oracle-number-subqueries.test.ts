@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -15,9 +15,7 @@ const rows = async (sql: string) => (await conn.execute(sql)).rows
 
 describe("Oracle test server: unbounded NUMBER columns against subqueries and literals (raw node-oracledb)", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     for (const sql of [
       "CREATE TABLE t (n NUMBER, s VARCHAR2(10))",
       "INSERT INTO t VALUES (1, 'one')",
@@ -27,10 +25,7 @@ describe("Oracle test server: unbounded NUMBER columns against subqueries and li
     ]) await conn.execute(sql)
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("compares with IN / NOT IN of a subquery of literals, bounded NUMBER columns and itself", async () => {
     expect(await rows("SELECT n FROM t WHERE n IN (SELECT 1 FROM dual)")).toEqual([[1]])

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, numbersAsText, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, numbersAsText, openConnection, oracledb, oraCode } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -44,17 +44,12 @@ const INVERSE = [
 
 describe("Oracle test server: trigonometric and hyperbolic functions of NUMBER through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE trig (id NUMBER(3), n NUMBER, p NUMBER(5,2), d BINARY_DOUBLE)")
     await conn.execute("INSERT INTO trig VALUES (1, 1, 1, 1)")
     await conn.execute("INSERT INTO trig VALUES (2, -1, -1, -1)")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("computes SIN, COS, TAN, SINH, COSH and TANH of 1 on every digit (column without precision, NUMBER(p,s) and literal)", async () => {
     const names = Object.keys(AT_ONE) as Array<keyof typeof AT_ONE>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { numbersAsText, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, numbersAsText, openConnection, oracledb } from "./oracle/helpers.ts"
 
 // FLOAT(b), REAL (FLOAT(63)) and DOUBLE PRECISION (FLOAT(126)) are NUMBER subtypes: "FLOAT [(p)]: A subtype of the
 // NUMBER data type having precision p ... binary precision 1 to 126"; "To convert from binary to decimal precision,
@@ -14,15 +14,10 @@ let conn: Conn
 
 describe("Oracle test server: FLOAT(b) columns are decimal NUMBERs (raw node-oracledb)", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE fl (id NUMBER(3), f5 FLOAT(5), r REAL, d DOUBLE PRECISION, f FLOAT)")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("keeps 38 significant decimal digits in FLOAT(126), rounds to the binary precision's decimal digits (was a double)", async () => {
     const d38 = "1234567890.1234567890123456789012345678"

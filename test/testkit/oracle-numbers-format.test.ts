@@ -4,7 +4,7 @@ import { type Decimal, decimalOf, numberText, roundTo } from "../../testkit/orac
 import { formatNumber, parseNumber } from "../../testkit/oracle/number-format.ts"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, numbersAsText, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, numbersAsText, openConnection, oracledb, oraCode } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -99,9 +99,7 @@ const ELEMENTS = [
 
 describe("Oracle test server: number format models through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE fmt_num (id NUMBER(3), v NUMBER, p NUMBER(10,2), d BINARY_DOUBLE)")
     await conn.executeMany("INSERT INTO fmt_num (id, v, p, d) VALUES (:1, :2, :3, :4)", [
       [1, BIG, -1234.56, 0.1],
@@ -111,10 +109,7 @@ describe("Oracle test server: number format models through raw node-oracledb", (
       [5, null, 1, null]
     ])
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("prints Oracle's documented examples of TO_CHAR(number, model)", async () => {
     expect(await toChar(DOCUMENTED)).toEqual(DOCUMENTED.map(([v, m, r]) => [v, m, r]))

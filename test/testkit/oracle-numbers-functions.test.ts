@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { numbersAsText, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, numbersAsText, openConnection, oracledb } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -26,9 +26,7 @@ const HUGE = "999" + "0".repeat(123) // 9.99E125
 
 describe("Oracle test server: functions of unbounded NUMBER through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE nf (id NUMBER(3), v NUMBER, w NUMBER, d BINARY_DOUBLE)")
     await conn.executeMany("INSERT INTO nf (id, v, w) VALUES (:1, :2, :3)", [
       [1, BIG, "7"],
@@ -39,10 +37,7 @@ describe("Oracle test server: functions of unbounded NUMBER through raw node-ora
       [6, "0", "4"]
     ])
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("ROUND halves away from zero, TRUNC goes toward zero, CEIL and FLOOR, on every digit and at negative places", async () => {
     expect(await texts("SELECT ROUND(v), TRUNC(v), CEIL(v), FLOOR(v), ROUND(v, -36), TRUNC(v, 1) FROM nf WHERE id = 1")).toEqual([

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { numbersAsText, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, numbersAsText, openConnection, oracledb } from "./oracle/helpers.ts"
 
 // Oracle NUMBER holds "positive numbers in the range 1 x 10^-130 to 9.99...9 x 10^125 with up to 38 significant
 // digits" (SQL Language Reference, "NUMBER Data Type"). node-oracledb's text of a NUMBER fetched as a string is
@@ -18,15 +18,10 @@ const plain = {
 
 describe("Oracle test server: NUMBER over its whole range, exactly", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE nr (id NUMBER(3), v NUMBER)")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("round-trips 1E125, 1E-130 and 38 nines x 10^125 digit for digit: literals, string and number binds, RETURNING and PL/SQL OUT binds", async () => {
     await conn.execute(`INSERT INTO nr VALUES (1, 1E125)`)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { numbersAsText, withServer } from "./oracle/helpers.ts"
+import { closeConnection, numbersAsText, openConnection } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -31,15 +31,10 @@ const EXTREMES = [
 
 describe("Oracle test server: NUMBER through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE num (id NUMBER(3), v NUMBER, p NUMBER(10,2))")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("keeps unbounded NUMBER values across Oracle's exponent range (1E-130 .. 9.99E125)", async () => {
     const values = ["1E125", "9.99E125", "1E-130", "-1E-130", "-4.5E100", "123.25", "0.001"]

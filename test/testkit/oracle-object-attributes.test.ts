@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb, oraCode } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
 
 describe("Oracle test server: attribute access on object columns through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TYPE attr_pt AS OBJECT (x NUMBER, y NUMBER(6,2), label VARCHAR2(20))")
     await conn.execute("CREATE TYPE attr_route AS OBJECT (name VARCHAR2(30), origin attr_pt)")
     await conn.execute("CREATE TABLE attr_tab (id NUMBER(5) PRIMARY KEY, o attr_route, g SDO_GEOMETRY)")
@@ -19,10 +17,7 @@ describe("Oracle test server: attribute access on object columns through raw nod
     await conn.execute("INSERT INTO attr_tab VALUES (3, NULL, NULL)")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("reads scalar attributes, nested ones included, typed as declared and NULL for a NULL object", async () => {
     const r = await conn.execute(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb, oraCode, withServer } from "./oracle/helpers.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let server: OracleTestServerHandle
@@ -9,9 +9,7 @@ let conn: Conn
 
 describe("Oracle test server: encoding object values into rows, through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TYPE stamp_t AS OBJECT (n NUMBER, seen DATE)")
     await conn.execute("CREATE TABLE stamps (id NUMBER PRIMARY KEY, s stamp_t)")
     await conn.execute("INSERT INTO stamps VALUES (1, stamp_t(1, DATE '2024-01-01'))")
@@ -22,10 +20,7 @@ describe("Oracle test server: encoding object values into rows, through raw node
     await conn.execute(`INSERT INTO stamps VALUES (3, TRIM('[3,"not a date"]'))`)
     await conn.execute("INSERT INTO stamps VALUES (4, stamp_t(4, DATE '2024-01-04'))")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("answers a row it cannot encode with an ORA- error instead of a half-written message, and the session stays usable", async () => {
     // rows 1 to 4 all travel in the reply to the execute itself

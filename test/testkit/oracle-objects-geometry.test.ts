@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb, oraCode, withServer } from "./oracle/helpers.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let server: OracleTestServerHandle
@@ -11,16 +11,11 @@ const plain = (o: any): unknown => (o === null ? null : JSON.parse(JSON.stringif
 
 describe("Oracle test server: SDO_GEOMETRY and XMLType through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE parcels (id NUMBER PRIMARY KEY, name VARCHAR2(20), shape SDO_GEOMETRY)")
     await conn.execute("CREATE TABLE docs (id NUMBER PRIMARY KEY, body XMLTYPE)")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("fetches a 2D point stored in SDO_POINT", async () => {
     await conn.execute("INSERT INTO parcels VALUES (1, 'well', SDO_GEOMETRY(2001, 4326, SDO_POINT_TYPE(-122.4194, 37.7749, NULL), NULL, NULL))")

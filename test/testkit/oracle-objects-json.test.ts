@@ -4,7 +4,7 @@ import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import { decodeOson, encodeOson } from "../../testkit/oracle/oson.ts"
 import { fromExtendedJson, toExtendedJson } from "../../testkit/oracle/extended-json.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 // node-oracledb's own OSON codec: the images the server writes must decode with it, and its images must decode with ours
@@ -24,15 +24,10 @@ const roundTrip = async (id: number, doc: unknown): Promise<unknown> => {
 
 describe("Oracle test server: JSON (OSON) columns through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE jdocs (id NUMBER PRIMARY KEY, doc JSON)")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("round-trips nested objects and arrays with every scalar type", async () => {
     const doc = {

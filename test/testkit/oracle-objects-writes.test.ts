@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 // Values written straight into object and collection columns through the raw node-oracledb client. Oracle has no
 // implicit conversion from character or numeric data to a user-defined type (SQL Language Reference, "Implicit Data
@@ -12,19 +12,14 @@ let conn: Conn
 
 describe("Oracle test server: text written into object columns", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TYPE pt_w AS OBJECT (x NUMBER, label VARCHAR2(10))")
     await conn.execute("CREATE TYPE nums_w AS VARRAY(3) OF NUMBER")
     await conn.execute("CREATE TABLE objw (id NUMBER, p pt_w, n nums_w, x XMLTYPE)")
     await conn.execute("INSERT INTO objw (id, p) VALUES (1, pt_w(1, 'a'))")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const count = async () => (await conn.execute("SELECT COUNT(*) FROM objw")).rows[0][0]
 

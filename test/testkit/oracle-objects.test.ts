@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb, oraCode, withServer } from "./oracle/helpers.ts"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let server: OracleTestServerHandle
@@ -12,19 +12,14 @@ const plain = (o: any): unknown => (o === null ? null : JSON.parse(JSON.stringif
 
 describe("Oracle test server: user-defined OBJECT and VARRAY types through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TYPE point_t AS OBJECT (x NUMBER, y NUMBER(6,2), label VARCHAR2(20), seen DATE, stamp TIMESTAMP(6), tag RAW(8), weight BINARY_DOUBLE)")
     await conn.execute("CREATE TYPE nums_t AS VARRAY(5) OF NUMBER")
     await conn.execute("CREATE TYPE names_t AS VARRAY(3) OF VARCHAR2(10)")
     await conn.execute("CREATE TYPE route_t AS OBJECT (name VARCHAR2(30), origin point_t, legs nums_t)")
     await conn.execute("CREATE TABLE things (id NUMBER PRIMARY KEY, p point_t, n nums_t, r route_t, s names_t)")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("describes object columns with their type and fetches attribute values written by a constructor", async () => {
     await conn.execute(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection } from "./oracle/helpers.ts"
 
 /**
  * Pipelined table functions through raw node-oracledb (PL/SQL Language Reference 23ai, "PIPE ROW Statement" and
@@ -12,15 +12,10 @@ describe("Oracle test server: pipelined table functions", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TYPE pl_num_list AS TABLE OF NUMBER")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("a standalone PIPELINED function's rows, its arguments from literals and binds", async () => {
     await conn.execute(`CREATE OR REPLACE FUNCTION pl_tens(n NUMBER) RETURN pl_num_list PIPELINED IS

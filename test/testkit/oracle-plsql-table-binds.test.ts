@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection } from "./oracle/helpers.ts"
 
 /**
  * `TABLE(:bind)` in a client's SQL with a DbObject collection bind, through raw node-oracledb (SQL Language Reference
@@ -12,9 +12,7 @@ describe("Oracle test server: TABLE(:bind) over DbObject collections", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TYPE tb_num_list AS TABLE OF NUMBER")
     await conn.execute("CREATE TYPE tb_person AS OBJECT (id NUMBER, name VARCHAR2(20))")
     await conn.execute("CREATE TYPE tb_person_list AS TABLE OF tb_person")
@@ -24,10 +22,7 @@ describe("Oracle test server: TABLE(:bind) over DbObject collections", () => {
     await conn.execute("INSERT INTO tb_item VALUES (3, 'three')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("selects a collection of scalars as COLUMN_VALUE rows, joins and filters with it", async () => {
     const NumList = await conn.getDbObjectClass("TB_NUM_LIST")

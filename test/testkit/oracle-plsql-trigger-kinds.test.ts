@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb } from "./oracle/helpers.ts"
 
 /**
  * Trigger features beyond plain BEFORE / AFTER table triggers, through raw node-oracledb, as the Oracle Database PL/SQL
@@ -18,17 +18,12 @@ describe("Oracle test server: trigger kinds and options", () => {
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE tk_item (id NUMBER(10) PRIMARY KEY, qty NUMBER(5), status VARCHAR2(10) DEFAULT 'NEW', note VARCHAR2(40))")
     await conn.execute("CREATE TABLE tk_log (what VARCHAR2(60))")
     await conn.execute("CREATE TABLE tk_log2 (what VARCHAR2(60))")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const log = async () => (await conn.execute("SELECT what FROM tk_log ORDER BY what")).rows
 

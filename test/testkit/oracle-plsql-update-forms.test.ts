@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection } from "./oracle/helpers.ts"
 
 /**
  * UPDATE forms inside PL/SQL blocks and on tables with triggers, through raw node-oracledb (SQL Language Reference
@@ -12,9 +12,7 @@ describe("Oracle test server: UPDATE with an alias and SET (columns) = (subquery
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE uf_item (id NUMBER(10) PRIMARY KEY, qty NUMBER(5), note VARCHAR2(40))")
     await conn.execute("CREATE TABLE uf_src (id NUMBER(10), qty NUMBER(5), note VARCHAR2(40))")
     await conn.execute("CREATE TABLE uf_log (what VARCHAR2(80))")
@@ -24,10 +22,7 @@ describe("Oracle test server: UPDATE with an alias and SET (columns) = (subquery
     await conn.execute("INSERT INTO uf_src VALUES (2, 22, 'from src 2')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const rows = async () => (await conn.execute("SELECT id, qty, note FROM uf_item ORDER BY id")).rows
 

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 import { startRoundTripProxy } from "./oracle/proxy.ts"
 
 /** Region, its Oracle id, its offset in minutes on 2024-01-15, and the UTC instant of 2024-01-15 12:00 there. */
@@ -26,19 +26,14 @@ describe("Oracle test server: region ids for every region of Oracle's time zone 
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE tzr (id NUMBER, a TIMESTAMP WITH TIME ZONE)")
     for (const [k, [region]] of REGIONS.entries()) {
       await conn.execute(`INSERT INTO tzr VALUES (${k}, TIMESTAMP '2024-01-15 12:00:00 ${region}')`)
     }
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("names the region and keeps the instant: TO_CHAR TZR, EXTRACT(TIMEZONE_REGION), the fetched Date", async () => {
     const r = await conn.execute("SELECT TO_CHAR(a, 'YYYY-MM-DD HH24:MI TZR'), EXTRACT(TIMEZONE_REGION FROM a), a FROM tzr ORDER BY id")

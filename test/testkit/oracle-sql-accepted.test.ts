@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb, oraCode } from "./oracle/helpers.ts"
 
 /** The error a statement fails with, with oracledb's `offset` (the byte position Oracle reports). */
 const failing = async (conn: Conn, sql: string) => {
@@ -13,14 +13,9 @@ describe("Oracle test server: SQL it used to refuse or answer wrongly (raw oracl
   let server: OracleTestServerHandle
   let conn: Conn
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("a select list may start with a parenthesis", async () => {
     expect((await conn.execute("SELECT (3+5) FROM DUAL")).rows).toEqual([[8]])

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -15,18 +15,13 @@ const code = async (sql: string) => oraCode(await failure(() => conn.execute(sql
 
 describe("Oracle test server: statement leftovers", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE p (id NUMBER PRIMARY KEY, v NUMBER, s VARCHAR2(10), n NUMBER(6,2))")
     await conn.execute("INSERT INTO p VALUES (1, 10, 'abcdefgh', 1234.5)")
     await conn.execute("INSERT INTO p VALUES (2, 20, 'ab', 12.25)")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("names an unknown column of a CHECK constraint ORA-00904", async () => {
     // ORA-00904 "invalid identifier": a check condition may only name the table's columns (SQL Language Reference,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -13,16 +13,11 @@ const typesOf = (r: { metaData: Array<{ dbTypeName: string }> }) => r.metaData.m
 // NaN), while a NUMBER divided by zero raises ORA-01476 (SQL Language Reference, "Numeric Precedence").
 describe("Oracle test server: BINARY_DOUBLE / BINARY_FLOAT values passed on by subqueries, through raw node-oracledb", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE sb (id NUMBER(3), v NUMBER, bd BINARY_DOUBLE, bf BINARY_FLOAT)")
     await conn.execute("INSERT INTO sb VALUES (1, 2.5, 0, 0)")
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("divides a subquery's aliased BINARY_DOUBLE / BINARY_FLOAT item by zero into Inf and -Inf, typed as the item", async () => {
     const r = await conn.execute("SELECT 1 / x, -1 / y FROM (SELECT bd x, bf * 2 y FROM sb)")

@@ -7,24 +7,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
 
 describe("Oracle test server: headings of a subquery's unaliased expressions", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE sh (id NUMBER PRIMARY KEY, v NUMBER, n NUMBER(6,2))")
     await conn.execute("INSERT INTO sh VALUES (1, 10, 1.5)")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("names the enclosing query's columns by the expressions' headings", async () => {
     const r = await conn.execute("SELECT * FROM (SELECT v*2, n + 1, id FROM sh)")

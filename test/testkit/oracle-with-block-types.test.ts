@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 let server: OracleTestServerHandle
 let conn: Conn
@@ -15,17 +15,12 @@ const types = async (sql: string) => ((await conn.execute(sql)).metaData ?? []).
 
 describe("Oracle test server: columns through a WITH block", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE wc (id NUMBER PRIMARY KEY, n NUMBER(6,2), c CLOB)")
     await conn.execute("INSERT INTO wc VALUES (1, 12.5, 'hello')")
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   it("describes a CLOB selected through a WITH block as CLOB, as through an inline view", async () => {
     expect(await types("SELECT c FROM (SELECT c FROM wc)")).toEqual([["C", "CLOB"]])

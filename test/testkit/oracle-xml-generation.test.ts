@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { failure, oraCode, oracledb, withServer } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb, oraCode } from "./oracle/helpers.ts"
 
 // SQL/XML generation functions through the raw node-oracledb client. Expected values follow the SQL Language
 // Reference ("XMLELEMENT", "XMLFOREST", "XMLCONCAT", "XMLAGG", "XMLSERIALIZE": element names as the identifier is
@@ -12,19 +12,14 @@ let conn: Conn
 
 describe("Oracle test server: SQL/XML generation functions", () => {
   beforeAll(async () => {
-    const s = await withServer()
-    server = s.server
-    conn = await s.connect()
+    ;({ server, conn } = await openConnection())
     await conn.execute("CREATE TABLE emp (id NUMBER, name VARCHAR2(40), sal NUMBER(7,2), hired DATE, dept NUMBER)")
     await conn.execute(`INSERT INTO emp VALUES (1, 'Ann & <Bo>', 1000.5, DATE '2024-03-01', 10)`)
     await conn.execute(`INSERT INTO emp VALUES (2, 'Cy "Q"', NULL, NULL, 10)`)
     await conn.execute(`INSERT INTO emp VALUES (3, NULL, 0.5, NULL, 20)`)
     await conn.commit()
   })
-  afterAll(async () => {
-    await conn?.close()
-    await server?.close()
-  })
+  afterAll(() => closeConnection({ server, conn }))
 
   const rows = async (sql: string) => (await conn.execute(sql)).rows
 
