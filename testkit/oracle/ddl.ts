@@ -8,7 +8,7 @@ import { alterSequence } from "./alter-sequence.ts"
 import { addConstraint } from "./add-constraint.ts"
 import { dropConstraint } from "./drop-constraint.ts"
 import { createSynonym, dropSynonym } from "./synonyms.ts"
-import { lengthExpression, narrowingGuard, rebuildWithLengthCheck } from "./modify-checks.ts"
+import { lengthExpression, narrowingGuard, rebuildWithLengthCheck, storageConversion } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
@@ -482,7 +482,7 @@ export class Ddl implements TableDdl {
             await this.runDdl(`SELECT error('ORA-01439: column to be modified must be empty to change datatype') FROM ${target} WHERE ${duckIdent(name)} IS NOT NULL LIMIT 1`)
           const narrowing = narrowingGuard(target, name, col.type, type, typeText)
           if (narrowing !== undefined) await this.runDdl(narrowing)
-          if (type.duck !== col.type.duck) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} TYPE ${type.duck}`)
+          if (type.duck !== col.type.duck) await this.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(name)} TYPE ${type.duck}${storageConversion(name, col.type, type)}`)
           // the ORA-12899 length check of a character or RAW column follows its new size
           const sized = (t: OraType) => (t.kind === "varchar" || t.kind === "nvarchar" || t.kind === "raw") && t.charSize > 0
           if (sized(type) && (type.kind !== col.type.kind || type.charSize !== col.type.charSize))

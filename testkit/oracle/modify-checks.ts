@@ -6,7 +6,11 @@
  * - a NUMBER whose precision or scale decreases, or whose scale grows without the precision growing as much (fewer
  *   integer digits), while some row holds a value: ORA-01440 "column to be modified must be empty to decrease
  *   precision or scale" ("An attempt to increase the scale without also increasing the precision caused this
- *   message"). A NUMBER without precision holds any value, so any precision is a decrease.
+ *   message"). A NUMBER without precision holds any value, so any precision is a decrease;
+ * - a TIMESTAMP [WITH [LOCAL] TIME ZONE] whose fractional second precision, or an INTERVAL whose leading field or
+ *   fractional second precision, decreases while some row holds a value: ORA-30082 "datetime/interval column to be
+ *   modified must be empty to decrease fractional second or leading field precision" ("Such columns are only
+ *   allowed to increase the precisions", https://docs.oracle.com/en/error-help/db/ora-30082/).
  */
 import type { OraType } from "./types.ts"
 import { duckIdent } from "./names.ts"
@@ -22,6 +26,12 @@ const numberNarrows = (from: OraType, to: OraType): boolean => {
   return to.precision < from.precision || to.scale < from.scale || to.precision - to.scale < from.precision - from.scale
 }
 
+const DATETIME_KINDS = new Set(["timestamp", "timestamptz", "timestampltz", "intervalds", "intervalym"])
+
+/** True when datetime or interval type `to` has a smaller fractional second or leading field precision than `from`. */
+const datetimeNarrows = (from: OraType, to: OraType): boolean =>
+  from.kind === to.kind && DATETIME_KINDS.has(from.kind) && (to.scale < from.scale || (from.kind.startsWith("interval") && to.precision < from.precision))
+
 /**
  * A DuckDB query over `target` that raises the ORA- error when changing column `name` from `from` to `to` (declared as
  * `typeText`) would need a value changed, or undefined when the change keeps every value.
@@ -32,7 +42,20 @@ export const narrowingGuard = (target: string, name: string, from: OraType, to: 
     return `SELECT error('ORA-01441: cannot decrease column length because some value is too big') FROM ${target} WHERE ${lengthOf(column, to, typeText)} > ${to.charSize} LIMIT 1`
   if (from.kind === "number" && to.kind === "number" && from.dictName === "NUMBER" && to.dictName === "NUMBER" && numberNarrows(from, to))
     return `SELECT error('ORA-01440: column to be modified must be empty to decrease precision or scale') FROM ${target} WHERE ${column} IS NOT NULL LIMIT 1`
+  if (datetimeNarrows(from, to))
+    return `SELECT error('ORA-30082: datetime/interval column to be modified must be empty to decrease fractional second or leading field precision') FROM ${target} WHERE ${column} IS NOT NULL LIMIT 1`
   return undefined
+}
+
+/**
+ * The `USING` clause of DuckDB's `ALTER COLUMN ... TYPE` that carries column `name`'s values from `from`'s storage to
+ * `to`'s exactly, or "" when DuckDB's own cast does: an INTERVAL DAY TO SECOND widened to SECOND(7-9), or YEAR TO
+ * MONTH to YEAR(9), moves from DuckDB's INTERVAL to the exact storage of intervals.ts (DECIMAL seconds, BIGINT months).
+ */
+export const storageConversion = (name: string, from: OraType, to: OraType): string => {
+  if (from.kind !== to.kind || from.duck !== "INTERVAL" || to.duck === "INTERVAL") return ""
+  const column = duckIdent(name)
+  return from.kind === "intervalds" ? ` USING ora_ds_of_duck(${column})` : from.kind === "intervalym" ? ` USING ora_ym_of_duck(${column})` : ""
 }
 
 /** What {@link rebuildWithLengthCheck} needs of the engine session. */
