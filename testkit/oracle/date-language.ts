@@ -121,6 +121,14 @@ export const monthOfName = (text: string, language: string): number => {
   return language === "AMERICAN" || language === "ENGLISH" ? ENGLISH.monthAbbreviations.findIndex((n) => n.toUpperCase() === upper.slice(0, 3)) + 1 : 0
 }
 
+/** The day of the week (0 Sunday - 6 Saturday) a day name or abbreviation in `language` gives (any case), or -1. */
+export const weekdayOfName = (text: string, language: string): number => {
+  const names = namesOf(language)
+  const upper = text.toUpperCase()
+  const full = names.days.findIndex((n) => n.toUpperCase() === upper)
+  return full >= 0 ? full : names.dayAbbreviations.findIndex((n) => n.toUpperCase() === upper)
+}
+
 /**
  * The query of a dictionary view over its snapshot table `table`: NLS_SESSION_PARAMETERS shows the querying session's
  * NLS_DATE_LANGUAGE (the admin session runs dictionary queries with that session's variables), the others their

@@ -9,7 +9,8 @@
  * and quoted text; without FX blanks in the text around punctuation are accepted and numbers may lack leading zeros.
  */
 import { civilFromDays, daysFromCivil } from "../common/civil.ts"
-import { monthOfName } from "./date-language.ts"
+import { monthOfName, weekdayOfName } from "./date-language.ts"
+import { OraError } from "./errors.ts"
 
 /** Format elements, the text each one reads and, under FX, exactly; longest first where one is the prefix of another. */
 const ELEMENTS: ReadonlyArray<readonly [RegExp, string, string]> = [
@@ -18,6 +19,7 @@ const ELEMENTS: ReadonlyArray<readonly [RegExp, string, string]> = [
   [/^(?:YY|RR)/i, "(\\d{1,4})", "(\\d{2})"],
   [/^MONTH/i, "([A-Za-z\u00C0-\u017F.]+)", "([A-Za-z\u00C0-\u017F.]+\\s*)"],
   [/^MON/i, "([A-Za-z\u00C0-\u017F.]{2,5})", "([A-Za-z\u00C0-\u017F.]{2,5})"],
+  [/^(?:DAY|DY)/i, "([A-Za-z\u00C0-\u017F.]+)", "([A-Za-z\u00C0-\u017F.]+\\s*)"],
   [/^DDD/i, "(\\d{1,3})", "(\\d{3})"],
   [/^(?:MM|DD|HH24|HH12|HH|MI|SS)/i, "(\\d{1,2})", "(\\d{2})"],
   [/^J/i, "(\\d{1,7})", "(\\d{7})"],
@@ -105,6 +107,14 @@ export const datetimeTextOfFormat = (text: string, format: string, language = "A
   }
   const month2 = monthOf
   if (month2 < 1 || day > 31 || hour > 23 || num("MI") > 59 || num("SS") > 59) return undefined
+  // DAY / DY must name the date's day of the week: ORA-01835 "day of week conflicts with Julian date" (Database
+  // Error Messages); a name the language does not have is ORA-01846 "not a valid day of the week"
+  const dayName = got.get("DAY") ?? got.get("DY")
+  if (dayName !== undefined) {
+    const weekday = weekdayOfName(dayName, language)
+    if (weekday < 0) throw new OraError(1846, "not a valid day of the week")
+    if ((((daysFromCivil(year, month2, day) + 4) % 7) + 7) % 7 !== weekday) throw new OraError(1835, "day of week conflicts with Julian date")
+  }
   const two = (n: number) => String(n).padStart(2, "0")
   const fraction = (got.get("FF") ?? "").padEnd(9, "0")
   const tzh = got.get("TZH")

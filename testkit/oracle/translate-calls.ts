@@ -251,7 +251,7 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         checkInputFormat(format)
         // RR, J and FX, which strptime lacks, read as TO_TIMESTAMP_TZ reads them (datetime-parse.ts), and month names
         // in the session's or the call's NLS_DATE_LANGUAGE (date-language.ts)
-        if (/RR|J|FX|MON/i.test(format.replace(/"[^"]*"?/g, "")))
+        if (/RR|J|FX|MON|DAY|DY/i.test(format.replace(/"[^"]*"?/g, "")))
           return [`CAST(ora_tstz_local(ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(format)}, ${callDateLanguage(tr.stringArgument(parts[2]))}), '') AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
         // strptime reads year 0000 as 1 BC, a year Oracle refuses to read (ORA-01841)
         return [`ora_nonzero_year(CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(format))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"}))`, close + 1]
