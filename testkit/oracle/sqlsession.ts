@@ -369,9 +369,8 @@ export class SqlSession {
       if (this.txn.inTxn) await this.txn.recover()
       throw this.mapError(e)
     }
-    if (!withRowid) return { kind: "query", columns: this.describe(shape, cursor.columns, specs), cursor }
-    const described = cursor.columns.length - 1
-    return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), specs), cursor, rowidColumn: described }
+    const described = cursor.columns.length - (withRowid ? 1 : 0)
+    return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described), specs), cursor, ...(withRowid && { rowidColumn: described }) }
   }
 
   /** The stored functions a client's query calls (plsql/sql-functions.ts), undefined when it calls none. */
@@ -405,10 +404,11 @@ export class SqlSession {
   }
 
   /** Runs an already translated DuckDB query and describes its columns. */
-  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape): Promise<QueryResult> {
+  async queryDuck(duckSql: string, params: ReadonlyArray<DuckDBValue>, shape?: QueryShape, withRowid = false): Promise<QueryResult> {
     try {
       const cursor = await this.engine.query(duckSql, params)
-      return { kind: "query", columns: this.describe(shape, cursor.columns), cursor }
+      const described = cursor.columns.length - (withRowid ? 1 : 0)
+      return { kind: "query", columns: this.describe(shape, cursor.columns.slice(0, described)), cursor, ...(withRowid && { rowidColumn: described }) }
     } catch (e) {
       if (this.txn.inTxn) await this.txn.recover()
       throw this.mapError(e)

@@ -84,7 +84,7 @@ async function triggeredDml(ctx: Frame, source: Expr): Promise<number> {
 }
 
 /** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
-export async function openQuery(ctx: Frame, query: Expr): Promise<QueryResult> {
+export async function openQuery(ctx: Frame, query: Expr, withRowid = false): Promise<QueryResult> {
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   const tabled = tableCollections(ctx, query)
   const source = tabled?.toks ?? query
@@ -97,15 +97,15 @@ export async function openQuery(ctx: Frame, query: Expr): Promise<QueryResult> {
   const calls = storedFunctionCalls(toks, ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
   let rendered
   try {
-    rendered = render(ctx, calls?.toks ?? toks, true, true)
+    rendered = render(ctx, calls?.toks ?? toks, true, true, withRowid)
   } finally {
     release()
   }
   const { sql, params, shape } = rendered
-  if (calls === undefined) return ctx.host.queryDuck(sql, params, shape)
+  if (calls === undefined) return ctx.host.queryDuck(sql, params, shape, withRowid)
   let result: QueryResult | undefined
   const cursor = await calls.settle(
-    async () => (result = await ctx.host.queryDuck(sql, params, shape)).cursor,
+    async () => (result = await ctx.host.queryDuck(sql, params, shape, withRowid)).cursor,
     (fn, args) => ctx.callFromSql(fn, args)
   )
   return { ...result!, cursor }
@@ -158,18 +158,27 @@ export async function sqlStatement(ctx: Frame, toks: Expr): Promise<void> {
     const from = toks.findIndex((t, k) => k > into && isKw(t, "FROM"))
     if (into < 0 || from < into) throw new PlsCompileError(ctx.source, head.pos, 428, "an INTO clause is expected in ctx SELECT statement")
     const targets = splitTopLevel(toks.slice(into + 1, from))
-    const reader = new RowReader(await openQuery(ctx, [...toks.slice(0, into), ...toks.slice(from)]), ctx.host)
+    const single = targets.map((t) => t[0]!)
+    const sources = lobSourcesOf(splitTopLevel(toks.slice(1, into)), single, toks.slice(from))
+    // a LOB column's locator points at the row fetched (SecureFiles and Large Objects Developer's Guide, "LOB
+    // Locators"): a locked one remembers that row's id
+    const withRowid = [...sources.values()].some((s) => s.locked)
+    const reader = new RowReader(await openQuery(ctx, [...toks.slice(0, into), ...toks.slice(from)], withRowid), ctx.host)
+    let rowid: bigint | undefined
     try {
       const row = await reader.next()
       if (row === undefined) throw ora.noDataFound()
+      rowid = reader.rowid
       if ((await reader.next()) !== undefined) throw new OraError(1422, "exact fetch returns more than requested number of rows")
       assignRow(ctx, targets, reader.names, row)
     } finally {
       reader.close()
     }
     ctx.sqlRowCount = 1
-    const single = targets.map((t) => t[0]!)
-    for (const [name, source] of lobSourcesOf(splitTopLevel(toks.slice(1, into)), single, toks.slice(from))) ctx.lobs.set(name, source)
+    for (const [name, source] of sources) {
+      const lob = reader.result.columns[single.findIndex((t) => t.value === name)]?.lobSource
+      ctx.lobs.set(name, lob === undefined || rowid === undefined ? source : { ...source, row: { ...lob, rowid } })
+    }
     return
   }
   if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {

@@ -109,7 +109,7 @@ function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyA
  * Renders tokens as DuckDB SQL, the PL/SQL names they use bound as parameters. `sql` marks a SQL statement, whose
  * table columns hide variables of the same name.
  */
-export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
+export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, withRowid = false): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
   const params: Array<DuckDBValue> = []
   const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, toks), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
   const { rewritten, values, specs, kinds } = bindNames(ctx, source, sql)
@@ -141,7 +141,8 @@ export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean): 
     exactNumberColumns: ctx.host.exactNumberColumnsOf(toks.map((t) => t.text).join(" "))
   })
   if (asQuery) {
-    const q = translateQuery(tt, tr)
+    // withRowid: each row's DuckDB row id selected last (a LOB locator's row, plsql/embedded-sql.ts)
+    const q = translateQuery(tt, tr, withRowid)
     return { sql: q.sql, params, shape: q.shape }
   }
   return { sql: tr.range(0, tt.length), params }

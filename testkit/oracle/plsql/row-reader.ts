@@ -7,6 +7,9 @@ import type { PlsqlHost } from "./host.ts"
 /** Rows of an open cursor, one at a time. */
 export class RowReader {
   private buffered: Array<Array<DuckDBValue>> = []
+  private bufferedRowids: Array<bigint | undefined> = []
+  /** The DuckDB row id of the row {@link next} returned last, when the query selects them (QueryResult.rowidColumn). */
+  rowid: bigint | undefined
   private done = false
   count = 0
   found: boolean | null = null
@@ -34,8 +37,11 @@ export class RowReader {
       }
       const width = this.result.columns.length
       for (let r = 0; r < chunk.rowCount; r++) this.buffered.push(chunk.columns.slice(0, width).map((c) => plainValue(c, r)))
+      const rowids = this.result.rowidColumn === undefined ? undefined : chunk.columns[this.result.rowidColumn]
+      for (let r = 0; r < chunk.rowCount; r++) this.bufferedRowids.push(rowids === undefined ? undefined : BigInt(String(rowids.value(r))))
     }
     const row = this.buffered.shift()
+    this.rowid = this.bufferedRowids.shift()
     this.found = row !== undefined
     if (row !== undefined) this.count++
     return row
