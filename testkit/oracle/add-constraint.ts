@@ -1,5 +1,6 @@
 /**
- * ALTER TABLE t ADD [CONSTRAINT c] PRIMARY KEY | UNIQUE | CHECK | FOREIGN KEY (...) on a table that may hold rows.
+ * ALTER TABLE t ADD [CONSTRAINT c] PRIMARY KEY | UNIQUE | CHECK | FOREIGN KEY (...), or a parenthesised list of them
+ * (beside new columns), on a table that may hold rows.
  *
  * Oracle validates the existing rows first and fails naming the constraint (SQL Language Reference, ALTER TABLE,
  * "add_table_constraint"; Error Messages): ORA-02437 "cannot validate (s.c) - primary key violated", ORA-01449 for a
@@ -45,17 +46,21 @@ const validate = async (ddl: TableDdl, meta: TableMeta, c: ConstraintMeta, check
   }
 }
 
-/**
- * Adds the table constraint `element` (the tokens after ADD, `all` the statement's) to `meta`: validates the rows,
- * rebuilds the DuckDB table with the constraint and records it in the catalog (with the index of a key).
- */
-export const addConstraint = async (ddl: TableDdl, meta: TableMeta, element: ReadonlyArray<Tok>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>): Promise<void> => {
+/** A constraint of ALTER TABLE ADD, checked and validated against the rows, ready to be added. */
+interface PlannedConstraint {
+  readonly c: ConstraintMeta
+  readonly def: string | undefined
+}
+
+/** Checks the table constraint `element` against `meta` and its rows (Oracle's errors, nothing changed yet). */
+const planConstraint = async (ddl: TableDdl, meta: TableMeta, element: ReadonlyArray<Tok>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>, planned: ReadonlyArray<PlannedConstraint>): Promise<PlannedConstraint> => {
   const { constraints, duckDefs } = columnsOf(ddl, [element], text, all, meta.owner, meta.name)
   const c = constraints[0]
   const def = duckDefs[0]
   if (c === undefined) throw ora.invalidSql()
-  if (c.type === "P" && meta.constraints.some((x) => x.type === "P")) throw new OraError(2260, "table can have only one primary key")
-  if (ddl.s.db.catalog.findConstraint(meta.owner, c.name) !== undefined) throw new OraError(2264, "name already used by an existing constraint")
+  if (c.type === "P" && [...meta.constraints, ...planned.map((p) => p.c)].some((x) => x.type === "P")) throw new OraError(2260, "table can have only one primary key")
+  if (ddl.s.db.catalog.findConstraint(meta.owner, c.name) !== undefined || planned.some((p) => p.c.name === c.name))
+    throw new OraError(2264, "name already used by an existing constraint")
   for (const col of c.type === "C" ? [] : c.columns) if (!meta.columns.some((x) => x.name === col)) throw ora.invalidIdentifier(col)
   let refTarget: string | undefined
   let refColumns: ReadonlyArray<string> = []
@@ -67,19 +72,34 @@ export const addConstraint = async (ddl: TableDdl, meta: TableMeta, element: Rea
   }
   const checkSql = c.type === "C" ? def?.replace(/^CHECK \(/, "").replace(/\)$/, "") : undefined
   await validate(ddl, meta, c, checkSql, refTarget, refColumns)
-  if (def !== undefined) {
+  return { c, def }
+}
+
+/**
+ * Adds the table constraints `elements` (each the tokens of one: `ADD c` or `ADD (c1, c2, ...)`, `all` the
+ * statement's) to `meta`: all are checked and the rows validated first, so that one failing adds none (DDL is one
+ * statement), then the DuckDB table is rebuilt once with them and the catalog records them (with the index of a key).
+ */
+export const addConstraints = async (ddl: TableDdl, meta: TableMeta, elements: ReadonlyArray<ReadonlyArray<Tok>>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>): Promise<void> => {
+  const planned: Array<PlannedConstraint> = []
+  for (const element of elements) planned.push(await planConstraint(ddl, meta, element, text, all, planned))
+  const defs = planned.flatMap((p) => (p.def === undefined ? [] : [p.def]))
+  if (defs.length > 0) {
     const add = (sql: string) => {
       const end = sql.lastIndexOf(")")
-      return `${sql.slice(0, end)}, ${def}${sql.slice(end)}`
+      return `${sql.slice(0, end)}, ${defs.join(", ")}${sql.slice(end)}`
     }
     const rebuilt = await rebuildTable(ddl.s.engine, encodeName(meta.owner), encodeName(meta.name), add).catch((e: unknown) => {
       throw ddl.s.mapError(e)
     })
     if (!rebuilt) throw ora.unimplemented("ALTER TABLE ADD CONSTRAINT on a table other tables reference")
   }
-  if (c.type === "P") meta.columns = meta.columns.map((x) => (c.columns.includes(x.name) ? { ...x, nullable: false } : x))
-  meta.constraints.push(c)
+  for (const { c } of planned) {
+    if (c.type === "P") meta.columns = meta.columns.map((x) => (c.columns.includes(x.name) ? { ...x, nullable: false } : x))
+    meta.constraints.push(c)
+  }
   ddl.s.db.catalog.putTable(meta)
-  if (c.type === "P" || c.type === "U")
-    ddl.s.db.catalog.putObject({ owner: meta.owner, name: c.name, type: "INDEX", objectId: ddl.s.db.catalog.newObjectId(), created: new Date(), tableName: meta.name, indexColumns: c.columns.map((name) => ({ name, descending: false })), unique: true, constraintIndex: true })
+  for (const { c } of planned)
+    if (c.type === "P" || c.type === "U")
+      ddl.s.db.catalog.putObject({ owner: meta.owner, name: c.name, type: "INDEX", objectId: ddl.s.db.catalog.newObjectId(), created: new Date(), tableName: meta.name, indexColumns: c.columns.map((name) => ({ name, descending: false })), unique: true, constraintIndex: true })
 }

@@ -5,7 +5,7 @@
 import type { ColumnMeta } from "./catalog.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
-import { addConstraint } from "./add-constraint.ts"
+import { addConstraints } from "./add-constraint.ts"
 import { dropConstraint } from "./drop-constraint.ts"
 import { createSynonym, dropSynonym } from "./synonyms.ts"
 import { lengthExpression, narrowingGuard, rebuildWithLengthCheck, storageConversion } from "./modify-checks.ts"
@@ -427,10 +427,11 @@ export class Ddl implements TableDdl {
     const action = toks[k]?.value
     if (action === "ADD") {
       k++
-      if (isKw(toks[k], "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK")) return addConstraint(this, meta, toks.slice(k), text, toks)
-      let elements: Array<Array<Tok>>
-      if (isOp(toks[k], "(")) elements = splitTopLevel(toks.slice(k + 1, matchParen(toks, k)))
-      else elements = [toks.slice(k)]
+      const isConstraint = (el: ReadonlyArray<Tok>) => isKw(el[0], "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK")
+      const listed = isOp(toks[k], "(") ? splitTopLevel(toks.slice(k + 1, matchParen(toks, k))) : [toks.slice(k)]
+      const added = listed.filter(isConstraint)
+      const elements = listed.filter((el) => !isConstraint(el))
+      if (elements.length === 0) return addConstraints(this, meta, added, text, toks)
       const { columns, constraints, duckDefs } = columnsOf(this, elements, text, toks, q.schema, q.name)
       // DuckDB's ADD COLUMN takes no CHECK: added columns go without the ORA-12899 length check (it is always last)
       const withoutLengthCheck = (d: string) => {
@@ -441,6 +442,8 @@ export class Ddl implements TableDdl {
       meta.columns.push(...columns)
       meta.constraints.push(...constraints)
       this.s.db.catalog.putTable(meta)
+      // out-of-line constraints of the list, which may name the columns just added
+      if (added.length > 0) await addConstraints(this, meta, added, text, toks)
       return
     }
     if (action === "DROP") {
