@@ -7,6 +7,7 @@ import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
 import { addConstraints } from "./add-constraint.ts"
 import { dropConstraint } from "./drop-constraint.ts"
+import { synonymsOf } from "./synonym-store.ts"
 import { createSynonym, dropSynonym } from "./synonyms.ts"
 import { lengthExpression, narrowingGuard, rebuildWithLengthCheck, storageConversion } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
@@ -368,12 +369,13 @@ export class Ddl implements TableDdl {
    * https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Database-Object-Names-and-Qualifiers.html
    */
   nonTableNameTaken(schema: string, name: string): boolean {
-    return this.s.db.catalog.getObject(schema, "SEQUENCE", name) !== undefined || this.s.db.catalog.getObject(schema, "PROCEDURE", name) !== undefined
+    const catalog = this.s.db.catalog
+    return catalog.getObject(schema, "SEQUENCE", name) !== undefined || catalog.getObject(schema, "PROCEDURE", name) !== undefined || synonymsOf(this.s.db).has(`${schema}.${name}`)
   }
 
   private async createSequence(toks: ReadonlyArray<Tok>, at: number): Promise<void> {
     const q = this.qualified(toks, at)
-    if (this.s.db.catalog.getTable(q.schema, q.name) !== undefined || this.s.db.catalog.getObject(q.schema, "PROCEDURE", q.name) !== undefined) throw ora.nameInUse()
+    if (this.s.db.catalog.getTable(q.schema, q.name) !== undefined || this.nonTableNameTaken(q.schema, q.name)) throw ora.nameInUse()
     const opts: Array<string> = []
     const given: { start?: number; increment?: number; minValue?: number; maxValue?: number; cache?: number } = {}
     for (let k = q.next; k < toks.length; k++) {

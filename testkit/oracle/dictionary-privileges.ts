@@ -35,7 +35,7 @@ export const privilegeDictionaryShapes: Record<string, Array<ColumnMeta>> = {
  */
 export const accessDictionaryRows = (db: object, grants: Grants, typeOf: (owner: string, name: string) => string): Array<[string, Array<Array<unknown>>]> => [
   ["ALL_TAB_PRIVS", grants.all().map((g) => [g.grantor, g.grantee, g.owner, g.name, g.privilege, g.grantable ? "YES" : "NO", "NO", "NO", typeOf(g.owner, g.name), "NO"])],
-  ["ALL_SYNONYMS", [...synonymsOf(db).values()].map((s) => [s.owner, s.name, s.targetOwner, s.targetName, null])]
+  ["ALL_SYNONYMS", [...synonymsOf(db).values()].map((s) => [s.owner, s.name, s.targetOwner, s.targetName, s.targetLink])]
 ]
 
 /** The column naming an ALL_* view's object, beside its owner column (catalog.ts OWNED_VIEWS). */

@@ -10,6 +10,7 @@
  * omitted", ORA-00908 "IS NULL or IS NOT NULL ... the keyword NULL was missing", ORA-00903 "a table name ... is
  * missing or invalid", ORA-00936 "a required part of a clause or expression has been omitted").
  */
+import { databaseLinkError } from "./database-links.ts"
 import { OraError } from "./errors.ts"
 import { nameError, semanticError } from "./semantic-checks.ts"
 import { findTopLevel, isKw, isOp, matchParen, significantTokensOf, splitTopLevel, type Tok } from "./lexer.ts"
@@ -57,7 +58,7 @@ export const parseTimeError = (sql: string): OraError | undefined => {
       if (items !== undefined && items !== targets) return items > targets ? tooMany() : notEnough()
     }
   }
-  return semanticError(toks)
+  return databaseLinkError(toks) ?? semanticError(toks)
 }
 
 /**

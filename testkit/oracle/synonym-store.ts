@@ -6,6 +6,8 @@ export interface Synonym {
   readonly name: string
   readonly targetOwner: string
   readonly targetName: string
+  /** The database link of `FOR object@link`, as written (upper-cased), or null. */
+  readonly targetLink: string | null
 }
 
 const stores = new WeakMap<object, Map<string, Synonym>>()

@@ -179,6 +179,9 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
       case "bind":
         return [this.ctx.bind(t.value, t), i + 1]
       case "qident":
+        // a quoted sequence name: "SEQ".NEXTVAL, "OWNER"."SEQ".CURRVAL
+        if (isOp(toks[i + 1], ".") && (isKw(toks[i + 2], "NEXTVAL", "CURRVAL") || ((toks[i + 2]?.kind === "ident" || toks[i + 2]?.kind === "qident") && isOp(toks[i + 3], ".") && isKw(toks[i + 4], "NEXTVAL", "CURRVAL"))))
+          return ident(this, i, to)
         return [identOut(t), i + 1]
       case "op":
         if (t.value === "(" && isOp(toks[i + 1], "+") && isOp(toks[i + 2], ")"))

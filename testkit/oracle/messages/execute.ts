@@ -8,6 +8,7 @@ import { ora, type OraError } from "../errors.ts"
 import type { Reply, SessionState } from "../session-state.ts"
 import type { ServerStats } from "../../common/stats.ts"
 import { type BindSpec, classify, returnBindFlags } from "../statement.ts"
+import { resolveSynonyms } from "../synonyms.ts"
 import type { OraType } from "../types.ts"
 import type { ReadBuffer, WriteBuffer } from "../wire.ts"
 import { BindDirection, EXEC_DML_ROWCOUNTS, ExecOption, Fn, Msg } from "./constants.ts"
@@ -202,7 +203,7 @@ const executeRequest = async (s: SessionState, r: ReadBuffer, reply: Reply, batc
     // parse only (connection.getStatementInfo): describe queries without fetching
     if (cls === "query") {
       try {
-        const res = await sql.query(cur.sql, new Array(1000).fill(null), cur.specs, true)
+        const res = await sql.query(resolveSynonyms(sql.db, sql.schema, cur.sql), new Array(1000).fill(null), cur.specs, true)
         res.cursor.close()
         writeDescribe(s, w, res.columns)
       } catch (e) {

@@ -3,6 +3,7 @@
  * source), stored ones in a frame of their own, built-in packages (packages.ts); arguments by position or name,
  * defaults, OUT and IN OUT values copied back, ORA-06512 frames on the way out.
  */
+import { synonymTarget } from "../synonym-resolution.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
 import { OraError } from "../errors.ts"
 import { isKw, isOp, matchParen, significant, splitTopLevel, tokenize } from "../lexer.ts"
@@ -137,7 +138,11 @@ export async function call(ctx: Frame, st: Extract<Stmt, { k: "call" }>): Promis
   if (parts.length === 1 && (await UNQUALIFIED(ctx, parts[0]!, st.args))) return
   const owner = parts.length > 1 ? parts[0]! : ctx.host.schema
   const pname = parts[parts.length - 1]!
-  const proc = ctx.host.db.procedures.get(`${owner}.${pname}`) ?? ctx.host.db.procedures.get(`${ctx.host.schema}.${pname}`)
+  const viaSynonym = () => {
+    const target = synonymTarget(ctx.host.db, ctx.host.schema, parts.length > 1 ? owner : undefined, pname)
+    return target === undefined ? undefined : ctx.host.db.procedures.get(`${target.owner}.${target.name}`)
+  }
+  const proc = ctx.host.db.procedures.get(`${owner}.${pname}`) ?? ctx.host.db.procedures.get(`${ctx.host.schema}.${pname}`) ?? viaSynonym()
   if (proc === undefined) throw new PlsCompileError(ctx.source, st.nameTok.pos, 201, `identifier '${st.name.join(".")}' must be declared`)
   if (proc.isFunction === true) throw notProcedure(ctx, st)
   if (proc.errors !== undefined) throw new PlsCompileError(ctx.source, st.nameTok.pos, 905, `object ${proc.owner}.${proc.name} is invalid`)
