@@ -11,6 +11,7 @@ import { returningLobPlan } from "./returning-lobs.ts"
 import type { SessionTransaction } from "./session-transaction.ts"
 import type { TranslatedStatement } from "./session-translate.ts"
 import type { DmlResult } from "./statement.ts"
+import { replayInserts, volatileInsertTarget } from "./volatile-inserts.ts"
 
 /** What a RETURNING statement needs from its session. */
 export interface ReturningHost {
@@ -34,7 +35,10 @@ export const dmlReturning = async (
   const plan = returningLobPlan(t.toks, t.toks.slice(ret.at + 1, ret.into), target)
   const keyColumns = host.keys.returnedColumns ?? []
   const keyAt = ret.outs + (plan?.extraCount ?? 0)
-  const sql = `${t.text(0, ret.at)} RETURNING ${t.text(ret.at + 1, ret.into)}${plan?.extraReturning ?? ""}${keyColumns.map((c) => `, ${duckIdent(c)}`).join("")}`
+  // an INSERT computing NEXTVAL, SYSDATE, ... returns its whole rows too, which the replay log writes again
+  const volatileTarget = volatileInsertTarget(t.text(0, ret.at))
+  const sql = `${t.text(0, ret.at)} RETURNING ${t.text(ret.at + 1, ret.into)}${plan?.extraReturning ?? ""}${keyColumns.map((c) => `, ${duckIdent(c)}`).join("")}${volatileTarget === undefined ? "" : ", *"}`
+  const wholeAt = keyAt + keyColumns.length
   const returned: Array<Array<unknown>> = Array.from({ length: ret.outs }, () => [])
   const lobs = plan?.columns.map((source) => (source === undefined ? undefined : { source, rowids: new Array<bigint>() }))
   let total = 0
@@ -45,15 +49,18 @@ export const dmlReturning = async (
       const cursor = await engine.query(sql, params)
       const extras: Array<Array<unknown>> = []
       const keys: Array<Array<unknown>> = []
+      const whole: Array<Array<DuckDBValue>> = []
       for (let c = await cursor.next(); c !== null; c = await cursor.next()) {
         for (let i = 0; i < c.rowCount; i++) {
+          if (volatileTarget !== undefined) whole.push(c.columns.slice(wholeAt).map((v) => v.value(i) as DuckDBValue))
           for (let k = 0; k < ret.outs; k++) returned[k]!.push(c.columns[k]?.value(i) ?? null)
           extras.push(Array.from({ length: plan?.extraCount ?? 0 }, (_, k) => c.columns[ret.outs + k]?.value(i) ?? null))
           if (keyColumns.length > 0) keys.push(keyColumns.map((_, k) => c.columns[keyAt + k]?.value(i) ?? null))
         }
       }
       total += extras.length
-      txn.push({ sql, params, types: undefined })
+      if (volatileTarget === undefined) txn.push({ sql, params, types: undefined })
+      else for (const entry of replayInserts(volatileTarget, cursor.columns.slice(wholeAt), whole)) txn.push(entry)
       host.keys.noteReturned(keys)
       if (plan !== undefined && extras.length > 0) {
         const rowids = await plan.rowIds((q, p) => engine.queryAll(q, p).then((r) => r.map((x) => BigInt(String(x[0])))), extras)

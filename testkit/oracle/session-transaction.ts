@@ -10,6 +10,7 @@ import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { AppendTarget, BulkRows, Session as EngineSession } from "../engine/index.ts"
 import { OraError } from "./errors.ts"
 import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
+import { insertWritingRows, volatileInsertReturning, volatileInsertTarget } from "./volatile-inserts.ts"
 
 /** One successful statement of the open transaction, replayed after a later statement failed. */
 export interface LogEntry {
@@ -103,12 +104,28 @@ export class SessionTransaction {
 
   /** Runs a statement inside the transaction with Oracle statement-level atomicity. */
   run(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>, lockWaitMs = this.host.db.settings.lockWaitMs): Promise<number> {
-    return this.logged(sql, params, types, lockWaitMs, (p) => this.host.engine.execute(sql, p, types))
+    const target = volatileInsertTarget(sql)
+    if (target === undefined) return this.logged(sql, params, types, lockWaitMs, (p) => this.host.engine.execute(sql, p, types))
+    // the replay must write the rows this INSERT wrote, not evaluate NEXTVAL, SYSDATE or DBMS_RANDOM again
+    let written: ReadonlyArray<LogEntry> = []
+    return this.logged(sql, params, types, lockWaitMs, async (p) => {
+      const inserted = await insertWritingRows(this.host.engine, sql, target, p, types)
+      written = inserted.replay
+      return inserted.count
+    }, () => written)
   }
 
   /** {@link run} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote). */
   runReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined): Promise<ReadonlyArray<ReadonlyArray<unknown>>> {
-    return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, (p) => this.host.engine.queryAll(sql, p))
+    const volatile = volatileInsertReturning(sql)
+    if (volatile === undefined) return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, (p) => this.host.engine.queryAll(sql, p))
+    let written: ReadonlyArray<LogEntry> = []
+    return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, async (p) => {
+      const inserted = await insertWritingRows(this.host.engine, volatile.insert, volatile.target, p, undefined)
+      written = inserted.replay
+      const at = volatile.returned.map((name) => inserted.columns.indexOf(name))
+      return inserted.rows.map((row) => at.map((i) => row[i]))
+    }, () => written)
   }
 
   private async logged<T>(
@@ -116,7 +133,8 @@ export class SessionTransaction {
     params: ReadonlyArray<DuckDBValue> | undefined,
     types: ReadonlyArray<DuckDBType | undefined> | undefined,
     lockWaitMs: number,
-    run: (params: ReadonlyArray<DuckDBValue> | undefined) => Promise<T>
+    run: (params: ReadonlyArray<DuckDBValue> | undefined) => Promise<T>,
+    replay?: () => ReadonlyArray<LogEntry>
   ): Promise<T> {
     const deadline = Date.now() + lockWaitMs
     for (;;) {
@@ -124,7 +142,8 @@ export class SessionTransaction {
       try {
         if (hasIntervalBinds(params)) params = await intervalParams(this.host.engine, sql, params!)
         const out = await run(params)
-        this.log.push({ sql, params, types })
+        if (replay === undefined) this.log.push({ sql, params, types })
+        else this.log.push(...replay())
         return out
       } catch (e) {
         await this.recover()
