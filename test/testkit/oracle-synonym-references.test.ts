@@ -82,4 +82,25 @@ describe("Oracle test server: synonyms of sequences and remote objects, and thei
     const viaPublic = await dba.execute("BEGIN p_p(:x); END;", { x: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
     expect(viaPublic.outBinds).toEqual({ x: 42 })
   })
+
+  it("resolves synonyms in the SQL statements of a PL/SQL block, not in its INTO targets", async () => {
+    await app.execute("CREATE TABLE t_b (id NUMBER, v VARCHAR2(10))")
+    await app.execute("CREATE SYNONYM s_b FOR t_b")
+    await app.execute("CREATE SYNONYM v FOR t_a")
+    const r = await app.execute(
+      `DECLARE v VARCHAR2(10); n NUMBER;
+       BEGIN
+         INSERT INTO s_b (id, v) VALUES (s_seq.NEXTVAL, 'x') RETURNING id INTO n;
+         UPDATE s_b SET v = 'y' WHERE id = n;
+         SELECT s_b.v INTO v FROM s_b WHERE id = n;
+         FOR row IN (SELECT COUNT(*) c FROM s_b) LOOP :c := row.c; END LOOP;
+         :v := v;
+         DELETE FROM s_b;
+       END;`,
+      { c: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER }, v: { dir: oracledb.BIND_OUT, type: oracledb.STRING } }
+    )
+    expect(r.outBinds).toEqual({ c: 1, v: "y" })
+    expect(await rows(app, "SELECT COUNT(*) FROM t_b")).toEqual([[0]])
+    await app.rollback()
+  })
 })

@@ -3,6 +3,7 @@
  * per row (a trial run notes their arguments, then the statement is replayed: sql-functions.ts), SELECT ... INTO,
  * RETURNING ... INTO, record DML and TABLE(collection).
  */
+import { resolveSynonymTokens } from "../synonym-resolution.ts"
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "../catalog.ts"
 import { sessionZoneWrites } from "../datetime-writes.ts"
@@ -84,7 +85,8 @@ async function triggeredDml(ctx: Frame, source: Expr): Promise<number> {
 }
 
 /** Runs a query of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
-export async function openQuery(ctx: Frame, query: Expr, withRowid = false): Promise<QueryResult> {
+export async function openQuery(ctx: Frame, statement: Expr, withRowid = false): Promise<QueryResult> {
+  const query = resolveSynonymTokens(ctx.host.db, ctx.host.schema, statement)
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
   const tabled = tableCollections(ctx, query)
   const source = tabled?.toks ?? query
@@ -150,7 +152,8 @@ function expandRecords(ctx: Frame, toks: Expr): Expr {
 }
 
 /** A SQL statement of a block: SELECT ... INTO, DML (RETURNING too), anything else run as the client would. */
-export async function sqlStatement(ctx: Frame, toks: Expr): Promise<void> {
+export async function sqlStatement(ctx: Frame, statement: Expr): Promise<void> {
+  let toks = resolveSynonymTokens(ctx.host.db, ctx.host.schema, statement)
   const head = toks[0]!
   if (isKw(head, "SELECT", "WITH") || isOp(head, "(")) {
     const into = toks.findIndex((t) => isKw(t, "INTO"))
