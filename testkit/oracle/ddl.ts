@@ -9,7 +9,7 @@ import { addConstraints } from "./add-constraint.ts"
 import { dropConstraint } from "./drop-constraint.ts"
 import { synonymsOf } from "./synonym-store.ts"
 import { createSynonym, dropSynonym } from "./synonyms.ts"
-import { lengthExpression, narrowingGuard, rebuildWithLengthCheck, storageConversion } from "./modify-checks.ts"
+import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck, storageConversion } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
@@ -413,10 +413,21 @@ export class Ddl implements TableDdl {
 
   private async renameTable(schema: string, from: string, to: string): Promise<void> {
     const meta = this.s.db.catalog.getTable(schema, from)
-    await this.runDdl(`ALTER TABLE ${duckIdent(schema)}.${duckIdent(from)} RENAME TO ${duckIdent(to)}`)
+    // DuckDB renames a table holding foreign keys without updating its record on the referenced tables: made again
+    if (meta?.kind === "TABLE" && meta.constraints.some((c) => c.type === "R")) {
+      const label = (table: string) => `"${schema.replace(/'/g, "''")}"."${table.replace(/'/g, "''")}".`
+      const renamed = await rebuildTable(this.s.engine, encodeName(schema), encodeName(from), (ddl) => ddl.split(label(from)).join(label(to)), encodeName(to)).catch((e: unknown) => {
+        throw this.s.mapError(e)
+      })
+      if (!renamed) throw ora.unimplemented("RENAME of a table that holds foreign keys and is referenced by other tables")
+    } else await this.runDdl(`ALTER TABLE ${duckIdent(schema)}.${duckIdent(from)} RENAME TO ${duckIdent(to)}`)
     if (meta !== undefined) {
-      this.s.db.catalog.dropTable(schema, from)
-      this.s.db.catalog.putTable({ ...meta, name: to })
+      const catalog = this.s.db.catalog
+      // its indexes (and other objects on it) go with the table, as on Oracle
+      const onTable = [...catalog.allObjects()].filter((o) => o.owner === schema && o.tableName === from)
+      catalog.dropTable(schema, from)
+      catalog.putTable({ ...meta, name: to })
+      for (const o of onTable) catalog.putObject({ ...o, tableName: to })
     }
   }
 

@@ -84,38 +84,63 @@ export const rebuildWithLengthCheck = (engine: RebuildEngine, schema: string, ta
 
 /**
  * Rebuilds DuckDB table `schema.table` (encoded names) from its stored `CREATE TABLE` text as `edit` changes it (DuckDB
- * cannot add or drop a constraint of a table): its rows copied and its indexes made again. Returns false, leaving the
- * table as it was, when other tables depend on it (foreign keys); a failure of the copy puts the old table back.
+ * cannot add or drop a constraint of a table): its rows kept aside in a TEMP table, the table dropped and made again
+ * under its own name, the rows copied back and its indexes made again. It is never renamed: DuckDB keeps the foreign
+ * keys a table holds on the tables they reference by the holder's name, and a renamed holder leaves that record
+ * stale (a later DELETE from the referenced table then fails or invalidates the database). Returns false, leaving
+ * the table as it was, when other tables reference it (DuckDB refuses to drop it); when the new table cannot be made
+ * or takes the rows (a constraint they break), the old one is put back with them and the error is raised. With
+ * `renamedTo` the table is made under that name (ALTER TABLE ... RENAME of a table holding foreign keys).
  */
-export const rebuildTable = async (engine: RebuildEngine, schema: string, table: string, edit: (ddl: string) => string): Promise<boolean> => {
+export const rebuildTable = async (engine: RebuildEngine, schema: string, table: string, edit: (ddl: string) => string, renamedTo?: string): Promise<boolean> => {
   const rows = await engine.queryAll("SELECT sql FROM duckdb_tables() WHERE schema_name = $1 AND table_name = $2", [schema, table])
   const ddl = rows[0]?.[0]
   if (typeof ddl !== "string") return false
-  const rebuilt = edit(ddl)
-  const indexes = await engine.queryAll("SELECT index_name, sql FROM duckdb_indexes() WHERE schema_name = $1 AND table_name = $2 AND sql IS NOT NULL", [schema, table])
-  const old = `${table}$rebuild`
   const q = (n: string) => `"${n.replace(/"/g, '""')}"`
-  // a table with indexes cannot be renamed: they are made again from their stored definitions
-  for (const [name] of indexes) await engine.execute(`DROP INDEX ${q(schema)}.${q(String(name))}`)
+  const named = (sql: string) => (renamedTo === undefined ? sql : withTableName(sql, `${q(schema)}.${q(renamedTo)}`))
+  const rebuilt = named(edit(ddl))
+  const indexes = (await engine.queryAll("SELECT index_name, sql FROM duckdb_indexes() WHERE schema_name = $1 AND table_name = $2 AND sql IS NOT NULL", [schema, table])).map(([, sql]) => String(sql))
+  const target = `${q(schema)}.${q(table)}`
+  const made = `${q(schema)}.${q(renamedTo ?? table)}`
+  const kept = `temp.main.${q(`${schema}.${table}$rebuild`)}`
+  await engine.execute(`CREATE TEMP TABLE ${kept} AS SELECT * FROM ${target}`)
   try {
-    await engine.execute(`ALTER TABLE ${q(schema)}.${q(table)} RENAME TO ${q(old)}`)
-  } catch {
-    for (const [, sql] of indexes) await engine.execute(String(sql))
-    return false
+    try {
+      await engine.execute(`DROP TABLE ${target}`)
+    } catch {
+      return false
+    }
+    try {
+      await engine.execute(rebuilt)
+      await engine.execute(`INSERT INTO ${made} SELECT * FROM ${kept}`)
+    } catch (e) {
+      // put the old table back as it was
+      await engine.execute(`DROP TABLE IF EXISTS ${made}`)
+      await engine.execute(ddl)
+      await engine.execute(`INSERT INTO ${target} SELECT * FROM ${kept}`)
+      for (const sql of indexes) await engine.execute(sql)
+      throw e
+    }
+    for (const sql of indexes) await engine.execute(named(sql))
+    return true
+  } finally {
+    await engine.execute(`DROP TABLE IF EXISTS ${kept}`)
   }
-  try {
-    await engine.execute(rebuilt)
-    await engine.execute(`INSERT INTO ${q(schema)}.${q(table)} SELECT * FROM ${q(schema)}.${q(old)}`)
-  } catch (e) {
-    // put the old table back as it was
-    await engine.execute(`DROP TABLE IF EXISTS ${q(schema)}.${q(table)}`)
-    await engine.execute(`ALTER TABLE ${q(schema)}.${q(old)} RENAME TO ${q(table)}`)
-    for (const [, sql] of indexes) await engine.execute(String(sql))
-    throw e
+}
+
+/**
+ * DuckDB's stored `CREATE TABLE t(...)` or `CREATE INDEX i ON t(...)` text with the table named `name` instead: the
+ * name is what comes before the first parenthesis outside quotes (after ON for an index).
+ */
+const withTableName = (sql: string, name: string): string => {
+  const on = /^CREATE\s+(?:UNIQUE\s+)?INDEX\b/i.test(sql) ? sql.search(/\sON\s/i) + 4 : sql.search(/TABLE\s/i) + 6
+  let quoted = false
+  for (let i = on; i < sql.length; i++) {
+    const c = sql[i]
+    if (c === '"') quoted = !quoted
+    else if (c === "(" && !quoted) return `${sql.slice(0, on)}${name}${sql.slice(i)}`
   }
-  await engine.execute(`DROP TABLE ${q(schema)}.${q(old)}`)
-  for (const [, sql] of indexes) await engine.execute(String(sql))
-  return true
+  return sql
 }
 
 /**
