@@ -20,6 +20,9 @@ export const fromDuckDb = (
   /** The Oracle statement that failed, for the errors Oracle words with its parts (a sequence's name). */
   sql = ""
 ): OraError => {
+  // DuckDB's own assertion failures (after a FATAL one the database refuses every statement): the server failed, not
+  // the statement, so ORA-00600 rather than "unimplemented feature"
+  if (/^(?:INTERNAL|FATAL) Error:/i.test(message)) return ora.internal()
   let m: RegExpMatchArray | null
   // DuckDB's own interruption ("INTERRUPT Error: Interrupted!"), not any message that quotes a name holding "interrupt"
   if (/INTERRUPT Error|Interrupted!/.test(message)) return ora.cancelled()
