@@ -32,6 +32,10 @@ export interface ConstraintMeta {
   readonly refOwner: string | null
   readonly refConstraint: string | null
   readonly generated: boolean
+  /** DISABLEd (`ALTER TABLE ... DISABLE CONSTRAINT`, constraint-state.ts): kept in the dictionary, not enforced. */
+  readonly disabled?: boolean
+  /** Enabled or disabled NOVALIDATE: the rows present then were not checked. */
+  readonly notValidated?: boolean
 }
 
 /** A table or view known to the server. */

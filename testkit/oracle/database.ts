@@ -426,10 +426,10 @@ export class OracleDatabase {
           c.refOwner,
           c.refConstraint,
           c.type === "R" ? "NO ACTION" : null,
-          "ENABLED",
+          c.disabled === true ? "DISABLED" : "ENABLED",
           "NOT DEFERRABLE",
           "IMMEDIATE",
-          "VALIDATED",
+          c.notValidated === true ? "NOT VALIDATED" : "VALIDATED",
           c.generated ? "GENERATED NAME" : "USER NAME",
           c.type === "P" || c.type === "U" ? t.owner : null,
           c.type === "P" || c.type === "U" ? c.name : null

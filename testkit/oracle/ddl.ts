@@ -7,6 +7,7 @@ import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
 import { addConstraints } from "./add-constraint.ts"
 import { dropConstraint } from "./drop-constraint.ts"
+import { changeConstraintState, isConstraintState } from "./constraint-state.ts"
 import { synonymsOf } from "./synonym-store.ts"
 import { createSynonym, dropSynonym } from "./synonyms.ts"
 import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck, storageConversion } from "./modify-checks.ts"
@@ -438,6 +439,7 @@ export class Ddl implements TableDdl {
     const target = `${duckIdent(q.schema)}.${duckIdent(q.name)}`
     let k = q.next
     const action = toks[k]?.value
+    if (isConstraintState(toks, k)) return changeConstraintState(this, meta, toks, k)
     if (action === "ADD") {
       k++
       const isConstraint = (el: ReadonlyArray<Tok>) => isKw(el[0], "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK")

@@ -64,8 +64,9 @@ export const dropConstraint = async (ddl: TableDdl, meta: TableMeta, toks: Reado
   // a NOT NULL column constraint is no DuckDB table element
   const isNotNull = (x: ConstraintMeta) => x.type === "C" && x.searchCondition !== null && /^\s*"?\w+"?\s+IS\s+NOT\s+NULL\s*$/i.test(x.searchCondition)
   const notNull = isNotNull(dropped)
-  const checks = meta.constraints.filter((x) => x.type === "C" && x.searchCondition !== null && !isNotNull(x) && !/\bIS\s+(NOT\s+)?JSON\b/i.test(x.searchCondition))
-  if (!notNull) {
+  const checks = meta.constraints.filter((x) => x.type === "C" && x.disabled !== true && x.searchCondition !== null && !isNotNull(x) && !/\bIS\s+(NOT\s+)?JSON\b/i.test(x.searchCondition))
+  // a disabled constraint is no DuckDB table element either (constraint-state.ts)
+  if (!notNull && dropped.disabled !== true) {
     let edited: string | undefined
     const rebuilt = await rebuildTable(ddl.s.engine, encodeName(meta.owner), encodeName(meta.name), (sql) => (edited = withoutConstraint(sql, dropped, checks)) ?? sql).catch((e: unknown) => {
       throw ddl.s.mapError(e)

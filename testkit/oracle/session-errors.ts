@@ -83,7 +83,7 @@ const integrityError = (message: string, target: TableMeta | undefined, tables: 
   const check = /CHECK constraint failed on table \S+ with expression CHECK\((.*)\)\s*$/im.exec(message)
   if (check !== null) {
     const expression = check[1]!.toUpperCase()
-    const checks = target.constraints.filter((c) => c.type === "C" && c.searchCondition !== null && !/IS NOT NULL$/i.test(c.searchCondition))
+    const checks = target.constraints.filter((c) => c.type === "C" && c.disabled !== true && c.searchCondition !== null && !/IS NOT NULL$/i.test(c.searchCondition))
     const named = checks.find((c) => c.columns.length > 0 && c.columns.every((col) => expression.includes(col.toUpperCase()))) ?? checks[0]
     return new OraError(2290, `check constraint (${name(named)}) violated`)
   }
