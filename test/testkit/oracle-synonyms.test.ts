@@ -72,4 +72,48 @@ describe("Oracle test server: synonyms", () => {
     expect(await code(app, "DROP SYNONYM g")).toBe("ORA-01434")
     expect(await code(app, "SELECT COUNT(*) FROM g")).toBe("ORA-00942")
   })
+  // SQL Language Reference, "CREATE SYNONYM": a private synonym is a schema object, so a table, view or sequence of
+  // that name in the same schema is ORA-00955 (name is already used by an existing object).
+  it("refuses a table, view or sequence named like a private synonym of the schema", async () => {
+    await bob.execute("CREATE SYNONYM taken FOR app.items")
+    expect(await code(bob, "CREATE TABLE taken (a NUMBER)")).toBe("ORA-00955")
+    expect(await code(bob, "CREATE VIEW taken AS SELECT 1 a FROM dual")).toBe("ORA-00955")
+    expect(await code(bob, "CREATE SEQUENCE taken")).toBe("ORA-00955")
+    await bob.execute("DROP SYNONYM taken")
+    await bob.execute("CREATE TABLE taken (a NUMBER)")
+    await bob.execute("DROP TABLE taken")
+  })
+
+  // A synonym over an object at a database link is created without the link being checked ("CREATE SYNONYM": the
+  // target need not exist); using it with no such link fails with ORA-02019 "connection description for remote
+  // database not found" (https://docs.oracle.com/en/error-help/db/ora-02019/), as a direct `t@link` reference does.
+  it("creates a synonym over a database link and fails with ORA-02019 when it is used without the link", async () => {
+    await bob.execute("CREATE SYNONYM remote_items FOR app.items@nolink")
+    expect(await rows(bob, "SELECT synonym_name, table_owner, table_name, db_link FROM user_synonyms WHERE synonym_name = 'REMOTE_ITEMS'")).toEqual([["REMOTE_ITEMS", "APP", "ITEMS", "NOLINK"]])
+    expect(await code(bob, "SELECT COUNT(*) FROM remote_items")).toBe("ORA-02019")
+    expect(await code(bob, "SELECT COUNT(*) FROM app.items@nolink")).toBe("ORA-02019")
+    await bob.execute("DROP SYNONYM remote_items")
+  })
+  // SQL Language Reference, "Sequence Pseudocolumns": `[schema.]sequence.NEXTVAL`, where the sequence may be named
+  // through a synonym ("CREATE SYNONYM": synonyms for sequences).
+  it("resolves a synonym of a sequence in NEXTVAL and CURRVAL", async () => {
+    await app.execute("CREATE SEQUENCE seq_items")
+    await app.execute("GRANT SELECT ON seq_items TO bob")
+    await bob.execute("CREATE SYNONYM sq FOR app.seq_items")
+    expect(await rows(bob, "SELECT sq.NEXTVAL FROM dual")).toEqual([[1]])
+    expect(await rows(bob, "SELECT sq.currval FROM dual")).toEqual([[1]])
+    expect(await rows(bob, "SELECT bob.sq.NEXTVAL FROM dual")).toEqual([[2]])
+    await dba.execute("CREATE PUBLIC SYNONYM psq FOR app.seq_items")
+    expect(await rows(bob, "SELECT psq.NEXTVAL FROM dual")).toEqual([[3]])
+    await dba.execute("DROP PUBLIC SYNONYM psq")
+    await bob.execute("DROP SYNONYM sq")
+  })
+  // node-oracledb's connection.getStatementInfo parses and describes a statement without running it; a query over
+  // a synonym is described like one over its target (SQL Language Reference, "CREATE SYNONYM").
+  it("describes a query over a synonym without running it (getStatementInfo)", async () => {
+    await app.execute("CREATE SYNONYM own_items FOR items")
+    const info = await app.getStatementInfo("SELECT id, v FROM own_items WHERE id = :1")
+    expect(info.metaData.map((m: { name: string }) => m.name)).toEqual(["ID", "V"])
+    await app.execute("DROP SYNONYM own_items")
+  })
 })

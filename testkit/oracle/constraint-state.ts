@@ -10,7 +10,7 @@
  * constraint (drop-constraint.ts) and with it again (add-constraint.ts). ENABLE NOVALIDATE still checks the rows here.
  */
 import type { ConstraintMeta, TableMeta } from "./catalog.ts"
-import { addConstraint } from "./add-constraint.ts"
+import { addConstraints } from "./add-constraint.ts"
 import type { TableDdl } from "./ddl-tables.ts"
 import { dropConstraint } from "./drop-constraint.ts"
 import { ora, OraError } from "./errors.ts"
@@ -78,12 +78,12 @@ export const changeConstraintState = async (ddl: TableDdl, meta: TableMeta, toks
   const t = ddl.s.translate(`ALTER TABLE ${quoted(meta.owner)}.${quoted(meta.name)} ADD ${definition(ddl, c)}`)
   const from = ddl.qualified(t.toks, 2).next + 1
   try {
-    await addConstraint(ddl, meta, t.toks.slice(from), t.text, t.toks)
+    await addConstraints(ddl, meta, [t.toks.slice(from)], t.text, t.toks)
   } catch (e) {
     meta.constraints = [...meta.constraints.slice(0, at), c, ...meta.constraints.slice(at)]
     ddl.s.db.catalog.putTable(meta)
     throw e
   }
-  // addConstraint appended it last, as the rebuilt table holds it (drop-constraint.ts finds checks by their place)
+  // addConstraints appended it last, as the rebuilt table holds it (drop-constraint.ts finds checks by their place)
   if (validate === false) put({ ...meta.constraints.find((x) => x.name === name)!, notValidated: true })
 }

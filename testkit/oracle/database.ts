@@ -367,7 +367,7 @@ export class OracleDatabase {
     }
     for (const [view, rows] of typeDictionaryRows(namedTypesOf(this))) if (names.has(view)) await fill(view, rows)
     for (const [view, rows] of this.settings.storedCode.dictionaryRows(this)) if (names.has(view)) await fill(view, rows)
-    if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? "TABLE")) await fill(view, rows)
+    if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? (this.catalog.getObject(o, "SEQUENCE", n) !== undefined ? "SEQUENCE" : "TABLE"))) await fill(view, rows)
     if (this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
     this.dictionaryVersion = this.catalog.version
     // Only user tables appear in ALL_TABLES/ALL_TAB_COLUMNS; SYS views are listed in ALL_OBJECTS.

@@ -13,6 +13,7 @@ import { createSynonym, dropSynonym } from "./synonyms.ts"
 import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck, storageConversion } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
+import { sequenceGrantTarget } from "./sequence-privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage } from "./plsql.ts"
@@ -134,7 +135,7 @@ export class Ddl implements TableDdl {
     const privileges = objectPrivileges(words.filter((w) => w !== "PRIVILEGES"))
     if (privileges === undefined) throw new OraError(990, "missing or invalid privilege")
     const q = this.qualified(toks, on + 1)
-    const meta = this.s.db.catalog.getTable(q.schema, q.name)
+    const meta = this.s.db.catalog.getTable(q.schema, q.name) ?? sequenceGrantTarget(this.s.db.catalog, q.schema, q.name, privileges)
     if (meta === undefined) throw ora.tableNotFound(who.version, q.schema, q.name)
     const grants = this.s.db.grants
     const mine = who.dba || meta.owner === who.user

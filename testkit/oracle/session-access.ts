@@ -8,6 +8,7 @@ import { isOp, type Tok } from "./lexer.ts"
 import { type ObjectPrivilege, objectAccessError, type Requester } from "./privileges.ts"
 import type { TableLookup } from "./session-columns.ts"
 import { isDictionaryName } from "./session-dictionary.ts"
+import { checkSequenceAccess } from "./sequence-privileges.ts"
 import { type FromRef, oracleName } from "./translate.ts"
 
 /** Who runs a statement and how its names resolve. */
@@ -34,6 +35,7 @@ export const checkAccess = (ctx: AccessContext, toks: ReadonlyArray<Tok>, from: 
     if (e !== undefined) throw e
   }
   if (target !== undefined) for (const p of target.privileges) check(target.meta, p)
+  checkSequenceAccess(who, ctx.catalog, toks)
   const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
   for (let k = 0; k + 2 < toks.length; k++) {
     if (!isName(toks[k]) || !isOp(toks[k + 1], ".") || !isName(toks[k + 2]) || isOp(toks[k + 3], ".") || isOp(toks[k + 3], "(") || isOp(toks[k - 1], ".")) continue
