@@ -13,7 +13,7 @@ import { createSynonym, dropSynonym } from "./synonyms.ts"
 import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck, storageConversion } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
-import { sequenceGrantTarget } from "./sequence-privileges.ts"
+import { sequenceAlterError, sequenceGrantTarget } from "./sequence-privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage } from "./plsql.ts"
@@ -273,6 +273,8 @@ export class Ddl implements TableDdl {
       if (isKw(toks[1], "SEQUENCE")) {
         const q = this.qualified(toks, 2)
         if (this.s.db.catalog.getObject(q.schema, "SEQUENCE", q.name) === undefined) throw new OraError(2289, "sequence does not exist")
+        const denied = sequenceAlterError(this.s.requester, q.schema, q.name)
+        if (denied !== undefined) throw denied
         return alterSequence(this.s.engine, encodeName(q.schema), encodeName(q.name), toks, q.next).catch((e: unknown) => {
           throw this.s.mapError(e)
         })

@@ -33,3 +33,11 @@ export const checkSequenceAccess = (who: Requester, catalog: Catalog, toks: Read
     throw held.size > 0 ? insufficientPrivileges() : new OraError(2289, "sequence does not exist")
   }
 }
+
+/** The error of `who` altering another schema's sequence `owner.name` without ALTER on it (ORA-02289 / ORA-01031); undefined when it may. */
+export const sequenceAlterError = (who: Requester, owner: string, name: string): OraError | undefined => {
+  if (who.dba || owner === who.user) return undefined
+  const held = who.grants.held(owner, name, who.user)
+  if (held.has("ALTER")) return undefined
+  return held.size > 0 ? insufficientPrivileges() : new OraError(2289, "sequence does not exist")
+}
