@@ -154,4 +154,17 @@ describe("Oracle test server: DML triggers", () => {
     const stmt = await failure(() => conn.execute("CREATE TRIGGER bad2 BEFORE INSERT ON item BEGIN :NEW.qty := 1; END;"))
     expect(stmt.message).toMatch(/^ORA-04082: NEW or OLD references not allowed in table level triggers/)
   })
+
+  it("a row trigger's CASE WHEN :OLD.x IS NULL THEN 'a' || :NEW.y ... runs for INSERT and UPDATE (reported ORA-03001)", async () => {
+    await conn.execute("CREATE TABLE case_trg (x VARCHAR2(10), y VARCHAR2(10), z VARCHAR2(20))")
+    await conn.execute(`CREATE TRIGGER case_trg_biu BEFORE INSERT OR UPDATE ON case_trg FOR EACH ROW
+      BEGIN
+        :NEW.z := CASE WHEN :OLD.x IS NULL THEN 'a' || :NEW.y WHEN :NEW.x IS NULL THEN 'c' ELSE 'b' || :OLD.x END;
+      END;`)
+    await conn.execute("INSERT INTO case_trg (x, y) VALUES ('1', 'q')")
+    expect((await conn.execute("SELECT z FROM case_trg")).rows).toEqual([["aq"]])
+    await conn.execute("UPDATE case_trg SET y = 'r'")
+    expect((await conn.execute("SELECT z FROM case_trg")).rows).toEqual([["b1"]])
+    await conn.execute("DROP TABLE case_trg")
+  })
 })
