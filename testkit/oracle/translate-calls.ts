@@ -6,7 +6,7 @@ import { checkInputFormat, checkOutputFormat } from "./datetime-format-checks.ts
 import { dateLanguageOfParameter, SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, sqlString } from "./lexer.ts"
-import { encodeName } from "./names.ts"
+import { encodeName, quoteDuck } from "./names.ts"
 import { oracleName } from "./expression-names.ts"
 import { EXACT_CALLS, EXACT_RESULT, exactCallSql, numberFormatSql } from "./number-sql.ts"
 import { checkRowidComparison } from "./rowid-literals.ts"
@@ -109,6 +109,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         break
       }
     }
+    // a column named AT (Oracle reserves no such word; DuckDB's parser does): quoted unless AT TIME ZONE / AT LOCAL
+    if (v === "AT" && !isKw(toks[i + 1], "TIME", "LOCAL")) return [quoteDuck(v), i + 1]
     return [identOut(t), i + 1]
   }
   const { parts, close } = tr.args(i + 1)
