@@ -111,7 +111,7 @@ export class SessionTransaction {
     return this.logged(sql, params, types, lockWaitMs, async (p) => {
       const inserted = await insertWritingRows(this.host.engine, sql, target, p, types)
       written = inserted.replay
-      return inserted.count
+      return inserted.rows.length
     }, () => written)
   }
 

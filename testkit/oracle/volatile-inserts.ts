@@ -20,7 +20,7 @@ export interface ReplayInsert {
 const VOLATILE_CALL = /\b(?:nextval|ora_sysdate|ora_current_date|get_current_timestamp|ora_localtimestamp|gen_random_uuid|uuid|random|ora_dbms_random_\w+|ora_sys_guid)\s*\(/i
 
 const NAME = `(?:"(?:[^"]|"")*"|[A-Za-z_][\\w$#]*)`
-const INSERT_INTO = new RegExp(`^\\s*INSERT\\s+INTO\\s+(${NAME}(?:\\s*\\.\\s*${NAME})*)\\s*(?:\\(|VALUES\\b|SELECT\\b|WITH\\b|\\()`, "i")
+const INSERT_INTO = new RegExp(`^\\s*INSERT\\s+INTO\\s+(${NAME}(?:\\s*\\.\\s*${NAME})*)\\s*(?:\\(|VALUES\\b|SELECT\\b|WITH\\b)`, "i")
 
 /** The table of a translated `INSERT INTO table ...` that calls a volatile function and has no RETURNING; else undefined. */
 export const volatileInsertTarget = (sql: string): string | undefined => {
@@ -61,7 +61,7 @@ export const replayInserts = (target: string, columns: ReadonlyArray<ColumnInfo>
 
 /**
  * Runs `sql` (an INSERT into `target`, see {@link volatileInsertTarget}) returning every column it wrote, and gives
- * the number of rows with INSERT statements of those values for the replay log, and the rows with their column names.
+ * INSERT statements of those values for the replay log, with the rows and their column names.
  */
 export const insertWritingRows = async (
   engine: EngineSession,
@@ -69,7 +69,7 @@ export const insertWritingRows = async (
   target: string,
   params: ReadonlyArray<DuckDBValue> | undefined,
   types: ReadonlyArray<DuckDBType | undefined> | undefined
-): Promise<{ readonly count: number; readonly replay: ReadonlyArray<ReplayInsert>; readonly columns: ReadonlyArray<string>; readonly rows: ReadonlyArray<ReadonlyArray<DuckDBValue>> }> => {
+): Promise<{ readonly replay: ReadonlyArray<ReplayInsert>; readonly columns: ReadonlyArray<string>; readonly rows: ReadonlyArray<ReadonlyArray<DuckDBValue>> }> => {
   const cursor = await engine.query(`${sql} RETURNING *`, params, types)
   const rows: Array<Array<DuckDBValue>> = []
   try {
@@ -80,7 +80,7 @@ export const insertWritingRows = async (
   }
   const columns = cursor.columns
   const replay = replayInserts(target, columns, rows)
-  return { count: rows.length, replay, columns: columns.map((c) => c.name), rows }
+  return { replay, columns: columns.map((c) => c.name), rows }
 }
 
 /**
