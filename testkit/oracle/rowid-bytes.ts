@@ -22,6 +22,13 @@ export const fieldsOfRowNumber = (rowNumber: bigint): RowidFields => {
 
 export const ROWID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
+/** The 18-character rowid text `ora_rowid` (database-macros.ts) gives a DuckDB row id. */
+export const rowidText = (rowNumber: bigint): string => {
+  const { block, slot } = fieldsOfRowNumber(rowNumber)
+  const b64 = (n: number, length: number) => Array.from({ length }, (_, p) => ROWID_ALPHABET[Math.floor(n / 64 ** (length - 1 - p)) % 64]).join("")
+  return `AAAR0oAAM${b64(block, 6)}${b64(slot, 3)}`
+}
+
 /** The fields of an 18-character extended rowid (base-64 groups of 6, 3, 6 and 3 characters), or undefined. */
 export const rowidFields = (text: string): RowidFields | undefined => {
   if (!/^[A-Za-z0-9+/]{18}$/.test(text)) return undefined

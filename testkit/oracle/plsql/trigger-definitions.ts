@@ -250,13 +250,35 @@ export const dropTrigger = (db: OracleDatabase, schema: string, toks: ReadonlyAr
 }
 
 /**
- * ALTER TRIGGER [owner.]name ENABLE | DISABLE | COMPILE [DEBUG] [REUSE SETTINGS] (`toks` from ALTER): a trigger's body
- * is checked when it runs here, so COMPILE has nothing to do.
+ * ALTER TRIGGER [owner.]name ENABLE | DISABLE | COMPILE [DEBUG] [REUSE SETTINGS] | RENAME TO new_name (`toks` from
+ * ALTER): a trigger's body is checked when it runs here, so COMPILE has nothing to do.
  */
 export const alterTrigger = (db: OracleDatabase, schema: string, toks: ReadonlyArray<Tok>): void => {
   const t = knownTrigger(db, schema, toks, 2)
-  const action = toks[qualifiedName(toks, 2, schema).next]
+  const at = qualifiedName(toks, 2, schema).next
+  const action = toks[at]
   if (isKw(action, "ENABLE", "DISABLE")) t.enabled = action!.value === "ENABLE"
-  else if (!isKw(action, "COMPILE", "RENAME", "EDITIONABLE", "NONEDITIONABLE")) throw ora.invalidSql()
-  else if (isKw(action, "RENAME")) throw ora.unimplemented("ALTER TRIGGER RENAME")
+  else if (isKw(action, "RENAME")) renameTrigger(db, t, toks, at + 1)
+  else if (!isKw(action, "COMPILE", "EDITIONABLE", "NONEDITIONABLE")) throw ora.invalidSql()
+}
+
+/**
+ * RENAME TO new_name (`at` on TO): the trigger keeps its owner, table, state and place in the firing order under the
+ * new name (PL/SQL Language Reference, "ALTER TRIGGER Statement": "RENAME TO new_name ... The rename operation
+ * changes the name of the trigger but does not change its state"; ORA-04081 "trigger already exists" for a name in use).
+ */
+const renameTrigger = (db: OracleDatabase, t: Trigger, toks: ReadonlyArray<Tok>, at: number): void => {
+  const target = toks[at + 1]
+  if (!isKw(toks[at], "TO") || (target?.kind !== "ident" && target?.kind !== "qident") || at + 2 !== toks.length) throw ora.invalidSql()
+  const name = oracleName(target)
+  const triggers = triggersOf(db)
+  const taken = triggers.get(`${t.owner}.${name}`)
+  if (taken !== undefined && exists(db, taken)) throw new OraError(4081, `trigger '${name}' already exists`)
+  const object = db.catalog.getObject(t.owner, "TRIGGER", t.name)!
+  const named: Trigger = { ...t, name, description: t.description.replace(/^(?:(?:"[^"]*"|[\w$#]+)\s*\.\s*)?(?:"[^"]*"|[\w$#]+)/, (old) => (/^(?:"[^"]*"|[\w$#]+)\s*\./.test(old) ? `${t.owner}.${name}` : name)) }
+  const order = [...triggers.entries()].map(([key, u]): [string, Trigger] => (u === t ? [`${t.owner}.${name}`, named] : [key, u]))
+  triggers.clear()
+  for (const [key, u] of order) if (key !== `${t.owner}.${name}` || u === named) triggers.set(key, u)
+  db.catalog.dropObject(t.owner, "TRIGGER", t.name)
+  db.catalog.putObject({ ...object, name })
 }

@@ -1,24 +1,40 @@
 /**
  * MERGE into a table with triggers (SQL Language Reference 23ai, "MERGE": the UPDATE triggers fire for the rows the
- * merge_update_clause changes, the INSERT triggers for the rows merge_insert_clause inserts). Here a MERGE becomes
- * its UPDATE of the matched rows (`UPDATE t a SET col = (SELECT expr FROM source WHERE on), ... WHERE EXISTS
- * (SELECT 1 FROM source WHERE on [AND where])`), then its INSERT of the source rows no target row matches (`INSERT
- * INTO t (cols) SELECT values FROM source WHERE NOT EXISTS (SELECT 1 FROM t a WHERE on) [AND where]`), each run as
- * a triggered statement (triggers.ts); the bind values follow their binds into both. The UPDATE's statement
- * triggers therefore fire before the INSERT's BEFORE statement triggers, where Oracle fires all BEFORE statement
- * triggers first.
+ * merge_update_clause changes, the INSERT triggers for the rows merge_insert_clause inserts, and "If the MERGE
+ * statement deletes a row, any delete triggers defined on the target table will be activated for each row deletion").
+ * Here a MERGE becomes its UPDATE of the matched rows (`UPDATE t a SET col = (SELECT expr FROM source WHERE on), ...
+ * WHERE EXISTS (SELECT 1 FROM source WHERE on [AND where])`), its DELETE of the updated rows that then meet the DELETE
+ * WHERE condition (`DELETE FROM t a WHERE EXISTS (SELECT 1 FROM source WHERE on [AND where] AND (delete_cond))`), then
+ * its INSERT of the source rows no target row matches (`INSERT INTO t (cols) SELECT values FROM source WHERE NOT
+ * EXISTS (SELECT 1 FROM t a WHERE on) [AND where]`), each run row by row as a triggered statement (triggers.ts), the
+ * DELETE last, over the rows the UPDATE wrote, so the row triggers of the rows deleted fire after the INSERT's
+ * (Oracle fires a row's DELETE triggers right after its UPDATE triggers, before the inserted rows': "updated id 3,
+ * deleted id 3, inserted id 4 / 4 rows merged" in https://www.salvis.com/blog/2022/07/31/deleting-rows-with-merge/); the
+ * bind values follow their binds into each. The statement triggers of every event the MERGE names fire once around all
+ * of them, BEFORE ones first, whether or not rows are written for that event (as a MERGE that names an UPDATE fires
+ * the UPDATE statement triggers though no row matches).
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "../catalog.ts"
 import { type OraError, ora } from "../errors.ts"
 import { isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "../lexer.ts"
+import { rowidText } from "../rowid-bytes.ts"
+import { oracleName } from "../translate.ts"
 import type { Trigger } from "./trigger-definitions.ts"
-import { runRowsWithTriggers, type TriggeredResult, type TriggerSession } from "./triggers.ts"
+import { fireStatementTriggers, runWithTriggers, type StatementEvent, type TriggeredResult, type TriggerSession } from "./triggers.ts"
 
-/** One statement of a decomposed MERGE: its text and the values of its binds, in order. */
-export interface MergePart {
+/** A piece of a decomposed MERGE: its text and the values of its binds, in order. */
+export interface MergeText {
   readonly sql: string
   readonly params: Array<DuckDBValue>
+}
+
+/**
+ * One statement of a decomposed MERGE: its event, the columns an UPDATE sets, its text and bind values. The DELETE
+ * of DELETE WHERE is `deleting`: its condition, to which the rows the UPDATE wrote are added when it runs.
+ */
+export interface MergePart extends MergeText, StatementEvent {
+  readonly deleting?: { readonly table: MergeText; readonly condition: MergeText }
 }
 
 /** The top-level tokens `kw` from `from` on. */
@@ -33,18 +49,18 @@ const topLevelAt = (toks: ReadonlyArray<Tok>, from: number, kw: string): Array<n
   return out
 }
 
-/** A MERGE (`sql`, positional bind values `params`) as its UPDATE and INSERT statements, in the order they run. */
+/** A MERGE (`sql`, positional bind values `params`) as its UPDATE, DELETE and INSERT statements, in the order they run. */
 export const mergeParts = (sql: string, params: ReadonlyArray<DuckDBValue>): Array<MergePart> => {
   const toks = significant(tokenize(sql))
   const bindNo = new Map<number, number>()
   toks.forEach((t, k) => t.kind === "bind" && bindNo.set(k, bindNo.size))
   /** Tokens [from, to) as text and their binds' values. */
-  const piece = (from: number, to: number): MergePart => {
+  const piece = (from: number, to: number): MergeText => {
     const values: Array<DuckDBValue> = []
     for (let k = from; k < to; k++) if (bindNo.has(k)) values.push(params[bindNo.get(k)!] ?? null)
     return { sql: toks.slice(from, to).map((t) => t.text).join(" "), params: values }
   }
-  const join = (...parts: Array<MergePart | string>): MergePart => ({
+  const join = (...parts: Array<MergeText | string>): MergeText => ({
     sql: parts.map((p) => (typeof p === "string" ? p : p.sql)).join(" "),
     params: parts.flatMap((p) => (typeof p === "string" ? [] : p.params))
   })
@@ -56,6 +72,18 @@ export const mergeParts = (sql: string, params: ReadonlyArray<DuckDBValue>): Arr
   const onClose = matchParen(toks, on + 1)
   const cond = piece(on + 2, onClose)
   const whens = topLevelAt(toks, onClose + 1, "WHEN")
+  /** `(SELECT items FROM f [WHERE w])` at [from, to) with the source joined: `(SELECT items FROM f, source WHERE (w) AND (on))`. */
+  const correlated = (from: number, to: number): MergeText => {
+    const close = to - 1
+    if (!isOp(toks[from], "(") || matchParen(toks, from) !== close || !isKw(toks[from + 1], "SELECT")) throw ora.invalidSql()
+    const inner = toks.slice(0, close)
+    const fromKw = topLevelAt(inner, from + 2, "FROM")[0]
+    const unsupported = ["GROUP", "ORDER", "HAVING", "CONNECT", "START", "UNION", "INTERSECT", "MINUS", "EXCEPT", "FETCH", "OFFSET"].some((kw) => topLevelAt(inner, from + 2, kw).length > 0)
+    if (fromKw === undefined || unsupported) throw ora.unimplemented("MERGE ... UPDATE SET (columns) = (a grouped, ordered or compound query) into a table with triggers")
+    const whereKw = topLevelAt(inner, fromKw, "WHERE")[0]
+    const filter = whereKw === undefined ? [] : ["(", piece(whereKw + 1, close), ") AND"]
+    return join(piece(from, whereKw ?? close), ",", source, "WHERE", ...filter, "(", cond, ") )")
+  }
   const parts: Array<MergePart> = []
   let insert: MergePart | undefined
   whens.forEach((w, i) => {
@@ -65,24 +93,40 @@ export const mergeParts = (sql: string, params: ReadonlyArray<DuckDBValue>): Arr
     if (!isKw(toks[then], "THEN")) throw ora.invalidSql()
     if (matched) {
       if (!isKw(toks[then + 1], "UPDATE") || !isKw(toks[then + 2], "SET")) throw ora.invalidSql()
-      if (topLevelAt(toks.slice(0, end), then, "DELETE").length > 0) throw ora.unimplemented("MERGE ... DELETE WHERE into a table with triggers")
-      const where = topLevelAt(toks.slice(0, end), then, "WHERE")[0]
-      const setEnd = where ?? end
+      const clause = toks.slice(0, end)
+      const del = topLevelAt(clause, then, "DELETE")[0]
+      if (del !== undefined && !isKw(toks[del + 1], "WHERE")) throw ora.invalidSql()
+      const updateEnd = del ?? end
+      const where = topLevelAt(toks.slice(0, updateEnd), then, "WHERE")[0]
+      const setEnd = where ?? updateEnd
       const sets = splitTopLevel(toks.slice(then + 3, setEnd))
+      const columns: Array<string> = []
       let at = then + 3
       const assignments = sets.map((a) => {
-        const eq = a.findIndex((t) => isOp(t, "="))
-        if (eq <= 0 || isOp(a[0], "(")) throw ora.unimplemented("MERGE ... UPDATE SET (columns) = (subquery) into a table with triggers")
-        const part = join(piece(at, at + eq), "= (SELECT", piece(at + eq + 1, at + a.length), "FROM", source, "WHERE", cond, ")")
+        const eq = isOp(a[0], "(") ? matchParen(a, 0) + 1 : a.findIndex((t) => isOp(t, "="))
+        if (eq <= 0 || !isOp(a[eq], "=")) throw ora.invalidSql()
+        let part: MergeText
+        if (isOp(a[0], "(")) {
+          // (a, b) = (SELECT x, y FROM f [WHERE w]): the source joins the subquery, which then reads one row per target row
+          splitTopLevel(a.slice(1, eq - 1)).forEach((c) => columns.push(oracleName(c[c.length - 1]!)))
+          part = join(piece(at, at + eq + 1), correlated(at + eq + 1, at + a.length))
+        } else {
+          columns.push(oracleName(a[eq - 1]!))
+          part = join(piece(at, at + eq), "= (SELECT", piece(at + eq + 1, at + a.length), "FROM", source, "WHERE", cond, ")")
+        }
         at += a.length + 1
         return part
       })
-      const filter = where === undefined ? [] : ["AND (", piece(where + 1, end), ")"]
-      parts.push(join("UPDATE", target, "SET", ...assignments.flatMap((a, j) => (j === 0 ? [a] : [",", a])), "WHERE EXISTS (SELECT 1 FROM", source, "WHERE", cond, ...filter, ")"))
+      const filter = where === undefined ? [] : ["AND (", piece(where + 1, updateEnd), ")"]
+      parts.push({ event: "UPDATE", columns, ...join("UPDATE", target, "SET", ...assignments.flatMap((a, j) => (j === 0 ? [a] : [",", a])), "WHERE EXISTS (SELECT 1 FROM", source, "WHERE", cond, ...filter, ")") })
+      if (del !== undefined) {
+        const condition = join("EXISTS (SELECT 1 FROM", source, "WHERE", cond, "AND (", piece(del + 2, end), "))")
+        parts.push({ event: "DELETE", columns: [], ...join("DELETE FROM", target, "WHERE", condition), deleting: { table: target, condition } })
+      }
     } else {
       if (!isKw(toks[w + 1], "NOT") || !isKw(toks[w + 2], "MATCHED") || !isKw(toks[then + 1], "INSERT")) throw ora.invalidSql()
       let k = then + 2
-      let columns: MergePart | string = ""
+      let columns: MergeText | string = ""
       if (isOp(toks[k], "(")) {
         const close = matchParen(toks, k)
         columns = piece(k, close + 1)
@@ -92,7 +136,7 @@ export const mergeParts = (sql: string, params: ReadonlyArray<DuckDBValue>): Arr
       const valuesClose = matchParen(toks, k + 1)
       const where = isKw(toks[valuesClose + 1], "WHERE") ? ["AND (", piece(valuesClose + 2, end), ")"] : []
       const table = piece(2, isOp(toks[3], ".") ? 5 : 3)
-      insert = join("INSERT INTO", table, columns, "SELECT", piece(k + 2, valuesClose), "FROM", source, "WHERE NOT EXISTS (SELECT 1 FROM", target, "WHERE", cond, ")", ...where)
+      insert = { event: "INSERT", columns: [], ...join("INSERT INTO", table, columns, "SELECT", piece(k + 2, valuesClose), "FROM", source, "WHERE NOT EXISTS (SELECT 1 FROM", target, "WHERE", cond, ")", ...where) }
     }
   })
   if (insert !== undefined) parts.push(insert)
@@ -100,8 +144,10 @@ export const mergeParts = (sql: string, params: ReadonlyArray<DuckDBValue>): Arr
 }
 
 /**
- * Runs a client's MERGE into `meta`, which has `triggers`, once per bind row of `rows`: its UPDATE, then its INSERT,
- * as triggered statements, undone together when one fails; the rows merged in all.
+ * Runs a client's MERGE into `meta`, which has `triggers`, once per bind row of `rows`: the BEFORE statement triggers
+ * of its events, its UPDATE, DELETE and INSERT row by row, then the AFTER statement triggers, undone together when one
+ * fails; the rows merged (updated or inserted) in all. A failure is mapped by `mapError` and, in a batch, names its
+ * bind row (`rowOffset`).
  */
 export const runMergeWithTriggers = async (
   s: TriggerSession,
@@ -112,12 +158,38 @@ export const runMergeWithTriggers = async (
   mapError: (e: unknown) => OraError
 ): Promise<TriggeredResult> => {
   let count = 0
-  for (const row of rows.length === 0 ? [[]] : rows) {
-    count += await s.atomically(async () => {
-      let merged = 0
-      for (const part of mergeParts(sql, row)) merged += (await runRowsWithTriggers(s, meta, triggers, part.sql, [part.params], mapError)).count
-      return merged
-    })
+  const list = rows.length === 0 ? [[]] : rows
+  for (let i = 0; i < list.length; i++) {
+    try {
+      count += await s.atomically(async () => {
+        const parts = mergeParts(sql, list[i]!)
+        await fireStatementTriggers(s, meta, triggers, parts, "BEFORE")
+        let merged = 0
+        let updated: ReadonlyArray<DuckDBValue> = []
+        // the DELETE last: its rows are gone before the INSERT's NOT EXISTS would look for them
+        for (const part of [...parts.filter((p) => p.deleting === undefined), ...parts.filter((p) => p.deleting !== undefined)]) {
+          if (part.deleting !== undefined) {
+            // "The only rows affected by this clause are those rows in the destination table that are updated by the
+            // merge operation" (SQL Language Reference, "MERGE"); a deleted row was updated first and counts once
+            if (updated.length > 0) {
+              const { table, condition } = part.deleting
+              const rows = `ROWID IN (${updated.map((_, k) => `:ora$rowid${k}`).join(", ")})`
+              await runWithTriggers(s, meta, triggers, `DELETE FROM ${table.sql} WHERE ${rows} AND ${condition.sql}`, [...table.params, ...updated.map((r) => rowidText(BigInt(r as number | bigint))), ...condition.params], false)
+            }
+            continue
+          }
+          const done = await runWithTriggers(s, meta, triggers, part.sql, part.params, false)
+          if (part.event === "UPDATE") updated = done.rowids ?? []
+          merged += done.count
+        }
+        await fireStatementTriggers(s, meta, triggers, parts, "AFTER")
+        return merged
+      })
+    } catch (e) {
+      const err = mapError(e)
+      if (list.length > 1) (err as OraError & { rowOffset?: number }).rowOffset = i
+      throw err
+    }
   }
   return { count }
 }

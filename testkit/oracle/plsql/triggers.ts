@@ -71,18 +71,21 @@ const topLevel = (toks: ReadonlyArray<Tok>, from: number, ...kw: Array<string>):
  * Runs a client's INSERT / UPDATE / DELETE (`sql`, positional bind values `params`) on `meta`, which has
  * `triggers`, firing them; the number of rows written (on a view with INSTEAD OF triggers: the rows they ran for).
  */
-export const runWithTriggers = (s: TriggerSession, meta: TableMeta, defined: ReadonlyArray<Trigger>, written: string, values: ReadonlyArray<DuckDBValue>): Promise<TriggeredResult> =>
+export const runWithTriggers = (
+  s: TriggerSession,
+  meta: TableMeta,
+  defined: ReadonlyArray<Trigger>,
+  written: string,
+  values: ReadonlyArray<DuckDBValue>,
+  /** false: the caller fires the statement triggers (a MERGE fires those of all its parts around all their rows). */
+  statementTriggers = true
+): Promise<TriggeredResult> =>
   s.atomically(async () => {
     // SET (a, b) = (SELECT x, y ...) as one scalar subquery per column (row-subqueries.ts)
     const sql = rewriteRowSubqueries(tokenize(written)).map((t) => t.text).join("")
     const all = significant(tokenize(sql))
     const event = all[0]!.value as TriggerEvent
-    // a compound trigger as one trigger per section, its shared state made anew for this statement
-    const triggers = defined.flatMap((t) => {
-      if (t.compound === undefined) return [t]
-      if (t.events.has(event)) resetCompoundState(s.host, t.owner, t.compound.stateName)
-      return t.compound.sections.map((sec): Trigger => ({ ...t, timing: sec.timing, forEachRow: sec.row, body: sec.body, when: sec.row ? t.when : undefined }))
-    })
+    const triggers = sectionsOf(s, defined, statementTriggers ? [event] : [])
     // RETURNING exprs INTO :binds: the statement without it; the expressions evaluated over each written row
     const ret = returningClause(all)
     const toks = ret === undefined ? all : all.slice(0, ret.at)
@@ -157,7 +160,7 @@ export const runWithTriggers = (s: TriggerSession, meta: TableMeta, defined: Rea
         })
     }
     const rowTrigger = (t: Trigger, row: RowChange) => (singleRow || view ? fire(s, t, event, meta, row, setColumns) : whileMutating(s.host, meta, () => fire(s, t, event, meta, row, setColumns)))
-    for (const t of firing("BEFORE", false, setColumns)) await fire(s, t, event, meta, undefined, setColumns)
+    if (statementTriggers) for (const t of firing("BEFORE", false, setColumns)) await fire(s, t, event, meta, undefined, setColumns)
     rows = await source()
     const table = `${duckIdent(meta.owner)}.${duckIdent(meta.name)}`
     for (const row of rows) {
@@ -177,14 +180,60 @@ export const runWithTriggers = (s: TriggerSession, meta: TableMeta, defined: Rea
       }
       for (const t of firing("AFTER", true, setColumns)) await rowTrigger(t, row)
     }
-    for (const t of firing("AFTER", false, setColumns)) await fire(s, t, event, meta, undefined, setColumns)
-    if (ret === undefined || view) return { count: rows.length }
-    return { count: rows.length, returning: await returnedValues(s, meta, text(sql, all, ret.at + 1, ret.into), ret.outs, rows.map((r) => (event === "DELETE" ? r.old : r.new))) }
+    if (statementTriggers) for (const t of firing("AFTER", false, setColumns)) await fire(s, t, event, meta, undefined, setColumns)
+    const rowids = event === "INSERT" || view ? {} : { rowids: rows.map((r) => r.rowid) }
+    if (ret === undefined || view) return { count: rows.length, ...rowids }
+    return { count: rows.length, ...rowids, returning: await returnedValues(s, meta, text(sql, all, ret.at + 1, ret.into), ret.outs, rows.map((r) => (event === "DELETE" ? r.old : r.new))) }
   })
+
+/**
+ * `defined` with a compound trigger as one trigger per section; the shared state of those firing on one of `resetFor`
+ * is made anew (a new statement starts).
+ */
+const sectionsOf = (s: TriggerSession, defined: ReadonlyArray<Trigger>, resetFor: ReadonlyArray<TriggerEvent>): Array<Trigger> =>
+  defined.flatMap((t) => {
+    if (t.compound === undefined) return [t]
+    if (resetFor.some((e) => t.events.has(e))) resetCompoundState(s.host, t.owner, t.compound.stateName)
+    return t.compound.sections.map((sec): Trigger => ({ ...t, timing: sec.timing, forEachRow: sec.row, body: sec.body, when: sec.row ? t.when : undefined }))
+  })
+
+/** One event of a statement whose statement triggers its caller fires (a MERGE's UPDATE, DELETE or INSERT). */
+export interface StatementEvent {
+  readonly event: TriggerEvent
+  /** The columns an UPDATE sets (for UPDATE OF triggers and UPDATING('col')). */
+  readonly columns: ReadonlyArray<string>
+}
+
+/**
+ * Fires the statement triggers at `timing` of each of `events` in turn, as one statement writing all of them would:
+ * before `BEFORE` a compound trigger's state is made anew.
+ */
+export const fireStatementTriggers = async (
+  s: TriggerSession,
+  meta: TableMeta,
+  defined: ReadonlyArray<Trigger>,
+  events: ReadonlyArray<StatementEvent>,
+  timing: "BEFORE" | "AFTER"
+): Promise<void> => {
+  const triggers = sectionsOf(s, defined, timing === "BEFORE" ? events.map((e) => e.event) : [])
+  for (const { event, columns } of events) {
+    const setColumns = columns.flatMap((name) => {
+      const i = meta.columns.findIndex((c) => c.name === name)
+      return i < 0 ? [] : [i]
+    })
+    for (const t of triggers) {
+      if (t.timing !== timing || t.forEachRow || !t.events.has(event)) continue
+      if (event === "UPDATE" && t.columns.length > 0 && !t.columns.some((c) => columns.includes(c))) continue
+      await fire(s, t, event, meta, undefined, setColumns)
+    }
+  }
+}
 
 /** What a statement with triggers did: the rows written and, with RETURNING INTO, the values per OUT bind. */
 export interface TriggeredResult {
   readonly count: number
+  /** The engine row ids of the rows an UPDATE or DELETE on a table wrote. */
+  readonly rowids?: ReadonlyArray<DuckDBValue>
   readonly returning?: Array<Array<unknown>>
 }
 
