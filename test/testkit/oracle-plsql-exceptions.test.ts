@@ -168,4 +168,30 @@ END;`)
     const x = await failure(() => conn.execute("DECLARE n NUMBER; BEGIN\n  n := nothing_here + 1;\nEXCEPTION WHEN OTHERS THEN NULL; END;"))
     expect(x.message).toMatch(/^ORA-06550: line 2, column 8:\nPLS-00201: identifier 'NOTHING_HERE' must be declared/)
   })
+
+  it("a DML whose RETURNING INTO matches several rows is undone before TOO_MANY_ROWS reaches a handler", async () => {
+    // statement-level atomicity (PL/SQL Language Reference, "PL/SQL Error Handling": "If a SQL statement raises an
+    // exception ... the database rolls back the effects of the statement"); the block's earlier UPDATE stays
+    const block = (dml: string) => `DECLARE v NUMBER; BEGIN
+  UPDATE acct SET balance = balance + 1 WHERE id = 1;
+  BEGIN
+    ${dml}
+  EXCEPTION WHEN TOO_MANY_ROWS THEN :caught := SQLCODE;
+  END;
+END;`
+    for (const dml of [
+      "UPDATE acct SET balance = balance * 2 WHERE owner = 'bob' RETURNING balance INTO v;",
+      "DELETE FROM acct WHERE owner = 'bob' RETURNING id INTO v;",
+      "EXECUTE IMMEDIATE 'UPDATE acct SET balance = balance * 2 WHERE owner = ''bob'' RETURNING balance INTO :b' RETURNING INTO v;"
+    ]) {
+      const r = await conn.execute(block(dml), { caught: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+      expect((r.outBinds as { caught: number }).caught).toBe(-1422)
+      expect((await conn.execute("SELECT id, balance FROM acct ORDER BY id")).rows).toEqual([
+        [1, 101],
+        [2, 50],
+        [3, 10]
+      ])
+      await conn.rollback()
+    }
+  })
 })

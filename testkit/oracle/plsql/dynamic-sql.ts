@@ -8,7 +8,7 @@ import { initialized } from "./collections.ts"
 import type { Collection, Frame } from "./context.ts"
 import { YIELD_EVERY, yieldToBreaks } from "./control.ts"
 import { collectionVar } from "./conversion.ts"
-import { runDml } from "./embedded-sql.ts"
+import { runDml, singleRowDml } from "./embedded-sql.ts"
 import { PlsCompileError } from "./errors.ts"
 import { evaluate } from "./expressions.ts"
 import { RowReader } from "./row-reader.ts"
@@ -73,11 +73,15 @@ export async function executeImmediate(ctx: Frame, st: Extract<Stmt, { k: "execu
   for (const u of st.using) values.push(u.mode === "OUT" ? null : await evaluate(ctx, u.expr))
   if (st.returning !== undefined) {
     // EXECUTE IMMEDIATE 'dml RETURNING ... INTO :a' USING ... RETURNING [BULK COLLECT] INTO targets
-    const result = await ctx.host.execute(sql, [[...values, ...st.returning.into.map(() => null)]], [], { batchErrors: false, dmlRowCounts: false })
-    if (result.kind !== "dml") throw ora.invalidSql()
+    const row = [...values, ...st.returning.into.map(() => null)]
+    if (st.returning.bulk) {
+      const result = await ctx.host.execute(sql, [row], [], { batchErrors: false, dmlRowCounts: false })
+      if (result.kind !== "dml") throw ora.invalidSql()
+      ctx.sqlRowCount = result.rowCount
+      return assignReturnedBulk(ctx, st.returning.into, result.returning ?? [], result.rowCount)
+    }
+    const result = await singleRowDml(ctx, sql, row)
     ctx.sqlRowCount = result.rowCount
-    if (st.returning.bulk) return assignReturnedBulk(ctx, st.returning.into, result.returning ?? [], result.rowCount)
-    if (result.rowCount > 1) throw new OraError(1422, "exact fetch returns more than requested number of rows")
     st.returning.into.forEach((t, i) => assign(ctx, t, (result.returning?.[i]?.[0] ?? null) as DuckDBValue))
     return
   }

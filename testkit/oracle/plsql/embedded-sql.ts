@@ -12,7 +12,7 @@ import { intervalLiteralTargets } from "../interval-writes.ts"
 import { isKw, isOp, splitTopLevel } from "../lexer.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { lobSourcesOf } from "../plsql-lobs.ts"
-import { type QueryResult, returningClause } from "../statement.ts"
+import { type QueryResult, returningClause, type StatementResult } from "../statement.ts"
 import { oracleName } from "../translate.ts"
 import { assign, assignBulk, assignReturnedBulk, assignRow } from "./assignment.ts"
 import type { Expr } from "./ast.ts"
@@ -217,9 +217,7 @@ async function dmlReturning(ctx: Frame, toks: Expr, into: number): Promise<numbe
   const { rewritten, values } = bindNames(ctx, toks.slice(0, into + 1), true)
   const outs = targets.map((_, i) => `:r${i + 1}`)
   const text = `${rewritten.map((t) => t.text).join(" ")} ${outs.join(", ")}`
-  const result = await ctx.host.execute(text, [[...values, ...targets.map(() => null)]], [], { batchErrors: false, dmlRowCounts: false })
-  if (result.kind !== "dml") throw ora.invalidSql()
-  if (result.rowCount > 1) throw new OraError(1422, "exact fetch returns more than requested number of rows")
+  const result = await singleRowDml(ctx, text, [...values, ...targets.map(() => null)])
   targets.forEach((t, i) => assign(ctx, t, (result.returning?.[i]?.[0] ?? null) as DuckDBValue))
   // a LOB column the DML wrote: the variable is a locator of that (locked) row, for DBMS_LOB writes
   targets.forEach((t, i) => {
@@ -228,6 +226,27 @@ async function dmlReturning(ctx: Frame, toks: Expr, into: number): Promise<numbe
     if (lob !== undefined && rowid !== undefined && t.length === 1 && t[0]!.kind !== "bind") ctx.lobs.set(t[0]!.value, { column: [], fromWhere: [], locked: true, row: { ...lob.source, rowid } })
   })
   return result.rowCount
+}
+
+/** The hidden savepoint a single-row RETURNING INTO rolls back to. */
+const RETURNING_SAVEPOINT = '"ORA$RETURNING_INTO"'
+
+/**
+ * Runs a DML statement (client text, bind values `row`) whose RETURNING INTO takes one row. When it wrote several, its
+ * changes are undone before TOO_MANY_ROWS is raised: the failed statement leaves nothing behind for a handler to see
+ * (statement-level atomicity, PL/SQL Language Reference, "PL/SQL Error Handling"; Database Concepts,
+ * "Statement-Level Atomicity").
+ */
+export async function singleRowDml(ctx: Frame, sql: string, row: ReadonlyArray<DuckDBValue>): Promise<Extract<StatementResult, { kind: "dml" }>> {
+  const once = { batchErrors: false, dmlRowCounts: false }
+  await ctx.host.execute(`SAVEPOINT ${RETURNING_SAVEPOINT}`, [[]], [], once)
+  const result = await ctx.host.execute(sql, [row], [], once)
+  if (result.kind !== "dml") throw ora.invalidSql()
+  if (result.rowCount > 1) {
+    await ctx.host.execute(`ROLLBACK TO SAVEPOINT ${RETURNING_SAVEPOINT}`, [[]], [], once)
+    throw new OraError(1422, "exact fetch returns more than requested number of rows")
+  }
+  return result
 }
 
 /** `DML ... RETURNING exprs BULK COLLECT INTO collections`: every returned row, one collection per expression. */
