@@ -61,14 +61,15 @@ describe("Oracle test server: stored functions called from DML", () => {
     ])
   })
 
-  it("a function that reads the table sees it as it was before the statement", async () => {
-    // statement-level read consistency: the function's query sees the table as of the statement's start
-    await conn.execute("UPDATE part SET price = price_of(id) + price_of(1)")
-    expect(await parts()).toEqual([
-      [1, "bolt", 5],
-      [2, "nut", 3],
-      [3, "gear", 14.5]
-    ])
+  it("a function that reads the table the statement writes fails ORA-04091, the table left as it was", async () => {
+    // PL/SQL Language Reference, "Controlling Side Effects of PL/SQL Subprograms": "When invoked from an INSERT,
+    // UPDATE, or DELETE statement, the function cannot query or modify any database tables modified by that
+    // statement. If a function either queries or modifies a table, and a DML statement on that table invokes the
+    // function, then ORA-04091 (mutating-table error) occurs."
+    const before = await parts()
+    const e = await failure(() => conn.execute("UPDATE part SET price = price_of(id) + price_of(1)"))
+    expect(e.message).toMatch(/^ORA-04091: table \w+\.PART is mutating, trigger\/function may not see it/)
+    expect(await parts()).toEqual(before)
   })
 
   it("INSERT ... VALUES (f(:bind)) and INSERT ... SELECT f(column), also with executeMany", async () => {

@@ -151,4 +151,40 @@ describe("Oracle test server: MERGE with triggers", () => {
       await conn.execute("DROP TRIGGER mt_renamed")
     }
   })
+
+  it("dynamic SQL in a row trigger and stored functions a DML statement calls are held to the mutating-table restriction", async () => {
+    // Database Error Messages, ORA-04091: "A trigger (or a user defined PL/SQL function that is referenced in this
+    // statement) attempted to look at (or modify) a table that was in the middle of being modified by the statement"
+    await conn.execute(`CREATE OR REPLACE TRIGGER mt_dyn BEFORE UPDATE ON mt_item FOR EACH ROW
+      DECLARE n NUMBER; BEGIN EXECUTE IMMEDIATE 'SELECT COUNT(*) FROM mt_item' INTO n; END;`)
+    try {
+      const e = await failure(() => conn.execute("UPDATE mt_item SET qty = qty + 1 WHERE id = 1"))
+      expect(e.message).toMatch(/^ORA-04091: table \w+\.MT_ITEM is mutating, trigger\/function may not see it/)
+    } finally {
+      await conn.execute("DROP TRIGGER mt_dyn")
+    }
+    // mt_price has no triggers: its UPDATE / DELETE write it set-wise, calling the functions per row
+    await conn.execute("INSERT INTO mt_price VALUES (1, 5, 'a')")
+    await conn.execute("INSERT INTO mt_price VALUES (2, 7, 'b')")
+    await conn.execute("CREATE OR REPLACE FUNCTION mt_total RETURN NUMBER IS n NUMBER; BEGIN SELECT SUM(qty) INTO n FROM mt_item; RETURN n; END;")
+    await conn.execute("CREATE OR REPLACE FUNCTION mt_prices RETURN NUMBER IS n NUMBER; BEGIN SELECT SUM(qty) INTO n FROM mt_price; RETURN n; END;")
+    const update = await failure(() => conn.execute("UPDATE mt_price SET note = TO_CHAR(mt_prices) WHERE id = 1"))
+    expect(update.message).toMatch(/^ORA-04091: table \w+\.MT_PRICE is mutating, trigger\/function may not see it/)
+    const fromBlock = await failure(() => conn.execute("BEGIN DELETE FROM mt_price WHERE qty < mt_prices / 2; END;"))
+    expect(fromBlock.message).toMatch(/^ORA-04091: table \w+\.MT_PRICE is mutating/)
+    const prices = async () => (await conn.execute("SELECT id, qty, note FROM mt_price ORDER BY id")).rows
+    expect(await prices()).toEqual([
+      [1, 5, "a"],
+      [2, 7, "b"]
+    ])
+    // another table, and a single-row INSERT ... VALUES, are not mutating
+    await conn.execute("UPDATE mt_price SET note = TO_CHAR(mt_total) WHERE id = 1")
+    await conn.execute("INSERT INTO mt_price (id, qty) VALUES (3, mt_prices)")
+    expect(await prices()).toEqual([
+      [1, 5, "60"],
+      [2, 7, "b"],
+      [3, 12, null]
+    ])
+    await conn.rollback()
+  })
 })

@@ -10,6 +10,7 @@ import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
 import { runMergeWithTriggers } from "./plsql/trigger-merge.ts"
+import { callingWhileWriting, writtenTable } from "./plsql/mutating-tables.ts"
 import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
@@ -428,12 +429,7 @@ export class SqlSession {
 
   /** The table an INSERT / UPDATE / DELETE / MERGE writes, when the catalog knows it. */
   private targetOf(toks: ReadonlyArray<Tok>): TableMeta | undefined {
-    const at = isKw(toks[1], "INTO", "FROM") ? 2 : 1
-    const a = toks[at]
-    if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
-    return isOp(toks[at + 1], ".") && toks[at + 2] !== undefined
-      ? this.lookupTable(oracleName(a), oracleName(toks[at + 2]!))
-      : this.lookupTable(undefined, oracleName(a))
+    return writtenTable(toks, (schema, name) => this.lookupTable(schema, name))
   }
 
   private async dml(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
@@ -450,7 +446,7 @@ export class SqlSession {
       },
       // row by row: the bulk paths build their own statement text
       () => this.dmlTranslated(sql, t, rows, specs, opts, true),
-      (fn, args) => callFromSql(this, fn, args),
+      callingWhileWriting(this, tokenize(stripTerminator(sql)), (schema, name) => this.lookupTable(schema, name), (fn, args) => callFromSql(this, fn, args)),
       (release) => this.holdUntilTransactionEnds(release)
     )
   }

@@ -1,6 +1,7 @@
 /** EXECUTE IMMEDIATE (INTO, BULK COLLECT, USING, RETURNING) and FORALL, which runs a DML or EXECUTE IMMEDIATE once per element. */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { ora, OraError } from "../errors.ts"
+import { significantTokensOf } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import { assign, assignBulk, assignReturnedBulk, assignRow } from "./assignment.ts"
 import type { Stmt } from "./ast.ts"
@@ -9,6 +10,7 @@ import type { Collection, Frame } from "./context.ts"
 import { YIELD_EVERY, yieldToBreaks } from "./control.ts"
 import { collectionVar } from "./conversion.ts"
 import { runDml, singleRowDml } from "./embedded-sql.ts"
+import { checkMutating } from "./mutating-tables.ts"
 import { PlsCompileError } from "./errors.ts"
 import { evaluate } from "./expressions.ts"
 import { RowReader } from "./row-reader.ts"
@@ -69,6 +71,9 @@ export async function executeImmediate(ctx: Frame, st: Extract<Stmt, { k: "execu
   const text = await evaluate(ctx, st.expr)
   if (text === null || String(text).trim() === "") throw new OraError(900, "invalid SQL statement")
   const sql = String(text)
+  // a row trigger's dynamic SQL is held to the mutating-table restriction as its static SQL is
+  const toks = significantTokensOf(sql)
+  if (toks !== undefined) checkMutating(ctx.host, toks, (schema, name) => ctx.host.lookupTable(schema, name))
   const values: Array<DuckDBValue> = []
   for (const u of st.using) values.push(u.mode === "OUT" ? null : await evaluate(ctx, u.expr))
   if (st.returning !== undefined) {

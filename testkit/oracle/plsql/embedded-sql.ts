@@ -29,15 +29,12 @@ import { callableFromSql } from "./stored-packages.ts"
 import { inlineTableCollections } from "./table-collections.ts"
 import { rewriteRowSubqueries } from "../row-subqueries.ts"
 import { unqualifySetTargets } from "../session-translate.ts"
-import { checkMutating } from "./mutating-tables.ts"
+import { callingWhileWriting, checkMutating, writtenTable } from "./mutating-tables.ts"
 import { tableTriggers } from "./trigger-definitions.ts"
 
 /** The table an INSERT INTO / UPDATE / DELETE [FROM] / MERGE INTO writes. */
 function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
-  const at = isKw(toks[1], "INTO", "FROM") ? 2 : 1
-  const a = toks[at]
-  if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
-  return isOp(toks[at + 1], ".") && toks[at + 2] !== undefined ? ctx.host.lookupTable(oracleName(a), oracleName(toks[at + 2]!)) : ctx.host.lookupTable(undefined, oracleName(a))
+  return writtenTable(toks, (schema, name) => ctx.host.lookupTable(schema, name))
 }
 
 /** Runs a DML statement of the block; stored functions in it are called per row (sql-functions.ts), local ones before it. */
@@ -62,7 +59,7 @@ export async function runDml(ctx: Frame, written: Expr): Promise<number> {
   return calls.settleWrite(
     () => ctx.host.probeWrite(sql, params),
     () => ctx.host.runBlockDml(sql, params),
-    (fn, args) => ctx.callFromSql(fn, args),
+    callingWhileWriting(ctx.host, source, lookup, (fn, args) => ctx.callFromSql(fn, args)),
     (release) => ctx.host.holdUntilTransactionEnds(release)
   )
 }

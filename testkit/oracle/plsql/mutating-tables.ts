@@ -2,11 +2,13 @@
  * The mutating-table restriction (PL/SQL Language Reference 23ai, "Mutating-Table Restriction"): while a statement
  * writes a table, the row triggers it fires may neither read nor write that table: ORA-04091 "table OWNER.NAME is
  * mutating, trigger/function may not see it". A single-row INSERT ... VALUES does not make its table mutating.
- * Statement triggers are not restricted.
+ * Statement triggers are not restricted. The same holds for the stored functions a DML statement calls per row
+ * (Database Error Messages, ORA-04091: "A trigger (or a user defined PL/SQL function that is referenced in this
+ * statement) attempted to look at (or modify) a table that was in the middle of being modified by the statement").
  */
 import type { TableMeta } from "../catalog.ts"
 import { OraError } from "../errors.ts"
-import { isKw, isOp, type Tok } from "../lexer.ts"
+import { isKw, isOp, significant, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 
 /** Keywords that end a FROM list. */
@@ -76,4 +78,28 @@ export const checkMutating = (session: object, toks: ReadonlyArray<Tok>, lookup:
   if (list === undefined || list.length === 0) return
   const hit = namedTables(toks, lookup).find((m) => list.includes(m))
   if (hit !== undefined) throw new OraError(4091, `table ${hit.owner}.${hit.name} is mutating, trigger/function may not see it`)
+}
+
+/** The table an INSERT / UPDATE / DELETE / MERGE (`toks`, without whitespace) writes, as `lookup` resolves it. */
+export const writtenTable = (toks: ReadonlyArray<Tok>, lookup: (schema: string | undefined, name: string) => TableMeta | undefined): TableMeta | undefined => {
+  const at = isKw(toks[1], "INTO", "FROM") ? 2 : 1
+  const a = toks[at]
+  if (a === undefined || (a.kind !== "ident" && a.kind !== "qident")) return undefined
+  return isOp(toks[at + 1], ".") && toks[at + 2] !== undefined ? lookup(oracleName(a), oracleName(toks[at + 2]!)) : lookup(undefined, oracleName(a))
+}
+
+/**
+ * `call` (a caller of the stored functions DML statement `toks` calls per row) running them with the table the
+ * statement writes mutating; a single-row INSERT ... VALUES leaves it as it is.
+ */
+export const callingWhileWriting = <A extends ReadonlyArray<unknown>, T>(
+  session: object,
+  toks: ReadonlyArray<Tok>,
+  lookup: (schema: string | undefined, name: string) => TableMeta | undefined,
+  call: (...args: A) => Promise<T>
+): ((...args: A) => Promise<T>) => {
+  const sig = significant(toks)
+  const target = writtenTable(sig, lookup)
+  const singleRow = isKw(sig[0], "INSERT") && isKw(sig.find((t) => isKw(t, "VALUES", "SELECT", "WITH")), "VALUES")
+  return target === undefined || singleRow ? call : (...args) => whileMutating(session, target, () => call(...args))
 }
