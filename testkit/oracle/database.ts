@@ -9,6 +9,7 @@ import { registerDatetimeFunctions, WALL_ALIAS, ZONED_ALIAS } from "./datetime-f
 import { registerIntervalFunctions } from "./interval-functions.ts"
 import { registerJsonFunctions } from "./json-functions.ts"
 import { registerJsonSerialize } from "./json-serialize.ts"
+import { registerJsonMergePatch } from "./json-mergepatch.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import { makeVerifier, type Verifier } from "./auth.ts"
@@ -175,6 +176,7 @@ export class OracleDatabase {
     await engine.registerFunctions(registerIntervalFunctions)
     await engine.registerFunctions(registerJsonFunctions)
     await engine.registerFunctions(registerJsonSerialize)
+    await engine.registerFunctions(registerJsonMergePatch)
     await engine.registerFunctions(registerLobFunctions)
     await engine.registerFunctions(settings.storedCode.registerFunctions)
     const admin = await engine.session()

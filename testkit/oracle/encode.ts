@@ -13,7 +13,8 @@ import { ora } from "./errors.ts"
 import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
 import { writeNamedValue } from "./named-types.ts"
-import { osonOfStoredJson } from "./extended-json.ts"
+import { fromExtendedJson, osonOfStoredJson } from "./extended-json.ts"
+import { plainJson } from "./json-functions.ts"
 import { fieldsOfRowNumber, rowidFields, urowidBytes } from "./rowid-bytes.ts"
 import type { OraType } from "./types.ts"
 import type { WriteBuffer } from "./wire.ts"
@@ -479,6 +480,9 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         w.u8(truthy ? 1 : 0)
       })
     case "json":
+      // a JSON column the client defined as VARCHAR (oracledb's fetchTypeHandler / fetchInfo STRING): its standard
+      // JSON text, as JSON_SERIALIZE writes it
+      if (opts.lobMode === "inline") return nullGuard((w, col, i) => w.str(plainJson(fromExtendedJson(col.string(i) ?? "null"))))
       return (w, col, i) => {
         const s = col.string(i)
         if (s === null) {

@@ -16,7 +16,7 @@ import type { OracleVersion } from "./errors.ts"
 import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { headingOf } from "./translate.ts"
 
-const CALLS = new Set(["JSON_VALUE", "JSON_QUERY", "JSON_EXISTS", "JSON_OBJECT", "JSON_ARRAY", "JSON_SERIALIZE", "JSON_ARRAYAGG", "JSON_OBJECTAGG"])
+const CALLS = new Set(["JSON_VALUE", "JSON_QUERY", "JSON_EXISTS", "JSON_OBJECT", "JSON_ARRAY", "JSON_SERIALIZE", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "JSON_MERGEPATCH"])
 const NUMBER_RETURNS = new Set(["NUMBER", "INTEGER", "INT", "FLOAT", "DECIMAL", "NUMERIC", "SMALLINT", "REAL"])
 
 /** Tokens of `sql` (generated text) at position `pos`, with no heading of their own. */
@@ -195,6 +195,30 @@ const serializeSql = (args: Array<Array<Tok>>, pos: number, rw: Rewrite): Array<
   return returned(call, returning, pos)
 }
 
+const MERGEPATCH_CLAUSE = (t: Tok, next: Tok | undefined) => isKw(t, "RETURNING", "PRETTY", "ASCII", "TRUNCATE") || (isKw(t, "ERROR", "NULL") && isKw(next, "ON"))
+
+/**
+ * JSON_MERGEPATCH(target, patch [RETURNING VARCHAR2(n) | CLOB | BLOB | JSON] [PRETTY] [ASCII] [TRUNCATE] [NULL | ERROR
+ * ON ERROR]) as `ora_json_mergepatch` (json-mergepatch.ts): "The default return type depends on the input data type.
+ * If the input type is JSON, then JSON is also the default return type. Otherwise, VARCHAR2" (4000); NULL ON ERROR
+ * is the default (SQL Language Reference 21c, "JSON_MERGEPATCH").
+ */
+const mergePatchSql = (args: Array<Array<Tok>>, pos: number, rw: Rewrite, version: OracleVersion, jsonColumns: ReadonlySet<string>): Array<Tok> => {
+  if (args.length !== 2) throw new OraError(909, "invalid number of arguments")
+  const patchArg = args[1]!
+  const at = clauseStart(patchArg, MERGEPATCH_CLAUSE)
+  const words = wordsOf(patchArg.slice(at))
+  const fromJson = version !== "19c" && isJsonColumn(args[0]!, jsonColumns)
+  const returning = /\bRETURNING\b/.test(words) || !fromJson ? returningOf(words) : ({ type: "JSON", size: 0 } as const)
+  const asJson = returning.type === "JSON"
+  const merged = [...generated("ora_json_mergepatch(", pos), ...rw(args[0]!), ...generated(", ", pos), ...rw(patchArg.slice(0, at)), ...generated(`, ${asJson ? "TRUE" : "FALSE"})`, pos)]
+  const flags = ["PRETTY", "ASCII", "TRUNCATE"].filter((f) => new RegExp(`\\b${f}\\b`).test(words))
+  const fn = returning.type === "BLOB" ? "ora_json_serialize_blob" : "ora_json_serialize"
+  const text = asJson ? merged : [...generated(`${fn}(`, pos), ...merged, ...generated(`, '${["-", ...flags].join(" ")}', ${returning.type === "VARCHAR2" ? returning.size : 0})`, pos)]
+  const call = /\bERROR ON ERROR\b/.test(words) ? text : [...generated("TRY(", pos), ...text, ...generated(")", pos)]
+  return returned(call, returning, pos)
+}
+
 const AGGREGATE_CLAUSE = (t: Tok, next: Tok | undefined, after: Tok | undefined) => (isKw(t, "ORDER") && isKw(next, "BY")) || GENERATION_CLAUSE(t, next, after)
 
 /**
@@ -245,6 +269,7 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
   if (name === "JSON_ARRAY") return arraySql(args, pos, rw)
   if (name === "JSON_SERIALIZE") return serializeSql(args, pos, rw)
   if (name === "JSON_ARRAYAGG" || name === "JSON_OBJECTAGG") return aggregateSql(name, inner, pos, rw)
+  if (name === "JSON_MERGEPATCH") return mergePatchSql(args, pos, rw, version, jsonColumns)
   const doc = rw(args[0] ?? [])
   const { path, words } = pathAndClauses(name, args[1])
   refuseErrorClauses(name, words)
