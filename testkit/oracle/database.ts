@@ -10,6 +10,7 @@ import { registerIntervalFunctions } from "./interval-functions.ts"
 import { registerJsonFunctions } from "./json-functions.ts"
 import { registerJsonSerialize } from "./json-serialize.ts"
 import { registerJsonMergePatch } from "./json-mergepatch.ts"
+import { registerJsonTransform } from "./json-transform.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import { makeVerifier, type Verifier } from "./auth.ts"
@@ -177,6 +178,7 @@ export class OracleDatabase {
     await engine.registerFunctions(registerJsonFunctions)
     await engine.registerFunctions(registerJsonSerialize)
     await engine.registerFunctions(registerJsonMergePatch)
+    await engine.registerFunctions(registerJsonTransform)
     await engine.registerFunctions(registerLobFunctions)
     await engine.registerFunctions(settings.storedCode.registerFunctions)
     const admin = await engine.session()

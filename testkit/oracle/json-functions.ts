@@ -23,6 +23,8 @@ import { OraError } from "./errors.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
 import type { JsonNode } from "./oson.ts"
 
+/** One step of a parsed SQL/JSON path ({@link parsePath}). */
+export type JsonPathStep = Step
 /** One step of a path: a member (or every member), or array positions (or every element). */
 type Step =
   | { readonly kind: "member"; readonly name: string }

@@ -14,9 +14,10 @@
 import { OraError } from "./errors.ts"
 import type { OracleVersion } from "./errors.ts"
 import { isKw, isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
+import type { TransformOperation } from "./json-transform.ts"
 import { headingOf } from "./translate.ts"
 
-const CALLS = new Set(["JSON_VALUE", "JSON_QUERY", "JSON_EXISTS", "JSON_OBJECT", "JSON_ARRAY", "JSON_SERIALIZE", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "JSON_MERGEPATCH"])
+const CALLS = new Set(["JSON_VALUE", "JSON_QUERY", "JSON_EXISTS", "JSON_OBJECT", "JSON_ARRAY", "JSON_SERIALIZE", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "JSON_MERGEPATCH", "JSON_TRANSFORM"])
 const NUMBER_RETURNS = new Set(["NUMBER", "INTEGER", "INT", "FLOAT", "DECIMAL", "NUMERIC", "SMALLINT", "REAL"])
 
 /** Tokens of `sql` (generated text) at position `pos`, with no heading of their own. */
@@ -219,6 +220,65 @@ const mergePatchSql = (args: Array<Array<Tok>>, pos: number, rw: Rewrite, versio
   return returned(call, returning, pos)
 }
 
+const TRANSFORM_OPS = new Set(["REMOVE", "INSERT", "REPLACE", "SET", "APPEND", "RENAME", "KEEP"])
+const HANDLERS = new Set(["ERROR", "IGNORE", "REPLACE", "CREATE", "NULL", "REMOVE"])
+const HANDLED = new Set(["MISSING", "EXISTING", "NULL", "EMPTY", "ERROR"])
+
+/**
+ * JSON_TRANSFORM(doc, operation [, operation]... [RETURNING type]) as `ora_json_transform(doc, operations, [values],
+ * asJson)` (json-transform.ts): each operation `OP 'path' [= expr [FORMAT JSON]] [handler ON event]...` becomes a
+ * record of the operations' JSON text, its right-hand side a JSON value in the list (as a generation function's
+ * value: text a JSON string, FORMAT JSON text as JSON). The default return type is the input's: JSON for a JSON
+ * column, else VARCHAR2(4000) (JSON Developer's Guide, "Oracle SQL Function JSON_TRANSFORM"). Errors are raised.
+ */
+const transformSql = (args: Array<Array<Tok>>, pos: number, rw: Rewrite, jsonColumns: ReadonlySet<string>): Array<Tok> => {
+  if (args.length < 2) throw new OraError(938, "not enough arguments for function")
+  const operations: Array<TransformOperation> = []
+  const values: Array<Array<Tok>> = []
+  let words = ""
+  args.slice(1).forEach((whole, n) => {
+    const at = n === args.length - 2 ? clauseStart(whole, (t) => isKw(t, "RETURNING", "PASSING")) : whole.length
+    if (at < whole.length) words = wordsOf(whole.slice(at))
+    const arg = whole.slice(0, at)
+    const sig = significantAt(arg)
+    const tok = (k: number) => arg[sig[k]!]
+    const head = tok(0)
+    const previous = operations[operations.length - 1]
+    if (head?.kind === "str" && previous?.op === "KEEP" && sig.length === 1) {
+      operations[operations.length - 1] = { ...previous, paths: [...previous.paths, head.value] }
+      return
+    }
+    if (head?.kind !== "ident" || !TRANSFORM_OPS.has(head.value)) throw new OraError(3001, `unimplemented feature: JSON_TRANSFORM operation ${head?.text ?? "(none)"} (REMOVE, INSERT, REPLACE, SET, APPEND, RENAME, KEEP)`)
+    const op = head.value as TransformOperation["op"]
+    const path = tok(1)
+    if (path?.kind !== "str") throw new OraError(40454, "path expression not a literal (JSON_TRANSFORM)")
+    const on: Record<string, string> = {}
+    let end = sig.length
+    while (end >= 5 && isKw(tok(end - 2), "ON") && HANDLED.has(tok(end - 1)!.value) && HANDLERS.has(tok(end - 3)!.value)) {
+      on[tok(end - 1)!.value] = tok(end - 3)!.value
+      end -= 3
+    }
+    if (op === "REMOVE" || op === "KEEP") {
+      if (end !== 2) throw new OraError(907, "missing right parenthesis")
+      operations.push({ op, paths: [path.value], on })
+      return
+    }
+    if (!isOp(tok(2), "=") || end <= 3) throw new OraError(3001, `unimplemented feature: JSON_TRANSFORM ${op} without '= expression'`)
+    if (isKw(tok(3), "PATH")) throw new OraError(3001, `unimplemented feature: JSON_TRANSFORM ${op} ... = PATH (a path on the right-hand side)`)
+    const formatJson = end >= 6 && isKw(tok(end - 1), "JSON") && isKw(tok(end - 2), "FORMAT")
+    const expr = arg.slice(sig[3], sig[formatJson ? end - 3 : end - 1]! + 1)
+    values.push(valueOf(expr, formatJson, pos, rw))
+    operations.push({ op, paths: [path.value], value: values.length - 1, on })
+  })
+  const fromJson = isJsonColumn(args[0]!, jsonColumns)
+  const returning = /\bRETURNING\b/.test(words) || !fromJson ? returningOf(words) : ({ type: "JSON", size: 0 } as const)
+  const asJson = returning.type === "JSON"
+  const list = values.length === 0 ? generated("CAST([] AS VARCHAR[])", pos) : [...generated("list_value(", pos), ...values.flatMap((v, k) => (k === 0 ? v : [...generated(", ", pos), ...v])), ...generated(")", pos)]
+  const call = [...generated("ora_json_transform(", pos), ...rw(args[0]!), ...generated(`, ${sqlString(JSON.stringify(operations))}, `, pos), ...list, ...generated(`, ${asJson ? "TRUE" : "FALSE"})`, pos)]
+  const fn = returning.type === "BLOB" ? "ora_json_serialize_blob" : "ora_json_serialize"
+  return returned(asJson ? call : [...generated(`${fn}(`, pos), ...call, ...generated(`, '-', ${returning.type === "VARCHAR2" ? returning.size : 0})`, pos)], returning, pos)
+}
+
 const AGGREGATE_CLAUSE = (t: Tok, next: Tok | undefined, after: Tok | undefined) => (isKw(t, "ORDER") && isKw(next, "BY")) || GENERATION_CLAUSE(t, next, after)
 
 /**
@@ -270,6 +330,7 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
   if (name === "JSON_SERIALIZE") return serializeSql(args, pos, rw)
   if (name === "JSON_ARRAYAGG" || name === "JSON_OBJECTAGG") return aggregateSql(name, inner, pos, rw)
   if (name === "JSON_MERGEPATCH") return mergePatchSql(args, pos, rw, version, jsonColumns)
+  if (name === "JSON_TRANSFORM") return transformSql(args, pos, rw, jsonColumns)
   const doc = rw(args[0] ?? [])
   const { path, words } = pathAndClauses(name, args[1])
   refuseErrorClauses(name, words)

@@ -1,0 +1,224 @@
+/**
+ * JSON_TRANSFORM's operations over a document (JSON Developer's Guide 23ai, "Oracle SQL Function JSON_TRANSFORM" and
+ * its "JSON_TRANSFORM Operator ..." sections; SQL Language Reference, "JSON_TRANSFORM"): REMOVE, INSERT, REPLACE,
+ * SET, APPEND, RENAME and KEEP, applied in order, each to the result of the ones before; the call succeeds as a whole
+ * or fails. The handlers and their defaults per operator:
+ * - REMOVE: IGNORE ON MISSING (ERROR); removing `$` is an error.
+ * - INSERT: ERROR ON EXISTING (IGNORE, REPLACE) for an object field, ORA-40763 "value already exists"; an array
+ *   position inserts there, one past the end lengthening the array with JSON nulls.
+ * - REPLACE: IGNORE ON MISSING (CREATE, ERROR) — "REPLACE has the effect of SET with clause IGNORE ON MISSING".
+ * - SET: REPLACE ON EXISTING (IGNORE, ERROR), CREATE ON MISSING (IGNORE, ERROR): a missing field is created when its
+ *   parent exists and is an object.
+ * - APPEND: the value added at the end of each targeted array; a targeted value that is no array is an error; ERROR
+ *   ON MISSING (CREATE makes the field an array of the value, IGNORE).
+ * - RENAME: the targeted field takes the name, in place; IGNORE ON MISSING (ERROR).
+ * - KEEP: only the targeted values (and the objects and arrays leading to them) stay; the top level is emptied, not
+ *   removed.
+ * A SQL NULL value is JSON null (NULL ON NULL), or skips the operation (IGNORE ON NULL), fails it (ERROR ON NULL) or
+ * removes the target (REMOVE ON NULL).
+ */
+import { BLOB, BOOLEAN, DuckDBBlobValue, DuckDBListValue, LIST, VARCHAR } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api"
+import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
+import { OraError } from "./errors.ts"
+import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
+import { type JsonPathStep, parsePath, plainJson, selectPath } from "./json-functions.ts"
+import type { JsonNode } from "./oson.ts"
+
+/** One operation as json-sql.ts writes it into the call (JSON text): its operator, paths, value index and handlers. */
+export interface TransformOperation {
+  readonly op: "REMOVE" | "INSERT" | "REPLACE" | "SET" | "APPEND" | "RENAME" | "KEEP"
+  readonly paths: ReadonlyArray<string>
+  /** Index of its right-hand side in the call's value list (absent for REMOVE and KEEP). */
+  readonly value?: number
+  /** The handlers written, e.g. `{ "MISSING": "CREATE", "NULL": "IGNORE" }`. */
+  readonly on: Readonly<Record<string, string>>
+}
+
+type Node = { kind: "object"; fields: Array<[string, Node]> } | { kind: "array"; items: Array<Node> } | Exclude<JsonNode, { kind: "object" | "array" }>
+
+const mutable = (n: JsonNode): Node =>
+  n.kind === "object" ? { kind: "object", fields: n.fields.map(([k, v]): [string, Node] => [k, mutable(v)]) } : n.kind === "array" ? { kind: "array", items: n.items.map(mutable) } : n
+
+const DEFAULTS: Record<TransformOperation["op"], Readonly<Record<string, string>>> = {
+  REMOVE: { MISSING: "IGNORE" },
+  INSERT: { EXISTING: "ERROR", NULL: "NULL" },
+  REPLACE: { EXISTING: "REPLACE", MISSING: "IGNORE", NULL: "NULL" },
+  SET: { EXISTING: "REPLACE", MISSING: "CREATE", NULL: "NULL" },
+  APPEND: { MISSING: "ERROR", NULL: "NULL" },
+  RENAME: { MISSING: "IGNORE" },
+  KEEP: {}
+}
+
+const missing = (path: string) => new OraError(40762, `missing value in JSON_TRANSFORM (${path})`)
+const existing = () => new OraError(40763, "value already exists")
+
+/** A place a path's last step names: a field of an object (present or not) or a position of an array. */
+type Location = { readonly parent: Extract<Node, { kind: "object" }>; readonly name: string } | { readonly parent: Extract<Node, { kind: "array" }>; readonly index: number }
+
+/** The places the last step of `steps` names under the values the steps before it select (lax: members of array elements). */
+const locations = (root: Node, steps: ReadonlyArray<JsonPathStep>): Array<Location> => {
+  const last = steps[steps.length - 1]!
+  const parents = selectPath(root as JsonNode, steps.slice(0, -1)) as Array<Node>
+  const out: Array<Location> = []
+  for (const p of parents) {
+    if (last.kind === "member" || last.kind === "anyMember") {
+      for (const o of p.kind === "array" ? p.items : [p]) {
+        if (o.kind !== "object") continue
+        if (last.kind === "member") out.push({ parent: o, name: last.name })
+        else for (const [k] of o.fields) out.push({ parent: o, name: k })
+      }
+    } else if (p.kind === "array") {
+      if (last.kind === "anyElement") p.items.forEach((_, i) => out.push({ parent: p, index: i }))
+      else
+        for (const [a, b] of last.ranges) {
+          const at = (q: { last: boolean; offset: number }) => (q.last ? p.items.length - 1 - q.offset : q.offset)
+          for (let i = Math.max(0, at(a)); i <= at(b); i++) out.push({ parent: p, index: i })
+        }
+    }
+  }
+  return out
+}
+
+const present = (l: Location): boolean => ("name" in l ? l.parent.fields.some(([k]) => k === l.name) : l.index < l.parent.items.length)
+const get = (l: Location): Node | undefined => ("name" in l ? l.parent.fields.find(([k]) => k === l.name)?.[1] : l.parent.items[l.index])
+const put = (l: Location, v: Node): void => {
+  if ("name" in l) {
+    const at = l.parent.fields.findIndex(([k]) => k === l.name)
+    if (at >= 0) l.parent.fields[at] = [l.name, v]
+    else l.parent.fields.push([l.name, v])
+  } else {
+    while (l.parent.items.length < l.index) l.parent.items.push({ kind: "null" })
+    l.parent.items[l.index] = v
+  }
+}
+const remove = (l: Location): void => {
+  if ("name" in l) {
+    const at = l.parent.fields.findIndex(([k]) => k === l.name)
+    if (at >= 0) l.parent.fields.splice(at, 1)
+  } else if (l.index < l.parent.items.length) l.parent.items.splice(l.index, 1)
+}
+
+/** KEEP: `root` with only the `kept` values and their ancestors; the top level emptied rather than removed. */
+const keepOnly = (root: Node, kept: ReadonlySet<Node>): Node => {
+  const prune = (n: Node): Node | undefined => {
+    if (kept.has(n)) return n
+    if (n.kind === "object") {
+      const fields = n.fields.flatMap(([k, v]): Array<[string, Node]> => {
+        const p = prune(v)
+        return p === undefined ? [] : [[k, p]]
+      })
+      return fields.length > 0 ? { kind: "object", fields } : undefined
+    }
+    if (n.kind === "array") {
+      const items = n.items.flatMap((v) => prune(v) ?? [])
+      return items.length > 0 ? { kind: "array", items } : undefined
+    }
+    return undefined
+  }
+  return prune(root) ?? (root.kind === "array" ? { kind: "array", items: [] } : { kind: "object", fields: [] })
+}
+
+/** Applies one operation to `root` (changed in place; KEEP returns a new root). */
+const apply = (root: Node, t: TransformOperation, values: ReadonlyArray<string | null>): Node => {
+  const on = { ...DEFAULTS[t.op], ...t.on }
+  if (t.op === "KEEP") return keepOnly(root, new Set(t.paths.flatMap((p) => selectPath(root as JsonNode, parsePath(p)) as Array<Node>)))
+  const path = t.paths[0]!
+  const steps = parsePath(path)
+  if (steps.length === 0) {
+    if (t.op === "REMOVE") throw new OraError(40774, "cannot remove the top-level value (JSON_TRANSFORM REMOVE '$')")
+    throw new OraError(3001, `unimplemented feature: JSON_TRANSFORM ${t.op} '$'`)
+  }
+  const raw = t.value === undefined ? undefined : values[t.value]
+  let value: Node | undefined
+  if (raw !== undefined) {
+    if (raw === null) {
+      if (on["NULL"] === "IGNORE") return root
+      if (on["NULL"] === "ERROR") throw new OraError(40765, `JSON_TRANSFORM ${t.op} of a NULL value (ERROR ON NULL)`)
+      if (on["NULL"] === "REMOVE") {
+        for (const l of locations(root, steps)) remove(l)
+        return root
+      }
+      value = { kind: "null" }
+    } else value = mutable(fromExtendedJson(raw))
+  }
+  const places = locations(root, steps)
+  const found = places.filter(present)
+  switch (t.op) {
+    case "REMOVE":
+      if (found.length === 0 && on["MISSING"] === "ERROR") throw missing(path)
+      // positions from the last down, so that earlier ones keep their index
+      for (const l of [...found].reverse()) remove(l)
+      return root
+    case "RENAME": {
+      if (found.length === 0 && on["MISSING"] === "ERROR") throw missing(path)
+      const name = value?.kind === "string" ? value.value : plainJson(value as JsonNode)
+      for (const l of found) if ("name" in l) l.parent.fields = l.parent.fields.map(([k, v]): [string, Node] => [k === l.name ? name : k, v])
+      return root
+    }
+    case "INSERT":
+      for (const l of places) {
+        if ("index" in l) {
+          if (l.index <= l.parent.items.length) l.parent.items.splice(l.index, 0, value!)
+          else put(l, value!)
+        } else if (present(l)) {
+          if (on["EXISTING"] === "ERROR") throw existing()
+          if (on["EXISTING"] === "REPLACE") put(l, value!)
+        } else put(l, value!)
+      }
+      if (places.length === 0) throw missing(path)
+      return root
+    case "APPEND": {
+      if (found.length === 0) {
+        if (on["MISSING"] === "ERROR") throw missing(path)
+        if (on["MISSING"] === "CREATE") for (const l of places) put(l, { kind: "array", items: [value!] })
+        return root
+      }
+      for (const l of found) {
+        const target = get(l)!
+        if (target.kind !== "array") throw new OraError(40769, `JSON_TRANSFORM APPEND: the value at '${path}' is not an array`)
+        target.items.push(value!)
+      }
+      return root
+    }
+    default: {
+      // REPLACE, SET
+      if (found.length > 0) {
+        if (on["EXISTING"] === "ERROR") throw existing()
+        if (on["EXISTING"] !== "IGNORE") for (const l of found) put(l, value!)
+        return root
+      }
+      if (on["MISSING"] === "ERROR") throw missing(path)
+      if (on["MISSING"] === "CREATE") for (const l of places) put(l, value!)
+      return root
+    }
+  }
+}
+
+/**
+ * JSON_TRANSFORM of `doc` by `operations` (JSON text of {@link TransformOperation}s), their right-hand sides in
+ * `values` (JSON text, NULL for SQL NULL): the result as a JSON column stores it when `asJson`, else standard JSON.
+ */
+export const jsonTransform = (doc: string, operations: string, values: ReadonlyArray<string | null>, asJson: boolean): string => {
+  let root: Node
+  try {
+    root = mutable(fromExtendedJson(doc))
+  } catch {
+    throw new OraError(40441, "JSON syntax error")
+  }
+  for (const t of JSON.parse(operations) as Array<TransformOperation>) root = apply(root, t, values)
+  return asJson ? toExtendedJson(root as JsonNode) : plainJson(root as JsonNode)
+}
+
+const textOf = (v: DuckDBValue): string => (v instanceof DuckDBBlobValue ? Buffer.from(v.bytes).toString("utf8") : String(v))
+
+/** Registers `ora_json_transform(doc, operations, values, asJson)` over VARCHAR / JSON text and BLOB documents. */
+export const registerJsonTransform = (connection: DuckDBConnection): void => {
+  for (const doc of [VARCHAR, BLOB]) {
+    connection.registerScalarFunction(
+      fn("ora_json_transform", [doc, VARCHAR, LIST(VARCHAR), BOOLEAN], VARCHAR, ([d, ops, vs, j]) =>
+        jsonTransform(textOf(d!), String(ops), (vs as DuckDBListValue).items.map((v) => (v === null ? null : String(v))), j === true)
+      )
+    )
+  }
+}
