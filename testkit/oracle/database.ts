@@ -11,6 +11,7 @@ import { registerJsonFunctions } from "./json-functions.ts"
 import { registerJsonSerialize } from "./json-serialize.ts"
 import { registerJsonMergePatch } from "./json-mergepatch.ts"
 import { registerJsonTransform } from "./json-transform.ts"
+import { UserLocks } from "./user-locks.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import { makeVerifier, type Verifier } from "./auth.ts"
@@ -125,12 +126,19 @@ export class OracleDatabase {
   /** The server's work counters (the handle's `stats`), kept here where the lock waits are. */
   readonly stats = emptyStats()
 
-  /** Releases the row, key and table locks of session `sid` (its transaction ended); true when it held any. */
+  /** DBMS_LOCK's user locks (user-locks.ts). */
+  readonly userLocks = new UserLocks()
+
+  /**
+   * Releases the row, key and table locks of session `sid` (its transaction ended), and the user locks it took with
+   * release_on_commit; true when it held any.
+   */
   releaseLocks(sid: number): boolean {
     this.waitsFor.released(sid)
     const rows = this.rowLocks.release(sid)
     const tables = this.tableLocks.release(sid)
-    return this.keyLocks.release(sid) || rows || tables
+    const user = this.userLocks.releaseOnCommit(sid)
+    return this.keyLocks.release(sid) || rows || tables || user
   }
 
   /** A session committed or rolled back (or closed): writers waiting for its rows retry. */

@@ -9,6 +9,7 @@ import { isKw, isOp, splitTopLevel, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr } from "./ast.ts"
 import { PlsqlCollection } from "./collections.ts"
+import { dbmsLockFunction } from "./dbms-lock.ts"
 import type { Collection, Frame, Value } from "./context.ts"
 import { coerce } from "./conversion.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
@@ -70,6 +71,14 @@ async function evaluateInlined(ctx: Frame, expr: Expr): Promise<Value> {
  * value; the same tokens when there is none. Arguments are PL/SQL expressions (a column of a SQL statement's row is
  * not one: such a call is made once, before the statement).
  */
+/** `[SYS.]DBMS_LOCK.REQUEST | CONVERT | RELEASE (` at `k`: the function's name and the index of its name token. */
+const builtinLockCall = (expr: Expr, k: number): { readonly name: string; readonly end: number } | undefined => {
+  const at = isKw(expr[k], "SYS") && isOp(expr[k + 1], ".") && !isOp(expr[k - 1], ".") ? k + 2 : k
+  if (!isKw(expr[at], "DBMS_LOCK") || (at === k && isOp(expr[k - 1], ".")) || !isOp(expr[at + 1], ".") || !isOp(expr[at + 3], "(")) return undefined
+  const name = expr[at + 2]?.value
+  return name === "REQUEST" || name === "CONVERT" || name === "RELEASE" ? { name, end: at + 2 } : undefined
+}
+
 export async function inlineCalls(ctx: Frame, expr: Expr, sql = false, keepStored = false): Promise<{ toks: Expr; release: () => void }> {
   let out: Array<Tok> | undefined
   let columns: Set<string> | undefined
@@ -79,7 +88,10 @@ export async function inlineCalls(ctx: Frame, expr: Expr, sql = false, keepStore
     const t = expr[k]!
     const packaged = await packagedFunction(ctx, expr, k)
     let callee: { readonly end: number; readonly run: (args: ReadonlyArray<Expr>) => Promise<Value> } | undefined
-    if (packaged !== undefined) {
+    const lockFunction = builtinLockCall(expr, k)
+    if (lockFunction !== undefined) {
+      callee = { end: lockFunction.end, run: async (args) => (await dbmsLockFunction(ctx, lockFunction.name, args)) ?? null }
+    } else if (packaged !== undefined) {
       if (!keepStored) callee = { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args) }
     } else {
       const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")

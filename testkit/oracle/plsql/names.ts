@@ -10,6 +10,7 @@ import type { Expr } from "./ast.ts"
 import { collectionOfBind, type CollectionType, initialized, PlsqlCollection } from "./collections.ts"
 import type { Collection, Frame, PlsqlValue, Value } from "./context.ts"
 import { collectionType } from "./conversion.ts"
+import { DBMS_LOCK_CONSTANTS } from "./dbms-lock.ts"
 import { dbmsUtilityValue } from "./dbms-utility.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
 import { fastEvaluate } from "./fast-eval.ts"
@@ -151,6 +152,10 @@ export function nameValue(ctx: Frame, toks: Expr, at: number): { value: Value; w
   if (slot === undefined && !isOp(next, ".")) {
     if (name === "SQLCODE") return { value: ctx.handling.at(-1)?.sqlcode ?? 0, width: 1 }
     if (name === "SQLERRM") return { value: ctx.handling.at(-1)?.sqlerrm ?? "ORA-0000: normal, successful completion", width: 1 }
+  }
+  if (slot === undefined && name === "DBMS_LOCK" && isOp(next, ".") && !isOp(toks[at + 3], "(")) {
+    const constant = DBMS_LOCK_CONSTANTS.get(toks[at + 2]?.value ?? "")
+    if (constant !== undefined) return { value: constant, width: 3 }
   }
   if (slot === undefined && name === "DBMS_UTILITY" && isOp(next, ".")) {
     const value = dbmsUtilityValue(toks[at + 2]?.value, ctx.handling.at(-1), line(ctx))
