@@ -275,15 +275,15 @@ export const formatJson = (text: string): string => {
 }
 
 /** A document argument's text: VARCHAR2 / CLOB / JSON text, or a BLOB's bytes as UTF-8 (AL32UTF8, as Oracle reads JSON in BLOBs). */
-const textOf = (v: DuckDBValue | undefined): string => (v instanceof DuckDBBlobValue ? Buffer.from(v.bytes).toString("utf8") : String(v))
+export const documentText = (v: DuckDBValue | undefined): string => (v instanceof DuckDBBlobValue ? Buffer.from(v.bytes).toString("utf8") : String(v))
 
 /** The functions, by the names json-sql.ts uses; the document functions also over BLOB documents. */
 const functions = (): Array<DuckDBScalarFunction> => [
   ...[VARCHAR, BLOB].flatMap((doc) => [
-    fn("ora_json_value", [doc, VARCHAR, VARCHAR], VARCHAR, ([d, p, r]) => jsonValue(textOf(d), String(p), String(r))),
-    fn("ora_json_query", [doc, VARCHAR, VARCHAR, BOOLEAN, BOOLEAN], VARCHAR, ([d, p, w, s, o]) => jsonQuery(textOf(d), String(p), String(w), s === true, o === true)),
-    fn("ora_json_exists", [doc, VARCHAR], BOOLEAN, ([d, p]) => jsonExists(textOf(d), String(p))),
-    fn("ora_is_json", [doc, VARCHAR], BOOLEAN, ([t, f]) => isJson(textOf(t), String(f)))
+    fn("ora_json_value", [doc, VARCHAR, VARCHAR], VARCHAR, ([d, p, r]) => jsonValue(documentText(d), String(p), String(r))),
+    fn("ora_json_query", [doc, VARCHAR, VARCHAR, BOOLEAN, BOOLEAN], VARCHAR, ([d, p, w, s, o]) => jsonQuery(documentText(d), String(p), String(w), s === true, o === true)),
+    fn("ora_json_exists", [doc, VARCHAR], BOOLEAN, ([d, p]) => jsonExists(documentText(d), String(p))),
+    fn("ora_is_json", [doc, VARCHAR], BOOLEAN, ([t, f]) => isJson(documentText(t), String(f)))
   ]),
   fn("ora_json_number", [VARCHAR], VARCHAR, ([t]) => jsonNumberText(String(t))),
   fn("ora_json_format", [VARCHAR], VARCHAR, ([t]) => formatJson(String(t))),

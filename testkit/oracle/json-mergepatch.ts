@@ -6,12 +6,12 @@
  * that name, recursively, and added at the end when the target has none. NULL in, NULL out. json-sql.ts rewrites
  * the call (its RETURNING, PRETTY, ASCII, TRUNCATE and ON ERROR clauses) into `ora_json_mergepatch`.
  */
-import { BLOB, BOOLEAN, DuckDBBlobValue, VARCHAR } from "@duckdb/node-api"
-import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api"
+import { BLOB, BOOLEAN, VARCHAR } from "@duckdb/node-api"
+import type { DuckDBConnection } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { OraError } from "./errors.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
-import { plainJson } from "./json-functions.ts"
+import { documentText, plainJson } from "./json-functions.ts"
 import type { JsonNode } from "./oson.ts"
 
 /** RFC 7396 MergePatch(target, patch); `target` undefined when the member is absent. */
@@ -45,13 +45,12 @@ export const jsonMergePatch = (target: string, patch: string, asJson: boolean): 
   return asJson ? toExtendedJson(result) : plainJson(result)
 }
 
-const textOf = (v: DuckDBValue): string => (v instanceof DuckDBBlobValue ? Buffer.from(v.bytes).toString("utf8") : String(v))
 
 /** Registers `ora_json_mergepatch(target, patch, asJson)` over VARCHAR / JSON text and BLOB documents. */
 export const registerJsonMergePatch = (connection: DuckDBConnection): void => {
   for (const target of [VARCHAR, BLOB]) {
     for (const patch of [VARCHAR, BLOB]) {
-      connection.registerScalarFunction(fn("ora_json_mergepatch", [target, patch, BOOLEAN], VARCHAR, ([t, p, j]) => jsonMergePatch(textOf(t!), textOf(p!), j === true)))
+      connection.registerScalarFunction(fn("ora_json_mergepatch", [target, patch, BOOLEAN], VARCHAR, ([t, p, j]) => jsonMergePatch(documentText(t!), documentText(p!), j === true)))
     }
   }
 }

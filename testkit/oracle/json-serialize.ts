@@ -8,10 +8,10 @@
  * (ORA-40441).
  */
 import { BLOB, DuckDBBlobValue, INTEGER, VARCHAR } from "@duckdb/node-api"
-import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api"
+import type { DuckDBConnection } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { OraError } from "./errors.ts"
-import { plainJson } from "./json-functions.ts"
+import { documentText, plainJson } from "./json-functions.ts"
 import { fromExtendedJson } from "./extended-json.ts"
 import type { JsonNode } from "./oson.ts"
 
@@ -57,12 +57,11 @@ export const serializeJson = (doc: string, flags: string, maxBytes: number): str
   return text
 }
 
-const textOf = (v: DuckDBValue): string => (v instanceof DuckDBBlobValue ? Buffer.from(v.bytes).toString("utf8") : String(v))
 
 /** Registers `ora_json_serialize(doc, flags, maxBytes)` (VARCHAR) and `ora_json_serialize_blob` (its UTF-8 bytes). */
 export const registerJsonSerialize = (connection: DuckDBConnection): void => {
   for (const doc of [VARCHAR, BLOB]) {
-    connection.registerScalarFunction(fn("ora_json_serialize", [doc, VARCHAR, INTEGER], VARCHAR, ([d, f, m]) => serializeJson(textOf(d!), String(f), Number(m))))
-    connection.registerScalarFunction(fn("ora_json_serialize_blob", [doc, VARCHAR, INTEGER], BLOB, ([d, f, m]) => new DuckDBBlobValue(Buffer.from(serializeJson(textOf(d!), String(f), Number(m))))))
+    connection.registerScalarFunction(fn("ora_json_serialize", [doc, VARCHAR, INTEGER], VARCHAR, ([d, f, m]) => serializeJson(documentText(d!), String(f), Number(m))))
+    connection.registerScalarFunction(fn("ora_json_serialize_blob", [doc, VARCHAR, INTEGER], BLOB, ([d, f, m]) => new DuckDBBlobValue(Buffer.from(serializeJson(documentText(d!), String(f), Number(m))))))
   }
 }

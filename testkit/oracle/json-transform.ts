@@ -17,12 +17,12 @@
  * A SQL NULL value is JSON null (NULL ON NULL), or skips the operation (IGNORE ON NULL), fails it (ERROR ON NULL) or
  * removes the target (REMOVE ON NULL).
  */
-import { BLOB, BOOLEAN, DuckDBBlobValue, DuckDBListValue, LIST, VARCHAR } from "@duckdb/node-api"
-import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api"
+import { BLOB, BOOLEAN, DuckDBListValue, LIST, VARCHAR } from "@duckdb/node-api"
+import type { DuckDBConnection } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { OraError } from "./errors.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
-import { type JsonPathStep, parsePath, plainJson, selectPath } from "./json-functions.ts"
+import { documentText, type JsonPathStep, parsePath, plainJson, selectPath } from "./json-functions.ts"
 import type { JsonNode } from "./oson.ts"
 
 /** One operation as json-sql.ts writes it into the call (JSON text): its operator, paths, value index and handlers. */
@@ -210,14 +210,13 @@ export const jsonTransform = (doc: string, operations: string, values: ReadonlyA
   return asJson ? toExtendedJson(root as JsonNode) : plainJson(root as JsonNode)
 }
 
-const textOf = (v: DuckDBValue): string => (v instanceof DuckDBBlobValue ? Buffer.from(v.bytes).toString("utf8") : String(v))
 
 /** Registers `ora_json_transform(doc, operations, values, asJson)` over VARCHAR / JSON text and BLOB documents. */
 export const registerJsonTransform = (connection: DuckDBConnection): void => {
   for (const doc of [VARCHAR, BLOB]) {
     connection.registerScalarFunction(
       fn("ora_json_transform", [doc, VARCHAR, LIST(VARCHAR), BOOLEAN], VARCHAR, ([d, ops, vs, j]) =>
-        jsonTransform(textOf(d!), String(ops), (vs as DuckDBListValue).items.map((v) => (v === null ? null : String(v))), j === true)
+        jsonTransform(documentText(d!), String(ops), (vs as DuckDBListValue).items.map((v) => (v === null ? null : String(v))), j === true)
       )
     )
   }
