@@ -16,7 +16,8 @@ import { writeNamedValue } from "./named-types.ts"
 import { fromExtendedJson, osonOfStoredJson } from "./extended-json.ts"
 import { plainJson } from "./json-functions.ts"
 import { fieldsOfRowNumber, rowidFields, urowidBytes } from "./rowid-bytes.ts"
-import type { OraType } from "./types.ts"
+import { clobType, type OraType } from "./types.ts"
+import { vectorText } from "./vector-text.ts"
 import type { WriteBuffer } from "./wire.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
 
@@ -228,6 +229,8 @@ export interface EncodeOptions {
   readonly lobMode: LobMode
   /** LOB prefetch length the client's define asked for (0: locators only); see {@link writeLocator}. */
   readonly lobPrefetch: number
+  /** A VECTOR column the client defined as CLOB: sent as a CLOB of its text. */
+  readonly vectorAsClob?: boolean
   /** True when the client expects the SB4 indicator + UB4 return code after each value (LONG-like columns). */
   readonly trailer: boolean
   readonly registerLob: LobRegistrar
@@ -508,6 +511,13 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
           .split(",")
           .filter((x) => x.trim().length > 0)
           .map(Number)
+        // a VECTOR the client defined as LONG (oracledb's fetch as string) or as CLOB: its text
+        if (opts.lobMode === "inline" || opts.vectorAsClob === true) {
+          const text = vectorText(numbers, type.scale === 2 ? "FLOAT32" : type.scale === 4 ? "INT8" : "FLOAT64")
+          if (opts.lobMode === "inline") w.str(text)
+          else writeLocator(w, text, clobType, opts, i)
+          return
+        }
         const img = encodeVector(type.scale === 2 ? Float32Array.from(numbers) : type.scale === 4 ? Int8Array.from(numbers) : Float64Array.from(numbers))
         w.ub(img.length)
         w.ub(img.length)

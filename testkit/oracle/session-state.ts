@@ -141,8 +141,9 @@ export class SessionState {
         lobPrefetch: d?.lobPrefetch ?? 0,
         // the client compares its own variable size with 32767: the described size, or the LONG size once a LOB is
         // defined as string/buffer (the define metadata scales NCHAR sizes, so it cannot be used directly); a JSON
-        // column defined as VARCHAR has the LONG size too
-        trailer: dty === Dty.LONG || dty === Dty.LONG_RAW || c.type.maxSize > 32767 || (c.type.kind === "json" && dty === Dty.VARCHAR),
+        // or VECTOR column defined as another type has the LONG size too
+        trailer: dty === Dty.LONG || dty === Dty.LONG_RAW || c.type.maxSize > 32767 || ((c.type.kind === "json" || c.type.kind === "vector") && dty !== c.type.dty),
+        vectorAsClob: c.type.kind === "vector" && dty === Dty.CLOB,
         registerLob: (value, type, row) => {
           // a LOB read from a table row remembers that row, so that writes through its locator reach the table
           const rowid = c.lobSource !== undefined ? res.rowids?.value(row) : undefined
