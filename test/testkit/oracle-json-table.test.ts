@@ -79,4 +79,10 @@ describe("Oracle test server: JSON_TABLE", () => {
     expect((await conn.execute(`SELECT v FROM JSON_TABLE(:d, '$[*]' COLUMNS (v NUMBER PATH '$')) ORDER BY v`, ['[3, 1, "x", 2]'])).rows).toEqual([[1], [2], [3], [null]])
     expect(oraCode(await failure(() => conn.execute(`SELECT * FROM orders o, JSON_TABLE(o.doc, '$.items[*]' ERROR ON ERROR COLUMNS (a PATH '$.a'))`)))).toBe("ORA-03001")
   })
+
+  it("aggregates and computes on NUMBER columns and JSON_VALUE ... RETURNING NUMBER values exactly", async () => {
+    // SUM over a JSON_TABLE NUMBER column failed ORA-00932: its values are exact NUMBERs, as JSON_VALUE's are
+    expect((await conn.execute(`SELECT SUM(jt.n), MAX(jt.n) * 2 FROM JSON_TABLE('[{"n":1},{"n":2.5},{"n":0.1}]', '$[*]' COLUMNS (n NUMBER PATH '$.n')) jt`)).rows).toEqual([[3.6, 5]])
+    expect((await conn.execute(`SELECT SUM(x) FROM (SELECT JSON_VALUE('{"a":0.1}', '$.a' RETURNING NUMBER) x FROM dual UNION ALL SELECT JSON_VALUE('{"a":0.2}', '$.a' RETURNING NUMBER) FROM dual)`)).rows).toEqual([[0.3]])
+  })
 })

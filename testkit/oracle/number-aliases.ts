@@ -21,6 +21,7 @@ const NUMERIC_CALLS = new Set([...EXACT_CALLS, "SUM", "AVG", "MIN", "MAX", "TO_N
 const isExactExpression = (toks: ReadonlyArray<Tok>, from: number, to: number, exact: ReadonlySet<string>): boolean => {
   const first = toks[from]
   if (isKw(first, "CASE") && isKw(toks[to - 1], "END")) return isExactCase(toks, from, to, exact)
+  if (isKw(first, "JSON_VALUE") && isOp(toks[from + 1], "(") && matchParen(toks, from + 1) === to - 1) return returnsNumber(toks, from + 2, to - 1)
   if (isName(first) && isOp(toks[from + 1], "(") && !NUMERIC_CALLS.has(first.value)) return false
   if (isKw(first, "CAST") && !(isKw(toks[to - 2], "NUMBER") && isKw(toks[to - 3], "AS"))) return false
   let depth = 0
@@ -37,6 +38,28 @@ const isExactExpression = (toks: ReadonlyArray<Tok>, from: number, to: number, e
     } else if (isName(t) && exact.has(oracleName(t)) && !isOp(toks[k + 1], "(") && !isOp(toks[k + 1], ".")) mentions = true
   }
   return mentions
+}
+
+/** Whether a call's arguments [from, to) end with `RETURNING NUMBER` (no precision: an exact NUMBER). */
+const returnsNumber = (toks: ReadonlyArray<Tok>, from: number, to: number): boolean => {
+  for (let k = from; k < to; k++) {
+    if (isOp(toks[k], "(")) k = matchParen(toks, k)
+    else if (isKw(toks[k], "RETURNING")) return isKw(toks[k + 1], "NUMBER") && !isOp(toks[k + 2], "(")
+  }
+  return false
+}
+
+/** The columns JSON_TABLE calls of `toks` declare as NUMBER without precision (`n NUMBER PATH '$.n'`, nested ones too). */
+const jsonTableNumberColumns = (toks: ReadonlyArray<Tok>): Array<string> => {
+  const out: Array<string> = []
+  toks.forEach((t, k) => {
+    if (!isKw(t, "JSON_TABLE") || !isOp(toks[k + 1], "(")) return
+    const close = matchParen(toks, k + 1)
+    for (let j = k + 2; j < close; j++) {
+      if (isName(toks[j]) && isKw(toks[j + 1], "NUMBER") && !isOp(toks[j + 2], "(") && (isOp(toks[j - 1], "(") || isOp(toks[j - 1], ","))) out.push(oracleName(toks[j]!))
+    }
+  })
+  return out
 }
 
 /**
@@ -77,7 +100,7 @@ const isExactQuotient = (toks: ReadonlyArray<Tok>, from: number, to: number, exa
  * (also a quotient or average over the NUMBER(p,s) columns `bounded`).
  */
 export const withExactAliases = (toks: ReadonlyArray<Tok>, exact: ReadonlySet<string>, bounded: ReadonlySet<string> = new Set()): ReadonlySet<string> => {
-  const out = new Set(exact)
+  const out = new Set([...exact, ...jsonTableNumberColumns(toks)])
   const learn = (name: string, from: number, to: number): boolean => {
     if (out.has(name) || !(isExactExpression(toks, from, to, out) || isExactQuotient(toks, from, to, out, bounded))) return false
     out.add(name)

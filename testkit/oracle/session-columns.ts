@@ -5,6 +5,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { withBinaryAliases } from "./binary-aliases.ts"
+import { rewriteCollectionColumns } from "./collection-columns.ts"
 import { intervalColumnTypesOf, isExactInterval } from "./interval-exprs.ts"
 import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { withExactAliases } from "./number-aliases.ts"
@@ -28,7 +29,8 @@ export class StatementColumns {
   exactNumberColumnsOf(sql: string): ReadonlySet<string> {
     const out = new Set(this.columnsOf(sql, (t) => t.kind === "number" && t.duck === "VARCHAR"))
     // and those the statement itself declares (CHECK constraints of CREATE TABLE / ALTER TABLE ADD name them)
-    const toks = tokenize(sql).filter((t) => t.kind !== "ws")
+    // TABLE(t.collection) is read as the JSON_TABLE it becomes (collection-columns.ts)
+    const toks = significant(rewriteCollectionColumns(tokenize(sql), this.lookupTable))
     if (isKw(toks[0], "CREATE", "ALTER"))
       toks.forEach((t, k) => {
         if ((t.kind === "ident" || t.kind === "qident") && isKw(toks[k + 1], "NUMBER") && !isOp(toks[k + 2], "(")) out.add(oracleName(t))
