@@ -12,6 +12,8 @@ import { registerJsonSerialize } from "./json-serialize.ts"
 import { registerJsonMergePatch } from "./json-mergepatch.ts"
 import { registerJsonTransform } from "./json-transform.ts"
 import { UserLocks } from "./user-locks.ts"
+import { registerRegexpFunctions } from "./regexp-functions.ts"
+import { registerStringFunctions } from "./string-functions.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import { makeVerifier, type Verifier } from "./auth.ts"
@@ -187,6 +189,8 @@ export class OracleDatabase {
     await engine.registerFunctions(registerJsonSerialize)
     await engine.registerFunctions(registerJsonMergePatch)
     await engine.registerFunctions(registerJsonTransform)
+    await engine.registerFunctions(registerRegexpFunctions)
+    await engine.registerFunctions(registerStringFunctions)
     await engine.registerFunctions(registerLobFunctions)
     await engine.registerFunctions(settings.storedCode.registerFunctions)
     const admin = await engine.session()

@@ -5,6 +5,7 @@
 import { checkInputFormat, checkOutputFormat } from "./datetime-format-checks.ts"
 import { dateLanguageOfParameter, SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { ora, OraError } from "./errors.ts"
+import { regexpCall } from "./regexp-functions.ts"
 import { isKw, isOp, matchParen, sqlString } from "./lexer.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import { oracleName } from "./expression-names.ts"
@@ -333,7 +334,22 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       return [`string_agg(${arg(0)}, ${parts.length > 1 ? arg(1) : "''"}${within.order === "" ? "" : ` ${within.order}`})`, within.next]
     }
     case "REGEXP_LIKE":
-      return [`regexp_matches(${arg(0)}, ${arg(1)})`, close + 1]
+    case "REGEXP_SUBSTR":
+    case "REGEXP_INSTR":
+    case "REGEXP_COUNT":
+    case "REGEXP_REPLACE":
+      return [regexpCall(v, parts.map((_, k) => arg(k)))!, close + 1]
+    case "INITCAP":
+      return [`ora_initcap(CAST(${arg(0)} AS VARCHAR))`, close + 1]
+    case "ORA_HASH":
+      return [`ora_hash(CAST(${arg(0)} AS VARCHAR), ${parts.length > 1 ? `CAST(${arg(1)} AS BIGINT)` : "4294967295"}, ${parts.length > 2 ? `CAST(${arg(2)} AS BIGINT)` : "0"})`, close + 1]
+    case "STANDARD_HASH":
+      return [`ora_standard_hash(${arg(0)}, ${parts.length > 1 ? arg(1) : "'SHA1'"})`, close + 1]
+    case "RATIO_TO_REPORT":
+      // RATIO_TO_REPORT(e) OVER (w) is e / SUM(e) OVER (w) (SQL Language Reference, "RATIO_TO_REPORT"): the OVER clause
+      // that follows the call is the SUM's
+      if (!isKw(toks[close + 1], "OVER")) throw new OraError(30484, "missing window specification for this function")
+      return [`CAST(${arg(0)} AS DOUBLE) / sum(CAST(${arg(0)} AS DOUBLE))`, close + 1]
     case "SYS_CONTEXT":
       return [`sys_context(${arg(0)}, ${arg(1)})`, close + 1]
     case "REPLACE":
