@@ -66,8 +66,8 @@ export const ORACLE_FUNCTIONS: ReadonlySet<string> = new Set([
   "XMLPARSE", "XMLPATCH", "XMLPI", "XMLQUERY", "XMLSEQUENCE", "XMLSERIALIZE", "XMLTABLE", "XMLTRANSFORM"
 ])
 
-/** Words after which `name (` is no call: a target's column list, a type's size, an interval field's precision. */
-const NOT_A_CALL_AFTER = new Set(["INTO", "AS", "TO", "INTERVAL", "TABLE", "RETURNING", "COLUMNS", "PATTERN"])
+/** Words after which `name (` is no call: a target's column list, a type's size, an interval field's precision, `CROSS | OUTER APPLY (subquery)`. */
+const NOT_A_CALL_AFTER = new Set(["INTO", "AS", "TO", "INTERVAL", "TABLE", "RETURNING", "COLUMNS", "PATTERN", "CROSS", "OUTER"])
 
 /** The name a call at `k` of `toks` makes, when it is one to check. */
 const calledName = (toks: ReadonlyArray<Tok>, k: number): string | undefined => {
