@@ -11,6 +11,7 @@ import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
 import { runMergeWithTriggers } from "./plsql/trigger-merge.ts"
 import { callingWhileWriting, writtenTable } from "./plsql/mutating-tables.ts"
+import { isMultiTableInsert, runMultiTableInsert } from "./multi-table-insert.ts"
 import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
@@ -238,6 +239,8 @@ export class SqlSession {
     const cls = classify(text)
     const sql = cls === "query" || cls === "dml" ? resolveSynonyms(this.db, this.schema, text) : text
     this.statementSql = sql
+    // INSERT ALL / FIRST: one single-table INSERT per INTO clause, each checked and run as a statement of its own
+    if (cls === "dml" && isMultiTableInsert(sql)) return runMultiTableInsert({ execute: (...a) => this.execute(...a), atomically: (body) => this.txn.atomically(body) }, sql, rows, specs, opts)
     const parseError =
       cls === "query" || cls === "dml"
         ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date") }) ?? (await this.unknownFunction(sql)))
