@@ -345,6 +345,19 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       return [`ora_hash(CAST(${arg(0)} AS VARCHAR), ${parts.length > 1 ? `CAST(${arg(1)} AS BIGINT)` : "4294967295"}, ${parts.length > 2 ? `CAST(${arg(2)} AS BIGINT)` : "0"})`, close + 1]
     case "STANDARD_HASH":
       return [`ora_standard_hash(${arg(0)}, ${parts.length > 1 ? arg(1) : "'SHA1'"})`, close + 1]
+    case "LAG":
+    case "LEAD":
+    case "FIRST_VALUE":
+    case "LAST_VALUE":
+    case "NTH_VALUE": {
+      // of an exact NUMBER: DuckDB gives its storage text back, so the result is made a NUMBER again (with its window)
+      const p = parts[0]
+      if (p === undefined || !isKw(toks[close + 1], "OVER") || !isOp(toks[close + 2], "(")) break
+      const end = isKw(toks[p[1] - 1], "NULLS") && isKw(toks[p[1] - 2], "IGNORE") ? p[1] - 2 : p[1]
+      if (!tr.exactNumericRange(p[0], end)) break
+      const overClose = matchParen(toks, close + 2)
+      return [`ora_number(CAST(${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")}) ${tr.range(close + 1, overClose + 1)} AS VARCHAR))`, overClose + 1]
+    }
     case "RATIO_TO_REPORT":
       // RATIO_TO_REPORT(e) OVER (w) is e / SUM(e) OVER (w) (SQL Language Reference, "RATIO_TO_REPORT"): the OVER clause
       // that follows the call is the SUM's
