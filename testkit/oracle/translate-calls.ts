@@ -358,6 +358,42 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       const overClose = matchParen(toks, close + 2)
       return [`ora_number(CAST(${identOut(t)}(${parts.map((_, k) => arg(k)).join(", ")}) ${tr.range(close + 1, overClose + 1)} AS VARCHAR))`, overClose + 1]
     }
+    case "MEDIAN":
+    case "STDDEV":
+    case "STDDEV_POP":
+    case "STDDEV_SAMP":
+    case "VARIANCE":
+    case "VAR_POP":
+    case "VAR_SAMP":
+    case "CORR":
+    case "COVAR_POP":
+    case "COVAR_SAMP":
+    case "REGR_SLOPE":
+    case "REGR_INTERCEPT":
+    case "REGR_R2":
+    case "REGR_AVGX":
+    case "REGR_AVGY": {
+      // over an exact NUMBER (decimal text to DuckDB, which would order it as text or refuse it): computed on its
+      // double value (Oracle computes in NUMBER: digits beyond a double's may differ), a NUMBER again
+      const exact = parts.map((p) => tr.exactNumericRange(p[0], p[1]))
+      if (!exact.some((e) => e)) break
+      const args = parts.map((_, k) => (exact[k] ? `CAST(${arg(k)} AS DOUBLE)` : arg(k))).join(", ")
+      const over = isKw(toks[close + 1], "OVER") && isOp(toks[close + 2], "(") ? matchParen(toks, close + 2) : -1
+      const window = over < 0 ? "" : ` ${tr.range(close + 1, over + 1)}`
+      return [`ora_number(CAST(${identOut(t)}(${args})${window} AS VARCHAR))`, over < 0 ? close + 1 : over + 1]
+    }
+    case "PERCENTILE_CONT":
+    case "PERCENTILE_DISC": {
+      // WITHIN GROUP (ORDER BY an exact NUMBER): ordered by its value, not its text
+      const g = close + 1
+      if (!isKw(toks[g], "WITHIN") || !isKw(toks[g + 1], "GROUP") || !isOp(toks[g + 2], "(") || !isKw(toks[g + 3], "ORDER") || !isKw(toks[g + 4], "BY")) break
+      const groupClose = matchParen(toks, g + 2)
+      let exprEnd = groupClose
+      while (exprEnd > g + 5 && isKw(toks[exprEnd - 1], "ASC", "DESC", "FIRST", "LAST", "NULLS")) exprEnd--
+      if (!tr.exactNumericRange(g + 5, exprEnd)) break
+      const order = `CAST(${tr.range(g + 5, exprEnd)} AS DOUBLE) ${tr.range(exprEnd, groupClose)}`
+      return [`ora_number(CAST(${identOut(t)}(${arg(0)}) WITHIN GROUP (ORDER BY ${order}) AS VARCHAR))`, groupClose + 1]
+    }
     case "RATIO_TO_REPORT":
       // RATIO_TO_REPORT(e) OVER (w) is e / SUM(e) OVER (w) (SQL Language Reference, "RATIO_TO_REPORT"): the OVER clause
       // that follows the call is the SUM's
