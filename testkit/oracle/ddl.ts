@@ -12,6 +12,7 @@ import { synonymsOf } from "./synonym-store.ts"
 import { createSynonym, dropSynonym } from "./synonyms.ts"
 import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck, storageConversion } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
+import { storageMaintenance } from "./storage-maintenance.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
 import { sequenceAlterError, sequenceGrantTarget } from "./sequence-privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
@@ -167,6 +168,7 @@ export class Ddl implements TableDdl {
     // privileges are checked before the statement's names (an unknown tablespace of a refused CREATE USER is ORA-01031)
     this.checkPrivileges(toks)
     checkTablespaces(toks)
+    if (storageMaintenance(this.s.db, this.s.schema, toks)) return
     if (kw === "CREATE") {
       let k = 1
       let orReplace = false
@@ -343,7 +345,8 @@ export class Ddl implements TableDdl {
     if (!isKw(toks[k], "AS")) throw new OraError(905, "missing keyword")
     const existing = this.s.db.catalog.getTable(q.schema, q.name)
     if ((existing !== undefined && (!orReplace || existing.kind !== "VIEW")) || this.nonTableNameTaken(q.schema, q.name)) throw ora.nameInUse()
-    const selectSql = sql.slice(toks[k + 1]!.pos)
+    // WITH READ ONLY / WITH CHECK OPTION: this server's views take no DML, so both hold as they are
+    const selectSql = sql.slice(toks[k + 1]!.pos).replace(/\s+WITH\s+(?:READ\s+ONLY|CHECK\s+OPTION)(?:\s+CONSTRAINT\s+\S+)?\s*$/i, "")
     const result = await this.s.query(selectSql, [])
     result.cursor.close()
     const tt = makeTranslator(this.selectTokens(selectSql), { bind: () => "NULL", dbTimeZone: this.s.db.settings.dbTimeZone, exactNumberColumns: this.s.exactNumberColumnsOf(selectSql), boundedNumberColumns: this.s.boundedNumberColumnsOf(selectSql) })
@@ -456,7 +459,13 @@ export class Ddl implements TableDdl {
         const at = d.lastIndexOf(" CHECK (CASE WHEN ")
         return at >= 0 && d.includes("ORA-12899", at) ? d.slice(0, at) : d
       }
-      for (const d of duckDefs) await this.runDdl(`ALTER TABLE ${target} ADD COLUMN ${withoutLengthCheck(d).replace(/ PRIMARY KEY| UNIQUE/g, "")}`)
+      for (const [i, d] of duckDefs.entries()) {
+        // nor NOT NULL: the column is added, then made mandatory (ORA-01758 when a row has no value for it)
+        const def = withoutLengthCheck(d).replace(/ PRIMARY KEY| UNIQUE/g, "")
+        const mandatory = / NOT NULL\b/.test(def)
+        await this.runDdl(`ALTER TABLE ${target} ADD COLUMN ${def.replace(/ NOT NULL\b/, "")}`)
+        if (mandatory) await setNotNull(this, target, columns[i]!.name)
+      }
       meta.columns.push(...columns)
       meta.constraints.push(...constraints)
       this.s.db.catalog.putTable(meta)
@@ -547,4 +556,18 @@ const checkTablespaces = (toks: ReadonlyArray<Tok>): void => {
     const ts = oracleName(name)
     if (!TABLESPACES.has(ts)) throw new OraError(959, `tablespace '${ts}' does not exist`)
   })
+}
+
+/**
+ * ALTER TABLE ADD of a NOT NULL column: made mandatory once added, or dropped again with ORA-01758 when a row of the
+ * table has no value for it (Oracle: "table must be empty to add mandatory (NOT NULL) column", unless a DEFAULT gives
+ * the rows one).
+ */
+const setNotNull = async (ddl: { runDdl(sql: string): Promise<void> }, target: string, column: string): Promise<void> => {
+  try {
+    await ddl.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(column)} SET NOT NULL`)
+  } catch {
+    await ddl.runDdl(`ALTER TABLE ${target} DROP COLUMN ${duckIdent(column)}`)
+    throw new OraError(1758, "table must be empty to add mandatory (NOT NULL) column")
+  }
 }

@@ -109,6 +109,7 @@ export const classify = (sql: string): StatementClass => {
     case "ANALYZE":
     case "AUDIT":
     case "RENAME":
+    case "PURGE":
       return "ddl"
     case "BEGIN":
     case "DECLARE":

@@ -11,7 +11,7 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { ora, OraError } from "../errors.ts"
 import { isUserLockMode } from "../user-locks.ts"
-import { wrongArguments } from "./arguments.ts"
+import { argumentsByName, wrongArguments } from "./arguments.ts"
 import type { Expr } from "./ast.ts"
 import type { BuiltinPackage, CallContext } from "./context.ts"
 import { sleep } from "./sleep.ts"
@@ -46,17 +46,6 @@ export const dbmsLock: BuiltinPackage = async (ctx, procedure, args) => {
     default:
       return false
   }
-}
-
-/** The arguments of a call by parameter name: positional ones in `order`, named ones (`p => expr`) by their name. */
-const byName = (args: ReadonlyArray<Expr>, order: ReadonlyArray<string>): Map<string, Expr> => {
-  const out = new Map<string, Expr>()
-  args.forEach((a, i) => {
-    const named = a.length >= 3 && a[0]!.kind === "ident" && a[1]!.kind === "op" && a[1]!.value === "=>"
-    if (named) out.set(a[0]!.value, a.slice(2))
-    else if (order[i] !== undefined) out.set(order[i]!, a)
-  })
-  return out
 }
 
 /** The lock an `id` (INTEGER) or `lockhandle` (VARCHAR2) argument names: its id, or a status code. */
@@ -98,7 +87,7 @@ export const dbmsLockFunction = async (ctx: CallContext, name: string, args: Rea
   const value = async (a: Expr | undefined, fallback: DuckDBValue): Promise<DuckDBValue> => (a === undefined ? fallback : await ctx.evaluate(a))
   switch (name) {
     case "REQUEST": {
-      const p = byName(args, ["ID", "LOCKMODE", "TIMEOUT", "RELEASE_ON_COMMIT"])
+      const p = argumentsByName(args, ["ID", "LOCKMODE", "TIMEOUT", "RELEASE_ON_COMMIT"])
       const lock = lockOf(ctx, await value(p.get("ID") ?? p.get("LOCKHANDLE"), null))
       if (typeof lock !== "number") return lock.status
       const mode = Number(await value(p.get("LOCKMODE"), 6))
@@ -110,7 +99,7 @@ export const dbmsLockFunction = async (ctx: CallContext, name: string, args: Rea
       return 0
     }
     case "CONVERT": {
-      const p = byName(args, ["ID", "LOCKMODE", "TIMEOUT"])
+      const p = argumentsByName(args, ["ID", "LOCKMODE", "TIMEOUT"])
       const lock = lockOf(ctx, await value(p.get("ID") ?? p.get("LOCKHANDLE"), null))
       if (typeof lock !== "number") return lock.status
       const mode = Number(await value(p.get("LOCKMODE"), null))
@@ -124,7 +113,7 @@ export const dbmsLockFunction = async (ctx: CallContext, name: string, args: Rea
       return 0
     }
     case "RELEASE": {
-      const p = byName(args, ["ID"])
+      const p = argumentsByName(args, ["ID"])
       if (args.length !== 1) throw wrongArguments(name)
       const lock = lockOf(ctx, await value(p.get("ID") ?? p.get("LOCKHANDLE"), null))
       if (typeof lock !== "number") return lock.status

@@ -7,6 +7,7 @@ import { dbmsOutput } from "./dbms-output.ts"
 import { dbmsRandom } from "./dbms-random.ts"
 import { dbmsSession } from "./dbms-session.ts"
 import { dbmsSql } from "./dbms-sql.ts"
+import { dbmsStats } from "./dbms-stats.ts"
 import { dbmsStandard } from "./dbms-standard.ts"
 
 /** Packages by name (also reachable as SYS.name). */
@@ -18,7 +19,8 @@ export const PACKAGES: ReadonlyMap<string, BuiltinPackage> = new Map([
   ["DBMS_SESSION", dbmsSession],
   ["DBMS_STANDARD", dbmsStandard],
   ["DBMS_APPLICATION_INFO", dbmsApplicationInfo],
-  ["DBMS_LOCK", dbmsLock]
+  ["DBMS_LOCK", dbmsLock],
+  ["DBMS_STATS", dbmsStats]
 ])
 
 /** The package whose procedures are callable without the package name (STANDARD / DBMS_STANDARD). */
