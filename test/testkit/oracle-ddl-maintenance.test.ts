@@ -66,4 +66,23 @@ describe("Oracle test server: schema maintenance DDL", () => {
     expect((await conn.execute("SELECT * FROM dm_ro")).rows).toEqual([[1, "a"]])
     expect((await conn.execute("SELECT * FROM dm_ck")).rows).toEqual([[1, "a"]])
   })
+
+  it("function-based indexes: a unique one refuses values whose expression repeats, naming the index", async () => {
+    // SQL Language Reference, "CREATE INDEX", column_expression; Oracle names the unique index in ORA-00001
+    await conn.execute("CREATE TABLE dm_fbi (id NUMBER, code VARCHAR2(10), d DATE)")
+    await conn.execute("CREATE UNIQUE INDEX dm_fbi_code ON dm_fbi (UPPER(code))")
+    await conn.execute("CREATE INDEX dm_fbi_day ON dm_fbi (TRUNC(d), id DESC)")
+    await conn.execute("INSERT INTO dm_fbi VALUES (1, 'abc', DATE '2024-05-01')")
+    const e = await failure(() => conn.execute("INSERT INTO dm_fbi VALUES (2, 'ABC', DATE '2024-05-02')"))
+    expect(e.message).toMatch(/^ORA-00001: unique constraint \(\w+\.DM_FBI_CODE\) violated/)
+    // NULL keys are not compared
+    await conn.execute("INSERT INTO dm_fbi VALUES (3, NULL, NULL)")
+    await conn.execute("INSERT INTO dm_fbi VALUES (4, NULL, NULL)")
+    expect((await conn.execute("SELECT id FROM dm_fbi ORDER BY id")).rows).toEqual([[1], [3], [4]])
+    expect((await conn.execute("SELECT index_name, uniqueness FROM user_indexes WHERE table_name = 'DM_FBI' ORDER BY 1")).rows).toEqual([
+      ["DM_FBI_CODE", "UNIQUE"],
+      ["DM_FBI_DAY", "NONUNIQUE"]
+    ])
+    await conn.rollback()
+  })
 })

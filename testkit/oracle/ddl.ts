@@ -13,6 +13,8 @@ import { createSynonym, dropSynonym } from "./synonyms.ts"
 import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck, storageConversion } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { storageMaintenance } from "./storage-maintenance.ts"
+import { indexExpressionSql, isIndexExpression } from "./index-expressions.ts"
+import { headingOf } from "./expression-names.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
 import { sequenceAlterError, sequenceGrantTarget } from "./sequence-privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
@@ -53,6 +55,18 @@ export class Ddl implements TableDdl {
   /** The tokens of the query of a CREATE TABLE / VIEW ... AS, rewritten as a query's are (session-translate.ts). */
   selectTokens(selectSql: string): ReadonlyArray<Tok> {
     return queryTokenRewrites(this.s.translation(), selectSql, tokenize(selectSql))
+  }
+
+  /** A query (with no binds) as the DuckDB SQL that runs it. */
+  duckSelect(selectSql: string): string {
+    const tt = makeTranslator(this.selectTokens(selectSql), {
+      bind: () => "NULL",
+      dbTimeZone: this.s.db.settings.dbTimeZone,
+      dateColumns: this.s.dateColumnsOf(selectSql),
+      exactNumberColumns: this.s.exactNumberColumnsOf(selectSql),
+      boundedNumberColumns: this.s.boundedNumberColumnsOf(selectSql)
+    })
+    return translateQuery(tt.toks, tt.tr).sql
   }
 
   qualified(toks: ReadonlyArray<Tok>, at: number): { schema: string; name: string; next: number } {
@@ -349,8 +363,7 @@ export class Ddl implements TableDdl {
     const selectSql = sql.slice(toks[k + 1]!.pos).replace(/\s+WITH\s+(?:READ\s+ONLY|CHECK\s+OPTION)(?:\s+CONSTRAINT\s+\S+)?\s*$/i, "")
     const result = await this.s.query(selectSql, [])
     result.cursor.close()
-    const tt = makeTranslator(this.selectTokens(selectSql), { bind: () => "NULL", dbTimeZone: this.s.db.settings.dbTimeZone, exactNumberColumns: this.s.exactNumberColumnsOf(selectSql), boundedNumberColumns: this.s.boundedNumberColumnsOf(selectSql) })
-    const { sql: duckSelect } = translateQuery(tt.toks, tt.tr)
+    const duckSelect = this.duckSelect(selectSql)
     const cols = result.columns.map((c, i) => ({ name: names?.[i] ?? c.name, type: c.type, nullable: c.nullable, defaultText: null }))
     const aliases = names !== undefined ? ` (${names.map(duckIdent).join(", ")})` : ""
     await this.runDdl(`CREATE OR REPLACE VIEW ${duckIdent(q.schema)}.${duckIdent(q.name)}${aliases} AS ${duckSelect}`)
@@ -364,9 +377,12 @@ export class Ddl implements TableDdl {
     const tq = this.qualified(toks, q.next + 1)
     const open = tq.next
     const close = matchParen(toks, open)
-    const keys = splitTopLevel(toks.slice(open + 1, close)).map((p) => ({ name: oracleName(p[0]!), descending: isKw(p[1], "DESC") }))
+    const parts = splitTopLevel(toks.slice(open + 1, close))
+    const keys = parts.map((p) => ({ name: isIndexExpression(p) ? headingOf(p.filter((t) => !isKw(t, "ASC", "DESC"))) : oracleName(p[0]!), descending: isKw(p[p.length - 1], "DESC") }))
     const tableColumns = this.s.db.catalog.getTable(tq.schema, tq.name)?.columns ?? []
-    const cols = keys.map((k) => `${unique ? uniqueKeyColumn(tableColumns, k.name) : duckIdent(k.name)}${k.descending ? " DESC" : ""}`)
+    // a function-based index's expression as DuckDB computes it (`UPPER(s)`, `TRUNC(d)`): an expression index
+    const column = (p: ReadonlyArray<Tok>, name: string) => (isIndexExpression(p) ? `(${indexExpressionSql(p, `${tq.schema}.${tq.name}`, (sql) => this.duckSelect(sql))})` : unique ? uniqueKeyColumn(tableColumns, name) : duckIdent(name))
+    const cols = keys.map((k, i) => `${column(parts[i]!, k.name)}${k.descending ? " DESC" : ""}`)
     await this.runDdl(`CREATE ${unique ? "UNIQUE " : ""}INDEX ${duckIdent(q.name)} ON ${duckIdent(tq.schema)}.${duckIdent(tq.name)} (${cols.join(", ")})`)
     this.s.db.catalog.putObject({ owner: q.schema, name: q.name, type: "INDEX", objectId: this.s.db.catalog.newObjectId(), created: new Date(), tableName: tq.name, indexColumns: keys, unique })
   }

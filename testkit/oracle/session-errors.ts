@@ -3,7 +3,7 @@
  * the table a DML statement writes (ORA-00001, ORA-02290 / 02291 / 02292), ORA-01407 for an UPDATE to NULL, syntax
  * errors located in the Oracle text.
  */
-import type { TableMeta } from "./catalog.ts"
+import type { ObjectMeta, TableMeta } from "./catalog.ts"
 import type { DatabaseSettings } from "./database.ts"
 import { duplicateKeyColumns, fromDuckDb, logEngineFailure } from "./duckdb-errors.ts"
 import { OraError } from "./errors.ts"
@@ -23,6 +23,8 @@ export interface FailedStatement {
   readonly target: TableMeta | undefined
   /** True while the DML statement being executed is an UPDATE (or MERGE), whose NOT NULL failures are ORA-01407. */
   readonly isUpdate: boolean
+  /** The database's objects: a unique index (CREATE UNIQUE INDEX, function-based too) names its ORA-00001. */
+  readonly objects?: Iterable<ObjectMeta>
 }
 
 /** The engine's message of each ORA-00001 {@link mapEngineError} made (it names the duplicate key's values). */
@@ -49,7 +51,11 @@ export const mapEngineError = (e: unknown, s: FailedStatement): OraError => {
     // the key DuckDB names (`Duplicate key "CODE: A"`) picks the constraint: a UNIQUE one is not the primary key
     const columns = duplicateKeyColumns(message, decodeName)
     const keyed = columns === undefined ? undefined : target.constraints.find((x) => (x.type === "P" || x.type === "U") && x.columns.length === columns.length && x.columns.every((n) => columns.includes(n)))
-    const c = keyed ?? target.constraints.find((x) => x.type === "P") ?? target.constraints.find((x) => x.type === "U")
+    // else a unique index of the table: the one on those columns, or its only expression index (whose duplicate
+    // DuckDB reports without a column name)
+    const indexes = [...(s.objects ?? [])].filter((o) => o.type === "INDEX" && o.unique === true && o.owner === target.owner && o.tableName === target.name)
+    const indexed = keyed === undefined ? indexes.find((o) => (columns === undefined ? indexes.length === 1 : o.indexColumns?.length === columns.length && o.indexColumns.every((k) => columns.includes(k.name)))) : undefined
+    const c = keyed ?? (indexed !== undefined ? { name: indexed.name, columns: (indexed.indexColumns ?? []).map((k) => k.name) } : undefined) ?? target.constraints.find((x) => x.type === "P") ?? target.constraints.find((x) => x.type === "U")
     if (c !== undefined) {
       const tail = s.settings.version === "23ai" ? ` on table ${target.owner}.${target.name} columns (${c.columns.join(", ")})` : ""
       const unique = new OraError(1, `unique constraint (${target.owner}.${c.name}) violated${tail}`)

@@ -194,7 +194,7 @@ export class SqlSession {
 
   /** Maps an engine failure onto an ORA- error. */
   mapError(e: unknown): OraError {
-    return mapEngineError(e, { settings: this.db.settings, tables: this.db.catalog.allTables(), schema: this.schema, sql: this.statementSql, target: this.dmlTarget, isUpdate: this.dmlIsUpdate })
+    return mapEngineError(e, { settings: this.db.settings, tables: this.db.catalog.allTables(), schema: this.schema, sql: this.statementSql, target: this.dmlTarget, isUpdate: this.dmlIsUpdate, objects: this.db.catalog.allObjects() })
   }
 
   /** The Oracle text of the statement being executed (errors Oracle words with its parts). */
