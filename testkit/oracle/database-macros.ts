@@ -24,6 +24,9 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
   `ora_session_local(x) AS CASE WHEN getvariable('ora_session_tz_region') = '' THEN CAST(CAST(x AS TIMESTAMPTZ) AS TIMESTAMP) + to_minutes(CAST(getvariable('ora_session_tz_min') AS BIGINT)) ELSE timezone(nullif(getvariable('ora_session_tz_region'), ''), CAST(x AS TIMESTAMPTZ)) END`,
   // CURRENT_DATE and LOCALTIMESTAMP: the session time zone's wall clock now, a region's offset at this instant
   // ("the current date and time in the session time zone", SQL Language Reference, "LOCALTIMESTAMP")
+  // ADD_MONTHS: "If date is the last day of the month or if the resulting month has fewer days than the day
+  // component of date, then the result is the last day of the resulting month" (SQL Language Reference), the time kept
+  `ora_add_months(x, n) AS CASE WHEN CAST(x AS DATE) = last_day(x) THEN CAST(last_day(x + to_months(n)) AS TIMESTAMP) + (x - date_trunc('day', x)) ELSE x + to_months(n) END`,
   `ora_current_date() AS CAST(ora_session_local(now()) AS TIMESTAMP_S)`,
   `ora_localtimestamp() AS ora_session_local(now())`,
   `ora_session_offset(x) AS CAST((epoch_us(ora_session_local(x)) - epoch_us(CAST(CAST(x AS TIMESTAMPTZ) AS TIMESTAMP))) // 60000000 AS BIGINT)`,

@@ -316,7 +316,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     case "SYS_GUID":
       return [`unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))`, close + 1]
     case "ADD_MONTHS":
-      return [`CAST((${arg(0)}) + to_months(CAST(${arg(1)} AS INTEGER)) AS TIMESTAMP)`, close + 1]
+      // the last day of a month gives the last day of the resulting month (SQL Language Reference, "ADD_MONTHS")
+      return [`ora_add_months(CAST(${arg(0)} AS TIMESTAMP), CAST(${arg(1)} AS INTEGER))`, close + 1]
     case "EMPTY_CLOB":
       return ["''", close + 1]
     case "EMPTY_BLOB":

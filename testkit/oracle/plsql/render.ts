@@ -25,7 +25,7 @@ import { nameValue } from "./names.ts"
 import { PlsqlRecord } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
 import { lookup } from "./scope.ts"
-import { isExactNumberText, kindOfSpec, kindOfType, type ValueKind } from "./value-kinds.ts"
+import { datetimeParameter, isExactNumberText, kindOfSpec, kindOfType, type ValueKind } from "./value-kinds.ts"
 
 /** Column names of the tables a SQL statement names: they win over variables of the same name. */
 export function columnsOf(ctx: Frame, toks: Expr): Set<string> {
@@ -126,7 +126,8 @@ export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, w
       const index = name.startsWith("\u0000V") ? Number(name.slice(2)) : -1
       specOfParam[params.length] = specs[index]
       kindOfParam[params.length] = kinds[index]
-      const value = index >= 0 ? values[index] : null
+      const raw = index >= 0 ? values[index] : null
+      const value = kinds[index] === "datetime" ? datetimeParameter(raw ?? null) : raw
       // RAW values (variables, binds) are bytes: DuckDB types a parameter by its value, BLOB only as a DuckDBBlobValue
       params.push((value instanceof Uint8Array ? new DuckDBBlobValue(value) : value) as DuckDBValue)
       numbered.set(tok, params.length)

@@ -4,7 +4,7 @@
  * a double keeps), or a DATE / TIMESTAMP (`d + n` adds n days: "Datetime/Interval Arithmetic", SQL Language
  * Reference). Taken from a variable's declared type or a host bind's type.
  */
-import type { DuckDBValue } from "@duckdb/node-api"
+import { DuckDBTimestampValue, type DuckDBValue } from "@duckdb/node-api"
 import { bindSpecType } from "../results.ts"
 import type { BindSpec } from "../statement.ts"
 import type { TypeSpec } from "./ast.ts"
@@ -36,4 +36,24 @@ export const numberOfText = (text: string): number | string => {
   const n = Number(text)
   const digits = text.replace(/^[-+]?0*\.?0*/, "").replace(/[eE].*$/, "").replace(".", "").replace(/0+$/, "")
   return digits.length > 15 && Number.isFinite(n) && !Number.isInteger(n) ? text : n
+}
+
+const DATETIME_TEXT = /^(-?\d{4,})-(\d\d)-(\d\d)(?:[ T](\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?)?$/
+
+/**
+ * A DATE / TIMESTAMP value (wall-clock text as variables hold it, or a JavaScript Date) as a typed engine parameter,
+ * so that every function sees a datetime (`ADD_MONTHS(v, 1)`, `EXTRACT(YEAR FROM v)`), not text; other values as
+ * they are; a value with digits below the microsecond stays text (the engine's TIMESTAMP would cut them).
+ */
+export const datetimeParameter = (value: DuckDBValue | Date): DuckDBValue => {
+  if (value instanceof Date) return new DuckDBTimestampValue(BigInt(value.getTime()) * 1000n)
+  if (typeof value !== "string") return value
+  const m = DATETIME_TEXT.exec(value)
+  // digits below the microsecond stay in the text, which the nanosecond-exact paths read
+  if (m === null || /[1-9]/.test((m[7] ?? "").slice(6))) return value
+  const at = new Date(0)
+  at.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
+  at.setUTCHours(Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), 0)
+  const micros = Number((m[7] ?? "").padEnd(6, "0").slice(0, 6))
+  return new DuckDBTimestampValue(BigInt(at.getTime()) * 1000n + BigInt(micros))
 }

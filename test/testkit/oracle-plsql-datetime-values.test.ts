@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { oracledb, withServer } from "./oracle/helpers.ts"
+
+// DATE and TIMESTAMP variables in PL/SQL expressions, through raw node-oracledb: every datetime function takes them
+// (ADD_MONTHS and EXTRACT failed ORA-00932 on a variable), and ADD_MONTHS keeps Oracle's rule for the last day of a
+// month (SQL Language Reference 23ai, "ADD_MONTHS": "If date is the last day of the month or if the resulting month
+// has fewer days than the day component of date, then the result is the last day of the resulting month").
+let server: OracleTestServerHandle
+let conn: Conn
+
+describe("Oracle test server: PL/SQL datetime values", () => {
+  beforeAll(async () => {
+    const s = await withServer({ version: "23ai" })
+    server = s.server
+    conn = await s.connect()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  const text = async (block: string): Promise<string> =>
+    ((await conn.execute(block, { s: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 200 } })).outBinds as { s: string }).s
+
+  it("DATE and TIMESTAMP variables go through ADD_MONTHS, EXTRACT, TRUNC, LAST_DAY and arithmetic", async () => {
+    expect(await text("DECLARE v DATE := DATE '2024-01-31'; w DATE; BEGIN w := ADD_MONTHS(v, 1); :s := TO_CHAR(w, 'YYYY-MM-DD'); END;")).toBe("2024-02-29")
+    expect(await text("DECLARE v TIMESTAMP := TIMESTAMP '2024-05-06 07:08:09.5'; BEGIN :s := EXTRACT(YEAR FROM v) || ' ' || TO_CHAR(v, 'HH24:MI:SS.FF3'); END;")).toBe("2024 07:08:09.500")
+    expect(await text("DECLARE v DATE := DATE '2024-05-06'; BEGIN :s := EXTRACT(MONTH FROM v) || ' ' || TO_CHAR(TRUNC(v, 'MM'), 'YYYY-MM-DD') || ' ' || TO_CHAR(LAST_DAY(v), 'DD'); END;")).toBe("5 2024-05-01 31")
+    expect(await text("DECLARE v DATE := DATE '2024-05-06'; BEGIN :s := TO_CHAR(v + 1, 'YYYY-MM-DD') || ' ' || TO_CHAR(v - DATE '2024-05-01'); END;")).toBe("2024-05-07 5")
+  })
+
+  it("ADD_MONTHS of a month's last day is the last day of the resulting month, the time of day kept", async () => {
+    const rows = await conn.execute(`SELECT TO_CHAR(ADD_MONTHS(DATE '2024-02-29', 1), 'YYYY-MM-DD'), TO_CHAR(ADD_MONTHS(DATE '2024-01-30', 1), 'YYYY-MM-DD'),
+      TO_CHAR(ADD_MONTHS(TIMESTAMP '2023-04-30 10:20:30', -2), 'YYYY-MM-DD HH24:MI:SS'), TO_CHAR(ADD_MONTHS(DATE '2024-01-15', 13), 'YYYY-MM-DD') FROM dual`)
+    expect(rows.rows).toEqual([["2024-03-31", "2024-02-29", "2023-02-28 10:20:30", "2025-02-15"]])
+  })
+})
