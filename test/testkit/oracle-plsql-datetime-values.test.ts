@@ -36,4 +36,16 @@ describe("Oracle test server: PL/SQL datetime values", () => {
       TO_CHAR(ADD_MONTHS(TIMESTAMP '2023-04-30 10:20:30', -2), 'YYYY-MM-DD HH24:MI:SS'), TO_CHAR(ADD_MONTHS(DATE '2024-01-15', 13), 'YYYY-MM-DD') FROM dual`)
     expect(rows.rows).toEqual([["2024-03-31", "2024-02-29", "2023-02-28 10:20:30", "2025-02-15"]])
   })
+
+  it("MONTHS_BETWEEN: whole months for matching or last days, else the rest in 31-day months, in SQL and PL/SQL", async () => {
+    // SQL Language Reference, "MONTHS_BETWEEN": MONTHS_BETWEEN(TO_DATE('02-02-1995','MM-DD-YYYY'),
+    // TO_DATE('01-01-1995','MM-DD-YYYY')) is 1.03225806
+    const r = await conn.execute(`SELECT MONTHS_BETWEEN(TO_DATE('02-02-1995', 'MM-DD-YYYY'), TO_DATE('01-01-1995', 'MM-DD-YYYY')),
+      MONTHS_BETWEEN(DATE '2024-03-31', DATE '2024-02-29'), MONTHS_BETWEEN(DATE '2024-01-15', DATE '2024-03-15'),
+      MONTHS_BETWEEN(TIMESTAMP '2024-01-02 12:00:00', DATE '2024-01-01') FROM dual`)
+    const [[a, b, c, d]] = r.rows as [[number, number, number, number]]
+    expect([a.toFixed(8), b, c, d.toFixed(8)]).toEqual(["1.03225806", 1, -2, (1.5 / 31).toFixed(8)])
+    expect((r.metaData as Array<{ dbTypeName: string }>)[0]!.dbTypeName).toBe("NUMBER")
+    expect(await text("DECLARE v DATE := DATE '2024-06-30'; BEGIN :s := MONTHS_BETWEEN(v, DATE '2024-04-30'); END;")).toBe("2")
+  })
 })

@@ -27,6 +27,10 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
   // ADD_MONTHS: "If date is the last day of the month or if the resulting month has fewer days than the day
   // component of date, then the result is the last day of the resulting month" (SQL Language Reference), the time kept
   `ora_add_months(x, n) AS CASE WHEN CAST(x AS DATE) = last_day(x) THEN CAST(last_day(x + to_months(n)) AS TIMESTAMP) + (x - date_trunc('day', x)) ELSE x + to_months(n) END`,
+  // MONTHS_BETWEEN: whole months when the days of month match or both are last days, else the rest in 31-day months
+  // of the days and times ("Oracle Database calculates the fractional portion of the result based on a 31-day month
+  // and considers the difference in time components", SQL Language Reference, "MONTHS_BETWEEN")
+  `ora_months_between(a, b) AS CASE WHEN day(a) = day(b) OR (CAST(a AS DATE) = last_day(a) AND CAST(b AS DATE) = last_day(b)) THEN CAST((year(a) - year(b)) * 12 + month(a) - month(b) AS DOUBLE) ELSE (year(a) - year(b)) * 12 + month(a) - month(b) + (day(a) - day(b)) / 31.0 + (epoch(a - date_trunc('day', a)) - epoch(b - date_trunc('day', b))) / (31.0 * 86400) END`,
   `ora_current_date() AS CAST(ora_session_local(now()) AS TIMESTAMP_S)`,
   `ora_localtimestamp() AS ora_session_local(now())`,
   `ora_session_offset(x) AS CAST((epoch_us(ora_session_local(x)) - epoch_us(CAST(CAST(x AS TIMESTAMPTZ) AS TIMESTAMP))) // 60000000 AS BIGINT)`,

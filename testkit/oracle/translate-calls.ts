@@ -315,6 +315,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       return [`ora_mod(${arg(0)}, ${arg(1)})`, close + 1]
     case "SYS_GUID":
       return [`unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))`, close + 1]
+    case "MONTHS_BETWEEN":
+      if (parts.length !== 2) throw new OraError(909, "invalid number of arguments")
+      return [`ora_number(CAST(ora_months_between(CAST(${arg(0)} AS TIMESTAMP), CAST(${arg(1)} AS TIMESTAMP)) AS VARCHAR))`, close + 1]
     case "ADD_MONTHS":
       // the last day of a month gives the last day of the resulting month (SQL Language Reference, "ADD_MONTHS")
       return [`ora_add_months(CAST(${arg(0)} AS TIMESTAMP), CAST(${arg(1)} AS INTEGER))`, close + 1]
