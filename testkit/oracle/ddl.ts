@@ -2,7 +2,6 @@
  * Oracle DDL on the engine with the catalog kept in step: CREATE / DROP / ALTER / RENAME of tables, views, indexes,
  * sequences, users and procedures, TRUNCATE and COMMENT. ALTER SESSION stays with the session state it changes.
  */
-import type { ColumnMeta } from "./catalog.ts"
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
 import { addConstraints } from "./add-constraint.ts"
@@ -10,11 +9,10 @@ import { dropConstraint } from "./drop-constraint.ts"
 import { changeConstraintState, isConstraintState } from "./constraint-state.ts"
 import { synonymsOf } from "./synonym-store.ts"
 import { createSynonym, dropSynonym } from "./synonyms.ts"
-import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck, storageConversion } from "./modify-checks.ts"
+import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck, storageConversion, setNotNull } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
 import { storageMaintenance } from "./storage-maintenance.ts"
-import { indexExpressionSql, isIndexExpression } from "./index-expressions.ts"
-import { headingOf } from "./expression-names.ts"
+import { createIndex } from "./create-index.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
 import { sequenceAlterError, sequenceGrantTarget } from "./sequence-privileges.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
@@ -24,19 +22,12 @@ import { alterTrigger, defineTrigger, dropTrigger } from "./plsql/trigger-defini
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
 import { queryTokenRewrites } from "./session-translate.ts"
 import type { DdlHost } from "./ddl-host.ts"
-import { columnsOf, createTable, isZonedColumn, type TableDdl } from "./ddl-tables.ts"
+import { columnsOf, createTable, type TableDdl } from "./ddl-tables.ts"
 import { stripTerminator } from "./statement.ts"
 import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
 import { type OraType, parseOracleType } from "./types.ts"
-
-/**
- * A column of a unique key as DuckDB indexes it: a TIMESTAMP WITH TIME ZONE column by its instant, as Oracle compares
- * such values (datetime-groups.ts), so `12:00 +01:00` and `11:00 +00:00` are one key; others as they are.
- */
-const uniqueKeyColumn = (columns: ReadonlyArray<ColumnMeta>, name: string): string =>
-  isZonedColumn(columns, name) ? `(ora_tstz_key(CAST(${duckIdent(name)} AS VARCHAR), ''))` : duckIdent(name)
 
 /** Runs the DDL of one session. */
 export class Ddl implements TableDdl {
@@ -195,7 +186,7 @@ export class Ddl implements TableDdl {
       if (isKw(toks[k], "FORCE", "NOFORCE", "EDITIONABLE", "NONEDITIONABLE")) k++
       if (isKw(toks[k], "VIEW")) return this.createView(toks, k + 1, t.text, orReplace, sql)
       if (isKw(toks[k], "UNIQUE", "BITMAP")) k++
-      if (isKw(toks[k], "INDEX")) return this.createIndex(toks, k, t.text)
+      if (isKw(toks[k], "INDEX")) return createIndex(this, toks, k)
       if (isKw(toks[k], "SEQUENCE")) return this.createSequence(toks, k + 1)
       if (isKw(toks[k], "USER")) {
         this.requireDba()
@@ -368,23 +359,6 @@ export class Ddl implements TableDdl {
     const aliases = names !== undefined ? ` (${names.map(duckIdent).join(", ")})` : ""
     await this.runDdl(`CREATE OR REPLACE VIEW ${duckIdent(q.schema)}.${duckIdent(q.name)}${aliases} AS ${duckSelect}`)
     this.s.db.catalog.putTable({ owner: q.schema, name: q.name, kind: "VIEW", columns: cols, constraints: [], objectId: existing?.objectId ?? this.s.db.catalog.newObjectId(), created: new Date(), viewText: selectSql.trim() })
-  }
-
-  private async createIndex(toks: ReadonlyArray<Tok>, at: number, _text: (a: number, b: number) => string): Promise<void> {
-    const unique = isKw(toks[at - 1], "UNIQUE")
-    const q = this.qualified(toks, at + 1)
-    if (!isKw(toks[q.next], "ON")) throw new OraError(969, "missing ON keyword")
-    const tq = this.qualified(toks, q.next + 1)
-    const open = tq.next
-    const close = matchParen(toks, open)
-    const parts = splitTopLevel(toks.slice(open + 1, close))
-    const keys = parts.map((p) => ({ name: isIndexExpression(p) ? headingOf(p.filter((t) => !isKw(t, "ASC", "DESC"))) : oracleName(p[0]!), descending: isKw(p[p.length - 1], "DESC") }))
-    const tableColumns = this.s.db.catalog.getTable(tq.schema, tq.name)?.columns ?? []
-    // a function-based index's expression as DuckDB computes it (`UPPER(s)`, `TRUNC(d)`): an expression index
-    const column = (p: ReadonlyArray<Tok>, name: string) => (isIndexExpression(p) ? `(${indexExpressionSql(p, `${tq.schema}.${tq.name}`, (sql) => this.duckSelect(sql))})` : unique ? uniqueKeyColumn(tableColumns, name) : duckIdent(name))
-    const cols = keys.map((k, i) => `${column(parts[i]!, k.name)}${k.descending ? " DESC" : ""}`)
-    await this.runDdl(`CREATE ${unique ? "UNIQUE " : ""}INDEX ${duckIdent(q.name)} ON ${duckIdent(tq.schema)}.${duckIdent(tq.name)} (${cols.join(", ")})`)
-    this.s.db.catalog.putObject({ owner: q.schema, name: q.name, type: "INDEX", objectId: this.s.db.catalog.newObjectId(), created: new Date(), tableName: tq.name, indexColumns: keys, unique })
   }
 
   /**
@@ -574,16 +548,3 @@ const checkTablespaces = (toks: ReadonlyArray<Tok>): void => {
   })
 }
 
-/**
- * ALTER TABLE ADD of a NOT NULL column: made mandatory once added, or dropped again with ORA-01758 when a row of the
- * table has no value for it (Oracle: "table must be empty to add mandatory (NOT NULL) column", unless a DEFAULT gives
- * the rows one).
- */
-const setNotNull = async (ddl: { runDdl(sql: string): Promise<void> }, target: string, column: string): Promise<void> => {
-  try {
-    await ddl.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(column)} SET NOT NULL`)
-  } catch {
-    await ddl.runDdl(`ALTER TABLE ${target} DROP COLUMN ${duckIdent(column)}`)
-    throw new OraError(1758, "table must be empty to add mandatory (NOT NULL) column")
-  }
-}

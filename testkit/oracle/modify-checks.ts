@@ -14,6 +14,7 @@
  */
 import type { OraType } from "./types.ts"
 import { duckIdent } from "./names.ts"
+import { OraError } from "./errors.ts"
 
 /** The length of a character or RAW value in the unit its column counts (bytes unless national or `n CHAR`). */
 const lengthOf = (column: string, type: OraType, typeText: string): string =>
@@ -161,4 +162,18 @@ const withLengthCheck = (ddl: string, label: string, length: string, size: numbe
   if (last === undefined || maximum === null) return ddl
   const maxAt = at + maximum.index
   return ddl.slice(0, last.index) + `<= ${size})` + ddl.slice(last.index + last[0].length, maxAt) + `maximum: ${size})` + ddl.slice(maxAt + maximum[0].length)
+}
+
+/**
+ * ALTER TABLE ADD of a NOT NULL column: made mandatory once added, or dropped again with ORA-01758 when a row of the
+ * table has no value for it (Oracle: "table must be empty to add mandatory (NOT NULL) column", unless a DEFAULT gives
+ * the rows one).
+ */
+export const setNotNull = async (ddl: { runDdl(sql: string): Promise<void> }, target: string, column: string): Promise<void> => {
+  try {
+    await ddl.runDdl(`ALTER TABLE ${target} ALTER COLUMN ${duckIdent(column)} SET NOT NULL`)
+  } catch {
+    await ddl.runDdl(`ALTER TABLE ${target} DROP COLUMN ${duckIdent(column)}`)
+    throw new OraError(1758, "table must be empty to add mandatory (NOT NULL) column")
+  }
 }
