@@ -320,7 +320,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       return [`ora_number(CAST(ora_months_between(CAST(${arg(0)} AS TIMESTAMP), CAST(${arg(1)} AS TIMESTAMP)) AS VARCHAR))`, close + 1]
     case "ADD_MONTHS":
       // the last day of a month gives the last day of the resulting month (SQL Language Reference, "ADD_MONTHS")
-      return [`ora_add_months(CAST(${arg(0)} AS TIMESTAMP), CAST(${arg(1)} AS INTEGER))`, close + 1]
+      // (x + 0 months: a datetime, and a number refused as Oracle refuses it, ORA-00932 expected DATE got NUMBER)
+      return [`ora_add_months((${arg(0)}) + to_months(0), CAST(${arg(1)} AS INTEGER))`, close + 1]
     case "EMPTY_CLOB":
       return ["''", close + 1]
     case "EMPTY_BLOB":

@@ -15,6 +15,7 @@ import { findTopLevel, isKw, isOp, matchParen, type Tok } from "../lexer.ts"
 import { rewriteDbmsLob } from "../lob-functions.ts"
 import { rewriteAttributeAccess } from "../object-attributes.ts"
 import { rewriteOuterJoinPlus } from "../outer-join-plus.ts"
+import { withAliasAs } from "../select-aliases-as.ts"
 import type { BindSpec } from "../statement.ts"
 import { makeTranslator, oracleName, type QueryShape, translateQuery } from "../translate.ts"
 import type { Expr } from "./ast.ts"
@@ -111,7 +112,7 @@ function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyA
  */
 export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, withRowid = false): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, toks), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(toks)), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
   const { rewritten, values, specs, kinds } = bindNames(ctx, source, sql)
   const kindOfParam: Array<ValueKind> = []
   const withSpaces: Array<Tok> = []
