@@ -24,6 +24,8 @@ export interface Grant {
   readonly grantee: string
   readonly grantor: string
   readonly privilege: ObjectPrivilege
+  /** The column of a column privilege (UPDATE / INSERT / REFERENCES (col)); undefined for the whole object. */
+  readonly column?: string
   /** Granted WITH GRANT OPTION: the grantee may grant it on. */
   grantable: boolean
 }
@@ -35,6 +37,9 @@ export interface Grant {
  */
 export class Grants {
   private readonly byObject = new Map<string, Array<Grant>>()
+
+  /** `rolesOf`: the roles enabled for a user, whose object privileges the user holds too (system-privileges.ts). */
+  constructor(private readonly rolesOf: (user: string) => ReadonlySet<string> = () => new Set()) {}
 
   /** Grants `privileges` on `owner.name` to `grantee` from `grantor` (WITH GRANT OPTION when `grantable`). */
   grant(owner: string, name: string, grantee: string, privileges: ReadonlyArray<ObjectPrivilege>, grantor = owner, grantable = false): void {
@@ -70,10 +75,12 @@ export class Grants {
     this.byObject.delete(`${owner}.${name}`)
   }
 
-  /** The privileges `user` holds on `owner.name`, directly or through PUBLIC. */
+  /** The privileges `user` holds on `owner.name`, directly, through PUBLIC or through an enabled role. */
   held(owner: string, name: string, user: string): ReadonlySet<ObjectPrivilege> {
     const list = this.byObject.get(`${owner}.${name}`) ?? []
-    return new Set(list.filter((g) => g.grantee === user || g.grantee === "PUBLIC").map((g) => g.privilege))
+    if (list.length === 0) return new Set()
+    const roles = this.rolesOf(user)
+    return new Set(list.filter((g) => g.grantee === user || g.grantee === "PUBLIC" || roles.has(g.grantee)).map((g) => g.privilege))
   }
 
   /** Whether `user` holds `privilege` on `owner.name` WITH GRANT OPTION. */
@@ -103,7 +110,10 @@ export const objectPrivileges = (words: ReadonlyArray<string>): Array<ObjectPriv
 /** Who is asking, and what the server knows of its rights. */
 export interface Requester {
   readonly user: string
+  /** Holds the DBA role (every system privilege). */
   readonly dba: boolean
+  /** Whether the user may use a system privilege (CREATE TABLE, SELECT ANY TABLE, ...; system-privileges.ts). */
+  readonly has: (privilege: string) => boolean
   readonly grants: Grants
   readonly version: OracleVersion
 }
@@ -115,10 +125,24 @@ export interface Requester {
  */
 export const objectAccessError = (who: Requester, owner: string, name: string, privilege: ObjectPrivilege | "DROP"): OraError | undefined => {
   if (who.dba || owner === who.user || owner === "SYS" || owner === "PUBLIC") return undefined
+  // SELECT ANY TABLE, INSERT ANY TABLE, ..., DROP ANY TABLE: the system privilege stands for the object privilege
+  const any = ANY_TABLE[privilege]
+  if (any !== undefined && who.has(any)) return undefined
   const held = who.grants.held(owner, name, who.user)
   // DROP / TRUNCATE of another schema's table need the DROP ANY TABLE system privilege: no object privilege suffices
   if (privilege !== "DROP" && held.has(privilege)) return undefined
-  return held.size > 0 ? insufficientPrivileges() : ora.tableNotFound(who.version, owner, name)
+  // the object is visible (ORA-01031, not ORA-00942) to a holder of some privilege on it or of SELECT ANY TABLE
+  return held.size > 0 || who.has("SELECT ANY TABLE") ? insufficientPrivileges() : ora.tableNotFound(who.version, owner, name)
+}
+
+/** The system privilege that gives an object privilege on every schema's tables. */
+const ANY_TABLE: Partial<Record<ObjectPrivilege | "DROP", string>> = {
+  SELECT: "SELECT ANY TABLE",
+  INSERT: "INSERT ANY TABLE",
+  UPDATE: "UPDATE ANY TABLE",
+  DELETE: "DELETE ANY TABLE",
+  ALTER: "ALTER ANY TABLE",
+  DROP: "DROP ANY TABLE"
 }
 
 /** ORA-01031. */

@@ -23,13 +23,13 @@ export interface AccessContext {
 /**
  * Checks the privileges a statement needs on other schemas' tables and views: `target.privileges` on the table a
  * DML statement writes, SELECT on every other one it names (qualified, or in `from` unqualified under another
- * CURRENT_SCHEMA), and SELECT ANY DICTIONARY (here: DBA) for the DBA_* views.
+ * CURRENT_SCHEMA), and SELECT ANY DICTIONARY (the DBA role holds it) for the DBA_* views.
  */
 export const checkAccess = (ctx: AccessContext, toks: ReadonlyArray<Tok>, from: ReadonlyArray<FromRef>, target?: { readonly meta: TableMeta; readonly privileges: ReadonlyArray<ObjectPrivilege> }): void => {
   const who = ctx.who
   if (who.dba) return
   const dbaView = toks.find((t) => t.kind === "ident" && t.value.startsWith("DBA_") && isDictionaryName(t.value))
-  if (dbaView !== undefined) throw ora.tableNotFound(who.version, undefined, dbaView.value)
+  if (dbaView !== undefined && !who.has("SELECT ANY DICTIONARY")) throw ora.tableNotFound(who.version, undefined, dbaView.value)
   const check = (meta: TableMeta, privilege: ObjectPrivilege) => {
     const e = objectAccessError(who, meta.owner, meta.name, privilege)
     if (e !== undefined) throw e

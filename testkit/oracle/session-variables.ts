@@ -30,7 +30,7 @@ export const setSessionVariables = async (host: SessionSettingsHost, s: EngineSe
   const vars: Record<string, string | number> = {
     ora_user: host.info.user,
     ora_uid: u?.userId ?? 0,
-    ora_dba: host.db.dbaUsers.has(host.info.user) ? 1 : 0,
+    ora_dba: host.db.auth.isDba(host.info.user) ? 1 : 0,
     ora_schema: host.schema,
     ora_schema_id: sch?.userId ?? 0,
     ora_sid: host.info.sid,
