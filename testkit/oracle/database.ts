@@ -372,7 +372,7 @@ export class OracleDatabase {
     }
     for (const [view, rows] of typeDictionaryRows(namedTypesOf(this))) if (names.has(view)) await fill(view, rows)
     for (const [view, rows] of this.settings.storedCode.dictionaryRows(this)) if (names.has(view)) await fill(view, rows)
-    if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? (this.catalog.getObject(o, "SEQUENCE", n) !== undefined ? "SEQUENCE" : "TABLE"))) await fill(view, rows)
+    if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? (["SEQUENCE", "PROCEDURE", "FUNCTION", "PACKAGE"] as const).find((k) => this.catalog.getObject(o, k, n) !== undefined) ?? (namedTypesOf(this).lookup(o, o, n) !== undefined ? "TYPE" : "TABLE"))) await fill(view, rows)
     await refreshRoleDictionary(s, names, this.auth, this.grants, [...this.catalog.users.keys()])
     if (this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
     this.dictionaryVersion = this.catalog.version

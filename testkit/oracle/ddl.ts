@@ -14,6 +14,8 @@ import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck,
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
 import { sequenceAlterError, sequenceGrantTarget } from "./sequence-privileges.ts"
+import { checkTablePrivileges, type ExecutableKind, executableGrantTarget } from "./execute-privileges.ts"
+import { packagesOf } from "./plsql/stored-packages.ts"
 import { checkGrantee, createRole, ddlSystemPrivilege, dropRole, grantSystem, type RoleHost } from "./role-statements.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
@@ -138,7 +140,12 @@ export class Ddl implements TableDdl {
     const privileges = objectPrivileges(words.filter((w) => w !== "PRIVILEGES"))
     if (privileges === undefined) throw new OraError(990, "missing or invalid privilege")
     const q = this.qualified(toks, on + 1)
-    const meta = this.s.db.catalog.getTable(q.schema, q.name) ?? sequenceGrantTarget(this.s.db.catalog, q.schema, q.name, privileges)
+    const table = this.s.db.catalog.getTable(q.schema, q.name)
+    if (table !== undefined) checkTablePrivileges(privileges)
+    const unitKind = table === undefined ? this.executableKind(q.schema, q.name) : undefined
+    const unit = unitKind === undefined ? undefined : executableGrantTarget(unitKind, q.schema, q.name, privileges, words[0] === "ALL")
+    if (unit !== undefined) privileges.splice(0, privileges.length, ...unit.privileges)
+    const meta = table ?? unit ?? sequenceGrantTarget(this.s.db.catalog, q.schema, q.name, privileges)
     if (meta === undefined) throw ora.tableNotFound(who.version, q.schema, q.name)
     const grants = this.s.db.grants
     const mine = who.dba || meta.owner === who.user
@@ -153,6 +160,14 @@ export class Ddl implements TableDdl {
       if (!revoke) grants.grant(meta.owner, meta.name, g, privileges, grantor, withGrantOption)
       else if (grants.revoke(meta.owner, meta.name, g, privileges, who.dba ? undefined : grantor) === 0) throw new OraError(1927, "cannot REVOKE privileges you did not grant")
     }
+  }
+
+  /** The kind of the stored unit `owner.name` (a procedure, function, package or type), undefined for none. */
+  private executableKind(owner: string, name: string): ExecutableKind | undefined {
+    const proc = this.s.db.procedures.get(`${owner}.${name}`)
+    if (proc !== undefined) return proc.isFunction === true ? "FUNCTION" : "PROCEDURE"
+    if (packagesOf(this.s.db).has(`${owner}.${name}`)) return "PACKAGE"
+    return namedTypesOf(this.s.db).lookup(owner, owner, name) !== undefined ? "TYPE" : undefined
   }
 
   /** ORA-01031 unless the session user holds the system privilege (CREATE USER, ALTER USER, DROP USER). */
@@ -263,6 +278,7 @@ export class Ddl implements TableDdl {
         if (stored === undefined || (stored.isFunction === true) !== (what === "FUNCTION")) throw new OraError(4043, `object ${q.name} does not exist`)
         this.s.db.procedures.delete(`${q.schema}.${q.name}`)
         this.s.db.catalog.dropObject(q.schema, what, q.name)
+        this.s.db.grants.dropObject(q.schema, q.name)
         return
       }
       if (what === "SYNONYM" || (what === "PUBLIC" && isKw(toks[2], "SYNONYM"))) return dropSynonym(this, toks)

@@ -13,9 +13,11 @@
 import { ora, OraError, type OracleVersion } from "./errors.ts"
 
 /** An object privilege the server checks. */
-export type ObjectPrivilege = "SELECT" | "INSERT" | "UPDATE" | "DELETE" | "ALTER" | "INDEX" | "REFERENCES"
+export type ObjectPrivilege = "SELECT" | "INSERT" | "UPDATE" | "DELETE" | "ALTER" | "INDEX" | "REFERENCES" | "EXECUTE" | "DEBUG" | "UNDER"
 
 const ALL: ReadonlyArray<ObjectPrivilege> = ["SELECT", "INSERT", "UPDATE", "DELETE", "ALTER", "INDEX", "REFERENCES"]
+/** The privileges of stored units (execute-privileges.ts). */
+const UNIT_PRIVILEGES: ReadonlyArray<ObjectPrivilege> = ["EXECUTE", "DEBUG", "UNDER"]
 
 /** One object privilege one grantor gave one grantee (PUBLIC for everyone), as *_TAB_PRIVS show it. */
 export interface Grant {
@@ -83,6 +85,11 @@ export class Grants {
     return new Set(list.filter((g) => g.grantee === user || g.grantee === "PUBLIC" || roles.has(g.grantee)).map((g) => g.privilege))
   }
 
+  /** The privileges `user` holds on `owner.name` directly or through PUBLIC, not through roles (as stored code uses them). */
+  heldDirectly(owner: string, name: string, user: string): ReadonlySet<ObjectPrivilege> {
+    return new Set((this.byObject.get(`${owner}.${name}`) ?? []).filter((g) => g.grantee === user || g.grantee === "PUBLIC").map((g) => g.privilege))
+  }
+
   /** Whether `user` holds `privilege` on `owner.name` WITH GRANT OPTION. */
   grantable(owner: string, name: string, user: string, privilege: ObjectPrivilege): boolean {
     return (this.byObject.get(`${owner}.${name}`) ?? []).some((g) => g.grantee === user && g.privilege === privilege && g.grantable)
@@ -101,7 +108,7 @@ export const objectPrivileges = (words: ReadonlyArray<string>): Array<ObjectPriv
   for (const w of words) {
     // READ (12c) allows queries without SELECT ... FOR UPDATE: the server checks it as SELECT
     const p = w === "READ" ? "SELECT" : w
-    if (!(ALL as ReadonlyArray<string>).includes(p)) return undefined
+    if (!(ALL as ReadonlyArray<string>).includes(p) && !(UNIT_PRIVILEGES as ReadonlyArray<string>).includes(p)) return undefined
     out.push(p as ObjectPrivilege)
   }
   return out
