@@ -14,6 +14,7 @@ import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck,
 import { ora, OraError } from "./errors.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
 import { sequenceAlterError, sequenceGrantTarget } from "./sequence-privileges.ts"
+import { checkGrantedColumns, privilegeList } from "./column-privileges.ts"
 import { checkTablePrivileges, type ExecutableKind, executableGrantTarget } from "./execute-privileges.ts"
 import { packagesOf } from "./plsql/stored-packages.ts"
 import { checkGrantee, createRole, ddlSystemPrivilege, dropRole, grantSystem, type RoleHost } from "./role-statements.ts"
@@ -135,9 +136,9 @@ export class Ddl implements TableDdl {
       checkGrantee(this.roleHost(), name)
       grantees.push(name)
     }
-    const words = toks.slice(1, on).filter((t) => !isOp(t, ",")).map((t) => t.value)
+    const { words, columns } = privilegeList(toks.slice(1, on), revoke)
     const who = this.s.requester
-    const privileges = objectPrivileges(words.filter((w) => w !== "PRIVILEGES"))
+    const privileges = words.length === 0 ? [] : objectPrivileges(words.filter((w) => w !== "PRIVILEGES"))
     if (privileges === undefined) throw new OraError(990, "missing or invalid privilege")
     const q = this.qualified(toks, on + 1)
     const table = this.s.db.catalog.getTable(q.schema, q.name)
@@ -147,17 +148,24 @@ export class Ddl implements TableDdl {
     if (unit !== undefined) privileges.splice(0, privileges.length, ...unit.privileges)
     const meta = table ?? unit ?? sequenceGrantTarget(this.s.db.catalog, q.schema, q.name, privileges)
     if (meta === undefined) throw ora.tableNotFound(who.version, q.schema, q.name)
+    if (columns.length > 0) {
+      if (table === undefined) throw new OraError(942, "table or view does not exist")
+      checkGrantedColumns(table, columns)
+    }
     const grants = this.s.db.grants
     const mine = who.dba || meta.owner === who.user
     // another user grants what it holds WITH GRANT OPTION, and revokes only what it granted (ORA-01927)
-    if (!mine && (revoke ? grants.held(meta.owner, meta.name, who.user).size === 0 : !privileges.every((p) => grants.grantable(meta.owner, meta.name, who.user, p))))
+    if (!mine && (revoke ? grants.held(meta.owner, meta.name, who.user).size === 0 : ![...privileges, ...columns.map((c) => c.privilege)].every((p) => grants.grantable(meta.owner, meta.name, who.user, p))))
       throw objectAccessError(who, meta.owner, meta.name, "DROP")!
     const withGrantOption = !revoke && isKw(toks.at(-3), "WITH") && isKw(toks.at(-2), "GRANT") && isKw(toks.at(-1), "OPTION")
     // a role cannot hold an object privilege WITH GRANT OPTION (SQL Language Reference, GRANT)
     if (withGrantOption && grantees.some((g) => this.s.db.auth.roles.has(g))) throw new OraError(1926, "cannot GRANT to a role WITH GRANT OPTION")
     const grantor = mine ? meta.owner : who.user
     for (const g of grantees) {
-      if (!revoke) grants.grant(meta.owner, meta.name, g, privileges, grantor, withGrantOption)
+      if (!revoke) {
+        grants.grant(meta.owner, meta.name, g, privileges, grantor, withGrantOption)
+        for (const c of columns) grants.grant(meta.owner, meta.name, g, [c.privilege], grantor, withGrantOption, c.column)
+      }
       else if (grants.revoke(meta.owner, meta.name, g, privileges, who.dba ? undefined : grantor) === 0) throw new OraError(1927, "cannot REVOKE privileges you did not grant")
     }
   }

@@ -34,7 +34,8 @@ export const privilegeDictionaryShapes: Record<string, Array<ColumnMeta>> = {
  * (every synonym of `db`), by snapshot.
  */
 export const accessDictionaryRows = (db: object, grants: Grants, typeOf: (owner: string, name: string) => string): Array<[string, Array<Array<unknown>>]> => [
-  ["ALL_TAB_PRIVS", grants.all().map((g) => [g.grantor, g.grantee, g.owner, g.name, g.privilege, g.grantable ? "YES" : "NO", "NO", "NO", typeOf(g.owner, g.name), "NO"])],
+  // column privileges show in *_COL_PRIVS (role-dictionary.ts)
+  ["ALL_TAB_PRIVS", grants.all().filter((g) => g.column === undefined).map((g) => [g.grantor, g.grantee, g.owner, g.name, g.privilege, g.grantable ? "YES" : "NO", "NO", "NO", typeOf(g.owner, g.name), "NO"])],
   ["ALL_SYNONYMS", [...synonymsOf(db).values()].map((s) => [s.owner, s.name, s.targetOwner, s.targetName, s.targetLink])]
 ]
 

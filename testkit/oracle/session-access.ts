@@ -9,6 +9,7 @@ import { type ObjectPrivilege, objectAccessError, type Requester } from "./privi
 import type { TableLookup } from "./session-columns.ts"
 import { isDictionaryName } from "./session-dictionary.ts"
 import { checkSequenceAccess } from "./sequence-privileges.ts"
+import { writtenColumns } from "./column-privileges.ts"
 import { type FromRef, oracleName } from "./translate.ts"
 
 /** Who runs a statement and how its names resolve. */
@@ -34,7 +35,12 @@ export const checkAccess = (ctx: AccessContext, toks: ReadonlyArray<Tok>, from: 
     const e = objectAccessError(who, meta.owner, meta.name, privilege)
     if (e !== undefined) throw e
   }
-  if (target !== undefined) for (const p of target.privileges) check(target.meta, p)
+  if (target !== undefined)
+    for (const p of target.privileges) {
+      // a column privilege covers the statement when it writes only its columns (column-privileges.ts)
+      const e = objectAccessError(who, target.meta.owner, target.meta.name, p, p === "INSERT" || p === "UPDATE" ? writtenColumns(toks, target.meta) : undefined)
+      if (e !== undefined) throw e
+    }
   checkSequenceAccess(who, ctx.catalog, toks)
   const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
   for (let k = 0; k + 2 < toks.length; k++) {
