@@ -144,7 +144,7 @@ export class Ddl implements TableDdl {
     const table = this.s.db.catalog.getTable(q.schema, q.name)
     if (table !== undefined) checkTablePrivileges(privileges)
     const unitKind = table === undefined ? this.executableKind(q.schema, q.name) : undefined
-    const unit = unitKind === undefined ? undefined : executableGrantTarget(unitKind, q.schema, q.name, privileges, words[0] === "ALL")
+    const unit = unitKind === undefined ? undefined : executableGrantTarget(unitKind, q.schema, q.name, privileges, words[0] === "ALL", who.version)
     if (unit !== undefined) privileges.splice(0, privileges.length, ...unit.privileges)
     const meta = table ?? unit ?? sequenceGrantTarget(this.s.db.catalog, q.schema, q.name, privileges)
     if (meta === undefined) throw ora.tableNotFound(who.version, q.schema, q.name)

@@ -10,7 +10,7 @@
  * stored code runs with its owner's privileges and "no roles enabled except PUBLIC" (Error Messages, PLS-00201,
  * https://docs.oracle.com/en/error-help/db/pls-00201/).
  */
-import { OraError } from "./errors.ts"
+import { OraError, type OracleVersion } from "./errors.ts"
 import type { Grants, ObjectPrivilege } from "./privileges.ts"
 import type { Authorizations } from "./system-privileges.ts"
 
@@ -24,11 +24,14 @@ const PUBLIC_OWNERS = new Set(["SYS", "PUBLIC", "MDSYS", "XDB"])
  * The stored unit `owner.name` of `kind` as a GRANT's object; ORA-02225 / ORA-02305 for a privilege it does not take
  * (`ALL [PRIVILEGES]` is EXECUTE and DEBUG, and UNDER for a type).
  */
-export const executableGrantTarget = (kind: ExecutableKind, owner: string, name: string, privileges: ReadonlyArray<ObjectPrivilege>, all: boolean): { owner: string; name: string; privileges: Array<ObjectPrivilege> } => {
+export const executableGrantTarget = (kind: ExecutableKind, owner: string, name: string, privileges: ReadonlyArray<ObjectPrivilege>, all: boolean, version: OracleVersion): { owner: string; name: string; privileges: Array<ObjectPrivilege> } => {
   const allowed: ReadonlyArray<ObjectPrivilege> = kind === "TYPE" ? ["EXECUTE", "DEBUG", "UNDER"] : ["EXECUTE", "DEBUG"]
   if (all) return { owner, name, privileges: [...allowed] }
   if (privileges.some((p) => !allowed.includes(p)))
-    throw kind === "TYPE" ? new OraError(2305, "only EXECUTE, DEBUG, and UNDER privileges are valid for types") : new OraError(2225, "only EXECUTE and DEBUG privileges are valid for procedures")
+    throw kind === "TYPE"
+      ? new OraError(2305, "only EXECUTE, DEBUG, and UNDER privileges are valid for types")
+      : // the 23ai text (https://docs.oracle.com/en/error-help/db/ora-02225/); 19c's is the classic one
+        new OraError(2225, version === "23ai" ? "You can only grant or revoke EXECUTE and DEBUG object privileges for this object." : "only EXECUTE and DEBUG privileges are valid for procedures")
   return { owner, name, privileges: [...privileges] }
 }
 
