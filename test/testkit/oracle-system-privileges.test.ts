@@ -116,6 +116,9 @@ describe("Oracle test server: system privileges and roles", () => {
     expect(await rows(rob, "SELECT username, granted_role, admin_option, default_role FROM user_role_privs")).toEqual([["ROB", "READER", "NO", "YES"]])
     expect(await rows(rob, "SELECT role, privilege FROM role_sys_privs")).toEqual([["BASE", "CREATE SESSION"]])
     expect(await rows(rob, "SELECT role, owner, table_name, privilege FROM role_tab_privs")).toEqual([["READER", "APP", "T", "SELECT"]])
+    // the ALL_* views show what an enabled role makes accessible (Database Reference, ALL_TAB_PRIVS, ALL_TABLES)
+    expect(await rows(rob, "SELECT table_name FROM all_tables WHERE owner = 'APP'")).toEqual([["T"]])
+    expect(await rows(rob, "SELECT grantee, table_name, privilege FROM all_tab_privs WHERE table_schema = 'APP'")).toEqual([["READER", "T", "SELECT"]])
     expect(await rows(dba, "SELECT role, oracle_maintained FROM dba_roles WHERE role IN ('READER', 'DBA', 'CONNECT') ORDER BY 1")).toEqual([["CONNECT", "Y"], ["DBA", "Y"], ["READER", "N"]])
     expect(await rows(dba, "SELECT grantee, granted_role FROM dba_role_privs WHERE granted_role IN ('READER', 'BASE') ORDER BY 1, 2")).toEqual([["DBA", "BASE"], ["DBA", "READER"], ["READER", "BASE"], ["ROB", "READER"]])
     // only a holder WITH ADMIN OPTION (the creator) grants it on

@@ -31,6 +31,8 @@ export const setSessionVariables = async (host: SessionSettingsHost, s: EngineSe
     ora_user: host.info.user,
     ora_uid: u?.userId ?? 0,
     ora_dba: host.db.auth.isDba(host.info.user) ? 1 : 0,
+    // the session's enabled roles, whose grants the ALL_* views count (dictionary-privileges.ts)
+    ora_roles: [...host.db.auth.rolesOf(host.info.user)].join(","),
     ora_schema: host.schema,
     ora_schema_id: sch?.userId ?? 0,
     ora_sid: host.info.sid,
