@@ -65,4 +65,18 @@ describe("Oracle test server: column privileges", () => {
     expect(await code(bob, "UPDATE app.pay SET amount = 2")).toBe("ORA-01031")
     await bob.rollback()
   })
+
+  it("needs REFERENCES on the table or the referenced columns for a foreign key to another schema's table", async () => {
+    await app.execute("CREATE TABLE dept (id NUMBER PRIMARY KEY, code VARCHAR2(5) UNIQUE)")
+    expect(await code(bob, "CREATE TABLE d1 (dept_id NUMBER REFERENCES app.dept)")).toBe("ORA-00942")
+    await app.execute("GRANT SELECT ON dept TO bob")
+    expect(await code(bob, "CREATE TABLE d1 (dept_id NUMBER REFERENCES app.dept)")).toBe("ORA-01031")
+    expect(await code(bob, "CREATE TABLE d2 (c VARCHAR2(5), CONSTRAINT d2_fk FOREIGN KEY (c) REFERENCES app.dept (code))")).toBe("ORA-01031")
+    await app.execute("GRANT REFERENCES (id) ON dept TO bob")
+    // past the privilege check the engine refuses a foreign key across schemas (ORA-03001, README "Privileges")
+    expect(await code(bob, "CREATE TABLE d1 (dept_id NUMBER REFERENCES app.dept)")).toBe("ORA-03001")
+    expect(await code(bob, "CREATE TABLE d2 (c VARCHAR2(5), CONSTRAINT d2_fk FOREIGN KEY (c) REFERENCES app.dept (code))")).toBe("ORA-01031")
+    await app.execute("GRANT REFERENCES ON dept TO bob")
+    expect(await code(bob, "CREATE TABLE d2 (c VARCHAR2(5), CONSTRAINT d2_fk FOREIGN KEY (c) REFERENCES app.dept (code))")).toBe("ORA-03001")
+  })
 })

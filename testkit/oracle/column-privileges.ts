@@ -6,12 +6,13 @@
  * UPDATE and REFERENCES take a column list. REVOKE removes a column privilege only from the whole table (ORA-01750
  * "UPDATE/REFERENCES may only be REVOKEd from the whole table, not by column"). An UPDATE setting, or an INSERT
  * naming, a column the user holds no privilege on fails with ORA-01031 (the table is visible to the holder of a
- * column privilege). Database Reference: USER_COL_PRIVS, ALL_COL_PRIVS (role-dictionary.ts).
+ * column privilege); a foreign key to another schema's table needs REFERENCES on it or on the referenced columns.
+ * Database Reference: USER_COL_PRIVS, ALL_COL_PRIVS (role-dictionary.ts).
  */
-import type { TableMeta } from "./catalog.ts"
+import type { Catalog, TableMeta } from "./catalog.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
-import type { ObjectPrivilege } from "./privileges.ts"
+import { objectAccessError, type ObjectPrivilege, type Requester } from "./privileges.ts"
 import { oracleName } from "./translate.ts"
 
 /** The privileges a column list may follow. */
@@ -84,4 +85,17 @@ export const writtenColumns = (toks: ReadonlyArray<Tok>, meta: TableMeta): Array
     return out
   }
   return undefined
+}
+
+/**
+ * Checks that `who` may make a foreign key to `owner.table` (columns `refColumns`, none for its primary key): its own
+ * table, REFERENCES on the table or on every referenced column; ORA-00942 / ORA-01031 otherwise (objectAccessError).
+ */
+export const checkReferencesPrivilege = (who: Requester, catalog: Catalog, owner: string, table: string, refColumns: ReadonlyArray<string>): void => {
+  if (who.dba || owner === who.user) return
+  const meta = catalog.getTable(owner, table)
+  if (meta === undefined) return
+  const columns = refColumns.length > 0 ? refColumns : (meta.constraints.find((c) => c.type === "P")?.columns ?? [])
+  const e = objectAccessError(who, owner, table, "REFERENCES", columns)
+  if (e !== undefined) throw e
 }
