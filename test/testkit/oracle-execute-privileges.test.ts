@@ -51,6 +51,11 @@ describe("Oracle test server: EXECUTE on procedures, functions, packages and typ
       ["PK", "EXECUTE", "PACKAGE"],
       ["TWICE", "EXECUTE", "FUNCTION"]
     ])
+    // dropping a unit drops its grants: the new one of the same name starts with none
+    await app.execute("DROP PACKAGE pk")
+    await app.execute("CREATE PACKAGE pk AS PROCEDURE p(m VARCHAR2); END;")
+    await app.execute("CREATE PACKAGE BODY pk AS PROCEDURE p(m VARCHAR2) IS BEGIN NULL; END; END;")
+    expect(await message(bob, "BEGIN app.pk.p('b'); END;")).toContain("PLS-00201")
     await app.execute("REVOKE EXECUTE ON note FROM bob")
     expect(await message(bob, "BEGIN app.note('b', :r); END;")).toContain("PLS-00201")
   })

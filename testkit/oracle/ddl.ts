@@ -278,7 +278,10 @@ export class Ddl implements TableDdl {
       if (what === "PACKAGE") {
         const bodyOnly = isKw(toks[2], "BODY")
         const q = this.qualified(toks, bodyOnly ? 3 : 2)
-        return dropPackage(this.s, q.schema, q.name, bodyOnly)
+        dropPackage(this.s, q.schema, q.name, bodyOnly)
+        // a dropped package takes its grants along (a new one of the name starts with none)
+        if (!bodyOnly) this.s.db.grants.dropObject(q.schema, q.name)
+        return
       }
       if (what === "PROCEDURE" || what === "FUNCTION") {
         const q = this.qualified(toks, 2)
