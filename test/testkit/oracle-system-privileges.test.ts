@@ -40,7 +40,7 @@ describe("Oracle test server: system privileges and roles", () => {
     await dba.execute("CREATE USER eve IDENTIFIED BY eve")
     expect(oraCode(await failure(() => connect("eve", "eve")))).toBe("ORA-01045")
     await dba.execute("GRANT CREATE SESSION TO eve")
-    const eve = await login("eve", "eve")
+    const eve = await connect("eve", "eve")
     expect(await rows(eve, "SELECT privilege FROM session_privs")).toEqual([["CREATE SESSION"]])
     expect(await code(eve, "CREATE TABLE e (a NUMBER)")).toBe("ORA-01031")
     expect(await code(eve, "CREATE VIEW ev AS SELECT 1 x FROM dual")).toBe("ORA-01031")
@@ -55,10 +55,17 @@ describe("Oracle test server: system privileges and roles", () => {
       ["EVE", "CREATE TABLE", "NO"],
       ["EVE", "CREATE VIEW", "NO"]
     ])
+    await eve.close()
     // revoked: the next logon is refused
     await dba.execute("REVOKE CREATE SESSION FROM eve")
     expect(oraCode(await failure(() => connect("eve", "eve")))).toBe("ORA-01045")
     expect(await code(dba, "REVOKE CREATE SESSION FROM eve")).toBe("ORA-01952")
+    // ALL PRIVILEGES: every system privilege, and a dropped user's grants go with it
+    await dba.execute("GRANT ALL PRIVILEGES TO eve")
+    expect(await rows(dba, "SELECT COUNT(*) FROM dba_sys_privs WHERE grantee = 'EVE' AND privilege IN ('CREATE SESSION', 'SELECT ANY TABLE', 'DROP USER')")).toEqual([[3]])
+    await dba.execute("DROP USER eve CASCADE")
+    await dba.execute("CREATE USER eve IDENTIFIED BY eve")
+    expect(oraCode(await failure(() => connect("eve", "eve")))).toBe("ORA-01045")
     expect(await code(dba, "GRANT CREATE NONSENSE TO eve")).toBe("ORA-00990")
     expect(await code(dba, "GRANT CREATE SESSION TO nobody")).toBe("ORA-01917")
   })
