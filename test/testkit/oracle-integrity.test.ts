@@ -54,6 +54,8 @@ describe("Oracle test server: integrity, privilege and tablespace errors, BINARY
     const dba = await connect("dba", "dba")
     try {
       await dba.execute("CREATE USER eve IDENTIFIED BY eve DEFAULT TABLESPACE users")
+      // a new user holds no privilege: it logs on once granted CREATE SESSION (oracle-system-privileges.test.ts)
+      await dba.execute("GRANT CREATE SESSION TO eve")
       const eve = await connect("eve", "eve")
       await eve.close()
       await dba.execute("DROP USER eve")

@@ -11,6 +11,7 @@
 import type { Tok } from "./lexer.ts"
 import { typeDictionaryShapes } from "./type-dictionary.ts"
 import { privilegeDictionaryShapes } from "./dictionary-privileges.ts"
+import { roleDictionaryShapes } from "./role-dictionary.ts"
 import type { OraType } from "./types.ts"
 import { charType, dateType, dictionaryNumberType, timestampType } from "./types.ts"
 
@@ -86,6 +87,7 @@ const col = (name: string, type: OraType, nullable = true): ColumnMeta => ({ nam
 export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
   ...typeDictionaryShapes,
   ...privilegeDictionaryShapes,
+  ...roleDictionaryShapes,
   ALL_USERS: [
     col("USERNAME", v(128), false),
     col("USER_ID", num, false),

@@ -25,6 +25,8 @@ import { dictionaryViewSelect } from "./date-language.ts"
 import { databaseMacros } from "./database-macros.ts"
 import { typeDictionaryRows } from "./type-dictionary.ts"
 import { Grants } from "./privileges.ts"
+import { createRoleDictionaryViews, refreshRoleDictionary } from "./role-dictionary.ts"
+import { Authorizations, START_UP_USER_PRIVILEGES, START_UP_USER_ROLES } from "./system-privileges.ts"
 import { accessDictionaryRows, createPrivilegeViews } from "./dictionary-privileges.ts"
 import { WaitsFor } from "./deadlocks.ts"
 import { RowLocks } from "./row-locks.ts"
@@ -166,9 +168,9 @@ export class OracleDatabase {
   }
 
   /** Object privileges granted on tables and views (privileges.ts). */
-  readonly grants = new Grants()
-  /** Users granted the DBA role (user management needs it). */
-  readonly dbaUsers = new Set<string>()
+  readonly grants = new Grants((user) => this.auth.rolesOf(user))
+  /** System privileges and roles (system-privileges.ts). */
+  readonly auth = new Authorizations()
   readonly sessions = new Map<number, SessionInfo>()
   private readonly verifiers = new Map<string, Verifier>()
   private nextSid = 20
@@ -214,7 +216,8 @@ export class OracleDatabase {
     }
     for (const u of this.settings.users) {
       await this.createUser(u.name, u.password)
-      if (u.dba) this.dbaUsers.add(u.name)
+      for (const role of [...START_UP_USER_ROLES, ...(u.dba ? ["DBA"] : [])]) this.auth.grantRole(u.name, role, u.dba)
+      this.auth.grantSystem(u.name, START_UP_USER_PRIVILEGES, false)
     }
     await a.execute(`CREATE TABLE "SYS"."DUAL" ("DUMMY" VARCHAR)`)
     await a.execute(`INSERT INTO "SYS"."DUAL" VALUES ('X')`)
@@ -253,6 +256,7 @@ export class OracleDatabase {
     await a.execute(`CREATE VIEW "SYS"."COLS" AS SELECT * FROM "SYS"."USER_TAB_COLUMNS"`)
     this.registerSysTable("COLS", "ALL_TAB_COLUMNS", "OWNER")
     await createPrivilegeViews(a, OWNED_VIEWS)
+    await createRoleDictionaryViews(a)
   }
 
   private registerSysTable(name: string, shapeOf = name, dropColumn?: string): void {
@@ -285,6 +289,7 @@ export class OracleDatabase {
   /** Drops a user and its schema. */
   async dropUser(name: string): Promise<void> {
     this.catalog.users.delete(name)
+    this.auth.dropGrantee(name)
     this.catalog.version++
     await this.admin.execute(`DROP SCHEMA IF EXISTS ${duckIdent(name)} CASCADE`)
     for (const t of [...this.catalog.allTables()]) if (t.owner === name) this.catalog.dropTable(name, t.name)
@@ -383,7 +388,8 @@ export class OracleDatabase {
     }
     for (const [view, rows] of typeDictionaryRows(namedTypesOf(this))) if (names.has(view)) await fill(view, rows)
     for (const [view, rows] of this.settings.storedCode.dictionaryRows(this)) if (names.has(view)) await fill(view, rows)
-    if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? (this.catalog.getObject(o, "SEQUENCE", n) !== undefined ? "SEQUENCE" : "TABLE"))) await fill(view, rows)
+    if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? (["SEQUENCE", "PROCEDURE", "FUNCTION", "PACKAGE"] as const).find((k) => this.catalog.getObject(o, k, n) !== undefined) ?? (namedTypesOf(this).lookup(o, o, n) !== undefined ? "TYPE" : "TABLE"))) await fill(view, rows)
+    await refreshRoleDictionary(s, names, this.auth, this.grants, [...this.catalog.users.keys()])
     if (this.dictionaryVersion === this.catalog.version && !names.has("FORCE")) return
     this.dictionaryVersion = this.catalog.version
     // Only user tables appear in ALL_TABLES/ALL_TAB_COLUMNS; SYS views are listed in ALL_OBJECTS.

@@ -2,6 +2,7 @@
  * CREATE TABLE: the column definitions and constraints of a table as Oracle declares them (types, defaults, identity
  * columns, keys, checks, JSON columns) turned into the DuckDB table and the catalog entry, plus CREATE TABLE ... AS.
  */
+import { checkReferencesPrivilege } from "./column-privileges.ts"
 import type { ColumnMeta, ConstraintMeta, TableMeta } from "./catalog.ts"
 import { lengthCheck, lengthExpression } from "./modify-checks.ts"
 import { ora, OraError } from "./errors.ts"
@@ -80,6 +81,7 @@ export function columnsOf(ddl: TableDdl, elements: ReadonlyArray<ReadonlyArray<T
         const refTable = isOp(el[refAt + 2], ".") ? oracleName(el[refAt + 3]!) : oracleName(el[refAt + 1]!)
         const refOpen = el.findIndex((x, j) => j > refAt && isOp(x, "("))
         const refCols = refOpen > 0 ? colList(el, refOpen) : []
+        checkReferencesPrivilege(ddl.s.requester, ddl.s.db.catalog, refSchema, refTable, refCols)
         const refCons = ddl.s.db.catalog.getTable(refSchema, refTable)?.constraints.find((c) => c.type === "P" || (c.type === "U" && c.columns.join() === refCols.join()))
         constraints.push({ name: consName(cname), type: "R", columns: cols, searchCondition: null, refOwner: refSchema, refConstraint: refCons?.name ?? null, generated: cname === undefined })
         duckDefs.push(`FOREIGN KEY (${cols.map(duckIdent).join(", ")}) REFERENCES ${duckIdent(refSchema)}.${duckIdent(refTable)}${refCols.length > 0 ? ` (${refCols.map(duckIdent).join(", ")})` : ""}`)
@@ -193,6 +195,7 @@ export function columnsOf(ddl: TableDdl, elements: ReadonlyArray<ReadonlyArray<T
           refCols = colList(el, e)
           e = matchParen(el, e) + 1
         }
+        checkReferencesPrivilege(ddl.s.requester, ddl.s.db.catalog, refSchema, refTable, refCols)
         const refCons = ddl.s.db.catalog.getTable(refSchema, refTable)?.constraints.find((c) => c.type === "P")
         constraints.push({ name: consName(ccName), type: "R", columns: [name], searchCondition: null, refOwner: refSchema, refConstraint: refCons?.name ?? null, generated: ccName === undefined })
         extra.push(`REFERENCES ${duckIdent(refSchema)}.${duckIdent(refTable)}${refCols.length > 0 ? ` (${refCols.map(duckIdent).join(", ")})` : ""}`)

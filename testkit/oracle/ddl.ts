@@ -15,6 +15,10 @@ import { storageMaintenance } from "./storage-maintenance.ts"
 import { createIndex } from "./create-index.ts"
 import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
 import { sequenceAlterError, sequenceGrantTarget } from "./sequence-privileges.ts"
+import { checkGrantedColumns, privilegeList } from "./column-privileges.ts"
+import { checkTablePrivileges, type ExecutableKind, executableGrantTarget } from "./execute-privileges.ts"
+import { packagesOf } from "./plsql/stored-packages.ts"
+import { checkGrantee, createRole, ddlSystemPrivilege, dropRole, grantSystem, type RoleHost } from "./role-statements.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage } from "./plsql.ts"
@@ -80,9 +84,9 @@ export class Ddl implements TableDdl {
   }
 
   /**
-   * The system privileges DDL on another schema needs (CREATE ANY TABLE, DROP ANY TABLE, ALTER ANY TABLE, ...; here:
-   * the DBA role), and user management's: ORA-01031 without them, or ORA-00942 for a table or view the user holds no
-   * privilege on (privileges.ts).
+   * The system privileges DDL needs (CREATE TABLE in one's own schema, CREATE ANY TABLE, DROP ANY TABLE, ... in
+   * another's: role-statements.ts) and user management's: ORA-01031 without them, or ORA-00942 for a table or view
+   * the user holds no privilege on (privileges.ts).
    */
   private checkPrivileges(toks: ReadonlyArray<Tok>): void {
     const who = this.s.requester
@@ -92,17 +96,20 @@ export class Ddl implements TableDdl {
       let k = 1
       while (isKw(toks[k], "OR", "REPLACE", "GLOBAL", "PRIVATE", "TEMPORARY", "FORCE", "NOFORCE", "EDITIONABLE", "NONEDITIONABLE", "UNIQUE", "BITMAP")) k++
       const what = toks[k]?.value
-      if (what === "USER") {
-        this.requireDba()
+      if (what === "USER") return this.requirePrivilege(`${kw} USER`)
+      if (!isKw(toks[k], "TABLE", "VIEW", "INDEX", "SEQUENCE", "PROCEDURE", "FUNCTION", "PACKAGE", "TYPE", "TRIGGER") || toks[k + 1] === undefined) return
+      if (isKw(toks[k + 1], "BODY")) k++
+      const q = this.qualified(toks, k + 1)
+      const own = q.schema === who.user
+      const meta = !own && kw === "DROP" && (what === "TABLE" || what === "VIEW") ? this.s.db.catalog.getTable(q.schema, q.name) : undefined
+      if (meta !== undefined) {
+        const e = objectAccessError(who, meta.owner, meta.name, "DROP")
+        if (e !== undefined) throw e
         return
       }
-      if (!isKw(toks[k], "TABLE", "VIEW", "INDEX", "SEQUENCE", "PROCEDURE", "TYPE") || toks[k + 1] === undefined) return
-      const q = this.qualified(toks, k + 1)
-      if (q.schema === who.user) return
-      const meta = kw === "DROP" && (what === "TABLE" || what === "VIEW") ? this.s.db.catalog.getTable(q.schema, q.name) : undefined
-      const e = meta !== undefined ? objectAccessError(who, meta.owner, meta.name, "DROP") : kw === "CREATE" ? insufficientPrivileges() : undefined
-      if (e !== undefined) throw e
-      if (kw === "DROP" && meta === undefined && this.s.db.catalog.users.has(q.schema) && what !== "TABLE" && what !== "VIEW") throw insufficientPrivileges()
+      const needed = ddlSystemPrivilege(kw, what!, own)
+      if (needed === undefined || who.has(needed)) return
+      if (kw === "CREATE" || (this.s.db.catalog.users.has(q.schema) && what !== "TABLE" && what !== "VIEW")) throw insufficientPrivileges()
       return
     }
     if ((kw === "ALTER" || kw === "TRUNCATE") && isKw(toks[1], "TABLE") && toks[2] !== undefined) {
@@ -113,52 +120,73 @@ export class Ddl implements TableDdl {
     }
   }
 
+  /** Who runs the statement, with the database's users and authorizations (role-statements.ts). */
+  private roleHost(): RoleHost {
+    return { users: this.s.db.catalog.users, auth: this.s.db.auth, who: this.s.requester }
+  }
+
   /**
    * GRANT / REVOKE. Object privileges (`GRANT SELECT, INSERT ON t TO u, PUBLIC`) are recorded for the privilege
-   * checks; the owner or a DBA may grant them. Of the system privileges and roles only DBA is kept (a DBA grants it);
-   * the others (CREATE SESSION, CREATE TABLE, ...) are what every user of the server already has.
+   * checks; the owner or a DBA may grant them. System privileges and roles: role-statements.ts.
    */
   private grant(toks: ReadonlyArray<Tok>, revoke: boolean): void {
     const on = toks.findIndex((t) => isKw(t, "ON"))
     const toAt = toks.findIndex((t) => isKw(t, revoke ? "FROM" : "TO"))
     if (toAt < 0) throw new OraError(revoke ? 996 : 905, revoke ? "missing FROM keyword" : "missing keyword")
+    if (on < 0) return grantSystem(this.roleHost(), toks, toAt, revoke)
     const grantees: Array<string> = []
     for (let k = toAt + 1; k < toks.length && !isKw(toks[k], "WITH"); k++) {
       const t = toks[k]!
       if (isOp(t, ",")) continue
       const name = oracleName(t)
-      if (name !== "PUBLIC" && !this.s.db.catalog.users.has(name)) throw new OraError(1917, `user or role '${name}' does not exist`)
+      checkGrantee(this.roleHost(), name)
       grantees.push(name)
     }
-    const words = toks.slice(1, on < 0 ? toAt : on).filter((t) => !isOp(t, ",")).map((t) => t.value)
+    const { words, columns } = privilegeList(toks.slice(1, on), revoke)
     const who = this.s.requester
-    if (on < 0) {
-      // system privileges and roles
-      if (!who.dba) throw insufficientPrivileges()
-      if (words.includes("DBA")) for (const g of grantees) revoke ? this.s.db.dbaUsers.delete(g) : this.s.db.dbaUsers.add(g)
-      return
-    }
-    const privileges = objectPrivileges(words.filter((w) => w !== "PRIVILEGES"))
+    const privileges = words.length === 0 ? [] : objectPrivileges(words.filter((w) => w !== "PRIVILEGES"))
     if (privileges === undefined) throw new OraError(990, "missing or invalid privilege")
     const q = this.qualified(toks, on + 1)
-    const meta = this.s.db.catalog.getTable(q.schema, q.name) ?? sequenceGrantTarget(this.s.db.catalog, q.schema, q.name, privileges)
+    const table = this.s.db.catalog.getTable(q.schema, q.name)
+    if (table !== undefined) checkTablePrivileges(privileges)
+    const unitKind = table === undefined ? this.executableKind(q.schema, q.name) : undefined
+    const unit = unitKind === undefined ? undefined : executableGrantTarget(unitKind, q.schema, q.name, privileges, words[0] === "ALL", who.version)
+    if (unit !== undefined) privileges.splice(0, privileges.length, ...unit.privileges)
+    const meta = table ?? unit ?? sequenceGrantTarget(this.s.db.catalog, q.schema, q.name, privileges)
     if (meta === undefined) throw ora.tableNotFound(who.version, q.schema, q.name)
+    if (columns.length > 0) {
+      if (table === undefined) throw new OraError(942, "table or view does not exist")
+      checkGrantedColumns(table, columns)
+    }
     const grants = this.s.db.grants
     const mine = who.dba || meta.owner === who.user
     // another user grants what it holds WITH GRANT OPTION, and revokes only what it granted (ORA-01927)
-    if (!mine && (revoke ? grants.held(meta.owner, meta.name, who.user).size === 0 : !privileges.every((p) => grants.grantable(meta.owner, meta.name, who.user, p))))
+    if (!mine && (revoke ? grants.held(meta.owner, meta.name, who.user).size === 0 : ![...privileges, ...columns.map((c) => c.privilege)].every((p) => grants.grantable(meta.owner, meta.name, who.user, p))))
       throw objectAccessError(who, meta.owner, meta.name, "DROP")!
     const withGrantOption = !revoke && isKw(toks.at(-3), "WITH") && isKw(toks.at(-2), "GRANT") && isKw(toks.at(-1), "OPTION")
+    // a role cannot hold an object privilege WITH GRANT OPTION (SQL Language Reference, GRANT)
+    if (withGrantOption && grantees.some((g) => this.s.db.auth.roles.has(g))) throw new OraError(1926, "cannot GRANT to a role WITH GRANT OPTION")
     const grantor = mine ? meta.owner : who.user
     for (const g of grantees) {
-      if (!revoke) grants.grant(meta.owner, meta.name, g, privileges, grantor, withGrantOption)
+      if (!revoke) {
+        grants.grant(meta.owner, meta.name, g, privileges, grantor, withGrantOption)
+        for (const c of columns) grants.grant(meta.owner, meta.name, g, [c.privilege], grantor, withGrantOption, c.column)
+      }
       else if (grants.revoke(meta.owner, meta.name, g, privileges, who.dba ? undefined : grantor) === 0) throw new OraError(1927, "cannot REVOKE privileges you did not grant")
     }
   }
 
-  /** User management needs the CREATE / ALTER / DROP USER system privileges (here: the DBA role). */
-  private requireDba(): void {
-    if (!this.s.db.dbaUsers.has(this.s.info.user)) throw new OraError(1031, "insufficient privileges")
+  /** The kind of the stored unit `owner.name` (a procedure, function, package or type), undefined for none. */
+  private executableKind(owner: string, name: string): ExecutableKind | undefined {
+    const proc = this.s.db.procedures.get(`${owner}.${name}`)
+    if (proc !== undefined) return proc.isFunction === true ? "FUNCTION" : "PROCEDURE"
+    if (packagesOf(this.s.db).has(`${owner}.${name}`)) return "PACKAGE"
+    return namedTypesOf(this.s.db).lookup(owner, owner, name) !== undefined ? "TYPE" : undefined
+  }
+
+  /** ORA-01031 unless the session user holds the system privilege (CREATE USER, ALTER USER, DROP USER). */
+  private requirePrivilege(privilege: string): void {
+    if (!this.s.requester.has(privilege)) throw insufficientPrivileges()
   }
 
   /** Executes one DDL statement (after the implicit commit). */
@@ -188,12 +216,13 @@ export class Ddl implements TableDdl {
       if (isKw(toks[k], "UNIQUE", "BITMAP")) k++
       if (isKw(toks[k], "INDEX")) return createIndex(this, toks, k)
       if (isKw(toks[k], "SEQUENCE")) return this.createSequence(toks, k + 1)
+      if (isKw(toks[k], "ROLE")) return createRole(this.roleHost(), toks, k + 1)
       if (isKw(toks[k], "USER")) {
-        this.requireDba()
+        this.requirePrivilege("CREATE USER")
         const name = oracleName(toks[k + 1]!)
         const pw = toks[k + 4]
         if (!isKw(toks[k + 2], "IDENTIFIED") || !isKw(toks[k + 3], "BY") || pw === undefined) throw ora.invalidSql()
-        if (this.s.db.catalog.users.has(name)) throw new OraError(1920, `user name '${name}' conflicts with another user or role name`)
+        if (this.s.db.catalog.users.has(name) || this.s.db.auth.roles.has(name)) throw new OraError(1920, `user name '${name}' conflicts with another user or role name`)
         await this.s.db.withAdmin(() => this.s.db.createUser(name, pw.kind === "qident" || pw.kind === "str" ? pw.value : pw.text))
         return
       }
@@ -242,8 +271,9 @@ export class Ddl implements TableDdl {
         this.s.db.catalog.dropObject(q.schema, "INDEX", q.name)
         return
       }
+      if (what === "ROLE") return dropRole(this.roleHost(), toks, 2)
       if (what === "USER") {
-        this.requireDba()
+        this.requirePrivilege("DROP USER")
         const name = oracleName(toks[2]!)
         if (!this.s.db.catalog.users.has(name)) throw ora.userNotFound(name)
         await this.s.db.withAdmin(() => this.s.db.dropUser(name))
@@ -255,7 +285,10 @@ export class Ddl implements TableDdl {
       if (what === "PACKAGE") {
         const bodyOnly = isKw(toks[2], "BODY")
         const q = this.qualified(toks, bodyOnly ? 3 : 2)
-        return dropPackage(this.s, q.schema, q.name, bodyOnly)
+        dropPackage(this.s, q.schema, q.name, bodyOnly)
+        // a dropped package takes its grants along (a new one of the name starts with none)
+        if (!bodyOnly) this.s.db.grants.dropObject(q.schema, q.name)
+        return
       }
       if (what === "PROCEDURE" || what === "FUNCTION") {
         const q = this.qualified(toks, 2)
@@ -263,6 +296,7 @@ export class Ddl implements TableDdl {
         if (stored === undefined || (stored.isFunction === true) !== (what === "FUNCTION")) throw new OraError(4043, `object ${q.name} does not exist`)
         this.s.db.procedures.delete(`${q.schema}.${q.name}`)
         this.s.db.catalog.dropObject(q.schema, what, q.name)
+        this.s.db.grants.dropObject(q.schema, q.name)
         return
       }
       if (what === "SYNONYM" || (what === "PUBLIC" && isKw(toks[2], "SYNONYM"))) return dropSynonym(this, toks)
@@ -289,7 +323,7 @@ export class Ddl implements TableDdl {
       if (isKw(toks[1], "USER")) {
         const name = oracleName(toks[2]!)
         // a user may change its own password without the ALTER USER privilege
-        if (name !== this.s.info.user) this.requireDba()
+        if (name !== this.s.info.user) this.requirePrivilege("ALTER USER")
         const u = this.s.db.catalog.users.get(name)
         if (u === undefined) throw ora.userNotFound(name)
         if (isKw(toks[3], "IDENTIFIED") && isKw(toks[4], "BY") && toks[5] !== undefined) {

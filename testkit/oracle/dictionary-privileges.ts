@@ -6,7 +6,7 @@
  * owner, grantor, or grantee" and those "for which an enabled role or PUBLIC is the grantee"; USER_TAB_PRIVS the
  * grants where the user is owner, grantor or grantee (with OWNER where ALL_TAB_PRIVS has TABLE_SCHEMA); DBA_TAB_PRIVS
  * every grant. ALL_TABLES "describes the relational tables accessible to the current user", and so on for the others:
- * the user's own objects, those it holds an object privilege on (directly or through PUBLIC), and every object for
+ * the user's own objects, those it holds an object privilege on (directly, through PUBLIC or an enabled role), and every object for
  * a user with the system privileges of the DBA role (SELECT ANY TABLE, SELECT ANY DICTIONARY, ...).
  */
 import type { Session as EngineSession } from "../engine/index.ts"
@@ -34,7 +34,8 @@ export const privilegeDictionaryShapes: Record<string, Array<ColumnMeta>> = {
  * (every synonym of `db`), by snapshot.
  */
 export const accessDictionaryRows = (db: object, grants: Grants, typeOf: (owner: string, name: string) => string): Array<[string, Array<Array<unknown>>]> => [
-  ["ALL_TAB_PRIVS", grants.all().map((g) => [g.grantor, g.grantee, g.owner, g.name, g.privilege, g.grantable ? "YES" : "NO", "NO", "NO", typeOf(g.owner, g.name), "NO"])],
+  // column privileges show in *_COL_PRIVS (role-dictionary.ts)
+  ["ALL_TAB_PRIVS", grants.all().filter((g) => g.column === undefined).map((g) => [g.grantor, g.grantee, g.owner, g.name, g.privilege, g.grantable ? "YES" : "NO", "NO", "NO", typeOf(g.owner, g.name), "NO"])],
   ["ALL_SYNONYMS", [...synonymsOf(db).values()].map((s) => [s.owner, s.name, s.targetOwner, s.targetName, s.targetLink])]
 ]
 
@@ -55,6 +56,8 @@ const NAME_COLUMN: Record<string, string> = {
 
 const SNAPSHOT = `"SYS".${duckIdent("ORA$ALL_TAB_PRIVS")}`
 const USER = `getvariable('ora_user')`
+/** The grantee of snapshot row `g` is one of the session's enabled roles (session-variables.ts `ora_roles`). */
+const ROLE_GRANTEE = `list_contains(string_split(coalesce(getvariable('ora_roles'), ''), ','), g."GRANTEE")`
 /** The Oracle-maintained schemas whose objects every user may use (Oracle grants them to PUBLIC: STANDARD, SDO_GEOMETRY, XMLTYPE). */
 const PUBLIC_OWNERS = `'SYS', 'PUBLIC', 'MDSYS', 'XDB'`
 
@@ -64,7 +67,7 @@ const accessible = (view: string, ownerCol: string): string => {
   const nameSql = name.includes("(") ? name : `o."${name}"`
   return (
     `getvariable('ora_dba') = 1 OR o."${ownerCol}" IN (${USER}, ${PUBLIC_OWNERS}) OR EXISTS (SELECT 1 FROM ${SNAPSHOT} g ` +
-    `WHERE g."TABLE_SCHEMA" = o."${ownerCol}" AND g."TABLE_NAME" = ${nameSql} AND g."GRANTEE" IN (${USER}, 'PUBLIC'))`
+    `WHERE g."TABLE_SCHEMA" = o."${ownerCol}" AND g."TABLE_NAME" = ${nameSql} AND (g."GRANTEE" IN (${USER}, 'PUBLIC') OR ${ROLE_GRANTEE}))`
   )
 }
 
@@ -78,7 +81,7 @@ export const createPrivilegeViews = async (a: EngineSession, owned: Readonly<Rec
   const tail = TAIL.map((c) => `"${c.name}"`).join(", ")
   const userCols = `"GRANTEE", "TABLE_SCHEMA" AS "OWNER", "TABLE_NAME", "GRANTOR", ${tail}`
   const mine = `${USER} IN ("GRANTOR", "GRANTEE", "TABLE_SCHEMA")`
-  await a.execute(`CREATE OR REPLACE VIEW "SYS"."ALL_TAB_PRIVS" AS SELECT * FROM ${SNAPSHOT} WHERE ${mine} OR "GRANTEE" = 'PUBLIC'`)
+  await a.execute(`CREATE OR REPLACE VIEW "SYS"."ALL_TAB_PRIVS" AS SELECT * FROM ${SNAPSHOT} g WHERE ${mine} OR "GRANTEE" = 'PUBLIC' OR ${ROLE_GRANTEE}`)
   await a.execute(`CREATE OR REPLACE VIEW "SYS"."USER_TAB_PRIVS" AS SELECT ${userCols} FROM ${SNAPSHOT} WHERE ${mine}`)
   await a.execute(`CREATE OR REPLACE VIEW "SYS"."DBA_TAB_PRIVS" AS SELECT ${userCols} FROM ${SNAPSHOT}`)
 }

@@ -13,9 +13,11 @@
 import { ora, OraError, type OracleVersion } from "./errors.ts"
 
 /** An object privilege the server checks. */
-export type ObjectPrivilege = "SELECT" | "INSERT" | "UPDATE" | "DELETE" | "ALTER" | "INDEX" | "REFERENCES"
+export type ObjectPrivilege = "SELECT" | "INSERT" | "UPDATE" | "DELETE" | "ALTER" | "INDEX" | "REFERENCES" | "EXECUTE" | "DEBUG" | "UNDER"
 
 const ALL: ReadonlyArray<ObjectPrivilege> = ["SELECT", "INSERT", "UPDATE", "DELETE", "ALTER", "INDEX", "REFERENCES"]
+/** The privileges of stored units (execute-privileges.ts). */
+const UNIT_PRIVILEGES: ReadonlyArray<ObjectPrivilege> = ["EXECUTE", "DEBUG", "UNDER"]
 
 /** One object privilege one grantor gave one grantee (PUBLIC for everyone), as *_TAB_PRIVS show it. */
 export interface Grant {
@@ -24,6 +26,8 @@ export interface Grant {
   readonly grantee: string
   readonly grantor: string
   readonly privilege: ObjectPrivilege
+  /** The column of a column privilege (UPDATE / INSERT / REFERENCES (col)); undefined for the whole object. */
+  readonly column?: string
   /** Granted WITH GRANT OPTION: the grantee may grant it on. */
   grantable: boolean
 }
@@ -36,15 +40,18 @@ export interface Grant {
 export class Grants {
   private readonly byObject = new Map<string, Array<Grant>>()
 
-  /** Grants `privileges` on `owner.name` to `grantee` from `grantor` (WITH GRANT OPTION when `grantable`). */
-  grant(owner: string, name: string, grantee: string, privileges: ReadonlyArray<ObjectPrivilege>, grantor = owner, grantable = false): void {
+  /** `rolesOf`: the roles enabled for a user, whose object privileges the user holds too (system-privileges.ts). */
+  constructor(private readonly rolesOf: (user: string) => ReadonlySet<string> = () => new Set()) {}
+
+  /** Grants `privileges` on `owner.name` (its `column` only, when given) to `grantee` from `grantor` (WITH GRANT OPTION when `grantable`). */
+  grant(owner: string, name: string, grantee: string, privileges: ReadonlyArray<ObjectPrivilege>, grantor = owner, grantable = false, column?: string): void {
     const key = `${owner}.${name}`
     let list = this.byObject.get(key)
     if (list === undefined) this.byObject.set(key, (list = []))
     for (const privilege of privileges) {
-      const old = list.find((g) => g.grantee === grantee && g.grantor === grantor && g.privilege === privilege)
+      const old = list.find((g) => g.grantee === grantee && g.grantor === grantor && g.privilege === privilege && g.column === column)
       if (old !== undefined) old.grantable ||= grantable
-      else list.push({ owner, name, grantee, grantor, privilege, grantable })
+      else list.push({ owner, name, grantee, grantor, privilege, grantable, ...(column === undefined ? {} : { column }) })
     }
   }
 
@@ -70,15 +77,35 @@ export class Grants {
     this.byObject.delete(`${owner}.${name}`)
   }
 
-  /** The privileges `user` holds on `owner.name`, directly or through PUBLIC. */
+  /** The privileges `user` holds on the whole of `owner.name`, directly, through PUBLIC or through an enabled role. */
   held(owner: string, name: string, user: string): ReadonlySet<ObjectPrivilege> {
     const list = this.byObject.get(`${owner}.${name}`) ?? []
-    return new Set(list.filter((g) => g.grantee === user || g.grantee === "PUBLIC").map((g) => g.privilege))
+    if (list.length === 0) return new Set()
+    const roles = this.rolesOf(user)
+    return new Set(list.filter((g) => g.column === undefined && (g.grantee === user || g.grantee === "PUBLIC" || roles.has(g.grantee))).map((g) => g.privilege))
+  }
+
+  /** The columns of `owner.name` on which `user` holds the column privilege `privilege` (directly, PUBLIC or a role). */
+  columnsHeld(owner: string, name: string, user: string, privilege: ObjectPrivilege): ReadonlySet<string> {
+    const roles = this.rolesOf(user)
+    const list = this.byObject.get(`${owner}.${name}`) ?? []
+    return new Set(list.filter((g) => g.column !== undefined && g.privilege === privilege && (g.grantee === user || g.grantee === "PUBLIC" || roles.has(g.grantee))).map((g) => g.column!))
+  }
+
+  /** Whether `user` holds any column privilege on `owner.name` (the table is visible to it). */
+  holdsColumnPrivilege(owner: string, name: string, user: string): boolean {
+    const roles = this.rolesOf(user)
+    return (this.byObject.get(`${owner}.${name}`) ?? []).some((g) => g.column !== undefined && (g.grantee === user || g.grantee === "PUBLIC" || roles.has(g.grantee)))
+  }
+
+  /** The privileges `user` holds on `owner.name` directly or through PUBLIC, not through roles (as stored code uses them). */
+  heldDirectly(owner: string, name: string, user: string): ReadonlySet<ObjectPrivilege> {
+    return new Set((this.byObject.get(`${owner}.${name}`) ?? []).filter((g) => g.column === undefined && (g.grantee === user || g.grantee === "PUBLIC")).map((g) => g.privilege))
   }
 
   /** Whether `user` holds `privilege` on `owner.name` WITH GRANT OPTION. */
   grantable(owner: string, name: string, user: string, privilege: ObjectPrivilege): boolean {
-    return (this.byObject.get(`${owner}.${name}`) ?? []).some((g) => g.grantee === user && g.privilege === privilege && g.grantable)
+    return (this.byObject.get(`${owner}.${name}`) ?? []).some((g) => g.column === undefined && g.grantee === user && g.privilege === privilege && g.grantable)
   }
 
   /** Every grant, for the *_TAB_PRIVS views. */
@@ -94,7 +121,7 @@ export const objectPrivileges = (words: ReadonlyArray<string>): Array<ObjectPriv
   for (const w of words) {
     // READ (12c) allows queries without SELECT ... FOR UPDATE: the server checks it as SELECT
     const p = w === "READ" ? "SELECT" : w
-    if (!(ALL as ReadonlyArray<string>).includes(p)) return undefined
+    if (!(ALL as ReadonlyArray<string>).includes(p) && !(UNIT_PRIVILEGES as ReadonlyArray<string>).includes(p)) return undefined
     out.push(p as ObjectPrivilege)
   }
   return out
@@ -103,7 +130,10 @@ export const objectPrivileges = (words: ReadonlyArray<string>): Array<ObjectPriv
 /** Who is asking, and what the server knows of its rights. */
 export interface Requester {
   readonly user: string
+  /** Holds the DBA role (every system privilege). */
   readonly dba: boolean
+  /** Whether the user may use a system privilege (CREATE TABLE, SELECT ANY TABLE, ...; system-privileges.ts). */
+  readonly has: (privilege: string) => boolean
   readonly grants: Grants
   readonly version: OracleVersion
 }
@@ -113,12 +143,31 @@ export interface Requester {
  * it may, else the error
  * Oracle raises (ORA-00942 when it holds no privilege on the object, ORA-01031 when it holds another one).
  */
-export const objectAccessError = (who: Requester, owner: string, name: string, privilege: ObjectPrivilege | "DROP"): OraError | undefined => {
+export const objectAccessError = (who: Requester, owner: string, name: string, privilege: ObjectPrivilege | "DROP", columns?: ReadonlyArray<string>): OraError | undefined => {
   if (who.dba || owner === who.user || owner === "SYS" || owner === "PUBLIC") return undefined
+  // SELECT ANY TABLE, INSERT ANY TABLE, ..., DROP ANY TABLE: the system privilege stands for the object privilege
+  const any = ANY_TABLE[privilege]
+  if (any !== undefined && who.has(any)) return undefined
   const held = who.grants.held(owner, name, who.user)
   // DROP / TRUNCATE of another schema's table need the DROP ANY TABLE system privilege: no object privilege suffices
   if (privilege !== "DROP" && held.has(privilege)) return undefined
-  return held.size > 0 ? insufficientPrivileges() : ora.tableNotFound(who.version, owner, name)
+  // an INSERT / UPDATE writing only columns the user holds the column privilege on (column-privileges.ts)
+  if (privilege !== "DROP" && columns !== undefined && columns.length > 0) {
+    const cols = who.grants.columnsHeld(owner, name, who.user, privilege)
+    if (columns.every((c) => cols.has(c))) return undefined
+  }
+  // the object is visible (ORA-01031, not ORA-00942) to a holder of some privilege on it or of SELECT ANY TABLE
+  return held.size > 0 || who.has("SELECT ANY TABLE") || who.grants.holdsColumnPrivilege(owner, name, who.user) ? insufficientPrivileges() : ora.tableNotFound(who.version, owner, name)
+}
+
+/** The system privilege that gives an object privilege on every schema's tables. */
+const ANY_TABLE: Partial<Record<ObjectPrivilege | "DROP", string>> = {
+  SELECT: "SELECT ANY TABLE",
+  INSERT: "INSERT ANY TABLE",
+  UPDATE: "UPDATE ANY TABLE",
+  DELETE: "DELETE ANY TABLE",
+  ALTER: "ALTER ANY TABLE",
+  DROP: "DROP ANY TABLE"
 }
 
 /** ORA-01031. */

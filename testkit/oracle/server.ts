@@ -20,7 +20,12 @@ export const VERIFIED_ORACLEDB_VERSION = "26.0.0"
 export interface OracleUser {
   readonly name: string
   readonly password: string
-  /** Holds the DBA role: may CREATE, ALTER and DROP other users (others get ORA-01031, as on Oracle). Default false. */
+  /**
+   * Holds the DBA role (every system privilege): may CREATE, ALTER and DROP other users, grant system privileges and
+   * roles, use every schema (others get ORA-01031, as on Oracle). Default false. Every start-up user holds the CONNECT
+   * and RESOURCE roles and CREATE VIEW, CREATE SYNONYM, CREATE MATERIALIZED VIEW and UNLIMITED TABLESPACE
+   * (system-privileges.ts); a user made by `CREATE USER` holds nothing until granted.
+   */
   readonly dba?: boolean
 }
 

@@ -9,6 +9,7 @@ import { type ObjectPrivilege, objectAccessError, type Requester } from "./privi
 import type { TableLookup } from "./session-columns.ts"
 import { isDictionaryName } from "./session-dictionary.ts"
 import { checkSequenceAccess } from "./sequence-privileges.ts"
+import { writtenColumns } from "./column-privileges.ts"
 import { type FromRef, oracleName } from "./translate.ts"
 
 /** Who runs a statement and how its names resolve. */
@@ -23,18 +24,23 @@ export interface AccessContext {
 /**
  * Checks the privileges a statement needs on other schemas' tables and views: `target.privileges` on the table a
  * DML statement writes, SELECT on every other one it names (qualified, or in `from` unqualified under another
- * CURRENT_SCHEMA), and SELECT ANY DICTIONARY (here: DBA) for the DBA_* views.
+ * CURRENT_SCHEMA), and SELECT ANY DICTIONARY (the DBA role holds it) for the DBA_* views.
  */
 export const checkAccess = (ctx: AccessContext, toks: ReadonlyArray<Tok>, from: ReadonlyArray<FromRef>, target?: { readonly meta: TableMeta; readonly privileges: ReadonlyArray<ObjectPrivilege> }): void => {
   const who = ctx.who
   if (who.dba) return
   const dbaView = toks.find((t) => t.kind === "ident" && t.value.startsWith("DBA_") && isDictionaryName(t.value))
-  if (dbaView !== undefined) throw ora.tableNotFound(who.version, undefined, dbaView.value)
+  if (dbaView !== undefined && !who.has("SELECT ANY DICTIONARY")) throw ora.tableNotFound(who.version, undefined, dbaView.value)
   const check = (meta: TableMeta, privilege: ObjectPrivilege) => {
     const e = objectAccessError(who, meta.owner, meta.name, privilege)
     if (e !== undefined) throw e
   }
-  if (target !== undefined) for (const p of target.privileges) check(target.meta, p)
+  if (target !== undefined)
+    for (const p of target.privileges) {
+      // a column privilege covers the statement when it writes only its columns (column-privileges.ts)
+      const e = objectAccessError(who, target.meta.owner, target.meta.name, p, p === "INSERT" || p === "UPDATE" ? writtenColumns(toks, target.meta) : undefined)
+      if (e !== undefined) throw e
+    }
   checkSequenceAccess(who, ctx.catalog, toks)
   const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
   for (let k = 0; k + 2 < toks.length; k++) {

@@ -30,7 +30,9 @@ export const setSessionVariables = async (host: SessionSettingsHost, s: EngineSe
   const vars: Record<string, string | number> = {
     ora_user: host.info.user,
     ora_uid: u?.userId ?? 0,
-    ora_dba: host.db.dbaUsers.has(host.info.user) ? 1 : 0,
+    ora_dba: host.db.auth.isDba(host.info.user) ? 1 : 0,
+    // the session's enabled roles, whose grants the ALL_* views count (dictionary-privileges.ts)
+    ora_roles: [...host.db.auth.rolesOf(host.info.user)].join(","),
     ora_schema: host.schema,
     ora_schema_id: sch?.userId ?? 0,
     ora_sid: host.info.sid,

@@ -327,7 +327,7 @@ export class SqlSession {
 
   /** The session user's rights, for privilege checks (privileges.ts). */
   get requester(): Requester {
-    return { user: this.info.user, dba: this.db.dbaUsers.has(this.info.user), grants: this.db.grants, version: this.db.settings.version }
+    return { user: this.info.user, dba: this.db.auth.isDba(this.info.user), has: (p) => this.db.auth.has(this.info.user, p), grants: this.db.grants, version: this.db.settings.version }
   }
 
   /** Runs a query and describes its columns. */

@@ -6,7 +6,8 @@
  * synonym there, then to a public synonym; the target need not exist when the synonym is created, and using a
  * synonym whose target is gone fails with ORA-00980 (synonym translation is no longer valid); privileges are those
  * on the target. A private synonym shares its schema's namespace with tables, views and sequences (ORA-00955); a
- * public one needs CREATE PUBLIC SYNONYM (here: the DBA role, ORA-01031); dropping a missing one is ORA-01434
+ * private one needs CREATE SYNONYM (CREATE ANY SYNONYM in another schema), a
+ * public one CREATE PUBLIC SYNONYM (ORA-01031 without; system-privileges.ts); dropping a missing one is ORA-01434
  * (private) / ORA-01432 (public). A synonym `FOR object@link` is created; using it is ORA-02019, as the server has no database links.
  */
 import type { TableDdl } from "./ddl-tables.ts"
@@ -25,7 +26,7 @@ export const createSynonym = (ddl: TableDdl, toks: ReadonlyArray<Tok>, k: number
   const q = ddl.qualified(toks, k + 1)
   const owner = isPublic ? "PUBLIC" : q.schema
   const who = ddl.s.requester
-  if (!who.dba && (isPublic || owner !== who.user)) throw insufficientPrivileges()
+  if (!who.has(isPublic ? "CREATE PUBLIC SYNONYM" : owner === who.user ? "CREATE SYNONYM" : "CREATE ANY SYNONYM")) throw insufficientPrivileges()
   if (!isKw(toks[q.next], "FOR")) throw new OraError(905, "missing keyword")
   const t = ddl.qualified(toks, q.next + 1)
   // a synonym of a remote object is created without checking the link; its use fails (database-links.ts)
@@ -46,6 +47,7 @@ export const dropSynonym = (ddl: TableDdl, toks: ReadonlyArray<Tok>): void => {
   if (!store.has(`${owner}.${q.name}`))
     throw isPublic ? new OraError(1432, "public synonym to be dropped does not exist") : new OraError(1434, "private synonym to be dropped does not exist")
   const who = ddl.s.requester
-  if (!who.dba && (isPublic || owner !== who.user)) throw insufficientPrivileges()
+  const needed = isPublic ? "DROP PUBLIC SYNONYM" : owner === who.user ? undefined : "DROP ANY SYNONYM"
+  if (needed !== undefined && !who.has(needed)) throw insufficientPrivileges()
   store.delete(`${owner}.${q.name}`)
 }

@@ -5,7 +5,7 @@
 import { checkPhaseTwo, makeChallenge, makeVerifier, serverResponse, SDER_COUNT, VERIFIER_12C, VGEN_COUNT } from "../auth.ts"
 import { type SessionInfo, versionInfo } from "../database.ts"
 import { sessionTimeZoneOf } from "../datetime.ts"
-import { ora } from "../errors.ts"
+import { ora, OraError } from "../errors.ts"
 import { refusesLogon } from "../faults.ts"
 import type { SessionState } from "../session-state.ts"
 import { SqlSession } from "../sqlsession.ts"
@@ -71,6 +71,11 @@ export const authPhaseTwo = async (s: SessionState, r: ReadBuffer, w: WriteBuffe
       : ({ ok: false } as const)
   if (!ok.ok || refusesLogon(s.host.faults, s.user)) {
     writeError(s, w, ora.logonDenied(version), 0, 0)
+    return
+  }
+  // a user without CREATE SESSION (directly, through a role or PUBLIC) may not log on (system-privileges.ts)
+  if (!db.auth.has(s.user, "CREATE SESSION")) {
+    writeError(s, w, new OraError(1045, `user ${s.user} lacks CREATE SESSION privilege; logon denied`), 0, 0)
     return
   }
   const alter = (pairs.get("AUTH_ALTER_SESSION") ?? "").replace(/\0/g, "")

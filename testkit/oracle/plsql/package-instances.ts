@@ -2,6 +2,7 @@
  * The session's instances of stored packages as a block reaches them: `pkg.member`, the instance made on first use
  * (its declarations, then its body's BEGIN section), and which package a subprogram belongs to.
  */
+import { currentUserOf, mayExecute } from "../execute-privileges.ts"
 import { isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Block, Expr } from "./ast.ts"
@@ -35,6 +36,9 @@ export async function packageMember(ctx: Frame, path: ReadonlyArray<string>, nam
   if (path.length > 2) return undefined
   const def = findPackage(ctx.host, path.length === 2 ? path[0] : undefined, path[path.length - 1]!)
   if (def === undefined) return undefined
+  // another schema's package without EXECUTE on it is reported as undeclared (execute-privileges.ts)
+  const as = currentUserOf(ctx.unit, ctx.host.info.user)
+  if (!mayExecute(ctx.host.db, as.user, def.owner, def.name, as.withRoles)) throw new PlsCompileError(ctx.source, at.pos, 201, `identifier '${[...path, name].join(".")}' must be declared`)
   const names = await packageInstance(ctx, def)
   if (!def.publicNames.has(name)) throw new PlsCompileError(ctx.source, at.pos, 302, `component '${name}' must be declared`)
   return names.get(name)

@@ -10,6 +10,7 @@
  * name it (Oracle raises ORA-04068 "existing state of packages has been discarded" once first; this server has no
  * recompilation model and does not).
  */
+import { mayExecute } from "../execute-privileges.ts"
 import { OraError, ora } from "../errors.ts"
 import { isKw, isOp, tokenize, type Tok } from "../lexer.ts"
 import type { OracleDatabase } from "../database.ts"
@@ -158,7 +159,8 @@ export const findPackage = (host: PlsqlHost, owner: string | undefined, name: st
  */
 export const callableFromSql = (host: PlsqlHost, owner: string, name: string): PlsqlProcedure | undefined => {
   const standalone = host.db.procedures.get(`${owner}.${name}`)
-  if (standalone !== undefined) return standalone
+  // another schema's function without EXECUTE on it is not callable (execute-privileges.ts): an unknown name to SQL
+  if (standalone !== undefined) return mayExecute(host.db, host.info.user, owner, name, true) ? standalone : undefined
   const def = findPackage(host, undefined, owner)
   if (def === undefined || !def.publicNames.has(name)) return undefined
   const decl = def.spec.block.decls.find((d) => d.k === "subprogram" && d.sub.name === name)

@@ -3,6 +3,7 @@
  * source), stored ones in a frame of their own, built-in packages (packages.ts); arguments by position or name,
  * defaults, OUT and IN OUT values copied back, ORA-06512 frames on the way out.
  */
+import { currentUserOf, mayExecute } from "../execute-privileges.ts"
 import { synonymTarget } from "../synonym-resolution.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
 import { OraError } from "../errors.ts"
@@ -143,7 +144,10 @@ export async function call(ctx: Frame, st: Extract<Stmt, { k: "call" }>): Promis
     return target === undefined ? undefined : ctx.host.db.procedures.get(`${target.owner}.${target.name}`)
   }
   const proc = ctx.host.db.procedures.get(`${owner}.${pname}`) ?? ctx.host.db.procedures.get(`${ctx.host.schema}.${pname}`) ?? viaSynonym()
-  if (proc === undefined) throw new PlsCompileError(ctx.source, st.nameTok.pos, 201, `identifier '${st.name.join(".")}' must be declared`)
+  // another schema's unit without EXECUTE on it is reported as undeclared (execute-privileges.ts)
+  const as = currentUserOf(ctx.unit, ctx.host.info.user)
+  if (proc === undefined || !mayExecute(ctx.host.db, as.user, proc.owner, proc.name, as.withRoles))
+    throw new PlsCompileError(ctx.source, st.nameTok.pos, 201, `identifier '${st.name.join(".")}' must be declared`)
   if (proc.isFunction === true) throw notProcedure(ctx, st)
   if (proc.errors !== undefined) throw new PlsCompileError(ctx.source, st.nameTok.pos, 905, `object ${proc.owner}.${proc.name} is invalid`)
   await invoke(ctx, proc, st.args)
@@ -176,6 +180,8 @@ export async function invoke(ctx: Frame, proc: PlsqlProcedure, args: ReadonlyArr
   }
   const body = procedureBlock(proc)
   const frame = ctx.frame(proc.source)
+  // the unit runs with its owner's privileges (definer's rights)
+  frame.unit = `${proc.owner}.${proc.name}`
   let result: Map<string, Slot> | undefined
   let returned: ReturnSignal | undefined
   const pipelined = proc.isFunction === true && isPipelinedSource(proc.source)
