@@ -138,4 +138,25 @@ describe("Oracle test server: ALTER TABLE ADD CONSTRAINT on a table with rows", 
     expect(await code("ALTER TABLE st DISABLE CONSTRAINT nosuch")).toBe("ORA-02431")
     expect(await code("ALTER TABLE st ENABLE CONSTRAINT nosuch")).toBe("ORA-02430")
   })
+
+  it("ENABLE NOVALIDATE of a check leaves the rows that break it and checks new and updated rows", async () => {
+    // SQL Language Reference, ALTER TABLE "constraint_state": ENABLE NOVALIDATE checks new DML, not the existing data;
+    // USER_CONSTRAINTS shows it ENABLED / NOT VALIDATED
+    await c.execute("CREATE TABLE nv (id NUMBER, qty NUMBER CONSTRAINT nv_qty CHECK (qty > 0))")
+    await c.execute("INSERT INTO nv VALUES (1, 5)")
+    await c.execute("ALTER TABLE nv DISABLE CONSTRAINT nv_qty")
+    await c.execute("INSERT INTO nv VALUES (2, -1)")
+    await c.commit()
+    await c.execute("ALTER TABLE nv ENABLE NOVALIDATE CONSTRAINT nv_qty")
+    expect((await c.execute("SELECT status, validated FROM user_constraints WHERE constraint_name = 'NV_QTY'")).rows).toEqual([["ENABLED", "NOT VALIDATED"]])
+    expect((await c.execute("SELECT id, qty FROM nv ORDER BY id")).rows).toEqual([[1, 5], [2, -1]])
+    expect(await code("INSERT INTO nv VALUES (3, -3)")).toBe("ORA-02290")
+    expect(await code("UPDATE nv SET qty = -2 WHERE id = 1")).toBe("ORA-02290")
+    await c.execute("INSERT INTO nv VALUES (3, 3)")
+    // a later rebuild of the table (another constraint) keeps the old row
+    await c.execute("ALTER TABLE nv ADD CONSTRAINT nv_id CHECK (id < 100)")
+    await c.commit()
+    expect((await c.execute("SELECT id, qty FROM nv ORDER BY id")).rows).toEqual([[1, 5], [2, -1], [3, 3]])
+    expect(await code("INSERT INTO nv VALUES (4, -4)")).toBe("ORA-02290")
+  })
 })

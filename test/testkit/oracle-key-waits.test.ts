@@ -12,7 +12,10 @@ describe("Oracle test server: writes of a key another transaction holds wait for
   let b: Conn
   beforeAll(async () => {
     ;({ env, a, b } = await openTwoSessions([
-      "CREATE TABLE kw_t (id NUMBER PRIMARY KEY, v VARCHAR2(10))"
+      "CREATE TABLE kw_t (id NUMBER PRIMARY KEY, v VARCHAR2(10))",
+      "CREATE TABLE kw_off (id NUMBER CONSTRAINT kw_off_pk PRIMARY KEY, u NUMBER CONSTRAINT kw_off_u UNIQUE, v VARCHAR2(10))",
+      "ALTER TABLE kw_off DISABLE CONSTRAINT kw_off_pk",
+      "ALTER TABLE kw_off DISABLE CONSTRAINT kw_off_u"
     ]))
   })
   afterAll(() => env?.close())
@@ -110,5 +113,17 @@ describe("Oracle test server: writes of a key another transaction holds wait for
     expect(oraCode(err)).toBe("ORA-00001")
     await b.rollback()
     expect(await count("id >= 1000 AND id < 6000")).toBe(1)
+  })
+
+  it("a disabled primary key or unique constraint does not make an INSERT of a key another transaction inserted wait", async () => {
+    // a disabled constraint is not enforced (SQL Language Reference, ALTER TABLE, "constraint_state": DISABLE), so
+    // there is no unique index entry to lock and both rows go in
+    await a.execute("INSERT INTO kw_off VALUES (1, 1, 'a')")
+    const inserting = waitsForLock(env.server, () => b.execute("INSERT INTO kw_off VALUES (1, 1, 'b')"))
+    expect(await inserting.waiting).toBe(false)
+    expect((await inserting.result).rowsAffected).toBe(1)
+    await b.commit()
+    await a.commit()
+    expect((await a.execute("SELECT v FROM kw_off WHERE id = 1 ORDER BY v")).rows).toEqual([["a"], ["b"]])
   })
 })

@@ -14,7 +14,7 @@ import type { ConstraintMeta, TableMeta } from "./catalog.ts"
 import { columnsOf, type TableDdl } from "./ddl-tables.ts"
 import { ora, OraError } from "./errors.ts"
 import type { Tok } from "./lexer.ts"
-import { rebuildTable } from "./modify-checks.ts"
+import { REBUILD_VARIABLE, rebuildTable } from "./modify-checks.ts"
 import { duckIdent, encodeName } from "./names.ts"
 
 const cannotValidate = (code: number, c: ConstraintMeta, owner: string, what: string): OraError =>
@@ -46,6 +46,14 @@ const validate = async (ddl: TableDdl, meta: TableMeta, c: ConstraintMeta, check
   }
 }
 
+/**
+ * What a NOVALIDATE CHECK is OR-ed with in DuckDB: true only while a rebuild copies the rows back, so the rows present
+ * when it was enabled stay (and go along with later rebuilds) while new and updated rows are checked. SQL Language
+ * Reference, "constraint_state": ENABLE NOVALIDATE "ensures that all new DML operations on the constrained data comply
+ * with the constraint", without checking existing data.
+ */
+const NOVALIDATE_EXEMPTION = `getvariable('${REBUILD_VARIABLE}') IS TRUE`
+
 /** A constraint of ALTER TABLE ADD, checked and validated against the rows, ready to be added. */
 interface PlannedConstraint {
   readonly c: ConstraintMeta
@@ -53,7 +61,7 @@ interface PlannedConstraint {
 }
 
 /** Checks the table constraint `element` against `meta` and its rows (Oracle's errors, nothing changed yet). */
-const planConstraint = async (ddl: TableDdl, meta: TableMeta, element: ReadonlyArray<Tok>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>, planned: ReadonlyArray<PlannedConstraint>): Promise<PlannedConstraint> => {
+const planConstraint = async (ddl: TableDdl, meta: TableMeta, element: ReadonlyArray<Tok>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>, planned: ReadonlyArray<PlannedConstraint>, novalidate: boolean): Promise<PlannedConstraint> => {
   const { constraints, duckDefs } = columnsOf(ddl, [element], text, all, meta.owner, meta.name)
   const c = constraints[0]
   const def = duckDefs[0]
@@ -71,6 +79,7 @@ const planConstraint = async (ddl: TableDdl, meta: TableMeta, element: ReadonlyA
     refColumns = ref.constraint.columns
   }
   const checkSql = c.type === "C" ? def?.replace(/^CHECK \(/, "").replace(/\)$/, "") : undefined
+  if (novalidate && c.type === "C" && checkSql !== undefined) return { c, def: `CHECK ((${checkSql}) OR ${NOVALIDATE_EXEMPTION})` }
   await validate(ddl, meta, c, checkSql, refTarget, refColumns)
   return { c, def }
 }
@@ -79,10 +88,11 @@ const planConstraint = async (ddl: TableDdl, meta: TableMeta, element: ReadonlyA
  * Adds the table constraints `elements` (each the tokens of one: `ADD c` or `ADD (c1, c2, ...)`, `all` the
  * statement's) to `meta`: all are checked and the rows validated first, so that one failing adds none (DDL is one
  * statement), then the DuckDB table is rebuilt once with them and the catalog records them (with the index of a key).
+ * With `novalidate` (ENABLE NOVALIDATE, constraint-state.ts) a CHECK is not validated and leaves the rows there alone.
  */
-export const addConstraints = async (ddl: TableDdl, meta: TableMeta, elements: ReadonlyArray<ReadonlyArray<Tok>>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>): Promise<void> => {
+export const addConstraints = async (ddl: TableDdl, meta: TableMeta, elements: ReadonlyArray<ReadonlyArray<Tok>>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>, novalidate = false): Promise<void> => {
   const planned: Array<PlannedConstraint> = []
-  for (const element of elements) planned.push(await planConstraint(ddl, meta, element, text, all, planned))
+  for (const element of elements) planned.push(await planConstraint(ddl, meta, element, text, all, planned, novalidate))
   const defs = planned.flatMap((p) => (p.def === undefined ? [] : [p.def]))
   if (defs.length > 0) {
     const add = (sql: string) => {

@@ -7,7 +7,8 @@
  * VALIDATE, which checks the rows (ORA-02437 / ORA-02299 / ORA-02293 / ORA-02298 naming the constraint). Disabling a
  * key foreign keys reference is ORA-02297 (cannot disable constraint - dependencies exist); an unknown constraint is
  * ORA-02430 (enable) / ORA-02431 (disable). DuckDB has no disabled constraints, so the table is rebuilt without the
- * constraint (drop-constraint.ts) and with it again (add-constraint.ts). ENABLE NOVALIDATE still checks the rows here.
+ * constraint (drop-constraint.ts) and with it again (add-constraint.ts). ENABLE NOVALIDATE of a CHECK leaves the rows
+ * alone (add-constraint.ts); of a key or foreign key it still checks them.
  */
 import type { ConstraintMeta, TableMeta } from "./catalog.ts"
 import { addConstraints } from "./add-constraint.ts"
@@ -78,7 +79,7 @@ export const changeConstraintState = async (ddl: TableDdl, meta: TableMeta, toks
   const t = ddl.s.translate(`ALTER TABLE ${quoted(meta.owner)}.${quoted(meta.name)} ADD ${definition(ddl, c)}`)
   const from = ddl.qualified(t.toks, 2).next + 1
   try {
-    await addConstraints(ddl, meta, [t.toks.slice(from)], t.text, t.toks)
+    await addConstraints(ddl, meta, [t.toks.slice(from)], t.text, t.toks, validate === false)
   } catch (e) {
     meta.constraints = [...meta.constraints.slice(0, at), c, ...meta.constraints.slice(at)]
     ddl.s.db.catalog.putTable(meta)

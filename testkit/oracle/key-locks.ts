@@ -29,10 +29,11 @@ export interface KeyedTable {
   readonly zoned: ReadonlySet<string>
 }
 
-/** The keys of `meta`, or undefined when it has no primary-key or unique constraint. */
+/** The keys of `meta`, or undefined when it has no enabled primary-key or unique constraint. */
 export const keyedTable = (meta: TableMeta | undefined): KeyedTable | undefined => {
   if (meta === undefined || meta.kind !== "TABLE") return undefined
-  const constraints = meta.constraints.filter((c) => (c.type === "P" || c.type === "U") && c.columns.length > 0)
+  // a disabled key is not enforced, so it claims no keys (constraint-state.ts)
+  const constraints = meta.constraints.filter((c) => (c.type === "P" || c.type === "U") && c.disabled !== true && c.columns.length > 0)
   if (constraints.length === 0) return undefined
   const columns = [...new Set(constraints.flatMap((c) => c.columns))]
   const zoned = new Set(meta.columns.filter((c) => c.type.kind === "timestamptz" && columns.includes(c.name)).map((c) => c.name))

@@ -83,6 +83,9 @@ export const lengthExpression = (name: string, type: OraType, typeText: string):
 export const rebuildWithLengthCheck = (engine: RebuildEngine, schema: string, table: string, label: string, length: string, size: number): Promise<boolean> =>
   rebuildTable(engine, schema, table, (ddl) => withLengthCheck(ddl, label, length, size))
 
+/** The DuckDB variable that is true while {@link rebuildTable} copies a table's rows back. */
+export const REBUILD_VARIABLE = "ora_rebuild"
+
 /**
  * Rebuilds DuckDB table `schema.table` (encoded names) from its stored `CREATE TABLE` text as `edit` changes it (DuckDB
  * cannot add or drop a constraint of a table): its rows kept aside in a TEMP table, the table dropped and made again
@@ -94,6 +97,15 @@ export const rebuildWithLengthCheck = (engine: RebuildEngine, schema: string, ta
  * `renamedTo` the table is made under that name (ALTER TABLE ... RENAME of a table holding foreign keys).
  */
 export const rebuildTable = async (engine: RebuildEngine, schema: string, table: string, edit: (ddl: string) => string, renamedTo?: string): Promise<boolean> => {
+  // the rows go back with NOVALIDATE checks suspended (add-constraint.ts `NOVALIDATE_EXEMPTION`)
+  const copy = async (sql: string) => {
+    await engine.execute(`SET VARIABLE ${REBUILD_VARIABLE} = true`)
+    try {
+      await engine.execute(sql)
+    } finally {
+      await engine.execute(`RESET VARIABLE ${REBUILD_VARIABLE}`)
+    }
+  }
   const rows = await engine.queryAll("SELECT sql FROM duckdb_tables() WHERE schema_name = $1 AND table_name = $2", [schema, table])
   const ddl = rows[0]?.[0]
   if (typeof ddl !== "string") return false
@@ -113,12 +125,12 @@ export const rebuildTable = async (engine: RebuildEngine, schema: string, table:
     }
     try {
       await engine.execute(rebuilt)
-      await engine.execute(`INSERT INTO ${made} SELECT * FROM ${kept}`)
+      await copy(`INSERT INTO ${made} SELECT * FROM ${kept}`)
     } catch (e) {
       // put the old table back as it was
       await engine.execute(`DROP TABLE IF EXISTS ${made}`)
       await engine.execute(ddl)
-      await engine.execute(`INSERT INTO ${target} SELECT * FROM ${kept}`)
+      await copy(`INSERT INTO ${target} SELECT * FROM ${kept}`)
       for (const sql of indexes) await engine.execute(sql)
       throw e
     }
