@@ -21,6 +21,7 @@ import { asTextDatetime, convertDateFormat, datetimeArgument, durationOfExact, i
 import { exactAggregate } from "./translate-numbers.ts"
 import { textDatetimeExtract, textDatetimeResult, zonedOperand } from "./translate-datetimes.ts"
 import type { TranslatorCore } from "./translate-core.ts"
+import { defaultFormatRead, nlsText } from "./nls-formats.ts"
 
 
 /** The argument indexes of DECODE's results (`DECODE(expr, search, result, ..., default)`) among `count` arguments. */
@@ -210,6 +211,13 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         const shown = tr.isLocalZoneColumn(p[0], asAt) ? inSessionZone(operand) : operand
         return [`CAST(ora_tstz_local(${datetimeArgument(shown, textKind)}) AS ${duckType})`, close + 1]
       }
+      // to character: in the session's NLS format ("CAST": a datetime to character "as TO_CHAR" converts it; nls-formats.ts)
+      if (ot?.kind === "varchar" || ot?.kind === "nvarchar") {
+        const text = defaultFormatText(tr, p[0], asAt, operand)
+        // a column, bind or datetime literal by its DuckDB type (ora_char_of); a larger expression keeps DuckDB's text
+        const single = asAt - p[0] === 1 || (asAt - p[0] === 2 && isKw(toks[p[0]], "DATE", "TIMESTAMP") && toks[p[0] + 1]?.kind === "str")
+        if (text !== undefined || single) return [`CAST(${text ?? `ora_char_of(${operand})`} AS ${duckType})`, close + 1]
+      }
       if (textKind !== undefined && ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
       // LOCAL TIME ZONE values read as the session's wall clock; a TIMESTAMP becomes zoned in the session time zone
       if (tr.isLocalZoneColumn(p[0], asAt) && (ot?.kind === "timestamp" || ot?.kind === "date"))
@@ -240,6 +248,10 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         const x = arg(0)
         return [withOracleYears(`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, fmt, language), close + 1]
       }
+      if (parts.length === 1) {
+        const text = defaultFormatText(tr, parts[0]![0], parts[0]![1], arg(0))
+        if (text !== undefined) return [text, close + 1]
+      }
       if (parts[0] !== undefined && (tr.exactColumnAt(parts[0][0], parts[0][1]) !== undefined || EXACT_RESULT.test(arg(0))))
         return [`CAST(ora_number(CAST(${arg(0)} AS VARCHAR)) AS VARCHAR)`, close + 1]
       {
@@ -259,12 +271,13 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         // strptime reads year 0000 as 1 BC, a year Oracle refuses to read (ORA-01841)
         return [`ora_nonzero_year(CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(format))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"}))`, close + 1]
       }
-      return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+      // without a format model: in the session's NLS_DATE_FORMAT / NLS_TIMESTAMP_FORMAT ("TO_DATE", nls-formats.ts)
+      return [`CAST(${defaultFormatRead(v === "TO_DATE" ? "date" : "timestamp", arg(0), true)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
     case "TO_TIMESTAMP_TZ":
       // a text with its own zone, else the session's (datetime-parse.ts reads the format model)
       if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
         return [`ora_tstz(${datetimeArgument(`ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(toks[parts[1]![0]]!.value)})`, "zoned")})`, close + 1]
-      return [`ora_tstz(${datetimeArgument(arg(0), "zoned")})`, close + 1]
+      return [`ora_tstz(${datetimeArgument(defaultFormatRead("timestampTz", arg(0), false), "zoned")})`, close + 1]
     case "TO_NUMBER":
       // without a format model: the exact NUMBER of the text (ORA-01722 for text that is no number)
       if (parts.length === 1) return [`ora_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
@@ -447,4 +460,21 @@ export function withinGroup(tr: TranslatorCore, k: number): { readonly order: st
 const callDateLanguage = (nlsparam: string | undefined): string => {
   const language = dateLanguageOfParameter(nlsparam)
   return language === undefined ? SESSION_DATE_LANGUAGE : sqlString(language)
+}
+
+/**
+ * TO_CHAR(datetime) without a format model of a value the translator knows as a text datetime or a zoned DuckDB
+ * datetime (CURRENT_TIMESTAMP, a LOCAL TIME ZONE column): its text in the session's NLS format (nls-formats.ts); a
+ * LOCAL TIME ZONE value in NLS_TIMESTAMP_FORMAT at the session's wall clock ("TO_CHAR (datetime)").
+ */
+const defaultFormatText = (tr: TranslatorCore, from: number, to: number, x: string): string | undefined => {
+  const local = tr.isLocalZoneColumn(from, to)
+  const textKind = tr.textDatetimeAt(from, to) ?? textDatetimeOfText(x)
+  if (textKind !== undefined) {
+    if (local) return nlsText("timestamp", inSessionZone(x), "''", 9)
+    return textKind === "zoned" ? nlsText("timestampTz", x, "getvariable('ora_session_tz')", 6) : nlsText("timestamp", x, "''", 9)
+  }
+  if (zonedOperand(tr, from, to) === undefined) return undefined
+  const inZone = `ora_tstz_at(CAST(${x} AS VARCHAR), '', getvariable('ora_session_tz'))`
+  return nlsText(local ? "timestamp" : "timestampTz", inZone, "''", 6)
 }

@@ -138,6 +138,9 @@ export const convertDateFormat = (fmt: string, output = false): string => {
   const map: Array<[RegExp, string]> = [
     [/^YYYY/i, "%Y"],
     [/^RRRR/i, "%Y"],
+    // RR prints the year's last two digits, as YY ("Datetime Format Elements": RR "Lets you store 20th century dates
+    // in the 21st century using only two digits"; the round-trip rule applies to reading)
+    [/^RR/i, "%y"],
     [/^YY/i, "%y"],
     [/^MONTH/i, "%B"],
     [/^MON/i, "%b"],
@@ -155,6 +158,8 @@ export const convertDateFormat = (fmt: string, output = false): string => {
     [/^FF[1-3]/i, "%g"],
     [/^FF[4-6]?/i, "%f"],
     [/^AM|^PM/i, "%p"],
+    // X: the local radix character ("Datetime Format Elements"), '.' in the AMERICA territory
+    [/^X/i, "."],
     // datetimes held as DuckDB instants (SYSTIMESTAMP, expressions the server does not recognise) are in UTC; zoned
     // columns and literals are formatted with their own zone (textDatetimeToChar)
     [/^TZH:TZM/i, "+00:00"],
