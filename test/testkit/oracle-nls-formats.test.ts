@@ -90,3 +90,21 @@ describe("Oracle test server: session NLS datetime formats", () => {
     expect(oraCode(await failure(() => conn.execute(`ALTER SESSION SET NLS_DATE_FORMAT = 'YYYY-QX-BAD'`)))).toBe("ORA-01821")
   })
 })
+
+describe("Oracle test server: LENGTH of a datetime", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    ;({ server, conn } = await openConnection())
+    await conn.execute(`CREATE TABLE nls_len (ts TIMESTAMP(6) WITH TIME ZONE, t TIMESTAMP(6), d DATE)`)
+    await conn.execute(`INSERT INTO nls_len VALUES (TIMESTAMP '2024-03-05 13:04:05.25 +02:00', TIMESTAMP '2024-03-05 13:04:05.25', DATE '2024-03-05')`)
+  })
+  afterAll(() => closeConnection({ server, conn }))
+
+  // LENGTH takes character data: a datetime argument is converted to VARCHAR2 in the session's format (SQL Language
+  // Reference, "Data Type Comparison Rules", "Implicit Data Conversion"), e.g. '05-MAR-24' for a DATE
+  it("is the length of its text in the session's NLS format", async () => {
+    const rows = (await conn.execute(`SELECT LENGTH(ts), LENGTH(t), LENGTH(d) FROM nls_len`)).rows
+    expect(rows).toEqual([["05-MAR-24 01.04.05.250000 PM +02:00".length, "05-MAR-24 01.04.05.250000 PM".length, 9]])
+  })
+})

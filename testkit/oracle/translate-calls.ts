@@ -319,6 +319,11 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (p === undefined || parts.length !== 1) break
       const numeric = (p[1] === p[0] + 1 && toks[p[0]]!.kind === "num" && !/[fFdD]$/.test(toks[p[0]]!.text)) || tr.exactNumericRange(p[0], p[1]) || tr.callArgument(p[0], p[1], arg(0)).exact
       if (numeric) return [`length(ora_to_char(${arg(0)}))`, close + 1]
+      // a datetime likewise in the session's NLS format (nls-formats.ts; "Implicit Data Conversion": DATE, TIMESTAMP
+      // and TIMESTAMP WITH TIME ZONE to VARCHAR2); DuckDB had no length of a datetime (ORA-00932)
+      const datetime = defaultFormatText(tr, p[0], p[1], arg(0))
+      if (datetime !== undefined) return [`length(${datetime})`, close + 1]
+      if (isDateUnit(toks, p[0], p[1], tr.ctx.dateColumns) && tr.unitEnd(p[0], p[1]) === p[1]) return [`length(ora_to_char(${arg(0)}))`, close + 1]
       break
     }
     case "LENGTHB":
