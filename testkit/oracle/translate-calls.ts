@@ -122,6 +122,16 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     const p = parts[k]
     return p === undefined ? "NULL" : (rendered[k] ??= tr.range(p[0], p[1]))
   }
+  // a text datetime (TIMESTAMP WITH TIME ZONE, TIMESTAMP(7-9)) where a function takes a DATE: its own wall clock, as
+  // Oracle converts it to DATE dropping the zone (ADD_MONTHS, MONTHS_BETWEEN, LAST_DAY); else the argument as it is
+  const textDatetimeArg = (k: number) => {
+    const p = parts[k]
+    return p === undefined ? undefined : (tr.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(k)))
+  }
+  const dateArg = (k: number) => {
+    const kind = textDatetimeArg(k)
+    return kind === undefined ? arg(k) : wallClockOf(arg(k), kind)
+  }
   // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts), also as a window function
   const intervalType = parts.length === 1 ? tr.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
   const windowed = intervalType !== undefined && isKw(tr.toks[close + 1], "OVER") && isOp(tr.toks[close + 2], "(")
@@ -335,10 +345,17 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       return [`unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))`, close + 1]
     case "MONTHS_BETWEEN":
       if (parts.length !== 2) throw new OraError(909, "invalid number of arguments")
-      return [`ora_number(CAST(ora_months_between(CAST(${arg(0)} AS TIMESTAMP), CAST(${arg(1)} AS TIMESTAMP)) AS VARCHAR))`, close + 1]
+      return [`ora_number(CAST(ora_months_between(CAST(${dateArg(0)} AS TIMESTAMP), CAST(${dateArg(1)} AS TIMESTAMP)) AS VARCHAR))`, close + 1]
     case "ADD_MONTHS":
       // the last day of a month gives the last day of the resulting month (SQL Language Reference, "ADD_MONTHS")
-      return [`ora_add_months(CAST(${arg(0)} AS TIMESTAMP), CAST(${arg(1)} AS INTEGER))`, close + 1]
+      return [`ora_add_months(CAST(${dateArg(0)} AS TIMESTAMP), CAST(${arg(1)} AS INTEGER))`, close + 1]
+    case "LAST_DAY": {
+      // of a TIMESTAMP WITH TIME ZONE or TIMESTAMP(7-9): the last day of its own wall clock's month, the time kept, a
+      // DATE ("The return type is always DATE, regardless of the data type of date", SQL Language Reference, "LAST_DAY")
+      if (parts.length !== 1 || textDatetimeArg(0) === undefined) break
+      const w = dateArg(0)
+      return [`CAST(CAST(last_day(${w}) AS TIMESTAMP) + (${w} - date_trunc('day', ${w})) AS TIMESTAMP_S)`, close + 1]
+    }
     case "EMPTY_CLOB":
       return ["''", close + 1]
     case "EMPTY_BLOB":
