@@ -30,4 +30,11 @@ describe("Oracle test server: DATE functions of a TIMESTAMP WITH TIME ZONE", () 
     const r = (await conn.execute(`SELECT MONTHS_BETWEEN(ts, DATE '2024-02-29') FROM zdf`)).rows as Array<Array<unknown>>
     expect(r).toEqual([[1]])
   })
+
+  // "Q: Quarter (rounds up on the sixteenth day of the second month of the quarter)" (SQL Language Reference, "ROUND
+  // and TRUNC Date Functions"); was ORA-01722 for a zoned value
+  it("ROUND by quarter rounds up from the sixteenth day of the quarter's second month", async () => {
+    const r = (await conn.execute(`SELECT ROUND(ts, 'Q'), ROUND(DATE '2024-02-15', 'Q'), ROUND(DATE '2024-02-16', 'Q') FROM zdf`)).rows as Array<Array<unknown>>
+    expect(r[0]!.map(iso)).toEqual(["2024-04-01T00:00:00.000Z", "2024-01-01T00:00:00.000Z", "2024-04-01T00:00:00.000Z"])
+  })
 })
