@@ -6,6 +6,7 @@ import { JSON_VALUE_MACRO } from "./json-functions.ts"
 import { NAMED_VALUE_MACROS } from "./named-types.ts"
 import { XML_MACROS } from "./xml-functions.ts"
 import { SESSION_DATE_LANGUAGE } from "./date-language.ts"
+import { nlsText } from "./nls-formats.ts"
 import { JSON_TABLE_MACROS } from "./json-table.ts"
 
 /** What the macros need of the database: its time zone offset and names. */
@@ -56,12 +57,18 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
   `ora_rowid(r) AS 'AAAR0oAAM' || ora_b64((CAST(r AS UBIGINT) >> 16) & 1073741823, 6) || ora_b64(CAST(r AS UBIGINT) & 65535, 3)`,
   // TO_CHAR(number) prints no leading zero before the point and no trailing fraction zeros (.5, -.5, 1.5, 10)
   `ora_num_text(s) AS regexp_replace(regexp_replace(regexp_replace(s, '(\\.[0-9]*?)0+$', '\\1'), '\\.$', ''), '^(-?)0\\.', '\\1.')`,
-  // a DATE prints NLS_DATE_FORMAT's default DD-MON-RR ("TO_CHAR (datetime)"); infinities and NaN print as Inf, -Inf and Nan (as Oracle shows BINARY_DOUBLE_INFINITY + 1:
+  // a DATE prints in the session's NLS_DATE_FORMAT, a TIMESTAMP in NLS_TIMESTAMP_FORMAT, an instant in
+  // NLS_TIMESTAMP_TZ_FORMAT ("TO_CHAR (datetime)", nls-formats.ts); infinities and NaN print as Inf, -Inf and Nan (as Oracle shows BINARY_DOUBLE_INFINITY + 1:
   // https://exadatadba.blog/2019/03/22/when-is-an-oracle-database-number-column-not-a-number-nan/)
   `ora_to_char(x) AS CASE WHEN typeof(x) IN ('DOUBLE', 'FLOAT') AND isnan(CAST(x AS DOUBLE)) THEN 'Nan'
     WHEN typeof(x) IN ('DOUBLE', 'FLOAT') AND isinf(CAST(x AS DOUBLE)) THEN CASE WHEN CAST(x AS DOUBLE) > 0 THEN 'Inf' ELSE '-Inf' END
-    WHEN typeof(x) IN ('DATE', 'TIMESTAMP_S') THEN ora_year_text(strftime(CAST(x AS TIMESTAMP), '%d-\u0007U0%b\u0002-%y'), ${SESSION_DATE_LANGUAGE})
+    WHEN typeof(x) IN ('DATE', 'TIMESTAMP_S') THEN ${nlsText("date", "x", "''", 0)}
+    WHEN typeof(x) IN ('TIMESTAMP', 'TIMESTAMP_MS') THEN ${nlsText("timestamp", "x", "''", 6)}
+    WHEN typeof(x) = 'TIMESTAMP_NS' THEN ${nlsText("timestamp", "x", "''", 9)}
+    WHEN typeof(x) = 'TIMESTAMP WITH TIME ZONE' THEN ${nlsText("timestampTz", "x", "''", 6)}
     WHEN typeof(x) IN ('DOUBLE', 'FLOAT') OR typeof(x) LIKE 'DECIMAL%' THEN replace(ora_num_text(CAST(x AS VARCHAR)), '.', left(coalesce(getvariable('ora_nls_numeric'), '.'), 1)) ELSE CAST(x AS VARCHAR) END`,
+  // a DuckDB datetime operand of CAST(column AS VARCHAR2) is text in the session's NLS format (nls-formats.ts)
+  `ora_char_of(x) AS CASE WHEN typeof(x) IN ('DATE', 'TIMESTAMP_S', 'TIMESTAMP', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'TIMESTAMP WITH TIME ZONE') THEN ora_to_char(x) ELSE CAST(x AS VARCHAR) END`,
   `ora_to_char_fmt(x, f) AS strftime(CAST(x AS TIMESTAMP), f)`,
   `ora_to_char_fmt_ns(x, f) AS strftime(CAST(x AS TIMESTAMP_NS), f)`,
   `sys_context(ns, k) AS CASE WHEN upper(ns) <> 'USERENV' THEN map_extract(CAST(getvariable('ora_appctx') AS MAP(VARCHAR, VARCHAR)), upper(ns) || '.' || upper(k))[1] ELSE CASE upper(k)

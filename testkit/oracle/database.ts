@@ -6,6 +6,7 @@ import { createHash } from "node:crypto"
 import { Engine, type Session as EngineSession } from "../engine/index.ts"
 import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.ts"
 import { registerDatetimeFunctions, WALL_ALIAS, ZONED_ALIAS } from "./datetime-functions.ts"
+import { registerNlsFunctions } from "./nls-formats.ts"
 import { registerIntervalFunctions } from "./interval-functions.ts"
 import { registerJsonFunctions } from "./json-functions.ts"
 import { registerJsonSerialize } from "./json-serialize.ts"
@@ -186,6 +187,7 @@ export class OracleDatabase {
     const engine = await Engine.open({ threads: 2 })
     await engine.registerFunctions(registerNumberFunctions)
     await engine.registerFunctions(registerDatetimeFunctions)
+    await engine.registerFunctions(registerNlsFunctions)
     await engine.registerFunctions(registerIntervalFunctions)
     await engine.registerFunctions(registerJsonFunctions)
     await engine.registerFunctions(registerJsonSerialize)
@@ -511,7 +513,7 @@ export class OracleDatabase {
       ["NLS_CHARACTERSET", "AL32UTF8"],
       ["NLS_NCHAR_CHARACTERSET", "AL16UTF16"],
       ["NLS_DATE_FORMAT", "DD-MON-RR"], ["NLS_DATE_LANGUAGE", "AMERICAN"],
-      ["NLS_TIMESTAMP_FORMAT", "DD-MON-RR HH.MI.SSXFF AM"],
+      ["NLS_TIMESTAMP_FORMAT", "DD-MON-RR HH.MI.SSXFF AM"], ["NLS_TIMESTAMP_TZ_FORMAT", "DD-MON-RR HH.MI.SSXFF AM TZR"],
       ["NLS_NUMERIC_CHARACTERS", this.settings.numericCharacters ?? ".,"],
       ["NLS_LENGTH_SEMANTICS", "BYTE"]
     ]

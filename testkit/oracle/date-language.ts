@@ -131,10 +131,12 @@ export const weekdayOfName = (text: string, language: string): number => {
 
 /**
  * The query of a dictionary view over its snapshot table `table`: NLS_SESSION_PARAMETERS shows the querying session's
- * NLS_DATE_LANGUAGE (the admin session runs dictionary queries with that session's variables), the others their
+ * NLS_DATE_LANGUAGE and datetime formats (the admin session runs dictionary queries with that session's variables), the others their
  * snapshot as it is.
  */
 export const dictionaryViewSelect = (name: string, table: string): string =>
   name === "NLS_SESSION_PARAMETERS"
-    ? `SELECT "PARAMETER", CASE WHEN "PARAMETER" = 'NLS_DATE_LANGUAGE' THEN coalesce(getvariable('ora_nls_date_language'), "VALUE") ELSE "VALUE" END AS "VALUE" FROM ${table}`
+    ? `SELECT "PARAMETER", CASE "PARAMETER" WHEN 'NLS_DATE_LANGUAGE' THEN coalesce(getvariable('ora_nls_date_language'), "VALUE")
+      WHEN 'NLS_DATE_FORMAT' THEN coalesce(getvariable('ora_nls_date_format'), "VALUE") WHEN 'NLS_TIMESTAMP_FORMAT' THEN coalesce(getvariable('ora_nls_timestamp_format'), "VALUE")
+      WHEN 'NLS_TIMESTAMP_TZ_FORMAT' THEN coalesce(getvariable('ora_nls_timestamp_tz_format'), "VALUE") ELSE "VALUE" END AS "VALUE" FROM ${table}`
     : `SELECT * FROM ${table}`

@@ -140,7 +140,7 @@ const nameText = (text: string, language: string): string =>
   })
 
 /** Also FF1-FF9 whose digits strftime has no width for: `fraction`, the digit count, the wider fraction, `end`. */
-const yearText = (text: string, language = "AMERICAN"): string =>
+export const yearText = (text: string, language = "AMERICAN"): string =>
   nameText(text, language)
     .replace(/\u0008([A-Z]+)([F-])\|(-?\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\|(\d+)\u0002/g, (_, e: string, fm: string, ...f: Array<string>) =>
       calendarText(e, fm === "F", ...(f.slice(0, 6).map(Number) as [number, number, number, number, number, number]))).replace(/\u0006(\d)(\d+)\u0002/g, (_, n: string, digits: string) => digits.slice(0, Number(n))).replace(/([\u0001\u0003\u0004\u0005])(-?)(\d+)\u0002/g, (_, kind: string, minus: string, digits: string) => {

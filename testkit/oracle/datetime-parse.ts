@@ -56,6 +56,12 @@ const compileFormat = (format: string): CompiledFormat => {
       s = end < 0 ? "" : s.slice(end + 1)
       continue
     }
+    // X: the radix character ("Datetime Format Elements"), '.' in the AMERICA territory (NLS_TIMESTAMP_FORMAT's HH.MI.SSXFF)
+    if (/^X/i.test(s)) {
+      pattern += exact ? "\\." : "\\s*\\.\\s*"
+      s = s.slice(1)
+      continue
+    }
     const hit = ELEMENTS.find(([re]) => re.test(s))
     if (hit !== undefined) {
       const element = s.match(hit[0])![0]

@@ -2,7 +2,8 @@
  * ALTER SESSION clauses the server accepts without effect, as they change only how a real server plans or traces
  * (Oracle Database SQL Language Reference, ALTER SESSION): `{ENABLE | DISABLE | FORCE} PARALLEL {DML | DDL | QUERY}
  * [PARALLEL n]` and `SET EVENTS 'text'` (or `SET EVENTS = 'text'`). ALTER SESSION SET of parameters is in
- * session-variables.ts (CURRENT_SCHEMA, TIME_ZONE, NLS_NUMERIC_CHARACTERS kept; the other parameters of
+ * session-variables.ts (CURRENT_SCHEMA, TIME_ZONE, NLS_NUMERIC_CHARACTERS, NLS_DATE_LANGUAGE and the datetime formats of
+ * nls-formats.ts kept; the other parameters of
  * {@link isSessionParameter} accepted and ignored, any other ORA-02248).
  */
 import { OraError } from "./errors.ts"

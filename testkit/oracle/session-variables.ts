@@ -9,6 +9,8 @@ import { currentOffsetMinutes, sessionTimeZoneOf } from "./datetime.ts"
 import { ora, OraError } from "./errors.ts"
 import { isKw, isOp, sqlString, type Tok } from "./lexer.ts"
 import { encodeName, quoteDuck } from "./names.ts"
+import { checkOutputFormat } from "./datetime-format-checks.ts"
+import { NLS_FORMAT_PARAMETERS, type NlsFormats } from "./nls-formats.ts"
 import { isAcceptedNoOp, isSessionParameter, unknownSessionParameter } from "./session-settings.ts"
 import { oracleName } from "./translate.ts"
 
@@ -21,6 +23,8 @@ export interface SessionSettingsHost {
   sessionTz: string
   numericCharacters: string
   dateLanguage: string
+  /** NLS_DATE_FORMAT, NLS_TIMESTAMP_FORMAT, NLS_TIMESTAMP_TZ_FORMAT as ALTER SESSION set them (nls-formats.ts). */
+  nlsFormats: NlsFormats
 }
 
 /** Sets the session's variables on `s` (its own engine session, or the admin session running a dictionary query for it). */
@@ -45,6 +49,9 @@ export const setSessionVariables = async (host: SessionSettingsHost, s: EngineSe
     ora_session_tz: host.sessionTz,
     ora_nls_numeric: host.numericCharacters,
     ora_nls_date_language: host.dateLanguage,
+    ora_nls_date_format: host.nlsFormats.date,
+    ora_nls_timestamp_format: host.nlsFormats.timestamp,
+    ora_nls_timestamp_tz_format: host.nlsFormats.timestampTz,
     ora_session_tz_min: currentOffsetMinutes(host.sessionTz) ?? host.db.dbOffsetMinutes(),
     ora_session_tz_region: /^[+-]\d{1,2}:\d{2}$/.test(host.sessionTz) ? "" : host.sessionTz
   }
@@ -58,7 +65,7 @@ export const setSessionVariables = async (host: SessionSettingsHost, s: EngineSe
 /** The statement that makes `schema` the first schema unqualified names resolve in, then SYS. */
 export const searchPathSql = (schema: string): string => `SET search_path = '${quoteDuck(encodeName(schema)).replace(/'/g, "''")},"SYS",main'`
 
-/** ALTER SESSION SET CURRENT_SCHEMA | TIME_ZONE | NLS_NUMERIC_CHARACTERS | NLS_DATE_LANGUAGE (others are accepted and ignored). */
+/** ALTER SESSION SET CURRENT_SCHEMA | TIME_ZONE | NLS_NUMERIC_CHARACTERS | NLS_DATE_LANGUAGE | NLS_DATE_FORMAT | NLS_TIMESTAMP[_TZ]_FORMAT (others are accepted and ignored). */
 export const alterSession = async (host: SessionSettingsHost, toks: ReadonlyArray<Tok>): Promise<void> => {
   if (isAcceptedNoOp(toks)) return
   if (!isKw(toks[2], "SET")) throw new OraError(922, "missing or invalid option")
@@ -90,6 +97,15 @@ export const alterSession = async (host: SessionSettingsHost, toks: ReadonlyArra
   }
   if (param === "NLS_DATE_LANGUAGE") {
     host.dateLanguage = dateLanguageOf(valueTok.kind === "str" || valueTok.kind === "qident" ? valueTok.value : toks.slice(5).map((t) => t.value).join(" "), false)
+    await setSessionVariables(host, host.engine)
+    return
+  }
+  const format = NLS_FORMAT_PARAMETERS.find((f) => f[0] === param)
+  if (format !== undefined) {
+    // a format model Oracle does not know is refused when set (ORA-01821), as a TO_CHAR's would be
+    if (valueTok.kind !== "str") throw new OraError(922, "missing or invalid option")
+    checkOutputFormat(valueTok.value)
+    host.nlsFormats[format[1]] = valueTok.value
     await setSessionVariables(host, host.engine)
     return
   }

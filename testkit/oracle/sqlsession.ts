@@ -37,17 +37,9 @@ import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-
 import { datetimeJoins } from "./datetime-joins.ts"
 import { describeTypeBlock, namedTypesOf } from "./named-types.ts"
 import { runPlsql } from "./plsql.ts"
-import {
-  type BindSpec,
-  classify,
-  type DmlResult,
-  type ExecuteOptions,
-  type QueryResult,
-  type ResultColumn,
-  returningClause,
-  type StatementResult,
-  stripTerminator
-} from "./statement.ts"
+import { DEFAULT_NLS_FORMATS, type NlsFormats } from "./nls-formats.ts"
+import { type BindSpec, classify, type DmlResult, type ExecuteOptions, type QueryResult, type ResultColumn, returningClause } from "./statement.ts"
+import { type StatementResult, stripTerminator } from "./statement.ts"
 import { oracleName, translateQuery, type QueryShape } from "./translate.ts"
 import { parseLockTable, tablesToLock } from "./lock-table.ts"
 import { type TableLockHost, tableLockKey, takeForUpdateTableLocks, takeTableLock } from "./table-locks.ts"
@@ -77,6 +69,7 @@ export class SqlSession {
   numericCharacters: string
   /** NLS_DATE_LANGUAGE of the session (month and day names in TO_CHAR and TO_DATE: date-language.ts). */
   dateLanguage = "AMERICAN"
+  nlsFormats: NlsFormats = { ...DEFAULT_NLS_FORMATS }
   private readonly ddlRunner: Ddl = new Ddl(this)
   private readonly locks: RowLockWaits = new RowLockWaits(this)
   private readonly batchTargets: BatchTargets = new BatchTargets(this)

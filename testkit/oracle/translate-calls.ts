@@ -21,6 +21,7 @@ import { asTextDatetime, convertDateFormat, datetimeArgument, durationOfExact, i
 import { exactAggregate } from "./translate-numbers.ts"
 import { textDatetimeExtract, textDatetimeResult, zonedOperand } from "./translate-datetimes.ts"
 import type { TranslatorCore } from "./translate-core.ts"
+import { defaultFormatRead, nlsText } from "./nls-formats.ts"
 
 
 /** The argument indexes of DECODE's results (`DECODE(expr, search, result, ..., default)`) among `count` arguments. */
@@ -121,6 +122,16 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     const p = parts[k]
     return p === undefined ? "NULL" : (rendered[k] ??= tr.range(p[0], p[1]))
   }
+  // a text datetime (TIMESTAMP WITH TIME ZONE, TIMESTAMP(7-9)) where a function takes a DATE: its own wall clock, as
+  // Oracle converts it to DATE dropping the zone (ADD_MONTHS, MONTHS_BETWEEN, LAST_DAY); else the argument as it is
+  const textDatetimeArg = (k: number) => {
+    const p = parts[k]
+    return p === undefined ? undefined : (tr.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(k)))
+  }
+  const dateArg = (k: number) => {
+    const kind = textDatetimeArg(k)
+    return kind === undefined ? arg(k) : wallClockOf(arg(k), kind)
+  }
   // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts), also as a window function
   const intervalType = parts.length === 1 ? tr.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
   const windowed = intervalType !== undefined && isKw(tr.toks[close + 1], "OVER") && isOp(tr.toks[close + 2], "(")
@@ -210,6 +221,13 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         const shown = tr.isLocalZoneColumn(p[0], asAt) ? inSessionZone(operand) : operand
         return [`CAST(ora_tstz_local(${datetimeArgument(shown, textKind)}) AS ${duckType})`, close + 1]
       }
+      // to character: in the session's NLS format ("CAST": a datetime to character "as TO_CHAR" converts it; nls-formats.ts)
+      if (ot?.kind === "varchar" || ot?.kind === "nvarchar") {
+        const text = defaultFormatText(tr, p[0], asAt, operand)
+        // a column, bind or datetime literal by its DuckDB type (ora_char_of); a larger expression keeps DuckDB's text
+        const single = asAt - p[0] === 1 || (asAt - p[0] === 2 && isKw(toks[p[0]], "DATE", "TIMESTAMP") && toks[p[0] + 1]?.kind === "str")
+        if (text !== undefined || single) return [`CAST(${text ?? `ora_char_of(${operand})`} AS ${duckType})`, close + 1]
+      }
       if (textKind !== undefined && ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
       // LOCAL TIME ZONE values read as the session's wall clock; a TIMESTAMP becomes zoned in the session time zone
       if (tr.isLocalZoneColumn(p[0], asAt) && (ot?.kind === "timestamp" || ot?.kind === "date"))
@@ -240,6 +258,10 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         const x = arg(0)
         return [withOracleYears(`(${strftimeNs(fmt, (f) => `ora_to_char_fmt_ns(${x}, ${sqlString(f)})`)})`, fmt, language), close + 1]
       }
+      if (parts.length === 1) {
+        const text = defaultFormatText(tr, parts[0]![0], parts[0]![1], arg(0))
+        if (text !== undefined) return [text, close + 1]
+      }
       if (parts[0] !== undefined && (tr.exactColumnAt(parts[0][0], parts[0][1]) !== undefined || EXACT_RESULT.test(arg(0))))
         return [`CAST(ora_number(CAST(${arg(0)} AS VARCHAR)) AS VARCHAR)`, close + 1]
       {
@@ -259,12 +281,13 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         // strptime reads year 0000 as 1 BC, a year Oracle refuses to read (ORA-01841)
         return [`ora_nonzero_year(CAST(strptime(${arg(0)}, ${sqlString(convertDateFormat(format))}) AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"}))`, close + 1]
       }
-      return [`CAST(${arg(0)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
+      // without a format model: in the session's NLS_DATE_FORMAT / NLS_TIMESTAMP_FORMAT ("TO_DATE", nls-formats.ts)
+      return [`CAST(${defaultFormatRead(v === "TO_DATE" ? "date" : "timestamp", arg(0), true)} AS ${v === "TO_DATE" ? "TIMESTAMP_S" : "TIMESTAMP"})`, close + 1]
     case "TO_TIMESTAMP_TZ":
       // a text with its own zone, else the session's (datetime-parse.ts reads the format model)
       if (parts.length >= 2 && toks[parts[1]![0]]?.kind === "str")
         return [`ora_tstz(${datetimeArgument(`ora_datetime_of_format(CAST(${arg(0)} AS VARCHAR), ${sqlString(toks[parts[1]![0]]!.value)})`, "zoned")})`, close + 1]
-      return [`ora_tstz(${datetimeArgument(arg(0), "zoned")})`, close + 1]
+      return [`ora_tstz(${datetimeArgument(defaultFormatRead("timestampTz", arg(0), false), "zoned")})`, close + 1]
     case "TO_NUMBER":
       // without a format model: the exact NUMBER of the text (ORA-01722 for text that is no number)
       if (parts.length === 1) return [`ora_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
@@ -306,6 +329,11 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (p === undefined || parts.length !== 1) break
       const numeric = (p[1] === p[0] + 1 && toks[p[0]]!.kind === "num" && !/[fFdD]$/.test(toks[p[0]]!.text)) || tr.exactNumericRange(p[0], p[1]) || tr.callArgument(p[0], p[1], arg(0)).exact
       if (numeric) return [`length(ora_to_char(${arg(0)}))`, close + 1]
+      // a datetime likewise in the session's NLS format (nls-formats.ts; "Implicit Data Conversion": DATE, TIMESTAMP
+      // and TIMESTAMP WITH TIME ZONE to VARCHAR2); DuckDB had no length of a datetime (ORA-00932)
+      const datetime = defaultFormatText(tr, p[0], p[1], arg(0))
+      if (datetime !== undefined) return [`length(${datetime})`, close + 1]
+      if (isDateUnit(toks, p[0], p[1], tr.ctx.dateColumns) && tr.unitEnd(p[0], p[1]) === p[1]) return [`length(ora_to_char(${arg(0)}))`, close + 1]
       break
     }
     case "LENGTHB":
@@ -317,11 +345,20 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       return [`unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))`, close + 1]
     case "MONTHS_BETWEEN":
       if (parts.length !== 2) throw new OraError(909, "invalid number of arguments")
-      return [`ora_number(CAST(ora_months_between(CAST(${arg(0)} AS TIMESTAMP), CAST(${arg(1)} AS TIMESTAMP)) AS VARCHAR))`, close + 1]
+      return [`ora_number(CAST(ora_months_between(CAST(${dateArg(0)} AS TIMESTAMP), CAST(${dateArg(1)} AS TIMESTAMP)) AS VARCHAR))`, close + 1]
     case "ADD_MONTHS":
       // the last day of a month gives the last day of the resulting month (SQL Language Reference, "ADD_MONTHS")
-      // (x + 0 months: a datetime, and a number refused as Oracle refuses it, ORA-00932 expected DATE got NUMBER)
+      // (x + 0 months: a datetime, and a number refused as Oracle refuses it, ORA-00932 expected DATE got NUMBER); a
+      // text datetime by its own wall clock
+      if (textDatetimeArg(0) !== undefined) return [`ora_add_months(CAST(${dateArg(0)} AS TIMESTAMP), CAST(${arg(1)} AS INTEGER))`, close + 1]
       return [`ora_add_months((${arg(0)}) + to_months(0), CAST(${arg(1)} AS INTEGER))`, close + 1]
+    case "LAST_DAY": {
+      // of a TIMESTAMP WITH TIME ZONE or TIMESTAMP(7-9): the last day of its own wall clock's month, the time kept, a
+      // DATE ("The return type is always DATE, regardless of the data type of date", SQL Language Reference, "LAST_DAY")
+      if (parts.length !== 1 || textDatetimeArg(0) === undefined) break
+      const w = dateArg(0)
+      return [`CAST(CAST(last_day(${w}) AS TIMESTAMP) + (${w} - date_trunc('day', ${w})) AS TIMESTAMP_S)`, close + 1]
+    }
     case "EMPTY_CLOB":
       return ["''", close + 1]
     case "EMPTY_BLOB":
@@ -448,4 +485,21 @@ export function withinGroup(tr: TranslatorCore, k: number): { readonly order: st
 const callDateLanguage = (nlsparam: string | undefined): string => {
   const language = dateLanguageOfParameter(nlsparam)
   return language === undefined ? SESSION_DATE_LANGUAGE : sqlString(language)
+}
+
+/**
+ * TO_CHAR(datetime) without a format model of a value the translator knows as a text datetime or a zoned DuckDB
+ * datetime (CURRENT_TIMESTAMP, a LOCAL TIME ZONE column): its text in the session's NLS format (nls-formats.ts); a
+ * LOCAL TIME ZONE value in NLS_TIMESTAMP_FORMAT at the session's wall clock ("TO_CHAR (datetime)").
+ */
+const defaultFormatText = (tr: TranslatorCore, from: number, to: number, x: string): string | undefined => {
+  const local = tr.isLocalZoneColumn(from, to)
+  const textKind = tr.textDatetimeAt(from, to) ?? textDatetimeOfText(x)
+  if (textKind !== undefined) {
+    if (local) return nlsText("timestamp", inSessionZone(x), "''", 9)
+    return textKind === "zoned" ? nlsText("timestampTz", x, "getvariable('ora_session_tz')", 6) : nlsText("timestamp", x, "''", 9)
+  }
+  if (zonedOperand(tr, from, to) === undefined) return undefined
+  const inZone = `ora_tstz_at(CAST(${x} AS VARCHAR), '', getvariable('ora_session_tz'))`
+  return nlsText(local ? "timestamp" : "timestampTz", inZone, "''", 6)
 }

@@ -36,13 +36,17 @@ export const textDatetimeExtreme = (v: "MIN" | "MAX", text: string, kind: TextDa
 /**
  * ROUND(datetime, unit) of a DuckDB TIMESTAMP `operand` as a DATE ("The value returned is always of data type DATE",
  * SQL Language Reference, "ROUND (date)"; "ROUND and TRUNC Date Functions": a year rounds up on July 1, a month on
- * the 16th day, a day at noon, an hour at 30 minutes, a minute at 30 seconds); undefined for other units (quarters,
- * weeks), which the server does not round.
+ * the 16th day, a quarter on the 16th day of its second month, a day at noon, an hour at 30 minutes, a minute at 30
+ * seconds); undefined for weeks, which the server does not round.
  */
 export const roundedDatetime = (operand: string, unit: string): string | undefined => {
   const up = (part: string, after: string) => `CAST(date_trunc('${part}', ${operand} + ${after}) AS TIMESTAMP_S)`
   if (unit === "year") return up("year", "INTERVAL 6 MONTH")
   if (unit === "month") return `CAST(date_trunc('month', ${operand}) + CASE WHEN day(${operand}) >= 16 THEN INTERVAL 1 MONTH ELSE INTERVAL 0 MONTH END AS TIMESTAMP_S)`
+  // a quarter rounds up on the sixteenth day of its second month ("ROUND and TRUNC Date Functions": "Q Quarter
+  // (rounds up on the sixteenth day of the second month of the quarter)")
+  if (unit === "quarter")
+    return `CAST(date_trunc('quarter', ${operand}) + CASE WHEN (month(${operand}) - 1) % 3 = 2 OR ((month(${operand}) - 1) % 3 = 1 AND day(${operand}) >= 16) THEN INTERVAL 3 MONTH ELSE INTERVAL 0 MONTH END AS TIMESTAMP_S)`
   if (unit === "day") return up("day", "INTERVAL 12 HOUR")
   if (unit === "hour") return up("hour", "INTERVAL 30 MINUTE")
   if (unit === "minute") return up("minute", "INTERVAL 30 SECOND")
@@ -138,6 +142,9 @@ export const convertDateFormat = (fmt: string, output = false): string => {
   const map: Array<[RegExp, string]> = [
     [/^YYYY/i, "%Y"],
     [/^RRRR/i, "%Y"],
+    // RR prints the year's last two digits, as YY ("Datetime Format Elements": RR "Lets you store 20th century dates
+    // in the 21st century using only two digits"; the round-trip rule applies to reading)
+    [/^RR/i, "%y"],
     [/^YY/i, "%y"],
     [/^MONTH/i, "%B"],
     [/^MON/i, "%b"],
@@ -155,6 +162,8 @@ export const convertDateFormat = (fmt: string, output = false): string => {
     [/^FF[1-3]/i, "%g"],
     [/^FF[4-6]?/i, "%f"],
     [/^AM|^PM/i, "%p"],
+    // X: the local radix character ("Datetime Format Elements"), '.' in the AMERICA territory
+    [/^X/i, "."],
     // datetimes held as DuckDB instants (SYSTIMESTAMP, expressions the server does not recognise) are in UTC; zoned
     // columns and literals are formatted with their own zone (textDatetimeToChar)
     [/^TZH:TZM/i, "+00:00"],

@@ -10,6 +10,7 @@ import { EXACT_OPERATIONS, isDateUnit } from "./translate-literals.ts"
 import { datetimeArgument, durationOfExact, textDatetimeOfText, wallClockOf, zoneArgument } from "./translate-datetime-sql.ts"
 import type { TranslatorCore } from "./translate-core.ts"
 import type { ExactIntervalKind, TextDatetimeKind } from "./translate-types.ts"
+import { nlsText } from "./nls-formats.ts"
 
 /**
  * Renders an arithmetic/concatenation expression with Oracle semantics: `a || b` ignores NULL operands
@@ -176,7 +177,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const datetime = op === "||" ? undefined : textDatetimeArithmetic(op, left, right)
     if (exact !== undefined) left = exact
     else if (datetime !== undefined) left = datetime
-    else if (op === "||") left = { text: `ora_cat(${left.text}, ${right.text})`, date: false, interval: false }
+    else if (op === "||") left = { text: `ora_cat(${catText(left)}, ${catText(right)})`, date: false, interval: false }
     else if (op === "+" && left.date && !right.interval && !right.date) left = { text: `ora_date_add(${left.text}, ${floating(right, "double")})`, date: true, interval: false }
     else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${floating(left, "double")})`, date: true, interval: false }
     else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false }
@@ -191,3 +192,10 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
   }
   return left !== undefined && i === to ? left.text : undefined
 }
+
+/**
+ * A `||` operand: a datetime in the session's NLS format (nls-formats.ts; a DuckDB datetime through ora_to_char, which
+ * picks the format by its type), anything else as it is.
+ */
+const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind }): string =>
+  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", 9) : n.date ? `ora_to_char(${n.text})` : n.text
