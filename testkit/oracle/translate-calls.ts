@@ -13,7 +13,7 @@ import { checkRowidComparison } from "./rowid-literals.ts"
 import { zoneFunctionSql } from "./zone-functions.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
-import { exactIntervalAggregate, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
+import { exactIntervalAggregate, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
 import { floatDecimalDigits, parseOracleType } from "./types.ts"
 import { BINARY_CONSTANTS, DUCK_ONLY_RESERVED, identOut, isDuckOnlyReservedName, intervalLiteral, intervalLiteralIn, isDateOnly, isDateUnit, timestampLiteral } from "./translate-literals.ts"
 import { asTextDatetime, convertDateFormat, datetimeArgument, durationOfExact, inSessionZone, roundedDatetime, strftimeNs, textDatetimeExtreme, textDatetimeOfText, textDatetimeToChar, wallClockOf, withOracleYears, zonedToChar } from "./translate-datetime-sql.ts"
@@ -61,7 +61,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (toks[k]!.kind === "ident") units.push(toks[k]!.value)
       k = isOp(toks[k], "(") ? matchParen(toks, k) + 1 : k + 1
     }
-    return [intervalLiteral(next.value, units, tr.ctx.exactIntervals), k]
+    const literal = intervalLiteral(next.value, units, tr.ctx.exactIntervals)
+    return [exactIntervalLiteralItem(toks, i, k, literal) ?? literal, k]
   }
   if (!call) {
     switch (v) {
