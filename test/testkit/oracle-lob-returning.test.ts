@@ -66,18 +66,33 @@ describe("Oracle test server: LOB locators from DML RETURNING INTO", () => {
     expect(Buffer.compare(await rb.getData(), bytes)).toBe(0)
   })
 
-  it("UPDATE of a table without a primary key and DELETE return their LOB values readable (was a client protocol error); a write through them is refused, not lost", async () => {
+  it("UPDATE of a table without a primary key gives writable locators of its rows (was ORA-03001), equal rows each their own", async () => {
+    await conn.execute("CREATE TABLE nokey_w (id NUMBER, tag VARCHAR2(5), c CLOB)")
+    await conn.execute("INSERT INTO nokey_w VALUES (1, NULL, 'a')")
+    await conn.execute("INSERT INTO nokey_w VALUES (1, NULL, 'b')")
+    await conn.execute("INSERT INTO nokey_w VALUES (2, 'x', 'c')")
+    await conn.commit()
+    const u = await conn.execute("UPDATE nokey_w SET c = EMPTY_CLOB() WHERE id = 1 RETURNING c INTO :c", { c: lobOut(oracledb.CLOB) })
+    expect(u.outBinds.c).toHaveLength(2)
+    await writeThrough(u.outBinds.c[0], "first", 5)
+    await writeThrough(u.outBinds.c[1], "second", 6)
+    await conn.commit()
+    const read = await conn.execute("SELECT id, c FROM nokey_w", [], { fetchInfo: { C: { type: oracledb.STRING } } })
+    expect([...read.rows].sort((x: any, y: any) => String(x[1]).localeCompare(String(y[1])))).toEqual([[2, "c"], [1, "first"], [1, "second"]])
+  })
+
+  it("DELETE returns its LOB values readable (was a client protocol error); a write through them is refused, not lost", async () => {
     await conn.execute("CREATE TABLE nokey (id NUMBER, c CLOB)")
     await conn.execute("INSERT INTO nokey VALUES (1, 'hello')")
     await conn.commit()
     const u = await conn.execute("UPDATE nokey SET c = 'world' WHERE id = 1 RETURNING c INTO :c", { c: lobOut(oracledb.CLOB) })
-    const lob = u.outBinds.c[0]
+    expect(await u.outBinds.c[0].getData()).toBe("world")
+    const d = await conn.execute("DELETE FROM nokey WHERE id = 1 RETURNING c INTO :c", { c: lobOut(oracledb.CLOB) })
+    const lob = d.outBinds.c[0]
     expect(await lob.getData()).toBe("world")
     const refused = new Promise<unknown>((resolve) => lob.once("error", resolve))
     lob.write("x")
     expect(oraCode(await refused)).toBe("ORA-03001")
-    const d = await conn.execute("DELETE FROM nokey WHERE id = 1 RETURNING c INTO :c", { c: lobOut(oracledb.CLOB) })
-    expect(await d.outBinds.c[0].getData()).toBe("world")
     await conn.rollback()
     expect((await conn.execute("SELECT c FROM nokey", [], { fetchInfo: { C: { type: oracledb.STRING } } })).rows).toEqual([["hello"]])
   })

@@ -40,4 +40,22 @@ describe("Oracle test server: SELECT ... FOR UPDATE SKIP LOCKED", () => {
     await a.rollback()
     await b.rollback()
   })
+
+  it("over a join leaves out the result rows holding a row another transaction locked and locks the others (was: no locks, nothing skipped)", async () => {
+    await a.execute("CREATE TABLE sk_job (id NUMBER PRIMARY KEY, q NUMBER)")
+    await a.executeMany("INSERT INTO sk_job VALUES (:1, :2)", [[10, 1], [20, 2], [30, 3], [40, 4]], { autoCommit: true })
+    expect((await a.execute("SELECT id FROM sk_q WHERE id = 1 FOR UPDATE")).rows).toEqual([[1]])
+    expect((await a.execute("SELECT id FROM sk_job WHERE id = 20 FOR UPDATE")).rows).toEqual([[20]])
+    const join = "SELECT q.id, j.id FROM sk_q q JOIN sk_job j ON j.q = q.id ORDER BY q.id FOR UPDATE SKIP LOCKED"
+    expect((await b.execute(join)).rows).toEqual([[3, 30], [4, 40]])
+    // b holds the rows of both tables it got: c skips them too, and NOWAIT on either fails
+    expect((await c.execute(join)).rows).toEqual([])
+    expect(oraCode(await failure(() => c.execute("SELECT id FROM sk_job WHERE id = 30 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
+    expect(oraCode(await failure(() => c.execute("SELECT id FROM sk_q WHERE id = 4 FOR UPDATE NOWAIT")))).toBe("ORA-00054")
+    // FOR UPDATE OF one table's column locks and skips by that table only
+    expect((await c.execute("SELECT q.id FROM sk_q q JOIN sk_job j ON j.q = q.id ORDER BY q.id FOR UPDATE OF q.state SKIP LOCKED")).rows).toEqual([[2]])
+    await a.rollback()
+    await b.rollback()
+    await c.rollback()
+  })
 })

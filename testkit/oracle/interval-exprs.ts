@@ -248,6 +248,40 @@ export const exactIntervalTypeOfText = (text: string): OraType | undefined => {
   return kind === "dayToSecond" ? intervalDsType(9, 9) : kind === "yearToMonth" ? intervalYmType(9) : undefined
 }
 
+/** Whether tokens [from, to) are a whole item of a select list (an alias may follow). */
+const isWholeSelectItem = (toks: ReadonlyArray<Tok>, from: number, to: number): boolean => {
+  const after = toks[to]
+  const ends = (t: Tok | undefined) => t === undefined || isOp(t, ",") || isKw(t, "FROM")
+  const aliased = isKw(after, "AS") || (after?.kind === "ident" && !isKw(after, "FROM") && ends(toks[to + 1])) || after?.kind === "qident"
+  if (!ends(after) && !aliased) return false
+  let depth = 0
+  for (let k = from - 1; k >= 0; k--) {
+    const t = toks[k]!
+    if (isOp(t, ")")) depth++
+    else if (isOp(t, "(")) {
+      if (depth === 0) return false
+      depth--
+    } else if (depth > 0 || t.kind === "ws") continue
+    else if (isKw(t, "SELECT")) return true
+    else if (k === from - 1 && !isOp(t, ",") && !isKw(t, "DISTINCT", "UNIQUE", "ALL")) return false
+    else if (isKw(t, "FROM", "WHERE", "BY", "SET", "VALUES", "ON", "HAVING", "INTO", "USING", "RETURNING")) return false
+  }
+  return false
+}
+
+/**
+ * An interval literal selected on its own (a whole select item) that translate-literals.ts intervalLiteral wrote in
+ * exact storage (the statement's interval columns of its kind are all exact) typed as an exact interval result, so it
+ * is described and sent as an interval (SQL Language Reference, "Interval Literals"), not as its stored number;
+ * undefined for any other text.
+ */
+export const exactIntervalLiteralItem = (toks: ReadonlyArray<Tok>, from: number, to: number, text: string): string | undefined => {
+  if (!isWholeSelectItem(toks, from, to)) return undefined
+  if (/^CAST\('-?\d+\.\d{9}' AS DECIMAL\(38,9\)\)$/.test(text)) return `ora_ds_exact(CAST(${text} AS VARCHAR))`
+  if (/^CAST\(-?\d+ AS BIGINT\)$/.test(text)) return `ora_ym_exact(${text})`
+  return undefined
+}
+
 /**
  * An ORDER BY key of an exact interval result: its stored number, without the interval alias type (DuckDB's sort
  * looks the alias up by name in the catalog, where the scalar functions' aliases are not).

@@ -6,8 +6,8 @@
  * FOR UPDATE is needed (Oracle SecureFiles and Large Objects Developer's Guide, "LOB Locators").
  *
  * DuckDB's RETURNING has no row id. The rows one INSERT adds are the transaction's newest rows of the table, which
- * have the highest row ids; the rows an UPDATE changed are found after it by the primary key values it returns (an
- * UPDATE of a table without a primary key gives no writable locator).
+ * have the highest row ids; the rows an UPDATE changed are found after it by the primary key values it returns, or
+ * without a primary key by the values of all its columns but the LOBs.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import type { TableMeta } from "./catalog.ts"
@@ -57,16 +57,21 @@ export const returningLobPlan = (toks: ReadonlyArray<Tok>, exprs: ReadonlyArray<
       rowIds: (query, extras) =>
         query(`SELECT rowid FROM (SELECT rowid FROM ${table} ORDER BY rowid DESC LIMIT ${extras.length}) ORDER BY rowid`, [])
     }
-  const key = meta.constraints.find((c) => c.type === "P")?.columns
-  if (key === undefined || key.length === 0) return undefined
-  const lookup = `SELECT rowid FROM ${table} WHERE ${key.map((k, i) => `${duckIdent(k)} = $${i + 1}`).join(" AND ")}`
+  // the primary key, else every column but the LOBs (equal rows are told apart by taking each row id once)
+  const primary = meta.constraints.find((c) => c.type === "P")?.columns
+  const key = primary !== undefined && primary.length > 0 ? primary : meta.columns.filter((c) => isLobColumn(meta, c.name) === undefined).map((c) => c.name)
+  if (key.length === 0) return undefined
+  const lookup = `SELECT rowid FROM ${table} WHERE ${key.map((k, i) => `${duckIdent(k)} IS NOT DISTINCT FROM $${i + 1}`).join(" AND ")} ORDER BY rowid`
   return {
     columns,
     extraReturning: key.map((k) => `, ${duckIdent(k)}`).join(""),
     extraCount: key.length,
     rowIds: async (query, extras) => {
       const out: Array<bigint> = []
-      for (const values of extras) out.push(...(await query(lookup, values as ReadonlyArray<DuckDBValue>)).slice(0, 1))
+      for (const values of extras) {
+        const found = (await query(lookup, values as ReadonlyArray<DuckDBValue>)).find((id) => !out.includes(id))
+        if (found !== undefined) out.push(found)
+      }
       return out
     }
   }

@@ -198,27 +198,37 @@ export class RowLockWaits {
   }
 
   /**
-   * SELECT ... FOR UPDATE SKIP LOCKED of one table: locks the rows the query selects that no other transaction holds,
-   * without waiting, and returns the DuckDB row ids of those it skipped (which the query must leave out), or
-   * undefined when the FROM clause is not one table (no rows are locked then). Oracle "skip[s] any rows that are
-   * found to be already locked by another transaction" (SQL Language Reference, SELECT, for_update_clause).
+   * SELECT ... FOR UPDATE SKIP LOCKED: locks the rows the query selects that no other transaction holds, without
+   * waiting, and returns for each locked table (every FROM table, or those of the `OF` columns) its row id expression
+   * and the row ids another transaction holds, which the query must leave out ({@link skipLockedQuery}); undefined when
+   * no table is locked. Oracle "skip[s] any rows that are found to be already locked by another transaction" (SQL
+   * Language Reference, SELECT, for_update_clause); over a join a result row is left out when a row of any locked
+   * table in it is held, and the rows of the others are locked.
    */
-  async lockRowsSkippingLocked(from: ReadonlyArray<FromRef>, lock: RowLockClause, params: ReadonlyArray<DuckDBValue>): Promise<ReadonlyArray<bigint> | undefined> {
+  async lockRowsSkippingLocked(from: ReadonlyArray<FromRef>, lock: RowLockClause, params: ReadonlyArray<DuckDBValue>): Promise<ReadonlyArray<SkippedRows> | undefined> {
     const host = this.host
-    const ref = from.length === 1 ? from[0]! : undefined
-    const meta = ref === undefined ? undefined : host.lookupTable(ref.schema, ref.table)
-    if (meta === undefined || meta.kind !== "TABLE") return undefined
-    const { sql, values } = renumberParams(`SELECT rowid ${lock.source}`, params)
-    const rows = await host.rowIdsOf(sql, values)
-    const key = lockKey(meta)
+    const tables = this.lockedTables(from, lock)
+    if (tables.length === 0) return undefined
     const sid = host.info.sid
-    const skipped = rows.filter((row) => host.db.rowLocks.othersHold(sid, key, [row]))
-    const free = skipped.length === 0 ? rows : rows.filter((row) => !skipped.includes(row))
-    if (free.length > 0) {
-      await host.begin()
-      host.db.rowLocks.take(sid, key, free)
+    const rowids = tables.map(({ ref }) => (from.length > 1 ? `${duckIdent(ref.alias ?? ref.table)}.rowid` : "rowid"))
+    const held: Array<Array<bigint>> = []
+    for (const [k, { meta }] of tables.entries()) {
+      const { sql, values } = renumberParams(`SELECT ${rowids[k]} ${lock.source}`, params)
+      held.push((await host.rowIdsOf(sql, values)).filter((row) => host.db.rowLocks.othersHold(sid, lockKey(meta), [row])))
     }
-    return skipped
+    const columns = rowids.map((r, k) => `${r} AS ora_r${k}`).join(", ")
+    const unheld = held.flatMap((h, k) => (h.length === 0 ? [] : [`ora_r${k} IN (${h.join(", ")})`]))
+    const taken: Array<{ key: string; rows: Array<bigint> }> = []
+    for (const [k, { meta }] of tables.entries()) {
+      const query = `SELECT ora_r${k} FROM (SELECT ${columns} ${lock.source}) AS ora_skip${unheld.length > 0 ? ` WHERE NOT (${unheld.join(" OR ")})` : ""}`
+      const { sql, values } = renumberParams(query, params)
+      taken.push({ key: lockKey(meta), rows: await host.rowIdsOf(sql, values) })
+    }
+    if (taken.some((t) => t.rows.length > 0)) {
+      await host.begin()
+      for (const t of taken) host.db.rowLocks.take(sid, t.key, t.rows)
+    }
+    return rowids.map((rowid, k) => ({ rowid, held: held[k]! }))
   }
 
   /** True when another session holds a FOR UPDATE lock on some row of `meta` (a cheap test before {@link waitForRowLocksOf}). */
@@ -440,4 +450,26 @@ const renumberParams = (sql: string, params: ReadonlyArray<DuckDBValue>): { sql:
     return `$${n}`
   })
   return { sql: text, values }
+}
+
+/** A table's rows a SKIP LOCKED query leaves out: its row id expression in the query and the row ids others hold. */
+export type SkippedRows = { readonly rowid: string; readonly held: ReadonlyArray<bigint> }
+
+/**
+ * The DuckDB text of a SKIP LOCKED query without the rows others hold ({@link RowLockWaits.lockRowsSkippingLocked}):
+ * one table by the undescribed row id the query then selects last (also a LOB locator's), a join by each locked
+ * table's row id selected after the items and left out of the result. `translate` renders the query with those.
+ */
+export const skipLockedQuery = (
+  skipped: ReadonlyArray<SkippedRows>,
+  withRowid: boolean,
+  translate: (withRowid: boolean, extra: ReadonlyArray<string>) => string
+): { sql: string; withRowid: boolean } => {
+  if (skipped.length === 1 && skipped[0]!.rowid === "rowid") {
+    return { sql: `SELECT * FROM (${translate(true, [])}) AS ora_skip_locked WHERE "ora$lob_rowid" NOT IN (${skipped[0]!.held.join(", ")})`, withRowid: true }
+  }
+  const names = skipped.map((_, k) => `"ora$skip_rowid_${k}"`)
+  const held = skipped.flatMap((s, k) => (s.held.length === 0 ? [] : [`${names[k]} IN (${s.held.join(", ")})`]))
+  const query = translate(withRowid, skipped.map((s, k) => `${s.rowid} AS ${names[k]}`))
+  return { sql: `SELECT * EXCLUDE (${names.join(", ")}) FROM (${query}) AS ora_skip_locked WHERE NOT (${held.join(" OR ")})`, withRowid }
 }

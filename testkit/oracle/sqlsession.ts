@@ -28,7 +28,7 @@ import { anyIntervalBinds, hasIntervalBinds } from "./intervals.ts"
 import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { Ddl } from "./ddl.ts"
-import { engineStatement, RowLockWaits } from "./row-locks.ts"
+import { engineStatement, RowLockWaits, skipLockedQuery } from "./row-locks.ts"
 import type { ObjectPrivilege, Requester } from "./privileges.ts"
 import { keyedTable, keysWrittenBy } from "./key-locks.ts"
 import { bindSpecType, describeColumns } from "./results.ts"
@@ -341,11 +341,9 @@ export class SqlSession {
     if (!describeOnly && shape.lock !== undefined) await takeForUpdateTableLocks(this.tableLockHost, this.locks.lockedTables(shape.from, shape.lock), shape.lock.wait)
     if (!describeOnly && shape.lock !== undefined && shape.lock.wait !== "skip") await this.locks.lockRows(shape.from, shape.lock, p)
     const skipped = !describeOnly && shape.lock?.wait === "skip" ? await this.locks.lockRowsSkippingLocked(shape.from, shape.lock, p) : undefined
-    if (skipped !== undefined && skipped.length > 0) {
-      // SKIP LOCKED leaves out the rows other transactions hold, found by the row id the query then selects last
-      if (!withRowid) duckSql = translateQuery(toks, tr, true).sql
-      withRowid = true
-      duckSql = `SELECT * FROM (${duckSql}) AS ora_skip_locked WHERE "ora$lob_rowid" NOT IN (${skipped.join(", ")})`
+    if (skipped !== undefined && skipped.some((s) => s.held.length > 0)) {
+      // SKIP LOCKED leaves out the rows other transactions hold, found by the row ids the query then selects last
+      ;({ sql: duckSql, withRowid } = skipLockedQuery(skipped, withRowid, (rowid, extra) => translateQuery(toks, tr, rowid, extra).sql))
     }
     const dict = dictionaryTablesOf(toks)
     let cursor: Cursor

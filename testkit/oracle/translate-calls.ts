@@ -14,9 +14,9 @@ import { checkRowidComparison } from "./rowid-literals.ts"
 import { zoneFunctionSql } from "./zone-functions.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
-import { exactIntervalAggregate, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
+import { exactIntervalAggregate, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
 import { floatDecimalDigits, parseOracleType } from "./types.ts"
-import { BINARY_CONSTANTS, identOut, intervalLiteral, intervalLiteralIn, isDateOnly, isDateUnit, timestampLiteral } from "./translate-literals.ts"
+import { BINARY_CONSTANTS, DUCK_ONLY_RESERVED, identOut, isDuckOnlyReservedName, intervalLiteral, intervalLiteralIn, isDateOnly, isDateUnit, timestampLiteral } from "./translate-literals.ts"
 import { asTextDatetime, convertDateFormat, datetimeArgument, durationOfExact, inSessionZone, roundedDatetime, strftimeNs, textDatetimeExtreme, textDatetimeOfText, textDatetimeToChar, wallClockOf, withOracleYears, zonedToChar } from "./translate-datetime-sql.ts"
 import { exactAggregate } from "./translate-numbers.ts"
 import { textDatetimeExtract, textDatetimeResult, zonedOperand } from "./translate-datetimes.ts"
@@ -47,7 +47,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     const name = `${encodeName(oracleName(t))}.${encodeName(oracleName(toks[i + 2]!))}`
     return [`${toks[i + 4]!.value === "NEXTVAL" ? "nextval" : "currval"}(${sqlString(name)})`, i + 5]
   }
-  if (isOp(toks[i - 1], ".")) return [identOut(t), i + 1]
+  // a qualified column named by a word only DuckDB reserves (k.LIMIT)
+  if (isOp(toks[i - 1], ".")) return [t.kind === "ident" && DUCK_ONLY_RESERVED.has(v) ? quoteDuck(v) : identOut(t), i + 1]
   if (v === "ROWID" && !call) {
     checkRowidComparison(toks, i)
     return ["ora_rowid(rowid)", i + 1]
@@ -62,7 +63,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (toks[k]!.kind === "ident") units.push(toks[k]!.value)
       k = isOp(toks[k], "(") ? matchParen(toks, k) + 1 : k + 1
     }
-    return [intervalLiteral(next.value, units, tr.ctx.exactIntervals), k]
+    const literal = intervalLiteral(next.value, units, tr.ctx.exactIntervals)
+    return [exactIntervalLiteralItem(toks, i, k, literal) ?? literal, k]
   }
   if (!call) {
     switch (v) {
@@ -113,6 +115,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     }
     // a column named AT (Oracle reserves no such word; DuckDB's parser does): quoted unless AT TIME ZONE / AT LOCAL
     if (v === "AT" && !isKw(toks[i + 1], "TIME", "LOCAL")) return [quoteDuck(v), i + 1]
+    // LIMIT, OFFSET, WINDOW, LEADING, ... naming a column (translate-literals.ts DUCK_ONLY_RESERVED)
+    if (isDuckOnlyReservedName(toks, i)) return [quoteDuck(v), i + 1]
     return [identOut(t), i + 1]
   }
   const { parts, close } = tr.args(i + 1)

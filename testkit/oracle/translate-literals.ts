@@ -10,6 +10,32 @@ import { oracleName } from "./expression-names.ts"
 import type { ExactIntervals, Part } from "./translate-types.ts"
 
 export const DUCK_KEYWORDS_NEEDING_QUOTES = new Set(["ROW", "KEY", "VALUE", "TYPE"])
+/**
+ * Words DuckDB's parser reserves (`duckdb_keywords()`, category 'reserved') that Oracle does not (SQL Language
+ * Reference, "Oracle SQL Reserved Words"), so an Oracle column may be named by them unquoted; words of Oracle syntax
+ * the server passes on (COLLATE, LATERAL, SOME, CASE, FETCH, ONLY, USING, constraint words...) are left out.
+ */
+export const DUCK_ONLY_RESERVED = new Set([
+  "LIMIT", "OFFSET", "WINDOW", "QUALIFY", "LEADING", "TRAILING", "BOTH", "PIVOT", "PIVOT_LONGER", "PIVOT_WIDER", "SHOW",
+  "DESCRIBE", "SUMMARIZE", "ANALYSE", "ANALYZE", "PLACING", "SYMMETRIC", "ASYMMETRIC", "VARIADIC", "LAMBDA", "DO"
+])
+
+/** Whether the word at `i` (one of DUCK_ONLY_RESERVED) names a column, not Oracle's clause of the same word. */
+export const isDuckOnlyReservedName = (toks: ReadonlyArray<Tok>, i: number): boolean => {
+  const t = toks[i]
+  if (t?.kind !== "ident" || !DUCK_ONLY_RESERVED.has(t.value)) return false
+  const next = toks[i + 1]
+  // TRIM(LEADING | TRAILING | BOTH [chars] FROM s)
+  if (isKw(t, "LEADING", "TRAILING", "BOTH") && isOp(toks[i - 1], "(") && isKw(toks[i - 2], "TRIM")) {
+    return isOp(next, ")") || isOp(next, ",")
+  }
+  // OFFSET n ROW[S]; PIVOT [XML] (...); WINDOW w AS (...)
+  if (t.value === "OFFSET" && isKw(toks[i + 2], "ROW", "ROWS")) return false
+  if (t.value === "PIVOT" && (isOp(next, "(") || isKw(next, "XML"))) return false
+  if (t.value === "WINDOW" && isKw(toks[i + 2], "AS")) return false
+  return true
+}
+
 /** Oracle's BINARY_DOUBLE / BINARY_FLOAT constants (SQL Language Reference, "Floating-Point Conditions"). */
 export const BINARY_CONSTANTS: Record<string, string> = {
   BINARY_DOUBLE_NAN: "CAST('NaN' AS DOUBLE)",

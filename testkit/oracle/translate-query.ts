@@ -73,7 +73,9 @@ export const translateQuery = (
   toks: ReadonlyArray<Tok>,
   tr: TranslatorCore,
   /** Adds the row id of the (single) FROM table as a last, undescribed column (LOB locators that write back). */
-  withRowid = false
+  withRowid = false,
+  /** Further undescribed columns selected after the items (`expr AS name`: the row ids SKIP LOCKED over a join filters on). */
+  extra: ReadonlyArray<string> = []
 ): { sql: string; shape: QueryShape } => {
   checkSetOperationLiterals(toks)
   checkIncompleteExpressions(toks)
@@ -388,7 +390,7 @@ export const translateQuery = (
   const setOrder = setOperation && body === undefined && lockWait === null && !withRowid ? exactSetOrder(toks, tr, fromAt, end, exactOutputs, datetimeItems) : undefined
   if (setOrder !== undefined) return { sql: `SELECT * FROM (${head} ${pieces.join(", ")} ${setOrder.query}) ${setOrder.order}`, shape: { items, from } }
   body ??= tr.range(fromAt, end)
-  let sql = `${head} ${[...pieces, ...(withRowid ? [`rowid AS "ora$lob_rowid"`] : [])].join(", ")} ${body}`
+  let sql = `${head} ${[...pieces, ...extra, ...(withRowid ? [`rowid AS "ora$lob_rowid"`] : [])].join(", ")} ${body}`
   if (limit !== undefined) sql = `${sql} LIMIT ${limit}`
   const lock = lockWait === null ? undefined : { wait: lockWait, of: lockOf, source: tr.range(fromAt, end) }
   return { sql, shape: { items, from, ...(lock !== undefined ? { lock } : {}) } }

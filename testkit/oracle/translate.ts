@@ -15,7 +15,7 @@ import { ora } from "./errors.ts"
 import { encodeName, quoteDuck } from "./names.ts"
 import type { InstantGrouping } from "./datetime-groups.ts"
 import { type BinaryKind, binaryKindOf, headingOf, oracleName } from "./expression-names.ts"
-import { identOut, isSeparator, NOT_ALIAS, numberLiteral } from "./translate-literals.ts"
+import { identOut, isDuckOnlyReservedName, isSeparator, NOT_ALIAS, numberLiteral } from "./translate-literals.ts"
 import { TranslatorOperands } from "./translate-operands.ts"
 import { exactNumberParts } from "./translate-numbers.ts"
 import { textDatetimeAtZone, textDatetimeCaseParts, textDatetimeInsertTargets, textDatetimeParts } from "./translate-datetimes.ts"
@@ -80,7 +80,7 @@ export class Translator extends TranslatorOperands implements TranslatorCore {
       else if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
       // `f(...) OVER (...)` and `LISTAGG(...) WITHIN GROUP (...)` stay one segment: the call renders its window or order
-      else if (depth === 0 && isSeparator(t) && !(isKw(t, "OVER", "WITHIN") && isOp(toks[i - 1], ")")) && !(isKw(t, "GROUP") && isKw(toks[i - 1], "WITHIN"))) {
+      else if (depth === 0 && isSeparator(t) && !isDuckOnlyReservedName(toks, i) && !(isKw(t, "OVER", "WITHIN") && isOp(toks[i - 1], ")")) && !(isKw(t, "GROUP") && isKw(toks[i - 1], "WITHIN"))) {
         flushSegment(i)
         // a separator may start a construct of several tokens (FETCH FIRST n ROWS ONLY); one before a parenthesis
         // (`IN (`, `FROM (`) is a keyword, not a call
