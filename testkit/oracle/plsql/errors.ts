@@ -17,10 +17,22 @@ export const lineColumn = (source: string, pos: number): { line: number; column:
  * reports it before the block runs); the server finds some (undeclared names) only when it reaches them.
  */
 export class PlsCompileError extends OraError {
-  constructor(source: string, pos: number, pls: number, text: string) {
+  constructor(source: string, pos: number, pls: number, text: string, detail?: string) {
     const { line, column } = lineColumn(source, pos)
-    super(6550, `line ${line}, column ${column}:\nPLS-${String(pls).padStart(5, "0")}: ${text}`)
+    super(6550, detail ?? `line ${line}, column ${column}:\nPLS-${String(pls).padStart(5, "0")}: ${text}`)
   }
+}
+
+/**
+ * The compile error of a SQL statement of a block (an unknown column or name, ORA-00904): `PL/SQL: ORA-nnnnn: text`
+ * at the name, then `PL/SQL: SQL Statement ignored` at the statement, each after its own `ORA-06550: line l, column c:`
+ * (the layout SQL*Plus and oracledb show, e.g. the PL/SQL Language Reference's examples of "PL/SQL: ORA-00904").
+ */
+export const sqlCompileError = (source: string, namePos: number, statementPos: number, e: OraError): PlsCompileError => {
+  const at = lineColumn(source, namePos)
+  const statement = lineColumn(source, statementPos)
+  const detail = `line ${at.line}, column ${at.column}:\nPL/SQL: ORA-${String(e.code).padStart(5, "0")}: ${e.detail}\nORA-06550: line ${statement.line}, column ${statement.column}:\nPL/SQL: SQL Statement ignored`
+  return new PlsCompileError(source, namePos, 0, "", detail)
 }
 
 /** PLS-00103, the parser's error: the symbol found and what could have stood there. */

@@ -9,7 +9,7 @@ import { GotoSignal, LoopContinue, LoopExit, ReturnSignal, YIELD_EVERY, yieldToB
 import { checkFetchedRow, open, openCursor, readerOf } from "./cursors.ts"
 import { declare } from "./declarations.ts"
 import { executeImmediate, forall } from "./dynamic-sql.ts"
-import { openQuery, sqlStatement } from "./embedded-sql.ts"
+import { compiledSql, openQuery, sqlStatement } from "./embedded-sql.ts"
 import { PlsCompileError, PlsqlException, predefined } from "./errors.ts"
 import { at, matches, raise } from "./exception-handling.ts"
 import { condition, equals, evaluate, evaluateValue } from "./expressions.ts"
@@ -189,7 +189,7 @@ async function iteration(ctx: Frame, label: string | undefined, body: ReadonlyAr
 async function cursorFor(ctx: Frame, st: Extract<Stmt, { k: "cursorFor" }>): Promise<void> {
   let reader: RowReader
   let slot: Extract<Slot, { k: "cursor" }> | undefined
-  if (st.query !== undefined) reader = new RowReader(await openQuery(ctx, st.query), ctx.host)
+  if (st.query !== undefined) reader = new RowReader(await compiledSql(ctx, st.query, () => openQuery(ctx, st.query!)), ctx.host)
   else {
     const dotted = st.cursor!.split(".")
     const found = dotted.length > 1 ? await packageMember(ctx, dotted.slice(0, -1), dotted[dotted.length - 1]!, { kind: "ident", text: st.cursor!, value: st.cursor!, pos: st.pos }) : lookup(ctx, st.cursor!)
