@@ -44,9 +44,16 @@ function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
 export async function runDml(ctx: Frame, written: Expr): Promise<number> {
   checkMutating(ctx.host, written, (schema, name) => ctx.host.lookupTable(schema, name))
   // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
-  const source = unqualifySetTargets(rewriteRowSubqueries(written)).filter((t) => t.kind !== "ws")
-  if (tableTriggers(ctx.host.db, dmlTarget(ctx, source)).length > 0) return triggeredDml(ctx, source)
-  const { toks: inlined, release } = await inlineCalls(ctx, source, true, true)
+  const rewritten = unqualifySetTargets(rewriteRowSubqueries(written)).filter((t) => t.kind !== "ws")
+  if (tableTriggers(ctx.host.db, dmlTarget(ctx, rewritten)).length > 0) return triggeredDml(ctx, rewritten)
+  // `TABLE(collection)` in the statement's subqueries: the collection's elements, as in a query
+  const tabled = tableCollections(ctx, rewritten)
+  const source = tabled?.toks ?? rewritten
+  const { toks: inlined, release: releaseCalls } = await inlineCalls(ctx, source, true, true)
+  const release = () => {
+    releaseCalls()
+    tabled?.release()
+  }
   const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
   let rendered
   let calls
