@@ -49,4 +49,15 @@ END;`,
     const loop = await failure(() => conn.execute(`BEGIN\n  FOR r IN (SELECT id, bad FROM sce) LOOP NULL; END LOOP;\nEXCEPTION WHEN OTHERS THEN NULL;\nEND;`))
     expect(loop.message).toMatch(/^ORA-06550: line 2, column 24:\nPL\/SQL: ORA-00904: "BAD": invalid identifier\nORA-06550: line 2, column 13:\nPL\/SQL: SQL Statement ignored/)
   })
+
+  it("closes PLS-00201 with PL/SQL: Statement ignored at the statement, or Item ignored at the declaration", async () => {
+    const statement = await failure(() => conn.execute(`DECLARE\n  n NUMBER;\nBEGIN\n  n := 1 + nowhere;\nEXCEPTION WHEN OTHERS THEN NULL;\nEND;`))
+    expect(statement.message.split("\nHelp:")[0]).toBe(
+      "ORA-06550: line 4, column 12:\nPLS-00201: identifier 'NOWHERE' must be declared\nORA-06550: line 4, column 3:\nPL/SQL: Statement ignored"
+    )
+    const item = await failure(() => conn.execute(`DECLARE\n  n NUMBER := nowhere;\nBEGIN\n  NULL;\nEND;`))
+    expect(item.message.split("\nHelp:")[0]).toBe(
+      "ORA-06550: line 2, column 15:\nPLS-00201: identifier 'NOWHERE' must be declared\nORA-06550: line 2, column 3:\nPL/SQL: Item ignored"
+    )
+  })
 })

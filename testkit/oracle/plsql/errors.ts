@@ -35,6 +35,19 @@ export const sqlCompileError = (source: string, namePos: number, statementPos: n
   return new PlsCompileError(source, namePos, 0, "", detail)
 }
 
+/**
+ * A compile error with the line Oracle closes it with for the statement or declaration it stopped:
+ * `ORA-06550: line l, column c:` / `PL/SQL: Statement ignored` (`Item ignored` for a declaration), as the PL/SQL
+ * Language Reference's examples show (e.g. Example 6-37, "Collection Types Defined in Package Specifications",
+ * PLS-00306 then "PL/SQL: Statement ignored" at the call). Errors of the parser (PLS-00103) and errors that already
+ * have such a line are returned as they are.
+ */
+export const ignoredAt = (source: string, pos: number, e: unknown, what: "Statement" | "Item"): unknown => {
+  if (!(e instanceof PlsCompileError) || /\nPLS-00103:|ignored$/.test(e.detail) || !/\nPLS-\d{5}: /.test(e.detail)) return e
+  const { line, column } = lineColumn(source, pos)
+  return new PlsCompileError(source, pos, 0, "", `${e.detail}\nORA-06550: line ${line}, column ${column}:\nPL/SQL: ${what} ignored`)
+}
+
 /** PLS-00103, the parser's error: the symbol found and what could have stood there. */
 export const unexpectedSymbol = (source: string, pos: number, symbol: string, expected: ReadonlyArray<string>): PlsCompileError =>
   new PlsCompileError(source, pos, 103, `Encountered the symbol "${symbol}" when expecting one of the following:\n\n   ${expected.join(" ")}\n`)
