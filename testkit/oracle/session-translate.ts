@@ -15,6 +15,7 @@ import { intervalColumnTypesOf } from "./interval-exprs.ts"
 import { intervalLiteralTargets } from "./interval-writes.ts"
 import { rewriteJsonSql } from "./json-sql.ts"
 import { rewriteJsonTables } from "./json-table.ts"
+import { rewriteMultisetConditions } from "./multiset-conditions.ts"
 import { rewriteXmlSql } from "./xml-functions.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
@@ -70,7 +71,7 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
 export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
   const lookup = ctx.lookupTable
   const columns = ctx.columns
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteHierarchical(rewriteOuterJoinPlus(source, lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteHierarchical(rewriteOuterJoinPlus(rewriteMultisetConditions(source, columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
 }
 
 /**
