@@ -45,9 +45,13 @@ describe("Oracle test server: PL/SQL multiset operators and collection compariso
         r := SET(a); show('set', r);
         r := a MULTISET EXCEPT b MULTISET UNION nine; show('chain', r);
         r := a MULTISET UNION r;
-        :s := s || r.COUNT;
+        s := s || r.COUNT;
+        r := nums(7) MULTISET UNION a MULTISET EXCEPT nums(1, 1, 2, 4);
+        show(' ctor', r);
+        IF a MULTISET INTERSECT nums(3, 9) = nums(3) AND 2 MEMBER OF nums(1, 2) THEN s := s || 'eq'; END IF;
+        :s := s;
       END;`)
-    expect(s).toBe("u:1,2,3,4,3,1,5,6,3,4,3,3, ud:1,2,3,4,5,6, i:3,4,3, id:3,4, e:1,2,1, ea:1,2,1, ed:1,2, set:1,2,3,4, chain:1,2,1,9, 10")
+    expect(s).toBe("u:1,2,3,4,3,1,5,6,3,4,3,3, ud:1,2,3,4,5,6, i:3,4,3, id:3,4, e:1,2,1, ea:1,2,1, ed:1,2, set:1,2,3,4, chain:1,2,1,9, 10 ctor:7,3,3, eq")
   })
 
   it("answers = / <>, IS [NOT] EMPTY, IS [NOT] A SET, MEMBER OF, SUBMULTISET OF and CARDINALITY with NULL where Oracle does", async () => {

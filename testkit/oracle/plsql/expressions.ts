@@ -32,7 +32,7 @@ export async function evaluate(ctx: Frame, expr: Expr): Promise<DuckDBValue> {
 export async function evaluateValue(ctx: Frame, source: Expr): Promise<Value> {
   const { toks, release } = await inlineCalls(ctx, source)
   try {
-    const multisets = inlineMultisets(ctx, toks)
+    const multisets = await inlineMultisets(ctx, toks, (constructor) => evaluateInlined(ctx, constructor))
     try {
       return await evaluateInlined(ctx, multisets.toks)
     } finally {

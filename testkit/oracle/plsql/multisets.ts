@@ -18,6 +18,7 @@ import type { Collection, Frame, Value } from "./context.ts"
 import { collectionVar } from "./conversion.ts"
 import { closingParen, nameValue } from "./names.ts"
 import { PlsqlRecord } from "./records.ts"
+import { lookup, packageVariable } from "./scope.ts"
 
 const WORDS = /\b(MULTISET|EMPTY|SET|MEMBER|SUBMULTISET|CARDINALITY)\b/i
 
@@ -175,12 +176,35 @@ function operationAt(ctx: Frame, toks: Expr, k: number): { start: number; end: n
  * token holding its value (left to right, so `a MULTISET UNION b MULTISET EXCEPT c` is `(a UNION b) EXCEPT c`); the
  * same tokens when there is none.
  */
-export function inlineMultisets(ctx: Frame, expr: Expr): { toks: Expr; release: () => void } {
+export async function inlineMultisets(ctx: Frame, expr: Expr, evaluate: (toks: Expr) => Promise<Value>): Promise<{ toks: Expr; release: () => void }> {
   const made: Array<string> = []
   const release = () => made.forEach((key) => ctx.callResults.delete(key))
   if (!expr.some((t) => (t.kind === "ident" && WORDS.test(t.value)) || (t.kind === "op" && /^(=|<>|!=|\^=|~=)$/.test(t.value)))) return { toks: expr, release }
   let toks: Array<Tok> = [...expr]
   let changed = false
+  // a constructor operand (`nums(1, 2)`, `pkg.nums(1, 2)`): the collection it makes, bound like a variable
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!
+    if ((t.kind !== "ident" && t.kind !== "qident") || isOp(toks[k - 1], ".")) continue
+    const dotted = isOp(toks[k + 1], ".") && toks[k + 2] !== undefined && isOp(toks[k + 3], "(")
+    const open = dotted ? k + 3 : k + 1
+    if (!isOp(toks[open], "(")) continue
+    const slot = dotted ? packageVariable(ctx, oracleName(t), oracleName(toks[k + 2]!)) : lookup(ctx, oracleName(t))
+    if (slot?.k !== "type" || slot.type.kind === "assoc") continue
+    const close = closingParen(toks, open)
+    let value: Value
+    try {
+      value = await evaluate(toks.slice(k, close + 1))
+    } catch (e) {
+      release()
+      throw e
+    }
+    const key = `\u0000M${++ctx.calls}`
+    made.push(key)
+    ctx.callResults.set(key, { value })
+    toks = [...toks.slice(0, k), { kind: "bind", text: ":m", value: key, pos: t.pos }, ...toks.slice(close + 1)]
+    changed = true
+  }
   for (let k = 0; k < toks.length; k++) {
     const found = operationAt(ctx, toks, k)
     if (found === undefined) continue
