@@ -19,6 +19,7 @@ import { rewriteCollectionColumns } from "./collection-columns.ts"
 import { rewriteApplyJoins, withoutListaggOverflow } from "./apply-joins.ts"
 import { rewriteNullTreatment } from "./window-nulls.ts"
 import { withAliasAs } from "./select-aliases-as.ts"
+import { rewriteMultisetConditions } from "./multiset-conditions.ts"
 import { rewriteXmlSql } from "./xml-functions.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
@@ -74,7 +75,8 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
 export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
   const lookup = ctx.lookupTable
   const columns = ctx.columns
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(source)))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
+  const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(rewriteMultisetConditions(source, collections))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
 }
 
 /**

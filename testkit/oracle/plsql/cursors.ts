@@ -8,7 +8,7 @@ import { assign } from "./assignment.ts"
 import type { Expr, Stmt } from "./ast.ts"
 import type { Frame, Slot } from "./context.ts"
 import { collectionTarget, recordElements, recordType } from "./conversion.ts"
-import { openQuery } from "./embedded-sql.ts"
+import { compiledSql, openQuery } from "./embedded-sql.ts"
 import { PlsCompileError, predefined } from "./errors.ts"
 import { evaluate } from "./expressions.ts"
 import { valueOf } from "./names.ts"
@@ -66,7 +66,7 @@ export async function openCursor(ctx: Frame, slot: Extract<Slot, { k: "cursor" }
   const outer = ctx.scope
   ctx.scope = { names, ...(outer === undefined ? {} : { parent: outer }) }
   try {
-    slot.reader = new RowReader(await openQuery(ctx, slot.decl.query), ctx.host)
+    slot.reader = new RowReader(await compiledSql(ctx, slot.decl.query, () => openQuery(ctx, slot.decl.query)), ctx.host)
   } finally {
     ctx.scope = outer
   }
@@ -90,7 +90,8 @@ export async function open(ctx: Frame, st: Extract<Stmt, { k: "open" }>): Promis
   }
   if (st.query !== undefined) {
     const width = await strongCursorWidth(ctx, st.cursor)
-    const result = await openQuery(ctx, st.query)
+    const query = st.query
+    const result = await compiledSql(ctx, query, () => openQuery(ctx, query))
     if (width !== undefined && width !== result.columns.length) {
       // a query whose row does not match a strong cursor's RETURN type does not compile (PLS-00382)
       result.cursor.close()

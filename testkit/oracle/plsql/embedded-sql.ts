@@ -18,7 +18,7 @@ import { assign, assignBulk, assignReturnedBulk, assignRow } from "./assignment.
 import type { Expr } from "./ast.ts"
 import { collectionOfBind, PlsqlCollection } from "./collections.ts"
 import type { Frame } from "./context.ts"
-import { PlsCompileError } from "./errors.ts"
+import { PlsCompileError, sqlCompileError } from "./errors.ts"
 import { inlineCalls } from "./expressions.ts"
 import { expandRecordDml, PlsqlRecord } from "./records.ts"
 import { bindNames, columnsOf, render } from "./render.ts"
@@ -41,9 +41,16 @@ function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
 export async function runDml(ctx: Frame, written: Expr): Promise<number> {
   checkMutating(ctx.host, written, (schema, name) => ctx.host.lookupTable(schema, name))
   // `UPDATE t a SET a.col = ...` and `SET (a, b) = (SELECT ...)` as the session's translation rewrites them
-  const source = unqualifySetTargets(rewriteRowSubqueries(written)).filter((t) => t.kind !== "ws")
-  if (tableTriggers(ctx.host.db, dmlTarget(ctx, source)).length > 0) return triggeredDml(ctx, source)
-  const { toks: inlined, release } = await inlineCalls(ctx, source, true, true)
+  const rewritten = unqualifySetTargets(rewriteRowSubqueries(written)).filter((t) => t.kind !== "ws")
+  if (tableTriggers(ctx.host.db, dmlTarget(ctx, rewritten)).length > 0) return triggeredDml(ctx, rewritten)
+  // `TABLE(collection)` in the statement's subqueries: the collection's elements, as in a query
+  const tabled = tableCollections(ctx, rewritten)
+  const source = tabled?.toks ?? rewritten
+  const { toks: inlined, release: releaseCalls } = await inlineCalls(ctx, source, true, true)
+  const release = () => {
+    releaseCalls()
+    tabled?.release()
+  }
   const lookup = (schema: string | undefined, name: string) => ctx.host.lookupTable(schema, name)
   let rendered
   let calls
@@ -148,8 +155,26 @@ function expandRecords(ctx: Frame, toks: Expr): Expr {
   )
 }
 
+/**
+ * Runs `f`, the static SQL statement `statement` of a block: an unknown name in it (ORA-00904) is the compile error
+ * Oracle reports before the block runs, which no handler catches (errors.ts, sqlCompileError). The server finds it
+ * when it reaches the statement; what the block did before is undone with the failed call, as Oracle does not run it.
+ */
+export async function compiledSql<T>(ctx: Frame, statement: Expr, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f()
+  } catch (e) {
+    if (!(e instanceof OraError) || e instanceof PlsCompileError || e.code !== 904) throw e
+    const name = /^"([^"]+)"/.exec(e.detail)?.[1]
+    const at = statement.find((t) => (t.kind === "ident" || t.kind === "qident") && oracleName(t) === name) ?? statement[0]
+    throw sqlCompileError(ctx.source, at?.pos ?? 0, statement[0]?.pos ?? 0, e)
+  }
+}
+
 /** A SQL statement of a block: SELECT ... INTO, DML (RETURNING too), anything else run as the client would. */
-export async function sqlStatement(ctx: Frame, statement: Expr): Promise<void> {
+export const sqlStatement = (ctx: Frame, statement: Expr): Promise<void> => compiledSql(ctx, statement, () => runStatement(ctx, statement))
+
+async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
   let toks = resolveSynonymTokens(ctx.host.db, ctx.host.schema, statement)
   const head = toks[0]!
   if (isKw(head, "SELECT", "WITH") || isOp(head, "(")) {

@@ -17,10 +17,35 @@ export const lineColumn = (source: string, pos: number): { line: number; column:
  * reports it before the block runs); the server finds some (undeclared names) only when it reaches them.
  */
 export class PlsCompileError extends OraError {
-  constructor(source: string, pos: number, pls: number, text: string) {
+  constructor(source: string, pos: number, pls: number, text: string, detail?: string) {
     const { line, column } = lineColumn(source, pos)
-    super(6550, `line ${line}, column ${column}:\nPLS-${String(pls).padStart(5, "0")}: ${text}`)
+    super(6550, detail ?? `line ${line}, column ${column}:\nPLS-${String(pls).padStart(5, "0")}: ${text}`)
   }
+}
+
+/**
+ * The compile error of a SQL statement of a block (an unknown column or name, ORA-00904): `PL/SQL: ORA-nnnnn: text`
+ * at the name, then `PL/SQL: SQL Statement ignored` at the statement, each after its own `ORA-06550: line l, column c:`
+ * (the layout SQL*Plus and oracledb show, e.g. the PL/SQL Language Reference's examples of "PL/SQL: ORA-00904").
+ */
+export const sqlCompileError = (source: string, namePos: number, statementPos: number, e: OraError): PlsCompileError => {
+  const at = lineColumn(source, namePos)
+  const statement = lineColumn(source, statementPos)
+  const detail = `line ${at.line}, column ${at.column}:\nPL/SQL: ORA-${String(e.code).padStart(5, "0")}: ${e.detail}\nORA-06550: line ${statement.line}, column ${statement.column}:\nPL/SQL: SQL Statement ignored`
+  return new PlsCompileError(source, namePos, 0, "", detail)
+}
+
+/**
+ * A compile error with the line Oracle closes it with for the statement or declaration it stopped:
+ * `ORA-06550: line l, column c:` / `PL/SQL: Statement ignored` (`Item ignored` for a declaration), as the PL/SQL
+ * Language Reference's examples show (e.g. Example 6-37, "Collection Types Defined in Package Specifications",
+ * PLS-00306 then "PL/SQL: Statement ignored" at the call). Errors of the parser (PLS-00103) and errors that already
+ * have such a line are returned as they are.
+ */
+export const ignoredAt = (source: string, pos: number, e: unknown, what: "Statement" | "Item"): unknown => {
+  if (!(e instanceof PlsCompileError) || /\nPLS-00103:|ignored$/.test(e.detail) || !/\nPLS-\d{5}: /.test(e.detail)) return e
+  const { line, column } = lineColumn(source, pos)
+  return new PlsCompileError(source, pos, 0, "", `${e.detail}\nORA-06550: line ${line}, column ${column}:\nPL/SQL: ${what} ignored`)
 }
 
 /** PLS-00103, the parser's error: the symbol found and what could have stood there. */

@@ -14,6 +14,7 @@ import type { Collection, Frame, Value } from "./context.ts"
 import { coerce } from "./conversion.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
 import { fastEvaluate } from "./fast-eval.ts"
+import { inlineMultisets } from "./multisets.ts"
 import { closingParen, nameValue } from "./names.ts"
 import { declaredInPackage, packagedFunction } from "./package-instances.ts"
 import { PlsqlRecord } from "./records.ts"
@@ -32,7 +33,12 @@ export async function evaluate(ctx: Frame, expr: Expr): Promise<DuckDBValue> {
 export async function evaluateValue(ctx: Frame, source: Expr): Promise<Value> {
   const { toks, release } = await inlineCalls(ctx, source)
   try {
-    return await evaluateInlined(ctx, toks)
+    const multisets = await inlineMultisets(ctx, toks, (constructor) => evaluateInlined(ctx, constructor))
+    try {
+      return await evaluateInlined(ctx, multisets.toks)
+    } finally {
+      multisets.release()
+    }
   } finally {
     release()
   }

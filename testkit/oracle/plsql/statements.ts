@@ -9,8 +9,8 @@ import { GotoSignal, LoopContinue, LoopExit, ReturnSignal, YIELD_EVERY, yieldToB
 import { checkFetchedRow, open, openCursor, readerOf } from "./cursors.ts"
 import { declare } from "./declarations.ts"
 import { executeImmediate, forall } from "./dynamic-sql.ts"
-import { openQuery, sqlStatement } from "./embedded-sql.ts"
-import { PlsCompileError, PlsqlException, predefined } from "./errors.ts"
+import { compiledSql, openQuery, sqlStatement } from "./embedded-sql.ts"
+import { ignoredAt, PlsCompileError, PlsqlException, predefined } from "./errors.ts"
 import { at, matches, raise } from "./exception-handling.ts"
 import { condition, equals, evaluate, evaluateValue } from "./expressions.ts"
 import { packageMember } from "./package-instances.ts"
@@ -27,7 +27,11 @@ export async function runBlock(ctx: Frame, block: Block, init?: (names: Map<stri
   init?.(names)
   ctx.scope = block.label === undefined ? { names, ...(outer === undefined ? {} : { parent: outer }) } : { label: block.label, names, ...(outer === undefined ? {} : { parent: outer }) }
   try {
-    for (const d of block.decls) await at(ctx, d.pos, () => declare(ctx, names, d))
+    for (const d of block.decls) {
+      await at(ctx, d.pos, () => declare(ctx, names, d)).catch((e: unknown) => {
+        throw ignoredAt(ctx.source, d.pos, e, "Item")
+      })
+    }
     try {
       await statements(ctx, block.body)
     } catch (e) {
@@ -54,7 +58,9 @@ async function statements(ctx: Frame, list: ReadonlyArray<Stmt>): Promise<void> 
       for (let k = from; k < list.length; k++) {
         const st = list[k]!
         if (++ctx.steps % YIELD_EVERY === 0) await yieldToBreaks(ctx)
-        await at(ctx, st.pos, () => statement(ctx, st))
+        await at(ctx, st.pos, () => statement(ctx, st)).catch((e: unknown) => {
+          throw ignoredAt(ctx.source, st.pos, e, "Statement")
+        })
       }
       return
     } catch (e) {
@@ -189,7 +195,7 @@ async function iteration(ctx: Frame, label: string | undefined, body: ReadonlyAr
 async function cursorFor(ctx: Frame, st: Extract<Stmt, { k: "cursorFor" }>): Promise<void> {
   let reader: RowReader
   let slot: Extract<Slot, { k: "cursor" }> | undefined
-  if (st.query !== undefined) reader = new RowReader(await openQuery(ctx, st.query), ctx.host)
+  if (st.query !== undefined) reader = new RowReader(await compiledSql(ctx, st.query, () => openQuery(ctx, st.query!)), ctx.host)
   else {
     const dotted = st.cursor!.split(".")
     const found = dotted.length > 1 ? await packageMember(ctx, dotted.slice(0, -1), dotted[dotted.length - 1]!, { kind: "ident", text: st.cursor!, value: st.cursor!, pos: st.pos }) : lookup(ctx, st.cursor!)

@@ -1,0 +1,93 @@
+/**
+ * Multiset conditions and CARDINALITY over nested table and VARRAY columns in SQL (SQL Language Reference, "Multiset
+ * Conditions" and "CARDINALITY"): `c IS [NOT] EMPTY`, `c IS [NOT] A SET`, `x [NOT] MEMBER [OF] c` and
+ * `CARDINALITY(c)`, rewritten before translation over the column's stored JSON array. A NULL collection gives NULL;
+ * MEMBER OF is NULL for an empty collection or a NULL element; CARDINALITY is NULL for an empty collection. Elements
+ * are compared as text.
+ */
+import { isKw, isOp, tokenize, type Tok } from "./lexer.ts"
+import { operandStart } from "./json-sql.ts"
+import { oracleName } from "./translate.ts"
+
+const significant = (toks: ReadonlyArray<Tok>, k: number): number => {
+  let n = k
+  while (toks[n]?.kind === "ws") n++
+  return n
+}
+
+/** The end (exclusive) of a column reference `c` / `t.c` at `k` whose column is one of `nested`; -1 when it is none. */
+const columnEnd = (toks: ReadonlyArray<Tok>, k: number, nested: ReadonlySet<string>): number => {
+  let n = k
+  let last: Tok | undefined
+  for (;;) {
+    const t = toks[n]
+    if (t === undefined || (t.kind !== "ident" && t.kind !== "qident")) return -1
+    last = t
+    if (!isOp(toks[n + 1], ".")) break
+    n += 2
+  }
+  return nested.has(oracleName(last)) ? n + 1 : -1
+}
+
+const text = (toks: ReadonlyArray<Tok>) => toks.map((t) => t.text).join("")
+
+/** `toks` with every multiset condition over a column of `nested` rewritten (the tokens themselves when there is none). */
+export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: ReadonlySet<string>): ReadonlyArray<Tok> => {
+  if (nested.size === 0 || !toks.some((t) => isKw(t, "EMPTY", "SET", "MEMBER", "CARDINALITY"))) return toks
+  const out = [...toks]
+  for (let k = out.length - 1; k >= 0; k--) {
+    const t = out[k]!
+    const pos = t.pos
+    const generated = (sql: string) => tokenize(sql).map((g) => ({ ...g, pos }))
+    if (isKw(t, "CARDINALITY") && isOp(out[significant(out, k + 1)], "(") && !isOp(out[k - 1], ".")) {
+      const open = significant(out, k + 1)
+      const at = significant(out, open + 1)
+      const end = columnEnd(out, at, nested)
+      const close = end < 0 ? -1 : significant(out, end)
+      if (close < 0 || !isOp(out[close], ")")) continue
+      out.splice(k, close + 1 - k, ...generated(`NULLIF(json_array_length(${text(out.slice(at, end))}), 0)`))
+      continue
+    }
+    if (isKw(t, "IS")) {
+      const notAt = significant(out, k + 1)
+      const negated = isKw(out[notAt], "NOT")
+      const wordAt = negated ? significant(out, notAt + 1) : notAt
+      const setAt = isKw(out[wordAt], "A") ? significant(out, wordAt + 1) : -1
+      const empty = isKw(out[wordAt], "EMPTY")
+      if (!empty && !(setAt >= 0 && isKw(out[setAt], "SET"))) continue
+      const start = operandStart(out, k)
+      let end = k
+      while (out[end - 1]?.kind === "ws") end--
+      if (columnEnd(out, start, nested) !== end) continue
+      const c = text(out.slice(start, end))
+      const condition = empty ? `json_array_length(${c}) = 0` : `len(list_distinct(from_json(${c}, '["VARCHAR"]'))) + CASE WHEN list_contains(from_json(${c}, '["VARCHAR"]'), NULL) THEN 1 ELSE 0 END = json_array_length(${c})`
+      out.splice(start, (empty ? wordAt : setAt) + 1 - start, ...generated(`(${negated ? "NOT " : ""}(${condition}))`))
+      k = start
+      continue
+    }
+    if (isKw(t, "MEMBER")) {
+      const ofAt = significant(out, k + 1)
+      const at = isKw(out[ofAt], "OF") ? significant(out, ofAt + 1) : ofAt
+      const end = columnEnd(out, at, nested)
+      if (end < 0) continue
+      let before = k
+      while (out[before - 1]?.kind === "ws") before--
+      const negated = isKw(out[before - 1], "NOT")
+      if (negated) {
+        before--
+        while (out[before - 1]?.kind === "ws") before--
+      }
+      const start = operandStart(out, before)
+      const c = text(out.slice(at, end))
+      const element = out.slice(start, before)
+      const replacement = [
+        ...generated(`(${negated ? "NOT " : ""}(CASE WHEN json_array_length(${c}) = 0 THEN NULL ELSE list_contains(from_json(${c}, '["VARCHAR"]'), CAST(`),
+        ...element,
+        ...generated(` AS VARCHAR)) END))`)
+      ]
+      out.splice(start, end - start, ...replacement)
+      k = start
+    }
+  }
+  return out
+}

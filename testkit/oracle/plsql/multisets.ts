@@ -1,0 +1,219 @@
+/**
+ * Nested table operators and conditions in a PL/SQL expression, computed on the block's collections before the rest
+ * of the expression goes to the engine: `a MULTISET UNION | INTERSECT | EXCEPT [ALL | DISTINCT] b`, `SET(c)`,
+ * `CARDINALITY(c)`, `c IS [NOT] EMPTY`, `c IS [NOT] A SET`, `x [NOT] MEMBER [OF] c`, `a [NOT] SUBMULTISET [OF] b` and
+ * `a = b` / `a <> b`. Semantics as the SQL Language Reference, "Multiset Operators" and "Multiset Conditions"
+ * (https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/Multiset-Operators.html, .../Multiset-Conditions.html)
+ * and the PL/SQL Language Reference, "Collection Comparisons" (.../lnpls/collection-comparisons.html) state them:
+ * ALL, the default, keeps duplicates; a NULL collection makes the result NULL; IS EMPTY / IS A SET of a NULL
+ * collection are NULL; MEMBER OF is NULL for a NULL element or an empty collection; CARDINALITY is NULL for an empty or
+ * NULL collection; two nested tables are equal when they hold the same elements as often, in any order.
+ */
+import type { DuckDBValue } from "@duckdb/node-api"
+import { isKw, isOp, type Tok } from "../lexer.ts"
+import { oracleName } from "../translate.ts"
+import type { Expr } from "./ast.ts"
+import { PlsqlCollection } from "./collections.ts"
+import type { Collection, Frame, Value } from "./context.ts"
+import { collectionVar } from "./conversion.ts"
+import { closingParen, nameValue } from "./names.ts"
+import { PlsqlRecord } from "./records.ts"
+import { lookup, packageVariable } from "./scope.ts"
+
+const WORDS = /\b(MULTISET|EMPTY|SET|MEMBER|SUBMULTISET|CARDINALITY)\b/i
+
+/** A collection operand at `at`: a collection variable (atomically null too) or a computed collection. */
+function collectionAt(ctx: Frame, toks: Expr, at: number): { value: Collection | null; width: number } | undefined {
+  const t = toks[at]
+  if (t === undefined) return undefined
+  if (t.kind === "bind") {
+    const called = ctx.callResults.get(t.value)
+    return called !== undefined && (called.value instanceof PlsqlCollection || called.value === null) && !isOp(toks[at + 1], "(") && !isOp(toks[at + 1], ".") ? { value: called.value as Collection | null, width: 1 } : undefined
+  }
+  if (t.kind !== "ident" && t.kind !== "qident") return undefined
+  if (isOp(toks[at - 1], ".") || collectionVar(ctx, oracleName(t)) === undefined) return undefined
+  if (isOp(toks[at + 1], "(") || isOp(toks[at + 1], ".")) return undefined
+  const found = nameValue(ctx, toks, at)
+  return found === undefined || !(found.value instanceof PlsqlCollection || found.value === null) ? undefined : { value: found.value as Collection | null, width: found.width }
+}
+
+/** The collection operand that ends just before `k` (its start and value). */
+function collectionBefore(ctx: Frame, toks: Expr, k: number): { start: number; value: Collection | null } | undefined {
+  const found = k > 0 ? collectionAt(ctx, toks, k - 1) : undefined
+  return found === undefined || found.width !== 1 ? undefined : { start: k - 1, value: found.value }
+}
+
+/** A scalar operand that ends just before `k`: a literal or a name. */
+function scalarBefore(ctx: Frame, toks: Expr, k: number): { start: number; value: Value } | undefined {
+  const t = toks[k - 1]
+  if (t === undefined) return undefined
+  if (t.kind === "num") return { start: k - 1, value: Number(t.value) }
+  if (t.kind === "str") return { start: k - 1, value: t.value === "" ? null : t.value }
+  if (isKw(t, "NULL")) return { start: k - 1, value: null }
+  for (let j = k - 1; j >= Math.max(0, k - 8); j--) {
+    const found = toks[j]!.kind === "op" ? undefined : nameValue(ctx, toks, j)
+    if (found !== undefined && found.width === k - j) return { start: j, value: found.value }
+  }
+  return undefined
+}
+
+/** An element's identity for counting (records by their fields' values). */
+const keyOf = (v: unknown): string => (v === null ? "\u0000" : v instanceof PlsqlRecord ? JSON.stringify([...v.fields.values()].map(keyOf)) : `${typeof v === "bigint" || typeof v === "number" ? "n" : typeof v}:${String(v)}`)
+
+const elements = (c: Collection): Array<DuckDBValue | PlsqlRecord> => c.keys().map((k) => c.get(k))
+
+const counts = (c: Collection): Map<string, number> => {
+  const m = new Map<string, number>()
+  for (const e of elements(c)) m.set(keyOf(e), (m.get(keyOf(e)) ?? 0) + 1)
+  return m
+}
+
+const distinct = (items: ReadonlyArray<DuckDBValue | PlsqlRecord>) => {
+  const seen = new Set<string>()
+  return items.filter((e) => !seen.has(keyOf(e)) && seen.add(keyOf(e)) !== undefined)
+}
+
+const collectionOf = (type: Collection["type"], items: ReadonlyArray<DuckDBValue | PlsqlRecord>): Collection => {
+  const c: Collection = new PlsqlCollection(type)
+  for (const e of items) c.push(e)
+  return c
+}
+
+/** `a MULTISET op [ALL | DISTINCT] b`: a new collection of a's type. */
+function multiset(op: string, all: boolean, a: Collection | null, b: Collection | null): Collection | null {
+  if (a === null || b === null) return null
+  const left = elements(a)
+  const right = elements(b)
+  let out: Array<DuckDBValue | PlsqlRecord>
+  if (op === "UNION") out = [...left, ...right]
+  else {
+    const remaining = counts(b)
+    out = left.filter((e) => {
+      const n = remaining.get(keyOf(e)) ?? 0
+      if (n > 0 && all) remaining.set(keyOf(e), n - 1)
+      return op === "INTERSECT" ? n > 0 : n === 0
+    })
+  }
+  return collectionOf(a.type, all ? out : distinct(out))
+}
+
+/** Whether `a` holds every element of `b` at least as often (`b SUBMULTISET OF a`). */
+const contains = (a: Collection, b: Collection): boolean => {
+  const have = counts(a)
+  return [...counts(b)].every(([k, n]) => (have.get(k) ?? 0) >= n)
+}
+
+/** `a = b` of two nested tables: NULL when either is NULL or holds a NULL element. */
+function equal(a: Collection | null, b: Collection | null): boolean | null {
+  if (a === null || b === null) return null
+  if (elements(a).some((e) => e === null) || elements(b).some((e) => e === null)) return null
+  return a.count === b.count && contains(a, b)
+}
+
+const not = (v: boolean | null, negate: boolean) => (v === null || !negate ? v : !v)
+
+/** One operator or condition at `k` of `toks`: the span it covers and its value; undefined when there is none. */
+function operationAt(ctx: Frame, toks: Expr, k: number): { start: number; end: number; value: Value } | undefined {
+  const t = toks[k]!
+  if (isKw(t, "CARDINALITY", "SET") && isOp(toks[k + 1], "(") && !isOp(toks[k - 1], ".")) {
+    const close = closingParen(toks, k + 1)
+    const arg = collectionAt(ctx, toks, k + 2)
+    if (arg === undefined || arg.width !== close - k - 2) return undefined
+    const c = arg.value
+    const value = isKw(t, "SET") ? (c === null ? null : collectionOf(c.type, distinct(elements(c)))) : c === null || c.count === 0 ? null : c.count
+    return { start: k, end: close, value }
+  }
+  if (isKw(t, "MULTISET") && isKw(toks[k + 1], "UNION", "INTERSECT", "EXCEPT")) {
+    const left = collectionBefore(ctx, toks, k)
+    const modifier = isKw(toks[k + 2], "ALL", "DISTINCT") ? 1 : 0
+    const right = collectionAt(ctx, toks, k + 2 + modifier)
+    if (left === undefined || right === undefined) return undefined
+    const value = multiset(toks[k + 1]!.value.toUpperCase(), !isKw(toks[k + 2], "DISTINCT"), left.value, right.value)
+    return { start: left.start, end: k + 1 + modifier + right.width, value }
+  }
+  if (isKw(t, "IS")) {
+    const negate = isKw(toks[k + 1], "NOT") ? 1 : 0
+    const empty = isKw(toks[k + 1 + negate], "EMPTY")
+    const aSet = isKw(toks[k + 1 + negate], "A") && isKw(toks[k + 2 + negate], "SET")
+    const left = empty || aSet ? collectionBefore(ctx, toks, k) : undefined
+    if (left === undefined) return undefined
+    const c = left.value
+    const value = c === null ? null : empty ? c.count === 0 : distinct(elements(c)).length === c.count
+    return { start: left.start, end: k + negate + (empty ? 1 : 2), value: not(value, negate === 1) }
+  }
+  const negate = isKw(t, "NOT") && isKw(toks[k + 1], "MEMBER", "SUBMULTISET") ? 1 : 0
+  const word = toks[k + negate]
+  if (isKw(word, "MEMBER", "SUBMULTISET")) {
+    const of = isKw(toks[k + negate + 1], "OF") ? 1 : 0
+    const right = collectionAt(ctx, toks, k + negate + 1 + of)
+    if (right === undefined) return undefined
+    const end = k + negate + of + right.width
+    const c = right.value
+    if (isKw(word, "MEMBER")) {
+      const left = scalarBefore(ctx, toks, k)
+      if (left === undefined) return undefined
+      const v = left.value
+      const value = v === null || c === null || c.count === 0 ? null : elements(c).some((e) => keyOf(e) === keyOf(v))
+      return { start: left.start, end, value: not(value, negate === 1) }
+    }
+    const left = collectionBefore(ctx, toks, k)
+    if (left === undefined) return undefined
+    const a = left.value
+    const value = a === null ? null : a.count === 0 ? true : c === null ? null : contains(c, a)
+    return { start: left.start, end, value: not(value, negate === 1) }
+  }
+  if (isOp(t, "=") || isOp(t, "<>") || isOp(t, "!=") || isOp(t, "^=") || isOp(t, "~=")) {
+    const left = collectionBefore(ctx, toks, k)
+    const right = left === undefined ? undefined : collectionAt(ctx, toks, k + 1)
+    if (left === undefined || right === undefined) return undefined
+    return { start: left.start, end: k + right.width, value: not(equal(left.value, right.value), !isOp(t, "=")) }
+  }
+  return undefined
+}
+
+/**
+ * The tokens with each multiset operator or condition over the block's collections computed and replaced by a bind
+ * token holding its value (left to right, so `a MULTISET UNION b MULTISET EXCEPT c` is `(a UNION b) EXCEPT c`); the
+ * same tokens when there is none.
+ */
+export async function inlineMultisets(ctx: Frame, expr: Expr, evaluate: (toks: Expr) => Promise<Value>): Promise<{ toks: Expr; release: () => void }> {
+  const made: Array<string> = []
+  const release = () => made.forEach((key) => ctx.callResults.delete(key))
+  if (!expr.some((t) => (t.kind === "ident" && WORDS.test(t.value)) || (t.kind === "op" && /^(=|<>|!=|\^=|~=)$/.test(t.value)))) return { toks: expr, release }
+  let toks: Array<Tok> = [...expr]
+  let changed = false
+  // a constructor operand (`nums(1, 2)`, `pkg.nums(1, 2)`): the collection it makes, bound like a variable
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!
+    if ((t.kind !== "ident" && t.kind !== "qident") || isOp(toks[k - 1], ".")) continue
+    const dotted = isOp(toks[k + 1], ".") && toks[k + 2] !== undefined && isOp(toks[k + 3], "(")
+    const open = dotted ? k + 3 : k + 1
+    if (!isOp(toks[open], "(")) continue
+    const slot = dotted ? packageVariable(ctx, oracleName(t), oracleName(toks[k + 2]!)) : lookup(ctx, oracleName(t))
+    if (slot?.k !== "type" || slot.type.kind === "assoc") continue
+    const close = closingParen(toks, open)
+    let value: Value
+    try {
+      value = await evaluate(toks.slice(k, close + 1))
+    } catch (e) {
+      release()
+      throw e
+    }
+    const key = `\u0000M${++ctx.calls}`
+    made.push(key)
+    ctx.callResults.set(key, { value })
+    toks = [...toks.slice(0, k), { kind: "bind", text: ":m", value: key, pos: t.pos }, ...toks.slice(close + 1)]
+    changed = true
+  }
+  for (let k = 0; k < toks.length; k++) {
+    const found = operationAt(ctx, toks, k)
+    if (found === undefined) continue
+    const key = `\u0000M${++ctx.calls}`
+    made.push(key)
+    ctx.callResults.set(key, { value: found.value })
+    toks = [...toks.slice(0, found.start), { kind: "bind", text: ":m", value: key, pos: toks[found.start]!.pos }, ...toks.slice(found.end + 1)]
+    changed = true
+    k = found.start - 1
+  }
+  return { toks: changed ? toks : expr, release }
+}
