@@ -13,6 +13,7 @@ import { collectionType } from "./conversion.ts"
 import { dbmsUtilityValue } from "./dbms-utility.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
 import { fastEvaluate } from "./fast-eval.ts"
+import { objectTypeOf, readAttribute } from "./object-values.ts"
 import { PlsqlRecord } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
 import { labelled, line, lookup, notDeclared, packageVariable } from "./scope.ts"
@@ -128,6 +129,8 @@ export function nameValue(ctx: Frame, toks: Expr, at: number): { value: Value; w
       if (!slot.value.fields.has(field)) throw new PlsCompileError(ctx.source, toks[at + 2]!.pos, 302, `component '${field}' must be declared`)
       return { value: slot.value.fields.get(field) ?? null, width: 3 }
     }
+    const object = isOp(next, ".") && toks[at + 2] !== undefined ? objectTypeOf(ctx, slot.type) : undefined
+    if (object !== undefined) return { value: readAttribute(ctx, object, slot.value, oracleName(toks[at + 2]!), toks[at + 2]!.pos), width: 3 }
     if (isOp(next, ".")) return undefined
     return { value: slot.value, width: 1 }
   }
