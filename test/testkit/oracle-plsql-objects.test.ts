@@ -67,4 +67,35 @@ describe("Oracle test server: object types as PL/SQL variables", () => {
     expect(rows.map(([id, o]) => [id, o.X, o.LABEL])).toEqual([[1, 8, "seven"]])
     await conn.rollback()
   })
+
+  it("DbObject binds into a block: IN to a variable, a variable OUT, IN OUT changed through an attribute; %TYPE of one", async () => {
+    const Pt = await conn.getDbObjectClass("PO_PT")
+    const r1 = await conn.execute("DECLARE v po_pt; w v%TYPE; BEGIN v := :i; w := v; w.x := 2; :x := v.label || w.x; END;", {
+      i: { type: "PO_PT", val: new Pt({ X: 1, LABEL: "in" }) },
+      ...out
+    })
+    expect(r1.outBinds).toEqual({ x: "in2" })
+    const r2 = await conn.execute("DECLARE v po_pt := po_pt(5, 'out'); BEGIN :o := v; END;", { o: { type: "PO_PT", dir: oracledb.BIND_OUT } })
+    expect(JSON.parse(JSON.stringify((r2.outBinds as { o: unknown }).o))).toEqual({ X: 5, LABEL: "out" })
+    const r3 = await conn.execute("DECLARE v po_pt; BEGIN v := :io; v.x := v.x + 1; :io := v; END;", {
+      io: { type: "PO_PT", dir: oracledb.BIND_INOUT, val: new Pt({ X: 1, LABEL: "io" }) }
+    })
+    expect(JSON.parse(JSON.stringify((r3.outBinds as { io: unknown }).io))).toEqual({ X: 2, LABEL: "io" })
+  })
+
+  it("object-typed IN, OUT and IN OUT parameters of a procedure and a function's object result", async () => {
+    const Pt = await conn.getDbObjectClass("PO_PT")
+    await conn.execute("CREATE OR REPLACE PROCEDURE po_p(a IN po_pt, b OUT po_pt, c IN OUT po_pt) IS BEGIN b := a; b.x := a.x * 2; c.label := c.label || '!'; END;")
+    const r = await conn.execute("BEGIN po_p(:a, :b, :c); END;", {
+      a: { type: "PO_PT", val: new Pt({ X: 3, LABEL: "a" }) },
+      b: { type: "PO_PT", dir: oracledb.BIND_OUT },
+      c: { type: "PO_PT", dir: oracledb.BIND_INOUT, val: new Pt({ X: 4, LABEL: "c" }) }
+    })
+    expect(JSON.parse(JSON.stringify(r.outBinds))).toEqual({ b: { X: 6, LABEL: "a" }, c: { X: 4, LABEL: "c!" } })
+    await conn.execute("CREATE OR REPLACE FUNCTION po_f(n NUMBER) RETURN po_pt IS BEGIN RETURN po_pt(n, 'f'); END;")
+    const f = await conn.execute("BEGIN :r := po_f(9); END;", { r: { type: "PO_PT", dir: oracledb.BIND_OUT } })
+    expect(JSON.parse(JSON.stringify((f.outBinds as { r: unknown }).r))).toEqual({ X: 9, LABEL: "f" })
+    const g = await conn.execute("DECLARE v po_pt := po_f(2); BEGIN :x := v.x || v.label; END;", out)
+    expect(g.outBinds).toEqual({ x: "2f" })
+  })
 })
