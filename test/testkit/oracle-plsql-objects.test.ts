@@ -98,4 +98,13 @@ describe("Oracle test server: object types as PL/SQL variables", () => {
     const g = await conn.execute("DECLARE v po_pt := po_f(2); BEGIN :x := v.x || v.label; END;", out)
     expect(g.outBinds).toEqual({ x: "2f" })
   })
+
+  it("reads an attribute of a nested object attribute, NULL when the nested object is null", async () => {
+    await conn.execute("CREATE TYPE po_line AS OBJECT (a po_pt, b po_pt)")
+    const r = await conn.execute(
+      "DECLARE v po_line := po_line(po_pt(1, 'a'), NULL); BEGIN :x := v.a.label || v.a.x || NVL(v.b.label, '-'); END;",
+      out
+    )
+    expect(r.outBinds).toEqual({ x: "a1-" })
+  })
 })

@@ -13,7 +13,7 @@ import { collectionType } from "./conversion.ts"
 import { dbmsUtilityValue } from "./dbms-utility.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
 import { fastEvaluate } from "./fast-eval.ts"
-import { objectTypeOf, readAttribute } from "./object-values.ts"
+import { objectTypeOf, readAttributes } from "./object-values.ts"
 import { PlsqlRecord } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
 import { labelled, line, lookup, notDeclared, packageVariable } from "./scope.ts"
@@ -130,7 +130,7 @@ export function nameValue(ctx: Frame, toks: Expr, at: number): { value: Value; w
       return { value: slot.value.fields.get(field) ?? null, width: 3 }
     }
     const object = isOp(next, ".") && toks[at + 2] !== undefined ? objectTypeOf(ctx, slot.type) : undefined
-    if (object !== undefined) return { value: readAttribute(ctx, object, slot.value, oracleName(toks[at + 2]!), toks[at + 2]!.pos), width: 3 }
+    if (object !== undefined) return readAttributes(ctx, object, slot.value, toks, at)
     if (isOp(next, ".")) return undefined
     return { value: slot.value, width: 1 }
   }

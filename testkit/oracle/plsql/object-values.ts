@@ -11,7 +11,9 @@ import { OraError } from "../errors.ts"
 import { fromExtendedJson, toExtendedJson } from "../extended-json.ts"
 import { namedTypesOf } from "../named-types.ts"
 import type { JsonNode } from "../oson.ts"
-import type { NamedType } from "../pickle.ts"
+import { isOp, type Tok } from "../lexer.ts"
+import type { Member, NamedType } from "../pickle.ts"
+import { oracleName } from "../translate.ts"
 import type { TypeSpec } from "./ast.ts"
 import type { Frame } from "./context.ts"
 import { PlsCompileError } from "./errors.ts"
@@ -50,6 +52,24 @@ export function readAttribute(ctx: Frame, type: NamedType, value: unknown, attr:
   if (node.kind === "boolean") return node.value
   // dates, raw values, nested objects and collections stay in their stored text
   return toExtendedJson(node)
+}
+
+/**
+ * `v.a`, `v.a.b`, ... starting at the variable's token `at`: an attribute, through nested object attributes (a nested
+ * object atomically null reads its attributes as NULL); width counts the tokens read.
+ */
+export function readAttributes(ctx: Frame, type: NamedType, value: unknown, toks: ReadonlyArray<Tok>, at: number): { value: DuckDBValue; width: number } {
+  let t: NamedType | undefined = type
+  let v: DuckDBValue = value as DuckDBValue
+  let k = at
+  while (t !== undefined && isOp(toks[k + 1], ".") && toks[k + 2] !== undefined) {
+    const name = oracleName(toks[k + 2]!)
+    const member: Member = t.attributes[attributeIndex(ctx, t, name, toks[k + 2]!.pos)]!.member
+    v = readAttribute(ctx, t, v, name, toks[k + 2]!.pos)
+    t = "named" in member && member.named.kind === "object" ? member.named : undefined
+    k += 2
+  }
+  return { value: v, width: k - at + 1 }
 }
 
 /** The object text after `v.attr := x`; ORA-06530 when the object is atomically null. */
