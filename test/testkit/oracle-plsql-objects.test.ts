@@ -107,4 +107,9 @@ describe("Oracle test server: object types as PL/SQL variables", () => {
     )
     expect(r.outBinds).toEqual({ x: "a1-" })
   })
+
+  it("reads an attribute of a record field of an object type", async () => {
+    const r = await conn.execute("DECLARE TYPE r_t IS RECORD (p po_pt); v r_t; BEGIN v.p := po_pt(3, 'r'); :x := v.p.label || v.p.x; END;", out)
+    expect(r.outBinds).toEqual({ x: "r3" })
+  })
 })

@@ -127,6 +127,12 @@ export function nameValue(ctx: Frame, toks: Expr, at: number): { value: Value; w
     if (slot.value instanceof PlsqlRecord && isOp(next, ".") && toks[at + 2] !== undefined) {
       const field = oracleName(toks[at + 2]!)
       if (!slot.value.fields.has(field)) throw new PlsCompileError(ctx.source, toks[at + 2]!.pos, 302, `component '${field}' must be declared`)
+      // `r.p.attr`: an attribute of a record field of an object type
+      const fieldObject = isOp(toks[at + 3], ".") ? objectTypeOf(ctx, slot.value.type?.fields.find((f) => f.name === field)?.type) : undefined
+      if (fieldObject !== undefined) {
+        const attribute = readAttributes(ctx, fieldObject, slot.value.fields.get(field) ?? null, toks, at + 2)
+        return { value: attribute.value, width: attribute.width + 2 }
+      }
       return { value: slot.value.fields.get(field) ?? null, width: 3 }
     }
     const object = isOp(next, ".") && toks[at + 2] !== undefined ? objectTypeOf(ctx, slot.type) : undefined
