@@ -4,7 +4,8 @@
  * JSON text of its attribute values (named-types.ts), NULL when atomically null; `v.attr` reads an attribute and
  * `v.attr := x` writes one, ORA-06530 ACCESS_INTO_NULL on an atomically null object ("ACCESS_INTO_NULL: a program
  * attempts to assign values to the attributes of an uninitialized object", PL/SQL Language Reference,
- * "Predefined Exceptions").
+ * "Predefined Exceptions"; the error's text "Reference to uninitialized composite" and cause "An object ... referenced
+ * as a left hand side without having been initialized": https://docs.oracle.com/error-help/db/ora-06530).
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { OraError } from "../errors.ts"
