@@ -10,6 +10,7 @@ import { coerce, coerceField, collectionTarget, collectionType, collectionVar, f
 import { PlsCompileError, valueError } from "./errors.ts"
 import { evaluate } from "./expressions.ts"
 import { closingParen, subscript } from "./names.ts"
+import { objectTypeOf, writeAttribute } from "./object-values.ts"
 import { PlsqlRecord } from "./records.ts"
 import { labelled, line, lookup, notDeclared, packageVariable } from "./scope.ts"
 
@@ -99,6 +100,12 @@ export function assign(ctx: Frame, target: Expr, value: Value): void {
   if (collection !== undefined && value instanceof PlsqlCollection && value.type === BIND_ARRAY) value = retype(ctx, value, collectionType(ctx, slot.type) ?? collection)
   if (collection !== undefined && target.length === 1 && value !== null && !(value instanceof PlsqlCollection && value.type === collection)) {
     throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
+  }
+  const object = target.length === 3 && isOp(target[1], ".") && lookup(ctx, name) === slot ? objectTypeOf(ctx, slot.type) : undefined
+  if (object !== undefined) {
+    if (value instanceof PlsqlRecord || value instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
+    slot.value = writeAttribute(ctx, object, slot.value, oracleName(target[2]!), value as DuckDBValue, target[2]!.pos)
+    return
   }
   if (target.length === 3 && isOp(target[1], ".") && slot.value instanceof PlsqlRecord && lookup(ctx, name) === slot) {
     const field = oracleName(target[2]!)

@@ -67,7 +67,8 @@ export const PREDEFINED: ReadonlyMap<string, number> = new Map([
   ["TIMEOUT_ON_RESOURCE", 51],
   ["COLLECTION_IS_NULL", 6531],
   ["SUBSCRIPT_OUTSIDE_LIMIT", 6532],
-  ["SUBSCRIPT_BEYOND_COUNT", 6533]
+  ["SUBSCRIPT_BEYOND_COUNT", 6533],
+  ["ACCESS_INTO_NULL", 6530]
 ])
 
 /** Texts of the predefined exceptions' errors when the interpreter raises them itself (`RAISE name`). */
@@ -85,7 +86,8 @@ const TEXTS: ReadonlyMap<number, string> = new Map([
   [51, "timeout occurred while waiting for a resource"],
   [6531, "Reference to uninitialized collection"],
   [6532, "Subscript outside of limit"],
-  [6533, "Subscript beyond count"]
+  [6533, "Subscript beyond count"],
+  [6530, "Reference to uninitialized composite"]
 ])
 
 /** A user-declared exception (`name EXCEPTION;`); `code` once PRAGMA EXCEPTION_INIT gave it a number. */

@@ -14,6 +14,7 @@ import { DBMS_LOCK_CONSTANTS } from "./dbms-lock.ts"
 import { dbmsUtilityValue } from "./dbms-utility.ts"
 import { PlsCompileError, valueError } from "./errors.ts"
 import { fastEvaluate } from "./fast-eval.ts"
+import { objectTypeOf, readAttributes } from "./object-values.ts"
 import { PlsqlRecord } from "./records.ts"
 import { isCursorValue } from "./row-reader.ts"
 import { labelled, line, lookup, notDeclared, packageVariable } from "./scope.ts"
@@ -127,8 +128,16 @@ export function nameValue(ctx: Frame, toks: Expr, at: number): { value: Value; w
     if (slot.value instanceof PlsqlRecord && isOp(next, ".") && toks[at + 2] !== undefined) {
       const field = oracleName(toks[at + 2]!)
       if (!slot.value.fields.has(field)) throw new PlsCompileError(ctx.source, toks[at + 2]!.pos, 302, `component '${field}' must be declared`)
+      // `r.p.attr`: an attribute of a record field of an object type
+      const fieldObject = isOp(toks[at + 3], ".") ? objectTypeOf(ctx, slot.value.type?.fields.find((f) => f.name === field)?.type) : undefined
+      if (fieldObject !== undefined) {
+        const attribute = readAttributes(ctx, fieldObject, slot.value.fields.get(field) ?? null, toks, at + 2)
+        return { value: attribute.value, width: attribute.width + 2 }
+      }
       return { value: slot.value.fields.get(field) ?? null, width: 3 }
     }
+    const object = isOp(next, ".") && toks[at + 2] !== undefined ? objectTypeOf(ctx, slot.type) : undefined
+    if (object !== undefined) return readAttributes(ctx, object, slot.value, toks, at)
     if (isOp(next, ".")) return undefined
     return { value: slot.value, width: 1 }
   }

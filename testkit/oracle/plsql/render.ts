@@ -11,6 +11,7 @@ import { rewriteFloatConditions } from "../float-conditions.ts"
 import { rewriteHierarchical } from "../hierarchical.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { rewriteJsonSql } from "../json-sql.ts"
+import { namedTypesOf } from "../named-types.ts"
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "../lexer.ts"
 import { rewriteDbmsLob } from "../lob-functions.ts"
 import { rewriteAttributeAccess } from "../object-attributes.ts"
@@ -112,7 +113,7 @@ function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyA
  */
 export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, withRowid = false): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
   const params: Array<DuckDBValue> = []
-  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(toks)), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
+  const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, toks))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
   const { rewritten, values, specs, kinds } = bindNames(ctx, source, sql)
   const kindOfParam: Array<ValueKind> = []
   const withSpaces: Array<Tok> = []
