@@ -30,7 +30,7 @@ const KEYWORDS = new Set(
 
 /** HANA functions renamed for DuckDB (others pass through; DuckDB's namesakes mostly match). */
 const FUNCTIONS = new Map([
-  ["NOW", "now"],
+  ["NOW", "hana_now"],
   ["TO_VARCHAR", "hana_to_varchar"],
   ["TO_NVARCHAR", "hana_to_varchar"],
   ["TO_CHAR", "hana_to_varchar"],

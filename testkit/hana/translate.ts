@@ -48,6 +48,27 @@ const withUpdateKeys = (t: Extract<Translated, { kind: "dml" }>, all: Token[], s
   }
   return { ...t, lockKeys }
 }
+/**
+ * `SET [SESSION] '<key>' = '<value>'` / `UNSET [SESSION] '<key>'`: a session variable SESSION_CONTEXT reads (SAP ABAP
+ * Keyword Documentation, "ABAP-Specific Session Variables in SAP HANA": "provided with a value by the statement
+ * SET 'VAR' = :value; (SAP HANA Platform SPS12 and higher)"; the SQL Reference lists SET [SESSION] / UNSET [SESSION]
+ * among the session management statements).
+ */
+const sessionVariableOf = (all: ReadonlyArray<Token>, action: "set" | "unset"): Translated => {
+  const at = upper(all[1]) === "SESSION" ? 2 : 1
+  const key = all[at]
+  if (key?.t !== "string" || key.v === "") throw HanaError.syntax(`${action.toUpperCase()} [SESSION] '<key>'${action === "set" ? " = '<value>'" : ""} expected`, 0)
+  if (action === "unset") {
+    if (all.length !== at + 1) throw HanaError.syntax("UNSET [SESSION] '<key>' expected", 0)
+    return { kind: "sessionVariable", key: key.v, value: undefined }
+  }
+  const value = all[at + 2]
+  if (all[at + 1]?.v !== "=" || value?.t !== "string" || all.length !== at + 3) {
+    throw HanaError.syntax("SET [SESSION] '<key>' = '<value>' expected", 0)
+  }
+  return { kind: "sessionVariable", key: key.v, value: value.v }
+}
+
 /** Translates one HANA statement. */
 export const translate = (hanaSql: string, session: SessionValues): Translated => {
   const sql = rewriteContains(rewriteSpatial(hanaSql))
@@ -111,7 +132,11 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
         }
         return { kind: "lockWaitTimeout", ms: Number(all[5].v) }
       }
-      if (w1 === "TRANSACTION" || all[1]?.t === "string" || w1 === "PSE") return { kind: "noop" }
+      if (w1 === "SESSION" || all[1]?.t === "string") return sessionVariableOf(all, "set")
+      if (w1 === "TRANSACTION" || w1 === "PSE") return { kind: "noop" }
+      break
+    case "UNSET":
+      if (w1 === "SESSION" || all[1]?.t === "string") return sessionVariableOf(all, "unset")
       break
     case "ALTER":
       if (w1 === "SYSTEM") {

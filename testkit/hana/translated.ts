@@ -82,6 +82,8 @@ export type Translated =
   | { readonly kind: "rollback" }
   | { readonly kind: "savepoint"; readonly action: "set" | "rollback" | "release"; readonly name: string }
   | { readonly kind: "setSchema"; readonly schema: string }
+  /** SET / UNSET [SESSION] '<key>' [= '<value>']: a session variable (value undefined: removed). */
+  | { readonly kind: "sessionVariable"; readonly key: string; readonly value: string | undefined }
   | { readonly kind: "cancelSession"; readonly connectionId: number; readonly disconnect: boolean }
   | { readonly kind: "createUser"; readonly user: string; readonly password: string }
   | { readonly kind: "dropUser"; readonly user: string }

@@ -52,6 +52,10 @@ export const sessionCommand = async (s: SqlSessionState, session: Session, t: Tr
     case "setSchema":
       await applySchema(s, session, t.schema)
       return ok(FunctionCode.DDL)
+    case "sessionVariable":
+      if (t.value === undefined) s.context.delete(t.key.toUpperCase())
+      else s.context.set(t.key.toUpperCase(), t.value)
+      return ok(FunctionCode.DDL)
     case "ddlAutocommit":
       s.ddlAutocommit = t.on
       return ok(FunctionCode.DDL)
