@@ -12,13 +12,19 @@ import { FunctionCode } from "../wire.ts"
 import type { SqlSessionState } from "../session-state.ts"
 import { inTransaction } from "./transaction.ts"
 
+/** A schema name as one entry of DuckDB's comma-separated `search_path` (double-quoted, quotes doubled). */
+const quoteIdentifierInPath = (name: string): string => `"${name.replaceAll('"', '""')}"`
+
 /** Sets the current schema (SET SCHEMA, and the user's default schema at login). */
 export const applySchema = async (s: SqlSessionState, session: Session, schema: string): Promise<void> => {
   const exists = await session.queryAll(`SELECT 1 FROM duckdb_schemas() WHERE database_name = current_database() AND schema_name = ?`, [
     encodeName(schema)
   ])
   if (exists.length === 0) throw HanaError.invalidSchema(schema)
-  await session.execute(`SET schema = ${quoteString(encodeName(schema))}; SET VARIABLE hana_schema = ${quoteString(schema)}`)
+  // SYS after the current schema: its views answer unqualified (TABLES, TABLE_COLUMNS, M_DATABASE, ...) as HANA's public
+  // synonyms do, unless the current schema has an object of that name.
+  const path = `${quoteIdentifierInPath(encodeName(schema))},SYS`
+  await session.execute(`SET search_path = ${quoteString(path)}; SET VARIABLE hana_schema = ${quoteString(schema)}`)
   s.schema = schema
 }
 
