@@ -99,14 +99,32 @@ describe.each([1, 8])("HANA test server: exact values at data format version %i 
   })
 })
 
-describe("HANA test server: computed dates beyond 9999-12-31 (raw hdb client, data format version 8)", () => {
-  it("fail with 303 instead of reading as NULL (10000-01-01 is DAYDATE's NULL)", async () => {
+describe.each([1, 3, 4, 8, 9])("HANA test server: computed datetimes beyond 9999-12-31 (raw hdb client, data format version %i)", (dfv) => {
+  it("fail with 303 instead of reading as NULL or as year 10000, for DATE, SECONDDATE and TIMESTAMP", async () => {
     const server = await startHanaTestServer()
-    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
+    const c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: dfv })
     try {
-      const err = await failure(exec(c, "SELECT ADD_YEARS(TO_DATE('9999-06-01'), 1) AS D FROM DUMMY"))
-      expect(err.code).toBe(303)
+      // 10000-01-01 is the NULL value of DAYDATE, SECONDDATE and LONGDATE (data format version 4 and later); at 1-3 the
+      // DATE / TIMESTAMP wire types could carry year 10000, which HANA does not have.
+      for (const sql of [
+        "SELECT ADD_YEARS(TO_DATE('9999-06-01'), 1) AS D FROM DUMMY",
+        "SELECT ADD_DAYS(TO_DATE('9999-12-31'), 1) AS D FROM DUMMY",
+        "SELECT ADD_SECONDS(TO_SECONDDATE('9999-12-31 23:59:59'), 1) AS D FROM DUMMY",
+        "SELECT ADD_SECONDS(TO_TIMESTAMP('9999-12-31 23:59:59'), 1) AS D FROM DUMMY",
+        "SELECT ADD_DAYS(TO_TIMESTAMP('9999-12-31 12:00:00'), 1) AS D FROM DUMMY"
+      ]) {
+        const err = await failure(exec(c, sql))
+        expect({ sql, code: err.code }).toEqual({ sql, code: 303 })
+      }
       expect(await exec(c, "SELECT ADD_YEARS(TO_DATE('9998-06-01'), 1) AS D FROM DUMMY")).toEqual([{ D: "9999-06-01" }])
+      const [last] = await exec<Array<{ S: string; T: string }>>(
+        c,
+        "SELECT ADD_SECONDS(TO_SECONDDATE('9999-12-31 23:59:58'), 1) AS S, ADD_SECONDS(TO_TIMESTAMP('9999-12-31 23:59:58'), 1) AS T FROM DUMMY"
+      )
+      expect(last!.S.replace("T", " ")).toMatch(/^9999-12-31 23:59:59/)
+      expect(last!.T.replace("T", " ")).toMatch(/^9999-12-31 23:59:59/)
+      // the session stays usable
+      expect(await exec(c, "SELECT 1 AS X FROM DUMMY")).toEqual([{ X: 1 }])
     } finally {
       closeQuietly(c)
       await server.close()

@@ -235,6 +235,24 @@ const relabelledLongdate = (col: ColumnVector, r: number, i32: Int32Array): bigi
 /** High 32-bit word bounds within which a raw timestamp value is below 2^53 in magnitude (exact as a double). */
 const SAFE_HIGH = 0x200000
 
+/** 10000-01-01, the first instant past HANA's datetime range 0001-01-01 .. 9999-12-31 (SAP HANA SQL Reference, "Datetime Data Types"), in days and in microseconds since 1970-01-01. */
+const END_DAYS = 2_932_897
+const END_US = BigInt(END_DAYS) * US_PER_DAY_BIG
+/** Well below END_US, far enough that a double's rounding there cannot reach it. */
+const NEAR_END_US = 2.53e17
+
+/**
+ * Whether row r of a date or timestamp column lies past 9999-12-31. A computed value there (ADD_DAYS, ADD_SECONDS)
+ * fails with 303 as on HANA instead of being sent: 10000-01-01 is the NULL value of SECONDDATE, LONGDATE and DAYDATE
+ * at data format version 4 and later, and DATE / TIMESTAMP at 1-3 would carry a year HANA does not have.
+ */
+const pastHanaRange = (col: ColumnVector, r: number, i32: Int32Array | undefined): boolean => {
+  if (col.info.layout === "date") return (col.data as Int32Array)[r]! >= END_DAYS
+  return timestampMicros(col, r, i32!) >= NEAR_END_US && exactMicros(col, r, i32!) >= END_US
+}
+
+const outOfRange = (): HanaError => new HanaError(303, "22007", `${DATE_OUT_OF_RANGE}a value after 9999-12-31`)
+
 const dateDays = (col: ColumnVector, r: number, i32: Int32Array | undefined): number =>
   col.info.layout === "date" ? (col.data as Int32Array)[r]! : Math.floor(timestampMicros(col, r, i32!) / US_PER_DAY)
 
@@ -392,7 +410,10 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         if (isNull(r)) {
           w.buf.writeUInt32LE(0, w.pos)
           w.pos += 4
-        } else writeDateParts(w, dateDays(col, r, i32))
+        } else {
+          if (pastHanaRange(col, r, i32)) throw outOfRange()
+          writeDateParts(w, dateDays(col, r, i32))
+        }
       }
     case TypeCode.TIME:
       return (w, r) => {
@@ -416,6 +437,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           w.pos += 8
           return
         }
+        if (pastHanaRange(col, r, i32)) throw outOfRange()
         if (layout === "date") {
           writeDateParts(w, (data as Int32Array)[r]!)
           writeTimeParts(w, 0)
@@ -459,6 +481,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         let v: number
         if (isNull(r)) v = 315538070401
         else {
+          if (pastHanaRange(col, r, i32)) throw outOfRange()
           const seconds = layout === "date" ? (data as Int32Array)[r]! * 86400 : Math.floor(timestampMicros(col, r, i32!) / 1_000_000)
           v = seconds + hanaDayShift(Math.floor(seconds / 86400)) * 86400 + EPOCH_SECONDS + 1
         }
@@ -474,6 +497,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           w.pos += 8
           return
         }
+        if (pastHanaRange(col, r, i32)) throw outOfRange()
         let lo: number
         let hi: number
         if (layout !== "date" && i32![2 * r + 1]! < BEFORE_GREGORIAN_HIGH) {
