@@ -55,7 +55,7 @@ describe("HANA test server: batch inserts (raw hdb client, data format 8)", () =
     const long = await failure(call((cb) => st.exec([ok(1), [2, "abcd", "1"], ok(3)], cb)))
     expect([long.code, long.message]).toEqual([274, `inserted value too large for column: Failed in "NAME" column with the value 'abcd' (batch row 2)`])
     const overflow = await failure(call((cb) => st.exec([[1, "a", "1000.00"], ok(2)], cb)))
-    expect([overflow.code, overflow.message]).toEqual([314, "numeric overflow: AMOUNT (batch row 1)"])
+    expect([overflow.code, overflow.sqlState, overflow.message]).toEqual([314, "22003", "numeric overflow: 1000.00 is out of range for DECIMAL(5,2) (batch row 1)"])
     expect(await exec(c, "SELECT COUNT(*) AS N FROM b_bad")).toEqual([{ N: 0 }])
     // Characters, not bytes, count against NVARCHAR(3).
     await call((cb) => st.exec([[1, "äöü", "999.99"], [2, "😀", "-999.99"]], cb))

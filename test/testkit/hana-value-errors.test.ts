@@ -81,7 +81,10 @@ describe("HANA test server: value errors and internal failures on every write pa
     const long = await failure(call((cb) => st.exec(rows([20, "ABCDEFGH", "a", "1", 1, null]), cb)))
     expect([long.code, long.message]).toEqual([274, `${tooLong("CODE", "ABCDEFGH")} (batch row 21)`])
     const overflow = await failure(call((cb) => st.exec(rows([20, "1", "a", "99999", 1, null]), cb)))
-    expect([overflow.code, overflow.message]).toEqual([314, "numeric overflow: AMOUNT (batch row 21)"])
+    // the same code, SQLSTATE and text as the row alone gives, with the batch row
+    const single = await failure(call((cb) => st.exec([20, "1", "a", "99999", 1, null], cb)))
+    expect([single.code, single.sqlState, single.message]).toEqual([314, "22003", "numeric overflow: 99999.00 is out of range for DECIMAL(5,2)"])
+    expect([overflow.code, overflow.sqlState, overflow.message]).toEqual([314, "22003", `${single.message} (batch row 21)`])
     await stillUsable(0)
   })
 

@@ -33,12 +33,36 @@ export class BulkInsertError extends EngineError {
     readonly row: number,
     readonly column: string,
     detail: string,
-    /** The refused value as text (a too-long string, or the hex digits of too-long bytes), when the check saw it. */
-    readonly value?: string
+    /** The refused value as text (a too-long string, the hex digits of too-long bytes, a number), when the check saw it. */
+    readonly value?: string,
+    /** The column's DuckDB type as text, for a value out of its range or precision. */
+    readonly type?: string
   ) {
     super(`Bulk Insert Error: row ${row}, column ${column}: ${detail}`, "Bulk Insert Error")
   }
 }
+
+/** A decimal's text from its unscaled value and scale (`-12345`, 2 → `-123.45`). */
+const decimalText = (unscaled: bigint, scale: number): string => {
+  if (scale === 0) return String(unscaled)
+  const digits = (unscaled < 0n ? -unscaled : unscaled).toString().padStart(scale + 1, "0")
+  return `${unscaled < 0n ? "-" : ""}${digits.slice(0, -scale)}.${digits.slice(-scale)}`
+}
+
+/** A value beyond an integer column's range. */
+const rangeError = (s: ColumnState, row: number, value: string): BulkInsertError =>
+  new BulkInsertError("range", row, s.spec.name, `${value} is out of range for ${s.spec.type.toString()}`, value, s.spec.type.toString())
+
+/** A decimal with more digits than its column's precision (`unscaled` undefined: not an integer, shown as given). */
+const precisionError = (s: ColumnState, row: number, unscaled: bigint | undefined, raw: string): BulkInsertError =>
+  new BulkInsertError(
+    "precision",
+    row,
+    s.spec.name,
+    `unscaled ${raw} exceeds the precision of ${s.spec.type.toString()}`,
+    unscaled === undefined ? raw : decimalText(unscaled, s.info.scale),
+    s.spec.type.toString()
+  )
 
 /** Chunk size of DuckDB's vectors. */
 export const CHUNK_ROWS = 2048
@@ -203,10 +227,10 @@ export class BulkRows {
   setNumber(column: number, row: number, value: number): void {
     const s = this.state(column)
     if (s.min !== undefined && !(value >= s.min && value <= s.max! && Number.isInteger(value))) {
-      throw new BulkInsertError("range", row, s.spec.name, `${value} is out of range for ${s.spec.type.toString()}`)
+      throw rangeError(s, row, String(value))
     }
     if (s.numberLimit !== undefined && !(Number.isInteger(value) && Math.abs(value) < s.numberLimit)) {
-      throw new BulkInsertError("precision", row, s.spec.name, `unscaled ${value} exceeds the precision of ${s.spec.type.toString()}`)
+      throw precisionError(s, row, Number.isInteger(value) ? BigInt(value) : undefined, String(value))
     }
     if (s.wide) {
       this.setBigInt(column, row, BigInt(value))
@@ -224,7 +248,7 @@ export class BulkRows {
   setBigInt(column: number, row: number, value: bigint): void {
     const s = this.state(column)
     if (s.decimalLimit !== undefined && (value >= s.decimalLimit || -value >= s.decimalLimit)) {
-      throw new BulkInsertError("precision", row, s.spec.name, `unscaled ${value} exceeds the precision of ${s.spec.type.toString()}`)
+      throw precisionError(s, row, value, String(value))
     }
     switch (s.info.layout) {
       case "decimal16":
@@ -238,7 +262,7 @@ export class BulkRows {
         break
       }
       case "uint64":
-        if (value < 0n || value > 0xffffffffffffffffn) throw new BulkInsertError("range", row, s.spec.name, `${value} is out of range for ${s.spec.type.toString()}`)
+        if (value < 0n || value > 0xffffffffffffffffn) throw rangeError(s, row, String(value))
         ;(s.view as BigUint64Array)[row] = value
         break
       default:
@@ -246,7 +270,7 @@ export class BulkRows {
           this.setNumber(column, row, Number(value))
           return
         }
-        if (value < -0x8000000000000000n || value > 0x7fffffffffffffffn) throw new BulkInsertError("range", row, s.spec.name, `${value} is out of range for ${s.spec.type.toString()}`)
+        if (value < -0x8000000000000000n || value > 0x7fffffffffffffffn) throw rangeError(s, row, String(value))
         ;(s.view as BigInt64Array)[row] = value
     }
     s.valid[row] = 1

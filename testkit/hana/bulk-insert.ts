@@ -14,6 +14,7 @@ import { HanaError, valueTooLarge } from "./errors.ts"
 import { decodeName, encodeName } from "./names.ts"
 import { parseTypeText, TypeCode } from "./types.ts"
 import { lengthIndicatorSize, MalformedPacket, NULL_LENGTH, readLengthPrefixed } from "./wire.ts"
+import { hanaType, numericOverflow } from "./number-errors.ts"
 
 /**
  * Where a batch goes: the table (appended to directly when the parameters are all its columns in order, else its
@@ -335,7 +336,10 @@ export const batchError = (e: BulkInsertError): HanaError => {
       return e.value === undefined
         ? new HanaError(274, "HY000", `inserted value too large for column: ${where}`)
         : valueTooLarge(decodeName(e.column), e.value, ` (batch row ${e.row + 1})`)
-    default:
-      return new HanaError(314, "HY000", `numeric overflow: ${where}`)
+    default: {
+      // The same 314 text as a single row's (number-errors.ts), with the batch row.
+      const overflow = e.value !== undefined && e.type !== undefined ? numericOverflow(e.value, hanaType(e.type)) : numericOverflow()
+      return new HanaError(overflow.code, overflow.sqlState, `${e.value === undefined ? `numeric overflow: ${decodeName(e.column)}` : overflow.message} (batch row ${e.row + 1})`)
+    }
   }
 }

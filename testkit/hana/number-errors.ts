@@ -10,6 +10,7 @@
 const HANA_TYPE_NAMES: Readonly<Record<string, string>> = {
   INT8: "TINYINT",
   UINT8: "TINYINT",
+  UTINYINT: "TINYINT",
   INT16: "SMALLINT",
   UINT16: "INTEGER",
   INT32: "INTEGER",
@@ -22,7 +23,8 @@ const HANA_TYPE_NAMES: Readonly<Record<string, string>> = {
   DOUBLE: "DOUBLE"
 }
 
-const hanaType = (duck: string): string => HANA_TYPE_NAMES[duck] ?? duck.replace(/\s+/g, "")
+/** The HANA name of a DuckDB type as its messages or `toString` spell it (`INT16` → SMALLINT, `DECIMAL(5,2)` kept). */
+export const hanaType = (duck: string): string => HANA_TYPE_NAMES[duck] ?? duck.replace(/\s+/g, "")
 
 const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/
 
