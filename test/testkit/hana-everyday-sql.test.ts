@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
-import type { HdbClient } from "./hana/client.ts"
+import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import type { HdbClient, HdbStatement } from "./hana/client.ts"
 
 /** Everyday HANA SQL, sent through raw hdb, that the test server once refused or answered wrongly. */
 describe("HANA test server: everyday SQL", () => {
@@ -37,6 +37,33 @@ describe("HANA test server: everyday SQL", () => {
     } finally {
       closeQuietly(other)
     }
+  })
+
+  it("MERGE INTO updates, inserts and deletes as HANA's MERGE does, qualified SET targets included", async () => {
+    await exec(c, "CREATE COLUMN TABLE m1 (a INT PRIMARY KEY, b NVARCHAR(5))")
+    await exec(c, "CREATE COLUMN TABLE m2 (a INT PRIMARY KEY, b NVARCHAR(5))")
+    await exec(c, "INSERT INTO m1 VALUES (1, 'one')")
+    await exec(c, "INSERT INTO m1 VALUES (2, 'two')")
+    await exec(c, "INSERT INTO m2 VALUES (2, 'TWO')")
+    await exec(c, "INSERT INTO m2 VALUES (3, 'THREE')")
+    // the SAP HANA SQL Reference's example form: a qualified column in UPDATE SET, INSERT without a column list
+    expect(await exec(c, "MERGE INTO m1 USING m2 ON m1.a = m2.a WHEN MATCHED THEN UPDATE SET m1.b = m2.b WHEN NOT MATCHED THEN INSERT VALUES (m2.a, m2.b)")).toBe(2)
+    expect(await exec(c, "SELECT a, b FROM m1 ORDER BY a")).toEqual([{ A: 1, B: "one" }, { A: 2, B: "TWO" }, { A: 3, B: "THREE" }])
+    expect(await exec(c, "MERGE INTO m1 USING m2 ON m1.a = m2.a WHEN MATCHED AND m1.a > 2 THEN UPDATE SET b = 'big' WHEN NOT MATCHED AND m2.a > 3 THEN INSERT VALUES (m2.a, m2.b)")).toBe(1)
+    expect(await exec(c, `MERGE INTO "${server.user}".m1 x USING (SELECT 9 AS a, 'nine' AS b FROM DUMMY) s ON x.a = s.a WHEN NOT MATCHED THEN INSERT (a, b) VALUES (s.a, s.b)`)).toBe(1)
+    expect(await exec(c, "MERGE INTO m1 USING (SELECT 1 AS a FROM DUMMY) s ON m1.a = s.a WHEN MATCHED THEN DELETE")).toBe(1)
+    expect(await exec(c, "SELECT a, b FROM m1 ORDER BY a")).toEqual([{ A: 2, B: "TWO" }, { A: 3, B: "big" }, { A: 9, B: "nine" }])
+    // parameters, through hdb's prepare / exec
+    const st = await call<HdbStatement>((cb) => c.prepare("MERGE INTO m1 USING (SELECT CAST(? AS INTEGER) AS a, CAST(? AS NVARCHAR(5)) AS b FROM DUMMY) s ON m1.a = s.a WHEN MATCHED THEN UPDATE SET m1.b = s.b WHEN NOT MATCHED THEN INSERT VALUES (s.a, s.b)", cb))
+    expect(await call((cb) => st.exec([9, "NINE"], cb))).toBe(1)
+    expect(await call((cb) => st.exec([10, "ten"], cb))).toBe(1)
+    expect(await exec(c, "SELECT a, b FROM m1 WHERE a >= 9 ORDER BY a")).toEqual([{ A: 9, B: "NINE" }, { A: 10, B: "ten" }])
+    // a failing MERGE leaves the table as it was: a too-long value (274), a duplicate key from the insert branch (301)
+    const before = await exec(c, "SELECT a, b FROM m1 ORDER BY a")
+    expect(await failure(exec(c, "MERGE INTO m1 USING m2 ON m1.a = m2.a WHEN MATCHED THEN UPDATE SET b = 'far too long'"))).toMatchObject({ code: 274 })
+    expect(await failure(exec(c, "MERGE INTO m1 USING (SELECT 2 AS a, 'x' AS b FROM DUMMY) s ON 1 = 0 WHEN NOT MATCHED THEN INSERT VALUES (s.a, s.b)"))).toMatchObject({ code: 301 })
+    expect(await exec(c, "SELECT a, b FROM m1 ORDER BY a")).toEqual(before)
+    expect(await failure(exec(c, "MERGE INTO m1 USING m2"))).toMatchObject({ code: 257 })
   })
 
   it("NOW() is a TIMESTAMP like CURRENT_TIMESTAMP: TO_VARCHAR applies its format", async () => {

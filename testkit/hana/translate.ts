@@ -18,6 +18,7 @@ import { rewrite } from "./sql-rewrite.ts"
 import type { SessionValues, Translated } from "./translated.ts"
 import { rewriteSpatial } from "./spatial.ts"
 import { rewriteContains } from "./text-search.ts"
+import { translateMerge } from "./merge.ts"
 
 const savepointOf = (action: "set" | "rollback" | "release", name: Token | undefined, wellFormed: boolean): Translated => {
   const ident = identOf(name)
@@ -154,6 +155,8 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
       // Security administration the identity store does not model (LDAP providers) is accepted and ignored.
       if (isSecurityAdministration(all)) return { kind: "noop" }
       return w0 === "CREATE" ? translateCreate(all, session) : translateDrop(all, session)
+    case "MERGE":
+      return translateMerge(all, session)
     case "TRUNCATE":
       return { kind: "ddl", sql: rewrite(all, session), params }
     case "COMMENT":
