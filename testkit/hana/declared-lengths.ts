@@ -140,6 +140,37 @@ const atomically = async (session: Session, work: () => Promise<void>): Promise<
 }
 
 /**
+ * Rebuilds `kept` with the table body `body` (see the module comment): rows, extras and the tables referencing it
+ * carry over, all in one transaction. Does nothing for a table DuckDB keeps no usable DDL for.
+ */
+const rebuild = async (session: Session, kept: KeptTable, body: string): Promise<void> => {
+  const referencing = await referencingTables(session, kept)
+  // DuckDB keeps no usable DDL for a table whose foreign key references itself (the key is left out as `, )`), so
+  // such tables are not rebuilt and keep new columns unchecked (README.md, "Differences").
+  for (const t of [kept, ...referencing]) {
+    if (tableBody(t.ddl) === undefined || (await referencesItself(session, t))) return
+  }
+  const staging = `__hana_rebuild_${kept.oid}`
+  await atomically(session, async () => {
+    for (const r of referencing) {
+      await session.execute(`${createTable(r, `__hana_keep_${r.oid}`)} AS SELECT * FROM ${qualifiedName(r)}`)
+      await session.execute(`DROP TABLE ${qualifiedName(r)}`)
+    }
+    await session.execute(`${createTable(kept, staging)}${body}`)
+    await session.execute(`INSERT INTO ${qualifiedName(kept, staging)} SELECT * FROM ${qualifiedName(kept)}`)
+    await session.execute(`DROP TABLE ${qualifiedName(kept)}`)
+    await session.execute(`ALTER TABLE ${qualifiedName(kept, staging)} RENAME TO ${quoteIdent(kept.name)}`)
+    await restoreExtras(session, kept)
+    for (const r of [...referencing].reverse()) {
+      await session.execute(`${createTable(r, r.name)}${tableBody(r.ddl)!}`)
+      await session.execute(`INSERT INTO ${qualifiedName(r)} SELECT * FROM ${qualifiedName(r, `__hana_keep_${r.oid}`)}`)
+      await session.execute(`DROP TABLE ${qualifiedName(r, `__hana_keep_${r.oid}`)}`)
+      await restoreExtras(session, r)
+    }
+  })
+}
+
+/**
  * Adds the length checks of `columns` (DuckDB names; absent: all) of `table` (a quoted DuckDB name) by rebuilding
  * it (see the module comment).
  */
@@ -156,28 +187,18 @@ export const enforceDeclaredLengths = async (session: Session, table: string, co
   }
   const body = tableBody(kept.ddl)
   if (checks.length === 0 || body === undefined) return
-  const referencing = await referencingTables(session, kept)
-  // DuckDB keeps no usable DDL for a table whose foreign key references itself (the key is left out as `, )`), so
-  // such tables are not rebuilt and keep new columns unchecked (README.md, "Differences").
-  for (const t of [kept, ...referencing]) {
-    if (tableBody(t.ddl) === undefined || (await referencesItself(session, t))) return
-  }
-  const staging = `__hana_rebuild_${kept.oid}`
-  await atomically(session, async () => {
-    for (const r of referencing) {
-      await session.execute(`${createTable(r, `__hana_keep_${r.oid}`)} AS SELECT * FROM ${qualifiedName(r)}`)
-      await session.execute(`DROP TABLE ${qualifiedName(r)}`)
-    }
-    await session.execute(`${createTable(kept, staging)}${body.replace(/\)$/, "")}, ${checks.join(", ")})`)
-    await session.execute(`INSERT INTO ${qualifiedName(kept, staging)} SELECT * FROM ${qualifiedName(kept)}`)
-    await session.execute(`DROP TABLE ${qualifiedName(kept)}`)
-    await session.execute(`ALTER TABLE ${qualifiedName(kept, staging)} RENAME TO ${quoteIdent(kept.name)}`)
-    await restoreExtras(session, kept)
-    for (const r of [...referencing].reverse()) {
-      await session.execute(`${createTable(r, r.name)}${tableBody(r.ddl)!}`)
-      await session.execute(`INSERT INTO ${qualifiedName(r)} SELECT * FROM ${qualifiedName(r, `__hana_keep_${r.oid}`)}`)
-      await session.execute(`DROP TABLE ${qualifiedName(r, `__hana_keep_${r.oid}`)}`)
-      await restoreExtras(session, r)
-    }
-  })
+  await rebuild(session, kept, `${body.replace(/\)$/, "")}, ${checks.join(", ")})`)
+}
+
+/**
+ * After DuckDB renamed column `from` of `table` (a quoted DuckDB name) to `to` (HANA names): a length check names the
+ * column in its 274 text, which DuckDB's rename leaves as it was, so the table is rebuilt with the text naming `to`.
+ */
+export const renameLengthCheck = async (session: Session, table: string, from: string, to: string): Promise<void> => {
+  const kept = await keptTable(session, oidMatch(table))
+  const body = kept === undefined ? undefined : tableBody(kept.ddl)
+  if (kept === undefined || body === undefined) return
+  const named = (column: string) => `Failed in "${column.replaceAll("'", "''")}" column with the value`
+  if (!body.includes(named(from))) return
+  await rebuild(session, kept, body.replaceAll(named(from), named(to)))
 }

@@ -19,6 +19,7 @@ import type { SessionValues, Translated } from "./translated.ts"
 import { rewriteSpatial } from "./spatial.ts"
 import { rewriteContains } from "./text-search.ts"
 import { translateMerge } from "./merge.ts"
+import { translateRename } from "./rename.ts"
 
 const savepointOf = (action: "set" | "rollback" | "release", name: Token | undefined, wellFormed: boolean): Translated => {
   const ident = identOf(name)
@@ -157,6 +158,8 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
       return w0 === "CREATE" ? translateCreate(all, session) : translateDrop(all, session)
     case "MERGE":
       return translateMerge(all, session)
+    case "RENAME":
+      return translateRename(all)
     case "TRUNCATE":
       return { kind: "ddl", sql: rewrite(all, session), params }
     case "COMMENT":

@@ -65,6 +65,8 @@ export type Translated =
       readonly params: number
       /** CREATE TABLE … LIKE: copy the declared column types (comments) from this DuckDB table to the new one. */
       readonly copyTypes?: { readonly from: string; readonly to: string }
+      /** RENAME COLUMN: the table (a quoted DuckDB name) whose length check must name the column by its new name. */
+      readonly renamedColumn?: { readonly table: string; readonly from: string; readonly to: string }
       /**
        * CREATE VIEW (and CREATE TABLE … AS query): the new object and its query, so the declared types of plain
        * column references carry over.
