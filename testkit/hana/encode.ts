@@ -238,6 +238,25 @@ const SAFE_HIGH = 0x200000
 const dateDays = (col: ColumnVector, r: number, i32: Int32Array | undefined): number =>
   col.info.layout === "date" ? (col.data as Int32Array)[r]! : Math.floor(timestampMicros(col, r, i32!) / US_PER_DAY)
 
+/** Days since 1970-01-01 of 10000-01-01, the first day past HANA's datetime range (SAP HANA SQL Reference, "Datetime Data Types"). */
+const YEAR_10000 = 2932897
+/** {@link YEAR_10000} less a day in µs: a double this large is within 64 µs of the exact value. */
+const NEAR_YEAR_10000_US = (YEAR_10000 - 1) * US_PER_DAY
+
+/**
+ * Fails a computed date or timestamp of row r past 9999-12-31 with HANA's 303, whatever the wire type: stored values
+ * cannot get there, and 10000-01-01 would read as NULL (DAYDATE, SECONDDATE, LONGDATE) or as a year HANA has not.
+ */
+const checkBeforeYear10000 = (col: ColumnVector, r: number, i32: Int32Array | undefined): void => {
+  let days: number
+  if (col.info.layout === "date") days = (col.data as Int32Array)[r]!
+  else if (timestampMicros(col, r, i32!) < NEAR_YEAR_10000_US) return
+  else days = Number(floorDays(exactMicros(col, r, i32!)))
+  if (days < YEAR_10000) return
+  const { year, month, day } = civilFromDays(days)
+  throw new HanaError(303, "22007", `${DATE_OUT_OF_RANGE}${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`)
+}
+
 /**
  * A writer for one result column at its wire type. `lob` registers LOB values (needed only for LOB types).
  */
@@ -392,7 +411,10 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         if (isNull(r)) {
           w.buf.writeUInt32LE(0, w.pos)
           w.pos += 4
-        } else writeDateParts(w, dateDays(col, r, i32))
+        } else {
+          checkBeforeYear10000(col, r, i32)
+          writeDateParts(w, dateDays(col, r, i32))
+        }
       }
     case TypeCode.TIME:
       return (w, r) => {
@@ -416,6 +438,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           w.pos += 8
           return
         }
+        checkBeforeYear10000(col, r, i32)
         if (layout === "date") {
           writeDateParts(w, (data as Int32Array)[r]!)
           writeTimeParts(w, 0)
@@ -459,6 +482,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         let v: number
         if (isNull(r)) v = 315538070401
         else {
+          checkBeforeYear10000(col, r, i32)
           const seconds = layout === "date" ? (data as Int32Array)[r]! * 86400 : Math.floor(timestampMicros(col, r, i32!) / 1_000_000)
           v = seconds + hanaDayShift(Math.floor(seconds / 86400)) * 86400 + EPOCH_SECONDS + 1
         }
@@ -474,6 +498,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           w.pos += 8
           return
         }
+        checkBeforeYear10000(col, r, i32)
         let lo: number
         let hi: number
         if (layout !== "date" && i32![2 * r + 1]! < BEFORE_GREGORIAN_HIGH) {
