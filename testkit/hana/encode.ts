@@ -242,6 +242,8 @@ const dateDays = (col: ColumnVector, r: number, i32: Int32Array | undefined): nu
 const YEAR_10000 = 2932897
 /** {@link YEAR_10000} less a day in µs: a double this large is within 64 µs of the exact value. */
 const NEAR_YEAR_10000_US = (YEAR_10000 - 1) * US_PER_DAY
+/** The high 32-bit word of {@link NEAR_YEAR_10000_US}: µs timestamps below it need no further look. */
+const NEAR_YEAR_10000_HIGH = Math.floor(NEAR_YEAR_10000_US / TWO_32)
 
 /**
  * Fails a computed date or timestamp of row r past 9999-12-31 with HANA's 303, whatever the wire type: stored values
@@ -249,8 +251,9 @@ const NEAR_YEAR_10000_US = (YEAR_10000 - 1) * US_PER_DAY
  */
 const checkBeforeYear10000 = (col: ColumnVector, r: number, i32: Int32Array | undefined): void => {
   let days: number
-  if (col.info.layout === "date") days = (col.data as Int32Array)[r]!
-  else if (timestampMicros(col, r, i32!) < NEAR_YEAR_10000_US) return
+  const layout = col.info.layout
+  if (layout === "date") days = (col.data as Int32Array)[r]!
+  else if (layout === "timestamp" ? i32![2 * r + 1]! < NEAR_YEAR_10000_HIGH : timestampMicros(col, r, i32!) < NEAR_YEAR_10000_US) return
   else days = Number(floorDays(exactMicros(col, r, i32!)))
   if (days < YEAR_10000) return
   const { year, month, day } = civilFromDays(days)
