@@ -235,26 +235,30 @@ const relabelledLongdate = (col: ColumnVector, r: number, i32: Int32Array): bigi
 /** High 32-bit word bounds within which a raw timestamp value is below 2^53 in magnitude (exact as a double). */
 const SAFE_HIGH = 0x200000
 
-/** 10000-01-01, the first instant past HANA's datetime range 0001-01-01 .. 9999-12-31 (SAP HANA SQL Reference, "Datetime Data Types"), in days and in microseconds since 1970-01-01. */
-const END_DAYS = 2_932_897
-const END_US = BigInt(END_DAYS) * US_PER_DAY_BIG
-/** Well below END_US, far enough that a double's rounding there cannot reach it. */
-const NEAR_END_US = 2.53e17
-
-/**
- * Whether row r of a date or timestamp column lies past 9999-12-31. A computed value there (ADD_DAYS, ADD_SECONDS)
- * fails with 303 as on HANA instead of being sent: 10000-01-01 is the NULL value of SECONDDATE, LONGDATE and DAYDATE
- * at data format version 4 and later, and DATE / TIMESTAMP at 1-3 would carry a year HANA does not have.
- */
-const pastHanaRange = (col: ColumnVector, r: number, i32: Int32Array | undefined): boolean => {
-  if (col.info.layout === "date") return (col.data as Int32Array)[r]! >= END_DAYS
-  return timestampMicros(col, r, i32!) >= NEAR_END_US && exactMicros(col, r, i32!) >= END_US
-}
-
-const outOfRange = (): HanaError => new HanaError(303, "22007", `${DATE_OUT_OF_RANGE}a value after 9999-12-31`)
-
 const dateDays = (col: ColumnVector, r: number, i32: Int32Array | undefined): number =>
   col.info.layout === "date" ? (col.data as Int32Array)[r]! : Math.floor(timestampMicros(col, r, i32!) / US_PER_DAY)
+
+/** Days since 1970-01-01 of 10000-01-01, the first day past HANA's datetime range (SAP HANA SQL Reference, "Datetime Data Types"). */
+const YEAR_10000 = 2932897
+/** {@link YEAR_10000} less a day in µs: a double this large is within 64 µs of the exact value. */
+const NEAR_YEAR_10000_US = (YEAR_10000 - 1) * US_PER_DAY
+/** The high 32-bit word of {@link NEAR_YEAR_10000_US}: µs timestamps below it need no further look. */
+const NEAR_YEAR_10000_HIGH = Math.floor(NEAR_YEAR_10000_US / TWO_32)
+
+/**
+ * Fails a computed date or timestamp of row r past 9999-12-31 with HANA's 303, whatever the wire type: stored values
+ * cannot get there, and 10000-01-01 would read as NULL (DAYDATE, SECONDDATE, LONGDATE) or as a year HANA has not.
+ */
+const checkBeforeYear10000 = (col: ColumnVector, r: number, i32: Int32Array | undefined): void => {
+  let days: number
+  const layout = col.info.layout
+  if (layout === "date") days = (col.data as Int32Array)[r]!
+  else if (layout === "timestamp" ? i32![2 * r + 1]! < NEAR_YEAR_10000_HIGH : timestampMicros(col, r, i32!) < NEAR_YEAR_10000_US) return
+  else days = Number(floorDays(exactMicros(col, r, i32!)))
+  if (days < YEAR_10000) return
+  const { year, month, day } = civilFromDays(days)
+  throw new HanaError(303, "22007", `${DATE_OUT_OF_RANGE}${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`)
+}
 
 /**
  * A writer for one result column at its wire type. `lob` registers LOB values (needed only for LOB types).
@@ -411,7 +415,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           w.buf.writeUInt32LE(0, w.pos)
           w.pos += 4
         } else {
-          if (pastHanaRange(col, r, i32)) throw outOfRange()
+          checkBeforeYear10000(col, r, i32)
           writeDateParts(w, dateDays(col, r, i32))
         }
       }
@@ -437,7 +441,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           w.pos += 8
           return
         }
-        if (pastHanaRange(col, r, i32)) throw outOfRange()
+        checkBeforeYear10000(col, r, i32)
         if (layout === "date") {
           writeDateParts(w, (data as Int32Array)[r]!)
           writeTimeParts(w, 0)
@@ -481,7 +485,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         let v: number
         if (isNull(r)) v = 315538070401
         else {
-          if (pastHanaRange(col, r, i32)) throw outOfRange()
+          checkBeforeYear10000(col, r, i32)
           const seconds = layout === "date" ? (data as Int32Array)[r]! * 86400 : Math.floor(timestampMicros(col, r, i32!) / 1_000_000)
           v = seconds + hanaDayShift(Math.floor(seconds / 86400)) * 86400 + EPOCH_SECONDS + 1
         }
@@ -497,7 +501,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           w.pos += 8
           return
         }
-        if (pastHanaRange(col, r, i32)) throw outOfRange()
+        checkBeforeYear10000(col, r, i32)
         let lo: number
         let hi: number
         if (layout !== "date" && i32![2 * r + 1]! < BEFORE_GREGORIAN_HIGH) {
