@@ -12,6 +12,7 @@ import { oracleName } from "./expression-names.ts"
 import { EXACT_CALLS, EXACT_RESULT, exactCallSql, numberFormatSql } from "./number-sql.ts"
 import { checkRowidComparison } from "./rowid-literals.ts"
 import { zoneFunctionSql } from "./zone-functions.ts"
+import { rowLimitingSql } from "./row-limiting.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
 import { exactIntervalAggregate, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
@@ -67,6 +68,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     return [exactIntervalLiteralItem(toks, i, k, literal) ?? literal, k]
   }
   if (!call) {
+    // FETCH ... PERCENT | WITH TIES (row-limiting.ts)
+    const limiting = rowLimitingSql(tr, i)
+    if (limiting !== undefined) return limiting
     switch (v) {
       case "SYSDATE":
         return ["ora_sysdate()", i + 1]
