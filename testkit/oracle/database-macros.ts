@@ -8,6 +8,7 @@ import { XML_MACROS } from "./xml-functions.ts"
 import { SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { nlsText } from "./nls-formats.ts"
 import { JSON_TABLE_MACROS } from "./json-table.ts"
+import { KEEP_MACROS } from "./keep-aggregates.ts"
 
 /** What the macros need of the database: its time zone offset and names. */
 export interface MacroParameters {
@@ -106,5 +107,6 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
     ELSE NULL END END`,
   ...NAMED_VALUE_MACROS,
   ...XML_MACROS,
-  ...JSON_TABLE_MACROS
+  ...JSON_TABLE_MACROS,
+  ...KEEP_MACROS
 ]

@@ -13,6 +13,7 @@ import { EXACT_CALLS, EXACT_RESULT, exactCallSql, numberFormatSql } from "./numb
 import { checkRowidComparison } from "./rowid-literals.ts"
 import { zoneFunctionSql } from "./zone-functions.ts"
 import { rowLimitingSql } from "./row-limiting.ts"
+import { keepAggregateSql } from "./keep-aggregates.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
 import { exactIntervalAggregate, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
@@ -140,6 +141,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     const kind = textDatetimeArg(k)
     return kind === undefined ? arg(k) : wallClockOf(arg(k), kind)
   }
+  // agg(x) KEEP (DENSE_RANK FIRST | LAST ORDER BY ...) [OVER (...)] (keep-aggregates.ts)
+  const keep = keepAggregateSql(tr, v, parts, close)
+  if (keep !== undefined) return keep
   // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts), also as a window function
   const intervalType = parts.length === 1 ? tr.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
   const windowed = intervalType !== undefined && isKw(tr.toks[close + 1], "OVER") && isOp(tr.toks[close + 2], "(")
