@@ -15,6 +15,8 @@ import { registerJsonTransform } from "./json-transform.ts"
 import { UserLocks } from "./user-locks.ts"
 import { registerRegexpFunctions } from "./regexp-functions.ts"
 import { registerStringFunctions } from "./string-functions.ts"
+import { registerPadSubstr } from "./pad-substr.ts"
+import { registerUnicodeEscapes } from "./unicode-escapes.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import { makeVerifier, type Verifier } from "./auth.ts"
@@ -195,6 +197,8 @@ export class OracleDatabase {
     await engine.registerFunctions(registerJsonTransform)
     await engine.registerFunctions(registerRegexpFunctions)
     await engine.registerFunctions(registerStringFunctions)
+    await engine.registerFunctions(registerPadSubstr)
+    await engine.registerFunctions(registerUnicodeEscapes)
     await engine.registerFunctions(registerLobFunctions)
     await engine.registerFunctions(settings.storedCode.registerFunctions)
     const admin = await engine.session()

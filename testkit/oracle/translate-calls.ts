@@ -14,6 +14,8 @@ import { checkRowidComparison } from "./rowid-literals.ts"
 import { zoneFunctionSql } from "./zone-functions.ts"
 import { rowLimitingSql } from "./row-limiting.ts"
 import { keepAggregateSql } from "./keep-aggregates.ts"
+import { padSubstrSql } from "./pad-substr.ts"
+import { unicodeEscapeSql } from "./unicode-escapes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
 import { exactIntervalAggregate, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
@@ -333,7 +335,22 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     case "SUBSTR":
       if (parts.length > 3) throw new OraError(939, "too many arguments for function")
       if (parts.length < 2) throw new OraError(938, "not enough arguments for function")
-      return [`substr(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
+      return [padSubstrSql(v, parts.map((_, k) => arg(k)))!, close + 1]
+    case "LPAD":
+    case "RPAD": {
+      if (parts.length > 3) throw new OraError(939, "too many arguments for function")
+      const padded = padSubstrSql(v, parts.map((_, k) => arg(k)))
+      if (padded !== undefined) return [padded, close + 1]
+      break
+    }
+    case "UNISTR":
+    case "ASCIISTR":
+    case "NLSSORT":
+      return [unicodeEscapeSql(v, parts.map((_, k) => arg(k)))!, close + 1]
+    case "LNNVL":
+      // TRUE when the condition is FALSE or UNKNOWN (SQL Language Reference, "LNNVL")
+      if (parts.length !== 1) throw new OraError(909, "invalid number of arguments")
+      return [`(NOT coalesce((${arg(0)}), false))`, close + 1]
     case "LENGTH": {
       // a number is converted to VARCHAR2 as TO_CHAR prints it (SQL Language Reference, "LENGTH" takes character
       // types; "Implicit Data Conversion": NUMBER to VARCHAR2), so LENGTH(123) is 3 and LENGTH(-0.5) is 3 ('-.5')
