@@ -9,6 +9,7 @@ import { SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { nlsText } from "./nls-formats.ts"
 import { JSON_TABLE_MACROS } from "./json-table.ts"
 import { KEEP_MACROS } from "./keep-aggregates.ts"
+import { PERCENTILE_MACROS } from "./percentile-windows.ts"
 
 /** What the macros need of the database: its time zone offset and names. */
 export interface MacroParameters {
@@ -108,5 +109,6 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
   ...NAMED_VALUE_MACROS,
   ...XML_MACROS,
   ...JSON_TABLE_MACROS,
-  ...KEEP_MACROS
+  ...KEEP_MACROS,
+  ...PERCENTILE_MACROS
 ]

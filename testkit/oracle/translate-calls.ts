@@ -16,6 +16,7 @@ import { rowLimitingSql } from "./row-limiting.ts"
 import { keepAggregateSql } from "./keep-aggregates.ts"
 import { padSubstrSql } from "./pad-substr.ts"
 import { unicodeEscapeSql } from "./unicode-escapes.ts"
+import { percentileWindowSql } from "./percentile-windows.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
 import { exactIntervalAggregate, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
@@ -241,6 +242,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         // a column, bind or datetime literal by its DuckDB type (ora_char_of); a larger expression keeps DuckDB's text
         const single = asAt - p[0] === 1 || (asAt - p[0] === 2 && isKw(toks[p[0]], "DATE", "TIMESTAMP") && toks[p[0] + 1]?.kind === "str")
         if (text !== undefined || single) return [`CAST(${text ?? `ora_char_of(${operand})`} AS ${duckType})`, close + 1]
+        // a number expression (a date difference, a quotient) as TO_CHAR prints it, not DuckDB's `5.0`
+        if (tr.textDatetimeAt(p[0], asAt) === undefined && !tr.isCharacterAt(p[0], asAt)) return [`CAST(ora_to_char(${operand}) AS ${duckType})`, close + 1]
       }
       if (textKind !== undefined && ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
       // LOCAL TIME ZONE values read as the session's wall clock; a TIMESTAMP becomes zoned in the session time zone
@@ -347,6 +350,13 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     case "ASCIISTR":
     case "NLSSORT":
       return [unicodeEscapeSql(v, parts.map((_, k) => arg(k)))!, close + 1]
+    case "CONCAT": {
+      // NULL for two NULLs ('' is NULL), a number as TO_CHAR prints it (SQL Language Reference, "CONCAT"); a
+      // character column or bind as it is
+      if (parts.length !== 2) break
+      const text = (k: number) => (tr.isCharacterAt(parts[k]![0], parts[k]![1]) || toks[parts[k]![0]]?.kind === "bind" || toks[parts[k]![0]]?.kind === "str" ? arg(k) : `ora_to_char(${arg(k)})`)
+      return [`ora_cat(${text(0)}, ${text(1)})`, close + 1]
+    }
     case "LNNVL":
       // TRUE when the condition is FALSE or UNKNOWN (SQL Language Reference, "LNNVL")
       if (parts.length !== 1) throw new OraError(909, "invalid number of arguments")
@@ -363,6 +373,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       const datetime = defaultFormatText(tr, p[0], p[1], arg(0))
       if (datetime !== undefined) return [`length(${datetime})`, close + 1]
       if (isDateUnit(toks, p[0], p[1], tr.ctx.dateColumns) && tr.unitEnd(p[0], p[1]) === p[1]) return [`length(ora_to_char(${arg(0)}))`, close + 1]
+      // a date difference is a NUMBER: its TO_CHAR text (DuckDB has no length of a DOUBLE)
+      if (/^\(*ora_date_diff\(/.test(arg(0))) return [`length(ora_to_char(${arg(0)}))`, close + 1]
       break
     }
     case "LENGTHB":
@@ -455,6 +467,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     }
     case "PERCENTILE_CONT":
     case "PERCENTILE_DISC": {
+      // with an OVER clause: read off each partition's ordered values (percentile-windows.ts)
+      const windowed = percentileWindowSql(tr, v, parts, close)
+      if (windowed !== undefined) return windowed
       // WITHIN GROUP (ORDER BY an exact NUMBER): ordered by its value, not its text
       const g = close + 1
       if (!isKw(toks[g], "WITHIN") || !isKw(toks[g + 1], "GROUP") || !isOp(toks[g + 2], "(") || !isKw(toks[g + 3], "ORDER") || !isKw(toks[g + 4], "BY")) break

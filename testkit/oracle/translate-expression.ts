@@ -195,7 +195,8 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
 
 /**
  * A `||` operand: a datetime in the session's NLS format (nls-formats.ts; a DuckDB datetime through ora_to_char, which
- * picks the format by its type), anything else as it is.
+ * picks the format by its type), a number as TO_CHAR prints it (`DATE '2024-01-06' - DATE '2024-01-01' || 'x'` is
+ * `5x`, not DuckDB's `5.0x`; ora_to_char by its type, too), a character column or a bind as it is.
  */
-const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind }): string =>
-  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", 9) : n.date ? `ora_to_char(${n.text})` : n.text
+const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind; readonly character?: boolean }): string =>
+  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", 9) : n.date || !(n.character === true || /^\$\d+$/.test(n.text)) ? `ora_to_char(${n.text})` : n.text

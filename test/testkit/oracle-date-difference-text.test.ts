@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { withServer } from "./oracle/helpers.ts"
+
+// A date difference is a NUMBER of days (SQL Language Reference, "Datetime/Interval Arithmetic"), and a NUMBER's
+// text is TO_CHAR's: no trailing ".0", no 0 before the point ("Implicit Data Conversion"). Through raw node-oracledb:
+// `||`, CONCAT, CAST(... AS VARCHAR2) and LENGTH printed DuckDB's `5.0` or failed.
+let server: OracleTestServerHandle
+let conn: Conn
+
+describe("Oracle test server: date differences and numbers as text", () => {
+  beforeAll(async () => {
+    const s = await withServer({ version: "23ai" })
+    server = s.server
+    conn = await s.connect()
+    await conn.execute("CREATE TABLE dd (id NUMBER(4), d DATE, label VARCHAR2(10))")
+    await conn.execute("INSERT INTO dd VALUES (1, DATE '2024-01-11', 'n')")
+    await conn.commit()
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await server?.close()
+  })
+
+  const row = async (sql: string, binds: Array<unknown> = []) => (await conn.execute(sql, binds)).rows![0]
+
+  it("|| and CONCAT print a date difference as TO_CHAR does", async () => {
+    expect(await row("SELECT (DATE '2024-01-06' - DATE '2024-01-01') || 'x', 'x' || (DATE '2024-01-06' - DATE '2024-01-01'), CONCAT(DATE '2024-01-06' - DATE '2024-01-01', 'x') FROM dual")).toEqual(["5x", "x5", "5x"])
+    expect(await row("SELECT (TIMESTAMP '2024-01-06 12:00:00' - TIMESTAMP '2024-01-06 00:00:00') || 'd', (d - DATE '2024-01-01') * 24 || 'h', label || (d - DATE '2024-01-10') / 4 FROM dd")).toEqual([".5d", "240h", "n.25"])
+    expect(await row("SELECT 0.5 || 'x', 10 || 'x', :1 || 'x' FROM dual", ["b"])).toEqual([".5x", "10x", "bx"])
+  })
+
+  it("CAST(... AS VARCHAR2) and LENGTH of a date difference use that text too", async () => {
+    expect(await row("SELECT CAST(DATE '2024-01-06' - DATE '2024-01-01' AS VARCHAR2(10)), LENGTH(DATE '2024-01-06' - DATE '2024-01-01'), TO_CHAR(d - DATE '2024-01-01') FROM dd")).toEqual(["5", 1, "10"])
+  })
+})
