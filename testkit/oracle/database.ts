@@ -17,6 +17,7 @@ import { registerRegexpFunctions } from "./regexp-functions.ts"
 import { registerStringFunctions } from "./string-functions.ts"
 import { registerPadSubstr } from "./pad-substr.ts"
 import { registerUnicodeEscapes } from "./unicode-escapes.ts"
+import { registerWeekDates } from "./week-dates.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import { makeVerifier, type Verifier } from "./auth.ts"
@@ -199,6 +200,7 @@ export class OracleDatabase {
     await engine.registerFunctions(registerStringFunctions)
     await engine.registerFunctions(registerPadSubstr)
     await engine.registerFunctions(registerUnicodeEscapes)
+    await engine.registerFunctions(registerWeekDates)
     await engine.registerFunctions(registerLobFunctions)
     await engine.registerFunctions(settings.storedCode.registerFunctions)
     const admin = await engine.session()

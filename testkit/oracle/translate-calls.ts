@@ -17,6 +17,7 @@ import { keepAggregateSql } from "./keep-aggregates.ts"
 import { padSubstrSql } from "./pad-substr.ts"
 import { unicodeEscapeSql } from "./unicode-escapes.ts"
 import { percentileWindowSql } from "./percentile-windows.ts"
+import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
 import { exactIntervalAggregate, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
@@ -393,6 +394,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // text datetime by its own wall clock
       if (textDatetimeArg(0) !== undefined) return [`ora_add_months(CAST(${dateArg(0)} AS TIMESTAMP), CAST(${arg(1)} AS INTEGER))`, close + 1]
       return [`ora_add_months((${arg(0)}) + to_months(0), CAST(${arg(1)} AS INTEGER))`, close + 1]
+    case "NEXT_DAY":
+      if (parts.length !== 2) throw new OraError(909, "invalid number of arguments")
+      return [nextDaySql(`CAST(${dateArg(0)} AS TIMESTAMP)`, arg(1)), close + 1]
     case "LAST_DAY": {
       // of a TIMESTAMP WITH TIME ZONE or TIMESTAMP(7-9): the last day of its own wall clock's month, the time kept, a
       // DATE ("The return type is always DATE, regardless of the data type of date", SQL Language Reference, "LAST_DAY")
@@ -506,6 +510,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // of a text datetime, its own wall clock (TRUNC returns a DATE, SQL Language Reference, "TRUNC (date)")
       const textKind = p0 === undefined ? undefined : (tr.textDatetimeAt(p0[0], p0[1]) ?? textDatetimeOfText(arg(0)))
       const operand = textKind === undefined ? `CAST(${arg(0)} AS TIMESTAMP)` : wallClockOf(arg(0), textKind)
+      // weeks: IW, WW, W, DAY, ISO year (week-dates.ts)
+      const week = fmtTok?.kind === "str" ? weekUnitOf(fmtTok.value) : undefined
+      if (week !== undefined && p0 !== undefined) return [v === "TRUNC" ? weekTruncSql(operand, week) : weekRoundSql(operand, week), close + 1]
       if (v === "TRUNC" && p0 !== undefined && (fmt !== undefined || ((dateArg || textKind !== undefined) && parts.length === 1)))
         return [`CAST(date_trunc('${fmt ?? "day"}', ${operand}) AS TIMESTAMP_S)`, close + 1]
       const rounded = v === "ROUND" && p0 !== undefined && (dateArg || textKind !== undefined) && (fmt !== undefined || parts.length === 1) ? roundedDatetime(operand, fmt ?? "day") : undefined
