@@ -49,6 +49,11 @@ describe("Oracle test server: KEEP (DENSE_RANK FIRST | LAST ...) aggregates", ()
     expect((await rows("SELECT AVG(sal) KEEP (DENSE_RANK FIRST ORDER BY dept) FROM kp")).rows).toEqual([[150]])
   })
 
+  it("inside expressions and HAVING", async () => {
+    expect((await rows("SELECT dept, MAX(sal) KEEP (DENSE_RANK FIRST ORDER BY hired) * 2, 'v' || MIN(sal) KEEP (DENSE_RANK LAST ORDER BY hired) FROM kp GROUP BY dept ORDER BY dept")).rows).toEqual([[10, 300, "v200"], [20, 600, "v300"]])
+    expect((await rows("SELECT dept FROM kp GROUP BY dept HAVING MIN(sal) KEEP (DENSE_RANK FIRST ORDER BY hired) < 100")).rows).toEqual([[20]])
+  })
+
   it("as an analytic function over a partition or the whole result", async () => {
     expect((await rows("SELECT id, MIN(sal) KEEP (DENSE_RANK LAST ORDER BY hired) OVER (PARTITION BY dept) FROM kp ORDER BY id")).rows).toEqual([[1, 200], [2, 200], [3, 200], [4, 300], [5, 300], [6, 300]])
     expect((await rows("SELECT id, MAX(sal) KEEP (DENSE_RANK FIRST ORDER BY hired) OVER () FROM kp WHERE dept = 10 ORDER BY id")).rows).toEqual([[1, 150], [2, 150], [3, 150]])

@@ -14,7 +14,8 @@ import type { TranslatorCore } from "./translate-core.ts"
 
 /** The macros of the KEEP aggregates: the values of the rows whose sort keys equal the first's (or last's). */
 export const KEEP_MACROS: ReadonlyArray<string> = [
-  `ora_keep(l, last_) AS list_transform(list_filter(l, ora_keep_e -> ora_keep_e.k IS NOT DISTINCT FROM (CASE WHEN last_ THEN l[-1] ELSE l[1] END).k), ora_keep_e -> ora_keep_e.v)`
+  // struct_extract, not `e.k`: DuckDB's HAVING binder takes `e.k` inside a lambda for a column k
+  `ora_keep(l, last_) AS list_transform(list_filter(l, ora_keep_e -> struct_extract(ora_keep_e, 'k') IS NOT DISTINCT FROM struct_extract(CASE WHEN last_ THEN l[-1] ELSE l[1] END, 'k')), ora_keep_e -> struct_extract(ora_keep_e, 'v'))`
 ]
 
 /** DuckDB's list aggregate of each Oracle aggregate KEEP applies to. */
@@ -69,7 +70,7 @@ export const keepAggregateSql = (tr: TranslatorCore, name: string, parts: Readon
   const sql = !exact || name === "COUNT"
     ? `list_aggregate(${kept}, '${aggregate}')`
     : name === "MIN" || name === "MAX"
-      ? `ora_number((list_aggregate(list_transform(${kept}, ora_e -> struct_pack(k := ora_number_key(ora_e), v := ora_e)), '${aggregate}')).v)`
+      ? `ora_number(struct_extract(list_aggregate(list_transform(${kept}, ora_e -> struct_pack(k := ora_number_key(ora_e), v := ora_e)), '${aggregate}'), 'v'))`
       : name === "SUM" || name === "AVG"
         ? `ora_number_${aggregate}(${kept})`
         : `list_aggregate(list_transform(${kept}, ora_e -> CAST(ora_e AS DOUBLE)), '${aggregate}')`

@@ -18,6 +18,7 @@ import { padSubstrSql } from "./pad-substr.ts"
 import { unicodeEscapeSql } from "./unicode-escapes.ts"
 import { percentileWindowSql } from "./percentile-windows.ts"
 import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates.ts"
+import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
 import { exactIntervalAggregate, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
@@ -242,9 +243,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         const text = defaultFormatText(tr, p[0], asAt, operand)
         // a column, bind or datetime literal by its DuckDB type (ora_char_of); a larger expression keeps DuckDB's text
         const single = asAt - p[0] === 1 || (asAt - p[0] === 2 && isKw(toks[p[0]], "DATE", "TIMESTAMP") && toks[p[0] + 1]?.kind === "str")
+        // a number expression or literal (a date difference, a quotient) as TO_CHAR prints it, not DuckDB's `5.0`
+        if (text === undefined && tr.textDatetimeAt(p[0], asAt) === undefined && isNumberExpression(toks, p[0], asAt)) return [`CAST(${numberExpressionText(toks, p[0], asAt, operand)} AS ${duckType})`, close + 1]
         if (text !== undefined || single) return [`CAST(${text ?? `ora_char_of(${operand})`} AS ${duckType})`, close + 1]
-        // a number expression (a date difference, a quotient) as TO_CHAR prints it, not DuckDB's `5.0`
-        if (tr.textDatetimeAt(p[0], asAt) === undefined && !tr.isCharacterAt(p[0], asAt)) return [`CAST(ora_to_char(${operand}) AS ${duckType})`, close + 1]
       }
       if (textKind !== undefined && ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
       // LOCAL TIME ZONE values read as the session's wall clock; a TIMESTAMP becomes zoned in the session time zone
@@ -355,7 +356,7 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // NULL for two NULLs ('' is NULL), a number as TO_CHAR prints it (SQL Language Reference, "CONCAT"); a
       // character column or bind as it is
       if (parts.length !== 2) break
-      const text = (k: number) => (tr.isCharacterAt(parts[k]![0], parts[k]![1]) || toks[parts[k]![0]]?.kind === "bind" || toks[parts[k]![0]]?.kind === "str" ? arg(k) : `ora_to_char(${arg(k)})`)
+      const text = (k: number) => (isNumberExpression(toks, parts[k]![0], parts[k]![1]) && tr.textDatetimeAt(parts[k]![0], parts[k]![1]) === undefined ? numberExpressionText(toks, parts[k]![0], parts[k]![1], arg(k)) : arg(k))
       return [`ora_cat(${text(0)}, ${text(1)})`, close + 1]
     }
     case "LNNVL":
