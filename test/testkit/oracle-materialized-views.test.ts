@@ -55,6 +55,8 @@ describe("Oracle test server: materialized views", () => {
     await expect(conn.execute("BEGIN DBMS_MVIEW.REFRESH('NO_SUCH_MV'); END;")).rejects.toThrow(/ORA-23401/)
     await expect(conn.execute("DROP TABLE mv_counts")).rejects.toThrow(/ORA-12083/)
     await expect(conn.execute("CREATE MATERIALIZED VIEW mv_c REFRESH ON COMMIT AS SELECT * FROM mv_emp")).rejects.toThrow(/ORA-03001/)
+    await expect(conn.execute("INSERT INTO mv_counts VALUES (40, 1)")).rejects.toThrow(/ORA-01732/)
+    await expect(conn.execute("DELETE FROM mv_counts")).rejects.toThrow(/ORA-01732/)
     await conn.execute("DROP MATERIALIZED VIEW mv_counts")
     await expect(conn.execute("SELECT * FROM mv_counts")).rejects.toThrow(/ORA-00942/)
     expect(await rows("SELECT mview_name FROM user_mviews")).toEqual([["MV_DEPT"]])

@@ -11,6 +11,7 @@
  * - `DROP MATERIALIZED VIEW [schema.]name [PRESERVE TABLE]` drops it (ORA-12003 for an unknown name); DROP TABLE of
  *   its container table is ORA-12083.
  * - USER_ / ALL_ / DBA_MVIEWS list them; USER_OBJECTS shows a MATERIALIZED VIEW object beside the TABLE.
+ * INSERT, UPDATE, DELETE and MERGE into one are ORA-01732, as into a read-only materialized view.
  * **Known difference:** STALENESS says FRESH after a build or refresh whatever the base tables do since (Oracle tracks
  * their changes: STALE / NEEDS_COMPILE), UNUSABLE for a deferred build never refreshed.
  */
@@ -29,6 +30,8 @@ export interface MaterializedView {
   readonly buildMode: "IMMEDIATE" | "DEFERRED"
   readonly rewriteEnabled: boolean
   lastRefresh: Date | undefined
+  /** Set while DBMS_MVIEW.REFRESH rewrites its rows (the only writes it takes). */
+  refreshing?: boolean
 }
 
 const stores = new WeakMap<object, Map<string, MaterializedView>>()
@@ -100,6 +103,12 @@ export const dropMaterializedView = async (ddl: MaterializedViewDdl, toks: Reado
   ddl.s.db.catalog.dropObject(q.schema, "MATERIALIZED VIEW", q.name)
   // PRESERVE TABLE keeps the container table as an ordinary table
   if (!(isKw(toks[q.next], "PRESERVE") && isKw(toks[q.next + 1], "TABLE"))) await ddl.run(`DROP TABLE ${quoted(q.schema)}.${quoted(q.name)}`)
+}
+
+/** ORA-01732 for INSERT, UPDATE, DELETE or MERGE into a (read-only) materialized view outside its refresh. */
+export const checkMaterializedViewWrite = (db: object, target: { readonly owner: string; readonly name: string } | undefined): void => {
+  const view = target === undefined ? undefined : materializedViewsOf(db).get(`${target.owner}.${target.name}`)
+  if (view !== undefined && view.refreshing !== true) throw new OraError(1732, "data manipulation operation not legal on this view")
 }
 
 /** ORA-12083 for DROP TABLE of a materialized view's container table. */

@@ -15,8 +15,13 @@ export const dbmsMview: BuiltinPackage = async (ctx, procedure, args) => {
   const options = { batchErrors: false, dmlRowCounts: false }
   for (const view of refreshTargets(ctx.host.db, ctx.host.schema, names)) {
     const target = `"${view.owner}"."${view.name}"`
-    await ctx.host.execute(`DELETE FROM ${target}`, [[]], [], options)
-    await ctx.host.execute(`INSERT INTO ${target} ${view.query}`, [[]], [], options)
+    view.refreshing = true
+    try {
+      await ctx.host.execute(`DELETE FROM ${target}`, [[]], [], options)
+      await ctx.host.execute(`INSERT INTO ${target} ${view.query}`, [[]], [], options)
+    } finally {
+      view.refreshing = false
+    }
     view.lastRefresh = new Date()
   }
   await ctx.host.commit()
