@@ -9,8 +9,10 @@
  *
  * {@link rowLimitingSql} renders the ORDER, OFFSET and FETCH keywords of such a query; {@link withRowLimitPositions}
  * replaces an ORDER BY position of such a query by the select item it names beforehand (a window orders by
- * expressions only). Over DISTINCT or a set operation (where Oracle limits the combined, de-duplicated rows and a
- * QUALIFY would filter one branch's rows) the clause is ORA-03001.
+ * expressions only). A DISTINCT query or a set operation so limited (where Oracle limits the combined, de-duplicated
+ * rows, and a QUALIFY would filter one branch's rows before them) becomes `SELECT * FROM (query) ORDER BY ... FETCH
+ * ...` first ({@link withRowLimitBlocks}); its ORDER BY then names the result's columns (positions by the first
+ * branch's aliases or column names, qualifiers dropped); a position of an unaliased expression there is ORA-03001.
  */
 import { ora } from "./errors.ts"
 import { isKw, isOp, matchParen, tokenize, type Tok } from "./lexer.ts"
@@ -150,6 +152,119 @@ export const rowLimitingSql = (tr: TranslatorCore, i: number): [string, number] 
 }
 
 const generated = (sql: string, pos: number): Array<Tok> => tokenize(sql).map((t) => ({ ...t, pos, heading: "" }))
+
+/** The significant-token ranges of the select items of the SELECT at `select` (up to its FROM), or undefined. */
+const selectItems = (s: ReadonlyArray<Tok>, select: number): Array<[number, number]> | undefined => {
+  const from = nextAtDepth(s, select + 1, (k) => isKw(s[k], "FROM"))
+  if (from < 0) return undefined
+  const items: Array<[number, number]> = []
+  let start = isKw(s[select + 1], "DISTINCT", "UNIQUE", "ALL") ? select + 2 : select + 1
+  for (let k = start; k <= from; k++) {
+    if (isOp(s[k], "(")) k = matchParen(s, k)
+    else if (k === from || isOp(s[k], ",")) {
+      items.push([start, k])
+      start = k + 1
+    }
+  }
+  return items
+}
+
+/** The name a select item [a, b) gives its column when it is an alias or a (qualified) column, else undefined. */
+const itemName = (s: ReadonlyArray<Tok>, [a, b]: [number, number]): Tok | undefined => {
+  const last = s[b - 1]!
+  const before = s[b - 2]
+  if (last.kind !== "ident" && last.kind !== "qident") return undefined
+  if (b - a === 1) return last
+  if (isKw(last, "END")) return undefined
+  if (isKw(before, "AS") || before?.kind === "ident" || before?.kind === "qident" || isOp(before, ")")) return last
+  // t.column
+  for (let k = a; k < b - 1; k += 2) if (!(s[k]!.kind === "ident" || s[k]!.kind === "qident") || !isOp(s[k + 1], ".")) return undefined
+  return last
+}
+
+/**
+ * `toks` with each DISTINCT query or set operation limited by PERCENT or WITH TIES wrapped as `SELECT * FROM (query)`
+ * before its ORDER BY / OFFSET / FETCH, the ORDER BY naming the wrapped query's columns.
+ */
+export const withRowLimitBlocks = (toks: ReadonlyArray<Tok>): ReadonlyArray<Tok> => {
+  if (!toks.some((t) => isKw(t, "PERCENT", "TIES"))) return toks
+  const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
+  const s = sig.map((k) => toks[k]!)
+  const before = new Map<number, Array<Tok>>()
+  const replaced = new Map<number, Array<Tok>>()
+  for (let f = 0; f < s.length; f++) {
+    const fetch = fetchClauseAt(s, f)
+    if (fetch === undefined) continue
+    const offset = previousAtDepth(s, f, (k) => isKw(s[k], "OFFSET"))
+    const limitAt = offset >= 0 && nextAtDepth(s, offset, (k) => isKw(s[k], "FETCH")) === f ? offset : f
+    const order = orderBefore(s, limitAt)
+    if (!fetch.percent && !(fetch.ties && order >= 0)) continue
+    const end = order >= 0 ? order : limitAt
+    // the query block: from its enclosing parenthesis (or the statement's start) to `end`
+    let depth = 0
+    let blockOpen = -1
+    for (let k = end - 1; k >= 0; k--) {
+      if (isOp(s[k], ")")) depth++
+      else if (isOp(s[k], "(") && --depth < 0) {
+        blockOpen = k
+        break
+      }
+    }
+    const main = nextAtDepth(s, blockOpen + 1, (k) => isKw(s[k], "SELECT") || (isOp(s[k], "(") && isKw(s[k + 1], "SELECT", "WITH")))
+    if (main < 0 || main >= end) continue
+    const setOperation = nextAtDepth(s, main, (k) => k < end && isKw(s[k], "UNION", "INTERSECT", "MINUS", "EXCEPT"))
+    const distinct = isKw(s[main], "SELECT") && isKw(s[main + 1], "DISTINCT", "UNIQUE")
+    if (!(setOperation >= 0 && setOperation < end) && !distinct) continue
+    const firstSelect = isKw(s[main], "SELECT") ? main : nextAtDepth(s, main + 1, (k) => isKw(s[k], "SELECT"))
+    const items = firstSelect < 0 ? undefined : selectItems(s, firstSelect)
+    if (order >= 0) {
+      // an ORDER BY item that repeats a select item's expression names its column (alias or column name)
+      // a select item's expression, without its alias
+      const expressionOf = ([a, b]: [number, number]): [number, number] => {
+        const last = s[b - 1]
+        const prev = s[b - 2]
+        if (b - a < 2 || (last?.kind !== "ident" && last?.kind !== "qident") || isKw(last, "END")) return [a, b]
+        if (isKw(prev, "AS")) return [a, b - 2]
+        return prev?.kind === "ident" || prev?.kind === "qident" || isOp(prev, ")") ? [a, b - 1] : [a, b]
+      }
+      const same = (x: [number, number], y: [number, number]) => x[1] - x[0] === y[1] - y[0] && s.slice(x[0], x[1]).every((t, n) => t.kind === s[y[0] + n]!.kind && t.value === s[y[0] + n]!.value)
+      let itemFrom = order + 2
+      for (let k = order + 2; k <= limitAt; k++) {
+        if (isOp(s[k], "(")) k = matchParen(s, k)
+        else if (k === limitAt || isOp(s[k], ",")) {
+          let e = k
+          while (e > itemFrom + 1 && isKw(s[e - 1], "ASC", "DESC", "NULLS", "FIRST", "LAST")) e--
+          const match = items?.find((item) => same(expressionOf(item), [itemFrom, e]))
+          const name = match === undefined ? undefined : itemName(s, match)
+          if (name !== undefined && e - itemFrom > 1) {
+            replaced.set(sig[itemFrom]!, [name])
+            for (let j = itemFrom + 1; j < e; j++) replaced.set(sig[j]!, [])
+          }
+          itemFrom = k + 1
+        }
+      }
+      for (let k = order + 2; k < limitAt; k++) {
+        if (replaced.has(sig[k]!)) continue
+        const t = s[k]!
+        const itemStart = isOp(s[k - 1], ",") || isKw(s[k - 1], "BY")
+        if (itemStart && t.kind === "num" && (k + 1 === limitAt || isOp(s[k + 1], ",") || isKw(s[k + 1], "ASC", "DESC", "NULLS"))) {
+          const item = items?.[Number(t.value) - 1]
+          const name = item === undefined ? undefined : itemName(s, item)
+          if (name === undefined) throw ora.unimplemented("ORDER BY the position of an expression with FETCH ... PERCENT | WITH TIES over DISTINCT or a set operation")
+          replaced.set(sig[k]!, [name])
+        } else if ((t.kind === "ident" || t.kind === "qident") && isOp(s[k + 1], ".") && (s[k + 2]?.kind === "ident" || s[k + 2]?.kind === "qident") && !isOp(s[k - 1], ".")) {
+          // a qualified column names the wrapped query's column
+          replaced.set(sig[k]!, [])
+          replaced.set(sig[k + 1]!, [])
+        }
+      }
+    }
+    before.set(sig[main]!, generated("SELECT * FROM (", s[main]!.pos))
+    before.set(sig[end]!, [...(before.get(sig[end]!) ?? []), ...generated(") ", s[end]!.pos)])
+  }
+  if (before.size === 0 && replaced.size === 0) return toks
+  return toks.flatMap((t, k) => [...(before.get(k) ?? []), ...(replaced.get(k) ?? [t])])
+}
 
 /**
  * `toks` with each ORDER BY position (`ORDER BY 2 DESC`) of a query limited by PERCENT or WITH TIES replaced by the

@@ -18,7 +18,7 @@ import { rewriteJsonTables } from "./json-table.ts"
 import { rewriteCollectionColumns } from "./collection-columns.ts"
 import { rewriteApplyJoins, withoutListaggOverflow } from "./apply-joins.ts"
 import { rewriteNullTreatment } from "./window-nulls.ts"
-import { withRowLimitPositions } from "./row-limiting.ts"
+import { withRowLimitBlocks, withRowLimitPositions } from "./row-limiting.ts"
 import { withAliasAs } from "./select-aliases-as.ts"
 import { rewriteMultisetConditions } from "./multiset-conditions.ts"
 import { rewriteXmlSql } from "./xml-functions.ts"
@@ -78,7 +78,7 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
   const lookup = ctx.lookupTable
   const columns = ctx.columns
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(rewriteMultisetConditions(source, collections)))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(source, collections))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
 }
 
 /**
