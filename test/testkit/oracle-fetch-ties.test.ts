@@ -32,6 +32,9 @@ describe("Oracle test server: FETCH ... PERCENT and WITH TIES", () => {
     expect(await rows("SELECT sal, id FROM ft ORDER BY 1 DESC FETCH FIRST 3 ROWS WITH TIES")).toHaveLength(4)
     expect(await rows("SELECT id, sal * 2 FROM ft ORDER BY 2 FETCH FIRST 2 ROWS WITH TIES")).toEqual([[5, 100], [1, 200]])
     expect(await rows("SELECT grade, SUM(sal) FROM ft GROUP BY grade ORDER BY SUM(sal) DESC FETCH FIRST 1 ROWS WITH TIES")).toEqual([[3, 600]])
+    // without ORDER BY no rows are added; a fractional rowcount is truncated
+    expect(await rows("SELECT id FROM ft FETCH FIRST 2 ROWS WITH TIES")).toHaveLength(2)
+    expect(await rows("SELECT id FROM ft ORDER BY id FETCH FIRST 2.7 ROWS ONLY")).toEqual([[1], [2]])
     // in a subquery, and with a bind as the count
     expect(await rows("SELECT COUNT(*) FROM (SELECT id FROM ft ORDER BY grade FETCH FIRST :1 ROWS WITH TIES)", [3])).toEqual([[4]])
   })

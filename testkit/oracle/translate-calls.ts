@@ -112,8 +112,11 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
           const count = toks[k]
           if (count !== undefined && (count.kind === "num" || count.kind === "bind")) k++
           if (isKw(toks[k], "ROW", "ROWS")) k++
+          // WITH TIES without an ORDER BY returns no additional rows (row-limiting.ts renders it with one)
           if (isKw(toks[k], "ONLY")) k++
-          const n = count !== undefined && (count.kind === "num" || count.kind === "bind") ? tr.range(i + 2, i + 3) : "1"
+          else if (isKw(toks[k], "WITH") && isKw(toks[k + 1], "TIES")) k += 2
+          // "If rowcount includes a fraction, then the fractional portion is truncated" (SELECT, row_limiting_clause)
+          const n = count?.kind === "num" ? String(Math.trunc(Number(count.value))) : count?.kind === "bind" ? tr.range(i + 2, i + 3) : "1"
           return [`LIMIT ${n}`, k]
         }
         break
