@@ -4,7 +4,8 @@
  * - `CREATE MATERIALIZED VIEW [schema.]name [(column aliases)] [BUILD IMMEDIATE | DEFERRED] [REFRESH [COMPLETE | FAST
  *   | FORCE] [ON DEMAND] | NEVER REFRESH] [{ENABLE | DISABLE} QUERY REWRITE] ... AS subquery` stores the query's rows
  *   in a container table of the view's name (a CREATE TABLE ... AS SELECT, listed in USER_TABLES as Oracle lists it,
- *   and queried like it); BUILD DEFERRED leaves it empty until the first refresh. `REFRESH ... ON COMMIT` is ORA-03001.
+ *   and queried like it); BUILD DEFERRED leaves it empty until the first refresh; a `START WITH ... NEXT ...` schedule
+ *   is accepted and never runs. `REFRESH ... ON COMMIT` is ORA-03001.
  * - `DBMS_MVIEW.REFRESH(list [, method])` (also DBMS_SNAPSHOT.REFRESH) recomputes each named view completely and
  *   commits (every method gives the complete refresh's rows; no materialized view logs are kept); an unknown name is
  *   ORA-23401.
