@@ -12,6 +12,7 @@ import type { Tok } from "./lexer.ts"
 import { typeDictionaryShapes } from "./type-dictionary.ts"
 import { privilegeDictionaryShapes } from "./dictionary-privileges.ts"
 import { roleDictionaryShapes } from "./role-dictionary.ts"
+import { materializedViewShapes } from "./materialized-views.ts"
 import type { OraType } from "./types.ts"
 import { charType, dateType, dictionaryNumberType, timestampType } from "./types.ts"
 
@@ -58,7 +59,7 @@ export interface TableMeta {
 export interface ObjectMeta {
   readonly owner: string
   readonly name: string
-  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION" | "PACKAGE" | "PACKAGE BODY" | "TRIGGER"
+  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION" | "PACKAGE" | "PACKAGE BODY" | "TRIGGER" | "MATERIALIZED VIEW"
   readonly objectId: number
   readonly created: Date
   readonly tableName?: string
@@ -88,6 +89,7 @@ export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
   ...typeDictionaryShapes,
   ...privilegeDictionaryShapes,
   ...roleDictionaryShapes,
+  ...materializedViewShapes,
   ALL_USERS: [
     col("USERNAME", v(128), false),
     col("USER_ID", num, false),
@@ -370,7 +372,8 @@ export const OWNED_VIEWS: Record<string, string> = {
   ALL_PROCEDURES: "OWNER",
   ALL_ARGUMENTS: "OWNER",
   ALL_TRIGGERS: "OWNER",
-  ALL_SYNONYMS: "OWNER"
+  ALL_SYNONYMS: "OWNER",
+  ALL_MVIEWS: "OWNER"
 }
 
 /** In-memory catalog of Oracle metadata. */

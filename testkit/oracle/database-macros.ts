@@ -8,6 +8,8 @@ import { XML_MACROS } from "./xml-functions.ts"
 import { SESSION_DATE_LANGUAGE } from "./date-language.ts"
 import { nlsText } from "./nls-formats.ts"
 import { JSON_TABLE_MACROS } from "./json-table.ts"
+import { KEEP_MACROS } from "./keep-aggregates.ts"
+import { PERCENTILE_MACROS } from "./percentile-windows.ts"
 
 /** What the macros need of the database: its time zone offset and names. */
 export interface MacroParameters {
@@ -67,6 +69,9 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
     WHEN typeof(x) = 'TIMESTAMP_NS' THEN ${nlsText("timestamp", "x", "''", 9)}
     WHEN typeof(x) = 'TIMESTAMP WITH TIME ZONE' THEN ${nlsText("timestampTz", "x", "''", 6)}
     WHEN typeof(x) IN ('DOUBLE', 'FLOAT') OR typeof(x) LIKE 'DECIMAL%' THEN replace(ora_num_text(CAST(x AS VARCHAR)), '.', left(coalesce(getvariable('ora_nls_numeric'), '.'), 1)) ELSE CAST(x AS VARCHAR) END`,
+  // a number's text as TO_CHAR prints it, for values known to be numbers (character-writes.ts asNumberText): light,
+  // its argument once, where ora_to_char repeats it in every branch
+  `ora_num_char(x) AS replace(ora_num_text(CAST(x AS VARCHAR)), '.', left(coalesce(getvariable('ora_nls_numeric'), '.'), 1))`,
   // a DuckDB datetime operand of CAST(column AS VARCHAR2) is text in the session's NLS format (nls-formats.ts)
   `ora_char_of(x) AS CASE WHEN typeof(x) IN ('DATE', 'TIMESTAMP_S', 'TIMESTAMP', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'TIMESTAMP WITH TIME ZONE') THEN ora_to_char(x) ELSE CAST(x AS VARCHAR) END`,
   `ora_to_char_fmt(x, f) AS strftime(CAST(x AS TIMESTAMP), f)`,
@@ -106,5 +111,7 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
     ELSE NULL END END`,
   ...NAMED_VALUE_MACROS,
   ...XML_MACROS,
-  ...JSON_TABLE_MACROS
+  ...JSON_TABLE_MACROS,
+  ...KEEP_MACROS,
+  ...PERCENTILE_MACROS
 ]

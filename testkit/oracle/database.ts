@@ -15,6 +15,10 @@ import { registerJsonTransform } from "./json-transform.ts"
 import { UserLocks } from "./user-locks.ts"
 import { registerRegexpFunctions } from "./regexp-functions.ts"
 import { registerStringFunctions } from "./string-functions.ts"
+import { registerPadSubstr } from "./pad-substr.ts"
+import { registerUnicodeEscapes } from "./unicode-escapes.ts"
+import { registerWeekDates } from "./week-dates.ts"
+import { materializedViewRows } from "./materialized-views.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import { makeVerifier, type Verifier } from "./auth.ts"
@@ -195,6 +199,9 @@ export class OracleDatabase {
     await engine.registerFunctions(registerJsonTransform)
     await engine.registerFunctions(registerRegexpFunctions)
     await engine.registerFunctions(registerStringFunctions)
+    await engine.registerFunctions(registerPadSubstr)
+    await engine.registerFunctions(registerUnicodeEscapes)
+    await engine.registerFunctions(registerWeekDates)
     await engine.registerFunctions(registerLobFunctions)
     await engine.registerFunctions(settings.storedCode.registerFunctions)
     const admin = await engine.session()
@@ -389,6 +396,7 @@ export class OracleDatabase {
       )
     }
     for (const [view, rows] of typeDictionaryRows(namedTypesOf(this))) if (names.has(view)) await fill(view, rows)
+    for (const [view, rows] of materializedViewRows(this)) if (names.has(view)) await fill(view, rows)
     for (const [view, rows] of this.settings.storedCode.dictionaryRows(this)) if (names.has(view)) await fill(view, rows)
     if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? (["SEQUENCE", "PROCEDURE", "FUNCTION", "PACKAGE"] as const).find((k) => this.catalog.getObject(o, k, n) !== undefined) ?? (namedTypesOf(this).lookup(o, o, n) !== undefined ? "TYPE" : "TABLE"))) await fill(view, rows)
     await refreshRoleDictionary(s, names, this.auth, this.grants, [...this.catalog.users.keys()])

@@ -32,6 +32,7 @@ import { makeTranslator, oracleName, translateQuery } from "./translate.ts"
 import { namedTypesOf } from "./named-types.ts"
 import type { NamedType } from "./pickle.ts"
 import { type OraType, parseOracleType } from "./types.ts"
+import { checkTableDrop, createMaterializedView, dropMaterializedView } from "./materialized-views.ts"
 
 /** Runs the DDL of one session. */
 export class Ddl implements TableDdl {
@@ -235,6 +236,7 @@ export class Ddl implements TableDdl {
       if (isKw(toks[k], "TYPE") && !isKw(toks[k + 1], "BODY")) return namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
       if (isKw(toks[k], "TRIGGER")) return defineTrigger(this.s.db, this.s.schema, sqlText, (schema, name) => this.s.lookupTable(schema, name))
       if (isKw(toks[k], "SYNONYM") || (isKw(toks[k], "PUBLIC") && isKw(toks[k + 1], "SYNONYM"))) return createSynonym(this, toks, k, orReplace)
+      if (isKw(toks[k], "MATERIALIZED") && isKw(toks[k + 1], "VIEW")) return createMaterializedView(this, toks, k + 2, sql)
       if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
         throw ora.unimplemented(`CREATE ${toks[k]!.value}`)
       throw ora.invalidSql()
@@ -243,12 +245,14 @@ export class Ddl implements TableDdl {
       const what = toks[1]?.value
       if (what === "TABLE") {
         const q = this.qualified(toks, 2)
+        checkTableDrop(this.s.db, q.schema, q.name)
         if (this.s.db.catalog.getTable(q.schema, q.name)?.kind !== "TABLE" && this.s.db.catalog.getTable(q.schema, q.name) !== undefined) throw ora.tableNotFound(this.s.db.settings.version, q.schema, q.name)
         await this.runDdl(`DROP TABLE ${duckIdent(q.schema)}.${duckIdent(q.name)}${isKw(toks[q.next], "CASCADE") ? " CASCADE" : ""}`)
         this.s.db.catalog.dropTable(q.schema, q.name)
         this.s.db.grants.dropObject(q.schema, q.name)
         return
       }
+      if (what === "MATERIALIZED" && isKw(toks[2], "VIEW")) return dropMaterializedView(this, toks, 3)
       if (what === "VIEW") {
         const q = this.qualified(toks, 2)
         await this.runDdl(`DROP VIEW ${duckIdent(q.schema)}.${duckIdent(q.name)}`)

@@ -46,12 +46,14 @@ class Wrapper {
   constructor(
     readonly sig: ReadonlyArray<Tok>,
     /** The words of the type cast to, e.g. `["NUMBER"]`, `["TIMESTAMP", "(", "9", ")"]`. */
-    private readonly typeWords: ReadonlyArray<string>
+    private readonly typeWords: ReadonlyArray<string>,
+    /** Which value expressions [from, to) to wrap (all by default). */
+    private readonly keep: (sig: ReadonlyArray<Tok>, from: number, to: number) => boolean = () => true
   ) {}
 
   /** A value expression [from, to): wrapped unless it is DEFAULT. */
   value(from: number, to: number): void {
-    if (to <= from || (to === from + 1 && isKw(this.sig[from], "DEFAULT"))) return
+    if (to <= from || (to === from + 1 && isKw(this.sig[from], "DEFAULT")) || !this.keep(this.sig, from, to)) return
     this.ranges.push([from, to])
   }
 
@@ -154,15 +156,16 @@ const writtenTable = (sig: ReadonlyArray<Tok>, lookup: TableLookup): { meta: Tab
 
 /**
  * `all` (a statement's tokens) with the values an INSERT, UPDATE or MERGE writes into the `columnsOf` its target
- * table wrapped in `CAST(... AS <typeWords>)`; other statements unchanged.
+ * table wrapped in `CAST(... AS <typeWords>)` (those `keep` accepts, when given); other statements unchanged.
  */
 export const castWrites = (
   all: ReadonlyArray<Tok>,
   lookup: TableLookup,
   columnsOf: (meta: TableMeta) => ReadonlySet<string>,
-  typeWords: ReadonlyArray<string>
+  typeWords: ReadonlyArray<string>,
+  keep?: (sig: ReadonlyArray<Tok>, from: number, to: number) => boolean
 ): ReadonlyArray<Tok> => {
-  const w = writtenValues(all, lookup, columnsOf, typeWords)
+  const w = writtenValues(all, lookup, columnsOf, typeWords, keep)
   return w === undefined ? all : w.apply(all)
 }
 
@@ -171,7 +174,8 @@ const writtenValues = (
   all: ReadonlyArray<Tok>,
   lookup: TableLookup,
   columnsOf: (meta: TableMeta) => ReadonlySet<string>,
-  typeWords: ReadonlyArray<string>
+  typeWords: ReadonlyArray<string>,
+  keep?: (sig: ReadonlyArray<Tok>, from: number, to: number) => boolean
 ): Wrapper | undefined => {
   const sig = all.filter((t) => t.kind !== "ws")
   const written = writtenTable(sig, lookup)
@@ -179,7 +183,7 @@ const writtenValues = (
   const { meta, at, qualified } = written
   const exact = columnsOf(meta)
   if (exact.size === 0) return undefined
-  const w = new Wrapper(sig, typeWords)
+  const w = new Wrapper(sig, typeWords, keep)
   const afterTable = qualified ? at + 3 : at + 1
   if (isKw(sig[0], "INSERT")) insertInto(w, sig, afterTable, sig.length, meta, exact)
   else if (isKw(sig[0], "UPDATE")) {

@@ -18,6 +18,7 @@ import { rewriteJsonTables } from "./json-table.ts"
 import { rewriteCollectionColumns } from "./collection-columns.ts"
 import { rewriteApplyJoins, withoutListaggOverflow } from "./apply-joins.ts"
 import { rewriteNullTreatment } from "./window-nulls.ts"
+import { withRowLimitBlocks, withRowLimitPositions } from "./row-limiting.ts"
 import { withAliasAs } from "./select-aliases-as.ts"
 import { rewriteMultisetConditions } from "./multiset-conditions.ts"
 import { rewriteXmlSql } from "./xml-functions.ts"
@@ -28,6 +29,7 @@ import { rewriteMergeUpdateWhere } from "./merge-update-where.ts"
 import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
 import { namedTypesOf } from "./named-types.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
+import { numberTextWrites } from "./character-writes.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
 import { rewriteAttributeAccess } from "./object-attributes.ts"
 import { refuseLiteralObjectWrites } from "./object-writes.ts"
@@ -62,7 +64,7 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
   const lookup = ctx.lookupTable
   const rewritten = localZoneArithmetic(unqualifySetTargets(rewriteRowSubqueries(rewriteNumericIntervals([...rewriteMergeUpdateWhere(rewriteMergeDeleteWhere(source))]))), lookup, (n) => intervalBindKind(specs?.[n - 1]), (n) => isLocalZoneBind(specs?.[n - 1]))
   refuseLiteralObjectWrites(rewritten, lookup)
-  const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(canonicalNumberWrites(rewritten, lookup), lookup), lookup), lookup)
+  const written = intervalLiteralTargets(datetimeInsertSelects(sessionZoneWrites(numberTextWrites(canonicalNumberWrites(rewritten, lookup), lookup), lookup), lookup), lookup)
   const { toks, tr, binds } = bindNumberingTranslator(ctx, written, sql, specs)
   return { toks, text: (a, b) => tr.range(a, b), binds }
 }
@@ -76,7 +78,7 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
   const lookup = ctx.lookupTable
   const columns = ctx.columns
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(rewriteMultisetConditions(source, collections))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(source, collections))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
 }
 
 /**

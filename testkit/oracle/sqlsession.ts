@@ -60,6 +60,7 @@ import { bindNumberingTranslator, type TranslatedStatement, type TranslationCont
 import { type AccessContext, checkAccess } from "./session-access.ts"
 import { SessionSqlIds } from "./session-sql-ids.ts"
 import { dmlReturning, type ReturningHost } from "./session-returning.ts"
+import { checkMaterializedViewWrite } from "./materialized-views.ts"
 
 /** One Oracle session's SQL state. */
 export class SqlSession {
@@ -485,6 +486,7 @@ export class SqlSession {
   private async dmlTranslated(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions, rowByRow = false): Promise<DmlResult> {
     if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
     this.dmlTarget = this.targetOf(t.toks)
+    checkMaterializedViewWrite(this.db, this.dmlTarget)
     this.dmlIsUpdate = isKw(t.toks[0], "UPDATE", "MERGE")
     const verb = t.toks[0]?.value
     const privileges: Array<ObjectPrivilege> = verb === "MERGE" ? ["INSERT", "UPDATE"] : verb === "INSERT" || verb === "UPDATE" || verb === "DELETE" ? [verb] : []

@@ -12,6 +12,13 @@ import { oracleName } from "./expression-names.ts"
 import { EXACT_CALLS, EXACT_RESULT, exactCallSql, numberFormatSql } from "./number-sql.ts"
 import { checkRowidComparison } from "./rowid-literals.ts"
 import { zoneFunctionSql } from "./zone-functions.ts"
+import { rowLimitingSql } from "./row-limiting.ts"
+import { keepAggregateSql } from "./keep-aggregates.ts"
+import { padSubstrSql } from "./pad-substr.ts"
+import { unicodeEscapeSql } from "./unicode-escapes.ts"
+import { percentileWindowSql } from "./percentile-windows.ts"
+import { nextDaySql, weekRoundSql, weekTruncSql, weekUnitOf } from "./week-dates.ts"
+import { isNumberExpression, numberExpressionText } from "./character-writes.ts"
 import { binaryConversionSql } from "./binary-conversions.ts"
 import { intervalCastTypeAt } from "./interval-compounds.ts"
 import { exactIntervalAggregate, exactIntervalLiteralItem, exactIntervalExpressionCast, exactIntervalExtract, exactIntervalTypeOfText, intervalBindFit, intervalCast, intervalToChar } from "./interval-exprs.ts"
@@ -67,6 +74,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     return [exactIntervalLiteralItem(toks, i, k, literal) ?? literal, k]
   }
   if (!call) {
+    // FETCH ... PERCENT | WITH TIES (row-limiting.ts)
+    const limiting = rowLimitingSql(tr, i)
+    if (limiting !== undefined) return limiting
     switch (v) {
       case "SYSDATE":
         return ["ora_sysdate()", i + 1]
@@ -102,8 +112,11 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
           const count = toks[k]
           if (count !== undefined && (count.kind === "num" || count.kind === "bind")) k++
           if (isKw(toks[k], "ROW", "ROWS")) k++
+          // WITH TIES without an ORDER BY returns no additional rows (row-limiting.ts renders it with one)
           if (isKw(toks[k], "ONLY")) k++
-          const n = count !== undefined && (count.kind === "num" || count.kind === "bind") ? tr.range(i + 2, i + 3) : "1"
+          else if (isKw(toks[k], "WITH") && isKw(toks[k + 1], "TIES")) k += 2
+          // "If rowcount includes a fraction, then the fractional portion is truncated" (SELECT, row_limiting_clause)
+          const n = count?.kind === "num" ? String(Math.trunc(Number(count.value))) : count?.kind === "bind" ? tr.range(i + 2, i + 3) : "1"
           return [`LIMIT ${n}`, k]
         }
         break
@@ -136,6 +149,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     const kind = textDatetimeArg(k)
     return kind === undefined ? arg(k) : wallClockOf(arg(k), kind)
   }
+  // agg(x) KEEP (DENSE_RANK FIRST | LAST ORDER BY ...) [OVER (...)] (keep-aggregates.ts)
+  const keep = keepAggregateSql(tr, v, parts, close)
+  if (keep !== undefined) return keep
   // MIN / MAX / SUM / AVG of an exact interval column (interval-exprs.ts), also as a window function
   const intervalType = parts.length === 1 ? tr.intervalTypeAt(parts[0]![0], parts[0]![1]) : undefined
   const windowed = intervalType !== undefined && isKw(tr.toks[close + 1], "OVER") && isOp(tr.toks[close + 2], "(")
@@ -230,6 +246,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
         const text = defaultFormatText(tr, p[0], asAt, operand)
         // a column, bind or datetime literal by its DuckDB type (ora_char_of); a larger expression keeps DuckDB's text
         const single = asAt - p[0] === 1 || (asAt - p[0] === 2 && isKw(toks[p[0]], "DATE", "TIMESTAMP") && toks[p[0] + 1]?.kind === "str")
+        // a number expression or literal (a date difference, a quotient) as TO_CHAR prints it, not DuckDB's `5.0`
+        if (text === undefined && tr.textDatetimeAt(p[0], asAt) === undefined && isNumberExpression(toks, p[0], asAt)) return [`CAST(${numberExpressionText(toks, p[0], asAt, operand)} AS ${duckType})`, close + 1]
         if (text !== undefined || single) return [`CAST(${text ?? `ora_char_of(${operand})`} AS ${duckType})`, close + 1]
       }
       if (textKind !== undefined && ot?.kind === "timestampltz") return [`CAST(ora_tstz_utc(${datetimeArgument(operand, "zoned")}) AS ${duckType})`, close + 1]
@@ -325,7 +343,29 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     case "SUBSTR":
       if (parts.length > 3) throw new OraError(939, "too many arguments for function")
       if (parts.length < 2) throw new OraError(938, "not enough arguments for function")
-      return [`substr(${parts.map((_, k) => arg(k)).join(", ")})`, close + 1]
+      return [padSubstrSql(v, parts.map((_, k) => arg(k)))!, close + 1]
+    case "LPAD":
+    case "RPAD": {
+      if (parts.length > 3) throw new OraError(939, "too many arguments for function")
+      const padded = padSubstrSql(v, parts.map((_, k) => arg(k)))
+      if (padded !== undefined) return [padded, close + 1]
+      break
+    }
+    case "UNISTR":
+    case "ASCIISTR":
+    case "NLSSORT":
+      return [unicodeEscapeSql(v, parts.map((_, k) => arg(k)))!, close + 1]
+    case "CONCAT": {
+      // NULL for two NULLs ('' is NULL), a number as TO_CHAR prints it (SQL Language Reference, "CONCAT"); a
+      // character column or bind as it is
+      if (parts.length !== 2) break
+      const text = (k: number) => (isNumberExpression(toks, parts[k]![0], parts[k]![1]) && tr.textDatetimeAt(parts[k]![0], parts[k]![1]) === undefined ? numberExpressionText(toks, parts[k]![0], parts[k]![1], arg(k)) : arg(k))
+      return [`ora_cat(${text(0)}, ${text(1)})`, close + 1]
+    }
+    case "LNNVL":
+      // TRUE when the condition is FALSE or UNKNOWN (SQL Language Reference, "LNNVL")
+      if (parts.length !== 1) throw new OraError(909, "invalid number of arguments")
+      return [`(NOT coalesce((${arg(0)}), false))`, close + 1]
     case "LENGTH": {
       // a number is converted to VARCHAR2 as TO_CHAR prints it (SQL Language Reference, "LENGTH" takes character
       // types; "Implicit Data Conversion": NUMBER to VARCHAR2), so LENGTH(123) is 3 and LENGTH(-0.5) is 3 ('-.5')
@@ -338,6 +378,8 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       const datetime = defaultFormatText(tr, p[0], p[1], arg(0))
       if (datetime !== undefined) return [`length(${datetime})`, close + 1]
       if (isDateUnit(toks, p[0], p[1], tr.ctx.dateColumns) && tr.unitEnd(p[0], p[1]) === p[1]) return [`length(ora_to_char(${arg(0)}))`, close + 1]
+      // a date difference is a NUMBER: its TO_CHAR text (DuckDB has no length of a DOUBLE)
+      if (/^\(*ora_date_diff\(/.test(arg(0))) return [`length(ora_to_char(${arg(0)}))`, close + 1]
       break
     }
     case "LENGTHB":
@@ -356,6 +398,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // text datetime by its own wall clock
       if (textDatetimeArg(0) !== undefined) return [`ora_add_months(CAST(${dateArg(0)} AS TIMESTAMP), CAST(${arg(1)} AS INTEGER))`, close + 1]
       return [`ora_add_months((${arg(0)}) + to_months(0), CAST(${arg(1)} AS INTEGER))`, close + 1]
+    case "NEXT_DAY":
+      if (parts.length !== 2) throw new OraError(909, "invalid number of arguments")
+      return [nextDaySql(`CAST(${dateArg(0)} AS TIMESTAMP)`, arg(1)), close + 1]
     case "LAST_DAY": {
       // of a TIMESTAMP WITH TIME ZONE or TIMESTAMP(7-9): the last day of its own wall clock's month, the time kept, a
       // DATE ("The return type is always DATE, regardless of the data type of date", SQL Language Reference, "LAST_DAY")
@@ -430,6 +475,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
     }
     case "PERCENTILE_CONT":
     case "PERCENTILE_DISC": {
+      // with an OVER clause: read off each partition's ordered values (percentile-windows.ts)
+      const windowed = percentileWindowSql(tr, v, parts, close)
+      if (windowed !== undefined) return windowed
       // WITHIN GROUP (ORDER BY an exact NUMBER): ordered by its value, not its text
       const g = close + 1
       if (!isKw(toks[g], "WITHIN") || !isKw(toks[g + 1], "GROUP") || !isOp(toks[g + 2], "(") || !isKw(toks[g + 3], "ORDER") || !isKw(toks[g + 4], "BY")) break
@@ -466,6 +514,9 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       // of a text datetime, its own wall clock (TRUNC returns a DATE, SQL Language Reference, "TRUNC (date)")
       const textKind = p0 === undefined ? undefined : (tr.textDatetimeAt(p0[0], p0[1]) ?? textDatetimeOfText(arg(0)))
       const operand = textKind === undefined ? `CAST(${arg(0)} AS TIMESTAMP)` : wallClockOf(arg(0), textKind)
+      // weeks: IW, WW, W, DAY, ISO year (week-dates.ts)
+      const week = fmtTok?.kind === "str" ? weekUnitOf(fmtTok.value) : undefined
+      if (week !== undefined && p0 !== undefined) return [v === "TRUNC" ? weekTruncSql(operand, week) : weekRoundSql(operand, week), close + 1]
       if (v === "TRUNC" && p0 !== undefined && (fmt !== undefined || ((dateArg || textKind !== undefined) && parts.length === 1)))
         return [`CAST(date_trunc('${fmt ?? "day"}', ${operand}) AS TIMESTAMP_S)`, close + 1]
       const rounded = v === "ROUND" && p0 !== undefined && (dateArg || textKind !== undefined) && (fmt !== undefined || parts.length === 1) ? roundedDatetime(operand, fmt ?? "day") : undefined

@@ -11,6 +11,7 @@ import { datetimeArgument, durationOfExact, textDatetimeOfText, wallClockOf, zon
 import type { TranslatorCore } from "./translate-core.ts"
 import type { ExactIntervalKind, TextDatetimeKind } from "./translate-types.ts"
 import { nlsText } from "./nls-formats.ts"
+import { literalNumberText } from "./character-writes.ts"
 
 /**
  * Renders an arithmetic/concatenation expression with Oracle semantics: `a || b` ignores NULL operands
@@ -21,7 +22,8 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
   const toks = tr.toks
   /** `exact`: the text is an exact NUMBER's decimal text (number-functions.ts computes on it). */
   /** `numeric`: of exact numbers only (exactNumericRange), which DuckDB computes exactly except in division. */
-  type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean; character?: boolean }
+  // numberText: a native number (a literal, a date difference, arithmetic on them) that `||` shows as TO_CHAR does
+  type Node = { text: string; date: boolean; interval: boolean; binary?: BinaryKind | undefined; exact?: boolean; numeric?: boolean; datetime?: TextDatetimeKind; exactInterval?: ExactIntervalKind; day?: boolean; character?: boolean; numberText?: boolean; literal?: string; catParts?: ReadonlyArray<string> }
   /** A character operand of arithmetic with a number or a datetime (days) as that NUMBER (isCharacterAt); others as they are. */
   const asNumber = (n: Node, other: Node): Node =>
     n.character === true && !other.interval && other.exactInterval === undefined
@@ -87,7 +89,7 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
       const inner = unit()
       if (inner?.exact === true) return t.value === "-" ? exactArithmetic("-", { text: "'0'", date: false, interval: false }, inner) : inner
       if (inner?.exactInterval !== undefined) return t.value === "-" ? { text: negatedExactInterval(inner.text, inner.exactInterval), date: false, interval: true, exactInterval: inner.exactInterval } : inner
-      return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, binary: inner.binary, numeric: inner.numeric === true }
+      return inner === undefined ? undefined : { text: `(${t.value}${inner.text})`, date: false, interval: inner.interval, binary: inner.binary, numeric: inner.numeric === true, numberText: inner.numberText === true, ...(inner.literal !== undefined ? { literal: `${t.value}${inner.literal}` } : {}) }
     }
     const end = tr.unitEnd(i, to)
     if (end > to || end <= i) return undefined
@@ -101,7 +103,9 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const node = {
       text, date: isDateUnit(toks, i, end, tr.ctx.dateColumns) || dateBind, interval: isKw(t, "INTERVAL") || tr.isIntervalColumnAt(i, end) || exactInterval !== undefined, binary: binaryKindOf(toks, i, end, tr.ctx.binaryColumns) ?? tr.binaryBindAt(i, end), exact,
       numeric: tr.exactNumericRange(i, end), ...(datetime !== undefined ? { datetime } : {}), ...(exactInterval !== undefined ? { exactInterval } : {}),
-      day: tr.isDayAt(i, end), character: tr.isCharacterAt(i, end)
+      day: tr.isDayAt(i, end), character: tr.isCharacterAt(i, end),
+      numberText: (end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text)) || /^\(+ora_(?:date_diff|div)\(/.test(text),
+      ...(end === i + 1 && t.kind === "num" && !/[fFdD]$/.test(t.text) ? { literal: t.value } : {})
     }
     i = end
     return node
@@ -131,8 +135,8 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
       left =
         exactArithmetic(op, left, right) ??
         (op === "/"
-          ? { text: binary !== undefined ? `(${left.text} / ${right.text})` : `ora_div(${floating(left, binary)}, ${floating(right, binary)})`, date: false, interval: false, binary }
-          : { text: `(${floating(left, binary)} * ${floating(right, binary)})`, date: false, interval: false, binary, numeric })
+          ? { text: binary !== undefined ? `(${left.text} / ${right.text})` : `ora_div(${floating(left, binary)}, ${floating(right, binary)})`, date: false, interval: false, binary, numberText: binary === undefined }
+          : { text: `(${floating(left, binary)} * ${floating(right, binary)})`, date: false, interval: false, binary, numeric, numberText: binary === undefined && !numeric })
     }
     return left
   }
@@ -177,17 +181,23 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
     const datetime = op === "||" ? undefined : textDatetimeArithmetic(op, left, right)
     if (exact !== undefined) left = exact
     else if (datetime !== undefined) left = datetime
-    else if (op === "||") left = { text: `ora_cat(${catText(left)}, ${catText(right)})`, date: false, interval: false }
+    else if (op === "||") {
+      // a chain `a || b || c` is one `nullif(concat(a, b, c), '')` (NULL only when every operand is NULL or ''), not
+      // nested ora_cat calls: each nullif repeats its argument, so nesting them grew the SQL exponentially
+      const catParts = [...(left.catParts ?? [catText(left)]), catText(right)]
+      left = { text: `nullif(concat(${catParts.join(", ")}), '')`, date: false, interval: false, catParts }
+    }
     else if (op === "+" && left.date && !right.interval && !right.date) left = { text: `ora_date_add(${left.text}, ${floating(right, "double")})`, date: true, interval: false }
     else if (op === "+" && right.date && !left.interval && !left.date) left = { text: `ora_date_add(${right.text}, ${floating(left, "double")})`, date: true, interval: false }
-    else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false }
+    else if (op === "-" && left.date && right.date) left = { text: `ora_date_diff(${left.text}, ${right.text})`, date: false, interval: false, numberText: true }
     else if (op === "-" && left.date && !right.interval) left = { text: `ora_date_add(${left.text}, -(${floating(right, "double")}))`, date: true, interval: false }
     else {
       const binary = binaryOf(left, right)
       const numeric = left.numeric === true && right.numeric === true
       const shifted = left.date && right.interval ? [left.text, op === "-" ? `-(${right.text})` : right.text] : right.date && left.interval && op === "+" ? [right.text, left.text] : undefined
       const text = shifted !== undefined ? `ora_datetime_add(${shifted[0]}, ${shifted[1]})` : `(${floating(left, binary)} ${op} ${floating(right, binary)})`
-      left = { text: day ? `CAST(${text} AS TIMESTAMP_S)` : text, date: left.date || right.date, interval: left.interval && right.interval, binary, numeric, day }
+      const numberText = (left.numberText === true || right.numberText === true) && binary === undefined && !left.date && !right.date && !left.interval && !right.interval && shifted === undefined
+      left = { text: day ? `CAST(${text} AS TIMESTAMP_S)` : text, date: left.date || right.date, interval: left.interval && right.interval, binary, numeric, day, numberText }
     }
   }
   return left !== undefined && i === to ? left.text : undefined
@@ -195,7 +205,9 @@ export function expression(tr: TranslatorCore, from: number, to: number): string
 
 /**
  * A `||` operand: a datetime in the session's NLS format (nls-formats.ts; a DuckDB datetime through ora_to_char, which
- * picks the format by its type), anything else as it is.
+ * picks the format by its type), a native number (a literal, a date difference, arithmetic: `numberText`) as TO_CHAR
+ * prints it (`(DATE '2024-01-06' - DATE '2024-01-01') || 'x'` is `5x`, not DuckDB's `5.0x`), anything else as it is
+ * (never a `||` result again: ora_to_char repeats its argument, so nesting it would grow the SQL exponentially).
  */
-const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind }): string =>
-  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", 9) : n.date ? `ora_to_char(${n.text})` : n.text
+const catText = (n: { readonly text: string; readonly date: boolean; readonly datetime?: TextDatetimeKind; readonly numberText?: boolean; readonly literal?: string }): string =>
+  n.datetime === "zoned" ? nlsText("timestampTz", n.text, "getvariable('ora_session_tz')", 6) : n.datetime === "wall" ? nlsText("timestamp", n.text, "''", 9) : n.date ? `ora_to_char(${n.text})` : n.literal !== undefined ? literalNumberText(n.literal) : n.numberText === true ? `ora_num_char(${n.text})` : n.text

@@ -323,6 +323,9 @@ export class TranslatorOperands {
       let k = i + 1
       while (isOp(toks[k], ".") && toks[k + 1] !== undefined && (toks[k + 1]!.kind === "ident" || toks[k + 1]!.kind === "qident" || isOp(toks[k + 1], "*"))) k += 2
       if (isOp(toks[k], "(")) k = matchParen(toks, k) + 1
+      // an aggregate's KEEP (...) or WITHIN GROUP (...) belongs to it (keep-aggregates.ts, LISTAGG, PERCENTILE_x)
+      if (isOp(toks[k - 1], ")") && isKw(toks[k], "KEEP") && isOp(toks[k + 1], "(")) k = matchParen(toks, k + 1) + 1
+      else if (isOp(toks[k - 1], ")") && isKw(toks[k], "WITHIN") && isKw(toks[k + 1], "GROUP") && isOp(toks[k + 2], "(")) k = matchParen(toks, k + 2) + 1
       if (isOp(toks[k - 1], ")") && isKw(toks[k], "OVER") && isOp(toks[k + 1], "(")) k = matchParen(toks, k + 1) + 1
       return k
     }

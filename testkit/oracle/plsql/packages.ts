@@ -9,6 +9,7 @@ import { dbmsSession } from "./dbms-session.ts"
 import { dbmsSql } from "./dbms-sql.ts"
 import { dbmsStats } from "./dbms-stats.ts"
 import { dbmsStandard } from "./dbms-standard.ts"
+import { dbmsMview } from "./dbms-mview.ts"
 
 /** Packages by name (also reachable as SYS.name). */
 export const PACKAGES: ReadonlyMap<string, BuiltinPackage> = new Map([
@@ -20,7 +21,9 @@ export const PACKAGES: ReadonlyMap<string, BuiltinPackage> = new Map([
   ["DBMS_STANDARD", dbmsStandard],
   ["DBMS_APPLICATION_INFO", dbmsApplicationInfo],
   ["DBMS_LOCK", dbmsLock],
-  ["DBMS_STATS", dbmsStats]
+  ["DBMS_STATS", dbmsStats],
+  ["DBMS_MVIEW", dbmsMview],
+  ["DBMS_SNAPSHOT", dbmsMview]
 ])
 
 /** The package whose procedures are callable without the package name (STANDARD / DBMS_STANDARD). */
