@@ -8,12 +8,14 @@
  * RIGHT join; both coalesced for a FULL join), and a `SELECT *` over the two tables lists the join columns once, first, then the other columns of
  * the left and of the right table (the order the SQL standard gives a NATURAL or USING join's `*`, as e.g. Apache
  * Derby's reference, "NATURAL JOIN operation", spells out; **unconfirmed** for Oracle). Handled: an INNER, LEFT, RIGHT or
- * FULL join of two named tables (with or without aliases), and one whose left side is itself a join of named tables
+ * FULL join of two named tables (with or without aliases) or aliased subqueries (`(SELECT ...) s`, their columns
+ * named by their select lists: insert-select-stars.ts), and one whose left side is itself a join of those
  * (`a JOIN b USING (x) JOIN c USING (t)`: each join column taken from the one left table that has it; not with a
  * `SELECT *`); other joins over such columns are left as they are.
  */
 import type { ColumnMeta } from "./catalog.ts"
 import { isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
+import { subqueryColumns } from "./insert-select-stars.ts"
 import type { TableLookup } from "./number-writes.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
@@ -37,6 +39,17 @@ const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`
 /** The table reference ending just before `end` (exclusive) of `sig`, looked up; undefined when it is not one. */
 const refEndingAt = (sig: ReadonlyArray<Tok>, end: number, lookup: TableLookup): TableRef | undefined => {
   let k = end - 1
+  // an aliased subquery `(SELECT ...) s`
+  if (isName(sig[k]) && !NOT_ALIAS.has(sig[k]!.value) && isOp(sig[k - 1], ")")) {
+    let open = k - 1
+    for (let depth = 0; open >= 0; open--) {
+      if (isOp(sig[open], ")")) depth++
+      else if (isOp(sig[open], "(") && --depth === 0) break
+    }
+    if (open < 0 || !(isKw(sig[open - 1], "FROM") || isOp(sig[open - 1], ","))) return undefined
+    const columns = subqueryColumns(sig, open, lookup)
+    return columns === undefined ? undefined : { start: open, end, qualifier: quoted(sig[k]!.value), columns }
+  }
   let alias: Tok | undefined
   if (isName(sig[k]) && isName(sig[k - 1]) && !NOT_ALIAS.has(sig[k - 1]!.value) && !NOT_ALIAS.has(sig[k]!.value)) alias = sig[k--]
   if (!isName(sig[k]) || NOT_ALIAS.has(sig[k]!.value)) return undefined
@@ -49,6 +62,13 @@ const refEndingAt = (sig: ReadonlyArray<Tok>, end: number, lookup: TableLookup):
 
 /** The table reference starting at `start` of `sig` (up to `limit`), looked up. */
 const refStartingAt = (sig: ReadonlyArray<Tok>, start: number, lookup: TableLookup): TableRef | undefined => {
+  if (isOp(sig[start], "(") && isKw(sig[start + 1], "SELECT")) {
+    const close = matchParen(sig, start)
+    const alias = sig[close + 1]
+    if (close < 0 || !isName(alias) || NOT_ALIAS.has(alias.value)) return undefined
+    const columns = subqueryColumns(sig, start, lookup)
+    return columns === undefined ? undefined : { start, end: close + 2, qualifier: quoted(alias.value), columns }
+  }
   if (!isName(sig[start]) || NOT_ALIAS.has(sig[start]!.value)) return undefined
   const qualified = isOp(sig[start + 1], ".") && isName(sig[start + 2])
   const nameAt = qualified ? start + 2 : start
@@ -73,12 +93,13 @@ const chainEndingAt = (sig: ReadonlyArray<Tok>, m: number, lookup: TableLookup):
   if (from < 0) return undefined
   const refs: Array<TableRef> = []
   for (let k = from + 1; k < m; k++) {
-    if (isOp(sig[k], "(")) {
+    const itemStart = k === from + 1 || isKw(sig[k - 1], "JOIN") || isOp(sig[k - 1], ",")
+    if (isOp(sig[k], "(") && !itemStart) {
       k = matchParen(sig, k)
       if (k < 0) return undefined
       continue
     }
-    if (k !== from + 1 && !isKw(sig[k - 1], "JOIN") && !isOp(sig[k - 1], ",")) continue
+    if (!itemStart) continue
     const ref = refStartingAt(sig, k, lookup)
     if (ref === undefined) return undefined
     refs.push(ref)
