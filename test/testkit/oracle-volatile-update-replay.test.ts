@@ -132,6 +132,26 @@ describe("Oracle test server: a failed statement leaves the values of earlier vo
     expect(await snapshot("vu_e")).toEqual(before)
   })
 
+  it("keeps values of every storage the UPDATE wrote, also by executeMany", async () => {
+    await conn.execute(`CREATE TABLE vu_types (id NUMBER PRIMARY KEY, n NUMBER(10,2), c CLOB, j JSON, iv INTERVAL DAY TO SECOND,
+      tz TIMESTAMP(9) WITH TIME ZONE, ltz TIMESTAMP WITH LOCAL TIME ZONE, d DATE, t9 TIMESTAMP(9), bf BINARY_DOUBLE, vc VARCHAR2(40), nc NCHAR(5))`)
+    await conn.executeMany("INSERT INTO vu_types (id) VALUES (:1)", [[1], [2], [3]])
+    await conn.commit()
+    await conn.execute(`UPDATE vu_types x SET x.n = DBMS_RANDOM.VALUE * 100, c = 'c' || vu_seq.NEXTVAL, j = JSON_OBJECT('a' VALUE DBMS_RANDOM.VALUE),
+      iv = NUMTODSINTERVAL(DBMS_RANDOM.VALUE, 'SECOND'), tz = SYSTIMESTAMP, ltz = SYSTIMESTAMP, d = SYSDATE, t9 = SYSTIMESTAMP,
+      bf = DBMS_RANDOM.VALUE, vc = TO_CHAR(DBMS_RANDOM.VALUE), nc = DBMS_RANDOM.STRING('U', 5) WHERE id = 1`)
+    expect((await conn.executeMany("UPDATE vu_types SET vc = DBMS_RANDOM.STRING('X', 5) || :1, n = vu_seq.NEXTVAL WHERE id = :2", [["a", 2], ["b", 3]])).rowsAffected).toBe(2)
+    const snapshotTypes = async () =>
+      (await conn.execute(`SELECT id, n, TO_CHAR(c), JSON_SERIALIZE(j), TO_CHAR(iv), TO_CHAR(tz, 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM'),
+        TO_CHAR(ltz, 'HH24:MI:SS.FF6'), TO_CHAR(d, 'HH24:MI:SS'), TO_CHAR(t9, 'HH24:MI:SS.FF9'), bf, vc, nc FROM vu_types ORDER BY id`)).rows as Array<Array<unknown>>
+    const before = await snapshotTypes()
+    expect(before[0]!.every((v) => v !== null)).toBe(true)
+    expect(before.slice(1).every((row) => row[1] !== null && row[10] !== null)).toBe(true)
+    await failDuplicate("vu_types")
+    expect(await snapshotTypes()).toEqual(before)
+    await conn.rollback()
+  })
+
   it("keeps the values an UPDATE ... RETURNING INTO reported to the client", async () => {
     const out = { n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER }, r: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } }
     const res = await conn.execute("UPDATE vu_e SET n = vu_seq.NEXTVAL, r = DBMS_RANDOM.VALUE WHERE id = 3 RETURNING n, r INTO :n, :r", out)
