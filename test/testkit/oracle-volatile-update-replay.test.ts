@@ -93,6 +93,24 @@ describe("Oracle test server: a failed statement leaves the values of earlier vo
     await conn.rollback()
   })
 
+  it("keeps the rows a MERGE wrote from a source computing NEXTVAL, SYSTIMESTAMP and DBMS_RANDOM", async () => {
+    const merge = (id: string) => `MERGE INTO vu_c t USING (SELECT ${id} id, SYSTIMESTAMP ts, DBMS_RANDOM.VALUE r, SYS_GUID() g FROM dual) s ON (t.id = s.id)
+      WHEN MATCHED THEN UPDATE SET t.ts = s.ts, t.r = s.r, t.g = s.g
+      WHEN NOT MATCHED THEN INSERT (id, n, ts, r, g, note) VALUES (s.id, s.id, s.ts, s.r, s.g, 'src')`
+    expect((await conn.execute(merge("1"))).rowsAffected).toBe(1)
+    expect((await conn.execute(merge("vu_seq.NEXTVAL + 100"))).rowsAffected).toBe(1)
+    const after = await nextValue("vu_seq")
+    const before = await snapshot("vu_c")
+    expect(before.map((row) => [row[0], row[6]])).toEqual([[1, "row 1"], [2, "row 2"], [3, "row 3"], [after + 99, "src"]])
+    expect(before[0]![4]).not.toBeNull()
+    await failDuplicate("vu_c")
+    expect(await snapshot("vu_c")).toEqual(before)
+    expect(await nextValue("vu_seq")).toBe(after + 1)
+    // a source that gives no row changes nothing
+    expect((await conn.execute("MERGE INTO vu_c t USING (SELECT id, DBMS_RANDOM.VALUE r FROM vu_src WHERE v > 100) s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.r = s.r")).rowsAffected).toBe(0)
+    await conn.rollback()
+  })
+
   it("keeps the rows of a MERGE with an update condition and DELETE WHERE", async () => {
     const merged = await conn.execute(`MERGE INTO vu_d t USING vu_src s ON (t.id = s.id)
       WHEN MATCHED THEN UPDATE SET t.r = DBMS_RANDOM.VALUE, t.n = s.v WHERE s.v < 40 DELETE WHERE t.n = 30`)

@@ -9,12 +9,13 @@
  * each row it changes with the new values (evaluating the volatile calls once), and an `UPDATE ... FROM (VALUES ...)`
  * by those row ids writes them. The replay runs those UPDATEs again; the transaction's earlier statements replay to
  * the same row ids, so they change the same rows. A MERGE's WHEN NOT MATCHED branch runs as a MERGE of its own whose
- * inserted rows (`RETURNING *`) are logged as INSERTs.
+ * inserted rows (`RETURNING *`) are logged as INSERTs; a source query calling such a function is read once first and
+ * the MERGE runs over its rows as literals.
  */
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import { DuckDBBlobValue } from "@duckdb/node-api"
 import type { ColumnInfo, Session as EngineSession } from "../engine/index.ts"
-import { isKw, isOp, significantTokensOf, type Tok } from "./lexer.ts"
+import { isKw, isOp, matchParen, significantTokensOf, type Tok } from "./lexer.ts"
 import { isVolatileSql, type ReplayInsert, replayInserts } from "./volatile-inserts.ts"
 
 /** One `column = expression` of a SET clause (engine text). */
@@ -38,6 +39,8 @@ export type VolatileWrite =
       readonly table: string
       readonly ref: string
       readonly source: string
+      /** A source query calling a volatile function, with its alias: read once before the MERGE runs. */
+      readonly sourceQuery: { readonly query: string; readonly alias: string } | undefined
       readonly on: string
       readonly matched: ReadonlyArray<MatchedBranch>
       readonly notMatched: string | undefined
@@ -115,9 +118,15 @@ export const volatileWrite = (sql: string): VolatileWrite | undefined => {
   const onAt = usingAt === undefined ? undefined : topLevel(toks, usingAt + 1, returningAt, (t) => isKw(t, "ON"))[0]
   const whens = onAt === undefined ? [] : topLevel(toks, onAt + 1, returningAt, (t) => isKw(t, "WHEN"))
   if (usingAt === undefined || onAt === undefined || whens.length === 0 || usingAt < 3) return undefined
-  // a volatile source would be evaluated once for the updates and once more for the inserts
+  // a volatile source, which the updates and the inserts would each evaluate, is read once into a VALUES list
   const source = s.text(usingAt + 1, onAt)
-  if (isVolatileSql(source)) return undefined
+  let sourceQuery: { readonly query: string; readonly alias: string } | undefined
+  if (isVolatileSql(source)) {
+    const close = isOp(toks[usingAt + 1], "(") ? matchParen(toks, usingAt + 1) : -1
+    const alias = toks[close + 1]
+    if (close < 0 || close + 2 !== onAt || alias === undefined || (alias.kind !== "ident" && alias.kind !== "qident")) return undefined
+    sourceQuery = { query: s.text(usingAt + 2, close), alias: alias.text }
+  }
   const targetToks = toks.slice(2, usingAt)
   const last = targetToks[targetToks.length - 1]!
   if (last.kind !== "ident" && last.kind !== "qident") return undefined
@@ -144,7 +153,7 @@ export const volatileWrite = (sql: string): VolatileWrite | undefined => {
       matched.push({ condition, update: set })
     } else return undefined
   }
-  return { kind: "merge", target: s.text(2, usingAt), table: s.text(2, tableEnd), ref: last.text, source, on: s.text(onAt + 1, whens[0]!), matched, notMatched, returned }
+  return { kind: "merge", target: s.text(2, usingAt), table: s.text(2, tableEnd), ref: last.text, source, sourceQuery, on: s.text(onAt + 1, whens[0]!), matched, notMatched, returned }
 }
 
 /** `sql` with its `$n` parameters renumbered 1, 2, … in order of first appearance, with their values and types. */
@@ -176,6 +185,29 @@ const readAll = async (engine: EngineSession, sql: string, params: ReadonlyArray
     cursor.close()
   }
   return { columns: cursor.columns, rows }
+}
+
+/** `v` (of a column typed `type`) as an SQL literal of that type. */
+const literal = (v: DuckDBValue, type: string): string => {
+  if (v === null) return `CAST(NULL AS ${type})`
+  if (v instanceof Uint8Array) return `CAST(from_hex('${Buffer.from(v).toString("hex")}') AS ${type})`
+  return `CAST('${String(v).replace(/'/g, "''")}' AS ${type})`
+}
+
+/** The rows of `source` (a MERGE's source query) read now, as a derived table of literals under its alias. */
+const materializedSource = async (
+  engine: EngineSession,
+  source: { readonly query: string; readonly alias: string },
+  params: ReadonlyArray<DuckDBValue> | undefined,
+  types: ReadonlyArray<DuckDBType | undefined> | undefined
+): Promise<string> => {
+  const query = renumbered(source.query, params, types)
+  const read = await readAll(engine, query.sql, query.params, query.types)
+  const names = read.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`)
+  const typeNames = read.columns.map((c) => c.type.toString())
+  if (read.rows.length === 0) return `(SELECT ${names.map((n, i) => `CAST(NULL AS ${typeNames[i]}) AS ${n}`).join(", ")} WHERE FALSE) ${source.alias}`
+  const values = read.rows.map((row) => `(${row.map((v, i) => literal(v, typeNames[i]!)).join(", ")})`)
+  return `(VALUES ${values.join(", ")}) AS ${source.alias}(${names.join(", ")})`
 }
 
 /** Rows per logged UPDATE (DuckDB's prepared statements take a bounded number of parameters). */
@@ -238,6 +270,7 @@ export const runVolatileWrite = async (
     await runWrites(engine, writes, returningList === undefined ? returning(write.returned) : ` RETURNING ${returningList}`, returnedRows)
     return { count: computed.rows.length, rows: returnedRows, replay: writes }
   }
+  if (write.sourceQuery !== undefined) write = { ...write, source: await materializedSource(engine, write.sourceQuery, params, types), sourceQuery: undefined }
   // the WHEN MATCHED branches: the first whose condition holds acts on a row (as the engine's MERGE picks it)
   const selector = `CASE ${write.matched.map((b, k) => `WHEN ${b.condition === undefined ? "TRUE" : `(${b.condition})`} THEN ${k + 1}`).join(" ")} ELSE 0 END`
   const columns = write.matched.flatMap((b, k) => (b.update ?? []).map((a, i) => `CASE WHEN ${selector} = ${k + 1} THEN (${a.expr}) END AS ora_b${k}_${i}`))
