@@ -37,6 +37,19 @@ describe("Oracle test server: zoned values in USING / NATURAL joins with subquer
     expect(star.rows).toEqual([[new Date("2024-01-01T10:00:00Z"), 5, 7]])
   })
 
+  it("USING joins with an unaliased subquery or a WITH block, and a chain joining every table by the zoned column", async () => {
+    await conn.execute("CREATE TABLE zsj3 (t TIMESTAMP WITH TIME ZONE, u NUMBER)")
+    await conn.execute("INSERT INTO zsj3 VALUES (TIMESTAMP '2024-01-01 12:00:00 +02:00', 9)")
+    expect(await rows("SELECT v, w FROM (SELECT t, v FROM zsj1) JOIN zsj2 USING (t)")).toEqual([[5, 7]])
+    expect(await rows("SELECT v, w FROM zsj1 NATURAL JOIN (SELECT t, w FROM zsj2)")).toEqual([[5, 7]])
+    expect(await rows("WITH a AS (SELECT t, v FROM zsj1) SELECT v, w FROM a JOIN zsj2 USING (t)")).toEqual([[5, 7]])
+    expect(await rows("WITH a AS (SELECT t, v FROM zsj1), b AS (SELECT t, w FROM zsj2) SELECT v, w FROM a NATURAL JOIN b")).toEqual([[5, 7]])
+    // one join column t for the whole chain (was ORA-00918 once the first join was rewritten)
+    expect(await rows("SELECT v, w, u FROM zsj1 JOIN zsj2 USING (t) JOIN zsj3 USING (t)")).toEqual([[5, 7, 9]])
+    expect(await rows("SELECT v, w, u FROM zsj1 LEFT JOIN zsj2 USING (t) JOIN zsj3 USING (t)")).toEqual([[5, 7, 9]])
+    await conn.rollback()
+  })
+
   it("INSERT ... SELECT * from a subquery, a set operation or a join into DATE and TIMESTAMP columns takes the wall clocks", async () => {
     await conn.execute("CREATE TABLE zsj_d (d DATE)")
     await conn.execute("CREATE TABLE zsj_dw (d DATE, w NUMBER)")
