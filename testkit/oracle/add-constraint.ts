@@ -13,9 +13,10 @@
 import type { ConstraintMeta, TableMeta } from "./catalog.ts"
 import { columnsOf, type TableDdl } from "./ddl-tables.ts"
 import { ora, OraError } from "./errors.ts"
-import type { Tok } from "./lexer.ts"
+import { isKw, isOp, type Tok } from "./lexer.ts"
 import { REBUILD_VARIABLE, rebuildTable } from "./modify-checks.ts"
 import { duckIdent, encodeName } from "./names.ts"
+import { exemptOrphans, isUncheckedForeignKey } from "./novalidate-foreign-keys.ts"
 
 const cannotValidate = (code: number, c: ConstraintMeta, owner: string, what: string): OraError =>
   new OraError(code, `cannot validate (${owner}.${c.name}) - ${what}`)
@@ -60,10 +61,32 @@ interface PlannedConstraint {
   readonly def: string | undefined
 }
 
+/**
+ * The constraint state written after an out-of-line constraint (SQL Language Reference, "constraint",
+ * "constraint_state"): ENABLE (the default) validates the rows unless NOVALIDATE, DISABLE leaves them unvalidated
+ * unless VALIDATE.
+ */
+const stateOf = (element: ReadonlyArray<Tok>): { readonly disabled: boolean; readonly novalidate: boolean } => {
+  let depth = 0
+  let disabled = false
+  let validate: boolean | undefined
+  for (const t of element) {
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    else if (depth === 0 && isKw(t, "ENABLE", "DISABLE")) disabled = t.value === "DISABLE"
+    else if (depth === 0 && isKw(t, "VALIDATE", "NOVALIDATE")) validate = t.value === "VALIDATE"
+  }
+  return { disabled, novalidate: validate === undefined ? disabled : !validate }
+}
+
 /** Checks the table constraint `element` against `meta` and its rows (Oracle's errors, nothing changed yet). */
-const planConstraint = async (ddl: TableDdl, meta: TableMeta, element: ReadonlyArray<Tok>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>, planned: ReadonlyArray<PlannedConstraint>, novalidate: boolean): Promise<PlannedConstraint> => {
+const planConstraint = async (ddl: TableDdl, meta: TableMeta, element: ReadonlyArray<Tok>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>, planned: ReadonlyArray<PlannedConstraint>, novalidateAll: boolean): Promise<PlannedConstraint> => {
   const { constraints, duckDefs } = columnsOf(ddl, [element], text, all, meta.owner, meta.name)
-  const c = constraints[0]
+  const state = stateOf(element)
+  const novalidate = novalidateAll || state.novalidate
+  const declared = constraints[0]
+  // a disabled constraint is kept in the dictionary only (constraint-state.ts)
+  const c = declared === undefined ? undefined : state.disabled ? { ...declared, disabled: true, notValidated: novalidate } : novalidate && declared.type !== "P" && declared.type !== "U" ? { ...declared, notValidated: true } : declared
   const def = duckDefs[0]
   if (c === undefined) throw ora.invalidSql()
   if (c.type === "P" && [...meta.constraints, ...planned.map((p) => p.c)].some((x) => x.type === "P")) throw new OraError(2260, "table can have only one primary key")
@@ -79,7 +102,10 @@ const planConstraint = async (ddl: TableDdl, meta: TableMeta, element: ReadonlyA
     refColumns = ref.constraint.columns
   }
   const checkSql = c.type === "C" ? def?.replace(/^CHECK \(/, "").replace(/\)$/, "") : undefined
+  if (state.disabled) return { c, def: undefined }
   if (novalidate && c.type === "C" && checkSql !== undefined) return { c, def: `CHECK ((${checkSql}) OR ${NOVALIDATE_EXEMPTION})` }
+  // checked by the server, which exempts the orphan rows there now (novalidate-foreign-keys.ts)
+  if (novalidate && c.type === "R") return { c, def: undefined }
   await validate(ddl, meta, c, checkSql, refTarget, refColumns)
   return { c, def }
 }
@@ -88,7 +114,8 @@ const planConstraint = async (ddl: TableDdl, meta: TableMeta, element: ReadonlyA
  * Adds the table constraints `elements` (each the tokens of one: `ADD c` or `ADD (c1, c2, ...)`, `all` the
  * statement's) to `meta`: all are checked and the rows validated first, so that one failing adds none (DDL is one
  * statement), then the DuckDB table is rebuilt once with them and the catalog records them (with the index of a key).
- * With `novalidate` (ENABLE NOVALIDATE, constraint-state.ts) a CHECK is not validated and leaves the rows there alone.
+ * With `novalidate` (ENABLE NOVALIDATE, constraint-state.ts, or written after the constraint) a CHECK or FOREIGN KEY
+ * is not validated and leaves the rows there alone; a constraint written with DISABLE is recorded only.
  */
 export const addConstraints = async (ddl: TableDdl, meta: TableMeta, elements: ReadonlyArray<ReadonlyArray<Tok>>, text: (a: number, b: number) => string, all: ReadonlyArray<Tok>, novalidate = false): Promise<void> => {
   const planned: Array<PlannedConstraint> = []
@@ -104,12 +131,13 @@ export const addConstraints = async (ddl: TableDdl, meta: TableMeta, elements: R
     })
     if (!rebuilt) throw ora.unimplemented("ALTER TABLE ADD CONSTRAINT on a table other tables reference")
   }
+  for (const { c } of planned) if (isUncheckedForeignKey(c)) await exemptOrphans(ddl.s, meta, c)
   for (const { c } of planned) {
-    if (c.type === "P") meta.columns = meta.columns.map((x) => (c.columns.includes(x.name) ? { ...x, nullable: false } : x))
+    if (c.type === "P" && c.disabled !== true) meta.columns = meta.columns.map((x) => (c.columns.includes(x.name) ? { ...x, nullable: false } : x))
     meta.constraints.push(c)
   }
   ddl.s.db.catalog.putTable(meta)
   for (const { c } of planned)
-    if (c.type === "P" || c.type === "U")
+    if ((c.type === "P" || c.type === "U") && c.disabled !== true)
       ddl.s.db.catalog.putObject({ owner: meta.owner, name: c.name, type: "INDEX", objectId: ddl.s.db.catalog.newObjectId(), created: new Date(), tableName: meta.name, indexColumns: c.columns.map((name) => ({ name, descending: false })), unique: true, constraintIndex: true })
 }

@@ -7,8 +7,9 @@
  * VALIDATE, which checks the rows (ORA-02437 / ORA-02299 / ORA-02293 / ORA-02298 naming the constraint). Disabling a
  * key foreign keys reference is ORA-02297 (cannot disable constraint - dependencies exist); an unknown constraint is
  * ORA-02430 (enable) / ORA-02431 (disable). DuckDB has no disabled constraints, so the table is rebuilt without the
- * constraint (drop-constraint.ts) and with it again (add-constraint.ts). ENABLE NOVALIDATE of a CHECK leaves the rows
- * alone (add-constraint.ts); of a key or foreign key it still checks them.
+ * constraint (drop-constraint.ts) and with it again (add-constraint.ts). ENABLE NOVALIDATE of a CHECK or FOREIGN KEY
+ * leaves the rows alone (add-constraint.ts, novalidate-foreign-keys.ts); of a key it still checks them, as Oracle's
+ * unique index does. ENABLE [VALIDATE] of a constraint enabled NOVALIDATE validates the rows.
  */
 import type { ConstraintMeta, TableMeta } from "./catalog.ts"
 import { addConstraints } from "./add-constraint.ts"
@@ -73,7 +74,12 @@ export const changeConstraintState = async (ddl: TableDdl, meta: TableMeta, toks
     ddl.s.db.catalog.putTable(meta)
     return
   }
-  if (c.disabled !== true) return
+  // ENABLE [VALIDATE] of a constraint enabled NOVALIDATE validates the rows now: a key's were when it was enabled
+  // (its unique index), a CHECK or FOREIGN KEY is added again validating them
+  const revalidate = c.disabled !== true && c.notValidated === true && validate !== false
+  if (c.disabled !== true && !revalidate) return
+  if (revalidate && (c.type === "P" || c.type === "U")) return put({ ...c, notValidated: false })
+  if (revalidate && c.type === "C") await dropConstraint(ddl, meta, significant(tokenize(`CONSTRAINT ${quoted(name)}`)), 0)
   meta.constraints = meta.constraints.filter((x) => x !== c)
   // the statement that adds it, translated like one the client sent
   const t = ddl.s.translate(`ALTER TABLE ${quoted(meta.owner)}.${quoted(meta.name)} ADD ${definition(ddl, c)}`)
@@ -81,7 +87,9 @@ export const changeConstraintState = async (ddl: TableDdl, meta: TableMeta, toks
   try {
     await addConstraints(ddl, meta, [t.toks.slice(from)], t.text, t.toks, validate === false)
   } catch (e) {
-    meta.constraints = [...meta.constraints.slice(0, at), c, ...meta.constraints.slice(at)]
+    // a CHECK enabled NOVALIDATE goes back into the table as it was (its rows exempted)
+    if (revalidate && c.type === "C") await addConstraints(ddl, meta, [t.toks.slice(from)], t.text, t.toks, true)
+    meta.constraints = [...meta.constraints.filter((x) => x.name !== name).slice(0, at), c, ...meta.constraints.filter((x) => x.name !== name).slice(at)]
     ddl.s.db.catalog.putTable(meta)
     throw e
   }

@@ -8,12 +8,14 @@
  * RIGHT join; both coalesced for a FULL join), and a `SELECT *` over the two tables lists the join columns once, first, then the other columns of
  * the left and of the right table (the order the SQL standard gives a NATURAL or USING join's `*`, as e.g. Apache
  * Derby's reference, "NATURAL JOIN operation", spells out; **unconfirmed** for Oracle). Handled: an INNER, LEFT, RIGHT or
- * FULL join of two named tables (with or without aliases), and one whose left side is itself a join of named tables
+ * FULL join of two named tables or WITH blocks (with or without aliases) or subqueries (`(SELECT ...) s`, given an alias when they have none; their columns
+ * named by their select lists: insert-select-stars.ts), and one whose left side is itself a join of those
  * (`a JOIN b USING (x) JOIN c USING (t)`: each join column taken from the one left table that has it; not with a
  * `SELECT *`); other joins over such columns are left as they are.
  */
 import type { ColumnMeta } from "./catalog.ts"
 import { isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
+import { subqueryColumns } from "./insert-select-stars.ts"
 import type { TableLookup } from "./number-writes.ts"
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
@@ -30,39 +32,89 @@ interface TableRef {
   readonly end: number
   readonly qualifier: string
   readonly columns: ReadonlyArray<ColumnMeta>
+  /** The closing parenthesis of a subquery without an alias, which the rewrite gives it the alias `qualifier` after. */
+  readonly unaliasedAt?: number
 }
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`
 
+/** The statement's WITH blocks without a column list: the position of each one's opening parenthesis, by name. */
+type WithBlocks = ReadonlyMap<string, number>
+
+const withBlocksOf = (sig: ReadonlyArray<Tok>): WithBlocks => {
+  const out = new Map<string, number>()
+  if (!isKw(sig[0], "WITH")) return out
+  for (let k = 1; isName(sig[k]) && isKw(sig[k + 1], "AS") && isOp(sig[k + 2], "("); ) {
+    out.set(sig[k]!.value, k + 2)
+    const close = matchParen(sig, k + 2)
+    if (close < 0 || !isOp(sig[close + 1], ",")) break
+    k = close + 2
+  }
+  return out
+}
+
+/** The alias given a subquery without one, whose `)` is at `close`, so that the rewritten join can name its columns. */
+const generatedAlias = (close: number): string => `"ORA$JOINED_${close}"`
+
+/** The columns of table or WITH block `name`. */
+const columnsOf = (sig: ReadonlyArray<Tok>, schema: string | undefined, name: string, lookup: TableLookup, blocks: WithBlocks): ReadonlyArray<ColumnMeta> | undefined => {
+  const block = schema === undefined ? blocks.get(name) : undefined
+  // a query name hides a table of that name (SQL Language Reference, SELECT, subquery_factoring_clause)
+  return block !== undefined ? subqueryColumns(sig, block, lookup) : lookup(schema, name)?.columns
+}
+
 /** The table reference ending just before `end` (exclusive) of `sig`, looked up; undefined when it is not one. */
-const refEndingAt = (sig: ReadonlyArray<Tok>, end: number, lookup: TableLookup): TableRef | undefined => {
+const refEndingAt = (sig: ReadonlyArray<Tok>, end: number, lookup: TableLookup, blocks: WithBlocks): TableRef | undefined => {
   let k = end - 1
+  // a subquery `(SELECT ...) s`, or without an alias
+  const aliased = isName(sig[k]) && !NOT_ALIAS.has(sig[k]!.value) && isOp(sig[k - 1], ")")
+  if (aliased || isOp(sig[k], ")")) {
+    const close = aliased ? k - 1 : k
+    let open = close
+    for (let depth = 0; open >= 0; open--) {
+      if (isOp(sig[open], ")")) depth++
+      else if (isOp(sig[open], "(") && --depth === 0) break
+    }
+    if (open < 0 || !(isKw(sig[open - 1], "FROM") || isOp(sig[open - 1], ","))) return undefined
+    const columns = subqueryColumns(sig, open, lookup)
+    if (columns === undefined) return undefined
+    return aliased ? { start: open, end, qualifier: quoted(sig[k]!.value), columns } : { start: open, end, qualifier: generatedAlias(close), columns, unaliasedAt: close }
+  }
   let alias: Tok | undefined
   if (isName(sig[k]) && isName(sig[k - 1]) && !NOT_ALIAS.has(sig[k - 1]!.value) && !NOT_ALIAS.has(sig[k]!.value)) alias = sig[k--]
   if (!isName(sig[k]) || NOT_ALIAS.has(sig[k]!.value)) return undefined
   const schema = isOp(sig[k - 1], ".") && isName(sig[k - 2]) ? sig[k - 2]!.value : undefined
   const start = schema === undefined ? k : k - 2
   if (!(isKw(sig[start - 1], "FROM") || isOp(sig[start - 1], ","))) return undefined
-  const meta = lookup(schema, sig[k]!.value)
-  return meta === undefined ? undefined : { start, end, qualifier: quoted(alias?.value ?? sig[k]!.value), columns: meta.columns }
+  const columns = columnsOf(sig, schema, sig[k]!.value, lookup, blocks)
+  return columns === undefined ? undefined : { start, end, qualifier: quoted(alias?.value ?? sig[k]!.value), columns }
 }
 
 /** The table reference starting at `start` of `sig` (up to `limit`), looked up. */
-const refStartingAt = (sig: ReadonlyArray<Tok>, start: number, lookup: TableLookup): TableRef | undefined => {
+const refStartingAt = (sig: ReadonlyArray<Tok>, start: number, lookup: TableLookup, blocks: WithBlocks): TableRef | undefined => {
+  if (isOp(sig[start], "(") && isKw(sig[start + 1], "SELECT")) {
+    const close = matchParen(sig, start)
+    if (close < 0) return undefined
+    const alias = sig[close + 1]
+    const aliased = isName(alias) && !NOT_ALIAS.has(alias.value)
+    const columns = subqueryColumns(sig, start, lookup)
+    if (columns === undefined) return undefined
+    return aliased ? { start, end: close + 2, qualifier: quoted(alias.value), columns } : { start, end: close + 1, qualifier: generatedAlias(close), columns, unaliasedAt: close }
+  }
   if (!isName(sig[start]) || NOT_ALIAS.has(sig[start]!.value)) return undefined
   const qualified = isOp(sig[start + 1], ".") && isName(sig[start + 2])
   const nameAt = qualified ? start + 2 : start
   let end = nameAt + 1
   const alias = isName(sig[end]) && !NOT_ALIAS.has(sig[end]!.value) ? sig[end++] : undefined
-  const meta = lookup(qualified ? sig[start]!.value : undefined, sig[nameAt]!.value)
-  return meta === undefined ? undefined : { start, end, qualifier: quoted(alias?.value ?? sig[nameAt]!.value), columns: meta.columns }
+  const columns = columnsOf(sig, qualified ? sig[start]!.value : undefined, sig[nameAt]!.value, lookup, blocks)
+  return columns === undefined ? undefined : { start, end, qualifier: quoted(alias?.value ?? sig[nameAt]!.value), columns }
 }
 
 /**
  * The named tables of the join chain before `m` in the FROM clause of its query block (`FROM a JOIN b USING (x)`,
  * `FROM a, b`), looked up; undefined when one of them is no named table (a subquery) or no FROM is found.
  */
-const chainEndingAt = (sig: ReadonlyArray<Tok>, m: number, lookup: TableLookup): Array<TableRef> | undefined => {
+const chainEndingAt = (sig: ReadonlyArray<Tok>, m: number, lookup: TableLookup, blocks: WithBlocks): Array<TableRef> | undefined => {
   let from = m - 1
   for (let depth = 0; from >= 0; from--) {
     if (isOp(sig[from], ")")) depth++
@@ -73,18 +125,36 @@ const chainEndingAt = (sig: ReadonlyArray<Tok>, m: number, lookup: TableLookup):
   if (from < 0) return undefined
   const refs: Array<TableRef> = []
   for (let k = from + 1; k < m; k++) {
-    if (isOp(sig[k], "(")) {
+    const itemStart = k === from + 1 || isKw(sig[k - 1], "JOIN") || isOp(sig[k - 1], ",")
+    if (isOp(sig[k], "(") && !itemStart) {
       k = matchParen(sig, k)
       if (k < 0) return undefined
       continue
     }
-    if (k !== from + 1 && !isKw(sig[k - 1], "JOIN") && !isOp(sig[k - 1], ",")) continue
-    const ref = refStartingAt(sig, k, lookup)
+    if (!itemStart) continue
+    const ref = refStartingAt(sig, k, lookup, blocks)
     if (ref === undefined) return undefined
     refs.push(ref)
     k = ref.end - 1
   }
   return refs.length === 0 ? undefined : refs
+}
+
+/**
+ * True when the joins in tokens [from, to) of `sig` are INNER or LEFT joins one of which is NATURAL or names column
+ * `c` in its USING list.
+ */
+const joinedBy = (sig: ReadonlyArray<Tok>, from: number, to: number, c: string): boolean => {
+  let joined = false
+  for (let k = from, depth = 0; k < to; k++) {
+    if (isOp(sig[k], "(")) {
+      if (depth === 0 && isKw(sig[k - 1], "USING") && sig.slice(k + 1, matchParen(sig, k)).some((t) => isName(t) && t.value === c)) joined = true
+      depth++
+    } else if (isOp(sig[k], ")")) depth--
+    else if (depth === 0 && isKw(sig[k], "RIGHT", "FULL")) return false
+    else if (depth === 0 && isKw(sig[k], "NATURAL")) joined = true
+  }
+  return joined
 }
 
 interface Rewrite {
@@ -97,6 +167,7 @@ interface Rewrite {
 export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
   if (!all.some((t) => isKw(t, "USING", "NATURAL"))) return all
   const sig = all.filter((t) => t.kind !== "ws")
+  const blocks = withBlocksOf(sig)
   const rewrites: Array<Rewrite> = []
   for (let j = 0; j < sig.length; j++) {
     if (!isKw(sig[j], "JOIN")) continue
@@ -104,9 +175,9 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     while (isKw(sig[m - 1], "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "NATURAL")) m--
     const modifiers = sig.slice(m, j).map((t) => t.value)
     const natural = modifiers.includes("NATURAL")
-    const single = refEndingAt(sig, m, lookup)
-    const chain = single === undefined ? chainEndingAt(sig, m, lookup) : [single]
-    const right = refStartingAt(sig, j + 1, lookup)
+    const single = refEndingAt(sig, m, lookup, blocks)
+    const chain = single === undefined ? chainEndingAt(sig, m, lookup, blocks) : [single]
+    const right = refStartingAt(sig, j + 1, lookup, blocks)
     if (chain === undefined || right === undefined) continue
     let columns: Array<string>
     let conditionEnd = right.end
@@ -120,8 +191,12 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     } else continue
     const textDatetime = (name: string) => [...chain, right].some((r) => r.columns.some((c) => c.name === name && isTextDatetime(c)))
     if (columns.length === 0 || !columns.some(textDatetime)) continue
-    // each join column from the one left table that has it (two would make it ambiguous)
-    const owners = new Map(columns.map((c) => [c, chain.filter((l) => l.columns.some((x) => x.name === c))] as const))
+    // each join column from the one left table that has it (two would make it ambiguous), or from the first of those
+    // when the chain's earlier INNER / LEFT joins joined them by it (USING or NATURAL make it one column)
+    const owners = new Map(columns.map((c) => {
+      const having = chain.filter((l) => l.columns.some((x) => x.name === c))
+      return [c, having.length > 1 && joinedBy(sig, chain[0]!.start, m, c) ? having.slice(0, 1) : having] as const
+    }))
     if ([...owners.values()].some((o) => o.length !== 1)) continue
     const leftOf = (c: string): TableRef => owners.get(c)![0]!
     const left = chain[0]!
@@ -172,6 +247,7 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     if (natural) local.push({ from: m + modifiers.indexOf("NATURAL"), to: m + modifiers.indexOf("NATURAL") + 1, text: "" })
     local.push({ from: right.end, to: conditionEnd, text: `${natural ? "" : " "}ON ${condition}` })
     if (natural) local[local.length - 1] = { from: right.end, to: right.end, text: ` ON ${condition} ` }
+    for (const r of [...chain, right]) if (r.unaliasedAt !== undefined) local.push({ from: r.unaliasedAt, to: r.unaliasedAt + 1, text: `) ${r.qualifier}` })
     rewrites.push(...local)
   }
   if (rewrites.length === 0) return all

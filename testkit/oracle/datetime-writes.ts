@@ -10,6 +10,7 @@
  * TIMESTAMP(7-9) columns, which are kept as text, are cast to TIMESTAMP(9) so that text which is no datetime is refused.
  */
 import type { TableMeta } from "./catalog.ts"
+import { expandedInsertSelectStars } from "./insert-select-stars.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { castWrites, type TableLookup } from "./number-writes.ts"
 import type { OraType } from "./types.ts"
@@ -36,10 +37,11 @@ export const sessionZoneWrites = (all: ReadonlyArray<Tok>, lookup: TableLookup):
  * clock (Oracle drops the zone converting to TIMESTAMP or DATE, "Datetime Data Types and Time Zone Support"), with or
  * without a column list and whatever the source columns are named; other statements unchanged (INSERT ... VALUES
  * and binds keep their column-wise path; a `SELECT *` from one table is first written as its columns,
- * {@link expandedInsertStar}, another `SELECT *` is left to DuckDB's conversion).
+ * {@link expandedInsertStar}, and stars over joins and subqueries too, insert-select-stars.ts; a star neither handles
+ * is left to DuckDB's conversion).
  */
 export const datetimeInsertSelects = (source: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
-  const all = expandedInsertStar(source, lookup)
+  const all = expandedInsertSelectStars(expandedInsertStar(source, lookup), lookup)
   const sig = all.filter((t) => t.kind !== "ws")
   if (!isKw(sig[0], "INSERT") || !sig.some((t) => isKw(t, "SELECT")) || sig.some((t) => isKw(t, "VALUES"))) return all
   // a `*` select list has no item per column to cast (left to DuckDB's own conversion)

@@ -8,6 +8,7 @@
 import type { ConstraintMeta, TableMeta } from "./catalog.ts"
 import type { TableDdl } from "./ddl-tables.ts"
 import { ora, OraError } from "./errors.ts"
+import { isUncheckedForeignKey } from "./novalidate-foreign-keys.ts"
 import { isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { rebuildTable } from "./modify-checks.ts"
 import { encodeName } from "./names.ts"
@@ -65,8 +66,8 @@ export const dropConstraint = async (ddl: TableDdl, meta: TableMeta, toks: Reado
   const isNotNull = (x: ConstraintMeta) => x.type === "C" && x.searchCondition !== null && /^\s*"?\w+"?\s+IS\s+NOT\s+NULL\s*$/i.test(x.searchCondition)
   const notNull = isNotNull(dropped)
   const checks = meta.constraints.filter((x) => x.type === "C" && x.disabled !== true && x.searchCondition !== null && !isNotNull(x) && !/\bIS\s+(NOT\s+)?JSON\b/i.test(x.searchCondition))
-  // a disabled constraint is no DuckDB table element either (constraint-state.ts)
-  if (!notNull && dropped.disabled !== true) {
+  // a disabled constraint is no DuckDB table element either (constraint-state.ts), nor a NOVALIDATE foreign key
+  if (!notNull && dropped.disabled !== true && !isUncheckedForeignKey(dropped)) {
     let edited: string | undefined
     const rebuilt = await rebuildTable(ddl.s.engine, encodeName(meta.owner), encodeName(meta.name), (sql) => (edited = withoutConstraint(sql, dropped, checks)) ?? sql).catch((e: unknown) => {
       throw ddl.s.mapError(e)

@@ -12,6 +12,7 @@ import type { SessionTransaction } from "./session-transaction.ts"
 import type { TranslatedStatement } from "./session-translate.ts"
 import type { DmlResult } from "./statement.ts"
 import { replayInserts, volatileInsertTarget } from "./volatile-inserts.ts"
+import { runVolatileWrite, volatileWrite } from "./volatile-updates.ts"
 
 /** What a RETURNING statement needs from its session. */
 export interface ReturningHost {
@@ -37,7 +38,11 @@ export const dmlReturning = async (
   const keyAt = ret.outs + (plan?.extraCount ?? 0)
   // an INSERT computing NEXTVAL, SYSDATE, ... returns its whole rows too, which the replay log writes again
   const volatileTarget = volatileInsertTarget(t.text(0, ret.at))
-  const sql = `${t.text(0, ret.at)} RETURNING ${t.text(ret.at + 1, ret.into)}${plan?.extraReturning ?? ""}${keyColumns.map((c) => `, ${duckIdent(c)}`).join("")}${volatileTarget === undefined ? "" : ", *"}`
+  // an UPDATE computing them is written by row id (volatile-updates.ts), returning from those writes
+  const write = volatileTarget === undefined ? volatileWrite(t.text(0, ret.at)) : undefined
+  const volatileUpdate = write?.kind === "update" ? write : undefined
+  const returningList = `${t.text(ret.at + 1, ret.into)}${plan?.extraReturning ?? ""}${keyColumns.map((c) => `, ${duckIdent(c)}`).join("")}`
+  const sql = `${t.text(0, ret.at)} RETURNING ${returningList}${volatileTarget === undefined ? "" : ", *"}`
   const wholeAt = keyAt + keyColumns.length
   const returned: Array<Array<unknown>> = Array.from({ length: ret.outs }, () => [])
   const lobs = plan?.columns.map((source) => (source === undefined ? undefined : { source, rowids: new Array<bigint>() }))
@@ -46,21 +51,30 @@ export const dmlReturning = async (
   for (const row of rows.length === 0 ? [[]] : rows) {
     const params = row.slice(0, nIn)
     try {
-      const cursor = await engine.query(sql, params)
       const extras: Array<Array<unknown>> = []
       const keys: Array<Array<unknown>> = []
-      const whole: Array<Array<DuckDBValue>> = []
-      for (let c = await cursor.next(); c !== null; c = await cursor.next()) {
-        for (let i = 0; i < c.rowCount; i++) {
-          if (volatileTarget !== undefined) whole.push(c.columns.slice(wholeAt).map((v) => v.value(i) as DuckDBValue))
-          for (let k = 0; k < ret.outs; k++) returned[k]!.push(c.columns[k]?.value(i) ?? null)
-          extras.push(Array.from({ length: plan?.extraCount ?? 0 }, (_, k) => c.columns[ret.outs + k]?.value(i) ?? null))
-          if (keyColumns.length > 0) keys.push(keyColumns.map((_, k) => c.columns[keyAt + k]?.value(i) ?? null))
+      const take = (value: (column: number) => unknown) => {
+        for (let k = 0; k < ret.outs; k++) returned[k]!.push(value(k) ?? null)
+        extras.push(Array.from({ length: plan?.extraCount ?? 0 }, (_, k) => value(ret.outs + k) ?? null))
+        if (keyColumns.length > 0) keys.push(keyColumns.map((_, k) => value(keyAt + k) ?? null))
+      }
+      const written = volatileUpdate === undefined ? undefined : await runVolatileWrite(engine, volatileUpdate, params, undefined, returningList)
+      if (written !== undefined) {
+        for (const row of written.rows) take((k) => row[k])
+        for (const entry of written.replay) txn.push(entry)
+      } else {
+        const cursor = await engine.query(sql, params)
+        const whole: Array<Array<DuckDBValue>> = []
+        for (let c = await cursor.next(); c !== null; c = await cursor.next()) {
+          for (let i = 0; i < c.rowCount; i++) {
+            if (volatileTarget !== undefined) whole.push(c.columns.slice(wholeAt).map((v) => v.value(i) as DuckDBValue))
+            take((k) => c.columns[k]?.value(i))
+          }
         }
+        if (volatileTarget === undefined) txn.push({ sql, params, types: undefined })
+        else for (const entry of replayInserts(volatileTarget, cursor.columns.slice(wholeAt), whole)) txn.push(entry)
       }
       total += extras.length
-      if (volatileTarget === undefined) txn.push({ sql, params, types: undefined })
-      else for (const entry of replayInserts(volatileTarget, cursor.columns.slice(wholeAt), whole)) txn.push(entry)
       host.keys.noteReturned(keys)
       if (plan !== undefined && extras.length > 0) {
         const rowids = await plan.rowIds((q, p) => engine.queryAll(q, p).then((r) => r.map((x) => BigInt(String(x[0])))), extras)

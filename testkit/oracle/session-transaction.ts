@@ -11,6 +11,7 @@ import type { AppendTarget, BulkRows, Session as EngineSession } from "../engine
 import { OraError } from "./errors.ts"
 import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { insertWritingRows, volatileInsertReturning, volatileInsertTarget } from "./volatile-inserts.ts"
+import { runVolatileWrite, volatileWrite, type VolatileWrite } from "./volatile-updates.ts"
 
 /** One successful statement of the open transaction, replayed after a later statement failed. */
 export interface LogEntry {
@@ -105,7 +106,11 @@ export class SessionTransaction {
   /** Runs a statement inside the transaction with Oracle statement-level atomicity. */
   run(sql: string, params?: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>, lockWaitMs = this.host.db.settings.lockWaitMs): Promise<number> {
     const target = volatileInsertTarget(sql)
-    if (target === undefined) return this.logged(sql, params, types, lockWaitMs, (p) => this.host.engine.execute(sql, p, types))
+    if (target === undefined) {
+      const write = volatileWrite(sql)
+      if (write !== undefined) return this.loggedVolatileWrite(sql, write, params, types, lockWaitMs).then((out) => out.count)
+      return this.logged(sql, params, types, lockWaitMs, (p) => this.host.engine.execute(sql, p, types))
+    }
     // the replay must write the rows this INSERT wrote, not evaluate NEXTVAL, SYSDATE or DBMS_RANDOM again
     let written: ReadonlyArray<LogEntry> = []
     return this.logged(sql, params, types, lockWaitMs, async (p) => {
@@ -118,6 +123,8 @@ export class SessionTransaction {
   /** {@link run} for a statement whose RETURNING rows are read (e.g. the keys an INSERT wrote). */
   runReturning(sql: string, params: ReadonlyArray<DuckDBValue> | undefined): Promise<ReadonlyArray<ReadonlyArray<unknown>>> {
     const volatile = volatileInsertReturning(sql)
+    const write = volatile === undefined ? volatileWrite(sql) : undefined
+    if (write !== undefined) return this.loggedVolatileWrite(sql, write, params, undefined, this.host.db.settings.lockWaitMs).then((out) => out.rows)
     if (volatile === undefined) return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, (p) => this.host.engine.queryAll(sql, p))
     let written: ReadonlyArray<LogEntry> = []
     return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, async (p) => {
@@ -125,6 +132,33 @@ export class SessionTransaction {
       written = inserted.replay
       const at = volatile.returned.map((name) => inserted.columns.indexOf(name))
       return inserted.rows.map((row) => at.map((i) => row[i]))
+    }, () => written)
+  }
+
+  /**
+   * A volatile UPDATE or MERGE (volatile-updates.ts): computed, then written by row id, and logged as those writes so
+   * that a replay keeps the values it wrote; one the module declines runs as written.
+   */
+  private loggedVolatileWrite(
+    sql: string,
+    write: VolatileWrite,
+    params: ReadonlyArray<DuckDBValue> | undefined,
+    types: ReadonlyArray<DuckDBType | undefined> | undefined,
+    lockWaitMs: number
+  ): Promise<{ readonly count: number; readonly rows: ReadonlyArray<ReadonlyArray<unknown>> }> {
+    let written: ReadonlyArray<LogEntry> = []
+    return this.logged(sql, params, types, lockWaitMs, async (p) => {
+      const out = await runVolatileWrite(this.host.engine, write, p, types)
+      if (out !== undefined) {
+        written = out.replay
+        return out
+      }
+      written = [{ sql, params: p, types }]
+      if (write.returned.length > 0) {
+        const rows = await this.host.engine.queryAll(sql, p)
+        return { count: rows.length, rows }
+      }
+      return { count: await this.host.engine.execute(sql, p, types), rows: [] }
     }, () => written)
   }
 

@@ -28,6 +28,7 @@ import { anyIntervalBinds, hasIntervalBinds } from "./intervals.ts"
 import { isKw, isOp, significant, tokenize, type Tok } from "./lexer.ts"
 import { rewriteRowSubqueries } from "./row-subqueries.ts"
 import { Ddl } from "./ddl.ts"
+import { checkUncheckedForeignKeys, hasUncheckedForeignKeys } from "./novalidate-foreign-keys.ts"
 import { engineStatement, RowLockWaits, skipLockedQuery } from "./row-locks.ts"
 import type { ObjectPrivilege, Requester } from "./privileges.ts"
 import { keyedTable, keysWrittenBy } from "./key-locks.ts"
@@ -164,6 +165,10 @@ export class SqlSession {
   async runBlockDml(sql: string, params: ReadonlyArray<DuckDBValue>): Promise<number> {
     const t = engineStatement(sql)
     const target = t === undefined ? undefined : this.targetOf(t.toks)
+    return this.checkingUncheckedForeignKeys(target, () => this.blockDml(sql, params, t, target))
+  }
+
+  private async blockDml(sql: string, params: ReadonlyArray<DuckDBValue>, t: ReturnType<typeof engineStatement>, target: TableMeta | undefined): Promise<number> {
     await this.rowExclusive(target)
     // an INSERT of a key another open transaction inserted waits for it, as a client's INSERT does (key-locks.ts)
     const keyed = t !== undefined && isKw(t.toks[0], "INSERT") && returningClause(t.toks) === undefined ? keyedTable(target) : undefined
@@ -483,7 +488,21 @@ export class SqlSession {
     await this.txn.recover()
   }
 
-  private async dmlTranslated(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions, rowByRow = false): Promise<DmlResult> {
+  private dmlTranslated(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions, rowByRow = false): Promise<DmlResult> {
+    return this.checkingUncheckedForeignKeys(this.targetOf(t.toks), () => this.dmlWrite(sql, t, rows, specs, opts, rowByRow))
+  }
+
+  /** Runs `write` of `target`, failing it as a whole when it breaks a foreign key enabled NOVALIDATE (novalidate-foreign-keys.ts). */
+  private checkingUncheckedForeignKeys<T>(target: TableMeta | undefined, write: () => Promise<T>): Promise<T> {
+    if (!hasUncheckedForeignKeys(this, target)) return write()
+    return this.txn.atomically(async () => {
+      const out = await write()
+      await checkUncheckedForeignKeys(this, target!)
+      return out
+    })
+  }
+
+  private async dmlWrite(sql: string, t: { toks: Array<Tok>; text: (a: number, b: number) => string; binds: Array<string> }, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions, rowByRow = false): Promise<DmlResult> {
     if (isKw(t.toks[0], "INSERT") && !isKw(t.toks[1], "INTO")) throw new OraError(925, "missing INTO keyword")
     this.dmlTarget = this.targetOf(t.toks)
     checkMaterializedViewWrite(this.db, this.dmlTarget)

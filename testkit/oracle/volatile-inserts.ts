@@ -19,6 +19,9 @@ export interface ReplayInsert {
 /** Calls (as the translator writes them) whose value differs from one evaluation to the next. */
 const VOLATILE_CALL = /\b(?:nextval|ora_sysdate|ora_current_date|get_current_timestamp|ora_localtimestamp|gen_random_uuid|uuid|random|ora_dbms_random_\w+|ora_sys_guid)\s*\(/i
 
+/** True when translated `sql` calls a function whose value differs from one evaluation to the next. */
+export const isVolatileSql = (sql: string): boolean => VOLATILE_CALL.test(sql)
+
 const NAME = `(?:"(?:[^"]|"")*"|[A-Za-z_][\\w$#]*)`
 const INSERT_INTO = new RegExp(`^\\s*INSERT\\s+INTO\\s+(${NAME}(?:\\s*\\.\\s*${NAME})*)\\s*(?:\\(|VALUES\\b|SELECT\\b|WITH\\b)`, "i")
 

@@ -1,0 +1,191 @@
+/**
+ * The `*` and `q.*` select items of an `INSERT ... SELECT` written as the columns they stand for, when a table of the
+ * statement has a TIMESTAMP WITH TIME ZONE or TIMESTAMP(7-9) column (kept as text): with one item per column,
+ * datetime-writes.ts casts each item written into a DATE or TIMESTAMP(0-6) column to it, which the translator renders
+ * as the value's own wall clock (Oracle drops the zone converting to DATE or TIMESTAMP, Database Globalization Support
+ * Guide, "Datetime Data Types and Time Zone Support"), and the items of a subquery reach the enclosing query as the
+ * zoned columns they are (zoned-aliases.ts). Handled: stars over named tables and parenthesised subqueries (their
+ * items named by alias or column, their own stars expanded alike) joined with ON or by commas; a star over a USING or
+ * NATURAL join, a WITH block or an unnamed expression is left as written.
+ */
+import type { ColumnMeta } from "./catalog.ts"
+import { findTopLevel, isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
+import type { TableLookup } from "./number-writes.ts"
+import { numberType } from "./types.ts"
+
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`
+
+/** Words that end a FROM item rather than alias it. */
+const NOT_ALIAS = new Set(["WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "ON", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "EXCEPT", "FETCH", "OFFSET", "HAVING", "CONNECT", "START", "NATURAL", "FOR", "USING", "PIVOT", "UNPIVOT", "SAMPLE", "PARTITION"])
+
+/** Words that end a FROM clause. */
+const FROM_END = new Set(["WHERE", "GROUP", "ORDER", "UNION", "MINUS", "INTERSECT", "EXCEPT", "FETCH", "OFFSET", "HAVING", "CONNECT", "START", "FOR"])
+
+/** A FROM item: the name that qualifies its columns (undefined for an unaliased subquery) and its column names. */
+interface Source {
+  readonly qualifier: string | undefined
+  readonly columns: ReadonlyArray<string>
+}
+
+/** True for a text datetime column (see the module comment). */
+const isTextDatetime = (c: { type: { kind: string; duck: string } }): boolean =>
+  c.type.kind === "timestamptz" || (c.type.duck === "VARCHAR" && (c.type.kind === "timestamp" || c.type.kind === "timestampltz"))
+
+/** The FROM items of the FROM clause at `fromAt` of `sig` (up to `end`); undefined when one is not handled. */
+const sourcesOf = (sig: ReadonlyArray<Tok>, fromAt: number, end: number, lookup: TableLookup): Array<Source> | undefined => {
+  const out: Array<Source> = []
+  let k = fromAt + 1
+  for (;;) {
+    let source: Source | undefined
+    if (isOp(sig[k], "(") && isKw(sig[k + 1], "SELECT")) {
+      const close = matchParen(sig, k)
+      if (close < 0) return undefined
+      const columns = selectNames(sig, k + 1, close, lookup)
+      if (columns === undefined) return undefined
+      k = close + 1
+      if (isKw(sig[k], "AS")) k++
+      const alias = isName(sig[k]) && !NOT_ALIAS.has(sig[k]!.value) ? sig[k++]!.text : undefined
+      source = { qualifier: alias, columns }
+    } else if (isName(sig[k]) && !NOT_ALIAS.has(sig[k]!.value)) {
+      const qualified = isOp(sig[k + 1], ".") && isName(sig[k + 2])
+      const meta = qualified ? lookup(sig[k]!.value, sig[k + 2]!.value) : lookup(undefined, sig[k]!.value)
+      if (meta === undefined) return undefined
+      const table = sig[qualified ? k + 2 : k]!.text
+      k += qualified ? 3 : 1
+      const alias = isName(sig[k]) && !NOT_ALIAS.has(sig[k]!.value) ? sig[k++]!.text : undefined
+      source = { qualifier: alias ?? table, columns: meta.columns.map((c) => c.name) }
+    } else return undefined
+    out.push(source)
+    // to the next FROM item: after a comma or a JOIN (an ON condition skipped), else the end of the clause
+    let next = k
+    for (let depth = 0; next < end; next++) {
+      const t = sig[next]!
+      if (isOp(t, "(")) depth++
+      else if (isOp(t, ")")) depth--
+      else if (depth === 0 && (isOp(t, ",") || isKw(t, "JOIN") || (isKw(t, ...FROM_END) && t.kind === "ident"))) break
+      else if (depth === 0 && isKw(t, "USING", "NATURAL")) return undefined
+    }
+    if (next >= end || isKw(sig[next], ...FROM_END)) return out
+    k = next + 1
+  }
+}
+
+/** The column names the select list of the query `SELECT ...` at `select` (up to `end`) gives; undefined when one has none. */
+const selectNames = (sig: ReadonlyArray<Tok>, select: number, end: number, lookup: TableLookup): Array<string> | undefined => {
+  let start = select + 1
+  if (isKw(sig[start], "DISTINCT", "UNIQUE", "ALL")) start++
+  const fromAt = findTopLevel(sig, start, end, (t) => isKw(t, "FROM"))
+  if (fromAt < 0) return undefined
+  const names: Array<string> = []
+  let itemStart = start
+  for (let k = start; k <= fromAt; k++) {
+    if (k < fromAt && !isOp(sig[k], ",")) {
+      if (isOp(sig[k], "(")) k = matchParen(sig, k)
+      continue
+    }
+    const part = sig.slice(itemStart, k)
+    itemStart = k + 1
+    const star = starOf(part)
+    if (star !== undefined) {
+      const expanded = starColumns(sig, fromAt, end, star.qualifier, lookup)
+      if (expanded === undefined) return undefined
+      names.push(...expanded.map((c) => c.name))
+      continue
+    }
+    const last = part[part.length - 1]
+    const before = part[part.length - 2]
+    if (!isName(last)) return undefined
+    // an alias, or the column a reference names
+    const literal = before !== undefined && (before.kind === "str" || before.kind === "num")
+    if (part.length === 1 || literal || isKw(before, "AS") || isOp(before, ".") || isOp(before, ")") || isName(before)) names.push(last.value)
+    else return undefined
+  }
+  return names
+}
+
+/**
+ * The columns of the parenthesised subquery `(SELECT ...)` opening at `open` of `sig`, named as its select list names
+ * them, each typed as the column of that name of a table it reads (a number when none has one); undefined when an
+ * item has no name.
+ */
+export const subqueryColumns = (sig: ReadonlyArray<Tok>, open: number, lookup: TableLookup): Array<ColumnMeta> | undefined => {
+  const close = matchParen(sig, open)
+  if (close < 0 || !isKw(sig[open + 1], "SELECT")) return undefined
+  const names = selectNames(sig, open + 1, close, lookup)
+  if (names === undefined) return undefined
+  const read: Array<ColumnMeta> = []
+  for (let k = open + 1; k < close; k++) if (isName(sig[k]) && !isOp(sig[k - 1], ".")) read.push(...(lookup(undefined, sig[k]!.value)?.columns ?? []))
+  return names.map((name) => {
+    const same = read.filter((c) => c.name === name)
+    return same.find(isTextDatetime) ?? same[0] ?? { name, type: numberType(), nullable: true, defaultText: null }
+  })
+}
+
+/** A select item that is `*` or `q.*`, with its qualifier. */
+const starOf = (part: ReadonlyArray<Tok>): { readonly qualifier: string | undefined } | undefined => {
+  if (part.length === 1 && isOp(part[0], "*")) return { qualifier: undefined }
+  if (part.length === 3 && isName(part[0]) && isOp(part[1], ".") && isOp(part[2], "*")) return { qualifier: part[0].value }
+  return undefined
+}
+
+/** The columns a star (qualified or not) of the query whose FROM is at `fromAt` stands for, each with its qualifier. */
+const starColumns = (sig: ReadonlyArray<Tok>, fromAt: number, end: number, qualifier: string | undefined, lookup: TableLookup): Array<{ qualifier: string | undefined; name: string }> | undefined => {
+  const sources = sourcesOf(sig, fromAt, end, lookup)
+  if (sources === undefined) return undefined
+  const wanted = qualifier === undefined ? sources : sources.filter((s) => s.qualifier !== undefined && tokenize(s.qualifier)[0]?.value === qualifier)
+  if (wanted.length === 0) return undefined
+  return wanted.flatMap((s) => s.columns.map((name) => ({ qualifier: s.qualifier, name })))
+}
+
+/** `all` (an INSERT ... SELECT) with its star select items written as their columns (see the module comment). */
+export const expandedInsertSelectStars = (all: ReadonlyArray<Tok>, lookup: TableLookup): ReadonlyArray<Tok> => {
+  const at = all.map((t, k) => ({ t, k })).filter(({ t }) => t.kind !== "ws")
+  const sig = at.map(({ t }) => t)
+  if (!isKw(sig[0], "INSERT") || !sig.some((t) => isOp(t, "*"))) return all
+  // only where a table of the statement keeps datetimes as text
+  if (!sig.some((t, k) => isName(t) && !isOp(sig[k - 1], ".") && (lookup(undefined, t.value)?.columns.some(isTextDatetime) ?? false))) return all
+  // by the index in `all` of the first token replaced: the index after the last one and the text put there
+  const replaced = new Map<number, { readonly to: number; readonly text: string }>()
+  for (let k = 0; k < sig.length; k++) {
+    const plain = isOp(sig[k], "*") && isKw(sig[k - 1], "SELECT", "DISTINCT", "UNIQUE", "ALL") && (isKw(sig[k + 1], "FROM") || isOp(sig[k + 1], ","))
+    const qualified = isOp(sig[k], "*") && isOp(sig[k - 1], ".") && isName(sig[k - 2]) && (isKw(sig[k - 3], "SELECT", "DISTINCT", "UNIQUE", "ALL") || isOp(sig[k - 3], ",")) && (isKw(sig[k + 1], "FROM") || isOp(sig[k + 1], ","))
+    if (!plain && !qualified) continue
+    // the star's query block: its SELECT and the end of its parenthesis (or of the statement)
+    let select = k - 1
+    for (let depth = 0; select >= 0; select--) {
+      if (isOp(sig[select], ")")) depth++
+      else if (isOp(sig[select], "(")) depth--
+      if (depth === 0 && isKw(sig[select], "SELECT")) break
+      if (depth < 0) break
+    }
+    if (!isKw(sig[select], "SELECT")) continue
+    let end = k
+    for (let depth = 0; end < sig.length; end++) {
+      if (isOp(sig[end], "(")) depth++
+      else if (isOp(sig[end], ")") && --depth < 0) break
+    }
+    const fromAt = findTopLevel(sig, k + 1, end, (t) => isKw(t, "FROM"))
+    if (fromAt < 0) continue
+    const columns = starColumns(sig, fromAt, end, plain ? undefined : sig[k - 2]!.value, lookup)
+    if (columns === undefined) continue
+    // an unqualified name two FROM items share would be ambiguous
+    const unqualified = columns.filter((c) => c.qualifier === undefined).map((c) => c.name)
+    if (new Set(unqualified).size < unqualified.length || (unqualified.length > 0 && columns.length > unqualified.length)) continue
+    const text = columns.map((c) => (c.qualifier === undefined ? quoted(c.name) : `${c.qualifier}.${quoted(c.name)}`)).join(", ")
+    replaced.set(at[plain ? k : k - 2]!.k, { to: at[k]!.k + 1, text })
+  }
+  if (replaced.size === 0) return all
+  const out: Array<Tok> = []
+  for (let k = 0; k < all.length; ) {
+    const r = replaced.get(k)
+    if (r === undefined) {
+      out.push(all[k++]!)
+      continue
+    }
+    out.push(...tokenize(r.text).map((x) => ({ ...x, pos: all[k]!.pos })))
+    k = r.to
+  }
+  return out
+}

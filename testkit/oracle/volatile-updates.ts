@@ -1,0 +1,313 @@
+/**
+ * UPDATEs and MERGEs whose values are computed by functions that give a new value each time they run (`seq.NEXTVAL`,
+ * SYSDATE, SYSTIMESTAMP, SYS_GUID, DBMS_RANDOM): as for INSERTs (volatile-inserts.ts), the replay log of the
+ * transaction (session-transaction.ts) must write the values the statement wrote, not run it again, or a later failed
+ * statement, whose recovery replays the log, would change rows the transaction already wrote and advance sequences
+ * twice. Oracle rolls back only the failed statement ("Statement-Level Atomicity", Database Concepts, "Transactions").
+ *
+ * DuckDB's RETURNING names no row id, so such a statement is computed before it writes: a SELECT gives the row id of
+ * each row it changes with the new values (evaluating the volatile calls once), and an `UPDATE ... FROM (VALUES ...)`
+ * by those row ids writes them. The replay runs those UPDATEs again; the transaction's earlier statements replay to
+ * the same row ids, so they change the same rows. A MERGE's WHEN NOT MATCHED branch runs as a MERGE of its own whose
+ * inserted rows (`RETURNING *`) are logged as INSERTs; a source query calling such a function is read once first and
+ * the MERGE runs over its rows as literals.
+ */
+import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
+import { DuckDBBlobValue } from "@duckdb/node-api"
+import type { ColumnInfo, Session as EngineSession } from "../engine/index.ts"
+import { isKw, isOp, matchParen, significantTokensOf, type Tok } from "./lexer.ts"
+import { isVolatileSql, type ReplayInsert, replayInserts } from "./volatile-inserts.ts"
+
+/** One `column = expression` of a SET clause (engine text). */
+interface Assignment {
+  readonly column: string
+  readonly expr: string
+}
+
+/** A WHEN MATCHED branch of a MERGE: its extra condition and its action (an UPDATE's assignments, or DELETE). */
+interface MatchedBranch {
+  readonly condition: string | undefined
+  readonly update: ReadonlyArray<Assignment> | undefined
+}
+
+/** A volatile UPDATE or MERGE taken apart (engine text); `returned` names the columns its RETURNING lists. */
+export type VolatileWrite =
+  | { readonly kind: "update"; readonly target: string; readonly assignments: ReadonlyArray<Assignment>; readonly where: string | undefined; readonly returned: ReadonlyArray<string> }
+  | {
+      readonly kind: "merge"
+      readonly target: string
+      readonly table: string
+      readonly ref: string
+      readonly source: string
+      /** A source query calling a volatile function, with its alias: read once before the MERGE runs. */
+      readonly sourceQuery: { readonly query: string; readonly alias: string } | undefined
+      readonly on: string
+      readonly matched: ReadonlyArray<MatchedBranch>
+      readonly notMatched: string | undefined
+      readonly returned: ReadonlyArray<string>
+    }
+
+/** What a volatile write did: rows changed, the RETURNING rows (columns `returned`), the statements for the replay log. */
+export interface VolatileOutcome {
+  readonly count: number
+  readonly rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>
+  readonly replay: ReadonlyArray<ReplayInsert>
+}
+
+/** A statement (engine text) as its significant tokens and the text between two of them. */
+const statement = (sql: string) => {
+  const toks = significantTokensOf(sql)
+  if (toks === undefined) return undefined
+  return { toks, text: (a: number, b: number) => sql.slice(toks[a]?.pos ?? sql.length, toks[b]?.pos ?? sql.length).trim() }
+}
+
+/** The positions of the top-level (outside parentheses) tokens `pick` accepts. */
+const topLevel = (toks: ReadonlyArray<Tok>, from: number, to: number, pick: (t: Tok) => boolean): Array<number> => {
+  const out: Array<number> = []
+  let depth = 0
+  for (let k = from; k < to; k++) {
+    const t = toks[k]!
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    else if (depth === 0 && pick(t)) out.push(k)
+  }
+  return out
+}
+
+/** `c = e, ...` (tokens `from` .. `to`) as assignments; undefined for another form (`(a, b) = (SELECT ...)`). */
+const assignments = (s: NonNullable<ReturnType<typeof statement>>, from: number, to: number): Array<Assignment> | undefined => {
+  const commas = topLevel(s.toks, from, to, (t) => isOp(t, ","))
+  const out: Array<Assignment> = []
+  for (const [i, start] of [from, ...commas.map((c) => c + 1)].entries()) {
+    const end = commas[i] ?? to
+    const name = s.toks[start]
+    if (name === undefined || (name.kind !== "ident" && name.kind !== "qident") || !isOp(s.toks[start + 1], "=") || start + 2 >= end) return undefined
+    out.push({ column: name.text, expr: s.text(start + 2, end) })
+  }
+  return out
+}
+
+/** The quoted column names of a `RETURNING "A", "B"` list (as session-key-claims.ts appends it); undefined for other lists. */
+const returnedNames = (text: string): Array<string> | undefined => {
+  if (!/^\s*"(?:[^"]|"")*"(?:\s*,\s*"(?:[^"]|"")*")*\s*$/.test(text)) return undefined
+  return [...text.matchAll(/"((?:[^"]|"")*)"/g)].map((q) => q[1]!.replace(/""/g, '"'))
+}
+
+/**
+ * The volatile UPDATE or MERGE `sql` (translated) taken apart, or undefined when it calls no volatile function or has
+ * a form this module does not rewrite (it then runs as written).
+ */
+export const volatileWrite = (sql: string): VolatileWrite | undefined => {
+  if (!isVolatileSql(sql)) return undefined
+  const s = statement(sql)
+  if (s === undefined) return undefined
+  const { toks } = s
+  const returningAt = topLevel(toks, 1, toks.length, (t) => isKw(t, "RETURNING"))[0] ?? toks.length
+  const returned = returningAt === toks.length ? [] : returnedNames(s.text(returningAt + 1, toks.length))
+  if (returned === undefined) return undefined
+  if (isKw(toks[0], "UPDATE")) {
+    const setAt = topLevel(toks, 1, returningAt, (t) => isKw(t, "SET"))[0]
+    const whereAt = topLevel(toks, 1, returningAt, (t) => isKw(t, "WHERE"))[0]
+    if (setAt === undefined || topLevel(toks, setAt, returningAt, (t) => isKw(t, "FROM")).length > 0) return undefined
+    const set = assignments(s, setAt + 1, whereAt ?? returningAt)
+    if (set === undefined) return undefined
+    return { kind: "update", target: s.text(1, setAt), assignments: set, where: whereAt === undefined ? undefined : s.text(whereAt + 1, returningAt), returned }
+  }
+  if (!isKw(toks[0], "MERGE") || !isKw(toks[1], "INTO")) return undefined
+  const usingAt = topLevel(toks, 2, returningAt, (t) => isKw(t, "USING"))[0]
+  const onAt = usingAt === undefined ? undefined : topLevel(toks, usingAt + 1, returningAt, (t) => isKw(t, "ON"))[0]
+  const whens = onAt === undefined ? [] : topLevel(toks, onAt + 1, returningAt, (t) => isKw(t, "WHEN"))
+  if (usingAt === undefined || onAt === undefined || whens.length === 0 || usingAt < 3) return undefined
+  // a volatile source, which the updates and the inserts would each evaluate, is read once into a VALUES list
+  const source = s.text(usingAt + 1, onAt)
+  let sourceQuery: { readonly query: string; readonly alias: string } | undefined
+  if (isVolatileSql(source)) {
+    const close = isOp(toks[usingAt + 1], "(") ? matchParen(toks, usingAt + 1) : -1
+    const alias = toks[close + 1]
+    if (close < 0 || close + 2 !== onAt || alias === undefined || (alias.kind !== "ident" && alias.kind !== "qident")) return undefined
+    sourceQuery = { query: s.text(usingAt + 2, close), alias: alias.text }
+  }
+  const targetToks = toks.slice(2, usingAt)
+  const last = targetToks[targetToks.length - 1]!
+  if (last.kind !== "ident" && last.kind !== "qident") return undefined
+  const aliased = targetToks.length > 1 && !isOp(targetToks[targetToks.length - 2], ".")
+  const tableEnd = aliased ? usingAt - 1 - (isKw(toks[usingAt - 2], "AS") ? 1 : 0) : usingAt
+  const matched: Array<MatchedBranch> = []
+  let notMatched: string | undefined
+  for (const [i, w] of whens.entries()) {
+    const end = whens[i + 1] ?? returningAt
+    const thenAt = topLevel(toks, w + 1, end, (t) => isKw(t, "THEN"))[0]
+    if (thenAt === undefined) return undefined
+    if (isKw(toks[w + 1], "NOT")) {
+      // one insert branch, as Oracle's MERGE has (NOT MATCHED BY SOURCE and other engine forms run as written)
+      if (notMatched !== undefined || !isKw(toks[w + 2], "MATCHED") || !isKw(toks[thenAt + 1], "INSERT")) return undefined
+      notMatched = s.text(w, end)
+      continue
+    }
+    if (!isKw(toks[w + 1], "MATCHED") || (thenAt !== w + 2 && !isKw(toks[w + 2], "AND"))) return undefined
+    const condition = thenAt === w + 2 ? undefined : s.text(w + 3, thenAt)
+    if (isKw(toks[thenAt + 1], "DELETE") && thenAt + 2 === end) matched.push({ condition, update: undefined })
+    else if (isKw(toks[thenAt + 1], "UPDATE") && isKw(toks[thenAt + 2], "SET")) {
+      const set = assignments(s, thenAt + 3, end)
+      if (set === undefined) return undefined
+      matched.push({ condition, update: set })
+    } else return undefined
+  }
+  return { kind: "merge", target: s.text(2, usingAt), table: s.text(2, tableEnd), ref: last.text, source, sourceQuery, on: s.text(onAt + 1, whens[0]!), matched, notMatched, returned }
+}
+
+/** `sql` with its `$n` parameters renumbered 1, 2, … in order of first appearance, with their values and types. */
+const renumbered = (sql: string, params: ReadonlyArray<DuckDBValue> | undefined, types: ReadonlyArray<DuckDBType | undefined> | undefined) => {
+  const values: Array<DuckDBValue> = []
+  const valueTypes: Array<DuckDBType | undefined> = []
+  const numbers = new Map<string, number>()
+  const text = sql.replace(/\$(\d+)/g, (_, d: string) => {
+    let n = numbers.get(d)
+    if (n === undefined) {
+      values.push(params?.[Number(d) - 1] ?? null)
+      valueTypes.push(types?.[Number(d) - 1])
+      n = values.length
+      numbers.set(d, n)
+    }
+    return `$${n}`
+  })
+  return { sql: text, params: values, types: types === undefined ? undefined : valueTypes }
+}
+
+/** Runs `sql` and reads all its rows with their columns. */
+const readAll = async (engine: EngineSession, sql: string, params: ReadonlyArray<DuckDBValue>, types?: ReadonlyArray<DuckDBType | undefined>) => {
+  const cursor = await engine.query(sql, params, types)
+  const rows: Array<Array<DuckDBValue>> = []
+  try {
+    for (let chunk = await cursor.next(); chunk !== null; chunk = await cursor.next())
+      for (let r = 0; r < chunk.rowCount; r++) rows.push(chunk.columns.map((c) => c.value(r) as DuckDBValue))
+  } finally {
+    cursor.close()
+  }
+  return { columns: cursor.columns, rows }
+}
+
+/** `v` (of a column typed `type`) as an SQL literal of that type. */
+const literal = (v: DuckDBValue, type: string): string => {
+  if (v === null) return `CAST(NULL AS ${type})`
+  if (v instanceof Uint8Array) return `CAST(from_hex('${Buffer.from(v).toString("hex")}') AS ${type})`
+  return `CAST('${String(v).replace(/'/g, "''")}' AS ${type})`
+}
+
+/** The rows of `source` (a MERGE's source query) read now, as a derived table of literals under its alias. */
+const materializedSource = async (
+  engine: EngineSession,
+  source: { readonly query: string; readonly alias: string },
+  params: ReadonlyArray<DuckDBValue> | undefined,
+  types: ReadonlyArray<DuckDBType | undefined> | undefined
+): Promise<string> => {
+  const query = renumbered(source.query, params, types)
+  const read = await readAll(engine, query.sql, query.params, query.types)
+  const names = read.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`)
+  const typeNames = read.columns.map((c) => c.type.toString())
+  if (read.rows.length === 0) return `(SELECT ${names.map((n, i) => `CAST(NULL AS ${typeNames[i]}) AS ${n}`).join(", ")} WHERE FALSE) ${source.alias}`
+  const values = read.rows.map((row) => `(${row.map((v, i) => literal(v, typeNames[i]!)).join(", ")})`)
+  return `(VALUES ${values.join(", ")}) AS ${source.alias}(${names.join(", ")})`
+}
+
+/** Rows per logged UPDATE (DuckDB's prepared statements take a bounded number of parameters). */
+const ROWS_PER_STATEMENT = 256
+
+/**
+ * `UPDATE target SET ... FROM (VALUES ...)` statements writing `rows` (a row id, then one value per assignment, typed
+ * as `columns`) into the rows of those ids, at most {@link ROWS_PER_STATEMENT} rows each.
+ */
+const updatesByRowId = (target: string, set: ReadonlyArray<string>, columns: ReadonlyArray<ColumnInfo>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Array<ReplayInsert> => {
+  const out: Array<ReplayInsert> = []
+  const names = ["ora_rid", ...set.map((_, i) => `ora_c${i}`)]
+  const assigned = set.map((column, i) => `${column} = ora_v.ora_c${i}`).join(", ")
+  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) {
+    const params: Array<DuckDBValue> = []
+    const values = rows.slice(at, at + ROWS_PER_STATEMENT).map((row) => {
+      const cells = row.map((v, i) => {
+        const type = columns[i]!.type.toString()
+        if (v === null) return `CAST(NULL AS ${type})`
+        params.push(v instanceof Uint8Array ? new DuckDBBlobValue(v) : v)
+        return `CAST($${params.length} AS ${type})`
+      })
+      return `(${cells.join(", ")})`
+    })
+    out.push({ sql: `UPDATE ${target} SET ${assigned} FROM (VALUES ${values.join(", ")}) AS ora_v(${names.join(", ")}) WHERE rowid = ora_v.ora_rid`, params, types: undefined })
+  }
+  return out
+}
+
+/** The quoted RETURNING list of `names` ("" for none). */
+const returning = (names: ReadonlyArray<string>): string => (names.length === 0 ? "" : ` RETURNING ${names.map((n) => `"${n.replace(/"/g, '""')}"`).join(", ")}`)
+
+/** Runs the logged statements `writes`, with the RETURNING clause `returned` ("" for none), gathering the rows returned. */
+const runWrites = async (engine: EngineSession, writes: ReadonlyArray<ReplayInsert>, returned: string, into: Array<ReadonlyArray<DuckDBValue>>): Promise<void> => {
+  for (const w of writes) {
+    if (returned === "") await engine.execute(w.sql, w.params)
+    else into.push(...(await readAll(engine, w.sql + returned, w.params)).rows)
+  }
+}
+
+/**
+ * Runs the volatile `write` (from {@link volatileWrite}) with `params`: computes the changed rows' new values, writes
+ * them by row id, and gives the statements that write them again for the replay log. An UPDATE returns the
+ * expressions `returningList` (engine text) when given, else its own RETURNING columns. Undefined when a MERGE
+ * matches a target row more than once (the statement then runs as written).
+ */
+export const runVolatileWrite = async (
+  engine: EngineSession,
+  write: VolatileWrite,
+  params: ReadonlyArray<DuckDBValue> | undefined,
+  types: ReadonlyArray<DuckDBType | undefined> | undefined,
+  returningList?: string
+): Promise<VolatileOutcome | undefined> => {
+  const returnedRows: Array<ReadonlyArray<DuckDBValue>> = []
+  if (write.kind === "update") {
+    const exprs = write.assignments.map((a, i) => `(${a.expr}) AS ora_c${i}`).join(", ")
+    const compute = renumbered(`SELECT rowid AS ora_rid, ${exprs} FROM ${write.target}${write.where === undefined ? "" : ` WHERE ${write.where}`}`, params, types)
+    const computed = await readAll(engine, compute.sql, compute.params, compute.types)
+    const writes = updatesByRowId(write.target, write.assignments.map((a) => a.column), computed.columns, computed.rows)
+    await runWrites(engine, writes, returningList === undefined ? returning(write.returned) : ` RETURNING ${returningList}`, returnedRows)
+    return { count: computed.rows.length, rows: returnedRows, replay: writes }
+  }
+  if (write.sourceQuery !== undefined) write = { ...write, source: await materializedSource(engine, write.sourceQuery, params, types), sourceQuery: undefined }
+  // the WHEN MATCHED branches: the first whose condition holds acts on a row (as the engine's MERGE picks it)
+  const selector = `CASE ${write.matched.map((b, k) => `WHEN ${b.condition === undefined ? "TRUE" : `(${b.condition})`} THEN ${k + 1}`).join(" ")} ELSE 0 END`
+  const columns = write.matched.flatMap((b, k) => (b.update ?? []).map((a, i) => `CASE WHEN ${selector} = ${k + 1} THEN (${a.expr}) END AS ora_b${k}_${i}`))
+  const computed =
+    write.matched.length === 0
+      ? undefined
+      : await (async () => {
+          const compute = renumbered(`SELECT ${write.ref}.rowid AS ora_rid, ${selector} AS ora_branch${columns.map((c) => `, ${c}`).join("")} FROM ${write.source} JOIN ${write.target} ON ${write.on}`, params, types)
+          return readAll(engine, compute.sql, compute.params, compute.types)
+        })()
+  const acting = (computed?.rows ?? []).filter((row) => row[1] !== 0)
+  if (new Set(acting.map((row) => row[0])).size < acting.length) return undefined
+  const replay: Array<ReplayInsert> = []
+  let count = acting.length
+  // the inserts first: the target's rows are still those the ON condition matched above
+  if (write.notMatched !== undefined) {
+    const insert = renumbered(`MERGE INTO ${write.target} USING ${write.source} ON ${write.on} ${write.notMatched} RETURNING *`, params, types)
+    const inserted = await readAll(engine, insert.sql, insert.params, insert.types)
+    count += inserted.rows.length
+    replay.push(...replayInserts(write.table, inserted.columns, inserted.rows))
+    const at = write.returned.map((name) => inserted.columns.findIndex((c) => c.name === name))
+    returnedRows.push(...inserted.rows.map((row) => at.map((i) => row[i] ?? null)))
+  }
+  const writes: Array<ReplayInsert> = []
+  for (const [k, branch] of write.matched.entries()) {
+    const rows = acting.filter((row) => row[1] === k + 1)
+    if (rows.length === 0) continue
+    if (branch.update === undefined) {
+      for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT)
+        writes.push({ sql: `DELETE FROM ${write.table} WHERE rowid IN (${rows.slice(at, at + ROWS_PER_STATEMENT).map((row) => String(row[0])).join(", ")})`, params: [], types: undefined })
+      continue
+    }
+    const first = 2 + write.matched.slice(0, k).reduce((n, b) => n + (b.update?.length ?? 0), 0)
+    const picked = [0, ...branch.update.map((_, i) => first + i)]
+    writes.push(...updatesByRowId(write.table, branch.update.map((a) => a.column), picked.map((i) => computed!.columns[i]!), rows.map((row) => picked.map((i) => row[i]!))))
+  }
+  await runWrites(engine, writes, returning(write.returned), returnedRows)
+  replay.push(...writes)
+  return { count, rows: returnedRows, replay }
+}
