@@ -360,9 +360,25 @@ export class BulkRows {
     return undefined
   }
 
-  /** @internal Builds the data chunk of rows [start, start + n). */
+  /** @internal A data chunk of its own holding rows [start, start + n). */
   chunk(start: number, n: number): DuckDBDataChunk {
-    const chunk = DuckDBDataChunk.create(this.columns.map((c) => c.type), n)
+    const chunk = this.newChunk()
+    this.fill(chunk, start, n)
+    return chunk
+  }
+
+  /** @internal An empty data chunk of the columns' types, to fill with {@link BulkRows.fill} chunk after chunk. */
+  newChunk(): DuckDBDataChunk {
+    return DuckDBDataChunk.create(this.columns.map((c) => c.type))
+  }
+
+  /**
+   * @internal Fills `chunk` (from {@link BulkRows.newChunk}) with rows [start, start + n), after clearing what it held:
+   * the appender copies a chunk's data when it takes it, so one chunk serves every chunk of an append.
+   */
+  fill(chunk: DuckDBDataChunk, start: number, n: number): void {
+    duckdb.data_chunk_reset(chunk.chunk)
+    chunk.rowCount = n
     for (let c = 0; c < this.states.length; c++) {
       const s = this.states[c]!
       const vector = duckdb.data_chunk_get_vector(chunk.chunk, c)
@@ -378,7 +394,6 @@ export class BulkRows {
         duckdb.copy_data_to_vector_validity(vector, 0, words.buffer, 0, words.byteLength)
       }
     }
-    return chunk
   }
 }
 

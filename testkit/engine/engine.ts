@@ -377,8 +377,10 @@ export class Session {
   private async appendChunks(table: string, schema: string, database: string | undefined, rows: BulkRows): Promise<void> {
     const appender = await guard(() => this.connection.createAppender(table, schema, database ?? null))
     try {
+      const chunk = rows.newChunk()
       for (let start = 0; start < rows.rowCount; start += CHUNK_ROWS) {
-        appender.appendDataChunk(rows.chunk(start, Math.min(CHUNK_ROWS, rows.rowCount - start)))
+        rows.fill(chunk, start, Math.min(CHUNK_ROWS, rows.rowCount - start))
+        appender.appendDataChunk(chunk)
       }
       appender.flushSync()
     } catch (e) {

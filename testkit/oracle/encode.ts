@@ -45,28 +45,53 @@ export type LobRegistrar = (value: string | Uint8Array, type: OraType, row: numb
 
 const EMPTY = new Uint8Array(0)
 
-const halvesCache = new WeakMap<object, Int32Array>()
-/** The 64-bit values of a column viewed as little-endian 32-bit halves (cached per chunk column). */
-const halves = (col: ColumnVector): Int32Array => {
-  let h = halvesCache.get(col)
-  if (h === undefined) {
-    const d = col.data as BigInt64Array
-    h = new Int32Array(d.buffer, d.byteOffset, d.length * 2)
-    halvesCache.set(col, h)
+/**
+ * The 64-bit values of a column viewed as little-endian 32-bit halves, for one column encoder: it sees one result
+ * column chunk after chunk, so the view of the last chunk column is kept (one comparison per value).
+ */
+class Int64Halves {
+  private col: ColumnVector | undefined = undefined
+  private h: Int32Array = new Int32Array(0)
+  of(col: ColumnVector): Int32Array {
+    if (col !== this.col) {
+      const d = col.data as BigInt64Array
+      this.h = new Int32Array(d.buffer, d.byteOffset, d.length * 2)
+      this.col = col
+    }
+    return this.h
   }
-  return h
 }
 
 /** Microseconds of a timestamp row as a JS number (exact within 2^53, about 1685-2255). */
-const microsNumber = (col: ColumnVector, i: number): number => {
-  const h = halves(col)
-  return h[2 * i + 1]! * TWO_32 + (h[2 * i]! >>> 0)
-}
+const microsNumber = (h: Int32Array, i: number): number => h[2 * i + 1]! * TWO_32 + (h[2 * i]! >>> 0)
 
 /** True when the int64 of row `i` is a safe integer (its high word within +-2^21). */
-const safeInt64 = (col: ColumnVector, i: number): boolean => {
-  const hi = halves(col)[2 * i + 1]!
+const safeInt64 = (h: Int32Array, i: number): boolean => {
+  const hi = h[2 * i + 1]!
   return hi >= -2097152 && hi < 2097152
+}
+
+/**
+ * The four date bytes of Oracle's DATE / TIMESTAMP layout (century + 100, year of century + 100, month, day) of a day
+ * number, memoised in a direct-mapped table of 4,096 days: a column's dates mostly repeat or lie close together, and
+ * the calendar arithmetic costs more than the rest of the value's encoding.
+ */
+const DAY_SLOTS = 4096
+const dayKeys = new Float64Array(DAY_SLOTS).fill(Number.NaN)
+const dayBytes = new Uint8Array(DAY_SLOTS * 4)
+/** The slot of `dayBytes` holding the day's four bytes (at 4 * slot), filled when needed. */
+const daySlot = (days: number): number => {
+  const slot = days & (DAY_SLOTS - 1)
+  if (dayKeys[slot] !== days) {
+    const d = civilFromDays(days)
+    const o = slot * 4
+    dayBytes[o] = Math.trunc(d.year / 100) + 100
+    dayBytes[o + 1] = (d.year % 100) + 100
+    dayBytes[o + 2] = d.month
+    dayBytes[o + 3] = d.day
+    dayKeys[slot] = days
+  }
+  return slot
 }
 
 /** Writes a wall-clock timestamp given in microseconds since the epoch (DATE: 7 bytes, else 11). */
@@ -77,23 +102,28 @@ const writeMicros = (w: WriteBuffer, us: number, withFraction: boolean, fraction
     rem += 86_400_000_000
     days -= 1
   }
-  const d = civilFromDays(days)
+  const o = daySlot(days) * 4
+  // 0 <= secs < 86,400: int32 arithmetic from here
   const secs = Math.floor(rem / 1_000_000)
   w.ensure(12)
   const b = w.buf
   let p = w.pos
   b[p++] = withFraction ? 11 : 7
-  b[p++] = Math.trunc(d.year / 100) + 100
-  b[p++] = (d.year % 100) + 100
-  b[p++] = d.month
-  b[p++] = d.day
-  b[p++] = Math.floor(secs / 3600) + 1
-  b[p++] = (Math.floor(secs / 60) % 60) + 1
+  b[p++] = dayBytes[o]!
+  b[p++] = dayBytes[o + 1]!
+  b[p++] = dayBytes[o + 2]!
+  b[p++] = dayBytes[o + 3]!
+  b[p++] = ((secs / 3600) | 0) + 1
+  b[p++] = (((secs / 60) | 0) % 60) + 1
   b[p++] = (secs % 60) + 1
   if (withFraction) {
     const ns = (rem - secs * 1_000_000) * 1000
-    b.writeUInt32BE(Math.floor(ns / fractionUnitNs) * fractionUnitNs, p)
-    p += 4
+    // below 10^9, so within int32
+    const v = Math.floor(ns / fractionUnitNs) * fractionUnitNs
+    b[p++] = v >>> 24
+    b[p++] = (v >>> 16) & 0xff
+    b[p++] = (v >>> 8) & 0xff
+    b[p++] = v & 0xff
   }
   w.pos = p
 }
@@ -256,7 +286,8 @@ const nullGuard =
 
 const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
   switch (type.kind) {
-    case "number":
+    case "number": {
+      const halves = new Int64Halves()
       return nullGuard((w, col, i) => {
         const d = col.data
         switch (col.info.layout) {
@@ -271,7 +302,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
             writeNumber(w, d[i] as number)
             return
           case "int64": {
-            const h = halves(col)
+            const h = halves.of(col)
             const lo = h[2 * i]!
             const hi = h[2 * i + 1]!
             if (hi >= -2097152 && hi < 2097152) writeNumber(w, hi * TWO_32 + (lo >>> 0))
@@ -290,7 +321,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
             return
           case "decimal64": {
             // read the int64 as two 32-bit halves to avoid a BigInt per value
-            const h = halves(col)
+            const h = halves.of(col)
             const lo = h[2 * i]!
             const hi = h[2 * i + 1]!
             if (hi >= -2097152 && hi < 2097152) writeScaledInt(w, hi * TWO_32 + (lo >>> 0), col.info.scale)
@@ -310,6 +341,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
           }
         }
       })
+    }
     case "float":
     case "double": {
       const dbl = type.kind === "double"
@@ -368,15 +400,19 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
         else w.bytesWithLength(b)
       }
     }
-    case "date":
+    case "date": {
+      const halves = new Int64Halves()
       return nullGuard((w, col, i) => {
-        if (col.info.layout === "timestamp") return writeMicros(w, microsNumber(col, i), false, 1)
-        if (col.info.layout === "timestamp_s") return writeMicros(w, microsNumber(col, i) * 1_000_000, false, 1)
+        if (col.info.layout === "timestamp") return writeMicros(w, microsNumber(halves.of(col), i), false, 1)
+        if (col.info.layout === "timestamp_s") return writeMicros(w, microsNumber(halves.of(col), i) * 1_000_000, false, 1)
         const c = civilOf(col, i)
         if (c === undefined) w.u8(0)
         else writeDateParts(w, c, false)
       })
-    case "timestamp":
+    }
+    case "timestamp": {
+      const halves = new Int64Halves()
+      const fractionUnit = type.scale < 9 ? 10 ** (9 - type.scale) : 1
       return nullGuard((w, col, i) => {
         if (col.info.layout === "varchar") {
           // TIMESTAMP(7-9): the wall clock as text (datetime-functions.ts); a zoned text keeps its own wall clock
@@ -385,7 +421,10 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
           w.bytesWithLength(oracleBytesOf({ wall: v.wall }, false, type.scale))
           return
         }
-        if (col.info.layout === "timestamp" && safeInt64(col, i)) return writeMicros(w, microsNumber(col, i), true, type.scale < 9 ? 10 ** (9 - type.scale) : 1)
+        if (col.info.layout === "timestamp") {
+          const h = halves.of(col)
+          if (safeInt64(h, i)) return writeMicros(w, microsNumber(h, i), true, fractionUnit)
+        }
         const c = civilOf(col, i)
         if (c === undefined) w.u8(0)
         else {
@@ -396,6 +435,7 @@ const baseEncoder = (type: OraType, opts: EncodeOptions): ColumnEncoder => {
           writeDateParts(w, c, true)
         }
       })
+    }
     case "timestampltz":
       return nullGuard((w, col, i) => {
         if (col.info.layout === "varchar") {

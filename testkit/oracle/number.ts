@@ -58,10 +58,17 @@ const writeIntScaled = (w: WriteBuffer, n: number, scale: number): void => {
   let a = negative ? -n : n
   let count = 0
   const tmp = scratch
-  while (a > 0) {
+  // above int32 range, double arithmetic until it fits; then int32 division (a multiply, where a double's % calls fmod)
+  while (a > 0x7fffffff) {
     const r = a % 100
     tmp[count++] = r
     a = (a - r) / 100
+  }
+  let x = a | 0
+  while (x > 0) {
+    const q = (x / 100) | 0
+    tmp[count++] = x - q * 100
+    x = q
   }
   let low = 0
   while (tmp[low] === 0) low++

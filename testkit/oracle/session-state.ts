@@ -73,7 +73,7 @@ export class SessionState {
   /** A break marker arrived and is not answered yet. */
   breakPending = false
   /** After a reply with rows, what to encode ahead for the probable next FETCH. */
-  prefetchAfterSend: { res: ActiveResult; max: number } | undefined
+  prefetchAfterSend: { res: ActiveResult; max: number; bytes: number } | undefined
   readonly cursors = new Map<number, ServerCursor>()
   /** The cursor the call being answered works on: a break answering the call ends its result. */
   callCursor: ServerCursor | undefined

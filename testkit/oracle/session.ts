@@ -366,7 +366,10 @@ export class ProtocolSession {
   }
 
   private writePackets(payload: Buffer, endOfResponse: boolean): void {
-    this.socket.write(dataPackets(payload, this.sdu, endOfResponse))
+    // one gathered write (writev) of the packets' headers and payload views, instead of a copy of the reply
+    this.socket.cork()
+    for (const part of dataPackets(payload, this.sdu, endOfResponse)) this.socket.write(part)
+    this.socket.uncork()
   }
 
   /** Runs one request: negotiation messages, or piggybacks followed by one function. */

@@ -86,22 +86,25 @@ export const markerPacket = (kind: number): Buffer => {
 /** The marker kind of a MARKER packet. */
 export const markerKind = (p: Buffer): number => (p.length > 10 ? p[10]! : p[9]!)
 
-/** Splits a TTC payload into DATA packets of at most one SDU (the last one flagged end-of-response when asked). */
-export const dataPackets = (payload: Buffer, sdu: number, endOfResponse: boolean): Buffer => {
+/**
+ * Splits a TTC payload into DATA packets of at most one SDU (the last one flagged end-of-response when asked), as the
+ * buffers to write one after the other: each packet's 10-byte header, then its part of the payload as a view (the
+ * payload is not copied; it must not change until written).
+ */
+export const dataPackets = (payload: Buffer, sdu: number, endOfResponse: boolean): Array<Buffer> => {
   const max = sdu - 10
   const count = Math.max(1, Math.ceil(payload.length / max))
-  const out = Buffer.allocUnsafe(payload.length + count * 10)
-  let o = 0
+  const headers = Buffer.allocUnsafe(count * 10)
+  const out: Array<Buffer> = []
   for (let k = 0; k < count; k++) {
     const part = payload.subarray(k * max, Math.min(payload.length, (k + 1) * max))
-    const len = part.length + 10
-    out.writeUInt32BE(len, o)
-    out[o + 4] = PacketType.DATA
-    out[o + 5] = 0
-    out.writeUInt16BE(0, o + 6)
-    out.writeUInt16BE(endOfResponse && k === count - 1 ? DataFlag.END_OF_RESPONSE : 0, o + 8)
-    part.copy(out, o + 10)
-    o += len
+    const o = k * 10
+    headers.writeUInt32BE(part.length + 10, o)
+    headers[o + 4] = PacketType.DATA
+    headers[o + 5] = 0
+    headers.writeUInt16BE(0, o + 6)
+    headers.writeUInt16BE(endOfResponse && k === count - 1 ? DataFlag.END_OF_RESPONSE : 0, o + 8)
+    out.push(headers.subarray(o, o + 10), part)
   }
   return out
 }

@@ -29,6 +29,12 @@ export class WriteBuffer extends GrowableBuffer {
     super(initialSize)
   }
 
+  /** Continues from `other`'s bytes instead of its own, without copying them (`other` is not written to again). */
+  adopt(other: WriteBuffer): void {
+    this.buf = other.buf
+    this.pos = other.pos
+  }
+
   /** The bytes written so far (a view, not a copy). */
   bytes(): Buffer {
     return this.buf.subarray(0, this.pos)

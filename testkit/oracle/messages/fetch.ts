@@ -48,6 +48,8 @@ const encodeRows = async (s: SessionState, w: WriteBuffer, res: ActiveResult, ma
 
 const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveResult, max: number, ends?: Array<number>): Promise<Encoded> => {
   let n = 0
+  const start = w.pos
+  let sized = false
   while (n < max && !res.done) {
     if (res.chunk === null || res.pos >= res.chunk.rowCount) {
       res.chunk = await res.cursor.next()
@@ -55,6 +57,12 @@ const encodeRowsUntimed = async (s: SessionState, w: WriteBuffer, res: ActiveRes
       if (res.chunk === null) {
         res.done = true
         break
+      }
+      if (!sized && n > 0) {
+        // more rows follow: room for the rest of the batch (up to 4 MB) at the size of the rows so far, one
+        // allocation instead of a doubling per power of two
+        sized = true
+        w.ensure(Math.min(1 << 22, Math.ceil(((w.pos - start) / n) * (max - n) * 1.125)) + 256)
       }
     }
     const chunk = res.chunk
@@ -101,7 +109,8 @@ export const writeRows = async (s: SessionState, reply: Reply, cur: ServerCursor
     const k = Math.min(max, pending.ends.length - pending.taken)
     const from = pending.taken === 0 ? 0 : pending.ends[pending.taken - 1]!
     const to = pending.ends[pending.taken + k - 1]!
-    w.raw(pending.w.buf.subarray(from, to))
+    if (w.pos === 0 && from === 0 && to === pending.w.pos) w.adopt(pending.w)
+    else w.raw(pending.w.buf.subarray(from, to))
     pending.taken += k
     n += k
     if (pending.taken === pending.ends.length) res.pending = undefined
@@ -121,7 +130,7 @@ export const writeRows = async (s: SessionState, reply: Reply, cur: ServerCursor
   if (exhausted) writeEndOfCall(s, w, cur.id, res.sent, [], ora.noDataFound())
   else {
     writeEndOfCall(s, w, cur.id, res.sent)
-    s.prefetchAfterSend = { res, max }
+    s.prefetchAfterSend = { res, max, bytes: w.pos }
   }
 }
 
@@ -130,7 +139,8 @@ export const prefetch = async (s: SessionState): Promise<void> => {
   const p = s.prefetchAfterSend
   s.prefetchAfterSend = undefined
   if (p === undefined || p.res.done || p.res.pending !== undefined || p.res.closed === true || s.breakPending) return
-  const w = new WriteBuffer(1 << 16)
+  // sized like the batch just sent (the reply carries it and a few bytes of end of call)
+  const w = new WriteBuffer(Math.max(1 << 16, p.bytes + (p.bytes >> 3)))
   const ends: Array<number> = []
   try {
     // a row that cannot be encoded stops the batch before it; the FETCH that reaches it reports its error
