@@ -14,6 +14,7 @@ import type { Session as EngineSession } from "../engine/index.ts"
 import { OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
+import type { MethodSpec } from "./type-shapes.ts"
 import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
 import type { BindSpec, PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
 import { charType, Dty, numberType, parseOracleType, rawType, type OraType } from "./types.ts"
@@ -69,6 +70,21 @@ const xmlType = register({ schema: "SYS", name: "XMLTYPE", oid: fixedOid("SYS.XM
 /** Types every schema sees through public synonyms. */
 const PUBLIC_TYPES: ReadonlyArray<NamedType> = [sdoPointType, sdoElemInfoArray, sdoOrdinateArray, sdoGeometry, xmlType]
 
+/**
+ * A method declaration of an OBJECT type's attribute list (`[NOT] OVERRIDING | FINAL | INSTANTIABLE ...  MEMBER |
+ * STATIC | CONSTRUCTOR | MAP MEMBER | ORDER MEMBER  FUNCTION | PROCEDURE name [(params)] ...`); undefined for an attribute.
+ */
+const methodSpec = (part: ReadonlyArray<Tok>): MethodSpec | undefined => {
+  let k = 0
+  while (isKw(part[k], "NOT", "OVERRIDING", "FINAL", "INSTANTIABLE")) k++
+  if (isKw(part[k], "MAP", "ORDER") && isKw(part[k + 1], "MEMBER")) k++
+  if (!isKw(part[k], "MEMBER", "STATIC", "CONSTRUCTOR") || !isKw(part[k + 1], "FUNCTION", "PROCEDURE") || part[k + 2] === undefined) return undefined
+  const kind = part[k]!.value as MethodSpec["kind"]
+  const open = isOp(part[k + 3], "(") ? k + 3 : -1
+  const params = open < 0 ? [] : splitTop(part.slice(open + 1, matchParen(part, open))).filter((p) => !(p[0] !== undefined && identName(p[0]) === "SELF"))
+  return { name: identName(part[k + 2]!), kind, isFunction: isKw(part[k + 1], "FUNCTION"), arity: params.length }
+}
+
 /** The named types of one database. */
 export class NamedTypes {
   private readonly types = new Map<string, NamedType>(PUBLIC_TYPES.map((t) => [`${t.schema}.${t.name}`, t]))
@@ -118,14 +134,20 @@ export class NamedTypes {
       if (!isOp(sig[k + 1], "(")) throw compilationError()
       const close = matchParen(sig, k + 1)
       const attributes: Array<Attribute> = []
+      const methods: Array<MethodSpec> = []
       for (const part of splitTop(sig.slice(k + 2, close))) {
+        const method = methodSpec(part)
+        if (method !== undefined) {
+          methods.push(method)
+          continue
+        }
         const attrName = part[0]
         if (attrName === undefined || (attrName.kind !== "ident" && attrName.kind !== "qident")) throw compilationError()
         if (attributes.some((a) => a.name === identName(attrName))) throw compilationError()
         attributes.push({ name: identName(attrName), member: this.member(schema, part.slice(1)) })
       }
       if (attributes.length === 0) throw compilationError()
-      type = { schema: owner, name, oid, kind: "object", attributes, element: undefined, limit: 0 }
+      type = { schema: owner, name, oid, kind: "object", attributes, element: undefined, limit: 0, ...(methods.length > 0 ? { methods } : {}) }
     } else if (isKw(sig[k], "VARRAY") || (isKw(sig[k], "VARYING") && isKw(sig[k + 1], "ARRAY"))) {
       if (isKw(sig[k], "VARYING")) k++
       if (!isOp(sig[k + 1], "(") || sig[k + 2]?.kind !== "num" || !isOp(sig[k + 3], ")") || !isKw(sig[k + 4], "OF")) throw compilationError()

@@ -15,6 +15,7 @@ import { isMultiTableInsert, runMultiTableInsert } from "./multi-table-insert.ts
 import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
+import { rewriteSqlMethodCalls } from "./plsql/object-methods.ts"
 import { takeCompileWarning } from "./plsql/stored-code.ts"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { AppendTarget, BulkRows, ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
@@ -370,7 +371,7 @@ export class SqlSession {
 
   /** The stored functions a client's query calls (plsql/sql-functions.ts), undefined when it calls none. */
   private storedFunctionCalls(source: ReadonlyArray<Tok>, sql: string): StatementCalls | undefined {
-    return storedFunctionCalls(source, this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columns.columnsOf(sql, () => true).has(name))
+    return storedFunctionCalls(rewriteSqlMethodCalls(source, (schema, name) => this.lookupTable(schema, name)), this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columns.columnsOf(sql, () => true).has(name))
   }
 
   /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */

@@ -16,6 +16,7 @@ import { PlsCompileError, valueError } from "./errors.ts"
 import { fastEvaluate } from "./fast-eval.ts"
 import { inlineMultisets } from "./multisets.ts"
 import { closingParen, nameValue } from "./names.ts"
+import { objectMethodCall } from "./object-methods.ts"
 import { declaredInPackage, packagedFunction } from "./package-instances.ts"
 import { PlsqlRecord } from "./records.ts"
 import { columnsOf, render } from "./render.ts"
@@ -95,7 +96,9 @@ export async function inlineCalls(ctx: Frame, expr: Expr, sql = false, keepStore
     const packaged = await packagedFunction(ctx, expr, k)
     let callee: { readonly end: number; readonly run: (args: ReadonlyArray<Expr>) => Promise<Value> } | undefined
     const lockFunction = builtinLockCall(expr, k)
-    if (lockFunction !== undefined) {
+    const method = packaged === undefined && lockFunction === undefined ? await objectMethodCall(ctx, expr, k) : undefined
+    if (method !== undefined) callee = method
+    else if (lockFunction !== undefined) {
       callee = { end: lockFunction.end, run: async (args) => (await dbmsLockFunction(ctx, lockFunction.name, args)) ?? null }
     } else if (packaged !== undefined) {
       if (!keepStored) callee = { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args) }

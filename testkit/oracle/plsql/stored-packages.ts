@@ -48,7 +48,7 @@ const sig = (sql: string) => tokenize(sql).filter((t) => t.kind !== "ws")
  * Parses `decls [BEGIN stmts [EXCEPTION handlers]] END [name];` (the part after IS / AS): a specification, and a
  * body without a BEGIN section, get an empty one.
  */
-const parseUnit = (source: string, toks: Array<Tok>): Block => {
+export const parseUnit = (source: string, toks: Array<Tok>): Block => {
   const last = toks[toks.length - 1]
   if (last !== undefined && !isOp(last, ";")) toks.push({ kind: "op", text: ";", value: ";", pos: last.pos + last.text.length })
   try {
