@@ -65,10 +65,15 @@ const sdoGeometry = register({
   element: undefined,
   limit: 0
 })
+// the Data Cartridge's list types, as DESCRIBE shows them on a database: SYS.ODCINUMBERLIST VARRAY(32767) OF NUMBER,
+// SYS.ODCIVARCHAR2LIST VARRAY(32767) OF VARCHAR2(4000), SYS.ODCIDATELIST VARRAY(32767) OF DATE (Data Cartridge
+// Developer's Guide, "Extensibility Constants, Types, and Mappings")
+const odciList = (name: string, element: OraType) => register({ schema: "SYS", name, oid: fixedOid(`SYS.${name}`), kind: "varray", attributes: [], element: { scalar: element }, limit: 32767 })
+const odciLists = [odciList("ODCINUMBERLIST", NUMBER), odciList("ODCIVARCHAR2LIST", charType("VARCHAR2", 4000)), odciList("ODCIDATELIST", parseOracleType("DATE")!)]
 const xmlType = register({ schema: "SYS", name: "XMLTYPE", oid: fixedOid("SYS.XMLTYPE"), kind: "xmltype", attributes: [], element: undefined, limit: 0 })
 
 /** Types every schema sees through public synonyms. */
-const PUBLIC_TYPES: ReadonlyArray<NamedType> = [sdoPointType, sdoElemInfoArray, sdoOrdinateArray, sdoGeometry, xmlType]
+const PUBLIC_TYPES: ReadonlyArray<NamedType> = [sdoPointType, sdoElemInfoArray, sdoOrdinateArray, sdoGeometry, xmlType, ...odciLists]
 
 /**
  * A method declaration of an OBJECT type's attribute list (`[NOT] OVERRIDING | FINAL | INSTANTIABLE ...  MEMBER |

@@ -23,6 +23,8 @@ import { isOp, matchParen, splitTopLevel, type Tok } from "../lexer.ts"
 import { returningClause } from "../statement.ts"
 import { oracleName } from "../translate.ts"
 import type { PlsqlHost } from "./host.ts"
+import { PlsqlCollection } from "./collections.ts"
+import { storedOfCollection } from "./schema-collections.ts"
 
 /**
  * Decimals a NUMBER result keeps in SQL: it travels as a DuckDB DECIMAL(38, 10), which SUM, comparisons and
@@ -145,7 +147,8 @@ const carried = (kind: string, v: unknown): DuckDBValue => {
       if (v instanceof DuckDBTimestampSecondsValue) return new DuckDBTimestampValue(v.seconds * 1_000_000n)
       return v as DuckDBValue
     default:
-      return String(v)
+      // a schema collection result as its stored text
+      return v instanceof PlsqlCollection ? (storedOfCollection(v) ?? String(v)) : String(v)
   }
 }
 
