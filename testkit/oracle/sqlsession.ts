@@ -16,6 +16,7 @@ import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
 import { rewriteSqlMethodCalls } from "./plsql/object-methods.ts"
+import { inlineWithFunctions } from "./plsql/with-functions.ts"
 import { takeCompileWarning } from "./plsql/stored-code.ts"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { AppendTarget, BulkRows, ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
@@ -231,6 +232,15 @@ export class SqlSession {
   /** Executes one statement for each bind row (one row when there are no binds). */
   async execute(text: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(text)
+    // WITH FUNCTION ...: the declarations as a package only this statement sees (plsql/with-functions.ts)
+    const withFunctions = cls === "query" ? inlineWithFunctions(this, text) : undefined
+    if (withFunctions !== undefined) {
+      try {
+        return await this.execute(withFunctions.sql, rows, specs, opts)
+      } finally {
+        withFunctions.release()
+      }
+    }
     const sql = cls === "query" || cls === "dml" ? resolveSynonyms(this.db, this.schema, text) : text
     this.statementSql = sql
     // INSERT ALL / FIRST: one single-table INSERT per INTO clause, each checked and run as a statement of its own
