@@ -94,6 +94,26 @@ describe("Oracle test server: object type methods and TYPE BODY", () => {
     expect(r.rows).toEqual([[2, 20, 40]])
   })
 
+  it("a block's SQL calls a column's method and a user-defined constructor; a client's INSERT calls the constructor", async () => {
+    const r = await conn.execute(
+      `DECLARE
+         n NUMBER;
+         v pm_rect;
+       BEGIN
+         SELECT SUM(t.r.area()) INTO n FROM pm_tab t;
+         INSERT INTO pm_tab VALUES (3, pm_rect(1));
+         SELECT r INTO v FROM pm_tab WHERE id = 3;
+         :x := n || ' ' || v.len || 'x' || v.wid;
+       END;`,
+      out
+    )
+    expect(r.outBinds).toEqual({ x: "26 1x2" })
+    await conn.execute("INSERT INTO pm_tab VALUES (4, pm_rect(3))")
+    const q = await conn.execute("SELECT t.r.len, t.r.wid, t.r.area() FROM pm_tab t WHERE t.id = 4")
+    expect(q.rows).toEqual([[3, 6, 18]])
+    await conn.rollback()
+  })
+
   it("an object returned by a method reaches the client as a DbObject; a DbObject bind calls a method", async () => {
     const Rect = await conn.getDbObjectClass("PM_RECT")
     const r = await conn.execute("DECLARE v pm_rect := :i; BEGIN v.grow(2); :o := v; :x := v.area(); END;", {

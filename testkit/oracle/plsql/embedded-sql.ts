@@ -31,6 +31,8 @@ import { rewriteRowSubqueries } from "../row-subqueries.ts"
 import { unqualifySetTargets } from "../session-translate.ts"
 import { callingWhileWriting, checkMutating, writtenTable } from "./mutating-tables.ts"
 import { tableTriggers } from "./trigger-definitions.ts"
+import { rewriteSqlMethodCalls } from "./object-methods.ts"
+import { namedTypesOf } from "../named-types.ts"
 
 /** The table an INSERT INTO / UPDATE / DELETE [FROM] / MERGE INTO writes. */
 function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
@@ -56,7 +58,7 @@ export async function runDml(ctx: Frame, written: Expr): Promise<number> {
   let calls
   try {
     const columns = columnsOf(ctx, inlined)
-    calls = storedFunctionCalls(inlined, ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
+    calls = storedFunctionCalls(methodCalls(ctx, inlined), ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
     rendered = render(ctx, intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(calls?.toks ?? inlined, lookup), lookup), lookup), false, true)
   } finally {
     release()
@@ -100,7 +102,7 @@ export async function openQuery(ctx: Frame, statement: Expr, withRowid = false):
     tabled?.release()
   }
   const columns = columnsOf(ctx, toks)
-  const calls = storedFunctionCalls(toks, ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
+  const calls = storedFunctionCalls(methodCalls(ctx, toks), ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
   let rendered
   try {
     rendered = render(ctx, calls?.toks ?? toks, true, true, withRowid)
@@ -116,6 +118,9 @@ export async function openQuery(ctx: Frame, statement: Expr, withRowid = false):
   )
   return { ...result!, cursor }
 }
+
+/** `alias.col.f(args)` of object columns as calls of their types' methods (object-methods.ts). */
+const methodCalls = (ctx: Frame, toks: Expr): Expr => [...rewriteSqlMethodCalls(toks, (schema, name) => ctx.host.lookupTable(schema, name), (name) => namedTypesOf(ctx.host.db).lookup(ctx.host.schema, undefined, name))]
 
 /** A query's `TABLE(collection)` as the query of its elements (table-collections.ts); undefined when it has none. */
 function tableCollections(ctx: Frame, query: Expr): { toks: Expr; release: () => void } | undefined {

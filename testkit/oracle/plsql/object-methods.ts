@@ -108,12 +108,23 @@ export async function objectProcedureCall(ctx: Frame, parts: ReadonlyArray<strin
  * `TYPE.F(alias.col, args)` of the type body's hidden package, which SQL calls as any packaged function
  * (sql-functions.ts); the same tokens when there is none.
  */
-export const rewriteSqlMethodCalls = (toks: ReadonlyArray<Tok>, lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined): ReadonlyArray<Tok> => {
+export const rewriteSqlMethodCalls = (
+  toks: ReadonlyArray<Tok>,
+  lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined,
+  lookupType: (name: string) => NamedType | undefined
+): ReadonlyArray<Tok> => {
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const at = (n: number) => toks[sig[n] ?? -1]
   let aliases: Map<string, TableMeta> | undefined
   const edits: Array<{ from: number; to: number; with: Array<Tok> }> = []
-  for (let n = 0; n + 5 < sig.length; n++) {
+  for (let n = 0; n + 1 < sig.length; n++) {
+    const constructed = userConstructorAt(toks, sig, n, lookupType)
+    if (constructed !== undefined) {
+      edits.push(constructed)
+      n++
+      continue
+    }
+    if (n + 5 >= sig.length) continue
     if (!isName(at(n)) || isOp(at(n - 1), ".") || !isOp(at(n + 1), ".") || !isName(at(n + 2)) || !isOp(at(n + 3), ".") || !isName(at(n + 4)) || !isOp(at(n + 5), "(")) continue
     aliases ??= aliasedTables(toks, sig, lookupTable)
     const type = aliases.get(at(n)!.value)?.columns.find((c) => c.name === at(n + 2)!.value)?.type.named
@@ -133,4 +144,38 @@ export const rewriteSqlMethodCalls = (toks: ReadonlyArray<Tok>, lookupTable: (sc
   const out = [...toks]
   for (const e of edits.reverse()) out.splice(e.from, e.to - e.from + 1, ...e.with)
   return out
+}
+
+/**
+ * `t(args)` at significant token `n` of a user-defined constructor of object type `t` with as many parameters: the
+ * edit that makes it `"T"."ORA$NEW"('<object of NULLs>', args)`, the type body's constructor function.
+ */
+const userConstructorAt = (
+  toks: ReadonlyArray<Tok>,
+  sig: ReadonlyArray<number>,
+  n: number,
+  lookupType: (name: string) => NamedType | undefined
+): { from: number; to: number; with: Array<Tok> } | undefined => {
+  const t = toks[sig[n]!]
+  if (!isName(t) || !isOp(toks[sig[n + 1] ?? -1], "(") || isOp(toks[sig[n - 1] ?? -1], ".")) return undefined
+  const type = lookupType(oracleName(t))
+  if (type?.kind !== "object" || !type.methods?.some((m) => m.kind === "CONSTRUCTOR")) return undefined
+  const open = sig[n + 1]!
+  const args = argumentsAt(toks.filter((x) => x.kind !== "ws"), n + 1, n).args.length
+  if (!type.methods.some((m) => m.kind === "CONSTRUCTOR" && m.arity === args)) return undefined
+  const pos = t.pos
+  const op = (text: string): Tok => ({ kind: "op", text, value: text, pos })
+  const self = nullAttributes(type)
+  return {
+    from: sig[n]!,
+    to: open,
+    with: [
+      { kind: "qident", text: `"${type.name}"`, value: type.name, pos },
+      op("."),
+      { kind: "qident", text: `"${CONSTRUCTOR_NAME}"`, value: CONSTRUCTOR_NAME, pos },
+      op("("),
+      { kind: "str", text: `'${self}'`, value: self, pos },
+      ...(args > 0 ? [op(",")] : [])
+    ]
+  }
 }
