@@ -91,4 +91,27 @@ describe("Oracle test server: collections of objects in PL/SQL", () => {
       { X: 9, LABEL: "new" }
     ])
   })
+  it("a collection variable of a schema type is inserted into a nested table column and selected back INTO one", async () => {
+    await conn.execute("CREATE TYPE oc_nums AS TABLE OF NUMBER")
+    await conn.execute("CREATE TABLE oc_ntab (id NUMBER, vals oc_nums, pts oc_pts) NESTED TABLE vals STORE AS oc_ntab_vals NESTED TABLE pts STORE AS oc_ntab_pts")
+    const r = await conn.execute(
+      `DECLARE
+         v oc_nums := oc_nums(1, 2);
+         p oc_pts := oc_pts(oc_pt(5, 'five'));
+         w oc_nums;
+         q oc_pts;
+       BEGIN
+         v.EXTEND;
+         v(3) := 30;
+         INSERT INTO oc_ntab VALUES (1, v, p);
+         SELECT vals, pts INTO w, q FROM oc_ntab WHERE id = 1;
+         :x := w.COUNT || ' ' || w(3) || ' ' || q(1).label;
+       END;`,
+      out
+    )
+    expect(r.outBinds).toEqual({ x: "3 30 five" })
+    const rows = (await conn.execute("SELECT t.vals FROM oc_ntab t")).rows as Array<[{ getValues(): Array<number> }]>
+    expect(rows[0]![0].getValues()).toEqual([1, 2, 30])
+    await conn.rollback()
+  })
 })

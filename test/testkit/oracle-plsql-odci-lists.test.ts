@@ -51,4 +51,35 @@ describe("Oracle test server: SYS.ODCI*LIST collection types", () => {
     expect(outs.o.getValues()).toEqual([5, 6, 99])
     expect(outs.x).toBe("3:5:y:32767")
   })
+  it("a block reads TABLE(:dbobject), TABLE(variable) and TABLE(constructor); BULK COLLECT fills a list", async () => {
+    const List = await conn.getDbObjectClass("SYS.ODCINUMBERLIST")
+    const r = await conn.execute(
+      `DECLARE
+         v sys.odcinumberlist := sys.odcinumberlist(3, 1, 2);
+         w sys.odcinumberlist;
+         s NUMBER := 0;
+       BEGIN
+         FOR r IN (SELECT column_value c FROM TABLE(v) ORDER BY 1) LOOP s := s * 10 + r.c; END LOOP;
+         FOR r IN (SELECT column_value c FROM TABLE(:b)) LOOP s := s * 10 + r.c; END LOOP;
+         SELECT column_value BULK COLLECT INTO w FROM TABLE(sys.odcinumberlist(7, 8, 9)) WHERE column_value > 7;
+         :x := s || ' ' || w.COUNT || ' ' || w(1);
+       END;`,
+      { b: { type: List, val: new List([4, 5]) }, x: { dir: oracledb.BIND_OUT, type: oracledb.STRING } }
+    )
+    expect(r.outBinds).toEqual({ x: "12345 2 8" })
+  })
+
+  it("stored units take and return the list types: a DbObject argument, TABLE(f(n)) over a function's list", async () => {
+    const List = await conn.getDbObjectClass("SYS.ODCINUMBERLIST")
+    await conn.execute("CREATE OR REPLACE PROCEDURE odci_p(ids sys.odcinumberlist, n OUT NUMBER) IS BEGIN n := ids.COUNT * 100 + ids(ids.LAST); END;")
+    const p = await conn.execute("BEGIN odci_p(:ids, :n); END;", { ids: { type: List, val: new List([7, 8]) }, n: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+    expect(p.outBinds).toEqual({ n: 208 })
+    await conn.execute(
+      "CREATE OR REPLACE FUNCTION odci_f(n NUMBER) RETURN sys.odcinumberlist IS r sys.odcinumberlist := sys.odcinumberlist(); BEGIN FOR i IN 1 .. n LOOP r.EXTEND; r(i) := i * i; END LOOP; RETURN r; END;"
+    )
+    const q = await conn.execute("SELECT column_value FROM TABLE(odci_f(3))")
+    expect(q.rows).toEqual([[1], [4], [9]])
+    const b = await conn.execute("DECLARE v sys.odcinumberlist := odci_f(4); BEGIN :x := v(4); END;", { x: { dir: oracledb.BIND_OUT, type: oracledb.STRING } })
+    expect(b.outBinds).toEqual({ x: "16" })
+  })
 })

@@ -7,7 +7,8 @@
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { fromExtendedJson, toExtendedJson } from "../extended-json.ts"
-import { namedTypesOf } from "../named-types.ts"
+import { namedTypeOfOid, namedTypesOf } from "../named-types.ts"
+import type { BindSpec } from "../statement.ts"
 import type { JsonNode } from "../oson.ts"
 import type { Member, NamedType } from "../pickle.ts"
 import type { CollectionType, TypeSpec } from "./ast.ts"
@@ -83,6 +84,13 @@ export function collectionOfStored(type: CollectionType, text: string): Collecti
   const c: Collection = new PlsqlCollection(type)
   if (node.kind === "array") for (const item of node.items) c.push(valueOfNode(item, named?.element))
   return c
+}
+
+/** A DbObject collection bind's value (its stored text) as a collection of its type; undefined for another bind. */
+export function storedBindCollection(text: string, spec: BindSpec | undefined): Collection | undefined {
+  const named = spec?.oid === undefined ? undefined : namedTypeOfOid(spec.oid)
+  const type = named === undefined ? undefined : collectionTypeOfNamed(named)
+  return type === undefined ? undefined : collectionOfStored(type, text)
 }
 
 /** `v` converted to a schema collection type when it is stored text; as it is otherwise. */
