@@ -131,8 +131,13 @@ describe("Oracle test server: object type methods and TYPE BODY", () => {
       `CREATE TYPE pm_cnt AS OBJECT (n NUMBER, MEMBER FUNCTION twice RETURN NUMBER)`
     )
     await conn.execute(`CREATE OR REPLACE TYPE BODY pm_cnt IS MEMBER FUNCTION twice RETURN NUMBER IS BEGIN RETURN n * 2; END; END;`)
-    const listed = await conn.execute("SELECT object_type, status FROM user_objects WHERE object_name = 'PM_CNT' AND object_type = 'TYPE BODY'")
-    expect(listed.rows).toEqual([["TYPE BODY", "VALID"]])
+    const listed = await conn.execute("SELECT object_type, status FROM user_objects WHERE object_name = 'PM_CNT' ORDER BY object_type")
+    expect(listed.rows).toEqual([
+      ["TYPE", "VALID"],
+      ["TYPE BODY", "VALID"]
+    ])
+    const source = await conn.execute("SELECT line, text FROM user_source WHERE name = 'PM_CNT' AND type = 'TYPE BODY' ORDER BY line")
+    expect(source.rows).toEqual([[1, "TYPE BODY pm_cnt IS MEMBER FUNCTION twice RETURN NUMBER IS BEGIN RETURN n * 2; END; END;"]])
     const before = await conn.execute("DECLARE v pm_cnt := pm_cnt(21); BEGIN :x := v.twice(); END;", out)
     expect(before.outBinds).toEqual({ x: "42" })
     await conn.execute("DROP TYPE BODY pm_cnt")
@@ -142,6 +147,9 @@ describe("Oracle test server: object type methods and TYPE BODY", () => {
     expect(oraCode(e)).toBe("ORA-04067")
     const again = await failure(() => conn.execute("DROP TYPE BODY pm_cnt"))
     expect(oraCode(again)).toBe("ORA-04043")
+    await conn.execute("DROP TYPE pm_cnt")
+    const dropped = await conn.execute("SELECT COUNT(*) FROM user_objects WHERE object_name = 'PM_CNT'")
+    expect(dropped.rows).toEqual([[0]])
   })
 
   it("a TYPE BODY for an unknown type is ORA-04043; a method the specification does not declare is a compile error", async () => {

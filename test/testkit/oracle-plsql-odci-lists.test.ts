@@ -31,6 +31,10 @@ describe("Oracle test server: SYS.ODCI*LIST collection types", () => {
     const List = await conn.getDbObjectClass("SYS.ODCINUMBERLIST")
     const q = await conn.execute("SELECT column_value * 10 FROM TABLE(:b)", { b: { type: List, val: new List([1, 2]) } })
     expect(q.rows).toEqual([[10], [20]])
+    const Dates = await conn.getDbObjectClass("SYS.ODCIDATELIST")
+    // a DATE list's elements come back as DATEs
+    const d = await conn.execute("SELECT column_value AS d FROM TABLE(:d)", { d: { type: Dates, val: new Dates([new Date(2024, 0, 2)]) } })
+    expect(d.rows).toEqual([[new Date(2024, 0, 2)]])
     const r = await conn.execute(
       `DECLARE
          v sys.odcinumberlist := :i;

@@ -58,7 +58,7 @@ export interface TableMeta {
 export interface ObjectMeta {
   readonly owner: string
   readonly name: string
-  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION" | "PACKAGE" | "PACKAGE BODY" | "TYPE BODY" | "TRIGGER"
+  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION" | "PACKAGE" | "PACKAGE BODY" | "TYPE" | "TYPE BODY" | "TRIGGER"
   readonly objectId: number
   readonly created: Date
   readonly tableName?: string

@@ -235,7 +235,13 @@ export class Ddl implements TableDdl {
       }
       if (isKw(toks[k], "PACKAGE")) return definePackage(this.s, sqlText)
       if (isKw(toks[k], "CONTEXT")) return defineContext(this.s, toks, k + 1, orReplace)
-      if (isKw(toks[k], "TYPE")) return namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
+      if (isKw(toks[k], "TYPE")) {
+        namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
+        // USER_OBJECTS lists the type (its body too: plsql/type-bodies.ts)
+        const q = this.qualified(toks, k + 1)
+        this.s.db.catalog.putObject(this.s.db.catalog.getObject(q.schema, "TYPE", q.name) ?? { owner: q.schema, name: q.name, type: "TYPE", objectId: this.s.db.catalog.newObjectId(), created: new Date() })
+        return
+      }
       if (isKw(toks[k], "TRIGGER")) return defineTrigger(this.s.db, this.s.schema, sqlText, (schema, name) => this.s.lookupTable(schema, name))
       if (isKw(toks[k], "SYNONYM") || (isKw(toks[k], "PUBLIC") && isKw(toks[k + 1], "SYNONYM"))) return createSynonym(this, toks, k, orReplace)
       if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
@@ -290,6 +296,7 @@ export class Ddl implements TableDdl {
         namedTypesOf(this.s.db).drop(this.s.schema, toks, 2, (t) => this.columnsUse(t))
         // the type's body goes with it
         const q = this.qualified(toks, 2)
+        this.s.db.catalog.dropObject(q.schema, "TYPE", q.name)
         return dropTypeBody(this.s.db, q.schema, q.name, false)
       }
       if (what === "CONTEXT") return dropContext(this.s, toks, 2)

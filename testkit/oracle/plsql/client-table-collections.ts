@@ -122,11 +122,14 @@ export const inlineClientTables = async (
     const close = matchParen(s, k + 1)
     if (close < 0) continue
     let elements: Array<unknown> | undefined
+    // a collection of DATEs: each element's ISO text (extended JSON) read back as a DATE
+    let scalar = (e: unknown) => value(plain(e))
     const inner = s.slice(k + 2, close)
     if (inner.length === 1 && inner[0]!.kind === "bind") {
       const n = bindAt.get(k + 2)!
       const oid = specs[n]?.oid
       const element = oid === undefined ? undefined : namedTypeOfOid(oid)?.element
+      if (element !== undefined && "scalar" in element && element.scalar.kind === "date") scalar = (e) => `TO_DATE(${value(plain(e))}, 'YYYY-MM-DD"T"HH24:MI:SS')`
       // a collection of objects: each element an array of attribute values, named by the element type
       const attributes = element !== undefined && "named" in element ? element.named.attributes.map((a) => a.name) : undefined
       elements = jsonElements(params[n] ?? null)?.map((e) => (attributes !== undefined && Array.isArray(e) ? Object.fromEntries(attributes.map((a, i) => [a, e[i] ?? null])) : e))
@@ -164,7 +167,7 @@ export const inlineClientTables = async (
     changed = true
     const rows = elements.map((e) => {
       const fields = fieldsOf(e)
-      return fields === undefined ? `SELECT ${value(plain(e))} AS COLUMN_VALUE FROM dual` : `SELECT ${fields.map(([f, v]) => `${value(v)} AS "${f.replace(/"/g, '""')}"`).join(", ")} FROM dual`
+      return fields === undefined ? `SELECT ${scalar(e)} AS COLUMN_VALUE FROM dual` : `SELECT ${fields.map(([f, v]) => `${value(v)} AS "${f.replace(/"/g, '""')}"`).join(", ")} FROM dual`
     })
     text += `(${rows.length === 0 ? "SELECT NULL AS COLUMN_VALUE FROM dual WHERE 1 = 0" : rows.join(" UNION ALL ")}) `
     last = close + 1
