@@ -381,7 +381,7 @@ export class SqlSession {
 
   /** The stored functions a client's query calls (plsql/sql-functions.ts), undefined when it calls none. */
   private storedFunctionCalls(source: ReadonlyArray<Tok>, sql: string): StatementCalls | undefined {
-    return storedFunctionCalls(rewriteSqlMethodCalls(source, (schema, name) => this.lookupTable(schema, name), (name) => namedTypesOf(this.db).lookup(this.schema, undefined, name)), this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columns.columnsOf(sql, () => true).has(name))
+    return storedFunctionCalls(rewriteSqlMethodCalls(source, this.db, this.schema, (schema, name) => this.lookupTable(schema, name)), this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columns.columnsOf(sql, () => true).has(name))
   }
 
   /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */

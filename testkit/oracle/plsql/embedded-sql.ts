@@ -34,7 +34,6 @@ import { unqualifySetTargets } from "../session-translate.ts"
 import { callingWhileWriting, checkMutating, writtenTable } from "./mutating-tables.ts"
 import { tableTriggers } from "./trigger-definitions.ts"
 import { rewriteSqlMethodCalls } from "./object-methods.ts"
-import { namedTypesOf } from "../named-types.ts"
 
 /** The table an INSERT INTO / UPDATE / DELETE [FROM] / MERGE INTO writes. */
 function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
@@ -122,7 +121,7 @@ export async function openQuery(ctx: Frame, statement: Expr, withRowid = false):
 }
 
 /** `alias.col.f(args)` of object columns as calls of their types' methods (object-methods.ts). */
-const methodCalls = (ctx: Frame, toks: Expr): Expr => [...rewriteSqlMethodCalls(toks, (schema, name) => ctx.host.lookupTable(schema, name), (name) => namedTypesOf(ctx.host.db).lookup(ctx.host.schema, undefined, name))]
+const methodCalls = (ctx: Frame, toks: Expr): Expr => [...rewriteSqlMethodCalls(toks, ctx.host.db, ctx.host.schema, (schema, name) => ctx.host.lookupTable(schema, name))]
 
 /**
  * A query's `TABLE(collection)` as the query of its elements (table-collections.ts): of a collection variable, an

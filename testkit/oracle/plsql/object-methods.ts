@@ -13,6 +13,7 @@ import { isOp, splitTopLevel, type Tok } from "../lexer.ts"
 import { namedTypesOf } from "../named-types.ts"
 import { aliasedTables } from "../object-attributes.ts"
 import type { TableMeta } from "../catalog.ts"
+import type { OracleDatabase } from "../database.ts"
 import type { NamedType } from "../pickle.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr } from "./ast.ts"
@@ -56,8 +57,10 @@ const argumentsAt = (expr: Expr, open: number, name: number): { args: Array<Expr
  */
 export async function objectMethodCall(ctx: Frame, expr: Expr, k: number): Promise<{ readonly end: number; readonly run: (args: ReadonlyArray<Expr>) => Promise<Value> } | undefined> {
   const t = expr[k]
-  if (!isName(t) || isOp(expr[k - 1], ".")) return undefined
+  // cheap tests first: this runs for every name of every expression
+  if (!isName(t) || isOp(expr[k - 1], ".") || !(isOp(expr[k + 1], ".") || isOp(expr[k + 1], "("))) return undefined
   const name = oracleName(t)
+  if (isOp(expr[k + 1], "(") && !namedTypesOf(ctx.host.db).hasName(name)) return undefined
   const slot = lookup(ctx, name)
   if (slot?.k === "var" && isOp(expr[k + 1], ".") && isName(expr[k + 2]) && !isOp(expr[k + 3], ".")) {
     const type = objectTypeOf(ctx, slot.type)
@@ -110,9 +113,13 @@ export async function objectProcedureCall(ctx: Frame, parts: ReadonlyArray<strin
  */
 export const rewriteSqlMethodCalls = (
   toks: ReadonlyArray<Tok>,
-  lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined,
-  lookupType: (name: string) => NamedType | undefined
+  db: OracleDatabase,
+  schema: string,
+  lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined
 ): ReadonlyArray<Tok> => {
+  // no type body, no method to call
+  if (typeBodiesOf(db).size === 0) return toks
+  const lookupType = (name: string) => namedTypesOf(db).lookup(schema, undefined, name)
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const at = (n: number) => toks[sig[n] ?? -1]
   let aliases: Map<string, TableMeta> | undefined

@@ -28,6 +28,7 @@ const declarations = (source: string, toks: Array<Tok>): Block | undefined => {
  * the calls of those functions qualified by the package, and what drops the package; undefined for any other text.
  */
 export const inlineWithFunctions = (host: PlsqlHost, sql: string): { readonly sql: string; readonly release: () => void } | undefined => {
+  if (!/^\s*WITH\s+(FUNCTION|PROCEDURE)\b/i.test(sql)) return undefined
   const all = tokenize(sql)
   const sig = all.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   const at = (n: number) => all[sig[n] ?? -1]
