@@ -124,6 +124,9 @@ describe("Oracle test server: object type methods and TYPE BODY", () => {
     const outs = r.outBinds as { o: unknown; x: string }
     expect(JSON.parse(JSON.stringify(outs.o))).toEqual({ LEN: 3, WID: 3 })
     expect(outs.x).toBe("9")
+    // a static function's and a user-defined constructor's object in a select list are DbObjects too
+    const q = await conn.execute("SELECT pm_rect.square(2), pm_rect(4) FROM dual")
+    expect(JSON.parse(JSON.stringify(q.rows))).toEqual([[{ LEN: 2, WID: 2 }, { LEN: 4, WID: 8 }]])
   })
 
   it("USER_OBJECTS lists the TYPE BODY; DROP TYPE BODY leaves the type, whose methods then fail ORA-04067", async () => {

@@ -83,6 +83,8 @@ describe("Oracle test server: SYS.ODCI*LIST collection types", () => {
     )
     const q = await conn.execute("SELECT column_value FROM TABLE(odci_f(3))")
     expect(q.rows).toEqual([[1], [4], [9]])
+    const whole = (await conn.execute("SELECT odci_f(2) FROM dual")).rows as Array<[{ getValues(): Array<number> }]>
+    expect(whole[0]![0].getValues()).toEqual([1, 4])
     const b = await conn.execute("DECLARE v sys.odcinumberlist := odci_f(4); BEGIN :x := v(4); END;", { x: { dir: oracledb.BIND_OUT, type: oracledb.STRING } })
     expect(b.outBinds).toEqual({ x: "16" })
   })

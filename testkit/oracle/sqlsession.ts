@@ -15,7 +15,7 @@ import { isMultiTableInsert, runMultiTableInsert } from "./multi-table-insert.ts
 import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
-import { rewriteSqlMethodCalls } from "./plsql/object-methods.ts"
+import { namedResultOf, rewriteSqlMethodCalls } from "./plsql/object-methods.ts"
 import { inlineWithFunctions } from "./plsql/with-functions.ts"
 import { takeCompileWarning } from "./plsql/stored-code.ts"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
@@ -381,7 +381,7 @@ export class SqlSession {
 
   /** The stored functions a client's query calls (plsql/sql-functions.ts), undefined when it calls none. */
   private storedFunctionCalls(source: ReadonlyArray<Tok>, sql: string): StatementCalls | undefined {
-    return storedFunctionCalls(rewriteSqlMethodCalls(source, this.db, this.schema, (schema, name) => this.lookupTable(schema, name)), this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columns.columnsOf(sql, () => true).has(name))
+    return storedFunctionCalls(rewriteSqlMethodCalls(source, this.db, this.schema, (schema, name) => this.lookupTable(schema, name)), this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columns.columnsOf(sql, () => true).has(name), (fn) => namedResultOf(this.db, this.schema, fn))
   }
 
   /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */

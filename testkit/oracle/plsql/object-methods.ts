@@ -12,7 +12,7 @@ import { OraError } from "../errors.ts"
 import { isOp, splitTopLevel, type Tok } from "../lexer.ts"
 import { namedTypesOf } from "../named-types.ts"
 import { aliasedTables } from "../object-attributes.ts"
-import type { TableMeta } from "../catalog.ts"
+import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
 import type { OracleDatabase } from "../database.ts"
 import type { NamedType } from "../pickle.ts"
 import { oracleName } from "../translate.ts"
@@ -185,4 +185,15 @@ const userConstructorAt = (
       ...(args > 0 ? [op(",")] : [])
     ]
   }
+}
+
+/**
+ * The object or collection type a stored function called from SQL returns (a user-defined constructor's too), so
+ * that a select item of the call is fetched as a DbObject; undefined for a scalar result.
+ */
+export const namedResultOf = (db: OracleDatabase, schema: string, fn: PlsqlProcedure): NamedType | undefined => {
+  if (fn.returns === undefined) return undefined
+  const [owner, name] = fn.returns.includes(".") ? fn.returns.split(".") : [undefined, fn.returns]
+  const named = namedTypesOf(db).lookup(schema, owner, name!)
+  return named !== undefined && named.kind !== "xmltype" ? named : undefined
 }
