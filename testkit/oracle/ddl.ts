@@ -1,3 +1,4 @@
+// One module: the Ddl class is the one dispatcher of DDL statements over the catalog; each statement family it grows moves to its own module (ddl-tables.ts, add-constraint.ts, drop-constraint.ts ...).
 /**
  * Oracle DDL on the engine with the catalog kept in step: CREATE / DROP / ALTER / RENAME of tables, views, indexes,
  * sequences, users and procedures, TRUNCATE and COMMENT. ALTER SESSION stays with the session state it changes.

@@ -1,3 +1,4 @@
+// One module: baseEncoder is one switch over the DuckDB column types (about 310 lines) whose cases share the date, number and binary writers above it.
 /**
  * Column encoders: DuckDB column vectors (testkit/engine) -> Oracle wire values in ROW_DATA messages,
  * read straight from the vectors' typed arrays where possible.

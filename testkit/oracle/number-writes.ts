@@ -7,7 +7,7 @@
  */
 import type { TableMeta } from "./catalog.ts"
 import { findTopLevel, isKw, isOp, matchParen, type Tok } from "./lexer.ts"
-import { oracleName } from "./translate.ts"
+import { oracleName } from "./expression-names.ts"
 
 /** Resolves a table name as the session sees it. */
 export type TableLookup = (schema: string | undefined, name: string) => TableMeta | undefined

@@ -1,3 +1,4 @@
+// One module: the SqlSession class is the one statement dispatcher of a session; the work it hands out lives in the modules it imports.
 /**
  * Oracle statement semantics for one session on top of a testkit/engine session: statement classes and their
  * dispatch, translation, declared column types, queries and DML, ALTER SESSION. The roles around it have their own
