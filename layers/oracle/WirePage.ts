@@ -10,11 +10,11 @@
  * @since 0.1.0
  */
 import type { ColumnBuilder, Page } from "../../src/arrow/index.ts"
-import { epochDayOf } from "../common/ArrowCells.ts"
 import { RawTemporal } from "./DbPatches.ts"
 import { isDuplicate, type WireColumn, type WireRows } from "./RowCapture.ts"
 import type { CellKind, MappedColumn } from "./ReadTypes.ts"
 import { type AnyBuilder, appendTimestamp, appendValue, int64Of, type IntervalDS, type IntervalYM, invalid } from "./RowPage.ts"
+import { wireDay } from "./WireDays.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -234,29 +234,6 @@ class NumberParts {
 
 /** Big-endian unsigned 32-bit integer at `p`. */
 const u32 = (b: Uint8Array, p: number): number => b[p]! * 16777216 + ((b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!)
-
-const DAY_SLOTS = 4096
-const dayKeys = new Float64Array(DAY_SLOTS).fill(-1)
-const dayValues = new Float64Array(DAY_SLOTS)
-
-/**
- * Days since the epoch of the date bytes at `p` (century + 100, year of century + 100, month, day), memoised in a
- * direct-mapped table of 4,096 dates: a column's dates mostly repeat or lie close together, and the calendar
- * arithmetic (a chain of float divisions) costs more than the rest of the cell.
- */
-const wireDay = (b: Uint8Array, p: number): number => {
-  const b0 = b[p]!
-  const b1 = b[p + 1]!
-  const b2 = b[p + 2]!
-  const b3 = b[p + 3]!
-  const key = b0 * 16777216 + ((b1 << 16) | (b2 << 8) | b3)
-  const slot = (b1 * 384 + b2 * 32 + b3) & (DAY_SLOTS - 1)
-  if (dayKeys[slot] === key) return dayValues[slot]!
-  const days = epochDayOf((b0 - 100) * 100 + b1 - 100, b2, b3)
-  dayKeys[slot] = key
-  dayValues[slot] = days
-  return days
-}
 
 /** Seconds since the epoch of the wall clock in DATE / TIMESTAMP bytes at `p` (read as UTC). */
 const wireSeconds = (b: Uint8Array, p: number): number =>

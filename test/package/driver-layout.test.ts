@@ -16,7 +16,8 @@ const driverOnly: Readonly<Record<"hana" | "oracle", ReadonlyArray<string>>> = {
     "RowCapture.ts",
     "RowPage.ts",
     "SdoGeometry.ts",
-    "TimeZones.ts"
+    "TimeZones.ts",
+    "WireDays.ts"
   ]
 }
 

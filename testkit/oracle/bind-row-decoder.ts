@@ -6,8 +6,8 @@
  */
 import type { BulkColumn, BulkRows, ColumnLayout } from "../engine/index.ts"
 import { columnInfo } from "../engine/index.ts"
-import { daysFromCivil } from "../common/civil.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
+import { wireDay } from "../../layers/oracle/WireDays.ts"
 import { NotExact, setCell } from "./bulk-insert.ts"
 import { datetimeOfOracle, datetimeText } from "./datetime.ts"
 import type { BindSpec } from "./statement.ts"
@@ -142,33 +142,10 @@ const floatWriter = (size: 4 | 8, layout: ColumnLayout, scale: number): CellWrit
 let seconds = 0
 let nanos = 0
 
-const DAY_SLOTS = 4096
-const dayKeys = new Float64Array(DAY_SLOTS).fill(-1)
-const dayValues = new Float64Array(DAY_SLOTS)
-
-/**
- * Days since 1970 of the date bytes at `p` (century + 100, year of century + 100, month, day), memoised in a
- * direct-mapped table of 4,096 dates: the rows of a bind column mostly repeat or lie close together, and the calendar
- * arithmetic costs more than the rest of the value.
- */
-const dayOfBytes = (b: Buffer, p: number): number => {
-  const b0 = b[p]!
-  const b1 = b[p + 1]!
-  const b2 = b[p + 2]!
-  const b3 = b[p + 3]!
-  const key = b0 * 16777216 + ((b1 << 16) | (b2 << 8) | b3)
-  const slot = (b1 * 384 + b2 * 32 + b3) & (DAY_SLOTS - 1)
-  if (dayKeys[slot] === key) return dayValues[slot]!
-  const days = daysFromCivil((b0 - 100) * 100 + (b1 - 100), b2, b3)
-  dayKeys[slot] = key
-  dayValues[slot] = days
-  return days
-}
-
 /** Reads DATE/TIMESTAMP bytes (datetime.ts microsOfOracle) into {@link seconds} and {@link nanos}. */
 const readDateParts = (b: Buffer, start: number, length: number): void => {
   if (length !== 7 && length !== 11) throw new NotExact()
-  const days = dayOfBytes(b, start)
+  const days = wireDay(b, start)
   seconds = days * 86_400 + (b[start + 4]! - 1) * 3600 + (b[start + 5]! - 1) * 60 + (b[start + 6]! - 1)
   nanos = length === 11 ? b.readUInt32BE(start + 7) : 0
 }
