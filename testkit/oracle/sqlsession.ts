@@ -7,6 +7,7 @@
  * (session-dictionary.ts), the typed columns a statement mentions (session-columns.ts), engine failures as ORA- errors
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
+import { inlineFormatBinds } from "./format-model-binds.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -239,6 +240,9 @@ export class SqlSession {
   /** Executes one statement for each bind row (one row when there are no binds). */
   async execute(text: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(text)
+    // a bound format model (TO_CHAR(x, :fmt)) as the literal it is (format-model-binds.ts)
+    const formats = cls === "query" || cls === "dml" ? inlineFormatBinds(text, rows, specs) : undefined
+    if (formats !== undefined) return this.execute(formats.sql, formats.rows, formats.specs, opts)
     // WITH FUNCTION ...: the declarations as a package only this statement sees (plsql/with-functions.ts)
     const withFunctions = cls === "query" ? inlineWithFunctions(this, text) : undefined
     if (withFunctions !== undefined) {

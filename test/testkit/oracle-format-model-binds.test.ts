@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
+
+// A format model (and NLS parameter) may be any character expression, a bind included (SQL Language Reference,
+// "TO_CHAR (number)", "TO_DATE", "TO_NUMBER": https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/TO_CHAR-number.html).
+// These failed ORA-03001 (the engine was left with fewer parameters than the client bound).
+describe("Oracle test server: bound format models (raw node-oracledb)", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    ;({ server, conn } = await openConnection())
+    await conn.execute("CREATE TABLE fmb (id NUMBER, d DATE, n NUMBER)")
+  })
+  afterAll(() => closeConnection({ server, conn }))
+
+  it("TO_CHAR, TO_NUMBER and TO_DATE take a bound format model in the select list and WHERE", async () => {
+    const r = await conn.execute("SELECT TO_CHAR(1234.567, :1), TO_CHAR(:2, :3), TO_NUMBER('1,234.5', :4), TO_CHAR(TO_DATE('31.01.2024', :5), 'YYYY-MM-DD') FROM dual", ["9,999.99", 42, "FM0000", "9,999.9", "DD.MM.YYYY"])
+    expect(r.rows).toEqual([[" 1,234.57", "0042", 1234.5, "2024-01-31"]])
+    const named = await conn.execute("SELECT COUNT(*) FROM dual WHERE TO_CHAR(:v, :f) = :w", { v: 7, f: "FM09", w: "07" })
+    expect(named.rows).toEqual([[1]])
+  })
+
+  it("INSERT and UPDATE with TO_DATE(:d, :fmt), also through executeMany", async () => {
+    await conn.execute("INSERT INTO fmb (id, d) VALUES (:1, TO_DATE(:2, :3))", [1, "2024/02/29 13:14", "YYYY/MM/DD HH24:MI"])
+    await conn.executeMany("INSERT INTO fmb (id, d, n) VALUES (:1, TO_DATE(:2, :3), TO_NUMBER(:4, :5))", [
+      [2, "01-03-2024", "DD-MM-YYYY", "1,234.5", "9G999D9"],
+      [3, "02-03-2024", "DD-MM-YYYY", "2,000.0", "9G999D9"]
+    ], { bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 20 }, { type: oracledb.STRING, maxSize: 20 }, { type: oracledb.STRING, maxSize: 20 }, { type: oracledb.STRING, maxSize: 20 }] })
+    await conn.execute("UPDATE fmb SET n = TO_NUMBER(:1, :2) WHERE id = 1", ["12.5", "99D9"])
+    const r = await conn.execute("SELECT id, TO_CHAR(d, 'YYYY-MM-DD HH24:MI'), n FROM fmb ORDER BY id")
+    expect(r.rows).toEqual([[1, "2024-02-29 13:14", 12.5], [2, "2024-03-01 00:00", 1234.5], [3, "2024-03-02 00:00", 2000]])
+    await conn.rollback()
+  })
+})
