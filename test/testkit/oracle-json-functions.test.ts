@@ -97,6 +97,15 @@ describe("Oracle test server: SQL/JSON functions (23ai)", () => {
     expect(r.metaData[0].name).toBe(`CASEWHEN'{"A":1,"A":2}'ISJSONWITHUNIQUEKEYSTHEN'Y'ELSE'N'END`)
   })
 
+  it("a DATE literal or TO_DATE value in JSON_OBJECT / JSON_ARRAY / JSON_ARRAYAGG is ISO 8601 with its time of day, as a DATE column is (was '2024-01-02')", async () => {
+    expect(
+      await rows(
+        `SELECT JSON_OBJECT('d' VALUE DATE '2024-01-02'), JSON_ARRAY(DATE '2024-01-02', TO_DATE('2024-01-02 10:11:12', 'YYYY-MM-DD HH24:MI:SS')),
+                (SELECT JSON_ARRAYAGG(d) FROM (SELECT DATE '1999-12-31' d FROM dual)) FROM dual`
+      )
+    ).toEqual([['{"d":"2024-01-02T00:00:00"}', '["2024-01-02T00:00:00","2024-01-02T10:11:12"]', '["1999-12-31T00:00:00"]']])
+  })
+
   it("JSON_OBJECT and JSON_ARRAY build VARCHAR2 JSON from SQL values of every type", async () => {
     const r = await conn.execute(
       `SELECT JSON_OBJECT('id' VALUE id, 'n' VALUE n, 'p' VALUE p, 'dt' VALUE dt, 'doc' VALUE doc FORMAT JSON,

@@ -296,12 +296,14 @@ const functions = (): Array<DuckDBScalarFunction> => [
  * The SQL/JSON value of any SQL value `x` (a macro, so that it sees `x`'s DuckDB type): JSON columns in standard
  * form, numbers as JSON numbers, booleans as JSON booleans, DATE / TIMESTAMP as ISO 8601 strings ("The date and
  * timestamp data types are printed ... as JSON Strings following the ISO 8601 date format", SQL Language Reference,
- * JSON_ARRAY), other values as JSON strings.
+ * JSON_ARRAY; an Oracle DATE has a time of day, so a DATE literal shows its midnight as a DATE column does), other
+ * values as JSON strings.
  */
 export const JSON_VALUE_MACRO = `ora_json_of(x) AS CASE
   WHEN typeof(x) = 'JSON' THEN ora_json_format(CAST(x AS VARCHAR))
   WHEN typeof(x) LIKE 'DECIMAL%' OR typeof(x) IN ('TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT') THEN ora_json_number(CAST(x AS VARCHAR))
-  WHEN typeof(x) IN ('TIMESTAMP_S', 'TIMESTAMP', 'TIMESTAMP_NS', 'TIMESTAMP_MS', 'DATE') THEN replace(CAST(to_json(x) AS VARCHAR), ' ', 'T')
+  WHEN typeof(x) IN ('TIMESTAMP_S', 'TIMESTAMP', 'TIMESTAMP_NS', 'TIMESTAMP_MS') THEN replace(CAST(to_json(x) AS VARCHAR), ' ', 'T')
+  WHEN typeof(x) = 'DATE' THEN replace(CAST(to_json(CAST(x AS TIMESTAMP_S)) AS VARCHAR), ' ', 'T')
   ELSE CAST(to_json(x) AS VARCHAR) END`
 
 /** Registers the functions in the database `connection` belongs to. */
