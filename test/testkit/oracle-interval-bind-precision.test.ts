@@ -57,4 +57,23 @@ describe("Oracle test server: bound intervals at the written column's precisions
     expect(zeroes(r.rows)).toEqual([[21, ds(999, 0, 0, 0, 0), ds(-99, 0, 0, 0, 0), ym(-99, -11), ym(999999999, 11)]])
     await conn.rollback()
   })
+  it("an interval literal written into a narrower column is rounded to its fractional seconds and fails ORA-01873 past its leading precision (was truncated and stored whole)", async () => {
+    await conn.execute("INSERT INTO ivp (id, d0, d3, y2) VALUES (30, INTERVAL '1 00:00:00.5' DAY TO SECOND(3), INTERVAL '0 00:00:01.1236' DAY TO SECOND(4), INTERVAL '99-11' YEAR(3) TO MONTH)")
+    await conn.execute("INSERT INTO ivp (id, d3) VALUES (31, INTERVAL '-0 00:00:00.0005' DAY TO SECOND(4))")
+    await conn.execute("UPDATE ivp SET d0 = INTERVAL '0 00:00:02.49' DAY TO SECOND(2) WHERE id = 31")
+    for (const sql of [
+      "INSERT INTO ivp (id, y2) VALUES (32, INTERVAL '100-0' YEAR(3) TO MONTH)",
+      "INSERT INTO ivp (id, y2) VALUES (32, INTERVAL '100' YEAR(3))",
+      "INSERT INTO ivp (id, d0) VALUES (32, INTERVAL '100 00:00:00' DAY(3) TO SECOND)",
+      "INSERT INTO ivp (id, d3) SELECT 32, INTERVAL '1000' DAY(4) FROM dual",
+      "UPDATE ivp SET y2 = INTERVAL '123-1' YEAR(3) TO MONTH WHERE id = 30"
+    ])
+      await expect(conn.execute(sql), sql).rejects.toThrow(/ORA-01873/)
+    const r = await conn.execute("SELECT id, d0, d3, y2 FROM ivp WHERE id >= 30 ORDER BY id")
+    expect(zeroes(r.rows)).toEqual([
+      [30, ds(1, 0, 0, 1, 0), ds(0, 0, 0, 1, 124000000), ym(99, 11)],
+      [31, ds(0, 0, 0, 2, 0), ds(0, 0, 0, 0, -1000000), null]
+    ])
+    await conn.rollback()
+  })
 })

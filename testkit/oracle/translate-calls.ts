@@ -216,9 +216,11 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       const ot = parseOracleType(typeText)
       const duckType = ot !== undefined ? ot.duck : typeText
       // an interval literal cast to an interval type (as values written into interval columns are, interval-writes.ts)
-      // is written in that type's storage, whatever the statement's other interval columns
+      // is written in that type's storage, whatever the statement's other interval columns, fitted to the type as a
+      // bind is: rounded to its fractional seconds, ORA-01873 past its leading precision (INTERVAL '100-0' YEAR(3)
+      // TO MONTH into a YEAR(2) TO MONTH column; SQL Language Reference, "Interval Literals")
       const literal = ot?.kind === "intervalds" || ot?.kind === "intervalym" ? intervalLiteralIn(toks, p[0], asAt) : undefined
-      if (literal !== undefined) return [`CAST(${intervalLiteral(literal.text, literal.units, undefined, ot!.duck === "INTERVAL" ? "duck" : "exact")} AS ${duckType})`, close + 1]
+      if (literal !== undefined) return [intervalBindFit(intervalLiteral(literal.text, literal.units, undefined, "exact"), ot!)!, close + 1]
       const operand = tr.range(p[0], asAt)
       const bindFit = ot !== undefined && asAt === p[0] + 1 && toks[p[0]]?.kind === "bind" ? intervalBindFit(operand, ot) : undefined
       if (bindFit !== undefined) return [bindFit, close + 1]
