@@ -106,6 +106,39 @@ describe("Oracle test server: SQL/JSON functions (23ai)", () => {
     ).toEqual([['{"d":"2024-01-02T00:00:00"}', '["2024-01-02T00:00:00","2024-01-02T10:11:12"]', '["1999-12-31T00:00:00"]']])
   })
 
+  // JSON's datetime and interval scalars print as ISO 8601 (oracle.sql.json OracleJsonTimestampTZ / OracleJsonIntervalDS
+  // getString; the syntax of JSON Developer's Guide, "ISO 8601 Date, Time, and Duration Support"); this wrote the
+  // engine's text ("2024-01-02 10:11:12.500000000+01:00 Europe/Berlin", "1 day 02:03:04.5", "1 year 2 months")
+  it("TIMESTAMP WITH [LOCAL] TIME ZONE, TIMESTAMP(9) and INTERVAL values in JSON generation are ISO 8601 strings; a VARCHAR2 stays as it is", async () => {
+    await conn.execute(
+      `CREATE TABLE jiso (z TIMESTAMP WITH TIME ZONE, l TIMESTAMP WITH LOCAL TIME ZONE, z9 TIMESTAMP(9) WITH TIME ZONE, t9 TIMESTAMP(9),
+                          i INTERVAL DAY TO SECOND, y INTERVAL YEAR TO MONTH, i9 INTERVAL DAY(9) TO SECOND(9), y9 INTERVAL YEAR(9) TO MONTH, s VARCHAR2(40))`
+    )
+    await conn.execute(
+      `INSERT INTO jiso VALUES (TIMESTAMP '2024-01-02 10:11:12.5 Europe/Berlin', TIMESTAMP '2024-01-02 10:11:12 UTC', TIMESTAMP '2024-01-02 10:11:12.123456789 -03:00',
+                                TIMESTAMP '2024-01-02 10:11:12.123456789', INTERVAL '1 02:03:04.5' DAY TO SECOND, INTERVAL '1-2' YEAR TO MONTH,
+                                INTERVAL '-3 00:00:00.000000001' DAY(9) TO SECOND(9), INTERVAL '-0-3' YEAR(9) TO MONTH, '2024-01-02 10:11:12+05:00')`
+    )
+    const [[object, array, aggregated, difference]] = await rows(
+      `SELECT JSON_OBJECT('z' VALUE z, 'l' VALUE l, 'z9' VALUE z9, 't9' VALUE t9, 'i' VALUE i, 'y' VALUE y, 'i9' VALUE i9, 'y9' VALUE y9, 's' VALUE s),
+              JSON_ARRAY(TIMESTAMP '2024-01-02 10:11:12 +05:30', INTERVAL '10' MINUTE, INTERVAL '5' YEAR),
+              (SELECT JSON_ARRAYAGG(z) FROM jiso), JSON_OBJECT('d' VALUE z - TIMESTAMP '2024-01-01 00:00:00 UTC') FROM jiso`
+    )
+    expect(JSON.parse(object)).toEqual({
+      z: "2024-01-02T10:11:12.5+01:00",
+      l: "2024-01-02T10:11:12+00:00",
+      z9: "2024-01-02T10:11:12.123456789-03:00",
+      t9: "2024-01-02T10:11:12.123456789",
+      i: "P1DT2H3M4.5S",
+      y: "P1Y2M",
+      i9: "-P3DT0.000000001S",
+      y9: "-P3M",
+      s: "2024-01-02 10:11:12+05:00"
+    })
+    expect([array, aggregated, difference]).toEqual(['["2024-01-02T10:11:12+05:30","PT10M","P5Y"]', '["2024-01-02T10:11:12.5+01:00"]', '{"d":"P1DT9H11M12.5S"}'])
+    await conn.execute("DROP TABLE jiso")
+  })
+
   it("JSON_OBJECT and JSON_ARRAY build VARCHAR2 JSON from SQL values of every type", async () => {
     const r = await conn.execute(
       `SELECT JSON_OBJECT('id' VALUE id, 'n' VALUE n, 'p' VALUE p, 'dt' VALUE dt, 'doc' VALUE doc FORMAT JSON,

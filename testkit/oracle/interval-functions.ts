@@ -198,7 +198,48 @@ const fitYm = (value: DuckDBValue, lead: DuckDBValue): bigint => {
   return months
 }
 
+/**
+ * An interval as an ISO 8601 duration, as SQL/JSON generation writes an interval value (its JSON scalar's string form,
+ * "Returns this interval as an ISO 8601 String", oracle.sql.json OracleJsonIntervalDS / OracleJsonIntervalYM; the
+ * duration syntax `[-]P[nY][nM][nD][T[nH][nM][n[.f]S]]` of JSON Developer's Guide, "ISO 8601 Date, Time, and
+ * Duration Support"). Which zero fields real Oracle leaves out is unconfirmed: here every zero field is, PT0S / P0M
+ * for zero.
+ */
+const isoDurationDs = (nanos: bigint): string => {
+  const sign = nanos < 0n ? "-" : ""
+  let n = nanos < 0n ? -nanos : nanos
+  const days = n / (86_400n * NS_PER_SECOND)
+  n -= days * 86_400n * NS_PER_SECOND
+  const hours = n / (3600n * NS_PER_SECOND)
+  n -= hours * 3600n * NS_PER_SECOND
+  const minutes = n / (60n * NS_PER_SECOND)
+  n -= minutes * 60n * NS_PER_SECOND
+  const fraction = (n % NS_PER_SECOND).toString().padStart(9, "0").replace(/0+$/, "")
+  const seconds = n === 0n ? "" : `${n / NS_PER_SECOND}${fraction === "" ? "" : `.${fraction}`}S`
+  const time = `${hours === 0n ? "" : `${hours}H`}${minutes === 0n ? "" : `${minutes}M`}${seconds}`
+  const date = days === 0n ? "" : `${days}D`
+  return date === "" && time === "" ? "PT0S" : `${sign}P${date}${time === "" ? "" : `T${time}`}`
+}
+
+/** A YEAR TO MONTH value's months as an ISO 8601 duration (`P1Y2M`, `-P3M`, `P0M`); see isoDurationDs. */
+const isoDurationYm = (months: bigint): string => {
+  const m = months < 0n ? -months : months
+  const years = m / 12n
+  const rest = m % 12n
+  if (m === 0n) return "P0M"
+  return `${months < 0n ? "-" : ""}P${years === 0n ? "" : `${years}Y`}${rest === 0n ? "" : `${rest}M`}`
+}
+
 const functions = (): Array<DuckDBScalarFunction> => [
+  // an interval value of either storage (its text) in SQL/JSON generation: a JSON string holding its ISO 8601 duration
+  fn("ora_json_ds", [VARCHAR], VARCHAR, ([s]) => JSON.stringify(isoDurationDs(nanosOfAnyDsText(s!)))),
+  fn("ora_json_ym", [VARCHAR], VARCHAR, ([s]) => JSON.stringify(isoDurationYm(monthsOfAnyYmText(s!)))),
+  // an engine INTERVAL of an expression, whose Oracle type the translator did not know: months alone are YEAR TO MONTH
+  // (its text, as the macro over any type can pass every value)
+  fn("ora_json_duck_interval", [VARCHAR], VARCHAR, ([v]) => {
+    const text = String(v).trim()
+    return JSON.stringify(/^(?:-?\d+ years?)?\s*(?:-?\d+ months?)?$/.test(text) && text !== "" ? isoDurationYm(monthsOfAnyYmText(text)) : isoDurationDs(nanosOfAnyDsText(text)))
+  }),
   fn("ora_tstz_add_exact", [VARCHAR, VARCHAR, VARCHAR], new DuckDBVarCharType(ZONED_ALIAS), ([t, z, s]) => plusNanos(t!, z!, nanosOfSeconds(s!))),
   fn("ora_ts_add_exact", [VARCHAR, VARCHAR], new DuckDBVarCharType(WALL_ALIAS), ([t, s]) => plusNanos(t!, "", nanosOfSeconds(s!))),
   // an exact interval as a result of its kind (MIN / MAX / arithmetic of exact storage, described as an interval)

@@ -277,6 +277,21 @@ export const formatJson = (text: string): string => {
 /** A document argument's text: VARCHAR2 / CLOB / JSON text, or a BLOB's bytes as UTF-8 (AL32UTF8, as Oracle reads JSON in BLOBs). */
 export const documentText = (v: DuckDBValue | undefined): string => (v instanceof DuckDBBlobValue ? Buffer.from(v.bytes).toString("utf8") : String(v))
 
+/**
+ * A TIMESTAMP WITH TIME ZONE or TIMESTAMP(7-9) value kept as text (`2024-01-02 10:11:12.500000000+01:00 Europe/Berlin`)
+ * in SQL/JSON generation: an ISO 8601 string, `2024-01-02T10:11:12.5+01:00` (the date-with-time syntax of JSON
+ * Developer's Guide, "ISO 8601 Date, Time, and Duration Support": the offset, never the region; the fraction's
+ * trailing zeros left out as for a TIMESTAMP here). Whether real Oracle writes `Z` for a zero offset is unconfirmed.
+ * Text of another shape (years BC) stays as it is.
+ */
+export const isoDatetimeText = (text: string): string => {
+  const m = /^(\d{4,}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d+))?\s*(?:([+-])(\d\d?)(?::?(\d\d))?)?(?:\s+\S+)?$/.exec(text.trim())
+  if (m === null) return text
+  const fraction = (m[3] ?? "").replace(/0+$/, "")
+  const offset = m[4] === undefined ? "" : `${m[4]}${m[5]!.padStart(2, "0")}:${m[6] ?? "00"}`
+  return `${m[1]}T${m[2]}${fraction === "" ? "" : `.${fraction}`}${offset}`
+}
+
 /** The functions, by the names json-sql.ts uses; the document functions also over BLOB documents. */
 const functions = (): Array<DuckDBScalarFunction> => [
   ...[VARCHAR, BLOB].flatMap((doc) => [
@@ -286,6 +301,7 @@ const functions = (): Array<DuckDBScalarFunction> => [
     fn("ora_is_json", [doc, VARCHAR], BOOLEAN, ([t, f]) => isJson(documentText(t), String(f)))
   ]),
   fn("ora_json_number", [VARCHAR], VARCHAR, ([t]) => jsonNumberText(String(t))),
+  fn("ora_json_datetime_text", [VARCHAR], VARCHAR, ([t]) => JSON.stringify(isoDatetimeText(String(t)))),
   fn("ora_json_format", [VARCHAR], VARCHAR, ([t]) => formatJson(String(t))),
   // a member `"key":value` of JSON_OBJECT (NULL when the value is NULL: ABSENT ON NULL leaves it out)
   fn("ora_json_member", [VARCHAR, VARCHAR], VARCHAR, ([k, v]) => `${JSON.stringify(String(k))}:${String(v)}`),
@@ -296,13 +312,16 @@ const functions = (): Array<DuckDBScalarFunction> => [
  * The SQL/JSON value of any SQL value `x` (a macro, so that it sees `x`'s DuckDB type): JSON columns in standard
  * form, numbers as JSON numbers, booleans as JSON booleans, DATE / TIMESTAMP as ISO 8601 strings ("The date and
  * timestamp data types are printed ... as JSON Strings following the ISO 8601 date format", SQL Language Reference,
- * JSON_ARRAY; an Oracle DATE has a time of day, so a DATE literal shows its midnight as a DATE column does), other
- * values as JSON strings.
+ * JSON_ARRAY; an Oracle DATE has a time of day, so a DATE literal shows its midnight as a DATE column does), a
+ * LOCAL TIME ZONE instant and an interval expression's engine INTERVAL as ISO 8601 too (isoDatetimeText,
+ * ora_json_duck_interval), other values as JSON strings.
  */
 export const JSON_VALUE_MACRO = `ora_json_of(x) AS CASE
   WHEN typeof(x) = 'JSON' THEN ora_json_format(CAST(x AS VARCHAR))
   WHEN typeof(x) LIKE 'DECIMAL%' OR typeof(x) IN ('TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT') THEN ora_json_number(CAST(x AS VARCHAR))
   WHEN typeof(x) IN ('TIMESTAMP_S', 'TIMESTAMP', 'TIMESTAMP_NS', 'TIMESTAMP_MS') THEN replace(CAST(to_json(x) AS VARCHAR), ' ', 'T')
+  WHEN typeof(x) = 'TIMESTAMP WITH TIME ZONE' THEN ora_json_datetime_text(CAST(x AS VARCHAR))
+  WHEN typeof(x) = 'INTERVAL' THEN ora_json_duck_interval(CAST(x AS VARCHAR))
   WHEN typeof(x) = 'DATE' THEN replace(CAST(to_json(CAST(x AS TIMESTAMP_S)) AS VARCHAR), ' ', 'T')
   ELSE CAST(to_json(x) AS VARCHAR) END`
 

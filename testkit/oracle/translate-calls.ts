@@ -338,10 +338,19 @@ export function ident(tr: TranslatorCore, i: number, to: number): [string, numbe
       if (extracted !== undefined) return [extracted, close + 1]
       break
     }
-    case "ORA_JSON_OF":
+    case "ORA_JSON_OF": {
       // json-sql.ts: an exact NUMBER (decimal text to DuckDB) is a JSON number, not a string
-      if (parts[0] !== undefined && tr.callArgument(parts[0][0], parts[0][1], arg(0)).exact) return [`ora_json_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
+      const p = parts[0]
+      if (p === undefined) break
+      if (tr.callArgument(p[0], p[1], arg(0)).exact) return [`ora_json_number(CAST(${arg(0)} AS VARCHAR))`, close + 1]
+      // a zoned or TIMESTAMP(7-9) value kept as text, and an interval: ISO 8601 strings (json-functions.ts,
+      // interval-functions.ts), not the engine's text
+      if ((tr.textDatetimeAt(p[0], p[1]) ?? textDatetimeOfText(arg(0))) !== undefined) return [`ora_json_datetime_text(CAST(${arg(0)} AS VARCHAR))`, close + 1]
+      const literalUnits = intervalLiteralIn(toks, p[0], p[1])?.units
+      const intervalKind = literalUnits !== undefined ? (literalUnits.some((u) => u === "YEAR" || u === "MONTH") ? "ym" : "ds") : (tr.intervalTypeAt(p[0], p[1]) ?? intervalCastTypeAt(toks, p[0], p[1]) ?? exactIntervalTypeOfText(arg(0)))?.kind
+      if (intervalKind !== undefined) return [`ora_json_${intervalKind === "ym" || intervalKind === "intervalym" ? "ym" : "ds"}(CAST(${arg(0)} AS VARCHAR))`, close + 1]
       break
+    }
     case "SUBSTR":
       if (parts.length > 3) throw new OraError(939, "too many arguments for function")
       if (parts.length < 2) throw new OraError(938, "not enough arguments for function")
