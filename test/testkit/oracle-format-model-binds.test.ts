@@ -18,6 +18,8 @@ describe("Oracle test server: bound format models (raw node-oracledb)", () => {
   it("TO_CHAR, TO_NUMBER and TO_DATE take a bound format model in the select list and WHERE", async () => {
     const r = await conn.execute("SELECT TO_CHAR(1234.567, :1), TO_CHAR(:2, :3), TO_NUMBER('1,234.5', :4), TO_CHAR(TO_DATE('31.01.2024', :5), 'YYYY-MM-DD') FROM dual", ["9,999.99", 42, "FM0000", "9,999.9", "DD.MM.YYYY"])
     expect(r.rows).toEqual([[" 1,234.57", "0042", 1234.5, "2024-01-31"]])
+    // the unaliased columns are named by the statement's text, the binds as written
+    expect(r.metaData.slice(0, 3).map((m: { name: string }) => m.name)).toEqual(["TO_CHAR(1234.567,:1)", "TO_CHAR(:2,:3)", "TO_NUMBER('1,234.5',:4)"])
     const named = await conn.execute("SELECT COUNT(*) FROM dual WHERE TO_CHAR(:v, :f) = :w", { v: 7, f: "FM09", w: "07" })
     expect(named.rows).toEqual([[1]])
   })

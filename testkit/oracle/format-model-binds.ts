@@ -11,26 +11,16 @@ import type { BindSpec } from "./statement.ts"
 /** The conversion functions whose second and third arguments are a format model and an NLS parameter string. */
 const FORMAT_FUNCTIONS = new Set(["TO_CHAR", "TO_NCHAR", "TO_DATE", "TO_TIMESTAMP", "TO_TIMESTAMP_TZ", "TO_NUMBER", "TO_BINARY_DOUBLE", "TO_BINARY_FLOAT"])
 
-/** A statement with its bound format models written in as literals. */
-export interface InlinedFormatBinds {
-  readonly sql: string
-  readonly rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>
-  readonly specs: ReadonlyArray<BindSpec>
-}
-
 /**
- * Writes each bind that is the whole format model or NLS parameter argument of a conversion function into `sql` as
- * a string literal and removes it from every bind row. Only when every row binds the same text there (an
- * executeMany with differing models is left as it is) and no bind name occurs twice (binds are positional).
+ * The binds of `toks` (by token index) that are the whole format model or NLS parameter argument of a conversion
+ * function, each with the text every row binds there, and every bind's token index in source order. Empty when a
+ * bind name occurs twice (binds are positional) or the rows bind different texts there.
  */
-export const inlineFormatBinds = (sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>): InlinedFormatBinds | undefined => {
-  // RETURNING ... INTO binds are written back by position: such a statement keeps its binds
-  if (rows.length === 0 || !/\bTO_[A-Z_]+\s*\([^]*:/i.test(sql) || /\bRETURN(?:ING)?\b[^]*\bINTO\b/i.test(sql)) return undefined
-  const toks = tokenize(sql)
-  const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
-  const binds = toks.flatMap((t, k) => (t.kind === "bind" ? [k] : []))
-  if (new Set(binds.map((k) => toks[k]!.value.toUpperCase())).size !== binds.length) return undefined
+const formatBinds = (toks: ReadonlyArray<Tok>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>) => {
+  const binds = toks.flatMap((t, k) => (t.kind === "bind" ? [k] : [])).sort((a, b) => toks[a]!.pos - toks[b]!.pos)
   const inlined = new Map<number, string>()
+  if (rows.length === 0 || new Set(binds.map((k) => toks[k]!.value.toUpperCase())).size !== binds.length) return { binds, inlined }
+  const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   for (let s = 0; s + 1 < sig.length; s++) {
     const name = toks[sig[s]!]!
     if (name.kind !== "ident" || !FORMAT_FUNCTIONS.has(name.value.toUpperCase()) || !isOp(toks[sig[s + 1]!], "(")) continue
@@ -54,12 +44,48 @@ export const inlineFormatBinds = (sql: string, rows: ReadonlyArray<ReadonlyArray
       }
     }
   }
-  if (inlined.size === 0) return undefined
+  return { binds, inlined }
+}
+
+/** `xs` without the entries at the positions of the inlined binds. */
+const withoutInlined = <T>(xs: ReadonlyArray<T>, binds: ReadonlyArray<number>, inlined: ReadonlyMap<number, string>): Array<T> => {
   const dropped = new Set(binds.flatMap((k, position) => (inlined.has(k) ? [position] : [])))
-  const keep = <T>(xs: ReadonlyArray<T>) => xs.filter((_, position) => !dropped.has(position))
+  return xs.filter((_, position) => !dropped.has(position))
+}
+
+/** A statement with its bound format models written in as literals. */
+export interface InlinedFormatBinds {
+  readonly sql: string
+  readonly rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>
+  readonly specs: ReadonlyArray<BindSpec>
+}
+
+/**
+ * A DML statement's text with each bound format model written in as a string literal, its bind removed from every
+ * row; undefined when there is none. A statement with RETURNING ... INTO keeps its binds (written back by position).
+ */
+export const inlineFormatBinds = (sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>): InlinedFormatBinds | undefined => {
+  if (rows.length === 0 || !/\bTO_[A-Z_]+\s*\([^]*:/i.test(sql) || /\bRETURN(?:ING)?\b[^]*\bINTO\b/i.test(sql)) return undefined
+  const toks = tokenize(sql)
+  const { binds, inlined } = formatBinds(toks, rows)
+  if (inlined.size === 0) return undefined
   return {
-    sql: toks.map((t: Tok, k) => (inlined.has(k) ? sqlString(inlined.get(k)!) : t.text)).join(""),
-    rows: rows.map(keep),
-    specs: keep(specs)
+    sql: toks.map((t, k) => (inlined.has(k) ? sqlString(inlined.get(k)!) : t.text)).join(""),
+    rows: rows.map((r) => withoutInlined(r, binds, inlined)),
+    specs: withoutInlined(specs, binds, inlined)
+  }
+}
+
+/**
+ * A query's tokens with each bound format model a string literal whose column heading is still the bind's
+ * (`TO_CHAR(1,:1)`, as Oracle names the unaliased column), and its bind values without those binds.
+ */
+export const inlineFormatBindTokens = (toks: ReadonlyArray<Tok>, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>) => {
+  const { binds, inlined } = formatBinds(toks, [params])
+  if (inlined.size === 0) return { toks, params, specs }
+  return {
+    toks: toks.map((t, k): Tok => (inlined.has(k) ? { kind: "str", text: sqlString(inlined.get(k)!), value: inlined.get(k)!, pos: t.pos, heading: t.text.toUpperCase() } : t)),
+    params: withoutInlined(params, binds, inlined),
+    specs: withoutInlined(specs, binds, inlined)
   }
 }

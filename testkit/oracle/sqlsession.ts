@@ -7,7 +7,7 @@
  * (session-dictionary.ts), the typed columns a statement mentions (session-columns.ts), engine failures as ORA- errors
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
-import { inlineFormatBinds } from "./format-model-binds.ts"
+import { inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -241,7 +241,7 @@ export class SqlSession {
   async execute(text: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(text)
     // a bound format model (TO_CHAR(x, :fmt)) as the literal it is (format-model-binds.ts)
-    const formats = cls === "query" || cls === "dml" ? inlineFormatBinds(text, rows, specs) : undefined
+    const formats = cls === "dml" ? inlineFormatBinds(text, rows, specs) : undefined
     if (formats !== undefined) return this.execute(formats.sql, formats.rows, formats.specs, opts)
     // WITH FUNCTION ...: the declarations as a package only this statement sees (plsql/with-functions.ts)
     const withFunctions = cls === "query" ? inlineWithFunctions(this, text) : undefined
@@ -346,9 +346,11 @@ export class SqlSession {
   }
 
   /** Runs a query and describes its columns. */
-  async query(sql: string, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
+  async query(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
-    const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)))))), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
+    // a bound format model (TO_CHAR(x, :fmt)) as the literal it is, its column heading the bind's (format-model-binds.ts)
+    const { toks: tokens, params, specs } = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)))), bound, boundSpecs)
+    const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokens)), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = bindNumberingTranslator(this.translation(), calls?.toks ?? source, sql, specs)
     let { sql: duckSql, shape } = translateQuery(toks, tr)
