@@ -19,7 +19,7 @@ const FORMAT_FUNCTIONS = new Set(["TO_CHAR", "TO_NCHAR", "TO_DATE", "TO_TIMESTAM
 const formatBinds = (toks: ReadonlyArray<Tok>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>) => {
   const binds = toks.flatMap((t, k) => (t.kind === "bind" ? [k] : [])).sort((a, b) => toks[a]!.pos - toks[b]!.pos)
   const inlined = new Map<number, string>()
-  if (rows.length === 0 || new Set(binds.map((k) => toks[k]!.value.toUpperCase())).size !== binds.length) return { binds, inlined }
+  if (binds.length === 0 || rows.length === 0 || new Set(binds.map((k) => toks[k]!.value.toUpperCase())).size !== binds.length) return { binds, inlined }
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   for (let s = 0; s + 1 < sig.length; s++) {
     const name = toks[sig[s]!]!
