@@ -35,4 +35,10 @@ describe("Oracle test server: bound format models (raw node-oracledb)", () => {
     expect(r.rows).toEqual([[1, "2024-02-29 13:14", 12.5], [2, "2024-03-01 00:00", 1234.5], [3, "2024-03-02 00:00", 2000]])
     await conn.rollback()
   })
+  it("a query whose TO_CHAR takes a bound format model is described (parse only) as VARCHAR2, under its heading", async () => {
+    // node-oracledb's getStatementInfo parses without bind values; this failed ORA-03001
+    const info = await conn.getStatementInfo("SELECT TO_CHAR(SYSDATE, :f) x, TO_CHAR(12.5, :g, :n) FROM dual")
+    expect(info.metaData.map((m: { name: string; dbTypeName: string }) => [m.name, m.dbTypeName])).toEqual([["X", "VARCHAR2"], ["TO_CHAR(12.5,:G,:N)", "VARCHAR2"]])
+    expect(info.bindNames).toEqual(["F", "G", "N"])
+  })
 })

@@ -5,6 +5,7 @@
  * bound one is written into the statement as the literal it is, and its bind leaves the bind rows.
  */
 import type { DuckDBValue } from "@duckdb/node-api"
+import { headingOf } from "./expression-names.ts"
 import { isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
 import type { BindSpec } from "./statement.ts"
 
@@ -77,10 +78,43 @@ export const inlineFormatBinds = (sql: string, rows: ReadonlyArray<ReadonlyArray
 }
 
 /**
- * A query's tokens with each bound format model a string literal whose column heading is still the bind's
- * (`TO_CHAR(1,:1)`, as Oracle names the unaliased column), and its bind values without those binds.
+ * A query described without its values (parse only): each TO_CHAR / TO_NCHAR whose format model (and NLS parameter)
+ * are binds reads as TO_CHAR(x), its VARCHAR2 result the same, its column heading the call as written.
  */
-export const inlineFormatBindTokens = (toks: ReadonlyArray<Tok>, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>) => {
+const describedFormatBinds = (toks: ReadonlyArray<Tok>, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>) => {
+  const binds = toks.flatMap((t, k) => (t.kind === "bind" ? [k] : [])).sort((a, b) => toks[a]!.pos - toks[b]!.pos)
+  const dropped = new Set<number>()
+  const out = [...toks]
+  const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
+  for (let s = 0; s + 1 < sig.length; s++) {
+    const name = toks[sig[s]!]!
+    if (name.kind !== "ident" || !(name.value === "TO_CHAR" || name.value === "TO_NCHAR") || !isOp(toks[sig[s + 1]!], "(")) continue
+    const close = matchParen(toks, sig[s + 1]!)
+    const inside = sig.filter((k) => k > sig[s + 1]! && k < close)
+    // the first top-level comma, and only binds and commas after it
+    let depth = 0
+    const comma = inside.find((k) => (isOp(toks[k], "(") ? (depth++, false) : isOp(toks[k], ")") ? (depth--, false) : depth === 0 && isOp(toks[k], ",")))
+    if (comma === undefined) continue
+    const rest = inside.filter((k) => k >= comma)
+    if (!rest.every((k) => isOp(toks[k], ",") || toks[k]!.kind === "bind")) continue
+    const heading = headingOf(toks.slice(sig[s]!, close + 1).filter((t) => t.kind !== "ws"))
+    for (let k = sig[s]!; k <= close; k++) out[k] = { ...toks[k]!, heading: k === sig[s]! ? heading : "" }
+    for (let k = comma; k < close; k++) {
+      if (toks[k]!.kind === "bind") dropped.add(binds.indexOf(k))
+      out[k] = { kind: "ws", text: " ", value: " ", pos: toks[k]!.pos, heading: "" }
+    }
+  }
+  if (dropped.size === 0) return undefined
+  return { toks: out, params: params.filter((_, n) => !dropped.has(n)), specs: specs.filter((_, n) => !dropped.has(n)) }
+}
+
+/**
+ * A query's tokens with each bound format model a string literal whose column heading is still the bind's
+ * (`TO_CHAR(1,:1)`, as Oracle names the unaliased column), and its bind values without those binds. `describeOnly`
+ * (no values yet): a TO_CHAR's bound format model left out (describedFormatBinds).
+ */
+export const inlineFormatBindTokens = (toks: ReadonlyArray<Tok>, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>, describeOnly = false) => {
+  if (describeOnly) return describedFormatBinds(toks, params, specs) ?? { toks, params, specs }
   const { binds, inlined } = formatBinds(toks, [params])
   if (inlined.size === 0) return { toks, params, specs }
   return {
