@@ -142,15 +142,22 @@ const selectLists = (tokens: readonly Token[]): Token[][][] | undefined => {
 
 /** A value written into a column: a literal that may be cut, or an expression whose value may be. */
 type Write =
-  | { readonly column: string | number; readonly literal: Token }
+  | { readonly column: string | number; readonly literal: Token; readonly item: readonly Token[] }
   | { readonly column: string | number; readonly expression: readonly Token[] }
 
-/** The write of `item` into `column`, or undefined when nothing could be cut (a literal without a fraction, `?`, …). */
+/** A text a TIMESTAMP column reads as a datetime (its ticks, longdate.ts). */
+const DATETIME_TEXT = /^\s*\d{1,4}-\d{1,2}-\d{1,2}/
+
+/** The write of `item` into `column`, or undefined when nothing could be cut or converted (a number without a fraction, `?`, …). */
 const writeOf = (column: string | number, item: readonly Token[]): Write | undefined => {
   const literal = literalOf(item)
-  if (literal !== undefined && (literal.t === "number" || literal.t === "string")) return mayCut(literal) ? { column, literal } : undefined
+  if (literal !== undefined && (literal.t === "number" || literal.t === "string")) {
+    return mayCut(literal) || (literal.t === "string" && DATETIME_TEXT.test(literal.v)) ? { column, literal, item } : undefined
+  }
   if (item.length === 0 || item.some((t) => t.t === "param" || t.v === "?")) return undefined
   if (item.length === 1 && ["DEFAULT", "NULL"].includes(upper(item[0]))) return undefined
+  // `*` and `q.*` stand for several columns
+  if (item[item.length - 1]!.v === "*" && (item.length === 1 || item[item.length - 2]!.v === ".")) return undefined
   return { column, expression: item }
 }
 
@@ -245,6 +252,13 @@ export const exactLiteralWrites = async (session: Session, sql: string): Promise
   for (const w of target.writes) {
     const type = typeof w.column === "number" ? ordered[w.column] : byName.get(encodeName(w.column))
     if (type === undefined) continue
+    if (type.name === "TIMESTAMP") {
+      // Ticks (longdate.ts): a text read with all seven fraction digits, any other datetime converted.
+      const items = "literal" in w ? w.item : w.expression
+      const [first, last] = [items[0]!, items[items.length - 1]!]
+      if (first.pos !== undefined && last.end !== undefined) edits.push({ pos: first.pos, end: last.end, text: `HANA_LD(${sql.slice(first.pos, last.end)})` })
+      continue
+    }
     if ("literal" in w) {
       const text = cutLiteral(w.literal, type)
       if (text !== undefined && w.literal.pos !== undefined && w.literal.end !== undefined) edits.push({ pos: w.literal.pos, end: w.literal.end, text })

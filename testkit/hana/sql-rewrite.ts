@@ -4,6 +4,8 @@
  * every divisor guarded so a division by zero fails as in HANA.
  */
 import { typeDateArguments } from "./datetime-arguments.ts"
+import { typeDatetimeComparisons } from "./datetime-comparisons.ts"
+import { nowTicks } from "./longdate.ts"
 import { HanaError } from "./errors.ts"
 import { BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
 import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTIONS } from "./function-types.ts"
@@ -30,7 +32,7 @@ const KEYWORDS = new Set(
 
 /** HANA functions renamed for DuckDB (others pass through; DuckDB's namesakes mostly match). */
 const FUNCTIONS = new Map([
-  ["NOW", "now"],
+  ["NOW", "hana_now"],
   ["TO_VARCHAR", "hana_to_varchar"],
   ["TO_NVARCHAR", "hana_to_varchar"],
   ["TO_CHAR", "hana_to_varchar"],
@@ -127,8 +129,37 @@ const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
  * Rewrites a token sequence to DuckDB SQL: identifiers encoded, types and functions mapped, special values
  * substituted. Tokens are significant tokens (no whitespace) joined with spaces.
  */
-export const rewrite = (input: readonly Token[], session: SessionValues): string => {
-  const tokens = guardDivisors(typeDateArguments(input))
+export const rewrite = (input: readonly Token[], session: SessionValues): string =>
+  rewritten(guardDivisors(typeDatetimeComparisons(typeDateArguments(input))), session)
+
+/** Character types: a CAST of a TIMESTAMP's ticks to one of them is the TIMESTAMP's text (longdate.ts). */
+const TEXT_TYPES = new Set(["VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "ALPHANUM", "SHORTTEXT", "CLOB", "NCLOB", "TEXT"])
+
+/**
+ * `CAST(e AS type)` at tokens[i] (the CAST), with a TIMESTAMP's ticks (longdate.ts) converted: to TIMESTAMP it is
+ * `hana_ld(e)` (ticks), to a character type the TIMESTAMP's text, to anything else from DuckDB's microsecond
+ * TIMESTAMP. Undefined when the call is not `CAST(… AS <HANA type>)`.
+ */
+const castAt = (tokens: readonly Token[], i: number, session: SessionValues): { sql: string; end: number } | undefined => {
+  const close = matching(tokens, i + 1)
+  let depth = 0
+  let as = -1
+  for (let j = i + 2; j < close; j++) {
+    const t = tokens[j]!
+    if (t.t === "op" && t.v === "(") depth++
+    else if (t.t === "op" && t.v === ")") depth--
+    else if (depth === 0 && upper(t) === "AS") as = j
+  }
+  const typeName = upper(tokens[as + 1])
+  if (as < 0 || !TYPE_NAMES.has(typeName)) return undefined
+  const [text, consumed, type] = typeAt(tokens, as + 1)
+  if (as + 1 + consumed !== close) return undefined
+  const inner = rewritten(tokens.slice(i + 2, as), session)
+  if (type.name === "TIMESTAMP") return { sql: `hana_ld(${inner})`, end: close }
+  return { sql: `CAST(${TEXT_TYPES.has(type.name) ? "hana_ld_text" : "hana_us"}(${inner}) AS ${text})`, end: close }
+}
+
+const rewritten = (tokens: readonly Token[], session: SessionValues): string => {
   const parts: string[] = []
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!
@@ -166,6 +197,18 @@ export const rewrite = (input: readonly Token[], session: SessionValues): string
         }
         const call = next?.t === "op" && next.v === "("
         const prevWord = upper(prev)
+        // TIMESTAMP '…' (LONGDATE '…'): the literal as ticks (longdate.ts), all seven fraction digits kept.
+        if (!qualified && (U === "TIMESTAMP" || U === "LONGDATE") && next?.t === "string") {
+          parts.push(`hana_ld(${quoteString(next.v)})`)
+          i++
+          break
+        }
+        const cast = !qualified && call && U === "CAST" ? castAt(tokens, i, session) : undefined
+        if (cast !== undefined) {
+          parts.push(cast.sql)
+          i = cast.end
+          break
+        }
         if (!qualified && U === "AS" && next !== undefined && next.t === "word" && VECTOR_TYPES.has(next.v.toUpperCase()) && castContext(tokens, i)) {
           throw vectorTypeUnsupported(next.v.toUpperCase())
         }
@@ -260,9 +303,9 @@ const specialValue = (U: string, _s: SessionValues): string | undefined => {
     case "CURRENT_CONNECTION":
       return "getvariable('hana_connection_id')"
     case "CURRENT_UTCTIMESTAMP":
-      return "CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP)"
+      return nowTicks("CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP)")
     case "CURRENT_TIMESTAMP":
-      return "CAST(now() AS TIMESTAMP)"
+      return nowTicks("CAST(now() AS TIMESTAMP)")
     case "CURRENT_DATE":
     case "CURRENT_TIME":
       return U

@@ -4,7 +4,7 @@
  */
 import { timed } from "../../common/stats.ts"
 import type { Session } from "../../engine/index.ts"
-import { bindTypes, textForTestOnlyTypes, truncateToDeclared } from "../binding.ts"
+import { bindTypes, textForTestOnlyTypes, ticksForTimestamps, truncateToDeclared } from "../binding.ts"
 import { HanaError, fromEngineError } from "../errors.ts"
 import { decodeParameters } from "../params.ts"
 import type { ParameterRow, PendingLob } from "../params.ts"
@@ -68,6 +68,7 @@ const executeStatement = async (s: SqlSessionState, session: Session, request: R
   const rows = decode()
   textForTestOnlyTypes(rows, statement.parameterTypes)
   truncateToDeclared(rows, statement.parameterTypes)
+  ticksForTimestamps(rows, statement.prepared)
   const prepared = statement.prepared!
   if (t.kind === "query") {
     const row = rows[0]!
