@@ -1,7 +1,7 @@
 /**
  * Parameter binding helpers: bind types for DuckDB, column-wise staging of batches, and copying declared types.
  */
-import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, DuckDBTypeId, VARCHAR } from "@duckdb/node-api"
+import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, DuckDBTypeId, UBIGINT, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBType } from "@duckdb/node-api"
 import type { EngineValue, Prepared, Session } from "../engine/index.ts"
 import { ticksOfText } from "./longdate.ts"
@@ -14,8 +14,19 @@ import type { ParameterRow } from "./params.ts"
  * Bind types of one parameter row: DuckDB infers integral JS numbers as integers, which overflows for large
  * doubles (e.g. -1e300), so integral numbers outside the safe-integer range bind as DOUBLE.
  */
-export const bindTypes = (values: readonly unknown[]): (DuckDBType | undefined)[] =>
-  values.map((v) => (typeof v === "number" && !Number.isSafeInteger(v) && Number.isFinite(v) && Number.isInteger(v) ? DOUBLE : undefined))
+export const bindTypes = (values: readonly unknown[]): (DuckDBType | undefined)[] => {
+  const ticks = tickValues.get(values)
+  return values.map((v, i) =>
+    typeof v === "number" && !Number.isSafeInteger(v) && Number.isFinite(v) && Number.isInteger(v)
+      ? DOUBLE
+      : typeof v === "bigint" && ticks?.includes(i) === true
+        ? UBIGINT
+        : undefined
+  )
+}
+
+/** Rows' values arrays whose listed parameters hold a TIMESTAMP's ticks ({@link ticksForTimestamps}), bound as UBIGINT. */
+const tickValues = new WeakMap<readonly unknown[], readonly number[]>()
 
 /**
  * Column-wise staging values of a batch, typed by the JS values hdb's parameters decoded to (numbers → DOUBLE,
@@ -152,5 +163,6 @@ export const ticksForTimestamps = (rows: readonly ParameterRow[], prepared: Prep
       const ticks = ticksOfText(v)
       if (ticks !== undefined) row.values[i] = ticks
     }
+    tickValues.set(row.values, slots)
   }
 }

@@ -75,7 +75,7 @@ export const TYPED_FUNCTION_MACROS: readonly string[] = [
     "(x INTEGER) AS CAST(avg(x) AS DECIMAL(16,6)), (x BIGINT) AS CAST(avg(x) AS DECIMAL(25,6)), (x) AS cast_to_type(avg(x), any_value(x))",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS CAST(instr(h, n) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_week(d) AS CAST(week(hana_us(d)) AS INTEGER)",
-  "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS (SELECT year(q) || '-Q' || quarter(q) FROM (SELECT CAST(hana_us(d) AS DATE) - to_months(CAST(m AS INTEGER) - 1) AS q))",
+  "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS year(CAST(hana_us(d) AS DATE) - to_months(CAST(m AS INTEGER) - 1)) || '-Q' || quarter(CAST(hana_us(d) AS DATE) - to_months(CAST(m AS INTEGER) - 1))",
   ...["year", "month", "dayofmonth", "dayofyear", "hour", "minute"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(${f}(hana_us(d)) AS INTEGER)`)
 ]
 

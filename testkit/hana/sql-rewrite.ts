@@ -319,8 +319,8 @@ export const SPECIAL_COLUMN_NAMES: ReadonlyMap<string, string> = new Map([
   ["getvariable('hana_schema')", "CURRENT_SCHEMA"],
   ["getvariable('hana_user')", "CURRENT_USER"],
   ["getvariable('hana_connection_id')", "CURRENT_CONNECTION"],
-  ["CAST(now() AS TIMESTAMP)", "CURRENT_TIMESTAMP"],
-  ["CAST(main.timezone('UTC', now()) AS TIMESTAMP)", "CURRENT_UTCTIMESTAMP"],
+  ["CAST(((epoch_us(CAST(now() AS TIMESTAMP)) + 62135769600000000) * 10) AS \"UBIGINT\")", "CURRENT_TIMESTAMP"],
+  ["CAST(((epoch_us(CAST(main.timezone('UTC', now()) AS TIMESTAMP)) + 62135769600000000) * 10) AS \"UBIGINT\")", "CURRENT_UTCTIMESTAMP"],
   ["CURRENT_DATE", "CURRENT_DATE"],
   ["CURRENT_TIME", "CURRENT_TIME"]
 ])
