@@ -91,6 +91,15 @@ describe("HANA test server: TIMESTAMP keeps its seventh fraction digit (raw hdb 
       SB: 0, Y: 2024, SE: "5.1234567", CD: "2024-01-02", CS: "2024-01-02 03:04:05", CV: "2024-01-02 03:04:05.1234567",
       FF: "03:04:05.1234567", EQ: true
     })
+    // as text (concatenated, CONCAT, written into a character column) a TIMESTAMP is its text with seven digits
+    expect(await exec(c, "SELECT a || '!' AS C1, CONCAT('at ', a) AS C2, 'x' || TO_VARCHAR(b) AS C3 FROM f")).toEqual([
+      { C1: "2024-01-02 03:04:05.1234567!", C2: "at 2024-01-02 03:04:05.1234567", C3: "x2024-01-02 03:04:05.1234568" }
+    ])
+    await exec(c, "CREATE TABLE ftext (s NVARCHAR(40))")
+    await exec(c, "INSERT INTO ftext SELECT a FROM f")
+    expect(await exec(c, "SELECT s FROM ftext")).toEqual([{ S: "2024-01-02 03:04:05.1234567" }])
+    // converted to a number it is refused (339, as for a TIMESTAMP kept as DuckDB's), not read as its ticks
+    expect((await failure(exec(c, "SELECT TO_BIGINT(a) AS X FROM f"))).code).toBe(339)
     // the range ends at 9999-12-31 23:59:59.9999999: one tick more is HANA's 303
     const err = await failure(exec(c, "SELECT ADD_NANO100(TIMESTAMP '9999-12-31 23:59:59.9999999', 1) AS X FROM DUMMY"))
     expect(err.code).toBe(303)

@@ -23,10 +23,10 @@ export const SESSION_MACROS = [
   // A TIMESTAMP is stored as 100 ns ticks (longdate.ts) and prints all seven digits.
   "CREATE OR REPLACE TEMP MACRO hana_to_varchar(x UBIGINT, f := NULL) AS CASE WHEN f IS NOT NULL THEN hana_format_datetime(hana_ticks_text(x), f) ELSE hana_ticks_text(x) END, " +
     `(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) IN (${DUCKDB_DATETIME_TYPES}) THEN hana_format_datetime(CAST(x AS VARCHAR), f) WHEN typeof(x) = 'TIMESTAMP' THEN rpad(CAST(x AS VARCHAR) || CASE WHEN contains(CAST(x AS VARCHAR), '.') THEN '' ELSE '.' END, 27, '0') ELSE CAST(x AS VARCHAR) END`,
-  "CREATE OR REPLACE TEMP MACRO hana_to_integer(x) AS CAST(x AS INTEGER)",
-  "CREATE OR REPLACE TEMP MACRO hana_to_bigint(x) AS CAST(x AS BIGINT)",
-  "CREATE OR REPLACE TEMP MACRO hana_to_double(x) AS CAST(x AS DOUBLE)",
-  "CREATE OR REPLACE TEMP MACRO hana_to_decimal(x, p := 34, s := 10) AS CAST(x AS DECIMAL(34, 10))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_integer(x) AS CAST(hana_us(x) AS INTEGER)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_bigint(x) AS CAST(hana_us(x) AS BIGINT)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_double(x) AS CAST(hana_us(x) AS DOUBLE)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_decimal(x, p := 34, s := 10) AS CAST(hana_us(x) AS DECIMAL(34, 10))",
   // Text with a format is read in it (datetime-formats.ts); anything else converts as a CAST does.
   "CREATE OR REPLACE TEMP MACRO hana_to_date(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) = 'VARCHAR' THEN hana_parse_date(CAST(x AS VARCHAR), f) ELSE CAST(hana_us(x) AS DATE) END",
   "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) = 'VARCHAR' THEN hana_ld(hana_parse_timestamp(CAST(x AS VARCHAR), f)) ELSE hana_ld(x) END",
@@ -41,11 +41,13 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_seconds_between(a, b) AS CAST(hana_ld(b) // 10000000 AS BIGINT) - CAST(hana_ld(a) // 10000000 AS BIGINT)",
   "CREATE OR REPLACE TEMP MACRO hana_add_months(d DATE, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS DATE), (d TIMESTAMP_S, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS TIMESTAMP_S), (d TIMESTAMP, n) AS d + to_months(CAST(n AS INTEGER)), (d UBIGINT, n) AS hana_ld(hana_us(d) + to_months(CAST(n AS INTEGER))) + d % 10",
   "CREATE OR REPLACE TEMP MACRO hana_add_years(d DATE, n) AS CAST(d + to_years(CAST(n AS INTEGER)) AS DATE), (d TIMESTAMP_S, n) AS CAST(d + to_years(CAST(n AS INTEGER)) AS TIMESTAMP_S), (d TIMESTAMP, n) AS d + to_years(CAST(n AS INTEGER)), (d UBIGINT, n) AS hana_ld(hana_us(d) + to_years(CAST(n AS INTEGER))) + d % 10",
+  // A TIMESTAMP's ticks (longdate.ts) are no number: converted to one they fail as a TIMESTAMP does; as text they are its text.
+  "CREATE OR REPLACE TEMP MACRO hana_concat(a, b) AS concat(hana_ld_text(a), hana_ld_text(b))",
   "CREATE OR REPLACE TEMP MACRO hana_bintohex(b) AS upper(hex(b))",
-  "CREATE OR REPLACE TEMP MACRO hana_to_binary(x) AS encode(CAST(x AS VARCHAR))",
-  "CREATE OR REPLACE TEMP MACRO hana_to_tinyint(x) AS CAST(x AS UTINYINT)",
-  "CREATE OR REPLACE TEMP MACRO hana_to_smallint(x) AS CAST(x AS SMALLINT)",
-  "CREATE OR REPLACE TEMP MACRO hana_to_real(x) AS CAST(x AS FLOAT)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_binary(x) AS encode(CAST(hana_ld_text(x) AS VARCHAR))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_tinyint(x) AS CAST(hana_us(x) AS UTINYINT)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_smallint(x) AS CAST(hana_us(x) AS SMALLINT)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_real(x) AS CAST(hana_us(x) AS FLOAT)",
   "CREATE OR REPLACE TEMP MACRO hana_newuid() AS unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))",
   "CREATE OR REPLACE TEMP MACRO series_generate_integer(inc, mn, mx) AS TABLE SELECT CAST(i AS BIGINT) AS GENERATED_PERIOD_START, CAST(i + inc AS BIGINT) AS GENERATED_PERIOD_END, CAST((i - mn) / inc + 1 AS BIGINT) AS ELEMENT_NUMBER, CAST((i - mn) / (mx - mn) AS DOUBLE) AS FRACTION_OF_MIN_MAX_RANGE FROM range(mn, mx, inc) t(i)",
   // HANA fails a division by zero with error 304 "division by zero undefined" where DuckDB returns NULL.

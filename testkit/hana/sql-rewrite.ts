@@ -49,6 +49,7 @@ const FUNCTIONS = new Map([
   ["NANO100_BETWEEN", "hana_nano100_between"],
   ["DAYS_BETWEEN", "hana_days_between"],
   ["NVL", "coalesce"],
+  ["CONCAT", "hana_concat"],
   ["LCASE", "lower"],
   ["UCASE", "upper"],
   ["SUBSTR", "substring"],
@@ -130,7 +131,68 @@ const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
  * substituted. Tokens are significant tokens (no whitespace) joined with spaces.
  */
 export const rewrite = (input: readonly Token[], session: SessionValues): string =>
-  rewritten(guardDivisors(typeDatetimeComparisons(typeDateArguments(input))), session)
+  rewritten(guardDivisors(textConcatenations(typeDatetimeComparisons(typeDateArguments(input)))), session)
+
+/** The macro giving a TIMESTAMP's ticks as its text (longdate.ts) and any other value unchanged. */
+const LD_TEXT = "hana_ld_text"
+
+/** Start of the operand ending at `end` (inclusive): a literal, a `( … )` group with its function name, a CASE … END, or a dotted name. */
+const operandStart = (tokens: readonly Token[], end: number): number | undefined => {
+  const t = tokens[end]
+  if (t === undefined) return undefined
+  if (t.t === "number" || t.t === "string" || t.t === "hex" || t.t === "param") return end
+  const back = (opens: (x: Token) => boolean, closes: (x: Token) => boolean): number | undefined => {
+    let depth = 0
+    for (let j = end; j >= 0; j--) {
+      if (closes(tokens[j]!)) depth++
+      else if (opens(tokens[j]!) && --depth === 0) return j
+    }
+    return undefined
+  }
+  let start: number | undefined
+  if (t.t === "op" && t.v === ")") {
+    start = back((x) => x.t === "op" && x.v === "(", (x) => x.t === "op" && x.v === ")")
+    if (start !== undefined && (tokens[start - 1]?.t === "word" || tokens[start - 1]?.t === "qident")) start--
+  } else if (upper(t) === "END") start = back((x) => upper(x) === "CASE", (x) => upper(x) === "END")
+  else if (t.t === "word" || t.t === "qident") start = end
+  if (start === undefined) return undefined
+  while (tokens[start - 1]?.t === "op" && tokens[start - 1]!.v === "." && (tokens[start - 2]?.t === "word" || tokens[start - 2]?.t === "qident")) start -= 2
+  return start
+}
+
+/**
+ * Each operand of `||` wrapped in `hana_ld_text( … )`: a TIMESTAMP's ticks (longdate.ts) concatenate as its text,
+ * anything else as it is. Only whole operands (a literal, a name, a call, a group) are wrapped, so the parse is unchanged.
+ */
+const textConcatenations = (tokens: readonly Token[]): readonly Token[] => {
+  if (!tokens.some((t) => t.t === "op" && t.v === "||")) return tokens
+  const out: Token[] = []
+  // a bare parameter is left alone: the macro around it would type it as ticks
+  const wrapped = (operand: readonly Token[]): Token[] =>
+    (operand[0]?.t === "word" && operand[0].v === LD_TEXT) || (operand.length === 1 && operand[0]!.t === "param")
+      ? [...operand]
+      : [{ t: "word", v: LD_TEXT }, { t: "op", v: "(" }, ...operand, { t: "op", v: ")" }]
+  let i = 0
+  while (i < tokens.length) {
+    const t = tokens[i]!
+    if (!(t.t === "op" && t.v === "||")) {
+      out.push(t)
+      i++
+      continue
+    }
+    const start = operandStart(out, out.length - 1)
+    if (start !== undefined) out.push(...wrapped(out.splice(start)))
+    out.push(t)
+    const end = operandEnd(tokens, i + 1)
+    if (end === undefined || (tokens[i + 1]?.t === "op" && ["-", "+"].includes(tokens[i + 1]!.v))) {
+      i++
+      continue
+    }
+    out.push(...wrapped(tokens.slice(i + 1, end)))
+    i = end
+  }
+  return out
+}
 
 /** Character types: a CAST of a TIMESTAMP's ticks to one of them is the TIMESTAMP's text (longdate.ts). */
 const TEXT_TYPES = new Set(["VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "ALPHANUM", "SHORTTEXT", "CLOB", "NCLOB", "TEXT"])
