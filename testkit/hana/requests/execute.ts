@@ -62,7 +62,13 @@ const executeStatement = async (s: SqlSessionState, session: Session, request: R
   if (t.kind === "dml" && t.insert !== undefined && paramsPart !== undefined && paramsPart.argc > 1 && count > 0) {
     const insert = t.insert
     const append = () => appendBatch(s, session, statement, insert, paramsPart, request.commit)
-    const reply = batchKeys === undefined ? await append() : await s.rowLocks.runInsertBatch(batchKeys, decode().map((r) => r.values), append, failedReply)
+    // the keys as the table holds them: a TIMESTAMP as its ticks (longdate.ts)
+    const keyRows = () => {
+      const decoded = decode()
+      ticksForTimestamps(decoded, statement.prepared)
+      return decoded.map((r) => r.values)
+    }
+    const reply = batchKeys === undefined ? await append() : await s.rowLocks.runInsertBatch(batchKeys, keyRows(), append, failedReply)
     if (reply !== undefined) return reply
   }
   const rows = decode()
