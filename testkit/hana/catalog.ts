@@ -37,6 +37,7 @@ export const HANA_TYPE = `COALESCE(NULLIF(c.comment, ''), CASE
   WHEN c.data_type = 'DATE' THEN 'DATE'
   WHEN c.data_type = 'TIME' THEN 'TIME'
   WHEN c.data_type = 'TIMESTAMP_S' THEN 'SECONDDATE'
+  WHEN c.data_type = 'UBIGINT' THEN 'TIMESTAMP'
   WHEN c.data_type LIKE 'TIMESTAMP%' THEN 'TIMESTAMP'
   WHEN c.data_type = 'BLOB' THEN 'VARBINARY(5000)'
   WHEN c.data_type LIKE 'DECIMAL%' THEN 'DECIMAL(' || c.numeric_precision || ',' || c.numeric_scale || ')'

@@ -18,6 +18,7 @@ import { rowwise, rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { julianCivilFromDays } from "../common/civil.ts"
 import { datetimeFormatFunctions } from "./datetime-formats.ts"
 import { EPOCH_DAYDATE, epochDayOfHanaDay, hanaDayOfEpochDay } from "./datetime.ts"
+import { longdateFunctions } from "./longdate.ts"
 
 const MICROS_PER_DAY = 86_400_000_000n
 const SECONDS_PER_DAY = 86_400n
@@ -109,5 +110,6 @@ const functions = (): Array<DuckDBScalarFunction> => [
 export const registerDatetimeFunctions = (connection: DuckDBConnection): void => {
   for (const f of functions()) connection.registerScalarFunction(f)
   for (const f of datetimeFormatFunctions()) connection.registerScalarFunction(f)
+  for (const f of longdateFunctions()) connection.registerScalarFunction(f)
   connection.registerScalarFunction(clockFunction())
 }

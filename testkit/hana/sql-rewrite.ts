@@ -4,6 +4,8 @@
  * every divisor guarded so a division by zero fails as in HANA.
  */
 import { typeDateArguments } from "./datetime-arguments.ts"
+import { typeDatetimeComparisons } from "./datetime-comparisons.ts"
+import { nowTicks } from "./longdate.ts"
 import { HanaError } from "./errors.ts"
 import { BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
 import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTIONS } from "./function-types.ts"
@@ -47,6 +49,7 @@ const FUNCTIONS = new Map([
   ["NANO100_BETWEEN", "hana_nano100_between"],
   ["DAYS_BETWEEN", "hana_days_between"],
   ["NVL", "coalesce"],
+  ["CONCAT", "hana_concat"],
   ["LCASE", "lower"],
   ["UCASE", "upper"],
   ["SUBSTR", "substring"],
@@ -127,8 +130,100 @@ const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
  * Rewrites a token sequence to DuckDB SQL: identifiers encoded, types and functions mapped, special values
  * substituted. Tokens are significant tokens (no whitespace) joined with spaces.
  */
-export const rewrite = (input: readonly Token[], session: SessionValues): string => {
-  const tokens = guardDivisors(typeDateArguments(input))
+export const rewrite = (input: readonly Token[], session: SessionValues): string =>
+  rewritten(guardDivisors(textConcatenations(typeDatetimeComparisons(typeDateArguments(input)))), session)
+
+/** The macro giving a TIMESTAMP's ticks as its text (longdate.ts) and any other value unchanged. */
+const LD_TEXT = "hana_ld_text"
+
+/** Start of the operand ending at `end` (inclusive): a literal, a `( … )` group with its function name, a CASE … END, or a dotted name. */
+const operandStart = (tokens: readonly Token[], end: number): number | undefined => {
+  const t = tokens[end]
+  if (t === undefined) return undefined
+  if (t.t === "number" || t.t === "string" || t.t === "hex" || t.t === "param") return end
+  const back = (opens: (x: Token) => boolean, closes: (x: Token) => boolean): number | undefined => {
+    let depth = 0
+    for (let j = end; j >= 0; j--) {
+      if (closes(tokens[j]!)) depth++
+      else if (opens(tokens[j]!) && --depth === 0) return j
+    }
+    return undefined
+  }
+  let start: number | undefined
+  if (t.t === "op" && t.v === ")") {
+    start = back((x) => x.t === "op" && x.v === "(", (x) => x.t === "op" && x.v === ")")
+    if (start !== undefined && (tokens[start - 1]?.t === "word" || tokens[start - 1]?.t === "qident")) start--
+  } else if (upper(t) === "END") start = back((x) => upper(x) === "CASE", (x) => upper(x) === "END")
+  else if (t.t === "word" || t.t === "qident") start = end
+  if (start === undefined) return undefined
+  while (tokens[start - 1]?.t === "op" && tokens[start - 1]!.v === "." && (tokens[start - 2]?.t === "word" || tokens[start - 2]?.t === "qident")) start -= 2
+  return start
+}
+
+/**
+ * Each operand of `||` wrapped in `hana_ld_text( … )`: a TIMESTAMP's ticks (longdate.ts) concatenate as its text,
+ * anything else as it is. Only whole operands (a literal, a name, a call, a group) are wrapped, so the parse is unchanged.
+ */
+const textConcatenations = (tokens: readonly Token[]): readonly Token[] => {
+  if (!tokens.some((t) => t.t === "op" && t.v === "||")) return tokens
+  const out: Token[] = []
+  // a bare parameter is left alone: the macro around it would type it as ticks
+  const wrapped = (operand: readonly Token[]): Token[] =>
+    (operand[0]?.t === "word" && operand[0].v === LD_TEXT) || (operand.length === 1 && operand[0]!.t === "param")
+      ? [...operand]
+      : [{ t: "word", v: LD_TEXT }, { t: "op", v: "(" }, ...operand, { t: "op", v: ")" }]
+  let i = 0
+  while (i < tokens.length) {
+    const t = tokens[i]!
+    if (!(t.t === "op" && t.v === "||")) {
+      out.push(t)
+      i++
+      continue
+    }
+    const start = operandStart(out, out.length - 1)
+    if (start !== undefined) out.push(...wrapped(out.splice(start)))
+    out.push(t)
+    const end = operandEnd(tokens, i + 1)
+    if (end === undefined || (tokens[i + 1]?.t === "op" && ["-", "+"].includes(tokens[i + 1]!.v))) {
+      i++
+      continue
+    }
+    out.push(...wrapped(tokens.slice(i + 1, end)))
+    i = end
+  }
+  return out
+}
+
+/** Character types: a CAST of a TIMESTAMP's ticks to one of them is the TIMESTAMP's text (longdate.ts). */
+const TEXT_TYPES = new Set(["VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "ALPHANUM", "SHORTTEXT", "CLOB", "NCLOB", "TEXT"])
+
+/**
+ * `CAST(e AS type)` at tokens[i] (the CAST), with a TIMESTAMP's ticks (longdate.ts) converted: to TIMESTAMP it is
+ * `hana_ld(e)` (ticks), to a character type the TIMESTAMP's text, to anything else from DuckDB's microsecond
+ * TIMESTAMP. Undefined when the call is not `CAST(… AS <HANA type>)`.
+ */
+const castAt = (tokens: readonly Token[], i: number, session: SessionValues): { sql: string; end: number } | undefined => {
+  const close = matching(tokens, i + 1)
+  let depth = 0
+  let as = -1
+  for (let j = i + 2; j < close; j++) {
+    const t = tokens[j]!
+    if (t.t === "op" && t.v === "(") depth++
+    else if (t.t === "op" && t.v === ")") depth--
+    else if (depth === 0 && upper(t) === "AS") as = j
+  }
+  const typeName = upper(tokens[as + 1])
+  if (as < 0 || !TYPE_NAMES.has(typeName)) return undefined
+  const [text, consumed, type] = typeAt(tokens, as + 1)
+  if (as + 1 + consumed !== close) return undefined
+  const inner = rewritten(tokens.slice(i + 2, as), session)
+  if (type.name === "TIMESTAMP") return { sql: `hana_ld(${inner})`, end: close }
+  // A parameter takes its type from the CAST (a macro around it would type it as ticks): it is never ticks itself.
+  if (tokens.slice(i + 2, as).some((t) => t.t === "param")) return undefined
+  return { sql: `CAST(${TEXT_TYPES.has(type.name) ? "hana_ld_text" : "hana_us"}(${inner}) AS ${text})`, end: close }
+}
+
+const rewritten = (tokens: readonly Token[], session: SessionValues): string => {
   const parts: string[] = []
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!
@@ -166,6 +261,18 @@ export const rewrite = (input: readonly Token[], session: SessionValues): string
         }
         const call = next?.t === "op" && next.v === "("
         const prevWord = upper(prev)
+        // TIMESTAMP '…' (LONGDATE '…'): the literal as ticks (longdate.ts), all seven fraction digits kept.
+        if (!qualified && (U === "TIMESTAMP" || U === "LONGDATE") && next?.t === "string") {
+          parts.push(`hana_ld(${quoteString(next.v)})`)
+          i++
+          break
+        }
+        const cast = !qualified && call && U === "CAST" ? castAt(tokens, i, session) : undefined
+        if (cast !== undefined) {
+          parts.push(cast.sql)
+          i = cast.end
+          break
+        }
         if (!qualified && U === "AS" && next !== undefined && next.t === "word" && VECTOR_TYPES.has(next.v.toUpperCase()) && castContext(tokens, i)) {
           throw vectorTypeUnsupported(next.v.toUpperCase())
         }
@@ -260,9 +367,9 @@ const specialValue = (U: string, _s: SessionValues): string | undefined => {
     case "CURRENT_CONNECTION":
       return "getvariable('hana_connection_id')"
     case "CURRENT_UTCTIMESTAMP":
-      return "CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP)"
+      return nowTicks("CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP)")
     case "CURRENT_TIMESTAMP":
-      return "CAST(now() AS TIMESTAMP)"
+      return nowTicks("CAST(now() AS TIMESTAMP)")
     case "CURRENT_DATE":
     case "CURRENT_TIME":
       return U
@@ -276,8 +383,8 @@ export const SPECIAL_COLUMN_NAMES: ReadonlyMap<string, string> = new Map([
   ["getvariable('hana_schema')", "CURRENT_SCHEMA"],
   ["getvariable('hana_user')", "CURRENT_USER"],
   ["getvariable('hana_connection_id')", "CURRENT_CONNECTION"],
-  ["CAST(now() AS TIMESTAMP)", "CURRENT_TIMESTAMP"],
-  ["CAST(main.timezone('UTC', now()) AS TIMESTAMP)", "CURRENT_UTCTIMESTAMP"],
+  ["CAST(((epoch_us(CAST(now() AS TIMESTAMP)) + 62135769600000000) * 10) AS \"UBIGINT\")", "CURRENT_TIMESTAMP"],
+  ["CAST(((epoch_us(CAST(main.timezone('UTC', now()) AS TIMESTAMP)) + 62135769600000000) * 10) AS \"UBIGINT\")", "CURRENT_UTCTIMESTAMP"],
   ["CURRENT_DATE", "CURRENT_DATE"],
   ["CURRENT_TIME", "CURRENT_TIME"]
 ])
