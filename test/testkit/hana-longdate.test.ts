@@ -108,6 +108,16 @@ describe("HANA test server: TIMESTAMP keeps its seventh fraction digit (raw hdb 
     ])
   })
 
+  it("system views' timestamps and NOW() are TIMESTAMPs like CURRENT_TIMESTAMP: they compare, and read as TIMESTAMP", async () => {
+    // SYS.USERS.CREATE_TIME, SYS.M_DATABASE.START_TIME are TIMESTAMP columns (SAP HANA System Views Reference)
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM SYS.USERS WHERE CREATE_TIME <= CURRENT_TIMESTAMP AND ADD_DAYS(CREATE_TIME, 1) > NOW() AND USER_NAME = 'SYSTEM'")).toEqual([{ N: 1 }])
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM SYS.M_DATABASE WHERE START_TIME < CURRENT_UTCTIMESTAMP")).toEqual([{ N: 1 }])
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM SYS.TABLES WHERE CREATE_TIME IS NULL OR CREATE_TIME < NOW()")).toEqual([{ N: expect.any(Number) }])
+    const [row] = await exec<Array<{ D: number }>>(c, "SELECT NANO100_BETWEEN(CURRENT_TIMESTAMP, NOW()) AS D FROM DUMMY")
+    expect(Math.abs(row!.D)).toBeLessThan(600_000_000)
+    expect(await exec(c, "SELECT TO_VARCHAR(START_TIME) AS T FROM SYS.M_DATABASE")).toEqual([{ T: "2024-01-01 00:00:00.0000000" }])
+  })
+
   it("views, CREATE TABLE AS, joins and ALTER TABLE ADD / RENAME / DROP carry the digit", async () => {
     await exec(c, "CREATE TABLE src (id INTEGER, ts TIMESTAMP)")
     await exec(c, "INSERT INTO src VALUES (1, '2024-01-02 03:04:05.1234567')")

@@ -11,7 +11,7 @@ import { wireWkb } from "./spatial.ts"
 import { DATE_OUT_OF_RANGE, HanaError } from "./errors.ts"
 import { epochDayOfHanaDay, hanaDayOfEpochDay, hanaDayShift } from "./datetime.ts"
 import { civilFromDays } from "../common/civil.ts"
-import { fieldsOfTicks } from "./longdate.ts"
+import { fieldsOfTicks, TICKS_END } from "./longdate.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
 
 /** DAYDATE's NULL value, the day number of 10000-01-01 (hdb lib/protocol/Reader.js readDayDate). */
@@ -256,6 +256,8 @@ const YEAR_10000 = 2932897
 const NEAR_YEAR_10000_US = (YEAR_10000 - 1) * US_PER_DAY
 /** The high 32-bit word of {@link NEAR_YEAR_10000_US}: µs timestamps below it need no further look. */
 const NEAR_YEAR_10000_HIGH = Math.floor(NEAR_YEAR_10000_US / TWO_32)
+/** The high 32-bit word of {@link TICKS_END}, 10000-01-01 in ticks: tick values below it need no further look. */
+const TICKS_END_HIGH = Number(TICKS_END >> 32n)
 
 /**
  * Fails a computed date or timestamp of row r past 9999-12-31 with HANA's 303, whatever the wire type: stored values
@@ -265,7 +267,14 @@ const checkBeforeYear10000 = (col: ColumnVector, r: number, i32: Int32Array | un
   let days: number
   const layout = col.info.layout
   if (layout === "date") days = (col.data as Int32Array)[r]!
-  else if (layout === "timestamp" ? i32![2 * r + 1]! < NEAR_YEAR_10000_HIGH : timestampMicros(col, r, i32!) < NEAR_YEAR_10000_US) return
+  else if (layout === "uint64") {
+    // a TIMESTAMP held as 100 ns ticks (longdate.ts)
+    if (i32![2 * r + 1]! >>> 0 < TICKS_END_HIGH) return
+    const ticks = (col.data as BigUint64Array)[r]!
+    if (ticks < TICKS_END) return
+    const { year, month, day } = fieldsOfTicks(ticks)
+    throw new HanaError(303, "22007", `${DATE_OUT_OF_RANGE}${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`)
+  } else if (layout === "timestamp" ? i32![2 * r + 1]! < NEAR_YEAR_10000_HIGH : timestampMicros(col, r, i32!) < NEAR_YEAR_10000_US) return
   else days = Number(floorDays(exactMicros(col, r, i32!)))
   if (days < YEAR_10000) return
   const { year, month, day } = civilFromDays(days)

@@ -19,7 +19,7 @@ import type { DuckDBScalarFunction, DuckDBTimestampValue } from "@duckdb/node-ap
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { civilFromDays, daysFromCivil, daysFromJulianCivil, julianCivilFromDays } from "../common/civil.ts"
 import { EPOCH_DAYDATE, epochDayOfHanaDay, hanaDayOfEpochDay } from "./datetime.ts"
-import { DATE_OUT_OF_RANGE } from "./errors.ts"
+import { DATE_OUT_OF_RANGE, HanaError } from "./errors.ts"
 import { INVALID_DATETIME } from "./datetime-formats.ts"
 
 /** 100 ns ticks in a day. */
@@ -35,7 +35,8 @@ const US_PER_DAY = 86_400_000_000n
 
 const floorDiv = (a: bigint, b: bigint): bigint => a / b - (a % b !== 0n && a < 0n !== b < 0n ? 1n : 0n)
 
-const outOfRange = (what: string): Error => new Error(`${DATE_OUT_OF_RANGE}${what}`)
+// HANA's 303 whether raised here on the JavaScript side or inside a DuckDB function (errors.ts maps its text).
+const outOfRange = (what: string): Error => new HanaError(303, "22007", `${DATE_OUT_OF_RANGE}${what}`)
 
 /** Ticks of a value checked to lie in 0001-01-01 .. 9999-12-31. */
 const inRange = (ticks: bigint, what: () => string): bigint => {
@@ -93,7 +94,7 @@ export const ticksOfText = (text: string): bigint | undefined => {
   if (m === null) return undefined
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((k) => Number(m[k] ?? 0)) as [number, number, number, number, number, number]
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
-    throw new Error(`${INVALID_DATETIME}: ${text.trim()}`)
+    throw new HanaError(303, "22007", `${INVALID_DATETIME}: ${text.trim()}`)
   }
   const fraction = BigInt((m[7] ?? "").slice(0, 7).padEnd(7, "0"))
   const seconds = BigInt(hour * 3600 + minute * 60 + second)

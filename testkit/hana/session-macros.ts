@@ -17,8 +17,6 @@ export const SESSION_MACROS = [
   // First: the other macros call these.
   ...LONGDATE_MACROS,
   CURRENT_IDENTITY_MACRO,
-  // NOW() is HANA's CURRENT_TIMESTAMP, a TIMESTAMP in local time (DuckDB's now() is zoned: TO_VARCHAR ignored formats).
-  `CREATE OR REPLACE TEMP MACRO hana_now() AS CAST(now() AS TIMESTAMP)`,
   // A datetime with a format prints in it (datetime-formats.ts). A TIMESTAMP without one prints as HANA's default
   // 'YYYY-MM-DD HH24:MI:SS.FF7' (SAP HANA SQL Reference, "Datetime Data Types"); DuckDB's text drops a zero fraction
   // and trailing zeros. Other values ignore a format.

@@ -131,7 +131,57 @@ const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
  * substituted. Tokens are significant tokens (no whitespace) joined with spaces.
  */
 export const rewrite = (input: readonly Token[], session: SessionValues): string =>
-  rewritten(guardDivisors(textConcatenations(typeDatetimeComparisons(typeDateArguments(input)))), session)
+  rewritten(guardDivisors(textConcatenations(typeDatetimeOperands(typeDatetimeComparisons(typeDateArguments(input))))), session)
+
+/** Keywords and functions whose value is a date or timestamp (a TIMESTAMP's as ticks, longdate.ts). */
+const DATETIME_VALUES = new Set([
+  "CURRENT_DATE", "CURRENT_TIMESTAMP", "CURRENT_UTCTIMESTAMP", "NOW", "ADD_DAYS", "ADD_MONTHS", "ADD_YEARS", "ADD_SECONDS",
+  "ADD_NANO100", "ADD_WORKDAYS", "TO_DATE", "TO_TIMESTAMP", "TO_SECONDDATE", "LAST_DAY", "NEXT_DAY"
+])
+const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
+const ARITHMETIC = new Set(["+", "-", "*", "/", "||"])
+const LIST = new Set([","])
+
+/**
+ * A comparison with a datetime keyword or function on one side (`NOW() >= CURRENT_DATE`, `ts < ADD_DAYS(CURRENT_DATE,
+ * 1)`, `ADD_DAYS(ts, 1) > '2024-01-01'`) compares as HANA converts (SAP HANA SQL Reference, "Data Type Conversion"):
+ * `a op b` becomes `hana_ld_cmp(b, a) op hana_ld_cmp(a, b)`, so a TIMESTAMP's ticks meet the other side as ticks and
+ * any other pair of values is left as it was. Only whole operands next to the operator are taken (a literal, a name,
+ * a call), never part of an arithmetic expression, and never a bare parameter (the macro would type it).
+ */
+const typeDatetimeOperands = (tokens: readonly Token[]): readonly Token[] => {
+  const isDatetime = (t: Token | undefined) => t?.t === "word" && DATETIME_VALUES.has(upper(t))
+  if (!tokens.some(isDatetime)) return tokens
+  const out: Token[] = []
+  const isOpIn = (t: Token | undefined, set: ReadonlySet<string>) => t?.t === "op" && set.has(t.v)
+  const wrap = (c: readonly Token[], s: readonly Token[]): Token[] =>
+    [{ t: "word", v: "hana_ld_cmp" }, { t: "op", v: "(" }, ...c, { t: "op", v: "," }, ...s, { t: "op", v: ")" }]
+  let i = 0
+  while (i < tokens.length) {
+    const t = tokens[i]!
+    const start = isOpIn(t, COMPARISONS) ? operandStart(out, out.length - 1) : undefined
+    const end = start !== undefined ? operandEnd(tokens, i + 1) : undefined
+    if (start === undefined || end === undefined || isOpIn(out[start - 1], ARITHMETIC) || isOpIn(tokens[end], ARITHMETIC) || isOpIn(tokens[i + 1], ARITHMETIC)) {
+      out.push(t)
+      i++
+      continue
+    }
+    const left = out.slice(start)
+    const right = tokens.slice(i + 1, end)
+    const single = (x: readonly Token[]) => x.length === 1 && x[0]!.t === "param"
+    // `SET a = …, b = …` assigns, it does not compare
+    const assigns = t.v === "=" && (upper(out[start - 1]) === "SET" || isOpIn(out[start - 1], LIST))
+    if (assigns || single(left) || single(right) || !(isDatetime(left[0]) || isDatetime(right[0]))) {
+      out.push(t)
+      i++
+      continue
+    }
+    out.splice(start)
+    out.push(...wrap(right, left), t, ...wrap(left, right))
+    i = end
+  }
+  return out
+}
 
 /** The macro giving a TIMESTAMP's ticks as its text (longdate.ts) and any other value unchanged. */
 const LD_TEXT = "hana_ld_text"
