@@ -95,6 +95,37 @@ describe("HANA test server: INSERT of a key another transaction inserted waits f
     ])
   })
 
+  it("a TIMESTAMP key written by UPDATE, INSERT ... SELECT or UPSERT is locked as its ticks; a single parameter waits for it", async () => {
+    const key = "2024-01-02 03:04:05.1234567"
+    const holders = [
+      `UPDATE kw_tsw SET ts = '${key}' WHERE v = 0`,
+      `INSERT INTO kw_tsw SELECT TIMESTAMP '${key}', 1 FROM DUMMY`,
+      `UPSERT kw_tsw VALUES ('${key}', 1) WITH PRIMARY KEY`
+    ]
+    const b8 = await connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1", dataFormatSupport: 8 })
+    try {
+      for (const holder of holders) {
+        await exec(a, "CREATE TABLE kw_tsw (ts TIMESTAMP PRIMARY KEY, v INT)")
+        await exec(a, "INSERT INTO kw_tsw VALUES ('2000-01-01 00:00:00', 0)")
+        await inBothTransactions(a, b8, async () => {
+          await exec(a, holder)
+          const insB = await call<HdbStatement>((cb) => b8.prepare("INSERT INTO kw_tsw VALUES (?, 2)", cb))
+          const waits = server.stats.lockWaits
+          expect(await call((cb) => insB.exec(["2024-01-02 03:04:05.1234566"], cb))).toBe(1)
+          expect(server.stats.lockWaits).toBe(waits)
+          const second = waitsForLock(server, () => call((cb) => insB.exec([key], cb)))
+          expect(await second.waiting).toBe(true)
+          await call((cb) => a.commit(cb))
+          expect((await failure(second.result)).code).toBe(301)
+          await call((cb) => b8.rollback(cb))
+        })
+        await exec(a, "DROP TABLE kw_tsw")
+      }
+    } finally {
+      closeQuietly(b8)
+    }
+  })
+
   it("an autocommit INSERT waits as well; a wait past the lock wait timeout fails with 131", async () => {
     await exec(a, "CREATE TABLE kw_tmo (id INT PRIMARY KEY)")
     a.setAutoCommit(false)
