@@ -59,7 +59,7 @@ export interface TableMeta {
 export interface ObjectMeta {
   readonly owner: string
   readonly name: string
-  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION" | "PACKAGE" | "PACKAGE BODY" | "TRIGGER" | "MATERIALIZED VIEW"
+  readonly type: "SEQUENCE" | "INDEX" | "PROCEDURE" | "FUNCTION" | "PACKAGE" | "PACKAGE BODY" | "TYPE" | "TYPE BODY" | "TRIGGER" | "MATERIALIZED VIEW"
   readonly objectId: number
   readonly created: Date
   readonly tableName?: string

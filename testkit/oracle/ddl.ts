@@ -18,6 +18,7 @@ import { sequenceAlterError, sequenceGrantTarget } from "./sequence-privileges.t
 import { checkGrantedColumns, privilegeList } from "./column-privileges.ts"
 import { checkTablePrivileges, type ExecutableKind, executableGrantTarget } from "./execute-privileges.ts"
 import { packagesOf } from "./plsql/stored-packages.ts"
+import { defineTypeBody, dropTypeBody } from "./plsql/type-bodies.ts"
 import { checkGrantee, createRole, ddlSystemPrivilege, dropRole, grantSystem, type RoleHost } from "./role-statements.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
@@ -193,6 +194,8 @@ export class Ddl implements TableDdl {
   /** Executes one DDL statement (after the implicit commit). */
   async run(sqlText: string): Promise<void> {
     const sql = stripTerminator(sqlText)
+    // a type body's code is PL/SQL, not translated as SQL (its constructor calls may be user-defined ones)
+    if (/^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:NON)?EDITIONABLE\s+)?TYPE\s+BODY\b/i.test(sql)) return defineTypeBody(this.s, sqlText)
     const t = this.s.translate(sql)
     const toks = t.toks
     const kw = toks[0]?.value
@@ -233,7 +236,13 @@ export class Ddl implements TableDdl {
       }
       if (isKw(toks[k], "PACKAGE")) return definePackage(this.s, sqlText)
       if (isKw(toks[k], "CONTEXT")) return defineContext(this.s, toks, k + 1, orReplace)
-      if (isKw(toks[k], "TYPE") && !isKw(toks[k + 1], "BODY")) return namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
+      if (isKw(toks[k], "TYPE")) {
+        namedTypesOf(this.s.db).create(this.s.schema, toks, k + 1, orReplace, (t) => this.columnsUse(t))
+        // USER_OBJECTS lists the type (its body too: plsql/type-bodies.ts)
+        const q = this.qualified(toks, k + 1)
+        this.s.db.catalog.putObject(this.s.db.catalog.getObject(q.schema, "TYPE", q.name) ?? { owner: q.schema, name: q.name, type: "TYPE", objectId: this.s.db.catalog.newObjectId(), created: new Date() })
+        return
+      }
       if (isKw(toks[k], "TRIGGER")) return defineTrigger(this.s.db, this.s.schema, sqlText, (schema, name) => this.s.lookupTable(schema, name))
       if (isKw(toks[k], "SYNONYM") || (isKw(toks[k], "PUBLIC") && isKw(toks[k + 1], "SYNONYM"))) return createSynonym(this, toks, k, orReplace)
       if (isKw(toks[k], "MATERIALIZED") && isKw(toks[k + 1], "VIEW")) return createMaterializedView(this, toks, k + 2, sql)
@@ -283,7 +292,17 @@ export class Ddl implements TableDdl {
         await this.s.db.withAdmin(() => this.s.db.dropUser(name))
         return
       }
-      if (what === "TYPE") return namedTypesOf(this.s.db).drop(this.s.schema, toks, 2, (t) => this.columnsUse(t))
+      if (what === "TYPE" && isKw(toks[2], "BODY")) {
+        const q = this.qualified(toks, 3)
+        return dropTypeBody(this.s.db, q.schema, q.name, true)
+      }
+      if (what === "TYPE") {
+        namedTypesOf(this.s.db).drop(this.s.schema, toks, 2, (t) => this.columnsUse(t))
+        // the type's body goes with it
+        const q = this.qualified(toks, 2)
+        this.s.db.catalog.dropObject(q.schema, "TYPE", q.name)
+        return dropTypeBody(this.s.db, q.schema, q.name, false)
+      }
       if (what === "CONTEXT") return dropContext(this.s, toks, 2)
       if (what === "TRIGGER") return dropTrigger(this.s.db, this.s.schema, toks, 2)
       if (what === "PACKAGE") {

@@ -5,10 +5,11 @@
  * `DBMS_LOB.name(` is rewritten to `ora_lob_name(` with the defaults filled in, before translation. CLOB lengths and
  * offsets count UTF-16 code units, as Oracle does for CLOBs of an AL32UTF8 database (held in UCS-2).
  */
-import { BIGINT, BLOB, DuckDBBlobValue, VARCHAR } from "@duckdb/node-api"
-import type { DuckDBConnection, DuckDBScalarFunction, DuckDBValue } from "@duckdb/node-api"
+import { BIGINT, BLOB, DuckDBBlobType, DuckDBBlobValue, DuckDBVarCharType, VARCHAR } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBScalarFunction, DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { OraError } from "./errors.ts"
+import { BLOB_RESULT_ALIAS, CLOB_RESULT_ALIAS } from "./types.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 
 /** The functions rewritten, with the defaults of their optional trailing arguments. */
@@ -64,24 +65,42 @@ const nthIndex = <T extends { indexOf(p: never, from: number): number }>(s: T, p
   }
 }
 
-/** The functions, by the names {@link rewriteDbmsLob} gives them. */
-const functions = (): Array<DuckDBScalarFunction> => [
-  fn("ora_lob_getlength", [VARCHAR], BIGINT, ([s]) => BigInt(String(s).length)),
-  fn("ora_lob_getlength", [BLOB], BIGINT, ([b]) => BigInt(bytesOf(b).length)),
-  fn("ora_lob_substr", [VARCHAR, BIGINT, BIGINT], VARCHAR, ([s, amount, offset]) => {
-    const from = checked(offset, "offset") - 1
-    const text = String(s).slice(from, from + checked(amount, "amount"))
-    return text === "" ? null : text
-  }),
-  fn("ora_lob_substr", [BLOB, BIGINT, BIGINT], BLOB, ([b, amount, offset]) => {
-    const from = checked(offset, "offset") - 1
-    const bytes = bytesOf(b).slice(from, from + checked(amount, "amount"))
-    return bytes.length === 0 ? null : new DuckDBBlobValue(bytes)
-  }),
-  fn("ora_lob_instr", [VARCHAR, VARCHAR, BIGINT, BIGINT], BIGINT, ([s, p, offset, nth]) =>
-    BigInt(nthIndex(String(s), String(p), checked(offset, "offset"), checked(nth, "nth")))),
-  fn("ora_lob_instr", [BLOB, BLOB, BIGINT, BIGINT], BIGINT, ([b, p, offset, nth]) =>
-    BigInt(nthIndex(Buffer.from(bytesOf(b)), Buffer.from(bytesOf(p)), checked(offset, "offset"), checked(nth, "nth"))))
+// TO_CLOB / TO_BLOB results are typed by aliases (types.ts), which DuckDB does not cast to VARCHAR / BLOB when it
+// picks an overload: each function also takes them as its LOB argument
+const CLOB_ALIAS = new DuckDBVarCharType(CLOB_RESULT_ALIAS)
+const BLOB_ALIAS = new DuckDBBlobType(BLOB_RESULT_ALIAS)
+
+/** The functions, by the names {@link rewriteDbmsLob} gives them, each also over the LOB alias types. */
+const functions = (): Array<DuckDBScalarFunction> =>
+  signatures().flatMap(([name, args, result, body]) => [fn(name, args, result, body), fn(name, [args[0] === BLOB ? BLOB_ALIAS : CLOB_ALIAS, ...args.slice(1)], result, body)])
+
+type Signature = [string, Array<DuckDBType>, DuckDBType, (args: ReadonlyArray<DuckDBValue>) => DuckDBValue]
+
+const signatures = (): Array<Signature> => [
+  ["ora_lob_getlength", [VARCHAR], BIGINT, ([s]) => BigInt(String(s).length)],
+  ["ora_lob_getlength", [BLOB], BIGINT, ([b]) => BigInt(bytesOf(b).length)],
+  [
+    "ora_lob_substr",
+    [VARCHAR, BIGINT, BIGINT],
+    VARCHAR,
+    ([s, amount, offset]) => {
+      const from = checked(offset, "offset") - 1
+      const text = String(s).slice(from, from + checked(amount, "amount"))
+      return text === "" ? null : text
+    }
+  ],
+  [
+    "ora_lob_substr",
+    [BLOB, BIGINT, BIGINT],
+    BLOB,
+    ([b, amount, offset]) => {
+      const from = checked(offset, "offset") - 1
+      const bytes = bytesOf(b).slice(from, from + checked(amount, "amount"))
+      return bytes.length === 0 ? null : new DuckDBBlobValue(bytes)
+    }
+  ],
+  ["ora_lob_instr", [VARCHAR, VARCHAR, BIGINT, BIGINT], BIGINT, ([s, p, offset, nth]) => BigInt(nthIndex(String(s), String(p), checked(offset, "offset"), checked(nth, "nth")))],
+  ["ora_lob_instr", [BLOB, BLOB, BIGINT, BIGINT], BIGINT, ([b, p, offset, nth]) => BigInt(nthIndex(Buffer.from(bytesOf(b)), Buffer.from(bytesOf(p)), checked(offset, "offset"), checked(nth, "nth")))]
 ]
 
 /** Registers the functions in the database `connection` belongs to. */

@@ -14,6 +14,7 @@ import type { Session as EngineSession } from "../engine/index.ts"
 import { OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
+import type { MethodSpec } from "./type-shapes.ts"
 import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
 import type { BindSpec, PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
 import { charType, Dty, numberType, parseOracleType, rawType, type OraType } from "./types.ts"
@@ -64,10 +65,30 @@ const sdoGeometry = register({
   element: undefined,
   limit: 0
 })
+// the Data Cartridge's list types, as DESCRIBE shows them on a database: SYS.ODCINUMBERLIST VARRAY(32767) OF NUMBER,
+// SYS.ODCIVARCHAR2LIST VARRAY(32767) OF VARCHAR2(4000), SYS.ODCIDATELIST VARRAY(32767) OF DATE (Data Cartridge
+// Developer's Guide, "Extensibility Constants, Types, and Mappings")
+const odciList = (name: string, element: OraType) => register({ schema: "SYS", name, oid: fixedOid(`SYS.${name}`), kind: "varray", attributes: [], element: { scalar: element }, limit: 32767 })
+const odciLists = [odciList("ODCINUMBERLIST", NUMBER), odciList("ODCIVARCHAR2LIST", charType("VARCHAR2", 4000)), odciList("ODCIDATELIST", parseOracleType("DATE")!)]
 const xmlType = register({ schema: "SYS", name: "XMLTYPE", oid: fixedOid("SYS.XMLTYPE"), kind: "xmltype", attributes: [], element: undefined, limit: 0 })
 
 /** Types every schema sees through public synonyms. */
-const PUBLIC_TYPES: ReadonlyArray<NamedType> = [sdoPointType, sdoElemInfoArray, sdoOrdinateArray, sdoGeometry, xmlType]
+const PUBLIC_TYPES: ReadonlyArray<NamedType> = [sdoPointType, sdoElemInfoArray, sdoOrdinateArray, sdoGeometry, xmlType, ...odciLists]
+
+/**
+ * A method declaration of an OBJECT type's attribute list (`[NOT] OVERRIDING | FINAL | INSTANTIABLE ...  MEMBER |
+ * STATIC | CONSTRUCTOR | MAP MEMBER | ORDER MEMBER  FUNCTION | PROCEDURE name [(params)] ...`); undefined for an attribute.
+ */
+const methodSpec = (part: ReadonlyArray<Tok>): MethodSpec | undefined => {
+  let k = 0
+  while (isKw(part[k], "NOT", "OVERRIDING", "FINAL", "INSTANTIABLE")) k++
+  if (isKw(part[k], "MAP", "ORDER") && isKw(part[k + 1], "MEMBER")) k++
+  if (!isKw(part[k], "MEMBER", "STATIC", "CONSTRUCTOR") || !isKw(part[k + 1], "FUNCTION", "PROCEDURE") || part[k + 2] === undefined) return undefined
+  const kind = part[k]!.value as MethodSpec["kind"]
+  const open = isOp(part[k + 3], "(") ? k + 3 : -1
+  const params = open < 0 ? [] : splitTop(part.slice(open + 1, matchParen(part, open))).filter((p) => !(p[0] !== undefined && identName(p[0]) === "SELF"))
+  return { name: identName(part[k + 2]!), kind, isFunction: isKw(part[k + 1], "FUNCTION"), arity: params.length }
+}
 
 /** The named types of one database. */
 export class NamedTypes {
@@ -118,14 +139,20 @@ export class NamedTypes {
       if (!isOp(sig[k + 1], "(")) throw compilationError()
       const close = matchParen(sig, k + 1)
       const attributes: Array<Attribute> = []
+      const methods: Array<MethodSpec> = []
       for (const part of splitTop(sig.slice(k + 2, close))) {
+        const method = methodSpec(part)
+        if (method !== undefined) {
+          methods.push(method)
+          continue
+        }
         const attrName = part[0]
         if (attrName === undefined || (attrName.kind !== "ident" && attrName.kind !== "qident")) throw compilationError()
         if (attributes.some((a) => a.name === identName(attrName))) throw compilationError()
         attributes.push({ name: identName(attrName), member: this.member(schema, part.slice(1)) })
       }
       if (attributes.length === 0) throw compilationError()
-      type = { schema: owner, name, oid, kind: "object", attributes, element: undefined, limit: 0 }
+      type = { schema: owner, name, oid, kind: "object", attributes, element: undefined, limit: 0, ...(methods.length > 0 ? { methods } : {}) }
     } else if (isKw(sig[k], "VARRAY") || (isKw(sig[k], "VARYING") && isKw(sig[k + 1], "ARRAY"))) {
       if (isKw(sig[k], "VARYING")) k++
       if (!isOp(sig[k + 1], "(") || sig[k + 2]?.kind !== "num" || !isOp(sig[k + 3], ")") || !isKw(sig[k + 4], "OF")) throw compilationError()

@@ -24,7 +24,7 @@ const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === 
 const significant = (toks: ReadonlyArray<Tok>): Array<number> => toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
 
 /** The tables the statement names, by the alias that follows each (`FROM tab t`, `JOIN s.tab t`). */
-const aliasedTables = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, lookup: LookupTable): Map<string, TableMeta> => {
+export const aliasedTables = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, lookup: LookupTable): Map<string, TableMeta> => {
   const out = new Map<string, TableMeta>()
   for (let n = 0; n < sig.length; n++) {
     const t = toks[sig[n]!]

@@ -15,6 +15,8 @@ import { isMultiTableInsert, runMultiTableInsert } from "./multi-table-insert.ts
 import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
+import { namedResultOf, rewriteSqlMethodCalls } from "./plsql/object-methods.ts"
+import { inlineWithFunctions } from "./plsql/with-functions.ts"
 import { takeCompileWarning } from "./plsql/stored-code.ts"
 import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { AppendTarget, BulkRows, ColumnInfo, Cursor, Session as EngineSession } from "../engine/index.ts"
@@ -236,6 +238,15 @@ export class SqlSession {
   /** Executes one statement for each bind row (one row when there are no binds). */
   async execute(text: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(text)
+    // WITH FUNCTION ...: the declarations as a package only this statement sees (plsql/with-functions.ts)
+    const withFunctions = cls === "query" ? inlineWithFunctions(this, text) : undefined
+    if (withFunctions !== undefined) {
+      try {
+        return await this.execute(withFunctions.sql, rows, specs, opts)
+      } finally {
+        withFunctions.release()
+      }
+    }
     const sql = cls === "query" || cls === "dml" ? resolveSynonyms(this.db, this.schema, text) : text
     this.statementSql = sql
     // INSERT ALL / FIRST: one single-table INSERT per INTO clause, each checked and run as a statement of its own
@@ -376,7 +387,7 @@ export class SqlSession {
 
   /** The stored functions a client's query calls (plsql/sql-functions.ts), undefined when it calls none. */
   private storedFunctionCalls(source: ReadonlyArray<Tok>, sql: string): StatementCalls | undefined {
-    return storedFunctionCalls(source, this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columns.columnsOf(sql, () => true).has(name))
+    return storedFunctionCalls(rewriteSqlMethodCalls(source, this.db, this.schema, (schema, name) => this.lookupTable(schema, name)), this.schema, (owner, name) => callableFromSql(this, owner, name), (name) => this.columns.columnsOf(sql, () => true).has(name), (fn) => namedResultOf(this.db, this.schema, fn))
   }
 
   /** The DuckDB row ids a query selects; a failure restores the transaction and is thrown as an ORA- error. */

@@ -68,6 +68,17 @@ export interface NamedType {
   readonly element: Member | undefined
   /** VARRAY limit (0 for nested tables). */
   readonly limit: number
+  /** The methods an OBJECT type's specification declares (their bodies are a TYPE BODY's: plsql/type-bodies.ts). */
+  readonly methods?: ReadonlyArray<MethodSpec>
+}
+
+/** A method an OBJECT type declares: `MEMBER | STATIC | CONSTRUCTOR | MAP MEMBER | ORDER MEMBER  FUNCTION | PROCEDURE name`. */
+export interface MethodSpec {
+  readonly name: string
+  readonly kind: "MEMBER" | "STATIC" | "CONSTRUCTOR"
+  readonly isFunction: boolean
+  /** Its number of parameters (SELF not counted). */
+  readonly arity: number
 }
 
 /** The type of an attribute or collection element: a built-in type or another named type. */

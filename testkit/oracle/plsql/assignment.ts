@@ -12,6 +12,7 @@ import { evaluate } from "./expressions.ts"
 import { closingParen, subscript } from "./names.ts"
 import { objectTypeOf, writeAttribute } from "./object-values.ts"
 import { PlsqlRecord } from "./records.ts"
+import { collectionOfStored, isSchemaCollection, storedOfCollection } from "./schema-collections.ts"
 import { labelled, line, lookup, notDeclared, packageVariable } from "./scope.ts"
 
 /** `c.EXTEND [(n)]`, `c.TRIM [(n)]`, `c.DELETE [(i [, j])]`; false when the call is no collection method. */
@@ -80,7 +81,9 @@ export function assign(ctx: Frame, target: Expr, value: Value): void {
     if (idx === undefined) throw ora.notAllBound()
     const c = value instanceof PlsqlCollection ? value : undefined
     if (c !== undefined && c.keys().some((k) => c.get(k) instanceof PlsqlRecord)) throw ora.unimplemented("a collection of records as a bind value")
-    ctx.binds.values[idx] = value instanceof PlsqlCollection ? (bindArrayOf(value) as unknown as PlsqlValue) : value instanceof PlsqlRecord ? null : value
+    // a schema collection goes out as its stored text (a DbObject bind), any other as an array bind's elements
+    const stored = value instanceof PlsqlCollection ? storedOfCollection(value) : undefined
+    ctx.binds.values[idx] = stored !== undefined ? stored : value instanceof PlsqlCollection ? (bindArrayOf(value) as unknown as PlsqlValue) : value instanceof PlsqlRecord ? null : value
     ctx.binds.assigned.add(idx)
     return
   }
@@ -98,6 +101,7 @@ export function assign(ctx: Frame, target: Expr, value: Value): void {
   const collection = slot.value instanceof PlsqlCollection ? slot.value.type : collectionType(ctx, slot.type)
   if (collection !== undefined && isOp(target[1], "(")) return assignElement(ctx, target, collection, slot.value as Collection | null, value)
   if (collection !== undefined && value instanceof PlsqlCollection && value.type === BIND_ARRAY) value = retype(ctx, value, collectionType(ctx, slot.type) ?? collection)
+  if (collection !== undefined && typeof value === "string" && isSchemaCollection(collection)) value = collectionOfStored(collection, value)
   if (collection !== undefined && target.length === 1 && value !== null && !(value instanceof PlsqlCollection && value.type === collection)) {
     throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
   }
@@ -124,6 +128,13 @@ function assignElement(ctx: Frame, target: Expr, type: CollectionType, value: Co
   const key = subscript(ctx, target.slice(2, close))
   if (close === target.length - 1) {
     c.set(key, v instanceof PlsqlRecord ? new PlsqlRecord(new Map(v.fields)) : (coerce(ctx, type.element, v) as DuckDBValue))
+    return
+  }
+  // c(i).attr := v of a collection of objects: ORA-06530 when the element is NULL (writeAttribute)
+  const object = objectTypeOf(ctx, type.element)
+  if (object !== undefined && isOp(target[close + 1], ".") && target[close + 2] !== undefined && target.length === close + 3) {
+    if (v instanceof PlsqlRecord || v instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, target[0]!.pos, 382, "expression is of wrong type")
+    c.set(key, writeAttribute(ctx, object, c.get(key), oracleName(target[close + 2]!), v as DuckDBValue, target[close + 2]!.pos))
     return
   }
   // a field assigned in a missing element of an associative array of records makes the element

@@ -122,16 +122,42 @@ export const inlineClientTables = async (
     const close = matchParen(s, k + 1)
     if (close < 0) continue
     let elements: Array<unknown> | undefined
+    // a collection of DATEs: each element's ISO text (extended JSON) read back as a DATE
+    let scalar = (e: unknown) => value(plain(e))
     const inner = s.slice(k + 2, close)
     if (inner.length === 1 && inner[0]!.kind === "bind") {
       const n = bindAt.get(k + 2)!
       const oid = specs[n]?.oid
       const element = oid === undefined ? undefined : namedTypeOfOid(oid)?.element
+      if (element !== undefined && "scalar" in element && element.scalar.kind === "date") scalar = (e) => `TO_DATE(${value(plain(e))}, 'YYYY-MM-DD"T"HH24:MI:SS')`
       // a collection of objects: each element an array of attribute values, named by the element type
       const attributes = element !== undefined && "named" in element ? element.named.attributes.map((a) => a.name) : undefined
       elements = jsonElements(params[n] ?? null)?.map((e) => (attributes !== undefined && Array.isArray(e) ? Object.fromEntries(attributes.map((a, i) => [a, e[i] ?? null])) : e))
       if (elements === undefined && (params[n] ?? null) === null) elements = []
     } else {
+      const constructed = constructorArguments(host, s, k + 2, close)
+      if (constructed !== undefined) {
+        // TABLE(type(a, b, ...)) of a schema collection of scalars: one row per argument, computed by the query
+        keep(k)
+        changed = true
+        const emit = (from: number, to: number) => {
+          let out = ""
+          for (let j = from; j < to; j++) {
+            const n = bindAt.get(j)
+            if (n !== undefined) {
+              outParams.push(params[n] ?? null)
+              outSpecs.push(specs[n] ?? TEXT_SPEC)
+            }
+            out += `${s[j]!.text} `
+          }
+          return out
+        }
+        const rows = constructed.map(([from, to]) => `SELECT ${emit(from, to)}AS COLUMN_VALUE FROM dual`)
+        text += `(${rows.length === 0 ? "SELECT NULL AS COLUMN_VALUE FROM dual WHERE 1 = 0" : rows.join(" UNION ALL ")}) `
+        last = close + 1
+        k = close
+        continue
+      }
       const called = await calledFunction(host, s, k + 2, close, bindAt, params)
       if (called === undefined) continue
       elements = called
@@ -141,7 +167,7 @@ export const inlineClientTables = async (
     changed = true
     const rows = elements.map((e) => {
       const fields = fieldsOf(e)
-      return fields === undefined ? `SELECT ${value(plain(e))} AS COLUMN_VALUE FROM dual` : `SELECT ${fields.map(([f, v]) => `${value(v)} AS "${f.replace(/"/g, '""')}"`).join(", ")} FROM dual`
+      return fields === undefined ? `SELECT ${scalar(e)} AS COLUMN_VALUE FROM dual` : `SELECT ${fields.map(([f, v]) => `${value(v)} AS "${f.replace(/"/g, '""')}"`).join(", ")} FROM dual`
     })
     text += `(${rows.length === 0 ? "SELECT NULL AS COLUMN_VALUE FROM dual WHERE 1 = 0" : rows.join(" UNION ALL ")}) `
     last = close + 1
@@ -212,6 +238,32 @@ const multisetOperation = (s: ReadonlyArray<Tok>, k: number, bindAt: ReadonlyMap
     })
   if (distinct) elements = elements.filter((e, i) => elements.findIndex((x) => key(x) === key(e)) === i)
   return { type: `"${a.type.schema}"."${a.type.name}"`, elements, end: right }
+}
+
+/**
+ * The argument ranges (significant tokens `[from, to)`) of `[owner.]type(args)` spanning tokens `from`..`to` of `s`
+ * when `type` is a schema collection type of scalars (`sys.odcinumberlist(1, 2, 3)`); undefined otherwise.
+ */
+const constructorArguments = (host: PlsqlHost, s: ReadonlyArray<Tok>, from: number, to: number): Array<[number, number]> | undefined => {
+  const qualified = isOp(s[from + 1], ".")
+  const open = qualified ? from + 3 : from + 1
+  const name = s[qualified ? from + 2 : from]
+  if (name === undefined || (name.kind !== "ident" && name.kind !== "qident") || !isOp(s[open], "(") || matchParen(s, open) !== to - 1) return undefined
+  const type = namedTypesOf(host.db).lookup(host.schema, qualified ? oracleName(s[from]!) : undefined, oracleName(name))
+  if (type === undefined || (type.kind !== "table" && type.kind !== "varray") || type.element === undefined || !("scalar" in type.element)) return undefined
+  const ranges: Array<[number, number]> = []
+  let start = open + 1
+  let depth = 0
+  for (let j = open + 1; j < to - 1; j++) {
+    if (isOp(s[j], "(")) depth++
+    else if (isOp(s[j], ")")) depth--
+    else if (depth === 0 && isOp(s[j], ",")) {
+      ranges.push([start, j])
+      start = j + 1
+    }
+  }
+  if (to - 1 > open + 1) ranges.push([start, to - 1])
+  return ranges
 }
 
 /** The elements of `TABLE(f(args))` (tokens `from`..`to` of `s`) when `f` is a stored function returning a collection. */

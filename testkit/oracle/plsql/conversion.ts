@@ -15,6 +15,7 @@ import { isCursorValue } from "./row-reader.ts"
 import { labelled, line, lookup, packageVariable } from "./scope.ts"
 import { instancesOf } from "./stored-packages.ts"
 import { numberOfText } from "./value-kinds.ts"
+import { collectionOfStored, isSchemaCollection, schemaCollectionType } from "./schema-collections.ts"
 
 /** The record type a declared type names, if it names one. */
 export function recordType(ctx: Frame, t: TypeSpec | undefined): RecordType | undefined {
@@ -74,6 +75,8 @@ export function collectionType(ctx: Frame, t: TypeSpec | undefined): CollectionT
   const packaged = /^(\S+) \. (\S+)$/.exec(t.name)
   if (t.name.includes(" ") && packaged === null) return undefined
   const slot = packaged !== null ? packageVariable(ctx, packaged[1]!, packaged[2]!) : lookup(ctx, t.name)
+  // a schema collection type (CREATE TYPE ... AS TABLE OF | VARRAY OF, SYS.ODCINUMBERLIST, ...)
+  if (slot === undefined && !SCALAR.test(t.name)) return schemaCollectionType(ctx, t.name)
   return slot?.k === "type" ? slot.type : undefined
 }
 
@@ -144,6 +147,11 @@ export function coerce(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
     const collection = collectionType(ctx, t)
     return collection === undefined ? v : retype(ctx, v, collection)
   }
+  // a schema collection's stored text (a DbObject bind, a column) as the collection
+  if (typeof v === "string" && t?.kind === "named" && !SCALAR.test(t.name)) {
+    const schemaType = collectionType(ctx, t)
+    if (schemaType !== undefined && isSchemaCollection(schemaType)) return collectionOfStored(schemaType, v)
+  }
   if (v instanceof PlsqlRecord) {
     const record = recordType(ctx, t)
     if (record === undefined) return new PlsqlRecord(new Map(v.fields), v.type)
@@ -189,3 +197,5 @@ export function coerceField(ctx: Frame, record: PlsqlRecord, field: string, v: V
 const NUMERIC = /^(NUMBER|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE|DECIMAL|DEC|NUMERIC|FLOAT|REAL|DOUBLE PRECISION|BINARY_FLOAT|BINARY_DOUBLE)$/
 const INTEGRAL = /^(INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|NATURALN|POSITIVE|POSITIVEN|SIGNTYPE)$/
 const CHARACTER = /^(VARCHAR2|VARCHAR|NVARCHAR2|CHAR|NCHAR|STRING|CHARACTER)$/
+/** Type names that are no collection type's (spares a type lookup on every conversion). */
+const SCALAR = /^(NUMBER|NUMERIC|DECIMAL|INTEGER|INT|SMALLINT|PLS_INTEGER|BINARY_INTEGER|SIMPLE_INTEGER|NATURAL|POSITIVE|SIGNTYPE|REAL|DOUBLE|VARCHAR2|VARCHAR|NVARCHAR2|CHAR|NCHAR|STRING|LONG|DATE|BOOLEAN|CLOB|NCLOB|BLOB|RAW|BINARY_DOUBLE|BINARY_FLOAT|FLOAT|TIMESTAMP|INTERVAL|SYS_REFCURSOR|ROWID|UROWID)\b/

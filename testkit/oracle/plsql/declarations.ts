@@ -9,6 +9,7 @@ import { PlsCompileError } from "./errors.ts"
 import { evaluate, evaluateValue } from "./expressions.ts"
 import { packageMember } from "./package-instances.ts"
 import { PlsqlRecord, type RecordType } from "./records.ts"
+import { toSchemaCollection } from "./schema-collections.ts"
 
 /** Adds one declaration of a DECLARE section to the block's names. */
 export async function declare(ctx: Frame, names: Map<string, Slot>, d: Decl): Promise<void> {
@@ -53,7 +54,7 @@ export async function declare(ctx: Frame, names: Map<string, Slot>, d: Decl): Pr
       const collection = collectionType(ctx, type)
       const record = recordType(ctx, type)
       let value: Value = null
-      if (collection !== undefined) value = d.init !== undefined ? await evaluateValue(ctx, d.init) : collection.kind === "assoc" ? new PlsqlCollection(collection) : null
+      if (collection !== undefined) value = d.init !== undefined ? toSchemaCollection(ctx, collection, await evaluateValue(ctx, d.init)) : collection.kind === "assoc" ? new PlsqlCollection(collection) : null
       else if (record !== undefined) value = d.init !== undefined ? coerce(ctx, type, await evaluateValue(ctx, d.init)) : await newRecord(ctx, record, d.pos)
       else if (type.kind === "rowtypeOf") value = await emptyRecord(ctx, type.of, d.pos)
       else if (d.init !== undefined) value = coerce(ctx, type, await evaluate(ctx, d.init))

@@ -17,9 +17,11 @@ import { oracleName } from "../translate.ts"
 import { assign, assignBulk, assignReturnedBulk, assignRow } from "./assignment.ts"
 import type { Expr } from "./ast.ts"
 import { collectionOfBind, PlsqlCollection } from "./collections.ts"
-import type { Frame } from "./context.ts"
+import type { Frame, Value } from "./context.ts"
 import { PlsCompileError, sqlCompileError } from "./errors.ts"
-import { inlineCalls } from "./expressions.ts"
+import { evaluateValue, inlineCalls } from "./expressions.ts"
+import { closingParen } from "./names.ts"
+import { schemaCollectionType, storedBindCollection } from "./schema-collections.ts"
 import { expandRecordDml, PlsqlRecord } from "./records.ts"
 import { bindNames, columnsOf, render } from "./render.ts"
 import { RowReader } from "./row-reader.ts"
@@ -31,6 +33,7 @@ import { rewriteRowSubqueries } from "../row-subqueries.ts"
 import { unqualifySetTargets } from "../session-translate.ts"
 import { callingWhileWriting, checkMutating, writtenTable } from "./mutating-tables.ts"
 import { tableTriggers } from "./trigger-definitions.ts"
+import { rewriteSqlMethodCalls } from "./object-methods.ts"
 
 /** The table an INSERT INTO / UPDATE / DELETE [FROM] / MERGE INTO writes. */
 function dmlTarget(ctx: Frame, toks: Expr): TableMeta | undefined {
@@ -44,7 +47,7 @@ export async function runDml(ctx: Frame, written: Expr): Promise<number> {
   const rewritten = unqualifySetTargets(rewriteRowSubqueries(written)).filter((t) => t.kind !== "ws")
   if (tableTriggers(ctx.host.db, dmlTarget(ctx, rewritten)).length > 0) return triggeredDml(ctx, rewritten)
   // `TABLE(collection)` in the statement's subqueries: the collection's elements, as in a query
-  const tabled = tableCollections(ctx, rewritten)
+  const tabled = await tableCollections(ctx, rewritten)
   const source = tabled?.toks ?? rewritten
   const { toks: inlined, release: releaseCalls } = await inlineCalls(ctx, source, true, true)
   const release = () => {
@@ -56,7 +59,7 @@ export async function runDml(ctx: Frame, written: Expr): Promise<number> {
   let calls
   try {
     const columns = columnsOf(ctx, inlined)
-    calls = storedFunctionCalls(inlined, ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
+    calls = storedFunctionCalls(methodCalls(ctx, inlined), ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
     rendered = render(ctx, intervalLiteralTargets(sessionZoneWrites(canonicalNumberWrites(calls?.toks ?? inlined, lookup), lookup), lookup), false, true)
   } finally {
     release()
@@ -92,7 +95,7 @@ async function triggeredDml(ctx: Frame, source: Expr): Promise<number> {
 export async function openQuery(ctx: Frame, statement: Expr, withRowid = false): Promise<QueryResult> {
   const query = resolveSynonymTokens(ctx.host.db, ctx.host.schema, statement)
   checkMutating(ctx.host, query, (schema, name) => ctx.host.lookupTable(schema, name))
-  const tabled = tableCollections(ctx, query)
+  const tabled = await tableCollections(ctx, query)
   const source = tabled?.toks ?? query
   const { toks, release: releaseCalls } = await inlineCalls(ctx, source, true, true)
   const release = () => {
@@ -100,7 +103,7 @@ export async function openQuery(ctx: Frame, statement: Expr, withRowid = false):
     tabled?.release()
   }
   const columns = columnsOf(ctx, toks)
-  const calls = storedFunctionCalls(toks, ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
+  const calls = storedFunctionCalls(methodCalls(ctx, toks), ctx.host.schema, (owner, name) => callableFromSql(ctx.host, owner, name), (name) => columns.has(name))
   let rendered
   try {
     rendered = render(ctx, calls?.toks ?? toks, true, true, withRowid)
@@ -117,14 +120,41 @@ export async function openQuery(ctx: Frame, statement: Expr, withRowid = false):
   return { ...result!, cursor }
 }
 
-/** A query's `TABLE(collection)` as the query of its elements (table-collections.ts); undefined when it has none. */
-function tableCollections(ctx: Frame, query: Expr): { toks: Expr; release: () => void } | undefined {
+/** `alias.col.f(args)` of object columns as calls of their types' methods (object-methods.ts). */
+const methodCalls = (ctx: Frame, toks: Expr): Expr => [...rewriteSqlMethodCalls(toks, ctx.host.db, ctx.host.schema, (schema, name) => ctx.host.lookupTable(schema, name))]
+
+/**
+ * A query's `TABLE(collection)` as the query of its elements (table-collections.ts): of a collection variable, an
+ * index-by array bind, a DbObject collection bind or a schema collection type's constructor (`TABLE(nums(1, 2))`,
+ * made first); undefined when it has none.
+ */
+async function tableCollections(ctx: Frame, source: Expr): Promise<{ toks: Expr; release: () => void } | undefined> {
   const made: Array<string> = []
+  const madeValue = (value: Value) => {
+    const key = `\u0000F${++ctx.calls}`
+    made.push(key)
+    ctx.callResults.set(key, { value })
+    return key
+  }
+  let query = source
+  for (let k = 0; k < query.length; k++) {
+    const inner = isKw(query[k], "TABLE") && isOp(query[k + 1], "(") && !isOp(query[k - 1], ".") ? query.slice(k + 2, closingParen(query, k + 1)) : undefined
+    const open = inner !== undefined && isOp(inner[1], ".") ? 3 : 1
+    if (inner === undefined || !isOp(inner[open], "(") || closingParen(inner, open) !== inner.length - 1) continue
+    const typeName = inner.slice(0, open).filter((t) => !isOp(t, ".")).map(oracleName).join(" . ")
+    if (lookup(ctx, oracleName(inner[0]!)) !== undefined || schemaCollectionType(ctx, typeName) === undefined) continue
+    const value = await evaluateValue(ctx, inner)
+    query = [...query.slice(0, k + 2), { ...inner[0]!, kind: "bind", text: ":c", value: madeValue(value) }, ...query.slice(k + 2 + inner.length)]
+  }
   const toks = inlineTableCollections(
     query,
     (name) => {
       if (name.kind === "bind") {
-        const v = ctx.binds.values[ctx.binds.binds.get(name.value) ?? -1]
+        const constructed = ctx.callResults.get(name.value)?.value
+        if (constructed instanceof PlsqlCollection) return constructed as PlsqlCollection<unknown>
+        const idx = ctx.binds.binds.get(name.value) ?? -1
+        const v = ctx.binds.values[idx]
+        if (typeof v === "string") return storedBindCollection(v, ctx.binds.specs?.[idx])
         return Array.isArray(v) ? (collectionOfBind(v) as PlsqlCollection<unknown>) : undefined
       }
       if (name.kind !== "ident" && name.kind !== "qident") return undefined
@@ -133,13 +163,9 @@ function tableCollections(ctx: Frame, query: Expr): { toks: Expr; release: () =>
       return slot.value instanceof PlsqlCollection ? (slot.value as PlsqlCollection<unknown>) : undefined
     },
     (e) => (e instanceof PlsqlRecord ? e.fields : undefined),
-    (value) => {
-      const key = `\u0000F${++ctx.calls}`
-      made.push(key)
-      ctx.callResults.set(key, { value })
-      return key
-    }
+    madeValue
   )
+  if (toks === undefined && made.length > 0) return { toks: query, release: () => made.forEach((key) => ctx.callResults.delete(key)) }
   return toks === undefined ? undefined : { toks, release: () => made.forEach((key) => ctx.callResults.delete(key)) }
 }
 

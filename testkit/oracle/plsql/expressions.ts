@@ -16,9 +16,11 @@ import { PlsCompileError, valueError } from "./errors.ts"
 import { fastEvaluate } from "./fast-eval.ts"
 import { inlineMultisets } from "./multisets.ts"
 import { closingParen, nameValue } from "./names.ts"
+import { objectMethodCall } from "./object-methods.ts"
 import { declaredInPackage, packagedFunction } from "./package-instances.ts"
 import { PlsqlRecord } from "./records.ts"
 import { columnsOf, render } from "./render.ts"
+import { schemaCollectionType } from "./schema-collections.ts"
 import { isCursorValue, RowReader } from "./row-reader.ts"
 import { lookup, packageVariable } from "./scope.ts"
 
@@ -95,7 +97,9 @@ export async function inlineCalls(ctx: Frame, expr: Expr, sql = false, keepStore
     const packaged = await packagedFunction(ctx, expr, k)
     let callee: { readonly end: number; readonly run: (args: ReadonlyArray<Expr>) => Promise<Value> } | undefined
     const lockFunction = builtinLockCall(expr, k)
-    if (lockFunction !== undefined) {
+    const method = packaged === undefined && lockFunction === undefined ? await objectMethodCall(ctx, expr, k) : undefined
+    if (method !== undefined) callee = method
+    else if (lockFunction !== undefined) {
       callee = { end: lockFunction.end, run: async (args) => (await dbmsLockFunction(ctx, lockFunction.name, args)) ?? null }
     } else if (packaged !== undefined) {
       if (!keepStored) callee = { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args) }
@@ -143,7 +147,10 @@ async function construct(ctx: Frame, expr: Expr): Promise<Collection | undefined
   // `pkg.type(...)`: a collection type of a package
   const open = isOp(expr[1], ".") && expr[2] !== undefined && isOp(expr[3], "(") ? 3 : 1
   if (!isOp(expr[open], "(")) return undefined
-  const slot = open === 3 ? packageVariable(ctx, oracleName(t), oracleName(expr[2]!)) : lookup(ctx, oracleName(t))
+  const found = open === 3 ? packageVariable(ctx, oracleName(t), oracleName(expr[2]!)) : lookup(ctx, oracleName(t))
+  // a schema collection type's constructor (`nums(1, 2)`, `sys.odcinumberlist(1, 2)`)
+  const schemaType = found === undefined ? schemaCollectionType(ctx, open === 3 ? `${oracleName(t)} . ${oracleName(expr[2]!)}` : oracleName(t)) : undefined
+  const slot = schemaType !== undefined ? { k: "type" as const, type: schemaType } : found
   if (slot?.k !== "type" || closingParen(expr, open) !== expr.length - 1) return undefined
   if (slot.type.kind === "assoc") throw new PlsCompileError(ctx.source, t.pos, 222, `no function with name '${slot.type.name}' exists in ctx scope`)
   const c: Collection = new PlsqlCollection(slot.type)

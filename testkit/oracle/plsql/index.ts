@@ -101,7 +101,8 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
   }
   if (isFunction) {
     if (!isKw(toks[k], "RETURN")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["(", "return"])
-    returns = toks[k + 1]?.value
+    // a schema-qualified type keeps its owner (`RETURN sys.odcinumberlist`)
+    returns = isOp(toks[k + 2], ".") && toks[k + 3] !== undefined ? `${toks[k + 1]!.value}.${toks[k + 3]!.value}` : toks[k + 1]?.value
     while (toks[k] !== undefined && !isKw(toks[k], "IS", "AS")) k++
   }
   if (!isKw(toks[k], "IS", "AS")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["(", ";", "is", "as"])

@@ -44,6 +44,12 @@ function collectionValue(ctx: Frame, toks: Expr, at: number, type: CollectionTyp
       if (!element.fields.has(field)) throw new PlsCompileError(ctx.source, toks[close + 2]!.pos, 302, `component '${field}' must be declared`)
       return { value: element.fields.get(field) ?? null, width: close + 3 - at }
     }
+    // c(i).attr of a collection of objects
+    const object = isOp(toks[close + 1], ".") && toks[close + 2] !== undefined ? objectTypeOf(ctx, type.element) : undefined
+    if (object !== undefined) {
+      const attribute = readAttributes(ctx, object, element, toks, close)
+      return { value: attribute.value, width: close - at + attribute.width }
+    }
     return { value: element, width: close + 1 - at }
   }
   if (!isOp(next, ".") || toks[at + 2] === undefined) return { value, width: 1 }

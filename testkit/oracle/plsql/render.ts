@@ -21,6 +21,7 @@ import type { BindSpec } from "../statement.ts"
 import { makeTranslator, oracleName, type QueryShape, translateQuery } from "../translate.ts"
 import type { Expr } from "./ast.ts"
 import { PlsqlCollection } from "./collections.ts"
+import { storedOfCollection } from "./schema-collections.ts"
 import type { Frame } from "./context.ts"
 import { PlsCompileError } from "./errors.ts"
 import { nameValue } from "./names.ts"
@@ -87,6 +88,9 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
       rewritten.push(t)
       continue
     }
+    // a schema collection is bound as its stored text
+    const stored = found.value instanceof PlsqlCollection ? storedOfCollection(found.value) : undefined
+    if (stored !== undefined) found.value = stored
     if (isCursorValue(found.value) || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
     specs[values.length] = t.kind === "bind" ? ctx.binds.specs?.[ctx.binds.binds.get(t.value) ?? -1] : undefined
     const slot = t.kind === "bind" || found.width !== 1 ? undefined : lookup(ctx, oracleName(t))

@@ -23,6 +23,9 @@ import { isOp, matchParen, splitTopLevel, type Tok } from "../lexer.ts"
 import { returningClause } from "../statement.ts"
 import { oracleName } from "../translate.ts"
 import type { PlsqlHost } from "./host.ts"
+import { PlsqlCollection } from "./collections.ts"
+import { storedOfCollection } from "./schema-collections.ts"
+import type { NamedType } from "../pickle.ts"
 
 /**
  * Decimals a NUMBER result keeps in SQL: it travels as a DuckDB DECIMAL(38, 10), which SUM, comparisons and
@@ -145,7 +148,8 @@ const carried = (kind: string, v: unknown): DuckDBValue => {
       if (v instanceof DuckDBTimestampSecondsValue) return new DuckDBTimestampValue(v.seconds * 1_000_000n)
       return v as DuckDBValue
     default:
-      return String(v)
+      // a schema collection result as its stored text
+      return v instanceof PlsqlCollection ? (storedOfCollection(v) ?? String(v)) : String(v)
   }
 }
 
@@ -179,13 +183,14 @@ export const storedFunctionCalls = (
   toks: ReadonlyArray<Tok>,
   schema: string,
   lookup: (owner: string, name: string) => PlsqlProcedure | undefined,
-  isColumn: (name: string) => boolean
+  isColumn: (name: string) => boolean,
+  namedResult?: (fn: PlsqlProcedure) => NamedType | undefined
 ): StatementCalls | undefined => {
   const made: Array<string> = []
   const free = () => made.forEach((id) => sites.delete(id))
   let out: Array<Tok> | undefined
   try {
-    out = rewriteCalls(toks, schema, lookup, isColumn, made)
+    out = rewriteCalls(toks, schema, lookup, isColumn, made, namedResult)
   } catch (e) {
     free()
     throw e
@@ -248,7 +253,8 @@ const rewriteCalls = (
   schema: string,
   lookup: (owner: string, name: string) => PlsqlProcedure | undefined,
   isColumn: (name: string) => boolean,
-  made: Array<string>
+  made: Array<string>,
+  namedResult?: (fn: PlsqlProcedure) => NamedType | undefined
 ): Array<Tok> | undefined => {
   const isName = (t: Tok | undefined) => t !== undefined && (t.kind === "ident" || t.kind === "qident")
   // positions of the significant tokens (the statement keeps its blanks, which the translator reads)
@@ -273,14 +279,16 @@ const rewriteCalls = (
     const kind = resultKind(fn.returns)
     const pos = t.pos
     const site: Tok = { kind: "str", text: `'${id}'`, value: id, pos, heading: "" }
-    out.push({ kind: "ident", text: `ora_plsql_call_${kind}`, value: `ORA_PLSQL_CALL_${kind.toUpperCase()}`, pos, heading })
+    // an object or collection result is described as its type, as a constructor call is (named-types.ts constructedType)
+    const named = namedResult?.(fn)
+    out.push({ kind: "ident", text: `ora_plsql_call_${kind}`, value: `ORA_PLSQL_CALL_${kind.toUpperCase()}`, pos, heading, ...(named !== undefined ? { constructs: named } : {}) } as Tok)
     if (open) {
       const close = matchParen(toks, sig[nameAt + 1]!)
       const positional = inPositionalOrder(fn, toks.slice(sig[nameAt + 1]! + 1, close), pos)
       if (positional !== undefined) {
         // named notation (`f(p => x)`): the arguments in the parameters' order, defaults for the ones left out
         out.push(toks[sig[nameAt + 1]!]!, site)
-        for (const a of positional) out.push({ kind: "op", text: ",", value: ",", pos, heading: "" }, { kind: "ws", text: " ", value: " ", pos }, ...(rewriteCalls(a, schema, lookup, isColumn, made) ?? a))
+        for (const a of positional) out.push({ kind: "op", text: ",", value: ",", pos, heading: "" }, { kind: "ws", text: " ", value: " ", pos }, ...(rewriteCalls(a, schema, lookup, isColumn, made, namedResult) ?? a))
         copied = close
         j = sig.indexOf(close) - 1
         continue

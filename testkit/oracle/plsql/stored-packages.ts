@@ -48,7 +48,7 @@ const sig = (sql: string) => tokenize(sql).filter((t) => t.kind !== "ws")
  * Parses `decls [BEGIN stmts [EXCEPTION handlers]] END [name];` (the part after IS / AS): a specification, and a
  * body without a BEGIN section, get an empty one.
  */
-const parseUnit = (source: string, toks: Array<Tok>): Block => {
+export const parseUnit = (source: string, toks: Array<Tok>): Block => {
   const last = toks[toks.length - 1]
   if (last !== undefined && !isOp(last, ";")) toks.push({ kind: "op", text: ";", value: ";", pos: last.pos + last.text.length })
   try {
@@ -165,7 +165,7 @@ export const callableFromSql = (host: PlsqlHost, owner: string, name: string): P
   if (def === undefined || !def.publicNames.has(name)) return undefined
   const decl = def.spec.block.decls.find((d) => d.k === "subprogram" && d.sub.name === name)
   if (decl?.k !== "subprogram" || decl.sub.returns === undefined) return undefined
-  const returns = decl.sub.returns.kind === "named" ? decl.sub.returns.name.split(/[\s(]/)[0] : undefined
+  const returns = decl.sub.returns.kind === "named" ? decl.sub.returns.name.replace(/ \. /g, ".").split(/[\s(]/)[0] : undefined
   const params = decl.sub.params.map((p) => ({ name: p.name, mode: p.mode, ...(p.type.kind === "named" ? { type: p.type.name.split(/[\s(]/)[0]! } : {}) }))
   return { owner: def.owner, name, package: def.name, isFunction: true, ...(returns !== undefined ? { returns } : {}), params, body: [], source: "" }
 }

@@ -1,0 +1,199 @@
+/**
+ * Calls of object type methods (their bodies: type-bodies.ts): `v.f(args)` / `v.f` of an object variable in a PL/SQL
+ * expression, `v.p(args)` as a statement (SELF IN OUT, so the variable takes the object the procedure leaves),
+ * `t(args)` of a user-defined constructor, and `alias.col.f(args)` of an object column in a client's SQL.
+ * Static methods (`t.s(args)`) are the hidden package's subprograms and need nothing here.
+ *
+ * Object-Relational Developer's Guide, "Invoking Object Methods": in PL/SQL the empty parameter list of a method
+ * without parameters may be left out, in SQL it may not; a user-defined constructor with the signature of the
+ * attribute-value constructor hides it ("User-Defined Constructors").
+ */
+import { OraError } from "../errors.ts"
+import { isOp, splitTopLevel, type Tok } from "../lexer.ts"
+import { namedTypesOf } from "../named-types.ts"
+import { aliasedTables } from "../object-attributes.ts"
+import type { PlsqlProcedure, TableMeta } from "../catalog.ts"
+import type { OracleDatabase } from "../database.ts"
+import type { NamedType } from "../pickle.ts"
+import { oracleName } from "../translate.ts"
+import type { Expr } from "./ast.ts"
+import type { Frame, Slot, Value } from "./context.ts"
+import { closingParen } from "./names.ts"
+import { objectTypeOf } from "./object-values.ts"
+import { packageMember } from "./package-instances.ts"
+import { lookup } from "./scope.ts"
+import { findPackage } from "./stored-packages.ts"
+import { CONSTRUCTOR_NAME, nullAttributes, typeBodiesOf } from "./type-bodies.ts"
+
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+
+/**
+ * The subprogram of `type`'s body that method `name` runs; ORA-04067 when the type has no body, ORA-04063 when its
+ * body has errors (Error Messages, ORA-04067 "not executed, string does not exist", ORA-04063 "string has errors";
+ * the "type body" wording as Oracle writes it for a package body,
+ * http://www.renenyffenegger.ch/notes/development/databases/Oracle/errors/ORA-04067_not-executed_does-not-exist).
+ */
+async function methodSlot(ctx: Frame, type: NamedType, name: string, at: Tok): Promise<Extract<Slot, { k: "subprogram" }>> {
+  const qualified = `${type.schema}.${type.name}`
+  const body = typeBodiesOf(ctx.host.db).get(qualified)
+  if (body === undefined) throw new OraError(4067, `not executed, type body "${qualified}" does not exist`)
+  if (body.errors !== undefined || findPackage(ctx.host, type.schema, type.name) === undefined) throw new OraError(4063, `type body "${qualified}" has errors`)
+  const slot = await packageMember(ctx, [type.schema, type.name], name, at)
+  if (slot?.k !== "subprogram") throw new OraError(4067, `not executed, type body "${qualified}" does not exist`)
+  return slot
+}
+
+/** The arguments of the call whose `(` is at `open`, or none when there is no `(`; and where the call ends. */
+const argumentsAt = (expr: Expr, open: number, name: number): { args: Array<Expr>; close: number } => {
+  if (!isOp(expr[open], "(")) return { args: [], close: name }
+  const close = closingParen(expr, open)
+  return { args: close > open + 1 ? splitTopLevel(expr.slice(open + 1, close)) : [], close }
+}
+
+/**
+ * A method or constructor call at `k` of a PL/SQL expression: `v.f[(args)]` of a member function of an object
+ * variable's type, or `t(args)` of a user-defined constructor with as many parameters; the index of the token its
+ * name ends at (its arguments follow in parentheses) and how to run it; undefined for anything else.
+ */
+export async function objectMethodCall(ctx: Frame, expr: Expr, k: number): Promise<{ readonly end: number; readonly run: (args: ReadonlyArray<Expr>) => Promise<Value> } | undefined> {
+  const t = expr[k]
+  // cheap tests first: this runs for every name of every expression
+  if (!isName(t) || isOp(expr[k - 1], ".") || !(isOp(expr[k + 1], ".") || isOp(expr[k + 1], "("))) return undefined
+  const name = oracleName(t)
+  if (isOp(expr[k + 1], "(") && !namedTypesOf(ctx.host.db).hasName(name)) return undefined
+  const slot = lookup(ctx, name)
+  if (slot?.k === "var" && isOp(expr[k + 1], ".") && isName(expr[k + 2]) && !isOp(expr[k + 3], ".")) {
+    const type = objectTypeOf(ctx, slot.type)
+    const method = oracleName(expr[k + 2]!)
+    const declared = type?.methods?.find((m) => m.kind === "MEMBER" && m.isFunction && m.name === method)
+    if (type === undefined || declared === undefined || type.attributes.some((a) => a.name === method)) return undefined
+    return { end: k + 2, run: async (args) => ctx.callLocal(await methodSlot(ctx, type, method, expr[k + 2]!), [[t], ...args]) }
+  }
+  if (slot !== undefined || isOp(expr[k + 1], ".") || !isOp(expr[k + 1], "(")) return undefined
+  const type = namedTypesOf(ctx.host.db).lookup(ctx.host.schema, undefined, name)
+  const arity = argumentsAt(expr, k + 1, k).args.length
+  if (type?.kind !== "object" || !type.methods?.some((m) => m.kind === "CONSTRUCTOR" && m.arity === arity)) return undefined
+  return {
+    end: k,
+    run: async (args) => {
+      const constructor = await methodSlot(ctx, type, CONSTRUCTOR_NAME, t)
+      // SELF starts as the object with every attribute NULL, handed in as a made value
+      const key = `\u0000F${++ctx.calls}`
+      ctx.callResults.set(key, { value: nullAttributes(type) })
+      try {
+        return await ctx.callLocal(constructor, [[{ kind: "bind", text: ":self", value: key, pos: t.pos }], ...args])
+      } finally {
+        ctx.callResults.delete(key)
+      }
+    }
+  }
+}
+
+/**
+ * `v.p(args)` as a statement, `v` an object variable and `p` a member procedure of its type: runs it with `v` as
+ * SELF (IN OUT); false for any other call.
+ */
+export async function objectProcedureCall(ctx: Frame, parts: ReadonlyArray<string>, args: ReadonlyArray<Expr>, at: Tok): Promise<boolean> {
+  if (parts.length !== 2) return false
+  const slot = lookup(ctx, parts[0]!)
+  const type = slot?.k === "var" ? objectTypeOf(ctx, slot.type) : undefined
+  const method = type?.methods?.find((m) => m.kind === "MEMBER" && m.name === parts[1])
+  if (type === undefined || method === undefined) return false
+  // a member function called as a statement (PLS-00221) is left to the caller's check
+  if (method.isFunction) return false
+  const self: Tok = { kind: "qident", text: `"${parts[0]}"`, value: parts[0]!, pos: at.pos }
+  await ctx.callLocal(await methodSlot(ctx, type, parts[1]!, at), [[self], ...args])
+  return true
+}
+
+/**
+ * A client's SQL with each `alias.col.f(args)` of a member function of the object column's type written as the call
+ * `TYPE.F(alias.col, args)` of the type body's hidden package, which SQL calls as any packaged function
+ * (sql-functions.ts); the same tokens when there is none.
+ */
+export const rewriteSqlMethodCalls = (
+  toks: ReadonlyArray<Tok>,
+  db: OracleDatabase,
+  schema: string,
+  lookupTable: (schema: string | undefined, name: string) => TableMeta | undefined
+): ReadonlyArray<Tok> => {
+  // no type body, no method to call
+  if (typeBodiesOf(db).size === 0) return toks
+  const lookupType = (name: string) => namedTypesOf(db).lookup(schema, undefined, name)
+  const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
+  const at = (n: number) => toks[sig[n] ?? -1]
+  let aliases: Map<string, TableMeta> | undefined
+  const edits: Array<{ from: number; to: number; with: Array<Tok> }> = []
+  for (let n = 0; n + 1 < sig.length; n++) {
+    const constructed = userConstructorAt(toks, sig, n, lookupType)
+    if (constructed !== undefined) {
+      edits.push(constructed)
+      n++
+      continue
+    }
+    if (n + 5 >= sig.length) continue
+    if (!isName(at(n)) || isOp(at(n - 1), ".") || !isOp(at(n + 1), ".") || !isName(at(n + 2)) || !isOp(at(n + 3), ".") || !isName(at(n + 4)) || !isOp(at(n + 5), "(")) continue
+    aliases ??= aliasedTables(toks, sig, lookupTable)
+    const type = aliases.get(at(n)!.value)?.columns.find((c) => c.name === at(n + 2)!.value)?.type.named
+    const method = oracleName(at(n + 4)!)
+    if (type?.kind !== "object" || !type.methods?.some((m) => m.kind === "MEMBER" && m.isFunction && m.name === method)) continue
+    const pos = at(n)!.pos
+    const op = (text: string): Tok => ({ kind: "op", text, value: text, pos })
+    const empty = isOp(at(n + 6), ")")
+    edits.push({
+      from: sig[n]!,
+      to: sig[n + 5]!,
+      with: [{ kind: "qident", text: `"${type.name}"`, value: type.name, pos }, op("."), { kind: "qident", text: `"${method}"`, value: method, pos }, op("("), at(n)!, op("."), at(n + 2)!, ...(empty ? [] : [op(",")])]
+    })
+    n += 5
+  }
+  if (edits.length === 0) return toks
+  const out = [...toks]
+  for (const e of edits.reverse()) out.splice(e.from, e.to - e.from + 1, ...e.with)
+  return out
+}
+
+/**
+ * `t(args)` at significant token `n` of a user-defined constructor of object type `t` with as many parameters: the
+ * edit that makes it `"T"."ORA$NEW"('<object of NULLs>', args)`, the type body's constructor function.
+ */
+const userConstructorAt = (
+  toks: ReadonlyArray<Tok>,
+  sig: ReadonlyArray<number>,
+  n: number,
+  lookupType: (name: string) => NamedType | undefined
+): { from: number; to: number; with: Array<Tok> } | undefined => {
+  const t = toks[sig[n]!]
+  if (!isName(t) || !isOp(toks[sig[n + 1] ?? -1], "(") || isOp(toks[sig[n - 1] ?? -1], ".")) return undefined
+  const type = lookupType(oracleName(t))
+  if (type?.kind !== "object" || !type.methods?.some((m) => m.kind === "CONSTRUCTOR")) return undefined
+  const open = sig[n + 1]!
+  const args = argumentsAt(toks.filter((x) => x.kind !== "ws"), n + 1, n).args.length
+  if (!type.methods.some((m) => m.kind === "CONSTRUCTOR" && m.arity === args)) return undefined
+  const pos = t.pos
+  const op = (text: string): Tok => ({ kind: "op", text, value: text, pos })
+  const self = nullAttributes(type)
+  return {
+    from: sig[n]!,
+    to: open,
+    with: [
+      { kind: "qident", text: `"${type.name}"`, value: type.name, pos },
+      op("."),
+      { kind: "qident", text: `"${CONSTRUCTOR_NAME}"`, value: CONSTRUCTOR_NAME, pos },
+      op("("),
+      { kind: "str", text: `'${self}'`, value: self, pos },
+      ...(args > 0 ? [op(",")] : [])
+    ]
+  }
+}
+
+/**
+ * The object or collection type a stored function called from SQL returns (a user-defined constructor's too), so
+ * that a select item of the call is fetched as a DbObject; undefined for a scalar result.
+ */
+export const namedResultOf = (db: OracleDatabase, schema: string, fn: PlsqlProcedure): NamedType | undefined => {
+  if (fn.returns === undefined) return undefined
+  const [owner, name] = fn.returns.includes(".") ? fn.returns.split(".") : [undefined, fn.returns]
+  const named = namedTypesOf(db).lookup(schema, owner, name!)
+  return named !== undefined && named.kind !== "xmltype" ? named : undefined
+}
