@@ -5,7 +5,7 @@
  * the arguments as HANA does implicitly and call these. `hana_shift_days` keeps the date's type in the result (DATE,
  * SECONDDATE = TIMESTAMP_S, TIMESTAMP).
  */
-import { BIGINT, DATE, DECIMAL, DOUBLE, DuckDBScalarFunction, INTEGER, TIMESTAMP, TIMESTAMP_S, dateValue, timestampSecondsValue, timestampValue } from "@duckdb/node-api"
+import { BIGINT, DATE, DECIMAL, DOUBLE, DuckDBScalarFunction, INTEGER, TIMESTAMP, TIMESTAMP_S, UBIGINT, dateValue, timestampSecondsValue, timestampValue } from "@duckdb/node-api"
 import type {
   DuckDBConnection,
   DuckDBDateValue,
@@ -18,7 +18,7 @@ import { rowwise, rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { julianCivilFromDays } from "../common/civil.ts"
 import { datetimeFormatFunctions } from "./datetime-formats.ts"
 import { EPOCH_DAYDATE, epochDayOfHanaDay, hanaDayOfEpochDay } from "./datetime.ts"
-import { longdateFunctions } from "./longdate.ts"
+import { TICKS_PER_DAY, longdateFunctions, shiftTicks } from "./longdate.ts"
 
 const MICROS_PER_DAY = 86_400_000_000n
 const SECONDS_PER_DAY = 86_400n
@@ -80,6 +80,8 @@ const clockFunction = (): DuckDBScalarFunction =>
 
 const functions = (): Array<DuckDBScalarFunction> => [
   fn("hana_shift_days", [DATE, INTEGER], DATE, ([d, n]) => dateValue(addHanaDays((d as DuckDBDateValue).days, Number(n)))),
+  // A TIMESTAMP's ticks (longdate.ts), a function overload so that DuckDB picks it by the bound argument's type.
+  fn("hana_shift_days", [UBIGINT, INTEGER], UBIGINT, ([d, n]) => shiftTicks(d as bigint, BigInt(Number(n)) * TICKS_PER_DAY)),
   fn("hana_shift_days", [TIMESTAMP_S, INTEGER], TIMESTAMP_S, ([d, n]) => {
     const t = (d as DuckDBTimestampSecondsValue).seconds
     return timestampSecondsValue(moved(t, t + BigInt(Number(n)) * SECONDS_PER_DAY, SECONDS_PER_DAY))

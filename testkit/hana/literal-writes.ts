@@ -51,7 +51,7 @@ const exponentFree = (text: string): string => {
  */
 export const LITERAL_WRITE_MACROS: readonly string[] = [
   "CREATE OR REPLACE TEMP MACRO hana_cut_decimal(x, s) AS hana_cut_decimal_text(CAST(x AS VARCHAR), CAST(s AS INTEGER))",
-  "CREATE OR REPLACE TEMP MACRO hana_cut_seconds(x) AS date_trunc('second', CAST(hana_us(x) AS TIMESTAMP))"
+  "CREATE OR REPLACE TEMP MACRO hana_cut_seconds(x) AS date_trunc('second', hana_dt(x))"
 ]
 
 /** The scalar function behind `hana_cut_decimal`. */

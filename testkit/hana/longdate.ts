@@ -119,6 +119,9 @@ export const microsOfTicks = (ticks: bigint): bigint => {
   return BigInt(epochDay) * US_PER_DAY + (ticks % TICKS_PER_DAY) / 10n
 }
 
+/** Ticks moved by n ticks, checked to stay in 0001-01-01 .. 9999-12-31 (303 otherwise). */
+export const shiftTicks = (ticks: bigint, n: bigint): bigint => inRange(ticks + n, () => `${textOfTicks(ticks)} + ${String(n)} x 100 ns`)
+
 /** The DuckDB functions behind the macros below. */
 export const longdateFunctions = (): Array<DuckDBScalarFunction> => [
   fn("hana_ticks_of_text", [VARCHAR], UBIGINT, ([t]) => {
@@ -129,25 +132,39 @@ export const longdateFunctions = (): Array<DuckDBScalarFunction> => [
   fn("hana_ticks_of_us", [TIMESTAMP], UBIGINT, ([t]) => ticksOfMicros((t as DuckDBTimestampValue).micros)),
   fn("hana_us_of_ticks", [UBIGINT], TIMESTAMP, ([t]) => timestampValue(microsOfTicks(t as bigint))),
   fn("hana_ticks_text", [UBIGINT], VARCHAR, ([t]) => textOfTicks(t as bigint)),
-  fn("hana_ticks_shift", [UBIGINT, BIGINT], UBIGINT, ([t, n]) => inRange((t as bigint) + (n as bigint), () => `${textOfTicks(t as bigint)} + ${String(n)} x 100 ns`))
+  fn("hana_ticks_shift", [UBIGINT, BIGINT], UBIGINT, ([t, n]) => shiftTicks(t as bigint, n as bigint))
 ]
 
 /** CURRENT_TIMESTAMP / CURRENT_UTCTIMESTAMP as ticks (`now` is Gregorian, so no relabelling), plain SQL for DEFAULTs. */
 export const nowTicks = (timestamp: string): string => `CAST((epoch_us(${timestamp}) + ${EPOCH_MICROS}) * 10 AS UBIGINT)`
 
+/** `CASE WHEN typeof(x) = 'UBIGINT' THEN <ticks> ELSE <other> END`, the ticks being `CAST(x AS UBIGINT)`. */
+export const onTicks = (x: string, ticks: (t: string) => string, other: string): string =>
+  `CASE WHEN typeof(${x}) = 'UBIGINT' THEN ${ticks(`CAST(${x} AS UBIGINT)`)} ELSE ${other} END`
+
 /**
  * Session macros: `hana_ld(x)` is x as ticks (a text read as HANA reads a TIMESTAMP, any DuckDB datetime by its
- * label, ticks as they are); `hana_us(x)` is ticks as DuckDB's microsecond TIMESTAMP (for functions that do not keep
- * the seventh digit), any other value unchanged; `hana_ld_text(x)` the text of ticks, any other value unchanged;
- * `hana_ld_cmp(c, s)` is s as ticks when c is ticks, else s as it is (a datetime text compared with a column).
+ * label, ticks as they are); `hana_ticks_ts(t)` is ticks as DuckDB's microsecond TIMESTAMP (for functions that do
+ * not keep the seventh digit); `hana_as(x, t)` is x cast to the type of t, ticks through that TIMESTAMP (so ticks
+ * cast to a number fail as a TIMESTAMP does); `hana_dt(x)` any datetime (ticks, DATE, SECONDDATE, text) as a DuckDB
+ * TIMESTAMP; `hana_ld_text(x)` x as text, ticks as the TIMESTAMP's text; `hana_ld_cmp(c, s)` is s as ticks when c
+ * is ticks, else s as it is (a datetime text compared with a column).
+ *
+ * They tell ticks by `typeof(x)` in a CASE, not by a typed macro overload: DuckDB 1.5 picks a macro overload before
+ * it knows the type of an aggregate, window function or subquery argument (`h(count(*))` took the `UBIGINT`
+ * overload of `h(x UBIGINT) AS …, (x) AS …`), whereas typeof is bound with the argument and folded into a
+ * constant, so the CASE leaves only the branch of the argument's type. Every branch is bound for every argument
+ * type, hence the CASTs of x in the ticks branch (a cast DuckDB cannot do fails only when it runs).
  */
 export const LONGDATE_MACROS: readonly string[] = [
-  // Any other value by its text (a DuckDB datetime's text is its label), so that one untyped form serves all.
-  `CREATE OR REPLACE TEMP MACRO hana_ld(x UBIGINT) AS x, (x) AS (CASE WHEN regexp_full_match(CAST(x AS VARCHAR), '${TEXT_SQL}') ` +
-    `THEN hana_ticks_of_text(CAST(x AS VARCHAR)) ELSE hana_ticks_of_us(CAST(CAST(x AS VARCHAR) AS TIMESTAMP)) END)`,
-  `CREATE OR REPLACE TEMP MACRO hana_us(x UBIGINT) AS CASE WHEN x >= ${BigInt(GREGORIAN_START_DAY - 1) * TICKS_PER_DAY} ` +
-    `THEN make_timestamp(CAST(x // 10 AS BIGINT) - ${EPOCH_MICROS}) ELSE hana_us_of_ticks(x) END, (x) AS x`,
-  "CREATE OR REPLACE TEMP MACRO hana_ld_text(x UBIGINT) AS hana_ticks_text(x), (x) AS x",
+  // Any other value by its text (a DuckDB datetime's text is its label).
+  `CREATE OR REPLACE TEMP MACRO hana_ld(x) AS CASE WHEN typeof(x) = 'UBIGINT' THEN CAST(x AS UBIGINT) WHEN regexp_full_match(CAST(x AS VARCHAR), '${TEXT_SQL}') ` +
+    `THEN hana_ticks_of_text(CAST(x AS VARCHAR)) ELSE hana_ticks_of_us(CAST(CAST(x AS VARCHAR) AS TIMESTAMP)) END`,
+  `CREATE OR REPLACE TEMP MACRO hana_ticks_ts(t) AS CASE WHEN t >= ${BigInt(GREGORIAN_START_DAY - 1) * TICKS_PER_DAY} ` +
+    `THEN make_timestamp(CAST(t // 10 AS BIGINT) - ${EPOCH_MICROS}) ELSE hana_us_of_ticks(t) END`,
+  `CREATE OR REPLACE TEMP MACRO hana_as(x, t) AS ${onTicks("x", (u) => `cast_to_type(hana_ticks_ts(${u}), t)`, "cast_to_type(x, t)")}`,
+  `CREATE OR REPLACE TEMP MACRO hana_dt(x) AS ${onTicks("x", (u) => `hana_ticks_ts(${u})`, "CAST(x AS TIMESTAMP)")}`,
+  `CREATE OR REPLACE TEMP MACRO hana_ld_text(x) AS ${onTicks("x", (u) => `hana_ticks_text(${u})`, "CAST(x AS VARCHAR)")}`,
   "CREATE OR REPLACE TEMP MACRO hana_ld_cmp(c UBIGINT, s) AS hana_ld(s), (c, s) AS s",
   `CREATE OR REPLACE TEMP MACRO hana_now() AS ${nowTicks("CAST(now() AS TIMESTAMP)")}`
 ]

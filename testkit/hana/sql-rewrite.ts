@@ -270,7 +270,8 @@ const castAt = (tokens: readonly Token[], i: number, session: SessionValues): { 
   if (type.name === "TIMESTAMP") return { sql: `hana_ld(${inner})`, end: close }
   // A parameter takes its type from the CAST (a macro around it would type it as ticks): it is never ticks itself.
   if (tokens.slice(i + 2, as).some((t) => t.t === "param")) return undefined
-  return { sql: `CAST(${TEXT_TYPES.has(type.name) ? "hana_ld_text" : "hana_us"}(${inner}) AS ${text})`, end: close }
+  const value = TEXT_TYPES.has(type.name) ? `hana_ld_text(${inner})` : `hana_as(${inner}, CAST(NULL AS ${text}))`
+  return { sql: `CAST(${value} AS ${text})`, end: close }
 }
 
 const rewritten = (tokens: readonly Token[], session: SessionValues): string => {
