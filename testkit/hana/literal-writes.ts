@@ -277,7 +277,7 @@ export const exactLiteralWrites = async (session: Session, sql: string): Promise
     if (type.name === "DECIMAL" && type.scale >= 0) edits.push({ pos: first.pos, end: last.end, text: `HANA_CUT_DECIMAL(${value}, ${type.scale})` })
     else if (type.name === "SECONDDATE") edits.push({ pos: first.pos, end: last.end, text: `HANA_CUT_SECONDS(${value})` })
     // A TIMESTAMP's ticks (longdate.ts) written into a DATE or TIME are its date or time, into text its text.
-    else if (type.name === "DATE" || type.name === "TIME") edits.push({ pos: first.pos, end: last.end, text: `HANA_US(${value})` })
+    else if (type.name === "DATE" || type.name === "TIME") edits.push({ pos: first.pos, end: last.end, text: `HANA_AS(${value}, CAST(NULL AS ${type.name}))` })
     else if (TEXT_TYPES.has(type.name)) edits.push({ pos: first.pos, end: last.end, text: `HANA_LD_TEXT(${value})` })
   }
   let out = sql

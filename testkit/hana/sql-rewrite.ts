@@ -267,7 +267,9 @@ const castAt = (tokens: readonly Token[], i: number, session: SessionValues): { 
   const [text, consumed, type] = typeAt(tokens, as + 1)
   if (as + 1 + consumed !== close) return undefined
   const inner = rewritten(tokens.slice(i + 2, as), session)
-  if (type.name === "TIMESTAMP") return { sql: `hana_ld(${inner})`, end: close }
+  // A bare parameter is typed by the cast (hana_ld's CASE on typeof(x) would leave it untyped), and binding.ts sends ticks.
+  const bareParameter = as === i + 3 && tokens[i + 2]!.t === "param"
+  if (type.name === "TIMESTAMP") return { sql: bareParameter ? `CAST(${inner} AS UBIGINT)` : `hana_ld(${inner})`, end: close }
   // A parameter takes its type from the CAST (a macro around it would type it as ticks): it is never ticks itself.
   if (tokens.slice(i + 2, as).some((t) => t.t === "param")) return undefined
   const value = TEXT_TYPES.has(type.name) ? `hana_ld_text(${inner})` : `hana_as(${inner}, CAST(NULL AS ${text}))`
