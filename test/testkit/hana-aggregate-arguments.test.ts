@@ -56,7 +56,9 @@ describe("HANA test server: aggregate, window and subquery arguments of conversi
       ["SELECT MAX(ts) || '' AS V FROM ep", "2021-02-03 04:05:06.7654321"],
       ["SELECT CAST(MIN(ts) AS NVARCHAR(30)) AS V FROM ep", "2020-01-01 03:25:45.1234567"],
       ["SELECT TO_VARCHAR((SELECT MIN(ts) FROM ep)) AS V FROM DUMMY", "2020-01-01 03:25:45.1234567"],
-      ["SELECT TO_VARCHAR(MAX(ts), 'HH24:MI:SS.FF7') AS V FROM ep", "04:05:06.7654321"]
+      ["SELECT TO_VARCHAR(MAX(ts), 'HH24:MI:SS.FF7') AS V FROM ep", "04:05:06.7654321"],
+      // VARBINARY operands of || stay bytes
+      ["SELECT X'AB' || X'CD' AS V FROM DUMMY", Buffer.from([0xab, 0xcd])]
     ]
     for (const [sql, expected] of cases) expect([sql, await value(sql)]).toEqual([sql, expected])
   })
@@ -81,7 +83,23 @@ describe("HANA test server: aggregate, window and subquery arguments of conversi
       ["SELECT CAST(MAX(ts) AS DATE) AS V FROM ep", "2021-02-03"],
       ["SELECT CAST(MAX(sd) AS DATE) AS V FROM ep", "2021-06-07"],
       ["SELECT YEAR((SELECT MIN(day) FROM ep)) AS V FROM DUMMY", 2020],
-      ["SELECT TO_VARCHAR(FIRST_VALUE(ts) OVER (ORDER BY id DESC)) AS V FROM ep ORDER BY id", "2021-02-03 04:05:06.7654321"]
+      ["SELECT TO_VARCHAR(FIRST_VALUE(ts) OVER (ORDER BY id DESC)) AS V FROM ep ORDER BY id", "2021-02-03 04:05:06.7654321"],
+      // SECOND keeps a TIMESTAMP's fraction (DECIMAL) and is the whole second of a SECONDDATE or TIME (INTEGER)
+      ["SELECT SECOND(MAX(ts)) AS V FROM ep", "6.7654321"],
+      ["SELECT SECOND(MAX(sd)) AS V FROM ep", 10],
+      ["SELECT SECOND(MIN(t)) AS V FROM ep", 6]
+    ]
+    for (const [sql, expected] of cases) expect([sql, await value(sql)]).toEqual([sql, expected])
+  })
+
+  it("aggregates compared with a datetime keyword or function compare as their own type", async () => {
+    const cases: ReadonlyArray<readonly [string, unknown]> = [
+      ["SELECT CASE WHEN MAX(day) < CURRENT_DATE THEN 'past' END AS V FROM ep", "past"],
+      ["SELECT CASE WHEN MAX(sd) < CURRENT_DATE THEN 'past' END AS V FROM ep", "past"],
+      ["SELECT CASE WHEN MAX(ts) < CURRENT_TIMESTAMP THEN 'past' END AS V FROM ep", "past"],
+      ["SELECT CASE WHEN ADD_DAYS(MAX(day), 1) < CURRENT_DATE THEN 'past' END AS V FROM ep", "past"],
+      ["SELECT COUNT(*) AS V FROM ep HAVING MIN(day) < ADD_DAYS(CURRENT_DATE, 1)", 2],
+      ["SELECT CASE WHEN (SELECT MIN(ts) FROM ep) < NOW() THEN 'past' END AS V FROM DUMMY", "past"]
     ]
     for (const [sql, expected] of cases) expect([sql, await value(sql)]).toEqual([sql, expected])
   })

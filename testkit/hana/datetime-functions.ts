@@ -5,7 +5,7 @@
  * the arguments as HANA does implicitly and call these. `hana_shift_days` keeps the date's type in the result (DATE,
  * SECONDDATE = TIMESTAMP_S, TIMESTAMP).
  */
-import { BIGINT, DATE, DECIMAL, DOUBLE, DuckDBScalarFunction, INTEGER, TIMESTAMP, TIMESTAMP_S, UBIGINT, dateValue, timestampSecondsValue, timestampValue } from "@duckdb/node-api"
+import { BIGINT, DATE, DECIMAL, DOUBLE, DuckDBScalarFunction, INTEGER, TIME, TIMESTAMP, TIMESTAMP_S, UBIGINT, VARCHAR, dateValue, timestampSecondsValue, timestampValue } from "@duckdb/node-api"
 import type {
   DuckDBConnection,
   DuckDBDateValue,
@@ -104,6 +104,10 @@ const functions = (): Array<DuckDBScalarFunction> => [
     (hanaMicros((b as DuckDBTimestampValue).micros) - hanaMicros((a as DuckDBTimestampValue).micros)) * 10n),
   fn("hana_day_span", [DATE, DATE], BIGINT, ([a, b]) =>
     BigInt(hanaDayOfEpochDay((b as DuckDBDateValue).days) - hanaDayOfEpochDay((a as DuckDBDateValue).days))),
+  // The type of SECOND(x) (function-types.ts), a type source for cast_to_type: DuckDB resolves a function overload
+  // on the bound argument type, which a macro overload cannot for an aggregate. Never called for a value.
+  ...[UBIGINT, TIMESTAMP, VARCHAR].map((t) => fn("hana_second_type", [t], DECIMAL(9, 7), () => null)),
+  ...[TIMESTAMP_S, TIME, DATE].map((t) => fn("hana_second_type", [t], INTEGER, () => null)),
   // Monday = 0
   fn("hana_day_of_week", [DATE], INTEGER, ([d]) => (hanaDayOfEpochDay((d as DuckDBDateValue).days) + JDN_OF_DAY_ZERO) % 7)
 ]

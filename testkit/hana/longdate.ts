@@ -14,7 +14,7 @@
  * datetime function: exact where the function keeps the fraction (ADD_*, *_BETWEEN, TO_VARCHAR, SECOND), through
  * a microsecond TIMESTAMP where it does not (YEAR, TO_DATE, …).
  */
-import { BIGINT, TIMESTAMP, UBIGINT, VARCHAR, timestampValue } from "@duckdb/node-api"
+import { BIGINT, BLOB, BOOLEAN, DATE, DOUBLE, INTEGER, TIME, TIMESTAMP, TIMESTAMP_S, UBIGINT, VARCHAR, timestampValue } from "@duckdb/node-api"
 import type { DuckDBScalarFunction, DuckDBTimestampValue } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { civilFromDays, daysFromCivil, daysFromJulianCivil, julianCivilFromDays } from "../common/civil.ts"
@@ -122,8 +122,16 @@ export const microsOfTicks = (ticks: bigint): bigint => {
 /** Ticks moved by n ticks, checked to stay in 0001-01-01 .. 9999-12-31 (303 otherwise). */
 export const shiftTicks = (ticks: bigint, n: bigint): bigint => inRange(ticks + n, () => `${textOfTicks(ticks)} + ${String(n)} x 100 ns`)
 
+/** The types `hana_cmp_type` has overloads for (any other argument is cast to one of them by DuckDB's overload resolution). */
+const COMPARED_TYPES = [UBIGINT, DATE, TIME, TIMESTAMP_S, TIMESTAMP, VARCHAR, INTEGER, BIGINT, DOUBLE, BOOLEAN]
+
 /** The DuckDB functions behind the macros below. */
 export const longdateFunctions = (): Array<DuckDBScalarFunction> => [
+  // hana_ld_cmp's type source for cast_to_type (which drops it, so it never runs): UBIGINT when c is ticks, else
+  // s's type. A function overload is resolved on the bound argument types, which a macro overload cannot for an aggregate.
+  ...COMPARED_TYPES.flatMap((c) => COMPARED_TYPES.map((s) => fn("hana_cmp_type", [c, s], c === UBIGINT ? UBIGINT : s, () => null))),
+  // hana_ld_text's: a BLOB stays one (`X'AB' || X'CD'` concatenates bytes), anything else is text.
+  ...[...COMPARED_TYPES, BLOB].map((x) => fn("hana_text_type", [x], x === BLOB ? BLOB : VARCHAR, () => null)),
   fn("hana_ticks_of_text", [VARCHAR], UBIGINT, ([t]) => {
     const ticks = ticksOfText(String(t))
     if (ticks === undefined) throw new Error(`${INVALID_DATETIME}: ${String(t)}`)
@@ -147,7 +155,7 @@ export const onTicks = (x: string, ticks: (t: string) => string, other: string):
  * label, ticks as they are); `hana_ticks_ts(t)` is ticks as DuckDB's microsecond TIMESTAMP (for functions that do
  * not keep the seventh digit); `hana_as(x, t)` is x cast to the type of t, ticks through that TIMESTAMP (so ticks
  * cast to a number fail as a TIMESTAMP does); `hana_dt(x)` any datetime (ticks, DATE, SECONDDATE, text) as a DuckDB
- * TIMESTAMP; `hana_ld_text(x)` x as text, ticks as the TIMESTAMP's text; `hana_ld_cmp(c, s)` is s as ticks when c
+ * TIMESTAMP; `hana_ld_text(x)` x as text (a BLOB as it is), ticks as the TIMESTAMP's text; `hana_ld_cmp(c, s)` is s as ticks when c
  * is ticks, else s as it is (a datetime text compared with a column).
  *
  * They tell ticks by `typeof(x)` in a CASE, not by a typed macro overload: DuckDB 1.5 picks a macro overload before
@@ -164,8 +172,8 @@ export const LONGDATE_MACROS: readonly string[] = [
     `THEN make_timestamp(CAST(t // 10 AS BIGINT) - ${EPOCH_MICROS}) ELSE hana_us_of_ticks(t) END`,
   `CREATE OR REPLACE TEMP MACRO hana_as(x, t) AS ${onTicks("x", (u) => `cast_to_type(hana_ticks_ts(${u}), t)`, "cast_to_type(x, t)")}`,
   `CREATE OR REPLACE TEMP MACRO hana_dt(x) AS ${onTicks("x", (u) => `hana_ticks_ts(${u})`, "CAST(x AS TIMESTAMP)")}`,
-  `CREATE OR REPLACE TEMP MACRO hana_ld_text(x) AS ${onTicks("x", (u) => `hana_ticks_text(${u})`, "CAST(x AS VARCHAR)")}`,
-  "CREATE OR REPLACE TEMP MACRO hana_ld_cmp(c UBIGINT, s) AS hana_ld(s), (c, s) AS s",
+  `CREATE OR REPLACE TEMP MACRO hana_ld_text(x) AS ${onTicks("x", (u) => `cast_to_type(hana_ticks_text(${u}), hana_text_type(x))`, "cast_to_type(x, hana_text_type(x))")}`,
+  `CREATE OR REPLACE TEMP MACRO hana_ld_cmp(c, s) AS ${onTicks("c", () => "cast_to_type(hana_ld(s), hana_cmp_type(c, s))", "cast_to_type(s, hana_cmp_type(c, s))")}`,
   `CREATE OR REPLACE TEMP MACRO hana_now() AS ${nowTicks("CAST(now() AS TIMESTAMP)")}`
 ]
 

@@ -186,6 +186,9 @@ const typeDatetimeOperands = (tokens: readonly Token[]): readonly Token[] => {
 /** The macro giving a TIMESTAMP's ticks as its text (longdate.ts) and any other value unchanged. */
 const LD_TEXT = "hana_ld_text"
 
+/** Keywords that may stand right before a parenthesised operand. */
+const GROUP_KEYWORDS = new Set(["SELECT", "WHERE", "HAVING", "ON", "WHEN", "THEN", "ELSE", "AND", "OR", "NOT", "RETURN", "BY", "AS", "IN", "EXISTS", "DISTINCT"])
+
 /** Start of the operand ending at `end` (inclusive): a literal, a `( … )` group with its function name, a CASE … END, or a dotted name. */
 const operandStart = (tokens: readonly Token[], end: number): number | undefined => {
   const t = tokens[end]
@@ -202,7 +205,9 @@ const operandStart = (tokens: readonly Token[], end: number): number | undefined
   let start: number | undefined
   if (t.t === "op" && t.v === ")") {
     start = back((x) => x.t === "op" && x.v === "(", (x) => x.t === "op" && x.v === ")")
-    if (start !== undefined && (tokens[start - 1]?.t === "word" || tokens[start - 1]?.t === "qident")) start--
+    // a function's name, not a keyword before a group (`WHEN (SELECT …) < NOW()`)
+    const before = tokens[start === undefined ? -1 : start - 1]
+    if (start !== undefined && (before?.t === "qident" || (before?.t === "word" && !GROUP_KEYWORDS.has(upper(before))))) start--
   } else if (upper(t) === "END") start = back((x) => upper(x) === "CASE", (x) => upper(x) === "END")
   else if (t.t === "word" || t.t === "qident") start = end
   if (start === undefined) return undefined
