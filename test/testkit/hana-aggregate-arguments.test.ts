@@ -92,14 +92,19 @@ describe("HANA test server: aggregate, window and subquery arguments of conversi
     for (const [sql, expected] of cases) expect([sql, await value(sql)]).toEqual([sql, expected])
   })
 
-  it("aggregates compared with a datetime keyword or function compare as their own type", async () => {
+  it("aggregates compared with a datetime keyword or function compare as their own type; texts compared with columns as the column's", async () => {
     const cases: ReadonlyArray<readonly [string, unknown]> = [
       ["SELECT CASE WHEN MAX(day) < CURRENT_DATE THEN 'past' END AS V FROM ep", "past"],
       ["SELECT CASE WHEN MAX(sd) < CURRENT_DATE THEN 'past' END AS V FROM ep", "past"],
       ["SELECT CASE WHEN MAX(ts) < CURRENT_TIMESTAMP THEN 'past' END AS V FROM ep", "past"],
       ["SELECT CASE WHEN ADD_DAYS(MAX(day), 1) < CURRENT_DATE THEN 'past' END AS V FROM ep", "past"],
       ["SELECT COUNT(*) AS V FROM ep HAVING MIN(day) < ADD_DAYS(CURRENT_DATE, 1)", 2],
-      ["SELECT CASE WHEN (SELECT MIN(ts) FROM ep) < NOW() THEN 'past' END AS V FROM DUMMY", "past"]
+      ["SELECT CASE WHEN (SELECT MIN(ts) FROM ep) < NOW() THEN 'past' END AS V FROM DUMMY", "past"],
+      // a datetime text compared with a column is read as the column's type
+      ["SELECT COUNT(*) AS V FROM ep WHERE day >= '2020-03-05'", 1],
+      ["SELECT COUNT(*) AS V FROM ep WHERE sd < '2021-06-07 08:09:10'", 1],
+      ["SELECT COUNT(*) AS V FROM ep WHERE ts > '2021-02-03 04:05:06.7654320'", 1],
+      ["SELECT COUNT(*) AS V FROM ep WHERE n = '2020-01-01'", 0]
     ]
     for (const [sql, expected] of cases) expect([sql, await value(sql)]).toEqual([sql, expected])
   })

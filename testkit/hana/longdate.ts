@@ -123,15 +123,18 @@ export const microsOfTicks = (ticks: bigint): bigint => {
 export const shiftTicks = (ticks: bigint, n: bigint): bigint => inRange(ticks + n, () => `${textOfTicks(ticks)} + ${String(n)} x 100 ns`)
 
 /** The types `hana_cmp_type` has overloads for (any other argument is cast to one of them by DuckDB's overload resolution). */
-const COMPARED_TYPES = [UBIGINT, DATE, TIME, TIMESTAMP_S, TIMESTAMP, VARCHAR, INTEGER, BIGINT, DOUBLE, BOOLEAN]
+const COMPARED_TYPES = [UBIGINT, DATE, TIME, TIMESTAMP_S, TIMESTAMP, VARCHAR, INTEGER, BIGINT, DOUBLE, BOOLEAN, BLOB]
 
 /** The DuckDB functions behind the macros below. */
 export const longdateFunctions = (): Array<DuckDBScalarFunction> => [
-  // hana_ld_cmp's type source for cast_to_type (which drops it, so it never runs): UBIGINT when c is ticks, else
+  // hana_ld_cmp's type source for cast_to_type (which drops it, so it never runs): UBIGINT when c is ticks, c's type
+  // for a text s (as DuckDB casts a string literal to the type it is compared with: the cast makes s no literal), else
   // s's type. A function overload is resolved on the bound argument types, which a macro overload cannot for an aggregate.
-  ...COMPARED_TYPES.flatMap((c) => COMPARED_TYPES.map((s) => fn("hana_cmp_type", [c, s], c === UBIGINT ? UBIGINT : s, () => null))),
+  ...COMPARED_TYPES.flatMap((c) =>
+    COMPARED_TYPES.map((s) => fn("hana_cmp_type", [c, s], c === UBIGINT ? UBIGINT : s === VARCHAR ? c : s, () => null))
+  ),
   // hana_ld_text's: a BLOB stays one (`X'AB' || X'CD'` concatenates bytes), anything else is text.
-  ...[...COMPARED_TYPES, BLOB].map((x) => fn("hana_text_type", [x], x === BLOB ? BLOB : VARCHAR, () => null)),
+  ...COMPARED_TYPES.map((x) => fn("hana_text_type", [x], x === BLOB ? BLOB : VARCHAR, () => null)),
   fn("hana_ticks_of_text", [VARCHAR], UBIGINT, ([t]) => {
     const ticks = ticksOfText(String(t))
     if (ticks === undefined) throw new Error(`${INVALID_DATETIME}: ${String(t)}`)
@@ -156,7 +159,7 @@ export const onTicks = (x: string, ticks: (t: string) => string, other: string):
  * not keep the seventh digit); `hana_as(x, t)` is x cast to the type of t, ticks through that TIMESTAMP (so ticks
  * cast to a number fail as a TIMESTAMP does); `hana_dt(x)` any datetime (ticks, DATE, SECONDDATE, text) as a DuckDB
  * TIMESTAMP; `hana_ld_text(x)` x as text (a BLOB as it is), ticks as the TIMESTAMP's text; `hana_ld_cmp(c, s)` is s as ticks when c
- * is ticks, else s as it is (a datetime text compared with a column).
+ * is ticks, a text s as c's type, else s as it is (a datetime text compared with a column).
  *
  * They tell ticks by `typeof(x)` in a CASE, not by a typed macro overload: DuckDB 1.5 picks a macro overload before
  * it knows the type of an aggregate, window function or subquery argument (`h(count(*))` took the `UBIGINT`
