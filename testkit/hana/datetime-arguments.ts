@@ -4,7 +4,7 @@
  * SPS 08, "Data Types") and fails with 303 "invalid DATE, TIME or TIMESTAMP value" when it does not parse
  * (L. Breddemann, "Be careful with dates and timestamps", lbreddemann.org: HANA "tries to apply its default formats
  * to convert the text", and a text in another format fails with "[303]: invalid DATE, TIME or TIMESTAMP value").
- * DuckDB binds no string literal to the typed overloads of the session macros (session-macros.ts), so the translator
+ * A string literal would not choose among the typed overloads behind them (datetime-functions.ts), so the translator
  * types the literal instead: a bare date becomes a DATE, anything else a TIMESTAMP, whose cast fails for text that
  * is no datetime (errors.ts maps that failure to 303). Which type HANA gives the result for a literal argument is
  * not confirmed (README, "Differences").
