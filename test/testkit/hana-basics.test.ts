@@ -140,7 +140,7 @@ describe("HANA test server with the raw hdb client: login, SQL, metadata", () =>
       ])
       const rows = await call<Array<Record<string, unknown>>>((cb) => rs.fetch(cb))
       expect(rows[0]).toEqual({
-        DA: "1970-01-01", TM: "23:59:58", SD: "2000-01-02 03:04:05", TS: "2024-02-29 13:14:15.123456000", BO: false,
+        DA: "1970-01-01", TM: "23:59:58", SD: "2000-01-02 03:04:05", TS: "2024-02-29 13:14:15.123456700", BO: false,
         D1: "-123.45", D2: "1234567890123456789012.3456", D3: "12345678901234567890123456789012345678", SM: "1.25e+0"
       })
       expect(Object.values(rows[1]!)).toEqual([null, null, null, null, null, null, null, null, null])

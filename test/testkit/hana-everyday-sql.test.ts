@@ -101,6 +101,13 @@ describe("HANA test server: everyday SQL", () => {
     expect(row!.N).toMatch(/^\d{8}$/)
     expect(row!.H).toMatch(/^\d{2}$/)
     expect(await exec(c, "SELECT COUNT(*) AS N FROM DUMMY WHERE NOW() >= CURRENT_DATE AND NOW() <= ADD_DAYS(CURRENT_DATE, 1)")).toEqual([{ N: 1 }])
+    // a TIMESTAMP compared with a DATE or a text converts as HANA converts; SET assigns, it does not compare
+    await exec(c, "CREATE COLUMN TABLE nw (ts TIMESTAMP, d DATE)")
+    await exec(c, "INSERT INTO nw VALUES ('2024-01-02 03:04:05.1234567', '2024-01-02')")
+    expect(await exec(c, "UPDATE nw SET ts = ADD_DAYS(ts, 1), d = CURRENT_DATE WHERE ts < CURRENT_DATE AND d = TO_DATE('2024-01-02')")).toBe(1)
+    expect(await exec(c, "SELECT TO_VARCHAR(ts) AS TS FROM nw WHERE ADD_DAYS(ts, 1) > '2024-01-03' AND d = CURRENT_DATE AND CURRENT_DATE > ts")).toEqual([
+      { TS: "2024-01-03 03:04:05.1234567" }
+    ])
   })
 })
 

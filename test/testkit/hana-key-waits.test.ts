@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
-import { call, exec, failure } from "./hana/client.ts"
+import { call, closeQuietly, connect, exec, failure } from "./hana/client.ts"
 import type { HdbClient, HdbStatement } from "./hana/client.ts"
 import { waitsForLock } from "../support/lockWaits.ts"
 import { closeTwoClients, inTransactions as inBothTransactions, openTwoClients } from "./hana/transactions.ts"
@@ -66,6 +66,64 @@ describe("HANA test server: INSERT of a key another transaction inserted waits f
       await call((cb) => b.commit(cb))
     })
     expect(await exec(a, "SELECT id, v FROM kw_prep ORDER BY id")).toEqual([{ ID: 2, V: 2 }, { ID: 3, V: 2 }, { ID: 4, V: 2 }])
+  })
+
+  it("a TIMESTAMP key locks all seven fraction digits, whether written as a literal or a batch parameter", async () => {
+    // the key is the 100 ns value (testkit/hana/longdate.ts): a value one tick away does not wait, the same one does.
+    // The batch comes from a client at data format version 8, where hdb sends a TIMESTAMP's 100 ns ticks.
+    await exec(a, "CREATE TABLE kw_ts (ts TIMESTAMP PRIMARY KEY, v INT)")
+    const b8 = await connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1", dataFormatSupport: 8 })
+    try {
+      await inBothTransactions(a, b8, async () => {
+        await exec(a, "INSERT INTO kw_ts VALUES ('2024-01-02 03:04:05.1234567', 1)")
+        const waits = server.stats.lockWaits
+        expect(await exec(b8, "INSERT INTO kw_ts VALUES ('2024-01-02 03:04:05.1234568', 2)")).toBe(1)
+        expect(server.stats.lockWaits).toBe(waits)
+        const insB = await call<HdbStatement>((cb) => b8.prepare("INSERT INTO kw_ts VALUES (?, ?)", cb))
+        const second = waitsForLock(server, () => call((cb) => insB.exec([["2024-01-02 03:04:05.1234569", 3], ["2024-01-02 03:04:05.1234567", 3]], cb)))
+        expect(await second.waiting).toBe(true)
+        await call((cb) => a.commit(cb))
+        expect((await failure(second.result)).code).toBe(301)
+        await call((cb) => b8.commit(cb))
+      })
+    } finally {
+      closeQuietly(b8)
+    }
+    expect(await exec(a, "SELECT TO_VARCHAR(ts) AS TS, v FROM kw_ts ORDER BY ts")).toEqual([
+      { TS: "2024-01-02 03:04:05.1234567", V: 1 },
+      { TS: "2024-01-02 03:04:05.1234568", V: 2 }
+    ])
+  })
+
+  it("a TIMESTAMP key written by UPDATE, INSERT ... SELECT or UPSERT is locked as its ticks; a single parameter waits for it", async () => {
+    const key = "2024-01-02 03:04:05.1234567"
+    const holders = [
+      `UPDATE kw_tsw SET ts = '${key}' WHERE v = 0`,
+      `INSERT INTO kw_tsw SELECT TIMESTAMP '${key}', 1 FROM DUMMY`,
+      `UPSERT kw_tsw VALUES ('${key}', 1) WITH PRIMARY KEY`
+    ]
+    const b8 = await connect({ host: server.host, port: server.port, user: "SYSTEM", password: "Manager1", dataFormatSupport: 8 })
+    try {
+      for (const holder of holders) {
+        await exec(a, "CREATE TABLE kw_tsw (ts TIMESTAMP PRIMARY KEY, v INT)")
+        await exec(a, "INSERT INTO kw_tsw VALUES ('2000-01-01 00:00:00', 0)")
+        await inBothTransactions(a, b8, async () => {
+          await exec(a, holder)
+          const insB = await call<HdbStatement>((cb) => b8.prepare("INSERT INTO kw_tsw VALUES (?, 2)", cb))
+          const waits = server.stats.lockWaits
+          expect(await call((cb) => insB.exec(["2024-01-02 03:04:05.1234566"], cb))).toBe(1)
+          expect(server.stats.lockWaits).toBe(waits)
+          const second = waitsForLock(server, () => call((cb) => insB.exec([key], cb)))
+          expect(await second.waiting).toBe(true)
+          await call((cb) => a.commit(cb))
+          expect((await failure(second.result)).code).toBe(301)
+          await call((cb) => b8.rollback(cb))
+        })
+        await exec(a, "DROP TABLE kw_tsw")
+      }
+    } finally {
+      closeQuietly(b8)
+    }
   })
 
   it("an autocommit INSERT waits as well; a wait past the lock wait timeout fails with 131", async () => {

@@ -88,9 +88,9 @@ describe.each([1, 8])("HANA test server: NANO100_BETWEEN, ADD_NANO100 and TO_VAR
     expect(now!["T"]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{7}$/)
   })
 
-  it("the seventh fraction digit is truncated on every write path, never rounded into the next second or year 10000", async () => {
-    // What remains of README "Differences": the server keeps microseconds. HANA keeps the digit; rounding it away
-    // would carry 9999-12-31 23:59:59.9999999 out of HANA's range.
+  it("the seventh fraction digit is kept on every write path, never rounded into the next second or year 10000", async () => {
+    // SAP HANA SQL Reference, "Datetime Data Types": TIMESTAMP keeps seven fraction digits (100 ns); rounding would
+    // carry 9999-12-31 23:59:59.9999999 out of HANA's range.
     await exec(c, "CREATE TABLE seventh (id INTEGER, ts TIMESTAMP)")
     await exec(c, "INSERT INTO seventh VALUES (1, '2024-01-02 03:04:05.9999999')")
     await exec(c, "INSERT INTO seventh VALUES (2, TIMESTAMP '9999-12-31 23:59:59.9999999')")
@@ -101,7 +101,7 @@ describe.each([1, 8])("HANA test server: NANO100_BETWEEN, ADD_NANO100 and TO_VAR
     await call((cb) => st.exec([21, "2024-01-02 03:04:05.9999999"], cb))
     await call((cb) => st.exec([[22, "9999-12-31 23:59:59.9999999"], [23, "0001-01-01 00:00:00.0000009"]], cb))
     const rows = await exec<Array<Record<string, unknown>>>(c, "SELECT id, TO_VARCHAR(ts) AS T FROM seventh ORDER BY id")
-    const written = ["2024-01-02 03:04:05.9999990", "9999-12-31 23:59:59.9999990", "0001-01-01 00:00:00.0000000"]
+    const written = ["2024-01-02 03:04:05.9999999", "9999-12-31 23:59:59.9999999", "0001-01-01 00:00:00.0000009"]
     // hdb itself sends a TIMESTAMP parameter with milliseconds at data format versions 1-3 (Writer.js writeTimestamp).
     const sent = dfv >= 4 ? written : ["2024-01-02 03:04:05.9990000", "9999-12-31 23:59:59.9990000", "0001-01-01 00:00:00.0000000"]
     expect(rows.map((r) => r["T"])).toEqual([...written, ...written, ...sent])

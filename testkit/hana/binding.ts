@@ -1,9 +1,10 @@
 /**
  * Parameter binding helpers: bind types for DuckDB, column-wise staging of batches, and copying declared types.
  */
-import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, VARCHAR } from "@duckdb/node-api"
+import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, DuckDBTypeId, UBIGINT, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBType } from "@duckdb/node-api"
-import type { EngineValue, Session } from "../engine/index.ts"
+import type { EngineValue, Prepared, Session } from "../engine/index.ts"
+import { ticksOfText } from "./longdate.ts"
 import { declaredTypes } from "./catalog.ts"
 import { decodeName, quoteString } from "./names.ts"
 import { duckType, parseTypeText } from "./types.ts"
@@ -13,8 +14,19 @@ import type { ParameterRow } from "./params.ts"
  * Bind types of one parameter row: DuckDB infers integral JS numbers as integers, which overflows for large
  * doubles (e.g. -1e300), so integral numbers outside the safe-integer range bind as DOUBLE.
  */
-export const bindTypes = (values: readonly unknown[]): (DuckDBType | undefined)[] =>
-  values.map((v) => (typeof v === "number" && !Number.isSafeInteger(v) && Number.isFinite(v) && Number.isInteger(v) ? DOUBLE : undefined))
+export const bindTypes = (values: readonly unknown[]): (DuckDBType | undefined)[] => {
+  const ticks = tickValues.get(values)
+  return values.map((v, i) =>
+    typeof v === "number" && !Number.isSafeInteger(v) && Number.isFinite(v) && Number.isInteger(v)
+      ? DOUBLE
+      : typeof v === "bigint" && ticks?.includes(i) === true
+        ? UBIGINT
+        : undefined
+  )
+}
+
+/** Rows' values arrays whose listed parameters hold a TIMESTAMP's ticks ({@link ticksForTimestamps}), bound as UBIGINT. */
+const tickValues = new WeakMap<readonly unknown[], readonly number[]>()
 
 /**
  * Column-wise staging values of a batch, typed by the JS values hdb's parameters decoded to (numbers → DOUBLE,
@@ -125,5 +137,32 @@ export const truncateToDeclared = (rows: readonly ParameterRow[], types: Readonl
         if (dot >= 0 && v.length - dot - 1 > scale && /^-?\d+\.\d+$/.test(v)) row.values[i] = v.slice(0, scale === 0 ? dot : dot + 1 + scale)
       }
     }
+  }
+}
+
+/** Per prepared statement, the parameters DuckDB types as a TIMESTAMP's ticks (UBIGINT, longdate.ts). */
+const tickSlots = new WeakMap<Prepared, readonly number[]>()
+
+/**
+ * Parameter values bound where DuckDB expects a TIMESTAMP's ticks (a TIMESTAMP column assigned or compared, longdate.ts)
+ * converted from their text (params.ts: all seven fraction digits of a LONGDATE) to the ticks; DuckDB cannot cast a
+ * text to them.
+ */
+export const ticksForTimestamps = (rows: readonly ParameterRow[], prepared: Prepared | undefined): void => {
+  if (prepared === undefined) return
+  let slots = tickSlots.get(prepared)
+  if (slots === undefined) {
+    slots = Array.from({ length: prepared.parameterCount }, (_, i) => i).filter((i) => prepared.parameterType(i)?.typeId === DuckDBTypeId.UBIGINT)
+    tickSlots.set(prepared, slots)
+  }
+  if (slots.length === 0) return
+  for (const row of rows) {
+    for (const i of slots) {
+      const v = row.values[i]
+      if (typeof v !== "string") continue
+      const ticks = ticksOfText(v)
+      if (ticks !== undefined) row.values[i] = ticks
+    }
+    tickValues.set(row.values, slots)
   }
 }

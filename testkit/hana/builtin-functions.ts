@@ -71,7 +71,7 @@ export const BUILTIN_FUNCTION_MACROS: readonly string[] = [
   "CREATE OR REPLACE TEMP MACRO hana_mod(n, d) AS CASE WHEN d = 0 THEN n ELSE n % d END",
   "CREATE OR REPLACE TEMP MACRO hana_truncate(n, pos) AS trunc(n, CAST(pos AS INTEGER))",
   "CREATE OR REPLACE TEMP MACRO hana_char(n) AS chr(CAST(n AS INTEGER))",
-  "CREATE OR REPLACE TEMP MACRO hana_to_alphanum(x) AS CAST(x AS VARCHAR)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_alphanum(x) AS CAST(hana_ld_text(x) AS VARCHAR)",
   `CREATE OR REPLACE TEMP MACRO hana_hash_sha256${hashOverloads("sha256")}`,
   `CREATE OR REPLACE TEMP MACRO hana_hash_md5${hashOverloads("md5")}`
 ]

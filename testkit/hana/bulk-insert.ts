@@ -63,7 +63,7 @@ export const batchTarget = async (
     columns.push({ name: names[i]!, type, notNull: row[3] === false, maxLength })
   }
   const infos = columns.map((c) => columnInfo(c.name, c.type))
-  if (infos.some((c) => c.layout === "other" || c.layout === "uint64")) return undefined
+  if (infos.some((c) => c.layout === "other")) return undefined
   const whole = names.length === own.length && names.every((n, i) => n === String(own[i]![2]))
   return {
     table: whole ? { database, schema, table } : database === "temp" ? `temp.main.${quote(table)}` : `${quote(schema)}.${quote(table)}`,
@@ -175,6 +175,8 @@ export const decodeBatch = (data: Buffer, count: number, target: BatchTarget): B
         const type = data[o++]!
         if (type & 0x80) continue
         const layout = layouts[c]!
+        // A UBIGINT column is a TIMESTAMP's ticks (longdate.ts): only a LONGDATE is taken as it is.
+        if (layout === "uint64" && type !== TypeCode.LONGDATE) throw new NotFast()
         switch (type) {
           case TypeCode.TINYINT:
             need(1)
@@ -285,6 +287,13 @@ export const decodeBatch = (data: Buffer, count: number, target: BatchTarget): B
             need(8)
             const low = data.readInt32LE(o)
             const high = data.readInt32LE(o + 4)
+            if (layout === "uint64") {
+              // The wire value is the ticks + 1; 0 and 3155380704000000001 are NULL.
+              const v = data.readBigInt64LE(o)
+              o += 8
+              if (v !== 0n && v !== 3155380704000000001n) out.setBigInt(c, row, v - 1n)
+              break
+            }
             if (type === TypeCode.LONGDATE && layout === "timestamp" && high !== 0 && high !== LONGDATE_NULL_HIGH && setLongdateMicros(out, c, row, low, high)) {
               o += 8
               break

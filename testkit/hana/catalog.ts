@@ -11,6 +11,7 @@
  */
 import type { Session } from "../engine/index.ts"
 import { SERVER_CHECK_TEXTS } from "./errors.ts"
+import { ticksOfText } from "./longdate.ts"
 import { encodeName, quoteString } from "./names.ts"
 
 /**
@@ -37,6 +38,7 @@ export const HANA_TYPE = `COALESCE(NULLIF(c.comment, ''), CASE
   WHEN c.data_type = 'DATE' THEN 'DATE'
   WHEN c.data_type = 'TIME' THEN 'TIME'
   WHEN c.data_type = 'TIMESTAMP_S' THEN 'SECONDDATE'
+  WHEN c.data_type = 'UBIGINT' THEN 'TIMESTAMP'
   WHEN c.data_type LIKE 'TIMESTAMP%' THEN 'TIMESTAMP'
   WHEN c.data_type = 'BLOB' THEN 'VARBINARY(5000)'
   WHEN c.data_type LIKE 'DECIMAL%' THEN 'DECIMAL(' || c.numeric_precision || ',' || c.numeric_scale || ')'
@@ -88,21 +90,21 @@ export const catalogSql = (info: CatalogInfo): string => {
     `CREATE TABLE "SYS"."_ROW_TABLES" (TABLE_OID BIGINT)`,
     // UNLOAD PRIORITY and PARTITION BY of a table (table-clauses.ts), by oid.
     `CREATE TABLE "SYS"."_TABLE_OPTIONS" (TABLE_OID BIGINT, UNLOAD_PRIORITY INTEGER, PARTITION_SPEC VARCHAR)`,
-    `CREATE TABLE "SYS"."_USERS" (USER_NAME VARCHAR, USER_ID BIGINT, CREATOR VARCHAR, CREATE_TIME TIMESTAMP,
+    `CREATE TABLE "SYS"."_USERS" (USER_NAME VARCHAR, USER_ID BIGINT, CREATOR VARCHAR, CREATE_TIME UBIGINT,
       DEFAULT_SCHEMA VARCHAR)`,
     // Which login mechanisms each user has enabled: written by identity/catalog.ts (ALTER USER … ENABLE X509 & co.).
     `CREATE TABLE "SYS"."_USER_AUTHENTICATION" (USER_NAME VARCHAR, IS_PASSWORD_ENABLED VARCHAR, IS_X509_ENABLED VARCHAR,
       IS_JWT_ENABLED VARCHAR, IS_SAML_ENABLED VARCHAR)`,
     `CREATE VIEW "SYS"."USERS" AS SELECT u.USER_NAME, USER_ID, CAST(NULL AS VARCHAR) AS USERGROUP_NAME, CREATOR, CREATE_TIME,
-      CAST(NULL AS TIMESTAMP) AS VALID_FROM, CAST(NULL AS TIMESTAMP) AS VALID_UNTIL,
-      CAST(NULL AS TIMESTAMP) AS LAST_SUCCESSFUL_CONNECT, 'FALSE' AS USER_DEACTIVATED,
+      CAST(NULL AS UBIGINT) AS VALID_FROM, CAST(NULL AS UBIGINT) AS VALID_UNTIL,
+      CAST(NULL AS UBIGINT) AS LAST_SUCCESSFUL_CONNECT, 'FALSE' AS USER_DEACTIVATED,
       COALESCE(a.IS_PASSWORD_ENABLED, 'TRUE') AS IS_PASSWORD_ENABLED, DEFAULT_SCHEMA AS DEFAULT_SCHEMA_NAME,
       COALESCE(a.IS_X509_ENABLED, 'FALSE') AS IS_X509_ENABLED, COALESCE(a.IS_JWT_ENABLED, 'FALSE') AS IS_JWT_ENABLED,
       COALESCE(a.IS_SAML_ENABLED, 'FALSE') AS IS_SAML_ENABLED
       FROM "SYS"."_USERS" u LEFT JOIN "SYS"."_USER_AUTHENTICATION" a ON a.USER_NAME = u.USER_NAME`,
     `CREATE VIEW "SYS"."SCHEMAS" AS SELECT ${decode("schema_name")} AS SCHEMA_NAME,
       CASE WHEN schema_name = 'SYS' OR schema_name LIKE '\\_SYS\\_%' ESCAPE '\\' THEN 'SYS' ELSE 'SYSTEM' END AS SCHEMA_OWNER,
-      'TRUE' AS HAS_PRIVILEGES, CAST(NULL AS TIMESTAMP) AS CREATE_TIME
+      'TRUE' AS HAS_PRIVILEGES, CAST(NULL AS UBIGINT) AS CREATE_TIME
       FROM duckdb_schemas() WHERE database_name = current_database() AND schema_name NOT IN ('main', 'information_schema', 'pg_catalog')`,
     `CREATE VIEW "SYS"."TABLES" AS SELECT ${decode("t.schema_name")} AS SCHEMA_NAME, ${decode("t.table_name")} AS TABLE_NAME,
       CAST(t.table_oid AS BIGINT) AS TABLE_OID, t.comment AS COMMENTS,
@@ -110,14 +112,14 @@ export const catalogSql = (info: CatalogInfo): string => {
       CASE WHEN t.table_oid IN (SELECT TABLE_OID FROM "SYS"."_ROW_TABLES") THEN 'FALSE' ELSE 'TRUE' END AS IS_COLUMN_TABLE,
       CASE WHEN t.table_oid IN (SELECT TABLE_OID FROM "SYS"."_ROW_TABLES") THEN 'ROW' ELSE 'COLUMN' END AS TABLE_TYPE, 'FALSE' AS IS_TEMPORARY, 'NONE' AS TEMPORARY_TABLE_TYPE, 'TRUE' AS IS_LOGGED,
       CASE WHEN t.has_primary_key THEN 'TRUE' ELSE 'FALSE' END AS HAS_PRIMARY_KEY, 'FALSE' AS IS_USER_DEFINED_TYPE,
-      CAST(NULL AS TIMESTAMP) AS CREATE_TIME,
+      CAST(NULL AS UBIGINT) AS CREATE_TIME,
       CAST(COALESCE((SELECT o.UNLOAD_PRIORITY FROM "SYS"."_TABLE_OPTIONS" o WHERE o.TABLE_OID = t.table_oid), 5) AS SMALLINT) AS UNLOAD_PRIORITY,
       (SELECT o.PARTITION_SPEC FROM "SYS"."_TABLE_OPTIONS" o WHERE o.TABLE_OID = t.table_oid) AS PARTITION_SPEC
       FROM duckdb_tables() t WHERE t.database_name = current_database() AND t.schema_name <> 'main'
         AND NOT (t.schema_name = 'SYS' AND t.table_name LIKE '\\_%' ESCAPE '\\')`,
     `CREATE VIEW "SYS"."VIEWS" AS SELECT ${decode("v.schema_name")} AS SCHEMA_NAME, ${decode("v.view_name")} AS VIEW_NAME,
       CAST(v.view_oid AS BIGINT) AS VIEW_OID, 'SYSTEM' AS OWNER_NAME, v.comment AS COMMENTS, 'TRUE' AS IS_VALID,
-      v.sql AS DEFINITION, 'ROW' AS VIEW_TYPE, 'FALSE' AS IS_READ_ONLY, CAST(NULL AS TIMESTAMP) AS CREATE_TIME
+      v.sql AS DEFINITION, 'ROW' AS VIEW_TYPE, 'FALSE' AS IS_READ_ONLY, CAST(NULL AS UBIGINT) AS CREATE_TIME
       FROM duckdb_views() v WHERE v.database_name = current_database() AND NOT v.internal AND v.schema_name <> 'main'`,
     `CREATE VIEW "SYS"."_COLUMNS" AS ${typed(columnsBase)}`,
     `CREATE VIEW "SYS"."TABLE_COLUMNS" AS SELECT ${columnList} FROM "SYS"."_COLUMNS" c
@@ -152,12 +154,12 @@ export const catalogSql = (info: CatalogInfo): string => {
         LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
       WHERE k.database_name = current_database() AND k.constraint_type = 'FOREIGN KEY'`,
     `CREATE VIEW "SYS"."M_DATABASE" AS SELECT ${quoteString(info.systemId)} AS SYSTEM_ID,
-      ${quoteString(info.databaseName)} AS DATABASE_NAME, 'localhost' AS HOST, CAST(TIMESTAMP '2024-01-01 00:00:00' AS TIMESTAMP) AS START_TIME,
+      ${quoteString(info.databaseName)} AS DATABASE_NAME, 'localhost' AS HOST, CAST(${ticksOfText("2024-01-01 00:00:00")} AS UBIGINT) AS START_TIME,
       ${quoteString(info.version)} AS VERSION, 'TEST' AS USAGE`,
     `CREATE VIEW "SYS"."M_TEMPORARY_TABLES" AS SELECT 'localhost' AS HOST, 30015 AS PORT,
       CAST(getvariable('hana_schema') AS VARCHAR) AS SCHEMA_NAME, ${decode("t.table_name")} AS TABLE_NAME, 'COLUMN' AS TABLE_TYPE,
       'LOCAL' AS TEMPORARY_TABLE_TYPE, CAST(getvariable('hana_connection_id') AS INTEGER) AS CONNECTION_ID,
-      CAST(NULL AS TIMESTAMP) AS CREATE_TIME
+      CAST(NULL AS UBIGINT) AS CREATE_TIME
       FROM duckdb_tables() t WHERE t.database_name = 'temp'`,
     // Columns SCHEMA_NAME, TABLE_NAME, COLUMN_NAME, POSITION, DATA_TYPE_NAME, LENGTH, SCALE are confirmed by public
     // user code querying a real HANA (an ABAP class selecting `column_name, data_type_name, length, scale FROM

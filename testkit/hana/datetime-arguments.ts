@@ -4,7 +4,7 @@
  * SPS 08, "Data Types") and fails with 303 "invalid DATE, TIME or TIMESTAMP value" when it does not parse
  * (L. Breddemann, "Be careful with dates and timestamps", lbreddemann.org: HANA "tries to apply its default formats
  * to convert the text", and a text in another format fails with "[303]: invalid DATE, TIME or TIMESTAMP value").
- * DuckDB binds no string literal to the typed overloads of the session macros (session-macros.ts), so the translator
+ * A string literal would not choose among the typed overloads behind them (datetime-functions.ts), so the translator
  * types the literal instead: a bare date becomes a DATE, anything else a TIMESTAMP, whose cast fails for text that
  * is no datetime (errors.ts maps that failure to 303). Which type HANA gives the result for a literal argument is
  * not confirmed (README, "Differences").
@@ -23,22 +23,23 @@ const DATE_ARGUMENTS: ReadonlyMap<string, ReadonlyArray<number>> = new Map([
 
 const BARE_DATE = /^\s*\d{1,4}-\d{1,2}-\d{1,2}\s*$/
 
-/** `CAST('…' AS DATE|TIMESTAMP)` as tokens, for a string literal at a date argument. */
+/** `CAST('…' AS DATE|TIMESTAMP)` as tokens, for a string literal at a date argument; `CAST(? AS TIMESTAMP)` for a bare parameter. */
 const typedLiteral = (literal: Token): Token[] => [
   { t: "word", v: "CAST" },
   { t: "op", v: "(" },
   literal,
   { t: "word", v: "AS" },
-  { t: "word", v: BARE_DATE.test(literal.v) ? "DATE" : "TIMESTAMP" },
+  { t: "word", v: literal.t === "string" && BARE_DATE.test(literal.v) ? "DATE" : "TIMESTAMP" },
   { t: "op", v: ")" }
 ]
 
 /**
  * Casts each string literal that is a whole date argument of ADD_DAYS, ADD_SECONDS, ADD_MONTHS, ADD_YEARS or
  * DAYS_BETWEEN to DATE (a bare 'YYYY-MM-DD') or TIMESTAMP (anything else), as HANA converts it implicitly.
+ * A bare parameter there is cast to TIMESTAMP: the session macros tell ticks by typeof, which leaves it untyped.
  */
 export const typeDateArguments = (tokens: readonly Token[]): readonly Token[] => {
-  if (!tokens.some((t) => t.t === "string")) return tokens
+  if (!tokens.some((t) => t.t === "string" || t.t === "param")) return tokens
   const out: Token[] = []
   let i = 0
   while (i < tokens.length) {
@@ -52,7 +53,7 @@ export const typeDateArguments = (tokens: readonly Token[]): readonly Token[] =>
     }
     const close = matching(tokens, i + 1)
     const args = splitTopLevel(tokens.slice(i + 2, close)).map((arg, n) =>
-      arg.length === 1 && arg[0]!.t === "string" && positions.includes(n) ? typedLiteral(arg[0]!) : typeDateArguments(arg)
+      arg.length === 1 && (arg[0]!.t === "string" || arg[0]!.t === "param") && positions.includes(n) ? typedLiteral(arg[0]!) : typeDateArguments(arg)
     )
     out.push(t, open)
     args.forEach((arg, n) => {

@@ -5,7 +5,7 @@
  * the arguments as HANA does implicitly and call these. `hana_shift_days` keeps the date's type in the result (DATE,
  * SECONDDATE = TIMESTAMP_S, TIMESTAMP).
  */
-import { BIGINT, DATE, DECIMAL, DOUBLE, DuckDBScalarFunction, INTEGER, TIMESTAMP, TIMESTAMP_S, dateValue, timestampSecondsValue, timestampValue } from "@duckdb/node-api"
+import { BIGINT, DATE, DECIMAL, DOUBLE, DuckDBScalarFunction, INTEGER, TIME, TIMESTAMP, TIMESTAMP_S, UBIGINT, VARCHAR, dateValue, timestampSecondsValue, timestampValue } from "@duckdb/node-api"
 import type {
   DuckDBConnection,
   DuckDBDateValue,
@@ -18,6 +18,7 @@ import { rowwise, rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { julianCivilFromDays } from "../common/civil.ts"
 import { datetimeFormatFunctions } from "./datetime-formats.ts"
 import { EPOCH_DAYDATE, epochDayOfHanaDay, hanaDayOfEpochDay } from "./datetime.ts"
+import { TICKS_PER_DAY, longdateFunctions, shiftTicks } from "./longdate.ts"
 
 const MICROS_PER_DAY = 86_400_000_000n
 const SECONDS_PER_DAY = 86_400n
@@ -79,6 +80,8 @@ const clockFunction = (): DuckDBScalarFunction =>
 
 const functions = (): Array<DuckDBScalarFunction> => [
   fn("hana_shift_days", [DATE, INTEGER], DATE, ([d, n]) => dateValue(addHanaDays((d as DuckDBDateValue).days, Number(n)))),
+  // A TIMESTAMP's ticks (longdate.ts), a function overload so that DuckDB picks it by the bound argument's type.
+  fn("hana_shift_days", [UBIGINT, INTEGER], UBIGINT, ([d, n]) => shiftTicks(d as bigint, BigInt(Number(n)) * TICKS_PER_DAY)),
   fn("hana_shift_days", [TIMESTAMP_S, INTEGER], TIMESTAMP_S, ([d, n]) => {
     const t = (d as DuckDBTimestampSecondsValue).seconds
     return timestampSecondsValue(moved(t, t + BigInt(Number(n)) * SECONDS_PER_DAY, SECONDS_PER_DAY))
@@ -101,6 +104,10 @@ const functions = (): Array<DuckDBScalarFunction> => [
     (hanaMicros((b as DuckDBTimestampValue).micros) - hanaMicros((a as DuckDBTimestampValue).micros)) * 10n),
   fn("hana_day_span", [DATE, DATE], BIGINT, ([a, b]) =>
     BigInt(hanaDayOfEpochDay((b as DuckDBDateValue).days) - hanaDayOfEpochDay((a as DuckDBDateValue).days))),
+  // The type of SECOND(x) (function-types.ts), a type source for cast_to_type: DuckDB resolves a function overload
+  // on the bound argument type, which a macro overload cannot for an aggregate. Never called for a value.
+  ...[UBIGINT, TIMESTAMP, VARCHAR].map((t) => fn("hana_second_type", [t], DECIMAL(9, 7), () => null)),
+  ...[TIMESTAMP_S, TIME, DATE].map((t) => fn("hana_second_type", [t], INTEGER, () => null)),
   // Monday = 0
   fn("hana_day_of_week", [DATE], INTEGER, ([d]) => (hanaDayOfEpochDay((d as DuckDBDateValue).days) + JDN_OF_DAY_ZERO) % 7)
 ]
@@ -109,5 +116,6 @@ const functions = (): Array<DuckDBScalarFunction> => [
 export const registerDatetimeFunctions = (connection: DuckDBConnection): void => {
   for (const f of functions()) connection.registerScalarFunction(f)
   for (const f of datetimeFormatFunctions()) connection.registerScalarFunction(f)
+  for (const f of longdateFunctions()) connection.registerScalarFunction(f)
   connection.registerScalarFunction(clockFunction())
 }

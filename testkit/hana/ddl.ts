@@ -5,6 +5,7 @@
  */
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
 import { identityDefault } from "./identity-values.ts"
+import { TICKS_END, ticksOfText } from "./longdate.ts"
 import { identOf, matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
@@ -25,6 +26,11 @@ const BINARY_TYPES = new Set(["VARBINARY", "BINARY"])
  */
 /** The CHECK (after a space) enforcing a column's declared length, or "" when its type has none. */
 export const lengthCheck = (column: string, type: HanaType): string => {
+  if (type.name === "TIMESTAMP") {
+    // Ticks (longdate.ts): the range ends with the tick after 9999-12-31 23:59:59.9999999.
+    const c = quoteName(column)
+    return ` CHECK (CASE WHEN ${c} < ${TICKS_END} THEN true ELSE error(${quoteString(DATE_OUT_OF_RANGE)} || CAST(${c} AS VARCHAR)) END)`
+  }
   if (DATED_TYPES.has(type.name)) {
     // HANA's dates run from 0001-01-01 to 9999-12-31 (SAP HANA SQL Reference, "Datetime Data Types"); DuckDB's go
     // further. The check raises HANA's 303 text (errors.ts DATE_OUT_OF_RANGE).
@@ -38,6 +44,21 @@ export const lengthCheck = (column: string, type: HanaType): string => {
   const value = fn === "length" ? quoteName(column) : `upper(hex(${quoteName(column)}))`
   const text = quoteString(`${VALUE_TOO_LARGE}${column}" column with the value '`)
   return ` CHECK (CASE WHEN ${fn}(${quoteName(column)}) <= ${type.length} THEN true ELSE error(${text} || ${value} || ${quoteString("'")}) END)`
+}
+
+/**
+ * A TIMESTAMP column's `DEFAULT '…'` / `DEFAULT TIMESTAMP '…'` as the ticks it stores (longdate.ts), computed here:
+ * a stored default cannot call the session's macros.
+ */
+const timestampDefault = (type: HanaType, tail: readonly Token[]): Token[] => {
+  const out = [...tail]
+  if (type.name !== "TIMESTAMP") return out
+  const at = out.findIndex((t) => upper(t) === "DEFAULT")
+  const typed = ["TIMESTAMP", "LONGDATE"].includes(upper(out[at + 1])) ? 1 : 0
+  const literal = at < 0 ? undefined : out[at + 1 + typed]
+  const ticks = literal?.t === "string" ? ticksOfText(literal.v) : undefined
+  if (ticks !== undefined) out.splice(at + 1, 1 + typed, { t: "number", v: `CAST(${ticks} AS UBIGINT)` })
+  return out
 }
 
 /** Types holding a date, whose year HANA limits to 1..9999. */
@@ -160,7 +181,7 @@ export const translateCreate = (all: Token[], session: SessionValues): Translate
     const colName = identOf(el[0])
     if (colName === undefined) throw HanaError.syntax(`column definition expected near ${el[0]?.v ?? "<end>"}`, 0)
     const [duck, consumed, type] = typeAt(el, 1)
-    let tail = withoutColumnClauses(el.slice(1 + consumed))
+    let tail = timestampDefault(type, withoutColumnClauses(el.slice(1 + consumed)))
     const generated = tail.findIndex((t) => upper(t) === "GENERATED")
     if (generated >= 0) {
       // GENERATED {ALWAYS|BY DEFAULT} AS IDENTITY [(START WITH n INCREMENT BY m)] → a sequence-backed default.
@@ -238,7 +259,7 @@ export const rewriteAlterTable = (all: Token[], session: SessionValues): { sql: 
         if (op === "DROP") return `ALTER TABLE ${target} DROP COLUMN ${quoteName(col)}`
         const [duck, consumed, type] = typeAt(el, 1)
         if (lengthCheck(col, type) !== "") sized.push(encodeName(col))
-        return `ALTER TABLE ${target} ADD COLUMN ${quoteName(col)} ${duck} ${rewrite(withoutColumnClauses(el.slice(1 + consumed)), session)}; COMMENT ON COLUMN ${target}.${quoteName(col)} IS ${quoteString(typeText(type))}`
+        return `ALTER TABLE ${target} ADD COLUMN ${quoteName(col)} ${duck} ${rewrite(timestampDefault(type, withoutColumnClauses(el.slice(1 + consumed))), session)}; COMMENT ON COLUMN ${target}.${quoteName(col)} IS ${quoteString(typeText(type))}`
       })
       .join("; ")
     return sized.length > 0 ? { sql, declaredLengths: { table: target, columns: sized } } : { sql }

@@ -11,6 +11,7 @@ import { wireWkb } from "./spatial.ts"
 import { DATE_OUT_OF_RANGE, HanaError } from "./errors.ts"
 import { epochDayOfHanaDay, hanaDayOfEpochDay, hanaDayShift } from "./datetime.ts"
 import { civilFromDays } from "../common/civil.ts"
+import { fieldsOfTicks, TICKS_END } from "./longdate.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
 
 /** DAYDATE's NULL value, the day number of 10000-01-01 (hdb lib/protocol/Reader.js readDayDate). */
@@ -199,6 +200,17 @@ const writeDateParts = (w: ByteWriter, days: number): void => {
   w.pos += 4
 }
 
+/** A TIMESTAMP stored as ticks (longdate.ts) in the TIMESTAMP layout of data format versions 1-3 (milliseconds). */
+const writeTicksAsTimestamp = (w: ByteWriter, ticks: bigint): void => {
+  const f = fieldsOfTicks(ticks)
+  const b = w.buf
+  b.writeUInt16LE((f.year & 0x3fff) | 0x8000, w.pos)
+  b[w.pos + 2] = f.month - 1
+  b[w.pos + 3] = f.day
+  w.pos += 4
+  writeTimeParts(w, ((f.hour * 60 + f.minute) * 60 + f.second) * 1_000_000 + Math.floor(f.fraction / 10))
+}
+
 /** Microseconds since epoch of row r for any timestamp layout (exact below 2^53). */
 const timestampMicros = (col: ColumnVector, r: number, i32: Int32Array): number => {
   const raw = i32[2 * r + 1]! * TWO_32 + (i32[2 * r]! >>> 0)
@@ -244,6 +256,8 @@ const YEAR_10000 = 2932897
 const NEAR_YEAR_10000_US = (YEAR_10000 - 1) * US_PER_DAY
 /** The high 32-bit word of {@link NEAR_YEAR_10000_US}: µs timestamps below it need no further look. */
 const NEAR_YEAR_10000_HIGH = Math.floor(NEAR_YEAR_10000_US / TWO_32)
+/** The high 32-bit word of {@link TICKS_END}, 10000-01-01 in ticks: tick values below it need no further look. */
+const TICKS_END_HIGH = Number(TICKS_END >> 32n)
 
 /**
  * Fails a computed date or timestamp of row r past 9999-12-31 with HANA's 303, whatever the wire type: stored values
@@ -253,7 +267,14 @@ const checkBeforeYear10000 = (col: ColumnVector, r: number, i32: Int32Array | un
   let days: number
   const layout = col.info.layout
   if (layout === "date") days = (col.data as Int32Array)[r]!
-  else if (layout === "timestamp" ? i32![2 * r + 1]! < NEAR_YEAR_10000_HIGH : timestampMicros(col, r, i32!) < NEAR_YEAR_10000_US) return
+  else if (layout === "uint64") {
+    // a TIMESTAMP held as 100 ns ticks (longdate.ts)
+    if (i32![2 * r + 1]! >>> 0 < TICKS_END_HIGH) return
+    const ticks = (col.data as BigUint64Array)[r]!
+    if (ticks < TICKS_END) return
+    const { year, month, day } = fieldsOfTicks(ticks)
+    throw new HanaError(303, "22007", `${DATE_OUT_OF_RANGE}${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`)
+  } else if (layout === "timestamp" ? i32![2 * r + 1]! < NEAR_YEAR_10000_HIGH : timestampMicros(col, r, i32!) < NEAR_YEAR_10000_US) return
   else days = Number(floorDays(exactMicros(col, r, i32!)))
   if (days < YEAR_10000) return
   const { year, month, day } = civilFromDays(days)
@@ -268,7 +289,7 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
   const data = col.data
   const isNull = (r: number): boolean => col.isNull(r)
   const i32 =
-    layout === "timestamp" || layout === "timestamp_s" || layout === "timestamp_ms" || layout === "timestamp_ns" || layout === "time"
+    layout === "timestamp" || layout === "timestamp_s" || layout === "timestamp_ms" || layout === "timestamp_ns" || layout === "time" || layout === "uint64"
       ? int32View(col)
       : undefined
   const num = (r: number): number => {
@@ -447,6 +468,10 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
           writeTimeParts(w, 0)
           return
         }
+        if (layout === "uint64") {
+          writeTicksAsTimestamp(w, (data as BigUint64Array)[r]!)
+          return
+        }
         const high = i32![2 * r + 1]!
         if (layout !== "timestamp_ns" && high >= -SAFE_HIGH && high < SAFE_HIGH) {
           const us = timestampMicros(col, r, i32!)
@@ -504,6 +529,15 @@ export const cellWriter = (col: ColumnVector, wire: WireType, lob: LobRegistry):
         checkBeforeYear10000(col, r, i32)
         let lo: number
         let hi: number
+        if (layout === "uint64") {
+          // Ticks as stored (longdate.ts): the wire value is ticks + 1.
+          lo = (i32![2 * r]! >>> 0) + 1
+          const carry = lo === TWO_32 ? 1 : 0
+          w.buf.writeUInt32LE(lo - carry * TWO_32, w.pos)
+          w.buf.writeInt32LE(i32![2 * r + 1]! + carry, w.pos + 4)
+          w.pos += 8
+          return
+        }
         if (layout !== "date" && i32![2 * r + 1]! < BEFORE_GREGORIAN_HIGH) {
           // Before 1582-10-15 (beyond 2^53 µs): exact, with HANA's Julian day labels.
           w.buf.writeBigInt64LE(relabelledLongdate(col, r, i32!), w.pos)

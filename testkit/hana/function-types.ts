@@ -62,21 +62,28 @@ export const KEYWORD_FUNCTIONS: ReadonlySet<string> = new Set(["YEAR", "MONTH", 
 
 /** The session macros behind {@link TYPED_FUNCTIONS} (TEMP macros, created at login with the others). */
 export const TYPED_FUNCTION_MACROS: readonly string[] = [
-  "CREATE OR REPLACE TEMP MACRO hana_length(x) AS CASE WHEN typeof(x) = 'BLOB' THEN CAST(octet_length(CAST(x AS BLOB)) AS INTEGER) ELSE CAST(length(CAST(x AS VARCHAR)) AS INTEGER) END",
-  "CREATE OR REPLACE TEMP MACRO hana_lpad(s, n, p := ' ') AS lpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)",
-  "CREATE OR REPLACE TEMP MACRO hana_rpad(s, n, p := ' ') AS rpad(CAST(s AS VARCHAR), CAST(n AS INTEGER), p)",
-  "CREATE OR REPLACE TEMP MACRO hana_to_seconddate(x, f := NULL) AS CAST(date_trunc('second', hana_to_timestamp(x, f)) AS TIMESTAMP_S)",
-  "CREATE OR REPLACE TEMP MACRO hana_second(x TIMESTAMP) AS CAST(date_part('microseconds', x) / 1000000 AS DECIMAL(9,7)), " +
-    "(x TIMESTAMP_S) AS CAST(second(x) AS INTEGER), " +
-    "(x VARCHAR) AS CASE WHEN regexp_matches(x, '[-/]') THEN CAST(date_part('microseconds', CAST(x AS TIMESTAMP)) / 1000000 AS DECIMAL(9,7)) " +
-    "ELSE CAST(second(CAST(x AS TIME)) AS DECIMAL(9,7)) END, (x) AS CAST(second(x) AS INTEGER)",
+  "CREATE OR REPLACE TEMP MACRO hana_length(x) AS CASE WHEN typeof(x) = 'BLOB' THEN CAST(octet_length(CAST(x AS BLOB)) AS INTEGER) ELSE CAST(length(CAST(hana_ld_text(x) AS VARCHAR)) AS INTEGER) END",
+  "CREATE OR REPLACE TEMP MACRO hana_lpad(s, n, p := ' ') AS lpad(CAST(hana_ld_text(s) AS VARCHAR), CAST(n AS INTEGER), p)",
+  "CREATE OR REPLACE TEMP MACRO hana_rpad(s, n, p := ' ') AS rpad(CAST(hana_ld_text(s) AS VARCHAR), CAST(n AS INTEGER), p)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_seconddate(x, f := NULL) AS CAST(date_trunc('second', hana_ticks_ts(hana_to_timestamp(x, f))) AS TIMESTAMP_S)",
+  // Told by typeof (a typed macro overload is picked wrongly for an aggregate, longdate.ts); every branch is cast to
+  // hana_second_type(x), DECIMAL(9,7) or INTEGER by x's type (datetime-functions.ts).
+  "CREATE OR REPLACE TEMP MACRO hana_second(x) AS CASE " +
+    "WHEN typeof(x) = 'UBIGINT' THEN cast_to_type(CAST(CAST(x AS UBIGINT) % 600000000 AS DECIMAL(18,0)) * 0.0000001, hana_second_type(x)) " +
+    "WHEN typeof(x) = 'TIMESTAMP' THEN cast_to_type(date_part('microseconds', CAST(x AS TIMESTAMP)) / 1000000, hana_second_type(x)) " +
+    "WHEN typeof(x) = 'VARCHAR' THEN cast_to_type(CASE WHEN regexp_matches(CAST(x AS VARCHAR), '[-/]') THEN date_part('microseconds', CAST(x AS TIMESTAMP)) / 1000000 " +
+    "ELSE second(CAST(x AS TIME)) END, hana_second_type(x)) " +
+    "WHEN typeof(x) = 'TIME' THEN cast_to_type(second(CAST(x AS TIME)), hana_second_type(x)) " +
+    "ELSE cast_to_type(second(CAST(x AS TIMESTAMP)), hana_second_type(x)) END",
   // HANA's TINYINT is stored as UTINYINT (types.ts)
   "CREATE OR REPLACE TEMP MACRO hana_avg(x UTINYINT) AS CAST(avg(x) AS DECIMAL(9,6)), (x SMALLINT) AS CAST(avg(x) AS DECIMAL(11,6)), " +
     "(x INTEGER) AS CAST(avg(x) AS DECIMAL(16,6)), (x BIGINT) AS CAST(avg(x) AS DECIMAL(25,6)), (x) AS cast_to_type(avg(x), any_value(x))",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS CAST(instr(h, n) AS INTEGER)",
-  "CREATE OR REPLACE TEMP MACRO hana_week(d) AS CAST(week(d) AS INTEGER)",
-  "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS (SELECT year(q) || '-Q' || quarter(q) FROM (SELECT CAST(d AS DATE) - to_months(CAST(m AS INTEGER) - 1) AS q))",
-  ...["year", "month", "dayofmonth", "dayofyear", "hour", "minute"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(${f}(d) AS INTEGER)`)
+  "CREATE OR REPLACE TEMP MACRO hana_week(d) AS CAST(week(hana_dt(d)) AS INTEGER)",
+  "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS year(hana_as(d, CAST(NULL AS DATE)) - to_months(CAST(m AS INTEGER) - 1)) || '-Q' || quarter(hana_as(d, CAST(NULL AS DATE)) - to_months(CAST(m AS INTEGER) - 1))",
+  ...["year", "month", "dayofmonth", "dayofyear"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(${f}(hana_dt(d)) AS INTEGER)`),
+  // A TIME has an hour and a minute too (and no date, so it cannot go through hana_dt's TIMESTAMP).
+  ...["hour", "minute"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(CASE WHEN typeof(d) = 'TIME' THEN ${f}(CAST(d AS TIME)) ELSE ${f}(hana_dt(d)) END AS INTEGER)`)
 ]
 
 /**

@@ -51,13 +51,16 @@ const exponentFree = (text: string): string => {
  */
 export const LITERAL_WRITE_MACROS: readonly string[] = [
   "CREATE OR REPLACE TEMP MACRO hana_cut_decimal(x, s) AS hana_cut_decimal_text(CAST(x AS VARCHAR), CAST(s AS INTEGER))",
-  "CREATE OR REPLACE TEMP MACRO hana_cut_seconds(x) AS date_trunc('second', CAST(x AS TIMESTAMP))"
+  "CREATE OR REPLACE TEMP MACRO hana_cut_seconds(x) AS date_trunc('second', hana_dt(x))"
 ]
 
 /** The scalar function behind `hana_cut_decimal`. */
 export const literalWriteFunctions = (): Array<DuckDBScalarFunction> => [
   rowwiseFunction("hana_cut_decimal_text", [VARCHAR, INTEGER], VARCHAR, ([text, scale]) => cutDecimalText(String(text), Number(scale)))
 ]
+
+/** Character types: a TIMESTAMP's ticks written into one are its text (longdate.ts). */
+const TEXT_TYPES = new Set(["VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "ALPHANUM", "SHORTTEXT", "CLOB", "NCLOB", "TEXT"])
 
 /** A literal the target column type may cut: a number with a fraction, or a text with a fraction of a second. */
 const mayCut = (t: Token): boolean =>
@@ -142,15 +145,22 @@ const selectLists = (tokens: readonly Token[]): Token[][][] | undefined => {
 
 /** A value written into a column: a literal that may be cut, or an expression whose value may be. */
 type Write =
-  | { readonly column: string | number; readonly literal: Token }
+  | { readonly column: string | number; readonly literal: Token; readonly item: readonly Token[] }
   | { readonly column: string | number; readonly expression: readonly Token[] }
 
-/** The write of `item` into `column`, or undefined when nothing could be cut (a literal without a fraction, `?`, …). */
+/** A text a TIMESTAMP column may read as a datetime (its ticks, longdate.ts); hana_ld fails a malformed one with 303. */
+const DATETIME_TEXT = /^\s*\d/
+
+/** The write of `item` into `column`, or undefined when nothing could be cut or converted (a number without a fraction, `?`, …). */
 const writeOf = (column: string | number, item: readonly Token[]): Write | undefined => {
   const literal = literalOf(item)
-  if (literal !== undefined && (literal.t === "number" || literal.t === "string")) return mayCut(literal) ? { column, literal } : undefined
+  if (literal !== undefined && (literal.t === "number" || literal.t === "string")) {
+    return mayCut(literal) || (literal.t === "string" && DATETIME_TEXT.test(literal.v)) ? { column, literal, item } : undefined
+  }
   if (item.length === 0 || item.some((t) => t.t === "param" || t.v === "?")) return undefined
   if (item.length === 1 && ["DEFAULT", "NULL"].includes(upper(item[0]))) return undefined
+  // `*` and `q.*` stand for several columns
+  if (item[item.length - 1]!.v === "*" && (item.length === 1 || item[item.length - 2]!.v === ".")) return undefined
   return { column, expression: item }
 }
 
@@ -245,17 +255,30 @@ export const exactLiteralWrites = async (session: Session, sql: string): Promise
   for (const w of target.writes) {
     const type = typeof w.column === "number" ? ordered[w.column] : byName.get(encodeName(w.column))
     if (type === undefined) continue
-    if ("literal" in w) {
+    if (type.name === "TIMESTAMP") {
+      // Ticks (longdate.ts): a text read with all seven fraction digits, any other datetime converted.
+      const items = "literal" in w ? w.item : w.expression
+      const [first, last] = [items[0]!, items[items.length - 1]!]
+      if (first.pos !== undefined && last.end !== undefined) edits.push({ pos: first.pos, end: last.end, text: `HANA_LD(${sql.slice(first.pos, last.end)})` })
+      continue
+    }
+    // A TIMESTAMP literal is ticks (sql-rewrite.ts): into another column it is converted as an expression is.
+    const typedTimestamp = "literal" in w && w.item.length === 2 && ["TIMESTAMP", "LONGDATE"].includes(upper(w.item[0]))
+    if ("literal" in w && !typedTimestamp) {
       const text = cutLiteral(w.literal, type)
       if (text !== undefined && w.literal.pos !== undefined && w.literal.end !== undefined) edits.push({ pos: w.literal.pos, end: w.literal.end, text })
       continue
     }
-    const first = w.expression[0]!
-    const last = w.expression[w.expression.length - 1]!
+    const expression = "literal" in w ? w.item : w.expression
+    const first = expression[0]!
+    const last = expression[expression.length - 1]!
     if (first.pos === undefined || last.end === undefined) continue
     const value = sql.slice(first.pos, last.end)
     if (type.name === "DECIMAL" && type.scale >= 0) edits.push({ pos: first.pos, end: last.end, text: `HANA_CUT_DECIMAL(${value}, ${type.scale})` })
     else if (type.name === "SECONDDATE") edits.push({ pos: first.pos, end: last.end, text: `HANA_CUT_SECONDS(${value})` })
+    // A TIMESTAMP's ticks (longdate.ts) written into a DATE or TIME are its date or time, into text its text.
+    else if (type.name === "DATE" || type.name === "TIME") edits.push({ pos: first.pos, end: last.end, text: `HANA_AS(${value}, CAST(NULL AS ${type.name}))` })
+    else if (TEXT_TYPES.has(type.name)) edits.push({ pos: first.pos, end: last.end, text: `HANA_LD_TEXT(${value})` })
   }
   let out = sql
   for (const e of edits.sort((a, b) => b.pos - a.pos)) out = out.slice(0, e.pos) + e.text + out.slice(e.end)

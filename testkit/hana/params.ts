@@ -217,7 +217,7 @@ export const decodeParameters = (
           const secs = Number(rem / 10_000_000n)
           const frac = Number(rem % 10_000_000n)
           values.push(
-            `${dateString(epochDayOfHanaDay(Number(days) + EPOCH_DAYDATE))} ${pad(Math.floor(secs / 3600))}:${pad(Math.floor(secs / 60) % 60)}:${pad(secs % 60)}.${pad(Math.floor(frac / 10), 6)}`
+            `${dateString(epochDayOfHanaDay(Number(days) + EPOCH_DAYDATE))} ${pad(Math.floor(secs / 3600))}:${pad(Math.floor(secs / 60) % 60)}:${pad(secs % 60)}.${pad(frac, 7)}`
           )
           break
         }

@@ -2,6 +2,7 @@
  * The HANA test server: a loopback TCP (or TLS-from-byte-0) listener speaking enough of the SAP HANA SQL Command
  * Network Protocol for the unmodified `hdb` client, backed by one in-memory DuckDB engine.
  */
+import { nowTicks } from "./longdate.ts"
 import * as net from "node:net"
 import * as tls from "node:tls"
 import { Engine } from "../engine/index.ts"
@@ -133,7 +134,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   const addUser = async (user: HanaUser): Promise<void> => {
     const schema = user.defaultSchema ?? user.name
     await admin.execute(
-      `CREATE SCHEMA IF NOT EXISTS ${quoteName(schema)}; INSERT INTO "SYS"."_USERS" VALUES (?, ?, 'SYSTEM', now()::TIMESTAMP, ?)`,
+      `CREATE SCHEMA IF NOT EXISTS ${quoteName(schema)}; INSERT INTO "SYS"."_USERS" VALUES (?, ?, 'SYSTEM', ${nowTicks("CAST(now() AS TIMESTAMP)")}, ?)`,
       [user.name, userIds++, schema]
     )
     users.set(user.name, { password: user.password, defaultSchema: schema })

@@ -3,6 +3,7 @@ import { BUILTIN_FUNCTION_MACROS } from "./builtin-functions.ts"
 import { TYPED_FUNCTION_MACROS } from "./function-types.ts"
 import { CURRENT_IDENTITY_MACRO } from "./identity-values.ts"
 import { LITERAL_WRITE_MACROS } from "./literal-writes.ts"
+import { LONGDATE_MACROS, onTicks } from "./longdate.ts"
 import { DIVISOR_GUARD } from "./sql-rewrite.ts"
 
 /** DuckDB's names of the types a HANA datetime is stored in (`typeof`), as a SQL list. */
@@ -13,35 +14,48 @@ const DUCKDB_DATETIME_TYPES = ["DATE", "TIME", "TIMESTAMP", "TIMESTAMP_S", "TIME
  * `hana_sleep(s)` busy-waits s seconds inside DuckDB so a statement can be cancelled while it runs.
  */
 export const SESSION_MACROS = [
+  // First: the other macros call these.
+  ...LONGDATE_MACROS,
   CURRENT_IDENTITY_MACRO,
-  // NOW() is HANA's CURRENT_TIMESTAMP, a TIMESTAMP in local time (DuckDB's now() is zoned: TO_VARCHAR ignored formats).
-  `CREATE OR REPLACE TEMP MACRO hana_now() AS CAST(now() AS TIMESTAMP)`,
   // A datetime with a format prints in it (datetime-formats.ts). A TIMESTAMP without one prints as HANA's default
   // 'YYYY-MM-DD HH24:MI:SS.FF7' (SAP HANA SQL Reference, "Datetime Data Types"); DuckDB's text drops a zero fraction
   // and trailing zeros. Other values ignore a format.
-  `CREATE OR REPLACE TEMP MACRO hana_to_varchar(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) IN (${DUCKDB_DATETIME_TYPES}) THEN hana_format_datetime(CAST(x AS VARCHAR), f) WHEN typeof(x) = 'TIMESTAMP' THEN rpad(CAST(x AS VARCHAR) || CASE WHEN contains(CAST(x AS VARCHAR), '.') THEN '' ELSE '.' END, 27, '0') ELSE CAST(x AS VARCHAR) END`,
-  "CREATE OR REPLACE TEMP MACRO hana_to_integer(x) AS CAST(x AS INTEGER)",
-  "CREATE OR REPLACE TEMP MACRO hana_to_bigint(x) AS CAST(x AS BIGINT)",
-  "CREATE OR REPLACE TEMP MACRO hana_to_double(x) AS CAST(x AS DOUBLE)",
-  "CREATE OR REPLACE TEMP MACRO hana_to_decimal(x, p := 34, s := 10) AS CAST(x AS DECIMAL(34, 10))",
+  // A TIMESTAMP is stored as 100 ns ticks (longdate.ts) and prints all seven digits.
+  // Ticks are told by typeof, not by a typed overload, which DuckDB picks wrongly for an aggregate (longdate.ts).
+  "CREATE OR REPLACE TEMP MACRO hana_to_varchar(x, f := NULL) AS CASE WHEN typeof(x) = 'UBIGINT' AND f IS NOT NULL THEN hana_format_datetime(hana_ticks_text(CAST(x AS UBIGINT)), f) " +
+    `WHEN typeof(x) = 'UBIGINT' THEN hana_ticks_text(CAST(x AS UBIGINT)) WHEN f IS NOT NULL AND typeof(x) IN (${DUCKDB_DATETIME_TYPES}) THEN hana_format_datetime(CAST(x AS VARCHAR), f) WHEN typeof(x) = 'TIMESTAMP' THEN rpad(CAST(x AS VARCHAR) || CASE WHEN contains(CAST(x AS VARCHAR), '.') THEN '' ELSE '.' END, 27, '0') ELSE CAST(x AS VARCHAR) END`,
+  "CREATE OR REPLACE TEMP MACRO hana_to_integer(x) AS hana_as(x, CAST(NULL AS INTEGER))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_bigint(x) AS hana_as(x, CAST(NULL AS BIGINT))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_double(x) AS hana_as(x, CAST(NULL AS DOUBLE))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_decimal(x, p := 34, s := 10) AS hana_as(x, CAST(NULL AS DECIMAL(34, 10)))",
   // Text with a format is read in it (datetime-formats.ts); anything else converts as a CAST does.
-  "CREATE OR REPLACE TEMP MACRO hana_to_date(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) = 'VARCHAR' THEN hana_parse_date(CAST(x AS VARCHAR), f) ELSE CAST(x AS DATE) END",
-  "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) = 'VARCHAR' THEN hana_parse_timestamp(CAST(x AS VARCHAR), f) ELSE CAST(x AS TIMESTAMP) END",
+  "CREATE OR REPLACE TEMP MACRO hana_to_date(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) = 'VARCHAR' THEN hana_parse_date(CAST(x AS VARCHAR), f) ELSE hana_as(x, CAST(NULL AS DATE)) END",
+  "CREATE OR REPLACE TEMP MACRO hana_to_timestamp(x, f := NULL) AS CASE WHEN f IS NOT NULL AND typeof(x) = 'VARCHAR' THEN hana_ld(hana_parse_timestamp(CAST(x AS VARCHAR), f)) ELSE hana_ld(x) END",
   // Day arithmetic is in datetime-functions.ts; these convert the arguments as the former SQL versions did.
+  // hana_shift_days has a function overload for ticks (datetime-functions.ts): DuckDB resolves it on the bound type.
   "CREATE OR REPLACE TEMP MACRO hana_add_days(d, n) AS hana_shift_days(d, CAST(n AS INTEGER))",
-  "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS hana_shift_seconds(CAST(d AS TIMESTAMP), CAST(n AS DECIMAL(38, 7)))",
-  "CREATE OR REPLACE TEMP MACRO hana_add_nano100(d, n) AS hana_shift_nano100(CAST(d AS TIMESTAMP), CAST(n AS BIGINT))",
-  "CREATE OR REPLACE TEMP MACRO hana_nano100_between(a, b) AS hana_nano100_span(CAST(a AS TIMESTAMP), CAST(b AS TIMESTAMP))",
-  "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS hana_day_span(CAST(a AS DATE), CAST(b AS DATE))",
-  "CREATE OR REPLACE TEMP MACRO hana_weekday(d) AS hana_day_of_week(CAST(d AS DATE))",
-  "CREATE OR REPLACE TEMP MACRO hana_seconds_between(a, b) AS datediff('second', CAST(a AS TIMESTAMP), CAST(b AS TIMESTAMP))",
-  "CREATE OR REPLACE TEMP MACRO hana_add_months(d DATE, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS DATE), (d TIMESTAMP_S, n) AS CAST(d + to_months(CAST(n AS INTEGER)) AS TIMESTAMP_S), (d TIMESTAMP, n) AS d + to_months(CAST(n AS INTEGER))",
-  "CREATE OR REPLACE TEMP MACRO hana_add_years(d DATE, n) AS CAST(d + to_years(CAST(n AS INTEGER)) AS DATE), (d TIMESTAMP_S, n) AS CAST(d + to_years(CAST(n AS INTEGER)) AS TIMESTAMP_S), (d TIMESTAMP, n) AS d + to_years(CAST(n AS INTEGER))",
+  // Ticks count HANA's days (longdate.ts), so adding ticks crosses October 1582 as HANA does.
+  "CREATE OR REPLACE TEMP MACRO hana_add_seconds(d, n) AS hana_ticks_shift(hana_ld(d), CAST(CAST(n AS DECIMAL(38, 7)) * 10000000 AS BIGINT))",
+  "CREATE OR REPLACE TEMP MACRO hana_add_nano100(d, n) AS hana_ticks_shift(hana_ld(d), CAST(n AS BIGINT))",
+  "CREATE OR REPLACE TEMP MACRO hana_nano100_between(a, b) AS CAST(hana_ld(b) AS BIGINT) - CAST(hana_ld(a) AS BIGINT)",
+  "CREATE OR REPLACE TEMP MACRO hana_days_between(a, b) AS hana_day_span(hana_as(a, CAST(NULL AS DATE)), hana_as(b, CAST(NULL AS DATE)))",
+  "CREATE OR REPLACE TEMP MACRO hana_weekday(d) AS hana_day_of_week(hana_as(d, CAST(NULL AS DATE)))",
+  "CREATE OR REPLACE TEMP MACRO hana_seconds_between(a, b) AS CAST(hana_ld(b) // 10000000 AS BIGINT) - CAST(hana_ld(a) // 10000000 AS BIGINT)",
+  // Each branch cast to d's type, so that all bind alike; ticks move by their label and keep their seventh digit.
+  ...(["months", "years"] as const).map((unit) => {
+    const plus = `to_${unit}(CAST(n AS INTEGER))`
+    return `CREATE OR REPLACE TEMP MACRO hana_add_${unit}(d, n) AS ` +
+      onTicks("d", (t) => `cast_to_type(hana_ld(hana_ticks_ts(${t}) + ${plus}) + ${t} % 10, d)`,
+        `CASE WHEN typeof(d) = 'DATE' THEN cast_to_type(CAST(d AS DATE) + ${plus}, d) WHEN typeof(d) = 'TIMESTAMP_S' THEN cast_to_type(CAST(d AS TIMESTAMP_S) + ${plus}, d) ` +
+        `ELSE cast_to_type(CAST(d AS TIMESTAMP) + ${plus}, d) END`)
+  }),
+  // A TIMESTAMP's ticks (longdate.ts) are no number: converted to one they fail as a TIMESTAMP does; as text they are its text.
+  "CREATE OR REPLACE TEMP MACRO hana_concat(a, b) AS concat(hana_ld_text(a), hana_ld_text(b))",
   "CREATE OR REPLACE TEMP MACRO hana_bintohex(b) AS upper(hex(b))",
-  "CREATE OR REPLACE TEMP MACRO hana_to_binary(x) AS encode(CAST(x AS VARCHAR))",
-  "CREATE OR REPLACE TEMP MACRO hana_to_tinyint(x) AS CAST(x AS UTINYINT)",
-  "CREATE OR REPLACE TEMP MACRO hana_to_smallint(x) AS CAST(x AS SMALLINT)",
-  "CREATE OR REPLACE TEMP MACRO hana_to_real(x) AS CAST(x AS FLOAT)",
+  "CREATE OR REPLACE TEMP MACRO hana_to_binary(x) AS encode(CAST(hana_ld_text(x) AS VARCHAR))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_tinyint(x) AS hana_as(x, CAST(NULL AS UTINYINT))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_smallint(x) AS hana_as(x, CAST(NULL AS SMALLINT))",
+  "CREATE OR REPLACE TEMP MACRO hana_to_real(x) AS hana_as(x, CAST(NULL AS FLOAT))",
   "CREATE OR REPLACE TEMP MACRO hana_newuid() AS unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))",
   "CREATE OR REPLACE TEMP MACRO series_generate_integer(inc, mn, mx) AS TABLE SELECT CAST(i AS BIGINT) AS GENERATED_PERIOD_START, CAST(i + inc AS BIGINT) AS GENERATED_PERIOD_END, CAST((i - mn) / inc + 1 AS BIGINT) AS ELEMENT_NUMBER, CAST((i - mn) / (mx - mn) AS DOUBLE) AS FRACTION_OF_MIN_MAX_RANGE FROM range(mn, mx, inc) t(i)",
   // HANA fails a division by zero with error 304 "division by zero undefined" where DuckDB returns NULL.

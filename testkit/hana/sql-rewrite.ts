@@ -4,6 +4,8 @@
  * every divisor guarded so a division by zero fails as in HANA.
  */
 import { typeDateArguments } from "./datetime-arguments.ts"
+import { typeDatetimeComparisons } from "./datetime-comparisons.ts"
+import { nowTicks } from "./longdate.ts"
 import { HanaError } from "./errors.ts"
 import { BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
 import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTIONS } from "./function-types.ts"
@@ -47,6 +49,7 @@ const FUNCTIONS = new Map([
   ["NANO100_BETWEEN", "hana_nano100_between"],
   ["DAYS_BETWEEN", "hana_days_between"],
   ["NVL", "coalesce"],
+  ["CONCAT", "hana_concat"],
   ["LCASE", "lower"],
   ["UCASE", "upper"],
   ["SUBSTR", "substring"],
@@ -127,8 +130,158 @@ const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
  * Rewrites a token sequence to DuckDB SQL: identifiers encoded, types and functions mapped, special values
  * substituted. Tokens are significant tokens (no whitespace) joined with spaces.
  */
-export const rewrite = (input: readonly Token[], session: SessionValues): string => {
-  const tokens = guardDivisors(typeDateArguments(input))
+export const rewrite = (input: readonly Token[], session: SessionValues): string =>
+  rewritten(guardDivisors(textConcatenations(typeDatetimeOperands(typeDatetimeComparisons(typeDateArguments(input))))), session)
+
+/** Keywords and functions whose value is a date or timestamp (a TIMESTAMP's as ticks, longdate.ts). */
+const DATETIME_VALUES = new Set([
+  "CURRENT_DATE", "CURRENT_TIMESTAMP", "CURRENT_UTCTIMESTAMP", "NOW", "ADD_DAYS", "ADD_MONTHS", "ADD_YEARS", "ADD_SECONDS",
+  "ADD_NANO100", "ADD_WORKDAYS", "TO_DATE", "TO_TIMESTAMP", "TO_SECONDDATE", "LAST_DAY", "NEXT_DAY"
+])
+const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
+const ARITHMETIC = new Set(["+", "-", "*", "/", "||"])
+const LIST = new Set([","])
+
+/**
+ * A comparison with a datetime keyword or function on one side (`NOW() >= CURRENT_DATE`, `ts < ADD_DAYS(CURRENT_DATE,
+ * 1)`, `ADD_DAYS(ts, 1) > '2024-01-01'`) compares as HANA converts (SAP HANA SQL Reference, "Data Type Conversion"):
+ * `a op b` becomes `hana_ld_cmp(b, a) op hana_ld_cmp(a, b)`, so a TIMESTAMP's ticks meet the other side as ticks and
+ * any other pair of values is left as it was. Only whole operands next to the operator are taken (a literal, a name,
+ * a call), never part of an arithmetic expression, and never a bare parameter (the macro would type it).
+ */
+const typeDatetimeOperands = (tokens: readonly Token[]): readonly Token[] => {
+  const isDatetime = (t: Token | undefined) => t?.t === "word" && DATETIME_VALUES.has(upper(t))
+  if (!tokens.some(isDatetime)) return tokens
+  const out: Token[] = []
+  const isOpIn = (t: Token | undefined, set: ReadonlySet<string>) => t?.t === "op" && set.has(t.v)
+  const wrap = (c: readonly Token[], s: readonly Token[]): Token[] =>
+    [{ t: "word", v: "hana_ld_cmp" }, { t: "op", v: "(" }, ...c, { t: "op", v: "," }, ...s, { t: "op", v: ")" }]
+  let i = 0
+  while (i < tokens.length) {
+    const t = tokens[i]!
+    const start = isOpIn(t, COMPARISONS) ? operandStart(out, out.length - 1) : undefined
+    const end = start !== undefined ? operandEnd(tokens, i + 1) : undefined
+    if (start === undefined || end === undefined || isOpIn(out[start - 1], ARITHMETIC) || isOpIn(tokens[end], ARITHMETIC) || isOpIn(tokens[i + 1], ARITHMETIC)) {
+      out.push(t)
+      i++
+      continue
+    }
+    const left = out.slice(start)
+    const right = tokens.slice(i + 1, end)
+    const single = (x: readonly Token[]) => x.length === 1 && x[0]!.t === "param"
+    // `SET a = …, b = …` assigns, it does not compare
+    const assigns = t.v === "=" && (upper(out[start - 1]) === "SET" || isOpIn(out[start - 1], LIST))
+    if (assigns || single(left) || single(right) || !(isDatetime(left[0]) || isDatetime(right[0]))) {
+      out.push(t)
+      i++
+      continue
+    }
+    out.splice(start)
+    out.push(...wrap(right, left), t, ...wrap(left, right))
+    i = end
+  }
+  return out
+}
+
+/** The macro giving a TIMESTAMP's ticks as its text (longdate.ts) and any other value unchanged. */
+const LD_TEXT = "hana_ld_text"
+
+/** Keywords that may stand right before a parenthesised operand. */
+const GROUP_KEYWORDS = new Set(["SELECT", "WHERE", "HAVING", "ON", "WHEN", "THEN", "ELSE", "AND", "OR", "NOT", "RETURN", "BY", "AS", "IN", "EXISTS", "DISTINCT"])
+
+/** Start of the operand ending at `end` (inclusive): a literal, a `( … )` group with its function name, a CASE … END, or a dotted name. */
+const operandStart = (tokens: readonly Token[], end: number): number | undefined => {
+  const t = tokens[end]
+  if (t === undefined) return undefined
+  if (t.t === "number" || t.t === "string" || t.t === "hex" || t.t === "param") return end
+  const back = (opens: (x: Token) => boolean, closes: (x: Token) => boolean): number | undefined => {
+    let depth = 0
+    for (let j = end; j >= 0; j--) {
+      if (closes(tokens[j]!)) depth++
+      else if (opens(tokens[j]!) && --depth === 0) return j
+    }
+    return undefined
+  }
+  let start: number | undefined
+  if (t.t === "op" && t.v === ")") {
+    start = back((x) => x.t === "op" && x.v === "(", (x) => x.t === "op" && x.v === ")")
+    // a function's name, not a keyword before a group (`WHEN (SELECT …) < NOW()`)
+    const before = tokens[start === undefined ? -1 : start - 1]
+    if (start !== undefined && (before?.t === "qident" || (before?.t === "word" && !GROUP_KEYWORDS.has(upper(before))))) start--
+  } else if (upper(t) === "END") start = back((x) => upper(x) === "CASE", (x) => upper(x) === "END")
+  else if (t.t === "word" || t.t === "qident") start = end
+  if (start === undefined) return undefined
+  while (tokens[start - 1]?.t === "op" && tokens[start - 1]!.v === "." && (tokens[start - 2]?.t === "word" || tokens[start - 2]?.t === "qident")) start -= 2
+  return start
+}
+
+/**
+ * Each operand of `||` wrapped in `hana_ld_text( … )`: a TIMESTAMP's ticks (longdate.ts) concatenate as its text,
+ * anything else as it is. Only whole operands (a literal, a name, a call, a group) are wrapped, so the parse is unchanged.
+ */
+const textConcatenations = (tokens: readonly Token[]): readonly Token[] => {
+  if (!tokens.some((t) => t.t === "op" && t.v === "||")) return tokens
+  const out: Token[] = []
+  // a bare parameter is left alone: the macro around it would type it as ticks
+  const wrapped = (operand: readonly Token[]): Token[] =>
+    (operand[0]?.t === "word" && operand[0].v === LD_TEXT) || (operand.length === 1 && operand[0]!.t === "param")
+      ? [...operand]
+      : [{ t: "word", v: LD_TEXT }, { t: "op", v: "(" }, ...operand, { t: "op", v: ")" }]
+  let i = 0
+  while (i < tokens.length) {
+    const t = tokens[i]!
+    if (!(t.t === "op" && t.v === "||")) {
+      out.push(t)
+      i++
+      continue
+    }
+    const start = operandStart(out, out.length - 1)
+    if (start !== undefined) out.push(...wrapped(out.splice(start)))
+    out.push(t)
+    const end = operandEnd(tokens, i + 1)
+    if (end === undefined || (tokens[i + 1]?.t === "op" && ["-", "+"].includes(tokens[i + 1]!.v))) {
+      i++
+      continue
+    }
+    out.push(...wrapped(tokens.slice(i + 1, end)))
+    i = end
+  }
+  return out
+}
+
+/** Character types: a CAST of a TIMESTAMP's ticks to one of them is the TIMESTAMP's text (longdate.ts). */
+const TEXT_TYPES = new Set(["VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "ALPHANUM", "SHORTTEXT", "CLOB", "NCLOB", "TEXT"])
+
+/**
+ * `CAST(e AS type)` at tokens[i] (the CAST), with a TIMESTAMP's ticks (longdate.ts) converted: to TIMESTAMP it is
+ * `hana_ld(e)` (ticks), to a character type the TIMESTAMP's text, to anything else from DuckDB's microsecond
+ * TIMESTAMP. Undefined when the call is not `CAST(… AS <HANA type>)`.
+ */
+const castAt = (tokens: readonly Token[], i: number, session: SessionValues): { sql: string; end: number } | undefined => {
+  const close = matching(tokens, i + 1)
+  let depth = 0
+  let as = -1
+  for (let j = i + 2; j < close; j++) {
+    const t = tokens[j]!
+    if (t.t === "op" && t.v === "(") depth++
+    else if (t.t === "op" && t.v === ")") depth--
+    else if (depth === 0 && upper(t) === "AS") as = j
+  }
+  const typeName = upper(tokens[as + 1])
+  if (as < 0 || !TYPE_NAMES.has(typeName)) return undefined
+  const [text, consumed, type] = typeAt(tokens, as + 1)
+  if (as + 1 + consumed !== close) return undefined
+  const inner = rewritten(tokens.slice(i + 2, as), session)
+  // A bare parameter is typed by the cast (hana_ld's CASE on typeof(x) would leave it untyped), and binding.ts sends ticks.
+  const bareParameter = as === i + 3 && tokens[i + 2]!.t === "param"
+  if (type.name === "TIMESTAMP") return { sql: bareParameter ? `CAST(${inner} AS UBIGINT)` : `hana_ld(${inner})`, end: close }
+  // A parameter takes its type from the CAST (a macro around it would type it as ticks): it is never ticks itself.
+  if (tokens.slice(i + 2, as).some((t) => t.t === "param")) return undefined
+  const value = TEXT_TYPES.has(type.name) ? `hana_ld_text(${inner})` : `hana_as(${inner}, CAST(NULL AS ${text}))`
+  return { sql: `CAST(${value} AS ${text})`, end: close }
+}
+
+const rewritten = (tokens: readonly Token[], session: SessionValues): string => {
   const parts: string[] = []
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!
@@ -166,6 +319,18 @@ export const rewrite = (input: readonly Token[], session: SessionValues): string
         }
         const call = next?.t === "op" && next.v === "("
         const prevWord = upper(prev)
+        // TIMESTAMP '…' (LONGDATE '…'): the literal as ticks (longdate.ts), all seven fraction digits kept.
+        if (!qualified && (U === "TIMESTAMP" || U === "LONGDATE") && next?.t === "string") {
+          parts.push(`hana_ld(${quoteString(next.v)})`)
+          i++
+          break
+        }
+        const cast = !qualified && call && U === "CAST" ? castAt(tokens, i, session) : undefined
+        if (cast !== undefined) {
+          parts.push(cast.sql)
+          i = cast.end
+          break
+        }
         if (!qualified && U === "AS" && next !== undefined && next.t === "word" && VECTOR_TYPES.has(next.v.toUpperCase()) && castContext(tokens, i)) {
           throw vectorTypeUnsupported(next.v.toUpperCase())
         }
@@ -260,9 +425,9 @@ const specialValue = (U: string, _s: SessionValues): string | undefined => {
     case "CURRENT_CONNECTION":
       return "getvariable('hana_connection_id')"
     case "CURRENT_UTCTIMESTAMP":
-      return "CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP)"
+      return nowTicks("CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP)")
     case "CURRENT_TIMESTAMP":
-      return "CAST(now() AS TIMESTAMP)"
+      return nowTicks("CAST(now() AS TIMESTAMP)")
     case "CURRENT_DATE":
     case "CURRENT_TIME":
       return U
@@ -276,8 +441,8 @@ export const SPECIAL_COLUMN_NAMES: ReadonlyMap<string, string> = new Map([
   ["getvariable('hana_schema')", "CURRENT_SCHEMA"],
   ["getvariable('hana_user')", "CURRENT_USER"],
   ["getvariable('hana_connection_id')", "CURRENT_CONNECTION"],
-  ["CAST(now() AS TIMESTAMP)", "CURRENT_TIMESTAMP"],
-  ["CAST(main.timezone('UTC', now()) AS TIMESTAMP)", "CURRENT_UTCTIMESTAMP"],
+  ["CAST(((epoch_us(CAST(now() AS TIMESTAMP)) + 62135769600000000) * 10) AS \"UBIGINT\")", "CURRENT_TIMESTAMP"],
+  ["CAST(((epoch_us(CAST(main.timezone('UTC', now()) AS TIMESTAMP)) + 62135769600000000) * 10) AS \"UBIGINT\")", "CURRENT_UTCTIMESTAMP"],
   ["CURRENT_DATE", "CURRENT_DATE"],
   ["CURRENT_TIME", "CURRENT_TIME"]
 ])

@@ -184,8 +184,9 @@ export const duckType = (t: HanaType): string => {
       return "TIME"
     case "SECONDDATE":
       return "TIMESTAMP_S"
+    // 100 ns ticks since 0001-01-01 (longdate.ts): DuckDB's TIMESTAMP keeps microseconds, TIMESTAMP_NS only 1677 .. 2262.
     case "TIMESTAMP":
-      return "TIMESTAMP"
+      return "UBIGINT"
     case "BIT":
       return "BIT"
     default:
@@ -209,8 +210,10 @@ export const typeOfDuck = (c: Pick<ColumnInfo, "typeId" | "precision" | "scale">
       return { name: "INTEGER", length: 0, scale: 0 }
     case DuckDBTypeId.UINTEGER:
     case DuckDBTypeId.BIGINT:
-    case DuckDBTypeId.UBIGINT:
       return { name: "BIGINT", length: 0, scale: 0 }
+    // A TIMESTAMP's ticks (longdate.ts), wherever they come from: no other HANA type is stored as UBIGINT.
+    case DuckDBTypeId.UBIGINT:
+      return { name: "TIMESTAMP", length: 0, scale: 0 }
     // DuckDB sums integers as HUGEINT; HANA sums them as BIGINT and fails a sum beyond it with 314 numeric overflow
     // rather than widening ("SAP HANA SPS04 Numeric overflow for SUM aggregation": HANA does not up-convert during
     // aggregation). The encoder checks each value (encode.ts).
@@ -352,6 +355,7 @@ export const typeOfDuckName = (duck: string): HanaType => {
     DATE: { name: "DATE", length: 0, scale: 0 },
     TIME: { name: "TIME", length: 0, scale: 0 },
     TIMESTAMP: { name: "TIMESTAMP", length: 0, scale: 0 },
+    UBIGINT: { name: "TIMESTAMP", length: 0, scale: 0 },
     TIMESTAMP_S: { name: "SECONDDATE", length: 0, scale: 0 },
     BLOB: { name: "VARBINARY", length: 5000, scale: 0 }
   }

@@ -6,6 +6,7 @@
  * column names after the SAP HANA System Views Reference; only the columns listed in testkit/hana/README.md exist.
  */
 import type { Session } from "../../engine/index.ts"
+import { ticksOfMicros } from "../longdate.ts"
 import { quoteString } from "../names.ts"
 import { attributeOf, formatName, issuerOf, parseName, subjectOf } from "./dn.ts"
 import type { IdentityStore } from "./store.ts"
@@ -15,8 +16,8 @@ type Cell = string | number | boolean | Date | undefined
 const TABLES: Readonly<Record<string, string>> = {
   CERTIFICATES: `CERTIFICATE_ID BIGINT, CERTIFICATE_NAME VARCHAR, OWNER_NAME VARCHAR, SUBJECT_COMMON_NAME VARCHAR,
     SUBJECT_DISTINGUISHED_NAME VARCHAR, ISSUER_COMMON_NAME VARCHAR, ISSUER_DISTINGUISHED_NAME VARCHAR, SERIAL_NUMBER VARCHAR,
-    VALID_FROM TIMESTAMP, VALID_UNTIL TIMESTAMP, FINGERPRINT VARCHAR, CERTIFICATE_DATA VARCHAR, COMMENT VARCHAR, CREATE_TIME TIMESTAMP`,
-  PSES: `PSE_NAME VARCHAR, OWNER_NAME VARCHAR, PURPOSE VARCHAR, CREATE_TIME TIMESTAMP`,
+    VALID_FROM UBIGINT, VALID_UNTIL UBIGINT, FINGERPRINT VARCHAR, CERTIFICATE_DATA VARCHAR, COMMENT VARCHAR, CREATE_TIME UBIGINT`,
+  PSES: `PSE_NAME VARCHAR, OWNER_NAME VARCHAR, PURPOSE VARCHAR, CREATE_TIME UBIGINT`,
   PSE_CERTIFICATES: `PSE_NAME VARCHAR, CERTIFICATE_ID BIGINT, CERTIFICATE_NAME VARCHAR`,
   PSE_PURPOSE_OBJECTS: `PSE_NAME VARCHAR, PURPOSE VARCHAR, PURPOSE_OBJECT VARCHAR`,
   X509_PROVIDERS: `X509_PROVIDER_NAME VARCHAR, ISSUER_NAME VARCHAR, MATCHING_RULES VARCHAR`,
@@ -41,7 +42,7 @@ const literal = (v: Cell): string =>
       : typeof v === "boolean"
         ? quoteString(v ? "TRUE" : "FALSE")
         : v instanceof Date
-          ? `TIMESTAMP ${quoteString(v.toISOString().replace("T", " ").replace("Z", ""))}`
+          ? `CAST(${ticksOfMicros(BigInt(v.getTime()) * 1000n)} AS UBIGINT)`
           : quoteString(v)
 
 const fill = (table: string, rows: readonly Cell[][]): string =>

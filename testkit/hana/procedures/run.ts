@@ -17,6 +17,10 @@ import type { HanaType } from "../types.ts"
 import { isTableParameter } from "./definition.ts"
 import type { CallArgument, ProcedureDefinition, StatementText, TableColumn } from "./definition.ts"
 
+
+/** `expr` as a value of HANA type `type`: a TIMESTAMP as its ticks (longdate.ts: texts and datetimes converted), else DuckDB's CAST. */
+const castTo = (expr: string, type: HanaType): string => (type.name === "TIMESTAMP" ? `hana_ld(${expr})` : `CAST(${expr} AS ${duckType(type)})`)
+
 /** A result of a CALL: the rows and how they are described. */
 export interface CallResult {
   readonly cursor: Cursor
@@ -114,7 +118,7 @@ const declaredColumn = (name: string, type: HanaType, dfv: number): ResultColumn
 /** `SELECT CAST(c1 AS t1) AS "A", …` over a DuckDB query, typing its columns as a table type declares them. */
 const typedAs = (duckSql: string, columns: readonly TableColumn[]): string => {
   const names = columns.map((_, i) => `c${i + 1}`)
-  const items = columns.map((c, i) => `CAST(${names[i]} AS ${duckType(c.type)}) AS ${quoteName(c.name)}`)
+  const items = columns.map((c, i) => `${castTo(names[i]!, c.type)} AS ${quoteName(c.name)}`)
   return `SELECT ${items.join(", ")} FROM (${duckSql}) AS q(${names.join(", ")})`
 }
 
@@ -125,7 +129,7 @@ const cursorOf = async (session: Session, sql: string, params?: readonly EngineV
 }
 
 const setScalar = async (session: Session, key: string, type: HanaType, duckQuery: string): Promise<void> => {
-  await session.run(`SET VARIABLE ${variableName(key)} = (SELECT CAST(c1 AS ${duckType(type)}) FROM (${duckQuery}) AS q(c1))`)
+  await session.run(`SET VARIABLE ${variableName(key)} = (SELECT ${castTo("c1", type)} FROM (${duckQuery}) AS q(c1))`)
 }
 
 /**
@@ -163,7 +167,7 @@ export const runProcedure = async (
         // Only EXECUTE of a prepared CALL binds values; a `?` for an IN parameter of a directly executed one has none.
         if (input >= inputs.length) throw HanaError.syntax(`parameters are only allowed in prepared statements (IN parameter ${p.name})`, 0)
         const value = inputs[input++] ?? null
-        await session.run(`SET VARIABLE ${variableName(v.key)} = CAST(? AS ${duckType(type)})`, [value], bindTypes([value]))
+        await session.run(`SET VARIABLE ${variableName(v.key)} = ${castTo("?", type)}`, [value], bindTypes([value]))
       } else await setScalar(session, v.key, type, queryOf(`SELECT CAST(${arg.text} AS ${typeText(type)}) FROM DUMMY`, values))
     }
     for (const statement of definition.body) {
@@ -205,7 +209,7 @@ export const runProcedure = async (
               const v = variables.get(name)
               if (v === undefined || v.kind !== "scalar") throw new HanaError(1287, "HY000", `identifier must be declared: ${name}`)
               await session.run(
-                `SET VARIABLE ${variableName(v.key)} = (SELECT CAST(${names[k]} AS ${duckType(v.type)}) FROM (${duck}) AS q(${names.join(", ")}))`
+                `SET VARIABLE ${variableName(v.key)} = (SELECT ${castTo(names[k]!, v.type)} FROM (${duck}) AS q(${names.join(", ")}))`
               )
             }
             break
@@ -257,7 +261,7 @@ export const runProcedure = async (
     const scalarOutputs = definition.parameters.filter((p, i) => !isTableParameter(p) && p.mode !== "IN" && args[i]!.kind === "param")
     let outputs: CallResult | undefined
     if (scalarOutputs.length > 0) {
-      const items = scalarOutputs.map((p) => `CAST(getvariable(${quoteString(variableKey(p.name))}) AS ${duckType(p.type as HanaType)})`)
+      const items = scalarOutputs.map((p) => castTo(`getvariable(${quoteString(variableKey(p.name))})`, p.type as HanaType))
       const cursor = await cursorOf(session, `SELECT ${items.join(", ")}`)
       outputs = { cursor, columns: scalarOutputs.map((p) => declaredColumn(p.name, p.type as HanaType, dfv)) }
     }

@@ -4,7 +4,7 @@
  */
 import { BulkInsertError } from "../../engine/index.ts"
 import type { BulkRows, Session } from "../../engine/index.ts"
-import { bindTypes, stagedColumns, textForTestOnlyTypes } from "../binding.ts"
+import { bindTypes, stagedColumns, textForTestOnlyTypes, ticksForTimestamps } from "../binding.ts"
 import { batchError, batchTarget, decodeBatch } from "../bulk-insert.ts"
 import { HanaError, fromEngineError } from "../errors.ts"
 import { decodeParameters } from "../params.ts"
@@ -66,6 +66,7 @@ const rejectedRow = async (s: SqlSessionState, session: Session, statement: Stat
   const rows = decodeParameters(params.data, params.argc, types.length, types.map((p) => Math.max(p.scale, 0)))
   if (statement.prepared === undefined || rows.some((r) => r.pendingLobs.length > 0)) return undefined
   textForTestOnlyTypes(rows, types)
+  ticksForTimestamps(rows, statement.prepared)
   const startedHere = !session.inTransaction
   if (startedHere) await session.begin()
   session.savepoint(REJECTED_ROW_PROBE)

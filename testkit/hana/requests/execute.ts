@@ -4,7 +4,7 @@
  */
 import { timed } from "../../common/stats.ts"
 import type { Session } from "../../engine/index.ts"
-import { bindTypes, textForTestOnlyTypes, truncateToDeclared } from "../binding.ts"
+import { bindTypes, textForTestOnlyTypes, ticksForTimestamps, truncateToDeclared } from "../binding.ts"
 import { HanaError, fromEngineError } from "../errors.ts"
 import { decodeParameters } from "../params.ts"
 import type { ParameterRow, PendingLob } from "../params.ts"
@@ -62,12 +62,19 @@ const executeStatement = async (s: SqlSessionState, session: Session, request: R
   if (t.kind === "dml" && t.insert !== undefined && paramsPart !== undefined && paramsPart.argc > 1 && count > 0) {
     const insert = t.insert
     const append = () => appendBatch(s, session, statement, insert, paramsPart, request.commit)
-    const reply = batchKeys === undefined ? await append() : await s.rowLocks.runInsertBatch(batchKeys, decode().map((r) => r.values), append, failedReply)
+    // the keys as the table holds them: a TIMESTAMP as its ticks (longdate.ts)
+    const keyRows = () => {
+      const decoded = decode()
+      ticksForTimestamps(decoded, statement.prepared)
+      return decoded.map((r) => r.values)
+    }
+    const reply = batchKeys === undefined ? await append() : await s.rowLocks.runInsertBatch(batchKeys, keyRows(), append, failedReply)
     if (reply !== undefined) return reply
   }
   const rows = decode()
   textForTestOnlyTypes(rows, statement.parameterTypes)
   truncateToDeclared(rows, statement.parameterTypes)
+  ticksForTimestamps(rows, statement.prepared)
   const prepared = statement.prepared!
   if (t.kind === "query") {
     const row = rows[0]!
