@@ -37,7 +37,7 @@ const quoteForeignKeys = (body: string): string =>
   })
 
 /** The `(columns, constraints)` part of a table's DDL as DuckDB keeps it (names quoted), without the closing `;`. */
-const tableBody = (ddl: string): string | undefined => {
+export const tableBody = (ddl: string): string | undefined => {
   const head = CREATE_TABLE_HEAD.exec(ddl)
   return head === null ? undefined : quoteForeignKeys(ddl.slice(head[0].length - 1).replace(/;\s*$/, ""))
 }
@@ -47,7 +47,7 @@ const createTable = (t: { readonly schema: string; readonly temporary: boolean }
   t.temporary ? `CREATE TEMP TABLE ${quoteIdent(name)}` : `CREATE TABLE ${quoteIdent(t.schema)}.${quoteIdent(name)}`
 
 /** A table as DuckDB keeps it: what a rebuild or a drop-and-recreate must carry over. */
-interface KeptTable {
+export interface KeptTable {
   readonly oid: number
   readonly schema: string
   readonly name: string
@@ -62,7 +62,8 @@ interface KeptTable {
 const qualifiedName = (t: { readonly schema: string; readonly name: string; readonly temporary: boolean }, name = t.name): string =>
   `${t.temporary ? "temp." : ""}${quoteIdent(t.schema)}.${quoteIdent(name)}`
 
-const keptTable = async (session: Session, where: string, params: ReadonlyArray<string | number> = []): Promise<KeptTable | undefined> => {
+/** The table `where` selects from duckdb_tables(), with what a rebuild must carry over. */
+export const keptTable = async (session: Session, where: string, params: ReadonlyArray<string | number> = []): Promise<KeptTable | undefined> => {
   const found = await session.queryAll(`SELECT table_oid, schema_name, table_name, temporary, sql, comment FROM duckdb_tables() WHERE ${where}`, [...params])
   const [oid, schema, name, temporary, ddl, comment] = found[0] ?? []
   if (found.length === 0) return undefined
@@ -141,14 +142,14 @@ const atomically = async (session: Session, work: () => Promise<void>): Promise<
 
 /**
  * Rebuilds `kept` with the table body `body` (see the module comment): rows, extras and the tables referencing it
- * carry over, all in one transaction. Does nothing for a table DuckDB keeps no usable DDL for.
+ * carry over, all in one transaction. Does nothing for a table DuckDB keeps no usable DDL for, and then answers false.
  */
-const rebuild = async (session: Session, kept: KeptTable, body: string): Promise<void> => {
+export const rebuild = async (session: Session, kept: KeptTable, body: string): Promise<boolean> => {
   const referencing = await referencingTables(session, kept)
   // DuckDB keeps no usable DDL for a table whose foreign key references itself (the key is left out as `, )`), so
   // such tables are not rebuilt and keep new columns unchecked (README.md, "Differences").
   for (const t of [kept, ...referencing]) {
-    if (tableBody(t.ddl) === undefined || (await referencesItself(session, t))) return
+    if (tableBody(t.ddl) === undefined || (await referencesItself(session, t))) return false
   }
   const staging = `__hana_rebuild_${kept.oid}`
   await atomically(session, async () => {
@@ -168,6 +169,7 @@ const rebuild = async (session: Session, kept: KeptTable, body: string): Promise
       await restoreExtras(session, r)
     }
   })
+  return true
 }
 
 /**

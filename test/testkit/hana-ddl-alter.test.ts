@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import type { HdbClient } from "./hana/client.ts"
+
+/** ALTER TABLE's column and key changes through raw hdb, as HANA runs them (SAP HANA SQL Reference, "ALTER TABLE"). */
+describe("HANA test server: ALTER TABLE … ALTER / ADD and DROP of keys", () => {
+  let server: HanaTestServerHandle
+  let c: HdbClient
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
+  })
+  afterAll(async () => {
+    closeQuietly(c)
+    await server.close()
+  })
+
+  const columns = (table: string) =>
+    exec(c, `SELECT COLUMN_NAME, DATA_TYPE_NAME, LENGTH, IS_NULLABLE FROM TABLE_COLUMNS WHERE TABLE_NAME = '${table}' ORDER BY POSITION`)
+
+  it("ALTER (col type …) changes the type, keeping rows, keys, the declared type and a length check of the new length", async () => {
+    await exec(c, "CREATE COLUMN TABLE al1 (a INT PRIMARY KEY, b NVARCHAR(5), c NVARCHAR(10))")
+    await exec(c, "INSERT INTO al1 VALUES (1, 'abcde', '12')")
+    await exec(c, "ALTER TABLE al1 ALTER (b NVARCHAR(8), c BIGINT NOT NULL)")
+    expect(await exec(c, "SELECT a, b, c FROM al1")).toEqual([{ A: 1, B: "abcde", C: 12 }])
+    expect(await columns("AL1")).toEqual([
+      { COLUMN_NAME: "A", DATA_TYPE_NAME: "INTEGER", LENGTH: 10, IS_NULLABLE: "FALSE" },
+      { COLUMN_NAME: "B", DATA_TYPE_NAME: "NVARCHAR", LENGTH: 8, IS_NULLABLE: "TRUE" },
+      { COLUMN_NAME: "C", DATA_TYPE_NAME: "BIGINT", LENGTH: 19, IS_NULLABLE: "FALSE" }
+    ])
+    await exec(c, "INSERT INTO al1 VALUES (2, 'abcdefgh', 2)")
+    expect(await failure(exec(c, "INSERT INTO al1 VALUES (3, 'abcdefghi', 3)"))).toMatchObject({
+      code: 274,
+      message: `inserted value too large for column: Failed in "B" column with the value 'abcdefghi'`
+    })
+    expect(await failure(exec(c, "INSERT INTO al1 VALUES (1, 'x', 1)"))).toMatchObject({ code: 301 })
+    expect(await failure(exec(c, "INSERT INTO al1 VALUES (4, 'x', NULL)"))).toMatchObject({ code: 287 })
+    // a DEFAULT of the new definition applies
+    await exec(c, "ALTER TABLE al1 ALTER (b NVARCHAR(8) DEFAULT 'dflt')")
+    await exec(c, "INSERT INTO al1 (a, c) VALUES (5, 5)")
+    expect(await exec(c, "SELECT b FROM al1 WHERE a = 5")).toEqual([{ B: "dflt" }])
+  })
+
+  it("a value that does not fit the new type fails with HANA's error and leaves the table as it was", async () => {
+    await exec(c, "CREATE COLUMN TABLE al2 (a INT PRIMARY KEY, b NVARCHAR(10), n DECIMAL(10,2))")
+    await exec(c, "INSERT INTO al2 VALUES (1, 'abcdef', 12345.67)")
+    await exec(c, "INSERT INTO al2 VALUES (2, NULL, 1)")
+    const before = await exec(c, "SELECT * FROM al2 ORDER BY a")
+    expect(await failure(exec(c, "ALTER TABLE al2 ALTER (b NVARCHAR(3))"))).toMatchObject({
+      code: 274,
+      message: `inserted value too large for column: Failed in "B" column with the value 'abcdef'`
+    })
+    expect(await failure(exec(c, "ALTER TABLE al2 ALTER (b INTEGER)"))).toMatchObject({ code: 339, message: "invalid number: not a valid number string 'abcdef'" })
+    expect(await failure(exec(c, "ALTER TABLE al2 ALTER (n DECIMAL(4,2))"))).toMatchObject({ code: 314 })
+    expect(await failure(exec(c, "ALTER TABLE al2 ALTER (b NVARCHAR(10) NOT NULL)"))).toMatchObject({ code: 287 })
+    expect(await failure(exec(c, "ALTER TABLE al2 ALTER (nope INT)"))).toMatchObject({ code: 260 })
+    expect(await failure(exec(c, "ALTER TABLE no_such ALTER (b INT)"))).toMatchObject({ code: 259 })
+    expect(await exec(c, "SELECT * FROM al2 ORDER BY a")).toEqual(before)
+    expect(await columns("AL2")).toEqual([
+      { COLUMN_NAME: "A", DATA_TYPE_NAME: "INTEGER", LENGTH: 10, IS_NULLABLE: "FALSE" },
+      { COLUMN_NAME: "B", DATA_TYPE_NAME: "NVARCHAR", LENGTH: 10, IS_NULLABLE: "TRUE" },
+      { COLUMN_NAME: "N", DATA_TYPE_NAME: "DECIMAL", LENGTH: 10, IS_NULLABLE: "TRUE" }
+    ])
+    expect(await failure(exec(c, "INSERT INTO al2 VALUES (3, 'abcdefghijk', 1)"))).toMatchObject({ code: 274 })
+  })
+
+  it("ALTER (…) of a table other tables reference by foreign key keeps their rows and keys", async () => {
+    await exec(c, "CREATE COLUMN TABLE al_p (id INT PRIMARY KEY, name NVARCHAR(3))")
+    await exec(c, "CREATE COLUMN TABLE al_c (pid INT, FOREIGN KEY (pid) REFERENCES al_p (id))")
+    await exec(c, "INSERT INTO al_p VALUES (1, 'one')")
+    await exec(c, "INSERT INTO al_c VALUES (1)")
+    await exec(c, "ALTER TABLE al_p ALTER (name NVARCHAR(20))")
+    await exec(c, "INSERT INTO al_p VALUES (2, 'twenty characters...')")
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM al_c")).toEqual([{ N: 1 }])
+    expect(await failure(exec(c, "INSERT INTO al_c VALUES (9)"))).toMatchObject({ code: 461 })
+  })
+
+  it("ADD [CONSTRAINT n] UNIQUE / PRIMARY KEY / FOREIGN KEY add the key; duplicates fail with 301, orphans with 461", async () => {
+    await exec(c, "CREATE COLUMN TABLE ak1 (a INT NOT NULL, b NVARCHAR(3))")
+    await exec(c, "INSERT INTO ak1 VALUES (1, 'x')")
+    await exec(c, "INSERT INTO ak1 VALUES (2, 'x')")
+    expect(await failure(exec(c, "ALTER TABLE ak1 ADD CONSTRAINT ak1_u UNIQUE (b)"))).toMatchObject({ code: 301 })
+    await exec(c, "INSERT INTO ak1 VALUES (3, 'y')")
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM ak1")).toEqual([{ N: 3 }])
+    await exec(c, "ALTER TABLE ak1 ADD CONSTRAINT ak1_pk PRIMARY KEY (a)")
+    expect(await failure(exec(c, "INSERT INTO ak1 VALUES (1, 'z')"))).toMatchObject({ code: 301 })
+    expect(await exec(c, "SELECT HAS_PRIMARY_KEY FROM TABLES WHERE TABLE_NAME = 'AK1'")).toEqual([{ HAS_PRIMARY_KEY: "TRUE" }])
+    // the declared length survives the rebuild
+    expect(await failure(exec(c, "INSERT INTO ak1 VALUES (7, 'long')"))).toMatchObject({ code: 274 })
+    await exec(c, "ALTER TABLE ak1 DROP PRIMARY KEY")
+    await exec(c, "INSERT INTO ak1 VALUES (1, 'z')")
+    expect(await exec(c, "SELECT HAS_PRIMARY_KEY FROM TABLES WHERE TABLE_NAME = 'AK1'")).toEqual([{ HAS_PRIMARY_KEY: "FALSE" }])
+    expect(await failure(exec(c, "ALTER TABLE ak1 ADD PRIMARY KEY (a)"))).toMatchObject({ code: 301 })
+
+    await exec(c, "CREATE COLUMN TABLE ak_p (id INT PRIMARY KEY)")
+    await exec(c, "INSERT INTO ak_p VALUES (1)")
+    await exec(c, "CREATE COLUMN TABLE ak_c (id INT, pid INT)")
+    await exec(c, "INSERT INTO ak_c VALUES (1, 2)")
+    expect(await failure(exec(c, "ALTER TABLE ak_c ADD CONSTRAINT ak_fk FOREIGN KEY (pid) REFERENCES ak_p (id)"))).toMatchObject({ code: 461 })
+    await exec(c, "UPDATE ak_c SET pid = 1")
+    await exec(c, "ALTER TABLE ak_c ADD CONSTRAINT ak_fk FOREIGN KEY (pid) REFERENCES ak_p (id)")
+    expect(await failure(exec(c, "INSERT INTO ak_c VALUES (2, 5)"))).toMatchObject({ code: 461 })
+    expect(await exec(c, "SELECT REFERENCED_TABLE_NAME FROM REFERENTIAL_CONSTRAINTS WHERE TABLE_NAME = 'AK_C'")).toEqual([
+      { REFERENCED_TABLE_NAME: "AK_P" }
+    ])
+  })
+
+  it("DROP CONSTRAINT fails with HANA's 7 naming the test server's limit, never DuckDB's text", async () => {
+    await exec(c, "CREATE COLUMN TABLE dc1 (a INT, CONSTRAINT dc1_u UNIQUE (a))")
+    const e = await failure(exec(c, "ALTER TABLE dc1 DROP CONSTRAINT dc1_u"))
+    expect(e.code).toBe(7)
+    expect(e.message).toMatch(/^feature not supported: ALTER TABLE … DROP CONSTRAINT .*test-server limit/)
+    expect(e.message).not.toMatch(/No support for that ALTER TABLE option/)
+    expect(await failure(exec(c, "ALTER TABLE dc1 DROP PRIMARY KEY"))).toMatchObject({ code: 261 })
+  })
+})
