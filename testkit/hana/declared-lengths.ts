@@ -151,16 +151,19 @@ export const rebuild = async (session: Session, kept: KeptTable, body: string): 
   for (const t of [kept, ...referencing]) {
     if (tableBody(t.ddl) === undefined || (await referencesItself(session, t))) return false
   }
+  // The rows wait in a copy while the table is made again under its own name: a table renamed into place would stay
+  // known by its first name to the tables its foreign keys reference (DuckDB then refuses to drop those).
   const staging = `__hana_rebuild_${kept.oid}`
   await atomically(session, async () => {
     for (const r of referencing) {
       await session.execute(`${createTable(r, `__hana_keep_${r.oid}`)} AS SELECT * FROM ${qualifiedName(r)}`)
       await session.execute(`DROP TABLE ${qualifiedName(r)}`)
     }
-    await session.execute(`${createTable(kept, staging)}${body}`)
-    await session.execute(`INSERT INTO ${qualifiedName(kept, staging)} SELECT * FROM ${qualifiedName(kept)}`)
+    await session.execute(`${createTable(kept, staging)} AS SELECT * FROM ${qualifiedName(kept)}`)
     await session.execute(`DROP TABLE ${qualifiedName(kept)}`)
-    await session.execute(`ALTER TABLE ${qualifiedName(kept, staging)} RENAME TO ${quoteIdent(kept.name)}`)
+    await session.execute(`${createTable(kept, kept.name)}${body}`)
+    await session.execute(`INSERT INTO ${qualifiedName(kept)} SELECT * FROM ${qualifiedName(kept, staging)}`)
+    await session.execute(`DROP TABLE ${qualifiedName(kept, staging)}`)
     await restoreExtras(session, kept)
     for (const r of [...referencing].reverse()) {
       await session.execute(`${createTable(r, r.name)}${tableBody(r.ddl)!}`)
