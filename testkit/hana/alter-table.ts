@@ -1,6 +1,6 @@
 /**
  * `ALTER TABLE t ALTER (<column_definition>, …)`, `ALTER TABLE t ADD [CONSTRAINT n] {PRIMARY KEY | UNIQUE |
- * FOREIGN KEY … REFERENCES …}`, `ALTER TABLE t DROP PRIMARY KEY` (SAP HANA SQL Reference, "ALTER TABLE Statement"),
+ * FOREIGN KEY … REFERENCES …}`, `ALTER TABLE t DROP PRIMARY KEY`, `ALTER TABLE t DROP CONSTRAINT n` (SAP HANA SQL Reference, "ALTER TABLE Statement"),
  * done by rebuilding the table (declared-lengths.ts `rebuild`): DuckDB refuses ALTER TYPE on a table with CHECK
  * constraints (the declared-length checks every sized column has) and has no ADD / DROP CONSTRAINT.
  *
@@ -8,16 +8,17 @@
  * type or breaks the new key fails that copy with HANA's own error (339, 314, 274, 287, 301, 461, mapped in errors.ts)
  * and, all of it being one transaction, leaves the table as it was. Keys, indexes, comments and the other columns'
  * checks carry over; an altered column gets the declared type (its comment, SYS.TABLE_COLUMNS) and the length check
- * of its new definition. `DROP CONSTRAINT n` fails with 7: DuckDB keeps no constraint names.
+ * of its new definition. DuckDB keeps no constraint names, so the names `CONSTRAINT n` gives (here and in CREATE
+ * TABLE) are kept beside it, in SYS._CONSTRAINT_NAMES, for the SYS views and `ALTER TABLE t DROP CONSTRAINT n`.
  */
 import type { Session } from "../engine/index.ts"
 import { oidMatch } from "./binding.ts"
-import { keptTable, rebuild, tableBody } from "./declared-lengths.ts"
+import { keptTable, quoteForeignKeys, rebuild, tableBody } from "./declared-lengths.ts"
 import { lengthCheck, qualified, timestampDefault } from "./ddl.ts"
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
 import { identOf, matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
-import { encodeName, quoteName } from "./names.ts"
+import { encodeName, quoteName, quoteString } from "./names.ts"
 import { rewrite } from "./sql-rewrite.ts"
 import { withoutColumnClauses } from "./table-clauses.ts"
 import type { SessionValues } from "./translated.ts"
@@ -38,6 +39,25 @@ export interface AlteredColumn {
   readonly typeText: string
 }
 
+/** A key or unique constraint a `CONSTRAINT <name>` names, found again by its kind and columns (DuckDB names). */
+export interface NamedConstraint {
+  readonly name: string
+  readonly type: "PRIMARY KEY" | "UNIQUE" | "FOREIGN KEY"
+  readonly columns: ReadonlyArray<string>
+}
+
+/** The named constraint a `CONSTRAINT n {PRIMARY KEY | UNIQUE | FOREIGN KEY} (…)` element declares, if it is one. */
+export const namedConstraint = (tokens: readonly Token[]): NamedConstraint | undefined => {
+  const name = identOf(tokens[1])
+  const kind = upper(tokens[2])
+  const open = kind === "UNIQUE" ? 3 : 4
+  if (upper(tokens[0]) !== "CONSTRAINT" || name === undefined || tokens[open]?.v !== "(") return undefined
+  if (kind !== "UNIQUE" && !((kind === "PRIMARY" || kind === "FOREIGN") && upper(tokens[3]) === "KEY")) return undefined
+  const columns = splitTopLevel(tokens.slice(open + 1, matching(tokens, open))).map((c) => identOf(c[0]))
+  if (columns.some((c) => c === undefined)) return undefined
+  return { name, type: kind === "UNIQUE" ? "UNIQUE" : kind === "PRIMARY" ? "PRIMARY KEY" : "FOREIGN KEY", columns: columns.map((c) => encodeName(c!)) }
+}
+
 /** The table a rebuild changes: its quoted DuckDB name and HANA's names for error texts. */
 interface RebuiltTable {
   readonly table: string
@@ -48,8 +68,9 @@ interface RebuiltTable {
 /** What a table rebuild changes, carried from translation to the run (requests/transaction.ts). */
 export type TableRebuild = RebuiltTable & (
   | { readonly kind: "alterColumns"; readonly columns: ReadonlyArray<AlteredColumn> }
-  | { readonly kind: "addConstraint"; readonly constraint: string }
+  | { readonly kind: "addConstraint"; readonly constraint: string; readonly named: NamedConstraint | undefined }
   | { readonly kind: "dropPrimaryKey" }
+  | { readonly kind: "dropConstraint"; readonly name: string }
 )
 
 const end = (rest: readonly Token[], at: number, form: string): void => {
@@ -102,7 +123,7 @@ const addedConstraint = (rest: readonly Token[], schema: string, session: Sessio
 
 /**
  * The rebuild an `ALTER TABLE` statement asks for (`rest`: the tokens after the table name), or undefined for the
- * forms DuckDB runs itself. `DROP CONSTRAINT n` fails here with 7.
+ * forms DuckDB runs itself.
  */
 export const alterTableRebuild = (
   schema: string | undefined,
@@ -114,16 +135,17 @@ export const alterTableRebuild = (
   const op = upper(rest[0])
   if (op === "ALTER" && rest[1]?.v === "(") return { ...table, kind: "alterColumns", columns: alteredColumns(rest, session) }
   if (op === "ADD" && ["CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN"].includes(upper(rest[1]))) {
-    return { ...table, kind: "addConstraint", constraint: addedConstraint(rest, table.schemaName, session) }
+    return { ...table, kind: "addConstraint", constraint: addedConstraint(rest, table.schemaName, session), named: namedConstraint(rest.slice(1)) }
   }
   if (op === "DROP" && upper(rest[1]) === "PRIMARY" && upper(rest[2]) === "KEY") {
     end(rest, 3, "ALTER TABLE <table> DROP PRIMARY KEY")
     return { ...table, kind: "dropPrimaryKey" }
   }
   if (op === "DROP" && upper(rest[1]) === "CONSTRAINT") {
-    throw HanaError.unsupported(
-      "ALTER TABLE … DROP CONSTRAINT on the test server (a test-server limit: DuckDB keeps no constraint names; DROP PRIMARY KEY works)"
-    )
+    const constraint = identOf(rest[2])
+    if (constraint === undefined) throw HanaError.syntax("ALTER TABLE <table> DROP CONSTRAINT <name> expected", 0)
+    end(rest, 3, "ALTER TABLE <table> DROP CONSTRAINT <name>")
+    return { ...table, kind: "dropConstraint", name: constraint }
   }
   return undefined
 }
@@ -200,6 +222,25 @@ export const rebuildTable = async (session: Session, r: TableRebuild): Promise<v
     }
   } else if (r.kind === "addConstraint") {
     items.push(r.constraint)
+  } else if (r.kind === "dropConstraint") {
+    const [text, type] = (await session.queryAll(
+      `SELECT k.constraint_text, k.constraint_type FROM duckdb_constraints() k WHERE k.table_oid = ? AND k.constraint_type IN ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY', 'CHECK')
+         AND (k.constraint_text IN (SELECT CONSTRAINT_TEXT FROM "SYS"."_CONSTRAINT_NAMES" WHERE TABLE_OID = ? AND CONSTRAINT_NAME = ?) OR upper(k.constraint_name) = upper(?))
+       LIMIT 1`,
+      [kept.oid, kept.oid, r.name, r.name]
+    ))[0] ?? []
+    // 261 is the code SAP's "SQL Error Codes" list gives "invalid index name" (as remembered; not confirmed for this case).
+    if (text === undefined) throw new HanaError(261, "HY000", `invalid index name: constraint ${r.name} not found on ${r.tableName}`)
+    const drop = quoteForeignKeys(String(text))
+    const before = items.length
+    items = items.filter((item) => item !== drop)
+    // a one-column key DuckDB writes with its column
+    if (items.length === before) {
+      const keyword = new RegExp(`\\s+${String(type)}\\b`)
+      const column = await session.queryAll(`SELECT constraint_column_names[1] FROM duckdb_constraints() WHERE table_oid = ? AND constraint_text = ?`, [kept.oid, String(text)])
+      const at = items.findIndex((item) => columnOf(item) === String(column[0]?.[0]) && keyword.test(withoutStrings(item)))
+      if (at >= 0) items[at] = items[at]!.replace(keyword, "")
+    }
   } else {
     const before = items.join(", ")
     items = items.filter((item) => !/^PRIMARY KEY\s*\(/.test(item)).map((item) =>
@@ -210,5 +251,29 @@ export const rebuildTable = async (session: Session, r: TableRebuild): Promise<v
   }
   if (!(await rebuild(session, { ...kept, columnComments: comments }, `(${items.join(", ")})`))) {
     throw HanaError.unsupported(`ALTER TABLE of ${kept.name} on the test server (a test-server limit: its foreign key references itself)`)
+  }
+  if (r.kind === "addConstraint" && r.named !== undefined) await recordConstraintNames(session, r.table, [r.named])
+  if (r.kind === "dropConstraint") {
+    await session.execute(`DELETE FROM "SYS"."_CONSTRAINT_NAMES" WHERE CONSTRAINT_NAME = ${quoteString(r.name)} AND TABLE_OID = (SELECT table_oid FROM duckdb_tables() WHERE ${oidMatch(r.table)})`)
+  }
+}
+
+/**
+ * Keeps the names `CONSTRAINT n` gave keys of `table` (a quoted DuckDB name), by DuckDB's text of each constraint
+ * (SYS.CONSTRAINTS, REFERENTIAL_CONSTRAINTS and INDEXES show them; DROP CONSTRAINT finds them).
+ */
+export const recordConstraintNames = async (session: Session, table: string, named: ReadonlyArray<NamedConstraint>): Promise<void> => {
+  const oid = (await session.queryAll(`SELECT table_oid FROM duckdb_tables() WHERE ${oidMatch(table)}`))[0]?.[0]
+  if (oid === undefined) return
+  for (const n of named) {
+    const found = await session.queryAll(
+      `SELECT constraint_text FROM duckdb_constraints() WHERE table_oid = ? AND constraint_type = ?
+         AND constraint_column_names = [${n.columns.map(() => "?::VARCHAR").join(", ")}]`,
+      [oid as number, n.type, ...n.columns]
+    )
+    const text = found[0]?.[0]
+    if (text === undefined) continue
+    await session.execute(`DELETE FROM "SYS"."_CONSTRAINT_NAMES" WHERE TABLE_OID = ${Number(oid)} AND CONSTRAINT_TEXT = ${quoteString(String(text))}`)
+    await session.execute(`INSERT INTO "SYS"."_CONSTRAINT_NAMES" VALUES (${Number(oid)}, ${quoteString(n.name)}, ${quoteString(String(text))})`)
   }
 }

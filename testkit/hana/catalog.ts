@@ -26,6 +26,10 @@ const USER_CHECK = [
 
 const decode = (expr: string): string => `regexp_replace(${expr}, '~(.)', '\\1', 'g')`
 
+/** A constraint's name: the one its DDL gave (alter-table.ts keeps it), else DuckDB's. */
+const constraintName = (k: string): string =>
+  `COALESCE((SELECT min(n.CONSTRAINT_NAME) FROM "SYS"."_CONSTRAINT_NAMES" n WHERE n.TABLE_OID = ${k}.table_oid AND n.CONSTRAINT_TEXT = ${k}.constraint_text), ${k}.constraint_name)`
+
 /** HANA type text of a column: its comment (written by CREATE TABLE) or a mapping of the DuckDB type. */
 export const HANA_TYPE = `COALESCE(NULLIF(c.comment, ''), CASE
   WHEN c.data_type = 'INTEGER' THEN 'INTEGER'
@@ -90,6 +94,8 @@ export const catalogSql = (info: CatalogInfo): string => {
     `CREATE TABLE "SYS"."_ROW_TABLES" (TABLE_OID BIGINT)`,
     // UNLOAD PRIORITY and PARTITION BY of a table (table-clauses.ts), by oid.
     `CREATE TABLE "SYS"."_TABLE_OPTIONS" (TABLE_OID BIGINT, UNLOAD_PRIORITY INTEGER, PARTITION_SPEC VARCHAR)`,
+    // The names `CONSTRAINT n` gave, by table oid and DuckDB's constraint text (DuckDB keeps no names; alter-table.ts).
+    `CREATE TABLE "SYS"."_CONSTRAINT_NAMES" (TABLE_OID BIGINT, CONSTRAINT_NAME VARCHAR, CONSTRAINT_TEXT VARCHAR)`,
     `CREATE TABLE "SYS"."_USERS" (USER_NAME VARCHAR, USER_ID BIGINT, CREATOR VARCHAR, CREATE_TIME UBIGINT,
       DEFAULT_SCHEMA VARCHAR)`,
     // Which login mechanisms each user has enabled: written by identity/catalog.ts (ALTER USER … ENABLE X509 & co.).
@@ -132,21 +138,21 @@ export const catalogSql = (info: CatalogInfo): string => {
       FROM "SYS"."_COLUMNS" c WHERE c.DATABASE_NAME = current_database()
         AND EXISTS (SELECT 1 FROM duckdb_views() v WHERE v.view_oid = c.TABLE_OID AND NOT v.internal)`,
     `CREATE VIEW "SYS"."CONSTRAINTS" AS SELECT ${decode("k.schema_name")} AS SCHEMA_NAME, ${decode("k.table_name")} AS TABLE_NAME,
-      ${decode("u.col")} AS COLUMN_NAME, CAST(u.pos AS INTEGER) AS POSITION, k.constraint_name AS CONSTRAINT_NAME,
+      ${decode("u.col")} AS COLUMN_NAME, CAST(u.pos AS INTEGER) AS POSITION, ${constraintName("k")} AS CONSTRAINT_NAME,
       CASE WHEN k.constraint_type = 'PRIMARY KEY' THEN 'TRUE' ELSE 'FALSE' END AS IS_PRIMARY_KEY,
       'TRUE' AS IS_UNIQUE_KEY, CAST(NULL AS VARCHAR) AS CHECK_CONDITION
       FROM duckdb_constraints() k,
         LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
       WHERE k.database_name = current_database() AND k.constraint_type IN ('PRIMARY KEY', 'UNIQUE')
     UNION ALL SELECT ${decode("k.schema_name")}, ${decode("k.table_name")}, ${decode("u.col")}, CAST(u.pos AS INTEGER),
-      k.constraint_name, 'FALSE', 'FALSE', ${decode("k.expression")}
+      ${constraintName("k")}, 'FALSE', 'FALSE', ${decode("k.expression")}
       FROM duckdb_constraints() k,
         LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
       WHERE k.database_name = current_database() AND k.constraint_type = 'CHECK'
         AND ${USER_CHECK}`,
     `CREATE VIEW "SYS"."REFERENTIAL_CONSTRAINTS" AS SELECT ${decode("k.schema_name")} AS SCHEMA_NAME,
       ${decode("k.table_name")} AS TABLE_NAME, ${decode("u.col")} AS COLUMN_NAME, CAST(u.pos AS INTEGER) AS POSITION,
-      k.constraint_name AS CONSTRAINT_NAME, ${decode("k.schema_name")} AS REFERENCED_SCHEMA_NAME,
+      ${constraintName("k")} AS CONSTRAINT_NAME, ${decode("k.schema_name")} AS REFERENCED_SCHEMA_NAME,
       ${decode("k.referenced_table")} AS REFERENCED_TABLE_NAME, ${decode("k.referenced_column_names[u.pos]")} AS REFERENCED_COLUMN_NAME,
       CAST(NULL AS VARCHAR) AS REFERENCED_CONSTRAINT_NAME, 'RESTRICT' AS UPDATE_RULE, 'RESTRICT' AS DELETE_RULE,
       'TRUE' AS IS_VALIDATED, 'TRUE' AS IS_ENABLED
@@ -175,7 +181,7 @@ export const catalogSql = (info: CatalogInfo): string => {
       CASE WHEN i.table_oid IN (SELECT TABLE_OID FROM "SYS"."_ROW_TABLES") THEN 'CPBTREE' ELSE 'INVERTED VALUE' END AS INDEX_TYPE,
       CASE WHEN i.is_unique THEN 'UNIQUE' ELSE CAST(NULL AS VARCHAR) END AS "CONSTRAINT", CAST(NULL AS UBIGINT) AS CREATE_TIME
       FROM duckdb_indexes() i WHERE i.database_name = current_database()
-    UNION ALL SELECT ${decode("k.schema_name")}, ${decode("k.table_name")}, CAST(k.table_oid AS BIGINT), k.constraint_name,
+    UNION ALL SELECT ${decode("k.schema_name")}, ${decode("k.table_name")}, CAST(k.table_oid AS BIGINT), ${constraintName("k")},
       CAST(NULL AS BIGINT),
       CASE WHEN k.table_oid IN (SELECT TABLE_OID FROM "SYS"."_ROW_TABLES") THEN 'CPBTREE' ELSE 'INVERTED VALUE' END,
       k.constraint_type, CAST(NULL AS UBIGINT)

@@ -30,7 +30,7 @@ const splitNames = (text: string, sep: string): string[] =>
  * DuckDB writes the names of a FOREIGN KEY clause unquoted in the DDL it keeps (`REFERENCES ~SYSTEM.P(~i~d)`),
  * which does not parse back for the escaped names of names.ts; this quotes them.
  */
-const quoteForeignKeys = (body: string): string =>
+export const quoteForeignKeys = (body: string): string =>
   body.replace(/FOREIGN KEY \(([^)]*)\) REFERENCES ((?:"(?:[^"]|"")*"|[^"(])+)\(([^)]*)\)/g, (_m, from: string, table: string, to: string) => {
     const list = (names: string) => splitNames(names, ",").map(quotedPart).join(", ")
     return `FOREIGN KEY (${list(from)}) REFERENCES ${splitNames(table, ".").map(quotedPart).join(".")}(${list(to)})`
@@ -120,7 +120,7 @@ const restoreExtras = async (session: Session, kept: KeptTable): Promise<void> =
   if (kept.comment !== undefined) statements.push(`COMMENT ON TABLE ${target} IS ${quoteString(kept.comment)}`)
   statements.push(...kept.indexes)
   // SYS.TABLES knows ROW tables and table options by oid (catalog.ts): the new table takes over the old one's.
-  for (const byOid of ["_ROW_TABLES", "_TABLE_OPTIONS"]) statements.push(
+  for (const byOid of ["_ROW_TABLES", "_TABLE_OPTIONS", "_CONSTRAINT_NAMES"]) statements.push(
     `UPDATE "SYS"."${byOid}" SET TABLE_OID = (SELECT table_oid FROM duckdb_tables() WHERE database_name = ${kept.temporary ? "'temp'" : "current_database()"}
        AND schema_name = ${quoteString(kept.schema)} AND table_name = ${quoteString(kept.name)}) WHERE TABLE_OID = ${kept.oid}`
   )

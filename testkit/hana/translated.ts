@@ -2,7 +2,7 @@
  * What a HANA statement is after translation (translate.ts): its kind, its DuckDB SQL and what the session needs to
  * run it (locks, declared types, result column names), and the session values substituted into SQL.
  */
-import type { TableRebuild } from "./alter-table.ts"
+import type { NamedConstraint, TableRebuild } from "./alter-table.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import type { KeyTarget } from "./key-locks.ts"
 import type { LockTarget } from "./row-locks.ts"
@@ -80,6 +80,8 @@ export type Translated =
       readonly declaredLengths?: { readonly table: string; readonly columns?: readonly string[] }
       /** ALTER TABLE … ALTER (…) and ADD / DROP of keys: the table rebuild that carries them out (alter-table.ts). */
       readonly rebuild?: TableRebuild
+      /** CREATE TABLE's `CONSTRAINT n …` keys: their names, kept beside DuckDB's constraints (alter-table.ts). */
+      readonly constraintNames?: { readonly table: string; readonly constraints: ReadonlyArray<NamedConstraint> }
     }
   | { readonly kind: "commit" }
   /** SET TRANSACTION LOCK WAIT TIMEOUT <ms> (row-locks.ts). */
