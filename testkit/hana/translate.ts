@@ -20,6 +20,7 @@ import { rewriteSpatial } from "./spatial.ts"
 import { rewriteContains } from "./text-search.ts"
 import { translateMerge } from "./merge.ts"
 import { translateRename } from "./rename.ts"
+import { translateLockTable } from "./lock-table.ts"
 
 const savepointOf = (action: "set" | "rollback" | "release", name: Token | undefined, wellFormed: boolean): Translated => {
   const ident = identOf(name)
@@ -158,6 +159,8 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
       return w0 === "CREATE" ? translateCreate(all, session) : translateDrop(all, session)
     case "MERGE":
       return translateMerge(all, session)
+    case "LOCK":
+      return translateLockTable(all, session)
     case "RENAME":
       return translateRename(all)
     case "TRUNCATE":

@@ -97,4 +97,6 @@ export type Translated =
   /** Security administration (PSEs, certificates, providers, user identities): identity/statements.ts. */
   | { readonly kind: "identity"; readonly command: IdentityCommand }
   | { readonly kind: "ddlAutocommit"; readonly on: boolean }
+  /** LOCK TABLE: the rows it locks until the transaction ends (lock-table.ts). */
+  | { readonly kind: "lockTable"; readonly targets: ReadonlyArray<LockTarget> }
   | { readonly kind: "noop" }
