@@ -14,64 +14,18 @@
 import type { Session } from "../engine/index.ts"
 import { oidMatch } from "./binding.ts"
 import { keptTable, quoteForeignKeys, rebuild, tableBody } from "./declared-lengths.ts"
-import { lengthCheck, qualified, timestampDefault } from "./ddl.ts"
+import { lengthCheck, qualified, qualifiedName, timestampDefault } from "./ddl.ts"
 import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
 import { identOf, matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
 import { rewrite } from "./sql-rewrite.ts"
 import { withoutColumnClauses } from "./table-clauses.ts"
-import type { SessionValues } from "./translated.ts"
+import type { SessionValues, Translated } from "./translated.ts"
 import { typeAt } from "./type-syntax.ts"
 import { typeText } from "./types.ts"
-
-/** A column's new definition in `ALTER (…)`. */
-export interface AlteredColumn {
-  /** HANA name. */
-  readonly name: string
-  /** DuckDB column definition (name, storage type, NULL / NOT NULL, DEFAULT), without the length check. */
-  readonly definition: string
-  /** DuckDB storage type. */
-  readonly storage: string
-  /** The length / range CHECK of the new type ("" when it has none). */
-  readonly check: string
-  /** The declared HANA type, kept as the column comment. */
-  readonly typeText: string
-}
-
-/** A key or unique constraint a `CONSTRAINT <name>` names, found again by its kind and columns (DuckDB names). */
-export interface NamedConstraint {
-  readonly name: string
-  readonly type: "PRIMARY KEY" | "UNIQUE" | "FOREIGN KEY"
-  readonly columns: ReadonlyArray<string>
-}
-
-/** The named constraint a `CONSTRAINT n {PRIMARY KEY | UNIQUE | FOREIGN KEY} (…)` element declares, if it is one. */
-export const namedConstraint = (tokens: readonly Token[]): NamedConstraint | undefined => {
-  const name = identOf(tokens[1])
-  const kind = upper(tokens[2])
-  const open = kind === "UNIQUE" ? 3 : 4
-  if (upper(tokens[0]) !== "CONSTRAINT" || name === undefined || tokens[open]?.v !== "(") return undefined
-  if (kind !== "UNIQUE" && !((kind === "PRIMARY" || kind === "FOREIGN") && upper(tokens[3]) === "KEY")) return undefined
-  const columns = splitTopLevel(tokens.slice(open + 1, matching(tokens, open))).map((c) => identOf(c[0]))
-  if (columns.some((c) => c === undefined)) return undefined
-  return { name, type: kind === "UNIQUE" ? "UNIQUE" : kind === "PRIMARY" ? "PRIMARY KEY" : "FOREIGN KEY", columns: columns.map((c) => encodeName(c!)) }
-}
-
-/** The table a rebuild changes: its quoted DuckDB name and HANA's names for error texts. */
-interface RebuiltTable {
-  readonly table: string
-  readonly schemaName: string
-  readonly tableName: string
-}
-
-/** What a table rebuild changes, carried from translation to the run (requests/transaction.ts). */
-export type TableRebuild = RebuiltTable & (
-  | { readonly kind: "alterColumns"; readonly columns: ReadonlyArray<AlteredColumn> }
-  | { readonly kind: "addConstraint"; readonly constraint: string; readonly named: NamedConstraint | undefined }
-  | { readonly kind: "dropPrimaryKey" }
-  | { readonly kind: "dropConstraint"; readonly name: string }
-)
+import { namedConstraint } from "./table-changes.ts"
+import type { AlteredColumn, NamedConstraint, RebuiltTable, TableRebuild } from "./table-changes.ts"
 
 const end = (rest: readonly Token[], at: number, form: string): void => {
   if (rest.length !== at) throw HanaError.syntax(`${form} expected`, 0)
@@ -122,10 +76,15 @@ const addedConstraint = (rest: readonly Token[], schema: string, session: Sessio
 }
 
 /**
- * The rebuild an `ALTER TABLE` statement asks for (`rest`: the tokens after the table name), or undefined for the
- * forms DuckDB runs itself.
+ * `ALTER TABLE` as a table rebuild (the forms of the module comment), or undefined for the forms ddl.ts gives DuckDB.
  */
-export const alterTableRebuild = (
+export const translateAlterTableRebuild = (all: readonly Token[], session: SessionValues): Translated | undefined => {
+  const [schema, name, used] = qualifiedName(all, 2)
+  const rebuild = alterTableRebuild(schema, name, all.slice(2 + used), session)
+  return rebuild === undefined ? undefined : { kind: "ddl", sql: "SELECT NULL WHERE false", params: 0, rebuild }
+}
+
+const alterTableRebuild = (
   schema: string | undefined,
   name: string,
   rest: readonly Token[],

@@ -11,8 +11,8 @@ import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
 import { translateQuery } from "./query.ts"
 import { rewrite } from "./sql-rewrite.ts"
-import { alterTableRebuild, namedConstraint } from "./alter-table.ts"
-import type { NamedConstraint, TableRebuild } from "./alter-table.ts"
+import { namedConstraint } from "./table-changes.ts"
+import type { NamedConstraint } from "./table-changes.ts"
 import { alterTableClauses, recordTableOptions, tableOptions, withoutColumnClauses } from "./table-clauses.ts"
 import type { DeclaredColumn, SessionValues, Translated } from "./translated.ts"
 import { typeAt } from "./type-syntax.ts"
@@ -252,18 +252,12 @@ export const translateDrop = (all: Token[], session: SessionValues): Translated 
   throw HanaError.syntax(`incorrect syntax near "${all[1]?.v ?? "<end>"}"`, 0)
 }
 
-/** ALTER TABLE t ADD (c type, ...) / DROP (c) / ALTER (c type, …) / ADD and DROP of keys: HANA's forms as DuckDB's or a rebuild. */
-export const rewriteAlterTable = (
-  all: Token[],
-  session: SessionValues
-): { sql: string; declaredLengths?: { table: string; columns: string[] }; rebuild?: TableRebuild } => {
+/** ALTER TABLE t ADD (c type, ...) / DROP (c) / RENAME COLUMN — HANA's parenthesized forms become DuckDB's. */
+export const rewriteAlterTable = (all: Token[], session: SessionValues): { sql: string; declaredLengths?: { table: string; columns: string[] } } => {
   const [schema, name, used] = qualifiedName(all, 2)
   const target = qualified(schema, name)
   const rest = all.slice(2 + used)
   const op = upper(rest[0])
-  // ALTER (…), ADD / DROP of keys: a rebuild of the table (alter-table.ts)
-  const rebuild = alterTableRebuild(schema, name, rest, session)
-  if (rebuild !== undefined) return { sql: "SELECT NULL WHERE false", rebuild }
   if ((op === "ADD" || op === "DROP") && rest[1]?.v === "(") {
     const close = matching(rest, 1)
     const items = splitTopLevel(rest.slice(2, close))

@@ -2,7 +2,7 @@
  * What a HANA statement is after translation (translate.ts): its kind, its DuckDB SQL and what the session needs to
  * run it (locks, declared types, result column names), and the session values substituted into SQL.
  */
-import type { NamedConstraint, TableRebuild } from "./alter-table.ts"
+import type { NamedConstraint, TableRebuild } from "./table-changes.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import type { KeyTarget } from "./key-locks.ts"
 import type { LockTarget } from "./row-locks.ts"
