@@ -93,6 +93,7 @@ describe("HANA test server: ALTER TABLE … ALTER / ADD and DROP of keys", () =>
     await exec(c, "INSERT INTO ak1 VALUES (1, 'z')")
     expect(await exec(c, "SELECT HAS_PRIMARY_KEY FROM TABLES WHERE TABLE_NAME = 'AK1'")).toEqual([{ HAS_PRIMARY_KEY: "FALSE" }])
     expect(await failure(exec(c, "ALTER TABLE ak1 ADD PRIMARY KEY (a)"))).toMatchObject({ code: 301 })
+    expect(await failure(exec(c, "ALTER TABLE ak1 ADD UNIQUE (nope)"))).toMatchObject({ code: 260, message: "invalid column name: NOPE" })
 
     await exec(c, "CREATE COLUMN TABLE ak_p (id INT PRIMARY KEY)")
     await exec(c, "INSERT INTO ak_p VALUES (1)")
