@@ -94,6 +94,10 @@ describe("HANA test server: ALTER TABLE … ALTER / ADD and DROP of keys", () =>
     expect(await exec(c, "SELECT HAS_PRIMARY_KEY FROM TABLES WHERE TABLE_NAME = 'AK1'")).toEqual([{ HAS_PRIMARY_KEY: "FALSE" }])
     expect(await failure(exec(c, "ALTER TABLE ak1 ADD PRIMARY KEY (a)"))).toMatchObject({ code: 301 })
     expect(await failure(exec(c, "ALTER TABLE ak1 ADD UNIQUE (nope)"))).toMatchObject({ code: 260, message: "invalid column name: NOPE" })
+    // a CHECK the rows break fails with 677; one they keep holds for later writes
+    expect(await failure(exec(c, "ALTER TABLE ak1 ADD CONSTRAINT ak1_ck CHECK (a < 3)"))).toMatchObject({ code: 677 })
+    await exec(c, "ALTER TABLE ak1 ADD CHECK (a < 10)")
+    expect(await failure(exec(c, "INSERT INTO ak1 VALUES (10, 'w')"))).toMatchObject({ code: 677 })
 
     await exec(c, "CREATE COLUMN TABLE ak_p (id INT PRIMARY KEY)")
     await exec(c, "INSERT INTO ak_p VALUES (1)")

@@ -1,6 +1,6 @@
 /**
  * `ALTER TABLE t ALTER (<column_definition>, …)`, `ALTER TABLE t ADD [CONSTRAINT n] {PRIMARY KEY | UNIQUE |
- * FOREIGN KEY … REFERENCES …}`, `ALTER TABLE t DROP PRIMARY KEY`, `ALTER TABLE t DROP CONSTRAINT n` (SAP HANA SQL Reference, "ALTER TABLE Statement"),
+ * FOREIGN KEY … REFERENCES … | CHECK}`, `ALTER TABLE t DROP PRIMARY KEY`, `ALTER TABLE t DROP CONSTRAINT n` (SAP HANA SQL Reference, "ALTER TABLE Statement"),
  * done by rebuilding the table (declared-lengths.ts `rebuild`): DuckDB refuses ALTER TYPE on a table with CHECK
  * constraints (the declared-length checks every sized column has) and has no ADD / DROP CONSTRAINT.
  *
@@ -62,9 +62,9 @@ const addedConstraint = (rest: readonly Token[], schema: string, session: Sessio
     at += 2
   }
   const kind = upper(rest[at])
-  const open = kind === "UNIQUE" ? at + 1 : at + 2
-  if (!((kind === "PRIMARY" || kind === "FOREIGN") && upper(rest[at + 1]) === "KEY") && kind !== "UNIQUE") {
-    throw HanaError.syntax("ADD [CONSTRAINT <name>] PRIMARY KEY | UNIQUE | FOREIGN KEY expected", 0)
+  const open = kind === "UNIQUE" || kind === "CHECK" ? at + 1 : at + 2
+  if (!((kind === "PRIMARY" || kind === "FOREIGN") && upper(rest[at + 1]) === "KEY") && kind !== "UNIQUE" && kind !== "CHECK") {
+    throw HanaError.syntax("ADD [CONSTRAINT <name>] PRIMARY KEY | UNIQUE | FOREIGN KEY | CHECK expected", 0)
   }
   if (rest[open]?.v !== "(") throw HanaError.syntax(`${kind} (<column>, …) expected`, 0)
   const tokens = rest.slice(at).map((t, k, list) =>
@@ -93,7 +93,7 @@ const alterTableRebuild = (
   const table: RebuiltTable = { table: qualified(schema, name), schemaName: schema ?? session.schema, tableName: name }
   const op = upper(rest[0])
   if (op === "ALTER" && rest[1]?.v === "(") return { ...table, kind: "alterColumns", columns: alteredColumns(rest, session) }
-  if (op === "ADD" && ["CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN"].includes(upper(rest[1]))) {
+  if (op === "ADD" && ["CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK"].includes(upper(rest[1]))) {
     return { ...table, kind: "addConstraint", constraint: addedConstraint(rest, table.schemaName, session), named: namedConstraint(rest.slice(1)) }
   }
   if (op === "DROP" && upper(rest[1]) === "PRIMARY" && upper(rest[2]) === "KEY") {
