@@ -1,7 +1,7 @@
 /**
  * HANA's system schema as DuckDB views over DuckDB's own catalog functions, with HANA's view and column names:
- * SYS.SCHEMAS, TABLES, VIEWS, TABLE_COLUMNS, VIEW_COLUMNS, CONSTRAINTS, REFERENTIAL_CONSTRAINTS, USERS, M_DATABASE,
- * M_TEMPORARY_TABLES, M_TEMPORARY_TABLE_COLUMNS, plus SYS.DUMMY.
+ * SYS.SCHEMAS, TABLES, VIEWS, TABLE_COLUMNS, VIEW_COLUMNS, CONSTRAINTS, REFERENTIAL_CONSTRAINTS, SEQUENCES, INDEXES, USERS,
+ * M_DATABASE, M_TEMPORARY_TABLES, M_TEMPORARY_TABLE_COLUMNS, plus SYS.DUMMY.
  *
  * Column names follow the SAP HANA SQL and System Views Reference (help.sap.com, "System Views Reference": TABLES,
  * TABLE_COLUMNS, CONSTRAINTS, REFERENTIAL_CONSTRAINTS, USERS, SCHEMAS, VIEWS, M_DATABASE, M_TEMPORARY_TABLES);
@@ -25,6 +25,10 @@ const USER_CHECK = [
 ].join(" AND ")
 
 const decode = (expr: string): string => `regexp_replace(${expr}, '~(.)', '\\1', 'g')`
+
+/** A constraint's name: the one its DDL gave (alter-table.ts keeps it), else DuckDB's. */
+const constraintName = (k: string): string =>
+  `COALESCE((SELECT min(n.CONSTRAINT_NAME) FROM "SYS"."_CONSTRAINT_NAMES" n WHERE n.TABLE_OID = ${k}.table_oid AND n.CONSTRAINT_TEXT = ${k}.constraint_text), ${k}.constraint_name)`
 
 /** HANA type text of a column: its comment (written by CREATE TABLE) or a mapping of the DuckDB type. */
 export const HANA_TYPE = `COALESCE(NULLIF(c.comment, ''), CASE
@@ -90,6 +94,8 @@ export const catalogSql = (info: CatalogInfo): string => {
     `CREATE TABLE "SYS"."_ROW_TABLES" (TABLE_OID BIGINT)`,
     // UNLOAD PRIORITY and PARTITION BY of a table (table-clauses.ts), by oid.
     `CREATE TABLE "SYS"."_TABLE_OPTIONS" (TABLE_OID BIGINT, UNLOAD_PRIORITY INTEGER, PARTITION_SPEC VARCHAR)`,
+    // The names `CONSTRAINT n` gave, by table oid and DuckDB's constraint text (DuckDB keeps no names; alter-table.ts).
+    `CREATE TABLE "SYS"."_CONSTRAINT_NAMES" (TABLE_OID BIGINT, CONSTRAINT_NAME VARCHAR, CONSTRAINT_TEXT VARCHAR)`,
     `CREATE TABLE "SYS"."_USERS" (USER_NAME VARCHAR, USER_ID BIGINT, CREATOR VARCHAR, CREATE_TIME UBIGINT,
       DEFAULT_SCHEMA VARCHAR)`,
     // Which login mechanisms each user has enabled: written by identity/catalog.ts (ALTER USER … ENABLE X509 & co.).
@@ -132,27 +138,54 @@ export const catalogSql = (info: CatalogInfo): string => {
       FROM "SYS"."_COLUMNS" c WHERE c.DATABASE_NAME = current_database()
         AND EXISTS (SELECT 1 FROM duckdb_views() v WHERE v.view_oid = c.TABLE_OID AND NOT v.internal)`,
     `CREATE VIEW "SYS"."CONSTRAINTS" AS SELECT ${decode("k.schema_name")} AS SCHEMA_NAME, ${decode("k.table_name")} AS TABLE_NAME,
-      ${decode("u.col")} AS COLUMN_NAME, CAST(u.pos AS INTEGER) AS POSITION, k.constraint_name AS CONSTRAINT_NAME,
+      ${decode("u.col")} AS COLUMN_NAME, CAST(u.pos AS INTEGER) AS POSITION, ${constraintName("k")} AS CONSTRAINT_NAME,
       CASE WHEN k.constraint_type = 'PRIMARY KEY' THEN 'TRUE' ELSE 'FALSE' END AS IS_PRIMARY_KEY,
       'TRUE' AS IS_UNIQUE_KEY, CAST(NULL AS VARCHAR) AS CHECK_CONDITION
       FROM duckdb_constraints() k,
         LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
       WHERE k.database_name = current_database() AND k.constraint_type IN ('PRIMARY KEY', 'UNIQUE')
     UNION ALL SELECT ${decode("k.schema_name")}, ${decode("k.table_name")}, ${decode("u.col")}, CAST(u.pos AS INTEGER),
-      k.constraint_name, 'FALSE', 'FALSE', ${decode("k.expression")}
+      ${constraintName("k")}, 'FALSE', 'FALSE', ${decode("k.expression")}
       FROM duckdb_constraints() k,
         LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
       WHERE k.database_name = current_database() AND k.constraint_type = 'CHECK'
         AND ${USER_CHECK}`,
     `CREATE VIEW "SYS"."REFERENTIAL_CONSTRAINTS" AS SELECT ${decode("k.schema_name")} AS SCHEMA_NAME,
       ${decode("k.table_name")} AS TABLE_NAME, ${decode("u.col")} AS COLUMN_NAME, CAST(u.pos AS INTEGER) AS POSITION,
-      k.constraint_name AS CONSTRAINT_NAME, ${decode("k.schema_name")} AS REFERENCED_SCHEMA_NAME,
+      ${constraintName("k")} AS CONSTRAINT_NAME, ${decode("k.schema_name")} AS REFERENCED_SCHEMA_NAME,
       ${decode("k.referenced_table")} AS REFERENCED_TABLE_NAME, ${decode("k.referenced_column_names[u.pos]")} AS REFERENCED_COLUMN_NAME,
       CAST(NULL AS VARCHAR) AS REFERENCED_CONSTRAINT_NAME, 'RESTRICT' AS UPDATE_RULE, 'RESTRICT' AS DELETE_RULE,
       'TRUE' AS IS_VALIDATED, 'TRUE' AS IS_ENABLED
       FROM duckdb_constraints() k,
         LATERAL (SELECT unnest(k.constraint_column_names) AS col, generate_subscripts(k.constraint_column_names, 1) AS pos) u
       WHERE k.database_name = current_database() AND k.constraint_type = 'FOREIGN KEY'`,
+    // SEQUENCES and INDEXES: the columns public code reads from a real HANA (FluentMigrator's SAP HANA processor,
+    // `SELECT 1 FROM SEQUENCES WHERE SCHEMA_NAME = CURRENT_SCHEMA and upper(SEQUENCE_NAME) = …` and the same of
+    // INDEXES with INDEX_NAME; SAP-samples/hana-developer-cli-tool-example bin/indexes.js, `SELECT SCHEMA_NAME,
+    // TABLE_NAME, INDEX_NAME, INDEX_TYPE, CONSTRAINT, CREATE_TIME from INDEXES`; a Java data layer selecting
+    // `sequence_name, max_value, min_value, increment_by, start_number, is_cycled FROM sequences`). DuckDB's
+    // unbounded limits read as HANA's NO MAXVALUE / NO MINVALUE (SAP HANA SQL Reference, "CREATE SEQUENCE":
+    // 4611686018427387903 for an ascending sequence, -4611686018427387903 for a descending one).
+    `CREATE VIEW "SYS"."SEQUENCES" AS SELECT ${decode("s.schema_name")} AS SCHEMA_NAME, ${decode("s.sequence_name")} AS SEQUENCE_NAME,
+      CAST(s.sequence_oid AS BIGINT) AS SEQUENCE_OID, CAST(s.start_value AS BIGINT) AS START_NUMBER,
+      CAST(CASE WHEN s.min_value = -9223372036854775808 THEN -4611686018427387903 ELSE s.min_value END AS BIGINT) AS MIN_VALUE,
+      CAST(CASE WHEN s.max_value = 9223372036854775807 THEN 4611686018427387903 ELSE s.max_value END AS BIGINT) AS MAX_VALUE,
+      CAST(s.increment_by AS BIGINT) AS INCREMENT_BY, CASE WHEN s.cycle THEN 'TRUE' ELSE 'FALSE' END AS IS_CYCLED,
+      CAST(NULL AS VARCHAR) AS RESET_BY_QUERY, CAST(0 AS BIGINT) AS CACHE_SIZE, CAST(NULL AS UBIGINT) AS CREATE_TIME
+      FROM duckdb_sequences() s WHERE s.database_name = current_database() AND s.schema_name <> 'SYS'`,
+    // An index per CREATE INDEX, and one per primary key and unique constraint (HANA makes an index for each),
+    // named as SYS.CONSTRAINTS names the constraint. INDEX_TYPE: HANA's default for the table's store (as
+    // remembered: INVERTED VALUE for column tables, CPBTREE for row tables; not confirmed against a server).
+    `CREATE VIEW "SYS"."INDEXES" AS SELECT ${decode("i.schema_name")} AS SCHEMA_NAME, ${decode("i.table_name")} AS TABLE_NAME,
+      CAST(i.table_oid AS BIGINT) AS TABLE_OID, ${decode("i.index_name")} AS INDEX_NAME, CAST(i.index_oid AS BIGINT) AS INDEX_OID,
+      CASE WHEN i.table_oid IN (SELECT TABLE_OID FROM "SYS"."_ROW_TABLES") THEN 'CPBTREE' ELSE 'INVERTED VALUE' END AS INDEX_TYPE,
+      CASE WHEN i.is_unique THEN 'UNIQUE' ELSE CAST(NULL AS VARCHAR) END AS "CONSTRAINT", CAST(NULL AS UBIGINT) AS CREATE_TIME
+      FROM duckdb_indexes() i WHERE i.database_name = current_database()
+    UNION ALL SELECT ${decode("k.schema_name")}, ${decode("k.table_name")}, CAST(k.table_oid AS BIGINT), ${constraintName("k")},
+      CAST(NULL AS BIGINT),
+      CASE WHEN k.table_oid IN (SELECT TABLE_OID FROM "SYS"."_ROW_TABLES") THEN 'CPBTREE' ELSE 'INVERTED VALUE' END,
+      k.constraint_type, CAST(NULL AS UBIGINT)
+      FROM duckdb_constraints() k WHERE k.database_name = current_database() AND k.constraint_type IN ('PRIMARY KEY', 'UNIQUE')`,
     `CREATE VIEW "SYS"."M_DATABASE" AS SELECT ${quoteString(info.systemId)} AS SYSTEM_ID,
       ${quoteString(info.databaseName)} AS DATABASE_NAME, 'localhost' AS HOST, CAST(${ticksOfText("2024-01-01 00:00:00")} AS UBIGINT) AS START_TIME,
       ${quoteString(info.version)} AS VERSION, 'TEST' AS USAGE`,

@@ -11,6 +11,8 @@ import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
 import { translateQuery } from "./query.ts"
 import { rewrite } from "./sql-rewrite.ts"
+import { namedConstraint } from "./table-changes.ts"
+import type { NamedConstraint } from "./table-changes.ts"
 import { alterTableClauses, recordTableOptions, tableOptions, withoutColumnClauses } from "./table-clauses.ts"
 import type { DeclaredColumn, SessionValues, Translated } from "./translated.ts"
 import { typeAt } from "./type-syntax.ts"
@@ -50,7 +52,7 @@ export const lengthCheck = (column: string, type: HanaType): string => {
  * A TIMESTAMP column's `DEFAULT '…'` / `DEFAULT TIMESTAMP '…'` as the ticks it stores (longdate.ts), computed here:
  * a stored default cannot call the session's macros.
  */
-const timestampDefault = (type: HanaType, tail: readonly Token[]): Token[] => {
+export const timestampDefault = (type: HanaType, tail: readonly Token[]): Token[] => {
   const out = [...tail]
   if (type.name !== "TIMESTAMP") return out
   const at = out.findIndex((t) => upper(t) === "DEFAULT")
@@ -172,9 +174,12 @@ export const translateCreate = (all: Token[], session: SessionValues): Translate
   const defs: string[] = []
   const declared: DeclaredColumn[] = []
   const sequences: string[] = []
+  const named: NamedConstraint[] = []
   for (const el of elements) {
     const head = upper(el[0])
     if (["CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK"].includes(head)) {
+      const n = namedConstraint(el)
+      if (n !== undefined) named.push(n)
       defs.push(rewrite(el, session))
       continue
     }
@@ -218,7 +223,12 @@ export const translateCreate = (all: Token[], session: SessionValues): Translate
     : []
   // UNLOAD PRIORITY and PARTITION BY after the column list are kept for SYS.TABLES (table-clauses.ts).
   const options = local ? [] : recordTableOptions(schema, name, tableOptions(rest.slice(close + 1)))
-  return { kind: "ddl", sql: [...sequences, `${create} ${target} (${defs.join(", ")})`, ...comments, ...rowMark, ...options].join("; "), params: 0 }
+  return {
+    kind: "ddl",
+    sql: [...sequences, `${create} ${target} (${defs.join(", ")})`, ...comments, ...rowMark, ...options].join("; "),
+    params: 0,
+    ...(named.length === 0 ? {} : { constraintNames: { table: target, constraints: named } })
+  }
 }
 
 /** DROP USER / SCHEMA / TABLE / VIEW / SEQUENCE / INDEX. */

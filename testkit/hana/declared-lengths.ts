@@ -30,14 +30,14 @@ const splitNames = (text: string, sep: string): string[] =>
  * DuckDB writes the names of a FOREIGN KEY clause unquoted in the DDL it keeps (`REFERENCES ~SYSTEM.P(~i~d)`),
  * which does not parse back for the escaped names of names.ts; this quotes them.
  */
-const quoteForeignKeys = (body: string): string =>
+export const quoteForeignKeys = (body: string): string =>
   body.replace(/FOREIGN KEY \(([^)]*)\) REFERENCES ((?:"(?:[^"]|"")*"|[^"(])+)\(([^)]*)\)/g, (_m, from: string, table: string, to: string) => {
     const list = (names: string) => splitNames(names, ",").map(quotedPart).join(", ")
     return `FOREIGN KEY (${list(from)}) REFERENCES ${splitNames(table, ".").map(quotedPart).join(".")}(${list(to)})`
   })
 
 /** The `(columns, constraints)` part of a table's DDL as DuckDB keeps it (names quoted), without the closing `;`. */
-const tableBody = (ddl: string): string | undefined => {
+export const tableBody = (ddl: string): string | undefined => {
   const head = CREATE_TABLE_HEAD.exec(ddl)
   return head === null ? undefined : quoteForeignKeys(ddl.slice(head[0].length - 1).replace(/;\s*$/, ""))
 }
@@ -47,7 +47,7 @@ const createTable = (t: { readonly schema: string; readonly temporary: boolean }
   t.temporary ? `CREATE TEMP TABLE ${quoteIdent(name)}` : `CREATE TABLE ${quoteIdent(t.schema)}.${quoteIdent(name)}`
 
 /** A table as DuckDB keeps it: what a rebuild or a drop-and-recreate must carry over. */
-interface KeptTable {
+export interface KeptTable {
   readonly oid: number
   readonly schema: string
   readonly name: string
@@ -62,7 +62,8 @@ interface KeptTable {
 const qualifiedName = (t: { readonly schema: string; readonly name: string; readonly temporary: boolean }, name = t.name): string =>
   `${t.temporary ? "temp." : ""}${quoteIdent(t.schema)}.${quoteIdent(name)}`
 
-const keptTable = async (session: Session, where: string, params: ReadonlyArray<string | number> = []): Promise<KeptTable | undefined> => {
+/** The table `where` selects from duckdb_tables(), with what a rebuild must carry over. */
+export const keptTable = async (session: Session, where: string, params: ReadonlyArray<string | number> = []): Promise<KeptTable | undefined> => {
   const found = await session.queryAll(`SELECT table_oid, schema_name, table_name, temporary, sql, comment FROM duckdb_tables() WHERE ${where}`, [...params])
   const [oid, schema, name, temporary, ddl, comment] = found[0] ?? []
   if (found.length === 0) return undefined
@@ -119,7 +120,7 @@ const restoreExtras = async (session: Session, kept: KeptTable): Promise<void> =
   if (kept.comment !== undefined) statements.push(`COMMENT ON TABLE ${target} IS ${quoteString(kept.comment)}`)
   statements.push(...kept.indexes)
   // SYS.TABLES knows ROW tables and table options by oid (catalog.ts): the new table takes over the old one's.
-  for (const byOid of ["_ROW_TABLES", "_TABLE_OPTIONS"]) statements.push(
+  for (const byOid of ["_ROW_TABLES", "_TABLE_OPTIONS", "_CONSTRAINT_NAMES"]) statements.push(
     `UPDATE "SYS"."${byOid}" SET TABLE_OID = (SELECT table_oid FROM duckdb_tables() WHERE database_name = ${kept.temporary ? "'temp'" : "current_database()"}
        AND schema_name = ${quoteString(kept.schema)} AND table_name = ${quoteString(kept.name)}) WHERE TABLE_OID = ${kept.oid}`
   )
@@ -141,25 +142,28 @@ const atomically = async (session: Session, work: () => Promise<void>): Promise<
 
 /**
  * Rebuilds `kept` with the table body `body` (see the module comment): rows, extras and the tables referencing it
- * carry over, all in one transaction. Does nothing for a table DuckDB keeps no usable DDL for.
+ * carry over, all in one transaction. Does nothing for a table DuckDB keeps no usable DDL for, and then answers false.
  */
-const rebuild = async (session: Session, kept: KeptTable, body: string): Promise<void> => {
+export const rebuild = async (session: Session, kept: KeptTable, body: string): Promise<boolean> => {
   const referencing = await referencingTables(session, kept)
   // DuckDB keeps no usable DDL for a table whose foreign key references itself (the key is left out as `, )`), so
   // such tables are not rebuilt and keep new columns unchecked (README.md, "Differences").
   for (const t of [kept, ...referencing]) {
-    if (tableBody(t.ddl) === undefined || (await referencesItself(session, t))) return
+    if (tableBody(t.ddl) === undefined || (await referencesItself(session, t))) return false
   }
+  // The rows wait in a copy while the table is made again under its own name: a table renamed into place would stay
+  // known by its first name to the tables its foreign keys reference (DuckDB then refuses to drop those).
   const staging = `__hana_rebuild_${kept.oid}`
   await atomically(session, async () => {
     for (const r of referencing) {
       await session.execute(`${createTable(r, `__hana_keep_${r.oid}`)} AS SELECT * FROM ${qualifiedName(r)}`)
       await session.execute(`DROP TABLE ${qualifiedName(r)}`)
     }
-    await session.execute(`${createTable(kept, staging)}${body}`)
-    await session.execute(`INSERT INTO ${qualifiedName(kept, staging)} SELECT * FROM ${qualifiedName(kept)}`)
+    await session.execute(`${createTable(kept, staging)} AS SELECT * FROM ${qualifiedName(kept)}`)
     await session.execute(`DROP TABLE ${qualifiedName(kept)}`)
-    await session.execute(`ALTER TABLE ${qualifiedName(kept, staging)} RENAME TO ${quoteIdent(kept.name)}`)
+    await session.execute(`${createTable(kept, kept.name)}${body}`)
+    await session.execute(`INSERT INTO ${qualifiedName(kept)} SELECT * FROM ${qualifiedName(kept, staging)}`)
+    await session.execute(`DROP TABLE ${qualifiedName(kept, staging)}`)
     await restoreExtras(session, kept)
     for (const r of [...referencing].reverse()) {
       await session.execute(`${createTable(r, r.name)}${tableBody(r.ddl)!}`)
@@ -168,6 +172,7 @@ const rebuild = async (session: Session, kept: KeptTable, body: string): Promise
       await restoreExtras(session, r)
     }
   })
+  return true
 }
 
 /**

@@ -112,6 +112,8 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (m !== null) return new HanaError(386, "HY000", `cannot use duplicate schema name: ${decodeName(m[1]!)}`)
     m = /Type with name "?([^" ]+)"? does not exist/.exec(msg)
     if (m !== null) return HanaError.syntax(`invalid datatype: ${decodeName(m[1]!)}`, 0)
+    m = /does not have a column named "?([^"]+)"?/.exec(msg)
+    if (m !== null) return new HanaError(260, "HY000", `invalid column name: ${decodeName(m[1]!)}`)
     if (/Function with name/.test(msg)) return new HanaError(328, "HY000", `invalid name of function or procedure: ${quoted(msg) ?? firstLine}`)
     return new HanaError(259, "HY000", `invalid table name: ${decodeName(firstLine.replace(/^Catalog Error: /, ""))}`)
   }

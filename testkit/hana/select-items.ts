@@ -52,6 +52,11 @@ export const selectItemNames = (tokens: readonly Token[], sql: string): Array<st
     if (last.t === "op" && last.v === "*") return undefined
     const plainColumn = item.every((t, k) => (k % 2 === 0 ? t.t === "word" || t.t === "qident" : t.t === "op" && t.v === "."))
     const aliased = item.length >= 2 && (last.t === "word" || last.t === "qident") && !(item[item.length - 2]!.t === "op")
+    // `seq.NEXTVAL` / `seq.CURRVAL` (DuckDB's nextval('"SEQ"')) is named by its last part, as a qualified column is
+    if (plainColumn && item.length >= 3 && ["NEXTVAL", "CURRVAL"].includes(upper(last))) {
+      names.push(upper(last))
+      continue
+    }
     if (plainColumn || aliased || item[0]!.pos === undefined || last.end === undefined) {
       names.push(undefined)
       continue

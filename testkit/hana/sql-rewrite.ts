@@ -388,7 +388,9 @@ const rewritten = (tokens: readonly Token[], session: SessionValues): string => 
             parts.push('"SYS"."DUMMY"')
             break
           }
-          if (KEYWORDS.has(U)) {
+          // CONSTRAINT not followed by a constraint's name is SYS.INDEXES' column of that name
+          const constraintColumn = U === "CONSTRAINT" && next?.t !== "qident" && !(next?.t === "word" && !KEYWORDS.has(next.v.toUpperCase()))
+          if (KEYWORDS.has(U) && !constraintColumn) {
             parts.push(U)
             break
           }

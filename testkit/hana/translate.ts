@@ -20,6 +20,8 @@ import { rewriteSpatial } from "./spatial.ts"
 import { rewriteContains } from "./text-search.ts"
 import { translateMerge } from "./merge.ts"
 import { translateRename } from "./rename.ts"
+import { translateLockTable } from "./lock-table.ts"
+import { translateAlterTableRebuild } from "./alter-table.ts"
 
 const savepointOf = (action: "set" | "rollback" | "release", name: Token | undefined, wellFormed: boolean): Translated => {
   const ident = identOf(name)
@@ -148,7 +150,7 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
           return { kind: "cancelSession", connectionId: Number(id.v), disconnect: words.includes("DISCONNECT") }
         }
       }
-      if (w1 === "TABLE") return { kind: "ddl", ...rewriteAlterTable(all, session), params }
+      if (w1 === "TABLE") return translateAlterTableRebuild(all, session) ?? { kind: "ddl", ...rewriteAlterTable(all, session), params }
       if (w1 === "USER" || isSecurityAdministration(all)) return { kind: "noop" }
       break
     case "CREATE":
@@ -158,6 +160,8 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
       return w0 === "CREATE" ? translateCreate(all, session) : translateDrop(all, session)
     case "MERGE":
       return translateMerge(all, session)
+    case "LOCK":
+      return translateLockTable(all, session)
     case "RENAME":
       return translateRename(all)
     case "TRUNCATE":

@@ -2,6 +2,7 @@
  * What a HANA statement is after translation (translate.ts): its kind, its DuckDB SQL and what the session needs to
  * run it (locks, declared types, result column names), and the session values substituted into SQL.
  */
+import type { NamedConstraint, TableRebuild } from "./table-changes.ts"
 import type { IdentityCommand } from "./identity/statements.ts"
 import type { KeyTarget } from "./key-locks.ts"
 import type { LockTarget } from "./row-locks.ts"
@@ -77,6 +78,10 @@ export type Translated =
        * lengths are enforced afterwards (declared-lengths.ts) for these columns (absent: all).
        */
       readonly declaredLengths?: { readonly table: string; readonly columns?: readonly string[] }
+      /** ALTER TABLE … ALTER (…) and ADD / DROP of keys: the table rebuild that carries them out (alter-table.ts). */
+      readonly rebuild?: TableRebuild
+      /** CREATE TABLE's `CONSTRAINT n …` keys: their names, kept beside DuckDB's constraints (alter-table.ts). */
+      readonly constraintNames?: { readonly table: string; readonly constraints: ReadonlyArray<NamedConstraint> }
     }
   | { readonly kind: "commit" }
   /** SET TRANSACTION LOCK WAIT TIMEOUT <ms> (row-locks.ts). */
@@ -92,4 +97,6 @@ export type Translated =
   /** Security administration (PSEs, certificates, providers, user identities): identity/statements.ts. */
   | { readonly kind: "identity"; readonly command: IdentityCommand }
   | { readonly kind: "ddlAutocommit"; readonly on: boolean }
+  /** LOCK TABLE: the rows it locks until the transaction ends (lock-table.ts). */
+  | { readonly kind: "lockTable"; readonly targets: ReadonlyArray<LockTarget> }
   | { readonly kind: "noop" }

@@ -65,6 +65,14 @@ export const sessionCommand = async (s: SqlSessionState, session: Session, t: Tr
     case "ddlAutocommit":
       s.ddlAutocommit = t.on
       return ok(FunctionCode.DDL)
+    case "lockTable":
+      // the tables' rows, locked until the transaction ends (autocommit: at once released); an unknown table fails 259
+      await inTransaction(session, commit, () =>
+        s.rowLocks.run(t.targets, [], async () => {
+          for (const target of t.targets) await session.queryAll(`${target.sql} LIMIT 0`)
+        })
+      )
+      return ok(FunctionCode.DDL)
     case "lockWaitTimeout":
       s.rowLocks.lockWaitMs = t.ms
       return ok(FunctionCode.DDL)

@@ -4,6 +4,7 @@
  */
 import type { Session } from "../../engine/index.ts"
 import { copyDeclaredTypes, copyViewTypes } from "../binding.ts"
+import { rebuildTable, recordConstraintNames } from "../alter-table.ts"
 import { enforceDeclaredLengths, renameLengthCheck } from "../declared-lengths.ts"
 import type { Translated } from "../translated.ts"
 import type { SqlSessionState } from "../session-state.ts"
@@ -15,6 +16,8 @@ export const runDdlStatement = async (session: Session, t: Extract<Translated, {
   if (t.view !== undefined) await copyViewTypes(session, t.view.target, t.view.query)
   if (t.declaredLengths !== undefined) await enforceDeclaredLengths(session, t.declaredLengths.table, t.declaredLengths.columns)
   if (t.renamedColumn !== undefined) await renameLengthCheck(session, t.renamedColumn.table, t.renamedColumn.from, t.renamedColumn.to)
+  if (t.rebuild !== undefined) await rebuildTable(session, t.rebuild)
+  if (t.constraintNames !== undefined) await recordConstraintNames(session, t.constraintNames.table, t.constraintNames.constraints)
 }
 
 /**
