@@ -71,6 +71,9 @@ export const valueTooLarge = (column: string, value: string, suffix = ""): HanaE
 /** The start of valueTooLarge's text; the declared-length CHECKs (ddl.ts lengthCheck) raise it as it is. */
 export const VALUE_TOO_LARGE = `inserted value too large for column: Failed in "`
 
+/** The start of the text an invalid regular expression or flag fails with (regexpr-functions.ts; 8). */
+export const INVALID_REGEX = "invalid regular expression: "
+
 /** The start of the text `BITAND` of VARBINARY values of different lengths fails with (builtin-functions.ts; 266). */
 export const BITAND_LENGTHS = "BITAND of VARBINARY values of different lengths "
 
@@ -180,6 +183,8 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (text.startsWith(INVALID_DATETIME)) return new HanaError(303, "22007", text)
     // SAP HANA SQL Reference, "SQL Error Codes": 266 ERR_SQL_INCONSISTENT_DATATYPE "inconsistent datatype".
     if (text.startsWith(BITAND_LENGTHS)) return new HanaError(266, "HY000", `inconsistent datatype: ${text}`)
+    // "SQL Error Codes": 8 ERR_INV_ARGUMENT "invalid argument" (HANA's code for a bad pattern is not confirmed).
+    if (text.startsWith(INVALID_REGEX)) return new HanaError(8, "HY000", `invalid argument: ${text}`)
     const own = /^(?:Date out of range: |invalid spatial value: |ST_AsText of |ST_X and ST_Y )/.test(text)
     return new HanaError(339, "HY000", own ? `invalid number: ${text}` : invalidNumber().message)
   }

@@ -18,6 +18,7 @@ import { rewrite } from "./sql-rewrite.ts"
 import type { SessionValues, Translated } from "./translated.ts"
 import { rewriteSpatial } from "./spatial.ts"
 import { rewriteContains } from "./text-search.ts"
+import { rewriteRegexpr } from "./regexpr-functions.ts"
 import { translateMerge } from "./merge.ts"
 import { translateRename } from "./rename.ts"
 
@@ -73,7 +74,7 @@ const sessionVariableOf = (all: ReadonlyArray<Token>, action: "set" | "unset"): 
 
 /** Translates one HANA statement. */
 export const translate = (hanaSql: string, session: SessionValues): Translated => {
-  const sql = rewriteContains(rewriteSpatial(hanaSql))
+  const sql = rewriteRegexpr(rewriteContains(rewriteSpatial(hanaSql)))
   const all = sig(tokenize(sql))
   while (all.length > 0 && all[all.length - 1]!.t === "op" && all[all.length - 1]!.v === ";") all.pop()
   if (all.length === 0) throw HanaError.syntax("empty statement", 0)
