@@ -71,8 +71,15 @@ export const valueTooLarge = (column: string, value: string, suffix = ""): HanaE
 /** The start of valueTooLarge's text; the declared-length CHECKs (ddl.ts lengthCheck) raise it as it is. */
 export const VALUE_TOO_LARGE = `inserted value too large for column: Failed in "`
 
+/** The start of the texts the server's functions fail with for a bad argument (regexpr-functions.ts, misc-functions.ts; 8). */
+export const INVALID_ARGUMENT = "invalid argument: "
+
 /** The start of the text an invalid regular expression or flag fails with (regexpr-functions.ts; 8). */
-export const INVALID_REGEX = "invalid regular expression: "
+export const INVALID_REGEX = `${INVALID_ARGUMENT}invalid regular expression: `
+
+/** HANA's 1843 ERR_TZ_NOT_FOUND and 1841 ERR_TZ_INVALID_DATASET texts ("SQL Error Codes"; misc-functions.ts). */
+export const TIMEZONE_NOT_FOUND = "timezone not found: "
+export const INVALID_TZ_DATASET = "invalid timezone dataset specified: "
 
 /** The start of the text `BITAND` of VARBINARY values of different lengths fails with (builtin-functions.ts; 266). */
 export const BITAND_LENGTHS = "BITAND of VARBINARY values of different lengths "
@@ -184,7 +191,9 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     // SAP HANA SQL Reference, "SQL Error Codes": 266 ERR_SQL_INCONSISTENT_DATATYPE "inconsistent datatype".
     if (text.startsWith(BITAND_LENGTHS)) return new HanaError(266, "HY000", `inconsistent datatype: ${text}`)
     // "SQL Error Codes": 8 ERR_INV_ARGUMENT "invalid argument" (HANA's code for a bad pattern is not confirmed).
-    if (text.startsWith(INVALID_REGEX)) return new HanaError(8, "HY000", `invalid argument: ${text}`)
+    if (text.startsWith(INVALID_ARGUMENT)) return new HanaError(8, "HY000", text)
+    if (text.startsWith(TIMEZONE_NOT_FOUND)) return new HanaError(1843, "HY000", text)
+    if (text.startsWith(INVALID_TZ_DATASET)) return new HanaError(1841, "HY000", text)
     const own = /^(?:Date out of range: |invalid spatial value: |ST_AsText of |ST_X and ST_Y )/.test(text)
     return new HanaError(339, "HY000", own ? `invalid number: ${text}` : invalidNumber().message)
   }

@@ -30,6 +30,7 @@ import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { HanaError, INVALID_REGEX } from "./errors.ts"
 import { matching, sig, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
+import { columnName, unaliasedItem } from "./call-rewrites.ts"
 import { operandEnd } from "./sql-rewrite.ts"
 
 const POSIX_CLASSES: Readonly<Record<string, string>> = {
@@ -306,27 +307,6 @@ const operandStart = (tokens: readonly Token[], end: number): number => {
   while (isOp(tokens[i - 1], ".") && (tokens[i - 2]?.t === "word" || tokens[i - 2]?.t === "qident")) i -= 2
   return i
 }
-
-/** True when tokens[start … end] is a whole select item without an alias (its column is named after its text). */
-const unaliasedItem = (tokens: readonly Token[], start: number, end: number): boolean => {
-  const before = tokens[start - 1]
-  const after = tokens[end + 1]
-  if (!(isOp(before, ",") || ["SELECT", "DISTINCT", "ALL"].includes(upper(before)))) return false
-  if (!(after === undefined || isOp(after, ",") || isOp(after, ")") || upper(after) === "FROM")) return false
-  let depth = 0
-  for (let j = start - 1; j >= 0; j--) {
-    const t = tokens[j]!
-    if (isOp(t, ")")) depth++
-    else if (isOp(t, "(") && depth-- === 0) return false
-    else if (depth === 0 && upper(t) === "SELECT") return true
-    else if (depth === 0 && ["FROM", "WHERE", "BY", "HAVING", "ON", "SET", "VALUES"].includes(upper(t))) return false
-  }
-  return false
-}
-
-/** HANA's name of an unaliased expression column, its unquoted words upper-cased (select-items.ts), as a quoted alias. */
-const columnName = (text: string): string =>
-  `"${text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|[\p{L}_#$][\p{L}\p{N}_#$]*/gu, (m) => (m.startsWith("'") || m.startsWith('"') ? m : m.toUpperCase())).replace(/"/g, '""')}"`
 
 /**
  * Rewrites the regular-expression calls and `LIKE_REGEXPR` predicates of a statement into the scalar functions

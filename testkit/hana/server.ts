@@ -14,6 +14,7 @@ import { registerSpatialFunctions } from "./spatial.ts"
 import { registerIdentityFunctions } from "./identity-values.ts"
 import { registerTextSearchFunctions } from "./text-search.ts"
 import { registerRegexprFunctions } from "./regexpr-functions.ts"
+import { registerMiscFunctions } from "./misc-functions.ts"
 import { ProtocolSession } from "./session.ts"
 import { quoteName, quoteString } from "./names.ts"
 import { faultState } from "./faults.ts"
@@ -129,6 +130,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   await engine.registerFunctions(registerSpatialFunctions)
   await engine.registerFunctions(registerTextSearchFunctions)
   await engine.registerFunctions(registerRegexprFunctions)
+  await engine.registerFunctions(registerMiscFunctions)
   await engine.registerFunctions(registerIdentityFunctions)
   const admin = await engine.session()
   const users = new Map<string, { password: string; defaultSchema: string }>()
