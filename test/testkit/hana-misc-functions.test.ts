@@ -6,6 +6,7 @@ import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 /** hdb's type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). */
 const INTEGER = 3
+const BIGINT = 4
 const DOUBLE = 7
 const VARBINARY = 13
 const NVARCHAR = 11
@@ -20,7 +21,7 @@ const FIXED8 = 81
 // (Datetime)", "LOCALTOUTC Function (Datetime)", "WIDTH_BUCKET Function (Miscellaneous)", "BITCOUNT Function
 // (Numeric)", "ESCAPE_SINGLE_QUOTES Function (Security)", "ESCAPE_DOUBLE_QUOTES Function (Security)", "MAP Function
 // (Miscellaneous)", "ROUND Function (Numeric)", "JSON_QUERY Function (JSON)").
-describe("HANA test server: SYSUUID, BINTOSTR, STRTOBIN, NEXT_DAY, UTCTOLOCAL, WIDTH_BUCKET, BITCOUNT, ESCAPE_*, MAP, ROUND modes, JSON_QUERY (raw hdb)", () => {
+describe("HANA test server: SYSUUID, BINTOSTR, STRTOBIN, NEXT_DAY, UTCTOLOCAL, WIDTH_BUCKET, BITCOUNT, BITOR & co., ESCAPE_*, MAP, ROUND modes, JSON_QUERY (raw hdb)", () => {
   let server: HanaTestServerHandle
   let c: HdbClient
   beforeAll(async () => {
@@ -95,6 +96,17 @@ describe("HANA test server: SYSUUID, BINTOSTR, STRTOBIN, NEXT_DAY, UTCTOLOCAL, W
     expect(await exec(c, "SELECT BITCOUNT(255) AS A, BITCOUNT(x'FF01') AS B, BITCOUNT(v) AS C, BITCOUNT(x'') AS D FROM mf WHERE id = 3"))
       .toEqual([{ A: 8, B: 9, C: 2, D: 0 }])
     expect(await types("SELECT BITCOUNT(255) AS A, BITCOUNT(x'FF') AS B FROM DUMMY")).toEqual([INTEGER, INTEGER])
+  })
+
+  // "BITOR Function (Numeric)", "BITXOR Function (Numeric)", "BITNOT Function (Numeric)", "BITSET Function (Numeric)",
+  // "BITUNSET Function (Numeric)": the reference's examples.
+  it("BITOR / BITXOR / BITNOT of integers keep the argument's type; of VARBINARY values work bytewise; BITSET / BITUNSET set bits", async () => {
+    expect(await exec(c, "SELECT BITOR(255, 123) AS O, BITXOR(255, 123) AS X, BITNOT(255) AS N FROM DUMMY")).toEqual([{ O: 255, X: 132, N: -256 }])
+    expect(await types("SELECT BITOR(v, 2) AS O, BITNOT(CAST(v AS BIGINT)) AS N FROM mf")).toEqual([INTEGER, BIGINT])
+    expect(await exec(c, "SELECT BITOR(x'0F00', x'00F0') AS O, BITXOR(x'FF00', x'0FF0') AS X, BITSET('0000', 1, 3) AS S, BITUNSET('ffff', 1, 3) AS U FROM DUMMY"))
+      .toEqual([{ O: Buffer.from("0FF0", "hex"), X: Buffer.from("F0F0", "hex"), S: Buffer.from("E000", "hex"), U: Buffer.from("1FFF", "hex") }])
+    const lengths = await failure(exec(c, "SELECT BITXOR(x'0F00', x'00') AS X FROM DUMMY"))
+    expect([lengths.code, lengths.message]).toEqual([266, "inconsistent datatype: BITXOR of VARBINARY values of different lengths (2 and 1 bytes)"])
   })
 
   it("ESCAPE_SINGLE_QUOTES / ESCAPE_DOUBLE_QUOTES double the quotes; NULL stays NULL", async () => {

@@ -77,6 +77,9 @@ export const INVALID_ARGUMENT = "invalid argument: "
 /** The start of the text an invalid regular expression or flag fails with (regexpr-functions.ts; 8). */
 export const INVALID_REGEX = `${INVALID_ARGUMENT}invalid regular expression: `
 
+/** The start of 266's text, raised as it is by the server's own functions (misc-functions.ts: BITOR / BITXOR lengths). */
+export const INCONSISTENT_DATATYPE = "inconsistent datatype: "
+
 /** HANA's 1843 ERR_TZ_NOT_FOUND and 1841 ERR_TZ_INVALID_DATASET texts ("SQL Error Codes"; misc-functions.ts). */
 export const TIMEZONE_NOT_FOUND = "timezone not found: "
 export const INVALID_TZ_DATASET = "invalid timezone dataset specified: "
@@ -192,6 +195,7 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (text.startsWith(BITAND_LENGTHS)) return new HanaError(266, "HY000", `inconsistent datatype: ${text}`)
     // "SQL Error Codes": 8 ERR_INV_ARGUMENT "invalid argument" (HANA's code for a bad pattern is not confirmed).
     if (text.startsWith(INVALID_ARGUMENT)) return new HanaError(8, "HY000", text)
+    if (text.startsWith(INCONSISTENT_DATATYPE)) return new HanaError(266, "HY000", text)
     if (text.startsWith(TIMEZONE_NOT_FOUND)) return new HanaError(1843, "HY000", text)
     if (text.startsWith(INVALID_TZ_DATASET)) return new HanaError(1841, "HY000", text)
     const own = /^(?:Date out of range: |invalid spatial value: |ST_AsText of |ST_X and ST_Y )/.test(text)

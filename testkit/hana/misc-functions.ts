@@ -15,6 +15,12 @@
  * - WIDTH_BUCKET(e, min, max, n) is the INTEGER bucket 1 … n of e in n equal parts of [min, max), 0 below min and
  *   n + 1 from max on ("WIDTH_BUCKET Function (Miscellaneous)"); numeric e only here.
  * - BITCOUNT(x) is the INTEGER count of set bits of an integer or a VARBINARY ("BITCOUNT Function (Numeric)").
+ * - BITOR(a, b), BITXOR(a, b) and BITNOT(a) are the bitwise OR, XOR and NOT of integers, typed as the argument, or
+ *   (OR, XOR) of two VARBINARY values of one length, byte by byte ("BITOR Function (Numeric)": BITOR(255, 123) is 255,
+ *   "BITXOR Function (Numeric)": 132, "BITNOT Function (Numeric)": BITNOT(255) is -256); values of different lengths
+ *   fail with 266 as BITAND's do. BITSET(b, start, n) / BITUNSET(b, start, n) set / clear n bits of a VARBINARY from
+ *   the 1-based bit start, counted from the first byte's highest bit (a string is read as hex digits: BITSET('0000',
+ *   1, 3) is E000, BITUNSET('ffff', 1, 3) is 1FFF; "BITSET Function (Numeric)", "BITUNSET Function (Numeric)").
  * - ESCAPE_SINGLE_QUOTES(s) / ESCAPE_DOUBLE_QUOTES(s) double every `'` / `"` ("ESCAPE_SINGLE_QUOTES Function
  *   (Security)", "ESCAPE_DOUBLE_QUOTES Function (Security)").
  * - JSON_QUERY(json, path) is the JSON text of the object or array at path, NULL for a scalar, a missing path or
@@ -27,9 +33,9 @@
  *   1234.1000; "ROUND Function (Numeric)"); a DECIMAL rounds exactly on its digits.
  */
 import { BLOB, BOOLEAN, INTEGER, TIMESTAMP, VARCHAR, blobValueFromBytes, timestampValue } from "@duckdb/node-api"
-import type { DuckDBConnection, DuckDBScalarFunction, DuckDBTimestampValue } from "@duckdb/node-api"
+import type { DuckDBBlobValue, DuckDBConnection, DuckDBScalarFunction, DuckDBTimestampValue } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
-import { HanaError, INVALID_ARGUMENT, INVALID_TZ_DATASET, TIMEZONE_NOT_FOUND } from "./errors.ts"
+import { HanaError, INCONSISTENT_DATATYPE, INVALID_ARGUMENT, INVALID_TZ_DATASET, TIMEZONE_NOT_FOUND } from "./errors.ts"
 import { matching, sig, splitTopLevel, tokenize, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { columnName, unaliasedItem } from "./call-rewrites.ts"
@@ -43,6 +49,11 @@ export const MISC_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
   ["LOCALTOUTC", "hana_localtoutc"],
   ["WIDTH_BUCKET", "hana_width_bucket"],
   ["BITCOUNT", "hana_bitcount"],
+  ["BITOR", "hana_bitor"],
+  ["BITXOR", "hana_bitxor"],
+  ["BITNOT", "hana_bitnot"],
+  ["BITSET", "hana_bitset"],
+  ["BITUNSET", "hana_bitunset"],
   ["ESCAPE_SINGLE_QUOTES", "hana_escape_single_quotes"],
   ["ESCAPE_DOUBLE_QUOTES", "hana_escape_double_quotes"],
   ["JSON_QUERY", "hana_json_query"]
@@ -61,6 +72,16 @@ export const MISC_FUNCTION_MACROS: readonly string[] = [
     "ELSE CAST(floor(CAST(e - mn AS DOUBLE) * CAST(n AS DOUBLE) / CAST(mx - mn AS DOUBLE)) AS INTEGER) + 1 END",
   "CREATE OR REPLACE TEMP MACRO hana_bitcount(x BLOB) AS CASE WHEN octet_length(x) = 0 THEN 0 ELSE CAST(bit_count(CAST(x AS BIT)) AS INTEGER) END, " +
     "(x) AS CAST(bit_count(x) AS INTEGER)",
+  ...([["OR", "|"], ["XOR", "xor"]] as const).map(([name, op]) => {
+    const apply = (a: string, b: string) => (op === "|" ? `${a} | ${b}` : `xor(${a}, ${b})`)
+    return `CREATE OR REPLACE TEMP MACRO hana_bit${name.toLowerCase()}(a BLOB, b BLOB) AS CASE WHEN octet_length(a) <> octet_length(b) THEN ` +
+      `error('${INCONSISTENT_DATATYPE}BIT${name} of VARBINARY values of different lengths (' || octet_length(a) || ' and ' || octet_length(b) || ' bytes)') ` +
+      `WHEN octet_length(a) = 0 THEN a ELSE CAST(${apply("CAST(a AS BIT)", "CAST(b AS BIT)")} AS BLOB) END, (a, b) AS ${apply("a", "b")}`
+  }),
+  "CREATE OR REPLACE TEMP MACRO hana_bitnot(a) AS ~a",
+  ...(["set", "unset"] as const).map((name) =>
+    `CREATE OR REPLACE TEMP MACRO hana_bit${name}(t VARCHAR, s, n) AS hana_bit_fill(unhex(t), CAST(s AS INTEGER), CAST(n AS INTEGER), ${name === "set" ? "TRUE" : "FALSE"}), ` +
+    `(t, s, n) AS hana_bit_fill(CAST(t AS BLOB), CAST(s AS INTEGER), CAST(n AS INTEGER), ${name === "set" ? "TRUE" : "FALSE"})`),
   "CREATE OR REPLACE TEMP MACRO hana_escape_single_quotes(s) AS replace(CAST(s AS VARCHAR), '''', '''''')",
   "CREATE OR REPLACE TEMP MACRO hana_escape_double_quotes(s) AS replace(CAST(s AS VARCHAR), '\"', '\"\"')",
   "CREATE OR REPLACE TEMP MACRO hana_json_query(j, p) AS CASE WHEN json_type(try(json_extract(CAST(j AS VARCHAR), p))) IN ('OBJECT', 'ARRAY') " +
@@ -160,12 +181,24 @@ export const roundText = (text: string, pos: number, mode: string): string => {
   return `${sign}${s.slice(0, -pos)}.${s.slice(-pos)}`
 }
 
+/** `bytes` with `n` bits from the 1-based bit `start` (the first byte's highest bit is 1) set or cleared; bits past the end are ignored. */
+const bitFill = (bytes: Uint8Array, start: number, n: number, set: boolean): Uint8Array => {
+  const out = Uint8Array.from(bytes)
+  for (let bit = Math.max(start, 1) - 1; bit < start - 1 + n && bit < out.length * 8; bit++) {
+    const mask = 0x80 >> bit % 8
+    out[bit >> 3] = set ? out[bit >> 3]! | mask : out[bit >> 3]! & ~mask
+  }
+  return out
+}
+
 /** Registers the scalar functions the macros above call. */
 export const registerMiscFunctions = (connection: DuckDBConnection): void => {
   const functions: DuckDBScalarFunction[] = [
     fn("hana_strtobin", [VARCHAR, VARCHAR], BLOB, ([s, c]) => blobValueFromBytes(strtobin(String(s), String(c)))),
     fn("hana_tz_convert", [TIMESTAMP, VARCHAR, VARCHAR, BOOLEAN], TIMESTAMP, ([t, tz, ds, toLocal]) =>
       timestampValue(tzConvert((t as DuckDBTimestampValue).micros, String(tz), String(ds), toLocal === true))),
+    fn("hana_bit_fill", [BLOB, INTEGER, INTEGER, BOOLEAN], BLOB, ([b, start, n, set]) =>
+      blobValueFromBytes(bitFill((b as DuckDBBlobValue).bytes, Number(start), Number(n), set === true))),
     fn("hana_round_text", [VARCHAR, INTEGER, VARCHAR], VARCHAR, ([x, pos, m]) => roundText(String(x), Number(pos), String(m)))
   ]
   for (const f of functions) connection.registerScalarFunction(f)
