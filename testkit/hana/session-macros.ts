@@ -4,7 +4,9 @@ import { TYPED_FUNCTION_MACROS } from "./function-types.ts"
 import { CURRENT_IDENTITY_MACRO } from "./identity-values.ts"
 import { LITERAL_WRITE_MACROS } from "./literal-writes.ts"
 import { LONGDATE_MACROS } from "./longdate.ts"
+import { CALENDAR_FUNCTION_MACROS } from "./calendar-functions.ts"
 import { MISC_FUNCTION_MACROS } from "./misc-functions.ts"
+import { STRING_FUNCTION_MACROS } from "./string-functions.ts"
 import { DIVISOR_GUARD } from "./sql-rewrite.ts"
 
 /** DuckDB's names of the types a HANA datetime is stored in (`typeof`), as a SQL list. */
@@ -59,5 +61,7 @@ export const SESSION_MACROS = [
   ...TYPED_FUNCTION_MACROS,
   ...BUILTIN_FUNCTION_MACROS,
   ...MISC_FUNCTION_MACROS,
+  ...STRING_FUNCTION_MACROS,
+  ...CALENDAR_FUNCTION_MACROS,
   ...LITERAL_WRITE_MACROS
 ].join("; ")
