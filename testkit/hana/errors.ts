@@ -144,7 +144,9 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
       return new HanaError(266, "HY000", "inconsistent datatype: the type of a parameter cannot be determined; write CAST(? AS <type>)")
     }
     if (/No function matches|Could not choose a best candidate/.test(msg)) {
-      return new HanaError(266, "HY000", `inconsistent datatype: ${firstLine.replace(/^Binder Error: /, "")}`)
+      // the function's name only (a session macro's without its hana_ prefix): DuckDB's text and type names stay out
+      const name = /(?:argument types '|function call ")(?:hana_)?([A-Za-z0-9_]+)\(/.exec(firstLine)?.[1]
+      return new HanaError(266, "HY000", `inconsistent datatype: ${name === undefined ? "a function" : name.toUpperCase()} does not take arguments of these types`)
     }
     return HanaError.syntax(decodeName(firstLine.replace(/^Binder Error: /, "")), 0)
   }
