@@ -21,7 +21,7 @@ const FIXED8 = 81
 // (Datetime)", "LOCALTOUTC Function (Datetime)", "WIDTH_BUCKET Function (Miscellaneous)", "BITCOUNT Function
 // (Numeric)", "ESCAPE_SINGLE_QUOTES Function (Security)", "ESCAPE_DOUBLE_QUOTES Function (Security)", "MAP Function
 // (Miscellaneous)", "ROUND Function (Numeric)", "JSON_QUERY Function (JSON)").
-describe("HANA test server: SYSUUID, BINTOSTR, STRTOBIN, NEXT_DAY, UTCTOLOCAL, WIDTH_BUCKET, BITCOUNT, BITOR & co., ESCAPE_*, MAP, ROUND modes, JSON_QUERY (raw hdb)", () => {
+describe("HANA test server: SYSUUID, BINTOSTR, STRTOBIN, NEXT_DAY, UTCTOLOCAL, WIDTH_BUCKET, BITCOUNT, BITOR & co., ESCAPE_*, MAP, ROUND modes, JSON_QUERY, JSON_VALUE (raw hdb)", () => {
   let server: HanaTestServerHandle
   let c: HdbClient
   beforeAll(async () => {
@@ -152,5 +152,20 @@ describe("HANA test server: SYSUUID, BINTOSTR, STRTOBIN, NEXT_DAY, UTCTOLOCAL, W
     expect(await exec(c, "SELECT JSON_QUERY('{\"item1\":1, \"item2\":2, \"item3\":3}', '$') AS A, JSON_QUERY('{\"a\":[1,2]}', '$.a') AS B, " +
       "JSON_QUERY('{\"a\":1}', '$.a') AS C, JSON_QUERY('{\"a\":1}', '$.b') AS D, JSON_QUERY('no json', '$') AS E FROM DUMMY"))
       .toEqual([{ A: '{"item1":1,"item2":2,"item3":3}', B: "[1,2]", C: null, D: null, E: null }])
+    expect(await exec(c, "SELECT JSON_QUERY('{\"item1\":1, \"item2\":2, \"item3\":3}', '$.item1' WITH WRAPPER) AS W, " +
+      "JSON_QUERY('{\"a\":[1,2,3,4]}', '$.a[1 to 2]' WITH CONDITIONAL ARRAY WRAPPER) AS C, JSON_QUERY('{\"a\":1}', '$.b' EMPTY ARRAY ON EMPTY) AS E FROM DUMMY"))
+      .toEqual([{ W: "[1]", C: "[2,3]", E: "[]" }])
+  })
+
+  // "JSON_VALUE Function (JSON)": the reference's examples, wildcard and clauses included.
+  it("JSON_VALUE selects one scalar (wildcards too), with RETURNING, DEFAULT … ON EMPTY and ERROR ON ERROR", async () => {
+    expect(await exec(c, "SELECT JSON_VALUE('{\"item1\":10}', '$.item1') AS A, JSON_VALUE('{\"item1\":{\"sub1\":10}, \"item2\":{\"sub2\":5}, \"item3\":{\"sub3\":7}}', '$.*.sub2') AS B, " +
+      "JSON_VALUE('[0, 1, 2, 3]', '$[0]') AS C, JSON_VALUE('{\"firstname\":\"John\"}', '$.lastname' DEFAULT 'No last name found' ON EMPTY) AS D, " +
+      "JSON_VALUE('{\"item\":\"string\"}', '$.item' RETURNING DECIMAL) AS E, JSON_VALUE('{\"n\":null}', '$.n') AS F FROM DUMMY"))
+      .toEqual([{ A: "10", B: "5", C: "0", D: "No last name found", E: null, F: null }])
+    expect(await exec(c, "SELECT JSON_VALUE('{\"n\":12}', '$.n' RETURNING INTEGER) AS N FROM DUMMY")).toEqual([{ N: 12 }])
+    expect(await types("SELECT JSON_VALUE('{\"n\":12}', '$.n' RETURNING INTEGER) AS N, JSON_VALUE('{\"n\":12}', '$.n') AS T FROM DUMMY")).toEqual([INTEGER, NVARCHAR])
+    expect((await failure(exec(c, "SELECT JSON_VALUE('{\"item\":\"string\"}', '$.item' RETURNING DECIMAL ERROR ON ERROR) AS I FROM DUMMY"))).code).toBe(8)
+    expect((await failure(exec(c, "SELECT JSON_VALUE('{\"firstname\":\"John\"}', 'strict $.lastname' ERROR ON ERROR) AS L FROM DUMMY"))).code).toBe(8)
   })
 })

@@ -23,9 +23,6 @@
  *   1, 3) is E000, BITUNSET('ffff', 1, 3) is 1FFF; "BITSET Function (Numeric)", "BITUNSET Function (Numeric)").
  * - ESCAPE_SINGLE_QUOTES(s) / ESCAPE_DOUBLE_QUOTES(s) double every `'` / `"` ("ESCAPE_SINGLE_QUOTES Function
  *   (Security)", "ESCAPE_DOUBLE_QUOTES Function (Security)").
- * - JSON_QUERY(json, path) is the JSON text of the object or array at path, NULL for a scalar, a missing path or
- *   text that is no JSON (the defaults WITHOUT ARRAY WRAPPER, NULL ON EMPTY, NULL ON ERROR; "JSON_QUERY Function
- *   (JSON)"); the wrapper and ON clauses are not taken.
  * - MAP(e, s1, r1 [, s2, r2 …] [, default]) is the result of the first search value equal to e, else the default,
  *   else NULL ("MAP Function (Miscellaneous)"); it is rewritten to `CASE e WHEN s1 THEN r1 … ELSE default END`.
  * - ROUND(x, pos, mode) rounds with ROUND_HALF_UP (the default), ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_UP,
@@ -55,8 +52,7 @@ export const MISC_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
   ["BITSET", "hana_bitset"],
   ["BITUNSET", "hana_bitunset"],
   ["ESCAPE_SINGLE_QUOTES", "hana_escape_single_quotes"],
-  ["ESCAPE_DOUBLE_QUOTES", "hana_escape_double_quotes"],
-  ["JSON_QUERY", "hana_json_query"]
+  ["ESCAPE_DOUBLE_QUOTES", "hana_escape_double_quotes"]
 ]
 
 /** The session macros behind {@link MISC_FUNCTIONS} and SYSUUID (TEMP macros, created at login with the others). */
@@ -84,8 +80,6 @@ export const MISC_FUNCTION_MACROS: readonly string[] = [
     `(t, s, n) AS hana_bit_fill(CAST(t AS BLOB), CAST(s AS INTEGER), CAST(n AS INTEGER), ${name === "set" ? "TRUE" : "FALSE"})`),
   "CREATE OR REPLACE TEMP MACRO hana_escape_single_quotes(s) AS replace(CAST(s AS VARCHAR), '''', '''''')",
   "CREATE OR REPLACE TEMP MACRO hana_escape_double_quotes(s) AS replace(CAST(s AS VARCHAR), '\"', '\"\"')",
-  "CREATE OR REPLACE TEMP MACRO hana_json_query(j, p) AS CASE WHEN json_type(try(json_extract(CAST(j AS VARCHAR), p))) IN ('OBJECT', 'ARRAY') " +
-    "THEN CAST(try(json_extract(CAST(j AS VARCHAR), p)) AS VARCHAR) END",
   "CREATE OR REPLACE TEMP MACRO hana_round_mode(x, pos, m) AS cast_to_type(hana_round_text(CAST(x AS VARCHAR), CAST(pos AS INTEGER), m), x)"
 ]
 

@@ -2,6 +2,7 @@
 import { BUILTIN_FUNCTION_MACROS } from "./builtin-functions.ts"
 import { TYPED_FUNCTION_MACROS } from "./function-types.ts"
 import { CURRENT_IDENTITY_MACRO } from "./identity-values.ts"
+import { JSON_FUNCTION_MACROS } from "./json-functions.ts"
 import { LITERAL_WRITE_MACROS } from "./literal-writes.ts"
 import { LONGDATE_MACROS } from "./longdate.ts"
 import { CALENDAR_FUNCTION_MACROS } from "./calendar-functions.ts"
@@ -63,5 +64,6 @@ export const SESSION_MACROS = [
   ...MISC_FUNCTION_MACROS,
   ...STRING_FUNCTION_MACROS,
   ...CALENDAR_FUNCTION_MACROS,
+  ...JSON_FUNCTION_MACROS,
   ...LITERAL_WRITE_MACROS
 ].join("; ")
