@@ -83,6 +83,8 @@ describe("HANA test server: *_REGEXPR functions and LIKE_REGEXPR (raw hdb client
     expect(await exec(c, "SELECT id FROM rx WHERE txt LIKE_REGEXPR 'them|this' FLAG 'i' ORDER BY id")).toEqual([{ ID: 2 }])
     expect(await exec(c, "SELECT id FROM rx WHERE txt LIKE_REGEXPR '[0-9]{8}' ORDER BY id")).toEqual([{ ID: 1 }])
     expect(await exec(c, "SELECT id FROM rx WHERE txt NOT LIKE_REGEXPR '^This' ORDER BY id")).toEqual([{ ID: 1 }])
+    // `||` binds tighter than the predicate, on either side
+    expect(await exec(c, "SELECT id FROM rx WHERE 'x' || txt LIKE_REGEXPR '^x' || 'This' ORDER BY id")).toEqual([{ ID: 2 }])
   })
 
   it("parameters bind in their written order", async () => {

@@ -308,6 +308,23 @@ const operandStart = (tokens: readonly Token[], end: number): number => {
   return i
 }
 
+/** Operators that bind tighter than a predicate: the operands they join belong to LIKE_REGEXPR's string or pattern. */
+const BINARY = new Set(["||", "+", "-", "*", "/"])
+
+/** Start of the expression ending at tokens[end]: operands joined by {@link BINARY} operators. */
+const expressionStart = (tokens: readonly Token[], end: number): number => {
+  let start = operandStart(tokens, end)
+  while (start >= 2 && tokens[start - 1]?.t === "op" && BINARY.has(tokens[start - 1]!.v)) start = operandStart(tokens, start - 2)
+  return start
+}
+
+/** End (exclusive) of the expression starting at tokens[start], as {@link expressionStart} reads one. */
+const expressionEnd = (tokens: readonly Token[], start: number): number | undefined => {
+  let end = operandEnd(tokens, start)
+  while (end !== undefined && tokens[end]?.t === "op" && BINARY.has(tokens[end]!.v)) end = operandEnd(tokens, end + 1)
+  return end
+}
+
 /**
  * Rewrites the regular-expression calls and `LIKE_REGEXPR` predicates of a statement into the scalar functions
  * above; text without them is returned as it is.
@@ -326,8 +343,8 @@ export const rewriteRegexpr = (sql: string): string => {
     } else if (U === "LIKE_REGEXPR") {
       const negated = upper(tokens[i - 1]) === "NOT"
       const leftEnd = negated ? i - 2 : i - 1
-      const leftStart = leftEnd < 0 ? -1 : operandStart(tokens, leftEnd)
-      const patternEnd = operandEnd(tokens, i + 1)
+      const leftStart = leftEnd < 0 ? -1 : expressionStart(tokens, leftEnd)
+      const patternEnd = expressionEnd(tokens, i + 1)
       if (leftStart < 0 || patternEnd === undefined) throw HanaError.syntax("<string> LIKE_REGEXPR <pattern> [FLAG <flag>] expected", tokens[i]!.pos ?? 0)
       let end = patternEnd
       let flag = "''"
