@@ -71,6 +71,19 @@ export const valueTooLarge = (column: string, value: string, suffix = ""): HanaE
 /** The start of valueTooLarge's text; the declared-length CHECKs (ddl.ts lengthCheck) raise it as it is. */
 export const VALUE_TOO_LARGE = `inserted value too large for column: Failed in "`
 
+/** The start of the texts the server's functions fail with for a bad argument (regexpr-functions.ts, misc-functions.ts; 8). */
+export const INVALID_ARGUMENT = "invalid argument: "
+
+/** The start of the text an invalid regular expression or flag fails with (regexpr-functions.ts; 8). */
+export const INVALID_REGEX = `${INVALID_ARGUMENT}invalid regular expression: `
+
+/** The start of 266's text, raised as it is by the server's own functions (misc-functions.ts: BITOR / BITXOR lengths). */
+export const INCONSISTENT_DATATYPE = "inconsistent datatype: "
+
+/** HANA's 1843 ERR_TZ_NOT_FOUND and 1841 ERR_TZ_INVALID_DATASET texts ("SQL Error Codes"; misc-functions.ts). */
+export const TIMEZONE_NOT_FOUND = "timezone not found: "
+export const INVALID_TZ_DATASET = "invalid timezone dataset specified: "
+
 /** The start of the text `BITAND` of VARBINARY values of different lengths fails with (builtin-functions.ts; 266). */
 export const BITAND_LENGTHS = "BITAND of VARBINARY values of different lengths "
 
@@ -133,7 +146,9 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
       return new HanaError(266, "HY000", "inconsistent datatype: the type of a parameter cannot be determined; write CAST(? AS <type>)")
     }
     if (/No function matches|Could not choose a best candidate/.test(msg)) {
-      return new HanaError(266, "HY000", `inconsistent datatype: ${firstLine.replace(/^Binder Error: /, "")}`)
+      // the function's name only (a session macro's without its hana_ prefix): DuckDB's text and type names stay out
+      const name = /(?:argument types '|function call ")(?:hana_)?([A-Za-z0-9_]+)\(/.exec(firstLine)?.[1]
+      return new HanaError(266, "HY000", `inconsistent datatype: ${name === undefined ? "a function" : name.toUpperCase()} does not take arguments of these types`)
     }
     return HanaError.syntax(decodeName(firstLine.replace(/^Binder Error: /, "")), 0)
   }
@@ -182,6 +197,11 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (text.startsWith(INVALID_DATETIME)) return new HanaError(303, "22007", text)
     // SAP HANA SQL Reference, "SQL Error Codes": 266 ERR_SQL_INCONSISTENT_DATATYPE "inconsistent datatype".
     if (text.startsWith(BITAND_LENGTHS)) return new HanaError(266, "HY000", `inconsistent datatype: ${text}`)
+    // "SQL Error Codes": 8 ERR_INV_ARGUMENT "invalid argument" (HANA's code for a bad pattern is not confirmed).
+    if (text.startsWith(INVALID_ARGUMENT)) return new HanaError(8, "HY000", text)
+    if (text.startsWith(INCONSISTENT_DATATYPE)) return new HanaError(266, "HY000", text)
+    if (text.startsWith(TIMEZONE_NOT_FOUND)) return new HanaError(1843, "HY000", text)
+    if (text.startsWith(INVALID_TZ_DATASET)) return new HanaError(1841, "HY000", text)
     const own = /^(?:Date out of range: |invalid spatial value: |ST_AsText of |ST_X and ST_Y )/.test(text)
     return new HanaError(339, "HY000", own ? `invalid number: ${text}` : invalidNumber().message)
   }

@@ -57,8 +57,11 @@ export const EXTRACT_FIELDS: ReadonlyMap<string, string> = new Map([
   ["MINUTE", "hana_minute"]
 ])
 
-/** HANA names of {@link TYPED_FUNCTIONS} that are also SQL keywords (sql-rewrite.ts keeps keywords verbatim otherwise). */
-export const KEYWORD_FUNCTIONS: ReadonlySet<string> = new Set(["YEAR", "MONTH", "HOUR", "MINUTE", "SECOND"])
+/**
+ * HANA function names that are also SQL keywords (sql-rewrite.ts keeps keywords verbatim otherwise): those of
+ * {@link TYPED_FUNCTIONS}, and LEFT / RIGHT (string-functions.ts; `LEFT JOIN` has no parenthesis).
+ */
+export const KEYWORD_FUNCTIONS: ReadonlySet<string> = new Set(["YEAR", "MONTH", "HOUR", "MINUTE", "SECOND", "LEFT", "RIGHT"])
 
 /** The session macros behind {@link TYPED_FUNCTIONS} (TEMP macros, created at login with the others). */
 export const TYPED_FUNCTION_MACROS: readonly string[] = [

@@ -13,6 +13,10 @@ import { literalWriteFunctions } from "./literal-writes.ts"
 import { registerSpatialFunctions } from "./spatial.ts"
 import { registerIdentityFunctions } from "./identity-values.ts"
 import { registerTextSearchFunctions } from "./text-search.ts"
+import { registerRegexprFunctions } from "./regexpr-functions.ts"
+import { registerMiscFunctions } from "./misc-functions.ts"
+import { registerStringFunctions } from "./string-functions.ts"
+import { registerJsonFunctions } from "./json-functions.ts"
 import { ProtocolSession } from "./session.ts"
 import { quoteName, quoteString } from "./names.ts"
 import { faultState } from "./faults.ts"
@@ -127,6 +131,10 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   })
   await engine.registerFunctions(registerSpatialFunctions)
   await engine.registerFunctions(registerTextSearchFunctions)
+  await engine.registerFunctions(registerRegexprFunctions)
+  await engine.registerFunctions(registerMiscFunctions)
+  await engine.registerFunctions(registerStringFunctions)
+  await engine.registerFunctions(registerJsonFunctions)
   await engine.registerFunctions(registerIdentityFunctions)
   const admin = await engine.session()
   const users = new Map<string, { password: string; defaultSchema: string }>()

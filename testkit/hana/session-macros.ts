@@ -2,8 +2,12 @@
 import { BUILTIN_FUNCTION_MACROS } from "./builtin-functions.ts"
 import { TYPED_FUNCTION_MACROS } from "./function-types.ts"
 import { CURRENT_IDENTITY_MACRO } from "./identity-values.ts"
+import { JSON_FUNCTION_MACROS } from "./json-functions.ts"
 import { LITERAL_WRITE_MACROS } from "./literal-writes.ts"
 import { LONGDATE_MACROS, onTicks } from "./longdate.ts"
+import { CALENDAR_FUNCTION_MACROS } from "./calendar-functions.ts"
+import { MISC_FUNCTION_MACROS } from "./misc-functions.ts"
+import { STRING_FUNCTION_MACROS } from "./string-functions.ts"
 import { DIVISOR_GUARD } from "./sql-rewrite.ts"
 
 /** DuckDB's names of the types a HANA datetime is stored in (`typeof`), as a SQL list. */
@@ -65,5 +69,9 @@ export const SESSION_MACROS = [
   "CREATE OR REPLACE TEMP MACRO hana_sleep(s) AS (SELECT count(*) FROM (SELECT i FROM range(9223372036854775807) t(i) WHERE hana_clock_ms(i) >= (SELECT hana_clock_ms(0)) + s * 1000 LIMIT 1))",
   ...TYPED_FUNCTION_MACROS,
   ...BUILTIN_FUNCTION_MACROS,
+  ...MISC_FUNCTION_MACROS,
+  ...STRING_FUNCTION_MACROS,
+  ...CALENDAR_FUNCTION_MACROS,
+  ...JSON_FUNCTION_MACROS,
   ...LITERAL_WRITE_MACROS
 ].join("; ")

@@ -9,6 +9,9 @@ import { nowTicks } from "./longdate.ts"
 import { HanaError } from "./errors.ts"
 import { BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
 import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTIONS } from "./function-types.ts"
+import { CALENDAR_FUNCTIONS } from "./calendar-functions.ts"
+import { MISC_FUNCTIONS } from "./misc-functions.ts"
+import { STRING_FUNCTIONS } from "./string-functions.ts"
 import { matching, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { quoteName, quoteString } from "./names.ts"
@@ -68,7 +71,10 @@ const FUNCTIONS = new Map([
   ["WEEKDAY", "hana_weekday"],
   ["NEWUID", "hana_newuid"],
   ...TYPED_FUNCTIONS,
-  ...BUILTIN_FUNCTIONS
+  ...BUILTIN_FUNCTIONS,
+  ...MISC_FUNCTIONS,
+  ...STRING_FUNCTIONS,
+  ...CALENDAR_FUNCTIONS
 ])
 
 /** The session macro a divisor is wrapped in: it raises "division by zero undefined" (error 304) for 0. */
@@ -433,6 +439,13 @@ const specialValue = (U: string, _s: SessionValues): string | undefined => {
     case "CURRENT_DATE":
     case "CURRENT_TIME":
       return U
+    // "SYSUUID Function (Miscellaneous)": a bare word, a new UUID on every call (misc-functions.ts)
+    case "SYSUUID":
+      return "hana_sysuuid()"
+    // calendar-functions.ts
+    case "CURRENT_UTCDATE":
+    case "CURRENT_UTCTIME":
+      return `hana_${U.toLowerCase()}()`
     default:
       return undefined
   }
@@ -446,5 +459,8 @@ export const SPECIAL_COLUMN_NAMES: ReadonlyMap<string, string> = new Map([
   ["CAST(((epoch_us(CAST(now() AS TIMESTAMP)) + 62135769600000000) * 10) AS \"UBIGINT\")", "CURRENT_TIMESTAMP"],
   ["CAST(((epoch_us(CAST(main.timezone('UTC', now()) AS TIMESTAMP)) + 62135769600000000) * 10) AS \"UBIGINT\")", "CURRENT_UTCTIMESTAMP"],
   ["CURRENT_DATE", "CURRENT_DATE"],
-  ["CURRENT_TIME", "CURRENT_TIME"]
+  ["CURRENT_TIME", "CURRENT_TIME"],
+  ["hana_sysuuid()", "SYSUUID"],
+  ["hana_current_utcdate()", "CURRENT_UTCDATE"],
+  ["hana_current_utctime()", "CURRENT_UTCTIME"]
 ])

@@ -18,6 +18,9 @@ import { rewrite } from "./sql-rewrite.ts"
 import type { SessionValues, Translated } from "./translated.ts"
 import { rewriteSpatial } from "./spatial.ts"
 import { rewriteContains } from "./text-search.ts"
+import { rewriteRegexpr } from "./regexpr-functions.ts"
+import { rewriteMiscCalls } from "./misc-functions.ts"
+import { rewriteJsonCalls } from "./json-functions.ts"
 import { translateMerge } from "./merge.ts"
 import { translateRename } from "./rename.ts"
 import { translateLockTable } from "./lock-table.ts"
@@ -75,7 +78,7 @@ const sessionVariableOf = (all: ReadonlyArray<Token>, action: "set" | "unset"): 
 
 /** Translates one HANA statement. */
 export const translate = (hanaSql: string, session: SessionValues): Translated => {
-  const sql = rewriteContains(rewriteSpatial(hanaSql))
+  const sql = rewriteJsonCalls(rewriteMiscCalls(rewriteRegexpr(rewriteContains(rewriteSpatial(hanaSql)))))
   const all = sig(tokenize(sql))
   while (all.length > 0 && all[all.length - 1]!.t === "op" && all[all.length - 1]!.v === ";") all.pop()
   if (all.length === 0) throw HanaError.syntax("empty statement", 0)
