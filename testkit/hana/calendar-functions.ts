@@ -24,7 +24,7 @@ export const CALENDAR_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
   ["YEARS_BETWEEN", "hana_years_between"]
 ]
 
-const date = (x: string): string => `CAST(hana_us(${x}) AS DATE)`
+const date = (x: string): string => `hana_as(${x}, CAST(NULL AS DATE))`
 const DAY_NAMES = ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"].map((d) => `'${d}'`).join(", ")
 
 /** The session macros behind {@link CALENDAR_FUNCTIONS} and the UTC special values (TEMP macros, created at login). */

@@ -59,9 +59,9 @@ export const MISC_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
 export const MISC_FUNCTION_MACROS: readonly string[] = [
   "CREATE OR REPLACE TEMP MACRO hana_sysuuid() AS unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))",
   "CREATE OR REPLACE TEMP MACRO hana_bintostr(b VARCHAR) AS decode(unhex(b)), (b) AS decode(CAST(b AS BLOB))",
-  "CREATE OR REPLACE TEMP MACRO hana_next_day(d) AS hana_shift_days(CAST(hana_us(d) AS DATE), 1)",
-  "CREATE OR REPLACE TEMP MACRO hana_utctolocal(t, tz := '', ds := 'platform') AS hana_ld(hana_tz_convert(CAST(hana_us(hana_ld(t)) AS TIMESTAMP), tz, ds, TRUE))",
-  "CREATE OR REPLACE TEMP MACRO hana_localtoutc(t, tz := '', ds := 'platform') AS hana_ld(hana_tz_convert(CAST(hana_us(hana_ld(t)) AS TIMESTAMP), tz, ds, FALSE))",
+  "CREATE OR REPLACE TEMP MACRO hana_next_day(d) AS hana_shift_days(hana_as(d, CAST(NULL AS DATE)), 1)",
+  "CREATE OR REPLACE TEMP MACRO hana_utctolocal(t, tz := '', ds := 'platform') AS hana_ld(hana_tz_convert(hana_ticks_ts(hana_ld(t)), tz, ds, TRUE))",
+  "CREATE OR REPLACE TEMP MACRO hana_localtoutc(t, tz := '', ds := 'platform') AS hana_ld(hana_tz_convert(hana_ticks_ts(hana_ld(t)), tz, ds, FALSE))",
   "CREATE OR REPLACE TEMP MACRO hana_width_bucket(e, mn, mx, n) AS CASE WHEN CAST(n AS BIGINT) < 1 OR mn = mx " +
     `THEN error('${INVALID_ARGUMENT}WIDTH_BUCKET needs a positive number of buckets and two different bounds') ` +
     "WHEN mn < mx AND e < mn OR mn > mx AND e > mn THEN 0 WHEN mn < mx AND e >= mx OR mn > mx AND e <= mx THEN CAST(n AS INTEGER) + 1 " +
