@@ -105,6 +105,8 @@ describe("HANA test server: everyday SQL", () => {
     await exec(c, "CREATE COLUMN TABLE nw (ts TIMESTAMP, d DATE)")
     await exec(c, "INSERT INTO nw VALUES ('2024-01-02 03:04:05.1234567', '2024-01-02')")
     expect(await exec(c, "UPDATE nw SET ts = ADD_DAYS(ts, 1), d = CURRENT_DATE WHERE ts < CURRENT_DATE AND d = TO_DATE('2024-01-02')")).toBe(1)
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM nw HAVING MAX(ts) > '2024-01-03 03:04:05.1234566' AND MIN(ts) <= '2024-01-03 03:04:05.1234567'")).toEqual([{ N: 1 }])
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM nw HAVING MAX(ts) > '2024-01-03 03:04:05.1234567'")).toEqual([])
     expect(await exec(c, "SELECT TO_VARCHAR(ts) AS TS FROM nw WHERE ADD_DAYS(ts, 1) > '2024-01-03' AND d = CURRENT_DATE AND CURRENT_DATE > ts")).toEqual([
       { TS: "2024-01-03 03:04:05.1234567" }
     ])

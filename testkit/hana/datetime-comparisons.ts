@@ -9,7 +9,8 @@ import { upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
-const DATETIME_TEXT = /^\s*\d+-\d{1,2}-\d{1,2}/
+/** A text that starts as a date (`2024-01-02…`). */
+export const DATETIME_TEXT = /^\s*\d+-\d{1,2}-\d{1,2}/
 
 const isName = (t: Token | undefined): boolean => t !== undefined && (t.t === "qident" || (t.t === "word" && !["AND", "OR", "NOT", "NULL", "WHEN", "THEN", "ELSE", "CASE", "END"].includes(upper(t))))
 const isOp = (t: Token | undefined, v: string): boolean => t?.t === "op" && t.v === v

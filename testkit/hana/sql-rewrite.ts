@@ -4,7 +4,7 @@
  * every divisor guarded so a division by zero fails as in HANA.
  */
 import { typeDateArguments } from "./datetime-arguments.ts"
-import { typeDatetimeComparisons } from "./datetime-comparisons.ts"
+import { DATETIME_TEXT, typeDatetimeComparisons } from "./datetime-comparisons.ts"
 import { nowTicks } from "./longdate.ts"
 import { HanaError } from "./errors.ts"
 import { BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
@@ -149,14 +149,15 @@ const ARITHMETIC = new Set(["+", "-", "*", "/", "||"])
 const LIST = new Set([","])
 
 /**
- * A comparison with a datetime keyword or function on one side (`NOW() >= CURRENT_DATE`, `ts < ADD_DAYS(CURRENT_DATE,
- * 1)`, `ADD_DAYS(ts, 1) > '2024-01-01'`) compares as HANA converts (SAP HANA SQL Reference, "Data Type Conversion"):
+ * A comparison with a datetime keyword, function or text on one side (`NOW() >= CURRENT_DATE`, `ts < ADD_DAYS(
+ * CURRENT_DATE, 1)`, `ADD_DAYS(ts, 1) > '2024-01-01'`, `HAVING MAX(ts) > '2024-01-01'`) compares as HANA converts (SAP HANA SQL Reference, "Data Type Conversion"):
  * `a op b` becomes `hana_ld_cmp(b, a) op hana_ld_cmp(a, b)`, so a TIMESTAMP's ticks meet the other side as ticks and
  * any other pair of values is left as it was. Only whole operands next to the operator are taken (a literal, a name,
  * a call), never part of an arithmetic expression, and never a bare parameter (the macro would type it).
  */
 const typeDatetimeOperands = (tokens: readonly Token[]): readonly Token[] => {
-  const isDatetime = (t: Token | undefined) => t?.t === "word" && DATETIME_VALUES.has(upper(t))
+  const isDatetime = (t: Token | undefined) =>
+    (t?.t === "word" && DATETIME_VALUES.has(upper(t))) || (t?.t === "string" && DATETIME_TEXT.test(t.v))
   if (!tokens.some(isDatetime)) return tokens
   const out: Token[] = []
   const isOpIn = (t: Token | undefined, set: ReadonlySet<string>) => t?.t === "op" && set.has(t.v)
