@@ -13,14 +13,11 @@ import type { BindSpec } from "./statement.ts"
 const FORMAT_FUNCTIONS = new Set(["TO_CHAR", "TO_NCHAR", "TO_DATE", "TO_TIMESTAMP", "TO_TIMESTAMP_TZ", "TO_NUMBER", "TO_BINARY_DOUBLE", "TO_BINARY_FLOAT"])
 
 /**
- * The binds of `toks` (by token index) that are the whole format model or NLS parameter argument of a conversion
- * function, each with the text every row binds there, and every bind's token index in source order. Empty when a
- * bind name occurs twice (binds are positional) or the rows bind different texts there.
+ * The binds of `toks` (by token index) that are the whole format model or NLS parameter argument (the second or
+ * third) of a conversion function.
  */
-const formatBinds = (toks: ReadonlyArray<Tok>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>) => {
-  const binds = toks.flatMap((t, k) => (t.kind === "bind" ? [k] : [])).sort((a, b) => toks[a]!.pos - toks[b]!.pos)
-  const inlined = new Map<number, string>()
-  if (binds.length === 0 || rows.length === 0 || new Set(binds.map((k) => toks[k]!.value.toUpperCase())).size !== binds.length) return { binds, inlined }
+export const formatArgumentBinds = (toks: ReadonlyArray<Tok>): Array<number> => {
+  const found: Array<number> = []
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   for (let s = 0; s + 1 < sig.length; s++) {
     const name = toks[sig[s]!]!
@@ -36,14 +33,28 @@ const formatBinds = (toks: ReadonlyArray<Tok>, rows: ReadonlyArray<ReadonlyArray
       else if (isOp(t, ")") && depth > 0) depth--
       else if (k === close || (depth === 0 && isOp(t, ","))) {
         const inside = toks.slice(start, k).map((x, i) => ({ x, k: start + i })).filter(({ x }) => x.kind !== "ws")
-        const only = inside.length === 1 && inside[0]!.x.kind === "bind" ? inside[0]!.k : undefined
-        const position = only === undefined ? -1 : binds.indexOf(only)
-        const value = position < 0 ? undefined : rows[0]![position]
-        if (argument >= 1 && argument <= 2 && typeof value === "string" && rows.every((r) => r[position] === value)) inlined.set(only!, value)
+        if (argument >= 1 && argument <= 2 && inside.length === 1 && inside[0]!.x.kind === "bind") found.push(inside[0]!.k)
         argument++
         start = k + 1
       }
     }
+  }
+  return found
+}
+
+/**
+ * The binds of `toks` (by token index) that are a conversion function's format model or NLS parameter, each with
+ * the text every row binds there, and every bind's token index in source order. Empty when a bind name occurs twice
+ * (binds are positional) or the rows bind different texts there.
+ */
+const formatBinds = (toks: ReadonlyArray<Tok>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>) => {
+  const binds = toks.flatMap((t, k) => (t.kind === "bind" ? [k] : [])).sort((a, b) => toks[a]!.pos - toks[b]!.pos)
+  const inlined = new Map<number, string>()
+  if (binds.length === 0 || rows.length === 0 || new Set(binds.map((k) => toks[k]!.value.toUpperCase())).size !== binds.length) return { binds, inlined }
+  for (const k of formatArgumentBinds(toks)) {
+    const position = binds.indexOf(k)
+    const value = rows[0]![position]
+    if (typeof value === "string" && rows.every((r) => r[position] === value)) inlined.set(k, value)
   }
   return { binds, inlined }
 }
@@ -122,4 +133,18 @@ export const inlineFormatBindTokens = (toks: ReadonlyArray<Tok>, params: Readonl
     params: withoutInlined(params, binds, inlined),
     specs: withoutInlined(specs, binds, inlined)
   }
+}
+
+/**
+ * `toks` with each bind that is a conversion function's format model or NLS parameter written in as the string
+ * literal `valueOf` gives for it (a PL/SQL statement's bind or variable, known when the statement runs); a bind
+ * whose value is not text stays.
+ */
+export const formatModelsAsLiterals = (toks: ReadonlyArray<Tok>, valueOf: (bind: Tok) => DuckDBValue | undefined): ReadonlyArray<Tok> => {
+  const found = new Set(formatArgumentBinds(toks))
+  if (found.size === 0) return toks
+  return toks.map((t, k): Tok => {
+    const value = found.has(k) ? valueOf(t) : undefined
+    return typeof value === "string" ? { kind: "str", text: sqlString(value), value, pos: t.pos, heading: t.text.toUpperCase() } : t
+  })
 }
