@@ -7,7 +7,8 @@
 import type { DuckDBValue } from "@duckdb/node-api"
 import { headingOf } from "./expression-names.ts"
 import { isOp, matchParen, sqlString, tokenize, type Tok } from "./lexer.ts"
-import type { BindSpec } from "./statement.ts"
+import { OraError } from "./errors.ts"
+import type { BindSpec, StatementResult } from "./statement.ts"
 
 /** The conversion functions whose second and third arguments are a format model and an NLS parameter string. */
 const FORMAT_FUNCTIONS = new Set(["TO_CHAR", "TO_NCHAR", "TO_DATE", "TO_TIMESTAMP", "TO_TIMESTAMP_TZ", "TO_NUMBER", "TO_BINARY_DOUBLE", "TO_BINARY_FLOAT"])
@@ -44,13 +45,13 @@ export const formatArgumentBinds = (toks: ReadonlyArray<Tok>): Array<number> => 
 
 /**
  * The binds of `toks` (by token index) that are a conversion function's format model or NLS parameter, each with
- * the text every row binds there, and every bind's token index in source order. Empty when a bind name occurs twice
- * (binds are positional) or the rows bind different texts there.
+ * the text every row binds there, and every bind's token index in source order (binds are positional, a name used
+ * twice is two binds). Empty when the rows bind different texts there (formatBindRuns).
  */
 const formatBinds = (toks: ReadonlyArray<Tok>, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>) => {
   const binds = toks.flatMap((t, k) => (t.kind === "bind" ? [k] : [])).sort((a, b) => toks[a]!.pos - toks[b]!.pos)
   const inlined = new Map<number, string>()
-  if (binds.length === 0 || rows.length === 0 || new Set(binds.map((k) => toks[k]!.value.toUpperCase())).size !== binds.length) return { binds, inlined }
+  if (binds.length === 0 || rows.length === 0) return { binds, inlined }
   for (const k of formatArgumentBinds(toks)) {
     const position = binds.indexOf(k)
     const value = rows[0]![position]
@@ -74,10 +75,10 @@ export interface InlinedFormatBinds {
 
 /**
  * A DML statement's text with each bound format model written in as a string literal, its bind removed from every
- * row; undefined when there is none. A statement with RETURNING ... INTO keeps its binds (written back by position).
+ * row; undefined when there is none. RETURNING ... INTO's out binds come back by expression, so they are unaffected.
  */
 export const inlineFormatBinds = (sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>): InlinedFormatBinds | undefined => {
-  if (rows.length === 0 || !/\bTO_[A-Z_]+\s*\([^]*:/i.test(sql) || /\bRETURN(?:ING)?\b[^]*\bINTO\b/i.test(sql)) return undefined
+  if (rows.length === 0 || !/\bTO_[A-Z_]+\s*\([^]*:/i.test(sql)) return undefined
   const toks = tokenize(sql)
   const { binds, inlined } = formatBinds(toks, rows)
   if (inlined.size === 0) return undefined
@@ -147,4 +148,45 @@ export const formatModelsAsLiterals = (toks: ReadonlyArray<Tok>, valueOf: (bind:
     const value = found.has(k) ? valueOf(t) : undefined
     return typeof value === "string" ? { kind: "str", text: sqlString(value), value, pos: t.pos, heading: t.text.toUpperCase() } : t
   })
+}
+
+/**
+ * The consecutive runs of an executeMany's rows ([first, end) offsets) that bind the same texts as format models,
+ * when the rows bind more than one (Oracle evaluates a format model per row); undefined when they all agree, and
+ * with RETURNING ... INTO (its values come back as one list over all rows).
+ */
+export const formatBindRuns = (sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>): Array<readonly [number, number]> | undefined => {
+  if (rows.length < 2 || !/\bTO_[A-Z_]+\s*\([^]*:/i.test(sql) || /\bRETURN(?:ING)?\b[^]*\bINTO\b/i.test(sql)) return undefined
+  const toks = tokenize(sql)
+  const binds = toks.flatMap((t, k) => (t.kind === "bind" ? [k] : [])).sort((a, b) => toks[a]!.pos - toks[b]!.pos)
+  const positions = formatArgumentBinds(toks).map((k) => binds.indexOf(k))
+  const key = (r: ReadonlyArray<DuckDBValue>) => JSON.stringify(positions.map((p) => (typeof r[p] === "string" ? r[p] : null)))
+  const runs: Array<readonly [number, number]> = []
+  let first = 0
+  for (let i = 1; i <= rows.length; i++) if (i === rows.length || key(rows[i]!) !== key(rows[first]!)) runs.push([first, i]), (first = i)
+  return runs.length > 1 ? runs : undefined
+}
+
+/**
+ * An executeMany run as `runs` of rows, each executed by `execute`, answered as the one statement it is: row counts
+ * summed and listed, batch errors and a failing row's offset counted from the first row.
+ */
+export const executeRuns = async (runs: ReadonlyArray<readonly [number, number]>, execute: (first: number, end: number) => Promise<StatementResult>): Promise<StatementResult> => {
+  let rowCount = 0
+  const rowCounts: Array<number> = []
+  const batchErrors: Array<{ readonly offset: number; readonly error: OraError }> = []
+  for (const [first, end] of runs) {
+    let result: StatementResult
+    try {
+      result = await execute(first, end)
+    } catch (e) {
+      if (e instanceof OraError) (e as OraError & { rowOffset?: number }).rowOffset = first + ((e as OraError & { rowOffset?: number }).rowOffset ?? 0)
+      throw e
+    }
+    if (result.kind !== "dml") return result
+    rowCount += result.rowCount
+    rowCounts.push(...result.rowCounts)
+    batchErrors.push(...result.batchErrors.map((b) => ({ offset: first + b.offset, error: b.error })))
+  }
+  return { kind: "dml", rowCount, rowCounts, batchErrors }
 }
