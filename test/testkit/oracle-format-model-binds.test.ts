@@ -80,4 +80,10 @@ describe("Oracle test server: bound format models (raw node-oracledb)", () => {
     expect(r.outBinds).toEqual({ rid: [30], rd: ["06.05.2024"] })
     await conn.rollback()
   })
+  it("a query whose TO_DATE, TO_NUMBER or TO_TIMESTAMP takes a bound format model is described (parse only) by its result type", async () => {
+    // failed ORA-03001: the translator needs the format model, which a describe does not have
+    const info = await conn.getStatementInfo("SELECT TO_DATE(:d, :f) d, TO_NUMBER('1,5', :g), TO_TIMESTAMP(:t, :h) ts, TO_TIMESTAMP_TZ(:z, :k) tz, id FROM fmb WHERE id = :i")
+    expect(info.metaData.map((m: { name: string; dbTypeName: string }) => [m.name, m.dbTypeName])).toEqual([["D", "DATE"], ["TO_NUMBER('1,5',:G)", "NUMBER"], ["TS", "TIMESTAMP"], ["TZ", "TIMESTAMP WITH TIME ZONE"], ["ID", "NUMBER"]])
+    expect(info.bindNames).toEqual(["D", "F", "G", "T", "H", "Z", "K", "I"])
+  })
 })

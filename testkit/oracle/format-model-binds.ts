@@ -89,18 +89,31 @@ export const inlineFormatBinds = (sql: string, rows: ReadonlyArray<ReadonlyArray
   }
 }
 
+/** The result types of the conversion functions other than TO_CHAR / TO_NCHAR, as a describe reports them. */
+const DESCRIBED_TYPES: Readonly<Record<string, string>> = {
+  TO_DATE: "DATE",
+  TO_TIMESTAMP: "TIMESTAMP",
+  TO_TIMESTAMP_TZ: "TIMESTAMP WITH TIME ZONE",
+  TO_NUMBER: "NUMBER",
+  TO_BINARY_DOUBLE: "BINARY_DOUBLE",
+  TO_BINARY_FLOAT: "BINARY_FLOAT"
+}
+
 /**
  * A query described without its values (parse only): each TO_CHAR / TO_NCHAR whose format model (and NLS parameter)
- * are binds reads as TO_CHAR(x), its VARCHAR2 result the same, its column heading the call as written.
+ * are binds reads as TO_CHAR(x), its VARCHAR2 result the same; any other conversion function with a bound format
+ * model as a NULL of its result type (DESCRIBED_TYPES), its binds dropped. The column heading is the call as written.
  */
 const describedFormatBinds = (toks: ReadonlyArray<Tok>, params: ReadonlyArray<DuckDBValue>, specs: ReadonlyArray<BindSpec>) => {
   const binds = toks.flatMap((t, k) => (t.kind === "bind" ? [k] : [])).sort((a, b) => toks[a]!.pos - toks[b]!.pos)
   const dropped = new Set<number>()
   const out = [...toks]
+  const spliced = new Map<number, Array<Tok>>()
+  const removed = new Set<number>()
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   for (let s = 0; s + 1 < sig.length; s++) {
     const name = toks[sig[s]!]!
-    if (name.kind !== "ident" || !(name.value === "TO_CHAR" || name.value === "TO_NCHAR") || !isOp(toks[sig[s + 1]!], "(")) continue
+    if (name.kind !== "ident" || !FORMAT_FUNCTIONS.has(name.value) || !isOp(toks[sig[s + 1]!], "(")) continue
     const close = matchParen(toks, sig[s + 1]!)
     const inside = sig.filter((k) => k > sig[s + 1]! && k < close)
     // the first top-level comma, and only binds and commas after it
@@ -110,6 +123,16 @@ const describedFormatBinds = (toks: ReadonlyArray<Tok>, params: ReadonlyArray<Du
     const rest = inside.filter((k) => k >= comma)
     if (!rest.every((k) => isOp(toks[k], ",") || toks[k]!.kind === "bind")) continue
     const heading = headingOf(toks.slice(sig[s]!, close + 1).filter((t) => t.kind !== "ws"))
+    const typed = DESCRIBED_TYPES[name.value]
+    if (typed !== undefined) {
+      // the whole call a typed NULL: its value is not needed, and the translator cannot compile a model it lacks
+      const pos = toks[sig[s]!]!.pos
+      spliced.set(sig[s]!, tokenize(`CAST(NULL AS ${typed})`).map((t, i) => ({ ...t, pos, heading: i === 0 ? heading : "" })))
+      for (let k = sig[s]!; k <= close; k++) if (toks[k]!.kind === "bind") dropped.add(binds.indexOf(k))
+      for (let k = sig[s]! + 1; k <= close; k++) removed.add(k)
+      s = sig.indexOf(close)
+      continue
+    }
     for (let k = sig[s]!; k <= close; k++) out[k] = { ...toks[k]!, heading: k === sig[s]! ? heading : "" }
     for (let k = comma; k < close; k++) {
       if (toks[k]!.kind === "bind") dropped.add(binds.indexOf(k))
@@ -117,7 +140,7 @@ const describedFormatBinds = (toks: ReadonlyArray<Tok>, params: ReadonlyArray<Du
     }
   }
   if (dropped.size === 0) return undefined
-  return { toks: out, params: params.filter((_, n) => !dropped.has(n)), specs: specs.filter((_, n) => !dropped.has(n)) }
+  return { toks: out.flatMap((t, k) => spliced.get(k) ?? (removed.has(k) ? [] : [t])), params: params.filter((_, n) => !dropped.has(n)), specs: specs.filter((_, n) => !dropped.has(n)) }
 }
 
 /**
