@@ -59,4 +59,22 @@ describe("Oracle test server: PL/SQL format models given at run time (raw node-o
     )
     expect(r.outBinds).toEqual({ a: "2024-01-02", b: "13:14" })
   })
+  it("a concatenation, a cursor loop's query and an INSERT take a run-time format model", async () => {
+    await conn.execute("CREATE TABLE pfm (id NUMBER, d DATE)")
+    const r = await conn.execute(
+      `DECLARE
+         s VARCHAR2(2) := '-';
+         v VARCHAR2(30) := 'DD/MM/YYYY';
+       BEGIN
+         :a := TO_CHAR(DATE '2024-01-02', 'YYYY' || s || 'MM');
+         INSERT INTO pfm VALUES (1, TO_DATE('09/04/2024', v));
+         FOR c IN (SELECT TO_CHAR(d, v) x FROM pfm WHERE id = 1) LOOP
+           :b := c.x;
+         END LOOP;
+       END;`,
+      { a: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 }, b: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 } }
+    )
+    expect(r.outBinds).toEqual({ a: "2024-01", b: "09/04/2024" })
+    await conn.rollback()
+  })
 })

@@ -13,18 +13,15 @@ import type { BindSpec, StatementResult } from "./statement.ts"
 /** The conversion functions whose second and third arguments are a format model and an NLS parameter string. */
 const FORMAT_FUNCTIONS = new Set(["TO_CHAR", "TO_NCHAR", "TO_DATE", "TO_TIMESTAMP", "TO_TIMESTAMP_TZ", "TO_NUMBER", "TO_BINARY_DOUBLE", "TO_BINARY_FLOAT"])
 
-/**
- * The binds of `toks` (by token index) that are the whole format model or NLS parameter argument (the second or
- * third) of a conversion function.
- */
-export const formatArgumentBinds = (toks: ReadonlyArray<Tok>): Array<number> => {
-  const found: Array<number> = []
+/** The significant tokens (by index) of each format model or NLS parameter argument (the second or third) of a conversion function in `toks`. */
+const formatArguments = (toks: ReadonlyArray<Tok>): Array<Array<number>> => {
+  const found: Array<Array<number>> = []
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   for (let s = 0; s + 1 < sig.length; s++) {
     const name = toks[sig[s]!]!
     if (name.kind !== "ident" || !FORMAT_FUNCTIONS.has(name.value.toUpperCase()) || !isOp(toks[sig[s + 1]!], "(")) continue
     const close = matchParen(toks, sig[s + 1]!)
-    // the argument list's top-level commas, and each argument that is one bind alone
+    // the argument list's top-level commas
     let depth = 0
     let argument = 0
     let start = sig[s + 1]! + 1
@@ -33,8 +30,7 @@ export const formatArgumentBinds = (toks: ReadonlyArray<Tok>): Array<number> => 
       if (isOp(t, "(")) depth++
       else if (isOp(t, ")") && depth > 0) depth--
       else if (k === close || (depth === 0 && isOp(t, ","))) {
-        const inside = toks.slice(start, k).map((x, i) => ({ x, k: start + i })).filter(({ x }) => x.kind !== "ws")
-        if (argument >= 1 && argument <= 2 && inside.length === 1 && inside[0]!.x.kind === "bind") found.push(inside[0]!.k)
+        if (argument >= 1 && argument <= 2) found.push(toks.slice(start, k).flatMap((x, i) => (x.kind === "ws" ? [] : [start + i])))
         argument++
         start = k + 1
       }
@@ -42,6 +38,13 @@ export const formatArgumentBinds = (toks: ReadonlyArray<Tok>): Array<number> => 
   }
   return found
 }
+
+/**
+ * The binds of `toks` (by token index) that are the whole format model or NLS parameter argument (the second or
+ * third) of a conversion function.
+ */
+export const formatArgumentBinds = (toks: ReadonlyArray<Tok>): Array<number> =>
+  formatArguments(toks).flatMap((arg) => (arg.length === 1 && toks[arg[0]!]!.kind === "bind" ? [arg[0]!] : []))
 
 /**
  * The binds of `toks` (by token index) that are a conversion function's format model or NLS parameter, each with
@@ -160,17 +163,27 @@ export const inlineFormatBindTokens = (toks: ReadonlyArray<Tok>, params: Readonl
 }
 
 /**
- * `toks` with each bind that is a conversion function's format model or NLS parameter written in as the string
- * literal `valueOf` gives for it (a PL/SQL statement's bind or variable, known when the statement runs); a bind
- * whose value is not text stays.
+ * `toks` with each format model or NLS parameter that is a bind, or a `||` chain of binds and string literals,
+ * written in as the string literal it evaluates to, each bind's value from `valueOf` (a PL/SQL statement's bind or
+ * variable, known when the statement runs). One whose value is not text, or is empty (NULL), stays.
  */
 export const formatModelsAsLiterals = (toks: ReadonlyArray<Tok>, valueOf: (bind: Tok) => DuckDBValue | undefined): ReadonlyArray<Tok> => {
-  const found = new Set(formatArgumentBinds(toks))
-  if (found.size === 0) return toks
-  return toks.map((t, k): Tok => {
-    const value = found.has(k) ? valueOf(t) : undefined
-    return typeof value === "string" ? { kind: "str", text: sqlString(value), value, pos: t.pos, heading: t.text.toUpperCase() } : t
-  })
+  const folded = new Map<number, Tok>()
+  const removed = new Set<number>()
+  for (const arg of formatArguments(toks)) {
+    const parts = arg.filter((_, i) => i % 2 === 0).map((k) => toks[k]!)
+    if (!arg.every((k, i) => (i % 2 === 1 ? isOp(toks[k], "||") : toks[k]!.kind === "str" || toks[k]!.kind === "bind")) || arg.length % 2 === 0 || (arg.length === 1 && parts[0]!.kind === "str")) continue
+    // NULL in a concatenation is the empty string (SQL Language Reference, "Concatenation Operator")
+    const values = parts.map((t) => (t.kind === "str" ? t.value : valueOf(t)))
+    if (!values.every((v) => typeof v === "string" || v === null)) continue
+    const value = values.join("")
+    if (value === "") continue
+    const first = toks[arg[0]!]!
+    folded.set(arg[0]!, { kind: "str", text: sqlString(value), value, pos: first.pos, heading: arg.map((k) => toks[k]!.text.toUpperCase()).join("") })
+    for (let k = arg[0]! + 1; k <= arg[arg.length - 1]!; k++) removed.add(k)
+  }
+  if (folded.size === 0) return toks
+  return toks.flatMap((t, k) => (folded.has(k) ? [folded.get(k)!] : removed.has(k) ? [] : [t]))
 }
 
 /**
