@@ -77,4 +77,19 @@ describe("Oracle test server: PL/SQL format models given at run time (raw node-o
     expect(r.outBinds).toEqual({ a: "2024-01", b: "09/04/2024" })
     await conn.rollback()
   })
+  it("a NULL format model makes the conversion NULL", async () => {
+    // "Nulls in SQL Functions": most scalar functions return null when given a null argument (SQL Language
+    // Reference, https://docs.oracle.com/database/122/SQLRF/About-SQL-Functions.htm)
+    const r = await conn.execute(
+      `DECLARE
+         v VARCHAR2(30);
+       BEGIN
+         :a := NVL(TO_CHAR(DATE '2024-01-02', v), 'null');
+         :b := CASE WHEN TO_DATE('2024', v) IS NULL THEN 'null' END;
+         :c := NVL(TO_CHAR(TO_NUMBER('12', v) + 1), 'null');
+       END;`,
+      Object.fromEntries(["a", "b", "c"].map((k) => [k, { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 }]))
+    )
+    expect(r.outBinds).toEqual({ a: "null", b: "null", c: "null" })
+  })
 })

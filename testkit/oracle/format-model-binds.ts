@@ -13,9 +13,21 @@ import type { BindSpec, StatementResult } from "./statement.ts"
 /** The conversion functions whose second and third arguments are a format model and an NLS parameter string. */
 const FORMAT_FUNCTIONS = new Set(["TO_CHAR", "TO_NCHAR", "TO_DATE", "TO_TIMESTAMP", "TO_TIMESTAMP_TZ", "TO_NUMBER", "TO_BINARY_DOUBLE", "TO_BINARY_FLOAT"])
 
-/** The significant tokens (by index) of each format model or NLS parameter argument (the second or third) of a conversion function in `toks`. */
-const formatArguments = (toks: ReadonlyArray<Tok>): Array<Array<number>> => {
-  const found: Array<Array<number>> = []
+/** A format model or NLS parameter argument (the second or third) of a conversion function call. */
+interface FormatArgument {
+  /** The function's name, upper case. */
+  readonly fn: string
+  /** The token indices of the call's name and of its closing parenthesis. */
+  readonly call: readonly [number, number]
+  /** The argument's significant tokens (by index). */
+  readonly tokens: ReadonlyArray<number>
+  /** Whether it is the format model (else the NLS parameter). */
+  readonly model: boolean
+}
+
+/** Each format model or NLS parameter argument of a conversion function in `toks`, the calls in source order. */
+const formatArguments = (toks: ReadonlyArray<Tok>): Array<FormatArgument> => {
+  const found: Array<FormatArgument> = []
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   for (let s = 0; s + 1 < sig.length; s++) {
     const name = toks[sig[s]!]!
@@ -30,7 +42,7 @@ const formatArguments = (toks: ReadonlyArray<Tok>): Array<Array<number>> => {
       if (isOp(t, "(")) depth++
       else if (isOp(t, ")") && depth > 0) depth--
       else if (k === close || (depth === 0 && isOp(t, ","))) {
-        if (argument >= 1 && argument <= 2) found.push(toks.slice(start, k).flatMap((x, i) => (x.kind === "ws" ? [] : [start + i])))
+        if (argument >= 1 && argument <= 2) found.push({ fn: name.value.toUpperCase(), call: [sig[s]!, close], tokens: toks.slice(start, k).flatMap((x, i) => (x.kind === "ws" ? [] : [start + i])), model: argument === 1 })
         argument++
         start = k + 1
       }
@@ -44,7 +56,7 @@ const formatArguments = (toks: ReadonlyArray<Tok>): Array<Array<number>> => {
  * third) of a conversion function.
  */
 export const formatArgumentBinds = (toks: ReadonlyArray<Tok>): Array<number> =>
-  formatArguments(toks).flatMap((arg) => (arg.length === 1 && toks[arg[0]!]!.kind === "bind" ? [arg[0]!] : []))
+  formatArguments(toks).flatMap(({ tokens }) => (tokens.length === 1 && toks[tokens[0]!]!.kind === "bind" ? [tokens[0]!] : []))
 
 /**
  * The binds of `toks` (by token index) that are a conversion function's format model or NLS parameter, each with
@@ -165,25 +177,36 @@ export const inlineFormatBindTokens = (toks: ReadonlyArray<Tok>, params: Readonl
 /**
  * `toks` with each format model or NLS parameter that is a bind, or a `||` chain of binds and string literals,
  * written in as the string literal it evaluates to, each bind's value from `valueOf` (a PL/SQL statement's bind or
- * variable, known when the statement runs). One whose value is not text, or is empty (NULL), stays.
+ * variable, known when the statement runs). A format model that is NULL (or empty) makes the whole call a NULL of
+ * its result type ("Nulls in SQL Functions": most scalar functions return null when given a null argument, SQL
+ * Language Reference, https://docs.oracle.com/database/122/SQLRF/About-SQL-Functions.htm). One whose value is not
+ * text, or a NULL NLS parameter, stays.
  */
 export const formatModelsAsLiterals = (toks: ReadonlyArray<Tok>, valueOf: (bind: Tok) => DuckDBValue | undefined): ReadonlyArray<Tok> => {
-  const folded = new Map<number, Tok>()
+  const replaced = new Map<number, ReadonlyArray<Tok>>()
   const removed = new Set<number>()
-  for (const arg of formatArguments(toks)) {
+  for (const { fn, call, tokens: arg, model } of formatArguments(toks)) {
+    if (removed.has(call[0]) || replaced.has(call[0])) continue
     const parts = arg.filter((_, i) => i % 2 === 0).map((k) => toks[k]!)
     if (!arg.every((k, i) => (i % 2 === 1 ? isOp(toks[k], "||") : toks[k]!.kind === "str" || toks[k]!.kind === "bind")) || arg.length % 2 === 0 || (arg.length === 1 && parts[0]!.kind === "str")) continue
     // NULL in a concatenation is the empty string (SQL Language Reference, "Concatenation Operator")
     const values = parts.map((t) => (t.kind === "str" ? t.value : valueOf(t)))
     if (!values.every((v) => typeof v === "string" || v === null)) continue
     const value = values.join("")
-    if (value === "") continue
+    if (value === "" && !model) continue
     const first = toks[arg[0]!]!
-    folded.set(arg[0]!, { kind: "str", text: sqlString(value), value, pos: first.pos, heading: arg.map((k) => toks[k]!.text.toUpperCase()).join("") })
-    for (let k = arg[0]! + 1; k <= arg[arg.length - 1]!; k++) removed.add(k)
+    const [from, to] = value === "" ? call : [arg[0]!, arg[arg.length - 1]!]
+    const heading = toks.slice(from, to + 1).flatMap((t) => (t.kind === "ws" ? [] : [t.text.toUpperCase()])).join("")
+    replaced.set(
+      from,
+      value === ""
+        ? tokenize(`CAST(NULL AS ${DESCRIBED_TYPES[fn] ?? "VARCHAR2(4000)"})`).map((t, i) => ({ ...t, pos: toks[from]!.pos, heading: i === 0 ? heading : "" }))
+        : [{ kind: "str", text: sqlString(value), value, pos: first.pos, heading }]
+    )
+    for (let k = from + 1; k <= to; k++) removed.add(k)
   }
-  if (folded.size === 0) return toks
-  return toks.flatMap((t, k) => (folded.has(k) ? [folded.get(k)!] : removed.has(k) ? [] : [t]))
+  if (replaced.size === 0) return toks
+  return toks.flatMap((t, k) => (removed.has(k) ? [] : (replaced.get(k) ?? [t])))
 }
 
 /**
