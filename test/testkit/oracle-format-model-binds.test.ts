@@ -41,4 +41,49 @@ describe("Oracle test server: bound format models (raw node-oracledb)", () => {
     expect(info.metaData.map((m: { name: string; dbTypeName: string }) => [m.name, m.dbTypeName])).toEqual([["X", "VARCHAR2"], ["TO_CHAR(12.5,:G,:N)", "VARCHAR2"]])
     expect(info.bindNames).toEqual(["F", "G", "N"])
   })
+  it("executeMany rows that bind different format models, each row read by its own", async () => {
+    await conn.executeMany("INSERT INTO fmb (id, d, n) VALUES (:1, TO_DATE(:2, :3), TO_NUMBER(:4, :5))", [
+      [10, "01-03-2024", "DD-MM-YYYY", "1,234.5", "9G999D9"],
+      [11, "2024/03/02", "YYYY/MM/DD", "12.5", "99D9"]
+    ], { bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 20 }, { type: oracledb.STRING, maxSize: 20 }, { type: oracledb.STRING, maxSize: 20 }, { type: oracledb.STRING, maxSize: 20 }] })
+    const r = await conn.execute("SELECT id, TO_CHAR(d, 'YYYY-MM-DD'), n FROM fmb WHERE id >= 10 ORDER BY id")
+    expect(r.rows).toEqual([[10, "2024-03-01", 1234.5], [11, "2024-03-02", 12.5]])
+    // a failing row's offset counts from the first row, across the runs of equal format models
+    const b = await conn.executeMany("INSERT INTO fmb (id, d) VALUES (:1, TO_DATE(:2, :3))", [
+      [12, "05-03-2024", "DD-MM-YYYY"],
+      [13, "2024/13/01", "YYYY/MM/DD"],
+      [14, "07.03.2024", "DD.MM.YYYY"]
+    ], { batchErrors: true, dmlRowCounts: true, bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 20 }, { type: oracledb.STRING, maxSize: 20 }] })
+    expect(b.batchErrors?.map((e: { offset: number; message: string }) => [e.offset, e.message.slice(0, 9)])).toEqual([[1, "ORA-01843"]])
+    expect(b.dmlRowCounts).toEqual([1, 0, 1])
+    await conn.rollback()
+  })
+
+  it("a bind name used twice, as a format model and elsewhere", async () => {
+    const r = await conn.execute("SELECT TO_CHAR(TO_DATE(:d, :f), :f), LENGTH(:f) FROM dual", { d: "2024-05-06", f: "YYYY-MM-DD" })
+    expect(r.rows).toEqual([["2024-05-06", 10]])
+    await conn.execute("INSERT INTO fmb (id, d) SELECT 20, TO_DATE(:d, :f) FROM dual WHERE :f IS NOT NULL", { d: "2023-01-02", f: "YYYY-MM-DD" })
+    const w = await conn.execute("SELECT TO_CHAR(d, 'YYYY-MM-DD') FROM fmb WHERE id = 20")
+    expect(w.rows).toEqual([["2023-01-02"]])
+    await conn.rollback()
+  })
+
+  it("RETURNING ... INTO after a bound format model", async () => {
+    const r = await conn.execute("INSERT INTO fmb (id, d) VALUES (:id, TO_DATE(:d, :f)) RETURNING id, TO_CHAR(d, :g) INTO :rid, :rd", {
+      id: 30,
+      d: "2024-05-06",
+      f: "YYYY-MM-DD",
+      g: "DD.MM.YYYY",
+      rid: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+      rd: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 20 }
+    })
+    expect(r.outBinds).toEqual({ rid: [30], rd: ["06.05.2024"] })
+    await conn.rollback()
+  })
+  it("a query whose TO_DATE, TO_NUMBER or TO_TIMESTAMP takes a bound format model is described (parse only) by its result type", async () => {
+    // failed ORA-03001: the translator needs the format model, which a describe does not have
+    const info = await conn.getStatementInfo("SELECT TO_DATE(:d, :f) d, TO_NUMBER('1,5', :g), TO_TIMESTAMP(:t, :h) ts, TO_TIMESTAMP_TZ(:z, :k) tz, id FROM fmb WHERE id = :i")
+    expect(info.metaData.map((m: { name: string; dbTypeName: string }) => [m.name, m.dbTypeName])).toEqual([["D", "DATE"], ["TO_NUMBER('1,5',:G)", "NUMBER"], ["TS", "TIMESTAMP"], ["TZ", "TIMESTAMP WITH TIME ZONE"], ["ID", "NUMBER"]])
+    expect(info.bindNames).toEqual(["D", "F", "G", "T", "H", "Z", "K", "I"])
+  })
 })

@@ -7,7 +7,7 @@
  * (session-dictionary.ts), the typed columns a statement mentions (session-columns.ts), engine failures as ORA- errors
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
-import { inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
+import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -241,6 +241,8 @@ export class SqlSession {
   async execute(text: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
     const cls = classify(text)
     // a bound format model (TO_CHAR(x, :fmt)) as the literal it is (format-model-binds.ts)
+    const runs = cls === "dml" ? formatBindRuns(text, rows) : undefined
+    if (runs !== undefined) return executeRuns(runs, (first, end) => this.execute(text, rows.slice(first, end), specs, opts))
     const formats = cls === "dml" ? inlineFormatBinds(text, rows, specs) : undefined
     if (formats !== undefined) return this.execute(formats.sql, formats.rows, formats.specs, opts)
     // WITH FUNCTION ...: the declarations as a package only this statement sees (plsql/with-functions.ts)

@@ -355,9 +355,12 @@ export const translateQuery = (
       else if (isOp(toks[j], ")")) depth--
       else if (depth === 0 && isKw(toks[j], "ROWNUM")) {
         const op = toks[j + 1]
-        const n = toks[j + 2]
+        // ROWNUM is a NUMBER: a text compared with it is converted to one, ORA-01722 when it is not a number
+        const text = toks[j + 2]?.kind === "str" ? toks[j + 2]!.value.trim() : undefined
+        if (text !== undefined && !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) throw ora.invalidNumber()
+        const n = text === undefined ? toks[j + 2] : { ...toks[j + 2]!, kind: "num" as const, value: String(Number(text)), text: String(Number(text)) }
         if (op === undefined || n === undefined || (n.kind !== "num" && n.kind !== "bind")) throw ora.unimplemented("ROWNUM predicate")
-        const nText = tr.range(j + 2, j + 3)
+        const nText = text === undefined ? tr.range(j + 2, j + 3) : n.text
         if (isOp(op, "<=")) limit = nText
         else if (isOp(op, "<")) limit = `(${nText}) - 1`
         else if (isOp(op, "=") && n.kind === "num" && n.value === "1") limit = "1"

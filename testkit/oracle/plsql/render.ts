@@ -8,6 +8,7 @@ import { DuckDBBlobValue, type DuckDBValue } from "@duckdb/node-api"
 import { rewriteBuiltinCalls } from "../builtin-functions.ts"
 import { zonedBinds } from "../datetime-binds.ts"
 import { rewriteFloatConditions } from "../float-conditions.ts"
+import { formatModelsAsLiterals } from "../format-model-binds.ts"
 import { rewriteHierarchical } from "../hierarchical.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { rewriteJsonSql } from "../json-sql.ts"
@@ -118,7 +119,9 @@ function hierarchyAndOuterJoins(ctx: Frame, toks: ReadonlyArray<Tok>): ReadonlyA
 export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, withRowid = false): { sql: string; params: Array<DuckDBValue>; shape?: QueryShape } {
   const params: Array<DuckDBValue> = []
   const source = rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(hierarchyAndOuterJoins(ctx, withAliasAs(namedTypesOf(ctx.host.db).rewriteConstructors(ctx.host.schema, toks))), ctx.host.db.settings.version), ctx.host.schema))), (schema, name) => ctx.host.lookupTable(schema, name))
-  const { rewritten, values, specs, kinds } = bindNames(ctx, source, sql)
+  const { rewritten: named, values, specs, kinds } = bindNames(ctx, source, sql)
+  // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
+  const rewritten = formatModelsAsLiterals(named, (t) => (t.value.startsWith("\u0000V") ? values[Number(t.value.slice(2))] : undefined))
   const kindOfParam: Array<ValueKind> = []
   const withSpaces: Array<Tok> = []
   for (const t of rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })
