@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec } from "./hana/client.ts"
-import type { HdbClient, HdbResultSet } from "./hana/client.ts"
+import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 /** hdb's type codes (node_modules/hdb/lib/protocol/common/TypeCode.js). */
 const INTEGER = 3
@@ -46,6 +46,19 @@ describe("HANA test server: SUBSTR_AFTER & co., LEFT / RIGHT, LAST_DAY, DAYNAME,
     expect(await exec(c, "SELECT CONCAT_NAZ('A', 'B') AS A, CONCAT_NAZ('C', NULL) AS C, CONCAT_NAZ(NULL, NULL) AS N FROM DUMMY")).toEqual([{ A: "AB", C: "C", N: null }])
     // LEFT JOIN / RIGHT JOIN stay joins
     expect(await exec(c, "SELECT a.x FROM (SELECT 1 AS x FROM DUMMY) a LEFT JOIN (SELECT 2 AS x FROM DUMMY) b ON a.x = b.x")).toEqual([{ X: 1 }])
+  })
+
+  it("TRIM takes LEADING / TRAILING / BOTH and a trim character before FROM, on literals, columns and parameters", async () => {
+    // SAP HANA SQL Reference, "TRIM Function (String)": TRIM([[LEADING | TRAILING | BOTH] <trim_char> FROM] <string>)
+    expect(await exec(c, "SELECT TRIM(BOTH 'x' FROM 'xxaxx') AS B, TRIM(LEADING 'x' FROM 'xxaxx') AS L, TRIM(TRAILING 'x' FROM 'xxaxx') AS T, " +
+      "TRIM(TRAILING FROM '  a  ') AS S, TRIM('x' FROM 'xxaxx') AS D, TRIM(BOTH 'x' FROM NULL) AS N FROM DUMMY"))
+      .toEqual([{ B: "a", L: "axx", T: "xxa", S: "  a", D: "a", N: null }])
+    await exec(c, "CREATE COLUMN TABLE trm (s NVARCHAR(10))")
+    await exec(c, "INSERT INTO trm VALUES ('--ab--')")
+    expect(await exec(c, "SELECT TRIM(LEADING '-' FROM s) AS L FROM trm WHERE TRIM(BOTH '-' FROM s) = 'ab'")).toEqual([{ L: "ab--" }])
+    const st = await call<HdbStatement>((cb) => c.prepare("SELECT TRIM(TRAILING '-' FROM ?) AS T FROM DUMMY", cb))
+    expect(await call((cb) => st.exec(["q--"], cb))).toEqual([{ T: "q" }])
+    expect(await types("SELECT TRIM(BOTH 'x' FROM s) AS B FROM trm")).toEqual([(await types("SELECT s FROM trm"))[0]])
   })
 
   it("LAST_DAY is a DATE; DAYNAME and MONTHNAME are upper-case English names; ISOWEEK is YYYY-Www", async () => {

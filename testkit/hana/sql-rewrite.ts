@@ -20,6 +20,9 @@ import { typeAt } from "./type-syntax.ts"
 import { TYPE_NAMES } from "./types.ts"
 import { VECTOR_TYPES, vectorTypeUnsupported } from "./vector-types.ts"
 
+/** The side words of `TRIM(<side> … FROM …)`, keywords only there. */
+const TRIM_SIDES = new Set(["LEADING", "TRAILING", "BOTH"])
+
 /** SQL keywords kept verbatim (everything else that is a bare word is an identifier). */
 const KEYWORDS = new Set(
   (
@@ -393,6 +396,11 @@ const rewritten = (tokens: readonly Token[], session: SessionValues): string => 
           // DUMMY is both the table and its column: only a table position (after FROM/JOIN) means SYS.DUMMY.
           if (U === "DUMMY" && (prevWord === "FROM" || prevWord === "JOIN") && !(next?.t === "op" && next.v === ".")) {
             parts.push('"SYS"."DUMMY"')
+            break
+          }
+          // TRIM([LEADING | TRAILING | BOTH] [c] FROM s) (SAP HANA SQL Reference, "TRIM Function (String)"): DuckDB reads the same form
+          if (TRIM_SIDES.has(U) && upper(tokens[i - 2]) === "TRIM" && tokens[i - 1]?.t === "op" && tokens[i - 1]!.v === "(") {
+            parts.push(U)
             break
           }
           // CONSTRAINT not followed by a constraint's name is SYS.INDEXES' column of that name
