@@ -58,7 +58,7 @@ export const MISC_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
 /** The session macros behind {@link MISC_FUNCTIONS} and SYSUUID (TEMP macros, created at login with the others). */
 export const MISC_FUNCTION_MACROS: readonly string[] = [
   "CREATE OR REPLACE TEMP MACRO hana_sysuuid() AS unhex(replace(CAST(gen_random_uuid() AS VARCHAR), '-', ''))",
-  "CREATE OR REPLACE TEMP MACRO hana_bintostr(b VARCHAR) AS decode(unhex(b)), (b) AS decode(CAST(b AS BLOB))",
+  "CREATE OR REPLACE TEMP MACRO hana_bintostr(b) AS decode(CASE WHEN typeof(b) = 'VARCHAR' THEN unhex(CAST(b AS VARCHAR)) ELSE CAST(b AS BLOB) END)",
   "CREATE OR REPLACE TEMP MACRO hana_next_day(d) AS hana_shift_days(hana_as(d, CAST(NULL AS DATE)), 1)",
   "CREATE OR REPLACE TEMP MACRO hana_utctolocal(t, tz := '', ds := 'platform') AS hana_ld(hana_tz_convert(hana_ticks_ts(hana_ld(t)), tz, ds, TRUE))",
   "CREATE OR REPLACE TEMP MACRO hana_localtoutc(t, tz := '', ds := 'platform') AS hana_ld(hana_tz_convert(hana_ticks_ts(hana_ld(t)), tz, ds, FALSE))",
@@ -66,8 +66,13 @@ export const MISC_FUNCTION_MACROS: readonly string[] = [
     `THEN error('${INVALID_ARGUMENT}WIDTH_BUCKET needs a positive number of buckets and two different bounds') ` +
     "WHEN mn < mx AND e < mn OR mn > mx AND e > mn THEN 0 WHEN mn < mx AND e >= mx OR mn > mx AND e <= mx THEN CAST(n AS INTEGER) + 1 " +
     "ELSE CAST(floor(CAST(e - mn AS DOUBLE) * CAST(n AS DOUBLE) / CAST(mx - mn AS DOUBLE)) AS INTEGER) + 1 END",
-  "CREATE OR REPLACE TEMP MACRO hana_bitcount(x BLOB) AS CASE WHEN octet_length(x) = 0 THEN 0 ELSE CAST(bit_count(CAST(x AS BIT)) AS INTEGER) END, " +
-    "(x) AS CAST(bit_count(x) AS INTEGER)",
+  // Told by typeof, not by typed macro overloads, which DuckDB picks before it knows an aggregate's type (longdate.ts);
+  // every branch binds for every type (a cast that cannot be made fails only if its branch runs).
+  "CREATE OR REPLACE TEMP MACRO hana_bitcount(x) AS CASE typeof(x) " +
+    "WHEN 'BLOB' THEN (CASE WHEN octet_length(CAST(x AS BLOB)) = 0 THEN 0 ELSE CAST(bit_count(CAST(CAST(x AS BLOB) AS BIT)) AS INTEGER) END) " +
+    ["UTINYINT", "SMALLINT", "INTEGER", "BIGINT"].map((t) => `WHEN '${t}' THEN CAST(bit_count(CAST(x AS ${t})) AS INTEGER) `).join("") +
+    "WHEN 'HUGEINT' THEN CAST(bit_count(CAST(x AS BIGINT)) AS INTEGER) WHEN '\"NULL\"' THEN CAST(NULL AS INTEGER) " +
+    `ELSE error('${INCONSISTENT_DATATYPE}BIT_COUNT does not take arguments of these types') END`,
   ...([["OR", "|"], ["XOR", "xor"]] as const).map(([name, op]) => {
     const apply = (a: string, b: string) => (op === "|" ? `${a} | ${b}` : `xor(${a}, ${b})`)
     return `CREATE OR REPLACE TEMP MACRO hana_bit${name.toLowerCase()}(a BLOB, b BLOB) AS CASE WHEN octet_length(a) <> octet_length(b) THEN ` +
