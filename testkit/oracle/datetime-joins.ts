@@ -14,7 +14,7 @@
  * `SELECT *`); other joins over such columns are left as they are.
  */
 import type { ColumnMeta } from "./catalog.ts"
-import { isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
+import { blockSelectBefore, isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import { subqueryColumns } from "./insert-select-stars.ts"
 import type { TableLookup } from "./number-writes.ts"
 
@@ -201,14 +201,8 @@ export const datetimeJoins = (all: ReadonlyArray<Tok>, lookup: TableLookup): Rea
     const leftOf = (c: string): TableRef => owners.get(c)![0]!
     const left = chain[0]!
     // the query block: from its SELECT to the end of its parenthesis (or of the statement)
-    let select = m
-    for (let depth = 0; select >= 0; select--) {
-      if (isOp(sig[select], ")")) depth++
-      else if (isOp(sig[select], "(")) depth--
-      if (depth === 0 && isKw(sig[select], "SELECT")) break
-      if (depth < 0) break
-    }
-    if (!isKw(sig[select], "SELECT")) continue
+    const select = blockSelectBefore(sig, m)
+    if (select < 0) continue
     let blockEnd = conditionEnd
     for (let depth = 0; blockEnd < sig.length; blockEnd++) {
       if (isOp(sig[blockEnd], "(")) depth++

@@ -9,7 +9,7 @@
  * NATURAL join, a WITH block or an unnamed expression is left as written.
  */
 import type { ColumnMeta } from "./catalog.ts"
-import { findTopLevel, isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
+import { blockSelectBefore, findTopLevel, isKw, isOp, matchParen, type Tok, tokenize } from "./lexer.ts"
 import type { TableLookup } from "./number-writes.ts"
 import { numberType } from "./types.ts"
 
@@ -153,14 +153,8 @@ export const expandedInsertSelectStars = (all: ReadonlyArray<Tok>, lookup: Table
     const qualified = isOp(sig[k], "*") && isOp(sig[k - 1], ".") && isName(sig[k - 2]) && (isKw(sig[k - 3], "SELECT", "DISTINCT", "UNIQUE", "ALL") || isOp(sig[k - 3], ",")) && (isKw(sig[k + 1], "FROM") || isOp(sig[k + 1], ","))
     if (!plain && !qualified) continue
     // the star's query block: its SELECT and the end of its parenthesis (or of the statement)
-    let select = k - 1
-    for (let depth = 0; select >= 0; select--) {
-      if (isOp(sig[select], ")")) depth++
-      else if (isOp(sig[select], "(")) depth--
-      if (depth === 0 && isKw(sig[select], "SELECT")) break
-      if (depth < 0) break
-    }
-    if (!isKw(sig[select], "SELECT")) continue
+    const select = blockSelectBefore(sig, k - 1)
+    if (select < 0) continue
     let end = k
     for (let depth = 0; end < sig.length; end++) {
       if (isOp(sig[end], "(")) depth++

@@ -193,6 +193,20 @@ export const findTopLevel = (toks: ReadonlyArray<Tok>, from: number, to: number,
   return -1
 }
 
+/**
+ * The SELECT that opens the query block holding index `at` (searching back at parenthesis depth 0 from `at`), or -1
+ * when the enclosing parenthesis opens first.
+ */
+export const blockSelectBefore = (toks: ReadonlyArray<Tok>, at: number): number => {
+  for (let k = at, depth = 0; k >= 0; k--) {
+    if (isOp(toks[k], ")")) depth++
+    else if (isOp(toks[k], "(")) depth--
+    if (depth === 0 && isKw(toks[k], "SELECT")) return k
+    if (depth < 0) return -1
+  }
+  return -1
+}
+
 /** Splits a token range at top-level commas. */
 export const splitTopLevel = (toks: ReadonlyArray<Tok>, sep = ","): Array<Array<Tok>> => {
   const parts: Array<Array<Tok>> = [[]]
