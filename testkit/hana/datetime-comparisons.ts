@@ -8,7 +8,8 @@
 import { upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 
-const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
+/** The comparison operators. */
+export const COMPARISONS: ReadonlySet<string> = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
 /** A text that starts as a date (`2024-01-02…`). */
 export const DATETIME_TEXT = /^\s*\d+-\d{1,2}-\d{1,2}/
 

@@ -4,7 +4,7 @@
  * every divisor guarded so a division by zero fails as in HANA.
  */
 import { typeDateArguments } from "./datetime-arguments.ts"
-import { DATETIME_TEXT, typeDatetimeComparisons } from "./datetime-comparisons.ts"
+import { COMPARISONS, DATETIME_TEXT, typeDatetimeComparisons } from "./datetime-comparisons.ts"
 import { nowTicks } from "./longdate.ts"
 import { HanaError } from "./errors.ts"
 import { BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
@@ -147,9 +147,7 @@ const DATETIME_VALUES = new Set([
   "CURRENT_DATE", "CURRENT_TIMESTAMP", "CURRENT_UTCTIMESTAMP", "NOW", "ADD_DAYS", "ADD_MONTHS", "ADD_YEARS", "ADD_SECONDS",
   "ADD_NANO100", "ADD_WORKDAYS", "TO_DATE", "TO_TIMESTAMP", "TO_SECONDDATE", "LAST_DAY", "NEXT_DAY"
 ])
-const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
 const ARITHMETIC = new Set(["+", "-", "*", "/", "||"])
-const LIST = new Set([","])
 
 /**
  * A comparison with a datetime keyword, function or text on one side (`NOW() >= CURRENT_DATE`, `ts < ADD_DAYS(
@@ -180,7 +178,7 @@ const typeDatetimeOperands = (tokens: readonly Token[]): readonly Token[] => {
     const right = tokens.slice(i + 1, end)
     const single = (x: readonly Token[]) => x.length === 1 && x[0]!.t === "param"
     // `SET a = …, b = …` assigns, it does not compare
-    const assigns = t.v === "=" && (upper(out[start - 1]) === "SET" || isOpIn(out[start - 1], LIST))
+    const assigns = t.v === "=" && (upper(out[start - 1]) === "SET" || (out[start - 1]?.t === "op" && out[start - 1]!.v === ","))
     if (assigns || single(left) || single(right) || !(isDatetime(left[0]) || isDatetime(right[0]))) {
       out.push(t)
       i++
