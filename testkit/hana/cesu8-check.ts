@@ -8,7 +8,7 @@
  * A 4-byte UTF-8 sequence is not CESU-8 but is accepted: hdb sends one for a supplementary character when its
  * `useCesu8` option is off, and whether HANA then refuses it is not confirmed.
  */
-import { fromCesu8 } from "./encode.ts"
+import { fromCesu8 } from "./cesu8.ts"
 import { HanaError } from "./errors.ts"
 
 /** {@link scanCesu8}: valid, and the bytes are UTF-8 as they are (no surrogate pair). */

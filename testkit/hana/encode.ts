@@ -1,4 +1,3 @@
-// One module: cellWriter is one switch over HANA's wire types (about 380 lines) whose cases share the date, decimal and CESU-8 writers above it.
 /**
  * Value encodings of the HANA wire format (result cells; metadata parts: metadata.ts), written straight from the engine's
  * column vectors into a {@link ByteWriter}. Layouts: hdb lib/protocol/Reader.js.
@@ -11,82 +10,31 @@ import { wireWkb } from "./spatial.ts"
 import { DATE_OUT_OF_RANGE, HanaError } from "./errors.ts"
 import { epochDayOfHanaDay, hanaDayOfEpochDay, hanaDayShift } from "./datetime.ts"
 import { civilFromDays } from "../common/civil.ts"
-import { fieldsOfTicks, TICKS_END } from "./longdate.ts"
+import { fieldsOfTicks } from "./longdate.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
+import { asCesu8, cesu8 } from "./cesu8.ts"
+import {
+  checkBeforeYear10000,
+  dateDays,
+  exactMicros,
+  floorDays,
+  LONGDATE_K,
+  relabelledLongdate,
+  SAFE_HIGH,
+  timestampMicros,
+  US_PER_DAY,
+  US_PER_DAY_BIG
+} from "./timestamp-cells.ts"
 
 /** DAYDATE's NULL value, the day number of 10000-01-01 (hdb lib/protocol/Reader.js readDayDate). */
 const DAYDATE_NULL = 3652062
 
 const EPOCH_SECONDS = 719164 * 86400
-const US_PER_DAY = 86_400_000_000
 /** High 32-bit word below which a µs timestamp may lie before 1582-10-15 (-141427 days). */
 const BEFORE_GREGORIAN_HIGH = Math.floor((-141427 * US_PER_DAY) / TWO_32) + 1
-// LONGDATE ticks = (µs since epoch + 719164·86400·10^6)·10 + 1, split in 32-bit limbs to stay exact in doubles.
-const LONGDATE_K = (719164n * 86400n * 1_000_000n) * 10n + 1n
+// LONGDATE_K split in 32-bit limbs to stay exact in doubles.
 const K_LO = Number(LONGDATE_K & 0xffffffffn)
 const K_HI = Number(LONGDATE_K >> 32n)
-
-const SURROGATE = /[\uD800-\uDFFF]/
-
-/** CESU-8 bytes of a string (UTF-8 except that supplementary characters are two 3-byte surrogate encodings). */
-export const cesu8 = (s: string): Buffer => {
-  if (!SURROGATE.test(s)) return Buffer.from(s, "utf8")
-  const out = Buffer.allocUnsafe(s.length * 3)
-  let o = 0
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c < 0x80) out[o++] = c
-    else if (c < 0x800) {
-      out[o++] = 0xc0 | (c >> 6)
-      out[o++] = 0x80 | (c & 0x3f)
-    } else {
-      out[o++] = 0xe0 | (c >> 12)
-      out[o++] = 0x80 | ((c >> 6) & 0x3f)
-      out[o++] = 0x80 | (c & 0x3f)
-    }
-  }
-  return out.subarray(0, o)
-}
-
-/** Decodes CESU-8 (or plain UTF-8) bytes. */
-export const fromCesu8 = (b: Uint8Array): string => {
-  const buf = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.length)
-  let hasSurrogate = false
-  for (let i = 0; i + 1 < buf.length; i++) {
-    if (buf[i] === 0xed && buf[i + 1]! >= 0xa0) {
-      hasSurrogate = true
-      break
-    }
-  }
-  if (!hasSurrogate) return buf.toString("utf8")
-  let s = ""
-  let i = 0
-  while (i < buf.length) {
-    const c = buf[i]!
-    if (c < 0x80) {
-      s += String.fromCharCode(c)
-      i += 1
-    } else if (c < 0xe0) {
-      s += String.fromCharCode(((c & 0x1f) << 6) | (buf[i + 1]! & 0x3f))
-      i += 2
-    } else if (c < 0xf0) {
-      s += String.fromCharCode(((c & 0x0f) << 12) | ((buf[i + 1]! & 0x3f) << 6) | (buf[i + 2]! & 0x3f))
-      i += 3
-    } else {
-      s += buf.toString("utf8", i, i + 4)
-      i += 4
-    }
-  }
-  return s
-}
-
-/** UTF-8 bytes as CESU-8 (the same bytes unless a 4-byte sequence occurs). */
-const asCesu8 = (bytes: Uint8Array): Uint8Array => {
-  for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i]! >= 0xf0) return cesu8(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"))
-  }
-  return bytes
-}
 
 /** Copies UTF-8 bytes as CESU-8. */
 const writeCesu = (w: ByteWriter, bytes: Uint8Array): void => {
@@ -209,76 +157,6 @@ const writeTicksAsTimestamp = (w: ByteWriter, ticks: bigint): void => {
   b[w.pos + 3] = f.day
   w.pos += 4
   writeTimeParts(w, ((f.hour * 60 + f.minute) * 60 + f.second) * 1_000_000 + Math.floor(f.fraction / 10))
-}
-
-/** Microseconds since epoch of row r for any timestamp layout (exact below 2^53). */
-const timestampMicros = (col: ColumnVector, r: number, i32: Int32Array): number => {
-  const raw = i32[2 * r + 1]! * TWO_32 + (i32[2 * r]! >>> 0)
-  switch (col.info.layout) {
-    case "timestamp_s":
-      return raw * 1_000_000
-    case "timestamp_ms":
-      return raw * 1000
-    case "timestamp_ns":
-      return Math.floor(raw / 1000)
-    default:
-      return raw
-  }
-}
-
-/** Microseconds since epoch of row r for any timestamp layout, exact for any date (bigint). */
-const exactMicros = (col: ColumnVector, r: number, i32: Int32Array): bigint => {
-  const raw = (BigInt(i32[2 * r + 1]!) << 32n) | BigInt(i32[2 * r]! >>> 0)
-  const layout = col.info.layout
-  return layout === "timestamp_s" ? raw * 1_000_000n : layout === "timestamp_ms" ? raw * 1000n : layout === "timestamp_ns" ? raw / 1000n : raw
-}
-
-const US_PER_DAY_BIG = BigInt(US_PER_DAY)
-
-/** Days since epoch of a microsecond count, floored. */
-const floorDays = (us: bigint): bigint => (us >= 0n || us % US_PER_DAY_BIG === 0n ? us / US_PER_DAY_BIG : us / US_PER_DAY_BIG - 1n)
-
-/** LONGDATE of row r of a timestamp column, day relabelled by HANA's calendar (bigint arithmetic, any date). */
-const relabelledLongdate = (col: ColumnVector, r: number, i32: Int32Array): bigint => {
-  const us = exactMicros(col, r, i32)
-  return (us + BigInt(hanaDayShift(Number(floorDays(us)))) * US_PER_DAY_BIG) * 10n + LONGDATE_K
-}
-
-/** High 32-bit word bounds within which a raw timestamp value is below 2^53 in magnitude (exact as a double). */
-const SAFE_HIGH = 0x200000
-
-const dateDays = (col: ColumnVector, r: number, i32: Int32Array | undefined): number =>
-  col.info.layout === "date" ? (col.data as Int32Array)[r]! : Math.floor(timestampMicros(col, r, i32!) / US_PER_DAY)
-
-/** Days since 1970-01-01 of 10000-01-01, the first day past HANA's datetime range (SAP HANA SQL Reference, "Datetime Data Types"). */
-const YEAR_10000 = 2932897
-/** {@link YEAR_10000} less a day in µs: a double this large is within 64 µs of the exact value. */
-const NEAR_YEAR_10000_US = (YEAR_10000 - 1) * US_PER_DAY
-/** The high 32-bit word of {@link NEAR_YEAR_10000_US}: µs timestamps below it need no further look. */
-const NEAR_YEAR_10000_HIGH = Math.floor(NEAR_YEAR_10000_US / TWO_32)
-/** The high 32-bit word of {@link TICKS_END}, 10000-01-01 in ticks: tick values below it need no further look. */
-const TICKS_END_HIGH = Number(TICKS_END >> 32n)
-
-/**
- * Fails a computed date or timestamp of row r past 9999-12-31 with HANA's 303, whatever the wire type: stored values
- * cannot get there, and 10000-01-01 would read as NULL (DAYDATE, SECONDDATE, LONGDATE) or as a year HANA has not.
- */
-const checkBeforeYear10000 = (col: ColumnVector, r: number, i32: Int32Array | undefined): void => {
-  let days: number
-  const layout = col.info.layout
-  if (layout === "date") days = (col.data as Int32Array)[r]!
-  else if (layout === "uint64") {
-    // a TIMESTAMP held as 100 ns ticks (longdate.ts)
-    if (i32![2 * r + 1]! >>> 0 < TICKS_END_HIGH) return
-    const ticks = (col.data as BigUint64Array)[r]!
-    if (ticks < TICKS_END) return
-    const { year, month, day } = fieldsOfTicks(ticks)
-    throw new HanaError(303, "22007", `${DATE_OUT_OF_RANGE}${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`)
-  } else if (layout === "timestamp" ? i32![2 * r + 1]! < NEAR_YEAR_10000_HIGH : timestampMicros(col, r, i32!) < NEAR_YEAR_10000_US) return
-  else days = Number(floorDays(exactMicros(col, r, i32!)))
-  if (days < YEAR_10000) return
-  const { year, month, day } = civilFromDays(days)
-  throw new HanaError(303, "22007", `${DATE_OUT_OF_RANGE}${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`)
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * CLIENT_INFO: session context key/values (APPLICATION, …) sent with a request, read by SESSION_CONTEXT.
  */
-import { fromCesu8 } from "../encode.ts"
+import { fromCesu8 } from "../cesu8.ts"
 import { MalformedPacket } from "../wire.ts"
 import type { RequestPart } from "../wire.ts"
 import type { SqlSessionState } from "../session-state.ts"

@@ -1,7 +1,7 @@
 /**
  * READ_LOB: a chunk of a LOB sent by locator.
  */
-import { cesu8 } from "../encode.ts"
+import { cesu8 } from "../cesu8.ts"
 import { HanaError } from "../errors.ts"
 import { ok } from "../replies.ts"
 import type { Reply } from "../replies.ts"
