@@ -1,4 +1,3 @@
-// One module: baseEncoder is one switch over the DuckDB column types (about 310 lines) whose cases share the date, number and binary writers above it.
 /**
  * Column encoders: DuckDB column vectors (testkit/engine) -> Oracle wire values in ROW_DATA messages,
  * read straight from the vectors' typed arrays where possible.
@@ -6,12 +5,11 @@
  * Wire layouts: node_modules/oracledb/lib/thin/protocol/messages/withData.js processColumnData and
  * lib/impl/datahandlers/buffer.js (parseOracleDate, parseBinaryDouble, parseOracleIntervalDS/YM, readBool).
  */
-import { createRequire } from "node:module"
 import type { ColumnVector } from "../engine/index.ts"
 import { civilFromDays } from "../common/civil.ts"
 import { civilFromMicros, type Civil, microsFromCivil as microsOfCivil, oracleBytesOf, parseDatetimeText, utcNanos, zoneBytes } from "./datetime.ts"
 import { ora } from "./errors.ts"
-import { nanosOfDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
+import { nanosOfDuckInterval, parseDuckInterval, writeIntervalDsNanos, writeIntervalYmMonths } from "./intervals.ts"
 import { writeNumber, writeNumberString, writeScaledBigInt, writeScaledInt } from "./number.ts"
 import { writeNamedValue } from "./named-types.ts"
 import { fromExtendedJson, osonOfStoredJson } from "./extended-json.ts"
@@ -19,21 +17,9 @@ import { plainJson } from "./json-functions.ts"
 import { fieldsOfRowNumber, rowidFields, urowidBytes } from "./rowid-bytes.ts"
 import { clobType, type OraType } from "./types.ts"
 import { vectorText } from "./vector-text.ts"
+import { encodeVector } from "./vector-images.ts"
 import type { WriteBuffer } from "./wire.ts"
 import { TWO_32 } from "../../src/arrow/Words.ts"
-
-const require = createRequire(import.meta.url)
-// node-oracledb's own VECTOR image codec (reused, not reimplemented)
-const vectorCodec = require("oracledb/lib/impl/datahandlers/vector.js") as {
-  VectorEncoder: new () => { encode(value: unknown): Buffer }
-  VectorDecoder: new (buf: Buffer) => { decode(): unknown }
-}
-
-/** Encodes a typed array (Float32Array, Float64Array, Int8Array) as a VECTOR image. */
-export const encodeVector = (value: Float32Array | Float64Array | Int8Array): Buffer => new vectorCodec.VectorEncoder().encode(value)
-/** Decodes a VECTOR image to a typed array. */
-export const decodeVector = (buf: Buffer): unknown => new vectorCodec.VectorDecoder(buf).decode()
-
 
 /** Writes one column value of row `i` (including the NULL case). */
 export type ColumnEncoder = (w: WriteBuffer, col: ColumnVector, i: number) => void
@@ -187,29 +173,6 @@ const civilOf = (col: ColumnVector, i: number, shiftMinutes = 0): Civil | undefi
   const c = civilFromMicros(us + BigInt(shiftMinutes) * 60_000_000n)
   if (col.info.layout === "timestamp_ns") c.nanos = Number(((col.data as BigInt64Array)[i]! % 1_000_000_000n + 1_000_000_000n) % 1_000_000_000n)
   return c
-}
-
-/** Parses DuckDB's interval rendering ("1 year 2 months 3 days 04:05:06.123456", "-3 days -02:00:00"). */
-export const parseDuckInterval = (s: string): { months: number; days: number; micros: bigint } => {
-  let months = 0
-  let days = 0
-  let micros = 0n
-  const re = /(-?\d+) (year|years|mon|mons|month|months|day|days)|(-?)(\d+):(\d+):(\d+)(?:\.(\d+))?/g
-  let m: RegExpExecArray | null
-  while ((m = re.exec(s)) !== null) {
-    if (m[1] !== undefined) {
-      const n = Number(m[1])
-      if (m[2]!.startsWith("y")) months += n * 12
-      else if (m[2]!.startsWith("mon")) months += n
-      else days += n
-    } else {
-      const neg = m[3] === "-"
-      const frac = (m[7] ?? "").padEnd(6, "0").slice(0, 6)
-      const us = (BigInt(Number(m[4]) * 3600 + Number(m[5]) * 60 + Number(m[6])) * 1_000_000n) + BigInt(frac === "" ? 0 : Number(frac))
-      micros += neg ? -us : us
-    }
-  }
-  return { months, days, micros }
 }
 
 const utf16be = (s: string): Buffer => Buffer.from(s, "utf16le").swap16()

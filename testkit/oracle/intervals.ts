@@ -215,3 +215,26 @@ export const intervalParamsFor = (
     const type = parameterType(i)
     return type === undefined ? p : intervalStorageValue(exact, type)
   })
+
+/** Parses DuckDB's interval rendering ("1 year 2 months 3 days 04:05:06.123456", "-3 days -02:00:00"). */
+export const parseDuckInterval = (s: string): { months: number; days: number; micros: bigint } => {
+  let months = 0
+  let days = 0
+  let micros = 0n
+  const re = /(-?\d+) (year|years|mon|mons|month|months|day|days)|(-?)(\d+):(\d+):(\d+)(?:\.(\d+))?/g
+  let m: RegExpExecArray | null
+  while ((m = re.exec(s)) !== null) {
+    if (m[1] !== undefined) {
+      const n = Number(m[1])
+      if (m[2]!.startsWith("y")) months += n * 12
+      else if (m[2]!.startsWith("mon")) months += n
+      else days += n
+    } else {
+      const neg = m[3] === "-"
+      const frac = (m[7] ?? "").padEnd(6, "0").slice(0, 6)
+      const us = (BigInt(Number(m[4]) * 3600 + Number(m[5]) * 60 + Number(m[6])) * 1_000_000n) + BigInt(frac === "" ? 0 : Number(frac))
+      micros += neg ? -us : us
+    }
+  }
+  return { months, days, micros }
+}
