@@ -1,10 +1,10 @@
-// One module: the Ddl class is the one dispatcher of DDL statements over the catalog; each statement family it grows moves to its own module (ddl-tables.ts, add-constraint.ts, drop-constraint.ts ...).
 /**
  * Oracle DDL on the engine with the catalog kept in step: CREATE / DROP / ALTER / RENAME of tables, views, indexes,
  * sequences, users and procedures, TRUNCATE and COMMENT. ALTER SESSION stays with the session state it changes.
  */
 import { checkSequenceOptions } from "./sequence-checks.ts"
 import { alterSequence } from "./alter-sequence.ts"
+import { checkDdlPrivileges, grantOrRevoke, requirePrivilege, roleHost } from "./ddl-privileges.ts"
 import { addConstraints } from "./add-constraint.ts"
 import { dropConstraint } from "./drop-constraint.ts"
 import { changeConstraintState, isConstraintState } from "./constraint-state.ts"
@@ -14,13 +14,9 @@ import { lengthExpression, narrowingGuard, rebuildTable, rebuildWithLengthCheck,
 import { ora, OraError } from "./errors.ts"
 import { storageMaintenance } from "./storage-maintenance.ts"
 import { createIndex } from "./create-index.ts"
-import { insufficientPrivileges, objectAccessError, objectPrivileges } from "./privileges.ts"
-import { sequenceAlterError, sequenceGrantTarget } from "./sequence-privileges.ts"
-import { checkGrantedColumns, privilegeList } from "./column-privileges.ts"
-import { checkTablePrivileges, type ExecutableKind, executableGrantTarget } from "./execute-privileges.ts"
-import { packagesOf } from "./plsql/stored-packages.ts"
+import { sequenceAlterError } from "./sequence-privileges.ts"
 import { defineTypeBody, dropTypeBody } from "./plsql/type-bodies.ts"
-import { checkGrantee, createRole, ddlSystemPrivilege, dropRole, grantSystem, type RoleHost } from "./role-statements.ts"
+import { createRole, dropRole } from "./role-statements.ts"
 import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage } from "./plsql.ts"
@@ -86,112 +82,6 @@ export class Ddl implements TableDdl {
     return false
   }
 
-  /**
-   * The system privileges DDL needs (CREATE TABLE in one's own schema, CREATE ANY TABLE, DROP ANY TABLE, ... in
-   * another's: role-statements.ts) and user management's: ORA-01031 without them, or ORA-00942 for a table or view
-   * the user holds no privilege on (privileges.ts).
-   */
-  private checkPrivileges(toks: ReadonlyArray<Tok>): void {
-    const who = this.s.requester
-    if (who.dba) return
-    const kw = toks[0]?.value
-    if (kw === "CREATE" || kw === "DROP") {
-      let k = 1
-      while (isKw(toks[k], "OR", "REPLACE", "GLOBAL", "PRIVATE", "TEMPORARY", "FORCE", "NOFORCE", "EDITIONABLE", "NONEDITIONABLE", "UNIQUE", "BITMAP")) k++
-      const what = toks[k]?.value
-      if (what === "USER") return this.requirePrivilege(`${kw} USER`)
-      if (!isKw(toks[k], "TABLE", "VIEW", "INDEX", "SEQUENCE", "PROCEDURE", "FUNCTION", "PACKAGE", "TYPE", "TRIGGER") || toks[k + 1] === undefined) return
-      if (isKw(toks[k + 1], "BODY")) k++
-      const q = this.qualified(toks, k + 1)
-      const own = q.schema === who.user
-      const meta = !own && kw === "DROP" && (what === "TABLE" || what === "VIEW") ? this.s.db.catalog.getTable(q.schema, q.name) : undefined
-      if (meta !== undefined) {
-        const e = objectAccessError(who, meta.owner, meta.name, "DROP")
-        if (e !== undefined) throw e
-        return
-      }
-      const needed = ddlSystemPrivilege(kw, what!, own)
-      if (needed === undefined || who.has(needed)) return
-      if (kw === "CREATE" || (this.s.db.catalog.users.has(q.schema) && what !== "TABLE" && what !== "VIEW")) throw insufficientPrivileges()
-      return
-    }
-    if ((kw === "ALTER" || kw === "TRUNCATE") && isKw(toks[1], "TABLE") && toks[2] !== undefined) {
-      const q = this.qualified(toks, 2)
-      const meta = q.schema === who.user ? undefined : this.s.db.catalog.getTable(q.schema, q.name)
-      const e = meta === undefined ? undefined : objectAccessError(who, meta.owner, meta.name, kw === "ALTER" ? "ALTER" : "DROP")
-      if (e !== undefined) throw e
-    }
-  }
-
-  /** Who runs the statement, with the database's users and authorizations (role-statements.ts). */
-  private roleHost(): RoleHost {
-    return { users: this.s.db.catalog.users, auth: this.s.db.auth, who: this.s.requester }
-  }
-
-  /**
-   * GRANT / REVOKE. Object privileges (`GRANT SELECT, INSERT ON t TO u, PUBLIC`) are recorded for the privilege
-   * checks; the owner or a DBA may grant them. System privileges and roles: role-statements.ts.
-   */
-  private grant(toks: ReadonlyArray<Tok>, revoke: boolean): void {
-    const on = toks.findIndex((t) => isKw(t, "ON"))
-    const toAt = toks.findIndex((t) => isKw(t, revoke ? "FROM" : "TO"))
-    if (toAt < 0) throw new OraError(revoke ? 996 : 905, revoke ? "missing FROM keyword" : "missing keyword")
-    if (on < 0) return grantSystem(this.roleHost(), toks, toAt, revoke)
-    const grantees: Array<string> = []
-    for (let k = toAt + 1; k < toks.length && !isKw(toks[k], "WITH"); k++) {
-      const t = toks[k]!
-      if (isOp(t, ",")) continue
-      const name = oracleName(t)
-      checkGrantee(this.roleHost(), name)
-      grantees.push(name)
-    }
-    const { words, columns } = privilegeList(toks.slice(1, on), revoke)
-    const who = this.s.requester
-    const privileges = words.length === 0 ? [] : objectPrivileges(words.filter((w) => w !== "PRIVILEGES"))
-    if (privileges === undefined) throw new OraError(990, "missing or invalid privilege")
-    const q = this.qualified(toks, on + 1)
-    const table = this.s.db.catalog.getTable(q.schema, q.name)
-    if (table !== undefined) checkTablePrivileges(privileges)
-    const unitKind = table === undefined ? this.executableKind(q.schema, q.name) : undefined
-    const unit = unitKind === undefined ? undefined : executableGrantTarget(unitKind, q.schema, q.name, privileges, words[0] === "ALL", who.version)
-    if (unit !== undefined) privileges.splice(0, privileges.length, ...unit.privileges)
-    const meta = table ?? unit ?? sequenceGrantTarget(this.s.db.catalog, q.schema, q.name, privileges)
-    if (meta === undefined) throw ora.tableNotFound(who.version, q.schema, q.name)
-    if (columns.length > 0) {
-      if (table === undefined) throw new OraError(942, "table or view does not exist")
-      checkGrantedColumns(table, columns)
-    }
-    const grants = this.s.db.grants
-    const mine = who.dba || meta.owner === who.user
-    // another user grants what it holds WITH GRANT OPTION, and revokes only what it granted (ORA-01927)
-    if (!mine && (revoke ? grants.held(meta.owner, meta.name, who.user).size === 0 : ![...privileges, ...columns.map((c) => c.privilege)].every((p) => grants.grantable(meta.owner, meta.name, who.user, p))))
-      throw objectAccessError(who, meta.owner, meta.name, "DROP")!
-    const withGrantOption = !revoke && isKw(toks.at(-3), "WITH") && isKw(toks.at(-2), "GRANT") && isKw(toks.at(-1), "OPTION")
-    // a role cannot hold an object privilege WITH GRANT OPTION (SQL Language Reference, GRANT)
-    if (withGrantOption && grantees.some((g) => this.s.db.auth.roles.has(g))) throw new OraError(1926, "cannot GRANT to a role WITH GRANT OPTION")
-    const grantor = mine ? meta.owner : who.user
-    for (const g of grantees) {
-      if (!revoke) {
-        grants.grant(meta.owner, meta.name, g, privileges, grantor, withGrantOption)
-        for (const c of columns) grants.grant(meta.owner, meta.name, g, [c.privilege], grantor, withGrantOption, c.column)
-      }
-      else if (grants.revoke(meta.owner, meta.name, g, privileges, who.dba ? undefined : grantor) === 0) throw new OraError(1927, "cannot REVOKE privileges you did not grant")
-    }
-  }
-
-  /** The kind of the stored unit `owner.name` (a procedure, function, package or type), undefined for none. */
-  private executableKind(owner: string, name: string): ExecutableKind | undefined {
-    const proc = this.s.db.procedures.get(`${owner}.${name}`)
-    if (proc !== undefined) return proc.isFunction === true ? "FUNCTION" : "PROCEDURE"
-    if (packagesOf(this.s.db).has(`${owner}.${name}`)) return "PACKAGE"
-    return namedTypesOf(this.s.db).lookup(owner, owner, name) !== undefined ? "TYPE" : undefined
-  }
-
-  /** ORA-01031 unless the session user holds the system privilege (CREATE USER, ALTER USER, DROP USER). */
-  private requirePrivilege(privilege: string): void {
-    if (!this.s.requester.has(privilege)) throw insufficientPrivileges()
-  }
-
   /** Executes one DDL statement (after the implicit commit). */
   async run(sqlText: string): Promise<void> {
     const sql = stripTerminator(sqlText)
@@ -204,7 +94,7 @@ export class Ddl implements TableDdl {
     const trigger = isKw(toks[0], "CREATE") && toks.slice(1, 5).some((x) => isKw(x, "TRIGGER"))
     if (t.binds.length > 0 && !trigger) throw new OraError(1027, "bind variables not allowed for data definition operations")
     // privileges are checked before the statement's names (an unknown tablespace of a refused CREATE USER is ORA-01031)
-    this.checkPrivileges(toks)
+    checkDdlPrivileges(this.s, toks, (at) => this.qualified(toks, at))
     checkTablespaces(toks)
     if (storageMaintenance(this.s.db, this.s.schema, toks)) return
     if (kw === "CREATE") {
@@ -221,9 +111,9 @@ export class Ddl implements TableDdl {
       if (isKw(toks[k], "UNIQUE", "BITMAP")) k++
       if (isKw(toks[k], "INDEX")) return createIndex(this, toks, k)
       if (isKw(toks[k], "SEQUENCE")) return this.createSequence(toks, k + 1)
-      if (isKw(toks[k], "ROLE")) return createRole(this.roleHost(), toks, k + 1)
+      if (isKw(toks[k], "ROLE")) return createRole(roleHost(this.s), toks, k + 1)
       if (isKw(toks[k], "USER")) {
-        this.requirePrivilege("CREATE USER")
+        requirePrivilege(this.s, "CREATE USER")
         const name = oracleName(toks[k + 1]!)
         const pw = toks[k + 4]
         if (!isKw(toks[k + 2], "IDENTIFIED") || !isKw(toks[k + 3], "BY") || pw === undefined) throw ora.invalidSql()
@@ -285,9 +175,9 @@ export class Ddl implements TableDdl {
         this.s.db.catalog.dropObject(q.schema, "INDEX", q.name)
         return
       }
-      if (what === "ROLE") return dropRole(this.roleHost(), toks, 2)
+      if (what === "ROLE") return dropRole(roleHost(this.s), toks, 2)
       if (what === "USER") {
-        this.requirePrivilege("DROP USER")
+        requirePrivilege(this.s, "DROP USER")
         const name = oracleName(toks[2]!)
         if (!this.s.db.catalog.users.has(name)) throw ora.userNotFound(name)
         await this.s.db.withAdmin(() => this.s.db.dropUser(name))
@@ -347,7 +237,7 @@ export class Ddl implements TableDdl {
       if (isKw(toks[1], "USER")) {
         const name = oracleName(toks[2]!)
         // a user may change its own password without the ALTER USER privilege
-        if (name !== this.s.info.user) this.requirePrivilege("ALTER USER")
+        if (name !== this.s.info.user) requirePrivilege(this.s, "ALTER USER")
         const u = this.s.db.catalog.users.get(name)
         if (u === undefined) throw ora.userNotFound(name)
         if (isKw(toks[3], "IDENTIFIED") && isKw(toks[4], "BY") && toks[5] !== undefined) {
@@ -385,7 +275,7 @@ export class Ddl implements TableDdl {
       }
       return
     }
-    if (kw === "GRANT" || kw === "REVOKE") return this.grant(toks, kw === "REVOKE")
+    if (kw === "GRANT" || kw === "REVOKE") return grantOrRevoke(this.s, toks, kw === "REVOKE", (at) => this.qualified(toks, at))
     if (kw === "ANALYZE" || kw === "AUDIT") return
     if (kw === "RENAME") {
       const from = oracleName(toks[1]!)
