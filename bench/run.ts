@@ -1,7 +1,11 @@
 /**
  * Benchmark runner: `npm run bench -- NAME` imports `bench/NAME.ts`, calls its exported
  * `run(): Promise<Record<string, unknown>>` and prints the result as one JSON object on the LAST line of output.
- * Every result carries `bench` (its name) and `ratio` (ours / baseline, measured in the same run).
+ * Every result carries `bench` (its name) and `ratio` (ours / baseline, measured in the same run), and the 1-minute
+ * load average when the benchmark started and ended (`load_avg_before`, `load_avg_after`).
+ *
+ * `BENCH_CPU_LOAD=N` runs the benchmark under a CPU load: N busy child processes (support/cpu-load.ts), started
+ * before it and waited for until the load average reaches N (at most 3 minutes), killed when it ends or fails.
  *
  * Also exports small timing helpers for benchmark modules (importing this file does not run anything).
  */
@@ -10,6 +14,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
+import { loadAverage, startCpuLoad } from "./support/cpu-load.ts"
 
 const benchDir = dirname(fileURLToPath(import.meta.url))
 
@@ -168,15 +173,37 @@ const main = async (): Promise<number> => {
     process.stderr.write(`bench/${name}.ts does not export run()\n`)
     return 1
   }
-  const result = await module.run()
+  const loadProcesses = cpuLoadProcesses(process.env["BENCH_CPU_LOAD"])
+  const load = loadProcesses > 0 ? await startCpuLoad(loadProcesses) : undefined
+  let result: Record<string, unknown>
+  const loadAtStart = loadAverage()
+  try {
+    result = await module.run()
+  } finally {
+    load?.stop()
+  }
+  const loadAtEnd = loadAverage()
   if (typeof result.ratio !== "number") {
     process.stderr.write(`bench/${name}.ts returned no numeric "ratio"\n`)
     return 1
   }
+  const loadFigures = {
+    ...(load === undefined ? {} : { cpu_load_processes: load.processes, load_avg_before_cpu_load: load.loadBefore, cpu_load_wait_s: load.waitedS }),
+    load_avg_before: loadAtStart,
+    load_avg_after: loadAtEnd
+  }
   // `bench` first and `ratio` last, whatever order the bench built its figures in
   const { bench: _named, ratio, ...figures } = result
-  process.stdout.write(`${JSON.stringify({ bench: name, ...figures, ratio })}\n`)
+  process.stdout.write(`${JSON.stringify({ bench: name, ...figures, ...loadFigures, ratio })}\n`)
   return 0
+}
+
+/** BENCH_CPU_LOAD: the number of busy processes to run the benchmark under (0 or unset: none). */
+const cpuLoadProcesses = (value: string | undefined): number => {
+  if (value === undefined || value === "") return 0
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0 || n > 64) throw new Error(`BENCH_CPU_LOAD must be a whole number of processes from 0 to 64, not ${JSON.stringify(value)}`)
+  return n
 }
 
 const entry = process.argv[1]

@@ -107,6 +107,11 @@ export const stringLimitOfType = (typeName: string): StringLimit | undefined => 
 }
 
 const SHORT_MAX = 252
+/**
+ * Values up to this many bytes are copied byte by byte: cheaper than a `subarray` view (an object per value) and a
+ * native `set` (31-byte strings: 28 against 142 ms per 1,000,000 values).
+ */
+const COPY_LOOP_MAX = 64
 const LONG_INDICATOR = 0xfe
 const CHUNK = 65_536
 const DURATION_MID = 0x80000000
@@ -298,17 +303,32 @@ const boolEncoder = (data: Arrow.Data): ColumnEncoder => {
 // DATE, TIMESTAMP, TIMESTAMP WITH TIME ZONE
 
 /** Writes the 7 date bytes of day `days` since 1970-01-01 and `second` of that day at `pos`. */
-const writeCivil = (days: number, second: number, out: Uint8Array, pos: number): void => {
-  const { day: d, month: m, year: y } = civilFromDays(days)
-  // as oracledb: century and year of century each + 100 (truncating division, so BC years stay below 100)
-  out[pos] = Math.trunc(y / 100) + 100
-  out[pos + 1] = (y % 100) + 100
-  out[pos + 2] = m
-  out[pos + 3] = d
-  const hour = Math.floor(second / 3600)
-  out[pos + 4] = hour + 1
-  out[pos + 5] = Math.floor((second - hour * 3600) / 60) + 1
-  out[pos + 6] = (second % 60) + 1
+type CivilWriter = (days: number, second: number, out: Uint8Array, pos: number) => void
+
+/**
+ * A {@link CivilWriter} for one column: it keeps the day it wrote last with its four date bytes (century, year,
+ * month, day), so a column whose rows come in runs of one day (timestamps in time order) converts each day to a
+ * civil date once.
+ */
+const civilWriter = (): CivilWriter => {
+  let lastDay = Number.NaN
+  let dateBytes = 0
+  return (days, second, out, pos) => {
+    if (days !== lastDay) {
+      const { day: d, month: m, year: y } = civilFromDays(days)
+      lastDay = days
+      // as oracledb: century and year of century each + 100 (truncating division, so BC years stay below 100)
+      dateBytes = ((Math.trunc(y / 100) + 100) << 24) | (((y % 100) + 100) << 16) | (m << 8) | d
+    }
+    out[pos] = dateBytes >>> 24
+    out[pos + 1] = (dateBytes >>> 16) & 0xff
+    out[pos + 2] = (dateBytes >>> 8) & 0xff
+    out[pos + 3] = dateBytes & 0xff
+    const hour = Math.floor(second / 3600)
+    out[pos + 4] = hour + 1
+    out[pos + 5] = Math.floor((second - hour * 3600) / 60) + 1
+    out[pos + 6] = (second % 60) + 1
+  }
 }
 
 const MS_PER_DAY = 86_400_000
@@ -396,6 +416,7 @@ const dateEncoder = (field: Arrow.Field, data: Arrow.Data, firstRow: number): Re
   const days32 = data.values as Int32Array
   const words = day ? days32 : new Int32Array(days32.buffer, days32.byteOffset, data.length * 2)
   const split = new Float64Array(2)
+  const writeCivil = civilWriter()
   if (day) {
     for (let i = 0; i < data.length; i++) {
       if (!isOracleDay(days32[i]!) && isValid(bitmap, offset, i)) return Result.fail(dateOutOfRange(field, firstRow + i, formatEpochDay(days32[i]!)))
@@ -436,6 +457,7 @@ const timestampEncoder = (field: Arrow.Field, data: Arrow.Data, firstRow: number
   const size = zoned ? 13 : 11
   /** [seconds since the epoch (floor), ticks into that second] of the cell being written. */
   const split = new Float64Array(2)
+  const writeCivil = civilWriter()
   return Result.succeed(fixed(zoned ? "TIMESTAMP_TZ" : "TIMESTAMP", size + 1, (i, out, pos) => {
     if (!isValid(bitmap, offset, i)) return writeNull(out, pos)
     floorDivInt64(words[2 * i + 1]!, words[2 * i]!, perSecond, split)
@@ -600,7 +622,7 @@ const writeBytes = (source: Uint8Array, start: number, end: number, out: Uint8Ar
   const n = end - start
   if (n <= SHORT_MAX) {
     out[pos++] = n
-    if (n < 16) for (let k = start; k < end; k++) out[pos++] = source[k]!
+    if (n <= COPY_LOOP_MAX) for (let k = start; k < end; k++) out[pos++] = source[k]!
     else {
       out.set(source.subarray(start, end), pos)
       pos += n

@@ -179,6 +179,30 @@ describe("ingest encoder: the same bind bytes as node-oracledb's encoder of the 
     }), RUNS)
   })
 
+  it("dates and timestamps in runs of one day (a column's civil date kept from row to row), BC days included", () => {
+    // each column keeps the day it wrote last: rows of one day, then the next, then a day far away and back
+    const runs = fc.tuple(fc.integer({ min: MIN_DAY, max: MAX_DAY - 3 }), fc.array(fc.tuple(fc.nat({ max: 3 }), fc.nat({ max: 86_399_999_999 })), { minLength: 1, maxLength: 40 }))
+    fc.assert(fc.property(runs, fc.integer({ min: MIN_DAY, max: MAX_DAY }), ([day0, steps], far) => {
+      const days = steps.map(([d], i) => (i % 7 === 6 ? far : day0 + d))
+      const micros = steps.map(([d, us], i) => BigInt(i % 7 === 6 ? far : day0 + d) * 86_400_000_000n + BigInt(us))
+      const valid = steps.map((_, i) => i % 5 !== 4)
+      agree(new Arrow.Field("v", new Arrow.DateDay()), fixedData(new Arrow.DateDay(), days, valid))
+      const type = new Arrow.Timestamp(Arrow.TimeUnit.MICROSECOND, null)
+      agree(new Arrow.Field("v", type), fixedData(type, micros, valid))
+    }), RUNS)
+    // two such columns interleaved in one row each: every column keeps its own day
+    const a = fixedData(new Arrow.DateDay(), [MIN_DAY, MIN_DAY, 0, 0, MAX_DAY], [true, true, true, true, true])
+    const b = fixedData(new Arrow.DateDay(), [MAX_DAY, 0, 0, MIN_DAY, MAX_DAY], [true, true, true, true, true])
+    const encoders = [a, b].map((d) => Result.getOrThrow(columnEncoder(new Arrow.Field("v", new Arrow.DateDay()), d, undefined)))
+    const both = encodeRows(encoders, 0, 5)
+    const alone = encoders.map((e) => encodeRows([e], 0, 5))
+    for (let r = 0; r < 5; r++) {
+      const row = both.bytes.subarray(both.offsets[r]!, both.offsets[r + 1]!)
+      const parts = alone.map((x) => x.bytes.subarray(x.offsets[r]!, x.offsets[r + 1]!))
+      expect(Buffer.from(row).toString("hex")).toBe(Buffer.concat(parts).toString("hex"))
+    }
+  })
+
   it("strings (non-ASCII, empty, long enough for the chunked form) as VARCHAR; binary as RAW", () => {
     const text = fc.oneof(fc.string({ unit: "grapheme", maxLength: 30 }), fc.string({ unit: "grapheme", minLength: 120, maxLength: 200 }), fc.constant(""))
     fc.assert(fc.property(withNulls(text), fc.boolean(), (cells, large) => {

@@ -32,11 +32,23 @@ const cliPath = fileURLToPath(new URL("../cli.ts", import.meta.url))
 const cpuProfileArgs = (dir: string | undefined): Array<string> =>
   dir === undefined || dir === "" ? [] : ["--cpu-prof", `--cpu-prof-dir=${dir}`]
 
+/**
+ * V8 flags of every child server. `--single-threaded-gc` runs V8's garbage collection on the server's main thread
+ * instead of also on its helper threads (concurrent marking, parallel scavenges): the servers' bulk inserts allocate
+ * column buffers per call, and each old-generation collection then marks their whole live heap (about 45 MB under
+ * tsx) on up to four helper threads besides the main thread's share. Measured on the Oracle server's insert of
+ * 1,000,000 rows of the oracle-ingest table (BENCHMARKS.md, oracle-ingest): 0.85–0.93 CPU s with the helpers
+ * (main thread about 0.5, helper threads about 0.3), 0.62–0.74 CPU s without (main thread about 0.57, helpers
+ * about 0.02). Less CPU in all is what keeps a server's share of a busy machine; a quiet machine loses a little
+ * main-thread time to collection. The servers behave the same either way.
+ */
+export const CHILD_V8_FLAGS: ReadonlyArray<string> = ["--single-threaded-gc"]
+
 /** Starts `server` ("hana", "oracle") through the CLI in a child process; resolves once it listens. */
 export const startInChildProcess = (server: string, options: { readonly port?: number } = {}): Promise<ChildServer> =>
   new Promise((resolve, reject) => {
     const child = fork(cliPath, [server, "--port", String(options.port ?? 0)], {
-      execArgv: ["--import", "tsx", ...cpuProfileArgs(process.env["TESTKIT_CHILD_CPU_PROF"])],
+      execArgv: [...CHILD_V8_FLAGS, "--import", "tsx", ...cpuProfileArgs(process.env["TESTKIT_CHILD_CPU_PROF"])],
       stdio: ["ignore", "ignore", "inherit", "ipc"]
     })
     const waiting: Array<(stats: ServerStats | undefined) => void> = []

@@ -1,0 +1,18 @@
+import { readFileSync } from "node:fs"
+import { describe, expect, it } from "@effect/vitest"
+import { CHILD_V8_FLAGS, startInChildProcess } from "../../testkit/common/child-process.ts"
+
+describe("startInChildProcess", () => {
+  it("starts the child server with V8's garbage collection on its main thread only (--single-threaded-gc)", async () => {
+    expect(CHILD_V8_FLAGS).toContain("--single-threaded-gc")
+    const server = await startInChildProcess("oracle")
+    try {
+      // the child's command line (Linux /proc): NUL-separated arguments
+      const args = readFileSync(`/proc/${server.pid}/cmdline`, "utf8").split("\0")
+      expect(args).toContain("--single-threaded-gc")
+      expect(server.uri).toMatch(/^oracle:\/\//)
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
+})
