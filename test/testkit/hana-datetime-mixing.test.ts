@@ -66,4 +66,39 @@ describe("HANA test server: TIMESTAMP mixed with DATE and SECONDDATE (raw hdb cl
       { G: "2.50", C: "2.50", X: "3.00" }
     ])
   })
+
+  it("UNION, UNION ALL, INTERSECT and EXCEPT of a TIMESTAMP with a DATE or SECONDDATE column give TIMESTAMPs with all seven digits", async () => {
+    expect(await exec(c, "SELECT ts FROM mx WHERE id = 1 UNION SELECT d FROM mx WHERE id = 1 ORDER BY 1")).toEqual([
+      { TS: "2024-01-02 00:00:00.000000000" },
+      { TS: "2024-01-02 00:00:00.000000100" }
+    ])
+    // the first branch names the column, whichever branch is converted
+    expect(await exec(c, "SELECT d FROM mx WHERE id = 1 UNION ALL SELECT ts FROM mx WHERE id = 1")).toEqual([
+      { D: "2024-01-02 00:00:00.000000000" },
+      { D: "2024-01-02 00:00:00.000000100" }
+    ])
+    expect(await exec(c, "(SELECT id, sd AS X FROM mx) UNION ALL (SELECT id, ts FROM mx) ORDER BY 1, 2")).toEqual([
+      { ID: 1, X: "2024-01-02 00:00:00.000000000" },
+      { ID: 1, X: "2024-01-02 00:00:00.000000100" },
+      { ID: 2, X: "2024-01-02 23:59:59.999999900" },
+      { ID: 2, X: "2024-01-03 00:00:00.000000000" }
+    ])
+    expect(await typesOf("SELECT sd FROM mx UNION SELECT ts FROM mx")).toEqual([LONGDATE])
+    expect(await exec(c, "SELECT ts FROM mx INTERSECT SELECT d FROM mx")).toEqual([])
+    expect(await exec(c, "SELECT ts FROM mx EXCEPT SELECT sd FROM mx ORDER BY 1")).toEqual([
+      { TS: "2024-01-02 00:00:00.000000100" },
+      { TS: "2024-01-02 23:59:59.999999900" }
+    ])
+  })
+
+  it("UNION of a TIMESTAMP with a character column gives the TIMESTAMP's text in HANA's default format, not the stored ticks", async () => {
+    expect(await exec(c, "SELECT ts FROM mx WHERE id = 1 UNION ALL SELECT s FROM mx WHERE id = 1")).toEqual([
+      { TS: "2024-01-02 00:00:00.0000001" },
+      { TS: "abc" }
+    ])
+    expect(await exec(c, "SELECT s AS V FROM mx WHERE id = 2 UNION SELECT ts FROM mx WHERE id = 2 ORDER BY 1")).toEqual([
+      { V: "2024-01-02 23:59:59.9999999" },
+      { V: "de" }
+    ])
+  })
 })
