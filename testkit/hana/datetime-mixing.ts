@@ -23,7 +23,11 @@ const WIDEN = "hana_dtw"
 /** Whether x (a macro parameter) must become ticks against `peers` (a value or a ROW of values), as SQL. */
 const mixes = "regexp_matches(typeof(peers), '(^|[(, ])UBIGINT([,) ]|$)') AND typeof(x) IN ('DATE', 'TIMESTAMP_S', 'TIMESTAMP', 'VARCHAR')"
 
-/** The session macro of this module. */
+/**
+ * The session macro of this module. Its struct's fields hold x inside a CASE: DuckDB binds a macro's body when it is
+ * created, with untyped arguments, and a key that is then no constant fails the creation, unless binding stops first
+ * at the untyped x (as it does inside a CASE).
+ */
 export const DATETIME_MIXING_MACROS: readonly string[] = [
   `CREATE OR REPLACE TEMP MACRO ${WIDEN}(x, peers) AS struct_extract({'w': CASE WHEN ${mixes} THEN hana_ld(x) END, ` +
     `'x': CASE WHEN ${mixes} THEN NULL ELSE x END}, CASE WHEN ${mixes} THEN 'w' ELSE 'x' END)`

@@ -6,6 +6,7 @@
 import { typeDateArguments } from "./datetime-arguments.ts"
 import { COMPARISONS, DATETIME_TEXT, typeDatetimeComparisons } from "./datetime-comparisons.ts"
 import { widenDatetimeMixing } from "./datetime-mixing.ts"
+import { guardTimestampArithmetic } from "./timestamp-arithmetic.ts"
 import { nowTicks } from "./longdate.ts"
 import { HanaError } from "./errors.ts"
 import { BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
@@ -141,7 +142,7 @@ const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
  * substituted. Tokens are significant tokens (no whitespace) joined with spaces.
  */
 export const rewrite = (input: readonly Token[], session: SessionValues): string =>
-  rewritten(guardDivisors(textConcatenations(widenDatetimeMixing(typeDatetimeOperands(typeDatetimeComparisons(typeDateArguments(input)))))), session)
+  rewritten(guardDivisors(textConcatenations(widenDatetimeMixing(typeDatetimeOperands(typeDatetimeComparisons(guardTimestampArithmetic(typeDateArguments(input))))))), session)
 
 /** Keywords and functions whose value is a date or timestamp (a TIMESTAMP's as ticks, longdate.ts). */
 const DATETIME_VALUES = new Set([
