@@ -82,4 +82,18 @@ describe("HANA test server: TIMESTAMP fields, arithmetic and numeric functions (
       { S: "3.75", A: "3.500000", AN: "1.88", R: "3.8", B: 4, T: 16 }
     ])
   })
+
+  it("a TIMESTAMP inside a larger expression compared with a text converts the text; text that is no datetime written into a TIMESTAMP fails with 303", async () => {
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM ar HAVING COALESCE(MAX(ts), MIN(ts)) > '2024-01-02 03:04:05.1234566'")).toEqual([{ N: 2 }])
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM ar HAVING (MAX(ts)) <= '2024-01-02 03:04:05.1234566'")).toEqual([])
+    expect(await exec(c, "SELECT id FROM ar WHERE CASE WHEN id = 1 THEN ts ELSE sd END >= '2024-01-02 03:04:05.1234567'")).toEqual([{ ID: 1 }])
+    // a TIMESTAMP is no number, whatever it is compared with
+    expect(await code("SELECT COUNT(*) AS N FROM ar HAVING MAX(ts) + 0 > '2024-01-01'")).toBe(266)
+    // SAP HANA SQL Reference, "SQL Error Codes": 303 ERR_SQL_INV_DATETIME_VAL "invalid DATE, TIME or TIMESTAMP value"
+    expect(await code("INSERT INTO ar (id, ts) VALUES (3, 'abc')")).toBe(303)
+    expect(await code("INSERT INTO ar (id, ts) VALUES (3, ' x2024-01-01')")).toBe(303)
+    expect(await code("UPDATE ar SET ts = 'abc' WHERE id = 1")).toBe(303)
+    expect(await code("INSERT INTO ar (id, ts) SELECT 3, s FROM (SELECT 'abc' AS s FROM DUMMY)")).toBe(303)
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM ar")).toEqual([{ N: 2 }])
+  })
 })

@@ -189,6 +189,10 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
   if (e.kind === "Conversion Error" && /(date|timestamp) field (format|value)/i.test(firstLine)) {
     return new HanaError(303, "22007", `invalid DATE, TIME or TIMESTAMP value: ${firstLine.replace(/^Conversion Error: /, "")}`)
   }
+  // A text that is no number cast to UBIGINT: only a TIMESTAMP's ticks are stored so (longdate.ts), so it is a text
+  // written into or compared with a TIMESTAMP that is no datetime, HANA's 303 (hana_ld fails the others so).
+  const ticksText = e.kind === "Conversion Error" ? /Could not convert string '(.*)' to UINT64/.exec(firstLine) : null
+  if (ticksText !== null) return new HanaError(303, "22007", `${INVALID_DATETIME}: ${ticksText[1]!.trim()}`)
   // HANA's own texts only (number-errors.ts): DuckDB's wording and type names never reach the client.
   if (e.kind === "Conversion Error" || e.kind === "Out of Range Error") {
     const text = firstLine.replace(/^[A-Za-z ]+Error: /, "")
