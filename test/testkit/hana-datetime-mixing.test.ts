@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startHanaTestServer } from "../../testkit/hana/index.ts"
 import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
 import { call, closeQuietly, connect, exec } from "./hana/client.ts"
-import type { HdbClient, HdbResultSet } from "./hana/client.ts"
+import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
 
 type Row = Record<string, unknown>
 
@@ -84,6 +84,10 @@ describe("HANA test server: TIMESTAMP mixed with DATE and SECONDDATE (raw hdb cl
       { ID: 2, X: "2024-01-03 00:00:00.000000000" }
     ])
     expect(await typesOf("SELECT sd FROM mx UNION SELECT ts FROM mx")).toEqual([LONGDATE])
+    // prepared, with parameters in the branches
+    const st = await call<HdbStatement>((cb) => c.prepare("SELECT ts AS X FROM mx WHERE id = ? UNION ALL SELECT d FROM mx WHERE id = ? AND ts > d", cb))
+    expect(st.resultSetMetadata?.map((m) => m.dataType)).toEqual([LONGDATE])
+    expect(await call((cb) => st.exec([2, 1], cb))).toEqual([{ X: "2024-01-02 23:59:59.999999900" }, { X: "2024-01-02 00:00:00.000000000" }])
     expect(await exec(c, "SELECT ts FROM mx INTERSECT SELECT d FROM mx")).toEqual([])
     expect(await exec(c, "SELECT ts FROM mx EXCEPT SELECT sd FROM mx ORDER BY 1")).toEqual([
       { TS: "2024-01-02 00:00:00.000000100" },

@@ -44,9 +44,12 @@ const isOp = (t: Token | undefined, v: string): boolean => t?.t === "op" && t.v 
 const endsOperand = (t: Token | undefined): boolean =>
   t !== undefined && (isOp(t, ")") || ["number", "string", "qident", "param", "hex"].includes(t.t) || (t.t === "word" && !NO_OPERAND_END.has(upper(t))))
 
-/** A value never ticks: a literal, a parameter (its type comes from the other operand), a typed literal. */
+/**
+ * A value never ticks, or one left alone: a literal, a typed literal, anything holding a parameter (its type comes
+ * from the other operand, arithmetic-parameters.ts, which a macro around it would hide).
+ */
 const plain = (x: readonly Token[]): boolean =>
-  x.length === 0 || (x.length === 1 && x[0]!.t !== "word" && x[0]!.t !== "qident") || ["NULL", "TRUE", "FALSE"].includes(upper(x[0])) ||
+  x.length === 0 || x.some((t) => t.t === "param") || (x.length === 1 && x[0]!.t !== "word" && x[0]!.t !== "qident") || ["NULL", "TRUE", "FALSE"].includes(upper(x[0])) ||
   (x.length === 2 && x[1]!.t === "string") || x[0]!.v === NUMERIC || (isOp(x[0], "(") && ["SELECT", "WITH"].includes(upper(x[1])))
 
 const guard = (x: readonly Token[]): Token[] => (plain(x) ? [...x] : [{ t: "word", v: NUMERIC }, op("("), ...x, op(")")])
