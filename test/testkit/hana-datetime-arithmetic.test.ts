@@ -64,7 +64,7 @@ describe("HANA test server: TIMESTAMP fields, arithmetic and numeric functions (
     ])
   })
 
-  it("SUM, AVG, ABS, ROUND, CEIL and FLOOR of a TIMESTAMP fail with 266; of numbers they keep HANA's types", async () => {
+  it("SUM, AVG, ABS, ROUND, CEIL, FLOOR, MOD and POWER of a TIMESTAMP fail with 266; of numbers they keep HANA's types", async () => {
     for (const sql of [
       "SELECT SUM(ts) AS X FROM ar",
       "SELECT AVG(ts) AS X FROM ar",
@@ -74,12 +74,14 @@ describe("HANA test server: TIMESTAMP fields, arithmetic and numeric functions (
       "SELECT ROUND(ts) AS X FROM ar",
       "SELECT ROUND(ts, 2) AS X FROM ar",
       "SELECT CEIL(ts) AS X FROM ar",
-      "SELECT FLOOR(MAX(ts)) AS X FROM ar"
+      "SELECT FLOOR(MAX(ts)) AS X FROM ar",
+      "SELECT MOD(ts, 2) AS X FROM ar",
+      "SELECT POWER(2, ts) AS X FROM ar"
     ]) {
       expect([sql, await code(sql)]).toEqual([sql, 266])
     }
-    expect(await exec(c, "SELECT SUM(n) AS S, AVG(i) AS A, AVG(n) AS AN, ROUND(SUM(n), 1) AS R, ABS(-MAX(i)) AS B, SUM(i * 2 + 1) AS T FROM ar")).toEqual([
-      { S: "3.75", A: "3.500000", AN: "1.88", R: "3.8", B: 4, T: 16 }
+    expect(await exec(c, "SELECT SUM(n) AS S, AVG(i) AS A, AVG(n) AS AN, ROUND(SUM(n), 1) AS R, ABS(-MAX(i)) AS B, SUM(i * 2 + 1) AS T, MOD(SUM(i), 4) AS M FROM ar")).toEqual([
+      { S: "3.75", A: "3.500000", AN: "1.88", R: "3.8", B: 4, T: 16, M: 3 }
     ])
   })
 

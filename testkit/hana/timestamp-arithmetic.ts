@@ -5,7 +5,7 @@
  * ADD_DAYS, ADD_SECONDS & co., and SUM and AVG take "an input column with a numeric data type" (SAP Learning, "SAP
  * HANA SQLScript Basics", "Aggregating Data"). The server stores a TIMESTAMP as 100 ns ticks in a DuckDB UBIGINT
  * (longdate.ts), which DuckDB would add, sum and round as a number: `ts + 1` would be 100 ns later. So every operand
- * of `+ - * /` and the argument of SUM, AVG, ABS, ROUND & co. is wrapped in `hana_num(x)`, which is x itself for any
+ * of `+ - * /` and the arguments of SUM, AVG, ABS, ROUND, MOD, POWER & co. are wrapped in `hana_num(x)`, which is x itself for any
  * other type and fails at bind time for ticks, with 266 "inconsistent datatype" as a DATE operand of `+` or a DATE
  * argument of SUM fails here (errors.ts).
  *
@@ -28,8 +28,8 @@ export const TIMESTAMP_ARITHMETIC_MACROS: readonly string[] = [
   `CREATE OR REPLACE TEMP MACRO ${NUMERIC}(x) AS struct_extract({'v': CASE WHEN true THEN x END}, CASE WHEN typeof(x) = 'UBIGINT' THEN '${TIMESTAMP_NO_NUMBER_KEY}' ELSE 'v' END)`
 ]
 
-/** Numeric functions whose (first) argument is guarded. AVG is guarded in its own macro (function-types.ts) unless DISTINCT or windowed. */
-const NUMERIC_FUNCTIONS = new Set(["SUM", "ABS", "ROUND", "CEIL", "FLOOR", "SIGN", "STDDEV", "VAR", "AVG"])
+/** Numeric functions whose arguments are guarded. AVG is guarded in its own macro (function-types.ts) unless DISTINCT or windowed. */
+const NUMERIC_FUNCTIONS = new Set(["SUM", "ABS", "ROUND", "CEIL", "FLOOR", "SIGN", "STDDEV", "VAR", "AVG", "MOD", "POWER", "SQRT", "EXP", "LN", "LOG"])
 const ARITHMETIC = new Set(["+", "-", "*", "/"])
 /** Words after which a `+`, `-` or `*` starts an operand rather than combining two (`SELECT *`, `WHEN -x`). */
 const NO_OPERAND_END = new Set([
@@ -75,7 +75,7 @@ const guarded = (tokens: readonly Token[]): Token[] => {
       // AVG(x) becomes hana_avg, whose typed overloads need x's own type; it guards ticks itself (function-types.ts)
       const own = U === "AVG" && lead === 0 && upper(tokens[close + 1]) !== "OVER"
       const guardedFirst = own || isOp(first[0], "*") ? first : [...first.slice(0, lead), ...guard(first.slice(lead))]
-      out.push(t, op("("), ...[guardedFirst, ...args.slice(1)].flatMap((a, k) => (k === 0 ? a : [op(","), ...a])), op(")"))
+      out.push(t, op("("), ...[guardedFirst, ...args.slice(1).map(guard)].flatMap((a, k) => (k === 0 ? a : [op(","), ...a])), op(")"))
       i = close + 1
       continue
     }
