@@ -38,7 +38,7 @@ describe("HANA test server: TIMESTAMP mixed with DATE and SECONDDATE (raw hdb cl
     return rs.metadata.map((m) => m.dataType)
   }
 
-  it("compares a TIMESTAMP column with a DATE or SECONDDATE column to the 100 ns, in WHERE, ON and HAVING", async () => {
+  it("compares a TIMESTAMP column with a DATE or SECONDDATE column to the 100 ns, in WHERE, ON, HAVING, BETWEEN and IN", async () => {
     expect(await ids("SELECT id FROM mx WHERE ts > d ORDER BY id")).toEqual(["1"])
     expect(await ids("SELECT id FROM mx WHERE d < ts ORDER BY id")).toEqual(["1"])
     expect(await ids("SELECT id FROM mx WHERE mx.ts <> mx.sd ORDER BY id")).toEqual(["1", "2"])
@@ -46,6 +46,10 @@ describe("HANA test server: TIMESTAMP mixed with DATE and SECONDDATE (raw hdb cl
     expect(await ids("SELECT a.id AS A, b.id AS B FROM mx a JOIN mx b ON a.ts >= b.sd ORDER BY 1, 2")).toEqual(["1/1", "2/1"])
     expect(await ids("SELECT a.id AS A, b.id AS B FROM mx a JOIN mx b ON a.d = b.sd ORDER BY 1, 2")).toEqual(["1/1", "2/2"])
     expect(await ids("SELECT id FROM mx GROUP BY id HAVING MAX(ts) > MIN(d) ORDER BY id")).toEqual(["1"])
+    expect(await ids("SELECT id FROM mx WHERE d BETWEEN ts AND sd ORDER BY id")).toEqual(["2"])
+    expect(await ids("SELECT id FROM mx WHERE ts NOT BETWEEN d AND sd ORDER BY id")).toEqual(["1", "2"])
+    expect(await ids("SELECT id FROM mx WHERE ts IN (d, sd) ORDER BY id")).toEqual([])
+    expect(await ids("SELECT id FROM mx WHERE d IN (ts, sd) ORDER BY id")).toEqual(["1", "2"])
     // a DECIMAL compared with a DECIMAL stays exact
     expect(await ids("SELECT a.id FROM mx a JOIN mx b ON a.n = b.n ORDER BY 1")).toEqual(["1", "2"])
   })

@@ -117,6 +117,57 @@ const widenOneTypeValues = (tokens: readonly Token[]): Token[] => {
   return out
 }
 
+/** A whole operand that may be a TIMESTAMP: a name, a call, a group, a CASE (no literal, parameter or subquery). */
+const whole = (x: readonly Token[]): boolean =>
+  x.length > 0 && !(x.length === 1 && x[0]!.t !== "word" && x[0]!.t !== "qident") && upper(x[0]) !== "NULL" && !isSubquery(x) &&
+  !NOT_OPERANDS.has(upper(x[0])) && x[0]!.v !== WIDEN && x[0]!.v !== "hana_ld_cmp" && !x.some((t) => t.t === "param")
+
+/**
+ * `x [NOT] BETWEEN a AND b` and `x [NOT] IN (a, b, …)` of whole operands: each wrapped against the others (a list
+ * holding a literal, a parameter or a subquery is left as it is).
+ */
+const widenRanges = (tokens: readonly Token[]): Token[] => {
+  const out: Token[] = []
+  let i = 0
+  while (i < tokens.length) {
+    const t = tokens[i]!
+    const U = upper(t)
+    if ((U === "BETWEEN" || (U === "IN" && isOp(tokens[i + 1], "("))) && out.length > 0) {
+      const xEnd = upper(out[out.length - 1]) === "NOT" ? out.length - 2 : out.length - 1
+      const start = operandStart(out, xEnd)
+      const x = start === undefined ? [] : out.slice(start, xEnd + 1)
+      let values: Token[][] | undefined
+      let end = i + 1
+      if (U === "BETWEEN") {
+        const aEnd = operandEnd(tokens, i + 1)
+        const bEnd = aEnd !== undefined && upper(tokens[aEnd]) === "AND" ? operandEnd(tokens, aEnd + 1) : undefined
+        if (aEnd !== undefined && bEnd !== undefined && !isOpIn(tokens[bEnd], ARITHMETIC)) {
+          values = [tokens.slice(i + 1, aEnd), tokens.slice(aEnd + 1, bEnd)]
+          end = bEnd
+        }
+      } else {
+        const close = matching(tokens, i + 1)
+        values = splitTopLevel(tokens.slice(i + 2, close))
+        end = close + 1
+      }
+      if (start !== undefined && values !== undefined && whole(x) && !isOpIn(out[start - 1], ARITHMETIC) && values.every(whole)) {
+        const not = out.slice(xEnd + 1)
+        out.splice(start)
+        const all = [x, ...values]
+        const wrapped = all.map((v, k) => wrap(v, all.filter((_, j) => j !== k)))
+        out.push(...wrapped[0]!, ...not, t)
+        if (U === "BETWEEN") out.push(...wrapped[1]!, { t: "word", v: "AND" }, ...wrapped[2]!)
+        else out.push(op("("), ...wrapped.slice(1).flatMap((w, k) => (k === 0 ? w : [op(","), ...w])), op(")"))
+        i = end
+        continue
+      }
+    }
+    out.push(t)
+    i++
+  }
+  return out
+}
+
 /** Whole operands on both sides of every comparison wrapped against each other (`a op b` → `hana_dtw(a, b) op hana_dtw(b, a)`). */
 const widenComparisons = (tokens: readonly Token[]): Token[] => {
   const out: Token[] = []
@@ -131,12 +182,9 @@ const widenComparisons = (tokens: readonly Token[]): Token[] => {
     const assigns = t.v === "=" && start !== undefined && (upper(out[start - 1]) === "SET" || isOp(out[start - 1], ","))
     // a typed literal (`DATE '…'`, `TIMESTAMP '…'`) is no name: its word is followed by its text
     const typedLiteral = tokens[end ?? 0]?.t === "string" || out[(start ?? 0) - 1]?.t === "word" && left.length === 1 && left[0]!.t === "string"
-    const whole = (x: readonly Token[]) =>
-      x.length > 0 && !(x.length === 1 && x[0]!.t !== "word" && x[0]!.t !== "qident") && upper(x[0]) !== "NULL" && !isSubquery(x) &&
-      !NOT_OPERANDS.has(upper(x[0])) && x[0]!.v !== WIDEN && x[0]!.v !== "hana_ld_cmp"
     if (
       start === undefined || end === undefined || assigns || typedLiteral || !whole(left) || !whole(right) ||
-      isOpIn(out[start - 1], ARITHMETIC) || isOpIn(tokens[end], ARITHMETIC) || NOT_OPERANDS.has(upper(tokens[end])) || left.some((x) => x.t === "param") || right.some((x) => x.t === "param")
+      isOpIn(out[start - 1], ARITHMETIC) || isOpIn(tokens[end], ARITHMETIC) || NOT_OPERANDS.has(upper(tokens[end]))
     ) {
       out.push(t)
       i++
@@ -156,5 +204,5 @@ const widenComparisons = (tokens: readonly Token[]): Token[] => {
  */
 export const widenDatetimeMixing = (tokens: readonly Token[]): readonly Token[] => {
   if (["CREATE", "ALTER", "DROP"].includes(upper(tokens[0])) || tokens.some((t) => upper(t) === "CHECK")) return tokens
-  return widenComparisons(widenOneTypeValues(tokens))
+  return widenComparisons(widenRanges(widenOneTypeValues(tokens)))
 }
