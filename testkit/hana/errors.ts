@@ -80,6 +80,9 @@ export const INVALID_REGEX = `${INVALID_ARGUMENT}invalid regular expression: `
 /** The start of 266's text, raised as it is by the server's own functions (misc-functions.ts: BITOR / BITXOR lengths). */
 export const INCONSISTENT_DATATYPE = "inconsistent datatype: "
 
+/** The struct key a TIMESTAMP's ticks fail on as a number (timestamp-arithmetic.ts; DuckDB's binder error names it; 266). */
+export const TIMESTAMP_NO_NUMBER_KEY = "hana_timestamp_is_no_number"
+
 /** HANA's 1843 ERR_TZ_NOT_FOUND and 1841 ERR_TZ_INVALID_DATASET texts ("SQL Error Codes"; misc-functions.ts). */
 export const TIMEZONE_NOT_FOUND = "timezone not found: "
 export const INVALID_TZ_DATASET = "invalid timezone dataset specified: "
@@ -145,6 +148,8 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (/has multiple overloads that match/.test(firstLine)) {
       return new HanaError(266, "HY000", "inconsistent datatype: the type of a parameter cannot be determined; write CAST(? AS <type>)")
     }
+    // A TIMESTAMP's ticks as an operand of + - * / or the argument of SUM & co. (timestamp-arithmetic.ts).
+    if (msg.includes(`"${TIMESTAMP_NO_NUMBER_KEY}"`)) return new HanaError(266, "HY000", "inconsistent datatype: a TIMESTAMP is no operand of an arithmetic operator or a numeric function")
     if (/No function matches|Could not choose a best candidate/.test(msg)) {
       // the function's name only (a session macro's without its hana_ prefix): DuckDB's text and type names stay out
       const name = /(?:argument types '|function call ")(?:hana_)?([A-Za-z0-9_]+)\(/.exec(firstLine)?.[1]
@@ -184,6 +189,10 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
   if (e.kind === "Conversion Error" && /(date|timestamp) field (format|value)/i.test(firstLine)) {
     return new HanaError(303, "22007", `invalid DATE, TIME or TIMESTAMP value: ${firstLine.replace(/^Conversion Error: /, "")}`)
   }
+  // A text that is no number cast to UBIGINT: only a TIMESTAMP's ticks are stored so (longdate.ts), so it is a text
+  // written into or compared with a TIMESTAMP that is no datetime, HANA's 303 (hana_ld fails the others so).
+  const ticksText = e.kind === "Conversion Error" ? /Could not convert string '(.*)' to UINT64/.exec(firstLine) : null
+  if (ticksText !== null) return new HanaError(303, "22007", `${INVALID_DATETIME}: ${ticksText[1]!.trim()}`)
   // HANA's own texts only (number-errors.ts): DuckDB's wording and type names never reach the client.
   if (e.kind === "Conversion Error" || e.kind === "Out of Range Error") {
     const text = firstLine.replace(/^[A-Za-z ]+Error: /, "")

@@ -10,8 +10,8 @@
  *   optional (default a blank; "LPAD Function (String)", "RPAD Function (String)").
  * - YEAR, MONTH, DAYOFMONTH, DAYOFYEAR, HOUR and MINUTE return INTEGER (DuckDB: BIGINT; SAP HANA SQL Reference,
  *   "YEAR Function (Datetime)" & co.: "returns an integer"), and so does `EXTRACT(YEAR | MONTH | DAY | HOUR | MINUTE
- *   FROM d)` ("EXTRACT Function (Datetime)"), which sql-rewrite.ts rewrites to the same macros. EXTRACT(SECOND …) is
- *   left to DuckDB (HANA's type for it is not confirmed).
+ *   FROM d)` ("EXTRACT Function (Datetime)"), which sql-rewrite.ts rewrites to the same macros. EXTRACT(SECOND FROM
+ *   d) is SECOND(d), a TIMESTAMP's fraction kept as SECOND keeps it (HANA's type for EXTRACT's SECOND is not confirmed).
  * - TO_SECONDDATE returns SECONDDATE, the fraction cut off ("TO_SECONDDATE Function (Data Type Conversion)"; DuckDB's
  *   cast to TIMESTAMP_S would round, so the value is truncated to the second first).
  * - LOCATE and WEEK return INTEGER ("LOCATE Function (String)", "WEEK Function (Datetime)"; DuckDB: BIGINT).
@@ -48,13 +48,14 @@ export const TYPED_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
   ["SECOND", "hana_second"]
 ]
 
-/** The fields of `EXTRACT(field FROM d)` rewritten to `macro(d)` (INTEGER as in HANA). */
+/** The fields of `EXTRACT(field FROM d)` rewritten to `macro(d)` (INTEGER as in HANA; SECOND as SECOND(d)). */
 export const EXTRACT_FIELDS: ReadonlyMap<string, string> = new Map([
   ["YEAR", "hana_year"],
   ["MONTH", "hana_month"],
   ["DAY", "hana_dayofmonth"],
   ["HOUR", "hana_hour"],
-  ["MINUTE", "hana_minute"]
+  ["MINUTE", "hana_minute"],
+  ["SECOND", "hana_second"]
 ])
 
 /**
@@ -78,9 +79,9 @@ export const TYPED_FUNCTION_MACROS: readonly string[] = [
     "ELSE second(CAST(x AS TIME)) END, hana_second_type(x)) " +
     "WHEN typeof(x) = 'TIME' THEN cast_to_type(second(CAST(x AS TIME)), hana_second_type(x)) " +
     "ELSE cast_to_type(second(CAST(x AS TIMESTAMP)), hana_second_type(x)) END",
-  // HANA's TINYINT is stored as UTINYINT (types.ts)
+  // HANA's TINYINT is stored as UTINYINT (types.ts); a TIMESTAMP's ticks fail in hana_num (timestamp-arithmetic.ts)
   "CREATE OR REPLACE TEMP MACRO hana_avg(x UTINYINT) AS CAST(avg(x) AS DECIMAL(9,6)), (x SMALLINT) AS CAST(avg(x) AS DECIMAL(11,6)), " +
-    "(x INTEGER) AS CAST(avg(x) AS DECIMAL(16,6)), (x BIGINT) AS CAST(avg(x) AS DECIMAL(25,6)), (x) AS cast_to_type(avg(x), any_value(x))",
+    "(x INTEGER) AS CAST(avg(x) AS DECIMAL(16,6)), (x BIGINT) AS CAST(avg(x) AS DECIMAL(25,6)), (x) AS cast_to_type(avg(hana_num(x)), any_value(x))",
   "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS CAST(instr(h, n) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_week(d) AS CAST(week(hana_dt(d)) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS year(hana_as(d, CAST(NULL AS DATE)) - to_months(CAST(m AS INTEGER) - 1)) || '-Q' || quarter(hana_as(d, CAST(NULL AS DATE)) - to_months(CAST(m AS INTEGER) - 1))",

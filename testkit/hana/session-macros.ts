@@ -2,6 +2,8 @@
 import { BUILTIN_FUNCTION_MACROS } from "./builtin-functions.ts"
 import { TYPED_FUNCTION_MACROS } from "./function-types.ts"
 import { CURRENT_IDENTITY_MACRO } from "./identity-values.ts"
+import { DATETIME_MIXING_MACROS } from "./datetime-mixing.ts"
+import { TIMESTAMP_ARITHMETIC_MACROS } from "./timestamp-arithmetic.ts"
 import { JSON_FUNCTION_MACROS } from "./json-functions.ts"
 import { LITERAL_WRITE_MACROS } from "./literal-writes.ts"
 import { LONGDATE_MACROS, onTicks } from "./longdate.ts"
@@ -20,6 +22,8 @@ const DUCKDB_DATETIME_TYPES = ["DATE", "TIME", "TIMESTAMP", "TIMESTAMP_S", "TIME
 export const SESSION_MACROS = [
   // First: the other macros call these.
   ...LONGDATE_MACROS,
+  ...DATETIME_MIXING_MACROS,
+  ...TIMESTAMP_ARITHMETIC_MACROS,
   CURRENT_IDENTITY_MACRO,
   // A datetime with a format prints in it (datetime-formats.ts). A TIMESTAMP without one prints as HANA's default
   // 'YYYY-MM-DD HH24:MI:SS.FF7' (SAP HANA SQL Reference, "Datetime Data Types"); DuckDB's text drops a zero fraction

@@ -5,6 +5,8 @@
  */
 import { typeDateArguments } from "./datetime-arguments.ts"
 import { COMPARISONS, DATETIME_TEXT, typeDatetimeComparisons } from "./datetime-comparisons.ts"
+import { widenDatetimeMixing } from "./datetime-mixing.ts"
+import { guardTimestampArithmetic } from "./timestamp-arithmetic.ts"
 import { nowTicks } from "./longdate.ts"
 import { HanaError } from "./errors.ts"
 import { BUILTIN_FUNCTIONS, callsBuiltinKeyword } from "./builtin-functions.ts"
@@ -140,7 +142,7 @@ const guardDivisors = (tokens: readonly Token[]): readonly Token[] => {
  * substituted. Tokens are significant tokens (no whitespace) joined with spaces.
  */
 export const rewrite = (input: readonly Token[], session: SessionValues): string =>
-  rewritten(guardDivisors(textConcatenations(typeDatetimeOperands(typeDatetimeComparisons(typeDateArguments(input))))), session)
+  rewritten(guardDivisors(textConcatenations(widenDatetimeMixing(typeDatetimeOperands(typeDatetimeComparisons(guardTimestampArithmetic(typeDateArguments(input))))))), session)
 
 /** Keywords and functions whose value is a date or timestamp (a TIMESTAMP's as ticks, longdate.ts). */
 const DATETIME_VALUES = new Set([
@@ -198,7 +200,7 @@ const LD_TEXT = "hana_ld_text"
 const GROUP_KEYWORDS = new Set(["SELECT", "WHERE", "HAVING", "ON", "WHEN", "THEN", "ELSE", "AND", "OR", "NOT", "RETURN", "BY", "AS", "IN", "EXISTS", "DISTINCT"])
 
 /** Start of the operand ending at `end` (inclusive): a literal, a `( … )` group with its function name, a CASE … END, or a dotted name. */
-const operandStart = (tokens: readonly Token[], end: number): number | undefined => {
+export const operandStart = (tokens: readonly Token[], end: number): number | undefined => {
   const t = tokens[end]
   if (t === undefined) return undefined
   if (t.t === "number" || t.t === "string" || t.t === "hex" || t.t === "param") return end

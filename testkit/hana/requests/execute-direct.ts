@@ -4,6 +4,7 @@
 import type { Session } from "../../engine/index.ts"
 import { HanaError } from "../errors.ts"
 import { exactLiteralWrites } from "../literal-writes.ts"
+import { typedSetOperations } from "../set-operation-types.ts"
 import { procedureStatement } from "../procedures/definition.ts"
 import { procedureReply } from "../procedures/requests.ts"
 import { ok } from "../replies.ts"
@@ -22,7 +23,7 @@ import { inTransaction, runDdl, runDdlStatement } from "./transaction.ts"
 export const executeDirect = async (s: SqlSessionState, session: Session, sql: string, commit: boolean, request: Request): Promise<Reply | undefined> => {
   const procedure = procedureStatement(sql, s.schema)
   if (procedure !== undefined) return procedureReply(procedureHost(s, session), procedure, commit, [])
-  const t = translate(await exactLiteralWrites(session, sql), sessionValues(s))
+  const t = translate(await typedSetOperations(session, await exactLiteralWrites(session, sql), sessionValues(s)), sessionValues(s))
   if (t.kind !== "query" && t.kind !== "dml" && t.kind !== "ddl") return sessionCommand(s, session, t, commit)
   if (t.params > 0) throw HanaError.syntax("parameters are only allowed in prepared statements", 0)
   if (t.kind === "ddl") {

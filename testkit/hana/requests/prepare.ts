@@ -7,6 +7,7 @@ import { declaredColumnTypes, declaredTypes } from "../catalog.ts"
 import { encodeParameterMetadata } from "../metadata.ts"
 import { parameterNames } from "../lexer.ts"
 import { exactLiteralWrites } from "../literal-writes.ts"
+import { typedSetOperations } from "../set-operation-types.ts"
 import { encodeName } from "../names.ts"
 import { parameterColumns } from "../parameter-columns.ts"
 import { procedureStatement } from "../procedures/definition.ts"
@@ -36,7 +37,7 @@ export const prepare = async (s: SqlSessionState, session: Session, sql: string)
     s.statements.set(id, { id, batches: new Map(), translated: { kind: "noop" }, prepared: undefined, parameterTypes: inputTypes, columns: undefined, tables: [], procedure })
     return reply
   }
-  const t = translate(await exactLiteralWrites(session, sql), sessionValues(s))
+  const t = translate(await typedSetOperations(session, await exactLiteralWrites(session, sql), sessionValues(s)), sessionValues(s))
   let prepared: Prepared | undefined
   let columns: ResultColumn[] | undefined
   let parameterTypes: HanaType[] = []

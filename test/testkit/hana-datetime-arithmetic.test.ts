@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { closeQuietly, connect, exec, failure } from "./hana/client.ts"
+import type { HdbClient } from "./hana/client.ts"
+
+/**
+ * A TIMESTAMP is no number. HANA's arithmetic operators work on numeric values (SAP HANA Reference, "Operators",
+ * help.sap.com/hana/html/_esql_operators.html), days and seconds are added with ADD_DAYS & co., and SUM / AVG take
+ * a numeric column (SAP Learning, "SAP HANA SQLScript Basics", "Aggregating Data"). The server stores a TIMESTAMP as
+ * 100 ns ticks in a DuckDB UBIGINT (testkit/hana/longdate.ts), which must never be computed on as a number: `ts + 1`
+ * fails with 266 as a DATE argument of SUM does, instead of being 100 ns later.
+ */
+describe("HANA test server: TIMESTAMP fields, arithmetic and numeric functions (raw hdb client, data format version 8)", () => {
+  let server: HanaTestServerHandle
+  let c: HdbClient
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
+    await exec(c, "CREATE COLUMN TABLE ar (id INTEGER, ts TIMESTAMP, sd SECONDDATE, n DECIMAL(10,2), i INTEGER)")
+    await exec(c, "INSERT INTO ar VALUES (1, '2024-01-02 03:04:05.1234567', '2024-01-02 03:04:05', 1.25, 3)")
+    await exec(c, "INSERT INTO ar VALUES (2, '2023-12-31 23:59:59.9999999', '2023-12-31 23:59:59', 2.5, 4)")
+  })
+  afterAll(async () => {
+    closeQuietly(c)
+    await server.close()
+  })
+
+  const code = async (sql: string): Promise<number | string> => (await failure(exec(c, sql))).code
+
+  it("EXTRACT takes every field of a TIMESTAMP column; SECOND keeps the fraction as SECOND(ts) does", async () => {
+    expect(
+      await exec(
+        c,
+        "SELECT EXTRACT(YEAR FROM ts) AS Y, EXTRACT(MONTH FROM ts) AS MO, EXTRACT(DAY FROM ts) AS D, EXTRACT(HOUR FROM ts) AS H, " +
+          "EXTRACT(MINUTE FROM ts) AS MI, EXTRACT(SECOND FROM ts) AS S, EXTRACT(SECOND FROM sd) AS SS FROM ar ORDER BY id"
+      )
+    ).toEqual([
+      { Y: 2024, MO: 1, D: 2, H: 3, MI: 4, S: "5.1234567", SS: 5 },
+      { Y: 2023, MO: 12, D: 31, H: 23, MI: 59, S: "59.9999999", SS: 59 }
+    ])
+    expect(await exec(c, "SELECT EXTRACT(SECOND FROM MAX(ts)) AS S FROM ar")).toEqual([{ S: "5.1234567" }])
+  })
+
+  it("arithmetic on a TIMESTAMP fails with 266 (ADD_DAYS, ADD_SECONDS, ADD_NANO100 move it); numbers compute as before", async () => {
+    for (const sql of [
+      "SELECT ts + 1 AS X FROM ar",
+      "SELECT ts - 1 AS X FROM ar",
+      "SELECT 1 + ts AS X FROM ar",
+      "SELECT -ts AS X FROM ar",
+      "SELECT ts - ts AS X FROM ar",
+      "SELECT ts * 2 AS X FROM ar",
+      "SELECT MAX(ts) + 0 AS X FROM ar",
+      "UPDATE ar SET ts = ts + 1"
+    ]) {
+      expect([sql, await code(sql)]).toEqual([sql, 266])
+    }
+    expect(await exec(c, "SELECT ADD_DAYS(ts, 1) AS D, ADD_SECONDS(ts, 1) AS S, ADD_NANO100(ts, 1) AS N FROM ar WHERE id = 1")).toEqual([
+      { D: "2024-01-03 03:04:05.123456700", S: "2024-01-02 03:04:06.123456700", N: "2024-01-02 03:04:05.123456800" }
+    ])
+    expect(await exec(c, "SELECT n + 1 AS A, i * 2 AS B, -n AS C, 2 * (i + 1) AS D, n - i AS E FROM ar ORDER BY id")).toEqual([
+      { A: "2.25", B: 6, C: "-1.25", D: 8, E: "-1.75" },
+      { A: "3.50", B: 8, C: "-2.50", D: 10, E: "-1.50" }
+    ])
+  })
+
+  it("SUM, AVG, ABS, ROUND, CEIL, FLOOR, MOD and POWER of a TIMESTAMP fail with 266; of numbers they keep HANA's types", async () => {
+    for (const sql of [
+      "SELECT SUM(ts) AS X FROM ar",
+      "SELECT AVG(ts) AS X FROM ar",
+      "SELECT AVG(DISTINCT ts) AS X FROM ar",
+      "SELECT SUM(ts) OVER () AS X FROM ar",
+      "SELECT ABS(ts) AS X FROM ar",
+      "SELECT ROUND(ts) AS X FROM ar",
+      "SELECT ROUND(ts, 2) AS X FROM ar",
+      "SELECT CEIL(ts) AS X FROM ar",
+      "SELECT FLOOR(MAX(ts)) AS X FROM ar",
+      "SELECT MOD(ts, 2) AS X FROM ar",
+      "SELECT POWER(2, ts) AS X FROM ar"
+    ]) {
+      expect([sql, await code(sql)]).toEqual([sql, 266])
+    }
+    expect(await exec(c, "SELECT SUM(n) AS S, AVG(i) AS A, AVG(n) AS AN, ROUND(SUM(n), 1) AS R, ABS(-MAX(i)) AS B, SUM(i * 2 + 1) AS T, MOD(SUM(i), 4) AS M FROM ar")).toEqual([
+      { S: "3.75", A: "3.500000", AN: "1.88", R: "3.8", B: 4, T: 16, M: 3 }
+    ])
+  })
+
+  it("a TIMESTAMP inside a larger expression compared with a text converts the text; text that is no datetime written into a TIMESTAMP fails with 303", async () => {
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM ar HAVING COALESCE(MAX(ts), MIN(ts)) > '2024-01-02 03:04:05.1234566'")).toEqual([{ N: 2 }])
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM ar HAVING (MAX(ts)) <= '2024-01-02 03:04:05.1234566'")).toEqual([])
+    expect(await exec(c, "SELECT id FROM ar WHERE CASE WHEN id = 1 THEN ts ELSE sd END >= '2024-01-02 03:04:05.1234567'")).toEqual([{ ID: 1 }])
+    // a TIMESTAMP is no number, whatever it is compared with
+    expect(await code("SELECT COUNT(*) AS N FROM ar HAVING MAX(ts) + 0 > '2024-01-01'")).toBe(266)
+    // SAP HANA SQL Reference, "SQL Error Codes": 303 ERR_SQL_INV_DATETIME_VAL "invalid DATE, TIME or TIMESTAMP value"
+    expect(await code("INSERT INTO ar (id, ts) VALUES (3, 'abc')")).toBe(303)
+    expect(await code("INSERT INTO ar (id, ts) VALUES (3, ' x2024-01-01')")).toBe(303)
+    expect(await code("UPDATE ar SET ts = 'abc' WHERE id = 1")).toBe(303)
+    expect(await code("INSERT INTO ar (id, ts) SELECT 3, s FROM (SELECT 'abc' AS s FROM DUMMY)")).toBe(303)
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM ar")).toEqual([{ N: 2 }])
+  })
+})

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import type { HdbClient, HdbResultSet, HdbStatement } from "./hana/client.ts"
+
+type Row = Record<string, unknown>
+
+/** hdb's type code of LONGDATE, HANA's TIMESTAMP at data format version 4 and later. */
+const LONGDATE = 61
+
+/**
+ * A TIMESTAMP meeting a DATE or a SECONDDATE in one expression: HANA converts the narrower value to the wider
+ * datetime type (SAP HANA SQL Reference, "Data Type Conversion"), so the comparison and the result keep the
+ * TIMESTAMP's seven fraction digits. The server stores a TIMESTAMP as 100 ns ticks (testkit/hana/longdate.ts),
+ * which DuckDB's DATE and TIMESTAMP_S do not mix with (testkit/hana/datetime-mixing.ts).
+ */
+describe("HANA test server: TIMESTAMP mixed with DATE and SECONDDATE (raw hdb client, data format version 8)", () => {
+  let server: HanaTestServerHandle
+  let c: HdbClient
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, dataFormatSupport: 8 })
+    await exec(c, "CREATE COLUMN TABLE mx (id INTEGER, ts TIMESTAMP, sd SECONDDATE, d DATE, s NVARCHAR(40), n DECIMAL(10,2))")
+    // 100 ns after midnight, and 100 ns before it: only the seventh digit tells them from the DATE
+    await exec(c, "INSERT INTO mx VALUES (1, '2024-01-02 00:00:00.0000001', '2024-01-02 00:00:00', '2024-01-02', 'abc', 1.25)")
+    await exec(c, "INSERT INTO mx VALUES (2, '2024-01-02 23:59:59.9999999', '2024-01-03 00:00:00', '2024-01-03', 'de', 2.5)")
+  })
+  afterAll(async () => {
+    closeQuietly(c)
+    await server.close()
+  })
+
+  const ids = async (sql: string): Promise<unknown[]> => (await exec<Row[]>(c, sql)).map((r) => Object.values(r).join("/"))
+  const typesOf = async (sql: string): Promise<number[]> => {
+    const rs = await call<HdbResultSet>((cb) => c.execute(sql, cb))
+    rs.close()
+    return rs.metadata.map((m) => m.dataType)
+  }
+
+  it("compares a TIMESTAMP column with a DATE or SECONDDATE column to the 100 ns, in WHERE, ON, HAVING, BETWEEN and IN", async () => {
+    expect(await ids("SELECT id FROM mx WHERE ts > d ORDER BY id")).toEqual(["1"])
+    expect(await ids("SELECT id FROM mx WHERE d < ts ORDER BY id")).toEqual(["1"])
+    expect(await ids("SELECT id FROM mx WHERE mx.ts <> mx.sd ORDER BY id")).toEqual(["1", "2"])
+    expect(await ids("SELECT id FROM mx WHERE ts < sd ORDER BY id")).toEqual(["2"])
+    expect(await ids("SELECT a.id AS A, b.id AS B FROM mx a JOIN mx b ON a.ts >= b.sd ORDER BY 1, 2")).toEqual(["1/1", "2/1"])
+    expect(await ids("SELECT a.id AS A, b.id AS B FROM mx a JOIN mx b ON a.d = b.sd ORDER BY 1, 2")).toEqual(["1/1", "2/2"])
+    expect(await ids("SELECT id FROM mx GROUP BY id HAVING MAX(ts) > MIN(d) ORDER BY id")).toEqual(["1"])
+    expect(await ids("SELECT id FROM mx WHERE d BETWEEN ts AND sd ORDER BY id")).toEqual(["2"])
+    expect(await ids("SELECT id FROM mx WHERE ts NOT BETWEEN d AND sd ORDER BY id")).toEqual(["1", "2"])
+    expect(await ids("SELECT id FROM mx WHERE ts IN (d, sd) ORDER BY id")).toEqual([])
+    expect(await ids("SELECT id FROM mx WHERE d IN (ts, sd) ORDER BY id")).toEqual(["1", "2"])
+    // a DECIMAL compared with a DECIMAL stays exact
+    expect(await ids("SELECT a.id FROM mx a JOIN mx b ON a.n = b.n ORDER BY 1")).toEqual(["1", "2"])
+  })
+
+  it("CASE, COALESCE, IFNULL, GREATEST and LEAST of a TIMESTAMP and a DATE or SECONDDATE are TIMESTAMPs with all seven digits", async () => {
+    expect(await exec(c, "SELECT CASE WHEN id = 1 THEN ts ELSE d END AS X FROM mx ORDER BY id")).toEqual([
+      { X: "2024-01-02 00:00:00.000000100" },
+      { X: "2024-01-03 00:00:00.000000000" }
+    ])
+    expect(await exec(c, "SELECT COALESCE(ts, d) AS C, IFNULL(sd, ts) AS I, GREATEST(ts, d) AS G, LEAST(ts, sd) AS L FROM mx ORDER BY id")).toEqual([
+      { C: "2024-01-02 00:00:00.000000100", I: "2024-01-02 00:00:00.000000000", G: "2024-01-02 00:00:00.000000100", L: "2024-01-02 00:00:00.000000000" },
+      { C: "2024-01-02 23:59:59.999999900", I: "2024-01-03 00:00:00.000000000", G: "2024-01-03 00:00:00.000000000", L: "2024-01-02 23:59:59.999999900" }
+    ])
+    expect(await typesOf("SELECT CASE WHEN id = 1 THEN ts ELSE d END AS X, COALESCE(d, ts) AS C, GREATEST(sd, ts) AS G FROM mx")).toEqual([LONGDATE, LONGDATE, LONGDATE])
+    // values that do not mix keep their own types
+    expect(await exec(c, "SELECT GREATEST(n, 2) AS G, COALESCE(n, 0) AS C, CASE WHEN id = 1 THEN n ELSE 3 END AS X FROM mx ORDER BY id")).toEqual([
+      { G: "2.00", C: "1.25", X: "1.25" },
+      { G: "2.50", C: "2.50", X: "3.00" }
+    ])
+  })
+
+  it("UNION, UNION ALL, INTERSECT and EXCEPT of a TIMESTAMP with a DATE or SECONDDATE column give TIMESTAMPs with all seven digits", async () => {
+    expect(await exec(c, "SELECT ts FROM mx WHERE id = 1 UNION SELECT d FROM mx WHERE id = 1 ORDER BY 1")).toEqual([
+      { TS: "2024-01-02 00:00:00.000000000" },
+      { TS: "2024-01-02 00:00:00.000000100" }
+    ])
+    // the first branch names the column, whichever branch is converted
+    expect(await exec(c, "SELECT d FROM mx WHERE id = 1 UNION ALL SELECT ts FROM mx WHERE id = 1")).toEqual([
+      { D: "2024-01-02 00:00:00.000000000" },
+      { D: "2024-01-02 00:00:00.000000100" }
+    ])
+    expect(await exec(c, "(SELECT id, sd AS X FROM mx) UNION ALL (SELECT id, ts FROM mx) ORDER BY 1, 2")).toEqual([
+      { ID: 1, X: "2024-01-02 00:00:00.000000000" },
+      { ID: 1, X: "2024-01-02 00:00:00.000000100" },
+      { ID: 2, X: "2024-01-02 23:59:59.999999900" },
+      { ID: 2, X: "2024-01-03 00:00:00.000000000" }
+    ])
+    expect(await typesOf("SELECT sd FROM mx UNION SELECT ts FROM mx")).toEqual([LONGDATE])
+    // prepared, with parameters in the branches
+    const st = await call<HdbStatement>((cb) => c.prepare("SELECT ts AS X FROM mx WHERE id = ? UNION ALL SELECT d FROM mx WHERE id = ? AND ts > d", cb))
+    expect(st.resultSetMetadata?.map((m) => m.dataType)).toEqual([LONGDATE])
+    expect(await call((cb) => st.exec([2, 1], cb))).toEqual([{ X: "2024-01-02 23:59:59.999999900" }, { X: "2024-01-02 00:00:00.000000000" }])
+    expect(await exec(c, "SELECT ts FROM mx INTERSECT SELECT d FROM mx")).toEqual([])
+    expect(await exec(c, "SELECT ts FROM mx EXCEPT SELECT sd FROM mx ORDER BY 1")).toEqual([
+      { TS: "2024-01-02 00:00:00.000000100" },
+      { TS: "2024-01-02 23:59:59.999999900" }
+    ])
+  })
+
+  it("UNION of a TIMESTAMP with a character column gives the TIMESTAMP's text in HANA's default format, not the stored ticks", async () => {
+    expect(await exec(c, "SELECT ts FROM mx WHERE id = 1 UNION ALL SELECT s FROM mx WHERE id = 1")).toEqual([
+      { TS: "2024-01-02 00:00:00.0000001" },
+      { TS: "abc" }
+    ])
+    expect(await exec(c, "SELECT s AS V FROM mx WHERE id = 2 UNION SELECT ts FROM mx WHERE id = 2 ORDER BY 1")).toEqual([
+      { V: "2024-01-02 23:59:59.9999999" },
+      { V: "de" }
+    ])
+  })
+})

@@ -1,0 +1,111 @@
+/**
+ * A TIMESTAMP is no number: HANA's arithmetic operators work on numeric values (SAP HANA Reference, "Operators":
+ * "arithmetic operators to perform mathematical operations such as adding, subtracting, multiplying, dividing and
+ * negation of numeric values", help.sap.com/hana/html/_esql_operators.html), days and seconds are added with
+ * ADD_DAYS, ADD_SECONDS & co., and SUM and AVG take "an input column with a numeric data type" (SAP Learning, "SAP
+ * HANA SQLScript Basics", "Aggregating Data"). The server stores a TIMESTAMP as 100 ns ticks in a DuckDB UBIGINT
+ * (longdate.ts), which DuckDB would add, sum and round as a number: `ts + 1` would be 100 ns later. So every operand
+ * of `+ - * /` and the arguments of SUM, AVG, ABS, ROUND, MOD, POWER & co. are wrapped in `hana_num(x)`, which is x itself for any
+ * other type and fails at bind time for ticks, with 266 "inconsistent datatype" as a DATE operand of `+` or a DATE
+ * argument of SUM fails here (errors.ts).
+ *
+ * The failure is a `struct_extract` with a key folded from `typeof(x)`: a key the struct does not have is a binder
+ * error, raised only for ticks; for other values it is x with its own type.
+ */
+import { matching, splitTopLevel, upper } from "./lexer.ts"
+import type { Token } from "./lexer.ts"
+import { operandEnd, operandStart } from "./sql-rewrite.ts"
+import { TIMESTAMP_NO_NUMBER_KEY } from "./errors.ts"
+
+/** The macro: x, or a binder error for a TIMESTAMP's ticks. */
+const NUMERIC = "hana_num"
+
+
+/** The session macro of this module. */
+export const TIMESTAMP_ARITHMETIC_MACROS: readonly string[] = [
+  // x inside a CASE: DuckDB binds a macro's body when it is created, with untyped arguments, and a key that is then no
+  // constant fails the creation, unless binding stops first at the untyped x (as it does inside a CASE)
+  `CREATE OR REPLACE TEMP MACRO ${NUMERIC}(x) AS struct_extract({'v': CASE WHEN true THEN x END}, CASE WHEN typeof(x) = 'UBIGINT' THEN '${TIMESTAMP_NO_NUMBER_KEY}' ELSE 'v' END)`
+]
+
+/** Numeric functions whose arguments are guarded. AVG is guarded in its own macro (function-types.ts) unless DISTINCT or windowed. */
+const NUMERIC_FUNCTIONS = new Set(["SUM", "ABS", "ROUND", "CEIL", "FLOOR", "SIGN", "STDDEV", "VAR", "AVG", "MOD", "POWER", "SQRT", "EXP", "LN", "LOG"])
+const ARITHMETIC = new Set(["+", "-", "*", "/"])
+/** Words after which a `+`, `-` or `*` starts an operand rather than combining two (`SELECT *`, `WHEN -x`). */
+const NO_OPERAND_END = new Set([
+  "SELECT", "DISTINCT", "ALL", "FROM", "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "THEN", "ELSE", "AS", "IN", "IS", "BY", "HAVING",
+  "SET", "VALUES", "RETURN", "TOP", "LIMIT", "OFFSET", "BETWEEN", "LIKE", "CASE", "EXISTS"
+])
+
+const op = (v: string): Token => ({ t: "op", v })
+const isOp = (t: Token | undefined, v: string): boolean => t?.t === "op" && t.v === v
+
+/** Whether `t` is the last token of an operand (so that `+`, `-`, `*` after it is binary). */
+const endsOperand = (t: Token | undefined): boolean =>
+  t !== undefined && (isOp(t, ")") || ["number", "string", "qident", "param", "hex"].includes(t.t) || (t.t === "word" && !NO_OPERAND_END.has(upper(t))))
+
+/**
+ * A value never ticks, or one left alone: a literal, a typed literal, anything holding a parameter (its type comes
+ * from the other operand, arithmetic-parameters.ts, which a macro around it would hide).
+ */
+const plain = (x: readonly Token[]): boolean =>
+  x.length === 0 || x.some((t) => t.t === "param") || (x.length === 1 && x[0]!.t !== "word" && x[0]!.t !== "qident") || ["NULL", "TRUE", "FALSE"].includes(upper(x[0])) ||
+  (x.length === 2 && x[1]!.t === "string") || x[0]!.v === NUMERIC || (isOp(x[0], "(") && ["SELECT", "WITH"].includes(upper(x[1])))
+
+const guard = (x: readonly Token[]): Token[] => (plain(x) ? [...x] : [{ t: "word", v: NUMERIC }, op("("), ...x, op(")")])
+
+/** `tokens` with the operands of `+ - * /` and the arguments of numeric functions guarded (see the module comment). */
+export const guardTimestampArithmetic = (tokens: readonly Token[]): readonly Token[] => {
+  if (["CREATE", "ALTER", "DROP"].includes(upper(tokens[0])) || tokens.some((t) => upper(t) === "CHECK")) return tokens
+  if (!tokens.some((t) => (t.t === "op" && ARITHMETIC.has(t.v)) || NUMERIC_FUNCTIONS.has(upper(t)))) return tokens
+  return guarded(tokens)
+}
+
+const guarded = (tokens: readonly Token[]): Token[] => {
+  const out: Token[] = []
+  let i = 0
+  while (i < tokens.length) {
+    const t = tokens[i]!
+    const U = upper(t)
+    if (NUMERIC_FUNCTIONS.has(U) && isOp(tokens[i + 1], "(") && !isOp(tokens[i - 1], ".")) {
+      const close = matching(tokens, i + 1)
+      const args = splitTopLevel(tokens.slice(i + 2, close)).map(guarded)
+      const first = args[0] ?? []
+      const lead = ["DISTINCT", "ALL"].includes(upper(first[0])) ? 1 : 0
+      // AVG(x) becomes hana_avg, whose typed overloads need x's own type; it guards ticks itself (function-types.ts)
+      const own = U === "AVG" && lead === 0 && upper(tokens[close + 1]) !== "OVER"
+      const guardedFirst = own || isOp(first[0], "*") ? first : [...first.slice(0, lead), ...guard(first.slice(lead))]
+      out.push(t, op("("), ...[guardedFirst, ...args.slice(1).map(guard)].flatMap((a, k) => (k === 0 ? a : [op(","), ...a])), op(")"))
+      i = close + 1
+      continue
+    }
+    if (t.t === "op" && ARITHMETIC.has(t.v)) {
+      const binary = endsOperand(out[out.length - 1])
+      if (!binary && t.v !== "-" && t.v !== "+") {
+        out.push(t)
+        i++
+        continue
+      }
+      if (binary) {
+        const start = operandStart(out, out.length - 1)
+        // a typed literal's text (`DATE '…' + 1`) or a dotted name's part: left as it is
+        if (start !== undefined && !(out[start]!.t === "string" && out[start - 1]?.t === "word")) out.push(...guard(out.splice(start)))
+      }
+      out.push(t)
+      const end = operandEnd(tokens, i + 1)
+      if (end === undefined || ARITHMETIC.has(tokens[i + 1]?.v ?? "")) {
+        i++
+        continue
+      }
+      const right = tokens.slice(i + 1, end)
+      // a typed literal (`+ DATE '…'`): its word and its text
+      const typed = tokens[end]?.t === "string" && end === i + 2 && tokens[i + 1]!.t === "word"
+      out.push(...(typed ? [...right, tokens[end]!] : guard(guarded(right))))
+      i = typed ? end + 1 : end
+      continue
+    }
+    out.push(t)
+    i++
+  }
+  return out
+}
