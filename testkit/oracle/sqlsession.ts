@@ -95,7 +95,7 @@ export class SqlSession {
     this.schema = info.user
     this.numericCharacters = db.settings.numericCharacters ?? ".,"
     this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline) })
-    this.sqlIds = new SessionSqlIds(info)
+    this.sqlIds = new SessionSqlIds(info, db.sqlArea)
     this.tableLockHost = { db, info, waitForRowLock: (deadline, holders) => this.locks.waitForRowLock(deadline, holders) }
     this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks, readRows: (q, params) => this.engine.queryAll(q, params) })
     this.returningHost = { engine, txn: this.txn, keys: this.keys, mapError: (e) => this.mapError(e) }
@@ -206,6 +206,11 @@ export class SqlSession {
   private dmlTarget: TableMeta | undefined
   /** True while the DML statement being executed is an UPDATE (or MERGE), whose NOT NULL failures are ORA-01407. */
   private dmlIsUpdate = false
+
+  /** A request carries `sql` to parse (V$SQL: session-sql-ids.ts). */
+  noteParse(sql: string): void {
+    this.sqlIds.noteParse(sql)
+  }
 
   /** A call starts running `sql` (V$SESSION's STATUS, SQL_ID and PREV_SQL_ID: session-sql-ids.ts). */
   noteSql(sql: string): void {

@@ -175,6 +175,7 @@ const executeRequest = async (s: SessionState, r: ReadBuffer, reply: Reply, batc
     cursorId = cur.id
     s.callCursor = cur
     s.callOpenedCursor = existing === undefined
+    s.sql?.noteParse(sqlText)
   } else {
     cur = s.cursors.get(cursorId)
     if (cur === undefined) {
