@@ -47,13 +47,16 @@ const second = (d: Date): Date => new Date(d.getTime() - (d.getTime() % 1000))
 /** The shared SQL area of one database: V$SQL's rows. */
 export class SqlArea {
   private readonly entries = new Map<string, Entry>()
+  /** Child cursors made per SQL_ID. */
+  private readonly children = new Map<string, number>()
 
   private entry(sqlId: string, text: string, by: SqlAreaUser): Entry {
     const key = `${sqlId}\u0000${by.schema}`
     const now = new Date()
     let e = this.entries.get(key)
     if (e === undefined) {
-      const child = [...this.entries.values()].filter((x) => x.sqlId === sqlId).length
+      const child = this.children.get(sqlId) ?? 0
+      this.children.set(sqlId, child + 1)
       e = { sqlId, text, schema: by.schema, child, firstLoad: now, module: by.module, action: by.action, executions: 0, parseCalls: 0, lastActive: now }
       if (this.entries.size >= CAPACITY) this.entries.delete(this.entries.keys().next().value!)
     } else this.entries.delete(key)
