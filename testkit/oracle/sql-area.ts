@@ -58,12 +58,22 @@ export class SqlArea {
       const child = this.children.get(sqlId) ?? 0
       this.children.set(sqlId, child + 1)
       e = { sqlId, text, schema: by.schema, child, firstLoad: now, module: by.module, action: by.action, executions: 0, parseCalls: 0, lastActive: now }
-      if (this.entries.size >= CAPACITY) this.entries.delete(this.entries.keys().next().value!)
+      if (this.entries.size >= CAPACITY) this.ageOut()
     } else this.entries.delete(key)
     // the most recently active last: the first key is the one to age out
     this.entries.set(key, e)
     e.lastActive = now
     return e
+  }
+
+  /** Drops the least recently active entry (its SQL_ID's child count too, when it was the last child made). */
+  private ageOut(): void {
+    const [key, e] = this.entries.entries().next().value!
+    this.entries.delete(key)
+    if (this.children.get(e.sqlId) === e.child + 1) {
+      if (e.child === 0) this.children.delete(e.sqlId)
+      else this.children.set(e.sqlId, e.child)
+    }
   }
 
   /** A parse call of `text` (SQL_ID `sqlId`). */
