@@ -115,6 +115,10 @@ describe("Oracle test server: NEXTVAL and CURRVAL of one sequence in one row giv
       b: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER }
     })
     expect(again.outBinds).toEqual({ a: [51], b: [51] })
+    const many = await conn.executeMany("INSERT INTO sr_dst (n, a, b) VALUES (:n, sr_r.NEXTVAL, sr_r.CURRVAL) RETURNING a, b INTO :a, :b", [{ n: 62 }, { n: 63 }], {
+      bindDefs: { n: { type: oracledb.NUMBER }, a: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER }, b: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } }
+    })
+    expect(many.outBinds).toEqual([{ a: [52], b: [52] }, { a: [53], b: [53] }])
     await conn.rollback()
   })
 })
