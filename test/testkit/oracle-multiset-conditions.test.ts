@@ -35,4 +35,29 @@ describe("Oracle test server: multiset conditions over nested table columns", ()
     expect(await ids("SELECT id FROM msc WHERE 'a' NOT MEMBER OF c ORDER BY id")).toEqual([4])
     expect(await ids("SELECT id, CARDINALITY(c) FROM msc ORDER BY id")).toEqual([[1, 3], [2, null], [3, null], [4, 2]])
   })
+
+  // "Multiset Conditions": the element types must be comparable, so elements compare as values of their type, not as
+  // the text a column stores them in
+  it("compares numbers, dates and timestamps by value in MEMBER OF and IS A SET", async () => {
+    await conn.execute("CREATE TYPE msc_nums AS TABLE OF NUMBER")
+    await conn.execute("CREATE TYPE msc_dates AS TABLE OF DATE")
+    await conn.execute("CREATE TYPE msc_tss AS TABLE OF TIMESTAMP")
+    await conn.execute(`CREATE TABLE msc_v (id NUMBER, price NUMBER(5,2), n msc_nums, d msc_dates, t msc_tss)
+      NESTED TABLE n STORE AS msc_v_n NESTED TABLE d STORE AS msc_v_d NESTED TABLE t STORE AS msc_v_t`)
+    await conn.execute("INSERT INTO msc_v VALUES (1, 1.5, msc_nums(1.50, 2), msc_dates(DATE '2024-01-01'), msc_tss(TIMESTAMP '2024-01-01 10:00:00.5'))")
+    await conn.execute("INSERT INTO msc_v VALUES (2, 3, msc_nums(2.5), msc_dates(DATE '2024-01-02', TO_DATE('02.01.2024', 'DD.MM.YYYY')), msc_tss())")
+    const dates = await conn.getDbObjectClass("MSC_DATES")
+    const nums = await conn.getDbObjectClass("MSC_NUMS")
+    await conn.execute("INSERT INTO msc_v (id, price, n, d) VALUES (3, 7, :n, :d)", { n: new nums([7, 8]), d: new dates([new Date(Date.UTC(2024, 0, 1)), new Date(Date.UTC(2024, 0, 3))]) })
+    // a NUMBER(5,2) column's 1.50 is the element 1.5, a bound element 7 the column's 7.00
+    expect(await ids("SELECT id FROM msc_v WHERE price MEMBER OF n ORDER BY id")).toEqual([1, 3])
+    expect(await ids("SELECT id FROM msc_v WHERE 2.50 MEMBER OF n ORDER BY id")).toEqual([2])
+    expect(await ids("SELECT id FROM msc_v WHERE :x MEMBER OF n ORDER BY id", { x: 2 })).toEqual([1])
+    // a DATE as any constructor or bind stored it
+    expect(await ids("SELECT id FROM msc_v WHERE DATE '2024-01-01' MEMBER OF d ORDER BY id")).toEqual([1, 3])
+    expect(await ids("SELECT id FROM msc_v WHERE TO_DATE('2024-01-03', 'YYYY-MM-DD') NOT MEMBER OF d ORDER BY id")).toEqual([1, 2])
+    expect(await ids("SELECT id FROM msc_v WHERE TIMESTAMP '2024-01-01 10:00:00.500' MEMBER OF t ORDER BY id")).toEqual([1])
+    expect(await ids("SELECT id FROM msc_v WHERE d IS A SET ORDER BY id")).toEqual([1, 3])
+    expect(await ids("SELECT id FROM msc_v WHERE n IS A SET ORDER BY id")).toEqual([1, 2, 3])
+  })
 })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Conn } from "./oracle/helpers.ts"
-import { closeConnection, openConnection } from "./oracle/helpers.ts"
+import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
 
 // SQL Language Reference, "Sequence Pseudocolumns": "Within a single SQL statement containing a reference to NEXTVAL,
 // Oracle increments the sequence once: for each row returned by the outer query block of a SELECT statement ... If a
@@ -66,10 +66,59 @@ describe("Oracle test server: NEXTVAL and CURRVAL of one sequence in one row giv
     await conn.rollback()
   })
 
-  it("a join, or x.* beside them, is left as it was (no extra column shows)", async () => {
-    const star = await conn.execute("SELECT s.*, sr_m.NEXTVAL, sr_m.CURRVAL FROM sr_src s WHERE s.n = 1")
-    expect(star.metaData.map((m: { name: string }) => m.name)).toEqual(["N", "NEXTVAL", "CURRVAL"])
-    const joined = await conn.execute("SELECT a.n, sr_m.NEXTVAL FROM sr_src a JOIN sr_src b ON a.n = b.n")
-    expect(joined.rows.length).toBe(3)
+  it("over a join (JOIN ... ON, a comma list, an outer join) each joined row gets its own value, in NEXTVAL and CURRVAL alike", async () => {
+    await conn.execute("CREATE SEQUENCE sr_j START WITH 1")
+    const joined = await conn.execute("SELECT a.n, sr_j.CURRVAL, b.n bn, sr_j.NEXTVAL FROM sr_src a JOIN sr_src b ON a.n = b.n")
+    expect(joined.metaData.map((m: { name: string }) => m.name)).toEqual(["N", "CURRVAL", "BN", "NEXTVAL"])
+    const rows = joined.rows as Array<Array<number>>
+    expect(rows.map((r) => r[1] === r[3] && r[0] === r[2])).toEqual([true, true, true])
+    expect(rows.map((r) => r[3]).sort()).toEqual([1, 2, 3])
+    const comma = (await conn.execute("SELECT a.n, sr_j.NEXTVAL + 0, sr_j.CURRVAL FROM sr_src a, sr_src b WHERE a.n = b.n AND a.n < 3")).rows as Array<Array<number>>
+    expect(comma.map((r) => r[1] === r[2])).toEqual([true, true])
+    expect(comma.map((r) => r[1]).sort()).toEqual([4, 5])
+    // (ORDER BY is not allowed beside NEXTVAL: ORA-02287)
+    const outer = ((await conn.execute("SELECT a.n, b.n, sr_j.CURRVAL, sr_j.NEXTVAL FROM sr_src a LEFT JOIN sr_src b ON b.n = a.n + 1")).rows as Array<Array<number | null>>).sort((x, y) => x[0]! - y[0]!)
+    expect(outer.map((r) => [r[0], r[1], r[2] === r[3]])).toEqual([[1, 2, true], [2, 3, true], [3, null, true]])
+    expect(outer.map((r) => r[3]).sort()).toEqual([6, 7, 8])
+    // a view has no row ids to join back by: such a query runs as written
+    await conn.execute("CREATE VIEW sr_v AS SELECT n FROM sr_src")
+    expect((await conn.execute("SELECT a.n, sr_j.NEXTVAL, sr_j.CURRVAL FROM sr_src a JOIN sr_v v ON a.n = v.n")).rows.length).toBe(3)
+    await conn.execute("DROP SEQUENCE sr_j")
+    await conn.execute("CREATE SEQUENCE sr_j START WITH 9")
+    await conn.execute("INSERT INTO sr_dst (n, a, b) SELECT a.n + 40, sr_j.CURRVAL, sr_j.NEXTVAL FROM sr_src a JOIN sr_src b ON a.n = b.n")
+    const inserted = (await conn.execute("SELECT a, b FROM sr_dst WHERE n > 40")).rows as Array<Array<number>>
+    expect(inserted.map((r) => r[0] === r[1])).toEqual([true, true, true])
+    expect(inserted.map((r) => r[0]!).sort((x, y) => x - y)).toEqual([9, 10, 11])
+    await conn.rollback()
+  })
+
+  it("beside x.*, the row's columns under their own names and one value per row", async () => {
+    await conn.execute("CREATE SEQUENCE sr_x START WITH 1")
+    const star = await conn.execute("SELECT s.*, sr_x.CURRVAL, sr_x.NEXTVAL FROM sr_src s WHERE s.n < 3")
+    expect(star.metaData.map((m: { name: string }) => m.name)).toEqual(["N", "CURRVAL", "NEXTVAL"])
+    const rows = star.rows as Array<Array<number>>
+    expect(rows.map((r) => r[1] === r[2])).toEqual([true, true])
+    expect(rows.map((r) => r[1]).sort()).toEqual([1, 2])
+  })
+
+  it("INSERT ... VALUES ... RETURNING with CURRVAL before NEXTVAL stores and returns the new value in both", async () => {
+    await conn.execute("CREATE SEQUENCE sr_r START WITH 50")
+    const out = await conn.execute("INSERT INTO sr_dst (n, a, b) VALUES (60, sr_r.CURRVAL, sr_r.NEXTVAL) RETURNING a, b INTO :a, :b", {
+      a: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+      b: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER }
+    })
+    expect(out.outBinds).toEqual({ a: [50], b: [50] })
+    expect((await conn.execute("SELECT a, b FROM sr_dst WHERE n = 60")).rows).toEqual([[50, 50]])
+    const again = await conn.execute("INSERT INTO sr_dst (n, a, b) VALUES (:n, sr_r.NEXTVAL, sr_r.CURRVAL) RETURNING a, b INTO :a, :b", {
+      n: 61,
+      a: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+      b: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER }
+    })
+    expect(again.outBinds).toEqual({ a: [51], b: [51] })
+    const many = await conn.executeMany("INSERT INTO sr_dst (n, a, b) VALUES (:n, sr_r.NEXTVAL, sr_r.CURRVAL) RETURNING a, b INTO :a, :b", [{ n: 62 }, { n: 63 }], {
+      bindDefs: { n: { type: oracledb.NUMBER }, a: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER }, b: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } }
+    })
+    expect(many.outBinds).toEqual([{ a: [52], b: [52] }, { a: [53], b: [53] }])
+    await conn.rollback()
   })
 })

@@ -339,6 +339,23 @@ export const dictionaryShapes: Record<string, Array<ColumnMeta>> = {
     col("CURSOR_TYPE", v(64)),
     col("CON_ID", num)
   ],
+  // V$SQL: one row per child cursor of a statement the server parsed or ran (sql-area.ts)
+  V$SQL: [
+    col("SQL_TEXT", v(1000)),
+    col("SQL_ID", v(13)),
+    col("CHILD_NUMBER", num),
+    col("HASH_VALUE", num),
+    col("EXECUTIONS", num),
+    col("PARSE_CALLS", num),
+    col("LOADS", num),
+    col("PARSING_SCHEMA_NAME", v(128)),
+    col("MODULE", v(64)),
+    col("ACTION", v(64)),
+    col("FIRST_LOAD_TIME", v(19)),
+    col("LAST_LOAD_TIME", v(19)),
+    col("LAST_ACTIVE_TIME", dateType),
+    col("CON_ID", num)
+  ],
   V$STATNAME: [col("STATISTIC#", num), col("NAME", v(64)), col("CLASS", num), col("CON_ID", num)],
   V$SESSTAT: [col("SID", num), col("STATISTIC#", num), col("VALUE", num), col("CON_ID", num)],
   V$DATABASE: [col("DBID", num), col("NAME", v(9)), col("CREATED", dateType), col("OPEN_MODE", v(20)), col("DB_UNIQUE_NAME", v(30)), col("CDB", v(3)), col("CON_ID", num)],

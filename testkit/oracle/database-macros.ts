@@ -10,6 +10,7 @@ import { nlsText } from "./nls-formats.ts"
 import { JSON_TABLE_MACROS } from "./json-table.ts"
 import { KEEP_MACROS } from "./keep-aggregates.ts"
 import { PERCENTILE_MACROS } from "./percentile-windows.ts"
+import { MULTISET_MACROS } from "./multiset-conditions.ts"
 
 /** What the macros need of the database: its time zone offset and names. */
 export interface MacroParameters {
@@ -113,5 +114,6 @@ export const databaseMacros = (p: MacroParameters): ReadonlyArray<string> => [
   ...XML_MACROS,
   ...JSON_TABLE_MACROS,
   ...KEEP_MACROS,
-  ...PERCENTILE_MACROS
+  ...PERCENTILE_MACROS,
+  ...MULTISET_MACROS
 ]

@@ -22,6 +22,7 @@ import { materializedViewRows } from "./materialized-views.ts"
 import { registerLobFunctions } from "./lob-functions.ts"
 import { registerBuiltinFunctions } from "./builtin-functions.ts"
 import { makeVerifier, type Verifier } from "./auth.ts"
+import { SqlArea } from "./sql-area.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
@@ -177,6 +178,8 @@ export class OracleDatabase {
   /** System privileges and roles (system-privileges.ts). */
   readonly auth = new Authorizations()
   readonly sessions = new Map<number, SessionInfo>()
+  /** The statements parsed and run (V$SQL). */
+  readonly sqlArea = new SqlArea()
   private readonly verifiers = new Map<string, Verifier>()
   private nextSid = 20
   private dictionaryVersion = -1
@@ -388,6 +391,7 @@ export class OracleDatabase {
         )
       )
     }
+    if (names.has("V$SQL")) await fill("V$SQL", this.sqlArea.rows())
     if (names.has("V$STATNAME")) await fill("V$STATNAME", STATISTICS.map(([n, name, cls]) => [n, name, cls, 0]))
     if (names.has("V$SESSTAT")) {
       await fill(

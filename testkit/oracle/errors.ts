@@ -60,6 +60,8 @@ export const ora = {
   userNotFound: (user: string) => new OraError(1918, `user '${user}' does not exist`),
   inconsistentTypes: (detail: string) => new OraError(932, `inconsistent datatypes: ${detail}`),
   valueTooLarge: (detail: string) => new OraError(12899, `value too large for column ${detail}`),
+  /** A MERGE that would act on one target row more than once (merge-stable-rows.ts). */
+  unstableMergeRows: () => new OraError(30926, "unable to get a stable set of rows in the source tables"),
   /**
    * A failure of the server itself (a bug, not the statement's fault): Oracle's internal error, whose arguments name
    * no Oracle code path here; what went wrong is in the server's debug log, never in the message.

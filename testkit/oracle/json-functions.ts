@@ -22,11 +22,13 @@ import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
 import { OraError } from "./errors.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
 import type { JsonNode } from "./oson.ts"
+import { closingParen, evalFilter, type Filter, parseFilter } from "./json-path-filters.ts"
 
 /** One step of a parsed SQL/JSON path ({@link parsePath}). */
 export type JsonPathStep = Step
-/** One step of a path: a member (or every member), or array positions (or every element). */
+/** One step of a path: a member (or every member), array positions (or every element), or a filter (json-path-filters.ts). */
 type Step =
+  | { readonly kind: "filter"; readonly filter: Filter }
   | { readonly kind: "member"; readonly name: string }
   | { readonly kind: "anyMember" }
   | { readonly kind: "elements"; readonly ranges: ReadonlyArray<readonly [Position, Position]> }
@@ -38,13 +40,13 @@ const pathError = (path: string) => new OraError(40597, `JSON path expression sy
 
 const pathCache = new Map<string, ReadonlyArray<Step>>()
 
-/** Parses an Oracle SQL/JSON path expression (`$`, `.name`, `."name"`, `.*`, `[n]`, `[n to m]`, `[a, b]`, `[*]`, `last`). */
+/** Parses an Oracle SQL/JSON path expression (`$`, `.name`, `."name"`, `.*`, `[n]`, `[n to m]`, `[a, b]`, `[*]`, `last`, `?(filter)`). */
 export const parsePath = (path: string): ReadonlyArray<Step> => {
   const cached = pathCache.get(path)
   if (cached !== undefined) return cached
   const text = path.trim().replace(/^lax\s+/i, "")
-  if (/^strict\s/i.test(text) || text.includes("?(") || /\.\w+\(\)/.test(text) || text.includes(".."))
-    throw new OraError(3001, `unimplemented feature: JSON path '${path}' (strict mode, filters, item methods and descendant steps are not supported)`)
+  if (/^strict\s/i.test(text) || /\.\w+\(\)/.test(text) || text.includes(".."))
+    throw new OraError(3001, `unimplemented feature: JSON path '${path}' (strict mode, item methods and descendant steps are not supported)`)
   if (!text.startsWith("$")) throw pathError(path)
   const steps: Array<Step> = []
   let i = 1
@@ -52,6 +54,11 @@ export const parsePath = (path: string): ReadonlyArray<Step> => {
     const c = text[i]!
     if (/\s/.test(c)) {
       i++
+    } else if (c === "?" && text[i + 1] === "(") {
+      const end = closingParen(text, i + 1)
+      if (end < 0) throw pathError(path)
+      steps.push({ kind: "filter", filter: parseFilter(text.slice(i + 2, end - 1), path) })
+      i = end
     } else if (c === ".") {
       i++
       if (text[i] === "*") {
@@ -95,13 +102,17 @@ export const parsePath = (path: string): ReadonlyArray<Step> => {
   return steps
 }
 
-/** The values `steps` select in `root`, in lax mode. */
-export const selectPath = (root: JsonNode, steps: ReadonlyArray<Step>): Array<JsonNode> => {
+/** The values `steps` select in `root`, in lax mode (`doc`: the document a filter's `$` names). */
+export const selectPath = (root: JsonNode, steps: ReadonlyArray<Step>, doc: JsonNode = root): Array<JsonNode> => {
   let current: Array<JsonNode> = [root]
   for (const step of steps) {
     const next: Array<JsonNode> = []
     for (const node of current) {
-      if (step.kind === "member" || step.kind === "anyMember") {
+      if (step.kind === "filter") {
+        // lax: a filter tests each element of an array
+        const select = (from: JsonNode, relative: string) => selectPath(from, parsePath(`$${relative}`), doc)
+        for (const item of node.kind === "array" ? node.items : [node]) if (evalFilter(step.filter, item, doc, select) === true) next.push(item)
+      } else if (step.kind === "member" || step.kind === "anyMember") {
         // lax: a member step on an array applies to its elements
         const targets = node.kind === "array" ? node.items : [node]
         for (const t of targets) {
@@ -225,6 +236,13 @@ export const jsonQuery = (doc: string, path: string, wrapper: string, scalarsAll
   return omitQuotes && one.kind === "string" ? one.value : plainJson(one)
 }
 
+/** JSON_VALUE ... DEFAULT `fallback` ON EMPTY: the fallback when the path selects nothing in a document, else as {@link jsonValue}. */
+export const jsonValueOr = (doc: string, path: string, returning: string, fallback: string): string | null => {
+  const root = parseDocument(doc)
+  if (root !== undefined && selectPath(root, parsePath(path)).length === 0) return fallback
+  return jsonValue(doc, path, returning)
+}
+
 /** JSON_EXISTS: true when the path selects at least one value. */
 export const jsonExists = (doc: string, path: string): boolean => {
   const steps = parsePath(path)
@@ -297,6 +315,7 @@ const functions = (): Array<DuckDBScalarFunction> => [
   ...[VARCHAR, BLOB].flatMap((doc) => [
     fn("ora_json_value", [doc, VARCHAR, VARCHAR], VARCHAR, ([d, p, r]) => jsonValue(documentText(d), String(p), String(r))),
     fn("ora_json_query", [doc, VARCHAR, VARCHAR, BOOLEAN, BOOLEAN], VARCHAR, ([d, p, w, s, o]) => jsonQuery(documentText(d), String(p), String(w), s === true, o === true)),
+    fn("ora_json_value_or", [doc, VARCHAR, VARCHAR, VARCHAR], VARCHAR, ([d, p, r, f]) => jsonValueOr(documentText(d), String(p), String(r), String(f))),
     fn("ora_json_exists", [doc, VARCHAR], BOOLEAN, ([d, p]) => jsonExists(documentText(d), String(p))),
     fn("ora_is_json", [doc, VARCHAR], BOOLEAN, ([t, f]) => isJson(documentText(t), String(f)))
   ]),

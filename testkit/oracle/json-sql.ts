@@ -74,6 +74,23 @@ const refuseErrorClauses = (name: string, words: string): void => {
   if (m !== null) throw new OraError(3001, `unimplemented feature: ${name} ... ${m[0]} (only NULL ON ERROR and NULL ON EMPTY, the defaults)`)
 }
 
+/**
+ * JSON_VALUE's `DEFAULT value ON EMPTY` in its second argument: the value, and the argument without the clause;
+ * undefined when it has none. The value is returned when the path selects nothing (JSON Developer's Guide 23ai,
+ * "Empty-Field Clause for SQL/JSON Query Functions": "DEFAULT ... ON EMPTY, which [is] analogous to the similarly
+ * named ON ERROR clauses"); other errors stay NULL ON ERROR.
+ */
+const defaultOnEmpty = (arg: ReadonlyArray<Tok>): { value: Array<Tok>; rest: Array<Tok> } | undefined => {
+  const top = topLevel(arg)
+  const at = top.findIndex(([t], k) => isKw(t, "DEFAULT") && top.slice(k + 1).some(([on], m) => isKw(on, "ON") && isKw(top[k + 1 + m + 1]?.[0], "EMPTY")))
+  if (at < 0) return undefined
+  const on = top.findIndex(([t], k) => k > at && isKw(t, "ON") && isKw(top[k + 1]?.[0], "EMPTY"))
+  // the value ends at the first top-level ON that starts ON EMPTY; an ON ERROR clause between is not taken
+  if (top.slice(at + 1, on).some(([t], k) => isKw(t, "ON") && isKw(top[at + 1 + k + 1]?.[0], "ERROR"))) return undefined
+  const value = arg.slice(top[at]![1] + 1, top[on]![1])
+  return { value, rest: [...arg.slice(0, top[at]![1]), ...arg.slice(top[on + 1]![1] + 1)] }
+}
+
 /** The path literal and the clause words after it in a query function's second argument. */
 const pathAndClauses = (name: string, arg: ReadonlyArray<Tok> | undefined): { path: Tok; words: string } => {
   const sig = (arg ?? []).filter((t) => t.kind !== "ws")
@@ -332,8 +349,10 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
   if (name === "JSON_MERGEPATCH") return mergePatchSql(args, pos, rw, version, jsonColumns)
   if (name === "JSON_TRANSFORM") return transformSql(args, pos, rw, jsonColumns)
   const doc = rw(args[0] ?? [])
-  const { path, words } = pathAndClauses(name, args[1])
-  refuseErrorClauses(name, words)
+  const onEmpty = name === "JSON_VALUE" ? defaultOnEmpty(args[1] ?? []) : undefined
+  const { path, words } = pathAndClauses(name, onEmpty?.rest ?? args[1])
+  // FALSE ON ERROR is JSON_EXISTS's default (SQL Language Reference, "JSON_EXISTS Condition")
+  refuseErrorClauses(name, name === "JSON_EXISTS" ? words.replace(/\bFALSE ON ERROR\b/, "") : words)
   const call = (fn: string, extra: string) => [...generated(`${fn}(`, pos), ...doc, ...generated(`, ${sqlString(path.value)}${extra})`, pos)]
   if (name === "JSON_EXISTS") return call("ora_json_exists", "")
   if (name === "JSON_QUERY") {
@@ -349,7 +368,10 @@ const callSql = (name: string, args: Array<Array<Tok>>, inner: Array<Tok>, pos: 
   // JSON_VALUE [RETURNING type]
   const returning = /\bRETURNING (\w+)/.exec(words)?.[1]
   const kind = returning === undefined ? "VARCHAR2" : NUMBER_RETURNS.has(returning) ? "NUMBER" : returning === "DATE" || returning === "TIMESTAMP" ? returning : returning === "BINARY_DOUBLE" || returning === "BINARY_FLOAT" ? "NUMBER" : "VARCHAR2"
-  const value = call("ora_json_value", `, '${kind}'`)
+  const value =
+    onEmpty === undefined
+      ? call("ora_json_value", `, '${kind}'`)
+      : [...generated("ora_json_value_or(", pos), ...doc, ...generated(`, ${sqlString(path.value)}, '${kind}', CAST(`, pos), ...rw(onEmpty.value), ...generated(" AS VARCHAR))", pos)]
   if (returning === undefined || kind === "VARCHAR2") return value
   const target = /\bRETURNING (\w+(?: \( \d+(?: , \d+)? \))?)/.exec(words)?.[1]?.replace(/ /g, "") ?? returning
   return [...generated("CAST(", pos), ...value, ...generated(` AS ${target})`, pos)]

@@ -3,11 +3,42 @@
  * Conditions" and "CARDINALITY"): `c IS [NOT] EMPTY`, `c IS [NOT] A SET`, `x [NOT] MEMBER [OF] c` and
  * `CARDINALITY(c)`, rewritten before translation over the column's stored JSON array. A NULL collection gives NULL;
  * MEMBER OF is NULL for an empty collection or a NULL element; CARDINALITY is NULL for an empty collection. Elements
- * are compared as text.
+ * are compared by value, as "the element types must be comparable" there: numbers by their canonical text (`1.50` is
+ * `1.5`, as ora_num_text prints them), DATE and TIMESTAMP elements as timestamps (whether a SQL constructor stored
+ * `2024-01-01 00:00:00` or a DbObject bind `2024-01-01T00:00:00`); other elements, objects too, as their stored text.
  */
 import { isKw, isOp, tokenize, type Tok } from "./lexer.ts"
 import { operandStart } from "./json-sql.ts"
 import { oracleName } from "./translate.ts"
+import type { OraType } from "./type-shapes.ts"
+
+/** How the elements of a collection column compare: by number, by timestamp, or as their stored text. */
+export type ElementComparison = "number" | "datetime" | "text"
+
+/** How the elements of a nested table or VARRAY type `t` compare ("text" for any other type). */
+export const elementComparison = (t: OraType): ElementComparison => {
+  const element = t.named?.kind === "table" || t.named?.kind === "varray" ? t.named.element : undefined
+  const kind = element !== undefined && "scalar" in element ? element.scalar.kind : undefined
+  if (kind === "number" || kind === "float" || kind === "double") return "number"
+  return kind === "date" || kind === "timestamp" ? "datetime" : "text"
+}
+
+/** The operand compared with the elements (engine text `e`), as the value it is compared by. */
+const comparable = (how: ElementComparison, e: string): string =>
+  how === "number" ? `ora_num_text(trim(CAST(${e} AS VARCHAR)))` : how === "datetime" ? `TRY_CAST(${e} AS TIMESTAMP_NS)` : `CAST(${e} AS VARCHAR)`
+
+/** A stored element's text (engine text `e`) as the value it is compared by; a bound one may be extended JSON (`{"$oracleDate": "..."}`). */
+const elementValue = (how: ElementComparison, e: string): string =>
+  how === "datetime" ? comparable(how, `CASE WHEN starts_with(${e}, '{') THEN regexp_extract(${e}, ':\\s*"([^"]*)"', 1) ELSE ${e} END`) : comparable(how, e)
+
+/** The elements of collection column `c` (engine text) as a list of comparable values. */
+const elements = (how: ElementComparison, c: string): string =>
+  how === "text" ? `from_json(${c}, '["VARCHAR"]')` : `ora_multiset_${how}s(${c})`
+
+/** DuckDB macros the rewrite calls: a collection column's elements as comparable numbers' texts or timestamps. */
+export const MULTISET_MACROS: ReadonlyArray<string> = (["number", "datetime"] as const).map(
+  (how) => `ora_multiset_${how}s(c) AS list_transform(from_json(c, '["VARCHAR"]'), ora_e -> ${elementValue(how, "ora_e")})`
+)
 
 const significant = (toks: ReadonlyArray<Tok>, k: number): number => {
   let n = k
@@ -31,8 +62,11 @@ const columnEnd = (toks: ReadonlyArray<Tok>, k: number, nested: ReadonlySet<stri
 
 const text = (toks: ReadonlyArray<Tok>) => toks.map((t) => t.text).join("")
 
-/** `toks` with every multiset condition over a column of `nested` rewritten (the tokens themselves when there is none). */
-export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: ReadonlySet<string>): ReadonlyArray<Tok> => {
+/**
+ * `toks` with every multiset condition over a column of `nested` rewritten (the tokens themselves when there is none);
+ * `compareBy` tells how a column's elements compare.
+ */
+export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: ReadonlySet<string>, compareBy: (column: string) => ElementComparison = () => "text"): ReadonlyArray<Tok> => {
   if (nested.size === 0 || !toks.some((t) => isKw(t, "EMPTY", "SET", "MEMBER", "CARDINALITY"))) return toks
   const out = [...toks]
   for (let k = out.length - 1; k >= 0; k--) {
@@ -60,7 +94,8 @@ export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: Read
       while (out[end - 1]?.kind === "ws") end--
       if (columnEnd(out, start, nested) !== end) continue
       const c = text(out.slice(start, end))
-      const condition = empty ? `json_array_length(${c}) = 0` : `len(list_distinct(from_json(${c}, '["VARCHAR"]'))) + CASE WHEN list_contains(from_json(${c}, '["VARCHAR"]'), NULL) THEN 1 ELSE 0 END = json_array_length(${c})`
+      const list = elements(compareBy(oracleName(out[end - 1]!)), c)
+      const condition = empty ? `json_array_length(${c}) = 0` : `len(list_distinct(${list})) + CASE WHEN list_contains(${list}, NULL) THEN 1 ELSE 0 END = json_array_length(${c})`
       out.splice(start, (empty ? wordAt : setAt) + 1 - start, ...generated(`(${negated ? "NOT " : ""}(${condition}))`))
       k = start
       continue
@@ -79,11 +114,13 @@ export const rewriteMultisetConditions = (toks: ReadonlyArray<Tok>, nested: Read
       }
       const start = operandStart(out, before)
       const c = text(out.slice(at, end))
+      const how = compareBy(oracleName(out[end - 1]!))
       const element = out.slice(start, before)
+      const [open, close] = comparable(how, "\u0000").split("\u0000")
       const replacement = [
-        ...generated(`(${negated ? "NOT " : ""}(CASE WHEN json_array_length(${c}) = 0 THEN NULL ELSE list_contains(from_json(${c}, '["VARCHAR"]'), CAST(`),
+        ...generated(`(${negated ? "NOT " : ""}(CASE WHEN json_array_length(${c}) = 0 THEN NULL ELSE list_contains(${elements(how, c)}, ${open}`),
         ...element,
-        ...generated(` AS VARCHAR)) END))`)
+        ...generated(`${close}) END))`)
       ]
       out.splice(start, end - start, ...replacement)
       k = start

@@ -10,13 +10,19 @@
  * old value, one after it the chunk's last), but keeps one value per row for a NEXTVAL computed as a column of a
  * derived table. So `SELECT a, s.CURRVAL, s.NEXTVAL FROM t x WHERE c` (also after `INSERT INTO ... [(cols)]`) is
  * rewritten to `SELECT a, x."__SEQ_ROW_1", x."__SEQ_ROW_1" FROM (SELECT *, s.NEXTVAL AS "__SEQ_ROW_1" FROM t x
- * WHERE c) x`, unaliased items keeping their headings; a one-row `INSERT ... VALUES (...)` is first read as `INSERT ...
- * SELECT ... FROM dual`. Only a query block over one table (or DUAL) is rewritten.
+ * WHERE c) x`, unaliased items keeping their headings; a one-row `INSERT ... VALUES (...) [RETURNING ...]` is first
+ * read as `INSERT ... SELECT ... FROM dual [RETURNING ...]`. A query block over several tables (a join, a comma list)
+ * or with `x.*` in its select list computes the values in a derived table of the joined rows' row ids instead, and
+ * joins the tables back to it by row id, so that every name of the block keeps its meaning:
+ * `SELECT a.*, s.NEXTVAL FROM t a JOIN u b ON c` becomes `SELECT a.*, "__SEQ_Q"."__SEQ_ROW_1" AS "NEXTVAL" FROM (SELECT
+ * a.ROWID AS "__SEQ_RID_1", b.ROWID AS "__SEQ_RID_2", s.NEXTVAL AS "__SEQ_ROW_1" FROM t a JOIN u b ON c) "__SEQ_Q"
+ * LEFT JOIN t a ON a.ROWID = "__SEQ_Q"."__SEQ_RID_1" LEFT JOIN u b ON ...`. Only tables (not views, synonyms or
+ * subqueries) are joined so; another FROM clause is left as it is.
  */
 import { headingOf } from "./expression-names.ts"
 import { findTopLevel, isKw, isOp, matchParen, significant, splitTopLevel, tokenize, type Tok } from "./lexer.ts"
 
-const isName = (t: Tok | undefined): boolean => t !== undefined && (t.kind === "ident" || t.kind === "qident")
+const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
 /** Clauses after FROM that the rewrite does not move into the derived table (NEXTVAL refuses most of them anyway). */
 const OTHER_CLAUSES = ["GROUP", "ORDER", "HAVING", "UNION", "INTERSECT", "MINUS", "EXCEPT", "CONNECT", "START", "FOR", "MODEL", "FETCH", "OFFSET", "WINDOW", "RETURNING", "RETURN", "LOG", "PARTITION", "SAMPLE", "AS"]
@@ -47,19 +53,62 @@ const hasAlias = (item: ReadonlyArray<Tok>): boolean => {
   const last = item[item.length - 1]
   const prev = item[item.length - 2]
   if (!isName(last) || prev === undefined || isOp(prev, ".")) return false
-  return isKw(prev, "AS") || isName(prev) || prev.kind === "num" || prev.kind === "str" || isOp(prev, ")")
+  return isKw(prev, "AS") || prev.kind === "ident" || prev.kind === "qident" || prev.kind === "num" || prev.kind === "str" || isOp(prev, ")")
 }
 
 const quote = (s: string) => `"${s.replace(/"/g, '""')}"`
 
+/** Whether `[schema.]name` is a table (a view or an unknown name, e.g. a synonym, has no row ids to join back by). */
+export type IsTable = (schema: string | undefined, name: string) => boolean
+
+/** Words after a FROM item that are no alias. */
+const NOT_ALIAS = new Set(["ON", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "OUTER", "USING", "WHERE"])
+
+/** A table of a FROM clause: its text as written (`owner.t alias`) and the name its columns are qualified by. */
+interface FromTable {
+  readonly text: string
+  readonly ref: string
+}
+
+/**
+ * The tables of a FROM clause (tokens [from, to)) made of tables joined by commas or `[INNER | LEFT | RIGHT | FULL
+ * [OUTER] | CROSS] JOIN ... [ON cond]`; undefined for anything else (subqueries, NATURAL, USING, table functions).
+ */
+const fromTables = (toks: ReadonlyArray<Tok>, from: number, to: number, text: (a: number, b: number) => string, isTable: IsTable): Array<FromTable> | undefined => {
+  const out: Array<FromTable> = []
+  let k = from
+  for (;;) {
+    const owner = isName(toks[k]) && isOp(toks[k + 1], ".") && isName(toks[k + 2])
+    const nameAt = owner ? k + 2 : k
+    const name = toks[nameAt]
+    if (!isName(name) || NOT_ALIAS.has(name.value.toUpperCase())) return undefined
+    const ident = (t: Tok) => (t.kind === "qident" ? t.value : t.value.toUpperCase())
+    if (!isTable(owner ? ident(toks[k]!) : undefined, ident(name))) return undefined
+    const alias = isName(toks[nameAt + 1]) && !NOT_ALIAS.has(toks[nameAt + 1]!.value.toUpperCase()) ? toks[nameAt + 1]! : undefined
+    const end = alias === undefined ? nameAt + 1 : nameAt + 2
+    const named = alias ?? name
+    out.push({ text: text(k, end), ref: named.kind === "qident" ? quote(named.value) : named.text })
+    k = end
+    if (isKw(toks[k], "ON")) k = findTopLevel(toks, k + 1, to, (t) => isOp(t, ",") || isKw(t, "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL"))
+    if (k < 0 || k >= to) return out
+    if (isOp(toks[k], ",")) k++
+    else {
+      if (isKw(toks[k], "LEFT", "RIGHT", "FULL")) k += isKw(toks[k + 1], "OUTER") ? 2 : 1
+      else if (isKw(toks[k], "INNER", "CROSS")) k++
+      if (!isKw(toks[k], "JOIN")) return undefined
+      k++
+    }
+  }
+}
+
 /** `sql` with its query block rewritten as described above when it needs it; `sql` itself otherwise. */
-export const rewriteSequenceRows = (sql: string): string => {
+export const rewriteSequenceRows = (sql: string, isTable: IsTable = () => false): string => {
   if (!/NEXTVAL/i.test(sql)) return sql
   const toks = significant(tokenize(sql))
   const text = (a: number, b: number) => (a >= b ? "" : sql.slice(toks[a]!.pos, toks[b - 1]!.pos + toks[b - 1]!.text.length))
   let select = 0
   if (isKw(toks[0], "INSERT") && isKw(toks[1], "INTO")) select = findTopLevel(toks, 2, toks.length, (t) => isKw(t, "SELECT", "VALUES"))
-  if (select > 0 && isKw(toks[select], "VALUES")) return valuesAsSelect(sql, toks, select)
+  if (select > 0 && isKw(toks[select], "VALUES")) return valuesAsSelect(sql, toks, select, isTable)
   if (select < 0 || !isKw(toks[select], "SELECT")) return sql
   if (isKw(toks[select + 1], "DISTINCT", "UNIQUE", "ALL")) return sql
   const fromAt = findTopLevel(toks, select + 1, toks.length, (t) => isKw(t, "FROM"))
@@ -67,20 +116,22 @@ export const rewriteSequenceRows = (sql: string): string => {
   const whereAt = findTopLevel(toks, fromAt + 1, toks.length, (t) => isKw(t, "WHERE"))
   const tableEnd = whereAt < 0 ? toks.length : whereAt
   if (findTopLevel(toks, fromAt + 1, toks.length, (t) => isKw(t, ...OTHER_CLAUSES)) >= 0) return sql
-  // one table: name | owner.name, then an optional alias
-  const table = toks.slice(fromAt + 1, tableEnd)
-  const nameLength = isName(table[0]) && isOp(table[1], ".") && isName(table[2]) ? 3 : isName(table[0]) ? 1 : 0
-  if (nameLength === 0 || table.length - nameLength > 1 || (table.length > nameLength && !isName(table[nameLength]))) return sql
-  const alias = table[table.length === nameLength ? nameLength - 1 : nameLength]!
-  const aliasText = alias.kind === "qident" ? quote(alias.value) : alias.text
   const refs = sequenceRefs(toks, select + 1, fromAt)
   const needed = [...new Set(refs.map((r) => r.key))].filter((key) => {
     const of = refs.filter((r) => r.key === key)
     return of.some((r) => r.next) && of.length > 1
   })
   if (needed.length === 0) return sql
-  // `x.*` would show the derived table's extra columns
-  if (splitTopLevel(toks.slice(select + 1, fromAt)).some((item) => isOp(item[item.length - 1], "*"))) return sql
+  // one table: name | owner.name, then an optional alias
+  const table = toks.slice(fromAt + 1, tableEnd)
+  const nameLength = isName(table[0]) && isOp(table[1], ".") && isName(table[2]) ? 3 : isName(table[0]) ? 1 : 0
+  const oneTable = nameLength > 0 && table.length - nameLength <= 1 && (table.length === nameLength || isName(table[nameLength]))
+  // `x.*` would show a derived table's extra columns: the tables are joined back by row id
+  const star = splitTopLevel(toks.slice(select + 1, fromAt)).some((item) => isOp(item[item.length - 1], "*"))
+  const joined = oneTable && !star ? undefined : fromTables(toks, fromAt + 1, tableEnd, text, isTable)
+  if (joined === undefined && (!oneTable || star)) return sql
+  const alias = table[table.length === nameLength ? nameLength - 1 : nameLength]!
+  const aliasText = joined !== undefined ? '"__SEQ_Q"' : alias.kind === "qident" ? quote(alias.value) : alias.text
   const column = (key: string) => `"__SEQ_ROW_${needed.indexOf(key) + 1}"`
   // the select list, item by item, each reference of a rewritten sequence replaced by its column
   const items: Array<string> = []
@@ -109,20 +160,27 @@ export const rewriteSequenceRows = (sql: string): string => {
     const r = refs.find((x) => x.key === key && x.next)!
     return `${text(r.from, r.to + 1)} AS ${column(key)}`
   })
+  if (joined !== undefined) {
+    const rowids = joined.map((t, i) => `${t.ref}.ROWID AS "__SEQ_RID_${i + 1}"`)
+    const inner = `SELECT ${[...rowids, ...nexts].join(", ")} FROM ${text(fromAt + 1, toks.length)}`
+    const back = joined.map((t, i) => `LEFT JOIN ${t.text} ON ${t.ref}.ROWID = ${aliasText}."__SEQ_RID_${i + 1}"`)
+    return `${sql.slice(0, toks[select]!.pos)}SELECT ${items.join(", ")} FROM (${inner}) ${aliasText} ${back.join(" ")}`
+  }
   // `*, expr` (not Oracle's `x.*, expr`): the server describes the derived table's columns from it
   const inner = `SELECT *, ${nexts.join(", ")} FROM ${text(fromAt + 1, toks.length)}`
   return `${sql.slice(0, toks[select]!.pos)}SELECT ${items.join(", ")} FROM (${inner}) ${aliasText}`
 }
 
 /**
- * `INSERT INTO t [(cols)] VALUES (list)` (one row, no RETURNING, no DEFAULT) whose list needs one value per row, as
- * `INSERT INTO t [(cols)] SELECT list FROM dual` rewritten above; `sql` itself otherwise.
+ * `INSERT INTO t [(cols)] VALUES (list) [RETURNING ...]` (one row, no DEFAULT) whose list needs one value per row, as
+ * `INSERT INTO t [(cols)] SELECT list FROM dual [RETURNING ...]` rewritten above; `sql` itself otherwise.
  */
-const valuesAsSelect = (sql: string, toks: ReadonlyArray<Tok>, values: number): string => {
+const valuesAsSelect = (sql: string, toks: ReadonlyArray<Tok>, values: number, isTable: IsTable): string => {
   const close = isOp(toks[values + 1], "(") ? matchParen(toks, values + 1) : -1
-  if (close !== toks.length - 1 || toks.some((t) => isKw(t, "DEFAULT"))) return sql
+  const returning = isKw(toks[close + 1], "RETURNING", "RETURN") ? sql.slice(toks[close + 1]!.pos) : ""
+  if (close < 0 || (close !== toks.length - 1 && returning === "") || toks.some((t) => isKw(t, "DEFAULT"))) return sql
   const list = sql.slice(toks[values + 2]!.pos, toks[close]!.pos)
   const asSelect = `${sql.slice(0, toks[values]!.pos)}SELECT ${list} FROM dual`
-  const rewritten = rewriteSequenceRows(asSelect)
-  return rewritten === asSelect ? sql : rewritten
+  const rewritten = rewriteSequenceRows(asSelect, isTable)
+  return rewritten === asSelect ? sql : `${rewritten}${returning === "" ? "" : ` ${returning}`}`
 }

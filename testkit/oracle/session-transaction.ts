@@ -11,6 +11,7 @@ import type { AppendTarget, BulkRows, Session as EngineSession } from "../engine
 import { OraError } from "./errors.ts"
 import { hasIntervalBinds, intervalParamsFor } from "./intervals.ts"
 import { insertWritingRows, volatileInsertReturning, volatileInsertTarget } from "./volatile-inserts.ts"
+import { stableMergeRowsCheck } from "./merge-stable-rows.ts"
 import { runVolatileWrite, volatileWrite, type VolatileWrite } from "./volatile-updates.ts"
 
 /** One successful statement of the open transaction, replayed after a later statement failed. */
@@ -109,7 +110,11 @@ export class SessionTransaction {
     if (target === undefined) {
       const write = volatileWrite(sql)
       if (write !== undefined) return this.loggedVolatileWrite(sql, write, params, types, lockWaitMs).then((out) => out.count)
-      return this.logged(sql, params, types, lockWaitMs, (p) => this.host.engine.execute(sql, p, types))
+      const check = stableMergeRowsCheck(sql)
+      return this.logged(sql, params, types, lockWaitMs, async (p) => {
+        await check?.(this.host.engine, p, types)
+        return this.host.engine.execute(sql, p, types)
+      })
     }
     // the replay must write the rows this INSERT wrote, not evaluate NEXTVAL, SYSDATE or DBMS_RANDOM again
     let written: ReadonlyArray<LogEntry> = []
@@ -125,7 +130,13 @@ export class SessionTransaction {
     const volatile = volatileInsertReturning(sql)
     const write = volatile === undefined ? volatileWrite(sql) : undefined
     if (write !== undefined) return this.loggedVolatileWrite(sql, write, params, undefined, this.host.db.settings.lockWaitMs).then((out) => out.rows)
-    if (volatile === undefined) return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, (p) => this.host.engine.queryAll(sql, p))
+    if (volatile === undefined) {
+      const check = stableMergeRowsCheck(sql)
+      return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, async (p) => {
+        await check?.(this.host.engine, p, undefined)
+        return this.host.engine.queryAll(sql, p)
+      })
+    }
     let written: ReadonlyArray<LogEntry> = []
     return this.logged(sql, params, undefined, this.host.db.settings.lockWaitMs, async (p) => {
       const inserted = await insertWritingRows(this.host.engine, volatile.insert, volatile.target, p, undefined)
@@ -137,7 +148,7 @@ export class SessionTransaction {
 
   /**
    * A volatile UPDATE or MERGE (volatile-updates.ts): computed, then written by row id, and logged as those writes so
-   * that a replay keeps the values it wrote; one the module declines runs as written.
+   * that a replay keeps the values it wrote.
    */
   private loggedVolatileWrite(
     sql: string,
@@ -149,16 +160,8 @@ export class SessionTransaction {
     let written: ReadonlyArray<LogEntry> = []
     return this.logged(sql, params, types, lockWaitMs, async (p) => {
       const out = await runVolatileWrite(this.host.engine, write, p, types)
-      if (out !== undefined) {
-        written = out.replay
-        return out
-      }
-      written = [{ sql, params: p, types }]
-      if (write.returned.length > 0) {
-        const rows = await this.host.engine.queryAll(sql, p)
-        return { count: rows.length, rows }
-      }
-      return { count: await this.host.engine.execute(sql, p, types), rows: [] }
+      written = out.replay
+      return out
     }, () => written)
   }
 

@@ -20,7 +20,7 @@ import { rewriteApplyJoins, withoutListaggOverflow } from "./apply-joins.ts"
 import { rewriteNullTreatment } from "./window-nulls.ts"
 import { withRowLimitBlocks, withRowLimitPositions } from "./row-limiting.ts"
 import { withAliasAs } from "./select-aliases-as.ts"
-import { rewriteMultisetConditions } from "./multiset-conditions.ts"
+import { type ElementComparison, elementComparison, rewriteMultisetConditions } from "./multiset-conditions.ts"
 import { rewriteXmlSql } from "./xml-functions.ts"
 import { isKw, isOp, type Tok } from "./lexer.ts"
 import { rewriteDbmsLob } from "./lob-functions.ts"
@@ -69,6 +69,15 @@ export const translateStatement = (ctx: TranslationContext, sql: string, specs: 
   return { toks, text: (a, b) => tr.range(a, b), binds }
 }
 
+/** How the elements of the statement's collection columns compare, by column name (multiset-conditions.ts; read when asked). */
+const multisetElements = (sql: string, columns: TranslationContext["columns"]) => {
+  let kinds: Map<string, ElementComparison> | undefined
+  return (column: string): ElementComparison => {
+    kinds ??= new Map([...(["number", "datetime"] as const)].flatMap((how) => [...columns.columnsOf(sql, (t) => elementComparison(t) === how)].map((c) => [c, how] as const)))
+    return kinds.get(column) ?? "text"
+  }
+}
+
 /**
  * The token rewrites every query gets before its translation (outer joins written with (+), hierarchical queries,
  * JSON_TABLE, SQL/XML, SQL/JSON, built-in calls, DBMS_LOB functions, float conditions, object attribute access): also
@@ -78,7 +87,7 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
   const lookup = ctx.lookupTable
   const columns = ctx.columns
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(source, collections))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(source, collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
 }
 
 /**

@@ -95,7 +95,7 @@ export class SqlSession {
     this.schema = info.user
     this.numericCharacters = db.settings.numericCharacters ?? ".,"
     this.txn = new SessionTransaction({ engine, db, info, mapError: (e) => this.mapError(e), waitForRowLock: (deadline) => this.locks.waitForRowLock(deadline) })
-    this.sqlIds = new SessionSqlIds(info)
+    this.sqlIds = new SessionSqlIds(info, db.sqlArea)
     this.tableLockHost = { db, info, waitForRowLock: (deadline, holders) => this.locks.waitForRowLock(deadline, holders) }
     this.keys = new KeyClaims({ db, info, txn: this.txn, locks: this.locks, readRows: (q, params) => this.engine.queryAll(q, params) })
     this.returningHost = { engine, txn: this.txn, keys: this.keys, mapError: (e) => this.mapError(e) }
@@ -206,6 +206,11 @@ export class SqlSession {
   private dmlTarget: TableMeta | undefined
   /** True while the DML statement being executed is an UPDATE (or MERGE), whose NOT NULL failures are ORA-01407. */
   private dmlIsUpdate = false
+
+  /** A request carries `sql` to parse (V$SQL: session-sql-ids.ts). */
+  noteParse(sql: string): void {
+    this.sqlIds.noteParse(sql)
+  }
 
   /** A call starts running `sql` (V$SESSION's STATUS, SQL_ID and PREV_SQL_ID: session-sql-ids.ts). */
   noteSql(sql: string): void {
@@ -351,7 +356,7 @@ export class SqlSession {
   async query(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
     // a bound format model (TO_CHAR(x, :fmt)) as the literal it is, its column heading the bind's (format-model-binds.ts)
-    const { toks: tokens, params, specs } = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)))), bound, boundSpecs, describeOnly)
+    const { toks: tokens, params, specs } = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)), this.isTable)), bound, boundSpecs, describeOnly)
     const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokens)), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = bindNumberingTranslator(this.translation(), calls?.toks ?? source, sql, specs)
@@ -447,13 +452,16 @@ export class SqlSession {
     return describeColumns(shape, cols, this.db.settings.version, (schema, name) => this.lookupTable(schema, name), (n) => bindSpecType(specs[n - 1]))
   }
 
+  /** Whether a name is a table of the catalog (sequence-rows.ts joins tables back by row id). */
+  private readonly isTable = (schema: string | undefined, name: string): boolean => this.lookupTable(schema, name)?.kind === "TABLE"
+
   /** The table an INSERT / UPDATE / DELETE / MERGE writes, when the catalog knows it. */
   private targetOf(toks: ReadonlyArray<Tok>): TableMeta | undefined {
     return writtenTable(toks, (schema, name) => this.lookupTable(schema, name))
   }
 
   private async dml(oracleSql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<DmlResult> {
-    const sql = rewriteSequenceRows(stripTerminator(oracleSql)), triggers = tableTriggers(this.db, this.targetOf(significant(tokenize(stripTerminator(sql)))))
+    const sql = rewriteSequenceRows(stripTerminator(oracleSql), this.isTable), triggers = tableTriggers(this.db, this.targetOf(significant(tokenize(stripTerminator(sql)))))
     if (triggers.length > 0) return this.dmlWithTriggers(sql, triggers, rows)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(tokenize(stripTerminator(sql)), sql)
     const t = this.translate(stripTerminator(sql), specs, calls?.toks)

@@ -16,6 +16,7 @@ import type { DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import { DuckDBBlobValue } from "@duckdb/node-api"
 import type { ColumnInfo, Session as EngineSession } from "../engine/index.ts"
 import { isKw, isOp, matchParen, significantTokensOf, type Tok } from "./lexer.ts"
+import { ora } from "./errors.ts"
 import { isVolatileSql, type ReplayInsert, replayInserts } from "./volatile-inserts.ts"
 
 /** One `column = expression` of a SET clause (engine text). */
@@ -97,8 +98,10 @@ const returnedNames = (text: string): Array<string> | undefined => {
  * The volatile UPDATE or MERGE `sql` (translated) taken apart, or undefined when it calls no volatile function or has
  * a form this module does not rewrite (it then runs as written).
  */
-export const volatileWrite = (sql: string): VolatileWrite | undefined => {
-  if (!isVolatileSql(sql)) return undefined
+export const volatileWrite = (sql: string): VolatileWrite | undefined => (isVolatileSql(sql) ? writeParts(sql) : undefined)
+
+/** An UPDATE or MERGE `sql` (translated) taken apart, volatile or not; undefined for a form this module does not read. */
+export const writeParts = (sql: string): VolatileWrite | undefined => {
   const s = statement(sql)
   if (s === undefined) return undefined
   const { toks } = s
@@ -157,7 +160,7 @@ export const volatileWrite = (sql: string): VolatileWrite | undefined => {
 }
 
 /** `sql` with its `$n` parameters renumbered 1, 2, … in order of first appearance, with their values and types. */
-const renumbered = (sql: string, params: ReadonlyArray<DuckDBValue> | undefined, types: ReadonlyArray<DuckDBType | undefined> | undefined) => {
+export const renumbered = (sql: string, params: ReadonlyArray<DuckDBValue> | undefined, types: ReadonlyArray<DuckDBType | undefined> | undefined) => {
   const values: Array<DuckDBValue> = []
   const valueTypes: Array<DuckDBType | undefined> = []
   const numbers = new Map<string, number>()
@@ -210,6 +213,13 @@ const materializedSource = async (
   return `(VALUES ${values.join(", ")}) AS ${source.alias}(${names.join(", ")})`
 }
 
+/**
+ * A MERGE's WHEN MATCHED branch acting on a joined row (engine text): 1, 2, … for the first branch whose condition
+ * holds (as the engine's MERGE picks it), 0 for none.
+ */
+export const matchedBranch = (write: Extract<VolatileWrite, { kind: "merge" }>): string =>
+  `CASE ${write.matched.map((b, k) => `WHEN ${b.condition === undefined ? "TRUE" : `(${b.condition})`} THEN ${k + 1}`).join(" ")} ELSE 0 END`
+
 /** Rows per logged UPDATE (DuckDB's prepared statements take a bounded number of parameters). */
 const ROWS_PER_STATEMENT = 256
 
@@ -251,8 +261,8 @@ const runWrites = async (engine: EngineSession, writes: ReadonlyArray<ReplayInse
 /**
  * Runs the volatile `write` (from {@link volatileWrite}) with `params`: computes the changed rows' new values, writes
  * them by row id, and gives the statements that write them again for the replay log. An UPDATE returns the
- * expressions `returningList` (engine text) when given, else its own RETURNING columns. Undefined when a MERGE
- * matches a target row more than once (the statement then runs as written).
+ * expressions `returningList` (engine text) when given, else its own RETURNING columns. A MERGE that would act on a
+ * target row more than once fails with ORA-30926 (merge-stable-rows.ts).
  */
 export const runVolatileWrite = async (
   engine: EngineSession,
@@ -260,7 +270,7 @@ export const runVolatileWrite = async (
   params: ReadonlyArray<DuckDBValue> | undefined,
   types: ReadonlyArray<DuckDBType | undefined> | undefined,
   returningList?: string
-): Promise<VolatileOutcome | undefined> => {
+): Promise<VolatileOutcome> => {
   const returnedRows: Array<ReadonlyArray<DuckDBValue>> = []
   if (write.kind === "update") {
     const exprs = write.assignments.map((a, i) => `(${a.expr}) AS ora_c${i}`).join(", ")
@@ -271,8 +281,7 @@ export const runVolatileWrite = async (
     return { count: computed.rows.length, rows: returnedRows, replay: writes }
   }
   if (write.sourceQuery !== undefined) write = { ...write, source: await materializedSource(engine, write.sourceQuery, params, types), sourceQuery: undefined }
-  // the WHEN MATCHED branches: the first whose condition holds acts on a row (as the engine's MERGE picks it)
-  const selector = `CASE ${write.matched.map((b, k) => `WHEN ${b.condition === undefined ? "TRUE" : `(${b.condition})`} THEN ${k + 1}`).join(" ")} ELSE 0 END`
+  const selector = matchedBranch(write)
   const columns = write.matched.flatMap((b, k) => (b.update ?? []).map((a, i) => `CASE WHEN ${selector} = ${k + 1} THEN (${a.expr}) END AS ora_b${k}_${i}`))
   const computed =
     write.matched.length === 0
@@ -282,7 +291,7 @@ export const runVolatileWrite = async (
           return readAll(engine, compute.sql, compute.params, compute.types)
         })()
   const acting = (computed?.rows ?? []).filter((row) => row[1] !== 0)
-  if (new Set(acting.map((row) => row[0])).size < acting.length) return undefined
+  if (new Set(acting.map((row) => row[0])).size < acting.length) throw ora.unstableMergeRows()
   const replay: Array<ReplayInsert> = []
   let count = acting.length
   // the inserts first: the target's rows are still those the ON condition matched above

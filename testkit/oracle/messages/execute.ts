@@ -175,6 +175,7 @@ const executeRequest = async (s: SessionState, r: ReadBuffer, reply: Reply, batc
     cursorId = cur.id
     s.callCursor = cur
     s.callOpenedCursor = existing === undefined
+    s.sql?.noteParse(sqlText)
   } else {
     cur = s.cursors.get(cursorId)
     if (cur === undefined) {
@@ -301,7 +302,7 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
         return
       }
       case "dml": {
-        if (result.returning !== undefined) writeReturning(s, w, cur, returnBindFlags(cur.sql, cur.specs.length) ?? [], result.returning, result.returningLobs)
+        if (result.returning !== undefined) writeReturning(s, w, cur, returnBindFlags(cur.sql, cur.specs.length) ?? [], result.returning, result.returningLobs, result.returningPerRow)
         if (cur.dmlRowCounts) writeDmlRowCounts(w, result.rowCounts)
         writeEndOfCall(s, w, cur.id, result.rowCount, result.batchErrors)
         return

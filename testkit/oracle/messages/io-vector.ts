@@ -34,21 +34,41 @@ export const writeReturning = (
   cur: ServerCursor,
   outFlags: ReadonlyArray<boolean>,
   returning: ReadonlyArray<ReadonlyArray<unknown>>,
-  returningLobs?: DmlResult["returningLobs"]
+  returningLobs?: DmlResult["returningLobs"],
+  perRow: ReadonlyArray<number> = [returning[0]?.length ?? 0]
 ): void => {
   writeIoVectorHeader(
     w,
     outFlags.map((f) => (f ? BindDirection.OUT : BindDirection.IN))
   )
+  // one ROW_DATA per bind row: node-oracledb thin reads each as the next row's values (withData.js processRowData)
+  let first = 0
+  for (const count of perRow) {
+    writeReturnedRow(s, w, cur, outFlags, returning, returningLobs, first, first + count)
+    first += count
+  }
+}
+
+/** One bind row's RETURNING values (`returning` positions [from, to)): a ROW_DATA with a count and values per OUT bind. */
+const writeReturnedRow = (
+  s: SessionState,
+  w: WriteBuffer,
+  cur: ServerCursor,
+  outFlags: ReadonlyArray<boolean>,
+  returning: ReadonlyArray<ReadonlyArray<unknown>>,
+  returningLobs: DmlResult["returningLobs"],
+  from: number,
+  to: number
+): void => {
   w.u8(Msg.ROW_DATA)
   let k = 0
   outFlags.forEach((f, i) => {
     if (!f) return
     const lobs = returningLobs?.[k]
-    const values = returning[k++] ?? []
+    const values = (returning[k++] ?? []).slice(from, to)
     w.ub(values.length)
-    values.forEach((v, j) => {
-      const rowid = lobs?.rowids[j]
+    values.forEach((v, n) => {
+      const rowid = lobs?.rowids[from + n]
       // a LOB column the DML wrote: a locator of that row's LOB, which the client may write (returning-lobs.ts);
       // any other LOB value a locator that reads it and refuses writes
       const source = lobs === undefined || rowid === undefined ? undefined : { ...lobs.source, rowid }

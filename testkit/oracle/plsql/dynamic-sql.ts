@@ -11,6 +11,7 @@ import { YIELD_EVERY, yieldToBreaks } from "./control.ts"
 import { collectionVar } from "./conversion.ts"
 import { runDml, singleRowDml } from "./embedded-sql.ts"
 import { checkMutating } from "./mutating-tables.ts"
+import { refuseLocalCollectionsInDml } from "./local-collection-dml.ts"
 import { PlsCompileError } from "./errors.ts"
 import { evaluate } from "./expressions.ts"
 import { RowReader } from "./row-reader.ts"
@@ -21,6 +22,7 @@ import { RowReader } from "./row-reader.ts"
  * earlier iterations' changes stay (the PL/SQL Language Reference, "Handling FORALL Exceptions Immediately").
  */
 export async function forall(ctx: Frame, st: Extract<Stmt, { k: "forall" }>): Promise<void> {
+  if (st.execute === undefined) refuseLocalCollectionsInDml(ctx, st.dml)
   let keys: Array<number | string>
   const of = st.indicesOf ?? st.valuesOf
   if (of !== undefined) {

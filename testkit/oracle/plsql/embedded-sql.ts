@@ -29,6 +29,7 @@ import { lookup } from "./scope.ts"
 import { storedFunctionCalls } from "./sql-functions.ts"
 import { callableFromSql } from "./stored-packages.ts"
 import { inlineTableCollections } from "./table-collections.ts"
+import { refuseLocalCollectionsInDml } from "./local-collection-dml.ts"
 import { rewriteRowSubqueries } from "../row-subqueries.ts"
 import { unqualifySetTargets } from "../session-translate.ts"
 import { callingWhileWriting, checkMutating, writtenTable } from "./mutating-tables.ts"
@@ -233,6 +234,7 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
     return
   }
   if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
+    refuseLocalCollectionsInDml(ctx, toks)
     toks = expandRecords(ctx, toks)
     const ret = returningClause(toks)
     ctx.sqlRowCount = ret === undefined ? await runDml(ctx, toks) : await dmlReturning(ctx, toks, ret.into)

@@ -35,6 +35,8 @@ export interface MergeText {
  */
 export interface MergePart extends MergeText, StatementEvent {
   readonly deleting?: { readonly table: MergeText; readonly condition: MergeText }
+  /** The UPDATE's query of a target row that more than one source row would update (ORA-30926, merge-stable-rows.ts). */
+  readonly unstable?: MergeText
 }
 
 /** The top-level tokens `kw` from `from` on. */
@@ -118,7 +120,8 @@ export const mergeParts = (sql: string, params: ReadonlyArray<DuckDBValue>): Arr
         return part
       })
       const filter = where === undefined ? [] : ["AND (", piece(where + 1, updateEnd), ")"]
-      parts.push({ event: "UPDATE", columns, ...join("UPDATE", target, "SET", ...assignments.flatMap((a, j) => (j === 0 ? [a] : [",", a])), "WHERE EXISTS (SELECT 1 FROM", source, "WHERE", cond, ...filter, ")") })
+      const unstable = join("SELECT 1 FROM", target, "WHERE (SELECT COUNT(*) FROM", source, "WHERE", cond, ...filter, ") > 1 FETCH FIRST 1 ROWS ONLY")
+      parts.push({ event: "UPDATE", columns, unstable, ...join("UPDATE", target, "SET", ...assignments.flatMap((a, j) => (j === 0 ? [a] : [",", a])), "WHERE EXISTS (SELECT 1 FROM", source, "WHERE", cond, ...filter, ")") })
       if (del !== undefined) {
         const condition = join("EXISTS (SELECT 1 FROM", source, "WHERE", cond, "AND (", piece(del + 2, end), "))")
         parts.push({ event: "DELETE", columns: [], ...join("DELETE FROM", target, "WHERE", condition), deleting: { table: target, condition } })
@@ -178,6 +181,7 @@ export const runMergeWithTriggers = async (
             }
             continue
           }
+          if (part.unstable !== undefined && (await s.rowsOf(await s.query(part.unstable.sql, part.unstable.params))).length > 0) throw ora.unstableMergeRows()
           const done = await runWithTriggers(s, meta, triggers, part.sql, part.params, false)
           if (part.event === "UPDATE") updated = done.rowids ?? []
           merged += done.count
