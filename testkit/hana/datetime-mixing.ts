@@ -1,7 +1,8 @@
 /**
  * A TIMESTAMP meeting a DATE, a SECONDDATE or a text in one expression: HANA converts the narrower value to the
- * wider datetime type (SAP HANA SQL Reference, "Data Type Conversion": implicit conversion between the datetime
- * types; a string compared with a datetime converts to it), so `t.ts > t.d`, `a.ts = b.sd`, `COALESCE(ts, d)`,
+ * wider datetime type, and a string compared with a datetime to that datetime (SAP HANA SQL Reference, "Data Type
+ * Conversion"; SAP's wording for the datetime-to-datetime case was not in the sources at hand, so the rule is taken
+ * as the issue states it), so `t.ts > t.d`, `a.ts = b.sd`, `ts BETWEEN d AND sd`, `COALESCE(ts, d)`,
  * `IFNULL`, `GREATEST`, `LEAST` and `CASE … THEN ts ELSE d END` compare and return TIMESTAMPs with all seven fraction
  * digits. A TIMESTAMP is stored as 100 ns ticks (longdate.ts), which DuckDB cannot mix with its DATE, TIMESTAMP_S
  * or TIMESTAMP, so each such operand is wrapped in `hana_dtw(x, peers)`: x as ticks when x is a DATE, SECONDDATE,
@@ -117,9 +118,10 @@ const widenOneTypeValues = (tokens: readonly Token[]): Token[] => {
   return out
 }
 
-/** A whole operand that may be a TIMESTAMP: a name, a call, a group, a CASE (no literal, parameter or subquery). */
+/** A whole operand that may be a TIMESTAMP: a name, a call, a group, a CASE (no literal, parameter, subquery or row `(a, b)`). */
 const whole = (x: readonly Token[]): boolean =>
   x.length > 0 && !(x.length === 1 && x[0]!.t !== "word" && x[0]!.t !== "qident") && upper(x[0]) !== "NULL" && !isSubquery(x) &&
+  !(isOp(x[0], "(") && splitTopLevel(x.slice(1, -1)).length > 1) &&
   !NOT_OPERANDS.has(upper(x[0])) && x[0]!.v !== WIDEN && x[0]!.v !== "hana_ld_cmp" && !x.some((t) => t.t === "param")
 
 /**

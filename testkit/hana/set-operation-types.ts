@@ -4,8 +4,8 @@
  * the DATE to a number (and fail) or print the ticks' digits as text. Each branch is described first (its result
  * types, without running it), and the select items that meet a TIMESTAMP are converted in the statement text:
  *
- * - a DATE or SECONDDATE item becomes a TIMESTAMP (`HANA_LD(…)`), as HANA converts to the wider datetime type (SAP
- *   HANA SQL Reference, "Data Type Conversion"), so the column is a TIMESTAMP with all seven digits;
+ * - a DATE or SECONDDATE item becomes a TIMESTAMP (`HANA_LD(…)`), as HANA converts to the wider datetime type (as in
+ *   datetime-mixing.ts), so the column is a TIMESTAMP with all seven digits;
  * - a TIMESTAMP item meeting a character item becomes its text in HANA's default format `YYYY-MM-DD HH24:MI:SS.FF7`
  *   ("Datetime Data Types"; `TO_VARCHAR(…)`), as the server converts a TIMESTAMP to text everywhere else (CAST, `||`,
  *   a character column). SAP's rule for the result type of a set operation of a datetime and a character column was
