@@ -75,6 +75,14 @@ describe("Oracle test server: MERGE matching a target row more than once", () =>
     expect((await c.execute("SELECT m FROM ms_log")).rows).toEqual([])
   })
 
+  it("executeMany of an upsert MERGE runs it once per bind row", async () => {
+    const upsert = "MERGE INTO ms_t t USING (SELECT :1 id, :2 nv FROM dual) s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.v = s.nv WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, s.nv)"
+    const r = await c.executeMany(upsert, [[1, 11], [5, 55], [6, 66]])
+    expect(r.rowsAffected).toBe(3)
+    expect(await table()).toEqual([[1, 11], [2, 20], [3, 30], [5, 55], [6, 66]])
+    await c.rollback()
+  })
+
   it("reaches a PL/SQL block as an exception its handler catches", async () => {
     const out = await c.execute(
       `BEGIN

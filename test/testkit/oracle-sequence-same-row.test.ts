@@ -121,4 +121,19 @@ describe("Oracle test server: NEXTVAL and CURRVAL of one sequence in one row giv
     expect(many.outBinds).toEqual([{ a: [52], b: [52] }, { a: [53], b: [53] }])
     await conn.rollback()
   })
+
+  it("in a PL/SQL block's INSERT ... VALUES (also per FORALL iteration) CURRVAL before NEXTVAL gives the new value", async () => {
+    await conn.execute("CREATE SEQUENCE sr_p START WITH 1")
+    await conn.execute(`BEGIN
+  INSERT INTO sr_dst (n, a, b) VALUES (70, sr_p.CURRVAL, sr_p.NEXTVAL);
+  FORALL i IN 1..2 INSERT INTO sr_dst (n, a, b, c) VALUES (70 + i, sr_p.NEXTVAL, sr_p.CURRVAL, sr_p.CURRVAL * 10);
+END;`)
+    expect((await conn.execute("SELECT n, a, b, c FROM sr_dst WHERE n >= 70 ORDER BY n")).rows).toEqual([
+      [70, 1, 1, null],
+      [71, 2, 2, 20],
+      [72, 3, 3, 30]
+    ])
+    expect((await conn.execute("SELECT sr_p.CURRVAL FROM dual")).rows).toEqual([[3]])
+    await conn.rollback()
+  })
 })

@@ -184,3 +184,23 @@ const valuesAsSelect = (sql: string, toks: ReadonlyArray<Tok>, values: number, i
   const rewritten = rewriteSequenceRows(asSelect, isTable)
   return rewritten === asSelect ? sql : `${rewritten}${returning === "" ? "" : ` ${returning}`}`
 }
+
+/**
+ * The sequences a one-row `INSERT INTO t [(cols)] VALUES (...)` (significant tokens) names by NEXTVAL and by another
+ * NEXTVAL or CURRVAL: each with the text of its NEXTVAL (`owner.s.NEXTVAL`) and the token ranges [from, to] of all its
+ * references, for a caller that takes the one new value first and writes it in for them (PL/SQL, whose statement runs
+ * once per execution); undefined when there is none.
+ */
+export const oneRowSequenceRefs = (toks: ReadonlyArray<Tok>): Array<{ readonly next: string; readonly refs: ReadonlyArray<readonly [number, number]> }> | undefined => {
+  if (!isKw(toks[0], "INSERT") || !isKw(toks[1], "INTO")) return undefined
+  const values = findTopLevel(toks, 2, toks.length, (t) => isKw(t, "VALUES", "SELECT"))
+  if (values < 0 || !isKw(toks[values], "VALUES")) return undefined
+  const refs = sequenceRefs(toks, values + 1, toks.length)
+  const out = [...new Set(refs.map((r) => r.key))].flatMap((key) => {
+    const of = refs.filter((r) => r.key === key)
+    const next = of.find((r) => r.next)
+    if (next === undefined || of.length < 2) return []
+    return [{ next: toks.slice(next.from, next.to + 1).map((t) => t.text).join(""), refs: of.map((r) => [r.from, r.to] as const) }]
+  })
+  return out.length === 0 ? undefined : out
+}

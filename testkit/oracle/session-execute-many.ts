@@ -182,7 +182,8 @@ export class ExecuteMany {
   /** INSERT INTO t [(cols)] VALUES (exprs) -> INSERT ... SELECT over unnest()ed bind columns, or undefined. */
   private bulkInsert(toks: ReadonlyArray<Tok>, text: (a: number, b: number) => string, nBinds: number): ((exprs: ReadonlyArray<string>) => string) | undefined {
     const valuesAt = toks.findIndex((x) => isKw(x, "VALUES"))
-    if (valuesAt < 0 || nBinds === 0 || !isOp(toks[valuesAt + 1], "(")) return undefined
+    // an INSERT's VALUES, not a MERGE's WHEN NOT MATCHED THEN INSERT ... VALUES (...)
+    if (!isKw(toks[0], "INSERT") || valuesAt < 0 || nBinds === 0 || !isOp(toks[valuesAt + 1], "(")) return undefined
     const close = matchParen(toks, valuesAt + 1)
     if (close !== toks.length - 1) return undefined
     const head = text(0, valuesAt)

@@ -9,7 +9,7 @@ import { initialized } from "./collections.ts"
 import type { Collection, Frame } from "./context.ts"
 import { YIELD_EVERY, yieldToBreaks } from "./control.ts"
 import { collectionVar } from "./conversion.ts"
-import { runDml, singleRowDml } from "./embedded-sql.ts"
+import { oneSequenceValue, runDml, singleRowDml } from "./embedded-sql.ts"
 import { checkMutating } from "./mutating-tables.ts"
 import { refuseLocalCollectionsInDml } from "./local-collection-dml.ts"
 import { PlsCompileError } from "./errors.ts"
@@ -50,7 +50,7 @@ export async function forall(ctx: Frame, st: Extract<Stmt, { k: "forall" }>): Pr
         if (st.execute !== undefined) {
           await executeImmediate(ctx, st.execute)
           count = ctx.sqlRowCount ?? 0
-        } else count = await runDml(ctx, st.dml)
+        } else count = await runDml(ctx, await oneSequenceValue(ctx, st.dml))
       } catch (e) {
         // SAVE EXCEPTIONS: the failed iteration's statement is undone, its error kept, the next iteration runs
         if (!st.saveExceptions || !(e instanceof OraError) || e instanceof PlsCompileError || e.code === 3001 || e.code === 1013) throw e

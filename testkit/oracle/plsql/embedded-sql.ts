@@ -9,7 +9,8 @@ import type { TableMeta } from "../catalog.ts"
 import { sessionZoneWrites } from "../datetime-writes.ts"
 import { ora, OraError } from "../errors.ts"
 import { intervalLiteralTargets } from "../interval-writes.ts"
-import { isKw, isOp, splitTopLevel } from "../lexer.ts"
+import { isKw, isOp, significantTokensOf, splitTopLevel } from "../lexer.ts"
+import { oneRowSequenceRefs } from "../sequence-rows.ts"
 import { canonicalNumberWrites } from "../number-writes.ts"
 import { lobSourcesOf } from "../plsql-lobs.ts"
 import { type QueryResult, returningClause, type StatementResult } from "../statement.ts"
@@ -170,6 +171,32 @@ async function tableCollections(ctx: Frame, source: Expr): Promise<{ toks: Expr;
   return toks === undefined ? undefined : { toks, release: () => made.forEach((key) => ctx.callResults.delete(key)) }
 }
 
+/**
+ * A one-row INSERT ... VALUES naming NEXTVAL and CURRVAL (or NEXTVAL twice) of one sequence: the sequence's next value
+ * taken first and written in for each of them, as Oracle "increments the sequence and returns the same value for both
+ * CURRVAL and NEXTVAL regardless of their order within the statement" (SQL Language Reference, "Sequence
+ * Pseudocolumns"); the engine would compute each reference on its own.
+ */
+export async function oneSequenceValue(ctx: Frame, toks: Expr): Promise<Expr> {
+  const sequences = oneRowSequenceRefs(toks)
+  if (sequences === undefined) return toks
+  const out = [...toks]
+  const replaced: Array<readonly [number, number, string]> = []
+  for (const { next, refs } of sequences) {
+    const reader = new RowReader(await openQuery(ctx, significantTokensOf(`SELECT ${next} FROM dual`)!.map((t) => ({ ...t, pos: toks[0]!.pos }))), ctx.host)
+    let value: string
+    try {
+      value = String((await reader.next())![0])
+    } finally {
+      reader.close()
+    }
+    for (const [from, to] of refs) replaced.push([from, to, value])
+  }
+  // from the last reference back, so that the earlier positions stay
+  for (const [from, to, value] of replaced.sort((a, b) => b[0] - a[0])) out.splice(from, to + 1 - from, { kind: "num", text: value, value, pos: toks[from]!.pos })
+  return out
+}
+
 /** `INSERT ... VALUES rec` and `UPDATE ... SET ROW = rec` with the record's fields (records.ts). */
 function expandRecords(ctx: Frame, toks: Expr): Expr {
   return expandRecordDml(
@@ -235,7 +262,7 @@ async function runStatement(ctx: Frame, statement: Expr): Promise<void> {
   }
   if (isKw(head, "INSERT", "UPDATE", "DELETE", "MERGE")) {
     refuseLocalCollectionsInDml(ctx, toks)
-    toks = expandRecords(ctx, toks)
+    toks = await oneSequenceValue(ctx, expandRecords(ctx, toks))
     const ret = returningClause(toks)
     ctx.sqlRowCount = ret === undefined ? await runDml(ctx, toks) : await dmlReturning(ctx, toks, ret.into)
     return
