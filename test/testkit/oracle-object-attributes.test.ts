@@ -144,6 +144,8 @@ describe("Oracle test server: attribute access on object columns through raw nod
     const r = await conn.execute("SELECT x.o.name, x.p.origin.y, x.o.origin.label FROM (SELECT t.o, t.o AS p, t.id FROM attr_tab t) x ORDER BY x.id")
     expect(r.rows).toEqual([["north", -2.25, "a"], ["south", null, null], [null, null, null]])
     expect((await conn.execute("SELECT v.o.name FROM (SELECT * FROM attr_tab WHERE id = 2) v")).rows).toEqual([["south"]])
+    // an inline view's constructor call, aliased
+    expect((await conn.execute("SELECT x.p.label, x.p.y FROM (SELECT attr_pt(1, 2.345, 'q') AS p FROM DUAL) x")).rows).toEqual([["q", 2.35]])
   })
 
   it("never sends DuckDB's SQL text in an error message, also when DuckDB quotes a server macro holding ORA- text", async () => {

@@ -406,6 +406,12 @@ export const namedTypesOf = (db: object): NamedTypes => {
   return n
 }
 
+/** The column type of the OBJECT type `name` names in `schema` of `db` (what its constructor builds), if any. */
+export const objectColumnTypeOf = (db: object, schema: string) => (name: string): OraType | undefined => {
+  const type = namedTypesOf(db).lookup(schema, undefined, name)
+  return type?.kind === "object" ? namedColumnType(type) : undefined
+}
+
 /** The column type of a named type: data type code 109 (internal named type), stored as VARCHAR. */
 export const namedColumnType = (named: NamedType): OraType => ({
   kind: "object",

@@ -17,6 +17,8 @@ import type { NamedType } from "./pickle.ts"
 import type { OraType } from "./types.ts"
 
 type LookupTable = (schema: string | undefined, name: string) => TableMeta | undefined
+/** The column type of the named (object) type a constructor call of `name` builds, if any. */
+type LookupType = (name: string) => OraType | undefined
 
 const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === "ident" || t.kind === "qident")
 
@@ -24,7 +26,7 @@ const isName = (t: Tok | undefined): t is Tok => t !== undefined && (t.kind === 
 const significant = (toks: ReadonlyArray<Tok>): Array<number> => toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
 
 /** The tables the statement names, by the alias that follows each (`FROM tab t`, `JOIN s.tab t`). */
-export const aliasedTables = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, lookup: LookupTable): Map<string, TableMeta> => {
+export const aliasedTables = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<number>, lookup: LookupTable, lookupType?: LookupType): Map<string, TableMeta> => {
   const out = new Map<string, TableMeta>()
   for (let n = 0; n < sig.length; n++) {
     const t = toks[sig[n]!]
@@ -33,7 +35,7 @@ export const aliasedTables = (toks: ReadonlyArray<Tok>, sig: ReadonlyArray<numbe
       const close = matchParen(toks, sig[n]!)
       const after = sig.findIndex((k) => k > close)
       const name = toks[sig[after] ?? -1]
-      if (close > 0 && isName(name) && !isKw(name, ...NO_ALIAS)) out.set(name.value, inlineView(name.value, toks.slice(sig[n + 1]!, close), lookup))
+      if (close > 0 && isName(name) && !isKw(name, ...NO_ALIAS)) out.set(name.value, inlineView(name.value, toks.slice(sig[n + 1]!, close), lookup, lookupType))
     }
     if (!isName(t) || isOp(toks[sig[n - 1] ?? -1], ".")) continue
     const qualified = isOp(toks[sig[n + 1] ?? -1], ".") && isName(toks[sig[n + 2] ?? -1])
@@ -48,9 +50,10 @@ const NO_ALIAS = ["WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "O
 
 /**
  * An inline view's columns as a table's: the select items of `query` that are column references (`c`, `t.c`, `t.*`,
- * `*`) keep the column's type under their output name (alias or column name); other items are left out.
+ * `*`) keep the column's type under their output name (alias or column name), an aliased constructor call has its
+ * type; other items are left out.
  */
-const inlineView = (alias: string, query: ReadonlyArray<Tok>, lookup: LookupTable): TableMeta => {
+const inlineView = (alias: string, query: ReadonlyArray<Tok>, lookup: LookupTable, lookupType?: LookupType): TableMeta => {
   const sig = significant(query)
   let depth = 0
   const from = sig.findIndex((k) => {
@@ -59,7 +62,7 @@ const inlineView = (alias: string, query: ReadonlyArray<Tok>, lookup: LookupTabl
     else if (isOp(t, ")")) depth--
     return depth === 0 && isKw(t, "FROM")
   })
-  const tables = aliasedTables(query, sig, lookup)
+  const tables = aliasedTables(query, sig, lookup, lookupType)
   const named: Array<TableMeta> = [...tables.values()]
   for (const k of from < 0 ? [] : sig.slice(from + 1)) {
     const t = query[k]!
@@ -74,7 +77,13 @@ const inlineView = (alias: string, query: ReadonlyArray<Tok>, lookup: LookupTabl
     const w = item.filter((t) => t.kind !== "ws")
     if (w.length === 1 && isOp(w[0], "*")) columns.push(...named.flatMap((m) => m.columns))
     else if (w.length === 3 && isName(w[0]) && isOp(w[1], ".") && isOp(w[2], "*")) columns.push(...(tableOf(w[0].value)?.columns ?? []))
-    else {
+    else if (isName(w[0]) && isOp(w[1], "(") && lookupType !== undefined) {
+      // a constructor call: `type(args) [AS] alias`
+      const rest = w.slice(matchParen(w, 1) + 1)
+      const outName = isKw(rest[0], "AS") && rest.length === 2 ? rest[1] : rest.length === 1 ? rest[0] : undefined
+      const type = matchParen(w, 1) > 0 && isName(outName) ? lookupType(w[0].value) : undefined
+      if (type !== undefined) columns.push({ name: outName!.value, type, nullable: true, defaultText: null })
+    } else {
       const [ref, rest] = isName(w[0]) && isOp(w[1], ".") && isName(w[2]) ? [w.slice(0, 3), w.slice(3)] : [w.slice(0, 1), w.slice(1)]
       const outName = rest.length === 0 ? ref.at(-1) : isKw(rest[0], "AS") && rest.length === 2 ? rest[1] : rest.length === 1 ? rest[0] : undefined
       if (!isName(ref[0]) || !isName(outName) || !isName(ref.at(-1))) continue
@@ -145,7 +154,7 @@ export const attributeExtraction = (
  * Rewrites `alias.column.attribute...` references to object columns into typed JSON extraction (see the module
  * comment); raises ORA-00904 for a table name used as the qualifier or a name that is no attribute.
  */
-export const rewriteAttributeAccess = (toks: ReadonlyArray<Tok>, lookup: LookupTable): ReadonlyArray<Tok> => {
+export const rewriteAttributeAccess = (toks: ReadonlyArray<Tok>, lookup: LookupTable, lookupType?: LookupType): ReadonlyArray<Tok> => {
   const sig = significant(toks)
   const chains: Array<{ from: number; to: number; names: Array<Tok> }> = []
   for (let n = 0; n < sig.length; n++) {
@@ -160,7 +169,7 @@ export const rewriteAttributeAccess = (toks: ReadonlyArray<Tok>, lookup: LookupT
     n = m
   }
   if (chains.length === 0) return toks
-  const aliases = aliasedTables(toks, sig, lookup)
+  const aliases = aliasedTables(toks, sig, lookup, lookupType)
   const out = [...toks]
   for (const { from, to, names } of chains.reverse()) {
     const [qualifier, column, ...attrs] = names as [Tok, Tok, ...Array<Tok>]
