@@ -125,6 +125,9 @@ describe("Oracle test server: object types as PL/SQL variables", () => {
     expect(await run("v.s := 'abc'; :x := v.s;")).toBe("abc")
     expect(await run("v := po_num(1.23456, 'ab'); :x := TO_CHAR(v.n);")).toBe("1.23")
     expect(await run("l(1).n := 9.87654; :x := TO_CHAR(l(1).n);")).toBe("9.88")
+    await conn.execute("CREATE TYPE po_hundreds AS OBJECT (m NUMBER(4, -2))")
+    const hundreds = await conn.execute("DECLARE h po_hundreds := po_hundreds(0); BEGIN h.m := 123456; :x := TO_CHAR(h.m); END;", out)
+    expect((hundreds as { outBinds: { x: string } }).outBinds.x).toBe("123500")
     const valueError = async (body: string, detail: string) => {
       const e = await failure(() => run(`${body} :x := NULL;`))
       expect(oraCode(e)).toBe("ORA-06502")
@@ -138,6 +141,8 @@ describe("Oracle test server: object types as PL/SQL variables", () => {
     await valueError("v := po_num(1, 'abcdef');", "character string buffer too small")
     await valueError("l(1).n := 12345;", "number precision too large")
     await valueError("l(1).s := 'abcdef';", "character string buffer too small")
+    const e = await failure(() => conn.execute("DECLARE h po_hundreds := po_hundreds(0); BEGIN h.m := 1234567; END;"))
+    expect(e.message).toContain("ORA-06502: PL/SQL: numeric or value error: number precision too large")
     // the handler sees VALUE_ERROR
     expect(await run("BEGIN v.s := 'abcdef'; EXCEPTION WHEN VALUE_ERROR THEN :x := 'caught ' || v.s; END;")).toBe("caught a")
   })

@@ -186,7 +186,8 @@ export class NamedTypes {
   }
 
   private member(schema: string, typeToks: ReadonlyArray<Tok>): Member {
-    const text = typeToks.map((t) => t.text).join(" ")
+    // a negative scale's sign joined to its digits (`NUMBER(4, -2)`)
+    const text = typeToks.map((t) => t.text).join(" ").replace(/-\s+(?=\d)/g, "-")
     const scalar = parseOracleType(text)
     if (scalar !== undefined) {
       if (!supportedMember(scalar)) throw new OraError(22800, `invalid user-defined type: ${scalar.dictName} attributes are not supported by the test server`)

@@ -102,7 +102,7 @@ const attributeValue = (member: Member, x: DuckDBValue): DuckDBValue => {
       if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) throw valueError("character to number conversion error")
       n = numberOfText(text)
     }
-    // (a negative scale, NUMBER(p,-s), is not kept by the type's description: such an attribute is left unrounded)
+    // NUMBER(p,-s) rounds to 10^s, more than p + s integer digits refused
     if (scalar.dictName !== "NUMBER" || scalar.precision <= 0 || !Number.isFinite(scalar.scale)) return n
     const v = Number(n)
     const scale = scalar.scale
