@@ -198,10 +198,11 @@ export const undoOnFailure = <A, R>(ctx: ConnectionContext, effect: Effect.Effec
 
 /**
  * A PL/SQL block bound to several parameter rows, run once per row in order: oracledb's executeMany returns no
- * implicit result sets, so they would be lost without an error. The first implicit result set of every run makes
- * the result, in row order (the others are closed), so every run must return one, all of the same shape; a block
- * that returns none gives a count. The runs are one unit ({@link blockUnit}); a failure or an interruption closes
- * every result set they opened.
+ * implicit result sets, so they would be lost without an error. The k-th implicit result set of every run, in row
+ * order, makes the k-th result: the first is the statement's result, the others port v2's `more`, as for one run
+ * ({@link outcome}). So every run must return as many result sets, the k-th of every run of one shape; a block that
+ * returns none gives a count. The runs are one unit ({@link blockUnit}); a failure or an interruption closes every
+ * result set they opened.
  */
 export const executeBlockPerRow = (
   ctx: ConnectionContext,
@@ -211,17 +212,15 @@ export const executeBlockPerRow = (
   prefetchRows: number
 ): Effect.Effect<DriverResult, AdbcError, Scope.Scope> => {
   const results: Array<DbTypes.OracleExecuteResult> = []
-  const closeAll = Effect.flatMap(
-    Effect.promise(async () => {
-      let closed = false
-      for (const result of results) if (await DbCalls.closeResults(result)) closed = true
-      return closed
-    }),
-    (closed) => closed ? DbCalls.releaseCursors(ctx.connection) : Effect.void
-  )
+  /** Closes `sets` (those still open) and releases their server cursors at once when one was open. */
+  const closeSets = (sets: ReadonlyArray<DbTypes.OracleResultSet>) =>
+    Effect.flatMap(
+      Effect.forEach(sets, DbCalls.closeResultSet),
+      (closed) => closed.some((c) => c) ? DbCalls.releaseCursors(ctx.connection) : Effect.void
+    )
+  const closeAll = Effect.suspend(() => closeSets(results.flatMap((r) => [...(r.implicitResults ?? [])])))
   return blockUnit(ctx, Effect.gen(function*() {
-    const firsts: Array<{ readonly row: number; readonly resultSet: DbTypes.OracleResultSet }> = []
-    let without: number | undefined
+    const runs: Array<ReadonlyArray<DbTypes.OracleResultSet>> = []
     for (const [i, r] of rows.entries()) {
       // each run's implicit result sets are new server cursors that only its reply names (DbCalls.callExecute)
       const result = yield* Effect.uninterruptibleMask((restore) =>
@@ -230,40 +229,43 @@ export const executeBlockPerRow = (
           Effect.mapError((e) => atParameterRow(e, i + 1))
         )
       )
-      const [first, ...others] = result.implicitResults ?? []
-      yield* Effect.forEach(others, DbCalls.closeResultSet, { discard: true })
-      if (first === undefined) {
-        without ??= i + 1
-        continue
-      }
-      if (options.value(Opt.ExecutionMode) !== "batch") return yield* implicitResultsInRowMode()
-      firsts.push({ row: i + 1, resultSet: first })
+      const sets = result.implicitResults ?? []
+      if (sets.length > 0 && options.value(Opt.ExecutionMode) !== "batch") return yield* implicitResultsInRowMode()
+      runs.push(sets)
     }
-    const [head, ...tail] = firsts
-    if (head === undefined) {
+    const count = runs[0]!.length
+    const differing = runs.findIndex((sets) => sets.length !== count)
+    if (differing >= 0) {
+      return yield* adbcError(
+        "INVALID_DATA",
+        `parameter row ${differing + 1} of the PL/SQL block returned ${runs[differing]!.length} implicit result sets, parameter row 1 returned ${count}: the rows' results cannot be concatenated into one`
+      )
+    }
+    if (count === 0) {
       const counts = results.map((r) => r.rowsAffected)
       return { _tag: "Count" as const, rowsAffected: counts.every((n) => n !== undefined) ? counts.reduce((a, n) => a + n, 0) : -1 }
     }
-    if (without !== undefined) {
-      return yield* adbcError(
-        "INVALID_DATA",
-        `parameter row ${without} of the PL/SQL block returned no implicit result set, parameter row ${head.row} did: the rows' results cannot be concatenated into one`
-      )
-    }
-    const columns = yield* mapColumns(head.resultSet.metaData, options)
-    for (const { row, resultSet } of tail) {
-      const other = yield* mapColumns(resultSet.metaData, options)
-      if (!sameShape(columns, other)) {
-        return yield* adbcError(
-          "INVALID_DATA",
-          `the first implicit result set of parameter row ${row} has the columns (${shapeText(other)}), that of parameter row ${head.row} (${shapeText(columns)}): results of different shapes are not concatenated`
-        )
+    const cursors: Array<DriverCursor> = []
+    for (let k = 0; k < count; k++) {
+      const sets = runs.map((r) => r[k]!)
+      const columns = yield* mapColumns(sets[0]!.metaData, options)
+      for (const [i, resultSet] of sets.entries()) {
+        if (i === 0) continue
+        const other = yield* mapColumns(resultSet.metaData, options)
+        if (!sameShape(columns, other)) {
+          return yield* adbcError(
+            "INVALID_DATA",
+            `implicit result set ${k + 1} of parameter row ${i + 1} has the columns (${shapeText(other)}), that of parameter row 1 (${shapeText(columns)}): results of different shapes are not concatenated`
+          )
+        }
       }
+      let next = 1
+      const more = Effect.sync(() => sets[next++])
+      const cursor = makeCursor(ctx.connection, ctx.cancellation, sets[0]!, columns, options.value(Opt.FetchArraySize), more, true)
+      // closing the cursor early closes the later runs' result sets it has not reached
+      cursors.push({ ...cursor, close: Effect.andThen(cursor.close, closeSets(sets)) })
     }
-    let next = 0
-    const more = Effect.sync(() => tail[next++]?.resultSet)
-    const cursor = makeCursor(ctx.connection, ctx.cancellation, head.resultSet, columns, options.value(Opt.FetchArraySize), more, true)
-    return { _tag: "Rows" as const, cursor: { ...cursor, close: Effect.andThen(cursor.close, closeAll) } }
+    return { _tag: "Rows" as const, cursor: cursors[0]!, more: cursors.slice(1) }
   })).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : closeAll))
 }
 

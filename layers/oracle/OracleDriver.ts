@@ -10,7 +10,7 @@
  * - OUT values and implicit result sets beyond the first go through port v2's `out` and `more`.
  * - Parameters: Arrow batches converted by Params.ts; DML runs through executeMany in chunks of
  *   `redo.statement.insert_batch_rows`; a query or PL/SQL block with several parameter rows runs once per row, results
- *   concatenated (a block's first implicit result set of each run).
+ *   concatenated (a block's k-th implicit result set of each run makes its k-th result).
  * - PL/SQL: implicit result sets (DBMS_SQL.RETURN_RESULT) in batch mode only, first cursor; OUT / IN OUT binds
  *   declared by `ORACLE:parameter_type` come back as extra columns of a one-row result.
  * - This module holds the DriverShape value, VERSION, the connect-timeout default and `connect`; the connection is

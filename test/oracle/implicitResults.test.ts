@@ -1,12 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Arrow from "apache-arrow"
-import { Effect, Exit, Fiber, Stream } from "effect"
+import { Effect, Exit, Fiber, Result, Stream } from "effect"
 import * as Connection from "../../src/Connection.ts"
+import type { DriverCursor } from "../../src/Driver.ts"
+import { OptionRegistry, OptionStore, ResolvedOptions } from "../../src/Options.ts"
+import { StandardOptions } from "../../src/StandardOptions.ts"
+import { BatchAssembler } from "../../src/arrow/index.ts"
+import { OracleDriver } from "../../layers/oracle/index.ts"
 import { realOracle, uniqueName, useServer, withConnection } from "./support.ts"
 
-// A PL/SQL block bound to several parameter rows runs once per row; the first implicit result set of every run
-// (DBMS_SQL.RETURN_RESULT) is part of the result, in row order. oracledb's executeMany returns no implicit results,
-// so a block sent through it would lose them without an error.
+// A PL/SQL block bound to several parameter rows runs once per row; the k-th implicit result set of every run
+// (DBMS_SQL.RETURN_RESULT), in row order, makes the k-th result: the first the statement's result, the others the
+// driver port's `more`, as for one run. oracledb's executeMany returns no implicit results, so a block sent through
+// it would lose them without an error.
 const server = useServer()
 
 /** A statement of `sql` with statement `options`, bound to `params`. */
@@ -51,7 +57,80 @@ const keysIn = (table: string) =>
   Effect.map(Connection.query(`SELECT K FROM ${table} ORDER BY K`).pipe(Stream.runCollect), (batches) =>
     rowsOf(new Arrow.Table(batches)).map((r) => Number(r["K"])))
 
+/** Driver-port options of `scope` ("database", "statement") from `values`. */
+const portOptions = (scope: "database" | "statement", values: Record<string, string>) =>
+  Effect.gen(function*() {
+    const store = OptionStore.make(new OptionRegistry([...StandardOptions, ...OracleDriver.options]), scope, values)
+    if (Result.isFailure(store)) return yield* store.failure
+    return new ResolvedOptions([store.success])
+  })
+
+/** Every row `cursor` gives, as JSON objects. */
+const readAll = (cursor: DriverCursor) =>
+  Effect.gen(function*() {
+    const assembler = new BatchAssembler(cursor.schema, { maxRows: 1000, mode: "hard" })
+    for (let page = yield* cursor.nextPage; page !== undefined; page = yield* cursor.nextPage) assembler.push(page)
+    return (assembler.flush()?.toArray() ?? []).map((r) => r.toJSON() as Record<string, unknown>)
+  })
+
 describe("implicit result sets with several parameter rows", () => {
+  it.live("through the driver port: the k-th result set of every run, in row order, makes the k-th result (`cursor`, then `more`)", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const connection = yield* OracleDriver.connect(yield* portOptions("database", { uri: server.uri }))
+      const none = new ResolvedOptions([])
+      const log = uniqueName("IMPMORE")
+      yield* connection.execute({ sql: `CREATE TABLE ${log} (K NUMBER(10) PRIMARY KEY)`, parameters: undefined, options: none, intent: "update" })
+      const params = ids([30, 10, 20]).batches[0]!
+      const result = yield* connection.execute({
+        sql: logAndReturn(log),
+        parameters: { schema: params.schema, batches: [params] },
+        options: yield* portOptions("statement", { "redo.statement.execution_mode": "batch" }),
+        intent: "query"
+      })
+      if (result._tag !== "Rows") throw new Error("expected rows")
+      expect(result.more?.map((c) => c.schema.fields.map((f) => f.name))).toEqual([["N"]])
+      // every run's second cursor: the log's size after each run
+      expect((yield* readAll(result.more![0]!)).map((r) => Number(r["N"]))).toEqual([1, 2, 3])
+      expect((yield* readAll(result.cursor)).map((r) => [Number(r["K"]), Number(r["X"])])).toEqual([[30, 300], [10, 100], [30, 300], [20, 200], [30, 300]])
+      yield* result.cursor.close
+      yield* result.more![0]!.close
+      if (!realOracle) expect(server.server!.openResultSets()).toBe(0)
+    })))
+
+  it.live.skipIf(realOracle)("through the driver port: a `more` cursor closed unread closes every run's result set of it", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const connection = yield* OracleDriver.connect(yield* portOptions("database", { uri: server.uri }))
+      const none = new ResolvedOptions([])
+      const log = uniqueName("IMPMORECL")
+      yield* connection.execute({ sql: `CREATE TABLE ${log} (K NUMBER(10) PRIMARY KEY)`, parameters: undefined, options: none, intent: "update" })
+      const params = ids([1, 2, 3]).batches[0]!
+      const result = yield* connection.execute({
+        sql: logAndReturn(log),
+        parameters: { schema: params.schema, batches: [params] },
+        options: yield* portOptions("statement", { "redo.statement.execution_mode": "batch" }),
+        intent: "query"
+      })
+      if (result._tag !== "Rows") throw new Error("expected rows")
+      yield* result.more![0]!.close
+      // the three runs' first cursors stay open for `cursor`, the second ones are closed
+      expect(server.server!.openResultSets()).toBe(3)
+      expect((yield* readAll(result.cursor)).length).toBe(3)
+      yield* result.cursor.close
+      expect(server.server!.openResultSets()).toBe(0)
+    })))
+
+  it.effect("runs returning different numbers of result sets fail INVALID_DATA naming the rows, before anything is read", () =>
+    withConnection(server.uri, Effect.gen(function*() {
+      const log = yield* logTable("IMPCOUNT")
+      // parameter 2 returns a third cursor
+      const sql = logAndReturn(log).replace("END;", "IF v = 2 THEN OPEN c2 FOR SELECT 1 AS Z FROM DUAL; DBMS_SQL.RETURN_RESULT(c2); END IF;\nEND;")
+      const error = yield* Effect.flip(runBound(sql, ids([1, 2, 3])))
+      expect(error.status).toBe("INVALID_DATA")
+      expect(error.message).toContain("parameter row 2 of the PL/SQL block returned 3 implicit result sets, parameter row 1 returned 2")
+      expect(yield* keysIn(log)).toEqual([])
+      if (!realOracle) expect(server.server!.openResultSets()).toBe(0)
+    })))
+
   it.effect("3 parameter rows, each returning cursors: the first cursor of every run, in row order, one schema", () =>
     withConnection(server.uri, Effect.gen(function*() {
       const log = yield* logTable("IMPLOG")

@@ -112,4 +112,38 @@ describe("Oracle test server: object types as PL/SQL variables", () => {
     const r = await conn.execute("DECLARE TYPE r_t IS RECORD (p po_pt); v r_t; BEGIN v.p := po_pt(3, 'r'); :x := v.p.label || v.p.x; END;", out)
     expect(r.outBinds).toEqual({ x: "r3" })
   })
+
+  it("applies an attribute's declared type on assignment, in constructors and in collection elements: NUMBER(p,s) rounds, too large is ORA-06502", async () => {
+    // PL/SQL Language Reference, "Predefined Exceptions": VALUE_ERROR (ORA-06502) on "an arithmetic, conversion,
+    // truncation, or size-constraint error", as for a variable of the attribute's type
+    await conn.execute("CREATE TYPE po_num AS OBJECT (n NUMBER(5,2), s VARCHAR2(3))")
+    await conn.execute("CREATE TYPE po_nums AS TABLE OF po_num")
+    const run = (body: string) =>
+      conn.execute(`DECLARE v po_num := po_num(1, 'a'); l po_nums := po_nums(po_num(1, 'a')); BEGIN ${body} END;`, out).then((r: { outBinds: { x: string } }) => r.outBinds.x)
+    expect(await run("v.n := 1.23456; :x := TO_CHAR(v.n);")).toBe("1.23")
+    expect(await run("v.n := '2.345'; :x := TO_CHAR(v.n);")).toBe("2.35")
+    expect(await run("v.s := 'abc'; :x := v.s;")).toBe("abc")
+    expect(await run("v := po_num(1.23456, 'ab'); :x := TO_CHAR(v.n);")).toBe("1.23")
+    expect(await run("l(1).n := 9.87654; :x := TO_CHAR(l(1).n);")).toBe("9.88")
+    await conn.execute("CREATE TYPE po_hundreds AS OBJECT (m NUMBER(4, -2))")
+    const hundreds = await conn.execute("DECLARE h po_hundreds := po_hundreds(0); BEGIN h.m := 123456; :x := TO_CHAR(h.m); END;", out)
+    expect((hundreds as { outBinds: { x: string } }).outBinds.x).toBe("123500")
+    const valueError = async (body: string, detail: string) => {
+      const e = await failure(() => run(`${body} :x := NULL;`))
+      expect(oraCode(e)).toBe("ORA-06502")
+      expect(e.message).toContain(`numeric or value error: ${detail}`)
+    }
+    await valueError("v.n := 12345;", "number precision too large")
+    await valueError("v.n := 999.996;", "number precision too large")
+    await valueError("v.s := 'abcdef';", "character string buffer too small")
+    await valueError("v.n := 'x';", "character to number conversion error")
+    await valueError("v := po_num(12345, 'a');", "number precision too large")
+    await valueError("v := po_num(1, 'abcdef');", "character string buffer too small")
+    await valueError("l(1).n := 12345;", "number precision too large")
+    await valueError("l(1).s := 'abcdef';", "character string buffer too small")
+    const e = await failure(() => conn.execute("DECLARE h po_hundreds := po_hundreds(0); BEGIN h.m := 1234567; END;"))
+    expect(e.message).toContain("ORA-06502: PL/SQL: numeric or value error: number precision too large")
+    // the handler sees VALUE_ERROR
+    expect(await run("BEGIN v.s := 'abcdef'; EXCEPTION WHEN VALUE_ERROR THEN :x := 'caught ' || v.s; END;")).toBe("caught a")
+  })
 })

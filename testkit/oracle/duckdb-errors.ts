@@ -29,7 +29,8 @@ export const fromDuckDb = (
   // errors raised on purpose by the server's SQL macros carry their ORA- text
   // (a failed CHECK quotes its expression, which holds the ORA- text too: take the raised one, "(Error: ORA-...)")
   if ((m = message.match(/\(Error: ORA-(\d{5}): ([^\n]*)\)\s*$/m)) !== null) return new OraError(Number(m[1]), m[2]!)
-  if ((m = message.match(/ORA-(\d{5}): ([^\n]*)/)) !== null) return new OraError(Number(m[1]), m[2]!)
+  // raised ones only ("Invalid Input Error: ORA-..."): a binder error quoting a macro's SQL text holds ORA- text too
+  if ((m = message.match(/^(?:[A-Za-z]+ )*Error: ORA-(\d{5}): ([^\n]*)/)) !== null) return new OraError(Number(m[1]), m[2]!)
   const binder = fromDuckDbBinder(message, version, decodeName, schema, sql)
   if (binder !== undefined) return binder
   const datetime = fromDuckDbDatetime(message)

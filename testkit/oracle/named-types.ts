@@ -13,7 +13,9 @@ import type { DuckDBValue } from "@duckdb/node-api"
 import type { Session as EngineSession } from "../engine/index.ts"
 import { OraError } from "./errors.ts"
 import { isKw, isOp, matchParen, splitTopLevel, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { headingOf } from "./expression-names.ts"
 import { fromExtendedJson, toExtendedJson } from "./extended-json.ts"
+import { attributeExtraction } from "./object-attributes.ts"
 import type { MethodSpec } from "./type-shapes.ts"
 import { type Attribute, type Member, type NamedType, packImage, supportedMember, typeDescriptor, unpackImage, writeDbObject, xmlImage } from "./pickle.ts"
 import type { BindSpec, PlsqlResult, QueryResult, ResultColumn } from "./statement.ts"
@@ -184,7 +186,8 @@ export class NamedTypes {
   }
 
   private member(schema: string, typeToks: ReadonlyArray<Tok>): Member {
-    const text = typeToks.map((t) => t.text).join(" ")
+    // a negative scale's sign joined to its digits (`NUMBER(4, -2)`)
+    const text = typeToks.map((t) => t.text).join(" ").replace(/-\s+(?=\d)/g, "-")
     const scalar = parseOracleType(text)
     if (scalar !== undefined) {
       if (!supportedMember(scalar)) throw new OraError(22800, `invalid user-defined type: ${scalar.dictName} attributes are not supported by the test server`)
@@ -264,6 +267,9 @@ export class NamedTypes {
       const close = matchParen(toks, open)
       if (close < 0) throw new OraError(907, "missing right parenthesis")
       const at = (kind: Tok["kind"], text: string): Tok => ({ kind, text, value: kind === "str" ? text.slice(1, -1) : text.toUpperCase(), pos: t.pos })
+      // `type(args).attribute[.attribute...]`: the attribute of the object constructed
+      const chain = type.kind === "object" ? attributeChainAt(toks, close) : undefined
+      const [start, from] = [out.length, i]
       out.push({ ...at("ident", "concat"), constructs: type } as ConstructorTok, at("op", "("), at("str", "'['"))
       splitTop(toks.slice(open + 1, close)).forEach((arg, k) => {
         if (k > 0) out.push(at("op", ","), at("str", "','"))
@@ -276,9 +282,36 @@ export class NamedTypes {
       })
       out.push(at("op", ","), at("str", "']'"), at("op", ")"))
       i = close
+      if (chain !== undefined) {
+        const value = out.splice(start).map((x, k) => (k === 0 ? { ...x, constructs: undefined } : x))
+        const heading = headingOf(toks.slice(from, chain.end + 1).filter((x) => x.kind !== "ws"))
+        const ref = chain.names.map((x) => `"${x.value}"`).join(".")
+        out.push(...attributeExtraction(type, chain.names, ref, value, t.pos, heading))
+        i = chain.end
+      }
     }
     return out
   }
+}
+
+/** The `.attribute[.attribute...]` names after a call's closing parenthesis `close`, unless a method call. */
+const attributeChainAt = (toks: ReadonlyArray<Tok>, close: number): { names: Array<Tok>; end: number } | undefined => {
+  const names: Array<Tok> = []
+  let end = close
+  for (let k = close + 1; k < toks.length; k++) {
+    if (toks[k]!.kind === "ws") continue
+    if (!isOp(toks[k], ".")) break
+    let n = k + 1
+    while (toks[n]?.kind === "ws") n++
+    const name = toks[n]
+    if (name === undefined || (name.kind !== "ident" && name.kind !== "qident")) break
+    names.push(name)
+    end = n
+    k = n
+  }
+  let after = end + 1
+  while (toks[after]?.kind === "ws") after++
+  return names.length === 0 || isOp(toks[after], "(") ? undefined : { names, end }
 }
 
 /** DuckDB macros of constructor calls: one argument's JSON text (`null` for NULL). */
@@ -372,6 +405,12 @@ export const namedTypesOf = (db: object): NamedTypes => {
     databases.set(db, n)
   }
   return n
+}
+
+/** The column type of the OBJECT type `name` names in `schema` of `db` (what its constructor builds), if any. */
+export const objectColumnTypeOf = (db: object, schema: string) => (name: string): OraType | undefined => {
+  const type = namedTypesOf(db).lookup(schema, undefined, name)
+  return type?.kind === "object" ? namedColumnType(type) : undefined
 }
 
 /** The column type of a named type: data type code 109 (internal named type), stored as VARCHAR. */

@@ -27,7 +27,7 @@ import { rewriteDbmsLob } from "./lob-functions.ts"
 import { rewriteMergeDeleteWhere } from "./merge-delete-where.ts"
 import { rewriteMergeUpdateWhere } from "./merge-update-where.ts"
 import { intervalBindKind, isLocalZoneBind, localZoneArithmetic } from "./local-zone-arithmetic.ts"
-import { namedTypesOf } from "./named-types.ts"
+import { namedTypesOf, objectColumnTypeOf } from "./named-types.ts"
 import { canonicalNumberWrites } from "./number-writes.ts"
 import { numberTextWrites } from "./character-writes.ts"
 import { rewriteNumericIntervals } from "./numeric-intervals.ts"
@@ -87,7 +87,7 @@ export const queryTokenRewrites = (ctx: TranslationContext, sql: string, source:
   const lookup = ctx.lookupTable
   const columns = ctx.columns
   const collections = columns.columnsOf(sql, (t) => t.named?.kind === "table" || t.named?.kind === "varray")
-  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(source, collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name))
+  return rewriteAttributeAccess(rewriteFloatConditions(rewriteDbmsLob(rewriteBuiltinCalls(rewriteJsonSql(rewriteXmlSql(rewriteJsonTables(rewriteCollectionColumns(rewriteHierarchical(rewriteOuterJoinPlus(rewriteApplyJoins(withoutListaggOverflow(rewriteNullTreatment(withAliasAs(withRowLimitPositions(withRowLimitBlocks(rewriteMultisetConditions(source, collections, multisetElements(sql, columns)))))))), lookup), lookup), lookup)), columns.columnsOf(sql, (t) => t.named?.kind === "xmltype")), ctx.db.settings.version, columns.columnsOfKind(sql, "json")), ctx.schema))), (schema, name) => lookup(schema, name), objectColumnTypeOf(ctx.db, ctx.schema))
 }
 
 /**

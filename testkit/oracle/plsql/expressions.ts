@@ -159,11 +159,16 @@ async function construct(ctx: Frame, expr: Expr): Promise<Collection | undefined
 }
 
 /**
- * In a PL/SQL expression a failed conversion to a number is VALUE_ERROR, not SQL's INVALID_NUMBER; a name that is
+ * In a PL/SQL expression a failed conversion to a number, or a value too large for its type, is VALUE_ERROR, not SQL's
+ * INVALID_NUMBER, ORA-12899 or ORA-01438; a name that is
  * neither a variable nor a function is PLS-00201, not SQL's ORA-00904.
  */
 function asPlsqlError(ctx: Frame, e: unknown, expr: Expr): unknown {
   if (e instanceof OraError && e.code === 1722) return valueError("character to number conversion error")
+  // a value that does not fit an object attribute (a constructor's argument) or a CAST's NUMBER(p,s) is VALUE_ERROR,
+  // PL/SQL's "size-constraint error" (PL/SQL Language Reference, "Predefined Exceptions"), not SQL's column errors
+  if (e instanceof OraError && e.code === 12899) return valueError("character string buffer too small")
+  if (e instanceof OraError && e.code === 1438) return valueError("number precision too large")
   const unknown = e instanceof OraError && e.code === 904 ? /^"+([^"\s]+)/.exec(e.detail)?.[1] : undefined
   if (unknown !== undefined) {
     const at = expr.find((t) => (t.kind === "ident" || t.kind === "qident") && oracleName(t) === unknown)

@@ -17,7 +17,7 @@ import type { Member, NamedType } from "../pickle.ts"
 import { oracleName } from "../translate.ts"
 import type { TypeSpec } from "./ast.ts"
 import type { Frame } from "./context.ts"
-import { PlsCompileError } from "./errors.ts"
+import { PlsCompileError, valueError } from "./errors.ts"
 import { numberOfText } from "./value-kinds.ts"
 
 /** The schema OBJECT type a declared PL/SQL type names; undefined for any other type. */
@@ -79,9 +79,46 @@ export function writeAttribute(ctx: Frame, type: NamedType, value: unknown, attr
   if (typeof value !== "string") throw new OraError(6530, "Reference to uninitialized composite")
   const all = items(value)
   while (all.length < type.attributes.length) all.push({ kind: "null" })
-  all[k] = nodeOf(x)
+  all[k] = nodeOf(attributeValue(type.attributes[k]!.member, x))
   return toExtendedJson({ kind: "array", items: all })
 }
+
+/**
+ * `x` as an attribute of declared type `member` holds it, as a PL/SQL variable of that type would: a NUMBER(p,s)
+ * attribute rounds to its scale and refuses more than p - s integer digits, a VARCHAR2 / CHAR attribute refuses text
+ * longer than its size (bytes, characters when national), text that is no number refused by a NUMBER attribute; each
+ * refusal ORA-06502 VALUE_ERROR, "an arithmetic, conversion, truncation, or size-constraint error" (PL/SQL Language
+ * Reference, "Predefined Exceptions"), as conversion.ts raises it for variables. Attributes are declared like
+ * variables: "the attributes ... can be of any Oracle data type" with the data type's constraints (Object-Relational
+ * Developer's Guide, "Object Types: Attributes").
+ */
+const attributeValue = (member: Member, x: DuckDBValue): DuckDBValue => {
+  const scalar = "scalar" in member ? member.scalar : undefined
+  if (scalar === undefined || x === null) return x
+  if (scalar.kind === "number") {
+    let n: DuckDBValue = x
+    if (typeof x === "string") {
+      const text = x.trim()
+      if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) throw valueError("character to number conversion error")
+      n = numberOfText(text)
+    }
+    // NUMBER(p,-s) rounds to 10^s, more than p + s integer digits refused
+    if (scalar.dictName !== "NUMBER" || scalar.precision <= 0 || !Number.isFinite(scalar.scale)) return n
+    const v = Number(n)
+    const scale = scalar.scale
+    const rounded = scale >= 0 ? Number(v.toFixed(Math.min(scale, 100))) : Math.round(v / 10 ** -scale) * 10 ** -scale
+    if (Math.abs(rounded) >= 10 ** (scalar.precision - scale)) throw valueError("number precision too large")
+    return rounded
+  }
+  if (TEXT_KINDS.has(scalar.kind) && scalar.charSize > 0) {
+    const text = String(x)
+    const national = scalar.kind === "nvarchar"
+    if ((national ? [...text].length : Buffer.byteLength(text)) > scalar.charSize) throw valueError("character string buffer too small")
+  }
+  return x
+}
+
+const TEXT_KINDS: ReadonlySet<string> = new Set(["varchar", "nvarchar", "char"])
 
 /** A scalar PL/SQL value as an attribute's JSON node (numbers and text; other values as text). */
 const nodeOf = (x: DuckDBValue): JsonNode => {
