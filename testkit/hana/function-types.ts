@@ -28,6 +28,7 @@
  * - QUARTER returns the quarter as text, `YYYY-Qn`, of a year that starts at an optional month ("QUARTER Function
  *   (Datetime)": QUARTER('2012-01-01', 2) is 2011-Q4); DuckDB's quarter is the number 1-4.
  */
+import { LOCATE_MACRO } from "./reference-functions.ts"
 import type { HanaType } from "./types.ts"
 
 /** HANA function names and the session macros that implement them. */
@@ -81,7 +82,7 @@ export const TYPED_FUNCTION_MACROS: readonly string[] = [
   // HANA's TINYINT is stored as UTINYINT (types.ts)
   "CREATE OR REPLACE TEMP MACRO hana_avg(x UTINYINT) AS CAST(avg(x) AS DECIMAL(9,6)), (x SMALLINT) AS CAST(avg(x) AS DECIMAL(11,6)), " +
     "(x INTEGER) AS CAST(avg(x) AS DECIMAL(16,6)), (x BIGINT) AS CAST(avg(x) AS DECIMAL(25,6)), (x) AS cast_to_type(avg(x), any_value(x))",
-  "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS CAST(instr(h, n) AS INTEGER)",
+  LOCATE_MACRO,
   "CREATE OR REPLACE TEMP MACRO hana_week(d) AS CAST(week(hana_dt(d)) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS year(hana_as(d, CAST(NULL AS DATE)) - to_months(CAST(m AS INTEGER) - 1)) || '-Q' || quarter(hana_as(d, CAST(NULL AS DATE)) - to_months(CAST(m AS INTEGER) - 1))",
   ...["year", "month", "dayofmonth", "dayofyear"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(${f}(hana_dt(d)) AS INTEGER)`),

@@ -12,6 +12,8 @@ import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTIONS } from "./function-t
 import { CALENDAR_FUNCTIONS } from "./calendar-functions.ts"
 import { MISC_FUNCTIONS } from "./misc-functions.ts"
 import { STRING_FUNCTIONS } from "./string-functions.ts"
+import { REFERENCE_FUNCTIONS } from "./reference-functions.ts"
+import { FACTORY_CALENDAR_FUNCTIONS } from "./factory-calendar.ts"
 import { matching, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { quoteName, quoteString } from "./names.ts"
@@ -77,6 +79,8 @@ const FUNCTIONS = new Map([
   ...BUILTIN_FUNCTIONS,
   ...MISC_FUNCTIONS,
   ...STRING_FUNCTIONS,
+  ...REFERENCE_FUNCTIONS,
+  ...FACTORY_CALENDAR_FUNCTIONS,
   ...CALENDAR_FUNCTIONS
 ])
 
