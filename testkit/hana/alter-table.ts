@@ -15,7 +15,7 @@ import type { Session } from "../engine/index.ts"
 import { oidMatch } from "./binding.ts"
 import { keptTable, quoteForeignKeys, rebuild, tableBody } from "./declared-lengths.ts"
 import { lengthCheck, qualified, qualifiedName, timestampDefault } from "./ddl.ts"
-import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
+import { DATE_OUT_OF_RANGE, HanaError, SERVER_CHECK_TEXTS, VALUE_TOO_LARGE } from "./errors.ts"
 import { identOf, matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
@@ -224,7 +224,18 @@ export const rebuildTable = async (session: Session, r: TableRebuild): Promise<v
 export const recordConstraintNames = async (session: Session, table: string, named: ReadonlyArray<NamedConstraint>): Promise<void> => {
   const oid = (await session.queryAll(`SELECT table_oid FROM duckdb_tables() WHERE ${oidMatch(table)}`))[0]?.[0]
   if (oid === undefined) return
+  // The table's own checks in declaration order (DuckDB keeps them so), the server's length and date checks left out.
+  const checks = (await session.queryAll(
+    `SELECT constraint_text FROM duckdb_constraints() WHERE table_oid = ? AND constraint_type = 'CHECK' ORDER BY constraint_index`, [oid as number]
+  )).map(([text]) => String(text)).filter((text) => !SERVER_CHECK_TEXTS.some((own) => text.includes(own)))
   for (const n of named) {
+    if (n.type === "CHECK") {
+      const text = checks.at(n.checkOrdinal ?? -1)
+      if (text === undefined) continue
+      await session.execute(`DELETE FROM "SYS"."_CONSTRAINT_NAMES" WHERE TABLE_OID = ${Number(oid)} AND CONSTRAINT_TEXT = ${quoteString(text)}`)
+      await session.execute(`INSERT INTO "SYS"."_CONSTRAINT_NAMES" VALUES (${Number(oid)}, ${quoteString(n.name)}, ${quoteString(text)})`)
+      continue
+    }
     const found = await session.queryAll(
       `SELECT constraint_text FROM duckdb_constraints() WHERE table_oid = ? AND constraint_type = ?
          AND constraint_column_names = [${n.columns.map(() => "?::VARCHAR").join(", ")}]`,

@@ -11,7 +11,7 @@ import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
 import { translateQuery } from "./query.ts"
 import { rewrite } from "./sql-rewrite.ts"
-import { namedConstraint } from "./table-changes.ts"
+import { inlineNamedConstraint, namedConstraint } from "./table-changes.ts"
 import type { NamedConstraint } from "./table-changes.ts"
 import { recordColumnOptions, splitColumnClauses } from "./column-options.ts"
 import { alterTableClauses, recordTableOptions, tableOptions } from "./table-clauses.ts"
@@ -177,11 +177,14 @@ export const translateCreate = (all: Token[], session: SessionValues): Translate
   const sequences: string[] = []
   const named: NamedConstraint[] = []
   const columnOptions: string[] = []
+  // CHECK constraints so far, in declaration order (recordConstraintNames finds a named one by its place)
+  let checks = 0
   for (const el of elements) {
     const head = upper(el[0])
     if (["CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK"].includes(head)) {
       const n = namedConstraint(el)
-      if (n !== undefined) named.push(n)
+      if (n !== undefined) named.push(n.type === "CHECK" ? { ...n, checkOrdinal: checks } : n)
+      if (el.some((t) => upper(t) === "CHECK")) checks++
       defs.push(rewrite(el, session))
       continue
     }
@@ -190,6 +193,9 @@ export const translateCreate = (all: Token[], session: SessionValues): Translate
     const [duck, consumed, type] = typeAt(el, 1)
     const clauses = splitColumnClauses(el.slice(1 + consumed))
     if (!local) columnOptions.push(...recordColumnOptions(schema, name, colName, clauses.options))
+    const inline = inlineNamedConstraint(clauses.rest, encodeName(colName), checks)
+    if (inline !== undefined) named.push(inline)
+    checks += clauses.rest.filter((t) => upper(t) === "CHECK").length
     let tail = timestampDefault(type, clauses.rest)
     const generated = tail.findIndex((t) => upper(t) === "GENERATED")
     if (generated >= 0) {

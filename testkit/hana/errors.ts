@@ -108,6 +108,10 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
   if (!(e instanceof EngineError)) return HanaError.general(e instanceof Error ? e.message : String(e))
   const msg = e.message
   const firstLine = msg.split("\n")[0] ?? msg
+  // SAP HANA SQL Reference, "SQL Error Codes": 294 ERR_SQL_MANY_PRIMARY_KEY "cannot have more than one primary key"
+  // (a second PRIMARY KEY in CREATE TABLE, ALTER TABLE … ADD PRIMARY KEY on a table that has one).
+  const table = /^Parser Error: table "([^"]+)" has more than one primary key/.exec(firstLine)?.[1]
+  if (table !== undefined) return new HanaError(294, "HY000", `cannot have more than one primary key: ${decodeName(table)}`)
   if (e.kind === "Parser Error") return HanaError.syntax(firstLine.replace(/^Parser Error: /, ""), 0)
   if (e.kind === "INTERRUPT Error" || /Interrupted/i.test(msg)) return HanaError.cancelled()
   if (e.kind === "Catalog Error") {
