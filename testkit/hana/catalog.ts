@@ -12,6 +12,7 @@
 import type { Session } from "../engine/index.ts"
 import { COLUMN_OPTION_COLUMNS, COLUMN_OPTIONS_TABLE } from "./column-options.ts"
 import { SERVER_CHECK_TEXTS } from "./errors.ts"
+import { MONITORING_VIEWS } from "./monitoring-views.ts"
 import { ticksOfText } from "./longdate.ts"
 import { encodeName, quoteString } from "./names.ts"
 
@@ -205,7 +206,8 @@ export const catalogSql = (info: CatalogInfo): string => {
       ${TYPE_ID("DATA_TYPE_NAME")} AS DATA_TYPE_ID, DATA_TYPE_NAME,
       ${LENGTH} AS LENGTH, CAST(DECLARED_SCALE AS INTEGER) AS SCALE, IS_NULLABLE,
       DEFAULT_VALUE, CAST(getvariable('hana_connection_id') AS INTEGER) AS CONNECTION_ID
-      FROM "SYS"."_COLUMNS" c WHERE c.DATABASE_NAME = 'temp'`
+      FROM "SYS"."_COLUMNS" c WHERE c.DATABASE_NAME = 'temp' AND EXISTS (SELECT 1 FROM duckdb_tables() t WHERE t.table_oid = c.TABLE_OID)`,
+    ...MONITORING_VIEWS
   ].join(";\n")
 }
 
