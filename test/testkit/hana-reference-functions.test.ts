@@ -61,6 +61,20 @@ describe("HANA test server: more SQL Reference functions (raw hdb client)", () =
       .toEqual([{ A: "012", B: "234", C: "01230000000000000000", D: "001235" }])
   })
 
+  it("NORMALIZE gives a Unicode normalization form (NFC by default); CURRENT_TRANSACTION_ISOLATION_LEVEL is READ COMMITTED", async () => {
+    // "NORMALIZE Function (String)"; "CURRENT_TRANSACTION_ISOLATION_LEVEL Function (Miscellaneous)"
+    expect(await exec(c, "SELECT NORMALIZE('A' || NCHAR(778)) AS A, LENGTH(NORMALIZE(NCHAR(197), 'NFD')) AS B, NORMALIZE(NULL) AS C, " +
+      "CURRENT_TRANSACTION_ISOLATION_LEVEL FROM DUMMY")).toEqual([{ A: "\u00c5", B: 2, C: null, CURRENT_TRANSACTION_ISOLATION_LEVEL: "READ COMMITTED" }])
+    const e = await failure(exec(c, "SELECT NORMALIZE('x', 'NFX') FROM DUMMY"))
+    expect(e.code).toBe(8)
+  })
+
+  it("a function call after the FROM of EXTRACT( … FROM …) and TRIM( … FROM …) is a function, not a table function", async () => {
+    expect(await exec(c, "SELECT EXTRACT(YEAR FROM TO_DATE('2014-02-01')) AS Y, EXTRACT(MONTH FROM ADD_DAYS(TO_DATE('2014-02-28'), 1)) AS M, " +
+      "TRIM(LEADING 'x' FROM LCASE('xxABC')) AS T FROM DUMMY")).toEqual([{ Y: 2014, M: 3, T: "abc" }])
+    expect(await exec(c, "SELECT COUNT(*) AS N FROM SERIES_GENERATE_INTEGER(1, 0, 5)")).toEqual([{ N: 5 }])
+  })
+
   // The reference's January 2014 factory calendar: 1st and 6th public holidays, weekends 4/5, 11/12, 18/19, 25/26.
   const JANUARY = "0110001111001111100111110011111"
   it("WORKDAYS_BETWEEN / ADD_WORKDAYS read the factory calendar table TFACS, and fail with 259 without one", async () => {

@@ -24,11 +24,13 @@
  *   digits (a number rounded to its integer part, the sign dropped) left-padded with zeros or cut from the left to
  *   n characters ("ABAP_ALPHANUM Function (String)": ('12', 3) is 012, ('12x', 13) 12x; "ABAP_NUMC Function
  *   (String)": (1234, 3) is 234, (-1234.5, 6) 001235).
+ * - NORMALIZE(s [, form]) is s in Unicode normalization form NFC (the default), NFD, NFKC or NFKD ("NORMALIZE
+ *   Function (String)"); here the form is a string ('NFD'); another one fails with 8.
  */
 import { BIGINT, BLOB, BOOLEAN, INTEGER, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBBlobValue, DuckDBConnection } from "@duckdb/node-api"
 import { rowwiseFunction as fn } from "../common/scalar-functions.ts"
-import { INCONSISTENT_DATATYPE } from "./errors.ts"
+import { INCONSISTENT_DATATYPE, INVALID_ARGUMENT } from "./errors.ts"
 
 /** HANA function names and the session macros that implement them. */
 export const REFERENCE_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
@@ -40,7 +42,8 @@ export const REFERENCE_FUNCTIONS: ReadonlyArray<readonly [string, string]> = [
   ["ABAP_UPPER", "upper"],
   ["ABAP_LOWER", "lower"],
   ["ABAP_ALPHANUM", "hana_abap_alphanum"],
-  ["ABAP_NUMC", "hana_abap_numc"]
+  ["ABAP_NUMC", "hana_abap_numc"],
+  ["NORMALIZE", "hana_normalize"]
 ]
 
 const INTEGER_TYPES = ["UTINYINT", "SMALLINT", "INTEGER", "BIGINT"].map((t) => `'${t}'`).join(", ")
@@ -57,6 +60,7 @@ export const REFERENCE_FUNCTION_MACROS: readonly string[] = [
     `WHEN typeof(a) IN (${INTEGER_TYPES}) AND typeof(b) IN (${INTEGER_TYPES}) THEN CAST(bit_count(xor(CAST(a AS BIGINT), CAST(b AS BIGINT))) AS INTEGER) ` +
     `ELSE ${wrongTypes("HAMMING_DISTANCE")} END`,
   "CREATE OR REPLACE TEMP MACRO hana_rand_secure() AS random()",
+  "CREATE OR REPLACE TEMP MACRO hana_normalize(s) AS hana_normalize_text(CAST(s AS VARCHAR), 'NFC'), (s, f) AS hana_normalize_text(CAST(s AS VARCHAR), CAST(f AS VARCHAR))",
   "CREATE OR REPLACE TEMP MACRO hana_uminus(n) AS -(n)",
   "CREATE OR REPLACE TEMP MACRO hana_is_sql_injection_safe(s, n := 1) AS hana_injection_safe(CAST(s AS VARCHAR), CAST(n AS BIGINT))",
   "CREATE OR REPLACE TEMP MACRO hana_abap_alphanum(s, n) AS CASE WHEN regexp_matches(CAST(s AS VARCHAR), '^ *[0-9]+$') " +
@@ -129,6 +133,15 @@ export const injectionSafe = (s: string, maxTokens: number): number => {
   return s.split(SEPARATORS).filter((t) => t !== "").length <= maxTokens ? 1 : 0
 }
 
+const FORMS = new Set(["NFC", "NFD", "NFKC", "NFKD"])
+
+/** NORMALIZE: s in Unicode normalization form `form`. */
+export const normalize = (s: string, form: string): string => {
+  const f = form.toUpperCase()
+  if (!FORMS.has(f)) throw new Error(`${INVALID_ARGUMENT}NORMALIZE takes the forms NFC, NFD, NFKC and NFKD, not ${form}`)
+  return s.normalize(f)
+}
+
 /** Registers the scalar functions the macros of {@link REFERENCE_FUNCTION_MACROS} and {@link LOCATE_MACRO} call. */
 export const registerReferenceFunctions = (connection: DuckDBConnection): void => {
   connection.registerScalarFunction(fn("hana_soundex_text", [VARCHAR], VARCHAR, ([s]) => soundex(String(s))))
@@ -136,5 +149,6 @@ export const registerReferenceFunctions = (connection: DuckDBConnection): void =
     hamming((a as DuckDBBlobValue).bytes, (b as DuckDBBlobValue).bytes, bitwise === true)))
   connection.registerScalarFunction(fn("hana_locate_from", [VARCHAR, VARCHAR, BIGINT, BIGINT], INTEGER, ([h, n, s, o]) =>
     locate(String(h), String(n), Number(s), Number(o))))
+  connection.registerScalarFunction(fn("hana_normalize_text", [VARCHAR, VARCHAR], VARCHAR, ([s, f]) => normalize(String(s), String(f))))
   connection.registerScalarFunction(fn("hana_injection_safe", [VARCHAR, BIGINT], INTEGER, ([s, n]) => injectionSafe(String(s), Number(n))))
 }
