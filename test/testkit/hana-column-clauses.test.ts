@@ -59,16 +59,24 @@ describe("HANA test server: descriptive column clauses (raw hdb client)", () => 
     expect((await failure(exec(c, "COMMENT ON COLUMN CC2.NOPE IS 'x'"))).code).toBe(260)
   })
 
-  it("ALTER TABLE … ADD keeps the clauses; a table rebuild keeps the comments; ALTER TABLE … PAGE LOADABLE is accepted", async () => {
+  it("ALTER TABLE … ADD / ALTER keep the clauses, a rebuild the other columns', RENAME COLUMN moves them, DROP forgets them", async () => {
     await exec(c, "CREATE COLUMN TABLE CC3 (A INT COMMENT 'first', B NVARCHAR(10))")
     await exec(c, "ALTER TABLE CC3 ADD (C NVARCHAR(20) COMMENT 'third' PAGE LOADABLE)")
     // ALTER … ALTER rebuilds the table (alter-table.ts): what the other columns' clauses said stays
-    await exec(c, "ALTER TABLE CC3 ALTER (B NVARCHAR(20) COLUMN LOADABLE)")
+    await exec(c, "ALTER TABLE CC3 ALTER (B NVARCHAR(20) COLUMN LOADABLE COMMENT 'second')")
     await exec(c, "ALTER TABLE CC3 PAGE LOADABLE")
     expect(await columns("CC3")).toMatchObject([
       { COLUMN_NAME: "A", COMMENTS: "first", LOAD_UNIT: "DEFAULT" },
-      { COLUMN_NAME: "B", LENGTH: 20, COMMENTS: null },
+      { COLUMN_NAME: "B", LENGTH: 20, COMMENTS: "second", LOAD_UNIT: "COLUMN" },
       { COLUMN_NAME: "C", LENGTH: 20, COMMENTS: "third", LOAD_UNIT: "PAGE" }
+    ])
+    await exec(c, "RENAME COLUMN CC3.A TO A1")
+    await exec(c, "ALTER TABLE CC3 DROP (C)")
+    await exec(c, "ALTER TABLE CC3 ADD (C INT)")
+    expect(await columns("CC3")).toMatchObject([
+      { COLUMN_NAME: "A1", COMMENTS: "first" },
+      { COLUMN_NAME: "B", COMMENTS: "second" },
+      { COLUMN_NAME: "C", COMMENTS: null, LOAD_UNIT: "DEFAULT" }
     ])
   })
 })

@@ -20,7 +20,7 @@ import { identOf, matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
 import { rewrite } from "./sql-rewrite.ts"
-import { withoutColumnClauses } from "./table-clauses.ts"
+import { recordColumnOptions, splitColumnClauses } from "./column-options.ts"
 import type { SessionValues, Translated } from "./translated.ts"
 import { typeAt } from "./type-syntax.ts"
 import { typeText } from "./types.ts"
@@ -39,14 +39,15 @@ const alteredColumns = (rest: readonly Token[], session: SessionValues): Altered
     const name = identOf(el[0])
     if (name === undefined || el.length < 2) throw HanaError.syntax("ALTER TABLE <table> ALTER (<column> <type> …) expected", 0)
     const [storage, consumed, type] = typeAt(el, 1)
-    const tail = withoutColumnClauses(el.slice(1 + consumed))
+    const { rest: tail, options } = splitColumnClauses(el.slice(1 + consumed))
     if (tail.some((t) => upper(t) === "GENERATED")) throw HanaError.unsupported("ALTER TABLE … ALTER of a generated or identity column on the test server")
     return {
       name,
       definition: `${quoteName(name)} ${storage} ${rewrite(timestampDefault(type, tail), session)}`.trimEnd(),
       storage,
       check: lengthCheck(name, type).trim(),
-      typeText: typeText(type)
+      typeText: typeText(type),
+      options
     }
   })
 }
@@ -212,6 +213,9 @@ export const rebuildTable = async (session: Session, r: TableRebuild): Promise<v
     throw HanaError.unsupported(`ALTER TABLE of ${kept.name} on the test server (a test-server limit: its foreign key references itself)`)
   }
   if (r.kind === "addConstraint" && r.named !== undefined) await recordConstraintNames(session, r.table, [r.named])
+  if (r.kind === "alterColumns") {
+    for (const c of r.columns) for (const sql of recordColumnOptions(r.schemaName, r.tableName, c.name, c.options ?? {})) await session.execute(sql)
+  }
   if (r.kind === "dropConstraint") {
     await session.execute(`DELETE FROM "SYS"."_CONSTRAINT_NAMES" WHERE CONSTRAINT_NAME = ${quoteString(r.name)} AND TABLE_OID = (SELECT table_oid FROM duckdb_tables() WHERE ${oidMatch(r.table)})`)
   }

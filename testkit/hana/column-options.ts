@@ -55,6 +55,11 @@ export const splitColumnClauses = (tail: readonly Token[]): { readonly rest: Tok
   return { rest, options }
 }
 
+/** The oid of table `schema.name` (the current schema when undefined), as SQL. */
+const tableOid = (schema: string | undefined, name: string): string =>
+  `(SELECT table_oid FROM duckdb_tables() WHERE database_name = current_database() AND table_name = ${quoteString(encodeName(name))}
+    AND schema_name = ${schema === undefined ? "current_schema()" : quoteString(encodeName(schema))})`
+
 const sqlValue = (v: string | number | null | undefined): string =>
   v === undefined || v === null ? "NULL" : typeof v === "number" ? String(v) : quoteString(v)
 
@@ -64,8 +69,7 @@ const sqlValue = (v: string | number | null | undefined): string =>
  */
 export const recordColumnOptions = (schema: string | undefined, name: string, column: string, options: ColumnOptions): string[] => {
   if (Object.keys(options).length === 0) return []
-  const oid = `(SELECT table_oid FROM duckdb_tables() WHERE database_name = current_database() AND table_name = ${quoteString(encodeName(name))}
-    AND schema_name = ${schema === undefined ? "current_schema()" : quoteString(encodeName(schema))})`
+  const oid = tableOid(schema, name)
   const where = `TABLE_OID = ${oid} AND COLUMN_NAME = ${quoteString(column)}`
   const set = (field: keyof ColumnOptions, col: string, value: string): string[] => (field in options ? [`${col} = ${value}`] : [])
   const assignments = [
@@ -80,6 +84,14 @@ export const recordColumnOptions = (schema: string | undefined, name: string, co
     `UPDATE "SYS"."_COLUMN_OPTIONS" SET ${assignments.join(", ")} WHERE ${where}`
   ]
 }
+
+/** SQL moving what is recorded for column `from` of `schema.name` to its new name `to` (RENAME COLUMN). */
+export const renameColumnOptions = (schema: string | undefined, name: string, from: string, to: string): string =>
+  `UPDATE "SYS"."_COLUMN_OPTIONS" SET COLUMN_NAME = ${quoteString(to)} WHERE TABLE_OID = ${tableOid(schema, name)} AND COLUMN_NAME = ${quoteString(from)}`
+
+/** SQL forgetting what is recorded for column `column` of `schema.name` (ALTER TABLE … DROP). */
+export const dropColumnOptions = (schema: string | undefined, name: string, column: string): string =>
+  `DELETE FROM "SYS"."_COLUMN_OPTIONS" WHERE TABLE_OID = ${tableOid(schema, name)} AND COLUMN_NAME = ${quoteString(column)}`
 
 /** SYS.TABLE_COLUMNS' columns read from SYS._COLUMN_OPTIONS, for the view's row `c` (TABLE_OID, COLUMN_NAME). */
 export const COLUMN_OPTION_COLUMNS = ["COMMENTS", "LOAD_UNIT", "MEMORY_THRESHOLD", "FUZZY_SEARCH_INDEX", "FUZZY_SEARCH_MODE"]

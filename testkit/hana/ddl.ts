@@ -13,7 +13,7 @@ import { translateQuery } from "./query.ts"
 import { rewrite } from "./sql-rewrite.ts"
 import { inlineNamedConstraint, namedConstraint } from "./table-changes.ts"
 import type { NamedConstraint } from "./table-changes.ts"
-import { recordColumnOptions, splitColumnClauses } from "./column-options.ts"
+import { dropColumnOptions, recordColumnOptions, splitColumnClauses } from "./column-options.ts"
 import { alterTableClauses, recordTableOptions, tableOptions } from "./table-clauses.ts"
 import type { DeclaredColumn, SessionValues, Translated } from "./translated.ts"
 import { typeAt } from "./type-syntax.ts"
@@ -279,7 +279,7 @@ export const rewriteAlterTable = (all: Token[], session: SessionValues): { sql: 
       .map((el) => {
         const col = identOf(el[0])
         if (col === undefined) throw HanaError.syntax("column expected", 0)
-        if (op === "DROP") return `ALTER TABLE ${target} DROP COLUMN ${quoteName(col)}`
+        if (op === "DROP") return `ALTER TABLE ${target} DROP COLUMN ${quoteName(col)}; ${dropColumnOptions(schema, name, col)}`
         const [duck, consumed, type] = typeAt(el, 1)
         if (lengthCheck(col, type) !== "") sized.push(encodeName(col))
         const clauses = splitColumnClauses(el.slice(1 + consumed))

@@ -2,6 +2,7 @@
  * What `ALTER TABLE` asks a table rebuild to change (alter-table.ts carries it out), and the constraint names
  * `CONSTRAINT n` gives, which DuckDB does not keep.
  */
+import type { ColumnOptions } from "./column-options.ts"
 import { identOf, matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { encodeName } from "./names.ts"
@@ -16,6 +17,8 @@ export interface AlteredColumn {
   readonly storage: string
   /** The length / range CHECK of the new type ("" when it has none). */
   readonly check: string
+  /** What its descriptive clauses (COMMENT, … LOADABLE, …; column-options.ts) say. */
+  readonly options?: ColumnOptions
   /** The declared HANA type, kept as the column comment. */
   readonly typeText: string
 }

@@ -6,7 +6,6 @@
  * partition specification are kept as metadata (SYS.TABLES UNLOAD_PRIORITY, PARTITION_SPEC; catalog.ts), the rest is
  * ignored. COLUMN / ROW stores are handled by ddl.ts (SYS.TABLES TABLE_TYPE).
  */
-import { splitColumnClauses } from "./column-options.ts"
 import { HanaError } from "./errors.ts"
 import { upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
@@ -17,9 +16,6 @@ export interface TableOptions {
   readonly unloadPriority?: number
   readonly partitionSpec?: string
 }
-
-/** A column definition's tokens without its descriptive clauses (`MEMORY THRESHOLD`, `COMMENT`, … ; column-options.ts). */
-export const withoutColumnClauses = (tail: readonly Token[]): Token[] => splitColumnClauses(tail).rest
 
 const text = (tokens: readonly Token[]): string =>
   tokens.map((t) => (t.t === "string" ? quoteString(t.v) : t.t === "qident" ? `"${t.v.replace(/"/g, '""')}"` : t.t === "word" ? t.v.toUpperCase() : t.v)).join(" ").replace(/\( /g, "(").replace(/ ([),])/g, "$1")
