@@ -61,6 +61,18 @@ describe("HANA test server: named CHECK and inline constraint names (raw hdb cli
     await exec(c, "INSERT INTO KN2 VALUES (0, 'x')")
   })
 
+  // "SQL Error Codes": 457 ERR_SQL_DPLC_CONSTRAINT "duplicate constraint name"
+  it("a constraint name used twice on a table fails with 457, and the table stays as it was", async () => {
+    const e = await failure(exec(c, "CREATE COLUMN TABLE KN5 (A INT CONSTRAINT KN5_X PRIMARY KEY, B INT, CONSTRAINT KN5_X UNIQUE (B))"))
+    expect([e.code, e.message]).toEqual([457, "duplicate constraint name: KN5_X"])
+    expect((await failure(exec(c, "SELECT * FROM KN5"))).code).toBe(259)
+    await exec(c, "CREATE COLUMN TABLE KN6 (A INT CONSTRAINT KN6_X PRIMARY KEY, B INT)")
+    const a = await failure(exec(c, "ALTER TABLE KN6 ADD CONSTRAINT KN6_X CHECK (B > 0)"))
+    expect([a.code, a.message]).toEqual([457, "duplicate constraint name: KN6_X"])
+    await exec(c, "INSERT INTO KN6 VALUES (1, 0)")
+    expect(await constraints("KN6")).toEqual([{ COLUMN_NAME: "A", CONSTRAINT_NAME: "KN6_X", IS_PRIMARY_KEY: "TRUE", IS_UNIQUE_KEY: "TRUE" }])
+  })
+
   it("a second primary key fails with 294, in CREATE TABLE and ALTER TABLE, and the table stays as it was", async () => {
     await exec(c, "CREATE COLUMN TABLE KN3 (A INT PRIMARY KEY, B INT)")
     for (const sql of ["ALTER TABLE KN3 ADD PRIMARY KEY (B)", "ALTER TABLE KN3 ADD CONSTRAINT KN3_PK2 PRIMARY KEY (B)", "CREATE COLUMN TABLE KN4 (A INT PRIMARY KEY, B INT, PRIMARY KEY (B))"]) {

@@ -24,7 +24,7 @@ import { recordColumnOptions, splitColumnClauses } from "./column-options.ts"
 import type { SessionValues, Translated } from "./translated.ts"
 import { typeAt } from "./type-syntax.ts"
 import { typeText } from "./types.ts"
-import { namedConstraint } from "./table-changes.ts"
+import { duplicateConstraintName, namedConstraint } from "./table-changes.ts"
 import type { AlteredColumn, NamedConstraint, RebuiltTable, TableRebuild } from "./table-changes.ts"
 
 const end = (rest: readonly Token[], at: number, form: string): void => {
@@ -156,6 +156,10 @@ export const rebuildTable = async (session: Session, r: TableRebuild): Promise<v
   if (body === undefined) throw HanaError.unsupported(`ALTER TABLE of ${kept.name} on the test server`)
   let items = bodyItems(body)
   let comments = [...kept.columnComments]
+  if (r.kind === "addConstraint" && r.named !== undefined) {
+    const taken = await session.queryAll(`SELECT 1 FROM "SYS"."_CONSTRAINT_NAMES" WHERE TABLE_OID = ? AND CONSTRAINT_NAME = ?`, [kept.oid, r.named.name])
+    if (taken.length > 0) throw duplicateConstraintName(r.named.name)
+  }
   if (r.kind === "alterColumns") {
     const types = new Map((await session.queryAll(`SELECT column_name, data_type FROM duckdb_columns() WHERE table_oid = ?`, [kept.oid])).map(([c, t]) => [String(c), String(t)]))
     for (const c of r.columns) {

@@ -11,7 +11,7 @@ import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
 import { translateQuery } from "./query.ts"
 import { rewrite } from "./sql-rewrite.ts"
-import { inlineNamedConstraint, namedConstraint } from "./table-changes.ts"
+import { distinctConstraintNames, inlineNamedConstraint, namedConstraint } from "./table-changes.ts"
 import type { NamedConstraint } from "./table-changes.ts"
 import { dropColumnOptions, recordColumnOptions, splitColumnClauses } from "./column-options.ts"
 import { alterTableClauses, recordTableOptions, tableOptions } from "./table-clauses.ts"
@@ -224,6 +224,7 @@ export const translateCreate = (all: Token[], session: SessionValues): Translate
     }
     declared.push({ name: colName, type })
   }
+  distinctConstraintNames(named)
   // Column comments record the declared HANA type (DuckDB keeps no type aliases); see testkit/hana/catalog.ts.
   const comments = declared.map((c) => `COMMENT ON COLUMN ${target}.${quoteName(c.name)} IS ${quoteString(typeText(c.type))}`)
   // Row-store tables are remembered by oid so SYS.TABLES can report TABLE_TYPE 'ROW' (catalog.ts).

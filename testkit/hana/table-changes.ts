@@ -2,6 +2,7 @@
  * What `ALTER TABLE` asks a table rebuild to change (alter-table.ts carries it out), and the constraint names
  * `CONSTRAINT n` gives, which DuckDB does not keep.
  */
+import { HanaError } from "./errors.ts"
 import type { ColumnOptions } from "./column-options.ts"
 import { identOf, matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
@@ -47,6 +48,18 @@ export const namedConstraint = (tokens: readonly Token[]): NamedConstraint | und
   const columns = splitTopLevel(tokens.slice(open + 1, matching(tokens, open))).map((c) => identOf(c[0]))
   if (columns.some((c) => c === undefined)) return undefined
   return { name, type: kind === "UNIQUE" ? "UNIQUE" : kind === "PRIMARY" ? "PRIMARY KEY" : "FOREIGN KEY", columns: columns.map((c) => encodeName(c!)) }
+}
+
+/** SAP HANA SQL Reference, "SQL Error Codes": 457 ERR_SQL_DPLC_CONSTRAINT "duplicate constraint name". */
+export const duplicateConstraintName = (name: string): HanaError => new HanaError(457, "HY000", `duplicate constraint name: ${name}`)
+
+/** Fails with {@link duplicateConstraintName} when two of `named` share a name (one CREATE TABLE). */
+export const distinctConstraintNames = (named: ReadonlyArray<NamedConstraint>): void => {
+  const seen = new Set<string>()
+  for (const n of named) {
+    if (seen.has(n.name)) throw duplicateConstraintName(n.name)
+    seen.add(n.name)
+  }
 }
 
 /**
