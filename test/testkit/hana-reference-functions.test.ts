@@ -75,6 +75,14 @@ describe("HANA test server: more SQL Reference functions (raw hdb client)", () =
     expect(await exec(c, "SELECT COUNT(*) AS N FROM SERIES_GENERATE_INTEGER(1, 0, 5)")).toEqual([{ N: 5 }])
   })
 
+  it("HOUR and MINUTE take a time string and CURRENT_TIME", async () => {
+    // "HOUR Function (Datetime)": HOUR('12:34:56') is 12; "MINUTE Function (Datetime)": MINUTE('12:34:56') is 34
+    const [row] = await exec<Array<{ H: number; M: number; H2: number; NH: number; NM: number }>>(c, "SELECT HOUR('12:34:56') AS H, MINUTE('12:34:56') AS M, HOUR('2014-01-01 13:14:15') AS H2, " +
+      "HOUR(CURRENT_TIME) AS NH, MINUTE(CURRENT_TIME) AS NM FROM DUMMY")
+    expect([row!.H, row!.M, row!.H2]).toEqual([12, 34, 13])
+    expect(row!.NH >= 0 && row!.NH < 24 && row!.NM >= 0 && row!.NM < 60).toBe(true)
+  })
+
   // The reference's January 2014 factory calendar: 1st and 6th public holidays, weekends 4/5, 11/12, 18/19, 25/26.
   const JANUARY = "0110001111001111100111110011111"
   it("WORKDAYS_BETWEEN / ADD_WORKDAYS read the factory calendar table TFACS, and fail with 259 without one", async () => {

@@ -86,8 +86,10 @@ export const TYPED_FUNCTION_MACROS: readonly string[] = [
   "CREATE OR REPLACE TEMP MACRO hana_week(d) AS CAST(week(hana_dt(d)) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS year(hana_as(d, CAST(NULL AS DATE)) - to_months(CAST(m AS INTEGER) - 1)) || '-Q' || quarter(hana_as(d, CAST(NULL AS DATE)) - to_months(CAST(m AS INTEGER) - 1))",
   ...["year", "month", "dayofmonth", "dayofyear"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(${f}(hana_dt(d)) AS INTEGER)`),
-  // A TIME has an hour and a minute too (and no date, so it cannot go through hana_dt's TIMESTAMP).
-  ...["hour", "minute"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(CASE WHEN typeof(d) = 'TIME' THEN ${f}(CAST(d AS TIME)) ELSE ${f}(hana_dt(d)) END AS INTEGER)`)
+  // A TIME has an hour and a minute too (and no date, so it cannot go through hana_dt's TIMESTAMP); so has a time
+  // text ("HOUR Function (Datetime)": HOUR('12:34:56') is 12), told from a date's by having no '-' or '/', as SECOND's.
+  ...["hour", "minute"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(CASE WHEN typeof(d) IN ('TIME', 'TIME WITH TIME ZONE') THEN ${f}(CAST(d AS TIME)) ` +
+    `WHEN typeof(d) = 'VARCHAR' AND NOT regexp_matches(CAST(d AS VARCHAR), '[-/]') THEN ${f}(CAST(d AS TIME)) ELSE ${f}(hana_dt(d)) END AS INTEGER)`)
 ]
 
 /**
