@@ -75,6 +75,14 @@ describe("HANA test server: more SQL Reference functions (raw hdb client)", () =
     expect(await exec(c, "SELECT COUNT(*) AS N FROM SERIES_GENERATE_INTEGER(1, 0, 5)")).toEqual([{ N: 5 }])
   })
 
+  // "SQL Error Codes": 316 ERR_SQL_INV_NUM_ARG_FUNC "wrong number of arguments in function invocation"
+  it("a function the server implements called with a wrong number of arguments fails with 316 naming it", async () => {
+    for (const [sql, name] of [["SELECT RAND_SECURE(1) FROM DUMMY", "RAND_SECURE"], ["SELECT SOUNDEX('a', 'b') FROM DUMMY", "SOUNDEX"], ["SELECT ADD_DAYS(CURRENT_DATE) FROM DUMMY", "ADD_DAYS"]]) {
+      const e = await failure(exec(c, sql!))
+      expect([e.code, e.message]).toEqual([316, `wrong number of arguments in function invocation: ${name}`])
+    }
+  })
+
   it("HOUR and MINUTE take a time string and CURRENT_TIME", async () => {
     // "HOUR Function (Datetime)": HOUR('12:34:56') is 12; "MINUTE Function (Datetime)": MINUTE('12:34:56') is 34
     const [row] = await exec<Array<{ H: number; M: number; H2: number; NH: number; NM: number }>>(c, "SELECT HOUR('12:34:56') AS H, MINUTE('12:34:56') AS M, HOUR('2014-01-01 13:14:15') AS H2, " +

@@ -149,6 +149,17 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     if (/has multiple overloads that match/.test(firstLine)) {
       return new HanaError(266, "HY000", "inconsistent datatype: the type of a parameter cannot be determined; write CAST(? AS <type>)")
     }
+    // A session macro (a HANA function the server implements) called with arguments none of its forms takes: with
+    // untyped forms only the number can be wrong, 316 ERR_SQL_INV_NUM_ARG_FUNC "wrong number of arguments in function
+    // invocation"; with typed ones the types, 266 ("SQL Error Codes").
+    const macro = /Macro (?:hana_)?([A-Za-z0-9_]+)\(\) does not support the supplied arguments/.exec(firstLine)?.[1]
+    if (macro !== undefined) {
+      const candidates = msg.split("\n").slice(1).filter((line) => /^\s+\w+\(.*\)\s*$/.test(line))
+      const typed = candidates.some((line) => /\(.*\w+\s+\w+.*\)/.test(line))
+      return typed
+        ? new HanaError(266, "HY000", `inconsistent datatype: ${macro.toUpperCase()} does not take arguments of these types`)
+        : new HanaError(316, "HY000", `wrong number of arguments in function invocation: ${macro.toUpperCase()}`)
+    }
     if (/No function matches|Could not choose a best candidate/.test(msg)) {
       // the function's name only (a session macro's without its hana_ prefix): DuckDB's text and type names stay out
       const name = /(?:argument types '|function call ")(?:hana_)?([A-Za-z0-9_]+)\(/.exec(firstLine)?.[1]
