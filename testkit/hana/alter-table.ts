@@ -15,16 +15,16 @@ import type { Session } from "../engine/index.ts"
 import { oidMatch } from "./binding.ts"
 import { keptTable, quoteForeignKeys, rebuild, tableBody } from "./declared-lengths.ts"
 import { lengthCheck, qualified, qualifiedName, timestampDefault } from "./ddl.ts"
-import { DATE_OUT_OF_RANGE, HanaError, VALUE_TOO_LARGE } from "./errors.ts"
+import { DATE_OUT_OF_RANGE, HanaError, SERVER_CHECK_TEXTS, VALUE_TOO_LARGE } from "./errors.ts"
 import { identOf, matching, splitTopLevel, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
 import { rewrite } from "./sql-rewrite.ts"
-import { withoutColumnClauses } from "./table-clauses.ts"
+import { recordColumnOptions, splitColumnClauses } from "./column-options.ts"
 import type { SessionValues, Translated } from "./translated.ts"
 import { typeAt } from "./type-syntax.ts"
 import { typeText } from "./types.ts"
-import { namedConstraint } from "./table-changes.ts"
+import { duplicateConstraintName, namedConstraint } from "./table-changes.ts"
 import type { AlteredColumn, NamedConstraint, RebuiltTable, TableRebuild } from "./table-changes.ts"
 
 const end = (rest: readonly Token[], at: number, form: string): void => {
@@ -39,14 +39,15 @@ const alteredColumns = (rest: readonly Token[], session: SessionValues): Altered
     const name = identOf(el[0])
     if (name === undefined || el.length < 2) throw HanaError.syntax("ALTER TABLE <table> ALTER (<column> <type> …) expected", 0)
     const [storage, consumed, type] = typeAt(el, 1)
-    const tail = withoutColumnClauses(el.slice(1 + consumed))
+    const { rest: tail, options } = splitColumnClauses(el.slice(1 + consumed))
     if (tail.some((t) => upper(t) === "GENERATED")) throw HanaError.unsupported("ALTER TABLE … ALTER of a generated or identity column on the test server")
     return {
       name,
       definition: `${quoteName(name)} ${storage} ${rewrite(timestampDefault(type, tail), session)}`.trimEnd(),
       storage,
       check: lengthCheck(name, type).trim(),
-      typeText: typeText(type)
+      typeText: typeText(type),
+      options
     }
   })
 }
@@ -155,6 +156,10 @@ export const rebuildTable = async (session: Session, r: TableRebuild): Promise<v
   if (body === undefined) throw HanaError.unsupported(`ALTER TABLE of ${kept.name} on the test server`)
   let items = bodyItems(body)
   let comments = [...kept.columnComments]
+  if (r.kind === "addConstraint" && r.named !== undefined) {
+    const taken = await session.queryAll(`SELECT 1 FROM "SYS"."_CONSTRAINT_NAMES" WHERE TABLE_OID = ? AND CONSTRAINT_NAME = ?`, [kept.oid, r.named.name])
+    if (taken.length > 0) throw duplicateConstraintName(r.named.name)
+  }
   if (r.kind === "alterColumns") {
     const types = new Map((await session.queryAll(`SELECT column_name, data_type FROM duckdb_columns() WHERE table_oid = ?`, [kept.oid])).map(([c, t]) => [String(c), String(t)]))
     for (const c of r.columns) {
@@ -212,6 +217,9 @@ export const rebuildTable = async (session: Session, r: TableRebuild): Promise<v
     throw HanaError.unsupported(`ALTER TABLE of ${kept.name} on the test server (a test-server limit: its foreign key references itself)`)
   }
   if (r.kind === "addConstraint" && r.named !== undefined) await recordConstraintNames(session, r.table, [r.named])
+  if (r.kind === "alterColumns") {
+    for (const c of r.columns) for (const sql of recordColumnOptions(r.schemaName, r.tableName, c.name, c.options ?? {})) await session.execute(sql)
+  }
   if (r.kind === "dropConstraint") {
     await session.execute(`DELETE FROM "SYS"."_CONSTRAINT_NAMES" WHERE CONSTRAINT_NAME = ${quoteString(r.name)} AND TABLE_OID = (SELECT table_oid FROM duckdb_tables() WHERE ${oidMatch(r.table)})`)
   }
@@ -224,7 +232,18 @@ export const rebuildTable = async (session: Session, r: TableRebuild): Promise<v
 export const recordConstraintNames = async (session: Session, table: string, named: ReadonlyArray<NamedConstraint>): Promise<void> => {
   const oid = (await session.queryAll(`SELECT table_oid FROM duckdb_tables() WHERE ${oidMatch(table)}`))[0]?.[0]
   if (oid === undefined) return
+  // The table's own checks in declaration order (DuckDB keeps them so), the server's length and date checks left out.
+  const checks = (await session.queryAll(
+    `SELECT constraint_text FROM duckdb_constraints() WHERE table_oid = ? AND constraint_type = 'CHECK' ORDER BY constraint_index`, [oid as number]
+  )).map(([text]) => String(text)).filter((text) => !SERVER_CHECK_TEXTS.some((own) => text.includes(own)))
   for (const n of named) {
+    if (n.type === "CHECK") {
+      const text = checks.at(n.checkOrdinal ?? -1)
+      if (text === undefined) continue
+      await session.execute(`DELETE FROM "SYS"."_CONSTRAINT_NAMES" WHERE TABLE_OID = ${Number(oid)} AND CONSTRAINT_TEXT = ${quoteString(text)}`)
+      await session.execute(`INSERT INTO "SYS"."_CONSTRAINT_NAMES" VALUES (${Number(oid)}, ${quoteString(n.name)}, ${quoteString(text)})`)
+      continue
+    }
     const found = await session.queryAll(
       `SELECT constraint_text FROM duckdb_constraints() WHERE table_oid = ? AND constraint_type = ?
          AND constraint_column_names = [${n.columns.map(() => "?::VARCHAR").join(", ")}]`,

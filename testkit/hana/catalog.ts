@@ -10,7 +10,9 @@
  * values come from DuckDB variables set at login (`hana_user`, `hana_schema`, `hana_connection_id`).
  */
 import type { Session } from "../engine/index.ts"
+import { COLUMN_OPTION_COLUMNS, COLUMN_OPTIONS_TABLE } from "./column-options.ts"
 import { SERVER_CHECK_TEXTS } from "./errors.ts"
+import { MONITORING_VIEWS } from "./monitoring-views.ts"
 import { ticksOfText } from "./longdate.ts"
 import { encodeName, quoteString } from "./names.ts"
 
@@ -83,7 +85,7 @@ export const catalogSql = (info: CatalogInfo): string => {
       DATA_TYPE_NAME, CAST(0 AS INTEGER) AS OFFSET,
       ${LENGTH} AS LENGTH,
       CAST(CASE WHEN DATA_TYPE_NAME = 'DECIMAL' THEN DECLARED_SCALE WHEN DATA_TYPE_NAME = 'TIMESTAMP' THEN 7 ELSE NULL END AS INTEGER) AS SCALE,
-      IS_NULLABLE, DEFAULT_VALUE, CAST(NULL AS VARCHAR) AS COLLATION, CAST(NULL AS VARCHAR) AS COMMENTS,
+      IS_NULLABLE, DEFAULT_VALUE, CAST(NULL AS VARCHAR) AS COLLATION, ${COLUMN_OPTION_COLUMNS},
       'NONE' AS GENERATION_TYPE`
   const sysSchemas = ["SYS", "_SYS_BIC", "_SYS_REPO", "_SYS_STATISTICS", "_SYS_TASK", "_SYS_AFL"]
   return [
@@ -96,6 +98,7 @@ export const catalogSql = (info: CatalogInfo): string => {
     `CREATE TABLE "SYS"."_TABLE_OPTIONS" (TABLE_OID BIGINT, UNLOAD_PRIORITY INTEGER, PARTITION_SPEC VARCHAR)`,
     // The names `CONSTRAINT n` gave, by table oid and DuckDB's constraint text (DuckDB keeps no names; alter-table.ts).
     `CREATE TABLE "SYS"."_CONSTRAINT_NAMES" (TABLE_OID BIGINT, CONSTRAINT_NAME VARCHAR, CONSTRAINT_TEXT VARCHAR)`,
+    COLUMN_OPTIONS_TABLE,
     `CREATE TABLE "SYS"."_USERS" (USER_NAME VARCHAR, USER_ID BIGINT, CREATOR VARCHAR, CREATE_TIME UBIGINT,
       DEFAULT_SCHEMA VARCHAR)`,
     // Which login mechanisms each user has enabled: written by identity/catalog.ts (ALTER USER … ENABLE X509 & co.).
@@ -203,7 +206,8 @@ export const catalogSql = (info: CatalogInfo): string => {
       ${TYPE_ID("DATA_TYPE_NAME")} AS DATA_TYPE_ID, DATA_TYPE_NAME,
       ${LENGTH} AS LENGTH, CAST(DECLARED_SCALE AS INTEGER) AS SCALE, IS_NULLABLE,
       DEFAULT_VALUE, CAST(getvariable('hana_connection_id') AS INTEGER) AS CONNECTION_ID
-      FROM "SYS"."_COLUMNS" c WHERE c.DATABASE_NAME = 'temp'`
+      FROM "SYS"."_COLUMNS" c WHERE c.DATABASE_NAME = 'temp' AND EXISTS (SELECT 1 FROM duckdb_tables() t WHERE t.table_oid = c.TABLE_OID)`,
+    ...MONITORING_VIEWS
   ].join(";\n")
 }
 

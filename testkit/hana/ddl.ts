@@ -11,9 +11,10 @@ import type { Token } from "./lexer.ts"
 import { encodeName, quoteName, quoteString } from "./names.ts"
 import { translateQuery } from "./query.ts"
 import { rewrite } from "./sql-rewrite.ts"
-import { namedConstraint } from "./table-changes.ts"
+import { distinctConstraintNames, inlineNamedConstraint, namedConstraint } from "./table-changes.ts"
 import type { NamedConstraint } from "./table-changes.ts"
-import { alterTableClauses, recordTableOptions, tableOptions, withoutColumnClauses } from "./table-clauses.ts"
+import { dropColumnOptions, recordColumnOptions, splitColumnClauses } from "./column-options.ts"
+import { alterTableClauses, recordTableOptions, tableOptions } from "./table-clauses.ts"
 import type { DeclaredColumn, SessionValues, Translated } from "./translated.ts"
 import { typeAt } from "./type-syntax.ts"
 import type { HanaType } from "./types.ts"
@@ -175,18 +176,27 @@ export const translateCreate = (all: Token[], session: SessionValues): Translate
   const declared: DeclaredColumn[] = []
   const sequences: string[] = []
   const named: NamedConstraint[] = []
+  const columnOptions: string[] = []
+  // CHECK constraints so far, in declaration order (recordConstraintNames finds a named one by its place)
+  let checks = 0
   for (const el of elements) {
     const head = upper(el[0])
     if (["CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK"].includes(head)) {
       const n = namedConstraint(el)
-      if (n !== undefined) named.push(n)
+      if (n !== undefined) named.push(n.type === "CHECK" ? { ...n, checkOrdinal: checks } : n)
+      if (el.some((t) => upper(t) === "CHECK")) checks++
       defs.push(rewrite(el, session))
       continue
     }
     const colName = identOf(el[0])
     if (colName === undefined) throw HanaError.syntax(`column definition expected near ${el[0]?.v ?? "<end>"}`, 0)
     const [duck, consumed, type] = typeAt(el, 1)
-    let tail = timestampDefault(type, withoutColumnClauses(el.slice(1 + consumed)))
+    const clauses = splitColumnClauses(el.slice(1 + consumed))
+    if (!local) columnOptions.push(...recordColumnOptions(schema, name, colName, clauses.options))
+    const inline = inlineNamedConstraint(clauses.rest, encodeName(colName), checks)
+    if (inline !== undefined) named.push(inline)
+    checks += clauses.rest.filter((t) => upper(t) === "CHECK").length
+    let tail = timestampDefault(type, clauses.rest)
     const generated = tail.findIndex((t) => upper(t) === "GENERATED")
     if (generated >= 0) {
       // GENERATED {ALWAYS|BY DEFAULT} AS IDENTITY [(START WITH n INCREMENT BY m)] → a sequence-backed default.
@@ -214,6 +224,7 @@ export const translateCreate = (all: Token[], session: SessionValues): Translate
     }
     declared.push({ name: colName, type })
   }
+  distinctConstraintNames(named)
   // Column comments record the declared HANA type (DuckDB keeps no type aliases); see testkit/hana/catalog.ts.
   const comments = declared.map((c) => `COMMENT ON COLUMN ${target}.${quoteName(c.name)} IS ${quoteString(typeText(c.type))}`)
   // Row-store tables are remembered by oid so SYS.TABLES can report TABLE_TYPE 'ROW' (catalog.ts).
@@ -223,9 +234,12 @@ export const translateCreate = (all: Token[], session: SessionValues): Translate
     : []
   // UNLOAD PRIORITY and PARTITION BY after the column list are kept for SYS.TABLES (table-clauses.ts).
   const options = local ? [] : recordTableOptions(schema, name, tableOptions(rest.slice(close + 1)))
+  // `COMMENT '…'` after the column list ("CREATE TABLE Statement", <table_comment_string>) is the table's comment.
+  const tableComment = rest.slice(close + 1).flatMap((t, k, after) => (upper(t) === "COMMENT" && after[k + 1]?.t === "string" ? [after[k + 1]!.v] : []))
+  const commented = tableComment.map((text) => `COMMENT ON TABLE ${target} IS ${quoteString(text)}`)
   return {
     kind: "ddl",
-    sql: [...sequences, `${create} ${target} (${defs.join(", ")})`, ...comments, ...rowMark, ...options].join("; "),
+    sql: [...sequences, `${create} ${target} (${defs.join(", ")})`, ...comments, ...rowMark, ...options, ...columnOptions, ...commented].join("; "),
     params: 0,
     ...(named.length === 0 ? {} : { constraintNames: { table: target, constraints: named } })
   }
@@ -266,10 +280,12 @@ export const rewriteAlterTable = (all: Token[], session: SessionValues): { sql: 
       .map((el) => {
         const col = identOf(el[0])
         if (col === undefined) throw HanaError.syntax("column expected", 0)
-        if (op === "DROP") return `ALTER TABLE ${target} DROP COLUMN ${quoteName(col)}`
+        if (op === "DROP") return `ALTER TABLE ${target} DROP COLUMN ${quoteName(col)}; ${dropColumnOptions(schema, name, col)}`
         const [duck, consumed, type] = typeAt(el, 1)
         if (lengthCheck(col, type) !== "") sized.push(encodeName(col))
-        return `ALTER TABLE ${target} ADD COLUMN ${quoteName(col)} ${duck} ${rewrite(timestampDefault(type, withoutColumnClauses(el.slice(1 + consumed))), session)}; COMMENT ON COLUMN ${target}.${quoteName(col)} IS ${quoteString(typeText(type))}`
+        const clauses = splitColumnClauses(el.slice(1 + consumed))
+        return [`ALTER TABLE ${target} ADD COLUMN ${quoteName(col)} ${duck} ${rewrite(timestampDefault(type, clauses.rest), session)}`,
+          `COMMENT ON COLUMN ${target}.${quoteName(col)} IS ${quoteString(typeText(type))}`, ...recordColumnOptions(schema, name, col, clauses.options)].join("; ")
       })
       .join("; ")
     return sized.length > 0 ? { sql, declaredLengths: { table: target, columns: sized } } : { sql }

@@ -120,7 +120,7 @@ const restoreExtras = async (session: Session, kept: KeptTable): Promise<void> =
   if (kept.comment !== undefined) statements.push(`COMMENT ON TABLE ${target} IS ${quoteString(kept.comment)}`)
   statements.push(...kept.indexes)
   // SYS.TABLES knows ROW tables and table options by oid (catalog.ts): the new table takes over the old one's.
-  for (const byOid of ["_ROW_TABLES", "_TABLE_OPTIONS", "_CONSTRAINT_NAMES"]) statements.push(
+  for (const byOid of ["_ROW_TABLES", "_TABLE_OPTIONS", "_CONSTRAINT_NAMES", "_COLUMN_OPTIONS"]) statements.push(
     `UPDATE "SYS"."${byOid}" SET TABLE_OID = (SELECT table_oid FROM duckdb_tables() WHERE database_name = ${kept.temporary ? "'temp'" : "current_database()"}
        AND schema_name = ${quoteString(kept.schema)} AND table_name = ${quoteString(kept.name)}) WHERE TABLE_OID = ${kept.oid}`
   )

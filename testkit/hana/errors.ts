@@ -111,6 +111,10 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
   if (!(e instanceof EngineError)) return HanaError.general(e instanceof Error ? e.message : String(e))
   const msg = e.message
   const firstLine = msg.split("\n")[0] ?? msg
+  // SAP HANA SQL Reference, "SQL Error Codes": 294 ERR_SQL_MANY_PRIMARY_KEY "cannot have more than one primary key"
+  // (a second PRIMARY KEY in CREATE TABLE, ALTER TABLE … ADD PRIMARY KEY on a table that has one).
+  const table = /^Parser Error: table "([^"]+)" has more than one primary key/.exec(firstLine)?.[1]
+  if (table !== undefined) return new HanaError(294, "HY000", `cannot have more than one primary key: ${decodeName(table)}`)
   if (e.kind === "Parser Error") return HanaError.syntax(firstLine.replace(/^Parser Error: /, ""), 0)
   if (e.kind === "INTERRUPT Error" || /Interrupted/i.test(msg)) return HanaError.cancelled()
   if (e.kind === "Catalog Error") {
@@ -150,6 +154,17 @@ export const fromEngineError = (e: unknown, schema: string): HanaError => {
     }
     // A TIMESTAMP's ticks as an operand of + - * / or the argument of SUM & co. (timestamp-arithmetic.ts).
     if (msg.includes(`"${TIMESTAMP_NO_NUMBER_KEY}"`)) return new HanaError(266, "HY000", "inconsistent datatype: a TIMESTAMP is no operand of an arithmetic operator or a numeric function")
+    // A session macro (a HANA function the server implements) called with arguments none of its forms takes: with
+    // untyped forms only the number can be wrong, 316 ERR_SQL_INV_NUM_ARG_FUNC "wrong number of arguments in function
+    // invocation"; with typed ones the types, 266 ("SQL Error Codes").
+    const macro = /Macro (?:hana_)?([A-Za-z0-9_]+)\(\) does not support the supplied arguments/.exec(firstLine)?.[1]
+    if (macro !== undefined) {
+      const candidates = msg.split("\n").slice(1).filter((line) => /^\s+\w+\(.*\)\s*$/.test(line))
+      const typed = candidates.some((line) => /\(.*\w+\s+\w+.*\)/.test(line))
+      return typed
+        ? new HanaError(266, "HY000", `inconsistent datatype: ${macro.toUpperCase()} does not take arguments of these types`)
+        : new HanaError(316, "HY000", `wrong number of arguments in function invocation: ${macro.toUpperCase()}`)
+    }
     if (/No function matches|Could not choose a best candidate/.test(msg)) {
       // the function's name only (a session macro's without its hana_ prefix): DuckDB's text and type names stay out
       const name = /(?:argument types '|function call ")(?:hana_)?([A-Za-z0-9_]+)\(/.exec(firstLine)?.[1]

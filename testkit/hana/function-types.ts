@@ -28,6 +28,7 @@
  * - QUARTER returns the quarter as text, `YYYY-Qn`, of a year that starts at an optional month ("QUARTER Function
  *   (Datetime)": QUARTER('2012-01-01', 2) is 2011-Q4); DuckDB's quarter is the number 1-4.
  */
+import { LOCATE_MACRO } from "./reference-functions.ts"
 import type { HanaType } from "./types.ts"
 
 /** HANA function names and the session macros that implement them. */
@@ -82,12 +83,14 @@ export const TYPED_FUNCTION_MACROS: readonly string[] = [
   // HANA's TINYINT is stored as UTINYINT (types.ts); a TIMESTAMP's ticks fail in hana_num (timestamp-arithmetic.ts)
   "CREATE OR REPLACE TEMP MACRO hana_avg(x UTINYINT) AS CAST(avg(x) AS DECIMAL(9,6)), (x SMALLINT) AS CAST(avg(x) AS DECIMAL(11,6)), " +
     "(x INTEGER) AS CAST(avg(x) AS DECIMAL(16,6)), (x BIGINT) AS CAST(avg(x) AS DECIMAL(25,6)), (x) AS cast_to_type(avg(hana_num(x)), any_value(x))",
-  "CREATE OR REPLACE TEMP MACRO hana_locate(h, n) AS CAST(instr(h, n) AS INTEGER)",
+  LOCATE_MACRO,
   "CREATE OR REPLACE TEMP MACRO hana_week(d) AS CAST(week(hana_dt(d)) AS INTEGER)",
   "CREATE OR REPLACE TEMP MACRO hana_quarter(d, m := 1) AS year(hana_as(d, CAST(NULL AS DATE)) - to_months(CAST(m AS INTEGER) - 1)) || '-Q' || quarter(hana_as(d, CAST(NULL AS DATE)) - to_months(CAST(m AS INTEGER) - 1))",
   ...["year", "month", "dayofmonth", "dayofyear"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(${f}(hana_dt(d)) AS INTEGER)`),
-  // A TIME has an hour and a minute too (and no date, so it cannot go through hana_dt's TIMESTAMP).
-  ...["hour", "minute"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(CASE WHEN typeof(d) = 'TIME' THEN ${f}(CAST(d AS TIME)) ELSE ${f}(hana_dt(d)) END AS INTEGER)`)
+  // A TIME has an hour and a minute too (and no date, so it cannot go through hana_dt's TIMESTAMP); so has a time
+  // text ("HOUR Function (Datetime)": HOUR('12:34:56') is 12), told from a date's by having no '-' or '/', as SECOND's.
+  ...["hour", "minute"].map((f) => `CREATE OR REPLACE TEMP MACRO hana_${f}(d) AS CAST(CASE WHEN typeof(d) IN ('TIME', 'TIME WITH TIME ZONE') THEN ${f}(CAST(d AS TIME)) ` +
+    `WHEN typeof(d) = 'VARCHAR' AND NOT regexp_matches(CAST(d AS VARCHAR), '[-/]') THEN ${f}(CAST(d AS TIME)) ELSE ${f}(hana_dt(d)) END AS INTEGER)`)
 ]
 
 /**

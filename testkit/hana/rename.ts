@@ -3,6 +3,7 @@
  * (SAP HANA SQL Reference, "RENAME TABLE Statement", "RENAME COLUMN Statement"), as DuckDB's ALTER TABLE ... RENAME.
  * The new table name has no schema: the table stays in its own. A column keeps its declared type and length check.
  */
+import { renameColumnOptions } from "./column-options.ts"
 import { qualified, qualifiedName } from "./ddl.ts"
 import { HanaError } from "./errors.ts"
 import { identOf, upper } from "./lexer.ts"
@@ -42,7 +43,7 @@ export const translateRename = (all: Token[]): Translated => {
     const to = newNameAt(all, i, "COLUMN")
     return {
       kind: "ddl",
-      sql: `ALTER TABLE ${target} RENAME COLUMN ${quoteName(column)} TO ${quoteName(to)}`,
+      sql: `ALTER TABLE ${target} RENAME COLUMN ${quoteName(column)} TO ${quoteName(to)}; ${renameColumnOptions(parts[0], table, column, to)}`,
       params: 0,
       renamedColumn: { table: target, from: column, to }
     }

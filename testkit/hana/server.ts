@@ -16,6 +16,7 @@ import { registerTextSearchFunctions } from "./text-search.ts"
 import { registerRegexprFunctions } from "./regexpr-functions.ts"
 import { registerMiscFunctions } from "./misc-functions.ts"
 import { registerStringFunctions } from "./string-functions.ts"
+import { registerReferenceFunctions } from "./reference-functions.ts"
 import { registerJsonFunctions } from "./json-functions.ts"
 import { ProtocolSession } from "./session.ts"
 import { quoteName, quoteString } from "./names.ts"
@@ -134,6 +135,7 @@ export const startHanaTestServer = async (options: HanaTestServerOptions = {}): 
   await engine.registerFunctions(registerRegexprFunctions)
   await engine.registerFunctions(registerMiscFunctions)
   await engine.registerFunctions(registerStringFunctions)
+  await engine.registerFunctions(registerReferenceFunctions)
   await engine.registerFunctions(registerJsonFunctions)
   await engine.registerFunctions(registerIdentityFunctions)
   const admin = await engine.session()

@@ -10,6 +10,8 @@ import { LONGDATE_MACROS, onTicks } from "./longdate.ts"
 import { CALENDAR_FUNCTION_MACROS } from "./calendar-functions.ts"
 import { MISC_FUNCTION_MACROS } from "./misc-functions.ts"
 import { STRING_FUNCTION_MACROS } from "./string-functions.ts"
+import { REFERENCE_FUNCTION_MACROS } from "./reference-functions.ts"
+import { FACTORY_CALENDAR_MACROS } from "./factory-calendar.ts"
 import { DIVISOR_GUARD } from "./sql-rewrite.ts"
 
 /** DuckDB's names of the types a HANA datetime is stored in (`typeof`), as a SQL list. */
@@ -75,6 +77,8 @@ export const SESSION_MACROS = [
   ...BUILTIN_FUNCTION_MACROS,
   ...MISC_FUNCTION_MACROS,
   ...STRING_FUNCTION_MACROS,
+  ...REFERENCE_FUNCTION_MACROS,
+  ...FACTORY_CALENDAR_MACROS,
   ...CALENDAR_FUNCTION_MACROS,
   ...JSON_FUNCTION_MACROS,
   ...LITERAL_WRITE_MACROS

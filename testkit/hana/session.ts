@@ -10,6 +10,8 @@ import type { ScramChallenge, ScramMethod } from "./auth.ts"
 import { fromEngineError, HanaError } from "./errors.ts"
 import type { ServerContext } from "./server-context.ts"
 import { SESSION_MACROS } from "./session-macros.ts"
+import { sessionContextSql } from "./monitoring-views.ts"
+import { nowTicks } from "./longdate.ts"
 import { quoteString } from "./names.ts"
 import { errorPart, ok } from "./replies.ts"
 import type { Reply } from "./replies.ts"
@@ -379,7 +381,8 @@ export class ProtocolSession {
     const sql = new SqlSession(session, this.ctx, this.connectionId, user, agreedDfv, (request, reply) => this.send(request, reply, true))
     try {
       await session.execute(
-        `${SESSION_MACROS}; SET VARIABLE hana_user = ${quoteString(user)}; SET VARIABLE hana_connection_id = ${this.connectionId}`
+        `${SESSION_MACROS}; SET VARIABLE hana_user = ${quoteString(user)}; SET VARIABLE hana_connection_id = ${this.connectionId}; ` +
+          `SET VARIABLE hana_connected_at = ${nowTicks("CAST(now() AS TIMESTAMP)")}; ${sessionContextSql(new Map())}`
       )
       await sql.applySchema(session, entry.defaultSchema)
     } catch (e) {

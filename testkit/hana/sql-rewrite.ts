@@ -14,6 +14,8 @@ import { EXTRACT_FIELDS, KEYWORD_FUNCTIONS, TYPED_FUNCTIONS } from "./function-t
 import { CALENDAR_FUNCTIONS } from "./calendar-functions.ts"
 import { MISC_FUNCTIONS } from "./misc-functions.ts"
 import { STRING_FUNCTIONS } from "./string-functions.ts"
+import { REFERENCE_FUNCTIONS } from "./reference-functions.ts"
+import { FACTORY_CALENDAR_FUNCTIONS } from "./factory-calendar.ts"
 import { matching, upper } from "./lexer.ts"
 import type { Token } from "./lexer.ts"
 import { quoteName, quoteString } from "./names.ts"
@@ -79,8 +81,21 @@ const FUNCTIONS = new Map([
   ...BUILTIN_FUNCTIONS,
   ...MISC_FUNCTIONS,
   ...STRING_FUNCTIONS,
+  ...REFERENCE_FUNCTIONS,
+  ...FACTORY_CALENDAR_FUNCTIONS,
   ...CALENDAR_FUNCTIONS
 ])
+
+/** True when the FROM at `at` is inside an `EXTRACT(` or `TRIM(` call (a value follows it, not a table). */
+const inValueFrom = (tokens: readonly Token[], at: number): boolean => {
+  let depth = 0
+  for (let k = at - 1; k >= 0; k--) {
+    const t = tokens[k]!
+    if (t.t === "op" && t.v === ")") depth++
+    else if (t.t === "op" && t.v === "(" && depth-- === 0) return ["EXTRACT", "TRIM"].includes(upper(tokens[k - 1]))
+  }
+  return false
+}
 
 /** The session macro a divisor is wrapped in: it raises "division by zero undefined" (error 304) for 0. */
 export const DIVISOR_GUARD = "hana_divisor"
@@ -328,7 +343,8 @@ const rewritten = (tokens: readonly Token[], session: SessionValues): string => 
           break
         }
         const call = next?.t === "op" && next.v === "("
-        const prevWord = upper(prev)
+        // a FROM inside EXTRACT( … FROM x) or TRIM( … FROM x) is no table position: a call after it is a function
+        const prevWord = upper(prev) === "FROM" && inValueFrom(tokens, i - 1) ? "" : upper(prev)
         // TIMESTAMP '…' (LONGDATE '…'): the literal as ticks (longdate.ts), all seven fraction digits kept.
         if (!qualified && (U === "TIMESTAMP" || U === "LONGDATE") && next?.t === "string") {
           parts.push(`hana_ld(${quoteString(next.v)})`)
@@ -441,6 +457,10 @@ const specialValue = (U: string, _s: SessionValues): string | undefined => {
       return "getvariable('hana_user')"
     case "CURRENT_CONNECTION":
       return "getvariable('hana_connection_id')"
+    // "CURRENT_TRANSACTION_ISOLATION_LEVEL Function (Miscellaneous)": the level as a string; the server runs every
+    // transaction at HANA's default, READ COMMITTED (SET TRANSACTION ISOLATION LEVEL is accepted and ignored)
+    case "CURRENT_TRANSACTION_ISOLATION_LEVEL":
+      return "'READ COMMITTED'"
     case "CURRENT_UTCTIMESTAMP":
       return nowTicks("CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP)")
     case "CURRENT_TIMESTAMP":
@@ -465,6 +485,7 @@ export const SPECIAL_COLUMN_NAMES: ReadonlyMap<string, string> = new Map([
   ["getvariable('hana_schema')", "CURRENT_SCHEMA"],
   ["getvariable('hana_user')", "CURRENT_USER"],
   ["getvariable('hana_connection_id')", "CURRENT_CONNECTION"],
+  ["'READ COMMITTED'", "CURRENT_TRANSACTION_ISOLATION_LEVEL"],
   ["CAST(((epoch_us(CAST(now() AS TIMESTAMP)) + 62135769600000000) * 10) AS \"UBIGINT\")", "CURRENT_TIMESTAMP"],
   ["CAST(((epoch_us(CAST(main.timezone('UTC', now()) AS TIMESTAMP)) + 62135769600000000) * 10) AS \"UBIGINT\")", "CURRENT_UTCTIMESTAMP"],
   ["CURRENT_DATE", "CURRENT_DATE"],

@@ -15,6 +15,7 @@ import type { SendPartial, SqlSessionState } from "./session-state.ts"
 import { FunctionCode, MalformedPacket, MessageType, PartKind, requestPart } from "./wire.ts"
 import type { Request } from "./wire.ts"
 import { updateContext } from "./requests/client-info.ts"
+import { sessionContextSql } from "./monitoring-views.ts"
 import { closeResultSet, dropStatement } from "./requests/close.ts"
 import { commitRequest, rollbackRequest } from "./requests/commit.ts"
 import { execute } from "./requests/execute.ts"
@@ -87,7 +88,10 @@ export class SqlSession {
     const s = this.s
     const session = this.session
     const clientInfo = requestPart(request, PartKind.CLIENT_INFO)
-    if (clientInfo !== undefined) updateContext(s, clientInfo)
+    if (clientInfo !== undefined) {
+      updateContext(s, clientInfo)
+      await session.execute(sessionContextSql(s.context))
+    }
     switch (request.messageType) {
       case MessageType.EXECUTE_DIRECT: {
         const command = requestPart(request, PartKind.COMMAND)

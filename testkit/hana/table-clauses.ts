@@ -17,15 +17,6 @@ export interface TableOptions {
   readonly partitionSpec?: string
 }
 
-/** A column definition's tokens without its `MEMORY THRESHOLD {n | NULL}` clause. */
-export const withoutColumnClauses = (tail: readonly Token[]): Token[] => {
-  const at = tail.findIndex((t, k) => upper(t) === "MEMORY" && upper(tail[k + 1]) === "THRESHOLD")
-  if (at < 0) return [...tail]
-  const value = tail[at + 2]
-  if (value === undefined || !(value.t === "number" || upper(value) === "NULL")) throw HanaError.syntax("MEMORY THRESHOLD <number> | NULL expected", 0)
-  return [...tail.slice(0, at), ...tail.slice(at + 3)]
-}
-
 const text = (tokens: readonly Token[]): string =>
   tokens.map((t) => (t.t === "string" ? quoteString(t.v) : t.t === "qident" ? `"${t.v.replace(/"/g, '""')}"` : t.t === "word" ? t.v.toUpperCase() : t.v)).join(" ").replace(/\( /g, "(").replace(/ ([),])/g, "$1")
 
@@ -85,6 +76,8 @@ export const alterTableClauses = (schema: string | undefined, name: string, clau
   const w = upper(clauses[0])
   const oid = tableOid(schema, name)
   if (w === "UNLOAD" || (w === "PARTITION" && upper(clauses[1]) === "BY")) return recordTableOptions(schema, name, tableOptions(clauses)).join("; ")
+  // A table's load unit ("ALTER TABLE Statement", <load_unit>): accepted, not kept.
+  if ((w === "COLUMN" || w === "PAGE" || w === "DEFAULT") && upper(clauses[1]) === "LOADABLE") return ""
   if (w === "MERGE" && upper(clauses[1]) === "PARTITIONS") return `UPDATE "SYS"."_TABLE_OPTIONS" SET PARTITION_SPEC = NULL WHERE TABLE_OID = ${oid}`
   // Conversion between the stores ("ALTER TABLE Statement", <alter_table_type>).
   if ((w === "COLUMN" || w === "ROW") && clauses.length <= 3) {

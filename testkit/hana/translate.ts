@@ -25,6 +25,7 @@ import { translateMerge } from "./merge.ts"
 import { translateRename } from "./rename.ts"
 import { translateLockTable } from "./lock-table.ts"
 import { translateAlterTableRebuild } from "./alter-table.ts"
+import { commentOnColumn } from "./column-options.ts"
 
 const savepointOf = (action: "set" | "rollback" | "release", name: Token | undefined, wellFormed: boolean): Translated => {
   const ident = identOf(name)
@@ -170,7 +171,7 @@ export const translate = (hanaSql: string, session: SessionValues): Translated =
     case "TRUNCATE":
       return { kind: "ddl", sql: rewrite(all, session), params }
     case "COMMENT":
-      return { kind: "ddl", sql: rewrite(all, session), params }
+      return { kind: "ddl", sql: commentOnColumn(all) ?? rewrite(all, session), params }
     case "GRANT":
     case "REVOKE":
       return { kind: "noop" }

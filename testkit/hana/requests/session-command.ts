@@ -4,6 +4,7 @@
  */
 import type { Session } from "../../engine/index.ts"
 import { HanaError } from "../errors.ts"
+import { sessionContextSql } from "../monitoring-views.ts"
 import { encodeName, quoteString } from "../names.ts"
 import { ok } from "../replies.ts"
 import type { Reply } from "../replies.ts"
@@ -61,6 +62,7 @@ export const sessionCommand = async (s: SqlSessionState, session: Session, t: Tr
     case "sessionVariable":
       if (t.value === undefined) s.context.delete(t.key.toUpperCase())
       else s.context.set(t.key.toUpperCase(), t.value)
+      await session.execute(sessionContextSql(s.context))
       return ok(FunctionCode.DDL)
     case "ddlAutocommit":
       s.ddlAutocommit = t.on

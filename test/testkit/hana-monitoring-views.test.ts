@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startHanaTestServer } from "../../testkit/hana/index.ts"
+import type { HanaTestServerHandle } from "../../testkit/hana/index.ts"
+import { call, closeQuietly, connect, exec } from "./hana/client.ts"
+import type { HdbClient } from "./hana/client.ts"
+
+// The monitoring views applications read about their own connection, through the raw hdb client (SAP HANA System
+// Views Reference, "M_CONNECTIONS System View": CONNECTION_ID, USER_NAME, CONNECTION_STATUS RUNNING while a statement
+// executes, OWN; "M_SESSION_CONTEXT System View": KEY, VALUE and SECTION USER for "application defined variable
+// using SET command or client API call", read as `SELECT * FROM M_SESSION_CONTEXT WHERE connection_id =
+// current_connection`).
+describe("HANA test server: M_CONNECTIONS and M_SESSION_CONTEXT (raw hdb client)", () => {
+  let server: HanaTestServerHandle
+  let c: HdbClient
+  beforeAll(async () => {
+    server = await startHanaTestServer()
+    c = await connect({ host: server.host, port: server.port, user: server.user, password: server.password, "SESSIONVARIABLE:APPLICATION": "my-app" })
+  })
+  afterAll(async () => {
+    closeQuietly(c)
+    await server.close()
+  })
+
+  it("M_CONNECTIONS has the calling connection's row: its id, user, RUNNING, its schema and application", async () => {
+    expect(await exec(c, "SELECT CONNECTION_ID, USER_NAME, CONNECTION_STATUS, OWN, CURRENT_SCHEMA_NAME, CLIENT_APPLICATION FROM M_CONNECTIONS WHERE CONNECTION_ID = CURRENT_CONNECTION"))
+      .toEqual([{ CONNECTION_ID: c.connectOptions.connectionId, USER_NAME: server.user, CONNECTION_STATUS: "RUNNING", OWN: "TRUE", CURRENT_SCHEMA_NAME: server.user, CLIENT_APPLICATION: "my-app" }])
+    const [row] = await exec<Array<{ START_TIME: string }>>(c, "SELECT START_TIME FROM SYS.M_CONNECTIONS")
+    expect(Date.now() - new Date(`${row!.START_TIME.slice(0, 23)}`).getTime()).toBeLessThan(600_000)
+  })
+
+  it("M_SESSION_CONTEXT shows hdb's session variables, SET 'k' = 'v' and setClientInfo, and forgets UNSET ones", async () => {
+    const context = () => exec(c, "SELECT KEY, VALUE, SECTION FROM M_SESSION_CONTEXT WHERE CONNECTION_ID = CURRENT_CONNECTION ORDER BY KEY")
+    expect(await context()).toEqual([{ KEY: "APPLICATION", VALUE: "my-app", SECTION: "USER" }])
+    await exec(c, "SET 'MYKEY' = 'my value'")
+    ;(c as unknown as { setClientInfo(k: string, v: string): void }).setClientInfo("LOCALE", "de_DE")
+    expect(await context()).toEqual([
+      { KEY: "APPLICATION", VALUE: "my-app", SECTION: "USER" },
+      { KEY: "LOCALE", VALUE: "de_DE", SECTION: "USER" },
+      { KEY: "MYKEY", VALUE: "my value", SECTION: "USER" }
+    ])
+    await exec(c, "UNSET 'MYKEY'")
+    expect(await exec(c, "SELECT KEY FROM SYS.M_SESSION_CONTEXT ORDER BY KEY")).toEqual([{ KEY: "APPLICATION" }, { KEY: "LOCALE" }])
+  })
+
+  it("each connection sees its own row and its own variables, also inside a transaction", async () => {
+    const other = await connect({ host: server.host, port: server.port, user: server.user, password: server.password })
+    try {
+      other.setAutoCommit(false)
+      await exec(other, "SET 'ONLY_HERE' = 'x'")
+      expect(await exec(other, "SELECT CONNECTION_ID FROM M_CONNECTIONS")).toEqual([{ CONNECTION_ID: other.connectOptions.connectionId }])
+      expect(await exec(other, "SELECT KEY FROM M_SESSION_CONTEXT")).toEqual([{ KEY: "ONLY_HERE" }])
+      await call((cb) => other.commit(cb))
+      expect(await exec(c, "SELECT KEY FROM M_SESSION_CONTEXT WHERE KEY = 'ONLY_HERE'")).toEqual([])
+    } finally {
+      closeQuietly(other)
+    }
+  })
+})
