@@ -47,6 +47,7 @@ export const dmlReturning = async (
   const returned: Array<Array<unknown>> = Array.from({ length: ret.outs }, () => [])
   const lobs = plan?.columns.map((source) => (source === undefined ? undefined : { source, rowids: new Array<bigint>() }))
   let total = 0
+  const perRow: Array<number> = []
   await txn.begin()
   for (const row of rows.length === 0 ? [[]] : rows) {
     const params = row.slice(0, nIn)
@@ -75,6 +76,7 @@ export const dmlReturning = async (
         else for (const entry of replayInserts(volatileTarget, cursor.columns.slice(wholeAt), whole)) txn.push(entry)
       }
       total += extras.length
+      perRow.push(extras.length)
       host.keys.noteReturned(keys)
       if (plan !== undefined && extras.length > 0) {
         const rowids = await plan.rowIds((q, p) => engine.queryAll(q, p).then((r) => r.map((x) => BigInt(String(x[0])))), extras)
@@ -85,5 +87,5 @@ export const dmlReturning = async (
       throw host.mapError(e)
     }
   }
-  return { kind: "dml", rowCount: total, rowCounts: [], batchErrors: [], returning: returned, ...(lobs !== undefined ? { returningLobs: lobs } : {}) }
+  return { kind: "dml", rowCount: total, rowCounts: [], batchErrors: [], returning: returned, returningRows: perRow, ...(lobs !== undefined ? { returningLobs: lobs } : {}) }
 }

@@ -41,6 +41,8 @@ export interface DmlResult {
   readonly batchErrors: ReadonlyArray<{ readonly offset: number; readonly error: OraError }>
   /** Values of RETURNING ... INTO binds: one array per returned expression. */
   readonly returning?: ReadonlyArray<ReadonlyArray<unknown>>
+  /** How many of the returned values each bind row (of an executeMany) returned, in order; one row when absent. */
+  readonly returningRows?: ReadonlyArray<number>
   /** Per returned expression naming a LOB column an INSERT wrote: the column and each returned row's DuckDB row id. */
   readonly returningLobs?: ReadonlyArray<{ readonly source: LobSource; readonly rowids: ReadonlyArray<bigint> } | undefined>
 }

@@ -301,7 +301,7 @@ const run = async (s: SessionState, reply: Reply, cur: ServerCursor, rows: Array
         return
       }
       case "dml": {
-        if (result.returning !== undefined) writeReturning(s, w, cur, returnBindFlags(cur.sql, cur.specs.length) ?? [], result.returning, result.returningLobs)
+        if (result.returning !== undefined) writeReturning(s, w, cur, returnBindFlags(cur.sql, cur.specs.length) ?? [], result.returning, result.returningLobs, result.returningRows)
         if (cur.dmlRowCounts) writeDmlRowCounts(w, result.rowCounts)
         writeEndOfCall(s, w, cur.id, result.rowCount, result.batchErrors)
         return

@@ -27,36 +27,44 @@ const writeIoVectorHeader = (w: WriteBuffer, directions: ReadonlyArray<number>):
   for (const d of directions) w.u8(d)
 }
 
-/** RETURNING ... INTO values: one array of returned values per OUT bind. */
+/**
+ * RETURNING ... INTO values: one array of returned values per OUT bind, over all bind rows; `perRow` how many of them
+ * each bind row of an executeMany returned (one ROW_DATA per bind row, as withData.js processRowData reads them).
+ */
 export const writeReturning = (
   s: SessionState,
   w: WriteBuffer,
   cur: ServerCursor,
   outFlags: ReadonlyArray<boolean>,
   returning: ReadonlyArray<ReadonlyArray<unknown>>,
-  returningLobs?: DmlResult["returningLobs"]
+  returningLobs?: DmlResult["returningLobs"],
+  perRow: ReadonlyArray<number> = [returning[0]?.length ?? 0]
 ): void => {
   writeIoVectorHeader(
     w,
     outFlags.map((f) => (f ? BindDirection.OUT : BindDirection.IN))
   )
-  w.u8(Msg.ROW_DATA)
-  let k = 0
-  outFlags.forEach((f, i) => {
-    if (!f) return
-    const lobs = returningLobs?.[k]
-    const values = returning[k++] ?? []
-    w.ub(values.length)
-    values.forEach((v, j) => {
-      const rowid = lobs?.rowids[j]
-      // a LOB column the DML wrote: a locator of that row's LOB, which the client may write (returning-lobs.ts);
-      // any other LOB value a locator that reads it and refuses writes
-      const source = lobs === undefined || rowid === undefined ? undefined : { ...lobs.source, rowid }
-      const register = (value: string | Uint8Array, blob: boolean) => s.lobs.register(value, blob ? blobType : cur.specs[i]?.csfrm === 2 ? nclobType : clobType, false, source)
-      writeOutValue(w, cur.specs[i] ?? DEFAULT_SPEC, v, s.db.dbOffsetMinutes(), register)
-      w.u8(0) // SB4 actual length
+  let first = 0
+  for (const count of perRow) {
+    w.u8(Msg.ROW_DATA)
+    let k = 0
+    outFlags.forEach((f, i) => {
+      if (!f) return
+      const lobs = returningLobs?.[k]
+      const values = (returning[k++] ?? []).slice(first, first + count)
+      w.ub(values.length)
+      values.forEach((v, j) => {
+        const rowid = lobs?.rowids[first + j]
+        // a LOB column the DML wrote: a locator of that row's LOB, which the client may write (returning-lobs.ts);
+        // any other LOB value a locator that reads it and refuses writes
+        const source = lobs === undefined || rowid === undefined ? undefined : { ...lobs.source, rowid }
+        const register = (value: string | Uint8Array, blob: boolean) => s.lobs.register(value, blob ? blobType : cur.specs[i]?.csfrm === 2 ? nclobType : clobType, false, source)
+        writeOutValue(w, cur.specs[i] ?? DEFAULT_SPEC, v, s.db.dbOffsetMinutes(), register)
+        w.u8(0) // SB4 actual length
+      })
     })
-  })
+    first += count
+  }
 }
 
 /** The outcome of a PL/SQL block: OUT binds, implicit results, end of call. */
