@@ -92,4 +92,25 @@ describe("Oracle test server: PL/SQL format models given at run time (raw node-o
     )
     expect(r.outBinds).toEqual({ a: "null", b: "null", c: "null" })
   })
+  it("a NULL format model or NLS parameter (a literal, a variable, a bind) makes the call NULL", async () => {
+    // the NLS parameter from a variable or bind failed ORA-03001, the literal NULL formatted by the session's model
+    const r = await conn.execute(
+      `DECLARE
+         n VARCHAR2(40);
+       BEGIN
+         :a := NVL(TO_CHAR(1234.5, '9G999D9', n), 'null');
+         :b := NVL(TO_CHAR(SYSDATE, NULL), 'null');
+         :c := NVL(TO_CHAR(TO_NUMBER('1,5', '9D9', :nls)), 'null');
+         :d := NVL(TO_CHAR(TO_DATE('2024', '')), 'null');
+       END;`,
+      {
+        nls: { val: null, type: oracledb.STRING },
+        a: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 },
+        b: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 },
+        c: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 },
+        d: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 }
+      }
+    )
+    expect(r.outBinds).toEqual({ a: "null", b: "null", c: "null", d: "null" })
+  })
 })
