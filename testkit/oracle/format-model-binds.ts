@@ -14,7 +14,7 @@ import type { BindSpec, LobSource, StatementResult } from "./statement.ts"
 const FORMAT_FUNCTIONS = new Set(["TO_CHAR", "TO_NCHAR", "TO_DATE", "TO_TIMESTAMP", "TO_TIMESTAMP_TZ", "TO_NUMBER", "TO_BINARY_DOUBLE", "TO_BINARY_FLOAT"])
 
 /** A format model or NLS parameter argument (the second or third) of a conversion function call. */
-interface FormatArgument {
+export interface FormatArgument {
   /** The function's name, upper case. */
   readonly fn: string
   /** The token indices of the call's name and of its closing parenthesis. */
@@ -26,7 +26,7 @@ interface FormatArgument {
 }
 
 /** Each format model or NLS parameter argument of a conversion function in `toks`, the calls in source order. */
-const formatArguments = (toks: ReadonlyArray<Tok>): Array<FormatArgument> => {
+export const formatArguments = (toks: ReadonlyArray<Tok>): Array<FormatArgument> => {
   const found: Array<FormatArgument> = []
   const sig = toks.flatMap((t, k) => (t.kind === "ws" ? [] : [k]))
   for (let s = 0; s + 1 < sig.length; s++) {

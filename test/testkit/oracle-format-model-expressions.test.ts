@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
+import type { Conn } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
+
+// A format model (and NLS parameter) may be any character expression, evaluated per row: a column, a function call,
+// a CASE, a scalar subquery (SQL Language Reference, "TO_CHAR (datetime)": "fmt ... can be a character expression",
+// https://docs.oracle.com/en/database/oracle/oracle-database/23/sqlrf/TO_CHAR-datetime.html). A NULL one makes the
+// call NULL ("Nulls in SQL Functions"). These were formatted by the session's default model (TO_CHAR), read as
+// numbers (TO_DATE: ORA-01722) or failed ORA-03001 (format-model-sites.ts).
+describe("Oracle test server: format models that are expressions (raw node-oracledb)", () => {
+  let server: OracleTestServerHandle
+  let conn: Conn
+  beforeAll(async () => {
+    ;({ server, conn } = await openConnection())
+    await conn.execute("CREATE TABLE fme (id NUMBER, d DATE, f VARCHAR2(30), n NUMBER, nf VARCHAR2(30), t VARCHAR2(30), nls VARCHAR2(60))")
+    await conn.execute("INSERT INTO fme VALUES (1, DATE '2024-02-29', 'DD.MM.YYYY', 1234.5, '9G999D9', '29.02.2024', 'NLS_NUMERIC_CHARACTERS = '',.''')")
+    await conn.execute("INSERT INTO fme VALUES (2, DATE '2024-03-01', 'YYYY-MM-DD', 42, 'FM0000', '2024-03-01', 'NLS_NUMERIC_CHARACTERS = ''.,''')")
+    await conn.execute("INSERT INTO fme VALUES (3, DATE '2024-03-02', NULL, 7, NULL, NULL, NULL)")
+    await conn.commit()
+  })
+  afterAll(() => closeConnection({ server, conn }))
+
+  it("TO_CHAR, TO_DATE and TO_NUMBER with a column as the format model, each row by its own, NULL for a NULL one", async () => {
+    const r = await conn.execute("SELECT TO_CHAR(d, f), TO_CHAR(TO_DATE(t, f), 'YYYY-MM-DD') x, TO_CHAR(n, nf), TO_NUMBER(TO_CHAR(n, nf), nf) FROM fme ORDER BY id")
+    expect(r.rows).toEqual([
+      ["29.02.2024", "2024-02-29", " 1,234.5", 1234.5],
+      ["2024-03-01", "2024-03-01", "0042", 42],
+      [null, null, null, null]
+    ])
+    // headings are the calls as written, types the calls' own
+    expect(r.metaData.map((m: { name: string; dbTypeName: string }) => [m.name, m.dbTypeName])).toEqual([
+      ["TO_CHAR(D,F)", "VARCHAR2"],
+      ["X", "VARCHAR2"],
+      ["TO_CHAR(N,NF)", "VARCHAR2"],
+      ["TO_NUMBER(TO_CHAR(N,NF),NF)", "NUMBER"]
+    ])
+    const dates = await conn.execute("SELECT TO_DATE(t, f) FROM fme WHERE id = 1")
+    expect(dates.metaData[0].dbTypeName).toBe("DATE")
+    expect((dates.rows[0][0] as Date).getDate()).toBe(29)
+  })
+
+  it("a function call, a CASE and a scalar subquery as the format model; an NLS parameter from a column", async () => {
+    const r = await conn.execute(
+      `SELECT TO_CHAR(d, LOWER(f)), TO_CHAR(n, CASE WHEN id = 1 THEN '9G999D9' ELSE 'FM0000' END),
+              TO_CHAR(d, (SELECT f FROM fme s WHERE s.id = 3 - fme.id)), TO_CHAR(n, '9G999D9', nls)
+         FROM fme ORDER BY id`
+    )
+    expect(r.rows).toEqual([
+      ["29.02.2024", " 1,234.5", "2024-02-29", " 1.234,5"],
+      ["2024-03-01", "0042", "01.03.2024", "    42.0"],
+      [null, "0007", null, null]
+    ])
+  })
+
+  it("in WHERE and ORDER BY, and again after the rows change", async () => {
+    const sql = "SELECT id FROM fme WHERE TO_CHAR(d, f) IN ('29.02.2024', '2024-03-01') ORDER BY TO_CHAR(d, f) DESC"
+    expect((await conn.execute(sql)).rows).toEqual([[1], [2]])
+    await conn.execute("UPDATE fme SET f = 'YYYY.MM.DD' WHERE id = 1")
+    expect((await conn.execute(sql)).rows).toEqual([[2]])
+    await conn.rollback()
+    expect((await conn.execute(sql)).rows).toEqual([[1], [2]])
+  })
+
+  it("INSERT ... SELECT and UPDATE with format models from columns and subqueries, atomic and in order with the transaction's writes", async () => {
+    await conn.execute("CREATE TABLE fme_out (id NUMBER, s VARCHAR2(30), d DATE)")
+    await conn.execute("INSERT INTO fme_out VALUES (0, 'before', NULL)")
+    await conn.execute("INSERT INTO fme_out SELECT id, TO_CHAR(d, f), TO_DATE(t, f) FROM fme")
+    const n = await conn.execute("UPDATE fme_out o SET s = s || ' ' || TO_CHAR((SELECT n FROM fme WHERE fme.id = o.id), (SELECT nf FROM fme WHERE fme.id = o.id)) WHERE id > 0")
+    expect(n.rowsAffected).toBe(3)
+    const r = await conn.execute("SELECT id, s, TO_CHAR(d, 'YYYY-MM-DD') FROM fme_out ORDER BY id")
+    expect(r.rows).toEqual([
+      [0, "before", null],
+      [1, "29.02.2024  1,234.5", "2024-02-29"],
+      [2, "2024-03-01 0042", "2024-03-01"],
+      // NULL || ' ' || NULL is ' ' (SQL Language Reference, "Concatenation Operator")
+      [3, " ", null]
+    ])
+    await conn.rollback()
+  })
+
+  it("executeMany with batch errors: each bind row's format values met, no row written twice", async () => {
+    await conn.execute("CREATE TABLE fme_many (id NUMBER, s VARCHAR2(30))")
+    const r = await conn.executeMany("INSERT INTO fme_many SELECT :1, TO_CHAR(d, f) FROM fme WHERE id = :2", [[10, 1], [11, 2], [12, 3]], { batchErrors: true, dmlRowCounts: true })
+    expect(r.batchErrors ?? []).toEqual([])
+    expect(r.dmlRowCounts).toEqual([1, 1, 1])
+    const w = await conn.execute("SELECT id, s FROM fme_many ORDER BY id")
+    expect(w.rows).toEqual([[10, "29.02.2024"], [11, "2024-03-01"], [12, null]])
+    await conn.rollback()
+  })
+
+  it("a format model the translator refuses fails as its literal does, and the statement runs once the row is gone", async () => {
+    await conn.execute("INSERT INTO fme (id, d, f) VALUES (9, DATE '2024-01-01', 'DD.KK')")
+    const sql = "SELECT TO_CHAR(d, f) FROM fme WHERE id IN (2, 9) ORDER BY id"
+    const literal = oraCode(await failure(() => conn.execute("SELECT TO_CHAR(d, 'DD.KK') FROM fme WHERE id = 9")))
+    expect(oraCode(await failure(() => conn.execute(sql)))).toBe(literal)
+    await conn.rollback()
+    expect((await conn.execute(sql)).rows).toEqual([["2024-03-01"]])
+  })
+
+  it("is described (parse only) by the call's result type", async () => {
+    const info = await conn.getStatementInfo("SELECT TO_CHAR(d, f), TO_NUMBER(t, nf) x, TO_DATE(t, LOWER(f)) y FROM fme")
+    expect(info.metaData.map((m: { name: string; dbTypeName: string }) => [m.name, m.dbTypeName])).toEqual([["TO_CHAR(D,F)", "VARCHAR2"], ["X", "NUMBER"], ["Y", "DATE"]])
+  })
+})
