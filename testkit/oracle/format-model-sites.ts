@@ -94,6 +94,8 @@ export interface DynamicFormatModels {
  * `describeOnly` (a describe without running): the CASE of no value, NULL typed as the call.
  */
 export const dynamicFormatModels = (toks: ReadonlyArray<Tok>, statement: string, describeOnly = false): DynamicFormatModels | undefined => {
+  const first = rewritePass(toks, () => statementId(statement), 0, (t) => t, describeOnly, true)
+  if (first === undefined) return undefined
   const id = statementId(statement)
   const positionOf = new Map(toks.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, position) => [t, position]))
   // a token repeated in a CASE has no heading of its own (the CASE's first token has the call's); one copy per
@@ -114,7 +116,7 @@ export const dynamicFormatModels = (toks: ReadonlyArray<Tok>, statement: string,
   let current = toks
   let sites = 0
   for (;;) {
-    const pass = rewritePass(current, id, sites, quiet, describeOnly)
+    const pass = rewritePass(current, () => id, sites, quiet, describeOnly)
     if (pass === undefined) break
     current = pass.toks
     sites += pass.sites
@@ -123,8 +125,11 @@ export const dynamicFormatModels = (toks: ReadonlyArray<Tok>, statement: string,
   return { toks: current, bindOrigins: current.flatMap((t) => (t.kind === "bind" ? [positionOf.get(t)!] : [])) }
 }
 
-/** One pass of {@link dynamicFormatModels}: the calls with an expression as format argument and no such call inside. */
-const rewritePass = (toks: ReadonlyArray<Tok>, id: string, firstSite: number, quiet: (t: Tok) => Tok, describeOnly: boolean): { toks: Array<Tok>; sites: number } | undefined => {
+/**
+ * One pass of {@link dynamicFormatModels}: the calls with an expression as format argument and no such call inside
+ * (`probe`: only whether there is one).
+ */
+const rewritePass = (toks: ReadonlyArray<Tok>, id: () => string, firstSite: number, quiet: (t: Tok) => Tok, describeOnly: boolean, probe = false): { toks: Array<Tok>; sites: number } | undefined => {
   const calls = new Map<number, { close: number; args: Array<ReadonlyArray<number>> }>()
   for (const a of formatArguments(toks)) {
     const call = calls.get(a.call[0]) ?? { close: a.call[1], args: [] }
@@ -134,10 +139,11 @@ const rewritePass = (toks: ReadonlyArray<Tok>, id: string, firstSite: number, qu
   const dynamic = [...calls].filter(([, c]) => c.args.every((arg) => arg.length > 0) && c.args.some((arg) => isExpression(toks, arg)))
   const innermost = dynamic.filter(([from, c]) => !dynamic.some(([f, d]) => f > from && d.close < c.close))
   if (innermost.length === 0) return undefined
+  if (probe) return { toks: [], sites: innermost.length }
   const replaced = new Map<number, Array<Tok>>()
   const removed = new Set<number>()
   innermost.forEach(([from, c], n) => {
-    const site = `${id}#${firstSite + n}`
+    const site = `${id()}#${firstSite + n}`
     const pos = toks[from]!.pos
     const gen = (text: string): Array<Tok> => tokenize(text).map((t) => ({ ...t, pos, heading: "" }))
     const copy = (a: number, b: number): Array<Tok> => toks.slice(a, b).map(quiet)
