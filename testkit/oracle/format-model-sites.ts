@@ -16,6 +16,7 @@
 import { createHash } from "node:crypto"
 import { DuckDBScalarFunction, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api"
+import { OraError } from "./errors.ts"
 import { formatArguments } from "./format-model-binds.ts"
 import { isKw, isOp, sqlString, tokenize, type Tok } from "./lexer.ts"
 import { headingOf } from "./expression-names.ts"
@@ -75,10 +76,12 @@ export const registerFormatSiteFunctions = (connection: DuckDBConnection): void 
 }
 
 /** Whether the format argument `arg` (significant token indices) is an expression this module evaluates per row. */
-const isExpression = (toks: ReadonlyArray<Tok>, arg: ReadonlyArray<number>): boolean =>
-  !(arg.length === 1 && (toks[arg[0]!]!.kind === "str" || toks[arg[0]!]!.kind === "bind" || isKw(toks[arg[0]!], "NULL"))) &&
-  // a bind in it would be numbered anew in every branch (binds are positional)
-  !arg.some((k) => toks[k]!.kind === "bind")
+const isExpression = (toks: ReadonlyArray<Tok>, arg: ReadonlyArray<number>): boolean => {
+  if (arg.length === 1 && (toks[arg[0]!]!.kind === "str" || toks[arg[0]!]!.kind === "bind" || isKw(toks[arg[0]!], "NULL"))) return false
+  // a bind in it is numbered where the translator renders it, which need not be where the statement has it
+  if (arg.some((k) => toks[k]!.kind === "bind")) throw new OraError(3001, "unimplemented feature: a format model expression holding a bind")
+  return true
+}
 
 /** A statement rewritten by {@link dynamicFormatModels}. */
 export interface DynamicFormatModels {
