@@ -184,6 +184,14 @@ const rewritePass = (toks: ReadonlyArray<Tok>, id: () => string, firstSite: numb
   return { toks: toks.flatMap((t, k) => (removed.has(k) ? [] : (replaced.get(k) ?? [t]))), sites: innermost.length }
 }
 
+/**
+ * ORA-03001 for a statement with a format model that is an expression, where this module does not evaluate it per
+ * row (a PL/SQL block's SQL): the translator would ignore the model.
+ */
+export const refuseFormatExpressions = (toks: ReadonlyArray<Tok>): void => {
+  if (rewritePass(toks, () => "", 0, (t) => t, false, true) !== undefined) throw new OraError(3001, "unimplemented feature: a format model expression in PL/SQL")
+}
+
 /** Counts the values learned (by any statement): a run that failed while another learned some is run again. */
 let generation = 0
 
