@@ -97,6 +97,14 @@ describe("Oracle test server: format models that are expressions (raw node-oracl
     expect(oraCode(await failure(() => conn.execute("SELECT TO_CHAR(d, NVL(f, :g)) FROM fme", ["DD"])))).toBe("ORA-03001")
   })
 
+  it("a view or CREATE TABLE ... AS SELECT with a format model from a column fails ORA-03001 rather than ignoring it", async () => {
+    // their queries are not evaluated per row (README, "Where it still differs"); they formatted by the default model
+    expect(oraCode(await failure(() => conn.execute("CREATE VIEW fme_v AS SELECT TO_CHAR(d, f) x FROM fme")))).toBe("ORA-03001")
+    expect(oraCode(await failure(() => conn.execute("CREATE TABLE fme_c AS SELECT TO_CHAR(d, f) x FROM fme")))).toBe("ORA-03001")
+    await conn.execute("CREATE VIEW fme_lit AS SELECT TO_CHAR(d, 'YYYY') x FROM fme WHERE id = 1")
+    expect((await conn.execute("SELECT x FROM fme_lit")).rows).toEqual([["2024"]])
+  })
+
   it("executeMany with batch errors: each bind row's format values met, no row written twice", async () => {
     await conn.execute("CREATE TABLE fme_many (id NUMBER, s VARCHAR2(30))")
     const r = await conn.executeMany("INSERT INTO fme_many SELECT :1, TO_CHAR(d, f) FROM fme WHERE id = :2", [[10, 1], [11, 2], [12, 3]], { batchErrors: true, dmlRowCounts: true })

@@ -186,10 +186,10 @@ const rewritePass = (toks: ReadonlyArray<Tok>, id: () => string, firstSite: numb
 
 /**
  * ORA-03001 for a statement with a format model that is an expression, where this module does not evaluate it per
- * row (a PL/SQL block's SQL): the translator would ignore the model.
+ * row (a PL/SQL block's SQL, a view's or CREATE TABLE ... AS SELECT's query): the translator would ignore the model.
  */
-export const refuseFormatExpressions = (toks: ReadonlyArray<Tok>): void => {
-  if (rewritePass(toks, () => "", 0, (t) => t, false, true) !== undefined) throw new OraError(3001, "unimplemented feature: a format model expression in PL/SQL")
+export const refuseFormatExpressions = (toks: ReadonlyArray<Tok>, where: string): void => {
+  if (rewritePass(toks, () => "", 0, (t) => t, false, true) !== undefined) throw new OraError(3001, `unimplemented feature: a format model expression in ${where}`)
 }
 
 /** Counts the values learned (by any statement): a run that failed while another learned some is run again. */

@@ -8,7 +8,7 @@
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
 import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
-import { dynamicFormatModels, formatValuesPending, MAY_HAVE_FORMAT, settleFormatSites } from "./format-model-sites.ts"
+import { dynamicFormatModels, formatValuesPending, MAY_HAVE_FORMAT, refuseFormatExpressions, settleFormatSites } from "./format-model-sites.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -264,6 +264,8 @@ export class SqlSession {
         ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date") }) ?? (await this.unknownFunction(sql)))
         : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
     if (parseError !== undefined) throw parseError
+    // a view's or CREATE TABLE ... AS SELECT's query would ignore a format model that is an expression
+    if (cls === "ddl" && MAY_HAVE_FORMAT.test(sql) && definesQuery(sql)) refuseFormatExpressions(tokenize(sql), "a view or CREATE TABLE ... AS SELECT")
     switch (cls) {
       case "query":
         return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))

@@ -124,7 +124,7 @@ export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, w
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
   const rewritten = formatModelsAsLiterals(named, (t) => (t.value.startsWith("\u0000V") ? values[Number(t.value.slice(2))] : undefined))
   // one that is another expression (a column) is not evaluated per row here (format-model-sites.ts does in SQL)
-  refuseFormatExpressions(rewritten)
+  refuseFormatExpressions(rewritten, "PL/SQL")
   const kindOfParam: Array<ValueKind> = []
   const withSpaces: Array<Tok> = []
   for (const t of rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })
