@@ -35,6 +35,9 @@ describe("Oracle test server: format models that are expressions (raw node-oracl
       ["TO_CHAR(N,NF)", "VARCHAR2"],
       ["TO_NUMBER(TO_CHAR(N,NF),NF)", "NUMBER"]
     ])
+    // a format value that is '' (here from an expression) is NULL, and so is the call
+    const empty = await conn.execute("SELECT TO_CHAR(d, REPLACE(f, f)), TO_CHAR(n, TRIM(REPLACE(nf, nf, ' '))) FROM fme WHERE id = 1")
+    expect(empty.rows).toEqual([[null, null]])
     const dates = await conn.execute("SELECT TO_DATE(t, f) FROM fme WHERE id = 1")
     expect(dates.metaData[0].dbTypeName).toBe("DATE")
     expect((dates.rows[0][0] as Date).getDate()).toBe(29)

@@ -50,7 +50,8 @@ const keyFunction = (arity: number): DuckDBScalarFunction =>
       let missing = false
       for (let row = 0; row < input.rowCount; row++) {
         const [site, ...values] = vectors.map((v) => v.getItem(row) as DuckDBValue)
-        if (values.some((v) => v === null)) {
+        // '' is NULL to Oracle (SQL Language Reference, "Nulls")
+        if (values.some((v) => v === null || v === "")) {
           output.setItem(row, null)
           continue
         }
