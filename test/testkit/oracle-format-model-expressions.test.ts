@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { closeConnection, failure, openConnection, oraCode } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oraCode, withSessions } from "./oracle/helpers.ts"
 
 // A format model (and NLS parameter) may be any character expression, evaluated per row: a column, a function call,
 // a CASE, a scalar subquery (SQL Language Reference, "TO_CHAR (datetime)": "fmt ... can be a character expression",
@@ -130,5 +130,26 @@ describe("Oracle test server: format models that are expressions (raw node-oracl
   it("is described (parse only) by the call's result type", async () => {
     const info = await conn.getStatementInfo("SELECT TO_CHAR(d, f), TO_NUMBER(t, nf) x, TO_DATE(t, LOWER(f)) y FROM fme")
     expect(info.metaData.map((m: { name: string; dbTypeName: string }) => [m.name, m.dbTypeName])).toEqual([["TO_CHAR(D,F)", "VARCHAR2"], ["X", "NUMBER"], ["Y", "DATE"]])
+  })
+
+})
+
+describe("Oracle test server: format models that are expressions, two sessions at once (raw node-oracledb)", () => {
+  it("the same statement run by two sessions at the same time: each gets every row formatted by its own model", async () => {
+    const env = await withSessions(2)
+    try {
+      const [a, b] = env.sessions
+      await a.execute("CREATE TABLE fme2 (id NUMBER, d DATE, f VARCHAR2(20))")
+      const rows = Array.from({ length: 40 }, (_, k) => [k, new Date(Date.UTC(2024, 0, 1 + k)), ["DD.MM", "MM/DD", "YYYY-MM-DD", "DY DD"][k % 4]])
+      await a.executeMany("INSERT INTO fme2 VALUES (:1, :2, :3)", rows)
+      await a.commit()
+      const sql = "SELECT id, TO_CHAR(d, f) FROM fme2 ORDER BY id"
+      const [ra, rb] = await Promise.all([a.execute(sql), b.execute(sql)])
+      const expected = await a.execute("SELECT id, CASE f WHEN 'DD.MM' THEN TO_CHAR(d, 'DD.MM') WHEN 'MM/DD' THEN TO_CHAR(d, 'MM/DD') WHEN 'YYYY-MM-DD' THEN TO_CHAR(d, 'YYYY-MM-DD') ELSE TO_CHAR(d, 'DY DD') END FROM fme2 ORDER BY id")
+      expect(ra.rows).toEqual(expected.rows)
+      expect(rb.rows).toEqual(expected.rows)
+    } finally {
+      await env.close()
+    }
   })
 })

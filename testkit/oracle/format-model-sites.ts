@@ -6,10 +6,10 @@
  * in as literals), so a call whose format model or NLS parameter is another expression becomes a CASE over the
  * format values the statement has met, each branch the call with those values as literals:
  *
- *     CASE ORA_FORMAT_KEY('site', fmt_col) WHEN 'key of DD.MM' THEN TO_CHAR(d, 'DD.MM') ... END
+ *     CASE ORA_FORMAT_KEY('site', 'keys of the branches', fmt_col) WHEN 'key of DD.MM' THEN TO_CHAR(d, 'DD.MM') ... END
  *
- * `ora_format_key` answers a met value's key (NULL for NULL: the call is NULL, "Nulls in SQL Functions"); values
- * not met yet are noted and fail the run, which {@link settleFormatSites} runs again with them. The values are kept
+ * `ora_format_key` answers the key of a value the CASE has a branch for (NULL for NULL: the call is NULL, "Nulls in
+ * SQL Functions"); other values are noted and fail the run, which {@link settleFormatSites} runs again with them. The values are kept
  * per statement text, so a statement run again with the values it met runs once; a statement with literal format
  * models is not touched.
  */
@@ -39,17 +39,28 @@ const PENDING = "ORA-03001: unimplemented feature: format model values not met y
 /** A format value's key: plain letters and digits, which no rewrite of the statement's text mistakes for SQL. */
 const keyOf = (tuple: ReadonlyArray<string>): string => Buffer.from(JSON.stringify(tuple)).toString("base64url")
 
+/** The keys a CASE has branches for, as its `ora_format_key` call lists them ('*' for none), parsed once each. */
+const branchKeys = new Map<string, ReadonlySet<string>>()
+const keysOf = (list: string): ReadonlySet<string> => {
+  let keys = branchKeys.get(list)
+  if (keys === undefined) {
+    if (branchKeys.size >= SITE_LIMIT) branchKeys.clear()
+    branchKeys.set(list, (keys = new Set(list === "*" ? [] : list.split(","))))
+  }
+  return keys
+}
+
 const keyFunction = (arity: number): DuckDBScalarFunction =>
   DuckDBScalarFunction.create({
     name: FORMAT_KEY_FUNCTION.toLowerCase(),
-    parameterTypes: Array.from({ length: arity + 1 }, () => VARCHAR),
+    parameterTypes: Array.from({ length: arity + 2 }, () => VARCHAR),
     returnType: VARCHAR,
     volatile: true,
     mainFunction: (info, input, output) => {
       const vectors = Array.from({ length: input.columnCount }, (_, c) => input.getColumnVector(c))
       let missing = false
       for (let row = 0; row < input.rowCount; row++) {
-        const [site, ...values] = vectors.map((v) => v.getItem(row) as DuckDBValue)
+        const [site, list, ...values] = vectors.map((v) => v.getItem(row) as DuckDBValue)
         // '' is NULL to Oracle (SQL Language Reference, "Nulls")
         if (values.some((v) => v === null || v === "")) {
           output.setItem(row, null)
@@ -57,7 +68,8 @@ const keyFunction = (arity: number): DuckDBScalarFunction =>
         }
         const tuple = values.map(String)
         const key = keyOf(tuple)
-        if (known.get(String(site))?.has(key)) output.setItem(row, key)
+        // the values the CASE has a branch for (another session may have met more since it was written)
+        if (keysOf(String(list)).has(key)) output.setItem(row, key)
         else {
           missing = true
           let met = pending.get(String(site))
@@ -71,7 +83,7 @@ const keyFunction = (arity: number): DuckDBScalarFunction =>
     }
   })
 
-/** Registers `ora_format_key(site, value [, value])` in the database `connection` belongs to. */
+/** Registers `ora_format_key(site, keys, value [, value])` in the database `connection` belongs to. */
 export const registerFormatSiteFunctions = (connection: DuckDBConnection): void => {
   for (const arity of [1, 2]) connection.registerScalarFunction(keyFunction(arity))
 }
@@ -168,7 +180,8 @@ const rewritePass = (toks: ReadonlyArray<Tok>, id: () => string, firstSite: numb
       return out
     }
     const met = describeOnly ? [] : [...(known.get(site) ?? new Map<string, ReadonlyArray<string>>())]
-    const out: Array<Tok> = gen(describeOnly ? "CASE NULL" : `CASE ${FORMAT_KEY_FUNCTION}(${sqlString(site)}`)
+    const keys = met.length === 0 ? "*" : met.map(([key]) => key).join(",")
+    const out: Array<Tok> = gen(describeOnly ? "CASE NULL" : `CASE ${FORMAT_KEY_FUNCTION}(${sqlString(site)}, ${sqlString(keys)}`)
     if (!describeOnly) {
       for (const arg of dynamicArgs) out.push(...gen(", "), ...copy(arg[0]!, last(arg) + 1))
       out.push(...gen(")"))
