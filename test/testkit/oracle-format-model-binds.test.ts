@@ -86,4 +86,74 @@ describe("Oracle test server: bound format models (raw node-oracledb)", () => {
     expect(info.metaData.map((m: { name: string; dbTypeName: string }) => [m.name, m.dbTypeName])).toEqual([["D", "DATE"], ["TO_NUMBER('1,5',:G)", "NUMBER"], ["TS", "TIMESTAMP"], ["TZ", "TIMESTAMP WITH TIME ZONE"], ["ID", "NUMBER"]])
     expect(info.bindNames).toEqual(["D", "F", "G", "T", "H", "Z", "K", "I"])
   })
+  // Oracle reads '' as NULL (SQL Language Reference, "Nulls") and most functions answer NULL for a NULL argument
+  // ("Nulls in SQL Functions": https://docs.oracle.com/database/122/SQLRF/About-SQL-Functions.htm). These formatted
+  // by the session's model, failed ORA-01722 / ORA-01481, or ORA-03001 for a bind.
+  it("a literal NULL or '' format model or NLS parameter makes the call NULL, typed as its result", async () => {
+    const r = await conn.execute("SELECT TO_CHAR(SYSDATE, NULL), TO_DATE('2024', NULL), TO_CHAR(1, ''), TO_NUMBER('1', NULL), TO_CHAR(1, '9', NULL), TO_TIMESTAMP('x', '') FROM dual")
+    expect(r.rows).toEqual([[null, null, null, null, null, null]])
+    expect(r.metaData.map((m: { name: string; dbTypeName: string }) => [m.name, m.dbTypeName])).toEqual([
+      ["TO_CHAR(SYSDATE,NULL)", "VARCHAR2"],
+      ["TO_DATE('2024',NULL)", "DATE"],
+      ["TO_CHAR(1,'')", "VARCHAR2"],
+      ["TO_NUMBER('1',NULL)", "NUMBER"],
+      ["TO_CHAR(1,'9',NULL)", "VARCHAR2"],
+      ["TO_TIMESTAMP('X','')", "TIMESTAMP"]
+    ])
+  })
+
+  it("a bound format model or NLS parameter whose value is NULL makes the call NULL, in a query and in DML", async () => {
+    const r = await conn.execute("SELECT TO_CHAR(SYSDATE, :f), TO_NUMBER('1,5', '9D9', :n), TO_CHAR(12, 'FM99', :m) FROM dual", [null, null, "NLS_NUMERIC_CHARACTERS = ',.'"])
+    expect(r.rows).toEqual([[null, null, "12"]])
+    await conn.execute("INSERT INTO fmb (id, d) VALUES (:1, TO_DATE(:2, :3))", [40, "2024", null])
+    await conn.executeMany("INSERT INTO fmb (id, d) VALUES (:1, TO_DATE(:2, :3))", [
+      [41, "2024-01-02", "YYYY-MM-DD"],
+      [42, "2024-01-03", null]
+    ], { bindDefs: [{ type: oracledb.NUMBER }, { type: oracledb.STRING, maxSize: 20 }, { type: oracledb.STRING, maxSize: 20 }] })
+    const w = await conn.execute("SELECT id, TO_CHAR(d, 'YYYY-MM-DD') FROM fmb WHERE id >= 40 ORDER BY id")
+    expect(w.rows).toEqual([[40, null], [41, "2024-01-02"], [42, null]])
+    await conn.rollback()
+  })
+
+  it("a format model concatenated from literals and binds ('DD.' || :f) in a query and in DML", async () => {
+    const r = await conn.execute("SELECT TO_CHAR(DATE '2024-05-06', 'DD.' || :f) x, TO_NUMBER('1.234,5', :g || 'D9', 'NLS_NUMERIC_CHARACTERS = '',.''') FROM dual", ["MM.YYYY", "9G999"])
+    expect(r.rows).toEqual([["06.05.2024", 1234.5]])
+    await conn.execute("INSERT INTO fmb (id, d) VALUES (50, TO_DATE(:d, 'YYYY' || :f))", { d: "2024/07/08", f: "/MM/DD" })
+    const w = await conn.execute("SELECT TO_CHAR(d, 'YYYY-MM-DD') FROM fmb WHERE id = 50")
+    expect(w.rows).toEqual([["2024-07-08"]])
+    await conn.rollback()
+  })
+
+  it("describes (parse only) a query whose format arguments mix a literal and a bind", async () => {
+    // failed ORA-03001
+    const info = await conn.getStatementInfo("SELECT TO_CHAR(1234.5, '9G999D9', :n) a, TO_DATE(:d, 'YYYY' || :f) b, TO_NUMBER('1', :g, 'NLS_NUMERIC_CHARACTERS = '',.''') c FROM dual")
+    expect(info.metaData.map((m: { name: string; dbTypeName: string }) => [m.name, m.dbTypeName])).toEqual([["A", "VARCHAR2"], ["B", "DATE"], ["C", "NUMBER"]])
+    expect(info.bindNames).toEqual(["N", "D", "F", "G"])
+  })
+
+  it("executeMany with RETURNING ... INTO whose rows bind different format models", async () => {
+    // failed ORA-03001: the rows run as runs of equal format models, their returned values one list in row order
+    const r = await conn.executeMany(
+      "INSERT INTO fmb (id, d) VALUES (:id, TO_DATE(:d, :f)) RETURNING id, TO_CHAR(d, :g) INTO :rid, :rd",
+      [
+        { id: 60, d: "2024-05-06", f: "YYYY-MM-DD", g: "DD.MM.YYYY" },
+        { id: 61, d: "07/05/2024", f: "DD/MM/YYYY", g: "YYYY" },
+        { id: 62, d: "08/05/2024", f: "DD/MM/YYYY", g: "YYYY" }
+      ],
+      {
+        bindDefs: {
+          id: { type: oracledb.NUMBER },
+          d: { type: oracledb.STRING, maxSize: 20 },
+          f: { type: oracledb.STRING, maxSize: 20 },
+          g: { type: oracledb.STRING, maxSize: 20 },
+          rid: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER },
+          rd: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 20 }
+        }
+      }
+    )
+    expect(r.outBinds).toEqual([{ rid: [60], rd: ["06.05.2024"] }, { rid: [61], rd: ["2024"] }, { rid: [62], rd: ["2024"] }])
+    const w = await conn.execute("SELECT id, TO_CHAR(d, 'YYYY-MM-DD') FROM fmb WHERE id >= 60 ORDER BY id")
+    expect(w.rows).toEqual([[60, "2024-05-06"], [61, "2024-05-07"], [62, "2024-05-08"]])
+    await conn.rollback()
+  })
 })

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OracleTestServerHandle } from "../../testkit/oracle/index.ts"
 import type { Conn } from "./oracle/helpers.ts"
-import { closeConnection, openConnection, oracledb } from "./oracle/helpers.ts"
+import { closeConnection, failure, openConnection, oracledb, oraCode } from "./oracle/helpers.ts"
 
 // In PL/SQL a format model may be any character expression, a bind or a variable included, evaluated when the
 // statement runs (PL/SQL Language Reference, "Expressions"; SQL Language Reference, "TO_CHAR (datetime)": "fmt ...
@@ -91,5 +91,37 @@ describe("Oracle test server: PL/SQL format models given at run time (raw node-o
       Object.fromEntries(["a", "b", "c"].map((k) => [k, { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 }]))
     )
     expect(r.outBinds).toEqual({ a: "null", b: "null", c: "null" })
+  })
+  it("a NULL format model or NLS parameter (a literal, a variable, a bind) makes the call NULL", async () => {
+    // the NLS parameter from a variable or bind failed ORA-03001, the literal NULL formatted by the session's model
+    const r = await conn.execute(
+      `DECLARE
+         n VARCHAR2(40);
+       BEGIN
+         :a := NVL(TO_CHAR(1234.5, '9G999D9', n), 'null');
+         :b := NVL(TO_CHAR(SYSDATE, NULL), 'null');
+         :c := NVL(TO_CHAR(TO_NUMBER('1,5', '9D9', :nls)), 'null');
+         :d := NVL(TO_CHAR(TO_DATE('2024', '')), 'null');
+       END;`,
+      {
+        nls: { val: null, type: oracledb.STRING },
+        a: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 },
+        b: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 },
+        c: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 },
+        d: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 }
+      }
+    )
+    expect(r.outBinds).toEqual({ a: "null", b: "null", c: "null", d: "null" })
+  })
+  it("a format model from a table column in a block's SQL fails ORA-03001 rather than being ignored", async () => {
+    // the server evaluates such a model per row in a client's SQL only (format-model-sites.ts); here it formatted by
+    // the session's default model
+    await conn.execute("CREATE TABLE pfm_cols (d DATE, f VARCHAR2(20))")
+    await conn.execute("INSERT INTO pfm_cols VALUES (DATE '2024-02-29', 'DD.MM.YYYY')")
+    const e = await failure(() =>
+      conn.execute("DECLARE x VARCHAR2(40); BEGIN SELECT TO_CHAR(d, f) INTO x FROM pfm_cols; :o := x; END;", { o: { dir: oracledb.BIND_OUT, type: oracledb.STRING, maxSize: 40 } })
+    )
+    expect(oraCode(e)).toBe("ORA-03001")
+    await conn.rollback()
   })
 })

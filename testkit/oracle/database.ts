@@ -6,6 +6,7 @@ import { createHash } from "node:crypto"
 import { Engine, type Session as EngineSession } from "../engine/index.ts"
 import { EXACT_NUMBER_ALIAS, registerNumberFunctions } from "./number-functions.ts"
 import { registerDatetimeFunctions, WALL_ALIAS, ZONED_ALIAS } from "./datetime-functions.ts"
+import { registerFormatSiteFunctions } from "./format-model-sites.ts"
 import { registerNlsFunctions } from "./nls-formats.ts"
 import { registerIntervalFunctions } from "./interval-functions.ts"
 import { registerJsonFunctions } from "./json-functions.ts"
@@ -194,6 +195,7 @@ export class OracleDatabase {
     const engine = await Engine.open({ threads: 2 })
     await engine.registerFunctions(registerNumberFunctions)
     await engine.registerFunctions(registerDatetimeFunctions)
+    await engine.registerFunctions(registerFormatSiteFunctions)
     await engine.registerFunctions(registerNlsFunctions)
     await engine.registerFunctions(registerIntervalFunctions)
     await engine.registerFunctions(registerJsonFunctions)

@@ -64,7 +64,8 @@ class Wrapper {
     const last = sig[to - 1]
     const prev = sig[to - 2]
     if (to - from >= 3 && isKw(prev, "AS") && isName(last)) return this.value(from, to - 2)
-    const aliased = to - from >= 2 && isName(last) && prev !== undefined && !isOp(prev, ".") && (prev.kind !== "op" || isOp(prev, ")"))
+    // a CASE expression's END is no alias
+    const aliased = to - from >= 2 && isName(last) && !isKw(last, "END") && prev !== undefined && !isOp(prev, ".") && (prev.kind !== "op" || isOp(prev, ")"))
     // an interval literal's last unit (`INTERVAL '1-2' YEAR TO MONTH`) is no alias
     this.value(from, aliased && !isKw(prev, "CASE", "END") && !isKw(last, "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND") ? to - 1 : to)
   }

@@ -8,6 +8,7 @@
  * (session-errors.ts); DDL runs in ddl.ts, row-lock waits in row-locks.ts.
  */
 import { executeRuns, formatBindRuns, inlineFormatBindTokens, inlineFormatBinds } from "./format-model-binds.ts"
+import { dynamicFormatModels, formatValuesPending, MAY_HAVE_FORMAT, refuseFormatExpressions, settleFormatSites } from "./format-model-sites.ts"
 import { callFromSql, rowsOfQuery } from "./plsql/interpreter.ts"
 import { tableTriggers, type Trigger } from "./plsql/trigger-definitions.ts"
 import { withTableCollectionRows, withTableCollections } from "./plsql/client-table-collections.ts"
@@ -268,10 +269,13 @@ export class SqlSession {
         ? (unsupportedClauseErrorOf(sql) ?? mergeOnColumnError(sql) ?? parseTimeError(sql) ?? operandTypeError(sql, { numbers: this.columns.columnsOfKind(sql, "number"), dates: this.columns.columnsOfKind(sql, "date"), others: this.columns.columnsOf(sql, (t) => t.kind !== "number" && t.kind !== "date") }) ?? (await this.unknownFunction(sql)))
         : cls === "ddl" ? (columnTypeError(sql) ?? (definesQuery(sql) ? await this.unknownFunction(sql) : undefined)) : undefined
     if (parseError !== undefined) throw parseError
+    // a view's or CREATE TABLE ... AS SELECT's query would ignore a format model that is an expression
+    if (cls === "ddl" && MAY_HAVE_FORMAT.test(sql) && definesQuery(sql)) refuseFormatExpressions(tokenize(sql), "a view or CREATE TABLE ... AS SELECT")
     switch (cls) {
       case "query":
         return this.query(...(await withTableCollections(this, sql, rows[0] ?? [], specs)))
       case "dml":
+        if (MAY_HAVE_FORMAT.test(sql) && dynamicFormatModels(tokenize(sql), sql) !== undefined) return this.dmlWithFormatExpressions(sql, rows, specs, opts)
         return this.dml(...(await withTableCollectionRows(this, sql, rows, specs)), opts)
       case "ddl":
         await this.commit()
@@ -352,11 +356,36 @@ export class SqlSession {
     return { user: this.info.user, dba: this.db.auth.isDba(this.info.user), has: (p) => this.db.auth.has(this.info.user, p), grants: this.db.grants, version: this.db.settings.version }
   }
 
+  /**
+   * A DML statement with a format model that is an expression (format-model-sites.ts): run, undone and run again
+   * until it meets no format value it did not know.
+   */
+  private dmlWithFormatExpressions(sql: string, rows: ReadonlyArray<ReadonlyArray<DuckDBValue>>, specs: ReadonlyArray<BindSpec>, opts: ExecuteOptions): Promise<StatementResult> {
+    return settleFormatSites(sql, () =>
+      this.txn.atomically(async () => {
+        const { toks, bindOrigins } = dynamicFormatModels(tokenize(sql), sql)!
+        const repeated = <T>(xs: ReadonlyArray<T>) => bindOrigins.filter((p) => p < xs.length).map((p) => xs[p]!)
+        const result = await this.dml(...(await withTableCollectionRows(this, toks.map((t) => t.text).join(""), rows.map(repeated), repeated(specs))), opts)
+        // batch errors keep a run going past the values it did not know: undone and run again
+        if (formatValuesPending(sql)) throw ora.notAllBound()
+        return result
+      })
+    )
+  }
+
   /** Runs a query and describes its columns. */
   async query(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec> = [], describeOnly = false): Promise<QueryResult> {
+    if (!MAY_HAVE_FORMAT.test(sql)) return this.queryOnce(sql, bound, boundSpecs, describeOnly)
+    // a format model that is an expression is evaluated per value met (format-model-sites.ts)
+    return settleFormatSites(sql, () => this.queryOnce(sql, bound, boundSpecs, describeOnly))
+  }
+
+  private async queryOnce(sql: string, bound: ReadonlyArray<DuckDBValue>, boundSpecs: ReadonlyArray<BindSpec>, describeOnly: boolean): Promise<QueryResult> {
     const lookup = (schema: string | undefined, name: string) => this.lookupTable(schema, name)
     // a bound format model (TO_CHAR(x, :fmt)) as the literal it is, its column heading the bind's (format-model-binds.ts)
-    const { toks: tokens, params, specs } = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)), this.isTable)), bound, boundSpecs, describeOnly)
+    const inlined = inlineFormatBindTokens(tokenize(rewriteSequenceRows(rewriteSampleClauses(stripTerminator(sql)), this.isTable)), bound, boundSpecs, describeOnly)
+    const { params, specs } = inlined
+    const tokens = (MAY_HAVE_FORMAT.test(sql) ? dynamicFormatModels(inlined.toks, sql, describeOnly)?.toks : undefined) ?? inlined.toks
     const source = datetimeJoins(intervalLiteralTargets(localZoneArithmetic(rewriteRowSubqueries(rewriteNumericIntervals(tokens)), lookup, (n) => intervalBindKind(specs[n - 1]), (n) => isLocalZoneBind(specs[n - 1])), lookup), lookup)
     const calls = this.db.procedures.size === 0 && packagesOf(this.db).size === 0 ? undefined : this.storedFunctionCalls(source, sql)
     const { toks, tr, binds } = bindNumberingTranslator(this.translation(), calls?.toks ?? source, sql, specs)

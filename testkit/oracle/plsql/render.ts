@@ -9,6 +9,7 @@ import { rewriteBuiltinCalls } from "../builtin-functions.ts"
 import { zonedBinds } from "../datetime-binds.ts"
 import { rewriteFloatConditions } from "../float-conditions.ts"
 import { formatModelsAsLiterals } from "../format-model-binds.ts"
+import { refuseFormatExpressions } from "../format-model-sites.ts"
 import { rewriteHierarchical } from "../hierarchical.ts"
 import { exactSecondsOfBind } from "../intervals.ts"
 import { rewriteJsonSql } from "../json-sql.ts"
@@ -122,6 +123,8 @@ export function render(ctx: Frame, toks: Expr, asQuery: boolean, sql: boolean, w
   const { rewritten: named, values, specs, kinds } = bindNames(ctx, source, sql)
   // a format model from a bind or variable is known now: the translator takes it as the literal it is for this run
   const rewritten = formatModelsAsLiterals(named, (t) => (t.value.startsWith("\u0000V") ? values[Number(t.value.slice(2))] : undefined))
+  // one that is another expression (a column) is not evaluated per row here (format-model-sites.ts does in SQL)
+  refuseFormatExpressions(rewritten, "PL/SQL")
   const kindOfParam: Array<ValueKind> = []
   const withSpaces: Array<Tok> = []
   for (const t of rewritten) withSpaces.push(t, { kind: "ws", text: " ", value: " ", pos: t.pos })

@@ -1,0 +1,266 @@
+/**
+ * Format models and NLS parameters that are expressions (`TO_CHAR(d, fmt_col)`, `TO_DATE(t, LOWER(f))`), evaluated
+ * per row as Oracle does (SQL Language Reference, "TO_CHAR (datetime)": "fmt ... can be a character expression").
+ *
+ * How: the translator compiles a format model it has as a literal into engine SQL (format-model-binds.ts writes binds
+ * in as literals), so a call whose format model or NLS parameter is another expression becomes a CASE over the
+ * format values the statement has met, each branch the call with those values as literals:
+ *
+ *     CASE ORA_FORMAT_KEY('site', 'keys of the branches', fmt_col) WHEN 'key of DD.MM' THEN TO_CHAR(d, 'DD.MM') ... END
+ *
+ * `ora_format_key` answers the key of a value the CASE has a branch for (NULL for NULL: the call is NULL, "Nulls in
+ * SQL Functions"); other values are noted and fail the run, which {@link settleFormatSites} runs again with them. The values are kept
+ * per statement text, so a statement run again with the values it met runs once; a statement with literal format
+ * models is not touched.
+ */
+import { createHash } from "node:crypto"
+import { DuckDBScalarFunction, VARCHAR } from "@duckdb/node-api"
+import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api"
+import { OraError } from "./errors.ts"
+import { formatArguments } from "./format-model-binds.ts"
+import { isKw, isOp, sqlString, tokenize, type Tok } from "./lexer.ts"
+import { headingOf } from "./expression-names.ts"
+
+/** The name of the scalar function a rewritten call keys its branches with. */
+export const FORMAT_KEY_FUNCTION = "ORA_FORMAT_KEY"
+
+/** Per call site (`<statement hash>#<call>`), the format values met, by key. */
+const known = new Map<string, Map<string, ReadonlyArray<string>>>()
+/** Per call site, values a run met that were not known yet. */
+const pending = new Map<string, Map<string, ReadonlyArray<string>>>()
+/** Sites kept before the oldest are forgotten (a statement then meets its values again). */
+const SITE_LIMIT = 10_000
+
+const statementId = (statement: string): string => createHash("sha1").update(statement).digest("base64url").slice(0, 16)
+
+/** The message of a run that met format values not known yet (the run is repeated, the client never sees it). */
+const PENDING = "ORA-03001: unimplemented feature: format model values not met yet"
+
+/** A format value's key: plain letters and digits, which no rewrite of the statement's text mistakes for SQL. */
+const keyOf = (tuple: ReadonlyArray<string>): string => Buffer.from(JSON.stringify(tuple)).toString("base64url")
+
+/** The keys a CASE has branches for, as its `ora_format_key` call lists them ('*' for none), parsed once each. */
+const branchKeys = new Map<string, ReadonlySet<string>>()
+const keysOf = (list: string): ReadonlySet<string> => {
+  let keys = branchKeys.get(list)
+  if (keys === undefined) {
+    if (branchKeys.size >= SITE_LIMIT) branchKeys.clear()
+    branchKeys.set(list, (keys = new Set(list === "*" ? [] : list.split(","))))
+  }
+  return keys
+}
+
+const keyFunction = (arity: number): DuckDBScalarFunction =>
+  DuckDBScalarFunction.create({
+    name: FORMAT_KEY_FUNCTION.toLowerCase(),
+    parameterTypes: Array.from({ length: arity + 2 }, () => VARCHAR),
+    returnType: VARCHAR,
+    volatile: true,
+    mainFunction: (info, input, output) => {
+      const vectors = Array.from({ length: input.columnCount }, (_, c) => input.getColumnVector(c))
+      let missing = false
+      for (let row = 0; row < input.rowCount; row++) {
+        const [site, list, ...values] = vectors.map((v) => v.getItem(row) as DuckDBValue)
+        // '' is NULL to Oracle (SQL Language Reference, "Nulls")
+        if (values.some((v) => v === null || v === "")) {
+          output.setItem(row, null)
+          continue
+        }
+        const tuple = values.map(String)
+        const key = keyOf(tuple)
+        // the values the CASE has a branch for (another session may have met more since it was written)
+        if (keysOf(String(list)).has(key)) output.setItem(row, key)
+        else {
+          missing = true
+          let met = pending.get(String(site))
+          if (met === undefined) pending.set(String(site), (met = new Map()))
+          met.set(key, tuple)
+          output.setItem(row, null)
+        }
+      }
+      if (missing) info.setError(PENDING)
+      else output.flush()
+    }
+  })
+
+/** Registers `ora_format_key(site, keys, value [, value])` in the database `connection` belongs to. */
+export const registerFormatSiteFunctions = (connection: DuckDBConnection): void => {
+  for (const arity of [1, 2]) connection.registerScalarFunction(keyFunction(arity))
+}
+
+/** Whether the format argument `arg` (significant token indices) is an expression this module evaluates per row. */
+const isExpression = (toks: ReadonlyArray<Tok>, arg: ReadonlyArray<number>): boolean => {
+  if (arg.length === 1 && (toks[arg[0]!]!.kind === "str" || toks[arg[0]!]!.kind === "bind" || isKw(toks[arg[0]!], "NULL"))) return false
+  // a bind in it is numbered where the translator renders it, which need not be where the statement has it
+  if (arg.some((k) => toks[k]!.kind === "bind")) throw new OraError(3001, "unimplemented feature: a format model expression holding a bind")
+  return true
+}
+
+/** A statement rewritten by {@link dynamicFormatModels}. */
+export interface DynamicFormatModels {
+  readonly toks: ReadonlyArray<Tok>
+  /** Per bind of `toks` in order, the position of the bind of the original statement it repeats. */
+  readonly bindOrigins: ReadonlyArray<number>
+}
+
+/**
+ * `toks` (a client's statement `statement`) with each conversion call whose format model or NLS parameter is an
+ * expression rewritten as a CASE over the values met (see the module comment); undefined when there is none. Calls
+ * inside such a call's argument are rewritten first, the enclosing call then repeats their CASE in each branch.
+ * `describeOnly` (a describe without running): the CASE of no value, NULL typed as the call.
+ */
+export const dynamicFormatModels = (toks: ReadonlyArray<Tok>, statement: string, describeOnly = false): DynamicFormatModels | undefined => {
+  const first = rewritePass(toks, () => statementId(statement), 0, (t) => t, describeOnly, true)
+  if (first === undefined) return undefined
+  const id = statementId(statement)
+  const positionOf = new Map(toks.filter((t) => t.kind === "bind").sort((a, b) => a.pos - b.pos).map((t, position) => [t, position]))
+  // a token repeated in a CASE has no heading of its own (the CASE's first token has the call's); one copy per
+  // token, so that a bind repeated stays one bind
+  const copies = new Map<Tok, Tok>()
+  const made = new Set<Tok>()
+  const quiet = (t: Tok): Tok => {
+    if (made.has(t)) return t
+    let q = copies.get(t)
+    if (q === undefined) {
+      q = { ...t, heading: "" }
+      copies.set(t, q)
+      made.add(q)
+      if (positionOf.has(t)) positionOf.set(q, positionOf.get(t)!)
+    }
+    return q
+  }
+  let current = toks
+  let sites = 0
+  for (;;) {
+    const pass = rewritePass(current, () => id, sites, quiet, describeOnly)
+    if (pass === undefined) break
+    current = pass.toks
+    sites += pass.sites
+  }
+  if (sites === 0) return undefined
+  return { toks: current, bindOrigins: current.flatMap((t) => (t.kind === "bind" ? [positionOf.get(t)!] : [])) }
+}
+
+/**
+ * One pass of {@link dynamicFormatModels}: the calls with an expression as format argument and no such call inside
+ * (`probe`: only whether there is one).
+ */
+const rewritePass = (toks: ReadonlyArray<Tok>, id: () => string, firstSite: number, quiet: (t: Tok) => Tok, describeOnly: boolean, probe = false): { toks: Array<Tok>; sites: number } | undefined => {
+  const calls = new Map<number, { close: number; args: Array<ReadonlyArray<number>> }>()
+  for (const a of formatArguments(toks)) {
+    const call = calls.get(a.call[0]) ?? { close: a.call[1], args: [] }
+    call.args.push(a.tokens)
+    calls.set(a.call[0], call)
+  }
+  const dynamic = [...calls].filter(([, c]) => c.args.every((arg) => arg.length > 0) && c.args.some((arg) => isExpression(toks, arg)))
+  const innermost = dynamic.filter(([from, c]) => !dynamic.some(([f, d]) => f > from && d.close < c.close))
+  if (innermost.length === 0) return undefined
+  if (probe) return { toks: [], sites: innermost.length }
+  const replaced = new Map<number, Array<Tok>>()
+  const removed = new Set<number>()
+  innermost.forEach(([from, c], n) => {
+    const site = `${id()}#${firstSite + n}`
+    const pos = toks[from]!.pos
+    const gen = (text: string): Array<Tok> => tokenize(text).map((t) => ({ ...t, pos, heading: "" }))
+    const copy = (a: number, b: number): Array<Tok> => toks.slice(a, b).map(quiet)
+    const dynamicArgs = c.args.filter((arg) => isExpression(toks, arg))
+    const last = (arg: ReadonlyArray<number>) => arg[arg.length - 1]!
+    const firstArg = c.args[0]!
+    let comma = firstArg[0]! - 1
+    while (!isOp(toks[comma], ",")) comma--
+    // the call with one literal per dynamic argument
+    const branch = (values: ReadonlyArray<string>): Array<Tok> => {
+      const out: Array<Tok> = copy(from, firstArg[0]!)
+      let v = 0
+      c.args.forEach((arg, k) => {
+        if (k > 0) out.push(...copy(last(c.args[k - 1]!) + 1, arg[0]!))
+        out.push(...(dynamicArgs.includes(arg) ? [{ kind: "str" as const, text: sqlString(values[v]!), value: values[v++]!, pos, heading: "" }] : copy(arg[0]!, last(arg) + 1)))
+      })
+      out.push(...copy(last(c.args[c.args.length - 1]!) + 1, c.close + 1))
+      return out
+    }
+    const met = describeOnly ? [] : [...(known.get(site) ?? new Map<string, ReadonlyArray<string>>())]
+    const keys = met.length === 0 ? "*" : met.map(([key]) => key).join(",")
+    const out: Array<Tok> = gen(describeOnly ? "CASE NULL" : `CASE ${FORMAT_KEY_FUNCTION}(${sqlString(site)}, ${sqlString(keys)}`)
+    if (!describeOnly) {
+      for (const arg of dynamicArgs) out.push(...gen(", "), ...copy(arg[0]!, last(arg) + 1))
+      out.push(...gen(")"))
+    }
+    // with no value met yet, a branch never taken ('*' is no key) keeps the call's result type: the call without
+    // its format arguments
+    if (met.length === 0) out.push(...gen(" WHEN '*' THEN "), ...copy(from, comma), ...gen(")"))
+    for (const [key, values] of met) out.push(...gen(` WHEN ${sqlString(key)} THEN `), ...branch(values))
+    out.push(...gen(" END"))
+    out[0] = { ...out[0]!, heading: headingOf(toks.slice(from, c.close + 1).filter((t) => t.kind !== "ws")) }
+    replaced.set(from, out)
+    for (let k = from + 1; k <= c.close; k++) removed.add(k)
+  })
+  return { toks: toks.flatMap((t, k) => (removed.has(k) ? [] : (replaced.get(k) ?? [t]))), sites: innermost.length }
+}
+
+/**
+ * ORA-03001 for a statement with a format model that is an expression, where this module does not evaluate it per
+ * row (a PL/SQL block's SQL, a view's or CREATE TABLE ... AS SELECT's query): the translator would ignore the model.
+ */
+export const refuseFormatExpressions = (toks: ReadonlyArray<Tok>, where: string): void => {
+  if (rewritePass(toks, () => "", 0, (t) => t, false, true) !== undefined) throw new OraError(3001, `unimplemented feature: a format model expression in ${where}`)
+}
+
+/** Counts the values learned (by any statement): a run that failed while another learned some is run again. */
+let generation = 0
+
+/** Statements that may call a conversion function with a format model. */
+export const MAY_HAVE_FORMAT = /\bTO_[A-Z_]+\s*\(/i
+
+/** Moves the values runs met at the sites of `statement` to the known ones; true when there were any. */
+const learn = (statement: string): boolean => {
+  const prefix = `${statementId(statement)}#`
+  let learned = false
+  if (pending.size === 0) return false
+  for (const [site, met] of pending) {
+    if (!site.startsWith(prefix)) continue
+    pending.delete(site)
+    if (known.size >= SITE_LIMIT && !known.has(site)) known.delete(known.keys().next().value!)
+    const into = known.get(site) ?? new Map<string, ReadonlyArray<string>>()
+    for (const [key, tuple] of met) if (!into.has(key)) (into.set(key, tuple), (learned = true))
+    known.set(site, into)
+  }
+  if (learned) generation++
+  return learned
+}
+
+/** Forgets the values met at the sites of `statement`. */
+const forget = (statement: string): void => {
+  const prefix = `${statementId(statement)}#`
+  for (const site of [...known.keys()]) if (site.startsWith(prefix)) known.delete(site)
+}
+
+/** Whether a run of `statement` met format values not known yet. */
+export const formatValuesPending = (statement: string): boolean => {
+  if (pending.size === 0) return false
+  const prefix = `${statementId(statement)}#`
+  return [...pending.keys()].some((site) => site.startsWith(prefix))
+}
+
+/** Rounds a statement runs at most (each meets new format values) before its failure stands. */
+const MAX_ROUNDS = 100
+
+/**
+ * Runs `run` (the statement `statement`, rewritten by {@link dynamicFormatModels} on each run) until a run meets no
+ * format value it did not know: a failed run that met new values (or while which another session's run learned
+ * some) is run again with them.
+ */
+export const settleFormatSites = async <T>(statement: string, run: () => Promise<T>): Promise<T> => {
+  for (let round = 0; ; round++) {
+    const before = generation
+    try {
+      return await run()
+    } catch (e) {
+      const learned = learn(statement)
+      if (round < MAX_ROUNDS && (learned || generation !== before)) continue
+      // a value met before may be what fails (a model the translator refuses): met anew by the next run
+      forget(statement)
+      throw e
+    }
+  }
+}
