@@ -25,6 +25,7 @@ import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lex
 import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage } from "./plsql.ts"
 import { alterTrigger, defineTrigger, dropTrigger } from "./plsql/trigger-definitions.ts"
+import { alterCompile } from "./plsql/alter-compile.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
 import { queryTokenRewrites } from "./session-translate.ts"
 import type { DdlHost } from "./ddl-host.ts"
@@ -335,6 +336,7 @@ export class Ddl implements TableDdl {
       if (isKw(toks[1], "SESSION")) return this.s.alterSession(toks)
       if (isKw(toks[1], "TABLE")) return this.alterTable(toks, t.text)
       if (isKw(toks[1], "TRIGGER")) return alterTrigger(this.s.db, this.s.schema, toks)
+      if (isKw(toks[1], "PROCEDURE", "FUNCTION", "PACKAGE")) return alterCompile(this.s, toks)
       if (isKw(toks[1], "SEQUENCE")) {
         const q = this.qualified(toks, 2)
         if (this.s.db.catalog.getObject(q.schema, "SEQUENCE", q.name) === undefined) throw new OraError(2289, "sequence does not exist")
