@@ -122,4 +122,24 @@ describe("Oracle test server: invalid stored units and their dependencies", () =
     await conn.execute("BEGIN dep_pkg.p; dep_touch; END;")
     expect((await failure(() => conn.execute("ALTER PROCEDURE no_such_unit COMPILE"))).message).toMatch(/^ORA-04043: object NO_SUCH_UNIT does not exist/)
   })
+
+  it("reports a missing ; at the block word after it (PLS-00103 at END with Oracle's list and the substitution note), in a block and in USER_ERRORS", async () => {
+    const e = await failure(() => conn.execute("DECLARE\n  n NUMBER;\nBEGIN\n  IF n = 1 THEN\n    n := 2\n  END IF;\nEND;"))
+    expect(e.message.split("\nHelp:")[0]).toBe(
+      [
+        "ORA-06550: line 6, column 3:",
+        'PLS-00103: Encountered the symbol "END" when expecting one of the following:',
+        "",
+        "   * & = - + ; < / > at in is mod remainder not rem",
+        "   <an exponent (**)> <> or != or ~= >= <= <> and or like like2",
+        "   like4 likec between || multiset member submultiset",
+        'The symbol ";" was substituted for "END" to continue.'
+      ].join("\n")
+    )
+    const r = await conn.execute("CREATE OR REPLACE PROCEDURE missing_semicolon IS\n  n NUMBER;\nBEGIN\n  n := 1\nEND;")
+    expect(r.warning?.message).toMatch(/^NJS-700/)
+    const listed = await errors("MISSING_SEMICOLON")
+    expect(listed.map((row: Array<unknown>) => row.slice(2, 4))).toEqual([[5, 1]])
+    expect(listed[0][4]).toMatch(/^PLS-00103: Encountered the symbol "END" when expecting one of the following:/)
+  })
 })
