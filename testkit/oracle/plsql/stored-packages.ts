@@ -7,8 +7,9 @@
  * https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/plsql-packages.html) describes.
  *
  * Replacing a package's specification or body gives sessions that had an instance a new one the next time they
- * name it (Oracle raises ORA-04068 "existing state of packages has been discarded" once first; this server has no
- * recompilation model and does not).
+ * name it (Oracle raises ORA-04068 "existing state of packages has been discarded" once first; this server does not).
+ * A body that does not compile is stored INVALID with its errors (stored-code.ts) and compiled again when a table it
+ * depends on changed (unit-compilation.ts).
  */
 import { mayExecute } from "../execute-privileges.ts"
 import { OraError, ora } from "../errors.ts"
