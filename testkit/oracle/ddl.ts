@@ -26,6 +26,7 @@ import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage } from "./plsql.ts"
 import { alterTrigger, defineTrigger, dropTrigger } from "./plsql/trigger-definitions.ts"
 import { alterCompile } from "./plsql/alter-compile.ts"
+import { noteCompileWarning } from "./plsql/stored-code.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
 import { queryTokenRewrites } from "./session-translate.ts"
 import type { DdlHost } from "./ddl-host.ts"
@@ -245,7 +246,10 @@ export class Ddl implements TableDdl {
         this.s.db.catalog.putObject(this.s.db.catalog.getObject(q.schema, "TYPE", q.name) ?? { owner: q.schema, name: q.name, type: "TYPE", objectId: this.s.db.catalog.newObjectId(), created: new Date() })
         return
       }
-      if (isKw(toks[k], "TRIGGER")) return defineTrigger(this.s.db, this.s.schema, sqlText, (schema, name) => this.s.lookupTable(schema, name))
+      if (isKw(toks[k], "TRIGGER")) {
+        if (defineTrigger(this.s.db, this.s.schema, sqlText, (schema, name) => this.s.lookupTable(schema, name))) noteCompileWarning(this.s)
+        return
+      }
       if (isKw(toks[k], "SYNONYM") || (isKw(toks[k], "PUBLIC") && isKw(toks[k + 1], "SYNONYM"))) return createSynonym(this, toks, k, orReplace)
       if (isKw(toks[k], "MATERIALIZED") && isKw(toks[k + 1], "VIEW")) return createMaterializedView(this, toks, k + 2, sql)
       if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))

@@ -11,7 +11,7 @@ import type { Subprogram, TypeSpec } from "./ast.ts"
 import { lineColumn, PlsCompileError } from "./errors.ts"
 import type { PlsqlHost } from "./host.ts"
 import { packagesOf } from "./stored-packages.ts"
-import { triggerDictionaryRows } from "./trigger-definitions.ts"
+import { triggerDictionaryRows, triggersOf } from "./trigger-definitions.ts"
 import { isStale } from "./unit-compilation.ts"
 
 /** One compile error of a stored unit: line and column in its stored text, and the PLS- message. */
@@ -95,6 +95,7 @@ export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<read
       args.push(...argumentRows(def.owner, sub.name, def.name, id, overload, i + 1, params, sub.returns !== undefined ? typeName(sub.returns) : undefined))
     })
   }
+  for (const t of triggersOf(db).values()) (t.errors ?? []).forEach((e, i) => errors.push([t.owner, t.name, "TRIGGER", i + 1, e.line, e.position, e.text, "ERROR", messageNumber(e.text)]))
   return [
     ["ALL_SOURCE", source],
     ["ALL_ERRORS", errors],
@@ -111,6 +112,7 @@ export const objectStatus = (db: OracleDatabase, owner: string, type: string, na
     const body = packagesOf(db).get(`${owner}.${name}`)?.body
     return body !== undefined && (body.errors !== undefined || isStale(db, body)) ? "INVALID" : "VALID"
   }
+  if (type === "TRIGGER") return triggersOf(db).get(`${owner}.${name}`)?.errors !== undefined ? "INVALID" : "VALID"
   if (type !== "PROCEDURE" && type !== "FUNCTION") return "VALID"
   const p: PlsqlProcedure | undefined = db.procedures.get(`${owner}.${name}`)
   return p !== undefined && (p.errors !== undefined || isStale(db, p)) ? "INVALID" : "VALID"
