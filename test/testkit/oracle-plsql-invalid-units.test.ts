@@ -158,4 +158,21 @@ describe("Oracle test server: invalid stored units and their dependencies", () =
     await conn.execute("INSERT INTO trg_rows VALUES (1)")
     expect((await conn.execute("SELECT a FROM trg_rows")).rows).toEqual([[5]])
   })
+
+  it("creates a unit calling an unknown procedure INVALID (PLS-00201); created later it compiles on the next call, dropped again it is INVALID", async () => {
+    const r = await conn.execute("CREATE OR REPLACE PROCEDURE calls_later IS\nBEGIN\n  later_callee;\nEND;")
+    expect(r.warning?.message).toMatch(/^NJS-700/)
+    expect(await errors("CALLS_LATER")).toEqual([
+      ["PROCEDURE", 1, 3, 3, "PLS-00201: identifier 'LATER_CALLEE' must be declared", 201],
+      ["PROCEDURE", 2, 3, 3, "PL/SQL: Statement ignored", 0]
+    ])
+    await conn.execute("CREATE OR REPLACE PROCEDURE later_callee IS BEGIN NULL; END;")
+    await conn.execute("BEGIN calls_later; END;")
+    expect(await status("CALLS_LATER")).toEqual([["PROCEDURE", "VALID"]])
+    await conn.execute("DROP PROCEDURE later_callee")
+    expect(await status("CALLS_LATER")).toEqual([["PROCEDURE", "INVALID"]])
+    // local subprograms (also one declared after its caller), recursion and RAISE_APPLICATION_ERROR compile
+    const ok = await conn.execute("CREATE OR REPLACE PROCEDURE calls_known(n NUMBER) IS\n  PROCEDURE a IS BEGIN b; END;\n  PROCEDURE b IS BEGIN NULL; END;\nBEGIN\n  IF n > 0 THEN calls_known(n - 1); END IF;\n  a;\n  IF n < 0 THEN RAISE_APPLICATION_ERROR(-20001, 'negative'); END IF;\nEND;")
+    expect(ok.warning).toBeUndefined()
+  })
 })

@@ -2,13 +2,14 @@
  * What Oracle's PL/SQL compiler finds in a stored unit beyond its syntax, and the tables the unit depends on.
  *
  * Checked when a unit is created: an assignment, INTO or FETCH target that no enclosing scope declares is PLS-00201
- * "identifier 'X' must be declared" closed by "PL/SQL: Statement ignored"; a table of an embedded SQL statement that
+ * "identifier 'X' must be declared" closed by "PL/SQL: Statement ignored", and so is an unqualified call of a procedure
+ * that is neither local nor stored; a table of an embedded SQL statement that
  * does not exist is "PL/SQL: ORA-00942" closed by "PL/SQL: SQL Statement ignored" (PL/SQL Language Reference 23ai,
  * "PL/SQL Static SQL": static SQL is checked at compile time). Names inside expressions are still found only when
  * the unit runs (README, "Where it still differs").
  *
- * Dependencies: a unit records the tables its static SQL names (the object and its columns). When one of them is
- * dropped, created again or altered, the unit is INVALID in USER_OBJECTS, and the next call compiles it again
+ * Dependencies: a unit records the tables its static SQL names (the object and its columns) and the stored procedures
+ * it calls. When one of them is dropped, created again or altered, the unit is INVALID in USER_OBJECTS, and the next call compiles it again
  * (VALID when it compiles, else INVALID with its errors), as the Database Development Guide 23ai, "Schema Object
  * Dependency" (https://docs.oracle.com/en/database/oracle/oracle-database/23/adfns/schema-object-dependency.html,
  * "Object Invalidation" and "Revalidation") describes; ALTER PROCEDURE / FUNCTION / PACKAGE ... COMPILE compiles it
@@ -48,8 +49,18 @@ const tableAt = (db: OracleDatabase, key: string) => {
   return db.catalog.getTable(key.slice(0, dot), key.slice(dot + 1))
 }
 
-/** A table as a unit compiled against it: its object id and each column with its type, one per line. */
+/** Dependency keys of stored procedures and functions a unit calls (`procedure OWNER.NAME`); other keys are tables. */
+const PROCEDURE_KEY = "procedure "
+
+/**
+ * A table as a unit compiled against it: its object id and each column with its type, one per line; a called
+ * procedure's: its object id.
+ */
 const tableSignature = (db: OracleDatabase, key: string): string | undefined => {
+  if (key.startsWith(PROCEDURE_KEY)) {
+    const p = db.procedures.get(key.slice(PROCEDURE_KEY.length))
+    return p === undefined ? undefined : String(db.catalog.getObject(p.owner, p.isFunction === true ? "FUNCTION" : "PROCEDURE", p.name)?.objectId ?? 0)
+  }
   const meta = tableAt(db, key)
   return meta === undefined ? undefined : [String(meta.objectId), ...meta.columns.map((c) => `${c.name} ${JSON.stringify(c.type)}`)].join("\n")
 }
@@ -181,6 +192,20 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
       if (signature === undefined) errors.push(sqlCompileError(source, ref.at.pos, statementPos, ora.tableNotFound(db.settings.version, owner, ref.name)))
     }
   }
+  // an unqualified procedure call: a local subprogram, RAISE_APPLICATION_ERROR, or a stored procedure (or synonym of one)
+  const call = (scope: Names, st: Extract<Stmt, { k: "call" }>) => {
+    if (st.name.length !== 1) return
+    const name = st.name[0]!
+    if (declares(scope, name) || name === "RAISE_APPLICATION_ERROR") return
+    const synonyms = synonymsOf(db)
+    if (synonyms.has(`${schema}.${name}`) || synonyms.has(`PUBLIC.${name}`)) return
+    const key = `${PROCEDURE_KEY}${schema}.${name}`
+    const signature = tableSignature(db, key)
+    deps.set(key, signature)
+    if (signature !== undefined) return
+    const e = new PlsCompileError(source, st.nameTok.pos, 201, `identifier '${name}' must be declared`)
+    errors.push(ignoredAt(source, st.pos, e, "Statement") as PlsCompileError)
+  }
   const statements = (scope: Names, body: ReadonlyArray<Stmt>) => body.forEach((st) => statement(scope, st))
   const inner = (scope: Names, names: ReadonlyArray<string>): Names => ({ names: new Set(names), parent: scope })
   const statement = (scope: Names, st: Stmt): void => {
@@ -215,14 +240,17 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
         return sql(st.dml, st.dml[0]?.pos ?? st.pos)
       case "block":
         return unit(scope, st.block, [])
+      case "call":
+        return call(scope, st)
       default:
         return
     }
   }
   const unit = (scope: Names | undefined, b: Block, names: Iterable<string>): void => {
     const own: Names = { names: new Set([...names, ...(b.label !== undefined ? [b.label] : [])]), ...(scope !== undefined ? { parent: scope } : {}) }
+    // every name of the section first: a subprogram may call one declared after it (Oracle wants a forward declaration)
+    for (const d of b.decls) declName(d).forEach((n) => own.names.add(n))
     for (const d of b.decls) {
-      declName(d).forEach((n) => own.names.add(n))
       if (d.k === "cursor") sql(d.query, d.query[0]?.pos ?? d.pos)
       if (d.k === "subprogram" && d.sub.body !== undefined) unit(own, d.sub.body, [d.sub.name, ...d.sub.params.map((p) => p.name)])
     }
