@@ -74,6 +74,17 @@ const tableSignature = (db: OracleDatabase, key: string): string | undefined => 
 export const isStale = (db: OracleDatabase, unit: object): boolean => {
   const deps = dependencies.get(unit)
   if (deps === undefined) return false
+  // the catalog's version moves with every change of a table or object: a unit called per row checks once
+  const checked = staleness.get(unit)
+  if (checked?.version === db.catalog.version) return checked.stale
+  const stale = changed(db, deps)
+  staleness.set(unit, { version: db.catalog.version, stale })
+  return stale
+}
+
+const staleness = new WeakMap<object, { readonly version: number; readonly stale: boolean }>()
+
+const changed = (db: OracleDatabase, deps: Dependencies): boolean => {
   for (const [key, signature] of deps) {
     const now = tableSignature(db, key)
     if (now === signature) continue
