@@ -175,4 +175,18 @@ describe("Oracle test server: invalid stored units and their dependencies", () =
     const ok = await conn.execute("CREATE OR REPLACE PROCEDURE calls_known(n NUMBER) IS\n  PROCEDURE a IS BEGIN b; END;\n  PROCEDURE b IS BEGIN NULL; END;\nBEGIN\n  IF n > 0 THEN calls_known(n - 1); END IF;\n  a;\n  IF n < 0 THEN RAISE_APPLICATION_ERROR(-20001, 'negative'); END IF;\nEND;")
     expect(ok.warning).toBeUndefined()
   })
+
+  it("creates a unit whose INSERT column list or UPDATE SET names a missing column INVALID with PL/SQL: ORA-00904", async () => {
+    await conn.execute("CREATE TABLE col_rows (a NUMBER, b VARCHAR2(10))")
+    const r = await conn.execute("CREATE OR REPLACE PROCEDURE bad_columns IS\nBEGIN\n  INSERT INTO col_rows (a, nope) VALUES (1, 2);\n  UPDATE col_rows SET b = 'x', gone = 1 WHERE a = 1;\nEND;")
+    expect(r.warning?.message).toMatch(/^NJS-700/)
+    expect((await errors("BAD_COLUMNS")).map((e: Array<unknown>) => e.slice(2, 6))).toEqual([
+      [3, 28, 'PL/SQL: ORA-00904: "NOPE": invalid identifier', 904],
+      [3, 3, "PL/SQL: SQL Statement ignored", 0],
+      [4, 32, 'PL/SQL: ORA-00904: "GONE": invalid identifier', 904],
+      [4, 3, "PL/SQL: SQL Statement ignored", 0]
+    ])
+    const ok = await conn.execute("CREATE OR REPLACE PROCEDURE good_columns IS\nBEGIN\n  INSERT INTO col_rows (a, b) VALUES (1, 'x');\n  UPDATE col_rows c SET c.a = 2, (b) = (SELECT 'y' FROM dual) WHERE a = 1;\nEND;")
+    expect(ok.warning).toBeUndefined()
+  })
 })

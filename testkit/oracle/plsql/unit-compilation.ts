@@ -4,7 +4,8 @@
  * Checked when a unit is created: an assignment, INTO or FETCH target that no enclosing scope declares is PLS-00201
  * "identifier 'X' must be declared" closed by "PL/SQL: Statement ignored", and so is an unqualified call of a procedure
  * that is neither local nor stored; a table of an embedded SQL statement that
- * does not exist is "PL/SQL: ORA-00942" closed by "PL/SQL: SQL Statement ignored" (PL/SQL Language Reference 23ai,
+ * does not exist is "PL/SQL: ORA-00942" closed by "PL/SQL: SQL Statement ignored", a column an INSERT column list or
+ * UPDATE SET names that its table lacks "PL/SQL: ORA-00904" (PL/SQL Language Reference 23ai,
  * "PL/SQL Static SQL": static SQL is checked at compile time). Names inside expressions are still found only when
  * the unit runs (README, "Where it still differs").
  *
@@ -156,6 +157,41 @@ const tableReferences = (toks: Expr): Array<{ owner: string | undefined; name: s
   return out
 }
 
+/**
+ * The columns a DML statement names where only a column can stand: INSERT INTO t [alias] (c1, c2, ...) and the
+ * targets of UPDATE t [alias] SET c = ..., (c1, c2) = ...; with the table reference they belong to.
+ */
+const dmlColumns = (toks: Expr): { table: { owner: string | undefined; name: string }; columns: Array<Tok> } | undefined => {
+  const insert = isKw(toks[0], "INSERT") && isKw(toks[1], "INTO")
+  if (!insert && !isKw(toks[0], "UPDATE")) return undefined
+  let k = insert ? 2 : 1
+  if (!isName(toks[k])) return undefined
+  const qualified = isOp(toks[k + 1], ".") && isName(toks[k + 2])
+  const table = qualified ? { owner: oracleName(toks[k]!), name: oracleName(toks[k + 2]!) } : { owner: undefined, name: oracleName(toks[k]!) }
+  k += qualified ? 3 : 1
+  if (isName(toks[k]) && !isKw(toks[k], "SET", "VALUES", "SELECT", "WITH")) k++
+  const columns: Array<Tok> = []
+  if (insert) {
+    if (!isOp(toks[k], "(") || isKw(toks[k + 1], "SELECT", "WITH")) return { table, columns }
+    for (k++; toks[k] !== undefined && !isOp(toks[k], ")"); k++) if (isName(toks[k]) && !isOp(toks[k + 1], ".")) columns.push(toks[k]!)
+    return { table, columns }
+  }
+  // SET ROW = record names no column
+  if (!isKw(toks[k], "SET") || isKw(toks[k + 1], "ROW")) return { table, columns }
+  // each top-level assignment's left side, up to `=`
+  let depth = 0
+  let left = true
+  for (k++; toks[k] !== undefined && !(depth === 0 && isKw(toks[k], "WHERE", "RETURNING", "RETURN", "LOG")); k++) {
+    const t = toks[k]!
+    if (isOp(t, "(")) depth++
+    else if (isOp(t, ")")) depth--
+    else if (depth === 0 && isOp(t, "=")) left = false
+    else if (depth === 0 && isOp(t, ",")) left = true
+    else if (left && depth <= 1 && isName(t) && !isOp(toks[k + 1], ".") && !isOp(toks[k - 1], ".")) columns.push(t)
+  }
+  return { table, columns }
+}
+
 /** A scope of the static check: the names a block (or subprogram) declares, inside its enclosing scope's. */
 interface Names {
   readonly names: Set<string>
@@ -202,6 +238,12 @@ export const compileUnit = (db: OracleDatabase, schema: string, source: string, 
       deps.set(key, signature)
       if (signature === undefined) errors.push(sqlCompileError(source, ref.at.pos, statementPos, ora.tableNotFound(db.settings.version, owner, ref.name)))
     }
+    // a column an INSERT list or UPDATE SET names that its table lacks: PL/SQL: ORA-00904
+    const dml = dmlColumns(toks)
+    const meta = dml === undefined ? undefined : db.catalog.getTable(dml.table.owner ?? schema, dml.table.name)
+    if (dml === undefined || meta === undefined) return
+    const missing = dml.columns.find((c) => !meta.columns.some((m) => m.name === oracleName(c)))
+    if (missing !== undefined) errors.push(sqlCompileError(source, missing.pos, statementPos, ora.invalidIdentifier(oracleName(missing))))
   }
   // an unqualified procedure call: a local subprogram, RAISE_APPLICATION_ERROR, or a stored procedure (or synonym of one)
   const call = (scope: Names, st: Extract<Stmt, { k: "call" }>) => {
