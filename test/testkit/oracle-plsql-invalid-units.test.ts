@@ -189,4 +189,26 @@ describe("Oracle test server: invalid stored units and their dependencies", () =
     const ok = await conn.execute("CREATE OR REPLACE PROCEDURE good_columns IS\nBEGIN\n  INSERT INTO col_rows (a, b) VALUES (1, 'x');\n  UPDATE col_rows c SET c.a = 2, (b) = (SELECT 'y' FROM dual) WHERE a = 1;\nEND;")
     expect(ok.warning).toBeUndefined()
   })
+
+  it("a new package specification makes the body INVALID; its next use compiles it again against the new one", async () => {
+    await conn.execute("CREATE OR REPLACE PACKAGE spec_dep AS FUNCTION f RETURN NUMBER; END;")
+    await conn.execute("CREATE OR REPLACE PACKAGE BODY spec_dep AS FUNCTION f RETURN NUMBER IS BEGIN RETURN 1; END; END;")
+    // the same text again changes nothing
+    await conn.execute("CREATE OR REPLACE PACKAGE spec_dep AS FUNCTION f RETURN NUMBER; END;")
+    expect(await status("SPEC_DEP")).toEqual([
+      ["PACKAGE", "VALID"],
+      ["PACKAGE BODY", "VALID"]
+    ])
+    await conn.execute("CREATE OR REPLACE PACKAGE spec_dep AS FUNCTION f RETURN NUMBER; c CONSTANT NUMBER := 2; END;")
+    expect(await status("SPEC_DEP")).toEqual([
+      ["PACKAGE", "VALID"],
+      ["PACKAGE BODY", "INVALID"]
+    ])
+    const r = await conn.execute("BEGIN :v := spec_dep.f + spec_dep.c; END;", { v: { dir: oracledb.BIND_OUT, type: oracledb.NUMBER } })
+    expect(r.outBinds).toEqual({ v: 3 })
+    expect(await status("SPEC_DEP")).toEqual([
+      ["PACKAGE", "VALID"],
+      ["PACKAGE BODY", "VALID"]
+    ])
+  })
 })

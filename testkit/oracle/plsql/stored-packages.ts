@@ -22,7 +22,7 @@ import { PlsCompileError, unexpectedSymbol } from "./errors.ts"
 import type { PlsqlHost } from "./host.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { compileErrorIn, type CompileError, noteCompileWarning, storedText } from "./stored-code.ts"
-import { compileErrorRows, compileUnit, recordDependencies } from "./unit-compilation.ts"
+import { compileErrorRows, compileUnit, recordDependencies, withSpecification } from "./unit-compilation.ts"
 
 /** A package as created: its specification and, once created, its body, both parsed. */
 export interface PackageDef {
@@ -124,7 +124,8 @@ export const definePackage = (s: PlsqlHost, sql: string): void => {
   const publicNames = declaredNames(block)
   // a new specification keeps no body of the old one's (Oracle marks it invalid until it is compiled again)
   all.set(key, { owner, name, spec: { source, block }, publicNames, ...(known?.body !== undefined ? { body: known.body } : {}) })
-  if (known === undefined) s.db.catalog.putObject({ owner, name, type: "PACKAGE", objectId: s.db.catalog.newObjectId(), created: new Date() })
+  // put again when replaced: the dictionary and the bodies' dependency checks follow the catalog's version
+  s.db.catalog.putObject(s.db.catalog.getObject(owner, "PACKAGE", name) ?? { owner, name, type: "PACKAGE", objectId: s.db.catalog.newObjectId(), created: new Date() })
 }
 
 /**
@@ -138,7 +139,7 @@ const compileBody = (s: PlsqlHost, def: PackageDef, source: string, toks: Array<
     const compiled = compileUnit(s.db, s.schema, source, block, [def.name, ...declaredNames(def.spec.block)])
     const errors = compiled.errors.flatMap((e) => compileErrorRows(source, offset, e))
     const body = errors.length > 0 ? { source, block, errors } : { source, block }
-    recordDependencies(body, compiled.dependencies)
+    recordDependencies(body, withSpecification(s.db, compiled.dependencies, def.owner, def.name))
     return body
   } catch (e) {
     if (!(e instanceof PlsCompileError)) throw e

@@ -28,6 +28,7 @@ import type { PlsqlProcedure } from "../catalog.ts"
 import type { PlsqlHost } from "./host.ts"
 import { parseProcedureBody } from "./parser.ts"
 import { compileErrorIn, type CompileError, storedText } from "./stored-code.ts"
+import { packagesOf } from "./stored-packages.ts"
 
 /** The tables a unit's static SQL names, by `OWNER.NAME`, each with the object id and columns it had then. */
 export type Dependencies = ReadonlyMap<string, string | undefined>
@@ -53,11 +54,21 @@ const tableAt = (db: OracleDatabase, key: string) => {
 /** Dependency keys of stored procedures and functions a unit calls (`procedure OWNER.NAME`); other keys are tables. */
 const PROCEDURE_KEY = "procedure "
 
+/** The dependency key of a package body on its specification (whose text is its signature). */
+const SPECIFICATION_KEY = "specification "
+
+/** Adds to `deps` a package body's dependency on its specification: replaced by another text, the body is INVALID. */
+export const withSpecification = (db: OracleDatabase, deps: Dependencies, owner: string, name: string): Dependencies => {
+  const key = `${SPECIFICATION_KEY}${owner}.${name}`
+  return new Map([...deps, [key, tableSignature(db, key)]])
+}
+
 /**
  * A table as a unit compiled against it: its object id and each column with its type, one per line; a called
  * procedure's: its object id.
  */
 const tableSignature = (db: OracleDatabase, key: string): string | undefined => {
+  if (key.startsWith(SPECIFICATION_KEY)) return packagesOf(db).get(key.slice(SPECIFICATION_KEY.length))?.spec.source
   if (key.startsWith(PROCEDURE_KEY)) {
     const p = db.procedures.get(key.slice(PROCEDURE_KEY.length))
     return p === undefined ? undefined : String(db.catalog.getObject(p.owner, p.isFunction === true ? "FUNCTION" : "PROCEDURE", p.name)?.objectId ?? 0)
