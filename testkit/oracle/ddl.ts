@@ -21,6 +21,8 @@ import { isKw, isOp, matchParen, splitTopLevel, tokenize, type Tok } from "./lex
 import { duckIdent, encodeName } from "./names.ts"
 import { definePackage, defineProcedure, dropPackage } from "./plsql.ts"
 import { alterTrigger, defineTrigger, dropTrigger } from "./plsql/trigger-definitions.ts"
+import { alterCompile } from "./plsql/alter-compile.ts"
+import { noteCompileWarning } from "./plsql/stored-code.ts"
 import { defineContext, dropContext } from "./plsql/application-contexts.ts"
 import { queryTokenRewrites } from "./session-translate.ts"
 import type { DdlHost } from "./ddl-host.ts"
@@ -134,7 +136,10 @@ export class Ddl implements TableDdl {
         this.s.db.catalog.putObject(this.s.db.catalog.getObject(q.schema, "TYPE", q.name) ?? { owner: q.schema, name: q.name, type: "TYPE", objectId: this.s.db.catalog.newObjectId(), created: new Date() })
         return
       }
-      if (isKw(toks[k], "TRIGGER")) return defineTrigger(this.s.db, this.s.schema, sqlText, (schema, name) => this.s.lookupTable(schema, name))
+      if (isKw(toks[k], "TRIGGER")) {
+        if (defineTrigger(this.s.db, this.s.schema, sqlText, (schema, name) => this.s.lookupTable(schema, name))) noteCompileWarning(this.s)
+        return
+      }
       if (isKw(toks[k], "SYNONYM") || (isKw(toks[k], "PUBLIC") && isKw(toks[k + 1], "SYNONYM"))) return createSynonym(this, toks, k, orReplace)
       if (isKw(toks[k], "MATERIALIZED") && isKw(toks[k + 1], "VIEW")) return createMaterializedView(this, toks, k + 2, sql)
       if (isKw(toks[k], "SYNONYM", "PUBLIC", "TYPE", "PACKAGE", "TRIGGER", "ROLE", "TABLESPACE", "DATABASE", "DIRECTORY", "MATERIALIZED"))
@@ -225,6 +230,7 @@ export class Ddl implements TableDdl {
       if (isKw(toks[1], "SESSION")) return this.s.alterSession(toks)
       if (isKw(toks[1], "TABLE")) return this.alterTable(toks, t.text)
       if (isKw(toks[1], "TRIGGER")) return alterTrigger(this.s.db, this.s.schema, toks)
+      if (isKw(toks[1], "PROCEDURE", "FUNCTION", "PACKAGE")) return alterCompile(this.s, toks)
       if (isKw(toks[1], "SEQUENCE")) {
         const q = this.qualified(toks, 2)
         if (this.s.db.catalog.getObject(q.schema, "SEQUENCE", q.name) === undefined) throw new OraError(2289, "sequence does not exist")

@@ -11,10 +11,11 @@ import { Dty } from "../types.ts"
 import { oracleName } from "../translate.ts"
 import { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
 import type { BindEnv } from "./context.ts"
-import { checkProcedureBody, Interpreter, runTopLevel } from "./interpreter.ts"
+import { Interpreter, runTopLevel } from "./interpreter.ts"
 import { parseAnonymousBlock } from "./parser.ts"
-import { PlsCompileError, unexpectedSymbol } from "./errors.ts"
-import { compileErrorIn, noteCompileWarning, type CompileError } from "./stored-code.ts"
+import { unexpectedSymbol } from "./errors.ts"
+import { noteCompileWarning } from "./stored-code.ts"
+import { compileProcedure, recordDependencies } from "./unit-compilation.ts"
 import { unitName } from "./stored-packages.ts"
 
 export { BIND_IN, BIND_INOUT, BIND_OUT, type PlsqlHost } from "./host.ts"
@@ -111,20 +112,17 @@ export const defineProcedure = (s: PlsqlHost, sql: string): void => {
   const last = body[body.length - 1]
   if (last !== undefined && !isOp(last, ";")) body.push({ kind: "op", text: ";", value: ";", pos: last.pos + last.text.length })
   // a body that does not compile still creates the unit, INVALID, with its errors (stored-code.ts)
-  let errors: Array<CompileError> | undefined
-  try {
-    checkProcedureBody(source, body)
-  } catch (e) {
-    if (!(e instanceof PlsCompileError)) throw e
-    errors = [compileErrorIn(source, e)]
-    noteCompileWarning(s)
-  }
+  const compiled = compileProcedure(s, source, name, params, body)
+  const errors = compiled.errors
+  if (errors !== undefined) noteCompileWarning(s)
   const key = `${owner}.${name}`
   const existed = s.db.procedures.has(key)
   if (existed && !/^\s*CREATE\s+OR\s+REPLACE/i.test(sql)) throw ora.nameInUse()
   if (existed && (s.db.procedures.get(key)?.isFunction === true) !== isFunction) throw ora.nameInUse()
   const invalid = errors !== undefined ? { errors } : {}
-  s.db.procedures.set(key, isFunction ? { owner, name, params, isFunction, ...(returns !== undefined ? { returns } : {}), body, source, ...invalid } : { owner, name, params, body, source, ...invalid })
+  const unit: PlsqlProcedure = isFunction ? { owner, name, params, isFunction, ...(returns !== undefined ? { returns } : {}), body, source, ...invalid } : { owner, name, params, body, source, ...invalid }
+  s.db.procedures.set(key, unit)
+  recordDependencies(unit, compiled.dependencies)
   const type = isFunction ? "FUNCTION" : "PROCEDURE"
   // put again when replaced: the dictionary's snapshot follows the catalog's version (STATUS may have changed)
   s.db.catalog.putObject(s.db.catalog.getObject(owner, type, name) ?? { owner, name, type, objectId: s.db.catalog.newObjectId(), created: new Date() })

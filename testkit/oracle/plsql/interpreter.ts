@@ -20,12 +20,12 @@ import { LoopContinue, LoopExit, ReturnSignal } from "./control.ts"
 import { runDml } from "./embedded-sql.ts"
 import { evaluate, evaluateValue } from "./expressions.ts"
 import { valueOf } from "./names.ts"
-import { parseProcedureBody } from "./parser.ts"
 import type { RowReader } from "./row-reader.ts"
 import { argumentValue, resultKind } from "./sql-functions.ts"
 import { runBlock } from "./statements.ts"
 import { invalidFromSql } from "./stored-code.ts"
 import { callLocal, invoke } from "./subprograms.ts"
+import { revalidated } from "./unit-compilation.ts"
 
 export { rowsOfQuery } from "./row-reader.ts"
 
@@ -101,11 +101,6 @@ export const runTopLevel = async (interp: Interpreter, block: Block): Promise<vo
   }
 }
 
-/** Parses a procedure body now, as Oracle compiles at CREATE time (a syntax error fails the CREATE). */
-export const checkProcedureBody = (source: string, toks: ReadonlyArray<Tok>): void => {
-  parseProcedureBody(source, toks)
-}
-
 /**
  * Runs stored function `fn` with argument values for a SQL statement: its result; NULL for an unhandled
  * NO_DATA_FOUND, which SQL takes as "no row" (https://talkapex.com/nodatafound-exceptions-in-plsql-functions-called-in-queries);
@@ -116,7 +111,7 @@ export const callFromSql = async (host: PlsqlHost, fn: PlsqlProcedure, args: Rea
 
   const values = args.map((a, i) => argumentValue(a, resultKind(fn.params[i]?.type) === "number"))
   const env: BindEnv = { binds: new Map(names.map((n, i) => [n, i])), values, assigned: new Set(), read: new Set() }
-  if (fn.errors !== undefined) throw new OraError(6575, invalidFromSql(fn.name))
+  if (revalidated(host, fn).errors !== undefined) throw new OraError(6575, invalidFromSql(fn.name))
   const argToks = names.map((n): Array<Tok> => [{ kind: "bind", text: `:${n}`, value: n, pos: 0 }])
   try {
     const interp = new Interpreter(host, "", env, [])

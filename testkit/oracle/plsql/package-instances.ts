@@ -2,6 +2,7 @@
  * The session's instances of stored packages as a block reaches them: `pkg.member`, the instance made on first use
  * (its declarations, then its body's BEGIN section), and which package a subprogram belongs to.
  */
+import { OraError } from "../errors.ts"
 import { currentUserOf, mayExecute } from "../execute-privileges.ts"
 import { isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
@@ -9,7 +10,8 @@ import type { Block, Expr } from "./ast.ts"
 import type { Frame, Slot } from "./context.ts"
 import { PlsCompileError } from "./errors.ts"
 import { lookup } from "./scope.ts"
-import { findPackage, instancesOf, type PackageDef } from "./stored-packages.ts"
+import { findPackage, instancesOf, type PackageDef, recompileBody } from "./stored-packages.ts"
+import { isStale } from "./unit-compilation.ts"
 
 /** Whether the subprogram `name` resolves to is a package's (declared in a package instance's scope). */
 export function declaredInPackage(ctx: Frame, name: string, slot: Slot): boolean {
@@ -45,11 +47,15 @@ export async function packageMember(ctx: Frame, path: ReadonlyArray<string>, nam
 }
 
 /** The session's instance of a package (its package-level names), made now when it has none or an older one. */
-async function packageInstance(ctx: Frame, def: PackageDef): Promise<Map<string, Slot>> {
+async function packageInstance(ctx: Frame, named: PackageDef): Promise<Map<string, Slot>> {
   const all = instancesOf(ctx.host)
-  const key = `${def.owner}.${def.name}`
+  const key = `${named.owner}.${named.name}`
+  // compiled again first when a table its body depends on changed (unit-compilation.ts)
+  const def = named.body !== undefined && isStale(ctx.host.db, named.body) ? recompileBody(ctx.host, named) : named
   const known = all.get(key)
   if (known !== undefined && known.def === def) return known.names as Map<string, Slot>
+  // a body stored with compile errors: the call fails at run time (Error Messages, ORA-04063 and ORA-06508)
+  if (def.body?.errors !== undefined) throw new OraError(4063, `package body "${key}" has errors\nORA-06508: PL/SQL: could not find program unit being called: "${key}"`)
   if (def.body === undefined && def.spec.block.decls.some((d) => d.k === "subprogram")) {
     throw new PlsCompileError(ctx.source, ctx.pos, 905, `object ${def.owner}.${def.name} is invalid`)
   }

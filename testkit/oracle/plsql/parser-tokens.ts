@@ -6,7 +6,23 @@
 import { isKw, isOp, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import type { Expr, Param } from "./ast.ts"
-import { unexpectedSymbol } from "./errors.ts"
+import { PlsCompileError, unexpectedSymbol } from "./errors.ts"
+
+const BLOCK_WORDS = ["END", "BEGIN", "DECLARE", "ELSIF", "EXCEPTION"]
+
+/**
+ * PLS-00103 at a block word that stands where an expression could go on (`n := 2` then `END IF;` without the `;`):
+ * what may continue an expression, and where a `;` ends the statement, the note that the compiler put one there, as
+ * Oracle's compiler words it ("The symbol \";\" was substituted for \"END\" to continue.").
+ */
+const expressionEnd = (source: string, at: Tok, expected: ReadonlyArray<string>): PlsCompileError => {
+  const symbol = at.text.toUpperCase()
+  const operators = ["* & = - + ; < / > at in is mod remainder not rem", "<an exponent (**)> <> or != or ~= >= <= <> and or like like2", "like4 likec between || multiset member submultiset"]
+  const words = expected.filter((w) => w !== ";")
+  const list = [...operators, ...(words.length > 0 ? [words.join(" ")] : [])].map((l) => `   ${l}`).join("\n")
+  const note = expected.includes(";") ? `\nThe symbol ";" was substituted for "${symbol}" to continue.` : ""
+  return new PlsCompileError(source, at.pos, 103, `Encountered the symbol "${symbol}" when expecting one of the following:\n\n${list}${note}\n`)
+}
 
 /** A position in a PL/SQL unit's significant tokens (`source` is the text their positions point into). */
 export abstract class TokenParser {
@@ -59,6 +75,8 @@ export abstract class TokenParser {
       if (t === undefined) this.fail(expected)
       if (depth === 0 && cases === 0 && stop(t)) break
       if (depth === 0 && cases === 0 && isOp(t, ";")) this.fail(expected)
+      // a word that ends or starts a block cannot continue an expression: the `;` before it is missing
+      if (depth === 0 && cases === 0 && this.i > start && isKw(t, ...BLOCK_WORDS)) throw expressionEnd(this.source, t, expected)
       if (isOp(t, "(")) depth++
       else if (isOp(t, ")")) depth--
       else if (isKw(t, "CASE")) cases++

@@ -11,7 +11,8 @@ import type { Subprogram, TypeSpec } from "./ast.ts"
 import { lineColumn, PlsCompileError } from "./errors.ts"
 import type { PlsqlHost } from "./host.ts"
 import { packagesOf } from "./stored-packages.ts"
-import { triggerDictionaryRows } from "./trigger-definitions.ts"
+import { triggerDictionaryRows, triggersOf } from "./trigger-definitions.ts"
+import { isStale } from "./unit-compilation.ts"
 
 /** One compile error of a stored unit: line and column in its stored text, and the PLS- message. */
 export interface CompileError {
@@ -58,6 +59,9 @@ const argumentRows = (owner: string, objectName: string, pkg: string | null, obj
   return rows
 }
 
+/** ALL_ERRORS.MESSAGE_NUMBER: the PLS- or (`PL/SQL: ORA-nnnnn`) ORA- number of an error line, 0 for the "ignored" lines. */
+const messageNumber = (text: string): number => Number(/^(?:PLS-|PL\/SQL: ORA-)(\d+)/.exec(text)?.[1] ?? 0)
+
 /** Rows of ALL_SOURCE, ALL_ERRORS, ALL_PROCEDURES, ALL_ARGUMENTS and ALL_TRIGGERS for the database's stored code. */
 export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<readonly [string, Array<Array<unknown>>]> => {
   const source: Array<Array<unknown>> = []
@@ -71,7 +75,7 @@ export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<read
     const type = p.isFunction === true ? "FUNCTION" : "PROCEDURE"
     const id = idOf(p.owner, type, p.name)
     lines(p.owner, p.name, type, storedText(p.source))
-    ;(p.errors ?? []).forEach((e, i) => errors.push([p.owner, p.name, type, i + 1, e.line, e.position, e.text, "ERROR", Number(/^PLS-(\d+)/.exec(e.text)?.[1] ?? 0)]))
+    ;(p.errors ?? []).forEach((e, i) => errors.push([p.owner, p.name, type, i + 1, e.line, e.position, e.text, "ERROR", messageNumber(e.text)]))
     procedures.push([p.owner, p.name, null, id, 1, null, type, "NO", "NO", "NO", "NO", "NO", "DEFINER"])
     args.push(...argumentRows(p.owner, p.name, null, id, null, 1, p.params.map((x) => ({ name: x.name, mode: x.mode, type: x.type ?? null, defaulted: x.default !== undefined })), p.isFunction === true ? (p.returns ?? null) : undefined))
   }
@@ -80,6 +84,7 @@ export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<read
     const id = idOf(def.owner, "PACKAGE", def.name)
     lines(def.owner, def.name, "PACKAGE", storedText(def.spec.source))
     if (def.body !== undefined) lines(def.owner, def.name, "PACKAGE BODY", storedText(def.body.source))
+    ;(def.body?.errors ?? []).forEach((e, i) => errors.push([def.owner, def.name, "PACKAGE BODY", i + 1, e.line, e.position, e.text, "ERROR", messageNumber(e.text)]))
     procedures.push([def.owner, def.name, null, id, 0, null, "PACKAGE", "NO", "NO", "NO", "NO", "NO", "DEFINER"])
     const subs = def.spec.block.decls.flatMap((d) => (d.k === "subprogram" ? [d.sub] : []))
     subs.forEach((sub: Subprogram, i) => {
@@ -90,6 +95,7 @@ export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<read
       args.push(...argumentRows(def.owner, sub.name, def.name, id, overload, i + 1, params, sub.returns !== undefined ? typeName(sub.returns) : undefined))
     })
   }
+  for (const t of triggersOf(db).values()) (t.errors ?? []).forEach((e, i) => errors.push([t.owner, t.name, "TRIGGER", i + 1, e.line, e.position, e.text, "ERROR", messageNumber(e.text)]))
   return [
     ["ALL_SOURCE", source],
     ["ALL_ERRORS", errors],
@@ -101,7 +107,13 @@ export const storedCodeDictionaryRows = (db: OracleDatabase): ReadonlyArray<read
 
 /** A stored unit's STATUS in ALL_OBJECTS. */
 export const objectStatus = (db: OracleDatabase, owner: string, type: string, name: string): "VALID" | "INVALID" => {
+  // a unit with compile errors, or one a dependency of which changed since it was compiled (unit-compilation.ts)
+  if (type === "PACKAGE BODY") {
+    const body = packagesOf(db).get(`${owner}.${name}`)?.body
+    return body !== undefined && (body.errors !== undefined || isStale(db, body)) ? "INVALID" : "VALID"
+  }
+  if (type === "TRIGGER") return triggersOf(db).get(`${owner}.${name}`)?.errors !== undefined ? "INVALID" : "VALID"
   if (type !== "PROCEDURE" && type !== "FUNCTION") return "VALID"
   const p: PlsqlProcedure | undefined = db.procedures.get(`${owner}.${name}`)
-  return p?.errors !== undefined ? "INVALID" : "VALID"
+  return p !== undefined && (p.errors !== undefined || isStale(db, p)) ? "INVALID" : "VALID"
 }

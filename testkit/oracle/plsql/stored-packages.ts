@@ -7,8 +7,9 @@
  * https://docs.oracle.com/en/database/oracle/oracle-database/23/lnpls/plsql-packages.html) describes.
  *
  * Replacing a package's specification or body gives sessions that had an instance a new one the next time they
- * name it (Oracle raises ORA-04068 "existing state of packages has been discarded" once first; this server has no
- * recompilation model and does not).
+ * name it (Oracle raises ORA-04068 "existing state of packages has been discarded" once first; this server does not).
+ * A body that does not compile is stored INVALID with its errors (stored-code.ts) and compiled again when a table it
+ * depends on changed (unit-compilation.ts).
  */
 import { mayExecute } from "../execute-privileges.ts"
 import { OraError, ora } from "../errors.ts"
@@ -17,16 +18,19 @@ import type { OracleDatabase } from "../database.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
 import { oracleName } from "../translate.ts"
 import type { Block } from "./ast.ts"
-import { unexpectedSymbol } from "./errors.ts"
+import { PlsCompileError, unexpectedSymbol } from "./errors.ts"
 import type { PlsqlHost } from "./host.ts"
 import { parseProcedureBody } from "./parser.ts"
+import { compileErrorIn, type CompileError, noteCompileWarning, storedText } from "./stored-code.ts"
+import { compileErrorRows, compileUnit, recordDependencies, withSpecification } from "./unit-compilation.ts"
 
 /** A package as created: its specification and, once created, its body, both parsed. */
 export interface PackageDef {
   readonly owner: string
   readonly name: string
   readonly spec: { readonly source: string; readonly block: Block }
-  readonly body?: { readonly source: string; readonly block: Block }
+  /** The body: its block (an empty one when it does not compile) and, when it has them, its compile errors (INVALID). */
+  readonly body?: { readonly source: string; readonly block: Block; readonly errors?: ReadonlyArray<CompileError> }
   /** The names the specification declares (reachable as `package.name` from outside). */
   readonly publicNames: ReadonlySet<string>
   /** A compound trigger's shared declarations (compound-triggers.ts): in no dictionary view. */
@@ -99,7 +103,6 @@ export const definePackage = (s: PlsqlHost, sql: string): void => {
   k = next
   while (toks[k] !== undefined && !isKw(toks[k], "IS", "AS")) k++
   if (!isKw(toks[k], "IS", "AS")) throw unexpectedSymbol(source, toks[k]?.pos ?? source.length, toks[k]?.text ?? "end-of-file", ["is", "as"])
-  const block = parseUnit(source, toks.slice(k + 1))
   const key = `${owner}.${name}`
   const all = packagesOf(s.db)
   const known = all.get(key)
@@ -107,16 +110,53 @@ export const definePackage = (s: PlsqlHost, sql: string): void => {
   if (isBody) {
     if (known === undefined) throw new OraError(4043, `object ${name} does not exist`)
     if (known.body !== undefined && !replace) throw ora.nameInUse()
-    all.set(key, { ...known, body: { source, block } })
-    if (known.body === undefined) s.db.catalog.putObject({ owner, name, type: "PACKAGE BODY", objectId: s.db.catalog.newObjectId(), created: new Date() })
+    // a body that does not compile is stored INVALID with its errors; the CREATE succeeds with a warning (stored-code.ts)
+    const body = compileBody(s, known, source, toks.slice(k + 1))
+    if (body.errors !== undefined) noteCompileWarning(s)
+    all.set(key, { ...known, body })
+    // put again when replaced: the dictionary's snapshot follows the catalog's version (STATUS may have changed)
+    s.db.catalog.putObject(s.db.catalog.getObject(owner, "PACKAGE BODY", name) ?? { owner, name, type: "PACKAGE BODY", objectId: s.db.catalog.newObjectId(), created: new Date() })
     return
   }
+  const block = parseUnit(source, toks.slice(k + 1))
   if (known !== undefined && !replace) throw ora.nameInUse()
   if (known === undefined && (s.db.procedures.has(key) || s.db.catalog.getTable(owner, name) !== undefined)) throw ora.nameInUse()
   const publicNames = declaredNames(block)
   // a new specification keeps no body of the old one's (Oracle marks it invalid until it is compiled again)
   all.set(key, { owner, name, spec: { source, block }, publicNames, ...(known?.body !== undefined ? { body: known.body } : {}) })
-  if (known === undefined) s.db.catalog.putObject({ owner, name, type: "PACKAGE", objectId: s.db.catalog.newObjectId(), created: new Date() })
+  // put again when replaced: the dictionary and the bodies' dependency checks follow the catalog's version
+  s.db.catalog.putObject(s.db.catalog.getObject(owner, "PACKAGE", name) ?? { owner, name, type: "PACKAGE", objectId: s.db.catalog.newObjectId(), created: new Date() })
+}
+
+/**
+ * Compiles package body `source` (`toks` its tokens after IS / AS) against specification `def`: its block and, when
+ * it does not compile, its errors (stored-code.ts) over an empty block; the tables it depends on are recorded.
+ */
+const compileBody = (s: PlsqlHost, def: PackageDef, source: string, toks: Array<Tok>): NonNullable<PackageDef["body"]> => {
+  const offset = source.indexOf(storedText(source))
+  try {
+    const block = parseUnit(source, toks)
+    const compiled = compileUnit(s.db, s.schema, source, block, [def.name, ...declaredNames(def.spec.block)])
+    const errors = compiled.errors.flatMap((e) => compileErrorRows(source, offset, e))
+    const body = errors.length > 0 ? { source, block, errors } : { source, block }
+    recordDependencies(body, withSpecification(s.db, compiled.dependencies, def.owner, def.name))
+    return body
+  } catch (e) {
+    if (!(e instanceof PlsCompileError)) throw e
+    return { source, block: { pos: 0, decls: [], body: [], handlers: [] }, errors: [compileErrorIn(source, e)] }
+  }
+}
+
+/** Compiles package `def`'s body again (ALTER PACKAGE ... COMPILE, or the first use after a table it depends on changed). */
+export const recompileBody = (s: PlsqlHost, def: PackageDef): PackageDef => {
+  if (def.body === undefined) return def
+  const toks = sig(def.body.source)
+  let k = toks.findIndex((t) => isKw(t, "BODY"))
+  while (toks[k] !== undefined && !isKw(toks[k], "IS", "AS")) k++
+  const recompiled = { ...def, body: compileBody(s, def, def.body.source, toks.slice(k + 1)) }
+  packagesOf(s.db).set(`${def.owner}.${def.name}`, recompiled)
+  s.db.catalog.version++
+  return recompiled
 }
 
 /** DROP PACKAGE [BODY] [owner.]name: the body alone, or the package with its body. */

@@ -3,6 +3,7 @@
  * source), stored ones in a frame of their own, built-in packages (packages.ts); arguments by position or name,
  * defaults, OUT and IN OUT values copied back, ORA-06512 frames on the way out.
  */
+import { revalidated } from "./unit-compilation.ts"
 import { currentUserOf, mayExecute } from "../execute-privileges.ts"
 import { synonymTarget } from "../synonym-resolution.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
@@ -145,7 +146,9 @@ export async function call(ctx: Frame, st: Extract<Stmt, { k: "call" }>): Promis
     const target = synonymTarget(ctx.host.db, ctx.host.schema, parts.length > 1 ? owner : undefined, pname)
     return target === undefined ? undefined : ctx.host.db.procedures.get(`${target.owner}.${target.name}`)
   }
-  const proc = ctx.host.db.procedures.get(`${owner}.${pname}`) ?? ctx.host.db.procedures.get(`${ctx.host.schema}.${pname}`) ?? viaSynonym()
+  const named = ctx.host.db.procedures.get(`${owner}.${pname}`) ?? ctx.host.db.procedures.get(`${ctx.host.schema}.${pname}`) ?? viaSynonym()
+  // compiled again first when a table it depends on changed (unit-compilation.ts)
+  const proc = named === undefined ? undefined : revalidated(ctx.host, named)
   // another schema's unit without EXECUTE on it is reported as undeclared (execute-privileges.ts)
   const as = currentUserOf(ctx.unit, ctx.host.info.user)
   if (proc === undefined || !mayExecute(ctx.host.db, as.user, proc.owner, proc.name, as.withRoles))
@@ -161,7 +164,8 @@ function notProcedure(ctx: Frame, st: Extract<Stmt, { k: "call" }>): PlsCompileE
 }
 
 /** Runs a stored procedure's or function's body in a frame of its own, parameters bound; OUT values copied back; a function's RETURN value. */
-export async function invoke(ctx: Frame, proc: PlsqlProcedure, args: ReadonlyArray<Expr>): Promise<Value> {
+export async function invoke(ctx: Frame, called: PlsqlProcedure, args: ReadonlyArray<Expr>): Promise<Value> {
+  const proc = revalidated(ctx.host, called)
   // PLS-00905 for a unit created with compile errors (Error Messages, PLS-00905)
   if (proc.errors !== undefined) throw new PlsCompileError(ctx.source, ctx.pos, 905, `object ${proc.owner}.${proc.name} is invalid`)
   const wrong = () => new PlsCompileError(ctx.source, ctx.pos, 306, `wrong number or types of arguments in call to '${proc.name}'`)

@@ -10,7 +10,11 @@ import { OraError, ora } from "../errors.ts"
 import { isKw, isOp, matchParen, significant, tokenize, type Tok } from "../lexer.ts"
 import { oracleName } from "../translate.ts"
 import { defineCompound, type CompoundParts } from "./compound-triggers.ts"
+import { PlsCompileError } from "./errors.ts"
+import { parseAnonymousBlock } from "./parser.ts"
+import type { CompileError } from "./stored-code.ts"
 import { packagesOf } from "./stored-packages.ts"
+import { compileErrorRows } from "./unit-compilation.ts"
 
 /** The statements a trigger fires on. */
 export type TriggerEvent = "INSERT" | "UPDATE" | "DELETE"
@@ -43,6 +47,8 @@ export interface Trigger {
   enabled: boolean
   /** A compound trigger's sections (compound-triggers.ts); `timing` and `body` are then unused. */
   readonly compound?: CompoundParts
+  /** The compile errors of a body that does not parse (INVALID; lines counted from its DECLARE or BEGIN). */
+  readonly errors?: ReadonlyArray<CompileError>
 }
 
 const registry = new WeakMap<OracleDatabase, Map<string, Trigger>>()
@@ -132,8 +138,12 @@ const referencing = (toks: ReadonlyArray<Tok>, k: number) => {
   return { newName, oldName, next: k }
 }
 
-/** Registers CREATE [OR REPLACE] TRIGGER (`sql`), on a table or view `lookup` finds. */
-export const defineTrigger = (db: OracleDatabase, schema: string, sql: string, lookup: (schema: string | undefined, name: string) => TableMeta | undefined): void => {
+/**
+ * Registers CREATE [OR REPLACE] TRIGGER (`sql`), on a table or view `lookup` finds; true when its body does not parse:
+ * the trigger is created INVALID with its errors (the CREATE succeeds with the warning ORA-24344, stored-code.ts) and
+ * the DML that fires it fails ORA-04098 (Error Messages, ORA-04098 "trigger ... is invalid and failed re-validation").
+ */
+export const defineTrigger = (db: OracleDatabase, schema: string, sql: string, lookup: (schema: string | undefined, name: string) => TableMeta | undefined): boolean => {
   const source = sql.replace(/\/\s*$/, "")
   const toks = significant(tokenize(source))
   const head = toks.findIndex((t) => isKw(t, "TRIGGER"))
@@ -201,6 +211,7 @@ export const defineTrigger = (db: OracleDatabase, schema: string, sql: string, l
   let body = source.slice(toks[k]!.pos).trimEnd()
   if (!body.endsWith(";")) body += ";"
   const bodyToks = tokenize(body)
+  const errors = compound ? undefined : bodyErrors(body, bodyToks)
   const refs = compound ? [] : correlationRefs(bodyToks, false, names)
   if (!forEachRow && refs.length > 0) throw new OraError(4082, "NEW or OLD references not allowed in table level triggers")
   const sig = bodyToks.flatMap((t, i) => (t.kind === "ws" ? [] : [i]))
@@ -227,10 +238,23 @@ export const defineTrigger = (db: OracleDatabase, schema: string, sql: string, l
     body,
     description: source.slice(toks[head]!.pos + toks[head]!.text.length, toks[k]!.pos).trim(),
     enabled,
-    ...(parts !== undefined ? { compound: parts } : {})
+    ...(parts !== undefined ? { compound: parts } : {}),
+    ...(errors !== undefined ? { errors } : {})
   })
   db.catalog.dropObject(owner, "TRIGGER", name)
   db.catalog.putObject({ owner, name, type: "TRIGGER", objectId: db.catalog.newObjectId(), created: new Date(), tableName: meta.name })
+  return errors !== undefined
+}
+
+/** The compile errors of a trigger's body (`toks` its tokens) that does not parse; undefined when it does. */
+const bodyErrors = (body: string, toks: ReadonlyArray<Tok>): ReadonlyArray<CompileError> | undefined => {
+  try {
+    parseAnonymousBlock(body, significant(toks))
+    return undefined
+  } catch (e) {
+    if (!(e instanceof PlsCompileError)) throw e
+    return compileErrorRows(body, 0, e)
+  }
 }
 
 /** The trigger `[owner.]name` at `at` (ORA-04080 for an unknown one). */

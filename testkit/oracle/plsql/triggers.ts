@@ -260,6 +260,7 @@ const numericValue = (meta: TableMeta, column: number, v: DuckDBValue): DuckDBVa
 
 /** Runs trigger `t` for `event` (on `row` for a row trigger); a BEFORE row trigger's :NEW assignments go into `row`. */
 const fire = async (s: TriggerSession, t: Trigger, event: TriggerEvent, meta: TableMeta, row: RowChange | undefined, setColumns: ReadonlyArray<number>): Promise<void> => {
+  if (t.errors !== undefined) throw new OraError(4098, `trigger '${t.owner}.${t.name}' is invalid and failed re-validation`)
   const names: Array<string> = []
   const bindOf = (which: "NEW" | "OLD", column: string): string => {
     const i = meta.columns.findIndex((c) => c.name === column)
