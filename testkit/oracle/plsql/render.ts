@@ -95,7 +95,7 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
     if (isCursorValue(found.value) || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
     specs[values.length] = t.kind === "bind" ? ctx.binds.specs?.[ctx.binds.binds.get(t.value) ?? -1] : undefined
     const slot = t.kind === "bind" || found.width !== 1 ? undefined : lookup(ctx, oracleName(t))
-    kinds[values.length] = t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : undefined
+    kinds[values.length] = t.value.startsWith("\u0000F") ? ctx.callResults.get(t.value)?.kind : t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : undefined
     // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
     const seconds = exactSecondsOfBind(found.value)
     if (seconds !== undefined) kinds[values.length] = "exactSeconds"
