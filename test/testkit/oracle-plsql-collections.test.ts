@@ -151,4 +151,55 @@ describe("Oracle test server: PL/SQL collections, BULK COLLECT, FORALL", () => {
     expect((r.outBinds as { s: string }).s).toBe("dup after 2")
     expect((await conn.execute("SELECT id FROM uniq ORDER BY id")).rows).toEqual([[1], [2]])
   })
+
+  it("walks an associative array INDEX BY VARCHAR2 in key order with FIRST / NEXT / LAST / PRIOR, its keys and values out as index-by array binds", async () => {
+    // string keys are ordered by the session's binary sort (PL/SQL Language Reference, "Associative Arrays": "sorted
+    // by the index"; NLS_SORT BINARY puts upper case first); node-oracledb binds index-by tables indexed by integers
+    // only, so the keys travel through PLS_INTEGER-indexed collections
+    const arrayOut = (type: unknown) => ({ dir: oracledb.BIND_OUT, type, maxArraySize: 10, maxSize: 10 })
+    const r = await conn.execute(
+      `DECLARE
+        TYPE price_by_name IS TABLE OF NUMBER INDEX BY VARCHAR2(10);
+        TYPE name_list IS TABLE OF VARCHAR2(10) INDEX BY PLS_INTEGER;
+        TYPE num_list IS TABLE OF NUMBER INDEX BY PLS_INTEGER;
+        prices price_by_name;
+        names name_list := :names;
+        ks name_list;
+        vs num_list;
+        k VARCHAR2(10);
+      BEGIN
+        FOR i IN 1 .. names.COUNT LOOP
+          IF prices.EXISTS(names(i)) THEN
+            prices(names(i)) := prices(names(i)) + i;
+          ELSE
+            prices(names(i)) := i;
+          END IF;
+        END LOOP;
+        k := prices.FIRST;
+        WHILE k IS NOT NULL LOOP
+          ks(ks.COUNT + 1) := k;
+          vs(vs.COUNT + 1) := prices(k);
+          k := prices.NEXT(k);
+        END LOOP;
+        :keys := ks;
+        :vals := vs;
+        :last := prices.LAST;
+        :prior := prices.PRIOR('pear');
+        prices.DELETE('apple');
+        :left := prices.COUNT || ':' || CASE WHEN prices.EXISTS('apple') THEN 'y' ELSE 'n' END;
+      END;`,
+      {
+        names: { type: oracledb.STRING, dir: oracledb.BIND_IN, val: ["pear", "apple", "Plum", "pear", "kiwi"] },
+        keys: arrayOut(oracledb.STRING),
+        vals: arrayOut(oracledb.NUMBER),
+        last: out(),
+        prior: out(),
+        left: out()
+      }
+    )
+    expect(r.outBinds).toEqual({ keys: ["Plum", "apple", "kiwi", "pear"], vals: [3, 2, 5, 5], last: "pear", prior: "kiwi", left: "3:n" })
+    // reading a key that is not there is NO_DATA_FOUND, as for any associative array
+    const e = await failure(() => conn.execute("DECLARE TYPE m IS TABLE OF NUMBER INDEX BY VARCHAR2(5); x m; n NUMBER; BEGIN x('a') := 1; n := x('b'); END;"))
+    expect(e.message).toMatch(/^ORA-01403: no data found/)
+  })
 })
