@@ -51,6 +51,7 @@ describe("Oracle test server: stored function results in SQL", () => {
       "SELECT COUNT(*) FROM dual WHERE tiny() > 0 AND huge() > 123456789012345678901234567889 AND third() * 3 < 1 AND third() > 0.3333333333333333333333333333333333333"
     )
     expect(where).toEqual([["1"]])
+    expect(await asText("SELECT LEVEL FROM dual WHERE ratios.seventh(LEVEL) > 0.2857142857142857142857142857142857142857 CONNECT BY LEVEL <= 3")).toEqual([["3"]])
     const ordered = await asText("SELECT LEVEL FROM dual WHERE share_of(LEVEL, 3) <> 1 CONNECT BY LEVEL <= 4 ORDER BY share_of(-LEVEL, 3)")
     expect(ordered).toEqual([["4"], ["2"], ["1"]])
     expect(await asText("SELECT SUM(share_of(LEVEL, 3)), MAX(ratios.seventh(LEVEL)), MIN(third()) FROM dual CONNECT BY LEVEL <= 3")).toEqual([
