@@ -34,8 +34,10 @@ describe("Oracle test server: package record and collection types as DbObject bi
         TYPE small_array IS VARRAY(3) OF NUMBER;
         TYPE text_by_text IS TABLE OF NUMBER INDEX BY VARCHAR2(10);
         TYPE segment IS RECORD (a point, b point, tag VARCHAR2(5));
+        TYPE flagged IS RECORD (n NUMBER, ok BOOLEAN);
         PROCEDURE move(p IN OUT point, dx NUMBER);
         FUNCTION flipped(s segment) RETURN segment;
+        FUNCTION negated(f flagged) RETURN flagged;
         PROCEDURE squares(n NUMBER, out_tab OUT num_by_int);
         FUNCTION total(t num_by_int) RETURN NUMBER;
         PROCEDURE shout(names IN OUT name_list);
@@ -54,6 +56,13 @@ describe("Oracle test server: package record and collection types as DbObject bi
           r.a := s.b;
           r.b := s.a;
           r.tag := s.tag || '!';
+          RETURN r;
+        END;
+        FUNCTION negated(f flagged) RETURN flagged IS
+          r flagged := f;
+        BEGIN
+          r.n := -f.n;
+          r.ok := NOT f.ok;
           RETURN r;
         END;
         PROCEDURE squares(n NUMBER, out_tab OUT num_by_int) IS
@@ -131,6 +140,10 @@ describe("Oracle test server: package record and collection types as DbObject bi
     const s = new Segment({ A: new Point({ X: 1, Y: 2 }), B: new Point({ X: 3, Y: 4, LABEL: "b" }), TAG: "t" })
     const f = await conn.execute("BEGIN :r := shapes.flipped(:s); END;", { r: { type: Segment, dir: oracledb.BIND_OUT }, s })
     expect([f.outBinds.r.A.X, f.outBinds.r.A.LABEL, f.outBinds.r.B.Y, f.outBinds.r.TAG]).toEqual([3, "b", 2, "t!"])
+    // a BOOLEAN field (23ai)
+    const Flagged = await conn.getDbObjectClass("SHAPES.FLAGGED")
+    const g = await conn.execute("BEGIN :r := shapes.negated(:f); END;", { r: { type: Flagged, dir: oracledb.BIND_OUT }, f: new Flagged({ N: 4, OK: true }) })
+    expect([g.outBinds.r.N, g.outBinds.r.OK]).toEqual([-4, false])
   })
 
   it("binds an associative array indexed by PLS_INTEGER IN (as a function argument) and OUT, keeping its subscripts", async () => {

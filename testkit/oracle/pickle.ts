@@ -321,6 +321,12 @@ const scalarBytes = (t: OraType, v: JsonNode, dbTzOffsetMinutes: number): Uint8A
       return encodeBinaryDouble(Number(text(v)))
     case "float":
       return encodeBinaryFloat(Number(text(v)))
+    case "boolean": {
+      // inside an object a BOOLEAN is a 4-byte big-endian 0 or 1 (buffer.js readBool(fromDBObject), dbObject.js _packValue)
+      const b = Buffer.alloc(4)
+      b.writeUInt32BE(text(v) === "0" || text(v).toUpperCase() === "FALSE" ? 0 : 1)
+      return b
+    }
     default:
       throw new OraError(932, `inconsistent datatypes: ${t.dictName} attribute`)
   }
@@ -444,6 +450,8 @@ const scalarNode = (t: OraType, b: Buffer): JsonNode => {
       return { kind: "double", value: decodeBinaryDouble(b) }
     case "float":
       return { kind: "float", value: decodeBinaryFloat(b) }
+    case "boolean":
+      return { kind: "boolean", value: b[b.length - 1] === 1 }
     default:
       throw new OraError(932, `inconsistent datatypes: ${t.dictName} attribute`)
   }

@@ -59,7 +59,8 @@ const memberOf = (host: PlsqlHost, def: PackageDef, t: TypeSpec): Member | undef
   if (parts.length !== 1) return undefined
   const text = INTEGRAL.test(t.name) ? "NUMBER(38)" : t.size === undefined ? t.name : `${t.name}(${t.size}${t.scale === undefined ? "" : `,${t.scale}`})`
   const scalar = parseOracleType(text)
-  return scalar !== undefined && supportedMember(scalar) ? { scalar } : undefined
+  // a BOOLEAN field too (23ai; node-oracledb packs it as a 4-byte integer), which schema types do not take here
+  return scalar !== undefined && (supportedMember(scalar) || scalar.kind === "boolean") ? { scalar } : undefined
 }
 
 /** The named type of a package's record or collection type declaration; undefined when a member cannot be carried. */
@@ -88,7 +89,7 @@ const namedOfDecl = (host: PlsqlHost, def: PackageDef, decl: Extract<Decl, { k: 
 /**
  * The named type of a package type a client names (`PKG.T`, `OWNER.PKG.T`, quoted parts kept as written), with its
  * package; undefined when no visible package declares a public record or collection type of that name, or when one
- * of its members is of a type a DbObject cannot carry here (BOOLEAN, %ROWTYPE, an associative array indexed by text).
+ * of its members is of a type a DbObject cannot carry here (%ROWTYPE, LOBs, an associative array indexed by text).
  */
 export const packageNamedType = (host: PlsqlHost, parts: ReadonlyArray<string>): { readonly type: NamedType; readonly packageName: string } | undefined => {
   if (parts.length < 2 || parts.length > 3) return undefined
