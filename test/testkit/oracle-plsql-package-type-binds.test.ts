@@ -35,9 +35,11 @@ describe("Oracle test server: package record and collection types as DbObject bi
         TYPE text_by_text IS TABLE OF NUMBER INDEX BY VARCHAR2(10);
         TYPE segment IS RECORD (a point, b point, tag VARCHAR2(5));
         TYPE flagged IS RECORD (n NUMBER, ok BOOLEAN);
+        TYPE point_list IS TABLE OF point;
         PROCEDURE move(p IN OUT point, dx NUMBER);
         FUNCTION flipped(s segment) RETURN segment;
         FUNCTION negated(f flagged) RETURN flagged;
+        PROCEDURE widen(ps IN OUT point_list);
         PROCEDURE squares(n NUMBER, out_tab OUT num_by_int);
         FUNCTION total(t num_by_int) RETURN NUMBER;
         PROCEDURE shout(names IN OUT name_list);
@@ -57,6 +59,14 @@ describe("Oracle test server: package record and collection types as DbObject bi
           r.b := s.a;
           r.tag := s.tag || '!';
           RETURN r;
+        END;
+        PROCEDURE widen(ps IN OUT point_list) IS
+        BEGIN
+          FOR i IN 1 .. ps.COUNT LOOP
+            ps(i).x := ps(i).x * 10;
+          END LOOP;
+          ps.EXTEND;
+          ps(ps.COUNT).label := 'new';
         END;
         FUNCTION negated(f flagged) RETURN flagged IS
           r flagged := f;
@@ -167,6 +177,13 @@ describe("Oracle test server: package record and collection types as DbObject bi
     const SmallArray = await conn.getDbObjectClass("SHAPES.SMALL_ARRAY")
     const v = await conn.execute("BEGIN :r := shapes.reversed(:a); END;", { r: { type: SmallArray, dir: oracledb.BIND_OUT }, a: new SmallArray([1, 2.5, 3]) })
     expect(v.outBinds.r.getValues()).toEqual([3, 2.5, 1])
+    // a collection of records: node-oracledb reads its element type from ALL_PLSQL_COLL_TYPES
+    const PointList = await conn.getDbObjectClass("SHAPES.POINT_LIST")
+    expect(PointList.prototype.elementTypeName).toBe(`${server.user}.SHAPES.POINT`)
+    const Point = await conn.getDbObjectClass("SHAPES.POINT")
+    const w = await conn.execute("BEGIN shapes.widen(:ps); END;", { ps: { type: PointList, dir: oracledb.BIND_INOUT, val: new PointList([new Point({ X: 1.5, LABEL: "a" }), new Point({ X: 2 })]) } })
+    expect(w.outBinds.ps.getValues().map((p: { X: number | null; LABEL: string | null }) => [p.X, p.LABEL])).toEqual([[15, "a"], [20, null], [null, "new"]])
+    expect((await conn.execute("SELECT coll_type, elem_type_name, elem_type_package FROM all_plsql_coll_types WHERE package_name = 'SHAPES' AND type_name = 'POINT_LIST'")).rows).toEqual([["TABLE", "POINT", "SHAPES"]])
   })
 
   it("refuses a type no package declares, and an associative array indexed by VARCHAR2, as node-oracledb cannot bind it", async () => {

@@ -33,6 +33,8 @@ const register = (t: NamedType): NamedType => {
 
 /** The package declaring a PL/SQL type registered by {@link registerNamedType}. */
 const packageOfType = new WeakMap<NamedType, string>()
+/** The registered package types, by `OWNER.PACKAGE.NAME` (the latest description of each). */
+const packageTypes = new Map<string, { readonly type: NamedType; readonly packageName: string }>()
 
 /**
  * Registers a package's record or collection type (plsql/package-type-binds.ts) so that bind values name it by OID,
@@ -40,8 +42,15 @@ const packageOfType = new WeakMap<NamedType, string>()
  */
 export const registerNamedType = (t: NamedType, packageName: string): NamedType => {
   packageOfType.set(t, packageName)
+  packageTypes.set(`${t.schema}.${packageName}.${t.name}`, { type: t, packageName })
   return register(t)
 }
+
+/** The package types described so far (ALL_PLSQL_COLL_TYPES lists their collections: type-dictionary.ts). */
+export const describedPackageTypes = (): ReadonlyArray<{ readonly type: NamedType; readonly packageName: string }> => [...packageTypes.values()]
+
+/** The package that declares a described PL/SQL type; undefined for a schema type. */
+export const packageOfNamedType = (t: NamedType): string | undefined => packageOfType.get(t)
 
 const fixedOid = (fqn: string) => crypto.createHash("md5").update(fqn).digest()
 
