@@ -202,4 +202,30 @@ describe("Oracle test server: PL/SQL collections, BULK COLLECT, FORALL", () => {
     const e = await failure(() => conn.execute("DECLARE TYPE m IS TABLE OF NUMBER INDEX BY VARCHAR2(5); x m; n NUMBER; BEGIN x('a') := 1; n := x('b'); END;"))
     expect(e.message).toMatch(/^ORA-01403: no data found/)
   })
+
+  it("AND / OR stop at the operand that decides them, so a missing element is not read (was NO_DATA_FOUND / ORA-06533)", async () => {
+    // PL/SQL Language Reference, "Short-Circuit Evaluation"
+    const r = await conn.execute(
+      `DECLARE
+        TYPE by_name IS TABLE OF NUMBER INDEX BY VARCHAR2(10);
+        TYPE nums IS TABLE OF NUMBER;
+        m by_name;
+        n nums := nums(5);
+        s VARCHAR2(20);
+      BEGIN
+        m('a') := 1;
+        IF m.EXISTS('b') AND m('b') > 0 THEN s := 'b'; ELSE s := '-'; END IF;
+        IF m.EXISTS('a') AND m('a') > 0 THEN s := s || 'a'; END IF;
+        IF NOT m.EXISTS('c') OR m('c') = 0 THEN s := s || 'c'; END IF;
+        IF n.COUNT >= 2 AND n(2) > 0 THEN s := s || '2'; ELSE s := s || 'n'; END IF;
+        WHILE n.COUNT < 3 AND (n.COUNT = 0 OR n(n.COUNT) > 0) LOOP n.EXTEND; n(n.COUNT) := n.COUNT; END LOOP;
+        :s := s || n.COUNT;
+      END;`,
+      { s: out() }
+    )
+    expect((r.outBinds as { s: string }).s).toBe("-acn3")
+    // an operand that must be read still fails
+    const e = await failure(() => conn.execute("DECLARE TYPE m IS TABLE OF NUMBER INDEX BY VARCHAR2(5); x m; b BOOLEAN; BEGIN b := x('q') > 0 AND 1 = 1; END;"))
+    expect(e.message).toMatch(/^ORA-01403: no data found/)
+  })
 })

@@ -23,6 +23,7 @@ import { columnsOf, render } from "./render.ts"
 import { schemaCollectionType } from "./schema-collections.ts"
 import { isCursorValue, RowReader } from "./row-reader.ts"
 import { lookup, packageVariable } from "./scope.ts"
+import { isAvoidableRead, shortCircuit } from "./short-circuit.ts"
 import { resultKind } from "./sql-functions.ts"
 import { kindOfType, type ValueKind } from "./value-kinds.ts"
 
@@ -40,6 +41,12 @@ export async function evaluateValue(ctx: Frame, source: Expr): Promise<Value> {
     const multisets = await inlineMultisets(ctx, toks, (constructor) => evaluateInlined(ctx, constructor))
     try {
       return await evaluateInlined(ctx, multisets.toks)
+    } catch (e) {
+      // a missing element read by an operand that AND / OR would not have evaluated (short-circuit.ts)
+      if (!isAvoidableRead(e)) throw e
+      const v = await shortCircuit(multisets.toks, (operand) => evaluateInlined(ctx, operand))
+      if (v === undefined) throw e
+      return v
     } finally {
       multisets.release()
     }
