@@ -203,7 +203,7 @@ describe("Oracle test server: PL/SQL collections, BULK COLLECT, FORALL", () => {
     expect(e.message).toMatch(/^ORA-01403: no data found/)
   })
 
-  it("AND / OR stop at the operand that decides them, so a missing element is not read (was NO_DATA_FOUND / ORA-06533)", async () => {
+  it("AND / OR stop at the operand that decides them and CASE evaluates only its chosen result, so a missing element is not read (was NO_DATA_FOUND / ORA-06533)", async () => {
     // PL/SQL Language Reference, "Short-Circuit Evaluation"
     const r = await conn.execute(
       `DECLARE
@@ -211,6 +211,7 @@ describe("Oracle test server: PL/SQL collections, BULK COLLECT, FORALL", () => {
         TYPE nums IS TABLE OF NUMBER;
         m by_name;
         n nums := nums(5);
+        c NUMBER;
         s VARCHAR2(20);
       BEGIN
         m('a') := 1;
@@ -219,11 +220,15 @@ describe("Oracle test server: PL/SQL collections, BULK COLLECT, FORALL", () => {
         IF NOT m.EXISTS('c') OR m('c') = 0 THEN s := s || 'c'; END IF;
         IF n.COUNT >= 2 AND n(2) > 0 THEN s := s || '2'; ELSE s := s || 'n'; END IF;
         WHILE n.COUNT < 3 AND (n.COUNT = 0 OR n(n.COUNT) > 0) LOOP n.EXTEND; n(n.COUNT) := n.COUNT; END LOOP;
-        :s := s || n.COUNT;
+        -- CASE evaluates only the result it chooses (searched CASE expression)
+        c := CASE WHEN m.EXISTS('z') THEN m('z') WHEN m.EXISTS('a') AND m('a') = 1 THEN 7 ELSE 0 END;
+        s := s || c;
+        c := CASE WHEN m.EXISTS('z') THEN m('z') END;
+        :s := s || NVL(c, -1) || n.COUNT;
       END;`,
       { s: out() }
     )
-    expect((r.outBinds as { s: string }).s).toBe("-acn3")
+    expect((r.outBinds as { s: string }).s).toBe("-acn7-13")
     // an operand that must be read still fails
     const e = await failure(() => conn.execute("DECLARE TYPE m IS TABLE OF NUMBER INDEX BY VARCHAR2(5); x m; b BOOLEAN; BEGIN b := x('q') > 0 AND 1 = 1; END;"))
     expect(e.message).toMatch(/^ORA-01403: no data found/)
