@@ -151,4 +151,86 @@ describe("Oracle test server: PL/SQL collections, BULK COLLECT, FORALL", () => {
     expect((r.outBinds as { s: string }).s).toBe("dup after 2")
     expect((await conn.execute("SELECT id FROM uniq ORDER BY id")).rows).toEqual([[1], [2]])
   })
+
+  it("walks an associative array INDEX BY VARCHAR2 in key order with FIRST / NEXT / LAST / PRIOR, its keys and values out as index-by array binds", async () => {
+    // string keys are ordered by the session's binary sort (PL/SQL Language Reference, "Associative Arrays": "sorted
+    // by the index"; NLS_SORT BINARY puts upper case first); node-oracledb binds index-by tables indexed by integers
+    // only, so the keys travel through PLS_INTEGER-indexed collections
+    const arrayOut = (type: unknown) => ({ dir: oracledb.BIND_OUT, type, maxArraySize: 10, maxSize: 10 })
+    const r = await conn.execute(
+      `DECLARE
+        TYPE price_by_name IS TABLE OF NUMBER INDEX BY VARCHAR2(10);
+        TYPE name_list IS TABLE OF VARCHAR2(10) INDEX BY PLS_INTEGER;
+        TYPE num_list IS TABLE OF NUMBER INDEX BY PLS_INTEGER;
+        prices price_by_name;
+        names name_list := :names;
+        ks name_list;
+        vs num_list;
+        k VARCHAR2(10);
+      BEGIN
+        FOR i IN 1 .. names.COUNT LOOP
+          IF prices.EXISTS(names(i)) THEN
+            prices(names(i)) := prices(names(i)) + i;
+          ELSE
+            prices(names(i)) := i;
+          END IF;
+        END LOOP;
+        k := prices.FIRST;
+        WHILE k IS NOT NULL LOOP
+          ks(ks.COUNT + 1) := k;
+          vs(vs.COUNT + 1) := prices(k);
+          k := prices.NEXT(k);
+        END LOOP;
+        :keys := ks;
+        :vals := vs;
+        :last := prices.LAST;
+        :prior := prices.PRIOR('pear');
+        prices.DELETE('apple');
+        :left := prices.COUNT || ':' || CASE WHEN prices.EXISTS('apple') THEN 'y' ELSE 'n' END;
+      END;`,
+      {
+        names: { type: oracledb.STRING, dir: oracledb.BIND_IN, val: ["pear", "apple", "Plum", "pear", "kiwi"] },
+        keys: arrayOut(oracledb.STRING),
+        vals: arrayOut(oracledb.NUMBER),
+        last: out(),
+        prior: out(),
+        left: out()
+      }
+    )
+    expect(r.outBinds).toEqual({ keys: ["Plum", "apple", "kiwi", "pear"], vals: [3, 2, 5, 5], last: "pear", prior: "kiwi", left: "3:n" })
+    // reading a key that is not there is NO_DATA_FOUND, as for any associative array
+    const e = await failure(() => conn.execute("DECLARE TYPE m IS TABLE OF NUMBER INDEX BY VARCHAR2(5); x m; n NUMBER; BEGIN x('a') := 1; n := x('b'); END;"))
+    expect(e.message).toMatch(/^ORA-01403: no data found/)
+  })
+
+  it("AND / OR stop at the operand that decides them and CASE evaluates only its chosen result, so a missing element is not read (was NO_DATA_FOUND / ORA-06533)", async () => {
+    // PL/SQL Language Reference, "Short-Circuit Evaluation"
+    const r = await conn.execute(
+      `DECLARE
+        TYPE by_name IS TABLE OF NUMBER INDEX BY VARCHAR2(10);
+        TYPE nums IS TABLE OF NUMBER;
+        m by_name;
+        n nums := nums(5);
+        c NUMBER;
+        s VARCHAR2(20);
+      BEGIN
+        m('a') := 1;
+        IF m.EXISTS('b') AND m('b') > 0 THEN s := 'b'; ELSE s := '-'; END IF;
+        IF m.EXISTS('a') AND m('a') > 0 THEN s := s || 'a'; END IF;
+        IF NOT m.EXISTS('c') OR m('c') = 0 THEN s := s || 'c'; END IF;
+        IF n.COUNT >= 2 AND n(2) > 0 THEN s := s || '2'; ELSE s := s || 'n'; END IF;
+        WHILE n.COUNT < 3 AND (n.COUNT = 0 OR n(n.COUNT) > 0) LOOP n.EXTEND; n(n.COUNT) := n.COUNT; END LOOP;
+        -- CASE evaluates only the result it chooses (searched CASE expression)
+        c := CASE WHEN m.EXISTS('z') THEN m('z') WHEN m.EXISTS('a') AND m('a') = 1 THEN 7 ELSE 0 END;
+        s := s || c;
+        c := CASE WHEN m.EXISTS('z') THEN m('z') END;
+        :s := s || NVL(c, -1) || n.COUNT;
+      END;`,
+      { s: out() }
+    )
+    expect((r.outBinds as { s: string }).s).toBe("-acn7-13")
+    // an operand that must be read still fails
+    const e = await failure(() => conn.execute("DECLARE TYPE m IS TABLE OF NUMBER INDEX BY VARCHAR2(5); x m; b BOOLEAN; BEGIN b := x('q') > 0 AND 1 = 1; END;"))
+    expect(e.message).toMatch(/^ORA-01403: no data found/)
+  })
 })

@@ -127,4 +127,25 @@ describe("Oracle test server: dynamic SQL with binds, RETURNING BULK COLLECT, FO
     expect((await conn.execute("SELECT id, qty FROM gadget WHERE name = 'picked' ORDER BY id")).rows).toEqual([[31, 100], [33, 200]])
     await conn.rollback()
   })
+
+  it("EXECUTE IMMEDIATE 'SELECT ...' BULK COLLECT INTO collections, of scalars and records, with USING binds", async () => {
+    const r = await conn.execute(
+      `DECLARE
+        TYPE num_list IS TABLE OF NUMBER;
+        TYPE name_list IS TABLE OF VARCHAR2(20);
+        TYPE row_list IS TABLE OF gadget%ROWTYPE;
+        ids num_list;
+        names name_list;
+        rows_ row_list;
+        none num_list;
+      BEGIN
+        EXECUTE IMMEDIATE 'SELECT id, name FROM gadget WHERE qty >= :q ORDER BY id DESC' BULK COLLECT INTO ids, names USING 6;
+        EXECUTE IMMEDIATE 'SELECT * FROM gadget WHERE id <= :m ORDER BY id' BULK COLLECT INTO rows_ USING :maxid;
+        EXECUTE IMMEDIATE 'SELECT id FROM gadget WHERE 1 = 0' BULK COLLECT INTO none;
+        :s := ids.COUNT || ':' || ids(1) || names(1) || ids(2) || names(2) || '|' || rows_.COUNT || ':' || rows_(2).name || rows_(2).qty || '|' || none.COUNT;
+      END;`,
+      { s: out(), maxid: 2 }
+    )
+    expect((r.outBinds as { s: string }).s).toBe("2:3nib2pin|2:pin7|0")
+  })
 })

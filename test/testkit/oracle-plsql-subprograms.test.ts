@@ -120,4 +120,16 @@ describe("Oracle test server: PL/SQL local subprograms", () => {
     const gone = await failure(() => conn.execute("DECLARE s VARCHAR2(10); BEGIN s := fruit_name(1); END;"))
     expect(gone.message).toMatch(/PLS-00201: identifier 'FRUIT_NAME' must be declared/)
   })
+
+  it("DROP PROCEDURE removes a stored procedure: calling it is then PLS-00201 inside ORA-06550, dropping it again ORA-04043", async () => {
+    await conn.execute("CREATE OR REPLACE PROCEDURE note_fruit(p_id NUMBER) IS BEGIN UPDATE fruit SET name = name WHERE id = p_id; END;")
+    await conn.execute("BEGIN note_fruit(1); END;")
+    await conn.execute("DROP PROCEDURE note_fruit")
+    expect((await conn.execute("SELECT COUNT(*) FROM user_objects WHERE object_name = 'NOTE_FRUIT'")).rows).toEqual([[0]])
+    // PL/SQL Language Reference, "PLS-00201": the name no longer resolves when the block compiles
+    const e = await failure(() => conn.execute("BEGIN\n  note_fruit(1);\nEND;"))
+    expect(e.message).toMatch(/^ORA-06550: line 2, column 3:\nPLS-00201: identifier 'NOTE_FRUIT' must be declared\nORA-06550: line 2, column 3:\nPL\/SQL: Statement ignored/)
+    const again = await failure(() => conn.execute("DROP PROCEDURE note_fruit"))
+    expect(again.message).toMatch(/^ORA-04043: object NOTE_FRUIT does not exist/)
+  })
 })

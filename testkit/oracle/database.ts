@@ -27,7 +27,7 @@ import { SqlArea } from "./sql-area.ts"
 import { Catalog, dataLength, dictionaryShapes, OWNED_VIEWS, type PlsqlProcedure, type TableMeta } from "./catalog.ts"
 import type { OracleVersion } from "./errors.ts"
 import { duckIdent, encodeName } from "./names.ts"
-import { namedTypesOf } from "./named-types.ts"
+import { describedPackageTypes, namedTypesOf, packageOfNamedType } from "./named-types.ts"
 import { dictionaryViewSelect } from "./date-language.ts"
 import { databaseMacros } from "./database-macros.ts"
 import { typeDictionaryRows } from "./type-dictionary.ts"
@@ -401,7 +401,7 @@ export class OracleDatabase {
         [...this.sessions.values()].flatMap((x) => [[x.sid, 3, x.cursorsOpened, 3], [x.sid, 4, x.cursors.size, 3]])
       )
     }
-    for (const [view, rows] of typeDictionaryRows(namedTypesOf(this))) if (names.has(view)) await fill(view, rows)
+    for (const [view, rows] of typeDictionaryRows(namedTypesOf(this), describedPackageTypes(), packageOfNamedType)) if (names.has(view)) await fill(view, rows)
     for (const [view, rows] of materializedViewRows(this)) if (names.has(view)) await fill(view, rows)
     for (const [view, rows] of this.settings.storedCode.dictionaryRows(this)) if (names.has(view)) await fill(view, rows)
     if ([...names].some((n) => n.startsWith("ALL_"))) for (const [view, rows] of accessDictionaryRows(this, this.grants, (o, n) => this.catalog.getTable(o, n)?.kind ?? (["SEQUENCE", "PROCEDURE", "FUNCTION", "PACKAGE"] as const).find((k) => this.catalog.getObject(o, k, n) !== undefined) ?? (namedTypesOf(this).lookup(o, o, n) !== undefined ? "TYPE" : "TABLE"))) await fill(view, rows)

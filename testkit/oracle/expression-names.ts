@@ -35,8 +35,8 @@ export const binaryKindOf = (toks: ReadonlyArray<Tok>, from: number, to: number,
       const close = Math.min(matchParen(toks, k + 1), to)
       if (t.value === "CAST" && isKw(toks[close - 1], "BINARY_DOUBLE", "BINARY_FLOAT")) note(toks[close - 1]!.value === "BINARY_DOUBLE" ? "double" : "float")
       k = close
-    } else if (isKw(t, "BINARY_DOUBLE_NAN", "BINARY_DOUBLE_INFINITY", "TO_BINARY_DOUBLE")) note("double")
-    else if (isKw(t, "BINARY_FLOAT_NAN", "BINARY_FLOAT_INFINITY", "TO_BINARY_FLOAT")) note("float")
+    } else if (isKw(t, "BINARY_DOUBLE_NAN", "BINARY_DOUBLE_INFINITY", "TO_BINARY_DOUBLE", "ORA_PLSQL_CALL_DOUBLE")) note("double")
+    else if (isKw(t, "BINARY_FLOAT_NAN", "BINARY_FLOAT_INFINITY", "TO_BINARY_FLOAT", "ORA_PLSQL_CALL_FLOAT")) note("float")
     else if ((t.kind === "ident" || t.kind === "qident") && !isOp(toks[k + 1], "(") && !isOp(toks[k + 1], ".")) {
       const c = columns?.get(oracleName(t))
       if (c !== undefined) note(c)

@@ -33,6 +33,27 @@ const register = (t: NamedType): NamedType => {
   return t
 }
 
+/** The package declaring a PL/SQL type registered by {@link registerNamedType}. */
+const packageOfType = new WeakMap<NamedType, string>()
+/** The registered package types, by `OWNER.PACKAGE.NAME` (the latest description of each). */
+const packageTypes = new Map<string, { readonly type: NamedType; readonly packageName: string }>()
+
+/**
+ * Registers a package's record or collection type (plsql/package-type-binds.ts) so that bind values name it by OID,
+ * as the types of CREATE TYPE are.
+ */
+export const registerNamedType = (t: NamedType, packageName: string): NamedType => {
+  packageOfType.set(t, packageName)
+  packageTypes.set(`${t.schema}.${packageName}.${t.name}`, { type: t, packageName })
+  return register(t)
+}
+
+/** The package types described so far (ALL_PLSQL_COLL_TYPES lists their collections: type-dictionary.ts). */
+export const describedPackageTypes = (): ReadonlyArray<{ readonly type: NamedType; readonly packageName: string }> => [...packageTypes.values()]
+
+/** The package that declares a described PL/SQL type; undefined for a schema type. */
+export const packageOfNamedType = (t: NamedType): string | undefined => packageOfType.get(t)
+
 const fixedOid = (fqn: string) => crypto.createHash("md5").update(fqn).digest()
 
 const NUMBER = numberType()
@@ -504,14 +525,18 @@ export const describeTypeBlock = async (
   schema: string,
   engine: EngineSession,
   sql: string,
-  params: ReadonlyArray<DuckDBValue>
+  params: ReadonlyArray<DuckDBValue>,
+  /** A package's record or collection type by the name's parts (plsql/package-type-binds.ts). */
+  packageType: (parts: ReadonlyArray<string>) => { readonly type: NamedType; readonly packageName: string } | undefined = () => undefined
 ): Promise<PlsqlResult | undefined> => {
   if (!/dbms_pickler\s*\.\s*get_type_shape/i.test(sql)) return undefined
   // PL/SQL binds are sent once per distinct name, in order of first appearance (lib/thin/statement.js)
   const names: Array<string> = []
   for (const m of sql.matchAll(/:\s*([A-Za-z][\w$#]*)/g)) if (!names.includes(m[1]!.toLowerCase())) names.push(m[1]!.toLowerCase())
   const fullName = String(params[names.indexOf("full_name")] ?? "")
-  const type = resolveFullName(types, schema, fullName)
+  const parts = nameParts(fullName)
+  const packaged = parts.length === 3 || (parts.length === 2 && types.lookup(schema, parts[0], parts[1]!) === undefined) ? packageType(parts) : undefined
+  const type = packaged?.type ?? resolveFullName(types, schema, fullName)
   const rows = type === undefined || type.kind !== "object" ? [] : type.attributes
   const select =
     rows.length === 0
@@ -525,7 +550,7 @@ export const describeTypeBlock = async (
               sqlText(null),
               sqlText(named !== undefined ? named.name : attributeTypeName((a.member as { scalar: OraType }).scalar)),
               sqlText(named?.schema ?? null),
-              sqlText(null),
+              sqlText(named === undefined ? null : (packageOfType.get(named) ?? null)),
               named === undefined ? "CAST(NULL AS BLOB)" : `unhex('${named.oid.toString("hex")}')`
             ]
             return `SELECT ${cells.map((c, k) => `${c} AS "${ATTRIBUTE_COLUMNS[k]!.name}"`).join(", ")}`
@@ -541,7 +566,7 @@ export const describeTypeBlock = async (
     version: 1,
     tds: type === undefined ? null : raw(typeDescriptor(type)),
     attrs_rc: attrs,
-    package_name: null,
+    package_name: packaged?.packageName ?? null,
     schema: type?.schema ?? null,
     name: type?.name ?? null
   }
@@ -553,9 +578,12 @@ export const describeTypeBlock = async (
   }
 }
 
+/** The parts of a dotted type name, quoted ones as written, others upper-cased. */
+const nameParts = (fullName: string): Array<string> => [...fullName.matchAll(/"([^"]*)"|([^."]+)/g)].map((m) => (m[1] !== undefined ? m[1] : m[2]!.trim().toUpperCase()))
+
 /** `"SCHEMA"."NAME"`, `SCHEMA.NAME` or `NAME` (current schema, then public synonyms). */
 const resolveFullName = (types: NamedTypes, schema: string, fullName: string): NamedType | undefined => {
-  const parts = [...fullName.matchAll(/"([^"]*)"|([^."]+)/g)].map((m) => (m[1] !== undefined ? m[1] : m[2]!.trim().toUpperCase()))
+  const parts = nameParts(fullName)
   if (parts.length === 1) return types.lookup(schema, undefined, parts[0]!)
   if (parts.length === 2) return types.lookup(schema, parts[0], parts[1]!)
   return undefined

@@ -9,7 +9,7 @@ import { isNumberModel } from "./number-format.ts"
 
 /** Text of an exact NUMBER result of number-functions.ts (decimal text typed ORA_NUMBER). */
 export const EXACT_RESULT =
-  /^\(*ora_number(?:_from_char|_add|_sub|_mul|_div|_sum|_avg|_mod|_power|_round|_trunc|_ceil|_floor|_abs|_sqrt|_exp|_ln|_log|_sign|_sin|_cos|_tan|_asin|_acos|_atan|_atan2|_sinh|_cosh|_tanh|_greatest|_least)?\(/
+  /^\(*(?:ora_plsql_call_number|ora_number(?:_from_char|_add|_sub|_mul|_div|_sum|_avg|_mod|_power|_round|_trunc|_ceil|_floor|_abs|_sqrt|_exp|_ln|_log|_sign|_sin|_cos|_tan|_asin|_acos|_atan|_atan2|_sinh|_cosh|_tanh|_greatest|_least)?)\(/
 
 /** One rendered argument of a call, with what the translator knows of its type. */
 export interface CallArgument {

@@ -52,8 +52,11 @@ const Tds = {
   BINARY_DOUBLE: 45
 } as const
 
-/** Collection kinds in the TDS (TNS_OBJ_NESTED_TABLE, TNS_OBJ_VARRAY). */
-const COLLECTION_CODE = { table: 2, varray: 3 } as const
+/** Collection kinds in the TDS (TNS_OBJ_PLSQL_INDEX_TABLE, TNS_OBJ_NESTED_TABLE, TNS_OBJ_VARRAY). */
+const COLLECTION_CODE = { indexed: 1, table: 2, varray: 3 } as const
+
+/** Collection flags of an index-by table's image (TNS_OBJ_HAS_INDEXES): each element follows its 4-byte subscript. */
+const HAS_INDEXES = 0x10
 
 const XML_TYPE_STRING = 0x0004
 const EXTENT_OID = Buffer.from("00000000000000000000000000010001", "hex")
@@ -84,7 +87,7 @@ export const typeDescriptor = (t: NamedType): Buffer => {
     const elementAt = w.pos
     w.u32be(0)
     w.u32be(t.limit)
-    w.u8(COLLECTION_CODE[t.kind as "varray" | "table"])
+    w.u8(t.indexed === true ? COLLECTION_CODE.indexed : COLLECTION_CODE[t.kind as "varray" | "table"])
     w.buf.writeUInt32BE(w.pos, elementAt)
     writeTdsMember(w, t.element!)
   } else for (const a of t.attributes) writeTdsMember(w, a.member)
@@ -191,6 +194,16 @@ const itemsOf = (t: NamedType, value: JsonNode): ReadonlyArray<JsonNode> => {
 }
 
 const packBody = (w: WriteBuffer, t: NamedType, value: JsonNode, dbTz: number): void => {
+  if (t.indexed === true && value.kind === "object") {
+    // an index-by table: its elements by subscript (dbObject.js _packData / _unpackDataFromBuf)
+    w.u8(HAS_INDEXES)
+    writeLength(w, value.fields.length)
+    for (const [key, item] of value.fields) {
+      w.u32be(Number(key) >>> 0)
+      packValue(w, t.element!, item, true, dbTz)
+    }
+    return
+  }
   const items = itemsOf(t, value)
   if (isCollection(t)) {
     if (t.kind === "varray" && t.limit > 0 && items.length > t.limit) throw new OraError(22909, "exceeded maximum VARRAY limit")
@@ -308,6 +321,12 @@ const scalarBytes = (t: OraType, v: JsonNode, dbTzOffsetMinutes: number): Uint8A
       return encodeBinaryDouble(Number(text(v)))
     case "float":
       return encodeBinaryFloat(Number(text(v)))
+    case "boolean": {
+      // inside an object a BOOLEAN is a 4-byte big-endian 0 or 1 (buffer.js readBool(fromDBObject), dbObject.js _packValue)
+      const b = Buffer.alloc(4)
+      b.writeUInt32BE(text(v) === "0" || text(v).toUpperCase() === "FALSE" ? 0 : 1)
+      return b
+    }
     default:
       throw new OraError(932, `inconsistent datatypes: ${t.dictName} attribute`)
   }
@@ -351,6 +370,16 @@ class ImageReader {
   }
 
   body(t: NamedType): JsonNode {
+    if (t.indexed === true) {
+      this.u8() // collection flags
+      const n = this.length()
+      const fields: Array<readonly [string, JsonNode]> = []
+      for (let i = 0; i < n; i++) {
+        const key = this.bytes(4).readInt32BE(0)
+        fields.push([String(key), this.value(t.element!, true)])
+      }
+      return { kind: "object", fields }
+    }
     if (isCollection(t)) {
       this.u8() // collection flags
       const n = this.length()
@@ -421,6 +450,8 @@ const scalarNode = (t: OraType, b: Buffer): JsonNode => {
       return { kind: "double", value: decodeBinaryDouble(b) }
     case "float":
       return { kind: "float", value: decodeBinaryFloat(b) }
+    case "boolean":
+      return { kind: "boolean", value: b[b.length - 1] === 1 }
     default:
       throw new OraError(932, `inconsistent datatypes: ${t.dictName} attribute`)
   }

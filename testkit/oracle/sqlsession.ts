@@ -17,6 +17,7 @@ import { callingWhileWriting, writtenTable } from "./plsql/mutating-tables.ts"
 import { isMultiTableInsert, runMultiTableInsert } from "./multi-table-insert.ts"
 import { runRowsWithTriggers, type TriggerSession } from "./plsql/triggers.ts"
 import { storedFunctionCalls, type StatementCalls, writeProbe } from "./plsql/sql-functions.ts"
+import { packageNamedType } from "./plsql/package-type-binds.ts"
 import { callableFromSql, packagesOf } from "./plsql/stored-packages.ts"
 import { namedResultOf, rewriteSqlMethodCalls } from "./plsql/object-methods.ts"
 import { inlineWithFunctions } from "./plsql/with-functions.ts"
@@ -282,7 +283,7 @@ export class SqlSession {
         await this.ddl(sql)
         return takeCompileWarning(this) ? { kind: "done", compileWarning: true } : { kind: "done" }
       case "plsql": {
-        const described = await describeTypeBlock(namedTypesOf(this.db), this.schema, this.engine, sql, rows[0] ?? [])
+        const described = await describeTypeBlock(namedTypesOf(this.db), this.schema, this.engine, sql, rows[0] ?? [], (parts) => packageNamedType(this, parts))
         if (described !== undefined) return described
         // an executeMany of a block runs it once per bind row, in order, stopping at the first that fails (its row
         // number travels with the error, as for DML); the reply carries the last run's bind values

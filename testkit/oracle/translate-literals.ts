@@ -80,7 +80,7 @@ export const EXACT_OPERATIONS: Record<string, string> = { "+": "add", "-": "sub"
 export const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="])
 
 export const DATE_WORDS = new Set(["SYSDATE", "CURRENT_DATE", "SYSTIMESTAMP", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP"])
-export const DATE_FUNCTIONS = new Set(["TO_DATE", "TO_TIMESTAMP", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY"])
+export const DATE_FUNCTIONS = new Set(["TO_DATE", "TO_TIMESTAMP", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY", "ORA_PLSQL_CALL_DATE", "ORA_PLSQL_CALL_TIMESTAMP"])
 export const isDateWord = (t: Tok | undefined): boolean => t !== undefined && t.kind === "ident" && DATE_WORDS.has(t.value)
 /** True when tokens ending at `i` close a DATE/TIMESTAMP literal or a date function call. */
 export const isDateLiteralEnd = (toks: ReadonlyArray<Tok>, i: number): boolean => {
@@ -122,7 +122,7 @@ export const isDateOnly = (toks: ReadonlyArray<Tok>, i: number, end: number): bo
   const t = toks[i]
   if (end - i === 1) return isKw(t, "SYSDATE", "CURRENT_DATE")
   if (end - i === 2) return isKw(t, "DATE") && toks[i + 1]?.kind === "str"
-  return isKw(t, "TO_DATE", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY") && isOp(toks[i + 1], "(") && matchParen(toks, i + 1) === end - 1
+  return isKw(t, "TO_DATE", "ADD_MONTHS", "LAST_DAY", "NEXT_DAY", "ORA_PLSQL_CALL_DATE") && isOp(toks[i + 1], "(") && matchParen(toks, i + 1) === end - 1
 }
 
 /**

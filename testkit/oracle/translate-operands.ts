@@ -109,6 +109,10 @@ export class TranslatorOperands {
       if (t.kind === "num" && !/[fFdD]$/.test(t.text) && numberLiteral(t.value).startsWith("ora_number(")) return true
       if ((t.kind === "ident" || t.kind === "qident") && names?.has(oracleName(t)) === true && !isOp(this.toks[i + 1], "(")) return true
       if (this.isExactConversion(i)) return true
+      // a stored function's NUMBER result (plsql/sql-functions.ts)
+      if (isKw(t, "ORA_PLSQL_CALL_NUMBER") && isOp(this.toks[i + 1], "(")) return true
+      // a PL/SQL NUMBER held as decimal text (plsql/value-kinds.ts), which DuckDB would read as a string
+      if (t.kind === "bind" && this.bindIs(this.ctx.exactBind, i, i + 1)) return true
     }
     return false
   }

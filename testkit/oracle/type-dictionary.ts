@@ -3,7 +3,7 @@
  * rows a database's types (named-types.ts) give them.
  */
 import type { NamedTypes } from "./named-types.ts"
-import type { Member } from "./type-shapes.ts"
+import type { Member, NamedType } from "./type-shapes.ts"
 import { charType, numberType, rawType, type OraType } from "./types.ts"
 
 const NUMBER = numberType()
@@ -58,6 +58,19 @@ export const typeDictionaryShapes = {
     dictColumn("CHARACTER_SET_NAME", charType("VARCHAR2", 44)),
     dictColumn("ELEM_STORAGE", charType("VARCHAR2", 7)),
     dictColumn("NULLS_STORED", charType("VARCHAR2", 3))
+  ],
+  // the collection types packages declare (a subset of the view's columns, Oracle Database Reference,
+  // "ALL_PLSQL_COLL_TYPES"), read by node-oracledb thin for a package collection of records or objects
+  ALL_PLSQL_COLL_TYPES: [
+    dictColumn("OWNER", v128),
+    dictColumn("PACKAGE_NAME", v128),
+    dictColumn("TYPE_NAME", v128),
+    dictColumn("COLL_TYPE", v128),
+    dictColumn("UPPER_BOUND", NUMBER),
+    dictColumn("ELEM_TYPE_OWNER", v128),
+    dictColumn("ELEM_TYPE_NAME", v128),
+    dictColumn("ELEM_TYPE_PACKAGE", v128),
+    dictColumn("INDEX_BY", v128)
   ]
 }
 
@@ -79,10 +92,25 @@ const memberRow = (m: Member): [string | null, string, number | null, number | n
   ]
 }
 
-/** Rows of the type views, by view name. */
-export const typeDictionaryRows = (types: NamedTypes): ReadonlyArray<readonly [string, Array<Array<unknown>>]> => {
+/** Rows of the type views, by view name (`packaged`: the package types described so far, named-types.ts). */
+export const typeDictionaryRows = (
+  types: NamedTypes,
+  packaged: ReadonlyArray<{ readonly type: NamedType; readonly packageName: string }> = [],
+  packageOf: (t: NamedType) => string | undefined = () => undefined
+): ReadonlyArray<readonly [string, Array<Array<unknown>>]> => {
   const all = types.all()
   return [
+    [
+      "ALL_PLSQL_COLL_TYPES",
+      packaged
+        .filter((p) => p.type.element !== undefined)
+        .map(({ type: t, packageName }) => {
+          const [owner, name] = memberRow(t.element!)
+          const element = "named" in t.element! ? t.element.named : undefined
+          const kind = t.indexed === true ? "PL/SQL INDEX TABLE" : t.kind === "varray" ? "VARYING ARRAY" : "TABLE"
+          return [t.schema, packageName, t.name, kind, t.kind === "varray" ? t.limit : null, owner, name, element === undefined ? null : (packageOf(element) ?? null), t.indexed === true ? "PLS_INTEGER" : null]
+        })
+    ],
     [
       "ALL_TYPES",
       all.map((t) => [

@@ -68,6 +68,8 @@ export interface NamedType {
   readonly element: Member | undefined
   /** VARRAY limit (0 for nested tables). */
   readonly limit: number
+  /** A PL/SQL associative array (kind "table", TDS collection code TNS_OBJ_PLSQL_INDEX_TABLE): elements by subscript. */
+  readonly indexed?: boolean
   /** The methods an OBJECT type's specification declares (their bodies are a TYPE BODY's: plsql/type-bodies.ts). */
   readonly methods?: ReadonlyArray<MethodSpec>
 }

@@ -11,6 +11,7 @@ import { PlsCompileError, valueError } from "./errors.ts"
 import { evaluate } from "./expressions.ts"
 import { closingParen, subscript } from "./names.ts"
 import { objectTypeOf, writeAttribute } from "./object-values.ts"
+import { storedOfBindValue } from "./package-type-binds.ts"
 import { PlsqlRecord } from "./records.ts"
 import { collectionOfStored, isSchemaCollection, storedOfCollection } from "./schema-collections.ts"
 import { labelled, line, lookup, notDeclared, packageVariable } from "./scope.ts"
@@ -79,6 +80,12 @@ export function assign(ctx: Frame, target: Expr, value: Value): void {
   if (t.kind === "bind" && target.length === 1) {
     const idx = ctx.binds.binds.get(t.value)
     if (idx === undefined) throw ora.notAllBound()
+    // a record or collection assigned to a DbObject bind of its type (package-type-binds.ts)
+    if ((value instanceof PlsqlRecord || value instanceof PlsqlCollection) && ctx.binds.specs?.[idx]?.oid !== undefined && (value instanceof PlsqlRecord || storedOfCollection(value) === undefined)) {
+      ctx.binds.values[idx] = storedOfBindValue(value)
+      ctx.binds.assigned.add(idx)
+      return
+    }
     const c = value instanceof PlsqlCollection ? value : undefined
     if (c !== undefined && c.keys().some((k) => c.get(k) instanceof PlsqlRecord)) throw ora.unimplemented("a collection of records as a bind value")
     // a schema collection goes out as its stored text (a DbObject bind), any other as an array bind's elements

@@ -138,6 +138,8 @@ export interface CollectionType {
   readonly element: TypeSpec
   /** A VARRAY's maximum size. */
   readonly limit?: number
+  /** An associative array indexed by VARCHAR2 (or STRING, LONG), not by an integer type. */
+  readonly indexedByText?: boolean
 }
 
 /** A field of a record type. */

@@ -13,6 +13,7 @@ import type { PlsqlException, UserException } from "./errors.ts"
 import type { PlsqlHost } from "./host.ts"
 import type { PlsqlRecord, RecordType } from "./records.ts"
 import type { RowReader } from "./row-reader.ts"
+import type { ValueKind } from "./value-kinds.ts"
 
 /** A value a PL/SQL variable or bind holds: a scalar, or a cursor (a query's rows). */
 export type PlsqlValue = DuckDBValue | QueryResult
@@ -98,7 +99,7 @@ export interface Frame extends CallContext {
   /** Statements run so far (a look at the socket every YIELD_EVERY: control.ts). */
   steps: number
   /** Values of local function calls an expression made, by the bind token that stands for each. */
-  readonly callResults: Map<string, { value: Value }>
+  readonly callResults: Map<string, { value: Value; kind?: ValueKind | undefined }>
   calls: number
   /** Readers of REF CURSOR values being fetched from in this block. */
   readonly readers: WeakMap<QueryResult, RowReader>

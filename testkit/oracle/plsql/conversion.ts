@@ -16,6 +16,7 @@ import { labelled, line, lookup, packageVariable } from "./scope.ts"
 import { instancesOf } from "./stored-packages.ts"
 import { numberOfText } from "./value-kinds.ts"
 import { collectionOfStored, isSchemaCollection, schemaCollectionType } from "./schema-collections.ts"
+import { resolverOf, valueOfStoredBind } from "./package-type-binds.ts"
 
 /** The record type a declared type names, if it names one. */
 export function recordType(ctx: Frame, t: TypeSpec | undefined): RecordType | undefined {
@@ -151,6 +152,9 @@ export function coerce(ctx: Frame, t: TypeSpec | undefined, v: Value): Value {
   if (typeof v === "string" && t?.kind === "named" && !SCALAR.test(t.name)) {
     const schemaType = collectionType(ctx, t)
     if (schemaType !== undefined && isSchemaCollection(schemaType)) return collectionOfStored(schemaType, v)
+    // a DbObject bind of a package's record or collection type (package-type-binds.ts)
+    const bound = valueOfStoredBind(resolverOf(ctx, recordType, collectionType, coerce), t, v)
+    if (bound !== undefined) return bound
   }
   if (v instanceof PlsqlRecord) {
     const record = recordType(ctx, t)

@@ -229,6 +229,7 @@ export abstract class DeclarationParser extends TokenParser {
     this.expectKw("IS")
     let kind: "table" | "varray" | "assoc" = "table"
     let limit: number | undefined
+    let byText = false
     if (this.kw("TABLE")) this.i++
     else if (this.kw("VARRAY", "VARYING")) {
       if (this.kw("VARYING")) this.i++
@@ -253,11 +254,12 @@ export abstract class DeclarationParser extends TokenParser {
       if (kind === "varray") this.fail([";"])
       this.i++
       this.expectKw("BY")
+      byText = this.kw("VARCHAR2", "VARCHAR", "STRING", "LONG")
       this.until((t) => isOp(t, ";"), [";"])
       kind = "assoc"
     }
     this.expectOp(";")
-    return { pos, k: "collectionType", type: { name, kind, element, ...(limit === undefined ? {} : { limit }) } }
+    return { pos, k: "collectionType", type: { name, kind, element, ...(limit === undefined ? {} : { limit }), ...(byText ? { indexedByText: true } : {}) } }
   }
 }
 

@@ -23,6 +23,9 @@ import { columnsOf, render } from "./render.ts"
 import { schemaCollectionType } from "./schema-collections.ts"
 import { isCursorValue, RowReader } from "./row-reader.ts"
 import { lookup, packageVariable } from "./scope.ts"
+import { isAvoidableRead, shortCircuit } from "./short-circuit.ts"
+import { resultKind } from "./sql-functions.ts"
+import { kindOfType, type ValueKind } from "./value-kinds.ts"
 
 /** Evaluates an expression (a single literal or name directly, anything else as `SELECT expr`). */
 export async function evaluate(ctx: Frame, expr: Expr): Promise<DuckDBValue> {
@@ -38,6 +41,12 @@ export async function evaluateValue(ctx: Frame, source: Expr): Promise<Value> {
     const multisets = await inlineMultisets(ctx, toks, (constructor) => evaluateInlined(ctx, constructor))
     try {
       return await evaluateInlined(ctx, multisets.toks)
+    } catch (e) {
+      // a missing element read by an operand that AND / OR would not have evaluated (short-circuit.ts)
+      if (!isAvoidableRead(e)) throw e
+      const v = await shortCircuit(multisets.toks, (operand) => evaluateInlined(ctx, operand))
+      if (v === undefined) throw e
+      return v
     } finally {
       multisets.release()
     }
@@ -95,14 +104,15 @@ export async function inlineCalls(ctx: Frame, expr: Expr, sql = false, keepStore
   for (let k = 0; k < expr.length; k++) {
     const t = expr[k]!
     const packaged = await packagedFunction(ctx, expr, k)
-    let callee: { readonly end: number; readonly run: (args: ReadonlyArray<Expr>) => Promise<Value> } | undefined
+    // kind: what the translator needs to know of the result (a NUMBER held as decimal text is computed on exactly)
+    let callee: { readonly end: number; readonly run: (args: ReadonlyArray<Expr>) => Promise<Value>; readonly kind?: ValueKind } | undefined
     const lockFunction = builtinLockCall(expr, k)
     const method = packaged === undefined && lockFunction === undefined ? await objectMethodCall(ctx, expr, k) : undefined
     if (method !== undefined) callee = method
     else if (lockFunction !== undefined) {
       callee = { end: lockFunction.end, run: async (args) => (await dbmsLockFunction(ctx, lockFunction.name, args)) ?? null }
     } else if (packaged !== undefined) {
-      if (!keepStored) callee = { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args) }
+      if (!keepStored) callee = { end: packaged.end, run: (args) => ctx.callLocal(packaged.slot, args), kind: kindOfType(packaged.slot.sub.returns) }
     } else {
       const callable = (t.kind === "ident" || t.kind === "qident") && !isOp(expr[k - 1], ".") && !isOp(expr[k + 1], ".") && !isOp(expr[k + 1], "%")
       const slot = callable ? lookup(ctx, oracleName(t)) : undefined
@@ -114,8 +124,8 @@ export async function inlineCalls(ctx: Frame, expr: Expr, sql = false, keepStore
       if (local !== undefined && !column && sql && !declaredInPackage(ctx, oracleName(t), local)) {
         throw new PlsCompileError(ctx.source, t.pos, 231, `function '${oracleName(t)}' may not be used in SQL`)
       }
-      if (local !== undefined && !column) callee = { end: k, run: (args) => ctx.callLocal(local, args) }
-      else if (stored?.isFunction === true && !column && !keepStored) callee = { end: k, run: (args) => ctx.invoke(stored, args) }
+      if (local !== undefined && !column) callee = { end: k, run: (args) => ctx.callLocal(local, args), kind: kindOfType(local.sub.returns) }
+      else if (stored?.isFunction === true && !column && !keepStored) callee = { end: k, run: (args) => ctx.invoke(stored, args), kind: resultKind(stored.returns) === "number" ? "number" : undefined }
     }
     if (callee === undefined) {
       out?.push(t)
@@ -133,7 +143,7 @@ export async function inlineCalls(ctx: Frame, expr: Expr, sql = false, keepStore
     }
     const key = `\u0000F${++ctx.calls}`
     made.push(key)
-    ctx.callResults.set(key, { value })
+    ctx.callResults.set(key, { value, kind: callee.kind })
     out.push({ kind: "bind", text: ":f", value: key, pos: t.pos })
     k = close
   }

@@ -26,6 +26,7 @@ import { runBlock } from "./statements.ts"
 import { invalidFromSql } from "./stored-code.ts"
 import { callLocal, invoke } from "./subprograms.ts"
 import { revalidated } from "./unit-compilation.ts"
+import type { ValueKind } from "./value-kinds.ts"
 
 export { rowsOfQuery } from "./row-reader.ts"
 
@@ -41,7 +42,7 @@ export class Interpreter implements Frame {
   piped: Array<Value> | undefined = undefined
   pos = 0
   steps = 0
-  readonly callResults = new Map<string, { value: Value }>()
+  readonly callResults = new Map<string, { value: Value; kind?: ValueKind | undefined }>()
   calls = 0
   readonly readers = new WeakMap<QueryResult, RowReader>()
 

@@ -67,6 +67,14 @@ const isAlias = (ctx: Frame, toks: Expr, k: number): boolean => {
   return ctx.host.lookupTable(schema === undefined ? undefined : oracleName(schema), oracleName(prev)) !== undefined
 }
 
+/** The kind of a record variable's field `r.f` at `k` (a DATE field takes `+ n` days), from the field's declared type. */
+const fieldKind = (ctx: Frame, source: Expr, k: number, width: number): ValueKind => {
+  if (width !== 3 || !isOp(source[k + 1], ".")) return undefined
+  const slot = lookup(ctx, oracleName(source[k]!))
+  const record = slot?.k === "var" && slot.value instanceof PlsqlRecord ? slot.value.type : undefined
+  return kindOfType(record?.fields.find((f) => f.name === oracleName(source[k + 2]!))?.type)
+}
+
 /**
  * The tokens with every PL/SQL name (variable, record field, cursor attribute, SQLCODE, bind) replaced by a bind
  * placeholder, and the placeholders' values in order. `sql` marks a SQL statement, whose table columns hide
@@ -96,7 +104,7 @@ export function bindNames(ctx: Frame, source: Expr, sql: boolean): { rewritten: 
     if (isCursorValue(found.value) || found.value instanceof PlsqlRecord || found.value instanceof PlsqlCollection) throw new PlsCompileError(ctx.source, t.pos, 382, "expression is of wrong type")
     specs[values.length] = t.kind === "bind" ? ctx.binds.specs?.[ctx.binds.binds.get(t.value) ?? -1] : undefined
     const slot = t.kind === "bind" || found.width !== 1 ? undefined : lookup(ctx, oracleName(t))
-    kinds[values.length] = t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : undefined
+    kinds[values.length] = t.value.startsWith("\u0000F") ? ctx.callResults.get(t.value)?.kind : t.kind === "bind" ? kindOfSpec(specs[values.length]) : slot?.k === "var" ? kindOfType(slot.type) : fieldKind(ctx, source, k, found.width)
     // an INTERVAL DAY TO SECOND with nanoseconds is computed on in exact storage, every digit kept
     const seconds = exactSecondsOfBind(found.value)
     if (seconds !== undefined) kinds[values.length] = "exactSeconds"

@@ -13,11 +13,12 @@
  * function calls runs at least twice, and each distinct argument tuple is computed once per statement, where Oracle
  * may call a function once per row (the SQL Language Reference leaves the number of calls open).
  */
-import { ANY, BOOLEAN, DECIMAL, DOUBLE, DuckDBDecimalValue, DuckDBScalarFunction, DuckDBTimestampSecondsValue, DuckDBTimestampValue, TIMESTAMP, TIMESTAMP_S, VARCHAR } from "@duckdb/node-api"
+import { ANY, BOOLEAN, DOUBLE, DuckDBDecimalValue, DuckDBScalarFunction, DuckDBTimestampSecondsValue, DuckDBTimestampValue, DuckDBVarCharType, FLOAT, TIMESTAMP, TIMESTAMP_S, VARCHAR } from "@duckdb/node-api"
 import type { DuckDBConnection, DuckDBType, DuckDBValue } from "@duckdb/node-api"
 import type { Cursor } from "../../engine/index.ts"
 import type { PlsqlProcedure } from "../catalog.ts"
-import { decimalOf, numberText, roundTo } from "../decimal.ts"
+import { decimalOf, numberText } from "../decimal.ts"
+import { EXACT_NUMBER_ALIAS } from "../number-functions.ts"
 import { OraError } from "../errors.ts"
 import { isOp, matchParen, splitTopLevel, type Tok } from "../lexer.ts"
 import { returningClause } from "../statement.ts"
@@ -25,22 +26,23 @@ import { oracleName } from "../translate.ts"
 import type { PlsqlHost } from "./host.ts"
 import { PlsqlCollection } from "./collections.ts"
 import { storedOfCollection } from "./schema-collections.ts"
+import { datetimeParameter } from "./value-kinds.ts"
 import type { NamedType } from "../pickle.ts"
 
 /**
- * Decimals a NUMBER result keeps in SQL: it travels as a DuckDB DECIMAL(38, 10), which SUM, comparisons and
- * arithmetic take as a number (an exact NUMBER text would need the translator to know the call's type).
+ * The SQL types a function's result travels in, by the scalar function that carries it. A NUMBER result is the
+ * exact decimal text of a NUMBER without precision (typed ORA_NUMBER, README "NUMBER without precision"), which the
+ * translator computes on with every digit (number-sql.ts EXACT_RESULT names `ora_plsql_call_number`); BINARY_DOUBLE
+ * and BINARY_FLOAT are described as themselves (expression-names.ts binaryKindOf names their carriers).
  */
-const NUMBER_SCALE = 10
-
-/** The SQL types a function's result travels in, by the scalar function that carries it. */
 const RESULT_TYPES: ReadonlyArray<readonly [string, DuckDBType]> = [
-  ["number", DECIMAL(38, NUMBER_SCALE)],
+  ["number", new DuckDBVarCharType(EXACT_NUMBER_ALIAS)],
   ["varchar", VARCHAR],
   ["date", TIMESTAMP_S],
   ["timestamp", TIMESTAMP],
   ["boolean", BOOLEAN],
-  ["double", DOUBLE]
+  ["double", DOUBLE],
+  ["float", FLOAT]
 ]
 
 /** Which of {@link RESULT_TYPES} carries a function declared `RETURN type`. */
@@ -50,7 +52,8 @@ export const resultKind = (returns: string | undefined): string => {
   if (t === "DATE") return "date"
   if (t === "TIMESTAMP") return "timestamp"
   if (t === "BOOLEAN") return "boolean"
-  if (t === "BINARY_DOUBLE" || t === "BINARY_FLOAT") return "double"
+  if (t === "BINARY_DOUBLE") return "double"
+  if (t === "BINARY_FLOAT") return "float"
   return "varchar"
 }
 
@@ -129,28 +132,37 @@ export const registerSqlCallFunctions = (connection: DuckDBConnection): void => 
 const carried = (kind: string, v: unknown): DuckDBValue => {
   if (v === null || v === undefined) return null
   switch (kind) {
-    case "number": {
-      const text = numberText(roundTo(decimalOf(typeof v === "number" ? String(v).replace(/e\+?/, "E") : String(v)), NUMBER_SCALE, "round"))
-      const negative = text.startsWith("-")
-      const [whole = "", fraction = ""] = text.replace("-", "").split(".")
-      const digits = BigInt((whole || "0") + fraction.padEnd(NUMBER_SCALE, "0"))
-      return new DuckDBDecimalValue(negative ? -digits : digits, 38, NUMBER_SCALE)
-    }
+    case "number":
+      // the interpreter's NUMBER: a double, or decimal text where a double would lose digits (value-kinds.ts)
+      return numberText(decimalOf(String(v)))
     case "double":
+    case "float":
       return Number(v)
     case "boolean":
       return v === true
-    case "date":
-      if (v instanceof DuckDBTimestampSecondsValue) return v
-      if (v instanceof DuckDBTimestampValue) return new DuckDBTimestampSecondsValue(v.micros / 1_000_000n)
-      return v as DuckDBValue
-    case "timestamp":
-      if (v instanceof DuckDBTimestampSecondsValue) return new DuckDBTimestampValue(v.seconds * 1_000_000n)
-      return v as DuckDBValue
+    case "date": {
+      const micros = microsOf(v)
+      return micros === undefined ? null : new DuckDBTimestampSecondsValue((micros - (((micros % 1_000_000n) + 1_000_000n) % 1_000_000n)) / 1_000_000n)
+    }
+    case "timestamp": {
+      const micros = microsOf(v)
+      return micros === undefined ? null : new DuckDBTimestampValue(micros)
+    }
     default:
       // a schema collection result as its stored text
       return v instanceof PlsqlCollection ? (storedOfCollection(v) ?? String(v)) : String(v)
   }
+}
+
+/**
+ * A DATE / TIMESTAMP value as the interpreter holds it (an engine timestamp, a JavaScript Date, or wall-clock text,
+ * digits below the microsecond cut) in microseconds since 1970; undefined for anything else.
+ */
+const microsOf = (v: unknown): bigint | undefined => {
+  const value = typeof v === "string" ? datetimeParameter(v.replace(/(\.\d{6})\d+$/, "$1")) : v instanceof Date ? datetimeParameter(v) : v
+  if (value instanceof DuckDBTimestampSecondsValue) return value.seconds * 1_000_000n
+  if (value instanceof DuckDBTimestampValue) return value.micros
+  return undefined
 }
 
 /** Runs one function call with argument values, as the interpreter does (interpreter.ts `callStoredWith`). */

@@ -29,13 +29,15 @@ export const kindOfSpec = (spec: BindSpec | undefined): ValueKind => {
 export const isExactNumberText = (kind: ValueKind, value: DuckDBValue): boolean => kind === "number" && typeof value === "string"
 
 /**
- * A value assigned to an unconstrained NUMBER variable: a fraction with more digits than a double keeps stays decimal
- * text (so `q := a / b` keeps Oracle's 40 digits), other numbers are doubles as before.
+ * A value assigned to an unconstrained NUMBER variable: a number with more digits than a double keeps stays decimal
+ * text (so `q := a / b` keeps Oracle's 40 digits, also where the double would round to a whole number, as
+ * `.9999999999999999999999999999999999999999` does), other numbers and whole numbers a double holds exactly are
+ * doubles as before.
  */
 export const numberOfText = (text: string): number | string => {
   const n = Number(text)
   const digits = text.replace(/^[-+]?0*\.?0*/, "").replace(/[eE].*$/, "").replace(".", "").replace(/0+$/, "")
-  return digits.length > 15 && Number.isFinite(n) && !Number.isInteger(n) ? text : n
+  return digits.length > 15 && Number.isFinite(n) && !(Number.isSafeInteger(n) && /^\s*[-+]?\d+\s*$/.test(text)) ? text : n
 }
 
 const DATETIME_TEXT = /^(-?\d{4,})-(\d\d)-(\d\d)(?:[ T](\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?)?$/
